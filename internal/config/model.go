@@ -1,0 +1,106 @@
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"sort"
+
+	"github.com/kyku/action/internal/diag"
+)
+
+// Config is a loaded, validated configuration: the desired resources (with
+// defaults applied and references kept as "${…}" strings) and outputs.
+type Config struct {
+	Files     []string       `json:"files,omitempty"`
+	Provider  ProviderConfig `json:"provider"`
+	Backend   *Backend       `json:"backend,omitempty"`
+	Resources []*Resource    `json:"resources"` // sorted by name
+	Outputs   []*Output      `json:"outputs,omitempty"`
+
+	index map[string]*Resource
+}
+
+// ProviderConfig names the provider and carries its settings (e.g. region).
+type ProviderConfig struct {
+	Name     string            `json:"name"`
+	Settings map[string]string `json:"settings,omitempty"`
+	Pos      diag.Pos          `json:"-"`
+}
+
+// Backend is where state lives. Type is "local" (default) or "s3".
+type Backend struct {
+	Type            string   `json:"type"`
+	Path            string   `json:"path,omitempty"` // local: state directory
+	Bucket          string   `json:"bucket,omitempty"`
+	Prefix          string   `json:"prefix,omitempty"`
+	Region          string   `json:"region,omitempty"`
+	Endpoint        string   `json:"endpoint,omitempty"`
+	UsePathStyle    bool     `json:"usePathStyle,omitempty"`
+	KMSKeyID        string   `json:"kmsKeyId,omitempty"`
+	BackupRetention int      `json:"backupRetention,omitempty"` // 0: keep all
+	Pos             diag.Pos `json:"-"`
+}
+
+// Resource is one desired resource.
+type Resource struct {
+	Name          string         `json:"name"`
+	Type          string         `json:"type"`
+	Properties    map[string]any `json:"properties"`
+	Protect       bool           `json:"protect,omitempty"`
+	IgnoreChanges []string       `json:"ignoreChanges,omitempty"`
+	DependsOn     []string       `json:"dependsOn,omitempty"`
+	// AutoFrom names the Vpc that injected this subnet (auto-subnets).
+	AutoFrom string `json:"autoFrom,omitempty"`
+
+	Pos     diag.Pos            `json:"-"` // of the resource's key
+	PropPos map[string]diag.Pos `json:"-"` // of each property's key
+}
+
+// Output is a named value read from resources after apply.
+type Output struct {
+	Name  string   `json:"name"`
+	Value any      `json:"value"` // canonical value holding references
+	Pos   diag.Pos `json:"-"`
+}
+
+// Resource returns the resource called name, or nil.
+func (c *Config) Resource(name string) *Resource {
+	if c.index == nil || len(c.index) != len(c.Resources) {
+		c.reindex()
+	}
+	return c.index[name]
+}
+
+func (c *Config) reindex() {
+	c.index = make(map[string]*Resource, len(c.Resources))
+	for _, r := range c.Resources {
+		c.index[r.Name] = r
+	}
+}
+
+// Add inserts r keeping Resources sorted by name.
+func (c *Config) Add(r *Resource) {
+	i := sort.Search(len(c.Resources), func(i int) bool { return c.Resources[i].Name >= r.Name })
+	c.Resources = append(c.Resources, nil)
+	copy(c.Resources[i+1:], c.Resources[i:])
+	c.Resources[i] = r
+	c.index = nil
+}
+
+// Hash is the sha256 of the canonical JSON of the desired configuration
+// (provider, resources, outputs; not file names or positions). A saved plan
+// records it so that applying it against a changed config is refused.
+func (c *Config) Hash() string {
+	b, err := json.Marshal(struct {
+		Provider  ProviderConfig `json:"provider"`
+		Resources []*Resource    `json:"resources"`
+		Outputs   []*Output      `json:"outputs"`
+	}{c.Provider, c.Resources, c.Outputs})
+	if err != nil {
+		// Canonical values always marshal; a failure is a programming error.
+		panic("config hash: " + err.Error())
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

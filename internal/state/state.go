@@ -1,0 +1,199 @@
+// Package state owns the state file model and its versioned JSON encoding.
+// It is pure: no I/O. A *File is not safe for concurrent mutation.
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/kyku/action/internal/value"
+)
+
+// Version is the state format this build writes and reads.
+const Version = 1
+
+// ErrCorrupt is wrapped by Decode for data that is not a valid state file.
+var ErrCorrupt = errors.New("state is corrupt")
+
+// ErrUnsupportedVersion is wrapped by Decode for a newer or unknown format.
+var ErrUnsupportedVersion = errors.New("unsupported state version")
+
+// File is the whole state of one environment.
+type File struct {
+	Metadata  Metadata             `json:"metadata"`
+	Resources map[string]*Resource `json:"resources"`
+	Outputs   map[string]any       `json:"outputs,omitempty"`
+}
+
+// Metadata identifies a state's history: Lineage never changes after the
+// first write; Serial rises with every write.
+type Metadata struct {
+	Version     int    `json:"version"`
+	Prefix      string `json:"prefix"`
+	Lineage     string `json:"lineage"`
+	Serial      int64  `json:"serial"`
+	Environment string `json:"environment,omitempty"`
+}
+
+// Resource is the last known state of one managed resource.
+type Resource struct {
+	Name         string         `json:"name"`
+	Type         string         `json:"type"`
+	CloudName    string         `json:"cloudName,omitempty"`
+	ProviderID   string         `json:"providerId,omitempty"`
+	Config       map[string]any `json:"config,omitempty"` // resolved desired properties last applied
+	Outputs      map[string]any `json:"outputs,omitempty"`
+	Dependencies []string       `json:"dependencies,omitempty"`
+	Protect      bool           `json:"protect,omitempty"`
+}
+
+// New returns an empty state.
+func New(prefix, lineage, env string) *File {
+	return &File{
+		Metadata:  Metadata{Version: Version, Prefix: prefix, Lineage: lineage, Environment: env},
+		Resources: map[string]*Resource{},
+	}
+}
+
+// Names returns the resource names, sorted.
+func (f *File) Names() []string {
+	names := make([]string, 0, len(f.Resources))
+	for n := range f.Resources {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Clone returns a deep copy.
+func (f *File) Clone() *File {
+	c := &File{Metadata: f.Metadata, Resources: make(map[string]*Resource, len(f.Resources))}
+	for n, r := range f.Resources {
+		c.Resources[n] = r.Clone()
+	}
+	if f.Outputs != nil {
+		c.Outputs = value.CopyMap(f.Outputs)
+	}
+	return c
+}
+
+// Clone returns a deep copy.
+func (r *Resource) Clone() *Resource {
+	c := *r
+	c.Config = value.CopyMap(r.Config)
+	c.Outputs = value.CopyMap(r.Outputs)
+	c.Dependencies = append([]string(nil), r.Dependencies...)
+	return &c
+}
+
+// Encode returns the canonical JSON (indented, keys sorted, trailing newline).
+func Encode(f *File) ([]byte, error) {
+	if f.Resources == nil {
+		f.Resources = map[string]*Resource{}
+	}
+	b, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode state: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// Decode parses a state file, refusing corrupt data and unknown versions.
+// name is used in error messages (a path or an object key).
+func Decode(name string, data []byte) (*File, error) {
+	var probe struct {
+		Metadata *struct {
+			Version *int `json:"version"`
+		} `json:"metadata"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", name, ErrCorrupt, err)
+	}
+	if probe.Metadata == nil || probe.Metadata.Version == nil {
+		return nil, fmt.Errorf("%s: %w: no metadata.version", name, ErrCorrupt)
+	}
+	if v := *probe.Metadata.Version; v != Version {
+		return nil, fmt.Errorf("%s: %w %d (this kyku reads version %d; upgrade kyku)", name, ErrUnsupportedVersion, v, Version)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var f File
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", name, ErrCorrupt, err)
+	}
+	if f.Metadata.Lineage == "" {
+		return nil, fmt.Errorf("%s: %w: no metadata.lineage", name, ErrCorrupt)
+	}
+	if f.Resources == nil {
+		f.Resources = map[string]*Resource{}
+	}
+	for n, r := range f.Resources {
+		if r == nil {
+			return nil, fmt.Errorf("%s: %w: resource %q is null", name, ErrCorrupt, n)
+		}
+		r.Name = n
+		r.Config = normMap(r.Config)
+		r.Outputs = normMap(r.Outputs)
+	}
+	f.Outputs = normMap(f.Outputs)
+	return &f, nil
+}
+
+func normMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	return value.Normalize(m).(map[string]any)
+}
+
+// Op is what a journal entry does to a state.
+type Op string
+
+const (
+	OpPut    Op = "put"
+	OpDelete Op = "delete"
+)
+
+// Entry is one finished change, appended durably to the journal beside the
+// state before anything that depends on it starts.
+type Entry struct {
+	Seq        int64     `json:"seq"`
+	BaseSerial int64     `json:"baseSerial"` // serial of the state the apply started from
+	Lineage    string    `json:"lineage"`
+	Op         Op        `json:"op"`
+	Name       string    `json:"name"`
+	Resource   *Resource `json:"resource,omitempty"` // for OpPut
+}
+
+// Fold applies journal entries to f in Seq order. Entries from another
+// lineage, or whose base serial is older than f's serial (already folded),
+// are ignored. It reports whether anything changed.
+func Fold(f *File, entries []Entry) bool {
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Seq < entries[j].Seq })
+	changed := false
+	for _, e := range entries {
+		if e.Lineage != f.Metadata.Lineage || e.BaseSerial < f.Metadata.Serial {
+			continue
+		}
+		switch e.Op {
+		case OpPut:
+			if e.Resource != nil {
+				r := e.Resource.Clone()
+				r.Name = e.Name
+				r.Config = normMap(r.Config)
+				r.Outputs = normMap(r.Outputs)
+				f.Resources[e.Name] = r
+				changed = true
+			}
+		case OpDelete:
+			if _, ok := f.Resources[e.Name]; ok {
+				delete(f.Resources, e.Name)
+				changed = true
+			}
+		}
+	}
+	return changed
+}

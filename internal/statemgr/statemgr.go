@@ -1,0 +1,144 @@
+// Package statemgr owns the contracts for where state lives: locking,
+// reading and conditionally writing the state, the append-only journal of
+// finished changes, backups, and named objects (saved plans, audit records).
+// Implementations: local/ (files) and s3/; statemgrtest/ is the conformance
+// suite every implementation must pass. Implementations are safe for
+// concurrent use by the goroutines of one process, and for several processes
+// sharing one store (that is what the lock is for).
+package statemgr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/kyku/action/internal/state"
+)
+
+// ErrNotFound is returned (wrapped) by GetObject / ReadBackup for a missing key.
+var ErrNotFound = errors.New("not found")
+
+// ErrConflict is returned (wrapped) by Write when the stored state changed
+// since it was read (another writer), or when the written state's lineage
+// differs or its serial does not rise.
+var ErrConflict = errors.New("state conflict")
+
+// LockInfo says who holds a lock and why. It is the lock's body.
+type LockInfo struct {
+	ID        string    `json:"id"` // random token
+	Operation string    `json:"operation"`
+	Who       string    `json:"who"` // user@host
+	Actor     string    `json:"actor,omitempty"`
+	RunURL    string    `json:"runUrl,omitempty"`
+	Host      string    `json:"host,omitempty"`
+	PID       int       `json:"pid,omitempty"`
+	Created   time.Time `json:"created"`
+	Heartbeat time.Time `json:"heartbeat"` // refreshed while held
+	Path      string    `json:"path,omitempty"`
+}
+
+// LockedError is returned when a lock could not be acquired in time.
+type LockedError struct {
+	Holder LockInfo
+	Err    error // underlying cause, when not plain contention
+}
+
+func (e *LockedError) Error() string {
+	h := e.Holder
+	msg := fmt.Sprintf("state is locked by %s (operation %q, token %s, pid %d, since %s",
+		orUnknown(h.Who), h.Operation, h.ID, h.PID, h.Created.UTC().Format(time.RFC3339))
+	if h.RunURL != "" {
+		msg += ", run " + h.RunURL
+	}
+	msg += "); wait for it to finish, or if it is dead run: kyku force-unlock " + h.ID
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+func (e *LockedError) Unwrap() error { return e.Err }
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// Lock is a held lock. The implementation refreshes its heartbeat until
+// Unlock. Unlock must be called on every path (defer it with
+// context.WithoutCancel).
+type Lock interface {
+	Info() LockInfo
+	Unlock(ctx context.Context) error
+}
+
+// Locker acquires the state lock, waiting up to the implementation's
+// timeout; on timeout it returns a *LockedError naming the holder.
+type Locker interface {
+	Lock(ctx context.Context, info LockInfo) (Lock, error)
+	// ForceUnlock removes the lock if its token is id.
+	ForceUnlock(ctx context.Context, id string) error
+}
+
+// WriteOptions relax Write's checks (kyku state push --force).
+type WriteOptions struct {
+	Force bool
+}
+
+// Store reads and writes the state of one environment.
+type Store interface {
+	// Read returns the state, or (nil, nil) when there is none yet.
+	// Corrupt data is an error wrapping state.ErrCorrupt, and is never
+	// overwritten by Write.
+	Read(ctx context.Context) (*state.File, error)
+	// Write stores f. Unless forced it is refused with ErrConflict when the
+	// stored state changed since the last Read (ETag or equivalent), when f's
+	// lineage differs from the stored one, or when f's serial is not greater.
+	Write(ctx context.Context, f *state.File, opts WriteOptions) error
+}
+
+// Journal is the append-only log of finished changes beside the state.
+// Append costs O(size of the entry) and is durable when it returns.
+type Journal interface {
+	Append(ctx context.Context, e state.Entry) error
+	Entries(ctx context.Context) ([]state.Entry, error)
+	ClearJournal(ctx context.Context) error
+}
+
+// BackupInfo describes one backup.
+type BackupInfo struct {
+	Key     string    `json:"key"`
+	Serial  int64     `json:"serial"`
+	Created time.Time `json:"created"`
+}
+
+// Backups keeps timestamped copies of previous states.
+type Backups interface {
+	// Backup stores f and returns its key; older backups beyond the
+	// retention are removed.
+	Backup(ctx context.Context, f *state.File) (string, error)
+	ListBackups(ctx context.Context) ([]BackupInfo, error) // newest first
+	ReadBackup(ctx context.Context, key string) (*state.File, error)
+}
+
+// Objects stores named blobs under the backend's prefix: saved plans
+// ("plans/<env>/<name>.json") and audit records ("runs/<env>/…").
+type Objects interface {
+	PutObject(ctx context.Context, key string, data []byte) error
+	GetObject(ctx context.Context, key string) ([]byte, error)
+	ListObjects(ctx context.Context, prefix string) ([]string, error)
+}
+
+// Backend is everything the engine needs from where state lives.
+type Backend interface {
+	Locker
+	Store
+	Journal
+	Backups
+	Objects
+	// Describe names the backend and location for messages ("local .kyku/state.prod.json").
+	Describe() string
+}
