@@ -88,15 +88,22 @@ func (c *Config) Add(r *Resource) {
 	c.index = nil
 }
 
-// Hash is the sha256 of the canonical JSON of the desired configuration
-// (provider, resources, outputs; not file names or positions). A saved plan
-// records it so that applying it against a changed config is refused.
+// Hash is the sha256 of the canonical JSON of the desired configuration as
+// the user wrote it (provider, resources, outputs; not file names,
+// positions or injected auto-subnets). A saved plan records it so that
+// applying it against a changed config is refused.
 func (c *Config) Hash() string {
+	user := make([]*Resource, 0, len(c.Resources))
+	for _, r := range c.Resources {
+		if r.AutoFrom == "" {
+			user = append(user, r)
+		}
+	}
 	b, err := json.Marshal(struct {
 		Provider  ProviderConfig `json:"provider"`
 		Resources []*Resource    `json:"resources"`
 		Outputs   []*Output      `json:"outputs"`
-	}{c.Provider, c.Resources, c.Outputs})
+	}{c.Provider, user, c.Outputs})
 	if err != nil {
 		// Canonical values always marshal; a failure is a programming error.
 		panic("config hash: " + err.Error())

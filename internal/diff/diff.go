@@ -1,0 +1,205 @@
+// Package diff owns the property-level comparison of a desired resource with
+// what the cloud (or the last applied state) holds. It decides between
+// no-op, update and replace, honouring immutable properties and
+// ignoreChanges. Pure; no rendering, no I/O; safe for concurrent use.
+package diff
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/schema"
+	"github.com/kyku/action/internal/value"
+)
+
+// Input is one resource to compare.
+type Input struct {
+	Type *schema.Type
+	// Desired holds the resolved desired properties; a value that is not yet
+	// known holds value.Unknown (see value.Resolve).
+	Desired map[string]any
+	// Actual holds the properties read from the cloud. A property missing
+	// here (a provider that cannot read it back, e.g. userData) is compared
+	// with Last instead.
+	Actual map[string]any
+	// Last holds the properties last applied (state config).
+	Last map[string]any
+	// IgnoreChanges lists top-level properties whose drift is not an update.
+	IgnoreChanges []string
+}
+
+// Result is the outcome of a comparison.
+type Result struct {
+	Action  plan.Action // NoOp, Update or Replace
+	Changes []plan.PropChange
+}
+
+// Resource compares desired with actual.
+func Resource(in Input) Result {
+	ignore := make(map[string]bool, len(in.IgnoreChanges))
+	for _, p := range in.IgnoreChanges {
+		ignore[p] = true
+	}
+	var res Result
+	for _, name := range propNames(in) {
+		if ignore[name] {
+			continue
+		}
+		d, hasD := in.Desired[name]
+		a, hasA := in.Actual[name]
+		if !hasA {
+			a, hasA = in.Last[name]
+		}
+		if !hasD {
+			d = nil
+		}
+		if !hasA {
+			a = nil
+		}
+		if isEmpty(d) && isEmpty(a) {
+			continue
+		}
+		p := in.Type.Props[name]
+		sensitive := p != nil && p.Sensitive
+		forces := p != nil && p.Immutable
+		var changes []plan.PropChange
+		compare(name, a, d, &changes)
+		for i := range changes {
+			changes[i].Sensitive = sensitive
+			changes[i].ForcesReplace = forces
+		}
+		if len(changes) > 0 && forces {
+			res.Action = plan.Replace
+		}
+		res.Changes = append(res.Changes, changes...)
+	}
+	if res.Action != plan.Replace && len(res.Changes) > 0 {
+		res.Action = plan.Update
+	}
+	return res
+}
+
+// Create lists the properties of a resource to be created (old = nil).
+func Create(t *schema.Type, desired map[string]any) []plan.PropChange {
+	var out []plan.PropChange
+	for _, name := range sortedKeys(desired) {
+		v := desired[name]
+		if isEmpty(v) {
+			continue
+		}
+		p := t.Props[name]
+		out = append(out, plan.PropChange{
+			Path: name, New: v,
+			Sensitive: p != nil && p.Sensitive,
+			Unknown:   hasUnknown(v),
+		})
+	}
+	return out
+}
+
+func propNames(in Input) []string {
+	seen := map[string]bool{}
+	for k := range in.Desired {
+		seen[k] = true
+	}
+	for k := range in.Actual {
+		if in.Type.Props[k] != nil {
+			seen[k] = true
+		}
+	}
+	names := make([]string, 0, len(seen))
+	for k := range seen {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// compare appends the differences between old and new under path. Maps are
+// compared key by key ("tags.env"); lists of equal length element by element
+// ("ingress[0].port"); anything else as a whole.
+func compare(path string, old, new any, out *[]plan.PropChange) {
+	old, new = value.Normalize(old), value.Normalize(new)
+	if value.Equal(old, new) {
+		return
+	}
+	if hasUnknown(new) && !containsMap(new) {
+		*out = append(*out, plan.PropChange{Path: path, Old: old, New: new, Unknown: true})
+		return
+	}
+	om, ok1 := old.(map[string]any)
+	nm, ok2 := new.(map[string]any)
+	if ok1 && ok2 {
+		keys := map[string]bool{}
+		for k := range om {
+			keys[k] = true
+		}
+		for k := range nm {
+			keys[k] = true
+		}
+		for _, k := range sortedKeys(keys) {
+			compare(path+"."+k, om[k], nm[k], out)
+		}
+		return
+	}
+	ol, ok1 := old.([]any)
+	nl, ok2 := new.([]any)
+	if ok1 && ok2 && len(ol) == len(nl) {
+		for i := range ol {
+			compare(fmt.Sprintf("%s[%d]", path, i), ol[i], nl[i], out)
+		}
+		return
+	}
+	if isEmpty(old) && isEmpty(new) {
+		return
+	}
+	*out = append(*out, plan.PropChange{Path: path, Old: old, New: new, Unknown: hasUnknown(new)})
+}
+
+func isEmpty(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		return len(x) == 0
+	case []any:
+		return len(x) == 0
+	}
+	return false
+}
+
+func containsMap(v any) bool {
+	_, ok := v.(map[string]any)
+	return ok
+}
+
+func hasUnknown(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(x, value.Unknown)
+	case []any:
+		for _, e := range x {
+			if hasUnknown(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if hasUnknown(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,16 @@
+// Package engine owns Kyku's lifecycle (the seed's KykuEngine): config →
+// auto-subnets → graph → state → discovery → diff → plan → apply → persist,
+// and destroy, refresh and outputs.
+//
+// Durability: while applying, every finished change is appended to the
+// backend's journal before anything that depends on it starts; the journal
+// is folded into the state (serial + 1) at the end of the run, or by the
+// next run after a crash. A provider create is idempotent by cloud name, so
+// a crash between a cloud call and its journal entry leaves nothing
+// duplicated.
+//
+// Concurrency: an Engine may be used by one operation at a time per
+// environment (the backend lock enforces it across processes). Within an
+// operation, changes run on at most Options.Parallelism goroutines; a
+// change starts as soon as the changes it depends on have finished.
+package engine

@@ -1,0 +1,225 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/kyku/action/internal/progress"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/statemgr"
+)
+
+// Options tune an Engine. Zero values get the documented defaults.
+type Options struct {
+	Env          string // environment workspace ("" → state.json)
+	Parallelism  int    // max concurrent provider operations (default 10)
+	DeployPrefix string // prefix for new cloud names (default: random 8 hex, kept in state)
+
+	// Retry of transient provider errors: Attempts tries in all, the n-th
+	// wait is RetryBase × 2^n with full jitter, capped at RetryMax.
+	RetryAttempts int           // default 5
+	RetryBase     time.Duration // default 1s
+	RetryMax      time.Duration // default 30s
+
+	// Destroy, as the seed says: 5 attempts waiting 2^n × DestroyBase, then
+	// verify deletion by polling VerifyAttempts × VerifyInterval.
+	DestroyAttempts int           // default 5
+	DestroyBase     time.Duration // default 2s
+	VerifyAttempts  int           // default 10
+	VerifyInterval  time.Duration // default 2s
+
+	Lock  statemgr.LockInfo // who is running (operation is filled in)
+	Hook  progress.Hook     // apply progress (default: discard)
+	Now   func() time.Time  // default time.Now
+	Rand  io.Reader         // randomness for prefix, lineage (default crypto/rand)
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Engine runs the lifecycle against one provider and one backend.
+type Engine struct {
+	provider provider.Provider
+	backend  statemgr.Backend
+	opts     Options
+}
+
+// New returns an Engine.
+func New(p provider.Provider, b statemgr.Backend, opts Options) *Engine {
+	if opts.Parallelism <= 0 {
+		opts.Parallelism = 10
+	}
+	if opts.RetryAttempts <= 0 {
+		opts.RetryAttempts = 5
+	}
+	if opts.RetryBase <= 0 {
+		opts.RetryBase = time.Second
+	}
+	if opts.RetryMax <= 0 {
+		opts.RetryMax = 30 * time.Second
+	}
+	if opts.DestroyAttempts <= 0 {
+		opts.DestroyAttempts = 5
+	}
+	if opts.DestroyBase <= 0 {
+		opts.DestroyBase = 2 * time.Second
+	}
+	if opts.VerifyAttempts <= 0 {
+		opts.VerifyAttempts = 10
+	}
+	if opts.VerifyInterval <= 0 {
+		opts.VerifyInterval = 2 * time.Second
+	}
+	if opts.Hook == nil {
+		opts.Hook = progress.Discard{}
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Rand == nil {
+		opts.Rand = rand.Reader
+	}
+	if opts.Sleep == nil {
+		opts.Sleep = sleep
+	}
+	return &Engine{provider: p, backend: b, opts: opts}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func (e *Engine) randomHex(n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(e.opts.Rand, b); err != nil {
+		return "", fmt.Errorf("read random bytes: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// lock takes the state lock for op and returns the function that releases
+// it; release runs with a context that survives cancellation.
+func (e *Engine) lock(ctx context.Context, op string) (func(), error) {
+	info := e.opts.Lock
+	info.Operation = op
+	l, err := e.backend.Lock(ctx, info)
+	if err != nil {
+		return nil, fmt.Errorf("lock state (%s): %w", e.backend.Describe(), err)
+	}
+	return func() {
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		_ = l.Unlock(uctx)
+	}, nil
+}
+
+// load reads the state under the lock and folds a journal left by a crashed
+// run into it (writing the result). It returns nil when no state exists.
+func (e *Engine) load(ctx context.Context) (*state.File, error) {
+	st, err := e.backend.Read(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read state (%s): %w", e.backend.Describe(), err)
+	}
+	entries, err := e.backend.Entries(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read journal (%s): %w", e.backend.Describe(), err)
+	}
+	if len(entries) == 0 {
+		return st, nil
+	}
+	if st == nil {
+		// A journal without a state: the state was never written. Rebuild
+		// it from the journal's lineage.
+		st = state.New("", entries[0].Lineage, e.opts.Env)
+		st.Metadata.Serial = entries[0].BaseSerial
+	}
+	if state.Fold(st, entries) {
+		st.Metadata.Serial++
+		if err := e.backend.Write(ctx, st, statemgr.WriteOptions{}); err != nil {
+			return nil, fmt.Errorf("recover journal into state: %w", err)
+		}
+	}
+	if err := e.backend.ClearJournal(ctx); err != nil {
+		return nil, fmt.Errorf("clear journal: %w", err)
+	}
+	return st, nil
+}
+
+// ensure returns st, or a new state (written, so the prefix and lineage a
+// plan records are the ones apply will find) when there is none.
+func (e *Engine) ensure(ctx context.Context, st *state.File) (*state.File, error) {
+	if st != nil {
+		if st.Metadata.Prefix != "" {
+			return st, nil
+		}
+		prefix, err := e.prefix()
+		if err != nil {
+			return nil, err
+		}
+		st.Metadata.Prefix = prefix
+		st.Metadata.Serial++
+		if err := e.backend.Write(ctx, st, statemgr.WriteOptions{}); err != nil {
+			return nil, fmt.Errorf("write state: %w", err)
+		}
+		return st, nil
+	}
+	prefix, err := e.prefix()
+	if err != nil {
+		return nil, err
+	}
+	lineage, err := e.randomHex(16)
+	if err != nil {
+		return nil, err
+	}
+	st = state.New(prefix, lineage, e.opts.Env)
+	st.Metadata.Serial = 1
+	if err := e.backend.Write(ctx, st, statemgr.WriteOptions{}); err != nil {
+		return nil, fmt.Errorf("write new state: %w", err)
+	}
+	return st, nil
+}
+
+func (e *Engine) prefix() (string, error) {
+	if e.opts.DeployPrefix != "" {
+		return e.opts.DeployPrefix, nil
+	}
+	return e.randomHex(4)
+}
+
+// ReadState returns the current state (journal folded in), or nil when
+// there is none. It takes the lock.
+func (e *Engine) ReadState(ctx context.Context) (*state.File, error) {
+	unlock, err := e.lock(ctx, "read")
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return e.load(ctx)
+}
+
+// StaleError says a saved plan no longer matches the state or config.
+type StaleError struct{ Reason string }
+
+func (e *StaleError) Error() string {
+	return "stale plan: state changed since it was planned; plan again (" + e.Reason + ")"
+}
+
+// IsStale reports whether err is a *StaleError.
+func IsStale(err error) bool {
+	var s *StaleError
+	return errors.As(err, &s)
+}
