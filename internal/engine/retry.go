@@ -50,3 +50,5 @@ func (e *Engine) retry(ctx context.Context, attempts int, base, max time.Duratio
 func (e *Engine) call(ctx context.Context, ev *progress.Event, fn func(context.Context) error) error {
 	return e.retry(ctx, e.opts.RetryAttempts, e.opts.RetryBase, e.opts.RetryMax, true, ev, fn)
 }
+
+func isNotFound(err error) bool { return errors.Is(err, provider.ErrNotFound) }

@@ -117,6 +117,8 @@ type Plan struct {
 	StateExists bool   `json:"stateExists"`
 	ConfigHash  string `json:"configHash"`
 
+	Destroy bool `json:"destroy,omitempty"` // a plan to destroy everything in state
+
 	Config   *config.Config `json:"config,omitempty"`   // the desired config (nil in a redacted plan)
 	Redacted bool           `json:"redacted,omitempty"` // sensitive values masked; cannot be applied
 }

@@ -1,0 +1,614 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/progress"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/value"
+)
+
+// ApplyOptions tune one apply.
+type ApplyOptions struct {
+	// Confirm is called with the plan, under the lock, before anything
+	// changes; returning false stops without changes. Nil approves.
+	Confirm func(*plan.Plan) (bool, error)
+}
+
+// ChangeResult is the outcome of one change.
+type ChangeResult struct {
+	Action     plan.Action
+	Type, Name string
+	ProviderID string
+	Err        error // failure, or the cause of a skip
+}
+
+// Result is the outcome of an apply or destroy.
+type Result struct {
+	Plan         *plan.Plan
+	Applied      bool // changes were attempted
+	Succeeded    []ChangeResult
+	Failed       []ChangeResult
+	Skipped      []ChangeResult
+	Interrupted  bool
+	SerialBefore int64
+	SerialAfter  int64
+	BackupKey    string
+	Outputs      map[string]any
+	Duration     time.Duration
+}
+
+// Err summarises a failed or interrupted apply, or returns nil.
+func (r *Result) Err() error {
+	switch {
+	case len(r.Failed) > 0:
+		return fmt.Errorf("apply failed: %d succeeded, %d failed, %d skipped: %s %q: %w",
+			len(r.Succeeded), len(r.Failed), len(r.Skipped), r.Failed[0].Action, r.Failed[0].Name, r.Failed[0].Err)
+	case r.Interrupted:
+		return fmt.Errorf("apply interrupted: %d succeeded, %d not started", len(r.Succeeded), len(r.Skipped))
+	}
+	return nil
+}
+
+// ErrNotConfirmed is returned by Apply when Confirm declined.
+var ErrNotConfirmed = errors.New("apply cancelled: plan not confirmed")
+
+// Apply makes the cloud match cfg. With p nil it plans first (under the same
+// lock); with a saved plan it applies exactly that plan's changes, refusing
+// it (changing nothing) when the state's lineage or serial moved on, or, when
+// cfg is given too, when cfg's hash differs. Cancelling ctx stops starting
+// new changes; running ones finish, the state is saved and the lock released.
+func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOptions, p *plan.Plan) (*Result, error) {
+	unlock, err := e.lock(ctx, "apply")
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	st, err := e.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil {
+		if cfg == nil {
+			return nil, errors.New("apply: need a config or a saved plan")
+		}
+		if st, err = e.ensure(ctx, st); err != nil {
+			return nil, err
+		}
+		if p, err = e.plan(ctx, cfg, st); err != nil {
+			return nil, err
+		}
+	} else if err := e.checkSaved(p, st, cfg); err != nil {
+		return nil, err
+	}
+	if p.Config != nil {
+		if _, _, err := e.prepare(ctx, p.Config); err != nil {
+			return nil, err
+		}
+	}
+	return e.run(ctx, st, p, opts)
+}
+
+// Destroy destroys everything in state, in reverse dependency order,
+// honouring protect.
+func (e *Engine) Destroy(ctx context.Context, opts ApplyOptions) (*Result, error) {
+	unlock, err := e.lock(ctx, "destroy")
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	st, err := e.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return &Result{Plan: &plan.Plan{Destroy: true, Environment: e.opts.Env}}, nil
+	}
+	p, err := e.planDestroy(st)
+	if err != nil {
+		return nil, err
+	}
+	return e.run(ctx, st, p, opts)
+}
+
+func (e *Engine) checkSaved(p *plan.Plan, st *state.File, cfg *config.Config) error {
+	if p.FormatVersion != plan.FormatVersion {
+		return fmt.Errorf("plan file format %d is not supported (this kyku reads %d)", p.FormatVersion, plan.FormatVersion)
+	}
+	if p.Redacted || (p.Config == nil && !p.Destroy) {
+		return errors.New("this plan file is redacted (sensitive values masked) and cannot be applied; use the saved plan from the backend or plan again")
+	}
+	if p.Environment != e.opts.Env {
+		return fmt.Errorf("plan is for environment %q, not %q", p.Environment, e.opts.Env)
+	}
+	switch {
+	case st == nil:
+		return &StaleError{Reason: "the state it was planned against no longer exists"}
+	case st.Metadata.Lineage != p.Lineage:
+		return &StaleError{Reason: fmt.Sprintf("state lineage is %s, plan was for %s", st.Metadata.Lineage, p.Lineage)}
+	case st.Metadata.Serial != p.Serial:
+		return &StaleError{Reason: fmt.Sprintf("state serial is %d, plan was for %d", st.Metadata.Serial, p.Serial)}
+	case cfg != nil && !p.Destroy && cfg.Hash() != p.ConfigHash:
+		return &StaleError{Reason: "the configuration differs from the one planned"}
+	}
+	return nil
+}
+
+// run executes p against st (locked) and persists the result.
+func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts ApplyOptions) (*Result, error) {
+	start := e.opts.Now()
+	res := &Result{Plan: p, SerialBefore: st.Metadata.Serial, SerialAfter: st.Metadata.Serial}
+	work := context.WithoutCancel(ctx)
+	if opts.Confirm != nil && p.HasChanges() {
+		ok, err := opts.Confirm(p)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return res, ErrNotConfirmed
+		}
+	}
+	outputs := e.outputs(p.Config, st)
+	if !p.HasChanges() {
+		res.Outputs = outputs
+		if !value.Equal(outputs, st.Outputs) && !(len(outputs) == 0 && len(st.Outputs) == 0) {
+			st.Outputs = outputs
+			st.Metadata.Serial++
+			if err := e.backend.Write(work, st, statemgr.WriteOptions{}); err != nil {
+				return nil, fmt.Errorf("write state: %w", err)
+			}
+			res.SerialAfter = st.Metadata.Serial
+		}
+		return res, nil
+	}
+	key, err := e.backend.Backup(ctx, st)
+	if err != nil {
+		return nil, fmt.Errorf("back up state before apply: %w", err)
+	}
+	res.BackupKey = key
+	res.Applied = true
+
+	x := newExecution(e, st, p)
+	errs := schedule(ctx, work, x.tasks, e.opts.Parallelism)
+	x.collect(res, errs)
+	res.Interrupted = ctx.Err() != nil
+
+	final := x.live
+	final.Outputs = e.outputs(p.Config, final)
+	final.Metadata.Serial = st.Metadata.Serial + 1
+	if err := e.backend.Write(work, final, statemgr.WriteOptions{}); err != nil {
+		return res, fmt.Errorf("write state (the journal keeps every finished change; the next run recovers it): %w", err)
+	}
+	if err := e.backend.ClearJournal(work); err != nil {
+		return res, fmt.Errorf("clear journal: %w", err)
+	}
+	res.SerialAfter = final.Metadata.Serial
+	res.Outputs = final.Outputs
+	res.Duration = e.opts.Now().Sub(start)
+	return res, nil
+}
+
+// outputs evaluates the config's outputs against st; unknown ones are left out.
+func (e *Engine) outputs(cfg *config.Config, st *state.File) map[string]any {
+	if cfg == nil {
+		return st.Outputs
+	}
+	out := map[string]any{}
+	for _, o := range cfg.Outputs {
+		v, unknown := value.Resolve(o.Value, stateLookup(st))
+		if !unknown {
+			out[o.Name] = v
+		}
+	}
+	return out
+}
+
+func stateLookup(st *state.File) value.Lookup {
+	return func(r value.Ref) (any, bool) {
+		sr := st.Resources[r.Resource]
+		if sr == nil || sr.ProviderID == "" {
+			return nil, false
+		}
+		if r.Attr == "" || r.Attr == "id" {
+			return sr.ProviderID, true
+		}
+		v, ok := sr.Outputs[r.Attr]
+		return v, ok
+	}
+}
+
+// execution is one apply in flight: the task graph and the live state that
+// finished changes update (and journal) as they go.
+type execution struct {
+	e     *Engine
+	p     *plan.Plan
+	base  *state.File
+	tasks []*task
+	owner []int // task id → index of its change in p.Changes
+
+	mu      sync.Mutex
+	live    *state.File
+	seq     atomic.Int64
+	results map[int]*ChangeResult // by change index
+	started map[int]time.Time
+}
+
+func newExecution(e *Engine, st *state.File, p *plan.Plan) *execution {
+	x := &execution{e: e, p: p, base: st, live: st.Clone(), results: map[int]*ChangeResult{}, started: map[int]time.Time{}}
+	x.build(true)
+	if hasCycle(x.tasks) {
+		// Ordering destroys after the updates of their former dependents
+		// can conflict with replaces; fall back to the essential edges.
+		x.build(false)
+	}
+	return x
+}
+
+// build creates the tasks: one per change, two (destroy part, create part)
+// per replace.
+func (x *execution) build(destroyAfterUpdates bool) {
+	x.tasks, x.owner = nil, nil
+	idx := map[string]int{}
+	for i, c := range x.p.Changes {
+		if c.Action != plan.NoOp {
+			idx[c.ResourceID] = i
+		}
+	}
+	// State dependents: who depended on a resource when last applied.
+	dependents := map[string][]string{}
+	for _, n := range x.base.Names() {
+		for _, d := range x.base.Resources[n].Dependencies {
+			dependents[d] = append(dependents[d], n)
+		}
+	}
+	mainTask := map[int]int{} // change index → its main task (create part of a replace)
+	destroyTask := map[int]int{}
+	add := func(ci int, run func(context.Context) error) *task {
+		t := &task{id: len(x.tasks), run: run}
+		x.tasks = append(x.tasks, t)
+		x.owner = append(x.owner, ci)
+		return t
+	}
+	for i := range x.p.Changes {
+		c := &x.p.Changes[i]
+		switch c.Action {
+		case plan.NoOp:
+		case plan.Replace:
+			d := add(i, x.destroyPart(i))
+			destroyTask[i] = d.id
+			mainTask[i] = add(i, x.createOrUpdate(i)).id
+		case plan.Destroy, plan.Forget:
+			t := add(i, x.destroy(i))
+			destroyTask[i], mainTask[i] = t.id, t.id
+		default:
+			mainTask[i] = add(i, x.createOrUpdate(i)).id
+		}
+	}
+	for i := range x.p.Changes {
+		c := &x.p.Changes[i]
+		switch c.Action {
+		case plan.NoOp:
+			continue
+		case plan.Create, plan.Update, plan.Replace:
+			t := x.tasks[mainTask[i]]
+			if c.Action == plan.Replace {
+				t.deps = append(t.deps, destroyTask[i])
+			}
+			for _, d := range c.Dependencies {
+				if j, ok := idx[d]; ok && x.p.Changes[j].Action != plan.Destroy && x.p.Changes[j].Action != plan.Forget {
+					t.deps = append(t.deps, mainTask[j])
+				}
+			}
+		}
+		if c.Action == plan.Replace || c.Action == plan.Destroy || c.Action == plan.Forget {
+			t := x.tasks[destroyTask[i]]
+			for _, dep := range dependents[c.ResourceID] {
+				j, ok := idx[dep]
+				if !ok {
+					continue
+				}
+				switch x.p.Changes[j].Action {
+				case plan.Destroy, plan.Forget, plan.Replace:
+					t.deps = append(t.deps, destroyTask[j])
+				case plan.Update:
+					if destroyAfterUpdates && c.Action != plan.Replace {
+						t.deps = append(t.deps, mainTask[j])
+					}
+				}
+			}
+		}
+	}
+	for _, t := range x.tasks {
+		ci := x.owner[t.id]
+		id := t.id
+		t.skip = func(cause error) { x.skipped(ci, id, cause) }
+	}
+}
+
+func hasCycle(tasks []*task) bool {
+	indeg := make([]int, len(tasks))
+	out := make([][]int, len(tasks))
+	for _, t := range tasks {
+		indeg[t.id] = len(t.deps)
+		for _, d := range t.deps {
+			out[d] = append(out[d], t.id)
+		}
+	}
+	var q []int
+	for i, d := range indeg {
+		if d == 0 {
+			q = append(q, i)
+		}
+	}
+	seen := 0
+	for len(q) > 0 {
+		n := q[0]
+		q = q[1:]
+		seen++
+		for _, m := range out[n] {
+			if indeg[m]--; indeg[m] == 0 {
+				q = append(q, m)
+			}
+		}
+	}
+	return seen != len(tasks)
+}
+
+func (x *execution) event(ci int, kind progress.Kind, err error) {
+	c := &x.p.Changes[ci]
+	ev := progress.Event{Kind: kind, Action: c.Action.String(), Type: c.Type, Name: c.ResourceID, Err: err, Time: x.e.opts.Now()}
+	x.mu.Lock()
+	switch kind {
+	case progress.Started:
+		if _, ok := x.started[ci]; ok {
+			x.mu.Unlock()
+			return // second part of a replace
+		}
+		x.started[ci] = ev.Time
+	case progress.Done, progress.Failed:
+		ev.Elapsed = ev.Time.Sub(x.started[ci])
+	}
+	if r := x.live.Resources[c.ResourceID]; r != nil {
+		ev.ID = r.ProviderID
+	}
+	x.mu.Unlock()
+	x.e.opts.Hook.Event(ev)
+}
+
+func (x *execution) skipped(ci, taskID int, cause error) {
+	c := &x.p.Changes[ci]
+	var fd failedDep
+	if errors.As(cause, &fd) {
+		failed := x.p.Changes[x.owner[fd.id]].ResourceID
+		if failed == c.ResourceID {
+			return // the create part of a replace whose destroy part failed
+		}
+		cause = fmt.Errorf("dependency %q failed", failed)
+	} else if errors.Is(cause, context.Canceled) {
+		cause = errors.New("interrupted before it started")
+	}
+	x.mu.Lock()
+	if _, ok := x.results[ci]; !ok {
+		x.results[ci] = &ChangeResult{Action: c.Action, Type: c.Type, Name: c.ResourceID, Err: cause}
+	}
+	x.mu.Unlock()
+	x.e.opts.Hook.Event(progress.Event{Kind: progress.Skipped, Action: c.Action.String(), Type: c.Type, Name: c.ResourceID, Err: cause, Time: x.e.opts.Now()})
+}
+
+// collect fills res from the task errors and skips, in plan order.
+func (x *execution) collect(res *Result, errs map[int]error) {
+	failed := map[int]error{}
+	for id, err := range errs {
+		failed[x.owner[id]] = err
+	}
+	done := map[int]bool{}
+	for _, ci := range x.owner {
+		if done[ci] {
+			continue
+		}
+		done[ci] = true
+		c := &x.p.Changes[ci]
+		cr := ChangeResult{Action: c.Action, Type: c.Type, Name: c.ResourceID}
+		if r := x.live.Resources[c.ResourceID]; r != nil {
+			cr.ProviderID = r.ProviderID
+		} else {
+			cr.ProviderID = c.ProviderID
+		}
+		switch {
+		case failed[ci] != nil:
+			cr.Err = failed[ci]
+			res.Failed = append(res.Failed, cr)
+		case x.results[ci] != nil:
+			cr.Err = x.results[ci].Err
+			res.Skipped = append(res.Skipped, cr)
+		default:
+			res.Succeeded = append(res.Succeeded, cr)
+		}
+	}
+}
+
+// record makes a finished change durable (journal) and visible to the
+// changes that depend on it (live state).
+func (x *execution) record(ctx context.Context, op state.Op, name string, r *state.Resource) error {
+	e := state.Entry{
+		Seq: x.seq.Add(1), BaseSerial: x.base.Metadata.Serial, Lineage: x.base.Metadata.Lineage,
+		Op: op, Name: name, Resource: r,
+	}
+	if err := x.e.backend.Append(ctx, e); err != nil {
+		return fmt.Errorf("journal %s %q: %w", op, name, err)
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if op == state.OpDelete {
+		delete(x.live.Resources, name)
+	} else {
+		x.live.Resources[name] = r
+	}
+	return nil
+}
+
+func (x *execution) lookup(r value.Ref) (any, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return stateLookup(x.live)(r)
+}
+
+func (x *execution) createOrUpdate(ci int) func(context.Context) error {
+	return func(ctx context.Context) error {
+		c := &x.p.Changes[ci]
+		x.event(ci, progress.Started, nil)
+		err := x.doCreateOrUpdate(ctx, c)
+		if err != nil {
+			x.event(ci, progress.Failed, err)
+			return err
+		}
+		x.event(ci, progress.Done, nil)
+		return nil
+	}
+}
+
+func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) error {
+	cr := x.p.Config.Resource(c.ResourceID)
+	if cr == nil {
+		return fmt.Errorf("%s %q is not in the plan's config", c.Type, c.ResourceID)
+	}
+	resolved, unknown := value.Resolve(cr.Properties, x.lookup)
+	if unknown {
+		return fmt.Errorf("%s %q: a referenced resource has no provider ID or output yet", c.Type, c.ResourceID)
+	}
+	props := resolved.(map[string]any)
+	r := provider.Resource{Name: cr.Name, Type: cr.Type, CloudName: c.CloudName, Prefix: x.p.Prefix, Properties: props}
+	if r.CloudName == "" {
+		r.CloudName = x.p.Prefix + "-" + cr.Name
+	}
+	ev := &progress.Event{Action: c.Action.String(), Type: c.Type, Name: c.ResourceID}
+	var obj provider.Object
+	err := x.e.call(ctx, ev, func(ctx context.Context) error {
+		var err error
+		if c.Action == plan.Update {
+			obj, err = x.e.provider.Update(ctx, c.ProviderID, r)
+		} else {
+			obj, err = x.e.provider.Create(ctx, r)
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%s %s %q: %w", c.Action, c.Type, c.ResourceID, err)
+	}
+	cloudName := obj.CloudName
+	if cloudName == "" {
+		cloudName = r.CloudName
+	}
+	sr := &state.Resource{
+		Name: cr.Name, Type: cr.Type, CloudName: cloudName, ProviderID: obj.ID,
+		Config: props, Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
+	}
+	return x.record(ctx, state.OpPut, cr.Name, sr)
+}
+
+func (x *execution) destroyPart(ci int) func(context.Context) error {
+	return func(ctx context.Context) error {
+		c := &x.p.Changes[ci]
+		x.event(ci, progress.Started, nil)
+		if err := x.doDestroy(ctx, c); err != nil {
+			x.event(ci, progress.Failed, err)
+			return err
+		}
+		return nil
+	}
+}
+
+func (x *execution) destroy(ci int) func(context.Context) error {
+	return func(ctx context.Context) error {
+		c := &x.p.Changes[ci]
+		x.event(ci, progress.Started, nil)
+		if err := x.doDestroy(ctx, c); err != nil {
+			x.event(ci, progress.Failed, err)
+			return err
+		}
+		x.event(ci, progress.Done, nil)
+		return nil
+	}
+}
+
+func (x *execution) doDestroy(ctx context.Context, c *plan.Change) error {
+	if c.Action != plan.Forget {
+		ev := &progress.Event{Action: c.Action.String(), Type: c.Type, Name: c.ResourceID}
+		if err := x.e.deleteObject(ctx, ev, c.Type, c.ResourceID, c.CloudName, c.ProviderID); err != nil {
+			return fmt.Errorf("destroy %s %q: %w", c.Type, c.ResourceID, err)
+		}
+	}
+	return x.record(ctx, state.OpDelete, c.ResourceID, nil)
+}
+
+// IDChecker is implemented by providers that can tell a well-formed
+// provider ID from a stale one (e.g. a Kyku name recorded by an early
+// version); see the seed's "Destroy Provider ID Resolution".
+type IDChecker interface {
+	ValidID(typ, id string) bool
+}
+
+// deleteObject deletes one cloud object following the seed: resolve a stale
+// ID by name, retry (DestroyAttempts, waiting 2^n × DestroyBase), then
+// verify deletion by polling Read until "not found".
+func (e *Engine) deleteObject(ctx context.Context, ev *progress.Event, typ, name, cloudName, id string) error {
+	if e.staleID(typ, name, cloudName, id) {
+		var o provider.Object
+		err := e.call(ctx, nil, func(ctx context.Context) error {
+			var err error
+			if o, err = e.provider.Lookup(ctx, typ, cloudName); isNotFound(err) && cloudName != name {
+				o, err = e.provider.Lookup(ctx, typ, name)
+			}
+			return err
+		})
+		switch {
+		case isNotFound(err):
+			return nil // nothing by that name: nothing to destroy
+		case err != nil:
+			return fmt.Errorf("resolve stale provider ID %q by name: %w", id, err)
+		}
+		id = o.ID
+	}
+	err := e.retry(ctx, e.opts.DestroyAttempts, e.opts.DestroyBase, time.Duration(1<<uint(e.opts.DestroyAttempts))*e.opts.DestroyBase, false, ev, func(ctx context.Context) error {
+		err := e.provider.Delete(ctx, typ, id)
+		if isNotFound(err) {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for n := 0; n < e.opts.VerifyAttempts; n++ {
+		_, err := e.provider.Read(ctx, typ, id)
+		if isNotFound(err) {
+			return nil
+		}
+		if err != nil && !provider.IsTransient(err) {
+			return fmt.Errorf("verify deletion of %s: %w", id, err)
+		}
+		if err := e.opts.Sleep(ctx, e.opts.VerifyInterval); err != nil {
+			return fmt.Errorf("verify deletion of %s: %w", id, err)
+		}
+	}
+	return fmt.Errorf("%s %s still exists %d polls after deletion", typ, id, e.opts.VerifyAttempts)
+}
+
+func (e *Engine) staleID(typ, name, cloudName, id string) bool {
+	if id == "" || id == name || (cloudName != "" && id == cloudName) {
+		return true
+	}
+	if c, ok := e.provider.(IDChecker); ok {
+		return !c.ValidID(typ, id)
+	}
+	return false
+}

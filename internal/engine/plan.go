@@ -1,0 +1,328 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/diff"
+	"github.com/kyku/action/internal/graph"
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/schema"
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/value"
+)
+
+// Plan computes the changes that would make the cloud match cfg. It takes
+// the state lock, and writes the state only to create it (recording the
+// deploy prefix and lineage the plan is computed against) or to fold a
+// journal left by a crashed apply.
+func (e *Engine) Plan(ctx context.Context, cfg *config.Config) (*plan.Plan, error) {
+	unlock, err := e.lock(ctx, "plan")
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	st, err := e.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st, err = e.ensure(ctx, st); err != nil {
+		return nil, err
+	}
+	return e.plan(ctx, cfg, st)
+}
+
+// PlanDestroy computes a plan that destroys everything in state.
+func (e *Engine) PlanDestroy(ctx context.Context) (*plan.Plan, error) {
+	unlock, err := e.lock(ctx, "plan")
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	st, err := e.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return &plan.Plan{FormatVersion: plan.FormatVersion, Environment: e.opts.Env, Provider: e.provider.Name(), CreatedAt: e.opts.Now().UTC(), Destroy: true}, nil
+	}
+	return e.planDestroy(st)
+}
+
+// prepare injects auto-subnets (zones come from the provider) and returns
+// the graph levels. It is idempotent on an already prepared config.
+func (e *Engine) prepare(ctx context.Context, cfg *config.Config) (map[string]int, *graph.Graph, error) {
+	zones, err := e.provider.Zones(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list zones: %w", err)
+	}
+	if err := config.InjectAutoSubnets(cfg, zones); err != nil {
+		return nil, nil, err
+	}
+	g := config.BuildGraph(cfg)
+	levels, err := g.Levels()
+	if err != nil {
+		return nil, nil, err
+	}
+	return levels, g, nil
+}
+
+func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (*plan.Plan, error) {
+	hash := cfg.Hash()
+	levels, g, err := e.prepare(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	objs, gone, err := e.discover(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	p := &plan.Plan{
+		FormatVersion: plan.FormatVersion,
+		Environment:   e.opts.Env,
+		Provider:      e.provider.Name(),
+		CreatedAt:     e.opts.Now().UTC(),
+		Levels:        levels,
+		Lineage:       st.Metadata.Lineage,
+		Serial:        st.Metadata.Serial,
+		Prefix:        st.Metadata.Prefix,
+		StateExists:   true,
+		ConfigHash:    hash,
+		Config:        cfg,
+	}
+
+	// Desired resources in level order, so that what a resource references
+	// is decided before the resource itself.
+	order := make([]*config.Resource, len(cfg.Resources))
+	copy(order, cfg.Resources)
+	sort.SliceStable(order, func(i, j int) bool { return levels[order[i].Name] < levels[order[j].Name] })
+
+	unknown := map[string]bool{} // created or replaced: new ID known after apply
+	lookup := func(r value.Ref) (any, bool) {
+		if unknown[r.Resource] {
+			return nil, false
+		}
+		sr := st.Resources[r.Resource]
+		if sr == nil || sr.ProviderID == "" {
+			return nil, false
+		}
+		if r.Attr == "" || r.Attr == "id" {
+			return sr.ProviderID, true
+		}
+		if o, ok := objs[r.Resource]; ok {
+			if v, ok := o.Outputs[r.Attr]; ok {
+				return v, true
+			}
+		}
+		v, ok := sr.Outputs[r.Attr]
+		return v, ok
+	}
+
+	var diags diag.Diagnostics
+	for _, r := range order {
+		t, _ := schema.Lookup(r.Type)
+		desired, _ := value.Resolve(r.Properties, lookup)
+		props := desired.(map[string]any)
+		ch := plan.Change{
+			ResourceID:   r.Name,
+			Type:         r.Type,
+			Level:        levels[r.Name],
+			Dependencies: g.Deps(r.Name),
+		}
+		sr := st.Resources[r.Name]
+		switch {
+		case sr == nil || sr.ProviderID == "":
+			ch.Action = plan.Create
+			ch.CloudName = st.Metadata.Prefix + "-" + r.Name
+			ch.Properties = diff.Create(t, props)
+		case gone[r.Name]:
+			ch.Action = plan.Create
+			ch.CloudName = sr.CloudName
+			ch.Reason = "gone from the cloud"
+			ch.Properties = diff.Create(t, props)
+		case sr.Type != r.Type:
+			ch.Action = plan.Replace
+			ch.ProviderID, ch.CloudName = sr.ProviderID, sr.CloudName
+			ch.Reason = fmt.Sprintf("type changed from %s to %s", sr.Type, r.Type)
+			ch.Properties = diff.Create(t, props)
+		default:
+			ch.ProviderID, ch.CloudName = sr.ProviderID, sr.CloudName
+			res := diff.Resource(diff.Input{
+				Type: t, Desired: props, Actual: objs[r.Name].Properties, Last: sr.Config,
+				IgnoreChanges: r.IgnoreChanges,
+			})
+			ch.Action, ch.Properties = res.Action, res.Changes
+		}
+		if ch.Action == plan.Replace && r.Protect {
+			diags.Add(r.Pos, "resource %q is protected (protect: true) and cannot be replaced; changed: %s", r.Name, forcing(ch.Properties))
+		}
+		if ch.Action == plan.Create || ch.Action == plan.Replace {
+			unknown[r.Name] = true
+		}
+		p.Changes = append(p.Changes, ch)
+	}
+
+	// What is in state but no longer in config is destroyed (or forgotten
+	// when it is already gone), in reverse dependency order.
+	destroys := e.destroyChanges(st, func(name string) bool { return cfg.Resource(name) != nil }, gone)
+	for _, ch := range destroys {
+		if ch.Action == plan.Destroy && st.Resources[ch.ResourceID].Protect {
+			diags.Add(diag.Pos{}, "resource %q is protected (protect: true) and cannot be destroyed; set protect: false and apply first", ch.ResourceID)
+		}
+	}
+	if err := diags.Err(); err != nil {
+		return nil, err
+	}
+	sortChanges(p.Changes)
+	p.Changes = append(p.Changes, destroys...)
+	p.Count()
+	return p, nil
+}
+
+func (e *Engine) planDestroy(st *state.File) (*plan.Plan, error) {
+	p := &plan.Plan{
+		FormatVersion: plan.FormatVersion,
+		Environment:   e.opts.Env,
+		Provider:      e.provider.Name(),
+		CreatedAt:     e.opts.Now().UTC(),
+		Lineage:       st.Metadata.Lineage,
+		Serial:        st.Metadata.Serial,
+		Prefix:        st.Metadata.Prefix,
+		StateExists:   true,
+		Destroy:       true,
+	}
+	p.Changes = e.destroyChanges(st, func(string) bool { return false }, nil)
+	var diags diag.Diagnostics
+	for _, ch := range p.Changes {
+		if st.Resources[ch.ResourceID].Protect {
+			diags.Add(diag.Pos{}, "resource %q is protected (protect: true) and cannot be destroyed; set protect: false and apply first", ch.ResourceID)
+		}
+	}
+	if err := diags.Err(); err != nil {
+		return nil, err
+	}
+	p.Count()
+	return p, nil
+}
+
+// destroyChanges returns destroy (or forget) changes for every state
+// resource that keep says is not kept, ordered by reverse level of the
+// state's own dependency graph, then name.
+func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, gone map[string]bool) []plan.Change {
+	g := graph.New()
+	for _, name := range st.Names() {
+		g.AddNode(name)
+		for _, d := range st.Resources[name].Dependencies {
+			if st.Resources[d] != nil {
+				g.AddEdge(name, d)
+			}
+		}
+	}
+	levels, err := g.Levels()
+	if err != nil {
+		levels = map[string]int{}
+	}
+	var out []plan.Change
+	for _, name := range st.Names() {
+		if keep(name) {
+			continue
+		}
+		sr := st.Resources[name]
+		ch := plan.Change{
+			Action: plan.Destroy, ResourceID: name, Type: sr.Type, Level: levels[name],
+			ProviderID: sr.ProviderID, CloudName: sr.CloudName, Dependencies: sr.Dependencies,
+		}
+		if gone[name] {
+			ch.Action, ch.Reason = plan.Forget, "already gone from the cloud"
+		}
+		out = append(out, ch)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Level != out[j].Level {
+			return out[i].Level > out[j].Level
+		}
+		return out[i].ResourceID < out[j].ResourceID
+	})
+	return out
+}
+
+func sortChanges(cs []plan.Change) {
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].Level != cs[j].Level {
+			return cs[i].Level < cs[j].Level
+		}
+		return cs[i].ResourceID < cs[j].ResourceID
+	})
+}
+
+func forcing(pcs []plan.PropChange) string {
+	s := ""
+	for _, pc := range pcs {
+		if pc.ForcesReplace {
+			if s != "" {
+				s += ", "
+			}
+			s += pc.Path
+		}
+	}
+	return s
+}
+
+// discover reads, in parallel, every state resource that has a provider ID.
+// "Not found" means gone; any other error aborts, naming the resource.
+func (e *Engine) discover(ctx context.Context, st *state.File) (map[string]provider.Object, map[string]bool, error) {
+	names := make([]string, 0, len(st.Resources))
+	for _, n := range st.Names() {
+		if st.Resources[n].ProviderID != "" {
+			names = append(names, n)
+		}
+	}
+	objs := make(map[string]provider.Object, len(names))
+	gone := map[string]bool{}
+	var mu sync.Mutex
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	sem := make(chan struct{}, e.opts.Parallelism)
+	var wg sync.WaitGroup
+	for _, n := range names {
+		sr := st.Resources[n]
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			var o provider.Object
+			err := e.call(ctx, nil, func(ctx context.Context) error {
+				var err error
+				o, err = e.provider.Read(ctx, sr.Type, sr.ProviderID)
+				return err
+			})
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				objs[sr.Name] = o
+			case isNotFound(err):
+				gone[sr.Name] = true
+			default:
+				cancel(fmt.Errorf("read %s %q (id %s): %w", sr.Type, sr.Name, sr.ProviderID, err))
+			}
+		}()
+	}
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		return nil, nil, err
+	}
+	return objs, gone, nil
+}

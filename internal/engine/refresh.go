@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/diff"
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/schema"
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/value"
+)
+
+// RefreshOptions tune a refresh.
+type RefreshOptions struct {
+	// WriteState updates the state with what the cloud holds (backup first);
+	// false only reports drift.
+	WriteState bool
+	// Config, when given, supplies ignoreChanges: drift in those properties
+	// is not reported.
+	Config *config.Config
+}
+
+// Drifted is one resource whose cloud object differs from state.
+type Drifted struct {
+	Type, Name, ProviderID string
+	Gone                   bool
+	// Properties: Old is the value in state (last applied), New the value
+	// in the cloud. Sensitive ones are flagged for masking.
+	Properties []plan.PropChange
+}
+
+// RefreshResult is the outcome of a refresh.
+type RefreshResult struct {
+	Drift        []Drifted // sorted by name
+	Checked      int
+	Written      bool
+	BackupKey    string
+	SerialBefore int64
+	SerialAfter  int64
+}
+
+// HasDrift reports whether anything drifted.
+func (r *RefreshResult) HasDrift() bool { return len(r.Drift) > 0 }
+
+// Refresh reads every resource in state and reports drift per property.
+func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResult, error) {
+	unlock, err := e.lock(ctx, "refresh")
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	st, err := e.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res := &RefreshResult{}
+	if st == nil {
+		return res, nil
+	}
+	res.SerialBefore, res.SerialAfter = st.Metadata.Serial, st.Metadata.Serial
+	objs, gone, err := e.discover(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	next := st.Clone()
+	for _, name := range st.Names() {
+		sr := st.Resources[name]
+		if sr.ProviderID == "" {
+			continue
+		}
+		res.Checked++
+		if gone[name] {
+			res.Drift = append(res.Drift, Drifted{Type: sr.Type, Name: name, ProviderID: sr.ProviderID, Gone: true})
+			delete(next.Resources, name)
+			continue
+		}
+		t, ok := schema.Lookup(sr.Type)
+		if !ok {
+			return nil, fmt.Errorf("state resource %q has unknown type %q", name, sr.Type)
+		}
+		var ignore []string
+		if opts.Config != nil {
+			if cr := opts.Config.Resource(name); cr != nil {
+				ignore = cr.IgnoreChanges
+			}
+		}
+		o := objs[name]
+		// Old = state, New = cloud: compare with the cloud as "desired".
+		d := diff.Resource(diff.Input{Type: t, Desired: merged(o.Properties, sr.Config), Actual: sr.Config, IgnoreChanges: ignore})
+		if len(d.Changes) > 0 {
+			res.Drift = append(res.Drift, Drifted{Type: sr.Type, Name: name, ProviderID: sr.ProviderID, Properties: d.Changes})
+		}
+		nr := next.Resources[name]
+		nr.Config = merged(o.Properties, sr.Config)
+		if o.Outputs != nil {
+			nr.Outputs = o.Outputs
+		}
+	}
+	if !opts.WriteState || !stateChanged(st, next) {
+		return res, nil
+	}
+	key, err := e.backend.Backup(ctx, st)
+	if err != nil {
+		return nil, fmt.Errorf("back up state before refresh: %w", err)
+	}
+	next.Metadata.Serial++
+	if err := e.backend.Write(ctx, next, statemgr.WriteOptions{}); err != nil {
+		return nil, fmt.Errorf("write refreshed state: %w", err)
+	}
+	res.Written, res.BackupKey, res.SerialAfter = true, key, next.Metadata.Serial
+	return res, nil
+}
+
+// merged is the cloud's properties, with the last applied value for any
+// property the provider cannot read back.
+func merged(cloud, last map[string]any) map[string]any {
+	out := value.CopyMap(cloud)
+	if out == nil {
+		out = map[string]any{}
+	}
+	for k, v := range last {
+		if _, ok := out[k]; !ok {
+			out[k] = value.Copy(v)
+		}
+	}
+	return out
+}
+
+func stateChanged(a, b *state.File) bool {
+	if len(a.Resources) != len(b.Resources) {
+		return true
+	}
+	for n, ra := range a.Resources {
+		rb := b.Resources[n]
+		if rb == nil || !value.Equal(ra.Config, rb.Config) || !value.Equal(ra.Outputs, rb.Outputs) {
+			return true
+		}
+	}
+	return false
+}
+
+// Outputs returns the config's outputs evaluated against the state (or the
+// outputs recorded at the last apply when cfg is nil).
+func (e *Engine) Outputs(ctx context.Context, cfg *config.Config) (map[string]any, error) {
+	st, err := e.ReadState(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return map[string]any{}, nil
+	}
+	return e.outputs(cfg, st), nil
+}
