@@ -1,0 +1,361 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kyku/action/internal/diag"
+	"go.yaml.in/yaml/v3"
+)
+
+// File is one configuration file: its name as it should appear in
+// positions, and its contents.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Load reads the configuration at path: a file, or a directory whose *.yaml
+// and *.yml files (not recursive) are read in name order. Positions name
+// files as path joined with the file name. Bad input is returned as a
+// diag.Diagnostics; I/O failures as ordinary wrapped errors.
+func Load(path string) (*Config, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("load config: %w", err)
+	}
+	if !info.IsDir() {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("load config: %w", err)
+		}
+		return Parse([]File{{Name: path, Data: data}})
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil, fmt.Errorf("load config: %w", err)
+	}
+	var files []File
+	for _, e := range entries { // ReadDir sorts by name
+		ext := filepath.Ext(e.Name())
+		if e.IsDir() || (ext != ".yaml" && ext != ".yml") {
+			continue
+		}
+		name := filepath.Join(path, e.Name())
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("load config: %w", err)
+		}
+		files = append(files, File{Name: name, Data: data})
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("load config: no *.yaml or *.yml files in %s", path)
+	}
+	return Parse(files)
+}
+
+// Parse validates files as one configuration (resources and outputs merged;
+// at most one provider and one backend). It does no I/O. On bad input it
+// returns a nil Config and every problem found, as a sorted
+// diag.Diagnostics.
+func Parse(files []File) (*Config, error) {
+	p := &parser{
+		cfg:       &Config{Provider: ProviderConfig{Name: "sim"}},
+		resources: map[string]*Resource{},
+		outputs:   map[string]*Output{},
+		expanding: map[*yaml.Node]bool{},
+	}
+	for _, f := range files {
+		p.file = f.Name
+		p.cfg.Files = append(p.cfg.Files, f.Name)
+		p.parseFile(f.Data)
+	}
+	p.file = ""
+	p.finish()
+	if len(p.diags) > 0 {
+		p.diags.Sort()
+		return nil, p.diags
+	}
+	return p.cfg, nil
+}
+
+// parser holds the state of one Parse.
+type parser struct {
+	file      string // current file, for positions
+	diags     diag.Diagnostics
+	nodes     int  // YAML nodes visited (alias bomb guard)
+	tooBig    bool // reported the node budget
+	expanding map[*yaml.Node]bool
+
+	cfg         *Config
+	providerPos *diag.Pos
+	resources   map[string]*Resource
+	outputs     map[string]*Output
+	refs        []pendingRef // checked once every resource is known
+	deps        []pendingDep
+}
+
+var syntaxLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func (p *parser) syntaxErr(err error, data []byte) {
+	msg := err.Error()
+	if m := syntaxLineRE.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		if pos, ok := unquotedFlowRef(data, line); ok && strings.HasPrefix(m[2], "did not find expected ','") {
+			pos.File = p.file
+			p.diags.Add(pos, "invalid YAML: %s: inside { } and [ ], quote references, e.g. \"${main-vpc}\"", m[2])
+			return
+		}
+		p.diags.Add(diag.Pos{File: p.file, Line: line}, "invalid YAML: %s", m[2])
+		return
+	}
+	p.diags.Add(diag.Pos{File: p.file}, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
+}
+
+// unquotedFlowRef finds, from line from on, the first unquoted "${" that
+// follows a "{" or "[" on its line: YAML reads "{ network: ${vpc} }" as a
+// nested flow mapping, the commonest syntax error in Kyku files. The YAML
+// library's line for it points before the culprit.
+func unquotedFlowRef(data []byte, from int) (diag.Pos, bool) {
+	for i, line := range strings.Split(string(data), "\n") {
+		if i+1 < from {
+			continue
+		}
+		if k := strings.Index(line, "#"); k >= 0 {
+			line = line[:k]
+		}
+		opener := strings.IndexAny(line, "{[")
+		for off := 0; opener >= 0; {
+			k := strings.Index(line[off:], "${")
+			if k < 0 {
+				break
+			}
+			k += off
+			before := line[:k]
+			if k > opener && strings.Count(before, `"`)%2 == 0 && strings.Count(before, "'")%2 == 0 {
+				return diag.Pos{Line: i + 1, Col: k + 1}, true
+			}
+			off = k + 2
+		}
+	}
+	return diag.Pos{}, false
+}
+
+func (p *parser) parseFile(data []byte) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if !errors.Is(err, io.EOF) {
+			p.syntaxErr(err, data)
+		}
+		return
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		p.diags.Add(p.pos(&next), "only one YAML document per file is supported (remove the second ---)")
+	case !errors.Is(err, io.EOF):
+		p.syntaxErr(err, data)
+	}
+	if len(doc.Content) == 0 {
+		return
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+		return
+	}
+	pairs, ok := p.mapping(root, "top level", `mapping with "resources"`)
+	if !ok {
+		return
+	}
+	for _, kv := range pairs {
+		switch kv.key.Value {
+		case "provider":
+			p.provider(kv.key, kv.val)
+		case "backend":
+			p.backend(kv.key, kv.val)
+		case "resources":
+			p.resourceMap(kv.val)
+		case "outputs":
+			p.outputMap(kv.val)
+		default:
+			p.unknownKey(kv.key, "top level", topKeys)
+		}
+	}
+}
+
+var topKeys = []string{"backend", "outputs", "provider", "resources"}
+
+// unknownKey reports a key that is not in known.
+func (p *parser) unknownKey(k *yaml.Node, where string, known []string) {
+	hint := didYouMean(k.Value, known)
+	if hint == "" {
+		hint = " (expected one of: " + strings.Join(known, ", ") + ")"
+	}
+	p.diags.Add(p.pos(k), "%s: unknown key %q%s", where, k.Value, hint)
+}
+
+func (p *parser) provider(k, v *yaml.Node) {
+	if p.providerPos != nil {
+		p.diags.Add(p.pos(k), "duplicate \"provider\" (first defined at %s)", p.providerPos)
+		return
+	}
+	pos := p.pos(k)
+	p.providerPos = &pos
+	pc := ProviderConfig{Pos: pos}
+	if d := p.deref(v, "provider"); d != nil && d.Kind == yaml.ScalarNode {
+		pc.Name, _ = p.str(d, "provider")
+		p.cfg.Provider = pc
+		return
+	}
+	pairs, ok := p.mapping(v, "provider", "provider name or mapping with \"name\"")
+	if !ok {
+		return
+	}
+	named := false
+	for _, kv := range pairs {
+		if kv.key.Value == "name" {
+			pc.Name, named = p.str(kv.val, "provider.name")
+			continue
+		}
+		val := p.deref(kv.val, "provider."+kv.key.Value)
+		if val == nil {
+			continue
+		}
+		if val.Kind != yaml.ScalarNode || val.ShortTag() == "!!null" {
+			p.typeErr(val, "provider."+kv.key.Value, "a single value")
+			continue
+		}
+		if pc.Settings == nil {
+			pc.Settings = map[string]string{}
+		}
+		pc.Settings[kv.key.Value] = val.Value
+	}
+	if !named {
+		p.diags.Add(pos, "provider: missing \"name\" (e.g. name: sim)")
+	}
+	p.cfg.Provider = pc
+}
+
+var (
+	backendKeys = []string{"backupRetention", "bucket", "endpoint", "kmsKeyId", "path", "prefix", "region", "type", "usePathStyle"}
+	s3Only      = map[string]bool{"bucket": true, "prefix": true, "region": true, "endpoint": true, "usePathStyle": true, "kmsKeyId": true}
+)
+
+func (p *parser) backend(k, v *yaml.Node) {
+	if p.cfg.Backend != nil {
+		p.diags.Add(p.pos(k), "duplicate \"backend\" (first defined at %s)", p.cfg.Backend.Pos)
+		return
+	}
+	b := &Backend{Type: "local", Pos: p.pos(k)}
+	p.cfg.Backend = b
+	var pairs []pair
+	if d := p.deref(v, "backend"); d != nil && d.Kind == yaml.ScalarNode {
+		pairs = []pair{{&yaml.Node{Kind: yaml.ScalarNode, Value: "type", Line: k.Line, Column: k.Column}, d}}
+	} else if pairs, _ = p.mapping(v, "backend", "mapping with \"type\""); pairs == nil {
+		return
+	}
+	var typeNode *yaml.Node
+	for _, kv := range pairs {
+		if kv.key.Value == "type" {
+			typeNode = kv.val
+			if t, ok := p.str(kv.val, "backend.type"); ok {
+				if t != "local" && t != "s3" {
+					p.diags.Add(p.pos(kv.val), "backend.type: unknown backend %q (expected local or s3)%s", t, didYouMean(t, []string{"local", "s3"}))
+				}
+				b.Type = t
+			}
+		}
+	}
+	for _, kv := range pairs {
+		key, path := kv.key.Value, "backend."+kv.key.Value
+		if s3Only[key] && b.Type != "s3" {
+			p.diags.Add(p.pos(kv.key), "backend: %q applies only to type s3", key)
+			continue
+		}
+		switch key {
+		case "type":
+		case "path":
+			if b.Type != "local" {
+				p.diags.Add(p.pos(kv.key), "backend: \"path\" applies only to type local")
+				continue
+			}
+			b.Path, _ = p.str(kv.val, path)
+		case "bucket":
+			b.Bucket, _ = p.str(kv.val, path)
+		case "prefix":
+			b.Prefix, _ = p.str(kv.val, path)
+		case "region":
+			b.Region, _ = p.str(kv.val, path)
+		case "endpoint":
+			b.Endpoint, _ = p.str(kv.val, path)
+		case "kmsKeyId":
+			b.KMSKeyID, _ = p.str(kv.val, path)
+		case "usePathStyle":
+			b.UsePathStyle, _ = p.boolean(kv.val, path)
+		case "backupRetention":
+			if n, ok := p.integer(kv.val, path); ok {
+				if n < 0 {
+					p.diags.Add(p.pos(kv.val), "%s: must be 0 (keep all) or more, got %v", path, n)
+				}
+				b.BackupRetention = int(n)
+			}
+		default:
+			p.unknownKey(kv.key, "backend", backendKeys)
+		}
+	}
+	if b.Type == "s3" && b.Bucket == "" {
+		pos := b.Pos
+		if typeNode != nil {
+			pos = p.pos(typeNode)
+		}
+		p.diags.Add(pos, "backend: type s3 needs a \"bucket\"")
+	}
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
+
+func (p *parser) outputMap(n *yaml.Node) {
+	pairs, _ := p.mapping(n, "outputs", "mapping of output names to values")
+	for _, kv := range pairs {
+		name, pos := kv.key.Value, p.pos(kv.key)
+		if !nameRE.MatchString(name) {
+			p.diags.Add(pos, "output name %q is invalid: use letters, digits, _ and - (not first)", name)
+			continue
+		}
+		if first, dup := p.outputs[name]; dup {
+			p.diags.Add(pos, "duplicate output %q (first defined at %s)", name, first.Pos)
+			continue
+		}
+		owner := fmt.Sprintf("output %q", name)
+		val, _ := p.generic(kv.val, "outputs."+name, func(n *yaml.Node, s, path string) {
+			p.checkString(n, s, owner, "")
+		})
+		if val == nil {
+			if d := p.deref(kv.val, "outputs."+name); d != nil && d.ShortTag() == "!!null" {
+				p.diags.Add(pos, "%s: missing value (e.g. ${web.publicIp})", owner)
+			}
+		}
+		o := &Output{Name: name, Value: val, Pos: pos}
+		p.outputs[name] = o
+		p.cfg.Outputs = append(p.cfg.Outputs, o)
+	}
+}
+
+// finish runs the checks that need every file: auto-subnets, references,
+// dependsOn and cycles. It sorts resources and outputs by name.
+func (p *parser) finish() {
+	sort.Slice(p.cfg.Resources, func(i, j int) bool { return p.cfg.Resources[i].Name < p.cfg.Resources[j].Name })
+	sort.Slice(p.cfg.Outputs, func(i, j int) bool { return p.cfg.Outputs[i].Name < p.cfg.Outputs[j].Name })
+	auto := p.autoSubnets()
+	p.checkRefs(auto)
+	p.checkCycles(auto)
+}

@@ -1,0 +1,330 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/schema"
+	"github.com/kyku/action/internal/value"
+	"go.yaml.in/yaml/v3"
+)
+
+var resourceKeys = []string{"dependsOn", "ignoreChanges", "properties", "protect", "type"}
+
+// pendingRef is a string holding references, checked in finish once every
+// resource (and auto-subnet) is known.
+type pendingRef struct {
+	owner   string // `resource "web"` or `output "webIp"`
+	prop    string // property path, e.g. "network" or "ingress[0].cidr"; "" for outputs
+	pos     diag.Pos
+	s       string
+	refType string // set for a schema Ref: s must be exactly ${name} of this type
+}
+
+// pendingDep is one dependsOn entry.
+type pendingDep struct {
+	owner string
+	pos   diag.Pos
+	name  string
+}
+
+func (p *parser) resourceMap(n *yaml.Node) {
+	n = p.deref(n, "resources")
+	if n == nil {
+		return
+	}
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		p.typeErr(n, "resources", "mapping of resource names to resources")
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode || k.ShortTag() == "!!null" {
+			p.diags.Add(p.pos(k), "resources: names must be plain strings, got %s", kindName(k))
+			continue
+		}
+		p.resource(k, v)
+	}
+}
+
+func (p *parser) resource(k, v *yaml.Node) {
+	name, pos := k.Value, p.pos(k)
+	if !nameRE.MatchString(name) {
+		p.diags.Add(pos, "resource name %q is invalid: use letters, digits, _ and - (not first)", name)
+		return
+	}
+	if first, dup := p.resources[name]; dup {
+		p.diags.Add(pos, "duplicate resource %q (first defined at %s)", name, first.Pos)
+		return
+	}
+	r := &Resource{Name: name, Pos: pos, PropPos: map[string]diag.Pos{}, Properties: map[string]any{}}
+	p.resources[name] = r
+	p.cfg.Resources = append(p.cfg.Resources, r)
+	owner := fmt.Sprintf("resource %q", name)
+	path := "resources." + name
+
+	pairs, ok := p.mapping(v, path, `mapping with "type" and "properties"`)
+	if !ok {
+		return
+	}
+	var typ *schema.Type
+	var typeSeen bool
+	var propsNode, ignoreNode *yaml.Node
+	for _, kv := range pairs {
+		switch kv.key.Value {
+		case "type":
+			typeSeen = true
+			t, ok := p.str(kv.val, path+".type")
+			if !ok {
+				continue
+			}
+			r.Type = t
+			if typ, ok = schema.Lookup(t); !ok {
+				hint := didYouMean(t, schema.Names())
+				if hint == "" {
+					hint = " (expected one of: " + strings.Join(schema.Names(), ", ") + ")"
+				}
+				p.diags.Add(p.pos(kv.val), "%s: unknown type %q%s", owner, t, hint)
+			}
+		case "properties":
+			propsNode = kv.val
+		case "protect":
+			r.Protect, _ = p.boolean(kv.val, path+".protect")
+		case "ignoreChanges":
+			ignoreNode = kv.val
+		case "dependsOn":
+			p.dependsOn(r, owner, kv.val, path+".dependsOn")
+		default:
+			p.unknownKey(kv.key, owner, resourceKeys)
+		}
+	}
+	if !typeSeen {
+		p.diags.Add(pos, "%s: missing \"type\" (one of: %s)", owner, strings.Join(schema.Names(), ", "))
+	}
+	if typ == nil {
+		return // without a schema, properties cannot be checked
+	}
+	p.properties(r, typ, owner, propsNode)
+	if ignoreNode != nil {
+		p.ignoreChanges(r, typ, owner, ignoreNode, path+".ignoreChanges")
+	}
+}
+
+func (p *parser) dependsOn(r *Resource, owner string, n *yaml.Node, path string) {
+	elems, _ := p.sequence(n, path, "list of resource names")
+	for i, e := range elems {
+		name, ok := p.str(e, path+"["+strconv.Itoa(i)+"]")
+		if !ok {
+			continue
+		}
+		if ref, isRef := value.ParseRef(name); isRef {
+			p.diags.Add(p.pos(e), "%s: dependsOn lists resource names, not references: write %q", owner, ref.Resource)
+			continue
+		}
+		r.DependsOn = append(r.DependsOn, name)
+		p.deps = append(p.deps, pendingDep{owner: owner, pos: p.pos(e), name: name})
+	}
+}
+
+func (p *parser) ignoreChanges(r *Resource, t *schema.Type, owner string, n *yaml.Node, path string) {
+	elems, _ := p.sequence(n, path, "list of property names")
+	for i, e := range elems {
+		name, ok := p.str(e, path+"["+strconv.Itoa(i)+"]")
+		if !ok {
+			continue
+		}
+		if t.Props[name] == nil {
+			p.diags.Add(p.pos(e), "%s: ignoreChanges: %s has no property %q%s", owner, t.Name, name, propHint(name, t))
+			continue
+		}
+		r.IgnoreChanges = append(r.IgnoreChanges, name)
+	}
+}
+
+// propHint suggests a property name of t, or lists them all.
+func propHint(name string, t *schema.Type) string {
+	if h := didYouMean(name, t.PropNames()); h != "" {
+		return h
+	}
+	return " (it has: " + strings.Join(t.PropNames(), ", ") + ")"
+}
+
+// properties checks the properties mapping against t, applies defaults and
+// reports missing required properties.
+func (p *parser) properties(r *Resource, t *schema.Type, owner string, n *yaml.Node) {
+	path := "resources." + r.Name + ".properties"
+	given := map[string]bool{}
+	if n != nil {
+		if d := p.deref(n, path); d != nil && !(d.Kind == yaml.ScalarNode && d.ShortTag() == "!!null") {
+			pairs, _ := p.mapping(d, path, "mapping of properties")
+			for _, kv := range pairs {
+				name := kv.key.Value
+				sp := t.Props[name]
+				if sp == nil {
+					p.diags.Add(p.pos(kv.key), "%s: unknown property %q%s", owner, name, propHint(name, t))
+					continue
+				}
+				r.PropPos[name] = p.pos(kv.key)
+				if isNull(kv.val) {
+					continue // "size:" with no value means unset
+				}
+				given[name] = true
+				if v, ok := p.prop(kv.val, sp, path+"."+name, owner, name); ok {
+					r.Properties[name] = v
+				}
+			}
+		}
+	}
+	for _, name := range t.PropNames() {
+		sp := t.Props[name]
+		switch {
+		case given[name]:
+		case sp.Required:
+			pos := r.Pos
+			if pp, ok := r.PropPos[name]; ok {
+				pos = pp
+			}
+			p.diags.Add(pos, "%s: missing required property %q", owner, name)
+		case sp.Default != nil:
+			r.Properties[name] = value.Copy(sp.Default)
+		}
+	}
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+}
+
+// prop converts n to a canonical value of schema prop s. prop is the
+// property path used in reference messages ("ingress[0].cidr").
+func (p *parser) prop(n *yaml.Node, s *schema.Prop, path, owner, prop string) (any, bool) {
+	orig := n
+	if n = p.deref(n, path); n == nil {
+		return nil, false
+	}
+	p.enter(orig, n)
+	defer p.leave(orig, n)
+	switch s.Kind {
+	case schema.String:
+		v, ok := p.str(n, path)
+		if !ok {
+			return nil, false
+		}
+		if !p.checkString(n, v, owner, prop) {
+			return nil, false
+		}
+		if len(s.Enum) > 0 && !strings.Contains(v, "${") && !slices.Contains(s.Enum, v) {
+			p.diags.Add(p.pos(n), "%s: %q is not one of %s%s", path, v, strings.Join(s.Enum, ", "), didYouMean(v, s.Enum))
+			return nil, false
+		}
+		return v, true
+	case schema.Int:
+		return p.integer(n, path)
+	case schema.Bool:
+		return p.boolean(n, path)
+	case schema.Ref:
+		v, ok := p.str(n, path)
+		if !ok {
+			return nil, false
+		}
+		p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: v, refType: s.RefType})
+		return v, true
+	case schema.Map:
+		pairs, ok := p.mapping(n, path, "mapping of strings")
+		out := make(map[string]any, len(pairs))
+		for _, kv := range pairs {
+			v, vok := p.str(kv.val, path+"."+kv.key.Value)
+			if vok {
+				vok = p.checkString(kv.val, v, owner, prop+"."+kv.key.Value)
+			}
+			ok = ok && vok
+			out[kv.key.Value] = v
+		}
+		return out, ok
+	case schema.List:
+		elems, ok := p.sequence(n, path, "list")
+		out := make([]any, len(elems))
+		for i, e := range elems {
+			idx := "[" + strconv.Itoa(i) + "]"
+			v, eok := p.prop(e, s.Elem, path+idx, owner, prop+idx)
+			ok = ok && eok
+			out[i] = v
+		}
+		return out, ok
+	case schema.Object:
+		return p.object(n, s, path, owner, prop)
+	}
+	p.diags.Add(p.pos(n), "%s: unsupported schema kind %s", path, s.Kind)
+	return nil, false
+}
+
+func (p *parser) object(n *yaml.Node, s *schema.Prop, path, owner, prop string) (any, bool) {
+	pairs, ok := p.mapping(n, path, "mapping")
+	if !ok {
+		return nil, false
+	}
+	names := make([]string, 0, len(s.Fields))
+	for f := range s.Fields {
+		names = append(names, f)
+	}
+	slices.Sort(names)
+	out := make(map[string]any, len(s.Fields))
+	given := map[string]bool{}
+	for _, kv := range pairs {
+		f := kv.key.Value
+		fs := s.Fields[f]
+		if fs == nil {
+			hint := didYouMean(f, names)
+			if hint == "" {
+				hint = " (expected one of: " + strings.Join(names, ", ") + ")"
+			}
+			p.diags.Add(p.pos(kv.key), "%s: unknown field %q%s", path, f, hint)
+			ok = false
+			continue
+		}
+		if isNull(kv.val) {
+			continue
+		}
+		given[f] = true
+		v, fok := p.prop(kv.val, fs, path+"."+f, owner, prop+"."+f)
+		ok = ok && fok
+		out[f] = v
+	}
+	for _, f := range names {
+		fs := s.Fields[f]
+		switch {
+		case given[f]:
+		case fs.Required:
+			p.diags.Add(p.pos(n), "%s: missing required field %q", path, f)
+			ok = false
+		case fs.Default != nil:
+			out[f] = value.Copy(fs.Default)
+		}
+	}
+	return out, ok
+}
+
+// checkString records the references in s for checking in finish, and
+// reports a "${" that is not a well-formed reference.
+func (p *parser) checkString(n *yaml.Node, s, owner, prop string) bool {
+	if !strings.Contains(s, "${") {
+		return true
+	}
+	stripped, _ := value.Resolve(s, func(value.Ref) (any, bool) { return "", true })
+	if str, _ := stripped.(string); strings.Contains(str, "${") {
+		where := owner
+		if prop != "" {
+			where += fmt.Sprintf(": property %q", prop)
+		}
+		p.diags.Add(p.pos(n), "%s: malformed reference in %q: expected ${name} or ${name.output}", where, s)
+		return false
+	}
+	p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: s})
+	return true
+}
