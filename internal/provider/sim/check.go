@@ -1,0 +1,152 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/schema"
+	"github.com/kyku/action/internal/value"
+)
+
+// lookupType returns the schema of a Kyku type the sim knows.
+func lookupType(typ string) (*schema.Type, error) {
+	t, ok := schema.Lookup(typ)
+	if !ok {
+		return nil, fmt.Errorf("sim: unknown resource type %q (the simulator knows %s)", typ, strings.Join(schema.Names(), ", "))
+	}
+	return t, nil
+}
+
+// validate checks r's properties the way a cloud API checks a request:
+// known properties of the right kind, required ones present, enums
+// respected, and every reference the ID of an existing object of its type
+// (the seed's rule: never pass Kyku names where the cloud wants an ID).
+func (p *Provider) validate(t *schema.Type, r provider.Resource) error {
+	if err := checkCloudName(r.CloudName); err != nil {
+		return fmt.Errorf("sim: %s %q: %w", r.Type, r.Name, err)
+	}
+	names := make([]string, 0, len(r.Properties))
+	for k := range r.Properties {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		prop, ok := t.Props[k]
+		if !ok {
+			return fmt.Errorf("sim: %s %q: unknown property %q (want one of %s)", r.Type, r.Name, k, strings.Join(t.PropNames(), ", "))
+		}
+		if err := p.checkValue(prop, r.Properties[k]); err != nil {
+			return fmt.Errorf("sim: %s %q: property %s%w", r.Type, r.Name, k, err)
+		}
+	}
+	for _, k := range t.PropNames() {
+		if t.Props[k].Required && r.Properties[k] == nil {
+			return fmt.Errorf("sim: %s %q: property %s is required", r.Type, r.Name, k)
+		}
+	}
+	return nil
+}
+
+// checkValue checks v against prop. Errors start with the path below the
+// property (": …" or "[1].port: …") so the caller can prefix its name.
+func (p *Provider) checkValue(prop *schema.Prop, v any) error {
+	if v == nil {
+		return nil
+	}
+	wrong := func() error {
+		return fmt.Errorf(": want %s, got %s", prop.Kind, describe(v))
+	}
+	switch prop.Kind {
+	case schema.String:
+		s, ok := v.(string)
+		if !ok {
+			return wrong()
+		}
+		if len(prop.Enum) > 0 && !slices.Contains(prop.Enum, s) {
+			return fmt.Errorf(": %q is not one of %s", s, strings.Join(prop.Enum, ", "))
+		}
+	case schema.Int:
+		f, ok := v.(float64)
+		if !ok || f != math.Trunc(f) {
+			return wrong()
+		}
+	case schema.Bool:
+		if _, ok := v.(bool); !ok {
+			return wrong()
+		}
+	case schema.Map:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return wrong()
+		}
+		for k, e := range m {
+			if _, ok := e.(string); !ok {
+				return fmt.Errorf(".%s: want string, got %s", k, describe(e))
+			}
+		}
+	case schema.List:
+		l, ok := v.([]any)
+		if !ok {
+			return wrong()
+		}
+		for i, e := range l {
+			if err := p.checkValue(prop.Elem, e); err != nil {
+				return fmt.Errorf("[%d]%w", i, err)
+			}
+		}
+	case schema.Object:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return wrong()
+		}
+		for k, e := range m {
+			f, ok := prop.Fields[k]
+			if !ok {
+				return fmt.Errorf(".%s: unknown field", k)
+			}
+			if err := p.checkValue(f, e); err != nil {
+				return fmt.Errorf(".%s%w", k, err)
+			}
+		}
+		for k, f := range prop.Fields {
+			if f.Required && m[k] == nil {
+				return fmt.Errorf(".%s: required", k)
+			}
+		}
+	case schema.Ref:
+		id, ok := v.(string)
+		if !ok || !validID(id) || !p.store.exists(prop.RefType, id) {
+			return fmt.Errorf(": %s is not the ID of an existing %s", describe(v), prop.RefType)
+		}
+	}
+	return nil
+}
+
+// describe renders a value for an error message.
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return fmt.Sprintf("%q", x)
+	case float64, bool:
+		return fmt.Sprint(x)
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "a map"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// checkImmutable refuses an update that changes an immutable property.
+func checkImmutable(t *schema.Type, name string, old, new map[string]any) error {
+	for _, k := range t.PropNames() {
+		if t.Props[k].Immutable && !value.Equal(old[k], new[k]) {
+			return fmt.Errorf("sim: %s %q: property %s is immutable; replace the resource", t.Name, name, k)
+		}
+	}
+	return nil
+}

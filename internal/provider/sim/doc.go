@@ -1,0 +1,63 @@
+// Package sim is Kyku's offline cloud simulator: a provider.Provider whose
+// "cloud" is a directory on disk, for the quick start, tests and
+// benchmarks. Nothing leaves the machine; every error says "sim: …".
+//
+// # The directory
+//
+// The cloud lives in Options.Dir (KYKU_SIM_DIR, default .kyku/sim):
+//
+//	.next-id                  last ID handed out; IDs are decimal numbers, like Hetzner's
+//	<Type>/<id>.json          one object per file, pretty-printed
+//	<Type>/.names/<cloudName> the ID of the object with that cloud name (the name index)
+//	<Type>/.tmp-*             leftovers of a write interrupted by a crash; ignored
+//
+// An object file holds:
+//
+//	{
+//	  "id": "10000003",                 provider ID (the file name)
+//	  "type": "Vm",                     Kyku type (the directory)
+//	  "name": "web",                    Kyku name it was created for
+//	  "cloudName": "1a2b3c4d-web",      its name in the cloud
+//	  "created": "2025-01-02T03:04:05Z",
+//	  "properties": { … },              references hold provider IDs, never Kyku names
+//	  "outputs": { "id": …, "privateIp": …, "publicIp": … }
+//	}
+//
+// To simulate drift, edit "properties" (Read returns them exactly as
+// stored) or delete the file (Read and Lookup then report not found, and
+// the next Create with that cloud name makes a new object with a new ID).
+// To reset the cloud, delete the whole directory while nothing uses it.
+//
+// # Behaviour
+//
+// Create is idempotent by cloud name within a type: it returns the existing
+// object as is. Requests are checked like a cloud API checks them: unknown
+// or mistyped properties, missing required ones, values outside an enum,
+// and references that are not the ID of an existing object of the right
+// type (a Kyku name where an ID belongs) fail permanently. Update refuses
+// to change an immutable property. Outputs are deterministic given the ID:
+// id always; Vm privateIp (inside its subnet's CIDR) and publicIp (from
+// the RFC 5737 documentation ranges); Database and LoadBalancer endpoint.
+//
+// # Knobs (OptionsFromEnv, or the provider settings of the same name)
+//
+//	KYKU_SIM_LATENCY    10ms, or 5ms-200ms drawn uniformly per call (setting "latency")
+//	KYKU_SIM_FAIL_RATE  0–1: probability that a call fails transiently ("failRate");
+//	                    for Create and Delete about half of these strike after the
+//	                    change was made, as a lost response from a real cloud would
+//	KYKU_SIM_FAIL       op:Type:name,… calls that fail permanently ("fail"), e.g.
+//	                    create:Vm:web, *:Database:*, delete:*:*
+//	KYKU_SIM_SEED       seed of the latency and fault draws; 0 or unset: random ("seed")
+//
+// # Concurrency and crashes
+//
+// A Provider is safe for concurrent use by many goroutines, and several
+// processes may share one directory. Each cloud name's index file is the
+// lock (flock) under which that object is created, updated or deleted; IDs
+// come from a counter file under flock. Create writes the index before the
+// object, so a crash (even kill -9) leaves at worst an index without an
+// object, which the next Create reclaims; never two objects with one name.
+// Writes are atomic (temp file + rename) but not fsynced: a simulator. The
+// zero-latency path does no directory scans and reads only the files a call
+// needs.
+package sim

@@ -1,0 +1,353 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/value"
+)
+
+// Provider is the simulated cloud. Safe for concurrent use by many
+// goroutines and by several processes sharing one directory.
+type Provider struct {
+	opts  Options
+	now   func() time.Time
+	store *store
+	rngMu sync.Mutex
+	rng   *rand.Rand
+}
+
+var _ provider.Provider = (*Provider)(nil)
+
+// zones is the simulator's fixed, stable list of availability zones.
+var zones = []string{"sim-a", "sim-b", "sim-c"}
+
+// New returns a simulator whose cloud is opts.Dir (created on first write).
+func New(opts Options) (*Provider, error) {
+	if opts.Dir == "" {
+		return nil, errors.New("sim: no directory for the simulated cloud")
+	}
+	if opts.LatencyMin < 0 || opts.LatencyMax < opts.LatencyMin {
+		return nil, fmt.Errorf("sim: bad latency range %s-%s", opts.LatencyMin, opts.LatencyMax)
+	}
+	if !(opts.FailRate >= 0 && opts.FailRate <= 1) {
+		return nil, fmt.Errorf("sim: fail rate %v is not between 0 and 1", opts.FailRate)
+	}
+	seed := uint64(opts.Seed)
+	if seed == 0 {
+		seed = rand.Uint64()
+	}
+	p := &Provider{
+		opts:  opts,
+		now:   opts.Now,
+		store: &store{dir: opts.Dir},
+		rng:   rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+	}
+	if p.now == nil {
+		p.now = time.Now
+	}
+	return p, nil
+}
+
+// settingVars maps the provider settings a config may give to the
+// variables they override.
+var settingVars = map[string]string{
+	"dir":      EnvDir,
+	"latency":  EnvLatency,
+	"failRate": EnvFailRate,
+	"fail":     EnvFail,
+	"seed":     EnvSeed,
+}
+
+// Factory builds a simulator for the provider registry: options from the
+// environment, overridden by the config's settings (dir, latency, failRate,
+// fail, seed).
+func Factory(_ context.Context, settings map[string]string, getenv func(string) string) (provider.Provider, error) {
+	opts, err := OptionsFromEnv(getenv)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(settings))
+	for k := range settings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		env, ok := settingVars[k]
+		if !ok {
+			return nil, fmt.Errorf("sim: unknown setting %q (want dir, latency, failRate, fail or seed)", k)
+		}
+		if err := opts.set(env, settings[k]); err != nil {
+			return nil, fmt.Errorf("setting %s: %w", k, err)
+		}
+	}
+	return New(opts)
+}
+
+// Name is "sim".
+func (p *Provider) Name() string { return "sim" }
+
+// Dir is the directory holding the simulated cloud.
+func (p *Provider) Dir() string { return p.opts.Dir }
+
+// Zones returns sim-a, sim-b, sim-c.
+func (p *Provider) Zones(ctx context.Context) ([]string, error) {
+	if err := p.wait(ctx); err != nil {
+		return nil, err
+	}
+	if f := p.draw(false); f != noFault {
+		return nil, transient("list", "zones", "", f)
+	}
+	return append([]string(nil), zones...), nil
+}
+
+// Create creates r, or returns as is the existing object of r.Type named
+// r.CloudName. At most one object per cloud name exists, even when
+// processes race or crash (see doc.go).
+func (p *Provider) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	if err := p.wait(ctx); err != nil {
+		return provider.Object{}, err
+	}
+	t, err := lookupType(r.Type)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	r.Properties = normalize(r.Properties)
+	if err := p.validate(t, r); err != nil {
+		return provider.Object{}, err
+	}
+	if err := p.injected(OpCreate, r.Type, r.Name); err != nil {
+		return provider.Object{}, err
+	}
+	f := p.draw(true)
+	if f == faultBefore {
+		return provider.Object{}, transient(OpCreate, r.Type, fmt.Sprintf("%q", r.Name), f)
+	}
+	obj, err := p.create(r)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	if f == faultAfter {
+		return provider.Object{}, transient(OpCreate, r.Type, fmt.Sprintf("%q", r.Name), f)
+	}
+	return obj, nil
+}
+
+func (p *Provider) create(r provider.Resource) (provider.Object, error) {
+	l, err := p.store.lockName(r.Type, r.CloudName)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	defer l.unlock()
+	if id := l.id(); id != "" {
+		rec, err := p.store.read(r.Type, id)
+		if err == nil {
+			return toObject(rec), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return provider.Object{}, err
+		}
+		// The index outlived its object (a crash before the object was
+		// written, or a user deleting the file): the name is free.
+	}
+	id, err := p.store.allocID(r.Type, r.Name)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	// Index first: a crash from here on leaves an index without object,
+	// which the next Create reclaims, never an object without index.
+	if err := l.set(id); err != nil {
+		return provider.Object{}, err
+	}
+	rec := &record{
+		ID:         id,
+		Type:       r.Type,
+		Name:       r.Name,
+		CloudName:  r.CloudName,
+		Created:    p.now().UTC().Format(time.RFC3339),
+		Properties: r.Properties,
+	}
+	rec.Outputs = p.outputs(rec)
+	if err := p.store.write(rec); err != nil {
+		return provider.Object{}, err
+	}
+	return toObject(rec), nil
+}
+
+// Read returns the object as its file says now: edits show as drift.
+func (p *Provider) Read(ctx context.Context, typ, id string) (provider.Object, error) {
+	if err := p.wait(ctx); err != nil {
+		return provider.Object{}, err
+	}
+	if _, err := lookupType(typ); err != nil {
+		return provider.Object{}, err
+	}
+	if f := p.draw(false); f != noFault {
+		return provider.Object{}, transient(OpRead, typ, id, f)
+	}
+	rec, err := p.readObject(typ, id)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	if err := p.injected(OpRead, typ, rec.Name); err != nil {
+		return provider.Object{}, err
+	}
+	return toObject(rec), nil
+}
+
+// readObject reads an object, mapping a missing file to provider.ErrNotFound.
+func (p *Provider) readObject(typ, id string) (*record, error) {
+	if !validID(id) {
+		return nil, fmt.Errorf("sim: %s %q: not a simulator ID: %w", typ, id, provider.ErrNotFound)
+	}
+	rec, err := p.store.read(typ, id)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("sim: %s %s: %w", typ, id, provider.ErrNotFound)
+	}
+	return rec, err
+}
+
+// Lookup finds the object of typ named cloudName through the name index.
+func (p *Provider) Lookup(ctx context.Context, typ, cloudName string) (provider.Object, error) {
+	if err := p.wait(ctx); err != nil {
+		return provider.Object{}, err
+	}
+	if _, err := lookupType(typ); err != nil {
+		return provider.Object{}, err
+	}
+	if f := p.draw(false); f != noFault {
+		return provider.Object{}, transient(OpRead, typ, fmt.Sprintf("named %q", cloudName), f)
+	}
+	id := ""
+	if checkCloudName(cloudName) == nil {
+		id = p.store.lookupName(typ, cloudName)
+	}
+	if id == "" {
+		return provider.Object{}, fmt.Errorf("sim: %s named %q: %w", typ, cloudName, provider.ErrNotFound)
+	}
+	rec, err := p.readObject(typ, id)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	if err := p.injected(OpRead, typ, rec.Name); err != nil {
+		return provider.Object{}, err
+	}
+	return toObject(rec), nil
+}
+
+// Update replaces the object's properties with r's; changing an immutable
+// one is refused. The cloud name and the Kyku name it was created with stay.
+func (p *Provider) Update(ctx context.Context, id string, r provider.Resource) (provider.Object, error) {
+	if err := p.wait(ctx); err != nil {
+		return provider.Object{}, err
+	}
+	t, err := lookupType(r.Type)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	r.Properties = normalize(r.Properties)
+	rec, err := p.readObject(r.Type, id)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	if r.Name == "" {
+		r.Name = rec.Name
+	}
+	r.CloudName = rec.CloudName
+	if err := p.validate(t, r); err != nil {
+		return provider.Object{}, err
+	}
+	if err := p.injected(OpUpdate, r.Type, r.Name); err != nil {
+		return provider.Object{}, err
+	}
+	if f := p.draw(false); f != noFault {
+		return provider.Object{}, transient(OpUpdate, r.Type, fmt.Sprintf("%q", r.Name), f)
+	}
+	l, err := p.store.lockName(r.Type, rec.CloudName)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	defer l.unlock()
+	if rec, err = p.readObject(r.Type, id); err != nil { // again, under the lock
+		return provider.Object{}, err
+	}
+	if err := checkImmutable(t, r.Name, rec.Properties, r.Properties); err != nil {
+		return provider.Object{}, err
+	}
+	rec.Properties = r.Properties
+	rec.Outputs = p.outputs(rec)
+	if err := p.store.write(rec); err != nil {
+		return provider.Object{}, err
+	}
+	return toObject(rec), nil
+}
+
+// Delete removes the object and its name index.
+func (p *Provider) Delete(ctx context.Context, typ, id string) error {
+	if err := p.wait(ctx); err != nil {
+		return err
+	}
+	if _, err := lookupType(typ); err != nil {
+		return err
+	}
+	rec, err := p.readObject(typ, id)
+	if err != nil {
+		return err
+	}
+	if err := p.injected(OpDelete, typ, rec.Name); err != nil {
+		return err
+	}
+	f := p.draw(true)
+	if f == faultBefore {
+		return transient(OpDelete, typ, id, f)
+	}
+	if err := p.delete(rec); err != nil {
+		return err
+	}
+	if f == faultAfter {
+		return transient(OpDelete, typ, id, f)
+	}
+	return nil
+}
+
+func (p *Provider) delete(rec *record) error {
+	l, err := p.store.lockName(rec.Type, rec.CloudName)
+	if err != nil {
+		return err
+	}
+	defer l.unlock()
+	if err := removeFile(p.store.objectPath(rec.Type, rec.ID)); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("sim: %s %s: %w", rec.Type, rec.ID, provider.ErrNotFound)
+		}
+		return err
+	}
+	if l.id() == rec.ID {
+		return l.remove()
+	}
+	return nil
+}
+
+// toObject converts a record; Outputs["id"] is always the ID.
+func toObject(rec *record) provider.Object {
+	out := make(map[string]any, len(rec.Outputs)+1)
+	for k, v := range rec.Outputs {
+		out[k] = v
+	}
+	out["id"] = rec.ID
+	return provider.Object{ID: rec.ID, CloudName: rec.CloudName, Properties: rec.Properties, Outputs: out}
+}
+
+func normalize(props map[string]any) map[string]any {
+	if props == nil {
+		return map[string]any{}
+	}
+	return value.Normalize(props).(map[string]any)
+}
