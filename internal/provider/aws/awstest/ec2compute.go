@@ -1,0 +1,338 @@
+package awstest
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Rule is one security group permission for one CIDR.
+type Rule struct {
+	Protocol, FromPort, ToPort, Cidr string
+}
+
+// Group is a fake security group.
+type Group struct {
+	ID, Name, VpcID string
+	Ingress, Egress []Rule
+	Tags            map[string]string
+}
+
+// Key is a fake key pair.
+type Key struct {
+	ID, Name, PublicKey string
+	Tags                map[string]string
+}
+
+// Instance is a fake EC2 instance; State moves pending→running,
+// stopping→stopped and shutting-down→terminated on the next Describe.
+type Instance struct {
+	ID, ImageID, Type, State, SubnetID, VpcID, KeyName, PrivateIP, PublicIP, UserData string
+	Groups                                                                            []string
+	Tags                                                                              map[string]string
+}
+
+func ruleNodes(rules []Rule) []node {
+	var out []node
+	for _, r := range rules {
+		kids := []node{tx("ipProtocol", r.Protocol)}
+		if r.FromPort != "" {
+			kids = append(kids, tx("fromPort", r.FromPort), tx("toPort", r.ToPort))
+		}
+		kids = append(kids, list("ipRanges", "item", []node{el("", tx("cidrIp", r.Cidr))}))
+		out = append(out, el("", kids...))
+	}
+	return out
+}
+
+func (s *Server) group(id string) (*Group, *apiError) {
+	if e := checkID("sg", id, "InvalidGroupId"); e != nil {
+		return nil, e
+	}
+	g := s.st.Groups[id]
+	if g == nil {
+		return nil, notFound("InvalidGroup.NotFound", id)
+	}
+	return g, nil
+}
+
+func (s *Server) createGroup(f form) ([]node, *apiError) {
+	v, e := s.vpc(f.get("VpcId"))
+	if e != nil {
+		return nil, e
+	}
+	name := f.get("GroupName")
+	for _, g := range s.st.Groups {
+		if g.VpcID == v.ID && g.Name == name {
+			return nil, errf(400, "InvalidGroup.Duplicate", "The security group '%s' already exists for VPC '%s'", name, v.ID)
+		}
+	}
+	g := &Group{ID: s.id("sg"), Name: name, VpcID: v.ID, Tags: f.tagSpecs(),
+		Egress: []Rule{{Protocol: "-1", Cidr: "0.0.0.0/0"}}}
+	s.st.Groups[g.ID] = g
+	return []node{tx("groupId", g.ID)}, nil
+}
+
+func (s *Server) describeGroups(f form) ([]node, *apiError) {
+	ids := f.list("GroupId")
+	for _, id := range ids {
+		if _, e := s.group(id); e != nil {
+			return nil, e
+		}
+	}
+	fl := f.filters()
+	var items []node
+	for _, id := range sortedKeys(s.st.Groups) {
+		g := s.st.Groups[id]
+		if (len(ids) == 0 || anyIn([]string{id}, ids)) && matches(fl, g.Tags, map[string]string{"vpc-id": g.VpcID, "group-name": g.Name}) {
+			items = append(items, el("", tx("groupId", g.ID), tx("groupName", g.Name), tx("vpcId", g.VpcID),
+				tx("groupDescription", "kyku"), list("ipPermissions", "item", ruleNodes(g.Ingress)),
+				list("ipPermissionsEgress", "item", ruleNodes(g.Egress)),
+				list("tagSet", "item", tagNodes(g.Tags, "key", "value"))))
+		}
+	}
+	return []node{list("securityGroupInfo", "item", items)}, nil
+}
+
+func (s *Server) deleteGroup(f form) ([]node, *apiError) {
+	g, e := s.group(f.get("GroupId"))
+	if e != nil {
+		return nil, e
+	}
+	for _, in := range s.st.Instances {
+		if in.State != "terminated" && anyIn(in.Groups, []string{g.ID}) {
+			return nil, errf(400, "DependencyViolation", "resource %s has a dependent object", g.ID)
+		}
+	}
+	delete(s.st.Groups, g.ID)
+	return []node{txb("return", true)}, nil
+}
+
+func permRules(f form) []Rule {
+	var out []Rule
+	for _, p := range f.structs("IpPermissions") {
+		for _, c := range f.structs(p + ".IpRanges") {
+			out = append(out, Rule{Protocol: f.get(p + ".IpProtocol"), FromPort: f.get(p + ".FromPort"),
+				ToPort: f.get(p + ".ToPort"), Cidr: f.get(c + ".CidrIp")})
+		}
+	}
+	return out
+}
+
+func (s *Server) authorize(f form, egress bool) ([]node, *apiError) {
+	g, e := s.group(f.get("GroupId"))
+	if e != nil {
+		return nil, e
+	}
+	rules := &g.Ingress
+	if egress {
+		rules = &g.Egress
+	}
+	for _, r := range permRules(f) {
+		for _, have := range *rules {
+			if have == r {
+				return nil, errf(400, "InvalidPermission.Duplicate", "the specified rule already exists")
+			}
+		}
+		*rules = append(*rules, r)
+	}
+	return []node{txb("return", true)}, nil
+}
+
+func (s *Server) revoke(f form, egress bool) ([]node, *apiError) {
+	g, e := s.group(f.get("GroupId"))
+	if e != nil {
+		return nil, e
+	}
+	rules := &g.Ingress
+	if egress {
+		rules = &g.Egress
+	}
+	for _, r := range permRules(f) {
+		kept := (*rules)[:0]
+		found := false
+		for _, have := range *rules {
+			if have == r {
+				found = true
+				continue
+			}
+			kept = append(kept, have)
+		}
+		if !found {
+			return nil, errf(400, "InvalidPermission.NotFound", "The specified rule does not exist in this security group.")
+		}
+		*rules = kept
+	}
+	return []node{txb("return", true)}, nil
+}
+
+func keyNode(k *Key) node {
+	return el("", tx("keyPairId", k.ID), tx("keyName", k.Name), tx("keyFingerprint", "00:11"),
+		list("tagSet", "item", tagNodes(k.Tags, "key", "value")))
+}
+
+func (s *Server) importKey(f form) ([]node, *apiError) {
+	name := f.get("KeyName")
+	for _, k := range s.st.Keys {
+		if k.Name == name {
+			return nil, errf(400, "InvalidKeyPair.Duplicate", "The keypair already exists")
+		}
+	}
+	k := &Key{ID: s.id("key"), Name: name, PublicKey: f.get("PublicKeyMaterial"), Tags: f.tagSpecs()}
+	s.st.Keys[k.ID] = k
+	return keyNode(k).kids, nil
+}
+
+func (s *Server) describeKeys(f form) ([]node, *apiError) {
+	ids, names := f.list("KeyPairId"), f.list("KeyName")
+	var items []node
+	for _, id := range sortedKeys(s.st.Keys) {
+		k := s.st.Keys[id]
+		if (len(ids) == 0 || anyIn([]string{id}, ids)) && (len(names) == 0 || anyIn([]string{k.Name}, names)) &&
+			matches(f.filters(), k.Tags, nil) {
+			items = append(items, keyNode(k))
+		}
+	}
+	if len(items) == 0 && len(ids)+len(names) > 0 {
+		return nil, notFound("InvalidKeyPair.NotFound", fmt.Sprint(append(ids, names...)))
+	}
+	return []node{list("keySet", "item", items)}, nil
+}
+
+func (s *Server) deleteKey(f form) ([]node, *apiError) {
+	id := f.get("KeyPairId")
+	if _, ok := s.st.Keys[id]; !ok {
+		return nil, notFound("InvalidKeyPair.NotFound", id)
+	}
+	delete(s.st.Keys, id)
+	return []node{txb("return", true)}, nil
+}
+
+var stateCodes = map[string]int{"pending": 0, "running": 16, "shutting-down": 32, "terminated": 48, "stopping": 64, "stopped": 80}
+
+func instNode(in *Instance) node {
+	var groups []node
+	for _, g := range in.Groups {
+		groups = append(groups, el("", tx("groupId", g)))
+	}
+	kids := []node{tx("instanceId", in.ID), tx("imageId", in.ImageID), tx("instanceType", in.Type),
+		el("instanceState", txi("code", stateCodes[in.State]), tx("name", in.State)),
+		tx("subnetId", in.SubnetID), tx("vpcId", in.VpcID), tx("privateIpAddress", in.PrivateIP),
+		list("groupSet", "item", groups), list("tagSet", "item", tagNodes(in.Tags, "key", "value"))}
+	if in.KeyName != "" {
+		kids = append(kids, tx("keyName", in.KeyName))
+	}
+	if in.PublicIP != "" && in.State == "running" {
+		kids = append(kids, tx("ipAddress", in.PublicIP))
+	}
+	return el("", kids...)
+}
+
+func (s *Server) runInstances(f form) ([]node, *apiError) {
+	img := f.get("ImageId")
+	if e := checkID("ami", img, "InvalidAMIID"); e != nil {
+		return nil, e
+	}
+	sn, e := s.subnet(f.get("SubnetId"))
+	if e != nil {
+		return nil, e
+	}
+	groups := f.list("SecurityGroupId")
+	for _, g := range groups {
+		if _, e := s.group(g); e != nil {
+			return nil, e
+		}
+	}
+	key := f.get("KeyName")
+	if key != "" {
+		found := false
+		for _, k := range s.st.Keys {
+			found = found || k.Name == key
+		}
+		if !found {
+			return nil, notFound("InvalidKeyPair.NotFound", key)
+		}
+	}
+	s.seq++
+	in := &Instance{ID: fmt.Sprintf("i-%017x", s.seq), ImageID: img, Type: f.get("InstanceType"), State: "pending",
+		SubnetID: sn.ID, VpcID: sn.VpcID, KeyName: key, Groups: groups, UserData: f.get("UserData"),
+		PrivateIP: fmt.Sprintf("10.0.%d.%d", s.seq/250, s.seq%250+4), Tags: f.tagSpecs()}
+	if sn.MapPublicIP {
+		in.PublicIP = fmt.Sprintf("203.0.113.%d", s.seq%250+1)
+	}
+	sort.Strings(in.Groups)
+	s.st.Instances[in.ID] = in
+	return []node{tx("reservationId", "r-1"), list("instancesSet", "item", []node{instNode(in)})}, nil
+}
+
+func (s *Server) instance(id string) (*Instance, *apiError) {
+	if e := checkID("i", id, "InvalidInstanceID"); e != nil {
+		return nil, e
+	}
+	in := s.st.Instances[id]
+	if in == nil {
+		return nil, notFound("InvalidInstanceID.NotFound", id)
+	}
+	return in, nil
+}
+
+var settle = map[string]string{"pending": "running", "stopping": "stopped", "shutting-down": "terminated"}
+
+func (s *Server) describeInstances(f form) ([]node, *apiError) {
+	ids := f.list("InstanceId")
+	for _, id := range ids {
+		if _, e := s.instance(id); e != nil {
+			return nil, e
+		}
+	}
+	fl := f.filters()
+	var items []node
+	for _, id := range sortedKeys(s.st.Instances) {
+		in := s.st.Instances[id]
+		fields := map[string]string{"instance-state-name": in.State, "vpc-id": in.VpcID, "subnet-id": in.SubnetID}
+		if (len(ids) == 0 || anyIn([]string{id}, ids)) && matches(fl, in.Tags, fields) {
+			items = append(items, el("", tx("reservationId", "r-1"), list("instancesSet", "item", []node{instNode(in)})))
+			if next, ok := settle[in.State]; ok {
+				in.State = next
+			}
+		}
+	}
+	return []node{list("reservationSet", "item", items)}, nil
+}
+
+func (s *Server) setState(f form, to string) ([]node, *apiError) {
+	var items []node
+	for _, id := range f.list("InstanceId") {
+		in, e := s.instance(id)
+		if e != nil {
+			return nil, e
+		}
+		prev := in.State
+		switch {
+		case to == "stopping" && prev != "running":
+			return nil, errf(400, "IncorrectInstanceState", "instance %s is %s", id, prev)
+		case to == "pending" && prev != "stopped":
+			return nil, errf(400, "IncorrectInstanceState", "instance %s is %s", id, prev)
+		}
+		if prev != "terminated" {
+			in.State = to
+		}
+		items = append(items, el("", tx("instanceId", id),
+			el("currentState", txi("code", stateCodes[in.State]), tx("name", in.State)),
+			el("previousState", txi("code", stateCodes[prev]), tx("name", prev))))
+	}
+	return []node{list("instancesSet", "item", items)}, nil
+}
+
+func (s *Server) modifyInstance(f form) ([]node, *apiError) {
+	in, e := s.instance(f.get("InstanceId"))
+	if e != nil {
+		return nil, e
+	}
+	if t := f.get("InstanceType.Value"); t != "" {
+		if in.State != "stopped" {
+			return nil, errf(400, "IncorrectInstanceState", "The instance '%s' is not in the 'stopped' state.", in.ID)
+		}
+		in.Type = t
+	}
+	return []node{txb("return", true)}, nil
+}

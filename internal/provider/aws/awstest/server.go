@@ -1,0 +1,289 @@
+package awstest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// BasePath is where the fake is mounted; clients must keep it (a client
+// that drops the base endpoint's path gets 404).
+const BasePath = "/aws/"
+
+const (
+	elbNS = "http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/"
+	rdsNS = "http://rds.amazonaws.com/doc/2014-10-31/"
+)
+
+// Server is a fake AWS speaking the EC2, ELBv2, RDS and SSM wire protocols.
+type Server struct {
+	srv *httptest.Server
+
+	mu     sync.Mutex
+	st     *State
+	calls  map[string]int
+	faults map[string][]fault
+	seq    int
+}
+
+type fault struct {
+	n      int
+	status int
+	code   string
+}
+
+// State is everything the fake holds. Tests may change it through Edit to
+// simulate drift (changes made behind Kyku's back).
+type State struct {
+	Zones          []string
+	Vpcs           map[string]*Vpc
+	IGWs           map[string]*IGW
+	Subnets        map[string]*Subnet
+	RouteTables    map[string]*RouteTable
+	Groups         map[string]*Group
+	Keys           map[string]*Key
+	Instances      map[string]*Instance
+	DBSubnetGroups map[string]*DBSubnetGroup
+	DBs            map[string]*DB
+	TGs            map[string]*TG
+	LBs            map[string]*LB
+	Listeners      map[string]*Listener
+	Params         map[string]string
+}
+
+// New starts a fake on a loopback port; Close it when done.
+func New() *Server {
+	s := &Server{
+		calls:  map[string]int{},
+		faults: map[string][]fault{},
+		st: &State{
+			Zones:       []string{"eu-west-1b", "eu-west-1a", "eu-west-1c"},
+			Vpcs:        map[string]*Vpc{},
+			IGWs:        map[string]*IGW{},
+			Subnets:     map[string]*Subnet{},
+			RouteTables: map[string]*RouteTable{},
+			Groups:      map[string]*Group{}, Keys: map[string]*Key{},
+			Instances: map[string]*Instance{}, DBSubnetGroups: map[string]*DBSubnetGroup{},
+			DBs: map[string]*DB{}, TGs: map[string]*TG{}, LBs: map[string]*LB{},
+			Listeners: map[string]*Listener{},
+			Params: map[string]string{
+				"/aws/service/debian/release/12/latest/amd64":                                        "ami-0debian12",
+				"/aws/service/debian/release/13/latest/amd64":                                        "ami-0debian13",
+				"/aws/service/canonical/ubuntu/server/24.04/stable/current/amd64/hvm/ebs-gp3/ami-id": "ami-0ubuntu2404",
+				"/aws/service/canonical/ubuntu/server/22.04/stable/current/amd64/hvm/ebs-gp2/ami-id": "ami-0ubuntu2204",
+				"/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64":              "ami-0al2023",
+			},
+		},
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc(BasePath, s.serve)
+	s.srv = httptest.NewServer(mux)
+	return s
+}
+
+// URL is the base endpoint to give the SDK clients (includes BasePath).
+func (s *Server) URL() string { return s.srv.URL + strings.TrimSuffix(BasePath, "/") }
+
+// Close stops the server.
+func (s *Server) Close() { s.srv.Close() }
+
+// Fail makes the next n calls of action fail with code and HTTP status
+// (e.g. 503 "RequestLimitExceeded" for EC2, 400 "Throttling" for ELBv2/RDS,
+// 400 "InvalidVpcID.NotFound" for eventual consistency).
+func (s *Server) Fail(action string, n, status int, code string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults[action] = append(s.faults[action], fault{n: n, status: status, code: code})
+}
+
+// Throttle makes the next n calls of action fail with the service's
+// throttling error.
+func (s *Server) Throttle(action string, n int) {
+	code, status := "Throttling", 400
+	if ec2Actions[action] != nil {
+		code, status = "RequestLimitExceeded", 503
+	}
+	s.Fail(action, n, status, code)
+}
+
+// Calls reports how many requests for action reached the server (failed
+// ones included).
+func (s *Server) Calls(action string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls[action]
+}
+
+// Edit runs f on the state under the server's lock.
+func (s *Server) Edit(f func(st *State)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f(s.st)
+}
+
+// Inventory lists the IDs of every live object, sorted (terminated
+// instances are not live).
+func (s *Server) Inventory() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var ids []string
+	add := func(id string) { ids = append(ids, id) }
+	for id := range s.st.Vpcs {
+		add(id)
+	}
+	for id := range s.st.IGWs {
+		add(id)
+	}
+	for id := range s.st.Subnets {
+		add(id)
+	}
+	for id := range s.st.RouteTables {
+		add(id)
+	}
+	for id := range s.st.Groups {
+		add(id)
+	}
+	for id := range s.st.Keys {
+		add(id)
+	}
+	for id, in := range s.st.Instances {
+		if in.State != "terminated" {
+			add(id)
+		}
+	}
+	for id := range s.st.DBSubnetGroups {
+		add(id)
+	}
+	for id := range s.st.DBs {
+		add(id)
+	}
+	for id := range s.st.TGs {
+		add(id)
+	}
+	for id := range s.st.LBs {
+		add(id)
+	}
+	for id := range s.st.Listeners {
+		add(id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+func (s *Server) id(prefix string) string {
+	s.seq++
+	return fmt.Sprintf("%s-%017x", prefix, s.seq)
+}
+
+// takeFault consumes one injected fault for action, if any.
+func (s *Server) takeFault(action string) *apiError {
+	fs := s.faults[action]
+	if len(fs) == 0 {
+		return nil
+	}
+	f := &fs[0]
+	f.n--
+	if f.n <= 0 {
+		s.faults[action] = fs[1:]
+	}
+	return errf(f.status, f.code, "injected by awstest")
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != BasePath {
+		http.NotFound(w, r)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if target := r.Header.Get("X-Amz-Target"); target != "" {
+		s.serveSSM(w, strings.TrimPrefix(target, "AmazonSSM."), body)
+		return
+	}
+	vals, err := url.ParseQuery(string(body))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	f := form{vals}
+	action := f.get("Action")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls[action]++
+	switch f.get("Version") {
+	case "2016-11-15":
+		h := ec2Actions[action]
+		if h == nil {
+			writeEC2Error(w, errf(400, "InvalidAction", "unsupported action %s", action))
+			return
+		}
+		if e := s.takeFault(action); e != nil {
+			writeEC2Error(w, e)
+			return
+		}
+		kids, e := h(s, f)
+		if e != nil {
+			writeEC2Error(w, e)
+			return
+		}
+		writeEC2(w, action, kids)
+	case "2015-12-01", "2014-10-31":
+		ns, table := elbNS, elbActions
+		if f.get("Version") == "2014-10-31" {
+			ns, table = rdsNS, rdsActions
+		}
+		h := table[action]
+		if h == nil {
+			writeQueryError(w, ns, errf(400, "InvalidAction", "unsupported action %s", action))
+			return
+		}
+		if e := s.takeFault(action); e != nil {
+			writeQueryError(w, ns, e)
+			return
+		}
+		kids, e := h(s, f)
+		if e != nil {
+			writeQueryError(w, ns, e)
+			return
+		}
+		writeQuery(w, ns, action, kids)
+	default:
+		http.Error(w, "unknown API version "+f.get("Version"), http.StatusBadRequest)
+	}
+}
+
+func (s *Server) serveSSM(w http.ResponseWriter, op string, body []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls[op]++
+	if e := s.takeFault(op); e != nil {
+		writeJSON(w, e.status, map[string]string{"__type": e.code, "message": e.msg})
+		return
+	}
+	if op != "GetParameter" {
+		writeJSON(w, 400, map[string]string{"__type": "InvalidAction", "message": op})
+		return
+	}
+	var in struct{ Name string }
+	if err := json.Unmarshal(body, &in); err != nil {
+		writeJSON(w, 400, map[string]string{"__type": "ValidationException", "message": err.Error()})
+		return
+	}
+	v, ok := s.st.Params[in.Name]
+	if !ok {
+		writeJSON(w, 400, map[string]string{"__type": "ParameterNotFound", "message": in.Name})
+		return
+	}
+	writeJSON(w, 200, map[string]any{"Parameter": map[string]any{
+		"Name": in.Name, "Type": "String", "Value": v, "Version": 1, "DataType": "aws:ec2:image",
+	}})
+}
