@@ -1,0 +1,98 @@
+package progress
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// FormatElapsed renders a duration for humans: milliseconds under a second
+// ("340ms"), tenths of a second under a minute ("1.2s"), whole seconds above
+// ("2m05s", "1h02m03s").
+func FormatElapsed(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	if r := d.Round(time.Millisecond); r < time.Second {
+		return fmt.Sprintf("%dms", r.Milliseconds())
+	}
+	if r := d.Round(100 * time.Millisecond); r < time.Minute {
+		tenths := r.Milliseconds() / 100
+		return fmt.Sprintf("%d.%ds", tenths/10, tenths%10)
+	}
+	s := int64(d.Round(time.Second).Seconds())
+	if s < 3600 {
+		return fmt.Sprintf("%dm%02ds", s/60, s%60)
+	}
+	return fmt.Sprintf("%dh%02dm%02ds", s/3600, s/60%60, s%60)
+}
+
+// subject is `create Vpc "main-vpc"`.
+func subject(e Event) string {
+	return fmt.Sprintf("%s %s %q", e.Action, e.Type, e.Name)
+}
+
+// errText is the one-line text of err, or "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// oneLine replaces each run of control characters (newlines, tabs, escapes)
+// with one space so that every rendered event is exactly one line and cannot
+// carry terminal escape sequences from provider error messages.
+func oneLine(s string) string {
+	if strings.IndexFunc(s, unicode.IsControl) < 0 {
+		return s
+	}
+	var b strings.Builder
+	inControl := false
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			if !inControl {
+				b.WriteByte(' ')
+			}
+			inControl = true
+			continue
+		}
+		inControl = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// describe is the outcome of a finished or retrying event, without the
+// subject: "done in 1.2s (id 1001)", "FAILED after 3.0s: boom".
+func describe(e Event, failedWord string) string {
+	switch e.Kind {
+	case Started:
+		return "started"
+	case Retrying:
+		s := fmt.Sprintf("retrying after attempt %d", e.Attempt)
+		if msg := errText(e.Err); msg != "" {
+			s += ": " + msg
+		}
+		return s
+	case Done:
+		s := "done in " + FormatElapsed(e.Elapsed)
+		if e.ID != "" {
+			s += " (id " + e.ID + ")"
+		}
+		return s
+	case Failed:
+		s := failedWord + " after " + FormatElapsed(e.Elapsed)
+		if msg := errText(e.Err); msg != "" {
+			s += ": " + msg
+		}
+		return s
+	case Skipped:
+		if msg := errText(e.Err); msg != "" {
+			return "skipped (" + msg + ")"
+		}
+		return "skipped"
+	}
+	return e.Kind.String()
+}
