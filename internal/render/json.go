@@ -1,0 +1,147 @@
+package render
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/value"
+)
+
+// JSONOptions shape the --json plan output.
+type JSONOptions struct {
+	OmitNoOp bool // leave unchanged resources out of "changes" (they stay counted)
+}
+
+// jsonPlan is the --json document: the seed's changes and counters, plus
+// what a script needs to know which state and config the plan is for.
+type jsonPlan struct {
+	FormatVersion int          `json:"formatVersion"`
+	Environment   string       `json:"environment"`
+	Provider      string       `json:"provider"`
+	Lineage       string       `json:"lineage"`
+	Serial        int64        `json:"serial"`
+	ConfigHash    string       `json:"configHash"`
+	HasChanges    bool         `json:"hasChanges"`
+	Changes       []jsonChange `json:"changes"`
+	Counters      jsonCounters `json:"counters"`
+}
+
+type jsonChange struct {
+	Action       plan.Action    `json:"action"`
+	ResourceID   string         `json:"resourceId"`
+	Type         string         `json:"type"`
+	Level        int            `json:"level"`
+	ProviderID   string         `json:"providerId,omitempty"`
+	CloudName    string         `json:"cloudName,omitempty"`
+	Reason       string         `json:"reason,omitempty"`
+	Dependencies []string       `json:"dependencies,omitempty"`
+	Properties   []jsonProperty `json:"properties"`
+}
+
+type jsonProperty struct {
+	Path          string `json:"path"`
+	Old           any    `json:"old"`
+	New           any    `json:"new"`
+	Sensitive     bool   `json:"sensitive,omitempty"`
+	ForcesReplace bool   `json:"forcesReplace,omitempty"`
+	Unknown       bool   `json:"unknown,omitempty"`
+}
+
+type jsonCounters struct {
+	plan.Counters
+	Forget int `json:"forget"`
+}
+
+// PlanJSON writes the plan as indented JSON with a trailing newline:
+// environment, provider, lineage, serial, configHash, hasChanges, changes
+// (action, resourceId, type, level, properties…) and counters. Sensitive
+// values are written as "(sensitive)"; the output never holds one in clear.
+func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
+	out := jsonPlan{
+		FormatVersion: p.FormatVersion,
+		Environment:   p.Environment,
+		Provider:      p.Provider,
+		Lineage:       p.Lineage,
+		Serial:        p.Serial,
+		ConfigHash:    p.ConfigHash,
+		HasChanges:    p.HasChanges(),
+		Changes:       make([]jsonChange, 0, len(p.Changes)),
+		Counters:      jsonCounters{Counters: p.Counters, Forget: forgets(p)},
+	}
+	for _, c := range p.Changes {
+		if opts.OmitNoOp && c.Action == plan.NoOp {
+			continue
+		}
+		jc := jsonChange{
+			Action: c.Action, ResourceID: c.ResourceID, Type: c.Type, Level: c.Level,
+			ProviderID: c.ProviderID, CloudName: c.CloudName, Reason: c.Reason,
+			Dependencies: c.Dependencies, Properties: make([]jsonProperty, 0, len(c.Properties)),
+		}
+		for _, pc := range c.Properties {
+			jc.Properties = append(jc.Properties, jsonProperty{
+				Path: pc.Path, Old: oldValue(pc), New: newValue(pc),
+				Sensitive: pc.Sensitive, ForcesReplace: pc.ForcesReplace, Unknown: pc.Unknown,
+			})
+		}
+		out.Changes = append(out.Changes, jc)
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode plan json: %w", err)
+	}
+	if _, err := w.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("write plan json: %w", err)
+	}
+	return nil
+}
+
+// RedactPlan returns a deep copy of p that is safe to publish (the plan.json
+// artifact): every sensitive property value replaced by plan.Masked, the
+// embedded config dropped (it may hold sensitive values) and Redacted set,
+// so that the copy can never be applied. p is not modified.
+func RedactPlan(p *plan.Plan) *plan.Plan {
+	r := *p
+	r.Config = nil
+	r.Redacted = true
+	r.Levels = maps.Clone(p.Levels)
+	r.Changes = make([]plan.Change, len(p.Changes))
+	for i, c := range p.Changes {
+		c.Dependencies = append([]string(nil), c.Dependencies...)
+		if c.Properties != nil {
+			props := make([]plan.PropChange, len(c.Properties))
+			for j, pc := range c.Properties {
+				if pc.Sensitive {
+					pc.Old, pc.New = plan.Masked, plan.Masked
+				} else {
+					pc.Old, pc.New = value.Copy(pc.Old), value.Copy(pc.New)
+				}
+				props[j] = pc
+			}
+			c.Properties = props
+		}
+		r.Changes[i] = c
+	}
+	if p.Changes == nil {
+		r.Changes = nil
+	}
+	return &r
+}
+
+// Digest is the sha256 (lowercase hex) of the plan file bytes exactly as
+// saved, plan.Encode(p): CreatedAt and the embedded config included, so it
+// identifies the very plan that was reviewed and applied. Decoding a plan
+// file and encoding it again yields the same bytes, hence the same digest.
+// The digest of a redacted copy differs from the original's.
+func Digest(p *plan.Plan) (string, error) {
+	b, err := plan.Encode(p)
+	if err != nil {
+		return "", fmt.Errorf("digest plan: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}

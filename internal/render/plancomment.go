@@ -1,0 +1,222 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/kyku/action/internal/plan"
+)
+
+// CommentLimit is GitHub's limit on a comment or issue body, in characters.
+const CommentLimit = 65536
+
+// SummaryLimit is GitHub's limit on one step's job summary (1 MiB).
+const SummaryLimit = 1 << 20
+
+// PlanComment renders p as the sticky PR comment: the PlanMarker line, a
+// title, the counters, a CAUTION callout listing every destroy and replace,
+// one collapsible block per change with a diff of its properties (sensitive
+// values masked; no-ops summarised as one count), and a footer with the
+// commit, the plan digest and the run link.
+//
+// The result never exceeds limit bytes: past it, change blocks are dropped
+// from the end (the callout's items last; its heading and the counters
+// never) and a line says how many changes are not shown and links to
+// m.ArtifactURL, or m.RunURL.
+func PlanComment(p *plan.Plan, m Meta, limit int) string {
+	return planMarkdown(p, m, limit, true)
+}
+
+// PlanSummary renders p for the job summary (or a check run's output): the
+// same as PlanComment without the marker and the apply hint; callers pass
+// SummaryLimit, or 65535 for a check run.
+func PlanSummary(p *plan.Plan, m Meta, limit int) string {
+	return planMarkdown(p, m, limit, false)
+}
+
+func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
+	env := firstNonEmpty(p.Environment, m.Environment)
+	var head strings.Builder
+	if comment {
+		head.WriteString(PlanMarker(m.Project, env) + "\n")
+	}
+	head.WriteString("### Kyku plan for " + code(envName(env)))
+	if m.Project != "" {
+		head.WriteString(" (project " + code(m.Project) + ")")
+	}
+	head.WriteString("\n\n**" + summaryLine(p) + "**\n\n")
+	if !p.HasChanges() {
+		head.WriteString(noChanges + "\n\n")
+	}
+
+	var secs []section
+	var danger []string
+	for _, c := range p.Changes {
+		if c.Action == plan.Destroy || c.Action == plan.Replace {
+			danger = append(danger, "> - "+cautionItem(c)+"\n")
+		}
+	}
+	if len(danger) > 0 {
+		secs = append(secs, section{
+			lead:  "> [!CAUTION]\n> " + cautionLead(p.Counters) + "\n>\n",
+			items: danger,
+			more:  func(n int) string { return "> - …and " + itoa(n) + " more\n" },
+			trail: "\n",
+		})
+	}
+	var blocks []string
+	for _, c := range orderForReview(p.Changes) {
+		blocks = append(blocks, changeBlock(c))
+	}
+	if len(blocks) > 0 {
+		secs = append(secs, section{items: blocks, trail: "\n"})
+	}
+	detailsAt := len(secs) - 1
+
+	var tail strings.Builder
+	if n := p.Counters.NoOp; n > 0 {
+		tail.WriteString("✓ " + plural(n, "resource") + " unchanged.\n\n")
+	}
+	if comment && p.HasChanges() {
+		tail.WriteString("To apply this plan, merge the pull request or comment " + code(applyCommand(m.Project, env)) + ".\n\n")
+	}
+	tail.WriteString(footer(m))
+
+	notice := func(dropped []int) string {
+		n := 0
+		if detailsAt >= 0 {
+			n = dropped[detailsAt]
+		}
+		where := link("job summary/artifact", firstNonEmpty(safeURL(m.ArtifactURL), safeURL(m.RunURL)))
+		if !comment {
+			where = link("plan.json artifact", m.ArtifactURL)
+		}
+		return "Output truncated: " + plural(n, "change") + " not shown. See the full plan in the " + where + ".\n\n"
+	}
+	return fit(limit, head.String(), secs, notice, tail.String())
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+func applyCommand(project, env string) string {
+	s := "/kyku apply"
+	if env != "" {
+		s += " -e " + env
+	}
+	if project != "" {
+		s += " -p " + project
+	}
+	return s
+}
+
+// cautionLead is "This plan destroys 1 resource and replaces 2 resources:".
+func cautionLead(c plan.Counters) string {
+	var parts []string
+	if c.Destroy > 0 {
+		parts = append(parts, "destroys "+plural(c.Destroy, "resource"))
+	}
+	if c.Replace > 0 {
+		parts = append(parts, "replaces "+plural(c.Replace, "resource"))
+	}
+	return "This plan " + strings.Join(parts, " and ") + ":"
+}
+
+// cautionItem is "**destroy** Vm `old-worker`" (+ what forces a replace).
+func cautionItem(c plan.Change) string {
+	s := "**" + c.Action.String() + "** " + text(c.Type) + " " + code(c.ResourceID)
+	if c.ProviderID != "" {
+		s += " (" + code(c.ProviderID) + ")"
+	}
+	if c.Action == plan.Replace {
+		var forced []string
+		for _, pc := range c.Properties {
+			if pc.ForcesReplace {
+				forced = append(forced, code(pc.Path))
+			}
+		}
+		if len(forced) > 0 {
+			s += ": forced by " + strings.Join(forced, ", ")
+		}
+	}
+	return s
+}
+
+// orderForReview puts destroys and replaces first (so they survive
+// trimming), then the other changes in plan order; no-ops are left out.
+func orderForReview(changes []plan.Change) []plan.Change {
+	var first, rest []plan.Change
+	for _, c := range changes {
+		switch c.Action {
+		case plan.NoOp:
+		case plan.Destroy, plan.Replace:
+			first = append(first, c)
+		default:
+			rest = append(rest, c)
+		}
+	}
+	return append(first, rest...)
+}
+
+// changeBlock is one collapsible change:
+//
+//	<details><summary>~ update LoadBalancer "web-lb"</summary>
+//
+//	level 3 · id `lb-1`
+//
+//	```diff
+//	- port: 80
+//	+ port: 443
+//	```
+//
+//	</details>
+func changeBlock(c plan.Change) string {
+	var b strings.Builder
+	b.WriteString("<details><summary>" + htmlText(changeHead(c)) + "</summary>\n\n")
+	info := []string{"level " + itoa(c.Level)}
+	if c.ProviderID != "" {
+		info = append(info, "id "+code(c.ProviderID))
+	}
+	if c.CloudName != "" {
+		info = append(info, "cloud name "+code(c.CloudName))
+	}
+	if c.Reason != "" {
+		info = append(info, text(c.Reason))
+	}
+	b.WriteString(strings.Join(info, " · ") + "\n\n")
+	if len(c.Properties) > 0 {
+		b.WriteString("```diff\n")
+		for _, pc := range c.Properties {
+			b.WriteString(diffLines(c.Action, pc))
+		}
+		b.WriteString("```\n\n")
+	}
+	b.WriteString("</details>\n")
+	return b.String()
+}
+
+// diffLines renders one property as diff lines: creates `+ path: new`,
+// destroys `- path: old`, updates and replaces a `-` line with the old value
+// and a `+` line with the new one; `# forces replacement` marks a property
+// that causes a replace. Values are on one line, so a fence cannot close.
+func diffLines(a plan.Action, pc plan.PropChange) string {
+	path := truncateRunes(oneLine(pc.Path), maxCell)
+	oldLine := "- " + path + ": " + truncateRunes(valueText(oldValue(pc)), maxCell) + "\n"
+	newLine := "+ " + path + ": " + truncateRunes(valueText(newValue(pc)), maxCell)
+	if pc.ForcesReplace {
+		newLine += "  # forces replacement"
+	}
+	newLine += "\n"
+	switch a {
+	case plan.Create:
+		return newLine
+	case plan.Destroy, plan.Forget:
+		return oldLine
+	}
+	return oldLine + newLine
+}

@@ -1,0 +1,140 @@
+package render
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/kyku/action/internal/plan"
+)
+
+// TextOptions shape the human plan output.
+type TextOptions struct {
+	Color    bool // ANSI colours: + green, ~ yellow, ± magenta, - red
+	ShowNoOp bool // list unchanged resources (the CLI default, as in the seed)
+	Verbose  bool // also list the properties of creates and destroys
+}
+
+// minHeadWidth is the width of the "<symbol> <action> <Type> "<name>"" column
+// in the seed's example, so the levels line up as they do there.
+const minHeadWidth = 42
+
+const (
+	ansiReset   = "\x1b[0m"
+	ansiRed     = "\x1b[31m"
+	ansiGreen   = "\x1b[32m"
+	ansiYellow  = "\x1b[33m"
+	ansiMagenta = "\x1b[35m"
+)
+
+func actionColor(a plan.Action) string {
+	switch a {
+	case plan.Create:
+		return ansiGreen
+	case plan.Update:
+		return ansiYellow
+	case plan.Replace:
+		return ansiMagenta
+	case plan.Destroy, plan.Forget:
+		return ansiRed
+	}
+	return ""
+}
+
+// changeHead is `<symbol> <action> <Type> "<name>"`.
+func changeHead(c plan.Change) string {
+	return c.Action.Symbol() + " " + c.Action.String() + " " + oneLine(c.Type) + " " + strconv.Quote(c.ResourceID)
+}
+
+// PlanText writes the seed's human plan format:
+//
+//	Plan: 3 to create, 1 to update, 0 to replace, 1 to destroy, 2 no-op
+//
+//	Changes:
+//	  + create Vpc "main-vpc"                    (level 0)
+//	  ~ update LoadBalancer "web-lb"             (level 3)
+//	      port: 80 → 443
+//	  ✓ no-op Database "app-db"
+//
+// Property lines show `path: old → new`; sensitive values as (sensitive),
+// unknown new values as (known after apply), and `# forces replacement`
+// after a property that causes a replace. Creates and destroys list their
+// properties only when Verbose.
+func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, summaryLine(p))
+	fmt.Fprintln(bw)
+	if !p.HasChanges() {
+		fmt.Fprintln(bw, noChanges)
+		return flush(bw)
+	}
+	width := minHeadWidth
+	for _, c := range p.Changes {
+		if n := utf8.RuneCountInString(changeHead(c)); n > width && c.Action != plan.NoOp {
+			width = n
+		}
+	}
+	fmt.Fprintln(bw, "Changes:")
+	for _, c := range p.Changes {
+		if c.Action == plan.NoOp && !opts.ShowNoOp {
+			continue
+		}
+		head := changeHead(c)
+		line := head
+		if c.Action != plan.NoOp {
+			line += strings.Repeat(" ", width-utf8.RuneCountInString(head)) + " (level " + strconv.Itoa(c.Level) + ")"
+		}
+		if col := actionColor(c.Action); opts.Color && col != "" {
+			line = col + head + ansiReset + line[len(head):]
+		}
+		fmt.Fprintln(bw, "  "+line)
+		if c.Reason != "" {
+			fmt.Fprintln(bw, "      # "+oneLine(c.Reason))
+		}
+		if !showProps(c.Action, opts.Verbose) {
+			continue
+		}
+		for _, pc := range c.Properties {
+			fmt.Fprintln(bw, "      "+propText(c.Action, pc))
+		}
+	}
+	return flush(bw)
+}
+
+func flush(bw *bufio.Writer) error {
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write plan: %w", err)
+	}
+	return nil
+}
+
+func showProps(a plan.Action, verbose bool) bool {
+	switch a {
+	case plan.Update, plan.Replace:
+		return true
+	case plan.Create, plan.Destroy, plan.Forget:
+		return verbose
+	}
+	return false
+}
+
+// propText is one property line: `path: old → new` (creates: `path: new`,
+// destroys: `path: old`).
+func propText(a plan.Action, pc plan.PropChange) string {
+	s := oneLine(pc.Path) + ": "
+	switch a {
+	case plan.Create:
+		s += valueText(newValue(pc))
+	case plan.Destroy, plan.Forget:
+		s += valueText(oldValue(pc))
+	default:
+		s += valueText(oldValue(pc)) + " → " + valueText(newValue(pc))
+	}
+	if pc.ForcesReplace {
+		s += "  # forces replacement"
+	}
+	return s
+}

@@ -1,0 +1,103 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/value"
+)
+
+// knownAfterApply is how an unknown new value is shown.
+const knownAfterApply = value.Unknown
+
+// oldValue is what may be shown of a property's old value: masked when
+// sensitive, otherwise the canonical value.
+func oldValue(pc plan.PropChange) any {
+	if pc.Sensitive {
+		return plan.Masked
+	}
+	return pc.Old
+}
+
+// newValue is what may be shown of a property's new value: masked when
+// sensitive, the unknown marker when known only after apply.
+func newValue(pc plan.PropChange) any {
+	switch {
+	case pc.Sensitive:
+		return plan.Masked
+	case pc.Unknown:
+		return knownAfterApply
+	}
+	return pc.New
+}
+
+// valueText renders a canonical value on one line for humans: strings bare,
+// lists and maps as compact JSON, control characters escaped so a value can
+// neither break a line-oriented layout nor drive a terminal.
+func valueText(v any) string { return oneLine(value.Text(v)) }
+
+// oneLine escapes control characters (newlines included) and invalid UTF-8
+// the way Go quotes them, leaving printable text, spaces included, as is.
+func oneLine(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || (!unicode.IsPrint(r) && r != ' ') {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		chunk := s[i : i+size]
+		i += size
+		if r == ' ' || (r != utf8.RuneError && unicode.IsPrint(r)) {
+			b.WriteRune(r)
+			continue
+		}
+		q := strconv.QuoteToASCII(chunk)
+		b.WriteString(q[1 : len(q)-1])
+	}
+	return b.String()
+}
+
+// truncateRunes shortens s to at most n runes, ending with "…" when cut.
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// forgets counts changes that only drop a resource from state.
+func forgets(p *plan.Plan) int {
+	n := 0
+	for _, c := range p.Changes {
+		if c.Action == plan.Forget {
+			n++
+		}
+	}
+	return n
+}
+
+// summaryLine is the seed's counters line, plus forgets when there are any.
+func summaryLine(p *plan.Plan) string {
+	c := p.Counters
+	s := "Plan: " + strconv.Itoa(c.Create) + " to create, " + strconv.Itoa(c.Update) + " to update, " +
+		strconv.Itoa(c.Replace) + " to replace, " + strconv.Itoa(c.Destroy) + " to destroy, " +
+		strconv.Itoa(c.NoOp) + " no-op"
+	if n := forgets(p); n > 0 {
+		s += ", " + strconv.Itoa(n) + " to forget"
+	}
+	return s
+}
+
+// noChanges is printed when applying the plan would change nothing.
+const noChanges = "No changes. Infrastructure matches the configuration."
