@@ -1,0 +1,220 @@
+package s3
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/kyku/action/internal/statemgr"
+)
+
+var _ statemgr.Backend = (*Backend)(nil)
+
+// API is the part of the S3 client this package uses (*s3.Client has it).
+type API interface {
+	PutObject(ctx context.Context, in *awss3.PutObjectInput, optFns ...func(*awss3.Options)) (*awss3.PutObjectOutput, error)
+	GetObject(ctx context.Context, in *awss3.GetObjectInput, optFns ...func(*awss3.Options)) (*awss3.GetObjectOutput, error)
+	DeleteObject(ctx context.Context, in *awss3.DeleteObjectInput, optFns ...func(*awss3.Options)) (*awss3.DeleteObjectOutput, error)
+	DeleteObjects(ctx context.Context, in *awss3.DeleteObjectsInput, optFns ...func(*awss3.Options)) (*awss3.DeleteObjectsOutput, error)
+	ListObjectsV2(ctx context.Context, in *awss3.ListObjectsV2Input, optFns ...func(*awss3.Options)) (*awss3.ListObjectsV2Output, error)
+}
+
+// Config is the backend section of kyku.yaml. It never holds credentials:
+// those come from the SDK's default chain.
+type Config struct {
+	Bucket       string
+	Prefix       string // "" or a path without leading/trailing slash ("prod/network")
+	Region       string // "" takes the region from the SDK's chain
+	Endpoint     string // "" uses AWS, or AWS_ENDPOINT_URL_S3 when set
+	UsePathStyle bool
+	KMSKeyID     string // when set, objects are written with SSE-KMS under this key
+	// BackupRetention is how many backups to keep; 0 (or less) keeps all.
+	BackupRetention int
+}
+
+// Options tune a Backend. Zero values get the defaults named on each field.
+type Options struct {
+	// LockTimeout is how long Lock waits for a held lock (default 30s). A
+	// negative value means try once and do not wait.
+	LockTimeout time.Duration
+	// StaleAfter is the age of a lock's heartbeat past which the lock is
+	// considered abandoned and broken (default 5m).
+	StaleAfter time.Duration
+	// Heartbeat is how often a held lock refreshes its heartbeat (default 60s).
+	Heartbeat time.Duration
+	// PollInterval is how often a waiting Lock looks at the lock again
+	// (default 1s; a random ±50% jitter is applied).
+	PollInterval time.Duration
+	// Now is the clock for lock timestamps and backup names (default time.Now).
+	Now func() time.Time
+	// Getenv reads the environment, only to name the endpoint in messages
+	// (default os.Getenv). The SDK reads its own settings itself.
+	Getenv func(string) string
+	// Hostname and PID are recorded in the lock when the caller's LockInfo
+	// leaves them empty (default os.Hostname, os.Getpid).
+	Hostname string
+	PID      int
+}
+
+func (o Options) withDefaults() Options {
+	if o.LockTimeout == 0 {
+		o.LockTimeout = 30 * time.Second
+	}
+	if o.StaleAfter <= 0 {
+		o.StaleAfter = 5 * time.Minute
+	}
+	if o.Heartbeat <= 0 {
+		o.Heartbeat = 60 * time.Second
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Hostname == "" {
+		o.Hostname, _ = os.Hostname()
+	}
+	if o.PID == 0 {
+		o.PID = os.Getpid()
+	}
+	return o
+}
+
+// Backend keeps one environment's state in S3. Build it with New or
+// NewWithClient.
+type Backend struct {
+	api    API
+	cfg    Config
+	env    string
+	opts   Options
+	region string // for messages
+	where  string // endpoint, for messages
+
+	storeMu sync.Mutex // serializes Read/Write, guards seen
+	seen    seenState  // what the last Read or Write saw
+
+	backupMu sync.Mutex // serializes Backup's write + retention
+}
+
+// New builds the S3 client from the SDK's default configuration chain
+// (credentials from env vars, profiles, web identity; never from cfg),
+// with the region from cfg or the chain and the endpoint from cfg or the
+// SDK's own AWS_ENDPOINT_URL_S3 handling.
+func New(ctx context.Context, cfg Config, env string, opts Options) (*Backend, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	var load []func(*config.LoadOptions) error
+	if cfg.Region != "" {
+		load = append(load, config.WithRegion(cfg.Region))
+	}
+	if cfg.Endpoint != "" {
+		// S3-compatible stores often reject the SDK's optional checksums.
+		load = append(load, config.WithRequestChecksumCalculation(aws.RequestChecksumCalculationWhenRequired))
+	}
+	awsCfg, err := config.LoadDefaultConfig(ctx, load...)
+	if err != nil {
+		return nil, fmt.Errorf("s3 backend: load AWS configuration: %w", err)
+	}
+	if awsCfg.Region == "" {
+		return nil, fmt.Errorf("s3 backend: no region for bucket %q: set backend.region in kyku.yaml or AWS_REGION", cfg.Bucket)
+	}
+	client := awss3.NewFromConfig(awsCfg, func(o *awss3.Options) {
+		if cfg.Endpoint != "" {
+			o.BaseEndpoint = aws.String(cfg.Endpoint)
+		}
+		o.UsePathStyle = cfg.UsePathStyle
+	})
+	cfg.Region = awsCfg.Region
+	return NewWithClient(client, cfg, env, opts)
+}
+
+// NewWithClient uses the given client (tests, or callers that build their own).
+func NewWithClient(api API, cfg Config, env string, opts Options) (*Backend, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if api == nil {
+		return nil, fmt.Errorf("s3 backend: nil client")
+	}
+	cfg.Prefix = strings.Trim(cfg.Prefix, "/")
+	opts = opts.withDefaults()
+	b := &Backend{api: api, cfg: cfg, env: env, opts: opts, region: cfg.Region}
+	b.where = cfg.Endpoint
+	if b.where == "" {
+		b.where = opts.Getenv("AWS_ENDPOINT_URL_S3")
+	}
+	if b.where == "" {
+		b.where = opts.Getenv("AWS_ENDPOINT_URL")
+	}
+	if b.where == "" {
+		b.where = "AWS default"
+	}
+	if b.region == "" {
+		b.region = "unknown"
+	}
+	return b, nil
+}
+
+func (c Config) validate() error {
+	if c.Bucket == "" {
+		return fmt.Errorf("s3 backend: bucket is required")
+	}
+	if strings.ContainsAny(c.Bucket, "/ ") {
+		return fmt.Errorf("s3 backend: bucket %q is not a bucket name", c.Bucket)
+	}
+	return nil
+}
+
+// Describe names the backend and its state object.
+func (b *Backend) Describe() string {
+	return fmt.Sprintf("s3 %s (region %s, endpoint %s)", b.url(b.stateKey()), b.region, b.where)
+}
+
+// key joins the prefix and a relative key.
+func (b *Backend) key(rel string) string {
+	if b.cfg.Prefix == "" {
+		return rel
+	}
+	return b.cfg.Prefix + "/" + rel
+}
+
+// rel strips the prefix from a full key.
+func (b *Backend) rel(full string) string {
+	if b.cfg.Prefix == "" {
+		return full
+	}
+	return strings.TrimPrefix(full, b.cfg.Prefix+"/")
+}
+
+// stem is "state.<env>" or "state" when env is empty.
+func (b *Backend) stem() string {
+	if b.env == "" {
+		return "state"
+	}
+	return "state." + b.env
+}
+
+func (b *Backend) stateKey() string         { return b.key(b.stem() + ".json") }
+func (b *Backend) lockKey() string          { return b.stateKey() + ".lock" }
+func (b *Backend) journalPrefix() string    { return b.stateKey() + ".journal/" }
+func (b *Backend) backupPrefix() string     { return b.key("backups/" + b.stem() + ".") }
+func (b *Backend) url(key string) string    { return "s3://" + b.cfg.Bucket + "/" + key }
+func (b *Backend) encrypt(in *awss3.PutObjectInput) *awss3.PutObjectInput {
+	if b.cfg.KMSKeyID != "" {
+		in.ServerSideEncryption = "aws:kms"
+		in.SSEKMSKeyId = aws.String(b.cfg.KMSKeyID)
+	}
+	return in
+}

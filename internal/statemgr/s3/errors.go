@@ -1,0 +1,85 @@
+package s3
+
+import (
+	"errors"
+	"fmt"
+
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/smithy-go"
+)
+
+// ErrLockLost is wrapped by Unlock (and Lock.Lost) when the lock object was
+// changed or removed by someone else while we held it: the lock was broken
+// as stale, or force-unlocked.
+var ErrLockLost = errors.New("lock lost")
+
+// ErrBucketNotFound, ErrAccessDenied and ErrWrongRegion classify backend
+// errors; they are wrapped together with the SDK's error.
+var (
+	ErrBucketNotFound = errors.New("bucket does not exist")
+	ErrAccessDenied   = errors.New("access denied")
+	ErrWrongRegion    = errors.New("bucket is in another region")
+)
+
+// apiCode is the S3 error code ("NoSuchKey", "PreconditionFailed", …) or "".
+func apiCode(err error) string {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		return ae.ErrorCode()
+	}
+	return ""
+}
+
+// httpStatus is the HTTP status of a failed S3 response, or 0.
+func httpStatus(err error) int {
+	var re *awshttp.ResponseError
+	if errors.As(err, &re) {
+		return re.HTTPStatusCode()
+	}
+	return 0
+}
+
+// isNotFound reports a missing key (GetObject's NoSuchKey, or a bare 404
+// from a HEAD or a conditional request on a missing key), not a missing bucket.
+func isNotFound(err error) bool {
+	switch apiCode(err) {
+	case "NoSuchKey", "NotFound":
+		return true
+	case "NoSuchBucket":
+		return false
+	}
+	return httpStatus(err) == 404
+}
+
+// isPreconditionFailed reports a failed If-Match / If-None-Match (412), or
+// S3's 409 for a conditional write that raced another one.
+func isPreconditionFailed(err error) bool {
+	switch apiCode(err) {
+	case "PreconditionFailed", "ConditionalRequestConflict":
+		return true
+	}
+	s := httpStatus(err)
+	return s == 412 || (s == 409 && apiCode(err) == "")
+}
+
+// wrap turns an SDK error from action on key into an error a user can act
+// on: missing bucket, access denied and wrong region say so plainly.
+func (b *Backend) wrap(action, key string, err error) error {
+	code, status := apiCode(err), httpStatus(err)
+	switch {
+	case code == "NoSuchBucket":
+		return fmt.Errorf("s3 backend: bucket %q does not exist (region %s, endpoint %s): %w: %w",
+			b.cfg.Bucket, b.region, b.where, ErrBucketNotFound, err)
+	case code == "PermanentRedirect" || code == "AuthorizationHeaderMalformed" ||
+		code == "IllegalLocationConstraintException" || status == 301:
+		return fmt.Errorf("s3 backend: bucket %q is in another region than %s (endpoint %s); set backend.region in kyku.yaml: %w: %w",
+			b.cfg.Bucket, b.region, b.where, ErrWrongRegion, err)
+	case code == "InvalidAccessKeyId" || code == "SignatureDoesNotMatch":
+		return fmt.Errorf("s3 backend: access denied to %s %s: the credentials were rejected (check AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the profile): %w: %w",
+			action, b.url(key), ErrAccessDenied, err)
+	case code == "AccessDenied" || status == 403:
+		return fmt.Errorf("s3 backend: access denied to %s %s (check the credentials and the bucket policy): %w: %w",
+			action, b.url(key), ErrAccessDenied, err)
+	}
+	return fmt.Errorf("s3 backend: %s %s: %w", action, b.url(key), err)
+}

@@ -1,0 +1,371 @@
+package s3
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	mrand "math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/kyku/action/internal/statemgr"
+)
+
+// observed is one read of the lock object.
+type observed struct {
+	info    statemgr.LockInfo
+	etag    string
+	corrupt bool      // not a lock body with a token
+	beat    time.Time // last sign of life: the later of heartbeat and LastModified
+}
+
+// Lock acquires the lock object with a conditional put (If-None-Match: *),
+// waiting up to Options.LockTimeout and polling every Options.PollInterval.
+// A lock whose last sign of life is older than Options.StaleAfter is broken
+// when a re-read still shows the same lock, by a delete conditional on the
+// ETag read, so two breakers cannot both win. On timeout it returns a
+// *statemgr.LockedError naming the holder; when ctx ends first, one that
+// wraps ctx.Err().
+func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lock, error) {
+	now := b.opts.Now().UTC()
+	if info.ID == "" {
+		info.ID = randomToken()
+	}
+	if info.PID == 0 {
+		info.PID = b.opts.PID
+	}
+	if info.Host == "" {
+		info.Host = b.opts.Hostname
+	}
+	info.Created, info.Heartbeat = now, now
+	info.Path = b.url(b.lockKey())
+	body, err := json.Marshal(info)
+	if err != nil {
+		return nil, fmt.Errorf("s3 backend: encode lock: %w", err)
+	}
+
+	var deadline <-chan time.Time
+	if b.opts.LockTimeout > 0 {
+		t := time.NewTimer(b.opts.LockTimeout)
+		defer t.Stop()
+		deadline = t.C
+	}
+	poll := time.NewTimer(time.Hour)
+	defer poll.Stop()
+
+	key := b.lockKey()
+	var last *observed
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, b.lockedError(last, err)
+		}
+		etag, err := b.put(ctx, key, body, cond{absent: true})
+		if err == nil {
+			return b.hold(info, etag), nil
+		}
+		if !isPreconditionFailed(err) {
+			if ctx.Err() != nil {
+				return nil, b.lockedError(last, ctx.Err())
+			}
+			return nil, b.wrap("acquire lock", key, err)
+		}
+		obs, err := b.readLock(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if obs == nil {
+			continue // released between our put and the read: try again now
+		}
+		if obs.info.ID == info.ID {
+			// Our own put landed although its answer was lost (an SDK retry
+			// then saw our lock): it is ours.
+			return b.hold(info, obs.etag), nil
+		}
+		last = obs
+		if b.isStale(obs) {
+			broke, err := b.breakStale(ctx, obs)
+			if err != nil {
+				return nil, err
+			}
+			if broke {
+				continue
+			}
+		}
+		if deadline == nil {
+			return nil, b.lockedError(last, nil)
+		}
+		poll.Reset(jitter(b.opts.PollInterval))
+		select {
+		case <-ctx.Done():
+			return nil, b.lockedError(last, ctx.Err())
+		case <-deadline:
+			return nil, b.lockedError(last, nil)
+		case <-poll.C:
+		}
+	}
+}
+
+// breakStale removes a stale lock only if a re-read still shows the same
+// object, with a delete conditional on its ETag. It reports whether the lock
+// is gone (by our hand or another breaker's).
+func (b *Backend) breakStale(ctx context.Context, stale *observed) (bool, error) {
+	again, err := b.readLock(ctx)
+	if err != nil || again == nil {
+		return again == nil, err
+	}
+	if again.etag != stale.etag || again.info.ID != stale.info.ID || !b.isStale(again) {
+		return false, nil // refreshed or replaced meanwhile
+	}
+	err = b.deleteIfMatch(ctx, b.lockKey(), again.etag)
+	switch {
+	case err == nil, isNotFound(err):
+		return true, nil
+	case isPreconditionFailed(err):
+		return false, nil // someone else broke or refreshed it first
+	}
+	return false, b.wrap("break stale lock", b.lockKey(), err)
+}
+
+// ForceUnlock removes the lock if its token is id, with a delete
+// conditional on the ETag read. It refuses, naming the actual holder, when
+// the lock belongs to another token.
+func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
+	key := b.lockKey()
+	obs, err := b.readLock(ctx)
+	if err != nil {
+		return fmt.Errorf("force-unlock %s: %w", id, err)
+	}
+	if obs == nil {
+		return fmt.Errorf("force-unlock %s: no lock is held at %s", id, b.url(key))
+	}
+	if obs.corrupt {
+		return fmt.Errorf("force-unlock %s: %s is not a valid lock; if no kyku is running, delete it by hand", id, b.url(key))
+	}
+	if obs.info.ID != id {
+		return fmt.Errorf("force-unlock %s: the lock is held by token %s (%s), not %s", id, obs.info.ID, describeHolder(obs.info), id)
+	}
+	err = b.deleteIfMatch(ctx, key, obs.etag)
+	switch {
+	case err == nil, isNotFound(err):
+		return nil
+	case isPreconditionFailed(err):
+		if now, _ := b.readLock(ctx); now != nil && now.info.ID != id {
+			return fmt.Errorf("force-unlock %s: the lock changed meanwhile and is held by token %s (%s)", id, now.info.ID, describeHolder(now.info))
+		}
+		return fmt.Errorf("force-unlock %s: the lock was refreshed meanwhile (its holder is alive); try again if you are sure", id)
+	}
+	return fmt.Errorf("force-unlock %s: %w", id, b.wrap("delete lock", key, err))
+}
+
+func describeHolder(h statemgr.LockInfo) string {
+	who := h.Who
+	if who == "" {
+		who = "unknown"
+	}
+	s := fmt.Sprintf("%s, operation %q, pid %d on %s, since %s", who, h.Operation, h.PID, h.Host, h.Created.UTC().Format(time.RFC3339))
+	if h.RunURL != "" {
+		s += ", run " + h.RunURL
+	}
+	return s
+}
+
+func (b *Backend) lockedError(last *observed, cause error) error {
+	if last == nil {
+		if cause != nil {
+			return fmt.Errorf("s3 backend: acquire lock %s: %w", b.url(b.lockKey()), cause)
+		}
+		return fmt.Errorf("s3 backend: acquire lock %s: timed out", b.url(b.lockKey()))
+	}
+	e := &statemgr.LockedError{Holder: last.info, Err: cause}
+	if last.corrupt {
+		e.Holder = statemgr.LockInfo{Path: b.url(b.lockKey()), Created: last.beat, Heartbeat: last.beat}
+		bad := fmt.Errorf("lock object %s is not a valid lock; it is broken once older than %s, or delete it by hand if no kyku is running",
+			b.url(b.lockKey()), b.opts.StaleAfter)
+		if cause != nil {
+			bad = fmt.Errorf("%w (%w)", cause, bad)
+		}
+		e.Err = bad
+	}
+	return e
+}
+
+func (b *Backend) isStale(o *observed) bool {
+	return b.opts.Now().Sub(o.beat) > b.opts.StaleAfter
+}
+
+// readLock reads the lock object, or returns nil when there is none. A body
+// that is not a lock is corrupt; its LastModified stands for its heartbeat.
+func (b *Backend) readLock(ctx context.Context) (*observed, error) {
+	o, err := b.get(ctx, b.lockKey())
+	if isNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, b.wrap("read lock", b.lockKey(), err)
+	}
+	obs := &observed{etag: o.etag, beat: o.modified}
+	if err := json.Unmarshal(o.data, &obs.info); err != nil || obs.info.ID == "" {
+		obs.info, obs.corrupt = statemgr.LockInfo{}, true
+		return obs, nil
+	}
+	// The later of the holder's clock and the server's: a holder whose clock
+	// runs behind is not broken early.
+	beat := obs.info.Heartbeat
+	if beat.IsZero() {
+		beat = obs.info.Created
+	}
+	if beat.After(obs.beat) {
+		obs.beat = beat
+	}
+	return obs, nil
+}
+
+// heldLock is a lock this process holds; a goroutine refreshes its
+// heartbeat (conditional on the lock's ETag) until Unlock.
+type heldLock struct {
+	b    *Backend
+	stop chan struct{}
+	done chan struct{} // closed when the heartbeat goroutine has returned
+
+	mu   sync.Mutex
+	info statemgr.LockInfo
+	etag string // of the lock object as we last wrote it
+	lost error  // set when the lock was taken from us
+
+	once      sync.Once
+	unlockErr error
+}
+
+func (b *Backend) hold(info statemgr.LockInfo, etag string) *heldLock {
+	h := &heldLock{b: b, info: info, etag: etag, stop: make(chan struct{}), done: make(chan struct{})}
+	go h.heartbeat()
+	return h
+}
+
+// Info returns the lock's body as last written (with its latest heartbeat).
+func (h *heldLock) Info() statemgr.LockInfo {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.info
+}
+
+// Lost returns an error wrapping ErrLockLost once the heartbeat found the
+// lock taken from us, else nil.
+func (h *heldLock) Lost() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.lost
+}
+
+func (h *heldLock) heartbeat() {
+	defer close(h.done)
+	t := time.NewTicker(h.b.opts.Heartbeat)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-t.C:
+			if err := h.beat(); errors.Is(err, ErrLockLost) {
+				h.mu.Lock()
+				h.lost = err
+				h.mu.Unlock()
+				return
+			}
+			// Other errors (network) are retried at the next tick; if they
+			// last, the lock goes stale and others may break it.
+		}
+	}
+}
+
+// beat rewrites the lock with a fresh heartbeat, conditional on its ETag.
+func (h *heldLock) beat() error {
+	h.mu.Lock()
+	info, etag := h.info, h.etag
+	h.mu.Unlock()
+	info.Heartbeat = h.b.opts.Now().UTC()
+	body, err := json.Marshal(info)
+	if err != nil {
+		return fmt.Errorf("encode lock: %w", err)
+	}
+	// The heartbeat must not hang past a couple of periods, nor delay Unlock.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*h.b.opts.Heartbeat)
+	defer cancel()
+	stopped := make(chan struct{})
+	defer close(stopped)
+	go func() {
+		select {
+		case <-h.stop:
+			cancel()
+		case <-stopped:
+		}
+	}()
+	key := h.b.lockKey()
+	newTag, err := h.b.put(ctx, key, body, cond{ifMatch: etag})
+	if err != nil && (isPreconditionFailed(err) || isNotFound(err)) {
+		// Either the lock was taken from us, or an earlier attempt of ours
+		// (cancelled, or retried by the SDK) landed: only our token tells.
+		if obs, rerr := h.b.readLock(ctx); rerr == nil && (obs == nil || obs.info.ID != info.ID) {
+			return fmt.Errorf("%w: %s no longer holds token %s (broken as stale or force-unlocked)", ErrLockLost, h.b.url(key), info.ID)
+		} else if rerr == nil {
+			info, newTag, err = obs.info, obs.etag, nil
+		}
+	}
+	if err != nil {
+		return h.b.wrap("refresh lock heartbeat", key, err)
+	}
+	h.mu.Lock()
+	h.info, h.etag = info, newTag
+	h.mu.Unlock()
+	return nil
+}
+
+// Unlock stops the heartbeat and deletes the lock object conditionally on
+// the ETag we last wrote. It reports ErrLockLost when the lock was taken from
+// us meanwhile. It is safe to call more than once; later calls return the
+// first call's result.
+func (h *heldLock) Unlock(ctx context.Context) error {
+	h.once.Do(func() {
+		close(h.stop)
+		<-h.done
+		key := h.b.lockKey()
+		h.mu.Lock()
+		lost, etag, id := h.lost, h.etag, h.info.ID
+		h.mu.Unlock()
+		if lost != nil {
+			h.unlockErr = fmt.Errorf("s3 backend: release lock: %w", lost)
+			return
+		}
+		err := h.b.deleteIfMatch(ctx, key, etag)
+		if isPreconditionFailed(err) {
+			// A heartbeat cut short by Unlock may have landed after all:
+			// if the lock still carries our token, delete that version.
+			if obs, rerr := h.b.readLock(ctx); rerr == nil && obs != nil && obs.info.ID == id {
+				err = h.b.deleteIfMatch(ctx, key, obs.etag)
+			}
+		}
+		switch {
+		case err == nil:
+		case isPreconditionFailed(err) || isNotFound(err):
+			h.unlockErr = fmt.Errorf("s3 backend: release lock %s: %w: token %s was broken or force-unlocked while held", h.b.url(key), ErrLockLost, id)
+		default:
+			h.unlockErr = h.b.wrap("release lock", key, err)
+		}
+	})
+	return h.unlockErr
+}
+
+// randomToken returns 16 random hex digits.
+func randomToken() string {
+	buf := make([]byte, 8)
+	_, _ = rand.Read(buf) // crypto/rand.Read never fails (Go 1.24+)
+	return hex.EncodeToString(buf)
+}
+
+// jitter spreads d by ±50% so waiting contenders do not poll in step.
+func jitter(d time.Duration) time.Duration {
+	return d/2 + time.Duration(mrand.Int64N(int64(d)+1))
+}

@@ -1,0 +1,185 @@
+package s3
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
+	"github.com/kyku/action/internal/statemgr"
+)
+
+// object is one fetched object.
+type object struct {
+	data     []byte
+	etag     string
+	modified time.Time
+}
+
+// get fetches key; the error is the SDK's, unwrapped, so callers can test
+// isNotFound before wrapping.
+func (b *Backend) get(ctx context.Context, key string) (object, error) {
+	out, err := b.api.GetObject(ctx, &awss3.GetObjectInput{Bucket: aws.String(b.cfg.Bucket), Key: aws.String(key)})
+	if err != nil {
+		return object{}, err
+	}
+	defer out.Body.Close()
+	data, err := io.ReadAll(out.Body)
+	if err != nil {
+		return object{}, fmt.Errorf("read body: %w", err)
+	}
+	return object{data: data, etag: aws.ToString(out.ETag), modified: aws.ToTime(out.LastModified)}, nil
+}
+
+// cond is the precondition of a put: none, the key must be absent, or its
+// ETag must match.
+type cond struct {
+	absent  bool
+	ifMatch string
+}
+
+// put writes data at key under c and returns the new ETag. The error is the
+// SDK's, unwrapped.
+func (b *Backend) put(ctx context.Context, key string, data []byte, c cond) (string, error) {
+	in := b.encrypt(&awss3.PutObjectInput{
+		Bucket:        aws.String(b.cfg.Bucket),
+		Key:           aws.String(key),
+		Body:          bytes.NewReader(data),
+		ContentLength: aws.Int64(int64(len(data))),
+		ContentType:   aws.String("application/json"),
+	})
+	if c.absent {
+		in.IfNoneMatch = aws.String("*")
+	}
+	if c.ifMatch != "" {
+		in.IfMatch = aws.String(c.ifMatch)
+	}
+	out, err := b.api.PutObject(ctx, in)
+	if err != nil {
+		return "", err
+	}
+	return aws.ToString(out.ETag), nil
+}
+
+// deleteIfMatch removes key only while its ETag is etag. The error is the
+// SDK's, unwrapped.
+func (b *Backend) deleteIfMatch(ctx context.Context, key, etag string) error {
+	_, err := b.api.DeleteObject(ctx, &awss3.DeleteObjectInput{
+		Bucket: aws.String(b.cfg.Bucket), Key: aws.String(key), IfMatch: aws.String(etag),
+	})
+	return err
+}
+
+// list returns the full keys under prefix, sorted, following pagination.
+func (b *Backend) list(ctx context.Context, prefix string) ([]string, error) {
+	var keys []string
+	in := &awss3.ListObjectsV2Input{Bucket: aws.String(b.cfg.Bucket), Prefix: aws.String(prefix)}
+	for {
+		out, err := b.api.ListObjectsV2(ctx, in)
+		if err != nil {
+			return nil, b.wrap("list", prefix, err)
+		}
+		for _, o := range out.Contents {
+			keys = append(keys, aws.ToString(o.Key))
+		}
+		if !aws.ToBool(out.IsTruncated) || aws.ToString(out.NextContinuationToken) == "" {
+			break
+		}
+		in.ContinuationToken = out.NextContinuationToken
+	}
+	sort.Strings(keys)
+	return keys, nil
+}
+
+// deleteBatchSize is S3's limit for one DeleteObjects request.
+const deleteBatchSize = 1000
+
+// deleteAll removes keys in batches of deleteBatchSize.
+func (b *Backend) deleteAll(ctx context.Context, keys []string) error {
+	for start := 0; start < len(keys); start += deleteBatchSize {
+		batch := keys[start:min(start+deleteBatchSize, len(keys))]
+		ids := make([]types.ObjectIdentifier, len(batch))
+		for i, k := range batch {
+			ids[i] = types.ObjectIdentifier{Key: aws.String(k)}
+		}
+		out, err := b.api.DeleteObjects(ctx, &awss3.DeleteObjectsInput{
+			Bucket: aws.String(b.cfg.Bucket),
+			Delete: &types.Delete{Objects: ids, Quiet: aws.Bool(true)},
+		})
+		if err != nil {
+			return b.wrap("delete", batch[0], err)
+		}
+		if len(out.Errors) > 0 {
+			e := out.Errors[0]
+			return fmt.Errorf("s3 backend: delete %s: %s: %s (and %d more failures)",
+				b.url(aws.ToString(e.Key)), aws.ToString(e.Code), aws.ToString(e.Message), len(out.Errors)-1)
+		}
+	}
+	return nil
+}
+
+// objectKey checks a caller's relative key and returns the full key.
+func (b *Backend) objectKey(key string) (string, error) {
+	if key == "" || strings.HasPrefix(key, "/") || strings.HasSuffix(key, "/") {
+		return "", fmt.Errorf("s3 backend: object key %q must be a non-empty relative path", key)
+	}
+	for _, seg := range strings.Split(key, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return "", fmt.Errorf("s3 backend: object key %q has an empty, \".\" or \"..\" segment", key)
+		}
+	}
+	return b.key(key), nil
+}
+
+// PutObject stores data at <prefix>/<key>, replacing any previous content.
+func (b *Backend) PutObject(ctx context.Context, key string, data []byte) error {
+	full, err := b.objectKey(key)
+	if err != nil {
+		return err
+	}
+	if _, err := b.put(ctx, full, data, cond{}); err != nil {
+		return b.wrap("write", full, err)
+	}
+	return nil
+}
+
+// GetObject returns the content of <prefix>/<key>; a missing key is an
+// error wrapping statemgr.ErrNotFound.
+func (b *Backend) GetObject(ctx context.Context, key string) ([]byte, error) {
+	full, err := b.objectKey(key)
+	if err != nil {
+		return nil, err
+	}
+	o, err := b.get(ctx, full)
+	if isNotFound(err) {
+		return nil, fmt.Errorf("s3 backend: %s: %w", b.url(full), statemgr.ErrNotFound)
+	}
+	if err != nil {
+		return nil, b.wrap("read", full, err)
+	}
+	return o.data, nil
+}
+
+// ListObjects returns the keys (relative to the backend's prefix) that start
+// with prefix, sorted.
+func (b *Backend) ListObjects(ctx context.Context, prefix string) ([]string, error) {
+	if strings.HasPrefix(prefix, "/") {
+		return nil, fmt.Errorf("s3 backend: object prefix %q must be relative", prefix)
+	}
+	full, err := b.list(ctx, b.key(prefix))
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, len(full))
+	for i, k := range full {
+		keys[i] = b.rel(k)
+	}
+	return keys, nil
+}
