@@ -4,11 +4,13 @@
 package plan
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/value"
 )
 
 // Action is what a change does to a resource.
@@ -166,4 +168,45 @@ func Encode(p *Plan) ([]byte, error) {
 		return nil, fmt.Errorf("encode plan: %w", err)
 	}
 	return append(b, '\n'), nil
+}
+
+// Decode parses a plan file, refusing other format versions. name is used
+// in error messages.
+func Decode(name string, data []byte) (*Plan, error) {
+	var probe struct {
+		FormatVersion *int `json:"formatVersion"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("%s: not a kyku plan file: %w", name, err)
+	}
+	if probe.FormatVersion == nil {
+		return nil, fmt.Errorf("%s: not a kyku plan file: no formatVersion", name)
+	}
+	if *probe.FormatVersion != FormatVersion {
+		return nil, fmt.Errorf("%s: plan format %d is not supported (this kyku reads %d)", name, *probe.FormatVersion, FormatVersion)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var p Plan
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("%s: decode plan: %w", name, err)
+	}
+	for i := range p.Changes {
+		for j := range p.Changes[i].Properties {
+			pc := &p.Changes[i].Properties[j]
+			pc.Old, pc.New = value.Normalize(pc.Old), value.Normalize(pc.New)
+		}
+	}
+	if p.Config != nil {
+		for _, r := range p.Config.Resources {
+			r.Properties = value.Normalize(r.Properties).(map[string]any)
+			if r.Properties == nil {
+				r.Properties = map[string]any{}
+			}
+		}
+		for _, o := range p.Config.Outputs {
+			o.Value = value.Normalize(o.Value)
+		}
+	}
+	return &p, nil
 }

@@ -1,0 +1,58 @@
+// Command kyku is Kyku's command line: validate, plan, apply, destroy,
+// refresh, output, graph, state and force-unlock.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/kyku/action/internal/cli"
+	"github.com/kyku/action/internal/progress"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/sim"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+func run() int {
+	// The first Ctrl-C / SIGTERM stops starting new changes; running ones
+	// finish, state is saved and the lock released. A second one exits at
+	// once (the journal keeps every finished change for the next run).
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		select {
+		case <-sigs:
+		case <-ctx.Done():
+			return
+		}
+		fmt.Fprintln(os.Stderr, "\nkyku: interrupted: finishing running changes and saving state (press Ctrl-C again to exit now)")
+		cancel()
+		if _, ok := <-sigs; ok {
+			os.Exit(130)
+		}
+	}()
+	return cli.Run(ctx, os.Args[1:], cli.Env{
+		Stdin:            os.Stdin,
+		Stdout:           os.Stdout,
+		Stderr:           os.Stderr,
+		Getenv:           os.Getenv,
+		StdoutIsTerminal: progress.IsTerminal(os.Stdout),
+		Providers:        registry(),
+	})
+}
+
+// registry lists the providers this binary carries.
+func registry() provider.Registry {
+	return provider.Registry{
+		"sim": sim.Factory,
+	}
+}

@@ -1,0 +1,241 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/user"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/workspace"
+)
+
+// Env is the world the CLI runs in.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	// StdoutIsTerminal selects the redrawing progress view and colour.
+	StdoutIsTerminal bool
+	Providers        provider.Registry
+	Now              func() time.Time
+	Hostname         string
+	PID              int
+}
+
+// exit codes
+const (
+	exitOK      = 0
+	exitError   = 1
+	exitChanges = 2
+)
+
+const usage = `kyku: infrastructure as code, reviewed like code
+
+Usage: kyku <command> [flags]
+
+Commands:
+  validate      check the configuration; report every error as file:line:col
+  plan          show what apply would change (--out saves it, --json for scripts)
+  apply         apply the changes (asks for "yes"; --auto-approve; --plan FILE applies a saved plan)
+  destroy       destroy everything in state
+  refresh       read every resource and report drift (updates state)
+  output        print outputs ([name] [--json])
+  graph         print the dependency graph (--format dot|mermaid)
+  state         pull | push FILE [--force] | backups | restore KEY
+  force-unlock  remove a lock left by a dead run (force-unlock TOKEN)
+
+Common flags: -c PATH (file or directory of *.yaml, default kyku.yaml), -e ENV,
+--provider NAME, --parallelism N, --lock-timeout DURATION, --state-dir DIR.
+Run "kyku <command> -h" for a command's flags.
+`
+
+// Run runs one kyku command and returns the process exit code.
+func Run(ctx context.Context, args []string, env Env) int {
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
+	}
+	if env.Now == nil {
+		env.Now = time.Now
+	}
+	if env.Stdin == nil {
+		env.Stdin = strings.NewReader("")
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(env.Stdout, usage)
+		if len(args) == 0 {
+			return exitError
+		}
+		return exitOK
+	}
+	cmds := map[string]func(context.Context, *Env, []string) error{
+		"validate": cmdValidate, "plan": cmdPlan, "apply": cmdApply, "destroy": cmdDestroy,
+		"refresh": cmdRefresh, "output": cmdOutput, "graph": cmdGraph, "state": cmdState,
+		"force-unlock": cmdForceUnlock,
+	}
+	cmd, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "kyku: unknown command %q\n\n%s", args[0], usage)
+		return exitError
+	}
+	err := cmd(ctx, &env, args[1:])
+	var code exitCode
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &code):
+		return int(code)
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	}
+	var ds diag.Diagnostics
+	if errors.As(err, &ds) {
+		ds.Sort()
+		for _, d := range ds {
+			fmt.Fprintln(env.Stderr, d.String())
+		}
+		fmt.Fprintf(env.Stderr, "kyku: %d error(s)\n", len(ds))
+		return exitError
+	}
+	fmt.Fprintf(env.Stderr, "kyku: %v\n", err)
+	return exitError
+}
+
+// exitCode is returned by a command to exit with a code and no message.
+type exitCode int
+
+func (c exitCode) Error() string { return "exit " + strconv.Itoa(int(c)) }
+
+// common holds the flags shared by the commands that open a workspace.
+type common struct {
+	config      string
+	env         string
+	provider    string
+	parallelism int
+	lockTimeout time.Duration
+	stateDir    string
+}
+
+func (c *common) register(fs *flag.FlagSet, env *Env) {
+	fs.StringVar(&c.config, "c", "kyku.yaml", "configuration file or directory of *.yaml files")
+	fs.StringVar(&c.config, "config", "kyku.yaml", "same as -c")
+	fs.StringVar(&c.env, "e", env.Getenv("KYKU_ENV"), "environment (workspace); state goes to state.<env>.json")
+	fs.StringVar(&c.env, "env", env.Getenv("KYKU_ENV"), "same as -e")
+	fs.StringVar(&c.provider, "provider", "", "provider, overriding the config's (sim, aws)")
+	fs.IntVar(&c.parallelism, "parallelism", 10, "maximum concurrent provider operations")
+	fs.DurationVar(&c.lockTimeout, "lock-timeout", 30*time.Second, "how long to wait for the state lock")
+	fs.StringVar(&c.stateDir, "state-dir", "", "directory for local state (default .kyku)")
+}
+
+// parse parses flags that may be interleaved with positional arguments.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func newFlags(name string, env *Env) *flag.FlagSet {
+	fs := flag.NewFlagSet("kyku "+name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	return fs
+}
+
+func loadConfig(path string) (*config.Config, error) {
+	return config.Load(path)
+}
+
+// durationEnv reads a duration knob (tests shorten waits through these).
+func durationEnv(env *Env, name string) (time.Duration, error) {
+	s := env.Getenv(name)
+	if s == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s=%q: %w", name, s, err)
+	}
+	return d, nil
+}
+
+func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
+	s := workspace.Settings{
+		Env: c.env, Provider: c.provider, StateDir: c.stateDir, LockTimeout: c.lockTimeout,
+		Getenv: env.Getenv,
+	}
+	var err error
+	knobs := map[string]*time.Duration{
+		"KYKU_RETRY_BASE": &s.Engine.RetryBase, "KYKU_DESTROY_BASE": &s.Engine.DestroyBase,
+		"KYKU_VERIFY_INTERVAL": &s.Engine.VerifyInterval, "KYKU_LOCK_STALE_AFTER": &s.StaleAfter,
+		"KYKU_LOCK_HEARTBEAT": &s.Heartbeat, "KYKU_LOCK_POLL": &s.PollInterval,
+	}
+	for name, dst := range knobs {
+		if *dst, err = durationEnv(env, name); err != nil {
+			return s, err
+		}
+	}
+	s.Engine.Parallelism = c.parallelism
+	s.Engine.Now = env.Now
+	s.Engine.Lock = lockInfo(env, op)
+	return s, nil
+}
+
+// lockInfo says who is running, for lock messages: user@host, and the
+// GitHub run when there is one.
+func lockInfo(env *Env, op string) statemgr.LockInfo {
+	who := env.Getenv("USER")
+	if u, err := user.Current(); err == nil && who == "" {
+		who = u.Username
+	}
+	host := env.Hostname
+	if host == "" {
+		host, _ = os.Hostname()
+	}
+	pid := env.PID
+	if pid == 0 {
+		pid = os.Getpid()
+	}
+	info := statemgr.LockInfo{Operation: op, Who: who + "@" + host, Host: host, PID: pid, Actor: env.Getenv("GITHUB_ACTOR")}
+	if srv, repo, run := env.Getenv("GITHUB_SERVER_URL"), env.Getenv("GITHUB_REPOSITORY"), env.Getenv("GITHUB_RUN_ID"); srv != "" && repo != "" && run != "" {
+		info.RunURL = srv + "/" + repo + "/actions/runs/" + run
+	}
+	return info
+}
+
+func (c *common) open(ctx context.Context, env *Env, cfg *config.Config, op string) (*workspace.Workspace, error) {
+	s, err := c.settings(env, op)
+	if err != nil {
+		return nil, err
+	}
+	return workspace.Open(ctx, cfg, s, env.Providers)
+}
+
+func colorOn(env *Env) bool {
+	_, noColor := lookupEnv(env, "NO_COLOR")
+	return env.StdoutIsTerminal && !noColor
+}
+
+func lookupEnv(env *Env, name string) (string, bool) {
+	v := env.Getenv(name)
+	return v, v != ""
+}
+
+var _ = engine.IsStale

@@ -1,0 +1,455 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/progress"
+	"github.com/kyku/action/internal/render"
+	"github.com/kyku/action/internal/value"
+)
+
+func cmdValidate(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("validate", env)
+	var c common
+	c.register(fs, env)
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(c.config)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "The configuration is valid: %d resources, %d outputs.\n", len(cfg.Resources), len(cfg.Outputs))
+	return nil
+}
+
+func cmdPlan(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("plan", env)
+	var c common
+	c.register(fs, env)
+	out := fs.String("out", "", "save the plan to this file (apply it with kyku apply --plan FILE)")
+	asJSON := fs.Bool("json", false, "print the plan as JSON")
+	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when there are no changes, 2 when there are, 1 on error")
+	destroy := fs.Bool("destroy", false, "plan to destroy everything in state")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(c.config)
+	if err != nil {
+		return err
+	}
+	ws, err := c.open(ctx, env, cfg, "plan")
+	if err != nil {
+		return err
+	}
+	var p *plan.Plan
+	if *destroy {
+		p, err = ws.Engine.PlanDestroy(ctx)
+	} else {
+		p, err = ws.Engine.Plan(ctx, cfg)
+	}
+	if err != nil {
+		return err
+	}
+	if *out != "" {
+		data, err := plan.Encode(p)
+		if err != nil {
+			return err
+		}
+		if err := writeFile(*out, data); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		err = render.PlanJSON(env.Stdout, p, render.JSONOptions{})
+	} else {
+		err = render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: true})
+		if err == nil && *out != "" {
+			fmt.Fprintf(env.Stdout, "\nSaved the plan to %s. Apply exactly it with: kyku apply --plan %s\n", *out, *out)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if *detailed && p.HasChanges() {
+		return exitCode(exitChanges)
+	}
+	return nil
+}
+
+func cmdApply(ctx context.Context, env *Env, args []string) error {
+	return applyOrDestroy(ctx, env, "apply", args)
+}
+
+func cmdDestroy(ctx context.Context, env *Env, args []string) error {
+	return applyOrDestroy(ctx, env, "destroy", args)
+}
+
+func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) error {
+	fs := newFlags(op, env)
+	var c common
+	c.register(fs, env)
+	auto := fs.Bool("auto-approve", false, "apply without asking for confirmation")
+	planFile := ""
+	if op == "apply" {
+		fs.StringVar(&planFile, "plan", "", "apply this saved plan exactly, without re-planning")
+	}
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	var (
+		cfg   *config.Config
+		saved *plan.Plan
+		err   error
+	)
+	configGiven := flagGiven(fs, "c") || flagGiven(fs, "config")
+	if planFile != "" {
+		if saved, err = readPlan(planFile); err != nil {
+			return err
+		}
+		if saved.Config == nil {
+			return fmt.Errorf("%s: the plan has no embedded config (a redacted artifact?); use the saved plan from the backend or plan again", planFile)
+		}
+		if configGiven {
+			if cfg, err = loadConfig(c.config); err != nil {
+				return err
+			}
+		}
+		if !flagGiven(fs, "e") && !flagGiven(fs, "env") {
+			c.env = saved.Environment
+		}
+	} else if cfg, err = loadConfig(c.config); err != nil {
+		return err
+	}
+	openCfg := cfg
+	if openCfg == nil {
+		openCfg = saved.Config
+	}
+	ws, err := c.open(ctx, env, openCfg, op)
+	if err != nil {
+		return err
+	}
+	view := progress.NewView(env.Stdout, env.StdoutIsTerminal, progress.Options{NoColor: !colorOn(env)})
+	hooked := &hook{view: view}
+	s, _ := c.settings(env, op)
+	s.Engine.Hook = hooked
+	ws.Engine = engine.New(ws.Provider, ws.Backend, withEnv(s.Engine, c.env))
+	opts := engine.ApplyOptions{Confirm: func(p *plan.Plan) (bool, error) {
+		if err := render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: op == "apply"}); err != nil {
+			return false, err
+		}
+		if *auto || saved != nil && *auto {
+			fmt.Fprintln(env.Stdout)
+			return true, nil
+		}
+		return confirm(env, op)
+	}}
+	if saved != nil {
+		if err := render.PlanText(env.Stdout, saved, render.TextOptions{Color: colorOn(env), ShowNoOp: false}); err != nil {
+			return err
+		}
+		opts.Confirm = func(*plan.Plan) (bool, error) {
+			if *auto {
+				return true, nil
+			}
+			return confirm(env, op)
+		}
+	}
+	var res *engine.Result
+	if op == "destroy" {
+		res, err = ws.Engine.Destroy(ctx, opts)
+	} else {
+		res, err = ws.Engine.Apply(ctx, cfg, opts, saved)
+	}
+	view.Close()
+	if errors.Is(err, engine.ErrNotConfirmed) {
+		fmt.Fprintln(env.Stdout, "Apply cancelled.")
+		return exitCode(exitError)
+	}
+	if res != nil {
+		summarize(env, op, res)
+	}
+	if err != nil {
+		return err
+	}
+	return res.Err()
+}
+
+func withEnv(o engine.Options, envName string) engine.Options {
+	o.Env = envName
+	return o
+}
+
+// hook forwards engine events to the view.
+type hook struct{ view progress.View }
+
+func (h *hook) Event(e progress.Event) { h.view.Event(e) }
+
+func confirm(env *Env, op string) (bool, error) {
+	fmt.Fprintf(env.Stdout, "\nDo you want to %s? Only 'yes' will be accepted: ", op)
+	line, err := bufio.NewReader(env.Stdin).ReadString('\n')
+	if err != nil && line == "" {
+		fmt.Fprintln(env.Stdout)
+		return false, nil
+	}
+	fmt.Fprintln(env.Stdout)
+	return strings.TrimSpace(line) == "yes", nil
+}
+
+func summarize(env *Env, op string, r *engine.Result) {
+	w := env.Stdout
+	if !r.Applied {
+		if r.Plan != nil && !r.Plan.HasChanges() {
+			fmt.Fprintln(w, "No changes. Infrastructure matches the configuration.")
+		}
+	} else {
+		verb := "Apply"
+		if op == "destroy" {
+			verb = "Destroy"
+		}
+		state := "complete"
+		if len(r.Failed) > 0 || r.Interrupted {
+			state = "incomplete"
+		}
+		fmt.Fprintf(w, "%s %s: %d succeeded, %d failed, %d skipped (state serial %d → %d, backup %s).\n",
+			verb, state, len(r.Succeeded), len(r.Failed), len(r.Skipped), r.SerialBefore, r.SerialAfter, r.BackupKey)
+		for _, f := range r.Failed {
+			fmt.Fprintf(w, "  ✗ %s %s %q: %v\n", f.Action, f.Type, f.Name, f.Err)
+		}
+		for _, s := range r.Skipped {
+			fmt.Fprintf(w, "  ⊘ %s %s %q skipped: %v\n", s.Action, s.Type, s.Name, s.Err)
+		}
+		if r.Interrupted {
+			fmt.Fprintln(w, "Interrupted: changes that had started finished and were saved; run apply again to continue.")
+		}
+	}
+	if len(r.Outputs) > 0 && op == "apply" {
+		fmt.Fprintln(w, "\nOutputs:")
+		printOutputs(env, r.Outputs)
+	}
+}
+
+func printOutputs(env *Env, outs map[string]any) {
+	names := make([]string, 0, len(outs))
+	for n := range outs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(env.Stdout, "  %s = %s\n", n, value.Text(outs[n]))
+	}
+}
+
+func cmdRefresh(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("refresh", env)
+	var c common
+	c.register(fs, env)
+	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when nothing drifted, 2 when something did, 1 on error")
+	reportOnly := fs.Bool("report-only", false, "report drift without updating the state")
+	asJSON := fs.Bool("json", false, "print drift as JSON")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(c.config)
+	if err != nil {
+		return err
+	}
+	ws, err := c.open(ctx, env, cfg, "refresh")
+	if err != nil {
+		return err
+	}
+	res, err := ws.Engine.Refresh(ctx, engine.RefreshOptions{WriteState: !*reportOnly, Config: cfg})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(driftJSON(res)); err != nil {
+			return err
+		}
+	} else {
+		printDrift(env, res)
+	}
+	if *detailed && res.HasDrift() {
+		return exitCode(exitChanges)
+	}
+	return nil
+}
+
+func printDrift(env *Env, res *engine.RefreshResult) {
+	w := env.Stdout
+	if !res.HasDrift() {
+		fmt.Fprintf(w, "No drift: %d resources match the state.\n", res.Checked)
+		return
+	}
+	fmt.Fprintf(w, "Drift: %d of %d resources differ from the state.\n\n", len(res.Drift), res.Checked)
+	for _, d := range res.Drift {
+		if d.Gone {
+			fmt.Fprintf(w, "  - %s %q (id %s): gone from the cloud\n", d.Type, d.Name, d.ProviderID)
+			continue
+		}
+		fmt.Fprintf(w, "  ~ %s %q (id %s)\n", d.Type, d.Name, d.ProviderID)
+		for _, pc := range d.Properties {
+			fmt.Fprintf(w, "      %s: %s → %s\n", pc.Path, shown(pc.Old, pc.Sensitive), shown(pc.New, pc.Sensitive))
+		}
+	}
+	if res.Written {
+		fmt.Fprintf(w, "\nState updated (serial %d → %d, backup %s).\n", res.SerialBefore, res.SerialAfter, res.BackupKey)
+	}
+}
+
+func shown(v any, sensitive bool) string {
+	if sensitive {
+		return plan.Masked
+	}
+	return value.Text(v)
+}
+
+func driftJSON(res *engine.RefreshResult) any {
+	type prop struct {
+		Path    string `json:"path"`
+		InState any    `json:"inState"`
+		InCloud any    `json:"inCloud"`
+	}
+	type res1 struct {
+		Type       string `json:"type"`
+		Name       string `json:"name"`
+		ProviderID string `json:"providerId"`
+		Gone       bool   `json:"gone,omitempty"`
+		Properties []prop `json:"properties,omitempty"`
+	}
+	out := struct {
+		Drift   bool   `json:"drift"`
+		Checked int    `json:"checked"`
+		Items   []res1 `json:"resources"`
+	}{Drift: res.HasDrift(), Checked: res.Checked, Items: []res1{}}
+	for _, d := range res.Drift {
+		r := res1{Type: d.Type, Name: d.Name, ProviderID: d.ProviderID, Gone: d.Gone}
+		for _, pc := range d.Properties {
+			old, new := pc.Old, pc.New
+			if pc.Sensitive {
+				old, new = plan.Masked, plan.Masked
+			}
+			r.Properties = append(r.Properties, prop{pc.Path, old, new})
+		}
+		out.Items = append(out.Items, r)
+	}
+	return out
+}
+
+func cmdOutput(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("output", env)
+	var c common
+	c.register(fs, env)
+	asJSON := fs.Bool("json", false, "print as JSON")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	cfg, err := loadConfig(c.config)
+	if err != nil {
+		return err
+	}
+	ws, err := c.open(ctx, env, cfg, "output")
+	if err != nil {
+		return err
+	}
+	outs, err := ws.Engine.Outputs(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return fmt.Errorf("output takes at most one name, got %d", len(pos))
+	}
+	if len(pos) == 1 {
+		v, ok := outs[pos[0]]
+		if !ok {
+			return fmt.Errorf("output %q not found (or not known yet: run kyku apply)", pos[0])
+		}
+		if *asJSON {
+			return json.NewEncoder(env.Stdout).Encode(v)
+		}
+		fmt.Fprintln(env.Stdout, value.Text(v))
+		return nil
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(outs)
+	}
+	printOutputs(env, outs)
+	return nil
+}
+
+func cmdGraph(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("graph", env)
+	var c common
+	c.register(fs, env)
+	format := fs.String("format", "dot", "dot or mermaid")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(c.config)
+	if err != nil {
+		return err
+	}
+	s, err := c.settings(env, "graph")
+	if err != nil {
+		return err
+	}
+	name := cfg.Provider.Name
+	if c.provider != "" {
+		name = c.provider
+	}
+	p, err := env.Providers.New(ctx, name, cfg.Provider.Settings, s.Getenv)
+	if err != nil {
+		return err
+	}
+	zones, err := p.Zones(ctx)
+	if err != nil {
+		return fmt.Errorf("list zones: %w", err)
+	}
+	if err := config.InjectAutoSubnets(cfg, zones); err != nil {
+		return err
+	}
+	g := config.BuildGraph(cfg)
+	levels, err := g.Levels()
+	if err != nil {
+		return err
+	}
+	switch *format {
+	case "dot":
+		fmt.Fprint(env.Stdout, g.DOT(levels))
+	case "mermaid":
+		fmt.Fprint(env.Stdout, g.Mermaid(levels))
+	default:
+		return fmt.Errorf("unknown graph format %q (want dot or mermaid)", *format)
+	}
+	return nil
+}
+
+func readPlan(path string) (*plan.Plan, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read plan: %w", err)
+	}
+	return plan.Decode(path, data)
+}
+
+func writeFile(path string, data []byte) error {
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
