@@ -1,0 +1,14 @@
+// Package command owns the `/kyku …` comment commands: it finds the command
+// line in a PR comment body and parses it into a Command (plan, apply, help,
+// with -e/--env and -p/--project). It only parses; who may run what is the
+// caller's business.
+//
+// A command is the first line that starts with /kyku (after optional
+// leading whitespace), outside fenced code blocks and HTML comments, so that
+// quoting (`> /kyku apply`), code examples and hidden text never trigger
+// anything. Environment and project names are validated here, so a caller
+// can put them into storage keys and markers; error messages may still echo
+// what the user typed and must be escaped before they are rendered.
+//
+// Pure; every function is safe for concurrent use.
+package command
