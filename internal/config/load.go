@@ -89,11 +89,12 @@ func Parse(files []File) (*Config, error) {
 
 // parser holds the state of one Parse.
 type parser struct {
-	file      string // current file, for positions
-	diags     diag.Diagnostics
-	nodes     int  // YAML nodes visited (alias bomb guard)
-	tooBig    bool // reported the node budget
-	expanding map[*yaml.Node]bool
+	file       string // current file, for positions
+	diags      diag.Diagnostics
+	aliasNodes int                 // YAML nodes visited through aliases (alias bomb guard)
+	aliasDepth int                 // how many aliases the current walk is inside
+	tooBig     bool                // reported the alias budget
+	expanding  map[*yaml.Node]bool // alias targets being walked
 
 	cfg         *Config
 	providerPos *diag.Pos

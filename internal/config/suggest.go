@@ -15,12 +15,14 @@ func didYouMean(s string, candidates []string) string {
 }
 
 func closest(s string, candidates []string) string {
-	limit := 1
+	limit := 0 // short words: only a difference in case
 	switch {
 	case len(s) > 8:
 		limit = 3
-	case len(s) > 3:
+	case len(s) > 4:
 		limit = 2
+	case len(s) > 2:
+		limit = 1
 	}
 	best, bestD := "", limit+1
 	for _, c := range candidates {

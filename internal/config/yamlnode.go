@@ -9,9 +9,10 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// maxNodes bounds how many YAML nodes one Parse converts, so that a small
-// file with nested aliases ("billion laughs") cannot exhaust memory.
-const maxNodes = 20_000_000
+// maxAliasNodes bounds how many YAML nodes one Parse visits through aliases,
+// so that a small file with nested aliases ("billion laughs") cannot exhaust
+// memory or time. Nodes outside aliases are bounded by the file size.
+const maxAliasNodes = 1_000_000
 
 func (p *parser) pos(n *yaml.Node) diag.Pos {
 	return diag.Pos{File: p.file, Line: n.Line, Col: n.Column}
@@ -20,8 +21,10 @@ func (p *parser) pos(n *yaml.Node) diag.Pos {
 // deref follows an alias to its anchored node. It returns nil (after
 // reporting) when the alias contains itself or the node budget is spent.
 func (p *parser) deref(n *yaml.Node, path string) *yaml.Node {
-	p.nodes++
-	if p.nodes > maxNodes {
+	if p.aliasDepth > 0 || n.Kind == yaml.AliasNode {
+		p.aliasNodes++
+	}
+	if p.aliasNodes > maxAliasNodes {
 		if !p.tooBig {
 			p.tooBig = true
 			p.diags.Add(p.pos(n), "%s: document too large after expanding aliases", path)
@@ -38,17 +41,23 @@ func (p *parser) deref(n *yaml.Node, path string) *yaml.Node {
 	return n.Alias
 }
 
-// enter and leave bracket the walk of an alias target, to detect an alias
-// that contains itself.
+// enter and leave bracket the walk of a node that has an anchor or was
+// reached through an alias, to detect an alias that contains itself.
 func (p *parser) enter(orig, target *yaml.Node) {
-	if orig.Kind == yaml.AliasNode {
+	if target.Anchor != "" || orig.Kind == yaml.AliasNode {
 		p.expanding[target] = true
+	}
+	if orig.Kind == yaml.AliasNode {
+		p.aliasDepth++
 	}
 }
 
 func (p *parser) leave(orig, target *yaml.Node) {
-	if orig.Kind == yaml.AliasNode {
+	if target.Anchor != "" || orig.Kind == yaml.AliasNode {
 		delete(p.expanding, target)
+	}
+	if orig.Kind == yaml.AliasNode {
+		p.aliasDepth--
 	}
 }
 
@@ -100,7 +109,10 @@ func quoteHint(n *yaml.Node) string {
 // typeErr reports "path: expected X, got Y".
 func (p *parser) typeErr(n *yaml.Node, path, expected string) {
 	got := kindName(n)
-	if n.Kind == yaml.ScalarNode && got != "null" && got != "string" {
+	switch {
+	case got == "string" && len(n.Value) <= 40:
+		got += " " + strconv.Quote(n.Value)
+	case n.Kind == yaml.ScalarNode && got != "null" && got != "string":
 		got += " " + n.Value
 	}
 	hint := ""
