@@ -118,11 +118,11 @@ func TestDigest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back plan.Plan
-	if err := json.Unmarshal(b, &back); err != nil {
+	back, err := plan.Decode("plan.json", b)
+	if err != nil {
 		t.Fatal(err)
 	}
-	d2, err := Digest(&back)
+	d2, err := Digest(back)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestDigest(t *testing.T) {
 	}
 	// Any change to what would be applied changes it.
 	back.Changes[4].Properties[0].New = 8443.0
-	if d3, _ := Digest(&back); d3 == d1 {
+	if d3, _ := Digest(back); d3 == d1 {
 		t.Error("digest did not change with the plan")
 	}
 	if d4, _ := Digest(RedactPlan(p)); d4 == d1 {
