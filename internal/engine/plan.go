@@ -57,7 +57,12 @@ func (e *Engine) PlanDestroy(ctx context.Context) (*plan.Plan, error) {
 // prepare injects auto-subnets (zones come from the provider) and returns
 // the graph levels. It is idempotent on an already prepared config.
 func (e *Engine) prepare(ctx context.Context, cfg *config.Config) (map[string]int, *graph.Graph, error) {
-	zones, err := e.provider.Zones(ctx)
+	var zones []string
+	err := e.call(ctx, nil, func(ctx context.Context) error {
+		var err error
+		zones, err = e.provider.Zones(ctx)
+		return err
+	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("list zones: %w", err)
 	}

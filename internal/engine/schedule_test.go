@@ -1,0 +1,132 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+type fakeTasks struct {
+	mu      sync.Mutex
+	tasks   []*task
+	log     []string
+	skipped []int
+}
+
+func (f *fakeTasks) add(deps []int, run func(ctx context.Context) error) int {
+	id := len(f.tasks)
+	f.tasks = append(f.tasks, &task{id: id, deps: deps, run: run, skip: func(error) {
+		f.mu.Lock()
+		f.skipped = append(f.skipped, id)
+		f.mu.Unlock()
+	}})
+	return id
+}
+
+func (f *fakeTasks) note(s string) {
+	f.mu.Lock()
+	f.log = append(f.log, s)
+	f.mu.Unlock()
+}
+
+func TestScheduleStartsWhenDependenciesFinishNotPerLevel(t *testing.T) {
+	var f fakeTasks
+	release := make(chan struct{})
+	slow := f.add(nil, func(context.Context) error { <-release; f.note("slow done"); return nil })
+	fast := f.add(nil, func(context.Context) error { f.note("fast done"); return nil })
+	f.add([]int{fast}, func(context.Context) error {
+		f.note("child of fast ran")
+		close(release) // would deadlock under a per-level barrier
+		return nil
+	})
+	f.add([]int{slow}, func(context.Context) error { f.note("child of slow ran"); return nil })
+	errs := schedule(context.Background(), context.Background(), f.tasks, 4)
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	want := []string{"fast done", "child of fast ran", "slow done", "child of slow ran"}
+	if diff := cmp.Diff(want, f.log); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+}
+
+func TestScheduleBoundsParallelism(t *testing.T) {
+	var f fakeTasks
+	var running, peak atomic.Int32
+	for i := 0; i < 30; i++ {
+		f.add(nil, func(context.Context) error {
+			n := running.Add(1)
+			for {
+				p := peak.Load()
+				if n <= p || peak.CompareAndSwap(p, n) {
+					break
+				}
+			}
+			time.Sleep(2 * time.Millisecond)
+			running.Add(-1)
+			return nil
+		})
+	}
+	schedule(context.Background(), context.Background(), f.tasks, 3)
+	if got := peak.Load(); got != 3 {
+		t.Errorf("peak concurrency = %d, want 3", got)
+	}
+}
+
+func TestScheduleFailureSkipsTransitiveDependents(t *testing.T) {
+	var f fakeTasks
+	boom := errors.New("boom")
+	a := f.add(nil, func(context.Context) error { return boom })
+	b := f.add([]int{a}, func(context.Context) error { t.Error("dependent of a failed task ran"); return nil })
+	f.add([]int{b}, func(context.Context) error { t.Error("grandchild ran"); return nil })
+	var ran atomic.Bool
+	f.add(nil, func(context.Context) error { ran.Store(true); return nil })
+	p := f.add(nil, func(context.Context) error { panic("kaboom") })
+	errs := schedule(context.Background(), context.Background(), f.tasks, 2)
+	if !errors.Is(errs[a], boom) {
+		t.Errorf("errs[a] = %v", errs[a])
+	}
+	if errs[p] == nil || errs[p].Error() != "panic: kaboom" {
+		t.Errorf("panic not recovered as an error: %v", errs[p])
+	}
+	if !ran.Load() {
+		t.Error("independent task did not run")
+	}
+	sort.Ints(f.skipped)
+	if diff := cmp.Diff([]int{1, 2}, f.skipped); diff != "" {
+		t.Errorf("skipped (-want +got):\n%s", diff)
+	}
+}
+
+func TestScheduleStopLetsRunningFinish(t *testing.T) {
+	var f fakeTasks
+	stop, cancel := context.WithCancel(context.Background())
+	var finished atomic.Bool
+	started := make(chan struct{})
+	first := f.add(nil, func(ctx context.Context) error {
+		close(started)
+		cancel()
+		time.Sleep(10 * time.Millisecond)
+		if ctx.Err() != nil {
+			t.Error("running task's context was cancelled by stop")
+		}
+		finished.Store(true)
+		return nil
+	})
+	f.add([]int{first}, func(context.Context) error { t.Error("task started after stop"); return nil })
+	f.add(nil, func(context.Context) error { t.Error("queued task started after stop"); return nil })
+	schedule(stop, context.Background(), f.tasks, 1)
+	<-started
+	if !finished.Load() {
+		t.Error("schedule returned before the running task finished")
+	}
+	if len(f.skipped) != 2 {
+		t.Errorf("skipped = %v, want the two unstarted tasks", f.skipped)
+	}
+}
