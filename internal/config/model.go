@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"sort"
+	"sync"
 
 	"github.com/kyku/action/internal/diag"
 )
@@ -18,6 +19,7 @@ type Config struct {
 	Resources []*Resource    `json:"resources"` // sorted by name
 	Outputs   []*Output      `json:"outputs,omitempty"`
 
+	mu    sync.Mutex // guards index: Resource is called from many goroutines
 	index map[string]*Resource
 }
 
@@ -66,6 +68,8 @@ type Output struct {
 
 // Resource returns the resource called name, or nil.
 func (c *Config) Resource(name string) *Resource {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.index == nil || len(c.index) != len(c.Resources) {
 		c.reindex()
 	}
@@ -85,7 +89,9 @@ func (c *Config) Add(r *Resource) {
 	c.Resources = append(c.Resources, nil)
 	copy(c.Resources[i+1:], c.Resources[i:])
 	c.Resources[i] = r
+	c.mu.Lock()
 	c.index = nil
+	c.mu.Unlock()
 }
 
 // Hash is the sha256 of the canonical JSON of the desired configuration as
