@@ -139,6 +139,11 @@ func TestErrorPositions(t *testing.T) {
 			[]string{`f.yaml:2:11: outputs.x[0]: alias *a contains itself`}},
 		{"non-finite number", "outputs:\n  x: .inf\n",
 			[]string{`f.yaml:2:6: outputs.x: number .inf is not a finite 64-bit number`}},
+		{"empty provider name", "provider: \"\"\n",
+			[]string{`f.yaml:1:1: provider: name must not be empty (e.g. sim or aws)`}},
+		{"provider name not a string", "provider: { name: [a] }\n",
+			[]string{`f.yaml:1:19: provider.name: expected string, got list`}},
+		{"null outputs and resources are empty", "resources:\noutputs:\n", nil},
 		{"unsupported tag", "outputs:\n  x: !Ref web\n",
 			[]string{`f.yaml:2:6: outputs.x: unsupported YAML tag !Ref`}},
 	}

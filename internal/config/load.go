@@ -213,18 +213,20 @@ func (p *parser) provider(k, v *yaml.Node) {
 	p.providerPos = &pos
 	pc := ProviderConfig{Pos: pos}
 	if d := p.deref(v, "provider"); d != nil && d.Kind == yaml.ScalarNode {
-		pc.Name, _ = p.str(d, "provider")
-		p.cfg.Provider = pc
+		if name, ok := p.str(d, "provider"); ok {
+			pc.Name = name
+			p.setProvider(pc)
+		}
 		return
 	}
 	pairs, ok := p.mapping(v, "provider", "provider name or mapping with \"name\"")
 	if !ok {
 		return
 	}
-	named := false
+	var nameNode *yaml.Node
 	for _, kv := range pairs {
 		if kv.key.Value == "name" {
-			pc.Name, named = p.str(kv.val, "provider.name")
+			nameNode = kv.val
 			continue
 		}
 		val := p.deref(kv.val, "provider."+kv.key.Value)
@@ -240,8 +242,21 @@ func (p *parser) provider(k, v *yaml.Node) {
 		}
 		pc.Settings[kv.key.Value] = val.Value
 	}
-	if !named {
+	if nameNode == nil {
 		p.diags.Add(pos, "provider: missing \"name\" (e.g. name: sim)")
+		return
+	}
+	if name, ok := p.str(nameNode, "provider.name"); ok {
+		pc.Name = name
+		p.setProvider(pc)
+	}
+}
+
+// setProvider records pc unless its name is empty (reported here).
+func (p *parser) setProvider(pc ProviderConfig) {
+	if strings.TrimSpace(pc.Name) == "" {
+		p.diags.Add(pc.Pos, "provider: name must not be empty (e.g. sim or aws)")
+		return
 	}
 	p.cfg.Provider = pc
 }
@@ -325,6 +340,9 @@ func (p *parser) backend(k, v *yaml.Node) {
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
 
 func (p *parser) outputMap(n *yaml.Node) {
+	if isNull(n) {
+		return
+	}
 	pairs, _ := p.mapping(n, "outputs", "mapping of output names to values")
 	for _, kv := range pairs {
 		name, pos := kv.key.Value, p.pos(kv.key)
