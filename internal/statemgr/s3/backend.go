@@ -206,11 +206,11 @@ func (b *Backend) stem() string {
 	return "state." + b.env
 }
 
-func (b *Backend) stateKey() string         { return b.key(b.stem() + ".json") }
-func (b *Backend) lockKey() string          { return b.stateKey() + ".lock" }
-func (b *Backend) journalPrefix() string    { return b.stateKey() + ".journal/" }
-func (b *Backend) backupPrefix() string     { return b.key("backups/" + b.stem() + ".") }
-func (b *Backend) url(key string) string    { return "s3://" + b.cfg.Bucket + "/" + key }
+func (b *Backend) stateKey() string      { return b.key(b.stem() + ".json") }
+func (b *Backend) lockKey() string       { return b.stateKey() + ".lock" }
+func (b *Backend) journalPrefix() string { return b.stateKey() + ".journal/" }
+func (b *Backend) backupPrefix() string  { return b.key("backups/" + b.stem() + ".") }
+func (b *Backend) url(key string) string { return "s3://" + b.cfg.Bucket + "/" + key }
 func (b *Backend) encrypt(in *awss3.PutObjectInput) *awss3.PutObjectInput {
 	if b.cfg.KMSKeyID != "" {
 		in.ServerSideEncryption = "aws:kms"

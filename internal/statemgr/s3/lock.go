@@ -144,20 +144,31 @@ func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 	if obs.corrupt {
 		return fmt.Errorf("force-unlock %s: %s is not a valid lock; if no kyku is running, delete it by hand", id, b.url(key))
 	}
-	if obs.info.ID != id {
-		return fmt.Errorf("force-unlock %s: the lock is held by token %s (%s), not %s", id, obs.info.ID, describeHolder(obs.info), id)
-	}
-	err = b.deleteIfMatch(ctx, key, obs.etag)
-	switch {
-	case err == nil, isNotFound(err):
-		return nil
-	case isPreconditionFailed(err):
-		if now, _ := b.readLock(ctx); now != nil && now.info.ID != id {
-			return fmt.Errorf("force-unlock %s: the lock changed meanwhile and is held by token %s (%s)", id, now.info.ID, describeHolder(now.info))
+	// A live holder refreshes the lock (new ETag, same token) between our
+	// read and our delete: retry while the token is still id.
+	for attempt := 0; ; attempt++ {
+		if obs.info.ID != id {
+			return fmt.Errorf("force-unlock %s: the lock is held by token %s (%s), not %s", id, obs.info.ID, describeHolder(obs.info), id)
 		}
-		return fmt.Errorf("force-unlock %s: the lock was refreshed meanwhile (its holder is alive); try again if you are sure", id)
+		err = b.deleteIfMatch(ctx, key, obs.etag)
+		switch {
+		case err == nil, isNotFound(err):
+			return nil
+		case !isPreconditionFailed(err):
+			return fmt.Errorf("force-unlock %s: %w", id, b.wrap("delete lock", key, err))
+		case attempt == 4:
+			return fmt.Errorf("force-unlock %s: the lock kept changing while we deleted it; try again", id)
+		}
+		if obs, err = b.readLock(ctx); err != nil {
+			return fmt.Errorf("force-unlock %s: %w", id, err)
+		}
+		if obs == nil {
+			return nil // released meanwhile
+		}
+		if obs.corrupt {
+			return fmt.Errorf("force-unlock %s: %s is not a valid lock; if no kyku is running, delete it by hand", id, b.url(key))
+		}
 	}
-	return fmt.Errorf("force-unlock %s: %w", id, b.wrap("delete lock", key, err))
 }
 
 func describeHolder(h statemgr.LockInfo) string {
