@@ -141,6 +141,7 @@ func InjectAutoSubnets(cfg *Config, zones []string) error {
 			})
 		}
 	}
+	cfg.reindex() // so that concurrent Resource calls only read
 	return errors.Join(errs...)
 }
 

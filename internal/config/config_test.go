@@ -229,3 +229,23 @@ func TestBigConfigParses(t *testing.T) {
 		t.Errorf("levels vm-7=%d sg-7=%d err=%v", levels["vm-7"], levels["sg-7"], err)
 	}
 }
+
+// TestConcurrentReads: the engine's workers look resources up in parallel;
+// run with -race.
+func TestConcurrentReads(t *testing.T) {
+	cfg := mustLoad(t, filepath.Join("testdata", "quickstart.yaml"))
+	if err := InjectAutoSubnets(cfg, []string{"a"}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan bool)
+	for range 4 {
+		go func() {
+			done <- cfg.Resource("main-vpc-subnet-public-0") != nil && cfg.Resource("web") != nil
+		}()
+	}
+	for range 4 {
+		if !<-done {
+			t.Error("lookup failed")
+		}
+	}
+}

@@ -15,6 +15,8 @@
 // Config.
 //
 // Concurrency: Parse and Load share no state and may run concurrently. A
-// *Config is not safe for concurrent mutation (InjectAutoSubnets, Add);
-// concurrent reads are fine once the index is built (call Resource once).
+// *Config is not safe for concurrent mutation (InjectAutoSubnets, Add). The
+// Configs that Parse and InjectAutoSubnets return have their name index
+// built, so concurrent reads (including Resource) are safe until the next
+// mutation.
 package config
