@@ -141,7 +141,6 @@ func InjectAutoSubnets(cfg *Config, zones []string) error {
 			})
 		}
 	}
-	cfg.reindex() // so that concurrent Resource calls only read
 	return errors.Join(errs...)
 }
 

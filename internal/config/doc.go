@@ -15,8 +15,7 @@
 // Config.
 //
 // Concurrency: Parse and Load share no state and may run concurrently. A
-// *Config is not safe for concurrent mutation (InjectAutoSubnets, Add). The
-// Configs that Parse and InjectAutoSubnets return have their name index
-// built, so concurrent reads (including Resource) are safe until the next
-// mutation.
+// *Config is not safe for concurrent mutation (InjectAutoSubnets, Add);
+// concurrent reads, including Resource (which guards its index), are safe
+// between mutations.
 package config

@@ -84,7 +84,6 @@ func Parse(files []File) (*Config, error) {
 		p.diags.Sort()
 		return nil, p.diags
 	}
-	p.cfg.reindex() // so that concurrent Resource calls only read
 	return p.cfg, nil
 }
 
