@@ -1,0 +1,7 @@
+// Package statemgrtest is the conformance suite every state backend must
+// pass (after OpenTofu's statemgr.TestFull): Run exercises the lock, the
+// conditional write, the journal, backups and objects through the
+// statemgr.Backend interface only, so the same tests run against local/ and
+// s3/. It holds no state of its own; Run's subtests run sequentially and each
+// gets a fresh store from the factory.
+package statemgrtest
