@@ -1,0 +1,363 @@
+package local
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/kyku/action/internal/statemgr"
+)
+
+// errLockLost is wrapped when a held lock's file no longer carries our token.
+var errLockLost = errors.New("state lock lost")
+
+// observed is what a reader found in the lock file.
+type observed struct {
+	raw     []byte
+	info    statemgr.LockInfo
+	corrupt bool      // not a lock body with a token
+	beat    time.Time // last sign of life: heartbeat, else created, else mtime
+}
+
+// Lock acquires the directory's lock file, waiting up to Options.LockTimeout
+// (polling every Options.PollInterval). A lock whose heartbeat is older than
+// Options.StaleAfter is broken when a re-read still shows the same lock. On
+// timeout it returns a *statemgr.LockedError naming the holder; when ctx ends
+// first, a *statemgr.LockedError wrapping ctx.Err().
+func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lock, error) {
+	now := b.opts.Now().UTC()
+	if info.ID == "" {
+		info.ID = randomHex(8)
+	}
+	if info.PID == 0 {
+		info.PID = b.opts.PID
+	}
+	if info.Host == "" {
+		info.Host = b.opts.Hostname
+	}
+	info.Created, info.Heartbeat = now, now
+	info.Path = b.lockPath()
+	body, err := encodeLock(info)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(b.dir, 0o755); err != nil {
+		return nil, fmt.Errorf("acquire state lock: create directory: %w", err)
+	}
+
+	var deadline <-chan time.Time
+	if b.opts.LockTimeout > 0 {
+		t := time.NewTimer(b.opts.LockTimeout)
+		defer t.Stop()
+		deadline = t.C
+	}
+	poll := time.NewTimer(b.opts.PollInterval)
+	defer poll.Stop()
+
+	var last *observed
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, b.lockedError(last, err)
+		}
+		ok, err := b.tryCreate(body)
+		if err != nil {
+			return nil, fmt.Errorf("acquire state lock %s: %w", b.lockPath(), err)
+		}
+		if ok {
+			return b.hold(info), nil
+		}
+		obs, err := b.readLock()
+		if err != nil {
+			return nil, fmt.Errorf("acquire state lock: %w", err)
+		}
+		if obs == nil {
+			continue // released between our attempt and the read: try again now
+		}
+		last = obs
+		if b.isStale(obs) {
+			broke, err := b.takeIf(func(raw []byte) bool { return bytes.Equal(raw, obs.raw) })
+			if err != nil {
+				return nil, fmt.Errorf("break stale state lock: %w", err)
+			}
+			if broke {
+				continue
+			}
+		}
+		if deadline == nil {
+			return nil, b.lockedError(last, nil)
+		}
+		poll.Reset(b.opts.PollInterval)
+		select {
+		case <-ctx.Done():
+			return nil, b.lockedError(last, ctx.Err())
+		case <-deadline:
+			return nil, b.lockedError(last, nil)
+		case <-poll.C:
+		}
+	}
+}
+
+// ForceUnlock removes the lock if its token is id. It refuses, naming the
+// actual holder, when the lock belongs to another token.
+func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("force-unlock: %w", err)
+	}
+	obs, err := b.readLock()
+	if err != nil {
+		return fmt.Errorf("force-unlock: %w", err)
+	}
+	if obs == nil {
+		return fmt.Errorf("force-unlock %s: no lock is held", id)
+	}
+	if obs.corrupt {
+		return fmt.Errorf("force-unlock %s: lock file %s is not a valid lock; if no kyku is running, remove it by hand", id, b.lockPath())
+	}
+	if obs.info.ID != id {
+		return fmt.Errorf("force-unlock %s: the lock is held by token %s (%s), not %s", id, obs.info.ID, describeHolder(obs.info), id)
+	}
+	taken, err := b.takeIf(func(raw []byte) bool { return tokenOf(raw) == id })
+	if err != nil {
+		return fmt.Errorf("force-unlock %s: %w", id, err)
+	}
+	if !taken {
+		if now, _ := b.readLock(); now != nil {
+			return fmt.Errorf("force-unlock %s: the lock changed meanwhile and is held by token %s (%s)", id, now.info.ID, describeHolder(now.info))
+		}
+	}
+	return nil
+}
+
+func describeHolder(h statemgr.LockInfo) string {
+	who := h.Who
+	if who == "" {
+		who = "unknown"
+	}
+	return fmt.Sprintf("%s, operation %q, pid %d on %s, since %s", who, h.Operation, h.PID, h.Host, h.Created.UTC().Format(time.RFC3339))
+}
+
+func (b *Backend) lockedError(last *observed, cause error) error {
+	if last == nil {
+		if cause != nil {
+			return fmt.Errorf("acquire state lock: %w", cause)
+		}
+		return fmt.Errorf("acquire state lock %s: timed out", b.lockPath())
+	}
+	e := &statemgr.LockedError{Holder: last.info, Err: cause}
+	if last.corrupt {
+		e.Holder = statemgr.LockInfo{Path: b.lockPath(), Created: last.beat, Heartbeat: last.beat}
+		bad := fmt.Errorf("lock file %s is not a valid lock; it is broken once older than %s, or remove it by hand if no kyku is running", b.lockPath(), b.opts.StaleAfter)
+		if cause != nil {
+			bad = fmt.Errorf("%w (%w)", cause, bad)
+		}
+		e.Err = bad
+	}
+	return e
+}
+
+func (b *Backend) isStale(o *observed) bool {
+	return b.opts.Now().Sub(o.beat) > b.opts.StaleAfter
+}
+
+// tryCreate creates the lock file exclusively; false when it exists.
+func (b *Backend) tryCreate(body []byte) (bool, error) {
+	f, err := os.OpenFile(b.lockPath(), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	_, werr := f.Write(body)
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		_ = os.Remove(b.lockPath())
+		return false, fmt.Errorf("write lock: %w", werr)
+	}
+	return true, syncDir(b.dir)
+}
+
+// readLock returns the lock file's content, or nil when there is none. A
+// body that is not a lock (empty, torn, foreign) is corrupt, and its mtime
+// stands for its heartbeat.
+func (b *Backend) readLock() (*observed, error) {
+	f, err := os.Open(b.lockPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read lock: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read lock: %w", err)
+	}
+	raw, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("read lock: %w", err)
+	}
+	o := &observed{raw: raw, beat: st.ModTime()}
+	if err := json.Unmarshal(raw, &o.info); err != nil || o.info.ID == "" {
+		o.info, o.corrupt = statemgr.LockInfo{}, true
+		return o, nil
+	}
+	switch {
+	case !o.info.Heartbeat.IsZero():
+		o.beat = o.info.Heartbeat
+	case !o.info.Created.IsZero():
+		o.beat = o.info.Created
+	}
+	return o, nil
+}
+
+// takeIf removes the lock file only if match accepts its content, safely
+// against others doing the same: the file is first renamed to a name of our
+// own (atomic, so only one taker gets any given file), then checked. When it
+// is not the lock we meant (it changed, or a new lock replaced a broken one
+// meanwhile), it is put back with os.Link, which fails if yet another lock
+// was created in the instant it was away.
+func (b *Backend) takeIf(match func(raw []byte) bool) (bool, error) {
+	aside := b.lockPath() + ".take-" + randomHex(8)
+	if err := os.Rename(b.lockPath(), aside); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		}
+		return false, fmt.Errorf("move lock aside: %w", err)
+	}
+	raw, err := os.ReadFile(aside)
+	if err == nil && match(raw) {
+		if err := os.Remove(aside); err != nil {
+			return false, fmt.Errorf("remove lock: %w", err)
+		}
+		return true, syncDir(b.dir)
+	}
+	if err := os.Link(aside, b.lockPath()); err != nil && !errors.Is(err, fs.ErrExist) {
+		return false, fmt.Errorf("put lock back: %w", err)
+	}
+	_ = os.Remove(aside)
+	return false, nil
+}
+
+func tokenOf(raw []byte) string {
+	var info statemgr.LockInfo
+	if json.Unmarshal(raw, &info) != nil {
+		return ""
+	}
+	return info.ID
+}
+
+func encodeLock(info statemgr.LockInfo) ([]byte, error) {
+	body, err := json.MarshalIndent(info, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode lock: %w", err)
+	}
+	return append(body, '\n'), nil
+}
+
+// heldLock is a lock this process holds; a goroutine refreshes its
+// heartbeat until Unlock.
+type heldLock struct {
+	b    *Backend
+	id   string // our token; never changes
+	stop chan struct{}
+	done chan struct{} // closed when the heartbeat goroutine has returned
+
+	mu   sync.Mutex
+	info statemgr.LockInfo
+	lost error // set when the heartbeat found the lock taken from us
+
+	once      sync.Once
+	unlockErr error
+}
+
+func (b *Backend) hold(info statemgr.LockInfo) *heldLock {
+	h := &heldLock{b: b, id: info.ID, info: info, stop: make(chan struct{}), done: make(chan struct{})}
+	go h.heartbeat()
+	return h
+}
+
+// Info returns the lock's body as last written (with its latest heartbeat).
+func (h *heldLock) Info() statemgr.LockInfo {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.info
+}
+
+func (h *heldLock) heartbeat() {
+	defer close(h.done)
+	t := time.NewTicker(h.b.opts.Heartbeat)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-t.C:
+			if err := h.beat(); errors.Is(err, errLockLost) {
+				h.mu.Lock()
+				h.lost = err
+				h.mu.Unlock()
+				return
+			}
+			// Other errors (a full disk, say) are retried at the next tick;
+			// if they last, the lock goes stale and others may break it.
+		}
+	}
+}
+
+// beat rewrites the lock with a fresh heartbeat, only while it is still ours.
+func (h *heldLock) beat() error {
+	obs, err := h.b.readLock()
+	if err != nil {
+		return err
+	}
+	if obs == nil || obs.info.ID != h.id {
+		return fmt.Errorf("%w: %s no longer holds token %s", errLockLost, h.b.lockPath(), h.id)
+	}
+	h.mu.Lock()
+	info := h.info
+	h.mu.Unlock()
+	info.Heartbeat = h.b.opts.Now().UTC()
+	body, err := encodeLock(info)
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(h.b.lockPath(), body); err != nil {
+		return fmt.Errorf("refresh lock heartbeat: %w", err)
+	}
+	h.mu.Lock()
+	h.info = info
+	h.mu.Unlock()
+	return nil
+}
+
+// Unlock stops the heartbeat and removes the lock file if it still carries
+// our token. It is safe to call more than once; later calls return the
+// first call's result.
+func (h *heldLock) Unlock(ctx context.Context) error {
+	h.once.Do(func() {
+		close(h.stop)
+		<-h.done
+		id := h.id
+		taken, err := h.b.takeIf(func(raw []byte) bool { return tokenOf(raw) == id })
+		switch {
+		case err != nil:
+			h.unlockErr = fmt.Errorf("release state lock %s: %w", h.b.lockPath(), err)
+		case !taken:
+			h.unlockErr = fmt.Errorf("release state lock %s: %w: token %s was broken or force-unlocked while held", h.b.lockPath(), errLockLost, id)
+		}
+	})
+	return h.unlockErr
+}
