@@ -1,0 +1,53 @@
+package github
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestCheckRunTruncatesToGitHubLimits(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	// The fake answers 422 past these limits, as GitHub does.
+	name := "kyku plan (" + strings.Repeat("é", 300) + "/prod)"
+	text := strings.Repeat("x", 70000)
+	id, err := f.repo.CreateCheckRun(ctx, name, "abc", "in_progress", "", "Planning", "running", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := f.srv.CheckRuns(repoName)
+	if len(runs) != 1 || runs[0].ID != id {
+		t.Fatalf("check runs = %+v", runs)
+	}
+	got := runs[0]
+	if n := utf8.RuneCountInString(got.Name); n != MaxCheckNameChars || !strings.HasPrefix(got.Name, "kyku plan (é") {
+		t.Errorf("name has %d chars (%q...), want %d", n, got.Name[:20], MaxCheckNameChars)
+	}
+	if n := utf8.RuneCountInString(got.Text); n != MaxCheckOutputChars || !strings.HasSuffix(got.Text, "(truncated)") {
+		t.Errorf("text has %d chars, want %d ending with a truncation note", n, MaxCheckOutputChars)
+	}
+
+	if err := f.repo.UpdateCheckRun(ctx, id, "kyku plan (app/prod)", "completed", "success", "1 to add", "summary", "details"); err != nil {
+		t.Fatal(err)
+	}
+	got = f.srv.CheckRuns(repoName)[0]
+	if got.Status != "completed" || got.Conclusion != "success" || got.Title != "1 to add" || got.Text != "details" {
+		t.Errorf("updated check run = %+v", got)
+	}
+	if err := f.repo.UpdateCheckRun(ctx, id+1000, "x", "completed", "success", "t", "s", ""); err == nil {
+		t.Error("update of a missing check run succeeded")
+	}
+}
+
+func TestCheckRunShortNameUntouched(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	if _, err := f.repo.CreateCheckRun(ctx, "kyku plan (app/prod)", "abc", "queued", "", "", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.srv.CheckRuns(repoName)[0]; got.Name != "kyku plan (app/prod)" || got.Status != "queued" {
+		t.Errorf("check run = %+v", got)
+	}
+}

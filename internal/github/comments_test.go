@@ -1,0 +1,149 @@
+package github
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const marker = "<!-- kyku:plan prod -->"
+
+func bodies(f fixture, number int) []string {
+	var out []string
+	for _, c := range f.srv.Comments(repoName, number) {
+		out = append(out, c.Body)
+	}
+	return out
+}
+
+func TestUpsertCommentCreatesThenEditsInPlace(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	pr := f.srv.AddPullRequest(repoName, githubtestPR(1, "sha1"))
+	f.srv.AddComment(repoName, pr, "alice", "looks good")
+
+	url1, err := f.repo.UpsertComment(ctx, pr, marker, "plan: 1 to add\n"+marker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url2, err := f.repo.UpsertComment(ctx, pr, marker, "plan: 2 to add\n"+marker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if url1 != url2 || !strings.Contains(url1, "/acme/infra/pull/1#issuecomment-") {
+		t.Errorf("urls = %q, %q; want the same comment's url", url1, url2)
+	}
+	want := []string{"looks good", "plan: 2 to add\n" + marker}
+	if diff := cmp.Diff(want, bodies(f, pr)); diff != "" {
+		t.Errorf("comments (-want +got):\n%s", diff)
+	}
+
+	f.srv.ResetRequests()
+	if _, err := f.repo.UpsertComment(ctx, pr, marker, "plan: 2 to add\n"+marker); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.srv.CountRequests("PATCH", ""); n != 0 {
+		t.Errorf("unchanged upsert sent %d PATCH requests, want none", n)
+	}
+	if n := f.srv.CountRequests("POST", ""); n != 0 {
+		t.Errorf("unchanged upsert sent %d POST requests, want none", n)
+	}
+}
+
+func TestUpsertCommentAppendsMarkerAndFindsItOnLaterPages(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "sha1"))
+	if _, err := f.repo.UpsertComment(ctx, pr, marker, "first"); err != nil {
+		t.Fatal(err)
+	}
+	for range 150 { // push the sticky comment off the first page
+		f.srv.AddComment(repoName, pr, "bob", "chatter")
+	}
+	if _, err := f.repo.UpsertComment(ctx, pr, marker, "second"); err != nil {
+		t.Fatal(err)
+	}
+	got := bodies(f, pr)
+	if len(got) != 151 || got[0] != "second\n\n"+marker+"\n" {
+		t.Errorf("got %d comments, first %q; want 151 with the sticky one edited", len(got), got[0])
+	}
+}
+
+func TestMarkOutdated(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "sha1"))
+	f.srv.AddComment(repoName, pr, "bot", "old plan A\n"+marker)
+	f.srv.AddComment(repoName, pr, "alice", "unrelated")
+	f.srv.AddComment(repoName, pr, "bot", "old plan B\n"+marker)
+	newest, err := f.repo.Upsert(ctx, pr, marker, "new plan\n"+marker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Upsert edited the newest marked comment (plan B) in place.
+	if err := f.repo.MarkOutdated(ctx, pr, marker, newest.ID); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		OutdatedNote + "\n\n<details><summary>Previous content</summary>\n\nold plan A\n\n</details>\n",
+		"unrelated",
+		"new plan\n" + marker,
+	}
+	if diff := cmp.Diff(want, bodies(f, pr)); diff != "" {
+		t.Errorf("comments (-want +got):\n%s", diff)
+	}
+
+	f.srv.ResetRequests()
+	if err := f.repo.MarkOutdated(ctx, pr, marker, 0); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.srv.CountRequests("PATCH", ""); n != 0 {
+		t.Errorf("second MarkOutdated sent %d edits, want none", n)
+	}
+}
+
+func TestMarkOutdatedKeepsNewestByDefault(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "sha1"))
+	for _, b := range []string{"one", "two", "three"} {
+		if _, err := f.repo.CreateComment(ctx, pr, b+"\n"+marker); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.repo.MarkOutdated(ctx, pr, marker, 0); err != nil {
+		t.Fatal(err)
+	}
+	got := bodies(f, pr)
+	for i, b := range got {
+		if outdated := strings.HasPrefix(b, OutdatedNote); outdated != (i < 2) {
+			t.Errorf("comment %d outdated = %v: %q", i, outdated, b)
+		}
+	}
+}
+
+func TestReact(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "sha1"))
+	id := f.srv.AddComment(repoName, pr, "alice", "/kyku apply")
+	if err := f.repo.React(ctx, id, "eyes"); err != nil {
+		t.Fatal(err)
+	}
+	got := f.srv.Comments(repoName, pr)[0].Reactions
+	if len(got) != 1 || got[0].Content != "eyes" {
+		t.Errorf("reactions = %v, want one eyes", got)
+	}
+	f.srv.ResetRequests()
+	if err := f.repo.React(ctx, id, "thumbsup"); err == nil {
+		t.Error("unknown reaction accepted")
+	}
+	if n := len(f.srv.Requests()); n != 0 {
+		t.Errorf("unknown reaction sent %d requests", n)
+	}
+	if err := f.repo.React(ctx, 999999, "eyes"); err == nil || !strings.Contains(err.Error(), "react") {
+		t.Errorf("reaction to a missing comment: err = %v", err)
+	}
+}

@@ -1,0 +1,16 @@
+// Package github is the GitHub REST layer shared by the Action and the bot:
+// a go-github v62 wrapper bound to one repository, with only the calls the
+// use cases make (sticky comments by marker, reactions, permissions and
+// approvals, pull request lookups, drift issues, check runs, source
+// tarballs, workflow dispatch), and RetryTransport, which waits out rate
+// limits and retries transient server errors.
+//
+// The caller builds the *github.Client (the Action with a token, the bot
+// with ghinstallation) — NewClient sets the API base URL and installs
+// RetryTransport — and binds it to a repository with New. Every method takes
+// a context and wraps its errors with what was being done; a 404 also wraps
+// ErrNotFound.
+//
+// Concurrency: a *Repo holds no mutable state besides the last rate-limit
+// figure (atomic), so it is safe for concurrent use when its client is.
+package github

@@ -1,0 +1,166 @@
+package githubtest
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	gh "github.com/google/go-github/v62/github"
+)
+
+func (s *Server) pullRoutes(api func(string, handler)) {
+	api("GET /repos/{owner}/{repo}/pulls/{number}", s.getPull)
+	api("GET /repos/{owner}/{repo}/pulls/{number}/reviews", s.listReviews)
+	api("GET /repos/{owner}/{repo}/pulls/{number}/files", s.listFiles)
+	api("GET /repos/{owner}/{repo}/commits/{sha}/pulls", s.commitPulls)
+	api("GET /repos/{owner}/{repo}/collaborators/{user}/permission", s.permission)
+}
+
+func (s *Server) repoJSON(fullName string, fork bool) *gh.Repository {
+	owner, name, _ := strings.Cut(fullName, "/")
+	return &gh.Repository{
+		Name:     gh.String(name),
+		FullName: gh.String(fullName),
+		Owner:    user(owner),
+		Fork:     gh.Bool(fork),
+		HTMLURL:  gh.String(s.URL + "/" + fullName),
+	}
+}
+
+func (s *Server) pullJSON(rp *repo, pr *PullRequest) *gh.PullRequest {
+	headRepo := pr.HeadRepo
+	if headRepo == "" {
+		headRepo = rp.fullName()
+	}
+	fork := !strings.EqualFold(headRepo, rp.fullName())
+	base := s.repoJSON(rp.fullName(), false)
+	base.DefaultBranch = gh.String(rp.defaultBranch)
+	headOwner, _, _ := strings.Cut(headRepo, "/")
+	return &gh.PullRequest{
+		Number:  gh.Int(pr.Number),
+		Title:   gh.String(pr.Title),
+		State:   gh.String(pr.State),
+		Merged:  gh.Bool(pr.Merged),
+		Draft:   gh.Bool(pr.Draft),
+		User:    user(pr.User),
+		HTMLURL: gh.String(s.htmlURL(rp, pr.Number)),
+		Head: &gh.PullRequestBranch{
+			Label: gh.String(headOwner + ":" + pr.HeadRef),
+			Ref:   gh.String(pr.HeadRef),
+			SHA:   gh.String(pr.HeadSHA),
+			Repo:  s.repoJSON(headRepo, fork),
+		},
+		Base: &gh.PullRequestBranch{
+			Label: gh.String(rp.owner + ":" + pr.BaseRef),
+			Ref:   gh.String(pr.BaseRef),
+			Repo:  base,
+		},
+	}
+}
+
+func (s *Server) pullFor(w http.ResponseWriter, r *http.Request) (*repo, *PullRequest) {
+	rp := s.repoFor(w, r)
+	if rp == nil {
+		return nil, nil
+	}
+	n, ok := pathInt(w, r, "number")
+	if !ok {
+		return nil, nil
+	}
+	pr := rp.pulls[int(n)]
+	if pr == nil {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return nil, nil
+	}
+	return rp, pr
+}
+
+func (s *Server) getPull(w http.ResponseWriter, r *http.Request, _ string) {
+	if rp, pr := s.pullFor(w, r); pr != nil {
+		writeJSON(w, http.StatusOK, s.pullJSON(rp, pr))
+	}
+}
+
+// listReviews lists reviews in chronological order, as GitHub does.
+func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, _ string) {
+	rp, pr := s.pullFor(w, r)
+	if pr == nil {
+		return
+	}
+	out := []*gh.PullRequestReview{}
+	for _, rv := range rp.reviews[pr.Number] {
+		j := &gh.PullRequestReview{
+			ID:       gh.Int64(rv.ID),
+			User:     user(rv.User),
+			State:    gh.String(rv.State),
+			CommitID: gh.String(rv.CommitID),
+			HTMLURL:  gh.String(fmt.Sprintf("%s#pullrequestreview-%d", s.htmlURL(rp, pr.Number), rv.ID)),
+		}
+		if rv.State != "PENDING" {
+			j.SubmittedAt = &gh.Timestamp{Time: rv.SubmittedAt}
+		}
+		out = append(out, j)
+	}
+	writeJSON(w, http.StatusOK, paginate(w, r, out))
+}
+
+func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, _ string) {
+	_, pr := s.pullFor(w, r)
+	if pr == nil {
+		return
+	}
+	out := []*gh.CommitFile{}
+	for _, f := range pr.Files {
+		out = append(out, &gh.CommitFile{Filename: gh.String(f), Status: gh.String("modified")})
+	}
+	writeJSON(w, http.StatusOK, paginate(w, r, out))
+}
+
+func (s *Server) commitPulls(w http.ResponseWriter, r *http.Request, _ string) {
+	rp := s.repoFor(w, r)
+	if rp == nil {
+		return
+	}
+	out := []*gh.PullRequest{}
+	for _, n := range rp.commitPulls[r.PathValue("sha")] {
+		if pr := rp.pulls[n]; pr != nil {
+			out = append(out, s.pullJSON(rp, pr))
+		}
+	}
+	writeJSON(w, http.StatusOK, paginate(w, r, out))
+}
+
+// basePermission maps a role to the legacy permission field: maintain
+// reads as write, triage as read, custom roles as read.
+func basePermission(role string) string {
+	switch role {
+	case "admin", "write", "read", "none":
+		return role
+	case "maintain":
+		return "write"
+	}
+	return "read"
+}
+
+// permission answers like GitHub: permission (admin, write, read, none) and
+// role_name (admin, maintain, write, triage, read, or a custom role).
+func (s *Server) permission(w http.ResponseWriter, r *http.Request, _ string) {
+	rp := s.repoFor(w, r)
+	if rp == nil {
+		return
+	}
+	login := r.PathValue("user")
+	role, ok := rp.perms[strings.ToLower(login)]
+	if !ok {
+		role = "none"
+	}
+	roleName := role
+	if role == "none" {
+		roleName = ""
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"permission": basePermission(role),
+		"role_name":  roleName,
+		"user":       user(login),
+	})
+}

@@ -1,0 +1,344 @@
+package githubtest
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"encoding/base64"
+	"fmt"
+	"maps"
+	"net/http"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	jwt "github.com/golang-jwt/jwt/v4"
+	gh "github.com/google/go-github/v62/github"
+)
+
+// Limits GitHub enforces on check runs, which the fake enforces with a 422.
+const (
+	maxCheckName   = 255
+	maxCheckOutput = 65535
+)
+
+func (s *Server) repoRoutes(api func(string, handler)) {
+	api("GET /repos/{owner}/{repo}", s.getRepo)
+	api("GET /repos/{owner}/{repo}/contents/{path...}", s.contents)
+	api("GET /repos/{owner}/{repo}/tarball", s.tarball)
+	api("GET /repos/{owner}/{repo}/tarball/{ref...}", s.tarball)
+	api("POST /repos/{owner}/{repo}/check-runs", s.createCheckRun)
+	api("PATCH /repos/{owner}/{repo}/check-runs/{id}", s.updateCheckRun)
+	api("POST /repos/{owner}/{repo}/actions/workflows/{workflow}/dispatches", s.dispatch)
+}
+
+func (s *Server) getRepo(w http.ResponseWriter, r *http.Request, _ string) {
+	rp := s.repoFor(w, r)
+	if rp == nil {
+		return
+	}
+	j := s.repoJSON(rp.fullName(), false)
+	j.DefaultBranch = gh.String(rp.defaultBranch)
+	writeJSON(w, http.StatusOK, j)
+}
+
+// filesAt returns the files at a ref, trying the ref itself, the SHA it
+// names, and the branches that name it; and the SHA to show for it.
+func (rp *repo) filesAt(ref string) (map[string][]byte, string) {
+	if ref == "" {
+		ref = rp.defaultBranch
+	}
+	sha := ref
+	if s, ok := rp.refs[ref]; ok {
+		sha = s
+	}
+	if f := rp.files[ref]; f != nil {
+		return f, sha
+	}
+	if f := rp.files[sha]; f != nil {
+		return f, sha
+	}
+	for branch, s := range rp.refs {
+		if s == ref && rp.files[branch] != nil {
+			return rp.files[branch], sha
+		}
+	}
+	return nil, sha
+}
+
+func (s *Server) contents(w http.ResponseWriter, r *http.Request, _ string) {
+	rp := s.repoFor(w, r)
+	if rp == nil {
+		return
+	}
+	files, _ := rp.filesAt(r.URL.Query().Get("ref"))
+	p := strings.Trim(r.PathValue("path"), "/")
+	if data, ok := files[p]; ok {
+		writeJSON(w, http.StatusOK, &gh.RepositoryContent{
+			Type:     gh.String("file"),
+			Name:     gh.String(path.Base(p)),
+			Path:     gh.String(p),
+			Size:     gh.Int(len(data)),
+			Encoding: gh.String("base64"),
+			Content:  gh.String(base64.StdEncoding.EncodeToString(data)),
+		})
+		return
+	}
+	prefix := p + "/"
+	if p == "" {
+		prefix = ""
+	}
+	seen := map[string]bool{}
+	var out []*gh.RepositoryContent
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		rest, ok := strings.CutPrefix(name, prefix)
+		if !ok {
+			continue
+		}
+		child, _, isDir := strings.Cut(rest, "/")
+		if seen[child] {
+			continue
+		}
+		seen[child] = true
+		typ := "file"
+		if isDir {
+			typ = "dir"
+		}
+		out = append(out, &gh.RepositoryContent{Type: gh.String(typ), Name: gh.String(child), Path: gh.String(prefix + child)})
+	}
+	if len(out) == 0 {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// tarball answers like GitHub: a 302 to a one-off codeload URL that needs
+// no Authorization header.
+func (s *Server) tarball(w http.ResponseWriter, r *http.Request, _ string) {
+	rp := s.repoFor(w, r)
+	if rp == nil {
+		return
+	}
+	ref := r.PathValue("ref")
+	if files, _ := rp.filesAt(ref); files == nil {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	token := "ar" + strconv.FormatInt(s.id(), 10)
+	s.archives[token] = archiveRef{repo: rp.fullName(), ref: ref}
+	http.Redirect(w, r, s.URL+"/_codeload/"+token, http.StatusFound)
+}
+
+func (s *Server) codeload(w http.ResponseWriter, r *http.Request) {
+	a, ok := s.archives[r.PathValue("token")]
+	if !ok {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	rp := s.repoLocked(a.repo, false)
+	files, sha := rp.filesAt(a.ref)
+	short := sha[:min(7, len(sha))]
+	top := fmt.Sprintf("%s-%s-%s/", rp.owner, rp.name, short)
+	w.Header().Set("Content-Type", "application/x-gzip")
+	zw := gzip.NewWriter(w)
+	tw := tar.NewWriter(zw)
+	mod := s.now().Truncate(time.Second)
+	_ = tw.WriteHeader(&tar.Header{Typeflag: tar.TypeXGlobalHeader, Name: "pax_global_header", PAXRecords: map[string]string{"comment": sha}, Format: tar.FormatPAX})
+	_ = tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: top, Mode: 0o775, ModTime: mod})
+	dirs := map[string]bool{}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		for d := path.Dir(name); d != "."; d = path.Dir(d) {
+			if !dirs[d] {
+				dirs[d] = true
+				_ = tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: top + d + "/", Mode: 0o775, ModTime: mod})
+			}
+		}
+		data := files[name]
+		_ = tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: top + name, Mode: 0o664, Size: int64(len(data)), ModTime: mod})
+		_, _ = tw.Write(data)
+	}
+	_ = tw.Close()
+	_ = zw.Close()
+}
+
+type checkRunRequest struct {
+	Name       *string `json:"name"`
+	HeadSHA    *string `json:"head_sha"`
+	Status     *string `json:"status"`
+	Conclusion *string `json:"conclusion"`
+	Output     *struct {
+		Title   *string `json:"title"`
+		Summary *string `json:"summary"`
+		Text    *string `json:"text"`
+	} `json:"output"`
+}
+
+// apply validates the request like GitHub and copies it into c; it returns
+// the invalid field, if any.
+func (in *checkRunRequest) apply(c *CheckRun) string {
+	if in.Name != nil {
+		if *in.Name == "" || len([]rune(*in.Name)) > maxCheckName {
+			return "name"
+		}
+		c.Name = *in.Name
+	}
+	if in.Status != nil {
+		if !slices.Contains([]string{"queued", "in_progress", "completed"}, *in.Status) {
+			return "status"
+		}
+		c.Status = *in.Status
+	}
+	if in.Conclusion != nil {
+		c.Conclusion, c.Status = *in.Conclusion, "completed"
+	}
+	if c.Status == "completed" && c.Conclusion == "" {
+		return "conclusion"
+	}
+	if o := in.Output; o != nil {
+		if o.Title == nil || o.Summary == nil {
+			return "output"
+		}
+		c.Title, c.Summary = *o.Title, *o.Summary
+		c.Text = ""
+		if o.Text != nil {
+			c.Text = *o.Text
+		}
+		if len([]rune(c.Summary)) > maxCheckOutput {
+			return "output.summary"
+		}
+		if len([]rune(c.Text)) > maxCheckOutput {
+			return "output.text"
+		}
+	}
+	return ""
+}
+
+func checkRunJSON(c *CheckRun) *gh.CheckRun {
+	out := &gh.CheckRun{
+		ID:      gh.Int64(c.ID),
+		Name:    gh.String(c.Name),
+		HeadSHA: gh.String(c.HeadSHA),
+		Status:  gh.String(c.Status),
+		Output:  &gh.CheckRunOutput{Title: gh.String(c.Title), Summary: gh.String(c.Summary), Text: gh.String(c.Text)},
+	}
+	if c.Conclusion != "" {
+		out.Conclusion = gh.String(c.Conclusion)
+	}
+	return out
+}
+
+func (s *Server) createCheckRun(w http.ResponseWriter, r *http.Request, _ string) {
+	rp := s.repoFor(w, r)
+	if rp == nil {
+		return
+	}
+	var in checkRunRequest
+	if !decode(w, r, &in) {
+		return
+	}
+	if in.Name == nil {
+		writeInvalid(w, "CheckRun", "name")
+		return
+	}
+	if in.HeadSHA == nil || *in.HeadSHA == "" {
+		writeInvalid(w, "CheckRun", "head_sha")
+		return
+	}
+	c := &CheckRun{HeadSHA: *in.HeadSHA, Status: "queued"}
+	if field := in.apply(c); field != "" {
+		writeInvalid(w, "CheckRun", field)
+		return
+	}
+	c.ID = s.id()
+	rp.checkRuns = append(rp.checkRuns, c)
+	writeJSON(w, http.StatusCreated, checkRunJSON(c))
+}
+
+func (s *Server) updateCheckRun(w http.ResponseWriter, r *http.Request, _ string) {
+	rp := s.repoFor(w, r)
+	if rp == nil {
+		return
+	}
+	id, ok := pathInt(w, r, "id")
+	if !ok {
+		return
+	}
+	i := slices.IndexFunc(rp.checkRuns, func(c *CheckRun) bool { return c.ID == id })
+	if i < 0 {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	var in checkRunRequest
+	if !decode(w, r, &in) {
+		return
+	}
+	c := *rp.checkRuns[i]
+	if field := in.apply(&c); field != "" {
+		writeInvalid(w, "CheckRun", field)
+		return
+	}
+	*rp.checkRuns[i] = c
+	writeJSON(w, http.StatusOK, checkRunJSON(&c))
+}
+
+func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, _ string) {
+	rp := s.repoFor(w, r)
+	if rp == nil {
+		return
+	}
+	var in struct {
+		Ref    string         `json:"ref"`
+		Inputs map[string]any `json:"inputs"`
+	}
+	if !decode(w, r, &in) {
+		return
+	}
+	if in.Ref == "" {
+		writeInvalid(w, "Workflow", "ref")
+		return
+	}
+	rp.dispatches = append(rp.dispatches, Dispatch{Workflow: r.PathValue("workflow"), Ref: in.Ref, Inputs: in.Inputs})
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// accessToken exchanges an App JWT (RS256, signed by the key given to
+// SetApp, iss = the App ID, unexpired) for an installation token.
+func (s *Server) accessToken(w http.ResponseWriter, r *http.Request) {
+	scheme, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !strings.EqualFold(scheme, "bearer") || s.appKey == nil {
+		writeError(w, http.StatusUnauthorized, "A JSON web token could not be decoded")
+		return
+	}
+	var claims jwt.RegisteredClaims
+	parser := jwt.NewParser(jwt.WithValidMethods([]string{"RS256"}), jwt.WithoutClaimsValidation())
+	_, err := parser.ParseWithClaims(tok, &claims, func(*jwt.Token) (any, error) { return s.appKey, nil })
+	now := s.now()
+	switch {
+	case err != nil:
+		writeError(w, http.StatusUnauthorized, "A JSON web token could not be decoded")
+		return
+	case claims.ExpiresAt == nil || !claims.ExpiresAt.After(now),
+		claims.IssuedAt == nil || claims.IssuedAt.After(now.Add(time.Minute)),
+		claims.ExpiresAt.Sub(claims.IssuedAt.Time) > 10*time.Minute:
+		writeError(w, http.StatusUnauthorized, "'Expiration time' claim ('exp') is invalid")
+		return
+	case claims.Issuer != strconv.FormatInt(s.appID, 10):
+		writeError(w, http.StatusUnauthorized, "'Issuer' claim ('iss') must be an Integer")
+		return
+	}
+	id, ok := pathInt(w, r, "id")
+	if !ok {
+		return
+	}
+	token := fmt.Sprintf("ghs_inst%d_%d", id, s.id())
+	s.tokens[token] = s.appLogin
+	s.issued = append(s.issued, token)
+	writeJSON(w, http.StatusCreated, map[string]any{
+		"token":                token,
+		"expires_at":           now.Add(time.Hour).UTC().Format(time.RFC3339),
+		"permissions":          map[string]string{"contents": "read", "pull_requests": "write", "issues": "write", "checks": "write"},
+		"repository_selection": "all",
+	})
+}

@@ -1,0 +1,196 @@
+package github
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kyku/action/internal/github/githubtest"
+)
+
+func TestPullRequest(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	f.srv.AddPullRequest(repoName, githubtest.PullRequest{Number: 7, User: "alice", HeadSHA: "abc", HeadRef: "feat", Draft: true})
+	f.srv.AddPullRequest(repoName, githubtest.PullRequest{Number: 8, User: "mallory", HeadSHA: "def", HeadRef: "main", HeadRepo: "mallory/infra"})
+	f.srv.AddPullRequest(repoName, githubtest.PullRequest{Number: 9, User: "bob", HeadSHA: "123", HeadRef: "x", State: "closed", Merged: true})
+	base := f.srv.URL + "/acme/infra/pull/"
+	tests := []struct {
+		number int
+		want   PR
+	}{
+		{7, PR{Number: 7, State: "open", Draft: true, HeadSHA: "abc", HeadRef: "feat", BaseRef: "main", Author: "alice", HeadRepoFullName: "acme/infra", HTMLURL: base + "7"}},
+		{8, PR{Number: 8, State: "open", HeadSHA: "def", HeadRef: "main", BaseRef: "main", Author: "mallory", HeadRepoFullName: "mallory/infra", IsFork: true, HTMLURL: base + "8"}},
+		{9, PR{Number: 9, State: "closed", Merged: true, HeadSHA: "123", HeadRef: "x", BaseRef: "main", Author: "bob", HeadRepoFullName: "acme/infra", HTMLURL: base + "9"}},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.number), func(t *testing.T) {
+			got, err := f.repo.PullRequest(ctx, tt.number)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, *got); diff != "" {
+				t.Errorf("PR (-want +got):\n%s", diff)
+			}
+		})
+	}
+	t.Run("missing", func(t *testing.T) {
+		_, err := f.repo.PullRequest(ctx, 404)
+		if !errors.Is(err, ErrNotFound) {
+			t.Errorf("err = %v, want ErrNotFound", err)
+		}
+	})
+}
+
+func TestPullRequestsForCommit(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	f.srv.AddPullRequest(repoName, githubtest.PullRequest{Number: 3, User: "alice", HeadSHA: "h3", State: "closed", Merged: true})
+	f.srv.SetCommitPulls(repoName, "merge1", 3)
+	got, err := f.repo.PullRequestsForCommit(ctx, "merge1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Number != 3 || !got[0].Merged || got[0].HeadSHA != "h3" {
+		t.Errorf("got %+v, want merged PR #3 at h3", got)
+	}
+	none, err := f.repo.PullRequestsForCommit(ctx, "direct-push")
+	if err != nil || len(none) != 0 {
+		t.Errorf("direct push: got %v, %v; want no PR", none, err)
+	}
+}
+
+func TestChangedFilesPaginates(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	var files []string
+	for i := range 250 {
+		files = append(files, fmt.Sprintf("infra/f%03d.yaml", i))
+	}
+	pr := f.srv.AddPullRequest(repoName, githubtest.PullRequest{User: "alice", HeadSHA: "s", Files: files})
+	got, err := f.repo.ChangedFiles(ctx, pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(files, got); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	if n := f.srv.CountRequests("GET", "/files"); n != 3 {
+		t.Errorf("%d page requests, want 3 (100 per page)", n)
+	}
+}
+
+func TestApprovals(t *testing.T) {
+	const head, old = "head2", "head1"
+	type review struct{ user, state, commit string }
+	tests := []struct {
+		name    string
+		reviews []review
+		want    []string // ApprovedBy, author "author" excluded
+	}{
+		{"approved at head", []review{{"bob", "APPROVED", head}}, []string{"bob"}},
+		{"approval of an older commit ignored", []review{{"bob", "APPROVED", old}}, nil},
+		{"changes requested after approval cancels", []review{{"bob", "APPROVED", head}, {"bob", "CHANGES_REQUESTED", head}}, nil},
+		{"dismissed cancels", []review{{"bob", "APPROVED", head}, {"bob", "DISMISSED", head}}, nil},
+		{"comment after approval keeps it", []review{{"bob", "APPROVED", head}, {"bob", "COMMENTED", head}}, []string{"bob"}},
+		{"re-approval after changes requested", []review{{"bob", "CHANGES_REQUESTED", old}, {"bob", "APPROVED", head}}, []string{"bob"}},
+		{"author excluded", []review{{"author", "APPROVED", head}, {"carol", "APPROVED", head}}, []string{"carol"}},
+		{"pending ignored", []review{{"bob", "PENDING", head}}, nil},
+		{"several sorted", []review{{"dave", "APPROVED", head}, {"bob", "APPROVED", head}, {"eve", "APPROVED", old}}, []string{"bob", "dave"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			f := newFixture(t)
+			pr := f.srv.AddPullRequest(repoName, githubtestPR(0, head))
+			for i, rv := range tt.reviews {
+				f.srv.AddReview(repoName, pr, githubtest.Review{User: rv.user, State: rv.state, CommitID: rv.commit, SubmittedAt: epoch.Add(time.Duration(i) * time.Minute)})
+			}
+			got, err := f.repo.ApprovedBy(ctx, pr, head, "author")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("approvers (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestApprovalsPaginate(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "h"))
+	f.srv.AddReview(repoName, pr, githubtest.Review{User: "bob", State: "APPROVED", CommitID: "h"})
+	for range 120 {
+		f.srv.AddReview(repoName, pr, githubtest.Review{User: "carol", State: "COMMENTED", CommitID: "h"})
+	}
+	f.srv.AddReview(repoName, pr, githubtest.Review{User: "bob", State: "CHANGES_REQUESTED", CommitID: "h"})
+	got, err := f.repo.Approvals(ctx, pr, "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 0 {
+		t.Errorf("approvers = %v; the changes request on page 2 must cancel bob's approval", got)
+	}
+}
+
+func TestPermission(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	for _, role := range []string{"admin", "maintain", "write", "triage", "read"} {
+		f.srv.SetPermission(repoName, role+"-user", role)
+	}
+	f.srv.SetPermission(repoName, "custom-user", "security-auditor")
+	tests := []struct{ user, want string }{
+		{"admin-user", "admin"},
+		{"maintain-user", "maintain"},
+		{"write-user", "write"},
+		{"triage-user", "triage"},
+		{"read-user", "read"},
+		{"custom-user", "read"}, // custom role: its base permission
+		{"stranger", "none"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.user, func(t *testing.T) {
+			got, err := f.repo.Permission(ctx, tt.user)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("Permission(%s) = %q, want %q", tt.user, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestHasPermission(t *testing.T) {
+	tests := []struct {
+		level, required string
+		want            bool
+	}{
+		{"admin", "write", true},
+		{"maintain", "write", true},
+		{"write", "write", true},
+		{"triage", "write", false},
+		{"read", "write", false},
+		{"none", "read", false},
+		{"write", "maintain", false},
+		{"maintain", "admin", false},
+		{"triage", "read", true},
+		{"Admin", "WRITE", true},
+		{"superuser", "read", false}, // unknown level fails closed
+		{"admin", "owner", false},    // unknown requirement fails closed
+		{"", "none", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.level+">="+tt.required, func(t *testing.T) {
+			if got := HasPermission(tt.level, tt.required); got != tt.want {
+				t.Errorf("HasPermission(%q, %q) = %v, want %v", tt.level, tt.required, got, tt.want)
+			}
+		})
+	}
+}
