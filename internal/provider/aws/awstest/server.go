@@ -83,6 +83,7 @@ func New() *Server {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc(BasePath, s.serve)
+	mux.HandleFunc(strings.TrimSuffix(BasePath, "/"), s.serve)
 	s.srv = httptest.NewServer(mux)
 	return s
 }
@@ -196,7 +197,7 @@ func (s *Server) takeFault(action string) *apiError {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != BasePath {
+	if strings.TrimSuffix(r.URL.Path, "/")+"/" != BasePath {
 		http.NotFound(w, r)
 		return
 	}

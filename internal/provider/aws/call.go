@@ -1,0 +1,128 @@
+package aws
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/smithy-go"
+
+	"github.com/kyku/action/internal/provider"
+)
+
+// throttleCodes are AWS's "slow down" answers.
+var throttleCodes = map[string]bool{
+	"RequestLimitExceeded": true, "Throttling": true, "ThrottlingException": true,
+	"TooManyRequestsException": true, "RequestThrottled": true, "RequestThrottledException": true,
+}
+
+// settlingCodes are what EC2 answers about an object created a moment ago
+// that has not propagated yet (eventual consistency).
+var settlingCodes = map[string]bool{
+	"InvalidVpcID.NotFound": true, "InvalidSubnetID.NotFound": true, "InvalidGroup.NotFound": true,
+	"InvalidInstanceID.NotFound": true, "InvalidInternetGatewayID.NotFound": true,
+	"InvalidRouteTableID.NotFound": true, "InvalidKeyPair.NotFound": true,
+}
+
+// notFoundCodes are the "no such object" codes of services whose codes do
+// not end in ".NotFound".
+var notFoundCodes = map[string]bool{
+	"DBInstanceNotFound": true, "DBInstanceNotFoundFault": true, "DBSubnetGroupNotFoundFault": true,
+	"TargetGroupNotFound": true, "LoadBalancerNotFound": true, "ListenerNotFound": true,
+	"ParameterNotFound": true,
+}
+
+// mode says how a call treats "not found" answers.
+type mode int
+
+const (
+	// plain: a not-found answer is provider.ErrNotFound (Read, Delete).
+	plain mode = iota
+	// settling: the call names objects created moments ago, so a
+	// not-found answer is eventual consistency and retried.
+	settling
+)
+
+func apiCode(err error) string {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		return ae.ErrorCode()
+	}
+	return ""
+}
+
+func isNotFound(code string) bool {
+	return strings.HasSuffix(code, ".NotFound") || notFoundCodes[code]
+}
+
+func retryable(err error, m mode) bool {
+	code := apiCode(err)
+	if throttleCodes[code] || (m == settling && settlingCodes[code]) {
+		return true
+	}
+	var hs interface{ HTTPStatusCode() int }
+	return errors.As(err, &hs) && hs.HTTPStatusCode() >= 500
+}
+
+// call runs one AWS request with Kyku's retry policy: throttling, 5xx and
+// (in settling mode) eventual-consistency errors are retried with
+// exponential backoff up to MaxAttempts, then returned as
+// provider.Transient so the engine may retry the whole step. The SDK's own
+// retryer is disabled (see New), so every retry here is one request.
+func (p *Provider) call(ctx context.Context, op string, m mode, fn func(context.Context) error) error {
+	delay := p.opts.Backoff
+	for attempt := 1; ; attempt++ {
+		err := fn(ctx)
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("%s: %w", op, ctx.Err())
+		}
+		if !retryable(err, m) {
+			if isNotFound(apiCode(err)) {
+				return fmt.Errorf("%s: %w: %w", op, provider.ErrNotFound, err)
+			}
+			return fmt.Errorf("%s: %w", op, err)
+		}
+		if attempt >= p.opts.MaxAttempts {
+			return provider.Transient(fmt.Errorf("%s: gave up after %d attempts: %w", op, attempt, err))
+		}
+		p.retries.Add(1)
+		if err := sleep(ctx, delay); err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+		delay = min(delay*2, p.opts.MaxBackoff)
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// poll calls check every PollInterval until it reports done, at most
+// MaxPolls times; what names the wait in the error.
+func (p *Provider) poll(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
+	for i := 0; i < p.opts.MaxPolls; i++ {
+		done, err := check(ctx)
+		if err != nil {
+			return fmt.Errorf("wait for %s: %w", what, err)
+		}
+		if done {
+			return nil
+		}
+		if err := sleep(ctx, p.opts.PollInterval); err != nil {
+			return fmt.Errorf("wait for %s: %w", what, err)
+		}
+	}
+	return provider.Transient(fmt.Errorf("wait for %s: still not ready after %d polls", what, p.opts.MaxPolls))
+}

@@ -1,0 +1,245 @@
+package aws
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
+	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+
+	"github.com/kyku/action/internal/provider"
+)
+
+// elbName fits a cloud name into ELBv2's 32 characters, deterministically
+// (a hash suffix) so idempotent lookup by name still works.
+func elbName(name string) string {
+	if len(name) <= 32 {
+		return name
+	}
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(name))
+	return fmt.Sprintf("%s-%08x", strings.TrimRight(name[:23], "-"), h.Sum32())
+}
+
+func elbTags(t map[string]string) []elbtypes.Tag {
+	var out []elbtypes.Tag
+	for _, tg := range ec2Tags(t) {
+		out = append(out, elbtypes.Tag{Key: tg.Key, Value: tg.Value})
+	}
+	return out
+}
+
+func (p *Provider) elbTagsOf(ctx context.Context, arn string) (map[string]string, error) {
+	var out *elb.DescribeTagsOutput
+	err := p.call(ctx, "describe tags", plain, func(ctx context.Context) (err error) {
+		out, err = p.elb.DescribeTags(ctx, &elb.DescribeTagsInput{ResourceArns: []string{arn}})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	tags := map[string]string{}
+	for _, d := range out.TagDescriptions {
+		for _, t := range d.Tags {
+			tags[aws.ToString(t.Key)] = aws.ToString(t.Value)
+		}
+	}
+	return tags, nil
+}
+
+func (p *Provider) syncELBTags(ctx context.Context, arn string, want map[string]string) error {
+	have, err := p.elbTagsOf(ctx, arn)
+	if err != nil {
+		return err
+	}
+	want[tagNameAWS] = have[tagNameAWS]
+	set, remove := tagDiff(have, want)
+	if len(set) > 0 {
+		err := p.call(ctx, "tag "+arn, plain, func(ctx context.Context) error {
+			_, err := p.elb.AddTags(ctx, &elb.AddTagsInput{ResourceArns: []string{arn}, Tags: elbTags(set)})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if len(remove) > 0 {
+		return p.call(ctx, "untag "+arn, plain, func(ctx context.Context) error {
+			_, err := p.elb.RemoveTags(ctx, &elb.RemoveTagsInput{ResourceArns: []string{arn}, TagKeys: remove})
+			return err
+		})
+	}
+	return nil
+}
+
+// tgKind maps TargetGroup to an ELBv2 instance target group. Its VPC is
+// the VPC of its first target (TargetGroup has no network property), so on
+// aws a TargetGroup needs at least one target. Port and protocol cannot
+// change in place on AWS.
+type tgKind struct{ p *Provider }
+
+var tgProtocols = map[string]elbtypes.ProtocolEnum{"http": elbtypes.ProtocolEnumHttp, "https": elbtypes.ProtocolEnumHttps, "tcp": elbtypes.ProtocolEnumTcp}
+
+func (k tgKind) describe(ctx context.Context, in *elb.DescribeTargetGroupsInput, what string) (elbtypes.TargetGroup, error) {
+	var out *elb.DescribeTargetGroupsOutput
+	err := k.p.call(ctx, "describe target groups", plain, func(ctx context.Context) (err error) {
+		out, err = k.p.elb.DescribeTargetGroups(ctx, in)
+		return err
+	})
+	if err != nil {
+		return elbtypes.TargetGroup{}, err
+	}
+	if len(out.TargetGroups) == 0 {
+		return elbtypes.TargetGroup{}, gone("target group " + what)
+	}
+	return out.TargetGroups[0], nil
+}
+
+func (k tgKind) targets(ctx context.Context, arn string) ([]string, error) {
+	var out *elb.DescribeTargetHealthOutput
+	err := k.p.call(ctx, "describe target health", plain, func(ctx context.Context) (err error) {
+		out, err = k.p.elb.DescribeTargetHealth(ctx, &elb.DescribeTargetHealthInput{TargetGroupArn: aws.String(arn)})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, d := range out.TargetHealthDescriptions {
+		ids = append(ids, aws.ToString(d.Target.Id))
+	}
+	return sortedStrs(ids), nil
+}
+
+func (k tgKind) object(ctx context.Context, tg elbtypes.TargetGroup) (provider.Object, error) {
+	arn := aws.ToString(tg.TargetGroupArn)
+	targets, err := k.targets(ctx, arn)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	tags, err := k.p.elbTagsOf(ctx, arn)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	props := map[string]any{
+		"port": float64(aws.ToInt32(tg.Port)), "protocol": strings.ToLower(string(tg.Protocol)), "targets": anys(targets),
+	}
+	return object(arn, tags[tagNameAWS], setTags(props, tags), nil), nil
+}
+
+func (k tgKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+	tg, err := k.describe(ctx, &elb.DescribeTargetGroupsInput{Names: []string{elbName(name)}}, name)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	return k.object(ctx, tg)
+}
+
+func (k tgKind) read(ctx context.Context, id string) (provider.Object, error) {
+	tg, err := k.describe(ctx, &elb.DescribeTargetGroupsInput{TargetGroupArns: []string{id}}, id)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	return k.object(ctx, tg)
+}
+
+func (k tgKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	p := k.p
+	tg, err := k.describe(ctx, &elb.DescribeTargetGroupsInput{Names: []string{elbName(r.CloudName)}}, r.CloudName)
+	if err != nil && !isGone(err) {
+		return provider.Object{}, err
+	}
+	if err != nil {
+		targets := pstrs(r.Properties, "targets")
+		if len(targets) == 0 {
+			return provider.Object{}, fmt.Errorf("a TargetGroup on aws needs at least one target (its VPC is the first target's)")
+		}
+		first, err := vmKind(k).describe(ctx, settling, &ec2.DescribeInstancesInput{InstanceIds: targets[:1]}, targets[0])
+		if err != nil {
+			return provider.Object{}, err
+		}
+		proto, ok := tgProtocols[pstr(r.Properties, "protocol")]
+		if !ok {
+			proto = elbtypes.ProtocolEnumHttp
+		}
+		var out *elb.CreateTargetGroupOutput
+		err = p.call(ctx, "create target group", plain, func(ctx context.Context) (err error) {
+			out, err = p.elb.CreateTargetGroup(ctx, &elb.CreateTargetGroupInput{
+				Name: aws.String(elbName(r.CloudName)), Port: aws.Int32(int32(pint(r.Properties, "port", 80))),
+				Protocol: proto, VpcId: first.VpcId, TargetType: elbtypes.TargetTypeEnumInstance,
+				Tags: elbTags(wantTags(r, nil)),
+			})
+			return err
+		})
+		if err != nil {
+			return provider.Object{}, err
+		}
+		tg = out.TargetGroups[0]
+	}
+	arn := aws.ToString(tg.TargetGroupArn)
+	if err := k.setTargets(ctx, arn, pstrs(r.Properties, "targets")); err != nil {
+		return provider.Object{}, err
+	}
+	return k.read(ctx, arn)
+}
+
+func (k tgKind) setTargets(ctx context.Context, arn string, want []string) error {
+	p := k.p
+	have, err := k.targets(ctx, arn)
+	if err != nil {
+		return err
+	}
+	add, remove := diffSets(have, want)
+	descs := func(ids []string) []elbtypes.TargetDescription {
+		var out []elbtypes.TargetDescription
+		for _, id := range ids {
+			out = append(out, elbtypes.TargetDescription{Id: aws.String(id)})
+		}
+		return out
+	}
+	if len(remove) > 0 {
+		err := p.call(ctx, "deregister targets", plain, func(ctx context.Context) error {
+			_, err := p.elb.DeregisterTargets(ctx, &elb.DeregisterTargetsInput{TargetGroupArn: aws.String(arn), Targets: descs(remove)})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	return p.call(ctx, "register targets", settling, func(ctx context.Context) error {
+		_, err := p.elb.RegisterTargets(ctx, &elb.RegisterTargetsInput{TargetGroupArn: aws.String(arn), Targets: descs(add)})
+		return err
+	})
+}
+
+func (k tgKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+	for _, name := range []string{"port", "protocol"} {
+		if want, ok := r.Properties[name]; ok && want != cur.Properties[name] {
+			return provider.Object{}, fmt.Errorf("property %s of an ELBv2 target group cannot change in place", name)
+		}
+	}
+	if err := k.p.syncELBTags(ctx, id, wantTags(r, nil)); err != nil {
+		return provider.Object{}, err
+	}
+	if err := k.setTargets(ctx, id, pstrs(r.Properties, "targets")); err != nil {
+		return provider.Object{}, err
+	}
+	return k.read(ctx, id)
+}
+
+func (k tgKind) delete(ctx context.Context, id string) error {
+	if _, err := k.describe(ctx, &elb.DescribeTargetGroupsInput{TargetGroupArns: []string{id}}, id); err != nil {
+		return err
+	}
+	return k.p.call(ctx, "delete target group", plain, func(ctx context.Context) error {
+		_, err := k.p.elb.DeleteTargetGroup(ctx, &elb.DeleteTargetGroupInput{TargetGroupArn: aws.String(id)})
+		return err
+	})
+}

@@ -1,0 +1,97 @@
+package aws
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/kyku/action/internal/provider"
+)
+
+// keyKind maps SshKey to an imported key pair named by the cloud name; its
+// ID is the key pair ID ("key-…"). publicKey is not read back (AWS
+// reformats it), so the engine compares it with the last applied value.
+type keyKind struct{ p *Provider }
+
+func keyObject(k ec2types.KeyPairInfo) provider.Object {
+	tags := fromEC2Tags(k.Tags)
+	return object(aws.ToString(k.KeyPairId), aws.ToString(k.KeyName), setTags(map[string]any{}, tags), nil)
+}
+
+func (k keyKind) describe(ctx context.Context, in *ec2.DescribeKeyPairsInput, what string) (ec2types.KeyPairInfo, error) {
+	var out *ec2.DescribeKeyPairsOutput
+	err := k.p.call(ctx, "describe key pairs", plain, func(ctx context.Context) (err error) {
+		out, err = k.p.ec2.DescribeKeyPairs(ctx, in)
+		return err
+	})
+	if err != nil {
+		return ec2types.KeyPairInfo{}, err
+	}
+	if len(out.KeyPairs) == 0 {
+		return ec2types.KeyPairInfo{}, gone("key pair " + what)
+	}
+	return out.KeyPairs[0], nil
+}
+
+func (k keyKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+	kp, err := k.describe(ctx, &ec2.DescribeKeyPairsInput{KeyNames: []string{name}}, name)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	return keyObject(kp), nil
+}
+
+func (k keyKind) read(ctx context.Context, id string) (provider.Object, error) {
+	kp, err := k.describe(ctx, &ec2.DescribeKeyPairsInput{KeyPairIds: []string{id}}, id)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	return keyObject(kp), nil
+}
+
+func (k keyKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	if err := required(r, "publicKey"); err != nil {
+		return provider.Object{}, err
+	}
+	if obj, err := k.lookup(ctx, r.CloudName); err == nil || !isGone(err) {
+		return obj, err
+	}
+	var out *ec2.ImportKeyPairOutput
+	err := k.p.call(ctx, "import key pair", plain, func(ctx context.Context) (err error) {
+		out, err = k.p.ec2.ImportKeyPair(ctx, &ec2.ImportKeyPairInput{
+			KeyName:           aws.String(r.CloudName),
+			PublicKeyMaterial: []byte(pstr(r.Properties, "publicKey")),
+			TagSpecifications: tagSpec(ec2types.ResourceTypeKeyPair, wantTags(r, nil)),
+		})
+		return err
+	})
+	if err != nil {
+		return provider.Object{}, err
+	}
+	return k.read(ctx, aws.ToString(out.KeyPairId))
+}
+
+func (k keyKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+	kp, err := k.describe(ctx, &ec2.DescribeKeyPairsInput{KeyPairIds: []string{id}}, id)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	want := wantTags(r, nil)
+	want[tagNameAWS] = aws.ToString(kp.KeyName)
+	if err := k.p.syncEC2Tags(ctx, id, fromEC2Tags(kp.Tags), want); err != nil {
+		return provider.Object{}, err
+	}
+	return k.read(ctx, id)
+}
+
+func (k keyKind) delete(ctx context.Context, id string) error {
+	if _, err := k.read(ctx, id); err != nil {
+		return err
+	}
+	return k.p.call(ctx, "delete key pair", plain, func(ctx context.Context) error {
+		_, err := k.p.ec2.DeleteKeyPair(ctx, &ec2.DeleteKeyPairInput{KeyPairId: aws.String(id)})
+		return err
+	})
+}

@@ -1,0 +1,252 @@
+package aws
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync/atomic"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
+
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/schema"
+	"github.com/kyku/action/internal/value"
+)
+
+// Options tunes retries and waits. Zero fields take the defaults below;
+// tests shrink the durations so waits take microseconds.
+type Options struct {
+	MaxAttempts  int           // per request, including the first (default 8)
+	Backoff      time.Duration // first retry delay, doubled each time (default 500ms)
+	MaxBackoff   time.Duration // cap on one retry delay (default 20s)
+	PollInterval time.Duration // between state checks while waiting (default 5s)
+	MaxPolls     int           // bound on one wait (default 360, i.e. 30 min at 5s: RDS is slow)
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxAttempts <= 0 {
+		o.MaxAttempts = 8
+	}
+	if o.Backoff <= 0 {
+		o.Backoff = 500 * time.Millisecond
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = 20 * time.Second
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = 5 * time.Second
+	}
+	if o.MaxPolls <= 0 {
+		o.MaxPolls = 360
+	}
+	return o
+}
+
+// Clients are the AWS service clients the provider uses.
+type Clients struct {
+	EC2 *ec2.Client
+	ELB *elb.Client
+	RDS *rds.Client
+	SSM *ssm.Client
+}
+
+// Provider is Kyku on AWS. It is safe for concurrent use.
+type Provider struct {
+	ec2     *ec2.Client
+	elb     *elb.Client
+	rds     *rds.Client
+	ssm     *ssm.Client
+	opts    Options
+	retries atomic.Int64
+	kinds   map[string]kind
+}
+
+var _ provider.Provider = (*Provider)(nil)
+
+// kind is one Kyku type on AWS. create must be idempotent by CloudName;
+// lookup and read return provider.ErrNotFound (wrapped) when there is none.
+type kind interface {
+	create(ctx context.Context, r provider.Resource) (provider.Object, error)
+	read(ctx context.Context, id string) (provider.Object, error)
+	update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error)
+	delete(ctx context.Context, id string) error
+	lookup(ctx context.Context, cloudName string) (provider.Object, error)
+}
+
+// New is the provider.Factory for "aws". Settings: "region" (else
+// AWS_REGION / AWS_DEFAULT_REGION from getenv, else the SDK's default
+// chain) and "endpoint" (a base URL for every service, e.g. a test fake or
+// a LocalStack). Credentials come from the SDK's default chain.
+func New(ctx context.Context, settings map[string]string, getenv func(string) string) (provider.Provider, error) {
+	var opts []func(*config.LoadOptions) error
+	region := settings["region"]
+	if region == "" && getenv != nil {
+		region = getenv("AWS_REGION")
+		if region == "" {
+			region = getenv("AWS_DEFAULT_REGION")
+		}
+	}
+	if region != "" {
+		opts = append(opts, config.WithRegion(region))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("load aws config: %w", err)
+	}
+	if cfg.Region == "" {
+		return nil, fmt.Errorf("no aws region: set region in the provider block or AWS_REGION")
+	}
+	return NewWithClients(ClientsFromConfig(cfg, settings["endpoint"]), Options{}), nil
+}
+
+// ClientsFromConfig builds the service clients from cfg with the SDK's own
+// retryer disabled (Kyku's retry policy in call is the only one, so every
+// retry is counted once) and, when endpoint is set, every client pointed at
+// it.
+func ClientsFromConfig(cfg aws.Config, endpoint string) Clients {
+	var base *string
+	if endpoint != "" {
+		base = aws.String(endpoint)
+	}
+	nop := func() aws.Retryer { return aws.NopRetryer{} }
+	return Clients{
+		EC2: ec2.NewFromConfig(cfg, func(o *ec2.Options) { o.BaseEndpoint = base; o.Retryer = nop() }),
+		ELB: elb.NewFromConfig(cfg, func(o *elb.Options) { o.BaseEndpoint = base; o.Retryer = nop() }),
+		RDS: rds.NewFromConfig(cfg, func(o *rds.Options) { o.BaseEndpoint = base; o.Retryer = nop() }),
+		SSM: ssm.NewFromConfig(cfg, func(o *ssm.Options) { o.BaseEndpoint = base; o.Retryer = nop() }),
+	}
+}
+
+// NewWithClients builds the provider on given clients (tests use this).
+func NewWithClients(c Clients, opts Options) *Provider {
+	p := &Provider{ec2: c.EC2, elb: c.ELB, rds: c.RDS, ssm: c.SSM, opts: opts.withDefaults()}
+	p.kinds = map[string]kind{
+		"Vpc":           vpcKind{p},
+		"Subnet":        subnetKind{p},
+		"SecurityGroup": sgKind{p},
+		"SshKey":        keyKind{p},
+		"Vm":            vmKind{p},
+		"Database":      dbKind{p},
+		"TargetGroup":   tgKind{p},
+		"LoadBalancer":  lbKind{p},
+	}
+	return p
+}
+
+// Retries reports how many requests were retried so far.
+func (p *Provider) Retries() int64 { return p.retries.Load() }
+
+// Name implements provider.Provider.
+func (p *Provider) Name() string { return "aws" }
+
+func (p *Provider) kind(typ string) (kind, error) {
+	k, ok := p.kinds[typ]
+	if !ok {
+		return nil, fmt.Errorf("aws provider has no resource type %q", typ)
+	}
+	return k, nil
+}
+
+// Zones lists the region's available zones, sorted.
+func (p *Provider) Zones(ctx context.Context) ([]string, error) {
+	var out *ec2.DescribeAvailabilityZonesOutput
+	err := p.call(ctx, "describe availability zones", plain, func(ctx context.Context) (err error) {
+		out, err = p.ec2.DescribeAvailabilityZones(ctx, &ec2.DescribeAvailabilityZonesInput{
+			Filters: []ec2types.Filter{filter("state", "available")},
+		})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var zones []string
+	for _, z := range out.AvailabilityZones {
+		zones = append(zones, aws.ToString(z.ZoneName))
+	}
+	sort.Strings(zones)
+	return zones, nil
+}
+
+// Create creates r or returns the object already named r.CloudName.
+func (p *Provider) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	k, err := p.kind(r.Type)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	obj, err := k.create(ctx, r)
+	if err != nil {
+		return provider.Object{}, fmt.Errorf("create %s %q: %w", r.Type, r.Name, err)
+	}
+	return obj, nil
+}
+
+// Read returns the object; provider.ErrNotFound when it is gone.
+func (p *Provider) Read(ctx context.Context, typ, id string) (provider.Object, error) {
+	k, err := p.kind(typ)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	obj, err := k.read(ctx, id)
+	if err != nil {
+		return provider.Object{}, fmt.Errorf("read %s %s: %w", typ, id, err)
+	}
+	return obj, nil
+}
+
+// Update changes mutable properties in place. It refuses a change to an
+// immutable property (the engine replaces those).
+func (p *Provider) Update(ctx context.Context, id string, r provider.Resource) (provider.Object, error) {
+	k, err := p.kind(r.Type)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	cur, err := k.read(ctx, id)
+	if err != nil {
+		return provider.Object{}, fmt.Errorf("update %s %q: %w", r.Type, r.Name, err)
+	}
+	if t, ok := schema.Lookup(r.Type); ok {
+		for _, name := range t.PropNames() {
+			have, known := cur.Properties[name]
+			if t.Immutable(name) && known && !value.Equal(have, r.Properties[name]) {
+				return provider.Object{}, fmt.Errorf("update %s %q: property %s cannot change in place (replace the resource)", r.Type, r.Name, name)
+			}
+		}
+	}
+	obj, err := k.update(ctx, id, r, cur)
+	if err != nil {
+		return provider.Object{}, fmt.Errorf("update %s %q: %w", r.Type, r.Name, err)
+	}
+	return obj, nil
+}
+
+// Delete removes the object and what AWS requires gone first.
+func (p *Provider) Delete(ctx context.Context, typ, id string) error {
+	k, err := p.kind(typ)
+	if err != nil {
+		return err
+	}
+	if err := k.delete(ctx, id); err != nil {
+		return fmt.Errorf("delete %s %s: %w", typ, id, err)
+	}
+	return nil
+}
+
+// Lookup finds a Kyku-managed object by cloud name.
+func (p *Provider) Lookup(ctx context.Context, typ, cloudName string) (provider.Object, error) {
+	k, err := p.kind(typ)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	obj, err := k.lookup(ctx, cloudName)
+	if err != nil {
+		return provider.Object{}, fmt.Errorf("lookup %s %q: %w", typ, cloudName, err)
+	}
+	return obj, nil
+}

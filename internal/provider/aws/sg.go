@@ -1,0 +1,277 @@
+package aws
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/kyku/action/internal/provider"
+)
+
+// sgKind maps SecurityGroup to a security group whose rules are converged
+// by rule diff: only missing rules are authorized, only extra ones revoked.
+// Egress is managed only when the egress property is set (the group is
+// tagged kyku:egress=managed); otherwise AWS's default allow-all egress is
+// left alone and not reported.
+type sgKind struct{ p *Provider }
+
+const tagEgress = "kyku:egress"
+
+// rule is one permission for one CIDR in AWS terms.
+type rule struct {
+	proto    string // tcp, udp, icmp, -1
+	from, to int32
+	ports    bool
+	cidr     string
+}
+
+func (r rule) key() string { return fmt.Sprintf("%s|%d|%d|%t|%s", r.proto, r.from, r.to, r.ports, r.cidr) }
+
+func rulesFromProps(v any) []rule {
+	l, _ := v.([]any)
+	var out []rule
+	for _, x := range l {
+		m, _ := x.(map[string]any)
+		proto := pstr(m, "protocol")
+		if proto == "" {
+			proto = "tcp"
+		}
+		r := rule{proto: proto, cidr: pstr(m, "cidr")}
+		port, hasPort := m["port"].(float64)
+		switch {
+		case proto == "all":
+			r.proto = "-1"
+		case proto == "icmp" && hasPort:
+			r.from, r.to, r.ports = int32(port), -1, true
+		case proto == "icmp":
+			r.from, r.to, r.ports = -1, -1, true
+		case hasPort:
+			r.from, r.to, r.ports = int32(port), int32(port), true
+		default:
+			r.from, r.to, r.ports = 0, 65535, true
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func rulesFromAWS(perms []ec2types.IpPermission) []rule {
+	var out []rule
+	for _, p := range perms {
+		for _, c := range p.IpRanges {
+			r := rule{proto: aws.ToString(p.IpProtocol), cidr: aws.ToString(c.CidrIp)}
+			if p.FromPort != nil {
+				r.from, r.to, r.ports = aws.ToInt32(p.FromPort), aws.ToInt32(p.ToPort), true
+			}
+			out = append(out, r)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].key() < out[j].key() })
+	return out
+}
+
+func ruleProps(rs []rule) []any {
+	out := make([]any, 0, len(rs))
+	for _, r := range rs {
+		m := map[string]any{"protocol": r.proto, "cidr": r.cidr}
+		switch {
+		case r.proto == "-1":
+			m["protocol"] = "all"
+		case r.proto == "icmp" && r.from >= 0:
+			m["port"] = float64(r.from)
+		case r.proto != "icmp" && r.from == r.to:
+			m["port"] = float64(r.from)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func perms(rs []rule) []ec2types.IpPermission {
+	out := make([]ec2types.IpPermission, 0, len(rs))
+	for _, r := range rs {
+		p := ec2types.IpPermission{IpProtocol: aws.String(r.proto), IpRanges: []ec2types.IpRange{{CidrIp: aws.String(r.cidr)}}}
+		if r.ports {
+			p.FromPort, p.ToPort = aws.Int32(r.from), aws.Int32(r.to)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func (k sgKind) describe(ctx context.Context, in *ec2.DescribeSecurityGroupsInput, what string) (ec2types.SecurityGroup, error) {
+	var out *ec2.DescribeSecurityGroupsOutput
+	err := k.p.call(ctx, "describe security groups", plain, func(ctx context.Context) (err error) {
+		out, err = k.p.ec2.DescribeSecurityGroups(ctx, in)
+		return err
+	})
+	if err != nil {
+		return ec2types.SecurityGroup{}, err
+	}
+	if len(out.SecurityGroups) == 0 {
+		return ec2types.SecurityGroup{}, gone("security group " + what)
+	}
+	return out.SecurityGroups[0], nil
+}
+
+func sgObject(g ec2types.SecurityGroup) provider.Object {
+	tags := fromEC2Tags(g.Tags)
+	props := map[string]any{"network": aws.ToString(g.VpcId)}
+	if in := rulesFromAWS(g.IpPermissions); len(in) > 0 {
+		props["ingress"] = ruleProps(in)
+	}
+	if tags[tagEgress] == "managed" {
+		props["egress"] = ruleProps(rulesFromAWS(g.IpPermissionsEgress))
+	}
+	return object(aws.ToString(g.GroupId), tags[tagNameAWS], setTags(props, tags), nil)
+}
+
+func (k sgKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+	g, err := k.describe(ctx, &ec2.DescribeSecurityGroupsInput{Filters: byName(name)}, name)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	return sgObject(g), nil
+}
+
+func (k sgKind) read(ctx context.Context, id string) (provider.Object, error) {
+	g, err := k.describe(ctx, &ec2.DescribeSecurityGroupsInput{GroupIds: []string{id}}, id)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	return sgObject(g), nil
+}
+
+func sgTags(r provider.Resource) map[string]string {
+	if _, ok := r.Properties["egress"]; ok {
+		return wantTags(r, map[string]string{tagEgress: "managed"})
+	}
+	return wantTags(r, nil)
+}
+
+func (k sgKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	if err := required(r, "network"); err != nil {
+		return provider.Object{}, err
+	}
+	g, err := k.describe(ctx, &ec2.DescribeSecurityGroupsInput{Filters: byName(r.CloudName)}, r.CloudName)
+	if err != nil && !isGone(err) {
+		return provider.Object{}, err
+	}
+	if err != nil {
+		var out *ec2.CreateSecurityGroupOutput
+		err = k.p.call(ctx, "create security group", settling, func(ctx context.Context) (err error) {
+			out, err = k.p.ec2.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{
+				GroupName:         aws.String(r.CloudName),
+				Description:       aws.String("Kyku " + r.Prefix + "/" + r.Name),
+				VpcId:             aws.String(pstr(r.Properties, "network")),
+				TagSpecifications: tagSpec(ec2types.ResourceTypeSecurityGroup, sgTags(r)),
+			})
+			return err
+		})
+		if err != nil {
+			return provider.Object{}, err
+		}
+		g, err = k.describe(ctx, &ec2.DescribeSecurityGroupsInput{GroupIds: []string{aws.ToString(out.GroupId)}}, r.CloudName)
+		if err != nil {
+			return provider.Object{}, err
+		}
+	}
+	if err := k.converge(ctx, g, r); err != nil {
+		return provider.Object{}, err
+	}
+	return k.read(ctx, aws.ToString(g.GroupId))
+}
+
+func (k sgKind) converge(ctx context.Context, g ec2types.SecurityGroup, r provider.Resource) error {
+	id := aws.ToString(g.GroupId)
+	if err := k.diff(ctx, id, false, rulesFromAWS(g.IpPermissions), rulesFromProps(r.Properties["ingress"])); err != nil {
+		return err
+	}
+	want := []rule{{proto: "-1", cidr: "0.0.0.0/0"}}
+	if _, ok := r.Properties["egress"]; ok {
+		want = rulesFromProps(r.Properties["egress"])
+	}
+	return k.diff(ctx, id, true, rulesFromAWS(g.IpPermissionsEgress), want)
+}
+
+// diff authorizes the rules in want but not have and revokes the rest.
+func (k sgKind) diff(ctx context.Context, id string, egress bool, have, want []rule) error {
+	hk, wk := map[string]bool{}, map[string]bool{}
+	for _, r := range have {
+		hk[r.key()] = true
+	}
+	var add, remove []rule
+	for _, r := range want {
+		if !hk[r.key()] && !wk[r.key()] {
+			add = append(add, r)
+		}
+		wk[r.key()] = true
+	}
+	for _, r := range have {
+		if !wk[r.key()] {
+			remove = append(remove, r)
+		}
+	}
+	p, dir := k.p, "ingress"
+	if egress {
+		dir = "egress"
+	}
+	if len(remove) > 0 {
+		err := p.call(ctx, "revoke "+dir, settling, func(ctx context.Context) (err error) {
+			if egress {
+				_, err = p.ec2.RevokeSecurityGroupEgress(ctx, &ec2.RevokeSecurityGroupEgressInput{GroupId: aws.String(id), IpPermissions: perms(remove)})
+			} else {
+				_, err = p.ec2.RevokeSecurityGroupIngress(ctx, &ec2.RevokeSecurityGroupIngressInput{GroupId: aws.String(id), IpPermissions: perms(remove)})
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	return p.call(ctx, "authorize "+dir, settling, func(ctx context.Context) (err error) {
+		if egress {
+			_, err = p.ec2.AuthorizeSecurityGroupEgress(ctx, &ec2.AuthorizeSecurityGroupEgressInput{GroupId: aws.String(id), IpPermissions: perms(add)})
+		} else {
+			_, err = p.ec2.AuthorizeSecurityGroupIngress(ctx, &ec2.AuthorizeSecurityGroupIngressInput{GroupId: aws.String(id), IpPermissions: perms(add)})
+		}
+		if apiCode(err) == "InvalidPermission.Duplicate" {
+			return nil // a retried request that had landed
+		}
+		return err
+	})
+}
+
+func (k sgKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+	g, err := k.describe(ctx, &ec2.DescribeSecurityGroupsInput{GroupIds: []string{id}}, id)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	want := sgTags(r)
+	want[tagNameAWS] = fromEC2Tags(g.Tags)[tagNameAWS]
+	if err := k.p.syncEC2Tags(ctx, id, fromEC2Tags(g.Tags), want); err != nil {
+		return provider.Object{}, err
+	}
+	if err := k.converge(ctx, g, r); err != nil {
+		return provider.Object{}, err
+	}
+	return k.read(ctx, id)
+}
+
+func (k sgKind) delete(ctx context.Context, id string) error {
+	if !strings.HasPrefix(id, "sg-") {
+		return fmt.Errorf("%q is not a security group id", id)
+	}
+	return k.p.call(ctx, "delete security group", plain, func(ctx context.Context) error {
+		_, err := k.p.ec2.DeleteSecurityGroup(ctx, &ec2.DeleteSecurityGroupInput{GroupId: aws.String(id)})
+		return err
+	})
+}

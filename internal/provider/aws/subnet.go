@@ -1,0 +1,238 @@
+package aws
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/kyku/action/internal/provider"
+)
+
+// subnetKind maps Subnet to a subnet; a public one also gets public IPs on
+// launch and its own route table (tagged with the subnet's name) routing
+// 0.0.0.0/0 to the VPC's internet gateway.
+type subnetKind struct{ p *Provider }
+
+func (k subnetKind) describe(ctx context.Context, m mode, in *ec2.DescribeSubnetsInput) ([]ec2types.Subnet, error) {
+	var out *ec2.DescribeSubnetsOutput
+	err := k.p.call(ctx, "describe subnets", m, func(ctx context.Context) (err error) {
+		out, err = k.p.ec2.DescribeSubnets(ctx, in)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out.Subnets, nil
+}
+
+func subnetObject(s ec2types.Subnet) provider.Object {
+	tags := fromEC2Tags(s.Tags)
+	props := setTags(map[string]any{
+		"network": aws.ToString(s.VpcId),
+		"cidr":    aws.ToString(s.CidrBlock),
+		"zone":    aws.ToString(s.AvailabilityZone),
+		"public":  aws.ToBool(s.MapPublicIpOnLaunch),
+	}, tags)
+	return object(aws.ToString(s.SubnetId), tags[tagNameAWS], props, nil)
+}
+
+func (k subnetKind) one(ctx context.Context, in *ec2.DescribeSubnetsInput, what string) (ec2types.Subnet, error) {
+	ss, err := k.describe(ctx, plain, in)
+	if err != nil {
+		return ec2types.Subnet{}, err
+	}
+	if len(ss) == 0 {
+		return ec2types.Subnet{}, gone("subnet " + what)
+	}
+	return ss[0], nil
+}
+
+func (k subnetKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+	s, err := k.one(ctx, &ec2.DescribeSubnetsInput{Filters: byName(name)}, name)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	return subnetObject(s), nil
+}
+
+func (k subnetKind) read(ctx context.Context, id string) (provider.Object, error) {
+	s, err := k.one(ctx, &ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	return subnetObject(s), nil
+}
+
+func (k subnetKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	if err := required(r, "network", "cidr", "zone"); err != nil {
+		return provider.Object{}, err
+	}
+	s, err := k.one(ctx, &ec2.DescribeSubnetsInput{Filters: byName(r.CloudName)}, r.CloudName)
+	if err != nil && !isGone(err) {
+		return provider.Object{}, err
+	}
+	tags := wantTags(r, nil)
+	if err != nil {
+		var out *ec2.CreateSubnetOutput
+		err = k.p.call(ctx, "create subnet", settling, func(ctx context.Context) (err error) {
+			out, err = k.p.ec2.CreateSubnet(ctx, &ec2.CreateSubnetInput{
+				VpcId:             aws.String(pstr(r.Properties, "network")),
+				CidrBlock:         aws.String(pstr(r.Properties, "cidr")),
+				AvailabilityZone:  aws.String(pstr(r.Properties, "zone")),
+				TagSpecifications: tagSpec(ec2types.ResourceTypeSubnet, tags),
+			})
+			return err
+		})
+		if err != nil {
+			return provider.Object{}, err
+		}
+		s = *out.Subnet
+	}
+	if err := k.setPublic(ctx, s, tags, pbool(r.Properties, "public")); err != nil {
+		return provider.Object{}, err
+	}
+	return k.read(ctx, aws.ToString(s.SubnetId))
+}
+
+// routeTable returns the Kyku route table named name, if any.
+func (p *Provider) routeTable(ctx context.Context, name string) (*ec2types.RouteTable, error) {
+	var out *ec2.DescribeRouteTablesOutput
+	err := p.call(ctx, "describe route tables", plain, func(ctx context.Context) (err error) {
+		out, err = p.ec2.DescribeRouteTables(ctx, &ec2.DescribeRouteTablesInput{Filters: byName(name)})
+		return err
+	})
+	if err != nil || len(out.RouteTables) == 0 {
+		return nil, err
+	}
+	return &out.RouteTables[0], nil
+}
+
+// setPublic converges the subnet's public IPs and internet route. Every
+// step checks first, so it also finishes an interrupted create.
+func (k subnetKind) setPublic(ctx context.Context, s ec2types.Subnet, tags map[string]string, public bool) error {
+	p, id := k.p, aws.ToString(s.SubnetId)
+	if aws.ToBool(s.MapPublicIpOnLaunch) != public {
+		err := p.call(ctx, "set subnet public ip on launch", settling, func(ctx context.Context) error {
+			_, err := p.ec2.ModifySubnetAttribute(ctx, &ec2.ModifySubnetAttributeInput{
+				SubnetId: aws.String(id), MapPublicIpOnLaunch: &ec2types.AttributeBooleanValue{Value: aws.Bool(public)},
+			})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	rt, err := p.routeTable(ctx, tags[tagNameAWS])
+	if err != nil {
+		return err
+	}
+	if !public {
+		if rt == nil {
+			return nil
+		}
+		return p.dropRouteTable(ctx, rt)
+	}
+	if rt == nil {
+		var out *ec2.CreateRouteTableOutput
+		err = p.call(ctx, "create route table", settling, func(ctx context.Context) (err error) {
+			out, err = p.ec2.CreateRouteTable(ctx, &ec2.CreateRouteTableInput{
+				VpcId: s.VpcId, TagSpecifications: tagSpec(ec2types.ResourceTypeRouteTable, tags),
+			})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		rt = out.RouteTable
+	}
+	rtID := aws.ToString(rt.RouteTableId)
+	hasRoute := false
+	for _, r := range rt.Routes {
+		hasRoute = hasRoute || aws.ToString(r.DestinationCidrBlock) == "0.0.0.0/0"
+	}
+	if !hasRoute {
+		igw, err := p.gateway(ctx, aws.ToString(s.VpcId))
+		if err != nil {
+			return err
+		}
+		if igw == "" {
+			return gone("internet gateway of " + aws.ToString(s.VpcId))
+		}
+		err = p.call(ctx, "create internet route", settling, func(ctx context.Context) error {
+			_, err := p.ec2.CreateRoute(ctx, &ec2.CreateRouteInput{
+				RouteTableId: aws.String(rtID), DestinationCidrBlock: aws.String("0.0.0.0/0"), GatewayId: aws.String(igw),
+			})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	for _, a := range rt.Associations {
+		if aws.ToString(a.SubnetId) == id {
+			return nil
+		}
+	}
+	return p.call(ctx, "associate route table", settling, func(ctx context.Context) error {
+		_, err := p.ec2.AssociateRouteTable(ctx, &ec2.AssociateRouteTableInput{RouteTableId: aws.String(rtID), SubnetId: aws.String(id)})
+		return err
+	})
+}
+
+func (p *Provider) dropRouteTable(ctx context.Context, rt *ec2types.RouteTable) error {
+	for _, a := range rt.Associations {
+		aid := a.RouteTableAssociationId
+		err := p.call(ctx, "disassociate route table", plain, func(ctx context.Context) error {
+			_, err := p.ec2.DisassociateRouteTable(ctx, &ec2.DisassociateRouteTableInput{AssociationId: aid})
+			return err
+		})
+		if err != nil && !isGone(err) {
+			return err
+		}
+	}
+	return p.call(ctx, "delete route table", plain, func(ctx context.Context) error {
+		_, err := p.ec2.DeleteRouteTable(ctx, &ec2.DeleteRouteTableInput{RouteTableId: rt.RouteTableId})
+		return err
+	})
+}
+
+func (k subnetKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+	s, err := k.one(ctx, &ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	have := fromEC2Tags(s.Tags)
+	want := wantTags(r, nil)
+	want[tagNameAWS] = have[tagNameAWS] // keep the name the route table is found by
+	if err := k.p.syncEC2Tags(ctx, id, have, want); err != nil {
+		return provider.Object{}, err
+	}
+	if err := k.setPublic(ctx, s, want, pbool(r.Properties, "public")); err != nil {
+		return provider.Object{}, err
+	}
+	return k.read(ctx, id)
+}
+
+func (k subnetKind) delete(ctx context.Context, id string) error {
+	s, err := k.one(ctx, &ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
+	if err != nil {
+		return err
+	}
+	if name := fromEC2Tags(s.Tags)[tagNameAWS]; name != "" {
+		rt, err := k.p.routeTable(ctx, name)
+		if err != nil {
+			return err
+		}
+		if rt != nil {
+			if err := k.p.dropRouteTable(ctx, rt); err != nil {
+				return err
+			}
+		}
+	}
+	return k.p.call(ctx, "delete subnet", plain, func(ctx context.Context) error {
+		_, err := k.p.ec2.DeleteSubnet(ctx, &ec2.DeleteSubnetInput{SubnetId: aws.String(id)})
+		return err
+	})
+}

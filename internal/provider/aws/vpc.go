@@ -1,0 +1,192 @@
+package aws
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/kyku/action/internal/provider"
+)
+
+// vpcKind maps Vpc to a VPC plus an attached internet gateway (always
+// created, tagged like the VPC, so public subnets can route to it).
+type vpcKind struct{ p *Provider }
+
+func gone(what string) error { return fmt.Errorf("%s: %w", what, provider.ErrNotFound) }
+
+func (k vpcKind) describe(ctx context.Context, in *ec2.DescribeVpcsInput) ([]ec2types.Vpc, error) {
+	var out *ec2.DescribeVpcsOutput
+	err := k.p.call(ctx, "describe vpcs", plain, func(ctx context.Context) (err error) {
+		out, err = k.p.ec2.DescribeVpcs(ctx, in)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out.Vpcs, nil
+}
+
+func vpcObject(v ec2types.Vpc) provider.Object {
+	tags := fromEC2Tags(v.Tags)
+	props := setTags(map[string]any{"cidr": aws.ToString(v.CidrBlock)}, tags)
+	return object(aws.ToString(v.VpcId), tags[tagNameAWS], props, nil)
+}
+
+func (k vpcKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+	vs, err := k.describe(ctx, &ec2.DescribeVpcsInput{Filters: byName(name)})
+	if err != nil {
+		return provider.Object{}, err
+	}
+	if len(vs) == 0 {
+		return provider.Object{}, gone("vpc " + name)
+	}
+	return vpcObject(vs[0]), nil
+}
+
+func (k vpcKind) read(ctx context.Context, id string) (provider.Object, error) {
+	vs, err := k.describe(ctx, &ec2.DescribeVpcsInput{VpcIds: []string{id}})
+	if err != nil {
+		return provider.Object{}, err
+	}
+	if len(vs) == 0 {
+		return provider.Object{}, gone("vpc " + id)
+	}
+	return vpcObject(vs[0]), nil
+}
+
+func (k vpcKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	if err := required(r, "cidr"); err != nil {
+		return provider.Object{}, err
+	}
+	tags := wantTags(r, nil)
+	obj, err := k.lookup(ctx, r.CloudName)
+	if err != nil && !isGone(err) {
+		return provider.Object{}, err
+	}
+	if err != nil {
+		var out *ec2.CreateVpcOutput
+		err = k.p.call(ctx, "create vpc", plain, func(ctx context.Context) (err error) {
+			out, err = k.p.ec2.CreateVpc(ctx, &ec2.CreateVpcInput{
+				CidrBlock:         aws.String(pstr(r.Properties, "cidr")),
+				TagSpecifications: tagSpec(ec2types.ResourceTypeVpc, tags),
+			})
+			return err
+		})
+		if err != nil {
+			return provider.Object{}, err
+		}
+		obj = vpcObject(*out.Vpc)
+	}
+	// Idempotent too: after a crash between CreateVpc and here, the next
+	// Create finds the VPC by tag and finishes the gateway.
+	if _, err := k.ensureGateway(ctx, obj.ID, tags); err != nil {
+		return provider.Object{}, err
+	}
+	return obj, nil
+}
+
+// gateway returns the internet gateway attached to vpc ("" when none).
+func (p *Provider) gateway(ctx context.Context, vpc string) (string, error) {
+	var out *ec2.DescribeInternetGatewaysOutput
+	err := p.call(ctx, "describe internet gateways", settling, func(ctx context.Context) (err error) {
+		out, err = p.ec2.DescribeInternetGateways(ctx, &ec2.DescribeInternetGatewaysInput{
+			Filters: []ec2types.Filter{filter("attachment.vpc-id", vpc)},
+		})
+		return err
+	})
+	if err != nil || len(out.InternetGateways) == 0 {
+		return "", err
+	}
+	return aws.ToString(out.InternetGateways[0].InternetGatewayId), nil
+}
+
+func (k vpcKind) ensureGateway(ctx context.Context, vpc string, tags map[string]string) (string, error) {
+	p := k.p
+	if id, err := p.gateway(ctx, vpc); err != nil || id != "" {
+		return id, err
+	}
+	// A detached gateway of ours left by an interrupted create?
+	var out *ec2.DescribeInternetGatewaysOutput
+	err := p.call(ctx, "describe internet gateways", plain, func(ctx context.Context) (err error) {
+		out, err = p.ec2.DescribeInternetGateways(ctx, &ec2.DescribeInternetGatewaysInput{Filters: byName(tags[tagNameAWS])})
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	var id string
+	for _, g := range out.InternetGateways {
+		if len(g.Attachments) == 0 {
+			id = aws.ToString(g.InternetGatewayId)
+		}
+	}
+	if id == "" {
+		var created *ec2.CreateInternetGatewayOutput
+		err = p.call(ctx, "create internet gateway", plain, func(ctx context.Context) (err error) {
+			created, err = p.ec2.CreateInternetGateway(ctx, &ec2.CreateInternetGatewayInput{
+				TagSpecifications: tagSpec(ec2types.ResourceTypeInternetGateway, tags),
+			})
+			return err
+		})
+		if err != nil {
+			return "", err
+		}
+		id = aws.ToString(created.InternetGateway.InternetGatewayId)
+	}
+	err = p.call(ctx, "attach internet gateway", settling, func(ctx context.Context) error {
+		_, err := p.ec2.AttachInternetGateway(ctx, &ec2.AttachInternetGatewayInput{InternetGatewayId: aws.String(id), VpcId: aws.String(vpc)})
+		return err
+	})
+	return id, err
+}
+
+func (k vpcKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+	vs, err := k.describe(ctx, &ec2.DescribeVpcsInput{VpcIds: []string{id}})
+	if err != nil {
+		return provider.Object{}, err
+	}
+	if len(vs) == 0 {
+		return provider.Object{}, gone("vpc " + id)
+	}
+	if err := k.p.syncEC2Tags(ctx, id, fromEC2Tags(vs[0].Tags), wantTags(r, nil)); err != nil {
+		return provider.Object{}, err
+	}
+	return k.read(ctx, id)
+}
+
+func (k vpcKind) delete(ctx context.Context, id string) error {
+	p := k.p
+	if _, err := k.read(ctx, id); err != nil {
+		return err
+	}
+	for {
+		igw, err := p.gateway(ctx, id)
+		if err != nil || igw == "" {
+			if err != nil {
+				return err
+			}
+			break
+		}
+		err = p.call(ctx, "detach internet gateway", plain, func(ctx context.Context) error {
+			_, err := p.ec2.DetachInternetGateway(ctx, &ec2.DetachInternetGatewayInput{InternetGatewayId: aws.String(igw), VpcId: aws.String(id)})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		err = p.call(ctx, "delete internet gateway", plain, func(ctx context.Context) error {
+			_, err := p.ec2.DeleteInternetGateway(ctx, &ec2.DeleteInternetGatewayInput{InternetGatewayId: aws.String(igw)})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return p.call(ctx, "delete vpc", plain, func(ctx context.Context) error {
+		_, err := p.ec2.DeleteVpc(ctx, &ec2.DeleteVpcInput{VpcId: aws.String(id)})
+		return err
+	})
+}
