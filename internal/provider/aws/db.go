@@ -83,7 +83,9 @@ func dbObject(db rdstypes.DBInstance) provider.Object {
 	return object(id, id, setTags(props, tags), outputs)
 }
 
-func (k dbKind) lookup(ctx context.Context, name string) (provider.Object, error) { return k.read(ctx, name) }
+func (k dbKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+	return k.read(ctx, name)
+}
 
 func (k dbKind) read(ctx context.Context, id string) (provider.Object, error) {
 	db, err := k.describe(ctx, id)

@@ -30,7 +30,9 @@ type rule struct {
 	cidr     string
 }
 
-func (r rule) key() string { return fmt.Sprintf("%s|%d|%d|%t|%s", r.proto, r.from, r.to, r.ports, r.cidr) }
+func (r rule) key() string {
+	return fmt.Sprintf("%s|%d|%d|%t|%s", r.proto, r.from, r.to, r.ports, r.cidr)
+}
 
 func rulesFromProps(v any) []rule {
 	l, _ := v.([]any)
