@@ -327,10 +327,46 @@ func (x *execution) build(destroyAfterUpdates bool) {
 			}
 		}
 	}
+	if x.e.opts.LevelBarrier {
+		x.addBarriers(mainTask)
+	}
 	for _, t := range x.tasks {
 		ci := x.owner[t.id]
+		if ci < 0 {
+			continue
+		}
 		id := t.id
 		t.skip = func(cause error) { x.skipped(ci, id, cause) }
+	}
+}
+
+// addBarriers makes every create/update/replace wait for all changes of the
+// lower levels, through one no-op task per level.
+func (x *execution) addBarriers(mainTask map[int]int) {
+	byLevel := map[int][]int{}
+	maxLevel := -1
+	for ci, tid := range mainTask {
+		c := x.p.Changes[ci]
+		if c.Action == plan.Destroy || c.Action == plan.Forget {
+			continue
+		}
+		byLevel[c.Level] = append(byLevel[c.Level], tid)
+		maxLevel = max(maxLevel, c.Level)
+	}
+	prev := -1
+	for l := 0; l <= maxLevel; l++ {
+		if prev >= 0 {
+			for _, tid := range byLevel[l] {
+				x.tasks[tid].deps = append(x.tasks[tid].deps, prev)
+			}
+		}
+		if len(byLevel[l]) == 0 {
+			continue
+		}
+		b := &task{id: len(x.tasks), deps: byLevel[l], run: func(context.Context) error { return nil }}
+		x.tasks = append(x.tasks, b)
+		x.owner = append(x.owner, -1)
+		prev = b.id
 	}
 }
 
@@ -387,13 +423,16 @@ func (x *execution) event(ci int, kind progress.Kind, err error) {
 func (x *execution) skipped(ci, taskID int, cause error) {
 	c := &x.p.Changes[ci]
 	var fd failedDep
-	if errors.As(cause, &fd) {
+	switch {
+	case errors.As(cause, &fd) && x.owner[fd.id] < 0:
+		cause = errors.New("a change of an earlier level failed")
+	case errors.As(cause, &fd):
 		failed := x.p.Changes[x.owner[fd.id]].ResourceID
 		if failed == c.ResourceID {
 			return // the create part of a replace whose destroy part failed
 		}
 		cause = fmt.Errorf("dependency %q failed", failed)
-	} else if errors.Is(cause, context.Canceled) {
+	case errors.Is(cause, context.Canceled):
 		cause = errors.New("interrupted before it started")
 	}
 	x.mu.Lock()
@@ -412,7 +451,7 @@ func (x *execution) collect(res *Result, errs map[int]error) {
 	}
 	done := map[int]bool{}
 	for _, ci := range x.owner {
-		if done[ci] {
+		if ci < 0 || done[ci] {
 			continue
 		}
 		done[ci] = true

@@ -34,6 +34,12 @@ type Options struct {
 	VerifyAttempts  int           // default 10
 	VerifyInterval  time.Duration // default 2s
 
+	// LevelBarrier makes every level wait for the whole previous level (the
+	// seed's planner picture). Only for comparison in benchmarks: the
+	// default ready queue starts a change as soon as its own dependencies
+	// are done.
+	LevelBarrier bool
+
 	Lock  statemgr.LockInfo // who is running (operation is filled in)
 	Hook  progress.Hook     // apply progress (default: discard)
 	Now   func() time.Time  // default time.Now
