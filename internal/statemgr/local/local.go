@@ -23,7 +23,9 @@ type Options struct {
 	// StaleAfter is the age of a lock's heartbeat past which the lock is
 	// considered abandoned and broken (default 5m).
 	StaleAfter time.Duration
-	// Heartbeat is how often a held lock refreshes its heartbeat (default 60s).
+	// Heartbeat is how often a held lock refreshes its heartbeat (default
+	// 60s). It is capped at StaleAfter/3: a slower heartbeat could not keep a
+	// live lock from looking stale.
 	Heartbeat time.Duration
 	// PollInterval is how often a waiting Lock looks at the lock again
 	// (default 250ms).
@@ -65,6 +67,9 @@ func New(dir, env string, opts Options) *Backend {
 	}
 	if opts.Heartbeat <= 0 {
 		opts.Heartbeat = 60 * time.Second
+	}
+	if opts.Heartbeat > opts.StaleAfter/3 {
+		opts.Heartbeat = opts.StaleAfter / 3
 	}
 	if opts.PollInterval <= 0 {
 		opts.PollInterval = 250 * time.Millisecond

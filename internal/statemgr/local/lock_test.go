@@ -60,6 +60,21 @@ func TestLockRecordsWhoHoldsIt(t *testing.T) {
 	}
 }
 
+func TestHeartbeatIsFasterThanStaleAfter(t *testing.T) {
+	for _, tc := range []struct {
+		opts Options
+		want time.Duration
+	}{
+		{Options{}, 60 * time.Second},
+		{Options{StaleAfter: 2 * time.Second}, 2 * time.Second / 3},
+		{Options{StaleAfter: time.Minute, Heartbeat: 5 * time.Second}, 5 * time.Second},
+	} {
+		if got := New(".kyku", "", tc.opts).opts.Heartbeat; got != tc.want {
+			t.Errorf("New(%+v) heartbeat = %s, want %s", tc.opts, got, tc.want)
+		}
+	}
+}
+
 func TestStaleLocks(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {

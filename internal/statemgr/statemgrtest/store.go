@@ -55,13 +55,15 @@ func testStore(t *testing.T, newBackend Factory) {
 		mustRead(t, b)
 		winner := NewState("lin-1", 2, "web", "a-only")
 		mustWrite(t, a, winner, statemgr.WriteOptions{})
-		err := b.Write(ctx, NewState("lin-1", 2, "web", "b-only"), statemgr.WriteOptions{})
+		// Same lineage and a higher serial: only the change since b's read
+		// tells that b would lose a's update.
+		err := b.Write(ctx, NewState("lin-1", 3, "web", "b-only"), statemgr.WriteOptions{})
 		wantConflict(t, err)
 		if d := cmp.Diff(winner, mustRead(t, b)); d != "" {
 			t.Errorf("stored state is not the winner's (-want +got):\n%s", d)
 		}
 		// Having read again, b may write.
-		mustWrite(t, b, NewState("lin-1", 3, "web", "a-only", "b-only"), statemgr.WriteOptions{})
+		mustWrite(t, b, NewState("lin-1", 4, "web", "a-only", "b-only"), statemgr.WriteOptions{})
 	})
 
 	t.Run("write over a state never read is a conflict", func(t *testing.T) {
