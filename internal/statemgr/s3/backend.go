@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/kyku/action/internal/statemgr"
 )
@@ -213,7 +214,7 @@ func (b *Backend) backupPrefix() string  { return b.key("backups/" + b.stem() + 
 func (b *Backend) url(key string) string { return "s3://" + b.cfg.Bucket + "/" + key }
 func (b *Backend) encrypt(in *awss3.PutObjectInput) *awss3.PutObjectInput {
 	if b.cfg.KMSKeyID != "" {
-		in.ServerSideEncryption = "aws:kms"
+		in.ServerSideEncryption = types.ServerSideEncryptionAwsKms
 		in.SSEKMSKeyId = aws.String(b.cfg.KMSKeyID)
 	}
 	return in

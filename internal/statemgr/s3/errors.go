@@ -39,16 +39,17 @@ func httpStatus(err error) int {
 	return 0
 }
 
-// isNotFound reports a missing key (GetObject's NoSuchKey, or a bare 404
-// from a HEAD or a conditional request on a missing key), not a missing bucket.
+// isNotFound reports a missing key: NoSuchKey, or a 404 without an error
+// code (a HEAD). Any other 404 (a missing bucket, a server's "no such user")
+// is not a missing key: treating it as one would read as "no state yet".
 func isNotFound(err error) bool {
 	switch apiCode(err) {
 	case "NoSuchKey", "NotFound":
 		return true
-	case "NoSuchBucket":
-		return false
+	case "":
+		return httpStatus(err) == 404
 	}
-	return httpStatus(err) == 404
+	return false
 }
 
 // isPreconditionFailed reports a failed If-Match / If-None-Match (412), or
@@ -74,7 +75,8 @@ func (b *Backend) wrap(action, key string, err error) error {
 		code == "IllegalLocationConstraintException" || status == 301:
 		return fmt.Errorf("s3 backend: bucket %q is in another region than %s (endpoint %s); set backend.region in kyku.yaml: %w: %w",
 			b.cfg.Bucket, b.region, b.where, ErrWrongRegion, err)
-	case code == "InvalidAccessKeyId" || code == "SignatureDoesNotMatch":
+	case code == "InvalidAccessKeyId" || code == "SignatureDoesNotMatch" ||
+		code == "XAdminUserNotFound": // versitygw's 404 for an unknown access key
 		return fmt.Errorf("s3 backend: access denied to %s %s: the credentials were rejected (check AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the profile): %w: %w",
 			action, b.url(key), ErrAccessDenied, err)
 	case code == "AccessDenied" || status == 403:
