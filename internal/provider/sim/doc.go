@@ -6,10 +6,11 @@
 //
 // The cloud lives in Options.Dir (KYKU_SIM_DIR, default .kyku/sim):
 //
-//	.next-id                  last ID handed out; IDs are decimal numbers, like Hetzner's
-//	<Type>/<id>.json          one object per file, pretty-printed
-//	<Type>/.names/<cloudName> the ID of the object with that cloud name (the name index)
-//	<Type>/.tmp-*             leftovers of a write interrupted by a crash; ignored
+//	.next-id          last ID handed out; IDs are decimal numbers, like Hetzner's
+//	<Type>/<id>.json  one object per file, pretty-printed
+//	<Type>/.index     the name index: "cloudName id" lines, the latest per name wins;
+//	                  a line whose object file is missing means the name is free
+//	<Type>/.tmp-*     leftovers of a write interrupted by a crash; ignored
 //
 // An object file holds:
 //
@@ -52,12 +53,13 @@
 // # Concurrency and crashes
 //
 // A Provider is safe for concurrent use by many goroutines, and several
-// processes may share one directory. Each cloud name's index file is the
-// lock (flock) under which that object is created, updated or deleted; IDs
-// come from a counter file under flock. Create writes the index before the
-// object, so a crash (even kill -9) leaves at worst an index without an
-// object, which the next Create reclaims; never two objects with one name.
-// Writes are atomic (temp file + rename) but not fsynced: a simulator. The
-// zero-latency path does no directory scans and reads only the files a call
-// needs.
+// processes may share one directory. Objects of a type are created, updated
+// and deleted under an exclusive flock of the type's index; IDs come from a
+// counter file under flock. Create appends the index line before it writes
+// the object, so a crash (even kill -9) leaves at worst a line without an
+// object, which the next Create reclaims: never two objects with one name.
+// Object files appear and change atomically (a file linked or renamed into
+// place) but are not fsynced: a simulator. The zero-latency path does no
+// directory scans; each process reads an index once, then only what other
+// processes appended since.
 package sim

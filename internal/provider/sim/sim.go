@@ -141,12 +141,12 @@ func (p *Provider) Create(ctx context.Context, r provider.Resource) (provider.Ob
 }
 
 func (p *Provider) create(r provider.Resource) (provider.Object, error) {
-	l, err := p.store.lockName(r.Type, r.CloudName)
-	if err != nil {
+	x := p.store.indexOf(r.Type)
+	if err := x.lock(p.store, r.Type); err != nil {
 		return provider.Object{}, err
 	}
-	defer l.unlock()
-	if id := l.id(); id != "" {
+	defer x.unlock()
+	if id := x.ids[r.CloudName]; id != "" {
 		rec, err := p.store.read(r.Type, id)
 		if err == nil {
 			return toObject(rec), nil
@@ -154,29 +154,36 @@ func (p *Provider) create(r provider.Resource) (provider.Object, error) {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return provider.Object{}, err
 		}
-		// The index outlived its object (a crash before the object was
-		// written, or a user deleting the file): the name is free.
-	}
-	id, err := p.store.allocID(r.Type, r.Name)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	// Index first: a crash from here on leaves an index without object,
-	// which the next Create reclaims, never an object without index.
-	if err := l.set(id); err != nil {
-		return provider.Object{}, err
+		// The index outlived its object (deleted, or a crash before the
+		// object was written): the name is free.
 	}
 	rec := &record{
-		ID:         id,
 		Type:       r.Type,
 		Name:       r.Name,
 		CloudName:  r.CloudName,
 		Created:    p.now().UTC().Format(time.RFC3339),
 		Properties: r.Properties,
 	}
-	rec.Outputs = p.outputs(rec)
-	if err := p.store.write(rec); err != nil {
-		return provider.Object{}, err
+	for {
+		id, err := p.store.allocID(r.Name)
+		if err != nil {
+			return provider.Object{}, err
+		}
+		// Index first: a crash from here on leaves an index line without
+		// an object, which the next Create reclaims, never an object
+		// without one.
+		if err := x.set(r.CloudName, id); err != nil {
+			return provider.Object{}, err
+		}
+		rec.ID = id
+		rec.Outputs = p.outputs(rec)
+		err = p.store.writeNew(rec)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) { // else: the counter was reset by hand; next ID
+			return provider.Object{}, err
+		}
 	}
 	return toObject(rec), nil
 }
@@ -225,9 +232,9 @@ func (p *Provider) Lookup(ctx context.Context, typ, cloudName string) (provider.
 	if f := p.draw(false); f != noFault {
 		return provider.Object{}, transient(OpRead, typ, fmt.Sprintf("named %q", cloudName), f)
 	}
-	id := ""
-	if checkCloudName(cloudName) == nil {
-		id = p.store.lookupName(typ, cloudName)
+	id, err := p.store.indexOf(typ).lookup(p.store, typ, cloudName)
+	if err != nil {
+		return provider.Object{}, err
 	}
 	if id == "" {
 		return provider.Object{}, fmt.Errorf("sim: %s named %q: %w", typ, cloudName, provider.ErrNotFound)
@@ -270,11 +277,11 @@ func (p *Provider) Update(ctx context.Context, id string, r provider.Resource) (
 	if f := p.draw(false); f != noFault {
 		return provider.Object{}, transient(OpUpdate, r.Type, fmt.Sprintf("%q", r.Name), f)
 	}
-	l, err := p.store.lockName(r.Type, rec.CloudName)
-	if err != nil {
+	x := p.store.indexOf(r.Type)
+	if err := x.lock(p.store, r.Type); err != nil {
 		return provider.Object{}, err
 	}
-	defer l.unlock()
+	defer x.unlock()
 	if rec, err = p.readObject(r.Type, id); err != nil { // again, under the lock
 		return provider.Object{}, err
 	}
@@ -318,19 +325,16 @@ func (p *Provider) Delete(ctx context.Context, typ, id string) error {
 }
 
 func (p *Provider) delete(rec *record) error {
-	l, err := p.store.lockName(rec.Type, rec.CloudName)
-	if err != nil {
+	x := p.store.indexOf(rec.Type)
+	if err := x.lock(p.store, rec.Type); err != nil {
 		return err
 	}
-	defer l.unlock()
+	defer x.unlock()
 	if err := removeFile(p.store.objectPath(rec.Type, rec.ID)); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("sim: %s %s: %w", rec.Type, rec.ID, provider.ErrNotFound)
 		}
 		return err
-	}
-	if l.id() == rec.ID {
-		return l.remove()
 	}
 	return nil
 }
@@ -350,4 +354,11 @@ func normalize(props map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return value.Normalize(props).(map[string]any)
+}
+
+// Close releases the files the provider keeps open (the ID counter and the
+// name indexes). Optional: they are also closed when the Provider is
+// garbage-collected, and a closed Provider reopens them on its next call.
+func (p *Provider) Close() error {
+	return p.store.close()
 }

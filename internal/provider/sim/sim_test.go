@@ -39,6 +39,11 @@ func newSim(t *testing.T, opts Options) *Provider {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		if err := p.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
 	return p
 }
 
@@ -171,8 +176,8 @@ func TestReferenceCheck(t *testing.T) {
 			`sim: Database "db": property storageGb: want integer, got "big"`},
 		{"unknown type", provider.Resource{Name: "q", Type: "Queue", CloudName: "pfx-q"},
 			`sim: unknown resource type "Queue" (the simulator knows Database, LoadBalancer, SecurityGroup, SshKey, Subnet, TargetGroup, Vm, Vpc)`},
-		{"bad cloud name", provider.Resource{Name: "v", Type: "Vpc", CloudName: "../evil", Properties: map[string]any{"cidr": "10.0.0.0/8"}},
-			`sim: Vpc "v": cloud name "../evil" may not start with a dot or hold a slash`},
+		{"bad cloud name", provider.Resource{Name: "v", Type: "Vpc", CloudName: "my vpc\n", Properties: map[string]any{"cidr": "10.0.0.0/8"}},
+			`sim: Vpc "v": cloud name "my vpc\n" holds a space or a control character`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -283,20 +288,22 @@ func TestCrashLeftovers(t *testing.T) {
 	dir := t.TempDir()
 	p := newSim(t, Options{Dir: dir})
 	mustCreate(t, p, vpc("warmup")) // creates the directories and the counter
-	// Killed after writing the index, before writing the object.
-	if err := os.WriteFile(filepath.Join(dir, "Vpc", ".names", "pfx-crashed"), []byte("10000042\n"), 0o644); err != nil {
+	// Killed after writing the index line, before writing the object; and
+	// debris: a line without its newline.
+	f, err := os.OpenFile(filepath.Join(dir, "Vpc", ".index"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := f.WriteString("pfx-crashed 10000042\npfx-debris 1000"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
 	// Killed after writing a temp file, before renaming it.
 	if err := os.WriteFile(filepath.Join(dir, "Vpc", ".tmp-10000043-123"), []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// Killed with an empty index (created, nothing written yet).
-	if err := os.WriteFile(filepath.Join(dir, "Vpc", ".names", "pfx-empty"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
-	for _, name := range []string{"crashed", "empty"} {
+	for _, name := range []string{"crashed", "debris", "fresh"} {
 		if _, err := p.Lookup(ctx, "Vpc", "pfx-"+name); !errors.Is(err, provider.ErrNotFound) {
 			t.Errorf("Lookup of a half-created %s: err = %v, want ErrNotFound", name, err)
 		}
@@ -320,5 +327,39 @@ func TestReadBadID(t *testing.T) {
 		if err := p.Delete(context.Background(), "Vm", id); !errors.Is(err, provider.ErrNotFound) {
 			t.Errorf("Delete(%q): err = %v, want ErrNotFound", id, err)
 		}
+	}
+}
+
+// TestResetByHand: a user resetting the counter, or deleting the whole
+// directory under a running process, costs no collision.
+func TestResetByHand(t *testing.T) {
+	dir := t.TempDir()
+	p := newSim(t, Options{Dir: dir})
+	ctx := context.Background()
+	a := mustCreate(t, p, vpc("a"))
+	b := mustCreate(t, p, vpc("b"))
+	if err := os.WriteFile(filepath.Join(dir, ".next-id"), []byte("10000000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := mustCreate(t, p, vpc("c"))
+	if c.ID == a.ID || c.ID == b.ID {
+		t.Fatalf("after a counter reset, new object got the existing ID %s", c.ID)
+	}
+	for _, obj := range []provider.Object{a, b, c} {
+		got, err := p.Read(ctx, "Vpc", obj.ID)
+		if err != nil || got.CloudName != obj.CloudName {
+			t.Errorf("Read %s = %q, %v; want %s", obj.ID, got.CloudName, err, obj.CloudName)
+		}
+	}
+
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	d := mustCreate(t, p, vpc("a"))
+	if got, err := p.Lookup(ctx, "Vpc", "pfx-a"); err != nil || got.ID != d.ID {
+		t.Errorf("Lookup after the directory was deleted and a re-created = %q, %v; want %s", got.ID, err, d.ID)
+	}
+	if n := countObjects(t, dir, "Vpc", "pfx-a"); n != 1 {
+		t.Errorf("%d objects named pfx-a, want 1", n)
 	}
 }
