@@ -192,6 +192,9 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 			return s, err
 		}
 	}
+	if c.lockTimeout == 0 {
+		s.LockTimeout = -1 // --lock-timeout 0: try once, do not wait
+	}
 	s.Engine.Parallelism = c.parallelism
 	s.Engine.Now = env.Now
 	s.Engine.Lock = lockInfo(env, op)
