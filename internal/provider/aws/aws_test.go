@@ -59,7 +59,7 @@ func noop(t *testing.T, p *aws.Provider, r provider.Resource, id string, omit ..
 	if d := cmp.Diff(want, got.Properties); d != "" {
 		t.Errorf("read %s %s differs from the request (-want +got):\n%s", r.Type, r.Name, d)
 	}
-	if got.CloudName != r.CloudName && r.Type != "Database" {
+	if got.CloudName != r.CloudName {
 		t.Errorf("read %s: cloud name %q, want %q", r.Name, got.CloudName, r.CloudName)
 	}
 	return got
@@ -126,7 +126,7 @@ func TestQuickstartLifecycle(t *testing.T) {
 	if !strings.HasPrefix(key.ID, "key-") {
 		t.Fatalf("key id %q", key.ID)
 	}
-	noop(t, p, keyR, key.ID, "publicKey")
+	noop(t, p, keyR, key.ID)
 
 	var vms []provider.Object
 	var vmRs []provider.Resource
@@ -151,7 +151,7 @@ func TestQuickstartLifecycle(t *testing.T) {
 
 	dbR := res("Database", "app-db", map[string]any{"network": vpc.ID, "engine": "postgres", "size": "small", "storageGb": float64(20)})
 	db := mustCreate(t, p, dbR)
-	if db.ID != "demo-app-db" || !strings.HasSuffix(db.Outputs["endpoint"].(string), ":5432") {
+	if !strings.HasSuffix(db.ID, ":db:demo-app-db") || !strings.HasSuffix(db.Outputs["endpoint"].(string), ":5432") {
 		t.Errorf("db %s outputs %v", db.ID, db.Outputs)
 	}
 	noop(t, p, dbR, db.ID)

@@ -41,6 +41,16 @@ func rdsTags(t map[string]string) []rdstypes.Tag {
 	return out
 }
 
+// dbIdent turns a provider ID (the DB ARN) into the DB identifier the
+// RDS write calls want; an identifier passes through.
+func dbIdent(id string) string {
+	if strings.HasPrefix(id, "arn:") {
+		return id[strings.LastIndex(id, ":")+1:]
+	}
+	return id
+}
+
+// describe accepts the identifier or the ARN, as DescribeDBInstances does.
 func (k dbKind) describe(ctx context.Context, id string) (rdstypes.DBInstance, error) {
 	var out *rds.DescribeDBInstancesOutput
 	err := k.p.call(ctx, "describe db instances", plain, func(ctx context.Context) (err error) {
@@ -79,8 +89,7 @@ func dbObject(db rdstypes.DBInstance) provider.Object {
 	if s := db.MasterUserSecret; s != nil {
 		outputs["passwordSecretArn"] = aws.ToString(s.SecretArn)
 	}
-	id := aws.ToString(db.DBInstanceIdentifier)
-	return object(id, id, setTags(props, tags), outputs)
+	return object(aws.ToString(db.DBInstanceArn), aws.ToString(db.DBInstanceIdentifier), setTags(props, tags), outputs)
 }
 
 func (k dbKind) lookup(ctx context.Context, name string) (provider.Object, error) {
@@ -111,20 +120,27 @@ func (k dbKind) waitAvailable(ctx context.Context, id string) (provider.Object, 
 	return dbObject(db), nil
 }
 
-// privateSubnets lists the network's Kyku subnets without public IPs.
+// privateSubnets lists the network's Kyku subnets without public IPs, or
+// all its Kyku subnets when none is private.
 func (p *Provider) privateSubnets(ctx context.Context, vpc string) ([]string, error) {
 	ss, err := subnetKind{p}.describe(ctx, settling, &ec2.DescribeSubnetsInput{Filters: []ec2types.Filter{
-		filter("vpc-id", vpc), filter("tag:"+tagManaged, "true"), filter("map-public-ip-on-launch", "false"),
+		filter("vpc-id", vpc), filter("tag:"+tagManaged, "true"),
 	}})
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
+	var private, all []string
 	for _, s := range ss {
-		ids = append(ids, aws.ToString(s.SubnetId))
+		all = append(all, aws.ToString(s.SubnetId))
+		if !aws.ToBool(s.MapPublicIpOnLaunch) {
+			private = append(private, aws.ToString(s.SubnetId))
+		}
 	}
-	sort.Strings(ids)
-	return ids, nil
+	if len(private) == 0 {
+		private = all // still not publicly accessible: PubliclyAccessible stays false
+	}
+	sort.Strings(private)
+	return private, nil
 }
 
 func (k dbKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
@@ -151,7 +167,7 @@ func (k dbKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 		return provider.Object{}, err
 	}
 	if len(subnets) == 0 {
-		return provider.Object{}, fmt.Errorf("network %s has no private subnets for the database", pstr(r.Properties, "network"))
+		return provider.Object{}, fmt.Errorf("network %s has no Kyku subnets for the database", pstr(r.Properties, "network"))
 	}
 	err = p.call(ctx, "create db subnet group", plain, func(ctx context.Context) error {
 		_, err := p.rds.CreateDBSubnetGroup(ctx, &rds.CreateDBSubnetGroupInput{
@@ -199,7 +215,7 @@ func (k dbKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	if err != nil {
 		return provider.Object{}, err
 	}
-	in := &rds.ModifyDBInstanceInput{DBInstanceIdentifier: aws.String(id), ApplyImmediately: aws.Bool(true)}
+	in := &rds.ModifyDBInstanceInput{DBInstanceIdentifier: db.DBInstanceIdentifier, ApplyImmediately: aws.Bool(true)}
 	changed := false
 	if class != aws.ToString(db.DBInstanceClass) {
 		in.DBInstanceClass, changed = aws.String(class), true
@@ -257,7 +273,7 @@ func (k dbKind) delete(ctx context.Context, id string) error {
 	if aws.ToString(db.DBInstanceStatus) != "deleting" {
 		err = p.call(ctx, "delete db instance", plain, func(ctx context.Context) error {
 			_, err := p.rds.DeleteDBInstance(ctx, &rds.DeleteDBInstanceInput{
-				DBInstanceIdentifier: aws.String(id), SkipFinalSnapshot: aws.Bool(true), DeleteAutomatedBackups: aws.Bool(true),
+				DBInstanceIdentifier: db.DBInstanceIdentifier, SkipFinalSnapshot: aws.Bool(true), DeleteAutomatedBackups: aws.Bool(true),
 			})
 			return err
 		})

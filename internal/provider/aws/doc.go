@@ -5,7 +5,8 @@
 //
 //	Vpc            VPC (cidr) + an internet gateway, always created and attached
 //	               (tagged like the VPC) so public subnets can route out.
-//	               distributeAcrossAzs is the engine's (auto-subnets); Zones()
+//	               distributeAcrossAzs is the engine's (auto-subnets), kept in
+//	               a tag so Read reports it; Zones()
 //	               is DescribeAvailabilityZones(state=available), sorted.
 //	Subnet         subnet (network, cidr, zone). public=true: MapPublicIpOnLaunch
 //	               and a route table named like the subnet with 0.0.0.0/0 → IGW.
@@ -15,7 +16,9 @@
 //	               FromPort=ToPort, no port is the whole range. egress is managed
 //	               only when set; otherwise AWS's default allow-all stays and is
 //	               not reported.
-//	SshKey         ImportKeyPair named by the cloud name; ID is "key-…".
+//	SshKey         ImportKeyPair named by the cloud name; ID is "key-…". Read
+//	               returns AWS's key material with the requested comment
+//	               (kept in a tag).
 //	Vm             RunInstances; size small|medium|large → t3.small|medium|large
 //	               (an instance type such as t3.micro is taken as is); image
 //	               debian-12|debian-13|ubuntu-22.04|ubuntu-24.04|amazon-linux-2023
@@ -26,7 +29,9 @@
 //	               until running; outputs publicIp, privateIp. A size change is
 //	               stop → ModifyInstanceAttribute → start.
 //	Database       RDS instance identified by the cloud name, DB subnet group of
-//	               the network's private Kyku subnets, master user "kyku" with
+//	               the network's private Kyku subnets (all its Kyku subnets
+//	               when none is private; never publicly accessible), master
+//	               user "kyku" with
 //	               ManageMasterUserPassword (the password lives in Secrets
 //	               Manager, never in Kyku's state; its ARN is the
 //	               passwordSecretArn output). size → db.t3.*. Outputs endpoint
@@ -39,8 +44,8 @@
 //	               group) in the network's public Kyku subnets, one listener on
 //	               port forwarding to targetGroup. Outputs endpoint (DNS name).
 //
-// Provider IDs are AWS IDs: vpc-…, subnet-…, sg-…, key-…, i-…, the RDS
-// identifier, target group and load balancer ARNs. References arrive
+// Provider IDs are AWS IDs: vpc-…, subnet-…, sg-…, key-…, i-…, and the
+// RDS instance, target group and load balancer ARNs. References arrive
 // resolved to them; a Kyku name sent where an ID belongs is rejected by AWS
 // (InvalidVpcID.Malformed …).
 //
@@ -50,8 +55,8 @@
 // DB, target groups and load balancers by name) and finishes what an
 // interrupted create left undone (IGW, route table). Read reports the Kyku
 // vocabulary; size and image come back as written (kept in kyku:size and
-// kyku:image tags) unless the object drifted; publicKey, userData and
-// distributeAcrossAzs are not readable and omitted. Lists AWS returns
+// kyku:image tags) unless the object drifted; userData is not readable
+// and omitted (the engine compares it with the last applied value). Lists AWS returns
 // unordered (security groups, targets, rules) are sorted.
 //
 // Errors: the SDK's retryer is disabled; call retries throttling

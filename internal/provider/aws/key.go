@@ -2,6 +2,7 @@ package aws
 
 import (
 	"context"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -11,18 +12,45 @@ import (
 )
 
 // keyKind maps SshKey to an imported key pair named by the cloud name; its
-// ID is the key pair ID ("key-…"). publicKey is not read back (AWS
-// reformats it), so the engine compares it with the last applied value.
+// ID is the key pair ID ("key-…"). AWS returns the key material with its
+// own comment, so the requested comment is kept in the kyku:keyComment tag
+// and Read rebuilds publicKey as "<type> <material> <comment>".
 type keyKind struct{ p *Provider }
+
+const tagKeyComment = "kyku:keyComment"
+
+func keyComment(publicKey string) string {
+	f := strings.Fields(publicKey)
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[2:], " ")
+}
 
 func keyObject(k ec2types.KeyPairInfo) provider.Object {
 	tags := fromEC2Tags(k.Tags)
-	return object(aws.ToString(k.KeyPairId), aws.ToString(k.KeyName), setTags(map[string]any{}, tags), nil)
+	props := map[string]any{}
+	if f := strings.Fields(aws.ToString(k.PublicKey)); len(f) >= 2 {
+		key := f[0] + " " + f[1]
+		if c := tags[tagKeyComment]; c != "" {
+			key += " " + c
+		}
+		props["publicKey"] = key
+	}
+	return object(aws.ToString(k.KeyPairId), aws.ToString(k.KeyName), setTags(props, tags), nil)
+}
+
+func keyTags(r provider.Resource) map[string]string {
+	if c := keyComment(pstr(r.Properties, "publicKey")); c != "" {
+		return wantTags(r, map[string]string{tagKeyComment: c})
+	}
+	return wantTags(r, nil)
 }
 
 func (k keyKind) describe(ctx context.Context, in *ec2.DescribeKeyPairsInput, what string) (ec2types.KeyPairInfo, error) {
 	var out *ec2.DescribeKeyPairsOutput
 	err := k.p.call(ctx, "describe key pairs", plain, func(ctx context.Context) (err error) {
+		in.IncludePublicKey = aws.Bool(true)
 		out, err = k.p.ec2.DescribeKeyPairs(ctx, in)
 		return err
 	})
@@ -63,7 +91,7 @@ func (k keyKind) create(ctx context.Context, r provider.Resource) (provider.Obje
 		out, err = k.p.ec2.ImportKeyPair(ctx, &ec2.ImportKeyPairInput{
 			KeyName:           aws.String(r.CloudName),
 			PublicKeyMaterial: []byte(pstr(r.Properties, "publicKey")),
-			TagSpecifications: tagSpec(ec2types.ResourceTypeKeyPair, wantTags(r, nil)),
+			TagSpecifications: tagSpec(ec2types.ResourceTypeKeyPair, keyTags(r)),
 		})
 		return err
 	})
@@ -78,7 +106,7 @@ func (k keyKind) update(ctx context.Context, id string, r provider.Resource, cur
 	if err != nil {
 		return provider.Object{}, err
 	}
-	want := wantTags(r, nil)
+	want := keyTags(r)
 	want[tagNameAWS] = aws.ToString(kp.KeyName)
 	if err := k.p.syncEC2Tags(ctx, id, fromEC2Tags(kp.Tags), want); err != nil {
 		return provider.Object{}, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -66,6 +67,7 @@ type Provider struct {
 	opts    Options
 	retries atomic.Int64
 	kinds   map[string]kind
+	locks   sync.Map // type/cloud name → *sync.Mutex
 }
 
 var _ provider.Provider = (*Provider)(nil)
@@ -180,6 +182,11 @@ func (p *Provider) Create(ctx context.Context, r provider.Resource) (provider.Ob
 	if err != nil {
 		return provider.Object{}, err
 	}
+	// Creates of one name in this process take turns, so the second finds
+	// the first's object instead of making another.
+	mu, _ := p.locks.LoadOrStore(r.Type+"/"+r.CloudName, &sync.Mutex{})
+	mu.(*sync.Mutex).Lock()
+	defer mu.(*sync.Mutex).Unlock()
 	obj, err := k.create(ctx, r)
 	if err != nil {
 		return provider.Object{}, fmt.Errorf("create %s %q: %w", r.Type, r.Name, err)

@@ -3,6 +3,7 @@ package aws
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -13,7 +14,18 @@ import (
 
 // vpcKind maps Vpc to a VPC plus an attached internet gateway (always
 // created, tagged like the VPC, so public subnets can route to it).
+// distributeAcrossAzs is the engine's business (auto-subnets); it is kept in
+// the kyku:distributeAcrossAzs tag so Read reports it.
 type vpcKind struct{ p *Provider }
+
+const tagAzs = "kyku:distributeAcrossAzs"
+
+func vpcTags(r provider.Resource) map[string]string {
+	if _, ok := r.Properties["distributeAcrossAzs"]; ok {
+		return wantTags(r, map[string]string{tagAzs: strconv.Itoa(pint(r.Properties, "distributeAcrossAzs", 0))})
+	}
+	return wantTags(r, nil)
+}
 
 func gone(what string) error { return fmt.Errorf("%s: %w", what, provider.ErrNotFound) }
 
@@ -32,6 +44,9 @@ func (k vpcKind) describe(ctx context.Context, in *ec2.DescribeVpcsInput) ([]ec2
 func vpcObject(v ec2types.Vpc) provider.Object {
 	tags := fromEC2Tags(v.Tags)
 	props := setTags(map[string]any{"cidr": aws.ToString(v.CidrBlock)}, tags)
+	if n, err := strconv.Atoi(tags[tagAzs]); err == nil {
+		props["distributeAcrossAzs"] = float64(n)
+	}
 	return object(aws.ToString(v.VpcId), tags[tagNameAWS], props, nil)
 }
 
@@ -61,7 +76,7 @@ func (k vpcKind) create(ctx context.Context, r provider.Resource) (provider.Obje
 	if err := required(r, "cidr"); err != nil {
 		return provider.Object{}, err
 	}
-	tags := wantTags(r, nil)
+	tags := vpcTags(r)
 	obj, err := k.lookup(ctx, r.CloudName)
 	if err != nil && !isGone(err) {
 		return provider.Object{}, err
@@ -151,7 +166,9 @@ func (k vpcKind) update(ctx context.Context, id string, r provider.Resource, cur
 	if len(vs) == 0 {
 		return provider.Object{}, gone("vpc " + id)
 	}
-	if err := k.p.syncEC2Tags(ctx, id, fromEC2Tags(vs[0].Tags), wantTags(r, nil)); err != nil {
+	want := vpcTags(r)
+	want[tagNameAWS] = fromEC2Tags(vs[0].Tags)[tagNameAWS]
+	if err := k.p.syncEC2Tags(ctx, id, fromEC2Tags(vs[0].Tags), want); err != nil {
 		return provider.Object{}, err
 	}
 	return k.read(ctx, id)

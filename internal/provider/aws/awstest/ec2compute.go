@@ -1,8 +1,10 @@
 package awstest
 
 import (
+	"encoding/base64"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Rule is one security group permission for one CIDR.
@@ -165,9 +167,17 @@ func (s *Server) revoke(f form, egress bool) ([]node, *apiError) {
 	return []node{txb("return", true)}, nil
 }
 
-func keyNode(k *Key) node {
-	return el("", tx("keyPairId", k.ID), tx("keyName", k.Name), tx("keyFingerprint", "00:11"),
+func keyNode(k *Key, withPublic bool) node {
+	n := el("", tx("keyPairId", k.ID), tx("keyName", k.Name), tx("keyFingerprint", "00:11"),
 		list("tagSet", "item", tagNodes(k.Tags, "key", "value")))
+	if withPublic {
+		// AWS answers with the material and its own comment.
+		f := strings.Fields(k.PublicKey)
+		if len(f) >= 2 {
+			n.kids = append(n.kids, tx("publicKey", f[0]+" "+f[1]+" "+k.Name))
+		}
+	}
+	return n
 }
 
 func (s *Server) importKey(f form) ([]node, *apiError) {
@@ -177,9 +187,13 @@ func (s *Server) importKey(f form) ([]node, *apiError) {
 			return nil, errf(400, "InvalidKeyPair.Duplicate", "The keypair already exists")
 		}
 	}
-	k := &Key{ID: s.id("key"), Name: name, PublicKey: f.get("PublicKeyMaterial"), Tags: f.tagSpecs()}
+	material, err := base64.StdEncoding.DecodeString(f.get("PublicKeyMaterial"))
+	if err != nil || len(strings.Fields(string(material))) < 2 {
+		return nil, errf(400, "InvalidKey.Format", "Key is not in valid OpenSSH public key format")
+	}
+	k := &Key{ID: s.id("key"), Name: name, PublicKey: string(material), Tags: f.tagSpecs()}
 	s.st.Keys[k.ID] = k
-	return keyNode(k).kids, nil
+	return keyNode(k, false).kids, nil
 }
 
 func (s *Server) describeKeys(f form) ([]node, *apiError) {
@@ -189,7 +203,7 @@ func (s *Server) describeKeys(f form) ([]node, *apiError) {
 		k := s.st.Keys[id]
 		if (len(ids) == 0 || anyIn([]string{id}, ids)) && (len(names) == 0 || anyIn([]string{k.Name}, names)) &&
 			matches(f.filters(), k.Tags, nil) {
-			items = append(items, keyNode(k))
+			items = append(items, keyNode(k, f.get("IncludePublicKey") == "true"))
 		}
 	}
 	if len(items) == 0 && len(ids)+len(names) > 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // DBSubnetGroup is a fake RDS DB subnet group.
@@ -144,7 +145,7 @@ func (s *Server) createDB(f form) ([]node, *apiError) {
 }
 
 func (s *Server) db(id string) (*DB, *apiError) {
-	db := s.st.DBs[id]
+	db := s.st.DBs[strings.TrimPrefix(id, "arn:aws:rds:eu-west-1:123456789012:db:")]
 	if db == nil {
 		return nil, errf(404, "DBInstanceNotFound", "DBInstance %s not found.", id)
 	}
@@ -154,10 +155,11 @@ func (s *Server) db(id string) (*DB, *apiError) {
 func (s *Server) describeDBs(f form) ([]node, *apiError) {
 	ids := sortedKeys(s.st.DBs)
 	if id := f.get("DBInstanceIdentifier"); id != "" {
-		if _, e := s.db(id); e != nil {
+		db, e := s.db(id)
+		if e != nil {
 			return nil, e
 		}
-		ids = []string{id}
+		ids = []string{db.ID}
 	}
 	var items []node
 	for _, id := range ids {
