@@ -43,9 +43,10 @@
 // # Knobs (OptionsFromEnv, or the provider settings of the same name)
 //
 //	KYKU_SIM_LATENCY    10ms, or 5ms-200ms drawn uniformly per call (setting "latency")
-//	KYKU_SIM_FAIL_RATE  0–1: probability that a call fails transiently ("failRate");
-//	                    for Create and Delete about half of these strike after the
-//	                    change was made, as a lost response from a real cloud would
+//	KYKU_SIM_FAIL_RATE  0–1: probability that a call (but Zones) fails transiently
+//	                    ("failRate"); for Create and Delete about half of these strike
+//	                    after the change was made, as a lost response from a real
+//	                    cloud would
 //	KYKU_SIM_FAIL       op:Type:name,… calls that fail permanently ("fail"), e.g.
 //	                    create:Vm:web, *:Database:*, delete:*:*
 //	KYKU_SIM_SEED       seed of the latency and fault draws; 0 or unset: random ("seed")
