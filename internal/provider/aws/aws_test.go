@@ -149,7 +149,7 @@ func TestQuickstartLifecycle(t *testing.T) {
 		}
 	})
 
-	dbR := res("Database", "app-db", map[string]any{"network": vpc.ID, "engine": "postgres", "size": "small", "storageGb": float64(20)})
+	dbR := res("Database", "app-db", map[string]any{"network": vpc.ID, "engine": "postgres", "version": "16", "size": "small", "storageGb": float64(20)})
 	db := mustCreate(t, p, dbR)
 	if !strings.HasSuffix(db.ID, ":db:demo-app-db") || !strings.HasSuffix(db.Outputs["endpoint"].(string), ":5432") {
 		t.Errorf("db %s outputs %v", db.ID, db.Outputs)
@@ -160,8 +160,8 @@ func TestQuickstartLifecycle(t *testing.T) {
 		if d := cmp.Diff([]string{subnets[2].ID, subnets[3].ID}, g.Subnets); d != "" {
 			t.Errorf("db subnet group should hold the private subnets (-want +got):\n%s", d)
 		}
-		if !st.DBs["demo-app-db"].ManagedPassword {
-			t.Errorf("db password is not AWS-managed")
+		if d := st.DBs["demo-app-db"]; !d.ManagedPassword || d.Version != "16.4" {
+			t.Errorf("db %+v: want an AWS-managed password and the latest 16.x", d)
 		}
 	})
 

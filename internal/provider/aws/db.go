@@ -21,6 +21,8 @@ import (
 // (ManageMasterUserPassword): no password ever reaches Kyku's state.
 type dbKind struct{ p *Provider }
 
+const tagVersion = "kyku:version"
+
 var dbSizes = map[string]string{"small": "db.t3.small", "medium": "db.t3.medium", "large": "db.t3.large"}
 
 func dbClass(size string) (string, error) {
@@ -31,6 +33,14 @@ func dbClass(size string) (string, error) {
 		return size, nil
 	}
 	return "", fmt.Errorf("unknown database size %q (use small, medium, large or a class such as db.t3.micro)", size)
+}
+
+func dbTags(r provider.Resource, size string) map[string]string {
+	extra := map[string]string{tagSize: size}
+	if v := pstr(r.Properties, "version"); v != "" {
+		extra[tagVersion] = v
+	}
+	return wantTags(r, extra)
 }
 
 func rdsTags(t map[string]string) []rdstypes.Tag {
@@ -78,6 +88,11 @@ func dbObject(db rdstypes.DBInstance) provider.Object {
 	}
 	if v := aws.ToString(db.EngineVersion); v != "" {
 		props["version"] = v
+		// "16" asks RDS for the latest 16.x: report it as written while
+		// the running version is in that line.
+		if want := tags[tagVersion]; want != "" && (v == want || strings.HasPrefix(v, want+".")) {
+			props["version"] = want
+		}
 	}
 	if db.DBSubnetGroup != nil {
 		props["network"] = aws.ToString(db.DBSubnetGroup.VpcId)
@@ -161,7 +176,7 @@ func (k dbKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 	if err != nil {
 		return provider.Object{}, err
 	}
-	tags := wantTags(r, map[string]string{tagSize: size})
+	tags := dbTags(r, size)
 	subnets, err := p.privateSubnets(ctx, pstr(r.Properties, "network"))
 	if err != nil {
 		return provider.Object{}, err
@@ -223,7 +238,7 @@ func (k dbKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	if gb := int32(pint(r.Properties, "storageGb", 20)); gb != aws.ToInt32(db.AllocatedStorage) {
 		in.AllocatedStorage, changed = aws.Int32(gb), true
 	}
-	if v := pstr(r.Properties, "version"); v != "" && v != aws.ToString(db.EngineVersion) {
+	if v := pstr(r.Properties, "version"); v != "" && v != aws.ToString(db.EngineVersion) && !strings.HasPrefix(aws.ToString(db.EngineVersion), v+".") {
 		in.EngineVersion, changed = aws.String(v), true
 	}
 	if changed {
@@ -239,7 +254,7 @@ func (k dbKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	for _, t := range db.TagList {
 		have[aws.ToString(t.Key)] = aws.ToString(t.Value)
 	}
-	want := wantTags(r, map[string]string{tagSize: size})
+	want := dbTags(r, size)
 	want[tagNameAWS] = have[tagNameAWS]
 	set, remove := tagDiff(have, want)
 	arn := db.DBInstanceArn

@@ -84,7 +84,7 @@ type kind interface {
 
 // New is the provider.Factory for "aws". Settings: "region" (else
 // AWS_REGION / AWS_DEFAULT_REGION from getenv, else the SDK's default
-// chain) and "endpoint" (a base URL for every service, e.g. a test fake or
+// chain), "profile" (a shared-config profile) and "endpoint" (a base URL for every service, e.g. a test fake or
 // a LocalStack). Credentials come from the SDK's default chain.
 func New(ctx context.Context, settings map[string]string, getenv func(string) string) (provider.Provider, error) {
 	var opts []func(*config.LoadOptions) error
@@ -97,6 +97,9 @@ func New(ctx context.Context, settings map[string]string, getenv func(string) st
 	}
 	if region != "" {
 		opts = append(opts, config.WithRegion(region))
+	}
+	if profile := settings["profile"]; profile != "" {
+		opts = append(opts, config.WithSharedConfigProfile(profile))
 	}
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {

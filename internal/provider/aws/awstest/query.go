@@ -137,7 +137,11 @@ func (s *Server) createDB(f form) ([]node, *apiError) {
 		return nil, errf(404, "DBSubnetGroupNotFoundFault", "DB subnet group %s not found", g)
 	}
 	storage, _ := strconv.Atoi(f.get("AllocatedStorage"))
-	db := &DB{ID: id, Class: f.get("DBInstanceClass"), Engine: f.get("Engine"), Version: f.get("EngineVersion"),
+	version := f.get("EngineVersion")
+	if version != "" && !strings.Contains(version, ".") {
+		version += ".4" // like RDS: a major version gets its latest minor
+	}
+	db := &DB{ID: id, Class: f.get("DBInstanceClass"), Engine: f.get("Engine"), Version: version,
 		Status: "creating", SubnetGroup: g, Storage: storage, ManagedPassword: f.get("ManageMasterUserPassword") == "true",
 		Tags: f.queryTags("Tags.Tag")}
 	s.st.DBs[id] = db
