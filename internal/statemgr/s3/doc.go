@@ -11,7 +11,7 @@
 //
 // Safety comes from S3 conditional requests, not from the lock alone: the
 // lock is taken with If-None-Match: *, refreshed and released with If-Match on
-// its ETag, a stale lock is broken with a conditional delete so two breakers
+// its ETag, a stale lock is broken with a conditional overwrite so two breakers
 // cannot both win, and the state is written with If-Match on the ETag that was
 // read, so no update is lost even if a lock was wrongly broken.
 //

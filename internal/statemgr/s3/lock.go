@@ -24,13 +24,14 @@ type observed struct {
 
 // Lock acquires the lock object with a conditional put (If-None-Match: *),
 // waiting up to Options.LockTimeout and polling every Options.PollInterval.
-// A lock whose last sign of life is older than Options.StaleAfter is broken
-// when a re-read still shows the same lock, by a delete conditional on the
-// ETag read, so two breakers cannot both win. On timeout it returns a
+// A lock whose last sign of life (the later of its heartbeat and the
+// object's LastModified, so a holder whose clock runs behind is not broken
+// early) is older than Options.StaleAfter is broken when a re-read still
+// shows the same lock, by overwriting it with ours conditionally on the ETag
+// read, so two breakers cannot both win. On timeout it returns a
 // *statemgr.LockedError naming the holder; when ctx ends first, one that
 // wraps ctx.Err().
 func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lock, error) {
-	now := b.opts.Now().UTC()
 	if info.ID == "" {
 		info.ID = randomToken()
 	}
@@ -40,12 +41,7 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 	if info.Host == "" {
 		info.Host = b.opts.Hostname
 	}
-	info.Created, info.Heartbeat = now, now
 	info.Path = b.url(b.lockKey())
-	body, err := json.Marshal(info)
-	if err != nil {
-		return nil, fmt.Errorf("s3 backend: encode lock: %w", err)
-	}
 
 	var deadline <-chan time.Time
 	if b.opts.LockTimeout > 0 {
@@ -61,6 +57,14 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, b.lockedError(last, err)
+		}
+		// Stamp each attempt: the lock must not look older than it is to
+		// others when we get it after a long wait.
+		now := b.opts.Now().UTC()
+		info.Created, info.Heartbeat = now, now
+		body, err := json.Marshal(info)
+		if err != nil {
+			return nil, fmt.Errorf("s3 backend: encode lock: %w", err)
 		}
 		etag, err := b.put(ctx, key, body, cond{absent: true})
 		if err == nil {
@@ -86,13 +90,19 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 		}
 		last = obs
 		if b.isStale(obs) {
-			broke, err := b.breakStale(ctx, obs)
+			now := b.opts.Now().UTC()
+			info.Created, info.Heartbeat = now, now
+			if body, err = json.Marshal(info); err != nil {
+				return nil, fmt.Errorf("s3 backend: encode lock: %w", err)
+			}
+			etag, err := b.takeStale(ctx, obs, body)
 			if err != nil {
 				return nil, err
 			}
-			if broke {
-				continue
+			if etag != "" {
+				return b.hold(info, etag), nil
 			}
+			continue // it changed: look again at once
 		}
 		if deadline == nil {
 			return nil, b.lockedError(last, nil)
@@ -108,25 +118,33 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 	}
 }
 
-// breakStale removes a stale lock only if a re-read still shows the same
-// object, with a delete conditional on its ETag. It reports whether the lock
-// is gone (by our hand or another breaker's).
-func (b *Backend) breakStale(ctx context.Context, stale *observed) (bool, error) {
+// takeStale replaces a stale lock with ours, only if a re-read still shows
+// the same object: a put conditional on the ETag read (If-Match), so of two
+// breakers only one can win, and there is no instant without a lock for a
+// third run to slip into. It returns our lock's ETag when we took it, ""
+// when the lock changed meanwhile (refreshed, released or taken by another).
+//
+// An overwrite rather than a delete: a conditional delete followed by a
+// conditional create has a window in which another breaker's delete (checked
+// against the same old ETag by a server that does not serialize the check
+// and the delete, as versitygw's posix backend does not) removes the new
+// lock; an If-Match put is serialized with the other conditional puts.
+func (b *Backend) takeStale(ctx context.Context, stale *observed, body []byte) (string, error) {
 	again, err := b.readLock(ctx)
 	if err != nil || again == nil {
-		return again == nil, err
+		return "", err
 	}
 	if again.etag != stale.etag || again.info.ID != stale.info.ID || !b.isStale(again) {
-		return false, nil // refreshed or replaced meanwhile
+		return "", nil // refreshed or replaced meanwhile
 	}
-	err = b.deleteIfMatch(ctx, b.lockKey(), again.etag)
+	etag, err := b.put(ctx, b.lockKey(), body, cond{ifMatch: again.etag})
 	switch {
-	case err == nil, isNotFound(err):
-		return true, nil
-	case isPreconditionFailed(err):
-		return false, nil // someone else broke or refreshed it first
+	case err == nil:
+		return etag, nil
+	case isPreconditionFailed(err), isNotFound(err):
+		return "", nil // someone else broke, released or refreshed it first
 	}
-	return false, b.wrap("break stale lock", b.lockKey(), err)
+	return "", b.wrap("break stale lock", b.lockKey(), err)
 }
 
 // ForceUnlock removes the lock if its token is id, with a delete

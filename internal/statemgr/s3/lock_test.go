@@ -133,7 +133,8 @@ func TestLockTimeoutNamesHolder(t *testing.T) {
 }
 
 // A lock object left by a dead run (old heartbeat) is broken by the next
-// run right away, and the new lock carries the new run's token.
+// run once StaleAfter old (counted from the later of its heartbeat and its
+// LastModified), and the new lock carries the new run's token.
 func TestLockBreaksAbandonedLock(t *testing.T) {
 	t.Parallel()
 	bucket := newBucket(t)
@@ -271,4 +272,49 @@ func TestLockCorruptLockObject(t *testing.T) {
 		t.Fatalf("Lock over an old garbage lock object: %v", err)
 	}
 	_ = l.Unlock(ctx)
+}
+
+// Eight runs find the same abandoned lock at once: the conditional
+// overwrite lets only one breaker's lock stand, round after round.
+func TestLockBreakersCannotBothWin(t *testing.T) {
+	t.Parallel()
+	bucket := newBucket(t)
+	const racers, rounds, stale = 8, 5, 300 * time.Millisecond
+	bs := make([]*s3b.Backend, racers)
+	for i := range bs {
+		bs[i] = newBackend(t, s3b.Config{Bucket: bucket}, "", s3b.Options{LockTimeout: -1, StaleAfter: stale, Heartbeat: 30 * time.Millisecond})
+	}
+	old := time.Now().Add(-time.Hour)
+	for round := range rounds {
+		dead, _ := json.Marshal(statemgr.LockInfo{ID: "dead-" + randHex(4), Who: "ghost", Created: old, Heartbeat: old})
+		rawPut(t, bucket, "state.json.lock", dead)
+		// Its age counts from the later of its heartbeat and the object's
+		// LastModified (a holder's clock may run behind).
+		time.Sleep(stale + 50*time.Millisecond)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		locks := make([]statemgr.Lock, racers)
+		for i, b := range bs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				locks[i], _ = b.Lock(ctx, lockInfo("breaker"))
+			}()
+		}
+		close(start)
+		wg.Wait()
+		var winners []statemgr.Lock
+		for _, l := range locks {
+			if l != nil {
+				winners = append(winners, l)
+			}
+		}
+		if len(winners) != 1 {
+			t.Errorf("round %d: %d breakers hold the lock, want 1", round, len(winners))
+		}
+		for _, l := range winners {
+			_ = l.Unlock(ctx)
+		}
+	}
 }
