@@ -15,8 +15,11 @@ import (
 )
 
 // Append writes e as one JSON line at the end of the journal and fsyncs it:
-// O(size of the entry), durable when it returns. A torn last line left by a
-// crash is repaired first (kept when it is a whole entry, cut otherwise).
+// O(size of the entry), durable when it returns. Concurrent appends are
+// group-committed: whoever finds no flush running writes every pending line
+// in one write and one fsync, and wakes the others. A torn last line left by
+// a crash is repaired when the journal is first opened (kept when it is a
+// whole entry, cut otherwise).
 func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("append journal: %w", err)
@@ -26,9 +29,63 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 		return fmt.Errorf("append journal: encode entry %d: %w", e.Seq, err)
 	}
 	line = append(line, '\n')
+	done := make(chan error, 1)
+	b.pendMu.Lock()
+	b.pending = append(b.pending, pendingLine{line: line, done: done})
+	if b.flushing {
+		b.pendMu.Unlock()
+		return <-done
+	}
+	b.flushing = true
+	for len(b.pending) > 0 {
+		batch := b.pending
+		b.pending = nil
+		b.pendMu.Unlock() // appends arriving now queue for the next batch
+		b.journalMu.Lock()
+		err := b.writeBatch(batch)
+		b.journalMu.Unlock()
+		for _, p := range batch {
+			p.done <- err
+		}
+		b.pendMu.Lock()
+	}
+	b.flushing = false
+	b.pendMu.Unlock()
+	return <-done
+}
 
-	b.journalMu.Lock()
-	defer b.journalMu.Unlock()
+// pendingLine is a journal line waiting for the next group commit.
+type pendingLine struct {
+	line []byte
+	done chan error
+}
+
+// writeBatch appends lines with one write and one fsync. journalMu is held.
+func (b *Backend) writeBatch(batch []pendingLine) error {
+	if b.journal == nil {
+		if err := b.openJournal(); err != nil {
+			return err
+		}
+	}
+	var buf []byte
+	for _, p := range batch {
+		buf = append(buf, p.line...)
+	}
+	if _, err := b.journal.Write(buf); err != nil {
+		b.closeJournal()
+		return fmt.Errorf("append journal %s: %w", b.journalPath(), err)
+	}
+	if err := b.journal.Sync(); err != nil {
+		b.closeJournal()
+		return fmt.Errorf("append journal %s: sync: %w", b.journalPath(), err)
+	}
+	b.syncs++
+	return nil
+}
+
+// openJournal opens (creating) the journal for appending, repairing a torn
+// tail. journalMu is held.
+func (b *Backend) openJournal() error {
 	if err := os.MkdirAll(b.dir, 0o755); err != nil {
 		return fmt.Errorf("append journal: create directory: %w", err)
 	}
@@ -36,27 +93,31 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 	if err != nil {
 		return fmt.Errorf("append journal: %w", err)
 	}
-	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
+		f.Close()
 		return fmt.Errorf("append journal: %w", err)
 	}
-	created := st.Size() == 0
-	if !created {
-		if err := repairTail(f, st.Size()); err != nil {
-			return fmt.Errorf("append journal %s: %w", b.journalPath(), err)
+	if st.Size() == 0 {
+		// Make the new file's name durable too.
+		if err := syncDir(b.dir); err != nil {
+			f.Close()
+			return err
 		}
-	}
-	if _, err := f.Write(line); err != nil {
+	} else if err := repairTail(f, st.Size()); err != nil {
+		f.Close()
 		return fmt.Errorf("append journal %s: %w", b.journalPath(), err)
 	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("append journal %s: sync: %w", b.journalPath(), err)
-	}
-	if created {
-		return syncDir(b.dir) // make the new file's name durable too
-	}
+	b.journal = f
 	return nil
+}
+
+// closeJournal drops the open journal handle. journalMu is held.
+func (b *Backend) closeJournal() {
+	if b.journal != nil {
+		b.journal.Close()
+		b.journal = nil
+	}
 }
 
 // repairTail makes a journal of the given size end with a newline: a last
@@ -149,6 +210,7 @@ func (b *Backend) ClearJournal(ctx context.Context) error {
 	}
 	b.journalMu.Lock()
 	defer b.journalMu.Unlock()
+	b.closeJournal()
 	if err := os.Remove(b.journalPath()); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil

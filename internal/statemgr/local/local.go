@@ -49,8 +49,14 @@ type Backend struct {
 	fingerprint string         // of the state last read or written; "absent" when none
 	meta        state.Metadata // of that state when it decoded; zero otherwise
 
-	journalMu sync.Mutex
-	backupMu  sync.Mutex
+	journalMu sync.Mutex // guards journal and the journal file
+	journal   *os.File   // open for appending, nil until the first Append
+	syncs     int        // journal fsyncs so far (group commit makes it < appends)
+
+	pendMu   sync.Mutex    // guards pending and flushing
+	pending  []pendingLine // lines waiting for the next group commit
+	flushing bool          // a goroutine is committing batches
+	backupMu sync.Mutex
 }
 
 // fingerprintAbsent is the fingerprint of a state file that does not exist.
