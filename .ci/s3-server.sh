@@ -2,7 +2,10 @@
 # .ci/s3-server.sh — start a real S3-compatible server (versitygw) on
 # 127.0.0.1 for the integration tests. Meant to be sourced by .ci/run:
 #
-#   source .ci/s3-server.sh     # starts it, exports KYKU_TEST_S3_*, stops it on EXIT
+#   source .ci/s3-server.sh || exit 1   # starts it, exports KYKU_TEST_S3_*, stops it on EXIT
+#
+# Sourcing returns non-zero (after printing the server log) when it cannot
+# start; the caller decides to stop (set -e does that too).
 #
 # Functions (usable on their own when sourced with KYKU_S3_NO_AUTOSTART=1):
 #   kyku_s3_install   build versitygw into the cache dir if it is missing
@@ -84,7 +87,7 @@ kyku_s3_start() {
 			kyku_s3_stop
 			return 1
 		fi
-		wait "$KYKU_S3_PID" 2>/dev/null
+		wait "$KYKU_S3_PID" 2>/dev/null || true
 		KYKU_S3_PID=
 		if ! grep -qi "address already in use" "$KYKU_S3_DIR/server.log"; then
 			break
@@ -99,12 +102,12 @@ kyku_s3_start() {
 
 kyku_s3_stop() {
 	if [[ -n $KYKU_S3_PID ]]; then
-		kill "$KYKU_S3_PID" 2>/dev/null
-		wait "$KYKU_S3_PID" 2>/dev/null
+		kill "$KYKU_S3_PID" 2>/dev/null || true
+		wait "$KYKU_S3_PID" 2>/dev/null || true
 		KYKU_S3_PID=
 	fi
 	if [[ -n $KYKU_S3_DIR && -d $KYKU_S3_DIR ]]; then
-		rm -rf "$KYKU_S3_DIR"
+		rm -rf "$KYKU_S3_DIR" || true
 	fi
 	KYKU_S3_DIR=
 }

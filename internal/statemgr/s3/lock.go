@@ -30,7 +30,8 @@ type observed struct {
 // shows the same lock, by overwriting it with ours conditionally on the ETag
 // read, so two breakers cannot both win. On timeout it returns a
 // *statemgr.LockedError naming the holder; when ctx ends first, one that
-// wraps ctx.Err().
+// wraps ctx.Err(). The returned Lock also has a method Lost() error, non-nil
+// (wrapping ErrLockLost) once its heartbeat found the lock taken away.
 func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lock, error) {
 	if info.ID == "" {
 		info.ID = randomToken()
@@ -86,7 +87,7 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 		if obs.info.ID == info.ID {
 			// Our own put landed although its answer was lost (an SDK retry
 			// then saw our lock): it is ours.
-			return b.hold(info, obs.etag), nil
+			return b.hold(obs.info, obs.etag), nil
 		}
 		last = obs
 		if b.isStale(obs) {
