@@ -12,6 +12,7 @@ import (
 	"github.com/kyku/action/internal/cli"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/aws"
 	"github.com/kyku/action/internal/provider/sim"
 )
 
@@ -54,5 +55,6 @@ func run() int {
 func registry() provider.Registry {
 	return provider.Registry{
 		"sim": sim.Factory,
+		"aws": aws.New,
 	}
 }

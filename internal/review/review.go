@@ -1,0 +1,200 @@
+// Package review owns the rules of reviewing infrastructure changes on
+// GitHub, shared by the Action and the bot (one implementation of each
+// rule): plan a pull request (sticky comment, saved plan keyed by PR number
+// and head SHA, redacted plan.json), answer `/kyku` comments, check the
+// apply requirements (permission, approval on the current head by someone
+// other than the author, a saved plan for the current head that is not
+// stale), apply exactly the saved plan and write an audit record, apply on
+// merge, and keep one drift issue per environment. Only how an event
+// arrives and how the front door authenticates differ between the Action
+// and the bot; they build a Deps and call these functions.
+//
+// Concurrency: functions are safe to call concurrently for different
+// environments; the state lock serialises work on one environment.
+package review
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/statemgr"
+)
+
+// GitHub is what the rules need from GitHub; *github.Repo implements it.
+type GitHub interface {
+	Upsert(ctx context.Context, number int, marker, body string) (github.Comment, error)
+	CreateComment(ctx context.Context, number int, body string) (string, error)
+	MarkOutdated(ctx context.Context, number int, marker string, keepID int64) error
+	React(ctx context.Context, commentID int64, content string) error
+	Permission(ctx context.Context, user string) (string, error)
+	PullRequest(ctx context.Context, number int) (*github.PR, error)
+	ApprovedBy(ctx context.Context, number int, headSHA, author string) ([]string, error)
+	PullRequestsForCommit(ctx context.Context, sha string) ([]github.PR, error)
+	FindOpenIssue(ctx context.Context, label, marker string) (*github.Issue, error)
+	CreateIssue(ctx context.Context, title, body string, labels []string) (*github.Issue, error)
+	UpdateIssue(ctx context.Context, number int, title, body string) error
+	CloseIssue(ctx context.Context, number int, comment string) error
+}
+
+var _ GitHub = (*github.Repo)(nil)
+
+// Workspace is an opened engine with its backend (see package workspace).
+type Workspace struct {
+	Engine  *engine.Engine
+	Backend statemgr.Backend
+}
+
+// Opener opens the engine and backend for a config and environment. The
+// backend must come from the DEFAULT branch's config (trusted), never from
+// a pull request's head: the front door decides which config it passes.
+type Opener func(ctx context.Context, cfg *config.Config, env string) (*Workspace, error)
+
+// Settings are a project's review rules (Action inputs or .kyku/config.yaml).
+type Settings struct {
+	Project         string // "" for a single-project repository
+	Environment     string // "" allowed (state.json)
+	RequireApproval bool   // an approval of the current head by someone other than the author
+	ApplyPermission string // minimum permission to /kyku apply: read|triage|write|maintain|admin (default write)
+	CommentMode     string // "sticky" (default), "new", "off"
+	DriftLabel      string // default "kyku-drift"
+}
+
+// Deps is everything a use case needs.
+type Deps struct {
+	GitHub GitHub
+	Open   Opener
+	Now    func() time.Time
+	// RunURL links comments and audit records to the workflow run or bot job.
+	RunURL string
+	// ArtifactURL, when known, is where the redacted plan.json can be read.
+	ArtifactURL string
+	// Mask registers secrets so the front door hides them from logs
+	// (::add-mask:: in the Action); may be nil.
+	Mask func(secret string)
+	// Source loads the project's config at a git ref (a PR's head SHA) —
+	// the Action and the bot read it through the API (tarball), or from the
+	// checkout when the ref is what is checked out.
+	Source func(ctx context.Context, ref string) (*config.Config, error)
+	// Trusted loads the project's config from the default branch, whose
+	// backend settings are trusted.
+	Trusted func(ctx context.Context) (*config.Config, error)
+}
+
+// SavedPlanKey is the backend object key of a PR's saved plan for one head
+// SHA: plans/<env>/pr-<number>-<sha>.json (env "default" when empty), under
+// the project's name when there is one.
+func SavedPlanKey(project, env string, number int, sha string) string {
+	if env == "" {
+		env = "default"
+	}
+	if project != "" {
+		env = project + "/" + env
+	}
+	return "plans/" + env + "/pr-" + itoa(number) + "-" + sha + ".json"
+}
+
+// PlanRequest asks to plan a pull request's head.
+type PlanRequest struct {
+	Settings Settings
+	Number   int
+	HeadSHA  string
+	Config   *config.Config // the PR head's config (what is being reviewed)
+	// Trusted is the default branch's config, used to open the backend
+	// (nil: Config is trusted, e.g. a push to the default branch).
+	Trusted *config.Config
+}
+
+// PlanOutcome is what planning produced, for outputs and summaries.
+type PlanOutcome struct {
+	Plan       *plan.Plan
+	Redacted   []byte // plan.json for the artifact: no sensitive value in clear
+	Digest     string // sha256 of the saved plan
+	SavedKey   string // backend key of the saved plan
+	CommentURL string
+	Summary    string // markdown for the job summary / check run
+}
+
+// ApplyRequest asks to apply a pull request's saved plan.
+type ApplyRequest struct {
+	Settings  Settings
+	Number    int
+	Commenter string // who asked (comment author), or the merger
+	CommentID int64  // the /kyku comment, for the reaction (0 on merge)
+	OnMerge   bool   // triggered by the merge of the PR (push to the default branch)
+	MergeSHA  string // the merge commit, on merge
+	Trusted   *config.Config
+}
+
+// ApplyOutcome is what an apply did.
+type ApplyOutcome struct {
+	Applied    bool
+	Refused    string // the requirement that failed, as told to the user ("" when applied)
+	Result     *engine.Result
+	Digest     string
+	AuditKey   string
+	CommentURL string
+}
+
+// DriftRequest asks for a drift check of one environment.
+type DriftRequest struct {
+	Settings   Settings
+	Config     *config.Config // the default branch's config
+	WriteState bool
+}
+
+// DriftOutcome is what a drift check found.
+type DriftOutcome struct {
+	Drift    bool
+	Result   *engine.RefreshResult
+	IssueURL string
+	Closed   bool // an open drift issue was closed because drift is gone
+}
+
+// AuditRecord is written to runs/<env>/<time>-pr<number>.json on every apply.
+type AuditRecord struct {
+	PR           int       `json:"pr"`
+	Environment  string    `json:"environment"`
+	Project      string    `json:"project,omitempty"`
+	RequestedBy  string    `json:"requestedBy"`
+	ApprovedBy   []string  `json:"approvedBy"`
+	Trigger      string    `json:"trigger"` // "comment" or "merge"
+	HeadSHA      string    `json:"headSha"`
+	MergeSHA     string    `json:"mergeSha,omitempty"`
+	PlanDigest   string    `json:"planDigest"`
+	SerialBefore int64     `json:"serialBefore"`
+	SerialAfter  int64     `json:"serialAfter"`
+	BackupKey    string    `json:"backupKey"`
+	RunURL       string    `json:"runUrl"`
+	Succeeded    int       `json:"succeeded"`
+	Failed       int       `json:"failed"`
+	Skipped      int       `json:"skipped"`
+	StartedAt    time.Time `json:"startedAt"`
+	FinishedAt   time.Time `json:"finishedAt"`
+}
+
+// CommentEvent is an issue_comment webhook, reduced to what the rules need.
+type CommentEvent struct {
+	Action      string // "created", "edited", "deleted": only created is acted on
+	Number      int
+	IsPR        bool // the issue is a pull request
+	Body        string
+	Author      string
+	AuthorIsBot bool // user.type == "Bot" (the App's own comments included)
+	CommentID   int64
+}
+
+// CommentOutcome is what a comment led to.
+type CommentOutcome struct {
+	Ignored string // why nothing was done ("" when acted on)
+	Command string // the canonical command, e.g. "/kyku apply -e prod"
+	Plan    *PlanOutcome
+	Apply   *ApplyOutcome
+	Replied string // URL of the reply comment, if any
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
