@@ -112,6 +112,7 @@ func startVersitygw(bin string) (stop func(), err error) {
 	cmd := exec.Command(bin, "--port", addr, "--quiet", "--access", server.access, "--secret", server.secret,
 		"--region", server.region, "posix", "--versioning-dir", filepath.Join(dir, "versions"), filepath.Join(dir, "data"))
 	cmd.Stdout, cmd.Stderr = logf, logf
+	dieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
