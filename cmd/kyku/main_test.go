@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kyku/action/internal/statemgr/s3/s3test"
 )
 
 // kykuBin is the real binary, built once for the process tests.
@@ -29,7 +31,7 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
-	code := m.Run()
+	code := s3test.Main(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
