@@ -144,27 +144,18 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	s, _ := c.settings(env, op)
 	s.Engine.Hook = hooked
 	ws.Engine = engine.New(ws.Provider, ws.Backend, withEnv(s.Engine, c.env))
+	// The plan is shown after the engine checked it (a stale saved plan is
+	// refused before anything is printed), then confirmed.
 	opts := engine.ApplyOptions{Confirm: func(p *plan.Plan) (bool, error) {
-		if err := render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: op == "apply"}); err != nil {
+		if err := render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: op == "apply" && saved == nil}); err != nil {
 			return false, err
 		}
-		if *auto || saved != nil && *auto {
+		if *auto {
 			fmt.Fprintln(env.Stdout)
 			return true, nil
 		}
 		return confirm(env, op)
 	}}
-	if saved != nil {
-		if err := render.PlanText(env.Stdout, saved, render.TextOptions{Color: colorOn(env), ShowNoOp: false}); err != nil {
-			return err
-		}
-		opts.Confirm = func(*plan.Plan) (bool, error) {
-			if *auto {
-				return true, nil
-			}
-			return confirm(env, op)
-		}
-	}
 	var res *engine.Result
 	if op == "destroy" {
 		res, err = ws.Engine.Destroy(ctx, opts)
