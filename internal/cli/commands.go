@@ -9,6 +9,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
@@ -139,8 +140,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	if err != nil {
 		return err
 	}
-	view := progress.NewView(env.Stdout, env.StdoutIsTerminal, progress.Options{NoColor: !colorOn(env)})
-	hooked := &hook{view: view}
+	hooked := &hook{}
 	s, _ := c.settings(env, op)
 	s.Engine.Hook = hooked
 	ws.Engine = engine.New(ws.Provider, ws.Backend, withEnv(s.Engine, c.env))
@@ -152,9 +152,13 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		}
 		if *auto {
 			fmt.Fprintln(env.Stdout)
-			return true, nil
+		} else if ok, err := confirm(env, op); err != nil || !ok {
+			return ok, err
 		}
-		return confirm(env, op)
+		hooked.start(progress.NewView(env.Stdout, env.StdoutIsTerminal, progress.Options{
+			NoColor: !colorOn(env), Total: changes(p),
+		}))
+		return true, nil
 	}}
 	var res *engine.Result
 	if op == "destroy" {
@@ -162,7 +166,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	} else {
 		res, err = ws.Engine.Apply(ctx, cfg, opts, saved)
 	}
-	view.Close()
+	hooked.close()
 	if errors.Is(err, engine.ErrNotConfirmed) {
 		fmt.Fprintln(env.Stdout, "Apply cancelled.")
 		return exitCode(exitError)
@@ -181,10 +185,45 @@ func withEnv(o engine.Options, envName string) engine.Options {
 	return o
 }
 
-// hook forwards engine events to the view.
-type hook struct{ view progress.View }
+// hook forwards engine events to the progress view, once apply started.
+type hook struct {
+	mu   sync.Mutex
+	view progress.View
+}
 
-func (h *hook) Event(e progress.Event) { h.view.Event(e) }
+func (h *hook) start(v progress.View) {
+	h.mu.Lock()
+	h.view = v
+	h.mu.Unlock()
+}
+
+func (h *hook) Event(e progress.Event) {
+	h.mu.Lock()
+	v := h.view
+	h.mu.Unlock()
+	if v != nil {
+		v.Event(e)
+	}
+}
+
+func (h *hook) close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.view != nil {
+		h.view.Close()
+	}
+}
+
+// changes counts the changes of p that do something.
+func changes(p *plan.Plan) int {
+	n := 0
+	for _, c := range p.Changes {
+		if c.Action != plan.NoOp {
+			n++
+		}
+	}
+	return n
+}
 
 func confirm(env *Env, op string) (bool, error) {
 	fmt.Fprintf(env.Stdout, "\nDo you want to %s? Only 'yes' will be accepted: ", op)
