@@ -1,0 +1,10 @@
+// Package settings owns a repository's bot settings, `.kyku/config.yaml`
+// on the default branch: the projects (config path, environments, autoplan
+// globs), the apply rules (require-approval, apply-permission, apply on
+// comment and/or on merge), the comment mode and where jobs run
+// (in-process or dispatched to GitHub Actions). Parsing is strict: unknown
+// keys, wrong types and bad values are diagnostics with file:line:col, all
+// collected. It is pure: no I/O.
+//
+// Concurrency: a parsed *Settings is immutable and safe to share.
+package settings

@@ -1,0 +1,226 @@
+package settings
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"regexp"
+	"strings"
+)
+
+// Path is where the settings live in a repository (read from the default
+// branch only: a pull request must not loosen its own apply rules).
+const Path = ".kyku/config.yaml"
+
+// DefaultConfig is the single project's config path without a settings file.
+const DefaultConfig = "kyku.yaml"
+
+// Execution says where jobs run.
+type Execution int
+
+const (
+	InProcess Execution = iota // the bot plans and applies itself
+	Actions                    // the bot dispatches the user's Kyku workflow
+)
+
+func (e Execution) String() string {
+	if e == Actions {
+		return "actions"
+	}
+	return "in-process"
+}
+
+// ApplyMode says what may trigger an apply.
+type ApplyMode int
+
+const (
+	ApplyOnComment ApplyMode = iota // `/kyku apply` on the PR (default)
+	ApplyOnMerge                    // merging the PR applies its saved plan
+	ApplyOnBoth                     // either
+)
+
+func (m ApplyMode) String() string {
+	switch m {
+	case ApplyOnMerge:
+		return "merge"
+	case ApplyOnBoth:
+		return "both"
+	}
+	return "comment"
+}
+
+// OnComment reports whether `/kyku apply` may apply.
+func (m ApplyMode) OnComment() bool { return m != ApplyOnMerge }
+
+// OnMerge reports whether a merge applies.
+func (m ApplyMode) OnMerge() bool { return m != ApplyOnComment }
+
+// Settings are a repository's bot settings.
+type Settings struct {
+	Execution       Execution
+	Workflow        string // workflow file dispatched when Execution is Actions
+	RequireApproval bool
+	ApplyPermission string
+	Apply           ApplyMode
+	Comment         string // sticky | new | off
+	Projects        []Project
+	// FromFile is set when the settings came from Path (not the defaults).
+	FromFile bool
+}
+
+// Project is one Kyku configuration in the repository.
+type Project struct {
+	Name         string   // "" for the single default project
+	Config       string   // a file, or a directory of *.yaml/*.yml files
+	Environments []string // at least one; "" is the default environment
+	Autoplan     []string // globs over changed files ("**" spans directories)
+}
+
+// Target is one project in one environment: the unit of a job.
+type Target struct {
+	Project Project
+	Env     string
+}
+
+// Label is "<project>/<env>", dropping empty parts ("default" when both are).
+func (t Target) Label() string {
+	var parts []string
+	if t.Project.Name != "" {
+		parts = append(parts, t.Project.Name)
+	}
+	if t.Env != "" {
+		parts = append(parts, t.Env)
+	}
+	if len(parts) == 0 {
+		return "default"
+	}
+	return strings.Join(parts, "/")
+}
+
+// Defaults without a settings file: one project, kyku.yaml at the root, the
+// default environment, approval required, write permission to apply, apply
+// on comment, sticky comments, in-process execution.
+func Defaults() *Settings {
+	return &Settings{
+		RequireApproval: true,
+		ApplyPermission: "write",
+		Comment:         "sticky",
+		Workflow:        "kyku.yml",
+		Projects:        []Project{defaultProject("", DefaultConfig)},
+	}
+}
+
+func defaultProject(name, config string) Project {
+	return Project{Name: name, Config: config, Environments: []string{""}, Autoplan: defaultAutoplan(config)}
+}
+
+// defaultAutoplan triggers on the config file itself, or on everything
+// under a config directory.
+func defaultAutoplan(config string) []string {
+	if isFile(config) {
+		return []string{config}
+	}
+	if config == "." || config == "" {
+		return []string{"**/*.yaml", "**/*.yml"}
+	}
+	return []string{strings.TrimSuffix(config, "/") + "/**"}
+}
+
+func isFile(p string) bool {
+	ext := path.Ext(p)
+	return ext == ".yaml" || ext == ".yml"
+}
+
+// Targets lists every project in every environment, in file order.
+func (s *Settings) Targets() []Target {
+	var out []Target
+	for _, p := range s.Projects {
+		for _, e := range p.Environments {
+			out = append(out, Target{Project: p, Env: e})
+		}
+	}
+	return out
+}
+
+// Touched lists the targets whose project's autoplan globs match one of
+// the changed files.
+func (s *Settings) Touched(files []string) []Target {
+	var out []Target
+	for _, t := range s.Targets() {
+		if t.Project.Matches(files) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Matches reports whether one of files matches one of p's autoplan globs.
+func (p Project) Matches(files []string) bool {
+	for _, f := range files {
+		for _, g := range p.Autoplan {
+			if Match(g, f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ConfigFiles picks the project's config files out of a source tree (paths
+// relative to the repository root): the file itself, or the *.yaml and
+// *.yml files directly in the directory, in name order.
+func (p Project) ConfigFiles(tree map[string][]byte) ([]string, error) {
+	if isFile(p.Config) {
+		if _, ok := tree[p.Config]; !ok {
+			return nil, fmt.Errorf("config file %s not found", p.Config)
+		}
+		return []string{p.Config}, nil
+	}
+	dir := strings.Trim(p.Config, "/")
+	var out []string
+	for name := range tree {
+		d := path.Dir(name)
+		if (d == dir || (dir == "" && d == ".")) && isFile(name) {
+			out = append(out, name)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no *.yaml or *.yml files in %s", p.Config)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// Match reports whether name matches the slash-separated glob pattern,
+// where each segment follows path.Match and "**" matches any number of
+// segments (including none).
+func Match(pattern, name string) bool {
+	return matchSegs(strings.Split(pattern, "/"), strings.Split(name, "/"))
+}
+
+func matchSegs(pat, segs []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for i := 0; i <= len(segs); i++ {
+				if matchSegs(pat[1:], segs[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(segs) == 0 {
+			return false
+		}
+		if ok, err := path.Match(pat[0], segs[0]); err != nil || !ok {
+			return false
+		}
+		pat, segs = pat[1:], segs[1:]
+	}
+	return len(segs) == 0
+}
+
+var (
+	nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_./-]{0,127}$`)
+	envRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
+	wfRE   = regexp.MustCompile(`^[A-Za-z0-9_.-]+\.ya?ml$`)
+)
