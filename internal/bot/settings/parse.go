@@ -20,7 +20,9 @@ type parser struct {
 	diags diag.Diagnostics
 }
 
-func (p *parser) pos(n *yaml.Node) diag.Pos { return diag.Pos{File: p.file, Line: n.Line, Col: n.Column} }
+func (p *parser) pos(n *yaml.Node) diag.Pos {
+	return diag.Pos{File: p.file, Line: n.Line, Col: n.Column}
+}
 
 func (p *parser) errf(n *yaml.Node, format string, args ...any) {
 	p.diags.Add(p.pos(n), format, args...)

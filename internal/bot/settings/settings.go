@@ -3,8 +3,8 @@ package settings
 import (
 	"fmt"
 	"path"
-	"slices"
 	"regexp"
+	"slices"
 	"strings"
 )
 
