@@ -1,0 +1,5 @@
+// Package deptest holds no code: its test checks the dependency rules of
+// the layout (STYLE.md rule 13, after tailscale's deptest): the domain
+// packages import only the standard library and each other, never an
+// adapter (GitHub, AWS); the Action never links the App's authentication.
+package deptest
