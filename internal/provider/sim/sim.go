@@ -94,6 +94,21 @@ func Factory(_ context.Context, settings map[string]string, getenv func(string) 
 // Name is "sim".
 func (p *Provider) Name() string { return "sim" }
 
+// ValidID reports whether id is a sim provider ID (a decimal number, like
+// Hetzner's). A non-numeric ID in state is a stale Kyku name recorded by an
+// early version; the engine resolves it by name before destroying.
+func (p *Provider) ValidID(_, id string) bool {
+	if id == "" {
+		return false
+	}
+	for _, c := range id {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // Dir is the directory holding the simulated cloud.
 func (p *Provider) Dir() string { return p.opts.Dir }
 

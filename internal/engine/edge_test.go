@@ -1,0 +1,105 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/provider/sim"
+	"github.com/kyku/action/internal/state"
+)
+
+// A read error other than "not found" aborts the plan, naming the resource.
+func TestDiscoveryErrorAbortsPlan(t *testing.T) {
+	w := newWorld(t)
+	mustApply(t, w.engine(), parse(t, stack))
+	w.simOpts.Fail = []sim.FailRule{{Op: sim.OpRead, Type: "Vm", Name: "web"}}
+	_, err := w.engine().Plan(context.Background(), parse(t, stack))
+	if err == nil || !strings.Contains(err.Error(), `read Vm "web"`) {
+		t.Fatalf("err = %v, want it to name the Vm", err)
+	}
+}
+
+// Destroy resolves a stale, non-numeric provider ID (a Kyku name recorded
+// by an early version) by name before deleting.
+func TestDestroyResolvesStaleProviderID(t *testing.T) {
+	w := newWorld(t)
+	mustApply(t, w.engine(), parse(t, stack))
+	path := filepath.Join(w.stateDir, "state.json")
+	st := w.state()
+	st.Resources["key"].ProviderID = "key" // the Kyku name, not the sim's ID
+	data, err := state.Encode(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.engine().Destroy(context.Background(), engine.ApplyOptions{})
+	if err != nil || res.Err() != nil {
+		t.Fatalf("destroy: %v / %v", err, res.Err())
+	}
+	if got := w.cloud(); len(got) != 0 {
+		t.Errorf("cloud after destroy: %v (the SshKey with a stale ID was not found by name)", got)
+	}
+}
+
+// Destroy retries transient failures and verifies the deletion.
+func TestDestroyRetriesTransientFailures(t *testing.T) {
+	w := newWorld(t)
+	mustApply(t, w.engine(), parse(t, stack))
+	w.simOpts.FailRate, w.simOpts.Seed = 0.4, 3
+	e := w.engine(func(o *engine.Options) { o.DestroyAttempts = 30; o.RetryAttempts = 30 })
+	res, err := e.Destroy(context.Background(), engine.ApplyOptions{})
+	if err != nil || res.Err() != nil {
+		t.Fatalf("destroy: %v / %v", err, res.Err())
+	}
+	if got := w.cloud(); len(got) != 0 {
+		t.Errorf("cloud after destroy: %v", got)
+	}
+}
+
+// A journal left by a crashed apply is folded into the state by the next
+// run: finished changes are not lost.
+func TestJournalRecoveredByNextRun(t *testing.T) {
+	w := newWorld(t)
+	mustApply(t, w.engine(), parse(t, stack))
+	st := w.state()
+	// A crashed apply journaled a destroy of "key" (it is gone from the
+	// cloud) and an update of "sg", but never folded them.
+	deleteSimObject(t, w, "SshKey")
+	sg := st.Resources["sg"].Clone()
+	sg.Outputs = map[string]any{"id": sg.ProviderID, "note": "journaled"}
+	entries := []state.Entry{
+		{Seq: 1, BaseSerial: st.Metadata.Serial, Lineage: st.Metadata.Lineage, Op: state.OpDelete, Name: "key"},
+		{Seq: 2, BaseSerial: st.Metadata.Serial, Lineage: st.Metadata.Lineage, Op: state.OpPut, Name: "sg", Resource: sg},
+	}
+	var lines []byte
+	for _, e := range entries {
+		b, _ := json.Marshal(e)
+		lines = append(append(lines, b...), '\n')
+	}
+	if err := os.WriteFile(filepath.Join(w.stateDir, "state.journal"), lines, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st2, err := w.engine().ReadState(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := st2.Resources["key"]; ok {
+		t.Error("journaled destroy not folded")
+	}
+	if st2.Resources["sg"].Outputs["note"] != "journaled" {
+		t.Error("journaled update not folded")
+	}
+	if st2.Metadata.Serial != st.Metadata.Serial+1 {
+		t.Errorf("serial %d after recovery, want %d", st2.Metadata.Serial, st.Metadata.Serial+1)
+	}
+	if _, err := os.Stat(filepath.Join(w.stateDir, "state.journal")); !os.IsNotExist(err) {
+		t.Error("journal not cleared after folding")
+	}
+}
