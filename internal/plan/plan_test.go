@@ -27,7 +27,7 @@ func sample() *plan.Plan {
 			{Action: plan.Destroy, ResourceID: "old", Type: "Vm", Level: 2, ProviderID: "44"},
 			{Action: plan.NoOp, ResourceID: "db", Type: "Database", Level: 1, ProviderID: "45"},
 		},
-		Levels: map[string]int{"net": 0, "db": 1, "web": 2, "lb": 3},
+		Levels:  map[string]int{"net": 0, "db": 1, "web": 2, "lb": 3},
 		Lineage: "l1", Serial: 7, Prefix: "ab12cd34", StateExists: true, ConfigHash: "abc",
 		Config: &config.Config{Provider: config.ProviderConfig{Name: "sim"}, Resources: []*config.Resource{
 			{Name: "net", Type: "Vpc", Properties: map[string]any{"cidr": "10.0.0.0/16", "distributeAcrossAzs": float64(0)}},
