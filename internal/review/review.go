@@ -1,20 +1,8 @@
-// Package review owns the rules of reviewing infrastructure changes on
-// GitHub, shared by the Action and the bot (one implementation of each
-// rule): plan a pull request (sticky comment, saved plan keyed by PR number
-// and head SHA, redacted plan.json), answer `/kyku` comments, check the
-// apply requirements (permission, approval on the current head by someone
-// other than the author, a saved plan for the current head that is not
-// stale), apply exactly the saved plan and write an audit record, apply on
-// merge, and keep one drift issue per environment. Only how an event
-// arrives and how the front door authenticates differ between the Action
-// and the bot; they build a Deps and call these functions.
-//
-// Concurrency: functions are safe to call concurrently for different
-// environments; the state lock serialises work on one environment.
 package review
 
 import (
 	"context"
+	"log/slog"
 	"strconv"
 	"time"
 
@@ -62,6 +50,11 @@ type Settings struct {
 	ApplyPermission string // minimum permission to /kyku apply: read|triage|write|maintain|admin (default write)
 	CommentMode     string // "sticky" (default), "new", "off"
 	DriftLabel      string // default "kyku-drift"
+	// AllowForkPRs lets plans of pull requests from forks be made and
+	// applied. Off by default (fail closed, as Atlantis' allow-fork-prs): a
+	// fork's pull_request workflow gets a read-only token and no secrets,
+	// and anyone can open one.
+	AllowForkPRs bool
 }
 
 // Deps is everything a use case needs.
@@ -78,11 +71,18 @@ type Deps struct {
 	Mask func(secret string)
 	// Source loads the project's config at a git ref (a PR's head SHA) —
 	// the Action and the bot read it through the API (tarball), or from the
-	// checkout when the ref is what is checked out.
+	// checkout when the ref is what is checked out. Used by Comment for
+	// `/kyku plan`; a diag.Diagnostics error is shown on the PR as a failed
+	// plan and returned wrapped (errors.As finds it).
 	Source func(ctx context.Context, ref string) (*config.Config, error)
 	// Trusted loads the project's config from the default branch, whose
-	// backend settings are trusted.
+	// backend and provider settings are trusted. Used by Comment (plan) and
+	// by Apply/ApplyMerged when ApplyRequest.Trusted is nil; required there
+	// (fail closed: a PR's own config never picks the backend).
 	Trusted func(ctx context.Context) (*config.Config, error)
+	// Log receives what is worth a warning but changes no outcome (a
+	// reaction that could not be added); nil discards.
+	Log *slog.Logger
 }
 
 // SavedPlanKey is the backend object key of a PR's saved plan for one head
@@ -127,17 +127,22 @@ type ApplyRequest struct {
 	CommentID int64  // the /kyku comment, for the reaction (0 on merge)
 	OnMerge   bool   // triggered by the merge of the PR (push to the default branch)
 	MergeSHA  string // the merge commit, on merge
-	Trusted   *config.Config
+	// Trusted is the default branch's config, used to open the backend
+	// (nil: Deps.Trusted loads it).
+	Trusted *config.Config
 }
 
 // ApplyOutcome is what an apply did.
 type ApplyOutcome struct {
+	Number     int    // the pull request (0 when ApplyMerged found none)
+	HeadSHA    string // the head commit whose saved plan was (to be) applied
+	Approvers  []string
 	Applied    bool
 	Refused    string // the requirement that failed, as told to the user ("" when applied)
 	Result     *engine.Result
 	Digest     string
 	AuditKey   string
-	CommentURL string
+	CommentURL string // the reply on the PR (refusal or result)
 }
 
 // DriftRequest asks for a drift check of one environment.

@@ -1,0 +1,102 @@
+package review
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/render"
+)
+
+// auditTime is the sortable UTC timestamp of an audit record's key.
+const auditTime = "20060102T150405.000000000Z"
+
+// AuditKey is the backend object key of the audit record of an apply that
+// finished at t: runs/<env>/<UTC time>-pr<number>.json (env "default" when
+// empty), under the project's name when there is one, like SavedPlanKey.
+// Keys of one environment sort by time.
+func AuditKey(project, env string, t time.Time, number int) string {
+	if env == "" {
+		env = "default"
+	}
+	if project != "" {
+		env = project + "/" + env
+	}
+	return "runs/" + env + "/" + t.UTC().Format(auditTime) + "-pr" + itoa(number) + ".json"
+}
+
+// finish records an apply that ran: audit record, result comment, reaction.
+// runErr is the engine's error after changes were made (state not saved).
+func (a *applier) finish(ctx context.Context, ws *Workspace, res *engine.Result, runErr error, started time.Time, hidden []string) (*ApplyOutcome, error) {
+	finished := a.d.Now()
+	a.out.Applied, a.out.Result = true, res
+	var errs []error
+	if runErr != nil {
+		errs = append(errs, fmt.Errorf("apply %s: %w", envName(a.s.Environment), runErr))
+	}
+	rec := AuditRecord{
+		PR: a.pr.Number, Environment: a.s.Environment, Project: a.s.Project,
+		RequestedBy: a.req.Commenter, ApprovedBy: append([]string{}, a.out.Approvers...),
+		Trigger: a.trigger(), HeadSHA: a.pr.HeadSHA, MergeSHA: a.req.MergeSHA,
+		PlanDigest: a.out.Digest, SerialBefore: res.SerialBefore, SerialAfter: res.SerialAfter,
+		BackupKey: res.BackupKey, RunURL: a.d.RunURL,
+		Succeeded: len(res.Succeeded), Failed: len(res.Failed), Skipped: len(res.Skipped),
+		StartedAt: started.UTC(), FinishedAt: finished.UTC(),
+	}
+	key := AuditKey(a.s.Project, a.s.Environment, finished, a.pr.Number)
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err == nil {
+		err = ws.Backend.PutObject(ctx, key, append(data, '\n'))
+	}
+	if err != nil {
+		errs = append(errs, fmt.Errorf("write audit record %s: %w", key, err))
+	} else {
+		a.out.AuditKey = key
+	}
+
+	var note string
+	if runErr != nil {
+		note += "> [!WARNING]\n> The changes ran, but then: " + code(runErr.Error()) +
+			"\n> The next run recovers the finished changes from the journal.\n\n"
+	}
+	if a.out.AuditKey == "" {
+		note += "> [!WARNING]\n> The audit record of this apply could not be written.\n\n"
+	}
+	m := render.Meta{
+		CommitSHA: a.pr.HeadSHA, Digest: a.out.Digest, RunURL: a.d.RunURL,
+		Environment: a.s.Environment, Project: a.s.Project,
+	}
+	body := render.ApplyComment(applyResult(res, a.s.Environment, a.out.Digest, hidden), m, render.CommentLimit-len(note))
+	if err := a.answer(ctx, body+note); err != nil {
+		errs = append(errs, err)
+	}
+	if res.Err() == nil && runErr == nil {
+		a.react(ctx, ReactApplied)
+	} else {
+		a.react(ctx, ReactFailed)
+	}
+	return a.out, errors.Join(errs...)
+}
+
+// applyResult converts an engine result for rendering, failure texts
+// scrubbed of secrets.
+func applyResult(res *engine.Result, env, digest string, hidden []string) render.ApplyResult {
+	conv := func(cs []engine.ChangeResult) []render.ChangeResult {
+		out := make([]render.ChangeResult, len(cs))
+		for i, c := range cs {
+			out[i] = render.ChangeResult{Action: c.Action, Type: c.Type, Name: c.Name, ProviderID: c.ProviderID}
+			if c.Err != nil {
+				out[i].Err = errorText(c.Err, hidden)
+			}
+		}
+		return out
+	}
+	return render.ApplyResult{
+		Environment: env, Succeeded: conv(res.Succeeded), Failed: conv(res.Failed), Skipped: conv(res.Skipped),
+		Interrupted: res.Interrupted, Digest: digest, SerialBefore: res.SerialBefore, SerialAfter: res.SerialAfter,
+		BackupKey: res.BackupKey, Outputs: res.Outputs, Duration: res.Duration,
+	}
+}

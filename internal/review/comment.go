@@ -1,0 +1,145 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/kyku/action/internal/command"
+	"github.com/kyku/action/internal/render"
+)
+
+// Comment handles an issue_comment event. It ignores, without any API call:
+// actions other than "created", comments on issues that are not pull
+// requests, comments by bots (the App's own included), comments without a
+// /kyku command line, and commands whose -e/-p name another environment or
+// project than s (another job handles those; a command without -e is for
+// s.Environment, without -p for s.Project).
+//
+// Otherwise it reacts eyes and runs the command: help → a help reply; an
+// invalid command → a reply with the error and the help; plan → the PR's
+// head config through Deps.Source, the backend through Deps.Trusted, then
+// Plan (the plan comment is the answer); apply → Apply with the commenter.
+// Help and error replies are upserted with a marker naming the command
+// comment, so several jobs answering one comment leave one reply.
+func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*CommentOutcome, error) {
+	if why := ignored(ev); why != "" {
+		return &CommentOutcome{Ignored: why}, nil
+	}
+	cmd, _ := command.Parse(ev.Body)
+	if why := otherTarget(s, cmd); why != "" {
+		return &CommentOutcome{Ignored: why}, nil
+	}
+	d, err := d.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if s, err = s.withDefaults(); err != nil {
+		return nil, err
+	}
+	out := &CommentOutcome{Command: cmd.String()}
+	react(ctx, d, ev.CommentID, ReactStarted)
+	switch {
+	case cmd.Err != "":
+		out.Command = ""
+		text := "That command could not be run:\n\n" + fenced(cmd.Err) + "\n" + render.HelpComment()
+		err := replyTo(ctx, d, ev, out, reply("", "Kyku could not read the command", text, "", d.RunURL))
+		react(ctx, d, ev.CommentID, ReactFailed)
+		return out, err
+	case cmd.Name == command.Help:
+		err := replyTo(ctx, d, ev, out, render.HelpComment())
+		if err == nil {
+			react(ctx, d, ev.CommentID, ReactPlanned)
+		}
+		return out, err
+	case cmd.Name == command.Plan:
+		p, err := commentPlan(ctx, d, s, ev)
+		out.Plan = p
+		if err != nil {
+			react(ctx, d, ev.CommentID, ReactFailed)
+			return out, err
+		}
+		react(ctx, d, ev.CommentID, ReactPlanned)
+		return out, nil
+	case cmd.Name == command.Apply:
+		req := ApplyRequest{Settings: s, Number: ev.Number, Commenter: ev.Author, CommentID: ev.CommentID}
+		a := &applier{d: d, s: s, req: req, out: &ApplyOutcome{Number: ev.Number}}
+		ao, err := a.run(ctx, nil)
+		out.Apply = ao
+		return out, err
+	}
+	return out, fmt.Errorf("command %s: not handled", cmd.Name)
+}
+
+// ignored says why ev is not acted on, from the event alone.
+func ignored(ev CommentEvent) string {
+	switch {
+	case ev.Action != "created":
+		return "comment " + ev.Action + ", not created"
+	case !ev.IsPR:
+		return "not a pull request"
+	case ev.AuthorIsBot:
+		return "comment by a bot (" + ev.Author + ")"
+	}
+	if _, ok := command.Parse(ev.Body); !ok {
+		return "no /kyku command"
+	}
+	return ""
+}
+
+// otherTarget says why cmd is for another job.
+func otherTarget(s Settings, cmd command.Command) string {
+	switch {
+	case cmd.Env != "" && cmd.Env != s.Environment:
+		return "for environment " + strconv.Quote(cmd.Env) + ", not " + strconv.Quote(s.Environment)
+	case cmd.Project != "" && cmd.Project != s.Project:
+		return "for project " + strconv.Quote(cmd.Project) + ", not " + strconv.Quote(s.Project)
+	}
+	return ""
+}
+
+// replyTo upserts a reply to the command comment (found again by a marker
+// naming it) and records its URL.
+func replyTo(ctx context.Context, d Deps, ev CommentEvent, out *CommentOutcome, body string) error {
+	marker := "<!-- kyku:reply comment=" + strconv.FormatInt(ev.CommentID, 10) + " -->"
+	c, err := d.GitHub.Upsert(ctx, ev.Number, marker, body)
+	if err != nil {
+		return fmt.Errorf("reply on #%d: %w", ev.Number, err)
+	}
+	out.Replied = c.HTMLURL
+	return nil
+}
+
+// commentPlan runs /kyku plan: the PR's head config, the trusted backend.
+func commentPlan(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*PlanOutcome, error) {
+	fail := func(sha string, err error) (*PlanOutcome, error) {
+		if s.CommentMode != ModeOff {
+			if _, cerr := postPlanComment(ctx, d, s, ev.Number, failedPlanBody(s, sha, d.RunURL, err, nil)); cerr != nil {
+				err = errors.Join(err, cerr)
+			}
+		}
+		return nil, err
+	}
+	pr, err := d.GitHub.PullRequest(ctx, ev.Number)
+	if err != nil {
+		return fail("", fmt.Errorf("get pull request #%d: %w", ev.Number, err))
+	}
+	switch {
+	case pr.State != "open":
+		return fail(pr.HeadSHA, fmt.Errorf("pull request #%d is %s: only an open pull request is planned", pr.Number, pr.State))
+	case pr.IsFork && !s.AllowForkPRs:
+		return fail(pr.HeadSHA, fmt.Errorf("pull request #%d comes from a fork (%s): pull requests from forks are not planned", pr.Number, pr.HeadRepoFullName))
+	case d.Source == nil:
+		return fail(pr.HeadSHA, errors.New("no source loader for the pull request's config"))
+	}
+	trusted, err := d.trusted(ctx, nil)
+	if err != nil {
+		return fail(pr.HeadSHA, err)
+	}
+	cfg, err := d.Source(ctx, pr.HeadSHA)
+	if err != nil {
+		return fail(pr.HeadSHA, fmt.Errorf("load the config at %s: %w", sha7(pr.HeadSHA), err))
+	}
+	return Plan(ctx, d, PlanRequest{Settings: s, Number: pr.Number, HeadSHA: pr.HeadSHA, Config: cfg, Trusted: trusted})
+}

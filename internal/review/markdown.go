@@ -1,0 +1,172 @@
+package review
+
+import (
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/schema"
+)
+
+// The markdown of replies this package writes itself (refusals, errors).
+// Everything a user or an engine controls goes through code or fenced, so
+// it cannot inject markup or mention anyone.
+
+// code is an inline code span on one line whose fence is longer than any
+// backtick run in s.
+func code(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" {
+		return "`\"\"`"
+	}
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// fenced is a fenced code block holding s verbatim (cut at 4,000 bytes).
+func fenced(s string) string {
+	const limit = 4000
+	if len(s) > limit {
+		s = strings.ToValidUTF8(s[:limit], "") + "…"
+	}
+	fence := strings.Repeat("`", max(3, longestRun(s, '`')+1))
+	return fence + "text\n" + strings.TrimRight(s, "\n") + "\n" + fence + "\n"
+}
+
+func longestRun(s string, c rune) int {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == c {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return longest
+}
+
+// safeURL returns u when it is an absolute http(s) URL that cannot end a
+// markdown link early, otherwise "".
+func safeURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "https" && p.Scheme != "http") || p.Host == "" {
+		return ""
+	}
+	return strings.NewReplacer("(", "%28", ")", "%29", " ", "%20", "<", "%3C", ">", "%3E").Replace(p.String())
+}
+
+// footer is the provenance line of a reply: commit and run link.
+func footer(sha, runURL string) string {
+	var parts []string
+	if sha != "" {
+		parts = append(parts, "Commit "+code(sha))
+	}
+	if u := safeURL(runURL); u != "" {
+		parts = append(parts, "[workflow run]("+u+")")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "---\n<sub>" + strings.Join(parts, " · ") + "</sub>\n"
+}
+
+// title is "Kyku apply for `prod` (project `net`)".
+func title(what string, s Settings) string {
+	t := "Kyku " + what + " for " + code(envName(s.Environment))
+	if s.Project != "" {
+		t += " (project " + code(s.Project) + ")"
+	}
+	return t
+}
+
+// commandFor is the /kyku command for s's environment and project.
+func commandFor(name string, s Settings) string {
+	c := "/kyku " + name
+	if s.Environment != "" {
+		c += " -e " + s.Environment
+	}
+	if s.Project != "" {
+		c += " -p " + s.Project
+	}
+	return c
+}
+
+// secrets lists the sensitive string values a config holds (each resource
+// property the schema marks sensitive), longest first.
+func secrets(cfg *config.Config) []string {
+	if cfg == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range cfg.Resources {
+		t, ok := schema.Lookup(r.Type)
+		if !ok {
+			continue
+		}
+		for name, v := range r.Properties {
+			if s, ok := v.(string); ok && s != "" && t.Sensitive(name) && !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// planSecrets is secrets of a saved plan: its embedded config, and every
+// sensitive property value its changes carry.
+func planSecrets(p *plan.Plan) []string {
+	out := secrets(p.Config)
+	seen := map[string]bool{}
+	for _, s := range out {
+		seen[s] = true
+	}
+	for _, c := range p.Changes {
+		for _, pc := range c.Properties {
+			if !pc.Sensitive {
+				continue
+			}
+			for _, v := range []any{pc.Old, pc.New} {
+				if s, ok := v.(string); ok && s != "" && !seen[s] {
+					seen[s] = true
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// scrub replaces every secret in s by plan.Masked: error text from a
+// provider or the engine may quote a value it was given.
+func scrub(s string, secrets []string) string {
+	for _, x := range secrets {
+		s = strings.ReplaceAll(s, x, plan.Masked)
+	}
+	return s
+}
+
+// errorText is err's message scrubbed of secrets.
+func errorText(err error, secrets []string) string {
+	return scrub(err.Error(), secrets)
+}
+
+// reply is a reply comment: the marker, a heading, the text and the footer.
+func reply(marker, heading, text, sha, runURL string) string {
+	var b strings.Builder
+	if marker != "" {
+		b.WriteString(marker + "\n")
+	}
+	b.WriteString("### " + heading + "\n\n" + strings.TrimRight(text, "\n") + "\n\n")
+	b.WriteString(footer(sha, runURL))
+	return b.String()
+}

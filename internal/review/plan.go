@@ -1,0 +1,138 @@
+package review
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/render"
+)
+
+// Plan plans a PR's head: the FULL plan (config embedded, so applying it
+// needs no checkout) saved in the backend at SavedPlanKey, the PR comment
+// per CommentMode ("sticky": one comment per project and environment,
+// found by render.PlanMarker and edited in place, older ones marked
+// outdated; "new": a new comment per plan; "off": none), the redacted
+// plan.json and the job summary.
+//
+// The backend and provider are opened from req.Trusted when set (a PR must
+// not redirect the state backend); the resources come from req.Config.
+// Number 0 (no pull request) plans without saving or commenting. An error
+// while opening or planning is returned wrapped and, when comments are on,
+// shown on the PR as a failed plan in the same comment.
+func Plan(ctx context.Context, d Deps, req PlanRequest) (*PlanOutcome, error) {
+	d, err := d.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	s, err := req.Settings.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if req.Config == nil {
+		return nil, errors.New("plan: no config")
+	}
+	hidden := secrets(req.Config)
+	for _, x := range hidden {
+		d.Mask(x)
+	}
+	out, err := planPR(ctx, d, s, req)
+	if err != nil {
+		if req.Number > 0 && s.CommentMode != ModeOff {
+			body := failedPlanBody(s, req.HeadSHA, d.RunURL, err, hidden)
+			if _, cerr := postPlanComment(ctx, d, s, req.Number, body); cerr != nil {
+				err = errors.Join(err, cerr)
+			}
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutcome, error) {
+	openCfg := req.Trusted
+	if openCfg == nil {
+		openCfg = req.Config
+	}
+	ws, err := d.open(ctx, openCfg, s.Environment)
+	if err != nil {
+		return nil, err
+	}
+	p, err := ws.Engine.Plan(ctx, req.Config)
+	if err != nil {
+		return nil, fmt.Errorf("plan %s: %w", envName(s.Environment), err)
+	}
+	for _, x := range planSecrets(p) {
+		d.Mask(x)
+	}
+	data, err := plan.Encode(p)
+	if err != nil {
+		return nil, err
+	}
+	digest, err := render.Digest(p)
+	if err != nil {
+		return nil, err
+	}
+	out := &PlanOutcome{Plan: p, Digest: digest}
+	if req.Number > 0 {
+		out.SavedKey = SavedPlanKey(s.Project, s.Environment, req.Number, req.HeadSHA)
+		if err := ws.Backend.PutObject(ctx, out.SavedKey, data); err != nil {
+			return nil, fmt.Errorf("save plan %s: %w", out.SavedKey, err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := render.PlanJSON(&buf, render.RedactPlan(p), render.JSONOptions{}); err != nil {
+		return nil, err
+	}
+	out.Redacted = buf.Bytes()
+	m := render.Meta{
+		CommitSHA: req.HeadSHA, Digest: digest, RunURL: d.RunURL, ArtifactURL: d.ArtifactURL,
+		Environment: s.Environment, Project: s.Project,
+	}
+	out.Summary = render.PlanSummary(p, m, render.SummaryLimit)
+	if req.Number > 0 {
+		url, err := postPlanComment(ctx, d, s, req.Number, render.PlanComment(p, m, render.CommentLimit))
+		if err != nil {
+			return nil, err
+		}
+		out.CommentURL = url
+	}
+	return out, nil
+}
+
+// postPlanComment posts body as the plan comment per s.CommentMode and
+// returns its URL ("" when comments are off).
+func postPlanComment(ctx context.Context, d Deps, s Settings, number int, body string) (string, error) {
+	marker := render.PlanMarker(s.Project, s.Environment)
+	switch s.CommentMode {
+	case ModeSticky:
+		c, err := d.GitHub.Upsert(ctx, number, marker, body)
+		if err != nil {
+			return "", fmt.Errorf("update plan comment on #%d: %w", number, err)
+		}
+		if err := d.GitHub.MarkOutdated(ctx, number, marker, c.ID); err != nil {
+			return "", fmt.Errorf("mark older plan comments on #%d outdated: %w", number, err)
+		}
+		return c.HTMLURL, nil
+	case ModeNew:
+		url, err := d.GitHub.CreateComment(ctx, number, body)
+		if err != nil {
+			return "", fmt.Errorf("create plan comment on #%d: %w", number, err)
+		}
+		return url, nil
+	}
+	return "", nil
+}
+
+// failedPlanBody is the plan comment that says why there is no plan.
+func failedPlanBody(s Settings, sha, runURL string, err error, hidden []string) string {
+	text := "No plan could be computed"
+	if sha != "" {
+		text += " for commit " + code(sha7(sha))
+	}
+	text += ", so there is nothing to apply:\n\n" + fenced(errorText(err, hidden)) + "\n" +
+		"Fix the cause and push a new commit, or comment " + code(commandFor("plan", s)) + " to try again.\n"
+	return reply(render.PlanMarker(s.Project, s.Environment), title("plan", s)+" failed", text, sha, runURL)
+}

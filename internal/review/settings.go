@@ -1,0 +1,112 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/kyku/action/internal/config"
+)
+
+// Comment modes.
+const (
+	ModeSticky = "sticky"
+	ModeNew    = "new"
+	ModeOff    = "off"
+)
+
+// DefaultDriftLabel labels the drift issue when Settings.DriftLabel is empty.
+const DefaultDriftLabel = "kyku-drift"
+
+// DefaultApplyPermission is the permission /kyku apply needs by default.
+const DefaultApplyPermission = "write"
+
+var permissionLevels = []string{"read", "triage", "write", "maintain", "admin"}
+
+// withDefaults fills in the documented defaults and checks the closed sets.
+func (s Settings) withDefaults() (Settings, error) {
+	if s.ApplyPermission == "" {
+		s.ApplyPermission = DefaultApplyPermission
+	}
+	known := false
+	for _, l := range permissionLevels {
+		known = known || l == s.ApplyPermission
+	}
+	if !known {
+		return s, fmt.Errorf("apply permission %q is not a permission level (want read, triage, write, maintain or admin)", s.ApplyPermission)
+	}
+	switch s.CommentMode {
+	case "":
+		s.CommentMode = ModeSticky
+	case ModeSticky, ModeNew, ModeOff:
+	default:
+		return s, fmt.Errorf("comment mode %q is not known (want sticky, new or off)", s.CommentMode)
+	}
+	if s.DriftLabel == "" {
+		s.DriftLabel = DefaultDriftLabel
+	}
+	return s, nil
+}
+
+func (d Deps) withDefaults() (Deps, error) {
+	if d.GitHub == nil {
+		return d, errors.New("review: no GitHub client")
+	}
+	if d.Open == nil {
+		return d, errors.New("review: no workspace opener")
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Mask == nil {
+		d.Mask = func(string) {}
+	}
+	return d, nil
+}
+
+// trusted returns the trusted config: given, or loaded from the default
+// branch. Without either it fails: the backend never comes from a PR.
+func (d Deps) trusted(ctx context.Context, given *config.Config) (*config.Config, error) {
+	if given != nil {
+		return given, nil
+	}
+	if d.Trusted == nil {
+		return nil, errors.New("no trusted (default branch) config to open the backend with")
+	}
+	cfg, err := d.Trusted(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load the default branch's config: %w", err)
+	}
+	return cfg, nil
+}
+
+func (d Deps) open(ctx context.Context, cfg *config.Config, env string) (*Workspace, error) {
+	ws, err := d.Open(ctx, cfg, env)
+	if err != nil {
+		return nil, fmt.Errorf("open workspace %s: %w", envName(env), err)
+	}
+	if ws == nil || ws.Engine == nil || ws.Backend == nil {
+		return nil, fmt.Errorf("open workspace %s: opener returned no engine or backend", envName(env))
+	}
+	return ws, nil
+}
+
+func envName(env string) string {
+	if env == "" {
+		return "default"
+	}
+	return env
+}
+
+// sha7 is the short form of a commit SHA.
+func sha7(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
