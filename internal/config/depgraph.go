@@ -10,8 +10,19 @@ import (
 // anywhere in r's properties (nested lists and maps included). Inject
 // auto-subnets first so that they are resources too. A reference to a name
 // that is not a resource still adds a node for it.
+//
+// A resource placed in a Vpc's network (a Vm, Database or LoadBalancer whose
+// network references the Vpc) also depends on that Vpc's auto-subnets:
+// clouds place it in them (an RDS subnet group, a load balancer's public
+// subnets), so they must exist first.
 func BuildGraph(cfg *Config) *graph.Graph {
 	g := graph.New()
+	auto := map[string][]string{} // vpc → its injected subnets
+	for _, r := range cfg.Resources {
+		if r.AutoFrom != "" {
+			auto[r.AutoFrom] = append(auto[r.AutoFrom], r.Name)
+		}
+	}
 	for _, r := range cfg.Resources {
 		g.AddNode(r.Name)
 		for _, d := range r.DependsOn {
@@ -20,6 +31,18 @@ func BuildGraph(cfg *Config) *graph.Graph {
 		for _, ref := range value.Refs(r.Properties) {
 			g.AddEdge(r.Name, ref.Resource)
 		}
+		if placed[r.Type] {
+			if s, ok := r.Properties["network"].(string); ok {
+				if ref, ok := value.ParseRef(s); ok {
+					for _, sub := range auto[ref.Resource] {
+						g.AddEdge(r.Name, sub)
+					}
+				}
+			}
+		}
 	}
 	return g
 }
+
+// placed are the types a cloud places inside their network's subnets.
+var placed = map[string]bool{"Vm": true, "Database": true, "LoadBalancer": true}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -55,5 +56,35 @@ func TestBuildGraph(t *testing.T) {
 	}
 	if g.Len() != len(cfg.Resources) {
 		t.Errorf("graph has %d nodes, config %d resources", g.Len(), len(cfg.Resources))
+	}
+}
+
+// A Database placed in a Vpc with auto-subnets waits for them: the cloud
+// builds its subnet group from them.
+func TestBuildGraphPlacedResourcesWaitForAutoSubnets(t *testing.T) {
+	cfg, err := Parse([]File{{Name: "k.yaml", Data: []byte(`provider: sim
+resources:
+  net:
+    type: Vpc
+    properties: { cidr: 10.0.0.0/16, distributeAcrossAzs: 1 }
+  db:
+    type: Database
+    properties: { network: "${net}", engine: postgres }
+  sg:
+    type: SecurityGroup
+    properties: { network: "${net}" }
+`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := InjectAutoSubnets(cfg, []string{"a"}); err != nil {
+		t.Fatal(err)
+	}
+	g := BuildGraph(cfg)
+	if got, want := g.Deps("db"), []string{"net", "net-subnet-private-0", "net-subnet-public-0"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("db depends on %v, want %v", got, want)
+	}
+	if got := g.Deps("sg"); strings.Join(got, ",") != "net" {
+		t.Errorf("sg depends on %v, want only net", got)
 	}
 }

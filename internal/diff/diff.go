@@ -5,6 +5,7 @@
 package diff
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -64,6 +65,9 @@ func Resource(in Input) Result {
 		p := in.Type.Props[name]
 		sensitive := p != nil && p.Sensitive
 		forces := p != nil && p.Immutable
+		if p != nil && p.Set {
+			a, d = sortedSet(a), sortedSet(d)
+		}
 		var changes []plan.PropChange
 		compare(name, a, d, &changes)
 		for i := range changes {
@@ -156,6 +160,29 @@ func compare(path string, old, new any, out *[]plan.PropChange) {
 		return
 	}
 	*out = append(*out, plan.PropChange{Path: path, Old: old, New: new, Unknown: hasUnknown(new)})
+}
+
+// sortedSet orders a list whose order does not matter canonically (by each
+// element's JSON), so that only membership is compared.
+func sortedSet(v any) any {
+	l, ok := value.Normalize(v).([]any)
+	if !ok {
+		return v
+	}
+	keyed := make([]struct {
+		k string
+		v any
+	}, len(l))
+	for i, e := range l {
+		b, _ := json.Marshal(e)
+		keyed[i].k, keyed[i].v = string(b), e
+	}
+	sort.SliceStable(keyed, func(i, j int) bool { return keyed[i].k < keyed[j].k })
+	out := make([]any, len(l))
+	for i := range keyed {
+		out[i] = keyed[i].v
+	}
+	return out
 }
 
 func isEmpty(v any) bool {

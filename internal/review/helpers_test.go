@@ -120,11 +120,23 @@ func (f *fixture) now() time.Time {
 // open is the Opener a front door builds: workspace.Open with an explicit
 // registry; the sim's directory is the test's.
 func (f *fixture) open(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
+	return f.openWith(nil)(ctx, cfg, env)
+}
+
+// openWith is an Opener whose sim gets extra settings (e.g. failures).
+func (f *fixture) openWith(extra map[string]string) review.Opener {
+	return func(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
+		return f.openSim(ctx, cfg, env, extra)
+	}
+}
+
+func (f *fixture) openSim(ctx context.Context, cfg *config.Config, env string, extra map[string]string) (*review.Workspace, error) {
 	reg := provider.Registry{"sim": func(ctx context.Context, settings map[string]string, getenv func(string) string) (provider.Provider, error) {
 		s := maps.Clone(settings)
 		if s == nil {
 			s = map[string]string{}
 		}
+		maps.Copy(s, extra)
 		s["dir"] = f.simDir
 		return sim.Factory(ctx, s, getenv)
 	}}

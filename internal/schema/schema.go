@@ -49,6 +49,7 @@ type Prop struct {
 	Required  bool
 	Immutable bool // a change forces replace
 	Sensitive bool // never rendered in clear
+	Set       bool // List whose order does not matter (rules, members)
 	Default   any  // canonical value (see package value)
 	Enum      []string
 }
@@ -100,6 +101,7 @@ func integer() *Prop           { return &Prop{Kind: Int} }
 func boolean() *Prop           { return &Prop{Kind: Bool} }
 func ref(t string) *Prop       { return &Prop{Kind: Ref, RefType: t} }
 func list(e *Prop) *Prop       { return &Prop{Kind: List, Elem: e} }
+func set(e *Prop) *Prop        { return &Prop{Kind: List, Elem: e, Set: true} }
 func tags() *Prop              { return &Prop{Kind: Map} }
 func req(p *Prop) *Prop        { p.Required = true; return p }
 func imm(p *Prop) *Prop        { p.Immutable = true; return p }
@@ -126,8 +128,8 @@ var types = finish(map[string]*Type{
 	}},
 	"SecurityGroup": {Props: map[string]*Prop{
 		"network": req(imm(ref("Vpc"))),
-		"ingress": list(rule()),
-		"egress":  list(rule()),
+		"ingress": set(rule()),
+		"egress":  set(rule()),
 	}},
 	"SshKey": {Props: map[string]*Prop{
 		"publicKey": req(imm(str())),
@@ -135,8 +137,8 @@ var types = finish(map[string]*Type{
 	"Vm": {Props: map[string]*Prop{
 		"network":        ref("Vpc"),
 		"subnet":         ref("Subnet"),
-		"securityGroups": list(ref("SecurityGroup")),
-		"sshKeys":        list(ref("SshKey")),
+		"securityGroups": set(ref("SecurityGroup")),
+		"sshKeys":        set(ref("SshKey")),
 		"size":           def(str(), "small"),
 		"image":          req(imm(str())),
 		"userData":       {Kind: String, Immutable: true, Sensitive: true},
@@ -151,7 +153,7 @@ var types = finish(map[string]*Type{
 	"TargetGroup": {Props: map[string]*Prop{
 		"port":     def(integer(), float64(80)),
 		"protocol": def(&Prop{Kind: String, Enum: []string{"http", "https", "tcp"}}, "http"),
-		"targets":  list(ref("Vm")),
+		"targets":  set(ref("Vm")),
 	}, Logical: true},
 	"LoadBalancer": {Props: map[string]*Prop{
 		"network":     ref("Vpc"),

@@ -1,0 +1,245 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	gh "github.com/google/go-github/v62/github"
+	githubactions "github.com/sethvargo/go-githubactions"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/review"
+	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/workspace"
+)
+
+// Env is the world the Action runs in: the runner's environment variables
+// (inputs as INPUT_*, GITHUB_*), the log, the clock and the providers this
+// binary carries. Nothing else is read from the process.
+type Env struct {
+	Getenv    func(string) string
+	Stdout    io.Writer // the step's log (workflow commands go here)
+	Now       func() time.Time
+	Providers provider.Registry
+	// GitHub builds the REST client for GITHUB_API_URL authenticated with
+	// the token.
+	GitHub func(ctx context.Context, apiURL, token string) (*gh.Client, error)
+	// Rand is the engine's randomness (deploy prefix, lineage); nil:
+	// crypto/rand. Tests make it deterministic.
+	Rand io.Reader
+}
+
+// Exit codes of Run.
+const (
+	ExitOK   = 0 // done, or rightly did nothing (a fork, a refused /kyku apply)
+	ExitFail = 1 // an error, a failed apply, a refused apply on merge, drift with fail-on-drift
+)
+
+// Run handles the event the runner delivered and returns the exit code.
+func Run(ctx context.Context, env Env) int {
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
+	}
+	if env.Now == nil {
+		env.Now = time.Now
+	}
+	if env.Stdout == nil {
+		env.Stdout = io.Discard
+	}
+	if env.GitHub == nil {
+		env.GitHub = func(ctx context.Context, apiURL, token string) (*gh.Client, error) {
+			c, err := github.NewClient(ctx, apiURL, nil)
+			if err != nil {
+				return nil, err
+			}
+			return c.WithAuthToken(token), nil
+		}
+	}
+	log := &lockedWriter{w: env.Stdout}
+	a := githubactions.New(githubactions.WithGetenv(env.Getenv), githubactions.WithWriter(log))
+	in, problems := readInputs(a)
+	if in.Token != "" {
+		a.AddMask(in.Token)
+	}
+	r := &run{env: env, a: a, in: in}
+	if len(problems) > 0 {
+		for _, p := range problems {
+			a.Errorf("%s", p)
+		}
+		r.summary = summaryFailed("the inputs are invalid", strings.Join(problems, "\n"))
+		r.finish()
+		return ExitFail
+	}
+	code := r.handle(ctx)
+	r.finish()
+	return code
+}
+
+// run is one Run's working state.
+type run struct {
+	env     Env
+	a       *githubactions.Action
+	in      Inputs
+	ghctx   *githubactions.GitHubContext
+	ev      *event
+	repo    *github.Repo
+	src     sources
+	deps    review.Deps
+	out     outputs
+	summary string
+}
+
+func (r *run) settings() review.Settings {
+	return review.Settings{
+		Environment: r.in.Environment, RequireApproval: r.in.RequireApproval,
+		ApplyPermission: r.in.ApplyPermission, CommentMode: r.in.Comment, DriftLabel: "kyku-drift",
+	}
+}
+
+// handle sets up the GitHub client and workspace and dispatches the event.
+func (r *run) handle(ctx context.Context) int {
+	ghctx, err := r.a.Context()
+	if err != nil {
+		return r.fail(fmt.Errorf("read the github context: %w", err))
+	}
+	r.ghctx = ghctx
+	if r.ev, err = readEvent(ghctx.EventPath); err != nil {
+		return r.fail(err)
+	}
+	owner, name := ghctx.Repo()
+	if owner == "" || name == "" {
+		return r.fail(errors.New("GITHUB_REPOSITORY is not set (is this running in GitHub Actions?)"))
+	}
+	if reason := r.cannotRun(); reason != "" {
+		return r.skip("Kyku did not run", reason)
+	}
+	if r.in.Token == "" {
+		return r.fail(errors.New("input github-token is empty: pass ${{ github.token }} or a token that can write pull requests and issues"))
+	}
+	client, err := r.env.GitHub(ctx, ghctx.APIURL, r.in.Token)
+	if err != nil {
+		return r.fail(fmt.Errorf("create the github client: %w", err))
+	}
+	r.repo = github.New(client, owner, name)
+	root := r.env.Getenv("GITHUB_WORKSPACE")
+	if root == "" {
+		root = "."
+	}
+	r.src = sources{root: root, path: r.in.ConfigPath(), repo: r.repo}
+	r.deps = review.Deps{
+		GitHub: r.repo, Open: r.open, Now: r.env.Now, RunURL: r.runURL(), ArtifactURL: r.runURL(),
+		Mask: r.mask, Source: r.src.at, Trusted: r.src.checkout,
+	}
+	return r.dispatch(ctx)
+}
+
+// cannotRun says why this run must not touch anything: a pull request from
+// a fork or from Dependabot runs with a read-only token and no secrets.
+func (r *run) cannotRun() string {
+	pr := r.ev.PullRequest
+	if !strings.HasPrefix(r.ghctx.EventName, "pull_request") || pr == nil {
+		return ""
+	}
+	if pr.fromFork() {
+		head := "a deleted repository"
+		if pr.Head.Repo != nil {
+			head = pr.Head.Repo.FullName
+		}
+		return fmt.Sprintf("Pull request #%d comes from a fork (%s). GitHub gives workflows triggered by fork pull requests a read-only token and no secrets, so Kyku cannot read the state, plan or comment. "+
+			"A maintainer can comment `/kyku plan` on the pull request to plan it with this repository's credentials.", pr.Number, head)
+	}
+	if r.ghctx.Actor == "dependabot[bot]" {
+		return fmt.Sprintf("Pull request #%d was opened by Dependabot, whose workflow runs get a read-only token and no secrets, so Kyku cannot plan it. "+
+			"A maintainer can comment `/kyku plan` on the pull request.", pr.Number)
+	}
+	return ""
+}
+
+// dispatch turns the event into one review use case.
+func (r *run) dispatch(ctx context.Context) int {
+	event, cmd := r.ghctx.EventName, r.in.Command
+	if cmd == Refresh {
+		return r.drift(ctx)
+	}
+	switch event {
+	case "pull_request", "pull_request_target":
+		return r.pullRequest(ctx, cmd)
+	case "push":
+		return r.push(ctx, cmd)
+	case "issue_comment":
+		return r.comment(ctx)
+	case "schedule", "workflow_dispatch":
+		switch cmd {
+		case Plan:
+			return r.planCheckout(ctx)
+		case Apply:
+			return r.fail(fmt.Errorf("command apply needs a pull request: on %s, use command refresh or plan", event))
+		}
+		return r.drift(ctx)
+	}
+	switch cmd {
+	case Plan:
+		return r.planCheckout(ctx)
+	case Apply:
+		return r.fail(fmt.Errorf("command apply needs a pull request, a /kyku apply comment or a push to the default branch, not a %s event", event))
+	}
+	return r.skip("Kyku had nothing to do", fmt.Sprintf("Event `%s` does not trigger Kyku (pull_request, push, issue_comment, schedule and workflow_dispatch do).", event))
+}
+
+// open opens the engine and backend for a config and environment.
+func (r *run) open(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
+	root := r.src.root
+	ws, err := workspace.Open(ctx, cfg, workspace.Settings{
+		Env: env, Provider: r.in.Provider, BaseDir: root, Getenv: r.env.Getenv,
+		Engine: engine.Options{
+			Parallelism: r.in.Parallelism, Now: r.env.Now, Rand: r.env.Rand,
+			Lock: statemgr.LockInfo{Who: "github-actions@" + r.ghctx.Repository, Actor: r.ghctx.Actor, RunURL: r.runURL()},
+		},
+	}, r.env.Providers)
+	if err != nil {
+		return nil, err
+	}
+	return &review.Workspace{Engine: ws.Engine, Backend: ws.Backend}, nil
+}
+
+// mask registers a secret with the runner so logs show *** instead.
+func (r *run) mask(secret string) {
+	if strings.TrimSpace(secret) != "" {
+		r.a.AddMask(secret)
+	}
+}
+
+func (r *run) runURL() string {
+	c := r.ghctx
+	if c.ServerURL == "" || c.Repository == "" || c.RunID == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s/%s/actions/runs/%d", strings.TrimSuffix(c.ServerURL, "/"), c.Repository, c.RunID)
+}
+
+// skip ends a run that rightly did nothing: the log and the summary say why.
+func (r *run) skip(title, reason string) int {
+	r.a.Noticef("%s: %s", title, reason)
+	r.summary = summarySkipped(title, reason)
+	return ExitOK
+}
+
+// lockedWriter serialises writes to the step log.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

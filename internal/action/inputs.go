@@ -1,0 +1,124 @@
+package action
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	githubactions "github.com/sethvargo/go-githubactions"
+)
+
+// Command is what the Action was asked to do (input `command`).
+type Command int
+
+// The commands; Auto picks one from the event.
+const (
+	Auto Command = iota
+	Plan
+	Apply
+	Refresh
+)
+
+// String is the input's spelling.
+func (c Command) String() string {
+	switch c {
+	case Auto:
+		return "auto"
+	case Plan:
+		return "plan"
+	case Apply:
+		return "apply"
+	case Refresh:
+		return "refresh"
+	}
+	return "Command(" + strconv.Itoa(int(c)) + ")"
+}
+
+func parseCommand(s string) (Command, bool) {
+	for _, c := range []Command{Auto, Plan, Apply, Refresh} {
+		if strings.EqualFold(s, c.String()) {
+			return c, true
+		}
+	}
+	return Auto, false
+}
+
+// Inputs are the Action's inputs (action.yml), validated.
+type Inputs struct {
+	Command            Command
+	Config             string // file or directory of *.yaml, relative to WorkingDirectory
+	Environment        string
+	Provider           string // overrides the config's provider when set
+	Parallelism        int
+	Token              string
+	RequireApproval    bool
+	ApplyPermission    string // read|triage|write|maintain|admin
+	Comment            string // sticky|new|off
+	RefreshWritesState bool
+	FailOnDrift        bool
+	WorkingDirectory   string // relative to GITHUB_WORKSPACE
+}
+
+// ConfigPath is the configuration's path relative to the repository root
+// (the checkout), slash-separated.
+func (in Inputs) ConfigPath() string {
+	return path.Clean(path.Join(in.WorkingDirectory, in.Config))
+}
+
+// readInputs reads and validates the inputs; every problem is reported.
+func readInputs(a *githubactions.Action) (Inputs, []string) {
+	var problems []string
+	get := func(name, def string) string {
+		if v := a.GetInput(name); v != "" {
+			return v
+		}
+		return def
+	}
+	boolean := func(name string, def bool) bool {
+		v := get(name, strconv.FormatBool(def))
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("input %s: %q is not true or false", name, v))
+		}
+		return b
+	}
+	oneOf := func(name, def string, allowed ...string) string {
+		v := strings.ToLower(get(name, def))
+		for _, a := range allowed {
+			if v == a {
+				return v
+			}
+		}
+		problems = append(problems, fmt.Sprintf("input %s: %q is not one of %s", name, v, strings.Join(allowed, ", ")))
+		return def
+	}
+	in := Inputs{
+		Config:             get("config", "kyku.yaml"),
+		Environment:        get("environment", ""),
+		Provider:           get("provider", ""),
+		Token:              get("github-token", ""),
+		RequireApproval:    boolean("require-approval", true),
+		ApplyPermission:    oneOf("apply-permission", "write", "read", "triage", "write", "maintain", "admin"),
+		Comment:            oneOf("comment", "sticky", "sticky", "new", "off"),
+		RefreshWritesState: boolean("refresh-writes-state", false),
+		FailOnDrift:        boolean("fail-on-drift", false),
+		WorkingDirectory:   get("working-directory", "."),
+	}
+	cmd := get("command", "auto")
+	c, ok := parseCommand(cmd)
+	if !ok {
+		problems = append(problems, fmt.Sprintf("input command: %q is not one of auto, plan, apply, refresh", cmd))
+	}
+	in.Command = c
+	par := get("parallelism", "10")
+	n, err := strconv.Atoi(par)
+	if err != nil || n < 1 {
+		problems = append(problems, fmt.Sprintf("input parallelism: %q is not a positive number", par))
+	}
+	in.Parallelism = n
+	if p := in.ConfigPath(); path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") {
+		problems = append(problems, fmt.Sprintf("inputs working-directory and config: %q is outside the repository", p))
+	}
+	return in, problems
+}

@@ -1,0 +1,109 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/github"
+)
+
+// maxTarball bounds the bytes of a repository archive read to find the
+// configuration of a pull request's head.
+const maxTarball = 256 << 20
+
+// errNoConfig: there is no configuration at the path at that ref.
+var errNoConfig = errors.New("no configuration")
+
+// sources loads the project's configuration from the checkout (the
+// workspace) or from a git ref through the API. Files are named by their
+// repository-relative paths, so annotations point at them.
+type sources struct {
+	root string // GITHUB_WORKSPACE: the checkout
+	path string // the configuration, relative to root, slash-separated
+	repo *github.Repo
+}
+
+// checkout loads the configuration from the checkout.
+func (s sources) checkout(context.Context) (*config.Config, error) {
+	files := map[string][]byte{}
+	full := filepath.Join(s.root, filepath.FromSlash(s.path))
+	info, err := os.Stat(full)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("load config %s from the checkout: %w (did the workflow run actions/checkout?)", s.path, errNoConfig)
+	case err != nil:
+		return nil, fmt.Errorf("load config %s: %w", s.path, err)
+	case !info.IsDir():
+		data, err := os.ReadFile(full)
+		if err != nil {
+			return nil, fmt.Errorf("load config %s: %w", s.path, err)
+		}
+		files[s.path] = data
+	default:
+		entries, err := os.ReadDir(full)
+		if err != nil {
+			return nil, fmt.Errorf("load config %s: %w", s.path, err)
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(full, e.Name()))
+			if err != nil {
+				return nil, fmt.Errorf("load config %s: %w", s.path, err)
+			}
+			files[path.Join(s.path, e.Name())] = data
+		}
+	}
+	return parse(files, s.path, "the checkout")
+}
+
+// at loads the configuration at ref (a pull request's head SHA, or the
+// default branch) from the repository archive.
+func (s sources) at(ctx context.Context, ref string) (*config.Config, error) {
+	rc, err := s.repo.Tarball(ctx, ref)
+	if err != nil {
+		return nil, fmt.Errorf("load config at %s: %w", ref, err)
+	}
+	defer rc.Close()
+	files, err := github.ExtractTarball(rc, maxTarball)
+	if err != nil {
+		return nil, fmt.Errorf("load config at %s: %w", ref, err)
+	}
+	return parse(files, s.path, ref)
+}
+
+// parse picks the configuration at p from files (repository-relative path
+// → contents): the file p, or the *.yaml and *.yml files directly in the
+// directory p, in name order.
+func parse(files map[string][]byte, p, where string) (*config.Config, error) {
+	var picked []config.File
+	if data, ok := files[p]; ok {
+		picked = append(picked, config.File{Name: p, Data: data})
+	} else {
+		prefix := p + "/"
+		if p == "." {
+			prefix = ""
+		}
+		for name, data := range files {
+			rest, ok := strings.CutPrefix(name, prefix)
+			ext := path.Ext(rest)
+			if ok && !strings.Contains(rest, "/") && (ext == ".yaml" || ext == ".yml") {
+				picked = append(picked, config.File{Name: name, Data: data})
+			}
+		}
+		sort.Slice(picked, func(i, j int) bool { return picked[i].Name < picked[j].Name })
+	}
+	if len(picked) == 0 {
+		return nil, fmt.Errorf("load config %s at %s: %w", p, where, errNoConfig)
+	}
+	return config.Parse(picked)
+}

@@ -1,0 +1,201 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/kyku/action/internal/render"
+	"github.com/kyku/action/internal/review"
+)
+
+// planActions are the pull_request actions that plan.
+var planActions = map[string]bool{"opened": true, "synchronize": true, "reopened": true, "ready_for_review": true}
+
+// pullRequest plans the pull request's head (or applies its saved plan with
+// command: apply).
+func (r *run) pullRequest(ctx context.Context, cmd Command) int {
+	pr := r.ev.PullRequest
+	if pr == nil {
+		return r.fail(errors.New("the pull_request event has no pull_request"))
+	}
+	if cmd == Apply {
+		out, err := review.Apply(ctx, r.deps, review.ApplyRequest{
+			Settings: r.settings(), Number: pr.Number, Commenter: r.ghctx.Actor, Trusted: nil,
+		})
+		return r.applied(out, err, false)
+	}
+	if cmd == Auto && !planActions[r.ev.Action] {
+		return r.skip("Kyku had nothing to do", fmt.Sprintf("Pull request #%d was %s: Kyku plans when a pull request is opened, pushed to, reopened or marked ready for review.", pr.Number, strings.ReplaceAll(r.ev.Action, "_", " ")))
+	}
+	cfg, err := r.src.at(ctx, pr.Head.SHA)
+	if err != nil {
+		return r.fail(err)
+	}
+	trusted, err := r.src.at(ctx, r.defaultBranch())
+	if errors.Is(err, errNoConfig) {
+		r.a.Warningf("the default branch %s has no configuration at %s yet: using the pull request's backend settings", r.defaultBranch(), r.src.path)
+		trusted, err = nil, nil
+	}
+	if err != nil {
+		return r.fail(fmt.Errorf("load the default branch's configuration (its backend is the trusted one): %w", err))
+	}
+	out, err := review.Plan(ctx, r.deps, review.PlanRequest{
+		Settings: r.settings(), Number: pr.Number, HeadSHA: pr.Head.SHA, Config: cfg, Trusted: trusted,
+	})
+	if err != nil {
+		return r.fail(err)
+	}
+	return r.planned(out)
+}
+
+func (r *run) defaultBranch() string {
+	if b := r.ev.Repository.DefaultBranch; b != "" {
+		return b
+	}
+	return "main"
+}
+
+// push applies the merged pull request's saved plan when the default branch
+// moves.
+func (r *run) push(ctx context.Context, cmd Command) int {
+	branch, isBranch := strings.CutPrefix(r.ev.Ref, "refs/heads/")
+	if cmd == Plan {
+		return r.planCheckout(ctx)
+	}
+	if !isBranch || branch != r.defaultBranch() || r.ev.Deleted {
+		return r.skip("Kyku had nothing to do", fmt.Sprintf("The push to `%s` is not to the default branch `%s`: Kyku applies when a pull request is merged into it.", r.ev.Ref, r.defaultBranch()))
+	}
+	out, err := review.ApplyMerged(ctx, r.deps, r.settings(), r.ev.After, r.ev.Sender.Login)
+	return r.applied(out, err, true)
+}
+
+// comment answers a `/kyku` comment.
+func (r *run) comment(ctx context.Context) int {
+	ev := r.ev
+	if ev.Issue == nil || ev.Comment == nil {
+		return r.fail(errors.New("the issue_comment event has no issue or comment"))
+	}
+	isPR := len(ev.Issue.PullRequest) > 0 && string(ev.Issue.PullRequest) != "null"
+	out, err := review.Comment(ctx, r.deps, r.settings(), review.CommentEvent{
+		Action: ev.Action, Number: ev.Issue.Number, IsPR: isPR, Body: ev.Comment.Body,
+		Author: ev.Comment.User.Login, AuthorIsBot: ev.Comment.User.Type == "Bot", CommentID: ev.Comment.ID,
+	})
+	if err != nil {
+		return r.fail(err)
+	}
+	switch {
+	case out.Ignored != "":
+		return r.skip("Kyku had nothing to do", "The comment was ignored: "+out.Ignored+".")
+	case out.Apply != nil:
+		return r.applied(out.Apply, nil, false)
+	case out.Plan != nil:
+		return r.planned(out.Plan)
+	}
+	r.out.commentURL = out.Replied
+	r.summary = summaryReplied(out.Command, out.Replied)
+	return ExitOK
+}
+
+// drift refreshes the environment and keeps the drift issue.
+func (r *run) drift(ctx context.Context) int {
+	cfg, err := r.src.checkout(ctx)
+	if err != nil {
+		return r.fail(err)
+	}
+	out, err := review.Drift(ctx, r.deps, review.DriftRequest{Settings: r.settings(), Config: cfg, WriteState: r.in.RefreshWritesState})
+	if err != nil {
+		return r.fail(err)
+	}
+	r.out.drift = out.Drift
+	r.summary = summaryDrift(r.in.Environment, out, r.meta(""), r.env.Now())
+	if out.Drift {
+		r.a.Warningf("drift detected in %s: %s", envName(r.in.Environment), out.IssueURL)
+		if r.in.FailOnDrift {
+			return ExitFail
+		}
+	}
+	return ExitOK
+}
+
+// planCheckout plans the checkout without a pull request (command: plan on
+// a push, schedule or dispatch): summary, plan.json and outputs, no comment
+// and no saved plan.
+func (r *run) planCheckout(ctx context.Context) int {
+	cfg, err := r.src.checkout(ctx)
+	if err != nil {
+		return r.fail(err)
+	}
+	ws, err := r.open(ctx, cfg, r.in.Environment)
+	if err != nil {
+		return r.fail(err)
+	}
+	p, err := ws.Engine.Plan(ctx, cfg)
+	if err != nil {
+		return r.fail(err)
+	}
+	var buf strings.Builder
+	if err := render.PlanJSON(&buf, render.RedactPlan(p), render.JSONOptions{}); err != nil {
+		return r.fail(fmt.Errorf("render plan.json: %w", err))
+	}
+	return r.planned(&review.PlanOutcome{
+		Plan: p, Redacted: []byte(buf.String()), Summary: render.PlanSummary(p, r.meta(r.ghctx.SHA), render.SummaryLimit),
+	})
+}
+
+// planned reports a plan: plan.json for the artifact, outputs, summary.
+func (r *run) planned(out *review.PlanOutcome) int {
+	if out.Plan != nil {
+		c := out.Plan.Counters
+		r.out.hasChanges = out.Plan.HasChanges()
+		r.out.creates, r.out.updates, r.out.replaces, r.out.destroys = c.Create, c.Update, c.Replace, c.Destroy
+	}
+	r.out.commentURL = out.CommentURL
+	if len(out.Redacted) > 0 {
+		file, err := r.writePlanFile(out.Redacted)
+		if err != nil {
+			return r.fail(err)
+		}
+		r.out.planFile = file
+	}
+	r.summary = out.Summary
+	return ExitOK
+}
+
+// applied reports an apply; onMerge makes a refusal fail the job, so that a
+// merged change that was not applied is visible.
+func (r *run) applied(out *review.ApplyOutcome, err error, onMerge bool) int {
+	if err != nil {
+		return r.fail(err)
+	}
+	r.out.applied = out.Applied
+	r.out.commentURL = out.CommentURL
+	r.summary = summaryApply(r.in.Environment, out, r.meta(""))
+	if out.Refused != "" {
+		if onMerge {
+			r.a.Errorf("the merged pull request's plan was not applied: %s", out.Refused)
+			return ExitFail
+		}
+		r.a.Noticef("apply refused: %s", out.Refused)
+		return ExitOK
+	}
+	if out.Result != nil {
+		if err := out.Result.Err(); err != nil {
+			r.a.Errorf("%s", err)
+			return ExitFail
+		}
+	}
+	return ExitOK
+}
+
+func (r *run) meta(sha string) render.Meta {
+	return render.Meta{CommitSHA: sha, RunURL: r.runURL(), ArtifactURL: r.runURL(), Environment: r.in.Environment}
+}
+
+func envName(env string) string {
+	if env == "" {
+		return "default"
+	}
+	return env
+}

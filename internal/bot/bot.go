@@ -1,0 +1,166 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/kyku/action/internal/bot/queue"
+	"github.com/kyku/action/internal/review"
+)
+
+// MaxWebhookBytes caps a webhook body (GitHub's own cap is 25 MB).
+const MaxWebhookBytes = 25 << 20
+
+// Rules are the review use cases the bot calls; the zero value means
+// package review's (tests may count or replace them).
+type Rules struct {
+	Plan        func(ctx context.Context, d review.Deps, req review.PlanRequest) (*review.PlanOutcome, error)
+	Comment     func(ctx context.Context, d review.Deps, s review.Settings, ev review.CommentEvent) (*review.CommentOutcome, error)
+	ApplyMerged func(ctx context.Context, d review.Deps, s review.Settings, sha, pusher string) (*review.ApplyOutcome, error)
+}
+
+func (r Rules) withDefaults() Rules {
+	if r.Plan == nil {
+		r.Plan = review.Plan
+	}
+	if r.Comment == nil {
+		r.Comment = review.Comment
+	}
+	if r.ApplyMerged == nil {
+		r.ApplyMerged = review.ApplyMerged
+	}
+	return r
+}
+
+// Options configure a Bot.
+type Options struct {
+	Config Config
+	// Open opens a project's engine and backend from its trusted config
+	// (required). cmd/bot's refuses local state: the bot's disk holds
+	// nothing that matters.
+	Open   review.Opener
+	Logger *slog.Logger
+	Now    func() time.Time
+	// Transport is the base transport for GitHub calls (default
+	// http.DefaultTransport); authentication and retries wrap it.
+	Transport http.RoundTripper
+	Rules     Rules
+	// MaxSourceBytes caps a source tarball's files (default 200 MB).
+	MaxSourceBytes int64
+	// JobTimeout bounds one job (default 30 minutes).
+	JobTimeout time.Duration
+	// DedupeTTL is how long a delivery ID is remembered (default 1 hour;
+	// at most 50,000 IDs).
+	DedupeTTL time.Duration
+}
+
+// Bot is the GitHub App server.
+type Bot struct {
+	cfg      Config
+	log      *slog.Logger
+	now      func() time.Time
+	open     review.Opener
+	rules    Rules
+	maxSrc   int64
+	inst     *installations
+	queue    *queue.Queue
+	seen     *deliveries
+	metrics  *metrics
+	draining atomic.Bool
+}
+
+// New checks the configuration (a webhook secret is required, the private
+// key must parse) and starts the workers.
+func New(opts Options) (*Bot, error) {
+	if len(opts.Config.WebhookSecret) == 0 {
+		return nil, ErrNoWebhookSecret
+	}
+	if opts.Open == nil {
+		return nil, errors.New("new bot: no workspace opener")
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.MaxSourceBytes <= 0 {
+		opts.MaxSourceBytes = 200 << 20
+	}
+	if opts.DedupeTTL <= 0 {
+		opts.DedupeTTL = time.Hour
+	}
+	apiURL := opts.Config.APIURL
+	if apiURL == "" {
+		apiURL = "https://api.github.com/"
+	}
+	inst, err := newInstallations(opts.Transport, opts.Config.AppID, opts.Config.PrivateKey, apiURL)
+	if err != nil {
+		return nil, fmt.Errorf("new bot: %w", err)
+	}
+	b := &Bot{
+		cfg:     opts.Config,
+		log:     opts.Logger,
+		now:     opts.Now,
+		open:    opts.Open,
+		rules:   opts.Rules.withDefaults(),
+		maxSrc:  opts.MaxSourceBytes,
+		inst:    inst,
+		seen:    newDeliveries(50_000, opts.DedupeTTL, opts.Now),
+		metrics: newMetrics(),
+	}
+	b.queue = queue.New(queue.Options{
+		Workers:  opts.Config.Workers,
+		Capacity: opts.Config.QueueCapacity,
+		Timeout:  opts.JobTimeout,
+		Logger:   opts.Logger,
+		Done:     b.metrics.job,
+		Now:      opts.Now,
+	})
+	return b, nil
+}
+
+// Handler serves POST /webhook, GET /healthz, GET /readyz and GET /metrics.
+func (b *Bot) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /webhook", b.webhook)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeText(w, http.StatusOK, "ok")
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+		if b.draining.Load() {
+			writeText(w, http.StatusServiceUnavailable, "draining")
+			return
+		}
+		writeText(w, http.StatusOK, "ready")
+	})
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		b.metrics.write(w, b.queue.Depth(), b.queue.Running(), b.draining.Load())
+	})
+	return mux
+}
+
+// Shutdown stops taking webhooks (503, and /readyz answers 503 so the load
+// balancer stops sending), lets accepted jobs finish (applies hold locks),
+// and returns when every worker has exited. When ctx ends first, jobs not
+// started are dropped and running ones are cancelled (they save state and
+// unlock), and Shutdown still waits for them.
+func (b *Bot) Shutdown(ctx context.Context) error {
+	b.draining.Store(true)
+	b.log.Info("draining", "queued", b.queue.Depth(), "running", b.queue.Running())
+	err := b.queue.Shutdown(ctx)
+	b.log.Info("drained")
+	return err
+}
+
+func writeText(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(msg + "\n"))
+}

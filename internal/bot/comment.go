@@ -1,0 +1,117 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/kyku/action/internal/bot/queue"
+	"github.com/kyku/action/internal/bot/settings"
+	"github.com/kyku/action/internal/command"
+	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/review"
+)
+
+// routeComment runs a `/kyku` command: help (and invalid commands) are
+// answered at once by review, plan and apply run as one job per matching
+// project/environment, serialised with that target's other jobs.
+func (b *Bot) routeComment(ctx context.Context, ev event, repo *github.Repo) (string, error) {
+	s, err := loadSettings(ctx, repo)
+	if isDiag(err) {
+		_, cerr := repo.CreateComment(ctx, ev.number, settingsProblem(err))
+		return "settings-error", cerr
+	}
+	if err != nil {
+		return "", err
+	}
+	cmd := ev.comment.cmd
+	targets := matching(s.Targets(), cmd)
+	if len(targets) == 0 {
+		_, err := repo.CreateComment(ctx, ev.number, noTargetReply(cmd, s))
+		return "no-target", err
+	}
+	if (cmd.Name != command.Plan && cmd.Name != command.Apply) || cmd.Err != "" {
+		// help and invalid commands touch no state: answer once, here.
+		out, err := b.rules.Comment(ctx, b.deps(ev, repo, newSources(repo, b.maxSrc), targets[0]), reviewSettings(s, targets[0]), b.commentEvent(ev))
+		return commentOutcome(out), err
+	}
+	if cmd.Name == command.Apply && !s.Apply.OnComment() {
+		_, err := repo.CreateComment(ctx, ev.number, fmt.Sprintf(
+			"`%s` was not run: this repository applies on merge only (`apply: %s` in `%s` on the default branch).",
+			cmd.String(), s.Apply, settings.Path))
+		return "refused", err
+	}
+	if s.Execution == settings.Actions {
+		pr, err := repo.PullRequest(ctx, ev.number)
+		if err != nil {
+			return "", err
+		}
+		return b.dispatch(ctx, ev, repo, s, targets, cmd.Name.String(), pr.HeadSHA)
+	}
+	src := newSources(repo, b.maxSrc)
+	for _, t := range targets {
+		if err := b.queue.Spawn(b.commentJob(ev, repo, s, t, src)); err != nil {
+			return "", fmt.Errorf("queue %s of %s: %w", cmd.Name, t.Label(), err)
+		}
+	}
+	return "routed", nil
+}
+
+// commentJob runs review.Comment for one target.
+func (b *Bot) commentJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {
+	return queue.Job{
+		Kind: ev.comment.cmd.Name.String(),
+		Key:  targetKey(ev, t),
+		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label()),
+			slog.String("author", ev.comment.author)},
+		Run: func(ctx context.Context) (string, error) {
+			out, err := b.rules.Comment(ctx, b.deps(ev, repo, src, t), reviewSettings(s, t), b.commentEvent(ev))
+			return commentOutcome(out), err
+		},
+	}
+}
+
+func (b *Bot) commentEvent(ev event) review.CommentEvent {
+	return review.CommentEvent{
+		Action: "created", Number: ev.number, IsPR: true, Body: ev.comment.body,
+		Author: ev.comment.author, CommentID: ev.comment.id,
+	}
+}
+
+// commentOutcome labels what review did, for metrics.
+func commentOutcome(out *review.CommentOutcome) string {
+	switch {
+	case out == nil:
+		return ""
+	case out.Ignored != "":
+		return "ignored"
+	case out.Apply != nil && out.Apply.Applied:
+		return "applied"
+	case out.Apply != nil:
+		return "refused"
+	case out.Plan != nil:
+		return "planned"
+	}
+	return "answered"
+}
+
+// matching keeps the targets a command names (-p, -e); all when it names none.
+func matching(all []settings.Target, cmd command.Command) []settings.Target {
+	var out []settings.Target
+	for _, t := range all {
+		if (cmd.Project == "" || cmd.Project == t.Project.Name) && (cmd.Env == "" || cmd.Env == t.Env) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func noTargetReply(cmd command.Command, s *settings.Settings) string {
+	var known []string
+	for _, t := range s.Targets() {
+		known = append(known, "`"+t.Label()+"`")
+	}
+	return fmt.Sprintf("`%s`: no project and environment of this repository match. Known: %s.",
+		cmd.String(), strings.Join(known, ", "))
+}

@@ -1,0 +1,111 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Environment variables the bot reads.
+const (
+	EnvAppID          = "GITHUB_APP_ID"
+	EnvPrivateKey     = "GITHUB_APP_PRIVATE_KEY"
+	EnvPrivateKeyFile = "GITHUB_APP_PRIVATE_KEY_FILE"
+	EnvWebhookSecret  = "GITHUB_WEBHOOK_SECRET"
+	EnvAPIURL         = "GITHUB_API_URL"
+	EnvAppSlug        = "GITHUB_APP_SLUG"
+	EnvAddr           = "KYKU_BOT_ADDR"
+	EnvWorkers        = "KYKU_BOT_WORKERS"
+	EnvQueue          = "KYKU_BOT_QUEUE"
+	EnvDrainTimeout   = "KYKU_BOT_DRAIN_TIMEOUT"
+)
+
+// ErrNoWebhookSecret: the bot refuses to start without a webhook secret
+// (go-github's ValidatePayload accepts an empty one, which would accept
+// unsigned webhooks).
+var ErrNoWebhookSecret = errors.New(EnvWebhookSecret + " is required: the bot never accepts unsigned webhooks")
+
+// Config is the bot's configuration, from the environment.
+type Config struct {
+	AppID         int64
+	PrivateKey    []byte // PEM; never logged
+	WebhookSecret []byte // never logged
+	APIURL        string // default https://api.github.com/
+	AppSlug       string // optional: comments by "<slug>[bot]" are ignored (any Bot user is anyway)
+	Addr          string // default :8080
+	Workers       int    // default 4
+	QueueCapacity int    // default 1000
+	// DrainTimeout bounds the wait for running jobs at SIGTERM (default 5
+	// minutes; give the container at least as long to stop).
+	DrainTimeout time.Duration
+}
+
+// ConfigFromEnv reads the configuration; readFile reads
+// GITHUB_APP_PRIVATE_KEY_FILE. Every problem is reported at once.
+func ConfigFromEnv(getenv func(string) string, readFile func(string) ([]byte, error)) (Config, error) {
+	c := Config{
+		APIURL:        "https://api.github.com/",
+		Addr:          ":8080",
+		Workers:       4,
+		QueueCapacity: 1000,
+		DrainTimeout:  5 * time.Minute,
+		AppSlug:       getenv(EnvAppSlug),
+	}
+	var errs []error
+	if s := getenv(EnvWebhookSecret); s == "" {
+		errs = append(errs, ErrNoWebhookSecret)
+	} else {
+		c.WebhookSecret = []byte(s)
+	}
+	id, err := strconv.ParseInt(strings.TrimSpace(getenv(EnvAppID)), 10, 64)
+	if err != nil || id <= 0 {
+		errs = append(errs, fmt.Errorf("%s must be the App's numeric ID", EnvAppID))
+	}
+	c.AppID = id
+	switch key, file := getenv(EnvPrivateKey), getenv(EnvPrivateKeyFile); {
+	case key != "" && file != "":
+		errs = append(errs, fmt.Errorf("set %s or %s, not both", EnvPrivateKey, EnvPrivateKeyFile))
+	case key != "":
+		c.PrivateKey = []byte(key)
+	case file != "":
+		data, err := readFile(file)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("read %s: %w", EnvPrivateKeyFile, err))
+		}
+		c.PrivateKey = data
+	default:
+		errs = append(errs, fmt.Errorf("%s (PEM) or %s is required", EnvPrivateKey, EnvPrivateKeyFile))
+	}
+	if u := getenv(EnvAPIURL); u != "" {
+		c.APIURL = u
+	}
+	if a := getenv(EnvAddr); a != "" {
+		c.Addr = a
+	}
+	for _, v := range []struct {
+		name string
+		dst  *int
+	}{{EnvWorkers, &c.Workers}, {EnvQueue, &c.QueueCapacity}} {
+		if s := getenv(v.name); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil || n <= 0 {
+				errs = append(errs, fmt.Errorf("%s must be a positive number, not %q", v.name, s))
+				continue
+			}
+			*v.dst = n
+		}
+	}
+	if s := getenv(EnvDrainTimeout); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("%s must be a duration such as 5m, not %q", EnvDrainTimeout, s))
+		}
+		c.DrainTimeout = d
+	}
+	if err := errors.Join(errs...); err != nil {
+		return Config{}, fmt.Errorf("bot configuration: %w", err)
+	}
+	return c, nil
+}

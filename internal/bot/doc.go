@@ -1,0 +1,25 @@
+// Package bot owns the GitHub App front door: the webhook server (signature
+// check, body cap, delivery dedupe, 202 with the work queued), the health,
+// readiness and Prometheus endpoints, installation clients (App JWT →
+// installation token via ghinstallation, one cached client per
+// installation), repository settings read from the default branch, and the
+// turning of events into jobs on a keyed queue.
+//
+// It implements no review rule: planning, `/kyku` commands, permissions,
+// approvals, stale plans and rendering are package review's, shared with
+// the Action. The bot decides which projects and environments an event
+// concerns, serialises jobs per project/environment (in-process; across
+// replicas the backend's state lock does it), and reports plans as check
+// runs.
+//
+// Durable state lives only in the project's backend (S3 in production):
+// saved plans, state, locks and audit records. Nothing on the bot's disk
+// matters, so replicas can run behind a load balancer. Delivery dedupe is
+// in memory per replica; a delivery processed by two replicas is harmless,
+// because plans are idempotent (the saved plan is keyed by PR and head SHA,
+// the comment is sticky) and an apply runs under the state lock and refuses
+// a plan that went stale when the first one applied.
+//
+// Concurrency: a *Bot is safe for concurrent use; its handler serves any
+// number of requests; Shutdown may be called once, from any goroutine.
+package bot

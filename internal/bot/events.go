@@ -1,0 +1,158 @@
+package bot
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+
+	"github.com/kyku/action/internal/bot/queue"
+	"github.com/kyku/action/internal/command"
+)
+
+// payload is the part of a webhook the bot reads.
+type payload struct {
+	Action       string `json:"action"`
+	Installation *struct {
+		ID int64 `json:"id"`
+	} `json:"installation"`
+	Repository struct {
+		Name          string `json:"name"`
+		DefaultBranch string `json:"default_branch"`
+		Owner         struct {
+			Login string `json:"login"`
+		} `json:"owner"`
+	} `json:"repository"`
+	PullRequest *struct {
+		Number         int    `json:"number"`
+		Merged         bool   `json:"merged"`
+		MergeCommitSHA string `json:"merge_commit_sha"`
+		Head           struct {
+			SHA string `json:"sha"`
+		} `json:"head"`
+		MergedBy *user `json:"merged_by"`
+	} `json:"pull_request"`
+	Issue *struct {
+		Number      int             `json:"number"`
+		PullRequest json.RawMessage `json:"pull_request"`
+	} `json:"issue"`
+	Comment *struct {
+		ID   int64  `json:"id"`
+		Body string `json:"body"`
+		User user   `json:"user"`
+	} `json:"comment"`
+	Sender user `json:"sender"`
+}
+
+type user struct {
+	Login string `json:"login"`
+	Type  string `json:"type"`
+}
+
+// event is a webhook reduced to what the jobs need.
+type event struct {
+	installation  int64
+	owner, repo   string
+	defaultBranch string
+	number        int
+	headSHA       string
+	mergeSHA      string
+	merger        string
+	comment       commentEvent
+}
+
+type commentEvent struct {
+	id     int64
+	body   string
+	author string
+	cmd    command.Command
+}
+
+func (e event) fullName() string { return e.owner + "/" + e.repo }
+
+// intake decides, from the payload alone (no API call), whether a delivery
+// becomes a job. ignored says why not.
+func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, err error) {
+	switch name {
+	case "pull_request", "issue_comment":
+	case "ping":
+		return job, "ping", nil
+	default:
+		return job, "event " + name + " is not handled", nil
+	}
+	var p payload
+	if err := json.Unmarshal(body, &p); err != nil {
+		return job, "", fmt.Errorf("decode %s payload: %w", name, err)
+	}
+	if p.Installation == nil || p.Installation.ID == 0 {
+		return job, "no installation in the payload", nil
+	}
+	ev := event{
+		installation: p.Installation.ID, owner: p.Repository.Owner.Login, repo: p.Repository.Name,
+		defaultBranch: p.Repository.DefaultBranch,
+	}
+	if ev.owner == "" || ev.repo == "" || ev.defaultBranch == "" {
+		return job, "", fmt.Errorf("decode %s payload: no repository", name)
+	}
+	attrs := []slog.Attr{
+		slogString("repo", ev.fullName()), slog.Int64("installation", ev.installation),
+	}
+	if name == "pull_request" {
+		pr := p.PullRequest
+		if pr == nil {
+			return job, "", fmt.Errorf("decode pull_request payload: no pull_request")
+		}
+		ev.number, ev.headSHA = pr.Number, pr.Head.SHA
+		attrs = append(attrs, slog.Int("pr", ev.number), slogString("action", p.Action))
+		switch {
+		case p.Action == "opened" || p.Action == "synchronize" || p.Action == "reopened" || p.Action == "ready_for_review":
+			return b.routeJob("pull_request", ev, attrs, b.routePlan), "", nil
+		case p.Action == "closed" && pr.Merged:
+			ev.mergeSHA = pr.MergeCommitSHA
+			ev.merger = p.Sender.Login
+			if pr.MergedBy != nil && pr.MergedBy.Login != "" {
+				ev.merger = pr.MergedBy.Login
+			}
+			return b.routeJob("merge", ev, attrs, b.routeMerge), "", nil
+		}
+		return job, "pull_request " + p.Action + " is not handled", nil
+	}
+	// issue_comment
+	if p.Action != "created" {
+		return job, "comment " + p.Action + " (only new comments are read)", nil
+	}
+	if p.Issue == nil || p.Comment == nil {
+		return job, "", fmt.Errorf("decode issue_comment payload: no issue or comment")
+	}
+	if len(p.Issue.PullRequest) == 0 || string(p.Issue.PullRequest) == "null" {
+		return job, "comment on an issue, not a pull request", nil
+	}
+	if b.isBot(p.Comment.User) {
+		return job, "comment by a bot", nil
+	}
+	cmd, ok := command.Parse(p.Comment.Body)
+	if !ok {
+		return job, "no /kyku command", nil
+	}
+	ev.number = p.Issue.Number
+	ev.comment = commentEvent{id: p.Comment.ID, body: p.Comment.Body, author: p.Comment.User.Login, cmd: cmd}
+	attrs = append(attrs, slog.Int("pr", ev.number), slogString("command", cmd.String()), slogString("author", ev.comment.author))
+	return b.routeJob("comment", ev, attrs, b.routeComment), "", nil
+}
+
+// isBot: the App's own comments and any other bot's are ignored.
+func (b *Bot) isBot(u user) bool {
+	if strings.EqualFold(u.Type, "Bot") || strings.HasSuffix(u.Login, "[bot]") {
+		return true
+	}
+	return b.cfg.AppSlug != "" && strings.EqualFold(u.Login, b.cfg.AppSlug+"[bot]")
+}
+
+// prKey serialises the routing of one pull request's events, so the jobs
+// they fan out to are queued in delivery order.
+func prKey(ev event) string {
+	return "pr:" + strings.ToLower(ev.fullName()) + "#" + strconv.Itoa(ev.number)
+}
+
+func slogString(k, v string) slog.Attr { return slog.String(k, v) }

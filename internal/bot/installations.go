@@ -1,0 +1,54 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/bradleyfalzon/ghinstallation/v2"
+	gh "github.com/google/go-github/v62/github"
+	"github.com/kyku/action/internal/github"
+)
+
+// installations hands out GitHub clients authenticated as one installation
+// of the App: ghinstallation signs an App JWT, exchanges it for an
+// installation token and renews it before it expires. One client per
+// installation is cached, so tokens are reused across jobs.
+type installations struct {
+	apps   *ghinstallation.AppsTransport
+	apiURL string
+
+	mu      sync.Mutex
+	clients map[int64]*gh.Client
+}
+
+func newInstallations(base http.RoundTripper, appID int64, pem []byte, apiURL string) (*installations, error) {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	apps, err := ghinstallation.NewAppsTransport(base, appID, pem)
+	if err != nil {
+		// The library's message holds no key material.
+		return nil, fmt.Errorf("load github app private key: %w", err)
+	}
+	apps.BaseURL = strings.TrimSuffix(apiURL, "/")
+	return &installations{apps: apps, apiURL: apiURL, clients: map[int64]*gh.Client{}}, nil
+}
+
+// repo returns the repository owner/name as seen by installation id.
+func (in *installations) repo(ctx context.Context, id int64, owner, name string) (*github.Repo, error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	c := in.clients[id]
+	if c == nil {
+		tr := ghinstallation.NewFromAppsTransport(in.apps, id)
+		var err error
+		if c, err = github.NewClient(ctx, in.apiURL, &http.Client{Transport: tr}); err != nil {
+			return nil, fmt.Errorf("client for installation %d: %w", id, err)
+		}
+		in.clients[id] = c
+	}
+	return github.New(c, owner, name), nil
+}

@@ -1,0 +1,108 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/kyku/action/internal/bot/queue"
+	"github.com/kyku/action/internal/bot/settings"
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/review"
+)
+
+type cfgConfig = config.Config
+
+// routePlan plans every project/environment the pull request touches.
+func (b *Bot) routePlan(ctx context.Context, ev event, repo *github.Repo) (string, error) {
+	s, err := loadSettings(ctx, repo)
+	if isDiag(err) {
+		_, cerr := repo.CreateCheckRun(ctx, "kyku settings", ev.headSHA, "completed", "failure",
+			"Invalid "+settings.Path, settingsProblem(err), "")
+		return "settings-error", cerr
+	}
+	if err != nil {
+		return "", err
+	}
+	files, err := repo.ChangedFiles(ctx, ev.number)
+	if err != nil {
+		return "", err
+	}
+	targets := s.Touched(files)
+	if len(targets) == 0 {
+		return "untouched", nil
+	}
+	if s.Execution == settings.Actions {
+		return b.dispatch(ctx, ev, repo, s, targets, "plan", ev.headSHA)
+	}
+	src := newSources(repo, b.maxSrc)
+	for _, t := range targets {
+		if err := b.queue.Spawn(b.planJob(ev, repo, s, t, src)); err != nil {
+			return "", fmt.Errorf("queue plan of %s: %w", t.Label(), err)
+		}
+	}
+	return "routed", nil
+}
+
+// CheckName is the check run of one target's plan.
+func CheckName(t settings.Target) string { return "kyku plan (" + t.Label() + ")" }
+
+// planJob plans one target: a check run in progress, the head's config read
+// through the API, review.Plan (saved plan and sticky comment), then the
+// check run completed with the rendered summary.
+func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {
+	return queue.Job{
+		Kind:  "plan",
+		Key:   targetKey(ev, t),
+		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label())},
+		Run: func(ctx context.Context) (string, error) {
+			name := CheckName(t)
+			id, err := repo.CreateCheckRun(ctx, name, ev.headSHA, "in_progress", "", "", "", "")
+			if err != nil {
+				return "", err
+			}
+			finish := func(conclusion, title, summary string) error {
+				// The check must not stay "in progress" when the job is cancelled.
+				return repo.UpdateCheckRun(context.WithoutCancel(ctx), id, name, "completed", conclusion, title, summary, "")
+			}
+			cfg, err := src.config(ctx, t.Project, ev.headSHA)
+			if err != nil {
+				if !isDiag(err) {
+					_ = finish("failure", "Cannot read the source", err.Error())
+					return "", err
+				}
+				return "config-error", finish("failure", "Configuration errors", "```\n"+err.Error()+"\n```\n")
+			}
+			trusted, err := src.config(ctx, t.Project, ev.defaultBranch)
+			if err != nil {
+				return "untrusted", finish("failure", "No valid configuration on "+ev.defaultBranch,
+					"The backend is opened from the default branch's configuration of this project, which cannot be read:\n\n```\n"+
+						err.Error()+"\n```\n\nMerge the project's configuration (with its backend) first.")
+			}
+			out, err := b.rules.Plan(ctx, b.deps(ev, repo, src, t), review.PlanRequest{
+				Settings: reviewSettings(s, t), Number: ev.number, HeadSHA: ev.headSHA, Config: cfg, Trusted: trusted,
+			})
+			if err != nil {
+				_ = finish("failure", "Plan failed", err.Error())
+				return "", err
+			}
+			conclusion, title := "success", "Plan"
+			if out.Plan != nil {
+				c := out.Plan.Counters
+				title = fmt.Sprintf("%d to create, %d to update, %d to replace, %d to destroy", c.Create, c.Update, c.Replace, c.Destroy)
+				if !out.Plan.HasChanges() {
+					conclusion = "neutral"
+				}
+			}
+			summary := out.Summary
+			if summary == "" {
+				summary = title
+			}
+			if err := finish(conclusion, title, summary); err != nil {
+				return "", err
+			}
+			return "planned", nil
+		},
+	}
+}

@@ -1,0 +1,117 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+
+	"github.com/kyku/action/internal/bot/queue"
+	"github.com/kyku/action/internal/bot/settings"
+	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/review"
+)
+
+// routeFunc turns an event into work for its projects and environments:
+// it reads the settings from the default branch and spawns one job per
+// target (or dispatches the user's workflow).
+type routeFunc func(ctx context.Context, ev event, repo *github.Repo) (string, error)
+
+// routeJob is the first job of every event, serialised per pull request.
+func (b *Bot) routeJob(kind string, ev event, attrs []slog.Attr, f routeFunc) queue.Job {
+	return queue.Job{Kind: kind, Key: prKey(ev), Attrs: attrs, Run: func(ctx context.Context) (string, error) {
+		repo, err := b.inst.repo(ctx, ev.installation, ev.owner, ev.repo)
+		if err != nil {
+			return "", err
+		}
+		defer func() { b.metrics.rateLimit(ev.installation, repo.RateLimitRemaining()) }()
+		return f(ctx, ev, repo)
+	}}
+}
+
+// targetKey serialises the jobs of one project/environment of a repository.
+func targetKey(ev event, t settings.Target) string {
+	return "env:" + strings.ToLower(ev.fullName()) + ":" + t.Project.Name + "/" + t.Env
+}
+
+// loadSettings reads .kyku/config.yaml from the DEFAULT branch (never a
+// pull request's head, which must not loosen its own apply rules); without
+// it, the defaults. Bad settings are a diag.Diagnostics.
+func loadSettings(ctx context.Context, repo *github.Repo) (*settings.Settings, error) {
+	data, err := repo.FileContent(ctx, settings.Path, "")
+	if errors.Is(err, github.ErrNotFound) {
+		return settings.Defaults(), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	return settings.Parse(settings.Path, data)
+}
+
+// reviewSettings are the review rules of one target.
+func reviewSettings(s *settings.Settings, t settings.Target) review.Settings {
+	return review.Settings{
+		Project:         t.Project.Name,
+		Environment:     t.Env,
+		RequireApproval: s.RequireApproval,
+		ApplyPermission: s.ApplyPermission,
+		CommentMode:     s.Comment,
+	}
+}
+
+// deps are what the review rules need for one target: the installation's
+// repository, source read through the API (the head's config) and the
+// default branch's config (trusted: it opens the backend).
+func (b *Bot) deps(ev event, repo *github.Repo, src *sources, t settings.Target) review.Deps {
+	return review.Deps{
+		GitHub: repo,
+		Open:   b.open,
+		Now:    b.now,
+		Source: func(ctx context.Context, ref string) (*cfgConfig, error) {
+			return src.config(ctx, t.Project, ref)
+		},
+		Trusted: func(ctx context.Context) (*cfgConfig, error) {
+			return src.config(ctx, t.Project, ev.defaultBranch)
+		},
+	}
+}
+
+// settingsProblem formats bad settings for a comment or check run.
+func settingsProblem(err error) string {
+	var ds diag.Diagnostics
+	if errors.As(err, &ds) {
+		return "Kyku cannot read `" + settings.Path + "` on the default branch:\n\n```\n" + ds.Error() + "\n```\n"
+	}
+	return "Kyku cannot read `" + settings.Path + "` on the default branch: " + err.Error() + "\n"
+}
+
+// isDiag reports whether err is bad user input (not an outage).
+func isDiag(err error) bool {
+	var ds diag.Diagnostics
+	return errors.As(err, &ds)
+}
+
+// dispatch hands each target to the user's Kyku workflow (execution:
+// actions) instead of running it here. The workflow declares these
+// workflow_dispatch inputs: command, config, environment, project, pr, sha.
+func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *settings.Settings, targets []settings.Target, cmd, sha string) (string, error) {
+	for _, t := range targets {
+		inputs := map[string]any{
+			"command":     cmd,
+			"config":      t.Project.Config,
+			"environment": t.Env,
+			"project":     t.Project.Name,
+			"pr":          strconv.Itoa(ev.number),
+			"sha":         sha,
+		}
+		if err := repo.DispatchWorkflow(ctx, s.Workflow, ev.defaultBranch, inputs); err != nil {
+			return "", fmt.Errorf("hand %s of %s to actions: %w", cmd, t.Label(), err)
+		}
+		b.log.Info("workflow dispatched", "repo", ev.fullName(), "pr", ev.number, "workflow", s.Workflow,
+			"command", cmd, "target", t.Label())
+	}
+	return "dispatched", nil
+}

@@ -1,0 +1,79 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/kyku/action/internal/bot/settings"
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/github"
+)
+
+// sources reads source trees through the API (the tarball at a ref; no git
+// clone, nothing on disk) and keeps them for the jobs one event fans out
+// to, so several projects of one commit download it once.
+type sources struct {
+	repo     *github.Repo
+	maxBytes int64
+
+	mu    sync.Mutex
+	trees map[string]*tree
+}
+
+type tree struct {
+	once  sync.Once
+	files map[string][]byte
+	err   error
+}
+
+func newSources(repo *github.Repo, maxBytes int64) *sources {
+	return &sources{repo: repo, maxBytes: maxBytes, trees: map[string]*tree{}}
+}
+
+// tree returns the files at ref (a SHA or a branch).
+func (s *sources) tree(ctx context.Context, ref string) (map[string][]byte, error) {
+	s.mu.Lock()
+	t := s.trees[ref]
+	if t == nil {
+		t = &tree{}
+		s.trees[ref] = t
+	}
+	s.mu.Unlock()
+	t.once.Do(func() {
+		rc, err := s.repo.Tarball(ctx, ref)
+		if err != nil {
+			t.err = err
+			return
+		}
+		defer rc.Close()
+		t.files, t.err = github.ExtractTarball(rc, s.maxBytes)
+	})
+	if t.err != nil {
+		// A failed download (a cancelled job) is not cached for the others.
+		s.mu.Lock()
+		if s.trees[ref] == t {
+			delete(s.trees, ref)
+		}
+		s.mu.Unlock()
+	}
+	return t.files, t.err
+}
+
+// config parses project's configuration at ref. Bad config is a
+// diag.Diagnostics with positions naming the repository paths.
+func (s *sources) config(ctx context.Context, p settings.Project, ref string) (*config.Config, error) {
+	files, err := s.tree(ctx, ref)
+	if err != nil {
+		return nil, fmt.Errorf("read source at %s: %w", ref, err)
+	}
+	names, err := p.ConfigFiles(files)
+	if err != nil {
+		return nil, fmt.Errorf("read config at %s: %w", ref, err)
+	}
+	in := make([]config.File, len(names))
+	for i, n := range names {
+		in[i] = config.File{Name: n, Data: files[n]}
+	}
+	return config.Parse(in)
+}

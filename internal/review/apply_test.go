@@ -1,0 +1,245 @@
+package review_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kyku/action/internal/github/githubtest"
+	"github.com/kyku/action/internal/render"
+	"github.com/kyku/action/internal/review"
+)
+
+const oldSHA = "ccccccc3333333333333333333333333333333cc"
+
+// TestApplyByComment: `/kyku apply` on PR #1 (planned at headA), with the
+// requirements met or not. A refusal names the requirement and how to fix
+// it, reacts -1 and changes nothing; an apply changes the state and the
+// cloud, writes the audit record, reacts rocket and comments the result.
+func TestApplyByComment(t *testing.T) {
+	tests := []struct {
+		name            string
+		setup           func(f *fixture)
+		commenter       string
+		requireApproval bool
+		permission      string
+		wantRefused     []string // nil: applied
+	}{
+		{
+			name: "read-only commenter", commenter: "rita",
+			wantRefused: []string{"`rita` has `read` permission", "needs at least `write`", "`/kyku apply -e prod`"},
+		},
+		{
+			name: "commenter without any role", commenter: "stranger",
+			wantRefused: []string{"`stranger` has `none` permission"},
+		},
+		{
+			name: "writer below a stricter apply permission", commenter: "alice", permission: "maintain",
+			wantRefused: []string{"`alice` has `write` permission", "needs at least `maintain`"},
+		},
+		{
+			name: "approval of an older commit", commenter: "alice", requireApproval: true,
+			setup: func(f *fixture) {
+				f.srv.AddReview(repoName, 1, githubtest.Review{User: "bob", State: "APPROVED", CommitID: oldSHA})
+			},
+			wantRefused: []string{"no approval of its current head commit `aaaaaaa`", "other than its author (`author`)", "earlier commit does not count"},
+		},
+		{
+			name: "approved by the author only", commenter: "alice", requireApproval: true,
+			setup: func(f *fixture) {
+				f.srv.AddReview(repoName, 1, githubtest.Review{User: "author", State: "APPROVED", CommitID: headA})
+			},
+			wantRefused: []string{"no approval of its current head commit"},
+		},
+		{
+			name: "approval withdrawn by a later change request", commenter: "alice", requireApproval: true,
+			setup: func(f *fixture) {
+				f.srv.AddReview(repoName, 1, githubtest.Review{User: "bob", State: "APPROVED", CommitID: headA})
+				f.srv.AddReview(repoName, 1, githubtest.Review{User: "bob", State: "CHANGES_REQUESTED", CommitID: headA})
+			},
+			wantRefused: []string{"no approval of its current head commit"},
+		},
+		{
+			name: "no saved plan for the current head", commenter: "alice",
+			setup: func(f *fixture) {
+				f.srv.UpdatePullRequest(repoName, 1, func(pr *githubtest.PullRequest) { pr.HeadSHA = headB })
+			},
+			wantRefused: []string{"No plan for `bbbbbbb`", "push or comment `/kyku plan -e prod`"},
+		},
+		{
+			name: "stale plan", commenter: "alice",
+			setup: func(f *fixture) {
+				// PR #2 is planned after #1 and applied first: #1's plan
+				// was made against a state serial that moved on.
+				f.addPR(2, headB)
+				f.plan(2, headB)
+				out, err := review.Apply(context.Background(), f.deps, review.ApplyRequest{Settings: f.settings, Number: 2, Commenter: "alice"})
+				if err != nil || !out.Applied {
+					f.t.Fatalf("apply #2: %v %+v", err, out)
+				}
+			},
+			wantRefused: []string{"stale plan", "state serial is 2, plan was for 1", "Comment `/kyku plan -e prod` to re-plan"},
+		},
+		{
+			name: "closed pull request", commenter: "alice",
+			setup: func(f *fixture) {
+				f.srv.UpdatePullRequest(repoName, 1, func(pr *githubtest.PullRequest) { pr.State = "closed" })
+			},
+			wantRefused: []string{"Pull request #1 is closed: reopen it"},
+		},
+		{
+			name: "merged pull request", commenter: "alice",
+			setup: func(f *fixture) {
+				f.srv.UpdatePullRequest(repoName, 1, func(pr *githubtest.PullRequest) { pr.State, pr.Merged = "closed", true })
+			},
+			wantRefused: []string{"Pull request #1 is already merged", "Re-plan on the default branch, then apply"},
+		},
+		{
+			name: "pull request from a fork", commenter: "alice",
+			setup: func(f *fixture) {
+				f.srv.UpdatePullRequest(repoName, 1, func(pr *githubtest.PullRequest) { pr.HeadRepo = "mallory/infra" })
+			},
+			wantRefused: []string{"comes from a fork (`mallory/infra`)", "read-only token"},
+		},
+		{name: "writer", commenter: "alice"},
+		{name: "admin", commenter: "root"},
+		{
+			name: "writer on a pull request approved at its head", commenter: "alice", requireApproval: true,
+			setup: func(f *fixture) {
+				f.srv.AddReview(repoName, 1, githubtest.Review{User: "bob", State: "APPROVED", CommitID: oldSHA})
+				f.srv.AddReview(repoName, 1, githubtest.Review{User: "carol", State: "APPROVED", CommitID: headA})
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.settings.RequireApproval = tt.requireApproval
+			f.settings.ApplyPermission = tt.permission
+			for user, role := range map[string]string{"alice": "write", "rita": "read", "root": "admin", "author": "write"} {
+				f.srv.SetPermission(repoName, user, role)
+			}
+			f.addPR(1, headA)
+			planned := f.plan(1, headA)
+			if tt.setup != nil {
+				tt.setup(f)
+			}
+			serial, cloud, audits := f.serial(), f.cloud(), len(f.audits())
+			ev := f.comment(1, tt.commenter, "/kyku apply")
+			before := len(f.replies(1))
+
+			out, err := review.Comment(context.Background(), f.deps, f.settings, ev)
+			if err != nil {
+				t.Fatalf("Comment: %v", err)
+			}
+			if out.Ignored != "" || out.Apply == nil {
+				t.Fatalf("outcome %+v, want an apply outcome", out)
+			}
+			replies := f.replies(1)
+			if len(replies) != before+1 {
+				t.Fatalf("%d new bot comments, want 1 reply", len(replies)-before)
+			}
+			reply := replies[len(replies)-1]
+			if out.Apply.CommentURL == "" {
+				t.Errorf("no CommentURL for the reply")
+			}
+
+			if tt.wantRefused != nil {
+				if out.Apply.Applied {
+					t.Fatalf("applied, want refused")
+				}
+				contains(t, "Refused", out.Apply.Refused, tt.wantRefused...)
+				contains(t, "reply", reply, tt.wantRefused...)
+				contains(t, "reply", reply, render.ApplyMarker("", env), "Kyku apply for `prod` refused", "Nothing was applied.")
+				if diff := cmp.Diff([]string{"eyes", "-1"}, f.reactions(1, ev.CommentID)); diff != "" {
+					t.Errorf("reactions (-want +got):\n%s", diff)
+				}
+				if f.serial() != serial || !slices.Equal(f.cloud(), cloud) || len(f.audits()) != audits {
+					t.Errorf("a refused apply changed something: serial %d→%d, cloud %v→%v, audit records %d→%d",
+						serial, f.serial(), cloud, f.cloud(), audits, len(f.audits()))
+				}
+				f.noSecret()
+				return
+			}
+
+			if !out.Apply.Applied || out.Apply.Refused != "" {
+				t.Fatalf("outcome %+v, want applied", out.Apply)
+			}
+			if res := out.Apply.Result; res == nil || res.Err() != nil || len(res.Succeeded) != 1 {
+				t.Fatalf("result %+v", res)
+			}
+			if f.serial() != serial+1 {
+				t.Errorf("state serial %d → %d, want +1", serial, f.serial())
+			}
+			if got := f.cloud(); len(got) != 1 || !strings.HasPrefix(got[0], "Vm/") {
+				t.Errorf("cloud %v, want the one Vm", got)
+			}
+			if diff := cmp.Diff([]string{"eyes", "rocket"}, f.reactions(1, ev.CommentID)); diff != "" {
+				t.Errorf("reactions (-want +got):\n%s", diff)
+			}
+			if out.Apply.Digest != planned.Digest {
+				t.Errorf("applied digest %s, planned %s", out.Apply.Digest, planned.Digest)
+			}
+			contains(t, "result comment", reply, render.ApplyMarker("", env), "succeeded", "1 succeeded, 0 failed",
+				planned.Digest, "State serial 1 → 2", out.Apply.Result.BackupKey)
+
+			recs := f.audits()
+			if len(recs) != audits+1 {
+				t.Fatalf("%d audit records, want %d", len(recs), audits+1)
+			}
+			rec := recs[len(recs)-1]
+			wantApprovers := []string{}
+			if tt.requireApproval {
+				wantApprovers = []string{"carol"}
+			}
+			want := review.AuditRecord{
+				PR: 1, Environment: env, RequestedBy: tt.commenter, ApprovedBy: wantApprovers, Trigger: "comment",
+				HeadSHA: headA, PlanDigest: planned.Digest, SerialBefore: 1, SerialAfter: 2,
+				BackupKey: out.Apply.Result.BackupKey, RunURL: runURL, Succeeded: 1,
+			}
+			rec.StartedAt, rec.FinishedAt = rec.StartedAt.UTC(), rec.FinishedAt.UTC()
+			if rec.StartedAt.IsZero() || rec.FinishedAt.Before(rec.StartedAt) {
+				t.Errorf("audit times %s → %s", rec.StartedAt, rec.FinishedAt)
+			}
+			want.StartedAt, want.FinishedAt = rec.StartedAt, rec.FinishedAt
+			if diff := cmp.Diff(want, rec); diff != "" {
+				t.Errorf("audit record (-want +got):\n%s", diff)
+			}
+			if !strings.HasPrefix(out.Apply.AuditKey, "runs/prod/") || !strings.HasSuffix(out.Apply.AuditKey, "-pr1.json") {
+				t.Errorf("audit key %q", out.Apply.AuditKey)
+			}
+			f.noSecret()
+		})
+	}
+}
+
+// TestApplyFailureIsRecorded: a change that fails is still applied as far
+// as it goes, audited and commented with how to finish; the reaction says so.
+func TestApplyFailureIsRecorded(t *testing.T) {
+	f := newFixture(t)
+	f.srv.SetPermission(repoName, "alice", "write")
+	f.addPR(1, headA)
+	f.plan(1, headA)
+	// Every create of the sim fails from now on.
+	f.deps.Open = f.openWith(map[string]string{"fail": "create:*:*"})
+	ev := f.comment(1, "alice", "/kyku apply -e prod")
+	out, err := review.Comment(context.Background(), f.deps, f.settings, ev)
+	if err != nil {
+		t.Fatalf("Comment: %v", err)
+	}
+	a := out.Apply
+	if !a.Applied || a.Result == nil || a.Result.Err() == nil {
+		t.Fatalf("outcome %+v, want an applied, failed result", a)
+	}
+	if len(f.audits()) != 1 || f.audits()[0].Failed != 1 {
+		t.Errorf("audit records %+v, want one with the failure", f.audits())
+	}
+	replies := f.replies(1)
+	contains(t, "result comment", replies[len(replies)-1], "failed", "How to finish", "Re-plan on the default branch")
+	if diff := cmp.Diff([]string{"eyes", "confused"}, f.reactions(1, ev.CommentID)); diff != "" {
+		t.Errorf("reactions (-want +got):\n%s", diff)
+	}
+	f.noSecret()
+}
