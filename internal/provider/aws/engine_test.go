@@ -139,4 +139,3 @@ func TestEngineLifecycleOnFakeAWS(t *testing.T) {
 		t.Errorf("fake AWS still holds %v after destroy", inv)
 	}
 }
-
