@@ -184,6 +184,9 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 
 	final := x.live
 	final.Outputs = e.outputs(p.Config, final)
+	if p.Destroy {
+		final.Outputs = nil
+	}
 	final.Metadata.Serial = st.Metadata.Serial + 1
 	if err := e.backend.Write(work, final, statemgr.WriteOptions{}); err != nil {
 		return res, fmt.Errorf("write state (the journal keeps every finished change; the next run recovers it): %w", err)
@@ -581,9 +584,13 @@ func (x *execution) destroy(ci int) func(context.Context) error {
 
 func (x *execution) doDestroy(ctx context.Context, c *plan.Change) error {
 	if c.Action != plan.Forget {
-		ev := &progress.Event{Action: c.Action.String(), Type: c.Type, Name: c.ResourceID}
-		if err := x.e.deleteObject(ctx, ev, c.Type, c.ResourceID, c.CloudName, c.ProviderID); err != nil {
-			return fmt.Errorf("destroy %s %q: %w", c.Type, c.ResourceID, err)
+		typ := c.Type
+		if c.PriorType != "" {
+			typ = c.PriorType
+		}
+		ev := &progress.Event{Action: c.Action.String(), Type: typ, Name: c.ResourceID}
+		if err := x.e.deleteObject(ctx, ev, typ, c.ResourceID, c.CloudName, c.ProviderID); err != nil {
+			return fmt.Errorf("destroy %s %q: %w", typ, c.ResourceID, err)
 		}
 	}
 	return x.record(ctx, state.OpDelete, c.ResourceID, nil)

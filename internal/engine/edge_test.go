@@ -103,3 +103,32 @@ func TestJournalRecoveredByNextRun(t *testing.T) {
 		t.Error("journal not cleared after folding")
 	}
 }
+
+// Changing a resource's type replaces it: the old object (of the old type)
+// is destroyed and one of the new type created.
+func TestTypeChangeReplaces(t *testing.T) {
+	w := newWorld(t)
+	e := w.engine()
+	mustApply(t, e, parse(t, stack))
+	changed := strings.Replace(stack, "  key:\n    type: SshKey\n    properties: { publicKey: \"ssh-ed25519 AAAA test\" }\n",
+		"  key:\n    type: Vpc\n    properties: { cidr: 10.9.0.0/16 }\n", 1)
+	p := mustPlan(t, e, parse(t, changed))
+	if got := strings.Join(actions(p), ","); got != "replace Vpc key" {
+		t.Fatalf("plan: %s", got)
+	}
+	mustApply(t, e, parse(t, changed))
+	cloud := strings.Join(w.cloud(), ",")
+	if strings.Contains(cloud, "SshKey/") || !strings.Contains(cloud, "Vpc/test-key") {
+		t.Errorf("cloud after type change: %s", cloud)
+	}
+	if p := mustPlan(t, e, parse(t, changed)); p.HasChanges() {
+		t.Errorf("changes remain: %v", actions(p))
+	}
+	// Destroy clears the outputs with the resources.
+	if _, err := e.Destroy(context.Background(), engine.ApplyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if st := w.state(); len(st.Outputs) != 0 {
+		t.Errorf("outputs after destroy: %v", st.Outputs)
+	}
+}

@@ -154,6 +154,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (
 			ch.Action = plan.Replace
 			ch.ProviderID, ch.CloudName = sr.ProviderID, sr.CloudName
 			ch.Reason = fmt.Sprintf("type changed from %s to %s", sr.Type, r.Type)
+			ch.PriorType = sr.Type
 			ch.Properties = diff.Create(t, props)
 		default:
 			ch.ProviderID, ch.CloudName = sr.ProviderID, sr.CloudName

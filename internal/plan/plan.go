@@ -86,7 +86,8 @@ type Change struct {
 	CloudName    string       `json:"cloudName,omitempty"`
 	Properties   []PropChange `json:"properties,omitempty"`
 	Dependencies []string     `json:"dependencies,omitempty"`
-	Reason       string       `json:"reason,omitempty"` // e.g. "gone from the cloud", "drift"
+	Reason       string       `json:"reason,omitempty"`    // e.g. "gone from the cloud", "drift"
+	PriorType    string       `json:"priorType,omitempty"` // a replace that changes the type: the type to destroy
 }
 
 // Counters summarise a plan.
