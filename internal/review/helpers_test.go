@@ -99,7 +99,7 @@ func newFixture(t *testing.T) *fixture {
 			if !ok {
 				return nil, os.ErrNotExist
 			}
-			return parse(t, src), nil
+			return config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte(strings.TrimLeft(src, "\n"))}})
 		},
 		Trusted: func(context.Context) (*config.Config, error) {
 			f.mu.Lock()

@@ -65,7 +65,11 @@ func safeURL(u string) string {
 func footer(sha, runURL string) string {
 	var parts []string
 	if sha != "" {
-		parts = append(parts, "Commit "+code(sha))
+		if isHex(sha) {
+			parts = append(parts, "Commit "+sha) // bare, so GitHub links it
+		} else {
+			parts = append(parts, "Commit "+code(sha))
+		}
 	}
 	if u := safeURL(runURL); u != "" {
 		parts = append(parts, "[workflow run]("+u+")")
@@ -74,6 +78,15 @@ func footer(sha, runURL string) string {
 		return ""
 	}
 	return "---\n<sub>" + strings.Join(parts, " · ") + "</sub>\n"
+}
+
+func isHex(s string) bool {
+	for _, r := range s {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // title is "Kyku apply for `prod` (project `net`)".
