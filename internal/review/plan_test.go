@@ -153,7 +153,8 @@ func TestPlanFailureIsShownOnThePR(t *testing.T) {
 	f := newFixture(t)
 	f.addPR(3, headA)
 	f.plan(3, headA) // a good plan first: its comment is replaced
-	boom := errors.New("backend unreachable: connection refused")
+	// An error that quotes a sensitive value of the config is scrubbed.
+	boom := errors.New("backend unreachable: connection refused (userData " + secret + ")")
 	f.deps.Open = func(context.Context, *config.Config, string) (*review.Workspace, error) { return nil, boom }
 	_, err := review.Plan(context.Background(), f.deps, review.PlanRequest{
 		Settings: f.settings, Number: 3, HeadSHA: headB, Config: parse(t, configV2),
@@ -166,7 +167,8 @@ func TestPlanFailureIsShownOnThePR(t *testing.T) {
 		t.Fatalf("%d comments, want the one sticky comment", len(replies))
 	}
 	contains(t, "failed plan comment", replies[0], render.PlanMarker("", env), "Kyku plan for `prod` failed",
-		"`bbbbbbb`", "connection refused", "`/kyku plan -e prod`")
+		"`bbbbbbb`", "connection refused", "(userData (sensitive))", "`/kyku plan -e prod`")
+	f.noSecret()
 }
 
 // TestPlanRejectsUnknownSettings: a typo in a setting fails closed.

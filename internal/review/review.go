@@ -48,7 +48,7 @@ type Settings struct {
 	Environment     string // "" allowed (state.json)
 	RequireApproval bool   // an approval of the current head by someone other than the author
 	ApplyPermission string // minimum permission to /kyku apply: read|triage|write|maintain|admin (default write)
-	CommentMode     string // "sticky" (default), "new", "off"
+	CommentMode     string // plan comments: "sticky" (default), "new", "off"; apply replies are always posted
 	DriftLabel      string // default "kyku-drift"
 	// AllowForkPRs lets plans of pull requests from forks be made and
 	// applied. Off by default (fail closed, as Atlantis' allow-fork-prs): a
@@ -101,7 +101,7 @@ func SavedPlanKey(project, env string, number int, sha string) string {
 // PlanRequest asks to plan a pull request's head.
 type PlanRequest struct {
 	Settings Settings
-	Number   int
+	Number   int // the pull request; 0 plans without saving or commenting
 	HeadSHA  string
 	Config   *config.Config // the PR head's config (what is being reviewed)
 	// Trusted is the default branch's config, used to open the backend
@@ -124,7 +124,7 @@ type ApplyRequest struct {
 	Settings  Settings
 	Number    int
 	Commenter string // who asked (comment author), or the merger
-	CommentID int64  // the /kyku comment, for the reaction (0 on merge)
+	CommentID int64  // the /kyku comment, for reactions (0: none, e.g. on merge)
 	OnMerge   bool   // triggered by the merge of the PR (push to the default branch)
 	MergeSHA  string // the merge commit, on merge
 	// Trusted is the default branch's config, used to open the backend
@@ -160,7 +160,8 @@ type DriftOutcome struct {
 	Closed   bool // an open drift issue was closed because drift is gone
 }
 
-// AuditRecord is written to runs/<env>/<time>-pr<number>.json on every apply.
+// AuditRecord is written at AuditKey (runs/<env>/<time>-pr<number>.json)
+// on every apply that ran, failed ones included; refusals write none.
 type AuditRecord struct {
 	PR           int       `json:"pr"`
 	Environment  string    `json:"environment"`
