@@ -59,6 +59,7 @@ func reviewSettings(s *settings.Settings, t settings.Target) review.Settings {
 		RequireApproval: s.RequireApproval,
 		ApplyPermission: s.ApplyPermission,
 		CommentMode:     s.Comment,
+		AllowForkPRs:    s.AllowForkPRs,
 	}
 }
 
@@ -70,6 +71,7 @@ func (b *Bot) deps(ev event, repo *github.Repo, src *sources, t settings.Target)
 		GitHub: repo,
 		Open:   b.open,
 		Now:    b.now,
+		Log:    b.log,
 		Source: func(ctx context.Context, ref string) (*cfgConfig, error) {
 			return src.config(ctx, t.Project, ref)
 		},

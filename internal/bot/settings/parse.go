@@ -10,7 +10,7 @@ import (
 )
 
 var (
-	topKeys     = []string{"projects", "require-approval", "apply-permission", "apply", "comment", "execution", "workflow"}
+	topKeys     = []string{"projects", "require-approval", "apply-permission", "apply", "comment", "execution", "workflow", "allow-fork-prs"}
 	projectKeys = []string{"name", "config", "environments", "autoplan"}
 	permissions = []string{"read", "triage", "write", "maintain", "admin"}
 )
@@ -51,6 +51,8 @@ func Parse(name string, data []byte) (*Settings, error) {
 		switch k.Value {
 		case "projects":
 			s.Projects = p.projects(v)
+		case "allow-fork-prs":
+			s.AllowForkPRs = p.boolean(v, k.Value)
 		case "require-approval":
 			s.RequireApproval = p.boolean(v, k.Value)
 		case "apply-permission":

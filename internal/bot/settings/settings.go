@@ -63,6 +63,7 @@ type Settings struct {
 	ApplyPermission string
 	Apply           ApplyMode
 	Comment         string // sticky | new | off
+	AllowForkPRs    bool   // plan and apply pull requests from forks (default false)
 	Projects        []Project
 	// FromFile is set when the settings came from Path (not the defaults).
 	FromFile bool

@@ -1,0 +1,347 @@
+package bot_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/hex"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/github/githubtest"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/sim"
+	"github.com/kyku/action/internal/review"
+	"github.com/kyku/action/internal/statemgr/s3/s3test"
+	"github.com/kyku/action/internal/workspace"
+)
+
+func TestMain(m *testing.M) { os.Exit(s3test.Main(m)) }
+
+const (
+	repoName      = "Codertocat/Hello-World" // as in the shared fixtures
+	defaultBranch = "master"
+	installation  = 1
+	appID         = 42
+	secret        = "webhook-s3cr3t"
+	headA         = "aaaaaaa1111111111111111111111111111111aa"
+	headB         = "bbbbbbb2222222222222222222222222222222bb"
+)
+
+// configV1 is the default branch's project; configV2 adds a resource.
+const configV1 = `resources:
+  web:
+    type: Vm
+    properties: { image: debian-12 }
+`
+
+const configV2 = configV1 + `  worker:
+    type: Vm
+    properties: { image: debian-12, size: large }
+`
+
+var (
+	keyOnce sync.Once
+	appKey  *rsa.PrivateKey
+	appPEM  []byte
+)
+
+// testKey is the App's private key, generated once per test binary.
+func testKey(t *testing.T) (*rsa.PrivateKey, []byte) {
+	keyOnce.Do(func() {
+		k, err := rsa.GenerateKey(rand.Reader, 2048)
+		if err != nil {
+			panic(err)
+		}
+		appKey = k
+		appPEM = pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
+	})
+	return appKey, appPEM
+}
+
+// harness is one test's fake GitHub, sim cloud, state and running bot.
+type harness struct {
+	t        *testing.T
+	gh       *githubtest.Server
+	bot      *bot.Bot
+	http     *httptest.Server
+	simDir   string
+	stateDir string
+	nextID   int
+	mu       sync.Mutex
+}
+
+type harnessOpts struct {
+	workers int
+	queue   int
+	rules   bot.Rules
+	backend string // extra YAML appended to the project configs (e.g. an s3 backend)
+}
+
+func newHarness(t *testing.T, o harnessOpts) *harness {
+	t.Helper()
+	key, pemBytes := testKey(t)
+	dir := t.TempDir()
+	h := &harness{t: t, gh: githubtest.NewServer(t), simDir: filepath.Join(dir, "sim"), stateDir: filepath.Join(dir, "state")}
+	h.gh.SetApp(appID, &key.PublicKey, "kyku[bot]")
+	h.gh.AddRepo(repoName, defaultBranch)
+	h.gh.SetFile(repoName, defaultBranch, "kyku.yaml", []byte(configV1+o.backend))
+	h.gh.SetFile(repoName, headA, "kyku.yaml", []byte(configV2+o.backend))
+	h.gh.SetFile(repoName, headB, "kyku.yaml", []byte(configV2+o.backend))
+	if o.workers == 0 {
+		o.workers = 4
+	}
+	b, err := bot.New(bot.Options{
+		Config: bot.Config{
+			AppID: appID, PrivateKey: pemBytes, WebhookSecret: []byte(secret), APIURL: h.gh.APIURL(),
+			Workers: o.workers, QueueCapacity: o.queue,
+		},
+		Open:  h.open,
+		Rules: o.rules,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.bot = b
+	h.http = httptest.NewServer(b.Handler())
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := b.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+		h.http.Close()
+	})
+	return h
+}
+
+// open is the Opener cmd/bot builds, on the test's sim and state dirs.
+func (h *harness) open(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
+	reg := provider.Registry{"sim": func(ctx context.Context, settings map[string]string, getenv func(string) string) (provider.Provider, error) {
+		s := maps.Clone(settings)
+		if s == nil {
+			s = map[string]string{}
+		}
+		s["dir"] = h.simDir
+		return sim.Factory(ctx, s, getenv)
+	}}
+	ws, err := workspace.Open(ctx, cfg, workspace.Settings{
+		Env: env, StateDir: h.stateDir, LockTimeout: 20 * time.Second, Getenv: os.Getenv,
+		Engine: engine.Options{DeployPrefix: "test", RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond,
+			DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond},
+	}, reg)
+	if err != nil {
+		return nil, err
+	}
+	return &review.Workspace{Engine: ws.Engine, Backend: ws.Backend}, nil
+}
+
+// fixture loads a real payload from ../shared/testdata/github-events and
+// lets the test change fields.
+func fixture(t *testing.T, name string, mutate func(p map[string]any)) []byte {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found")
+		}
+		dir = parent
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "..", "shared", "testdata", "github-events", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p map[string]any
+	if err := json.Unmarshal(data, &p); err != nil {
+		t.Fatal(err)
+	}
+	if mutate != nil {
+		mutate(p)
+	}
+	out, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func obj(p map[string]any, path ...string) map[string]any {
+	for _, k := range path {
+		p = p[k].(map[string]any)
+	}
+	return p
+}
+
+// prOpened is pull_request.opened for PR number at head sha.
+func prOpened(t *testing.T, number int, sha string) []byte {
+	return fixture(t, "pull_request.opened.with-organization", func(p map[string]any) {
+		p["number"] = number
+		obj(p, "pull_request")["number"] = number
+		obj(p, "pull_request", "head")["sha"] = sha
+		obj(p, "installation")["id"] = installation
+	})
+}
+
+// commentOn is issue_comment.created on PR number by login.
+func commentOn(t *testing.T, number int, login, userType, body string, id int64) []byte {
+	return fixture(t, "issue_comment.created.with-installation", func(p map[string]any) {
+		is := obj(p, "issue")
+		is["number"] = number
+		is["pull_request"] = map[string]any{"url": fmt.Sprintf("https://api.github.com/repos/%s/pulls/%d", repoName, number)}
+		c := obj(p, "comment")
+		c["body"], c["id"] = body, id
+		u := obj(p, "comment", "user")
+		u["login"], u["type"] = login, userType
+		obj(p, "installation")["id"] = installation
+	})
+}
+
+func sign(body []byte) string {
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write(body)
+	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+// post delivers a webhook; sig "" means a correct signature, "-" none.
+func (h *harness) post(event, delivery string, body []byte, sig string) (int, string) {
+	h.t.Helper()
+	req, err := http.NewRequest("POST", h.http.URL+"/webhook", bytes.NewReader(body))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-GitHub-Event", event)
+	req.Header.Set("X-GitHub-Delivery", delivery)
+	switch sig {
+	case "":
+		req.Header.Set("X-Hub-Signature-256", sign(body))
+	case "-":
+	default:
+		req.Header.Set("X-Hub-Signature-256", sig)
+	}
+	resp, err := h.http.Client().Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, strings.TrimSpace(string(msg))
+}
+
+// deliver posts a correctly signed webhook with a fresh delivery ID and
+// wants a 202.
+func (h *harness) deliver(event string, body []byte) {
+	h.t.Helper()
+	h.mu.Lock()
+	h.nextID++
+	id := "delivery-" + strconv.Itoa(h.nextID)
+	h.mu.Unlock()
+	if code, msg := h.post(event, id, body, ""); code != http.StatusAccepted {
+		h.t.Fatalf("%s delivery: %d %s, want 202", event, code, msg)
+	}
+}
+
+// metrics scrapes /metrics into name{labels} → value.
+func (h *harness) metrics() map[string]float64 {
+	h.t.Helper()
+	resp, err := http.Get(h.http.URL + "/metrics")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out := map[string]float64{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil {
+			h.t.Fatalf("metrics line %q: %v", line, err)
+		}
+		out[line[:i]] = v
+	}
+	return out
+}
+
+// settle waits until no job is queued or running.
+func (h *harness) settle() {
+	h.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		m := h.metrics()
+		if m["kyku_bot_queue_depth"] == 0 && m["kyku_bot_jobs_running"] == 0 {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	h.t.Fatal("jobs still queued or running after 30s")
+}
+
+// pr seeds pull request number touching kyku.yaml at head sha.
+func (h *harness) pr(number int, sha string) {
+	h.gh.AddPullRequest(repoName, githubtest.PullRequest{
+		Number: number, User: "author", HeadSHA: sha, HeadRef: "feature-" + strconv.Itoa(number), Files: []string{"kyku.yaml"},
+	})
+}
+
+// botComments are the PR's comments written by the App.
+func (h *harness) botComments(number int) []githubtest.Comment {
+	var out []githubtest.Comment
+	for _, c := range h.gh.Comments(repoName, number) {
+		if c.User == "kyku[bot]" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+type (
+	githubtestPR    = githubtest.PullRequest
+	cfgConfig       = config.Config
+	reviewWorkspace = review.Workspace
+)
+
+// fixtureAction changes a payload's action.
+func fixtureAction(t *testing.T, body []byte, action string) []byte {
+	t.Helper()
+	var p map[string]any
+	if err := json.Unmarshal(body, &p); err != nil {
+		t.Fatal(err)
+	}
+	p["action"] = action
+	out, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
