@@ -138,6 +138,11 @@ func (r *run) handle(ctx context.Context) int {
 		GitHub: r.repo, Open: r.open, Now: r.env.Now, RunURL: r.runURL(), ArtifactURL: r.runURL(),
 		Mask: r.mask, Source: r.src.at, Trusted: r.src.checkout,
 	}
+	if strings.HasPrefix(ghctx.EventName, "pull_request") {
+		// The checkout is the pull request's code: the trusted config (its
+		// backend) comes from the default branch through the API.
+		r.deps.Trusted = r.defaultBranchConfig
+	}
 	return r.dispatch(ctx)
 }
 
@@ -192,6 +197,14 @@ func (r *run) dispatch(ctx context.Context) int {
 		return r.fail(fmt.Errorf("command apply needs a pull request, a /kyku apply comment or a push to the default branch, not a %s event", event))
 	}
 	return r.skip("Kyku had nothing to do", fmt.Sprintf("Event `%s` does not trigger Kyku (pull_request, push, issue_comment, schedule and workflow_dispatch do).", event))
+}
+
+func (r *run) defaultBranchConfig(ctx context.Context) (*config.Config, error) {
+	cfg, err := r.src.at(ctx, r.defaultBranch())
+	if err != nil {
+		return nil, fmt.Errorf("load the default branch's configuration (its backend is the trusted one): %w", err)
+	}
+	return cfg, nil
 }
 
 // open opens the engine and backend for a config and environment.

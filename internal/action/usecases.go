@@ -21,9 +21,7 @@ func (r *run) pullRequest(ctx context.Context, cmd Command) int {
 		return r.fail(errors.New("the pull_request event has no pull_request"))
 	}
 	if cmd == Apply {
-		out, err := review.Apply(ctx, r.deps, review.ApplyRequest{
-			Settings: r.settings(), Number: pr.Number, Commenter: r.ghctx.Actor, Trusted: nil,
-		})
+		out, err := review.Apply(ctx, r.deps, review.ApplyRequest{Settings: r.settings(), Number: pr.Number, Commenter: r.ghctx.Actor})
 		return r.applied(out, err, false)
 	}
 	if cmd == Auto && !planActions[r.ev.Action] {
@@ -33,13 +31,13 @@ func (r *run) pullRequest(ctx context.Context, cmd Command) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	trusted, err := r.src.at(ctx, r.defaultBranch())
+	trusted, err := r.deps.Trusted(ctx)
 	if errors.Is(err, errNoConfig) {
 		r.a.Warningf("the default branch %s has no configuration at %s yet: using the pull request's backend settings", r.defaultBranch(), r.src.path)
 		trusted, err = nil, nil
 	}
 	if err != nil {
-		return r.fail(fmt.Errorf("load the default branch's configuration (its backend is the trusted one): %w", err))
+		return r.fail(err)
 	}
 	out, err := review.Plan(ctx, r.deps, review.PlanRequest{
 		Settings: r.settings(), Number: pr.Number, HeadSHA: pr.Head.SHA, Config: cfg, Trusted: trusted,
@@ -127,21 +125,11 @@ func (r *run) planCheckout(ctx context.Context) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	ws, err := r.open(ctx, cfg, r.in.Environment)
+	out, err := review.Plan(ctx, r.deps, review.PlanRequest{Settings: r.settings(), HeadSHA: r.ghctx.SHA, Config: cfg})
 	if err != nil {
 		return r.fail(err)
 	}
-	p, err := ws.Engine.Plan(ctx, cfg)
-	if err != nil {
-		return r.fail(err)
-	}
-	var buf strings.Builder
-	if err := render.PlanJSON(&buf, render.RedactPlan(p), render.JSONOptions{}); err != nil {
-		return r.fail(fmt.Errorf("render plan.json: %w", err))
-	}
-	return r.planned(&review.PlanOutcome{
-		Plan: p, Redacted: []byte(buf.String()), Summary: render.PlanSummary(p, r.meta(r.ghctx.SHA), render.SummaryLimit),
-	})
+	return r.planned(out)
 }
 
 // planned reports a plan: plan.json for the artifact, outputs, summary.
@@ -171,9 +159,9 @@ func (r *run) applied(out *review.ApplyOutcome, err error, onMerge bool) int {
 	}
 	r.out.applied = out.Applied
 	r.out.commentURL = out.CommentURL
-	r.summary = summaryApply(r.in.Environment, out, r.meta(""))
+	r.summary = summaryApply(r.in.Environment, out, r.meta(out.HeadSHA))
 	if out.Refused != "" {
-		if onMerge {
+		if onMerge && out.Number != 0 {
 			r.a.Errorf("the merged pull request's plan was not applied: %s", out.Refused)
 			return ExitFail
 		}
