@@ -1,0 +1,73 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/kyku/action/internal/progress"
+	"github.com/kyku/action/internal/provider"
+)
+
+// IDChecker is implemented by providers that can tell a well-formed
+// provider ID from a stale one (e.g. a Kyku name recorded by an early
+// version); see the seed's "Destroy Provider ID Resolution".
+type IDChecker interface {
+	ValidID(typ, id string) bool
+}
+
+// deleteObject deletes one cloud object following the seed: resolve a stale
+// ID by name, retry (DestroyAttempts, waiting 2^n × DestroyBase), then
+// verify deletion by polling Read until "not found".
+func (e *Engine) deleteObject(ctx context.Context, ev *progress.Event, typ, name, cloudName, id string) error {
+	if e.staleID(typ, name, cloudName, id) {
+		var o provider.Object
+		err := e.call(ctx, nil, func(ctx context.Context) error {
+			var err error
+			if o, err = e.provider.Lookup(ctx, typ, cloudName); isNotFound(err) && cloudName != name {
+				o, err = e.provider.Lookup(ctx, typ, name)
+			}
+			return err
+		})
+		switch {
+		case isNotFound(err):
+			return nil // nothing by that name: nothing to destroy
+		case err != nil:
+			return fmt.Errorf("resolve stale provider ID %q by name: %w", id, err)
+		}
+		id = o.ID
+	}
+	err := e.retry(ctx, e.opts.DestroyAttempts, e.opts.DestroyBase, time.Duration(1<<uint(e.opts.DestroyAttempts))*e.opts.DestroyBase, false, ev, func(ctx context.Context) error {
+		err := e.provider.Delete(ctx, typ, id)
+		if isNotFound(err) {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for n := 0; n < e.opts.VerifyAttempts; n++ {
+		_, err := e.provider.Read(ctx, typ, id)
+		if isNotFound(err) {
+			return nil
+		}
+		if err != nil && !provider.IsTransient(err) {
+			return fmt.Errorf("verify deletion of %s: %w", id, err)
+		}
+		if err := e.opts.Sleep(ctx, e.opts.VerifyInterval); err != nil {
+			return fmt.Errorf("verify deletion of %s: %w", id, err)
+		}
+	}
+	return fmt.Errorf("%s %s still exists %d polls after deletion", typ, id, e.opts.VerifyAttempts)
+}
+
+func (e *Engine) staleID(typ, name, cloudName, id string) bool {
+	if id == "" || id == name || (cloudName != "" && id == cloudName) {
+		return true
+	}
+	if c, ok := e.provider.(IDChecker); ok {
+		return !c.ValidID(typ, id)
+	}
+	return false
+}

@@ -1,0 +1,384 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/progress"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/value"
+)
+
+// execution is one apply in flight: the task graph and the live state that
+// finished changes update (and journal) as they go.
+type execution struct {
+	e     *Engine
+	p     *plan.Plan
+	base  *state.File
+	tasks []*task
+	owner []int // task id → index of its change in p.Changes
+
+	mu      sync.Mutex
+	live    *state.File
+	seq     atomic.Int64
+	results map[int]*ChangeResult // by change index
+	started map[int]time.Time
+}
+
+func newExecution(e *Engine, st *state.File, p *plan.Plan) *execution {
+	x := &execution{e: e, p: p, base: st, live: st.Clone(), results: map[int]*ChangeResult{}, started: map[int]time.Time{}}
+	x.build(true)
+	if hasCycle(x.tasks) {
+		// Ordering destroys after the updates of their former dependents
+		// can conflict with replaces; fall back to the essential edges.
+		x.build(false)
+	}
+	return x
+}
+
+// build creates the tasks: one per change, two (destroy part, create part)
+// per replace.
+func (x *execution) build(destroyAfterUpdates bool) {
+	x.tasks, x.owner = nil, nil
+	idx := map[string]int{}
+	for i, c := range x.p.Changes {
+		if c.Action != plan.NoOp {
+			idx[c.ResourceID] = i
+		}
+	}
+	// State dependents: who depended on a resource when last applied.
+	dependents := map[string][]string{}
+	for _, n := range x.base.Names() {
+		for _, d := range x.base.Resources[n].Dependencies {
+			dependents[d] = append(dependents[d], n)
+		}
+	}
+	mainTask := map[int]int{} // change index → its main task (create part of a replace)
+	destroyTask := map[int]int{}
+	add := func(ci int, run func(context.Context) error) *task {
+		t := &task{id: len(x.tasks), run: run}
+		x.tasks = append(x.tasks, t)
+		x.owner = append(x.owner, ci)
+		return t
+	}
+	for i := range x.p.Changes {
+		c := &x.p.Changes[i]
+		switch c.Action {
+		case plan.NoOp:
+		case plan.Replace:
+			d := add(i, x.destroyPart(i))
+			destroyTask[i] = d.id
+			mainTask[i] = add(i, x.createOrUpdate(i)).id
+		case plan.Destroy, plan.Forget:
+			t := add(i, x.destroy(i))
+			destroyTask[i], mainTask[i] = t.id, t.id
+		default:
+			mainTask[i] = add(i, x.createOrUpdate(i)).id
+		}
+	}
+	for i := range x.p.Changes {
+		c := &x.p.Changes[i]
+		switch c.Action {
+		case plan.NoOp:
+			continue
+		case plan.Create, plan.Update, plan.Replace:
+			t := x.tasks[mainTask[i]]
+			if c.Action == plan.Replace {
+				t.deps = append(t.deps, destroyTask[i])
+			}
+			for _, d := range c.Dependencies {
+				if j, ok := idx[d]; ok && x.p.Changes[j].Action != plan.Destroy && x.p.Changes[j].Action != plan.Forget {
+					t.deps = append(t.deps, mainTask[j])
+				}
+			}
+		}
+		if c.Action == plan.Replace || c.Action == plan.Destroy || c.Action == plan.Forget {
+			t := x.tasks[destroyTask[i]]
+			for _, dep := range dependents[c.ResourceID] {
+				j, ok := idx[dep]
+				if !ok {
+					continue
+				}
+				switch x.p.Changes[j].Action {
+				case plan.Destroy, plan.Forget, plan.Replace:
+					t.deps = append(t.deps, destroyTask[j])
+				case plan.Update:
+					if destroyAfterUpdates && c.Action != plan.Replace {
+						t.deps = append(t.deps, mainTask[j])
+					}
+				}
+			}
+		}
+	}
+	if x.e.opts.LevelBarrier {
+		x.addBarriers(mainTask)
+	}
+	for _, t := range x.tasks {
+		ci := x.owner[t.id]
+		if ci < 0 {
+			continue
+		}
+		id := t.id
+		t.skip = func(cause error) { x.skipped(ci, id, cause) }
+	}
+}
+
+// addBarriers makes every create/update/replace wait for all changes of the
+// lower levels, through one no-op task per level.
+func (x *execution) addBarriers(mainTask map[int]int) {
+	byLevel := map[int][]int{}
+	maxLevel := -1
+	for ci, tid := range mainTask {
+		c := x.p.Changes[ci]
+		if c.Action == plan.Destroy || c.Action == plan.Forget {
+			continue
+		}
+		byLevel[c.Level] = append(byLevel[c.Level], tid)
+		maxLevel = max(maxLevel, c.Level)
+	}
+	prev := -1
+	for l := 0; l <= maxLevel; l++ {
+		if prev >= 0 {
+			for _, tid := range byLevel[l] {
+				x.tasks[tid].deps = append(x.tasks[tid].deps, prev)
+			}
+		}
+		if len(byLevel[l]) == 0 {
+			continue
+		}
+		b := &task{id: len(x.tasks), deps: byLevel[l], run: func(context.Context) error { return nil }}
+		x.tasks = append(x.tasks, b)
+		x.owner = append(x.owner, -1)
+		prev = b.id
+	}
+}
+
+func hasCycle(tasks []*task) bool {
+	indeg := make([]int, len(tasks))
+	out := make([][]int, len(tasks))
+	for _, t := range tasks {
+		indeg[t.id] = len(t.deps)
+		for _, d := range t.deps {
+			out[d] = append(out[d], t.id)
+		}
+	}
+	var q []int
+	for i, d := range indeg {
+		if d == 0 {
+			q = append(q, i)
+		}
+	}
+	seen := 0
+	for len(q) > 0 {
+		n := q[0]
+		q = q[1:]
+		seen++
+		for _, m := range out[n] {
+			if indeg[m]--; indeg[m] == 0 {
+				q = append(q, m)
+			}
+		}
+	}
+	return seen != len(tasks)
+}
+
+func (x *execution) event(ci int, kind progress.Kind, err error) {
+	c := &x.p.Changes[ci]
+	ev := progress.Event{Kind: kind, Action: c.Action.String(), Type: c.Type, Name: c.ResourceID, Err: err, Time: x.e.opts.Now()}
+	x.mu.Lock()
+	switch kind {
+	case progress.Started:
+		if _, ok := x.started[ci]; ok {
+			x.mu.Unlock()
+			return // second part of a replace
+		}
+		x.started[ci] = ev.Time
+	case progress.Done, progress.Failed:
+		ev.Elapsed = ev.Time.Sub(x.started[ci])
+	}
+	if r := x.live.Resources[c.ResourceID]; r != nil {
+		ev.ID = r.ProviderID
+	}
+	x.mu.Unlock()
+	x.e.opts.Hook.Event(ev)
+}
+
+func (x *execution) skipped(ci, taskID int, cause error) {
+	c := &x.p.Changes[ci]
+	var fd failedDep
+	switch {
+	case errors.As(cause, &fd) && x.owner[fd.id] < 0:
+		cause = errors.New("a change of an earlier level failed")
+	case errors.As(cause, &fd):
+		failed := x.p.Changes[x.owner[fd.id]].ResourceID
+		if failed == c.ResourceID {
+			return // the create part of a replace whose destroy part failed
+		}
+		cause = fmt.Errorf("dependency %q failed", failed)
+	case errors.Is(cause, context.Canceled):
+		cause = errors.New("interrupted before it started")
+	}
+	x.mu.Lock()
+	if _, ok := x.results[ci]; !ok {
+		x.results[ci] = &ChangeResult{Action: c.Action, Type: c.Type, Name: c.ResourceID, Err: cause}
+	}
+	x.mu.Unlock()
+	x.e.opts.Hook.Event(progress.Event{Kind: progress.Skipped, Action: c.Action.String(), Type: c.Type, Name: c.ResourceID, Err: cause, Time: x.e.opts.Now()})
+}
+
+// collect fills res from the task errors and skips, in plan order.
+func (x *execution) collect(res *Result, errs map[int]error) {
+	failed := map[int]error{}
+	for id, err := range errs {
+		failed[x.owner[id]] = err
+	}
+	done := map[int]bool{}
+	for _, ci := range x.owner {
+		if ci < 0 || done[ci] {
+			continue
+		}
+		done[ci] = true
+		c := &x.p.Changes[ci]
+		cr := ChangeResult{Action: c.Action, Type: c.Type, Name: c.ResourceID}
+		if r := x.live.Resources[c.ResourceID]; r != nil {
+			cr.ProviderID = r.ProviderID
+		} else {
+			cr.ProviderID = c.ProviderID
+		}
+		switch {
+		case failed[ci] != nil:
+			cr.Err = failed[ci]
+			res.Failed = append(res.Failed, cr)
+		case x.results[ci] != nil:
+			cr.Err = x.results[ci].Err
+			res.Skipped = append(res.Skipped, cr)
+		default:
+			res.Succeeded = append(res.Succeeded, cr)
+		}
+	}
+}
+
+// record makes a finished change durable (journal) and visible to the
+// changes that depend on it (live state).
+func (x *execution) record(ctx context.Context, op state.Op, name string, r *state.Resource) error {
+	e := state.Entry{
+		Seq: x.seq.Add(1), BaseSerial: x.base.Metadata.Serial, Lineage: x.base.Metadata.Lineage,
+		Op: op, Name: name, Resource: r,
+	}
+	if err := x.e.backend.Append(ctx, e); err != nil {
+		return fmt.Errorf("journal %s %q: %w", op, name, err)
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if op == state.OpDelete {
+		delete(x.live.Resources, name)
+	} else {
+		x.live.Resources[name] = r
+	}
+	return nil
+}
+
+func (x *execution) lookup(r value.Ref) (any, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return stateLookup(x.live)(r)
+}
+
+func (x *execution) createOrUpdate(ci int) func(context.Context) error {
+	return func(ctx context.Context) error {
+		c := &x.p.Changes[ci]
+		x.event(ci, progress.Started, nil)
+		err := x.doCreateOrUpdate(ctx, c)
+		if err != nil {
+			x.event(ci, progress.Failed, err)
+			return err
+		}
+		x.event(ci, progress.Done, nil)
+		return nil
+	}
+}
+
+func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) error {
+	cr := x.p.Config.Resource(c.ResourceID)
+	if cr == nil {
+		return fmt.Errorf("%s %q is not in the plan's config", c.Type, c.ResourceID)
+	}
+	resolved, unknown := value.Resolve(cr.Properties, x.lookup)
+	if unknown {
+		return fmt.Errorf("%s %q: a referenced resource has no provider ID or output yet", c.Type, c.ResourceID)
+	}
+	props := resolved.(map[string]any)
+	r := provider.Resource{Name: cr.Name, Type: cr.Type, CloudName: c.CloudName, Prefix: x.p.Prefix, Properties: props}
+	if r.CloudName == "" {
+		r.CloudName = x.p.Prefix + "-" + cr.Name
+	}
+	ev := &progress.Event{Action: c.Action.String(), Type: c.Type, Name: c.ResourceID}
+	var obj provider.Object
+	err := x.e.call(ctx, ev, func(ctx context.Context) error {
+		var err error
+		if c.Action == plan.Update {
+			obj, err = x.e.provider.Update(ctx, c.ProviderID, r)
+		} else {
+			obj, err = x.e.provider.Create(ctx, r)
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%s %s %q: %w", c.Action, c.Type, c.ResourceID, err)
+	}
+	cloudName := obj.CloudName
+	if cloudName == "" {
+		cloudName = r.CloudName
+	}
+	sr := &state.Resource{
+		Name: cr.Name, Type: cr.Type, CloudName: cloudName, ProviderID: obj.ID,
+		Config: props, Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
+	}
+	return x.record(ctx, state.OpPut, cr.Name, sr)
+}
+
+func (x *execution) destroyPart(ci int) func(context.Context) error {
+	return func(ctx context.Context) error {
+		c := &x.p.Changes[ci]
+		x.event(ci, progress.Started, nil)
+		if err := x.doDestroy(ctx, c); err != nil {
+			x.event(ci, progress.Failed, err)
+			return err
+		}
+		return nil
+	}
+}
+
+func (x *execution) destroy(ci int) func(context.Context) error {
+	return func(ctx context.Context) error {
+		c := &x.p.Changes[ci]
+		x.event(ci, progress.Started, nil)
+		if err := x.doDestroy(ctx, c); err != nil {
+			x.event(ci, progress.Failed, err)
+			return err
+		}
+		x.event(ci, progress.Done, nil)
+		return nil
+	}
+}
+
+func (x *execution) doDestroy(ctx context.Context, c *plan.Change) error {
+	if c.Action != plan.Forget {
+		typ := c.Type
+		if c.PriorType != "" {
+			typ = c.PriorType
+		}
+		ev := &progress.Event{Action: c.Action.String(), Type: typ, Name: c.ResourceID}
+		if err := x.e.deleteObject(ctx, ev, typ, c.ResourceID, c.CloudName, c.ProviderID); err != nil {
+			return fmt.Errorf("destroy %s %q: %w", typ, c.ResourceID, err)
+		}
+	}
+	return x.record(ctx, state.OpDelete, c.ResourceID, nil)
+}
+
