@@ -224,4 +224,3 @@ func stateLookup(st *state.File) value.Lookup {
 		return v, ok
 	}
 }
-

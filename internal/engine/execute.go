@@ -381,4 +381,3 @@ func (x *execution) doDestroy(ctx context.Context, c *plan.Change) error {
 	}
 	return x.record(ctx, state.OpDelete, c.ResourceID, nil)
 }
-
