@@ -160,6 +160,28 @@ func (h *harness) open(ctx context.Context, cfg *config.Config, env string) (*re
 // lets the test change fields.
 func fixture(t *testing.T, name string, mutate func(p map[string]any)) []byte {
 	t.Helper()
+	data, ok := fixtures.Load(name)
+	if !ok {
+		data = readFixture(t, name)
+		fixtures.Store(name, data)
+	}
+	var p map[string]any
+	if err := json.Unmarshal(data.([]byte), &p); err != nil {
+		t.Fatal(err)
+	}
+	if mutate != nil {
+		mutate(p)
+	}
+	out, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+var fixtures sync.Map // name -> []byte
+
+func readFixture(t *testing.T, name string) []byte {
 	dir, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
@@ -178,18 +200,7 @@ func fixture(t *testing.T, name string, mutate func(p map[string]any)) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var p map[string]any
-	if err := json.Unmarshal(data, &p); err != nil {
-		t.Fatal(err)
-	}
-	if mutate != nil {
-		mutate(p)
-	}
-	out, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return data
 }
 
 func obj(p map[string]any, path ...string) map[string]any {

@@ -1,0 +1,126 @@
+package bot_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/review"
+)
+
+func TestShutdownDrainsRunningJobAndRefusesNewWebhooks(t *testing.T) {
+	started := make(chan struct{})
+	release := make(chan struct{})
+	rules := bot.Rules{Plan: func(ctx context.Context, d review.Deps, req review.PlanRequest) (*review.PlanOutcome, error) {
+		close(started)
+		<-release // an apply holding its lock, say
+		return review.Plan(ctx, d, req)
+	}}
+	h := newHarness(t, harnessOpts{rules: rules})
+	h.pr(2, headA)
+	h.deliver("pull_request", prOpened(t, 2, headA))
+	<-started
+
+	done := make(chan error, 1)
+	go func() { done <- h.bot.Shutdown(context.Background()) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp, err := http.Get(h.http.URL + "/readyz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusServiceUnavailable {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("/readyz never answered 503 while draining")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if code, _ := h.post("pull_request", "late", prOpened(t, 2, headA), ""); code != http.StatusServiceUnavailable {
+		t.Errorf("webhook while draining: %d, want 503", code)
+	}
+	if resp, err := http.Get(h.http.URL + "/healthz"); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("/healthz while draining: %v %v, want 200 (alive)", resp, err)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("Shutdown returned (%v) while a job was running", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	runs := h.gh.CheckRuns(repoName)
+	if len(runs) != 1 || runs[0].Status != "completed" || runs[0].Conclusion != "success" {
+		t.Errorf("the running plan did not finish: %+v", runs)
+	}
+	if c := h.botComments(2); len(c) != 1 {
+		t.Errorf("%d plan comments, want 1", len(c))
+	}
+}
+
+func TestMetricsExposition(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.gh.SetRateLimitRemaining(4321)
+	h.pr(2, headA)
+	h.deliver("pull_request", prOpened(t, 2, headA))
+	h.settle()
+	m := h.metrics()
+	for name, want := range map[string]float64{
+		`kyku_bot_queue_depth`:  0,
+		`kyku_bot_jobs_running`: 0,
+		`kyku_bot_jobs_total{kind="pull_request",outcome="routed"}`:     1,
+		`kyku_bot_jobs_total{kind="plan",outcome="planned"}`:            1,
+		`kyku_bot_job_duration_seconds_count{kind="plan"}`:              1,
+		`kyku_bot_job_duration_seconds_bucket{kind="plan",le="+Inf"}`:   1,
+		`kyku_bot_webhooks_total{event="pull_request",result="queued"}`: 1,
+		`kyku_bot_github_rate_limit_remaining{installation="1"}`:        4321,
+	} {
+		if got, ok := m[name]; !ok || got != want {
+			t.Errorf("%s = %v (present %v), want %v", name, got, ok, want)
+		}
+	}
+	if m[`kyku_bot_job_duration_seconds_sum{kind="plan"}`] <= 0 {
+		t.Error("plan duration sum is not positive")
+	}
+	resp, err := http.Get(h.http.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain; version=0.0.4") {
+		t.Errorf("Content-Type %q, want the Prometheus text format", ct)
+	}
+}
+
+func TestQueueFullAnswers503AndForgetsTheDelivery(t *testing.T) {
+	started := make(chan struct{}, 10)
+	release := make(chan struct{})
+	rules := bot.Rules{Plan: func(ctx context.Context, d review.Deps, req review.PlanRequest) (*review.PlanOutcome, error) {
+		started <- struct{}{}
+		<-release
+		return review.Plan(ctx, d, req)
+	}}
+	h := newHarness(t, harnessOpts{workers: 1, queue: 1, rules: rules})
+	defer close(release)
+	h.pr(2, headA)
+	h.deliver("pull_request", prOpened(t, 2, headA)) // the worker runs it, then blocks in its plan
+	<-started
+	h.deliver("pull_request", prOpened(t, 2, headA)) // waits in the queue
+	if code, _ := h.post("pull_request", "overflow", prOpened(t, 2, headA), ""); code != http.StatusServiceUnavailable {
+		t.Fatalf("third delivery: %d, want 503 queue full", code)
+	}
+	release <- struct{}{}
+	<-started
+	release <- struct{}{}
+	h.settle()
+	if code, _ := h.post("pull_request", "overflow", prOpened(t, 2, headA), ""); code != http.StatusAccepted {
+		t.Errorf("redelivery of the refused delivery: %d, want 202", code)
+	}
+}

@@ -1,0 +1,126 @@
+package bot_test
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kyku/action/internal/github/githubtest"
+)
+
+func TestExecutionActionsDispatchesInsteadOfPlanning(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(`
+execution: actions
+workflow: kyku.yml
+projects:
+  - name: infra
+    config: kyku.yaml
+    environments: [staging, prod]
+`))
+	h.pr(2, headA)
+	h.deliver("pull_request", prOpened(t, 2, headA))
+	h.settle()
+	want := []githubtest.Dispatch{
+		{Workflow: "kyku.yml", Ref: defaultBranch, Inputs: map[string]any{
+			"command": "plan", "config": "kyku.yaml", "environment": "staging", "project": "infra", "pr": "2", "sha": headA}},
+		{Workflow: "kyku.yml", Ref: defaultBranch, Inputs: map[string]any{
+			"command": "plan", "config": "kyku.yaml", "environment": "prod", "project": "infra", "pr": "2", "sha": headA}},
+	}
+	if diff := cmp.Diff(want, h.gh.Dispatches(repoName)); diff != "" {
+		t.Errorf("dispatches (-want +got):\n%s", diff)
+	}
+	if runs := h.gh.CheckRuns(repoName); len(runs) != 0 {
+		t.Errorf("check runs %+v: the bot planned in-process", runs)
+	}
+	if c := h.gh.Comments(repoName, 2); len(c) != 0 {
+		t.Errorf("comments %+v: the bot planned in-process", c)
+	}
+	if h.gh.CountRequests("GET", "/tarball/"+headA) != 0 {
+		t.Error("the bot downloaded the source although the job runs in Actions")
+	}
+	if m := h.metrics(); m[`kyku_bot_jobs_total{kind="pull_request",outcome="dispatched"}`] != 1 {
+		t.Errorf("dispatch not counted: %v", m)
+	}
+}
+
+// A pull request that edits .kyku/config.yaml does not get its own rules:
+// the settings come from the default branch only.
+func TestSettingsReadFromDefaultBranchNotThePR(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(`
+projects:
+  - name: app
+    config: kyku.yaml
+`))
+	h.gh.SetFile(repoName, headA, ".kyku/config.yaml", []byte(`
+execution: actions
+require-approval: false
+apply-permission: read
+projects:
+  - name: app
+    config: kyku.yaml
+`))
+	h.gh.AddPullRequest(repoName, githubtest.PullRequest{Number: 2, User: "author", HeadSHA: headA,
+		Files: []string{".kyku/config.yaml", "kyku.yaml"}})
+	h.gh.SetPermission(repoName, "reader", "read")
+	h.deliver("pull_request", prOpened(t, 2, headA))
+	h.settle()
+	if d := h.gh.Dispatches(repoName); len(d) != 0 {
+		t.Errorf("the PR's execution: actions was obeyed: %+v", d)
+	}
+	runs := h.gh.CheckRuns(repoName)
+	if len(runs) != 1 || runs[0].Name != "kyku plan (app)" {
+		t.Errorf("check runs %+v, want kyku plan (app) from the default branch's settings", runs)
+	}
+	// The PR's apply-permission: read is not obeyed either.
+	h.deliver("issue_comment", commentOn(t, 2, "reader", "User", "/kyku apply", 801))
+	h.settle()
+	if m := h.metrics(); m[`kyku_bot_jobs_total{kind="apply",outcome="refused"}`] != 1 {
+		t.Errorf("a reader's apply was not refused under the default branch's rules")
+	}
+	for _, r := range h.gh.Requests() {
+		if strings.HasSuffix(r.Path, "/contents/.kyku/config.yaml") {
+			if q, _ := url.ParseQuery(r.RawQuery); q.Get("ref") != "" {
+				t.Errorf("settings read at ref %q, want the default branch", q.Get("ref"))
+			}
+		}
+	}
+}
+
+func TestInvalidSettingsFailACheckRun(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte("apply: always\nprojects: []\n"))
+	h.pr(2, headA)
+	h.deliver("pull_request", prOpened(t, 2, headA))
+	h.settle()
+	runs := h.gh.CheckRuns(repoName)
+	if len(runs) != 1 || runs[0].Name != "kyku settings" || runs[0].Conclusion != "failure" ||
+		!strings.Contains(runs[0].Summary, ".kyku/config.yaml:1:8: apply must be one of") ||
+		!strings.Contains(runs[0].Summary, ".kyku/config.yaml:2:11: projects must be a non-empty list") {
+		t.Errorf("check runs = %+v, want one failed kyku settings run listing both errors with positions", runs)
+	}
+}
+
+func TestConfigErrorsFailThePlanCheckRun(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.gh.SetFile(repoName, headA, "kyku.yaml", []byte("resources:\n  web:\n    type: Nope\n"))
+	h.pr(2, headA)
+	h.deliver("pull_request", prOpened(t, 2, headA))
+	h.settle()
+	runs := h.gh.CheckRuns(repoName)
+	if len(runs) != 1 || runs[0].Conclusion != "failure" || !strings.Contains(runs[0].Summary, "kyku.yaml:3:") {
+		t.Errorf("check runs = %+v, want a failure citing kyku.yaml:3", runs)
+	}
+}
+
+func TestUntouchedProjectIsNotPlanned(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.gh.AddPullRequest(repoName, githubtest.PullRequest{Number: 2, User: "author", HeadSHA: headA, Files: []string{"README.md"}})
+	h.deliver("pull_request", prOpened(t, 2, headA))
+	h.settle()
+	if runs := h.gh.CheckRuns(repoName); len(runs) != 0 {
+		t.Errorf("a PR touching only README.md was planned: %+v", runs)
+	}
+}
