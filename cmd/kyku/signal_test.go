@@ -3,10 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
-	"sync"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
