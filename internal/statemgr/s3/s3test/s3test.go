@@ -18,7 +18,6 @@ import (
 	"regexp"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -172,7 +171,7 @@ func start(bin string, s *Server) (stop func(), err error) {
 	cmd := exec.Command(bin, "--port", addr, "--quiet", "--access", s.Access, "--secret", s.Secret,
 		"--region", s.Region, "posix", "--versioning-dir", filepath.Join(dir, "versions"), filepath.Join(dir, "data"))
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	dieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
