@@ -44,6 +44,11 @@ const (
 
 // eventsDir holds real webhook payloads, beside the checkout in CI.
 func eventsDir(t *testing.T) string {
+	return filepath.Join(repoRoot(t), "..", "shared", "testdata", "github-events")
+}
+
+// repoRoot is the directory holding go.mod.
+func repoRoot(t *testing.T) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
@@ -51,7 +56,7 @@ func eventsDir(t *testing.T) string {
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "testdata", "github-events")
+			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
