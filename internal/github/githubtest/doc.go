@@ -8,7 +8,8 @@
 //
 // It owns an in-memory model (repositories, pull requests, reviews,
 // collaborators, issues and comments, reactions, check runs, files and
-// tarballs, workflow dispatches, App installation tokens) that tests seed and
+// tarballs, workflow dispatches, App installations, their repositories
+// and installation tokens) that tests seed and
 // inspect through Server methods, and it records every request it receives.
 //
 // Concurrency: every Server method and every handler holds one mutex, so a

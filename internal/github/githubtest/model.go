@@ -95,6 +95,7 @@ type repo struct {
 	checkRuns     []*CheckRun
 	dispatches    []Dispatch
 	labels        map[string]bool
+	archived      bool
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	jwt "github.com/golang-jwt/jwt/v4"
 	gh "github.com/google/go-github/v62/github"
 )
 
@@ -306,34 +305,17 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, _ string) {
 // accessToken exchanges an App JWT (RS256, signed by the key given to
 // SetApp, iss = the App ID, unexpired) for an installation token.
 func (s *Server) accessToken(w http.ResponseWriter, r *http.Request) {
-	scheme, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !strings.EqualFold(scheme, "bearer") || s.appKey == nil {
-		writeError(w, http.StatusUnauthorized, "A JSON web token could not be decoded")
-		return
-	}
-	var claims jwt.RegisteredClaims
-	parser := jwt.NewParser(jwt.WithValidMethods([]string{"RS256"}), jwt.WithoutClaimsValidation())
-	_, err := parser.ParseWithClaims(tok, &claims, func(*jwt.Token) (any, error) { return s.appKey, nil })
-	now := s.now()
-	switch {
-	case err != nil:
-		writeError(w, http.StatusUnauthorized, "A JSON web token could not be decoded")
-		return
-	case claims.ExpiresAt == nil || !claims.ExpiresAt.After(now),
-		claims.IssuedAt == nil || claims.IssuedAt.After(now.Add(time.Minute)),
-		claims.ExpiresAt.Sub(claims.IssuedAt.Time) > 10*time.Minute:
-		writeError(w, http.StatusUnauthorized, "'Expiration time' claim ('exp') is invalid")
-		return
-	case claims.Issuer != strconv.FormatInt(s.appID, 10):
-		writeError(w, http.StatusUnauthorized, "'Issuer' claim ('iss') must be an Integer")
+	if !s.appJWT(w, r) {
 		return
 	}
 	id, ok := pathInt(w, r, "id")
 	if !ok {
 		return
 	}
+	now := s.now()
 	token := fmt.Sprintf("ghs_inst%d_%d", id, s.id())
 	s.tokens[token] = s.appLogin
+	s.tokenInstall[token] = id
 	s.issued = append(s.issued, token)
 	writeJSON(w, http.StatusCreated, map[string]any{
 		"token":                token,

@@ -90,6 +90,8 @@ type Server struct {
 	rateRemaining int
 	failures      []failure
 	archives      map[string]archiveRef // codeload token -> archive
+	installs      []*installation
+	tokenInstall  map[string]int64 // installation token -> installation ID
 }
 
 type archiveRef struct{ repo, ref string }
@@ -105,6 +107,7 @@ func NewServer(t testing.TB) *Server {
 		nextID:        1000,
 		rateRemaining: 4999,
 		archives:      map[string]archiveRef{},
+		tokenInstall:  map[string]int64{},
 	}
 	s.Server = httptest.NewServer(s.routes())
 	t.Cleanup(s.Close)
@@ -204,6 +207,7 @@ func (s *Server) routes() http.Handler {
 	s.pullRoutes(api)
 	s.repoRoutes(api)
 	mux.HandleFunc("POST "+BasePath+"app/installations/{id}/access_tokens", s.locked(s.accessToken))
+	s.appRoutes(mux)
 	mux.HandleFunc("GET /_codeload/{token}", s.locked(s.codeload))
 	mux.HandleFunc(BasePath, func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Not Found")
