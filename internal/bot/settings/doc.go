@@ -2,7 +2,8 @@
 // on the default branch: the projects (config path, environments, autoplan
 // globs), the apply rules (require-approval, apply-permission, apply on
 // comment and/or on merge), the comment mode and where jobs run
-// (in-process or dispatched to GitHub Actions). Parsing is strict: unknown
+// (in-process or dispatched to GitHub Actions), and the scheduled drift
+// check (enabled, write-state). Parsing is strict: unknown
 // keys, wrong types and bad values are diagnostics with file:line:col, all
 // collected. It is pure: no I/O.
 //

@@ -10,7 +10,8 @@ import (
 )
 
 var (
-	topKeys     = []string{"projects", "require-approval", "apply-permission", "apply", "comment", "execution", "workflow", "allow-fork-prs"}
+	topKeys     = []string{"projects", "require-approval", "apply-permission", "apply", "comment", "execution", "workflow", "allow-fork-prs", "drift"}
+	driftKeys   = []string{"enabled", "write-state"}
 	projectKeys = []string{"name", "config", "environments", "autoplan"}
 	permissions = []string{"read", "triage", "write", "maintain", "admin"}
 )
@@ -70,6 +71,8 @@ func Parse(name string, data []byte) (*Settings, error) {
 			if p.oneOf(v, k.Value, []string{"in-process", "actions"}) == "actions" {
 				s.Execution = Actions
 			}
+		case "drift":
+			s.Drift = p.drift(v)
 		case "workflow":
 			if w := p.str(v, k.Value); w != "" && !wfRE.MatchString(w) {
 				p.errf(v, "workflow must be a workflow file name such as kyku.yml, not %q", w)
@@ -137,6 +140,23 @@ func (p *parser) strings(v *yaml.Node, key string) []string {
 		out = append(out, p.str(it, key+" entry"))
 	}
 	return out
+}
+
+func (p *parser) drift(v *yaml.Node) Drift {
+	d := Drift{Enabled: true}
+	if v.Kind != yaml.MappingNode {
+		p.errf(v, "drift must be a mapping with enabled, write-state")
+		return d
+	}
+	p.each(v, "drift", driftKeys, func(k, v *yaml.Node) {
+		switch k.Value {
+		case "enabled":
+			d.Enabled = p.boolean(v, "drift.enabled")
+		case "write-state":
+			d.WriteState = p.boolean(v, "drift.write-state")
+		}
+	})
+	return d
 }
 
 func (p *parser) projects(v *yaml.Node) []Project {

@@ -64,9 +64,19 @@ type Settings struct {
 	Apply           ApplyMode
 	Comment         string // sticky | new | off
 	AllowForkPRs    bool   // plan and apply pull requests from forks (default false)
+	Drift           Drift
 	Projects        []Project
 	// FromFile is set when the settings came from Path (not the defaults).
 	FromFile bool
+}
+
+// Drift says what the bot's scheduled drift check does in this repository.
+type Drift struct {
+	// Enabled: check every project and environment for drift and keep a
+	// drift issue (default true).
+	Enabled bool
+	// WriteState: save the refreshed state (default false: report only).
+	WriteState bool
 }
 
 // Project is one Kyku configuration in the repository.
@@ -100,13 +110,15 @@ func (t Target) Label() string {
 
 // Defaults without a settings file: one project, kyku.yaml at the root, the
 // default environment, approval required, write permission to apply, apply
-// on comment, sticky comments, in-process execution.
+// on comment, sticky comments, in-process execution, drift checked and
+// reported (state not written).
 func Defaults() *Settings {
 	return &Settings{
 		RequireApproval: true,
 		ApplyPermission: "write",
 		Comment:         "sticky",
 		Workflow:        "kyku.yml",
+		Drift:           Drift{Enabled: true},
 		Projects:        []Project{defaultProject("", DefaultConfig)},
 	}
 }

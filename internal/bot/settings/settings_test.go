@@ -17,6 +17,7 @@ require-approval: false
 apply-permission: maintain
 apply: both
 comment: new
+drift: { enabled: false, write-state: true }
 projects:
   - name: network
     config: infra/network
@@ -30,7 +31,7 @@ projects:
 	}
 	want := &Settings{
 		Execution: Actions, Workflow: "infra.yml", RequireApproval: false, ApplyPermission: "maintain",
-		Apply: ApplyOnBoth, Comment: "new", FromFile: true,
+		Apply: ApplyOnBoth, Comment: "new", FromFile: true, Drift: Drift{Enabled: false, WriteState: true},
 		Projects: []Project{
 			{Name: "network", Config: "infra/network", Environments: []string{"staging", "prod"}, Autoplan: []string{"infra/network/**"}},
 			{Name: "app", Config: "app/kyku.yaml", Environments: []string{""}, Autoplan: []string{"app/**", "modules/*.yaml"}},
@@ -61,6 +62,9 @@ func TestDefaults(t *testing.T) {
 		}
 	}
 	d := Defaults()
+	if !d.Drift.Enabled || d.Drift.WriteState {
+		t.Errorf("default drift = %+v, want enabled and report only", d.Drift)
+	}
 	if !d.RequireApproval || d.ApplyPermission != "write" || !d.Apply.OnComment() || d.Apply.OnMerge() || d.Execution != InProcess {
 		t.Errorf("defaults are not fail-closed: %+v", d)
 	}
@@ -89,6 +93,14 @@ projects:
   - config: b.yaml           # ERROR: every project needs a name
     autoplan: ["[x"]         # ERROR: invalid glob "[x"
   - name: a                  # ERROR: project "a" listed twice
+`,
+		"drift": `
+drift:
+  enabled: sometimes         # ERROR: drift.enabled must be true or false
+  write_state: true          # ERROR: unknown key "write_state" in drift
+`,
+		"drift not a mapping": `
+drift: true                  # ERROR: drift must be a mapping
 `,
 		"syntax": `projects: [ # ERROR: invalid YAML`,
 	} {
@@ -157,5 +169,27 @@ func TestConfigFiles(t *testing.T) {
 	}
 	if _, err := (Project{Config: "missing.yaml"}).ConfigFiles(tree); err == nil {
 		t.Error("a missing config file is not an error")
+	}
+}
+
+func TestParseDrift(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want Drift
+	}{
+		{"", Drift{Enabled: true}},
+		{"drift: {}\n", Drift{Enabled: true}},
+		{"drift: { write-state: true }\n", Drift{Enabled: true, WriteState: true}},
+		{"drift: { enabled: false }\n", Drift{Enabled: false}},
+	} {
+		t.Run(tc.src, func(t *testing.T) {
+			got, err := Parse(Path, []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got.Drift); diff != "" {
+				t.Errorf("drift (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
