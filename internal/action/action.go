@@ -171,6 +171,11 @@ func (r *run) cannotRun() string {
 // dispatch turns the event into one review use case.
 func (r *run) dispatch(ctx context.Context) int {
 	event, cmd := r.ghctx.EventName, r.in.Command
+	what := event
+	if r.ev.Action != "" {
+		what += " " + r.ev.Action
+	}
+	r.a.Infof("kyku: %s (command %s, environment %s, config %s)", what, cmd, envName(r.in.Environment), r.src.path)
 	if cmd == Refresh {
 		return r.drift(ctx)
 	}

@@ -182,3 +182,43 @@ func TestMissingTokenFails(t *testing.T) {
 	}
 	_ = githubtest.Token
 }
+
+// TestForcedCommands: input command overrides what the event would do.
+func TestForcedCommands(t *testing.T) {
+	t.Run("plan on workflow_dispatch plans the checkout without commenting", func(t *testing.T) {
+		f := newFixture(t)
+		f.setCheckout(f.config("web", "worker"))
+		r := f.run("workflow_dispatch", payload(t, "workflow_dispatch.json", nil), map[string]string{"INPUT_COMMAND": "plan"})
+		wantCode(t, r, 0)
+		wantOutputs(t, r, map[string]string{"creates": "2", "has-changes": "true", "comment-url": ""})
+		if r.outputs["plan-file"] == "" || !strings.Contains(r.summary, "### Kyku plan for `prod`") {
+			t.Errorf("plan-file %q; summary:\n%s", r.outputs["plan-file"], r.summary)
+		}
+		for _, req := range f.srv.Requests() {
+			if req.Method != "GET" {
+				t.Errorf("wrote to GitHub: %s %s", req.Method, req.Path)
+			}
+		}
+		noLeak(t, r, r.outputs["plan-file"])
+	})
+	t.Run("apply on schedule is an error", func(t *testing.T) {
+		f := newFixture(t)
+		r := f.run("schedule", payload(t, "workflow_dispatch.json", nil), map[string]string{"INPUT_COMMAND": "apply"})
+		wantCode(t, r, 1)
+		if !strings.Contains(r.stdout, "::error::command apply needs a pull request") {
+			t.Errorf("log:\n%s", r.stdout)
+		}
+	})
+	t.Run("refresh on a pull request checks drift", func(t *testing.T) {
+		f := newFixture(t)
+		f.setCheckout("the pull request's checkout is not read: {")
+		f.setRef(defaultRef, f.config("web"))
+		f.addPR(2, shaA)
+		r := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), map[string]string{"INPUT_COMMAND": "refresh"})
+		wantCode(t, r, 0)
+		wantOutputs(t, r, map[string]string{"drift": "false"})
+		if !strings.Contains(r.summary, "no drift in `prod`") {
+			t.Errorf("summary:\n%s", r.summary)
+		}
+	})
+}

@@ -96,9 +96,11 @@ func (r *run) comment(ctx context.Context) int {
 	return ExitOK
 }
 
-// drift refreshes the environment and keeps the drift issue.
+// drift refreshes the environment and keeps the drift issue, with the
+// default branch's config (the checkout, or through the API on a
+// pull_request event).
 func (r *run) drift(ctx context.Context) int {
-	cfg, err := r.src.checkout(ctx)
+	cfg, err := r.deps.Trusted(ctx)
 	if err != nil {
 		return r.fail(err)
 	}
