@@ -40,8 +40,15 @@ dir=${RUNNER_TEMP:-/tmp}/kyku-action
 mkdir -p "$dir"
 bin=$dir/kyku-action
 asset=kyku-action_linux_$arch
-ref=${KYKU_ACTION_REF:-}
-repo=${KYKU_ACTION_REPOSITORY:-kyku/action}
+# github.action_ref is empty in some runners' composite steps: fall back to
+# GITHUB_ACTION_REF, then to the checkout path .../_actions/<owner>/<repo>/<ref>.
+ref=${KYKU_ACTION_REF:-${GITHUB_ACTION_REF:-}}
+repo=${KYKU_ACTION_REPOSITORY:-${GITHUB_ACTION_REPOSITORY:-}}
+if [[ ${GITHUB_ACTION_PATH:-} =~ /_actions/([^/]+)/([^/]+)/([^/]+)$ ]]; then
+	ref=${ref:-${BASH_REMATCH[3]}}
+	repo=${repo:-${BASH_REMATCH[1]}/${BASH_REMATCH[2]}}
+fi
+repo=${repo:-kyku/action}
 server=${GITHUB_SERVER_URL:-https://github.com}
 
 download() {
@@ -49,6 +56,7 @@ download() {
 	curl -fsSL --retry 3 --retry-delay 2 -o "$dir/$asset" "$base/$asset" &&
 		curl -fsSL --retry 3 --retry-delay 2 -o "$dir/checksums.txt" "$base/checksums.txt" || return 1
 	if ! (cd "$dir" && grep " $asset\$" checksums.txt | sha256sum -c --status -); then
+		rm -f "$dir/$asset"
 		echo "::error::$asset from release $ref does not match its checksums.txt: refusing to run it"
 		exit 1
 	fi
