@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -22,6 +24,7 @@ type Rules struct {
 	Plan        func(ctx context.Context, d review.Deps, req review.PlanRequest) (*review.PlanOutcome, error)
 	Comment     func(ctx context.Context, d review.Deps, s review.Settings, ev review.CommentEvent) (*review.CommentOutcome, error)
 	ApplyMerged func(ctx context.Context, d review.Deps, s review.Settings, sha, pusher string) (*review.ApplyOutcome, error)
+	Drift       func(ctx context.Context, d review.Deps, req review.DriftRequest) (*review.DriftOutcome, error)
 }
 
 func (r Rules) withDefaults() Rules {
@@ -33,6 +36,9 @@ func (r Rules) withDefaults() Rules {
 	}
 	if r.ApplyMerged == nil {
 		r.ApplyMerged = review.ApplyMerged
+	}
+	if r.Drift == nil {
+		r.Drift = review.Drift
 	}
 	return r
 }
@@ -57,6 +63,12 @@ type Options struct {
 	// DedupeTTL is how long a delivery ID is remembered (default 1 hour;
 	// at most 50,000 IDs).
 	DedupeTTL time.Duration
+	// After waits between drift rounds (default time.After); tests pass a
+	// channel they send on to run a round.
+	After func(d time.Duration) <-chan time.Time
+	// Jitter returns a random duration in [0, n) (default math/rand/v2's
+	// N; 0 when n <= 0).
+	Jitter func(n time.Duration) time.Duration
 }
 
 // Bot is the GitHub App server.
@@ -72,10 +84,18 @@ type Bot struct {
 	seen     *deliveries
 	metrics  *metrics
 	draining atomic.Bool
+
+	driftInterval time.Duration
+	after         func(time.Duration) <-chan time.Time
+	jitter        func(time.Duration) time.Duration
+	driftPending  sync.Map // targetKey -> true while a drift job waits
+	stopDrift     context.CancelFunc
+	driftDone     chan struct{} // closed when the drift loop has exited
 }
 
 // New checks the configuration (a webhook secret is required, the private
-// key must parse) and starts the workers.
+// key must parse) and starts the workers and, when Config.DriftInterval is
+// positive, the drift schedule.
 func New(opts Options) (*Bot, error) {
 	if len(opts.Config.WebhookSecret) == 0 {
 		return nil, ErrNoWebhookSecret
@@ -95,6 +115,20 @@ func New(opts Options) (*Bot, error) {
 	if opts.DedupeTTL <= 0 {
 		opts.DedupeTTL = time.Hour
 	}
+	if opts.After == nil {
+		opts.After = time.After
+	}
+	if opts.Jitter == nil {
+		opts.Jitter = func(n time.Duration) time.Duration {
+			if n <= 0 {
+				return 0
+			}
+			return rand.N(n)
+		}
+	}
+	if opts.Config.DriftInterval < 0 {
+		return nil, errors.New("new bot: negative drift interval")
+	}
 	apiURL := opts.Config.APIURL
 	if apiURL == "" {
 		apiURL = "https://api.github.com/"
@@ -113,6 +147,11 @@ func New(opts Options) (*Bot, error) {
 		inst:    inst,
 		seen:    newDeliveries(50_000, opts.DedupeTTL, opts.Now),
 		metrics: newMetrics(),
+
+		driftInterval: opts.Config.DriftInterval,
+		after:         opts.After,
+		jitter:        opts.Jitter,
+		driftDone:     make(chan struct{}),
 	}
 	b.queue = queue.New(queue.Options{
 		Workers:  opts.Config.Workers,
@@ -122,6 +161,13 @@ func New(opts Options) (*Bot, error) {
 		Done:     b.metrics.job,
 		Now:      opts.Now,
 	})
+	ctx, cancel := context.WithCancel(context.Background())
+	b.stopDrift = cancel
+	if b.driftInterval > 0 {
+		go b.driftLoop(ctx)
+	} else {
+		close(b.driftDone)
+	}
 	return b, nil
 }
 
@@ -147,12 +193,16 @@ func (b *Bot) Handler() http.Handler {
 }
 
 // Shutdown stops taking webhooks (503, and /readyz answers 503 so the load
-// balancer stops sending), lets accepted jobs finish (applies hold locks),
-// and returns when every worker has exited. When ctx ends first, jobs not
+// balancer stops sending), stops the drift schedule (a round being listed
+// is abandoned; its jobs already queued still run), lets accepted jobs
+// finish (applies hold locks), and returns when the drift loop and every
+// worker have exited. When ctx ends first, jobs not
 // started are dropped and running ones are cancelled (they save state and
 // unlock), and Shutdown still waits for them.
 func (b *Bot) Shutdown(ctx context.Context) error {
 	b.draining.Store(true)
+	b.stopDrift()
+	<-b.driftDone
 	b.log.Info("draining", "queued", b.queue.Depth(), "running", b.queue.Running())
 	err := b.queue.Shutdown(ctx)
 	b.log.Info("drained")

@@ -20,6 +20,7 @@ const (
 	EnvWorkers        = "KYKU_BOT_WORKERS"
 	EnvQueue          = "KYKU_BOT_QUEUE"
 	EnvDrainTimeout   = "KYKU_BOT_DRAIN_TIMEOUT"
+	EnvDriftInterval  = "KYKU_BOT_DRIFT_INTERVAL"
 )
 
 // ErrNoWebhookSecret: the bot refuses to start without a webhook secret
@@ -40,6 +41,12 @@ type Config struct {
 	// DrainTimeout bounds the wait for running jobs at SIGTERM (default 5
 	// minutes; give the container at least as long to stop).
 	DrainTimeout time.Duration
+	// DriftInterval is the time between scheduled drift rounds over every
+	// repository the App is installed on (ConfigFromEnv's default 24h; 0,
+	// the zero Config's, disables them). Each wait adds up to a tenth of it
+	// at random, and the first round comes at a random time within one
+	// interval, so replicas started together spread out.
+	DriftInterval time.Duration
 }
 
 // ConfigFromEnv reads the configuration; readFile reads
@@ -51,6 +58,7 @@ func ConfigFromEnv(getenv func(string) string, readFile func(string) ([]byte, er
 		Workers:       4,
 		QueueCapacity: 1000,
 		DrainTimeout:  5 * time.Minute,
+		DriftInterval: 24 * time.Hour,
 		AppSlug:       getenv(EnvAppSlug),
 	}
 	var errs []error
@@ -103,6 +111,16 @@ func ConfigFromEnv(getenv func(string) string, readFile func(string) ([]byte, er
 			errs = append(errs, fmt.Errorf("%s must be a duration such as 5m, not %q", EnvDrainTimeout, s))
 		}
 		c.DrainTimeout = d
+	}
+	if s := getenv(EnvDriftInterval); s != "" {
+		d, err := time.ParseDuration(s)
+		if s == "0" {
+			d, err = 0, nil
+		}
+		if err != nil || d < 0 || (d > 0 && d < time.Minute) {
+			errs = append(errs, fmt.Errorf("%s must be a duration of at least 1m such as 24h, or 0 to disable drift checks, not %q", EnvDriftInterval, s))
+		}
+		c.DriftInterval = d
 	}
 	if err := errors.Join(errs...); err != nil {
 		return Config{}, fmt.Errorf("bot configuration: %w", err)

@@ -43,6 +43,12 @@ type payload struct {
 		User user   `json:"user"`
 	} `json:"comment"`
 	Sender user `json:"sender"`
+	// ClientPayload is a repository_dispatch's; Kyku reads project and
+	// environment from it.
+	ClientPayload *struct {
+		Project     string `json:"project"`
+		Environment string `json:"environment"`
+	} `json:"client_payload"`
 }
 
 type user struct {
@@ -75,7 +81,7 @@ func (e event) fullName() string { return e.owner + "/" + e.repo }
 // becomes a job. ignored says why not.
 func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, err error) {
 	switch name {
-	case "pull_request", "issue_comment":
+	case "pull_request", "issue_comment", "repository_dispatch":
 	case "ping":
 		return job, "ping", nil
 	default:
@@ -97,6 +103,16 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 	}
 	attrs := []slog.Attr{
 		slogString("repo", ev.fullName()), slog.Int64("installation", ev.installation),
+	}
+	if name == "repository_dispatch" {
+		if p.Action != DriftEventType {
+			return job, "repository_dispatch " + p.Action + " is not handled (only " + DriftEventType + ")", nil
+		}
+		f := driftFilter{onDemand: true}
+		if cp := p.ClientPayload; cp != nil {
+			f.project, f.env = cp.Project, cp.Environment
+		}
+		return b.driftRouteJob("repository_dispatch", ev, f), "", nil
 	}
 	if name == "pull_request" {
 		pr := p.PullRequest

@@ -22,6 +22,7 @@ type installations struct {
 
 	mu      sync.Mutex
 	clients map[int64]*gh.Client
+	app     *gh.Client // authenticated as the App (JWT), for listing installations
 }
 
 func newInstallations(base http.RoundTripper, appID int64, pem []byte, apiURL string) (*installations, error) {
@@ -39,6 +40,15 @@ func newInstallations(base http.RoundTripper, appID int64, pem []byte, apiURL st
 
 // repo returns the repository owner/name as seen by installation id.
 func (in *installations) repo(ctx context.Context, id int64, owner, name string) (*github.Repo, error) {
+	c, err := in.client(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return github.New(c, owner, name), nil
+}
+
+// client is installation id's cached client.
+func (in *installations) client(ctx context.Context, id int64) (*gh.Client, error) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	c := in.clients[id]
@@ -50,5 +60,34 @@ func (in *installations) repo(ctx context.Context, id int64, owner, name string)
 		}
 		in.clients[id] = c
 	}
-	return github.New(c, owner, name), nil
+	return c, nil
+}
+
+// list lists the App's installations (App JWT).
+func (in *installations) list(ctx context.Context) ([]github.Installation, error) {
+	in.mu.Lock()
+	if in.app == nil {
+		c, err := github.NewClient(ctx, in.apiURL, &http.Client{Transport: in.apps})
+		if err != nil {
+			in.mu.Unlock()
+			return nil, fmt.Errorf("app client: %w", err)
+		}
+		in.app = c
+	}
+	c := in.app
+	in.mu.Unlock()
+	return github.ListInstallations(ctx, c)
+}
+
+// repos lists the repositories installation id can access (its token).
+func (in *installations) repos(ctx context.Context, id int64) ([]github.RepoRef, error) {
+	c, err := in.client(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	repos, err := github.ListInstallationRepos(ctx, c)
+	if err != nil {
+		return nil, fmt.Errorf("installation %d: %w", id, err)
+	}
+	return repos, nil
 }

@@ -21,7 +21,8 @@ type metrics struct {
 	webhooks  map[[2]string]int64 // event, result
 	jobs      map[[2]string]int64 // kind, outcome
 	durations map[string]*histogram
-	rate      map[int64]int // installation -> X-RateLimit-Remaining
+	rate      map[int64]int    // installation -> X-RateLimit-Remaining
+	rounds    map[string]int64 // drift rounds by result
 }
 
 type histogram struct {
@@ -36,6 +37,7 @@ func newMetrics() *metrics {
 		jobs:      map[[2]string]int64{},
 		durations: map[string]*histogram{},
 		rate:      map[int64]int{},
+		rounds:    map[string]int64{},
 	}
 }
 
@@ -66,6 +68,12 @@ func (m *metrics) job(kind, outcome string, d time.Duration) {
 	}
 	h.sum += s
 	h.count++
+}
+
+func (m *metrics) round(result string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.rounds[result]++
 }
 
 func (m *metrics) rateLimit(installation int64, remaining int) {
@@ -107,6 +115,12 @@ func (m *metrics) write(w io.Writer, depth, running int, draining bool) {
 	}
 	pairs("kyku_bot_webhooks_total", "Webhook deliveries by event and result.", "event", "result", m.webhooks)
 	pairs("kyku_bot_jobs_total", "Finished jobs by kind and outcome.", "kind", "outcome", m.jobs)
+
+	const dname = "kyku_bot_drift_rounds_total"
+	fmt.Fprintf(&b, "# HELP %s Drift rounds (listing installations and queueing their repositories) by result.\n# TYPE %s counter\n", dname, dname)
+	for _, r := range slices.Sorted(maps.Keys(m.rounds)) {
+		fmt.Fprintf(&b, "%s{result=%q} %d\n", dname, r, m.rounds[r])
+	}
 
 	const hname = "kyku_bot_job_duration_seconds"
 	fmt.Fprintf(&b, "# HELP %s Job durations by kind.\n# TYPE %s histogram\n", hname, hname)

@@ -22,7 +22,12 @@ type routeFunc func(ctx context.Context, ev event, repo *github.Repo) (string, e
 
 // routeJob is the first job of every event, serialised per pull request.
 func (b *Bot) routeJob(kind string, ev event, attrs []slog.Attr, f routeFunc) queue.Job {
-	return queue.Job{Kind: kind, Key: prKey(ev), Attrs: attrs, Run: func(ctx context.Context) (string, error) {
+	return b.keyedRouteJob(kind, prKey(ev), ev, attrs, f)
+}
+
+// keyedRouteJob is a routing job serialised on key.
+func (b *Bot) keyedRouteJob(kind, key string, ev event, attrs []slog.Attr, f routeFunc) queue.Job {
+	return queue.Job{Kind: kind, Key: key, Attrs: attrs, Run: func(ctx context.Context) (string, error) {
 		repo, err := b.inst.repo(ctx, ev.installation, ev.owner, ev.repo)
 		if err != nil {
 			return "", err
