@@ -51,7 +51,7 @@ func run() int {
 	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
-	log.Info("listening", "addr", cfg.Addr, "workers", cfg.Workers)
+	log.Info("listening", "addr", cfg.Addr, "workers", cfg.Workers, "drift_interval", cfg.DriftInterval.String())
 	select {
 	case err := <-errc:
 		log.Error("server failed", "error", err.Error())

@@ -5,6 +5,15 @@
 // installation), repository settings read from the default branch, and the
 // turning of events into jobs on a keyed queue.
 //
+// It also schedules drift checks: every Config.DriftInterval (jittered) a
+// round lists the App's installations (App JWT) and their repositories
+// (installation tokens) and queues, per repository, a job that reads the
+// settings and config from the default branch and fans out one drift job
+// per project/environment on that environment's key, so a drift check
+// never overlaps a plan or apply of it. A repository_dispatch with
+// event_type "kyku-drift" runs the same for one repository on demand.
+// review.Drift keeps the one drift issue per environment.
+//
 // It implements no review rule: planning, `/kyku` commands, permissions,
 // approvals, stale plans and rendering are package review's, shared with
 // the Action. The bot decides which projects and environments an event
@@ -21,5 +30,6 @@
 // a plan that went stale when the first one applied.
 //
 // Concurrency: a *Bot is safe for concurrent use; its handler serves any
-// number of requests; Shutdown may be called once, from any goroutine.
+// number of requests; Shutdown may be called once, from any goroutine, and
+// stops the drift loop before draining the queue.
 package bot

@@ -96,6 +96,9 @@ type harnessOpts struct {
 	queue   int
 	rules   bot.Rules
 	backend string // extra YAML appended to the project configs (e.g. an s3 backend)
+	// driftInterval and after drive the drift schedule (0: none).
+	driftInterval time.Duration
+	after         func(time.Duration) <-chan time.Time
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
@@ -105,6 +108,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	h := &harness{t: t, gh: githubtest.NewServer(t), simDir: filepath.Join(dir, "sim"), stateDir: filepath.Join(dir, "state")}
 	h.gh.SetApp(appID, &key.PublicKey, "kyku[bot]")
 	h.gh.AddRepo(repoName, defaultBranch)
+	h.gh.AddInstallation(installation, "Codertocat", repoName)
 	h.gh.SetFile(repoName, defaultBranch, "kyku.yaml", []byte(configV1+o.backend))
 	h.gh.SetFile(repoName, headA, "kyku.yaml", []byte(configV2+o.backend))
 	h.gh.SetFile(repoName, headB, "kyku.yaml", []byte(configV2+o.backend))
@@ -114,10 +118,11 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	b, err := bot.New(bot.Options{
 		Config: bot.Config{
 			AppID: appID, PrivateKey: pemBytes, WebhookSecret: []byte(secret), APIURL: h.gh.APIURL(),
-			Workers: o.workers, QueueCapacity: o.queue,
+			Workers: o.workers, QueueCapacity: o.queue, DriftInterval: o.driftInterval,
 		},
 		Open:  h.open,
 		Rules: o.rules,
+		After: o.after,
 	})
 	if err != nil {
 		t.Fatal(err)
