@@ -45,6 +45,11 @@ func (w benchWorld) engine(tb testing.TB, mods ...func(*engine.Options)) *engine
 	tb.Helper()
 	o := w.opts
 	o.Dir = filepath.Join(w.dir, "sim")
+	if d := os.Getenv("KYKU_BENCH_SIM_DIR"); d != "" {
+		// The simulated cloud elsewhere (e.g. tmpfs), state stays on disk.
+		o.Dir = filepath.Join(d, filepath.Base(w.dir))
+		tb.Cleanup(func() { os.RemoveAll(o.Dir) })
+	}
 	p, err := sim.New(o)
 	if err != nil {
 		tb.Fatal(err)
