@@ -64,15 +64,11 @@ var ErrNotConfirmed = errors.New("apply cancelled: plan not confirmed")
 // cfg is given too, when cfg's hash differs. Cancelling ctx stops starting
 // new changes; running ones finish, the state is saved and the lock released.
 func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOptions, p *plan.Plan) (*Result, error) {
-	unlock, err := e.lock(ctx, "apply")
+	st, unlock, err := e.locked(ctx, "apply")
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	st, err := e.load(ctx)
-	if err != nil {
-		return nil, err
-	}
 	if p == nil {
 		if cfg == nil {
 			return nil, errors.New("apply: need a config or a saved plan")
@@ -97,15 +93,11 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 // Destroy destroys everything in state, in reverse dependency order,
 // honouring protect.
 func (e *Engine) Destroy(ctx context.Context, opts ApplyOptions) (*Result, error) {
-	unlock, err := e.lock(ctx, "destroy")
+	st, unlock, err := e.locked(ctx, "destroy")
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	st, err := e.load(ctx)
-	if err != nil {
-		return nil, err
-	}
 	if st == nil {
 		return &Result{Plan: &plan.Plan{Destroy: true, Environment: e.opts.Env}}, nil
 	}

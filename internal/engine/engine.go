@@ -209,12 +209,27 @@ func (e *Engine) prefix() (string, error) {
 // ReadState returns the current state (journal folded in), or nil when
 // there is none. It takes the lock.
 func (e *Engine) ReadState(ctx context.Context) (*state.File, error) {
-	unlock, err := e.lock(ctx, "read")
+	st, unlock, err := e.locked(ctx, "read")
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	return e.load(ctx)
+	unlock()
+	return st, nil
+}
+
+// locked takes the state lock for op and loads the state (folding a journal
+// left by a crashed run). The caller must call unlock on every path.
+func (e *Engine) locked(ctx context.Context, op string) (*state.File, func(), error) {
+	unlock, err := e.lock(ctx, op)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := e.load(ctx)
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return st, unlock, nil
 }
 
 // StaleError says a saved plan no longer matches the state or config.

@@ -22,15 +22,11 @@ import (
 // deploy prefix and lineage the plan is computed against) or to fold a
 // journal left by a crashed apply.
 func (e *Engine) Plan(ctx context.Context, cfg *config.Config) (*plan.Plan, error) {
-	unlock, err := e.lock(ctx, "plan")
+	st, unlock, err := e.locked(ctx, "plan")
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	st, err := e.load(ctx)
-	if err != nil {
-		return nil, err
-	}
 	if st, err = e.ensure(ctx, st); err != nil {
 		return nil, err
 	}
@@ -39,15 +35,11 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config) (*plan.Plan, erro
 
 // PlanDestroy computes a plan that destroys everything in state.
 func (e *Engine) PlanDestroy(ctx context.Context) (*plan.Plan, error) {
-	unlock, err := e.lock(ctx, "plan")
+	st, unlock, err := e.locked(ctx, "plan")
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	st, err := e.load(ctx)
-	if err != nil {
-		return nil, err
-	}
 	if st == nil {
 		return &plan.Plan{FormatVersion: plan.FormatVersion, Environment: e.opts.Env, Provider: e.provider.Name(), CreatedAt: e.opts.Now().UTC(), Destroy: true}, nil
 	}

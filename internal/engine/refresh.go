@@ -47,15 +47,11 @@ func (r *RefreshResult) HasDrift() bool { return len(r.Drift) > 0 }
 
 // Refresh reads every resource in state and reports drift per property.
 func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResult, error) {
-	unlock, err := e.lock(ctx, "refresh")
+	st, unlock, err := e.locked(ctx, "refresh")
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	st, err := e.load(ctx)
-	if err != nil {
-		return nil, err
-	}
 	res := &RefreshResult{}
 	if st == nil {
 		return res, nil
