@@ -297,23 +297,12 @@ func (h *heldLock) Info() statemgr.LockInfo {
 }
 
 func (h *heldLock) heartbeat() {
-	defer close(h.done)
-	t := time.NewTicker(h.b.opts.Heartbeat)
-	defer t.Stop()
-	for {
-		select {
-		case <-h.stop:
-			return
-		case <-t.C:
-			if err := h.beat(); errors.Is(err, errLockLost) {
-				h.mu.Lock()
-				h.lost = err
-				h.mu.Unlock()
-				return
-			}
-			// Other errors (a full disk, say) are retried at the next tick;
-			// if they last, the lock goes stale and others may break it.
-		}
+	isLost := func(err error) bool { return errors.Is(err, errLockLost) }
+	defer close(h.done) // after lost is set: Unlock reads it once done is closed
+	if err := statemgr.Heartbeat(h.b.opts.Heartbeat, h.stop, h.beat, isLost); err != nil {
+		h.mu.Lock()
+		h.lost = err
+		h.mu.Unlock()
 	}
 }
 

@@ -291,23 +291,12 @@ func (h *heldLock) Lost() error {
 }
 
 func (h *heldLock) heartbeat() {
-	defer close(h.done)
-	t := time.NewTicker(h.b.opts.Heartbeat)
-	defer t.Stop()
-	for {
-		select {
-		case <-h.stop:
-			return
-		case <-t.C:
-			if err := h.beat(); errors.Is(err, ErrLockLost) {
-				h.mu.Lock()
-				h.lost = err
-				h.mu.Unlock()
-				return
-			}
-			// Other errors (network) are retried at the next tick; if they
-			// last, the lock goes stale and others may break it.
-		}
+	isLost := func(err error) bool { return errors.Is(err, ErrLockLost) }
+	defer close(h.done) // after lost is set: Unlock reads it once done is closed
+	if err := statemgr.Heartbeat(h.b.opts.Heartbeat, h.stop, h.beat, isLost); err != nil {
+		h.mu.Lock()
+		h.lost = err
+		h.mu.Unlock()
 	}
 }
 
