@@ -168,7 +168,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	x := newExecution(e, st, p)
 	errs := schedule(ctx, work, x.tasks, e.opts.Parallelism)
 	x.collect(res, errs)
-	res.Interrupted = ctx.Err() != nil
+	res.Interrupted = ctx.Err() != nil && len(res.Skipped) > 0 // stopped before everything ran
 
 	final := x.live
 	final.Outputs = e.outputs(p.Config, final)
