@@ -330,7 +330,7 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) error 
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("%s %s %q: %w", c.Action, c.Type, c.ResourceID, err)
+		return err // the result and the progress line name the change
 	}
 	cloudName := obj.CloudName
 	if cloudName == "" {
@@ -376,7 +376,7 @@ func (x *execution) doDestroy(ctx context.Context, c *plan.Change) error {
 		}
 		ev := &progress.Event{Action: c.Action.String(), Type: typ, Name: c.ResourceID}
 		if err := x.e.deleteObject(ctx, ev, typ, c.ResourceID, c.CloudName, c.ProviderID); err != nil {
-			return fmt.Errorf("destroy %s %q: %w", typ, c.ResourceID, err)
+			return err // the result and the progress line name the change
 		}
 	}
 	return x.record(ctx, state.OpDelete, c.ResourceID, nil)
