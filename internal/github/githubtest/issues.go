@@ -109,17 +109,8 @@ func (rp *repo) comment(id int64) *Comment {
 }
 
 func (s *Server) editComment(w http.ResponseWriter, r *http.Request, _ string) {
-	rp := s.repoFor(w, r)
-	if rp == nil {
-		return
-	}
-	id, ok := pathInt(w, r, "id")
-	if !ok {
-		return
-	}
-	c := rp.comment(id)
+	rp, c := s.commentFor(w, r)
 	if c == nil {
-		writeError(w, http.StatusNotFound, "Not Found")
 		return
 	}
 	var in struct {
@@ -140,17 +131,8 @@ func (s *Server) editComment(w http.ResponseWriter, r *http.Request, _ string) {
 var reactionContents = []string{"+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"}
 
 func (s *Server) createReaction(w http.ResponseWriter, r *http.Request, login string) {
-	rp := s.repoFor(w, r)
-	if rp == nil {
-		return
-	}
-	id, ok := pathInt(w, r, "id")
-	if !ok {
-		return
-	}
-	c := rp.comment(id)
+	_, c := s.commentFor(w, r)
 	if c == nil {
-		writeError(w, http.StatusNotFound, "Not Found")
 		return
 	}
 	var in struct {
@@ -349,4 +331,23 @@ func (s *Server) editIssue(w http.ResponseWriter, r *http.Request, _ string) {
 		}
 	}
 	writeJSON(w, http.StatusOK, s.issueJSON(rp, is))
+}
+
+// commentFor finds the repository and the issue comment {id} of a request,
+// answering 404 (and returning nil) when either is missing.
+func (s *Server) commentFor(w http.ResponseWriter, r *http.Request) (*repo, *Comment) {
+	rp := s.repoFor(w, r)
+	if rp == nil {
+		return nil, nil
+	}
+	id, ok := pathInt(w, r, "id")
+	if !ok {
+		return nil, nil
+	}
+	c := rp.comment(id)
+	if c == nil {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return nil, nil
+	}
+	return rp, c
 }
