@@ -145,10 +145,11 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 			return res, ErrNotConfirmed
 		}
 	}
+	refreshed := refreshOutputs(st, p)
 	outputs := e.outputs(p.Config, st)
 	if !p.HasChanges() {
 		res.Outputs = outputs
-		if !value.Equal(outputs, st.Outputs) && !(len(outputs) == 0 && len(st.Outputs) == 0) {
+		if refreshed || !value.Equal(outputs, st.Outputs) && !(len(outputs) == 0 && len(st.Outputs) == 0) {
 			st.Outputs = outputs
 			st.Metadata.Serial++
 			if err := e.backend.Write(work, st, statemgr.WriteOptions{}); err != nil {
@@ -186,6 +187,19 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	res.Outputs = final.Outputs
 	res.Duration = e.opts.Now().Sub(start)
 	return res, nil
+}
+
+// refreshOutputs records in st the outputs the plan read from the cloud for
+// unchanged resources (a Vm's new public IP), and reports whether any did.
+func refreshOutputs(st *state.File, p *plan.Plan) bool {
+	changed := false
+	for _, c := range p.Changes {
+		if r := st.Resources[c.ResourceID]; c.Action == plan.NoOp && c.Outputs != nil && r != nil {
+			r.Outputs = value.CopyMap(c.Outputs)
+			changed = true
+		}
+	}
+	return changed
 }
 
 // outputs evaluates the config's outputs against st; unknown ones are left out.

@@ -132,3 +132,37 @@ func TestTypeChangeReplaces(t *testing.T) {
 		t.Errorf("outputs after destroy: %v", st.Outputs)
 	}
 }
+
+// Outputs that changed in the cloud (a Vm's public IP) on an unchanged
+// resource are recorded by the next apply, so `kyku output` is not stale.
+func TestApplyRecordsRefreshedOutputs(t *testing.T) {
+	w := newWorld(t)
+	e := w.engine()
+	mustApply(t, e, parse(t, stack))
+	f := simFile(t, w, "Vm")
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o map[string]any
+	if err := json.Unmarshal(data, &o); err != nil {
+		t.Fatal(err)
+	}
+	o["outputs"].(map[string]any)["publicIp"] = "203.0.113.99"
+	data, _ = json.Marshal(o)
+	if err := os.WriteFile(f, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := mustPlan(t, e, parse(t, stack))
+	if p.HasChanges() {
+		t.Fatalf("a new IP is not a change to apply: %v", actions(p))
+	}
+	res := mustApply(t, e, parse(t, stack))
+	if got := res.Outputs["webIp"]; got != "203.0.113.99" {
+		t.Errorf("webIp after apply = %v, want the cloud's new IP", got)
+	}
+	outs, err := e.Outputs(context.Background(), parse(t, stack))
+	if err != nil || outs["webIp"] != "203.0.113.99" {
+		t.Errorf("Outputs = %v, %v", outs, err)
+	}
+}

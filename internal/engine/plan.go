@@ -155,6 +155,9 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (
 				IgnoreChanges: r.IgnoreChanges,
 			})
 			ch.Action, ch.Properties = res.Action, res.Changes
+			if o := objs[r.Name].Outputs; ch.Action == plan.NoOp && o != nil && !value.Equal(o, sr.Outputs) {
+				ch.Outputs = o
+			}
 		}
 		if ch.Action == plan.Replace && r.Protect {
 			diags.Add(r.Pos, "resource %q is protected (protect: true) and cannot be replaced; changed: %s", r.Name, forcing(ch.Properties))

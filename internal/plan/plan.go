@@ -88,6 +88,9 @@ type Change struct {
 	Dependencies []string     `json:"dependencies,omitempty"`
 	Reason       string       `json:"reason,omitempty"`    // e.g. "gone from the cloud", "drift"
 	PriorType    string       `json:"priorType,omitempty"` // a replace that changes the type: the type to destroy
+	// Outputs, on a no-op, are the outputs read from the cloud when they
+	// differ from the state's (a Vm's new public IP): apply records them.
+	Outputs map[string]any `json:"outputs,omitempty"`
 }
 
 // Counters summarise a plan.
