@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 
 	"github.com/kyku/action/internal/bot/queue"
@@ -24,24 +23,9 @@ func (b *Bot) routeMerge(ctx context.Context, ev event, repo *github.Repo) (stri
 	if !s.Apply.OnMerge() {
 		return "ignored", nil
 	}
-	files, err := repo.ChangedFiles(ctx, ev.number)
-	if err != nil {
-		return "", err
-	}
-	targets := s.Touched(files)
-	if len(targets) == 0 {
-		return "untouched", nil
-	}
-	if s.Execution == settings.Actions {
-		return b.dispatch(ctx, ev, repo, s, targets, "apply", ev.mergeSHA)
-	}
-	src := newSources(repo, b.maxSrc)
-	for _, t := range targets {
-		if err := b.queue.Spawn(b.mergeJob(ev, repo, s, t, src)); err != nil {
-			return "", fmt.Errorf("queue apply of %s: %w", t.Label(), err)
-		}
-	}
-	return "routed", nil
+	return b.routeTouched(ctx, ev, repo, s, "apply", ev.mergeSHA, func(t settings.Target, src *sources) queue.Job {
+		return b.mergeJob(ev, repo, s, t, src)
+	})
 }
 
 func (b *Bot) mergeJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {

@@ -25,6 +25,15 @@ func (b *Bot) routePlan(ctx context.Context, ev event, repo *github.Repo) (strin
 	if err != nil {
 		return "", err
 	}
+	return b.routeTouched(ctx, ev, repo, s, "plan", ev.headSHA, func(t settings.Target, src *sources) queue.Job {
+		return b.planJob(ev, repo, s, t, src)
+	})
+}
+
+// routeTouched runs command for every project/environment whose files the
+// pull request changed: one job each on the queue, or, with execution:
+// actions, a dispatch of the user's workflow at sha.
+func (b *Bot) routeTouched(ctx context.Context, ev event, repo *github.Repo, s *settings.Settings, command, sha string, job func(settings.Target, *sources) queue.Job) (string, error) {
 	files, err := repo.ChangedFiles(ctx, ev.number)
 	if err != nil {
 		return "", err
@@ -34,12 +43,12 @@ func (b *Bot) routePlan(ctx context.Context, ev event, repo *github.Repo) (strin
 		return "untouched", nil
 	}
 	if s.Execution == settings.Actions {
-		return b.dispatch(ctx, ev, repo, s, targets, "plan", ev.headSHA)
+		return b.dispatch(ctx, ev, repo, s, targets, command, sha)
 	}
 	src := newSources(repo, b.maxSrc)
 	for _, t := range targets {
-		if err := b.queue.Spawn(b.planJob(ev, repo, s, t, src)); err != nil {
-			return "", fmt.Errorf("queue plan of %s: %w", t.Label(), err)
+		if err := b.queue.Spawn(job(t, src)); err != nil {
+			return "", fmt.Errorf("queue %s of %s: %w", command, t.Label(), err)
 		}
 	}
 	return "routed", nil
