@@ -14,7 +14,7 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
-	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/workspace"
@@ -223,11 +223,14 @@ func lockInfo(env *Env, op string) statemgr.LockInfo {
 	return info
 }
 
-func (c *common) open(ctx context.Context, env *Env, cfg *config.Config, op string) (*workspace.Workspace, error) {
+// open builds the workspace for cfg; hook, when non-nil, receives apply
+// progress.
+func (c *common) open(ctx context.Context, env *Env, cfg *config.Config, op string, hook progress.Hook) (*workspace.Workspace, error) {
 	s, err := c.settings(env, op)
 	if err != nil {
 		return nil, err
 	}
+	s.Engine.Hook = hook
 	return workspace.Open(ctx, cfg, s, env.Providers)
 }
 
@@ -240,5 +243,3 @@ func lookupEnv(env *Env, name string) (string, bool) {
 	v := env.Getenv(name)
 	return v, v != ""
 }
-
-var _ = engine.IsStale

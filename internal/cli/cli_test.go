@@ -177,6 +177,26 @@ func TestSavedPlanViaCLI(t *testing.T) {
 	}
 }
 
+// A saved destroy plan (plan --destroy --out) embeds no config: apply
+// finds the backend through -c and applies it.
+func TestSavedDestroyPlanViaCLI(t *testing.T) {
+	k := newKyku(t, cfg)
+	if code, _, errOut := k.run("", "apply", "--auto-approve"); code != 0 {
+		t.Fatal(errOut)
+	}
+	planFile := filepath.Join(k.dir, "destroy.json")
+	if code, _, errOut := k.run("", "plan", "--destroy", "--out", planFile); code != 0 {
+		t.Fatalf("plan --destroy --out: %s", errOut)
+	}
+	code, out, errOut := k.run("", "apply", "--plan", planFile, "--auto-approve", "-c", filepath.Join(k.dir, "kyku.yaml"), "--state-dir", filepath.Join(k.dir, ".kyku"))
+	if code != 0 || !strings.Contains(out, "Apply complete: 3 succeeded") {
+		t.Fatalf("apply --plan of a destroy plan: exit %d\n%s%s", code, out, errOut)
+	}
+	if files, _ := filepath.Glob(filepath.Join(k.dir, "cloud", "*", "*.json")); len(files) != 0 {
+		t.Errorf("cloud after the destroy plan: %v", files)
+	}
+}
+
 func TestStateCommands(t *testing.T) {
 	k := newKyku(t, cfg)
 	if code, _, errOut := k.run("", "apply", "--auto-approve"); code != 0 {

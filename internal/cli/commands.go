@@ -49,7 +49,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ws, err := c.open(ctx, env, cfg, "plan")
+	ws, err := c.open(ctx, env, cfg, "plan", nil)
 	if err != nil {
 		return err
 	}
@@ -118,10 +118,11 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		if saved, err = readPlan(planFile); err != nil {
 			return err
 		}
-		if saved.Config == nil {
+		if saved.Config == nil && !saved.Destroy {
 			return fmt.Errorf("%s: the plan has no embedded config (a redacted artifact?); use the saved plan from the backend or plan again", planFile)
 		}
-		if configGiven {
+		// A destroy plan embeds no config: the backend comes from -c.
+		if configGiven || saved.Config == nil {
 			if cfg, err = loadConfig(c.config); err != nil {
 				return err
 			}
@@ -136,14 +137,11 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	if openCfg == nil {
 		openCfg = saved.Config
 	}
-	ws, err := c.open(ctx, env, openCfg, op)
+	hooked := &hook{}
+	ws, err := c.open(ctx, env, openCfg, op, hooked)
 	if err != nil {
 		return err
 	}
-	hooked := &hook{}
-	s, _ := c.settings(env, op)
-	s.Engine.Hook = hooked
-	ws.Engine = engine.New(ws.Provider, ws.Backend, withEnv(s.Engine, c.env))
 	// The plan is shown after the engine checked it (a stale saved plan is
 	// refused before anything is printed), then confirmed.
 	opts := engine.ApplyOptions{Confirm: func(p *plan.Plan) (bool, error) {
@@ -178,11 +176,6 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		return err
 	}
 	return res.Err()
-}
-
-func withEnv(o engine.Options, envName string) engine.Options {
-	o.Env = envName
-	return o
 }
 
 // hook forwards engine events to the progress view, once apply started.
@@ -294,7 +287,7 @@ func cmdRefresh(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ws, err := c.open(ctx, env, cfg, "refresh")
+	ws, err := c.open(ctx, env, cfg, "refresh", nil)
 	if err != nil {
 		return err
 	}
@@ -391,7 +384,7 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ws, err := c.open(ctx, env, cfg, "output")
+	ws, err := c.open(ctx, env, cfg, "output", nil)
 	if err != nil {
 		return err
 	}
