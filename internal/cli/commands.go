@@ -17,6 +17,7 @@ import (
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/value"
+	"github.com/kyku/action/internal/workspace"
 )
 
 func cmdValidate(ctx context.Context, env *Env, args []string) error {
@@ -423,6 +424,9 @@ func cmdGraph(ctx context.Context, env *Env, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
+	if *format != "dot" && *format != "mermaid" {
+		return fmt.Errorf("unknown graph format %q (want dot or mermaid)", *format)
+	}
 	cfg, err := loadConfig(c.config)
 	if err != nil {
 		return err
@@ -431,33 +435,19 @@ func cmdGraph(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	name := cfg.Provider.Name
-	if c.provider != "" {
-		name = c.provider
-	}
-	p, err := env.Providers.New(ctx, name, cfg.Provider.Settings, s.Getenv)
+	// The graph needs the provider (zones for auto-subnets), not the state.
+	p, err := workspace.Provider(ctx, cfg, s, env.Providers)
 	if err != nil {
 		return err
 	}
-	zones, err := p.Zones(ctx)
-	if err != nil {
-		return fmt.Errorf("list zones: %w", err)
-	}
-	if err := config.InjectAutoSubnets(cfg, zones); err != nil {
-		return err
-	}
-	g := config.BuildGraph(cfg)
-	levels, err := g.Levels()
+	g, levels, err := engine.New(p, nil, s.Engine).Graph(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	switch *format {
-	case "dot":
-		fmt.Fprint(env.Stdout, g.DOT(levels))
-	case "mermaid":
+	if *format == "mermaid" {
 		fmt.Fprint(env.Stdout, g.Mermaid(levels))
-	default:
-		return fmt.Errorf("unknown graph format %q (want dot or mermaid)", *format)
+	} else {
+		fmt.Fprint(env.Stdout, g.DOT(levels))
 	}
 	return nil
 }

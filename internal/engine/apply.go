@@ -82,11 +82,8 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 	} else if err := e.checkSaved(p, st, cfg); err != nil {
 		return nil, err
 	}
-	if p.Config != nil {
-		if _, _, err := e.prepare(ctx, p.Config); err != nil {
-			return nil, err
-		}
-	}
+	// A saved plan's config already holds its auto-subnets and each change
+	// its dependencies: nothing to prepare again.
 	return e.run(ctx, st, p, opts)
 }
 

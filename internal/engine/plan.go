@@ -46,9 +46,11 @@ func (e *Engine) PlanDestroy(ctx context.Context) (*plan.Plan, error) {
 	return e.planDestroy(st)
 }
 
-// prepare injects auto-subnets (zones come from the provider) and returns
-// the graph levels. It is idempotent on an already prepared config.
-func (e *Engine) prepare(ctx context.Context, cfg *config.Config) (map[string]int, *graph.Graph, error) {
+// Graph injects cfg's auto-subnets (zones come from the provider) and
+// returns its dependency graph with each resource's level (the seed's
+// buildGraph). It is idempotent on an already prepared config, and needs no
+// backend.
+func (e *Engine) Graph(ctx context.Context, cfg *config.Config) (*graph.Graph, map[string]int, error) {
 	var zones []string
 	err := e.call(ctx, nil, func(ctx context.Context) error {
 		var err error
@@ -66,12 +68,12 @@ func (e *Engine) prepare(ctx context.Context, cfg *config.Config) (map[string]in
 	if err != nil {
 		return nil, nil, err
 	}
-	return levels, g, nil
+	return g, levels, nil
 }
 
 func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (*plan.Plan, error) {
 	hash := cfg.Hash()
-	levels, g, err := e.prepare(ctx, cfg)
+	g, levels, err := e.Graph(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -42,6 +42,22 @@ type Workspace struct {
 
 // Open builds the provider and backend that cfg names and an engine on them.
 func Open(ctx context.Context, cfg *config.Config, s Settings, reg provider.Registry) (*Workspace, error) {
+	p, err := Provider(ctx, cfg, s, reg)
+	if err != nil {
+		return nil, err
+	}
+	b, err := OpenBackend(ctx, cfg.Backend, s)
+	if err != nil {
+		return nil, err
+	}
+	opts := s.Engine
+	opts.Env = s.Env
+	return &Workspace{Engine: engine.New(p, b, opts), Provider: p, Backend: b}, nil
+}
+
+// Provider builds the provider cfg names (s.Provider overrides it; "sim"
+// when neither says).
+func Provider(ctx context.Context, cfg *config.Config, s Settings, reg provider.Registry) (provider.Provider, error) {
 	getenv := s.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -53,17 +69,7 @@ func Open(ctx context.Context, cfg *config.Config, s Settings, reg provider.Regi
 	if name == "" {
 		name = "sim"
 	}
-	p, err := reg.New(ctx, name, cfg.Provider.Settings, getenv)
-	if err != nil {
-		return nil, err
-	}
-	b, err := OpenBackend(ctx, cfg.Backend, s)
-	if err != nil {
-		return nil, err
-	}
-	opts := s.Engine
-	opts.Env = s.Env
-	return &Workspace{Engine: engine.New(p, b, opts), Provider: p, Backend: b}, nil
+	return reg.New(ctx, name, cfg.Provider.Settings, getenv)
 }
 
 // OpenBackend opens the backend bc describes (nil: local state in StateDir).
