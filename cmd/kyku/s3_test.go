@@ -170,7 +170,8 @@ func TestKilledHolderLockIsBrokenOnS3(t *testing.T) {
 	}
 	p.env = append(p.env, "KYKU_LOCK_STALE_AFTER=2s", "KYKU_LOCK_HEARTBEAT=200ms")
 	slow := append([]string{}, p.env...)
-	p.env = append(p.env, "KYKU_SIM_LATENCY=1500ms")
+	// Slow enough that the holder is still mid-apply when it is killed.
+	p.env = append(p.env, "KYKU_SIM_LATENCY=5s")
 
 	// A live holder: a contender with a 1s timeout sees the lock, names it.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
