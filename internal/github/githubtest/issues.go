@@ -49,16 +49,8 @@ func (s *Server) commentJSON(rp *repo, c *Comment) *gh.IssueComment {
 }
 
 func (s *Server) listComments(w http.ResponseWriter, r *http.Request, _ string) {
-	rp := s.repoFor(w, r)
+	rp, n := s.issueFor(w, r)
 	if rp == nil {
-		return
-	}
-	n, ok := pathInt(w, r, "number")
-	if !ok {
-		return
-	}
-	if rp.pulls[int(n)] == nil && rp.issues[int(n)] == nil {
-		writeError(w, http.StatusNotFound, "Not Found")
 		return
 	}
 	var out []*gh.IssueComment
@@ -71,16 +63,8 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request, _ string) 
 }
 
 func (s *Server) createComment(w http.ResponseWriter, r *http.Request, login string) {
-	rp := s.repoFor(w, r)
+	rp, n := s.issueFor(w, r)
 	if rp == nil {
-		return
-	}
-	n, ok := pathInt(w, r, "number")
-	if !ok {
-		return
-	}
-	if rp.pulls[int(n)] == nil && rp.issues[int(n)] == nil {
-		writeError(w, http.StatusNotFound, "Not Found")
 		return
 	}
 	var in struct {
@@ -350,4 +334,22 @@ func (s *Server) commentFor(w http.ResponseWriter, r *http.Request) (*repo, *Com
 		return nil, nil
 	}
 	return rp, c
+}
+
+// issueFor finds the repository and the issue or pull request {number} of
+// a request, answering 404 (and returning nil) when either is missing.
+func (s *Server) issueFor(w http.ResponseWriter, r *http.Request) (*repo, int64) {
+	rp := s.repoFor(w, r)
+	if rp == nil {
+		return nil, 0
+	}
+	n, ok := pathInt(w, r, "number")
+	if !ok {
+		return nil, 0
+	}
+	if rp.pulls[int(n)] == nil && rp.issues[int(n)] == nil {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return nil, 0
+	}
+	return rp, n
 }
