@@ -133,45 +133,19 @@ func (s *Server) Edit(f func(st *State)) {
 func (s *Server) Inventory() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	st := s.st
 	var ids []string
-	add := func(id string) { ids = append(ids, id) }
-	for id := range s.st.Vpcs {
-		add(id)
+	for _, live := range [][]string{
+		sortedKeys(st.Vpcs), sortedKeys(st.IGWs), sortedKeys(st.Subnets), sortedKeys(st.RouteTables),
+		sortedKeys(st.Groups), sortedKeys(st.Keys), sortedKeys(st.DBSubnetGroups), sortedKeys(st.DBs),
+		sortedKeys(st.TGs), sortedKeys(st.LBs), sortedKeys(st.Listeners),
+	} {
+		ids = append(ids, live...)
 	}
-	for id := range s.st.IGWs {
-		add(id)
-	}
-	for id := range s.st.Subnets {
-		add(id)
-	}
-	for id := range s.st.RouteTables {
-		add(id)
-	}
-	for id := range s.st.Groups {
-		add(id)
-	}
-	for id := range s.st.Keys {
-		add(id)
-	}
-	for id, in := range s.st.Instances {
+	for id, in := range st.Instances {
 		if in.State != "terminated" {
-			add(id)
+			ids = append(ids, id)
 		}
-	}
-	for id := range s.st.DBSubnetGroups {
-		add(id)
-	}
-	for id := range s.st.DBs {
-		add(id)
-	}
-	for id := range s.st.TGs {
-		add(id)
-	}
-	for id := range s.st.LBs {
-		add(id)
-	}
-	for id := range s.st.Listeners {
-		add(id)
 	}
 	sort.Strings(ids)
 	return ids
