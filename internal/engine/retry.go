@@ -12,8 +12,9 @@ import (
 )
 
 // retry calls fn until it succeeds, fails permanently, or attempts run out.
-// Only transient provider errors are retried, waiting base × 2^n with full
-// jitter (capped at max); ev, when non-nil, reports each retry.
+// Only transient provider errors are retried, waiting base × 2^n (capped at
+// max), with jitter drawing the wait from its upper half, and never less
+// than the error's RetryAfter; ev, when non-nil, reports each retry.
 func (e *Engine) retry(ctx context.Context, attempts int, base, max time.Duration, jitter bool, ev *progress.Event, fn func(context.Context) error) error {
 	var err error
 	for n := 0; n < attempts; n++ {
@@ -27,12 +28,12 @@ func (e *Engine) retry(ctx context.Context, attempts int, base, max time.Duratio
 		if wait > max || wait <= 0 {
 			wait = max
 		}
-		var t *provider.TransientError
-		if errors.As(err, &t) && t.RetryAfter > wait {
-			wait = t.RetryAfter
-		}
 		if jitter {
 			wait = wait/2 + time.Duration(rand.Int64N(int64(wait/2)+1))
+		}
+		var t *provider.TransientError
+		if errors.As(err, &t) && t.RetryAfter > wait {
+			wait = t.RetryAfter // the server's hint is a floor, never jittered below
 		}
 		if ev != nil {
 			r := *ev
