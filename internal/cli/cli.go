@@ -159,10 +159,6 @@ func newFlags(name string, env *Env) *flag.FlagSet {
 	return fs
 }
 
-func loadConfig(path string) (*config.Config, error) {
-	return config.Load(path)
-}
-
 // durationEnv reads a duration knob (tests shorten waits through these).
 func durationEnv(env *Env, name string) (time.Duration, error) {
 	s := env.Getenv(name)

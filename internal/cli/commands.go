@@ -27,7 +27,7 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := loadConfig(c.config)
+	cfg, err := config.Load(c.config)
 	if err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := loadConfig(c.config)
+	cfg, err := config.Load(c.config)
 	if err != nil {
 		return err
 	}
@@ -124,14 +124,14 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		}
 		// A destroy plan embeds no config: the backend comes from -c.
 		if configGiven || saved.Config == nil {
-			if cfg, err = loadConfig(c.config); err != nil {
+			if cfg, err = config.Load(c.config); err != nil {
 				return err
 			}
 		}
 		if !flagGiven(fs, "e") && !flagGiven(fs, "env") {
 			c.env = saved.Environment
 		}
-	} else if cfg, err = loadConfig(c.config); err != nil {
+	} else if cfg, err = config.Load(c.config); err != nil {
 		return err
 	}
 	openCfg := cfg
@@ -284,7 +284,7 @@ func cmdRefresh(ctx context.Context, env *Env, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := loadConfig(c.config)
+	cfg, err := config.Load(c.config)
 	if err != nil {
 		return err
 	}
@@ -381,7 +381,7 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfig(c.config)
+	cfg, err := config.Load(c.config)
 	if err != nil {
 		return err
 	}
@@ -427,7 +427,7 @@ func cmdGraph(ctx context.Context, env *Env, args []string) error {
 	if *format != "dot" && *format != "mermaid" {
 		return fmt.Errorf("unknown graph format %q (want dot or mermaid)", *format)
 	}
-	cfg, err := loadConfig(c.config)
+	cfg, err := config.Load(c.config)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 // openBackend opens only the backend the config names (no provider).
 func (c *common) openBackend(ctx context.Context, env *Env, op string) (statemgr.Backend, error) {
 	var bc *config.Backend
-	if cfg, err := loadConfig(c.config); err == nil {
+	if cfg, err := config.Load(c.config); err == nil {
 		bc = cfg.Backend
 	} else if !os.IsNotExist(err) && fileExists(c.config) {
 		return nil, err
