@@ -16,7 +16,7 @@ func (c *common) openBackend(ctx context.Context, env *Env, op string) (statemgr
 	var bc *config.Backend
 	if cfg, err := config.Load(c.config); err == nil {
 		bc = cfg.Backend
-	} else if !os.IsNotExist(err) && fileExists(c.config) {
+	} else if fileExists(c.config) { // a config that exists but does not load is an error
 		return nil, err
 	}
 	s, err := c.settings(env, op)
