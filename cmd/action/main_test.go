@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/kyku/action/internal/github/githubtest"
+	"github.com/kyku/action/internal/github/webhooktest"
 )
 
 var binary string
@@ -42,21 +43,15 @@ const (
 	config   = "provider: sim\nbackend: { type: local, path: .kyku-state }\nresources:\n  web:\n    type: Vm\n    properties: { image: debian-12, size: small }\n"
 )
 
-// payload is a real pull_request.opened payload for PR 7 at head.
+// payload is the repository's pull_request.opened payload for PR 7 at head.
 func payload(t *testing.T, dir string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "testdata", "github-events", "pull_request.opened.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ev map[string]any
-	if err := json.Unmarshal(data, &ev); err != nil {
-		t.Fatal(err)
-	}
-	pr := ev["pull_request"].(map[string]any)
-	ev["number"], pr["number"] = 7, 7
-	pr["head"].(map[string]any)["sha"] = head
-	data, _ = json.Marshal(ev)
+	ev := webhooktest.Decode(t, "pull_request.opened", func(ev map[string]any) {
+		pr := ev["pull_request"].(map[string]any)
+		ev["number"], pr["number"] = 7, 7
+		pr["head"].(map[string]any)["sha"] = head
+	})
+	data, _ := json.Marshal(ev)
 	p := filepath.Join(dir, "event.json")
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		t.Fatal(err)

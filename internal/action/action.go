@@ -168,6 +168,30 @@ func (r *run) cannotRun() string {
 	return ""
 }
 
+// eventHandlers are the events the Action acts on; on any other, it plans
+// the checkout with command: plan and otherwise says why nothing ran. Every
+// one has a payload fixture in testdata/github-events (a test checks).
+var eventHandlers = map[string]func(r *run, ctx context.Context, cmd Command) int{
+	"pull_request":        (*run).pullRequest,
+	"pull_request_target": (*run).pullRequest,
+	"push":                (*run).push,
+	"issue_comment":       func(r *run, ctx context.Context, _ Command) int { return r.comment(ctx) },
+	"schedule":            (*run).scheduled,
+	"workflow_dispatch":   (*run).scheduled,
+}
+
+// scheduled answers schedule and workflow_dispatch: a drift check, or a
+// plan of the checkout with command: plan.
+func (r *run) scheduled(ctx context.Context, cmd Command) int {
+	switch cmd {
+	case Plan:
+		return r.planCheckout(ctx)
+	case Apply:
+		return r.fail(fmt.Errorf("command apply needs a pull request: on %s, use command refresh or plan", r.ghctx.EventName))
+	}
+	return r.drift(ctx)
+}
+
 // dispatch turns the event into one review use case.
 func (r *run) dispatch(ctx context.Context) int {
 	event, cmd := r.ghctx.EventName, r.in.Command
@@ -179,21 +203,8 @@ func (r *run) dispatch(ctx context.Context) int {
 	if cmd == Refresh {
 		return r.drift(ctx)
 	}
-	switch event {
-	case "pull_request", "pull_request_target":
-		return r.pullRequest(ctx, cmd)
-	case "push":
-		return r.push(ctx, cmd)
-	case "issue_comment":
-		return r.comment(ctx)
-	case "schedule", "workflow_dispatch":
-		switch cmd {
-		case Plan:
-			return r.planCheckout(ctx)
-		case Apply:
-			return r.fail(fmt.Errorf("command apply needs a pull request: on %s, use command refresh or plan", event))
-		}
-		return r.drift(ctx)
+	if handle, ok := eventHandlers[event]; ok {
+		return handle(r, ctx, cmd)
 	}
 	switch cmd {
 	case Plan:

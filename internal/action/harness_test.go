@@ -24,6 +24,7 @@ import (
 	"github.com/kyku/action/internal/action"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/github/githubtest"
+	"github.com/kyku/action/internal/github/webhooktest"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/statemgr"
@@ -42,9 +43,9 @@ const (
 	runURL     = "https://github.com/" + repoName + "/actions/runs/" + runID
 )
 
-// eventsDir holds real webhook payloads, beside the checkout in CI.
+// eventsDir holds the repository's webhook payloads (testdata/github-events).
 func eventsDir(t *testing.T) string {
-	return filepath.Join(repoRoot(t), "..", "shared", "testdata", "github-events")
+	return webhooktest.EventsDir(t)
 }
 
 // repoRoot is the directory holding go.mod.
@@ -66,21 +67,11 @@ func repoRoot(t *testing.T) string {
 	}
 }
 
-// payload reads a real payload and applies mutate to its decoded JSON.
+// payload reads one of the repository's webhook payloads ("push.json" or
+// "push") and applies mutate to its decoded JSON.
 func payload(t *testing.T, name string, mutate func(map[string]any)) map[string]any {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(eventsDir(t), name))
-	if err != nil {
-		t.Fatalf("read payload: %v", err)
-	}
-	var ev map[string]any
-	if err := json.Unmarshal(data, &ev); err != nil {
-		t.Fatal(err)
-	}
-	if mutate != nil {
-		mutate(ev)
-	}
-	return ev
+	return webhooktest.Decode(t, name, mutate)
 }
 
 // obj walks into nested objects of a decoded payload.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -77,15 +78,26 @@ type commentEvent struct {
 
 func (e event) fullName() string { return e.owner + "/" + e.repo }
 
+// routes are the webhook events intake acts on, each with the actions it
+// acts on (nil: the event has none). A pull request's "closed" becomes a
+// job only when it was merged. Every route has a payload fixture in
+// testdata/github-events (a test checks).
+var routes = map[string][]string{
+	"ping":                nil,
+	"pull_request":        {"opened", "synchronize", "reopened", "ready_for_review", "closed"},
+	"issue_comment":       {"created"},
+	"repository_dispatch": {DriftEventType},
+}
+
 // intake decides, from the payload alone (no API call), whether a delivery
 // becomes a job. ignored says why not.
 func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, err error) {
-	switch name {
-	case "pull_request", "issue_comment", "repository_dispatch":
-	case "ping":
-		return job, "ping", nil
-	default:
+	actions, routed := routes[name]
+	switch {
+	case !routed:
 		return job, "event " + name + " is not handled", nil
+	case name == "ping":
+		return job, "ping", nil
 	}
 	var p payload
 	if err := json.Unmarshal(body, &p); err != nil {
@@ -101,13 +113,13 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 	if ev.owner == "" || ev.repo == "" || ev.defaultBranch == "" {
 		return job, "", fmt.Errorf("decode %s payload: no repository", name)
 	}
+	if actions != nil && !slices.Contains(actions, p.Action) {
+		return job, name + " " + p.Action + " is not handled (only " + strings.Join(actions, ", ") + ")", nil
+	}
 	attrs := []slog.Attr{
 		slogString("repo", ev.fullName()), slog.Int64("installation", ev.installation),
 	}
 	if name == "repository_dispatch" {
-		if p.Action != DriftEventType {
-			return job, "repository_dispatch " + p.Action + " is not handled (only " + DriftEventType + ")", nil
-		}
 		f := driftFilter{onDemand: true}
 		if cp := p.ClientPayload; cp != nil {
 			f.project, f.env = cp.Project, cp.Environment
@@ -121,23 +133,20 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 		}
 		ev.number, ev.headSHA = pr.Number, pr.Head.SHA
 		attrs = append(attrs, slog.Int("pr", ev.number), slogString("action", p.Action))
-		switch {
-		case p.Action == "opened" || p.Action == "synchronize" || p.Action == "reopened" || p.Action == "ready_for_review":
+		if p.Action != "closed" {
 			return b.routeJob("pull_request", ev, attrs, b.routePlan), "", nil
-		case p.Action == "closed" && pr.Merged:
-			ev.mergeSHA = pr.MergeCommitSHA
-			ev.merger = p.Sender.Login
-			if pr.MergedBy != nil && pr.MergedBy.Login != "" {
-				ev.merger = pr.MergedBy.Login
-			}
-			return b.routeJob("merge", ev, attrs, b.routeMerge), "", nil
 		}
-		return job, "pull_request " + p.Action + " is not handled", nil
+		if !pr.Merged {
+			return job, "pull_request closed without a merge", nil
+		}
+		ev.mergeSHA = pr.MergeCommitSHA
+		ev.merger = p.Sender.Login
+		if pr.MergedBy != nil && pr.MergedBy.Login != "" {
+			ev.merger = pr.MergedBy.Login
+		}
+		return b.routeJob("merge", ev, attrs, b.routeMerge), "", nil
 	}
-	// issue_comment
-	if p.Action != "created" {
-		return job, "comment " + p.Action + " (only new comments are read)", nil
-	}
+	// issue_comment (created: edits and deletions are not read)
 	if p.Issue == nil || p.Comment == nil {
 		return job, "", fmt.Errorf("decode issue_comment payload: no issue or comment")
 	}

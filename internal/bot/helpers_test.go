@@ -29,6 +29,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/github/githubtest"
+	"github.com/kyku/action/internal/github/webhooktest"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/review"
@@ -39,7 +40,7 @@ import (
 func TestMain(m *testing.M) { os.Exit(s3test.Main(m)) }
 
 const (
-	repoName      = "Codertocat/Hello-World" // as in the shared fixtures
+	repoName      = "Codertocat/Hello-World" // as in testdata/github-events
 	defaultBranch = "master"
 	installation  = 1
 	appID         = 42
@@ -161,8 +162,9 @@ func (h *harness) open(ctx context.Context, cfg *config.Config, env string) (*re
 	return &review.Workspace{Engine: ws.Engine, Backend: ws.Backend}, nil
 }
 
-// fixture loads a real payload from ../shared/testdata/github-events and
-// lets the test change fields.
+// fixture loads one of the repository's webhook payloads
+// (testdata/github-events, see package webhooktest for the names) and lets
+// the test change fields.
 func fixture(t *testing.T, name string, mutate func(p map[string]any)) []byte {
 	t.Helper()
 	data, ok := fixtures.Load(name)
@@ -187,25 +189,8 @@ func fixture(t *testing.T, name string, mutate func(p map[string]any)) []byte {
 var fixtures sync.Map // name -> []byte
 
 func readFixture(t *testing.T, name string) []byte {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found")
-		}
-		dir = parent
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "..", "shared", "testdata", "github-events", name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	t.Helper()
+	return webhooktest.Payload(t, name)
 }
 
 func obj(p map[string]any, path ...string) map[string]any {
