@@ -2,4 +2,6 @@
 // the layout (STYLE.md rule 13, after tailscale's deptest): the domain
 // packages import only the standard library and each other, never an
 // adapter (GitHub, AWS); the Action never links the App's authentication.
+// Its other test checks that the repository stands on its own: no code or
+// script reads beside the checkout, and CI runs .ci/run on a plain checkout.
 package deptest
