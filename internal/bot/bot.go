@@ -133,7 +133,8 @@ func New(opts Options) (*Bot, error) {
 	if apiURL == "" {
 		apiURL = "https://api.github.com/"
 	}
-	inst, err := newInstallations(opts.Transport, opts.Config.AppID, opts.Config.PrivateKey, apiURL)
+	m := newMetrics()
+	inst, err := newInstallations(m.instrument(opts.Transport), opts.Config.AppID, opts.Config.PrivateKey, apiURL)
 	if err != nil {
 		return nil, fmt.Errorf("new bot: %w", err)
 	}
@@ -146,7 +147,7 @@ func New(opts Options) (*Bot, error) {
 		maxSrc:  opts.MaxSourceBytes,
 		inst:    inst,
 		seen:    newDeliveries(50_000, opts.DedupeTTL, opts.Now),
-		metrics: newMetrics(),
+		metrics: m,
 
 		driftInterval: opts.Config.DriftInterval,
 		after:         opts.After,
@@ -161,6 +162,7 @@ func New(opts Options) (*Bot, error) {
 		Done:     b.metrics.job,
 		Now:      opts.Now,
 	})
+	b.metrics.watch(b.queue.Depth, b.queue.Running, b.draining.Load)
 	ctx, cancel := context.WithCancel(context.Background())
 	b.stopDrift = cancel
 	if b.driftInterval > 0 {
@@ -185,10 +187,7 @@ func (b *Bot) Handler() http.Handler {
 		}
 		writeText(w, http.StatusOK, "ready")
 	})
-	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-		b.metrics.write(w, b.queue.Depth(), b.queue.Running(), b.draining.Load())
-	})
+	mux.Handle("GET /metrics", b.metrics.handler())
 	return mux
 }
 

@@ -1,7 +1,6 @@
 package bot_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/hmac"
@@ -19,11 +18,16 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 
 	"github.com/kyku/action/internal/bot"
 	"github.com/kyku/action/internal/config"
@@ -269,27 +273,66 @@ func (h *harness) deliver(event string, body []byte) {
 	}
 }
 
-// metrics scrapes /metrics into name{labels} → value.
-func (h *harness) metrics() map[string]float64 {
+// scrape fetches /metrics and parses it with Prometheus' own text parser.
+func (h *harness) scrape() map[string]*dto.MetricFamily {
 	h.t.Helper()
 	resp, err := http.Get(h.http.URL + "/metrics")
 	if err != nil {
 		h.t.Fatal(err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		h.t.Fatalf("GET /metrics: %s", resp.Status)
+	}
+	parser := expfmt.NewTextParser(model.LegacyValidation)
+	families, err := parser.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		h.t.Fatalf("parse /metrics: %v", err)
+	}
+	return families
+}
+
+// metrics scrapes /metrics into name{label="value",…} → value, labels in
+// name order, as the exposition writes them (histograms as their _bucket
+// with le, _sum and _count series).
+func (h *harness) metrics() map[string]float64 {
+	h.t.Helper()
 	out := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	for name, mf := range h.scrape() {
+		for _, m := range mf.GetMetric() {
+			var labels []string
+			for _, lp := range m.GetLabel() {
+				labels = append(labels, fmt.Sprintf("%s=%q", lp.GetName(), lp.GetValue()))
+			}
+			key := func(suffix string, extra ...string) string {
+				all := append(slices.Clone(labels), extra...)
+				slices.Sort(all)
+				if len(all) == 0 {
+					return name + suffix
+				}
+				return name + suffix + "{" + strings.Join(all, ",") + "}"
+			}
+			switch {
+			case m.GetCounter() != nil:
+				out[key("")] = m.GetCounter().GetValue()
+			case m.GetGauge() != nil:
+				out[key("")] = m.GetGauge().GetValue()
+			case m.GetUntyped() != nil:
+				out[key("")] = m.GetUntyped().GetValue()
+			case m.GetHistogram() != nil:
+				hg := m.GetHistogram()
+				for _, b := range hg.GetBucket() {
+					le := strconv.FormatFloat(b.GetUpperBound(), 'g', -1, 64)
+					out[key("_bucket", fmt.Sprintf("le=%q", le))] = float64(b.GetCumulativeCount())
+				}
+				out[key("_bucket", `le="+Inf"`)] = float64(hg.GetSampleCount())
+				out[key("_sum")] = hg.GetSampleSum()
+				out[key("_count")] = float64(hg.GetSampleCount())
+			case m.GetSummary() != nil:
+				out[key("_sum")] = m.GetSummary().GetSampleSum()
+				out[key("_count")] = float64(m.GetSummary().GetSampleCount())
+			}
 		}
-		i := strings.LastIndexByte(line, ' ')
-		v, err := strconv.ParseFloat(line[i+1:], 64)
-		if err != nil {
-			h.t.Fatalf("metrics line %q: %v", line, err)
-		}
-		out[line[:i]] = v
 	}
 	return out
 }

@@ -1,153 +1,134 @@
 package bot
 
 import (
-	"fmt"
-	"io"
-	"maps"
-	"slices"
+	"net/http"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// durationBuckets are the job duration histogram's upper bounds, seconds.
-var durationBuckets = []float64{0.05, 0.25, 1, 5, 15, 60, 300, 900, 1800}
+// jobBuckets are the job duration histogram's upper bounds, seconds.
+var jobBuckets = []float64{0.05, 0.25, 1, 5, 15, 60, 300, 900, 1800}
 
-// metrics holds the counters /metrics exposes in the Prometheus text
-// format (version 0.0.4).
+// apiBuckets are the GitHub request duration histogram's upper bounds,
+// seconds.
+var apiBuckets = []float64{0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30}
+
+// roundResults are the results of a drift round; each is exposed from the
+// start (at 0), so a dashboard sees the series before the first round.
+var roundResults = []string{"ok", "partial", "error", "cancelled"}
+
+// metrics are the bot's Prometheus metrics, in a registry of its own (never
+// the global one, so two Bots in one process do not collide), with the Go
+// runtime and process collectors. The README's "Metrics" section lists
+// every kyku_bot_* family; a test keeps the two in step.
 type metrics struct {
-	mu        sync.Mutex
-	webhooks  map[[2]string]int64 // event, result
-	jobs      map[[2]string]int64 // kind, outcome
-	durations map[string]*histogram
-	rate      map[int64]int    // installation -> X-RateLimit-Remaining
-	rounds    map[string]int64 // drift rounds by result
-}
-
-type histogram struct {
-	counts []int64 // per bucket, not cumulative
-	sum    float64
-	count  int64
+	reg         *prometheus.Registry
+	webhooks    *prometheus.CounterVec   // event, result
+	jobs        *prometheus.CounterVec   // kind, outcome
+	jobSeconds  *prometheus.HistogramVec // kind
+	rounds      *prometheus.CounterVec   // result
+	rate        *prometheus.GaugeVec     // installation
+	httpSeconds *prometheus.HistogramVec // method, code
 }
 
 func newMetrics() *metrics {
-	return &metrics{
-		webhooks:  map[[2]string]int64{},
-		jobs:      map[[2]string]int64{},
-		durations: map[string]*histogram{},
-		rate:      map[int64]int{},
-		rounds:    map[string]int64{},
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		webhooks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "kyku_bot_webhooks_total", Help: "Webhook deliveries by event and result.",
+		}, []string{"event", "result"}),
+		jobs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "kyku_bot_jobs_total", Help: "Finished jobs by kind and outcome.",
+		}, []string{"kind", "outcome"}),
+		jobSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "kyku_bot_job_duration_seconds", Help: "Job durations by kind (jobs dropped before they ran are not observed).",
+			Buckets: jobBuckets,
+		}, []string{"kind"}),
+		rounds: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "kyku_bot_drift_rounds_total", Help: "Drift rounds (listing installations and queueing their repositories) by result.",
+		}, []string{"result"}),
+		rate: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "kyku_bot_github_rate_limit_remaining", Help: "GitHub API requests left in the rate-limit window, per installation (last seen).",
+		}, []string{"installation"}),
+		httpSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "kyku_bot_github_request_duration_seconds",
+			Help: "GitHub API requests (each attempt, token exchanges included) until the response headers, by method and status code.",
+			Buckets: apiBuckets,
+		}, []string{"method", "code"}),
 	}
+	m.reg.MustRegister(m.webhooks, m.jobs, m.jobSeconds, m.rounds, m.rate, m.httpSeconds,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	for _, r := range roundResults {
+		m.rounds.WithLabelValues(r)
+	}
+	return m
 }
 
+// watch exposes the gauges read at scrape time: the queue's depth and
+// running jobs, and whether the bot drains.
+func (m *metrics) watch(depth, running func() int, draining func() bool) {
+	gauge := func(name, help string, f func() float64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f)
+	}
+	m.reg.MustRegister(
+		gauge("kyku_bot_queue_depth", "Jobs accepted and not started.", func() float64 { return float64(depth()) }),
+		gauge("kyku_bot_jobs_running", "Jobs running.", func() float64 { return float64(running()) }),
+		gauge("kyku_bot_draining", "1 while the bot drains before exiting.", func() float64 {
+			if draining() {
+				return 1
+			}
+			return 0
+		}),
+	)
+}
+
+// handler serves the registry in the Prometheus exposition formats.
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+// instrument times every request the GitHub clients send through base
+// (below authentication and retries, so each attempt and each installation
+// token exchange counts once). A request that got no response is not
+// observed; its error fails the job.
+func (m *metrics) instrument(base http.RoundTripper) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return promhttp.InstrumentRoundTripperDuration(m.httpSeconds, base)
+}
+
+// webhook counts a delivery by event and result.
 func (m *metrics) webhook(event, result string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.webhooks[[2]string{event, result}]++
+	m.webhooks.WithLabelValues(event, result).Inc()
 }
 
+// job counts a finished job and observes its duration, unless it was
+// dropped before it ran.
 func (m *metrics) job(kind, outcome string, d time.Duration) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.jobs[[2]string{kind, outcome}]++
+	m.jobs.WithLabelValues(kind, outcome).Inc()
 	if outcome == "dropped" {
-		return // never ran
+		return
 	}
-	h := m.durations[kind]
-	if h == nil {
-		h = &histogram{counts: make([]int64, len(durationBuckets))}
-		m.durations[kind] = h
-	}
-	s := d.Seconds()
-	for i, b := range durationBuckets {
-		if s <= b {
-			h.counts[i]++
-			break
-		}
-	}
-	h.sum += s
-	h.count++
+	m.jobSeconds.WithLabelValues(kind).Observe(d.Seconds())
 }
 
+// round counts a drift round by result.
 func (m *metrics) round(result string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.rounds[result]++
+	m.rounds.WithLabelValues(result).Inc()
 }
 
+// rateLimit records an installation's X-RateLimit-Remaining (negative:
+// none seen yet, not recorded).
 func (m *metrics) rateLimit(installation int64, remaining int) {
 	if remaining < 0 {
 		return
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.rate[installation] = remaining
-}
-
-// jobCount is how many jobs of kind ended with outcome.
-func (m *metrics) jobCount(kind, outcome string) int64 {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.jobs[[2]string{kind, outcome}]
-}
-
-// write renders the exposition; depth and running are read by the caller.
-func (m *metrics) write(w io.Writer, depth, running int, draining bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var b strings.Builder
-	gauge := func(name, help string, v float64) {
-		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s gauge\n%s %s\n", name, help, name, name, num(v))
-	}
-	gauge("kyku_bot_queue_depth", "Jobs accepted and not started.", float64(depth))
-	gauge("kyku_bot_jobs_running", "Jobs running.", float64(running))
-	gauge("kyku_bot_draining", "1 while the bot drains before exiting.", float64(boolInt(draining)))
-
-	pairs := func(name, help, l1, l2 string, vals map[[2]string]int64) {
-		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s counter\n", name, help, name)
-		keys := slices.SortedFunc(maps.Keys(vals), func(a, c [2]string) int {
-			return strings.Compare(a[0]+"\x00"+a[1], c[0]+"\x00"+c[1])
-		})
-		for _, k := range keys {
-			fmt.Fprintf(&b, "%s{%s=%q,%s=%q} %d\n", name, l1, k[0], l2, k[1], vals[k])
-		}
-	}
-	pairs("kyku_bot_webhooks_total", "Webhook deliveries by event and result.", "event", "result", m.webhooks)
-	pairs("kyku_bot_jobs_total", "Finished jobs by kind and outcome.", "kind", "outcome", m.jobs)
-
-	const dname = "kyku_bot_drift_rounds_total"
-	fmt.Fprintf(&b, "# HELP %s Drift rounds (listing installations and queueing their repositories) by result.\n# TYPE %s counter\n", dname, dname)
-	for _, r := range slices.Sorted(maps.Keys(m.rounds)) {
-		fmt.Fprintf(&b, "%s{result=%q} %d\n", dname, r, m.rounds[r])
-	}
-
-	const hname = "kyku_bot_job_duration_seconds"
-	fmt.Fprintf(&b, "# HELP %s Job durations by kind.\n# TYPE %s histogram\n", hname, hname)
-	for _, kind := range slices.Sorted(maps.Keys(m.durations)) {
-		h := m.durations[kind]
-		var cum int64
-		for i, le := range durationBuckets {
-			cum += h.counts[i]
-			fmt.Fprintf(&b, "%s_bucket{kind=%q,le=%q} %d\n", hname, kind, num(le), cum)
-		}
-		fmt.Fprintf(&b, "%s_bucket{kind=%q,le=\"+Inf\"} %d\n", hname, kind, h.count)
-		fmt.Fprintf(&b, "%s_sum{kind=%q} %s\n%s_count{kind=%q} %d\n", hname, kind, num(h.sum), hname, kind, h.count)
-	}
-
-	const rname = "kyku_bot_github_rate_limit_remaining"
-	fmt.Fprintf(&b, "# HELP %s GitHub API requests left in the rate-limit window, per installation (last seen).\n# TYPE %s gauge\n", rname, rname)
-	for _, id := range slices.Sorted(maps.Keys(m.rate)) {
-		fmt.Fprintf(&b, "%s{installation=%q} %d\n", rname, strconv.FormatInt(id, 10), m.rate[id])
-	}
-	_, _ = io.WriteString(w, b.String())
-}
-
-func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	m.rate.WithLabelValues(strconv.FormatInt(installation, 10)).Set(float64(remaining))
 }
