@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/kyku/action/internal/diag"
 	"go.yaml.in/yaml/v3"
 )
@@ -199,7 +200,7 @@ func (p *parser) projects(v *yaml.Node) []Project {
 				hasAutoplan = true
 				pr.Autoplan = p.strings(v, "autoplan")
 				for i, g := range pr.Autoplan {
-					if _, err := path.Match(strings.ReplaceAll(g, "**", "x"), ""); err != nil || g == "" {
+					if g == "" || !doublestar.ValidatePattern(g) {
 						p.errf(v.Content[i], "invalid glob %q", g)
 					}
 				}

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // Path is where the settings live in a repository (read from the default
@@ -204,32 +206,13 @@ func (p Project) ConfigFiles(tree map[string][]byte) ([]string, error) {
 	return out, nil
 }
 
-// Match reports whether name matches the slash-separated glob pattern,
-// where each segment follows path.Match and "**" matches any number of
-// segments (including none).
+// Match reports whether name matches the slash-separated glob pattern
+// (doublestar's syntax: "*", "?", "[…]" within a segment, "**" across any
+// number of segments, including none, "{a,b}" alternatives). A bad pattern
+// matches nothing; Parse refuses one.
 func Match(pattern, name string) bool {
-	return matchSegs(strings.Split(pattern, "/"), strings.Split(name, "/"))
-}
-
-func matchSegs(pat, segs []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for i := 0; i <= len(segs); i++ {
-				if matchSegs(pat[1:], segs[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(segs) == 0 {
-			return false
-		}
-		if ok, err := path.Match(pat[0], segs[0]); err != nil || !ok {
-			return false
-		}
-		pat, segs = pat[1:], segs[1:]
-	}
-	return len(segs) == 0
+	ok, err := doublestar.Match(pattern, name)
+	return err == nil && ok
 }
 
 var (

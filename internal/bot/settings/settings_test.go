@@ -149,6 +149,10 @@ func TestMatch(t *testing.T) {
 		{"**/*.yaml", "a/b/c.yml", false},
 		{"modules/*/main.yaml", "modules/vpc/main.yaml", true},
 		{"modules/*/main.yaml", "modules/vpc/x/main.yaml", false},
+		{"infra/**/*.{yaml,yml}", "infra/net/a.yml", true},
+		{"infra/**/*.{yaml,yml}", "infra/net/a.json", false},
+		{"{infra,modules}/**", "modules/vpc/main.yaml", true},
+		{"infra/[", "infra/[", false}, // a bad pattern matches nothing
 	} {
 		t.Run(tc.pattern+" "+tc.name, func(t *testing.T) {
 			if got := Match(tc.pattern, tc.name); got != tc.want {
