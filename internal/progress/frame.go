@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mattn/go-runewidth"
 )
 
 // ANSI sequences used by the terminal view.
@@ -188,8 +190,14 @@ func (st style) line(sym, colour, text string) string {
 
 func (st style) truncate(s string) string { return st.clip(oneLine(s), 0) }
 
-// clip shortens s so that used+len(s) stays below the width, marking the cut
-// with an ellipsis.
+// cells measures text in terminal columns: wide (East Asian, emoji)
+// characters take two, combining marks none. Ambiguous-width characters
+// count as one whatever the locale, so output never depends on it.
+var cells = &runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: true}
+
+// clip shortens s so that used plus its width in columns stays below the
+// terminal width, marking the cut with an ellipsis: a line that wrapped
+// would break the redraw, which erases one row per line.
 func (st style) clip(s string, used int) string {
 	if st.width <= 0 {
 		return s
@@ -198,11 +206,7 @@ func (st style) clip(s string, used int) string {
 	if limit < 1 {
 		return s
 	}
-	r := []rune(s)
-	if len(r) <= limit {
-		return s
-	}
-	return string(r[:limit-1]) + "…"
+	return cells.Truncate(s, limit, "…")
 }
 
 // redraw is the bytes that replace a live region of prevLines lines, with the

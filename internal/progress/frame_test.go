@@ -144,6 +144,15 @@ func TestBoardFrame(t *testing.T) {
 			},
 		},
 		{
+			// Wide characters take two columns: a line clipped by runes
+			// would wrap, and the redraw would erase the wrong rows.
+			name:   "width counts terminal columns, not runes",
+			events: []Event{{Kind: Done, Action: "create", Type: "Vm", Name: "データベース", Time: at(0), Elapsed: ms(5)}},
+			now:    at(0),
+			st:     style{width: 21},
+			want:   frameOut{Perm: []string{`✓ create Vm "データ…`}, Live: []string{"Applying: 1 done, 0…"}},
+		},
+		{
 			name:   "maxLive caps running lines and summarises the rest",
 			events: []Event{start("Vm", "a", 0), start("Vm", "b", ms(1)), start("Vm", "c", ms(2)), start("Vm", "d", ms(3))},
 			now:    at(ms(3)),
