@@ -55,8 +55,8 @@ func newMetrics() *metrics {
 			Name: "kyku_bot_github_rate_limit_remaining", Help: "GitHub API requests left in the rate-limit window, per installation (last seen).",
 		}, []string{"installation"}),
 		httpSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "kyku_bot_github_request_duration_seconds",
-			Help: "GitHub API requests (each attempt, token exchanges included) until the response headers, by method and status code.",
+			Name:    "kyku_bot_github_request_duration_seconds",
+			Help:    "GitHub API requests (each attempt, token exchanges included) until the response headers, by method and status code.",
 			Buckets: apiBuckets,
 		}, []string{"method", "code"}),
 	}

@@ -97,11 +97,11 @@ func TestMetricsAsDocumented(t *testing.T) {
 	m := h.metrics()
 	for key, want := range map[string]float64{
 		`kyku_bot_webhooks_total{event="pull_request",result="queued"}`: 1,
-		`kyku_bot_job_duration_seconds_count{kind="plan"}`:               1,
-		`kyku_bot_job_duration_seconds_count{kind="pull_request"}`:       1,
-		`kyku_bot_drift_rounds_total{result="ok"}`:                       0,
-		`kyku_bot_queue_depth`:                                           0,
-		`kyku_bot_draining`:                                              0,
+		`kyku_bot_job_duration_seconds_count{kind="plan"}`:              1,
+		`kyku_bot_job_duration_seconds_count{kind="pull_request"}`:      1,
+		`kyku_bot_drift_rounds_total{result="ok"}`:                      0,
+		`kyku_bot_queue_depth`:                                          0,
+		`kyku_bot_draining`:                                             0,
 	} {
 		if got, ok := m[key]; !ok || got != want {
 			t.Errorf("%s = %v (present %v), want %v", key, got, ok, want)

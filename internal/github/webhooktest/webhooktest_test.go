@@ -20,9 +20,9 @@ func TestNamesResolve(t *testing.T) {
 		"pull_request.closed.json":                "pull_request.closed.json",
 		"issue_comment.created.json":              "issue_comment.created.json",
 		"issue_comment.created.with-installation": "issue_comment.created.json",
-		"push.json":                               "push.json",
-		"push.with-installation":                  "push.json",
-		"workflow_dispatch.json":                  "workflow_dispatch.json",
+		"push.json":              "push.json",
+		"push.with-installation": "push.json",
+		"workflow_dispatch.json": "workflow_dispatch.json",
 	} {
 		got, ok := webhooktest.Resolve(name, names)
 		if !ok || got != want {
