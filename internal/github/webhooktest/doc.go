@@ -5,10 +5,11 @@
 //
 // Names are file names without ".json" ("pull_request.opened"). A name may
 // carry ".json", and a name qualified the way GitHub's published example
-// sets qualify theirs (".with-installation", ".with-organization") resolves
-// to the same fixture without the qualifier, because every fixture here
-// carries the whole envelope (sender, repository, organization,
-// installation).
+// sets qualify theirs (".with-installation", ".with-organization",
+// ".with-pull-requests", ".1") resolves to the same fixture without the
+// qualifier, because every fixture here carries the whole envelope (sender,
+// repository, organization, installation) and the fullest form of its
+// event.
 //
 // Nothing here reads outside the module: the fixtures are found by walking
 // up from the test's working directory to go.mod.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,10 +17,23 @@ import (
 // Dir is where the fixtures live, relative to the module root.
 const Dir = "testdata/github-events"
 
-// qualifiers are suffixes of names in GitHub's example sets that select a
-// variant with the installation or organization object; ours always have
-// both.
-var qualifiers = []string{".with-installation", ".with-organization"}
+// unqualified drops the last dot-separated part of name when it is a
+// qualifier of GitHub's example sets: "with-…" (".with-installation",
+// ".with-organization", ".with-pull-requests") or a number (".1").
+func unqualified(name string) (string, bool) {
+	i := strings.LastIndexByte(name, '.')
+	if i < 0 {
+		return "", false
+	}
+	q := name[i+1:]
+	if strings.HasPrefix(q, "with-") {
+		return name[:i], true
+	}
+	if _, err := strconv.Atoi(q); err == nil {
+		return name[:i], true
+	}
+	return "", false
+}
 
 var (
 	rootOnce sync.Once
@@ -68,10 +82,8 @@ func EventsDir(t testing.TB) string {
 func Resolve(name string, names []string) (file string, ok bool) {
 	base := strings.TrimSuffix(name, ".json")
 	candidates := []string{base}
-	for _, q := range qualifiers {
-		if b, cut := strings.CutSuffix(base, q); cut {
-			candidates = append(candidates, b)
-		}
+	if b, ok := unqualified(base); ok {
+		candidates = append(candidates, b)
 	}
 	for _, c := range candidates {
 		if slices.Contains(names, c) {

@@ -20,16 +20,20 @@ func TestNamesResolve(t *testing.T) {
 		"pull_request.closed.json":                "pull_request.closed.json",
 		"issue_comment.created.json":              "issue_comment.created.json",
 		"issue_comment.created.with-installation": "issue_comment.created.json",
-		"push.json":              "push.json",
-		"push.with-installation": "push.json",
-		"workflow_dispatch.json": "workflow_dispatch.json",
+		"push.json":                                            "push.json",
+		"push.with-installation":                               "push.json",
+		"workflow_dispatch.json":                               "workflow_dispatch.json",
+		"issue_comment.created.1":                              "issue_comment.created.json",
+		"workflow_run.completed.with-pull-requests.json":       "workflow_run.completed.json",
+		"pull_request.converted_to_draft.with-installation":    "pull_request.converted_to_draft.json",
+		"pull_request.ready_for_review.with-installation.json": "pull_request.ready_for_review.json",
 	} {
 		got, ok := webhooktest.Resolve(name, names)
 		if !ok || got != want {
 			t.Errorf("Resolve(%q) = %q, %v; want %q", name, got, ok, want)
 		}
 	}
-	for _, name := range []string{"pull_request.edited", "release.json", "push.with-something"} {
+	for _, name := range []string{"pull_request.edited", "release.json", "push.x", "pull_request.closed.merged.1.with-x"} {
 		if got, ok := webhooktest.Resolve(name, names); ok {
 			t.Errorf("Resolve(%q) = %q, want no fixture", name, got)
 		}
