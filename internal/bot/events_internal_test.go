@@ -1,8 +1,10 @@
 package bot
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kyku/action/internal/github/webhooktest"
@@ -80,5 +82,40 @@ func TestSharedPayloadsDecode(t *testing.T) {
 	}
 	if queued == 0 {
 		t.Errorf("none of the %d payloads became a job: intake reads none of GitHub's shapes", n)
+	}
+}
+
+// TestUnroutedActionsAreIgnored: deliveries of actions outside the routing
+// table never become jobs, whatever they carry: an edited or deleted
+// comment reading "/kyku apply", a pull request turned into a draft or
+// closed without a merge, another repository_dispatch type.
+func TestUnroutedActionsAreIgnored(t *testing.T) {
+	b := &Bot{}
+	for _, tc := range []struct{ event, fixture, action, says string }{
+		{"issue_comment", "issue_comment.edited", "", "issue_comment edited is not handled"},
+		{"issue_comment", "issue_comment.deleted", "", "issue_comment deleted is not handled"},
+		{"issue_comment", "issue_comment.created.on-pull-request", "edited", "issue_comment edited is not handled"},
+		{"pull_request", "pull_request.converted_to_draft", "", "pull_request converted_to_draft is not handled"},
+		{"pull_request", "pull_request.opened", "labeled", "pull_request labeled is not handled"},
+		{"pull_request", "pull_request.closed", "", "pull_request closed without a merge"},
+		{"repository_dispatch", "repository_dispatch.kyku-drift", "deploy", "repository_dispatch deploy is not handled"},
+		{"check_run", "check_run.rerequested", "", "event check_run is not handled"},
+		{"workflow_run", "workflow_run.completed", "", "event workflow_run is not handled"},
+	} {
+		t.Run(tc.fixture+" "+tc.action, func(t *testing.T) {
+			p := webhooktest.Decode(t, tc.fixture, func(p map[string]any) {
+				if tc.action != "" {
+					p["action"] = tc.action
+				}
+			})
+			body, err := json.Marshal(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			job, ignored, err := b.intake(tc.event, body)
+			if err != nil || job.Run != nil || !strings.HasPrefix(ignored, tc.says) {
+				t.Errorf("intake = job %q, ignored %q, err %v; want ignored %q", job.Kind, ignored, err, tc.says)
+			}
+		})
 	}
 }
