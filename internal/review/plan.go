@@ -71,7 +71,7 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 	if err != nil {
 		return nil, err
 	}
-	digest, err := render.Digest(p)
+	digest, err := ChangesDigest(p)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,11 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 	}
 	out.Summary = render.PlanSummary(p, m, render.SummaryLimit)
 	if req.Number > 0 {
-		url, err := postPlanComment(ctx, d, s, req.Number, render.PlanComment(p, m, render.CommentLimit))
+		// The hidden line says which commit and changes the comment shows:
+		// apply compares it with a fresh plan.
+		line := reviewedLine(req.HeadSHA, digest)
+		body := render.PlanComment(p, m, render.CommentLimit-len(line)-2) + "\n" + line + "\n"
+		url, err := postPlanComment(ctx, d, s, req.Number, body)
 		if err != nil {
 			return nil, err
 		}
