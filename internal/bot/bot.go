@@ -51,7 +51,7 @@ type Options struct {
 	// Open opens a project's engine and backend from its trusted config,
 	// confined to its repository (required). cmd/bot's refuses local
 	// state: the bot's disk holds nothing that matters.
-	Open   Opener
+	Open Opener
 	// STS assumes the IAM roles the policy names (Config.Policy); nil
 	// refuses every bucket that names a role.
 	STS    stscreds.AssumeRoleAPIClient

@@ -200,6 +200,9 @@ func (h *harness) open(ctx context.Context, t bot.Tenant, cfg *config.Config, en
 	h.mu.Unlock()
 	reg := provider.Registry{"sim": func(ctx context.Context, settings map[string]string, getenv func(string) string) (provider.Provider, error) {
 		s := maps.Clone(settings)
+		if s == nil {
+			s = map[string]string{}
+		}
 		s["dir"] = filepath.Join(h.simDir, filepath.FromSlash(settings["dir"]))
 		return sim.Factory(ctx, s, getenv)
 	}}

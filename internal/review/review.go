@@ -149,9 +149,9 @@ type ApplyRequest struct {
 
 // ApplyOutcome is what an apply did.
 type ApplyOutcome struct {
-	Number     int    // the pull request (0 when ApplyMerged found none)
-	HeadSHA    string // the head commit whose saved plan was (to be) applied
-	Approvers  []string
+	Number    int    // the pull request (0 when ApplyMerged found none)
+	HeadSHA   string // the head commit whose saved plan was (to be) applied
+	Approvers []string
 	// NotCounted are the approvals that did not count, with why.
 	NotCounted []NotCounted
 	Applied    bool

@@ -68,11 +68,11 @@ type Settings struct {
 	// ApproverPermission is what a reviewer needs for an approval to count
 	// (default write).
 	ApproverPermission string
-	Apply           ApplyMode
-	Comment         string // sticky | new | off
-	AllowForkPRs    bool   // plan and apply pull requests from forks (default false)
-	Drift           Drift
-	Projects        []Project
+	Apply              ApplyMode
+	Comment            string // sticky | new | off
+	AllowForkPRs       bool   // plan and apply pull requests from forks (default false)
+	Drift              Drift
+	Projects           []Project
 	// FromFile is set when the settings came from Path (not the defaults).
 	FromFile bool
 }
@@ -130,10 +130,10 @@ func Defaults() *Settings {
 		PlanPermission:     "write",
 		ApproverPermission: "write",
 		ApplyPermission:    "write",
-		Comment:         "sticky",
-		Workflow:        "kyku.yml",
-		Drift:           Drift{Enabled: true},
-		Projects:        []Project{defaultProject("", DefaultConfig)},
+		Comment:            "sticky",
+		Workflow:           "kyku.yml",
+		Drift:              Drift{Enabled: true},
+		Projects:           []Project{defaultProject("", DefaultConfig)},
 	}
 }
 
