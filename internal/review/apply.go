@@ -117,6 +117,11 @@ func (a *applier) run(ctx context.Context, pr *github.PR) (*ApplyOutcome, error)
 	}
 
 	cfg, err := a.d.trusted(ctx, a.req.Trusted)
+	if errors.Is(err, ErrNoTrustedConfig) {
+		return a.refuse(ctx, "The default branch has no Kyku configuration yet, so there is no trusted backend to apply with: "+
+			"a pull request's own backend is used for planning only, never to apply. "+
+			"Merge the pull request that adds the configuration (the merge applies it, from the default branch), then apply later changes as usual.")
+	}
 	if err != nil {
 		return a.fail(ctx, err)
 	}

@@ -122,7 +122,7 @@ func applyPlan(ctx context.Context, eng *engine.Engine, cfg *config.Config, p *p
 // mismatch says why the fresh plan may not be applied ("" when it may).
 func (a *applier) mismatch(saved *plan.Plan, decodeErr error, headHash string, fresh *plan.Plan, digest string, sh shown, haveComment bool) string {
 	sha := code(sha7(a.pr.HeadSHA))
-	short := func(d string) string { return code(d[:min(12, len(d))]) }
+	short := func(d string) string { return code(d) }
 	if decodeErr != nil {
 		return "The saved plan for " + sha + " cannot be used (" + code(decodeErr.Error()) + ")."
 	}

@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"strconv"
 	"time"
@@ -36,6 +37,12 @@ type GitHub interface {
 }
 
 var _ GitHub = (*github.Repo)(nil)
+
+// ErrNoTrustedConfig is wrapped by a Deps.Trusted error when the default
+// branch has no Kyku configuration yet. A pull request's own backend may
+// then be used to plan it (the front door decides), never to apply it:
+// Apply refuses, saying so.
+var ErrNoTrustedConfig = errors.New("the default branch has no kyku configuration")
 
 // Workspace is an opened engine with its backend (see package workspace).
 type Workspace struct {
