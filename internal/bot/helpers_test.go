@@ -92,6 +92,7 @@ type harness struct {
 	nextID   int
 	mu       sync.Mutex
 	tenants  []bot.Tenant // every workspace opened
+	simDirs  []string     // every sim cloud directory opened
 }
 
 // namespace is the test repository's namespace.
@@ -143,9 +144,12 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	if o.policy == "" {
 		o.policy = testPolicy()
 	}
-	pol, err := policy.Parse("policy.yaml", []byte(o.policy))
-	if err != nil {
-		t.Fatal(err)
+	var pol *policy.Policy
+	if o.policy != noPolicy {
+		var err error
+		if pol, err = policy.Parse("policy.yaml", []byte(o.policy)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	h.policy = pol
 	opts := bot.Options{
@@ -177,6 +181,9 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	return h
 }
 
+// noPolicy as harnessOpts.policy runs the bot without an operator policy.
+const noPolicy = "-"
+
 // testPolicy is the operator's policy of the tests: Codertocat's
 // repositories may use the sim, the given buckets, and endpoints (the
 // S3 server's).
@@ -204,6 +211,9 @@ func (h *harness) open(ctx context.Context, t bot.Tenant, cfg *config.Config, en
 			s = map[string]string{}
 		}
 		s["dir"] = filepath.Join(h.simDir, filepath.FromSlash(settings["dir"]))
+		h.mu.Lock()
+		h.simDirs = append(h.simDirs, s["dir"])
+		h.mu.Unlock()
 		return sim.Factory(ctx, s, getenv)
 	}}
 	ws, err := workspace.Open(ctx, cfg, workspace.Settings{
@@ -424,4 +434,11 @@ func bucketList(names []string) string {
 		items = append(items, "{ name: "+n+" }")
 	}
 	return strings.Join(items, ", ")
+}
+
+// opened lists the tenants of every workspace opened so far.
+func (h *harness) opened() []bot.Tenant {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]bot.Tenant(nil), h.tenants...)
 }
