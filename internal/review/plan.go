@@ -10,9 +10,10 @@ import (
 	"github.com/kyku/action/internal/render"
 )
 
-// Plan plans a PR's head: the FULL plan (config embedded, so applying it
-// needs no checkout) saved in the backend at SavedPlanKey, the PR comment
-// per CommentMode ("sticky": one comment per project and environment,
+// Plan plans a PR's head: the FULL plan (config embedded) saved in the
+// backend at SavedPlanKey, the PR comment per CommentMode (showing the
+// plan's ChangesDigest, with a hidden line naming the head and digest that
+// Apply compares with) ("sticky": one comment per project and environment,
 // found by render.PlanMarker and edited in place, older ones marked
 // outdated; "new": a new comment per plan; "off": none), the redacted
 // plan.json and the job summary.

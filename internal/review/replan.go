@@ -122,7 +122,6 @@ func applyPlan(ctx context.Context, eng *engine.Engine, cfg *config.Config, p *p
 // mismatch says why the fresh plan may not be applied ("" when it may).
 func (a *applier) mismatch(saved *plan.Plan, decodeErr error, headHash string, fresh *plan.Plan, digest string, sh shown, haveComment bool) string {
 	sha := code(sha7(a.pr.HeadSHA))
-	short := func(d string) string { return code(d) }
 	if decodeErr != nil {
 		return "The saved plan for " + sha + " cannot be used (" + code(decodeErr.Error()) + ")."
 	}
@@ -144,10 +143,10 @@ func (a *applier) mismatch(saved *plan.Plan, decodeErr error, headHash string, f
 		}
 		if moved != "" {
 			return "The saved plan for " + sha + " is a stale plan: " + moved + ", and a fresh plan of that commit against the current state " +
-				"makes other changes (digest " + short(digest) + ", the saved one " + short(savedDigest) + ")."
+				"makes other changes (digest " + code(digest) + ", the saved one " + code(savedDigest) + ")."
 		}
 		return "The saved plan for " + sha + " does not match a fresh plan of that commit against the current state " +
-			"(digest " + short(digest) + ", the saved one " + short(savedDigest) + "): the cloud changed since it was planned, or the saved plan was altered."
+			"(digest " + code(digest) + ", the saved one " + code(savedDigest) + "): the cloud changed since it was planned, or the saved plan was altered."
 	}
 	if a.s.CommentMode == ModeOff {
 		return ""
@@ -160,8 +159,8 @@ func (a *applier) mismatch(saved *plan.Plan, decodeErr error, headHash string, f
 	case sh.head != a.pr.HeadSHA:
 		return "Kyku's latest plan comment is for commit " + code(sha7(sh.head)) + ", not for the current head " + sha + "."
 	case sh.digest != digest:
-		return "The plan shown for review in Kyku's comment (digest " + short(sh.digest) + ") is not the plan of " + sha +
-			" against the current state (digest " + short(digest) + "): the state or the cloud changed since the review."
+		return "The plan shown for review in Kyku's comment (digest " + code(sh.digest) + ") is not the plan of " + sha +
+			" against the current state (digest " + code(digest) + "): the state or the cloud changed since the review."
 	}
 	return ""
 }
