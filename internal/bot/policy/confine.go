@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -58,6 +59,9 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 	if _, ok := settings["profile"]; ok && !g.AllowProfile {
 		ds.Add(cfg.Provider.Pos, "provider setting profile is not allowed %s: the bot's AWS profiles are not the repository's", who)
 	}
+	if r, ok := settings["region"]; ok && !regionRE.MatchString(r) {
+		ds.Add(cfg.Provider.Pos, "provider setting region %q is not an AWS region name", r)
+	}
 	if name == "sim" {
 		if settings == nil {
 			settings = map[string]string{}
@@ -89,6 +93,9 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 		if nb.Endpoint != "" && !g.AllowEndpoint {
 			ds.Add(b.Pos, "backend endpoint is not allowed %s", who)
 		}
+		if nb.Region != "" && !regionRE.MatchString(nb.Region) {
+			ds.Add(b.Pos, "backend region %q is not an AWS region name", nb.Region)
+		}
 		bucket, ok := g.Bucket(nb.Bucket)
 		if !ok {
 			ds.Add(b.Pos, "bucket %q is not granted to %s by the bot's policy", nb.Bucket, g.Repo)
@@ -108,6 +115,10 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 	}
 	return out, nil
 }
+
+// regionRE is an AWS region name: a region becomes part of a host name, so
+// nothing else may pass (it could name another host).
+var regionRE = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}$`)
 
 // under joins ns and rel ("" → def), refusing a rel that is absolute,
 // climbs with "..", or holds an empty, "." or backslash segment.

@@ -132,6 +132,9 @@ func TestConfine(t *testing.T) {
 		{name: "local path confined", grant: sandbox, yaml: "provider: sim\nbackend: { type: local, path: state }\nresources: {}\n",
 			wantPrefix: "sandbox/x/state", wantSimDir: "sandbox/x/sim"},
 		{name: "local path escaping", grant: sandbox, yaml: "provider: sim\nbackend: { type: local, path: ../../etc }\nresources: {}\n", wantErr: []string{"backend path"}},
+		{name: "region naming another host", grant: acme,
+			yaml:    "provider: { name: aws, region: \"evil.example.com#\" }\nbackend: { type: s3, bucket: acme-kyku-state, region: \"eu-west-1.evil\" }\nresources: {}\n",
+			wantErr: []string{`provider setting region "evil.example.com#" is not an AWS region name`, `backend region "eu-west-1.evil"`}},
 		{name: "unmatched repository", grant: p.For("mallory", "x"), yaml: s3(""), wantErr: []string{"grants mallory/x nothing"}},
 	}
 	for _, tt := range tests {
