@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
@@ -51,10 +52,6 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 		return a.fail(ctx, fmt.Errorf("read saved plan %s: %w", key, err))
 	}
 	saved, decodeErr := decodeSaved(key, data, a.s.Environment)
-	var hidden []string
-	if saved != nil {
-		hidden = planSecrets(saved)
-	}
 	if a.d.Source == nil {
 		return a.fail(ctx, errors.New("no source loader for the configuration at the approved commit"))
 	}
@@ -63,7 +60,13 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 		return a.fail(ctx, fmt.Errorf("load the configuration at %s: %w", sha7(pr.HeadSHA), err))
 	}
 	headHash := headCfg.Hash()
-	hidden = append(hidden, secrets(headCfg)...)
+	// Secrets come from what Kyku trusts (the approved commit's config and
+	// its own plan), never from the saved plan: masking strings an attacker
+	// chose would let them hide parts of the log.
+	hidden := secrets(headCfg)
+	for _, x := range hidden {
+		a.d.Mask(x)
+	}
 
 	var sh shown
 	haveComment := false
@@ -84,10 +87,13 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	if err != nil {
 		return a.fail(ctx, fmt.Errorf("plan %s again at %s: %w", envName(a.s.Environment), sha7(pr.HeadSHA), scrubbed(err, hidden)))
 	}
-	hidden = append(hidden, planSecrets(fresh)...)
-	for _, x := range hidden {
-		a.d.Mask(x)
+	for _, x := range planSecrets(fresh) {
+		if !slices.Contains(hidden, x) {
+			hidden = append(hidden, x)
+			a.d.Mask(x)
+		}
 	}
+	slices.SortStableFunc(hidden, func(x, y string) int { return len(y) - len(x) }) // longest first, as scrub needs
 	digest, err := ChangesDigest(fresh)
 	if err != nil {
 		return a.fail(ctx, err)
