@@ -7,7 +7,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
@@ -15,14 +14,14 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+
 	"github.com/kyku/action/internal/bot"
-	"github.com/kyku/action/internal/config"
-	"github.com/kyku/action/internal/provider"
-	"github.com/kyku/action/internal/provider/aws"
-	"github.com/kyku/action/internal/provider/sim"
-	"github.com/kyku/action/internal/review"
-	"github.com/kyku/action/internal/workspace"
 )
+
+// envSimRoot is the directory the sim provider's clouds live under (each
+// repository's under <owner>/<repo>/, when the policy allows the sim).
+const envSimRoot = "KYKU_BOT_SIM_ROOT"
 
 func main() {
 	os.Exit(run())
@@ -35,7 +34,18 @@ func run() int {
 		log.Error("configuration invalid", "error", err.Error())
 		return 2
 	}
-	b, err := bot.New(bot.Options{Config: cfg, Open: opener(os.Getenv), Logger: log})
+	simRoot := os.Getenv(envSimRoot)
+	if simRoot == "" {
+		simRoot = "sim"
+	}
+	opts := bot.Options{Config: cfg, Open: opener(os.Getenv, simRoot), Logger: log}
+	if client, err := stsClient(context.Background(), cfg); err != nil {
+		log.Error("cannot start: sts client", "error", err.Error())
+		return 2
+	} else if client != nil {
+		opts.STS = client
+	}
+	b, err := bot.New(opts)
 	if err != nil {
 		log.Error("cannot start", "error", err.Error())
 		return 2
@@ -79,19 +89,19 @@ func run() int {
 	return code
 }
 
-// opener opens a project's provider and backend from its trusted config.
-// The bot keeps nothing that matters on its disk, so a local backend is
-// refused: several replicas and restarts must see the same state and locks.
-func opener(getenv func(string) string) review.Opener {
-	reg := provider.Registry{"sim": sim.Factory, "aws": aws.New}
-	return func(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
-		if cfg.Backend == nil || cfg.Backend.Type != "s3" {
-			return nil, fmt.Errorf("open workspace: the bot needs an s3 backend in the project's config (state on the bot's disk would be lost)")
-		}
-		ws, err := workspace.Open(ctx, cfg, workspace.Settings{Env: env, Getenv: getenv}, reg)
-		if err != nil {
-			return nil, fmt.Errorf("open workspace: %w", err)
-		}
-		return &review.Workspace{Engine: ws.Engine, Backend: ws.Backend}, nil
+// stsClient is the STS client the bot assumes the policy's roles with (its
+// own credentials, from the SDK's default chain); nil without a policy
+// naming a role.
+func stsClient(ctx context.Context, cfg bot.Config) (*sts.Client, error) {
+	if cfg.Policy == nil {
+		return nil, nil
 	}
+	awsCfg, err := loadAWS(ctx, "", false, nil)
+	if err != nil {
+		return nil, err
+	}
+	if awsCfg.Region == "" {
+		awsCfg.Region = "us-east-1" // STS's global endpoint
+	}
+	return sts.NewFromConfig(awsCfg), nil
 }

@@ -2,17 +2,26 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/credentials"
+
+	"github.com/kyku/action/internal/bot"
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/statemgr/s3/s3test"
 )
+
+func TestMain(m *testing.M) { os.Exit(s3test.Main(m)) }
 
 // The bot keeps nothing that matters on its disk: a project whose config
 // has no backend, or a local one, is refused instead of writing state to
 // the container.
 func TestOpenerRefusesLocalState(t *testing.T) {
-	open := opener(func(string) string { return "" })
+	open := opener(func(string) string { return "" }, t.TempDir())
 	for _, yaml := range []string{
 		"resources: {}\n",
 		"backend: { type: local, path: .kyku }\nresources: {}\n",
@@ -21,8 +30,52 @@ func TestOpenerRefusesLocalState(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := open(context.Background(), cfg, "prod"); err == nil || !strings.Contains(err.Error(), "s3 backend") {
+		if _, err := open(context.Background(), bot.Tenant{Repo: "acme/infra", Namespace: "acme/infra"}, cfg, "prod"); err == nil || !strings.Contains(err.Error(), "s3 backend") {
 			t.Errorf("%q: err = %v, want a refusal asking for an s3 backend", yaml, err)
 		}
+	}
+}
+
+// TestOpenerUsesTheTenantsCredentials: with the tenant's credentials (the
+// policy's role, assumed for the repository) the S3 backend uses them, not
+// the bot's own (here: wrong ones in the environment), and writes under
+// the confined prefix. Needs the S3 server (.ci/run provides it).
+func TestOpenerUsesTheTenantsCredentials(t *testing.T) {
+	s := s3test.Require(t)
+	bucket := s.NewBucket(t)
+	for k, v := range map[string]string{
+		"AWS_ACCESS_KEY_ID": "bot-own-key", "AWS_SECRET_ACCESS_KEY": "bot-own-secret", "AWS_EC2_METADATA_DISABLED": "true",
+		"AWS_CONFIG_FILE": "/nonexistent", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent", "AWS_REGION": s.Region,
+	} {
+		t.Setenv(k, v)
+	}
+	cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte(fmt.Sprintf(
+		"provider: sim\nbackend: { type: s3, bucket: %s, prefix: acme/infra/prod, region: %s, endpoint: %q, usePathStyle: true }\nresources: {}\n",
+		bucket, s.Region, s.Endpoint))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	open := opener(os.Getenv, t.TempDir())
+	role := credentials.NewStaticCredentialsProvider(s.Access, s.Secret, "")
+	ws, err := open(ctx, bot.Tenant{Repo: "acme/infra", Namespace: "acme/infra", Credentials: role}, cfg, "prod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.Backend.PutObject(ctx, "plans/prod/pr-1-abc.json", []byte("{}")); err != nil {
+		t.Fatalf("write with the tenant's credentials: %v", err)
+	}
+	if keys := s.Keys(t, bucket, ""); !slices.Equal(keys, []string{"acme/infra/prod/plans/prod/pr-1-abc.json"}) {
+		t.Errorf("keys %v, want the one object under the confined prefix", keys)
+	}
+
+	// Without them, the bot's own (wrong) credentials are used and fail:
+	// the write above did not succeed by accident.
+	ws, err = open(ctx, bot.Tenant{Repo: "acme/infra", Namespace: "acme/infra"}, cfg, "prod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.Backend.PutObject(ctx, "plans/prod/pr-2-abc.json", []byte("{}")); err == nil {
+		t.Error("the bot's own wrong credentials wrote to the bucket")
 	}
 }

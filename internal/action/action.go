@@ -99,8 +99,9 @@ type run struct {
 
 func (r *run) settings() review.Settings {
 	return review.Settings{
-		Environment: r.in.Environment, RequireApproval: r.in.RequireApproval,
-		ApplyPermission: r.in.ApplyPermission, CommentMode: r.in.Comment, DriftLabel: "kyku-drift",
+		Environment: r.in.Environment, RequireApproval: r.in.RequireApproval, RequiredApprovals: r.in.RequiredApprovals,
+		ApproverPermission: r.in.ApproverPermission, ApplyPermission: r.in.ApplyPermission, PlanPermission: r.in.PlanPermission,
+		CommentMode: r.in.Comment, DriftLabel: "kyku-drift",
 	}
 }
 
@@ -138,9 +139,11 @@ func (r *run) handle(ctx context.Context) int {
 		GitHub: r.repo, Open: r.open, Now: r.env.Now, RunURL: r.runURL(), ArtifactURL: r.runURL(),
 		Mask: r.mask, Source: r.src.at, Trusted: r.src.checkout,
 	}
-	if strings.HasPrefix(ghctx.EventName, "pull_request") {
-		// The checkout is the pull request's code: the trusted config (its
-		// backend) comes from the default branch through the API.
+	if ghctx.EventName != "push" && ghctx.EventName != "schedule" && ghctx.EventName != "workflow_dispatch" {
+		// On pull_request the checkout is the pull request's code, and a
+		// comment-triggered workflow may well check out the pull request's
+		// head too: the trusted config (its backend) comes from the default
+		// branch through the API, never from the checkout.
 		r.deps.Trusted = r.defaultBranchConfig
 	}
 	return r.dispatch(ctx)
@@ -154,16 +157,16 @@ func (r *run) cannotRun() string {
 		return ""
 	}
 	if pr.fromFork() {
-		head := "a deleted repository"
+		head := ""
 		if pr.Head.Repo != nil {
 			head = pr.Head.Repo.FullName
 		}
-		return fmt.Sprintf("Pull request #%d comes from a fork (%s). GitHub gives workflows triggered by fork pull requests a read-only token and no secrets, so Kyku cannot read the state, plan or comment. "+
-			"A maintainer can comment `/kyku plan` on the pull request to plan it with this repository's credentials.", pr.Number, head)
+		return review.ForkNotPlanned(pr.Number, head) +
+			" (Its own workflow runs get a read-only token and no secrets from GitHub anyway, so Kyku could not read the state, plan or comment here.)"
 	}
 	if r.ghctx.Actor == "dependabot[bot]" {
-		return fmt.Sprintf("Pull request #%d was opened by Dependabot, whose workflow runs get a read-only token and no secrets, so Kyku cannot plan it. "+
-			"A maintainer can comment `/kyku plan` on the pull request.", pr.Number)
+		return fmt.Sprintf("Pull request #%d was opened by Dependabot, whose workflow runs get a read-only token and no secrets, so Kyku cannot plan it here. "+
+			"Someone with `plan-permission` can comment `/kyku plan` on the pull request: the comment's workflow runs with this repository's credentials.", pr.Number)
 	}
 	return ""
 }
@@ -217,6 +220,9 @@ func (r *run) dispatch(ctx context.Context) int {
 
 func (r *run) defaultBranchConfig(ctx context.Context) (*config.Config, error) {
 	cfg, err := r.src.at(ctx, r.defaultBranch())
+	if errors.Is(err, errNoConfig) {
+		return nil, fmt.Errorf("load the default branch's configuration: %w: %w", review.ErrNoTrustedConfig, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("load the default branch's configuration (its backend is the trusted one): %w", err)
 	}

@@ -107,6 +107,7 @@ func TestReviewLifecycle(t *testing.T) {
 	f.setRef(shaC, f.config("web", "queue"))
 	f.addPR(2, shaA)
 	f.srv.SetPermission(repoName, "hubot", "write")
+	f.srv.SetPermission(repoName, "octocat", "write") // the reviewer
 	f.srv.SetPermission(repoName, "mallory", "read")
 
 	var commentURL string

@@ -20,7 +20,7 @@ func TestForkPullRequestDoesNothing(t *testing.T) {
 	if n := len(f.srv.Requests()); n != 0 {
 		t.Errorf("a fork's run made %d API requests: %+v", n, f.srv.Requests())
 	}
-	if !strings.Contains(r.stdout, "::notice::Kyku did not run: Pull request #2 comes from a fork (mallory/Hello-World)") {
+	if !strings.Contains(r.stdout, "::notice::Kyku did not run: Pull request #2 comes from a fork (`mallory/Hello-World`), and this repository does not plan pull requests from forks") {
 		t.Errorf("the log does not say why nothing ran:\n%s", r.stdout)
 	}
 	if !strings.Contains(r.stdout, "::add-mask::ghs_readonly_fork_token") {

@@ -3,11 +3,19 @@ package action
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 
 	githubactions "github.com/sethvargo/go-githubactions"
+
+	"github.com/kyku/action/internal/review"
 )
+
+// envRE is what an environment may be called: the same rule as the bot's
+// settings and the /kyku -e flag (it becomes part of state file and key
+// names, so "../x" must not pass).
+var envRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
 
 // Command is what the Action was asked to do (input `command`).
 type Command int
@@ -53,7 +61,10 @@ type Inputs struct {
 	Parallelism        int
 	Token              string
 	RequireApproval    bool
+	RequiredApprovals  int    // approvals that must count (1–10)
+	ApproverPermission string // a reviewer's minimum permission for the approval to count
 	ApplyPermission    string // read|triage|write|maintain|admin
+	PlanPermission     string // minimum permission to /kyku plan
 	Comment            string // sticky|new|off
 	RefreshWritesState bool
 	FailOnDrift        bool
@@ -100,6 +111,8 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 		Token:              get("github-token", ""),
 		RequireApproval:    boolean("require-approval", true),
 		ApplyPermission:    oneOf("apply-permission", "write", "read", "triage", "write", "maintain", "admin"),
+		PlanPermission:     oneOf("plan-permission", "write", "read", "triage", "write", "maintain", "admin"),
+		ApproverPermission: oneOf("approver-permission", "write", "read", "triage", "write", "maintain", "admin"),
 		Comment:            oneOf("comment", "sticky", "sticky", "new", "off"),
 		RefreshWritesState: boolean("refresh-writes-state", false),
 		FailOnDrift:        boolean("fail-on-drift", false),
@@ -117,6 +130,15 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 		problems = append(problems, fmt.Sprintf("input parallelism: %q is not a positive number", par))
 	}
 	in.Parallelism = n
+	ra := get("required-approvals", "1")
+	if n, err := strconv.Atoi(ra); err != nil || n < 1 || n > review.MaxRequiredApprovals {
+		problems = append(problems, fmt.Sprintf("input required-approvals: %q is not a number from 1 to %d", ra, review.MaxRequiredApprovals))
+	} else {
+		in.RequiredApprovals = n
+	}
+	if e := in.Environment; e != "" && !envRE.MatchString(e) {
+		problems = append(problems, fmt.Sprintf("input environment: %q is not an environment name (letters, digits, '_', '.', '-'; at most 63, starting with a letter or digit)", e))
+	}
 	if p := in.ConfigPath(); path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") {
 		problems = append(problems, fmt.Sprintf("inputs working-directory and config: %q is outside the repository", p))
 	}

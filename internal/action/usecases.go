@@ -32,8 +32,9 @@ func (r *run) pullRequest(ctx context.Context, cmd Command) int {
 		return r.fail(err)
 	}
 	trusted, err := r.deps.Trusted(ctx)
-	if errors.Is(err, errNoConfig) {
-		r.a.Warningf("the default branch %s has no configuration at %s yet: using the pull request's backend settings", r.defaultBranch(), r.src.path)
+	if errors.Is(err, review.ErrNoTrustedConfig) {
+		// Planning only: an apply never opens a pull request's own backend.
+		r.a.Warningf("the default branch %s has no configuration at %s yet: planning with the pull request's backend settings (planning only; merging applies it)", r.defaultBranch(), r.src.path)
 		trusted, err = nil, nil
 	}
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -52,10 +53,10 @@ func TestApplyByReadOnlyUserIsRefusedWithAReply(t *testing.T) {
 func TestTwoPRsApplySerializedSecondIsStale(t *testing.T) {
 	for _, backend := range []string{"local", "s3"} {
 		t.Run(backend, func(t *testing.T) {
-			extra := ""
+			extra, bucket := "", ""
 			if backend == "s3" {
 				s := s3test.Require(t)
-				bucket := s.NewBucket(t)
+				bucket = s.NewBucket(t)
 				t.Setenv("AWS_ACCESS_KEY_ID", s.Access)
 				t.Setenv("AWS_SECRET_ACCESS_KEY", s.Secret)
 				t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
@@ -71,7 +72,7 @@ func TestTwoPRsApplySerializedSecondIsStale(t *testing.T) {
 				time.Sleep(30 * time.Millisecond) // widen the window an overlap would need
 				return review.Comment(ctx, d, s, ev)
 			}}
-			h := newHarness(t, harnessOpts{rules: rules, backend: extra})
+			h := newHarness(t, harnessOpts{rules: rules, backend: extra, policy: testPolicy(bucket)})
 			for _, pr := range []struct {
 				n   int
 				sha string
@@ -123,7 +124,7 @@ func TestTwoPRsApplySerializedSecondIsStale(t *testing.T) {
 // cloudObjects lists the sim's objects.
 func (h *harness) cloudObjects() []string {
 	h.t.Helper()
-	entries, err := os.ReadDir(h.simDir)
+	entries, err := os.ReadDir(h.cloudDir())
 	if os.IsNotExist(err) {
 		return nil
 	}
@@ -135,7 +136,7 @@ func (h *harness) cloudObjects() []string {
 		if !e.IsDir() {
 			continue
 		}
-		files, _ := os.ReadDir(h.simDir + "/" + e.Name())
+		files, _ := os.ReadDir(filepath.Join(h.cloudDir(), e.Name()))
 		for _, f := range files {
 			if strings.HasSuffix(f.Name(), ".json") {
 				out = append(out, e.Name()+"/"+f.Name())

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
+
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/review"
 )
@@ -46,10 +48,13 @@ func (r Rules) withDefaults() Rules {
 // Options configure a Bot.
 type Options struct {
 	Config Config
-	// Open opens a project's engine and backend from its trusted config
-	// (required). cmd/bot's refuses local state: the bot's disk holds
-	// nothing that matters.
-	Open   review.Opener
+	// Open opens a project's engine and backend from its trusted config,
+	// confined to its repository (required). cmd/bot's refuses local
+	// state: the bot's disk holds nothing that matters.
+	Open Opener
+	// STS assumes the IAM roles the policy names (Config.Policy); nil
+	// refuses every bucket that names a role.
+	STS    stscreds.AssumeRoleAPIClient
 	Logger *slog.Logger
 	Now    func() time.Time
 	// Transport is the base transport for GitHub calls (default
@@ -76,7 +81,8 @@ type Bot struct {
 	cfg      Config
 	log      *slog.Logger
 	now      func() time.Time
-	open     review.Opener
+	open     Opener
+	roles    *roles
 	rules    Rules
 	maxSrc   int64
 	inst     *installations
@@ -143,6 +149,7 @@ func New(opts Options) (*Bot, error) {
 		log:     opts.Logger,
 		now:     opts.Now,
 		open:    opts.Open,
+		roles:   newRoles(opts.STS),
 		rules:   opts.Rules.withDefaults(),
 		maxSrc:  opts.MaxSourceBytes,
 		inst:    inst,

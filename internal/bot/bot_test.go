@@ -146,7 +146,7 @@ func TestRefusesToStartWithoutWebhookSecret(t *testing.T) {
 		}
 	}
 	_, err = bot.New(bot.Options{Config: bot.Config{AppID: 42, PrivateKey: []byte("not a key"), WebhookSecret: []byte("s")},
-		Open: func(context.Context, *cfgConfig, string) (*reviewWorkspace, error) { return nil, nil }})
+		Open: func(context.Context, bot.Tenant, *cfgConfig, string) (*reviewWorkspace, error) { return nil, nil }})
 	if err == nil {
 		t.Error("New accepted a private key that is not PEM")
 	}

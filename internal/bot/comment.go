@@ -43,9 +43,19 @@ func (b *Bot) routeComment(ctx context.Context, ev event, repo *github.Repo) (st
 		return "refused", err
 	}
 	if s.Execution == settings.Actions {
+		// The workflow runs with the repository's credentials: the same
+		// rules decide who may ask for it, before it is dispatched.
 		pr, err := repo.PullRequest(ctx, ev.number)
 		if err != nil {
 			return "", err
+		}
+		refused, err := review.Authorize(ctx, repo, reviewSettings(s, targets[0]), cmd.Name, ev.comment.author, pr)
+		if err != nil {
+			return "", err
+		}
+		if refused != "" {
+			_, err := repo.CreateComment(ctx, ev.number, "**Kyku did not run "+review.Code(cmd.String())+":** "+refused+"\n")
+			return "refused", err
 		}
 		return b.dispatch(ctx, ev, repo, s, targets, cmd.Name.String(), pr.HeadSHA)
 	}
@@ -86,6 +96,8 @@ func commentOutcome(out *review.CommentOutcome) string {
 		return ""
 	case out.Ignored != "":
 		return "ignored"
+	case out.Refused != "":
+		return "refused"
 	case out.Apply != nil && out.Apply.Applied:
 		return "applied"
 	case out.Apply != nil:

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kyku/action/internal/bot/policy"
 )
 
 // Environment variables the bot reads.
@@ -21,6 +23,7 @@ const (
 	EnvQueue          = "KYKU_BOT_QUEUE"
 	EnvDrainTimeout   = "KYKU_BOT_DRAIN_TIMEOUT"
 	EnvDriftInterval  = "KYKU_BOT_DRIFT_INTERVAL"
+	EnvPolicy         = "KYKU_BOT_POLICY"
 )
 
 // ErrNoWebhookSecret: the bot refuses to start without a webhook secret
@@ -47,6 +50,11 @@ type Config struct {
 	// at random, and the first round comes at a random time within one
 	// interval, so replicas started together spread out.
 	DriftInterval time.Duration
+	// Policy is the operator's policy (the YAML file KYKU_BOT_POLICY
+	// names): which repositories may use which buckets, roles and
+	// providers. nil: no policy — every repository is still confined to
+	// its namespace, sim and endpoint/profile overrides are refused.
+	Policy *policy.Policy
 }
 
 // ConfigFromEnv reads the configuration; readFile reads
@@ -121,6 +129,14 @@ func ConfigFromEnv(getenv func(string) string, readFile func(string) ([]byte, er
 			errs = append(errs, fmt.Errorf("%s must be a duration of at least 1m such as 24h, or 0 to disable drift checks, not %q", EnvDriftInterval, s))
 		}
 		c.DriftInterval = d
+	}
+	if file := getenv(EnvPolicy); file != "" {
+		data, err := readFile(file)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("read %s: %w", EnvPolicy, err))
+		} else if c.Policy, err = policy.Parse(file, data); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", EnvPolicy, err))
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return Config{}, fmt.Errorf("bot configuration: %w", err)

@@ -14,6 +14,14 @@
 // event_type "kyku-drift" runs the same for one repository on demand.
 // review.Drift keeps the one drift issue per environment.
 //
+// Tenancy: every workspace the bot opens for a repository goes through
+// its operator policy (package policy, KYKU_BOT_POLICY): the config is
+// confined to the repository's namespace "<owner>/<repo>/" and to the
+// buckets, roles and providers the policy grants, before the Opener sees
+// it; a role is assumed through STS per repository. Webhooks without a
+// well-formed signature are refused before their body is read. Pull
+// requests from forks are never planned on their own.
+//
 // It implements no review rule: planning, `/kyku` commands, permissions,
 // approvals, stale plans and rendering are package review's, shared with
 // the Action. The bot decides which projects and environments an event

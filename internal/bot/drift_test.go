@@ -69,7 +69,7 @@ func (h *harness) applyDefaultBranch() {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	ws, err := h.open(ctx, cfg, "")
+	ws, err := h.openRepo(ctx, cfg, "")
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func (h *harness) applyDefaultBranch() {
 // editVm changes the one Vm in the sim behind Kyku's back.
 func (h *harness) editVm(edit func(props map[string]any)) {
 	h.t.Helper()
-	files, err := filepath.Glob(filepath.Join(h.simDir, "Vm", "*.json"))
+	files, err := filepath.Glob(filepath.Join(h.cloudDir(), "Vm", "*.json"))
 	if err != nil || len(files) != 1 {
 		h.t.Fatalf("want one Vm in the sim, got %v (%v)", files, err)
 	}
@@ -104,7 +104,7 @@ func (h *harness) editVm(edit func(props map[string]any)) {
 
 func (h *harness) stateFile() []byte {
 	h.t.Helper()
-	data, err := os.ReadFile(filepath.Join(h.stateDir, "state.json"))
+	data, err := os.ReadFile(filepath.Join(h.stateDir, namespace, "state.json"))
 	if err != nil {
 		h.t.Fatal(err)
 	}

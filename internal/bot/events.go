@@ -30,7 +30,10 @@ type payload struct {
 		Merged         bool   `json:"merged"`
 		MergeCommitSHA string `json:"merge_commit_sha"`
 		Head           struct {
-			SHA string `json:"sha"`
+			SHA  string `json:"sha"`
+			Repo *struct {
+				FullName string `json:"full_name"`
+			} `json:"repo"`
 		} `json:"head"`
 		MergedBy *user `json:"merged_by"`
 	} `json:"pull_request"`
@@ -66,7 +69,11 @@ type event struct {
 	headSHA       string
 	mergeSHA      string
 	merger        string
-	comment       commentEvent
+	// fork is set for a pull request whose head is another repository (or
+	// a deleted one); headRepo names it.
+	fork     bool
+	headRepo string
+	comment  commentEvent
 }
 
 type commentEvent struct {
@@ -132,6 +139,10 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 			return job, "", fmt.Errorf("decode pull_request payload: no pull_request")
 		}
 		ev.number, ev.headSHA = pr.Number, pr.Head.SHA
+		if pr.Head.Repo != nil {
+			ev.headRepo = pr.Head.Repo.FullName
+		}
+		ev.fork = !strings.EqualFold(ev.headRepo, ev.fullName())
 		attrs = append(attrs, slog.Int("pr", ev.number), slogString("action", p.Action))
 		if p.Action != "closed" {
 			return b.routeJob("pull_request", ev, attrs, b.routePlan), "", nil

@@ -30,6 +30,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/bot/policy"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/github/githubtest"
@@ -90,10 +91,29 @@ type harness struct {
 	gh       *githubtest.Server
 	bot      *bot.Bot
 	http     *httptest.Server
-	simDir   string
-	stateDir string
+	policy   *policy.Policy
+	simDir   string // the sim's root: each repository's cloud is under <owner>/<repo>/
+	stateDir string // local state's root: each repository's state is under <owner>/<repo>/
 	nextID   int
 	mu       sync.Mutex
+	tenants  []bot.Tenant // every workspace opened
+	simDirs  []string     // every sim cloud directory opened
+}
+
+// namespace is the test repository's namespace.
+const namespace = "codertocat/hello-world"
+
+// cloudDir is where the test repository's sim cloud lives.
+func (h *harness) cloudDir() string { return filepath.Join(h.simDir, namespace, "sim") }
+
+// openRepo opens the test repository's workspace for cfg as the bot does:
+// confined by the policy, then h.open.
+func (h *harness) openRepo(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
+	c, err := policy.Confine(cfg, h.policy.For("Codertocat", "Hello-World"))
+	if err != nil {
+		return nil, err
+	}
+	return h.open(ctx, bot.Tenant{Repo: repoName, Namespace: namespace}, c.Config, env)
 }
 
 type harnessOpts struct {
@@ -101,6 +121,10 @@ type harnessOpts struct {
 	queue   int
 	rules   bot.Rules
 	backend string // extra YAML appended to the project configs (e.g. an s3 backend)
+	// policy is the operator's policy YAML (default: testPolicy(), which
+	// lets Codertocat's repositories use the sim).
+	policy string
+	sts    *fakeSTS // answers AssumeRole (nil: the bot has no STS client)
 	// driftInterval and after drive the drift schedule (0: none).
 	driftInterval time.Duration
 	after         func(time.Duration) <-chan time.Time
@@ -117,18 +141,35 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	h.gh.SetFile(repoName, defaultBranch, "kyku.yaml", []byte(configV1+o.backend))
 	h.gh.SetFile(repoName, headA, "kyku.yaml", []byte(configV2+o.backend))
 	h.gh.SetFile(repoName, headB, "kyku.yaml", []byte(configV2+o.backend))
+	// The usual reviewer may approve (write permission).
+	h.gh.SetPermission(repoName, "reviewer", "write")
 	if o.workers == 0 {
 		o.workers = 4
 	}
-	b, err := bot.New(bot.Options{
+	if o.policy == "" {
+		o.policy = testPolicy()
+	}
+	var pol *policy.Policy
+	if o.policy != noPolicy {
+		var err error
+		if pol, err = policy.Parse("policy.yaml", []byte(o.policy)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.policy = pol
+	opts := bot.Options{
 		Config: bot.Config{
 			AppID: appID, PrivateKey: pemBytes, WebhookSecret: []byte(secret), APIURL: h.gh.APIURL(),
-			Workers: o.workers, QueueCapacity: o.queue, DriftInterval: o.driftInterval,
+			Workers: o.workers, QueueCapacity: o.queue, DriftInterval: o.driftInterval, Policy: pol,
 		},
 		Open:  h.open,
 		Rules: o.rules,
 		After: o.after,
-	})
+	}
+	if o.sts != nil {
+		opts.STS = o.sts.client(t)
+	}
+	b, err := bot.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,18 +186,43 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	return h
 }
 
-// open is the Opener cmd/bot builds, on the test's sim and state dirs.
-func (h *harness) open(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
+// noPolicy as harnessOpts.policy runs the bot without an operator policy.
+const noPolicy = "-"
+
+// testPolicy is the operator's policy of the tests: Codertocat's
+// repositories may use the sim, the given buckets, and endpoints (the
+// S3 server's).
+func testPolicy(buckets ...string) string {
+	var names []string
+	for _, b := range buckets {
+		if b != "" {
+			names = append(names, b)
+		}
+	}
+	return "repositories:\n  - match: [\"Codertocat/*\"]\n    providers: [sim]\n    allow-endpoint: true\n" +
+		"    buckets: [" + bucketList(names) + "]\n"
+}
+
+// open is the Opener cmd/bot builds, on the test's dirs: the (confined,
+// relative) local state path and sim dir resolved under stateDir and
+// simDir.
+func (h *harness) open(ctx context.Context, t bot.Tenant, cfg *config.Config, env string) (*review.Workspace, error) {
+	h.mu.Lock()
+	h.tenants = append(h.tenants, t)
+	h.mu.Unlock()
 	reg := provider.Registry{"sim": func(ctx context.Context, settings map[string]string, getenv func(string) string) (provider.Provider, error) {
 		s := maps.Clone(settings)
 		if s == nil {
 			s = map[string]string{}
 		}
-		s["dir"] = h.simDir
+		s["dir"] = filepath.Join(h.simDir, filepath.FromSlash(settings["dir"]))
+		h.mu.Lock()
+		h.simDirs = append(h.simDirs, s["dir"])
+		h.mu.Unlock()
 		return sim.Factory(ctx, s, getenv)
 	}}
 	ws, err := workspace.Open(ctx, cfg, workspace.Settings{
-		Env: env, StateDir: h.stateDir, LockTimeout: 20 * time.Second, Getenv: os.Getenv,
+		Env: env, BaseDir: h.stateDir, LockTimeout: 20 * time.Second, Getenv: os.Getenv,
 		Engine: engine.Options{DeployPrefix: "test", RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond,
 			DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond},
 	}, reg)
@@ -388,4 +454,19 @@ func fixtureAction(t *testing.T, body []byte, action string) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+func bucketList(names []string) string {
+	var items []string
+	for _, n := range names {
+		items = append(items, "{ name: "+n+" }")
+	}
+	return strings.Join(items, ", ")
+}
+
+// opened lists the tenants of every workspace opened so far.
+func (h *harness) opened() []bot.Tenant {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]bot.Tenant(nil), h.tenants...)
 }

@@ -23,6 +23,7 @@ type installations struct {
 	mu      sync.Mutex
 	clients map[int64]*gh.Client
 	app     *gh.Client // authenticated as the App (JWT), for listing installations
+	login   string     // "<slug>[bot]", the account installation tokens write as
 }
 
 func newInstallations(base http.RoundTripper, appID int64, pem []byte, apiURL string) (*installations, error) {
@@ -38,13 +39,57 @@ func newInstallations(base http.RoundTripper, appID int64, pem []byte, apiURL st
 	return &installations{apps: apps, apiURL: apiURL, clients: map[int64]*gh.Client{}}, nil
 }
 
-// repo returns the repository owner/name as seen by installation id.
+// repo returns the repository owner/name as seen by installation id,
+// bound to the App's account: only comments and issues written by it are
+// ever edited or read back.
 func (in *installations) repo(ctx context.Context, id int64, owner, name string) (*github.Repo, error) {
+	login, err := in.self(ctx)
+	if err != nil {
+		return nil, err
+	}
 	c, err := in.client(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return github.New(c, owner, name), nil
+	r := github.New(c, owner, name)
+	r.SetSelf(login)
+	return r, nil
+}
+
+// self is the App's account, "<slug>[bot]" (GET /app with the App's JWT,
+// asked once).
+func (in *installations) self(ctx context.Context) (string, error) {
+	in.mu.Lock()
+	login := in.login
+	in.mu.Unlock()
+	if login != "" {
+		return login, nil
+	}
+	c, err := in.appClient(ctx)
+	if err != nil {
+		return "", err
+	}
+	if login, err = github.AppLogin(ctx, c); err != nil {
+		return "", err
+	}
+	in.mu.Lock()
+	in.login = login
+	in.mu.Unlock()
+	return login, nil
+}
+
+// appClient is the client authenticated as the App (its JWT).
+func (in *installations) appClient(ctx context.Context) (*gh.Client, error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.app == nil {
+		c, err := github.NewClient(ctx, in.apiURL, &http.Client{Transport: in.apps})
+		if err != nil {
+			return nil, fmt.Errorf("app client: %w", err)
+		}
+		in.app = c
+	}
+	return in.app, nil
 }
 
 // client is installation id's cached client.
@@ -65,17 +110,10 @@ func (in *installations) client(ctx context.Context, id int64) (*gh.Client, erro
 
 // list lists the App's installations (App JWT).
 func (in *installations) list(ctx context.Context) ([]github.Installation, error) {
-	in.mu.Lock()
-	if in.app == nil {
-		c, err := github.NewClient(ctx, in.apiURL, &http.Client{Transport: in.apps})
-		if err != nil {
-			in.mu.Unlock()
-			return nil, fmt.Errorf("app client: %w", err)
-		}
-		in.app = c
+	c, err := in.appClient(ctx)
+	if err != nil {
+		return nil, err
 	}
-	c := in.app
-	in.mu.Unlock()
 	return github.ListInstallations(ctx, c)
 }
 

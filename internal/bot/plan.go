@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strconv"
 
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/bot/settings"
@@ -24,6 +25,19 @@ func (b *Bot) routePlan(ctx context.Context, ev event, repo *github.Repo) (strin
 	}
 	if err != nil {
 		return "", err
+	}
+	if ev.fork {
+		// Anyone can open a pull request from a fork: it is never planned
+		// on its own (with allow-fork-prs, only on a /kyku plan by someone
+		// with plan-permission). Say so once, on the head commit.
+		title, msg := "Not planned: pull request from a fork", review.ForkNotPlanned(ev.number, ev.headRepo)
+		if s.AllowForkPRs {
+			msg = "Pull request #" + strconv.Itoa(ev.number) + " comes from a fork (" + review.Code(ev.headRepo) + "), so it is not planned on its own. " +
+				"Someone with " + review.Code(s.PlanPermission) + " permission can comment " + review.Code("/kyku plan") +
+				" to plan it with this repository's credentials after reading its changes."
+		}
+		_, err := repo.CreateCheckRun(ctx, "kyku", ev.headSHA, "completed", "neutral", title, msg, "")
+		return "fork", err
 	}
 	return b.routeTouched(ctx, ev, repo, s, "plan", ev.headSHA, func(t settings.Target, src *sources) queue.Job {
 		return b.planJob(ev, repo, s, t, src)
@@ -75,25 +89,27 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 				// The check must not stay "in progress" when the job is cancelled.
 				return repo.UpdateCheckRun(context.WithoutCancel(ctx), id, name, "completed", conclusion, title, summary, "")
 			}
+			// Everything the repository controls (file and branch names,
+			// error text quoting them) is fenced or code-spanned.
 			cfg, err := src.config(ctx, t.Project, ev.headSHA)
 			if err != nil {
 				if !isDiag(err) {
-					_ = finish("failure", "Cannot read the source", err.Error())
+					_ = finish("failure", "Cannot read the source", review.Fenced(err.Error()))
 					return "", err
 				}
-				return "config-error", finish("failure", "Configuration errors", "```\n"+err.Error()+"\n```\n")
+				return "config-error", finish("failure", "Configuration errors", review.Fenced(err.Error()))
 			}
 			trusted, err := src.config(ctx, t.Project, ev.defaultBranch)
 			if err != nil {
-				return "untrusted", finish("failure", "No valid configuration on "+ev.defaultBranch,
-					"The backend is opened from the default branch's configuration of this project, which cannot be read:\n\n```\n"+
-						err.Error()+"\n```\n\nMerge the project's configuration (with its backend) first.")
+				return "untrusted", finish("failure", "No valid configuration on the default branch",
+					"The backend is opened from the configuration of this project on the default branch "+review.Code(ev.defaultBranch)+
+						", which cannot be read:\n\n"+review.Fenced(err.Error())+"\nMerge the project's configuration (with its backend) first.")
 			}
 			out, err := b.rules.Plan(ctx, b.deps(ev, repo, src, t), review.PlanRequest{
 				Settings: reviewSettings(s, t), Number: ev.number, HeadSHA: ev.headSHA, Config: cfg, Trusted: trusted,
 			})
 			if err != nil {
-				_ = finish("failure", "Plan failed", err.Error())
+				_ = finish("failure", "Plan failed", review.Fenced(err.Error()))
 				return "", err
 			}
 			conclusion, title := "success", "Plan"

@@ -59,12 +59,15 @@ func loadSettings(ctx context.Context, repo *github.Repo) (*settings.Settings, e
 // reviewSettings are the review rules of one target.
 func reviewSettings(s *settings.Settings, t settings.Target) review.Settings {
 	return review.Settings{
-		Project:         t.Project.Name,
-		Environment:     t.Env,
-		RequireApproval: s.RequireApproval,
-		ApplyPermission: s.ApplyPermission,
-		CommentMode:     s.Comment,
-		AllowForkPRs:    s.AllowForkPRs,
+		Project:            t.Project.Name,
+		Environment:        t.Env,
+		RequireApproval:    s.RequireApproval,
+		RequiredApprovals:  s.RequiredApprovals,
+		ApproverPermission: s.ApproverPermission,
+		ApplyPermission:    s.ApplyPermission,
+		PlanPermission:     s.PlanPermission,
+		CommentMode:        s.Comment,
+		AllowForkPRs:       s.AllowForkPRs,
 	}
 }
 
@@ -74,7 +77,7 @@ func reviewSettings(s *settings.Settings, t settings.Target) review.Settings {
 func (b *Bot) deps(ev event, repo *github.Repo, src *sources, t settings.Target) review.Deps {
 	return review.Deps{
 		GitHub: repo,
-		Open:   b.open,
+		Open:   b.opener(ev),
 		Now:    b.now,
 		Log:    b.log,
 		Source: func(ctx context.Context, ref string) (*cfgConfig, error) {
@@ -90,9 +93,9 @@ func (b *Bot) deps(ev event, repo *github.Repo, src *sources, t settings.Target)
 func settingsProblem(err error) string {
 	var ds diag.Diagnostics
 	if errors.As(err, &ds) {
-		return "Kyku cannot read `" + settings.Path + "` on the default branch:\n\n```\n" + ds.Error() + "\n```\n"
+		return "Kyku cannot read `" + settings.Path + "` on the default branch:\n\n" + review.Fenced(ds.Error())
 	}
-	return "Kyku cannot read `" + settings.Path + "` on the default branch: " + err.Error() + "\n"
+	return "Kyku cannot read `" + settings.Path + "` on the default branch: " + review.Code(err.Error()) + "\n"
 }
 
 // isDiag reports whether err is bad user input (not an outage).

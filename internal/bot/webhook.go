@@ -14,52 +14,72 @@ import (
 
 // webhook verifies, dedupes and queues a delivery. It never calls GitHub
 // or the engine: the work runs on the queue with its own context.
+//
+// Nothing an unsigned request sends is kept or processed: a request
+// without a well-formed X-Hub-Signature-256 is refused before its body is
+// read, a declared body over MaxWebhookBytes before reading too, and the
+// body is read through http.MaxBytesReader; the signature is verified
+// before the payload is decoded. Metrics label events from a closed set
+// (eventLabel), so header values cannot grow them.
 func (b *Bot) webhook(w http.ResponseWriter, r *http.Request) {
 	event := r.Header.Get("X-GitHub-Event")
+	label := eventLabel(event)
+	sig, ok := signatureHeader(r.Header.Get("X-Hub-Signature-256"))
+	if !ok {
+		b.metrics.webhook(label, "bad_signature")
+		b.log.Warn("webhook signature missing or malformed", "remote", r.RemoteAddr)
+		writeText(w, http.StatusUnauthorized, "invalid signature")
+		return
+	}
 	if b.draining.Load() {
-		b.metrics.webhook(event, "draining")
+		b.metrics.webhook(label, "draining")
 		writeText(w, http.StatusServiceUnavailable, "shutting down")
+		return
+	}
+	if r.ContentLength > MaxWebhookBytes {
+		b.metrics.webhook(label, "too_large")
+		writeText(w, http.StatusRequestEntityTooLarge, "body too large")
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxWebhookBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			b.metrics.webhook(event, "too_large")
+			b.metrics.webhook(label, "too_large")
 			writeText(w, http.StatusRequestEntityTooLarge, "body too large")
 			return
 		}
 		writeText(w, http.StatusBadRequest, "cannot read body")
 		return
 	}
-	if !validSignature(b.cfg.WebhookSecret, body, r.Header.Get("X-Hub-Signature-256")) {
-		b.metrics.webhook(event, "bad_signature")
-		b.log.Warn("webhook signature invalid", "event", event, "remote", r.RemoteAddr)
+	if !validSignature(b.cfg.WebhookSecret, body, sig) {
+		b.metrics.webhook(label, "bad_signature")
+		b.log.Warn("webhook signature invalid", "event", label, "remote", r.RemoteAddr)
 		writeText(w, http.StatusUnauthorized, "invalid signature")
 		return
 	}
 	id := r.Header.Get("X-GitHub-Delivery")
-	if event == "" || id == "" {
-		b.metrics.webhook(event, "bad_request")
+	if event == "" || id == "" || len(id) > 128 {
+		b.metrics.webhook(label, "bad_request")
 		writeText(w, http.StatusBadRequest, "missing X-GitHub-Event or X-GitHub-Delivery")
 		return
 	}
-	log := b.log.With("delivery", id, "event", event)
+	log := b.log.With("delivery", id, "event", label)
 	job, ignored, err := b.intake(event, body)
 	switch {
 	case err != nil:
-		b.metrics.webhook(event, "bad_payload")
+		b.metrics.webhook(label, "bad_payload")
 		log.Warn("webhook payload invalid", "error", err.Error())
 		writeText(w, http.StatusBadRequest, "invalid payload")
 		return
 	case ignored != "":
-		b.metrics.webhook(event, "ignored")
+		b.metrics.webhook(label, "ignored")
 		log.Info("webhook ignored", "reason", ignored)
 		writeText(w, http.StatusOK, "ignored: "+ignored)
 		return
 	}
 	if !b.seen.add(id) {
-		b.metrics.webhook(event, "duplicate")
+		b.metrics.webhook(label, "duplicate")
 		log.Info("webhook duplicate")
 		writeText(w, http.StatusOK, "duplicate delivery")
 		return
@@ -68,32 +88,56 @@ func (b *Bot) webhook(w http.ResponseWriter, r *http.Request) {
 	switch err := b.queue.Submit(job); {
 	case errors.Is(err, queue.ErrFull):
 		b.seen.forget(id) // let GitHub's redelivery in
-		b.metrics.webhook(event, "queue_full")
+		b.metrics.webhook(label, "queue_full")
 		log.Warn("webhook refused: queue full", "depth", b.queue.Depth())
 		writeText(w, http.StatusServiceUnavailable, "queue full, redeliver later")
 		return
 	case err != nil:
 		b.seen.forget(id)
-		b.metrics.webhook(event, "draining")
+		b.metrics.webhook(label, "draining")
 		writeText(w, http.StatusServiceUnavailable, "shutting down")
 		return
 	}
-	b.metrics.webhook(event, "queued")
+	b.metrics.webhook(label, "queued")
 	log.Info("webhook queued", "kind", job.Kind)
 	writeText(w, http.StatusAccepted, "queued")
 }
 
-// validSignature checks "sha256=<hex HMAC-SHA256 of body>" in constant time.
-func validSignature(secret, body []byte, header string) bool {
-	hexSig, ok := strings.CutPrefix(header, "sha256=")
-	if !ok || len(secret) == 0 {
-		return false
+// knownEvents are the event names metrics label as themselves.
+var knownEvents = map[string]bool{
+	"pull_request": true, "issue_comment": true, "repository_dispatch": true, "ping": true,
+	"push": true, "pull_request_review": true, "installation": true, "installation_repositories": true,
+	"check_run": true, "check_suite": true,
+}
+
+// eventLabel is the metrics label of an X-GitHub-Event header: the event
+// name for the events above, "other" for anything else. The header is
+// read before the signature is checked, so it must not be able to add
+// labels.
+func eventLabel(event string) string {
+	if knownEvents[event] {
+		return event
 	}
-	got, err := hex.DecodeString(hexSig)
-	if err != nil {
+	return "other"
+}
+
+// signatureHeader returns the hex digest of a well-formed
+// "sha256=<64 hex digits>" header.
+func signatureHeader(header string) ([]byte, bool) {
+	hexSig, ok := strings.CutPrefix(header, "sha256=")
+	if !ok || len(hexSig) != 2*sha256.Size {
+		return nil, false
+	}
+	sig, err := hex.DecodeString(hexSig)
+	return sig, err == nil
+}
+
+// validSignature checks sig, the HMAC-SHA256 of body, in constant time.
+func validSignature(secret, body, sig []byte) bool {
+	if len(secret) == 0 {
 		return false
 	}
 	mac := hmac.New(sha256.New, secret)
 	mac.Write(body)
-	return hmac.Equal(got, mac.Sum(nil))
+	return hmac.Equal(sig, mac.Sum(nil))
 }

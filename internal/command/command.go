@@ -57,11 +57,18 @@ var (
 	projectRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_./-]{0,127}$`)
 )
 
+// MaxBody is the longest comment body Parse reads (GitHub caps comments at
+// 65,536 characters, at most 4 bytes each); a longer one holds no command.
+const MaxBody = 4 << 16
+
 // Parse finds the command in a comment body. ok is false when the body has
 // no command line; otherwise the Command is returned, with Err set when the
 // line is invalid (unknown subcommand, unknown or repeated flag, missing or
 // invalid value, unexpected argument). "/kyku" alone means help.
 func Parse(body string) (Command, bool) {
+	if len(body) > MaxBody {
+		return Command{}, false
+	}
 	line, ok := commandLine(body)
 	if !ok {
 		return Command{}, false

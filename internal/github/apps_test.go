@@ -45,6 +45,9 @@ func TestListInstallationsAndRepos(t *testing.T) {
 	if diff := cmp.Diff([]Installation{{ID: 7, Account: "acme"}, {ID: 8, Account: "big"}}, got); diff != "" {
 		t.Errorf("installations (-want +got):\n%s", diff)
 	}
+	if login, err := AppLogin(ctx, appClient); err != nil || login != "kyku[bot]" {
+		t.Errorf("AppLogin = %q, %v; want kyku[bot] (GET /app's slug)", login, err)
+	}
 
 	reposOf := func(id int64) ([]RepoRef, error) {
 		client, err := NewClient(ctx, srv.APIURL(), &http.Client{Transport: ghinstallation.NewFromAppsTransport(apps, id)})

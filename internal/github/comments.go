@@ -17,6 +17,7 @@ const OutdatedNote = "> [!NOTE]\n> Outdated: superseded by a newer plan."
 type Comment struct {
 	ID      int64
 	HTMLURL string
+	Body    string // set by OwnComments
 }
 
 // UpsertComment keeps one sticky comment per marker on issue or pull
@@ -26,9 +27,10 @@ func (r *Repo) UpsertComment(ctx context.Context, number int, marker, body strin
 	return c.HTMLURL, err
 }
 
-// Upsert finds the newest comment on number whose body contains marker and
-// edits it to body, skipping the edit when the body is unchanged; without
-// one it creates the comment. The marker (a hidden HTML comment such as
+// Upsert finds the newest comment on number written by Self whose body
+// contains marker and edits it to body, skipping the edit when the body is
+// unchanged; without one it creates the comment. A comment by anyone else
+// is never edited, whatever it carries. The marker (a hidden HTML comment such as
 // "<!-- kyku:plan prod -->") is appended to body when body lacks it, so the
 // comment is found again next time.
 func (r *Repo) Upsert(ctx context.Context, number int, marker, body string) (Comment, error) {
@@ -38,13 +40,17 @@ func (r *Repo) Upsert(ctx context.Context, number int, marker, body string) (Com
 	if !strings.Contains(body, marker) {
 		body = strings.TrimRight(body, "\n") + "\n\n" + marker + "\n"
 	}
+	self, err := r.Self(ctx)
+	if err != nil {
+		return Comment{}, fmt.Errorf("upsert comment on #%d: %w", number, err)
+	}
 	all, err := r.comments(ctx, number)
 	if err != nil {
 		return Comment{}, fmt.Errorf("upsert comment on #%d: %w", number, err)
 	}
 	var found *gh.IssueComment
 	for _, c := range all {
-		if strings.Contains(c.GetBody(), marker) && (found == nil || c.GetID() > found.GetID()) {
+		if byself(self, c.GetUser()) && strings.Contains(c.GetBody(), marker) && (found == nil || c.GetID() > found.GetID()) {
 			found = c
 		}
 	}
@@ -76,13 +82,17 @@ func (r *Repo) createComment(ctx context.Context, number int, body string) (Comm
 	return Comment{ID: c.GetID(), HTMLURL: c.GetHTMLURL()}, nil
 }
 
-// MarkOutdated edits every comment on number that carries marker, except
-// keepID (0 keeps the newest), into an outdated note with the old content
-// collapsed. The marker is removed from them, so Upsert never picks them
+// MarkOutdated edits every comment on number written by Self that carries
+// marker, except keepID (0 keeps the newest), into an outdated note with
+// the old content collapsed; other people's comments are left alone. The marker is removed from them, so Upsert never picks them
 // again and a second MarkOutdated leaves them alone.
 func (r *Repo) MarkOutdated(ctx context.Context, number int, marker string, keepID int64) error {
 	if marker == "" {
 		return fmt.Errorf("mark comments on #%d outdated: empty marker", number)
+	}
+	self, err := r.Self(ctx)
+	if err != nil {
+		return fmt.Errorf("mark comments on #%d outdated: %w", number, err)
 	}
 	all, err := r.comments(ctx, number)
 	if err != nil {
@@ -90,7 +100,7 @@ func (r *Repo) MarkOutdated(ctx context.Context, number int, marker string, keep
 	}
 	var marked []*gh.IssueComment
 	for _, c := range all {
-		if strings.Contains(c.GetBody(), marker) {
+		if byself(self, c.GetUser()) && strings.Contains(c.GetBody(), marker) {
 			marked = append(marked, c)
 		}
 	}
@@ -109,6 +119,27 @@ func (r *Repo) MarkOutdated(ctx context.Context, number int, marker string, keep
 		}
 	}
 	return nil
+}
+
+// OwnComments lists the comments on number written by Self whose body
+// contains marker, oldest first, with their bodies.
+func (r *Repo) OwnComments(ctx context.Context, number int, marker string) ([]Comment, error) {
+	self, err := r.Self(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read comments on #%d: %w", number, err)
+	}
+	all, err := r.comments(ctx, number)
+	if err != nil {
+		return nil, fmt.Errorf("read comments on #%d: %w", number, err)
+	}
+	var out []Comment
+	for _, c := range all {
+		if byself(self, c.GetUser()) && strings.Contains(c.GetBody(), marker) {
+			out = append(out, Comment{ID: c.GetID(), HTMLURL: c.GetHTMLURL(), Body: c.GetBody()})
+		}
+	}
+	slices.SortFunc(out, func(a, b Comment) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
 }
 
 func outdated(old string) string {

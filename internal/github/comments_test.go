@@ -2,10 +2,12 @@ package github
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kyku/action/internal/github/githubtest"
 )
 
 const marker = "<!-- kyku:plan prod -->"
@@ -75,9 +77,9 @@ func TestMarkOutdated(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "sha1"))
-	f.srv.AddComment(repoName, pr, "bot", "old plan A\n"+marker)
+	f.srv.AddComment(repoName, pr, githubtest.TokenUser, "old plan A\n"+marker)
 	f.srv.AddComment(repoName, pr, "alice", "unrelated")
-	f.srv.AddComment(repoName, pr, "bot", "old plan B\n"+marker)
+	f.srv.AddComment(repoName, pr, githubtest.TokenUser, "old plan B\n"+marker)
 	newest, err := f.repo.Upsert(ctx, pr, marker, "new plan\n"+marker)
 	if err != nil {
 		t.Fatal(err)
@@ -145,5 +147,65 @@ func TestReact(t *testing.T) {
 	}
 	if err := f.repo.React(ctx, 999999, "eyes"); err == nil || !strings.Contains(err.Error(), "react") {
 		t.Errorf("reaction to a missing comment: err = %v", err)
+	}
+}
+
+// TestStrangersMarkedCommentIsNeverTouched: a comment by someone else that
+// carries Kyku's marker (copied from a real plan comment) is not edited by
+// Upsert, not folded by MarkOutdated and not returned by OwnComments; Kyku
+// writes its own comment beside it.
+func TestStrangersMarkedCommentIsNeverTouched(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "sha1"))
+	fake := "plan: nothing to worry about\n" + marker
+	stranger := f.srv.AddComment(repoName, pr, "mallory", fake)
+	own, err := f.repo.Upsert(ctx, pr, marker, "plan: 3 to destroy\n"+marker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if own.ID == stranger {
+		t.Fatal("Upsert edited the stranger's comment")
+	}
+	if err := f.repo.MarkOutdated(ctx, pr, marker, own.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.repo.OwnComments(ctx, pr, marker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].ID != own.ID || !strings.Contains(got[0].Body, "3 to destroy") {
+		t.Errorf("OwnComments = %+v, want only Kyku's", got)
+	}
+	want := []string{fake, "plan: 3 to destroy\n" + marker}
+	if diff := cmp.Diff(want, bodies(f, pr)); diff != "" {
+		t.Errorf("comments (-want +got):\n%s", diff)
+	}
+	if n := f.srv.CountRequests("PATCH", "/issues/comments/"+strconv.FormatInt(stranger, 10)); n != 0 {
+		t.Errorf("%d edits of the stranger's comment", n)
+	}
+}
+
+// TestSelf: the account Kyku writes as, per kind of token.
+func TestSelf(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	// The workflow's GITHUB_TOKEN: GET /user is forbidden.
+	if got, err := f.repo.Self(ctx); err != nil || got != ActionsBot {
+		t.Errorf("Self with GITHUB_TOKEN = %q, %v; want %s", got, err, ActionsBot)
+	}
+	// A person's token.
+	f.srv.AddToken("ghp_person", "octocat")
+	client, err := NewClient(ctx, f.srv.APIURL(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	person := New(client.WithAuthToken("ghp_person"), "acme", "infra")
+	if got, err := person.Self(ctx); err != nil || got != "octocat" {
+		t.Errorf("Self with a user token = %q, %v; want octocat", got, err)
+	}
+	person.SetSelf("kyku[bot]")
+	if got, _ := person.Self(ctx); got != "kyku[bot]" {
+		t.Errorf("Self after SetSelf = %q", got)
 	}
 }

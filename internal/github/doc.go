@@ -11,6 +11,11 @@
 // a context and wraps its errors with what was being done; a 404 also wraps
 // ErrNotFound.
 //
+// Kyku only ever edits, folds or reads back comments and issues written by
+// the account it writes as (Self): a comment carrying Kyku's marker but
+// written by anyone else is left alone and never read.
+//
 // Concurrency: a *Repo holds no mutable state besides the last rate-limit
-// figure (atomic), so it is safe for concurrent use when its client is.
+// figure (atomic) and the account it writes as (found once, under a
+// mutex), so it is safe for concurrent use when its client is.
 package github

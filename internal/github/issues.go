@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	gh "github.com/google/go-github/v62/github"
@@ -18,9 +19,14 @@ func toIssue(i *gh.Issue) *Issue {
 	return &Issue{Number: i.GetNumber(), HTMLURL: i.GetHTMLURL(), Body: i.GetBody()}
 }
 
-// FindOpenIssue returns the newest open issue labelled label whose body
-// contains marker, or nil when there is none. Pull requests are skipped.
+// FindOpenIssue returns the newest open issue opened by Self, labelled
+// label, whose body contains marker, or nil when there is none. Pull
+// requests and other people's issues are skipped.
 func (r *Repo) FindOpenIssue(ctx context.Context, label, marker string) (*Issue, error) {
+	self, err := r.Self(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("find the issue %q: %w", label, err)
+	}
 	opts := &gh.IssueListByRepoOptions{State: "open", ListOptions: gh.ListOptions{PerPage: perPage}}
 	if label != "" {
 		opts.Labels = []string{label}
@@ -32,7 +38,7 @@ func (r *Repo) FindOpenIssue(ctx context.Context, label, marker string) (*Issue,
 		}
 		var found *gh.Issue
 		for _, i := range page {
-			if !i.IsPullRequest() && strings.Contains(i.GetBody(), marker) && (found == nil || i.GetNumber() > found.GetNumber()) {
+			if !i.IsPullRequest() && byself(self, i.GetUser()) && strings.Contains(i.GetBody(), marker) && (found == nil || i.GetNumber() > found.GetNumber()) {
 				found = i
 			}
 		}

@@ -17,6 +17,8 @@ func TestDriftIssueLifecycle(t *testing.T) {
 	// Decoys: another environment's issue, an unlabelled one, and a PR.
 	f.srv.AddIssue(repoName, githubtest.Issue{Title: "drift staging", Body: "<!-- kyku:drift staging -->", Labels: []string{label}})
 	f.srv.AddIssue(repoName, githubtest.Issue{Title: "mentions", Body: driftMarker})
+	// A stranger's issue carrying the label and marker is never Kyku's.
+	f.srv.AddIssue(repoName, githubtest.Issue{Title: "drift prod", Body: driftMarker, Labels: []string{label}, User: "mallory"})
 	f.srv.AddPullRequest(repoName, githubtestPR(0, "s"))
 
 	got, err := f.repo.FindOpenIssue(ctx, label, driftMarker)

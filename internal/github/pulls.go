@@ -98,51 +98,6 @@ func (r *Repo) ChangedFiles(ctx context.Context, number int) ([]string, error) {
 	}
 }
 
-// Approvals lists, sorted, the users whose latest deciding review of pull
-// request number approves it at headSHA. A later CHANGES_REQUESTED or
-// DISMISSED review cancels an approval; a COMMENTED one does not; an
-// approval of an older commit does not count.
-func (r *Repo) Approvals(ctx context.Context, number int, headSHA string) ([]string, error) {
-	if headSHA == "" {
-		return nil, fmt.Errorf("list approvals of #%d: empty head sha", number)
-	}
-	latest := map[string]*gh.PullRequestReview{}
-	opts := &gh.ListOptions{PerPage: perPage}
-	for {
-		page, resp, err := r.client.PullRequests.ListReviews(ctx, r.owner, r.name, number, opts)
-		if err := r.done(resp, err, "list reviews of #%d", number); err != nil {
-			return nil, err
-		}
-		for _, rv := range page {
-			switch strings.ToUpper(rv.GetState()) {
-			case "APPROVED", "CHANGES_REQUESTED", "DISMISSED":
-				latest[strings.ToLower(rv.GetUser().GetLogin())] = rv
-			}
-		}
-		if resp.NextPage == 0 {
-			break
-		}
-		opts.Page = resp.NextPage
-	}
-	var out []string
-	for _, rv := range latest {
-		if strings.EqualFold(rv.GetState(), "APPROVED") && rv.GetCommitID() == headSHA {
-			out = append(out, rv.GetUser().GetLogin())
-		}
-	}
-	slices.Sort(out)
-	return out, nil
-}
-
-// ApprovedBy is Approvals without the pull request's author.
-func (r *Repo) ApprovedBy(ctx context.Context, number int, headSHA, author string) ([]string, error) {
-	all, err := r.Approvals(ctx, number, headSHA)
-	if err != nil {
-		return nil, err
-	}
-	return slices.DeleteFunc(all, func(login string) bool { return strings.EqualFold(login, author) }), nil
-}
-
 // Permission levels, weakest first.
 var levels = []string{"none", "read", "triage", "write", "maintain", "admin"}
 

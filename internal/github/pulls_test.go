@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kyku/action/internal/github/githubtest"
@@ -83,58 +82,49 @@ func TestChangedFilesPaginates(t *testing.T) {
 	}
 }
 
-func TestApprovals(t *testing.T) {
-	const head, old = "head2", "head1"
-	type review struct{ user, state, commit string }
-	tests := []struct {
-		name    string
-		reviews []review
-		want    []string // ApprovedBy, author "author" excluded
-	}{
-		{"approved at head", []review{{"bob", "APPROVED", head}}, []string{"bob"}},
-		{"approval of an older commit ignored", []review{{"bob", "APPROVED", old}}, nil},
-		{"changes requested after approval cancels", []review{{"bob", "APPROVED", head}, {"bob", "CHANGES_REQUESTED", head}}, nil},
-		{"dismissed cancels", []review{{"bob", "APPROVED", head}, {"bob", "DISMISSED", head}}, nil},
-		{"comment after approval keeps it", []review{{"bob", "APPROVED", head}, {"bob", "COMMENTED", head}}, []string{"bob"}},
-		{"re-approval after changes requested", []review{{"bob", "CHANGES_REQUESTED", old}, {"bob", "APPROVED", head}}, []string{"bob"}},
-		{"author excluded", []review{{"author", "APPROVED", head}, {"carol", "APPROVED", head}}, []string{"carol"}},
-		{"pending ignored", []review{{"bob", "PENDING", head}}, nil},
-		{"several sorted", []review{{"dave", "APPROVED", head}, {"bob", "APPROVED", head}, {"eve", "APPROVED", old}}, []string{"bob", "dave"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ctx := context.Background()
-			f := newFixture(t)
-			pr := f.srv.AddPullRequest(repoName, githubtestPR(0, head))
-			for i, rv := range tt.reviews {
-				f.srv.AddReview(repoName, pr, githubtest.Review{User: rv.user, State: rv.state, CommitID: rv.commit, SubmittedAt: epoch.Add(time.Duration(i) * time.Minute)})
-			}
-			got, err := f.repo.ApprovedBy(ctx, pr, head, "author")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("approvers (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-func TestApprovalsPaginate(t *testing.T) {
+func TestReviewsPaginate(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "h"))
-	f.srv.AddReview(repoName, pr, githubtest.Review{User: "bob", State: "APPROVED", CommitID: "h"})
+	f.srv.AddReview(repoName, pr, githubtest.Review{User: "bob", State: "APPROVED", CommitID: "h", SubmittedAt: epoch})
 	for range 120 {
 		f.srv.AddReview(repoName, pr, githubtest.Review{User: "carol", State: "COMMENTED", CommitID: "h"})
 	}
-	f.srv.AddReview(repoName, pr, githubtest.Review{User: "bob", State: "CHANGES_REQUESTED", CommitID: "h"})
-	got, err := f.repo.Approvals(ctx, pr, "h")
+	f.srv.AddReview(repoName, pr, githubtest.Review{User: "renovate", UserType: "Bot", State: "APPROVED", CommitID: "h"})
+	got, err := f.repo.Reviews(ctx, pr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 0 {
-		t.Errorf("approvers = %v; the changes request on page 2 must cancel bob's approval", got)
+	if len(got) != 122 {
+		t.Fatalf("%d reviews, want 122 over two pages", len(got))
+	}
+	first, last := got[0], got[121]
+	if first.User != "bob" || first.State != "APPROVED" || first.CommitID != "h" || !first.SubmittedAt.Equal(epoch) || first.UserType != "User" {
+		t.Errorf("first review = %+v", first)
+	}
+	if last.User != "renovate" || last.UserType != "Bot" {
+		t.Errorf("last review = %+v, want renovate of type Bot", last)
+	}
+	if n := f.srv.CountRequests("GET", "/reviews"); n != 2 {
+		t.Errorf("%d page requests, want 2", n)
+	}
+}
+
+func TestPullRequestCommits(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	var commits []githubtest.Commit
+	for i := range 130 {
+		commits = append(commits, githubtest.Commit{SHA: fmt.Sprintf("c%03d", i), Author: "alice", Committer: "web-flow"})
+	}
+	commits[129] = githubtest.Commit{SHA: "c129", Author: "", Committer: "bob"}
+	pr := f.srv.AddPullRequest(repoName, githubtest.PullRequest{User: "alice", HeadSHA: "c129", Commits: commits})
+	got, err := f.repo.PullRequestCommits(ctx, pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 130 || got[0] != (Commit{SHA: "c000", Author: "alice", Committer: "web-flow"}) || got[129] != (Commit{SHA: "c129", Committer: "bob"}) {
+		t.Errorf("commits: %d, first %+v, last %+v", len(got), got[0], got[len(got)-1])
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	gh "github.com/google/go-github/v62/github"
@@ -25,6 +26,9 @@ type Repo struct {
 	owner  string
 	name   string
 	rate   atomic.Int64
+
+	selfMu sync.Mutex
+	self   string // the account this client writes as ("" until known)
 }
 
 // New binds client to the repository owner/repo.

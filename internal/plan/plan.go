@@ -202,13 +202,19 @@ func Decode(name string, data []byte) (*Plan, error) {
 		}
 	}
 	if p.Config != nil {
-		for _, r := range p.Config.Resources {
+		for i, r := range p.Config.Resources {
+			if r == nil {
+				return nil, fmt.Errorf("%s: decode plan: config resource %d is null", name, i)
+			}
 			r.Properties = value.Normalize(r.Properties).(map[string]any)
 			if r.Properties == nil {
 				r.Properties = map[string]any{}
 			}
 		}
-		for _, o := range p.Config.Outputs {
+		for i, o := range p.Config.Outputs {
+			if o == nil {
+				return nil, fmt.Errorf("%s: decode plan: config output %d is null", name, i)
+			}
 			o.Value = value.Normalize(o.Value)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 // Meta is what a markdown footer says about where a rendering came from.
 type Meta struct {
 	CommitSHA   string // head commit the plan or apply is for
-	Digest      string // sha256 hex of the saved plan (see Digest)
+	Digest      string // the plan digest shown in the footer (review.ChangesDigest for plans)
 	RunURL      string // the workflow run or bot job
 	ArtifactURL string // where the full plan.json can be downloaded
 	Environment string

@@ -2,16 +2,11 @@ package review
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 
-	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/github"
-	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/render"
-	"github.com/kyku/action/internal/statemgr"
 )
 
 // Reactions on the /kyku comment.
@@ -23,25 +18,38 @@ const (
 	ReactFailed  = "confused" // an error (bad command, failed plan or apply)
 )
 
-// Apply checks the apply requirements, in this order, and applies the PR's
-// saved plan for its current head SHA:
+// Apply checks the apply requirements, in this order, and applies what was
+// reviewed:
 //
 //  1. the PR is open (on merge: merged), and not from a fork unless
 //     Settings.AllowForkPRs;
 //  2. the commenter has at least Settings.ApplyPermission (not on merge:
 //     merging already needed write permission);
-//  3. with RequireApproval, someone other than the author approved the
-//     current head SHA (on merge too: the final head; fail closed);
-//  4. a saved plan exists for the head SHA;
-//  5. it is not stale (the engine checks lineage and serial under the lock).
+//  3. with RequireApproval, at least Settings.RequiredApprovals approvals
+//     of the current head count (on merge too: the final head; fail
+//     closed) — see judgeApprovals for what counts;
+//  4. a saved plan exists for the head SHA, it decodes, and its embedded
+//     configuration hashes to the configuration at that commit;
+//  5. Kyku plans again, from the configuration at the head SHA (fetched by
+//     SHA through Deps.Source) against the current state, and the fresh
+//     plan's ChangesDigest equals the saved plan's and the one shown in
+//     Kyku's own newest plan comment for that head (the comment is skipped
+//     with comment mode "off");
+//  6. the engine applies the FRESH plan under the state lock, refusing it
+//     if the state moved on in between.
+//
+// Nothing a pull request's own workflow run can write — the saved plan, a
+// comment written with the workflow's token — is applied as it is: each
+// is only compared with a plan Kyku makes itself from the approved commit.
 //
 // A failed requirement is not an error: the outcome says which (Refused,
-// with how to fix it), the PR gets a reply (a new comment tagged with
-// render.ApplyMarker), the command comment a -1 reaction, and nothing is
-// applied. Otherwise exactly the saved plan is applied, an AuditRecord is
-// written to the backend, and the result is commented on the PR. A failed
-// apply (Result.Err() != nil) is still Applied, audited and commented (with
-// how to finish); the front door decides the exit code.
+// with who counted and how to fix it), the PR gets a reply (a new comment
+// tagged with render.ApplyMarker; a mismatch shows the fresh plan for
+// review), the command comment a -1 reaction, and nothing is applied.
+// Otherwise the plan is applied, an AuditRecord is written to the backend,
+// and the result is commented on the PR. A failed apply
+// (Result.Err() != nil) is still Applied, audited and commented (with how
+// to finish); the front door decides the exit code.
 func Apply(ctx context.Context, d Deps, req ApplyRequest) (*ApplyOutcome, error) {
 	d, err := d.withDefaults()
 	if err != nil {
@@ -64,6 +72,7 @@ type applier struct {
 	req ApplyRequest
 	out *ApplyOutcome
 	pr  *github.PR
+	ap  approvals
 }
 
 func (a *applier) trigger() string {
@@ -85,30 +94,34 @@ func (a *applier) run(ctx context.Context, pr *github.PR) (*ApplyOutcome, error)
 	}
 	a.pr = pr
 	a.out.HeadSHA = pr.HeadSHA
-	if msg := a.checkPR(); msg != "" {
+	if msg := prRefusal(pr, a.s, a.req.OnMerge); msg != "" {
 		return a.refuse(ctx, msg)
 	}
 	if !a.req.OnMerge {
-		level, err := gh.Permission(ctx, a.req.Commenter)
+		msg, err := permissionRefusal(ctx, gh, a.s, "apply", a.req.Commenter)
 		if err != nil {
-			return a.fail(ctx, fmt.Errorf("check the permission of %s: %w", a.req.Commenter, err))
+			return a.fail(ctx, err)
 		}
-		if !github.HasPermission(level, a.s.ApplyPermission) {
-			return a.refuse(ctx, code(a.req.Commenter)+" has "+code(level)+" permission on this repository; "+
-				code("/kyku apply")+" needs at least "+code(a.s.ApplyPermission)+". Ask someone with "+
-				code(a.s.ApplyPermission)+" permission to comment "+code(commandFor("apply", a.s))+".")
+		if msg != "" {
+			return a.refuse(ctx, msg)
 		}
 	}
-	approvers, err := gh.ApprovedBy(ctx, pr.Number, pr.HeadSHA, pr.Author)
+	ap, err := judgeApprovals(ctx, gh, a.s, pr)
 	if err != nil {
-		return a.fail(ctx, fmt.Errorf("list approvals of #%d: %w", pr.Number, err))
+		return a.fail(ctx, fmt.Errorf("judge the approvals of #%d: %w", pr.Number, err))
 	}
-	a.out.Approvers = approvers
-	if a.s.RequireApproval && len(approvers) == 0 {
+	a.ap = ap
+	a.out.Approvers, a.out.NotCounted = ap.counted, ap.notCounted
+	if a.s.RequireApproval && len(ap.counted) < a.s.RequiredApprovals {
 		return a.refuse(ctx, a.noApproval())
 	}
 
 	cfg, err := a.d.trusted(ctx, a.req.Trusted)
+	if errors.Is(err, ErrNoTrustedConfig) {
+		return a.refuse(ctx, "The default branch has no Kyku configuration yet, so there is no trusted backend to apply with: "+
+			"a pull request's own backend is used for planning only, never to apply. "+
+			"Merge the pull request that adds the configuration (the merge applies it, from the default branch), then apply later changes as usual.")
+	}
 	if err != nil {
 		return a.fail(ctx, err)
 	}
@@ -116,69 +129,58 @@ func (a *applier) run(ctx context.Context, pr *github.PR) (*ApplyOutcome, error)
 	if err != nil {
 		return a.fail(ctx, err)
 	}
-	key := SavedPlanKey(a.s.Project, a.s.Environment, pr.Number, pr.HeadSHA)
-	data, err := ws.Backend.GetObject(ctx, key)
-	if errors.Is(err, statemgr.ErrNotFound) {
-		return a.refuse(ctx, a.noPlan())
-	}
-	if err != nil {
-		return a.fail(ctx, fmt.Errorf("read saved plan %s: %w", key, err))
-	}
-	p, err := plan.Decode(key, data)
-	if err != nil {
-		return a.refuse(ctx, "The saved plan for "+code(sha7(pr.HeadSHA))+" cannot be read ("+code(err.Error())+"). "+a.replan())
-	}
-	hidden := planSecrets(p)
-	for _, x := range hidden {
-		a.d.Mask(x)
-	}
-	sum := sha256.Sum256(data)
-	a.out.Digest = hex.EncodeToString(sum[:])
-
-	started := a.d.Now()
-	res, err := ws.Engine.Apply(ctx, nil, engine.ApplyOptions{}, p)
-	if engine.IsStale(err) {
-		return a.refuse(ctx, "The saved plan for "+code(sha7(pr.HeadSHA))+" is a "+errorText(err, hidden)+". "+a.replan())
-	}
-	if err != nil && (res == nil || !res.Applied) {
-		return a.fail(ctx, fmt.Errorf("apply %s: %w", envName(a.s.Environment), scrubbed(err, hidden)))
-	}
-	if err != nil {
-		err = scrubbed(err, hidden)
-	}
-	return a.finish(ctx, ws, res, err, started, hidden)
+	return a.applyReviewed(ctx, ws)
 }
 
-// checkPR is requirement 1: the PR's state and origin.
-func (a *applier) checkPR() string {
-	pr, n := a.pr, "Pull request #"+itoa(a.pr.Number)
+// prRefusal is requirement 1: the PR's state and origin ("" when met).
+func prRefusal(pr *github.PR, s Settings, onMerge bool) string {
+	n := "Pull request #" + itoa(pr.Number)
 	switch {
-	case a.req.OnMerge && !(pr.Merged && pr.State == "closed"):
+	case onMerge && !(pr.Merged && pr.State == "closed"):
 		return n + " is not merged: only a merged pull request's plan is applied on merge."
-	case !a.req.OnMerge && pr.Merged:
+	case !onMerge && pr.Merged:
 		return n + " is already merged: " + code("/kyku apply") + " applies the plan of an open pull request. " +
 			"Re-plan on the default branch, then apply."
-	case !a.req.OnMerge && pr.State != "open":
-		return n + " is closed: reopen it, comment " + code(commandFor("plan", a.s)) + ", then " + code(commandFor("apply", a.s)) + "."
-	case pr.IsFork && !a.s.AllowForkPRs:
-		return n + " comes from a fork (" + code(pr.HeadRepoFullName) + "), and plans from forks are not applied: " +
-			"a fork's workflow runs with a read-only token and without secrets, and anyone can open one. " +
-			"Push the branch to this repository and open the pull request from there, " +
-			"or have a maintainer allow fork pull requests in Kyku's settings."
+	case !onMerge && pr.State != "open":
+		return n + " is closed: reopen it, comment " + code(commandFor("plan", s)) + ", then " + code(commandFor("apply", s)) + "."
+	case pr.IsFork && !s.AllowForkPRs:
+		return n + " comes from a fork (" + code(pr.HeadRepoFullName) + "), and this repository does not plan or apply pull requests from forks: " +
+			"anyone can open one. Push the branch to this repository and open the pull request from there."
 	}
 	return ""
 }
 
+// permissionRefusal checks that user has the permission command (plan or
+// apply) needs ("" when they do).
+func permissionRefusal(ctx context.Context, gh GitHub, s Settings, command, user string) (string, error) {
+	need := s.ApplyPermission
+	if command == "plan" {
+		need = s.PlanPermission
+	}
+	level, err := gh.Permission(ctx, user)
+	if err != nil {
+		return "", fmt.Errorf("check the permission of %s: %w", user, err)
+	}
+	if github.HasPermission(level, need) {
+		return "", nil
+	}
+	return code(user) + " has " + code(level) + " permission on this repository; " +
+		code("/kyku "+command) + " needs at least " + code(need) + ". Ask someone with " +
+		code(need) + " permission to comment " + code(commandFor(command, s)) + ".", nil
+}
+
 func (a *applier) noApproval() string {
 	sha := code(sha7(a.pr.HeadSHA))
+	need := plural(a.s.RequiredApprovals, "approval")
+	have := len(a.ap.counted)
 	if a.req.OnMerge {
-		return "Pull request #" + itoa(a.pr.Number) + " was merged without an approval of its final head commit " + sha +
-			" by someone other than its author (" + code(a.pr.Author) + "), which this environment requires. " +
-			"Re-plan on the default branch, have the change approved, then apply."
+		return "Pull request #" + itoa(a.pr.Number) + " was merged without the " + need + " of its final head commit " + sha +
+			" this environment requires (" + itoa(have) + " counted). " + approvalRule(a.s) + " " + a.ap.who() +
+			" Re-plan on the default branch, have the change approved, then apply."
 	}
-	return "Pull request #" + itoa(a.pr.Number) + " has no approval of its current head commit " + sha +
-		" by someone other than its author (" + code(a.pr.Author) + "); an approval of an earlier commit does not count. " +
-		"Ask a reviewer to approve the current changes, then comment " + code(commandFor("apply", a.s)) + " again."
+	return "Pull request #" + itoa(a.pr.Number) + " needs " + need + " of its current head commit " + sha + " and has " + itoa(have) + ". " +
+		approvalRule(a.s) + " " + a.ap.who() +
+		" Ask a reviewer to approve the current changes, then comment " + code(commandFor("apply", a.s)) + " again."
 }
 
 func (a *applier) noPlan() string {

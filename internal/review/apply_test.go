@@ -44,14 +44,14 @@ func TestApplyByComment(t *testing.T) {
 			setup: func(f *fixture) {
 				f.srv.AddReview(repoName, 1, githubtest.Review{User: "bob", State: "APPROVED", CommitID: oldSHA})
 			},
-			wantRefused: []string{"no approval of its current head commit `aaaaaaa`", "other than its author (`author`)", "earlier commit does not count"},
+			wantRefused: []string{"needs 1 approval of its current head commit `aaaaaaa` and has 0", "Counted: none.", "`bob` (approved an earlier commit `ccccccc`)"},
 		},
 		{
 			name: "approved by the author only", commenter: "alice", requireApproval: true,
 			setup: func(f *fixture) {
 				f.srv.AddReview(repoName, 1, githubtest.Review{User: "author", State: "APPROVED", CommitID: headA})
 			},
-			wantRefused: []string{"no approval of its current head commit"},
+			wantRefused: []string{"needs 1 approval", "`author` (is the author)"},
 		},
 		{
 			name: "approval withdrawn by a later change request", commenter: "alice", requireApproval: true,
@@ -59,7 +59,7 @@ func TestApplyByComment(t *testing.T) {
 				f.srv.AddReview(repoName, 1, githubtest.Review{User: "bob", State: "APPROVED", CommitID: headA})
 				f.srv.AddReview(repoName, 1, githubtest.Review{User: "bob", State: "CHANGES_REQUESTED", CommitID: headA})
 			},
-			wantRefused: []string{"no approval of its current head commit"},
+			wantRefused: []string{"needs 1 approval", "`bob` (requested changes)"},
 		},
 		{
 			name: "no saved plan for the current head", commenter: "alice",
@@ -101,7 +101,7 @@ func TestApplyByComment(t *testing.T) {
 			setup: func(f *fixture) {
 				f.srv.UpdatePullRequest(repoName, 1, func(pr *githubtest.PullRequest) { pr.HeadRepo = "mallory/infra" })
 			},
-			wantRefused: []string{"comes from a fork (`mallory/infra`)", "read-only token"},
+			wantRefused: []string{"comes from a fork (`mallory/infra`)", "does not plan or apply pull requests from forks"},
 		},
 		{name: "writer", commenter: "alice"},
 		{name: "admin", commenter: "root"},
@@ -118,7 +118,7 @@ func TestApplyByComment(t *testing.T) {
 			f := newFixture(t)
 			f.settings.RequireApproval = tt.requireApproval
 			f.settings.ApplyPermission = tt.permission
-			for user, role := range map[string]string{"alice": "write", "rita": "read", "root": "admin", "author": "write"} {
+			for user, role := range map[string]string{"alice": "write", "rita": "read", "root": "admin", "author": "write", "bob": "write", "carol": "write"} {
 				f.srv.SetPermission(repoName, user, role)
 			}
 			f.addPR(1, headA)

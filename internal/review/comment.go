@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/kyku/action/internal/command"
+	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/render"
 )
 
@@ -18,9 +19,12 @@ import (
 // s.Environment, without -p for s.Project).
 //
 // Otherwise it reacts eyes and runs the command: help → a help reply; an
-// invalid command → a reply with the error and the help; plan → the PR's
-// head config through Deps.Source, the backend through Deps.Trusted, then
-// Plan (the plan comment is the answer); apply → Apply with the commenter.
+// invalid command → a reply with the error and the help; plan → checked
+// by Authorize (an open pull request, not from a fork unless
+// Settings.AllowForkPRs, a commenter with Settings.PlanPermission; a
+// refusal is a one-line reply and a -1 reaction), then the PR's head
+// config through Deps.Source, the backend through Deps.Trusted, and Plan
+// (the plan comment is the answer); apply → Apply with the commenter.
 // Help and error replies are upserted with a marker naming the command
 // comment, so several jobs answering one comment leave one reply.
 func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*CommentOutcome, error) {
@@ -54,8 +58,14 @@ func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*Comment
 		}
 		return out, err
 	case cmd.Name == command.Plan:
-		p, err := commentPlan(ctx, d, s, ev)
+		p, refused, err := commentPlan(ctx, d, s, ev)
 		out.Plan = p
+		if refused != "" && err == nil {
+			out.Refused = refused
+			err = replyTo(ctx, d, ev, out, "**Kyku did not run "+code(cmd.String())+":** "+refused+"\n")
+			react(ctx, d, ev.CommentID, ReactRefused)
+			return out, err
+		}
 		if err != nil {
 			react(ctx, d, ev.CommentID, ReactFailed)
 			return out, err
@@ -111,26 +121,79 @@ func replyTo(ctx context.Context, d Deps, ev CommentEvent, out *CommentOutcome, 
 	return nil
 }
 
+// Authorize decides, by the rules Comment applies, whether author may run
+// the command name (plan or apply) on pr; the refusal is "" when they may.
+// plan needs an open pull request, not from a fork unless
+// s.AllowForkPRs, and s.PlanPermission; apply needs what Apply checks
+// before approvals (an open pull request, not from a fork unless
+// s.AllowForkPRs, and s.ApplyPermission). The bot calls it before handing
+// a command to the user's workflow (execution: actions).
+func Authorize(ctx context.Context, gh GitHub, s Settings, name command.Name, author string, pr *github.PR) (string, error) {
+	s, err := s.withDefaults()
+	if err != nil {
+		return "", err
+	}
+	switch name {
+	case command.Plan:
+		if msg := planPRRefusal(pr, s); msg != "" {
+			return msg, nil
+		}
+		return permissionRefusal(ctx, gh, s, "plan", author)
+	case command.Apply:
+		if msg := prRefusal(pr, s, false); msg != "" {
+			return msg, nil
+		}
+		return permissionRefusal(ctx, gh, s, "apply", author)
+	}
+	return "", nil
+}
+
+// planPRRefusal says why pr is not planned ("" when it may be).
+func planPRRefusal(pr *github.PR, s Settings) string {
+	n := "Pull request #" + itoa(pr.Number)
+	switch {
+	case pr.State != "open":
+		return n + " is " + pr.State + ": only an open pull request is planned."
+	case pr.IsFork && !s.AllowForkPRs:
+		return ForkNotPlanned(pr.Number, pr.HeadRepoFullName)
+	}
+	return ""
+}
+
+// ForkNotPlanned is what Kyku says about a pull request from a fork when
+// the repository does not plan them (the default).
+func ForkNotPlanned(number int, headRepo string) string {
+	if headRepo == "" {
+		headRepo = "a deleted repository"
+	}
+	return "Pull request #" + itoa(number) + " comes from a fork (" + code(headRepo) + "), and this repository does not plan pull requests from forks: " +
+		"anyone can open one, and a plan runs with this repository's credentials. " +
+		"To have it planned, push its branch to this repository and open the pull request from there."
+}
+
 // commentPlan runs /kyku plan: the PR's head config, the trusted backend.
-func commentPlan(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*PlanOutcome, error) {
-	fail := func(sha string, err error) (*PlanOutcome, error) {
+// refused is set (and nothing done) when Authorize refuses.
+func commentPlan(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*PlanOutcome, string, error) {
+	fail := func(sha string, err error) (*PlanOutcome, string, error) {
 		if s.CommentMode != ModeOff {
 			if _, cerr := postPlanComment(ctx, d, s, ev.Number, failedPlanBody(s, sha, d.RunURL, err, nil)); cerr != nil {
 				err = errors.Join(err, cerr)
 			}
 		}
-		return nil, err
+		return nil, "", err
 	}
 	pr, err := d.GitHub.PullRequest(ctx, ev.Number)
 	if err != nil {
 		return fail("", fmt.Errorf("get pull request #%d: %w", ev.Number, err))
 	}
-	switch {
-	case pr.State != "open":
-		return fail(pr.HeadSHA, fmt.Errorf("pull request #%d is %s: only an open pull request is planned", pr.Number, pr.State))
-	case pr.IsFork && !s.AllowForkPRs:
-		return fail(pr.HeadSHA, fmt.Errorf("pull request #%d comes from a fork (%s): pull requests from forks are not planned", pr.Number, pr.HeadRepoFullName))
-	case d.Source == nil:
+	refused, err := Authorize(ctx, d.GitHub, s, command.Plan, ev.Author, pr)
+	if err != nil {
+		return nil, "", err
+	}
+	if refused != "" {
+		return nil, refused, nil
+	}
+	if d.Source == nil {
 		return fail(pr.HeadSHA, errors.New("no source loader for the pull request's config"))
 	}
 	trusted, err := d.trusted(ctx, nil)
@@ -141,5 +204,6 @@ func commentPlan(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*Pla
 	if err != nil {
 		return fail(pr.HeadSHA, fmt.Errorf("load the config at %s: %w", sha7(pr.HeadSHA), err))
 	}
-	return Plan(ctx, d, PlanRequest{Settings: s, Number: pr.Number, HeadSHA: pr.HeadSHA, Config: cfg, Trusted: trusted})
+	out, err := Plan(ctx, d, PlanRequest{Settings: s, Number: pr.Number, HeadSHA: pr.HeadSHA, Config: cfg, Trusted: trusted})
+	return out, "", err
 }

@@ -114,6 +114,7 @@ func TestCommentPlan(t *testing.T) {
 		loaded = append(loaded, ref)
 		return source(ctx, ref)
 	}
+	f.srv.SetPermission(repoName, "alice", "write")
 	ev := f.comment(1, "alice", "/kyku plan -e prod")
 	out, err := review.Comment(context.Background(), f.deps, f.settings, ev)
 	if err != nil {
@@ -138,7 +139,6 @@ func TestCommentPlan(t *testing.T) {
 	}
 
 	// Then a writer applies it.
-	f.srv.SetPermission(repoName, "alice", "write")
 	ev = f.comment(1, "alice", "/kyku apply")
 	out, err = review.Comment(context.Background(), f.deps, f.settings, ev)
 	if err != nil || out.Apply == nil || !out.Apply.Applied {
@@ -157,6 +157,7 @@ func TestCommentPlanOfABrokenConfig(t *testing.T) {
 	const broken = "bad0000000000000000000000000000000000bad"
 	f.sources[broken] = "resources:\n  web:\n    type: Vmm\n"
 	f.addPR(1, broken)
+	f.srv.SetPermission(repoName, "alice", "write")
 	ev := f.comment(1, "alice", "/kyku plan")
 	_, err := review.Comment(context.Background(), f.deps, f.settings, ev)
 	if err == nil {

@@ -1,13 +1,21 @@
 // Package review owns the rules of reviewing infrastructure changes on
 // GitHub, shared by the Action and the bot (one implementation of each
-// rule): plan a pull request (sticky comment, saved plan keyed by PR number
-// and head SHA, redacted plan.json), answer `/kyku` comments, check the
-// apply requirements (permission, approval on the current head by someone
-// other than the author, a saved plan for the current head that is not
-// stale), apply exactly the saved plan and write an audit record, apply on
-// merge, and keep one drift issue per environment. Only how an event
-// arrives and how the front door authenticates differ between the Action
-// and the bot; they build a Deps and call these functions.
+// rule): plan a pull request (sticky comment showing the plan's
+// ChangesDigest, saved plan keyed by PR number and head SHA, redacted
+// plan.json), answer `/kyku` comments (who may plan: Authorize), check the
+// apply requirements (permission; approvals that count: latest decision,
+// current head, approver permission, not the author, not a bot, not a
+// pusher; a saved plan for the current head), plan again from the
+// approved commit and apply that fresh plan only when it equals the saved
+// plan and the plan shown in Kyku's own comment, write an audit record,
+// apply on merge, and keep one drift issue per environment. Only how an
+// event arrives and how the front door authenticates differ between the
+// Action and the bot; they build a Deps and call these functions.
+//
+// Trust: the default branch's config opens the backend; a pull request's
+// head supplies only the resources; a saved plan, an artifact or a comment
+// a pull request's workflow could have written is compared, never applied
+// as it is. docs/security.md has the whole model.
 //
 // Concurrency: functions are safe to call concurrently for different
 // environments; the state lock serialises work on one environment.

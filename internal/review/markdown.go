@@ -14,6 +14,16 @@ import (
 // Everything a user or an engine controls goes through code or fenced, so
 // it cannot inject markup or mention anyone.
 
+// Code is s as an inline code span on one line, its fence longer than any
+// backtick run in s: text a repository or a user controls (a branch name,
+// a file name) cannot add markup or mention anyone through it.
+func Code(s string) string { return code(s) }
+
+// Fenced is s verbatim in a fenced code block whose fence is longer than
+// any backtick run in s (cut at 60,000 bytes, to fit a check run): an
+// error quoting a file name cannot break out of it.
+func Fenced(s string) string { return fencedN(s, 60000) }
+
 // code is an inline code span on one line whose fence is longer than any
 // backtick run in s.
 func code(s string) string {
@@ -29,8 +39,9 @@ func code(s string) string {
 }
 
 // fenced is a fenced code block holding s verbatim (cut at 4,000 bytes).
-func fenced(s string) string {
-	const limit = 4000
+func fenced(s string) string { return fencedN(s, 4000) }
+
+func fencedN(s string, limit int) string {
 	if len(s) > limit {
 		s = strings.ToValidUTF8(s[:limit], "") + "…"
 	}

@@ -43,7 +43,7 @@ func TestApplyMerged(t *testing.T) {
 				f.srv.AddReview(repoName, 1, githubtest.Review{User: "bob", State: "APPROVED", CommitID: oldSHA})
 				f.merge(1)
 			},
-			wantRefused: []string{"merged without an approval of its final head commit `aaaaaaa`", "Re-plan on the default branch"},
+			wantRefused: []string{"merged without the 1 approval of its final head commit `aaaaaaa`", "Re-plan on the default branch"},
 		},
 		{
 			name: "stale plan", wantReply: true,
@@ -83,6 +83,7 @@ func TestApplyMerged(t *testing.T) {
 			f := newFixture(t)
 			f.settings.RequireApproval = tt.requireApproval
 			f.srv.SetPermission(repoName, "alice", "write")
+			f.srv.SetPermission(repoName, "bob", "write")
 			f.addPR(1, headA)
 			planned := f.plan(1, headA)
 			if tt.setup != nil {

@@ -10,9 +10,10 @@ import (
 	"github.com/kyku/action/internal/render"
 )
 
-// Plan plans a PR's head: the FULL plan (config embedded, so applying it
-// needs no checkout) saved in the backend at SavedPlanKey, the PR comment
-// per CommentMode ("sticky": one comment per project and environment,
+// Plan plans a PR's head: the FULL plan (config embedded) saved in the
+// backend at SavedPlanKey, the PR comment per CommentMode (showing the
+// plan's ChangesDigest, with a hidden line naming the head and digest that
+// Apply compares with) ("sticky": one comment per project and environment,
 // found by render.PlanMarker and edited in place, older ones marked
 // outdated; "new": a new comment per plan; "off": none), the redacted
 // plan.json and the job summary.
@@ -71,7 +72,7 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 	if err != nil {
 		return nil, err
 	}
-	digest, err := render.Digest(p)
+	digest, err := ChangesDigest(p)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +94,11 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 	}
 	out.Summary = render.PlanSummary(p, m, render.SummaryLimit)
 	if req.Number > 0 {
-		url, err := postPlanComment(ctx, d, s, req.Number, render.PlanComment(p, m, render.CommentLimit))
+		// The hidden line says which commit and changes the comment shows:
+		// apply compares it with a fresh plan.
+		line := reviewedLine(req.HeadSHA, digest)
+		body := render.PlanComment(p, m, render.CommentLimit-len(line)-2) + "\n" + line + "\n"
+		url, err := postPlanComment(ctx, d, s, req.Number, body)
 		if err != nil {
 			return nil, err
 		}

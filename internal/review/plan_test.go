@@ -2,8 +2,6 @@ package review_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"strings"
 	"testing"
@@ -111,9 +109,8 @@ func TestPlanSavesTheFullPlan(t *testing.T) {
 	if got := saved.Config.Resource("web").Properties["userData"]; got != secret {
 		t.Errorf("saved plan's userData = %v, want the real value (the backend may hold it)", got)
 	}
-	sum := sha256.Sum256(data)
-	if out.Digest != hex.EncodeToString(sum[:]) {
-		t.Errorf("digest %s is not the sha256 of the saved plan", out.Digest)
+	if d, err := review.ChangesDigest(saved); err != nil || out.Digest != d {
+		t.Errorf("digest %s is not the saved plan's changes digest %s (%v)", out.Digest, d, err)
 	}
 	if saved.Counters.Create != 1 || !out.Plan.HasChanges() {
 		t.Errorf("counters %+v, want 1 create", saved.Counters)

@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"strconv"
 	"time"
@@ -14,14 +15,20 @@ import (
 )
 
 // GitHub is what the rules need from GitHub; *github.Repo implements it.
+//
+// Upsert, MarkOutdated, OwnComments and FindOpenIssue must only ever see
+// comments and issues written by the account Kyku writes as: a comment by
+// anyone else that carries Kyku's marker is neither edited nor read.
 type GitHub interface {
 	Upsert(ctx context.Context, number int, marker, body string) (github.Comment, error)
 	CreateComment(ctx context.Context, number int, body string) (string, error)
 	MarkOutdated(ctx context.Context, number int, marker string, keepID int64) error
+	OwnComments(ctx context.Context, number int, marker string) ([]github.Comment, error)
 	React(ctx context.Context, commentID int64, content string) error
 	Permission(ctx context.Context, user string) (string, error)
 	PullRequest(ctx context.Context, number int) (*github.PR, error)
-	ApprovedBy(ctx context.Context, number int, headSHA, author string) ([]string, error)
+	Reviews(ctx context.Context, number int) ([]github.Review, error)
+	PullRequestCommits(ctx context.Context, number int) ([]github.Commit, error)
 	PullRequestsForCommit(ctx context.Context, sha string) ([]github.PR, error)
 	FindOpenIssue(ctx context.Context, label, marker string) (*github.Issue, error)
 	CreateIssue(ctx context.Context, title, body string, labels []string) (*github.Issue, error)
@@ -30,6 +37,12 @@ type GitHub interface {
 }
 
 var _ GitHub = (*github.Repo)(nil)
+
+// ErrNoTrustedConfig is wrapped by a Deps.Trusted error when the default
+// branch has no Kyku configuration yet. A pull request's own backend may
+// then be used to plan it (the front door decides), never to apply it:
+// Apply refuses, saying so.
+var ErrNoTrustedConfig = errors.New("the default branch has no kyku configuration")
 
 // Workspace is an opened engine with its backend (see package workspace).
 type Workspace struct {
@@ -46,10 +59,19 @@ type Opener func(ctx context.Context, cfg *config.Config, env string) (*Workspac
 type Settings struct {
 	Project         string // "" for a single-project repository
 	Environment     string // "" allowed (state.json)
-	RequireApproval bool   // an approval of the current head by someone other than the author
+	RequireApproval bool   // RequiredApprovals approvals of the current head (see Apply)
 	ApplyPermission string // minimum permission to /kyku apply: read|triage|write|maintain|admin (default write)
-	CommentMode     string // plan comments: "sticky" (default), "new", "off"; apply replies are always posted
-	DriftLabel      string // default "kyku-drift"
+	// PlanPermission is the minimum permission to comment /kyku plan
+	// (default write): a plan takes the state lock and calls the cloud.
+	PlanPermission string
+	// ApproverPermission is the minimum permission of a reviewer whose
+	// approval counts (default write).
+	ApproverPermission string
+	// RequiredApprovals is how many approvals must count (default 1, at
+	// most MaxRequiredApprovals).
+	RequiredApprovals int
+	CommentMode       string // plan comments: "sticky" (default), "new", "off"; apply replies are always posted
+	DriftLabel        string // default "kyku-drift"
 	// AllowForkPRs lets plans of pull requests from forks be made and
 	// applied. Off by default (fail closed, as Atlantis' allow-fork-prs): a
 	// fork's pull_request workflow gets a read-only token and no secrets,
@@ -113,7 +135,7 @@ type PlanRequest struct {
 type PlanOutcome struct {
 	Plan       *plan.Plan
 	Redacted   []byte // plan.json for the artifact: no sensitive value in clear
-	Digest     string // sha256 of the saved plan
+	Digest     string // ChangesDigest of the plan, shown in the comment
 	SavedKey   string // backend key of the saved plan
 	CommentURL string
 	Summary    string // markdown for the job summary / check run
@@ -134,13 +156,15 @@ type ApplyRequest struct {
 
 // ApplyOutcome is what an apply did.
 type ApplyOutcome struct {
-	Number     int    // the pull request (0 when ApplyMerged found none)
-	HeadSHA    string // the head commit whose saved plan was (to be) applied
-	Approvers  []string
+	Number    int    // the pull request (0 when ApplyMerged found none)
+	HeadSHA   string // the head commit whose saved plan was (to be) applied
+	Approvers []string
+	// NotCounted are the approvals that did not count, with why.
+	NotCounted []NotCounted
 	Applied    bool
 	Refused    string // the requirement that failed, as told to the user ("" when applied)
 	Result     *engine.Result
-	Digest     string
+	Digest     string // ChangesDigest of the applied (or refused) plan
 	AuditKey   string
 	CommentURL string // the reply on the PR (refusal or result)
 }
@@ -197,6 +221,7 @@ type CommentEvent struct {
 // CommentOutcome is what a comment led to.
 type CommentOutcome struct {
 	Ignored string // why nothing was done ("" when acted on)
+	Refused string // why a /kyku plan was refused (one-line reply posted)
 	Command string // the canonical command, e.g. "/kyku apply -e prod"
 	Plan    *PlanOutcome
 	Apply   *ApplyOutcome

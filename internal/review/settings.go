@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/kyku/action/internal/config"
@@ -23,19 +24,42 @@ const DefaultDriftLabel = "kyku-drift"
 // DefaultApplyPermission is the permission /kyku apply needs by default.
 const DefaultApplyPermission = "write"
 
+// DefaultPlanPermission is the permission /kyku plan needs by default.
+const DefaultPlanPermission = "write"
+
+// DefaultApproverPermission is the permission a reviewer needs for an
+// approval to count, by default.
+const DefaultApproverPermission = "write"
+
+// MaxRequiredApprovals bounds required-approvals (a typo such as 100 would
+// make every apply impossible).
+const MaxRequiredApprovals = 10
+
 var permissionLevels = []string{"read", "triage", "write", "maintain", "admin"}
 
 // withDefaults fills in the documented defaults and checks the closed sets.
 func (s Settings) withDefaults() (Settings, error) {
-	if s.ApplyPermission == "" {
-		s.ApplyPermission = DefaultApplyPermission
+	for _, p := range []struct {
+		name string
+		v    *string
+		def  string
+	}{
+		{"apply permission", &s.ApplyPermission, DefaultApplyPermission},
+		{"plan permission", &s.PlanPermission, DefaultPlanPermission},
+		{"approver permission", &s.ApproverPermission, DefaultApproverPermission},
+	} {
+		if *p.v == "" {
+			*p.v = p.def
+		}
+		if !slices.Contains(permissionLevels, *p.v) {
+			return s, fmt.Errorf("%s %q is not a permission level (want read, triage, write, maintain or admin)", p.name, *p.v)
+		}
 	}
-	known := false
-	for _, l := range permissionLevels {
-		known = known || l == s.ApplyPermission
-	}
-	if !known {
-		return s, fmt.Errorf("apply permission %q is not a permission level (want read, triage, write, maintain or admin)", s.ApplyPermission)
+	switch {
+	case s.RequiredApprovals == 0:
+		s.RequiredApprovals = 1
+	case s.RequiredApprovals < 0 || s.RequiredApprovals > MaxRequiredApprovals:
+		return s, fmt.Errorf("required approvals %d is not between 1 and %d", s.RequiredApprovals, MaxRequiredApprovals)
 	}
 	switch s.CommentMode {
 	case "":

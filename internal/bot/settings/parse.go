@@ -11,7 +11,7 @@ import (
 )
 
 var (
-	topKeys     = []string{"projects", "require-approval", "apply-permission", "apply", "comment", "execution", "workflow", "allow-fork-prs", "drift"}
+	topKeys     = []string{"projects", "require-approval", "required-approvals", "apply-permission", "plan-permission", "approver-permission", "apply", "comment", "execution", "workflow", "allow-fork-prs", "drift"}
 	driftKeys   = []string{"enabled", "write-state"}
 	projectKeys = []string{"name", "config", "environments", "autoplan"}
 	permissions = []string{"read", "triage", "write", "maintain", "admin"}
@@ -59,6 +59,17 @@ func Parse(name string, data []byte) (*Settings, error) {
 			s.RequireApproval = p.boolean(v, k.Value)
 		case "apply-permission":
 			s.ApplyPermission = p.oneOf(v, k.Value, permissions)
+		case "plan-permission":
+			s.PlanPermission = p.oneOf(v, k.Value, permissions)
+		case "approver-permission":
+			s.ApproverPermission = p.oneOf(v, k.Value, permissions)
+		case "required-approvals":
+			var n int
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Decode(&n) != nil || n < 1 || n > MaxRequiredApprovals {
+				p.errf(v, "required-approvals must be a number from 1 to %d", MaxRequiredApprovals)
+			} else {
+				s.RequiredApprovals = n
+			}
 		case "apply":
 			switch p.oneOf(v, k.Value, []string{"comment", "merge", "both"}) {
 			case "merge":

@@ -62,12 +62,19 @@ type Settings struct {
 	Execution       Execution
 	Workflow        string // workflow file dispatched when Execution is Actions
 	RequireApproval bool
-	ApplyPermission string
-	Apply           ApplyMode
-	Comment         string // sticky | new | off
-	AllowForkPRs    bool   // plan and apply pull requests from forks (default false)
-	Drift           Drift
-	Projects        []Project
+	// RequiredApprovals is how many approvals must count (default 1).
+	RequiredApprovals int
+	ApplyPermission   string
+	// PlanPermission is what `/kyku plan` needs (default write).
+	PlanPermission string
+	// ApproverPermission is what a reviewer needs for an approval to count
+	// (default write).
+	ApproverPermission string
+	Apply              ApplyMode
+	Comment            string // sticky | new | off
+	AllowForkPRs       bool   // plan and apply pull requests from forks (default false)
+	Drift              Drift
+	Projects           []Project
 	// FromFile is set when the settings came from Path (not the defaults).
 	FromFile bool
 }
@@ -110,18 +117,25 @@ func (t Target) Label() string {
 	return strings.Join(parts, "/")
 }
 
+// MaxRequiredApprovals bounds required-approvals.
+const MaxRequiredApprovals = 10
+
 // Defaults without a settings file: one project, kyku.yaml at the root, the
-// default environment, approval required, write permission to apply, apply
-// on comment, sticky comments, in-process execution, drift checked and
-// reported (state not written).
+// default environment, one approval required (by a reviewer with write
+// permission), write permission to plan and to apply, apply on comment,
+// sticky comments, in-process execution, forks not planned, drift checked
+// and reported (state not written).
 func Defaults() *Settings {
 	return &Settings{
-		RequireApproval: true,
-		ApplyPermission: "write",
-		Comment:         "sticky",
-		Workflow:        "kyku.yml",
-		Drift:           Drift{Enabled: true},
-		Projects:        []Project{defaultProject("", DefaultConfig)},
+		RequireApproval:    true,
+		RequiredApprovals:  1,
+		PlanPermission:     "write",
+		ApproverPermission: "write",
+		ApplyPermission:    "write",
+		Comment:            "sticky",
+		Workflow:           "kyku.yml",
+		Drift:              Drift{Enabled: true},
+		Projects:           []Project{defaultProject("", DefaultConfig)},
 	}
 }
 

@@ -14,6 +14,9 @@ func TestParse(t *testing.T) {
 execution: actions
 workflow: infra.yml
 require-approval: false
+required-approvals: 2
+approver-permission: maintain
+plan-permission: triage
 apply-permission: maintain
 apply: both
 comment: new
@@ -31,6 +34,7 @@ projects:
 	}
 	want := &Settings{
 		Execution: Actions, Workflow: "infra.yml", RequireApproval: false, ApplyPermission: "maintain",
+		RequiredApprovals: 2, ApproverPermission: "maintain", PlanPermission: "triage",
 		Apply: ApplyOnBoth, Comment: "new", FromFile: true, Drift: Drift{Enabled: false, WriteState: true},
 		Projects: []Project{
 			{Name: "network", Config: "infra/network", Environments: []string{"staging", "prod"}, Autoplan: []string{"infra/network/**"}},
@@ -80,6 +84,7 @@ func TestParseErrors(t *testing.T) {
 		"unknown and wrong types": `
 require-approval: yes please # ERROR: require-approval must be true or false
 applyPermission: write       # ERROR: unknown key "applyPermission"
+required-approvals: 0        # ERROR: required-approvals must be a number from 1 to 10
 apply: always                # ERROR: apply must be one of comment, merge, both
 execution: lambda            # ERROR: execution must be one of in-process, actions
 workflow: ../evil            # ERROR: workflow must be a workflow file name

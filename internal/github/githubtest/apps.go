@@ -50,6 +50,7 @@ func (s *Server) SetArchived(fullName string, archived bool) {
 
 func (s *Server) appRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+BasePath+"app/installations", s.locked(s.listInstallations))
+	mux.HandleFunc("GET "+BasePath+"app", s.locked(s.getApp))
 	mux.Handle("GET "+strings.TrimSuffix(BasePath, "/")+"/installation/repositories", s.authed(s.listInstallationRepos))
 }
 
@@ -80,6 +81,16 @@ func (s *Server) appJWT(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	return true
+}
+
+// getApp answers GET /app for the App's JWT: its ID and slug (the login
+// given to SetApp without "[bot]").
+func (s *Server) getApp(w http.ResponseWriter, r *http.Request) {
+	if !s.appJWT(w, r) {
+		return
+	}
+	slug := strings.TrimSuffix(s.appLogin, "[bot]")
+	writeJSON(w, http.StatusOK, &gh.App{ID: gh.Int64(s.appID), Slug: gh.String(slug), Name: gh.String(slug)})
 }
 
 // listInstallations answers GET /app/installations for the App's JWT.

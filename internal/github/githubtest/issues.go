@@ -15,6 +15,7 @@ func (s *Server) issueRoutes(api func(string, handler)) {
 	api("PATCH /repos/{owner}/{repo}/issues/comments/{id}", s.editComment)
 	api("POST /repos/{owner}/{repo}/issues/comments/{id}/reactions", s.createReaction)
 	api("GET /repos/{owner}/{repo}/issues", s.listIssues)
+	api("GET /user", s.getUser)
 	api("POST /repos/{owner}/{repo}/issues", s.createIssue)
 	api("GET /repos/{owner}/{repo}/issues/{number}", s.getIssue)
 	api("PATCH /repos/{owner}/{repo}/issues/{number}", s.editIssue)
@@ -26,6 +27,16 @@ func user(login string) *gh.User {
 		typ = "Bot"
 	}
 	return &gh.User{Login: gh.String(login), Type: gh.String(typ)}
+}
+
+// getUser answers GET /user like GitHub: the token's user, or 403 for an
+// installation token (a bot account: the workflow's GITHUB_TOKEN, an App).
+func (s *Server) getUser(w http.ResponseWriter, _ *http.Request, login string) {
+	if strings.HasSuffix(login, "[bot]") {
+		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
+		return
+	}
+	writeJSON(w, http.StatusOK, user(login))
 }
 
 func (s *Server) htmlURL(rp *repo, number int) string {

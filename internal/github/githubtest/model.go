@@ -22,12 +22,24 @@ type PullRequest struct {
 	// base repository itself (not a fork).
 	HeadRepo string
 	Files    []string // changed files, as the PR files API lists them
+	// Commits are the pull request's commits, oldest first (GitHub lists
+	// at most 250).
+	Commits []Commit
+}
+
+// Commit is one commit of a pull request: the accounts GitHub linked to
+// its author and committer ("" for none).
+type Commit struct {
+	SHA       string
+	Author    string
+	Committer string
 }
 
 // Review is a pull request review.
 type Review struct {
 	ID          int64
 	User        string
+	UserType    string // default "Bot" for a login ending in [bot], else "User"
 	State       string // APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED, PENDING
 	CommitID    string
 	SubmittedAt time.Time
@@ -152,6 +164,7 @@ func (s *Server) AddPullRequest(fullName string, pr PullRequest) int {
 		pr.BaseRef = rp.defaultBranch
 	}
 	pr.Files = slices.Clone(pr.Files)
+	pr.Commits = slices.Clone(pr.Commits)
 	rp.pulls[pr.Number] = &pr
 	return pr.Number
 }

@@ -12,6 +12,7 @@ func (s *Server) pullRoutes(api func(string, handler)) {
 	api("GET /repos/{owner}/{repo}/pulls/{number}", s.getPull)
 	api("GET /repos/{owner}/{repo}/pulls/{number}/reviews", s.listReviews)
 	api("GET /repos/{owner}/{repo}/pulls/{number}/files", s.listFiles)
+	api("GET /repos/{owner}/{repo}/pulls/{number}/commits", s.listCommits)
 	api("GET /repos/{owner}/{repo}/commits/{sha}/pulls", s.commitPulls)
 	api("GET /repos/{owner}/{repo}/collaborators/{user}/permission", s.permission)
 }
@@ -89,9 +90,13 @@ func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, _ string) {
 	}
 	out := []*gh.PullRequestReview{}
 	for _, rv := range rp.reviews[pr.Number] {
+		u := user(rv.User)
+		if rv.UserType != "" {
+			u.Type = gh.String(rv.UserType)
+		}
 		j := &gh.PullRequestReview{
 			ID:       gh.Int64(rv.ID),
-			User:     user(rv.User),
+			User:     u,
 			State:    gh.String(rv.State),
 			CommitID: gh.String(rv.CommitID),
 			HTMLURL:  gh.String(fmt.Sprintf("%s#pullrequestreview-%d", s.htmlURL(rp, pr.Number), rv.ID)),
@@ -112,6 +117,28 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, _ string) {
 	out := []*gh.CommitFile{}
 	for _, f := range pr.Files {
 		out = append(out, &gh.CommitFile{Filename: gh.String(f), Status: gh.String("modified")})
+	}
+	writeJSON(w, http.StatusOK, paginate(w, r, out))
+}
+
+// listCommits lists a pull request's commits, oldest first, at most 250
+// (GitHub's limit for this endpoint), with the accounts linked to each
+// commit's author and committer (null when none).
+func (s *Server) listCommits(w http.ResponseWriter, r *http.Request, _ string) {
+	_, pr := s.pullFor(w, r)
+	if pr == nil {
+		return
+	}
+	out := []*gh.RepositoryCommit{}
+	for _, c := range pr.Commits[:min(len(pr.Commits), 250)] {
+		rc := &gh.RepositoryCommit{SHA: gh.String(c.SHA), Commit: &gh.Commit{Message: gh.String("change")}}
+		if c.Author != "" {
+			rc.Author = user(c.Author)
+		}
+		if c.Committer != "" {
+			rc.Committer = user(c.Committer)
+		}
+		out = append(out, rc)
 	}
 	writeJSON(w, http.StatusOK, paginate(w, r, out))
 }

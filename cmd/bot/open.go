@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"path/filepath"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/provider"
+	awsprovider "github.com/kyku/action/internal/provider/aws"
+	"github.com/kyku/action/internal/provider/sim"
+	"github.com/kyku/action/internal/review"
+	"github.com/kyku/action/internal/statemgr/s3"
+	"github.com/kyku/action/internal/workspace"
+)
+
+// opener opens a project's provider and backend from its trusted config,
+// which the bot has confined to the tenant (policy.Confine): the S3 prefix
+// is under the repository's namespace, the bucket and provider are ones
+// the policy allows. With the tenant's credentials (the policy's role,
+// assumed for this repository) the S3 client and the aws provider use
+// them instead of the bot's own. A sim's (relative, confined) dir is
+// resolved under simRoot.
+//
+// The bot keeps nothing that matters on its disk, so a local backend is
+// refused: several replicas and restarts must see the same state and locks.
+func opener(getenv func(string) string, simRoot string) bot.Opener {
+	return func(ctx context.Context, t bot.Tenant, cfg *config.Config, env string) (*review.Workspace, error) {
+		bc := cfg.Backend
+		if bc == nil || bc.Type != "s3" {
+			return nil, fmt.Errorf("open workspace: the bot needs an s3 backend in the project's config (state on the bot's disk would be lost)")
+		}
+		awsCfg, err := loadAWS(ctx, bc.Region, bc.Endpoint != "", t.Credentials)
+		if err != nil {
+			return nil, fmt.Errorf("open workspace: %w", err)
+		}
+		if awsCfg.Region == "" {
+			return nil, fmt.Errorf("open workspace: no region for bucket %q: set backend.region in kyku.yaml or AWS_REGION on the bot", bc.Bucket)
+		}
+		client := awss3.NewFromConfig(awsCfg, func(o *awss3.Options) {
+			if bc.Endpoint != "" {
+				o.BaseEndpoint = aws.String(bc.Endpoint)
+			}
+			o.UsePathStyle = bc.UsePathStyle
+		})
+		backend, err := s3.NewWithClient(client, s3.Config{
+			Bucket: bc.Bucket, Prefix: bc.Prefix, Region: awsCfg.Region, Endpoint: bc.Endpoint,
+			UsePathStyle: bc.UsePathStyle, KMSKeyID: bc.KMSKeyID, BackupRetention: bc.BackupRetention,
+		}, env, s3.Options{Getenv: getenv})
+		if err != nil {
+			return nil, fmt.Errorf("open workspace: %w", err)
+		}
+		reg := provider.Registry{
+			"sim": func(ctx context.Context, settings map[string]string, getenv func(string) string) (provider.Provider, error) {
+				s := maps.Clone(settings)
+				if s == nil {
+					s = map[string]string{}
+				}
+				s["dir"] = filepath.Join(simRoot, filepath.FromSlash(settings["dir"]))
+				return sim.Factory(ctx, s, getenv)
+			},
+			"aws": func(ctx context.Context, settings map[string]string, getenv func(string) string) (provider.Provider, error) {
+				if t.Credentials == nil {
+					return awsprovider.New(ctx, settings, getenv)
+				}
+				region := settings["region"]
+				if region == "" {
+					region = awsCfg.Region
+				}
+				pc, err := loadAWS(ctx, region, false, t.Credentials)
+				if err != nil {
+					return nil, err
+				}
+				return awsprovider.NewWithClients(awsprovider.ClientsFromConfig(pc, settings["endpoint"]), awsprovider.Options{}), nil
+			},
+		}
+		p, err := workspace.Provider(ctx, cfg, workspace.Settings{Env: env, Getenv: getenv}, reg)
+		if err != nil {
+			return nil, fmt.Errorf("open workspace: %w", err)
+		}
+		return &review.Workspace{Engine: engine.New(p, backend, engine.Options{Env: env}), Backend: backend}, nil
+	}
+}
+
+// loadAWS is the SDK's configuration with region, and creds instead of the
+// default chain's when set.
+func loadAWS(ctx context.Context, region string, customEndpoint bool, creds aws.CredentialsProvider) (aws.Config, error) {
+	var opts []func(*awsconfig.LoadOptions) error
+	if region != "" {
+		opts = append(opts, awsconfig.WithRegion(region))
+	}
+	if customEndpoint {
+		// S3-compatible stores often reject the SDK's optional checksums.
+		opts = append(opts, awsconfig.WithRequestChecksumCalculation(aws.RequestChecksumCalculationWhenRequired))
+	}
+	if creds != nil {
+		opts = append(opts, awsconfig.WithCredentialsProvider(creds))
+	}
+	cfg, err := awsconfig.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return aws.Config{}, fmt.Errorf("load AWS configuration: %w", err)
+	}
+	return cfg, nil
+}

@@ -1,0 +1,144 @@
+package policy
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/diag"
+)
+
+// Confined is a configuration confined to a grant, ready to open.
+type Confined struct {
+	// Config is a copy of the configuration whose backend keys live under
+	// the repository's namespace: an s3 backend's prefix, or a local
+	// backend's (relative) path, is "<namespace>/<the config's own>"; a
+	// config without a backend gets a local one at "<namespace>". A sim
+	// provider's dir is likewise "<namespace>/<the config's own>",
+	// relative: the opener resolves it under its own root.
+	Config *config.Config
+	// Role is the IAM role to assume for the backend's bucket ("" for the
+	// bot's own credentials).
+	Role string
+}
+
+// Confine checks cfg against g and returns the confined copy. Every
+// problem is reported at once, with the config's file and line: a provider
+// the grant does not allow, an `endpoint` or `profile` override it does
+// not allow, a bucket it does not grant, a prefix, path or sim dir that is
+// absolute or climbs with "..". cfg itself is not changed.
+func Confine(cfg *config.Config, g Grant) (*Confined, error) {
+	var ds diag.Diagnostics
+	ns := g.Namespace()
+	who := "for " + g.Repo + " by the bot's policy"
+	if !g.Governed {
+		who = "in the bot without an operator policy (KYKU_BOT_POLICY)"
+	} else if !g.Matched {
+		ds.Add(cfg.Provider.Pos, "the bot's policy (KYKU_BOT_POLICY) grants %s nothing: ask the bot's operator to add it", g.Repo)
+		return nil, ds
+	}
+	out := &Confined{Config: &config.Config{
+		Files: cfg.Files, Resources: slices.Clone(cfg.Resources), Outputs: cfg.Outputs,
+		Provider: config.ProviderConfig{Name: cfg.Provider.Name, Settings: maps.Clone(cfg.Provider.Settings), Pos: cfg.Provider.Pos},
+	}}
+
+	name := cfg.Provider.Name
+	if name == "" {
+		name = "sim" // what workspace.Provider picks
+	}
+	if !g.AllowsProvider(name) {
+		ds.Add(cfg.Provider.Pos, "provider %q is not allowed %s", name, who)
+	}
+	settings := out.Config.Provider.Settings
+	if _, ok := settings["endpoint"]; ok && !g.AllowEndpoint {
+		ds.Add(cfg.Provider.Pos, "provider setting endpoint is not allowed %s", who)
+	}
+	if _, ok := settings["profile"]; ok && !g.AllowProfile {
+		ds.Add(cfg.Provider.Pos, "provider setting profile is not allowed %s: the bot's AWS profiles are not the repository's", who)
+	}
+	if r, ok := settings["region"]; ok && !regionRE.MatchString(r) {
+		ds.Add(cfg.Provider.Pos, "provider setting region %q is not an AWS region name", r)
+	}
+	if name == "sim" {
+		if settings == nil {
+			settings = map[string]string{}
+			out.Config.Provider.Settings = settings
+		}
+		dir, err := under(ns, settings["dir"], "sim")
+		if err != nil {
+			ds.Add(cfg.Provider.Pos, "provider setting dir: %v", err)
+		}
+		settings["dir"] = dir
+	}
+
+	b := cfg.Backend
+	switch {
+	case b == nil || b.Type == "" || b.Type == "local":
+		nb := config.Backend{Type: "local"}
+		if b != nil {
+			nb = *b
+			nb.Type = "local"
+		}
+		p, err := under(ns, nb.Path, "")
+		if err != nil {
+			ds.Add(nb.Pos, "backend path: %v", err)
+		}
+		nb.Path = p
+		out.Config.Backend = &nb
+	case b.Type == "s3":
+		nb := *b
+		if nb.Endpoint != "" && !g.AllowEndpoint {
+			ds.Add(b.Pos, "backend endpoint is not allowed %s", who)
+		}
+		if nb.Region != "" && !regionRE.MatchString(nb.Region) {
+			ds.Add(b.Pos, "backend region %q is not an AWS region name", nb.Region)
+		}
+		bucket, ok := g.Bucket(nb.Bucket)
+		if !ok {
+			ds.Add(b.Pos, "bucket %q is not granted to %s by the bot's policy", nb.Bucket, g.Repo)
+		}
+		out.Role = bucket.Role
+		p, err := under(ns, nb.Prefix, "")
+		if err != nil {
+			ds.Add(b.Pos, "backend prefix: %v", err)
+		}
+		nb.Prefix = p
+		out.Config.Backend = &nb
+	default:
+		ds.Add(b.Pos, "backend type %q is not one the bot opens", b.Type)
+	}
+	if err := ds.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// regionRE is an AWS region name: a region becomes part of a host name, so
+// nothing else may pass (it could name another host).
+var regionRE = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}$`)
+
+// under joins ns and rel ("" → def), refusing a rel that is absolute,
+// climbs with "..", or holds an empty, "." or backslash segment.
+func under(ns, rel, def string) (string, error) {
+	if rel == "" {
+		rel = def
+	}
+	if rel == "" {
+		return ns, nil
+	}
+	if strings.HasPrefix(rel, "/") || strings.Contains(rel, `\`) || (len(rel) > 1 && rel[1] == ':') {
+		return "", fmt.Errorf("%q is absolute: it is taken relative to the repository's namespace %s/", rel, ns)
+	}
+	for _, seg := range strings.Split(strings.TrimSuffix(rel, "/"), "/") {
+		switch seg {
+		case "..":
+			return "", fmt.Errorf("%q climbs out of the repository's namespace %s/ with \"..\"", rel, ns)
+		case "", ".":
+			return "", fmt.Errorf("%q has an empty or \".\" segment", rel)
+		}
+	}
+	return ns + "/" + strings.TrimSuffix(rel, "/"), nil
+}

@@ -1,0 +1,18 @@
+// Package policy owns the bot operator's policy (the file KYKU_BOT_POLICY
+// names) and the confinement of one repository's configuration to what it
+// grants: which repositories (owner/repo globs) may use which S3 buckets,
+// the IAM role Kyku assumes for each bucket, which providers they may use,
+// and whether they may override the `endpoint` or the AWS `profile`.
+//
+// Whatever the policy says, every key a repository's state, locks, saved
+// plans and audit records are stored under is built under its namespace
+// "<owner>/<repo>/" (Confine rewrites the backend's prefix, or a local
+// backend's path, under it; a config's own prefix is taken relative to it
+// and ".." or an absolute path is refused), so one repository can never
+// name another's keys. Without a policy the namespace still holds, the
+// `sim` provider is refused and `endpoint`/`profile` overrides are
+// refused.
+//
+// It is pure: no I/O. Concurrency: a parsed *Policy and a Grant are
+// immutable and safe to share.
+package policy

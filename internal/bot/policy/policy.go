@@ -1,0 +1,164 @@
+package policy
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Policy is the operator's policy: the first rule whose globs match a
+// repository decides what it may use; a repository no rule matches may
+// use nothing.
+type Policy struct {
+	Rules []Rule `yaml:"repositories"`
+}
+
+// Rule grants the repositories its globs match.
+type Rule struct {
+	// Match lists owner/repo globs (path.Match syntax, case-insensitive),
+	// e.g. "acme/*".
+	Match []string `yaml:"match"`
+	// Buckets are the S3 buckets these repositories may keep state in.
+	Buckets []Bucket `yaml:"buckets"`
+	// Providers are the provider names they may use (e.g. aws; sim only
+	// for tests and demos).
+	Providers []string `yaml:"providers"`
+	// AllowEndpoint lets their configs set `endpoint` (backend or
+	// provider): off, a repository could point Kyku at an internal address.
+	AllowEndpoint bool `yaml:"allow-endpoint"`
+	// AllowProfile lets their configs pick an AWS `profile` of the bot's
+	// host: off by default.
+	AllowProfile bool `yaml:"allow-profile"`
+}
+
+// Bucket is one bucket a rule grants and the IAM role Kyku assumes to use
+// it ("" uses the bot's own credentials).
+type Bucket struct {
+	Name string `yaml:"name"`
+	Role string `yaml:"role"`
+}
+
+var (
+	roleRE   = regexp.MustCompile(`^arn:aws[a-z-]*:iam::[0-9]{12}:role/[A-Za-z0-9+=,.@_/-]{1,512}$`)
+	bucketRE = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
+	nameRE   = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+)
+
+// Parse reads a policy file (name is used in messages). Unknown keys,
+// wrong types and bad values are errors naming the file and line.
+func Parse(name string, data []byte) (*Policy, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var p Policy
+	if err := dec.Decode(&p); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: the policy is empty (no repositories)", name)
+		}
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	var errs []error
+	bad := func(i int, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: repositories[%d]: %s", name, i, fmt.Sprintf(format, args...)))
+	}
+	if len(p.Rules) == 0 {
+		errs = append(errs, fmt.Errorf("%s: the policy lists no repositories", name))
+	}
+	for i, r := range p.Rules {
+		if len(r.Match) == 0 {
+			bad(i, "match lists no owner/repo glob")
+		}
+		for _, g := range r.Match {
+			if _, err := path.Match(strings.ToLower(g), ""); err != nil || strings.Count(g, "/") != 1 {
+				bad(i, "match %q is not an owner/repo glob such as acme/*", g)
+			}
+		}
+		for _, b := range r.Buckets {
+			if !bucketRE.MatchString(b.Name) {
+				bad(i, "bucket %q is not an S3 bucket name", b.Name)
+			}
+			if b.Role != "" && !roleRE.MatchString(b.Role) {
+				bad(i, "role %q of bucket %s is not an IAM role ARN", b.Role, b.Name)
+			}
+		}
+		for _, pr := range r.Providers {
+			if !nameRE.MatchString(pr) {
+				bad(i, "provider %q is not a provider name", pr)
+			}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// Grant is what a policy allows one repository.
+type Grant struct {
+	Repo string // "owner/repo", as the repository is named
+	// Governed is set when a policy decided this grant: Buckets and
+	// Providers are then exhaustive. Without a policy (Governed false) any
+	// bucket and any provider but sim may be used.
+	Governed      bool
+	Matched       bool // a rule matched (always false without a policy)
+	Buckets       []Bucket
+	Providers     []string
+	AllowEndpoint bool
+	AllowProfile  bool
+}
+
+// For is the grant of repository owner/repo: the first rule that matches,
+// an empty grant when none does, and the defaults when p is nil.
+func (p *Policy) For(owner, repo string) Grant {
+	g := Grant{Repo: owner + "/" + repo}
+	if p == nil {
+		return g
+	}
+	g.Governed = true
+	full := strings.ToLower(owner + "/" + repo)
+	for _, r := range p.Rules {
+		if slices.ContainsFunc(r.Match, func(glob string) bool {
+			ok, err := path.Match(strings.ToLower(glob), full)
+			return err == nil && ok
+		}) {
+			g.Matched = true
+			g.Buckets, g.Providers = r.Buckets, r.Providers
+			g.AllowEndpoint, g.AllowProfile = r.AllowEndpoint, r.AllowProfile
+			return g
+		}
+	}
+	return g
+}
+
+// Namespace is the key prefix every object of the repository lives under:
+// "<owner>/<repo>" in lower case (GitHub names are case-insensitive, so
+// "Acme/Infra" and "acme/infra" share one).
+func (g Grant) Namespace() string {
+	return strings.ToLower(g.Repo)
+}
+
+// AllowsProvider reports whether the repository may use provider name.
+func (g Grant) AllowsProvider(name string) bool {
+	if !g.Governed {
+		return name != "sim"
+	}
+	return slices.Contains(g.Providers, name)
+}
+
+// Bucket returns the granted bucket called name.
+func (g Grant) Bucket(name string) (Bucket, bool) {
+	if !g.Governed {
+		return Bucket{Name: name}, true
+	}
+	i := slices.IndexFunc(g.Buckets, func(b Bucket) bool { return b.Name == name })
+	if i < 0 {
+		return Bucket{}, false
+	}
+	return g.Buckets[i], true
+}

@@ -1,0 +1,173 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kyku/action/internal/config"
+)
+
+const example = `
+repositories:
+  - match: ["acme/*", "acme-labs/infra"]
+    buckets:
+      - name: acme-kyku-state
+        role: arn:aws:iam::123456789012:role/kyku-acme
+      - name: acme-shared
+    providers: [aws]
+  - match: ["sandbox/*"]
+    buckets: [{ name: sandbox-state }]
+    providers: [aws, sim]
+    allow-endpoint: true
+    allow-profile: true
+`
+
+func TestParseAndFor(t *testing.T) {
+	p, err := Parse("policy.yaml", []byte(example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		owner, repo string
+		want        Grant
+	}{
+		{"Acme", "Infra", Grant{Repo: "Acme/Infra", Governed: true, Matched: true, Providers: []string{"aws"}, Buckets: []Bucket{
+			{Name: "acme-kyku-state", Role: "arn:aws:iam::123456789012:role/kyku-acme"}, {Name: "acme-shared"}}}},
+		{"acme-labs", "infra", Grant{Repo: "acme-labs/infra", Governed: true, Matched: true, Providers: []string{"aws"}, Buckets: []Bucket{
+			{Name: "acme-kyku-state", Role: "arn:aws:iam::123456789012:role/kyku-acme"}, {Name: "acme-shared"}}}},
+		{"sandbox", "x", Grant{Repo: "sandbox/x", Governed: true, Matched: true, Providers: []string{"aws", "sim"},
+			Buckets: []Bucket{{Name: "sandbox-state"}}, AllowEndpoint: true, AllowProfile: true}},
+		{"acme-labs", "other", Grant{Repo: "acme-labs/other", Governed: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.owner+"/"+tt.repo, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, p.For(tt.owner, tt.repo)); diff != "" {
+				t.Errorf("grant (-want +got):\n%s", diff)
+			}
+		})
+	}
+	var none *Policy
+	if g := none.For("a", "b"); g.Governed || !g.AllowsProvider("aws") || g.AllowsProvider("sim") {
+		t.Errorf("no policy: grant %+v", g)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for name, tc := range map[string]struct{ src, want string }{
+		"unknown key":  {"repositories:\n  - match: [a/*]\n    bucket: x\n", "line 3: field bucket not found"},
+		"empty":        {"", "the policy is empty"},
+		"bad glob":     {"repositories:\n  - match: [acme]\n", `match "acme" is not an owner/repo glob`},
+		"bad role":     {"repositories:\n  - match: [a/*]\n    buckets: [{name: state-bucket, role: admin}]\n", `role "admin" of bucket state-bucket is not an IAM role ARN`},
+		"bad bucket":   {"repositories:\n  - match: [a/*]\n    buckets: [{name: Not_A_Bucket}]\n", `bucket "Not_A_Bucket" is not an S3 bucket name`},
+		"wrong type":   {"repositories:\n  - match: [a/*]\n    allow-endpoint: sometimes\n", "line 3"},
+		"no rules":     {"repositories: []\n", "lists no repositories"},
+		"bad provider": {"repositories:\n  - match: [a/*]\n    providers: [\"../x\"]\n", `provider "../x"`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Parse("policy.yaml", []byte(tc.src))
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "policy.yaml") {
+				t.Errorf("err = %v, want it to name policy.yaml and say %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func parse(t *testing.T, yaml string) *config.Config {
+	t.Helper()
+	cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte(yaml)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// TestConfine: the namespace holds whatever the config says; what the
+// grant does not allow is refused with the config's file and line.
+func TestConfine(t *testing.T) {
+	p, err := Parse("policy.yaml", []byte(example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	acme, sandbox := p.For("acme", "infra"), p.For("sandbox", "x")
+	var none *Policy
+	open := none.For("Acme", "Infra")
+	s3 := func(extra string) string {
+		return "provider: aws\nbackend:\n  type: s3\n  bucket: acme-kyku-state\n  region: eu-west-1\n" + extra + "resources: {}\n"
+	}
+	tests := []struct {
+		name       string
+		grant      Grant
+		yaml       string
+		wantPrefix string // s3 prefix, or local path
+		wantSimDir string
+		wantRole   string
+		wantErr    []string
+	}{
+		{name: "prefix taken relative to the namespace", grant: acme, yaml: s3("  prefix: prod/network\n"),
+			wantPrefix: "acme/infra/prod/network", wantRole: "arn:aws:iam::123456789012:role/kyku-acme"},
+		{name: "no prefix: the namespace", grant: acme, yaml: s3(""), wantPrefix: "acme/infra", wantRole: "arn:aws:iam::123456789012:role/kyku-acme"},
+		{name: "no policy: any bucket, still confined", grant: open, yaml: s3("  prefix: x\n"), wantPrefix: "acme/infra/x"},
+		{name: "climbing out", grant: acme, yaml: s3("  prefix: ../other/repo\n"), wantErr: []string{"kyku.yaml:2:", `backend prefix: "../other/repo" climbs out`}},
+		{name: "climbing out in the middle", grant: acme, yaml: s3("  prefix: a/../../b\n"), wantErr: []string{"climbs out"}},
+		{name: "absolute", grant: acme, yaml: s3("  prefix: /acme/other\n"), wantErr: []string{`"/acme/other" is absolute`}},
+		{name: "bucket not granted", grant: acme,
+			yaml:    "provider: aws\nbackend: { type: s3, bucket: other-state, region: eu-west-1 }\nresources: {}\n",
+			wantErr: []string{`bucket "other-state" is not granted to acme/infra`}},
+		{name: "endpoint override refused", grant: acme, yaml: s3("  endpoint: http://169.254.169.254/\n"),
+			wantErr: []string{"backend endpoint is not allowed for acme/infra by the bot's policy"}},
+		{name: "endpoint override refused without a policy", grant: open, yaml: s3("  endpoint: http://10.0.0.1/\n"),
+			wantErr: []string{"backend endpoint is not allowed in the bot without an operator policy"}},
+		{name: "provider endpoint and profile refused", grant: acme,
+			yaml:    "provider: { name: aws, endpoint: http://10.0.0.1, profile: admin }\nbackend: { type: s3, bucket: acme-kyku-state, region: eu-west-1 }\nresources: {}\n",
+			wantErr: []string{"provider setting endpoint is not allowed", "provider setting profile is not allowed"}},
+		{name: "sim refused without a policy", grant: open, yaml: "provider: sim\nresources: {}\n",
+			wantErr: []string{`provider "sim" is not allowed in the bot without an operator policy`}},
+		{name: "no provider means sim", grant: open, yaml: "resources: {}\n", wantErr: []string{`provider "sim" is not allowed`}},
+		{name: "sim refused by the policy", grant: acme, yaml: "provider: sim\nresources: {}\n", wantErr: []string{`provider "sim" is not allowed for acme/infra`}},
+		{name: "sim dir confined", grant: sandbox, yaml: "provider: { name: sim, dir: cloud }\nresources: {}\n",
+			wantPrefix: "sandbox/x", wantSimDir: "sandbox/x/cloud"},
+		{name: "sim dir default", grant: sandbox, yaml: "provider: sim\nresources: {}\n", wantPrefix: "sandbox/x", wantSimDir: "sandbox/x/sim"},
+		{name: "sim dir escaping", grant: sandbox, yaml: "provider: { name: sim, dir: /etc }\nresources: {}\n", wantErr: []string{`provider setting dir: "/etc" is absolute`}},
+		{name: "local path confined", grant: sandbox, yaml: "provider: sim\nbackend: { type: local, path: state }\nresources: {}\n",
+			wantPrefix: "sandbox/x/state", wantSimDir: "sandbox/x/sim"},
+		{name: "local path escaping", grant: sandbox, yaml: "provider: sim\nbackend: { type: local, path: ../../etc }\nresources: {}\n", wantErr: []string{"backend path"}},
+		{name: "region naming another host", grant: acme,
+			yaml:    "provider: { name: aws, region: \"evil.example.com#\" }\nbackend: { type: s3, bucket: acme-kyku-state, region: \"eu-west-1.evil\" }\nresources: {}\n",
+			wantErr: []string{`provider setting region "evil.example.com#" is not an AWS region name`, `backend region "eu-west-1.evil"`}},
+		{name: "unmatched repository", grant: p.For("mallory", "x"), yaml: s3(""), wantErr: []string{"grants mallory/x nothing"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := parse(t, tt.yaml)
+			before := cfg.Hash()
+			got, err := Confine(cfg, tt.grant)
+			if cfg.Hash() != before {
+				t.Error("Confine changed its input")
+			}
+			if tt.wantErr != nil {
+				if err == nil {
+					t.Fatalf("confined %+v, want an error", got.Config.Backend)
+				}
+				for _, w := range tt.wantErr {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("err = %v, want %q", err, w)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := got.Config.Backend
+			where := b.Prefix
+			if b.Type == "local" {
+				where = b.Path
+			}
+			if where != tt.wantPrefix || got.Role != tt.wantRole || got.Config.Provider.Settings["dir"] != tt.wantSimDir {
+				t.Errorf("confined to %q (role %q, sim dir %q), want %q (role %q, sim dir %q)",
+					where, got.Role, got.Config.Provider.Settings["dir"], tt.wantPrefix, tt.wantRole, tt.wantSimDir)
+			}
+		})
+	}
+}

@@ -1,0 +1,54 @@
+package command
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzParse: any comment body (anyone who can comment writes it) parses
+// without panicking, the same way twice; a valid command's names pass the
+// name rules and its canonical form parses back to the same command. The
+// seeds run in every `go test`; `go test -fuzz FuzzParse` explores further.
+func FuzzParse(f *testing.F) {
+	for _, seed := range []string{
+		"", "/kyku", "/kyku apply", "/kyku apply -e prod -p net", "/kyku plan --env=prod --project=a/b",
+		"/kyku apply -e ../../etc", "/kyku apply -e", "/kyku apply -e -p", "/kyku apply --env=a --env=b",
+		"```\n/kyku apply\n```", "<!--\n/kyku apply\n-->", "> /kyku apply", "/kyku\tapply\r\n-e x",
+		"/kyku apply -e pröd", "/kyku " + strings.Repeat("-e x ", 1000), "\x00/kyku apply", "/kyku apply\u00a0-e prod",
+		"~~~~\n/kyku plan\n~~~", "    /kyku apply", "<!-- a --> /kyku apply", "/kyku help me",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		c, ok := Parse(body)
+		c2, ok2 := Parse(body)
+		if ok != ok2 || c.String() != c2.String() || c.Err != c2.Err {
+			t.Fatalf("parse not deterministic: %+v %+v", c, c2)
+		}
+		if !ok {
+			if c.Name != Unknown || c.Err != "" || len(c.Args) != 0 {
+				t.Fatalf("no command but %+v", c)
+			}
+			return
+		}
+		if len(c.Args) > len(body)/2+1 {
+			t.Fatalf("%d args from %d bytes", len(c.Args), len(body))
+		}
+		if c.Err != "" {
+			return
+		}
+		switch c.Name {
+		case Plan, Apply, Help:
+		default:
+			t.Fatalf("valid command with name %v", c.Name)
+		}
+		if (c.Env != "" && (!envRE.MatchString(c.Env) || strings.Contains(c.Env, ".."))) ||
+			(c.Project != "" && (!projectRE.MatchString(c.Project) || strings.Contains(c.Project, ".."))) {
+			t.Fatalf("names passed that the rules refuse: %+v", c)
+		}
+		back, ok := Parse(c.String())
+		if !ok || back.Err != "" || back.Name != c.Name || back.Env != c.Env || back.Project != c.Project {
+			t.Fatalf("%q parses to %+v, its canonical form %q to %+v", body, c, c.String(), back)
+		}
+	})
+}

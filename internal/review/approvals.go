@@ -1,0 +1,174 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/kyku/action/internal/github"
+)
+
+// NotCounted is an approval (or a withdrawn one) that does not count, and
+// why, as told to the user.
+type NotCounted struct {
+	Reviewer string
+	Why      string
+}
+
+// approvals is how the reviews of a pull request were judged.
+type approvals struct {
+	counted    []string // logins, sorted
+	notCounted []NotCounted
+}
+
+// judgeApprovals applies the approval rule to pr's reviews. An approval
+// counts when all of these hold:
+//
+//   - it is the reviewer's latest deciding review: a later
+//     CHANGES_REQUESTED review or a dismissal cancels it (a COMMENTED one
+//     does not);
+//   - it was submitted on pr's current head commit;
+//   - the reviewer is not the pull request's author;
+//   - the reviewer is not a bot (account type Bot, or a login ending in
+//     "[bot]");
+//   - the reviewer authored or committed none of the pull request's
+//     commits (GitHub's own rule is the last pusher; Kyku, which cannot see
+//     pushes, excludes every author and committer);
+//   - the reviewer has at least s.ApproverPermission on the repository.
+//
+// Every review is read (all pages). A pull request with
+// github.MaxPullRequestCommits commits or more fails closed: GitHub lists
+// no more, so Kyku cannot tell who pushed the rest.
+func judgeApprovals(ctx context.Context, gh GitHub, s Settings, pr *github.PR) (approvals, error) {
+	var out approvals
+	reviews, err := gh.Reviews(ctx, pr.Number)
+	if err != nil {
+		return out, fmt.Errorf("list reviews of #%d: %w", pr.Number, err)
+	}
+	var deciding []github.Review
+	for _, rv := range reviews {
+		switch rv.State {
+		case "APPROVED", "CHANGES_REQUESTED", "DISMISSED":
+			deciding = append(deciding, rv)
+		}
+	}
+	// GitHub lists reviews oldest first; submission times settle the order
+	// when a page boundary or a client reorders them.
+	sort.SliceStable(deciding, func(i, j int) bool { return deciding[i].SubmittedAt.Before(deciding[j].SubmittedAt) })
+	latest := map[string]github.Review{}
+	for _, rv := range deciding {
+		latest[strings.ToLower(rv.User)] = rv
+	}
+	var candidates []github.Review
+	for _, key := range sortedKeys(latest) {
+		rv := latest[key]
+		why := ""
+		switch {
+		case rv.State == "CHANGES_REQUESTED":
+			why = "requested changes"
+		case rv.State == "DISMISSED":
+			why = "the review was dismissed"
+		case rv.CommitID != pr.HeadSHA:
+			why = "approved an earlier commit " + code(sha7(rv.CommitID))
+		case strings.EqualFold(rv.User, pr.Author):
+			why = "is the author"
+		case isBot(rv.User, rv.UserType):
+			why = "is a bot"
+		default:
+			candidates = append(candidates, rv)
+			continue
+		}
+		out.notCounted = append(out.notCounted, NotCounted{Reviewer: rv.User, Why: why})
+	}
+	if len(candidates) == 0 {
+		return out, nil
+	}
+	commits, err := gh.PullRequestCommits(ctx, pr.Number)
+	if err != nil {
+		return out, fmt.Errorf("list commits of #%d: %w", pr.Number, err)
+	}
+	pushers := map[string]bool{}
+	for _, c := range commits {
+		for _, login := range []string{c.Author, c.Committer} {
+			if login != "" {
+				pushers[strings.ToLower(login)] = true
+			}
+		}
+	}
+	tooMany := len(commits) >= github.MaxPullRequestCommits
+	for _, rv := range candidates {
+		why := ""
+		switch {
+		case tooMany:
+			why = fmt.Sprintf("the pull request has %d or more commits, and GitHub lists no more, so Kyku cannot tell who pushed them", github.MaxPullRequestCommits)
+		case pushers[strings.ToLower(rv.User)]:
+			why = "authored or committed commits of this pull request"
+		default:
+			level, err := gh.Permission(ctx, rv.User)
+			if err != nil {
+				return out, fmt.Errorf("check the permission of %s: %w", rv.User, err)
+			}
+			if !github.HasPermission(level, s.ApproverPermission) {
+				why = "has " + code(level) + " permission; approvals need " + code(s.ApproverPermission)
+			}
+		}
+		if why != "" {
+			out.notCounted = append(out.notCounted, NotCounted{Reviewer: rv.User, Why: why})
+			continue
+		}
+		out.counted = append(out.counted, rv.User)
+	}
+	slices.SortFunc(out.counted, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
+	return out, nil
+}
+
+// isBot: an account of type Bot, or a login GitHub gives Apps.
+func isBot(login, typ string) bool {
+	return strings.EqualFold(typ, "Bot") || strings.HasSuffix(strings.ToLower(login), "[bot]")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// who lists approvals for a reply: "counted: `a`, `b`; not counted: `c`
+// (why), …".
+func (ap approvals) who() string {
+	counted := "none"
+	if len(ap.counted) > 0 {
+		var names []string
+		for _, c := range ap.counted {
+			names = append(names, code(c))
+		}
+		counted = strings.Join(names, ", ")
+	}
+	s := "Counted: " + counted + "."
+	if len(ap.notCounted) > 0 {
+		var parts []string
+		for _, n := range ap.notCounted {
+			parts = append(parts, code(n.Reviewer)+" ("+n.Why+")")
+		}
+		s += " Not counted: " + strings.Join(parts, "; ") + "."
+	}
+	return s
+}
+
+// approvalRule says, for a reply, what counts as an approval.
+func approvalRule(s Settings) string {
+	return "An approval counts when it is the reviewer's latest decision, on the current head commit, by someone with at least " +
+		code(s.ApproverPermission) + " permission who is not the author, not a bot and did not author or commit any of its commits."
+}
+
+func plural(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return itoa(n) + " " + one + "s"
+}

@@ -1,0 +1,74 @@
+package review
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+
+	"github.com/kyku/action/internal/plan"
+)
+
+// ChangesDigest is the sha256 (lowercase hex) of what a plan would do, in
+// a canonical form: the environment, provider, deploy prefix, config hash
+// and every change (action, resource, type, cloud name, provider ID,
+// property changes, dependencies, reason), in plan order. It leaves out
+// what does not change the cloud or varies between two plans of the same
+// thing: CreatedAt, the state serial and lineage (checked by the engine
+// under the lock), outputs read back on no-op changes, the embedded config
+// itself (its hash is in). Sensitive property values are masked (the
+// config hash covers the desired ones), so the digest shown in a comment
+// says nothing about them.
+//
+// Two plans with the same digest make the same changes: this is what is
+// shown in Kyku's plan comment and compared at apply time.
+func ChangesDigest(p *plan.Plan) (string, error) {
+	type change struct {
+		Action       plan.Action       `json:"action"`
+		Resource     string            `json:"resource"`
+		Type         string            `json:"type"`
+		PriorType    string            `json:"priorType,omitempty"`
+		CloudName    string            `json:"cloudName,omitempty"`
+		ProviderID   string            `json:"providerId,omitempty"`
+		Level        int               `json:"level"`
+		Reason       string            `json:"reason,omitempty"`
+		Dependencies []string          `json:"dependencies,omitempty"`
+		Properties   []plan.PropChange `json:"properties,omitempty"`
+	}
+	canon := struct {
+		Version     int      `json:"v"`
+		Environment string   `json:"environment"`
+		Provider    string   `json:"provider"`
+		Prefix      string   `json:"prefix"`
+		ConfigHash  string   `json:"configHash"`
+		Destroy     bool     `json:"destroy"`
+		Changes     []change `json:"changes"`
+	}{Version: 1, Environment: p.Environment, Provider: p.Provider, Prefix: p.Prefix, ConfigHash: p.ConfigHash, Destroy: p.Destroy}
+	canon.Changes = make([]change, len(p.Changes))
+	for i, c := range p.Changes {
+		props := make([]plan.PropChange, len(c.Properties))
+		for j, pc := range c.Properties {
+			if pc.Sensitive {
+				pc.Old, pc.New = plan.Masked, plan.Masked
+			}
+			props[j] = pc
+		}
+		canon.Changes[i] = change{
+			Action: c.Action, Resource: c.ResourceID, Type: c.Type, PriorType: c.PriorType, CloudName: c.CloudName,
+			ProviderID: c.ProviderID, Level: c.Level, Reason: c.Reason, Dependencies: c.Dependencies, Properties: props,
+		}
+	}
+	b, err := json.Marshal(canon)
+	if err != nil {
+		return "", fmt.Errorf("digest plan: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// digestRE is what a digest looks like.
+var digestRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// prefixRE is the engine's deploy prefix: 8 lowercase hex digits.
+var prefixRE = regexp.MustCompile(`^[0-9a-f]{8}$`)

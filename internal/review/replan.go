@@ -1,0 +1,186 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/render"
+	"github.com/kyku/action/internal/statemgr"
+)
+
+// MaxSavedPlanBytes bounds a saved plan read back from the backend: a
+// bigger object is not decoded (it is not one Kyku wrote).
+const MaxSavedPlanBytes = 64 << 20
+
+// decodeSaved decodes a saved plan read at key, refusing what Kyku would
+// not have written: too big, not a full plan (redacted, no config), for
+// another environment.
+func decodeSaved(key string, data []byte, env string) (*plan.Plan, error) {
+	if len(data) > MaxSavedPlanBytes {
+		return nil, fmt.Errorf("%s: %d bytes, more than a saved plan may hold (%d)", key, len(data), MaxSavedPlanBytes)
+	}
+	p, err := plan.Decode(key, data)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case p.Redacted || p.Config == nil:
+		return nil, fmt.Errorf("%s: a redacted plan without its configuration, which Kyku never saves", key)
+	case p.Destroy:
+		return nil, fmt.Errorf("%s: a destroy plan, which Kyku never saves for a pull request", key)
+	case p.Environment != env:
+		return nil, fmt.Errorf("%s: a plan for environment %q, not %q", key, p.Environment, env)
+	}
+	return p, nil
+}
+
+// applyReviewed is requirements 4 to 6: read the saved plan, plan again
+// from the approved commit's configuration, compare, apply the fresh plan.
+func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutcome, error) {
+	pr := a.pr
+	key := SavedPlanKey(a.s.Project, a.s.Environment, pr.Number, pr.HeadSHA)
+	data, err := ws.Backend.GetObject(ctx, key)
+	if errors.Is(err, statemgr.ErrNotFound) {
+		return a.refuse(ctx, a.noPlan())
+	}
+	if err != nil {
+		return a.fail(ctx, fmt.Errorf("read saved plan %s: %w", key, err))
+	}
+	saved, decodeErr := decodeSaved(key, data, a.s.Environment)
+	if a.d.Source == nil {
+		return a.fail(ctx, errors.New("no source loader for the configuration at the approved commit"))
+	}
+	headCfg, err := a.d.Source(ctx, pr.HeadSHA)
+	if err != nil {
+		return a.fail(ctx, fmt.Errorf("load the configuration at %s: %w", sha7(pr.HeadSHA), err))
+	}
+	headHash := headCfg.Hash()
+	// Secrets come from what Kyku trusts (the approved commit's config and
+	// its own plan), never from the saved plan: masking strings an attacker
+	// chose would let them hide parts of the log.
+	hidden := secrets(headCfg)
+	for _, x := range hidden {
+		a.d.Mask(x)
+	}
+
+	var sh shown
+	haveComment := false
+	if a.s.CommentMode != ModeOff {
+		if sh, haveComment, err = reviewedPlan(ctx, a.d, a.s, pr.Number); err != nil {
+			return a.fail(ctx, err)
+		}
+	}
+
+	eng := ws.Engine
+	if saved != nil && prefixRE.MatchString(saved.Prefix) {
+		// A first plan writes no state: the prefix it named cloud resources
+		// with lives only in the saved plan. The digest shown in the
+		// comment covers the cloud names, so a swapped prefix is refused.
+		eng = eng.WithDeployPrefix(saved.Prefix)
+	}
+	fresh, err := eng.Plan(ctx, headCfg)
+	if err != nil {
+		return a.fail(ctx, fmt.Errorf("plan %s again at %s: %w", envName(a.s.Environment), sha7(pr.HeadSHA), scrubbed(err, hidden)))
+	}
+	for _, x := range planSecrets(fresh) {
+		if !slices.Contains(hidden, x) {
+			hidden = append(hidden, x)
+			a.d.Mask(x)
+		}
+	}
+	slices.SortStableFunc(hidden, func(x, y string) int { return len(y) - len(x) }) // longest first, as scrub needs
+	digest, err := ChangesDigest(fresh)
+	if err != nil {
+		return a.fail(ctx, err)
+	}
+	a.out.Digest = digest
+	if msg := a.mismatch(saved, decodeErr, headHash, fresh, digest, sh, haveComment); msg != "" {
+		return a.refuseWithPlan(ctx, msg, fresh)
+	}
+
+	started := a.d.Now()
+	res, err := applyPlan(ctx, eng, headCfg, fresh)
+	if engine.IsStale(err) {
+		return a.refuse(ctx, "The plan for "+code(sha7(pr.HeadSHA))+" is a "+errorText(err, hidden)+
+			" (another apply ran while it was being checked). "+a.replan())
+	}
+	if err != nil && (res == nil || !res.Applied) {
+		return a.fail(ctx, fmt.Errorf("apply %s: %w", envName(a.s.Environment), scrubbed(err, hidden)))
+	}
+	if err != nil {
+		err = scrubbed(err, hidden)
+	}
+	return a.finish(ctx, ws, res, err, started, hidden)
+}
+
+// applyPlan is the one place review asks the engine to apply: exactly p,
+// a plan Kyku just made, refused by the engine (changing nothing) if the
+// state's lineage or serial, or cfg's hash, moved on since.
+func applyPlan(ctx context.Context, eng *engine.Engine, cfg *config.Config, p *plan.Plan) (*engine.Result, error) {
+	return eng.Apply(ctx, cfg, engine.ApplyOptions{}, p)
+}
+
+// mismatch says why the fresh plan may not be applied ("" when it may).
+func (a *applier) mismatch(saved *plan.Plan, decodeErr error, headHash string, fresh *plan.Plan, digest string, sh shown, haveComment bool) string {
+	sha := code(sha7(a.pr.HeadSHA))
+	if decodeErr != nil {
+		return "The saved plan for " + sha + " cannot be used (" + code(decodeErr.Error()) + ")."
+	}
+	if saved.Config.Hash() != saved.ConfigHash || saved.ConfigHash != headHash {
+		return "The saved plan for " + sha + " was not made from the configuration at that commit: " +
+			"its embedded configuration does not hash to the configuration at " + sha + ", so it was altered after it was planned."
+	}
+	savedDigest, err := ChangesDigest(saved)
+	if err != nil {
+		return "The saved plan for " + sha + " cannot be used (" + code(err.Error()) + ")."
+	}
+	if savedDigest != digest {
+		var moved string
+		switch {
+		case saved.Lineage != fresh.Lineage:
+			moved = "the state was replaced (lineage " + code(fresh.Lineage) + ", plan was for " + code(saved.Lineage) + ")"
+		case saved.Serial != fresh.Serial:
+			moved = "state serial is " + fmt.Sprint(fresh.Serial) + ", plan was for " + fmt.Sprint(saved.Serial)
+		}
+		if moved != "" {
+			return "The saved plan for " + sha + " is a stale plan: " + moved + ", and a fresh plan of that commit against the current state " +
+				"makes other changes (digest " + code(digest) + ", the saved one " + code(savedDigest) + ")."
+		}
+		return "The saved plan for " + sha + " does not match a fresh plan of that commit against the current state " +
+			"(digest " + code(digest) + ", the saved one " + code(savedDigest) + "): the cloud changed since it was planned, or the saved plan was altered."
+	}
+	if a.s.CommentMode == ModeOff {
+		return ""
+	}
+	switch {
+	case !haveComment:
+		return "Kyku's plan comment for " + code(envName(a.s.Environment)) + " is missing from the pull request, so Kyku cannot tell what was shown for review."
+	case sh.head == "":
+		return "Kyku's latest plan comment shows no plan (the last plan failed)."
+	case sh.head != a.pr.HeadSHA:
+		return "Kyku's latest plan comment is for commit " + code(sha7(sh.head)) + ", not for the current head " + sha + "."
+	case sh.digest != digest:
+		return "The plan shown for review in Kyku's comment (digest " + code(sh.digest) + ") is not the plan of " + sha +
+			" against the current state (digest " + code(digest) + "): the state or the cloud changed since the review."
+	}
+	return ""
+}
+
+// refuseWithPlan refuses with msg and shows the fresh plan for review.
+func (a *applier) refuseWithPlan(ctx context.Context, msg string, fresh *plan.Plan) (*ApplyOutcome, error) {
+	msg += " " + a.replan()
+	a.out.Refused = msg
+	heading := title("apply", a.s) + " refused"
+	text := msg + "\n\nNothing was applied. What Kyku would apply now, for review:\n\n"
+	m := render.Meta{CommitSHA: a.pr.HeadSHA, Digest: a.out.Digest, RunURL: a.d.RunURL, Environment: a.s.Environment, Project: a.s.Project}
+	limit := render.CommentLimit - len(text) - 1024
+	body := reply(render.ApplyMarker(a.s.Project, a.s.Environment), heading, text+render.PlanSummary(fresh, m, limit), a.out.HeadSHA, a.d.RunURL)
+	err := a.answer(ctx, body)
+	a.react(ctx, ReactRefused)
+	return a.out, err
+}
