@@ -28,8 +28,8 @@ const (
 // site is a VPC over two zones: a public and a private subnet in each,
 // and a security group.
 type site struct {
-	vpc, sg                    string
-	public, private            []string
+	vpc, sg                   string
+	public, private           []string
 	publicZones, privateZones []string
 }
 

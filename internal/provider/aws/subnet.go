@@ -15,7 +15,6 @@ import (
 // 0.0.0.0/0 to the VPC's internet gateway.
 type subnetKind struct{ p *Provider }
 
-
 func subnetObject(s ec2types.Subnet) provider.Object {
 	tags := fromEC2Tags(s.Tags)
 	props := setTags(map[string]any{

@@ -29,7 +29,6 @@ func vpcTags(r provider.Resource) map[string]string {
 
 func gone(what string) error { return fmt.Errorf("%s: %w", what, provider.ErrNotFound) }
 
-
 func vpcObject(v ec2types.Vpc) provider.Object {
 	tags := fromEC2Tags(v.Tags)
 	props := setTags(map[string]any{"cidr": aws.ToString(v.CidrBlock)}, tags)
