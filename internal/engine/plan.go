@@ -164,6 +164,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (
 		if ch.Action == plan.Replace && r.Protect {
 			diags.Add(r.Pos, "resource %q is protected (protect: true) and cannot be replaced; changed: %s", r.Name, forcing(ch.Properties))
 		}
+		e.checkName(&diags, r, ch)
 		if ch.Action == plan.Create || ch.Action == plan.Replace {
 			unknown[r.Name] = true
 		}

@@ -166,3 +166,27 @@ func TestEngineLifecycleOnFakeAWS(t *testing.T) {
 		t.Errorf("fake AWS still holds %v after destroy", inv)
 	}
 }
+
+// A name AWS would refuse is a plan error at the resource's line, and
+// nothing but the zones is asked of AWS.
+func TestPlanRefusesNamesAWSWouldRefuse(t *testing.T) {
+	srv := awstest.New()
+	t.Cleanup(srv.Close)
+	cfg := sdkaws.Config{Region: "eu-west-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")}
+	p := aws.NewWithClients(aws.ClientsFromConfig(cfg, srv.URL()), aws.Options{})
+	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "1a2b3c4d"})
+	text := edit(t, example(t), "  app-db:\n", "  app_db:\n")
+	text = edit(t, text, "${app-db.endpoint}", "${app_db.endpoint}")
+	_, err := e.Plan(context.Background(), parseText(t, text))
+	if err == nil || !strings.Contains(err.Error(), `resource "app_db": aws refuses its name "1a2b3c4d-app_db": RDS instance identifier "db-1a2b3c4d-app_db" may hold only letters, digits and hyphens`) ||
+		!strings.Contains(err.Error(), "kyku.yaml:") {
+		t.Fatalf("err = %v, want the RDS rule at app_db's line", err)
+	}
+	if n, z := srv.Requests(), srv.Calls("DescribeAvailabilityZones"); n != z {
+		t.Errorf("%d requests, %d of them for zones; want only the zones", n, z)
+	}
+	// The example as it is plans with a prefix starting with a digit.
+	if _, err := e.Plan(context.Background(), parseText(t, example(t))); err != nil {
+		t.Errorf("example: %v", err)
+	}
+}

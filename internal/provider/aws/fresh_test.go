@@ -28,9 +28,8 @@ const (
 // site is a VPC over two zones: a public and a private subnet in each,
 // and a security group.
 type site struct {
-	vpc, sg                   string
-	public, private           []string
-	publicZones, privateZones []string
+	vpc, sg         string
+	public, private []string
 }
 
 func newSite(t *testing.T, p *aws.Provider) site {
