@@ -126,10 +126,15 @@ func (k tgKind) object(ctx context.Context, tg elbtypes.TargetGroup) (provider.O
 	if err != nil {
 		return provider.Object{}, err
 	}
+	return tgObject(tg, targets, tags), nil
+}
+
+// tgObject is a target group in Kyku's vocabulary.
+func tgObject(tg elbtypes.TargetGroup, targets []string, tags map[string]string) provider.Object {
 	props := map[string]any{
 		"port": float64(aws.ToInt32(tg.Port)), "protocol": strings.ToLower(string(tg.Protocol)), "targets": anys(targets),
 	}
-	return object(arn, tags[tagNameAWS], setTags(props, tags), nil), nil
+	return object(aws.ToString(tg.TargetGroupArn), tags[tagNameAWS], setTags(props, tags), nil)
 }
 
 func (k tgKind) lookup(ctx context.Context, name string) (provider.Object, error) {

@@ -111,7 +111,7 @@ func (s *Server) describeGroups(f form) ([]node, *apiError) {
 	var items []node
 	for _, id := range keys {
 		g := s.st.Groups[id]
-		if (len(ids) == 0 || anyIn([]string{id}, ids)) && matches(fl, g.Tags, map[string]string{"vpc-id": g.VpcID, "group-name": g.Name}) {
+		if (len(ids) == 0 || anyIn([]string{id}, ids)) && matches(fl, g.Tags, map[string]string{"vpc-id": g.VpcID, "group-name": g.Name, "group-id": id}) {
 			items = append(items, el("", tx("groupId", g.ID), tx("groupName", g.Name), tx("vpcId", g.VpcID),
 				tx("groupDescription", "kyku"), list("ipPermissions", "item", ruleNodes(g.Ingress)),
 				list("ipPermissionsEgress", "item", ruleNodes(g.Egress)),
@@ -380,7 +380,7 @@ func (s *Server) describeInstances(f form) ([]node, *apiError) {
 	var items []node
 	for _, id := range keys {
 		in := s.st.Instances[id]
-		fields := map[string]string{"instance-state-name": in.State, "vpc-id": in.VpcID, "subnet-id": in.SubnetID}
+		fields := map[string]string{"instance-state-name": in.State, "vpc-id": in.VpcID, "subnet-id": in.SubnetID, "instance-id": id}
 		if (len(ids) == 0 || anyIn([]string{id}, ids)) && matches(fl, in.Tags, fields) {
 			items = append(items, el("", tx("reservationId", "r-1"), list("instancesSet", "item", []node{instNode(in)})))
 			if next, ok := settle[in.State]; ok {
