@@ -6,11 +6,14 @@ package aws_test
 
 import (
 	"context"
-
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kyku/action/internal/provider"
@@ -165,6 +168,14 @@ func TestNetworkErrorsRetried(t *testing.T) {
 	srv.DropConnection("DescribeVpcs", 2, false)
 	if _, err := p.Read(ctx, "Vpc", vpc); err != nil {
 		t.Errorf("read after two resets: %v", err)
+	}
+	// A request that gets no answer times out and is sent again.
+	srv.Stall("DescribeSubnets", 1)
+	hc := &http.Client{Timeout: 200 * time.Millisecond}
+	cfg := sdkaws.Config{Region: "eu-west-1", HTTPClient: hc, Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")}
+	q := aws.NewWithClients(aws.ClientsFromConfig(cfg, srv.URL()), aws.Options{MaxAttempts: 4, Backoff: time.Microsecond})
+	if _, err := q.Read(ctx, "Subnet", subnet); err != nil {
+		t.Errorf("read after a timeout: %v", err)
 	}
 	srv.DropConnection("RunInstances", 1, true)
 	vm := mustCreate(t, p, res("Vm", "app", map[string]any{"subnet": subnet, "image": "debian-12"}))

@@ -3,12 +3,14 @@ package aws
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
@@ -111,14 +113,24 @@ func New(ctx context.Context, settings map[string]string, getenv func(string) st
 	return NewWithClients(ClientsFromConfig(cfg, settings["endpoint"]), Options{}), nil
 }
 
+// ResponseTimeout bounds how long a request waits for AWS to start
+// answering; a request that times out is retried like a reset connection.
+const ResponseTimeout = time.Minute
+
 // ClientsFromConfig builds the service clients from cfg with the SDK's own
 // retryer disabled (Kyku's retry policy in call is the only one, so every
-// retry is counted once) and, when endpoint is set, every client pointed at
-// it.
+// retry is counted once), an HTTP client that gives up on an answer after
+// ResponseTimeout (unless cfg brings its own) and, when endpoint is set,
+// every client pointed at it.
 func ClientsFromConfig(cfg aws.Config, endpoint string) Clients {
 	var base *string
 	if endpoint != "" {
 		base = aws.String(endpoint)
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
+			t.ResponseHeaderTimeout = ResponseTimeout
+		})
 	}
 	nop := func() aws.Retryer { return aws.NopRetryer{} }
 	return Clients{

@@ -99,3 +99,23 @@ func (s *Server) FailLaunch(n int) {
 	defer s.mu.Unlock()
 	s.launches += n
 }
+
+// Stall makes the next n requests of action go unanswered: the server
+// holds them until the client times out (its HTTP client's timeout) or
+// cancels, as a network that drops packets would.
+func (s *Server) Stall(action string, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stalls[action] += n
+}
+
+func (s *Server) stalled(action string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stalls[action] <= 0 {
+		return false
+	}
+	s.stalls[action]--
+	s.calls[action]++
+	return true
+}

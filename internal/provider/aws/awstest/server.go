@@ -37,6 +37,7 @@ type Server struct {
 	drops    map[string][]drop // action → connections to drop
 	launches int               // instances still to fail at launch (FailLaunch)
 	tokens   map[string]string // RunInstances ClientToken → instance ID
+	stalls   map[string]int    // action → requests left unanswered
 }
 
 type fault struct {
@@ -73,6 +74,7 @@ func New() *Server {
 		lag:      map[string]int{},
 		drops:    map[string][]drop{},
 		tokens:   map[string]string{},
+		stalls:   map[string]int{},
 		calls:    map[string]int{},
 		faults:   map[string][]fault{},
 		st: &State{
@@ -221,6 +223,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f := form{vals}
 	action := f.get("Action")
+	if s.stalled(action) {
+		// No answer until the client gives up (its timeout) or the
+		// server closes.
+		<-r.Context().Done()
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls[action]++
