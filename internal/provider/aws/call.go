@@ -59,7 +59,8 @@ const (
 	// (CreateVpc, CreateInternetGateway, CreateRouteTable): a network
 	// error is not resent, which could make a second object, but returned
 	// as provider.Transient, so the engine retries the whole Create, which
-	// first looks the object up by its tags.
+	// first looks the object up by its tags. Eventual-consistency answers
+	// are retried as in settling (the request was refused, nothing made).
 	once
 )
 
@@ -77,7 +78,7 @@ func isNotFound(code string) bool {
 
 func retryable(err error, m mode) bool {
 	code := apiCode(err)
-	if throttleCodes[code] || (m == settling && settlingCodes[code]) {
+	if throttleCodes[code] || (m != plain && settlingCodes[code]) {
 		return true
 	}
 	var hs interface{ HTTPStatusCode() int }
