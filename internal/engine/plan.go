@@ -164,6 +164,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (
 		if ch.Action == plan.Replace && r.Protect {
 			diags.Add(r.Pos, "resource %q is protected (protect: true) and cannot be replaced; changed: %s", r.Name, forcing(ch.Properties))
 		}
+		e.checkName(&diags, r, ch)
 		if ch.Action == plan.Create || ch.Action == plan.Replace {
 			unknown[r.Name] = true
 		}
@@ -276,8 +277,9 @@ func forcing(pcs []plan.PropChange) string {
 	return s
 }
 
-// discover reads, in parallel, every state resource that has a provider ID.
-// "Not found" means gone; any other error aborts, naming the resource.
+// discover reads, in parallel, every state resource that has a provider ID
+// (first in bulk when the provider can, see bulkRead). "Not found" means
+// gone; any other error aborts, naming the resource.
 func (e *Engine) discover(ctx context.Context, st *state.File) (map[string]provider.Object, map[string]bool, error) {
 	names := make([]string, 0, len(st.Resources))
 	for _, n := range st.Names() {
@@ -286,6 +288,10 @@ func (e *Engine) discover(ctx context.Context, st *state.File) (map[string]provi
 		}
 	}
 	objs := make(map[string]provider.Object, len(names))
+	names, err := e.bulkRead(ctx, st, names, objs) // what a bulk list missed is read one by one
+	if err != nil {
+		return nil, nil, err
+	}
 	gone := map[string]bool{}
 	var mu sync.Mutex
 	ctx, cancel := context.WithCancelCause(ctx)

@@ -149,6 +149,9 @@ var types = finish(map[string]*Type{
 		"version":   str(),
 		"size":      def(str(), "small"),
 		"storageGb": def(integer(), float64(20)),
+		// securityGroups: who may reach the database (AWS: its VPC
+		// security groups; without them, the VPC's default group).
+		"securityGroups": set(ref("SecurityGroup")),
 	}, Outputs: []string{"endpoint"}},
 	"TargetGroup": {Props: map[string]*Prop{
 		"port":     def(integer(), float64(80)),
@@ -159,6 +162,11 @@ var types = finish(map[string]*Type{
 		"network":     ref("Vpc"),
 		"port":        def(integer(), float64(80)),
 		"targetGroup": ref("TargetGroup"),
+		// securityGroups: who may reach the load balancer.
+		"securityGroups": set(ref("SecurityGroup")),
+		// certificateArn: the TLS certificate of an HTTPS listener (on
+		// AWS an ACM certificate ARN); without it the listener is plain.
+		"certificateArn": str(),
 	}, Outputs: []string{"endpoint"}},
 })
 

@@ -121,7 +121,7 @@ func TestQuickstartLifecycle(t *testing.T) {
 	sg := mustCreate(t, p, sgR)
 	noop(t, p, sgR, sg.ID)
 
-	keyR := res("SshKey", "deploy", map[string]any{"publicKey": "ssh-ed25519 AAAAkyku test"})
+	keyR := res("SshKey", "deploy", map[string]any{"publicKey": keyA})
 	key := mustCreate(t, p, keyR)
 	if !strings.HasPrefix(key.ID, "key-") {
 		t.Fatalf("key id %q", key.ID)

@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/kyku/action/internal/provider"
 )
@@ -34,7 +38,15 @@ var notFoundCodes = map[string]bool{
 	"ParameterNotFound": true,
 }
 
-// mode says how a call treats "not found" answers.
+// inUseCodes say an object cannot go yet because something still uses
+// it — often something being deleted a moment ago (a load balancer's
+// network interfaces, a database leaving its subnet group).
+var inUseCodes = map[string]bool{
+	"DependencyViolation": true, "ResourceInUse": true, "InvalidDBSubnetGroupStateFault": true,
+	"InvalidDBSubnetGroupState": true,
+}
+
+// mode says how a call treats "not found" answers and network errors.
 type mode int
 
 const (
@@ -43,6 +55,13 @@ const (
 	// settling: the call names objects created moments ago, so a
 	// not-found answer is eventual consistency and retried.
 	settling
+	// once: the request creates something and is not idempotent
+	// (CreateVpc, CreateInternetGateway, CreateRouteTable): a network
+	// error is not resent, which could make a second object, but returned
+	// as provider.Transient, so the engine retries the whole Create, which
+	// first looks the object up by its tags. Eventual-consistency answers
+	// are retried as in settling (the request was refused, nothing made).
+	once
 )
 
 func apiCode(err error) string {
@@ -59,11 +78,28 @@ func isNotFound(code string) bool {
 
 func retryable(err error, m mode) bool {
 	code := apiCode(err)
-	if throttleCodes[code] || (m == settling && settlingCodes[code]) {
+	if throttleCodes[code] || (m != plain && settlingCodes[code]) {
 		return true
 	}
 	var hs interface{ HTTPStatusCode() int }
-	return errors.As(err, &hs) && hs.HTTPStatusCode() >= 500
+	if errors.As(err, &hs) && hs.HTTPStatusCode() >= 500 {
+		return true
+	}
+	return m != once && networkError(err)
+}
+
+// networkError reports whether err is the network failing rather than AWS
+// answering: the request could not be sent, the connection was reset or
+// closed mid-answer, or timed out (the caller's own deadline is not one).
+func networkError(err error) bool {
+	if apiCode(err) != "" {
+		return false
+	}
+	var send *smithyhttp.RequestSendError
+	var ne net.Error
+	return errors.As(err, &send) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE) ||
+		(errors.As(err, &ne) && ne.Timeout())
 }
 
 // call runs one AWS request with Kyku's retry policy: throttling, 5xx and
@@ -80,6 +116,9 @@ func (p *Provider) call(ctx context.Context, op string, m mode, fn func(context.
 		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("%s: %w", op, ctx.Err())
+		}
+		if m == once && networkError(err) {
+			return provider.Transient(fmt.Errorf("%s: no answer, not resent (the object may exist): %w", op, err))
 		}
 		if !retryable(err, m) {
 			if isNotFound(apiCode(err)) {
@@ -107,6 +146,26 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// whileInUse runs a delete, and runs it again every PollInterval while AWS
+// answers that the object is still in use (inUseCodes), at most MaxPolls
+// times: on AWS that lasts minutes after a load balancer or a database
+// went. Still in use after that is a permanent error.
+func (p *Provider) whileInUse(ctx context.Context, op string, fn func(context.Context) error) error {
+	var last error
+	for i := 0; i < p.opts.MaxPolls; i++ {
+		err := p.call(ctx, op, plain, fn)
+		if !inUseCodes[apiCode(err)] {
+			return err
+		}
+		last = err
+		p.retries.Add(1)
+		if err := sleep(ctx, p.opts.PollInterval); err != nil {
+			return fmt.Errorf("%s: %w (still in use: %v)", op, err, last)
+		}
+	}
+	return fmt.Errorf("%s: still in use after %d attempts: %w", op, p.opts.MaxPolls, last)
 }
 
 // poll calls check every PollInterval until it reports done, at most

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -15,13 +16,25 @@ import (
 	"github.com/kyku/action/internal/provider"
 )
 
-// dbKind maps Database to an RDS instance identified by the cloud name,
-// in a DB subnet group (same name) made of the network's private Kyku
-// subnets, with an AWS-managed master password kept in Secrets Manager
-// (ManageMasterUserPassword): no password ever reaches Kyku's state.
+// dbKind maps Database to an RDS instance whose identifier is derived from
+// the cloud name (dbIdentifier), in a DB subnet group of the same name made
+// of the network's private Kyku subnets, never publicly accessible, in the
+// securityGroups asked for, with an AWS-managed master password kept in
+// Secrets Manager (ManageMasterUserPassword): no password ever reaches
+// Kyku's state. The cloud name is kept in the Name tag.
 type dbKind struct{ p *Provider }
 
-const tagVersion = "kyku:version"
+const (
+	tagVersion = "kyku:version"
+	// tagGroups marks a database or load balancer whose securityGroups
+	// Kyku manages; without it the VPC's default group is AWS's choice
+	// and not reported.
+	tagGroups = "kyku:securityGroups"
+	// settledReads is how many reads in a row must find a database
+	// settled before a create or an update returns: RDS passes through
+	// "available" between the steps of a modification.
+	settledReads = 3
+)
 
 var dbSizes = map[string]string{"small": "db.t3.small", "medium": "db.t3.medium", "large": "db.t3.large"}
 
@@ -39,6 +52,9 @@ func dbTags(r provider.Resource, size string) map[string]string {
 	extra := map[string]string{tagSize: size}
 	if v := pstr(r.Properties, "version"); v != "" {
 		extra[tagVersion] = v
+	}
+	if _, ok := r.Properties["securityGroups"]; ok {
+		extra[tagGroups] = "managed"
 	}
 	return wantTags(r, extra)
 }
@@ -60,20 +76,30 @@ func dbIdent(id string) string {
 	return id
 }
 
+// dbMajor is the major version of an engine version: "16" of "16.4", but
+// "9.6" of "9.6.24" (PostgreSQL before 10), "8.0" of "8.0.35" (MySQL,
+// MariaDB).
+func dbMajor(engine, version string) string {
+	parts := strings.Split(version, ".")
+	if n, err := strconv.Atoi(parts[0]); err == nil && engine == "postgres" && n >= 10 {
+		return parts[0]
+	}
+	if len(parts) >= 2 {
+		return parts[0] + "." + parts[1]
+	}
+	return version
+}
+
 // describe accepts the identifier or the ARN, as DescribeDBInstances does.
 func (k dbKind) describe(ctx context.Context, id string) (rdstypes.DBInstance, error) {
-	var out *rds.DescribeDBInstancesOutput
-	err := k.p.call(ctx, "describe db instances", plain, func(ctx context.Context) (err error) {
-		out, err = k.p.rds.DescribeDBInstances(ctx, &rds.DescribeDBInstancesInput{DBInstanceIdentifier: aws.String(id)})
-		return err
-	})
+	dbs, err := k.p.dbInstances(ctx, plain, rds.DescribeDBInstancesInput{DBInstanceIdentifier: aws.String(id)})
 	if err != nil {
 		return rdstypes.DBInstance{}, err
 	}
-	if len(out.DBInstances) == 0 {
+	if len(dbs) == 0 {
 		return rdstypes.DBInstance{}, gone("db instance " + id)
 	}
-	return out.DBInstances[0], nil
+	return dbs[0], nil
 }
 
 func dbObject(db rdstypes.DBInstance) provider.Object {
@@ -97,6 +123,9 @@ func dbObject(db rdstypes.DBInstance) provider.Object {
 	if db.DBSubnetGroup != nil {
 		props["network"] = aws.ToString(db.DBSubnetGroup.VpcId)
 	}
+	if tags[tagGroups] == "managed" {
+		props["securityGroups"] = anys(dbGroupIDs(db))
+	}
 	outputs := map[string]any{}
 	if e := db.Endpoint; e != nil {
 		outputs["endpoint"] = fmt.Sprintf("%s:%d", aws.ToString(e.Address), aws.ToInt32(e.Port))
@@ -104,30 +133,72 @@ func dbObject(db rdstypes.DBInstance) provider.Object {
 	if s := db.MasterUserSecret; s != nil {
 		outputs["passwordSecretArn"] = aws.ToString(s.SecretArn)
 	}
-	return object(aws.ToString(db.DBInstanceArn), aws.ToString(db.DBInstanceIdentifier), setTags(props, tags), outputs)
+	name := tags[tagNameAWS]
+	if name == "" {
+		name = aws.ToString(db.DBInstanceIdentifier)
+	}
+	return object(aws.ToString(db.DBInstanceArn), name, setTags(props, tags), outputs)
+}
+
+func dbGroupIDs(db rdstypes.DBInstance) []string {
+	var ids []string
+	for _, g := range db.VpcSecurityGroups {
+		ids = append(ids, aws.ToString(g.VpcSecurityGroupId))
+	}
+	return sortedStrs(ids)
 }
 
 func (k dbKind) lookup(ctx context.Context, name string) (provider.Object, error) {
-	return k.read(ctx, name)
+	return k.read(ctx, dbIdentifier(name))
 }
 
+// read reports an instance being deleted as there (it is, and so is its
+// subnet group): a delete interrupted while RDS deletes is planned again,
+// and the next Delete finishes it, subnet group included.
 func (k dbKind) read(ctx context.Context, id string) (provider.Object, error) {
 	db, err := k.describe(ctx, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	if aws.ToString(db.DBInstanceStatus) == "deleting" {
-		return provider.Object{}, gone("db instance " + id + " (deleting)")
-	}
 	return dbObject(db), nil
 }
 
-func (k dbKind) waitAvailable(ctx context.Context, id string) (provider.Object, error) {
+// settled reports whether an instance is done changing: available, or
+// optimizing storage after growing it (which takes hours and takes
+// requests), with nothing pending.
+func settled(db rdstypes.DBInstance) bool {
+	st := aws.ToString(db.DBInstanceStatus)
+	return (st == "available" || st == "storage-optimization") && pendingEmpty(db.PendingModifiedValues)
+}
+
+func pendingEmpty(p *rdstypes.PendingModifiedValues) bool {
+	return p == nil || (p.DBInstanceClass == nil && p.AllocatedStorage == nil && p.EngineVersion == nil &&
+		p.StorageType == nil && p.Iops == nil && p.MultiAZ == nil)
+}
+
+// waitSettled polls until applied says the change shows and the instance
+// has read as settled settledReads times in a row. RDS keeps saying
+// "available", the change pending, for a while after a ModifyDBInstance,
+// and passes through "available" between its steps.
+func (k dbKind) waitSettled(ctx context.Context, id string, applied func(rdstypes.DBInstance) bool) (provider.Object, error) {
 	var db rdstypes.DBInstance
-	err := k.p.poll(ctx, "db instance "+id+" available", func(ctx context.Context) (bool, error) {
+	started, inARow := applied == nil, 0
+	err := k.p.poll(ctx, "db instance "+id+" to settle", func(ctx context.Context) (bool, error) {
 		var err error
-		db, err = k.describe(ctx, id)
-		return err == nil && aws.ToString(db.DBInstanceStatus) == "available", err
+		if db, err = k.describe(ctx, id); err != nil {
+			return false, err
+		}
+		switch st := aws.ToString(db.DBInstanceStatus); st {
+		case "deleting", "failed", "incompatible-parameters", "incompatible-network", "storage-full", "inaccessible-encryption-credentials":
+			return false, fmt.Errorf("db instance %s is %s", id, st)
+		}
+		started = started || aws.ToString(db.DBInstanceStatus) != "available" || (pendingEmpty(db.PendingModifiedValues) && applied(db))
+		if !started || !settled(db) {
+			inARow = 0
+			return false, nil
+		}
+		inARow++
+		return inARow >= settledReads, nil
 	})
 	if err != nil {
 		return provider.Object{}, err
@@ -138,7 +209,7 @@ func (k dbKind) waitAvailable(ctx context.Context, id string) (provider.Object, 
 // privateSubnets lists the network's Kyku subnets without public IPs, or
 // all its Kyku subnets when none is private.
 func (p *Provider) privateSubnets(ctx context.Context, vpc string) ([]string, error) {
-	ss, err := subnetKind{p}.describe(ctx, settling, &ec2.DescribeSubnetsInput{Filters: []ec2types.Filter{
+	ss, err := p.subnets(ctx, settling, ec2.DescribeSubnetsInput{Filters: []ec2types.Filter{
 		filter("vpc-id", vpc), filter("tag:"+tagManaged, "true"),
 	}})
 	if err != nil {
@@ -158,13 +229,79 @@ func (p *Provider) privateSubnets(ctx context.Context, vpc string) ([]string, er
 	return private, nil
 }
 
+// subnetGroup makes the DB subnet group named name hold subnets: created,
+// or — left by an earlier run — brought to the current subnets.
+func (k dbKind) subnetGroup(ctx context.Context, name, description string, subnets []string, tags map[string]string) error {
+	p := k.p
+	err := p.call(ctx, "create db subnet group", plain, func(ctx context.Context) error {
+		_, err := p.rds.CreateDBSubnetGroup(ctx, &rds.CreateDBSubnetGroupInput{
+			DBSubnetGroupName: aws.String(name), DBSubnetGroupDescription: aws.String(description),
+			SubnetIds: subnets, Tags: rdsTags(tags),
+		})
+		return err
+	})
+	if apiCode(err) != "DBSubnetGroupAlreadyExists" {
+		return err
+	}
+	return k.setSubnets(ctx, name, subnets)
+}
+
+// setSubnets modifies the group when its subnets are not subnets.
+func (k dbKind) setSubnets(ctx context.Context, name string, subnets []string) error {
+	p := k.p
+	var groups []rdstypes.DBSubnetGroup
+	err := p.pages(ctx, "describe db subnet groups", plain, func(ctx context.Context, token *string) (*string, error) {
+		out, err := p.rds.DescribeDBSubnetGroups(ctx, &rds.DescribeDBSubnetGroupsInput{DBSubnetGroupName: aws.String(name), Marker: token})
+		if err != nil {
+			return nil, err
+		}
+		groups = append(groups, out.DBSubnetGroups...)
+		return out.Marker, nil
+	})
+	if err != nil {
+		return err
+	}
+	var have []string
+	for _, g := range groups {
+		for _, s := range g.Subnets {
+			have = append(have, aws.ToString(s.SubnetIdentifier))
+		}
+	}
+	if strings.Join(sortedStrs(have), ",") == strings.Join(sortedStrs(subnets), ",") {
+		return nil
+	}
+	return p.call(ctx, "modify db subnet group", settling, func(ctx context.Context) error {
+		_, err := p.rds.ModifyDBSubnetGroup(ctx, &rds.ModifyDBSubnetGroupInput{DBSubnetGroupName: aws.String(name), SubnetIds: subnets})
+		return err
+	})
+}
+
+// dropSubnetGroup deletes the DB subnet group by name, retrying while the
+// instance leaving it still holds it; gone already is fine.
+func (k dbKind) dropSubnetGroup(ctx context.Context, name string) error {
+	err := k.p.whileInUse(ctx, "delete db subnet group", func(ctx context.Context) error {
+		_, err := k.p.rds.DeleteDBSubnetGroup(ctx, &rds.DeleteDBSubnetGroupInput{DBSubnetGroupName: aws.String(name)})
+		return err
+	})
+	if isGone(err) {
+		return nil
+	}
+	return err
+}
+
 func (k dbKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "engine", "network"); err != nil {
 		return provider.Object{}, err
 	}
-	p, id := k.p, r.CloudName
-	if _, err := k.describe(ctx, id); err == nil {
-		return k.waitAvailable(ctx, id)
+	p, id := k.p, dbIdentifier(r.CloudName)
+	if db, err := k.describe(ctx, id); err == nil {
+		if aws.ToString(db.DBInstanceStatus) != "deleting" {
+			return k.waitSettled(ctx, id, nil)
+		}
+		// A deletion is under way: let it finish, then create anew.
+		if err := k.waitGone(ctx, id); err != nil {
+			return provider.Object{}, err
+		}
 	} else if !isGone(err) {
 		return provider.Object{}, err
 	}
@@ -184,137 +321,37 @@ func (k dbKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 	if len(subnets) == 0 {
 		return provider.Object{}, fmt.Errorf("network %s has no Kyku subnets for the database", pstr(r.Properties, "network"))
 	}
-	err = p.call(ctx, "create db subnet group", plain, func(ctx context.Context) error {
-		_, err := p.rds.CreateDBSubnetGroup(ctx, &rds.CreateDBSubnetGroupInput{
-			DBSubnetGroupName: aws.String(id), DBSubnetGroupDescription: aws.String("Kyku " + r.Prefix + "/" + r.Name),
-			SubnetIds: subnets, Tags: rdsTags(tags),
-		})
-		if apiCode(err) == "DBSubnetGroupAlreadyExists" {
-			return nil // left by an interrupted create
-		}
-		return err
-	})
-	if err != nil {
+	if err := k.subnetGroup(ctx, id, "Kyku "+r.Prefix+"/"+r.Name, subnets, tags); err != nil {
 		return provider.Object{}, err
 	}
 	in := &rds.CreateDBInstanceInput{
 		DBInstanceIdentifier: aws.String(id), DBInstanceClass: aws.String(class),
 		Engine: aws.String(pstr(r.Properties, "engine")), AllocatedStorage: aws.Int32(int32(pint(r.Properties, "storageGb", 20))),
 		DBSubnetGroupName: aws.String(id), MasterUsername: aws.String("kyku"), ManageMasterUserPassword: aws.Bool(true),
+		PubliclyAccessible: aws.Bool(false), VpcSecurityGroupIds: pstrs(r.Properties, "securityGroups"),
 		Tags: rdsTags(tags),
 	}
 	if v := pstr(r.Properties, "version"); v != "" {
 		in.EngineVersion = aws.String(v)
 	}
-	err = p.call(ctx, "create db instance", plain, func(ctx context.Context) error {
+	err = p.call(ctx, "create db instance", settling, func(ctx context.Context) error {
 		_, err := p.rds.CreateDBInstance(ctx, in)
+		if apiCode(err) == "DBInstanceAlreadyExists" {
+			return nil // a resent request that had landed
+		}
 		return err
 	})
+	if err != nil && !provider.IsTransient(err) {
+		// Nothing uses the subnet group made for it: do not leave it.
+		if _, derr := k.describe(ctx, id); isGone(derr) {
+			if cerr := k.dropSubnetGroup(ctx, id); cerr != nil {
+				return provider.Object{}, fmt.Errorf("%w (and removing its subnet group %s failed: %v)", err, id, cerr)
+			}
+		}
+		return provider.Object{}, err
+	}
 	if err != nil {
 		return provider.Object{}, err
 	}
-	return k.waitAvailable(ctx, id)
-}
-
-func (k dbKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
-	p := k.p
-	db, err := k.describe(ctx, id)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	size := pstr(r.Properties, "size")
-	if size == "" {
-		size = "small"
-	}
-	class, err := dbClass(size)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	in := &rds.ModifyDBInstanceInput{DBInstanceIdentifier: db.DBInstanceIdentifier, ApplyImmediately: aws.Bool(true)}
-	changed := false
-	if class != aws.ToString(db.DBInstanceClass) {
-		in.DBInstanceClass, changed = aws.String(class), true
-	}
-	if gb := int32(pint(r.Properties, "storageGb", 20)); gb != aws.ToInt32(db.AllocatedStorage) {
-		in.AllocatedStorage, changed = aws.Int32(gb), true
-	}
-	if v := pstr(r.Properties, "version"); v != "" && v != aws.ToString(db.EngineVersion) && !strings.HasPrefix(aws.ToString(db.EngineVersion), v+".") {
-		in.EngineVersion, changed = aws.String(v), true
-	}
-	if changed {
-		err := p.call(ctx, "modify db instance", plain, func(ctx context.Context) error {
-			_, err := p.rds.ModifyDBInstance(ctx, in)
-			return err
-		})
-		if err != nil {
-			return provider.Object{}, err
-		}
-	}
-	have := map[string]string{}
-	for _, t := range db.TagList {
-		have[aws.ToString(t.Key)] = aws.ToString(t.Value)
-	}
-	want := dbTags(r, size)
-	want[tagNameAWS] = have[tagNameAWS]
-	set, remove := tagDiff(have, want)
-	arn := db.DBInstanceArn
-	if len(set) > 0 {
-		err := p.call(ctx, "tag db instance", plain, func(ctx context.Context) error {
-			_, err := p.rds.AddTagsToResource(ctx, &rds.AddTagsToResourceInput{ResourceName: arn, Tags: rdsTags(set)})
-			return err
-		})
-		if err != nil {
-			return provider.Object{}, err
-		}
-	}
-	if len(remove) > 0 {
-		err := p.call(ctx, "untag db instance", plain, func(ctx context.Context) error {
-			_, err := p.rds.RemoveTagsFromResource(ctx, &rds.RemoveTagsFromResourceInput{ResourceName: arn, TagKeys: remove})
-			return err
-		})
-		if err != nil {
-			return provider.Object{}, err
-		}
-	}
-	return k.waitAvailable(ctx, id)
-}
-
-func (k dbKind) delete(ctx context.Context, id string) error {
-	p := k.p
-	db, err := k.describe(ctx, id)
-	if err != nil {
-		return err
-	}
-	if aws.ToString(db.DBInstanceStatus) != "deleting" {
-		err = p.call(ctx, "delete db instance", plain, func(ctx context.Context) error {
-			_, err := p.rds.DeleteDBInstance(ctx, &rds.DeleteDBInstanceInput{
-				DBInstanceIdentifier: db.DBInstanceIdentifier, SkipFinalSnapshot: aws.Bool(true), DeleteAutomatedBackups: aws.Bool(true),
-			})
-			return err
-		})
-		if err != nil {
-			return err
-		}
-	}
-	err = p.poll(ctx, "db instance "+id+" deleted", func(ctx context.Context) (bool, error) {
-		_, err := k.describe(ctx, id)
-		if isGone(err) {
-			return true, nil
-		}
-		return false, err
-	})
-	if err != nil {
-		return err
-	}
-	if db.DBSubnetGroup == nil {
-		return nil
-	}
-	err = p.call(ctx, "delete db subnet group", plain, func(ctx context.Context) error {
-		_, err := p.rds.DeleteDBSubnetGroup(ctx, &rds.DeleteDBSubnetGroupInput{DBSubnetGroupName: db.DBSubnetGroup.DBSubnetGroupName})
-		return err
-	})
-	if isGone(err) {
-		return nil
-	}
-	return err
+	return k.waitSettled(ctx, id, nil)
 }

@@ -6,8 +6,9 @@
 //	Vpc            VPC (cidr) + an internet gateway, always created and attached
 //	               (tagged like the VPC) so public subnets can route out.
 //	               distributeAcrossAzs is the engine's (auto-subnets), kept in
-//	               a tag so Read reports it; Zones()
-//	               is DescribeAvailabilityZones(state=available), sorted.
+//	               a tag so Read reports it. Zones() is DescribeAvailabilityZones
+//	               of available zones of type availability-zone that need no
+//	               opt-in, sorted: never a Local or Wavelength Zone.
 //	Subnet         subnet (network, cidr, zone). public=true: MapPublicIpOnLaunch
 //	               and a route table named like the subnet with 0.0.0.0/0 → IGW.
 //	SecurityGroup  security group (name = cloud name) in network; ingress/egress
@@ -16,33 +17,52 @@
 //	               FromPort=ToPort, no port is the whole range. egress is managed
 //	               only when set; otherwise AWS's default allow-all stays and is
 //	               not reported.
-//	SshKey         ImportKeyPair named by the cloud name; ID is "key-…". Read
-//	               returns AWS's key material with the requested comment
-//	               (kept in a tag).
-//	Vm             RunInstances; size small|medium|large → t3.small|medium|large
-//	               (an instance type such as t3.micro is taken as is); image
-//	               debian-12|debian-13|ubuntu-22.04|ubuntu-24.04|amazon-linux-2023
-//	               → AMI from the public SSM parameters (/aws/service/debian/…,
-//	               /aws/service/canonical/…, /aws/service/ami-amazon-linux-latest/…),
-//	               or an ami- ID. No subnet: the network's first public Kyku
-//	               subnet. One sshKey at most (EC2 takes one key pair). Waits
-//	               until running; outputs publicIp, privateIp. A size change is
-//	               stop → ModifyInstanceAttribute → start.
-//	Database       RDS instance identified by the cloud name, DB subnet group of
-//	               the network's private Kyku subnets (all its Kyku subnets
-//	               when none is private; never publicly accessible), master
-//	               user "kyku" with
+//	SshKey         ImportKeyPair named by the cloud name; ID is "key-…". EC2
+//	               parses the key (ssh-ed25519, ssh-rsa): a malformed one is
+//	               InvalidKey.Format. Read returns AWS's key material with the
+//	               requested comment (kept in a tag).
+//	Vm             RunInstances (with a client token, so a resent request
+//	               starts no second instance); size small|medium|large →
+//	               t3.small|medium|large (an instance type such as t3.micro is
+//	               taken as is); image debian-12|debian-13|ubuntu-22.04|
+//	               ubuntu-24.04|amazon-linux-2023 → AMI from the public SSM
+//	               parameters, or an ami- ID. No subnet: the network's first
+//	               public Kyku subnet. One sshKey at most (EC2 takes one key
+//	               pair). Waits until running; an instance that terminates
+//	               meanwhile fails the create at once with EC2's reason. Outputs
+//	               publicIp, privateIp. A size change is stop → modify → start
+//	               (resize.go): the start is tried again, the old type comes back
+//	               if the new one cannot start, an interrupted resize is finished
+//	               by the next update, and the public IP changes (the new one is
+//	               the publicIp output).
+//	Database       RDS instance: identifier = the cloud name in lower case, "db-"
+//	               in front when it starts with a digit (names.go); DB subnet
+//	               group of that name made of the network's private Kyku subnets
+//	               (all its Kyku subnets when none is private), brought to the
+//	               current subnets when it exists; PubliclyAccessible=false;
+//	               VpcSecurityGroupIds = securityGroups; master user "kyku" with
 //	               ManageMasterUserPassword (the password lives in Secrets
 //	               Manager, never in Kyku's state; its ARN is the
-//	               passwordSecretArn output). size → db.t3.*. Outputs endpoint
-//	               "address:port". Delete skips the final snapshot, then deletes
-//	               the subnet group.
+//	               passwordSecretArn output). size → db.t3.*. Creates and
+//	               updates wait until the change shows and the instance reads
+//	               settled (available or storage-optimization, nothing pending)
+//	               three times in a row; a new major version sets
+//	               AllowMajorVersionUpgrade; storage that would shrink or grow by
+//	               less than 10% is refused before any call. Delete skips the
+//	               final snapshot, waits, and deletes the subnet group by name,
+//	               also when the instance was already gone; a failed create
+//	               removes the group it made.
 //	TargetGroup    ELBv2 instance target group in the VPC of its first target
 //	               (so at least one target is needed); targets updated by set
-//	               diff. port/protocol cannot change in place on AWS.
+//	               diff; targets still draining are not members. port/protocol
+//	               cannot change in place on AWS.
 //	LoadBalancer   internet-facing ELBv2 (application; network for a tcp target
-//	               group) in the network's public Kyku subnets, one listener on
-//	               port forwarding to targetGroup. Outputs endpoint (DNS name).
+//	               group) in one public Kyku subnet per zone of the network (an
+//	               application LB needs two zones), with securityGroups, one
+//	               listener on port forwarding to targetGroup: HTTPS (TLS for
+//	               tcp) with certificateArn, else the target group's protocol;
+//	               an https target group without certificateArn is refused
+//	               before any call. Outputs endpoint (DNS name).
 //
 // Provider IDs are AWS IDs: vpc-…, subnet-…, sg-…, key-…, i-…, and the
 // RDS instance, target group and load balancer ARNs. References arrive
@@ -56,18 +76,36 @@
 // interrupted create left undone (IGW, route table). Read reports the Kyku
 // vocabulary; size and image come back as written (kept in kyku:size and
 // kyku:image tags) unless the object drifted; userData is not readable
-// and omitted (the engine compares it with the last applied value). Lists AWS returns
-// unordered (security groups, targets, rules) are sorted.
+// and omitted (the engine compares it with the last applied value);
+// securityGroups of a load balancer or database only when Kyku manages
+// them (kyku:securityGroups tag). Lists AWS returns unordered (security
+// groups, targets, rules) are sorted.
+//
+// Names: CheckName (names.go) holds each service's rule; Create refuses a
+// name its service would refuse before any call, and the engine asks it at
+// plan time (provider.NameChecker).
+//
+// Reading: every paginated Describe is read to its last page (list.go).
+// ReadMany (provider.BulkReader, bulk.go) reads a plan's objects in a few
+// list calls: EC2 types by the kyku:prefix tag and then by ID, databases by
+// ID, target groups and load balancers listed whole.
 //
 // Errors: the SDK's retryer is disabled; call retries throttling
-// (RequestLimitExceeded, Throttling, ThrottlingException), 5xx and, for
+// (RequestLimitExceeded, Throttling, ThrottlingException), 5xx, network
+// errors (resets, requests unanswered for ResponseTimeout) and, for
 // requests naming objects created moments ago, eventual-consistency codes
-// (InvalidVpcID.NotFound, …) with exponential backoff up to
-// Options.MaxAttempts, then returns provider.Transient. Any other
-// "not found" code is provider.ErrNotFound. Waits poll every
-// Options.PollInterval at most Options.MaxPolls times and stop when the
-// context is cancelled. Decisions use smithy API error codes, never
-// message text.
+// (InvalidVpcID.NotFound, InvalidGroup.NotFound, …) with exponential
+// backoff up to Options.MaxAttempts, then returns provider.Transient. A
+// create that is not idempotent (CreateVpc, CreateInternetGateway,
+// CreateRouteTable) is not resent after a network error but returned as
+// provider.Transient, so the engine's retry looks the object up first. Any
+// other "not found" code is provider.ErrNotFound. Deletes are retried while
+// AWS says the object is still in use (DependencyViolation, ResourceInUse,
+// InvalidDBSubnetGroupStateFault), and subnets and security groups wait
+// for the network interfaces of deleted load balancers and databases to
+// go. Waits poll every Options.PollInterval at most Options.MaxPolls times
+// and stop when the context is cancelled. Decisions use smithy API error
+// codes, never message text.
 //
 // Concurrency: a Provider holds only immutable clients and options and an
 // atomic retry counter; it is safe for concurrent use.

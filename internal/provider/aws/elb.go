@@ -84,19 +84,15 @@ type tgKind struct{ p *Provider }
 
 var tgProtocols = map[string]elbtypes.ProtocolEnum{"http": elbtypes.ProtocolEnumHttp, "https": elbtypes.ProtocolEnumHttps, "tcp": elbtypes.ProtocolEnumTcp}
 
-func (k tgKind) describe(ctx context.Context, in *elb.DescribeTargetGroupsInput, what string) (elbtypes.TargetGroup, error) {
-	var out *elb.DescribeTargetGroupsOutput
-	err := k.p.call(ctx, "describe target groups", plain, func(ctx context.Context) (err error) {
-		out, err = k.p.elb.DescribeTargetGroups(ctx, in)
-		return err
-	})
+func (k tgKind) describe(ctx context.Context, in elb.DescribeTargetGroupsInput, what string) (elbtypes.TargetGroup, error) {
+	tgs, err := k.p.targetGroups(ctx, plain, in)
 	if err != nil {
 		return elbtypes.TargetGroup{}, err
 	}
-	if len(out.TargetGroups) == 0 {
+	if len(tgs) == 0 {
 		return elbtypes.TargetGroup{}, gone("target group " + what)
 	}
-	return out.TargetGroups[0], nil
+	return tgs[0], nil
 }
 
 func (k tgKind) targets(ctx context.Context, arn string) ([]string, error) {
@@ -108,8 +104,13 @@ func (k tgKind) targets(ctx context.Context, arn string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A deregistered target drains for minutes (the deregistration delay)
+	// and is listed meanwhile: it is no longer a member.
 	var ids []string
 	for _, d := range out.TargetHealthDescriptions {
+		if d.TargetHealth != nil && d.TargetHealth.State == elbtypes.TargetHealthStateEnumDraining {
+			continue
+		}
 		ids = append(ids, aws.ToString(d.Target.Id))
 	}
 	return sortedStrs(ids), nil
@@ -125,14 +126,19 @@ func (k tgKind) object(ctx context.Context, tg elbtypes.TargetGroup) (provider.O
 	if err != nil {
 		return provider.Object{}, err
 	}
+	return tgObject(tg, targets, tags), nil
+}
+
+// tgObject is a target group in Kyku's vocabulary.
+func tgObject(tg elbtypes.TargetGroup, targets []string, tags map[string]string) provider.Object {
 	props := map[string]any{
 		"port": float64(aws.ToInt32(tg.Port)), "protocol": strings.ToLower(string(tg.Protocol)), "targets": anys(targets),
 	}
-	return object(arn, tags[tagNameAWS], setTags(props, tags), nil), nil
+	return object(aws.ToString(tg.TargetGroupArn), tags[tagNameAWS], setTags(props, tags), nil)
 }
 
 func (k tgKind) lookup(ctx context.Context, name string) (provider.Object, error) {
-	tg, err := k.describe(ctx, &elb.DescribeTargetGroupsInput{Names: []string{elbName(name)}}, name)
+	tg, err := k.describe(ctx, elb.DescribeTargetGroupsInput{Names: []string{elbName(name)}}, name)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -140,7 +146,7 @@ func (k tgKind) lookup(ctx context.Context, name string) (provider.Object, error
 }
 
 func (k tgKind) read(ctx context.Context, id string) (provider.Object, error) {
-	tg, err := k.describe(ctx, &elb.DescribeTargetGroupsInput{TargetGroupArns: []string{id}}, id)
+	tg, err := k.describe(ctx, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -149,7 +155,7 @@ func (k tgKind) read(ctx context.Context, id string) (provider.Object, error) {
 
 func (k tgKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	p := k.p
-	tg, err := k.describe(ctx, &elb.DescribeTargetGroupsInput{Names: []string{elbName(r.CloudName)}}, r.CloudName)
+	tg, err := k.describe(ctx, elb.DescribeTargetGroupsInput{Names: []string{elbName(r.CloudName)}}, r.CloudName)
 	if err != nil && !isGone(err) {
 		return provider.Object{}, err
 	}
@@ -158,7 +164,7 @@ func (k tgKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 		if len(targets) == 0 {
 			return provider.Object{}, fmt.Errorf("a TargetGroup on aws needs at least one target (its VPC is the first target's)")
 		}
-		first, err := vmKind(k).describe(ctx, settling, &ec2.DescribeInstancesInput{InstanceIds: targets[:1]}, targets[0])
+		first, err := vmKind(k).describe(ctx, settling, ec2.DescribeInstancesInput{InstanceIds: targets[:1]}, targets[0])
 		if err != nil {
 			return provider.Object{}, err
 		}
@@ -235,10 +241,12 @@ func (k tgKind) update(ctx context.Context, id string, r provider.Resource, cur 
 }
 
 func (k tgKind) delete(ctx context.Context, id string) error {
-	if _, err := k.describe(ctx, &elb.DescribeTargetGroupsInput{TargetGroupArns: []string{id}}, id); err != nil {
+	if _, err := k.describe(ctx, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{id}}, id); err != nil {
 		return err
 	}
-	return k.p.call(ctx, "delete target group", plain, func(ctx context.Context) error {
+	// Right after its load balancer went, the target group may still be
+	// in use by the listener being removed (ResourceInUse).
+	return k.p.whileInUse(ctx, "delete target group", func(ctx context.Context) error {
 		_, err := k.p.elb.DeleteTargetGroup(ctx, &elb.DeleteTargetGroupInput{TargetGroupArn: aws.String(id)})
 		return err
 	})

@@ -98,12 +98,39 @@ func TestEngineLifecycleOnFakeAWS(t *testing.T) {
 	srv.Throttle("RunInstances", 2) // retried, not fatal
 	text := example(t)
 	res := apply(parseText(t, text))
-	if len(res.Succeeded) != 12 {
-		t.Fatalf("created %d, want 12", len(res.Succeeded))
+	if len(res.Succeeded) != 14 {
+		t.Fatalf("created %d, want 14", len(res.Succeeded))
 	}
 	if n := srv.Calls("CreateVpc"); n != 1 {
 		t.Errorf("CreateVpc called %d times", n)
 	}
+	// What a fresh account needs for the site to answer: the load balancer
+	// and the database in their own security groups (not the VPC's
+	// default), the database private, the load balancer in two zones, and
+	// no auto-subnet in a Local Zone.
+	srv.Edit(func(st *awstest.State) {
+		groups := map[string]string{}
+		for id, g := range st.Groups {
+			groups[id] = g.Name
+		}
+		for _, lb := range st.LBs {
+			if len(lb.Groups) != 1 || groups[lb.Groups[0]] != "kyku0001-lb-sg" || len(lb.Subnets) != 2 {
+				t.Errorf("load balancer groups %v, subnets %v; want kyku0001-lb-sg and two subnets", lb.Groups, lb.Subnets)
+			}
+		}
+		for _, db := range st.DBs {
+			if len(db.Groups) != 1 || groups[db.Groups[0]] != "kyku0001-db-sg" || db.Public {
+				t.Errorf("database groups %v, public %v; want kyku0001-db-sg, private", db.Groups, db.Public)
+			}
+		}
+		zones := map[string]bool{}
+		for _, sn := range st.Subnets {
+			zones[sn.Zone] = true
+		}
+		if len(zones) != 2 || !zones["eu-west-1a"] || !zones["eu-west-1b"] {
+			t.Errorf("auto-subnets in zones %v, want eu-west-1a and eu-west-1b", zones)
+		}
+	})
 	want(planOf(parseText(t, text)))
 
 	// Update in place: an SG rule and an instance size.
@@ -132,10 +159,34 @@ func TestEngineLifecycleOnFakeAWS(t *testing.T) {
 	apply(parseText(t, text))
 	want(planOf(parseText(t, text)))
 
-	if _, err := e.Destroy(ctx, engine.ApplyOptions{}); err != nil {
-		t.Fatalf("destroy: %v", err)
+	if res, err := e.Destroy(ctx, engine.ApplyOptions{}); err != nil || res.Err() != nil {
+		t.Fatalf("destroy: %v, %v", err, res.Err())
 	}
 	if inv := srv.Inventory(); len(inv) != 0 {
 		t.Errorf("fake AWS still holds %v after destroy", inv)
+	}
+}
+
+// A name AWS would refuse is a plan error at the resource's line, and
+// nothing but the zones is asked of AWS.
+func TestPlanRefusesNamesAWSWouldRefuse(t *testing.T) {
+	srv := awstest.New()
+	t.Cleanup(srv.Close)
+	cfg := sdkaws.Config{Region: "eu-west-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")}
+	p := aws.NewWithClients(aws.ClientsFromConfig(cfg, srv.URL()), aws.Options{})
+	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "1a2b3c4d"})
+	text := edit(t, example(t), "  app-db:\n", "  app_db:\n")
+	text = edit(t, text, "${app-db.endpoint}", "${app_db.endpoint}")
+	_, err := e.Plan(context.Background(), parseText(t, text))
+	if err == nil || !strings.Contains(err.Error(), `resource "app_db": aws refuses its name "1a2b3c4d-app_db": RDS instance identifier "db-1a2b3c4d-app_db" may hold only letters, digits and hyphens`) ||
+		!strings.Contains(err.Error(), "kyku.yaml:") {
+		t.Fatalf("err = %v, want the RDS rule at app_db's line", err)
+	}
+	if n, z := srv.Requests(), srv.Calls("DescribeAvailabilityZones"); n != z {
+		t.Errorf("%d requests, %d of them for zones; want only the zones", n, z)
+	}
+	// The example as it is plans with a prefix starting with a digit.
+	if _, err := e.Plan(context.Background(), parseText(t, example(t))); err != nil {
+		t.Errorf("example: %v", err)
 	}
 }

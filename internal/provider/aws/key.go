@@ -47,9 +47,10 @@ func keyTags(r provider.Resource) map[string]string {
 	return wantTags(r, nil)
 }
 
-func (k keyKind) describe(ctx context.Context, in *ec2.DescribeKeyPairsInput, what string) (ec2types.KeyPairInfo, error) {
+// describe reads key pairs (not a paginated API).
+func (k keyKind) describe(ctx context.Context, m mode, in *ec2.DescribeKeyPairsInput, what string) (ec2types.KeyPairInfo, error) {
 	var out *ec2.DescribeKeyPairsOutput
-	err := k.p.call(ctx, "describe key pairs", plain, func(ctx context.Context) (err error) {
+	err := k.p.call(ctx, "describe key pairs", m, func(ctx context.Context) (err error) {
 		in.IncludePublicKey = aws.Bool(true)
 		out, err = k.p.ec2.DescribeKeyPairs(ctx, in)
 		return err
@@ -64,7 +65,7 @@ func (k keyKind) describe(ctx context.Context, in *ec2.DescribeKeyPairsInput, wh
 }
 
 func (k keyKind) lookup(ctx context.Context, name string) (provider.Object, error) {
-	kp, err := k.describe(ctx, &ec2.DescribeKeyPairsInput{KeyNames: []string{name}}, name)
+	kp, err := k.describe(ctx, plain, &ec2.DescribeKeyPairsInput{KeyNames: []string{name}}, name)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -72,7 +73,11 @@ func (k keyKind) lookup(ctx context.Context, name string) (provider.Object, erro
 }
 
 func (k keyKind) read(ctx context.Context, id string) (provider.Object, error) {
-	kp, err := k.describe(ctx, &ec2.DescribeKeyPairsInput{KeyPairIds: []string{id}}, id)
+	return k.readAs(ctx, plain, id)
+}
+
+func (k keyKind) readAs(ctx context.Context, m mode, id string) (provider.Object, error) {
+	kp, err := k.describe(ctx, m, &ec2.DescribeKeyPairsInput{KeyPairIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -86,6 +91,8 @@ func (k keyKind) create(ctx context.Context, r provider.Resource) (provider.Obje
 	if obj, err := k.lookup(ctx, r.CloudName); err == nil || !isGone(err) {
 		return obj, err
 	}
+	// Key names are unique: a resent import that had landed gets
+	// InvalidKeyPair.Duplicate, which means "ours".
 	var out *ec2.ImportKeyPairOutput
 	err := k.p.call(ctx, "import key pair", plain, func(ctx context.Context) (err error) {
 		out, err = k.p.ec2.ImportKeyPair(ctx, &ec2.ImportKeyPairInput{
@@ -95,14 +102,21 @@ func (k keyKind) create(ctx context.Context, r provider.Resource) (provider.Obje
 		})
 		return err
 	})
+	if apiCode(err) == "InvalidKeyPair.Duplicate" {
+		kp, err := k.describe(ctx, settling, &ec2.DescribeKeyPairsInput{KeyNames: []string{r.CloudName}}, r.CloudName)
+		if err != nil {
+			return provider.Object{}, err
+		}
+		return keyObject(kp), nil
+	}
 	if err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, aws.ToString(out.KeyPairId))
+	return k.readAs(ctx, settling, aws.ToString(out.KeyPairId))
 }
 
 func (k keyKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
-	kp, err := k.describe(ctx, &ec2.DescribeKeyPairsInput{KeyPairIds: []string{id}}, id)
+	kp, err := k.describe(ctx, plain, &ec2.DescribeKeyPairsInput{KeyPairIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}

@@ -3,6 +3,8 @@ package aws
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -11,51 +13,50 @@ import (
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/value"
 )
 
-// lbKind maps LoadBalancer to an internet-facing ELBv2 load balancer in
-// the network's public Kyku subnets (an application LB, or a network LB
-// when the target group speaks TCP) with one listener on port forwarding
-// to the target group. Deleting the LB deletes its listeners.
+// lbKind maps LoadBalancer to an internet-facing ELBv2 load balancer (an
+// application LB, or a network LB when the target group speaks TCP) in one
+// public Kyku subnet per zone of the network (an application LB needs two
+// zones), in the securityGroups asked for, with one listener on port
+// forwarding to the target group: HTTPS (TLS on a network LB) with
+// certificateArn, else the target group's protocol. Deleting the LB
+// deletes its listeners.
 type lbKind struct{ p *Provider }
 
-func (k lbKind) describe(ctx context.Context, in *elb.DescribeLoadBalancersInput, what string) (elbtypes.LoadBalancer, error) {
-	var out *elb.DescribeLoadBalancersOutput
-	err := k.p.call(ctx, "describe load balancers", plain, func(ctx context.Context) (err error) {
-		out, err = k.p.elb.DescribeLoadBalancers(ctx, in)
-		return err
-	})
+func (k lbKind) describe(ctx context.Context, in elb.DescribeLoadBalancersInput, what string) (elbtypes.LoadBalancer, error) {
+	lbs, err := k.p.loadBalancers(ctx, plain, in)
 	if err != nil {
 		return elbtypes.LoadBalancer{}, err
 	}
-	if len(out.LoadBalancers) == 0 {
+	if len(lbs) == 0 {
 		return elbtypes.LoadBalancer{}, gone("load balancer " + what)
 	}
-	return out.LoadBalancers[0], nil
+	return lbs[0], nil
 }
 
 func (k lbKind) listener(ctx context.Context, arn string) (*elbtypes.Listener, error) {
-	var out *elb.DescribeListenersOutput
-	err := k.p.call(ctx, "describe listeners", plain, func(ctx context.Context) (err error) {
-		out, err = k.p.elb.DescribeListeners(ctx, &elb.DescribeListenersInput{LoadBalancerArn: aws.String(arn)})
-		return err
-	})
-	if err != nil || len(out.Listeners) == 0 {
+	ls, err := k.p.listeners(ctx, plain, elb.DescribeListenersInput{LoadBalancerArn: aws.String(arn)})
+	if err != nil || len(ls) == 0 {
 		return nil, err
 	}
-	return &out.Listeners[0], nil
+	return &ls[0], nil
 }
 
-func (k lbKind) object(ctx context.Context, lb elbtypes.LoadBalancer) (provider.Object, error) {
-	arn := aws.ToString(lb.LoadBalancerArn)
-	tags, err := k.p.elbTagsOf(ctx, arn)
-	if err != nil {
-		return provider.Object{}, err
+func lbTags(r provider.Resource) map[string]string {
+	if _, ok := r.Properties["securityGroups"]; ok {
+		return wantTags(r, map[string]string{tagGroups: "managed"})
 	}
+	return wantTags(r, nil)
+}
+
+// lbObject is a load balancer in Kyku's vocabulary, from its description,
+// tags and listener (nil when it has none).
+func lbObject(lb elbtypes.LoadBalancer, tags map[string]string, l *elbtypes.Listener) provider.Object {
 	props := map[string]any{"network": aws.ToString(lb.VpcId)}
-	l, err := k.listener(ctx, arn)
-	if err != nil {
-		return provider.Object{}, err
+	if tags[tagGroups] == "managed" {
+		props["securityGroups"] = anys(sortedStrs(lb.SecurityGroups))
 	}
 	if l != nil {
 		props["port"] = float64(aws.ToInt32(l.Port))
@@ -64,12 +65,28 @@ func (k lbKind) object(ctx context.Context, lb elbtypes.LoadBalancer) (provider.
 				props["targetGroup"] = aws.ToString(a.TargetGroupArn)
 			}
 		}
+		for _, c := range l.Certificates {
+			props["certificateArn"] = aws.ToString(c.CertificateArn)
+		}
 	}
-	return object(arn, tags[tagNameAWS], setTags(props, tags), map[string]any{"endpoint": aws.ToString(lb.DNSName)}), nil
+	return object(aws.ToString(lb.LoadBalancerArn), tags[tagNameAWS], setTags(props, tags), map[string]any{"endpoint": aws.ToString(lb.DNSName)})
+}
+
+func (k lbKind) object(ctx context.Context, lb elbtypes.LoadBalancer) (provider.Object, error) {
+	arn := aws.ToString(lb.LoadBalancerArn)
+	tags, err := k.p.elbTagsOf(ctx, arn)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	l, err := k.listener(ctx, arn)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	return lbObject(lb, tags, l), nil
 }
 
 func (k lbKind) lookup(ctx context.Context, name string) (provider.Object, error) {
-	lb, err := k.describe(ctx, &elb.DescribeLoadBalancersInput{Names: []string{elbName(name)}}, name)
+	lb, err := k.describe(ctx, elb.DescribeLoadBalancersInput{Names: []string{elbName(name)}}, name)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -77,11 +94,70 @@ func (k lbKind) lookup(ctx context.Context, name string) (provider.Object, error
 }
 
 func (k lbKind) read(ctx context.Context, id string) (provider.Object, error) {
-	lb, err := k.describe(ctx, &elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{id}}, id)
+	lb, err := k.describe(ctx, elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
 	return k.object(ctx, lb)
+}
+
+// listenerProtocol decides the listener's protocol from the target
+// group's and the certificate: with a certificate HTTPS (TLS for a TCP
+// target group), else the target group's own; an HTTPS target group
+// without a certificate is refused, as ELBv2 would refuse the listener.
+func listenerProtocol(tg elbtypes.ProtocolEnum, cert string) (elbtypes.ProtocolEnum, error) {
+	switch {
+	case tg == elbtypes.ProtocolEnumTcp && cert != "":
+		return elbtypes.ProtocolEnumTls, nil
+	case tg == elbtypes.ProtocolEnumTcp:
+		return elbtypes.ProtocolEnumTcp, nil
+	case cert != "":
+		return elbtypes.ProtocolEnumHttps, nil
+	case tg == elbtypes.ProtocolEnumHttps:
+		return "", fmt.Errorf("an https listener needs a certificate: set certificateArn (an ACM certificate ARN), or use an http target group")
+	}
+	return elbtypes.ProtocolEnumHttp, nil
+}
+
+// publicSubnets picks one public Kyku subnet per zone of the network (the
+// lowest ID in each), zones sorted; an application load balancer needs
+// two zones, a network one one.
+func (k lbKind) publicSubnets(ctx context.Context, r provider.Resource, typ elbtypes.LoadBalancerTypeEnum) ([]string, error) {
+	vpc := pstr(r.Properties, "network")
+	ss, err := k.p.subnets(ctx, settling, ec2.DescribeSubnetsInput{Filters: []ec2types.Filter{
+		filter("vpc-id", vpc), filter("tag:"+tagManaged, "true"), filter("map-public-ip-on-launch", "true"),
+	}})
+	if err != nil {
+		return nil, err
+	}
+	byZone := map[string]string{}
+	for _, s := range ss {
+		z, id := aws.ToString(s.AvailabilityZone), aws.ToString(s.SubnetId)
+		if have, ok := byZone[z]; !ok || id < have {
+			byZone[z] = id
+		}
+	}
+	zones := make([]string, 0, len(byZone))
+	for z := range byZone {
+		zones = append(zones, z)
+	}
+	sort.Strings(zones)
+	need := 2
+	if typ == elbtypes.LoadBalancerTypeEnumNetwork {
+		need = 1
+	}
+	if len(zones) < need {
+		where := "none"
+		if len(zones) > 0 {
+			where = "only " + strings.Join(zones, ", ")
+		}
+		return nil, fmt.Errorf("an application load balancer needs public subnets in two zones at least; network %s has them in %s (give the Vpc distributeAcrossAzs: 2, or add a public Subnet in another zone)", vpc, where)
+	}
+	subnets := make([]string, 0, len(zones))
+	for _, z := range zones {
+		subnets = append(subnets, byZone[z])
+	}
+	return subnets, nil
 }
 
 func (k lbKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
@@ -89,37 +165,33 @@ func (k lbKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 		return provider.Object{}, err
 	}
 	p := k.p
-	tg, err := tgKind(k).describe(ctx, &elb.DescribeTargetGroupsInput{TargetGroupArns: []string{pstr(r.Properties, "targetGroup")}}, pstr(r.Properties, "targetGroup"))
+	tgArn := pstr(r.Properties, "targetGroup")
+	tg, err := tgKind(k).describe(ctx, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{tgArn}}, tgArn)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	lb, err := k.describe(ctx, &elb.DescribeLoadBalancersInput{Names: []string{elbName(r.CloudName)}}, r.CloudName)
+	if _, err := listenerProtocol(tg.Protocol, pstr(r.Properties, "certificateArn")); err != nil {
+		return provider.Object{}, err
+	}
+	lb, err := k.describe(ctx, elb.DescribeLoadBalancersInput{Names: []string{elbName(r.CloudName)}}, r.CloudName)
 	if err != nil && !isGone(err) {
 		return provider.Object{}, err
 	}
 	if err != nil {
-		ss, err := subnetKind(k).describe(ctx, settling, &ec2.DescribeSubnetsInput{Filters: []ec2types.Filter{
-			filter("vpc-id", pstr(r.Properties, "network")), filter("tag:"+tagManaged, "true"), filter("map-public-ip-on-launch", "true"),
-		}})
-		if err != nil {
-			return provider.Object{}, err
-		}
-		var subnets []string
-		for _, s := range ss {
-			subnets = append(subnets, aws.ToString(s.SubnetId))
-		}
-		if len(subnets) == 0 {
-			return provider.Object{}, fmt.Errorf("network %s has no public subnets for the load balancer", pstr(r.Properties, "network"))
-		}
 		typ := elbtypes.LoadBalancerTypeEnumApplication
 		if tg.Protocol == elbtypes.ProtocolEnumTcp {
 			typ = elbtypes.LoadBalancerTypeEnumNetwork
 		}
+		subnets, err := k.publicSubnets(ctx, r, typ)
+		if err != nil {
+			return provider.Object{}, err
+		}
 		var out *elb.CreateLoadBalancerOutput
 		err = p.call(ctx, "create load balancer", plain, func(ctx context.Context) (err error) {
 			out, err = p.elb.CreateLoadBalancer(ctx, &elb.CreateLoadBalancerInput{
-				Name: aws.String(elbName(r.CloudName)), Subnets: sortedStrs(subnets), Type: typ,
-				Scheme: elbtypes.LoadBalancerSchemeEnumInternetFacing, Tags: elbTags(wantTags(r, nil)),
+				Name: aws.String(elbName(r.CloudName)), Subnets: subnets, Type: typ,
+				SecurityGroups: pstrs(r.Properties, "securityGroups"),
+				Scheme:         elbtypes.LoadBalancerSchemeEnumInternetFacing, Tags: elbTags(lbTags(r)),
 			})
 			return err
 		})
@@ -129,15 +201,23 @@ func (k lbKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 		lb = out.LoadBalancers[0]
 	}
 	arn := aws.ToString(lb.LoadBalancerArn)
-	if err := k.setListener(ctx, arn, tg, pint(r.Properties, "port", 80)); err != nil {
+	if err := k.setListener(ctx, arn, tg, pint(r.Properties, "port", 80), pstr(r.Properties, "certificateArn")); err != nil {
 		return provider.Object{}, err
 	}
 	return k.read(ctx, arn)
 }
 
-// setListener makes the LB's listener forward port to tg.
-func (k lbKind) setListener(ctx context.Context, arn string, tg elbtypes.TargetGroup, port int) error {
+// setListener makes the LB's listener forward port to tg, with cert.
+func (k lbKind) setListener(ctx context.Context, arn string, tg elbtypes.TargetGroup, port int, cert string) error {
 	p := k.p
+	proto, err := listenerProtocol(tg.Protocol, cert)
+	if err != nil {
+		return err
+	}
+	var certs []elbtypes.Certificate
+	if cert != "" {
+		certs = []elbtypes.Certificate{{CertificateArn: aws.String(cert)}}
+	}
 	l, err := k.listener(ctx, arn)
 	if err != nil {
 		return err
@@ -146,18 +226,25 @@ func (k lbKind) setListener(ctx context.Context, arn string, tg elbtypes.TargetG
 	if l == nil {
 		return p.call(ctx, "create listener", plain, func(ctx context.Context) error {
 			_, err := p.elb.CreateListener(ctx, &elb.CreateListenerInput{
-				LoadBalancerArn: aws.String(arn), Port: aws.Int32(int32(port)), Protocol: tg.Protocol, DefaultActions: action,
+				LoadBalancerArn: aws.String(arn), Port: aws.Int32(int32(port)), Protocol: proto, DefaultActions: action, Certificates: certs,
 			})
+			if apiCode(err) == "DuplicateListener" {
+				return nil // a resent request that had landed; the next apply converges it
+			}
 			return err
 		})
 	}
+	haveCert := ""
+	for _, c := range l.Certificates {
+		haveCert = aws.ToString(c.CertificateArn)
+	}
 	sameTG := len(l.DefaultActions) == 1 && aws.ToString(l.DefaultActions[0].TargetGroupArn) == aws.ToString(tg.TargetGroupArn)
-	if aws.ToInt32(l.Port) == int32(port) && sameTG {
+	if aws.ToInt32(l.Port) == int32(port) && sameTG && l.Protocol == proto && haveCert == cert {
 		return nil
 	}
 	return p.call(ctx, "modify listener", plain, func(ctx context.Context) error {
 		_, err := p.elb.ModifyListener(ctx, &elb.ModifyListenerInput{
-			ListenerArn: l.ListenerArn, Port: aws.Int32(int32(port)), DefaultActions: action,
+			ListenerArn: l.ListenerArn, Port: aws.Int32(int32(port)), Protocol: proto, DefaultActions: action, Certificates: certs,
 		})
 		return err
 	})
@@ -167,25 +254,44 @@ func (k lbKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	if want, ok := r.Properties["network"]; ok && want != cur.Properties["network"] {
 		return provider.Object{}, fmt.Errorf("the network of a load balancer cannot change in place")
 	}
-	if err := k.p.syncELBTags(ctx, id, wantTags(r, nil)); err != nil {
-		return provider.Object{}, err
-	}
 	tgArn := pstr(r.Properties, "targetGroup")
-	tg, err := tgKind(k).describe(ctx, &elb.DescribeTargetGroupsInput{TargetGroupArns: []string{tgArn}}, tgArn)
+	tg, err := tgKind(k).describe(ctx, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{tgArn}}, tgArn)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	if err := k.setListener(ctx, id, tg, pint(r.Properties, "port", 80)); err != nil {
+	if _, err := listenerProtocol(tg.Protocol, pstr(r.Properties, "certificateArn")); err != nil {
+		return provider.Object{}, err
+	}
+	if _, set := r.Properties["securityGroups"]; set {
+		lb, err := k.describe(ctx, elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{id}}, id)
+		if err != nil {
+			return provider.Object{}, err
+		}
+		want := sortedStrs(pstrs(r.Properties, "securityGroups"))
+		if !value.Equal(anys(want), anys(sortedStrs(lb.SecurityGroups))) {
+			err := k.p.call(ctx, "set load balancer security groups", settling, func(ctx context.Context) error {
+				_, err := k.p.elb.SetSecurityGroups(ctx, &elb.SetSecurityGroupsInput{LoadBalancerArn: aws.String(id), SecurityGroups: want})
+				return err
+			})
+			if err != nil {
+				return provider.Object{}, err
+			}
+		}
+	}
+	if err := k.p.syncELBTags(ctx, id, lbTags(r)); err != nil {
+		return provider.Object{}, err
+	}
+	if err := k.setListener(ctx, id, tg, pint(r.Properties, "port", 80), pstr(r.Properties, "certificateArn")); err != nil {
 		return provider.Object{}, err
 	}
 	return k.read(ctx, id)
 }
 
 func (k lbKind) delete(ctx context.Context, id string) error {
-	if _, err := k.describe(ctx, &elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{id}}, id); err != nil {
+	if _, err := k.describe(ctx, elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{id}}, id); err != nil {
 		return err
 	}
-	return k.p.call(ctx, "delete load balancer", plain, func(ctx context.Context) error {
+	return k.p.whileInUse(ctx, "delete load balancer", func(ctx context.Context) error {
 		_, err := k.p.elb.DeleteLoadBalancer(ctx, &elb.DeleteLoadBalancerInput{LoadBalancerArn: aws.String(id)})
 		return err
 	})

@@ -3,12 +3,14 @@ package aws
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
@@ -111,14 +113,24 @@ func New(ctx context.Context, settings map[string]string, getenv func(string) st
 	return NewWithClients(ClientsFromConfig(cfg, settings["endpoint"]), Options{}), nil
 }
 
+// ResponseTimeout bounds how long a request waits for AWS to start
+// answering; a request that times out is retried like a reset connection.
+const ResponseTimeout = time.Minute
+
 // ClientsFromConfig builds the service clients from cfg with the SDK's own
 // retryer disabled (Kyku's retry policy in call is the only one, so every
-// retry is counted once) and, when endpoint is set, every client pointed at
-// it.
+// retry is counted once), an HTTP client that gives up on an answer after
+// ResponseTimeout (unless cfg brings its own) and, when endpoint is set,
+// every client pointed at it.
 func ClientsFromConfig(cfg aws.Config, endpoint string) Clients {
 	var base *string
 	if endpoint != "" {
 		base = aws.String(endpoint)
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
+			t.ResponseHeaderTimeout = ResponseTimeout
+		})
 	}
 	nop := func() aws.Retryer { return aws.NopRetryer{} }
 	return Clients{
@@ -159,12 +171,18 @@ func (p *Provider) kind(typ string) (kind, error) {
 	return k, nil
 }
 
-// Zones lists the region's available zones, sorted.
+// Zones lists the region's available availability zones, sorted: no
+// Local or Wavelength Zone (they need an opt-in, and t3 instances, RDS or
+// a second zone for a load balancer may not be there), so auto-subnets
+// land in zones every resource type can use.
 func (p *Provider) Zones(ctx context.Context) ([]string, error) {
 	var out *ec2.DescribeAvailabilityZonesOutput
 	err := p.call(ctx, "describe availability zones", plain, func(ctx context.Context) (err error) {
 		out, err = p.ec2.DescribeAvailabilityZones(ctx, &ec2.DescribeAvailabilityZonesInput{
-			Filters: []ec2types.Filter{filter("state", "available")},
+			Filters: []ec2types.Filter{
+				filter("state", "available"), filter("zone-type", "availability-zone"),
+				filter("opt-in-status", "opt-in-not-required"),
+			},
 		})
 		return err
 	})
@@ -173,7 +191,9 @@ func (p *Provider) Zones(ctx context.Context) ([]string, error) {
 	}
 	var zones []string
 	for _, z := range out.AvailabilityZones {
-		zones = append(zones, aws.ToString(z.ZoneName))
+		if aws.ToString(z.ZoneType) == "availability-zone" || z.ZoneType == nil {
+			zones = append(zones, aws.ToString(z.ZoneName))
+		}
 	}
 	sort.Strings(zones)
 	return zones, nil
@@ -184,6 +204,9 @@ func (p *Provider) Create(ctx context.Context, r provider.Resource) (provider.Ob
 	k, err := p.kind(r.Type)
 	if err != nil {
 		return provider.Object{}, err
+	}
+	if err := p.CheckName(r.Type, r.CloudName); err != nil {
+		return provider.Object{}, fmt.Errorf("create %s %q: %w", r.Type, r.Name, err)
 	}
 	// Creates of one name in this process take turns, so the second finds
 	// the first's object instead of making another.
@@ -253,6 +276,9 @@ func (p *Provider) Lookup(ctx context.Context, typ, cloudName string) (provider.
 	k, err := p.kind(typ)
 	if err != nil {
 		return provider.Object{}, err
+	}
+	if err := p.CheckName(typ, cloudName); err != nil {
+		return provider.Object{}, fmt.Errorf("lookup %s %q: no such name on aws (%v): %w", typ, cloudName, err, provider.ErrNotFound)
 	}
 	obj, err := k.lookup(ctx, cloudName)
 	if err != nil {

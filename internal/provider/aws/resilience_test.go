@@ -95,6 +95,7 @@ func TestRetries(t *testing.T) {
 
 func TestQueryThrottlingRetried(t *testing.T) {
 	p, srv := setup(t)
+	srv.SetLag(0) // count throttling retries only
 	vpc, subnet, _ := network(t, p)
 	mustCreate(t, p, res("Subnet", "net-b", map[string]any{"network": vpc, "cidr": "10.1.1.0/24", "zone": "eu-west-1b"}))
 	srv.Throttle("CreateDBInstance", 2)

@@ -106,19 +106,15 @@ func perms(rs []rule) []ec2types.IpPermission {
 	return out
 }
 
-func (k sgKind) describe(ctx context.Context, in *ec2.DescribeSecurityGroupsInput, what string) (ec2types.SecurityGroup, error) {
-	var out *ec2.DescribeSecurityGroupsOutput
-	err := k.p.call(ctx, "describe security groups", plain, func(ctx context.Context) (err error) {
-		out, err = k.p.ec2.DescribeSecurityGroups(ctx, in)
-		return err
-	})
+func (k sgKind) describe(ctx context.Context, m mode, in ec2.DescribeSecurityGroupsInput, what string) (ec2types.SecurityGroup, error) {
+	gs, err := k.p.securityGroups(ctx, m, in)
 	if err != nil {
 		return ec2types.SecurityGroup{}, err
 	}
-	if len(out.SecurityGroups) == 0 {
+	if len(gs) == 0 {
 		return ec2types.SecurityGroup{}, gone("security group " + what)
 	}
-	return out.SecurityGroups[0], nil
+	return gs[0], nil
 }
 
 func sgObject(g ec2types.SecurityGroup) provider.Object {
@@ -134,7 +130,7 @@ func sgObject(g ec2types.SecurityGroup) provider.Object {
 }
 
 func (k sgKind) lookup(ctx context.Context, name string) (provider.Object, error) {
-	g, err := k.describe(ctx, &ec2.DescribeSecurityGroupsInput{Filters: byName(name)}, name)
+	g, err := k.describe(ctx, plain, ec2.DescribeSecurityGroupsInput{Filters: byName(name)}, name)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -142,7 +138,13 @@ func (k sgKind) lookup(ctx context.Context, name string) (provider.Object, error
 }
 
 func (k sgKind) read(ctx context.Context, id string) (provider.Object, error) {
-	g, err := k.describe(ctx, &ec2.DescribeSecurityGroupsInput{GroupIds: []string{id}}, id)
+	return k.readAs(ctx, plain, id)
+}
+
+// readAs reads with mode m: settling right after a create or a rule
+// change, when "not found" means not visible yet.
+func (k sgKind) readAs(ctx context.Context, m mode, id string) (provider.Object, error) {
+	g, err := k.describe(ctx, m, ec2.DescribeSecurityGroupsInput{GroupIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -160,12 +162,14 @@ func (k sgKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 	if err := required(r, "network"); err != nil {
 		return provider.Object{}, err
 	}
-	g, err := k.describe(ctx, &ec2.DescribeSecurityGroupsInput{Filters: byName(r.CloudName)}, r.CloudName)
+	g, err := k.describe(ctx, plain, ec2.DescribeSecurityGroupsInput{Filters: byName(r.CloudName)}, r.CloudName)
 	if err != nil && !isGone(err) {
 		return provider.Object{}, err
 	}
 	if err != nil {
 		var out *ec2.CreateSecurityGroupOutput
+		// Group names are unique per VPC: a resent request that had
+		// landed gets InvalidGroup.Duplicate, which means "ours".
 		err = k.p.call(ctx, "create security group", settling, func(ctx context.Context) (err error) {
 			out, err = k.p.ec2.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{
 				GroupName:         aws.String(r.CloudName),
@@ -175,18 +179,22 @@ func (k sgKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 			})
 			return err
 		})
-		if err != nil {
+		in := ec2.DescribeSecurityGroupsInput{Filters: append(byName(r.CloudName), filter("vpc-id", pstr(r.Properties, "network")))}
+		switch {
+		case apiCode(err) == "InvalidGroup.Duplicate":
+		case err != nil:
 			return provider.Object{}, err
+		default:
+			in = ec2.DescribeSecurityGroupsInput{GroupIds: []string{aws.ToString(out.GroupId)}}
 		}
-		g, err = k.describe(ctx, &ec2.DescribeSecurityGroupsInput{GroupIds: []string{aws.ToString(out.GroupId)}}, r.CloudName)
-		if err != nil {
+		if g, err = k.describe(ctx, settling, in, r.CloudName); err != nil {
 			return provider.Object{}, err
 		}
 	}
 	if err := k.converge(ctx, g, r); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, aws.ToString(g.GroupId))
+	return k.readAs(ctx, settling, aws.ToString(g.GroupId))
 }
 
 func (k sgKind) converge(ctx context.Context, g ec2types.SecurityGroup, r provider.Resource) error {
@@ -253,7 +261,7 @@ func (k sgKind) diff(ctx context.Context, id string, egress bool, have, want []r
 }
 
 func (k sgKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
-	g, err := k.describe(ctx, &ec2.DescribeSecurityGroupsInput{GroupIds: []string{id}}, id)
+	g, err := k.describe(ctx, plain, ec2.DescribeSecurityGroupsInput{GroupIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -272,7 +280,10 @@ func (k sgKind) delete(ctx context.Context, id string) error {
 	if !strings.HasPrefix(id, "sg-") {
 		return fmt.Errorf("%q is not a security group id", id)
 	}
-	return k.p.call(ctx, "delete security group", plain, func(ctx context.Context) error {
+	if err := k.p.waitInterfaces(ctx, "group-id", id); err != nil {
+		return err
+	}
+	return k.p.whileInUse(ctx, "delete security group", func(ctx context.Context) error {
 		_, err := k.p.ec2.DeleteSecurityGroup(ctx, &ec2.DeleteSecurityGroupInput{GroupId: aws.String(id)})
 		return err
 	})

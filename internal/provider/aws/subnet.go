@@ -15,18 +15,6 @@ import (
 // 0.0.0.0/0 to the VPC's internet gateway.
 type subnetKind struct{ p *Provider }
 
-func (k subnetKind) describe(ctx context.Context, m mode, in *ec2.DescribeSubnetsInput) ([]ec2types.Subnet, error) {
-	var out *ec2.DescribeSubnetsOutput
-	err := k.p.call(ctx, "describe subnets", m, func(ctx context.Context) (err error) {
-		out, err = k.p.ec2.DescribeSubnets(ctx, in)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out.Subnets, nil
-}
-
 func subnetObject(s ec2types.Subnet) provider.Object {
 	tags := fromEC2Tags(s.Tags)
 	props := setTags(map[string]any{
@@ -38,8 +26,8 @@ func subnetObject(s ec2types.Subnet) provider.Object {
 	return object(aws.ToString(s.SubnetId), tags[tagNameAWS], props, nil)
 }
 
-func (k subnetKind) one(ctx context.Context, in *ec2.DescribeSubnetsInput, what string) (ec2types.Subnet, error) {
-	ss, err := k.describe(ctx, plain, in)
+func (k subnetKind) one(ctx context.Context, m mode, in ec2.DescribeSubnetsInput, what string) (ec2types.Subnet, error) {
+	ss, err := k.p.subnets(ctx, m, in)
 	if err != nil {
 		return ec2types.Subnet{}, err
 	}
@@ -50,7 +38,7 @@ func (k subnetKind) one(ctx context.Context, in *ec2.DescribeSubnetsInput, what 
 }
 
 func (k subnetKind) lookup(ctx context.Context, name string) (provider.Object, error) {
-	s, err := k.one(ctx, &ec2.DescribeSubnetsInput{Filters: byName(name)}, name)
+	s, err := k.one(ctx, plain, ec2.DescribeSubnetsInput{Filters: byName(name)}, name)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -58,7 +46,13 @@ func (k subnetKind) lookup(ctx context.Context, name string) (provider.Object, e
 }
 
 func (k subnetKind) read(ctx context.Context, id string) (provider.Object, error) {
-	s, err := k.one(ctx, &ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
+	return k.readAs(ctx, plain, id)
+}
+
+// readAs reads with mode m: settling right after a create, when "not
+// found" means not visible yet.
+func (k subnetKind) readAs(ctx context.Context, m mode, id string) (provider.Object, error) {
+	s, err := k.one(ctx, m, ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -69,7 +63,7 @@ func (k subnetKind) create(ctx context.Context, r provider.Resource) (provider.O
 	if err := required(r, "network", "cidr", "zone"); err != nil {
 		return provider.Object{}, err
 	}
-	s, err := k.one(ctx, &ec2.DescribeSubnetsInput{Filters: byName(r.CloudName)}, r.CloudName)
+	s, err := k.one(ctx, plain, ec2.DescribeSubnetsInput{Filters: byName(r.CloudName)}, r.CloudName)
 	if err != nil && !isGone(err) {
 		return provider.Object{}, err
 	}
@@ -93,20 +87,16 @@ func (k subnetKind) create(ctx context.Context, r provider.Resource) (provider.O
 	if err := k.setPublic(ctx, s, tags, pbool(r.Properties, "public")); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, aws.ToString(s.SubnetId))
+	return k.readAs(ctx, settling, aws.ToString(s.SubnetId))
 }
 
 // routeTable returns the Kyku route table named name, if any.
 func (p *Provider) routeTable(ctx context.Context, name string) (*ec2types.RouteTable, error) {
-	var out *ec2.DescribeRouteTablesOutput
-	err := p.call(ctx, "describe route tables", plain, func(ctx context.Context) (err error) {
-		out, err = p.ec2.DescribeRouteTables(ctx, &ec2.DescribeRouteTablesInput{Filters: byName(name)})
-		return err
-	})
-	if err != nil || len(out.RouteTables) == 0 {
+	rts, err := p.routeTables(ctx, plain, ec2.DescribeRouteTablesInput{Filters: byName(name)})
+	if err != nil || len(rts) == 0 {
 		return nil, err
 	}
-	return &out.RouteTables[0], nil
+	return &rts[0], nil
 }
 
 // setPublic converges the subnet's public IPs and internet route. Every
@@ -136,7 +126,7 @@ func (k subnetKind) setPublic(ctx context.Context, s ec2types.Subnet, tags map[s
 	}
 	if rt == nil {
 		var out *ec2.CreateRouteTableOutput
-		err = p.call(ctx, "create route table", settling, func(ctx context.Context) (err error) {
+		err = p.call(ctx, "create route table", once, func(ctx context.Context) (err error) {
 			out, err = p.ec2.CreateRouteTable(ctx, &ec2.CreateRouteTableInput{
 				VpcId: s.VpcId, TagSpecifications: tagSpec(ec2types.ResourceTypeRouteTable, tags),
 			})
@@ -199,7 +189,7 @@ func (p *Provider) dropRouteTable(ctx context.Context, rt *ec2types.RouteTable) 
 }
 
 func (k subnetKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
-	s, err := k.one(ctx, &ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
+	s, err := k.one(ctx, plain, ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -216,7 +206,7 @@ func (k subnetKind) update(ctx context.Context, id string, r provider.Resource, 
 }
 
 func (k subnetKind) delete(ctx context.Context, id string) error {
-	s, err := k.one(ctx, &ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
+	s, err := k.one(ctx, plain, ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
 	if err != nil {
 		return err
 	}
@@ -231,7 +221,10 @@ func (k subnetKind) delete(ctx context.Context, id string) error {
 			}
 		}
 	}
-	return k.p.call(ctx, "delete subnet", plain, func(ctx context.Context) error {
+	if err := k.p.waitInterfaces(ctx, "subnet-id", id); err != nil {
+		return err
+	}
+	return k.p.whileInUse(ctx, "delete subnet", func(ctx context.Context) error {
 		_, err := k.p.ec2.DeleteSubnet(ctx, &ec2.DeleteSubnetInput{SubnetId: aws.String(id)})
 		return err
 	})

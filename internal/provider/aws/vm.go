@@ -2,7 +2,9 @@ package aws
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -20,8 +22,9 @@ import (
 type vmKind struct{ p *Provider }
 
 const (
-	tagSize  = "kyku:size"
-	tagImage = "kyku:image"
+	tagSize     = "kyku:size"
+	tagImage    = "kyku:image"
+	tagResizing = "kyku:resizing" // set while a resize has the instance stopped
 )
 
 // sizes maps Kyku's size aliases to instance types; anything with a dot
@@ -69,26 +72,44 @@ func (p *Provider) resolveImage(ctx context.Context, image string) (string, erro
 
 var liveStates = []string{"pending", "running", "stopping", "stopped"}
 
-func (k vmKind) describe(ctx context.Context, m mode, in *ec2.DescribeInstancesInput, what string) (ec2types.Instance, error) {
-	var out *ec2.DescribeInstancesOutput
-	err := k.p.call(ctx, "describe instances", m, func(ctx context.Context) (err error) {
-		out, err = k.p.ec2.DescribeInstances(ctx, in)
-		return err
-	})
+// describe returns the first instance of in that is not terminated.
+func (k vmKind) describe(ctx context.Context, m mode, in ec2.DescribeInstancesInput, what string) (ec2types.Instance, error) {
+	ins, err := k.p.instances(ctx, m, in)
 	if err != nil {
 		return ec2types.Instance{}, err
 	}
-	for _, r := range out.Reservations {
-		for _, in := range r.Instances {
-			if in.State != nil && in.State.Name != ec2types.InstanceStateNameTerminated {
-				return in, nil
-			}
+	for _, in := range ins {
+		if in.State != nil && in.State.Name != ec2types.InstanceStateNameTerminated {
+			return in, nil
 		}
 	}
 	return ec2types.Instance{}, gone("instance " + what)
 }
 
-func (k vmKind) object(ctx context.Context, in ec2types.Instance) (provider.Object, error) {
+// keyIDs maps key pair names to their IDs, in one call for all of them (a
+// filter, so a missing name is simply not in the map).
+func (p *Provider) keyIDs(ctx context.Context, names []string) (map[string]string, error) {
+	ids := map[string]string{}
+	if len(names) == 0 {
+		return ids, nil
+	}
+	var out *ec2.DescribeKeyPairsOutput
+	err := p.call(ctx, "describe key pairs", plain, func(ctx context.Context) (err error) {
+		out, err = p.ec2.DescribeKeyPairs(ctx, &ec2.DescribeKeyPairsInput{Filters: []ec2types.Filter{filter("key-name", names...)}})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, kp := range out.KeyPairs {
+		ids[aws.ToString(kp.KeyName)] = aws.ToString(kp.KeyPairId)
+	}
+	return ids, nil
+}
+
+// vmObject is an instance in Kyku's vocabulary; keyIDs resolves its key
+// pair's name to the ID Kyku references it by.
+func vmObject(in ec2types.Instance, keyIDs map[string]string) provider.Object {
 	tags := fromEC2Tags(in.Tags)
 	props := map[string]any{
 		"network": aws.ToString(in.VpcId),
@@ -109,21 +130,27 @@ func (k vmKind) object(ctx context.Context, in ec2types.Instance) (provider.Obje
 	if len(groups) > 0 {
 		props["securityGroups"] = anys(sortedStrs(groups))
 	}
-	if name := aws.ToString(in.KeyName); name != "" {
-		kp, err := keyKind(k).describe(ctx, &ec2.DescribeKeyPairsInput{KeyNames: []string{name}}, name)
-		if err != nil && !isGone(err) {
-			return provider.Object{}, err
-		}
-		if err == nil {
-			props["sshKeys"] = []any{aws.ToString(kp.KeyPairId)}
-		}
+	if id := keyIDs[aws.ToString(in.KeyName)]; id != "" {
+		props["sshKeys"] = []any{id}
 	}
 	outputs := map[string]any{"privateIp": aws.ToString(in.PrivateIpAddress), "publicIp": aws.ToString(in.PublicIpAddress)}
-	return object(aws.ToString(in.InstanceId), tags[tagNameAWS], setTags(props, tags), outputs), nil
+	return object(aws.ToString(in.InstanceId), tags[tagNameAWS], setTags(props, tags), outputs)
+}
+
+func (k vmKind) object(ctx context.Context, in ec2types.Instance) (provider.Object, error) {
+	var names []string
+	if n := aws.ToString(in.KeyName); n != "" {
+		names = append(names, n)
+	}
+	ids, err := k.p.keyIDs(ctx, names)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	return vmObject(in, ids), nil
 }
 
 func (k vmKind) lookup(ctx context.Context, name string) (provider.Object, error) {
-	in, err := k.describe(ctx, plain, &ec2.DescribeInstancesInput{
+	in, err := k.describe(ctx, plain, ec2.DescribeInstancesInput{
 		Filters: append(byName(name), filter("instance-state-name", liveStates...)),
 	}, name)
 	if err != nil {
@@ -133,7 +160,11 @@ func (k vmKind) lookup(ctx context.Context, name string) (provider.Object, error
 }
 
 func (k vmKind) read(ctx context.Context, id string) (provider.Object, error) {
-	in, err := k.describe(ctx, plain, &ec2.DescribeInstancesInput{InstanceIds: []string{id}}, id)
+	return k.readAs(ctx, plain, id)
+}
+
+func (k vmKind) readAs(ctx context.Context, m mode, id string) (provider.Object, error) {
+	in, err := k.describe(ctx, m, ec2.DescribeInstancesInput{InstanceIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -141,28 +172,34 @@ func (k vmKind) read(ctx context.Context, id string) (provider.Object, error) {
 }
 
 // wait polls until the instance is in state want ("terminated" also
-// accepts the instance being gone).
+// accepts the instance being gone). An instance that terminates while
+// Kyku waits for it to run or stop fails the wait at once, with EC2's
+// reason (a launch that failed, a limit, a volume that could not attach).
 func (k vmKind) wait(ctx context.Context, id string, want ec2types.InstanceStateName) error {
 	return k.p.poll(ctx, "instance "+id+" "+string(want), func(ctx context.Context) (bool, error) {
-		var out *ec2.DescribeInstancesOutput
-		err := k.p.call(ctx, "describe instances", settling, func(ctx context.Context) (err error) {
-			out, err = k.p.ec2.DescribeInstances(ctx, &ec2.DescribeInstancesInput{InstanceIds: []string{id}})
-			return err
-		})
+		ins, err := k.p.instances(ctx, settling, ec2.DescribeInstancesInput{InstanceIds: []string{id}})
 		if err != nil {
 			return false, err
 		}
-		for _, r := range out.Reservations {
-			for _, in := range r.Instances {
-				return in.State != nil && in.State.Name == want, nil
-			}
+		if len(ins) == 0 || ins[0].State == nil {
+			return want == ec2types.InstanceStateNameTerminated, nil
 		}
-		return want == ec2types.InstanceStateNameTerminated, nil
+		in := ins[0]
+		state := in.State.Name
+		if want != ec2types.InstanceStateNameTerminated &&
+			(state == ec2types.InstanceStateNameTerminated || state == ec2types.InstanceStateNameShuttingDown) {
+			reason := "no reason given"
+			if in.StateReason != nil {
+				reason = aws.ToString(in.StateReason.Code) + ": " + aws.ToString(in.StateReason.Message)
+			}
+			return false, fmt.Errorf("instance %s is %s instead of %s: %s", id, state, want, reason)
+		}
+		return state == want, nil
 	})
 }
 
 // subnetFor picks the Vm's subnet: its subnet property, else the first
-// public Kyku subnet of its network.
+// public Kyku subnet of its network (by ID, every page read).
 func (k vmKind) subnetFor(ctx context.Context, r provider.Resource) (string, error) {
 	if s := pstr(r.Properties, "subnet"); s != "" {
 		return s, nil
@@ -171,7 +208,7 @@ func (k vmKind) subnetFor(ctx context.Context, r provider.Resource) (string, err
 	if vpc == "" {
 		return "", fmt.Errorf("Vm %q needs a subnet or a network on aws", r.Name)
 	}
-	ss, err := subnetKind(k).describe(ctx, settling, &ec2.DescribeSubnetsInput{Filters: []ec2types.Filter{
+	ss, err := k.p.subnets(ctx, settling, ec2.DescribeSubnetsInput{Filters: []ec2types.Filter{
 		filter("vpc-id", vpc), filter("tag:"+tagManaged, "true"), filter("map-public-ip-on-launch", "true"),
 	}})
 	if err != nil {
@@ -180,21 +217,29 @@ func (k vmKind) subnetFor(ctx context.Context, r provider.Resource) (string, err
 	if len(ss) == 0 {
 		return "", fmt.Errorf("network %s has no public subnet for Vm %q", vpc, r.Name)
 	}
-	return aws.ToString(ss[0].SubnetId), nil
+	ids := make([]string, 0, len(ss))
+	for _, s := range ss {
+		ids = append(ids, aws.ToString(s.SubnetId))
+	}
+	sort.Strings(ids)
+	return ids[0], nil
 }
 
 func (k vmKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "image"); err != nil {
 		return provider.Object{}, err
 	}
-	if obj, err := k.lookup(ctx, r.CloudName); err == nil || !isGone(err) {
-		if err != nil {
+	existing, err := k.describe(ctx, plain, ec2.DescribeInstancesInput{
+		Filters: append(byName(r.CloudName), filter("instance-state-name", liveStates...)),
+	}, r.CloudName)
+	if err == nil {
+		if err := k.ensureRunning(ctx, existing); err != nil {
 			return provider.Object{}, err
 		}
-		if err := k.wait(ctx, obj.ID, ec2types.InstanceStateNameRunning); err != nil {
-			return provider.Object{}, err
-		}
-		return k.read(ctx, obj.ID)
+		return k.readAs(ctx, settling, aws.ToString(existing.InstanceId))
+	}
+	if !isGone(err) {
+		return provider.Object{}, err
 	}
 	size := pstr(r.Properties, "size")
 	if size == "" {
@@ -213,9 +258,12 @@ func (k vmKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 	if err != nil {
 		return provider.Object{}, err
 	}
+	// One client token for every resend of this request: EC2 answers a
+	// resend that had landed with the instance it already started.
 	in := &ec2.RunInstancesInput{
 		ImageId: aws.String(ami), InstanceType: ec2types.InstanceType(typ), MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
 		SubnetId: aws.String(subnet), SecurityGroupIds: pstrs(r.Properties, "securityGroups"),
+		ClientToken:       aws.String("kyku-" + rand.Text()),
 		TagSpecifications: tagSpec(ec2types.ResourceTypeInstance, wantTags(r, map[string]string{tagSize: size, tagImage: image})),
 	}
 	if ud := pstr(r.Properties, "userData"); ud != "" {
@@ -224,7 +272,7 @@ func (k vmKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 	if keys := pstrs(r.Properties, "sshKeys"); len(keys) > 1 {
 		return provider.Object{}, fmt.Errorf("an EC2 instance takes one key pair, got %d sshKeys", len(keys))
 	} else if len(keys) == 1 {
-		kp, err := keyKind(k).describe(ctx, &ec2.DescribeKeyPairsInput{KeyPairIds: keys}, keys[0])
+		kp, err := keyKind(k).describe(ctx, settling, &ec2.DescribeKeyPairsInput{KeyPairIds: keys}, keys[0])
 		if err != nil {
 			return provider.Object{}, err
 		}
@@ -242,7 +290,7 @@ func (k vmKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 	if err := k.wait(ctx, id, ec2types.InstanceStateNameRunning); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, id)
+	return k.readAs(ctx, settling, id)
 }
 
 func (k vmKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
@@ -252,7 +300,7 @@ func (k vmKind) update(ctx context.Context, id string, r provider.Resource, cur 
 		}
 	}
 	p := k.p
-	in, err := k.describe(ctx, plain, &ec2.DescribeInstancesInput{InstanceIds: []string{id}}, id)
+	in, err := k.describe(ctx, plain, ec2.DescribeInstancesInput{InstanceIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -264,14 +312,23 @@ func (k vmKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	if err != nil {
 		return provider.Object{}, err
 	}
-	have := fromEC2Tags(in.Tags)
-	want := wantTags(r, map[string]string{tagSize: size, tagImage: have[tagImage]})
-	want[tagNameAWS] = have[tagNameAWS]
-	if typ != string(in.InstanceType) {
-		if err := k.resize(ctx, id, typ); err != nil {
+	if fromEC2Tags(in.Tags)[tagResizing] != "" {
+		// A resize was interrupted with the instance stopped: finish it.
+		if err := k.ensureRunning(ctx, in); err != nil {
 			return provider.Object{}, err
 		}
 	}
+	if typ != string(in.InstanceType) {
+		if err := k.resize(ctx, in, typ); err != nil {
+			return provider.Object{}, err
+		}
+	}
+	if in, err = k.describe(ctx, plain, ec2.DescribeInstancesInput{InstanceIds: []string{id}}, id); err != nil {
+		return provider.Object{}, err
+	}
+	have := fromEC2Tags(in.Tags)
+	want := wantTags(r, map[string]string{tagSize: size, tagImage: have[tagImage]})
+	want[tagNameAWS] = have[tagNameAWS]
 	if err := p.syncEC2Tags(ctx, id, have, want); err != nil {
 		return provider.Object{}, err
 	}
@@ -288,40 +345,8 @@ func (k vmKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	return k.read(ctx, id)
 }
 
-// resize stops the instance, changes its type and starts it again.
-func (k vmKind) resize(ctx context.Context, id, typ string) error {
-	p := k.p
-	err := p.call(ctx, "stop instance", plain, func(ctx context.Context) error {
-		_, err := p.ec2.StopInstances(ctx, &ec2.StopInstancesInput{InstanceIds: []string{id}})
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if err := k.wait(ctx, id, ec2types.InstanceStateNameStopped); err != nil {
-		return err
-	}
-	err = p.call(ctx, "set instance type", plain, func(ctx context.Context) error {
-		_, err := p.ec2.ModifyInstanceAttribute(ctx, &ec2.ModifyInstanceAttributeInput{
-			InstanceId: aws.String(id), InstanceType: &ec2types.AttributeValue{Value: aws.String(typ)},
-		})
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	err = p.call(ctx, "start instance", plain, func(ctx context.Context) error {
-		_, err := p.ec2.StartInstances(ctx, &ec2.StartInstancesInput{InstanceIds: []string{id}})
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return k.wait(ctx, id, ec2types.InstanceStateNameRunning)
-}
-
 func (k vmKind) delete(ctx context.Context, id string) error {
-	if _, err := k.describe(ctx, plain, &ec2.DescribeInstancesInput{InstanceIds: []string{id}}, id); err != nil {
+	if _, err := k.describe(ctx, plain, ec2.DescribeInstancesInput{InstanceIds: []string{id}}, id); err != nil {
 		return err
 	}
 	err := k.p.call(ctx, "terminate instance", plain, func(ctx context.Context) error {

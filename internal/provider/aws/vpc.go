@@ -29,18 +29,6 @@ func vpcTags(r provider.Resource) map[string]string {
 
 func gone(what string) error { return fmt.Errorf("%s: %w", what, provider.ErrNotFound) }
 
-func (k vpcKind) describe(ctx context.Context, in *ec2.DescribeVpcsInput) ([]ec2types.Vpc, error) {
-	var out *ec2.DescribeVpcsOutput
-	err := k.p.call(ctx, "describe vpcs", plain, func(ctx context.Context) (err error) {
-		out, err = k.p.ec2.DescribeVpcs(ctx, in)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out.Vpcs, nil
-}
-
 func vpcObject(v ec2types.Vpc) provider.Object {
 	tags := fromEC2Tags(v.Tags)
 	props := setTags(map[string]any{"cidr": aws.ToString(v.CidrBlock)}, tags)
@@ -51,7 +39,7 @@ func vpcObject(v ec2types.Vpc) provider.Object {
 }
 
 func (k vpcKind) lookup(ctx context.Context, name string) (provider.Object, error) {
-	vs, err := k.describe(ctx, &ec2.DescribeVpcsInput{Filters: byName(name)})
+	vs, err := k.p.vpcs(ctx, plain, ec2.DescribeVpcsInput{Filters: byName(name)})
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -62,7 +50,7 @@ func (k vpcKind) lookup(ctx context.Context, name string) (provider.Object, erro
 }
 
 func (k vpcKind) read(ctx context.Context, id string) (provider.Object, error) {
-	vs, err := k.describe(ctx, &ec2.DescribeVpcsInput{VpcIds: []string{id}})
+	vs, err := k.p.vpcs(ctx, plain, ec2.DescribeVpcsInput{VpcIds: []string{id}})
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -83,7 +71,7 @@ func (k vpcKind) create(ctx context.Context, r provider.Resource) (provider.Obje
 	}
 	if err != nil {
 		var out *ec2.CreateVpcOutput
-		err = k.p.call(ctx, "create vpc", plain, func(ctx context.Context) (err error) {
+		err = k.p.call(ctx, "create vpc", once, func(ctx context.Context) (err error) {
 			out, err = k.p.ec2.CreateVpc(ctx, &ec2.CreateVpcInput{
 				CidrBlock:         aws.String(pstr(r.Properties, "cidr")),
 				TagSpecifications: tagSpec(ec2types.ResourceTypeVpc, tags),
@@ -105,17 +93,13 @@ func (k vpcKind) create(ctx context.Context, r provider.Resource) (provider.Obje
 
 // gateway returns the internet gateway attached to vpc ("" when none).
 func (p *Provider) gateway(ctx context.Context, vpc string) (string, error) {
-	var out *ec2.DescribeInternetGatewaysOutput
-	err := p.call(ctx, "describe internet gateways", settling, func(ctx context.Context) (err error) {
-		out, err = p.ec2.DescribeInternetGateways(ctx, &ec2.DescribeInternetGatewaysInput{
-			Filters: []ec2types.Filter{filter("attachment.vpc-id", vpc)},
-		})
-		return err
+	gws, err := p.internetGateways(ctx, settling, ec2.DescribeInternetGatewaysInput{
+		Filters: []ec2types.Filter{filter("attachment.vpc-id", vpc)},
 	})
-	if err != nil || len(out.InternetGateways) == 0 {
+	if err != nil || len(gws) == 0 {
 		return "", err
 	}
-	return aws.ToString(out.InternetGateways[0].InternetGatewayId), nil
+	return aws.ToString(gws[0].InternetGatewayId), nil
 }
 
 func (k vpcKind) ensureGateway(ctx context.Context, vpc string, tags map[string]string) (string, error) {
@@ -124,23 +108,19 @@ func (k vpcKind) ensureGateway(ctx context.Context, vpc string, tags map[string]
 		return id, err
 	}
 	// A detached gateway of ours left by an interrupted create?
-	var out *ec2.DescribeInternetGatewaysOutput
-	err := p.call(ctx, "describe internet gateways", plain, func(ctx context.Context) (err error) {
-		out, err = p.ec2.DescribeInternetGateways(ctx, &ec2.DescribeInternetGatewaysInput{Filters: byName(tags[tagNameAWS])})
-		return err
-	})
+	gws, err := p.internetGateways(ctx, plain, ec2.DescribeInternetGatewaysInput{Filters: byName(tags[tagNameAWS])})
 	if err != nil {
 		return "", err
 	}
 	var id string
-	for _, g := range out.InternetGateways {
+	for _, g := range gws {
 		if len(g.Attachments) == 0 {
 			id = aws.ToString(g.InternetGatewayId)
 		}
 	}
 	if id == "" {
 		var created *ec2.CreateInternetGatewayOutput
-		err = p.call(ctx, "create internet gateway", plain, func(ctx context.Context) (err error) {
+		err = p.call(ctx, "create internet gateway", once, func(ctx context.Context) (err error) {
 			created, err = p.ec2.CreateInternetGateway(ctx, &ec2.CreateInternetGatewayInput{
 				TagSpecifications: tagSpec(ec2types.ResourceTypeInternetGateway, tags),
 			})
@@ -159,7 +139,7 @@ func (k vpcKind) ensureGateway(ctx context.Context, vpc string, tags map[string]
 }
 
 func (k vpcKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
-	vs, err := k.describe(ctx, &ec2.DescribeVpcsInput{VpcIds: []string{id}})
+	vs, err := k.p.vpcs(ctx, plain, ec2.DescribeVpcsInput{VpcIds: []string{id}})
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -202,7 +182,7 @@ func (k vpcKind) delete(ctx context.Context, id string) error {
 			return err
 		}
 	}
-	return p.call(ctx, "delete vpc", plain, func(ctx context.Context) error {
+	return p.whileInUse(ctx, "delete vpc", func(ctx context.Context) error {
 		_, err := p.ec2.DeleteVpc(ctx, &ec2.DeleteVpcInput{VpcId: aws.String(id)})
 		return err
 	})

@@ -66,7 +66,8 @@ func defaultProps(typ string, deps Deps) map[string]any {
 	case "Vpc":
 		return map[string]any{"cidr": "10.42.0.0/16", "distributeAcrossAzs": float64(0)}
 	case "SshKey":
-		return map[string]any{"publicKey": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKykuTestKeyOnly kyku@test"}
+		// A well-formed key (clouds parse it; its private half was thrown away).
+		return map[string]any{"publicKey": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIO8Wb8aHc8L936PFYkcSxDJxW2T11kEykGuD94m2FJ5j kyku@test"}
 	case "Subnet":
 		return map[string]any{"network": id("Vpc"), "cidr": "10.42.1.0/24", "zone": zone, "public": true}
 	case "SecurityGroup":

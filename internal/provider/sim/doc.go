@@ -50,6 +50,14 @@
 //	KYKU_SIM_FAIL       op:Type:name,… calls that fail permanently ("fail"), e.g.
 //	                    create:Vm:web, *:Database:*, delete:*:*
 //	KYKU_SIM_SEED       seed of the latency and fault draws; 0 or unset: random ("seed")
+//	KYKU_SIM_BULK       true: Open (and the registry's Factory) returns a Bulk, whose
+//	                    ReadMany lists each type's objects under the deploy prefix in
+//	                    pages; the engine then discovers through it ("bulk")
+//	KYKU_SIM_PAGE_SIZE  objects per page of such a list, default 1000 ("pageSize");
+//	                    every page is one call: it pays the latency and may fail
+//
+// Calls counts the requests served by kind (a list page is one), so tests
+// and benchmarks can compare bulk and per-resource discovery.
 //
 // # Concurrency and crashes
 //

@@ -17,7 +17,13 @@ const (
 	EnvFailRate = "KYKU_SIM_FAIL_RATE" // 0–1: probability that a call fails transiently
 	EnvFail     = "KYKU_SIM_FAIL"      // "op:Type:name,…": calls failing permanently
 	EnvSeed     = "KYKU_SIM_SEED"      // seed of the latency and fault draws (0: random)
+	EnvBulk     = "KYKU_SIM_BULK"      // true: list in bulk (the engine reads through ReadMany)
+	EnvPageSize = "KYKU_SIM_PAGE_SIZE" // objects per page of a bulk list (default 1000)
 )
+
+// DefaultPageSize is a bulk list's page size when none is set: EC2's
+// largest MaxResults.
+const DefaultPageSize = 1000
 
 // DefaultDir is where the simulated cloud lives when KYKU_SIM_DIR is unset.
 const DefaultDir = ".kyku/sim"
@@ -29,6 +35,11 @@ type Options struct {
 	FailRate               float64       // probability that a call fails transiently
 	Fail                   []FailRule    // calls that fail permanently
 	Seed                   int64         // seed of the draws; 0 picks one at random
+	// Bulk makes Open return a Bulk, which lists objects in pages of
+	// PageSize (default DefaultPageSize), each page one call paying the
+	// latency, so the engine discovers through provider.BulkReader.
+	Bulk     bool
+	PageSize int
 	// Now stamps the "created" field of new objects; nil means time.Now.
 	Now func() time.Time
 }
@@ -83,8 +94,10 @@ func OptionsFromEnv(getenv func(string) string) (Options, error) {
 	if err := opts.set(EnvFail, getenv(EnvFail)); err != nil {
 		return Options{}, err
 	}
-	if err := opts.set(EnvSeed, getenv(EnvSeed)); err != nil {
-		return Options{}, err
+	for _, name := range []string{EnvSeed, EnvBulk, EnvPageSize} {
+		if err := opts.set(name, getenv(name)); err != nil {
+			return Options{}, err
+		}
 	}
 	return opts, nil
 }
@@ -109,6 +122,16 @@ func (o *Options) set(name, v string) error {
 		o.Seed, err = strconv.ParseInt(v, 10, 64)
 		if err != nil {
 			err = fmt.Errorf("want an integer")
+		}
+	case EnvBulk:
+		o.Bulk, err = strconv.ParseBool(v)
+		if err != nil {
+			err = fmt.Errorf("want true or false")
+		}
+	case EnvPageSize:
+		o.PageSize, err = strconv.Atoi(v)
+		if err != nil || o.PageSize < 1 {
+			err = fmt.Errorf("want a positive integer")
 		}
 	}
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/kyku/action/internal/provider"
 )
 
 func env(m map[string]string) func(string) string {
@@ -33,6 +35,7 @@ func TestOptionsFromEnv(t *testing.T) {
 				{Op: OpCreate, Type: "Vm", Name: "web"}, {Op: OpAny, Type: "*", Name: "db"}, {Op: OpDelete, Type: "Vpc", Name: "*"},
 			}}},
 		{name: "seed", env: map[string]string{"KYKU_SIM_SEED": "42"}, want: Options{Dir: ".kyku/sim", Seed: 42}},
+		{name: "bulk", env: map[string]string{"KYKU_SIM_BULK": "true", "KYKU_SIM_PAGE_SIZE": "50"}, want: Options{Dir: ".kyku/sim", Bulk: true, PageSize: 50}},
 
 		{name: "bad latency", env: map[string]string{"KYKU_SIM_LATENCY": "fast"},
 			wantErr: `sim: KYKU_SIM_LATENCY="fast": want a duration like 10ms or a range like 5ms-200ms`},
@@ -56,6 +59,10 @@ func TestOptionsFromEnv(t *testing.T) {
 			wantErr: `sim: KYKU_SIM_FAIL="create:Server:web": rule "create:Server:web": unknown type "Server" (want one of Database, LoadBalancer, SecurityGroup, SshKey, Subnet, TargetGroup, Vm, Vpc or *)`},
 		{name: "bad seed", env: map[string]string{"KYKU_SIM_SEED": "x"},
 			wantErr: `sim: KYKU_SIM_SEED="x": want an integer`},
+		{name: "bad bulk", env: map[string]string{"KYKU_SIM_BULK": "sometimes"},
+			wantErr: `sim: KYKU_SIM_BULK="sometimes": want true or false`},
+		{name: "bad page size", env: map[string]string{"KYKU_SIM_PAGE_SIZE": "0"},
+			wantErr: `sim: KYKU_SIM_PAGE_SIZE="0": want a positive integer`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -88,7 +95,7 @@ func TestFactory(t *testing.T) {
 		t.Errorf("Factory: dir %q, latency %s, name %q; want the setting's dir and the env's latency", s.Dir(), s.opts.LatencyMax, p.Name())
 	}
 	if _, err := Factory(ctx, map[string]string{"region": "eu"}, getenv); err == nil ||
-		err.Error() != `sim: unknown setting "region" (want dir, latency, failRate, fail or seed)` {
+		err.Error() != `sim: unknown setting "region" (want dir, latency, failRate, fail, seed, bulk or pageSize)` {
 		t.Errorf("unknown setting: err = %v", err)
 	}
 	if _, err := Factory(ctx, map[string]string{"failRate": "2"}, getenv); err == nil ||
@@ -97,5 +104,16 @@ func TestFactory(t *testing.T) {
 	}
 	if _, err := Factory(ctx, nil, env(map[string]string{"KYKU_SIM_LATENCY": "soon"})); err == nil {
 		t.Error("bad environment: no error")
+	}
+	// The bulk knob decides whether the engine sees a provider.BulkReader.
+	for _, bulk := range []string{"false", "true"} {
+		p, err := Factory(ctx, map[string]string{"bulk": bulk, "pageSize": "7"}, getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, isBulk := p.(provider.BulkReader)
+		if isBulk != (bulk == "true") {
+			t.Errorf("bulk=%s: provider %T implements BulkReader: %v", bulk, p, isBulk)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kyku/action/internal/provider"
@@ -22,6 +23,7 @@ type Provider struct {
 	store *store
 	rngMu sync.Mutex
 	rng   *rand.Rand
+	calls [numKinds]atomic.Int64
 }
 
 var _ provider.Provider = (*Provider)(nil)
@@ -36,6 +38,12 @@ func New(opts Options) (*Provider, error) {
 	}
 	if opts.LatencyMin < 0 || opts.LatencyMax < opts.LatencyMin {
 		return nil, fmt.Errorf("sim: bad latency range %s-%s", opts.LatencyMin, opts.LatencyMax)
+	}
+	if opts.PageSize < 0 {
+		return nil, fmt.Errorf("sim: page size %d is negative", opts.PageSize)
+	}
+	if opts.PageSize == 0 {
+		opts.PageSize = DefaultPageSize
 	}
 	if !(opts.FailRate >= 0 && opts.FailRate <= 1) {
 		return nil, fmt.Errorf("sim: fail rate %v is not between 0 and 1", opts.FailRate)
@@ -64,11 +72,13 @@ var settingVars = map[string]string{
 	"failRate": EnvFailRate,
 	"fail":     EnvFail,
 	"seed":     EnvSeed,
+	"bulk":     EnvBulk,
+	"pageSize": EnvPageSize,
 }
 
 // Factory builds a simulator for the provider registry: options from the
 // environment, overridden by the config's settings (dir, latency, failRate,
-// fail, seed).
+// fail, seed, bulk, pageSize).
 func Factory(_ context.Context, settings map[string]string, getenv func(string) string) (provider.Provider, error) {
 	opts, err := OptionsFromEnv(getenv)
 	if err != nil {
@@ -82,13 +92,13 @@ func Factory(_ context.Context, settings map[string]string, getenv func(string) 
 	for _, k := range keys {
 		env, ok := settingVars[k]
 		if !ok {
-			return nil, fmt.Errorf("sim: unknown setting %q (want dir, latency, failRate, fail or seed)", k)
+			return nil, fmt.Errorf("sim: unknown setting %q (want dir, latency, failRate, fail, seed, bulk or pageSize)", k)
 		}
 		if err := opts.set(env, settings[k]); err != nil {
 			return nil, fmt.Errorf("setting %s: %w", k, err)
 		}
 	}
-	return New(opts)
+	return Open(opts)
 }
 
 // Name is "sim".
@@ -116,6 +126,7 @@ func (p *Provider) Dir() string { return p.opts.Dir }
 // transiently: the list is static, and read-only commands (validate,
 // graph) ask for it once without retrying.
 func (p *Provider) Zones(ctx context.Context) ([]string, error) {
+	p.calls[kindZones].Add(1)
 	if err := p.wait(ctx); err != nil {
 		return nil, err
 	}
@@ -126,6 +137,7 @@ func (p *Provider) Zones(ctx context.Context) ([]string, error) {
 // r.CloudName. At most one object per cloud name exists, even when
 // processes race or crash (see doc.go).
 func (p *Provider) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	p.calls[kindCreate].Add(1)
 	if err := p.wait(ctx); err != nil {
 		return provider.Object{}, err
 	}
@@ -204,6 +216,7 @@ func (p *Provider) create(r provider.Resource) (provider.Object, error) {
 
 // Read returns the object as its file says now: edits show as drift.
 func (p *Provider) Read(ctx context.Context, typ, id string) (provider.Object, error) {
+	p.calls[kindRead].Add(1)
 	if err := p.wait(ctx); err != nil {
 		return provider.Object{}, err
 	}
@@ -237,6 +250,7 @@ func (p *Provider) readObject(typ, id string) (*record, error) {
 
 // Lookup finds the object of typ named cloudName through the name index.
 func (p *Provider) Lookup(ctx context.Context, typ, cloudName string) (provider.Object, error) {
+	p.calls[kindLookup].Add(1)
 	if err := p.wait(ctx); err != nil {
 		return provider.Object{}, err
 	}
@@ -266,6 +280,7 @@ func (p *Provider) Lookup(ctx context.Context, typ, cloudName string) (provider.
 // Update replaces the object's properties with r's; changing an immutable
 // one is refused. The cloud name and the Kyku name it was created with stay.
 func (p *Provider) Update(ctx context.Context, id string, r provider.Resource) (provider.Object, error) {
+	p.calls[kindUpdate].Add(1)
 	if err := p.wait(ctx); err != nil {
 		return provider.Object{}, err
 	}
@@ -312,6 +327,7 @@ func (p *Provider) Update(ctx context.Context, id string, r provider.Resource) (
 
 // Delete removes the object and its name index.
 func (p *Provider) Delete(ctx context.Context, typ, id string) error {
+	p.calls[kindDelete].Add(1)
 	if err := p.wait(ctx); err != nil {
 		return err
 	}

@@ -145,6 +145,8 @@ func TestReferenceCheck(t *testing.T) {
 	v := mustCreate(t, p, vpc("main-vpc"))
 	sub := mustCreate(t, p, provider.Resource{Name: "sub", Type: "Subnet", CloudName: "pfx-sub",
 		Properties: map[string]any{"network": v.ID, "cidr": "10.0.1.0/24", "zone": "sim-a"}})
+	sg := mustCreate(t, p, provider.Resource{Name: "db-sg", Type: "SecurityGroup", CloudName: "pfx-db-sg",
+		Properties: map[string]any{"network": v.ID}})
 	vm := func(props map[string]any) provider.Resource {
 		props["image"] = "debian-12"
 		return provider.Resource{Name: "web", Type: "Vm", CloudName: "pfx-web", Properties: props}
@@ -163,6 +165,11 @@ func TestReferenceCheck(t *testing.T) {
 			`sim: Vm "web": property network: "10000002" is not the ID of an existing Vpc`},
 		{"Kyku name in a list", vm(map[string]any{"securityGroups": []any{"web-sg"}}),
 			`sim: Vm "web": property securityGroups[0]: "web-sg" is not the ID of an existing SecurityGroup`},
+		{"database security groups", provider.Resource{Name: "db", Type: "Database", CloudName: "pfx-db",
+			Properties: map[string]any{"engine": "postgres", "network": v.ID, "securityGroups": []any{sg.ID}}}, ""},
+		{"load balancer security group by Kyku name", provider.Resource{Name: "lb", Type: "LoadBalancer", CloudName: "pfx-lb",
+			Properties: map[string]any{"network": v.ID, "securityGroups": []any{"db-sg"}, "certificateArn": "arn:aws:acm:x"}},
+			`sim: LoadBalancer "lb": property securityGroups[0]: "db-sg" is not the ID of an existing SecurityGroup`},
 		{"unknown property", vm(map[string]any{"colour": "red"}),
 			`sim: Vm "web": unknown property "colour" (want one of image, network, securityGroups, size, sshKeys, subnet, tags, userData)`},
 		{"missing required", provider.Resource{Name: "web", Type: "Vm", CloudName: "pfx-web"},

@@ -31,6 +31,10 @@ type Instance struct {
 	ID, ImageID, Type, State, SubnetID, VpcID, KeyName, PrivateIP, PublicIP, UserData string
 	Groups                                                                            []string
 	Tags                                                                              map[string]string
+	// LaunchFails makes the instance go pending → terminated (FailLaunch);
+	// StateReason then says why, as EC2's stateReason does.
+	LaunchFails bool
+	StateReason string
 }
 
 func ruleNodes(rules []Rule) []node {
@@ -51,10 +55,24 @@ func (s *Server) group(id string) (*Group, *apiError) {
 		return nil, e
 	}
 	g := s.st.Groups[id]
-	if g == nil {
+	if g == nil || s.lagging(id) {
 		return nil, notFound("InvalidGroup.NotFound", id)
 	}
 	return g, nil
+}
+
+// checkGroupName applies EC2's rule for VPC security group names.
+func checkGroupName(name string) *apiError {
+	const allowed = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ._-:/()#,@[]+=&;{}!$*"
+	switch {
+	case name == "" || len(name) > 255:
+		return errf(400, "InvalidParameterValue", "Group name must be 1 to 255 characters")
+	case strings.HasPrefix(strings.ToLower(name), "sg-"):
+		return errf(400, "InvalidParameterValue", "Group names may not be in the format sg-*")
+	case strings.Trim(name, allowed) != "":
+		return errf(400, "InvalidParameterValue", "Invalid security group name %q: character sets beyond a-z, A-Z, 0-9, spaces and ._-:/()#,@[]+=&;{}!$* are not allowed", name)
+	}
+	return nil
 }
 
 func (s *Server) createGroup(f form) ([]node, *apiError) {
@@ -63,6 +81,9 @@ func (s *Server) createGroup(f form) ([]node, *apiError) {
 		return nil, e
 	}
 	name := f.get("GroupName")
+	if e := checkGroupName(name); e != nil {
+		return nil, e
+	}
 	for _, g := range s.st.Groups {
 		if g.VpcID == v.ID && g.Name == name {
 			return nil, errf(400, "InvalidGroup.Duplicate", "The security group '%s' already exists for VPC '%s'", name, v.ID)
@@ -71,6 +92,7 @@ func (s *Server) createGroup(f form) ([]node, *apiError) {
 	g := &Group{ID: s.id("sg"), Name: name, VpcID: v.ID, Tags: f.tagSpecs(),
 		Egress: []Rule{{Protocol: "-1", Cidr: "0.0.0.0/0"}}}
 	s.st.Groups[g.ID] = g
+	s.born(g.ID)
 	return []node{tx("groupId", g.ID)}, nil
 }
 
@@ -82,17 +104,21 @@ func (s *Server) describeGroups(f form) ([]node, *apiError) {
 		}
 	}
 	fl := f.filters()
+	keys, tail, e := s.ec2Page(f, sortedKeys(s.st.Groups))
+	if e != nil {
+		return nil, e
+	}
 	var items []node
-	for _, id := range sortedKeys(s.st.Groups) {
+	for _, id := range keys {
 		g := s.st.Groups[id]
-		if (len(ids) == 0 || anyIn([]string{id}, ids)) && matches(fl, g.Tags, map[string]string{"vpc-id": g.VpcID, "group-name": g.Name}) {
+		if (len(ids) == 0 || anyIn([]string{id}, ids)) && matches(fl, g.Tags, map[string]string{"vpc-id": g.VpcID, "group-name": g.Name, "group-id": id}) {
 			items = append(items, el("", tx("groupId", g.ID), tx("groupName", g.Name), tx("vpcId", g.VpcID),
 				tx("groupDescription", "kyku"), list("ipPermissions", "item", ruleNodes(g.Ingress)),
 				list("ipPermissionsEgress", "item", ruleNodes(g.Egress)),
 				list("tagSet", "item", tagNodes(g.Tags, "key", "value"))))
 		}
 	}
-	return []node{list("securityGroupInfo", "item", items)}, nil
+	return append([]node{list("securityGroupInfo", "item", items)}, tail...), nil
 }
 
 func (s *Server) deleteGroup(f form) ([]node, *apiError) {
@@ -100,10 +126,21 @@ func (s *Server) deleteGroup(f form) ([]node, *apiError) {
 	if e != nil {
 		return nil, e
 	}
+	if g.Name == "default" {
+		return nil, errf(400, "CannotDelete", "the default security group cannot be deleted")
+	}
+	inUse := s.eniUsing("", g.ID) != nil
 	for _, in := range s.st.Instances {
-		if in.State != "terminated" && anyIn(in.Groups, []string{g.ID}) {
-			return nil, errf(400, "DependencyViolation", "resource %s has a dependent object", g.ID)
-		}
+		inUse = inUse || (in.State != "terminated" && anyIn(in.Groups, []string{g.ID}))
+	}
+	for _, lb := range s.st.LBs {
+		inUse = inUse || anyIn(lb.Groups, []string{g.ID})
+	}
+	for _, db := range s.st.DBs {
+		inUse = inUse || anyIn(db.Groups, []string{g.ID})
+	}
+	if inUse {
+		return nil, errf(400, "DependencyViolation", "resource %s has a dependent object", g.ID)
 	}
 	delete(s.st.Groups, g.ID)
 	return []node{txb("return", true)}, nil
@@ -187,27 +224,47 @@ func (s *Server) importKey(f form) ([]node, *apiError) {
 			return nil, errf(400, "InvalidKeyPair.Duplicate", "The keypair already exists")
 		}
 	}
+	if name == "" || len(name) > 255 {
+		return nil, errf(400, "InvalidParameterValue", "Key name must be 1 to 255 ASCII characters")
+	}
 	material, err := base64.StdEncoding.DecodeString(f.get("PublicKeyMaterial"))
-	if err != nil || len(strings.Fields(string(material))) < 2 {
+	if err != nil {
 		return nil, errf(400, "InvalidKey.Format", "Key is not in valid OpenSSH public key format")
+	}
+	if _, err := parseOpenSSHKey(string(material)); err != nil {
+		return nil, errf(400, "InvalidKey.Format", "Key is not in valid OpenSSH public key format: %v", err)
 	}
 	k := &Key{ID: s.id("key"), Name: name, PublicKey: string(material), Tags: f.tagSpecs()}
 	s.st.Keys[k.ID] = k
+	s.born(k.ID)
 	return keyNode(k, false).kids, nil
 }
 
 func (s *Server) describeKeys(f form) ([]node, *apiError) {
 	ids, names := f.list("KeyPairId"), f.list("KeyName")
+	// Like EC2: one missing ID or name fails the whole call.
+	for _, id := range ids {
+		if s.st.Keys[id] == nil || s.lagging(id) {
+			return nil, notFound("InvalidKeyPair.NotFound", id)
+		}
+	}
+	for _, n := range names {
+		found := false
+		for _, k := range s.st.Keys {
+			found = found || (k.Name == n && !s.lagging(k.ID))
+		}
+		if !found {
+			return nil, notFound("InvalidKeyPair.NotFound", n)
+		}
+	}
 	var items []node
 	for _, id := range sortedKeys(s.st.Keys) {
 		k := s.st.Keys[id]
+		fields := map[string]string{"key-pair-id": id, "key-name": k.Name}
 		if (len(ids) == 0 || anyIn([]string{id}, ids)) && (len(names) == 0 || anyIn([]string{k.Name}, names)) &&
-			matches(f.filters(), k.Tags, nil) {
+			matches(f.filters(), k.Tags, fields) {
 			items = append(items, keyNode(k, f.get("IncludePublicKey") == "true"))
 		}
-	}
-	if len(items) == 0 && len(ids)+len(names) > 0 {
-		return nil, notFound("InvalidKeyPair.NotFound", fmt.Sprint(append(ids, names...)))
 	}
 	return []node{list("keySet", "item", items)}, nil
 }
@@ -238,10 +295,19 @@ func instNode(in *Instance) node {
 	if in.PublicIP != "" && in.State == "running" {
 		kids = append(kids, tx("ipAddress", in.PublicIP))
 	}
+	if in.StateReason != "" {
+		code, msg, _ := strings.Cut(in.StateReason, ": ")
+		kids = append(kids, el("stateReason", tx("code", code), tx("message", msg)))
+	}
 	return el("", kids...)
 }
 
 func (s *Server) runInstances(f form) ([]node, *apiError) {
+	if id, ok := s.tokens[f.get("ClientToken")]; ok && f.get("ClientToken") != "" {
+		// An idempotent retry: the instance of the first request.
+		in := s.st.Instances[id]
+		return []node{tx("reservationId", "r-1"), list("instancesSet", "item", []node{instNode(in)})}, nil
+	}
 	img := f.get("ImageId")
 	if e := checkID("ami", img, "InvalidAMIID"); e != nil {
 		return nil, e
@@ -273,8 +339,16 @@ func (s *Server) runInstances(f form) ([]node, *apiError) {
 	if sn.MapPublicIP {
 		in.PublicIP = fmt.Sprintf("203.0.113.%d", s.seq%250+1)
 	}
+	if s.launches > 0 {
+		s.launches--
+		in.LaunchFails = true
+	}
 	sort.Strings(in.Groups)
 	s.st.Instances[in.ID] = in
+	s.born(in.ID)
+	if t := f.get("ClientToken"); t != "" {
+		s.tokens[t] = in.ID
+	}
 	return []node{tx("reservationId", "r-1"), list("instancesSet", "item", []node{instNode(in)})}, nil
 }
 
@@ -283,7 +357,7 @@ func (s *Server) instance(id string) (*Instance, *apiError) {
 		return nil, e
 	}
 	in := s.st.Instances[id]
-	if in == nil {
+	if in == nil || s.lagging(id) {
 		return nil, notFound("InvalidInstanceID.NotFound", id)
 	}
 	return in, nil
@@ -299,18 +373,26 @@ func (s *Server) describeInstances(f form) ([]node, *apiError) {
 		}
 	}
 	fl := f.filters()
+	keys, tail, e := s.ec2Page(f, sortedKeys(s.st.Instances))
+	if e != nil {
+		return nil, e
+	}
 	var items []node
-	for _, id := range sortedKeys(s.st.Instances) {
+	for _, id := range keys {
 		in := s.st.Instances[id]
-		fields := map[string]string{"instance-state-name": in.State, "vpc-id": in.VpcID, "subnet-id": in.SubnetID}
+		fields := map[string]string{"instance-state-name": in.State, "vpc-id": in.VpcID, "subnet-id": in.SubnetID, "instance-id": id}
 		if (len(ids) == 0 || anyIn([]string{id}, ids)) && matches(fl, in.Tags, fields) {
 			items = append(items, el("", tx("reservationId", "r-1"), list("instancesSet", "item", []node{instNode(in)})))
 			if next, ok := settle[in.State]; ok {
 				in.State = next
+				if next == "running" && in.LaunchFails {
+					in.State, in.LaunchFails = "terminated", false
+					in.StateReason = "Server.InternalError: Internal error on launch"
+				}
 			}
 		}
 	}
-	return []node{list("reservationSet", "item", items)}, nil
+	return append([]node{list("reservationSet", "item", items)}, tail...), nil
 }
 
 func (s *Server) setState(f form, to string) ([]node, *apiError) {
@@ -329,6 +411,12 @@ func (s *Server) setState(f form, to string) ([]node, *apiError) {
 		}
 		if prev != "terminated" {
 			in.State = to
+		}
+		if to == "pending" && in.PublicIP != "" {
+			// A stopped instance loses its public IPv4 address; it gets
+			// a new one when it starts.
+			s.seq++
+			in.PublicIP = fmt.Sprintf("198.51.100.%d", s.seq%250+1)
 		}
 		items = append(items, el("", tx("instanceId", id),
 			el("currentState", txi("code", stateCodes[in.State]), tx("name", in.State)),

@@ -5,6 +5,13 @@ import (
 	"strings"
 )
 
+// Zone is a fake availability, Local or Wavelength Zone: Type is
+// availability-zone, local-zone or wavelength-zone; OptIn is
+// opt-in-not-required, opted-in or not-opted-in.
+type Zone struct {
+	Name, Type, OptIn string
+}
+
 // Vpc is a fake VPC.
 type Vpc struct {
 	ID, Cidr string
@@ -37,6 +44,7 @@ type ec2Handler func(s *Server, f form) ([]node, *apiError)
 
 var ec2Actions = map[string]ec2Handler{
 	"DescribeAvailabilityZones": (*Server).describeAZs,
+	"DescribeNetworkInterfaces": (*Server).describeENIs,
 	"CreateVpc":                 (*Server).createVpc,
 	"DescribeVpcs":              (*Server).describeVpcs,
 	"DeleteVpc":                 (*Server).deleteVpc,
@@ -129,12 +137,34 @@ func sortedKeys[V any](m map[string]V) []string {
 	return ks
 }
 
+// describeAZs lists, like EC2 without AllAvailabilityZones, the zones
+// that need no opt-in and those opted into, Local and Wavelength Zones
+// included, filtered by state, zone-type, opt-in-status and zone-name.
 func (s *Server) describeAZs(f form) ([]node, *apiError) {
+	fl := f.filters()
 	var items []node
 	for _, z := range s.st.Zones {
-		items = append(items, el("", tx("zoneName", z), tx("zoneState", "available"), tx("regionName", "eu-west-1")))
+		if z.OptIn == "not-opted-in" && f.get("AllAvailabilityZones") != "true" {
+			continue
+		}
+		fields := map[string]string{"state": "available", "zone-type": z.Type, "opt-in-status": z.OptIn, "zone-name": z.Name}
+		if !matches(fl, nil, fields) {
+			continue
+		}
+		items = append(items, el("", tx("zoneName", z.Name), tx("zoneState", "available"), tx("regionName", "eu-west-1"),
+			tx("zoneType", z.Type), tx("optInStatus", z.OptIn)))
 	}
 	return []node{list("availabilityZoneInfo", "item", items)}, nil
+}
+
+// zone returns the zone called name, if the account may use it.
+func (s *Server) zone(name string) *Zone {
+	for i, z := range s.st.Zones {
+		if z.Name == name && z.OptIn != "not-opted-in" {
+			return &s.st.Zones[i]
+		}
+	}
+	return nil
 }
 
 func vpcNode(v *Vpc) node {
@@ -145,6 +175,12 @@ func vpcNode(v *Vpc) node {
 func (s *Server) createVpc(f form) ([]node, *apiError) {
 	v := &Vpc{ID: s.id("vpc"), Cidr: f.get("CidrBlock"), Tags: f.tagSpecs()}
 	s.st.Vpcs[v.ID] = v
+	s.born(v.ID)
+	// Every VPC comes with a default security group, which load balancers
+	// and databases get when the request names none.
+	g := &Group{ID: s.id("sg"), Name: "default", VpcID: v.ID, Tags: map[string]string{},
+		Egress: []Rule{{Protocol: "-1", Cidr: "0.0.0.0/0"}}}
+	s.st.Groups[g.ID] = g
 	n := vpcNode(v)
 	n.name = "vpc"
 	return []node{n}, nil
@@ -155,7 +191,7 @@ func (s *Server) vpc(id string) (*Vpc, *apiError) {
 		return nil, e
 	}
 	v := s.st.Vpcs[id]
-	if v == nil {
+	if v == nil || s.lagging(id) {
 		return nil, notFound("InvalidVpcID.NotFound", id)
 	}
 	return v, nil
@@ -169,14 +205,18 @@ func (s *Server) describeVpcs(f form) ([]node, *apiError) {
 		}
 	}
 	fl := f.filters()
+	keys, tail, e := s.ec2Page(f, sortedKeys(s.st.Vpcs))
+	if e != nil {
+		return nil, e
+	}
 	var items []node
-	for _, id := range sortedKeys(s.st.Vpcs) {
+	for _, id := range keys {
 		v := s.st.Vpcs[id]
 		if (len(ids) == 0 || anyIn([]string{id}, ids)) && matches(fl, v.Tags, map[string]string{"vpc-id": id}) {
 			items = append(items, vpcNode(v))
 		}
 	}
-	return []node{list("vpcSet", "item", items)}, nil
+	return append([]node{list("vpcSet", "item", items)}, tail...), nil
 }
 
 func (s *Server) deleteVpc(f form) ([]node, *apiError) {
@@ -277,14 +317,18 @@ func (s *Server) deleteIGW(f form) ([]node, *apiError) {
 
 func (s *Server) describeIGWs(f form) ([]node, *apiError) {
 	fl := f.filters()
+	keys, tail, e := s.ec2Page(f, sortedKeys(s.st.IGWs))
+	if e != nil {
+		return nil, e
+	}
 	var items []node
-	for _, id := range sortedKeys(s.st.IGWs) {
+	for _, id := range keys {
 		g := s.st.IGWs[id]
 		if matches(fl, g.Tags, map[string]string{"attachment.vpc-id": g.VpcID, "internet-gateway-id": id}) {
 			items = append(items, igwNode(g))
 		}
 	}
-	return []node{list("internetGatewaySet", "item", items)}, nil
+	return append([]node{list("internetGatewaySet", "item", items)}, tail...), nil
 }
 
 func subnetNode(sn *Subnet) node {
@@ -298,11 +342,12 @@ func (s *Server) createSubnet(f form) ([]node, *apiError) {
 		return nil, e
 	}
 	zone := f.get("AvailabilityZone")
-	if !anyIn([]string{zone}, s.st.Zones) {
+	if s.zone(zone) == nil {
 		return nil, errf(400, "InvalidParameterValue", "Value (%s) for parameter availabilityZone is invalid.", zone)
 	}
 	sn := &Subnet{ID: s.id("subnet"), VpcID: f.get("VpcId"), Cidr: f.get("CidrBlock"), Zone: zone, Tags: f.tagSpecs()}
 	s.st.Subnets[sn.ID] = sn
+	s.born(sn.ID)
 	n := subnetNode(sn)
 	n.name = "subnet"
 	return []node{n}, nil
@@ -313,7 +358,7 @@ func (s *Server) subnet(id string) (*Subnet, *apiError) {
 		return nil, e
 	}
 	sn := s.st.Subnets[id]
-	if sn == nil {
+	if sn == nil || s.lagging(id) {
 		return nil, notFound("InvalidSubnetID.NotFound", id)
 	}
 	return sn, nil
@@ -327,15 +372,19 @@ func (s *Server) describeSubnets(f form) ([]node, *apiError) {
 		}
 	}
 	fl := f.filters()
+	keys, tail, e := s.ec2Page(f, sortedKeys(s.st.Subnets))
+	if e != nil {
+		return nil, e
+	}
 	var items []node
-	for _, id := range sortedKeys(s.st.Subnets) {
+	for _, id := range keys {
 		sn := s.st.Subnets[id]
 		fields := map[string]string{"vpc-id": sn.VpcID, "subnet-id": id, "map-public-ip-on-launch": boolStr(sn.MapPublicIP)}
 		if (len(ids) == 0 || anyIn([]string{id}, ids)) && matches(fl, sn.Tags, fields) {
 			items = append(items, subnetNode(sn))
 		}
 	}
-	return []node{list("subnetSet", "item", items)}, nil
+	return append([]node{list("subnetSet", "item", items)}, tail...), nil
 }
 
 func boolStr(b bool) string {
@@ -365,6 +414,9 @@ func (s *Server) deleteSubnet(f form) ([]node, *apiError) {
 		if in.SubnetID == sn.ID && in.State != "terminated" {
 			return nil, errf(400, "DependencyViolation", "subnet %s has instances", sn.ID)
 		}
+	}
+	if n := s.eniUsing(sn.ID, ""); n != nil {
+		return nil, errf(400, "DependencyViolation", "The subnet '%s' has dependencies and cannot be deleted.", sn.ID)
 	}
 	for _, rt := range s.st.RouteTables {
 		for _, sid := range rt.Associations {

@@ -93,8 +93,12 @@ func (s *Server) disassociateRouteTable(f form) ([]node, *apiError) {
 
 func (s *Server) describeRouteTables(f form) ([]node, *apiError) {
 	fl := f.filters()
+	keys, tail, e := s.ec2Page(f, sortedKeys(s.st.RouteTables))
+	if e != nil {
+		return nil, e
+	}
 	var items []node
-	for _, id := range sortedKeys(s.st.RouteTables) {
+	for _, id := range keys {
 		rt := s.st.RouteTables[id]
 		var subnets []string
 		for _, sid := range rt.Associations {
@@ -105,7 +109,7 @@ func (s *Server) describeRouteTables(f form) ([]node, *apiError) {
 			items = append(items, rtNode(rt))
 		}
 	}
-	return []node{list("routeTableSet", "item", items)}, nil
+	return append([]node{list("routeTableSet", "item", items)}, tail...), nil
 }
 
 func (s *Server) deleteRouteTable(f form) ([]node, *apiError) {

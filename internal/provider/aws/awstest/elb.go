@@ -1,6 +1,9 @@
 package awstest
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 var elbActions = map[string]queryHandler{
 	"CreateTargetGroup":     (*Server).createTG,
@@ -15,6 +18,7 @@ var elbActions = map[string]queryHandler{
 	"CreateListener":        (*Server).createListener,
 	"DescribeListeners":     (*Server).describeListeners,
 	"ModifyListener":        (*Server).modifyListener,
+	"SetSecurityGroups":     (*Server).setLBGroups,
 	"AddTags":               (*Server).addELBTags,
 	"RemoveTags":            (*Server).removeELBTags,
 	"DescribeTags":          (*Server).describeELBTags,
@@ -25,19 +29,37 @@ func tgNode(tg *TG) node {
 		txi("Port", tg.Port), tx("VpcId", tg.VpcID), tx("TargetType", "instance"))
 }
 
+// checkELBName applies ELBv2's rule for load balancer and target group
+// names: 1–32 letters, digits and hyphens, no hyphen first or last.
+func checkELBName(name string) *apiError {
+	const allowed = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-"
+	if name == "" || len(name) > 32 || strings.Trim(name, allowed) != "" || strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") {
+		return errf(400, "ValidationError", "Name '%s' can have a maximum of 32 characters, contain only alphanumeric characters or hyphens, and must not begin or end with a hyphen", name)
+	}
+	return nil
+}
+
 func (s *Server) createTG(f form) ([]node, *apiError) {
 	name := f.get("Name")
+	if e := checkELBName(name); e != nil {
+		return nil, e
+	}
+	port, _ := strconv.Atoi(f.get("Port"))
 	for _, tg := range s.st.TGs {
 		if tg.Name == name {
+			// ELBv2 answers a create with the same name and settings with
+			// the existing group; other settings are a conflict.
+			if tg.Port == port && tg.Protocol == f.get("Protocol") && tg.VpcID == f.get("VpcId") {
+				return []node{list("TargetGroups", "member", []node{tgNode(tg)})}, nil
+			}
 			return nil, errf(400, "DuplicateTargetGroupName", "A target group with the same name '%s' exists", name)
 		}
 	}
 	if _, e := s.vpc(f.get("VpcId")); e != nil {
 		return nil, errf(400, "ValidationError", "%s", e.msg)
 	}
-	port, _ := strconv.Atoi(f.get("Port"))
 	tg := &TG{Arn: s.arn("targetgroup", name), Name: name, Protocol: f.get("Protocol"), VpcID: f.get("VpcId"),
-		Port: port, Tags: f.queryTags("Tags.member")}
+		Port: port, Draining: map[string]int{}, Tags: f.queryTags("Tags.member")}
 	s.st.TGs[tg.Arn] = tg
 	return []node{list("TargetGroups", "member", []node{tgNode(tg)})}, nil
 }
@@ -52,17 +74,21 @@ func (s *Server) tg(arn string) (*TG, *apiError) {
 
 func (s *Server) describeTGs(f form) ([]node, *apiError) {
 	arns, names := f.list("TargetGroupArns.member"), f.list("Names.member")
+	if missing := missingNames(arns, names, s.tgNames()); len(missing) > 0 {
+		return nil, errf(400, "TargetGroupNotFound", "One or more target groups not found: %s", strings.Join(missing, ", "))
+	}
+	keys, tail, e := s.markerPage(f, "PageSize", "NextMarker", sortedKeys(s.st.TGs))
+	if e != nil {
+		return nil, e
+	}
 	var items []node
-	for _, arn := range sortedKeys(s.st.TGs) {
+	for _, arn := range keys {
 		tg := s.st.TGs[arn]
 		if (len(arns) == 0 || anyIn([]string{arn}, arns)) && (len(names) == 0 || anyIn([]string{tg.Name}, names)) {
 			items = append(items, tgNode(tg))
 		}
 	}
-	if len(items) == 0 && len(arns)+len(names) > 0 {
-		return nil, errf(400, "TargetGroupNotFound", "One or more target groups not found")
-	}
-	return []node{list("TargetGroups", "member", items)}, nil
+	return append([]node{list("TargetGroups", "member", items)}, tail...), nil
 }
 
 func (s *Server) deleteTG(f form) ([]node, *apiError) {
@@ -97,12 +123,15 @@ func (s *Server) targets(f form, register bool) ([]node, *apiError) {
 			if !anyIn(tg.Targets, []string{id}) {
 				tg.Targets = append(tg.Targets, id)
 			}
+			delete(tg.Draining, id)
 			continue
 		}
 		kept := tg.Targets[:0]
 		for _, t := range tg.Targets {
 			if t != id {
 				kept = append(kept, t)
+			} else {
+				tg.Draining[id] = TargetDrain // deregistration delay
 			}
 		}
 		tg.Targets = kept
@@ -119,132 +148,16 @@ func (s *Server) describeTargetHealth(f form) ([]node, *apiError) {
 	for _, t := range tg.Targets {
 		items = append(items, el("", el("Target", tx("Id", t), txi("Port", tg.Port)), el("TargetHealth", tx("State", "healthy"))))
 	}
+	for _, t := range sortedKeys(tg.Draining) {
+		items = append(items, el("", el("Target", tx("Id", t), txi("Port", tg.Port)),
+			el("TargetHealth", tx("State", "draining"), tx("Reason", "Target.DeregistrationInProgress"))))
+	}
 	return []node{list("TargetHealthDescriptions", "member", items)}, nil
 }
 
-func lbNode(lb *LB) node {
-	var azs []node
-	for _, sn := range lb.Subnets {
-		azs = append(azs, el("", tx("SubnetId", sn)))
-	}
-	return el("", tx("LoadBalancerArn", lb.Arn), tx("LoadBalancerName", lb.Name), tx("DNSName", lb.DNS),
-		tx("VpcId", lb.VpcID), tx("Type", lb.Type), tx("Scheme", "internet-facing"),
-		el("State", tx("Code", "active")), list("AvailabilityZones", "member", azs))
-}
-
-func (s *Server) createLB(f form) ([]node, *apiError) {
-	name := f.get("Name")
-	for _, lb := range s.st.LBs {
-		if lb.Name == name {
-			return nil, errf(400, "DuplicateLoadBalancerName", "A load balancer with the same name '%s' exists", name)
-		}
-	}
-	lb := &LB{Name: name, Type: f.get("Type"), Tags: f.queryTags("Tags.member")}
-	if lb.Type == "" {
-		lb.Type = "application"
-	}
-	for _, id := range f.list("Subnets.member") {
-		sn, e := s.subnet(id)
-		if e != nil {
-			return nil, errf(400, "SubnetNotFound", "%s", e.msg)
-		}
-		lb.VpcID = sn.VpcID
-		lb.Subnets = append(lb.Subnets, id)
-	}
-	if len(lb.Subnets) == 0 {
-		return nil, errf(400, "ValidationError", "at least one subnet is required")
-	}
-	lb.Arn = s.arn("loadbalancer/app", name)
-	lb.DNS = name + "-123456." + "eu-west-1.elb.amazonaws.com"
-	s.st.LBs[lb.Arn] = lb
-	return []node{list("LoadBalancers", "member", []node{lbNode(lb)})}, nil
-}
-
-func (s *Server) describeLBs(f form) ([]node, *apiError) {
-	arns, names := f.list("LoadBalancerArns.member"), f.list("Names.member")
-	var items []node
-	for _, arn := range sortedKeys(s.st.LBs) {
-		lb := s.st.LBs[arn]
-		if (len(arns) == 0 || anyIn([]string{arn}, arns)) && (len(names) == 0 || anyIn([]string{lb.Name}, names)) {
-			items = append(items, lbNode(lb))
-		}
-	}
-	if len(items) == 0 && len(arns)+len(names) > 0 {
-		return nil, errf(400, "LoadBalancerNotFound", "One or more load balancers not found")
-	}
-	return []node{list("LoadBalancers", "member", items)}, nil
-}
-
-func (s *Server) deleteLB(f form) ([]node, *apiError) {
-	arn := f.get("LoadBalancerArn")
-	if s.st.LBs[arn] == nil {
-		return nil, errf(400, "LoadBalancerNotFound", "load balancer %s not found", arn)
-	}
-	for larn, l := range s.st.Listeners {
-		if l.LB == arn {
-			delete(s.st.Listeners, larn)
-		}
-	}
-	delete(s.st.LBs, arn)
-	return nil, nil
-}
-
-func listenerNode(l *Listener) node {
-	return el("", tx("ListenerArn", l.Arn), tx("LoadBalancerArn", l.LB), txi("Port", l.Port), tx("Protocol", l.Protocol),
-		list("DefaultActions", "member", []node{el("", tx("Type", "forward"), tx("TargetGroupArn", l.TG))}))
-}
-
-func (s *Server) createListener(f form) ([]node, *apiError) {
-	lb := s.st.LBs[f.get("LoadBalancerArn")]
-	if lb == nil {
-		return nil, errf(400, "LoadBalancerNotFound", "load balancer not found")
-	}
-	tg, e := s.tg(f.get("DefaultActions.member.1.TargetGroupArn"))
-	if e != nil {
-		return nil, e
-	}
-	port, _ := strconv.Atoi(f.get("Port"))
-	for _, l := range s.st.Listeners {
-		if l.LB == lb.Arn && l.Port == port {
-			return nil, errf(400, "DuplicateListener", "A listener already exists on port %d", port)
-		}
-	}
-	l := &Listener{Arn: s.arn("listener/app", lb.Name), LB: lb.Arn,
-		Protocol: f.get("Protocol"), TG: tg.Arn, Port: port}
-	s.st.Listeners[l.Arn] = l
-	return []node{list("Listeners", "member", []node{listenerNode(l)})}, nil
-}
-
-func (s *Server) describeListeners(f form) ([]node, *apiError) {
-	lb := f.get("LoadBalancerArn")
-	if lb != "" && s.st.LBs[lb] == nil {
-		return nil, errf(400, "LoadBalancerNotFound", "load balancer not found")
-	}
-	var items []node
-	for _, arn := range sortedKeys(s.st.Listeners) {
-		if l := s.st.Listeners[arn]; lb == "" || l.LB == lb {
-			items = append(items, listenerNode(l))
-		}
-	}
-	return []node{list("Listeners", "member", items)}, nil
-}
-
-func (s *Server) modifyListener(f form) ([]node, *apiError) {
-	l := s.st.Listeners[f.get("ListenerArn")]
-	if l == nil {
-		return nil, errf(400, "ListenerNotFound", "listener not found")
-	}
-	if p, err := strconv.Atoi(f.get("Port")); err == nil {
-		l.Port = p
-	}
-	if arn := f.get("DefaultActions.member.1.TargetGroupArn"); arn != "" {
-		if _, e := s.tg(arn); e != nil {
-			return nil, e
-		}
-		l.TG = arn
-	}
-	return []node{list("Listeners", "member", []node{listenerNode(l)})}, nil
-}
+// TargetDrain is how many requests a deregistered target stays listed as
+// draining (AWS's deregistration delay, 300 s by default).
+const TargetDrain = 10
 
 func (s *Server) elbTags(arn string) (map[string]string, *apiError) {
 	if tg := s.st.TGs[arn]; tg != nil {
@@ -292,4 +205,41 @@ func (s *Server) describeELBTags(f form) ([]node, *apiError) {
 		items = append(items, el("", tx("ResourceArn", arn), list("Tags", "member", tagNodes(tags, "Key", "Value"))))
 	}
 	return []node{list("TagDescriptions", "member", items)}, nil
+}
+
+// missingNames returns the ARNs or names asked for that do not exist:
+// ELBv2 fails a Describe naming any missing object, whatever the page.
+func missingNames(arns, names []string, byName map[string]string) []string {
+	var out []string
+	for _, a := range arns {
+		found := false
+		for _, arn := range byName {
+			found = found || arn == a
+		}
+		if !found {
+			out = append(out, a)
+		}
+	}
+	for _, n := range names {
+		if _, ok := byName[n]; !ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (s *Server) tgNames() map[string]string {
+	out := map[string]string{}
+	for arn, tg := range s.st.TGs {
+		out[tg.Name] = arn
+	}
+	return out
+}
+
+func (s *Server) lbNames() map[string]string {
+	out := map[string]string{}
+	for arn, lb := range s.st.LBs {
+		out[lb.Name] = arn
+	}
+	return out
 }

@@ -30,6 +30,14 @@ type Server struct {
 	calls  map[string]int
 	faults map[string][]fault
 	seq    int
+
+	pageSize int
+	lagTicks int               // requests a new EC2 object stays invisible to Describe by ID
+	lag      map[string]int    // object ID → requests left before it is visible
+	drops    map[string][]drop // action → connections to drop
+	launches int               // instances still to fail at launch (FailLaunch)
+	tokens   map[string]string // RunInstances ClientToken → instance ID
+	stalls   map[string]int    // action → requests left unanswered
 }
 
 type fault struct {
@@ -41,7 +49,7 @@ type fault struct {
 // State is everything the fake holds. Tests may change it through Edit to
 // simulate drift (changes made behind Kyku's back).
 type State struct {
-	Zones          []string
+	Zones          []Zone
 	Vpcs           map[string]*Vpc
 	IGWs           map[string]*IGW
 	Subnets        map[string]*Subnet
@@ -54,16 +62,29 @@ type State struct {
 	TGs            map[string]*TG
 	LBs            map[string]*LB
 	Listeners      map[string]*Listener
+	ENIs           map[string]*ENI
 	Params         map[string]string
 }
 
 // New starts a fake on a loopback port; Close it when done.
 func New() *Server {
 	s := &Server{
-		calls:  map[string]int{},
-		faults: map[string][]fault{},
+		pageSize: DefaultPageSize,
+		lagTicks: DefaultLag,
+		lag:      map[string]int{},
+		drops:    map[string][]drop{},
+		tokens:   map[string]string{},
+		stalls:   map[string]int{},
+		calls:    map[string]int{},
+		faults:   map[string][]fault{},
 		st: &State{
-			Zones:       []string{"eu-west-1b", "eu-west-1a", "eu-west-1c"},
+			Zones: []Zone{
+				{Name: "eu-west-1b", Type: "availability-zone", OptIn: "opt-in-not-required"},
+				{Name: "eu-west-1a", Type: "availability-zone", OptIn: "opt-in-not-required"},
+				{Name: "eu-west-1-dub-1a", Type: "local-zone", OptIn: "opted-in"},
+				{Name: "eu-west-1c", Type: "availability-zone", OptIn: "opt-in-not-required"},
+				{Name: "eu-west-1-wl1-dub-wlz-1", Type: "wavelength-zone", OptIn: "not-opted-in"},
+			},
 			Vpcs:        map[string]*Vpc{},
 			IGWs:        map[string]*IGW{},
 			Subnets:     map[string]*Subnet{},
@@ -71,7 +92,7 @@ func New() *Server {
 			Groups:      map[string]*Group{}, Keys: map[string]*Key{},
 			Instances: map[string]*Instance{}, DBSubnetGroups: map[string]*DBSubnetGroup{},
 			DBs: map[string]*DB{}, TGs: map[string]*TG{}, LBs: map[string]*LB{},
-			Listeners: map[string]*Listener{},
+			Listeners: map[string]*Listener{}, ENIs: map[string]*ENI{},
 			Params: map[string]string{
 				"/aws/service/debian/release/12/latest/amd64":                                        "ami-0debian12",
 				"/aws/service/debian/release/13/latest/amd64":                                        "ami-0debian13",
@@ -119,6 +140,17 @@ func (s *Server) Calls(action string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.calls[action]
+}
+
+// Requests reports how many requests reached the server, every action.
+func (s *Server) Requests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, c := range s.calls {
+		n += c
+	}
+	return n
 }
 
 // Edit runs f on the state under the server's lock.
@@ -191,9 +223,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f := form{vals}
 	action := f.get("Action")
+	if s.stalled(action) {
+		// No answer until the client gives up (its timeout) or the
+		// server closes.
+		<-r.Context().Done()
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls[action]++
+	s.tick()
+	if s.dropped(w, action, false) {
+		return
+	}
 	switch f.get("Version") {
 	case "2016-11-15":
 		h := ec2Actions[action]
@@ -208,6 +250,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		kids, e := h(s, f)
 		if e != nil {
 			writeEC2Error(w, e)
+			return
+		}
+		if s.dropped(w, action, true) {
 			return
 		}
 		writeEC2(w, action, kids)
@@ -228,6 +273,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		kids, e := h(s, f)
 		if e != nil {
 			writeQueryError(w, ns, e)
+			return
+		}
+		if s.dropped(w, action, true) {
 			return
 		}
 		writeQuery(w, ns, action, kids)

@@ -1,0 +1,184 @@
+package aws
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
+	rdstypes "github.com/aws/aws-sdk-go-v2/service/rds/types"
+
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/value"
+)
+
+// checkStorage refuses a storage change RDS would not make as asked: it
+// never shrinks storage, and rounds growth of less than 10% up to 10%
+// (which would show as a difference on every plan).
+func checkStorage(have, want int32) error {
+	switch {
+	case want < have:
+		return fmt.Errorf("storageGb cannot shrink from %d to %d: RDS storage only grows (replace the database to shrink it)", have, want)
+	case want > have && int64(want)*10 < int64(have)*11:
+		return fmt.Errorf("storageGb %d is less than 10%% above %d: RDS would round it up to %d; grow it by at least 10%%", want, have, (int64(have)*11+9)/10)
+	}
+	return nil
+}
+
+func (k dbKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+	p := k.p
+	db, err := k.describe(ctx, id)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	size := pstr(r.Properties, "size")
+	if size == "" {
+		size = "small"
+	}
+	class, err := dbClass(size)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	in := &rds.ModifyDBInstanceInput{DBInstanceIdentifier: db.DBInstanceIdentifier, ApplyImmediately: aws.Bool(true)}
+	changed := false
+	if class != aws.ToString(db.DBInstanceClass) {
+		in.DBInstanceClass, changed = aws.String(class), true
+	}
+	gb := int32(pint(r.Properties, "storageGb", 20))
+	if err := checkStorage(aws.ToInt32(db.AllocatedStorage), gb); err != nil {
+		return provider.Object{}, err
+	}
+	if gb != aws.ToInt32(db.AllocatedStorage) {
+		in.AllocatedStorage, changed = aws.Int32(gb), true
+	}
+	engine, running := aws.ToString(db.Engine), aws.ToString(db.EngineVersion)
+	if v := pstr(r.Properties, "version"); v != "" && v != running && !strings.HasPrefix(running, v+".") {
+		in.EngineVersion, changed = aws.String(v), true
+		if dbMajor(engine, v) != dbMajor(engine, running) {
+			in.AllowMajorVersionUpgrade = aws.Bool(true)
+		}
+	}
+	if _, set := r.Properties["securityGroups"]; set && !value.Equal(anys(sortedStrs(pstrs(r.Properties, "securityGroups"))), anys(dbGroupIDs(db))) {
+		in.VpcSecurityGroupIds, changed = pstrs(r.Properties, "securityGroups"), true
+	}
+	if db.DBSubnetGroup != nil && pstr(r.Properties, "network") != "" {
+		subnets, err := p.privateSubnets(ctx, pstr(r.Properties, "network"))
+		if err != nil {
+			return provider.Object{}, err
+		}
+		if err := k.setSubnets(ctx, aws.ToString(db.DBSubnetGroup.DBSubnetGroupName), subnets); err != nil {
+			return provider.Object{}, err
+		}
+	}
+	if changed {
+		if !settled(db) { // RDS modifies only an available instance
+			if _, err := k.waitSettled(ctx, id, nil); err != nil {
+				return provider.Object{}, err
+			}
+		}
+		err := p.call(ctx, "modify db instance", plain, func(ctx context.Context) error {
+			_, err := p.rds.ModifyDBInstance(ctx, in)
+			return err
+		})
+		if err != nil {
+			return provider.Object{}, err
+		}
+	}
+	if err := k.syncTags(ctx, db, dbTags(r, size)); err != nil {
+		return provider.Object{}, err
+	}
+	if !changed {
+		return k.read(ctx, id)
+	}
+	return k.waitSettled(ctx, id, func(db rdstypes.DBInstance) bool {
+		return (in.DBInstanceClass == nil || aws.ToString(db.DBInstanceClass) == class) &&
+			(in.AllocatedStorage == nil || aws.ToInt32(db.AllocatedStorage) == gb) &&
+			(in.EngineVersion == nil || aws.ToString(db.EngineVersion) == aws.ToString(in.EngineVersion) ||
+				strings.HasPrefix(aws.ToString(db.EngineVersion), aws.ToString(in.EngineVersion)+".")) &&
+			(in.VpcSecurityGroupIds == nil || strings.Join(dbGroupIDs(db), ",") == strings.Join(sortedStrs(in.VpcSecurityGroupIds), ","))
+	})
+}
+
+func (k dbKind) syncTags(ctx context.Context, db rdstypes.DBInstance, want map[string]string) error {
+	p := k.p
+	have := map[string]string{}
+	for _, t := range db.TagList {
+		have[aws.ToString(t.Key)] = aws.ToString(t.Value)
+	}
+	if have[tagNameAWS] != "" {
+		want[tagNameAWS] = have[tagNameAWS]
+	}
+	set, remove := tagDiff(have, want)
+	arn := db.DBInstanceArn
+	if len(set) > 0 {
+		err := p.call(ctx, "tag db instance", plain, func(ctx context.Context) error {
+			_, err := p.rds.AddTagsToResource(ctx, &rds.AddTagsToResourceInput{ResourceName: arn, Tags: rdsTags(set)})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if len(remove) > 0 {
+		return p.call(ctx, "untag db instance", plain, func(ctx context.Context) error {
+			_, err := p.rds.RemoveTagsFromResource(ctx, &rds.RemoveTagsFromResourceInput{ResourceName: arn, TagKeys: remove})
+			return err
+		})
+	}
+	return nil
+}
+
+// waitGone polls until the instance is gone.
+func (k dbKind) waitGone(ctx context.Context, id string) error {
+	return k.p.poll(ctx, "db instance "+id+" deleted", func(ctx context.Context) (bool, error) {
+		_, err := k.describe(ctx, id)
+		if isGone(err) {
+			return true, nil
+		}
+		return false, err
+	})
+}
+
+// delete deletes the instance (no final snapshot), waits until it is gone
+// and deletes its DB subnet group by name — also when the instance was
+// already gone (a delete interrupted after the instance went), so the
+// group never outlives it.
+func (k dbKind) delete(ctx context.Context, id string) error {
+	p, ident := k.p, dbIdent(id)
+	group := ident
+	db, err := k.describe(ctx, ident)
+	if isGone(err) {
+		if gerr := k.dropSubnetGroup(ctx, group); gerr != nil {
+			return gerr
+		}
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	if db.DBSubnetGroup != nil {
+		group = aws.ToString(db.DBSubnetGroup.DBSubnetGroupName)
+	}
+	if aws.ToString(db.DBInstanceStatus) != "deleting" {
+		err = p.call(ctx, "delete db instance", plain, func(ctx context.Context) error {
+			_, err := p.rds.DeleteDBInstance(ctx, &rds.DeleteDBInstanceInput{
+				DBInstanceIdentifier: db.DBInstanceIdentifier, SkipFinalSnapshot: aws.Bool(true), DeleteAutomatedBackups: aws.Bool(true),
+			})
+			if apiCode(err) == "InvalidDBInstanceState" {
+				// Someone else started deleting it meanwhile?
+				if now, derr := k.describe(ctx, ident); isGone(derr) || aws.ToString(now.DBInstanceStatus) == "deleting" {
+					return nil
+				}
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if err := k.waitGone(ctx, ident); err != nil {
+		return err
+	}
+	return k.dropSubnetGroup(ctx, group)
+}

@@ -1,0 +1,199 @@
+package aws
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
+	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
+	rdstypes "github.com/aws/aws-sdk-go-v2/service/rds/types"
+)
+
+// Every Describe that AWS paginates is read here, to its last page: EC2
+// by NextToken (a page may be empty and still have a next one, when
+// filters match nothing in it), ELBv2 by NextMarker, RDS by Marker. Each
+// page is one call with Kyku's retry policy; a page that fails is asked
+// for again, never skipped.
+
+// pages calls fetch with each page's token ("" first) until it returns no
+// next token.
+func (p *Provider) pages(ctx context.Context, op string, m mode, fetch func(ctx context.Context, token *string) (next *string, err error)) error {
+	var token *string
+	for n := 1; ; n++ {
+		var next *string
+		err := p.call(ctx, op, m, func(ctx context.Context) (err error) {
+			next, err = fetch(ctx, token)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if aws.ToString(next) == "" {
+			return nil
+		}
+		if token != nil && *next == *token {
+			return fmt.Errorf("%s: page %d returned its own token again", op, n)
+		}
+		token = next
+	}
+}
+
+func (p *Provider) vpcs(ctx context.Context, m mode, in ec2.DescribeVpcsInput) ([]ec2types.Vpc, error) {
+	var all []ec2types.Vpc
+	err := p.pages(ctx, "describe vpcs", m, func(ctx context.Context, token *string) (*string, error) {
+		in.NextToken = token
+		out, err := p.ec2.DescribeVpcs(ctx, &in)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, out.Vpcs...)
+		return out.NextToken, nil
+	})
+	return all, err
+}
+
+func (p *Provider) subnets(ctx context.Context, m mode, in ec2.DescribeSubnetsInput) ([]ec2types.Subnet, error) {
+	var all []ec2types.Subnet
+	err := p.pages(ctx, "describe subnets", m, func(ctx context.Context, token *string) (*string, error) {
+		in.NextToken = token
+		out, err := p.ec2.DescribeSubnets(ctx, &in)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, out.Subnets...)
+		return out.NextToken, nil
+	})
+	return all, err
+}
+
+func (p *Provider) securityGroups(ctx context.Context, m mode, in ec2.DescribeSecurityGroupsInput) ([]ec2types.SecurityGroup, error) {
+	var all []ec2types.SecurityGroup
+	err := p.pages(ctx, "describe security groups", m, func(ctx context.Context, token *string) (*string, error) {
+		in.NextToken = token
+		out, err := p.ec2.DescribeSecurityGroups(ctx, &in)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, out.SecurityGroups...)
+		return out.NextToken, nil
+	})
+	return all, err
+}
+
+func (p *Provider) instances(ctx context.Context, m mode, in ec2.DescribeInstancesInput) ([]ec2types.Instance, error) {
+	var all []ec2types.Instance
+	err := p.pages(ctx, "describe instances", m, func(ctx context.Context, token *string) (*string, error) {
+		in.NextToken = token
+		out, err := p.ec2.DescribeInstances(ctx, &in)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range out.Reservations {
+			all = append(all, r.Instances...)
+		}
+		return out.NextToken, nil
+	})
+	return all, err
+}
+
+func (p *Provider) internetGateways(ctx context.Context, m mode, in ec2.DescribeInternetGatewaysInput) ([]ec2types.InternetGateway, error) {
+	var all []ec2types.InternetGateway
+	err := p.pages(ctx, "describe internet gateways", m, func(ctx context.Context, token *string) (*string, error) {
+		in.NextToken = token
+		out, err := p.ec2.DescribeInternetGateways(ctx, &in)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, out.InternetGateways...)
+		return out.NextToken, nil
+	})
+	return all, err
+}
+
+func (p *Provider) routeTables(ctx context.Context, m mode, in ec2.DescribeRouteTablesInput) ([]ec2types.RouteTable, error) {
+	var all []ec2types.RouteTable
+	err := p.pages(ctx, "describe route tables", m, func(ctx context.Context, token *string) (*string, error) {
+		in.NextToken = token
+		out, err := p.ec2.DescribeRouteTables(ctx, &in)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, out.RouteTables...)
+		return out.NextToken, nil
+	})
+	return all, err
+}
+
+func (p *Provider) networkInterfaces(ctx context.Context, m mode, in ec2.DescribeNetworkInterfacesInput) ([]ec2types.NetworkInterface, error) {
+	var all []ec2types.NetworkInterface
+	err := p.pages(ctx, "describe network interfaces", m, func(ctx context.Context, token *string) (*string, error) {
+		in.NextToken = token
+		out, err := p.ec2.DescribeNetworkInterfaces(ctx, &in)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, out.NetworkInterfaces...)
+		return out.NextToken, nil
+	})
+	return all, err
+}
+
+func (p *Provider) dbInstances(ctx context.Context, m mode, in rds.DescribeDBInstancesInput) ([]rdstypes.DBInstance, error) {
+	var all []rdstypes.DBInstance
+	err := p.pages(ctx, "describe db instances", m, func(ctx context.Context, token *string) (*string, error) {
+		in.Marker = token
+		out, err := p.rds.DescribeDBInstances(ctx, &in)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, out.DBInstances...)
+		return out.Marker, nil
+	})
+	return all, err
+}
+
+func (p *Provider) targetGroups(ctx context.Context, m mode, in elb.DescribeTargetGroupsInput) ([]elbtypes.TargetGroup, error) {
+	var all []elbtypes.TargetGroup
+	err := p.pages(ctx, "describe target groups", m, func(ctx context.Context, token *string) (*string, error) {
+		in.Marker = token
+		out, err := p.elb.DescribeTargetGroups(ctx, &in)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, out.TargetGroups...)
+		return out.NextMarker, nil
+	})
+	return all, err
+}
+
+func (p *Provider) loadBalancers(ctx context.Context, m mode, in elb.DescribeLoadBalancersInput) ([]elbtypes.LoadBalancer, error) {
+	var all []elbtypes.LoadBalancer
+	err := p.pages(ctx, "describe load balancers", m, func(ctx context.Context, token *string) (*string, error) {
+		in.Marker = token
+		out, err := p.elb.DescribeLoadBalancers(ctx, &in)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, out.LoadBalancers...)
+		return out.NextMarker, nil
+	})
+	return all, err
+}
+
+func (p *Provider) listeners(ctx context.Context, m mode, in elb.DescribeListenersInput) ([]elbtypes.Listener, error) {
+	var all []elbtypes.Listener
+	err := p.pages(ctx, "describe listeners", m, func(ctx context.Context, token *string) (*string, error) {
+		in.Marker = token
+		out, err := p.elb.DescribeListeners(ctx, &in)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, out.Listeners...)
+		return out.NextMarker, nil
+	})
+	return all, err
+}
