@@ -140,4 +140,3 @@ func vmResolvable(s *hcloud.Server, nets map[int64]*hcloud.Network) bool {
 func sortServers(ss []*hcloud.Server) {
 	sort.Slice(ss, func(i, j int) bool { return ss[i].ID < ss[j].ID })
 }
-

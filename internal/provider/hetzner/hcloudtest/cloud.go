@@ -51,7 +51,7 @@ type Cloud struct {
 	faults  map[string][]string
 	after   map[string][]string // faults answered after the request took effect
 	limited int                 // 429 answers given
-	tokens  float64 // rate-limit bucket
+	tokens  float64             // rate-limit bucket
 	refill  time.Time
 }
 
