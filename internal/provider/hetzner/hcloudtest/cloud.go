@@ -471,3 +471,12 @@ func copyLabels(l map[string]string) map[string]string {
 }
 
 func (c *Cloud) timestamp() string { return c.opts.Now().UTC().Format(time.RFC3339) }
+
+// created is an object's creation time, or now for objects a test added
+// through Edit without one.
+func (c *Cloud) created(s string) string {
+	if s == "" {
+		return c.timestamp()
+	}
+	return s
+}

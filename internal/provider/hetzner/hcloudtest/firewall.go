@@ -87,7 +87,7 @@ func (c *Cloud) wireFirewall(f *Firewall) any {
 	if rules == nil {
 		rules = []Rule{}
 	}
-	return map[string]any{"id": f.ID, "name": f.Name, "labels": f.Labels, "created": f.Created, "rules": rules, "applied_to": applied}
+	return map[string]any{"id": f.ID, "name": f.Name, "labels": f.Labels, "created": c.created(f.Created), "rules": rules, "applied_to": applied}
 }
 
 func (c *Cloud) firewall(r *http.Request) (*Firewall, *apiError) {

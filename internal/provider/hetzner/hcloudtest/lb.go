@@ -151,7 +151,7 @@ func (c *Cloud) wireLB(lb *LoadBalancer) any {
 	}
 	loc, _ := locationByName(lb.Location)
 	return map[string]any{
-		"id": lb.ID, "name": lb.Name, "created": lb.Created, "labels": lb.Labels,
+		"id": lb.ID, "name": lb.Name, "created": c.created(lb.Created), "labels": lb.Labels,
 		"public_net":         map[string]any{"enabled": true, "ipv4": map[string]any{"ip": lb.PublicIPv4, "dns_ptr": "static.example"}, "ipv6": map[string]any{"ip": nil}},
 		"private_net":        priv,
 		"location":           loc.wire(),

@@ -81,7 +81,7 @@ func (c *Cloud) wireNetwork(n *Network) any {
 	return map[string]any{
 		"id": n.ID, "name": n.Name, "ip_range": n.IPRange, "subnets": subnets, "routes": []any{},
 		"servers": servers, "load_balancers": lbs, "protection": map[string]any{"delete": false},
-		"labels": n.Labels, "created": n.Created, "expose_routes_to_vswitch": false,
+		"labels": n.Labels, "created": c.created(n.Created), "expose_routes_to_vswitch": false,
 	}
 }
 

@@ -84,7 +84,7 @@ func (c *Cloud) wireServer(s *Server) any {
 		image = map[string]any{"id": id, "type": "system", "status": "available", "name": s.Image, "description": s.Image, "os_flavor": "debian", "architecture": "x86"}
 	}
 	return map[string]any{
-		"id": s.ID, "name": s.Name, "status": s.Status, "created": s.Created,
+		"id": s.ID, "name": s.Name, "status": s.Status, "created": c.created(s.Created),
 		"public_net":  map[string]any{"ipv4": ipv4, "ipv6": nil, "floating_ips": []int64{}, "firewalls": fws},
 		"private_net": priv,
 		"server_type": map[string]any{"id": 100 + t[0], "name": s.ServerType, "cores": t[0], "memory": t[1], "disk": t[2], "cpu_type": "shared", "architecture": "x86"},

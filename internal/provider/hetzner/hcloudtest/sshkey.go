@@ -64,7 +64,7 @@ func fingerprint(line string) (string, error) {
 }
 
 func (c *Cloud) wireKey(k *SSHKey) any {
-	return map[string]any{"id": k.ID, "name": k.Name, "fingerprint": k.Fingerprint, "public_key": k.PublicKey, "labels": k.Labels, "created": k.Created}
+	return map[string]any{"id": k.ID, "name": k.Name, "fingerprint": k.Fingerprint, "public_key": k.PublicKey, "labels": k.Labels, "created": c.created(k.Created)}
 }
 
 func (c *Cloud) sshKey(r *http.Request) (*SSHKey, *apiError) {
