@@ -98,7 +98,7 @@ func TestEngineLifecycleOnFakeHetzner(t *testing.T) {
 		}
 	}
 
-	e.cloud.Fail("POST /servers", "locked", 2)          // retried, not fatal
+	e.cloud.Fail("POST /servers", "locked", 2) // retried, not fatal
 	e.cloud.Fail("POST /load_balancers", "server_error", 1)
 	e.cloud.FailAfter("POST /firewalls", "bad_gateway", 1) // made, answer lost: found by name
 	text := example(t)
