@@ -19,6 +19,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/aws"
+	"github.com/kyku/action/internal/provider/hetzner"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/workspace"
@@ -83,7 +84,7 @@ func run() int {
 // The bot keeps nothing that matters on its disk, so a local backend is
 // refused: several replicas and restarts must see the same state and locks.
 func opener(getenv func(string) string) review.Opener {
-	reg := provider.Registry{"sim": sim.Factory, "aws": aws.New}
+	reg := provider.Registry{"sim": sim.Factory, "aws": aws.New, "hetzner": hetzner.New}
 	return func(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
 		if cfg.Backend == nil || cfg.Backend.Type != "s3" {
 			return nil, fmt.Errorf("open workspace: the bot needs an s3 backend in the project's config (state on the bot's disk would be lost)")
