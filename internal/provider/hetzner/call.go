@@ -74,7 +74,7 @@ func (p *Provider) call(ctx context.Context, op string, fn func(context.Context)
 			return &provider.TransientError{Err: fmt.Errorf("%s: gave up after %d attempts: %w", op, attempt, err), RetryAfter: hint}
 		}
 		p.retries.Add(1)
-		if limited {
+		if limited && hint > 0 {
 			continue // the pacer holds the next attempt until the bucket has a request again
 		}
 		if err := p.opts.Sleep(ctx, delay); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/provider/hetzner/hcloudtest"
+	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/local"
 )
 
@@ -205,5 +206,54 @@ outputs:
 	}
 	if inv := e.cloud.Inventory(); len(inv) != 0 {
 		t.Errorf("a refused apply created %v", inv)
+	}
+}
+
+// TestDestroyResolvesStaleIDByName: a state written by an early version
+// holds Kyku names where provider IDs belong; the provider tells the
+// engine those IDs are stale (ValidID), so destroy resolves them by name
+// and deletes the right objects — a subnet's "<network>/<cidr>" ID is not
+// stale.
+func TestDestroyResolvesStaleIDByName(t *testing.T) {
+	e := setup(t)
+	b := local.New(t.TempDir(), "", local.Options{})
+	eng := engine.New(e.p, b, engine.Options{DeployPrefix: "kyku0001", RetryBase: time.Millisecond, DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond})
+	ctx := context.Background()
+	cfg := parseText(t, `provider: { name: hetzner }
+resources:
+  net:
+    type: Vpc
+    properties: { cidr: 10.9.0.0/16, distributeAcrossAzs: 1 }
+  key:
+    type: SshKey
+    properties: { publicKey: "`+publicKey("stale")+`" }
+`)
+	res, err := eng.Apply(ctx, cfg, engine.ApplyOptions{}, nil)
+	if err != nil || res.Err() != nil {
+		t.Fatalf("apply: %v %v", err, res.Err())
+	}
+	st, err := b.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Kyku IDs, as early versions wrote (the seed's "hetzner-test",
+	// "p1s9hutn"): neither the name nor the cloud name, so only the
+	// provider can tell they are stale.
+	st.Resources["net"].ProviderID = "p1s9hutn"
+	st.Resources["key"].ProviderID = "hetzner-test"
+	st.Metadata.Serial++
+	if err := b.Write(ctx, st, statemgr.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Destroy(ctx, engine.ApplyOptions{}); err != nil {
+		t.Fatalf("destroy: %v", err)
+	}
+	if inv := e.cloud.Inventory(); len(inv) != 0 {
+		t.Errorf("left after destroying a state with stale IDs: %v", inv)
+	}
+	for _, route := range []string{"GET /networks/{id}", "DELETE /networks/{id}"} {
+		if e.cloud.Calls(route) == 0 {
+			t.Errorf("%s never called: the stale ID was not resolved to the network's", route)
+		}
 	}
 }

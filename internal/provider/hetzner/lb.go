@@ -159,10 +159,14 @@ func (k lbKind) converge(ctx context.Context, id int64, port int, netID int64, t
 			a, resp, err = fn(ctx)
 			return resp, err
 		})
-		if err != nil {
-			return err
+		switch {
+		case err == nil:
+			return k.p.wait(ctx, a)
+		case isCode(err, hcloud.ErrorCodeSourcePortAlreadyUsed), isCode(err, hcloud.ErrorCodeTargetAlreadyDefined),
+			isCode(err, hcloud.ErrorCodeLoadBalancerAlreadyAttached):
+			return nil // a retry whose first answer was lost: what it asked for is there
 		}
-		return k.p.wait(ctx, a)
+		return err
 	}
 	if netID != 0 && len(lb.PrivateNet) == 0 {
 		err := act("attach load balancer to network", func(ctx context.Context) (*hcloud.Action, *hcloud.Response, error) {

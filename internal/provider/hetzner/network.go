@@ -244,10 +244,17 @@ func (k subnetKind) create(ctx context.Context, r provider.Resource) (provider.O
 			}})
 			return resp, err
 		})
-		if err != nil {
-			return provider.Object{}, err
+		if err == nil {
+			err = k.p.wait(ctx, a)
 		}
-		if err := k.p.wait(ctx, a); err != nil {
+		if err != nil && ctx.Err() == nil {
+			// A retried add whose first answer was lost fails (locked,
+			// overlap) although the subnet is being made: wait for it.
+			if werr := k.waitSubnet(ctx, nid, cidr); werr == nil {
+				err = nil
+			}
+		}
+		if err != nil {
 			return provider.Object{}, err
 		}
 	}
@@ -265,6 +272,24 @@ func (k subnetKind) create(ctx context.Context, r provider.Resource) (provider.O
 		return provider.Object{}, fmt.Errorf("subnet %s missing from network %d after adding it", cidr, nid)
 	}
 	return obj, nil
+}
+
+// waitSubnet waits a few polls for subnet cidr to appear in network nid.
+func (k subnetKind) waitSubnet(ctx context.Context, nid int64, cidr string) error {
+	polls := 0
+	return k.p.poll(ctx, "subnet "+cidr, func(ctx context.Context) (bool, error) {
+		n, err := vpcKind(k).get(ctx, nid)
+		if err != nil {
+			return false, err
+		}
+		if _, ok := subnetObject(n, cidr); ok {
+			return true, nil
+		}
+		if polls++; polls > 10 {
+			return false, fmt.Errorf("subnet %s did not appear", cidr)
+		}
+		return false, nil
+	})
 }
 
 func (k subnetKind) read(ctx context.Context, id string) (provider.Object, error) {

@@ -294,3 +294,62 @@ func TestUnauthorizedIsPermanent(t *testing.T) {
 		t.Errorf("error reveals the token: %v", err)
 	}
 }
+
+// TestLostAnswersOnActions: an action request whose answer is lost (a 502
+// after the API started the action) is retried; the retry's "already
+// there" or "locked" answer does not fail the create, and nothing is made
+// twice.
+func TestLostAnswersOnActions(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	e.cloud.SetActionPolls(3)
+	n := mustCreate(t, e.p, vpc("net"))
+	e.cloud.FailAfter("POST /networks/{id}/actions/add_subnet", "bad_gateway", 1)
+	sn := mustCreate(t, e.p, res("Subnet", "sn", map[string]any{"network": n.ID, "cidr": "10.42.1.0/24", "zone": "eu-central"}))
+	e.cloud.FailAfter("POST /servers/{id}/actions/attach_to_network", "bad_gateway", 1)
+	vm := mustCreate(t, e.p, res("Vm", "vm", map[string]any{"network": n.ID, "subnet": sn.ID, "image": "debian-12"}))
+	if ip, _ := vm.Outputs["privateIp"].(string); !strings.HasPrefix(ip, "10.42.1.") {
+		t.Errorf("privateIp = %q after a lost attach answer", ip)
+	}
+	e.cloud.Edit(func(st *hcloudtest.State) {
+		for _, nw := range st.Networks {
+			if len(nw.Subnets) != 1 {
+				t.Errorf("network has subnets %v, want exactly one", nw.Subnets)
+			}
+		}
+		for _, s := range st.Servers {
+			if len(s.PrivateNet) != 1 || s.Status != "running" {
+				t.Errorf("server %s: private nets %v, status %s", s.Name, s.PrivateNet, s.Status)
+			}
+		}
+	})
+	e.cloud.FailAfter("DELETE /servers/{id}", "bad_gateway", 1)
+	if err := e.p.Delete(ctx, "Vm", vm.ID); err != nil && !errors.Is(err, provider.ErrNotFound) {
+		t.Fatalf("Delete after a lost answer: %v", err)
+	}
+	if err := e.p.Delete(ctx, "Subnet", sn.ID); err != nil {
+		t.Fatalf("Delete subnet: %v", err)
+	}
+	if _, err := e.p.Read(ctx, "Subnet", sn.ID); !errors.Is(err, provider.ErrNotFound) {
+		t.Errorf("Read subnet after Delete: %v", err)
+	}
+}
+
+// TestFactoryAgainstFake: the registered factory builds a working provider
+// from config settings and HCLOUD_TOKEN.
+func TestFactoryAgainstFake(t *testing.T) {
+	e := setup(t)
+	p, err := hetzner.New(context.Background(), map[string]string{"location": "hel1", "endpoint": e.cloud.URL()}, func(k string) string {
+		if k == "HCLOUD_TOKEN" {
+			return e.cloud.Token()
+		}
+		return ""
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	zones, err := p.Zones(context.Background())
+	if err != nil || fmt.Sprint(zones) != "[eu-central]" {
+		t.Errorf("Zones = %v, %v; want [eu-central] (hel1's network zone)", zones, err)
+	}
+}

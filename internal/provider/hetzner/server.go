@@ -292,10 +292,25 @@ func (k serverKind) attach(ctx context.Context, id, netID int64, ipRange *net.IP
 		a, resp, err = k.p.c.Server.AttachToNetwork(ctx, s, hcloud.ServerAttachToNetworkOpts{Network: &hcloud.Network{ID: netID}, IPRange: ipRange})
 		return resp, err
 	})
-	if err != nil {
+	if err == nil {
+		return k.p.wait(ctx, a)
+	}
+	if !isCode(err, hcloud.ErrorCodeServerAlreadyAttached) {
 		return err
 	}
-	return k.p.wait(ctx, a)
+	// A retried attach whose first answer was lost: wait until it shows.
+	return k.p.poll(ctx, fmt.Sprintf("server %d in network %d", id, netID), func(ctx context.Context) (bool, error) {
+		s, err := k.get(ctx, id)
+		if err != nil {
+			return false, err
+		}
+		for _, pn := range s.PrivateNet {
+			if pn.Network != nil && pn.Network.ID == netID {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
 }
 
 // start powers the server on when it is off and waits until it runs.
@@ -410,8 +425,11 @@ func (k serverKind) update(ctx context.Context, id string, r provider.Resource, 
 			as, resp, err = k.p.c.Firewall.ApplyResources(ctx, &hcloud.Firewall{ID: fid}, res)
 			return resp, err
 		})
-		if err == nil {
+		switch {
+		case err == nil:
 			err = k.p.wait(ctx, as...)
+		case isCode(err, hcloud.ErrorCodeFirewallAlreadyApplied):
+			err = nil // a retry whose first answer was lost
 		}
 		if err != nil {
 			return provider.Object{}, err

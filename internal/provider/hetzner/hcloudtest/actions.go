@@ -3,6 +3,7 @@ package hcloudtest
 import (
 	"fmt"
 	"net/http"
+	"time"
 )
 
 // ref names a resource an action touches.
@@ -13,9 +14,10 @@ type ref struct {
 
 func (r ref) key() string { return fmt.Sprintf("%s/%d", r.Type, r.ID) }
 
-// action is an asynchronous operation: "running" for left more polls, then
-// apply runs (its effect) and the action ends "success" or "error". The
-// resources it touches are locked while it runs.
+// action is an asynchronous operation: "running" until it has been polled
+// left more times or the clock passes due (work goes on in the background,
+// a second per poll), then apply runs (its effect) and the action ends
+// "success" or "error". The resources it touches are locked while it runs.
 type action struct {
 	id                int64
 	command           string
@@ -24,6 +26,7 @@ type action struct {
 	started, finished string
 	resources         []ref
 	left              int
+	due               time.Time
 	apply             func() *apiError
 	err               *apiError
 }
@@ -39,6 +42,7 @@ func (c *Cloud) start(command string, apply func() *apiError, resources ...ref) 
 	a := &action{
 		id: c.id(), command: command, status: "running", started: c.timestamp(),
 		resources: resources, left: c.opts.ActionPolls, apply: apply,
+		due: c.opts.Now().Add(time.Duration(c.opts.ActionPolls) * time.Second),
 	}
 	c.actions[a.id] = a
 	for _, r := range resources {
@@ -57,6 +61,11 @@ func (c *Cloud) tick(a *action) {
 	if a.left > 0 {
 		return
 	}
+	c.finish(a)
+}
+
+// finish ends a running action: its effect applies, its resources unlock.
+func (c *Cloud) finish(a *action) {
 	a.status, a.progress, a.finished = "success", 100, c.timestamp()
 	if a.apply != nil {
 		if e := a.apply(); e != nil {
@@ -66,6 +75,22 @@ func (c *Cloud) tick(a *action) {
 	for _, r := range a.resources {
 		if c.busy[r.key()] == a.id {
 			delete(c.busy, r.key())
+		}
+	}
+}
+
+// background finishes the running actions whose time has come, and moves
+// starting servers whose boot time has passed to running.
+func (c *Cloud) background() {
+	now := c.opts.Now()
+	for _, a := range c.actions {
+		if a.status == "running" && !now.Before(a.due) {
+			c.finish(a)
+		}
+	}
+	for _, s := range c.st.Servers {
+		if s.Status == "starting" && !now.Before(s.bootDue) {
+			s.Status = "running"
 		}
 	}
 }

@@ -280,6 +280,7 @@ func (c *Cloud) serve(w http.ResponseWriter, r *http.Request) {
 		route = method + " " + strings.TrimPrefix(path, BasePath)
 	}
 	c.mu.Lock()
+	c.background()
 	c.calls[route]++
 	limited, limit, remaining, reset := c.take()
 	var injected, afterwards string

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"time"
 )
 
 // Server is a fake server. Status moves initializing → starting (after
@@ -19,6 +20,7 @@ type Server struct {
 	SSHKeys                         []int64
 	Created                         string
 	bootLeft                        int
+	bootDue                         time.Time
 }
 
 // PrivateNet is a server's (or load balancer's) address in a network.
@@ -93,6 +95,12 @@ func (c *Cloud) wireServer(s *Server) any {
 		"rescue_enabled": false, "backup_window": nil, "iso": nil, "placement_group": nil,
 		"included_traffic": 21990232555520, "primary_disk_size": t[2],
 	}
+}
+
+// bootDue is when a server starting now is running at the latest: a
+// second per boot poll.
+func (c *Cloud) bootDue() time.Time {
+	return c.opts.Now().Add(time.Duration(c.opts.BootPolls) * time.Second)
 }
 
 // observe advances a starting server towards running by one read.
@@ -204,7 +212,7 @@ func (c *Cloud) serverRoutes() {
 			a, e := c.start(command, func() *apiError {
 				s.Status = status
 				if status == "starting" {
-					s.bootLeft = c.opts.BootPolls
+					s.bootLeft, s.bootDue = c.opts.BootPolls, c.bootDue()
 				}
 				return nil
 			}, ref{s.ID, "server"})
@@ -386,7 +394,7 @@ func (c *Cloud) createServer(r *http.Request, body []byte) (int, any, *apiError)
 		}
 		s.Status = "off"
 		if start {
-			s.Status, s.bootLeft = "starting", c.opts.BootPolls
+			s.Status, s.bootLeft, s.bootDue = "starting", c.opts.BootPolls, c.bootDue()
 		}
 		return nil
 	}, ref{s.ID, "server"})
