@@ -99,6 +99,7 @@ func TestEngineLifecycleOnFakeHetzner(t *testing.T) {
 		}
 	}
 
+	e.cloud.SetRateLimit(3600, 3)              // the bucket runs dry early in the apply
 	e.cloud.Fail("POST /servers", "locked", 2) // retried, not fatal
 	e.cloud.Fail("POST /load_balancers", "server_error", 1)
 	e.cloud.FailAfter("POST /firewalls", "bad_gateway", 1) // made, answer lost: found by name
@@ -107,6 +108,16 @@ func TestEngineLifecycleOnFakeHetzner(t *testing.T) {
 	if len(res.Succeeded) != 9 {
 		t.Fatalf("created %d, want 9", len(res.Succeeded))
 	}
+	// The bucket is empty from the fourth request on: the provider paces
+	// the parallel workers by the headers (RateLimit-Remaining 0 starts it
+	// even before a 429), so at most one 429 per worker, not a storm.
+	if n := e.cloud.Limited(); n > 10 {
+		t.Errorf("%d answers were 429 during the apply; want at most the engine's parallelism (10)", n)
+	}
+	if calls, slept := e.cloud.Calls(""), e.clock.Slept(); slept < time.Duration(calls-3-10)*time.Second {
+		t.Errorf("%d requests in %v of provider waits; an empty bucket refills one a second", calls, slept)
+	}
+	e.cloud.SetRateLimit(3600, 3600)
 	for route, n := range map[string]int{"POST /networks": 1, "POST /servers": 4, "POST /firewalls": 2, "POST /load_balancers": 2} {
 		if got := e.cloud.Calls(route); got != n {
 			t.Errorf("%s called %d times, want %d (first attempts + injected faults)", route, got, n)
