@@ -124,7 +124,10 @@ func New(ctx context.Context, settings map[string]string, getenv func(string) st
 		}
 		endpoint = e
 	}
-	return NewWithClient(NewClient(endpoint, token, nil), Options{Location: settings["location"]}), nil
+	// A request that hangs is cut off and retried (a timeout is a network
+	// error); a context without a deadline cannot hang the run.
+	hc := &http.Client{Timeout: 90 * time.Second}
+	return NewWithClient(NewClient(endpoint, token, hc), Options{Location: settings["location"]}), nil
 }
 
 // loopback accepts only http(s) URLs on a loopback host.

@@ -353,3 +353,42 @@ func TestFactoryAgainstFake(t *testing.T) {
 		t.Errorf("Zones = %v, %v; want [eu-central] (hel1's network zone)", zones, err)
 	}
 }
+
+// TestVmAttachmentReadsBackAsWritten: a Vm names a network, a subnet, both
+// or neither; Read reports exactly what was asked for, so none of them
+// plans a change on the next run.
+func TestVmAttachmentReadsBackAsWritten(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	n := mustCreate(t, e.p, vpc("net"))
+	sn := mustCreate(t, e.p, res("Subnet", "sn", map[string]any{"network": n.ID, "cidr": "10.42.3.0/24", "zone": "eu-central"}))
+	for _, tc := range []struct {
+		name  string
+		props map[string]any
+	}{
+		{"none", map[string]any{}},
+		{"network", map[string]any{"network": n.ID}},
+		{"subnet", map[string]any{"subnet": sn.ID}},
+		{"both", map[string]any{"network": n.ID, "subnet": sn.ID}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			props := map[string]any{"image": "ubuntu-24.04", "size": "cpx21"}
+			for k, v := range tc.props {
+				props[k] = v
+			}
+			obj := mustCreate(t, e.p, res("Vm", "vm-"+tc.name, props))
+			got, err := e.p.Read(ctx, "Vm", obj.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []string{"network", "subnet", "image", "size"} {
+				if fmt.Sprint(got.Properties[k]) != fmt.Sprint(props[k]) {
+					t.Errorf("%s = %v, want %v", k, got.Properties[k], props[k])
+				}
+			}
+			if ip, _ := got.Outputs["privateIp"].(string); (len(tc.props) > 0) != strings.HasPrefix(ip, "10.42.3.") {
+				t.Errorf("privateIp = %q", ip)
+			}
+		})
+	}
+}
