@@ -25,7 +25,7 @@ func TestDependencies(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"github.com/sethvargo/go-githubactions", "github.com/kyku/action/internal/review", "github.com/kyku/action/internal/provider/aws"} {
+	for _, want := range []string{"github.com/sethvargo/go-githubactions", "github.com/kyku/action/internal/review", "github.com/kyku/action/internal/provider/aws", "github.com/kyku/action/internal/provider/hetzner"} {
 		if !deps[want] {
 			t.Errorf("cmd/action does not link %s", want)
 		}

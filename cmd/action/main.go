@@ -23,6 +23,7 @@ import (
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/aws"
+	"github.com/kyku/action/internal/provider/hetzner"
 	"github.com/kyku/action/internal/provider/sim"
 )
 
@@ -57,7 +58,8 @@ func client(ctx context.Context, apiURL, token string) (*gh.Client, error) {
 // registry lists the providers this binary carries.
 func registry() provider.Registry {
 	return provider.Registry{
-		"sim": sim.Factory,
-		"aws": aws.New,
+		"sim":     sim.Factory,
+		"aws":     aws.New,
+		"hetzner": hetzner.New,
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/provider"
 	awsprovider "github.com/kyku/action/internal/provider/aws"
+	"github.com/kyku/action/internal/provider/hetzner"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/statemgr/s3"
@@ -80,6 +81,7 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 				}
 				return awsprovider.NewWithClients(awsprovider.ClientsFromConfig(pc, settings["endpoint"]), awsprovider.Options{}), nil
 			},
+			"hetzner": hetzner.New,
 		}
 		p, err := workspace.Provider(ctx, cfg, workspace.Settings{Env: env, Getenv: getenv}, reg)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/aws"
+	"github.com/kyku/action/internal/provider/hetzner"
 	"github.com/kyku/action/internal/provider/sim"
 )
 
@@ -54,7 +55,8 @@ func run() int {
 // registry lists the providers this binary carries.
 func registry() provider.Registry {
 	return provider.Registry{
-		"sim": sim.Factory,
-		"aws": aws.New,
+		"sim":     sim.Factory,
+		"aws":     aws.New,
+		"hetzner": hetzner.New,
 	}
 }

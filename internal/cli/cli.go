@@ -131,7 +131,7 @@ func (c *common) register(fs *flag.FlagSet, env *Env) {
 	fs.StringVar(&c.config, "config", "kyku.yaml", "same as -c")
 	fs.StringVar(&c.env, "e", env.Getenv("KYKU_ENV"), "environment (workspace); state goes to state.<env>.json")
 	fs.StringVar(&c.env, "env", env.Getenv("KYKU_ENV"), "same as -e")
-	fs.StringVar(&c.provider, "provider", "", "provider, overriding the config's (sim, aws)")
+	fs.StringVar(&c.provider, "provider", "", "provider, overriding the config's (sim, aws, hetzner)")
 	fs.IntVar(&c.parallelism, "parallelism", 10, "maximum concurrent provider operations")
 	fs.DurationVar(&c.lockTimeout, "lock-timeout", 30*time.Second, "how long to wait for the state lock")
 	fs.StringVar(&c.stateDir, "state-dir", "", "directory for local state (default .kyku)")

@@ -31,6 +31,14 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// What the configured provider cannot carry (a Database on hetzner) is
+	// a config error too. A provider that cannot be built here (no
+	// credentials) is checked when planning instead.
+	if p, perr := workspace.Provider(ctx, cfg, workspace.Settings{Provider: c.provider, Getenv: env.Getenv}, env.Providers); perr == nil {
+		if err := engine.CheckSupport(p, cfg); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(env.Stdout, "The configuration is valid: %d resources, %d outputs.\n", len(cfg.Resources), len(cfg.Outputs))
 	return nil
 }

@@ -24,7 +24,7 @@ func TestDependencyRules(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			for _, d := range deps(t, pkg) {
 				switch {
-				case strings.Contains(d, "go-github"), strings.Contains(d, "aws-sdk-go"), strings.Contains(d, "ghinstallation"):
+				case strings.Contains(d, "go-github"), strings.Contains(d, "aws-sdk-go"), strings.Contains(d, "hcloud-go"), strings.Contains(d, "ghinstallation"):
 					t.Errorf("%s links %s: domain packages must not import adapters", pkg, d)
 				case strings.HasPrefix(d, mod+"internal/statemgr/"), strings.HasPrefix(d, mod+"internal/provider/"),
 					strings.HasPrefix(d, mod+"internal/github"), strings.HasPrefix(d, mod+"internal/cli"):

@@ -72,6 +72,9 @@ func (e *Engine) Graph(ctx context.Context, cfg *config.Config) (*graph.Graph, m
 }
 
 func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (*plan.Plan, error) {
+	if err := CheckSupport(e.provider, cfg); err != nil {
+		return nil, err
+	}
 	hash := cfg.Hash()
 	g, levels, err := e.Graph(ctx, cfg)
 	if err != nil {

@@ -1,7 +1,7 @@
 // Package provider owns the contract between the engine and a cloud: the
 // Provider interface, the objects it returns, its typed errors, and an
 // explicit registry of implementations (no init()). Implementations live in
-// sub-packages (sim, aws) and must be safe for concurrent use.
+// sub-packages (sim, aws, hetzner) and must be safe for concurrent use.
 package provider
 
 import (

@@ -1,0 +1,228 @@
+package hetzner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hetznercloud/hcloud-go/v2/hcloud"
+
+	"github.com/kyku/action/internal/provider"
+)
+
+// retryCodes are the API's "try again" answers: another action holds the
+// resource (locked), the resource changed during the request (conflict),
+// the rate limit (rate_limit_exceeded), and the backend's own failures.
+var retryCodes = map[hcloud.ErrorCode]bool{
+	hcloud.ErrorCodeLocked: true, hcloud.ErrorCodeConflict: true, hcloud.ErrorCodeRateLimitExceeded: true,
+	hcloud.ErrorCodeServerError: true, hcloud.ErrorCodeServiceError: true, hcloud.ErrorCodeBadGateway: true,
+	hcloud.ErrorCodeTimeout: true, hcloud.ErrorCodeMaintenance: true, "unavailable": true,
+}
+
+// retryable reports whether err is worth another attempt of the same
+// request. Creates are safe to repeat: a repeated create that finds its
+// first attempt's object gets uniqueness_error, which means "find it".
+func retryable(err error, resp *hcloud.Response) bool {
+	var ae hcloud.Error
+	if errors.As(err, &ae) {
+		return retryCodes[ae.Code]
+	}
+	if resp != nil && resp.Response != nil && resp.StatusCode >= 500 {
+		return true
+	}
+	var ne net.Error
+	return (errors.As(err, &ne) && ne.Timeout()) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
+}
+
+func isCode(err error, code hcloud.ErrorCode) bool { return hcloud.IsError(err, code) }
+
+// call runs one API request with Kyku's retry policy: locked, conflict,
+// rate_limit_exceeded, 5xx and network errors are retried with exponential
+// backoff (rate limiting waits as the RateLimit-* headers say instead) up
+// to MaxAttempts, then returned as a provider.TransientError so the engine
+// may retry the whole step. not_found becomes provider.ErrNotFound.
+func (p *Provider) call(ctx context.Context, op string, fn func(context.Context) (*hcloud.Response, error)) error {
+	delay := p.opts.Backoff
+	for attempt := 1; ; attempt++ {
+		if err := p.pace.wait(ctx, p.opts); err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+		resp, err := fn(ctx)
+		limited := isCode(err, hcloud.ErrorCodeRateLimitExceeded) || (resp != nil && resp.Response != nil && resp.StatusCode == http.StatusTooManyRequests)
+		hint := p.pace.observe(p.opts.Now(), resp, limited)
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("%s: %w", op, ctx.Err())
+		}
+		if !retryable(err, resp) {
+			if isCode(err, hcloud.ErrorCodeNotFound) {
+				return fmt.Errorf("%s: %w: %w", op, provider.ErrNotFound, err)
+			}
+			return fmt.Errorf("%s: %w", op, err)
+		}
+		if attempt >= p.opts.MaxAttempts {
+			return &provider.TransientError{Err: fmt.Errorf("%s: gave up after %d attempts: %w", op, attempt, err), RetryAfter: hint}
+		}
+		p.retries.Add(1)
+		if limited && hint > 0 {
+			continue // the pacer holds the next attempt until the bucket has a request again
+		}
+		if err := p.opts.Sleep(ctx, delay); err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+		delay = min(delay*2, p.opts.MaxBackoff)
+	}
+}
+
+// pacer spaces requests out while the rate limit is exhausted. Hetzner's
+// bucket refills one request every hour/RateLimit-Limit; once an answer
+// says none remain (or a 429 arrives), every request of this provider
+// reserves the next slot at that spacing, so parallel workers queue
+// instead of each hammering the API into more 429s. Pacing stops once an
+// answer shows requests to spare again.
+type pacer struct {
+	mu   sync.Mutex
+	next time.Time     // earliest time of the next request while pacing
+	per  time.Duration // spacing while pacing; 0 means not pacing
+}
+
+// wait blocks until this request's slot.
+func (g *pacer) wait(ctx context.Context, o Options) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	g.mu.Lock()
+	if g.per == 0 {
+		g.mu.Unlock()
+		return nil
+	}
+	now := o.Now()
+	slot := g.next
+	if slot.Before(now) {
+		slot = now
+	}
+	g.next = slot.Add(g.per)
+	g.mu.Unlock()
+	if d := slot.Sub(now); d > 0 {
+		return o.Sleep(ctx, d)
+	}
+	return nil
+}
+
+// observe reads the rate-limit headers of resp and returns how long until
+// the bucket holds one request again (0 when it is not empty).
+func (g *pacer) observe(now time.Time, resp *hcloud.Response, limited bool) time.Duration {
+	if resp == nil || resp.Response == nil {
+		return 0
+	}
+	rl := resp.Meta.Ratelimit
+	var per time.Duration
+	switch {
+	case rl.Limit > 0:
+		per = time.Hour / time.Duration(rl.Limit)
+	case limited:
+		per = retryAfter(resp)
+	}
+	if per <= 0 {
+		return 0
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case limited || (rl.Limit > 0 && rl.Remaining == 0):
+		g.per = per
+		if first := now.Add(per); g.next.Before(first) {
+			g.next = first
+		}
+		return per
+	case rl.Remaining > 10:
+		g.per, g.next = 0, time.Time{}
+	}
+	return 0
+}
+
+// retryAfter reads a Retry-After header in seconds (Hetzner sends the
+// RateLimit-* headers; this covers a proxy in between).
+func retryAfter(resp *hcloud.Response) time.Duration {
+	if s := resp.Header.Get("Retry-After"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			return time.Duration(n) * time.Second
+		}
+	}
+	return 0
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// poll calls check every PollInterval until it reports done, at most
+// MaxPolls times; what names the wait in the error.
+func (p *Provider) poll(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
+	for i := 0; i < p.opts.MaxPolls; i++ {
+		done, err := check(ctx)
+		if err != nil {
+			return fmt.Errorf("wait for %s: %w", what, err)
+		}
+		if done {
+			return nil
+		}
+		if err := p.opts.Sleep(ctx, p.opts.PollInterval); err != nil {
+			return fmt.Errorf("wait for %s: %w", what, err)
+		}
+	}
+	return provider.Transient(fmt.Errorf("wait for %s: still not done after %d polls", what, p.opts.MaxPolls))
+}
+
+// wait waits until every action has finished; an action that ends in
+// "error" fails with its code and message.
+func (p *Provider) wait(ctx context.Context, actions ...*hcloud.Action) error {
+	for _, a := range actions {
+		if a == nil || a.ID == 0 {
+			continue
+		}
+		id := a.ID
+		err := p.poll(ctx, fmt.Sprintf("action %d (%s)", id, a.Command), func(ctx context.Context) (bool, error) {
+			var cur *hcloud.Action
+			err := p.call(ctx, "get action", func(ctx context.Context) (r *hcloud.Response, err error) {
+				cur, r, err = p.c.Action.GetByID(ctx, id)
+				return r, err
+			})
+			switch {
+			case err != nil:
+				return false, err
+			case cur == nil:
+				return false, fmt.Errorf("action %d: %w", id, provider.ErrNotFound)
+			case cur.Status == hcloud.ActionStatusSuccess:
+				return true, nil
+			case cur.Status == hcloud.ActionStatusError:
+				return false, fmt.Errorf("action %s failed: %s (%s)", cur.Command, cur.ErrorMessage, cur.ErrorCode)
+			}
+			return false, nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

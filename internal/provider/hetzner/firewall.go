@@ -1,0 +1,322 @@
+package hetzner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"sort"
+	"strconv"
+
+	"github.com/hetznercloud/hcloud-go/v2/hcloud"
+
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/value"
+)
+
+// firewallKind maps SecurityGroup to a firewall. Hetzner firewalls belong
+// to no network: the network reference is kept in the kyku-network label.
+// The firewall is applied to the servers whose Vm lists it (the Vm does
+// that). Rules: {protocol tcp|udp|icmp|all, port, cidr}; tcp/udp without a
+// port is the whole range 1-65535; "all" becomes three rules (tcp, udp,
+// icmp) described "kyku:all" and is read back as one. ingress rules have
+// the cidr as source, egress rules as destination; with no egress rules
+// Hetzner allows all outbound traffic, as Kyku does.
+type firewallKind struct{ p *Provider }
+
+const allDescription = "kyku:all"
+
+// toRules turns the Kyku rules of one direction into Hetzner rules.
+func toRules(dir hcloud.FirewallRuleDirection, rules []any) ([]hcloud.FirewallRule, error) {
+	var out []hcloud.FirewallRule
+	for i, raw := range rules {
+		m, _ := raw.(map[string]any)
+		cidr := pstr(m, "cidr")
+		_, ipn, err := net.ParseCIDR(cidr)
+		if err != nil || ipn.String() != cidr {
+			return nil, fmt.Errorf("rule %d: cidr %q is not a network in CIDR notation", i, cidr)
+		}
+		proto := pstr(m, "protocol")
+		if proto == "" {
+			proto = "tcp"
+		}
+		port := ""
+		if _, ok := m["port"]; ok {
+			port = strconv.Itoa(pint(m, "port", 0))
+		}
+		mk := func(p hcloud.FirewallRuleProtocol, port string, desc *string) hcloud.FirewallRule {
+			r := hcloud.FirewallRule{Direction: dir, Protocol: p, Description: desc}
+			if port != "" {
+				r.Port = hcloud.Ptr(port)
+			}
+			if dir == hcloud.FirewallRuleDirectionIn {
+				r.SourceIPs = []net.IPNet{*ipn}
+			} else {
+				r.DestinationIPs = []net.IPNet{*ipn}
+			}
+			return r
+		}
+		switch proto {
+		case "tcp", "udp":
+			if port == "" {
+				port = "1-65535"
+			}
+			out = append(out, mk(hcloud.FirewallRuleProtocol(proto), port, nil))
+		case "icmp":
+			if port != "" {
+				return nil, fmt.Errorf("rule %d: icmp takes no port", i)
+			}
+			out = append(out, mk(hcloud.FirewallRuleProtocolICMP, "", nil))
+		case "all":
+			if port != "" {
+				return nil, fmt.Errorf("rule %d: protocol all takes no port", i)
+			}
+			d := allDescription
+			out = append(out, mk(hcloud.FirewallRuleProtocolTCP, "1-65535", &d), mk(hcloud.FirewallRuleProtocolUDP, "1-65535", &d), mk(hcloud.FirewallRuleProtocolICMP, "", &d))
+		default:
+			return nil, fmt.Errorf("rule %d: protocol %q is not tcp, udp, icmp or all", i, proto)
+		}
+	}
+	return out, nil
+}
+
+// fromRules turns Hetzner rules back into Kyku's ingress and egress,
+// sorted; nil when a direction has none.
+func fromRules(rules []hcloud.FirewallRule) (ingress, egress []any) {
+	seen := map[string]bool{}
+	add := func(dir hcloud.FirewallRuleDirection, rule map[string]any) {
+		b, _ := json.Marshal(rule)
+		key := string(dir) + string(b)
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		if dir == hcloud.FirewallRuleDirectionIn {
+			ingress = append(ingress, rule)
+		} else {
+			egress = append(egress, rule)
+		}
+	}
+	for _, r := range rules {
+		ips := r.SourceIPs
+		if r.Direction == hcloud.FirewallRuleDirectionOut {
+			ips = r.DestinationIPs
+		}
+		for _, ipn := range ips {
+			rule := map[string]any{"protocol": string(r.Protocol), "cidr": ipn.String()}
+			switch {
+			case r.Description != nil && *r.Description == allDescription:
+				rule["protocol"] = "all"
+			case r.Port != nil && *r.Port == "1-65535", r.Port != nil && *r.Port == "any", r.Port == nil:
+			case r.Port != nil:
+				if n, err := strconv.Atoi(*r.Port); err == nil {
+					rule["port"] = float64(n)
+				} else {
+					rule["port"] = *r.Port // a range set in the console: drift, shown as is
+				}
+			}
+			add(r.Direction, rule)
+		}
+	}
+	sortRules(ingress)
+	sortRules(egress)
+	return ingress, egress
+}
+
+func sortRules(rules []any) {
+	sort.Slice(rules, func(i, j int) bool {
+		a, _ := json.Marshal(rules[i])
+		b, _ := json.Marshal(rules[j])
+		return string(a) < string(b)
+	})
+}
+
+func wantRules(r provider.Resource) ([]hcloud.FirewallRule, error) {
+	in, err := toRules(hcloud.FirewallRuleDirectionIn, anyList(r.Properties["ingress"]))
+	if err != nil {
+		return nil, fmt.Errorf("ingress: %w", err)
+	}
+	out, err := toRules(hcloud.FirewallRuleDirectionOut, anyList(r.Properties["egress"]))
+	if err != nil {
+		return nil, fmt.Errorf("egress: %w", err)
+	}
+	return append(in, out...), nil
+}
+
+func anyList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+func firewallObject(f *hcloud.Firewall) provider.Object {
+	props := map[string]any{}
+	if n := f.Labels[labelNetwork]; n != "" {
+		props["network"] = n
+	}
+	ingress, egress := fromRules(f.Rules)
+	if ingress != nil {
+		props["ingress"] = ingress
+	}
+	if egress != nil {
+		props["egress"] = egress
+	}
+	return object(strconv.FormatInt(f.ID, 10), f.Name, setTags(props, f.Labels), nil)
+}
+
+func (k firewallKind) get(ctx context.Context, id int64) (*hcloud.Firewall, error) {
+	var f *hcloud.Firewall
+	err := k.p.call(ctx, "get firewall", func(ctx context.Context) (r *hcloud.Response, err error) {
+		f, r, err = k.p.c.Firewall.GetByID(ctx, id)
+		return r, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, gone(fmt.Sprintf("firewall %d", id))
+	}
+	return f, nil
+}
+
+func (k firewallKind) byName(ctx context.Context, name, selector string) (*hcloud.Firewall, error) {
+	var fs []*hcloud.Firewall
+	err := k.p.call(ctx, "list firewalls", func(ctx context.Context) (r *hcloud.Response, err error) {
+		fs, r, err = k.p.c.Firewall.List(ctx, hcloud.FirewallListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
+		return r, err
+	})
+	if err != nil || len(fs) == 0 {
+		return nil, err
+	}
+	return fs[0], nil
+}
+
+func firewallLabels(r provider.Resource, network int64) map[string]string {
+	return wantLabels(r, map[string]string{labelNetwork: strconv.FormatInt(network, 10)})
+}
+
+func (k firewallKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	nid, err := refID(r, "network")
+	if err != nil {
+		return provider.Object{}, err
+	}
+	rules, err := wantRules(r)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	f, err := k.byName(ctx, r.CloudName, "")
+	if err != nil {
+		return provider.Object{}, err
+	}
+	if f == nil {
+		var res hcloud.FirewallCreateResult
+		err = k.p.call(ctx, "create firewall", func(ctx context.Context) (resp *hcloud.Response, err error) {
+			res, resp, err = k.p.c.Firewall.Create(ctx, hcloud.FirewallCreateOpts{Name: r.CloudName, Labels: firewallLabels(r, nid), Rules: rules})
+			return resp, err
+		})
+		switch {
+		case isCode(err, hcloud.ErrorCodeUniquenessError):
+			if f, err = k.byName(ctx, r.CloudName, ""); err == nil && f == nil {
+				err = fmt.Errorf("create firewall %q: uniqueness_error, yet no firewall has that name", r.CloudName)
+			}
+		case err == nil:
+			f = res.Firewall
+			err = k.p.wait(ctx, res.Actions...)
+		}
+		if err != nil {
+			return provider.Object{}, err
+		}
+	}
+	if err := managed("firewall", r.CloudName, f.Labels); err != nil {
+		return provider.Object{}, err
+	}
+	return k.read(ctx, strconv.FormatInt(f.ID, 10))
+}
+
+func (k firewallKind) read(ctx context.Context, id string) (provider.Object, error) {
+	fid, err := parseID(id)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	f, err := k.get(ctx, fid)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	return firewallObject(f), nil
+}
+
+func (k firewallKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+	fid, err := parseID(id)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	nid, err := refID(r, "network")
+	if err != nil {
+		return provider.Object{}, err
+	}
+	rules, err := wantRules(r)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	f, err := k.get(ctx, fid)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	want := firewallLabels(r, nid)
+	if !sameLabels(want, f.Labels) {
+		err := k.p.call(ctx, "label firewall", func(ctx context.Context) (resp *hcloud.Response, err error) {
+			f, resp, err = k.p.c.Firewall.Update(ctx, f, hcloud.FirewallUpdateOpts{Labels: want})
+			return resp, err
+		})
+		if err != nil {
+			return provider.Object{}, err
+		}
+	}
+	in, eg := fromRules(rules)
+	if !value.Equal(value.Normalize(in), value.Normalize(anyOrNil(cur.Properties["ingress"]))) ||
+		!value.Equal(value.Normalize(eg), value.Normalize(anyOrNil(cur.Properties["egress"]))) {
+		var actions []*hcloud.Action
+		err := k.p.call(ctx, "set firewall rules", func(ctx context.Context) (resp *hcloud.Response, err error) {
+			actions, resp, err = k.p.c.Firewall.SetRules(ctx, f, hcloud.FirewallSetRulesOpts{Rules: rules})
+			return resp, err
+		})
+		if err != nil {
+			return provider.Object{}, err
+		}
+		if err := k.p.wait(ctx, actions...); err != nil {
+			return provider.Object{}, err
+		}
+	}
+	return k.read(ctx, id)
+}
+
+func anyOrNil(v any) any {
+	if l, ok := v.([]any); ok && len(l) == 0 {
+		return nil
+	}
+	return v
+}
+
+func (k firewallKind) delete(ctx context.Context, id string) error {
+	fid, err := parseID(id)
+	if err != nil {
+		return err
+	}
+	f, err := k.get(ctx, fid)
+	if err != nil {
+		return err
+	}
+	return k.p.call(ctx, "delete firewall", func(ctx context.Context) (*hcloud.Response, error) {
+		return k.p.c.Firewall.Delete(ctx, f)
+	})
+}
+
+func (k firewallKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+	f, err := k.byName(ctx, name, labelManaged+"=true")
+	if err != nil {
+		return provider.Object{}, err
+	}
+	if f == nil {
+		return provider.Object{}, gone("firewall " + name)
+	}
+	return firewallObject(f), nil
+}

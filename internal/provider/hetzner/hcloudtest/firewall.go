@@ -1,0 +1,283 @@
+package hcloudtest
+
+import (
+	"net/http"
+	"net/netip"
+	"regexp"
+	"slices"
+	"strconv"
+)
+
+// Firewall is a fake firewall; AppliedTo holds server IDs.
+type Firewall struct {
+	ID        int64
+	Name      string
+	Labels    map[string]string
+	Rules     []Rule
+	AppliedTo []int64
+	Created   string
+}
+
+// Rule is one firewall rule as the API documents it.
+type Rule struct {
+	Direction      string   `json:"direction"`
+	SourceIPs      []string `json:"source_ips"`
+	DestinationIPs []string `json:"destination_ips"`
+	Protocol       string   `json:"protocol"`
+	Port           *string  `json:"port"`
+	Description    *string  `json:"description"`
+}
+
+type resourceRef struct {
+	Type   string `json:"type"`
+	Server *struct {
+		ID int64 `json:"id"`
+	} `json:"server"`
+	LabelSelector *struct {
+		Selector string `json:"selector"`
+	} `json:"label_selector"`
+}
+
+var portRE = regexp.MustCompile(`^(any|\d{1,5}(-\d{1,5})?)$`)
+
+// checkRules validates rules as the API does.
+func checkRules(rules []Rule) *apiError {
+	for i, r := range rules {
+		field := "rules[" + strconv.Itoa(i) + "]"
+		if r.Direction != "in" && r.Direction != "out" {
+			return invalid(field+".direction", "must be in or out")
+		}
+		switch r.Protocol {
+		case "tcp", "udp":
+			if r.Port == nil || !portRE.MatchString(*r.Port) {
+				return invalid(field+".port", "a port or port range is required for %s", r.Protocol)
+			}
+		case "icmp", "esp", "gre":
+			if r.Port != nil {
+				return invalid(field+".port", "must not be set for %s", r.Protocol)
+			}
+		default:
+			return invalid(field+".protocol", "must be tcp, udp, icmp, esp or gre")
+		}
+		ips := r.SourceIPs
+		if r.Direction == "out" {
+			ips = r.DestinationIPs
+		}
+		if len(ips) == 0 {
+			return invalid(field, "%s rules need %s", r.Direction, map[string]string{"in": "source_ips", "out": "destination_ips"}[r.Direction])
+		}
+		for _, ip := range append(append([]string{}, r.SourceIPs...), r.DestinationIPs...) {
+			if p, err := netip.ParsePrefix(ip); err != nil || p != p.Masked() {
+				return invalid(field, "%q is not a network in CIDR notation", ip)
+			}
+		}
+		if r.Description != nil && len(*r.Description) > 255 {
+			return invalid(field+".description", "at most 255 characters")
+		}
+	}
+	return nil
+}
+
+func (c *Cloud) wireFirewall(f *Firewall) any {
+	applied := make([]any, 0, len(f.AppliedTo))
+	for _, id := range f.AppliedTo {
+		applied = append(applied, map[string]any{"type": "server", "server": map[string]any{"id": id}})
+	}
+	rules := f.Rules
+	if rules == nil {
+		rules = []Rule{}
+	}
+	return map[string]any{"id": f.ID, "name": f.Name, "labels": f.Labels, "created": c.created(f.Created), "rules": rules, "applied_to": applied}
+}
+
+func (c *Cloud) firewall(r *http.Request) (*Firewall, *apiError) {
+	id, e := pathID(r)
+	if e != nil {
+		return nil, e
+	}
+	f := c.st.Firewalls[id]
+	if f == nil {
+		return nil, notFound("firewall", id)
+	}
+	return f, nil
+}
+
+// applyFirewall starts one apply_firewall action per server in refs.
+func (c *Cloud) applyFirewall(f *Firewall, refs []resourceRef) ([]any, *apiError) {
+	var out []any
+	for _, rr := range refs {
+		if rr.Type != "server" || rr.Server == nil {
+			return nil, invalid("apply_to", "only servers are supported by this fake")
+		}
+		sid := rr.Server.ID
+		if c.st.Servers[sid] == nil {
+			return nil, fail("firewall_resource_not_found", "server %d not found", sid)
+		}
+		if slices.Contains(f.AppliedTo, sid) {
+			return nil, fail("firewall_already_applied", "firewall %d is already applied to server %d", f.ID, sid)
+		}
+		a, e := c.start("apply_firewall", func() *apiError {
+			if c.st.Servers[sid] != nil && !slices.Contains(f.AppliedTo, sid) {
+				f.AppliedTo = append(f.AppliedTo, sid)
+			}
+			return nil
+		}, ref{sid, "server"})
+		if e != nil {
+			return nil, e
+		}
+		out = append(out, a.wire())
+	}
+	return out, nil
+}
+
+func (c *Cloud) firewallRoutes() {
+	name := func(f *Firewall) string { return f.Name }
+	c.handle("GET /firewalls", func(r *http.Request, _ []byte) (int, any, *apiError) {
+		return list(r, c.st.Firewalls, "firewalls", name, func(f *Firewall) map[string]string { return f.Labels }, c.wireFirewall)
+	})
+	c.handle("GET /firewalls/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
+		f, e := c.firewall(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		return 200, map[string]any{"firewall": c.wireFirewall(f)}, nil
+	})
+	c.handle("POST /firewalls", func(r *http.Request, body []byte) (int, any, *apiError) {
+		var in struct {
+			Name    string            `json:"name"`
+			Labels  map[string]string `json:"labels"`
+			Rules   []Rule            `json:"rules"`
+			ApplyTo []resourceRef     `json:"apply_to"`
+		}
+		if e := decode(body, &in); e != nil {
+			return 0, nil, e
+		}
+		if in.Name == "" {
+			return 0, nil, invalid("name", "is required")
+		}
+		if e := checkLabels(in.Labels); e != nil {
+			return 0, nil, e
+		}
+		if e := checkRules(in.Rules); e != nil {
+			return 0, nil, e
+		}
+		if nameTaken(c.st.Firewalls, in.Name, name, 0) {
+			return 0, nil, fail("uniqueness_error", "firewall name is already used")
+		}
+		f := &Firewall{ID: c.id(), Name: in.Name, Labels: copyLabels(in.Labels), Rules: in.Rules, Created: c.timestamp()}
+		actions, e := c.applyFirewall(f, in.ApplyTo)
+		if e != nil {
+			return 0, nil, e
+		}
+		c.st.Firewalls[f.ID] = f
+		if actions == nil {
+			actions = []any{}
+		}
+		return 201, map[string]any{"firewall": c.wireFirewall(f), "actions": actions}, nil
+	})
+	c.handle("PUT /firewalls/{id}", func(r *http.Request, body []byte) (int, any, *apiError) {
+		f, e := c.firewall(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		var in struct {
+			Name   *string            `json:"name"`
+			Labels *map[string]string `json:"labels"`
+		}
+		if e := decode(body, &in); e != nil {
+			return 0, nil, e
+		}
+		if in.Name != nil && *in.Name != "" {
+			if nameTaken(c.st.Firewalls, *in.Name, name, f.ID) {
+				return 0, nil, fail("uniqueness_error", "firewall name is already used")
+			}
+			f.Name = *in.Name
+		}
+		if in.Labels != nil {
+			if e := checkLabels(*in.Labels); e != nil {
+				return 0, nil, e
+			}
+			f.Labels = copyLabels(*in.Labels)
+		}
+		return 200, map[string]any{"firewall": c.wireFirewall(f)}, nil
+	})
+	c.handle("DELETE /firewalls/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
+		f, e := c.firewall(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		if len(f.AppliedTo) > 0 {
+			return 0, nil, fail("resource_in_use", "firewall %d is still applied to %d resources", f.ID, len(f.AppliedTo))
+		}
+		if id, ok := c.busy[ref{f.ID, "firewall"}.key()]; ok {
+			return 0, nil, fail("locked", "firewall %d is locked by action %d", f.ID, id)
+		}
+		delete(c.st.Firewalls, f.ID)
+		return 204, nil, nil
+	})
+	c.handle("POST /firewalls/{id}/actions/set_rules", func(r *http.Request, body []byte) (int, any, *apiError) {
+		f, e := c.firewall(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		var in struct {
+			Rules []Rule `json:"rules"`
+		}
+		if e := decode(body, &in); e != nil {
+			return 0, nil, e
+		}
+		if e := checkRules(in.Rules); e != nil {
+			return 0, nil, e
+		}
+		a, e := c.start("set_firewall_rules", func() *apiError { f.Rules = in.Rules; return nil }, ref{f.ID, "firewall"})
+		if e != nil {
+			return 0, nil, e
+		}
+		return 201, map[string]any{"actions": []any{a.wire()}}, nil
+	})
+	c.handle("POST /firewalls/{id}/actions/apply_to_resources", func(r *http.Request, body []byte) (int, any, *apiError) {
+		f, e := c.firewall(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		var in struct {
+			ApplyTo []resourceRef `json:"apply_to"`
+		}
+		if e := decode(body, &in); e != nil {
+			return 0, nil, e
+		}
+		actions, e := c.applyFirewall(f, in.ApplyTo)
+		if e != nil {
+			return 0, nil, e
+		}
+		return 201, map[string]any{"actions": actions}, nil
+	})
+	c.handle("POST /firewalls/{id}/actions/remove_from_resources", func(r *http.Request, body []byte) (int, any, *apiError) {
+		f, e := c.firewall(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		var in struct {
+			RemoveFrom []resourceRef `json:"remove_from"`
+		}
+		if e := decode(body, &in); e != nil {
+			return 0, nil, e
+		}
+		actions := []any{}
+		for _, rr := range in.RemoveFrom {
+			if rr.Type != "server" || rr.Server == nil {
+				return 0, nil, invalid("remove_from", "only servers are supported by this fake")
+			}
+			sid := rr.Server.ID
+			a, e := c.start("remove_firewall", func() *apiError {
+				f.AppliedTo = slices.DeleteFunc(f.AppliedTo, func(id int64) bool { return id == sid })
+				return nil
+			}, ref{sid, "server"})
+			if e != nil {
+				return 0, nil, e
+			}
+			actions = append(actions, a.wire())
+		}
+		return 201, map[string]any{"actions": actions}, nil
+	})
+}

@@ -1,0 +1,344 @@
+package hcloudtest
+
+import (
+	"net/http"
+	"net/netip"
+	"sort"
+)
+
+// Network is a fake network with its subnets.
+type Network struct {
+	ID      int64
+	Name    string
+	IPRange string
+	Subnets []Subnet
+	Labels  map[string]string
+	Created string
+}
+
+// Subnet is one subnet of a network.
+type Subnet struct {
+	Type, IPRange, NetworkZone, Gateway string
+}
+
+// Location is one Hetzner location.
+type Location struct {
+	ID                int64
+	Name, NetworkZone string
+}
+
+// Locations are the locations the fake knows, as the real API lists them.
+var Locations = []Location{
+	{1, "fsn1", "eu-central"}, {2, "nbg1", "eu-central"}, {3, "hel1", "eu-central"},
+	{4, "ash", "us-east"}, {5, "hil", "us-west"}, {6, "sin", "ap-southeast"},
+}
+
+func zoneExists(z string) bool {
+	for _, l := range Locations {
+		if l.NetworkZone == z {
+			return true
+		}
+	}
+	return false
+}
+
+func locationByName(name string) (Location, bool) {
+	for _, l := range Locations {
+		if l.Name == name {
+			return l, true
+		}
+	}
+	return Location{}, false
+}
+
+func (l Location) wire() map[string]any {
+	return map[string]any{
+		"id": l.ID, "name": l.Name, "description": l.Name, "country": "DE", "city": l.Name,
+		"latitude": 50.0, "longitude": 12.0, "network_zone": l.NetworkZone,
+	}
+}
+
+func (c *Cloud) wireNetwork(n *Network) any {
+	subnets := make([]any, 0, len(n.Subnets))
+	for _, s := range n.Subnets {
+		subnets = append(subnets, map[string]any{"type": s.Type, "ip_range": s.IPRange, "network_zone": s.NetworkZone, "gateway": s.Gateway})
+	}
+	servers, lbs := []int64{}, []int64{}
+	for _, s := range c.st.Servers {
+		for _, pn := range s.PrivateNet {
+			if pn.Network == n.ID {
+				servers = append(servers, s.ID)
+			}
+		}
+	}
+	for _, lb := range c.st.LoadBalancers {
+		if lb.Network == n.ID {
+			lbs = append(lbs, lb.ID)
+		}
+	}
+	sort.Slice(servers, func(i, j int) bool { return servers[i] < servers[j] })
+	sort.Slice(lbs, func(i, j int) bool { return lbs[i] < lbs[j] })
+	return map[string]any{
+		"id": n.ID, "name": n.Name, "ip_range": n.IPRange, "subnets": subnets, "routes": []any{},
+		"servers": servers, "load_balancers": lbs, "protection": map[string]any{"delete": false},
+		"labels": n.Labels, "created": c.created(n.Created), "expose_routes_to_vswitch": false,
+	}
+}
+
+// privateRange reports whether p lies in RFC 1918 space, as the API requires.
+func privateRange(p netip.Prefix) bool {
+	for _, s := range []string{"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"} {
+		r := netip.MustParsePrefix(s)
+		if r.Bits() <= p.Bits() && r.Contains(p.Addr()) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Cloud) network(r *http.Request) (*Network, *apiError) {
+	id, e := pathID(r)
+	if e != nil {
+		return nil, e
+	}
+	n := c.st.Networks[id]
+	if n == nil {
+		return nil, notFound("network", id)
+	}
+	return n, nil
+}
+
+func (c *Cloud) networkRoutes() {
+	c.handle("GET /locations", func(r *http.Request, _ []byte) (int, any, *apiError) {
+		var out []any
+		for _, l := range Locations {
+			if n := r.URL.Query().Get("name"); n == "" || n == l.Name {
+				out = append(out, l.wire())
+			}
+		}
+		if out == nil {
+			out = []any{}
+		}
+		_, meta, _ := page(r, out)
+		return 200, map[string]any{"locations": out, "meta": meta}, nil
+	})
+	c.handle("GET /networks", func(r *http.Request, _ []byte) (int, any, *apiError) {
+		return list(r, c.st.Networks, "networks", func(n *Network) string { return n.Name },
+			func(n *Network) map[string]string { return n.Labels }, c.wireNetwork)
+	})
+	c.handle("GET /networks/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
+		n, e := c.network(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		return 200, map[string]any{"network": c.wireNetwork(n)}, nil
+	})
+	c.handle("POST /networks", func(r *http.Request, body []byte) (int, any, *apiError) {
+		var in struct {
+			Name    string            `json:"name"`
+			IPRange string            `json:"ip_range"`
+			Labels  map[string]string `json:"labels"`
+		}
+		if e := decode(body, &in); e != nil {
+			return 0, nil, e
+		}
+		if in.Name == "" {
+			return 0, nil, invalid("name", "is required")
+		}
+		p, err := netip.ParsePrefix(in.IPRange)
+		if err != nil || p != p.Masked() || !privateRange(p) {
+			return 0, nil, invalid("ip_range", "%q is not a private IPv4 network in CIDR notation", in.IPRange)
+		}
+		if e := checkLabels(in.Labels); e != nil {
+			return 0, nil, e
+		}
+		if nameTaken(c.st.Networks, in.Name, func(n *Network) string { return n.Name }, 0) {
+			return 0, nil, fail("uniqueness_error", "network name is already used")
+		}
+		n := &Network{ID: c.id(), Name: in.Name, IPRange: in.IPRange, Labels: copyLabels(in.Labels), Created: c.timestamp()}
+		c.st.Networks[n.ID] = n
+		return 201, map[string]any{"network": c.wireNetwork(n)}, nil
+	})
+	c.handle("PUT /networks/{id}", func(r *http.Request, body []byte) (int, any, *apiError) {
+		n, e := c.network(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		var in struct {
+			Name   *string            `json:"name"`
+			Labels *map[string]string `json:"labels"`
+		}
+		if e := decode(body, &in); e != nil {
+			return 0, nil, e
+		}
+		if in.Name != nil && *in.Name != "" {
+			if nameTaken(c.st.Networks, *in.Name, func(n *Network) string { return n.Name }, n.ID) {
+				return 0, nil, fail("uniqueness_error", "network name is already used")
+			}
+			n.Name = *in.Name
+		}
+		if in.Labels != nil {
+			if e := checkLabels(*in.Labels); e != nil {
+				return 0, nil, e
+			}
+			n.Labels = copyLabels(*in.Labels)
+		}
+		return 200, map[string]any{"network": c.wireNetwork(n)}, nil
+	})
+	c.handle("DELETE /networks/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
+		n, e := c.network(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		if id, ok := c.busy[ref{n.ID, "network"}.key()]; ok {
+			return 0, nil, fail("locked", "network %d is locked by action %d", n.ID, id)
+		}
+		// As documented: attached servers are detached in the background.
+		for _, s := range c.st.Servers {
+			kept := s.PrivateNet[:0]
+			for _, pn := range s.PrivateNet {
+				if pn.Network != n.ID {
+					kept = append(kept, pn)
+				}
+			}
+			s.PrivateNet = kept
+		}
+		for _, lb := range c.st.LoadBalancers {
+			if lb.Network == n.ID {
+				lb.Network, lb.PrivateIP = 0, ""
+			}
+		}
+		delete(c.st.Networks, n.ID)
+		c.release(ref{n.ID, "network"})
+		return 204, nil, nil
+	})
+	c.handle("POST /networks/{id}/actions/add_subnet", func(r *http.Request, body []byte) (int, any, *apiError) {
+		n, e := c.network(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		var raw struct {
+			Type        string `json:"type"`
+			IPRange     string `json:"ip_range"`
+			NetworkZone string `json:"network_zone"`
+		}
+		if e := decode(body, &raw); e != nil {
+			return 0, nil, e
+		}
+		in := Subnet{Type: raw.Type, IPRange: raw.IPRange, NetworkZone: raw.NetworkZone}
+		if in.Type != "cloud" && in.Type != "server" {
+			return 0, nil, invalid("type", "must be cloud, server or vswitch")
+		}
+		if !zoneExists(in.NetworkZone) {
+			return 0, nil, invalid("network_zone", "unknown network zone %q", in.NetworkZone)
+		}
+		if e := c.checkSubnet(n, in.IPRange); e != nil {
+			return 0, nil, e
+		}
+		gw := netip.MustParsePrefix(n.IPRange).Masked().Addr().Next().String()
+		in.Gateway = gw
+		a, e := c.start("add_subnet", func() *apiError {
+			if e := c.checkSubnet(n, in.IPRange); e != nil {
+				return e
+			}
+			n.Subnets = append(n.Subnets, in)
+			return nil
+		}, ref{n.ID, "network"})
+		if e != nil {
+			return 0, nil, e
+		}
+		return 201, one(a), nil
+	})
+	c.handle("POST /networks/{id}/actions/delete_subnet", func(r *http.Request, body []byte) (int, any, *apiError) {
+		n, e := c.network(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		var in struct {
+			IPRange string `json:"ip_range"`
+		}
+		if e := decode(body, &in); e != nil {
+			return 0, nil, e
+		}
+		idx := -1
+		for i, s := range n.Subnets {
+			if s.IPRange == in.IPRange {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			return 0, nil, invalid("ip_range", "network %d has no subnet %s", n.ID, in.IPRange)
+		}
+		p := netip.MustParsePrefix(in.IPRange)
+		for _, s := range c.st.Servers {
+			for _, pn := range s.PrivateNet {
+				if pn.Network == n.ID && p.Contains(netip.MustParseAddr(pn.IP)) {
+					return 0, nil, fail("resource_in_use", "subnet %s still has server %d attached", in.IPRange, s.ID)
+				}
+			}
+		}
+		a, e := c.start("delete_subnet", func() *apiError {
+			for i, s := range n.Subnets {
+				if s.IPRange == in.IPRange {
+					n.Subnets = append(n.Subnets[:i], n.Subnets[i+1:]...)
+					break
+				}
+			}
+			return nil
+		}, ref{n.ID, "network"})
+		if e != nil {
+			return 0, nil, e
+		}
+		return 201, one(a), nil
+	})
+}
+
+// checkSubnet validates a new subnet's range against its network.
+func (c *Cloud) checkSubnet(n *Network, cidr string) *apiError {
+	p, err := netip.ParsePrefix(cidr)
+	np := netip.MustParsePrefix(n.IPRange)
+	if err != nil || p != p.Masked() || p.Bits() < np.Bits() || !np.Contains(p.Addr()) {
+		return invalid("ip_range", "%q is not a network in CIDR notation inside %s", cidr, n.IPRange)
+	}
+	for _, s := range n.Subnets {
+		if netip.MustParsePrefix(s.IPRange).Overlaps(p) {
+			return invalid("ip_range", "%s overlaps subnet %s", cidr, s.IPRange)
+		}
+	}
+	return nil
+}
+
+// allocIP hands out the next free address of subnet cidr in network n
+// (the first address of the network is its gateway).
+func (c *Cloud) allocIP(n *Network, cidr string) (string, *apiError) {
+	p := netip.MustParsePrefix(cidr)
+	used := map[string]bool{netip.MustParsePrefix(n.IPRange).Masked().Addr().Next().String(): true}
+	for _, s := range c.st.Servers {
+		for _, pn := range s.PrivateNet {
+			used[pn.IP] = true
+		}
+	}
+	for _, lb := range c.st.LoadBalancers {
+		used[lb.PrivateIP] = true
+	}
+	for a := p.Masked().Addr().Next(); p.Contains(a); a = a.Next() {
+		if !used[a.String()] && p.Contains(a.Next()) { // skip the broadcast address
+			return a.String(), nil
+		}
+	}
+	return "", fail("no_subnet_available", "no free IP in subnet %s", cidr)
+}
+
+// subnetFor picks the subnet of n to attach to: ipRange when given, else
+// the first subnet in zone.
+func subnetFor(n *Network, ipRange, zone string) (string, *apiError) {
+	for _, s := range n.Subnets {
+		if (ipRange != "" && s.IPRange == ipRange) || (ipRange == "" && s.NetworkZone == zone) {
+			return s.IPRange, nil
+		}
+	}
+	if ipRange != "" {
+		return "", invalid("ip_range", "network %d has no subnet %s", n.ID, ipRange)
+	}
+	return "", fail("no_subnet_available", "network %d has no subnet in network zone %s", n.ID, zone)
+}

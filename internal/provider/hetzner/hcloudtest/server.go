@@ -1,0 +1,409 @@
+package hcloudtest
+
+import (
+	"net/http"
+	"regexp"
+	"slices"
+	"sort"
+	"time"
+)
+
+// Server is a fake server. Status moves initializing → starting (after
+// its create action) → running (after BootPolls reads); poweroff → off,
+// poweron → starting → running.
+type Server struct {
+	ID                              int64
+	Name, Status, ServerType, Image string
+	Location, UserData, PublicIPv4  string
+	Labels                          map[string]string
+	PrivateNet                      []PrivateNet
+	SSHKeys                         []int64
+	Created                         string
+	bootLeft                        int
+	bootDue                         time.Time
+}
+
+// PrivateNet is a server's (or load balancer's) address in a network.
+type PrivateNet struct {
+	Network int64
+	IP      string
+}
+
+// ServerTypes are the server types the fake sells (cores, GB memory, GB disk).
+var ServerTypes = map[string][3]int{
+	"cx23": {2, 4, 40}, "cx33": {4, 8, 80}, "cx43": {8, 16, 160}, "cx53": {16, 32, 320},
+	"cpx11": {2, 2, 40}, "cpx21": {3, 4, 80}, "cpx22": {2, 4, 80}, "cpx31": {4, 8, 160}, "cpx32": {4, 8, 160},
+	"cax11": {2, 4, 40}, "cax21": {4, 8, 80}, "ccx13": {2, 8, 80},
+}
+
+// Images are the system images the fake offers, by name.
+var Images = map[string]int64{
+	"debian-12": 114690387, "debian-13": 226351441, "ubuntu-22.04": 67794396, "ubuntu-24.04": 161547269,
+	"rocky-9": 76766499, "alma-9": 76766511, "fedora-42": 224733214,
+}
+
+// hostnameRE is RFC 1123: dot-separated labels of alphanumerics and '-'.
+var hostnameRE = regexp.MustCompile(`^([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$`)
+
+func (c *Cloud) wireServer(s *Server) any {
+	var fws []any
+	ids := make([]int64, 0)
+	for _, f := range c.st.Firewalls {
+		if slices.Contains(f.AppliedTo, s.ID) {
+			ids = append(ids, f.ID)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		fws = append(fws, map[string]any{"id": id, "status": "applied"})
+	}
+	if fws == nil {
+		fws = []any{}
+	}
+	var ipv4 any
+	if s.PublicIPv4 != "" {
+		ipv4 = map[string]any{"id": s.ID + 1, "ip": s.PublicIPv4, "blocked": false, "dns_ptr": "static.example"}
+	}
+	priv := make([]any, 0, len(s.PrivateNet))
+	for _, pn := range s.PrivateNet {
+		priv = append(priv, map[string]any{"network": pn.Network, "ip": pn.IP, "alias_ips": []string{}, "mac_address": "86:00:00:00:00:01"})
+	}
+	t := ServerTypes[s.ServerType]
+	loc, _ := locationByName(s.Location)
+	var lbs []int64
+	for _, lb := range c.st.LoadBalancers {
+		for _, tg := range lb.Targets {
+			if sel, err := parseSelector(tg.Selector); err == nil && tg.Selector != "" && sel.matches(s.Labels) {
+				lbs = append(lbs, lb.ID)
+			}
+		}
+	}
+	if lbs == nil {
+		lbs = []int64{}
+	}
+	var image any
+	if id, ok := Images[s.Image]; ok {
+		image = map[string]any{"id": id, "type": "system", "status": "available", "name": s.Image, "description": s.Image, "os_flavor": "debian", "architecture": "x86"}
+	}
+	return map[string]any{
+		"id": s.ID, "name": s.Name, "status": s.Status, "created": c.created(s.Created),
+		"public_net":  map[string]any{"ipv4": ipv4, "ipv6": nil, "floating_ips": []int64{}, "firewalls": fws},
+		"private_net": priv,
+		"server_type": map[string]any{"id": 100 + t[0], "name": s.ServerType, "cores": t[0], "memory": t[1], "disk": t[2], "cpu_type": "shared", "architecture": "x86"},
+		"location":    loc.wire(), "image": image, "labels": s.Labels, "volumes": []int64{}, "load_balancers": lbs,
+		"protection": map[string]any{"delete": false, "rebuild": false}, "locked": c.busy[ref{s.ID, "server"}.key()] != 0,
+		"rescue_enabled": false, "backup_window": nil, "iso": nil, "placement_group": nil,
+		"included_traffic": 21990232555520, "primary_disk_size": t[2],
+	}
+}
+
+// bootDue is when a server starting now is running at the latest: a
+// second per boot poll.
+func (c *Cloud) bootDue() time.Time {
+	return c.opts.Now().Add(time.Duration(c.opts.BootPolls) * time.Second)
+}
+
+// observe advances a starting server towards running by one read.
+func (c *Cloud) observe(s *Server) {
+	if s.Status == "starting" {
+		s.bootLeft--
+		if s.bootLeft <= 0 {
+			s.Status = "running"
+		}
+	}
+}
+
+func (c *Cloud) server(r *http.Request) (*Server, *apiError) {
+	id, e := pathID(r)
+	if e != nil {
+		return nil, e
+	}
+	s := c.st.Servers[id]
+	if s == nil {
+		return nil, notFound("server", id)
+	}
+	return s, nil
+}
+
+// attach puts s into network n (in subnet ipRange, or the first subnet of
+// its location's zone).
+func (c *Cloud) attach(s *Server, n *Network, ipRange string) *apiError {
+	loc, _ := locationByName(s.Location)
+	cidr, e := subnetFor(n, ipRange, loc.NetworkZone)
+	if e != nil {
+		return e
+	}
+	ip, e := c.allocIP(n, cidr)
+	if e != nil {
+		return e
+	}
+	s.PrivateNet = append(s.PrivateNet, PrivateNet{Network: n.ID, IP: ip})
+	return nil
+}
+
+func (c *Cloud) serverRoutes() {
+	name := func(s *Server) string { return s.Name }
+	c.handle("GET /servers", func(r *http.Request, _ []byte) (int, any, *apiError) {
+		return list(r, c.st.Servers, "servers", name, func(s *Server) map[string]string { return s.Labels },
+			func(s *Server) any { c.observe(s); return c.wireServer(s) })
+	})
+	c.handle("GET /servers/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
+		s, e := c.server(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		c.observe(s)
+		return 200, map[string]any{"server": c.wireServer(s)}, nil
+	})
+	c.handle("POST /servers", c.createServer)
+	c.handle("PUT /servers/{id}", func(r *http.Request, body []byte) (int, any, *apiError) {
+		s, e := c.server(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		var in struct {
+			Name   *string            `json:"name"`
+			Labels *map[string]string `json:"labels"`
+		}
+		if e := decode(body, &in); e != nil {
+			return 0, nil, e
+		}
+		if in.Name != nil && *in.Name != "" {
+			if !hostnameRE.MatchString(*in.Name) {
+				return 0, nil, invalid("name", "must be a valid hostname")
+			}
+			if nameTaken(c.st.Servers, *in.Name, name, s.ID) {
+				return 0, nil, fail("uniqueness_error", "server name is already used")
+			}
+			s.Name = *in.Name
+		}
+		if in.Labels != nil {
+			if e := checkLabels(*in.Labels); e != nil {
+				return 0, nil, e
+			}
+			s.Labels = copyLabels(*in.Labels)
+		}
+		return 200, map[string]any{"server": c.wireServer(s)}, nil
+	})
+	c.handle("DELETE /servers/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
+		s, e := c.server(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		a, e := c.start("delete_server", func() *apiError {
+			delete(c.st.Servers, s.ID)
+			for _, f := range c.st.Firewalls {
+				f.AppliedTo = slices.DeleteFunc(f.AppliedTo, func(id int64) bool { return id == s.ID })
+			}
+			return nil
+		}, ref{s.ID, "server"})
+		if e != nil {
+			return 0, nil, e
+		}
+		s.Status = "deleting"
+		return 200, one(a), nil
+	})
+	power := func(command, status string) handlerFunc {
+		return func(r *http.Request, _ []byte) (int, any, *apiError) {
+			s, e := c.server(r)
+			if e != nil {
+				return 0, nil, e
+			}
+			a, e := c.start(command, func() *apiError {
+				s.Status = status
+				if status == "starting" {
+					s.bootLeft, s.bootDue = c.opts.BootPolls, c.bootDue()
+				}
+				return nil
+			}, ref{s.ID, "server"})
+			if e != nil {
+				return 0, nil, e
+			}
+			return 201, one(a), nil
+		}
+	}
+	c.handle("POST /servers/{id}/actions/poweroff", power("stop_server", "off"))
+	c.handle("POST /servers/{id}/actions/shutdown", power("shutdown_server", "off"))
+	c.handle("POST /servers/{id}/actions/poweron", power("start_server", "starting"))
+	c.handle("POST /servers/{id}/actions/change_type", func(r *http.Request, body []byte) (int, any, *apiError) {
+		s, e := c.server(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		var in struct {
+			ServerType  string `json:"server_type"`
+			UpgradeDisk bool   `json:"upgrade_disk"`
+		}
+		if e := decode(body, &in); e != nil {
+			return 0, nil, e
+		}
+		if _, ok := ServerTypes[in.ServerType]; !ok {
+			return 0, nil, fail("invalid_server_type", "server type %q does not exist", in.ServerType)
+		}
+		if s.Status != "off" {
+			return 0, nil, fail("server_not_stopped", "server %d must be off to change its type (it is %s)", s.ID, s.Status)
+		}
+		a, e := c.start("change_server_type", func() *apiError { s.ServerType = in.ServerType; return nil }, ref{s.ID, "server"})
+		if e != nil {
+			return 0, nil, e
+		}
+		return 201, one(a), nil
+	})
+	c.handle("POST /servers/{id}/actions/attach_to_network", func(r *http.Request, body []byte) (int, any, *apiError) {
+		s, e := c.server(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		var in struct {
+			Network int64  `json:"network"`
+			IPRange string `json:"ip_range"`
+		}
+		if e := decode(body, &in); e != nil {
+			return 0, nil, e
+		}
+		n := c.st.Networks[in.Network]
+		if n == nil {
+			return 0, nil, notFound("network", in.Network)
+		}
+		for _, pn := range s.PrivateNet {
+			if pn.Network == n.ID {
+				return 0, nil, fail("server_already_attached", "server %d is already attached to network %d", s.ID, n.ID)
+			}
+		}
+		if in.IPRange != "" {
+			if _, e := subnetFor(n, in.IPRange, ""); e != nil {
+				return 0, nil, e
+			}
+		}
+		a, e := c.start("attach_to_network", func() *apiError { return c.attach(s, n, in.IPRange) }, ref{s.ID, "server"}, ref{n.ID, "network"})
+		if e != nil {
+			return 0, nil, e
+		}
+		return 201, one(a), nil
+	})
+	c.handle("POST /servers/{id}/actions/detach_from_network", func(r *http.Request, body []byte) (int, any, *apiError) {
+		s, e := c.server(r)
+		if e != nil {
+			return 0, nil, e
+		}
+		var in struct {
+			Network int64 `json:"network"`
+		}
+		if e := decode(body, &in); e != nil {
+			return 0, nil, e
+		}
+		a, e := c.start("detach_from_network", func() *apiError {
+			s.PrivateNet = slices.DeleteFunc(s.PrivateNet, func(pn PrivateNet) bool { return pn.Network == in.Network })
+			return nil
+		}, ref{s.ID, "server"}, ref{in.Network, "network"})
+		if e != nil {
+			return 0, nil, e
+		}
+		return 201, one(a), nil
+	})
+}
+
+func (c *Cloud) createServer(r *http.Request, body []byte) (int, any, *apiError) {
+	var in struct {
+		Name             string            `json:"name"`
+		ServerType       any               `json:"server_type"`
+		Image            any               `json:"image"`
+		Location         string            `json:"location"`
+		SSHKeys          []any             `json:"ssh_keys"`
+		UserData         string            `json:"user_data"`
+		StartAfterCreate *bool             `json:"start_after_create"`
+		Labels           map[string]string `json:"labels"`
+		Networks         []int64           `json:"networks"`
+		Firewalls        []struct {
+			Firewall int64 `json:"firewall"`
+		} `json:"firewalls"`
+		PublicNet *struct {
+			EnableIPv4 bool `json:"enable_ipv4"`
+			EnableIPv6 bool `json:"enable_ipv6"`
+		} `json:"public_net"`
+	}
+	if e := decode(body, &in); e != nil {
+		return 0, nil, e
+	}
+	if !hostnameRE.MatchString(in.Name) || len(in.Name) > 63 {
+		return 0, nil, invalid("name", "must be a valid hostname (RFC 1123)")
+	}
+	typ, _ := in.ServerType.(string)
+	if _, ok := ServerTypes[typ]; !ok {
+		return 0, nil, invalid("server_type", "server type %v does not exist", in.ServerType)
+	}
+	img, _ := in.Image.(string)
+	if _, ok := Images[img]; !ok {
+		return 0, nil, invalid("image", "image %v does not exist", in.Image)
+	}
+	loc := in.Location
+	if loc == "" {
+		loc = "fsn1"
+	}
+	if _, ok := locationByName(loc); !ok {
+		return 0, nil, invalid("location", "location %q does not exist", in.Location)
+	}
+	var keys []int64
+	for _, k := range in.SSHKeys {
+		id, ok := k.(float64)
+		if !ok || c.st.SSHKeys[int64(id)] == nil {
+			return 0, nil, invalid("ssh_keys", "SSH key %v not found", k)
+		}
+		keys = append(keys, int64(id))
+	}
+	if len(in.UserData) > 32*1024 {
+		return 0, nil, invalid("user_data", "at most 32 KiB")
+	}
+	if e := checkLabels(in.Labels); e != nil {
+		return 0, nil, e
+	}
+	for _, nid := range in.Networks {
+		if c.st.Networks[nid] == nil {
+			return 0, nil, invalid("networks", "network %d not found", nid)
+		}
+	}
+	for _, f := range in.Firewalls {
+		if c.st.Firewalls[f.Firewall] == nil {
+			return 0, nil, invalid("firewalls", "firewall %d not found", f.Firewall)
+		}
+	}
+	if nameTaken(c.st.Servers, in.Name, func(s *Server) string { return s.Name }, 0) {
+		return 0, nil, fail("uniqueness_error", "server name is already used")
+	}
+	s := &Server{
+		ID: c.id(), Name: in.Name, Status: "initializing", ServerType: typ, Image: img, Location: loc,
+		UserData: in.UserData, Labels: copyLabels(in.Labels), SSHKeys: keys, Created: c.timestamp(),
+	}
+	if in.PublicNet == nil || in.PublicNet.EnableIPv4 {
+		s.PublicIPv4 = c.publicIP()
+	}
+	c.st.Servers[s.ID] = s
+	start := in.StartAfterCreate == nil || *in.StartAfterCreate
+	a, e := c.start("create_server", func() *apiError {
+		for _, nid := range in.Networks {
+			if n := c.st.Networks[nid]; n != nil {
+				if e := c.attach(s, n, ""); e != nil {
+					return e
+				}
+			}
+		}
+		for _, f := range in.Firewalls {
+			if fw := c.st.Firewalls[f.Firewall]; fw != nil && !slices.Contains(fw.AppliedTo, s.ID) {
+				fw.AppliedTo = append(fw.AppliedTo, s.ID)
+			}
+		}
+		s.Status = "off"
+		if start {
+			s.Status, s.bootLeft, s.bootDue = "starting", c.opts.BootPolls, c.bootDue()
+		}
+		return nil
+	}, ref{s.ID, "server"})
+	if e != nil {
+		return 0, nil, e
+	}
+	var password any
+	if len(keys) == 0 {
+		password = "fake-root-password"
+	}
+	return 201, map[string]any{"server": c.wireServer(s), "action": a.wire(), "next_actions": []any{}, "root_password": password}, nil
+}

@@ -1,0 +1,523 @@
+package hetzner
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/hetznercloud/hcloud-go/v2/hcloud"
+
+	"github.com/kyku/action/internal/provider"
+)
+
+// serverKind maps Vm to a server in the configured location. size
+// small|medium|large → cx23|cx33|cx43, or any server type name (cpx21,
+// cax11, …); image is a Hetzner image name (debian-12, ubuntu-24.04, …) or
+// an image ID. The size and image as written, the SSH keys (which the API
+// does not report) and which of network/subnet were asked for are kept in
+// labels so Read reports them. With a subnet the server is created
+// stopped, attached to the subnet's range, then started; with only a
+// network it is attached at creation. Create waits until it is running.
+// A size change is a rescale: power off → change type (disk kept, so it
+// can shrink again) → power on.
+type serverKind struct{ p *Provider }
+
+var sizes = map[string]string{"small": "cx23", "medium": "cx33", "large": "cx43"}
+
+var serverTypeRE = regexp.MustCompile(`^[a-z]+[0-9]+[a-z]*$`)
+
+func serverType(size string) (string, error) {
+	if t, ok := sizes[size]; ok {
+		return t, nil
+	}
+	if serverTypeRE.MatchString(size) {
+		return size, nil
+	}
+	return "", fmt.Errorf("unknown size %q (use small, medium, large or a Hetzner server type such as cx23 or cpx21)", size)
+}
+
+func imageRef(image string) *hcloud.Image {
+	if n, err := strconv.ParseInt(image, 10, 64); err == nil {
+		return &hcloud.Image{ID: n}
+	}
+	return &hcloud.Image{Name: image}
+}
+
+// attachment returns the network the Vm belongs in and, with a subnet,
+// the subnet's range; and the kyku-attach label value.
+func attachment(r provider.Resource) (int64, *net.IPNet, string, error) {
+	var netID int64
+	var ipRange *net.IPNet
+	var asked []string
+	if _, ok := r.Properties["network"]; ok {
+		n, err := refID(r, "network")
+		if err != nil {
+			return 0, nil, "", err
+		}
+		netID = n
+		asked = append(asked, "network")
+	}
+	if s := pstr(r.Properties, "subnet"); s != "" {
+		n, ipn, err := parseSubnetID(s)
+		if err != nil {
+			return 0, nil, "", fmt.Errorf("property subnet: %q is not a Hetzner subnet ID (<network ID>/<cidr>)", s)
+		}
+		if netID != 0 && n != netID {
+			return 0, nil, "", fmt.Errorf("subnet %s is not in network %d", s, netID)
+		}
+		netID, ipRange = n, ipn
+		asked = append(asked, "subnet")
+	}
+	return netID, ipRange, strings.Join(asked, "."), nil
+}
+
+func serverLabels(r provider.Resource, size, image, attach string, keys []int64) map[string]string {
+	extra := map[string]string{labelSize: size, labelImage: image}
+	if attach != "" {
+		extra[labelAttach] = attach
+	}
+	for _, id := range keys {
+		extra[keySSH+strconv.FormatInt(id, 10)] = ""
+	}
+	return wantLabels(r, extra)
+}
+
+func (k serverKind) get(ctx context.Context, id int64) (*hcloud.Server, error) {
+	var s *hcloud.Server
+	err := k.p.call(ctx, "get server", func(ctx context.Context) (r *hcloud.Response, err error) {
+		s, r, err = k.p.c.Server.GetByID(ctx, id)
+		return r, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if s == nil {
+		return nil, gone(fmt.Sprintf("server %d", id))
+	}
+	return s, nil
+}
+
+func (k serverKind) byName(ctx context.Context, name, selector string) (*hcloud.Server, error) {
+	var ss []*hcloud.Server
+	err := k.p.call(ctx, "list servers", func(ctx context.Context) (r *hcloud.Response, err error) {
+		ss, r, err = k.p.c.Server.List(ctx, hcloud.ServerListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
+		return r, err
+	})
+	if err != nil || len(ss) == 0 {
+		return nil, err
+	}
+	return ss[0], nil
+}
+
+// object reports a server in Kyku's vocabulary. nets caches networks by
+// ID (bulk reads fill it); a missing one is read.
+func (k serverKind) object(ctx context.Context, s *hcloud.Server, nets map[int64]*hcloud.Network) (provider.Object, error) {
+	props := map[string]any{}
+	outputs := map[string]any{"publicIp": "", "privateIp": ""}
+	typ := ""
+	if s.ServerType != nil {
+		typ = s.ServerType.Name
+	}
+	props["size"] = typ
+	if alias := s.Labels[labelSize]; alias != "" {
+		if t, err := serverType(alias); err == nil && t == typ {
+			props["size"] = alias
+		}
+	}
+	switch {
+	case s.Labels[labelImage] != "":
+		props["image"] = s.Labels[labelImage]
+	case s.Image != nil && s.Image.Name != "":
+		props["image"] = s.Image.Name
+	case s.Image != nil:
+		props["image"] = strconv.FormatInt(s.Image.ID, 10)
+	}
+	var fws, keys []int64
+	for _, f := range s.PublicNet.Firewalls {
+		fws = append(fws, f.Firewall.ID)
+	}
+	for l := range s.Labels {
+		if id, ok := strings.CutPrefix(l, keySSH); ok {
+			if n, err := strconv.ParseInt(id, 10, 64); err == nil {
+				keys = append(keys, n)
+			}
+		}
+	}
+	if l := idList(fws); l != nil {
+		props["securityGroups"] = l
+	}
+	if l := idList(keys); l != nil {
+		props["sshKeys"] = l
+	}
+	if !s.PublicNet.IPv4.IsUnspecified() {
+		outputs["publicIp"] = s.PublicNet.IPv4.IP.String()
+	}
+	if len(s.PrivateNet) > 0 && s.PrivateNet[0].Network != nil {
+		pn := s.PrivateNet[0]
+		outputs["privateIp"] = pn.IP.String()
+		asked := s.Labels[labelAttach]
+		if strings.Contains(asked, "network") {
+			props["network"] = strconv.FormatInt(pn.Network.ID, 10)
+		}
+		if strings.Contains(asked, "subnet") {
+			n := nets[pn.Network.ID]
+			if n == nil {
+				var err error
+				if n, err = (vpcKind{k.p}).get(ctx, pn.Network.ID); err != nil && !isGone(err) {
+					return provider.Object{}, err
+				}
+			}
+			if n != nil {
+				for _, sn := range n.Subnets {
+					if sn.IPRange != nil && sn.IPRange.Contains(pn.IP) {
+						props["subnet"] = subnetID(n.ID, sn.IPRange.String())
+					}
+				}
+			}
+		}
+	}
+	return object(strconv.FormatInt(s.ID, 10), s.Name, setTags(props, s.Labels), outputs), nil
+}
+
+func (k serverKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	size := pstr(r.Properties, "size")
+	if size == "" {
+		size = "small"
+	}
+	typ, err := serverType(size)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	image := pstr(r.Properties, "image")
+	if image == "" {
+		return provider.Object{}, fmt.Errorf("property image is required")
+	}
+	keys, err := refIDs(r, "sshKeys")
+	if err != nil {
+		return provider.Object{}, err
+	}
+	fws, err := refIDs(r, "securityGroups")
+	if err != nil {
+		return provider.Object{}, err
+	}
+	netID, ipRange, attach, err := attachment(r)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	s, err := k.byName(ctx, r.CloudName, "")
+	if err != nil {
+		return provider.Object{}, err
+	}
+	if s == nil {
+		opts := hcloud.ServerCreateOpts{
+			Name: r.CloudName, ServerType: &hcloud.ServerType{Name: typ}, Image: imageRef(image),
+			Location: &hcloud.Location{Name: k.p.opts.Location}, UserData: pstr(r.Properties, "userData"),
+			Labels: serverLabels(r, size, image, attach, keys), StartAfterCreate: hcloud.Ptr(ipRange == nil),
+		}
+		for _, id := range keys {
+			opts.SSHKeys = append(opts.SSHKeys, &hcloud.SSHKey{ID: id})
+		}
+		for _, id := range fws {
+			opts.Firewalls = append(opts.Firewalls, &hcloud.ServerCreateFirewall{Firewall: hcloud.Firewall{ID: id}})
+		}
+		if netID != 0 && ipRange == nil {
+			opts.Networks = []*hcloud.Network{{ID: netID}}
+		}
+		var res hcloud.ServerCreateResult
+		err = k.p.call(ctx, "create server", func(ctx context.Context) (resp *hcloud.Response, err error) {
+			res, resp, err = k.p.c.Server.Create(ctx, opts)
+			return resp, err
+		})
+		switch {
+		case isCode(err, hcloud.ErrorCodeUniquenessError):
+			if s, err = k.byName(ctx, r.CloudName, ""); err == nil && s == nil {
+				err = fmt.Errorf("create server %q: uniqueness_error, yet no server has that name", r.CloudName)
+			}
+		case err == nil:
+			s = res.Server
+			err = k.p.wait(ctx, append([]*hcloud.Action{res.Action}, res.NextActions...)...)
+		}
+		if err != nil {
+			return provider.Object{}, err
+		}
+	}
+	if err := managed("server", r.CloudName, s.Labels); err != nil {
+		return provider.Object{}, err
+	}
+	// Finish what this or an interrupted earlier create left undone.
+	if err := k.attach(ctx, s.ID, netID, ipRange); err != nil {
+		return provider.Object{}, err
+	}
+	if err := k.start(ctx, s.ID); err != nil {
+		return provider.Object{}, err
+	}
+	return k.read(ctx, strconv.FormatInt(s.ID, 10))
+}
+
+// attach makes server id a member of network netID (in ipRange when
+// given), detaching it from another network first; netID 0 leaves it
+// alone.
+func (k serverKind) attach(ctx context.Context, id, netID int64, ipRange *net.IPNet) error {
+	if netID == 0 {
+		return nil
+	}
+	s, err := k.get(ctx, id)
+	if err != nil {
+		return err
+	}
+	for _, pn := range s.PrivateNet {
+		if pn.Network == nil {
+			continue
+		}
+		if pn.Network.ID == netID && (ipRange == nil || ipRange.Contains(pn.IP)) {
+			return nil
+		}
+		var a *hcloud.Action
+		err := k.p.call(ctx, "detach server from network", func(ctx context.Context) (resp *hcloud.Response, err error) {
+			a, resp, err = k.p.c.Server.DetachFromNetwork(ctx, s, hcloud.ServerDetachFromNetworkOpts{Network: pn.Network})
+			return resp, err
+		})
+		if err != nil {
+			return err
+		}
+		if err := k.p.wait(ctx, a); err != nil {
+			return err
+		}
+	}
+	var a *hcloud.Action
+	err = k.p.call(ctx, "attach server to network", func(ctx context.Context) (resp *hcloud.Response, err error) {
+		a, resp, err = k.p.c.Server.AttachToNetwork(ctx, s, hcloud.ServerAttachToNetworkOpts{Network: &hcloud.Network{ID: netID}, IPRange: ipRange})
+		return resp, err
+	})
+	if err == nil {
+		return k.p.wait(ctx, a)
+	}
+	if !isCode(err, hcloud.ErrorCodeServerAlreadyAttached) {
+		return err
+	}
+	// A retried attach whose first answer was lost: wait until it shows.
+	return k.p.poll(ctx, fmt.Sprintf("server %d in network %d", id, netID), func(ctx context.Context) (bool, error) {
+		s, err := k.get(ctx, id)
+		if err != nil {
+			return false, err
+		}
+		for _, pn := range s.PrivateNet {
+			if pn.Network != nil && pn.Network.ID == netID {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+}
+
+// start powers the server on when it is off and waits until it runs.
+func (k serverKind) start(ctx context.Context, id int64) error {
+	return k.p.poll(ctx, fmt.Sprintf("server %d to run", id), func(ctx context.Context) (bool, error) {
+		s, err := k.get(ctx, id)
+		if err != nil {
+			return false, err
+		}
+		switch s.Status {
+		case hcloud.ServerStatusRunning:
+			return true, nil
+		case hcloud.ServerStatusOff:
+			var a *hcloud.Action
+			err := k.p.call(ctx, "power on server", func(ctx context.Context) (resp *hcloud.Response, err error) {
+				a, resp, err = k.p.c.Server.Poweron(ctx, s)
+				return resp, err
+			})
+			if err != nil {
+				return false, err
+			}
+			return false, k.p.wait(ctx, a)
+		case hcloud.ServerStatusDeleting:
+			return false, fmt.Errorf("server %d is being deleted", id)
+		}
+		return false, nil // initializing, starting, …
+	})
+}
+
+func (k serverKind) read(ctx context.Context, id string) (provider.Object, error) {
+	sid, err := parseID(id)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	s, err := k.get(ctx, sid)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	return k.object(ctx, s, nil)
+}
+
+// setLabels writes a server's labels as fn computes them from the current
+// ones; writers in this process (the Vm, its target groups) take turns.
+func (k serverKind) setLabels(ctx context.Context, id int64, fn func(have map[string]string) map[string]string) error {
+	mu := k.p.mutex(fmt.Sprintf("labels/server/%d", id))
+	mu.Lock()
+	defer mu.Unlock()
+	s, err := k.get(ctx, id)
+	if err != nil {
+		return err
+	}
+	want := fn(s.Labels)
+	if sameLabels(want, s.Labels) {
+		return nil
+	}
+	return k.p.call(ctx, "label server", func(ctx context.Context) (r *hcloud.Response, err error) {
+		_, r, err = k.p.c.Server.Update(ctx, s, hcloud.ServerUpdateOpts{Labels: want})
+		return r, err
+	})
+}
+
+func (k serverKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+	sid, err := parseID(id)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	keys, err := refIDs(r, "sshKeys")
+	if err != nil {
+		return provider.Object{}, err
+	}
+	curKeys, _ := refIDs(provider.Resource{Properties: cur.Properties}, "sshKeys")
+	if add, remove := diffIDs(curKeys, keys); len(add)+len(remove) > 0 {
+		return provider.Object{}, fmt.Errorf("property sshKeys: Hetzner installs SSH keys only when it creates a server; replace the server to change them")
+	}
+	size := pstr(r.Properties, "size")
+	if size == "" {
+		size = "small"
+	}
+	typ, err := serverType(size)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	fws, err := refIDs(r, "securityGroups")
+	if err != nil {
+		return provider.Object{}, err
+	}
+	netID, ipRange, attach, err := attachment(r)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	if err := k.attach(ctx, sid, netID, ipRange); err != nil {
+		return provider.Object{}, err
+	}
+	s, err := k.get(ctx, sid)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	if s.ServerType == nil || s.ServerType.Name != typ {
+		if err := k.rescale(ctx, s, typ); err != nil {
+			return provider.Object{}, err
+		}
+	}
+	var have []int64
+	for _, f := range s.PublicNet.Firewalls {
+		have = append(have, f.Firewall.ID)
+	}
+	add, remove := diffIDs(have, fws)
+	res := []hcloud.FirewallResource{{Type: hcloud.FirewallResourceTypeServer, Server: &hcloud.FirewallResourceServer{ID: sid}}}
+	for _, fid := range add {
+		var as []*hcloud.Action
+		err := k.p.call(ctx, fmt.Sprintf("apply firewall %d", fid), func(ctx context.Context) (resp *hcloud.Response, err error) {
+			as, resp, err = k.p.c.Firewall.ApplyResources(ctx, &hcloud.Firewall{ID: fid}, res)
+			return resp, err
+		})
+		switch {
+		case err == nil:
+			err = k.p.wait(ctx, as...)
+		case isCode(err, hcloud.ErrorCodeFirewallAlreadyApplied):
+			err = nil // a retry whose first answer was lost
+		}
+		if err != nil {
+			return provider.Object{}, err
+		}
+	}
+	for _, fid := range remove {
+		var as []*hcloud.Action
+		err := k.p.call(ctx, fmt.Sprintf("remove firewall %d", fid), func(ctx context.Context) (resp *hcloud.Response, err error) {
+			as, resp, err = k.p.c.Firewall.RemoveResources(ctx, &hcloud.Firewall{ID: fid}, res)
+			return resp, err
+		})
+		if err == nil {
+			err = k.p.wait(ctx, as...)
+		}
+		if err != nil {
+			return provider.Object{}, err
+		}
+	}
+	err = k.setLabels(ctx, sid, func(have map[string]string) map[string]string {
+		return keep(serverLabels(r, size, have[labelImage], attach, keys), have, keyTG)
+	})
+	if err != nil {
+		return provider.Object{}, err
+	}
+	return k.read(ctx, id)
+}
+
+// rescale changes the server type: power off, change type (keeping the
+// disk so it can shrink again), power on, wait until running.
+func (k serverKind) rescale(ctx context.Context, s *hcloud.Server, typ string) error {
+	if s.Status != hcloud.ServerStatusOff {
+		var a *hcloud.Action
+		err := k.p.call(ctx, "power off server", func(ctx context.Context) (resp *hcloud.Response, err error) {
+			a, resp, err = k.p.c.Server.Poweroff(ctx, s)
+			return resp, err
+		})
+		if err == nil {
+			err = k.p.wait(ctx, a)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	var a *hcloud.Action
+	err := k.p.call(ctx, "change server type to "+typ, func(ctx context.Context) (resp *hcloud.Response, err error) {
+		a, resp, err = k.p.c.Server.ChangeType(ctx, s, hcloud.ServerChangeTypeOpts{ServerType: &hcloud.ServerType{Name: typ}, UpgradeDisk: false})
+		return resp, err
+	})
+	if err == nil {
+		err = k.p.wait(ctx, a)
+	}
+	if err != nil {
+		// Never leave the server off because the new type was refused.
+		if serr := k.start(ctx, s.ID); serr != nil {
+			return fmt.Errorf("%w (and starting it again failed: %v)", err, serr)
+		}
+		return err
+	}
+	return k.start(ctx, s.ID)
+}
+
+func (k serverKind) delete(ctx context.Context, id string) error {
+	sid, err := parseID(id)
+	if err != nil {
+		return err
+	}
+	s, err := k.get(ctx, sid)
+	if err != nil {
+		return err
+	}
+	var res *hcloud.ServerDeleteResult
+	err = k.p.call(ctx, "delete server", func(ctx context.Context) (resp *hcloud.Response, err error) {
+		res, resp, err = k.p.c.Server.DeleteWithResult(ctx, s)
+		return resp, err
+	})
+	if err != nil {
+		return err
+	}
+	return k.p.wait(ctx, res.Action)
+}
+
+func (k serverKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+	s, err := k.byName(ctx, name, labelManaged+"=true")
+	if err != nil {
+		return provider.Object{}, err
+	}
+	if s == nil {
+		return provider.Object{}, gone("server " + name)
+	}
+	return k.object(ctx, s, nil)
+}
