@@ -1,19 +1,28 @@
 package deptest
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 )
 
-// TestOnlyTheBotLinksPrometheus: the Prometheus client serves the bot's
-// /metrics; the Action and the CLI, short-lived processes nobody scrapes,
-// do not carry it.
-func TestOnlyTheBotLinksPrometheus(t *testing.T) {
+// TestOnlyTheBotServesMetrics: the Prometheus client serves the bot's
+// /metrics; no other Kyku package imports it. (The Action and the CLI may
+// still link it through hcloud-go's own instrumentation, which they never
+// register or serve.)
+func TestOnlyTheBotServesMetrics(t *testing.T) {
 	const mod = "github.com/kyku/action/"
-	for _, cmd := range []string{"cmd/action", "cmd/kyku"} {
-		for _, d := range deps(t, mod+cmd) {
-			if strings.HasPrefix(d, "github.com/prometheus/") {
-				t.Errorf("%s links %s: only the bot serves metrics", cmd, d)
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", mod+"...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list %s...: %v\n%s", mod, err, out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		pkg, imports := f[0], f[1:]
+		own := pkg == mod+"cmd/bot" || pkg == mod+"internal/bot" || strings.HasPrefix(pkg, mod+"internal/bot/")
+		for _, imp := range imports {
+			if strings.HasPrefix(imp, "github.com/prometheus/") && !own {
+				t.Errorf("%s imports %s: only the bot serves metrics", pkg, imp)
 			}
 		}
 	}
