@@ -1,6 +1,7 @@
 package s3
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"regexp"
@@ -38,6 +39,10 @@ func (b *Backend) Backup(ctx context.Context, f *state.File) (string, error) {
 		key = fmt.Sprintf("%s%s.%d.json", b.backupPrefix(), stamp.Format(backupTime), f.Metadata.Serial)
 		_, err = b.put(ctx, key, data, cond{absent: true})
 		if !isPreconditionFailed(err) {
+			break
+		}
+		if o, gerr := b.get(ctx, key); gerr == nil && bytes.Equal(o.data, data) {
+			err = nil // our own earlier attempt landed: one backup, not two
 			break
 		}
 		// Same millisecond and serial as an existing backup: never
