@@ -16,7 +16,10 @@ import (
 	"github.com/kyku/action/internal/statemgr"
 )
 
-var _ statemgr.Backend = (*Backend)(nil)
+var (
+	_ statemgr.Backend        = (*Backend)(nil)
+	_ statemgr.BackupRewriter = (*Backend)(nil)
+)
 
 // API is the part of the S3 client this package uses (*s3.Client has it).
 type API interface {
@@ -70,6 +73,9 @@ type Options struct {
 	RetryBase time.Duration
 	// OnRetry, when set, is told of every transient error that is retried.
 	OnRetry func(op string, err error)
+	// Codec seals the state, journal entries, backups and objects before
+	// they are written (nil: clear; sealed data then fails to read).
+	Codec statemgr.Codec
 	// Now is the clock for lock timestamps and backup names (default time.Now).
 	Now func() time.Time
 	// Getenv reads the environment, only to name the endpoint in messages

@@ -1,6 +1,7 @@
 package s3_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -21,5 +22,28 @@ func TestConformance(t *testing.T) {
 				LockTimeout:  statemgrtest.LockTimeout,
 				PollInterval: 20 * time.Millisecond,
 			})
+		}))
+}
+
+// TestConformanceEncrypted runs the suite through a codec and checks that
+// no object in the bucket holds a property value in clear.
+func TestConformanceEncrypted(t *testing.T) {
+	t.Parallel()
+	bucket := newBucket(t)
+	statemgrtest.RunEncrypted(t, statemgrtest.SharedSealedStore(
+		func(t *testing.T) string { return "sealed/" + randHex(6) },
+		func(t *testing.T, prefix string, c statemgr.Codec) statemgr.Backend {
+			return newBackend(t, s3b.Config{Bucket: bucket, Prefix: prefix, BackupRetention: statemgrtest.BackupRetention}, "test", s3b.Options{
+				LockTimeout: statemgrtest.LockTimeout, PollInterval: 20 * time.Millisecond, Codec: c,
+			})
+		},
+		func(t *testing.T, prefix string) map[string][]byte {
+			out := map[string][]byte{}
+			for _, k := range rawKeys(t, bucket) {
+				if strings.HasPrefix(k, prefix+"/") && !strings.HasSuffix(k, ".lock") {
+					out[k] = rawGet(t, bucket, k)
+				}
+			}
+			return out
 		}))
 }

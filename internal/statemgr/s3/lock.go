@@ -62,7 +62,8 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 		if until.IsZero() {
 			return octx
 		}
-		return withBudget(octx, max(time.Until(until), time.Millisecond))
+		// At least one whole attempt, however close the deadline.
+		return withBudget(octx, max(time.Until(until), b.opts.AttemptTimeout))
 	}
 	poll := time.NewTimer(time.Hour)
 	defer poll.Stop()
@@ -88,6 +89,9 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 		if !isPreconditionFailed(err) {
 			if ctx.Err() != nil {
 				return nil, b.lockedError(last, ctx.Err())
+			}
+			if last != nil && !until.IsZero() && time.Now().After(until) {
+				return nil, b.lockedError(last, b.wrap("acquire lock", key, err))
 			}
 			return nil, b.wrap("acquire lock", key, err)
 		}

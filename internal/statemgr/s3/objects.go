@@ -195,7 +195,11 @@ func (b *Backend) PutObject(ctx context.Context, key string, data []byte) error 
 	if err != nil {
 		return err
 	}
-	if _, err := b.put(ctx, full, data, cond{}); err != nil {
+	sealed, err := statemgr.Seal(ctx, b.opts.Codec, statemgr.ObjectLabel(key), data)
+	if err != nil {
+		return fmt.Errorf("s3 backend: write %s: %w", b.url(full), err)
+	}
+	if _, err := b.put(ctx, full, sealed, cond{}); err != nil {
 		return b.wrap("write", full, err)
 	}
 	return nil
@@ -215,7 +219,11 @@ func (b *Backend) GetObject(ctx context.Context, key string) ([]byte, error) {
 	if err != nil {
 		return nil, b.wrap("read", full, err)
 	}
-	return o.data, nil
+	plain, err := statemgr.Open(ctx, b.opts.Codec, statemgr.ObjectLabel(key), o.data)
+	if err != nil {
+		return nil, fmt.Errorf("s3 backend: read %s: %w", b.url(full), err)
+	}
+	return plain, nil
 }
 
 // ListObjects returns the keys (relative to the backend's prefix) that start
