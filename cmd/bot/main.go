@@ -82,11 +82,13 @@ func run() int {
 // opener opens a project's provider and backend from its trusted config.
 // The bot keeps nothing that matters on its disk, so a local backend is
 // refused: several replicas and restarts must see the same state and locks.
+// Every remote backend is accepted (s3, gcs, spaces, http), with the
+// encryption the config names.
 func opener(getenv func(string) string) review.Opener {
 	reg := provider.Registry{"sim": sim.Factory, "aws": aws.New}
 	return func(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
-		if cfg.Backend == nil || cfg.Backend.Type != "s3" {
-			return nil, fmt.Errorf("open workspace: the bot needs an s3 backend in the project's config (state on the bot's disk would be lost)")
+		if cfg.Backend == nil || cfg.Backend.Type == "" || cfg.Backend.Type == "local" {
+			return nil, fmt.Errorf("open workspace: the bot needs a remote backend (s3, gcs, spaces or http) in the project's config (state on the bot's disk would be lost)")
 		}
 		ws, err := workspace.Open(ctx, cfg, workspace.Settings{Env: env, Getenv: getenv}, reg)
 		if err != nil {
