@@ -41,33 +41,43 @@ var (
 
 // Main finds or starts the emulator, runs the tests and stops what it started.
 func Main(m *testing.M) int {
+	stop, err := Setup()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		return 1
+	}
+	defer stop()
+	return m.Run()
+}
+
+// Setup finds or starts the emulator (for a TestMain that needs more than
+// one service) and sets STORAGE_EMULATOR_HOST; stop stops what it started.
+// Without an emulator, Require skips, and under CI=true Setup fails.
+func Setup() (stop func(), err error) {
+	stop = func() {}
 	s := &Server{Host: os.Getenv("KYKU_TEST_GCS_HOST")}
 	if s.Host == "" {
 		bin := findBinary()
 		if bin == "" {
 			skip = "no GCS emulator: source .ci/gcs-server.sh (KYKU_TEST_GCS_HOST) or put fake-gcs-server on PATH or in $KYKU_CI_CACHE/bin"
 			if os.Getenv("CI") == "true" {
-				fmt.Fprintln(os.Stderr, "FAIL: CI=true but", skip)
-				return 1
+				return stop, fmt.Errorf("CI=true but %s", skip)
 			}
-			return m.Run()
+			return stop, nil
 		}
-		stop, err := start(bin, s)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "FAIL: start fake-gcs-server:", err)
-			return 1
+		if stop, err = start(bin, s); err != nil {
+			return func() {}, fmt.Errorf("start fake-gcs-server: %w", err)
 		}
-		defer stop()
 	}
 	os.Setenv("STORAGE_EMULATOR_HOST", s.Host)
 	client, err := storage.NewClient(context.Background())
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "FAIL: storage client for the emulator:", err)
-		return 1
+		stop()
+		return func() {}, fmt.Errorf("storage client for the emulator: %w", err)
 	}
 	s.Client = client
 	current = s
-	return m.Run()
+	return stop, nil
 }
 
 // Require returns the server, or skips tb when there is none.
