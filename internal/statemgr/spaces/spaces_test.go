@@ -93,7 +93,9 @@ func TestConformanceEncrypted(t *testing.T) {
 // the AWS ones, and their absence is named.
 func TestEndpointAndKeys(t *testing.T) {
 	b, err := spaces.New(ctx, spaces.Config{Bucket: "acme", Region: "fra1", Lock: false}, "prod",
-		func(k string) string { return map[string]string{"AWS_ACCESS_KEY_ID": "id", "AWS_SECRET_ACCESS_KEY": "secret"}[k] }, s3.Options{})
+		func(k string) string {
+			return map[string]string{"AWS_ACCESS_KEY_ID": "id", "AWS_SECRET_ACCESS_KEY": "secret"}[k]
+		}, s3.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
