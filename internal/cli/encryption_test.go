@@ -53,8 +53,21 @@ func TestEncryptionSwitchOnAndRotate(t *testing.T) {
 	if code, out, errOut := k.run("", "plan"); code != 0 || !strings.Contains(out, "No changes") {
 		t.Fatalf("plan after rekey: exit %d\n%s%s", code, out, errOut)
 	}
-	if code, pulled, errOut := k.run("", "state", "pull"); code != 0 || !strings.Contains(pulled, "s3cr3t-value") {
+	code, pulled, errOut := k.run("", "state", "pull")
+	if code != 0 || !strings.Contains(pulled, "s3cr3t-value") {
 		t.Fatalf("state pull does not decrypt: exit %d %s", code, errOut)
+	}
+	file := filepath.Join(k.dir, "pulled.json")
+	if err := os.WriteFile(file, []byte(pulled), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := k.run("", "state", "push", "--force", file, "-c", filepath.Join(k.dir, "kyku.yaml"), "--state-dir", filepath.Join(k.dir, ".kyku")); code != 0 {
+		t.Fatalf("state push: %s", errOut)
+	}
+	for p, data := range k.stateFiles() {
+		if strings.Contains(data, "s3cr3t-value") {
+			t.Errorf("%s holds a property value in clear after state push", p)
+		}
 	}
 
 	// Rotate: the new passphrase is the key, the old one the fallback.

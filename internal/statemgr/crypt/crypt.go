@@ -50,10 +50,9 @@ type Codec struct {
 	fallbacks   []Key
 	acceptClear bool
 
-	sealOnce sync.Once
+	sealMu   sync.Mutex // guards sealDEK, sealDesc: made once, on the first success
 	sealDEK  []byte
 	sealDesc json.RawMessage
-	sealErr  error
 
 	mu     sync.Mutex
 	opened map[string][]byte // descriptor → data key
@@ -94,23 +93,38 @@ const algorithm = "AES-256-GCM"
 
 // Seal encrypts plaintext under the process's data key with a fresh nonce.
 func (c *Codec) Seal(ctx context.Context, label string, plaintext []byte) ([]byte, error) {
-	c.sealOnce.Do(func() { c.sealDEK, c.sealDesc, c.sealErr = c.primary.NewDataKey(ctx) })
-	if c.sealErr != nil {
-		return nil, fmt.Errorf("encrypt: data key from %s: %w", c.primary.Describe(), c.sealErr)
+	dek, desc, err := c.sealKey(ctx)
+	if err != nil {
+		return nil, err
 	}
-	aead, err := gcm(c.sealDEK)
+	aead, err := gcm(dek)
 	if err != nil {
 		return nil, err
 	}
 	nonce := make([]byte, aead.NonceSize())
 	_, _ = rand.Read(nonce) // crypto/rand.Read never fails (Go 1.24+)
-	env := envelope{Version: 1, Alg: algorithm, Key: c.sealDesc, Nonce: nonce,
-		Data: aead.Seal(nil, nonce, plaintext, aad(label, c.sealDesc))}
+	env := envelope{Version: 1, Alg: algorithm, Key: desc, Nonce: nonce,
+		Data: aead.Seal(nil, nonce, plaintext, aad(label, desc))}
 	out, err := json.Marshal(env)
 	if err != nil {
 		return nil, fmt.Errorf("encrypt: %w", err)
 	}
 	return out, nil
+}
+
+// sealKey returns the process's data key, making it on first use; a
+// failure (KMS unreachable) is not remembered: the next Seal tries again.
+func (c *Codec) sealKey(ctx context.Context) ([]byte, json.RawMessage, error) {
+	c.sealMu.Lock()
+	defer c.sealMu.Unlock()
+	if c.sealDEK == nil {
+		dek, desc, err := c.primary.NewDataKey(ctx)
+		if err != nil {
+			return nil, nil, fmt.Errorf("encrypt: data key from %s: %w", c.primary.Describe(), err)
+		}
+		c.sealDEK, c.sealDesc = dek, desc
+	}
+	return c.sealDEK, c.sealDesc, nil
 }
 
 // Open authenticates and decrypts data sealed under label. Clear data is an

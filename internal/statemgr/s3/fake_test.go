@@ -177,11 +177,12 @@ type memAPI struct {
 	fakeAPI
 	objects map[string][]byte
 	losing  map[string]int
+	failing map[string]int // the next n calls of op fail before doing anything
 	calls   map[string]int
 }
 
 func newMemAPI() *memAPI {
-	m := &memAPI{objects: map[string][]byte{}, losing: map[string]int{}, calls: map[string]int{}}
+	m := &memAPI{objects: map[string][]byte{}, losing: map[string]int{}, failing: map[string]int{}, calls: map[string]int{}}
 	lost := func(op string) error {
 		m.calls[op]++
 		if m.losing[op] > 0 {
@@ -192,6 +193,11 @@ func newMemAPI() *memAPI {
 	}
 	etag := func(data []byte) *string { return aws.String(fmt.Sprintf(`"%x"`, sha256.Sum256(data))) }
 	m.put = func(in *awss3.PutObjectInput) (*awss3.PutObjectOutput, error) {
+		if m.failing["put"] > 0 {
+			m.failing["put"]--
+			m.calls["put"]++
+			return nil, s3Error(503, "SlowDown")
+		}
 		key := aws.ToString(in.Key)
 		cur, exists := m.objects[key]
 		if (in.IfNoneMatch != nil && exists) || (in.IfMatch != nil && (!exists || *etag(cur) != aws.ToString(in.IfMatch))) {
@@ -282,5 +288,34 @@ func TestLostAnswersAreRecognised(t *testing.T) {
 	}
 	if m.calls["put"] < 8 {
 		t.Errorf("%d puts: the lost answers were not retried", m.calls["put"])
+	}
+}
+
+// Taking the lock rides out far more than the SDK's three attempts, within
+// --lock-timeout; when the failures outlast it, the error says so.
+func TestLockRetriesWithinLockTimeout(t *testing.T) {
+	t.Parallel()
+	m := newMemAPI()
+	b, err := s3b.NewWithClient(m, s3b.Config{Bucket: "b"}, "", s3b.Options{RetryBase: time.Millisecond, LockTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.failing["put"] = 12
+	l, err := b.Lock(context.Background(), statemgrtest.NewLockInfo("apply"))
+	if err != nil {
+		t.Fatalf("Lock through 12 SlowDowns: %v", err)
+	}
+	if m.calls["put"] < 13 {
+		t.Errorf("%d puts, want 13 (12 refused, then ours)", m.calls["put"])
+	}
+	_ = l.Unlock(context.Background())
+
+	m2 := newMemAPI()
+	m2.failing["put"] = 1 << 30
+	short, _ := s3b.NewWithClient(m2, s3b.Config{Bucket: "b"}, "", s3b.Options{RetryBase: time.Millisecond, LockTimeout: 200 * time.Millisecond, AttemptTimeout: 100 * time.Millisecond})
+	_, err = short.Lock(context.Background(), statemgrtest.NewLockInfo("apply"))
+	var rb *s3b.RetryBudgetError
+	if !errors.As(err, &rb) || rb.Attempts < 4 || !strings.Contains(err.Error(), "SlowDown") {
+		t.Errorf("Lock through endless SlowDowns = %v; want a RetryBudgetError after several attempts naming the last error", err)
 	}
 }
