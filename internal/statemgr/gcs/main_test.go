@@ -64,3 +64,21 @@ func TestConformanceEncrypted(t *testing.T) {
 			return out
 		}))
 }
+
+// TestStale: heartbeat and breaking of abandoned locks on the emulator.
+func TestStale(t *testing.T) {
+	srv := gcstest.Require(t)
+	bucket := srv.NewBucket(t)
+	statemgrtest.RunStale(t, func() statemgrtest.TimedFactory {
+		prefixes := map[*testing.T]string{}
+		return func(t *testing.T, tm statemgrtest.LockTiming) statemgr.Backend {
+			p, ok := prefixes[t]
+			if !ok {
+				p = "stale/" + randHex(6)
+				prefixes[t] = p
+			}
+			return newBackend(t, srv, gcs.Config{Bucket: bucket, Prefix: p}, "test", gcs.Options{
+				LockTimeout: tm.LockTimeout, StaleAfter: tm.StaleAfter, Heartbeat: tm.Heartbeat, PollInterval: 20 * time.Millisecond})
+		}
+	}())
+}

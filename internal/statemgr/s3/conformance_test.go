@@ -2,6 +2,7 @@ package s3_test
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -46,4 +47,23 @@ func TestConformanceEncrypted(t *testing.T) {
 			}
 			return out
 		}))
+}
+
+// TestStale: heartbeat and breaking of abandoned locks on the real server.
+func TestStale(t *testing.T) {
+	t.Parallel()
+	bucket := newBucket(t)
+	prefixes := map[*testing.T]string{}
+	var mu sync.Mutex
+	statemgrtest.RunStale(t, func(t *testing.T, tm statemgrtest.LockTiming) statemgr.Backend {
+		mu.Lock()
+		p, ok := prefixes[t]
+		if !ok {
+			p = "stale/" + randHex(6)
+			prefixes[t] = p
+		}
+		mu.Unlock()
+		return newBackend(t, s3b.Config{Bucket: bucket, Prefix: p}, "test", s3b.Options{
+			LockTimeout: tm.LockTimeout, StaleAfter: tm.StaleAfter, Heartbeat: tm.Heartbeat, PollInterval: 20 * time.Millisecond})
+	})
 }
