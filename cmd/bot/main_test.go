@@ -12,6 +12,7 @@ import (
 
 	"github.com/kyku/action/internal/bot"
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/statemgr/httpstate/httpstatetest"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 )
 
@@ -30,8 +31,8 @@ func TestOpenerRefusesLocalState(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := open(context.Background(), bot.Tenant{Repo: "acme/infra", Namespace: "acme/infra"}, cfg, "prod"); err == nil || !strings.Contains(err.Error(), "s3 backend") {
-			t.Errorf("%q: err = %v, want a refusal asking for an s3 backend", yaml, err)
+		if _, err := open(context.Background(), bot.Tenant{Repo: "acme/infra", Namespace: "acme/infra"}, cfg, "prod"); err == nil || !strings.Contains(err.Error(), "remote backend (s3, gcs, spaces or http)") {
+			t.Errorf("%q: err = %v, want a refusal asking for a remote backend", yaml, err)
 		}
 	}
 }
@@ -77,5 +78,42 @@ func TestOpenerUsesTheTenantsCredentials(t *testing.T) {
 	}
 	if err := ws.Backend.PutObject(ctx, "plans/prod/pr-2-abc.json", []byte("{}")); err == nil {
 		t.Error("the bot's own wrong credentials wrote to the bucket")
+	}
+}
+
+// Every remote backend is accepted, with the config's encryption: here the
+// HTTP backend protocol with a passphrase. What reaches the server is
+// sealed.
+func TestOpenerAcceptsRemoteBackends(t *testing.T) {
+	srv := httpstatetest.New(t)
+	env := map[string]string{"KYKU_STATE_PASSPHRASE": "a long enough bot passphrase"}
+	open := opener(func(k string) string { return env[k] }, t.TempDir())
+	yaml := "provider: { name: sim, dir: cloud }\n" +
+		"backend: { type: http, address: \"" + srv.URL + "app-{env}\", lockAddress: \"" + srv.URL + "app-{env}\" }\n" +
+		"encryption: { key: passphrase }\nresources: {}\n"
+	cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte(yaml)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ws, err := open(ctx, bot.Tenant{Repo: "acme/infra", Namespace: "acme/infra"}, cfg, "prod")
+	if err != nil {
+		t.Fatalf("open with an http backend: %v", err)
+	}
+	if !strings.Contains(ws.Backend.Describe(), "app-prod") {
+		t.Errorf("backend %s, want the app-prod document", ws.Backend.Describe())
+	}
+	const secret = "plan-body-that-must-not-be-stored-in-clear"
+	if err := ws.Backend.PutObject(ctx, "plans/prod/pr-1-abc.json", []byte(secret)); err != nil {
+		t.Fatal(err)
+	}
+	docs := srv.Documents()
+	if len(docs) == 0 {
+		t.Fatal("nothing reached the http backend")
+	}
+	for name, d := range docs {
+		if strings.Contains(string(d), secret) {
+			t.Errorf("document %s holds the object in clear: the config's encryption was not applied", name)
+		}
 	}
 }

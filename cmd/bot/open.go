@@ -18,6 +18,7 @@ import (
 	"github.com/kyku/action/internal/provider/hetzner"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/review"
+	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/s3"
 	"github.com/kyku/action/internal/workspace"
 )
@@ -35,26 +36,22 @@ import (
 func opener(getenv func(string) string, simRoot string) bot.Opener {
 	return func(ctx context.Context, t bot.Tenant, cfg *config.Config, env string) (*review.Workspace, error) {
 		bc := cfg.Backend
-		if bc == nil || bc.Type != "s3" {
-			return nil, fmt.Errorf("open workspace: the bot needs an s3 backend in the project's config (state on the bot's disk would be lost)")
+		if bc == nil || bc.Type == "" || bc.Type == "local" {
+			return nil, fmt.Errorf("open workspace: the bot needs a remote backend (s3, gcs, spaces or http) in the project's config (state on the bot's disk would be lost)")
 		}
-		awsCfg, err := loadAWS(ctx, bc.Region, bc.Endpoint != "", t.Credentials)
-		if err != nil {
-			return nil, fmt.Errorf("open workspace: %w", err)
+		ws := workspace.Settings{Env: env, Getenv: getenv}
+		var (
+			backend statemgr.Backend
+			awsCfg  aws.Config
+			err     error
+		)
+		if bc.Type == "s3" {
+			backend, awsCfg, err = openS3(ctx, t, cfg, ws)
+		} else {
+			// gcs, spaces and http: the bot's own credentials (the policy
+			// grants roles for S3 buckets only).
+			backend, err = workspace.OpenConfigBackend(ctx, cfg, ws)
 		}
-		if awsCfg.Region == "" {
-			return nil, fmt.Errorf("open workspace: no region for bucket %q: set backend.region in kyku.yaml or AWS_REGION on the bot", bc.Bucket)
-		}
-		client := awss3.NewFromConfig(awsCfg, func(o *awss3.Options) {
-			if bc.Endpoint != "" {
-				o.BaseEndpoint = aws.String(bc.Endpoint)
-			}
-			o.UsePathStyle = bc.UsePathStyle
-		})
-		backend, err := s3.NewWithClient(client, s3.Config{
-			Bucket: bc.Bucket, Prefix: bc.Prefix, Region: awsCfg.Region, Endpoint: bc.Endpoint,
-			UsePathStyle: bc.UsePathStyle, KMSKeyID: bc.KMSKeyID, BackupRetention: bc.BackupRetention,
-		}, env, s3.Options{Getenv: getenv})
 		if err != nil {
 			return nil, fmt.Errorf("open workspace: %w", err)
 		}
@@ -89,6 +86,39 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 		}
 		return &review.Workspace{Engine: engine.New(p, backend, engine.Options{Env: env}), Backend: backend}, nil
 	}
+}
+
+// openS3 opens an S3 backend with the tenant's credentials (the policy's
+// role, assumed for the repository) when it has them, and the encryption the
+// config names. It also returns the AWS configuration it used, for the aws
+// provider's region.
+func openS3(ctx context.Context, t bot.Tenant, cfg *config.Config, ws workspace.Settings) (statemgr.Backend, aws.Config, error) {
+	bc := cfg.Backend
+	awsCfg, err := loadAWS(ctx, bc.Region, bc.Endpoint != "", t.Credentials)
+	if err != nil {
+		return nil, aws.Config{}, err
+	}
+	if awsCfg.Region == "" {
+		return nil, aws.Config{}, fmt.Errorf("no region for bucket %q: set backend.region in kyku.yaml or AWS_REGION on the bot", bc.Bucket)
+	}
+	codec, err := workspace.Codec(ctx, cfg.Encryption, ws)
+	if err != nil {
+		return nil, aws.Config{}, err
+	}
+	client := awss3.NewFromConfig(awsCfg, func(o *awss3.Options) {
+		if bc.Endpoint != "" {
+			o.BaseEndpoint = aws.String(bc.Endpoint)
+		}
+		o.UsePathStyle = bc.UsePathStyle
+	})
+	backend, err := s3.NewWithClient(client, s3.Config{
+		Bucket: bc.Bucket, Prefix: bc.Prefix, Region: awsCfg.Region, Endpoint: bc.Endpoint,
+		UsePathStyle: bc.UsePathStyle, KMSKeyID: bc.KMSKeyID, BackupRetention: bc.BackupRetention,
+	}, ws.Env, s3.Options{Getenv: ws.Getenv, Codec: codec})
+	if err != nil {
+		return nil, aws.Config{}, err
+	}
+	return backend, awsCfg, nil
 }
 
 // loadAWS is the SDK's configuration with region, and creds instead of the

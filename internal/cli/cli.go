@@ -52,7 +52,7 @@ Commands:
   refresh       read every resource and report drift (updates state)
   output        print outputs ([name] [--json])
   graph         print the dependency graph (--format dot|mermaid)
-  state         pull | push FILE [--force] | backups | restore KEY
+  state         pull | push FILE [--force] | backups | restore KEY | rekey
   force-unlock  remove a lock left by a dead run (force-unlock TOKEN)
 
 Common flags: -c PATH (file or directory of *.yaml, default kyku.yaml), -e ENV,

@@ -13,9 +13,9 @@ import (
 
 // openBackend opens only the backend the config names (no provider).
 func (c *common) openBackend(ctx context.Context, env *Env, op string) (statemgr.Backend, error) {
-	var bc *config.Backend
-	if cfg, err := config.Load(c.config); err == nil {
-		bc = cfg.Backend
+	cfg := &config.Config{}
+	if loaded, err := config.Load(c.config); err == nil {
+		cfg = loaded
 	} else if fileExists(c.config) { // a config that exists but does not load is an error
 		return nil, err
 	}
@@ -23,7 +23,13 @@ func (c *common) openBackend(ctx context.Context, env *Env, op string) (statemgr
 	if err != nil {
 		return nil, err
 	}
-	return workspace.OpenBackend(ctx, bc, s)
+	if op == "state rekey" {
+		if cfg.Encryption == nil {
+			return nil, fmt.Errorf("state rekey: %s has no encryption: section; add one (e.g. encryption: { key: passphrase }) to say which key to encrypt with", c.config)
+		}
+		s.AcceptClearState = true
+	}
+	return workspace.OpenConfigBackend(ctx, cfg, s)
 }
 
 func fileExists(p string) bool {
@@ -41,7 +47,7 @@ func cmdState(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(pos) == 0 {
-		return fmt.Errorf("state needs a subcommand: pull, push FILE, backups, restore KEY")
+		return fmt.Errorf("state needs a subcommand: pull, push FILE, backups, restore KEY, rekey")
 	}
 	b, err := c.openBackend(ctx, env, "state "+pos[0])
 	if err != nil {
@@ -149,8 +155,19 @@ func cmdState(ctx context.Context, env *Env, args []string) error {
 		}
 		fmt.Fprintf(env.Stdout, "Restored %s (now serial %d).\n", pos[1], old.Metadata.Serial)
 		return nil
+	case pos[0] == "rekey" && len(pos) == 1:
+		r, err := statemgr.Reseal(ctx, b, lockInfo(env, "state rekey"))
+		if err != nil {
+			return err
+		}
+		what := "no state"
+		if r.State {
+			what = "the state"
+		}
+		fmt.Fprintf(env.Stdout, "Rewrote %s, %d backup(s) and %d saved plan(s) or audit record(s) in %s with the configured key.\n", what, r.Backups, r.Objects, b.Describe())
+		return nil
 	}
-	return fmt.Errorf("state: unknown subcommand or wrong arguments %q (want pull, push FILE, backups, restore KEY)", pos)
+	return fmt.Errorf("state: unknown subcommand or wrong arguments %q (want pull, push FILE, backups, restore KEY, rekey)", pos)
 }
 
 func cmdForceUnlock(ctx context.Context, env *Env, args []string) error {

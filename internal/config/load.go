@@ -183,6 +183,8 @@ func (p *parser) parseFile(data []byte) {
 			p.provider(kv.key, kv.val)
 		case "backend":
 			p.backend(kv.key, kv.val)
+		case "encryption":
+			p.encryption(kv.key, kv.val)
 		case "resources":
 			p.resourceMap(kv.val)
 		case "outputs":
@@ -193,7 +195,7 @@ func (p *parser) parseFile(data []byte) {
 	}
 }
 
-var topKeys = []string{"backend", "outputs", "provider", "resources"}
+var topKeys = []string{"backend", "encryption", "outputs", "provider", "resources"}
 
 // unknownKey reports a key that is not in known.
 func (p *parser) unknownKey(k *yaml.Node, where string, known []string) {
@@ -259,82 +261,6 @@ func (p *parser) setProvider(pc ProviderConfig) {
 		return
 	}
 	p.cfg.Provider = pc
-}
-
-var (
-	backendKeys = []string{"backupRetention", "bucket", "endpoint", "kmsKeyId", "path", "prefix", "region", "type", "usePathStyle"}
-	s3Only      = map[string]bool{"bucket": true, "prefix": true, "region": true, "endpoint": true, "usePathStyle": true, "kmsKeyId": true}
-)
-
-func (p *parser) backend(k, v *yaml.Node) {
-	if p.cfg.Backend != nil {
-		p.diags.Add(p.pos(k), "duplicate \"backend\" (first defined at %s)", p.cfg.Backend.Pos)
-		return
-	}
-	b := &Backend{Type: "local", Pos: p.pos(k)}
-	p.cfg.Backend = b
-	var pairs []pair
-	if d := p.deref(v, "backend"); d != nil && d.Kind == yaml.ScalarNode {
-		pairs = []pair{{&yaml.Node{Kind: yaml.ScalarNode, Value: "type", Line: k.Line, Column: k.Column}, d}}
-	} else if pairs, _ = p.mapping(v, "backend", "mapping with \"type\""); pairs == nil {
-		return
-	}
-	var typeNode *yaml.Node
-	for _, kv := range pairs {
-		if kv.key.Value == "type" {
-			typeNode = kv.val
-			if t, ok := p.str(kv.val, "backend.type"); ok {
-				if t != "local" && t != "s3" {
-					p.diags.Add(p.pos(kv.val), "backend.type: unknown backend %q (expected local or s3)%s", t, didYouMean(t, []string{"local", "s3"}))
-				}
-				b.Type = t
-			}
-		}
-	}
-	for _, kv := range pairs {
-		key, path := kv.key.Value, "backend."+kv.key.Value
-		if s3Only[key] && b.Type != "s3" {
-			p.diags.Add(p.pos(kv.key), "backend: %q applies only to type s3", key)
-			continue
-		}
-		switch key {
-		case "type":
-		case "path":
-			if b.Type != "local" {
-				p.diags.Add(p.pos(kv.key), "backend: \"path\" applies only to type local")
-				continue
-			}
-			b.Path, _ = p.str(kv.val, path)
-		case "bucket":
-			b.Bucket, _ = p.str(kv.val, path)
-		case "prefix":
-			b.Prefix, _ = p.str(kv.val, path)
-		case "region":
-			b.Region, _ = p.str(kv.val, path)
-		case "endpoint":
-			b.Endpoint, _ = p.str(kv.val, path)
-		case "kmsKeyId":
-			b.KMSKeyID, _ = p.str(kv.val, path)
-		case "usePathStyle":
-			b.UsePathStyle, _ = p.boolean(kv.val, path)
-		case "backupRetention":
-			if n, ok := p.integer(kv.val, path); ok {
-				if n < 0 {
-					p.diags.Add(p.pos(kv.val), "%s: must be 0 (keep all) or more, got %v", path, n)
-				}
-				b.BackupRetention = int(n)
-			}
-		default:
-			p.unknownKey(kv.key, "backend", backendKeys)
-		}
-	}
-	if b.Type == "s3" && b.Bucket == "" {
-		pos := b.Pos
-		if typeNode != nil {
-			pos = p.pos(typeNode)
-		}
-		p.diags.Add(pos, "backend: type s3 needs a \"bucket\"")
-	}
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)

@@ -13,11 +13,12 @@ import (
 // Config is a loaded, validated configuration: the desired resources (with
 // defaults applied and references kept as "${…}" strings) and outputs.
 type Config struct {
-	Files     []string       `json:"files,omitempty"`
-	Provider  ProviderConfig `json:"provider"`
-	Backend   *Backend       `json:"backend,omitempty"`
-	Resources []*Resource    `json:"resources"` // sorted by name
-	Outputs   []*Output      `json:"outputs,omitempty"`
+	Files      []string       `json:"files,omitempty"`
+	Provider   ProviderConfig `json:"provider"`
+	Backend    *Backend       `json:"backend,omitempty"`
+	Encryption *Encryption    `json:"encryption,omitempty"`
+	Resources  []*Resource    `json:"resources"` // sorted by name
+	Outputs    []*Output      `json:"outputs,omitempty"`
 
 	mu    sync.Mutex // guards index: Resource is called from many goroutines
 	index map[string]*Resource
@@ -30,18 +31,44 @@ type ProviderConfig struct {
 	Pos      diag.Pos          `json:"-"`
 }
 
-// Backend is where state lives. Type is "local" (default) or "s3".
+// Backend is where state lives. Type is "local" (default), "s3", "gcs",
+// "spaces" or "http"; each type takes only its own keys (backendKeys).
 type Backend struct {
-	Type            string   `json:"type"`
-	Path            string   `json:"path,omitempty"` // local: state directory
-	Bucket          string   `json:"bucket,omitempty"`
-	Prefix          string   `json:"prefix,omitempty"`
-	Region          string   `json:"region,omitempty"`
-	Endpoint        string   `json:"endpoint,omitempty"`
-	UsePathStyle    bool     `json:"usePathStyle,omitempty"`
-	KMSKeyID        string   `json:"kmsKeyId,omitempty"`
-	BackupRetention int      `json:"backupRetention,omitempty"` // 0: keep all
-	Pos             diag.Pos `json:"-"`
+	Type            string      `json:"type"`
+	Path            string      `json:"path,omitempty"` // local: state directory
+	Bucket          string      `json:"bucket,omitempty"`
+	Prefix          string      `json:"prefix,omitempty"`
+	Region          string      `json:"region,omitempty"`
+	Endpoint        string      `json:"endpoint,omitempty"`
+	UsePathStyle    bool        `json:"usePathStyle,omitempty"`
+	KMSKeyID        string      `json:"kmsKeyId,omitempty"`
+	BackupRetention int         `json:"backupRetention,omitempty"` // 0: keep all
+	Lock            *bool       `json:"lock,omitempty"`            // spaces: false runs without a lock
+	HTTP            HTTPBackend `json:"http,omitempty"`
+	Pos             diag.Pos    `json:"-"`
+}
+
+// HTTPBackend is the part of a backend of type http (Terraform's HTTP
+// backend protocol). The password is never in the file: KYKU_HTTP_PASSWORD.
+type HTTPBackend struct {
+	Address       string `json:"address,omitempty"`
+	LockAddress   string `json:"lockAddress,omitempty"`
+	UnlockAddress string `json:"unlockAddress,omitempty"`
+	Username      string `json:"username,omitempty"`
+	UpdateMethod  string `json:"updateMethod,omitempty"` // default POST
+	LockMethod    string `json:"lockMethod,omitempty"`   // default LOCK
+	UnlockMethod  string `json:"unlockMethod,omitempty"` // default UNLOCK
+	RetryMax      int    `json:"retryMax,omitempty"`     // 0: the backend's default
+}
+
+// Encryption says how state, journal, backups, saved plans and audit
+// records are encrypted before they reach the backend.
+type Encryption struct {
+	Key      string      `json:"key"`             // "passphrase" or "aws-kms"
+	KeyID    string      `json:"keyId,omitempty"` // aws-kms: key ID, ARN or alias
+	Region   string      `json:"region,omitempty"`
+	Fallback *Encryption `json:"fallback,omitempty"` // reads what the previous key wrote
+	Pos      diag.Pos    `json:"-"`
 }
 
 // Resource is one desired resource.

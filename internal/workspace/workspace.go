@@ -16,8 +16,11 @@ import (
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/statemgr/gcs"
+	"github.com/kyku/action/internal/statemgr/httpstate"
 	"github.com/kyku/action/internal/statemgr/local"
 	"github.com/kyku/action/internal/statemgr/s3"
+	"github.com/kyku/action/internal/statemgr/spaces"
 )
 
 // Settings are what a front door decides.
@@ -31,6 +34,12 @@ type Settings struct {
 	StaleAfter, Heartbeat, PollInterval time.Duration
 	Engine                              engine.Options // Env is set from Env
 	Getenv                              func(string) string
+	// AcceptClearState lets the codec read data stored in clear although
+	// encryption is configured (kyku state rekey, which encrypts it).
+	AcceptClearState bool
+	// ScryptCost overrides the passphrase KDF's cost N (0: the default;
+	// tests lower it).
+	ScryptCost int
 }
 
 // Workspace is an opened engine with its provider and backend.
@@ -46,7 +55,7 @@ func Open(ctx context.Context, cfg *config.Config, s Settings, reg provider.Regi
 	if err != nil {
 		return nil, err
 	}
-	b, err := OpenBackend(ctx, cfg.Backend, s)
+	b, err := OpenConfigBackend(ctx, cfg, s)
 	if err != nil {
 		return nil, err
 	}
@@ -72,8 +81,24 @@ func Provider(ctx context.Context, cfg *config.Config, s Settings, reg provider.
 	return reg.New(ctx, name, cfg.Provider.Settings, getenv)
 }
 
-// OpenBackend opens the backend bc describes (nil: local state in StateDir).
+// OpenBackend opens the backend bc describes (nil: local state in
+// StateDir), without encryption: encrypted state fails to read. Front doors
+// use OpenConfigBackend.
 func OpenBackend(ctx context.Context, bc *config.Backend, s Settings) (statemgr.Backend, error) {
+	return openBackend(ctx, bc, nil, s)
+}
+
+// OpenConfigBackend opens the backend cfg names with the encryption cfg
+// names (KYKU_STATE_PASSPHRASE, AWS KMS).
+func OpenConfigBackend(ctx context.Context, cfg *config.Config, s Settings) (statemgr.Backend, error) {
+	codec, err := Codec(ctx, cfg.Encryption, s)
+	if err != nil {
+		return nil, err
+	}
+	return openBackend(ctx, cfg.Backend, codec, s)
+}
+
+func openBackend(ctx context.Context, bc *config.Backend, codec statemgr.Codec, s Settings) (statemgr.Backend, error) {
 	getenv := s.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -81,6 +106,14 @@ func OpenBackend(ctx context.Context, bc *config.Backend, s Settings) (statemgr.
 	typ := "local"
 	if bc != nil && bc.Type != "" {
 		typ = bc.Type
+	}
+	var retention int
+	if bc != nil {
+		retention = bc.BackupRetention
+	}
+	s3opts := s3.Options{
+		LockTimeout: s.LockTimeout, StaleAfter: s.StaleAfter, Heartbeat: s.Heartbeat,
+		PollInterval: s.PollInterval, Getenv: getenv, Codec: codec,
 	}
 	switch typ {
 	case "local":
@@ -97,26 +130,48 @@ func OpenBackend(ctx context.Context, bc *config.Backend, s Settings) (statemgr.
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("create state directory: %w", err)
 		}
-		var retention int
-		if bc != nil {
-			retention = bc.BackupRetention
-		}
 		return local.New(dir, s.Env, local.Options{
 			LockTimeout: s.LockTimeout, StaleAfter: s.StaleAfter, Heartbeat: s.Heartbeat,
-			PollInterval: s.PollInterval, BackupRetention: retention,
+			PollInterval: s.PollInterval, BackupRetention: retention, Codec: codec,
 		}), nil
 	case "s3":
 		b, err := s3.New(ctx, s3.Config{
 			Bucket: bc.Bucket, Prefix: strings.Trim(bc.Prefix, "/"), Region: bc.Region, Endpoint: bc.Endpoint,
-			UsePathStyle: bc.UsePathStyle, KMSKeyID: bc.KMSKeyID, BackupRetention: bc.BackupRetention,
-		}, s.Env, s3.Options{
-			LockTimeout: s.LockTimeout, StaleAfter: s.StaleAfter, Heartbeat: s.Heartbeat,
-			PollInterval: s.PollInterval, Getenv: getenv,
-		})
+			UsePathStyle: bc.UsePathStyle, KMSKeyID: bc.KMSKeyID, BackupRetention: retention,
+		}, s.Env, s3opts)
 		if err != nil {
 			return nil, fmt.Errorf("open s3 backend: %w", err)
 		}
 		return b, nil
+	case "spaces":
+		b, err := spaces.New(ctx, spaces.Config{
+			Bucket: bc.Bucket, Region: bc.Region, Prefix: strings.Trim(bc.Prefix, "/"), Endpoint: bc.Endpoint,
+			UsePathStyle: bc.UsePathStyle, Lock: bc.Lock == nil || *bc.Lock, BackupRetention: retention,
+		}, s.Env, getenv, s3opts)
+		if err != nil {
+			return nil, fmt.Errorf("open spaces backend: %w", err)
+		}
+		return b, nil
+	case "gcs":
+		b, err := gcs.New(ctx, gcs.Config{Bucket: bc.Bucket, Prefix: strings.Trim(bc.Prefix, "/"), BackupRetention: retention}, s.Env, gcs.Options{
+			LockTimeout: s.LockTimeout, StaleAfter: s.StaleAfter, Heartbeat: s.Heartbeat, PollInterval: s.PollInterval, Codec: codec,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("open gcs backend: %w", err)
+		}
+		return b, nil
+	case "http":
+		h := bc.HTTP
+		b, err := httpstate.New(httpstate.Config{
+			Address: h.Address, LockAddress: h.LockAddress, UnlockAddress: h.UnlockAddress,
+			Username: h.Username, Password: getenv("KYKU_HTTP_PASSWORD"),
+			UpdateMethod: h.UpdateMethod, LockMethod: h.LockMethod, UnlockMethod: h.UnlockMethod,
+			RetryMax: h.RetryMax, BackupRetention: retention,
+		}, s.Env, httpstate.Options{LockTimeout: s.LockTimeout, PollInterval: s.PollInterval, Codec: codec})
+		if err != nil {
+			return nil, fmt.Errorf("open http backend: %w", err)
+		}
+		return b, nil
 	}
-	return nil, fmt.Errorf("unknown backend type %q (want local or s3)", typ)
+	return nil, fmt.Errorf("unknown backend type %q (want local, s3, gcs, spaces or http)", typ)
 }

@@ -41,7 +41,7 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 		return nil, ds
 	}
 	out := &Confined{Config: &config.Config{
-		Files: cfg.Files, Resources: slices.Clone(cfg.Resources), Outputs: cfg.Outputs,
+		Files: cfg.Files, Resources: slices.Clone(cfg.Resources), Outputs: cfg.Outputs, Encryption: cfg.Encryption,
 		Provider: config.ProviderConfig{Name: cfg.Provider.Name, Settings: maps.Clone(cfg.Provider.Settings), Pos: cfg.Provider.Pos},
 	}}
 
@@ -88,17 +88,26 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 		}
 		nb.Path = p
 		out.Config.Backend = &nb
-	case b.Type == "s3":
+	case b.Type == "s3" || b.Type == "spaces" || b.Type == "gcs":
 		nb := *b
 		if nb.Endpoint != "" && !g.AllowEndpoint {
 			ds.Add(b.Pos, "backend endpoint is not allowed %s", who)
 		}
-		if nb.Region != "" && !regionRE.MatchString(nb.Region) {
+		switch {
+		case b.Type == "s3" && nb.Region != "" && !regionRE.MatchString(nb.Region):
 			ds.Add(b.Pos, "backend region %q is not an AWS region name", nb.Region)
+		case b.Type == "spaces" && !spacesRegionRE.MatchString(nb.Region):
+			ds.Add(b.Pos, "backend region %q is not a Spaces region name (such as fra1)", nb.Region)
+		}
+		if b.Type == "spaces" && nb.Lock != nil && !*nb.Lock {
+			ds.Add(b.Pos, "backend lock: false is not allowed in the bot: it serves many runs at once, and state without a lock is lost to the first race")
 		}
 		bucket, ok := g.Bucket(nb.Bucket)
 		if !ok {
 			ds.Add(b.Pos, "bucket %q is not granted to %s by the bot's policy", nb.Bucket, g.Repo)
+		}
+		if bucket.Role != "" && b.Type != "s3" {
+			ds.Add(b.Pos, "bucket %q is granted with an IAM role, which only an s3 backend can assume: use type s3, or ask the bot's operator to grant it without a role", nb.Bucket)
 		}
 		out.Role = bucket.Role
 		p, err := under(ns, nb.Prefix, "")
@@ -106,6 +115,15 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 			ds.Add(b.Pos, "backend prefix: %v", err)
 		}
 		nb.Prefix = p
+		out.Config.Backend = &nb
+	case b.Type == "http":
+		// An http backend is an address of the repository's choosing: the
+		// bot would send state (and a password) wherever it points, and no
+		// namespace can be imposed on a URL. It is an endpoint override.
+		if !g.AllowEndpoint {
+			ds.Add(b.Pos, "backend type http is not allowed %s: its address is an endpoint of the repository's choosing (the policy's allow-endpoint)", who)
+		}
+		nb := *b
 		out.Config.Backend = &nb
 	default:
 		ds.Add(b.Pos, "backend type %q is not one the bot opens", b.Type)
@@ -119,6 +137,10 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 // regionRE is an AWS region name: a region becomes part of a host name, so
 // nothing else may pass (it could name another host).
 var regionRE = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}$`)
+
+// spacesRegionRE is a DigitalOcean Spaces region (fra1, nyc3): it becomes
+// the host <region>.digitaloceanspaces.com.
+var spacesRegionRE = regexp.MustCompile(`^[a-z]{3}[0-9]$`)
 
 // under joins ns and rel ("" → def), refusing a rel that is absolute,
 // climbs with "..", or holds an empty, "." or backslash segment.

@@ -135,6 +135,33 @@ func TestConfine(t *testing.T) {
 		{name: "region naming another host", grant: acme,
 			yaml:    "provider: { name: aws, region: \"evil.example.com#\" }\nbackend: { type: s3, bucket: acme-kyku-state, region: \"eu-west-1.evil\" }\nresources: {}\n",
 			wantErr: []string{`provider setting region "evil.example.com#" is not an AWS region name`, `backend region "eu-west-1.evil"`}},
+		{name: "gcs prefix confined", grant: acme,
+			yaml:       "provider: aws\nbackend: { type: gcs, bucket: acme-shared, prefix: prod }\nresources: {}\n",
+			wantPrefix: "acme/infra/prod"},
+		{name: "gcs climbing out", grant: acme,
+			yaml:    "provider: aws\nbackend: { type: gcs, bucket: acme-shared, prefix: ../../other }\nresources: {}\n",
+			wantErr: []string{"climbs out"}},
+		{name: "gcs bucket not granted", grant: acme,
+			yaml:    "provider: aws\nbackend: { type: gcs, bucket: someone-elses }\nresources: {}\n",
+			wantErr: []string{`bucket "someone-elses" is not granted`}},
+		{name: "gcs bucket granted with a role", grant: acme,
+			yaml:    "provider: aws\nbackend: { type: gcs, bucket: acme-kyku-state }\nresources: {}\n",
+			wantErr: []string{"only an s3 backend can assume"}},
+		{name: "spaces prefix confined", grant: acme,
+			yaml:       "provider: aws\nbackend: { type: spaces, bucket: acme-shared, region: fra1, prefix: p }\nresources: {}\n",
+			wantPrefix: "acme/infra/p"},
+		{name: "spaces region naming another host", grant: acme,
+			yaml:    "provider: aws\nbackend: { type: spaces, bucket: acme-shared, region: \"evil.example.com/x\" }\nresources: {}\n",
+			wantErr: []string{"is not a Spaces region name"}},
+		{name: "spaces without a lock", grant: acme,
+			yaml:    "provider: aws\nbackend: { type: spaces, bucket: acme-shared, region: fra1, lock: false }\nresources: {}\n",
+			wantErr: []string{"lock: false is not allowed in the bot"}},
+		{name: "http is an endpoint override", grant: acme,
+			yaml:    "provider: aws\nbackend: { type: http, address: \"http://10.0.0.1/state\" }\nresources: {}\n",
+			wantErr: []string{"backend type http is not allowed for acme/infra", "allow-endpoint"}},
+		{name: "http refused without a policy", grant: open,
+			yaml:    "provider: aws\nbackend: { type: http, address: \"http://10.0.0.1/state\" }\nresources: {}\n",
+			wantErr: []string{"backend type http is not allowed in the bot without an operator policy"}},
 		{name: "unmatched repository", grant: p.For("mallory", "x"), yaml: s3(""), wantErr: []string{"grants mallory/x nothing"}},
 	}
 	for _, tt := range tests {
@@ -169,5 +196,22 @@ func TestConfine(t *testing.T) {
 					where, got.Role, got.Config.Provider.Settings["dir"], tt.wantPrefix, tt.wantRole, tt.wantSimDir)
 			}
 		})
+	}
+}
+
+// The confined copy keeps the config's encryption: dropping it would make
+// the bot write a repository's state in clear.
+func TestConfineKeepsEncryption(t *testing.T) {
+	cfg := parse(t, "provider: aws\nbackend: { type: s3, bucket: acme-shared, region: eu-west-1 }\nencryption: { key: passphrase }\nresources: {}\n")
+	p, err := Parse("policy.yaml", []byte(example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Confine(cfg, p.For("acme", "infra"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Config.Encryption == nil || got.Config.Encryption.Key != "passphrase" {
+		t.Errorf("confined encryption = %+v, want the config's passphrase encryption", got.Config.Encryption)
 	}
 }

@@ -33,6 +33,9 @@ func (b *Backend) Backup(ctx context.Context, f *state.File) (string, error) {
 		return "", errors.New("back up state: no state given")
 	}
 	data, err := state.Encode(f)
+	if err == nil {
+		data, err = statemgr.Seal(ctx, b.opts.Codec, statemgr.BackupLabel(b.env), data)
+	}
 	if err != nil {
 		return "", fmt.Errorf("back up state: %w", err)
 	}
@@ -157,9 +160,34 @@ func (b *Backend) ReadBackup(ctx context.Context, key string) (*state.File, erro
 	if err != nil {
 		return nil, fmt.Errorf("read backup: %w", err)
 	}
-	f, err := state.Decode(p, data)
+	plain, err := statemgr.Open(ctx, b.opts.Codec, statemgr.BackupLabel(b.env), data)
+	if err != nil {
+		return nil, fmt.Errorf("read backup %s: %w", p, err)
+	}
+	f, err := state.Decode(p, plain)
 	if err != nil {
 		return nil, fmt.Errorf("read backup: %w", err)
 	}
 	return f, nil
+}
+
+// RewriteBackup replaces the content of the backup key with f, keeping its
+// name (kyku state rekey).
+func (b *Backend) RewriteBackup(ctx context.Context, key string, f *state.File) error {
+	if _, err := b.ReadBackup(ctx, key); err != nil {
+		return err
+	}
+	data, err := state.Encode(f)
+	if err == nil {
+		data, err = statemgr.Seal(ctx, b.opts.Codec, statemgr.BackupLabel(b.env), data)
+	}
+	if err != nil {
+		return fmt.Errorf("rewrite backup %s: %w", key, err)
+	}
+	b.backupMu.Lock()
+	defer b.backupMu.Unlock()
+	if err := writeFileAtomic(filepath.Join(b.dir, filepath.FromSlash(key)), data); err != nil {
+		return fmt.Errorf("rewrite backup %s: %w", key, err)
+	}
+	return nil
 }

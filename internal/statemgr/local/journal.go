@@ -12,6 +12,7 @@ import (
 	"sort"
 
 	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/statemgr"
 )
 
 // Append writes e as one JSON line at the end of the journal and fsyncs it:
@@ -25,6 +26,9 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 		return fmt.Errorf("append journal: %w", err)
 	}
 	line, err := json.Marshal(e)
+	if err == nil {
+		line, err = statemgr.Seal(ctx, b.opts.Codec, statemgr.JournalLabel(b.env), line)
+	}
 	if err != nil {
 		return fmt.Errorf("append journal: encode entry %d: %w", e.Seq, err)
 	}
@@ -179,10 +183,11 @@ func (b *Backend) Entries(ctx context.Context) ([]state.Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read journal: %w", err)
 	}
-	return parseJournal(b.journalPath(), data)
+	return b.parseJournal(ctx, data)
 }
 
-func parseJournal(name string, data []byte) ([]state.Entry, error) {
+func (b *Backend) parseJournal(ctx context.Context, data []byte) ([]state.Entry, error) {
+	name := b.journalPath()
 	var out []state.Entry
 	for lineNo := 1; len(data) > 0; lineNo++ {
 		line, rest, complete := bytes.Cut(data, []byte{'\n'})
@@ -191,7 +196,14 @@ func parseJournal(name string, data []byte) ([]state.Entry, error) {
 			continue
 		}
 		var e state.Entry
-		if err := json.Unmarshal(line, &e); err != nil {
+		plain, err := statemgr.Open(ctx, b.opts.Codec, statemgr.JournalLabel(b.env), line)
+		if err != nil {
+			if !complete {
+				break // torn by a crash: the append never returned
+			}
+			return nil, fmt.Errorf("read journal %s line %d: %w", name, lineNo, err)
+		}
+		if err := json.Unmarshal(plain, &e); err != nil {
 			if !complete {
 				break // torn by a crash: the append never returned
 			}

@@ -13,7 +13,10 @@ import (
 	"github.com/kyku/action/internal/statemgr"
 )
 
-var _ statemgr.Backend = (*Backend)(nil)
+var (
+	_ statemgr.Backend        = (*Backend)(nil)
+	_ statemgr.BackupRewriter = (*Backend)(nil)
+)
 
 // Options tune a Backend. Zero values get the defaults named on each field.
 type Options struct {
@@ -32,6 +35,9 @@ type Options struct {
 	PollInterval time.Duration
 	// BackupRetention is how many backups to keep; 0 keeps all.
 	BackupRetention int
+	// Codec seals the state, journal entries, backups and objects before
+	// they are written (nil: clear; sealed data then fails to read).
+	Codec statemgr.Codec
 	// Now is the clock for lock timestamps and backup names (default time.Now).
 	Now func() time.Time
 	// Hostname and PID are recorded in the lock (default os.Hostname, os.Getpid).

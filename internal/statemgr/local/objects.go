@@ -37,7 +37,11 @@ func (b *Backend) PutObject(ctx context.Context, key string, data []byte) error 
 	if err != nil {
 		return fmt.Errorf("put object: %w", err)
 	}
-	if err := writeFileAtomic(p, data); err != nil {
+	sealed, err := statemgr.Seal(ctx, b.opts.Codec, statemgr.ObjectLabel(key), data)
+	if err != nil {
+		return fmt.Errorf("put object %s: %w", key, err)
+	}
+	if err := writeFileAtomic(p, sealed); err != nil {
 		return fmt.Errorf("put object %s: %w", key, err)
 	}
 	return nil
@@ -60,7 +64,11 @@ func (b *Backend) GetObject(ctx context.Context, key string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("get object %s: %w", key, err)
 	}
-	return data, nil
+	plain, err := statemgr.Open(ctx, b.opts.Codec, statemgr.ObjectLabel(key), data)
+	if err != nil {
+		return nil, fmt.Errorf("get object %s: %w", p, err)
+	}
+	return plain, nil
 }
 
 // ListObjects returns the sorted keys that start with prefix. Hidden files

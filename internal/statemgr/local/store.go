@@ -31,12 +31,21 @@ func (b *Backend) Read(ctx context.Context) (*state.File, error) {
 	if data == nil {
 		return nil, nil
 	}
-	f, err := state.Decode(b.statePath(), data)
+	f, err := b.decodeState(ctx, data)
 	if err != nil {
 		return nil, fmt.Errorf("read state: %w", err)
 	}
 	b.meta = f.Metadata
 	return f, nil
+}
+
+// decodeState opens (when sealed) and decodes the state file's bytes.
+func (b *Backend) decodeState(ctx context.Context, data []byte) (*state.File, error) {
+	plain, err := statemgr.Open(ctx, b.opts.Codec, statemgr.StateLabel(b.env), data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.statePath(), err)
+	}
+	return state.Decode(b.statePath(), plain)
 }
 
 // readStateBytes returns the state file's bytes (nil when absent) and their
@@ -83,7 +92,7 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 		stored := b.meta
 		if fp != b.fingerprint || stored.Lineage == "" {
 			// Not what we last read or wrote: decode it to check it.
-			sf, err := state.Decode(path, cur)
+			sf, err := b.decodeState(ctx, cur)
 			if err != nil {
 				return fmt.Errorf("write state: refusing to overwrite a state file that does not decode (fix or remove it by hand): %w", err)
 			}
@@ -99,6 +108,9 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 	}
 
 	data, err := state.Encode(f)
+	if err == nil {
+		data, err = statemgr.Seal(ctx, b.opts.Codec, statemgr.StateLabel(b.env), data)
+	}
 	if err != nil {
 		return fmt.Errorf("write state: %w", err)
 	}

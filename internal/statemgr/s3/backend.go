@@ -16,7 +16,10 @@ import (
 	"github.com/kyku/action/internal/statemgr"
 )
 
-var _ statemgr.Backend = (*Backend)(nil)
+var (
+	_ statemgr.Backend        = (*Backend)(nil)
+	_ statemgr.BackupRewriter = (*Backend)(nil)
+)
 
 // API is the part of the S3 client this package uses (*s3.Client has it).
 type API interface {
@@ -38,6 +41,11 @@ type Config struct {
 	KMSKeyID     string // when set, objects are written with SSE-KMS under this key
 	// BackupRetention is how many backups to keep; 0 (or less) keeps all.
 	BackupRetention int
+	// Unlocked is for stores that do not enforce conditional writes
+	// (backend "lock: false"): no lock object is written, Lock returns at
+	// once, and writes carry no If-Match / If-None-Match. Only safe when
+	// runs are serialized some other way.
+	Unlocked bool
 }
 
 // Options tune a Backend. Zero values get the defaults named on each field.
@@ -53,6 +61,21 @@ type Options struct {
 	// PollInterval is how often a waiting Lock looks at the lock again
 	// (default 1s; a random ±50% jitter is applied).
 	PollInterval time.Duration
+	// RetryBudget is how long one read, write, list or delete keeps
+	// retrying transient errors (default DefaultRetryBudget). Lock waits
+	// retry within LockTimeout instead.
+	RetryBudget time.Duration
+	// AttemptTimeout bounds one attempt, so a stalled connection is
+	// abandoned and retried (default DefaultAttemptTimeout).
+	AttemptTimeout time.Duration
+	// RetryBase is the first backoff between attempts (default 100ms; full
+	// jitter, doubling, capped at 5s).
+	RetryBase time.Duration
+	// OnRetry, when set, is told of every transient error that is retried.
+	OnRetry func(op string, err error)
+	// Codec seals the state, journal entries, backups and objects before
+	// they are written (nil: clear; sealed data then fails to read).
+	Codec statemgr.Codec
 	// Now is the clock for lock timestamps and backup names (default time.Now).
 	Now func() time.Time
 	// Getenv reads the environment, only to name the endpoint in messages
@@ -76,6 +99,15 @@ func (o Options) withDefaults() Options {
 	}
 	if o.PollInterval <= 0 {
 		o.PollInterval = time.Second
+	}
+	if o.RetryBudget <= 0 {
+		o.RetryBudget = DefaultRetryBudget
+	}
+	if o.AttemptTimeout <= 0 {
+		o.AttemptTimeout = DefaultAttemptTimeout
+	}
+	if o.RetryBase <= 0 {
+		o.RetryBase = defaultRetryBase
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -132,6 +164,7 @@ func New(ctx context.Context, cfg Config, env string, opts Options) (*Backend, e
 		return nil, fmt.Errorf("s3 backend: no region for bucket %q: set backend.region in kyku.yaml or AWS_REGION", cfg.Bucket)
 	}
 	client := awss3.NewFromConfig(awsCfg, func(o *awss3.Options) {
+		o.Retryer = aws.NopRetryer{} // Kyku retries within its own budgets (retry.go)
 		if cfg.Endpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 		}

@@ -1,20 +1,26 @@
 package s3_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 	s3b "github.com/kyku/action/internal/statemgr/s3"
 	"github.com/kyku/action/internal/statemgr/statemgrtest"
@@ -161,5 +167,155 @@ func TestWriteRetryThatLandedIsNotAConflict(t *testing.T) {
 	b, _ := s3b.NewWithClient(api, s3b.Config{Bucket: "b"}, "", s3b.Options{})
 	if err := b.Write(context.Background(), statemgrtest.NewState("lin", 1), statemgr.WriteOptions{}); err != nil {
 		t.Errorf("Write = %v, want success (the stored bytes are ours)", err)
+	}
+}
+
+// memAPI is an in-memory S3 whose answers can be lost after the work is
+// done: lose(op) makes the next call of op land and then fail as a dropped
+// connection would.
+type memAPI struct {
+	fakeAPI
+	objects map[string][]byte
+	losing  map[string]int
+	failing map[string]int // the next n calls of op fail before doing anything
+	calls   map[string]int
+}
+
+func newMemAPI() *memAPI {
+	m := &memAPI{objects: map[string][]byte{}, losing: map[string]int{}, failing: map[string]int{}, calls: map[string]int{}}
+	lost := func(op string) error {
+		m.calls[op]++
+		if m.losing[op] > 0 {
+			m.losing[op]--
+			return fmt.Errorf("connection broken: %w", io.ErrUnexpectedEOF)
+		}
+		return nil
+	}
+	etag := func(data []byte) *string { return aws.String(fmt.Sprintf(`"%x"`, sha256.Sum256(data))) }
+	m.put = func(in *awss3.PutObjectInput) (*awss3.PutObjectOutput, error) {
+		if m.failing["put"] > 0 {
+			m.failing["put"]--
+			m.calls["put"]++
+			return nil, s3Error(503, "SlowDown")
+		}
+		key := aws.ToString(in.Key)
+		cur, exists := m.objects[key]
+		if (in.IfNoneMatch != nil && exists) || (in.IfMatch != nil && (!exists || *etag(cur) != aws.ToString(in.IfMatch))) {
+			m.calls["put"]++
+			return nil, s3Error(412, "PreconditionFailed")
+		}
+		data, _ := io.ReadAll(in.Body)
+		m.objects[key] = data
+		if err := lost("put"); err != nil {
+			return nil, err
+		}
+		return &awss3.PutObjectOutput{ETag: etag(data)}, nil
+	}
+	m.get = func(in *awss3.GetObjectInput) (*awss3.GetObjectOutput, error) {
+		data, ok := m.objects[aws.ToString(in.Key)]
+		if !ok {
+			return nil, s3Error(404, "NoSuchKey")
+		}
+		return &awss3.GetObjectOutput{Body: io.NopCloser(bytes.NewReader(data)), ETag: etag(data), ContentLength: aws.Int64(int64(len(data)))}, nil
+	}
+	m.del = func(in *awss3.DeleteObjectInput) (*awss3.DeleteObjectOutput, error) {
+		key := aws.ToString(in.Key)
+		cur, exists := m.objects[key]
+		if !exists {
+			m.calls["delete"]++
+			return nil, s3Error(404, "NoSuchKey")
+		}
+		if in.IfMatch != nil && *etag(cur) != aws.ToString(in.IfMatch) {
+			m.calls["delete"]++
+			return nil, s3Error(412, "PreconditionFailed")
+		}
+		delete(m.objects, key)
+		if err := lost("delete"); err != nil {
+			return nil, err
+		}
+		return &awss3.DeleteObjectOutput{}, nil
+	}
+	m.list = func(in *awss3.ListObjectsV2Input) (*awss3.ListObjectsV2Output, error) {
+		out := &awss3.ListObjectsV2Output{}
+		for k := range m.objects {
+			if strings.HasPrefix(k, aws.ToString(in.Prefix)) {
+				out.Contents = append(out.Contents, types.Object{Key: aws.String(k)})
+			}
+		}
+		return out, nil
+	}
+	return m
+}
+
+// Every write whose answer is lost after it landed is recognised on the
+// retry as Kyku's own: one backup (not two), one journal entry, the lock
+// taken and released, the state written: no error, nothing duplicated.
+func TestLostAnswersAreRecognised(t *testing.T) {
+	t.Parallel()
+	m := newMemAPI()
+	b, err := s3b.NewWithClient(m, s3b.Config{Bucket: "b", Prefix: "p"}, "prod", s3b.Options{RetryBase: time.Millisecond, LockTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	m.losing["put"] = 1
+	l, err := b.Lock(ctx, statemgrtest.NewLockInfo("apply"))
+	if err != nil {
+		t.Fatalf("Lock after a lost answer: %v", err)
+	}
+	f := statemgrtest.NewState("lin", 1, "web")
+	m.losing["put"] = 1
+	if _, err := b.Backup(ctx, f); err != nil {
+		t.Fatalf("Backup after a lost answer: %v", err)
+	}
+	if list, _ := b.ListBackups(ctx); len(list) != 1 {
+		t.Errorf("%d backups after one Backup whose answer was lost, want 1", len(list))
+	}
+	m.losing["put"] = 1
+	if err := b.Append(ctx, state.Entry{Seq: 1, Lineage: "lin", Op: state.OpPut, Name: "web", Resource: statemgrtest.NewResource("web", 1)}); err != nil {
+		t.Fatalf("Append after a lost answer: %v", err)
+	}
+	m.losing["put"] = 1
+	if err := b.Write(ctx, f, statemgr.WriteOptions{}); err != nil {
+		t.Fatalf("Write after a lost answer: %v", err)
+	}
+	m.losing["delete"] = 1
+	if err := l.Unlock(ctx); err != nil {
+		t.Fatalf("Unlock after a lost answer: %v", err)
+	}
+	if _, ok := m.objects["p/state.prod.json.lock"]; ok {
+		t.Error("lock object left behind")
+	}
+	if m.calls["put"] < 8 {
+		t.Errorf("%d puts: the lost answers were not retried", m.calls["put"])
+	}
+}
+
+// Taking the lock rides out far more than the SDK's three attempts, within
+// --lock-timeout; when the failures outlast it, the error says so.
+func TestLockRetriesWithinLockTimeout(t *testing.T) {
+	t.Parallel()
+	m := newMemAPI()
+	b, err := s3b.NewWithClient(m, s3b.Config{Bucket: "b"}, "", s3b.Options{RetryBase: time.Millisecond, LockTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.failing["put"] = 12
+	l, err := b.Lock(context.Background(), statemgrtest.NewLockInfo("apply"))
+	if err != nil {
+		t.Fatalf("Lock through 12 SlowDowns: %v", err)
+	}
+	if m.calls["put"] < 13 {
+		t.Errorf("%d puts, want 13 (12 refused, then ours)", m.calls["put"])
+	}
+	_ = l.Unlock(context.Background())
+
+	m2 := newMemAPI()
+	m2.failing["put"] = 1 << 30
+	short, _ := s3b.NewWithClient(m2, s3b.Config{Bucket: "b"}, "", s3b.Options{RetryBase: time.Millisecond, LockTimeout: 200 * time.Millisecond, AttemptTimeout: 100 * time.Millisecond})
+	_, err = short.Lock(context.Background(), statemgrtest.NewLockInfo("apply"))
+	var rb *s3b.RetryBudgetError
+	if !errors.As(err, &rb) || rb.Attempts < 4 || !strings.Contains(err.Error(), "SlowDown") {
+		t.Errorf("Lock through endless SlowDowns = %v; want a RetryBudgetError after several attempts naming the last error", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -25,15 +26,23 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 	if e.Seq < 0 {
 		return fmt.Errorf("s3 backend: append journal entry: negative seq %d", e.Seq)
 	}
-	data, err := json.Marshal(e)
+	plain, err := json.Marshal(e)
+	var data []byte
+	if err == nil {
+		data, err = statemgr.Seal(ctx, b.opts.Codec, statemgr.JournalLabel(b.env), plain)
+	}
 	if err != nil {
 		return fmt.Errorf("s3 backend: encode journal entry %d: %w", e.Seq, err)
 	}
 	key := b.journalKey(e.Seq)
 	_, err = b.put(ctx, key, data, cond{absent: true})
 	if err != nil && isPreconditionFailed(err) {
-		if o, gerr := b.get(ctx, key); gerr == nil && bytes.Equal(o.data, data) {
-			return nil // a retry of an append that landed
+		// Ours if it holds this very entry: an attempt whose answer was
+		// lost, or the same entry appended again.
+		if o, gerr := b.get(ctx, key); gerr == nil {
+			if got, oerr := statemgr.Open(ctx, b.opts.Codec, statemgr.JournalLabel(b.env), o.data); oerr == nil && bytes.Equal(got, plain) {
+				return nil
+			}
 		}
 		return fmt.Errorf("s3 backend: append journal entry: %s already holds a different entry with seq %d", b.url(key), e.Seq)
 	}
@@ -94,7 +103,11 @@ func (b *Backend) readEntry(ctx context.Context, key string, e *state.Entry) err
 	if err != nil {
 		return b.wrap("read journal entry", key, err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(o.data))
+	plain, err := statemgr.Open(ctx, b.opts.Codec, statemgr.JournalLabel(b.env), o.data)
+	if err != nil {
+		return fmt.Errorf("s3 backend: journal entry %s: %w", b.url(key), err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(plain))
 	dec.UseNumber()
 	if err := dec.Decode(e); err != nil {
 		return fmt.Errorf("s3 backend: journal entry %s: %w: %v", b.url(key), state.ErrCorrupt, err)

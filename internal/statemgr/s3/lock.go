@@ -43,12 +43,27 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 		info.Host = b.opts.Hostname
 	}
 	info.Path = b.url(b.lockKey())
+	if b.cfg.Unlocked {
+		now := b.opts.Now().UTC()
+		info.Created, info.Heartbeat = now, now
+		return &unlockedLock{info: info}, nil
+	}
 
 	var deadline <-chan time.Time
+	var until time.Time // when the wait ends: network errors are retried until then
 	if b.opts.LockTimeout > 0 {
 		t := time.NewTimer(b.opts.LockTimeout)
 		defer t.Stop()
 		deadline = t.C
+		until = time.Now().Add(b.opts.LockTimeout)
+	}
+	octx := ctx
+	budget := func() context.Context {
+		if until.IsZero() {
+			return octx
+		}
+		// At least one whole attempt, however close the deadline.
+		return withBudget(octx, max(time.Until(until), b.opts.AttemptTimeout))
 	}
 	poll := time.NewTimer(time.Hour)
 	defer poll.Stop()
@@ -67,7 +82,7 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 		if err != nil {
 			return nil, fmt.Errorf("s3 backend: encode lock: %w", err)
 		}
-		etag, err := b.put(ctx, key, body, cond{absent: true})
+		etag, err := b.put(budget(), key, body, cond{absent: true})
 		if err == nil {
 			return b.hold(info, etag), nil
 		}
@@ -75,10 +90,17 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 			if ctx.Err() != nil {
 				return nil, b.lockedError(last, ctx.Err())
 			}
+			if last != nil && !until.IsZero() && time.Now().After(until) {
+				return nil, b.lockedError(last, b.wrap("acquire lock", key, err))
+			}
 			return nil, b.wrap("acquire lock", key, err)
 		}
-		obs, err := b.readLock(ctx)
+		// Taken: by another run, or by our own put whose answer was lost.
+		obs, err := b.readLock(budget())
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil, b.lockedError(last, ctx.Err())
+			}
 			return nil, err
 		}
 		if obs == nil {
@@ -96,7 +118,7 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 			if body, err = json.Marshal(info); err != nil {
 				return nil, fmt.Errorf("s3 backend: encode lock: %w", err)
 			}
-			etag, err := b.takeStale(ctx, obs, body)
+			etag, err := b.takeStale(budget(), obs, body)
 			if err != nil {
 				return nil, err
 			}
@@ -153,6 +175,9 @@ func (b *Backend) takeStale(ctx context.Context, stale *observed, body []byte) (
 // the lock belongs to another token.
 func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 	key := b.lockKey()
+	if b.cfg.Unlocked {
+		return fmt.Errorf("force-unlock %s: the backend runs without a lock (lock: false); there is nothing to remove", id)
+	}
 	obs, err := b.readLock(ctx)
 	if err != nil {
 		return fmt.Errorf("force-unlock %s: %w", id, err)
@@ -169,7 +194,7 @@ func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 		if obs.info.ID != id {
 			return fmt.Errorf("force-unlock %s: the lock is held by token %s (%s), not %s", id, obs.info.ID, describeHolder(obs.info), id)
 		}
-		err = b.deleteIfMatch(ctx, key, obs.etag)
+		_, err = b.deleteIfMatch(ctx, key, obs.etag)
 		switch {
 		case err == nil, isNotFound(err):
 			return nil
@@ -358,12 +383,22 @@ func (h *heldLock) Unlock(ctx context.Context) error {
 			h.unlockErr = fmt.Errorf("s3 backend: release lock: %w", lost)
 			return
 		}
-		err := h.b.deleteIfMatch(ctx, key, etag)
-		if isPreconditionFailed(err) {
-			// A heartbeat cut short by Unlock may have landed after all:
-			// if the lock still carries our token, delete that version.
-			if obs, rerr := h.b.readLock(ctx); rerr == nil && obs != nil && obs.info.ID == id {
-				err = h.b.deleteIfMatch(ctx, key, obs.etag)
+		ambiguous, err := h.b.deleteIfMatch(ctx, key, etag)
+		if isPreconditionFailed(err) || isNotFound(err) {
+			// A heartbeat cut short by Unlock may have landed after all
+			// (then the lock carries our token under another ETag), or an
+			// attempt of this delete landed although its answer was lost
+			// (then the lock is gone).
+			obs, rerr := h.b.readLock(ctx)
+			switch {
+			case rerr != nil:
+			case obs != nil && obs.info.ID == id:
+				ambiguous, err = h.b.deleteIfMatch(ctx, key, obs.etag)
+				if err != nil && ambiguous && isNotFound(err) {
+					err = nil
+				}
+			case obs == nil && ambiguous:
+				err = nil
 			}
 		}
 		switch {
@@ -376,6 +411,13 @@ func (h *heldLock) Unlock(ctx context.Context) error {
 	})
 	return h.unlockErr
 }
+
+// unlockedLock is what Lock returns for an Unlocked backend: nothing is
+// stored, nothing is refreshed.
+type unlockedLock struct{ info statemgr.LockInfo }
+
+func (l *unlockedLock) Info() statemgr.LockInfo      { return l.info }
+func (l *unlockedLock) Unlock(context.Context) error { return nil }
 
 // randomToken returns 16 random hex digits.
 func randomToken() string {

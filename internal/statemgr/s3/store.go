@@ -3,7 +3,6 @@ package s3
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/kyku/action/internal/state"
@@ -39,7 +38,13 @@ func (b *Backend) readLocked(ctx context.Context) (*state.File, error) {
 	if err != nil {
 		return nil, b.wrap("read state", key, err)
 	}
-	f, err := state.Decode(b.url(key), o.data)
+	plain, err := statemgr.Open(ctx, b.opts.Codec, statemgr.StateLabel(b.env), o.data)
+	if err != nil {
+		// Sealed with a key we do not have: never overwrite it.
+		b.seen = seenState{exists: true, etag: o.etag, corrupt: err}
+		return nil, fmt.Errorf("s3 backend: read state %s: %w", b.url(key), err)
+	}
+	f, err := state.Decode(b.url(key), plain)
 	if err != nil {
 		b.seen = seenState{exists: true, etag: o.etag, corrupt: err}
 		return nil, fmt.Errorf("s3 backend: read state: %w (it is left untouched; fix it, or restore a backup with kyku state restore)", err)
@@ -71,7 +76,7 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 		// Look at what is there now: a forced write still never replaces
 		// an object that is not a state, and is still conditional on what
 		// it looked at.
-		if _, err := b.readLocked(ctx); err != nil && !errors.Is(err, state.ErrCorrupt) {
+		if _, err := b.readLocked(ctx); err != nil && b.seen.corrupt == nil {
 			return err
 		}
 		seen = b.seen
@@ -90,6 +95,9 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 		}
 	}
 	data, err := state.Encode(f)
+	if err == nil {
+		data, err = statemgr.Seal(ctx, b.opts.Codec, statemgr.StateLabel(b.env), data)
+	}
 	if err != nil {
 		return fmt.Errorf("s3 backend: write state: %w", err)
 	}

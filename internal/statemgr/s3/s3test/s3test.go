@@ -40,6 +40,20 @@ var (
 
 // Main finds or starts the server, runs the tests and stops what it started.
 func Main(m *testing.M) int {
+	stop, err := Setup()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		return 1
+	}
+	defer stop()
+	return m.Run()
+}
+
+// Setup finds or starts the server (for a TestMain that needs more than
+// one service); stop stops what it started. Without a server, Require
+// skips, and under CI=true Setup fails.
+func Setup() (stop func(), err error) {
+	stop = func() {}
 	s := &Server{
 		Endpoint: os.Getenv("KYKU_TEST_S3_ENDPOINT"), Access: os.Getenv("KYKU_TEST_S3_ACCESS_KEY"),
 		Secret: os.Getenv("KYKU_TEST_S3_SECRET_KEY"), Region: os.Getenv("KYKU_TEST_S3_REGION"),
@@ -52,24 +66,20 @@ func Main(m *testing.M) int {
 		if bin == "" {
 			skip = "no S3 server: source .ci/s3-server.sh (KYKU_TEST_S3_*) or put versitygw on PATH or in $KYKU_CI_CACHE/bin"
 			if os.Getenv("CI") == "true" {
-				fmt.Fprintln(os.Stderr, "FAIL: CI=true but", skip)
-				return 1
+				return stop, fmt.Errorf("CI=true but %s", skip)
 			}
-			return m.Run()
+			return stop, nil
 		}
-		stop, err := start(bin, s)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "FAIL: start versitygw:", err)
-			return 1
+		if stop, err = start(bin, s); err != nil {
+			return func() {}, fmt.Errorf("start versitygw: %w", err)
 		}
-		defer stop()
 	}
 	s.Client = awss3.New(awss3.Options{
 		Region: s.Region, BaseEndpoint: aws.String(s.Endpoint), UsePathStyle: true,
 		Credentials: credentials.NewStaticCredentialsProvider(s.Access, s.Secret, ""),
 	})
 	current = s
-	return m.Run()
+	return stop, nil
 }
 
 // Require returns the server, or skips tb when there is none.

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package gcstest
+
+import "os/exec"
+
+// dieWithParent: only Linux can tie a child's life to its parent's.
+func dieWithParent(*exec.Cmd) {}

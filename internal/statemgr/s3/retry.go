@@ -1,0 +1,144 @@
+package s3
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	mrand "math/rand/v2"
+	"net"
+	"syscall"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/smithy-go"
+)
+
+// Retry budgets (the defaults of Options.RetryBudget and AttemptTimeout;
+// README "S3 retry budgets"). The SDK's own retryer is switched off: its
+// three attempts are far too few on a flaky link, and it cannot tell an
+// operation that a lost answer may have landed.
+const (
+	DefaultRetryBudget    = 2 * time.Minute
+	DefaultAttemptTimeout = 30 * time.Second
+	defaultRetryBase      = 100 * time.Millisecond
+	retryMaxDelay         = 5 * time.Second
+)
+
+// noSDKRetries is passed to every API call: Kyku retries itself.
+func noSDKRetries(o *awss3.Options) { o.Retryer = aws.NopRetryer{} }
+
+// sdkRetryables is the SDK's own classification of transient errors
+// (connection errors, 5xx, throttling codes, RequestTimeout).
+var sdkRetryables = retry.IsErrorRetryables(append([]retry.IsErrorRetryable{}, retry.DefaultRetryables...))
+
+// transientCodes are S3 error codes worth another attempt.
+var transientCodes = map[string]bool{
+	"SlowDown": true, "InternalError": true, "ServiceUnavailable": true, "RequestTimeout": true,
+	"IncompleteBody": true, "Throttling": true, "ThrottlingException": true, "TooManyRequests": true,
+	"RequestTimeTooSkewed": true, "ConditionalRequestConflict": true, "OperationAborted": true,
+	"BadDigest": true, "XAmzContentSHA256Mismatch": true,
+}
+
+// isTransient reports an error that another attempt may not meet: a reset
+// or refused connection, a timeout, a truncated body, a 5xx, throttling, or
+// S3's 409 for two conditional writes that raced (which S3 says to retry).
+func isTransient(err error) bool {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return false
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	if transientCodes[apiCode(err)] {
+		return true
+	}
+	if s := httpStatus(err); s >= 500 || s == 429 {
+		return true
+	}
+	var de *smithy.DeserializationError
+	if errors.As(err, &de) {
+		return true // a truncated or garbled answer
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return true
+	}
+	return sdkRetryables.IsErrorRetryable(err) == aws.TrueTernary
+}
+
+// attemptOutcome says what a failed call leaves behind.
+type attemptOutcome struct {
+	attempts  int
+	ambiguous bool // an attempt failed in a way that may have landed (a lost answer)
+}
+
+// call runs fn until it succeeds, fails with an error that is not
+// transient, or the budget runs out; each attempt gets at most
+// Options.AttemptTimeout, so a stalled connection is abandoned. Waits
+// between attempts back off exponentially from Options.RetryBase with full
+// jitter (capped at 5s). The error is fn's last, unwrapped (callers classify
+// it), or, when the budget ran out, one naming the attempts that wraps it.
+func (b *Backend) call(ctx context.Context, budget time.Duration, op, key string, fn func(ctx context.Context) error) (attemptOutcome, error) {
+	var out attemptOutcome
+	deadline := time.Now().Add(budget)
+	for {
+		remaining := time.Until(deadline)
+		actx, cancel := context.WithTimeout(ctx, min(b.opts.AttemptTimeout, max(remaining, time.Millisecond)))
+		err := fn(actx)
+		cancel()
+		out.attempts++
+		if err == nil {
+			return out, nil
+		}
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+		if !isTransient(err) {
+			return out, err
+		}
+		out.ambiguous = true
+		if b.opts.OnRetry != nil {
+			b.opts.OnRetry(op, err)
+		}
+		wait := fullJitter(b.opts.RetryBase, out.attempts)
+		if time.Until(deadline) <= wait {
+			return out, &RetryBudgetError{Op: op, Where: b.url(key), Attempts: out.attempts, Budget: budget, Err: err}
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return out, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// fullJitter is a random wait in [0, min(5s, base × 2^(n-1))].
+func fullJitter(base time.Duration, n int) time.Duration {
+	d := base << min(n-1, 20)
+	if d <= 0 || d > retryMaxDelay {
+		d = retryMaxDelay
+	}
+	return time.Duration(mrand.Int64N(int64(d) + 1))
+}
+
+// RetryBudgetError is returned when transient errors outlasted an
+// operation's retry budget. It wraps the last error.
+type RetryBudgetError struct {
+	Op, Where string
+	Attempts  int
+	Budget    time.Duration
+	Err       error
+}
+
+func (e *RetryBudgetError) Error() string {
+	return fmt.Sprintf("%s %s: still failing after %d attempts in %s (the network or the S3 endpoint is unreliable; run again): %v",
+		e.Op, e.Where, e.Attempts, e.Budget, e.Err)
+}
+
+func (e *RetryBudgetError) Unwrap() error { return e.Err }
