@@ -26,7 +26,7 @@ var errNoConfig = errors.New("no configuration")
 // workspace) or from a git ref through the API. Files are named by their
 // repository-relative paths, so annotations point at them.
 type sources struct {
-	root string // GITHUB_WORKSPACE: the checkout
+	root  string // GITHUB_WORKSPACE: the checkout
 	path  string // the configuration, relative to root, slash-separated
 	repo  *github.Repo
 	cache *treeCache // archives read in this run, by ref (nil: none kept)
