@@ -102,6 +102,7 @@ func (r *run) settings() review.Settings {
 		Environment: r.in.Environment, RequireApproval: r.in.RequireApproval, RequiredApprovals: r.in.RequiredApprovals,
 		ApproverPermission: r.in.ApproverPermission, ApplyPermission: r.in.ApplyPermission, PlanPermission: r.in.PlanPermission,
 		CommentMode: r.in.Comment, DriftLabel: "kyku-drift",
+		PolicyOwners: r.in.PolicyOwners, Promotion: r.in.Promotion,
 	}
 }
 
@@ -134,7 +135,7 @@ func (r *run) handle(ctx context.Context) int {
 	if root == "" {
 		root = "."
 	}
-	r.src = sources{root: root, path: r.in.ConfigPath(), repo: r.repo}
+	r.src = sources{root: root, path: r.in.ConfigPath(), repo: r.repo, cache: &treeCache{}}
 	r.deps = review.Deps{
 		GitHub: r.repo, Open: r.open, Now: r.env.Now, RunURL: r.runURL(), ArtifactURL: r.runURL(),
 		Mask: r.mask, Source: r.src.at, Trusted: r.src.checkout,
@@ -146,6 +147,7 @@ func (r *run) handle(ctx context.Context) int {
 		// branch through the API, never from the checkout.
 		r.deps.Trusted = r.defaultBranchConfig
 	}
+	r.deps.Policies = r.policies
 	return r.dispatch(ctx)
 }
 
@@ -179,6 +181,7 @@ var eventHandlers = map[string]func(r *run, ctx context.Context, cmd Command) in
 	"pull_request_target": (*run).pullRequest,
 	"push":                (*run).push,
 	"issue_comment":       func(r *run, ctx context.Context, _ Command) int { return r.comment(ctx) },
+	"merge_group":         (*run).mergeGroup,
 	"schedule":            (*run).scheduled,
 	"workflow_dispatch":   (*run).scheduled,
 }
@@ -215,7 +218,7 @@ func (r *run) dispatch(ctx context.Context) int {
 	case Apply:
 		return r.fail(fmt.Errorf("command apply needs a pull request, a /kyku apply comment or a push to the default branch, not a %s event", event))
 	}
-	return r.skip("Kyku had nothing to do", fmt.Sprintf("Event `%s` does not trigger Kyku (pull_request, push, issue_comment, schedule and workflow_dispatch do).", event))
+	return r.skip("Kyku had nothing to do", fmt.Sprintf("Event `%s` does not trigger Kyku (pull_request, push, issue_comment, merge_group, schedule and workflow_dispatch do).", event))
 }
 
 func (r *run) defaultBranchConfig(ctx context.Context) (*config.Config, error) {

@@ -11,6 +11,7 @@ import (
 type event struct {
 	Action     string `json:"action"`
 	Ref        string `json:"ref"`
+	Before     string `json:"before"`
 	After      string `json:"after"`
 	Deleted    bool   `json:"deleted"`
 	Sender     user   `json:"sender"`
@@ -23,6 +24,12 @@ type event struct {
 		Number      int             `json:"number"`
 		PullRequest json.RawMessage `json:"pull_request"`
 	} `json:"issue"`
+	MergeGroup *struct {
+		HeadSHA string `json:"head_sha"`
+		HeadRef string `json:"head_ref"`
+		BaseSHA string `json:"base_sha"`
+		BaseRef string `json:"base_ref"`
+	} `json:"merge_group"`
 	Comment *struct {
 		ID   int64  `json:"id"`
 		Body string `json:"body"`

@@ -69,6 +69,37 @@ type Inputs struct {
 	RefreshWritesState bool
 	FailOnDrift        bool
 	WorkingDirectory   string // relative to GITHUB_WORKSPACE
+	// Apply says what applies: both (a /kyku apply comment and the merge,
+	// the default), comment, merge, or merge-queue (the merge queue's
+	// merge_group check applies; the push of the merge does not).
+	Apply ApplyMode
+	// PolicyOwners may override a policy denial by approving (logins and
+	// org/team slugs).
+	PolicyOwners []string
+	// Promotion orders environments (an apply waits for the earlier ones).
+	Promotion []string
+}
+
+// ApplyMode is input apply.
+type ApplyMode string
+
+// The apply modes.
+const (
+	ApplyBoth       ApplyMode = "both"
+	ApplyComment    ApplyMode = "comment"
+	ApplyMerge      ApplyMode = "merge"
+	ApplyMergeQueue ApplyMode = "merge-queue"
+)
+
+// OnComment reports whether /kyku apply applies.
+func (m ApplyMode) OnComment() bool { return m == ApplyBoth || m == ApplyComment }
+
+// OnPush reports whether the push of a merge applies it.
+func (m ApplyMode) OnPush() bool { return m == ApplyBoth || m == ApplyMerge }
+
+// list splits a comma- or space-separated input.
+func list(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' })
 }
 
 // ConfigPath is the configuration's path relative to the repository root
@@ -117,6 +148,9 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 		RefreshWritesState: boolean("refresh-writes-state", false),
 		FailOnDrift:        boolean("fail-on-drift", false),
 		WorkingDirectory:   get("working-directory", "."),
+		Apply:              ApplyMode(oneOf("apply", "both", "both", "comment", "merge", "merge-queue")),
+		PolicyOwners:       list(get("policy-owners", "")),
+		Promotion:          list(get("promotion", "")),
 	}
 	cmd := get("command", "auto")
 	c, ok := parseCommand(cmd)
@@ -138,6 +172,11 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 	}
 	if e := in.Environment; e != "" && !envRE.MatchString(e) {
 		problems = append(problems, fmt.Sprintf("input environment: %q is not an environment name (letters, digits, '_', '.', '-'; at most 63, starting with a letter or digit)", e))
+	}
+	for _, e := range in.Promotion {
+		if !envRE.MatchString(e) {
+			problems = append(problems, fmt.Sprintf("input promotion: %q is not an environment name", e))
+		}
 	}
 	if p := in.ConfigPath(); path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") {
 		problems = append(problems, fmt.Sprintf("inputs working-directory and config: %q is outside the repository", p))

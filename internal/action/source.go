@@ -26,9 +26,10 @@ var errNoConfig = errors.New("no configuration")
 // workspace) or from a git ref through the API. Files are named by their
 // repository-relative paths, so annotations point at them.
 type sources struct {
-	root string // GITHUB_WORKSPACE: the checkout
-	path string // the configuration, relative to root, slash-separated
-	repo *github.Repo
+	root  string // GITHUB_WORKSPACE: the checkout
+	path  string // the configuration, relative to root, slash-separated
+	repo  *github.Repo
+	cache *treeCache // archives read in this run, by ref (nil: none kept)
 }
 
 // checkout loads the configuration from the checkout.
@@ -69,12 +70,7 @@ func (s sources) checkout(context.Context) (*config.Config, error) {
 // at loads the configuration at ref (a pull request's head SHA, or the
 // default branch) from the repository archive.
 func (s sources) at(ctx context.Context, ref string) (*config.Config, error) {
-	rc, err := s.repo.Tarball(ctx, ref)
-	if err != nil {
-		return nil, fmt.Errorf("load config at %s: %w", ref, err)
-	}
-	defer rc.Close()
-	files, err := github.ExtractTarball(rc, maxTarball)
+	files, err := s.tree(ctx, ref)
 	if err != nil {
 		return nil, fmt.Errorf("load config at %s: %w", ref, err)
 	}

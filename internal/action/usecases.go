@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kyku/action/internal/command"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/review"
 )
@@ -46,6 +47,7 @@ func (r *run) pullRequest(ctx context.Context, cmd Command) int {
 	if err != nil {
 		return r.fail(err)
 	}
+	r.reportPolicy(ctx, out, pr.Head.SHA)
 	return r.planned(out)
 }
 
@@ -66,6 +68,13 @@ func (r *run) push(ctx context.Context, cmd Command) int {
 	if !isBranch || branch != r.defaultBranch() || r.ev.Deleted {
 		return r.skip("Kyku had nothing to do", fmt.Sprintf("The push to `%s` is not to the default branch `%s`: Kyku applies when a pull request is merged into it.", r.ev.Ref, r.defaultBranch()))
 	}
+	if !r.in.Apply.OnPush() {
+		why := "Input apply is comment: a merge is not applied; `/kyku apply` on the pull request applies it before the merge."
+		if r.in.Apply == ApplyMergeQueue {
+			why = "Input apply is merge-queue: the merge queue's check applied this change before it was merged, so its push is not applied again."
+		}
+		return r.skip("Kyku had nothing to do", why)
+	}
 	out, err := review.ApplyMerged(ctx, r.deps, r.settings(), r.ev.After, r.ev.Sender.Login)
 	return r.applied(out, err, true)
 }
@@ -77,6 +86,16 @@ func (r *run) comment(ctx context.Context) int {
 		return r.fail(errors.New("the issue_comment event has no issue or comment"))
 	}
 	isPR := len(ev.Issue.PullRequest) > 0 && string(ev.Issue.PullRequest) != "null"
+	if cmd, ok := command.Parse(ev.Comment.Body); ok && isPR && ev.Action == "created" && cmd.Name == command.Apply && cmd.Err == "" && !r.in.Apply.OnComment() &&
+		(cmd.Env == "" || cmd.Env == r.in.Environment) && ev.Comment.User.Type != "Bot" {
+		url, err := r.repo.CreateComment(ctx, ev.Issue.Number, "**Kyku did not run "+review.Code(cmd.String())+":** this repository applies "+
+			map[ApplyMode]string{ApplyMerge: "on merge", ApplyMergeQueue: "in the merge queue"}[r.in.Apply]+" only (input `apply: "+string(r.in.Apply)+"`), not on a comment.\n")
+		if err != nil {
+			return r.fail(err)
+		}
+		r.out.commentURL = url
+		return r.skip("Kyku did not apply", "`/kyku apply` is off: input apply is "+string(r.in.Apply)+".")
+	}
 	out, err := review.Comment(ctx, r.deps, r.settings(), review.CommentEvent{
 		Action: ev.Action, Number: ev.Issue.Number, IsPR: isPR, Body: ev.Comment.Body,
 		Author: ev.Comment.User.Login, AuthorIsBot: ev.Comment.User.Type == "Bot", CommentID: ev.Comment.ID,
@@ -90,6 +109,9 @@ func (r *run) comment(ctx context.Context) int {
 	case out.Apply != nil:
 		return r.applied(out.Apply, nil, false)
 	case out.Plan != nil:
+		if pr, err := r.repo.PullRequest(ctx, ev.Issue.Number); err == nil {
+			r.reportPolicy(ctx, out.Plan, pr.HeadSHA)
+		}
 		return r.planned(out.Plan)
 	}
 	r.out.commentURL = out.Replied
@@ -132,6 +154,7 @@ func (r *run) planCheckout(ctx context.Context) int {
 	if err != nil {
 		return r.fail(err)
 	}
+	r.reportPolicy(ctx, out, "")
 	return r.planned(out)
 }
 

@@ -77,6 +77,13 @@ func (b *Bot) commentJob(ev event, repo *github.Repo, s *settings.Settings, t se
 			slog.String("author", ev.comment.author)},
 		Run: func(ctx context.Context) (string, error) {
 			out, err := b.rules.Comment(ctx, b.deps(ev, repo, src, t), reviewSettings(s, t), b.commentEvent(ev))
+			if err == nil && out != nil && out.Plan != nil && out.Plan.Policy != nil {
+				pr, perr := repo.PullRequest(ctx, ev.number)
+				if perr != nil {
+					return commentOutcome(out), perr
+				}
+				err = b.policyCheck(ctx, repo, reviewSettings(s, t), out.Plan, pr.HeadSHA)
+			}
 			return commentOutcome(out), err
 		},
 	}

@@ -35,6 +35,9 @@ type payload struct {
 				FullName string `json:"full_name"`
 			} `json:"repo"`
 		} `json:"head"`
+		Base struct {
+			SHA string `json:"sha"`
+		} `json:"base"`
 		MergedBy *user `json:"merged_by"`
 	} `json:"pull_request"`
 	Issue *struct {
@@ -68,6 +71,7 @@ type event struct {
 	number        int
 	headSHA       string
 	mergeSHA      string
+	baseSHA       string // a merged pull request's base commit (policies are read there)
 	merger        string
 	// fork is set for a pull request whose head is another repository (or
 	// a deleted one); headRepo names it.
@@ -150,7 +154,7 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 		if !pr.Merged {
 			return job, "pull_request closed without a merge", nil
 		}
-		ev.mergeSHA = pr.MergeCommitSHA
+		ev.mergeSHA, ev.baseSHA = pr.MergeCommitSHA, pr.Base.SHA
 		ev.merger = p.Sender.Login
 		if pr.MergedBy != nil && pr.MergedBy.Login != "" {
 			ev.merger = pr.MergedBy.Login

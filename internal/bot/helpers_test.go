@@ -137,6 +137,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	h := &harness{t: t, gh: githubtest.NewServer(t), simDir: filepath.Join(dir, "sim"), stateDir: filepath.Join(dir, "state")}
 	h.gh.SetApp(appID, &key.PublicKey, "kyku[bot]")
 	h.gh.AddRepo(repoName, defaultBranch)
+	h.gh.SetRef(repoName, defaultBranch, baseSHA)
 	h.gh.AddInstallation(installation, "Codertocat", repoName)
 	h.gh.SetFile(repoName, defaultBranch, "kyku.yaml", []byte(configV1+o.backend))
 	h.gh.SetFile(repoName, headA, "kyku.yaml", []byte(configV2+o.backend))

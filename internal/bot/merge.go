@@ -3,14 +3,19 @@ package bot
 import (
 	"context"
 	"log/slog"
+	"strings"
 
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/review"
 )
 
 // routeMerge applies, when the settings say so, the saved plans of the
-// projects a merged pull request touched.
+// projects a merged pull request touched. With promotion, a project's
+// environments are applied one after the other in that order, each job
+// queuing the next only when it applied completely; otherwise they run
+// side by side.
 func (b *Bot) routeMerge(ctx context.Context, ev event, repo *github.Repo) (string, error) {
 	s, err := loadSettings(ctx, repo)
 	if isDiag(err) {
@@ -23,18 +28,80 @@ func (b *Bot) routeMerge(ctx context.Context, ev event, repo *github.Repo) (stri
 	if !s.Apply.OnMerge() {
 		return "ignored", nil
 	}
-	return b.routeTouched(ctx, ev, repo, s, "apply", ev.mergeSHA, func(t settings.Target, src *sources) queue.Job {
-		return b.mergeJob(ev, repo, s, t, src)
-	})
+	if len(s.Promotion) == 0 || s.Execution == settings.Actions {
+		return b.routeTouched(ctx, ev, repo, s, "apply", ev.mergeSHA, func(t settings.Target, src *sources) queue.Job {
+			return b.mergeJob(ev, repo, s, []settings.Target{t}, src)
+		})
+	}
+	files, err := repo.ChangedFiles(ctx, ev.number)
+	if err != nil {
+		return "", err
+	}
+	var order []string // projects, in file order
+	chains := map[string][]settings.Target{}
+	for _, t := range s.Touched(files) {
+		if _, ok := chains[t.Project.Name]; !ok {
+			order = append(order, t.Project.Name)
+		}
+		chains[t.Project.Name] = append(chains[t.Project.Name], t)
+	}
+	if len(order) == 0 {
+		return "untouched", nil
+	}
+	src := newSources(repo, b.maxSrc)
+	for _, name := range order {
+		if err := b.queue.Spawn(b.mergeJob(ev, repo, s, promotionOrder(s.Promotion, chains[name]), src)); err != nil {
+			return "", err
+		}
+	}
+	return "routed", nil
 }
 
-func (b *Bot) mergeJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {
+// promotionOrder sorts one project's targets by the promotion order.
+func promotionOrder(promotion []string, ts []settings.Target) []settings.Target {
+	envs := make([]string, len(ts))
+	byEnv := map[string]settings.Target{}
+	for i, t := range ts {
+		envs[i] = t.Env
+		byEnv[t.Env] = t
+	}
+	var out []settings.Target
+	for _, e := range review.PromotionOrder(promotion, envs) {
+		out = append(out, byEnv[e])
+	}
+	return out
+}
+
+// mergeJob applies the first of chain on its environment's key and, when
+// that applied completely, queues the rest; when it did not, the pull
+// request is told which environments were left.
+func (b *Bot) mergeJob(ev event, repo *github.Repo, s *settings.Settings, chain []settings.Target, src *sources) queue.Job {
+	t := chain[0]
 	return queue.Job{
 		Kind:  "merge-apply",
 		Key:   targetKey(ev, t),
 		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label())},
 		Run: func(ctx context.Context) (string, error) {
 			out, err := b.rules.ApplyMerged(ctx, b.deps(ev, repo, src, t), reviewSettings(s, t), ev.mergeSHA, ev.merger)
+			complete := err == nil && out != nil && out.Applied && (out.Result == nil || out.Result.Err() == nil)
+			if rest := chain[1:]; len(rest) > 0 {
+				if complete {
+					if serr := b.queue.Spawn(b.mergeJob(ev, repo, s, rest, src)); serr != nil {
+						return "", serr
+					}
+				} else {
+					var left []string
+					for _, r := range rest {
+						left = append(left, review.Code(r.Label()))
+					}
+					msg := "Kyku stopped applying this merge at " + review.Code(t.Label()) + ", which was not applied completely: " +
+						strings.Join(left, ", ") + " (later in the promotion order) " + map[bool]string{true: "was", false: "were"}[len(left) == 1] +
+						" not applied. Fix the cause, then apply them in order.\n"
+					if _, cerr := repo.CreateComment(context.WithoutCancel(ctx), ev.number, msg); cerr != nil && err == nil {
+						err = cerr
+					}
+				}
+			}
 			switch {
 			case err != nil:
 				return "", err

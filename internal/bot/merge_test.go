@@ -6,7 +6,12 @@ import (
 	"github.com/kyku/action/internal/github/githubtest"
 )
 
-const mergeSHA = "c4295bd74fb0f4fda03689c3df3f2803b658fd85"
+const (
+	mergeSHA = "c4295bd74fb0f4fda03689c3df3f2803b658fd85"
+	// baseSHA is the default branch's commit merged pull requests are
+	// based on (the harness makes it the default branch's tip).
+	baseSHA = "ba5eba5eba5eba5eba5eba5eba5eba5eba5eba5e"
+)
 
 func prMerged(t *testing.T, number int, sha string) []byte {
 	return fixture(t, "pull_request.closed", func(p map[string]any) {
@@ -14,6 +19,7 @@ func prMerged(t *testing.T, number int, sha string) []byte {
 		pr := obj(p, "pull_request")
 		pr["number"], pr["merged"], pr["merge_commit_sha"] = number, true, mergeSHA
 		obj(p, "pull_request", "head")["sha"] = sha
+		obj(p, "pull_request", "base")["sha"] = baseSHA
 		obj(p, "installation")["id"] = installation
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/review"
 )
 
@@ -127,7 +128,21 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 			if err := finish(conclusion, title, summary); err != nil {
 				return "", err
 			}
+			if err := b.policyCheck(ctx, repo, reviewSettings(s, t), out, ev.headSHA); err != nil {
+				return "", err
+			}
 			return "planned", nil
 		},
 	}
+}
+
+// policyCheck creates the check run "kyku policy (<target>)" of a plan on
+// head (none when the repository has no policies).
+func (b *Bot) policyCheck(ctx context.Context, repo *github.Repo, s review.Settings, out *review.PlanOutcome, head string) error {
+	conclusion, title, summary, ok := out.PolicyCheck(s, render.Meta{CommitSHA: head})
+	if !ok {
+		return nil
+	}
+	_, err := repo.CreateCheckRun(ctx, review.PolicyCheckName(s.Project, s.Environment), head, "completed", conclusion, title, summary, "")
+	return err
 }

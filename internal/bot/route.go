@@ -12,6 +12,7 @@ import (
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/review"
 )
 
@@ -68,6 +69,8 @@ func reviewSettings(s *settings.Settings, t settings.Target) review.Settings {
 		PlanPermission:     s.PlanPermission,
 		CommentMode:        s.Comment,
 		AllowForkPRs:       s.AllowForkPRs,
+		PolicyOwners:       s.PolicyOwners,
+		Promotion:          s.Promotion,
 	}
 }
 
@@ -86,7 +89,21 @@ func (b *Bot) deps(ev event, repo *github.Repo, src *sources, t settings.Target)
 		Trusted: func(ctx context.Context) (*cfgConfig, error) {
 			return src.config(ctx, t.Project, ev.defaultBranch)
 		},
+		Policies: func(ctx context.Context) (*policy.Set, error) {
+			return src.policies(ctx, policyRef(ev))
+		},
 	}
+}
+
+// policyRef is where the policies that judge ev are read: the default
+// branch; for a merge, the pull request's base commit — a commit of the
+// default branch without the pull request's changes, so that a pull
+// request never changes the policies that judge its own merge.
+func policyRef(ev event) string {
+	if ev.mergeSHA != "" && ev.baseSHA != "" {
+		return ev.baseSHA
+	}
+	return ev.defaultBranch
 }
 
 // settingsProblem formats bad settings for a comment or check run.

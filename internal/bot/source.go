@@ -8,6 +8,7 @@ import (
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/policy"
 )
 
 // sources reads source trees through the API (the tarball at a ref; no git
@@ -76,4 +77,13 @@ func (s *sources) config(ctx context.Context, p settings.Project, ref string) (*
 		in[i] = config.File{Name: n, Data: files[n]}
 	}
 	return config.Parse(in)
+}
+
+// policies reads the policies under policy.Dir at ref.
+func (s *sources) policies(ctx context.Context, ref string) (*policy.Set, error) {
+	files, err := s.tree(ctx, ref)
+	if err != nil {
+		return nil, fmt.Errorf("read the policies at %s: %w", ref, err)
+	}
+	return policy.FromTree(files, ref), nil
 }

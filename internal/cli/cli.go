@@ -46,7 +46,8 @@ Usage: kyku <command> [flags]
 
 Commands:
   validate      check the configuration; report every error as file:line:col
-  plan          show what apply would change (--out saves it, --json for scripts)
+  plan          show what apply would change (--out saves it, --json for scripts,
+                --format mermaid draws it, --policy DIR checks it against Rego policies)
   apply         apply the changes (asks for "yes"; --auto-approve; --plan FILE applies a saved plan)
   destroy       destroy everything in state
   refresh       read every resource and report drift (updates state)

@@ -14,6 +14,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/value"
@@ -48,11 +49,26 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	var c common
 	c.register(fs, env)
 	out := fs.String("out", "", "save the plan to this file (apply it with kyku apply --plan FILE)")
-	asJSON := fs.Bool("json", false, "print the plan as JSON")
+	asJSON := fs.Bool("json", false, "print the plan as JSON (same as --format json)")
+	format := fs.String("format", "text", "text, json, or mermaid (the picture of the change, as in the PR comment)")
+	policyDir := fs.String("policy", "", "check the plan against the Rego policies (*.rego) in this directory; a denial exits 1")
 	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when there are no changes, 2 when there are, 1 on error")
 	destroy := fs.Bool("destroy", false, "plan to destroy everything in state")
 	if _, err := parse(fs, args); err != nil {
 		return err
+	}
+	if *asJSON {
+		*format = "json"
+	}
+	if *format != "text" && *format != "json" && *format != "mermaid" {
+		return fmt.Errorf("unknown plan format %q (want text, json or mermaid)", *format)
+	}
+	var policies *policy.Set
+	if *policyDir != "" {
+		var err error
+		if policies, err = policy.LoadDir(*policyDir); err != nil {
+			return err
+		}
 	}
 	cfg, err := config.Load(c.config)
 	if err != nil {
@@ -80,9 +96,12 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 	}
-	if *asJSON {
+	switch *format {
+	case "json":
 		err = render.PlanJSON(env.Stdout, p, render.JSONOptions{})
-	} else {
+	case "mermaid":
+		_, err = fmt.Fprint(env.Stdout, render.PlanMermaid(p))
+	default:
 		err = render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: true})
 		if err == nil && *out != "" {
 			fmt.Fprintf(env.Stdout, "\nSaved the plan to %s. Apply exactly it with: kyku apply --plan %s\n", *out, *out)
@@ -90,6 +109,16 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	}
 	if err != nil {
 		return err
+	}
+	if policies != nil {
+		// Machine-readable output stays alone on stdout.
+		w := env.Stdout
+		if *format != "text" {
+			w = env.Stderr
+		}
+		if err := checkPolicies(ctx, w, policies, p); err != nil {
+			return err
+		}
 	}
 	if *detailed && p.HasChanges() {
 		return exitCode(exitChanges)

@@ -35,6 +35,7 @@ type jsonChange struct {
 	Action       plan.Action    `json:"action"`
 	ResourceID   string         `json:"resourceId"`
 	Type         string         `json:"type"`
+	PriorType    string         `json:"priorType,omitempty"` // a replace that changes the type: the type destroyed
 	Level        int            `json:"level"`
 	ProviderID   string         `json:"providerId,omitempty"`
 	CloudName    string         `json:"cloudName,omitempty"`
@@ -78,7 +79,7 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 			continue
 		}
 		jc := jsonChange{
-			Action: c.Action, ResourceID: c.ResourceID, Type: c.Type, Level: c.Level,
+			Action: c.Action, ResourceID: c.ResourceID, Type: c.Type, PriorType: c.PriorType, Level: c.Level,
 			ProviderID: c.ProviderID, CloudName: c.CloudName, Reason: c.Reason,
 			Dependencies: c.Dependencies, Properties: make([]jsonProperty, 0, len(c.Properties)),
 		}

@@ -14,6 +14,9 @@ type Meta struct {
 	ArtifactURL string // where the full plan.json can be downloaded
 	Environment string
 	Project     string
+	// Policy, when set, is the policy check shown before the changes of a
+	// plan comment or summary (nil: the repository has no policies).
+	Policy *PolicyReport
 }
 
 // maxCell is how many runes of one value a table cell or diff line shows.

@@ -101,7 +101,10 @@ func TestPlanCommentLarge(t *testing.T) {
 	if m == nil {
 		t.Fatal("no truncation notice")
 	}
-	shown := strings.Count(got, "<details>")
+	shown := strings.Count(got, "<details><summary>") - strings.Count(got, "<details><summary>Picture of the change")
+	if !strings.Contains(got, "<details><summary>Picture of the change (4 groups of resources by type and action)</summary>") {
+		t.Error("the large comment has no grouped, folded picture")
+	}
 	if fmt.Sprint(9000-shown) != m[1] {
 		t.Errorf("notice says %s not shown, but %d of 9000 change blocks are shown", m[1], shown)
 	}

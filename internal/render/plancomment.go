@@ -13,8 +13,11 @@ const CommentLimit = 65536
 const SummaryLimit = 1 << 20
 
 // PlanComment renders p as the sticky PR comment: the PlanMarker line, a
-// title, the counters, a CAUTION callout listing every destroy and replace,
-// one collapsible block per change with a diff of its properties (sensitive
+// title, the counters, the policy check (m.Policy: denials, warnings, or
+// why the policies could not be evaluated), a CAUTION callout listing
+// every destroy and replace, the picture of the change (PlanMermaid in a
+// ```mermaid block, folded in <details> when large), one collapsible block
+// per change with a diff of its properties (sensitive
 // values masked; no-ops summarised as one count), and a footer with the
 // commit, the plan digest and the run link.
 //
@@ -47,6 +50,7 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 	if !p.HasChanges() {
 		head.WriteString(noChanges + "\n\n")
 	}
+	head.WriteString(policySection(m.Policy))
 
 	var secs []section
 	var danger []string
@@ -62,6 +66,9 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 			more:  func(n int) string { return "> - …and " + itoa(n) + " more\n" },
 			trail: "\n",
 		})
+	}
+	if pic := pictureSection(p); pic != "" {
+		secs = append(secs, section{items: []string{pic}})
 	}
 	var blocks []string
 	for _, c := range orderForReview(p.Changes) {

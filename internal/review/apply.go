@@ -76,7 +76,10 @@ type applier struct {
 }
 
 func (a *applier) trigger() string {
-	if a.req.OnMerge {
+	switch {
+	case a.req.Queue:
+		return "merge-queue"
+	case a.req.OnMerge:
 		return "merge"
 	}
 	return "comment"
@@ -94,10 +97,10 @@ func (a *applier) run(ctx context.Context, pr *github.PR) (*ApplyOutcome, error)
 	}
 	a.pr = pr
 	a.out.HeadSHA = pr.HeadSHA
-	if msg := prRefusal(pr, a.s, a.req.OnMerge); msg != "" {
+	if msg := a.prRefusal(pr); msg != "" {
 		return a.refuse(ctx, msg)
 	}
-	if !a.req.OnMerge {
+	if !a.req.OnMerge && !a.req.Queue {
 		msg, err := permissionRefusal(ctx, gh, a.s, "apply", a.req.Commenter)
 		if err != nil {
 			return a.fail(ctx, err)
@@ -129,7 +132,28 @@ func (a *applier) run(ctx context.Context, pr *github.PR) (*ApplyOutcome, error)
 	if err != nil {
 		return a.fail(ctx, err)
 	}
+	if msg, err := a.promotionRefusal(ctx, ws); err != nil {
+		return a.fail(ctx, err)
+	} else if msg != "" {
+		return a.refuse(ctx, msg)
+	}
 	return a.applyReviewed(ctx, ws)
+}
+
+// prRefusal is requirement 1 for this request ("" when met): in the merge
+// queue, an open pull request (it is merged after the check passes).
+func (a *applier) prRefusal(pr *github.PR) string {
+	if !a.req.Queue {
+		return prRefusal(pr, a.s, a.req.OnMerge)
+	}
+	n := "Pull request #" + itoa(pr.Number)
+	switch {
+	case pr.Merged || pr.State != "open":
+		return n + " is not open, so the merge queue's commit is not applied for it."
+	case pr.IsFork && !a.s.AllowForkPRs:
+		return prRefusal(pr, a.s, false)
+	}
+	return ""
 }
 
 // prRefusal is requirement 1: the PR's state and origin ("" when met).
@@ -173,6 +197,10 @@ func (a *applier) noApproval() string {
 	sha := code(sha7(a.pr.HeadSHA))
 	need := plural(a.s.RequiredApprovals, "approval")
 	have := len(a.ap.counted)
+	if a.req.Queue {
+		return "Pull request #" + itoa(a.pr.Number) + " is in the merge queue without the " + need + " of its head commit " + sha +
+			" this environment requires (" + itoa(have) + " counted). " + approvalRule(a.s) + " " + a.ap.who() + " " + a.replan()
+	}
 	if a.req.OnMerge {
 		return "Pull request #" + itoa(a.pr.Number) + " was merged without the " + need + " of its final head commit " + sha +
 			" this environment requires (" + itoa(have) + " counted). " + approvalRule(a.s) + " " + a.ap.who() +
@@ -185,6 +213,9 @@ func (a *applier) noApproval() string {
 
 func (a *applier) noPlan() string {
 	sha := code(sha7(a.pr.HeadSHA))
+	if a.req.Queue {
+		return "No plan for " + sha + ", the head of pull request #" + itoa(a.pr.Number) + ", was saved. " + a.replan()
+	}
 	if a.req.OnMerge {
 		return "No plan for " + sha + ", the final head of pull request #" + itoa(a.pr.Number) + ", was saved. " + a.replan()
 	}
@@ -194,6 +225,10 @@ func (a *applier) noPlan() string {
 
 // replan says how to get a plan that can be applied.
 func (a *applier) replan() string {
+	if a.req.Queue {
+		return "Nothing was applied, and the merge queue's check fails, so GitHub takes the pull request out of the queue. " +
+			"Re-plan it (push, or comment " + code(commandFor("plan", a.s)) + "), have the plan reviewed and approved, then queue it again."
+	}
 	if a.req.OnMerge {
 		return "Nothing was applied. To finish: re-plan on the default branch (push to it, or run the workflow there), review the plan, then apply it."
 	}
@@ -221,6 +256,9 @@ func (a *applier) fail(ctx context.Context, err error) (*ApplyOutcome, error) {
 }
 
 func (a *applier) replanAfterError() string {
+	if a.req.Queue {
+		return "Fix the cause, then queue the pull request again."
+	}
 	if a.req.OnMerge {
 		return "Fix the cause, re-plan on the default branch, then apply."
 	}

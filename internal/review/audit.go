@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/kyku/action/internal/engine"
@@ -45,6 +46,7 @@ func (a *applier) finish(ctx context.Context, ws *Workspace, res *engine.Result,
 		BackupKey: res.BackupKey, RunURL: a.d.RunURL,
 		Succeeded: len(res.Succeeded), Failed: len(res.Failed), Skipped: len(res.Skipped),
 		StartedAt: started.UTC(), FinishedAt: finished.UTC(),
+		Policy: a.auditPolicy(),
 	}
 	key := AuditKey(a.s.Project, a.s.Environment, finished, a.pr.Number)
 	data, err := json.MarshalIndent(rec, "", "  ")
@@ -68,6 +70,17 @@ func (a *applier) finish(ctx context.Context, ws *Workspace, res *engine.Result,
 	m := render.Meta{
 		CommitSHA: a.pr.HeadSHA, Digest: a.out.Digest, RunURL: a.d.RunURL,
 		Environment: a.s.Environment, Project: a.s.Project,
+	}
+	if len(a.out.PolicyOverriddenBy) > 0 {
+		var who []string
+		for _, o := range a.out.PolicyOverriddenBy {
+			who = append(who, code(o))
+		}
+		note += "> [!IMPORTANT]\n> The policies blocked this plan; the approval of policy owner " + strings.Join(who, ", ") +
+			" overrode them (recorded in the audit record).\n\n"
+	}
+	if res.Err() == nil && runErr == nil && a.out.AuditKey != "" {
+		note += appliedLine(a.s.Environment, a.pr.HeadSHA, a.out.AuditKey) + "\n"
 	}
 	body := render.ApplyComment(applyResult(res, a.s.Environment, a.out.Digest, hidden), m, render.CommentLimit-len(note))
 	if err := a.answer(ctx, body+note); err != nil {

@@ -2,6 +2,7 @@ package review_test
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -35,7 +36,7 @@ func TestCommentIgnored(t *testing.T) {
 			ev := ok
 			tt.edit(&ev)
 			s := tt.s
-			if s == (review.Settings{}) {
+			if reflect.ValueOf(s).IsZero() {
 				s = f.settings
 			}
 			out, err := review.Comment(context.Background(), f.deps, s, ev)

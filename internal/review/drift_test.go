@@ -106,10 +106,11 @@ func TestDrift(t *testing.T) {
 		t.Fatalf("issues after the fix (-want +got):\n%s", diff)
 	}
 	comments := f.srv.Comments(repoName, is.Number)
-	if len(comments) != 1 {
-		t.Fatalf("%d comments on the issue, want the closing one", len(comments))
+	if len(comments) != 2 {
+		t.Fatalf("%d comments on the issue, want what changed and the closing one", len(comments))
 	}
-	contains(t, "closing comment", comments[0].Body, "No drift remains in `prod`")
+	contains(t, "change comment", comments[0].Body, "New since the last report", "`Vm web`: `image`")
+	contains(t, "closing comment", comments[1].Body, "No drift remains in `prod`")
 
 	// Checked again with no drift: the closed issue is left alone.
 	f.srv.ResetRequests()

@@ -76,7 +76,7 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 	if err != nil {
 		return nil, err
 	}
-	out := &PlanOutcome{Plan: p, Digest: digest}
+	out := &PlanOutcome{Plan: p, Digest: digest, Policy: policyReport(ctx, d, s, p)}
 	if req.Number > 0 {
 		out.SavedKey = SavedPlanKey(s.Project, s.Environment, req.Number, req.HeadSHA)
 		if err := ws.Backend.PutObject(ctx, out.SavedKey, data); err != nil {
@@ -90,7 +90,7 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 	out.Redacted = buf.Bytes()
 	m := render.Meta{
 		CommitSHA: req.HeadSHA, Digest: digest, RunURL: d.RunURL, ArtifactURL: d.ArtifactURL,
-		Environment: s.Environment, Project: s.Project,
+		Environment: s.Environment, Project: s.Project, Policy: out.Policy,
 	}
 	out.Summary = render.PlanSummary(p, m, render.SummaryLimit)
 	if req.Number > 0 {

@@ -55,9 +55,10 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	if a.d.Source == nil {
 		return a.fail(ctx, errors.New("no source loader for the configuration at the approved commit"))
 	}
-	headCfg, err := a.d.Source(ctx, pr.HeadSHA)
+	ref := a.planRef()
+	headCfg, err := a.d.Source(ctx, ref)
 	if err != nil {
-		return a.fail(ctx, fmt.Errorf("load the configuration at %s: %w", sha7(pr.HeadSHA), err))
+		return a.fail(ctx, fmt.Errorf("load the configuration at %s: %w", sha7(ref), err))
 	}
 	headHash := headCfg.Hash()
 	// Secrets come from what Kyku trusts (the approved commit's config and
@@ -85,7 +86,7 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	}
 	fresh, err := eng.Plan(ctx, headCfg)
 	if err != nil {
-		return a.fail(ctx, fmt.Errorf("plan %s again at %s: %w", envName(a.s.Environment), sha7(pr.HeadSHA), scrubbed(err, hidden)))
+		return a.fail(ctx, fmt.Errorf("plan %s again at %s: %w", envName(a.s.Environment), sha7(ref), scrubbed(err, hidden)))
 	}
 	for _, x := range planSecrets(fresh) {
 		if !slices.Contains(hidden, x) {
@@ -101,6 +102,11 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	a.out.Digest = digest
 	if msg := a.mismatch(saved, decodeErr, headHash, fresh, digest, sh, haveComment); msg != "" {
 		return a.refuseWithPlan(ctx, msg, fresh)
+	}
+	if msg, err := a.policyGate(ctx, fresh); err != nil {
+		return a.fail(ctx, err)
+	} else if msg != "" {
+		return a.refuse(ctx, msg)
 	}
 
 	started := a.d.Now()
@@ -118,6 +124,15 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	return a.finish(ctx, ws, res, err, started, hidden)
 }
 
+// planRef is the commit whose configuration is planned again and applied:
+// the pull request's head, or the merge queue's commit.
+func (a *applier) planRef() string {
+	if a.req.Queue {
+		return a.req.MergeSHA
+	}
+	return a.pr.HeadSHA
+}
+
 // applyPlan is the one place review asks the engine to apply: exactly p,
 // a plan Kyku just made, refused by the engine (changing nothing) if the
 // state's lineage or serial, or cfg's hash, moved on since.
@@ -130,6 +145,10 @@ func (a *applier) mismatch(saved *plan.Plan, decodeErr error, headHash string, f
 	sha := code(sha7(a.pr.HeadSHA))
 	if decodeErr != nil {
 		return "The saved plan for " + sha + " cannot be used (" + code(decodeErr.Error()) + ")."
+	}
+	if a.req.Queue && saved.Config.Hash() == saved.ConfigHash && saved.ConfigHash != headHash {
+		return "The merge queue's commit " + code(sha7(a.req.MergeSHA)) + " does not hold the configuration reviewed at " + sha +
+			": the pull request's changes combined with the branch it is merged into are not what was planned and reviewed."
 	}
 	if saved.Config.Hash() != saved.ConfigHash || saved.ConfigHash != headHash {
 		return "The saved plan for " + sha + " was not made from the configuration at that commit: " +

@@ -11,6 +11,8 @@ import (
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/policy"
+	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/statemgr"
 )
 
@@ -31,6 +33,9 @@ type GitHub interface {
 	PullRequestCommits(ctx context.Context, number int) ([]github.Commit, error)
 	PullRequestsForCommit(ctx context.Context, sha string) ([]github.PR, error)
 	FindOpenIssue(ctx context.Context, label, marker string) (*github.Issue, error)
+	// TeamMember reports whether user is an active member of org/team
+	// (false when the team cannot be seen: fail closed).
+	TeamMember(ctx context.Context, org, team, user string) (bool, error)
 	CreateIssue(ctx context.Context, title, body string, labels []string) (*github.Issue, error)
 	UpdateIssue(ctx context.Context, number int, title, body string) error
 	CloseIssue(ctx context.Context, number int, comment string) error
@@ -77,6 +82,16 @@ type Settings struct {
 	// fork's pull_request workflow gets a read-only token and no secrets,
 	// and anyone can open one.
 	AllowForkPRs bool
+	// PolicyOwners may override a policy denial by approving the head
+	// (an approval that counts): logins, and teams as "org/team-slug".
+	PolicyOwners []string
+	// PolicyTimeout bounds one policy evaluation (default
+	// policy.DefaultTimeout).
+	PolicyTimeout time.Duration
+	// Promotion orders environments: an apply to one of them is refused
+	// until every earlier one has applied the same head commit
+	// successfully (see Apply). Empty: no order.
+	Promotion []string
 }
 
 // Deps is everything a use case needs.
@@ -105,6 +120,12 @@ type Deps struct {
 	// Log receives what is worth a warning but changes no outcome (a
 	// reaction that could not be added); nil discards.
 	Log *slog.Logger
+	// Policies loads the policies that judge this event (see package
+	// policy): the front door reads them from the default branch — as it
+	// was BEFORE the merge when applying a merge, so that a pull request
+	// never changes the rules that judge it. nil: no policy checks. An
+	// empty set (no .kyku/policies/ there) is no policy check either.
+	Policies func(ctx context.Context) (*policy.Set, error)
 }
 
 // SavedPlanKey is the backend object key of a PR's saved plan for one head
@@ -139,6 +160,9 @@ type PlanOutcome struct {
 	SavedKey   string // backend key of the saved plan
 	CommentURL string
 	Summary    string // markdown for the job summary / check run
+	// Policy is the policy check (nil: no policies); PolicyCheck turns it
+	// into the check run kyku policy (<env>).
+	Policy *render.PolicyReport
 }
 
 // ApplyRequest asks to apply a pull request's saved plan.
@@ -148,7 +172,11 @@ type ApplyRequest struct {
 	Commenter string // who asked (comment author), or the merger
 	CommentID int64  // the /kyku comment, for reactions (0: none, e.g. on merge)
 	OnMerge   bool   // triggered by the merge of the PR (push to the default branch)
-	MergeSHA  string // the merge commit, on merge
+	MergeSHA  string // the merge commit, on merge; the merge group's head commit in the queue
+	// Queue: triggered by the merge queue (merge_group checks_requested);
+	// the configuration planned is the one at MergeSHA, and it must be
+	// the configuration reviewed at the pull request's head.
+	Queue bool
 	// Trusted is the default branch's config, used to open the backend
 	// (nil: Deps.Trusted loads it).
 	Trusted *config.Config
@@ -167,6 +195,12 @@ type ApplyOutcome struct {
 	Digest     string // ChangesDigest of the applied (or refused) plan
 	AuditKey   string
 	CommentURL string // the reply on the PR (refusal or result)
+	// Policy is the policy check of the plan applied or refused (nil: no
+	// policies, or the apply stopped before it).
+	Policy *render.PolicyReport
+	// PolicyOverriddenBy are the policy owners whose approval let a plan
+	// the policies blocked be applied.
+	PolicyOverriddenBy []string
 }
 
 // DriftRequest asks for a drift check of one environment.
@@ -182,6 +216,15 @@ type DriftOutcome struct {
 	Result   *engine.RefreshResult
 	IssueURL string
 	Closed   bool // an open drift issue was closed because drift is gone
+	// Fingerprint identifies what drifted (see DriftFingerprint).
+	Fingerprint string
+	// Notified: the drift is new or changed, so the issue was opened, or
+	// updated with a comment saying what is new. False when the same drift
+	// was found again (nothing was written).
+	Notified bool
+	// New lists what drifted that the open issue did not show
+	// ("resource property", "resource (gone)").
+	New []string
 }
 
 // AuditRecord is written at AuditKey (runs/<env>/<time>-pr<number>.json)
@@ -192,7 +235,7 @@ type AuditRecord struct {
 	Project      string    `json:"project,omitempty"`
 	RequestedBy  string    `json:"requestedBy"`
 	ApprovedBy   []string  `json:"approvedBy"`
-	Trigger      string    `json:"trigger"` // "comment" or "merge"
+	Trigger      string    `json:"trigger"` // "comment", "merge" or "merge-queue"
 	HeadSHA      string    `json:"headSha"`
 	MergeSHA     string    `json:"mergeSha,omitempty"`
 	PlanDigest   string    `json:"planDigest"`
@@ -205,6 +248,19 @@ type AuditRecord struct {
 	Skipped      int       `json:"skipped"`
 	StartedAt    time.Time `json:"startedAt"`
 	FinishedAt   time.Time `json:"finishedAt"`
+	// Policy is the policy check of the applied plan (absent without
+	// policies), with the owners who overrode a denial.
+	Policy *AuditPolicy `json:"policy,omitempty"`
+}
+
+// AuditPolicy is what an audit record says about the policy check.
+type AuditPolicy struct {
+	Ref          string   `json:"ref,omitempty"` // where the policies were read
+	Files        []string `json:"files"`
+	Denied       []string `json:"denied,omitempty"`
+	Warnings     []string `json:"warnings,omitempty"`
+	Error        string   `json:"error,omitempty"`
+	OverriddenBy []string `json:"overriddenBy,omitempty"`
 }
 
 // CommentEvent is an issue_comment webhook, reduced to what the rules need.

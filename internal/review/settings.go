@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"slices"
 	"time"
 
@@ -71,8 +72,27 @@ func (s Settings) withDefaults() (Settings, error) {
 	if s.DriftLabel == "" {
 		s.DriftLabel = DefaultDriftLabel
 	}
+	for _, o := range s.PolicyOwners {
+		if !ownerRE.MatchString(o) {
+			return s, fmt.Errorf("policy owner %q is not a login or an org/team", o)
+		}
+	}
+	seen := map[string]bool{}
+	for _, e := range s.Promotion {
+		if !EnvRE.MatchString(e) || seen[e] {
+			return s, fmt.Errorf("promotion: %q is not an environment name, or is listed twice", e)
+		}
+		seen[e] = true
+	}
 	return s, nil
 }
+
+// EnvRE is what an environment may be called (it becomes part of state
+// file and object key names).
+var EnvRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
+
+// ownerRE is a GitHub login, or an organisation and a team slug.
+var ownerRE = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})?$`)
 
 func (d Deps) withDefaults() (Deps, error) {
 	if d.GitHub == nil {

@@ -11,7 +11,7 @@ import (
 )
 
 var (
-	topKeys     = []string{"projects", "require-approval", "required-approvals", "apply-permission", "plan-permission", "approver-permission", "apply", "comment", "execution", "workflow", "allow-fork-prs", "drift"}
+	topKeys     = []string{"projects", "require-approval", "required-approvals", "apply-permission", "plan-permission", "approver-permission", "apply", "comment", "execution", "workflow", "allow-fork-prs", "drift", "policy-owners", "promotion"}
 	driftKeys   = []string{"enabled", "write-state"}
 	projectKeys = []string{"name", "config", "environments", "autoplan"}
 	permissions = []string{"read", "triage", "write", "maintain", "admin"}
@@ -85,6 +85,24 @@ func Parse(name string, data []byte) (*Settings, error) {
 			}
 		case "drift":
 			s.Drift = p.drift(v)
+		case "policy-owners":
+			s.PolicyOwners = p.strings(v, k.Value)
+			for i, o := range s.PolicyOwners {
+				if !ownerRE.MatchString(o) {
+					p.errf(v.Content[i], "policy owner %q is not a login or an org/team slug", o)
+				}
+			}
+		case "promotion":
+			s.Promotion = p.strings(v, k.Value)
+			seen := map[string]bool{}
+			for i, e := range s.Promotion {
+				if !envRE.MatchString(e) {
+					p.errf(v.Content[i], "invalid environment name %q in promotion", e)
+				} else if seen[e] {
+					p.errf(v.Content[i], "environment %q listed twice in promotion", e)
+				}
+				seen[e] = true
+			}
 		case "workflow":
 			if w := p.str(v, k.Value); w != "" && !wfRE.MatchString(w) {
 				p.errf(v, "workflow must be a workflow file name such as kyku.yml, not %q", w)

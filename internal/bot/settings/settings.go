@@ -75,6 +75,14 @@ type Settings struct {
 	AllowForkPRs       bool   // plan and apply pull requests from forks (default false)
 	Drift              Drift
 	Projects           []Project
+	// PolicyOwners may override a policy denial by approving the head
+	// (logins, and teams as "org/team-slug").
+	PolicyOwners []string
+	// Promotion orders environments: an apply to one waits until every
+	// earlier one applied the same head commit; a merge applies a
+	// project's environments in this order, stopping at the first that
+	// is not applied.
+	Promotion []string
 	// FromFile is set when the settings came from Path (not the defaults).
 	FromFile bool
 }
@@ -233,4 +241,6 @@ var (
 	nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_./-]{0,127}$`)
 	envRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
 	wfRE   = regexp.MustCompile(`^[A-Za-z0-9_.-]+\.ya?ml$`)
+	// ownerRE is a login, or an organisation and a team slug.
+	ownerRE = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})?$`)
 )

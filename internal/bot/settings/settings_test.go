@@ -104,6 +104,15 @@ drift:
   enabled: sometimes         # ERROR: drift.enabled must be true or false
   write_state: true          # ERROR: unknown key "write_state" in drift
 `,
+		"policy owners and promotion": `
+policy-owners:
+  - alice
+  - "acme/infra owners"      # ERROR: policy owner "acme/infra owners" is not a login or an org/team slug
+promotion:
+  - staging
+  - "../prod"                # ERROR: invalid environment name "../prod" in promotion
+  - staging                  # ERROR: environment "staging" listed twice in promotion
+`,
 		"drift not a mapping": `
 drift: true                  # ERROR: drift must be a mapping
 `,
@@ -200,5 +209,15 @@ func TestParseDrift(t *testing.T) {
 				t.Errorf("drift (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestParsePolicyOwnersAndPromotion(t *testing.T) {
+	got, err := Parse(Path, []byte("policy-owners: [alice, acme/infra-owners]\npromotion: [staging, prod]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got.PolicyOwners, ",") != "alice,acme/infra-owners" || strings.Join(got.Promotion, ",") != "staging,prod" {
+		t.Errorf("policy owners %v, promotion %v", got.PolicyOwners, got.Promotion)
 	}
 }

@@ -228,9 +228,13 @@ func checkRunJSON(c *CheckRun) *gh.CheckRun {
 	return out
 }
 
-func (s *Server) createCheckRun(w http.ResponseWriter, r *http.Request, _ string) {
+func (s *Server) createCheckRun(w http.ResponseWriter, r *http.Request, login string) {
 	rp := s.repoFor(w, r)
 	if rp == nil {
+		return
+	}
+	if s.checksDenied[strings.ToLower(login)] {
+		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
 		return
 	}
 	var in checkRunRequest
@@ -323,4 +327,16 @@ func (s *Server) accessToken(w http.ResponseWriter, r *http.Request) {
 		"permissions":          map[string]string{"contents": "read", "pull_requests": "write", "issues": "write", "checks": "write"},
 		"repository_selection": "all",
 	})
+}
+
+// DenyCheckRuns answers 403 "Resource not accessible by integration" to
+// check run creation by login's tokens, as GitHub does for a workflow
+// token without `checks: write`.
+func (s *Server) DenyCheckRuns(login string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.checksDenied == nil {
+		s.checksDenied = map[string]bool{}
+	}
+	s.checksDenied[strings.ToLower(login)] = true
 }

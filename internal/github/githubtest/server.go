@@ -91,7 +91,10 @@ type Server struct {
 	failures      []failure
 	archives      map[string]archiveRef // codeload token -> archive
 	installs      []*installation
-	tokenInstall  map[string]int64 // installation token -> installation ID
+	tokenInstall  map[string]int64           // installation token -> installation ID
+	teams         map[string]map[string]bool // "org/team" -> member logins (lower case)
+	teamReaders   map[string]bool            // logins whose tokens see teams (nil: all)
+	checksDenied  map[string]bool            // logins whose tokens may not write check runs
 }
 
 type archiveRef struct{ repo, ref string }
@@ -206,6 +209,7 @@ func (s *Server) routes() http.Handler {
 	s.issueRoutes(api)
 	s.pullRoutes(api)
 	s.repoRoutes(api)
+	s.teamRoutes(api)
 	mux.HandleFunc("POST "+BasePath+"app/installations/{id}/access_tokens", s.locked(s.accessToken))
 	s.appRoutes(mux)
 	mux.HandleFunc("GET /_codeload/{token}", s.locked(s.codeload))

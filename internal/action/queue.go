@@ -1,0 +1,41 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/kyku/action/internal/review"
+)
+
+// mergeGroup answers merge_group (checks_requested) with apply:
+// merge-queue: the queue's commit is planned and, when that plan is the
+// pull request's reviewed plan and the apply rules hold, applied; any
+// refusal or failure fails the job, so GitHub takes the pull request out
+// of the queue. In the other modes the merge queue is not Kyku's to
+// check: the run says so and passes.
+func (r *run) mergeGroup(ctx context.Context, cmd Command) int {
+	g := r.ev.MergeGroup
+	if g == nil {
+		return r.fail(errors.New("the merge_group event has no merge_group"))
+	}
+	if r.ev.Action != "checks_requested" {
+		return r.skip("Kyku had nothing to do", fmt.Sprintf("merge_group %s: Kyku checks a merge group when its checks are requested.", r.ev.Action))
+	}
+	if r.in.Apply != ApplyMergeQueue || cmd == Plan {
+		return r.skip("Kyku had nothing to do", fmt.Sprintf("Input apply is %s, not merge-queue: the merge queue's commit is not applied here (the merge is applied when it is pushed).", r.in.Apply))
+	}
+	out, err := review.ApplyMergeGroup(ctx, r.deps, r.settings(), review.MergeGroup{
+		HeadSHA: g.HeadSHA, HeadRef: g.HeadRef, BaseRef: g.BaseRef, Sender: r.ev.Sender.Login,
+	})
+	if err != nil {
+		return r.fail(err)
+	}
+	code := r.applied(out, nil, true)
+	if out.Refused != "" && code == ExitOK {
+		// No pull request was found for the group: still not applied.
+		r.a.Errorf("the merge group was not applied: %s", out.Refused)
+		return ExitFail
+	}
+	return code
+}

@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/policy"
+)
+
+// checkPolicies evaluates set against p and prints what it said: each
+// denial and warning, or a line saying the policies passed. A denial is an
+// error (exit 1), so is a policy that cannot be evaluated (its
+// diagnostics, file:line:col, are printed by Run).
+func checkPolicies(ctx context.Context, w io.Writer, set *policy.Set, p *plan.Plan) error {
+	in, err := policy.NewInput(p)
+	if err != nil {
+		return err
+	}
+	res, err := set.Evaluate(ctx, in, policy.DefaultTimeout)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nPolicies (%d file(s) in %s):\n", len(res.Files), set.Ref)
+	for _, d := range res.Deny {
+		fmt.Fprintf(w, "  ✗ deny: %s\n", oneLine(d))
+	}
+	if res.MoreDeny > 0 {
+		fmt.Fprintf(w, "  ✗ …and %d more denials\n", res.MoreDeny)
+	}
+	for _, x := range res.Warn {
+		fmt.Fprintf(w, "  ! warn: %s\n", oneLine(x))
+	}
+	if res.MoreWarn > 0 {
+		fmt.Fprintf(w, "  ! …and %d more warnings\n", res.MoreWarn)
+	}
+	if !res.Denied() {
+		fmt.Fprintln(w, "  ✓ no policy denies this plan")
+		return nil
+	}
+	return fmt.Errorf("the policies deny this plan (%d denial(s))", len(res.Deny)+res.MoreDeny)
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,104 @@
+package policy
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/render"
+	"github.com/kyku/action/internal/schema"
+	"github.com/kyku/action/internal/value"
+)
+
+// Input is the document a policy reads as `input`.
+type Input struct {
+	// Environment is the environment planned ("" for the default one).
+	Environment string `json:"environment"`
+	// Changes is exactly the "changes" array of plan.json (the redacted
+	// plan: sensitive values "(sensitive)").
+	Changes []any `json:"changes"`
+	// Resources is every resource of the configuration, by name.
+	Resources map[string]Resource `json:"resources"`
+}
+
+// Resource is one resource of the configuration as a policy sees it.
+type Resource struct {
+	Type string `json:"type"`
+	// Properties are the desired properties (defaults applied). A
+	// reference to a resource that exists and is kept (not created or
+	// replaced by this plan) is resolved to its provider ID
+	// ("${vpc}" → "vpc-0a1b"); any other reference is left as written
+	// ("${web.publicIp}"). Sensitive values are "(sensitive)".
+	Properties map[string]any `json:"properties"`
+}
+
+// NewInput builds the input document of p, which must embed its
+// configuration (a plan Kyku just made, or a saved plan; not a redacted
+// one).
+func NewInput(p *plan.Plan) (Input, error) {
+	if p.Config == nil {
+		return Input{}, fmt.Errorf("policy input: the plan has no configuration (a redacted plan?)")
+	}
+	var buf bytes.Buffer
+	if err := render.PlanJSON(&buf, render.RedactPlan(p), render.JSONOptions{}); err != nil {
+		return Input{}, fmt.Errorf("policy input: %w", err)
+	}
+	var doc struct {
+		Changes []any `json:"changes"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		return Input{}, fmt.Errorf("policy input: %w", err)
+	}
+	if doc.Changes == nil {
+		doc.Changes = []any{}
+	}
+
+	ids := map[string]string{} // resources whose ID stays what it is
+	for _, c := range p.Changes {
+		if c.ProviderID != "" && c.Action != plan.Create && c.Action != plan.Replace && c.Action != plan.Destroy {
+			ids[c.ResourceID] = c.ProviderID
+		}
+	}
+	lookup := func(r value.Ref) (any, bool) {
+		if id, ok := ids[r.Resource]; ok && (r.Attr == "" || r.Attr == "id") {
+			return id, true
+		}
+		return r.String(), true // left as written
+	}
+	in := Input{Environment: p.Environment, Changes: doc.Changes, Resources: map[string]Resource{}}
+	for _, r := range p.Config.Resources {
+		t, known := schema.Lookup(r.Type)
+		props := map[string]any{}
+		for name, v := range r.Properties {
+			if known && t.Sensitive(name) {
+				props[name] = plan.Masked
+				continue
+			}
+			props[name], _ = value.Resolve(v, lookup)
+		}
+		in.Resources[r.Name] = Resource{Type: r.Type, Properties: props}
+	}
+	return in, nil
+}
+
+// document is in as OPA's generic JSON model.
+func (in Input) document() (any, error) {
+	if in.Changes == nil {
+		in.Changes = []any{}
+	}
+	if in.Resources == nil {
+		in.Resources = map[string]Resource{}
+	}
+	b, err := json.Marshal(in)
+	if err != nil {
+		return nil, fmt.Errorf("policy input: %w", err)
+	}
+	var doc any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("policy input: %w", err)
+	}
+	return doc, nil
+}

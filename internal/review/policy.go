@@ -1,0 +1,171 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/policy"
+	"github.com/kyku/action/internal/render"
+)
+
+// PolicyCheckName is the name of the check run of a policy check:
+// "kyku policy (<project>/<env>)", empty parts dropped ("default" when
+// both are), as the bot names its plan check runs.
+func PolicyCheckName(project, env string) string {
+	var parts []string
+	if project != "" {
+		parts = append(parts, project)
+	}
+	if env != "" {
+		parts = append(parts, env)
+	}
+	label := strings.Join(parts, "/")
+	if label == "" {
+		label = "default"
+	}
+	return "kyku policy (" + label + ")"
+}
+
+// PolicyCheck is the check run of a plan's policy check: its conclusion
+// ("failure" when the policies deny the plan or cannot be evaluated,
+// "success" otherwise: warnings never fail it), title and summary. ok is
+// false when the plan had no policy check.
+func (o *PlanOutcome) PolicyCheck(s Settings, m render.Meta) (conclusion, title, summary string, ok bool) {
+	if o == nil || o.Policy == nil {
+		return "", "", "", false
+	}
+	m.Environment, m.Project = s.Environment, s.Project
+	title, summary = render.PolicyCheck(*o.Policy, m)
+	if o.Policy.Blocks() {
+		return "failure", title, summary, true
+	}
+	return "success", title, summary, true
+}
+
+// policyReport evaluates the policies that judge this event (Deps.Policies)
+// on p. nil when there are none. Policies that cannot be read or
+// evaluated give a report with Error set, which blocks like a denial.
+func policyReport(ctx context.Context, d Deps, s Settings, p *plan.Plan) *render.PolicyReport {
+	if d.Policies == nil {
+		return nil
+	}
+	set, err := d.Policies(ctx)
+	if err != nil {
+		return &render.PolicyReport{Error: "Kyku could not read the policies: " + err.Error()}
+	}
+	if set.Empty() {
+		return nil
+	}
+	rep := &render.PolicyReport{Files: set.Files(), Ref: set.Ref}
+	in, err := policy.NewInput(p)
+	if err != nil {
+		rep.Error = err.Error()
+		return rep
+	}
+	res, err := set.Evaluate(ctx, in, s.PolicyTimeout)
+	if err != nil {
+		var ds diag.Diagnostics
+		if errors.As(err, &ds) {
+			lines := make([]string, len(ds))
+			for i, x := range ds {
+				lines[i] = x.String()
+			}
+			rep.Error = strings.Join(lines, "\n")
+		} else {
+			rep.Error = err.Error()
+		}
+		return rep
+	}
+	rep.Deny, rep.Warn, rep.MoreDeny, rep.MoreWarn = res.Deny, res.Warn, res.MoreDeny, res.MoreWarn
+	return rep
+}
+
+// policyGate is the policy requirement of an apply: the fresh plan's
+// policy check passes, or a policy owner's approval of the head counts.
+// It returns the refusal ("" when the apply may go on).
+func (a *applier) policyGate(ctx context.Context, fresh *plan.Plan) (string, error) {
+	rep := policyReport(ctx, a.d, a.s, fresh)
+	a.out.Policy = rep
+	if !rep.Blocks() {
+		return "", nil
+	}
+	owners, err := policyOwnersApproving(ctx, a.d.GitHub, a.s.PolicyOwners, a.ap.counted)
+	if err != nil {
+		return "", err
+	}
+	if len(owners) > 0 {
+		a.out.PolicyOverriddenBy = owners
+		return "", nil
+	}
+	var b strings.Builder
+	if rep.Error != "" {
+		b.WriteString("The policies could not be evaluated, which blocks an apply like a denial:\n\n" + fenced(rep.Error) + "\n")
+	} else {
+		b.WriteString("The policies deny this plan:\n\n")
+		for i, m := range rep.Deny {
+			if i == 20 {
+				b.WriteString("- …and " + itoa(len(rep.Deny)-i+rep.MoreDeny) + " more\n")
+				break
+			}
+			b.WriteString("- " + code(m) + "\n")
+		}
+		if rep.MoreDeny > 0 && len(rep.Deny) <= 20 {
+			b.WriteString("- …and " + itoa(rep.MoreDeny) + " more\n")
+		}
+		b.WriteString("\n")
+	}
+	if len(a.s.PolicyOwners) == 0 {
+		b.WriteString("No policy owners are set (`policy-owners`), so only a change to the configuration or to the policies on the default branch unblocks it.")
+	} else {
+		var names []string
+		for _, o := range a.s.PolicyOwners {
+			names = append(names, code(o))
+		}
+		b.WriteString("A policy owner (" + strings.Join(names, ", ") + ") can override it by approving the head commit " +
+			code(sha7(a.pr.HeadSHA)) + "; the override is recorded in the audit record. " + a.ap.who())
+	}
+	return b.String(), nil
+}
+
+// policyOwnersApproving are the counted approvers who are policy owners:
+// listed by login, or active members of a listed org/team.
+func policyOwnersApproving(ctx context.Context, gh GitHub, owners, counted []string) ([]string, error) {
+	var out []string
+	for _, who := range counted {
+		for _, o := range owners {
+			org, team, isTeam := strings.Cut(o, "/")
+			if !isTeam {
+				if strings.EqualFold(o, who) {
+					out = append(out, who)
+					break
+				}
+				continue
+			}
+			member, err := gh.TeamMember(ctx, org, team, who)
+			if err != nil {
+				return nil, fmt.Errorf("check whether %s is in the policy owners' team %s: %w", who, o, err)
+			}
+			if member {
+				out = append(out, who)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// auditPolicy is what the audit record says about the policy check.
+func (a *applier) auditPolicy() *AuditPolicy {
+	rep := a.out.Policy
+	if rep == nil {
+		return nil
+	}
+	return &AuditPolicy{
+		Ref: rep.Ref, Files: append([]string{}, rep.Files...), Denied: rep.Deny, Warnings: rep.Warn,
+		Error: rep.Error, OverriddenBy: a.out.PolicyOverriddenBy,
+	}
+}
