@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kyku/action/internal/bot/policy"
+	"github.com/kyku/action/internal/bot/tenancy"
 )
 
 // Environment variables the bot reads.
@@ -54,7 +54,7 @@ type Config struct {
 	// names): which repositories may use which buckets, roles and
 	// providers. nil: no policy — every repository is still confined to
 	// its namespace, sim and endpoint/profile overrides are refused.
-	Policy *policy.Policy
+	Policy *tenancy.Policy
 }
 
 // ConfigFromEnv reads the configuration; readFile reads
@@ -134,7 +134,7 @@ func ConfigFromEnv(getenv func(string) string, readFile func(string) ([]byte, er
 		data, err := readFile(file)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("read %s: %w", EnvPolicy, err))
-		} else if c.Policy, err = policy.Parse(file, data); err != nil {
+		} else if c.Policy, err = tenancy.Parse(file, data); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", EnvPolicy, err))
 		}
 	}

@@ -30,7 +30,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/kyku/action/internal/bot"
-	"github.com/kyku/action/internal/bot/policy"
+	"github.com/kyku/action/internal/bot/tenancy"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/github/githubtest"
@@ -91,7 +91,7 @@ type harness struct {
 	gh       *githubtest.Server
 	bot      *bot.Bot
 	http     *httptest.Server
-	policy   *policy.Policy
+	policy   *tenancy.Policy
 	simDir   string // the sim's root: each repository's cloud is under <owner>/<repo>/
 	stateDir string // local state's root: each repository's state is under <owner>/<repo>/
 	nextID   int
@@ -109,7 +109,7 @@ func (h *harness) cloudDir() string { return filepath.Join(h.simDir, namespace, 
 // openRepo opens the test repository's workspace for cfg as the bot does:
 // confined by the policy, then h.open.
 func (h *harness) openRepo(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
-	c, err := policy.Confine(cfg, h.policy.For("Codertocat", "Hello-World"))
+	c, err := tenancy.Confine(cfg, h.policy.For("Codertocat", "Hello-World"))
 	if err != nil {
 		return nil, err
 	}
@@ -150,10 +150,10 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	if o.policy == "" {
 		o.policy = testPolicy()
 	}
-	var pol *policy.Policy
+	var pol *tenancy.Policy
 	if o.policy != noPolicy {
 		var err error
-		if pol, err = policy.Parse("policy.yaml", []byte(o.policy)); err != nil {
+		if pol, err = tenancy.Parse("policy.yaml", []byte(o.policy)); err != nil {
 			t.Fatal(err)
 		}
 	}

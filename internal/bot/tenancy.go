@@ -6,7 +6,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
-	"github.com/kyku/action/internal/bot/policy"
+	"github.com/kyku/action/internal/bot/tenancy"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/review"
 )
@@ -27,18 +27,18 @@ type Tenant struct {
 
 // Opener opens a project's engine and backend for a tenant. The bot has
 // already confined cfg to what the operator's policy grants the tenant
-// (policy.Confine): a provider it allows, no endpoint or profile override
+// (tenancy.Confine): a provider it allows, no endpoint or profile override
 // it does not allow, a granted bucket, and every key under the tenant's
 // namespace.
 type Opener func(ctx context.Context, t Tenant, cfg *config.Config, env string) (*review.Workspace, error)
 
 // opener is the review.Opener of one repository: every workspace the bot
-// opens for it goes through policy.Confine first, so its state can only
+// opens for it goes through tenancy.Confine first, so its state can only
 // live under its own namespace, whatever its config says.
 func (b *Bot) opener(ev event) review.Opener {
 	grant := b.cfg.Policy.For(ev.owner, ev.repo)
 	return func(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
-		c, err := policy.Confine(cfg, grant)
+		c, err := tenancy.Confine(cfg, grant)
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-// Package policy owns the bot operator's policy (the file KYKU_BOT_POLICY
+// Package tenancy owns the bot operator's policy (the file KYKU_BOT_POLICY
 // names) and the confinement of one repository's configuration to what it
 // grants: which repositories (owner/repo globs) may use which S3 buckets,
 // the IAM role Kyku assumes for each bucket, which providers they may use,
@@ -15,4 +15,4 @@
 //
 // It is pure: no I/O. Concurrency: a parsed *Policy and a Grant are
 // immutable and safe to share.
-package policy
+package tenancy
