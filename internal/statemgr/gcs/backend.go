@@ -4,21 +4,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"cloud.google.com/go/storage"
 	"google.golang.org/api/option"
 
 	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/statemgr/objstore"
 )
 
 var (
 	_ statemgr.Backend        = (*Backend)(nil)
 	_ statemgr.BackupRewriter = (*Backend)(nil)
+	_ objstore.Bucket         = (*bucket)(nil)
 )
+
+// ErrLockLost is wrapped by Unlock when the lock was broken as stale or
+// force-unlocked while held. It is statemgr.ErrLockLost.
+var ErrLockLost = statemgr.ErrLockLost
 
 // Config is the backend section of kyku.yaml (type gcs).
 type Config struct {
@@ -44,46 +48,10 @@ type Options struct {
 	PID      int              // default os.Getpid
 }
 
-func (o Options) withDefaults() Options {
-	if o.LockTimeout == 0 {
-		o.LockTimeout = 30 * time.Second
-	}
-	if o.StaleAfter <= 0 {
-		o.StaleAfter = 5 * time.Minute
-	}
-	if o.Heartbeat <= 0 {
-		o.Heartbeat = 60 * time.Second
-	}
-	if o.PollInterval <= 0 {
-		o.PollInterval = time.Second
-	}
-	if o.RetryBudget <= 0 {
-		o.RetryBudget = 2 * time.Minute
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Hostname == "" {
-		o.Hostname, _ = os.Hostname()
-	}
-	if o.PID == 0 {
-		o.PID = os.Getpid()
-	}
-	return o
-}
-
-// Backend keeps one environment's state in a GCS bucket.
+// Backend keeps one environment's state in a GCS bucket: package
+// objstore's backend on a GCS bucket.
 type Backend struct {
-	client *storage.Client
-	bucket *storage.BucketHandle
-	cfg    Config
-	env    string
-	opts   Options
-
-	storeMu sync.Mutex
-	seen    seenState
-
-	backupMu sync.Mutex
+	*objstore.Backend
 }
 
 // New builds the client from Application Default Credentials (or, when
@@ -107,8 +75,17 @@ func NewWithClient(client *storage.Client, cfg Config, env string, opts Options)
 	if client == nil {
 		return nil, errors.New("gcs backend: nil client")
 	}
-	cfg.Prefix = strings.Trim(cfg.Prefix, "/")
-	return &Backend{client: client, bucket: client.Bucket(cfg.Bucket), cfg: cfg, env: env, opts: opts.withDefaults()}, nil
+	bkt := &bucket{h: client.Bucket(cfg.Bucket), name: cfg.Bucket, budget: opts.RetryBudget}
+	if bkt.budget <= 0 {
+		bkt.budget = 2 * time.Minute
+	}
+	return &Backend{objstore.New(bkt, objstore.Config{
+		Name: "gcs", Root: bkt.url(""), Prefix: strings.Trim(cfg.Prefix, "/"),
+		BackupRetention: cfg.BackupRetention, Explain: bkt.explain,
+	}, env, objstore.Options{
+		LockTimeout: opts.LockTimeout, StaleAfter: opts.StaleAfter, Heartbeat: opts.Heartbeat, PollInterval: opts.PollInterval,
+		Codec: opts.Codec, Now: opts.Now, Hostname: opts.Hostname, PID: opts.PID,
+	})}, nil
 }
 
 func (c Config) validate() error {
@@ -120,33 +97,3 @@ func (c Config) validate() error {
 	}
 	return nil
 }
-
-// Describe names the backend and its state object.
-func (b *Backend) Describe() string { return "gcs " + b.url(b.stateKey()) }
-
-func (b *Backend) key(rel string) string {
-	if b.cfg.Prefix == "" {
-		return rel
-	}
-	return b.cfg.Prefix + "/" + rel
-}
-
-func (b *Backend) rel(full string) string {
-	if b.cfg.Prefix == "" {
-		return full
-	}
-	return strings.TrimPrefix(full, b.cfg.Prefix+"/")
-}
-
-func (b *Backend) stem() string {
-	if b.env == "" {
-		return "state"
-	}
-	return "state." + b.env
-}
-
-func (b *Backend) stateKey() string      { return b.key(b.stem() + ".json") }
-func (b *Backend) lockKey() string       { return b.stateKey() + ".lock" }
-func (b *Backend) journalPrefix() string { return b.stateKey() + ".journal/" }
-func (b *Backend) backupPrefix() string  { return b.key("backups/" + b.stem() + ".") }
-func (b *Backend) url(key string) string { return "gs://" + b.cfg.Bucket + "/" + key }

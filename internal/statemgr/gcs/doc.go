@@ -1,26 +1,18 @@
 // Package gcs keeps state in a Google Cloud Storage bucket, with the same
-// object layout and guarantees as package s3, through
-// cloud.google.com/go/storage and Application Default Credentials:
+// object layout and guarantees as package s3 (both are package objstore's
+// backend), through cloud.google.com/go/storage and Application Default
+// Credentials. This package is how GCS does each call:
 //
-//	<prefix>/state.<env>.json                         the state
-//	<prefix>/state.<env>.json.lock                    the lock (LockInfo JSON)
-//	<prefix>/state.<env>.json.journal/<seq>.json      one object per journal entry
-//	<prefix>/backups/state.<env>.<UTC time>.<serial>.json
-//	<prefix>/<key>                                    named objects (plans/…, runs/…)
+//   - conditional requests by generation: create-if-absent is
+//     ifGenerationMatch=0, a conditional overwrite is ifGenerationMatch on
+//     the generation read, and a conditional delete targets that very
+//     generation (generation= as well as ifGenerationMatch=: the emulator
+//     ignores the latter on a delete, README "GCS");
+//   - retries: the client library's own policy (conditional requests are
+//     idempotent), each operation bounded by Options.RetryBudget;
+//   - errors: 404 is a missing key, 412 a failed precondition; a missing
+//     bucket and denied access are said plainly.
 //
-// Safety comes from generation preconditions: the lock is created with
-// ifGenerationMatch=0 (only if absent), refreshed and broken with
-// ifGenerationMatch on the generation read, and deleted by generation; the
-// state is written with ifGenerationMatch on the generation last read (0
-// when there was none); journal entries and backups are created only if
-// absent. A precondition failure after a retried request is checked by
-// reading the object back: if it holds exactly our bytes, the write was
-// ours.
-//
-// Every operation retries transient errors (the client library's policy:
-// conditional writes are idempotent) within Options.RetryBudget.
-//
-// Concurrency: a *Backend is safe for concurrent use; Read and Write are
-// serialized and share the generation last seen. A held lock runs one
-// heartbeat goroutine, stopped by Unlock.
+// Concurrency: a *Backend is safe for concurrent use, and several processes
+// may share one bucket (package objstore).
 package gcs

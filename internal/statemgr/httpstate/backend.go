@@ -136,13 +136,6 @@ func redact(s string) string {
 	return u.String()
 }
 
-func (b *Backend) stem() string {
-	if b.env == "" {
-		return "state"
-	}
-	return "state." + b.env
-}
-
 // document is what the address holds.
 type document struct {
 	Kyku    int               `json:"kyku"`

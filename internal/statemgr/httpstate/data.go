@@ -12,7 +12,6 @@ import (
 
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
-	"github.com/kyku/action/internal/value"
 )
 
 // seenState is what the last Read or Write saw of the state.
@@ -69,13 +68,8 @@ func (b *Backend) decodeState(ctx context.Context, d *document) (*state.File, se
 // written, when the lineage differs, or when the serial does not rise. A
 // stored state that cannot be read is never overwritten.
 func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteOptions) error {
-	switch {
-	case f == nil:
-		return fmt.Errorf("http backend: write state: no state given")
-	case f.Metadata.Version != state.Version:
-		return fmt.Errorf("http backend: write state: version %d is not this kyku's version %d", f.Metadata.Version, state.Version)
-	case f.Metadata.Lineage == "":
-		return fmt.Errorf("http backend: write state: the state has no lineage")
+	if err := statemgr.CheckWritable(f); err != nil {
+		return fmt.Errorf("http backend: %w", err)
 	}
 	data, err := state.Encode(f)
 	if err == nil {
@@ -92,14 +86,13 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 		}
 		if !opts.Force {
 			seen := b.seen
-			switch {
-			case cur.exists != seen.exists || cur.sum != seen.sum:
+			if cur.exists != seen.exists || cur.sum != seen.sum {
 				return false, fmt.Errorf("http backend: write %s: the stored state changed since it was read (another run wrote it); read it again: %w", where, statemgr.ErrConflict)
-			case cur.exists && f.Metadata.Lineage != cur.lineage:
-				return false, fmt.Errorf("http backend: write %s: lineage %s differs from the stored lineage %s (a different state; use --force to replace it): %w",
-					where, f.Metadata.Lineage, cur.lineage, statemgr.ErrConflict)
-			case cur.exists && f.Metadata.Serial <= cur.serial:
-				return false, fmt.Errorf("http backend: write %s: serial %d is not greater than the stored serial %d: %w", where, f.Metadata.Serial, cur.serial, statemgr.ErrConflict)
+			}
+			if cur.exists {
+				if err := statemgr.CheckSuccessor(cur.lineage, cur.serial, f.Metadata); err != nil {
+					return false, fmt.Errorf("http backend: write %s: %w", where, err)
+				}
 			}
 		}
 		d.State, d.Lineage, d.Serial = data, f.Metadata.Lineage, f.Metadata.Serial
@@ -166,23 +159,11 @@ func (b *Backend) openEntries(ctx context.Context, d *document) ([]state.Entry, 
 		if err != nil {
 			return nil, fmt.Errorf("http backend: journal entry %d of %s: %w", i, redact(b.cfg.Address), err)
 		}
-		dec := json.NewDecoder(bytes.NewReader(plain))
-		dec.UseNumber()
-		if err := dec.Decode(&out[i]); err != nil {
-			return nil, fmt.Errorf("http backend: journal entry %d of %s: %w: %v", i, redact(b.cfg.Address), state.ErrCorrupt, err)
-		}
-		if r := out[i].Resource; r != nil {
-			r.Config, r.Outputs = normMap(r.Config), normMap(r.Outputs)
+		if out[i], err = statemgr.DecodeEntry(plain); err != nil {
+			return nil, fmt.Errorf("http backend: journal entry %d of %s: %w", i, redact(b.cfg.Address), err)
 		}
 	}
 	return out, nil
-}
-
-func normMap(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	return value.Normalize(m).(map[string]any)
 }
 
 // ClearJournal empties the journal.
@@ -195,8 +176,6 @@ func (b *Backend) ClearJournal(ctx context.Context) error {
 		return true, nil
 	})
 }
-
-const backupTime = "20060102T150405.000Z"
 
 // Backup adds f to the document's backups as
 // backups/state.<env>.<UTC time>.<serial>.json and drops the oldest beyond
@@ -216,7 +195,7 @@ func (b *Backend) Backup(ctx context.Context, f *state.File) (string, error) {
 	var key string
 	err = b.mutate(ctx, "back up state", func(d *document) (bool, error) {
 		for {
-			key = fmt.Sprintf("backups/%s.%s.%d.json", b.stem(), created.Format(backupTime), f.Metadata.Serial)
+			key = "backups/" + statemgr.BackupName(b.env, created, f.Metadata.Serial)
 			if findBackup(d, key) < 0 {
 				break
 			}
@@ -303,13 +282,8 @@ func (b *Backend) RewriteBackup(ctx context.Context, key string, f *state.File) 
 }
 
 func objectKey(key string) error {
-	if key == "" || strings.HasPrefix(key, "/") || strings.HasSuffix(key, "/") {
-		return fmt.Errorf("http backend: object key %q must be a non-empty relative path", key)
-	}
-	for _, seg := range strings.Split(key, "/") {
-		if seg == "" || seg == "." || seg == ".." {
-			return fmt.Errorf("http backend: object key %q has an empty, \".\" or \"..\" segment", key)
-		}
+	if err := statemgr.CheckObjectKey(key); err != nil {
+		return fmt.Errorf("http backend: %w", err)
 	}
 	return nil
 }

@@ -2,8 +2,6 @@ package httpstate
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,8 +13,9 @@ import (
 	"github.com/kyku/action/internal/statemgr"
 )
 
-// ErrLockLost is wrapped by Unlock when the server no longer holds our lock.
-var ErrLockLost = errors.New("lock lost")
+// ErrLockLost is wrapped by Unlock when the server no longer holds our
+// lock. It is statemgr.ErrLockLost.
+var ErrLockLost = statemgr.ErrLockLost
 
 // tfLockInfo is the lock body of Terraform's protocol (field names as they
 // are: Terraform's LockInfo has no JSON tags). Info carries Kyku's own
@@ -57,7 +56,7 @@ func holder(body []byte) (statemgr.LockInfo, bool) {
 // returns at once with a lock that guards nothing.
 func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lock, error) {
 	if b.cfg.LockAddress == "" {
-		info.ID = randomToken()
+		info.ID = statemgr.NewLockID()
 		info.Created = b.opts.Now().UTC()
 		return &heldLock{b: b, info: info, none: true}, nil
 	}
@@ -73,15 +72,7 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 
 // lockLocked takes the server's lock; it does not touch b's fields.
 func (b *Backend) lockLocked(ctx context.Context, info statemgr.LockInfo) (statemgr.LockInfo, error) {
-	if info.ID == "" {
-		info.ID = randomToken()
-	}
-	if info.PID == 0 {
-		info.PID = b.opts.PID
-	}
-	if info.Host == "" {
-		info.Host = b.opts.Hostname
-	}
+	info = info.WithDefaults(b.opts.Hostname, b.opts.PID)
 	info.Path = redact(b.cfg.Address)
 	var deadline <-chan time.Time
 	if b.opts.LockTimeout > 0 {
@@ -200,10 +191,4 @@ func (h *heldLock) Unlock(ctx context.Context) error {
 		h.err = h.b.unlockLocked(ctx, h.info.ID)
 	})
 	return h.err
-}
-
-func randomToken() string {
-	buf := make([]byte, 8)
-	_, _ = rand.Read(buf)
-	return hex.EncodeToString(buf)
 }

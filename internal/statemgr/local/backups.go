@@ -8,17 +8,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 )
-
-// backupTimeLayout is the UTC timestamp in backup names (20261129T180501.123Z).
-const backupTimeLayout = "20060102T150405.000Z"
 
 const backupDir = "backups"
 
@@ -66,7 +61,7 @@ func (b *Backend) Backup(ctx context.Context, f *state.File) (string, error) {
 }
 
 func (b *Backend) backupKey(created time.Time, serial int64) string {
-	return path.Join(backupDir, fmt.Sprintf("%s.%s.%d.json", b.stem(), created.Format(backupTimeLayout), serial))
+	return path.Join(backupDir, statemgr.BackupName(b.env, created, serial))
 }
 
 func (b *Backend) exists(key string) bool {
@@ -102,42 +97,15 @@ func (b *Backend) listBackups() ([]statemgr.BackupInfo, error) {
 			out = append(out, info)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].Created.Equal(out[j].Created) {
-			return out[i].Created.After(out[j].Created)
-		}
-		if out[i].Serial != out[j].Serial {
-			return out[i].Serial > out[j].Serial
-		}
-		return out[i].Key > out[j].Key
-	})
+	statemgr.SortBackups(out)
 	return out, nil
 }
 
-// parseBackupName reads "<stem>.<time>.<serial>.json"; other environments'
-// backups and stray files do not parse.
+// parseBackupName reads a backup's file name (statemgr.BackupName); other
+// environments' backups and stray files do not parse.
 func (b *Backend) parseBackupName(name string) (statemgr.BackupInfo, bool) {
-	rest, ok := strings.CutPrefix(name, b.stem()+".")
-	if !ok {
-		return statemgr.BackupInfo{}, false
-	}
-	rest, ok = strings.CutSuffix(rest, ".json")
-	if !ok {
-		return statemgr.BackupInfo{}, false
-	}
-	i := strings.LastIndexByte(rest, '.')
-	if i < 0 {
-		return statemgr.BackupInfo{}, false
-	}
-	serial, err := strconv.ParseInt(rest[i+1:], 10, 64)
-	if err != nil {
-		return statemgr.BackupInfo{}, false
-	}
-	created, err := time.Parse(backupTimeLayout, rest[:i])
-	if err != nil {
-		return statemgr.BackupInfo{}, false
-	}
-	return statemgr.BackupInfo{Key: path.Join(backupDir, name), Serial: serial, Created: created}, true
+	created, serial, ok := statemgr.ParseBackupName(b.env, name)
+	return statemgr.BackupInfo{Key: path.Join(backupDir, name), Serial: serial, Created: created}, ok
 }
 
 // ReadBackup decodes the backup with the given key (as returned by Backup

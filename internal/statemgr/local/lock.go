@@ -15,8 +15,9 @@ import (
 	"github.com/kyku/action/internal/statemgr"
 )
 
-// errLockLost is wrapped when a held lock's file no longer carries our token.
-var errLockLost = errors.New("state lock lost")
+// errLockLost is wrapped when a held lock's file no longer carries our
+// token; it wraps statemgr.ErrLockLost.
+var errLockLost = fmt.Errorf("state %w", statemgr.ErrLockLost)
 
 // observed is what a reader found in the lock file.
 type observed struct {
@@ -33,15 +34,7 @@ type observed struct {
 // first, a *statemgr.LockedError wrapping ctx.Err().
 func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lock, error) {
 	now := b.opts.Now().UTC()
-	if info.ID == "" {
-		info.ID = randomHex(8)
-	}
-	if info.PID == 0 {
-		info.PID = b.opts.PID
-	}
-	if info.Host == "" {
-		info.Host = b.opts.Hostname
-	}
+	info = info.WithDefaults(b.opts.Hostname, b.opts.PID)
 	info.Created, info.Heartbeat = now, now
 	info.Path = b.lockPath()
 	body, err := encodeLock(info)
@@ -121,7 +114,7 @@ func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 		return fmt.Errorf("force-unlock %s: lock file %s is not a valid lock; if no kyku is running, remove it by hand", id, b.lockPath())
 	}
 	if obs.info.ID != id {
-		return fmt.Errorf("force-unlock %s: the lock is held by token %s (%s), not %s", id, obs.info.ID, describeHolder(obs.info), id)
+		return fmt.Errorf("force-unlock %s: the lock is held by token %s (%s), not %s", id, obs.info.ID, obs.info.Describe(), id)
 	}
 	taken, err := b.takeIf(func(raw []byte) bool { return tokenOf(raw) == id })
 	if err != nil {
@@ -129,18 +122,10 @@ func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 	}
 	if !taken {
 		if now, _ := b.readLock(); now != nil {
-			return fmt.Errorf("force-unlock %s: the lock changed meanwhile and is held by token %s (%s)", id, now.info.ID, describeHolder(now.info))
+			return fmt.Errorf("force-unlock %s: the lock changed meanwhile and is held by token %s (%s)", id, now.info.ID, now.info.Describe())
 		}
 	}
 	return nil
-}
-
-func describeHolder(h statemgr.LockInfo) string {
-	who := h.Who
-	if who == "" {
-		who = "unknown"
-	}
-	return fmt.Sprintf("%s, operation %q, pid %d on %s, since %s", who, h.Operation, h.PID, h.Host, h.Created.UTC().Format(time.RFC3339))
 }
 
 func (b *Backend) lockedError(last *observed, cause error) error {
@@ -270,22 +255,20 @@ func encodeLock(info statemgr.LockInfo) ([]byte, error) {
 // heldLock is a lock this process holds; a goroutine refreshes its
 // heartbeat until Unlock.
 type heldLock struct {
-	b    *Backend
-	id   string // our token; never changes
-	stop chan struct{}
-	done chan struct{} // closed when the heartbeat goroutine has returned
+	b  *Backend
+	id string // our token; never changes
+	hb *statemgr.Heartbeat
 
 	mu   sync.Mutex
 	info statemgr.LockInfo
-	lost error // set when the heartbeat found the lock taken from us
 
 	once      sync.Once
 	unlockErr error
 }
 
 func (b *Backend) hold(info statemgr.LockInfo) *heldLock {
-	h := &heldLock{b: b, id: info.ID, info: info, stop: make(chan struct{}), done: make(chan struct{})}
-	go h.heartbeat()
+	h := &heldLock{b: b, id: info.ID, info: info}
+	h.hb = statemgr.StartHeartbeat(b.opts.Heartbeat, h.beat, func(err error) bool { return errors.Is(err, errLockLost) })
 	return h
 }
 
@@ -296,18 +279,8 @@ func (h *heldLock) Info() statemgr.LockInfo {
 	return h.info
 }
 
-func (h *heldLock) heartbeat() {
-	isLost := func(err error) bool { return errors.Is(err, errLockLost) }
-	defer close(h.done) // after lost is set: Unlock reads it once done is closed
-	if err := statemgr.Heartbeat(h.b.opts.Heartbeat, h.stop, h.beat, isLost); err != nil {
-		h.mu.Lock()
-		h.lost = err
-		h.mu.Unlock()
-	}
-}
-
 // beat rewrites the lock with a fresh heartbeat, only while it is still ours.
-func (h *heldLock) beat() error {
+func (h *heldLock) beat(context.Context) error {
 	obs, err := h.b.readLock()
 	if err != nil {
 		return err
@@ -337,8 +310,7 @@ func (h *heldLock) beat() error {
 // first call's result.
 func (h *heldLock) Unlock(ctx context.Context) error {
 	h.once.Do(func() {
-		close(h.stop)
-		<-h.done
+		_ = h.hb.Stop() // a lost lock shows below: it no longer carries our token
 		id := h.id
 		taken, err := h.b.takeIf(func(raw []byte) bool { return tokenOf(raw) == id })
 		switch {

@@ -213,7 +213,7 @@ func TestLostLockIsNotOverwritten(t *testing.T) {
 	defer lb.Unlock(ctx)
 	h := la.(*heldLock)
 	select {
-	case <-h.done:
+	case <-h.hb.Done():
 	case <-time.After(5 * time.Second):
 		t.Fatal("heartbeat of a lost lock kept running")
 	}
@@ -243,7 +243,7 @@ func TestUnlockStopsTheHeartbeat(t *testing.T) {
 			t.Fatal(err)
 		}
 		select {
-		case <-l.(*heldLock).done:
+		case <-l.(*heldLock).hb.Done():
 		default:
 			t.Fatal("heartbeat goroutine still running after Unlock")
 		}

@@ -71,14 +71,8 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("write state: %w", err)
 	}
-	if f == nil {
-		return errors.New("write state: no state given")
-	}
-	if f.Metadata.Version != state.Version {
-		return fmt.Errorf("write state: version %d is not this kyku's version %d", f.Metadata.Version, state.Version)
-	}
-	if f.Metadata.Lineage == "" {
-		return errors.New("write state: the state has no lineage")
+	if err := statemgr.CheckWritable(f); err != nil {
+		return err
 	}
 	b.storeMu.Lock()
 	defer b.storeMu.Unlock()

@@ -5,20 +5,20 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/statemgr/objstore"
 )
 
 var (
 	_ statemgr.Backend        = (*Backend)(nil)
 	_ statemgr.BackupRewriter = (*Backend)(nil)
+	_ objstore.Bucket         = (*bucket)(nil)
 )
 
 // API is the part of the S3 client this package uses (*s3.Client has it).
@@ -87,57 +87,10 @@ type Options struct {
 	PID      int
 }
 
-func (o Options) withDefaults() Options {
-	if o.LockTimeout == 0 {
-		o.LockTimeout = 30 * time.Second
-	}
-	if o.StaleAfter <= 0 {
-		o.StaleAfter = 5 * time.Minute
-	}
-	if o.Heartbeat <= 0 {
-		o.Heartbeat = 60 * time.Second
-	}
-	if o.PollInterval <= 0 {
-		o.PollInterval = time.Second
-	}
-	if o.RetryBudget <= 0 {
-		o.RetryBudget = DefaultRetryBudget
-	}
-	if o.AttemptTimeout <= 0 {
-		o.AttemptTimeout = DefaultAttemptTimeout
-	}
-	if o.RetryBase <= 0 {
-		o.RetryBase = defaultRetryBase
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Getenv == nil {
-		o.Getenv = os.Getenv
-	}
-	if o.Hostname == "" {
-		o.Hostname, _ = os.Hostname()
-	}
-	if o.PID == 0 {
-		o.PID = os.Getpid()
-	}
-	return o
-}
-
-// Backend keeps one environment's state in S3. Build it with New or
-// NewWithClient.
+// Backend keeps one environment's state in S3: package objstore's backend
+// on an S3 bucket. Build it with New or NewWithClient.
 type Backend struct {
-	api    API
-	cfg    Config
-	env    string
-	opts   Options
-	region string // for messages
-	where  string // endpoint, for messages
-
-	storeMu sync.Mutex // serializes Read/Write, guards seen
-	seen    seenState  // what the last Read or Write saw
-
-	backupMu sync.Mutex // serializes Backup's write + retention
+	*objstore.Backend
 }
 
 // New builds the S3 client from the SDK's default configuration chain
@@ -182,23 +135,36 @@ func NewWithClient(api API, cfg Config, env string, opts Options) (*Backend, err
 	if api == nil {
 		return nil, fmt.Errorf("s3 backend: nil client")
 	}
-	cfg.Prefix = strings.Trim(cfg.Prefix, "/")
-	opts = opts.withDefaults()
-	b := &Backend{api: api, cfg: cfg, env: env, opts: opts, region: cfg.Region}
-	b.where = cfg.Endpoint
-	if b.where == "" {
-		b.where = opts.Getenv("AWS_ENDPOINT_URL_S3")
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
 	}
-	if b.where == "" {
-		b.where = opts.Getenv("AWS_ENDPOINT_URL")
+	bkt := &bucket{
+		api: api, name: cfg.Bucket, kmsKeyID: cfg.KMSKeyID, unlocked: cfg.Unlocked, region: cfg.Region,
+		retry: retryPolicy{budget: opts.RetryBudget, attemptTimeout: opts.AttemptTimeout, base: opts.RetryBase, onRetry: opts.OnRetry},
 	}
-	if b.where == "" {
-		b.where = "AWS default"
+	bkt.retry = bkt.retry.withDefaults()
+	bkt.where = cfg.Endpoint
+	if bkt.where == "" {
+		bkt.where = getenv("AWS_ENDPOINT_URL_S3")
 	}
-	if b.region == "" {
-		b.region = "unknown"
+	if bkt.where == "" {
+		bkt.where = getenv("AWS_ENDPOINT_URL")
 	}
-	return b, nil
+	if bkt.where == "" {
+		bkt.where = "AWS default"
+	}
+	if bkt.region == "" {
+		bkt.region = "unknown"
+	}
+	return &Backend{objstore.New(bkt, objstore.Config{
+		Name: "s3", Root: bkt.url(""), Prefix: strings.Trim(cfg.Prefix, "/"),
+		Detail:          fmt.Sprintf(" (region %s, endpoint %s)", bkt.region, bkt.where),
+		BackupRetention: cfg.BackupRetention, Unlocked: cfg.Unlocked, Explain: bkt.explain,
+	}, env, objstore.Options{
+		LockTimeout: opts.LockTimeout, StaleAfter: opts.StaleAfter, Heartbeat: opts.Heartbeat, PollInterval: opts.PollInterval,
+		Codec: opts.Codec, Now: opts.Now, Hostname: opts.Hostname, PID: opts.PID,
+	})}, nil
 }
 
 func (c Config) validate() error {
@@ -209,46 +175,4 @@ func (c Config) validate() error {
 		return fmt.Errorf("s3 backend: bucket %q is not a bucket name", c.Bucket)
 	}
 	return nil
-}
-
-// Describe names the backend and its state object.
-func (b *Backend) Describe() string {
-	return fmt.Sprintf("s3 %s (region %s, endpoint %s)", b.url(b.stateKey()), b.region, b.where)
-}
-
-// key joins the prefix and a relative key.
-func (b *Backend) key(rel string) string {
-	if b.cfg.Prefix == "" {
-		return rel
-	}
-	return b.cfg.Prefix + "/" + rel
-}
-
-// rel strips the prefix from a full key.
-func (b *Backend) rel(full string) string {
-	if b.cfg.Prefix == "" {
-		return full
-	}
-	return strings.TrimPrefix(full, b.cfg.Prefix+"/")
-}
-
-// stem is "state.<env>" or "state" when env is empty.
-func (b *Backend) stem() string {
-	if b.env == "" {
-		return "state"
-	}
-	return "state." + b.env
-}
-
-func (b *Backend) stateKey() string      { return b.key(b.stem() + ".json") }
-func (b *Backend) lockKey() string       { return b.stateKey() + ".lock" }
-func (b *Backend) journalPrefix() string { return b.stateKey() + ".journal/" }
-func (b *Backend) backupPrefix() string  { return b.key("backups/" + b.stem() + ".") }
-func (b *Backend) url(key string) string { return "s3://" + b.cfg.Bucket + "/" + key }
-func (b *Backend) encrypt(in *awss3.PutObjectInput) *awss3.PutObjectInput {
-	if b.cfg.KMSKeyID != "" {
-		in.ServerSideEncryption = types.ServerSideEncryptionAwsKms
-		in.SSEKMSKeyId = aws.String(b.cfg.KMSKeyID)
-	}
-	return in
 }

@@ -1,23 +1,20 @@
 // Package s3 keeps state in an S3 bucket (or any S3-compatible store) so
-// that many CI runners and bot replicas share one truth safely.
+// that many CI runners and bot replicas share one truth safely. The backend
+// logic (layout, lock, conditional writes, journal, backups, objects) is
+// package objstore's; this package is how S3 does each call:
 //
-// It owns the object layout under the configured prefix:
+//   - conditional requests: create-if-absent is If-None-Match: *, a
+//     conditional overwrite or delete is If-Match on the ETag read;
+//   - retries: the SDK's retryer is off; every call is retried by Kyku
+//     within a budget (Options.RetryBudget, or what is left of
+//     --lock-timeout while Lock waits), each attempt cut off after
+//     Options.AttemptTimeout (retry.go);
+//   - errors: NoSuchKey is a missing key, 412 (and S3's 409 for racing
+//     conditional writes) a failed precondition; a missing bucket, denied
+//     access and a wrong region are said plainly (errors.go);
+//   - SSE-KMS when Config.KMSKeyID is set, and Config.Unlocked for stores
+//     without conditional writes (package spaces' lock: false).
 //
-//	<prefix>/state.<env>.json                         the state
-//	<prefix>/state.<env>.json.lock                    the lock (LockInfo JSON)
-//	<prefix>/state.<env>.json.journal/<seq>.json      one object per journal entry
-//	<prefix>/backups/state.<env>.<UTC time>.<serial>.json
-//	<prefix>/<key>                                    named objects (plans/…, runs/…)
-//
-// Safety comes from S3 conditional requests, not from the lock alone: the
-// lock is taken with If-None-Match: *, refreshed and released with If-Match on
-// its ETag, a stale lock is broken with a conditional overwrite so two breakers
-// cannot both win, and the state is written with If-Match on the ETag that was
-// read, so no update is lost even if a lock was wrongly broken.
-//
-// Concurrency: a *Backend is safe for concurrent use by several goroutines;
-// Read and Write are serialized and share the ETag last seen. Several
-// processes (or several Backend values) may share one bucket: that is what the
-// lock and the conditional writes are for. A held lock runs one heartbeat
-// goroutine, stopped by Unlock.
+// Concurrency: a *Backend is safe for concurrent use by several goroutines,
+// and several processes may share one bucket (package objstore).
 package s3

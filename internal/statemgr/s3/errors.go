@@ -6,12 +6,15 @@ import (
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/smithy-go"
+
+	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/statemgr/objstore"
 )
 
 // ErrLockLost is wrapped by Unlock (and Lock.Lost) when the lock object was
 // changed or removed by someone else while we held it: the lock was broken
-// as stale, or force-unlocked.
-var ErrLockLost = errors.New("lock lost")
+// as stale, or force-unlocked. It is statemgr.ErrLockLost.
+var ErrLockLost = statemgr.ErrLockLost
 
 // ErrBucketNotFound, ErrAccessDenied and ErrWrongRegion classify backend
 // errors; they are wrapped together with the SDK's error.
@@ -63,18 +66,29 @@ func isPreconditionFailed(err error) bool {
 	return s == 412 || (s == 409 && apiCode(err) == "")
 }
 
-// wrap turns an SDK error from action on key into an error a user can act
-// on: missing bucket, access denied and wrong region say so plainly.
-func (b *Backend) wrap(action, key string, err error) error {
+// classify marks a missing key and a failed precondition for objstore.
+func classify(err error) error {
+	switch {
+	case isNotFound(err):
+		return objstore.Mark(err, objstore.ErrNotFound)
+	case isPreconditionFailed(err):
+		return objstore.Mark(err, objstore.ErrPrecondition)
+	}
+	return err
+}
+
+// explain turns an SDK error from action on key into an error a user can
+// act on: missing bucket, access denied and wrong region say so plainly.
+func (b *bucket) explain(action, key string, err error) error {
 	code, status := apiCode(err), httpStatus(err)
 	switch {
 	case code == "NoSuchBucket":
 		return fmt.Errorf("s3 backend: bucket %q does not exist (region %s, endpoint %s): %w: %w",
-			b.cfg.Bucket, b.region, b.where, ErrBucketNotFound, err)
+			b.name, b.region, b.where, ErrBucketNotFound, err)
 	case code == "PermanentRedirect" || code == "AuthorizationHeaderMalformed" ||
 		code == "IllegalLocationConstraintException" || status == 301:
 		return fmt.Errorf("s3 backend: bucket %q is in another region than %s (endpoint %s); set backend.region in kyku.yaml: %w: %w",
-			b.cfg.Bucket, b.region, b.where, ErrWrongRegion, err)
+			b.name, b.region, b.where, ErrWrongRegion, err)
 	case code == "InvalidAccessKeyId" || code == "SignatureDoesNotMatch" ||
 		code == "XAdminUserNotFound": // versitygw's 404 for an unknown access key
 		return fmt.Errorf("s3 backend: access denied to %s %s: the credentials were rejected (check AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the profile): %w: %w",

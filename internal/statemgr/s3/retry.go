@@ -14,6 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
+
+	"github.com/kyku/action/internal/statemgr/objstore"
 )
 
 // Retry budgets (the defaults of Options.RetryBudget and AttemptTimeout;
@@ -76,18 +78,45 @@ type attemptOutcome struct {
 	ambiguous bool // an attempt failed in a way that may have landed (a lost answer)
 }
 
+// retryPolicy is how calls are retried (Options.RetryBudget,
+// AttemptTimeout, RetryBase, OnRetry).
+type retryPolicy struct {
+	budget, attemptTimeout, base time.Duration
+	onRetry                      func(op string, err error)
+}
+
+func (p retryPolicy) withDefaults() retryPolicy {
+	if p.budget <= 0 {
+		p.budget = DefaultRetryBudget
+	}
+	if p.attemptTimeout <= 0 {
+		p.attemptTimeout = DefaultAttemptTimeout
+	}
+	if p.base <= 0 {
+		p.base = defaultRetryBase
+	}
+	return p
+}
+
 // call runs fn until it succeeds, fails with an error that is not
-// transient, or the budget runs out; each attempt gets at most
-// Options.AttemptTimeout, so a stalled connection is abandoned. Waits
-// between attempts back off exponentially from Options.RetryBase with full
-// jitter (capped at 5s). The error is fn's last, unwrapped (callers classify
-// it), or, when the budget ran out, one naming the attempts that wraps it.
-func (b *Backend) call(ctx context.Context, budget time.Duration, op, key string, fn func(ctx context.Context) error) (attemptOutcome, error) {
+// transient, or the budget runs out: Options.RetryBudget, or while Lock
+// waits what is left of its wait (at least one whole attempt). Each attempt
+// gets at most Options.AttemptTimeout, so a stalled connection is
+// abandoned. Waits between attempts back off exponentially from
+// Options.RetryBase with full jitter (capped at 5s). The error is fn's
+// last, unwrapped (callers classify it), or, when the budget ran out, one
+// naming the attempts that wraps it.
+func (s *bucket) call(ctx context.Context, op, key string, fn func(ctx context.Context) error) (attemptOutcome, error) {
+	p := s.retry
+	budget := p.budget
+	if until, ok := objstore.LockWaitEnds(ctx); ok {
+		budget = max(time.Until(until), p.attemptTimeout)
+	}
 	var out attemptOutcome
 	deadline := time.Now().Add(budget)
 	for {
 		remaining := time.Until(deadline)
-		actx, cancel := context.WithTimeout(ctx, min(b.opts.AttemptTimeout, max(remaining, time.Millisecond)))
+		actx, cancel := context.WithTimeout(ctx, min(p.attemptTimeout, max(remaining, time.Millisecond)))
 		err := fn(actx)
 		cancel()
 		out.attempts++
@@ -101,12 +130,12 @@ func (b *Backend) call(ctx context.Context, budget time.Duration, op, key string
 			return out, err
 		}
 		out.ambiguous = true
-		if b.opts.OnRetry != nil {
-			b.opts.OnRetry(op, err)
+		if p.onRetry != nil {
+			p.onRetry(op, err)
 		}
-		wait := fullJitter(b.opts.RetryBase, out.attempts)
+		wait := fullJitter(p.base, out.attempts)
 		if time.Until(deadline) <= wait {
-			return out, &RetryBudgetError{Op: op, Where: b.url(key), Attempts: out.attempts, Budget: budget, Err: err}
+			return out, &RetryBudgetError{Op: op, Where: s.url(key), Attempts: out.attempts, Budget: budget, Err: err}
 		}
 		t := time.NewTimer(wait)
 		select {

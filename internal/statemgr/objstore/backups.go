@@ -1,12 +1,8 @@
-package s3
+package objstore
 
 import (
 	"bytes"
 	"context"
-	"fmt"
-	"regexp"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -14,37 +10,32 @@ import (
 	"github.com/kyku/action/internal/statemgr"
 )
 
-// backupTime is the UTC timestamp in backup names: sortable, no colons.
-const backupTime = "20060102T150405.000Z"
-
-// backupTail matches what follows "backups/state.<env>." in a backup key.
-var backupTail = regexp.MustCompile(`^(\d{8}T\d{6}\.\d{3}Z)\.(\d+)\.json$`)
-
 // Backup stores f at <prefix>/backups/state.<env>.<UTC time>.<serial>.json
-// and returns that key relative to the prefix (what ReadBackup takes). Then
-// it deletes the oldest backups beyond Config.BackupRetention (if set).
+// (created only if absent: a backup is never replaced) and returns that
+// key relative to the prefix (what ReadBackup takes). Then it deletes the
+// oldest backups beyond Config.BackupRetention (if set).
 func (b *Backend) Backup(ctx context.Context, f *state.File) (string, error) {
 	if f == nil {
-		return "", fmt.Errorf("s3 backend: backup: no state given")
+		return "", b.errorf("backup: no state given")
 	}
 	data, err := state.Encode(f)
 	if err == nil {
 		data, err = statemgr.Seal(ctx, b.opts.Codec, statemgr.BackupLabel(b.env), data)
 	}
 	if err != nil {
-		return "", fmt.Errorf("s3 backend: backup: %w", err)
+		return "", b.errorf("backup: %w", err)
 	}
 	b.backupMu.Lock()
 	defer b.backupMu.Unlock()
 	stamp := b.opts.Now().UTC()
 	var key string
 	for range 100 {
-		key = fmt.Sprintf("%s%s.%d.json", b.backupPrefix(), stamp.Format(backupTime), f.Metadata.Serial)
-		_, err = b.put(ctx, key, data, cond{absent: true})
-		if !isPreconditionFailed(err) {
+		key = b.backupDir() + statemgr.BackupName(b.env, stamp, f.Metadata.Serial)
+		_, err = b.bucket.Put(ctx, key, data, Cond{IfAbsent: true})
+		if !isPrecondition(err) {
 			break
 		}
-		if o, gerr := b.get(ctx, key); gerr == nil && bytes.Equal(o.data, data) {
+		if o, gerr := b.bucket.Get(ctx, key); gerr == nil && bytes.Equal(o.Data, data) {
 			err = nil // our own earlier attempt landed: one backup, not two
 			break
 		}
@@ -75,8 +66,8 @@ func (b *Backend) prune(ctx context.Context) error {
 	for _, bi := range all[keep:] {
 		old = append(old, b.key(bi.Key))
 	}
-	if err := b.deleteAll(ctx, old); err != nil {
-		return fmt.Errorf("s3 backend: prune backups: %w", err)
+	if err := b.bucket.DeleteAll(ctx, old); err != nil {
+		return b.errorf("prune backups: %w", err)
 	}
 	return nil
 }
@@ -84,54 +75,45 @@ func (b *Backend) prune(ctx context.Context) error {
 // ListBackups returns this environment's backups, newest first. Keys are
 // relative to the prefix.
 func (b *Backend) ListBackups(ctx context.Context) ([]statemgr.BackupInfo, error) {
-	keys, err := b.list(ctx, b.backupPrefix())
+	keys, err := b.bucket.List(ctx, b.backupPrefix())
 	if err != nil {
 		return nil, err
 	}
 	var out []statemgr.BackupInfo
 	for _, k := range keys {
-		m := backupTail.FindStringSubmatch(strings.TrimPrefix(k, b.backupPrefix()))
-		if m == nil {
+		created, serial, ok := statemgr.ParseBackupName(b.env, strings.TrimPrefix(k, b.backupDir()))
+		if !ok {
 			continue // another environment whose name extends ours, or a stray object
-		}
-		created, err1 := time.Parse(backupTime, m[1])
-		serial, err2 := strconv.ParseInt(m[2], 10, 64)
-		if err1 != nil || err2 != nil {
-			continue
 		}
 		out = append(out, statemgr.BackupInfo{Key: b.rel(k), Serial: serial, Created: created})
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].Created.Equal(out[j].Created) {
-			return out[i].Created.After(out[j].Created)
-		}
-		return out[i].Serial > out[j].Serial
-	})
+	statemgr.SortBackups(out)
 	return out, nil
 }
 
 // ReadBackup returns the state stored in a backup. key is as ListBackups
-// gives it (relative to the prefix); the full object key and the bare file
-// name are accepted too. A missing backup wraps statemgr.ErrNotFound.
+// gives it (relative to the prefix); the full object key, its URL and the
+// bare file name are accepted too. A missing backup wraps
+// statemgr.ErrNotFound.
 func (b *Backend) ReadBackup(ctx context.Context, key string) (*state.File, error) {
 	full, err := b.backupKey(key)
 	if err != nil {
 		return nil, err
 	}
-	o, err := b.get(ctx, full)
+	o, err := b.bucket.Get(ctx, full)
 	if isNotFound(err) {
-		return nil, fmt.Errorf("s3 backend: backup %s: %w", b.url(full), statemgr.ErrNotFound)
+		return nil, b.errorf("backup %s: %w", b.url(full), statemgr.ErrNotFound)
 	}
 	if err != nil {
 		return nil, b.wrap("read backup", full, err)
 	}
-	plain, err := statemgr.Open(ctx, b.opts.Codec, statemgr.BackupLabel(b.env), o.data)
+	plain, err := statemgr.Open(ctx, b.opts.Codec, statemgr.BackupLabel(b.env), o.Data)
 	if err != nil {
-		return nil, fmt.Errorf("s3 backend: read backup %s: %w", b.url(full), err)
+		return nil, b.errorf("read backup %s: %w", b.url(full), err)
 	}
 	f, err := state.Decode(b.url(full), plain)
 	if err != nil {
-		return nil, fmt.Errorf("s3 backend: read backup: %w", err)
+		return nil, b.errorf("read backup: %w", err)
 	}
 	return f, nil
 }
@@ -144,7 +126,7 @@ func (b *Backend) RewriteBackup(ctx context.Context, key string, f *state.File) 
 	if err != nil {
 		return err
 	}
-	o, err := b.get(ctx, full)
+	o, err := b.bucket.Get(ctx, full)
 	if err != nil {
 		return b.wrap("read backup", full, err)
 	}
@@ -153,9 +135,9 @@ func (b *Backend) RewriteBackup(ctx context.Context, key string, f *state.File) 
 		data, err = statemgr.Seal(ctx, b.opts.Codec, statemgr.BackupLabel(b.env), data)
 	}
 	if err != nil {
-		return fmt.Errorf("s3 backend: rewrite backup: %w", err)
+		return b.errorf("rewrite backup: %w", err)
 	}
-	if _, err := b.put(ctx, full, data, cond{ifMatch: o.etag}); err != nil {
+	if _, err := b.bucket.Put(ctx, full, data, Cond{IfMatch: o.Version}); err != nil {
 		return b.wrap("rewrite backup", full, err)
 	}
 	return nil
@@ -164,8 +146,8 @@ func (b *Backend) RewriteBackup(ctx context.Context, key string, f *state.File) 
 // backupKey resolves a user's backup name to the full key, refusing
 // anything that is not under the backups folder.
 func (b *Backend) backupKey(key string) (string, error) {
-	key = strings.TrimPrefix(key, "s3://"+b.cfg.Bucket+"/")
-	dir := b.key("backups/")
+	key = strings.TrimPrefix(key, b.cfg.Root)
+	dir := b.backupDir()
 	switch {
 	case strings.HasPrefix(key, dir):
 	case strings.HasPrefix(key, "backups/"):
@@ -175,7 +157,7 @@ func (b *Backend) backupKey(key string) (string, error) {
 	}
 	name := strings.TrimPrefix(key, dir)
 	if name == "" || strings.Contains(name, "/") || !strings.HasSuffix(name, ".json") {
-		return "", fmt.Errorf("s3 backend: %q is not a backup name (see kyku state backups)", key)
+		return "", b.errorf("%q is not a backup name (see kyku state backups)", key)
 	}
 	return key, nil
 }

@@ -1,9 +1,7 @@
-package s3
+package objstore
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,31 +15,23 @@ import (
 // observed is one read of the lock object.
 type observed struct {
 	info    statemgr.LockInfo
-	etag    string
+	version Version
 	corrupt bool      // not a lock body with a token
-	beat    time.Time // last sign of life: the later of heartbeat and LastModified
+	beat    time.Time // last sign of life: the later of heartbeat and Modified
 }
 
-// Lock acquires the lock object with a conditional put (If-None-Match: *),
-// waiting up to Options.LockTimeout and polling every Options.PollInterval.
-// A lock whose last sign of life (the later of its heartbeat and the
-// object's LastModified, so a holder whose clock runs behind is not broken
-// early) is older than Options.StaleAfter is broken when a re-read still
-// shows the same lock, by overwriting it with ours conditionally on the ETag
-// read, so two breakers cannot both win. On timeout it returns a
-// *statemgr.LockedError naming the holder; when ctx ends first, one that
-// wraps ctx.Err(). The returned Lock also has a method Lost() error, non-nil
-// (wrapping ErrLockLost) once its heartbeat found the lock taken away.
+// Lock creates the lock object only if absent, waiting up to
+// Options.LockTimeout and polling every Options.PollInterval. A lock whose
+// last sign of life (the later of its heartbeat and the object's Modified,
+// so a holder whose clock runs behind is not broken early) is older than
+// Options.StaleAfter is broken when a re-read still shows the same lock, by
+// overwriting it with ours conditionally on the version read, so two
+// breakers cannot both win. On timeout it returns a *statemgr.LockedError
+// naming the holder; when ctx ends first, one that wraps ctx.Err(). The
+// returned Lock also has a method Lost() error, non-nil (wrapping
+// statemgr.ErrLockLost) once its heartbeat found the lock taken away.
 func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lock, error) {
-	if info.ID == "" {
-		info.ID = randomToken()
-	}
-	if info.PID == 0 {
-		info.PID = b.opts.PID
-	}
-	if info.Host == "" {
-		info.Host = b.opts.Hostname
-	}
+	info = info.WithDefaults(b.opts.Hostname, b.opts.PID)
 	info.Path = b.url(b.lockKey())
 	if b.cfg.Unlocked {
 		now := b.opts.Now().UTC()
@@ -51,19 +41,13 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 
 	var deadline <-chan time.Time
 	var until time.Time // when the wait ends: network errors are retried until then
+	callCtx := ctx      // the calls' context: it tells the bucket when the wait ends
 	if b.opts.LockTimeout > 0 {
 		t := time.NewTimer(b.opts.LockTimeout)
 		defer t.Stop()
 		deadline = t.C
 		until = time.Now().Add(b.opts.LockTimeout)
-	}
-	octx := ctx
-	budget := func() context.Context {
-		if until.IsZero() {
-			return octx
-		}
-		// At least one whole attempt, however close the deadline.
-		return withBudget(octx, max(time.Until(until), b.opts.AttemptTimeout))
+		callCtx = context.WithValue(ctx, lockWaitKey{}, until)
 	}
 	poll := time.NewTimer(time.Hour)
 	defer poll.Stop()
@@ -80,13 +64,13 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 		info.Created, info.Heartbeat = now, now
 		body, err := json.Marshal(info)
 		if err != nil {
-			return nil, fmt.Errorf("s3 backend: encode lock: %w", err)
+			return nil, b.errorf("encode lock: %w", err)
 		}
-		etag, err := b.put(budget(), key, body, cond{absent: true})
+		v, err := b.bucket.Put(callCtx, key, body, Cond{IfAbsent: true})
 		if err == nil {
-			return b.hold(info, etag), nil
+			return b.hold(info, v), nil
 		}
-		if !isPreconditionFailed(err) {
+		if !isPrecondition(err) {
 			if ctx.Err() != nil {
 				return nil, b.lockedError(last, ctx.Err())
 			}
@@ -96,7 +80,7 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 			return nil, b.wrap("acquire lock", key, err)
 		}
 		// Taken: by another run, or by our own put whose answer was lost.
-		obs, err := b.readLock(budget())
+		obs, err := b.readLock(callCtx)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, b.lockedError(last, ctx.Err())
@@ -107,23 +91,23 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 			continue // released between our put and the read: try again now
 		}
 		if obs.info.ID == info.ID {
-			// Our own put landed although its answer was lost (an SDK retry
-			// then saw our lock): it is ours.
-			return b.hold(obs.info, obs.etag), nil
+			// Our own put landed although its answer was lost (a retry then
+			// saw our lock): it is ours.
+			return b.hold(obs.info, obs.version), nil
 		}
 		last = obs
 		if b.isStale(obs) {
 			now := b.opts.Now().UTC()
 			info.Created, info.Heartbeat = now, now
 			if body, err = json.Marshal(info); err != nil {
-				return nil, fmt.Errorf("s3 backend: encode lock: %w", err)
+				return nil, b.errorf("encode lock: %w", err)
 			}
-			etag, err := b.takeStale(budget(), obs, body)
+			v, err := b.takeStale(callCtx, obs, body)
 			if err != nil {
 				return nil, err
 			}
-			if etag != "" {
-				return b.hold(info, etag), nil
+			if v != "" {
+				return b.hold(info, v), nil
 			}
 			continue // it changed: look again at once
 		}
@@ -142,37 +126,39 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 }
 
 // takeStale replaces a stale lock with ours, only if a re-read still shows
-// the same object: a put conditional on the ETag read (If-Match), so of two
+// the same object: a put conditional on the version read, so of two
 // breakers only one can win, and there is no instant without a lock for a
-// third run to slip into. It returns our lock's ETag when we took it, ""
-// when the lock changed meanwhile (refreshed, released or taken by another).
+// third run to slip into. It returns our lock's version when we took it,
+// "" when the lock changed meanwhile (refreshed, released or taken by
+// another).
 //
 // An overwrite rather than a delete: a conditional delete followed by a
-// conditional create has a window in which another breaker's delete (checked
-// against the same old ETag by a server that does not serialize the check
-// and the delete, as versitygw's posix backend does not) removes the new
-// lock; an If-Match put is serialized with the other conditional puts.
-func (b *Backend) takeStale(ctx context.Context, stale *observed, body []byte) (string, error) {
+// conditional create has a window in which another breaker's delete
+// (checked against the same old version by a server that does not
+// serialize the check and the delete, as versitygw's posix backend does
+// not) removes the new lock; a conditional put is serialized with the other
+// conditional puts.
+func (b *Backend) takeStale(ctx context.Context, stale *observed, body []byte) (Version, error) {
 	again, err := b.readLock(ctx)
 	if err != nil || again == nil {
 		return "", err
 	}
-	if again.etag != stale.etag || again.info.ID != stale.info.ID || !b.isStale(again) {
+	if again.version != stale.version || again.info.ID != stale.info.ID || !b.isStale(again) {
 		return "", nil // refreshed or replaced meanwhile
 	}
-	etag, err := b.put(ctx, b.lockKey(), body, cond{ifMatch: again.etag})
+	v, err := b.bucket.Put(ctx, b.lockKey(), body, Cond{IfMatch: again.version})
 	switch {
 	case err == nil:
-		return etag, nil
-	case isPreconditionFailed(err), isNotFound(err):
+		return v, nil
+	case isPrecondition(err), isNotFound(err):
 		return "", nil // someone else broke, released or refreshed it first
 	}
 	return "", b.wrap("break stale lock", b.lockKey(), err)
 }
 
 // ForceUnlock removes the lock if its token is id, with a delete
-// conditional on the ETag read. It refuses, naming the actual holder, when
-// the lock belongs to another token.
+// conditional on the version read. It refuses, naming the actual holder,
+// when the lock belongs to another token.
 func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 	key := b.lockKey()
 	if b.cfg.Unlocked {
@@ -185,20 +171,20 @@ func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 	if obs == nil {
 		return fmt.Errorf("force-unlock %s: no lock is held at %s", id, b.url(key))
 	}
-	if obs.corrupt {
-		return fmt.Errorf("force-unlock %s: %s is not a valid lock; if no kyku is running, delete it by hand", id, b.url(key))
-	}
-	// A live holder refreshes the lock (new ETag, same token) between our
-	// read and our delete: retry while the token is still id.
+	// A live holder refreshes the lock (new version, same token) between
+	// our read and our delete: retry while the token is still id.
 	for attempt := 0; ; attempt++ {
-		if obs.info.ID != id {
-			return fmt.Errorf("force-unlock %s: the lock is held by token %s (%s), not %s", id, obs.info.ID, describeHolder(obs.info), id)
+		if obs.corrupt {
+			return fmt.Errorf("force-unlock %s: %s is not a valid lock; if no kyku is running, delete it by hand", id, b.url(key))
 		}
-		_, err = b.deleteIfMatch(ctx, key, obs.etag)
+		if obs.info.ID != id {
+			return fmt.Errorf("force-unlock %s: the lock is held by token %s (%s), not %s", id, obs.info.ID, obs.info.Describe(), id)
+		}
+		_, err = b.bucket.Delete(ctx, key, obs.version)
 		switch {
 		case err == nil, isNotFound(err):
 			return nil
-		case !isPreconditionFailed(err):
+		case !isPrecondition(err):
 			return fmt.Errorf("force-unlock %s: %w", id, b.wrap("delete lock", key, err))
 		case attempt == 4:
 			return fmt.Errorf("force-unlock %s: the lock kept changing while we deleted it; try again", id)
@@ -209,30 +195,15 @@ func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 		if obs == nil {
 			return nil // released meanwhile
 		}
-		if obs.corrupt {
-			return fmt.Errorf("force-unlock %s: %s is not a valid lock; if no kyku is running, delete it by hand", id, b.url(key))
-		}
 	}
-}
-
-func describeHolder(h statemgr.LockInfo) string {
-	who := h.Who
-	if who == "" {
-		who = "unknown"
-	}
-	s := fmt.Sprintf("%s, operation %q, pid %d on %s, since %s", who, h.Operation, h.PID, h.Host, h.Created.UTC().Format(time.RFC3339))
-	if h.RunURL != "" {
-		s += ", run " + h.RunURL
-	}
-	return s
 }
 
 func (b *Backend) lockedError(last *observed, cause error) error {
 	if last == nil {
 		if cause != nil {
-			return fmt.Errorf("s3 backend: acquire lock %s: %w", b.url(b.lockKey()), cause)
+			return b.errorf("acquire lock %s: %w", b.url(b.lockKey()), cause)
 		}
-		return fmt.Errorf("s3 backend: acquire lock %s: timed out", b.url(b.lockKey()))
+		return b.errorf("acquire lock %s: timed out", b.url(b.lockKey()))
 	}
 	e := &statemgr.LockedError{Holder: last.info, Err: cause}
 	if last.corrupt {
@@ -252,17 +223,17 @@ func (b *Backend) isStale(o *observed) bool {
 }
 
 // readLock reads the lock object, or returns nil when there is none. A body
-// that is not a lock is corrupt; its LastModified stands for its heartbeat.
+// that is not a lock is corrupt; its Modified stands for its heartbeat.
 func (b *Backend) readLock(ctx context.Context) (*observed, error) {
-	o, err := b.get(ctx, b.lockKey())
+	o, err := b.bucket.Get(ctx, b.lockKey())
 	if isNotFound(err) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, b.wrap("read lock", b.lockKey(), err)
 	}
-	obs := &observed{etag: o.etag, beat: o.modified}
-	if err := json.Unmarshal(o.data, &obs.info); err != nil || obs.info.ID == "" {
+	obs := &observed{version: o.Version, beat: o.Modified}
+	if err := json.Unmarshal(o.Data, &obs.info); err != nil || obs.info.ID == "" {
 		obs.info, obs.corrupt = statemgr.LockInfo{}, true
 		return obs, nil
 	}
@@ -278,25 +249,23 @@ func (b *Backend) readLock(ctx context.Context) (*observed, error) {
 	return obs, nil
 }
 
-// heldLock is a lock this process holds; a goroutine refreshes its
-// heartbeat (conditional on the lock's ETag) until Unlock.
+// heldLock is a lock this process holds; a heartbeat refreshes it
+// (conditionally on its version) until Unlock.
 type heldLock struct {
-	b    *Backend
-	stop chan struct{}
-	done chan struct{} // closed when the heartbeat goroutine has returned
+	b  *Backend
+	hb *statemgr.Heartbeat
 
-	mu   sync.Mutex
-	info statemgr.LockInfo
-	etag string // of the lock object as we last wrote it
-	lost error  // set when the lock was taken from us
+	mu      sync.Mutex
+	info    statemgr.LockInfo
+	version Version // of the lock object as we last wrote it
 
 	once      sync.Once
 	unlockErr error
 }
 
-func (b *Backend) hold(info statemgr.LockInfo, etag string) *heldLock {
-	h := &heldLock{b: b, info: info, etag: etag, stop: make(chan struct{}), done: make(chan struct{})}
-	go h.heartbeat()
+func (b *Backend) hold(info statemgr.LockInfo, v Version) *heldLock {
+	h := &heldLock{b: b, info: info, version: v}
+	h.hb = statemgr.StartHeartbeat(b.opts.Heartbeat, h.beat, func(err error) bool { return errors.Is(err, statemgr.ErrLockLost) })
 	return h
 }
 
@@ -307,93 +276,70 @@ func (h *heldLock) Info() statemgr.LockInfo {
 	return h.info
 }
 
-// Lost returns an error wrapping ErrLockLost once the heartbeat found the
-// lock taken from us, else nil.
-func (h *heldLock) Lost() error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.lost
-}
+// Lost returns an error wrapping statemgr.ErrLockLost once the heartbeat
+// found the lock taken from us, else nil.
+func (h *heldLock) Lost() error { return h.hb.Lost() }
 
-func (h *heldLock) heartbeat() {
-	isLost := func(err error) bool { return errors.Is(err, ErrLockLost) }
-	defer close(h.done) // after lost is set: Unlock reads it once done is closed
-	if err := statemgr.Heartbeat(h.b.opts.Heartbeat, h.stop, h.beat, isLost); err != nil {
-		h.mu.Lock()
-		h.lost = err
-		h.mu.Unlock()
-	}
-}
-
-// beat rewrites the lock with a fresh heartbeat, conditional on its ETag.
-func (h *heldLock) beat() error {
+// beat rewrites the lock with a fresh heartbeat, conditional on its
+// version. ctx ends when Unlock stops the heartbeat.
+func (h *heldLock) beat(ctx context.Context) error {
 	h.mu.Lock()
-	info, etag := h.info, h.etag
+	info, v := h.info, h.version
 	h.mu.Unlock()
 	info.Heartbeat = h.b.opts.Now().UTC()
 	body, err := json.Marshal(info)
 	if err != nil {
 		return fmt.Errorf("encode lock: %w", err)
 	}
-	// The heartbeat must not hang past a couple of periods, nor delay Unlock.
-	ctx, cancel := context.WithTimeout(context.Background(), 2*h.b.opts.Heartbeat)
+	// The heartbeat must not hang past a couple of periods.
+	ctx, cancel := context.WithTimeout(ctx, 2*h.b.opts.Heartbeat)
 	defer cancel()
-	stopped := make(chan struct{})
-	defer close(stopped)
-	go func() {
-		select {
-		case <-h.stop:
-			cancel()
-		case <-stopped:
-		}
-	}()
 	key := h.b.lockKey()
-	newTag, err := h.b.put(ctx, key, body, cond{ifMatch: etag})
-	if err != nil && (isPreconditionFailed(err) || isNotFound(err)) {
+	newV, err := h.b.bucket.Put(ctx, key, body, Cond{IfMatch: v})
+	if err != nil && (isPrecondition(err) || isNotFound(err)) {
 		// Either the lock was taken from us, or an earlier attempt of ours
-		// (cancelled, or retried by the SDK) landed: only our token tells.
+		// (cancelled, or retried) landed: only our token tells.
 		if obs, rerr := h.b.readLock(ctx); rerr == nil && (obs == nil || obs.info.ID != info.ID) {
-			return fmt.Errorf("%w: %s no longer holds token %s (broken as stale or force-unlocked)", ErrLockLost, h.b.url(key), info.ID)
+			return fmt.Errorf("%w: %s no longer holds token %s (broken as stale or force-unlocked)", statemgr.ErrLockLost, h.b.url(key), info.ID)
 		} else if rerr == nil {
-			info, newTag, err = obs.info, obs.etag, nil
+			info, newV, err = obs.info, obs.version, nil
 		}
 	}
 	if err != nil {
 		return h.b.wrap("refresh lock heartbeat", key, err)
 	}
 	h.mu.Lock()
-	h.info, h.etag = info, newTag
+	h.info, h.version = info, newV
 	h.mu.Unlock()
 	return nil
 }
 
 // Unlock stops the heartbeat and deletes the lock object conditionally on
-// the ETag we last wrote. It reports ErrLockLost when the lock was taken from
-// us meanwhile. It is safe to call more than once; later calls return the
-// first call's result.
+// the version we last wrote. It reports statemgr.ErrLockLost when the lock
+// was taken from us meanwhile. It is safe to call more than once; later
+// calls return the first call's result.
 func (h *heldLock) Unlock(ctx context.Context) error {
 	h.once.Do(func() {
-		close(h.stop)
-		<-h.done
+		lost := h.hb.Stop()
 		key := h.b.lockKey()
 		h.mu.Lock()
-		lost, etag, id := h.lost, h.etag, h.info.ID
+		v, id := h.version, h.info.ID
 		h.mu.Unlock()
 		if lost != nil {
-			h.unlockErr = fmt.Errorf("s3 backend: release lock: %w", lost)
+			h.unlockErr = h.b.errorf("release lock: %w", lost)
 			return
 		}
-		ambiguous, err := h.b.deleteIfMatch(ctx, key, etag)
-		if isPreconditionFailed(err) || isNotFound(err) {
+		ambiguous, err := h.b.bucket.Delete(ctx, key, v)
+		if isPrecondition(err) || isNotFound(err) {
 			// A heartbeat cut short by Unlock may have landed after all
-			// (then the lock carries our token under another ETag), or an
-			// attempt of this delete landed although its answer was lost
+			// (then the lock carries our token under another version), or
+			// an attempt of this delete landed although its answer was lost
 			// (then the lock is gone).
 			obs, rerr := h.b.readLock(ctx)
 			switch {
 			case rerr != nil:
 			case obs != nil && obs.info.ID == id:
-				ambiguous, err = h.b.deleteIfMatch(ctx, key, obs.etag)
+				ambiguous, err = h.b.bucket.Delete(ctx, key, obs.version)
 				if err != nil && ambiguous && isNotFound(err) {
 					err = nil
 				}
@@ -403,8 +349,8 @@ func (h *heldLock) Unlock(ctx context.Context) error {
 		}
 		switch {
 		case err == nil:
-		case isPreconditionFailed(err) || isNotFound(err):
-			h.unlockErr = fmt.Errorf("s3 backend: release lock %s: %w: token %s was broken or force-unlocked while held", h.b.url(key), ErrLockLost, id)
+		case isPrecondition(err) || isNotFound(err):
+			h.unlockErr = h.b.errorf("release lock %s: %w: token %s was broken or force-unlocked while held", h.b.url(key), statemgr.ErrLockLost, id)
 		default:
 			h.unlockErr = h.b.wrap("release lock", key, err)
 		}
@@ -418,13 +364,6 @@ type unlockedLock struct{ info statemgr.LockInfo }
 
 func (l *unlockedLock) Info() statemgr.LockInfo      { return l.info }
 func (l *unlockedLock) Unlock(context.Context) error { return nil }
-
-// randomToken returns 16 random hex digits.
-func randomToken() string {
-	buf := make([]byte, 8)
-	_, _ = rand.Read(buf) // crypto/rand.Read never fails (Go 1.24+)
-	return hex.EncodeToString(buf)
-}
 
 // jitter spreads d by ±50% so waiting contenders do not poll in step.
 func jitter(d time.Duration) time.Duration {

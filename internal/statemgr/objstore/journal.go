@@ -1,4 +1,4 @@
-package gcs
+package objstore
 
 import (
 	"bytes"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
-	"github.com/kyku/action/internal/value"
 )
 
 // journalKey is the object of entry seq: zero-padded so that keys sort by seq.
@@ -24,7 +23,7 @@ func (b *Backend) journalKey(seq int64) string {
 // is already taken is an error; repeating the same entry is not.
 func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 	if e.Seq < 0 {
-		return fmt.Errorf("gcs backend: append journal entry: negative seq %d", e.Seq)
+		return b.errorf("append journal entry: negative seq %d", e.Seq)
 	}
 	plain, err := json.Marshal(e)
 	var data []byte
@@ -32,19 +31,19 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 		data, err = statemgr.Seal(ctx, b.opts.Codec, statemgr.JournalLabel(b.env), plain)
 	}
 	if err != nil {
-		return fmt.Errorf("gcs backend: encode journal entry %d: %w", e.Seq, err)
+		return b.errorf("encode journal entry %d: %w", e.Seq, err)
 	}
 	key := b.journalKey(e.Seq)
-	_, err = b.put(ctx, key, data, absent)
-	if err != nil && isPreconditionFailed(err) {
+	_, err = b.bucket.Put(ctx, key, data, Cond{IfAbsent: true})
+	if isPrecondition(err) {
 		// Ours if it holds this very entry: an attempt whose answer was
 		// lost, or the same entry appended again.
-		if o, gerr := b.get(ctx, key); gerr == nil {
-			if got, oerr := statemgr.Open(ctx, b.opts.Codec, statemgr.JournalLabel(b.env), o.data); oerr == nil && bytes.Equal(got, plain) {
+		if o, gerr := b.bucket.Get(ctx, key); gerr == nil {
+			if got, oerr := statemgr.Open(ctx, b.opts.Codec, statemgr.JournalLabel(b.env), o.Data); oerr == nil && bytes.Equal(got, plain) {
 				return nil
 			}
 		}
-		return fmt.Errorf("gcs backend: append journal entry: %s already holds a different entry with seq %d", b.url(key), e.Seq)
+		return b.errorf("append journal entry: %s already holds a different entry with seq %d", b.url(key), e.Seq)
 	}
 	if err != nil {
 		return b.wrap("append journal entry", key, err)
@@ -52,14 +51,7 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 	return nil
 }
 
-func normMap(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	return value.Normalize(m).(map[string]any)
-}
-
-// journalFetchers bounds the concurrent GetObject calls of Entries.
+// journalFetchers bounds the concurrent Gets of Entries.
 const journalFetchers = 8
 
 // Entries returns the journal's entries sorted by Seq.
@@ -77,7 +69,7 @@ func (b *Backend) Entries(ctx context.Context) ([]state.Entry, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				errs[i] = b.readEntry(ctx, keys[i], &entries[i])
+				entries[i], errs[i] = b.readEntry(ctx, keys[i])
 			}
 		}()
 	}
@@ -95,34 +87,29 @@ func (b *Backend) Entries(ctx context.Context) ([]state.Entry, error) {
 	return entries, nil
 }
 
-func (b *Backend) readEntry(ctx context.Context, key string, e *state.Entry) error {
-	o, err := b.get(ctx, key)
+func (b *Backend) readEntry(ctx context.Context, key string) (state.Entry, error) {
+	o, err := b.bucket.Get(ctx, key)
 	if isNotFound(err) {
-		return fmt.Errorf("gcs backend: journal entry %s vanished while reading (is the journal being cleared by another run?)", b.url(key))
+		return state.Entry{}, b.errorf("journal entry %s vanished while reading (is the journal being cleared by another run?)", b.url(key))
 	}
 	if err != nil {
-		return b.wrap("read journal entry", key, err)
+		return state.Entry{}, b.wrap("read journal entry", key, err)
 	}
-	plain, err := statemgr.Open(ctx, b.opts.Codec, statemgr.JournalLabel(b.env), o.data)
+	plain, err := statemgr.Open(ctx, b.opts.Codec, statemgr.JournalLabel(b.env), o.Data)
 	if err != nil {
-		return fmt.Errorf("gcs backend: journal entry %s: %w", b.url(key), err)
+		return state.Entry{}, b.errorf("journal entry %s: %w", b.url(key), err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(plain))
-	dec.UseNumber()
-	if err := dec.Decode(e); err != nil {
-		return fmt.Errorf("gcs backend: journal entry %s: %w: %v", b.url(key), state.ErrCorrupt, err)
+	e, err := statemgr.DecodeEntry(plain)
+	if err != nil {
+		return state.Entry{}, b.errorf("journal entry %s: %w", b.url(key), err)
 	}
-	if r := e.Resource; r != nil {
-		r.Config = normMap(r.Config)
-		r.Outputs = normMap(r.Outputs)
-	}
-	return nil
+	return e, nil
 }
 
 // journalKeys lists the entry objects (ignoring anything else under the
 // journal prefix).
 func (b *Backend) journalKeys(ctx context.Context) ([]string, error) {
-	all, err := b.list(ctx, b.journalPrefix())
+	all, err := b.bucket.List(ctx, b.journalPrefix())
 	if err != nil {
 		return nil, err
 	}
@@ -135,11 +122,11 @@ func (b *Backend) journalKeys(ctx context.Context) ([]string, error) {
 	return keys, nil
 }
 
-// ClearJournal deletes every entry (DeleteObjects, 1000 per request).
+// ClearJournal deletes every entry.
 func (b *Backend) ClearJournal(ctx context.Context) error {
 	keys, err := b.journalKeys(ctx)
 	if err != nil {
 		return err
 	}
-	return b.deleteAll(ctx, keys)
+	return b.bucket.DeleteAll(ctx, keys)
 }

@@ -1,0 +1,174 @@
+package gcs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strconv"
+	"time"
+
+	"cloud.google.com/go/storage"
+	"google.golang.org/api/googleapi"
+	"google.golang.org/api/iterator"
+
+	"github.com/kyku/action/internal/statemgr/objstore"
+)
+
+// bucket is objstore's Bucket on one GCS bucket: conditional requests on
+// generations; the client library retries, each operation bounded by
+// budget.
+type bucket struct {
+	h      *storage.BucketHandle
+	name   string
+	budget time.Duration
+}
+
+func (g *bucket) url(key string) string { return "gs://" + g.name + "/" + key }
+
+// op bounds one operation, retries included, by the retry budget.
+func (g *bucket) op(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, g.budget)
+}
+
+// Get fetches key; its version is its generation.
+func (g *bucket) Get(ctx context.Context, key string) (objstore.Object, error) {
+	ctx, cancel := g.op(ctx)
+	defer cancel()
+	r, err := g.h.Object(key).NewReader(ctx)
+	if err != nil {
+		return objstore.Object{}, classify(err)
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return objstore.Object{}, fmt.Errorf("read body: %w", err)
+	}
+	return objstore.Object{Data: data, Version: version(r.Attrs.Generation), Modified: r.Attrs.LastModified}, nil
+}
+
+// Put writes data at key under c (ifGenerationMatch=0 when it must be
+// absent, =<generation> when it must match) and returns the new generation.
+func (g *bucket) Put(ctx context.Context, key string, data []byte, c objstore.Cond) (objstore.Version, error) {
+	ctx, cancel := g.op(ctx)
+	defer cancel()
+	o := g.h.Object(key)
+	switch {
+	case c.IfAbsent:
+		o = o.If(storage.Conditions{DoesNotExist: true})
+	case c.IfMatch != "":
+		gen, err := generation(c.IfMatch)
+		if err != nil {
+			return "", err
+		}
+		o = o.If(storage.Conditions{GenerationMatch: gen})
+	}
+	w := o.NewWriter(ctx)
+	w.ContentType = "application/json"
+	w.ChunkSize = 0 // one request: small objects
+	if _, err := w.Write(data); err != nil {
+		_ = w.Close()
+		return "", classify(err)
+	}
+	if err := w.Close(); err != nil {
+		return "", classify(err)
+	}
+	return version(w.Attrs().Generation), nil
+}
+
+// Delete removes key only while its generation is v. The library may have
+// retried it, so any failure is ambiguous: a missing key may be our own
+// delete.
+func (g *bucket) Delete(ctx context.Context, key string, v objstore.Version) (ambiguous bool, err error) {
+	gen, err := generation(v)
+	if err != nil {
+		return false, err
+	}
+	ctx, cancel := g.op(ctx)
+	defer cancel()
+	// generation= targets that very generation (enforced by GCS and by the
+	// emulator); ifGenerationMatch= says the same to GCS.
+	return true, classify(g.h.Object(key).Generation(gen).If(storage.Conditions{GenerationMatch: gen}).Delete(ctx))
+}
+
+// List returns the full keys under prefix, sorted.
+func (g *bucket) List(ctx context.Context, prefix string) ([]string, error) {
+	ctx, cancel := g.op(ctx)
+	defer cancel()
+	it := g.h.Objects(ctx, &storage.Query{Prefix: prefix})
+	var keys []string
+	for {
+		attrs, err := it.Next()
+		if errors.Is(err, iterator.Done) {
+			break
+		}
+		if err != nil {
+			return nil, g.explain("list", prefix, err)
+		}
+		keys = append(keys, attrs.Name)
+	}
+	sort.Strings(keys)
+	return keys, nil
+}
+
+// DeleteAll removes keys one by one; one already gone is not an error.
+func (g *bucket) DeleteAll(ctx context.Context, keys []string) error {
+	for _, k := range keys {
+		ctx, cancel := g.op(ctx)
+		err := g.h.Object(k).Delete(ctx)
+		cancel()
+		if err != nil && !isNotFound(err) {
+			return g.explain("delete", k, err)
+		}
+	}
+	return nil
+}
+
+// version and generation convert between a generation and objstore's
+// opaque version.
+func version(gen int64) objstore.Version { return objstore.Version(strconv.FormatInt(gen, 10)) }
+
+func generation(v objstore.Version) (int64, error) {
+	gen, err := strconv.ParseInt(string(v), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("gcs backend: %q is not a generation", v)
+	}
+	return gen, nil
+}
+
+// status is the HTTP status of a GCS error, or 0.
+func status(err error) int {
+	var ge *googleapi.Error
+	if errors.As(err, &ge) {
+		return ge.Code
+	}
+	return 0
+}
+
+func isNotFound(err error) bool {
+	return errors.Is(err, storage.ErrObjectNotExist) || status(err) == http.StatusNotFound
+}
+
+// classify marks a missing key and a failed precondition for objstore.
+func classify(err error) error {
+	switch {
+	case isNotFound(err):
+		return objstore.Mark(err, objstore.ErrNotFound)
+	case status(err) == http.StatusPreconditionFailed:
+		return objstore.Mark(err, objstore.ErrPrecondition)
+	}
+	return err
+}
+
+// explain turns a library error into one a user can act on.
+func (g *bucket) explain(action, key string, err error) error {
+	switch s := status(err); {
+	case errors.Is(err, storage.ErrBucketNotExist):
+		return fmt.Errorf("gcs backend: bucket %q does not exist: %w", g.name, err)
+	case s == http.StatusUnauthorized || s == http.StatusForbidden:
+		return fmt.Errorf("gcs backend: access denied to %s %s (check the Application Default Credentials and the bucket's IAM): %w", action, g.url(key), err)
+	}
+	return fmt.Errorf("gcs backend: %s %s: %w", action, g.url(key), err)
+}
