@@ -1,6 +1,6 @@
 //go:build !linux
 
-package gcstest
+package objstoretest
 
 import "os/exec"
 

@@ -1,4 +1,4 @@
-package gcstest
+package objstoretest
 
 import (
 	"os/exec"
