@@ -44,3 +44,13 @@ func (i LockInfo) Describe() string {
 	}
 	return s
 }
+
+// CorruptLockError is the error of a Lock that gave up (cause says why; nil
+// on timeout) while path held a body that is not a lock, last changed at
+// beat; bad says so and what to do.
+func CorruptLockError(path string, beat time.Time, cause, bad error) *LockedError {
+	if cause != nil {
+		bad = fmt.Errorf("%w (%w)", cause, bad)
+	}
+	return &LockedError{Holder: LockInfo{Path: path, Created: beat, Heartbeat: beat}, Err: bad}
+}

@@ -1,10 +1,14 @@
 // Package statemgr owns the contracts for where state lives: locking,
 // reading and conditionally writing the state, the append-only journal of
 // finished changes, backups, and named objects (saved plans, audit records).
-// Implementations: local/ (files), s3/, gcs/, spaces/ (S3 on DigitalOcean)
-// and httpstate/ (Terraform's HTTP backend protocol); statemgrtest/ is the
-// conformance suite every implementation must pass, in clear and through a
-// Codec (codec.go; crypt/ implements it). Implementations are safe for
+// Implementations: local/ (files), objstore/ (any object store) with s3/
+// and gcs/ as its stores, spaces/ (S3 on DigitalOcean) and httpstate/
+// (Terraform's HTTP backend protocol); statemgrtest/ is the conformance
+// suite every implementation must pass, in clear and through a Codec
+// (codec.go; crypt/ implements it). What they all share lives here too: the
+// heartbeat and wait of a lock (heartbeat.go, lockwait.go, lockinfo.go), and
+// how a state to write is checked, a journal entry decoded, a backup named
+// and an object key accepted (files.go). Implementations are safe for
 // concurrent use by the goroutines of one process, and for several processes
 // sharing one store (that is what the lock is for).
 package statemgr

@@ -88,12 +88,4 @@ func NewWithClient(client *storage.Client, cfg Config, env string, opts Options)
 	})}, nil
 }
 
-func (c Config) validate() error {
-	if c.Bucket == "" {
-		return errors.New("gcs backend: bucket is required")
-	}
-	if strings.ContainsAny(c.Bucket, "/ ") {
-		return fmt.Errorf("gcs backend: bucket %q is not a bucket name", c.Bucket)
-	}
-	return nil
-}
+func (c Config) validate() error { return objstore.CheckBucket("gcs", c.Bucket) }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	mrand "math/rand/v2"
 	"net/http"
 	"sync"
 	"time"
@@ -74,14 +73,8 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 func (b *Backend) lockLocked(ctx context.Context, info statemgr.LockInfo) (statemgr.LockInfo, error) {
 	info = info.WithDefaults(b.opts.Hostname, b.opts.PID)
 	info.Path = redact(b.cfg.Address)
-	var deadline <-chan time.Time
-	if b.opts.LockTimeout > 0 {
-		t := time.NewTimer(b.opts.LockTimeout)
-		defer t.Stop()
-		deadline = t.C
-	}
-	poll := time.NewTimer(time.Hour)
-	defer poll.Stop()
+	wait := statemgr.NewLockWait(b.opts.LockTimeout, b.opts.PollInterval, true)
+	defer wait.Stop()
 	var last *statemgr.LockInfo
 	locked := func(cause error) error {
 		if last == nil {
@@ -117,16 +110,8 @@ func (b *Backend) lockLocked(ctx context.Context, info statemgr.LockInfo) (state
 		default:
 			return info, fmt.Errorf("http backend: acquire lock: %w", &StatusError{Method: b.cfg.LockMethod, URL: redact(b.cfg.LockAddress), Status: resp.status, Body: snippet(resp.body)})
 		}
-		if deadline == nil {
-			return info, locked(nil)
-		}
-		poll.Reset(b.opts.PollInterval/2 + time.Duration(mrand.Int64N(int64(b.opts.PollInterval)+1)))
-		select {
-		case <-ctx.Done():
-			return info, locked(ctx.Err())
-		case <-deadline:
-			return info, locked(nil)
-		case <-poll.C:
+		if again, cause := wait.Wait(ctx); !again {
+			return info, locked(cause)
 		}
 	}
 }

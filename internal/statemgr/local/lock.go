@@ -45,14 +45,8 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 		return nil, fmt.Errorf("acquire state lock: create directory: %w", err)
 	}
 
-	var deadline <-chan time.Time
-	if b.opts.LockTimeout > 0 {
-		t := time.NewTimer(b.opts.LockTimeout)
-		defer t.Stop()
-		deadline = t.C
-	}
-	poll := time.NewTimer(b.opts.PollInterval)
-	defer poll.Stop()
+	wait := statemgr.NewLockWait(b.opts.LockTimeout, b.opts.PollInterval, false)
+	defer wait.Stop()
 
 	var last *observed
 	for {
@@ -83,16 +77,8 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 				continue
 			}
 		}
-		if deadline == nil {
-			return nil, b.lockedError(last, nil)
-		}
-		poll.Reset(b.opts.PollInterval)
-		select {
-		case <-ctx.Done():
-			return nil, b.lockedError(last, ctx.Err())
-		case <-deadline:
-			return nil, b.lockedError(last, nil)
-		case <-poll.C:
+		if again, cause := wait.Wait(ctx); !again {
+			return nil, b.lockedError(last, cause)
 		}
 	}
 }
@@ -135,16 +121,11 @@ func (b *Backend) lockedError(last *observed, cause error) error {
 		}
 		return fmt.Errorf("acquire state lock %s: timed out", b.lockPath())
 	}
-	e := &statemgr.LockedError{Holder: last.info, Err: cause}
 	if last.corrupt {
-		e.Holder = statemgr.LockInfo{Path: b.lockPath(), Created: last.beat, Heartbeat: last.beat}
-		bad := fmt.Errorf("lock file %s is not a valid lock; it is broken once older than %s, or remove it by hand if no kyku is running", b.lockPath(), b.opts.StaleAfter)
-		if cause != nil {
-			bad = fmt.Errorf("%w (%w)", cause, bad)
-		}
-		e.Err = bad
+		return statemgr.CorruptLockError(b.lockPath(), last.beat, cause, fmt.Errorf(
+			"lock file %s is not a valid lock; it is broken once older than %s, or remove it by hand if no kyku is running", b.lockPath(), b.opts.StaleAfter))
 	}
-	return e
+	return &statemgr.LockedError{Holder: last.info, Err: cause}
 }
 
 func (b *Backend) isStale(o *observed) bool {

@@ -107,6 +107,18 @@ func New(bucket Bucket, cfg Config, env string, opts Options) *Backend {
 	return &Backend{bucket: bucket, cfg: cfg, env: env, opts: opts.withDefaults()}
 }
 
+// CheckBucket refuses a bucket name that is empty or could not be one;
+// name is the backend's ("s3").
+func CheckBucket(name, bucket string) error {
+	if bucket == "" {
+		return fmt.Errorf("%s backend: bucket is required", name)
+	}
+	if strings.ContainsAny(bucket, "/ ") {
+		return fmt.Errorf("%s backend: bucket %q is not a bucket name", name, bucket)
+	}
+	return nil
+}
+
 // Describe names the backend and its state object.
 func (b *Backend) Describe() string {
 	return b.cfg.Name + " " + b.url(b.stateKey()) + b.cfg.Detail

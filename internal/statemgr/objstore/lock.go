@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	mrand "math/rand/v2"
 	"sync"
 	"time"
 
@@ -39,18 +38,15 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 		return &unlockedLock{info: info}, nil
 	}
 
-	var deadline <-chan time.Time
-	var until time.Time // when the wait ends: network errors are retried until then
-	callCtx := ctx      // the calls' context: it tells the bucket when the wait ends
-	if b.opts.LockTimeout > 0 {
-		t := time.NewTimer(b.opts.LockTimeout)
-		defer t.Stop()
-		deadline = t.C
-		until = time.Now().Add(b.opts.LockTimeout)
+	wait := statemgr.NewLockWait(b.opts.LockTimeout, b.opts.PollInterval, true)
+	defer wait.Stop()
+	// The calls' context tells the bucket when the wait ends: network
+	// errors are retried until then.
+	callCtx := ctx
+	until, waits := wait.Ends()
+	if waits {
 		callCtx = context.WithValue(ctx, lockWaitKey{}, until)
 	}
-	poll := time.NewTimer(time.Hour)
-	defer poll.Stop()
 
 	key := b.lockKey()
 	var last *observed
@@ -74,7 +70,7 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 			if ctx.Err() != nil {
 				return nil, b.lockedError(last, ctx.Err())
 			}
-			if last != nil && !until.IsZero() && time.Now().After(until) {
+			if last != nil && waits && time.Now().After(until) {
 				return nil, b.lockedError(last, b.wrap("acquire lock", key, err))
 			}
 			return nil, b.wrap("acquire lock", key, err)
@@ -111,16 +107,8 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 			}
 			continue // it changed: look again at once
 		}
-		if deadline == nil {
-			return nil, b.lockedError(last, nil)
-		}
-		poll.Reset(jitter(b.opts.PollInterval))
-		select {
-		case <-ctx.Done():
-			return nil, b.lockedError(last, ctx.Err())
-		case <-deadline:
-			return nil, b.lockedError(last, nil)
-		case <-poll.C:
+		if again, cause := wait.Wait(ctx); !again {
+			return nil, b.lockedError(last, cause)
 		}
 	}
 }
@@ -205,17 +193,11 @@ func (b *Backend) lockedError(last *observed, cause error) error {
 		}
 		return b.errorf("acquire lock %s: timed out", b.url(b.lockKey()))
 	}
-	e := &statemgr.LockedError{Holder: last.info, Err: cause}
 	if last.corrupt {
-		e.Holder = statemgr.LockInfo{Path: b.url(b.lockKey()), Created: last.beat, Heartbeat: last.beat}
-		bad := fmt.Errorf("lock object %s is not a valid lock; it is broken once older than %s, or delete it by hand if no kyku is running",
-			b.url(b.lockKey()), b.opts.StaleAfter)
-		if cause != nil {
-			bad = fmt.Errorf("%w (%w)", cause, bad)
-		}
-		e.Err = bad
+		return statemgr.CorruptLockError(b.url(b.lockKey()), last.beat, cause, fmt.Errorf(
+			"lock object %s is not a valid lock; it is broken once older than %s, or delete it by hand if no kyku is running", b.url(b.lockKey()), b.opts.StaleAfter))
 	}
-	return e
+	return &statemgr.LockedError{Holder: last.info, Err: cause}
 }
 
 func (b *Backend) isStale(o *observed) bool {
@@ -364,8 +346,3 @@ type unlockedLock struct{ info statemgr.LockInfo }
 
 func (l *unlockedLock) Info() statemgr.LockInfo      { return l.info }
 func (l *unlockedLock) Unlock(context.Context) error { return nil }
-
-// jitter spreads d by ±50% so waiting contenders do not poll in step.
-func jitter(d time.Duration) time.Duration {
-	return d/2 + time.Duration(mrand.Int64N(int64(d)+1))
-}

@@ -167,12 +167,4 @@ func NewWithClient(api API, cfg Config, env string, opts Options) (*Backend, err
 	})}, nil
 }
 
-func (c Config) validate() error {
-	if c.Bucket == "" {
-		return fmt.Errorf("s3 backend: bucket is required")
-	}
-	if strings.ContainsAny(c.Bucket, "/ ") {
-		return fmt.Errorf("s3 backend: bucket %q is not a bucket name", c.Bucket)
-	}
-	return nil
-}
+func (c Config) validate() error { return objstore.CheckBucket("s3", c.Bucket) }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -31,24 +30,7 @@ type SealedStore struct {
 // document there is).
 func SharedSealedStore[S any](newStore func(t *testing.T) S, open func(t *testing.T, store S, codec statemgr.Codec) statemgr.Backend,
 	raw func(t *testing.T, store S) map[string][]byte) SealedStore {
-	var mu sync.Mutex
-	stores := map[*testing.T]S{}
-	get := func(t *testing.T) S {
-		t.Helper()
-		mu.Lock()
-		defer mu.Unlock()
-		s, ok := stores[t]
-		if !ok {
-			s = newStore(t)
-			stores[t] = s
-			t.Cleanup(func() {
-				mu.Lock()
-				delete(stores, t)
-				mu.Unlock()
-			})
-		}
-		return s
-	}
+	get := perTest(newStore)
 	return SealedStore{
 		New: func(t *testing.T, c statemgr.Codec) statemgr.Backend { return open(t, get(t), c) },
 		Raw: func(t *testing.T) map[string][]byte { return raw(t, get(t)) },

@@ -29,11 +29,22 @@ type Factory func(t *testing.T) statemgr.Backend
 // per test (a directory, a bucket prefix) and open makes each Backend value
 // on it.
 func SharedStore[S any](newStore func(t *testing.T) S, open func(t *testing.T, store S) statemgr.Backend) Factory {
-	var mu sync.Mutex
-	stores := map[*testing.T]S{}
+	get := perTest(newStore)
 	return func(t *testing.T) statemgr.Backend {
 		t.Helper()
+		return open(t, get(t))
+	}
+}
+
+// perTest returns each test's store: made by newStore on the test's first
+// call, forgotten when the test ends.
+func perTest[S any](newStore func(t *testing.T) S) func(t *testing.T) S {
+	var mu sync.Mutex
+	stores := map[*testing.T]S{}
+	return func(t *testing.T) S {
+		t.Helper()
 		mu.Lock()
+		defer mu.Unlock()
 		s, ok := stores[t]
 		if !ok {
 			s = newStore(t)
@@ -44,8 +55,7 @@ func SharedStore[S any](newStore func(t *testing.T) S, open func(t *testing.T, s
 				mu.Unlock()
 			})
 		}
-		mu.Unlock()
-		return open(t, s)
+		return s
 	}
 }
 
