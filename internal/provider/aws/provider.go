@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/retry"
 	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/value"
 )
@@ -67,6 +68,7 @@ type Provider struct {
 	rds     *rds.Client
 	ssm     *ssm.Client
 	opts    Options
+	retry   retry.Policy // counts into retries
 	retries atomic.Int64
 	kinds   map[string]kind
 	locks   sync.Map // type/cloud name → *sync.Mutex
@@ -144,6 +146,7 @@ func ClientsFromConfig(cfg aws.Config, endpoint string) Clients {
 // NewWithClients builds the provider on given clients (tests use this).
 func NewWithClients(c Clients, opts Options) *Provider {
 	p := &Provider{ec2: c.EC2, elb: c.ELB, rds: c.RDS, ssm: c.SSM, opts: opts.withDefaults()}
+	p.retry = retry.Policy{MaxAttempts: p.opts.MaxAttempts, Backoff: p.opts.Backoff, MaxBackoff: p.opts.MaxBackoff, Retries: &p.retries}
 	p.kinds = map[string]kind{
 		"Vpc":           vpcKind{p},
 		"Subnet":        subnetKind{p},

@@ -15,6 +15,7 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/retry"
 	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/value"
 )
@@ -55,7 +56,7 @@ func (o Options) withDefaults() Options {
 		o.Now = time.Now
 	}
 	if o.Sleep == nil {
-		o.Sleep = sleep
+		o.Sleep = retry.Sleep
 	}
 	return o
 }
@@ -65,6 +66,7 @@ type Provider struct {
 	c       *hcloud.Client
 	opts    Options
 	pace    pacer
+	retry   retry.Policy // counts into retries
 	retries atomic.Int64
 	kinds   map[string]kind
 
@@ -162,6 +164,10 @@ func NewClient(endpoint, token string, hc *http.Client) *hcloud.Client {
 // NewWithClient builds the provider on a client (tests use this).
 func NewWithClient(c *hcloud.Client, opts Options) *Provider {
 	p := &Provider{c: c, opts: opts.withDefaults()}
+	p.retry = retry.Policy{
+		MaxAttempts: p.opts.MaxAttempts, Backoff: p.opts.Backoff, MaxBackoff: p.opts.MaxBackoff,
+		Sleep: p.opts.Sleep, Retries: &p.retries,
+	}
 	p.kinds = map[string]kind{
 		"Vpc":           vpcKind{p},
 		"Subnet":        subnetKind{p},
