@@ -11,6 +11,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // sgKind maps SecurityGroup to a security group whose rules are converged
@@ -39,11 +40,11 @@ func rulesFromProps(v any) []rule {
 	var out []rule
 	for _, x := range l {
 		m, _ := x.(map[string]any)
-		proto := pstr(m, "protocol")
+		proto := property.String(m, "protocol")
 		if proto == "" {
 			proto = "tcp"
 		}
-		r := rule{proto: proto, cidr: pstr(m, "cidr")}
+		r := rule{proto: proto, cidr: property.String(m, "cidr")}
 		port, hasPort := m["port"].(float64)
 		switch {
 		case proto == "all":
@@ -112,7 +113,7 @@ func (k sgKind) describe(ctx context.Context, m mode, in ec2.DescribeSecurityGro
 		return ec2types.SecurityGroup{}, err
 	}
 	if len(gs) == 0 {
-		return ec2types.SecurityGroup{}, gone("security group " + what)
+		return ec2types.SecurityGroup{}, provider.NotFound("security group " + what)
 	}
 	return gs[0], nil
 }
@@ -126,7 +127,7 @@ func sgObject(g ec2types.SecurityGroup) provider.Object {
 	if tags[tagEgress] == "managed" {
 		props["egress"] = ruleProps(rulesFromAWS(g.IpPermissionsEgress))
 	}
-	return object(aws.ToString(g.GroupId), tags[tagNameAWS], setTags(props, tags), nil)
+	return provider.NewObject(aws.ToString(g.GroupId), tags[tagNameAWS], property.SetTags(props, tags, systemTag), nil)
 }
 
 func (k sgKind) lookup(ctx context.Context, name string) (provider.Object, error) {
@@ -163,7 +164,7 @@ func (k sgKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 		return provider.Object{}, err
 	}
 	g, err := k.describe(ctx, plain, ec2.DescribeSecurityGroupsInput{Filters: byName(r.CloudName)}, r.CloudName)
-	if err != nil && !isGone(err) {
+	if err != nil && !provider.IsNotFound(err) {
 		return provider.Object{}, err
 	}
 	if err != nil {
@@ -174,12 +175,12 @@ func (k sgKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 			out, err = k.p.ec2.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{
 				GroupName:         aws.String(r.CloudName),
 				Description:       aws.String("Kyku " + r.Prefix + "/" + r.Name),
-				VpcId:             aws.String(pstr(r.Properties, "network")),
+				VpcId:             aws.String(property.String(r.Properties, "network")),
 				TagSpecifications: tagSpec(ec2types.ResourceTypeSecurityGroup, sgTags(r)),
 			})
 			return err
 		})
-		in := ec2.DescribeSecurityGroupsInput{Filters: append(byName(r.CloudName), filter("vpc-id", pstr(r.Properties, "network")))}
+		in := ec2.DescribeSecurityGroupsInput{Filters: append(byName(r.CloudName), filter("vpc-id", property.String(r.Properties, "network")))}
 		switch {
 		case apiCode(err) == "InvalidGroup.Duplicate":
 		case err != nil:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net"
 	"sort"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -31,18 +33,18 @@ func toRules(dir hcloud.FirewallRuleDirection, rules []any) ([]hcloud.FirewallRu
 	var out []hcloud.FirewallRule
 	for i, raw := range rules {
 		m, _ := raw.(map[string]any)
-		cidr := pstr(m, "cidr")
+		cidr := property.String(m, "cidr")
 		_, ipn, err := net.ParseCIDR(cidr)
 		if err != nil || ipn.String() != cidr {
 			return nil, fmt.Errorf("rule %d: cidr %q is not a network in CIDR notation", i, cidr)
 		}
-		proto := pstr(m, "protocol")
+		proto := property.String(m, "protocol")
 		if proto == "" {
 			proto = "tcp"
 		}
 		port := ""
 		if _, ok := m["port"]; ok {
-			port = strconv.Itoa(pint(m, "port", 0))
+			port = strconv.Itoa(property.Int(m, "port", 0))
 		}
 		mk := func(p hcloud.FirewallRuleProtocol, port string, desc *string) hcloud.FirewallRule {
 			r := hcloud.FirewallRule{Direction: dir, Protocol: p, Description: desc}
@@ -160,7 +162,7 @@ func firewallObject(f *hcloud.Firewall) provider.Object {
 	if egress != nil {
 		props["egress"] = egress
 	}
-	return object(strconv.FormatInt(f.ID, 10), f.Name, setTags(props, f.Labels), nil)
+	return provider.NewObject(strconv.FormatInt(f.ID, 10), f.Name, property.SetTags(props, f.Labels, isKykuLabel), nil)
 }
 
 func (k firewallKind) get(ctx context.Context, id int64) (*hcloud.Firewall, error) {
@@ -173,7 +175,7 @@ func (k firewallKind) get(ctx context.Context, id int64) (*hcloud.Firewall, erro
 		return nil, err
 	}
 	if f == nil {
-		return nil, gone(fmt.Sprintf("firewall %d", id))
+		return nil, provider.NotFound(fmt.Sprintf("firewall %d", id))
 	}
 	return f, nil
 }
@@ -262,7 +264,7 @@ func (k firewallKind) update(ctx context.Context, id string, r provider.Resource
 		return provider.Object{}, err
 	}
 	want := firewallLabels(r, nid)
-	if !sameLabels(want, f.Labels) {
+	if !maps.Equal(want, f.Labels) {
 		err := k.p.call(ctx, "label firewall", func(ctx context.Context) (resp *hcloud.Response, err error) {
 			f, resp, err = k.p.c.Firewall.Update(ctx, f, hcloud.FirewallUpdateOpts{Labels: want})
 			return resp, err
@@ -316,7 +318,7 @@ func (k firewallKind) lookup(ctx context.Context, name string) (provider.Object,
 		return provider.Object{}, err
 	}
 	if f == nil {
-		return provider.Object{}, gone("firewall " + name)
+		return provider.Object{}, provider.NotFound("firewall " + name)
 	}
 	return firewallObject(f), nil
 }

@@ -3,12 +3,14 @@ package hetzner
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // lbKind maps LoadBalancer to a load balancer (type lb11) in the
@@ -46,7 +48,7 @@ func lbObject(lb *hcloud.LoadBalancer) provider.Object {
 	if ip := lb.PublicNet.IPv4.IP; ip != nil {
 		endpoint = ip.String()
 	}
-	return object(strconv.FormatInt(lb.ID, 10), lb.Name, setTags(props, lb.Labels), map[string]any{"endpoint": endpoint})
+	return provider.NewObject(strconv.FormatInt(lb.ID, 10), lb.Name, property.SetTags(props, lb.Labels, isKykuLabel), map[string]any{"endpoint": endpoint})
 }
 
 func (k lbKind) get(ctx context.Context, id int64) (*hcloud.LoadBalancer, error) {
@@ -59,7 +61,7 @@ func (k lbKind) get(ctx context.Context, id int64) (*hcloud.LoadBalancer, error)
 		return nil, err
 	}
 	if lb == nil {
-		return nil, gone(fmt.Sprintf("load balancer %d", id))
+		return nil, provider.NotFound(fmt.Sprintf("load balancer %d", id))
 	}
 	return lb, nil
 }
@@ -78,7 +80,7 @@ func (k lbKind) byName(ctx context.Context, name, selector string) (*hcloud.Load
 
 // group reads the target group r references: its ID, protocol and port.
 func (k lbKind) group(ctx context.Context, r provider.Resource) (string, string, int, error) {
-	id := pstr(r.Properties, "targetGroup")
+	id := property.String(r.Properties, "targetGroup")
 	if _, err := parseTGID(id); err != nil {
 		return "", "", 0, fmt.Errorf("property targetGroup: %q is not a Kyku target group ID (kyku-tg/<cloud name>)", id)
 	}
@@ -86,7 +88,7 @@ func (k lbKind) group(ctx context.Context, r provider.Resource) (string, string,
 	if err != nil {
 		return "", "", 0, err
 	}
-	return id, pstr(tg.Properties, "protocol"), pint(tg.Properties, "port", 80), nil
+	return id, property.String(tg.Properties, "protocol"), property.Int(tg.Properties, "port", 80), nil
 }
 
 func (k lbKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
@@ -102,7 +104,7 @@ func (k lbKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 	if err != nil {
 		return provider.Object{}, err
 	}
-	port := pint(r.Properties, "port", 80)
+	port := property.Int(r.Properties, "port", 80)
 	lb, err := k.byName(ctx, r.CloudName, "")
 	if err != nil {
 		return provider.Object{}, err
@@ -142,7 +144,7 @@ func (k lbKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 		return provider.Object{}, err
 	}
 	// Finish an interrupted create, or converge an existing one.
-	return k.converge(ctx, lb.ID, pint(r.Properties, "port", 80), netID, tg, proto, dest, wantLabels(r, nil))
+	return k.converge(ctx, lb.ID, property.Int(r.Properties, "port", 80), netID, tg, proto, dest, wantLabels(r, nil))
 }
 
 // converge brings the load balancer's network, service (on port, to the
@@ -237,7 +239,7 @@ func (k lbKind) converge(ctx context.Context, id int64, port int, netID int64, t
 			return provider.Object{}, err
 		}
 	}
-	if labels != nil && !sameLabels(labels, lb.Labels) {
+	if labels != nil && !maps.Equal(labels, lb.Labels) {
 		err := k.p.call(ctx, "label load balancer", func(ctx context.Context) (resp *hcloud.Response, err error) {
 			_, resp, err = k.p.c.LoadBalancer.Update(ctx, lb, hcloud.LoadBalancerUpdateOpts{Labels: labels})
 			return resp, err
@@ -263,8 +265,8 @@ func (k lbKind) retarget(ctx context.Context, tg, proto string, dest int) error 
 		if obj.Properties["targetGroup"] != tg {
 			continue
 		}
-		netID, _ := strconv.ParseInt(pstr(obj.Properties, "network"), 10, 64)
-		if _, err := k.converge(ctx, lb.ID, pint(obj.Properties, "port", 80), netID, tg, proto, dest, nil); err != nil {
+		netID, _ := strconv.ParseInt(property.String(obj.Properties, "network"), 10, 64)
+		if _, err := k.converge(ctx, lb.ID, property.Int(obj.Properties, "port", 80), netID, tg, proto, dest, nil); err != nil {
 			return fmt.Errorf("load balancer %s: %w", lb.Name, err)
 		}
 	}
@@ -298,7 +300,7 @@ func (k lbKind) update(ctx context.Context, id string, r provider.Resource, _ pr
 	if err != nil {
 		return provider.Object{}, err
 	}
-	return k.converge(ctx, lid, pint(r.Properties, "port", 80), netID, tg, proto, dest, wantLabels(r, nil))
+	return k.converge(ctx, lid, property.Int(r.Properties, "port", 80), netID, tg, proto, dest, wantLabels(r, nil))
 }
 
 func (k lbKind) delete(ctx context.Context, id string) error {
@@ -327,7 +329,7 @@ func (k lbKind) lookup(ctx context.Context, name string) (provider.Object, error
 		return provider.Object{}, err
 	}
 	if lb == nil {
-		return provider.Object{}, gone("load balancer " + name)
+		return provider.Object{}, provider.NotFound("load balancer " + name)
 	}
 	return lbObject(lb), nil
 }

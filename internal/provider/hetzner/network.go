@@ -3,12 +3,14 @@ package hetzner
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"strconv"
 
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // perPage is the largest page the API serves.
@@ -59,7 +61,7 @@ func (k vpcKind) get(ctx context.Context, id int64) (*hcloud.Network, error) {
 		return nil, err
 	}
 	if n == nil {
-		return nil, gone(fmt.Sprintf("network %d", id))
+		return nil, provider.NotFound(fmt.Sprintf("network %d", id))
 	}
 	return n, nil
 }
@@ -80,15 +82,15 @@ func (k vpcKind) byName(ctx context.Context, name, selector string) (*hcloud.Net
 func vpcObject(n *hcloud.Network) provider.Object {
 	azs, _ := strconv.Atoi(n.Labels[labelAZs])
 	props := map[string]any{"cidr": n.IPRange.String(), "distributeAcrossAzs": float64(azs)}
-	return object(strconv.FormatInt(n.ID, 10), n.Name, setTags(props, n.Labels), nil)
+	return provider.NewObject(strconv.FormatInt(n.ID, 10), n.Name, property.SetTags(props, n.Labels, isKykuLabel), nil)
 }
 
 func vpcLabels(r provider.Resource) map[string]string {
-	return wantLabels(r, map[string]string{labelAZs: strconv.Itoa(pint(r.Properties, "distributeAcrossAzs", 0))})
+	return wantLabels(r, map[string]string{labelAZs: strconv.Itoa(property.Int(r.Properties, "distributeAcrossAzs", 0))})
 }
 
 func (k vpcKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
-	cidr := pstr(r.Properties, "cidr")
+	cidr := property.String(r.Properties, "cidr")
 	_, ipn, err := net.ParseCIDR(cidr)
 	if err != nil || ipn.String() != cidr {
 		return provider.Object{}, fmt.Errorf("cidr %q is not a network in CIDR notation (e.g. 10.0.0.0/16)", cidr)
@@ -142,7 +144,7 @@ func (k vpcKind) setLabels(ctx context.Context, id int64, fn func(have map[strin
 		return nil, err
 	}
 	want := fn(n.Labels)
-	if sameLabels(want, n.Labels) {
+	if maps.Equal(want, n.Labels) {
 		return n, nil
 	}
 	err = k.p.call(ctx, "label network", func(ctx context.Context) (r *hcloud.Response, err error) {
@@ -186,7 +188,7 @@ func (k vpcKind) lookup(ctx context.Context, name string) (provider.Object, erro
 		return provider.Object{}, err
 	}
 	if n == nil {
-		return provider.Object{}, gone("network " + name)
+		return provider.Object{}, provider.NotFound("network " + name)
 	}
 	return vpcObject(n), nil
 }
@@ -206,7 +208,7 @@ func subnetObject(n *hcloud.Network, cidr string) (provider.Object, bool) {
 				"network": strconv.FormatInt(n.ID, 10), "cidr": cidr, "zone": string(s.NetworkZone),
 				"public": n.Labels[keyPublic+key] == "true",
 			}
-			return object(subnetID(n.ID, cidr), n.Labels[keySubnet+key], props, nil), true
+			return provider.NewObject(subnetID(n.ID, cidr), n.Labels[keySubnet+key], props, nil), true
 		}
 	}
 	return provider.Object{}, false
@@ -217,12 +219,12 @@ func (k subnetKind) create(ctx context.Context, r provider.Resource) (provider.O
 	if err != nil {
 		return provider.Object{}, err
 	}
-	cidr := pstr(r.Properties, "cidr")
+	cidr := property.String(r.Properties, "cidr")
 	_, ipn, err := net.ParseCIDR(cidr)
 	if err != nil || ipn.String() != cidr {
 		return provider.Object{}, fmt.Errorf("cidr %q is not a network in CIDR notation (e.g. 10.0.1.0/24)", cidr)
 	}
-	zone := pstr(r.Properties, "zone")
+	zone := property.String(r.Properties, "zone")
 	vpc := vpcKind(k)
 	// One subnet change per network at a time in this process: the API
 	// locks the network while an add_subnet action runs anyway.
@@ -261,7 +263,7 @@ func (k subnetKind) create(ctx context.Context, r provider.Resource) (provider.O
 	n, err = vpc.setLabels(ctx, nid, func(have map[string]string) map[string]string {
 		want := keep(map[string]string{}, have, "")
 		want[keySubnet+cidrKey(cidr)] = r.CloudName
-		want[keyPublic+cidrKey(cidr)] = strconv.FormatBool(pbool(r.Properties, "public"))
+		want[keyPublic+cidrKey(cidr)] = strconv.FormatBool(property.Bool(r.Properties, "public"))
 		return want
 	})
 	if err != nil {
@@ -303,7 +305,7 @@ func (k subnetKind) read(ctx context.Context, id string) (provider.Object, error
 	}
 	obj, ok := subnetObject(n, ipn.String())
 	if !ok {
-		return provider.Object{}, gone("subnet " + id)
+		return provider.Object{}, provider.NotFound("subnet " + id)
 	}
 	return obj, nil
 }
@@ -318,7 +320,7 @@ func (k subnetKind) update(ctx context.Context, id string, r provider.Resource, 
 	key := cidrKey(ipn.String())
 	n, err := vpcKind(k).setLabels(ctx, nid, func(have map[string]string) map[string]string {
 		want := keep(map[string]string{}, have, "")
-		want[keyPublic+key] = strconv.FormatBool(pbool(r.Properties, "public"))
+		want[keyPublic+key] = strconv.FormatBool(property.Bool(r.Properties, "public"))
 		return want
 	})
 	if err != nil {
@@ -326,7 +328,7 @@ func (k subnetKind) update(ctx context.Context, id string, r provider.Resource, 
 	}
 	obj, ok := subnetObject(n, ipn.String())
 	if !ok {
-		return provider.Object{}, gone("subnet " + id)
+		return provider.Object{}, provider.NotFound("subnet " + id)
 	}
 	return obj, nil
 }
@@ -345,7 +347,7 @@ func (k subnetKind) delete(ctx context.Context, id string) error {
 		return err
 	}
 	if _, ok := subnetObject(n, ipn.String()); !ok {
-		return gone("subnet " + id)
+		return provider.NotFound("subnet " + id)
 	}
 	var a *hcloud.Action
 	err = k.p.call(ctx, "delete subnet "+ipn.String(), func(ctx context.Context) (resp *hcloud.Response, err error) {
@@ -365,7 +367,7 @@ func (k subnetKind) delete(ctx context.Context, id string) error {
 		delete(want, keyPublic+key)
 		return want
 	})
-	if isGone(err) {
+	if provider.IsNotFound(err) {
 		return nil // the network went meanwhile; so did the subnet
 	}
 	return err
@@ -388,5 +390,5 @@ func (k subnetKind) lookup(ctx context.Context, name string) (provider.Object, e
 			}
 		}
 	}
-	return provider.Object{}, gone("subnet " + name)
+	return provider.Object{}, provider.NotFound("subnet " + name)
 }

@@ -3,6 +3,7 @@ package hetzner
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"regexp"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // serverKind maps Vm to a server in the configured location. size
@@ -60,7 +62,7 @@ func attachment(r provider.Resource) (int64, *net.IPNet, string, error) {
 		netID = n
 		asked = append(asked, "network")
 	}
-	if s := pstr(r.Properties, "subnet"); s != "" {
+	if s := property.String(r.Properties, "subnet"); s != "" {
 		n, ipn, err := parseSubnetID(s)
 		if err != nil {
 			return 0, nil, "", fmt.Errorf("property subnet: %q is not a Hetzner subnet ID (<network ID>/<cidr>)", s)
@@ -95,7 +97,7 @@ func (k serverKind) get(ctx context.Context, id int64) (*hcloud.Server, error) {
 		return nil, err
 	}
 	if s == nil {
-		return nil, gone(fmt.Sprintf("server %d", id))
+		return nil, provider.NotFound(fmt.Sprintf("server %d", id))
 	}
 	return s, nil
 }
@@ -166,7 +168,7 @@ func (k serverKind) object(ctx context.Context, s *hcloud.Server, nets map[int64
 			n := nets[pn.Network.ID]
 			if n == nil {
 				var err error
-				if n, err = (vpcKind{k.p}).get(ctx, pn.Network.ID); err != nil && !isGone(err) {
+				if n, err = (vpcKind{k.p}).get(ctx, pn.Network.ID); err != nil && !provider.IsNotFound(err) {
 					return provider.Object{}, err
 				}
 			}
@@ -179,11 +181,11 @@ func (k serverKind) object(ctx context.Context, s *hcloud.Server, nets map[int64
 			}
 		}
 	}
-	return object(strconv.FormatInt(s.ID, 10), s.Name, setTags(props, s.Labels), outputs), nil
+	return provider.NewObject(strconv.FormatInt(s.ID, 10), s.Name, property.SetTags(props, s.Labels, isKykuLabel), outputs), nil
 }
 
 func (k serverKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
-	size := pstr(r.Properties, "size")
+	size := property.String(r.Properties, "size")
 	if size == "" {
 		size = "small"
 	}
@@ -191,7 +193,7 @@ func (k serverKind) create(ctx context.Context, r provider.Resource) (provider.O
 	if err != nil {
 		return provider.Object{}, err
 	}
-	image := pstr(r.Properties, "image")
+	image := property.String(r.Properties, "image")
 	if image == "" {
 		return provider.Object{}, fmt.Errorf("property image is required")
 	}
@@ -214,7 +216,7 @@ func (k serverKind) create(ctx context.Context, r provider.Resource) (provider.O
 	if s == nil {
 		opts := hcloud.ServerCreateOpts{
 			Name: r.CloudName, ServerType: &hcloud.ServerType{Name: typ}, Image: imageRef(image),
-			Location: &hcloud.Location{Name: k.p.opts.Location}, UserData: pstr(r.Properties, "userData"),
+			Location: &hcloud.Location{Name: k.p.opts.Location}, UserData: property.String(r.Properties, "userData"),
 			Labels: serverLabels(r, size, image, attach, keys), StartAfterCreate: hcloud.Ptr(ipRange == nil),
 		}
 		for _, id := range keys {
@@ -363,7 +365,7 @@ func (k serverKind) setLabels(ctx context.Context, id int64, fn func(have map[st
 		return err
 	}
 	want := fn(s.Labels)
-	if sameLabels(want, s.Labels) {
+	if maps.Equal(want, s.Labels) {
 		return nil
 	}
 	return k.p.call(ctx, "label server", func(ctx context.Context) (r *hcloud.Response, err error) {
@@ -382,10 +384,10 @@ func (k serverKind) update(ctx context.Context, id string, r provider.Resource, 
 		return provider.Object{}, err
 	}
 	curKeys, _ := refIDs(provider.Resource{Properties: cur.Properties}, "sshKeys")
-	if add, remove := diffIDs(curKeys, keys); len(add)+len(remove) > 0 {
+	if add, remove := property.Diff(curKeys, keys); len(add)+len(remove) > 0 {
 		return provider.Object{}, fmt.Errorf("property sshKeys: Hetzner installs SSH keys only when it creates a server; replace the server to change them")
 	}
-	size := pstr(r.Properties, "size")
+	size := property.String(r.Properties, "size")
 	if size == "" {
 		size = "small"
 	}
@@ -417,7 +419,7 @@ func (k serverKind) update(ctx context.Context, id string, r provider.Resource, 
 	for _, f := range s.PublicNet.Firewalls {
 		have = append(have, f.Firewall.ID)
 	}
-	add, remove := diffIDs(have, fws)
+	add, remove := property.Diff(have, fws)
 	res := []hcloud.FirewallResource{{Type: hcloud.FirewallResourceTypeServer, Server: &hcloud.FirewallResourceServer{ID: sid}}}
 	for _, fid := range add {
 		var as []*hcloud.Action
@@ -517,7 +519,7 @@ func (k serverKind) lookup(ctx context.Context, name string) (provider.Object, e
 		return provider.Object{}, err
 	}
 	if s == nil {
-		return provider.Object{}, gone("server " + name)
+		return provider.Object{}, provider.NotFound("server " + name)
 	}
 	return k.object(ctx, s, nil)
 }

@@ -3,11 +3,13 @@ package hetzner
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // keyKind maps SshKey to an SSH key. Hetzner keeps one key per
@@ -17,7 +19,7 @@ type keyKind struct{ p *Provider }
 
 func keyObject(k *hcloud.SSHKey) provider.Object {
 	props := map[string]any{"publicKey": k.PublicKey}
-	return object(strconv.FormatInt(k.ID, 10), k.Name, setTags(props, k.Labels), nil)
+	return provider.NewObject(strconv.FormatInt(k.ID, 10), k.Name, property.SetTags(props, k.Labels, isKykuLabel), nil)
 }
 
 func (k keyKind) get(ctx context.Context, id int64) (*hcloud.SSHKey, error) {
@@ -30,7 +32,7 @@ func (k keyKind) get(ctx context.Context, id int64) (*hcloud.SSHKey, error) {
 		return nil, err
 	}
 	if key == nil {
-		return nil, gone(fmt.Sprintf("ssh key %d", id))
+		return nil, provider.NotFound(fmt.Sprintf("ssh key %d", id))
 	}
 	return key, nil
 }
@@ -48,7 +50,7 @@ func (k keyKind) list(ctx context.Context, opts hcloud.SSHKeyListOpts) (*hcloud.
 }
 
 func (k keyKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
-	pub := pstr(r.Properties, "publicKey")
+	pub := property.String(r.Properties, "publicKey")
 	key, err := k.list(ctx, hcloud.SSHKeyListOpts{Name: r.CloudName})
 	if err != nil {
 		return provider.Object{}, err
@@ -95,7 +97,7 @@ func (k keyKind) update(ctx context.Context, id string, r provider.Resource, _ p
 	if err != nil {
 		return provider.Object{}, err
 	}
-	if want := wantLabels(r, nil); !sameLabels(want, key.Labels) {
+	if want := wantLabels(r, nil); !maps.Equal(want, key.Labels) {
 		err := k.p.call(ctx, "label ssh key", func(ctx context.Context) (resp *hcloud.Response, err error) {
 			key, resp, err = k.p.c.SSHKey.Update(ctx, key, hcloud.SSHKeyUpdateOpts{Labels: want})
 			return resp, err
@@ -127,7 +129,7 @@ func (k keyKind) lookup(ctx context.Context, name string) (provider.Object, erro
 		return provider.Object{}, err
 	}
 	if key == nil {
-		return provider.Object{}, gone("ssh key " + name)
+		return provider.Object{}, provider.NotFound("ssh key " + name)
 	}
 	return keyObject(key), nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // tgKind maps TargetGroup to what the seed says it is on Hetzner: a label.
@@ -23,11 +24,11 @@ import (
 type tgKind struct{ p *Provider }
 
 func tgValue(r provider.Resource) string {
-	proto := pstr(r.Properties, "protocol")
+	proto := property.String(r.Properties, "protocol")
 	if proto == "" {
 		proto = "http"
 	}
-	return fmt.Sprintf("%s-%d", proto, pint(r.Properties, "port", 80))
+	return fmt.Sprintf("%s-%d", proto, property.Int(r.Properties, "port", 80))
 }
 
 func parseTGValue(v string) (proto string, port int, ok bool) {
@@ -58,7 +59,7 @@ func tgObject(id string, members []*hcloud.Server) (provider.Object, bool) {
 	}
 	props := map[string]any{"protocol": proto, "port": float64(port), "targets": idList(ids)}
 	name, _ := parseTGID(id)
-	return object(id, name, props, nil), true
+	return provider.NewObject(id, name, props, nil), true
 }
 
 // label sets (value != "") or removes the group's label on server sid.
@@ -111,13 +112,13 @@ func (k tgKind) apply(ctx context.Context, id string, r provider.Resource, targe
 			kept = append(kept, s)
 			continue
 		}
-		if err := k.label(ctx, s.ID, id, ""); err != nil && !isGone(err) {
+		if err := k.label(ctx, s.ID, id, ""); err != nil && !provider.IsNotFound(err) {
 			return provider.Object{}, err
 		}
 	}
 	obj, ok := tgObject(id, kept)
 	if !ok {
-		return provider.Object{}, gone("target group " + id)
+		return provider.Object{}, provider.NotFound("target group " + id)
 	}
 	return obj, nil
 }
@@ -132,7 +133,7 @@ func (k tgKind) read(ctx context.Context, id string) (provider.Object, error) {
 	}
 	obj, ok := tgObject(id, members)
 	if !ok {
-		return provider.Object{}, gone("target group " + id + " (no server carries its label)")
+		return provider.Object{}, provider.NotFound("target group " + id + " (no server carries its label)")
 	}
 	return obj, nil
 }
@@ -152,8 +153,8 @@ func (k tgKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	if err != nil {
 		return provider.Object{}, err
 	}
-	if pstr(cur.Properties, "protocol") != pstr(obj.Properties, "protocol") || pint(cur.Properties, "port", 0) != pint(obj.Properties, "port", 0) {
-		if err := (lbKind{k.p}).retarget(ctx, id, pstr(obj.Properties, "protocol"), pint(obj.Properties, "port", 80)); err != nil {
+	if property.String(cur.Properties, "protocol") != property.String(obj.Properties, "protocol") || property.Int(cur.Properties, "port", 0) != property.Int(obj.Properties, "port", 0) {
+		if err := (lbKind{k.p}).retarget(ctx, id, property.String(obj.Properties, "protocol"), property.Int(obj.Properties, "port", 80)); err != nil {
 			return provider.Object{}, err
 		}
 	}
@@ -169,10 +170,10 @@ func (k tgKind) delete(ctx context.Context, id string) error {
 		return err
 	}
 	if len(members) == 0 {
-		return gone("target group " + id)
+		return provider.NotFound("target group " + id)
 	}
 	for _, s := range members {
-		if err := k.label(ctx, s.ID, id, ""); err != nil && !isGone(err) {
+		if err := k.label(ctx, s.ID, id, ""); err != nil && !provider.IsNotFound(err) {
 			return err
 		}
 	}
@@ -182,7 +183,7 @@ func (k tgKind) delete(ctx context.Context, id string) error {
 func (k tgKind) lookup(ctx context.Context, name string) (provider.Object, error) {
 	id, err := tgID(name)
 	if err != nil {
-		return provider.Object{}, gone("target group " + name)
+		return provider.Object{}, provider.NotFound("target group " + name)
 	}
 	return k.read(ctx, id)
 }
