@@ -15,7 +15,7 @@ func TestReads(t *testing.T) {
 		"sshKeys": []any{"1", float64(2), "3"}, "wrong": float64(1),
 	}
 	for _, tc := range []struct {
-		name     string
+		name      string
 		got, want any
 	}{
 		{"string", property.String(p, "cidr"), "10.0.0.0/16"},
