@@ -40,7 +40,7 @@ const (
 func (p *Provider) ReadMany(ctx context.Context, prefix string, refs []provider.Ref) (map[provider.Ref]provider.Object, error) {
 	ids := map[string][]string{}
 	for _, r := range refs {
-		if _, err := p.kind(r.Type); err != nil {
+		if _, err := p.kinds.Kind(r.Type); err != nil {
 			return nil, err
 		}
 		ids[r.Type] = append(ids[r.Type], r.ID)

@@ -149,14 +149,14 @@ func dbGroupIDs(db rdstypes.DBInstance) []string {
 	return sortedStrs(ids)
 }
 
-func (k dbKind) lookup(ctx context.Context, name string) (provider.Object, error) {
-	return k.read(ctx, dbIdentifier(name))
+func (k dbKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
+	return k.Read(ctx, dbIdentifier(name))
 }
 
 // read reports an instance being deleted as there (it is, and so is its
 // subnet group): a delete interrupted while RDS deletes is planned again,
 // and the next Delete finishes it, subnet group included.
-func (k dbKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k dbKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	db, err := k.describe(ctx, id)
 	if err != nil {
 		return provider.Object{}, err
@@ -290,7 +290,7 @@ func (k dbKind) dropSubnetGroup(ctx context.Context, name string) error {
 	return err
 }
 
-func (k dbKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k dbKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "engine", "network"); err != nil {
 		return provider.Object{}, err
 	}

@@ -27,7 +27,7 @@ func checkStorage(have, want int32) error {
 	return nil
 }
 
-func (k dbKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k dbKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	p := k.p
 	db, err := k.describe(ctx, id)
 	if err != nil {
@@ -90,7 +90,7 @@ func (k dbKind) update(ctx context.Context, id string, r provider.Resource, cur 
 		return provider.Object{}, err
 	}
 	if !changed {
-		return k.read(ctx, id)
+		return k.Read(ctx, id)
 	}
 	return k.waitSettled(ctx, id, func(db rdstypes.DBInstance) bool {
 		return (in.DBInstanceClass == nil || aws.ToString(db.DBInstanceClass) == class) &&
@@ -145,7 +145,7 @@ func (k dbKind) waitGone(ctx context.Context, id string) error {
 // and deletes its DB subnet group by name — also when the instance was
 // already gone (a delete interrupted after the instance went), so the
 // group never outlives it.
-func (k dbKind) delete(ctx context.Context, id string) error {
+func (k dbKind) Delete(ctx context.Context, id string) error {
 	p, ident := k.p, dbIdent(id)
 	group := ident
 	db, err := k.describe(ctx, ident)

@@ -138,7 +138,7 @@ func tgObject(tg elbtypes.TargetGroup, targets []string, tags map[string]string)
 	return provider.NewObject(aws.ToString(tg.TargetGroupArn), tags[tagNameAWS], property.SetTags(props, tags, systemTag), nil)
 }
 
-func (k tgKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k tgKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	tg, err := k.describe(ctx, elb.DescribeTargetGroupsInput{Names: []string{elbName(name)}}, name)
 	if err != nil {
 		return provider.Object{}, err
@@ -146,7 +146,7 @@ func (k tgKind) lookup(ctx context.Context, name string) (provider.Object, error
 	return k.object(ctx, tg)
 }
 
-func (k tgKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k tgKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	tg, err := k.describe(ctx, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
@@ -154,7 +154,7 @@ func (k tgKind) read(ctx context.Context, id string) (provider.Object, error) {
 	return k.object(ctx, tg)
 }
 
-func (k tgKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k tgKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	p := k.p
 	tg, err := k.describe(ctx, elb.DescribeTargetGroupsInput{Names: []string{elbName(r.CloudName)}}, r.CloudName)
 	if err != nil && !provider.IsNotFound(err) {
@@ -191,7 +191,7 @@ func (k tgKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 	if err := k.setTargets(ctx, arn, property.Strings(r.Properties, "targets")); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, arn)
+	return k.Read(ctx, arn)
 }
 
 func (k tgKind) setTargets(ctx context.Context, arn string, want []string) error {
@@ -226,7 +226,7 @@ func (k tgKind) setTargets(ctx context.Context, arn string, want []string) error
 	})
 }
 
-func (k tgKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k tgKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	for _, name := range []string{"port", "protocol"} {
 		if want, ok := r.Properties[name]; ok && want != cur.Properties[name] {
 			return provider.Object{}, fmt.Errorf("property %s of an ELBv2 target group cannot change in place", name)
@@ -238,10 +238,10 @@ func (k tgKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	if err := k.setTargets(ctx, id, property.Strings(r.Properties, "targets")); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
-func (k tgKind) delete(ctx context.Context, id string) error {
+func (k tgKind) Delete(ctx context.Context, id string) error {
 	if _, err := k.describe(ctx, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{id}}, id); err != nil {
 		return err
 	}

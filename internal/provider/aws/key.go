@@ -65,7 +65,7 @@ func (k keyKind) describe(ctx context.Context, m mode, in *ec2.DescribeKeyPairsI
 	return out.KeyPairs[0], nil
 }
 
-func (k keyKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k keyKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	kp, err := k.describe(ctx, plain, &ec2.DescribeKeyPairsInput{KeyNames: []string{name}}, name)
 	if err != nil {
 		return provider.Object{}, err
@@ -73,7 +73,7 @@ func (k keyKind) lookup(ctx context.Context, name string) (provider.Object, erro
 	return keyObject(kp), nil
 }
 
-func (k keyKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k keyKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	return k.readAs(ctx, plain, id)
 }
 
@@ -85,11 +85,11 @@ func (k keyKind) readAs(ctx context.Context, m mode, id string) (provider.Object
 	return keyObject(kp), nil
 }
 
-func (k keyKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k keyKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "publicKey"); err != nil {
 		return provider.Object{}, err
 	}
-	if obj, err := k.lookup(ctx, r.CloudName); err == nil || !provider.IsNotFound(err) {
+	if obj, err := k.Lookup(ctx, r.CloudName); err == nil || !provider.IsNotFound(err) {
 		return obj, err
 	}
 	// Key names are unique: a resent import that had landed gets
@@ -116,7 +116,7 @@ func (k keyKind) create(ctx context.Context, r provider.Resource) (provider.Obje
 	return k.readAs(ctx, settling, aws.ToString(out.KeyPairId))
 }
 
-func (k keyKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k keyKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	kp, err := k.describe(ctx, plain, &ec2.DescribeKeyPairsInput{KeyPairIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
@@ -126,11 +126,11 @@ func (k keyKind) update(ctx context.Context, id string, r provider.Resource, cur
 	if err := k.p.syncEC2Tags(ctx, id, fromEC2Tags(kp.Tags), want); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
-func (k keyKind) delete(ctx context.Context, id string) error {
-	if _, err := k.read(ctx, id); err != nil {
+func (k keyKind) Delete(ctx context.Context, id string) error {
+	if _, err := k.Read(ctx, id); err != nil {
 		return err
 	}
 	return k.p.call(ctx, "delete key pair", plain, func(ctx context.Context) error {

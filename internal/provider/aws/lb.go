@@ -86,7 +86,7 @@ func (k lbKind) object(ctx context.Context, lb elbtypes.LoadBalancer) (provider.
 	return lbObject(lb, tags, l), nil
 }
 
-func (k lbKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k lbKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	lb, err := k.describe(ctx, elb.DescribeLoadBalancersInput{Names: []string{elbName(name)}}, name)
 	if err != nil {
 		return provider.Object{}, err
@@ -94,7 +94,7 @@ func (k lbKind) lookup(ctx context.Context, name string) (provider.Object, error
 	return k.object(ctx, lb)
 }
 
-func (k lbKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k lbKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	lb, err := k.describe(ctx, elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
@@ -161,7 +161,7 @@ func (k lbKind) publicSubnets(ctx context.Context, r provider.Resource, typ elbt
 	return subnets, nil
 }
 
-func (k lbKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k lbKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "network", "targetGroup"); err != nil {
 		return provider.Object{}, err
 	}
@@ -205,7 +205,7 @@ func (k lbKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 	if err := k.setListener(ctx, arn, tg, property.Int(r.Properties, "port", 80), property.String(r.Properties, "certificateArn")); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, arn)
+	return k.Read(ctx, arn)
 }
 
 // setListener makes the LB's listener forward port to tg, with cert.
@@ -251,7 +251,7 @@ func (k lbKind) setListener(ctx context.Context, arn string, tg elbtypes.TargetG
 	})
 }
 
-func (k lbKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k lbKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	if want, ok := r.Properties["network"]; ok && want != cur.Properties["network"] {
 		return provider.Object{}, fmt.Errorf("the network of a load balancer cannot change in place")
 	}
@@ -285,10 +285,10 @@ func (k lbKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	if err := k.setListener(ctx, id, tg, property.Int(r.Properties, "port", 80), property.String(r.Properties, "certificateArn")); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
-func (k lbKind) delete(ctx context.Context, id string) error {
+func (k lbKind) Delete(ctx context.Context, id string) error {
 	if _, err := k.describe(ctx, elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{id}}, id); err != nil {
 		return err
 	}

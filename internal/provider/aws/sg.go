@@ -130,7 +130,7 @@ func sgObject(g ec2types.SecurityGroup) provider.Object {
 	return provider.NewObject(aws.ToString(g.GroupId), tags[tagNameAWS], property.SetTags(props, tags, systemTag), nil)
 }
 
-func (k sgKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k sgKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	g, err := k.describe(ctx, plain, ec2.DescribeSecurityGroupsInput{Filters: byName(name)}, name)
 	if err != nil {
 		return provider.Object{}, err
@@ -138,7 +138,7 @@ func (k sgKind) lookup(ctx context.Context, name string) (provider.Object, error
 	return sgObject(g), nil
 }
 
-func (k sgKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k sgKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	return k.readAs(ctx, plain, id)
 }
 
@@ -159,7 +159,7 @@ func sgTags(r provider.Resource) map[string]string {
 	return wantTags(r, nil)
 }
 
-func (k sgKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k sgKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "network"); err != nil {
 		return provider.Object{}, err
 	}
@@ -261,7 +261,7 @@ func (k sgKind) diff(ctx context.Context, id string, egress bool, have, want []r
 	})
 }
 
-func (k sgKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k sgKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	g, err := k.describe(ctx, plain, ec2.DescribeSecurityGroupsInput{GroupIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
@@ -274,10 +274,10 @@ func (k sgKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	if err := k.converge(ctx, g, r); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
-func (k sgKind) delete(ctx context.Context, id string) error {
+func (k sgKind) Delete(ctx context.Context, id string) error {
 	if !strings.HasPrefix(id, "sg-") {
 		return fmt.Errorf("%q is not a security group id", id)
 	}

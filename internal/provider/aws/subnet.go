@@ -38,7 +38,7 @@ func (k subnetKind) one(ctx context.Context, m mode, in ec2.DescribeSubnetsInput
 	return ss[0], nil
 }
 
-func (k subnetKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k subnetKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	s, err := k.one(ctx, plain, ec2.DescribeSubnetsInput{Filters: byName(name)}, name)
 	if err != nil {
 		return provider.Object{}, err
@@ -46,7 +46,7 @@ func (k subnetKind) lookup(ctx context.Context, name string) (provider.Object, e
 	return subnetObject(s), nil
 }
 
-func (k subnetKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k subnetKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	return k.readAs(ctx, plain, id)
 }
 
@@ -60,7 +60,7 @@ func (k subnetKind) readAs(ctx context.Context, m mode, id string) (provider.Obj
 	return subnetObject(s), nil
 }
 
-func (k subnetKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k subnetKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "network", "cidr", "zone"); err != nil {
 		return provider.Object{}, err
 	}
@@ -189,7 +189,7 @@ func (p *Provider) dropRouteTable(ctx context.Context, rt *ec2types.RouteTable) 
 	})
 }
 
-func (k subnetKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k subnetKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	s, err := k.one(ctx, plain, ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
@@ -203,10 +203,10 @@ func (k subnetKind) update(ctx context.Context, id string, r provider.Resource, 
 	if err := k.setPublic(ctx, s, want, property.Bool(r.Properties, "public")); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
-func (k subnetKind) delete(ctx context.Context, id string) error {
+func (k subnetKind) Delete(ctx context.Context, id string) error {
 	s, err := k.one(ctx, plain, ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
 	if err != nil {
 		return err

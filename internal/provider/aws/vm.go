@@ -150,7 +150,7 @@ func (k vmKind) object(ctx context.Context, in ec2types.Instance) (provider.Obje
 	return vmObject(in, ids), nil
 }
 
-func (k vmKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k vmKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	in, err := k.describe(ctx, plain, ec2.DescribeInstancesInput{
 		Filters: append(byName(name), filter("instance-state-name", liveStates...)),
 	}, name)
@@ -160,7 +160,7 @@ func (k vmKind) lookup(ctx context.Context, name string) (provider.Object, error
 	return k.object(ctx, in)
 }
 
-func (k vmKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k vmKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	return k.readAs(ctx, plain, id)
 }
 
@@ -226,7 +226,7 @@ func (k vmKind) subnetFor(ctx context.Context, r provider.Resource) (string, err
 	return ids[0], nil
 }
 
-func (k vmKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k vmKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "image"); err != nil {
 		return provider.Object{}, err
 	}
@@ -294,7 +294,7 @@ func (k vmKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 	return k.readAs(ctx, settling, id)
 }
 
-func (k vmKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k vmKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	for _, name := range []string{"subnet", "network", "sshKeys"} {
 		if want, ok := r.Properties[name]; ok && !value.Equal(want, cur.Properties[name]) {
 			return provider.Object{}, fmt.Errorf("property %s of an EC2 instance cannot change in place", name)
@@ -343,10 +343,10 @@ func (k vmKind) update(ctx context.Context, id string, r provider.Resource, cur 
 			return provider.Object{}, err
 		}
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
-func (k vmKind) delete(ctx context.Context, id string) error {
+func (k vmKind) Delete(ctx context.Context, id string) error {
 	if _, err := k.describe(ctx, plain, ec2.DescribeInstancesInput{InstanceIds: []string{id}}, id); err != nil {
 		return err
 	}

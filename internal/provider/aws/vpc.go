@@ -36,7 +36,7 @@ func vpcObject(v ec2types.Vpc) provider.Object {
 	return provider.NewObject(aws.ToString(v.VpcId), tags[tagNameAWS], props, nil)
 }
 
-func (k vpcKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k vpcKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	vs, err := k.p.vpcs(ctx, plain, ec2.DescribeVpcsInput{Filters: byName(name)})
 	if err != nil {
 		return provider.Object{}, err
@@ -47,7 +47,7 @@ func (k vpcKind) lookup(ctx context.Context, name string) (provider.Object, erro
 	return vpcObject(vs[0]), nil
 }
 
-func (k vpcKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k vpcKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	vs, err := k.p.vpcs(ctx, plain, ec2.DescribeVpcsInput{VpcIds: []string{id}})
 	if err != nil {
 		return provider.Object{}, err
@@ -58,12 +58,12 @@ func (k vpcKind) read(ctx context.Context, id string) (provider.Object, error) {
 	return vpcObject(vs[0]), nil
 }
 
-func (k vpcKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k vpcKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "cidr"); err != nil {
 		return provider.Object{}, err
 	}
 	tags := vpcTags(r)
-	obj, err := k.lookup(ctx, r.CloudName)
+	obj, err := k.Lookup(ctx, r.CloudName)
 	if err != nil && !provider.IsNotFound(err) {
 		return provider.Object{}, err
 	}
@@ -136,7 +136,7 @@ func (k vpcKind) ensureGateway(ctx context.Context, vpc string, tags map[string]
 	return id, err
 }
 
-func (k vpcKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k vpcKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	vs, err := k.p.vpcs(ctx, plain, ec2.DescribeVpcsInput{VpcIds: []string{id}})
 	if err != nil {
 		return provider.Object{}, err
@@ -149,12 +149,12 @@ func (k vpcKind) update(ctx context.Context, id string, r provider.Resource, cur
 	if err := k.p.syncEC2Tags(ctx, id, fromEC2Tags(vs[0].Tags), want); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
-func (k vpcKind) delete(ctx context.Context, id string) error {
+func (k vpcKind) Delete(ctx context.Context, id string) error {
 	p := k.p
-	if _, err := k.read(ctx, id); err != nil {
+	if _, err := k.Read(ctx, id); err != nil {
 		return err
 	}
 	for {

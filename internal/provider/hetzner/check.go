@@ -26,7 +26,7 @@ func (p *Provider) CheckResource(name, typ string, props map[string]any) []provi
 		refuse("", "hetzner has no managed databases; run the database on a Vm, or put it under another provider")
 		return out
 	}
-	if _, ok := p.kinds[typ]; !ok {
+	if _, err := p.kinds.Kind(typ); err != nil {
 		refuse("", "the hetzner provider has no resource type %s", typ)
 		return out
 	}

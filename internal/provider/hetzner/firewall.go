@@ -196,7 +196,7 @@ func firewallLabels(r provider.Resource, network int64) map[string]string {
 	return wantLabels(r, map[string]string{labelNetwork: strconv.FormatInt(network, 10)})
 }
 
-func (k firewallKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k firewallKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	nid, err := refID(r, "network")
 	if err != nil {
 		return provider.Object{}, err
@@ -231,10 +231,10 @@ func (k firewallKind) create(ctx context.Context, r provider.Resource) (provider
 	if err := managed("firewall", r.CloudName, f.Labels); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, strconv.FormatInt(f.ID, 10))
+	return k.Read(ctx, strconv.FormatInt(f.ID, 10))
 }
 
-func (k firewallKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k firewallKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	fid, err := parseID(id)
 	if err != nil {
 		return provider.Object{}, err
@@ -246,7 +246,7 @@ func (k firewallKind) read(ctx context.Context, id string) (provider.Object, err
 	return firewallObject(f), nil
 }
 
-func (k firewallKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k firewallKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	fid, err := parseID(id)
 	if err != nil {
 		return provider.Object{}, err
@@ -288,7 +288,7 @@ func (k firewallKind) update(ctx context.Context, id string, r provider.Resource
 			return provider.Object{}, err
 		}
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
 func anyOrNil(v any) any {
@@ -298,7 +298,7 @@ func anyOrNil(v any) any {
 	return v
 }
 
-func (k firewallKind) delete(ctx context.Context, id string) error {
+func (k firewallKind) Delete(ctx context.Context, id string) error {
 	fid, err := parseID(id)
 	if err != nil {
 		return err
@@ -312,7 +312,7 @@ func (k firewallKind) delete(ctx context.Context, id string) error {
 	})
 }
 
-func (k firewallKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k firewallKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	f, err := k.byName(ctx, name, labelManaged+"=true")
 	if err != nil {
 		return provider.Object{}, err

@@ -84,14 +84,14 @@ func (k lbKind) group(ctx context.Context, r provider.Resource) (string, string,
 	if _, err := parseTGID(id); err != nil {
 		return "", "", 0, fmt.Errorf("property targetGroup: %q is not a Kyku target group ID (kyku-tg/<cloud name>)", id)
 	}
-	tg, err := (tgKind{k.p}).read(ctx, id)
+	tg, err := (tgKind{k.p}).Read(ctx, id)
 	if err != nil {
 		return "", "", 0, err
 	}
 	return id, property.String(tg.Properties, "protocol"), property.Int(tg.Properties, "port", 80), nil
 }
 
-func (k lbKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k lbKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	var netID int64
 	if _, ok := r.Properties["network"]; ok {
 		n, err := refID(r, "network")
@@ -248,7 +248,7 @@ func (k lbKind) converge(ctx context.Context, id int64, port int, netID int64, t
 			return provider.Object{}, err
 		}
 	}
-	return k.read(ctx, strconv.FormatInt(id, 10))
+	return k.Read(ctx, strconv.FormatInt(id, 10))
 }
 
 // retarget carries a target group's new protocol and port to the services
@@ -273,7 +273,7 @@ func (k lbKind) retarget(ctx context.Context, tg, proto string, dest int) error 
 	return nil
 }
 
-func (k lbKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k lbKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	lid, err := parseID(id)
 	if err != nil {
 		return provider.Object{}, err
@@ -285,7 +285,7 @@ func (k lbKind) read(ctx context.Context, id string) (provider.Object, error) {
 	return lbObject(lb), nil
 }
 
-func (k lbKind) update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
+func (k lbKind) Update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
 	lid, err := parseID(id)
 	if err != nil {
 		return provider.Object{}, err
@@ -303,7 +303,7 @@ func (k lbKind) update(ctx context.Context, id string, r provider.Resource, _ pr
 	return k.converge(ctx, lid, property.Int(r.Properties, "port", 80), netID, tg, proto, dest, wantLabels(r, nil))
 }
 
-func (k lbKind) delete(ctx context.Context, id string) error {
+func (k lbKind) Delete(ctx context.Context, id string) error {
 	lid, err := parseID(id)
 	if err != nil {
 		return err
@@ -323,7 +323,7 @@ func (k lbKind) delete(ctx context.Context, id string) error {
 	return k.p.wait(ctx, res.Action)
 }
 
-func (k lbKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k lbKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	lb, err := k.byName(ctx, name, labelManaged+"=true")
 	if err != nil {
 		return provider.Object{}, err

@@ -89,7 +89,7 @@ func vpcLabels(r provider.Resource) map[string]string {
 	return wantLabels(r, map[string]string{labelAZs: strconv.Itoa(property.Int(r.Properties, "distributeAcrossAzs", 0))})
 }
 
-func (k vpcKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k vpcKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	cidr := property.String(r.Properties, "cidr")
 	_, ipn, err := net.ParseCIDR(cidr)
 	if err != nil || ipn.String() != cidr {
@@ -120,7 +120,7 @@ func (k vpcKind) create(ctx context.Context, r provider.Resource) (provider.Obje
 	return vpcObject(n), nil
 }
 
-func (k vpcKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k vpcKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	nid, err := parseID(id)
 	if err != nil {
 		return provider.Object{}, err
@@ -154,7 +154,7 @@ func (k vpcKind) setLabels(ctx context.Context, id int64, fn func(have map[strin
 	return n, err
 }
 
-func (k vpcKind) update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
+func (k vpcKind) Update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
 	nid, err := parseID(id)
 	if err != nil {
 		return provider.Object{}, err
@@ -168,7 +168,7 @@ func (k vpcKind) update(ctx context.Context, id string, r provider.Resource, _ p
 	return vpcObject(n), nil
 }
 
-func (k vpcKind) delete(ctx context.Context, id string) error {
+func (k vpcKind) Delete(ctx context.Context, id string) error {
 	nid, err := parseID(id)
 	if err != nil {
 		return err
@@ -182,7 +182,7 @@ func (k vpcKind) delete(ctx context.Context, id string) error {
 	})
 }
 
-func (k vpcKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k vpcKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	n, err := k.byName(ctx, name, labelManaged+"=true")
 	if err != nil {
 		return provider.Object{}, err
@@ -214,7 +214,7 @@ func subnetObject(n *hcloud.Network, cidr string) (provider.Object, bool) {
 	return provider.Object{}, false
 }
 
-func (k subnetKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k subnetKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	nid, err := refID(r, "network")
 	if err != nil {
 		return provider.Object{}, err
@@ -294,7 +294,7 @@ func (k subnetKind) waitSubnet(ctx context.Context, nid int64, cidr string) erro
 	})
 }
 
-func (k subnetKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k subnetKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	nid, ipn, err := parseSubnetID(id)
 	if err != nil {
 		return provider.Object{}, err
@@ -312,7 +312,7 @@ func (k subnetKind) read(ctx context.Context, id string) (provider.Object, error
 
 // update changes what can change in place: the public flag (a label; on
 // Hetzner every server has a public interface either way).
-func (k subnetKind) update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
+func (k subnetKind) Update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
 	nid, ipn, err := parseSubnetID(id)
 	if err != nil {
 		return provider.Object{}, err
@@ -333,7 +333,7 @@ func (k subnetKind) update(ctx context.Context, id string, r provider.Resource, 
 	return obj, nil
 }
 
-func (k subnetKind) delete(ctx context.Context, id string) error {
+func (k subnetKind) Delete(ctx context.Context, id string) error {
 	nid, ipn, err := parseSubnetID(id)
 	if err != nil {
 		return err
@@ -373,7 +373,7 @@ func (k subnetKind) delete(ctx context.Context, id string) error {
 	return err
 }
 
-func (k subnetKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k subnetKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	ns, _, err := all(ctx, k.p, "list networks", func(ctx context.Context, o hcloud.ListOpts) ([]*hcloud.Network, *hcloud.Response, error) {
 		return k.p.c.Network.List(ctx, hcloud.NetworkListOpts{ListOpts: o})
 	}, labelManaged+"=true")

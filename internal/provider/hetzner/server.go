@@ -184,7 +184,7 @@ func (k serverKind) object(ctx context.Context, s *hcloud.Server, nets map[int64
 	return provider.NewObject(strconv.FormatInt(s.ID, 10), s.Name, property.SetTags(props, s.Labels, isKykuLabel), outputs), nil
 }
 
-func (k serverKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k serverKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	size := property.String(r.Properties, "size")
 	if size == "" {
 		size = "small"
@@ -256,7 +256,7 @@ func (k serverKind) create(ctx context.Context, r provider.Resource) (provider.O
 	if err := k.start(ctx, s.ID); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, strconv.FormatInt(s.ID, 10))
+	return k.Read(ctx, strconv.FormatInt(s.ID, 10))
 }
 
 // attach makes server id a member of network netID (in ipRange when
@@ -342,7 +342,7 @@ func (k serverKind) start(ctx context.Context, id int64) error {
 	})
 }
 
-func (k serverKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k serverKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	sid, err := parseID(id)
 	if err != nil {
 		return provider.Object{}, err
@@ -374,7 +374,7 @@ func (k serverKind) setLabels(ctx context.Context, id int64, fn func(have map[st
 	})
 }
 
-func (k serverKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k serverKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	sid, err := parseID(id)
 	if err != nil {
 		return provider.Object{}, err
@@ -456,7 +456,7 @@ func (k serverKind) update(ctx context.Context, id string, r provider.Resource, 
 	if err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
 // rescale changes the server type: power off, change type (keeping the
@@ -493,7 +493,7 @@ func (k serverKind) rescale(ctx context.Context, s *hcloud.Server, typ string) e
 	return k.start(ctx, s.ID)
 }
 
-func (k serverKind) delete(ctx context.Context, id string) error {
+func (k serverKind) Delete(ctx context.Context, id string) error {
 	sid, err := parseID(id)
 	if err != nil {
 		return err
@@ -513,7 +513,7 @@ func (k serverKind) delete(ctx context.Context, id string) error {
 	return k.p.wait(ctx, res.Action)
 }
 
-func (k serverKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k serverKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	s, err := k.byName(ctx, name, labelManaged+"=true")
 	if err != nil {
 		return provider.Object{}, err

@@ -49,7 +49,7 @@ func (k keyKind) list(ctx context.Context, opts hcloud.SSHKeyListOpts) (*hcloud.
 	return ks[0], nil
 }
 
-func (k keyKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k keyKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	pub := property.String(r.Properties, "publicKey")
 	key, err := k.list(ctx, hcloud.SSHKeyListOpts{Name: r.CloudName})
 	if err != nil {
@@ -76,7 +76,7 @@ func (k keyKind) create(ctx context.Context, r provider.Resource) (provider.Obje
 	return keyObject(key), nil
 }
 
-func (k keyKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k keyKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	kid, err := parseID(id)
 	if err != nil {
 		return provider.Object{}, err
@@ -88,7 +88,7 @@ func (k keyKind) read(ctx context.Context, id string) (provider.Object, error) {
 	return keyObject(key), nil
 }
 
-func (k keyKind) update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
+func (k keyKind) Update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
 	kid, err := parseID(id)
 	if err != nil {
 		return provider.Object{}, err
@@ -109,7 +109,7 @@ func (k keyKind) update(ctx context.Context, id string, r provider.Resource, _ p
 	return keyObject(key), nil
 }
 
-func (k keyKind) delete(ctx context.Context, id string) error {
+func (k keyKind) Delete(ctx context.Context, id string) error {
 	kid, err := parseID(id)
 	if err != nil {
 		return err
@@ -123,7 +123,7 @@ func (k keyKind) delete(ctx context.Context, id string) error {
 	})
 }
 
-func (k keyKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k keyKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	key, err := k.list(ctx, hcloud.SSHKeyListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: labelManaged + "=true"}})
 	if err != nil {
 		return provider.Object{}, err

@@ -75,7 +75,7 @@ func (k tgKind) label(ctx context.Context, sid int64, id, value string) error {
 	})
 }
 
-func (k tgKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k tgKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	id, err := tgID(r.CloudName)
 	if err != nil {
 		return provider.Object{}, err
@@ -123,7 +123,7 @@ func (k tgKind) apply(ctx context.Context, id string, r provider.Resource, targe
 	return obj, nil
 }
 
-func (k tgKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k tgKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	if _, err := parseTGID(id); err != nil {
 		return provider.Object{}, err
 	}
@@ -138,7 +138,7 @@ func (k tgKind) read(ctx context.Context, id string) (provider.Object, error) {
 	return obj, nil
 }
 
-func (k tgKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k tgKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	if _, err := parseTGID(id); err != nil {
 		return provider.Object{}, err
 	}
@@ -161,7 +161,7 @@ func (k tgKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	return obj, nil
 }
 
-func (k tgKind) delete(ctx context.Context, id string) error {
+func (k tgKind) Delete(ctx context.Context, id string) error {
 	if _, err := parseTGID(id); err != nil {
 		return err
 	}
@@ -180,10 +180,10 @@ func (k tgKind) delete(ctx context.Context, id string) error {
 	return nil
 }
 
-func (k tgKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k tgKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	id, err := tgID(name)
 	if err != nil {
 		return provider.Object{}, provider.NotFound("target group " + name)
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
