@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net"
 	"sort"
 	"strconv"
@@ -165,31 +164,22 @@ func firewallObject(f *hcloud.Firewall) provider.Object {
 	return provider.NewObject(strconv.FormatInt(f.ID, 10), f.Name, property.SetTags(props, f.Labels, isKykuLabel), nil)
 }
 
-func (k firewallKind) get(ctx context.Context, id int64) (*hcloud.Firewall, error) {
-	var f *hcloud.Firewall
-	err := k.p.call(ctx, "get firewall", func(ctx context.Context) (r *hcloud.Response, err error) {
-		f, r, err = k.p.c.Firewall.GetByID(ctx, id)
-		return r, err
-	})
-	if err != nil {
-		return nil, err
+func (p *Provider) firewalls() api[hcloud.Firewall] {
+	return api[hcloud.Firewall]{
+		p: p, what: "firewall", get: p.c.Firewall.GetByID,
+		list: func(ctx context.Context, name, selector string) ([]*hcloud.Firewall, *hcloud.Response, error) {
+			return p.c.Firewall.List(ctx, hcloud.FirewallListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
+		},
+		labels: func(f *hcloud.Firewall) map[string]string { return f.Labels },
+		relabel: func(ctx context.Context, f *hcloud.Firewall, labels map[string]string) (*hcloud.Firewall, *hcloud.Response, error) {
+			return p.c.Firewall.Update(ctx, f, hcloud.FirewallUpdateOpts{Labels: labels})
+		},
+		del: func(ctx context.Context, f *hcloud.Firewall) (*hcloud.Action, *hcloud.Response, error) {
+			r, err := p.c.Firewall.Delete(ctx, f)
+			return nil, r, err
+		},
+		object: func(_ context.Context, f *hcloud.Firewall) (provider.Object, error) { return firewallObject(f), nil },
 	}
-	if f == nil {
-		return nil, provider.NotFound(fmt.Sprintf("firewall %d", id))
-	}
-	return f, nil
-}
-
-func (k firewallKind) byName(ctx context.Context, name, selector string) (*hcloud.Firewall, error) {
-	var fs []*hcloud.Firewall
-	err := k.p.call(ctx, "list firewalls", func(ctx context.Context) (r *hcloud.Response, err error) {
-		fs, r, err = k.p.c.Firewall.List(ctx, hcloud.FirewallListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
-		return r, err
-	})
-	if err != nil || len(fs) == 0 {
-		return nil, err
-	}
-	return fs[0], nil
 }
 
 func firewallLabels(r provider.Resource, network int64) map[string]string {
@@ -205,52 +195,21 @@ func (k firewallKind) Create(ctx context.Context, r provider.Resource) (provider
 	if err != nil {
 		return provider.Object{}, err
 	}
-	f, err := k.byName(ctx, r.CloudName, "")
+	f, err := k.p.firewalls().ensure(ctx, r.CloudName, func(ctx context.Context) (*hcloud.Firewall, []*hcloud.Action, *hcloud.Response, error) {
+		res, resp, err := k.p.c.Firewall.Create(ctx, hcloud.FirewallCreateOpts{Name: r.CloudName, Labels: firewallLabels(r, nid), Rules: rules})
+		return res.Firewall, res.Actions, resp, err
+	})
 	if err != nil {
-		return provider.Object{}, err
-	}
-	if f == nil {
-		var res hcloud.FirewallCreateResult
-		err = k.p.call(ctx, "create firewall", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			res, resp, err = k.p.c.Firewall.Create(ctx, hcloud.FirewallCreateOpts{Name: r.CloudName, Labels: firewallLabels(r, nid), Rules: rules})
-			return resp, err
-		})
-		switch {
-		case isCode(err, hcloud.ErrorCodeUniquenessError):
-			if f, err = k.byName(ctx, r.CloudName, ""); err == nil && f == nil {
-				err = fmt.Errorf("create firewall %q: uniqueness_error, yet no firewall has that name", r.CloudName)
-			}
-		case err == nil:
-			f = res.Firewall
-			err = k.p.wait(ctx, res.Actions...)
-		}
-		if err != nil {
-			return provider.Object{}, err
-		}
-	}
-	if err := managed("firewall", r.CloudName, f.Labels); err != nil {
 		return provider.Object{}, err
 	}
 	return k.Read(ctx, strconv.FormatInt(f.ID, 10))
 }
 
 func (k firewallKind) Read(ctx context.Context, id string) (provider.Object, error) {
-	fid, err := parseID(id)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	f, err := k.get(ctx, fid)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	return firewallObject(f), nil
+	return k.p.firewalls().read(ctx, id)
 }
 
 func (k firewallKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
-	fid, err := parseID(id)
-	if err != nil {
-		return provider.Object{}, err
-	}
 	nid, err := refID(r, "network")
 	if err != nil {
 		return provider.Object{}, err
@@ -259,32 +218,21 @@ func (k firewallKind) Update(ctx context.Context, id string, r provider.Resource
 	if err != nil {
 		return provider.Object{}, err
 	}
-	f, err := k.get(ctx, fid)
+	firewalls := k.p.firewalls()
+	f, err := firewalls.byProviderID(ctx, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	want := firewallLabels(r, nid)
-	if !maps.Equal(want, f.Labels) {
-		err := k.p.call(ctx, "label firewall", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			f, resp, err = k.p.c.Firewall.Update(ctx, f, hcloud.FirewallUpdateOpts{Labels: want})
-			return resp, err
-		})
-		if err != nil {
-			return provider.Object{}, err
-		}
+	if f, err = firewalls.label(ctx, f, firewallLabels(r, nid)); err != nil {
+		return provider.Object{}, err
 	}
 	in, eg := fromRules(rules)
 	if !value.Equal(value.Normalize(in), value.Normalize(anyOrNil(cur.Properties["ingress"]))) ||
 		!value.Equal(value.Normalize(eg), value.Normalize(anyOrNil(cur.Properties["egress"]))) {
-		var actions []*hcloud.Action
-		err := k.p.call(ctx, "set firewall rules", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			actions, resp, err = k.p.c.Firewall.SetRules(ctx, f, hcloud.FirewallSetRulesOpts{Rules: rules})
-			return resp, err
+		err := k.p.act(ctx, "set firewall rules", func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+			return k.p.c.Firewall.SetRules(ctx, f, hcloud.FirewallSetRulesOpts{Rules: rules})
 		})
 		if err != nil {
-			return provider.Object{}, err
-		}
-		if err := k.p.wait(ctx, actions...); err != nil {
 			return provider.Object{}, err
 		}
 	}
@@ -299,26 +247,9 @@ func anyOrNil(v any) any {
 }
 
 func (k firewallKind) Delete(ctx context.Context, id string) error {
-	fid, err := parseID(id)
-	if err != nil {
-		return err
-	}
-	f, err := k.get(ctx, fid)
-	if err != nil {
-		return err
-	}
-	return k.p.call(ctx, "delete firewall", func(ctx context.Context) (*hcloud.Response, error) {
-		return k.p.c.Firewall.Delete(ctx, f)
-	})
+	return k.p.firewalls().remove(ctx, id)
 }
 
 func (k firewallKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
-	f, err := k.byName(ctx, name, labelManaged+"=true")
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if f == nil {
-		return provider.Object{}, provider.NotFound("firewall " + name)
-	}
-	return firewallObject(f), nil
+	return k.p.firewalls().lookup(ctx, name)
 }

@@ -3,7 +3,6 @@ package hetzner
 import (
 	"context"
 	"fmt"
-	"maps"
 	"net"
 	"strconv"
 
@@ -51,32 +50,22 @@ func all[T any](ctx context.Context, p *Provider, op string, list func(ctx conte
 // (the engine's) is kept in the kyku-azs label so Read reports it.
 type vpcKind struct{ p *Provider }
 
-func (k vpcKind) get(ctx context.Context, id int64) (*hcloud.Network, error) {
-	var n *hcloud.Network
-	err := k.p.call(ctx, "get network", func(ctx context.Context) (r *hcloud.Response, err error) {
-		n, r, err = k.p.c.Network.GetByID(ctx, id)
-		return r, err
-	})
-	if err != nil {
-		return nil, err
+func (p *Provider) networks() api[hcloud.Network] {
+	return api[hcloud.Network]{
+		p: p, what: "network", get: p.c.Network.GetByID,
+		list: func(ctx context.Context, name, selector string) ([]*hcloud.Network, *hcloud.Response, error) {
+			return p.c.Network.List(ctx, hcloud.NetworkListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
+		},
+		labels: func(n *hcloud.Network) map[string]string { return n.Labels },
+		relabel: func(ctx context.Context, n *hcloud.Network, labels map[string]string) (*hcloud.Network, *hcloud.Response, error) {
+			return p.c.Network.Update(ctx, n, hcloud.NetworkUpdateOpts{Labels: labels})
+		},
+		del: func(ctx context.Context, n *hcloud.Network) (*hcloud.Action, *hcloud.Response, error) {
+			r, err := p.c.Network.Delete(ctx, n)
+			return nil, r, err
+		},
+		object: func(_ context.Context, n *hcloud.Network) (provider.Object, error) { return vpcObject(n), nil },
 	}
-	if n == nil {
-		return nil, provider.NotFound(fmt.Sprintf("network %d", id))
-	}
-	return n, nil
-}
-
-// byName lists networks named name (and matching selector, if any).
-func (k vpcKind) byName(ctx context.Context, name, selector string) (*hcloud.Network, error) {
-	var ns []*hcloud.Network
-	err := k.p.call(ctx, "list networks", func(ctx context.Context) (r *hcloud.Response, err error) {
-		ns, r, err = k.p.c.Network.List(ctx, hcloud.NetworkListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
-		return r, err
-	})
-	if err != nil || len(ns) == 0 {
-		return nil, err
-	}
-	return ns[0], nil
 }
 
 func vpcObject(n *hcloud.Network) provider.Object {
@@ -95,63 +84,18 @@ func (k vpcKind) Create(ctx context.Context, r provider.Resource) (provider.Obje
 	if err != nil || ipn.String() != cidr {
 		return provider.Object{}, fmt.Errorf("cidr %q is not a network in CIDR notation (e.g. 10.0.0.0/16)", cidr)
 	}
-	n, err := k.byName(ctx, r.CloudName, "")
+	n, err := k.p.networks().ensure(ctx, r.CloudName, func(ctx context.Context) (*hcloud.Network, []*hcloud.Action, *hcloud.Response, error) {
+		n, resp, err := k.p.c.Network.Create(ctx, hcloud.NetworkCreateOpts{Name: r.CloudName, IPRange: ipn, Labels: vpcLabels(r)})
+		return n, nil, resp, err
+	})
 	if err != nil {
-		return provider.Object{}, err
-	}
-	if n == nil {
-		err = k.p.call(ctx, "create network", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			n, resp, err = k.p.c.Network.Create(ctx, hcloud.NetworkCreateOpts{Name: r.CloudName, IPRange: ipn, Labels: vpcLabels(r)})
-			return resp, err
-		})
-		if isCode(err, hcloud.ErrorCodeUniquenessError) {
-			n, err = k.byName(ctx, r.CloudName, "")
-			if err == nil && n == nil {
-				err = fmt.Errorf("create network %q: uniqueness_error, yet no network has that name", r.CloudName)
-			}
-		}
-		if err != nil {
-			return provider.Object{}, err
-		}
-	}
-	if err := managed("network", r.CloudName, n.Labels); err != nil {
 		return provider.Object{}, err
 	}
 	return vpcObject(n), nil
 }
 
 func (k vpcKind) Read(ctx context.Context, id string) (provider.Object, error) {
-	nid, err := parseID(id)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	n, err := k.get(ctx, nid)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	return vpcObject(n), nil
-}
-
-// setLabels writes a network's labels as fn computes them from the
-// current ones; writers in this process take turns, as subnets keep their
-// bookkeeping on their network.
-func (k vpcKind) setLabels(ctx context.Context, id int64, fn func(have map[string]string) map[string]string) (*hcloud.Network, error) {
-	mu := k.p.mutex(fmt.Sprintf("labels/network/%d", id))
-	mu.Lock()
-	defer mu.Unlock()
-	n, err := k.get(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	want := fn(n.Labels)
-	if maps.Equal(want, n.Labels) {
-		return n, nil
-	}
-	err = k.p.call(ctx, "label network", func(ctx context.Context) (r *hcloud.Response, err error) {
-		n, r, err = k.p.c.Network.Update(ctx, n, hcloud.NetworkUpdateOpts{Labels: want})
-		return r, err
-	})
-	return n, err
+	return k.p.networks().read(ctx, id)
 }
 
 func (k vpcKind) Update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
@@ -159,7 +103,7 @@ func (k vpcKind) Update(ctx context.Context, id string, r provider.Resource, _ p
 	if err != nil {
 		return provider.Object{}, err
 	}
-	n, err := k.setLabels(ctx, nid, func(have map[string]string) map[string]string {
+	n, err := k.p.networks().setLabels(ctx, nid, func(have map[string]string) map[string]string {
 		return keep(vpcLabels(r), have, keySubnet, keyPublic)
 	})
 	if err != nil {
@@ -169,28 +113,11 @@ func (k vpcKind) Update(ctx context.Context, id string, r provider.Resource, _ p
 }
 
 func (k vpcKind) Delete(ctx context.Context, id string) error {
-	nid, err := parseID(id)
-	if err != nil {
-		return err
-	}
-	n, err := k.get(ctx, nid)
-	if err != nil {
-		return err
-	}
-	return k.p.call(ctx, "delete network", func(ctx context.Context) (*hcloud.Response, error) {
-		return k.p.c.Network.Delete(ctx, n)
-	})
+	return k.p.networks().remove(ctx, id)
 }
 
 func (k vpcKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
-	n, err := k.byName(ctx, name, labelManaged+"=true")
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if n == nil {
-		return provider.Object{}, provider.NotFound("network " + name)
-	}
-	return vpcObject(n), nil
+	return k.p.networks().lookup(ctx, name)
 }
 
 // subnetKind maps Subnet to a subnet (type cloud) of its network. A
@@ -225,13 +152,13 @@ func (k subnetKind) Create(ctx context.Context, r provider.Resource) (provider.O
 		return provider.Object{}, fmt.Errorf("cidr %q is not a network in CIDR notation (e.g. 10.0.1.0/24)", cidr)
 	}
 	zone := property.String(r.Properties, "zone")
-	vpc := vpcKind(k)
+	networks := k.p.networks()
 	// One subnet change per network at a time in this process: the API
 	// locks the network while an add_subnet action runs anyway.
 	mu := k.p.mutex(fmt.Sprintf("subnets/network/%d", nid))
 	mu.Lock()
 	defer mu.Unlock()
-	n, err := vpc.get(ctx, nid)
+	n, err := networks.byID(ctx, nid)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -239,16 +166,11 @@ func (k subnetKind) Create(ctx context.Context, r provider.Resource) (provider.O
 		return provider.Object{}, err
 	}
 	if _, ok := subnetObject(n, cidr); !ok {
-		var a *hcloud.Action
-		err := k.p.call(ctx, "add subnet "+cidr, func(ctx context.Context) (resp *hcloud.Response, err error) {
-			a, resp, err = k.p.c.Network.AddSubnet(ctx, n, hcloud.NetworkAddSubnetOpts{Subnet: hcloud.NetworkSubnet{
+		err := k.p.act(ctx, "add subnet "+cidr, func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+			return one(k.p.c.Network.AddSubnet(ctx, n, hcloud.NetworkAddSubnetOpts{Subnet: hcloud.NetworkSubnet{
 				Type: hcloud.NetworkSubnetTypeCloud, IPRange: ipn, NetworkZone: hcloud.NetworkZone(zone),
-			}})
-			return resp, err
+			}}))
 		})
-		if err == nil {
-			err = k.p.wait(ctx, a)
-		}
 		if err != nil && ctx.Err() == nil {
 			// A retried add whose first answer was lost fails (locked,
 			// overlap) although the subnet is being made: wait for it.
@@ -260,7 +182,7 @@ func (k subnetKind) Create(ctx context.Context, r provider.Resource) (provider.O
 			return provider.Object{}, err
 		}
 	}
-	n, err = vpc.setLabels(ctx, nid, func(have map[string]string) map[string]string {
+	n, err = networks.setLabels(ctx, nid, func(have map[string]string) map[string]string {
 		want := keep(map[string]string{}, have, "")
 		want[keySubnet+cidrKey(cidr)] = r.CloudName
 		want[keyPublic+cidrKey(cidr)] = strconv.FormatBool(property.Bool(r.Properties, "public"))
@@ -280,7 +202,7 @@ func (k subnetKind) Create(ctx context.Context, r provider.Resource) (provider.O
 func (k subnetKind) waitSubnet(ctx context.Context, nid int64, cidr string) error {
 	polls := 0
 	return k.p.poll(ctx, "subnet "+cidr, func(ctx context.Context) (bool, error) {
-		n, err := vpcKind(k).get(ctx, nid)
+		n, err := k.p.networks().byID(ctx, nid)
 		if err != nil {
 			return false, err
 		}
@@ -299,7 +221,7 @@ func (k subnetKind) Read(ctx context.Context, id string) (provider.Object, error
 	if err != nil {
 		return provider.Object{}, err
 	}
-	n, err := vpcKind(k).get(ctx, nid)
+	n, err := k.p.networks().byID(ctx, nid)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -318,7 +240,7 @@ func (k subnetKind) Update(ctx context.Context, id string, r provider.Resource, 
 		return provider.Object{}, err
 	}
 	key := cidrKey(ipn.String())
-	n, err := vpcKind(k).setLabels(ctx, nid, func(have map[string]string) map[string]string {
+	n, err := k.p.networks().setLabels(ctx, nid, func(have map[string]string) map[string]string {
 		want := keep(map[string]string{}, have, "")
 		want[keyPublic+key] = strconv.FormatBool(property.Bool(r.Properties, "public"))
 		return want
@@ -341,27 +263,22 @@ func (k subnetKind) Delete(ctx context.Context, id string) error {
 	mu := k.p.mutex(fmt.Sprintf("subnets/network/%d", nid))
 	mu.Lock()
 	defer mu.Unlock()
-	vpc := vpcKind(k)
-	n, err := vpc.get(ctx, nid)
+	networks := k.p.networks()
+	n, err := networks.byID(ctx, nid)
 	if err != nil {
 		return err
 	}
 	if _, ok := subnetObject(n, ipn.String()); !ok {
 		return provider.NotFound("subnet " + id)
 	}
-	var a *hcloud.Action
-	err = k.p.call(ctx, "delete subnet "+ipn.String(), func(ctx context.Context) (resp *hcloud.Response, err error) {
-		a, resp, err = k.p.c.Network.DeleteSubnet(ctx, n, hcloud.NetworkDeleteSubnetOpts{Subnet: hcloud.NetworkSubnet{IPRange: ipn}})
-		return resp, err
+	err = k.p.act(ctx, "delete subnet "+ipn.String(), func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+		return one(k.p.c.Network.DeleteSubnet(ctx, n, hcloud.NetworkDeleteSubnetOpts{Subnet: hcloud.NetworkSubnet{IPRange: ipn}}))
 	})
 	if err != nil {
 		return err
 	}
-	if err := k.p.wait(ctx, a); err != nil {
-		return err
-	}
 	key := cidrKey(ipn.String())
-	_, err = vpc.setLabels(ctx, nid, func(have map[string]string) map[string]string {
+	_, err = networks.setLabels(ctx, nid, func(have map[string]string) map[string]string {
 		want := keep(map[string]string{}, have, "")
 		delete(want, keySubnet+key)
 		delete(want, keyPublic+key)

@@ -3,7 +3,6 @@ package hetzner
 import (
 	"context"
 	"fmt"
-	"maps"
 	"net"
 	"regexp"
 	"strconv"
@@ -87,31 +86,27 @@ func serverLabels(r provider.Resource, size, image, attach string, keys []int64)
 	return wantLabels(r, extra)
 }
 
-func (k serverKind) get(ctx context.Context, id int64) (*hcloud.Server, error) {
-	var s *hcloud.Server
-	err := k.p.call(ctx, "get server", func(ctx context.Context) (r *hcloud.Response, err error) {
-		s, r, err = k.p.c.Server.GetByID(ctx, id)
-		return r, err
-	})
-	if err != nil {
-		return nil, err
+func (p *Provider) servers() api[hcloud.Server] {
+	return api[hcloud.Server]{
+		p: p, what: "server", get: p.c.Server.GetByID,
+		list: func(ctx context.Context, name, selector string) ([]*hcloud.Server, *hcloud.Response, error) {
+			return p.c.Server.List(ctx, hcloud.ServerListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
+		},
+		labels: func(s *hcloud.Server) map[string]string { return s.Labels },
+		relabel: func(ctx context.Context, s *hcloud.Server, labels map[string]string) (*hcloud.Server, *hcloud.Response, error) {
+			return p.c.Server.Update(ctx, s, hcloud.ServerUpdateOpts{Labels: labels})
+		},
+		del: func(ctx context.Context, s *hcloud.Server) (*hcloud.Action, *hcloud.Response, error) {
+			res, r, err := p.c.Server.DeleteWithResult(ctx, s)
+			if err != nil {
+				return nil, r, err
+			}
+			return res.Action, r, nil
+		},
+		object: func(ctx context.Context, s *hcloud.Server) (provider.Object, error) {
+			return serverKind{p}.object(ctx, s, nil)
+		},
 	}
-	if s == nil {
-		return nil, provider.NotFound(fmt.Sprintf("server %d", id))
-	}
-	return s, nil
-}
-
-func (k serverKind) byName(ctx context.Context, name, selector string) (*hcloud.Server, error) {
-	var ss []*hcloud.Server
-	err := k.p.call(ctx, "list servers", func(ctx context.Context) (r *hcloud.Response, err error) {
-		ss, r, err = k.p.c.Server.List(ctx, hcloud.ServerListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
-		return r, err
-	})
-	if err != nil || len(ss) == 0 {
-		return nil, err
-	}
-	return ss[0], nil
 }
 
 // object reports a server in Kyku's vocabulary. nets caches networks by
@@ -168,7 +163,7 @@ func (k serverKind) object(ctx context.Context, s *hcloud.Server, nets map[int64
 			n := nets[pn.Network.ID]
 			if n == nil {
 				var err error
-				if n, err = (vpcKind{k.p}).get(ctx, pn.Network.ID); err != nil && !provider.IsNotFound(err) {
+				if n, err = k.p.networks().byID(ctx, pn.Network.ID); err != nil && !provider.IsNotFound(err) {
 					return provider.Object{}, err
 				}
 			}
@@ -209,44 +204,25 @@ func (k serverKind) Create(ctx context.Context, r provider.Resource) (provider.O
 	if err != nil {
 		return provider.Object{}, err
 	}
-	s, err := k.byName(ctx, r.CloudName, "")
+	opts := hcloud.ServerCreateOpts{
+		Name: r.CloudName, ServerType: &hcloud.ServerType{Name: typ}, Image: imageRef(image),
+		Location: &hcloud.Location{Name: k.p.opts.Location}, UserData: property.String(r.Properties, "userData"),
+		Labels: serverLabels(r, size, image, attach, keys), StartAfterCreate: hcloud.Ptr(ipRange == nil),
+	}
+	for _, id := range keys {
+		opts.SSHKeys = append(opts.SSHKeys, &hcloud.SSHKey{ID: id})
+	}
+	for _, id := range fws {
+		opts.Firewalls = append(opts.Firewalls, &hcloud.ServerCreateFirewall{Firewall: hcloud.Firewall{ID: id}})
+	}
+	if netID != 0 && ipRange == nil {
+		opts.Networks = []*hcloud.Network{{ID: netID}}
+	}
+	s, err := k.p.servers().ensure(ctx, r.CloudName, func(ctx context.Context) (*hcloud.Server, []*hcloud.Action, *hcloud.Response, error) {
+		res, resp, err := k.p.c.Server.Create(ctx, opts)
+		return res.Server, append([]*hcloud.Action{res.Action}, res.NextActions...), resp, err
+	})
 	if err != nil {
-		return provider.Object{}, err
-	}
-	if s == nil {
-		opts := hcloud.ServerCreateOpts{
-			Name: r.CloudName, ServerType: &hcloud.ServerType{Name: typ}, Image: imageRef(image),
-			Location: &hcloud.Location{Name: k.p.opts.Location}, UserData: property.String(r.Properties, "userData"),
-			Labels: serverLabels(r, size, image, attach, keys), StartAfterCreate: hcloud.Ptr(ipRange == nil),
-		}
-		for _, id := range keys {
-			opts.SSHKeys = append(opts.SSHKeys, &hcloud.SSHKey{ID: id})
-		}
-		for _, id := range fws {
-			opts.Firewalls = append(opts.Firewalls, &hcloud.ServerCreateFirewall{Firewall: hcloud.Firewall{ID: id}})
-		}
-		if netID != 0 && ipRange == nil {
-			opts.Networks = []*hcloud.Network{{ID: netID}}
-		}
-		var res hcloud.ServerCreateResult
-		err = k.p.call(ctx, "create server", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			res, resp, err = k.p.c.Server.Create(ctx, opts)
-			return resp, err
-		})
-		switch {
-		case isCode(err, hcloud.ErrorCodeUniquenessError):
-			if s, err = k.byName(ctx, r.CloudName, ""); err == nil && s == nil {
-				err = fmt.Errorf("create server %q: uniqueness_error, yet no server has that name", r.CloudName)
-			}
-		case err == nil:
-			s = res.Server
-			err = k.p.wait(ctx, append([]*hcloud.Action{res.Action}, res.NextActions...)...)
-		}
-		if err != nil {
-			return provider.Object{}, err
-		}
-	}
-	if err := managed("server", r.CloudName, s.Labels); err != nil {
 		return provider.Object{}, err
 	}
 	// Finish what this or an interrupted earlier create left undone.
@@ -266,7 +242,7 @@ func (k serverKind) attach(ctx context.Context, id, netID int64, ipRange *net.IP
 	if netID == 0 {
 		return nil
 	}
-	s, err := k.get(ctx, id)
+	s, err := k.p.servers().byID(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -277,32 +253,22 @@ func (k serverKind) attach(ctx context.Context, id, netID int64, ipRange *net.IP
 		if pn.Network.ID == netID && (ipRange == nil || ipRange.Contains(pn.IP)) {
 			return nil
 		}
-		var a *hcloud.Action
-		err := k.p.call(ctx, "detach server from network", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			a, resp, err = k.p.c.Server.DetachFromNetwork(ctx, s, hcloud.ServerDetachFromNetworkOpts{Network: pn.Network})
-			return resp, err
+		err := k.p.act(ctx, "detach server from network", func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+			return one(k.p.c.Server.DetachFromNetwork(ctx, s, hcloud.ServerDetachFromNetworkOpts{Network: pn.Network}))
 		})
 		if err != nil {
 			return err
 		}
-		if err := k.p.wait(ctx, a); err != nil {
-			return err
-		}
 	}
-	var a *hcloud.Action
-	err = k.p.call(ctx, "attach server to network", func(ctx context.Context) (resp *hcloud.Response, err error) {
-		a, resp, err = k.p.c.Server.AttachToNetwork(ctx, s, hcloud.ServerAttachToNetworkOpts{Network: &hcloud.Network{ID: netID}, IPRange: ipRange})
-		return resp, err
+	err = k.p.act(ctx, "attach server to network", func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+		return one(k.p.c.Server.AttachToNetwork(ctx, s, hcloud.ServerAttachToNetworkOpts{Network: &hcloud.Network{ID: netID}, IPRange: ipRange}))
 	})
-	if err == nil {
-		return k.p.wait(ctx, a)
-	}
 	if !isCode(err, hcloud.ErrorCodeServerAlreadyAttached) {
 		return err
 	}
 	// A retried attach whose first answer was lost: wait until it shows.
 	return k.p.poll(ctx, fmt.Sprintf("server %d in network %d", id, netID), func(ctx context.Context) (bool, error) {
-		s, err := k.get(ctx, id)
+		s, err := k.p.servers().byID(ctx, id)
 		if err != nil {
 			return false, err
 		}
@@ -318,7 +284,7 @@ func (k serverKind) attach(ctx context.Context, id, netID int64, ipRange *net.IP
 // start powers the server on when it is off and waits until it runs.
 func (k serverKind) start(ctx context.Context, id int64) error {
 	return k.p.poll(ctx, fmt.Sprintf("server %d to run", id), func(ctx context.Context) (bool, error) {
-		s, err := k.get(ctx, id)
+		s, err := k.p.servers().byID(ctx, id)
 		if err != nil {
 			return false, err
 		}
@@ -326,15 +292,9 @@ func (k serverKind) start(ctx context.Context, id int64) error {
 		case hcloud.ServerStatusRunning:
 			return true, nil
 		case hcloud.ServerStatusOff:
-			var a *hcloud.Action
-			err := k.p.call(ctx, "power on server", func(ctx context.Context) (resp *hcloud.Response, err error) {
-				a, resp, err = k.p.c.Server.Poweron(ctx, s)
-				return resp, err
+			return false, k.p.act(ctx, "power on server", func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+				return one(k.p.c.Server.Poweron(ctx, s))
 			})
-			if err != nil {
-				return false, err
-			}
-			return false, k.p.wait(ctx, a)
 		case hcloud.ServerStatusDeleting:
 			return false, fmt.Errorf("server %d is being deleted", id)
 		}
@@ -343,35 +303,7 @@ func (k serverKind) start(ctx context.Context, id int64) error {
 }
 
 func (k serverKind) Read(ctx context.Context, id string) (provider.Object, error) {
-	sid, err := parseID(id)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	s, err := k.get(ctx, sid)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	return k.object(ctx, s, nil)
-}
-
-// setLabels writes a server's labels as fn computes them from the current
-// ones; writers in this process (the Vm, its target groups) take turns.
-func (k serverKind) setLabels(ctx context.Context, id int64, fn func(have map[string]string) map[string]string) error {
-	mu := k.p.mutex(fmt.Sprintf("labels/server/%d", id))
-	mu.Lock()
-	defer mu.Unlock()
-	s, err := k.get(ctx, id)
-	if err != nil {
-		return err
-	}
-	want := fn(s.Labels)
-	if maps.Equal(want, s.Labels) {
-		return nil
-	}
-	return k.p.call(ctx, "label server", func(ctx context.Context) (r *hcloud.Response, err error) {
-		_, r, err = k.p.c.Server.Update(ctx, s, hcloud.ServerUpdateOpts{Labels: want})
-		return r, err
-	})
+	return k.p.servers().read(ctx, id)
 }
 
 func (k serverKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
@@ -406,7 +338,7 @@ func (k serverKind) Update(ctx context.Context, id string, r provider.Resource, 
 	if err := k.attach(ctx, sid, netID, ipRange); err != nil {
 		return provider.Object{}, err
 	}
-	s, err := k.get(ctx, sid)
+	s, err := k.p.servers().byID(ctx, sid)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -422,35 +354,22 @@ func (k serverKind) Update(ctx context.Context, id string, r provider.Resource, 
 	add, remove := property.Diff(have, fws)
 	res := []hcloud.FirewallResource{{Type: hcloud.FirewallResourceTypeServer, Server: &hcloud.FirewallResourceServer{ID: sid}}}
 	for _, fid := range add {
-		var as []*hcloud.Action
-		err := k.p.call(ctx, fmt.Sprintf("apply firewall %d", fid), func(ctx context.Context) (resp *hcloud.Response, err error) {
-			as, resp, err = k.p.c.Firewall.ApplyResources(ctx, &hcloud.Firewall{ID: fid}, res)
-			return resp, err
-		})
-		switch {
-		case err == nil:
-			err = k.p.wait(ctx, as...)
-		case isCode(err, hcloud.ErrorCodeFirewallAlreadyApplied):
-			err = nil // a retry whose first answer was lost
-		}
+		err := k.p.act(ctx, fmt.Sprintf("apply firewall %d", fid), func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+			return k.p.c.Firewall.ApplyResources(ctx, &hcloud.Firewall{ID: fid}, res)
+		}, hcloud.ErrorCodeFirewallAlreadyApplied)
 		if err != nil {
 			return provider.Object{}, err
 		}
 	}
 	for _, fid := range remove {
-		var as []*hcloud.Action
-		err := k.p.call(ctx, fmt.Sprintf("remove firewall %d", fid), func(ctx context.Context) (resp *hcloud.Response, err error) {
-			as, resp, err = k.p.c.Firewall.RemoveResources(ctx, &hcloud.Firewall{ID: fid}, res)
-			return resp, err
+		err := k.p.act(ctx, fmt.Sprintf("remove firewall %d", fid), func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+			return k.p.c.Firewall.RemoveResources(ctx, &hcloud.Firewall{ID: fid}, res)
 		})
-		if err == nil {
-			err = k.p.wait(ctx, as...)
-		}
 		if err != nil {
 			return provider.Object{}, err
 		}
 	}
-	err = k.setLabels(ctx, sid, func(have map[string]string) map[string]string {
+	_, err = k.p.servers().setLabels(ctx, sid, func(have map[string]string) map[string]string {
 		return keep(serverLabels(r, size, have[labelImage], attach, keys), have, keyTG)
 	})
 	if err != nil {
@@ -463,26 +382,16 @@ func (k serverKind) Update(ctx context.Context, id string, r provider.Resource, 
 // disk so it can shrink again), power on, wait until running.
 func (k serverKind) rescale(ctx context.Context, s *hcloud.Server, typ string) error {
 	if s.Status != hcloud.ServerStatusOff {
-		var a *hcloud.Action
-		err := k.p.call(ctx, "power off server", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			a, resp, err = k.p.c.Server.Poweroff(ctx, s)
-			return resp, err
+		err := k.p.act(ctx, "power off server", func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+			return one(k.p.c.Server.Poweroff(ctx, s))
 		})
-		if err == nil {
-			err = k.p.wait(ctx, a)
-		}
 		if err != nil {
 			return err
 		}
 	}
-	var a *hcloud.Action
-	err := k.p.call(ctx, "change server type to "+typ, func(ctx context.Context) (resp *hcloud.Response, err error) {
-		a, resp, err = k.p.c.Server.ChangeType(ctx, s, hcloud.ServerChangeTypeOpts{ServerType: &hcloud.ServerType{Name: typ}, UpgradeDisk: false})
-		return resp, err
+	err := k.p.act(ctx, "change server type to "+typ, func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+		return one(k.p.c.Server.ChangeType(ctx, s, hcloud.ServerChangeTypeOpts{ServerType: &hcloud.ServerType{Name: typ}, UpgradeDisk: false}))
 	})
-	if err == nil {
-		err = k.p.wait(ctx, a)
-	}
 	if err != nil {
 		// Never leave the server off because the new type was refused.
 		if serr := k.start(ctx, s.ID); serr != nil {
@@ -494,32 +403,9 @@ func (k serverKind) rescale(ctx context.Context, s *hcloud.Server, typ string) e
 }
 
 func (k serverKind) Delete(ctx context.Context, id string) error {
-	sid, err := parseID(id)
-	if err != nil {
-		return err
-	}
-	s, err := k.get(ctx, sid)
-	if err != nil {
-		return err
-	}
-	var res *hcloud.ServerDeleteResult
-	err = k.p.call(ctx, "delete server", func(ctx context.Context) (resp *hcloud.Response, err error) {
-		res, resp, err = k.p.c.Server.DeleteWithResult(ctx, s)
-		return resp, err
-	})
-	if err != nil {
-		return err
-	}
-	return k.p.wait(ctx, res.Action)
+	return k.p.servers().remove(ctx, id)
 }
 
 func (k serverKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
-	s, err := k.byName(ctx, name, labelManaged+"=true")
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if s == nil {
-		return provider.Object{}, provider.NotFound("server " + name)
-	}
-	return k.object(ctx, s, nil)
+	return k.p.servers().lookup(ctx, name)
 }

@@ -64,7 +64,7 @@ func tgObject(id string, members []*hcloud.Server) (provider.Object, bool) {
 
 // label sets (value != "") or removes the group's label on server sid.
 func (k tgKind) label(ctx context.Context, sid int64, id, value string) error {
-	return serverKind(k).setLabels(ctx, sid, func(have map[string]string) map[string]string {
+	_, err := k.p.servers().setLabels(ctx, sid, func(have map[string]string) map[string]string {
 		want := keep(map[string]string{}, have, "")
 		if value == "" {
 			delete(want, id)
@@ -73,6 +73,7 @@ func (k tgKind) label(ctx context.Context, sid int64, id, value string) error {
 		}
 		return want
 	})
+	return err
 }
 
 func (k tgKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
