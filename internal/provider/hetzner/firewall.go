@@ -186,12 +186,19 @@ func firewallLabels(r provider.Resource, network int64) map[string]string {
 	return wantLabels(r, map[string]string{labelNetwork: strconv.FormatInt(network, 10)})
 }
 
-func (k firewallKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+// firewallSpec reads what a SecurityGroup asks of its firewall: its
+// network's ID and its rules.
+func firewallSpec(r provider.Resource) (int64, []hcloud.FirewallRule, error) {
 	nid, err := refID(r, "network")
 	if err != nil {
-		return provider.Object{}, err
+		return 0, nil, err
 	}
 	rules, err := wantRules(r)
+	return nid, rules, err
+}
+
+func (k firewallKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	nid, rules, err := firewallSpec(r)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -210,11 +217,7 @@ func (k firewallKind) Read(ctx context.Context, id string) (provider.Object, err
 }
 
 func (k firewallKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
-	nid, err := refID(r, "network")
-	if err != nil {
-		return provider.Object{}, err
-	}
-	rules, err := wantRules(r)
+	nid, rules, err := firewallSpec(r)
 	if err != nil {
 		return provider.Object{}, err
 	}

@@ -222,6 +222,12 @@ func (k subnetKind) Read(ctx context.Context, id string) (provider.Object, error
 		return provider.Object{}, err
 	}
 	n, err := k.p.networks().byID(ctx, nid)
+	return subnetIn(n, id, ipn, err)
+}
+
+// subnetIn reports subnet id (range ipn) of network n as read (with err);
+// not found when n has no such subnet.
+func subnetIn(n *hcloud.Network, id string, ipn *net.IPNet, err error) (provider.Object, error) {
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -245,14 +251,7 @@ func (k subnetKind) Update(ctx context.Context, id string, r provider.Resource, 
 		want[keyPublic+key] = strconv.FormatBool(property.Bool(r.Properties, "public"))
 		return want
 	})
-	if err != nil {
-		return provider.Object{}, err
-	}
-	obj, ok := subnetObject(n, ipn.String())
-	if !ok {
-		return provider.Object{}, provider.NotFound("subnet " + id)
-	}
-	return obj, nil
+	return subnetIn(n, id, ipn, err)
 }
 
 func (k subnetKind) Delete(ctx context.Context, id string) error {

@@ -179,12 +179,36 @@ func (k serverKind) object(ctx context.Context, s *hcloud.Server, nets map[int64
 	return provider.NewObject(strconv.FormatInt(s.ID, 10), s.Name, property.SetTags(props, s.Labels, isKykuLabel), outputs), nil
 }
 
-func (k serverKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
-	size := property.String(r.Properties, "size")
-	if size == "" {
-		size = "small"
+// serverSpec is what a Vm asks of its server, read from its properties.
+type serverSpec struct {
+	size, typ string // the size as written (default small), the server type it means
+	keys, fws []int64
+	netID     int64
+	ipRange   *net.IPNet
+	attach    string // the kyku-attach label
+}
+
+func specOf(r provider.Resource) (serverSpec, error) {
+	sp := serverSpec{size: property.String(r.Properties, "size")}
+	if sp.size == "" {
+		sp.size = "small"
 	}
-	typ, err := serverType(size)
+	var err error
+	if sp.typ, err = serverType(sp.size); err != nil {
+		return sp, err
+	}
+	if sp.keys, err = refIDs(r, "sshKeys"); err != nil {
+		return sp, err
+	}
+	if sp.fws, err = refIDs(r, "securityGroups"); err != nil {
+		return sp, err
+	}
+	sp.netID, sp.ipRange, sp.attach, err = attachment(r)
+	return sp, err
+}
+
+func (k serverKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	sp, err := specOf(r)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -192,31 +216,19 @@ func (k serverKind) Create(ctx context.Context, r provider.Resource) (provider.O
 	if image == "" {
 		return provider.Object{}, fmt.Errorf("property image is required")
 	}
-	keys, err := refIDs(r, "sshKeys")
-	if err != nil {
-		return provider.Object{}, err
-	}
-	fws, err := refIDs(r, "securityGroups")
-	if err != nil {
-		return provider.Object{}, err
-	}
-	netID, ipRange, attach, err := attachment(r)
-	if err != nil {
-		return provider.Object{}, err
-	}
 	opts := hcloud.ServerCreateOpts{
-		Name: r.CloudName, ServerType: &hcloud.ServerType{Name: typ}, Image: imageRef(image),
+		Name: r.CloudName, ServerType: &hcloud.ServerType{Name: sp.typ}, Image: imageRef(image),
 		Location: &hcloud.Location{Name: k.p.opts.Location}, UserData: property.String(r.Properties, "userData"),
-		Labels: serverLabels(r, size, image, attach, keys), StartAfterCreate: hcloud.Ptr(ipRange == nil),
+		Labels: serverLabels(r, sp.size, image, sp.attach, sp.keys), StartAfterCreate: hcloud.Ptr(sp.ipRange == nil),
 	}
-	for _, id := range keys {
+	for _, id := range sp.keys {
 		opts.SSHKeys = append(opts.SSHKeys, &hcloud.SSHKey{ID: id})
 	}
-	for _, id := range fws {
+	for _, id := range sp.fws {
 		opts.Firewalls = append(opts.Firewalls, &hcloud.ServerCreateFirewall{Firewall: hcloud.Firewall{ID: id}})
 	}
-	if netID != 0 && ipRange == nil {
-		opts.Networks = []*hcloud.Network{{ID: netID}}
+	if sp.netID != 0 && sp.ipRange == nil {
+		opts.Networks = []*hcloud.Network{{ID: sp.netID}}
 	}
 	s, err := k.p.servers().ensure(ctx, r.CloudName, func(ctx context.Context) (*hcloud.Server, []*hcloud.Action, *hcloud.Response, error) {
 		res, resp, err := k.p.c.Server.Create(ctx, opts)
@@ -226,7 +238,7 @@ func (k serverKind) Create(ctx context.Context, r provider.Resource) (provider.O
 		return provider.Object{}, err
 	}
 	// Finish what this or an interrupted earlier create left undone.
-	if err := k.attach(ctx, s.ID, netID, ipRange); err != nil {
+	if err := k.attach(ctx, s.ID, sp.netID, sp.ipRange); err != nil {
 		return provider.Object{}, err
 	}
 	if err := k.start(ctx, s.ID); err != nil {
@@ -311,39 +323,23 @@ func (k serverKind) Update(ctx context.Context, id string, r provider.Resource, 
 	if err != nil {
 		return provider.Object{}, err
 	}
-	keys, err := refIDs(r, "sshKeys")
+	sp, err := specOf(r)
 	if err != nil {
 		return provider.Object{}, err
 	}
 	curKeys, _ := refIDs(provider.Resource{Properties: cur.Properties}, "sshKeys")
-	if add, remove := property.Diff(curKeys, keys); len(add)+len(remove) > 0 {
+	if add, remove := property.Diff(curKeys, sp.keys); len(add)+len(remove) > 0 {
 		return provider.Object{}, fmt.Errorf("property sshKeys: Hetzner installs SSH keys only when it creates a server; replace the server to change them")
 	}
-	size := property.String(r.Properties, "size")
-	if size == "" {
-		size = "small"
-	}
-	typ, err := serverType(size)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	fws, err := refIDs(r, "securityGroups")
-	if err != nil {
-		return provider.Object{}, err
-	}
-	netID, ipRange, attach, err := attachment(r)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if err := k.attach(ctx, sid, netID, ipRange); err != nil {
+	if err := k.attach(ctx, sid, sp.netID, sp.ipRange); err != nil {
 		return provider.Object{}, err
 	}
 	s, err := k.p.servers().byID(ctx, sid)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	if s.ServerType == nil || s.ServerType.Name != typ {
-		if err := k.rescale(ctx, s, typ); err != nil {
+	if s.ServerType == nil || s.ServerType.Name != sp.typ {
+		if err := k.rescale(ctx, s, sp.typ); err != nil {
 			return provider.Object{}, err
 		}
 	}
@@ -351,7 +347,7 @@ func (k serverKind) Update(ctx context.Context, id string, r provider.Resource, 
 	for _, f := range s.PublicNet.Firewalls {
 		have = append(have, f.Firewall.ID)
 	}
-	add, remove := property.Diff(have, fws)
+	add, remove := property.Diff(have, sp.fws)
 	res := []hcloud.FirewallResource{{Type: hcloud.FirewallResourceTypeServer, Server: &hcloud.FirewallResourceServer{ID: sid}}}
 	for _, fid := range add {
 		err := k.p.act(ctx, fmt.Sprintf("apply firewall %d", fid), func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
@@ -370,7 +366,7 @@ func (k serverKind) Update(ctx context.Context, id string, r provider.Resource, 
 		}
 	}
 	_, err = k.p.servers().setLabels(ctx, sid, func(have map[string]string) map[string]string {
-		return keep(serverLabels(r, size, have[labelImage], attach, keys), have, keyTG)
+		return keep(serverLabels(r, sp.size, have[labelImage], sp.attach, sp.keys), have, keyTG)
 	})
 	if err != nil {
 		return provider.Object{}, err

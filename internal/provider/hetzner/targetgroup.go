@@ -76,17 +76,23 @@ func (k tgKind) label(ctx context.Context, sid int64, id, value string) error {
 	return err
 }
 
+// tgTargets reads the group's targets: server IDs, at least one.
+func tgTargets(r provider.Resource) ([]int64, error) {
+	targets, err := refIDs(r, "targets")
+	if err == nil && len(targets) == 0 {
+		err = fmt.Errorf("a target group on hetzner needs at least one target (it exists as a label on its servers)")
+	}
+	return targets, err
+}
+
 func (k tgKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	id, err := tgID(r.CloudName)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	targets, err := refIDs(r, "targets")
+	targets, err := tgTargets(r)
 	if err != nil {
 		return provider.Object{}, err
-	}
-	if len(targets) == 0 {
-		return provider.Object{}, fmt.Errorf("a target group on hetzner needs at least one target (it exists as a label on its servers)")
 	}
 	return k.apply(ctx, id, r, targets)
 }
@@ -143,12 +149,9 @@ func (k tgKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 	if _, err := parseTGID(id); err != nil {
 		return provider.Object{}, err
 	}
-	targets, err := refIDs(r, "targets")
+	targets, err := tgTargets(r)
 	if err != nil {
 		return provider.Object{}, err
-	}
-	if len(targets) == 0 {
-		return provider.Object{}, fmt.Errorf("a target group on hetzner needs at least one target (it exists as a label on its servers)")
 	}
 	obj, err := k.apply(ctx, id, r, targets)
 	if err != nil {

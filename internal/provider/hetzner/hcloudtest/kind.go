@@ -179,6 +179,22 @@ func (k *kind[T]) action(command string, check func(o *T, body []byte) (apply fu
 	}
 }
 
+// deleteAction answers DELETE with an action (200): the object goes, and
+// then cleanup runs (when set), once the action finishes.
+func (k *kind[T]) deleteAction(command string, o *T, cleanup func()) (int, any, *apiError) {
+	a, e := k.c.start(command, func() *apiError {
+		delete(k.all(), k.id(o))
+		if cleanup != nil {
+			cleanup()
+		}
+		return nil
+	}, k.ref(o))
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, one(a), nil
+}
+
 // inventory lists the objects as "what id name".
 func (k *kind[T]) inventory() []string {
 	var out []string

@@ -172,14 +172,7 @@ func (c *Cloud) lbKind() *kind[LoadBalancer] {
 		// As documented since 2025, the delete is an action: the load
 		// balancer goes when it finishes.
 		remove: func(lb *LoadBalancer) (int, any, *apiError) {
-			a, e := c.start("delete_load_balancer", func() *apiError {
-				delete(c.st.LoadBalancers, lb.ID)
-				return nil
-			}, ref{lb.ID, "load_balancer"})
-			if e != nil {
-				return 0, nil, e
-			}
-			return 200, one(a), nil
+			return c.lbs.deleteAction("delete_load_balancer", lb, nil)
 		},
 	}
 }

@@ -129,18 +129,15 @@ func (c *Cloud) serverKind() *kind[Server] {
 			return nil
 		},
 		remove: func(s *Server) (int, any, *apiError) {
-			a, e := c.start("delete_server", func() *apiError {
-				delete(c.st.Servers, s.ID)
+			status, out, e := c.servers.deleteAction("delete_server", s, func() {
 				for _, f := range c.st.Firewalls {
 					f.AppliedTo = slices.DeleteFunc(f.AppliedTo, func(id int64) bool { return id == s.ID })
 				}
-				return nil
-			}, ref{s.ID, "server"})
-			if e != nil {
-				return 0, nil, e
+			})
+			if e == nil {
+				s.Status = "deleting"
 			}
-			s.Status = "deleting"
-			return 200, one(a), nil
+			return status, out, e
 		},
 	}
 }
