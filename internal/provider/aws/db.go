@@ -306,10 +306,7 @@ func (k dbKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 	} else if !provider.IsNotFound(err) {
 		return provider.Object{}, err
 	}
-	size := property.String(r.Properties, "size")
-	if size == "" {
-		size = "small"
-	}
+	size := property.StringOr(r.Properties, "size", "small")
 	class, err := dbClass(size)
 	if err != nil {
 		return provider.Object{}, err

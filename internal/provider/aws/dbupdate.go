@@ -33,10 +33,7 @@ func (k dbKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 	if err != nil {
 		return provider.Object{}, err
 	}
-	size := property.String(r.Properties, "size")
-	if size == "" {
-		size = "small"
-	}
+	size := property.StringOr(r.Properties, "size", "small")
 	class, err := dbClass(size)
 	if err != nil {
 		return provider.Object{}, err

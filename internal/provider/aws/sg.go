@@ -40,10 +40,7 @@ func rulesFromProps(v any) []rule {
 	var out []rule
 	for _, x := range l {
 		m, _ := x.(map[string]any)
-		proto := property.String(m, "protocol")
-		if proto == "" {
-			proto = "tcp"
-		}
+		proto := property.StringOr(m, "protocol", "tcp")
 		r := rule{proto: proto, cidr: property.String(m, "cidr")}
 		port, hasPort := m["port"].(float64)
 		switch {

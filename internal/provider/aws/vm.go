@@ -242,10 +242,7 @@ func (k vmKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 	if !provider.IsNotFound(err) {
 		return provider.Object{}, err
 	}
-	size := property.String(r.Properties, "size")
-	if size == "" {
-		size = "small"
-	}
+	size := property.StringOr(r.Properties, "size", "small")
 	typ, err := instanceType(size)
 	if err != nil {
 		return provider.Object{}, err
@@ -305,10 +302,7 @@ func (k vmKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 	if err != nil {
 		return provider.Object{}, err
 	}
-	size := property.String(r.Properties, "size")
-	if size == "" {
-		size = "small"
-	}
+	size := property.StringOr(r.Properties, "size", "small")
 	typ, err := instanceType(size)
 	if err != nil {
 		return provider.Object{}, err

@@ -37,10 +37,7 @@ func toRules(dir hcloud.FirewallRuleDirection, rules []any) ([]hcloud.FirewallRu
 		if err != nil || ipn.String() != cidr {
 			return nil, fmt.Errorf("rule %d: cidr %q is not a network in CIDR notation", i, cidr)
 		}
-		proto := property.String(m, "protocol")
-		if proto == "" {
-			proto = "tcp"
-		}
+		proto := property.StringOr(m, "protocol", "tcp")
 		port := ""
 		if _, ok := m["port"]; ok {
 			port = strconv.Itoa(property.Int(m, "port", 0))

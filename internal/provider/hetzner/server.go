@@ -189,10 +189,7 @@ type serverSpec struct {
 }
 
 func specOf(r provider.Resource) (serverSpec, error) {
-	sp := serverSpec{size: property.String(r.Properties, "size")}
-	if sp.size == "" {
-		sp.size = "small"
-	}
+	sp := serverSpec{size: property.StringOr(r.Properties, "size", "small")}
 	var err error
 	if sp.typ, err = serverType(sp.size); err != nil {
 		return sp, err

@@ -24,10 +24,7 @@ import (
 type tgKind struct{ p *Provider }
 
 func tgValue(r provider.Resource) string {
-	proto := property.String(r.Properties, "protocol")
-	if proto == "" {
-		proto = "http"
-	}
+	proto := property.StringOr(r.Properties, "protocol", "http")
 	return fmt.Sprintf("%s-%d", proto, property.Int(r.Properties, "port", 80))
 }
 

@@ -6,6 +6,14 @@ func String(p map[string]any, k string) string {
 	return s
 }
 
+// StringOr returns property k of p as a string, def when absent or empty.
+func StringOr(p map[string]any, k, def string) string {
+	if s := String(p, k); s != "" {
+		return s
+	}
+	return def
+}
+
 // Int returns property k of p as an int (def when absent).
 func Int(p map[string]any, k string, def int) int {
 	if f, ok := p[k].(float64); ok {

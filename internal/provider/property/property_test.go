@@ -21,6 +21,8 @@ func TestReads(t *testing.T) {
 		{"string", property.String(p, "cidr"), "10.0.0.0/16"},
 		{"string absent", property.String(p, "none"), ""},
 		{"string of a number", property.String(p, "wrong"), ""},
+		{"string or default", property.StringOr(p, "cidr", "x"), "10.0.0.0/16"},
+		{"string or default, absent", property.StringOr(p, "none", "small"), "small"},
 		{"int", property.Int(p, "port", 80), 8080},
 		{"int absent takes the default", property.Int(p, "none", 80), 80},
 		{"int of a string takes the default", property.Int(p, "cidr", 80), 80},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -124,21 +125,11 @@ func Lifecycle(t *testing.T, s Stack) {
 // stacks users check by hand.
 func Example(t *testing.T, name string) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	_, here, _, ok := runtime.Caller(0) // internal/provider/providertest/lifecycle.go
+	if !ok {
+		t.Fatal("providertest: cannot tell where the repository is")
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("providertest: no go.mod above the test's directory")
-		}
-		dir = parent
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "examples", name, "kyku.yaml"))
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(here), "..", "..", "..", "examples", name, "kyku.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,15 +1,15 @@
 package sim
 
 import (
-	"encoding/json"
-	"os"
+	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/providertest"
+	"github.com/kyku/action/internal/value"
 )
 
 // TestEngineLifecycleOnSim drives the quick start through the engine on
@@ -28,32 +28,19 @@ func TestEngineLifecycleOnSim(t *testing.T) {
 		Provider: p, Config: providertest.Example(t, "quickstart"), Created: 12,
 		Engine:    engine.Options{RetryBase: time.Millisecond, DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond},
 		Inventory: objects,
-		// Drift: a rule added to web-sg's file, as the package doc says.
+		// Drift: a rule added to web-sg by another client of the cloud.
 		Drift: func(t *testing.T) {
-			for _, f := range objects() {
-				data, err := os.ReadFile(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var o map[string]any
-				if err := json.Unmarshal(data, &o); err != nil {
-					t.Fatal(err)
-				}
-				if o["type"] != "SecurityGroup" || !strings.HasSuffix(o["cloudName"].(string), "-web-sg") {
-					continue
-				}
-				props := o["properties"].(map[string]any)
-				ingress, _ := props["ingress"].([]any)
-				props["ingress"] = append(ingress, map[string]any{"protocol": "tcp", "port": float64(3306), "cidr": "0.0.0.0/0"})
-				if data, err = json.MarshalIndent(o, "", "  "); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(f, data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
+			ctx := context.Background()
+			sg, err := p.Lookup(ctx, "SecurityGroup", "kyku0001-web-sg")
+			if err != nil {
+				t.Fatal(err)
 			}
-			t.Fatal("no web-sg in the sim")
+			props := value.CopyMap(sg.Properties)
+			props["ingress"] = append(props["ingress"].([]any), map[string]any{"protocol": "tcp", "port": float64(3306), "cidr": "0.0.0.0/0"})
+			r := provider.Resource{Name: "web-sg", Type: "SecurityGroup", CloudName: sg.CloudName, Prefix: "kyku0001", Properties: props}
+			if _, err := p.Update(ctx, sg.ID, r); err != nil {
+				t.Fatal(err)
+			}
 		},
 	})
 }

@@ -111,14 +111,23 @@ func (c *Cloud) firewallKind() *kind[Firewall] {
 	}
 }
 
+// serverOf is the server a resource reference names; field names the
+// list it came in.
+func serverOf(rr resourceRef, field string) (int64, *apiError) {
+	if rr.Type != "server" || rr.Server == nil {
+		return 0, invalid(field, "only servers are supported by this fake")
+	}
+	return rr.Server.ID, nil
+}
+
 // applyFirewall starts one apply_firewall action per server in refs.
 func (c *Cloud) applyFirewall(f *Firewall, refs []resourceRef) ([]any, *apiError) {
 	var out []any
 	for _, rr := range refs {
-		if rr.Type != "server" || rr.Server == nil {
-			return nil, invalid("apply_to", "only servers are supported by this fake")
+		sid, e := serverOf(rr, "apply_to")
+		if e != nil {
+			return nil, e
 		}
-		sid := rr.Server.ID
 		if c.st.Servers[sid] == nil {
 			return nil, fail("firewall_resource_not_found", "server %d not found", sid)
 		}
@@ -223,10 +232,10 @@ func (c *Cloud) firewallRoutes() {
 		}
 		out := []any{}
 		for _, rr := range in.RemoveFrom {
-			if rr.Type != "server" || rr.Server == nil {
-				return nil, invalid("remove_from", "only servers are supported by this fake")
+			sid, e := serverOf(rr, "remove_from")
+			if e != nil {
+				return nil, e
 			}
-			sid := rr.Server.ID
 			a, e := c.start("remove_firewall", func() *apiError {
 				f.AppliedTo = slices.DeleteFunc(f.AppliedTo, func(id int64) bool { return id == sid })
 				return nil

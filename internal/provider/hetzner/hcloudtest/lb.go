@@ -178,12 +178,7 @@ func (c *Cloud) lbKind() *kind[LoadBalancer] {
 }
 
 func (c *Cloud) attachLB(lb *LoadBalancer, n *Network, ipRange string) *apiError {
-	loc, _ := locationByName(lb.Location)
-	cidr, e := subnetFor(n, ipRange, loc.NetworkZone)
-	if e != nil {
-		return e
-	}
-	ip, e := c.allocIP(n, cidr)
+	ip, e := c.addressIn(n, ipRange, lb.Location)
 	if e != nil {
 		return e
 	}

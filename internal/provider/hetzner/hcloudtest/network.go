@@ -258,6 +258,17 @@ func (c *Cloud) allocIP(n *Network, cidr string) (string, *apiError) {
 	return "", fail("no_subnet_available", "no free IP in subnet %s", cidr)
 }
 
+// addressIn hands out an address in network n to an object in location:
+// in subnet ipRange, or the first subnet of the location's network zone.
+func (c *Cloud) addressIn(n *Network, ipRange, location string) (string, *apiError) {
+	loc, _ := locationByName(location)
+	cidr, e := subnetFor(n, ipRange, loc.NetworkZone)
+	if e != nil {
+		return "", e
+	}
+	return c.allocIP(n, cidr)
+}
+
 // subnetFor picks the subnet of n to attach to: ipRange when given, else
 // the first subnet in zone.
 func subnetFor(n *Network, ipRange, zone string) (string, *apiError) {

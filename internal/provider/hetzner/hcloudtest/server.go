@@ -145,12 +145,7 @@ func (c *Cloud) serverKind() *kind[Server] {
 // attach puts s into network n (in subnet ipRange, or the first subnet of
 // its location's zone).
 func (c *Cloud) attach(s *Server, n *Network, ipRange string) *apiError {
-	loc, _ := locationByName(s.Location)
-	cidr, e := subnetFor(n, ipRange, loc.NetworkZone)
-	if e != nil {
-		return e
-	}
-	ip, e := c.allocIP(n, cidr)
+	ip, e := c.addressIn(n, ipRange, s.Location)
 	if e != nil {
 		return e
 	}
