@@ -3,6 +3,7 @@ package aws_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -22,8 +23,17 @@ func fake(t *testing.T, opts aws.Options) (*aws.Provider, *awstest.Server) {
 	t.Helper()
 	srv := awstest.New()
 	t.Cleanup(srv.Close)
+	return aws.NewWithClients(clients(srv, nil), opts), srv
+}
+
+// clients are the real SDK clients, in eu-west-1, speaking to srv (through
+// hc when it is set).
+func clients(srv *awstest.Server, hc *http.Client) aws.Clients {
 	cfg := sdkaws.Config{Region: "eu-west-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")}
-	return aws.NewWithClients(aws.ClientsFromConfig(cfg, srv.URL()), opts), srv
+	if hc != nil {
+		cfg.HTTPClient = hc
+	}
+	return aws.ClientsFromConfig(cfg, srv.URL())
 }
 
 // setup is a fake AWS and a provider that gives up soon.
