@@ -3,6 +3,7 @@ package aws_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -16,16 +17,32 @@ import (
 	"github.com/kyku/action/internal/provider/aws/awstest"
 )
 
-func setup(t *testing.T) (*aws.Provider, *awstest.Server) {
+// fake starts a fake AWS and a provider with opts speaking to it through
+// the real SDK clients.
+func fake(t *testing.T, opts aws.Options) (*aws.Provider, *awstest.Server) {
 	t.Helper()
 	srv := awstest.New()
 	t.Cleanup(srv.Close)
+	return aws.NewWithClients(clients(srv, nil), opts), srv
+}
+
+// clients are the real SDK clients, in eu-west-1, speaking to srv (through
+// hc when it is set).
+func clients(srv *awstest.Server, hc *http.Client) aws.Clients {
 	cfg := sdkaws.Config{Region: "eu-west-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")}
-	p := aws.NewWithClients(aws.ClientsFromConfig(cfg, srv.URL()), aws.Options{
+	if hc != nil {
+		cfg.HTTPClient = hc
+	}
+	return aws.ClientsFromConfig(cfg, srv.URL())
+}
+
+// setup is a fake AWS and a provider that gives up soon.
+func setup(t *testing.T) (*aws.Provider, *awstest.Server) {
+	t.Helper()
+	return fake(t, aws.Options{
 		MaxAttempts: 4, Backoff: time.Microsecond, MaxBackoff: time.Millisecond,
 		PollInterval: time.Microsecond, MaxPolls: 20,
 	})
-	return p, srv
 }
 
 func res(typ, name string, props map[string]any) provider.Resource {

@@ -40,7 +40,7 @@ const (
 func (p *Provider) ReadMany(ctx context.Context, prefix string, refs []provider.Ref) (map[provider.Ref]provider.Object, error) {
 	ids := map[string][]string{}
 	for _, r := range refs {
-		if _, err := p.kind(r.Type); err != nil {
+		if _, err := p.kinds.Kind(r.Type); err != nil {
 			return nil, err
 		}
 		ids[r.Type] = append(ids[r.Type], r.ID)
@@ -236,12 +236,12 @@ func (p *Provider) elbTagsMany(ctx context.Context, arns []string) (map[string]m
 			resp, err = p.elb.DescribeTags(ctx, &elb.DescribeTagsInput{ResourceArns: arns[:n]})
 			return err
 		})
-		if isGone(err) && n > 1 {
+		if provider.IsNotFound(err) && n > 1 {
 			// One of them went since it was listed: read them one by one,
 			// leaving out the gone one (the engine's Read then says so).
 			for _, arn := range arns[:n] {
 				tags, err := p.elbTagsOf(ctx, arn)
-				if isGone(err) {
+				if provider.IsNotFound(err) {
 					continue
 				}
 				if err != nil {
@@ -289,7 +289,7 @@ func (p *Provider) readTargetGroups(ctx context.Context, want map[string]bool) (
 			continue
 		}
 		targets, err := tgKind{p}.targets(ctx, arn)
-		if isGone(err) {
+		if provider.IsNotFound(err) {
 			continue // deleted meanwhile: the engine's Read says so
 		}
 		if err != nil {
@@ -322,7 +322,7 @@ func (p *Provider) readLoadBalancers(ctx context.Context, want map[string]bool) 
 			continue
 		}
 		l, err := lbKind{p}.listener(ctx, arn)
-		if isGone(err) {
+		if provider.IsNotFound(err) {
 			continue
 		}
 		if err != nil {

@@ -8,14 +8,13 @@ import (
 	"testing"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/aws"
 	"github.com/kyku/action/internal/provider/aws/awstest"
+	"github.com/kyku/action/internal/provider/providertest"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr/local"
 )
@@ -23,14 +22,9 @@ import (
 // applied applies the example through the engine and returns the state.
 func applied(t *testing.T) (*aws.Provider, *awstest.Server, *engine.Engine, *state.File) {
 	t.Helper()
-	srv := awstest.New()
-	t.Cleanup(srv.Close)
-	cfg := sdkaws.Config{Region: "eu-west-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")}
-	p := aws.NewWithClients(aws.ClientsFromConfig(cfg, srv.URL()), aws.Options{
-		MaxAttempts: 6, Backoff: time.Microsecond, MaxBackoff: time.Millisecond, PollInterval: time.Microsecond, MaxPolls: 50,
-	})
+	p, srv := fake(t, engineOptions)
 	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "kyku0001", RetryBase: time.Millisecond})
-	res, err := e.Apply(context.Background(), parseText(t, example(t)), engine.ApplyOptions{}, nil)
+	res, err := e.Apply(context.Background(), providertest.Parse(t, providertest.Example(t, "aws")), engine.ApplyOptions{}, nil)
 	if err != nil || res.Err() != nil {
 		t.Fatalf("apply: %v %v", err, res.Err())
 	}
@@ -121,11 +115,11 @@ func TestPlanReadsInBulk(t *testing.T) {
 	for _, a := range actions {
 		before[a] = srv.Calls(a)
 	}
-	pl, err := e.Plan(ctx, parseText(t, example(t)))
+	pl, err := e.Plan(ctx, providertest.Parse(t, providertest.Example(t, "aws")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := actionsOf(pl); len(got) != 0 {
+	if got := providertest.Actions(pl); len(got) != 0 {
 		t.Errorf("plan %v, want no changes", got)
 	}
 	var calls []string
@@ -142,11 +136,11 @@ func TestPlanReadsInBulk(t *testing.T) {
 
 	srv.Edit(func(s *awstest.State) { delete(s.DBs, "kyku0001-app-db") })
 	reads := srv.Calls("DescribeDBInstances")
-	pl, err = e.Plan(ctx, parseText(t, example(t)))
+	pl, err = e.Plan(ctx, providertest.Parse(t, providertest.Example(t, "aws")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff([]string{"create app-db"}, actionsOf(pl)); d != "" {
+	if d := cmp.Diff([]string{"create app-db"}, providertest.Actions(pl)); d != "" {
 		t.Errorf("plan after the database went (-want +got):\n%s", d)
 	}
 	if n := srv.Calls("DescribeDBInstances") - reads; n != 2 {

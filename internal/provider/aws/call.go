@@ -8,12 +8,12 @@ import (
 	"net"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/retry"
 )
 
 // throttleCodes are AWS's "slow down" answers.
@@ -108,44 +108,16 @@ func networkError(err error) bool {
 // provider.Transient so the engine may retry the whole step. The SDK's own
 // retryer is disabled (see New), so every retry here is one request.
 func (p *Provider) call(ctx context.Context, op string, m mode, fn func(context.Context) error) error {
-	delay := p.opts.Backoff
-	for attempt := 1; ; attempt++ {
+	return p.retry.Do(ctx, op, func(ctx context.Context) (retry.Verdict, error) {
 		err := fn(ctx)
 		if err == nil {
-			return nil
-		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("%s: %w", op, ctx.Err())
+			return retry.Verdict{}, nil
 		}
 		if m == once && networkError(err) {
-			return provider.Transient(fmt.Errorf("%s: no answer, not resent (the object may exist): %w", op, err))
+			return retry.Verdict{Final: provider.Transient(fmt.Errorf("%s: no answer, not resent (the object may exist): %w", op, err))}, err
 		}
-		if !retryable(err, m) {
-			if isNotFound(apiCode(err)) {
-				return fmt.Errorf("%s: %w: %w", op, provider.ErrNotFound, err)
-			}
-			return fmt.Errorf("%s: %w", op, err)
-		}
-		if attempt >= p.opts.MaxAttempts {
-			return provider.Transient(fmt.Errorf("%s: gave up after %d attempts: %w", op, attempt, err))
-		}
-		p.retries.Add(1)
-		if err := sleep(ctx, delay); err != nil {
-			return fmt.Errorf("%s: %w", op, err)
-		}
-		delay = min(delay*2, p.opts.MaxBackoff)
-	}
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+		return retry.Verdict{Retry: retryable(err, m), NotFound: isNotFound(apiCode(err))}, err
+	})
 }
 
 // whileInUse runs a delete, and runs it again every PollInterval while AWS
@@ -161,7 +133,7 @@ func (p *Provider) whileInUse(ctx context.Context, op string, fn func(context.Co
 		}
 		last = err
 		p.retries.Add(1)
-		if err := sleep(ctx, p.opts.PollInterval); err != nil {
+		if err := retry.Sleep(ctx, p.opts.PollInterval); err != nil {
 			return fmt.Errorf("%s: %w (still in use: %v)", op, err, last)
 		}
 	}
@@ -171,17 +143,5 @@ func (p *Provider) whileInUse(ctx context.Context, op string, fn func(context.Co
 // poll calls check every PollInterval until it reports done, at most
 // MaxPolls times; what names the wait in the error.
 func (p *Provider) poll(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
-	for i := 0; i < p.opts.MaxPolls; i++ {
-		done, err := check(ctx)
-		if err != nil {
-			return fmt.Errorf("wait for %s: %w", what, err)
-		}
-		if done {
-			return nil
-		}
-		if err := sleep(ctx, p.opts.PollInterval); err != nil {
-			return fmt.Errorf("wait for %s: %w", what, err)
-		}
-	}
-	return provider.Transient(fmt.Errorf("wait for %s: still not ready after %d polls", what, p.opts.MaxPolls))
+	return retry.Poll{Interval: p.opts.PollInterval, Max: p.opts.MaxPolls}.Until(ctx, what, check)
 }

@@ -14,6 +14,7 @@ import (
 	rdstypes "github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // dbKind maps Database to an RDS instance whose identifier is derived from
@@ -50,7 +51,7 @@ func dbClass(size string) (string, error) {
 
 func dbTags(r provider.Resource, size string) map[string]string {
 	extra := map[string]string{tagSize: size}
-	if v := pstr(r.Properties, "version"); v != "" {
+	if v := property.String(r.Properties, "version"); v != "" {
 		extra[tagVersion] = v
 	}
 	if _, ok := r.Properties["securityGroups"]; ok {
@@ -97,7 +98,7 @@ func (k dbKind) describe(ctx context.Context, id string) (rdstypes.DBInstance, e
 		return rdstypes.DBInstance{}, err
 	}
 	if len(dbs) == 0 {
-		return rdstypes.DBInstance{}, gone("db instance " + id)
+		return rdstypes.DBInstance{}, provider.NotFound("db instance " + id)
 	}
 	return dbs[0], nil
 }
@@ -124,7 +125,7 @@ func dbObject(db rdstypes.DBInstance) provider.Object {
 		props["network"] = aws.ToString(db.DBSubnetGroup.VpcId)
 	}
 	if tags[tagGroups] == "managed" {
-		props["securityGroups"] = anys(dbGroupIDs(db))
+		props["securityGroups"] = property.List(dbGroupIDs(db))
 	}
 	outputs := map[string]any{}
 	if e := db.Endpoint; e != nil {
@@ -137,7 +138,7 @@ func dbObject(db rdstypes.DBInstance) provider.Object {
 	if name == "" {
 		name = aws.ToString(db.DBInstanceIdentifier)
 	}
-	return object(aws.ToString(db.DBInstanceArn), name, setTags(props, tags), outputs)
+	return provider.NewObject(aws.ToString(db.DBInstanceArn), name, property.SetTags(props, tags, systemTag), outputs)
 }
 
 func dbGroupIDs(db rdstypes.DBInstance) []string {
@@ -148,14 +149,14 @@ func dbGroupIDs(db rdstypes.DBInstance) []string {
 	return sortedStrs(ids)
 }
 
-func (k dbKind) lookup(ctx context.Context, name string) (provider.Object, error) {
-	return k.read(ctx, dbIdentifier(name))
+func (k dbKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
+	return k.Read(ctx, dbIdentifier(name))
 }
 
 // read reports an instance being deleted as there (it is, and so is its
 // subnet group): a delete interrupted while RDS deletes is planned again,
 // and the next Delete finishes it, subnet group included.
-func (k dbKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k dbKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	db, err := k.describe(ctx, id)
 	if err != nil {
 		return provider.Object{}, err
@@ -283,13 +284,13 @@ func (k dbKind) dropSubnetGroup(ctx context.Context, name string) error {
 		_, err := k.p.rds.DeleteDBSubnetGroup(ctx, &rds.DeleteDBSubnetGroupInput{DBSubnetGroupName: aws.String(name)})
 		return err
 	})
-	if isGone(err) {
+	if provider.IsNotFound(err) {
 		return nil
 	}
 	return err
 }
 
-func (k dbKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k dbKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "engine", "network"); err != nil {
 		return provider.Object{}, err
 	}
@@ -302,36 +303,33 @@ func (k dbKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 		if err := k.waitGone(ctx, id); err != nil {
 			return provider.Object{}, err
 		}
-	} else if !isGone(err) {
+	} else if !provider.IsNotFound(err) {
 		return provider.Object{}, err
 	}
-	size := pstr(r.Properties, "size")
-	if size == "" {
-		size = "small"
-	}
+	size := property.StringOr(r.Properties, "size", "small")
 	class, err := dbClass(size)
 	if err != nil {
 		return provider.Object{}, err
 	}
 	tags := dbTags(r, size)
-	subnets, err := p.privateSubnets(ctx, pstr(r.Properties, "network"))
+	subnets, err := p.privateSubnets(ctx, property.String(r.Properties, "network"))
 	if err != nil {
 		return provider.Object{}, err
 	}
 	if len(subnets) == 0 {
-		return provider.Object{}, fmt.Errorf("network %s has no Kyku subnets for the database", pstr(r.Properties, "network"))
+		return provider.Object{}, fmt.Errorf("network %s has no Kyku subnets for the database", property.String(r.Properties, "network"))
 	}
 	if err := k.subnetGroup(ctx, id, "Kyku "+r.Prefix+"/"+r.Name, subnets, tags); err != nil {
 		return provider.Object{}, err
 	}
 	in := &rds.CreateDBInstanceInput{
 		DBInstanceIdentifier: aws.String(id), DBInstanceClass: aws.String(class),
-		Engine: aws.String(pstr(r.Properties, "engine")), AllocatedStorage: aws.Int32(int32(pint(r.Properties, "storageGb", 20))),
+		Engine: aws.String(property.String(r.Properties, "engine")), AllocatedStorage: aws.Int32(int32(property.Int(r.Properties, "storageGb", 20))),
 		DBSubnetGroupName: aws.String(id), MasterUsername: aws.String("kyku"), ManageMasterUserPassword: aws.Bool(true),
-		PubliclyAccessible: aws.Bool(false), VpcSecurityGroupIds: pstrs(r.Properties, "securityGroups"),
+		PubliclyAccessible: aws.Bool(false), VpcSecurityGroupIds: property.Strings(r.Properties, "securityGroups"),
 		Tags: rdsTags(tags),
 	}
-	if v := pstr(r.Properties, "version"); v != "" {
+	if v := property.String(r.Properties, "version"); v != "" {
 		in.EngineVersion = aws.String(v)
 	}
 	err = p.call(ctx, "create db instance", settling, func(ctx context.Context) error {
@@ -343,7 +341,7 @@ func (k dbKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 	})
 	if err != nil && !provider.IsTransient(err) {
 		// Nothing uses the subnet group made for it: do not leave it.
-		if _, derr := k.describe(ctx, id); isGone(derr) {
+		if _, derr := k.describe(ctx, id); provider.IsNotFound(derr) {
 			if cerr := k.dropSubnetGroup(ctx, id); cerr != nil {
 				return provider.Object{}, fmt.Errorf("%w (and removing its subnet group %s failed: %v)", err, id, cerr)
 			}

@@ -10,6 +10,7 @@ import (
 	rdstypes "github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -26,16 +27,13 @@ func checkStorage(have, want int32) error {
 	return nil
 }
 
-func (k dbKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k dbKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	p := k.p
 	db, err := k.describe(ctx, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	size := pstr(r.Properties, "size")
-	if size == "" {
-		size = "small"
-	}
+	size := property.StringOr(r.Properties, "size", "small")
 	class, err := dbClass(size)
 	if err != nil {
 		return provider.Object{}, err
@@ -45,7 +43,7 @@ func (k dbKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	if class != aws.ToString(db.DBInstanceClass) {
 		in.DBInstanceClass, changed = aws.String(class), true
 	}
-	gb := int32(pint(r.Properties, "storageGb", 20))
+	gb := int32(property.Int(r.Properties, "storageGb", 20))
 	if err := checkStorage(aws.ToInt32(db.AllocatedStorage), gb); err != nil {
 		return provider.Object{}, err
 	}
@@ -53,17 +51,17 @@ func (k dbKind) update(ctx context.Context, id string, r provider.Resource, cur 
 		in.AllocatedStorage, changed = aws.Int32(gb), true
 	}
 	engine, running := aws.ToString(db.Engine), aws.ToString(db.EngineVersion)
-	if v := pstr(r.Properties, "version"); v != "" && v != running && !strings.HasPrefix(running, v+".") {
+	if v := property.String(r.Properties, "version"); v != "" && v != running && !strings.HasPrefix(running, v+".") {
 		in.EngineVersion, changed = aws.String(v), true
 		if dbMajor(engine, v) != dbMajor(engine, running) {
 			in.AllowMajorVersionUpgrade = aws.Bool(true)
 		}
 	}
-	if _, set := r.Properties["securityGroups"]; set && !value.Equal(anys(sortedStrs(pstrs(r.Properties, "securityGroups"))), anys(dbGroupIDs(db))) {
-		in.VpcSecurityGroupIds, changed = pstrs(r.Properties, "securityGroups"), true
+	if _, set := r.Properties["securityGroups"]; set && !value.Equal(property.List(sortedStrs(property.Strings(r.Properties, "securityGroups"))), property.List(dbGroupIDs(db))) {
+		in.VpcSecurityGroupIds, changed = property.Strings(r.Properties, "securityGroups"), true
 	}
-	if db.DBSubnetGroup != nil && pstr(r.Properties, "network") != "" {
-		subnets, err := p.privateSubnets(ctx, pstr(r.Properties, "network"))
+	if db.DBSubnetGroup != nil && property.String(r.Properties, "network") != "" {
+		subnets, err := p.privateSubnets(ctx, property.String(r.Properties, "network"))
 		if err != nil {
 			return provider.Object{}, err
 		}
@@ -89,7 +87,7 @@ func (k dbKind) update(ctx context.Context, id string, r provider.Resource, cur 
 		return provider.Object{}, err
 	}
 	if !changed {
-		return k.read(ctx, id)
+		return k.Read(ctx, id)
 	}
 	return k.waitSettled(ctx, id, func(db rdstypes.DBInstance) bool {
 		return (in.DBInstanceClass == nil || aws.ToString(db.DBInstanceClass) == class) &&
@@ -133,7 +131,7 @@ func (k dbKind) syncTags(ctx context.Context, db rdstypes.DBInstance, want map[s
 func (k dbKind) waitGone(ctx context.Context, id string) error {
 	return k.p.poll(ctx, "db instance "+id+" deleted", func(ctx context.Context) (bool, error) {
 		_, err := k.describe(ctx, id)
-		if isGone(err) {
+		if provider.IsNotFound(err) {
 			return true, nil
 		}
 		return false, err
@@ -144,11 +142,11 @@ func (k dbKind) waitGone(ctx context.Context, id string) error {
 // and deletes its DB subnet group by name — also when the instance was
 // already gone (a delete interrupted after the instance went), so the
 // group never outlives it.
-func (k dbKind) delete(ctx context.Context, id string) error {
+func (k dbKind) Delete(ctx context.Context, id string) error {
 	p, ident := k.p, dbIdent(id)
 	group := ident
 	db, err := k.describe(ctx, ident)
-	if isGone(err) {
+	if provider.IsNotFound(err) {
 		if gerr := k.dropSubnetGroup(ctx, group); gerr != nil {
 			return gerr
 		}
@@ -167,7 +165,7 @@ func (k dbKind) delete(ctx context.Context, id string) error {
 			})
 			if apiCode(err) == "InvalidDBInstanceState" {
 				// Someone else started deleting it meanwhile?
-				if now, derr := k.describe(ctx, ident); isGone(derr) || aws.ToString(now.DBInstanceStatus) == "deleting" {
+				if now, derr := k.describe(ctx, ident); provider.IsNotFound(derr) || aws.ToString(now.DBInstanceStatus) == "deleting" {
 					return nil
 				}
 			}

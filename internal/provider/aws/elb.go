@@ -12,6 +12,7 @@ import (
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // elbName fits a cloud name into ELBv2's 32 characters, deterministically
@@ -90,7 +91,7 @@ func (k tgKind) describe(ctx context.Context, in elb.DescribeTargetGroupsInput, 
 		return elbtypes.TargetGroup{}, err
 	}
 	if len(tgs) == 0 {
-		return elbtypes.TargetGroup{}, gone("target group " + what)
+		return elbtypes.TargetGroup{}, provider.NotFound("target group " + what)
 	}
 	return tgs[0], nil
 }
@@ -132,12 +133,12 @@ func (k tgKind) object(ctx context.Context, tg elbtypes.TargetGroup) (provider.O
 // tgObject is a target group in Kyku's vocabulary.
 func tgObject(tg elbtypes.TargetGroup, targets []string, tags map[string]string) provider.Object {
 	props := map[string]any{
-		"port": float64(aws.ToInt32(tg.Port)), "protocol": strings.ToLower(string(tg.Protocol)), "targets": anys(targets),
+		"port": float64(aws.ToInt32(tg.Port)), "protocol": strings.ToLower(string(tg.Protocol)), "targets": property.List(targets),
 	}
-	return object(aws.ToString(tg.TargetGroupArn), tags[tagNameAWS], setTags(props, tags), nil)
+	return provider.NewObject(aws.ToString(tg.TargetGroupArn), tags[tagNameAWS], property.SetTags(props, tags, systemTag), nil)
 }
 
-func (k tgKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k tgKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	tg, err := k.describe(ctx, elb.DescribeTargetGroupsInput{Names: []string{elbName(name)}}, name)
 	if err != nil {
 		return provider.Object{}, err
@@ -145,7 +146,7 @@ func (k tgKind) lookup(ctx context.Context, name string) (provider.Object, error
 	return k.object(ctx, tg)
 }
 
-func (k tgKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k tgKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	tg, err := k.describe(ctx, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
@@ -153,14 +154,14 @@ func (k tgKind) read(ctx context.Context, id string) (provider.Object, error) {
 	return k.object(ctx, tg)
 }
 
-func (k tgKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k tgKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	p := k.p
 	tg, err := k.describe(ctx, elb.DescribeTargetGroupsInput{Names: []string{elbName(r.CloudName)}}, r.CloudName)
-	if err != nil && !isGone(err) {
+	if err != nil && !provider.IsNotFound(err) {
 		return provider.Object{}, err
 	}
 	if err != nil {
-		targets := pstrs(r.Properties, "targets")
+		targets := property.Strings(r.Properties, "targets")
 		if len(targets) == 0 {
 			return provider.Object{}, fmt.Errorf("a TargetGroup on aws needs at least one target (its VPC is the first target's)")
 		}
@@ -168,14 +169,14 @@ func (k tgKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 		if err != nil {
 			return provider.Object{}, err
 		}
-		proto, ok := tgProtocols[pstr(r.Properties, "protocol")]
+		proto, ok := tgProtocols[property.String(r.Properties, "protocol")]
 		if !ok {
 			proto = elbtypes.ProtocolEnumHttp
 		}
 		var out *elb.CreateTargetGroupOutput
 		err = p.call(ctx, "create target group", plain, func(ctx context.Context) (err error) {
 			out, err = p.elb.CreateTargetGroup(ctx, &elb.CreateTargetGroupInput{
-				Name: aws.String(elbName(r.CloudName)), Port: aws.Int32(int32(pint(r.Properties, "port", 80))),
+				Name: aws.String(elbName(r.CloudName)), Port: aws.Int32(int32(property.Int(r.Properties, "port", 80))),
 				Protocol: proto, VpcId: first.VpcId, TargetType: elbtypes.TargetTypeEnumInstance,
 				Tags: elbTags(wantTags(r, nil)),
 			})
@@ -187,10 +188,10 @@ func (k tgKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 		tg = out.TargetGroups[0]
 	}
 	arn := aws.ToString(tg.TargetGroupArn)
-	if err := k.setTargets(ctx, arn, pstrs(r.Properties, "targets")); err != nil {
+	if err := k.setTargets(ctx, arn, property.Strings(r.Properties, "targets")); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, arn)
+	return k.Read(ctx, arn)
 }
 
 func (k tgKind) setTargets(ctx context.Context, arn string, want []string) error {
@@ -199,7 +200,7 @@ func (k tgKind) setTargets(ctx context.Context, arn string, want []string) error
 	if err != nil {
 		return err
 	}
-	add, remove := diffSets(have, want)
+	add, remove := property.Diff(have, want)
 	descs := func(ids []string) []elbtypes.TargetDescription {
 		var out []elbtypes.TargetDescription
 		for _, id := range ids {
@@ -225,7 +226,7 @@ func (k tgKind) setTargets(ctx context.Context, arn string, want []string) error
 	})
 }
 
-func (k tgKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k tgKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	for _, name := range []string{"port", "protocol"} {
 		if want, ok := r.Properties[name]; ok && want != cur.Properties[name] {
 			return provider.Object{}, fmt.Errorf("property %s of an ELBv2 target group cannot change in place", name)
@@ -234,13 +235,13 @@ func (k tgKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	if err := k.p.syncELBTags(ctx, id, wantTags(r, nil)); err != nil {
 		return provider.Object{}, err
 	}
-	if err := k.setTargets(ctx, id, pstrs(r.Properties, "targets")); err != nil {
+	if err := k.setTargets(ctx, id, property.Strings(r.Properties, "targets")); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
-func (k tgKind) delete(ctx context.Context, id string) error {
+func (k tgKind) Delete(ctx context.Context, id string) error {
 	if _, err := k.describe(ctx, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{id}}, id); err != nil {
 		return err
 	}

@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kyku/action/internal/provider"
@@ -172,8 +170,7 @@ func TestNetworkErrorsRetried(t *testing.T) {
 	// A request that gets no answer times out and is sent again.
 	srv.Stall("DescribeSubnets", 1)
 	hc := &http.Client{Timeout: 200 * time.Millisecond}
-	cfg := sdkaws.Config{Region: "eu-west-1", HTTPClient: hc, Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")}
-	q := aws.NewWithClients(aws.ClientsFromConfig(cfg, srv.URL()), aws.Options{MaxAttempts: 4, Backoff: time.Microsecond})
+	q := aws.NewWithClients(clients(srv, hc), aws.Options{MaxAttempts: 4, Backoff: time.Microsecond})
 	if _, err := q.Read(ctx, "Subnet", subnet); err != nil {
 		t.Errorf("read after a timeout: %v", err)
 	}

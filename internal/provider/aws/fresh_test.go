@@ -17,6 +17,7 @@ import (
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/aws"
 	"github.com/kyku/action/internal/provider/aws/awstest"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // Valid OpenSSH public keys (their private halves were thrown away).
@@ -154,7 +155,7 @@ func TestLoadBalancerAndDatabaseSecurityGroups(t *testing.T) {
 	})
 
 	// Changing them in place.
-	lbR.Properties["securityGroups"] = anys(sortedCopy([]string{lbSG, s.sg}))
+	lbR.Properties["securityGroups"] = property.List(sortedCopy([]string{lbSG, s.sg}))
 	if _, err := p.Update(ctx, lb.ID, lbR); err != nil {
 		t.Fatal(err)
 	}
@@ -330,14 +331,6 @@ func TestDBSubnetGroupDoesNotLeak(t *testing.T) {
 			}
 		})
 	})
-}
-
-func anys(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
 }
 
 func sortedCopy(ss []string) []string {

@@ -9,6 +9,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // keyKind maps SshKey to an imported key pair named by the cloud name; its
@@ -37,11 +38,11 @@ func keyObject(k ec2types.KeyPairInfo) provider.Object {
 		}
 		props["publicKey"] = key
 	}
-	return object(aws.ToString(k.KeyPairId), aws.ToString(k.KeyName), setTags(props, tags), nil)
+	return provider.NewObject(aws.ToString(k.KeyPairId), aws.ToString(k.KeyName), property.SetTags(props, tags, systemTag), nil)
 }
 
 func keyTags(r provider.Resource) map[string]string {
-	if c := keyComment(pstr(r.Properties, "publicKey")); c != "" {
+	if c := keyComment(property.String(r.Properties, "publicKey")); c != "" {
 		return wantTags(r, map[string]string{tagKeyComment: c})
 	}
 	return wantTags(r, nil)
@@ -59,12 +60,12 @@ func (k keyKind) describe(ctx context.Context, m mode, in *ec2.DescribeKeyPairsI
 		return ec2types.KeyPairInfo{}, err
 	}
 	if len(out.KeyPairs) == 0 {
-		return ec2types.KeyPairInfo{}, gone("key pair " + what)
+		return ec2types.KeyPairInfo{}, provider.NotFound("key pair " + what)
 	}
 	return out.KeyPairs[0], nil
 }
 
-func (k keyKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k keyKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	kp, err := k.describe(ctx, plain, &ec2.DescribeKeyPairsInput{KeyNames: []string{name}}, name)
 	if err != nil {
 		return provider.Object{}, err
@@ -72,7 +73,7 @@ func (k keyKind) lookup(ctx context.Context, name string) (provider.Object, erro
 	return keyObject(kp), nil
 }
 
-func (k keyKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k keyKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	return k.readAs(ctx, plain, id)
 }
 
@@ -84,11 +85,11 @@ func (k keyKind) readAs(ctx context.Context, m mode, id string) (provider.Object
 	return keyObject(kp), nil
 }
 
-func (k keyKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k keyKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "publicKey"); err != nil {
 		return provider.Object{}, err
 	}
-	if obj, err := k.lookup(ctx, r.CloudName); err == nil || !isGone(err) {
+	if obj, err := k.Lookup(ctx, r.CloudName); err == nil || !provider.IsNotFound(err) {
 		return obj, err
 	}
 	// Key names are unique: a resent import that had landed gets
@@ -97,7 +98,7 @@ func (k keyKind) create(ctx context.Context, r provider.Resource) (provider.Obje
 	err := k.p.call(ctx, "import key pair", plain, func(ctx context.Context) (err error) {
 		out, err = k.p.ec2.ImportKeyPair(ctx, &ec2.ImportKeyPairInput{
 			KeyName:           aws.String(r.CloudName),
-			PublicKeyMaterial: []byte(pstr(r.Properties, "publicKey")),
+			PublicKeyMaterial: []byte(property.String(r.Properties, "publicKey")),
 			TagSpecifications: tagSpec(ec2types.ResourceTypeKeyPair, keyTags(r)),
 		})
 		return err
@@ -115,7 +116,7 @@ func (k keyKind) create(ctx context.Context, r provider.Resource) (provider.Obje
 	return k.readAs(ctx, settling, aws.ToString(out.KeyPairId))
 }
 
-func (k keyKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k keyKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	kp, err := k.describe(ctx, plain, &ec2.DescribeKeyPairsInput{KeyPairIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
@@ -125,11 +126,11 @@ func (k keyKind) update(ctx context.Context, id string, r provider.Resource, cur
 	if err := k.p.syncEC2Tags(ctx, id, fromEC2Tags(kp.Tags), want); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
-func (k keyKind) delete(ctx context.Context, id string) error {
-	if _, err := k.read(ctx, id); err != nil {
+func (k keyKind) Delete(ctx context.Context, id string) error {
+	if _, err := k.Read(ctx, id); err != nil {
 		return err
 	}
 	return k.p.call(ctx, "delete key pair", plain, func(ctx context.Context) error {

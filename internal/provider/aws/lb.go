@@ -13,6 +13,7 @@ import (
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -31,7 +32,7 @@ func (k lbKind) describe(ctx context.Context, in elb.DescribeLoadBalancersInput,
 		return elbtypes.LoadBalancer{}, err
 	}
 	if len(lbs) == 0 {
-		return elbtypes.LoadBalancer{}, gone("load balancer " + what)
+		return elbtypes.LoadBalancer{}, provider.NotFound("load balancer " + what)
 	}
 	return lbs[0], nil
 }
@@ -56,7 +57,7 @@ func lbTags(r provider.Resource) map[string]string {
 func lbObject(lb elbtypes.LoadBalancer, tags map[string]string, l *elbtypes.Listener) provider.Object {
 	props := map[string]any{"network": aws.ToString(lb.VpcId)}
 	if tags[tagGroups] == "managed" {
-		props["securityGroups"] = anys(sortedStrs(lb.SecurityGroups))
+		props["securityGroups"] = property.List(sortedStrs(lb.SecurityGroups))
 	}
 	if l != nil {
 		props["port"] = float64(aws.ToInt32(l.Port))
@@ -69,7 +70,7 @@ func lbObject(lb elbtypes.LoadBalancer, tags map[string]string, l *elbtypes.List
 			props["certificateArn"] = aws.ToString(c.CertificateArn)
 		}
 	}
-	return object(aws.ToString(lb.LoadBalancerArn), tags[tagNameAWS], setTags(props, tags), map[string]any{"endpoint": aws.ToString(lb.DNSName)})
+	return provider.NewObject(aws.ToString(lb.LoadBalancerArn), tags[tagNameAWS], property.SetTags(props, tags, systemTag), map[string]any{"endpoint": aws.ToString(lb.DNSName)})
 }
 
 func (k lbKind) object(ctx context.Context, lb elbtypes.LoadBalancer) (provider.Object, error) {
@@ -85,7 +86,7 @@ func (k lbKind) object(ctx context.Context, lb elbtypes.LoadBalancer) (provider.
 	return lbObject(lb, tags, l), nil
 }
 
-func (k lbKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k lbKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	lb, err := k.describe(ctx, elb.DescribeLoadBalancersInput{Names: []string{elbName(name)}}, name)
 	if err != nil {
 		return provider.Object{}, err
@@ -93,7 +94,7 @@ func (k lbKind) lookup(ctx context.Context, name string) (provider.Object, error
 	return k.object(ctx, lb)
 }
 
-func (k lbKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k lbKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	lb, err := k.describe(ctx, elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
@@ -123,7 +124,7 @@ func listenerProtocol(tg elbtypes.ProtocolEnum, cert string) (elbtypes.ProtocolE
 // lowest ID in each), zones sorted; an application load balancer needs
 // two zones, a network one one.
 func (k lbKind) publicSubnets(ctx context.Context, r provider.Resource, typ elbtypes.LoadBalancerTypeEnum) ([]string, error) {
-	vpc := pstr(r.Properties, "network")
+	vpc := property.String(r.Properties, "network")
 	ss, err := k.p.subnets(ctx, settling, ec2.DescribeSubnetsInput{Filters: []ec2types.Filter{
 		filter("vpc-id", vpc), filter("tag:"+tagManaged, "true"), filter("map-public-ip-on-launch", "true"),
 	}})
@@ -160,21 +161,21 @@ func (k lbKind) publicSubnets(ctx context.Context, r provider.Resource, typ elbt
 	return subnets, nil
 }
 
-func (k lbKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k lbKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "network", "targetGroup"); err != nil {
 		return provider.Object{}, err
 	}
 	p := k.p
-	tgArn := pstr(r.Properties, "targetGroup")
+	tgArn := property.String(r.Properties, "targetGroup")
 	tg, err := tgKind(k).describe(ctx, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{tgArn}}, tgArn)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	if _, err := listenerProtocol(tg.Protocol, pstr(r.Properties, "certificateArn")); err != nil {
+	if _, err := listenerProtocol(tg.Protocol, property.String(r.Properties, "certificateArn")); err != nil {
 		return provider.Object{}, err
 	}
 	lb, err := k.describe(ctx, elb.DescribeLoadBalancersInput{Names: []string{elbName(r.CloudName)}}, r.CloudName)
-	if err != nil && !isGone(err) {
+	if err != nil && !provider.IsNotFound(err) {
 		return provider.Object{}, err
 	}
 	if err != nil {
@@ -190,7 +191,7 @@ func (k lbKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 		err = p.call(ctx, "create load balancer", plain, func(ctx context.Context) (err error) {
 			out, err = p.elb.CreateLoadBalancer(ctx, &elb.CreateLoadBalancerInput{
 				Name: aws.String(elbName(r.CloudName)), Subnets: subnets, Type: typ,
-				SecurityGroups: pstrs(r.Properties, "securityGroups"),
+				SecurityGroups: property.Strings(r.Properties, "securityGroups"),
 				Scheme:         elbtypes.LoadBalancerSchemeEnumInternetFacing, Tags: elbTags(lbTags(r)),
 			})
 			return err
@@ -201,10 +202,10 @@ func (k lbKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 		lb = out.LoadBalancers[0]
 	}
 	arn := aws.ToString(lb.LoadBalancerArn)
-	if err := k.setListener(ctx, arn, tg, pint(r.Properties, "port", 80), pstr(r.Properties, "certificateArn")); err != nil {
+	if err := k.setListener(ctx, arn, tg, property.Int(r.Properties, "port", 80), property.String(r.Properties, "certificateArn")); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, arn)
+	return k.Read(ctx, arn)
 }
 
 // setListener makes the LB's listener forward port to tg, with cert.
@@ -250,16 +251,16 @@ func (k lbKind) setListener(ctx context.Context, arn string, tg elbtypes.TargetG
 	})
 }
 
-func (k lbKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k lbKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	if want, ok := r.Properties["network"]; ok && want != cur.Properties["network"] {
 		return provider.Object{}, fmt.Errorf("the network of a load balancer cannot change in place")
 	}
-	tgArn := pstr(r.Properties, "targetGroup")
+	tgArn := property.String(r.Properties, "targetGroup")
 	tg, err := tgKind(k).describe(ctx, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{tgArn}}, tgArn)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	if _, err := listenerProtocol(tg.Protocol, pstr(r.Properties, "certificateArn")); err != nil {
+	if _, err := listenerProtocol(tg.Protocol, property.String(r.Properties, "certificateArn")); err != nil {
 		return provider.Object{}, err
 	}
 	if _, set := r.Properties["securityGroups"]; set {
@@ -267,8 +268,8 @@ func (k lbKind) update(ctx context.Context, id string, r provider.Resource, cur 
 		if err != nil {
 			return provider.Object{}, err
 		}
-		want := sortedStrs(pstrs(r.Properties, "securityGroups"))
-		if !value.Equal(anys(want), anys(sortedStrs(lb.SecurityGroups))) {
+		want := sortedStrs(property.Strings(r.Properties, "securityGroups"))
+		if !value.Equal(property.List(want), property.List(sortedStrs(lb.SecurityGroups))) {
 			err := k.p.call(ctx, "set load balancer security groups", settling, func(ctx context.Context) error {
 				_, err := k.p.elb.SetSecurityGroups(ctx, &elb.SetSecurityGroupsInput{LoadBalancerArn: aws.String(id), SecurityGroups: want})
 				return err
@@ -281,13 +282,13 @@ func (k lbKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	if err := k.p.syncELBTags(ctx, id, lbTags(r)); err != nil {
 		return provider.Object{}, err
 	}
-	if err := k.setListener(ctx, id, tg, pint(r.Properties, "port", 80), pstr(r.Properties, "certificateArn")); err != nil {
+	if err := k.setListener(ctx, id, tg, property.Int(r.Properties, "port", 80), property.String(r.Properties, "certificateArn")); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
-func (k lbKind) delete(ctx context.Context, id string) error {
+func (k lbKind) Delete(ctx context.Context, id string) error {
 	if _, err := k.describe(ctx, elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{id}}, id); err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -19,8 +18,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
 	"github.com/kyku/action/internal/provider"
-	"github.com/kyku/action/internal/schema"
-	"github.com/kyku/action/internal/value"
+	"github.com/kyku/action/internal/provider/kinds"
+	"github.com/kyku/action/internal/provider/retry"
 )
 
 // Options tunes retries and waits. Zero fields take the defaults below;
@@ -67,22 +66,12 @@ type Provider struct {
 	rds     *rds.Client
 	ssm     *ssm.Client
 	opts    Options
+	retry   retry.Policy // counts into retries
 	retries atomic.Int64
-	kinds   map[string]kind
-	locks   sync.Map // type/cloud name → *sync.Mutex
+	kinds   *kinds.Set
 }
 
 var _ provider.Provider = (*Provider)(nil)
-
-// kind is one Kyku type on AWS. create must be idempotent by CloudName;
-// lookup and read return provider.ErrNotFound (wrapped) when there is none.
-type kind interface {
-	create(ctx context.Context, r provider.Resource) (provider.Object, error)
-	read(ctx context.Context, id string) (provider.Object, error)
-	update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error)
-	delete(ctx context.Context, id string) error
-	lookup(ctx context.Context, cloudName string) (provider.Object, error)
-}
 
 // New is the provider.Factory for "aws". Settings: "region" (else
 // AWS_REGION / AWS_DEFAULT_REGION from getenv, else the SDK's default
@@ -144,7 +133,8 @@ func ClientsFromConfig(cfg aws.Config, endpoint string) Clients {
 // NewWithClients builds the provider on given clients (tests use this).
 func NewWithClients(c Clients, opts Options) *Provider {
 	p := &Provider{ec2: c.EC2, elb: c.ELB, rds: c.RDS, ssm: c.SSM, opts: opts.withDefaults()}
-	p.kinds = map[string]kind{
+	p.retry = retry.Policy{MaxAttempts: p.opts.MaxAttempts, Backoff: p.opts.Backoff, MaxBackoff: p.opts.MaxBackoff, Retries: &p.retries}
+	p.kinds = kinds.New("aws", map[string]kinds.Kind{
 		"Vpc":           vpcKind{p},
 		"Subnet":        subnetKind{p},
 		"SecurityGroup": sgKind{p},
@@ -153,7 +143,8 @@ func NewWithClients(c Clients, opts Options) *Provider {
 		"Database":      dbKind{p},
 		"TargetGroup":   tgKind{p},
 		"LoadBalancer":  lbKind{p},
-	}
+	})
+	p.kinds.CheckName = p.CheckName
 	return p
 }
 
@@ -162,14 +153,6 @@ func (p *Provider) Retries() int64 { return p.retries.Load() }
 
 // Name implements provider.Provider.
 func (p *Provider) Name() string { return "aws" }
-
-func (p *Provider) kind(typ string) (kind, error) {
-	k, ok := p.kinds[typ]
-	if !ok {
-		return nil, fmt.Errorf("aws provider has no resource type %q", typ)
-	}
-	return k, nil
-}
 
 // Zones lists the region's available availability zones, sorted: no
 // Local or Wavelength Zone (they need an opt-in, and t3 instances, RDS or
@@ -199,90 +182,29 @@ func (p *Provider) Zones(ctx context.Context) ([]string, error) {
 	return zones, nil
 }
 
-// Create creates r or returns the object already named r.CloudName.
+// Create creates r or returns the object already named r.CloudName; a
+// name AWS would refuse (CheckName) fails before any request.
 func (p *Provider) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
-	k, err := p.kind(r.Type)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if err := p.CheckName(r.Type, r.CloudName); err != nil {
-		return provider.Object{}, fmt.Errorf("create %s %q: %w", r.Type, r.Name, err)
-	}
-	// Creates of one name in this process take turns, so the second finds
-	// the first's object instead of making another.
-	mu, _ := p.locks.LoadOrStore(r.Type+"/"+r.CloudName, &sync.Mutex{})
-	mu.(*sync.Mutex).Lock()
-	defer mu.(*sync.Mutex).Unlock()
-	obj, err := k.create(ctx, r)
-	if err != nil {
-		return provider.Object{}, fmt.Errorf("create %s %q: %w", r.Type, r.Name, err)
-	}
-	return obj, nil
+	return p.kinds.Create(ctx, r)
 }
 
 // Read returns the object; provider.ErrNotFound when it is gone.
 func (p *Provider) Read(ctx context.Context, typ, id string) (provider.Object, error) {
-	k, err := p.kind(typ)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	obj, err := k.read(ctx, id)
-	if err != nil {
-		return provider.Object{}, fmt.Errorf("read %s %s: %w", typ, id, err)
-	}
-	return obj, nil
+	return p.kinds.Read(ctx, typ, id)
 }
 
 // Update changes mutable properties in place. It refuses a change to an
 // immutable property (the engine replaces those).
 func (p *Provider) Update(ctx context.Context, id string, r provider.Resource) (provider.Object, error) {
-	k, err := p.kind(r.Type)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	cur, err := k.read(ctx, id)
-	if err != nil {
-		return provider.Object{}, fmt.Errorf("update %s %q: %w", r.Type, r.Name, err)
-	}
-	if t, ok := schema.Lookup(r.Type); ok {
-		for _, name := range t.PropNames() {
-			have, known := cur.Properties[name]
-			if t.Immutable(name) && known && !value.Equal(have, r.Properties[name]) {
-				return provider.Object{}, fmt.Errorf("update %s %q: property %s cannot change in place (replace the resource)", r.Type, r.Name, name)
-			}
-		}
-	}
-	obj, err := k.update(ctx, id, r, cur)
-	if err != nil {
-		return provider.Object{}, fmt.Errorf("update %s %q: %w", r.Type, r.Name, err)
-	}
-	return obj, nil
+	return p.kinds.Update(ctx, id, r)
 }
 
 // Delete removes the object and what AWS requires gone first.
 func (p *Provider) Delete(ctx context.Context, typ, id string) error {
-	k, err := p.kind(typ)
-	if err != nil {
-		return err
-	}
-	if err := k.delete(ctx, id); err != nil {
-		return fmt.Errorf("delete %s %s: %w", typ, id, err)
-	}
-	return nil
+	return p.kinds.Delete(ctx, typ, id)
 }
 
 // Lookup finds a Kyku-managed object by cloud name.
 func (p *Provider) Lookup(ctx context.Context, typ, cloudName string) (provider.Object, error) {
-	k, err := p.kind(typ)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if err := p.CheckName(typ, cloudName); err != nil {
-		return provider.Object{}, fmt.Errorf("lookup %s %q: no such name on aws (%v): %w", typ, cloudName, err, provider.ErrNotFound)
-	}
-	obj, err := k.lookup(ctx, cloudName)
-	if err != nil {
-		return provider.Object{}, fmt.Errorf("lookup %s %q: %w", typ, cloudName, err)
-	}
-	return obj, nil
+	return p.kinds.Lookup(ctx, typ, cloudName)
 }

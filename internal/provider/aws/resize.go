@@ -7,6 +7,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/kyku/action/internal/provider/retry"
 )
 
 // startAttempts is how often a stopped instance is started before Kyku
@@ -98,7 +100,7 @@ func (k vmKind) start(ctx context.Context, id string) error {
 		}
 		if attempt < startAttempts {
 			k.p.retries.Add(1)
-			if serr := sleep(ctx, k.p.opts.PollInterval); serr != nil {
+			if serr := retry.Sleep(ctx, k.p.opts.PollInterval); serr != nil {
 				return fmt.Errorf("%w (%v)", serr, err)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // sgKind maps SecurityGroup to a security group whose rules are converged
@@ -39,11 +40,8 @@ func rulesFromProps(v any) []rule {
 	var out []rule
 	for _, x := range l {
 		m, _ := x.(map[string]any)
-		proto := pstr(m, "protocol")
-		if proto == "" {
-			proto = "tcp"
-		}
-		r := rule{proto: proto, cidr: pstr(m, "cidr")}
+		proto := property.StringOr(m, "protocol", "tcp")
+		r := rule{proto: proto, cidr: property.String(m, "cidr")}
 		port, hasPort := m["port"].(float64)
 		switch {
 		case proto == "all":
@@ -112,7 +110,7 @@ func (k sgKind) describe(ctx context.Context, m mode, in ec2.DescribeSecurityGro
 		return ec2types.SecurityGroup{}, err
 	}
 	if len(gs) == 0 {
-		return ec2types.SecurityGroup{}, gone("security group " + what)
+		return ec2types.SecurityGroup{}, provider.NotFound("security group " + what)
 	}
 	return gs[0], nil
 }
@@ -126,10 +124,10 @@ func sgObject(g ec2types.SecurityGroup) provider.Object {
 	if tags[tagEgress] == "managed" {
 		props["egress"] = ruleProps(rulesFromAWS(g.IpPermissionsEgress))
 	}
-	return object(aws.ToString(g.GroupId), tags[tagNameAWS], setTags(props, tags), nil)
+	return provider.NewObject(aws.ToString(g.GroupId), tags[tagNameAWS], property.SetTags(props, tags, systemTag), nil)
 }
 
-func (k sgKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k sgKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	g, err := k.describe(ctx, plain, ec2.DescribeSecurityGroupsInput{Filters: byName(name)}, name)
 	if err != nil {
 		return provider.Object{}, err
@@ -137,7 +135,7 @@ func (k sgKind) lookup(ctx context.Context, name string) (provider.Object, error
 	return sgObject(g), nil
 }
 
-func (k sgKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k sgKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	return k.readAs(ctx, plain, id)
 }
 
@@ -158,12 +156,12 @@ func sgTags(r provider.Resource) map[string]string {
 	return wantTags(r, nil)
 }
 
-func (k sgKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k sgKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "network"); err != nil {
 		return provider.Object{}, err
 	}
 	g, err := k.describe(ctx, plain, ec2.DescribeSecurityGroupsInput{Filters: byName(r.CloudName)}, r.CloudName)
-	if err != nil && !isGone(err) {
+	if err != nil && !provider.IsNotFound(err) {
 		return provider.Object{}, err
 	}
 	if err != nil {
@@ -174,12 +172,12 @@ func (k sgKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 			out, err = k.p.ec2.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{
 				GroupName:         aws.String(r.CloudName),
 				Description:       aws.String("Kyku " + r.Prefix + "/" + r.Name),
-				VpcId:             aws.String(pstr(r.Properties, "network")),
+				VpcId:             aws.String(property.String(r.Properties, "network")),
 				TagSpecifications: tagSpec(ec2types.ResourceTypeSecurityGroup, sgTags(r)),
 			})
 			return err
 		})
-		in := ec2.DescribeSecurityGroupsInput{Filters: append(byName(r.CloudName), filter("vpc-id", pstr(r.Properties, "network")))}
+		in := ec2.DescribeSecurityGroupsInput{Filters: append(byName(r.CloudName), filter("vpc-id", property.String(r.Properties, "network")))}
 		switch {
 		case apiCode(err) == "InvalidGroup.Duplicate":
 		case err != nil:
@@ -260,7 +258,7 @@ func (k sgKind) diff(ctx context.Context, id string, egress bool, have, want []r
 	})
 }
 
-func (k sgKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k sgKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	g, err := k.describe(ctx, plain, ec2.DescribeSecurityGroupsInput{GroupIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
@@ -273,10 +271,10 @@ func (k sgKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	if err := k.converge(ctx, g, r); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
-func (k sgKind) delete(ctx context.Context, id string) error {
+func (k sgKind) Delete(ctx context.Context, id string) error {
 	if !strings.HasPrefix(id, "sg-") {
 		return fmt.Errorf("%q is not a security group id", id)
 	}

@@ -8,6 +8,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // subnetKind maps Subnet to a subnet; a public one also gets public IPs on
@@ -17,13 +18,13 @@ type subnetKind struct{ p *Provider }
 
 func subnetObject(s ec2types.Subnet) provider.Object {
 	tags := fromEC2Tags(s.Tags)
-	props := setTags(map[string]any{
+	props := property.SetTags(map[string]any{
 		"network": aws.ToString(s.VpcId),
 		"cidr":    aws.ToString(s.CidrBlock),
 		"zone":    aws.ToString(s.AvailabilityZone),
 		"public":  aws.ToBool(s.MapPublicIpOnLaunch),
-	}, tags)
-	return object(aws.ToString(s.SubnetId), tags[tagNameAWS], props, nil)
+	}, tags, systemTag)
+	return provider.NewObject(aws.ToString(s.SubnetId), tags[tagNameAWS], props, nil)
 }
 
 func (k subnetKind) one(ctx context.Context, m mode, in ec2.DescribeSubnetsInput, what string) (ec2types.Subnet, error) {
@@ -32,12 +33,12 @@ func (k subnetKind) one(ctx context.Context, m mode, in ec2.DescribeSubnetsInput
 		return ec2types.Subnet{}, err
 	}
 	if len(ss) == 0 {
-		return ec2types.Subnet{}, gone("subnet " + what)
+		return ec2types.Subnet{}, provider.NotFound("subnet " + what)
 	}
 	return ss[0], nil
 }
 
-func (k subnetKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k subnetKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	s, err := k.one(ctx, plain, ec2.DescribeSubnetsInput{Filters: byName(name)}, name)
 	if err != nil {
 		return provider.Object{}, err
@@ -45,7 +46,7 @@ func (k subnetKind) lookup(ctx context.Context, name string) (provider.Object, e
 	return subnetObject(s), nil
 }
 
-func (k subnetKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k subnetKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	return k.readAs(ctx, plain, id)
 }
 
@@ -59,12 +60,12 @@ func (k subnetKind) readAs(ctx context.Context, m mode, id string) (provider.Obj
 	return subnetObject(s), nil
 }
 
-func (k subnetKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k subnetKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "network", "cidr", "zone"); err != nil {
 		return provider.Object{}, err
 	}
 	s, err := k.one(ctx, plain, ec2.DescribeSubnetsInput{Filters: byName(r.CloudName)}, r.CloudName)
-	if err != nil && !isGone(err) {
+	if err != nil && !provider.IsNotFound(err) {
 		return provider.Object{}, err
 	}
 	tags := wantTags(r, nil)
@@ -72,9 +73,9 @@ func (k subnetKind) create(ctx context.Context, r provider.Resource) (provider.O
 		var out *ec2.CreateSubnetOutput
 		err = k.p.call(ctx, "create subnet", settling, func(ctx context.Context) (err error) {
 			out, err = k.p.ec2.CreateSubnet(ctx, &ec2.CreateSubnetInput{
-				VpcId:             aws.String(pstr(r.Properties, "network")),
-				CidrBlock:         aws.String(pstr(r.Properties, "cidr")),
-				AvailabilityZone:  aws.String(pstr(r.Properties, "zone")),
+				VpcId:             aws.String(property.String(r.Properties, "network")),
+				CidrBlock:         aws.String(property.String(r.Properties, "cidr")),
+				AvailabilityZone:  aws.String(property.String(r.Properties, "zone")),
 				TagSpecifications: tagSpec(ec2types.ResourceTypeSubnet, tags),
 			})
 			return err
@@ -84,7 +85,7 @@ func (k subnetKind) create(ctx context.Context, r provider.Resource) (provider.O
 		}
 		s = *out.Subnet
 	}
-	if err := k.setPublic(ctx, s, tags, pbool(r.Properties, "public")); err != nil {
+	if err := k.setPublic(ctx, s, tags, property.Bool(r.Properties, "public")); err != nil {
 		return provider.Object{}, err
 	}
 	return k.readAs(ctx, settling, aws.ToString(s.SubnetId))
@@ -148,7 +149,7 @@ func (k subnetKind) setPublic(ctx context.Context, s ec2types.Subnet, tags map[s
 			return err
 		}
 		if igw == "" {
-			return gone("internet gateway of " + aws.ToString(s.VpcId))
+			return provider.NotFound("internet gateway of " + aws.ToString(s.VpcId))
 		}
 		err = p.call(ctx, "create internet route", settling, func(ctx context.Context) error {
 			_, err := p.ec2.CreateRoute(ctx, &ec2.CreateRouteInput{
@@ -178,7 +179,7 @@ func (p *Provider) dropRouteTable(ctx context.Context, rt *ec2types.RouteTable) 
 			_, err := p.ec2.DisassociateRouteTable(ctx, &ec2.DisassociateRouteTableInput{AssociationId: aid})
 			return err
 		})
-		if err != nil && !isGone(err) {
+		if err != nil && !provider.IsNotFound(err) {
 			return err
 		}
 	}
@@ -188,7 +189,7 @@ func (p *Provider) dropRouteTable(ctx context.Context, rt *ec2types.RouteTable) 
 	})
 }
 
-func (k subnetKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k subnetKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	s, err := k.one(ctx, plain, ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
@@ -199,13 +200,13 @@ func (k subnetKind) update(ctx context.Context, id string, r provider.Resource, 
 	if err := k.p.syncEC2Tags(ctx, id, have, want); err != nil {
 		return provider.Object{}, err
 	}
-	if err := k.setPublic(ctx, s, want, pbool(r.Properties, "public")); err != nil {
+	if err := k.setPublic(ctx, s, want, property.Bool(r.Properties, "public")); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
-func (k subnetKind) delete(ctx context.Context, id string) error {
+func (k subnetKind) Delete(ctx context.Context, id string) error {
 	s, err := k.one(ctx, plain, ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
 	if err != nil {
 		return err

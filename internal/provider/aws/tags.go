@@ -10,6 +10,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // System tag keys Kyku puts on every object.
@@ -22,17 +23,7 @@ const (
 
 // wantTags is the full tag set of r: the user's tags plus Kyku's own.
 func wantTags(r provider.Resource, extra map[string]string) map[string]string {
-	t := map[string]string{}
-	if ut, ok := r.Properties["tags"].(map[string]any); ok {
-		for k, v := range ut {
-			if s, ok := v.(string); ok {
-				t[k] = s
-			}
-		}
-	}
-	for k, v := range extra {
-		t[k] = v
-	}
+	t := property.Tags(r.Properties, extra)
 	t[tagManaged] = "true"
 	t[tagPrefix] = r.Prefix
 	t[tagName] = r.Name
@@ -40,28 +31,10 @@ func wantTags(r provider.Resource, extra map[string]string) map[string]string {
 	return t
 }
 
-// userTags is the "tags" property as Read reports it: everything but
-// Kyku's and AWS's own keys; nil when empty so it compares equal to an
-// absent property.
-func userTags(t map[string]string) map[string]any {
-	out := map[string]any{}
-	for k, v := range t {
-		if k == tagNameAWS || strings.HasPrefix(k, "kyku:") || strings.HasPrefix(k, "aws:") {
-			continue
-		}
-		out[k] = v
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-func setTags(props map[string]any, t map[string]string) map[string]any {
-	if ut := userTags(t); ut != nil {
-		props["tags"] = ut
-	}
-	return props
+// systemTag reports whether a tag key is Kyku's or AWS's own, never
+// reported in the "tags" property.
+func systemTag(k string) bool {
+	return k == tagNameAWS || strings.HasPrefix(k, "kyku:") || strings.HasPrefix(k, "aws:")
 }
 
 func ec2Tags(t map[string]string) []ec2types.Tag {

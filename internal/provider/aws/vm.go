@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -83,7 +84,7 @@ func (k vmKind) describe(ctx context.Context, m mode, in ec2.DescribeInstancesIn
 			return in, nil
 		}
 	}
-	return ec2types.Instance{}, gone("instance " + what)
+	return ec2types.Instance{}, provider.NotFound("instance " + what)
 }
 
 // keyIDs maps key pair names to their IDs, in one call for all of them (a
@@ -128,13 +129,13 @@ func vmObject(in ec2types.Instance, keyIDs map[string]string) provider.Object {
 		groups = append(groups, aws.ToString(g.GroupId))
 	}
 	if len(groups) > 0 {
-		props["securityGroups"] = anys(sortedStrs(groups))
+		props["securityGroups"] = property.List(sortedStrs(groups))
 	}
 	if id := keyIDs[aws.ToString(in.KeyName)]; id != "" {
 		props["sshKeys"] = []any{id}
 	}
 	outputs := map[string]any{"privateIp": aws.ToString(in.PrivateIpAddress), "publicIp": aws.ToString(in.PublicIpAddress)}
-	return object(aws.ToString(in.InstanceId), tags[tagNameAWS], setTags(props, tags), outputs)
+	return provider.NewObject(aws.ToString(in.InstanceId), tags[tagNameAWS], property.SetTags(props, tags, systemTag), outputs)
 }
 
 func (k vmKind) object(ctx context.Context, in ec2types.Instance) (provider.Object, error) {
@@ -149,7 +150,7 @@ func (k vmKind) object(ctx context.Context, in ec2types.Instance) (provider.Obje
 	return vmObject(in, ids), nil
 }
 
-func (k vmKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k vmKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	in, err := k.describe(ctx, plain, ec2.DescribeInstancesInput{
 		Filters: append(byName(name), filter("instance-state-name", liveStates...)),
 	}, name)
@@ -159,7 +160,7 @@ func (k vmKind) lookup(ctx context.Context, name string) (provider.Object, error
 	return k.object(ctx, in)
 }
 
-func (k vmKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k vmKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	return k.readAs(ctx, plain, id)
 }
 
@@ -201,10 +202,10 @@ func (k vmKind) wait(ctx context.Context, id string, want ec2types.InstanceState
 // subnetFor picks the Vm's subnet: its subnet property, else the first
 // public Kyku subnet of its network (by ID, every page read).
 func (k vmKind) subnetFor(ctx context.Context, r provider.Resource) (string, error) {
-	if s := pstr(r.Properties, "subnet"); s != "" {
+	if s := property.String(r.Properties, "subnet"); s != "" {
 		return s, nil
 	}
-	vpc := pstr(r.Properties, "network")
+	vpc := property.String(r.Properties, "network")
 	if vpc == "" {
 		return "", fmt.Errorf("Vm %q needs a subnet or a network on aws", r.Name)
 	}
@@ -225,7 +226,7 @@ func (k vmKind) subnetFor(ctx context.Context, r provider.Resource) (string, err
 	return ids[0], nil
 }
 
-func (k vmKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k vmKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "image"); err != nil {
 		return provider.Object{}, err
 	}
@@ -238,18 +239,15 @@ func (k vmKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 		}
 		return k.readAs(ctx, settling, aws.ToString(existing.InstanceId))
 	}
-	if !isGone(err) {
+	if !provider.IsNotFound(err) {
 		return provider.Object{}, err
 	}
-	size := pstr(r.Properties, "size")
-	if size == "" {
-		size = "small"
-	}
+	size := property.StringOr(r.Properties, "size", "small")
 	typ, err := instanceType(size)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	image := pstr(r.Properties, "image")
+	image := property.String(r.Properties, "image")
 	ami, err := k.p.resolveImage(ctx, image)
 	if err != nil {
 		return provider.Object{}, err
@@ -262,14 +260,14 @@ func (k vmKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 	// resend that had landed with the instance it already started.
 	in := &ec2.RunInstancesInput{
 		ImageId: aws.String(ami), InstanceType: ec2types.InstanceType(typ), MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
-		SubnetId: aws.String(subnet), SecurityGroupIds: pstrs(r.Properties, "securityGroups"),
+		SubnetId: aws.String(subnet), SecurityGroupIds: property.Strings(r.Properties, "securityGroups"),
 		ClientToken:       aws.String("kyku-" + rand.Text()),
 		TagSpecifications: tagSpec(ec2types.ResourceTypeInstance, wantTags(r, map[string]string{tagSize: size, tagImage: image})),
 	}
-	if ud := pstr(r.Properties, "userData"); ud != "" {
+	if ud := property.String(r.Properties, "userData"); ud != "" {
 		in.UserData = aws.String(base64(ud))
 	}
-	if keys := pstrs(r.Properties, "sshKeys"); len(keys) > 1 {
+	if keys := property.Strings(r.Properties, "sshKeys"); len(keys) > 1 {
 		return provider.Object{}, fmt.Errorf("an EC2 instance takes one key pair, got %d sshKeys", len(keys))
 	} else if len(keys) == 1 {
 		kp, err := keyKind(k).describe(ctx, settling, &ec2.DescribeKeyPairsInput{KeyPairIds: keys}, keys[0])
@@ -293,7 +291,7 @@ func (k vmKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 	return k.readAs(ctx, settling, id)
 }
 
-func (k vmKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k vmKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	for _, name := range []string{"subnet", "network", "sshKeys"} {
 		if want, ok := r.Properties[name]; ok && !value.Equal(want, cur.Properties[name]) {
 			return provider.Object{}, fmt.Errorf("property %s of an EC2 instance cannot change in place", name)
@@ -304,10 +302,7 @@ func (k vmKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	if err != nil {
 		return provider.Object{}, err
 	}
-	size := pstr(r.Properties, "size")
-	if size == "" {
-		size = "small"
-	}
+	size := property.StringOr(r.Properties, "size", "small")
 	typ, err := instanceType(size)
 	if err != nil {
 		return provider.Object{}, err
@@ -332,8 +327,8 @@ func (k vmKind) update(ctx context.Context, id string, r provider.Resource, cur 
 	if err := p.syncEC2Tags(ctx, id, have, want); err != nil {
 		return provider.Object{}, err
 	}
-	groups := pstrs(r.Properties, "securityGroups")
-	if sg, ok := cur.Properties["securityGroups"]; len(groups) > 0 && !(ok && value.Equal(anys(sortedStrs(groups)), sg)) {
+	groups := property.Strings(r.Properties, "securityGroups")
+	if sg, ok := cur.Properties["securityGroups"]; len(groups) > 0 && !(ok && value.Equal(property.List(sortedStrs(groups)), sg)) {
 		err := p.call(ctx, "set instance security groups", settling, func(ctx context.Context) error {
 			_, err := p.ec2.ModifyInstanceAttribute(ctx, &ec2.ModifyInstanceAttributeInput{InstanceId: aws.String(id), Groups: groups})
 			return err
@@ -342,10 +337,10 @@ func (k vmKind) update(ctx context.Context, id string, r provider.Resource, cur 
 			return provider.Object{}, err
 		}
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
-func (k vmKind) delete(ctx context.Context, id string) error {
+func (k vmKind) Delete(ctx context.Context, id string) error {
 	if _, err := k.describe(ctx, plain, ec2.DescribeInstancesInput{InstanceIds: []string{id}}, id); err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package aws
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -10,6 +9,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // vpcKind maps Vpc to a VPC plus an attached internet gateway (always
@@ -22,58 +22,56 @@ const tagAzs = "kyku:distributeAcrossAzs"
 
 func vpcTags(r provider.Resource) map[string]string {
 	if _, ok := r.Properties["distributeAcrossAzs"]; ok {
-		return wantTags(r, map[string]string{tagAzs: strconv.Itoa(pint(r.Properties, "distributeAcrossAzs", 0))})
+		return wantTags(r, map[string]string{tagAzs: strconv.Itoa(property.Int(r.Properties, "distributeAcrossAzs", 0))})
 	}
 	return wantTags(r, nil)
 }
 
-func gone(what string) error { return fmt.Errorf("%s: %w", what, provider.ErrNotFound) }
-
 func vpcObject(v ec2types.Vpc) provider.Object {
 	tags := fromEC2Tags(v.Tags)
-	props := setTags(map[string]any{"cidr": aws.ToString(v.CidrBlock)}, tags)
+	props := property.SetTags(map[string]any{"cidr": aws.ToString(v.CidrBlock)}, tags, systemTag)
 	if n, err := strconv.Atoi(tags[tagAzs]); err == nil {
 		props["distributeAcrossAzs"] = float64(n)
 	}
-	return object(aws.ToString(v.VpcId), tags[tagNameAWS], props, nil)
+	return provider.NewObject(aws.ToString(v.VpcId), tags[tagNameAWS], props, nil)
 }
 
-func (k vpcKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k vpcKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	vs, err := k.p.vpcs(ctx, plain, ec2.DescribeVpcsInput{Filters: byName(name)})
 	if err != nil {
 		return provider.Object{}, err
 	}
 	if len(vs) == 0 {
-		return provider.Object{}, gone("vpc " + name)
+		return provider.Object{}, provider.NotFound("vpc " + name)
 	}
 	return vpcObject(vs[0]), nil
 }
 
-func (k vpcKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k vpcKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	vs, err := k.p.vpcs(ctx, plain, ec2.DescribeVpcsInput{VpcIds: []string{id}})
 	if err != nil {
 		return provider.Object{}, err
 	}
 	if len(vs) == 0 {
-		return provider.Object{}, gone("vpc " + id)
+		return provider.Object{}, provider.NotFound("vpc " + id)
 	}
 	return vpcObject(vs[0]), nil
 }
 
-func (k vpcKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k vpcKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "cidr"); err != nil {
 		return provider.Object{}, err
 	}
 	tags := vpcTags(r)
-	obj, err := k.lookup(ctx, r.CloudName)
-	if err != nil && !isGone(err) {
+	obj, err := k.Lookup(ctx, r.CloudName)
+	if err != nil && !provider.IsNotFound(err) {
 		return provider.Object{}, err
 	}
 	if err != nil {
 		var out *ec2.CreateVpcOutput
 		err = k.p.call(ctx, "create vpc", once, func(ctx context.Context) (err error) {
 			out, err = k.p.ec2.CreateVpc(ctx, &ec2.CreateVpcInput{
-				CidrBlock:         aws.String(pstr(r.Properties, "cidr")),
+				CidrBlock:         aws.String(property.String(r.Properties, "cidr")),
 				TagSpecifications: tagSpec(ec2types.ResourceTypeVpc, tags),
 			})
 			return err
@@ -138,25 +136,25 @@ func (k vpcKind) ensureGateway(ctx context.Context, vpc string, tags map[string]
 	return id, err
 }
 
-func (k vpcKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k vpcKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	vs, err := k.p.vpcs(ctx, plain, ec2.DescribeVpcsInput{VpcIds: []string{id}})
 	if err != nil {
 		return provider.Object{}, err
 	}
 	if len(vs) == 0 {
-		return provider.Object{}, gone("vpc " + id)
+		return provider.Object{}, provider.NotFound("vpc " + id)
 	}
 	want := vpcTags(r)
 	want[tagNameAWS] = fromEC2Tags(vs[0].Tags)[tagNameAWS]
 	if err := k.p.syncEC2Tags(ctx, id, fromEC2Tags(vs[0].Tags), want); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
-func (k vpcKind) delete(ctx context.Context, id string) error {
+func (k vpcKind) Delete(ctx context.Context, id string) error {
 	p := k.p
-	if _, err := k.read(ctx, id); err != nil {
+	if _, err := k.Read(ctx, id); err != nil {
 		return err
 	}
 	for {

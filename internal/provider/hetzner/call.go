@@ -15,6 +15,7 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/retry"
 )
 
 // retryCodes are the API's "try again" answers: another action holds the
@@ -50,38 +51,23 @@ func isCode(err error, code hcloud.ErrorCode) bool { return hcloud.IsError(err, 
 // to MaxAttempts, then returned as a provider.TransientError so the engine
 // may retry the whole step. not_found becomes provider.ErrNotFound.
 func (p *Provider) call(ctx context.Context, op string, fn func(context.Context) (*hcloud.Response, error)) error {
-	delay := p.opts.Backoff
-	for attempt := 1; ; attempt++ {
+	return p.retry.Do(ctx, op, func(ctx context.Context) (retry.Verdict, error) {
 		if err := p.pace.wait(ctx, p.opts); err != nil {
-			return fmt.Errorf("%s: %w", op, err)
+			return retry.Verdict{}, err
 		}
 		resp, err := fn(ctx)
 		limited := isCode(err, hcloud.ErrorCodeRateLimitExceeded) || (resp != nil && resp.Response != nil && resp.StatusCode == http.StatusTooManyRequests)
 		hint := p.pace.observe(p.opts.Now(), resp, limited)
 		if err == nil {
-			return nil
+			return retry.Verdict{}, nil
 		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("%s: %w", op, ctx.Err())
-		}
-		if !retryable(err, resp) {
-			if isCode(err, hcloud.ErrorCodeNotFound) {
-				return fmt.Errorf("%s: %w: %w", op, provider.ErrNotFound, err)
-			}
-			return fmt.Errorf("%s: %w", op, err)
-		}
-		if attempt >= p.opts.MaxAttempts {
-			return &provider.TransientError{Err: fmt.Errorf("%s: gave up after %d attempts: %w", op, attempt, err), RetryAfter: hint}
-		}
-		p.retries.Add(1)
-		if limited && hint > 0 {
-			continue // the pacer holds the next attempt until the bucket has a request again
-		}
-		if err := p.opts.Sleep(ctx, delay); err != nil {
-			return fmt.Errorf("%s: %w", op, err)
-		}
-		delay = min(delay*2, p.opts.MaxBackoff)
-	}
+		// A limited retry needs no backoff: the pacer holds the next
+		// attempt until the bucket has a request again.
+		return retry.Verdict{
+			Retry: retryable(err, resp), NotFound: isCode(err, hcloud.ErrorCodeNotFound),
+			Hint: hint, Paced: limited && hint > 0,
+		}, err
+	})
 }
 
 // pacer spaces requests out while the rate limit is exhausted. Hetzner's
@@ -162,36 +148,10 @@ func retryAfter(resp *hcloud.Response) time.Duration {
 	return 0
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
 // poll calls check every PollInterval until it reports done, at most
 // MaxPolls times; what names the wait in the error.
 func (p *Provider) poll(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
-	for i := 0; i < p.opts.MaxPolls; i++ {
-		done, err := check(ctx)
-		if err != nil {
-			return fmt.Errorf("wait for %s: %w", what, err)
-		}
-		if done {
-			return nil
-		}
-		if err := p.opts.Sleep(ctx, p.opts.PollInterval); err != nil {
-			return fmt.Errorf("wait for %s: %w", what, err)
-		}
-	}
-	return provider.Transient(fmt.Errorf("wait for %s: still not done after %d polls", what, p.opts.MaxPolls))
+	return retry.Poll{Interval: p.opts.PollInterval, Max: p.opts.MaxPolls, Sleep: p.opts.Sleep}.Until(ctx, what, check)
 }
 
 // wait waits until every action has finished; an action that ends in

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // maxName keeps "<8-hex deploy prefix>-<name>" within Hetzner's 63
@@ -25,7 +26,7 @@ func (p *Provider) CheckResource(name, typ string, props map[string]any) []provi
 		refuse("", "hetzner has no managed databases; run the database on a Vm, or put it under another provider")
 		return out
 	}
-	if _, ok := p.kinds[typ]; !ok {
+	if _, err := p.kinds.Kind(typ); err != nil {
 		refuse("", "the hetzner provider has no resource type %s", typ)
 		return out
 	}
@@ -66,12 +67,12 @@ func (p *Provider) CheckResource(name, typ string, props map[string]any) []provi
 		for _, dir := range []string{"ingress", "egress"} {
 			for i, raw := range anyList(props[dir]) {
 				m, _ := raw.(map[string]any)
-				if cidr := pstr(m, "cidr"); cidr != "" && !strings.Contains(cidr, "${") {
+				if cidr := property.String(m, "cidr"); cidr != "" && !strings.Contains(cidr, "${") {
 					if _, ipn, err := net.ParseCIDR(cidr); err != nil || ipn.String() != cidr {
 						refuse(dir, "rule %d: cidr %q is not a network address in CIDR notation (hetzner firewalls take e.g. 10.0.0.0/16)", i, cidr)
 					}
 				}
-				if proto := pstr(m, "protocol"); (proto == "icmp" || proto == "all") && m["port"] != nil {
+				if proto := property.String(m, "protocol"); (proto == "icmp" || proto == "all") && m["port"] != nil {
 					refuse(dir, "rule %d: protocol %s takes no port", i, proto)
 				}
 			}

@@ -54,6 +54,12 @@
 // Bulk reads (ReadMany) list each kind by the kyku-prefix label selector,
 // every page, instead of one request per object.
 //
+// What every cloud provider does the same way lives in shared packages:
+// the dispatch to kinds (provider/kinds), the retry loop and polls
+// (provider/retry), property values and tags (provider/property); what
+// every Hetzner object does the same way (get, find by name, create by
+// name, relabel, delete) is written once in api.go.
+//
 // Concurrency: a Provider holds an hcloud client, options, a pacer and
 // per-object mutexes (label read-modify-writes, creates of one name,
 // subnet changes of one network); it is safe for concurrent use.

@@ -2,64 +2,26 @@ package hetzner_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
-	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/provider/hetzner/hcloudtest"
+	"github.com/kyku/action/internal/provider/providertest"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/local"
 )
 
-// example is examples/hetzner/kyku.yaml, the stack users check by hand.
-func example(t *testing.T) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "examples", "hetzner", "kyku.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
-
-func parseText(t *testing.T, text string) *config.Config {
-	t.Helper()
-	cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte(text)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
-}
-
-// edit replaces old (which must occur) with new in text.
-func edit(t *testing.T, text, old, new string) string {
-	t.Helper()
-	if !strings.Contains(text, old) {
-		t.Fatalf("example has no %q", old)
-	}
-	return strings.Replace(text, old, new, 1)
-}
-
-func actionsOf(p *plan.Plan) []string {
-	var out []string
-	for _, c := range p.Changes {
-		if c.Action != plan.NoOp {
-			out = append(out, c.Action.String()+" "+c.ResourceID)
-		}
-	}
-	return out
+// engineOptions have the engine wait no real time between its retries.
+var engineOptions = engine.Options{
+	DeployPrefix: "kyku0001", RetryBase: time.Millisecond, DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond,
 }
 
 func newEngine(t *testing.T, e *env) *engine.Engine {
-	return engine.New(e.p, local.New(t.TempDir(), "", local.Options{}), engine.Options{
-		DeployPrefix: "kyku0001", RetryBase: time.Millisecond, DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond,
-	})
+	return engine.New(e.p, local.New(t.TempDir(), "", local.Options{}), engineOptions)
 }
 
 // TestEngineLifecycleOnFakeHetzner drives examples/hetzner through the
@@ -71,116 +33,69 @@ func TestEngineLifecycleOnFakeHetzner(t *testing.T) {
 	e := setup(t)
 	e.cloud.SetActionPolls(3)
 	e.cloud.SetBootPolls(4)
-	eng := newEngine(t, e)
-	ctx := context.Background()
-	apply := func(c *config.Config) *engine.Result {
-		t.Helper()
-		res, err := eng.Apply(ctx, c, engine.ApplyOptions{}, nil)
-		if err != nil {
-			t.Fatalf("apply: %v", err)
-		}
-		if err := res.Err(); err != nil {
-			t.Fatalf("apply: %v", err)
-		}
-		return res
-	}
-	planOf := func(c *config.Config) []string {
-		t.Helper()
-		pl, err := eng.Plan(ctx, c)
-		if err != nil {
-			t.Fatalf("plan: %v", err)
-		}
-		return actionsOf(pl)
-	}
-	want := func(got []string, want ...string) {
-		t.Helper()
-		if strings.Join(got, ",") != strings.Join(want, ",") {
-			t.Fatalf("plan = %v, want %v", got, want)
-		}
-	}
-
 	e.cloud.SetRateLimit(3600, 3)              // the bucket runs dry early in the apply
 	e.cloud.Fail("POST /servers", "locked", 2) // retried, not fatal
 	e.cloud.Fail("POST /load_balancers", "server_error", 1)
 	e.cloud.FailAfter("POST /firewalls", "bad_gateway", 1) // made, answer lost: found by name
-	text := example(t)
-	res := apply(parseText(t, text))
-	if len(res.Succeeded) != 9 {
-		t.Fatalf("created %d, want 9", len(res.Succeeded))
-	}
-	// The bucket is empty from the fourth request on: the provider paces
-	// the parallel workers by the headers (RateLimit-Remaining 0 starts it
-	// even before a 429), so at most one 429 per worker, not a storm.
-	if n := e.cloud.Limited(); n > 10 {
-		t.Errorf("%d answers were 429 during the apply; want at most the engine's parallelism (10)", n)
-	}
-	if calls, slept := e.cloud.Calls(""), e.clock.Slept(); slept < time.Duration(calls-3-10)*time.Second {
-		t.Errorf("%d requests in %v of provider waits; an empty bucket refills one a second", calls, slept)
-	}
-	e.cloud.SetRateLimit(3600, 3600)
-	for route, n := range map[string]int{"POST /networks": 1, "POST /servers": 4, "POST /firewalls": 2, "POST /load_balancers": 2} {
-		if got := e.cloud.Calls(route); got < n {
-			t.Errorf("%s called %d times, want at least %d (first attempts + injected faults, + any 429)", route, got, n)
-		}
-	}
-	if inv := e.cloud.Inventory(); len(inv) != 6 { // network, firewall, key, 2 servers, LB; subnets and the group are no objects
-		t.Errorf("project holds %v, want 6 objects", inv)
-	}
-	var lbTargets int
-	e.cloud.Edit(func(st *hcloudtest.State) {
-		for _, s := range st.Servers {
-			if s.Status != "running" {
-				t.Errorf("server %s is %s after apply, want running", s.Name, s.Status)
+	providertest.Lifecycle(t, providertest.Stack{
+		Provider: e.p, Config: providertest.Example(t, "hetzner"), Created: 9,
+		Engine: engineOptions, Inventory: e.cloud.Inventory,
+		AfterCreate: func(t *testing.T) {
+			// The bucket is empty from the fourth request on: the provider
+			// paces the parallel workers by the headers (RateLimit-Remaining
+			// 0 starts it even before a 429), so at most one 429 per
+			// worker, not a storm.
+			if n := e.cloud.Limited(); n > 10 {
+				t.Errorf("%d answers were 429 during the apply; want at most the engine's parallelism (10)", n)
 			}
-			if s.Labels["kyku-tg/kyku0001-web-tg"] == "http-80" {
-				lbTargets++
+			if calls, slept := e.cloud.Calls(""), e.clock.Slept(); slept < time.Duration(calls-3-10)*time.Second {
+				t.Errorf("%d requests in %v of provider waits; an empty bucket refills one a second", calls, slept)
 			}
-		}
+			e.cloud.SetRateLimit(3600, 3600)
+			for route, n := range map[string]int{"POST /networks": 1, "POST /servers": 4, "POST /firewalls": 2, "POST /load_balancers": 2} {
+				if got := e.cloud.Calls(route); got < n {
+					t.Errorf("%s called %d times, want at least %d (first attempts + injected faults, + any 429)", route, got, n)
+				}
+			}
+			if inv := e.cloud.Inventory(); len(inv) != 6 { // network, firewall, key, 2 servers, LB; subnets and the group are no objects
+				t.Errorf("project holds %v, want 6 objects", inv)
+			}
+			var lbTargets int
+			e.cloud.Edit(func(st *hcloudtest.State) {
+				for _, s := range st.Servers {
+					if s.Status != "running" {
+						t.Errorf("server %s is %s after apply, want running", s.Name, s.Status)
+					}
+					if s.Labels["kyku-tg/kyku0001-web-tg"] == "http-80" {
+						lbTargets++
+					}
+				}
+			})
+			if lbTargets != 2 {
+				t.Errorf("%d servers carry the target group's label, want 2", lbTargets)
+			}
+		},
+		AfterUpdate: func(t *testing.T) {
+			e.cloud.Edit(func(st *hcloudtest.State) {
+				for _, s := range st.Servers {
+					if s.Name == "kyku0001-web-0" && (s.ServerType != "cx33" || s.Status != "running") {
+						t.Errorf("web-0 is %s and %s after the rescale, want cx33 and running", s.ServerType, s.Status)
+					}
+				}
+			})
+		},
+		// Drift: a rule added in the console.
+		Drift: func(t *testing.T) {
+			e.cloud.Edit(func(st *hcloudtest.State) {
+				for _, f := range st.Firewalls {
+					if strings.HasSuffix(f.Name, "web-sg") {
+						port := "3306"
+						f.Rules = append(f.Rules, hcloudtest.Rule{Direction: "in", Protocol: "tcp", Port: &port, SourceIPs: []string{"0.0.0.0/0"}})
+					}
+				}
+			})
+		},
 	})
-	if lbTargets != 2 {
-		t.Errorf("%d servers carry the target group's label, want 2", lbTargets)
-	}
-	want(planOf(parseText(t, text)))
-
-	// Update in place: a firewall rule and a server size (a rescale).
-	text = edit(t, text, "port: 22, cidr: 10.0.0.0/16", "port: 2222, cidr: 10.0.0.0/16")
-	text = edit(t, text, "image: debian-12\n      size: small", "image: debian-12\n      size: medium")
-	want(planOf(parseText(t, text)), "update web-sg", "update web-0")
-	apply(parseText(t, text))
-	want(planOf(parseText(t, text)))
-	e.cloud.Edit(func(st *hcloudtest.State) {
-		for _, s := range st.Servers {
-			if s.Name == "kyku0001-web-0" && (s.ServerType != "cx33" || s.Status != "running") {
-				t.Errorf("web-0 is %s and %s after the rescale, want cx33 and running", s.ServerType, s.Status)
-			}
-		}
-	})
-
-	// Replace: a new image; the target group follows the new server.
-	text = edit(t, text, "image: debian-12\n      size: medium", "image: debian-13\n      size: medium")
-	want(planOf(parseText(t, text)), "replace web-0", "update web-tg")
-	apply(parseText(t, text))
-	want(planOf(parseText(t, text)))
-
-	// Drift: a rule added in the console shows as an update; apply removes it.
-	e.cloud.Edit(func(st *hcloudtest.State) {
-		for _, f := range st.Firewalls {
-			if strings.HasSuffix(f.Name, "web-sg") {
-				port := "3306"
-				f.Rules = append(f.Rules, hcloudtest.Rule{Direction: "in", Protocol: "tcp", Port: &port, SourceIPs: []string{"0.0.0.0/0"}})
-			}
-		}
-	})
-	want(planOf(parseText(t, text)), "update web-sg")
-	apply(parseText(t, text))
-	want(planOf(parseText(t, text)))
-
-	if _, err := eng.Destroy(ctx, engine.ApplyOptions{}); err != nil {
-		t.Fatalf("destroy: %v", err)
-	}
-	if inv := e.cloud.Inventory(); len(inv) != 0 {
-		t.Errorf("fake Hetzner still holds %v after destroy", inv)
-	}
 }
 
 // TestDatabaseRefusedAtPlanTime: a Database on Hetzner is a config error
@@ -189,7 +104,7 @@ func TestEngineLifecycleOnFakeHetzner(t *testing.T) {
 func TestDatabaseRefusedAtPlanTime(t *testing.T) {
 	e := setup(t)
 	eng := newEngine(t, e)
-	text := edit(t, example(t), "\noutputs:\n", `
+	text := providertest.Edit(t, providertest.Example(t, "hetzner"), "\noutputs:\n", `
   app-db:
     type: Database
     properties:
@@ -204,7 +119,7 @@ outputs:
 			line = i + 1
 		}
 	}
-	_, err := eng.Apply(context.Background(), parseText(t, text), engine.ApplyOptions{}, nil)
+	_, err := eng.Apply(context.Background(), providertest.Parse(t, text), engine.ApplyOptions{}, nil)
 	if err == nil {
 		t.Fatal("apply with a Database on hetzner succeeded; want a config error")
 	}
@@ -228,9 +143,9 @@ outputs:
 func TestDestroyResolvesStaleIDByName(t *testing.T) {
 	e := setup(t)
 	b := local.New(t.TempDir(), "", local.Options{})
-	eng := engine.New(e.p, b, engine.Options{DeployPrefix: "kyku0001", RetryBase: time.Millisecond, DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond})
+	eng := engine.New(e.p, b, engineOptions)
 	ctx := context.Background()
-	cfg := parseText(t, `provider: { name: hetzner }
+	cfg := providertest.Parse(t, `provider: { name: hetzner }
 resources:
   net:
     type: Vpc

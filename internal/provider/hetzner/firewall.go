@@ -11,6 +11,7 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -31,18 +32,15 @@ func toRules(dir hcloud.FirewallRuleDirection, rules []any) ([]hcloud.FirewallRu
 	var out []hcloud.FirewallRule
 	for i, raw := range rules {
 		m, _ := raw.(map[string]any)
-		cidr := pstr(m, "cidr")
+		cidr := property.String(m, "cidr")
 		_, ipn, err := net.ParseCIDR(cidr)
 		if err != nil || ipn.String() != cidr {
 			return nil, fmt.Errorf("rule %d: cidr %q is not a network in CIDR notation", i, cidr)
 		}
-		proto := pstr(m, "protocol")
-		if proto == "" {
-			proto = "tcp"
-		}
+		proto := property.StringOr(m, "protocol", "tcp")
 		port := ""
 		if _, ok := m["port"]; ok {
-			port = strconv.Itoa(pint(m, "port", 0))
+			port = strconv.Itoa(property.Int(m, "port", 0))
 		}
 		mk := func(p hcloud.FirewallRuleProtocol, port string, desc *string) hcloud.FirewallRule {
 			r := hcloud.FirewallRule{Direction: dir, Protocol: p, Description: desc}
@@ -160,133 +158,85 @@ func firewallObject(f *hcloud.Firewall) provider.Object {
 	if egress != nil {
 		props["egress"] = egress
 	}
-	return object(strconv.FormatInt(f.ID, 10), f.Name, setTags(props, f.Labels), nil)
+	return provider.NewObject(strconv.FormatInt(f.ID, 10), f.Name, property.SetTags(props, f.Labels, isKykuLabel), nil)
 }
 
-func (k firewallKind) get(ctx context.Context, id int64) (*hcloud.Firewall, error) {
-	var f *hcloud.Firewall
-	err := k.p.call(ctx, "get firewall", func(ctx context.Context) (r *hcloud.Response, err error) {
-		f, r, err = k.p.c.Firewall.GetByID(ctx, id)
-		return r, err
-	})
-	if err != nil {
-		return nil, err
+func (p *Provider) firewalls() api[hcloud.Firewall] {
+	return api[hcloud.Firewall]{
+		p: p, what: "firewall", get: p.c.Firewall.GetByID,
+		list: func(ctx context.Context, name, selector string) ([]*hcloud.Firewall, *hcloud.Response, error) {
+			return p.c.Firewall.List(ctx, hcloud.FirewallListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
+		},
+		labels: func(f *hcloud.Firewall) map[string]string { return f.Labels },
+		relabel: func(ctx context.Context, f *hcloud.Firewall, labels map[string]string) (*hcloud.Firewall, *hcloud.Response, error) {
+			return p.c.Firewall.Update(ctx, f, hcloud.FirewallUpdateOpts{Labels: labels})
+		},
+		del: func(ctx context.Context, f *hcloud.Firewall) (*hcloud.Action, *hcloud.Response, error) {
+			r, err := p.c.Firewall.Delete(ctx, f)
+			return nil, r, err
+		},
+		object: func(_ context.Context, f *hcloud.Firewall) (provider.Object, error) { return firewallObject(f), nil },
 	}
-	if f == nil {
-		return nil, gone(fmt.Sprintf("firewall %d", id))
-	}
-	return f, nil
-}
-
-func (k firewallKind) byName(ctx context.Context, name, selector string) (*hcloud.Firewall, error) {
-	var fs []*hcloud.Firewall
-	err := k.p.call(ctx, "list firewalls", func(ctx context.Context) (r *hcloud.Response, err error) {
-		fs, r, err = k.p.c.Firewall.List(ctx, hcloud.FirewallListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
-		return r, err
-	})
-	if err != nil || len(fs) == 0 {
-		return nil, err
-	}
-	return fs[0], nil
 }
 
 func firewallLabels(r provider.Resource, network int64) map[string]string {
 	return wantLabels(r, map[string]string{labelNetwork: strconv.FormatInt(network, 10)})
 }
 
-func (k firewallKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+// firewallSpec reads what a SecurityGroup asks of its firewall: its
+// network's ID and its rules.
+func firewallSpec(r provider.Resource) (int64, []hcloud.FirewallRule, error) {
 	nid, err := refID(r, "network")
 	if err != nil {
-		return provider.Object{}, err
+		return 0, nil, err
 	}
 	rules, err := wantRules(r)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	f, err := k.byName(ctx, r.CloudName, "")
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if f == nil {
-		var res hcloud.FirewallCreateResult
-		err = k.p.call(ctx, "create firewall", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			res, resp, err = k.p.c.Firewall.Create(ctx, hcloud.FirewallCreateOpts{Name: r.CloudName, Labels: firewallLabels(r, nid), Rules: rules})
-			return resp, err
-		})
-		switch {
-		case isCode(err, hcloud.ErrorCodeUniquenessError):
-			if f, err = k.byName(ctx, r.CloudName, ""); err == nil && f == nil {
-				err = fmt.Errorf("create firewall %q: uniqueness_error, yet no firewall has that name", r.CloudName)
-			}
-		case err == nil:
-			f = res.Firewall
-			err = k.p.wait(ctx, res.Actions...)
-		}
-		if err != nil {
-			return provider.Object{}, err
-		}
-	}
-	if err := managed("firewall", r.CloudName, f.Labels); err != nil {
-		return provider.Object{}, err
-	}
-	return k.read(ctx, strconv.FormatInt(f.ID, 10))
+	return nid, rules, err
 }
 
-func (k firewallKind) read(ctx context.Context, id string) (provider.Object, error) {
-	fid, err := parseID(id)
+func (k firewallKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	nid, rules, err := firewallSpec(r)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	f, err := k.get(ctx, fid)
+	f, err := k.p.firewalls().ensure(ctx, r.CloudName, func(ctx context.Context) (*hcloud.Firewall, []*hcloud.Action, *hcloud.Response, error) {
+		res, resp, err := k.p.c.Firewall.Create(ctx, hcloud.FirewallCreateOpts{Name: r.CloudName, Labels: firewallLabels(r, nid), Rules: rules})
+		return res.Firewall, res.Actions, resp, err
+	})
 	if err != nil {
 		return provider.Object{}, err
 	}
-	return firewallObject(f), nil
+	return k.Read(ctx, strconv.FormatInt(f.ID, 10))
 }
 
-func (k firewallKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
-	fid, err := parseID(id)
+func (k firewallKind) Read(ctx context.Context, id string) (provider.Object, error) {
+	return k.p.firewalls().read(ctx, id)
+}
+
+func (k firewallKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+	nid, rules, err := firewallSpec(r)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	nid, err := refID(r, "network")
+	firewalls := k.p.firewalls()
+	f, err := firewalls.byProviderID(ctx, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	rules, err := wantRules(r)
-	if err != nil {
+	if f, err = firewalls.label(ctx, f, firewallLabels(r, nid)); err != nil {
 		return provider.Object{}, err
-	}
-	f, err := k.get(ctx, fid)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	want := firewallLabels(r, nid)
-	if !sameLabels(want, f.Labels) {
-		err := k.p.call(ctx, "label firewall", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			f, resp, err = k.p.c.Firewall.Update(ctx, f, hcloud.FirewallUpdateOpts{Labels: want})
-			return resp, err
-		})
-		if err != nil {
-			return provider.Object{}, err
-		}
 	}
 	in, eg := fromRules(rules)
 	if !value.Equal(value.Normalize(in), value.Normalize(anyOrNil(cur.Properties["ingress"]))) ||
 		!value.Equal(value.Normalize(eg), value.Normalize(anyOrNil(cur.Properties["egress"]))) {
-		var actions []*hcloud.Action
-		err := k.p.call(ctx, "set firewall rules", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			actions, resp, err = k.p.c.Firewall.SetRules(ctx, f, hcloud.FirewallSetRulesOpts{Rules: rules})
-			return resp, err
+		err := k.p.act(ctx, "set firewall rules", func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+			return k.p.c.Firewall.SetRules(ctx, f, hcloud.FirewallSetRulesOpts{Rules: rules})
 		})
 		if err != nil {
 			return provider.Object{}, err
 		}
-		if err := k.p.wait(ctx, actions...); err != nil {
-			return provider.Object{}, err
-		}
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
 func anyOrNil(v any) any {
@@ -296,27 +246,10 @@ func anyOrNil(v any) any {
 	return v
 }
 
-func (k firewallKind) delete(ctx context.Context, id string) error {
-	fid, err := parseID(id)
-	if err != nil {
-		return err
-	}
-	f, err := k.get(ctx, fid)
-	if err != nil {
-		return err
-	}
-	return k.p.call(ctx, "delete firewall", func(ctx context.Context) (*hcloud.Response, error) {
-		return k.p.c.Firewall.Delete(ctx, f)
-	})
+func (k firewallKind) Delete(ctx context.Context, id string) error {
+	return k.p.firewalls().remove(ctx, id)
 }
 
-func (k firewallKind) lookup(ctx context.Context, name string) (provider.Object, error) {
-	f, err := k.byName(ctx, name, labelManaged+"=true")
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if f == nil {
-		return provider.Object{}, gone("firewall " + name)
-	}
-	return firewallObject(f), nil
+func (k firewallKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
+	return k.p.firewalls().lookup(ctx, name)
 }

@@ -1,7 +1,6 @@
 package hetzner
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"regexp"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // Labels Kyku puts on every object, and the ones it keeps its own
@@ -57,17 +57,7 @@ var labelRE = regexp.MustCompile(`^([a-zA-Z0-9]([a-zA-Z0-9_.-]{0,61}[a-zA-Z0-9])
 
 // wantLabels is the full label set of r: the user's tags plus Kyku's own.
 func wantLabels(r provider.Resource, extra map[string]string) map[string]string {
-	l := map[string]string{}
-	if ut, ok := r.Properties["tags"].(map[string]any); ok {
-		for k, v := range ut {
-			if s, ok := v.(string); ok {
-				l[k] = s
-			}
-		}
-	}
-	for k, v := range extra {
-		l[k] = v
-	}
+	l := property.Tags(r.Properties, extra)
 	l[labelManaged] = "true"
 	l[labelPrefix] = r.Prefix
 	l[labelName] = r.Name
@@ -85,40 +75,6 @@ func keep(want, have map[string]string, prefixes ...string) map[string]string {
 		}
 	}
 	return want
-}
-
-// userTags is the "tags" property as Read reports it: every label but
-// Kyku's; nil when empty so it compares equal to an absent property.
-func userTags(l map[string]string) map[string]any {
-	out := map[string]any{}
-	for k, v := range l {
-		if !isKykuLabel(k) {
-			out[k] = v
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-func setTags(props map[string]any, l map[string]string) map[string]any {
-	if ut := userTags(l); ut != nil {
-		props["tags"] = ut
-	}
-	return props
-}
-
-func sameLabels(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if bv, ok := b[k]; !ok || bv != v {
-			return false
-		}
-	}
-	return true
 }
 
 // managed refuses an object that carries a Kyku cloud name but not Kyku's
@@ -160,7 +116,7 @@ func refID(r provider.Resource, prop string) (int64, error) {
 // refIDs parses a list of references.
 func refIDs(r provider.Resource, prop string) ([]int64, error) {
 	var out []int64
-	for _, s := range pstrs(r.Properties, prop) {
+	for _, s := range property.Strings(r.Properties, prop) {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n <= 0 {
 			return nil, fmt.Errorf("property %s: %q is not a Hetzner ID (a reference must resolve to the provider ID)", prop, s)
@@ -209,34 +165,6 @@ func parseTGID(id string) (string, error) {
 	return name, nil
 }
 
-func pstr(p map[string]any, k string) string {
-	s, _ := p[k].(string)
-	return s
-}
-
-func pint(p map[string]any, k string, def int) int {
-	if f, ok := p[k].(float64); ok {
-		return int(f)
-	}
-	return def
-}
-
-func pbool(p map[string]any, k string) bool {
-	b, _ := p[k].(bool)
-	return b
-}
-
-func pstrs(p map[string]any, k string) []string {
-	l, _ := p[k].([]any)
-	out := make([]string, 0, len(l))
-	for _, v := range l {
-		if s, ok := v.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // idList renders IDs as a sorted list of strings; nil when empty.
 func idList(ids []int64) []any {
 	if len(ids) == 0 {
@@ -247,41 +175,5 @@ func idList(ids []int64) []any {
 		ss[i] = strconv.FormatInt(id, 10)
 	}
 	sort.Strings(ss)
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
+	return property.List(ss)
 }
-
-// diffIDs returns what is in want but not have, and in have but not want.
-func diffIDs(have, want []int64) (add, remove []int64) {
-	h, w := map[int64]bool{}, map[int64]bool{}
-	for _, id := range have {
-		h[id] = true
-	}
-	for _, id := range want {
-		w[id] = true
-		if !h[id] {
-			add = append(add, id)
-		}
-	}
-	for _, id := range have {
-		if !w[id] {
-			remove = append(remove, id)
-		}
-	}
-	return add, remove
-}
-
-func object(id, cloudName string, props, outputs map[string]any) provider.Object {
-	if outputs == nil {
-		outputs = map[string]any{}
-	}
-	outputs["id"] = id
-	return provider.Object{ID: id, CloudName: cloudName, Properties: props, Outputs: outputs}
-}
-
-func gone(what string) error { return fmt.Errorf("%s: %w", what, provider.ErrNotFound) }
-
-func isGone(err error) bool { return errors.Is(err, provider.ErrNotFound) }

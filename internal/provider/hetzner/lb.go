@@ -9,6 +9,7 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // lbKind maps LoadBalancer to a load balancer (type lb11) in the
@@ -46,50 +47,43 @@ func lbObject(lb *hcloud.LoadBalancer) provider.Object {
 	if ip := lb.PublicNet.IPv4.IP; ip != nil {
 		endpoint = ip.String()
 	}
-	return object(strconv.FormatInt(lb.ID, 10), lb.Name, setTags(props, lb.Labels), map[string]any{"endpoint": endpoint})
+	return provider.NewObject(strconv.FormatInt(lb.ID, 10), lb.Name, property.SetTags(props, lb.Labels, isKykuLabel), map[string]any{"endpoint": endpoint})
 }
 
-func (k lbKind) get(ctx context.Context, id int64) (*hcloud.LoadBalancer, error) {
-	var lb *hcloud.LoadBalancer
-	err := k.p.call(ctx, "get load balancer", func(ctx context.Context) (r *hcloud.Response, err error) {
-		lb, r, err = k.p.c.LoadBalancer.GetByID(ctx, id)
-		return r, err
-	})
-	if err != nil {
-		return nil, err
+func (p *Provider) loadBalancers() api[hcloud.LoadBalancer] {
+	return api[hcloud.LoadBalancer]{
+		p: p, what: "load balancer", get: p.c.LoadBalancer.GetByID,
+		list: func(ctx context.Context, name, selector string) ([]*hcloud.LoadBalancer, *hcloud.Response, error) {
+			return p.c.LoadBalancer.List(ctx, hcloud.LoadBalancerListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
+		},
+		labels: func(lb *hcloud.LoadBalancer) map[string]string { return lb.Labels },
+		relabel: func(ctx context.Context, lb *hcloud.LoadBalancer, labels map[string]string) (*hcloud.LoadBalancer, *hcloud.Response, error) {
+			return p.c.LoadBalancer.Update(ctx, lb, hcloud.LoadBalancerUpdateOpts{Labels: labels})
+		},
+		// As documented since 2025, the delete is an action: the load
+		// balancer goes when it finishes.
+		del: func(ctx context.Context, lb *hcloud.LoadBalancer) (*hcloud.Action, *hcloud.Response, error) {
+			res, r, err := p.c.LoadBalancer.DeleteWithResult(ctx, lb)
+			return res.Action, r, err
+		},
+		object: func(_ context.Context, lb *hcloud.LoadBalancer) (provider.Object, error) { return lbObject(lb), nil },
 	}
-	if lb == nil {
-		return nil, gone(fmt.Sprintf("load balancer %d", id))
-	}
-	return lb, nil
-}
-
-func (k lbKind) byName(ctx context.Context, name, selector string) (*hcloud.LoadBalancer, error) {
-	var lbs []*hcloud.LoadBalancer
-	err := k.p.call(ctx, "list load balancers", func(ctx context.Context) (r *hcloud.Response, err error) {
-		lbs, r, err = k.p.c.LoadBalancer.List(ctx, hcloud.LoadBalancerListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
-		return r, err
-	})
-	if err != nil || len(lbs) == 0 {
-		return nil, err
-	}
-	return lbs[0], nil
 }
 
 // group reads the target group r references: its ID, protocol and port.
 func (k lbKind) group(ctx context.Context, r provider.Resource) (string, string, int, error) {
-	id := pstr(r.Properties, "targetGroup")
+	id := property.String(r.Properties, "targetGroup")
 	if _, err := parseTGID(id); err != nil {
 		return "", "", 0, fmt.Errorf("property targetGroup: %q is not a Kyku target group ID (kyku-tg/<cloud name>)", id)
 	}
-	tg, err := (tgKind{k.p}).read(ctx, id)
+	tg, err := (tgKind{k.p}).Read(ctx, id)
 	if err != nil {
 		return "", "", 0, err
 	}
-	return id, pstr(tg.Properties, "protocol"), pint(tg.Properties, "port", 80), nil
+	return id, property.String(tg.Properties, "protocol"), property.Int(tg.Properties, "port", 80), nil
 }
 
-func (k lbKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k lbKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	var netID int64
 	if _, ok := r.Properties["network"]; ok {
 		n, err := refID(r, "network")
@@ -102,71 +96,42 @@ func (k lbKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 	if err != nil {
 		return provider.Object{}, err
 	}
-	port := pint(r.Properties, "port", 80)
-	lb, err := k.byName(ctx, r.CloudName, "")
+	port := property.Int(r.Properties, "port", 80)
+	opts := hcloud.LoadBalancerCreateOpts{
+		Name: r.CloudName, LoadBalancerType: &hcloud.LoadBalancerType{Name: lbType},
+		Location: &hcloud.Location{Name: k.p.opts.Location}, Labels: wantLabels(r, nil),
+		Services: []hcloud.LoadBalancerCreateOptsService{{Protocol: serviceProtocol(proto), ListenPort: hcloud.Ptr(port), DestinationPort: hcloud.Ptr(dest)}},
+		Targets: []hcloud.LoadBalancerCreateOptsTarget{{
+			Type: hcloud.LoadBalancerTargetTypeLabelSelector, LabelSelector: hcloud.LoadBalancerCreateOptsTargetLabelSelector{Selector: tg},
+			UsePrivateIP: hcloud.Ptr(netID != 0),
+		}},
+	}
+	if netID != 0 {
+		opts.Network = &hcloud.Network{ID: netID}
+	}
+	lb, err := k.p.loadBalancers().ensure(ctx, r.CloudName, func(ctx context.Context) (*hcloud.LoadBalancer, []*hcloud.Action, *hcloud.Response, error) {
+		res, resp, err := k.p.c.LoadBalancer.Create(ctx, opts)
+		return res.LoadBalancer, []*hcloud.Action{res.Action}, resp, err
+	})
 	if err != nil {
 		return provider.Object{}, err
 	}
-	if lb == nil {
-		opts := hcloud.LoadBalancerCreateOpts{
-			Name: r.CloudName, LoadBalancerType: &hcloud.LoadBalancerType{Name: lbType},
-			Location: &hcloud.Location{Name: k.p.opts.Location}, Labels: wantLabels(r, nil),
-			Services: []hcloud.LoadBalancerCreateOptsService{{Protocol: serviceProtocol(proto), ListenPort: hcloud.Ptr(port), DestinationPort: hcloud.Ptr(dest)}},
-			Targets: []hcloud.LoadBalancerCreateOptsTarget{{
-				Type: hcloud.LoadBalancerTargetTypeLabelSelector, LabelSelector: hcloud.LoadBalancerCreateOptsTargetLabelSelector{Selector: tg},
-				UsePrivateIP: hcloud.Ptr(netID != 0),
-			}},
-		}
-		if netID != 0 {
-			opts.Network = &hcloud.Network{ID: netID}
-		}
-		var res hcloud.LoadBalancerCreateResult
-		err = k.p.call(ctx, "create load balancer", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			res, resp, err = k.p.c.LoadBalancer.Create(ctx, opts)
-			return resp, err
-		})
-		switch {
-		case isCode(err, hcloud.ErrorCodeUniquenessError):
-			if lb, err = k.byName(ctx, r.CloudName, ""); err == nil && lb == nil {
-				err = fmt.Errorf("create load balancer %q: uniqueness_error, yet none has that name", r.CloudName)
-			}
-		case err == nil:
-			lb = res.LoadBalancer
-			err = k.p.wait(ctx, res.Action)
-		}
-		if err != nil {
-			return provider.Object{}, err
-		}
-	}
-	if err := managed("load balancer", r.CloudName, lb.Labels); err != nil {
-		return provider.Object{}, err
-	}
 	// Finish an interrupted create, or converge an existing one.
-	return k.converge(ctx, lb.ID, pint(r.Properties, "port", 80), netID, tg, proto, dest, wantLabels(r, nil))
+	return k.converge(ctx, lb.ID, property.Int(r.Properties, "port", 80), netID, tg, proto, dest, wantLabels(r, nil))
 }
 
 // converge brings the load balancer's network, service (on port, to the
 // group's protocol and port dest) and target in line, and its labels when
 // labels is not nil, and returns it.
 func (k lbKind) converge(ctx context.Context, id int64, port int, netID int64, tg, proto string, dest int, labels map[string]string) (provider.Object, error) {
-	lb, err := k.get(ctx, id)
+	lbs := k.p.loadBalancers()
+	lb, err := lbs.byID(ctx, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
 	act := func(op string, fn func(ctx context.Context) (*hcloud.Action, *hcloud.Response, error)) error {
-		var a *hcloud.Action
-		err := k.p.call(ctx, op, func(ctx context.Context) (resp *hcloud.Response, err error) {
-			a, resp, err = fn(ctx)
-			return resp, err
-		})
-		switch {
-		case err == nil:
-			return k.p.wait(ctx, a)
-		case isCode(err, hcloud.ErrorCodeSourcePortAlreadyUsed), isCode(err, hcloud.ErrorCodeTargetAlreadyDefined),
-			isCode(err, hcloud.ErrorCodeLoadBalancerAlreadyAttached):
-			return nil // a retry whose first answer was lost: what it asked for is there
-		}
-		return err
+		return k.p.act(ctx, op, func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) { return one(fn(ctx)) },
+			hcloud.ErrorCodeSourcePortAlreadyUsed, hcloud.ErrorCodeTargetAlreadyDefined, hcloud.ErrorCodeLoadBalancerAlreadyAttached)
 	}
 	if netID != 0 && len(lb.PrivateNet) == 0 {
 		err := act("attach load balancer to network", func(ctx context.Context) (*hcloud.Action, *hcloud.Response, error) {
@@ -237,16 +202,12 @@ func (k lbKind) converge(ctx context.Context, id int64, port int, netID int64, t
 			return provider.Object{}, err
 		}
 	}
-	if labels != nil && !sameLabels(labels, lb.Labels) {
-		err := k.p.call(ctx, "label load balancer", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			_, resp, err = k.p.c.LoadBalancer.Update(ctx, lb, hcloud.LoadBalancerUpdateOpts{Labels: labels})
-			return resp, err
-		})
-		if err != nil {
+	if labels != nil {
+		if _, err := lbs.label(ctx, lb, labels); err != nil {
 			return provider.Object{}, err
 		}
 	}
-	return k.read(ctx, strconv.FormatInt(id, 10))
+	return k.Read(ctx, strconv.FormatInt(id, 10))
 }
 
 // retarget carries a target group's new protocol and port to the services
@@ -263,27 +224,19 @@ func (k lbKind) retarget(ctx context.Context, tg, proto string, dest int) error 
 		if obj.Properties["targetGroup"] != tg {
 			continue
 		}
-		netID, _ := strconv.ParseInt(pstr(obj.Properties, "network"), 10, 64)
-		if _, err := k.converge(ctx, lb.ID, pint(obj.Properties, "port", 80), netID, tg, proto, dest, nil); err != nil {
+		netID, _ := strconv.ParseInt(property.String(obj.Properties, "network"), 10, 64)
+		if _, err := k.converge(ctx, lb.ID, property.Int(obj.Properties, "port", 80), netID, tg, proto, dest, nil); err != nil {
 			return fmt.Errorf("load balancer %s: %w", lb.Name, err)
 		}
 	}
 	return nil
 }
 
-func (k lbKind) read(ctx context.Context, id string) (provider.Object, error) {
-	lid, err := parseID(id)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	lb, err := k.get(ctx, lid)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	return lbObject(lb), nil
+func (k lbKind) Read(ctx context.Context, id string) (provider.Object, error) {
+	return k.p.loadBalancers().read(ctx, id)
 }
 
-func (k lbKind) update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
+func (k lbKind) Update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
 	lid, err := parseID(id)
 	if err != nil {
 		return provider.Object{}, err
@@ -298,36 +251,13 @@ func (k lbKind) update(ctx context.Context, id string, r provider.Resource, _ pr
 	if err != nil {
 		return provider.Object{}, err
 	}
-	return k.converge(ctx, lid, pint(r.Properties, "port", 80), netID, tg, proto, dest, wantLabels(r, nil))
+	return k.converge(ctx, lid, property.Int(r.Properties, "port", 80), netID, tg, proto, dest, wantLabels(r, nil))
 }
 
-func (k lbKind) delete(ctx context.Context, id string) error {
-	lid, err := parseID(id)
-	if err != nil {
-		return err
-	}
-	lb, err := k.get(ctx, lid)
-	if err != nil {
-		return err
-	}
-	var res hcloud.LoadBalancerDeleteResult
-	err = k.p.call(ctx, "delete load balancer", func(ctx context.Context) (resp *hcloud.Response, err error) {
-		res, resp, err = k.p.c.LoadBalancer.DeleteWithResult(ctx, lb)
-		return resp, err
-	})
-	if err != nil {
-		return err
-	}
-	return k.p.wait(ctx, res.Action)
+func (k lbKind) Delete(ctx context.Context, id string) error {
+	return k.p.loadBalancers().remove(ctx, id)
 }
 
-func (k lbKind) lookup(ctx context.Context, name string) (provider.Object, error) {
-	lb, err := k.byName(ctx, name, labelManaged+"=true")
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if lb == nil {
-		return provider.Object{}, gone("load balancer " + name)
-	}
-	return lbObject(lb), nil
+func (k lbKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
+	return k.p.loadBalancers().lookup(ctx, name)
 }

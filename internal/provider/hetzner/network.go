@@ -9,6 +9,7 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // perPage is the largest page the API serves.
@@ -49,115 +50,60 @@ func all[T any](ctx context.Context, p *Provider, op string, list func(ctx conte
 // (the engine's) is kept in the kyku-azs label so Read reports it.
 type vpcKind struct{ p *Provider }
 
-func (k vpcKind) get(ctx context.Context, id int64) (*hcloud.Network, error) {
-	var n *hcloud.Network
-	err := k.p.call(ctx, "get network", func(ctx context.Context) (r *hcloud.Response, err error) {
-		n, r, err = k.p.c.Network.GetByID(ctx, id)
-		return r, err
-	})
-	if err != nil {
-		return nil, err
+func (p *Provider) networks() api[hcloud.Network] {
+	return api[hcloud.Network]{
+		p: p, what: "network", get: p.c.Network.GetByID,
+		list: func(ctx context.Context, name, selector string) ([]*hcloud.Network, *hcloud.Response, error) {
+			return p.c.Network.List(ctx, hcloud.NetworkListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
+		},
+		labels: func(n *hcloud.Network) map[string]string { return n.Labels },
+		relabel: func(ctx context.Context, n *hcloud.Network, labels map[string]string) (*hcloud.Network, *hcloud.Response, error) {
+			return p.c.Network.Update(ctx, n, hcloud.NetworkUpdateOpts{Labels: labels})
+		},
+		del: func(ctx context.Context, n *hcloud.Network) (*hcloud.Action, *hcloud.Response, error) {
+			r, err := p.c.Network.Delete(ctx, n)
+			return nil, r, err
+		},
+		object: func(_ context.Context, n *hcloud.Network) (provider.Object, error) { return vpcObject(n), nil },
 	}
-	if n == nil {
-		return nil, gone(fmt.Sprintf("network %d", id))
-	}
-	return n, nil
-}
-
-// byName lists networks named name (and matching selector, if any).
-func (k vpcKind) byName(ctx context.Context, name, selector string) (*hcloud.Network, error) {
-	var ns []*hcloud.Network
-	err := k.p.call(ctx, "list networks", func(ctx context.Context) (r *hcloud.Response, err error) {
-		ns, r, err = k.p.c.Network.List(ctx, hcloud.NetworkListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
-		return r, err
-	})
-	if err != nil || len(ns) == 0 {
-		return nil, err
-	}
-	return ns[0], nil
 }
 
 func vpcObject(n *hcloud.Network) provider.Object {
 	azs, _ := strconv.Atoi(n.Labels[labelAZs])
 	props := map[string]any{"cidr": n.IPRange.String(), "distributeAcrossAzs": float64(azs)}
-	return object(strconv.FormatInt(n.ID, 10), n.Name, setTags(props, n.Labels), nil)
+	return provider.NewObject(strconv.FormatInt(n.ID, 10), n.Name, property.SetTags(props, n.Labels, isKykuLabel), nil)
 }
 
 func vpcLabels(r provider.Resource) map[string]string {
-	return wantLabels(r, map[string]string{labelAZs: strconv.Itoa(pint(r.Properties, "distributeAcrossAzs", 0))})
+	return wantLabels(r, map[string]string{labelAZs: strconv.Itoa(property.Int(r.Properties, "distributeAcrossAzs", 0))})
 }
 
-func (k vpcKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
-	cidr := pstr(r.Properties, "cidr")
+func (k vpcKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	cidr := property.String(r.Properties, "cidr")
 	_, ipn, err := net.ParseCIDR(cidr)
 	if err != nil || ipn.String() != cidr {
 		return provider.Object{}, fmt.Errorf("cidr %q is not a network in CIDR notation (e.g. 10.0.0.0/16)", cidr)
 	}
-	n, err := k.byName(ctx, r.CloudName, "")
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if n == nil {
-		err = k.p.call(ctx, "create network", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			n, resp, err = k.p.c.Network.Create(ctx, hcloud.NetworkCreateOpts{Name: r.CloudName, IPRange: ipn, Labels: vpcLabels(r)})
-			return resp, err
-		})
-		if isCode(err, hcloud.ErrorCodeUniquenessError) {
-			n, err = k.byName(ctx, r.CloudName, "")
-			if err == nil && n == nil {
-				err = fmt.Errorf("create network %q: uniqueness_error, yet no network has that name", r.CloudName)
-			}
-		}
-		if err != nil {
-			return provider.Object{}, err
-		}
-	}
-	if err := managed("network", r.CloudName, n.Labels); err != nil {
-		return provider.Object{}, err
-	}
-	return vpcObject(n), nil
-}
-
-func (k vpcKind) read(ctx context.Context, id string) (provider.Object, error) {
-	nid, err := parseID(id)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	n, err := k.get(ctx, nid)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	return vpcObject(n), nil
-}
-
-// setLabels writes a network's labels as fn computes them from the
-// current ones; writers in this process take turns, as subnets keep their
-// bookkeeping on their network.
-func (k vpcKind) setLabels(ctx context.Context, id int64, fn func(have map[string]string) map[string]string) (*hcloud.Network, error) {
-	mu := k.p.mutex(fmt.Sprintf("labels/network/%d", id))
-	mu.Lock()
-	defer mu.Unlock()
-	n, err := k.get(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	want := fn(n.Labels)
-	if sameLabels(want, n.Labels) {
-		return n, nil
-	}
-	err = k.p.call(ctx, "label network", func(ctx context.Context) (r *hcloud.Response, err error) {
-		n, r, err = k.p.c.Network.Update(ctx, n, hcloud.NetworkUpdateOpts{Labels: want})
-		return r, err
+	n, err := k.p.networks().ensure(ctx, r.CloudName, func(ctx context.Context) (*hcloud.Network, []*hcloud.Action, *hcloud.Response, error) {
+		n, resp, err := k.p.c.Network.Create(ctx, hcloud.NetworkCreateOpts{Name: r.CloudName, IPRange: ipn, Labels: vpcLabels(r)})
+		return n, nil, resp, err
 	})
-	return n, err
+	if err != nil {
+		return provider.Object{}, err
+	}
+	return vpcObject(n), nil
 }
 
-func (k vpcKind) update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
+func (k vpcKind) Read(ctx context.Context, id string) (provider.Object, error) {
+	return k.p.networks().read(ctx, id)
+}
+
+func (k vpcKind) Update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
 	nid, err := parseID(id)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	n, err := k.setLabels(ctx, nid, func(have map[string]string) map[string]string {
+	n, err := k.p.networks().setLabels(ctx, nid, func(have map[string]string) map[string]string {
 		return keep(vpcLabels(r), have, keySubnet, keyPublic)
 	})
 	if err != nil {
@@ -166,29 +112,12 @@ func (k vpcKind) update(ctx context.Context, id string, r provider.Resource, _ p
 	return vpcObject(n), nil
 }
 
-func (k vpcKind) delete(ctx context.Context, id string) error {
-	nid, err := parseID(id)
-	if err != nil {
-		return err
-	}
-	n, err := k.get(ctx, nid)
-	if err != nil {
-		return err
-	}
-	return k.p.call(ctx, "delete network", func(ctx context.Context) (*hcloud.Response, error) {
-		return k.p.c.Network.Delete(ctx, n)
-	})
+func (k vpcKind) Delete(ctx context.Context, id string) error {
+	return k.p.networks().remove(ctx, id)
 }
 
-func (k vpcKind) lookup(ctx context.Context, name string) (provider.Object, error) {
-	n, err := k.byName(ctx, name, labelManaged+"=true")
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if n == nil {
-		return provider.Object{}, gone("network " + name)
-	}
-	return vpcObject(n), nil
+func (k vpcKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
+	return k.p.networks().lookup(ctx, name)
 }
 
 // subnetKind maps Subnet to a subnet (type cloud) of its network. A
@@ -206,30 +135,30 @@ func subnetObject(n *hcloud.Network, cidr string) (provider.Object, bool) {
 				"network": strconv.FormatInt(n.ID, 10), "cidr": cidr, "zone": string(s.NetworkZone),
 				"public": n.Labels[keyPublic+key] == "true",
 			}
-			return object(subnetID(n.ID, cidr), n.Labels[keySubnet+key], props, nil), true
+			return provider.NewObject(subnetID(n.ID, cidr), n.Labels[keySubnet+key], props, nil), true
 		}
 	}
 	return provider.Object{}, false
 }
 
-func (k subnetKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+func (k subnetKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	nid, err := refID(r, "network")
 	if err != nil {
 		return provider.Object{}, err
 	}
-	cidr := pstr(r.Properties, "cidr")
+	cidr := property.String(r.Properties, "cidr")
 	_, ipn, err := net.ParseCIDR(cidr)
 	if err != nil || ipn.String() != cidr {
 		return provider.Object{}, fmt.Errorf("cidr %q is not a network in CIDR notation (e.g. 10.0.1.0/24)", cidr)
 	}
-	zone := pstr(r.Properties, "zone")
-	vpc := vpcKind(k)
+	zone := property.String(r.Properties, "zone")
+	networks := k.p.networks()
 	// One subnet change per network at a time in this process: the API
 	// locks the network while an add_subnet action runs anyway.
 	mu := k.p.mutex(fmt.Sprintf("subnets/network/%d", nid))
 	mu.Lock()
 	defer mu.Unlock()
-	n, err := vpc.get(ctx, nid)
+	n, err := networks.byID(ctx, nid)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -237,16 +166,11 @@ func (k subnetKind) create(ctx context.Context, r provider.Resource) (provider.O
 		return provider.Object{}, err
 	}
 	if _, ok := subnetObject(n, cidr); !ok {
-		var a *hcloud.Action
-		err := k.p.call(ctx, "add subnet "+cidr, func(ctx context.Context) (resp *hcloud.Response, err error) {
-			a, resp, err = k.p.c.Network.AddSubnet(ctx, n, hcloud.NetworkAddSubnetOpts{Subnet: hcloud.NetworkSubnet{
+		err := k.p.act(ctx, "add subnet "+cidr, func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+			return one(k.p.c.Network.AddSubnet(ctx, n, hcloud.NetworkAddSubnetOpts{Subnet: hcloud.NetworkSubnet{
 				Type: hcloud.NetworkSubnetTypeCloud, IPRange: ipn, NetworkZone: hcloud.NetworkZone(zone),
-			}})
-			return resp, err
+			}}))
 		})
-		if err == nil {
-			err = k.p.wait(ctx, a)
-		}
 		if err != nil && ctx.Err() == nil {
 			// A retried add whose first answer was lost fails (locked,
 			// overlap) although the subnet is being made: wait for it.
@@ -258,10 +182,10 @@ func (k subnetKind) create(ctx context.Context, r provider.Resource) (provider.O
 			return provider.Object{}, err
 		}
 	}
-	n, err = vpc.setLabels(ctx, nid, func(have map[string]string) map[string]string {
+	n, err = networks.setLabels(ctx, nid, func(have map[string]string) map[string]string {
 		want := keep(map[string]string{}, have, "")
 		want[keySubnet+cidrKey(cidr)] = r.CloudName
-		want[keyPublic+cidrKey(cidr)] = strconv.FormatBool(pbool(r.Properties, "public"))
+		want[keyPublic+cidrKey(cidr)] = strconv.FormatBool(property.Bool(r.Properties, "public"))
 		return want
 	})
 	if err != nil {
@@ -278,7 +202,7 @@ func (k subnetKind) create(ctx context.Context, r provider.Resource) (provider.O
 func (k subnetKind) waitSubnet(ctx context.Context, nid int64, cidr string) error {
 	polls := 0
 	return k.p.poll(ctx, "subnet "+cidr, func(ctx context.Context) (bool, error) {
-		n, err := vpcKind(k).get(ctx, nid)
+		n, err := k.p.networks().byID(ctx, nid)
 		if err != nil {
 			return false, err
 		}
@@ -292,46 +216,45 @@ func (k subnetKind) waitSubnet(ctx context.Context, nid int64, cidr string) erro
 	})
 }
 
-func (k subnetKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k subnetKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	nid, ipn, err := parseSubnetID(id)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	n, err := vpcKind(k).get(ctx, nid)
+	n, err := k.p.networks().byID(ctx, nid)
+	return subnetIn(n, id, ipn, err)
+}
+
+// subnetIn reports subnet id (range ipn) of network n as read (with err);
+// not found when n has no such subnet.
+func subnetIn(n *hcloud.Network, id string, ipn *net.IPNet, err error) (provider.Object, error) {
 	if err != nil {
 		return provider.Object{}, err
 	}
 	obj, ok := subnetObject(n, ipn.String())
 	if !ok {
-		return provider.Object{}, gone("subnet " + id)
+		return provider.Object{}, provider.NotFound("subnet " + id)
 	}
 	return obj, nil
 }
 
 // update changes what can change in place: the public flag (a label; on
 // Hetzner every server has a public interface either way).
-func (k subnetKind) update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
+func (k subnetKind) Update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
 	nid, ipn, err := parseSubnetID(id)
 	if err != nil {
 		return provider.Object{}, err
 	}
 	key := cidrKey(ipn.String())
-	n, err := vpcKind(k).setLabels(ctx, nid, func(have map[string]string) map[string]string {
+	n, err := k.p.networks().setLabels(ctx, nid, func(have map[string]string) map[string]string {
 		want := keep(map[string]string{}, have, "")
-		want[keyPublic+key] = strconv.FormatBool(pbool(r.Properties, "public"))
+		want[keyPublic+key] = strconv.FormatBool(property.Bool(r.Properties, "public"))
 		return want
 	})
-	if err != nil {
-		return provider.Object{}, err
-	}
-	obj, ok := subnetObject(n, ipn.String())
-	if !ok {
-		return provider.Object{}, gone("subnet " + id)
-	}
-	return obj, nil
+	return subnetIn(n, id, ipn, err)
 }
 
-func (k subnetKind) delete(ctx context.Context, id string) error {
+func (k subnetKind) Delete(ctx context.Context, id string) error {
 	nid, ipn, err := parseSubnetID(id)
 	if err != nil {
 		return err
@@ -339,39 +262,34 @@ func (k subnetKind) delete(ctx context.Context, id string) error {
 	mu := k.p.mutex(fmt.Sprintf("subnets/network/%d", nid))
 	mu.Lock()
 	defer mu.Unlock()
-	vpc := vpcKind(k)
-	n, err := vpc.get(ctx, nid)
+	networks := k.p.networks()
+	n, err := networks.byID(ctx, nid)
 	if err != nil {
 		return err
 	}
 	if _, ok := subnetObject(n, ipn.String()); !ok {
-		return gone("subnet " + id)
+		return provider.NotFound("subnet " + id)
 	}
-	var a *hcloud.Action
-	err = k.p.call(ctx, "delete subnet "+ipn.String(), func(ctx context.Context) (resp *hcloud.Response, err error) {
-		a, resp, err = k.p.c.Network.DeleteSubnet(ctx, n, hcloud.NetworkDeleteSubnetOpts{Subnet: hcloud.NetworkSubnet{IPRange: ipn}})
-		return resp, err
+	err = k.p.act(ctx, "delete subnet "+ipn.String(), func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+		return one(k.p.c.Network.DeleteSubnet(ctx, n, hcloud.NetworkDeleteSubnetOpts{Subnet: hcloud.NetworkSubnet{IPRange: ipn}}))
 	})
 	if err != nil {
 		return err
 	}
-	if err := k.p.wait(ctx, a); err != nil {
-		return err
-	}
 	key := cidrKey(ipn.String())
-	_, err = vpc.setLabels(ctx, nid, func(have map[string]string) map[string]string {
+	_, err = networks.setLabels(ctx, nid, func(have map[string]string) map[string]string {
 		want := keep(map[string]string{}, have, "")
 		delete(want, keySubnet+key)
 		delete(want, keyPublic+key)
 		return want
 	})
-	if isGone(err) {
+	if provider.IsNotFound(err) {
 		return nil // the network went meanwhile; so did the subnet
 	}
 	return err
 }
 
-func (k subnetKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k subnetKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	ns, _, err := all(ctx, k.p, "list networks", func(ctx context.Context, o hcloud.ListOpts) ([]*hcloud.Network, *hcloud.Response, error) {
 		return k.p.c.Network.List(ctx, hcloud.NetworkListOpts{ListOpts: o})
 	}, labelManaged+"=true")
@@ -388,5 +306,5 @@ func (k subnetKind) lookup(ctx context.Context, name string) (provider.Object, e
 			}
 		}
 	}
-	return provider.Object{}, gone("subnet " + name)
+	return provider.Object{}, provider.NotFound("subnet " + name)
 }

@@ -15,8 +15,8 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/kyku/action/internal/provider"
-	"github.com/kyku/action/internal/schema"
-	"github.com/kyku/action/internal/value"
+	"github.com/kyku/action/internal/provider/kinds"
+	"github.com/kyku/action/internal/provider/retry"
 )
 
 // Options tunes retries and waits. Zero fields take the defaults below;
@@ -55,7 +55,7 @@ func (o Options) withDefaults() Options {
 		o.Now = time.Now
 	}
 	if o.Sleep == nil {
-		o.Sleep = sleep
+		o.Sleep = retry.Sleep
 	}
 	return o
 }
@@ -65,13 +65,14 @@ type Provider struct {
 	c       *hcloud.Client
 	opts    Options
 	pace    pacer
+	retry   retry.Policy // counts into retries
 	retries atomic.Int64
-	kinds   map[string]kind
+	kinds   *kinds.Set
 
 	zoneMu sync.Mutex
 	zone   string // the location's network zone, once known
 
-	locks sync.Map // "create/<type>/<cloud name>", "labels/<kind>/<id>" → *sync.Mutex
+	locks sync.Map // "labels/<kind>/<id>", "subnets/network/<id>" → *sync.Mutex
 }
 
 var (
@@ -79,17 +80,6 @@ var (
 	_ provider.BulkReader      = (*Provider)(nil)
 	_ provider.ResourceChecker = (*Provider)(nil)
 )
-
-// kind is one Kyku type on Hetzner. create must be idempotent by
-// r.CloudName; read, lookup and delete return provider.ErrNotFound
-// (wrapped) when there is no such object.
-type kind interface {
-	create(ctx context.Context, r provider.Resource) (provider.Object, error)
-	read(ctx context.Context, id string) (provider.Object, error)
-	update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error)
-	delete(ctx context.Context, id string) error
-	lookup(ctx context.Context, cloudName string) (provider.Object, error)
-}
 
 // settings the provider block may carry.
 var knownSettings = map[string]bool{"location": true, "endpoint": true}
@@ -162,7 +152,11 @@ func NewClient(endpoint, token string, hc *http.Client) *hcloud.Client {
 // NewWithClient builds the provider on a client (tests use this).
 func NewWithClient(c *hcloud.Client, opts Options) *Provider {
 	p := &Provider{c: c, opts: opts.withDefaults()}
-	p.kinds = map[string]kind{
+	p.retry = retry.Policy{
+		MaxAttempts: p.opts.MaxAttempts, Backoff: p.opts.Backoff, MaxBackoff: p.opts.MaxBackoff,
+		Sleep: p.opts.Sleep, Retries: &p.retries,
+	}
+	p.kinds = kinds.New("hetzner", map[string]kinds.Kind{
 		"Vpc":           vpcKind{p},
 		"Subnet":        subnetKind{p},
 		"SecurityGroup": firewallKind{p},
@@ -170,7 +164,8 @@ func NewWithClient(c *hcloud.Client, opts Options) *Provider {
 		"Vm":            serverKind{p},
 		"TargetGroup":   tgKind{p},
 		"LoadBalancer":  lbKind{p},
-	}
+	})
+	p.kinds.Refused = map[string]string{"Database": "hetzner has no managed databases"}
 	return p
 }
 
@@ -179,17 +174,6 @@ func (p *Provider) Retries() int64 { return p.retries.Load() }
 
 // Name implements provider.Provider.
 func (p *Provider) Name() string { return "hetzner" }
-
-func (p *Provider) kind(typ string) (kind, error) {
-	k, ok := p.kinds[typ]
-	if !ok {
-		if typ == "Database" {
-			return nil, fmt.Errorf("hetzner has no managed databases (type Database)")
-		}
-		return nil, fmt.Errorf("hetzner provider has no resource type %q", typ)
-	}
-	return k, nil
-}
 
 // mutex returns the process-wide mutex for key.
 func (p *Provider) mutex(key string) *sync.Mutex {
@@ -232,90 +216,31 @@ func (p *Provider) networkZone(ctx context.Context) (string, error) {
 // Create creates r or returns the Kyku-managed object already named
 // r.CloudName.
 func (p *Provider) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
-	k, err := p.kind(r.Type)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if err := ctx.Err(); err != nil {
-		return provider.Object{}, fmt.Errorf("create %s %q: %w", r.Type, r.Name, err)
-	}
-	// Creates of one name in this process take turns, so the second finds
-	// the first's object instead of racing it to a uniqueness_error.
-	mu := p.mutex("create/" + r.Type + "/" + r.CloudName)
-	mu.Lock()
-	defer mu.Unlock()
-	obj, err := k.create(ctx, r)
-	if err != nil {
-		return provider.Object{}, fmt.Errorf("create %s %q: %w", r.Type, r.Name, err)
-	}
-	return obj, nil
+	return p.kinds.Create(ctx, r)
 }
 
 // Read returns the object; provider.ErrNotFound when it is gone (or when
 // id is not a Hetzner ID at all, e.g. a stale Kyku name: an idempotent
 // create by name then finds the object again).
 func (p *Provider) Read(ctx context.Context, typ, id string) (provider.Object, error) {
-	k, err := p.kind(typ)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	obj, err := k.read(ctx, id)
-	if err != nil {
-		return provider.Object{}, fmt.Errorf("read %s %s: %w", typ, id, err)
-	}
-	return obj, nil
+	return p.kinds.Read(ctx, typ, id)
 }
 
 // Update changes mutable properties in place. It refuses a change to an
 // immutable property (the engine replaces those).
 func (p *Provider) Update(ctx context.Context, id string, r provider.Resource) (provider.Object, error) {
-	k, err := p.kind(r.Type)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	cur, err := k.read(ctx, id)
-	if err != nil {
-		return provider.Object{}, fmt.Errorf("update %s %q: %w", r.Type, r.Name, err)
-	}
-	if t, ok := schema.Lookup(r.Type); ok {
-		for _, name := range t.PropNames() {
-			have, known := cur.Properties[name]
-			if t.Immutable(name) && known && !value.Equal(have, r.Properties[name]) {
-				return provider.Object{}, fmt.Errorf("update %s %q: property %s cannot change in place (replace the resource)", r.Type, r.Name, name)
-			}
-		}
-	}
-	obj, err := k.update(ctx, id, r, cur)
-	if err != nil {
-		return provider.Object{}, fmt.Errorf("update %s %q: %w", r.Type, r.Name, err)
-	}
-	return obj, nil
+	return p.kinds.Update(ctx, id, r)
 }
 
 // Delete removes the object; provider.ErrNotFound when it is already gone.
 func (p *Provider) Delete(ctx context.Context, typ, id string) error {
-	k, err := p.kind(typ)
-	if err != nil {
-		return err
-	}
-	if err := k.delete(ctx, id); err != nil {
-		return fmt.Errorf("delete %s %s: %w", typ, id, err)
-	}
-	return nil
+	return p.kinds.Delete(ctx, typ, id)
 }
 
 // Lookup finds a Kyku-managed object by cloud name (never someone else's
 // object that happens to share the name).
 func (p *Provider) Lookup(ctx context.Context, typ, cloudName string) (provider.Object, error) {
-	k, err := p.kind(typ)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	obj, err := k.lookup(ctx, cloudName)
-	if err != nil {
-		return provider.Object{}, fmt.Errorf("lookup %s %q: %w", typ, cloudName, err)
-	}
-	return obj, nil
+	return p.kinds.Lookup(ctx, typ, cloudName)
 }
 
 // ValidID implements the engine's IDChecker: Hetzner IDs are numbers,

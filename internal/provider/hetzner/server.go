@@ -11,6 +11,7 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // serverKind maps Vm to a server in the configured location. size
@@ -60,7 +61,7 @@ func attachment(r provider.Resource) (int64, *net.IPNet, string, error) {
 		netID = n
 		asked = append(asked, "network")
 	}
-	if s := pstr(r.Properties, "subnet"); s != "" {
+	if s := property.String(r.Properties, "subnet"); s != "" {
 		n, ipn, err := parseSubnetID(s)
 		if err != nil {
 			return 0, nil, "", fmt.Errorf("property subnet: %q is not a Hetzner subnet ID (<network ID>/<cidr>)", s)
@@ -85,31 +86,27 @@ func serverLabels(r provider.Resource, size, image, attach string, keys []int64)
 	return wantLabels(r, extra)
 }
 
-func (k serverKind) get(ctx context.Context, id int64) (*hcloud.Server, error) {
-	var s *hcloud.Server
-	err := k.p.call(ctx, "get server", func(ctx context.Context) (r *hcloud.Response, err error) {
-		s, r, err = k.p.c.Server.GetByID(ctx, id)
-		return r, err
-	})
-	if err != nil {
-		return nil, err
+func (p *Provider) servers() api[hcloud.Server] {
+	return api[hcloud.Server]{
+		p: p, what: "server", get: p.c.Server.GetByID,
+		list: func(ctx context.Context, name, selector string) ([]*hcloud.Server, *hcloud.Response, error) {
+			return p.c.Server.List(ctx, hcloud.ServerListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
+		},
+		labels: func(s *hcloud.Server) map[string]string { return s.Labels },
+		relabel: func(ctx context.Context, s *hcloud.Server, labels map[string]string) (*hcloud.Server, *hcloud.Response, error) {
+			return p.c.Server.Update(ctx, s, hcloud.ServerUpdateOpts{Labels: labels})
+		},
+		del: func(ctx context.Context, s *hcloud.Server) (*hcloud.Action, *hcloud.Response, error) {
+			res, r, err := p.c.Server.DeleteWithResult(ctx, s)
+			if err != nil {
+				return nil, r, err
+			}
+			return res.Action, r, nil
+		},
+		object: func(ctx context.Context, s *hcloud.Server) (provider.Object, error) {
+			return serverKind{p}.object(ctx, s, nil)
+		},
 	}
-	if s == nil {
-		return nil, gone(fmt.Sprintf("server %d", id))
-	}
-	return s, nil
-}
-
-func (k serverKind) byName(ctx context.Context, name, selector string) (*hcloud.Server, error) {
-	var ss []*hcloud.Server
-	err := k.p.call(ctx, "list servers", func(ctx context.Context) (r *hcloud.Response, err error) {
-		ss, r, err = k.p.c.Server.List(ctx, hcloud.ServerListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
-		return r, err
-	})
-	if err != nil || len(ss) == 0 {
-		return nil, err
-	}
-	return ss[0], nil
 }
 
 // object reports a server in Kyku's vocabulary. nets caches networks by
@@ -166,7 +163,7 @@ func (k serverKind) object(ctx context.Context, s *hcloud.Server, nets map[int64
 			n := nets[pn.Network.ID]
 			if n == nil {
 				var err error
-				if n, err = (vpcKind{k.p}).get(ctx, pn.Network.ID); err != nil && !isGone(err) {
+				if n, err = k.p.networks().byID(ctx, pn.Network.ID); err != nil && !provider.IsNotFound(err) {
 					return provider.Object{}, err
 				}
 			}
@@ -179,82 +176,72 @@ func (k serverKind) object(ctx context.Context, s *hcloud.Server, nets map[int64
 			}
 		}
 	}
-	return object(strconv.FormatInt(s.ID, 10), s.Name, setTags(props, s.Labels), outputs), nil
+	return provider.NewObject(strconv.FormatInt(s.ID, 10), s.Name, property.SetTags(props, s.Labels, isKykuLabel), outputs), nil
 }
 
-func (k serverKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
-	size := pstr(r.Properties, "size")
-	if size == "" {
-		size = "small"
+// serverSpec is what a Vm asks of its server, read from its properties.
+type serverSpec struct {
+	size, typ string // the size as written (default small), the server type it means
+	keys, fws []int64
+	netID     int64
+	ipRange   *net.IPNet
+	attach    string // the kyku-attach label
+}
+
+func specOf(r provider.Resource) (serverSpec, error) {
+	sp := serverSpec{size: property.StringOr(r.Properties, "size", "small")}
+	var err error
+	if sp.typ, err = serverType(sp.size); err != nil {
+		return sp, err
 	}
-	typ, err := serverType(size)
+	if sp.keys, err = refIDs(r, "sshKeys"); err != nil {
+		return sp, err
+	}
+	if sp.fws, err = refIDs(r, "securityGroups"); err != nil {
+		return sp, err
+	}
+	sp.netID, sp.ipRange, sp.attach, err = attachment(r)
+	return sp, err
+}
+
+func (k serverKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	sp, err := specOf(r)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	image := pstr(r.Properties, "image")
+	image := property.String(r.Properties, "image")
 	if image == "" {
 		return provider.Object{}, fmt.Errorf("property image is required")
 	}
-	keys, err := refIDs(r, "sshKeys")
+	opts := hcloud.ServerCreateOpts{
+		Name: r.CloudName, ServerType: &hcloud.ServerType{Name: sp.typ}, Image: imageRef(image),
+		Location: &hcloud.Location{Name: k.p.opts.Location}, UserData: property.String(r.Properties, "userData"),
+		Labels: serverLabels(r, sp.size, image, sp.attach, sp.keys), StartAfterCreate: hcloud.Ptr(sp.ipRange == nil),
+	}
+	for _, id := range sp.keys {
+		opts.SSHKeys = append(opts.SSHKeys, &hcloud.SSHKey{ID: id})
+	}
+	for _, id := range sp.fws {
+		opts.Firewalls = append(opts.Firewalls, &hcloud.ServerCreateFirewall{Firewall: hcloud.Firewall{ID: id}})
+	}
+	if sp.netID != 0 && sp.ipRange == nil {
+		opts.Networks = []*hcloud.Network{{ID: sp.netID}}
+	}
+	s, err := k.p.servers().ensure(ctx, r.CloudName, func(ctx context.Context) (*hcloud.Server, []*hcloud.Action, *hcloud.Response, error) {
+		res, resp, err := k.p.c.Server.Create(ctx, opts)
+		return res.Server, append([]*hcloud.Action{res.Action}, res.NextActions...), resp, err
+	})
 	if err != nil {
-		return provider.Object{}, err
-	}
-	fws, err := refIDs(r, "securityGroups")
-	if err != nil {
-		return provider.Object{}, err
-	}
-	netID, ipRange, attach, err := attachment(r)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	s, err := k.byName(ctx, r.CloudName, "")
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if s == nil {
-		opts := hcloud.ServerCreateOpts{
-			Name: r.CloudName, ServerType: &hcloud.ServerType{Name: typ}, Image: imageRef(image),
-			Location: &hcloud.Location{Name: k.p.opts.Location}, UserData: pstr(r.Properties, "userData"),
-			Labels: serverLabels(r, size, image, attach, keys), StartAfterCreate: hcloud.Ptr(ipRange == nil),
-		}
-		for _, id := range keys {
-			opts.SSHKeys = append(opts.SSHKeys, &hcloud.SSHKey{ID: id})
-		}
-		for _, id := range fws {
-			opts.Firewalls = append(opts.Firewalls, &hcloud.ServerCreateFirewall{Firewall: hcloud.Firewall{ID: id}})
-		}
-		if netID != 0 && ipRange == nil {
-			opts.Networks = []*hcloud.Network{{ID: netID}}
-		}
-		var res hcloud.ServerCreateResult
-		err = k.p.call(ctx, "create server", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			res, resp, err = k.p.c.Server.Create(ctx, opts)
-			return resp, err
-		})
-		switch {
-		case isCode(err, hcloud.ErrorCodeUniquenessError):
-			if s, err = k.byName(ctx, r.CloudName, ""); err == nil && s == nil {
-				err = fmt.Errorf("create server %q: uniqueness_error, yet no server has that name", r.CloudName)
-			}
-		case err == nil:
-			s = res.Server
-			err = k.p.wait(ctx, append([]*hcloud.Action{res.Action}, res.NextActions...)...)
-		}
-		if err != nil {
-			return provider.Object{}, err
-		}
-	}
-	if err := managed("server", r.CloudName, s.Labels); err != nil {
 		return provider.Object{}, err
 	}
 	// Finish what this or an interrupted earlier create left undone.
-	if err := k.attach(ctx, s.ID, netID, ipRange); err != nil {
+	if err := k.attach(ctx, s.ID, sp.netID, sp.ipRange); err != nil {
 		return provider.Object{}, err
 	}
 	if err := k.start(ctx, s.ID); err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, strconv.FormatInt(s.ID, 10))
+	return k.Read(ctx, strconv.FormatInt(s.ID, 10))
 }
 
 // attach makes server id a member of network netID (in ipRange when
@@ -264,7 +251,7 @@ func (k serverKind) attach(ctx context.Context, id, netID int64, ipRange *net.IP
 	if netID == 0 {
 		return nil
 	}
-	s, err := k.get(ctx, id)
+	s, err := k.p.servers().byID(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -275,32 +262,22 @@ func (k serverKind) attach(ctx context.Context, id, netID int64, ipRange *net.IP
 		if pn.Network.ID == netID && (ipRange == nil || ipRange.Contains(pn.IP)) {
 			return nil
 		}
-		var a *hcloud.Action
-		err := k.p.call(ctx, "detach server from network", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			a, resp, err = k.p.c.Server.DetachFromNetwork(ctx, s, hcloud.ServerDetachFromNetworkOpts{Network: pn.Network})
-			return resp, err
+		err := k.p.act(ctx, "detach server from network", func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+			return one(k.p.c.Server.DetachFromNetwork(ctx, s, hcloud.ServerDetachFromNetworkOpts{Network: pn.Network}))
 		})
 		if err != nil {
 			return err
 		}
-		if err := k.p.wait(ctx, a); err != nil {
-			return err
-		}
 	}
-	var a *hcloud.Action
-	err = k.p.call(ctx, "attach server to network", func(ctx context.Context) (resp *hcloud.Response, err error) {
-		a, resp, err = k.p.c.Server.AttachToNetwork(ctx, s, hcloud.ServerAttachToNetworkOpts{Network: &hcloud.Network{ID: netID}, IPRange: ipRange})
-		return resp, err
+	err = k.p.act(ctx, "attach server to network", func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+		return one(k.p.c.Server.AttachToNetwork(ctx, s, hcloud.ServerAttachToNetworkOpts{Network: &hcloud.Network{ID: netID}, IPRange: ipRange}))
 	})
-	if err == nil {
-		return k.p.wait(ctx, a)
-	}
 	if !isCode(err, hcloud.ErrorCodeServerAlreadyAttached) {
 		return err
 	}
 	// A retried attach whose first answer was lost: wait until it shows.
 	return k.p.poll(ctx, fmt.Sprintf("server %d in network %d", id, netID), func(ctx context.Context) (bool, error) {
-		s, err := k.get(ctx, id)
+		s, err := k.p.servers().byID(ctx, id)
 		if err != nil {
 			return false, err
 		}
@@ -316,7 +293,7 @@ func (k serverKind) attach(ctx context.Context, id, netID int64, ipRange *net.IP
 // start powers the server on when it is off and waits until it runs.
 func (k serverKind) start(ctx context.Context, id int64) error {
 	return k.p.poll(ctx, fmt.Sprintf("server %d to run", id), func(ctx context.Context) (bool, error) {
-		s, err := k.get(ctx, id)
+		s, err := k.p.servers().byID(ctx, id)
 		if err != nil {
 			return false, err
 		}
@@ -324,15 +301,9 @@ func (k serverKind) start(ctx context.Context, id int64) error {
 		case hcloud.ServerStatusRunning:
 			return true, nil
 		case hcloud.ServerStatusOff:
-			var a *hcloud.Action
-			err := k.p.call(ctx, "power on server", func(ctx context.Context) (resp *hcloud.Response, err error) {
-				a, resp, err = k.p.c.Server.Poweron(ctx, s)
-				return resp, err
+			return false, k.p.act(ctx, "power on server", func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+				return one(k.p.c.Server.Poweron(ctx, s))
 			})
-			if err != nil {
-				return false, err
-			}
-			return false, k.p.wait(ctx, a)
 		case hcloud.ServerStatusDeleting:
 			return false, fmt.Errorf("server %d is being deleted", id)
 		}
@@ -340,76 +311,32 @@ func (k serverKind) start(ctx context.Context, id int64) error {
 	})
 }
 
-func (k serverKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k serverKind) Read(ctx context.Context, id string) (provider.Object, error) {
+	return k.p.servers().read(ctx, id)
+}
+
+func (k serverKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	sid, err := parseID(id)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	s, err := k.get(ctx, sid)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	return k.object(ctx, s, nil)
-}
-
-// setLabels writes a server's labels as fn computes them from the current
-// ones; writers in this process (the Vm, its target groups) take turns.
-func (k serverKind) setLabels(ctx context.Context, id int64, fn func(have map[string]string) map[string]string) error {
-	mu := k.p.mutex(fmt.Sprintf("labels/server/%d", id))
-	mu.Lock()
-	defer mu.Unlock()
-	s, err := k.get(ctx, id)
-	if err != nil {
-		return err
-	}
-	want := fn(s.Labels)
-	if sameLabels(want, s.Labels) {
-		return nil
-	}
-	return k.p.call(ctx, "label server", func(ctx context.Context) (r *hcloud.Response, err error) {
-		_, r, err = k.p.c.Server.Update(ctx, s, hcloud.ServerUpdateOpts{Labels: want})
-		return r, err
-	})
-}
-
-func (k serverKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
-	sid, err := parseID(id)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	keys, err := refIDs(r, "sshKeys")
+	sp, err := specOf(r)
 	if err != nil {
 		return provider.Object{}, err
 	}
 	curKeys, _ := refIDs(provider.Resource{Properties: cur.Properties}, "sshKeys")
-	if add, remove := diffIDs(curKeys, keys); len(add)+len(remove) > 0 {
+	if add, remove := property.Diff(curKeys, sp.keys); len(add)+len(remove) > 0 {
 		return provider.Object{}, fmt.Errorf("property sshKeys: Hetzner installs SSH keys only when it creates a server; replace the server to change them")
 	}
-	size := pstr(r.Properties, "size")
-	if size == "" {
-		size = "small"
+	if err := k.attach(ctx, sid, sp.netID, sp.ipRange); err != nil {
+		return provider.Object{}, err
 	}
-	typ, err := serverType(size)
+	s, err := k.p.servers().byID(ctx, sid)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	fws, err := refIDs(r, "securityGroups")
-	if err != nil {
-		return provider.Object{}, err
-	}
-	netID, ipRange, attach, err := attachment(r)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if err := k.attach(ctx, sid, netID, ipRange); err != nil {
-		return provider.Object{}, err
-	}
-	s, err := k.get(ctx, sid)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if s.ServerType == nil || s.ServerType.Name != typ {
-		if err := k.rescale(ctx, s, typ); err != nil {
+	if s.ServerType == nil || s.ServerType.Name != sp.typ {
+		if err := k.rescale(ctx, s, sp.typ); err != nil {
 			return provider.Object{}, err
 		}
 	}
@@ -417,70 +344,47 @@ func (k serverKind) update(ctx context.Context, id string, r provider.Resource, 
 	for _, f := range s.PublicNet.Firewalls {
 		have = append(have, f.Firewall.ID)
 	}
-	add, remove := diffIDs(have, fws)
+	add, remove := property.Diff(have, sp.fws)
 	res := []hcloud.FirewallResource{{Type: hcloud.FirewallResourceTypeServer, Server: &hcloud.FirewallResourceServer{ID: sid}}}
 	for _, fid := range add {
-		var as []*hcloud.Action
-		err := k.p.call(ctx, fmt.Sprintf("apply firewall %d", fid), func(ctx context.Context) (resp *hcloud.Response, err error) {
-			as, resp, err = k.p.c.Firewall.ApplyResources(ctx, &hcloud.Firewall{ID: fid}, res)
-			return resp, err
-		})
-		switch {
-		case err == nil:
-			err = k.p.wait(ctx, as...)
-		case isCode(err, hcloud.ErrorCodeFirewallAlreadyApplied):
-			err = nil // a retry whose first answer was lost
-		}
+		err := k.p.act(ctx, fmt.Sprintf("apply firewall %d", fid), func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+			return k.p.c.Firewall.ApplyResources(ctx, &hcloud.Firewall{ID: fid}, res)
+		}, hcloud.ErrorCodeFirewallAlreadyApplied)
 		if err != nil {
 			return provider.Object{}, err
 		}
 	}
 	for _, fid := range remove {
-		var as []*hcloud.Action
-		err := k.p.call(ctx, fmt.Sprintf("remove firewall %d", fid), func(ctx context.Context) (resp *hcloud.Response, err error) {
-			as, resp, err = k.p.c.Firewall.RemoveResources(ctx, &hcloud.Firewall{ID: fid}, res)
-			return resp, err
+		err := k.p.act(ctx, fmt.Sprintf("remove firewall %d", fid), func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+			return k.p.c.Firewall.RemoveResources(ctx, &hcloud.Firewall{ID: fid}, res)
 		})
-		if err == nil {
-			err = k.p.wait(ctx, as...)
-		}
 		if err != nil {
 			return provider.Object{}, err
 		}
 	}
-	err = k.setLabels(ctx, sid, func(have map[string]string) map[string]string {
-		return keep(serverLabels(r, size, have[labelImage], attach, keys), have, keyTG)
+	_, err = k.p.servers().setLabels(ctx, sid, func(have map[string]string) map[string]string {
+		return keep(serverLabels(r, sp.size, have[labelImage], sp.attach, sp.keys), have, keyTG)
 	})
 	if err != nil {
 		return provider.Object{}, err
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }
 
 // rescale changes the server type: power off, change type (keeping the
 // disk so it can shrink again), power on, wait until running.
 func (k serverKind) rescale(ctx context.Context, s *hcloud.Server, typ string) error {
 	if s.Status != hcloud.ServerStatusOff {
-		var a *hcloud.Action
-		err := k.p.call(ctx, "power off server", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			a, resp, err = k.p.c.Server.Poweroff(ctx, s)
-			return resp, err
+		err := k.p.act(ctx, "power off server", func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+			return one(k.p.c.Server.Poweroff(ctx, s))
 		})
-		if err == nil {
-			err = k.p.wait(ctx, a)
-		}
 		if err != nil {
 			return err
 		}
 	}
-	var a *hcloud.Action
-	err := k.p.call(ctx, "change server type to "+typ, func(ctx context.Context) (resp *hcloud.Response, err error) {
-		a, resp, err = k.p.c.Server.ChangeType(ctx, s, hcloud.ServerChangeTypeOpts{ServerType: &hcloud.ServerType{Name: typ}, UpgradeDisk: false})
-		return resp, err
+	err := k.p.act(ctx, "change server type to "+typ, func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+		return one(k.p.c.Server.ChangeType(ctx, s, hcloud.ServerChangeTypeOpts{ServerType: &hcloud.ServerType{Name: typ}, UpgradeDisk: false}))
 	})
-	if err == nil {
-		err = k.p.wait(ctx, a)
-	}
 	if err != nil {
 		// Never leave the server off because the new type was refused.
 		if serr := k.start(ctx, s.ID); serr != nil {
@@ -491,33 +395,10 @@ func (k serverKind) rescale(ctx context.Context, s *hcloud.Server, typ string) e
 	return k.start(ctx, s.ID)
 }
 
-func (k serverKind) delete(ctx context.Context, id string) error {
-	sid, err := parseID(id)
-	if err != nil {
-		return err
-	}
-	s, err := k.get(ctx, sid)
-	if err != nil {
-		return err
-	}
-	var res *hcloud.ServerDeleteResult
-	err = k.p.call(ctx, "delete server", func(ctx context.Context) (resp *hcloud.Response, err error) {
-		res, resp, err = k.p.c.Server.DeleteWithResult(ctx, s)
-		return resp, err
-	})
-	if err != nil {
-		return err
-	}
-	return k.p.wait(ctx, res.Action)
+func (k serverKind) Delete(ctx context.Context, id string) error {
+	return k.p.servers().remove(ctx, id)
 }
 
-func (k serverKind) lookup(ctx context.Context, name string) (provider.Object, error) {
-	s, err := k.byName(ctx, name, labelManaged+"=true")
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if s == nil {
-		return provider.Object{}, gone("server " + name)
-	}
-	return k.object(ctx, s, nil)
+func (k serverKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
+	return k.p.servers().lookup(ctx, name)
 }

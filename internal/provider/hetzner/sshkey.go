@@ -2,12 +2,12 @@ package hetzner
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // keyKind maps SshKey to an SSH key. Hetzner keeps one key per
@@ -17,117 +17,62 @@ type keyKind struct{ p *Provider }
 
 func keyObject(k *hcloud.SSHKey) provider.Object {
 	props := map[string]any{"publicKey": k.PublicKey}
-	return object(strconv.FormatInt(k.ID, 10), k.Name, setTags(props, k.Labels), nil)
+	return provider.NewObject(strconv.FormatInt(k.ID, 10), k.Name, property.SetTags(props, k.Labels, isKykuLabel), nil)
 }
 
-func (k keyKind) get(ctx context.Context, id int64) (*hcloud.SSHKey, error) {
-	var key *hcloud.SSHKey
-	err := k.p.call(ctx, "get ssh key", func(ctx context.Context) (r *hcloud.Response, err error) {
-		key, r, err = k.p.c.SSHKey.GetByID(ctx, id)
-		return r, err
+func (p *Provider) sshKeys() api[hcloud.SSHKey] {
+	return api[hcloud.SSHKey]{
+		p: p, what: "ssh key", get: p.c.SSHKey.GetByID,
+		// Unique by name and by fingerprint: with no key of the name, the
+		// public key is taken.
+		clash: "this public key is already in the project under another name (Hetzner keeps one SSH key per fingerprint); reference that key or use another public key",
+		list: func(ctx context.Context, name, selector string) ([]*hcloud.SSHKey, *hcloud.Response, error) {
+			return p.c.SSHKey.List(ctx, hcloud.SSHKeyListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: selector}})
+		},
+		labels: func(k *hcloud.SSHKey) map[string]string { return k.Labels },
+		relabel: func(ctx context.Context, k *hcloud.SSHKey, labels map[string]string) (*hcloud.SSHKey, *hcloud.Response, error) {
+			return p.c.SSHKey.Update(ctx, k, hcloud.SSHKeyUpdateOpts{Labels: labels})
+		},
+		del: func(ctx context.Context, k *hcloud.SSHKey) (*hcloud.Action, *hcloud.Response, error) {
+			r, err := p.c.SSHKey.Delete(ctx, k)
+			return nil, r, err
+		},
+		object: func(_ context.Context, k *hcloud.SSHKey) (provider.Object, error) { return keyObject(k), nil },
+	}
+}
+
+func (k keyKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	pub := property.String(r.Properties, "publicKey")
+	key, err := k.p.sshKeys().ensure(ctx, r.CloudName, func(ctx context.Context) (*hcloud.SSHKey, []*hcloud.Action, *hcloud.Response, error) {
+		key, resp, err := k.p.c.SSHKey.Create(ctx, hcloud.SSHKeyCreateOpts{Name: r.CloudName, PublicKey: pub, Labels: wantLabels(r, nil)})
+		return key, nil, resp, err
 	})
 	if err != nil {
-		return nil, err
-	}
-	if key == nil {
-		return nil, gone(fmt.Sprintf("ssh key %d", id))
-	}
-	return key, nil
-}
-
-func (k keyKind) list(ctx context.Context, opts hcloud.SSHKeyListOpts) (*hcloud.SSHKey, error) {
-	var ks []*hcloud.SSHKey
-	err := k.p.call(ctx, "list ssh keys", func(ctx context.Context) (r *hcloud.Response, err error) {
-		ks, r, err = k.p.c.SSHKey.List(ctx, opts)
-		return r, err
-	})
-	if err != nil || len(ks) == 0 {
-		return nil, err
-	}
-	return ks[0], nil
-}
-
-func (k keyKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
-	pub := pstr(r.Properties, "publicKey")
-	key, err := k.list(ctx, hcloud.SSHKeyListOpts{Name: r.CloudName})
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if key == nil {
-		err = k.p.call(ctx, "create ssh key", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			key, resp, err = k.p.c.SSHKey.Create(ctx, hcloud.SSHKeyCreateOpts{Name: r.CloudName, PublicKey: pub, Labels: wantLabels(r, nil)})
-			return resp, err
-		})
-		if isCode(err, hcloud.ErrorCodeUniquenessError) {
-			// Unique by name and by fingerprint: find which.
-			if key, err = k.list(ctx, hcloud.SSHKeyListOpts{Name: r.CloudName}); err == nil && key == nil {
-				err = fmt.Errorf("this public key is already in the project under another name (Hetzner keeps one SSH key per fingerprint); reference that key or use another public key")
-			}
-		}
-		if err != nil {
-			return provider.Object{}, err
-		}
-	}
-	if err := managed("ssh key", r.CloudName, key.Labels); err != nil {
 		return provider.Object{}, err
 	}
 	return keyObject(key), nil
 }
 
-func (k keyKind) read(ctx context.Context, id string) (provider.Object, error) {
-	kid, err := parseID(id)
+func (k keyKind) Read(ctx context.Context, id string) (provider.Object, error) {
+	return k.p.sshKeys().read(ctx, id)
+}
+
+func (k keyKind) Update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
+	keys := k.p.sshKeys()
+	key, err := keys.byProviderID(ctx, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	key, err := k.get(ctx, kid)
-	if err != nil {
+	if key, err = keys.label(ctx, key, wantLabels(r, nil)); err != nil {
 		return provider.Object{}, err
 	}
 	return keyObject(key), nil
 }
 
-func (k keyKind) update(ctx context.Context, id string, r provider.Resource, _ provider.Object) (provider.Object, error) {
-	kid, err := parseID(id)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	key, err := k.get(ctx, kid)
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if want := wantLabels(r, nil); !sameLabels(want, key.Labels) {
-		err := k.p.call(ctx, "label ssh key", func(ctx context.Context) (resp *hcloud.Response, err error) {
-			key, resp, err = k.p.c.SSHKey.Update(ctx, key, hcloud.SSHKeyUpdateOpts{Labels: want})
-			return resp, err
-		})
-		if err != nil {
-			return provider.Object{}, err
-		}
-	}
-	return keyObject(key), nil
+func (k keyKind) Delete(ctx context.Context, id string) error {
+	return k.p.sshKeys().remove(ctx, id)
 }
 
-func (k keyKind) delete(ctx context.Context, id string) error {
-	kid, err := parseID(id)
-	if err != nil {
-		return err
-	}
-	key, err := k.get(ctx, kid)
-	if err != nil {
-		return err
-	}
-	return k.p.call(ctx, "delete ssh key", func(ctx context.Context) (*hcloud.Response, error) {
-		return k.p.c.SSHKey.Delete(ctx, key)
-	})
-}
-
-func (k keyKind) lookup(ctx context.Context, name string) (provider.Object, error) {
-	key, err := k.list(ctx, hcloud.SSHKeyListOpts{Name: name, ListOpts: hcloud.ListOpts{LabelSelector: labelManaged + "=true"}})
-	if err != nil {
-		return provider.Object{}, err
-	}
-	if key == nil {
-		return provider.Object{}, gone("ssh key " + name)
-	}
-	return keyObject(key), nil
+func (k keyKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
+	return k.p.sshKeys().lookup(ctx, name)
 }

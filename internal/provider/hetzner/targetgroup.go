@@ -9,6 +9,7 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
 )
 
 // tgKind maps TargetGroup to what the seed says it is on Hetzner: a label.
@@ -23,11 +24,8 @@ import (
 type tgKind struct{ p *Provider }
 
 func tgValue(r provider.Resource) string {
-	proto := pstr(r.Properties, "protocol")
-	if proto == "" {
-		proto = "http"
-	}
-	return fmt.Sprintf("%s-%d", proto, pint(r.Properties, "port", 80))
+	proto := property.StringOr(r.Properties, "protocol", "http")
+	return fmt.Sprintf("%s-%d", proto, property.Int(r.Properties, "port", 80))
 }
 
 func parseTGValue(v string) (proto string, port int, ok bool) {
@@ -58,12 +56,12 @@ func tgObject(id string, members []*hcloud.Server) (provider.Object, bool) {
 	}
 	props := map[string]any{"protocol": proto, "port": float64(port), "targets": idList(ids)}
 	name, _ := parseTGID(id)
-	return object(id, name, props, nil), true
+	return provider.NewObject(id, name, props, nil), true
 }
 
 // label sets (value != "") or removes the group's label on server sid.
 func (k tgKind) label(ctx context.Context, sid int64, id, value string) error {
-	return serverKind(k).setLabels(ctx, sid, func(have map[string]string) map[string]string {
+	_, err := k.p.servers().setLabels(ctx, sid, func(have map[string]string) map[string]string {
 		want := keep(map[string]string{}, have, "")
 		if value == "" {
 			delete(want, id)
@@ -72,19 +70,26 @@ func (k tgKind) label(ctx context.Context, sid int64, id, value string) error {
 		}
 		return want
 	})
+	return err
 }
 
-func (k tgKind) create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+// tgTargets reads the group's targets: server IDs, at least one.
+func tgTargets(r provider.Resource) ([]int64, error) {
+	targets, err := refIDs(r, "targets")
+	if err == nil && len(targets) == 0 {
+		err = fmt.Errorf("a target group on hetzner needs at least one target (it exists as a label on its servers)")
+	}
+	return targets, err
+}
+
+func (k tgKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	id, err := tgID(r.CloudName)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	targets, err := refIDs(r, "targets")
+	targets, err := tgTargets(r)
 	if err != nil {
 		return provider.Object{}, err
-	}
-	if len(targets) == 0 {
-		return provider.Object{}, fmt.Errorf("a target group on hetzner needs at least one target (it exists as a label on its servers)")
 	}
 	return k.apply(ctx, id, r, targets)
 }
@@ -111,18 +116,18 @@ func (k tgKind) apply(ctx context.Context, id string, r provider.Resource, targe
 			kept = append(kept, s)
 			continue
 		}
-		if err := k.label(ctx, s.ID, id, ""); err != nil && !isGone(err) {
+		if err := k.label(ctx, s.ID, id, ""); err != nil && !provider.IsNotFound(err) {
 			return provider.Object{}, err
 		}
 	}
 	obj, ok := tgObject(id, kept)
 	if !ok {
-		return provider.Object{}, gone("target group " + id)
+		return provider.Object{}, provider.NotFound("target group " + id)
 	}
 	return obj, nil
 }
 
-func (k tgKind) read(ctx context.Context, id string) (provider.Object, error) {
+func (k tgKind) Read(ctx context.Context, id string) (provider.Object, error) {
 	if _, err := parseTGID(id); err != nil {
 		return provider.Object{}, err
 	}
@@ -132,35 +137,32 @@ func (k tgKind) read(ctx context.Context, id string) (provider.Object, error) {
 	}
 	obj, ok := tgObject(id, members)
 	if !ok {
-		return provider.Object{}, gone("target group " + id + " (no server carries its label)")
+		return provider.Object{}, provider.NotFound("target group " + id + " (no server carries its label)")
 	}
 	return obj, nil
 }
 
-func (k tgKind) update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
+func (k tgKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	if _, err := parseTGID(id); err != nil {
 		return provider.Object{}, err
 	}
-	targets, err := refIDs(r, "targets")
+	targets, err := tgTargets(r)
 	if err != nil {
 		return provider.Object{}, err
-	}
-	if len(targets) == 0 {
-		return provider.Object{}, fmt.Errorf("a target group on hetzner needs at least one target (it exists as a label on its servers)")
 	}
 	obj, err := k.apply(ctx, id, r, targets)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	if pstr(cur.Properties, "protocol") != pstr(obj.Properties, "protocol") || pint(cur.Properties, "port", 0) != pint(obj.Properties, "port", 0) {
-		if err := (lbKind{k.p}).retarget(ctx, id, pstr(obj.Properties, "protocol"), pint(obj.Properties, "port", 80)); err != nil {
+	if property.String(cur.Properties, "protocol") != property.String(obj.Properties, "protocol") || property.Int(cur.Properties, "port", 0) != property.Int(obj.Properties, "port", 0) {
+		if err := (lbKind{k.p}).retarget(ctx, id, property.String(obj.Properties, "protocol"), property.Int(obj.Properties, "port", 80)); err != nil {
 			return provider.Object{}, err
 		}
 	}
 	return obj, nil
 }
 
-func (k tgKind) delete(ctx context.Context, id string) error {
+func (k tgKind) Delete(ctx context.Context, id string) error {
 	if _, err := parseTGID(id); err != nil {
 		return err
 	}
@@ -169,20 +171,20 @@ func (k tgKind) delete(ctx context.Context, id string) error {
 		return err
 	}
 	if len(members) == 0 {
-		return gone("target group " + id)
+		return provider.NotFound("target group " + id)
 	}
 	for _, s := range members {
-		if err := k.label(ctx, s.ID, id, ""); err != nil && !isGone(err) {
+		if err := k.label(ctx, s.ID, id, ""); err != nil && !provider.IsNotFound(err) {
 			return err
 		}
 	}
 	return nil
 }
 
-func (k tgKind) lookup(ctx context.Context, name string) (provider.Object, error) {
+func (k tgKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	id, err := tgID(name)
 	if err != nil {
-		return provider.Object{}, gone("target group " + name)
+		return provider.Object{}, provider.NotFound("target group " + name)
 	}
-	return k.read(ctx, id)
+	return k.Read(ctx, id)
 }

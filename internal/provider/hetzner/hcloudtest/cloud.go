@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,18 +42,24 @@ type Cloud struct {
 	mux  *http.ServeMux
 	opts Options
 
-	mu      sync.Mutex
-	st      State
-	nextID  int64
-	nextIP  int
-	actions map[int64]*action
-	busy    map[string]int64 // "server/12" → running action ID
-	calls   map[string]int   // route ("GET /servers") → requests
-	faults  map[string][]string
-	after   map[string][]string // faults answered after the request took effect
-	limited int                 // 429 answers given
-	tokens  float64             // rate-limit bucket
-	refill  time.Time
+	mu sync.Mutex
+	st State
+	// The kinds of object, over st.
+	networks  *kind[Network]
+	firewalls *kind[Firewall]
+	sshKeys   *kind[SSHKey]
+	servers   *kind[Server]
+	lbs       *kind[LoadBalancer]
+	nextID    int64
+	nextIP    int
+	actions   map[int64]*action
+	busy      map[string]int64 // "server/12" → running action ID
+	calls     map[string]int   // route ("GET /servers") → requests
+	faults    map[string][]string
+	after     map[string][]string // faults answered after the request took effect
+	limited   int                 // 429 answers given
+	tokens    float64             // rate-limit bucket
+	refill    time.Time
 }
 
 // New starts a fake cloud; Close it when done.
@@ -87,6 +94,7 @@ func New(opts Options) *Cloud {
 		tokens:  float64(opts.RateLimit),
 		refill:  opts.Now(),
 	}
+	c.networks, c.firewalls, c.sshKeys, c.servers, c.lbs = c.networkKind(), c.firewallKind(), c.sshKeyKind(), c.serverKind(), c.lbKind()
 	c.mux = http.NewServeMux()
 	c.routes()
 	c.srv = httptest.NewServer(http.HandlerFunc(c.serve))
@@ -187,22 +195,7 @@ func (c *Cloud) Edit(fn func(st *State)) {
 func (c *Cloud) Inventory() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var out []string
-	for id, o := range c.st.Networks {
-		out = append(out, fmt.Sprintf("network %d %s", id, o.Name))
-	}
-	for id, o := range c.st.Firewalls {
-		out = append(out, fmt.Sprintf("firewall %d %s", id, o.Name))
-	}
-	for id, o := range c.st.SSHKeys {
-		out = append(out, fmt.Sprintf("ssh_key %d %s", id, o.Name))
-	}
-	for id, o := range c.st.Servers {
-		out = append(out, fmt.Sprintf("server %d %s", id, o.Name))
-	}
-	for id, o := range c.st.LoadBalancers {
-		out = append(out, fmt.Sprintf("load_balancer %d %s", id, o.Name))
-	}
+	out := slices.Concat(c.networks.inventory(), c.firewalls.inventory(), c.sshKeys.inventory(), c.servers.inventory(), c.lbs.inventory())
 	sort.Strings(out)
 	return out
 }
@@ -407,60 +400,6 @@ func page[T any](r *http.Request, items []T) ([]T, map[string]any, *apiError) {
 		"page": pg, "per_page": per, "previous_page": prev, "next_page": next, "last_page": last, "total_entries": len(items),
 	}}
 	return items[lo:hi], meta, nil
-}
-
-// filter applies the name and label_selector query parameters and sorts
-// by ID.
-func filter[T any](r *http.Request, m map[int64]T, name func(T) string, labels func(T) map[string]string) ([]T, *apiError) {
-	q := r.URL.Query()
-	sel, err := parseSelector(q.Get("label_selector"))
-	if err != nil {
-		return nil, invalid("label_selector", "%v", err)
-	}
-	ids := make([]int64, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	var out []T
-	for _, id := range ids {
-		o := m[id]
-		if n := q.Get("name"); n != "" && name(o) != n {
-			continue
-		}
-		if !sel.matches(labels(o)) {
-			continue
-		}
-		out = append(out, o)
-	}
-	return out, nil
-}
-
-// list answers a list endpoint: filter, page, and wrap under key.
-func list[T any](r *http.Request, m map[int64]T, key string, name func(T) string, labels func(T) map[string]string, wire func(T) any) (int, any, *apiError) {
-	items, e := filter(r, m, name, labels)
-	if e != nil {
-		return 0, nil, e
-	}
-	pg, meta, e := page(r, items)
-	if e != nil {
-		return 0, nil, e
-	}
-	out := make([]any, 0, len(pg))
-	for _, o := range pg {
-		out = append(out, wire(o))
-	}
-	return 200, map[string]any{key: out, "meta": meta}, nil
-}
-
-// nameTaken reports whether another object of one kind has name.
-func nameTaken[T any](m map[int64]T, name string, nameOf func(T) string, except int64) bool {
-	for id, o := range m {
-		if id != except && nameOf(o) == name {
-			return true
-		}
-	}
-	return false
 }
 
 func copyLabels(l map[string]string) map[string]string {

@@ -25,6 +25,11 @@
 // Edit changes objects behind the client's back (drift); Inventory lists
 // what is left.
 //
+// What the API does the same way for every kind of object (listing with
+// filters and pages, get, rename and relabel, delete, actions on one
+// object, unique names) is one generic kind[T] (kind.go); each kind's file
+// holds what differs.
+//
 // Concurrency: one mutex guards the whole state; every method is safe for
 // concurrent use.
 package hcloudtest

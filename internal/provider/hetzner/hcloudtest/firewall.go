@@ -90,26 +90,44 @@ func (c *Cloud) wireFirewall(f *Firewall) any {
 	return map[string]any{"id": f.ID, "name": f.Name, "labels": f.Labels, "created": c.created(f.Created), "rules": rules, "applied_to": applied}
 }
 
-func (c *Cloud) firewall(r *http.Request) (*Firewall, *apiError) {
-	id, e := pathID(r)
-	if e != nil {
-		return nil, e
+func (c *Cloud) firewallKind() *kind[Firewall] {
+	return &kind[Firewall]{
+		c: c, what: "firewall", plural: "firewalls", taken: "firewall name is already used",
+		all:    func() map[int64]*Firewall { return c.st.Firewalls },
+		id:     func(f *Firewall) int64 { return f.ID },
+		name:   func(f *Firewall) *string { return &f.Name },
+		labels: func(f *Firewall) *map[string]string { return &f.Labels },
+		wire:   c.wireFirewall,
+		remove: func(f *Firewall) (int, any, *apiError) {
+			if len(f.AppliedTo) > 0 {
+				return 0, nil, fail("resource_in_use", "firewall %d is still applied to %d resources", f.ID, len(f.AppliedTo))
+			}
+			if id, ok := c.busy[ref{f.ID, "firewall"}.key()]; ok {
+				return 0, nil, fail("locked", "firewall %d is locked by action %d", f.ID, id)
+			}
+			delete(c.st.Firewalls, f.ID)
+			return 204, nil, nil
+		},
 	}
-	f := c.st.Firewalls[id]
-	if f == nil {
-		return nil, notFound("firewall", id)
+}
+
+// serverOf is the server a resource reference names; field names the
+// list it came in.
+func serverOf(rr resourceRef, field string) (int64, *apiError) {
+	if rr.Type != "server" || rr.Server == nil {
+		return 0, invalid(field, "only servers are supported by this fake")
 	}
-	return f, nil
+	return rr.Server.ID, nil
 }
 
 // applyFirewall starts one apply_firewall action per server in refs.
 func (c *Cloud) applyFirewall(f *Firewall, refs []resourceRef) ([]any, *apiError) {
 	var out []any
 	for _, rr := range refs {
-		if rr.Type != "server" || rr.Server == nil {
-			return nil, invalid("apply_to", "only servers are supported by this fake")
+		sid, e := serverOf(rr, "apply_to")
+		if e != nil {
+			return nil, e
 		}
-		sid := rr.Server.ID
 		if c.st.Servers[sid] == nil {
 			return nil, fail("firewall_resource_not_found", "server %d not found", sid)
 		}
@@ -131,17 +149,8 @@ func (c *Cloud) applyFirewall(f *Firewall, refs []resourceRef) ([]any, *apiError
 }
 
 func (c *Cloud) firewallRoutes() {
-	name := func(f *Firewall) string { return f.Name }
-	c.handle("GET /firewalls", func(r *http.Request, _ []byte) (int, any, *apiError) {
-		return list(r, c.st.Firewalls, "firewalls", name, func(f *Firewall) map[string]string { return f.Labels }, c.wireFirewall)
-	})
-	c.handle("GET /firewalls/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
-		f, e := c.firewall(r)
-		if e != nil {
-			return 0, nil, e
-		}
-		return 200, map[string]any{"firewall": c.wireFirewall(f)}, nil
-	})
+	k := c.firewalls
+	k.routes()
 	c.handle("POST /firewalls", func(r *http.Request, body []byte) (int, any, *apiError) {
 		var in struct {
 			Name    string            `json:"name"`
@@ -161,8 +170,8 @@ func (c *Cloud) firewallRoutes() {
 		if e := checkRules(in.Rules); e != nil {
 			return 0, nil, e
 		}
-		if nameTaken(c.st.Firewalls, in.Name, name, 0) {
-			return 0, nil, fail("uniqueness_error", "firewall name is already used")
+		if e := k.unique(in.Name, 0); e != nil {
+			return 0, nil, e
 		}
 		f := &Firewall{ID: c.id(), Name: in.Name, Labels: copyLabels(in.Labels), Rules: in.Rules, Created: c.timestamp()}
 		actions, e := c.applyFirewall(f, in.ApplyTo)
@@ -175,109 +184,67 @@ func (c *Cloud) firewallRoutes() {
 		}
 		return 201, map[string]any{"firewall": c.wireFirewall(f), "actions": actions}, nil
 	})
-	c.handle("PUT /firewalls/{id}", func(r *http.Request, body []byte) (int, any, *apiError) {
-		f, e := c.firewall(r)
-		if e != nil {
-			return 0, nil, e
-		}
-		var in struct {
-			Name   *string            `json:"name"`
-			Labels *map[string]string `json:"labels"`
-		}
-		if e := decode(body, &in); e != nil {
-			return 0, nil, e
-		}
-		if in.Name != nil && *in.Name != "" {
-			if nameTaken(c.st.Firewalls, *in.Name, name, f.ID) {
-				return 0, nil, fail("uniqueness_error", "firewall name is already used")
-			}
-			f.Name = *in.Name
-		}
-		if in.Labels != nil {
-			if e := checkLabels(*in.Labels); e != nil {
+	// Firewall actions answer {"actions": […]}: one per resource touched.
+	actions := func(fn func(f *Firewall, body []byte) ([]any, *apiError)) handlerFunc {
+		return func(r *http.Request, body []byte) (int, any, *apiError) {
+			f, e := k.byPath(r)
+			if e != nil {
 				return 0, nil, e
 			}
-			f.Labels = copyLabels(*in.Labels)
+			out, e := fn(f, body)
+			if e != nil {
+				return 0, nil, e
+			}
+			return 201, map[string]any{"actions": out}, nil
 		}
-		return 200, map[string]any{"firewall": c.wireFirewall(f)}, nil
-	})
-	c.handle("DELETE /firewalls/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
-		f, e := c.firewall(r)
-		if e != nil {
-			return 0, nil, e
-		}
-		if len(f.AppliedTo) > 0 {
-			return 0, nil, fail("resource_in_use", "firewall %d is still applied to %d resources", f.ID, len(f.AppliedTo))
-		}
-		if id, ok := c.busy[ref{f.ID, "firewall"}.key()]; ok {
-			return 0, nil, fail("locked", "firewall %d is locked by action %d", f.ID, id)
-		}
-		delete(c.st.Firewalls, f.ID)
-		return 204, nil, nil
-	})
-	c.handle("POST /firewalls/{id}/actions/set_rules", func(r *http.Request, body []byte) (int, any, *apiError) {
-		f, e := c.firewall(r)
-		if e != nil {
-			return 0, nil, e
-		}
+	}
+	c.handle("POST /firewalls/{id}/actions/set_rules", actions(func(f *Firewall, body []byte) ([]any, *apiError) {
 		var in struct {
 			Rules []Rule `json:"rules"`
 		}
 		if e := decode(body, &in); e != nil {
-			return 0, nil, e
+			return nil, e
 		}
 		if e := checkRules(in.Rules); e != nil {
-			return 0, nil, e
+			return nil, e
 		}
 		a, e := c.start("set_firewall_rules", func() *apiError { f.Rules = in.Rules; return nil }, ref{f.ID, "firewall"})
 		if e != nil {
-			return 0, nil, e
+			return nil, e
 		}
-		return 201, map[string]any{"actions": []any{a.wire()}}, nil
-	})
-	c.handle("POST /firewalls/{id}/actions/apply_to_resources", func(r *http.Request, body []byte) (int, any, *apiError) {
-		f, e := c.firewall(r)
-		if e != nil {
-			return 0, nil, e
-		}
+		return []any{a.wire()}, nil
+	}))
+	c.handle("POST /firewalls/{id}/actions/apply_to_resources", actions(func(f *Firewall, body []byte) ([]any, *apiError) {
 		var in struct {
 			ApplyTo []resourceRef `json:"apply_to"`
 		}
 		if e := decode(body, &in); e != nil {
-			return 0, nil, e
+			return nil, e
 		}
-		actions, e := c.applyFirewall(f, in.ApplyTo)
-		if e != nil {
-			return 0, nil, e
-		}
-		return 201, map[string]any{"actions": actions}, nil
-	})
-	c.handle("POST /firewalls/{id}/actions/remove_from_resources", func(r *http.Request, body []byte) (int, any, *apiError) {
-		f, e := c.firewall(r)
-		if e != nil {
-			return 0, nil, e
-		}
+		return c.applyFirewall(f, in.ApplyTo)
+	}))
+	c.handle("POST /firewalls/{id}/actions/remove_from_resources", actions(func(f *Firewall, body []byte) ([]any, *apiError) {
 		var in struct {
 			RemoveFrom []resourceRef `json:"remove_from"`
 		}
 		if e := decode(body, &in); e != nil {
-			return 0, nil, e
+			return nil, e
 		}
-		actions := []any{}
+		out := []any{}
 		for _, rr := range in.RemoveFrom {
-			if rr.Type != "server" || rr.Server == nil {
-				return 0, nil, invalid("remove_from", "only servers are supported by this fake")
+			sid, e := serverOf(rr, "remove_from")
+			if e != nil {
+				return nil, e
 			}
-			sid := rr.Server.ID
 			a, e := c.start("remove_firewall", func() *apiError {
 				f.AppliedTo = slices.DeleteFunc(f.AppliedTo, func(id int64) bool { return id == sid })
 				return nil
 			}, ref{sid, "server"})
 			if e != nil {
-				return 0, nil, e
+				return nil, e
 			}
-			actions = append(actions, a.wire())
+			out = append(out, a.wire())
 		}
-		return 201, map[string]any{"actions": actions}, nil
-	})
+		return out, nil
+	}))
 }

@@ -161,45 +161,24 @@ func (c *Cloud) wireLB(lb *LoadBalancer) any {
 	}
 }
 
-func (c *Cloud) lb(r *http.Request) (*LoadBalancer, *apiError) {
-	id, e := pathID(r)
-	if e != nil {
-		return nil, e
-	}
-	lb := c.st.LoadBalancers[id]
-	if lb == nil {
-		return nil, notFound("load_balancer", id)
-	}
-	return lb, nil
-}
-
-// lbAction answers one load balancer action: check decodes and validates
-// the body and returns the effect to run when the action finishes.
-func (c *Cloud) lbAction(command string, check func(lb *LoadBalancer, body []byte) (func() *apiError, *apiError)) handlerFunc {
-	return func(r *http.Request, body []byte) (int, any, *apiError) {
-		lb, e := c.lb(r)
-		if e != nil {
-			return 0, nil, e
-		}
-		apply, e := check(lb, body)
-		if e != nil {
-			return 0, nil, e
-		}
-		a, e := c.start(command, apply, ref{lb.ID, "load_balancer"})
-		if e != nil {
-			return 0, nil, e
-		}
-		return 201, one(a), nil
+func (c *Cloud) lbKind() *kind[LoadBalancer] {
+	return &kind[LoadBalancer]{
+		c: c, what: "load_balancer", plural: "load_balancers", taken: "load balancer name is already used",
+		all:    func() map[int64]*LoadBalancer { return c.st.LoadBalancers },
+		id:     func(lb *LoadBalancer) int64 { return lb.ID },
+		name:   func(lb *LoadBalancer) *string { return &lb.Name },
+		labels: func(lb *LoadBalancer) *map[string]string { return &lb.Labels },
+		wire:   c.wireLB,
+		// As documented since 2025, the delete is an action: the load
+		// balancer goes when it finishes.
+		remove: func(lb *LoadBalancer) (int, any, *apiError) {
+			return c.lbs.deleteAction("delete_load_balancer", lb, nil)
+		},
 	}
 }
 
 func (c *Cloud) attachLB(lb *LoadBalancer, n *Network, ipRange string) *apiError {
-	loc, _ := locationByName(lb.Location)
-	cidr, e := subnetFor(n, ipRange, loc.NetworkZone)
-	if e != nil {
-		return e
-	}
-	ip, e := c.allocIP(n, cidr)
+	ip, e := c.addressIn(n, ipRange, lb.Location)
 	if e != nil {
 		return e
 	}
@@ -208,17 +187,16 @@ func (c *Cloud) attachLB(lb *LoadBalancer, n *Network, ipRange string) *apiError
 }
 
 func (c *Cloud) lbRoutes() {
-	name := func(lb *LoadBalancer) string { return lb.Name }
-	c.handle("GET /load_balancers", func(r *http.Request, _ []byte) (int, any, *apiError) {
-		return list(r, c.st.LoadBalancers, "load_balancers", name, func(lb *LoadBalancer) map[string]string { return lb.Labels }, c.wireLB)
-	})
-	c.handle("GET /load_balancers/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
-		lb, e := c.lb(r)
-		if e != nil {
-			return 0, nil, e
-		}
-		return 200, map[string]any{"load_balancer": c.wireLB(lb)}, nil
-	})
+	k := c.lbs
+	k.routes()
+	// lbAction answers one load balancer action: check decodes and
+	// validates the body and returns the effect to run when it finishes.
+	lbAction := func(command string, check func(lb *LoadBalancer, body []byte) (func() *apiError, *apiError)) handlerFunc {
+		return k.action(command, func(lb *LoadBalancer, body []byte) (func() *apiError, []ref, *apiError) {
+			apply, e := check(lb, body)
+			return apply, nil, e
+		})
+	}
 	c.handle("POST /load_balancers", func(r *http.Request, body []byte) (int, any, *apiError) {
 		var in struct {
 			Name             string            `json:"name"`
@@ -245,8 +223,8 @@ func (c *Cloud) lbRoutes() {
 		if e := checkLabels(in.Labels); e != nil {
 			return 0, nil, e
 		}
-		if nameTaken(c.st.LoadBalancers, in.Name, name, 0) {
-			return 0, nil, fail("uniqueness_error", "load balancer name is already used")
+		if e := k.unique(in.Name, 0); e != nil {
+			return 0, nil, e
 		}
 		lb := &LoadBalancer{ID: c.id(), Name: in.Name, Type: typ, Location: in.Location, Labels: copyLabels(in.Labels), Created: c.timestamp()}
 		if in.Network != nil {
@@ -280,49 +258,7 @@ func (c *Cloud) lbRoutes() {
 		}
 		return 201, map[string]any{"load_balancer": c.wireLB(lb), "action": a.wire()}, nil
 	})
-	c.handle("PUT /load_balancers/{id}", func(r *http.Request, body []byte) (int, any, *apiError) {
-		lb, e := c.lb(r)
-		if e != nil {
-			return 0, nil, e
-		}
-		var in struct {
-			Name   *string            `json:"name"`
-			Labels *map[string]string `json:"labels"`
-		}
-		if e := decode(body, &in); e != nil {
-			return 0, nil, e
-		}
-		if in.Name != nil && *in.Name != "" {
-			if nameTaken(c.st.LoadBalancers, *in.Name, name, lb.ID) {
-				return 0, nil, fail("uniqueness_error", "load balancer name is already used")
-			}
-			lb.Name = *in.Name
-		}
-		if in.Labels != nil {
-			if e := checkLabels(*in.Labels); e != nil {
-				return 0, nil, e
-			}
-			lb.Labels = copyLabels(*in.Labels)
-		}
-		return 200, map[string]any{"load_balancer": c.wireLB(lb)}, nil
-	})
-	c.handle("DELETE /load_balancers/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
-		lb, e := c.lb(r)
-		if e != nil {
-			return 0, nil, e
-		}
-		// As documented since 2025, the delete is an action: the load
-		// balancer goes when it finishes.
-		a, e := c.start("delete_load_balancer", func() *apiError {
-			delete(c.st.LoadBalancers, lb.ID)
-			return nil
-		}, ref{lb.ID, "load_balancer"})
-		if e != nil {
-			return 0, nil, e
-		}
-		return 200, one(a), nil
-	})
-	c.handle("POST /load_balancers/{id}/actions/add_service", c.lbAction("add_service", func(lb *LoadBalancer, body []byte) (func() *apiError, *apiError) {
+	c.handle("POST /load_balancers/{id}/actions/add_service", lbAction("add_service", func(lb *LoadBalancer, body []byte) (func() *apiError, *apiError) {
 		var in serviceIn
 		if e := decode(body, &in); e != nil {
 			return nil, e
@@ -338,7 +274,7 @@ func (c *Cloud) lbRoutes() {
 		}
 		return func() *apiError { lb.Services = append(lb.Services, s); return nil }, nil
 	}))
-	c.handle("POST /load_balancers/{id}/actions/update_service", c.lbAction("update_service", func(lb *LoadBalancer, body []byte) (func() *apiError, *apiError) {
+	c.handle("POST /load_balancers/{id}/actions/update_service", lbAction("update_service", func(lb *LoadBalancer, body []byte) (func() *apiError, *apiError) {
 		var in struct {
 			ListenPort      int     `json:"listen_port"`
 			Protocol        *string `json:"protocol"`
@@ -361,7 +297,7 @@ func (c *Cloud) lbRoutes() {
 			return nil
 		}, nil
 	}))
-	c.handle("POST /load_balancers/{id}/actions/delete_service", c.lbAction("delete_service", func(lb *LoadBalancer, body []byte) (func() *apiError, *apiError) {
+	c.handle("POST /load_balancers/{id}/actions/delete_service", lbAction("delete_service", func(lb *LoadBalancer, body []byte) (func() *apiError, *apiError) {
 		var in struct {
 			ListenPort int `json:"listen_port"`
 		}
@@ -373,7 +309,7 @@ func (c *Cloud) lbRoutes() {
 			return nil
 		}, nil
 	}))
-	c.handle("POST /load_balancers/{id}/actions/add_target", c.lbAction("add_target", func(lb *LoadBalancer, body []byte) (func() *apiError, *apiError) {
+	c.handle("POST /load_balancers/{id}/actions/add_target", lbAction("add_target", func(lb *LoadBalancer, body []byte) (func() *apiError, *apiError) {
 		var in targetIn
 		if e := decode(body, &in); e != nil {
 			return nil, e
@@ -384,7 +320,7 @@ func (c *Cloud) lbRoutes() {
 		}
 		return func() *apiError { lb.Targets = append(lb.Targets, t); return nil }, nil
 	}))
-	c.handle("POST /load_balancers/{id}/actions/remove_target", c.lbAction("remove_target", func(lb *LoadBalancer, body []byte) (func() *apiError, *apiError) {
+	c.handle("POST /load_balancers/{id}/actions/remove_target", lbAction("remove_target", func(lb *LoadBalancer, body []byte) (func() *apiError, *apiError) {
 		var in targetIn
 		if e := decode(body, &in); e != nil {
 			return nil, e
@@ -396,7 +332,7 @@ func (c *Cloud) lbRoutes() {
 			return nil
 		}, nil
 	}))
-	c.handle("POST /load_balancers/{id}/actions/attach_to_network", c.lbAction("attach_load_balancer_to_network", func(lb *LoadBalancer, body []byte) (func() *apiError, *apiError) {
+	c.handle("POST /load_balancers/{id}/actions/attach_to_network", lbAction("attach_load_balancer_to_network", func(lb *LoadBalancer, body []byte) (func() *apiError, *apiError) {
 		var in struct {
 			Network int64  `json:"network"`
 			IPRange string `json:"ip_range"`

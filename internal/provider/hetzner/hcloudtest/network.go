@@ -3,6 +3,7 @@ package hcloudtest
 import (
 	"net/http"
 	"net/netip"
+	"slices"
 	"sort"
 )
 
@@ -96,16 +97,32 @@ func privateRange(p netip.Prefix) bool {
 	return false
 }
 
-func (c *Cloud) network(r *http.Request) (*Network, *apiError) {
-	id, e := pathID(r)
-	if e != nil {
-		return nil, e
+func (c *Cloud) networkKind() *kind[Network] {
+	return &kind[Network]{
+		c: c, what: "network", plural: "networks", taken: "network name is already used",
+		all:    func() map[int64]*Network { return c.st.Networks },
+		id:     func(n *Network) int64 { return n.ID },
+		name:   func(n *Network) *string { return &n.Name },
+		labels: func(n *Network) *map[string]string { return &n.Labels },
+		wire:   c.wireNetwork,
+		remove: func(n *Network) (int, any, *apiError) {
+			if id, ok := c.busy[ref{n.ID, "network"}.key()]; ok {
+				return 0, nil, fail("locked", "network %d is locked by action %d", n.ID, id)
+			}
+			// As documented: attached servers are detached in the background.
+			for _, s := range c.st.Servers {
+				s.PrivateNet = slices.DeleteFunc(s.PrivateNet, func(pn PrivateNet) bool { return pn.Network == n.ID })
+			}
+			for _, lb := range c.st.LoadBalancers {
+				if lb.Network == n.ID {
+					lb.Network, lb.PrivateIP = 0, ""
+				}
+			}
+			delete(c.st.Networks, n.ID)
+			c.release(ref{n.ID, "network"})
+			return 204, nil, nil
+		},
 	}
-	n := c.st.Networks[id]
-	if n == nil {
-		return nil, notFound("network", id)
-	}
-	return n, nil
 }
 
 func (c *Cloud) networkRoutes() {
@@ -122,17 +139,8 @@ func (c *Cloud) networkRoutes() {
 		_, meta, _ := page(r, out)
 		return 200, map[string]any{"locations": out, "meta": meta}, nil
 	})
-	c.handle("GET /networks", func(r *http.Request, _ []byte) (int, any, *apiError) {
-		return list(r, c.st.Networks, "networks", func(n *Network) string { return n.Name },
-			func(n *Network) map[string]string { return n.Labels }, c.wireNetwork)
-	})
-	c.handle("GET /networks/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
-		n, e := c.network(r)
-		if e != nil {
-			return 0, nil, e
-		}
-		return 200, map[string]any{"network": c.wireNetwork(n)}, nil
-	})
+	k := c.networks
+	k.routes()
 	c.handle("POST /networks", func(r *http.Request, body []byte) (int, any, *apiError) {
 		var in struct {
 			Name    string            `json:"name"`
@@ -152,145 +160,66 @@ func (c *Cloud) networkRoutes() {
 		if e := checkLabels(in.Labels); e != nil {
 			return 0, nil, e
 		}
-		if nameTaken(c.st.Networks, in.Name, func(n *Network) string { return n.Name }, 0) {
-			return 0, nil, fail("uniqueness_error", "network name is already used")
+		if e := k.unique(in.Name, 0); e != nil {
+			return 0, nil, e
 		}
 		n := &Network{ID: c.id(), Name: in.Name, IPRange: in.IPRange, Labels: copyLabels(in.Labels), Created: c.timestamp()}
 		c.st.Networks[n.ID] = n
-		return 201, map[string]any{"network": c.wireNetwork(n)}, nil
+		return 201, k.answer(n), nil
 	})
-	c.handle("PUT /networks/{id}", func(r *http.Request, body []byte) (int, any, *apiError) {
-		n, e := c.network(r)
-		if e != nil {
-			return 0, nil, e
-		}
-		var in struct {
-			Name   *string            `json:"name"`
-			Labels *map[string]string `json:"labels"`
-		}
-		if e := decode(body, &in); e != nil {
-			return 0, nil, e
-		}
-		if in.Name != nil && *in.Name != "" {
-			if nameTaken(c.st.Networks, *in.Name, func(n *Network) string { return n.Name }, n.ID) {
-				return 0, nil, fail("uniqueness_error", "network name is already used")
-			}
-			n.Name = *in.Name
-		}
-		if in.Labels != nil {
-			if e := checkLabels(*in.Labels); e != nil {
-				return 0, nil, e
-			}
-			n.Labels = copyLabels(*in.Labels)
-		}
-		return 200, map[string]any{"network": c.wireNetwork(n)}, nil
-	})
-	c.handle("DELETE /networks/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
-		n, e := c.network(r)
-		if e != nil {
-			return 0, nil, e
-		}
-		if id, ok := c.busy[ref{n.ID, "network"}.key()]; ok {
-			return 0, nil, fail("locked", "network %d is locked by action %d", n.ID, id)
-		}
-		// As documented: attached servers are detached in the background.
-		for _, s := range c.st.Servers {
-			kept := s.PrivateNet[:0]
-			for _, pn := range s.PrivateNet {
-				if pn.Network != n.ID {
-					kept = append(kept, pn)
-				}
-			}
-			s.PrivateNet = kept
-		}
-		for _, lb := range c.st.LoadBalancers {
-			if lb.Network == n.ID {
-				lb.Network, lb.PrivateIP = 0, ""
-			}
-		}
-		delete(c.st.Networks, n.ID)
-		c.release(ref{n.ID, "network"})
-		return 204, nil, nil
-	})
-	c.handle("POST /networks/{id}/actions/add_subnet", func(r *http.Request, body []byte) (int, any, *apiError) {
-		n, e := c.network(r)
-		if e != nil {
-			return 0, nil, e
-		}
+	c.handle("POST /networks/{id}/actions/add_subnet", k.action("add_subnet", func(n *Network, body []byte) (func() *apiError, []ref, *apiError) {
 		var raw struct {
 			Type        string `json:"type"`
 			IPRange     string `json:"ip_range"`
 			NetworkZone string `json:"network_zone"`
 		}
 		if e := decode(body, &raw); e != nil {
-			return 0, nil, e
+			return nil, nil, e
 		}
 		in := Subnet{Type: raw.Type, IPRange: raw.IPRange, NetworkZone: raw.NetworkZone}
 		if in.Type != "cloud" && in.Type != "server" {
-			return 0, nil, invalid("type", "must be cloud, server or vswitch")
+			return nil, nil, invalid("type", "must be cloud, server or vswitch")
 		}
 		if !zoneExists(in.NetworkZone) {
-			return 0, nil, invalid("network_zone", "unknown network zone %q", in.NetworkZone)
+			return nil, nil, invalid("network_zone", "unknown network zone %q", in.NetworkZone)
 		}
 		if e := c.checkSubnet(n, in.IPRange); e != nil {
-			return 0, nil, e
+			return nil, nil, e
 		}
-		gw := netip.MustParsePrefix(n.IPRange).Masked().Addr().Next().String()
-		in.Gateway = gw
-		a, e := c.start("add_subnet", func() *apiError {
+		in.Gateway = netip.MustParsePrefix(n.IPRange).Masked().Addr().Next().String()
+		return func() *apiError {
 			if e := c.checkSubnet(n, in.IPRange); e != nil {
 				return e
 			}
 			n.Subnets = append(n.Subnets, in)
 			return nil
-		}, ref{n.ID, "network"})
-		if e != nil {
-			return 0, nil, e
-		}
-		return 201, one(a), nil
-	})
-	c.handle("POST /networks/{id}/actions/delete_subnet", func(r *http.Request, body []byte) (int, any, *apiError) {
-		n, e := c.network(r)
-		if e != nil {
-			return 0, nil, e
-		}
+		}, nil, nil
+	}))
+	c.handle("POST /networks/{id}/actions/delete_subnet", k.action("delete_subnet", func(n *Network, body []byte) (func() *apiError, []ref, *apiError) {
 		var in struct {
 			IPRange string `json:"ip_range"`
 		}
 		if e := decode(body, &in); e != nil {
-			return 0, nil, e
+			return nil, nil, e
 		}
-		idx := -1
-		for i, s := range n.Subnets {
-			if s.IPRange == in.IPRange {
-				idx = i
-			}
-		}
-		if idx < 0 {
-			return 0, nil, invalid("ip_range", "network %d has no subnet %s", n.ID, in.IPRange)
+		if !slices.ContainsFunc(n.Subnets, func(s Subnet) bool { return s.IPRange == in.IPRange }) {
+			return nil, nil, invalid("ip_range", "network %d has no subnet %s", n.ID, in.IPRange)
 		}
 		p := netip.MustParsePrefix(in.IPRange)
 		for _, s := range c.st.Servers {
 			for _, pn := range s.PrivateNet {
 				if pn.Network == n.ID && p.Contains(netip.MustParseAddr(pn.IP)) {
-					return 0, nil, fail("resource_in_use", "subnet %s still has server %d attached", in.IPRange, s.ID)
+					return nil, nil, fail("resource_in_use", "subnet %s still has server %d attached", in.IPRange, s.ID)
 				}
 			}
 		}
-		a, e := c.start("delete_subnet", func() *apiError {
-			for i, s := range n.Subnets {
-				if s.IPRange == in.IPRange {
-					n.Subnets = append(n.Subnets[:i], n.Subnets[i+1:]...)
-					break
-				}
+		return func() *apiError {
+			if i := slices.IndexFunc(n.Subnets, func(s Subnet) bool { return s.IPRange == in.IPRange }); i >= 0 {
+				n.Subnets = slices.Delete(n.Subnets, i, i+1)
 			}
 			return nil
-		}, ref{n.ID, "network"})
-		if e != nil {
-			return 0, nil, e
-		}
-		return 201, one(a), nil
-	})
+		}, nil, nil
+	}))
 }
 
 // checkSubnet validates a new subnet's range against its network.
@@ -327,6 +256,17 @@ func (c *Cloud) allocIP(n *Network, cidr string) (string, *apiError) {
 		}
 	}
 	return "", fail("no_subnet_available", "no free IP in subnet %s", cidr)
+}
+
+// addressIn hands out an address in network n to an object in location:
+// in subnet ipRange, or the first subnet of the location's network zone.
+func (c *Cloud) addressIn(n *Network, ipRange, location string) (string, *apiError) {
+	loc, _ := locationByName(location)
+	cidr, e := subnetFor(n, ipRange, loc.NetworkZone)
+	if e != nil {
+		return "", e
+	}
+	return c.allocIP(n, cidr)
 }
 
 // subnetFor picks the subnet of n to attach to: ipRange when given, else

@@ -113,27 +113,39 @@ func (c *Cloud) observe(s *Server) {
 	}
 }
 
-func (c *Cloud) server(r *http.Request) (*Server, *apiError) {
-	id, e := pathID(r)
-	if e != nil {
-		return nil, e
+func (c *Cloud) serverKind() *kind[Server] {
+	return &kind[Server]{
+		c: c, what: "server", plural: "servers", taken: "server name is already used",
+		all:     func() map[int64]*Server { return c.st.Servers },
+		id:      func(s *Server) int64 { return s.ID },
+		name:    func(s *Server) *string { return &s.Name },
+		labels:  func(s *Server) *map[string]string { return &s.Labels },
+		wire:    c.wireServer,
+		observe: c.observe,
+		rename: func(name string) *apiError {
+			if !hostnameRE.MatchString(name) {
+				return invalid("name", "must be a valid hostname")
+			}
+			return nil
+		},
+		remove: func(s *Server) (int, any, *apiError) {
+			status, out, e := c.servers.deleteAction("delete_server", s, func() {
+				for _, f := range c.st.Firewalls {
+					f.AppliedTo = slices.DeleteFunc(f.AppliedTo, func(id int64) bool { return id == s.ID })
+				}
+			})
+			if e == nil {
+				s.Status = "deleting"
+			}
+			return status, out, e
+		},
 	}
-	s := c.st.Servers[id]
-	if s == nil {
-		return nil, notFound("server", id)
-	}
-	return s, nil
 }
 
 // attach puts s into network n (in subnet ipRange, or the first subnet of
 // its location's zone).
 func (c *Cloud) attach(s *Server, n *Network, ipRange string) *apiError {
-	loc, _ := locationByName(s.Location)
-	cidr, e := subnetFor(n, ipRange, loc.NetworkZone)
-	if e != nil {
-		return e
-	}
-	ip, e := c.allocIP(n, cidr)
+	ip, e := c.addressIn(n, ipRange, s.Location)
 	if e != nil {
 		return e
 	}
@@ -142,165 +154,73 @@ func (c *Cloud) attach(s *Server, n *Network, ipRange string) *apiError {
 }
 
 func (c *Cloud) serverRoutes() {
-	name := func(s *Server) string { return s.Name }
-	c.handle("GET /servers", func(r *http.Request, _ []byte) (int, any, *apiError) {
-		return list(r, c.st.Servers, "servers", name, func(s *Server) map[string]string { return s.Labels },
-			func(s *Server) any { c.observe(s); return c.wireServer(s) })
-	})
-	c.handle("GET /servers/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
-		s, e := c.server(r)
-		if e != nil {
-			return 0, nil, e
-		}
-		c.observe(s)
-		return 200, map[string]any{"server": c.wireServer(s)}, nil
-	})
+	k := c.servers
+	k.routes()
 	c.handle("POST /servers", c.createServer)
-	c.handle("PUT /servers/{id}", func(r *http.Request, body []byte) (int, any, *apiError) {
-		s, e := c.server(r)
-		if e != nil {
-			return 0, nil, e
-		}
-		var in struct {
-			Name   *string            `json:"name"`
-			Labels *map[string]string `json:"labels"`
-		}
-		if e := decode(body, &in); e != nil {
-			return 0, nil, e
-		}
-		if in.Name != nil && *in.Name != "" {
-			if !hostnameRE.MatchString(*in.Name) {
-				return 0, nil, invalid("name", "must be a valid hostname")
-			}
-			if nameTaken(c.st.Servers, *in.Name, name, s.ID) {
-				return 0, nil, fail("uniqueness_error", "server name is already used")
-			}
-			s.Name = *in.Name
-		}
-		if in.Labels != nil {
-			if e := checkLabels(*in.Labels); e != nil {
-				return 0, nil, e
-			}
-			s.Labels = copyLabels(*in.Labels)
-		}
-		return 200, map[string]any{"server": c.wireServer(s)}, nil
-	})
-	c.handle("DELETE /servers/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
-		s, e := c.server(r)
-		if e != nil {
-			return 0, nil, e
-		}
-		a, e := c.start("delete_server", func() *apiError {
-			delete(c.st.Servers, s.ID)
-			for _, f := range c.st.Firewalls {
-				f.AppliedTo = slices.DeleteFunc(f.AppliedTo, func(id int64) bool { return id == s.ID })
-			}
-			return nil
-		}, ref{s.ID, "server"})
-		if e != nil {
-			return 0, nil, e
-		}
-		s.Status = "deleting"
-		return 200, one(a), nil
-	})
 	power := func(command, status string) handlerFunc {
-		return func(r *http.Request, _ []byte) (int, any, *apiError) {
-			s, e := c.server(r)
-			if e != nil {
-				return 0, nil, e
-			}
-			a, e := c.start(command, func() *apiError {
+		return k.action(command, func(s *Server, _ []byte) (func() *apiError, []ref, *apiError) {
+			return func() *apiError {
 				s.Status = status
 				if status == "starting" {
 					s.bootLeft, s.bootDue = c.opts.BootPolls, c.bootDue()
 				}
 				return nil
-			}, ref{s.ID, "server"})
-			if e != nil {
-				return 0, nil, e
-			}
-			return 201, one(a), nil
-		}
+			}, nil, nil
+		})
 	}
 	c.handle("POST /servers/{id}/actions/poweroff", power("stop_server", "off"))
 	c.handle("POST /servers/{id}/actions/shutdown", power("shutdown_server", "off"))
 	c.handle("POST /servers/{id}/actions/poweron", power("start_server", "starting"))
-	c.handle("POST /servers/{id}/actions/change_type", func(r *http.Request, body []byte) (int, any, *apiError) {
-		s, e := c.server(r)
-		if e != nil {
-			return 0, nil, e
-		}
+	c.handle("POST /servers/{id}/actions/change_type", k.action("change_server_type", func(s *Server, body []byte) (func() *apiError, []ref, *apiError) {
 		var in struct {
 			ServerType  string `json:"server_type"`
 			UpgradeDisk bool   `json:"upgrade_disk"`
 		}
 		if e := decode(body, &in); e != nil {
-			return 0, nil, e
+			return nil, nil, e
 		}
 		if _, ok := ServerTypes[in.ServerType]; !ok {
-			return 0, nil, fail("invalid_server_type", "server type %q does not exist", in.ServerType)
+			return nil, nil, fail("invalid_server_type", "server type %q does not exist", in.ServerType)
 		}
 		if s.Status != "off" {
-			return 0, nil, fail("server_not_stopped", "server %d must be off to change its type (it is %s)", s.ID, s.Status)
+			return nil, nil, fail("server_not_stopped", "server %d must be off to change its type (it is %s)", s.ID, s.Status)
 		}
-		a, e := c.start("change_server_type", func() *apiError { s.ServerType = in.ServerType; return nil }, ref{s.ID, "server"})
-		if e != nil {
-			return 0, nil, e
-		}
-		return 201, one(a), nil
-	})
-	c.handle("POST /servers/{id}/actions/attach_to_network", func(r *http.Request, body []byte) (int, any, *apiError) {
-		s, e := c.server(r)
-		if e != nil {
-			return 0, nil, e
-		}
+		return func() *apiError { s.ServerType = in.ServerType; return nil }, nil, nil
+	}))
+	c.handle("POST /servers/{id}/actions/attach_to_network", k.action("attach_to_network", func(s *Server, body []byte) (func() *apiError, []ref, *apiError) {
 		var in struct {
 			Network int64  `json:"network"`
 			IPRange string `json:"ip_range"`
 		}
 		if e := decode(body, &in); e != nil {
-			return 0, nil, e
+			return nil, nil, e
 		}
 		n := c.st.Networks[in.Network]
 		if n == nil {
-			return 0, nil, notFound("network", in.Network)
+			return nil, nil, notFound("network", in.Network)
 		}
-		for _, pn := range s.PrivateNet {
-			if pn.Network == n.ID {
-				return 0, nil, fail("server_already_attached", "server %d is already attached to network %d", s.ID, n.ID)
-			}
+		if slices.ContainsFunc(s.PrivateNet, func(pn PrivateNet) bool { return pn.Network == n.ID }) {
+			return nil, nil, fail("server_already_attached", "server %d is already attached to network %d", s.ID, n.ID)
 		}
 		if in.IPRange != "" {
 			if _, e := subnetFor(n, in.IPRange, ""); e != nil {
-				return 0, nil, e
+				return nil, nil, e
 			}
 		}
-		a, e := c.start("attach_to_network", func() *apiError { return c.attach(s, n, in.IPRange) }, ref{s.ID, "server"}, ref{n.ID, "network"})
-		if e != nil {
-			return 0, nil, e
-		}
-		return 201, one(a), nil
-	})
-	c.handle("POST /servers/{id}/actions/detach_from_network", func(r *http.Request, body []byte) (int, any, *apiError) {
-		s, e := c.server(r)
-		if e != nil {
-			return 0, nil, e
-		}
+		return func() *apiError { return c.attach(s, n, in.IPRange) }, []ref{{n.ID, "network"}}, nil
+	}))
+	c.handle("POST /servers/{id}/actions/detach_from_network", k.action("detach_from_network", func(s *Server, body []byte) (func() *apiError, []ref, *apiError) {
 		var in struct {
 			Network int64 `json:"network"`
 		}
 		if e := decode(body, &in); e != nil {
-			return 0, nil, e
+			return nil, nil, e
 		}
-		a, e := c.start("detach_from_network", func() *apiError {
+		return func() *apiError {
 			s.PrivateNet = slices.DeleteFunc(s.PrivateNet, func(pn PrivateNet) bool { return pn.Network == in.Network })
 			return nil
-		}, ref{s.ID, "server"}, ref{in.Network, "network"})
-		if e != nil {
-			return 0, nil, e
-		}
-		return 201, one(a), nil
-	})
+		}, []ref{{in.Network, "network"}}, nil
+	}))
 }
 
 func (c *Cloud) createServer(r *http.Request, body []byte) (int, any, *apiError) {
@@ -367,8 +287,8 @@ func (c *Cloud) createServer(r *http.Request, body []byte) (int, any, *apiError)
 			return 0, nil, invalid("firewalls", "firewall %d not found", f.Firewall)
 		}
 	}
-	if nameTaken(c.st.Servers, in.Name, func(s *Server) string { return s.Name }, 0) {
-		return 0, nil, fail("uniqueness_error", "server name is already used")
+	if e := c.servers.unique(in.Name, 0); e != nil {
+		return 0, nil, e
 	}
 	s := &Server{
 		ID: c.id(), Name: in.Name, Status: "initializing", ServerType: typ, Image: img, Location: loc,

@@ -67,39 +67,24 @@ func (c *Cloud) wireKey(k *SSHKey) any {
 	return map[string]any{"id": k.ID, "name": k.Name, "fingerprint": k.Fingerprint, "public_key": k.PublicKey, "labels": k.Labels, "created": c.created(k.Created)}
 }
 
-func (c *Cloud) sshKey(r *http.Request) (*SSHKey, *apiError) {
-	id, e := pathID(r)
-	if e != nil {
-		return nil, e
+func (c *Cloud) sshKeyKind() *kind[SSHKey] {
+	return &kind[SSHKey]{
+		c: c, what: "ssh_key", plural: "ssh_keys", taken: "SSH key with the same name already exists",
+		all:    func() map[int64]*SSHKey { return c.st.SSHKeys },
+		id:     func(k *SSHKey) int64 { return k.ID },
+		name:   func(k *SSHKey) *string { return &k.Name },
+		labels: func(k *SSHKey) *map[string]string { return &k.Labels },
+		wire:   c.wireKey,
+		match: func(r *http.Request, k *SSHKey) bool {
+			fp := r.URL.Query().Get("fingerprint")
+			return fp == "" || k.Fingerprint == fp
+		},
 	}
-	k := c.st.SSHKeys[id]
-	if k == nil {
-		return nil, notFound("ssh_key", id)
-	}
-	return k, nil
 }
 
 func (c *Cloud) sshKeyRoutes() {
-	name := func(k *SSHKey) string { return k.Name }
-	c.handle("GET /ssh_keys", func(r *http.Request, _ []byte) (int, any, *apiError) {
-		m := c.st.SSHKeys
-		if fp := r.URL.Query().Get("fingerprint"); fp != "" {
-			m = map[int64]*SSHKey{}
-			for id, k := range c.st.SSHKeys {
-				if k.Fingerprint == fp {
-					m[id] = k
-				}
-			}
-		}
-		return list(r, m, "ssh_keys", name, func(k *SSHKey) map[string]string { return k.Labels }, c.wireKey)
-	})
-	c.handle("GET /ssh_keys/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
-		k, e := c.sshKey(r)
-		if e != nil {
-			return 0, nil, e
-		}
-		return 200, map[string]any{"ssh_key": c.wireKey(k)}, nil
-	})
+	k := c.sshKeys
+	k.routes()
 	c.handle("POST /ssh_keys", func(r *http.Request, body []byte) (int, any, *apiError) {
 		var in struct {
 			Name      string            `json:"name"`
@@ -127,42 +112,8 @@ func (c *Cloud) sshKeyRoutes() {
 				return 0, nil, fail("uniqueness_error", "SSH key with the same fingerprint already exists")
 			}
 		}
-		k := &SSHKey{ID: c.id(), Name: in.Name, PublicKey: in.PublicKey, Fingerprint: fp, Labels: copyLabels(in.Labels), Created: c.timestamp()}
-		c.st.SSHKeys[k.ID] = k
-		return 201, map[string]any{"ssh_key": c.wireKey(k)}, nil
-	})
-	c.handle("PUT /ssh_keys/{id}", func(r *http.Request, body []byte) (int, any, *apiError) {
-		k, e := c.sshKey(r)
-		if e != nil {
-			return 0, nil, e
-		}
-		var in struct {
-			Name   *string            `json:"name"`
-			Labels *map[string]string `json:"labels"`
-		}
-		if e := decode(body, &in); e != nil {
-			return 0, nil, e
-		}
-		if in.Name != nil && *in.Name != "" {
-			if nameTaken(c.st.SSHKeys, *in.Name, name, k.ID) {
-				return 0, nil, fail("uniqueness_error", "SSH key with the same name already exists")
-			}
-			k.Name = *in.Name
-		}
-		if in.Labels != nil {
-			if e := checkLabels(*in.Labels); e != nil {
-				return 0, nil, e
-			}
-			k.Labels = copyLabels(*in.Labels)
-		}
-		return 200, map[string]any{"ssh_key": c.wireKey(k)}, nil
-	})
-	c.handle("DELETE /ssh_keys/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
-		k, e := c.sshKey(r)
-		if e != nil {
-			return 0, nil, e
-		}
-		delete(c.st.SSHKeys, k.ID)
-		return 204, nil, nil
+		key := &SSHKey{ID: c.id(), Name: in.Name, PublicKey: in.PublicKey, Fingerprint: fp, Labels: copyLabels(in.Labels), Created: c.timestamp()}
+		c.st.SSHKeys[key.ID] = key
+		return 201, k.answer(key), nil
 	})
 }
