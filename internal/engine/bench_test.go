@@ -79,7 +79,7 @@ func BenchmarkPlan(b *testing.B) {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			w := benchWorld{dir: b.TempDir()}
 			e := w.engine(b)
-			if res, err := e.Apply(context.Background(), layered(b, n), engine.ApplyOptions{}, nil); err != nil || res.Err() != nil {
+			if res, err := e.Apply(context.Background(), layered(b, n), engine.ApplyOptions{AutoApprove: true}, nil); err != nil || res.Err() != nil {
 				b.Fatal(err, res.Err())
 			}
 			cfgs := make([]*config.Config, b.N)
@@ -119,7 +119,7 @@ func BenchmarkApply(b *testing.B) {
 			cfg := layered(b, n)
 			b.StartTimer()
 			start := cpu()
-			res, err := e.Apply(context.Background(), cfg, engine.ApplyOptions{}, nil)
+			res, err := e.Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 			total += cpu() - start
 			if err != nil || res.Err() != nil || len(res.Succeeded) != n {
 				b.Fatal(err, res.Err())
@@ -199,7 +199,7 @@ func BenchmarkApplyLatency(b *testing.B) {
 					cfg := layered(b, n)
 					b.StartTimer()
 					start := time.Now()
-					res, err := e.Apply(context.Background(), cfg, engine.ApplyOptions{}, nil)
+					res, err := e.Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 					wall := time.Since(start)
 					if err != nil || res.Err() != nil {
 						b.Fatal(err, res.Err())
@@ -223,7 +223,7 @@ func BenchmarkDiscovery(b *testing.B) {
 	n := 1000
 	dir := b.TempDir()
 	w := benchWorld{dir: dir}
-	if res, err := w.engine(b).Apply(context.Background(), layered(b, n), engine.ApplyOptions{}, nil); err != nil || res.Err() != nil {
+	if res, err := w.engine(b).Apply(context.Background(), layered(b, n), engine.ApplyOptions{AutoApprove: true}, nil); err != nil || res.Err() != nil {
 		b.Fatal(err, res.Err())
 	}
 	w.opts = sim.Options{LatencyMin: 10 * time.Millisecond, LatencyMax: 10 * time.Millisecond}

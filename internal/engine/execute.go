@@ -33,6 +33,7 @@ type execution struct {
 
 func newExecution(e *Engine, st *state.File, p *plan.Plan) *execution {
 	x := &execution{e: e, p: p, base: st, live: st.Clone(), results: map[int]*ChangeResult{}, started: map[int]time.Time{}}
+	recordUnchanged(x.live, p) // adopted IDs are what references resolve to
 	x.build(true)
 	if hasCycle(x.tasks) {
 		// Ordering destroys after the updates of their former dependents

@@ -18,24 +18,25 @@ import (
 )
 
 // Plan computes the changes that would make the cloud match cfg. It takes
-// the state lock, and writes the state only to create it (recording the
-// deploy prefix and lineage the plan is computed against) or to fold a
-// journal left by a crashed apply.
+// the state lock (to read a consistent state) and writes nothing: with no
+// state yet, the plan records the deploy prefix it chose (StateExists
+// false), and the apply of the plan creates the state with that prefix.
 func (e *Engine) Plan(ctx context.Context, cfg *config.Config) (*plan.Plan, error) {
-	st, unlock, err := e.locked(ctx, "plan")
+	st, unlock, err := e.locked(ctx, "plan", false)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if st, err = e.ensure(ctx, st); err != nil {
+	exists := st != nil
+	if st, err = e.draft(st); err != nil {
 		return nil, err
 	}
-	return e.plan(ctx, cfg, st)
+	return e.plan(ctx, cfg, st, exists)
 }
 
 // PlanDestroy computes a plan that destroys everything in state.
 func (e *Engine) PlanDestroy(ctx context.Context) (*plan.Plan, error) {
-	st, unlock, err := e.locked(ctx, "plan")
+	st, unlock, err := e.locked(ctx, "plan", false)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +72,9 @@ func (e *Engine) Graph(ctx context.Context, cfg *config.Config) (*graph.Graph, m
 	return g, levels, nil
 }
 
-func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (*plan.Plan, error) {
+// plan computes the plan of cfg against st; exists says whether st is
+// stored (false: an in-memory draft, see draft).
+func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, exists bool) (*plan.Plan, error) {
 	hash := cfg.Hash()
 	g, levels, err := e.Graph(ctx, cfg)
 	if err != nil {
@@ -90,7 +93,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (
 		Lineage:       st.Metadata.Lineage,
 		Serial:        st.Metadata.Serial,
 		Prefix:        st.Metadata.Prefix,
-		StateExists:   true,
+		StateExists:   exists,
 		ConfigHash:    hash,
 		Config:        cfg,
 	}
@@ -111,7 +114,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (
 			return nil, false
 		}
 		if r.Attr == "" || r.Attr == "id" {
-			return sr.ProviderID, true
+			return providerID(sr, objs), true
 		}
 		if o, ok := objs[r.Resource]; ok {
 			if v, ok := o.Outputs[r.Attr]; ok {
@@ -152,6 +155,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (
 			ch.Properties = diff.Create(t, props)
 		default:
 			ch.ProviderID, ch.CloudName = sr.ProviderID, sr.CloudName
+			adopt(&ch, sr, objs)
 			res := diff.Resource(diff.Input{
 				Type: t, Desired: props, Actual: objs[r.Name].Properties, Last: sr.Config,
 				IgnoreChanges: r.IgnoreChanges,
@@ -172,7 +176,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (
 
 	// What is in state but no longer in config is destroyed (or forgotten
 	// when it is already gone), in reverse dependency order.
-	destroys := e.destroyChanges(st, func(name string) bool { return cfg.Resource(name) != nil }, gone)
+	destroys := e.destroyChanges(st, func(name string) bool { return cfg.Resource(name) != nil }, objs, gone)
 	for _, ch := range destroys {
 		if ch.Action == plan.Destroy && st.Resources[ch.ResourceID].Protect {
 			diags.Add(diag.Pos{}, "resource %q is protected (protect: true) and cannot be destroyed; set protect: false and apply first", ch.ResourceID)
@@ -199,7 +203,7 @@ func (e *Engine) planDestroy(st *state.File) (*plan.Plan, error) {
 		StateExists:   true,
 		Destroy:       true,
 	}
-	p.Changes = e.destroyChanges(st, func(string) bool { return false }, nil)
+	p.Changes = e.destroyChanges(st, func(string) bool { return false }, nil, nil)
 	var diags diag.Diagnostics
 	for _, ch := range p.Changes {
 		if st.Resources[ch.ResourceID].Protect {
@@ -215,8 +219,10 @@ func (e *Engine) planDestroy(st *state.File) (*plan.Plan, error) {
 
 // destroyChanges returns destroy (or forget) changes for every state
 // resource that keep says is not kept, ordered by reverse level of the
-// state's own dependency graph, then name.
-func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, gone map[string]bool) []plan.Change {
+// state's own dependency graph, then name. objs, when given, holds what
+// discovery read: a stale provider ID it resolved by name is destroyed by
+// the object's real ID.
+func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map[string]provider.Object, gone map[string]bool) []plan.Change {
 	g := graph.New()
 	for _, name := range st.Names() {
 		g.AddNode(name)
@@ -243,6 +249,7 @@ func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, gone map
 		if gone[name] {
 			ch.Action, ch.Reason = plan.Forget, "already gone from the cloud"
 		}
+		adopt(&ch, sr, objs)
 		out = append(out, ch)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -276,8 +283,9 @@ func forcing(pcs []plan.PropChange) string {
 	return s
 }
 
-// discover reads, in parallel, every state resource that has a provider ID.
-// "Not found" means gone; any other error aborts, naming the resource.
+// discover reads, in parallel, every state resource that has a provider ID
+// (a stale ID is resolved by name, see read). "Not found" means gone; any
+// other error aborts, naming the resource.
 func (e *Engine) discover(ctx context.Context, st *state.File) (map[string]provider.Object, map[string]bool, error) {
 	names := make([]string, 0, len(st.Resources))
 	for _, n := range st.Names() {
@@ -305,12 +313,7 @@ func (e *Engine) discover(ctx context.Context, st *state.File) (map[string]provi
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			var o provider.Object
-			err := e.call(ctx, nil, func(ctx context.Context) error {
-				var err error
-				o, err = e.provider.Read(ctx, sr.Type, sr.ProviderID)
-				return err
-			})
+			o, err := e.read(ctx, sr)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {

@@ -136,7 +136,7 @@ func (a *applier) run(ctx context.Context, pr *github.PR) (*ApplyOutcome, error)
 	a.out.Digest = hex.EncodeToString(sum[:])
 
 	started := a.d.Now()
-	res, err := ws.Engine.Apply(ctx, nil, engine.ApplyOptions{}, p)
+	res, err := ws.Engine.Apply(ctx, nil, engine.ApplyOptions{AutoApprove: true}, p)
 	if engine.IsStale(err) {
 		return a.refuse(ctx, "The saved plan for "+code(sha7(pr.HeadSHA))+" is a "+errorText(err, hidden)+". "+a.replan())
 	}

@@ -71,7 +71,7 @@ func TestEngineLifecycleOnFakeAWS(t *testing.T) {
 	ctx := context.Background()
 	apply := func(c *config.Config) *engine.Result {
 		t.Helper()
-		res, err := e.Apply(ctx, c, engine.ApplyOptions{}, nil)
+		res, err := e.Apply(ctx, c, engine.ApplyOptions{AutoApprove: true}, nil)
 		if err != nil {
 			t.Fatalf("apply: %v", err)
 		}
@@ -132,7 +132,7 @@ func TestEngineLifecycleOnFakeAWS(t *testing.T) {
 	apply(parseText(t, text))
 	want(planOf(parseText(t, text)))
 
-	if _, err := e.Destroy(ctx, engine.ApplyOptions{}); err != nil {
+	if _, err := e.Destroy(ctx, engine.ApplyOptions{AutoApprove: true}); err != nil {
 		t.Fatalf("destroy: %v", err)
 	}
 	if inv := srv.Inventory(); len(inv) != 0 {
