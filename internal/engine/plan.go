@@ -223,8 +223,18 @@ func (e *Engine) planDestroy(st *state.File) (*plan.Plan, error) {
 // discovery read: a stale provider ID it resolved by name is destroyed by
 // the object's real ID.
 func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map[string]provider.Object, gone map[string]bool) []plan.Change {
-	g := graph.New()
-	for _, name := range st.Names() {
+	names := st.Names()
+	var victims []string
+	for _, name := range names {
+		if !keep(name) {
+			victims = append(victims, name)
+		}
+	}
+	if len(victims) == 0 {
+		return nil
+	}
+	g := graph.NewSized(len(st.Resources))
+	for _, name := range names {
 		g.AddNode(name)
 		for _, d := range st.Resources[name].Dependencies {
 			if st.Resources[d] != nil {
@@ -236,11 +246,8 @@ func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map
 	if err != nil {
 		levels = map[string]int{}
 	}
-	var out []plan.Change
-	for _, name := range st.Names() {
-		if keep(name) {
-			continue
-		}
+	out := make([]plan.Change, 0, len(victims))
+	for _, name := range victims {
 		sr := st.Resources[name]
 		ch := plan.Change{
 			Action: plan.Destroy, ResourceID: name, Type: sr.Type, Level: levels[name],

@@ -86,8 +86,54 @@ func Normalize(v any) any {
 	return fmt.Sprint(v)
 }
 
-// Equal reports whether two canonical values are equal.
-func Equal(a, b any) bool { return reflect.DeepEqual(Normalize(a), Normalize(b)) }
+// Equal reports whether two values are equal once canonical. Canonical
+// values are compared in place, without the copies Normalize makes.
+func Equal(a, b any) bool {
+	switch x := a.(type) {
+	case string:
+		if y, ok := b.(string); ok {
+			return x == y
+		}
+	case float64:
+		if y, ok := b.(float64); ok {
+			return x == y
+		}
+	case bool:
+		if y, ok := b.(bool); ok {
+			return x == y
+		}
+	case nil:
+		if b == nil {
+			return true
+		}
+	case []any:
+		if y, ok := b.([]any); ok {
+			if len(x) != len(y) {
+				return false
+			}
+			for i := range x {
+				if !Equal(x[i], y[i]) {
+					return false
+				}
+			}
+			return true
+		}
+	case map[string]any:
+		if y, ok := b.(map[string]any); ok {
+			if len(x) != len(y) {
+				return false
+			}
+			for k, xv := range x {
+				yv, ok := y[k]
+				if !ok || !Equal(xv, yv) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return reflect.DeepEqual(Normalize(a), Normalize(b))
+}
 
 // Copy returns a deep copy of a canonical value.
 func Copy(v any) any {
@@ -125,6 +171,9 @@ func Refs(v any) []Ref {
 	walk = func(v any) {
 		switch x := v.(type) {
 		case string:
+			if !strings.Contains(x, "${") {
+				return
+			}
 			for _, m := range refRE.FindAllStringSubmatch(x, -1) {
 				r := Ref{Resource: m[1], Attr: m[2]}
 				if !seen[r] {
@@ -153,6 +202,9 @@ func Refs(v any) []Ref {
 
 // ParseRef parses a string that is exactly one reference.
 func ParseRef(s string) (Ref, bool) {
+	if len(s) < 4 || s[0] != '$' || s[1] != '{' || s[len(s)-1] != '}' {
+		return Ref{}, false
+	}
 	m := refRE.FindStringSubmatchIndex(s)
 	if m == nil || m[0] != 0 || m[1] != len(s) {
 		return Ref{}, false
