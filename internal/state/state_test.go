@@ -23,7 +23,9 @@ func TestDecode(t *testing.T) {
 		{"version 0", `{"metadata":{"version":0,"lineage":"l"}}`, ErrUnsupportedVersion, "version 0"},
 		{"no lineage", `{"metadata":{"version":1}}`, ErrCorrupt, "no metadata.lineage"},
 		{"null resource", `{"metadata":{"version":1,"lineage":"l"},"resources":{"a":null}}`, ErrCorrupt, `resource "a" is null`},
-		{"wrong shape", `{"metadata":{"version":1,"lineage":"l"},"resources":[]}`, ErrCorrupt, "cannot unmarshal"},
+		{"wrong shape", `{"metadata":{"version":1,"lineage":"l"},"resources":[]}`, ErrCorrupt, "resources: want an object, got list"},
+		{"wrong field type", `{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"dependencies":"b"}}}`, ErrCorrupt, "resources.a.dependencies: want a list"},
+		{"fractional serial", `{"metadata":{"version":1,"lineage":"l","serial":1.5}}`, ErrCorrupt, "metadata.serial: want an integer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -118,5 +120,41 @@ func TestParseRef(t *testing.T) {
 	}
 	if diff := cmp.Diff([]Ref{{Resource: "a"}, {Resource: "b", Attr: "ip"}}, Refs(map[string]any{"x": "${a}", "y": []any{"http://${b.ip}/", "plain"}})); diff != "" {
 		t.Errorf("Refs (-want +got):\n%s", diff)
+	}
+}
+
+// The hand-written reference scanner finds what the reference grammar's
+// regular expression finds, on random strings over its alphabet.
+func TestRefScannerMatchesGrammar(t *testing.T) {
+	re := regexp.MustCompile(`\$\{([A-Za-z0-9_][A-Za-z0-9_-]*)(?:\.([A-Za-z0-9_]+))?\}`)
+	alphabet := []string{"$", "{", "}", ".", "-", "_", "a", "B", "7", " ", "${", "${a}", "${a.b}"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for n := r.IntN(12); n > 0; n-- {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		s := b.String()
+		var want []Ref
+		seen := map[Ref]bool{}
+		for _, m := range re.FindAllStringSubmatch(s, -1) {
+			if ref := (Ref{Resource: m[1], Attr: m[2]}); !seen[ref] {
+				seen[ref] = true
+				want = append(want, ref)
+			}
+		}
+		if diff := cmp.Diff(want, Refs(s)); diff != "" {
+			t.Fatalf("Refs(%q) (-regexp +scanner):\n%s", s, diff)
+		}
+		wantText := re.ReplaceAllStringFunc(s, func(m string) string { return "<" + m + ">" })
+		gotText, _ := Resolve(s, func(ref Ref) (any, bool) { return "<" + ref.String() + ">", true })
+		if _, whole := ParseRef(s); !whole && gotText != wantText {
+			t.Fatalf("Resolve(%q) = %q, want %q", s, gotText, wantText)
+		}
+		m := re.FindStringSubmatchIndex(s)
+		_, ok := ParseRef(s)
+		if wantOK := m != nil && m[0] == 0 && m[1] == len(s); ok != wantOK {
+			t.Fatalf("ParseRef(%q) ok = %v, want %v", s, ok, wantOK)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -119,8 +118,8 @@ func (s *store) read(typ, id string) (*record, error) {
 	if err != nil {
 		return nil, err
 	}
-	var rec record
-	if err := json.Unmarshal(b, &rec); err != nil { // copies what it keeps out of b
+	rec, err := decodeRecord(b) // copies what it keeps out of b
+	if err != nil {
 		return nil, fmt.Errorf("sim: corrupt object file %s: %w", path, err)
 	}
 	if rec.ID != id || rec.Type != typ {
@@ -129,7 +128,7 @@ func (s *store) read(typ, id string) (*record, error) {
 	if rec.Properties == nil {
 		rec.Properties = map[string]any{}
 	}
-	return &rec, nil
+	return rec, nil
 }
 
 // readBufs holds buffers for readSmall: object files are small.
@@ -181,15 +180,6 @@ func readSmall(path string, buf *[]byte) ([]byte, error) {
 func (s *store) exists(typ, id string) bool {
 	_, err := os.Stat(s.objectPath(typ, id))
 	return err == nil
-}
-
-// encode renders an object file: pretty-printed, for people editing it.
-func encode(rec *record) ([]byte, error) {
-	b, err := json.MarshalIndent(rec, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("sim: encode %s %s: %w", rec.Type, rec.ID, err)
-	}
-	return append(b, '\n'), nil
 }
 
 // write replaces the object file atomically (temp file + rename). No

@@ -24,7 +24,7 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("append journal: %w", err)
 	}
-	line, err := json.Marshal(e)
+	line, err := state.AppendEntry(make([]byte, 0, 512), e)
 	if err != nil {
 		return fmt.Errorf("append journal: encode entry %d: %w", e.Seq, err)
 	}
