@@ -39,6 +39,9 @@ type store struct {
 	dir     string
 	idMu    sync.Mutex // one allocation at a time in this process; flock covers the others
 	counter *os.File   // <Dir>/.next-id, open while the store lives
+	// counterDev and counterIno identify the open counter file, to notice
+	// when the path names another (the cloud was reset).
+	counterDev, counterIno uint64
 	ready   sync.Map   // type → true once its directory exists
 	index   sync.Map   // type → *index
 }
@@ -325,9 +328,8 @@ func (s *store) allocID(avoid string) (string, error) {
 // Called with idMu held.
 func (s *store) openCounter(path string) error {
 	if s.counter != nil {
-		var st, held unix.Stat_t
-		if unix.Stat(path, &st) == nil && unix.Fstat(int(s.counter.Fd()), &held) == nil &&
-			st.Dev == held.Dev && st.Ino == held.Ino {
+		var st unix.Stat_t
+		if unix.Stat(path, &st) == nil && st.Dev == s.counterDev && st.Ino == s.counterIno {
 			return nil
 		}
 		s.counter.Close()
@@ -342,7 +344,12 @@ func (s *store) openCounter(path string) error {
 	if err != nil {
 		return fmt.Errorf("sim: open ID counter: %w", err)
 	}
-	s.counter = f
+	var held unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &held); err != nil {
+		f.Close()
+		return fmt.Errorf("sim: stat ID counter: %w", err)
+	}
+	s.counter, s.counterDev, s.counterIno = f, held.Dev, held.Ino
 	return nil
 }
 
