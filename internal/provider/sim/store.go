@@ -42,8 +42,8 @@ type store struct {
 	// counterDev and counterIno identify the open counter file, to notice
 	// when the path names another (the cloud was reset).
 	counterDev, counterIno uint64
-	ready   sync.Map   // type → true once its directory exists
-	index   sync.Map   // type → *index
+	ready                  sync.Map // type → true once its directory exists
+	index                  sync.Map // type → *index
 }
 
 func (s *store) objectPath(typ, id string) string {
