@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
@@ -305,31 +306,31 @@ func (e *Engine) discover(ctx context.Context, st *state.File) (map[string]provi
 	var mu sync.Mutex
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	sem := make(chan struct{}, e.opts.Parallelism)
+	// Parallelism workers take the next name until none is left (a pool,
+	// not a goroutine per resource).
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for _, n := range names {
-		sr := st.Resources[n]
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
+	for range min(e.opts.Parallelism, len(names)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { <-sem }()
-			o, err := e.read(ctx, sr)
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err == nil:
-				objs[sr.Name] = o
-			case isNotFound(err):
-				gone[sr.Name] = true
-			default:
-				cancel(fmt.Errorf("read %s %q (id %s): %w", sr.Type, sr.Name, sr.ProviderID, err))
+			for ctx.Err() == nil {
+				i := int(next.Add(1)) - 1
+				if i >= len(names) {
+					return
+				}
+				sr := st.Resources[names[i]]
+				o, err := e.read(ctx, sr)
+				mu.Lock()
+				switch {
+				case err == nil:
+					objs[sr.Name] = o
+				case isNotFound(err):
+					gone[sr.Name] = true
+				default:
+					cancel(fmt.Errorf("read %s %q (id %s): %w", sr.Type, sr.Name, sr.ProviderID, err))
+				}
+				mu.Unlock()
 			}
 		}()
 	}
