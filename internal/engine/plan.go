@@ -48,22 +48,24 @@ func (e *Engine) PlanDestroy(ctx context.Context) (*plan.Plan, error) {
 	return e.planDestroy(st)
 }
 
-// Graph injects cfg's auto-subnets (zones come from the provider) and
-// returns its dependency graph with each resource's level (the seed's
-// buildGraph). It is idempotent on an already prepared config, and needs no
-// backend.
+// Graph injects cfg's auto-subnets (zones come from the provider, asked
+// only when some Vpc wants them) and returns its dependency graph with each
+// resource's level (the seed's buildGraph). It is idempotent on an already
+// prepared config, and needs no backend.
 func (e *Engine) Graph(ctx context.Context, cfg *config.Config) (*graph.Graph, map[string]int, error) {
-	var zones []string
-	err := e.call(ctx, nil, func(ctx context.Context) error {
-		var err error
-		zones, err = e.provider.Zones(ctx)
-		return err
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("list zones: %w", err)
-	}
-	if err := config.InjectAutoSubnets(cfg, zones); err != nil {
-		return nil, nil, err
+	if config.NeedsZones(cfg) { // one provider call saved when no Vpc asks for auto-subnets
+		var zones []string
+		err := e.call(ctx, nil, func(ctx context.Context) error {
+			var err error
+			zones, err = e.provider.Zones(ctx)
+			return err
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("list zones: %w", err)
+		}
+		if err := config.InjectAutoSubnets(cfg, zones); err != nil {
+			return nil, nil, err
+		}
 	}
 	g := config.BuildGraph(cfg)
 	levels, err := g.Levels()
