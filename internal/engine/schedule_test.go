@@ -186,3 +186,24 @@ func TestScheduleSettleFailureSkipsDependents(t *testing.T) {
 		t.Errorf("skipped (-want +got):\n%s", diff)
 	}
 }
+
+// Among ready tasks, the one with the longest chain of dependents ahead
+// starts first (then the one ready first).
+func TestScheduleStartsLongestChainFirst(t *testing.T) {
+	var f fakeTasks
+	note := func(s string) func(context.Context) error {
+		return func(context.Context) error { f.note(s); return nil }
+	}
+	f.add(nil, note("single"))
+	head := f.add(nil, note("head of chain"))
+	mid := f.add([]int{head}, note("middle"))
+	f.add([]int{mid}, note("tail"))
+	if errs := schedule(context.Background(), context.Background(), f.tasks, 1); len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	// tail and single are both one task from the end: single was ready first.
+	want := []string{"head of chain", "middle", "single", "tail"}
+	if diff := cmp.Diff(want, f.log); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+}
