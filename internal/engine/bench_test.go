@@ -43,6 +43,12 @@ type benchWorld struct {
 
 func (w benchWorld) engine(tb testing.TB, mods ...func(*engine.Options)) *engine.Engine {
 	tb.Helper()
+	e, _ := w.engineAndBackend(tb, mods...)
+	return e
+}
+
+func (w benchWorld) engineAndBackend(tb testing.TB, mods ...func(*engine.Options)) (*engine.Engine, *local.Backend) {
+	tb.Helper()
 	o := w.opts
 	o.Dir = filepath.Join(w.dir, "sim")
 	if d := os.Getenv("KYKU_BENCH_SIM_DIR"); d != "" {
@@ -62,7 +68,8 @@ func (w benchWorld) engine(tb testing.TB, mods ...func(*engine.Options)) *engine
 	for _, m := range mods {
 		m(&eo)
 	}
-	return engine.New(p, local.New(sd, "", local.Options{}), eo)
+	b := local.New(sd, "", local.Options{})
+	return engine.New(p, b, eo), b
 }
 
 // cpu returns the process's user+system CPU time so far.
@@ -112,10 +119,11 @@ func BenchmarkApply(b *testing.B) {
 	b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 		b.ReportAllocs()
 		var total time.Duration
+		syncs := 0
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
 			w := benchWorld{dir: b.TempDir()}
-			e := w.engine(b)
+			e, backend := w.engineAndBackend(b)
 			cfg := layered(b, n)
 			b.StartTimer()
 			start := cpu()
@@ -124,8 +132,10 @@ func BenchmarkApply(b *testing.B) {
 			if err != nil || res.Err() != nil || len(res.Succeeded) != n {
 				b.Fatal(err, res.Err())
 			}
+			syncs += backend.JournalSyncs()
 		}
 		b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64(syncs)/float64(b.N), "fsyncs/op")
 	})
 }
 

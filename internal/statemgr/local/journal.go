@@ -54,6 +54,14 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 	return <-done
 }
 
+// JournalSyncs reports how many times the journal was fsynced so far: with
+// group commit, fewer than the appends.
+func (b *Backend) JournalSyncs() int {
+	b.journalMu.Lock()
+	defer b.journalMu.Unlock()
+	return b.syncs
+}
+
 // pendingLine is a journal line waiting for the next group commit.
 type pendingLine struct {
 	line []byte
