@@ -394,7 +394,11 @@ func appendJSON(dst []byte, v any, indent string, depth int) ([]byte, error) {
 		if len(x) == 0 {
 			return append(dst, "{}"...), nil
 		}
-		keys := make([]string, 0, len(x))
+		var small [16]string // most maps are small: sort their keys without allocating
+		keys := small[:0]
+		if len(x) > len(small) {
+			keys = make([]string, 0, len(x))
+		}
 		for k := range x {
 			keys = append(keys, k)
 		}

@@ -301,7 +301,8 @@ func (s *store) allocID(avoid string) (string, error) {
 	}
 	defer flock(f, unix.LOCK_UN)
 	var buf [32]byte
-	n, _ := f.ReadAt(buf[:], 0)
+	n, _ := unix.Pread(int(f.Fd()), buf[:], 0) // one call: os.File.ReadAt reads again to see the end
+	n = max(n, 0)
 	last := int64(firstID - 1)
 	if text := strings.TrimSpace(string(buf[:n])); text != "" {
 		var err error
