@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -99,13 +101,12 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		StateExists:   exists,
 		ConfigHash:    hash,
 		Config:        cfg,
+		Changes:       make([]plan.Change, 0, len(cfg.Resources)),
 	}
 
 	// Desired resources in level order, so that what a resource references
 	// is decided before the resource itself.
-	order := make([]*config.Resource, len(cfg.Resources))
-	copy(order, cfg.Resources)
-	sort.SliceStable(order, func(i, j int) bool { return levels[order[i].Name] < levels[order[j].Name] })
+	order := byLevel(cfg.Resources, levels)
 
 	unknown := map[string]bool{} // created or replaced: new ID known after apply
 	lookup := func(r value.Ref) (any, bool) {
@@ -226,9 +227,8 @@ func (e *Engine) planDestroy(st *state.File) (*plan.Plan, error) {
 // discovery read: a stale provider ID it resolved by name is destroyed by
 // the object's real ID.
 func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map[string]provider.Object, gone map[string]bool) []plan.Change {
-	names := st.Names()
 	var victims []string
-	for _, name := range names {
+	for name := range st.Resources {
 		if !keep(name) {
 			victims = append(victims, name)
 		}
@@ -236,8 +236,9 @@ func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map
 	if len(victims) == 0 {
 		return nil
 	}
+	slices.Sort(victims)
 	g := graph.NewSized(len(st.Resources))
-	for _, name := range names {
+	for _, name := range st.Names() {
 		g.AddNode(name)
 		for _, d := range st.Resources[name].Dependencies {
 			if st.Resources[d] != nil {
@@ -271,13 +272,41 @@ func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map
 	return out
 }
 
+// sortChanges orders changes by level, then name. Built from byLevel's
+// order over name-sorted resources they already are: checking costs O(n),
+// a stable sort of thousands of changes far more.
 func sortChanges(cs []plan.Change) {
-	sort.SliceStable(cs, func(i, j int) bool {
-		if cs[i].Level != cs[j].Level {
-			return cs[i].Level < cs[j].Level
+	less := func(a, b plan.Change) int {
+		if a.Level != b.Level {
+			return a.Level - b.Level
 		}
-		return cs[i].ResourceID < cs[j].ResourceID
-	})
+		return strings.Compare(a.ResourceID, b.ResourceID)
+	}
+	if !slices.IsSortedFunc(cs, less) {
+		slices.SortStableFunc(cs, less)
+	}
+}
+
+// byLevel returns rs stably ordered by level: a counting sort, O(n).
+func byLevel(rs []*config.Resource, levels map[string]int) []*config.Resource {
+	top := 0
+	for _, r := range rs {
+		top = max(top, levels[r.Name])
+	}
+	start := make([]int, top+2)
+	for _, r := range rs {
+		start[levels[r.Name]+1]++
+	}
+	for l := 1; l < len(start); l++ {
+		start[l] += start[l-1]
+	}
+	out := make([]*config.Resource, len(rs))
+	for _, r := range rs {
+		l := levels[r.Name]
+		out[start[l]] = r
+		start[l]++
+	}
+	return out
 }
 
 func forcing(pcs []plan.PropChange) string {
@@ -298,8 +327,8 @@ func forcing(pcs []plan.PropChange) string {
 // other error aborts, naming the resource.
 func (e *Engine) discover(ctx context.Context, st *state.File) (map[string]provider.Object, map[string]bool, error) {
 	names := make([]string, 0, len(st.Resources))
-	for _, n := range st.Names() {
-		if st.Resources[n].ProviderID != "" {
+	for n, r := range st.Resources { // any order: the workers read in parallel
+		if r.ProviderID != "" {
 			names = append(names, n)
 		}
 	}
