@@ -43,6 +43,8 @@ func schedule(stop, work context.Context, tasks []*task, parallelism int) map[in
 		return s.errs
 	}
 	var wg sync.WaitGroup
+	s.settles = make(chan func())
+	s.settlers = &wg
 	for range min(parallelism, len(tasks)) {
 		wg.Add(1)
 		go func() {
@@ -60,6 +62,7 @@ func schedule(stop, work context.Context, tasks []*task, parallelism int) map[in
 	}()
 	s.wait()
 	close(quit)
+	close(s.settles) // every started task finished: idle settlers exit
 	wg.Wait()
 	return s.errs
 }
@@ -77,6 +80,12 @@ type scheduler struct {
 	inflight   int   // started, not finished
 	left       int   // neither finished nor skipped
 	stopped    error // why no new task starts
+	// settles hands a settle step to an idle settler goroutine; with none
+	// idle, a new one starts and then stays to serve (reused goroutines
+	// keep the stacks they grew, as many settle at once as need to, so
+	// all of them share the journal's commits).
+	settles  chan func()
+	settlers *sync.WaitGroup
 }
 
 func newScheduler(tasks []*task) *scheduler {
@@ -214,11 +223,27 @@ func (s *scheduler) work(ctx context.Context) {
 
 		settle, err := runTask(ctx, s.tasks[id])
 		if err == nil && settle != nil {
-			go func() { s.finish(id, settleTask(ctx, settle)) }()
+			s.settle(func() { s.finish(id, settleTask(ctx, settle)) })
 		} else {
 			s.finish(id, err)
 		}
 		s.mu.Lock()
+	}
+}
+
+// settle runs fn on an idle settler, or on a new one.
+func (s *scheduler) settle(fn func()) {
+	select {
+	case s.settles <- fn:
+	default:
+		s.settlers.Add(1)
+		go func() {
+			defer s.settlers.Done()
+			fn()
+			for fn := range s.settles {
+				fn()
+			}
+		}()
 	}
 }
 
