@@ -96,6 +96,17 @@ func vpcAutoSubnets(r *Resource) ([]autoSubnet, error) {
 	return carve(r.Name, cidr, int(n))
 }
 
+// NeedsZones reports whether some Vpc of cfg asks for auto-subnets, the
+// only use of the provider's zone list.
+func NeedsZones(cfg *Config) bool {
+	for _, r := range cfg.Resources {
+		if n, _ := r.Properties["distributeAcrossAzs"].(float64); r.Type == "Vpc" && n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // InjectAutoSubnets adds the auto-subnets of every Vpc with
 // distributeAcrossAzs n > 0 to cfg as ordinary Subnet resources (AutoFrom
 // set to the Vpc), spreading them over zones round-robin. The engine calls

@@ -3,7 +3,6 @@ package config
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"sort"
 	"sync"
 
@@ -124,19 +123,11 @@ func (c *Config) Add(r *Resource) {
 // Hash is the sha256 of the canonical JSON of the desired configuration as
 // the user wrote it (provider, resources, outputs; not file names,
 // positions or injected auto-subnets). A saved plan records it so that
-// applying it against a changed config is refused.
+// applying it against a changed config is refused. The JSON is what
+// json.Marshal writes for these types (hash.go writes it without
+// reflection; a test holds it to json.Marshal and to the types' fields).
 func (c *Config) Hash() string {
-	user := make([]*Resource, 0, len(c.Resources))
-	for _, r := range c.Resources {
-		if r.AutoFrom == "" {
-			user = append(user, r)
-		}
-	}
-	b, err := json.Marshal(struct {
-		Provider  ProviderConfig `json:"provider"`
-		Resources []*Resource    `json:"resources"`
-		Outputs   []*Output      `json:"outputs"`
-	}{c.Provider, user, c.Outputs})
+	b, err := c.appendCanonical(make([]byte, 0, 128*len(c.Resources)+256))
 	if err != nil {
 		// Canonical values always marshal; a failure is a programming error.
 		panic("config hash: " + err.Error())

@@ -181,7 +181,7 @@ func (p *parser) properties(r *Resource, t *schema.Type, owner string, n *yaml.N
 			}
 		}
 	}
-	for _, name := range t.PropNames() {
+	for _, name := range t.SortedProps() {
 		sp := t.Props[name]
 		switch {
 		case given[name]:

@@ -104,6 +104,26 @@ func Create(t *schema.Type, desired map[string]any) []plan.PropChange {
 }
 
 func propNames(in Input) []string {
+	// Usually every desired property is one of the schema's: walk its
+	// sorted names instead of collecting and sorting the maps' keys.
+	names := in.Type.SortedProps()
+	known := 0
+	for k := range in.Desired {
+		if in.Type.Props[k] != nil {
+			known++
+		}
+	}
+	if known == len(in.Desired) {
+		out := make([]string, 0, len(names))
+		for _, n := range names {
+			_, d := in.Desired[n]
+			_, a := in.Actual[n]
+			if d || a {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
 	seen := map[string]bool{}
 	for k := range in.Desired {
 		seen[k] = true
@@ -113,22 +133,22 @@ func propNames(in Input) []string {
 			seen[k] = true
 		}
 	}
-	names := make([]string, 0, len(seen))
+	all := make([]string, 0, len(seen))
 	for k := range seen {
-		names = append(names, k)
+		all = append(all, k)
 	}
-	sort.Strings(names)
-	return names
+	sort.Strings(all)
+	return all
 }
 
 // compare appends the differences between old and new under path. Maps are
 // compared key by key ("tags.env"); lists of equal length element by element
 // ("ingress[0].port"); anything else as a whole.
 func compare(path string, old, new any, out *[]plan.PropChange) {
-	old, new = value.Normalize(old), value.Normalize(new)
-	if value.Equal(old, new) {
+	if value.Equal(old, new) { // no copies: most properties are unchanged
 		return
 	}
+	old, new = value.Normalize(old), value.Normalize(new)
 	if hasUnknown(new) && !containsMap(new) {
 		*out = append(*out, plan.PropChange{Path: path, Old: old, New: new, Unknown: true})
 		return

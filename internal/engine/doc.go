@@ -7,10 +7,15 @@
 // is folded into the state (serial + 1) at the end of the run, or by the
 // next run after a crash. A provider create is idempotent by cloud name, so
 // a crash between a cloud call and its journal entry leaves nothing
-// duplicated.
+// duplicated. Plan, PlanDestroy, ReadState, Outputs and a report-only
+// Refresh take the lock but write nothing (a crash's journal is folded in
+// memory only); Apply and Destroy apply nothing unless ApplyOptions says
+// so (AutoApprove or Confirm).
 //
 // Concurrency: an Engine may be used by one operation at a time per
 // environment (the backend lock enforces it across processes). Within an
-// operation, changes run on at most Options.Parallelism goroutines; a
-// change starts as soon as the changes it depends on have finished.
+// operation, changes run on at most Options.Parallelism workers; a change
+// starts as soon as the changes it depends on have finished and are
+// journaled, and its own journal append runs after it gave its worker back,
+// so that appends waiting together share one commit.
 package engine

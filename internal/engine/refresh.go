@@ -47,7 +47,7 @@ func (r *RefreshResult) HasDrift() bool { return len(r.Drift) > 0 }
 
 // Refresh reads every resource in state and reports drift per property.
 func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResult, error) {
-	st, unlock, err := e.locked(ctx, "refresh")
+	st, unlock, err := e.locked(ctx, "refresh", opts.WriteState)
 	if err != nil {
 		return nil, err
 	}
@@ -90,6 +90,12 @@ func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResu
 			res.Drift = append(res.Drift, Drifted{Type: sr.Type, Name: name, ProviderID: sr.ProviderID, Properties: d.Changes})
 		}
 		nr := next.Resources[name]
+		if o.ID != "" && o.ID != sr.ProviderID {
+			nr.ProviderID = o.ID // a stale ID resolved by name
+			if o.CloudName != "" {
+				nr.CloudName = o.CloudName
+			}
+		}
 		nr.Config = merged(o.Properties, sr.Config)
 		if o.Outputs != nil {
 			nr.Outputs = o.Outputs
@@ -131,7 +137,7 @@ func stateChanged(a, b *state.File) bool {
 	}
 	for n, ra := range a.Resources {
 		rb := b.Resources[n]
-		if rb == nil || !value.Equal(ra.Config, rb.Config) || !value.Equal(ra.Outputs, rb.Outputs) {
+		if rb == nil || ra.ProviderID != rb.ProviderID || !value.Equal(ra.Config, rb.Config) || !value.Equal(ra.Outputs, rb.Outputs) {
 			return true
 		}
 	}

@@ -12,13 +12,25 @@ type Graph struct {
 	index map[string]int // name → index
 	deps  [][]int        // index → what it depends on (insertion order)
 	rdeps [][]int        // index → what depends on it (insertion order)
+	// edges dedups the edges of nodes with many dependencies; the few
+	// dependencies most nodes have are scanned instead.
 	edges map[[2]int]struct{}
 }
 
 // New returns an empty graph.
-func New() *Graph {
-	return &Graph{index: map[string]int{}, edges: map[[2]int]struct{}{}}
+func New() *Graph { return NewSized(0) }
+
+// NewSized returns an empty graph with room for n nodes.
+func NewSized(n int) *Graph {
+	return &Graph{
+		names: make([]string, 0, n), index: make(map[string]int, n),
+		deps: make([][]int, 0, n), rdeps: make([][]int, 0, n),
+	}
 }
+
+// scanLimit is the number of dependencies up to which AddEdge looks for a
+// duplicate by scanning rather than in edges.
+const scanLimit = 16
 
 // AddNode adds a node called name; adding an existing node does nothing.
 func (g *Graph) AddNode(name string) { g.node(name) }
@@ -39,11 +51,28 @@ func (g *Graph) node(name string) int {
 // Duplicate edges are ignored.
 func (g *Graph) AddEdge(from, to string) {
 	f, t := g.node(from), g.node(to)
-	key := [2]int{f, t}
-	if _, ok := g.edges[key]; ok {
-		return
+	if ds := g.deps[f]; len(ds) < scanLimit {
+		for _, d := range ds {
+			if d == t {
+				return
+			}
+		}
+		if len(ds) == scanLimit-1 { // about to outgrow the scan: index them
+			if g.edges == nil {
+				g.edges = map[[2]int]struct{}{}
+			}
+			for _, d := range ds {
+				g.edges[[2]int{f, d}] = struct{}{}
+			}
+			g.edges[[2]int{f, t}] = struct{}{}
+		}
+	} else {
+		key := [2]int{f, t}
+		if _, ok := g.edges[key]; ok {
+			return
+		}
+		g.edges[key] = struct{}{}
 	}
-	g.edges[key] = struct{}{}
 	g.deps[f] = append(g.deps[f], t)
 	g.rdeps[t] = append(g.rdeps[t], f)
 }

@@ -2,6 +2,7 @@ package progress
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -30,7 +31,7 @@ func FormatElapsed(d time.Duration) string {
 
 // subject is `create Vpc "main-vpc"`.
 func subject(e Event) string {
-	return fmt.Sprintf("%s %s %q", e.Action, e.Type, e.Name)
+	return e.Action + " " + e.Type + " " + strconv.Quote(e.Name) // %q without fmt: one line per event of thousands
 }
 
 // errText is the one-line text of err, or "" for nil.

@@ -59,6 +59,7 @@ func changeHead(c plan.Change) string {
 //	      port: 80 → 443
 //	  ✓ no-op Database "app-db"
 //
+// No-ops come last, after the destroys, whatever their level.
 // Property lines show `path: old → new`; sensitive values as (sensitive),
 // unknown new values as (known after apply), and `# forces replacement`
 // after a property that causes a replace. Creates and destroys list their
@@ -78,10 +79,7 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 		}
 	}
 	fmt.Fprintln(bw, "Changes:")
-	for _, c := range p.Changes {
-		if c.Action == plan.NoOp && !opts.ShowNoOp {
-			continue
-		}
+	for _, c := range listed(p.Changes, opts.ShowNoOp) {
 		head := changeHead(c)
 		line := head
 		if c.Action != plan.NoOp {
@@ -102,6 +100,25 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 		}
 	}
 	return flush(bw)
+}
+
+// listed is the order of the human format: the changes in plan order, then
+// the no-ops (when shown), as the seed lists them.
+func listed(cs []plan.Change, noOps bool) []plan.Change {
+	out := make([]plan.Change, 0, len(cs))
+	for _, c := range cs {
+		if c.Action != plan.NoOp {
+			out = append(out, c)
+		}
+	}
+	if noOps {
+		for _, c := range cs {
+			if c.Action == plan.NoOp {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 func flush(bw *bufio.Writer) error {

@@ -199,7 +199,10 @@ func TestSavedPlanSwappedAfterReviewIsRefused(t *testing.T) {
 					p.Changes[i].CloudName = "deadbeef-" + p.Changes[i].ResourceID
 				}
 			})
-		}, []string{"does not match a fresh plan of that commit"}},
+			// No state exists yet (plans write none), so the re-plan takes the
+			// saved plan's prefix; the digest in Kyku's own comment, made
+			// with the real prefix, catches the swap.
+		}, []string{"The plan shown for review in Kyku's comment", "is not the plan of `aaaaaaa`"}},
 		{"not a plan", func(f *fixture) {
 			if err := f.backend().PutObject(context.Background(), savedKey, []byte(`{"formatVersion":1,"config":{"resources":[null]}}`)); err != nil {
 				f.t.Fatal(err)

@@ -3,7 +3,6 @@
 package state
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -94,7 +93,7 @@ func Encode(f *File) ([]byte, error) {
 	if f.Resources == nil {
 		f.Resources = map[string]*Resource{}
 	}
-	b, err := json.MarshalIndent(f, "", "  ")
+	b, err := appendFile(make([]byte, 0, 256*len(f.Resources)+256), f)
 	if err != nil {
 		return nil, fmt.Errorf("encode state: %w", err)
 	}
@@ -102,27 +101,24 @@ func Encode(f *File) ([]byte, error) {
 }
 
 // Decode parses a state file, refusing corrupt data and unknown versions.
-// name is used in error messages (a path or an object key).
+// name is used in error messages (a path or an object key). Numbers decode
+// as float64 and every value is canonical (package value) as decoded: one
+// pass over the data without reflection, which a plan of thousands of
+// resources pays for.
 func Decode(name string, data []byte) (*File, error) {
-	var probe struct {
-		Metadata *struct {
-			Version *int `json:"version"`
-		} `json:"metadata"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	f, err := parseFile(data)
+	if err != nil {
+		// A newer format may not fit this build's types: say so rather
+		// than "corrupt" when its version says it is one.
+		if verr := checkVersion(name, data); verr != nil {
+			return nil, verr
+		}
 		return nil, fmt.Errorf("%s: %w: %v", name, ErrCorrupt, err)
 	}
-	if probe.Metadata == nil || probe.Metadata.Version == nil {
-		return nil, fmt.Errorf("%s: %w: no metadata.version", name, ErrCorrupt)
-	}
-	if v := *probe.Metadata.Version; v != Version {
-		return nil, fmt.Errorf("%s: %w %d (this kyku reads version %d; upgrade kyku)", name, ErrUnsupportedVersion, v, Version)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var f File
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%s: %w: %v", name, ErrCorrupt, err)
+	if f.Metadata.Version != Version {
+		if verr := checkVersion(name, data); verr != nil {
+			return nil, verr
+		}
 	}
 	if f.Metadata.Lineage == "" {
 		return nil, fmt.Errorf("%s: %w: no metadata.lineage", name, ErrCorrupt)
@@ -135,11 +131,36 @@ func Decode(name string, data []byte) (*File, error) {
 			return nil, fmt.Errorf("%s: %w: resource %q is null", name, ErrCorrupt, n)
 		}
 		r.Name = n
-		r.Config = normMap(r.Config)
-		r.Outputs = normMap(r.Outputs)
 	}
-	f.Outputs = normMap(f.Outputs)
-	return &f, nil
+	return f, nil
+}
+
+func parseFile(data []byte) (*File, error) {
+	v, err := value.ParseJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	return decodeFile(v)
+}
+
+// checkVersion reports data that is not JSON, has no metadata.version, or
+// has a version this build does not read.
+func checkVersion(name string, data []byte) error {
+	var probe struct {
+		Metadata *struct {
+			Version *int `json:"version"`
+		} `json:"metadata"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return fmt.Errorf("%s: %w: %v", name, ErrCorrupt, err)
+	}
+	if probe.Metadata == nil || probe.Metadata.Version == nil {
+		return fmt.Errorf("%s: %w: no metadata.version", name, ErrCorrupt)
+	}
+	if v := *probe.Metadata.Version; v != Version {
+		return fmt.Errorf("%s: %w %d (this kyku reads version %d; upgrade kyku)", name, ErrUnsupportedVersion, v, Version)
+	}
+	return nil
 }
 
 func normMap(m map[string]any) map[string]any {

@@ -30,7 +30,7 @@ func applied(t *testing.T) (*aws.Provider, *awstest.Server, *engine.Engine, *sta
 		MaxAttempts: 6, Backoff: time.Microsecond, MaxBackoff: time.Millisecond, PollInterval: time.Microsecond, MaxPolls: 50,
 	})
 	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "kyku0001", RetryBase: time.Millisecond})
-	res, err := e.Apply(context.Background(), parseText(t, example(t)), engine.ApplyOptions{}, nil)
+	res, err := e.Apply(context.Background(), parseText(t, example(t)), engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil || res.Err() != nil {
 		t.Fatalf("apply: %v %v", err, res.Err())
 	}

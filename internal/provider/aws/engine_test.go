@@ -71,7 +71,7 @@ func TestEngineLifecycleOnFakeAWS(t *testing.T) {
 	ctx := context.Background()
 	apply := func(c *config.Config) *engine.Result {
 		t.Helper()
-		res, err := e.Apply(ctx, c, engine.ApplyOptions{}, nil)
+		res, err := e.Apply(ctx, c, engine.ApplyOptions{AutoApprove: true}, nil)
 		if err != nil {
 			t.Fatalf("apply: %v", err)
 		}
@@ -159,7 +159,7 @@ func TestEngineLifecycleOnFakeAWS(t *testing.T) {
 	apply(parseText(t, text))
 	want(planOf(parseText(t, text)))
 
-	if res, err := e.Destroy(ctx, engine.ApplyOptions{}); err != nil || res.Err() != nil {
+	if res, err := e.Destroy(ctx, engine.ApplyOptions{AutoApprove: true}); err != nil || res.Err() != nil {
 		t.Fatalf("destroy: %v, %v", err, res.Err())
 	}
 	if inv := srv.Inventory(); len(inv) != 0 {

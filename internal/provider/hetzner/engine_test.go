@@ -75,7 +75,7 @@ func TestEngineLifecycleOnFakeHetzner(t *testing.T) {
 	ctx := context.Background()
 	apply := func(c *config.Config) *engine.Result {
 		t.Helper()
-		res, err := eng.Apply(ctx, c, engine.ApplyOptions{}, nil)
+		res, err := eng.Apply(ctx, c, engine.ApplyOptions{AutoApprove: true}, nil)
 		if err != nil {
 			t.Fatalf("apply: %v", err)
 		}
@@ -175,7 +175,7 @@ func TestEngineLifecycleOnFakeHetzner(t *testing.T) {
 	apply(parseText(t, text))
 	want(planOf(parseText(t, text)))
 
-	if _, err := eng.Destroy(ctx, engine.ApplyOptions{}); err != nil {
+	if _, err := eng.Destroy(ctx, engine.ApplyOptions{AutoApprove: true}); err != nil {
 		t.Fatalf("destroy: %v", err)
 	}
 	if inv := e.cloud.Inventory(); len(inv) != 0 {
@@ -204,7 +204,7 @@ outputs:
 			line = i + 1
 		}
 	}
-	_, err := eng.Apply(context.Background(), parseText(t, text), engine.ApplyOptions{}, nil)
+	_, err := eng.Apply(context.Background(), parseText(t, text), engine.ApplyOptions{AutoApprove: true}, nil)
 	if err == nil {
 		t.Fatal("apply with a Database on hetzner succeeded; want a config error")
 	}
@@ -239,7 +239,7 @@ resources:
     type: SshKey
     properties: { publicKey: "`+publicKey("stale")+`" }
 `)
-	res, err := eng.Apply(ctx, cfg, engine.ApplyOptions{}, nil)
+	res, err := eng.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil || res.Err() != nil {
 		t.Fatalf("apply: %v %v", err, res.Err())
 	}
@@ -256,7 +256,7 @@ resources:
 	if err := b.Write(ctx, st, statemgr.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.Destroy(ctx, engine.ApplyOptions{}); err != nil {
+	if _, err := eng.Destroy(ctx, engine.ApplyOptions{AutoApprove: true}); err != nil {
 		t.Fatalf("destroy: %v", err)
 	}
 	if inv := e.cloud.Inventory(); len(inv) != 0 {

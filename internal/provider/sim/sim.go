@@ -369,11 +369,13 @@ func (p *Provider) delete(rec *record) error {
 	return nil
 }
 
-// toObject converts a record; Outputs["id"] is always the ID.
+// toObject converts a record, which it takes over (every caller has a
+// record of its own: decoded for the call, or just written); Outputs["id"]
+// is always the ID.
 func toObject(rec *record) provider.Object {
-	out := make(map[string]any, len(rec.Outputs)+1)
-	for k, v := range rec.Outputs {
-		out[k] = v
+	out := rec.Outputs
+	if out == nil {
+		out = make(map[string]any, 1)
 	}
 	out["id"] = rec.ID
 	return provider.Object{ID: rec.ID, CloudName: rec.CloudName, Properties: rec.Properties, Outputs: out}
