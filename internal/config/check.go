@@ -128,6 +128,9 @@ func (p *parser) checkCycles(auto map[string]*Resource) {
 	for _, n := range names {
 		g.AddEdge(n, auto[n].Name)
 	}
+	if g.Acyclic() {
+		return
+	}
 	cycle := g.FindCycle()
 	if cycle == nil {
 		return

@@ -66,7 +66,7 @@ func (p *parser) resource(k, v *yaml.Node) {
 	r := &Resource{Name: name, Pos: pos, PropPos: map[string]diag.Pos{}, Properties: map[string]any{}}
 	p.resources[name] = r
 	p.cfg.Resources = append(p.cfg.Resources, r)
-	owner := fmt.Sprintf("resource %q", name)
+	owner := "resource " + strconv.Quote(name) // %q, without fmt (once per resource)
 	path := "resources." + name
 
 	pairs, ok := p.mapping(v, path, `mapping with "type" and "properties"`)

@@ -5,7 +5,6 @@
 package diff
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -193,9 +192,10 @@ func sortedSet(v any) any {
 		k string
 		v any
 	}, len(l))
+	var buf []byte
 	for i, e := range l {
-		b, _ := json.Marshal(e)
-		keyed[i].k, keyed[i].v = string(b), e
+		buf, _ = value.AppendJSON(buf[:0], e) // json.Marshal's bytes, without reflection
+		keyed[i].k, keyed[i].v = string(buf), e
 	}
 	sort.SliceStable(keyed, func(i, j int) bool { return keyed[i].k < keyed[j].k })
 	out := make([]any, len(l))

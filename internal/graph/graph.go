@@ -169,6 +169,28 @@ func (g *Graph) Levels() (map[string]int, error) {
 	return out, nil
 }
 
+// Acyclic reports whether the graph has no cycle, in O(V+E) and without
+// building a path (FindCycle finds one when it has).
+func (g *Graph) Acyclic() bool {
+	n := len(g.names)
+	pending := make([]int, n)
+	queue := make([]int, 0, n)
+	for i := range n {
+		pending[i] = len(g.deps[i])
+		if pending[i] == 0 {
+			queue = append(queue, i)
+		}
+	}
+	for head := 0; head < len(queue); head++ {
+		for _, d := range g.rdeps[queue[head]] {
+			if pending[d]--; pending[d] == 0 {
+				queue = append(queue, d)
+			}
+		}
+	}
+	return len(queue) == n
+}
+
 // FindCycle returns one cycle as a path whose first and last elements are
 // equal (e.g. [a b c a], or [a a] for a self-loop), or nil when the graph is
 // acyclic. The result is deterministic: the search visits nodes and their

@@ -255,3 +255,14 @@ func TestDuplicateEdgesOfWideNodes(t *testing.T) {
 		t.Errorf("d07 has %d dependents, want 1", got)
 	}
 }
+
+func TestAcyclic(t *testing.T) {
+	if !build("b>a", "c>b", "c>a", "d").Acyclic() {
+		t.Error("a DAG reported cyclic")
+	}
+	for _, g := range []*Graph{build("a>b", "b>a"), build("a>a"), build("x>y", "y>z", "z>y")} {
+		if g.Acyclic() || g.FindCycle() == nil {
+			t.Errorf("cycle not seen: Acyclic %v, FindCycle %v", g.Acyclic(), g.FindCycle())
+		}
+	}
+}
