@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/value"
 )
 
 // MaxAutoSubnetAZs bounds distributeAcrossAzs (no cloud region has more
@@ -26,6 +27,7 @@ type autoSubnet struct {
 // AutoSubnetNames returns the names of the subnets a Vpc called vpc with
 // distributeAcrossAzs n gets: public 0..n-1, then private 0..n-1.
 func AutoSubnetNames(vpc string, n int) []string {
+	vpc = value.SafeName(vpc) // an instance net[0] names net-0-subnet-public-0
 	names := make([]string, 0, 2*n)
 	for i := range n {
 		names = append(names, fmt.Sprintf("%s-subnet-public-%d", vpc, i))

@@ -12,10 +12,12 @@ import (
 //		Provider  ProviderConfig `json:"provider"`
 //		Resources []*Resource    `json:"resources"` // without auto-subnets
 //		Outputs   []*Output      `json:"outputs"`
+//		Moved     []*Moved       `json:"moved,omitempty"`
+//		Imports   []*Import      `json:"imports,omitempty"`
 //	}
 //
-// Adding a field to Resource, Output or ProviderConfig means adding it
-// here too: TestHashCoversEveryField fails until then.
+// Adding a field to Resource, Output, ProviderConfig, Moved or Import means
+// adding it here too: TestHashCoversEveryField fails until then.
 func (c *Config) appendCanonical(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `{"provider":{"name":`...)
@@ -70,6 +72,37 @@ func (c *Config) appendCanonical(b []byte) ([]byte, error) {
 			if b, err = value.AppendJSON(b, o.Value); err != nil {
 				return nil, err
 			}
+			if o.Sensitive {
+				b = append(b, `,"sensitive":true`...)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(c.Moved) > 0 {
+		b = append(b, `,"moved":[`...)
+		for i, m := range c.Moved {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"from":`...)
+			b = value.AppendString(b, m.From)
+			b = append(b, `,"to":`...)
+			b = value.AppendString(b, m.To)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(c.Imports) > 0 {
+		b = append(b, `,"imports":[`...)
+		for i, im := range c.Imports {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"to":`...)
+			b = value.AppendString(b, im.To)
+			b = append(b, `,"id":`...)
+			b = value.AppendString(b, im.ID)
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -98,6 +131,7 @@ func appendResource(b []byte, r *Resource) ([]byte, error) {
 		b = append(b, `,"autoFrom":`...)
 		b = value.AppendString(b, r.AutoFrom)
 	}
+	b = appendNames(b, "sensitive", r.Sensitive)
 	return append(b, '}'), nil
 }
 

@@ -22,7 +22,9 @@ func hashByReflection(c *Config) string {
 		Provider  ProviderConfig `json:"provider"`
 		Resources []*Resource    `json:"resources"`
 		Outputs   []*Output      `json:"outputs"`
-	}{c.Provider, user, c.Outputs})
+		Moved     []*Moved       `json:"moved,omitempty"`
+		Imports   []*Import      `json:"imports,omitempty"`
+	}{c.Provider, user, c.Outputs, c.Moved, c.Imports})
 	if err != nil {
 		panic(err)
 	}
@@ -39,6 +41,9 @@ func TestHashMatchesJSONMarshal(t *testing.T) {
 		{Provider: ProviderConfig{Name: "sim"}, Outputs: []*Output{{Name: "o", Value: []any{1.0, "${a.id}"}}},
 			Resources: []*Resource{{Name: "r", Type: "Vm", IgnoreChanges: []string{"size"}, DependsOn: []string{"a", "b"}},
 				{Name: "s", Type: "Subnet", AutoFrom: "v", Properties: map[string]any{}}}},
+		{Provider: ProviderConfig{Name: "sim"}, Outputs: []*Output{{Name: "o", Value: "x", Sensitive: true}},
+			Resources: []*Resource{{Name: `web["a"]`, Type: "Vm", Sensitive: []string{"tags", "userData"}}},
+			Moved:     []*Moved{{From: "app", To: "web[0]"}}, Imports: []*Import{{To: `edge["b"]`, ID: "123"}}},
 	}
 	if err := InjectAutoSubnets(cfgs[0], []string{"z1", "z2"}); err != nil {
 		t.Fatal(err)
@@ -54,8 +59,10 @@ func TestHashMatchesJSONMarshal(t *testing.T) {
 // a new field must be added to hash.go (and here).
 func TestHashCoversEveryField(t *testing.T) {
 	known := map[reflect.Type][]string{
-		reflect.TypeOf(Resource{}):       {"name", "type", "properties", "protect", "ignoreChanges", "dependsOn", "autoFrom"},
-		reflect.TypeOf(Output{}):         {"name", "value"},
+		reflect.TypeOf(Resource{}):       {"name", "type", "properties", "protect", "ignoreChanges", "dependsOn", "autoFrom", "sensitive"},
+		reflect.TypeOf(Output{}):         {"name", "value", "sensitive"},
+		reflect.TypeOf(Moved{}):          {"from", "to"},
+		reflect.TypeOf(Import{}):         {"to", "id"},
 		reflect.TypeOf(ProviderConfig{}): {"name", "settings"},
 	}
 	for typ, want := range known {

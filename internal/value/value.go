@@ -34,8 +34,10 @@ func (r Ref) String() string {
 }
 
 // A reference is ${name} or ${name.attr}: name matches
-// [A-Za-z0-9_][A-Za-z0-9_-]*, attr [A-Za-z0-9_]+. nextRef finds them by
-// hand; it is on the path of every property of every plan.
+// [A-Za-z0-9_][A-Za-z0-9_-]*, optionally followed by an instance index
+// ([0], ["key"], [key] or [*], see Address), attr [A-Za-z0-9_]+. Ref.Resource
+// holds the name with its index as written. nextRef finds them by hand; it
+// is on the path of every property of every plan.
 
 // nextRef finds the first reference in s at or after from. It returns the
 // reference and its byte range, or ok false.
@@ -62,6 +64,14 @@ func refAt(s string, i int) (Ref, int, bool) {
 	}
 	if n == k {
 		return Ref{}, 0, false
+	}
+	if n < len(s) && s[n] == '[' { // an instance: web[0], edge["a"], web[*]
+		var a Address
+		end, ok := indexEnd(s, n, &a)
+		if !ok {
+			return Ref{}, 0, false
+		}
+		n = end
 	}
 	r := Ref{Resource: s[k:n]}
 	if n < len(s) && s[n] == '}' {
