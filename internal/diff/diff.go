@@ -6,6 +6,7 @@ package diff
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,6 +29,9 @@ type Input struct {
 	Last map[string]any
 	// IgnoreChanges lists top-level properties whose drift is not an update.
 	IgnoreChanges []string
+	// Sensitive lists top-level properties to mask besides the ones the
+	// schema marks (they hold a sensitive variable's value).
+	Sensitive []string
 }
 
 // Result is the outcome of a comparison.
@@ -62,7 +66,7 @@ func Resource(in Input) Result {
 			continue
 		}
 		p := in.Type.Props[name]
-		sensitive := p != nil && p.Sensitive
+		sensitive := (p != nil && p.Sensitive) || slices.Contains(in.Sensitive, name)
 		forces := p != nil && p.Immutable
 		if p != nil && p.Set {
 			a, d = sortedSet(a), sortedSet(d)
@@ -84,8 +88,9 @@ func Resource(in Input) Result {
 	return res
 }
 
-// Create lists the properties of a resource to be created (old = nil).
-func Create(t *schema.Type, desired map[string]any) []plan.PropChange {
+// Create lists the properties of a resource to be created (old = nil);
+// sensitive names properties to mask besides the ones the schema marks.
+func Create(t *schema.Type, desired map[string]any, sensitive ...string) []plan.PropChange {
 	var out []plan.PropChange
 	for _, name := range sortedKeys(desired) {
 		v := desired[name]
@@ -95,7 +100,7 @@ func Create(t *schema.Type, desired map[string]any) []plan.PropChange {
 		p := t.Props[name]
 		out = append(out, plan.PropChange{
 			Path: name, New: v,
-			Sensitive: p != nil && p.Sensitive,
+			Sensitive: (p != nil && p.Sensitive) || slices.Contains(sensitive, name),
 			Unknown:   hasUnknown(v),
 		})
 	}

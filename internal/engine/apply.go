@@ -24,6 +24,9 @@ type ApplyOptions struct {
 	// anything changes (also with AutoApprove, e.g. to show the plan);
 	// returning false stops without changes.
 	Confirm func(*plan.Plan) (bool, error)
+	// Targets limits an apply that plans (no saved plan) as
+	// PlanOptions.Targets does.
+	Targets []string
 }
 
 // ErrNotApproved is returned by Apply and Destroy given neither AutoApprove
@@ -96,7 +99,7 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 		if st, err = e.ensure(ctx, st, ""); err != nil {
 			return nil, err
 		}
-		if p, err = e.plan(ctx, cfg, st, true); err != nil {
+		if p, err = e.plan(ctx, cfg, st, true, PlanOptions{Targets: opts.Targets}); err != nil {
 			return nil, err
 		}
 	} else {
@@ -199,7 +202,14 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	res.BackupKey = key
 	res.Applied = true
 
+	// Moves rename state resources before anything else runs: a move
+	// touches no cloud object, and every later change names the new.
+	st, seq, err := e.journalMoves(work, st, p)
+	if err != nil {
+		return res, err
+	}
 	x := newExecution(e, st, p)
+	x.seq.Store(seq)
 	errs := schedule(ctx, work, x.tasks, e.opts.Parallelism)
 	x.collect(res, errs)
 	res.Interrupted = ctx.Err() != nil && len(res.Skipped) > 0 // stopped before everything ran
@@ -232,7 +242,7 @@ func recordUnchanged(st *state.File, p *plan.Plan) bool {
 	changed := false
 	for _, c := range p.Changes {
 		r := st.Resources[c.ResourceID]
-		if c.Action != plan.NoOp || r == nil {
+		if (c.Action != plan.NoOp && c.Action != plan.Move) || r == nil {
 			continue
 		}
 		if c.ProviderID != "" && c.ProviderID != r.ProviderID {

@@ -68,6 +68,8 @@ func (x *execution) build(destroyAfterUpdates bool) {
 		x.owner = append(x.owner, ci)
 		return t
 	}
+	_, renames := x.e.provider.(provider.Renamer)
+	renameTask := map[int]int{} // change index → the rename before its update
 	for i := range x.p.Changes {
 		c := &x.p.Changes[i]
 		switch c.Action {
@@ -79,7 +81,14 @@ func (x *execution) build(destroyAfterUpdates bool) {
 		case plan.Destroy, plan.Forget:
 			t := add(i, x.destroy(i))
 			destroyTask[i], mainTask[i] = t.id, t.id
+		case plan.Move:
+			mainTask[i] = add(i, x.rename(i, true)).id
+		case plan.Import:
+			mainTask[i] = add(i, x.importTask(i)).id
 		default:
+			if c.MovedFrom != "" && renames {
+				renameTask[i] = add(i, x.rename(i, false)).id
+			}
 			mainTask[i] = add(i, x.createOrUpdate(i)).id
 		}
 	}
@@ -88,16 +97,16 @@ func (x *execution) build(destroyAfterUpdates bool) {
 		switch c.Action {
 		case plan.NoOp:
 			continue
-		case plan.Create, plan.Update, plan.Replace:
+		case plan.Create, plan.Update, plan.Replace, plan.Move, plan.Import:
 			t := x.tasks[mainTask[i]]
 			if c.Action == plan.Replace {
 				t.deps = append(t.deps, destroyTask[i])
 			}
-			for _, d := range c.Dependencies {
-				if j, ok := idx[d]; ok && x.p.Changes[j].Action != plan.Destroy && x.p.Changes[j].Action != plan.Forget {
-					t.deps = append(t.deps, mainTask[j])
-				}
+			if r, ok := renameTask[i]; ok {
+				t.deps = append(t.deps, r)
+				x.tasks[r].deps = append(x.tasks[r].deps, depTasks(x, idx, mainTask, c)...)
 			}
+			t.deps = append(t.deps, depTasks(x, idx, mainTask, c)...)
 		}
 		if c.Action == plan.Replace || c.Action == plan.Destroy || c.Action == plan.Forget {
 			t := x.tasks[destroyTask[i]]
@@ -128,6 +137,17 @@ func (x *execution) build(destroyAfterUpdates bool) {
 		id := t.id
 		t.skip = func(cause error) { x.skipped(ci, id, cause) }
 	}
+}
+
+// depTasks are the main tasks of the changes c depends on.
+func depTasks(x *execution, idx map[string]int, mainTask map[int]int, c *plan.Change) []int {
+	var out []int
+	for _, d := range c.Dependencies {
+		if j, ok := idx[d]; ok && x.p.Changes[j].Action != plan.Destroy && x.p.Changes[j].Action != plan.Forget {
+			out = append(out, mainTask[j])
+		}
+	}
+	return out
 }
 
 // addBarriers makes every create/update/replace wait for all changes of the
@@ -334,7 +354,7 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 	props := resolved.(map[string]any)
 	r := provider.Resource{Name: cr.Name, Type: cr.Type, CloudName: c.CloudName, Prefix: x.p.Prefix, Properties: props}
 	if r.CloudName == "" {
-		r.CloudName = x.p.Prefix + "-" + cr.Name
+		r.CloudName = cloudName(x.p.Prefix, cr.Name)
 	}
 	ev := &progress.Event{Action: c.Action.String(), Type: c.Type, Name: c.ResourceID}
 	var obj provider.Object

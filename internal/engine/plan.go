@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -25,6 +24,11 @@ import (
 // state yet, the plan records the deploy prefix it chose (StateExists
 // false), and the apply of the plan creates the state with that prefix.
 func (e *Engine) Plan(ctx context.Context, cfg *config.Config) (*plan.Plan, error) {
+	return e.PlanWith(ctx, cfg, PlanOptions{})
+}
+
+// PlanWith is Plan with options (--target).
+func (e *Engine) PlanWith(ctx context.Context, cfg *config.Config, opts PlanOptions) (*plan.Plan, error) {
 	st, unlock, err := e.locked(ctx, "plan", false)
 	if err != nil {
 		return nil, err
@@ -34,7 +38,7 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config) (*plan.Plan, erro
 	if st, err = e.draft(st); err != nil {
 		return nil, err
 	}
-	return e.plan(ctx, cfg, st, exists)
+	return e.plan(ctx, cfg, st, exists, opts)
 }
 
 // PlanDestroy computes a plan that destroys everything in state.
@@ -79,7 +83,7 @@ func (e *Engine) Graph(ctx context.Context, cfg *config.Config) (*graph.Graph, m
 
 // plan computes the plan of cfg against st; exists says whether st is
 // stored (false: an in-memory draft, see draft).
-func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, exists bool) (*plan.Plan, error) {
+func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, exists bool, opts PlanOptions) (*plan.Plan, error) {
 	if err := CheckSupport(e.provider, cfg); err != nil {
 		return nil, err
 	}
@@ -88,7 +92,22 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	if err != nil {
 		return nil, err
 	}
-	objs, gone, err := e.discover(ctx, st)
+	// Moves rename state resources first (in a view: st is not changed),
+	// so that everything below sees them by their new names.
+	st, movedFrom, err := moved(cfg, st)
+	if err != nil {
+		return nil, err
+	}
+	targets, err := targetSet(opts.Targets, cfg, st, g.Deps)
+	if err != nil {
+		return nil, err
+	}
+	keep := func(name string) bool { return targets == nil || targets[name] }
+	objs, gone, err := e.discover(ctx, st, keep)
+	if err != nil {
+		return nil, err
+	}
+	imported, err := e.imports(ctx, cfg, st, keep)
 	if err != nil {
 		return nil, err
 	}
@@ -105,6 +124,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		ConfigHash:    hash,
 		Config:        cfg,
 		Changes:       make([]plan.Change, 0, len(cfg.Resources)),
+		Targets:       opts.Targets,
 	}
 
 	// Desired resources in level order, so that what a resource references
@@ -115,6 +135,13 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	lookup := func(r value.Ref) (any, bool) {
 		if unknown[r.Resource] {
 			return nil, false
+		}
+		if o, ok := imported[r.Resource]; ok {
+			if r.Attr == "" || r.Attr == "id" {
+				return o.ID, true
+			}
+			v, ok := o.Outputs[r.Attr]
+			return v, ok
 		}
 		sr := st.Resources[r.Resource]
 		if sr == nil || sr.ProviderID == "" {
@@ -134,6 +161,9 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 
 	var diags diag.Diagnostics
 	for _, r := range order {
+		if !keep(r.Name) {
+			continue
+		}
 		t, _ := schema.Lookup(r.Type)
 		desired, _ := value.Resolve(r.Properties, lookup)
 		props := desired.(map[string]any)
@@ -144,32 +174,54 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			Dependencies: g.Deps(r.Name),
 		}
 		sr := st.Resources[r.Name]
+		o, importing := imported[r.Name]
 		switch {
+		case importing:
+			ch.Action = plan.Import
+			ch.ProviderID, ch.CloudName = o.ID, o.CloudName
+			res := diff.Resource(diff.Input{
+				Type: t, Desired: props, Actual: o.Properties, IgnoreChanges: r.IgnoreChanges, Sensitive: r.Sensitive,
+			})
+			ch.Properties = res.Changes
+			if res.Action == plan.Replace {
+				diags.Add(r.Pos, "resource %q: the object to import (id %s) differs in what cannot change in place (%s); make the configuration match it, or let Kyku create a new one", r.Name, o.ID, forcing(res.Changes))
+			}
 		case sr == nil || sr.ProviderID == "":
 			ch.Action = plan.Create
-			ch.CloudName = st.Metadata.Prefix + "-" + r.Name
-			ch.Properties = diff.Create(t, props)
+			ch.CloudName = cloudName(st.Metadata.Prefix, r.Name)
+			ch.Properties = diff.Create(t, props, r.Sensitive...)
 		case gone[r.Name]:
 			ch.Action = plan.Create
 			ch.CloudName = sr.CloudName
 			ch.Reason = "gone from the cloud"
-			ch.Properties = diff.Create(t, props)
+			ch.Properties = diff.Create(t, props, r.Sensitive...)
 		case sr.Type != r.Type:
 			ch.Action = plan.Replace
 			ch.ProviderID, ch.CloudName = sr.ProviderID, sr.CloudName
 			ch.Reason = fmt.Sprintf("type changed from %s to %s", sr.Type, r.Type)
 			ch.PriorType = sr.Type
-			ch.Properties = diff.Create(t, props)
+			ch.Properties = diff.Create(t, props, r.Sensitive...)
 		default:
 			ch.ProviderID, ch.CloudName = sr.ProviderID, sr.CloudName
 			adopt(&ch, sr, objs)
 			res := diff.Resource(diff.Input{
 				Type: t, Desired: props, Actual: objs[r.Name].Properties, Last: sr.Config,
-				IgnoreChanges: r.IgnoreChanges,
+				IgnoreChanges: r.IgnoreChanges, Sensitive: r.Sensitive,
 			})
 			ch.Action, ch.Properties = res.Action, res.Changes
 			if o := objs[r.Name].Outputs; ch.Action == plan.NoOp && o != nil && !value.Equal(o, sr.Outputs) {
 				ch.Outputs = o
+			}
+		}
+		if from := movedFrom[r.Name]; from != "" && sr != nil {
+			ch.MovedFrom = from
+			if ch.Action == plan.NoOp {
+				ch.Action = plan.Move
+			}
+			if ch.Action != plan.Replace && ch.Action != plan.Create {
+				if name := e.renamed(r.Type, st.Metadata.Prefix, r.Name, ch.CloudName); name != ch.CloudName {
+					ch.PriorCloudName, ch.CloudName = ch.CloudName, name
+				}
 			}
 		}
 		if ch.Action == plan.Replace && r.Protect {
@@ -184,7 +236,8 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 
 	// What is in state but no longer in config is destroyed (or forgotten
 	// when it is already gone), in reverse dependency order.
-	destroys := e.destroyChanges(st, func(name string) bool { return cfg.Resource(name) != nil }, objs, gone)
+	destroys := e.destroyChanges(st, func(name string) bool { return cfg.Resource(name) != nil || !keep(name) }, objs, gone)
+	checkCloudNames(&diags, cfg, st, p.Changes)
 	for _, ch := range destroys {
 		if ch.Action == plan.Destroy && st.Resources[ch.ResourceID].Protect {
 			diags.Add(diag.Pos{}, "resource %q is protected (protect: true) and cannot be destroyed; set protect: false and apply first", ch.ResourceID)
@@ -240,7 +293,7 @@ func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map
 	if len(victims) == 0 {
 		return nil
 	}
-	slices.Sort(victims)
+	slices.SortFunc(victims, value.CompareNames)
 	g := graph.NewSized(len(st.Resources))
 	for _, name := range st.Names() {
 		g.AddNode(name)
@@ -271,7 +324,7 @@ func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map
 		if out[i].Level != out[j].Level {
 			return out[i].Level > out[j].Level
 		}
-		return out[i].ResourceID < out[j].ResourceID
+		return value.CompareNames(out[i].ResourceID, out[j].ResourceID) < 0
 	})
 	return out
 }
@@ -284,7 +337,7 @@ func sortChanges(cs []plan.Change) {
 		if a.Level != b.Level {
 			return a.Level - b.Level
 		}
-		return strings.Compare(a.ResourceID, b.ResourceID)
+		return value.CompareNames(a.ResourceID, b.ResourceID)
 	}
 	if !slices.IsSortedFunc(cs, less) {
 		slices.SortStableFunc(cs, less)
@@ -330,10 +383,10 @@ func forcing(pcs []plan.PropChange) string {
 // (first in bulk when the provider can, see bulkRead; a stale ID is
 // resolved by name, see read). "Not found" means gone; any other error
 // aborts, naming the resource.
-func (e *Engine) discover(ctx context.Context, st *state.File) (map[string]provider.Object, map[string]bool, error) {
+func (e *Engine) discover(ctx context.Context, st *state.File, keep func(string) bool) (map[string]provider.Object, map[string]bool, error) {
 	names := make([]string, 0, len(st.Resources))
 	for n, r := range st.Resources { // any order: the workers read in parallel
-		if r.ProviderID != "" {
+		if r.ProviderID != "" && (keep == nil || keep(n)) {
 			names = append(names, n)
 		}
 	}

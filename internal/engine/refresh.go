@@ -57,7 +57,7 @@ func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResu
 		return res, nil
 	}
 	res.SerialBefore, res.SerialAfter = st.Metadata.Serial, st.Metadata.Serial
-	objs, gone, err := e.discover(ctx, st)
+	objs, gone, err := e.discover(ctx, st, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -77,15 +77,15 @@ func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResu
 		if !ok {
 			return nil, fmt.Errorf("state resource %q has unknown type %q", name, sr.Type)
 		}
-		var ignore []string
+		var ignore, sensitive []string
 		if opts.Config != nil {
 			if cr := opts.Config.Resource(name); cr != nil {
-				ignore = cr.IgnoreChanges
+				ignore, sensitive = cr.IgnoreChanges, cr.Sensitive
 			}
 		}
 		o := objs[name]
 		// Old = state, New = cloud: compare with the cloud as "desired".
-		d := diff.Resource(diff.Input{Type: t, Desired: merged(o.Properties, sr.Config), Actual: sr.Config, IgnoreChanges: ignore})
+		d := diff.Resource(diff.Input{Type: t, Desired: merged(o.Properties, sr.Config), Actual: sr.Config, IgnoreChanges: ignore, Sensitive: sensitive})
 		if len(d.Changes) > 0 {
 			res.Drift = append(res.Drift, Drifted{Type: sr.Type, Name: name, ProviderID: sr.ProviderID, Properties: d.Changes})
 		}

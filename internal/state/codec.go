@@ -334,6 +334,10 @@ func AppendEntry(b []byte, e Entry) ([]byte, error) {
 	b = value.AppendString(b, string(e.Op))
 	b = append(b, `,"name":`...)
 	b = value.AppendString(b, e.Name)
+	if e.From != "" {
+		b = append(b, `,"from":`...)
+		b = value.AppendString(b, e.From)
+	}
 	if e.Resource != nil {
 		b = append(b, `,"resource":`...)
 		var err error

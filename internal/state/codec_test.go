@@ -74,6 +74,11 @@ func TestCodecMatchesEncodingJSON(t *testing.T) {
 				t.Fatalf("AppendEntry = %s, %v; json.Marshal: %s", got, err, want)
 			}
 		}
+		move := Entry{Seq: int64(i), BaseSerial: 3, Lineage: "l", Op: OpMove, Name: `web["a"]`, From: "app<1>"}
+		wantMove, _ := json.Marshal(move)
+		if got, err := AppendEntry(nil, move); err != nil || string(got) != string(wantMove) {
+			t.Fatalf("AppendEntry = %s, %v; json.Marshal: %s", got, err, wantMove)
+		}
 	}
 }
 

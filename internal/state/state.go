@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/kyku/action/internal/value"
@@ -57,13 +58,14 @@ func New(prefix, lineage, env string) *File {
 	}
 }
 
-// Names returns the resource names, sorted.
+// Names returns the resource names, sorted (value.CompareNames: web[2]
+// before web[10]).
 func (f *File) Names() []string {
 	names := make([]string, 0, len(f.Resources))
 	for n := range f.Resources {
 		names = append(names, n)
 	}
-	sort.Strings(names)
+	slices.SortFunc(names, value.CompareNames)
 	return names
 }
 
@@ -176,6 +178,7 @@ type Op string
 const (
 	OpPut    Op = "put"
 	OpDelete Op = "delete"
+	OpMove   Op = "move" // From is Name from now on (a moved entry)
 )
 
 // Entry is one finished change, appended durably to the journal beside the
@@ -186,6 +189,7 @@ type Entry struct {
 	Lineage    string    `json:"lineage"`
 	Op         Op        `json:"op"`
 	Name       string    `json:"name"`
+	From       string    `json:"from,omitempty"`     // for OpMove
 	Resource   *Resource `json:"resource,omitempty"` // for OpPut
 }
 
@@ -214,7 +218,35 @@ func Fold(f *File, entries []Entry) bool {
 				delete(f.Resources, e.Name)
 				changed = true
 			}
+		case OpMove:
+			if f.Move(e.From, e.Name) == nil {
+				changed = true
+			}
 		}
 	}
 	return changed
+}
+
+// Move renames resource from to to, and every dependency on it: the cloud
+// object is the same, only its name in state changes. It refuses a from
+// that is not in f and a to that is.
+func (f *File) Move(from, to string) error {
+	r, ok := f.Resources[from]
+	switch {
+	case !ok:
+		return fmt.Errorf("move %q to %q: %q is not in state", from, to, from)
+	case f.Resources[to] != nil:
+		return fmt.Errorf("move %q to %q: %q is in state already", from, to, to)
+	}
+	delete(f.Resources, from)
+	r.Name = to
+	f.Resources[to] = r
+	for _, o := range f.Resources {
+		for i, d := range o.Dependencies {
+			if d == from {
+				o.Dependencies[i] = to
+			}
+		}
+	}
+	return nil
 }
