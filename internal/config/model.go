@@ -143,6 +143,9 @@ func (r *Resource) SensitiveProp(name string) bool {
 	return slices.Contains(r.Sensitive, name)
 }
 
+// minSecret is the length below which a value is not scrubbed from text.
+const minSecret = 3
+
 // SecretValues returns every value that must not be shown in clear: the
 // sensitive variables' values, and the sensitive properties' string
 // values, longest first (so that masking a long one is not spoilt by a
@@ -154,7 +157,10 @@ func (c *Config) SecretValues() []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(s string) {
-		if s != "" && !seen[s] {
+		// Shorter values are left to the masking of the values themselves
+		// (sensitive properties are never shown): masking "1" or "on" in
+		// every text would hide everything else.
+		if len(s) >= minSecret && !seen[s] {
 			seen[s] = true
 			out = append(out, s)
 		}

@@ -106,20 +106,6 @@ type Change struct {
 	PriorCloudName string `json:"priorCloudName,omitempty"`
 }
 
-// Head is how the change is named to people: `web[0] (from app-server)`
-// for a move, `web[1] (id 123)` for an import, else the resource's name.
-func (c Change) Head() string {
-	switch {
-	case c.MovedFrom != "" && c.Action == Move:
-		return c.ResourceID + " (from " + c.MovedFrom + ")"
-	case c.MovedFrom != "":
-		return c.ResourceID + " (moved from " + c.MovedFrom + ")"
-	case c.Action == Import:
-		return c.ResourceID + " (id " + c.ProviderID + ")"
-	}
-	return c.ResourceID
-}
-
 // Counters summarise a plan.
 type Counters struct {
 	Create  int `json:"create"`

@@ -28,6 +28,7 @@ const (
 	ansiGreen   = "\x1b[32m"
 	ansiYellow  = "\x1b[33m"
 	ansiMagenta = "\x1b[35m"
+	ansiCyan    = "\x1b[36m"
 )
 
 func actionColor(a plan.Action) string {
@@ -40,13 +41,36 @@ func actionColor(a plan.Action) string {
 		return ansiMagenta
 	case plan.Destroy, plan.Forget:
 		return ansiRed
+	case plan.Move, plan.Import:
+		return ansiCyan
 	}
 	return ""
 }
 
-// changeHead is `<symbol> <action> <Type> "<name>"`.
+// changeHead is `<symbol> <action> <Type> "<name>"`, an instance's
+// address bare (`web[0]`, `edge["a"]`), and for a move where from
+// (`→ move Vm web[0] (from "app-server")`), for an import which object
+// (`⇐ import Vm "web" (id 123)`).
 func changeHead(c plan.Change) string {
-	return c.Action.Symbol() + " " + c.Action.String() + " " + oneLine(c.Type) + " " + strconv.Quote(c.ResourceID)
+	s := c.Action.Symbol() + " " + c.Action.String() + " " + oneLine(c.Type) + " " + nameText(c.ResourceID)
+	switch {
+	case c.MovedFrom != "" && c.Action == plan.Move:
+		s += " (from " + nameText(c.MovedFrom) + ")"
+	case c.MovedFrom != "":
+		s += " (moved from " + nameText(c.MovedFrom) + ")"
+	case c.Action == plan.Import:
+		s += " (id " + oneLine(c.ProviderID) + ")"
+	}
+	return s
+}
+
+// nameText is a resource name for people: quoted, or, for an instance
+// (web[0], edge["a"]), its address as it is written.
+func nameText(n string) string {
+	if strings.IndexByte(n, '[') > 0 {
+		return oneLine(n)
+	}
+	return strconv.Quote(n)
 }
 
 // PlanText writes the seed's human plan format:
@@ -92,6 +116,9 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 		if c.Reason != "" {
 			fmt.Fprintln(bw, "      # "+oneLine(c.Reason))
 		}
+		if c.PriorCloudName != "" {
+			fmt.Fprintln(bw, "      cloud name: "+oneLine(c.PriorCloudName)+" → "+oneLine(c.CloudName))
+		}
 		if !showProps(c.Action, opts.Verbose) {
 			continue
 		}
@@ -130,7 +157,7 @@ func flush(bw *bufio.Writer) error {
 
 func showProps(a plan.Action, verbose bool) bool {
 	switch a {
-	case plan.Update, plan.Replace:
+	case plan.Update, plan.Replace, plan.Import:
 		return true
 	case plan.Create, plan.Destroy, plan.Forget:
 		return verbose

@@ -349,11 +349,16 @@ func TestChangesDigestIsCanonical(t *testing.T) {
 		t.Errorf("digests %s, %s, %s differ for the same changes", d1, d2, out.Digest)
 	}
 	for name, change := range map[string]func(p *plan.Plan){
-		"cloud name": func(p *plan.Plan) { p.Changes[0].CloudName = "other-web" },
-		"prefix":     func(p *plan.Plan) { p.Prefix = "deadbeef" },
-		"action":     func(p *plan.Plan) { p.Changes[0].Action = plan.Replace },
-		"property":   func(p *plan.Plan) { p.Changes[0].Properties[0].New = "x" },
-		"config":     func(p *plan.Plan) { p.ConfigHash = strings.Repeat("0", 64) },
+		"cloud name":  func(p *plan.Plan) { p.Changes[0].CloudName = "other-web" },
+		"prefix":      func(p *plan.Plan) { p.Prefix = "deadbeef" },
+		"action":      func(p *plan.Plan) { p.Changes[0].Action = plan.Replace },
+		"property":    func(p *plan.Plan) { p.Changes[0].Properties[0].New = "x" },
+		"config":      func(p *plan.Plan) { p.ConfigHash = strings.Repeat("0", 64) },
+		"move source": func(p *plan.Plan) { p.Changes[0].MovedFrom = "app-server" },
+		"move rename": func(p *plan.Plan) { p.Changes[0].PriorCloudName = "old-name" },
+		"import":      func(p *plan.Plan) { p.Changes[0].Action = plan.Import },
+		"move":        func(p *plan.Plan) { p.Changes[0].Action = plan.Move },
+		"targets":     func(p *plan.Plan) { p.Targets = []string{"web"} },
 	} {
 		var c plan.Plan
 		b, _ := json.Marshal(again)
