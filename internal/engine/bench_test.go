@@ -119,6 +119,44 @@ func BenchmarkPlan(b *testing.B) {
 	}
 }
 
+// BenchmarkPlanScaling plans 1,000 and 10,000 applied resources in turn
+// (ten of the small for one of the large, each after a collection) and
+// reports the large plan's CPU over the small one's: alternating keeps a
+// shared machine's changing load from favouring either size.
+func BenchmarkPlanScaling(b *testing.B) {
+	ctx := context.Background()
+	small, large := benchWorld{dir: b.TempDir()}.engine(b), benchWorld{dir: b.TempDir()}.engine(b)
+	for _, x := range []struct {
+		e *engine.Engine
+		n int
+	}{{small, 1000}, {large, 10000}} {
+		if res, err := x.e.Apply(ctx, layered(b, x.n), engine.ApplyOptions{AutoApprove: true}, nil); err != nil || res.Err() != nil {
+			b.Fatal(err, res.Err())
+		}
+	}
+	plan := func(e *engine.Engine, n int) time.Duration {
+		b.StopTimer()
+		cfg := layered(b, n)
+		runtime.GC()
+		b.StartTimer()
+		start := cpu()
+		p, err := e.Plan(ctx, cfg)
+		used := cpu() - start
+		if err != nil || p.Counters.NoOp != n {
+			b.Fatal(err)
+		}
+		return used
+	}
+	var cpuSmall, cpuLarge time.Duration
+	for i := 0; i < b.N; i++ {
+		for range 10 {
+			cpuSmall += plan(small, 1000)
+		}
+		cpuLarge += plan(large, 10000)
+	}
+	b.ReportMetric(float64(cpuLarge)/float64(cpuSmall/10), "cpu-ratio-10x")
+}
+
 // BenchmarkApply applies N resources in 4 levels from an empty state,
 // zero sim latency: CPU time per apply.
 func BenchmarkApply(b *testing.B) {

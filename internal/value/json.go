@@ -31,7 +31,18 @@ const maxDepth = 10000
 // bools and nil. Anything but one value surrounded by white space is an
 // error naming the offset.
 func ParseJSON(data []byte) (any, error) {
-	p := jsonParser{data: data}
+	return ParseJSONWith(data, nil)
+}
+
+// ParseJSONWith is ParseJSON returning, for any string equal to a key of
+// known, known's string instead of a new one: a caller decoding thousands
+// of small documents of one vocabulary (property names) keeps one copy of
+// each word. known is only read, so it may be shared between goroutines.
+func ParseJSONWith(data []byte, known map[string]string) (any, error) {
+	p := jsonParser{data: data, known: known}
+	if len(data) >= internMin {
+		p.strs = make(map[string]string, 256)
+	}
 	p.space()
 	v, err := p.value(0)
 	if err != nil {
@@ -47,7 +58,20 @@ func ParseJSON(data []byte) (any, error) {
 type jsonParser struct {
 	data []byte
 	i    int
+	// strs holds the short strings of a large document (keys, types,
+	// sizes repeat thousands of times in a state file): each is allocated
+	// once, which leaves less for the collector to allocate and mark.
+	strs  map[string]string
+	known map[string]string // read-only vocabulary, see ParseJSONWith
 }
+
+// internMin is the document size from which short strings are shared;
+// internMax bounds their length and maxInterned their number.
+const (
+	internMin   = 64 << 10
+	internMax   = 24
+	maxInterned = 4096
+)
 
 // SyntaxError is invalid JSON at Offset.
 type SyntaxError struct {
@@ -197,7 +221,7 @@ func (p *jsonParser) str() (string, error) {
 	for p.i < len(p.data) {
 		c := p.data[p.i]
 		if c == '"' {
-			s := string(p.data[start:p.i])
+			s := p.text(p.data[start:p.i])
 			p.i++
 			return s, nil
 		}
@@ -275,6 +299,27 @@ func (p *jsonParser) str() (string, error) {
 		}
 	}
 	return "", p.fail("")
+}
+
+// text returns b as a string, shared with earlier equal short strings of
+// the document when it interns.
+func (p *jsonParser) text(b []byte) string {
+	if p.known != nil {
+		if s, ok := p.known[string(b)]; ok {
+			return s
+		}
+	}
+	if p.strs == nil || len(b) > internMax {
+		return string(b)
+	}
+	if s, ok := p.strs[string(b)]; ok { // no allocation for the lookup
+		return s
+	}
+	s := string(b)
+	if len(p.strs) < maxInterned {
+		p.strs[s] = s
+	}
+	return s
 }
 
 // hex4 reads "uXXXX" at p.i (the u) and returns the code unit.

@@ -3,6 +3,7 @@ package value
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -112,4 +113,34 @@ func TestParseJSONDepthLimit(t *testing.T) {
 func nan() float64 {
 	var z float64
 	return z / z
+}
+
+// Large documents share their short strings (and ParseJSONWith a known
+// vocabulary): the values are still exactly json.Unmarshal's.
+func TestParseJSONLargeAndKnown(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString(`{"resources":{`)
+	for i := 0; i < 3000; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"vm-%d":{"type":"Vm","config":{"size":"small","n":%d,"tags":{"k\u00e9":"v"}},"deps":["net","sg-%d"]}`, i, i, i)
+	}
+	b.WriteString(`}}`)
+	if b.Len() < internMin {
+		t.Fatalf("document of %d bytes does not reach internMin", b.Len())
+	}
+	var want any
+	if err := json.Unmarshal(b.Bytes(), &want); err != nil {
+		t.Fatal(err)
+	}
+	for _, known := range []map[string]string{nil, {"type": "type", "Vm": "Vm", "size": "size"}} {
+		got, err := ParseJSONWith(b.Bytes(), known)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("ParseJSONWith (-json.Unmarshal +ParseJSONWith):\n%s", diff)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 
+	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -11,10 +12,29 @@ import (
 // json.Unmarshal and json.MarshalIndent of a record read and write, which
 // record_test.go holds these to.
 
+// vocabulary holds the words of object files (their fields, every type's
+// property and output names, zones): decoding shares these strings
+// instead of allocating them per object.
+var vocabulary = func() map[string]string {
+	words := []string{"id", "type", "name", "cloudName", "created", "properties", "outputs", "privateIp", "publicIp", "endpoint"}
+	words = append(words, zones...)
+	for _, tn := range schema.Names() {
+		t, _ := schema.Lookup(tn)
+		words = append(words, tn)
+		words = append(words, t.SortedProps()...)
+		words = append(words, t.Outputs...)
+	}
+	m := make(map[string]string, len(words))
+	for _, w := range words {
+		m[w] = w
+	}
+	return m
+}()
+
 // decodeRecord parses an object file. Unknown keys are ignored; a key of
 // the wrong JSON type is an error, as it is for json.Unmarshal.
 func decodeRecord(b []byte) (*record, error) {
-	v, err := value.ParseJSON(b)
+	v, err := value.ParseJSONWith(b, vocabulary)
 	if err != nil {
 		return nil, err
 	}
