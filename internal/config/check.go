@@ -66,19 +66,19 @@ func (p *parser) instanceHint(name string) string {
 	}
 	switch {
 	case t.kind == plainScope:
-		return fmt.Sprintf("reference to %q, but %q has no count or forEach: refer to it as %q", name, a.Name, a.Name)
+		return fmt.Sprintf("reference to %s, but %q has no count or forEach: refer to it as %q", value.QuoteName(name), a.Name, a.Name)
 	case a.Kind == value.NoIndex && t.kind == countScope:
 		return fmt.Sprintf("reference to %q, which has count: refer to one instance (%q) or to all (%q)", name, "${"+value.InstanceName(name, 0)+"}", "${"+name+"[*]}")
 	case a.Kind == value.NoIndex:
 		return fmt.Sprintf("reference to %q, which has forEach: refer to one instance (%q) or to all (%q)", name, "${"+value.KeyName(name, "key")+"}", "${"+name+"[*]}")
 	case t.kind == countScope && a.Kind != value.IntIndex:
-		return fmt.Sprintf("reference to %q, but %q has count: index it with a number (%s)", name, a.Name, t.describe())
+		return fmt.Sprintf("reference to %s, but %q has count: index it with a number (%s)", value.QuoteName(name), a.Name, t.describe())
 	case t.kind == eachScope && a.Kind != value.KeyIndex:
-		return fmt.Sprintf("reference to %q, but %q has forEach: index it with a key (%s)", name, a.Name, t.describe())
+		return fmt.Sprintf("reference to %s, but %q has forEach: index it with a key (%s)", value.QuoteName(name), a.Name, t.describe())
 	case t.kind == eachScope:
-		return fmt.Sprintf("reference to %q, which does not exist (%s)%s", name, t.describe(), didYouMean(a.Key, t.keys))
+		return fmt.Sprintf("reference to %s, which does not exist (%s)%s", value.QuoteName(name), t.describe(), didYouMean(a.Key, t.keys))
 	}
-	return fmt.Sprintf("reference to %q, which does not exist (%s)", name, t.describe())
+	return fmt.Sprintf("reference to %s, which does not exist (%s)", value.QuoteName(name), t.describe())
 }
 
 // checkSafeNames reports two resources whose addresses give one cloud
@@ -98,7 +98,7 @@ func (p *parser) checkSafeNames(auto map[string]*Resource) {
 	for _, r := range p.cfg.Resources {
 		safe := value.SafeName(r.Name)
 		if other := owner[safe]; other != r.Name {
-			p.diags.Add(r.Pos, "resource %q and resource %q would have the same cloud name %q; rename one of them", r.Name, other, safe)
+			p.diags.Add(r.Pos, "resource %s and resource %s would have the same cloud name %q; rename one of them", value.QuoteName(r.Name), value.QuoteName(other), safe)
 		}
 	}
 	for name, vpc := range auto {

@@ -611,7 +611,7 @@ func (p *parser) expandResources() {
 		insts := t.instances()
 		seen := map[string]bool{}
 		for i, addr := range insts {
-			sc := &scope{kind: t.kind, owner: "resource " + strconv.Quote(addr), index: i}
+			sc := &scope{kind: t.kind, owner: "resource " + value.QuoteName(addr), index: i}
 			if t.kind == eachScope {
 				sc.key, sc.each = t.keys[i], t.values[t.keys[i]]
 			}
@@ -625,7 +625,7 @@ func (p *parser) expandResources() {
 			// The same problem in every instance is reported once.
 			kept := p.diags[:before]
 			for _, d := range p.diags[before:] {
-				key := d.Pos.String() + "\x00" + strings.ReplaceAll(d.Message, strconv.Quote(addr), strconv.Quote(t.name))
+				key := d.Pos.String() + "\x00" + strings.ReplaceAll(d.Message, value.QuoteName(addr), strconv.Quote(t.name))
 				if !seen[key] {
 					seen[key] = true
 					kept = append(kept, d)

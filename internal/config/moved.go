@@ -48,7 +48,7 @@ func (p *parser) movedAndImports() {
 	chained := map[*Moved]bool{}
 	for _, m := range cands {
 		if next := firstFrom[m.To]; next != nil && next != m && m.From != m.To {
-			p.diags.Add(next.Pos, "moved: a chain %s → %s → %s; move %q to %q directly in one entry", m.From, m.To, next.To, m.From, next.To)
+			p.diags.Add(next.Pos, "moved: a chain %s → %s → %s; move %s to %s directly in one entry", m.From, m.To, next.To, value.QuoteName(m.From), value.QuoteName(next.To))
 			chained[m], chained[next] = true, true
 		}
 	}
@@ -61,17 +61,17 @@ func (p *parser) movedAndImports() {
 		case chained[m]:
 			continue
 		case from == to:
-			p.diags.Add(m.Pos, "moved: from and to are both %q", from)
+			p.diags.Add(m.Pos, "moved: from and to are both %s", value.QuoteName(from))
 			continue
 		case froms[from] != nil:
-			p.diags.Add(m.Pos, "moved: %q is moved twice (first at %s)", from, froms[from].Pos)
+			p.diags.Add(m.Pos, "moved: %s is moved twice (first at %s)", value.QuoteName(from), froms[from].Pos)
 			continue
 		case tos[to] != nil:
-			p.diags.Add(m.Pos, "moved: %q is the destination of two moves (first at %s, from %q); a clash", to, tos[to].Pos, tos[to].From)
+			p.diags.Add(m.Pos, "moved: %s is the destination of two moves (first at %s, from %s); a clash", value.QuoteName(to), tos[to].Pos, value.QuoteName(tos[to].From))
 			continue
 		}
 		if r := p.resources[from]; r != nil {
-			p.diags.Add(m.Pos, "moved: %q is still declared (at %s); a moved entry's from must be an old name: remove the resource or the entry", from, r.Pos)
+			p.diags.Add(m.Pos, "moved: %s is still declared (at %s); a moved entry's from must be an old name: remove the resource or the entry", value.QuoteName(from), r.Pos)
 			continue
 		}
 		if !p.checkDestination("moved", to, nodes[m]) {
@@ -90,7 +90,7 @@ func (p *parser) movedAndImports() {
 				continue
 			}
 			to, ok := p.address(got["to"], path+".to")
-			p.scope = &scope{kind: exprScope, what: "import id", owner: "import " + strconv.Quote(to)}
+			p.scope = &scope{kind: exprScope, what: "import id", owner: "import " + value.QuoteName(to)}
 			id, idOK := p.providerID(got["id"], path+".id")
 			p.scope = nil
 			if !ok || !idOK {
@@ -99,17 +99,17 @@ func (p *parser) movedAndImports() {
 			im := &Import{To: to, ID: id, Pos: p.pos(e)}
 			switch {
 			case imports[to] != nil:
-				p.diags.Add(im.Pos, "import: %q is imported twice (first at %s)", to, imports[to].Pos)
+				p.diags.Add(im.Pos, "import: %s is imported twice (first at %s)", value.QuoteName(to), imports[to].Pos)
 				continue
 			case tos[to] != nil:
-				p.diags.Add(im.Pos, "import: %q is also the destination of a move (at %s); a clash", to, tos[to].Pos)
+				p.diags.Add(im.Pos, "import: %s is also the destination of a move (at %s); a clash", value.QuoteName(to), tos[to].Pos)
 				continue
 			}
 			if !p.checkDestination("import", to, got["to"]) {
 				continue
 			}
 			if t := p.templates[value.BaseName(to)]; p.resources[to] == nil && !t.bad {
-				p.diags.Add(p.pos(got["to"]), "import: %q is not in the configuration of %s (%s)", to, envLabel(p.inputs.Environment), p.templates[value.BaseName(to)].describe())
+				p.diags.Add(p.pos(got["to"]), "import: %s is not in the configuration of %s (%s)", value.QuoteName(to), envLabel(p.inputs.Environment), p.templates[value.BaseName(to)].describe())
 				continue
 			}
 			imports[to] = im
@@ -208,7 +208,7 @@ func (p *parser) checkDestination(what, to string, n *yaml.Node) bool {
 	a, _ := value.ParseAddress(to)
 	t := p.templates[a.Name]
 	if t == nil {
-		p.diags.Add(p.pos(n), "%s: %q: no resource %q is declared%s", what, to, a.Name, didYouMean(a.Name, p.templateNames()))
+		p.diags.Add(p.pos(n), "%s: %s: no resource %q is declared%s", what, value.QuoteName(to), a.Name, didYouMean(a.Name, p.templateNames()))
 		return false
 	}
 	var msg string
@@ -221,7 +221,7 @@ func (p *parser) checkDestination(what, to string, n *yaml.Node) bool {
 		msg = fmt.Sprintf("%q has forEach: write %s", a.Name, strconv.Quote(value.KeyName(a.Name, "key")))
 	}
 	if msg != "" {
-		p.diags.Add(p.pos(n), "%s: %q: %s", what, to, msg)
+		p.diags.Add(p.pos(n), "%s: %s: %s", what, value.QuoteName(to), msg)
 		return false
 	}
 	return true

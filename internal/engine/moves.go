@@ -47,7 +47,7 @@ func moved(cfg *config.Config, st *state.File) (*state.File, map[string]string, 
 		case st.Resources[m.To] != nil:
 			diags.Add(m.Pos, "moved %s → %s: both are in state; remove one with kyku state rm, or drop the entry", m.From, m.To)
 		case r == nil:
-			diags.Add(m.Pos, "moved %s → %s: %q is not in the configuration of %s, so it would be destroyed; fix the entry", m.From, m.To, m.To, envLabel(cfg.Environment))
+			diags.Add(m.Pos, "moved %s → %s: %s is not in the configuration of %s, so it would be destroyed; fix the entry", m.From, m.To, value.QuoteName(m.To), envLabel(cfg.Environment))
 		case r.Type != sr.Type:
 			diags.Add(m.Pos, "moved %s → %s: state has a %s, the configuration a %s; a move cannot change the type", m.From, m.To, sr.Type, r.Type)
 		default:
@@ -125,7 +125,7 @@ func (e *Engine) imports(ctx context.Context, cfg *config.Config, st *state.File
 			continue
 		}
 		if other := managed[r.Type+"\x00"+im.ID]; other != "" {
-			diags.Add(im.Pos, "import %s (id %s): state manages that %s already as %q", im.To, im.ID, r.Type, other)
+			diags.Add(im.Pos, "import %s (id %s): state manages that %s already as %s", im.To, im.ID, r.Type, value.QuoteName(other))
 			continue
 		}
 		o, err := e.readImport(ctx, r.Type, im.ID)
@@ -249,7 +249,7 @@ func checkCloudNames(diags *diag.Diagnostics, cfg *config.Config, st *state.File
 			if r := cfg.Resource(ch.ResourceID); r != nil {
 				pos = r.Pos
 			}
-			diags.Add(pos, "resource %q would be created with the cloud name %q, which %q in state already has; to keep that object, add a moved entry (from: %s, to: %q)", ch.ResourceID, ch.CloudName, other, other, ch.ResourceID)
+			diags.Add(pos, "resource %s would be created with the cloud name %q, which %s in state already has; to keep that object, add a moved entry (from: %s, to: %q)", value.QuoteName(ch.ResourceID), ch.CloudName, value.QuoteName(other), other, ch.ResourceID)
 		}
 	}
 }

@@ -339,7 +339,7 @@ func TestCloudNameClashIsRefused(t *testing.T) {
 	e := w.engine()
 	mustApply(t, e, parse(t, "resources:\n  web-0: { type: SshKey, properties: { publicKey: k } }\n"))
 	_, err := e.Plan(context.Background(), parse(t, "resources:\n  web: { type: SshKey, count: 1, properties: { publicKey: k } }\n"))
-	want := `kyku.yaml:2:3: resource "web[0]" would be created with the cloud name "test-web-0", which "web-0" in state already has; to keep that object, add a moved entry (from: web-0, to: "web[0]")`
+	want := `kyku.yaml:2:3: resource web[0] would be created with the cloud name "test-web-0", which "web-0" in state already has; to keep that object, add a moved entry (from: web-0, to: "web[0]")`
 	if err == nil || err.Error() != want {
 		t.Errorf("plan error:\n%v\nwant:\n%s", err, want)
 	}

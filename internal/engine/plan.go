@@ -184,7 +184,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			})
 			ch.Properties = res.Changes
 			if res.Action == plan.Replace {
-				diags.Add(r.Pos, "resource %q: the object to import (id %s) differs in what cannot change in place (%s); make the configuration match it, or let Kyku create a new one", r.Name, o.ID, forcing(res.Changes))
+				diags.Add(r.Pos, "resource %s: the object to import (id %s) differs in what cannot change in place (%s); make the configuration match it, or let Kyku create a new one", value.QuoteName(r.Name), o.ID, forcing(res.Changes))
 			}
 		case sr == nil || sr.ProviderID == "":
 			ch.Action = plan.Create
@@ -225,7 +225,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			}
 		}
 		if ch.Action == plan.Replace && r.Protect {
-			diags.Add(r.Pos, "resource %q is protected (protect: true) and cannot be replaced; changed: %s", r.Name, forcing(ch.Properties))
+			diags.Add(r.Pos, "resource %s is protected (protect: true) and cannot be replaced; changed: %s", value.QuoteName(r.Name), forcing(ch.Properties))
 		}
 		e.checkName(&diags, r, ch)
 		if ch.Action == plan.Create || ch.Action == plan.Replace {
@@ -240,7 +240,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	checkCloudNames(&diags, cfg, st, p.Changes)
 	for _, ch := range destroys {
 		if ch.Action == plan.Destroy && st.Resources[ch.ResourceID].Protect {
-			diags.Add(diag.Pos{}, "resource %q is protected (protect: true) and cannot be destroyed; set protect: false and apply first", ch.ResourceID)
+			diags.Add(diag.Pos{}, "resource %s is protected (protect: true) and cannot be destroyed; set protect: false and apply first", value.QuoteName(ch.ResourceID))
 		}
 	}
 	if err := diags.Err(); err != nil {
@@ -268,7 +268,7 @@ func (e *Engine) planDestroy(st *state.File) (*plan.Plan, error) {
 	var diags diag.Diagnostics
 	for _, ch := range p.Changes {
 		if st.Resources[ch.ResourceID].Protect {
-			diags.Add(diag.Pos{}, "resource %q is protected (protect: true) and cannot be destroyed; set protect: false and apply first", ch.ResourceID)
+			diags.Add(diag.Pos{}, "resource %s is protected (protect: true) and cannot be destroyed; set protect: false and apply first", value.QuoteName(ch.ResourceID))
 		}
 	}
 	if err := diags.Err(); err != nil {

@@ -44,7 +44,7 @@ func (e *Engine) Import(ctx context.Context, cfg *config.Config, name, id string
 	name = a.String()
 	r := cfg.Resource(name)
 	if r == nil {
-		return nil, fmt.Errorf("import: %q is not in the configuration of %s%s", name, envLabel(cfg.Environment), suggest(name, configNames(cfg)))
+		return nil, fmt.Errorf("import: %s is not in the configuration of %s%s", value.QuoteName(name), envLabel(cfg.Environment), suggest(name, configNames(cfg)))
 	}
 	st, unlock, err := e.locked(ctx, "import", true)
 	if err != nil {
@@ -57,7 +57,7 @@ func (e *Engine) Import(ctx context.Context, cfg *config.Config, name, id string
 		}
 		for n, sr := range st.Resources {
 			if sr.Type == r.Type && sr.ProviderID == id {
-				return nil, fmt.Errorf("import: state manages %s %s already as %q", r.Type, id, n)
+				return nil, fmt.Errorf("import: state manages %s %s already as %s", r.Type, id, value.QuoteName(n))
 			}
 		}
 	}
@@ -101,7 +101,7 @@ func (e *Engine) StateMove(ctx context.Context, from, to string) (*StateChange, 
 		}
 		insts := instancesOf(next, from)
 		if len(insts) == 0 || ta.Kind != value.NoIndex {
-			return nil, fmt.Errorf("state mv: %q is not in state%s", from, suggest(from, next.Names()))
+			return nil, fmt.Errorf("state mv: %s is not in state%s", value.QuoteName(from), suggest(from, next.Names()))
 		}
 		var moved []string
 		for _, n := range insts {
@@ -131,7 +131,7 @@ func (e *Engine) StateRemove(ctx context.Context, names ...string) (*StateChange
 				match = instancesOf(next, n)
 			}
 			if len(match) == 0 {
-				return nil, fmt.Errorf("state rm: %q is not in state%s", n, suggest(n, next.Names()))
+				return nil, fmt.Errorf("state rm: %s is not in state%s", value.QuoteName(n), suggest(n, next.Names()))
 			}
 			for _, m := range match {
 				delete(next.Resources, m)

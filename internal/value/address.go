@@ -208,3 +208,14 @@ func CompareNames(a, b string) int {
 	}
 	return strings.Compare(a, b)
 }
+
+// QuoteName quotes a resource name for a message: "web", but an instance
+// address as it is written (web[0], edge["a"]), without escaped quotes.
+func QuoteName(name string) string {
+	if strings.IndexByte(name, '[') > 0 {
+		if _, ok := ParseAddress(name); ok {
+			return name
+		}
+	}
+	return strconv.Quote(name)
+}
