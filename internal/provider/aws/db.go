@@ -14,6 +14,7 @@ import (
 	rdstypes "github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/value"
 )
 
 // dbKind maps Database to an RDS instance whose identifier is derived from
@@ -321,7 +322,7 @@ func (k dbKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 	if len(subnets) == 0 {
 		return provider.Object{}, fmt.Errorf("network %s has no Kyku subnets for the database", pstr(r.Properties, "network"))
 	}
-	if err := k.subnetGroup(ctx, id, "Kyku "+r.Prefix+"/"+r.Name, subnets, tags); err != nil {
+	if err := k.subnetGroup(ctx, id, "Kyku "+r.Prefix+"/"+value.SafeName(r.Name), subnets, tags); err != nil {
 		return provider.Object{}, err
 	}
 	in := &rds.CreateDBInstanceInput{

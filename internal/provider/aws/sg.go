@@ -11,6 +11,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/value"
 )
 
 // sgKind maps SecurityGroup to a security group whose rules are converged
@@ -173,7 +174,7 @@ func (k sgKind) create(ctx context.Context, r provider.Resource) (provider.Objec
 		err = k.p.call(ctx, "create security group", settling, func(ctx context.Context) (err error) {
 			out, err = k.p.ec2.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{
 				GroupName:         aws.String(r.CloudName),
-				Description:       aws.String("Kyku " + r.Prefix + "/" + r.Name),
+				Description:       aws.String("Kyku " + r.Prefix + "/" + value.SafeName(r.Name)),
 				VpcId:             aws.String(pstr(r.Properties, "network")),
 				TagSpecifications: tagSpec(ec2types.ResourceTypeSecurityGroup, sgTags(r)),
 			})

@@ -10,6 +10,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/value"
 )
 
 // System tag keys Kyku puts on every object.
@@ -35,7 +36,7 @@ func wantTags(r provider.Resource, extra map[string]string) map[string]string {
 	}
 	t[tagManaged] = "true"
 	t[tagPrefix] = r.Prefix
-	t[tagName] = r.Name
+	t[tagName] = value.SafeName(r.Name) // web[0] → web-0: every service's tag rules allow it
 	t[tagNameAWS] = r.CloudName
 	return t
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/value"
 )
 
 // Labels Kyku puts on every object, and the ones it keeps its own
@@ -70,7 +71,7 @@ func wantLabels(r provider.Resource, extra map[string]string) map[string]string 
 	}
 	l[labelManaged] = "true"
 	l[labelPrefix] = r.Prefix
-	l[labelName] = r.Name
+	l[labelName] = value.SafeName(r.Name) // web[0] → web-0: a label value
 	return l
 }
 
