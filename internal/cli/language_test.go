@@ -478,3 +478,44 @@ func TestSensitiveVariableMaskedInJSONAndSavedArtifacts(t *testing.T) {
 		t.Errorf("the picture shows the sensitive value")
 	}
 }
+
+// TestEnvironmentsExample applies examples/environments (the README's
+// example) to both of its environments side by side.
+func TestEnvironmentsExample(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "environments", "kyku.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := newKyku(t, string(data))
+	k.env["KYKU_VAR_dbPass"] = "correct-horse-battery"
+	if out := k.ok("validate"); !strings.Contains(out, "environment prod: 7 resources") || !strings.Contains(out, "environment staging: 4 resources") {
+		t.Errorf("validate:\n%s", out)
+	}
+	k.ok("apply", "-e", "staging", "--auto-approve")
+	out := k.ok("apply", "-e", "prod", "--auto-approve")
+	if strings.Contains(out, "correct-horse-battery") {
+		t.Errorf("apply shows the password:\n%s", out)
+	}
+	vms := map[string]int{}
+	for _, o := range k.cloud() {
+		if o.Type == "Vm" {
+			vms[o.Properties["size"].(string)]++
+		}
+	}
+	if vms["small"] != 1 || vms["large"] != 3 {
+		t.Errorf("Vms by size: %v, want 1 small (staging) and 3 large (prod)", vms)
+	}
+	if got := k.state("prod").Resources["web-tg"].Config["targets"]; len(got.([]any)) != 3 {
+		t.Errorf("prod web-tg targets = %v", got)
+	}
+	delete(k.env, "KYKU_VAR_dbPass")
+	code, _, errOut := k.run("", "validate")
+	if code != 1 || strings.Count(errOut, `variable "dbPass" has no value`) != 2 {
+		t.Errorf("validate without the password: exit %d\n%s", code, errOut)
+	}
+	k.env["KYKU_VAR_dbPass"] = "short"
+	code, _, errOut = k.run("", "validate", "-e", "prod")
+	if code != 1 || !strings.Contains(errOut, `variable "dbPass": KYKU_VAR_dbPass: the value (sensitive) has fewer than 12 characters`) || strings.Contains(errOut, "short") {
+		t.Errorf("validate with a short password: exit %d\n%s", code, errOut)
+	}
+}
