@@ -519,3 +519,41 @@ func TestEnvironmentsExample(t *testing.T) {
 		t.Errorf("validate with a short password: exit %d\n%s", code, errOut)
 	}
 }
+
+// A saved plan carries its moves and imports: applying it exactly renames
+// and adopts, creating and destroying nothing.
+func TestSavedPlanWithMovesAndImports(t *testing.T) {
+	k := newKyku(t, "provider: sim\nresources:\n  old: { type: SshKey, properties: { publicKey: k } }\n")
+	k.ok("apply", "--auto-approve")
+	id := k.state("").Resources["old"].ProviderID
+	s, _ := sim.New(sim.Options{Dir: filepath.Join(k.dir, "cloud")})
+	obj, err := s.Create(context.Background(), provider.Resource{Name: "x", Type: "SshKey", CloudName: "outside", Properties: map[string]any{"publicKey": "k2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.write(`provider: sim
+resources:
+  keys: { type: SshKey, forEach: [a], properties: { publicKey: k } }
+  adopted: { type: SshKey, properties: { publicKey: k2 } }
+moved:
+  - { from: old, to: "keys[a]" }
+import:
+  - { to: adopted, id: "` + obj.ID + `" }
+`)
+	planFile := filepath.Join(k.dir, "plan.json")
+	out := k.ok("plan", "--out", planFile)
+	if !strings.Contains(out, "1 to move, 1 to import") {
+		t.Errorf("plan:\n%s", out)
+	}
+	out = k.ok("apply", "--plan", planFile, "--auto-approve")
+	if !strings.Contains(out, "Apply complete: 2 succeeded") {
+		t.Errorf("apply:\n%s", out)
+	}
+	st := k.state("")
+	if st.Resources[`keys["a"]`].ProviderID != id || st.Resources["adopted"].ProviderID != obj.ID || len(st.Resources) != 2 {
+		t.Errorf("state: %v", st.Names())
+	}
+	if n := len(k.cloud()); n != 2 {
+		t.Errorf("%d objects in the cloud, want the 2 there were", n)
+	}
+}
