@@ -460,11 +460,14 @@ func (p *parser) templateNames() []string {
 // instances count and forEach give each, so that references to instances
 // (${web[*]}) can be expanded whatever the order resources are written in.
 func (p *parser) declareTemplates() {
-	for _, raw := range p.rawResources {
+	p.templates = make(map[string]*template, len(p.rawResources))
+	p.order = make([]*template, 0, len(p.rawResources))
+	all := make([]template, len(p.rawResources)) // one allocation for all
+	for i, raw := range p.rawResources {
 		p.file = raw.file
 		k, v := raw.key, raw.val
 		name, pos := k.Value, p.pos(k)
-		if !nameRE.MatchString(name) {
+		if !validName(name) {
 			p.diags.Add(pos, "resource name %q is invalid: use letters, digits, _ and - (not first)", name)
 			continue
 		}
@@ -476,10 +479,11 @@ func (p *parser) declareTemplates() {
 			p.diags.Add(pos, "duplicate resource %q (first defined at %s)", name, diag.Pos{File: first.file, Line: first.key.Line, Col: first.key.Column})
 			continue
 		}
-		t := &template{name: name, file: raw.file, key: k, val: v}
+		t := &all[i]
+		*t = template{name: name, file: raw.file, key: k, val: v}
 		p.templates[name] = t
 		p.order = append(p.order, t)
-		d := p.deref(v, "resources."+name)
+		d := p.deref(v, "resources") // the walk of each instance reports with the full path
 		if d == nil || d.Kind != yaml.MappingNode {
 			continue // reported by the instance walk
 		}
@@ -491,6 +495,9 @@ func (p *parser) declareTemplates() {
 			case "forEach":
 				eachN = d.Content[i+1]
 			}
+		}
+		if countN == nil && eachN == nil {
+			continue
 		}
 		owner := "resource " + strconv.Quote(name)
 		switch {
@@ -603,14 +610,21 @@ func (p *parser) evalForEach(t *template, n *yaml.Node, owner string) {
 
 // expandResources walks every template once per instance.
 func (p *parser) expandResources() {
+	var plain scope // reused: most resources have no count or forEach
 	for _, t := range p.order {
 		if t.bad {
 			continue
 		}
 		p.file = t.file
-		insts := t.instances()
-		seen := map[string]bool{}
-		for i, addr := range insts {
+		if t.kind == plainScope {
+			plain = scope{kind: plainScope, owner: "resource " + strconv.Quote(t.name)}
+			p.scope = &plain
+			p.resource(t, t.name)
+			p.scope = nil
+			continue
+		}
+		var seen map[string]bool
+		for i, addr := range t.instances() {
 			sc := &scope{kind: t.kind, owner: "resource " + value.QuoteName(addr), index: i}
 			if t.kind == eachScope {
 				sc.key, sc.each = t.keys[i], t.values[t.keys[i]]
@@ -619,10 +633,13 @@ func (p *parser) expandResources() {
 			p.scope = sc
 			p.resource(t, addr)
 			p.scope = nil
-			if t.kind == plainScope || len(p.diags) == before {
+			if len(p.diags) == before {
 				continue
 			}
 			// The same problem in every instance is reported once.
+			if seen == nil {
+				seen = map[string]bool{}
+			}
 			kept := p.diags[:before]
 			for _, d := range p.diags[before:] {
 				key := d.Pos.String() + "\x00" + strings.ReplaceAll(d.Message, value.QuoteName(addr), strconv.Quote(t.name))
@@ -635,4 +652,19 @@ func (p *parser) expandResources() {
 		}
 	}
 	p.file = ""
+}
+
+// validName is nameRE.MatchString without the regexp machinery (it runs
+// for every resource).
+func validName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_':
+		case c == '-' && i > 0:
+		default:
+			return false
+		}
+	}
+	return s != ""
 }

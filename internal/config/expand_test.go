@@ -252,3 +252,11 @@ kyku.yaml:10:24: variable "size" in environment "staging": "huge" is not one of 
 		t.Errorf("ParseEach errors:\n%v\nwant:\n%s", err, want)
 	}
 }
+
+func TestValidNameIsNameRE(t *testing.T) {
+	for _, s := range []string{"", "a", "web-0", "-a", "_a", "a_b", "a b", "a.b", "é", "0", "a-", "web[0]", "A9"} {
+		if validName(s) != nameRE.MatchString(s) {
+			t.Errorf("validName(%q) = %v, nameRE says %v", s, validName(s), nameRE.MatchString(s))
+		}
+	}
+}

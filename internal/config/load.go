@@ -296,15 +296,20 @@ func (p *parser) rawPairs(n *yaml.Node, path, expected string, dupKeys bool) []r
 		p.typeErr(n, path, expected)
 		return nil
 	}
-	var out []rawNode
-	seen := map[string]*yaml.Node{}
+	out := make([]rawNode, 0, len(n.Content)/2)
+	var seen map[string]*yaml.Node
+	if dupKeys {
+		seen = make(map[string]*yaml.Node, len(n.Content)/2)
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if first, dup := seen[k.Value]; dup && dupKeys {
-			p.diags.Add(p.pos(k), "%s: duplicate key %q (first at line %d)", path, k.Value, first.Line)
-			continue
+		if dupKeys {
+			if first, dup := seen[k.Value]; dup {
+				p.diags.Add(p.pos(k), "%s: duplicate key %q (first at line %d)", path, k.Value, first.Line)
+				continue
+			}
+			seen[k.Value] = k
 		}
-		seen[k.Value] = k
 		if k.Kind != yaml.ScalarNode || k.ShortTag() == "!!null" {
 			p.diags.Add(p.pos(k), "%s: names must be plain strings, got %s", path, kindName(k))
 			continue
