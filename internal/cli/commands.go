@@ -334,10 +334,10 @@ func summarize(env *Env, op string, r *engine.Result) {
 		fmt.Fprintf(w, "%s %s: %d succeeded, %d failed, %d skipped (state serial %d → %d, backup %s).\n",
 			verb, state, len(r.Succeeded), len(r.Failed), len(r.Skipped), r.SerialBefore, r.SerialAfter, r.BackupKey)
 		for _, f := range r.Failed {
-			fmt.Fprintf(w, "  ✗ %s %s %q: %v\n", f.Action, f.Type, f.Name, f.Err)
+			fmt.Fprintf(w, "  ✗ %s %s %s: %v\n", f.Action, f.Type, value.QuoteName(f.Name), f.Err)
 		}
 		for _, s := range r.Skipped {
-			fmt.Fprintf(w, "  ⊘ %s %s %q skipped: %v\n", s.Action, s.Type, s.Name, s.Err)
+			fmt.Fprintf(w, "  ⊘ %s %s %s skipped: %v\n", s.Action, s.Type, value.QuoteName(s.Name), s.Err)
 		}
 		if r.Interrupted {
 			fmt.Fprintln(w, "Interrupted: changes that had started finished and were saved; run apply again to continue.")

@@ -67,8 +67,8 @@ type Result struct {
 func (r *Result) Err() error {
 	switch {
 	case len(r.Failed) > 0:
-		return fmt.Errorf("apply failed: %d succeeded, %d failed, %d skipped: %s %q: %w",
-			len(r.Succeeded), len(r.Failed), len(r.Skipped), r.Failed[0].Action, r.Failed[0].Name, r.Failed[0].Err)
+		return fmt.Errorf("apply failed: %d succeeded, %d failed, %d skipped: %s %s: %w",
+			len(r.Succeeded), len(r.Failed), len(r.Skipped), r.Failed[0].Action, value.QuoteName(r.Failed[0].Name), r.Failed[0].Err)
 	case r.Interrupted:
 		return fmt.Errorf("apply interrupted: %d succeeded, %d not started", len(r.Succeeded), len(r.Skipped))
 	}
