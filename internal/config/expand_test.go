@@ -260,3 +260,31 @@ func TestValidNameIsNameRE(t *testing.T) {
 		}
 	}
 }
+
+// An import whose ID a variable leaves empty is for other environments;
+// dependsOn on a resource with instances depends on all of them.
+func TestImportPerEnvironmentAndDependsOnInstances(t *testing.T) {
+	yaml := `variables:
+  dbId: { type: string, default: "" }
+environments:
+  staging: {}
+  prod:
+    variables: { dbId: "4711" }
+resources:
+  db: { type: SshKey, properties: { publicKey: k } }
+  web: { type: SshKey, count: 2, properties: { publicKey: k } }
+  after: { type: SshKey, dependsOn: [web], properties: { publicKey: k } }
+import:
+  - { to: db, id: "${var.dbId}" }
+`
+	if got := parseEnv(t, yaml, Inputs{Environment: "staging"}).Imports; len(got) != 0 {
+		t.Errorf("staging imports %v, want none", got)
+	}
+	prod := parseEnv(t, yaml, Inputs{Environment: "prod"})
+	if diff := cmp.Diff([]*Import{{To: "db", ID: "4711"}}, prod.Imports, cmpIgnorePos); diff != "" {
+		t.Errorf("prod imports (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"web[0]", "web[1]"}, prod.Resource("after").DependsOn); diff != "" {
+		t.Errorf("dependsOn (-want +got):\n%s", diff)
+	}
+}

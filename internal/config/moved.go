@@ -91,9 +91,9 @@ func (p *parser) movedAndImports() {
 			}
 			to, ok := p.address(got["to"], path+".to")
 			p.scope = &scope{kind: exprScope, what: "import id", owner: "import " + value.QuoteName(to)}
-			id, idOK := p.providerID(got["id"], path+".id")
+			id, idOK, none := p.providerID(got["id"], path+".id")
 			p.scope = nil
-			if !ok || !idOK {
+			if !ok || !idOK || none {
 				continue
 			}
 			im := &Import{To: to, ID: id, Pos: p.pos(e)}
@@ -175,13 +175,17 @@ func (p *parser) address(n *yaml.Node, path string) (string, bool) {
 }
 
 // providerID reads an import's ID: text or a whole number (Hetzner's and
-// the simulator's IDs are numbers); variables are substituted.
-func (p *parser) providerID(n *yaml.Node, path string) (string, bool) {
+// the simulator's IDs are numbers); variables are substituted. none is true
+// when a variable made it empty: nothing to import in this environment
+// (an empty ID written out is an error).
+func (p *parser) providerID(n *yaml.Node, path string) (id string, ok, none bool) {
 	d := p.deref(n, path)
 	if d == nil {
-		return "", false
+		return "", false, false
 	}
-	var id string
+	if d != n && isString(d) && d.Value == "" {
+		return "", true, true
+	}
 	switch {
 	case isString(d):
 		id = d.Value
@@ -189,17 +193,17 @@ func (p *parser) providerID(n *yaml.Node, path string) (string, bool) {
 		id = d.Value
 	default:
 		p.typeErr(d, path, "provider ID (text)")
-		return "", false
+		return "", false, false
 	}
 	if strings.TrimSpace(id) == "" {
 		p.diags.Add(p.pos(d), "%s: the provider ID is empty", path)
-		return "", false
+		return "", false, false
 	}
 	if strings.Contains(id, "${") {
 		p.diags.Add(p.pos(d), "%s: the provider ID %s holds a reference; give the ID itself", path, p.quoted(d, id))
-		return "", false
+		return "", false, false
 	}
-	return id, true
+	return id, true, false
 }
 
 // checkDestination reports a destination whose resource is not declared,
