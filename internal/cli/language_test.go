@@ -388,7 +388,7 @@ resources:
 func TestTargetThroughTheCLI(t *testing.T) {
 	k := newKyku(t, envConfig)
 	out := k.ok("plan", "-e", "prod", "--target", "web[1]", "--target", "web-tg")
-	for _, want := range []string{"+ create Vm web[1]", `+ create Vm web[0]`, `+ create Vpc "main-vpc"`, `+ create TargetGroup "web-tg"`} {
+	for _, want := range []string{"Targeted: only web[1], web-tg and what it depends on.", "+ create Vm web[1]", `+ create Vm web[0]`, `+ create Vpc "main-vpc"`, `+ create TargetGroup "web-tg"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("targeted plan lacks %q:\n%s", want, out)
 		}
