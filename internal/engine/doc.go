@@ -12,6 +12,15 @@
 // memory only); Apply and Destroy apply nothing unless ApplyOptions says
 // so (AutoApprove or Confirm).
 //
+// Moves, imports and targets (moves.go): a plan applies the config's moved
+// entries to a view of the state first, so everything after it sees the
+// new names; an apply journals each move (state.OpMove) before any other
+// change runs, then renames the cloud object where the provider is a
+// provider.Renamer. An import is read at plan time and recorded, then
+// updated, at apply. --target limits a plan to some resources and what they
+// depend on. Import, StateMove and StateRemove (statecmds.go) repair state
+// by hand under the lock, with a backup.
+//
 // Concurrency: an Engine may be used by one operation at a time per
 // environment (the backend lock enforces it across processes). Within an
 // operation, changes run on at most Options.Parallelism workers; a change
