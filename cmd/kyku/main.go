@@ -1,5 +1,5 @@
 // Command kyku is Kyku's command line: validate, plan, apply, destroy,
-// refresh, output, graph, state and force-unlock.
+// refresh, output, graph, import, state and force-unlock.
 package main
 
 import (

@@ -135,7 +135,8 @@ func (r *run) handle(ctx context.Context) int {
 	if root == "" {
 		root = "."
 	}
-	r.src = sources{root: root, path: r.in.ConfigPath(), repo: r.repo, cache: &treeCache{}}
+	r.src = sources{root: root, path: r.in.ConfigPath(), repo: r.repo, cache: &treeCache{},
+		inputs: config.Inputs{Environment: r.in.Environment, Vars: r.in.Vars, Getenv: r.env.Getenv}}
 	r.deps = review.Deps{
 		GitHub: r.repo, Open: r.open, Now: r.env.Now, RunURL: r.runURL(), ArtifactURL: r.runURL(),
 		Mask: r.mask, Source: r.src.at, Trusted: r.src.checkout,

@@ -78,6 +78,9 @@ type Inputs struct {
 	PolicyOwners []string
 	// Promotion orders environments (an apply waits for the earlier ones).
 	Promotion []string
+	// Vars are the configuration's variable values (input vars: one
+	// name=value per line), the strongest source, as kyku's --var.
+	Vars map[string]string
 }
 
 // ApplyMode is input apply.
@@ -178,8 +181,48 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 			problems = append(problems, fmt.Sprintf("input promotion: %q is not an environment name", e))
 		}
 	}
+	var bad []string
+	in.Vars, bad = parseVars(get("vars", ""))
+	problems = append(problems, bad...)
 	if p := in.ConfigPath(); path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") {
 		problems = append(problems, fmt.Sprintf("inputs working-directory and config: %q is outside the repository", p))
 	}
 	return in, problems
+}
+
+// varNameRE is a configuration variable's name.
+var varNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// parseVars reads input vars: one name=value per line; blank lines and
+// lines starting with # are skipped. A value is never quoted in a problem
+// (it may be a secret).
+func parseVars(s string) (map[string]string, []string) {
+	var problems []string
+	vars := map[string]string{}
+	for i, line := range strings.Split(s, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if t := strings.TrimSpace(line); t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		name, val, ok := strings.Cut(line, "=")
+		name = strings.TrimSpace(name)
+		switch {
+		case !ok || !varNameRE.MatchString(name):
+			problems = append(problems, fmt.Sprintf("input vars: line %d is not name=value", i+1))
+			continue
+		case hasKey(vars, name):
+			problems = append(problems, fmt.Sprintf("input vars: %s is given twice", name))
+			continue
+		}
+		vars[name] = val
+	}
+	if len(vars) == 0 {
+		return nil, problems
+	}
+	return vars, problems
+}
+
+func hasKey(m map[string]string, k string) bool {
+	_, ok := m[k]
+	return ok
 }

@@ -20,6 +20,7 @@ type outputs struct {
 	planFile                             string
 	hasChanges                           bool
 	creates, updates, replaces, destroys int
+	moves, imports                       int
 	drift                                bool
 	commentURL                           string
 	applied                              bool
@@ -33,6 +34,8 @@ func (o outputs) pairs() [][2]string {
 		{"updates", strconv.Itoa(o.updates)},
 		{"replaces", strconv.Itoa(o.replaces)},
 		{"destroys", strconv.Itoa(o.destroys)},
+		{"moves", strconv.Itoa(o.moves)},
+		{"imports", strconv.Itoa(o.imports)},
 		{"drift", strconv.FormatBool(o.drift)},
 		{"comment-url", o.commentURL},
 		{"applied", strconv.FormatBool(o.applied)},

@@ -30,6 +30,9 @@ type sources struct {
 	path  string // the configuration, relative to root, slash-separated
 	repo  *github.Repo
 	cache *treeCache // archives read in this run, by ref (nil: none kept)
+	// inputs expand the configuration: the input environment, input vars
+	// and KYKU_VAR_<name> from the step's environment.
+	inputs config.Inputs
 }
 
 // checkout loads the configuration from the checkout.
@@ -64,7 +67,7 @@ func (s sources) checkout(context.Context) (*config.Config, error) {
 			files[path.Join(s.path, e.Name())] = data
 		}
 	}
-	return parse(files, s.path, "the checkout")
+	return parse(files, s.path, "the checkout", s.inputs)
 }
 
 // at loads the configuration at ref (a pull request's head SHA, or the
@@ -74,13 +77,13 @@ func (s sources) at(ctx context.Context, ref string) (*config.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load config at %s: %w", ref, err)
 	}
-	return parse(files, s.path, ref)
+	return parse(files, s.path, ref, s.inputs)
 }
 
 // parse picks the configuration at p from files (repository-relative path
 // → contents): the file p, or the *.yaml and *.yml files directly in the
-// directory p, in name order.
-func parse(files map[string][]byte, p, where string) (*config.Config, error) {
+// directory p, in name order, and expands it with in.
+func parse(files map[string][]byte, p, where string, in config.Inputs) (*config.Config, error) {
 	var picked []config.File
 	if data, ok := files[p]; ok {
 		picked = append(picked, config.File{Name: p, Data: data})
@@ -101,5 +104,5 @@ func parse(files map[string][]byte, p, where string) (*config.Config, error) {
 	if len(picked) == 0 {
 		return nil, fmt.Errorf("load config %s at %s: %w", p, where, errNoConfig)
 	}
-	return config.Parse(picked)
+	return config.ParseEnv(picked, in)
 }

@@ -164,6 +164,7 @@ func (r *run) planned(out *review.PlanOutcome) int {
 		c := out.Plan.Counters
 		r.out.hasChanges = out.Plan.HasChanges()
 		r.out.creates, r.out.updates, r.out.replaces, r.out.destroys = c.Create, c.Update, c.Replace, c.Destroy
+		r.out.moves, r.out.imports = c.Move, c.Import
 	}
 	r.out.commentURL = out.CommentURL
 	if len(out.Redacted) > 0 {

@@ -73,7 +73,7 @@ func (h *harness) applyDefaultBranch() {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	if _, err := ws.Engine.Apply(ctx, cfg, engine.ApplyOptions{}, nil); err != nil {
+	if _, err := ws.Engine.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
 		h.t.Fatal(err)
 	}
 }

@@ -92,7 +92,7 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 			}
 			// Everything the repository controls (file and branch names,
 			// error text quoting them) is fenced or code-spanned.
-			cfg, err := src.config(ctx, t.Project, ev.headSHA)
+			cfg, err := src.config(ctx, t.Project, ev.headSHA, t.Env)
 			if err != nil {
 				if !isDiag(err) {
 					_ = finish("failure", "Cannot read the source", review.Fenced(err.Error()))
@@ -100,7 +100,7 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 				}
 				return "config-error", finish("failure", "Configuration errors", review.Fenced(err.Error()))
 			}
-			trusted, err := src.config(ctx, t.Project, ev.defaultBranch)
+			trusted, err := src.config(ctx, t.Project, ev.defaultBranch, t.Env)
 			if err != nil {
 				return "untrusted", finish("failure", "No valid configuration on the default branch",
 					"The backend is opened from the configuration of this project on the default branch "+review.Code(ev.defaultBranch)+
@@ -117,6 +117,12 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 			if out.Plan != nil {
 				c := out.Plan.Counters
 				title = fmt.Sprintf("%d to create, %d to update, %d to replace, %d to destroy", c.Create, c.Update, c.Replace, c.Destroy)
+				if c.Move > 0 {
+					title += fmt.Sprintf(", %d to move", c.Move)
+				}
+				if c.Import > 0 {
+					title += fmt.Sprintf(", %d to import", c.Import)
+				}
 				if !out.Plan.HasChanges() {
 					conclusion = "neutral"
 				}

@@ -84,10 +84,10 @@ func (b *Bot) deps(ev event, repo *github.Repo, src *sources, t settings.Target)
 		Now:    b.now,
 		Log:    b.log,
 		Source: func(ctx context.Context, ref string) (*cfgConfig, error) {
-			return src.config(ctx, t.Project, ref)
+			return src.config(ctx, t.Project, ref, t.Env)
 		},
 		Trusted: func(ctx context.Context) (*cfgConfig, error) {
-			return src.config(ctx, t.Project, ev.defaultBranch)
+			return src.config(ctx, t.Project, ev.defaultBranch, t.Env)
 		},
 		Policies: func(ctx context.Context) (*policy.Set, error) {
 			return src.policies(ctx, policyRef(ev))

@@ -61,9 +61,12 @@ func (s *sources) tree(ctx context.Context, ref string) (map[string][]byte, erro
 	return t.files, t.err
 }
 
-// config parses project's configuration at ref. Bad config is a
+// config parses project's configuration at ref, expanded for environment
+// env with the values the configuration itself gives (the environment's,
+// the defaults): the bot takes no variable values from its own process
+// environment, which is not the repository's. Bad config is a
 // diag.Diagnostics with positions naming the repository paths.
-func (s *sources) config(ctx context.Context, p settings.Project, ref string) (*config.Config, error) {
+func (s *sources) config(ctx context.Context, p settings.Project, ref, env string) (*config.Config, error) {
 	files, err := s.tree(ctx, ref)
 	if err != nil {
 		return nil, fmt.Errorf("read source at %s: %w", ref, err)
@@ -76,7 +79,7 @@ func (s *sources) config(ctx context.Context, p settings.Project, ref string) (*
 	for i, n := range names {
 		in[i] = config.File{Name: n, Data: files[n]}
 	}
-	return config.Parse(in)
+	return config.ParseEnv(in, config.Inputs{Environment: env})
 }
 
 // policies reads the policies under policy.Dir at ref.

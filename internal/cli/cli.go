@@ -46,18 +46,24 @@ Usage: kyku <command> [flags]
 
 Commands:
   validate      check the configuration; report every error as file:line:col
+                (every environment it declares; -e ENV only that one)
   plan          show what apply would change (--out saves it, --json for scripts,
-                --format mermaid draws it, --policy DIR checks it against Rego policies)
-  apply         apply the changes (asks for "yes"; --auto-approve; --plan FILE applies a saved plan)
+                --format mermaid draws it, --policy DIR checks it against Rego policies,
+                --target NAME limits it to NAME and what it depends on)
+  apply         apply the changes (asks for "yes"; --auto-approve; --plan FILE applies a saved plan;
+                --target NAME)
   destroy       destroy everything in state
   refresh       read every resource and report drift (updates state)
   output        print outputs ([name] [--json])
   graph         print the dependency graph (--format dot|mermaid)
-  state         pull | push FILE [--force] | backups | restore KEY | rekey
+  import        import NAME PROVIDER_ID: record an existing cloud object as NAME in state
+  state         list | mv FROM TO | rm NAME… | pull | push FILE [--force] | backups |
+                restore KEY | rekey
   force-unlock  remove a lock left by a dead run (force-unlock TOKEN)
 
 Common flags: -c PATH (file or directory of *.yaml, default kyku.yaml), -e ENV,
---provider NAME, --parallelism N, --lock-timeout DURATION, --state-dir DIR.
+--var NAME=VALUE (repeatable; also KYKU_VAR_NAME), --provider NAME, --parallelism N,
+--lock-timeout DURATION, --state-dir DIR.
 Run "kyku <command> -h" for a command's flags.
 `
 
@@ -82,7 +88,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 	cmds := map[string]func(context.Context, *Env, []string) error{
 		"validate": cmdValidate, "plan": cmdPlan, "apply": cmdApply, "destroy": cmdDestroy,
 		"refresh": cmdRefresh, "output": cmdOutput, "graph": cmdGraph, "state": cmdState,
-		"force-unlock": cmdForceUnlock,
+		"force-unlock": cmdForceUnlock, "import": cmdImport,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
@@ -125,6 +131,7 @@ type common struct {
 	parallelism int
 	lockTimeout time.Duration
 	stateDir    string
+	vars        varFlags
 }
 
 func (c *common) register(fs *flag.FlagSet, env *Env) {
@@ -136,6 +143,8 @@ func (c *common) register(fs *flag.FlagSet, env *Env) {
 	fs.IntVar(&c.parallelism, "parallelism", 10, "maximum concurrent provider operations")
 	fs.DurationVar(&c.lockTimeout, "lock-timeout", 30*time.Second, "how long to wait for the state lock")
 	fs.StringVar(&c.stateDir, "state-dir", "", "directory for local state (default .kyku)")
+	c.vars = varFlags{}
+	fs.Var(c.vars, "var", "set a variable: --var name=value (repeatable; beats KYKU_VAR_<name> and the environment's values)")
 }
 
 // parse parses flags that may be interleaved with positional arguments.

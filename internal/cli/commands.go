@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/policy"
@@ -28,20 +29,61 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := config.Load(c.config)
+	files, err := config.ReadFiles(c.config)
 	if err != nil {
+		return err
+	}
+	var cfgs []*config.Config
+	if c.env != "" {
+		cfg, err := config.ParseEnv(files, c.inputs(env))
+		if err != nil {
+			return err
+		}
+		cfgs = []*config.Config{cfg}
+	} else if cfgs, err = config.ParseEach(files, c.inputs(env)); err != nil {
 		return err
 	}
 	// What the configured provider cannot carry (a Database on hetzner) is
 	// a config error too. A provider that cannot be built here (no
 	// credentials) is checked when planning instead.
-	if p, perr := workspace.Provider(ctx, cfg, workspace.Settings{Provider: c.provider, Getenv: env.Getenv}, env.Providers); perr == nil {
+	var diags diag.Diagnostics
+	for _, cfg := range cfgs {
+		p, perr := workspace.Provider(ctx, cfg, workspace.Settings{Provider: c.provider, Getenv: env.Getenv}, env.Providers)
+		if perr != nil {
+			continue
+		}
 		if err := engine.CheckSupport(p, cfg); err != nil {
-			return err
+			var ds diag.Diagnostics
+			if !errors.As(err, &ds) {
+				return err
+			}
+			diags = append(diags, ds...)
 		}
 	}
-	fmt.Fprintf(env.Stdout, "The configuration is valid: %d resources, %d outputs.\n", len(cfg.Resources), len(cfg.Outputs))
+	if err := dedupe(diags).Err(); err != nil {
+		return err
+	}
+	for _, cfg := range cfgs {
+		what := "The configuration is valid"
+		if cfg.Environment != "" {
+			what += " for environment " + cfg.Environment
+		}
+		fmt.Fprintf(env.Stdout, "%s: %d resources, %d outputs.\n", what, len(cfg.Resources), len(cfg.Outputs))
+	}
 	return nil
+}
+
+// dedupe drops repeated diagnostics (the same problem in two environments).
+func dedupe(ds diag.Diagnostics) diag.Diagnostics {
+	seen := map[string]bool{}
+	var out diag.Diagnostics
+	for _, d := range ds {
+		if !seen[d.String()] {
+			seen[d.String()] = true
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 func cmdPlan(ctx context.Context, env *Env, args []string) error {
@@ -54,6 +96,8 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	policyDir := fs.String("policy", "", "check the plan against the Rego policies (*.rego) in this directory; a denial exits 1")
 	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when there are no changes, 2 when there are, 1 on error")
 	destroy := fs.Bool("destroy", false, "plan to destroy everything in state")
+	var targets listFlags
+	fs.Var(&targets, "target", "plan only this resource (or instance) and what it depends on (repeatable)")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -70,7 +114,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 	}
-	cfg, err := config.Load(c.config)
+	cfg, err := c.load(env)
 	if err != nil {
 		return err
 	}
@@ -82,7 +126,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	if *destroy {
 		p, err = ws.Engine.PlanDestroy(ctx)
 	} else {
-		p, err = ws.Engine.Plan(ctx, cfg)
+		p, err = ws.Engine.PlanWith(ctx, cfg, engine.PlanOptions{Targets: targets})
 	}
 	if err != nil {
 		return err
@@ -140,8 +184,10 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	c.register(fs, env)
 	auto := fs.Bool("auto-approve", false, "apply without asking for confirmation")
 	planFile := ""
+	var targets listFlags
 	if op == "apply" {
 		fs.StringVar(&planFile, "plan", "", "apply this saved plan exactly, without re-planning")
+		fs.Var(&targets, "target", "apply only this resource (or instance) and what it depends on (repeatable)")
 	}
 	if _, err := parse(fs, args); err != nil {
 		return err
@@ -160,15 +206,18 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 			return fmt.Errorf("%s: the plan has no embedded config (a redacted artifact?); use the saved plan from the backend or plan again", planFile)
 		}
 		// A destroy plan embeds no config: the backend comes from -c.
-		if configGiven || saved.Config == nil {
-			if cfg, err = config.Load(c.config); err != nil {
-				return err
-			}
+		if len(targets) > 0 {
+			return fmt.Errorf("--target plans: it cannot be given with --plan (plan with --target, then apply that plan)")
 		}
 		if !flagGiven(fs, "e") && !flagGiven(fs, "env") {
 			c.env = saved.Environment
 		}
-	} else if cfg, err = config.Load(c.config); err != nil {
+		if configGiven || saved.Config == nil {
+			if cfg, err = c.load(env); err != nil {
+				return err
+			}
+		}
+	} else if cfg, err = c.load(env); err != nil {
 		return err
 	}
 	openCfg := cfg
@@ -182,7 +231,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	}
 	// The plan is shown after the engine checked it (a stale saved plan is
 	// refused before anything is printed), then confirmed.
-	opts := engine.ApplyOptions{Confirm: func(p *plan.Plan) (bool, error) {
+	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Confirm: func(p *plan.Plan) (bool, error) {
 		if err := render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: op == "apply" && saved == nil}); err != nil {
 			return false, err
 		}
@@ -285,10 +334,10 @@ func summarize(env *Env, op string, r *engine.Result) {
 		fmt.Fprintf(w, "%s %s: %d succeeded, %d failed, %d skipped (state serial %d → %d, backup %s).\n",
 			verb, state, len(r.Succeeded), len(r.Failed), len(r.Skipped), r.SerialBefore, r.SerialAfter, r.BackupKey)
 		for _, f := range r.Failed {
-			fmt.Fprintf(w, "  ✗ %s %s %q: %v\n", f.Action, f.Type, f.Name, f.Err)
+			fmt.Fprintf(w, "  ✗ %s %s %s: %v\n", f.Action, f.Type, value.QuoteName(f.Name), f.Err)
 		}
 		for _, s := range r.Skipped {
-			fmt.Fprintf(w, "  ⊘ %s %s %q skipped: %v\n", s.Action, s.Type, s.Name, s.Err)
+			fmt.Fprintf(w, "  ⊘ %s %s %s skipped: %v\n", s.Action, s.Type, value.QuoteName(s.Name), s.Err)
 		}
 		if r.Interrupted {
 			fmt.Fprintln(w, "Interrupted: changes that had started finished and were saved; run apply again to continue.")
@@ -296,18 +345,34 @@ func summarize(env *Env, op string, r *engine.Result) {
 	}
 	if len(r.Outputs) > 0 && op == "apply" {
 		fmt.Fprintln(w, "\nOutputs:")
-		printOutputs(env, r.Outputs)
+		var cfg *config.Config
+		if r.Plan != nil {
+			cfg = r.Plan.Config
+		}
+		printOutputs(env, r.Outputs, cfg)
 	}
 }
 
-func printOutputs(env *Env, outs map[string]any) {
+// printOutputs lists outputs, the sensitive ones (holding a sensitive
+// variable's value) masked: kyku output NAME prints one in clear.
+func printOutputs(env *Env, outs map[string]any, cfg *config.Config) {
+	sensitive := map[string]bool{}
+	if cfg != nil {
+		for _, o := range cfg.Outputs {
+			sensitive[o.Name] = o.Sensitive
+		}
+	}
 	names := make([]string, 0, len(outs))
 	for n := range outs {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(env.Stdout, "  %s = %s\n", n, value.Text(outs[n]))
+		v := value.Text(outs[n])
+		if sensitive[n] {
+			v = plan.Masked
+		}
+		fmt.Fprintf(env.Stdout, "  %s = %s\n", n, v)
 	}
 }
 
@@ -321,7 +386,7 @@ func cmdRefresh(ctx context.Context, env *Env, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := config.Load(c.config)
+	cfg, err := c.load(env)
 	if err != nil {
 		return err
 	}
@@ -418,7 +483,7 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := config.Load(c.config)
+	cfg, err := c.load(env)
 	if err != nil {
 		return err
 	}
@@ -449,7 +514,7 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(outs)
 	}
-	printOutputs(env, outs)
+	printOutputs(env, outs, cfg)
 	return nil
 }
 
@@ -464,7 +529,7 @@ func cmdGraph(ctx context.Context, env *Env, args []string) error {
 	if *format != "dot" && *format != "mermaid" {
 		return fmt.Errorf("unknown graph format %q (want dot or mermaid)", *format)
 	}
-	cfg, err := config.Load(c.config)
+	cfg, err := c.load(env)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/workspace"
@@ -14,7 +15,7 @@ import (
 // openBackend opens only the backend the config names (no provider).
 func (c *common) openBackend(ctx context.Context, env *Env, op string) (statemgr.Backend, error) {
 	cfg := &config.Config{}
-	if loaded, err := config.Load(c.config); err == nil {
+	if loaded, err := c.load(env); err == nil {
 		cfg = loaded
 	} else if fileExists(c.config) { // a config that exists but does not load is an error
 		return nil, err
@@ -47,11 +48,21 @@ func cmdState(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(pos) == 0 {
-		return fmt.Errorf("state needs a subcommand: pull, push FILE, backups, restore KEY, rekey")
+		return fmt.Errorf("state needs a subcommand: list, mv FROM TO, rm NAME…, pull, push FILE, backups, restore KEY, rekey")
 	}
 	b, err := c.openBackend(ctx, env, "state "+pos[0])
 	if err != nil {
 		return err
+	}
+	switch pos[0] {
+	case "list", "mv", "rm":
+		s, err := c.settings(env, "state "+pos[0])
+		if err != nil {
+			return err
+		}
+		opts := s.Engine
+		opts.Env = c.env
+		return stateRepair(ctx, env, engine.New(nil, b, opts), pos)
 	}
 	lock := func() (func(), error) {
 		info := lockInfo(env, "state "+pos[0])
@@ -167,7 +178,7 @@ func cmdState(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "Rewrote %s, %d backup(s) and %d saved plan(s) or audit record(s) in %s with the configured key.\n", what, r.Backups, r.Objects, b.Describe())
 		return nil
 	}
-	return fmt.Errorf("state: unknown subcommand or wrong arguments %q (want pull, push FILE, backups, restore KEY, rekey)", pos)
+	return fmt.Errorf("state: unknown subcommand or wrong arguments %q (want list, mv FROM TO, rm NAME…, pull, push FILE, backups, restore KEY, rekey)", pos)
 }
 
 func cmdForceUnlock(ctx context.Context, env *Env, args []string) error {

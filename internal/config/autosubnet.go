@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/value"
 )
 
 // MaxAutoSubnetAZs bounds distributeAcrossAzs (no cloud region has more
@@ -26,6 +27,7 @@ type autoSubnet struct {
 // AutoSubnetNames returns the names of the subnets a Vpc called vpc with
 // distributeAcrossAzs n gets: public 0..n-1, then private 0..n-1.
 func AutoSubnetNames(vpc string, n int) []string {
+	vpc = value.SafeName(vpc) // an instance net[0] names net-0-subnet-public-0
 	names := make([]string, 0, 2*n)
 	for i := range n {
 		names = append(names, fmt.Sprintf("%s-subnet-public-%d", vpc, i))
@@ -94,6 +96,17 @@ func vpcAutoSubnets(r *Resource) ([]autoSubnet, error) {
 		return nil, fmt.Errorf("cidr must be written out (not a reference) to carve auto-subnets")
 	}
 	return carve(r.Name, cidr, int(n))
+}
+
+// NeedsZones reports whether some Vpc of cfg asks for auto-subnets, the
+// only use of the provider's zone list.
+func NeedsZones(cfg *Config) bool {
+	for _, r := range cfg.Resources {
+		if n, _ := r.Properties["distributeAcrossAzs"].(float64); r.Type == "Vpc" && n > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // InjectAutoSubnets adds the auto-subnets of every Vpc with

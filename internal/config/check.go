@@ -29,6 +29,9 @@ func (rv *resolver) typeOf(name string) (string, bool) {
 	if _, ok := rv.auto[name]; ok {
 		return "Subnet", true
 	}
+	if t := rv.p.templates[value.BaseName(name)]; t != nil && t.bad {
+		return "", true // its count or forEach was reported: instances unknown
+	}
 	return "", false
 }
 
@@ -43,7 +46,66 @@ func (rv *resolver) unknown(name string) string {
 		}
 		sort.Strings(rv.names)
 	}
+	if msg := rv.p.instanceHint(name); msg != "" {
+		return msg
+	}
 	return fmt.Sprintf("reference to unknown resource %q%s", name, didYouMean(name, rv.names))
+}
+
+// instanceHint explains a reference to an address that is not a resource
+// when its resource exists: web of a resource with count, web[7] past its
+// count, edge["z"] that forEach has no key for.
+func (p *parser) instanceHint(name string) string {
+	a, ok := value.ParseAddress(name)
+	if !ok {
+		return ""
+	}
+	t := p.templates[a.Name]
+	if t == nil || t.bad {
+		return ""
+	}
+	switch {
+	case t.kind == plainScope:
+		return fmt.Sprintf("reference to %s, but %q has no count or forEach: refer to it as %q", value.QuoteName(name), a.Name, a.Name)
+	case a.Kind == value.NoIndex && t.kind == countScope:
+		return fmt.Sprintf("reference to %q, which has count: refer to one instance (%q) or to all (%q)", name, "${"+value.InstanceName(name, 0)+"}", "${"+name+"[*]}")
+	case a.Kind == value.NoIndex:
+		return fmt.Sprintf("reference to %q, which has forEach: refer to one instance (%q) or to all (%q)", name, "${"+value.KeyName(name, "key")+"}", "${"+name+"[*]}")
+	case t.kind == countScope && a.Kind != value.IntIndex:
+		return fmt.Sprintf("reference to %s, but %q has count: index it with a number (%s)", value.QuoteName(name), a.Name, t.describe())
+	case t.kind == eachScope && a.Kind != value.KeyIndex:
+		return fmt.Sprintf("reference to %s, but %q has forEach: index it with a key (%s)", value.QuoteName(name), a.Name, t.describe())
+	case t.kind == eachScope:
+		return fmt.Sprintf("reference to %s, which does not exist (%s)%s", value.QuoteName(name), t.describe(), didYouMean(a.Key, t.keys))
+	}
+	return fmt.Sprintf("reference to %s, which does not exist (%s)", value.QuoteName(name), t.describe())
+}
+
+// checkSafeNames reports two resources whose addresses give one cloud
+// name (web[0] and a resource called web-0): clouds name objects after
+// value.SafeName, and an idempotent create must never find another
+// resource's object.
+func (p *parser) checkSafeNames(auto map[string]*Resource) {
+	if len(p.templates) == len(p.resources) && len(auto) == 0 {
+		return // no instances: every safe name is the resource's own name
+	}
+	owner := make(map[string]string, len(p.resources)+len(auto))
+	for _, r := range p.cfg.Resources {
+		if _, taken := owner[value.SafeName(r.Name)]; !taken {
+			owner[value.SafeName(r.Name)] = r.Name
+		}
+	}
+	for _, r := range p.cfg.Resources {
+		safe := value.SafeName(r.Name)
+		if other := owner[safe]; other != r.Name {
+			p.diags.Add(r.Pos, "resource %s and resource %s would have the same cloud name %q; rename one of them", value.QuoteName(r.Name), value.QuoteName(other), safe)
+		}
+	}
+	for name, vpc := range auto {
+		if other, ok := owner[name]; ok && other != name {
+			p.diags.Add(vpc.Pos, "an auto-subnet of Vpc %q and resource %q would have the same cloud name %q; rename one of them", vpc.Name, other, name)
+		}
+	}
 }
 
 // checkRefs validates every recorded reference and dependsOn entry.
@@ -127,6 +189,9 @@ func (p *parser) checkCycles(auto map[string]*Resource) {
 	sort.Strings(names)
 	for _, n := range names {
 		g.AddEdge(n, auto[n].Name)
+	}
+	if g.Acyclic() {
+		return
 	}
 	cycle := g.FindCycle()
 	if cycle == nil {

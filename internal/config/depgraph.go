@@ -16,7 +16,7 @@ import (
 // clouds place it in them (an RDS subnet group, a load balancer's public
 // subnets), so they must exist first.
 func BuildGraph(cfg *Config) *graph.Graph {
-	g := graph.New()
+	g := graph.NewSized(len(cfg.Resources))
 	auto := map[string][]string{} // vpc → its injected subnets
 	for _, r := range cfg.Resources {
 		if r.AutoFrom != "" {

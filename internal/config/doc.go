@@ -10,6 +10,19 @@
 // I/O (the GitHub bot feeds it files from a tarball); Load reads files and
 // calls Parse.
 //
+// ParseEnv (and LoadEnv) also expand the configuration for one
+// environment (Inputs): variables get their values (--var, KYKU_VAR_<name>,
+// environments.<env>.variables, default; variables.go), ${var.x},
+// ${environment}, ${count.index} and ${each.…} are substituted in the YAML
+// nodes as the walk meets them (expand.go), so that every position still
+// points at what was written, and a resource with count or forEach is
+// walked once per instance (instances.go), named web[0] or edge["a"]: the
+// engine sees instances as ordinary resources. moved and import entries
+// are checked and kept for the engine (moved.go). ParseEach expands every
+// declared environment and reports their problems together. Parse and Load
+// are ParseEnv and LoadEnv for the default environment with no outside
+// values.
+//
 // It also owns auto-subnets (a Vpc with distributeAcrossAzs: n injects 2n
 // Subnets, see InjectAutoSubnets) and BuildGraph, the dependency graph of a
 // Config.

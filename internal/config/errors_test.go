@@ -35,7 +35,13 @@ func expectedErrors(t *testing.T, data []byte) []string {
 // the error is of another type).
 func diagnostics(t *testing.T, files ...File) diag.Diagnostics {
 	t.Helper()
-	cfg, err := Parse(files)
+	return diagnosticsIn(t, Inputs{}, files...)
+}
+
+// diagnosticsIn is diagnostics for the expansion in.
+func diagnosticsIn(t *testing.T, in Inputs, files ...File) diag.Diagnostics {
+	t.Helper()
+	cfg, err := ParseEnv(files, in)
 	if err == nil {
 		return nil
 	}
@@ -50,7 +56,8 @@ func diagnostics(t *testing.T, files ...File) diag.Diagnostics {
 }
 
 // TestErrorFixtures parses each testdata/errors/*.yaml alone and checks that
-// it reports exactly the errors its comments announce, on those lines.
+// it reports exactly the errors its comments announce, on those lines. A
+// first line "# ENV: name" expands it for that environment.
 func TestErrorFixtures(t *testing.T) {
 	paths, err := filepath.Glob("testdata/errors/*.yaml")
 	if err != nil || len(paths) == 0 {
@@ -67,8 +74,12 @@ func TestErrorFixtures(t *testing.T) {
 			if len(want) == 0 {
 				t.Fatal("fixture announces no # ERROR")
 			}
+			var in Inputs
+			if env, ok := strings.CutPrefix(strings.SplitN(string(data), "\n", 2)[0], "# ENV: "); ok {
+				in.Environment = strings.TrimSpace(env)
+			}
 			var got []string
-			for _, d := range diagnostics(t, File{Name: name, Data: data}) {
+			for _, d := range diagnosticsIn(t, in, File{Name: name, Data: data}) {
 				if d.Pos.File != name {
 					t.Errorf("diagnostic %q names file %q, want %q", d, d.Pos.File, name)
 				}

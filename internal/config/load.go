@@ -8,11 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/value"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -23,11 +25,25 @@ type File struct {
 	Data []byte
 }
 
-// Load reads the configuration at path: a file, or a directory whose *.yaml
-// and *.yml files (not recursive) are read in name order. Positions name
-// files as path joined with the file name. Bad input is returned as a
-// diag.Diagnostics; I/O failures as ordinary wrapped errors.
-func Load(path string) (*Config, error) {
+// Load reads the configuration at path for the default environment, with
+// no values from outside the files (see LoadEnv).
+func Load(path string) (*Config, error) { return LoadEnv(path, Inputs{}) }
+
+// LoadEnv reads the configuration at path: a file, or a directory whose
+// *.yaml and *.yml files (not recursive) are read in name order, and
+// expands it with in. Positions name files as path joined with the file
+// name. Bad input is returned as a diag.Diagnostics; I/O failures as
+// ordinary wrapped errors.
+func LoadEnv(path string, in Inputs) (*Config, error) {
+	files, err := ReadFiles(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEnv(files, in)
+}
+
+// ReadFiles reads the configuration files at path (see LoadEnv).
+func ReadFiles(path string) ([]File, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("load config: %w", err)
@@ -37,7 +53,7 @@ func Load(path string) (*Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("load config: %w", err)
 		}
-		return Parse([]File{{Name: path, Data: data}})
+		return []File{{Name: path, Data: data}}, nil
 	}
 	entries, err := os.ReadDir(path)
 	if err != nil {
@@ -59,19 +75,31 @@ func Load(path string) (*Config, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("load config: no *.yaml or *.yml files in %s", path)
 	}
-	return Parse(files)
+	return files, nil
 }
 
-// Parse validates files as one configuration (resources and outputs merged;
-// at most one provider and one backend). It does no I/O. On bad input it
-// returns a nil Config and every problem found, as a sorted
+// Parse validates files as one configuration for the default environment
+// with no values from outside the files (see ParseEnv).
+func Parse(files []File) (*Config, error) { return ParseEnv(files, Inputs{}) }
+
+// ParseEnv validates files as one configuration (resources, outputs,
+// variables, environments, moved and import entries merged; at most one
+// provider and one backend) and expands it for in: variables get their
+// values, count and forEach their instances. It does no I/O. On bad input
+// it returns a nil Config and every problem found, as a sorted
 // diag.Diagnostics.
-func Parse(files []File) (*Config, error) {
+func ParseEnv(files []File, in Inputs) (*Config, error) {
 	p := &parser{
-		cfg:       &Config{Provider: ProviderConfig{Name: "sim"}},
-		resources: map[string]*Resource{},
-		outputs:   map[string]*Output{},
-		expanding: map[*yaml.Node]bool{},
+		cfg:         &Config{Provider: ProviderConfig{Name: "sim"}, Environment: in.Environment},
+		inputs:      in,
+		resources:   map[string]*Resource{},
+		outputs:     map[string]*Output{},
+		expanding:   map[*yaml.Node]bool{},
+		vars:        map[string]*Variable{},
+		envs:        map[string]*envDecl{},
+		templates:   map[string]*template{},
+		substituted: map[*yaml.Node]bool{},
+		secret:      map[*yaml.Node]bool{},
 	}
 	for _, f := range files {
 		p.file = f.Name
@@ -79,7 +107,12 @@ func Parse(files []File) (*Config, error) {
 		p.parseFile(f.Data)
 	}
 	p.file = ""
+	p.resolveVariables()
+	p.declareTemplates()
+	p.expandResources()
+	p.expandOutputs()
 	p.finish()
+	p.movedAndImports()
 	if len(p.diags) > 0 {
 		p.diags.Sort()
 		return nil, p.diags
@@ -97,11 +130,32 @@ type parser struct {
 	expanding  map[*yaml.Node]bool // alias targets being walked
 
 	cfg         *Config
+	inputs      Inputs
 	providerPos *diag.Pos
-	resources   map[string]*Resource
+	resources   map[string]*Resource // by address
 	outputs     map[string]*Output
 	refs        []pendingRef // checked once every resource is known
 	deps        []pendingDep
+
+	// Read from every file first, expanded once all are read.
+	vars         map[string]*Variable
+	envs         map[string]*envDecl
+	rawResources []rawNode
+	rawOutputs   []rawNode
+	rawMoved     []rawNode
+	rawImports   []rawNode
+
+	templates   map[string]*template // by resource name
+	order       []*template          // as written
+	scope       *scope               // non-nil: deref substitutes (see expand.go)
+	substituted map[*yaml.Node]bool  // nodes subst made: nothing left to substitute
+	secret      map[*yaml.Node]bool  // nodes holding a sensitive variable's value
+}
+
+// rawNode is a key and value read from a file, processed later.
+type rawNode struct {
+	file     string
+	key, val *yaml.Node
 }
 
 var syntaxLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -113,6 +167,11 @@ func (p *parser) syntaxErr(err error, data []byte) {
 		if pos, ok := unquotedFlowRef(data, line); ok && strings.HasPrefix(m[2], "did not find expected ','") {
 			pos.File = p.file
 			p.diags.Add(pos, "invalid YAML: %s: inside { } and [ ], quote references, e.g. \"${main-vpc}\"", m[2])
+			return
+		}
+		if pos, ok := unquotedFlowAddress(data, line); ok && strings.HasPrefix(m[2], "did not find expected ','") {
+			pos.File = p.file
+			p.diags.Add(pos, "invalid YAML: %s: inside { }, quote instance addresses, e.g. to: \"web[0]\"", m[2])
 			return
 		}
 		p.diags.Add(diag.Pos{File: p.file, Line: line}, "invalid YAML: %s", m[2])
@@ -145,6 +204,27 @@ func unquotedFlowRef(data []byte, from int) (diag.Pos, bool) {
 				return diag.Pos{Line: i + 1, Col: k + 1}, true
 			}
 			off = k + 2
+		}
+	}
+	return diag.Pos{}, false
+}
+
+// flowAddressRE is an unquoted value name[… inside a flow mapping.
+var flowAddressRE = regexp.MustCompile(`\{[^"']*:\s*([A-Za-z0-9_][A-Za-z0-9_-]*\[)`)
+
+// unquotedFlowAddress finds, from line from on, the first unquoted
+// instance address (to: web[0]) inside a flow mapping, which YAML reads
+// as the start of a list.
+func unquotedFlowAddress(data []byte, from int) (diag.Pos, bool) {
+	for i, line := range strings.Split(string(data), "\n") {
+		if i+1 < from {
+			continue
+		}
+		if k := strings.Index(line, "#"); k >= 0 {
+			line = line[:k]
+		}
+		if m := flowAddressRE.FindStringSubmatchIndex(line); m != nil {
+			return diag.Pos{Line: i + 1, Col: m[2] + 1}, true
 		}
 	}
 	return diag.Pos{}, false
@@ -186,16 +266,62 @@ func (p *parser) parseFile(data []byte) {
 		case "encryption":
 			p.encryption(kv.key, kv.val)
 		case "resources":
-			p.resourceMap(kv.val)
+			p.rawResources = append(p.rawResources, p.rawPairs(kv.val, "resources", "mapping of resource names to resources", false)...)
 		case "outputs":
-			p.outputMap(kv.val)
+			p.rawOutputs = append(p.rawOutputs, p.rawPairs(kv.val, "outputs", "mapping of output names to values", true)...)
+		case "variables":
+			p.variableMap(kv.val)
+		case "environments":
+			p.environmentMap(kv.val)
+		case "moved":
+			p.rawMoved = append(p.rawMoved, rawNode{file: p.file, key: kv.key, val: kv.val})
+		case "import":
+			p.rawImports = append(p.rawImports, rawNode{file: p.file, key: kv.key, val: kv.val})
 		default:
 			p.unknownKey(kv.key, "top level", topKeys)
 		}
 	}
 }
 
-var topKeys = []string{"backend", "encryption", "outputs", "provider", "resources"}
+var topKeys = []string{"backend", "encryption", "environments", "import", "moved", "outputs", "provider", "resources", "variables"}
+
+// rawPairs checks that n is a mapping (or empty) and keeps its pairs for
+// later; with dupKeys a key repeated in the mapping is reported here.
+func (p *parser) rawPairs(n *yaml.Node, path, expected string, dupKeys bool) []rawNode {
+	n = p.deref(n, path)
+	if n == nil || isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		p.typeErr(n, path, expected)
+		return nil
+	}
+	out := make([]rawNode, 0, len(n.Content)/2)
+	var seen map[string]*yaml.Node
+	if dupKeys {
+		seen = make(map[string]*yaml.Node, len(n.Content)/2)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if dupKeys {
+			if first, dup := seen[k.Value]; dup {
+				p.diags.Add(p.pos(k), "%s: duplicate key %q (first at line %d)", path, k.Value, first.Line)
+				continue
+			}
+			seen[k.Value] = k
+		}
+		if k.Kind != yaml.ScalarNode || k.ShortTag() == "!!null" {
+			p.diags.Add(p.pos(k), "%s: names must be plain strings, got %s", path, kindName(k))
+			continue
+		}
+		if k.ShortTag() == "!!merge" {
+			p.diags.Add(p.pos(k), "%s: merge keys (<<) are not supported; repeat the keys or use an alias for the whole value", path)
+			continue
+		}
+		out = append(out, rawNode{file: p.file, key: k, val: v})
+	}
+	return out
+}
 
 // unknownKey reports a key that is not in known.
 func (p *parser) unknownKey(k *yaml.Node, where string, known []string) {
@@ -265,13 +391,11 @@ func (p *parser) setProvider(pc ProviderConfig) {
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
 
-func (p *parser) outputMap(n *yaml.Node) {
-	if isNull(n) {
-		return
-	}
-	pairs, _ := p.mapping(n, "outputs", "mapping of output names to values")
-	for _, kv := range pairs {
-		name, pos := kv.key.Value, p.pos(kv.key)
+// expandOutputs reads every output (variables substituted).
+func (p *parser) expandOutputs() {
+	for _, raw := range p.rawOutputs {
+		p.file = raw.file
+		name, pos := raw.key.Value, p.pos(raw.key)
 		if !nameRE.MatchString(name) {
 			p.diags.Add(pos, "output name %q is invalid: use letters, digits, _ and - (not first)", name)
 			continue
@@ -281,26 +405,35 @@ func (p *parser) outputMap(n *yaml.Node) {
 			continue
 		}
 		owner := fmt.Sprintf("output %q", name)
-		val, _ := p.generic(kv.val, "outputs."+name, func(n *yaml.Node, s, path string) {
+		p.scope = &scope{owner: owner}
+		val, _ := p.generic(raw.val, "outputs."+name, func(n *yaml.Node, s, path string) {
 			p.checkString(n, s, owner, "")
 		})
+		sensitive := p.scope.sensitive
+		p.scope = nil
 		if val == nil {
-			if d := p.deref(kv.val, "outputs."+name); d != nil && d.ShortTag() == "!!null" {
+			if d := p.deref(raw.val, "outputs."+name); d != nil && d.ShortTag() == "!!null" {
 				p.diags.Add(pos, "%s: missing value (e.g. ${web.publicIp})", owner)
 			}
 		}
-		o := &Output{Name: name, Value: val, Pos: pos}
+		o := &Output{Name: name, Value: val, Sensitive: sensitive, Pos: pos}
 		p.outputs[name] = o
 		p.cfg.Outputs = append(p.cfg.Outputs, o)
 	}
+	p.file = ""
 }
 
 // finish runs the checks that need every file: auto-subnets, references,
 // dependsOn and cycles. It sorts resources and outputs by name.
 func (p *parser) finish() {
-	sort.Slice(p.cfg.Resources, func(i, j int) bool { return p.cfg.Resources[i].Name < p.cfg.Resources[j].Name })
+	slices.SortFunc(p.cfg.Resources, func(a, b *Resource) int { return value.CompareNames(a.Name, b.Name) })
 	sort.Slice(p.cfg.Outputs, func(i, j int) bool { return p.cfg.Outputs[i].Name < p.cfg.Outputs[j].Name })
 	auto := p.autoSubnets()
 	p.checkRefs(auto)
+	p.checkSafeNames(auto)
 	p.checkCycles(auto)
+	p.cfg.Environments = p.envNames()
+	for _, name := range p.varNames() {
+		p.cfg.Variables = append(p.cfg.Variables, p.vars[name])
+	}
 }

@@ -3,11 +3,13 @@ package config
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
+	"slices"
 	"sort"
 	"sync"
 
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/schema"
+	"github.com/kyku/action/internal/value"
 )
 
 // Config is a loaded, validated configuration: the desired resources (with
@@ -17,8 +19,24 @@ type Config struct {
 	Provider   ProviderConfig `json:"provider"`
 	Backend    *Backend       `json:"backend,omitempty"`
 	Encryption *Encryption    `json:"encryption,omitempty"`
-	Resources  []*Resource    `json:"resources"` // sorted by name
+	Resources  []*Resource    `json:"resources"` // sorted by value.CompareNames
 	Outputs    []*Output      `json:"outputs,omitempty"`
+	// Moved and Imports are the moved and import entries, addresses in
+	// canonical form; the engine carries them out.
+	Moved   []*Moved  `json:"moved,omitempty"`
+	Imports []*Import `json:"imports,omitempty"`
+
+	// Environment is the environment the configuration was expanded for
+	// ("" for the default one) and Environments the ones it declares.
+	Environment  string   `json:"environment,omitempty"`
+	Environments []string `json:"-"`
+	// Variables are the declared variables with the values this
+	// expansion used (sorted by name).
+	Variables []*Variable `json:"-"`
+	// Secrets are the values of sensitive variables (as text), so that
+	// whatever shows a value can mask them; they are also in the
+	// properties of the resources that use them.
+	Secrets []string `json:"secrets,omitempty"`
 
 	mu    sync.Mutex // guards index: Resource is called from many goroutines
 	index map[string]*Resource
@@ -81,6 +99,10 @@ type Resource struct {
 	DependsOn     []string       `json:"dependsOn,omitempty"`
 	// AutoFrom names the Vpc that injected this subnet (auto-subnets).
 	AutoFrom string `json:"autoFrom,omitempty"`
+	// Sensitive lists the top-level properties whose value holds a
+	// sensitive variable's: they are masked wherever a value is shown,
+	// like the properties the schema marks sensitive.
+	Sensitive []string `json:"sensitive,omitempty"`
 
 	Pos     diag.Pos            `json:"-"` // of the resource's key
 	PropPos map[string]diag.Pos `json:"-"` // of each property's key
@@ -88,9 +110,102 @@ type Resource struct {
 
 // Output is a named value read from resources after apply.
 type Output struct {
-	Name  string   `json:"name"`
-	Value any      `json:"value"` // canonical value holding references
-	Pos   diag.Pos `json:"-"`
+	Name  string `json:"name"`
+	Value any    `json:"value"` // canonical value holding references
+	// Sensitive: the value holds a sensitive variable's; it is masked
+	// when outputs are listed.
+	Sensitive bool     `json:"sensitive,omitempty"`
+	Pos       diag.Pos `json:"-"`
+}
+
+// Moved renames a resource in state: what state calls From is To from now
+// on, without destroying or creating anything.
+type Moved struct {
+	From string   `json:"from"`
+	To   string   `json:"to"`
+	Pos  diag.Pos `json:"-"`
+}
+
+// Import adopts an object that exists in the cloud (provider ID ID) as
+// the resource To.
+type Import struct {
+	To  string   `json:"to"`
+	ID  string   `json:"id"`
+	Pos diag.Pos `json:"-"`
+}
+
+// SensitiveProp reports whether property name of r is masked wherever a
+// value is shown: the schema says so, or it holds a sensitive variable.
+func (r *Resource) SensitiveProp(name string) bool {
+	if t, ok := schema.Lookup(r.Type); ok && t.Sensitive(name) {
+		return true
+	}
+	return slices.Contains(r.Sensitive, name)
+}
+
+// minSecret is the length below which a value is not scrubbed from text.
+const minSecret = 3
+
+// SecretValues returns every value that must not be shown in clear: the
+// sensitive variables' values, and the sensitive properties' string
+// values, longest first (so that masking a long one is not spoilt by a
+// shorter one inside it).
+func (c *Config) SecretValues() []string {
+	if c == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	add := func(s string) {
+		// Shorter values are left to the masking of the values themselves
+		// (sensitive properties are never shown): masking "1" or "on" in
+		// every text would hide everything else.
+		if len(s) >= minSecret && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, s := range c.Secrets {
+		add(s)
+	}
+	for _, r := range c.Resources {
+		t, ok := schema.Lookup(r.Type)
+		for name, v := range r.Properties {
+			if (ok && t.Sensitive(name)) || slices.Contains(r.Sensitive, name) {
+				for _, s := range leafTexts(v) {
+					add(s)
+				}
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if len(out[i]) != len(out[j]) {
+			return len(out[i]) > len(out[j])
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// leafTexts is every scalar inside v as text (strings as they are).
+func leafTexts(v any) []string {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case []any:
+		var out []string
+		for _, e := range x {
+			out = append(out, leafTexts(e)...)
+		}
+		return out
+	case map[string]any:
+		var out []string
+		for _, e := range x {
+			out = append(out, leafTexts(e)...)
+		}
+		return out
+	}
+	return []string{value.Text(v)}
 }
 
 // Resource returns the resource called name, or nil.
@@ -110,9 +225,9 @@ func (c *Config) reindex() {
 	}
 }
 
-// Add inserts r keeping Resources sorted by name.
+// Add inserts r keeping Resources sorted by name (value.CompareNames).
 func (c *Config) Add(r *Resource) {
-	i := sort.Search(len(c.Resources), func(i int) bool { return c.Resources[i].Name >= r.Name })
+	i := sort.Search(len(c.Resources), func(i int) bool { return value.CompareNames(c.Resources[i].Name, r.Name) >= 0 })
 	c.Resources = append(c.Resources, nil)
 	copy(c.Resources[i+1:], c.Resources[i:])
 	c.Resources[i] = r
@@ -124,19 +239,11 @@ func (c *Config) Add(r *Resource) {
 // Hash is the sha256 of the canonical JSON of the desired configuration as
 // the user wrote it (provider, resources, outputs; not file names,
 // positions or injected auto-subnets). A saved plan records it so that
-// applying it against a changed config is refused.
+// applying it against a changed config is refused. The JSON is what
+// json.Marshal writes for these types (hash.go writes it without
+// reflection; a test holds it to json.Marshal and to the types' fields).
 func (c *Config) Hash() string {
-	user := make([]*Resource, 0, len(c.Resources))
-	for _, r := range c.Resources {
-		if r.AutoFrom == "" {
-			user = append(user, r)
-		}
-	}
-	b, err := json.Marshal(struct {
-		Provider  ProviderConfig `json:"provider"`
-		Resources []*Resource    `json:"resources"`
-		Outputs   []*Output      `json:"outputs"`
-	}{c.Provider, user, c.Outputs})
+	b, err := c.appendCanonical(make([]byte, 0, 128*len(c.Resources)+256))
 	if err != nil {
 		// Canonical values always marshal; a failure is a programming error.
 		panic("config hash: " + err.Error())

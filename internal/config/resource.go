@@ -12,7 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-var resourceKeys = []string{"dependsOn", "ignoreChanges", "properties", "protect", "type"}
+var resourceKeys = []string{"count", "dependsOn", "forEach", "ignoreChanges", "properties", "protect", "type"}
 
 // pendingRef is a string holding references, checked in finish once every
 // resource (and auto-subnet) is known.
@@ -31,45 +31,17 @@ type pendingDep struct {
 	name  string
 }
 
-func (p *parser) resourceMap(n *yaml.Node) {
-	n = p.deref(n, "resources")
-	if n == nil {
-		return
-	}
-	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
-		return
-	}
-	if n.Kind != yaml.MappingNode {
-		p.typeErr(n, "resources", "mapping of resource names to resources")
-		return
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind != yaml.ScalarNode || k.ShortTag() == "!!null" {
-			p.diags.Add(p.pos(k), "resources: names must be plain strings, got %s", kindName(k))
-			continue
-		}
-		p.resource(k, v)
-	}
-}
-
-func (p *parser) resource(k, v *yaml.Node) {
-	name, pos := k.Value, p.pos(k)
-	if !nameRE.MatchString(name) {
-		p.diags.Add(pos, "resource name %q is invalid: use letters, digits, _ and - (not first)", name)
-		return
-	}
-	if first, dup := p.resources[name]; dup {
-		p.diags.Add(pos, "duplicate resource %q (first defined at %s)", name, first.Pos)
-		return
-	}
-	r := &Resource{Name: name, Pos: pos, PropPos: map[string]diag.Pos{}, Properties: map[string]any{}}
-	p.resources[name] = r
+// resource walks template t as the instance addr (t.name when t has no
+// count or forEach), with p.scope set for it.
+func (p *parser) resource(t *template, addr string) {
+	name, pos := t.name, p.pos(t.key)
+	r := &Resource{Name: addr, Pos: pos, PropPos: map[string]diag.Pos{}, Properties: map[string]any{}}
+	p.resources[addr] = r
 	p.cfg.Resources = append(p.cfg.Resources, r)
-	owner := fmt.Sprintf("resource %q", name)
+	owner := p.scope.owner
 	path := "resources." + name
 
-	pairs, ok := p.mapping(v, path, `mapping with "type" and "properties"`)
+	pairs, ok := p.mapping(t.val, path, `mapping with "type" and "properties"`)
 	if !ok {
 		return
 	}
@@ -80,17 +52,17 @@ func (p *parser) resource(k, v *yaml.Node) {
 		switch kv.key.Value {
 		case "type":
 			typeSeen = true
-			t, ok := p.str(kv.val, path+".type")
+			tn, ok := p.str(kv.val, path+".type")
 			if !ok {
 				continue
 			}
-			r.Type = t
-			if typ, ok = schema.Lookup(t); !ok {
-				hint := didYouMean(t, schema.Names())
+			r.Type = tn
+			if typ, ok = schema.Lookup(tn); !ok {
+				hint := didYouMean(tn, schema.Names())
 				if hint == "" {
 					hint = " (expected one of: " + strings.Join(schema.Names(), ", ") + ")"
 				}
-				p.diags.Add(p.pos(kv.val), "%s: unknown type %q%s", owner, t, hint)
+				p.diags.Add(p.pos(kv.val), "%s: unknown type %q%s", owner, tn, hint)
 			}
 		case "properties":
 			propsNode = kv.val
@@ -100,6 +72,8 @@ func (p *parser) resource(k, v *yaml.Node) {
 			ignoreNode = kv.val
 		case "dependsOn":
 			p.dependsOn(r, owner, kv.val, path+".dependsOn")
+		case "count", "forEach":
+			// evaluated by declareTemplates
 		default:
 			p.unknownKey(kv.key, owner, resourceKeys)
 		}
@@ -126,6 +100,14 @@ func (p *parser) dependsOn(r *Resource, owner string, n *yaml.Node, path string)
 		if ref, isRef := value.ParseRef(name); isRef {
 			p.diags.Add(p.pos(e), "%s: dependsOn lists resource names, not references: write %q", owner, ref.Resource)
 			continue
+		}
+		if a, ok := value.ParseAddress(name); ok {
+			if t := p.templates[a.Name]; t != nil && t.kind != plainScope && (a.Kind == value.NoIndex || a.Kind == value.AllIndex) {
+				// A resource with instances: depend on every one.
+				r.DependsOn = append(r.DependsOn, t.instances()...)
+				continue
+			}
+			name = a.String()
 		}
 		r.DependsOn = append(r.DependsOn, name)
 		p.deps = append(p.deps, pendingDep{owner: owner, pos: p.pos(e), name: name})
@@ -158,7 +140,7 @@ func propHint(name string, t *schema.Type) string {
 // properties checks the properties mapping against t, applies defaults and
 // reports missing required properties.
 func (p *parser) properties(r *Resource, t *schema.Type, owner string, n *yaml.Node) {
-	path := "resources." + r.Name + ".properties"
+	path := "resources." + value.BaseName(r.Name) + ".properties"
 	given := map[string]bool{}
 	if n != nil {
 		if d := p.deref(n, path); d != nil && !(d.Kind == yaml.ScalarNode && d.ShortTag() == "!!null") {
@@ -175,13 +157,17 @@ func (p *parser) properties(r *Resource, t *schema.Type, owner string, n *yaml.N
 					continue // "size:" with no value means unset
 				}
 				given[name] = true
+				p.scope.sensitive = false
 				if v, ok := p.prop(kv.val, sp, path+"."+name, owner, name); ok {
 					r.Properties[name] = v
+				}
+				if p.scope.sensitive && !slices.Contains(r.Sensitive, name) {
+					r.Sensitive = append(r.Sensitive, name)
 				}
 			}
 		}
 	}
-	for _, name := range t.PropNames() {
+	for _, name := range t.SortedProps() {
 		sp := t.Props[name]
 		switch {
 		case given[name]:
@@ -220,7 +206,11 @@ func (p *parser) prop(n *yaml.Node, s *schema.Prop, path, owner, prop string) (a
 			return nil, false
 		}
 		if len(s.Enum) > 0 && !strings.Contains(v, "${") && !slices.Contains(s.Enum, v) {
-			p.diags.Add(p.pos(n), "%s: %q is not one of %s%s", path, v, strings.Join(s.Enum, ", "), didYouMean(v, s.Enum))
+			hint := didYouMean(v, s.Enum)
+			if p.secret[n] {
+				hint = ""
+			}
+			p.diags.Add(p.pos(n), "%s: %s is not one of %s%s", path, p.quoted(n, v), strings.Join(s.Enum, ", "), hint)
 			return nil, false
 		}
 		return v, true
@@ -322,7 +312,7 @@ func (p *parser) checkString(n *yaml.Node, s, owner, prop string) bool {
 		if prop != "" {
 			where += fmt.Sprintf(": property %q", prop)
 		}
-		p.diags.Add(p.pos(n), "%s: malformed reference in %q: expected ${name} or ${name.output}", where, s)
+		p.diags.Add(p.pos(n), "%s: malformed reference in %s: expected ${name} or ${name.output}", where, p.quoted(n, s))
 		return false
 	}
 	p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: s})

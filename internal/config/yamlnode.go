@@ -31,14 +31,17 @@ func (p *parser) deref(n *yaml.Node, path string) *yaml.Node {
 		}
 		return nil
 	}
-	if n.Kind != yaml.AliasNode {
-		return n
+	if n.Kind == yaml.AliasNode {
+		if p.expanding[n.Alias] {
+			p.diags.Add(p.pos(n), "%s: alias *%s contains itself", path, n.Value)
+			return nil
+		}
+		n = n.Alias
 	}
-	if p.expanding[n.Alias] {
-		p.diags.Add(p.pos(n), "%s: alias *%s contains itself", path, n.Value)
-		return nil
+	if p.scope != nil && n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${") && isString(n) && !p.substituted[n] {
+		return p.subst(n, path)
 	}
-	return n.Alias
+	return n
 }
 
 // enter and leave bracket the walk of a node that has an anchor or was
@@ -110,13 +113,15 @@ func quoteHint(n *yaml.Node) string {
 func (p *parser) typeErr(n *yaml.Node, path, expected string) {
 	got := kindName(n)
 	switch {
+	case p.secret[n]:
+		got += " (sensitive)"
 	case got == "string" && len(n.Value) <= 40:
 		got += " " + strconv.Quote(n.Value)
 	case n.Kind == yaml.ScalarNode && got != "null" && got != "string":
 		got += " " + n.Value
 	}
 	hint := ""
-	if expected == "string" {
+	if expected == "string" && !p.secret[n] {
 		hint = quoteHint(n)
 	}
 	p.diags.Add(p.pos(n), "%s: expected %s, got %s%s", path, expected, got, hint)
@@ -128,6 +133,11 @@ func (p *parser) str(n *yaml.Node, path string) (string, bool) {
 		return "", false
 	}
 	if !isString(n) {
+		if p.substituted[n] && n.Kind == yaml.ScalarNode && n.ShortTag() != "!!null" {
+			// A number or bool a reference put where text belongs
+			// (tags: { index: "${count.index}" }) is that text.
+			return n.Value, true
+		}
 		p.typeErr(n, path, "string")
 		return "", false
 	}

@@ -33,6 +33,20 @@ func TestDependencyRules(t *testing.T) {
 			}
 		})
 	}
+	// The public Go API carries the engine, its providers and backends,
+	// and none of the front doors or their GitHub dependencies.
+	t.Run("kyku", func(t *testing.T) {
+		for _, d := range deps(t, mod+"kyku") {
+			switch {
+			case strings.Contains(d, "go-github"), strings.Contains(d, "ghinstallation"), strings.Contains(d, "go-githubactions"):
+				t.Errorf("the public package links %s", d)
+			case strings.HasPrefix(d, mod+"internal/github"), strings.HasPrefix(d, mod+"internal/review"),
+				strings.HasPrefix(d, mod+"internal/action"), strings.HasPrefix(d, mod+"internal/bot"),
+				strings.HasPrefix(d, mod+"internal/cli"), strings.HasPrefix(d, mod+"internal/command"):
+				t.Errorf("the public package links the front-door package %s", d)
+			}
+		}
+	})
 	t.Run("cmd/action", func(t *testing.T) {
 		for _, d := range deps(t, mod+"cmd/action") {
 			if strings.Contains(d, "ghinstallation") {

@@ -5,8 +5,8 @@
 package diff
 
 import (
-	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,6 +29,9 @@ type Input struct {
 	Last map[string]any
 	// IgnoreChanges lists top-level properties whose drift is not an update.
 	IgnoreChanges []string
+	// Sensitive lists top-level properties to mask besides the ones the
+	// schema marks (they hold a sensitive variable's value).
+	Sensitive []string
 }
 
 // Result is the outcome of a comparison.
@@ -63,7 +66,7 @@ func Resource(in Input) Result {
 			continue
 		}
 		p := in.Type.Props[name]
-		sensitive := p != nil && p.Sensitive
+		sensitive := (p != nil && p.Sensitive) || slices.Contains(in.Sensitive, name)
 		forces := p != nil && p.Immutable
 		if p != nil && p.Set {
 			a, d = sortedSet(a), sortedSet(d)
@@ -85,8 +88,9 @@ func Resource(in Input) Result {
 	return res
 }
 
-// Create lists the properties of a resource to be created (old = nil).
-func Create(t *schema.Type, desired map[string]any) []plan.PropChange {
+// Create lists the properties of a resource to be created (old = nil);
+// sensitive names properties to mask besides the ones the schema marks.
+func Create(t *schema.Type, desired map[string]any, sensitive ...string) []plan.PropChange {
 	var out []plan.PropChange
 	for _, name := range sortedKeys(desired) {
 		v := desired[name]
@@ -96,7 +100,7 @@ func Create(t *schema.Type, desired map[string]any) []plan.PropChange {
 		p := t.Props[name]
 		out = append(out, plan.PropChange{
 			Path: name, New: v,
-			Sensitive: p != nil && p.Sensitive,
+			Sensitive: (p != nil && p.Sensitive) || slices.Contains(sensitive, name),
 			Unknown:   hasUnknown(v),
 		})
 	}
@@ -104,6 +108,26 @@ func Create(t *schema.Type, desired map[string]any) []plan.PropChange {
 }
 
 func propNames(in Input) []string {
+	// Usually every desired property is one of the schema's: walk its
+	// sorted names instead of collecting and sorting the maps' keys.
+	names := in.Type.SortedProps()
+	known := 0
+	for k := range in.Desired {
+		if in.Type.Props[k] != nil {
+			known++
+		}
+	}
+	if known == len(in.Desired) {
+		out := make([]string, 0, len(names))
+		for _, n := range names {
+			_, d := in.Desired[n]
+			_, a := in.Actual[n]
+			if d || a {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
 	seen := map[string]bool{}
 	for k := range in.Desired {
 		seen[k] = true
@@ -113,22 +137,22 @@ func propNames(in Input) []string {
 			seen[k] = true
 		}
 	}
-	names := make([]string, 0, len(seen))
+	all := make([]string, 0, len(seen))
 	for k := range seen {
-		names = append(names, k)
+		all = append(all, k)
 	}
-	sort.Strings(names)
-	return names
+	sort.Strings(all)
+	return all
 }
 
 // compare appends the differences between old and new under path. Maps are
 // compared key by key ("tags.env"); lists of equal length element by element
 // ("ingress[0].port"); anything else as a whole.
 func compare(path string, old, new any, out *[]plan.PropChange) {
-	old, new = value.Normalize(old), value.Normalize(new)
-	if value.Equal(old, new) {
+	if value.Equal(old, new) { // no copies: most properties are unchanged
 		return
 	}
+	old, new = value.Normalize(old), value.Normalize(new)
 	if hasUnknown(new) && !containsMap(new) {
 		*out = append(*out, plan.PropChange{Path: path, Old: old, New: new, Unknown: true})
 		return
@@ -173,9 +197,10 @@ func sortedSet(v any) any {
 		k string
 		v any
 	}, len(l))
+	var buf []byte
 	for i, e := range l {
-		b, _ := json.Marshal(e)
-		keyed[i].k, keyed[i].v = string(b), e
+		buf, _ = value.AppendJSON(buf[:0], e) // json.Marshal's bytes, without reflection
+		keyed[i].k, keyed[i].v = string(buf), e
 	}
 	sort.SliceStable(keyed, func(i, j int) bool { return keyed[i].k < keyed[j].k })
 	out := make([]any, len(l))

@@ -13,11 +13,31 @@ import (
 	"github.com/kyku/action/internal/value"
 )
 
-// ApplyOptions tune one apply.
+// ApplyOptions tune one apply or destroy. The zero value applies nothing:
+// set AutoApprove, or give Confirm.
 type ApplyOptions struct {
-	// Confirm is called with the plan, under the lock, before anything
-	// changes; returning false stops without changes. Nil approves.
+	// AutoApprove applies without asking (the seed's autoApprove; default
+	// false). Without it and without Confirm, Apply and Destroy are refused
+	// with ErrNotApproved before anything is locked or changed.
+	AutoApprove bool
+	// Confirm, when set, is called with the plan, under the lock, before
+	// anything changes (also with AutoApprove, e.g. to show the plan);
+	// returning false stops without changes.
 	Confirm func(*plan.Plan) (bool, error)
+	// Targets limits an apply that plans (no saved plan) as
+	// PlanOptions.Targets does.
+	Targets []string
+}
+
+// ErrNotApproved is returned by Apply and Destroy given neither AutoApprove
+// nor a Confirm callback.
+var ErrNotApproved = errors.New("apply refused: not approved (set ApplyOptions.AutoApprove, or give a Confirm callback)")
+
+func (o ApplyOptions) approved() error {
+	if !o.AutoApprove && o.Confirm == nil {
+		return ErrNotApproved
+	}
+	return nil
 }
 
 // ChangeResult is the outcome of one change.
@@ -47,8 +67,8 @@ type Result struct {
 func (r *Result) Err() error {
 	switch {
 	case len(r.Failed) > 0:
-		return fmt.Errorf("apply failed: %d succeeded, %d failed, %d skipped: %s %q: %w",
-			len(r.Succeeded), len(r.Failed), len(r.Skipped), r.Failed[0].Action, r.Failed[0].Name, r.Failed[0].Err)
+		return fmt.Errorf("apply failed: %d succeeded, %d failed, %d skipped: %s %s: %w",
+			len(r.Succeeded), len(r.Failed), len(r.Skipped), r.Failed[0].Action, value.QuoteName(r.Failed[0].Name), r.Failed[0].Err)
 	case r.Interrupted:
 		return fmt.Errorf("apply interrupted: %d succeeded, %d not started", len(r.Succeeded), len(r.Skipped))
 	}
@@ -64,23 +84,33 @@ var ErrNotConfirmed = errors.New("apply cancelled: plan not confirmed")
 // cfg is given too, when cfg's hash differs. Cancelling ctx stops starting
 // new changes; running ones finish, the state is saved and the lock released.
 func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOptions, p *plan.Plan) (*Result, error) {
-	st, unlock, err := e.locked(ctx, "apply")
+	if err := opts.approved(); err != nil {
+		return nil, err
+	}
+	if p == nil && cfg == nil {
+		return nil, errors.New("apply: need a config or a saved plan")
+	}
+	st, unlock, err := e.locked(ctx, "apply", true)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
 	if p == nil {
-		if cfg == nil {
-			return nil, errors.New("apply: need a config or a saved plan")
-		}
-		if st, err = e.ensure(ctx, st); err != nil {
+		if st, err = e.ensure(ctx, st, ""); err != nil {
 			return nil, err
 		}
-		if p, err = e.plan(ctx, cfg, st); err != nil {
+		if p, err = e.plan(ctx, cfg, st, true, PlanOptions{Targets: opts.Targets}); err != nil {
 			return nil, err
 		}
-	} else if err := e.checkSaved(p, st, cfg); err != nil {
-		return nil, err
+	} else {
+		if err := e.checkSaved(p, st, cfg); err != nil {
+			return nil, err
+		}
+		// A first plan wrote no state: its apply creates it, with the
+		// deploy prefix the plan chose and named its creates with.
+		if st, err = e.ensure(ctx, st, p.Prefix); err != nil {
+			return nil, err
+		}
 	}
 	// A saved plan's config already holds its auto-subnets and each change
 	// its dependencies: nothing to prepare again.
@@ -90,7 +120,10 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 // Destroy destroys everything in state, in reverse dependency order,
 // honouring protect.
 func (e *Engine) Destroy(ctx context.Context, opts ApplyOptions) (*Result, error) {
-	st, unlock, err := e.locked(ctx, "destroy")
+	if err := opts.approved(); err != nil {
+		return nil, err
+	}
+	st, unlock, err := e.locked(ctx, "destroy", true)
 	if err != nil {
 		return nil, err
 	}
@@ -116,6 +149,11 @@ func (e *Engine) checkSaved(p *plan.Plan, st *state.File, cfg *config.Config) er
 		return fmt.Errorf("plan is for environment %q, not %q", p.Environment, e.opts.Env)
 	}
 	switch {
+	case !p.StateExists && st != nil:
+		return &StaleError{Reason: "it was planned before any state existed, and a state has been written since"}
+	case !p.StateExists && p.Prefix == "":
+		return errors.New("plan file has no deploy prefix (planned without a state)")
+	case !p.StateExists:
 	case st == nil:
 		return &StaleError{Reason: "the state it was planned against no longer exists"}
 	case st.Metadata.Lineage != p.Lineage:
@@ -142,17 +180,18 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 			return res, ErrNotConfirmed
 		}
 	}
-	refreshed := refreshOutputs(st, p)
-	outputs := e.outputs(p.Config, st)
 	if !p.HasChanges() {
+		next := st.Clone()
+		recorded := recordUnchanged(next, p)
+		outputs := e.outputs(p.Config, next)
 		res.Outputs = outputs
-		if refreshed || !value.Equal(outputs, st.Outputs) && !(len(outputs) == 0 && len(st.Outputs) == 0) {
-			st.Outputs = outputs
-			st.Metadata.Serial++
-			if err := e.backend.Write(work, st, statemgr.WriteOptions{}); err != nil {
+		if recorded || !value.Equal(outputs, st.Outputs) && !(len(outputs) == 0 && len(st.Outputs) == 0) {
+			next.Outputs = outputs
+			next.Metadata.Serial++
+			if err := e.backend.Write(work, next, statemgr.WriteOptions{}); err != nil {
 				return nil, fmt.Errorf("write state: %w", err)
 			}
-			res.SerialAfter = st.Metadata.Serial
+			res.SerialAfter = next.Metadata.Serial
 		}
 		return res, nil
 	}
@@ -163,7 +202,14 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	res.BackupKey = key
 	res.Applied = true
 
+	// Moves rename state resources before anything else runs: a move
+	// touches no cloud object, and every later change names the new.
+	st, seq, err := e.journalMoves(work, st, p)
+	if err != nil {
+		return res, err
+	}
 	x := newExecution(e, st, p)
+	x.seq.Store(seq)
 	errs := schedule(ctx, work, x.tasks, e.opts.Parallelism)
 	x.collect(res, errs)
 	res.Interrupted = ctx.Err() != nil && len(res.Skipped) > 0 // stopped before everything ran
@@ -186,17 +232,54 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	return res, nil
 }
 
-// refreshOutputs records in st the outputs the plan read from the cloud for
-// unchanged resources (a Vm's new public IP), and reports whether any did.
-func refreshOutputs(st *state.File, p *plan.Plan) bool {
+// recordUnchanged records in st what the plan learnt about resources it
+// leaves unchanged in the cloud, and reports whether anything differed: the
+// real provider ID of a stale one resolved by name (adoption), the
+// dependencies and protect flag the config now gives them (so a later
+// destroy orders and guards them by the config that was applied), and the
+// outputs read from the cloud (a Vm's new public IP).
+func recordUnchanged(st *state.File, p *plan.Plan) bool {
 	changed := false
 	for _, c := range p.Changes {
-		if r := st.Resources[c.ResourceID]; c.Action == plan.NoOp && c.Outputs != nil && r != nil {
+		r := st.Resources[c.ResourceID]
+		if (c.Action != plan.NoOp && c.Action != plan.Move) || r == nil {
+			continue
+		}
+		if c.ProviderID != "" && c.ProviderID != r.ProviderID {
+			r.ProviderID = c.ProviderID
+			if c.CloudName != "" {
+				r.CloudName = c.CloudName
+			}
+			changed = true
+		}
+		if !sameNames(r.Dependencies, c.Dependencies) {
+			r.Dependencies = append([]string(nil), c.Dependencies...)
+			changed = true
+		}
+		if p.Config != nil {
+			if cr := p.Config.Resource(c.ResourceID); cr != nil && cr.Protect != r.Protect {
+				r.Protect = cr.Protect
+				changed = true
+			}
+		}
+		if c.Outputs != nil {
 			r.Outputs = value.CopyMap(c.Outputs)
 			changed = true
 		}
 	}
 	return changed
+}
+
+func sameNames(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // outputs evaluates the config's outputs against st; unknown ones are left out.

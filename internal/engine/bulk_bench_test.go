@@ -74,7 +74,7 @@ func applyLayered(tb testing.TB, dir string, n int) {
 		tb.Fatal(err)
 	}
 	e := engine.New(p, local.New(filepath.Join(dir, "state"), "", local.Options{}), engine.Options{DeployPrefix: "bench"})
-	res, err := e.Apply(context.Background(), layered(tb, n), engine.ApplyOptions{}, nil)
+	res, err := e.Apply(context.Background(), layered(tb, n), engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil || res.Err() != nil {
 		tb.Fatal(err, res.Err())
 	}

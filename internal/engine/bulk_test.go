@@ -79,10 +79,10 @@ func TestDiscoveryBulkAndPerResource(t *testing.T) {
 		wantCalls sim.Calls
 	}{
 		// 5 resources read one by one.
-		{bulk: false, wantCalls: sim.Calls{Zones: 1, Read: 5}},
+		{bulk: false, wantCalls: sim.Calls{Read: 5}},
 		// One page for each of the 5 types (the renamed Subnet's list is
 		// empty), then one Read each for the renamed and the gone object.
-		{bulk: true, wantCalls: sim.Calls{Zones: 1, List: 5, Read: 2}},
+		{bulk: true, wantCalls: sim.Calls{List: 5, Read: 2}},
 	} {
 		name := map[bool]string{false: "per-resource", true: "bulk"}[tc.bulk]
 		t.Run(name, func(t *testing.T) {

@@ -21,14 +21,7 @@ type IDChecker interface {
 // verify deletion by polling Read until "not found".
 func (e *Engine) deleteObject(ctx context.Context, ev *progress.Event, typ, name, cloudName, id string) error {
 	if e.staleID(typ, name, cloudName, id) {
-		var o provider.Object
-		err := e.call(ctx, nil, func(ctx context.Context) error {
-			var err error
-			if o, err = e.provider.Lookup(ctx, typ, cloudName); isNotFound(err) && cloudName != name {
-				o, err = e.provider.Lookup(ctx, typ, name)
-			}
-			return err
-		})
+		o, err := e.findByName(ctx, typ, name, cloudName)
 		switch {
 		case isNotFound(err):
 			return nil // nothing by that name: nothing to destroy

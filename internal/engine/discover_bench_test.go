@@ -40,7 +40,7 @@ func BenchmarkDiscover(b *testing.B) {
 	e := New(slow, nil, Options{Parallelism: par})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		objs, gone, err := e.discover(context.Background(), st)
+		objs, gone, err := e.discover(context.Background(), st, nil)
 		if err != nil || len(objs) != n || len(gone) != 0 {
 			b.Fatalf("discover: %v, %d objects, %d gone", err, len(objs), len(gone))
 		}

@@ -7,10 +7,24 @@
 // is folded into the state (serial + 1) at the end of the run, or by the
 // next run after a crash. A provider create is idempotent by cloud name, so
 // a crash between a cloud call and its journal entry leaves nothing
-// duplicated.
+// duplicated. Plan, PlanDestroy, ReadState, Outputs and a report-only
+// Refresh take the lock but write nothing (a crash's journal is folded in
+// memory only); Apply and Destroy apply nothing unless ApplyOptions says
+// so (AutoApprove or Confirm).
+//
+// Moves, imports and targets (moves.go): a plan applies the config's moved
+// entries to a view of the state first, so everything after it sees the
+// new names; an apply journals each move (state.OpMove) before any other
+// change runs, then renames the cloud object where the provider is a
+// provider.Renamer. An import is read at plan time and recorded, then
+// updated, at apply. --target limits a plan to some resources and what they
+// depend on. Import, StateMove and StateRemove (statecmds.go) repair state
+// by hand under the lock, with a backup.
 //
 // Concurrency: an Engine may be used by one operation at a time per
 // environment (the backend lock enforces it across processes). Within an
-// operation, changes run on at most Options.Parallelism goroutines; a
-// change starts as soon as the changes it depends on have finished.
+// operation, changes run on at most Options.Parallelism workers; a change
+// starts as soon as the changes it depends on have finished and are
+// journaled, and its own journal append runs after it gave its worker back,
+// so that appends waiting together share one commit.
 package engine

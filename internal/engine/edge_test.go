@@ -39,7 +39,7 @@ func TestDestroyResolvesStaleProviderID(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res, err := w.engine().Destroy(context.Background(), engine.ApplyOptions{})
+	res, err := w.engine().Destroy(context.Background(), engine.ApplyOptions{AutoApprove: true})
 	if err != nil || res.Err() != nil {
 		t.Fatalf("destroy: %v / %v", err, res.Err())
 	}
@@ -54,7 +54,7 @@ func TestDestroyRetriesTransientFailures(t *testing.T) {
 	mustApply(t, w.engine(), parse(t, stack))
 	w.simOpts.FailRate, w.simOpts.Seed = 0.4, 3
 	e := w.engine(func(o *engine.Options) { o.DestroyAttempts = 30; o.RetryAttempts = 30 })
-	res, err := e.Destroy(context.Background(), engine.ApplyOptions{})
+	res, err := e.Destroy(context.Background(), engine.ApplyOptions{AutoApprove: true})
 	if err != nil || res.Err() != nil {
 		t.Fatalf("destroy: %v / %v", err, res.Err())
 	}
@@ -99,8 +99,23 @@ func TestJournalRecoveredByNextRun(t *testing.T) {
 	if st2.Metadata.Serial != st.Metadata.Serial+1 {
 		t.Errorf("serial %d after recovery, want %d", st2.Metadata.Serial, st.Metadata.Serial+1)
 	}
+	// Reading folds in memory only; the next apply persists the fold (the
+	// same serial a plan in between recorded) and clears the journal.
+	if got := w.state().Metadata.Serial; got != st.Metadata.Serial {
+		t.Errorf("ReadState wrote the state: serial %d on disk, want %d", got, st.Metadata.Serial)
+	}
+	p := mustPlan(t, w.engine(), parse(t, stack))
+	if p.Serial != st.Metadata.Serial+1 {
+		t.Errorf("plan recorded serial %d, want the folded %d", p.Serial, st.Metadata.Serial+1)
+	}
+	if res, err := w.engine().Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, p); err != nil || res.Err() != nil {
+		t.Fatalf("apply of a plan made over a journal: %v / %v", err, res.Err())
+	}
 	if _, err := os.Stat(filepath.Join(w.stateDir, "state.journal")); !os.IsNotExist(err) {
 		t.Error("journal not cleared after folding")
+	}
+	if got := w.state().Metadata.Serial; got != st.Metadata.Serial+2 {
+		t.Errorf("serial %d after the apply, want %d (fold, then apply)", got, st.Metadata.Serial+2)
 	}
 }
 
@@ -125,7 +140,7 @@ func TestTypeChangeReplaces(t *testing.T) {
 		t.Errorf("changes remain: %v", actions(p))
 	}
 	// Destroy clears the outputs with the resources.
-	if _, err := e.Destroy(context.Background(), engine.ApplyOptions{}); err != nil {
+	if _, err := e.Destroy(context.Background(), engine.ApplyOptions{AutoApprove: true}); err != nil {
 		t.Fatal(err)
 	}
 	if st := w.state(); len(st.Outputs) != 0 {

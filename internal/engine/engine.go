@@ -134,8 +134,11 @@ func (e *Engine) lock(ctx context.Context, op string) (func(), error) {
 }
 
 // load reads the state under the lock and folds a journal left by a crashed
-// run into it (writing the result). It returns nil when no state exists.
-func (e *Engine) load(ctx context.Context) (*state.File, error) {
+// run into it. It returns nil when no state exists. With persist the folded
+// state is written (serial + 1) and the journal cleared; without it (plan,
+// read-only commands) the fold stays in memory: it is deterministic, so the
+// next apply's persisted fold yields the same serial a plan recorded.
+func (e *Engine) load(ctx context.Context, persist bool) (*state.File, error) {
 	st, err := e.backend.Read(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read state (%s): %w", e.backend.Describe(), err)
@@ -155,9 +158,15 @@ func (e *Engine) load(ctx context.Context) (*state.File, error) {
 	}
 	if state.Fold(st, entries) {
 		st.Metadata.Serial++
+		if !persist {
+			return st, nil
+		}
 		if err := e.backend.Write(ctx, st, statemgr.WriteOptions{}); err != nil {
 			return nil, fmt.Errorf("recover journal into state: %w", err)
 		}
+	}
+	if !persist {
+		return st, nil
 	}
 	if err := e.backend.ClearJournal(ctx); err != nil {
 		return nil, fmt.Errorf("clear journal: %w", err)
@@ -165,27 +174,28 @@ func (e *Engine) load(ctx context.Context) (*state.File, error) {
 	return st, nil
 }
 
-// ensure returns st, or a new state (written, so the prefix and lineage a
-// plan records are the ones apply will find) when there is none.
-func (e *Engine) ensure(ctx context.Context, st *state.File) (*state.File, error) {
-	if st != nil {
-		if st.Metadata.Prefix != "" {
-			return st, nil
-		}
-		prefix, err := e.prefix()
-		if err != nil {
+// ensure returns st, or a new state when there is none, written before
+// anything is applied so that the deploy prefix and lineage a crash
+// recovery finds are the ones the apply used. prefix, when not empty, is
+// the prefix a saved plan chose; otherwise Options.DeployPrefix or a new
+// random one.
+func (e *Engine) ensure(ctx context.Context, st *state.File, prefix string) (*state.File, error) {
+	if st != nil && st.Metadata.Prefix != "" {
+		return st, nil
+	}
+	if prefix == "" {
+		var err error
+		if prefix, err = e.prefix(); err != nil {
 			return nil, err
 		}
+	}
+	if st != nil {
 		st.Metadata.Prefix = prefix
 		st.Metadata.Serial++
 		if err := e.backend.Write(ctx, st, statemgr.WriteOptions{}); err != nil {
 			return nil, fmt.Errorf("write state: %w", err)
 		}
 		return st, nil
-	}
-	prefix, err := e.prefix()
-	if err != nil {
-		return nil, err
 	}
 	lineage, err := e.randomHex(16)
 	if err != nil {
@@ -199,6 +209,26 @@ func (e *Engine) ensure(ctx context.Context, st *state.File) (*state.File, error
 	return st, nil
 }
 
+// draft returns what a plan is computed against without writing anything:
+// st itself, or, when there is no state (or it has no prefix yet), an
+// in-memory stand-in holding the deploy prefix the plan chooses. The plan
+// records that prefix, and the apply of the plan writes it.
+func (e *Engine) draft(st *state.File) (*state.File, error) {
+	if st != nil && st.Metadata.Prefix != "" {
+		return st, nil
+	}
+	prefix, err := e.prefix()
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return state.New(prefix, "", e.opts.Env), nil
+	}
+	d := *st
+	d.Metadata.Prefix = prefix
+	return &d, nil
+}
+
 func (e *Engine) prefix() (string, error) {
 	if e.opts.DeployPrefix != "" {
 		return e.opts.DeployPrefix, nil
@@ -206,10 +236,11 @@ func (e *Engine) prefix() (string, error) {
 	return e.randomHex(4)
 }
 
-// ReadState returns the current state (journal folded in), or nil when
-// there is none. It takes the lock.
+// ReadState returns the current state (a journal left by a crashed apply
+// folded in, in memory), or nil when there is none. It takes the lock and
+// writes nothing.
 func (e *Engine) ReadState(ctx context.Context) (*state.File, error) {
-	st, unlock, err := e.locked(ctx, "read")
+	st, unlock, err := e.locked(ctx, "read", false)
 	if err != nil {
 		return nil, err
 	}
@@ -218,13 +249,14 @@ func (e *Engine) ReadState(ctx context.Context) (*state.File, error) {
 }
 
 // locked takes the state lock for op and loads the state (folding a journal
-// left by a crashed run). The caller must call unlock on every path.
-func (e *Engine) locked(ctx context.Context, op string) (*state.File, func(), error) {
+// left by a crashed run; see load for persist). The caller must call unlock
+// on every path.
+func (e *Engine) locked(ctx context.Context, op string, persist bool) (*state.File, func(), error) {
 	unlock, err := e.lock(ctx, op)
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := e.load(ctx)
+	st, err := e.load(ctx, persist)
 	if err != nil {
 		unlock()
 		return nil, nil, err

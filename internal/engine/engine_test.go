@@ -155,7 +155,7 @@ func TestProtectAndIgnoreChanges(t *testing.T) {
 	if _, err := e.Plan(context.Background(), parse(t, noKey)); err == nil || !strings.Contains(err.Error(), `"key" is protected`) {
 		t.Fatalf("destroy of protected resource: err = %v", err)
 	}
-	if _, err := e.Destroy(context.Background(), engine.ApplyOptions{}); err == nil || !strings.Contains(err.Error(), "protected") {
+	if _, err := e.Destroy(context.Background(), engine.ApplyOptions{AutoApprove: true}); err == nil || !strings.Contains(err.Error(), "protected") {
 		t.Fatalf("destroy all with a protected resource: err = %v", err)
 	}
 	if got := len(w.cloud()); got != 5 {
@@ -192,7 +192,7 @@ func TestSavedPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A saved plan applies without the config.
-	res, err := e.Apply(context.Background(), nil, engine.ApplyOptions{}, saved)
+	res, err := e.Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, saved)
 	if err != nil || res.Err() != nil {
 		t.Fatalf("apply saved plan: %v / %v", err, res.Err())
 	}
@@ -222,7 +222,7 @@ func TestStaleSavedPlanRefused(t *testing.T) {
 	before := w.stateBytes()
 	cloud := w.cloud()
 
-	_, err := e.Apply(context.Background(), nil, engine.ApplyOptions{}, p)
+	_, err := e.Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, p)
 	if !engine.IsStale(err) || !strings.Contains(err.Error(), "stale plan: state changed since it was planned; plan again") {
 		t.Fatalf("stale plan: err = %v", err)
 	}
@@ -235,13 +235,13 @@ func TestStaleSavedPlanRefused(t *testing.T) {
 
 	// A plan whose config no longer matches the given config is refused too.
 	p = mustPlan(t, e, parse(t, stack))
-	if _, err := e.Apply(context.Background(), parse(t, variant("port: 443", "port: 1")), engine.ApplyOptions{}, p); !engine.IsStale(err) {
+	if _, err := e.Apply(context.Background(), parse(t, variant("port: 443", "port: 1")), engine.ApplyOptions{AutoApprove: true}, p); !engine.IsStale(err) {
 		t.Fatalf("config changed since plan: err = %v", err)
 	}
 	// A redacted plan cannot be applied.
 	p.Config = nil
 	p.Redacted = true
-	if _, err := e.Apply(context.Background(), nil, engine.ApplyOptions{}, p); err == nil || !strings.Contains(err.Error(), "redacted") {
+	if _, err := e.Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, p); err == nil || !strings.Contains(err.Error(), "redacted") {
 		t.Fatalf("redacted plan: err = %v", err)
 	}
 }
@@ -250,7 +250,7 @@ func TestFailureSkipsDependentsOnly(t *testing.T) {
 	w := newWorld(t)
 	w.simOpts.Fail = []sim.FailRule{{Op: sim.OpCreate, Type: "Subnet", Name: "sub"}}
 	e := w.engine()
-	res, err := e.Apply(context.Background(), parse(t, stack), engine.ApplyOptions{}, nil)
+	res, err := e.Apply(context.Background(), parse(t, stack), engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil {
 		t.Fatalf("apply: %v", err)
 	}
@@ -302,7 +302,7 @@ func TestDestroyOrder(t *testing.T) {
 	e := w.engine()
 	mustApply(t, e, parse(t, stack))
 	w.events.reset()
-	res, err := e.Destroy(context.Background(), engine.ApplyOptions{})
+	res, err := e.Destroy(context.Background(), engine.ApplyOptions{AutoApprove: true})
 	if err != nil || res.Err() != nil {
 		t.Fatalf("destroy: %v / %v", err, res.Err())
 	}
@@ -411,7 +411,7 @@ func TestInterruptedApplySavesFinishedChanges(t *testing.T) {
 		}
 	})
 	e := w.engine(func(o *engine.Options) { o.Hook = hook; o.Parallelism = 1 })
-	res, err := e.Apply(ctx, parse(t, stack), engine.ApplyOptions{}, nil)
+	res, err := e.Apply(ctx, parse(t, stack), engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil {
 		t.Fatalf("apply: %v", err)
 	}

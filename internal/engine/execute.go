@@ -33,6 +33,7 @@ type execution struct {
 
 func newExecution(e *Engine, st *state.File, p *plan.Plan) *execution {
 	x := &execution{e: e, p: p, base: st, live: st.Clone(), results: map[int]*ChangeResult{}, started: map[int]time.Time{}}
+	recordUnchanged(x.live, p) // adopted IDs are what references resolve to
 	x.build(true)
 	if hasCycle(x.tasks) {
 		// Ordering destroys after the updates of their former dependents
@@ -61,12 +62,14 @@ func (x *execution) build(destroyAfterUpdates bool) {
 	}
 	mainTask := map[int]int{} // change index → its main task (create part of a replace)
 	destroyTask := map[int]int{}
-	add := func(ci int, run func(context.Context) error) *task {
+	add := func(ci int, run func(context.Context) (func(context.Context) error, error)) *task {
 		t := &task{id: len(x.tasks), run: run}
 		x.tasks = append(x.tasks, t)
 		x.owner = append(x.owner, ci)
 		return t
 	}
+	_, renames := x.e.provider.(provider.Renamer)
+	renameTask := map[int]int{} // change index → the rename before its update
 	for i := range x.p.Changes {
 		c := &x.p.Changes[i]
 		switch c.Action {
@@ -78,7 +81,14 @@ func (x *execution) build(destroyAfterUpdates bool) {
 		case plan.Destroy, plan.Forget:
 			t := add(i, x.destroy(i))
 			destroyTask[i], mainTask[i] = t.id, t.id
+		case plan.Move:
+			mainTask[i] = add(i, x.rename(i, true)).id
+		case plan.Import:
+			mainTask[i] = add(i, x.importTask(i)).id
 		default:
+			if c.MovedFrom != "" && renames {
+				renameTask[i] = add(i, x.rename(i, false)).id
+			}
 			mainTask[i] = add(i, x.createOrUpdate(i)).id
 		}
 	}
@@ -87,16 +97,16 @@ func (x *execution) build(destroyAfterUpdates bool) {
 		switch c.Action {
 		case plan.NoOp:
 			continue
-		case plan.Create, plan.Update, plan.Replace:
+		case plan.Create, plan.Update, plan.Replace, plan.Move, plan.Import:
 			t := x.tasks[mainTask[i]]
 			if c.Action == plan.Replace {
 				t.deps = append(t.deps, destroyTask[i])
 			}
-			for _, d := range c.Dependencies {
-				if j, ok := idx[d]; ok && x.p.Changes[j].Action != plan.Destroy && x.p.Changes[j].Action != plan.Forget {
-					t.deps = append(t.deps, mainTask[j])
-				}
+			if r, ok := renameTask[i]; ok {
+				t.deps = append(t.deps, r)
+				x.tasks[r].deps = append(x.tasks[r].deps, depTasks(x, idx, mainTask, c)...)
 			}
+			t.deps = append(t.deps, depTasks(x, idx, mainTask, c)...)
 		}
 		if c.Action == plan.Replace || c.Action == plan.Destroy || c.Action == plan.Forget {
 			t := x.tasks[destroyTask[i]]
@@ -129,6 +139,17 @@ func (x *execution) build(destroyAfterUpdates bool) {
 	}
 }
 
+// depTasks are the main tasks of the changes c depends on.
+func depTasks(x *execution, idx map[string]int, mainTask map[int]int, c *plan.Change) []int {
+	var out []int
+	for _, d := range c.Dependencies {
+		if j, ok := idx[d]; ok && x.p.Changes[j].Action != plan.Destroy && x.p.Changes[j].Action != plan.Forget {
+			out = append(out, mainTask[j])
+		}
+	}
+	return out
+}
+
 // addBarriers makes every create/update/replace wait for all changes of the
 // lower levels, through one no-op task per level.
 func (x *execution) addBarriers(mainTask map[int]int) {
@@ -152,7 +173,7 @@ func (x *execution) addBarriers(mainTask map[int]int) {
 		if len(byLevel[l]) == 0 {
 			continue
 		}
-		b := &task{id: len(x.tasks), deps: byLevel[l], run: func(context.Context) error { return nil }}
+		b := &task{id: len(x.tasks), deps: byLevel[l], run: func(context.Context) (func(context.Context) error, error) { return nil, nil }}
 		x.tasks = append(x.tasks, b)
 		x.owner = append(x.owner, -1)
 		prev = b.id
@@ -265,7 +286,8 @@ func (x *execution) collect(res *Result, errs map[int]error) {
 }
 
 // record makes a finished change durable (journal) and visible to the
-// changes that depend on it (live state).
+// changes that depend on it (live state). It runs as a task's settle step:
+// records waiting at the same time share the backend's group commit.
 func (x *execution) record(ctx context.Context, op state.Op, name string, r *state.Resource) error {
 	e := state.Entry{
 		Seq: x.seq.Add(1), BaseSerial: x.base.Metadata.Serial, Lineage: x.base.Metadata.Lineage,
@@ -284,39 +306,55 @@ func (x *execution) record(ctx context.Context, op state.Op, name string, r *sta
 	return nil
 }
 
+// settled wraps a record as a task's settle step that reports the change
+// done (or failed) once it is durable.
+func (x *execution) settled(ci int, record func(context.Context) error, done bool) func(context.Context) error {
+	return func(ctx context.Context) error {
+		if err := record(ctx); err != nil {
+			x.event(ci, progress.Failed, err)
+			return err
+		}
+		if done {
+			x.event(ci, progress.Done, nil)
+		}
+		return nil
+	}
+}
+
 func (x *execution) lookup(r value.Ref) (any, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return stateLookup(x.live)(r)
 }
 
-func (x *execution) createOrUpdate(ci int) func(context.Context) error {
-	return func(ctx context.Context) error {
+func (x *execution) createOrUpdate(ci int) func(context.Context) (func(context.Context) error, error) {
+	return func(ctx context.Context) (func(context.Context) error, error) {
 		c := &x.p.Changes[ci]
 		x.event(ci, progress.Started, nil)
-		err := x.doCreateOrUpdate(ctx, c)
+		record, err := x.doCreateOrUpdate(ctx, c)
 		if err != nil {
 			x.event(ci, progress.Failed, err)
-			return err
+			return nil, err
 		}
-		x.event(ci, progress.Done, nil)
-		return nil
+		return x.settled(ci, record, true), nil
 	}
 }
 
-func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) error {
+// doCreateOrUpdate makes the provider call and returns the step that
+// records its result.
+func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(context.Context) error, error) {
 	cr := x.p.Config.Resource(c.ResourceID)
 	if cr == nil {
-		return fmt.Errorf("%s %q is not in the plan's config", c.Type, c.ResourceID)
+		return nil, fmt.Errorf("%s %q is not in the plan's config", c.Type, c.ResourceID)
 	}
 	resolved, unknown := value.Resolve(cr.Properties, x.lookup)
 	if unknown {
-		return fmt.Errorf("%s %q: a referenced resource has no provider ID or output yet", c.Type, c.ResourceID)
+		return nil, fmt.Errorf("%s %q: a referenced resource has no provider ID or output yet", c.Type, c.ResourceID)
 	}
 	props := resolved.(map[string]any)
 	r := provider.Resource{Name: cr.Name, Type: cr.Type, CloudName: c.CloudName, Prefix: x.p.Prefix, Properties: props}
 	if r.CloudName == "" {
-		r.CloudName = x.p.Prefix + "-" + cr.Name
+		r.CloudName = cloudName(x.p.Prefix, cr.Name)
 	}
 	ev := &progress.Event{Action: c.Action.String(), Type: c.Type, Name: c.ResourceID}
 	var obj provider.Object
@@ -330,7 +368,7 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) error 
 		return err
 	})
 	if err != nil {
-		return err // the result and the progress line name the change
+		return nil, err // the result and the progress line name the change
 	}
 	cloudName := obj.CloudName
 	if cloudName == "" {
@@ -340,44 +378,41 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) error 
 		Name: cr.Name, Type: cr.Type, CloudName: cloudName, ProviderID: obj.ID,
 		Config: props, Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
 	}
-	return x.record(ctx, state.OpPut, cr.Name, sr)
+	return func(ctx context.Context) error { return x.record(ctx, state.OpPut, cr.Name, sr) }, nil
 }
 
-func (x *execution) destroyPart(ci int) func(context.Context) error {
-	return func(ctx context.Context) error {
+// destroyPart is the destroy half of a replace: the create half reports
+// the change done.
+func (x *execution) destroyPart(ci int) func(context.Context) (func(context.Context) error, error) {
+	return x.destroyTask(ci, false)
+}
+
+func (x *execution) destroy(ci int) func(context.Context) (func(context.Context) error, error) {
+	return x.destroyTask(ci, true)
+}
+
+func (x *execution) destroyTask(ci int, done bool) func(context.Context) (func(context.Context) error, error) {
+	return func(ctx context.Context) (func(context.Context) error, error) {
 		c := &x.p.Changes[ci]
 		x.event(ci, progress.Started, nil)
 		if err := x.doDestroy(ctx, c); err != nil {
 			x.event(ci, progress.Failed, err)
-			return err
+			return nil, err
 		}
-		return nil
+		record := func(ctx context.Context) error { return x.record(ctx, state.OpDelete, c.ResourceID, nil) }
+		return x.settled(ci, record, done), nil
 	}
 }
 
-func (x *execution) destroy(ci int) func(context.Context) error {
-	return func(ctx context.Context) error {
-		c := &x.p.Changes[ci]
-		x.event(ci, progress.Started, nil)
-		if err := x.doDestroy(ctx, c); err != nil {
-			x.event(ci, progress.Failed, err)
-			return err
-		}
-		x.event(ci, progress.Done, nil)
-		return nil
-	}
-}
-
+// doDestroy deletes the cloud object (a forget only drops it from state).
 func (x *execution) doDestroy(ctx context.Context, c *plan.Change) error {
-	if c.Action != plan.Forget {
-		typ := c.Type
-		if c.PriorType != "" {
-			typ = c.PriorType
-		}
-		ev := &progress.Event{Action: c.Action.String(), Type: typ, Name: c.ResourceID}
-		if err := x.e.deleteObject(ctx, ev, typ, c.ResourceID, c.CloudName, c.ProviderID); err != nil {
-			return err // the result and the progress line name the change
-		}
+	if c.Action == plan.Forget {
+		return nil
 	}
-	return x.record(ctx, state.OpDelete, c.ResourceID, nil)
+	typ := c.Type
+	if c.PriorType != "" {
+		typ = c.PriorType
+	}
+	ev := &progress.Event{Action: c.Action.String(), Type: typ, Name: c.ResourceID}
+	return x.e.deleteObject(ctx, ev, typ, c.ResourceID, c.CloudName, c.ProviderID) // the result and the progress line name the change
 }

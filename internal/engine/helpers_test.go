@@ -124,7 +124,7 @@ func mustPlan(t *testing.T, e *engine.Engine, cfg *config.Config) *plan.Plan {
 
 func mustApply(t *testing.T, e *engine.Engine, cfg *config.Config) *engine.Result {
 	t.Helper()
-	res, err := e.Apply(context.Background(), cfg, engine.ApplyOptions{}, nil)
+	res, err := e.Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil {
 		t.Fatalf("apply: %v", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/value"
 )
 
 // checkName adds a diagnostic at r when the provider (a
@@ -16,6 +17,6 @@ func (e *Engine) checkName(diags *diag.Diagnostics, r *config.Resource, ch plan.
 		return
 	}
 	if err := c.CheckName(r.Type, ch.CloudName); err != nil {
-		diags.Add(r.Pos, "resource %q: %s refuses its name %q: %v", r.Name, e.provider.Name(), ch.CloudName, err)
+		diags.Add(r.Pos, "resource %s: %s refuses its name %q: %v", value.QuoteName(r.Name), e.provider.Name(), ch.CloudName, err)
 	}
 }

@@ -3,8 +3,10 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
@@ -18,24 +20,30 @@ import (
 )
 
 // Plan computes the changes that would make the cloud match cfg. It takes
-// the state lock, and writes the state only to create it (recording the
-// deploy prefix and lineage the plan is computed against) or to fold a
-// journal left by a crashed apply.
+// the state lock (to read a consistent state) and writes nothing: with no
+// state yet, the plan records the deploy prefix it chose (StateExists
+// false), and the apply of the plan creates the state with that prefix.
 func (e *Engine) Plan(ctx context.Context, cfg *config.Config) (*plan.Plan, error) {
-	st, unlock, err := e.locked(ctx, "plan")
+	return e.PlanWith(ctx, cfg, PlanOptions{})
+}
+
+// PlanWith is Plan with options (--target).
+func (e *Engine) PlanWith(ctx context.Context, cfg *config.Config, opts PlanOptions) (*plan.Plan, error) {
+	st, unlock, err := e.locked(ctx, "plan", false)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if st, err = e.ensure(ctx, st); err != nil {
+	exists := st != nil
+	if st, err = e.draft(st); err != nil {
 		return nil, err
 	}
-	return e.plan(ctx, cfg, st)
+	return e.plan(ctx, cfg, st, exists, opts)
 }
 
 // PlanDestroy computes a plan that destroys everything in state.
 func (e *Engine) PlanDestroy(ctx context.Context) (*plan.Plan, error) {
-	st, unlock, err := e.locked(ctx, "plan")
+	st, unlock, err := e.locked(ctx, "plan", false)
 	if err != nil {
 		return nil, err
 	}
@@ -46,22 +54,24 @@ func (e *Engine) PlanDestroy(ctx context.Context) (*plan.Plan, error) {
 	return e.planDestroy(st)
 }
 
-// Graph injects cfg's auto-subnets (zones come from the provider) and
-// returns its dependency graph with each resource's level (the seed's
-// buildGraph). It is idempotent on an already prepared config, and needs no
-// backend.
+// Graph injects cfg's auto-subnets (zones come from the provider, asked
+// only when some Vpc wants them) and returns its dependency graph with each
+// resource's level (the seed's buildGraph). It is idempotent on an already
+// prepared config, and needs no backend.
 func (e *Engine) Graph(ctx context.Context, cfg *config.Config) (*graph.Graph, map[string]int, error) {
-	var zones []string
-	err := e.call(ctx, nil, func(ctx context.Context) error {
-		var err error
-		zones, err = e.provider.Zones(ctx)
-		return err
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("list zones: %w", err)
-	}
-	if err := config.InjectAutoSubnets(cfg, zones); err != nil {
-		return nil, nil, err
+	if config.NeedsZones(cfg) { // one provider call saved when no Vpc asks for auto-subnets
+		var zones []string
+		err := e.call(ctx, nil, func(ctx context.Context) error {
+			var err error
+			zones, err = e.provider.Zones(ctx)
+			return err
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("list zones: %w", err)
+		}
+		if err := config.InjectAutoSubnets(cfg, zones); err != nil {
+			return nil, nil, err
+		}
 	}
 	g := config.BuildGraph(cfg)
 	levels, err := g.Levels()
@@ -71,7 +81,9 @@ func (e *Engine) Graph(ctx context.Context, cfg *config.Config) (*graph.Graph, m
 	return g, levels, nil
 }
 
-func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (*plan.Plan, error) {
+// plan computes the plan of cfg against st; exists says whether st is
+// stored (false: an in-memory draft, see draft).
+func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, exists bool, opts PlanOptions) (*plan.Plan, error) {
 	if err := CheckSupport(e.provider, cfg); err != nil {
 		return nil, err
 	}
@@ -80,7 +92,22 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (
 	if err != nil {
 		return nil, err
 	}
-	objs, gone, err := e.discover(ctx, st)
+	// Moves rename state resources first (in a view: st is not changed),
+	// so that everything below sees them by their new names.
+	st, movedFrom, err := moved(cfg, st)
+	if err != nil {
+		return nil, err
+	}
+	targets, err := targetSet(opts.Targets, cfg, st, g.Deps)
+	if err != nil {
+		return nil, err
+	}
+	keep := func(name string) bool { return targets == nil || targets[name] }
+	objs, gone, err := e.discover(ctx, st, keep)
+	if err != nil {
+		return nil, err
+	}
+	imported, err := e.imports(ctx, cfg, st, keep)
 	if err != nil {
 		return nil, err
 	}
@@ -93,28 +120,35 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (
 		Lineage:       st.Metadata.Lineage,
 		Serial:        st.Metadata.Serial,
 		Prefix:        st.Metadata.Prefix,
-		StateExists:   true,
+		StateExists:   exists,
 		ConfigHash:    hash,
 		Config:        cfg,
+		Changes:       make([]plan.Change, 0, len(cfg.Resources)),
+		Targets:       opts.Targets,
 	}
 
 	// Desired resources in level order, so that what a resource references
 	// is decided before the resource itself.
-	order := make([]*config.Resource, len(cfg.Resources))
-	copy(order, cfg.Resources)
-	sort.SliceStable(order, func(i, j int) bool { return levels[order[i].Name] < levels[order[j].Name] })
+	order := byLevel(cfg.Resources, levels)
 
 	unknown := map[string]bool{} // created or replaced: new ID known after apply
 	lookup := func(r value.Ref) (any, bool) {
 		if unknown[r.Resource] {
 			return nil, false
 		}
+		if o, ok := imported[r.Resource]; ok {
+			if r.Attr == "" || r.Attr == "id" {
+				return o.ID, true
+			}
+			v, ok := o.Outputs[r.Attr]
+			return v, ok
+		}
 		sr := st.Resources[r.Resource]
 		if sr == nil || sr.ProviderID == "" {
 			return nil, false
 		}
 		if r.Attr == "" || r.Attr == "id" {
-			return sr.ProviderID, true
+			return providerID(sr, objs), true
 		}
 		if o, ok := objs[r.Resource]; ok {
 			if v, ok := o.Outputs[r.Attr]; ok {
@@ -127,6 +161,9 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (
 
 	var diags diag.Diagnostics
 	for _, r := range order {
+		if !keep(r.Name) {
+			continue
+		}
 		t, _ := schema.Lookup(r.Type)
 		desired, _ := value.Resolve(r.Properties, lookup)
 		props := desired.(map[string]any)
@@ -137,35 +174,58 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (
 			Dependencies: g.Deps(r.Name),
 		}
 		sr := st.Resources[r.Name]
+		o, importing := imported[r.Name]
 		switch {
+		case importing:
+			ch.Action = plan.Import
+			ch.ProviderID, ch.CloudName = o.ID, o.CloudName
+			res := diff.Resource(diff.Input{
+				Type: t, Desired: props, Actual: o.Properties, IgnoreChanges: r.IgnoreChanges, Sensitive: r.Sensitive,
+			})
+			ch.Properties = res.Changes
+			if res.Action == plan.Replace {
+				diags.Add(r.Pos, "resource %s: the object to import (id %s) differs in what cannot change in place (%s); make the configuration match it, or let Kyku create a new one", value.QuoteName(r.Name), o.ID, forcing(res.Changes))
+			}
 		case sr == nil || sr.ProviderID == "":
 			ch.Action = plan.Create
-			ch.CloudName = st.Metadata.Prefix + "-" + r.Name
-			ch.Properties = diff.Create(t, props)
+			ch.CloudName = cloudName(st.Metadata.Prefix, r.Name)
+			ch.Properties = diff.Create(t, props, r.Sensitive...)
 		case gone[r.Name]:
 			ch.Action = plan.Create
 			ch.CloudName = sr.CloudName
 			ch.Reason = "gone from the cloud"
-			ch.Properties = diff.Create(t, props)
+			ch.Properties = diff.Create(t, props, r.Sensitive...)
 		case sr.Type != r.Type:
 			ch.Action = plan.Replace
 			ch.ProviderID, ch.CloudName = sr.ProviderID, sr.CloudName
 			ch.Reason = fmt.Sprintf("type changed from %s to %s", sr.Type, r.Type)
 			ch.PriorType = sr.Type
-			ch.Properties = diff.Create(t, props)
+			ch.Properties = diff.Create(t, props, r.Sensitive...)
 		default:
 			ch.ProviderID, ch.CloudName = sr.ProviderID, sr.CloudName
+			adopt(&ch, sr, objs)
 			res := diff.Resource(diff.Input{
 				Type: t, Desired: props, Actual: objs[r.Name].Properties, Last: sr.Config,
-				IgnoreChanges: r.IgnoreChanges,
+				IgnoreChanges: r.IgnoreChanges, Sensitive: r.Sensitive,
 			})
 			ch.Action, ch.Properties = res.Action, res.Changes
 			if o := objs[r.Name].Outputs; ch.Action == plan.NoOp && o != nil && !value.Equal(o, sr.Outputs) {
 				ch.Outputs = o
 			}
 		}
+		if from := movedFrom[r.Name]; from != "" && sr != nil {
+			ch.MovedFrom = from
+			if ch.Action == plan.NoOp {
+				ch.Action = plan.Move
+			}
+			if ch.Action != plan.Replace && ch.Action != plan.Create {
+				if name := e.renamed(r.Type, st.Metadata.Prefix, r.Name, ch.CloudName); name != ch.CloudName {
+					ch.PriorCloudName, ch.CloudName = ch.CloudName, name
+				}
+			}
+		}
 		if ch.Action == plan.Replace && r.Protect {
-			diags.Add(r.Pos, "resource %q is protected (protect: true) and cannot be replaced; changed: %s", r.Name, forcing(ch.Properties))
+			diags.Add(r.Pos, "resource %s is protected (protect: true) and cannot be replaced; changed: %s", value.QuoteName(r.Name), forcing(ch.Properties))
 		}
 		e.checkName(&diags, r, ch)
 		if ch.Action == plan.Create || ch.Action == plan.Replace {
@@ -176,10 +236,11 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File) (
 
 	// What is in state but no longer in config is destroyed (or forgotten
 	// when it is already gone), in reverse dependency order.
-	destroys := e.destroyChanges(st, func(name string) bool { return cfg.Resource(name) != nil }, gone)
+	destroys := e.destroyChanges(st, func(name string) bool { return cfg.Resource(name) != nil || !keep(name) }, objs, gone)
+	checkCloudNames(&diags, cfg, st, p.Changes)
 	for _, ch := range destroys {
 		if ch.Action == plan.Destroy && st.Resources[ch.ResourceID].Protect {
-			diags.Add(diag.Pos{}, "resource %q is protected (protect: true) and cannot be destroyed; set protect: false and apply first", ch.ResourceID)
+			diags.Add(diag.Pos{}, "resource %s is protected (protect: true) and cannot be destroyed; set protect: false and apply first", value.QuoteName(ch.ResourceID))
 		}
 	}
 	if err := diags.Err(); err != nil {
@@ -203,11 +264,11 @@ func (e *Engine) planDestroy(st *state.File) (*plan.Plan, error) {
 		StateExists:   true,
 		Destroy:       true,
 	}
-	p.Changes = e.destroyChanges(st, func(string) bool { return false }, nil)
+	p.Changes = e.destroyChanges(st, func(string) bool { return false }, nil, nil)
 	var diags diag.Diagnostics
 	for _, ch := range p.Changes {
 		if st.Resources[ch.ResourceID].Protect {
-			diags.Add(diag.Pos{}, "resource %q is protected (protect: true) and cannot be destroyed; set protect: false and apply first", ch.ResourceID)
+			diags.Add(diag.Pos{}, "resource %s is protected (protect: true) and cannot be destroyed; set protect: false and apply first", value.QuoteName(ch.ResourceID))
 		}
 	}
 	if err := diags.Err(); err != nil {
@@ -219,9 +280,21 @@ func (e *Engine) planDestroy(st *state.File) (*plan.Plan, error) {
 
 // destroyChanges returns destroy (or forget) changes for every state
 // resource that keep says is not kept, ordered by reverse level of the
-// state's own dependency graph, then name.
-func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, gone map[string]bool) []plan.Change {
-	g := graph.New()
+// state's own dependency graph, then name. objs, when given, holds what
+// discovery read: a stale provider ID it resolved by name is destroyed by
+// the object's real ID.
+func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map[string]provider.Object, gone map[string]bool) []plan.Change {
+	var victims []string
+	for name := range st.Resources {
+		if !keep(name) {
+			victims = append(victims, name)
+		}
+	}
+	if len(victims) == 0 {
+		return nil
+	}
+	slices.SortFunc(victims, value.CompareNames)
+	g := graph.NewSized(len(st.Resources))
 	for _, name := range st.Names() {
 		g.AddNode(name)
 		for _, d := range st.Resources[name].Dependencies {
@@ -234,11 +307,8 @@ func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, gone map
 	if err != nil {
 		levels = map[string]int{}
 	}
-	var out []plan.Change
-	for _, name := range st.Names() {
-		if keep(name) {
-			continue
-		}
+	out := make([]plan.Change, 0, len(victims))
+	for _, name := range victims {
 		sr := st.Resources[name]
 		ch := plan.Change{
 			Action: plan.Destroy, ResourceID: name, Type: sr.Type, Level: levels[name],
@@ -247,24 +317,53 @@ func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, gone map
 		if gone[name] {
 			ch.Action, ch.Reason = plan.Forget, "already gone from the cloud"
 		}
+		adopt(&ch, sr, objs)
 		out = append(out, ch)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Level != out[j].Level {
 			return out[i].Level > out[j].Level
 		}
-		return out[i].ResourceID < out[j].ResourceID
+		return value.CompareNames(out[i].ResourceID, out[j].ResourceID) < 0
 	})
 	return out
 }
 
+// sortChanges orders changes by level, then name. Built from byLevel's
+// order over name-sorted resources they already are: checking costs O(n),
+// a stable sort of thousands of changes far more.
 func sortChanges(cs []plan.Change) {
-	sort.SliceStable(cs, func(i, j int) bool {
-		if cs[i].Level != cs[j].Level {
-			return cs[i].Level < cs[j].Level
+	less := func(a, b plan.Change) int {
+		if a.Level != b.Level {
+			return a.Level - b.Level
 		}
-		return cs[i].ResourceID < cs[j].ResourceID
-	})
+		return value.CompareNames(a.ResourceID, b.ResourceID)
+	}
+	if !slices.IsSortedFunc(cs, less) {
+		slices.SortStableFunc(cs, less)
+	}
+}
+
+// byLevel returns rs stably ordered by level: a counting sort, O(n).
+func byLevel(rs []*config.Resource, levels map[string]int) []*config.Resource {
+	top := 0
+	for _, r := range rs {
+		top = max(top, levels[r.Name])
+	}
+	start := make([]int, top+2)
+	for _, r := range rs {
+		start[levels[r.Name]+1]++
+	}
+	for l := 1; l < len(start); l++ {
+		start[l] += start[l-1]
+	}
+	out := make([]*config.Resource, len(rs))
+	for _, r := range rs {
+		l := levels[r.Name]
+		out[start[l]] = r
+		start[l]++
+	}
+	return out
 }
 
 func forcing(pcs []plan.PropChange) string {
@@ -281,12 +380,13 @@ func forcing(pcs []plan.PropChange) string {
 }
 
 // discover reads, in parallel, every state resource that has a provider ID
-// (first in bulk when the provider can, see bulkRead). "Not found" means
-// gone; any other error aborts, naming the resource.
-func (e *Engine) discover(ctx context.Context, st *state.File) (map[string]provider.Object, map[string]bool, error) {
+// (first in bulk when the provider can, see bulkRead; a stale ID is
+// resolved by name, see read). "Not found" means gone; any other error
+// aborts, naming the resource.
+func (e *Engine) discover(ctx context.Context, st *state.File, keep func(string) bool) (map[string]provider.Object, map[string]bool, error) {
 	names := make([]string, 0, len(st.Resources))
-	for _, n := range st.Names() {
-		if st.Resources[n].ProviderID != "" {
+	for n, r := range st.Resources { // any order: the workers read in parallel
+		if r.ProviderID != "" && (keep == nil || keep(n)) {
 			names = append(names, n)
 		}
 	}
@@ -299,36 +399,31 @@ func (e *Engine) discover(ctx context.Context, st *state.File) (map[string]provi
 	var mu sync.Mutex
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	sem := make(chan struct{}, e.opts.Parallelism)
+	// Parallelism workers take the next name until none is left (a pool,
+	// not a goroutine per resource).
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for _, n := range names {
-		sr := st.Resources[n]
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
+	for range min(e.opts.Parallelism, len(names)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { <-sem }()
-			var o provider.Object
-			err := e.call(ctx, nil, func(ctx context.Context) error {
-				var err error
-				o, err = e.provider.Read(ctx, sr.Type, sr.ProviderID)
-				return err
-			})
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err == nil:
-				objs[sr.Name] = o
-			case isNotFound(err):
-				gone[sr.Name] = true
-			default:
-				cancel(fmt.Errorf("read %s %q (id %s): %w", sr.Type, sr.Name, sr.ProviderID, err))
+			for ctx.Err() == nil {
+				i := int(next.Add(1)) - 1
+				if i >= len(names) {
+					return
+				}
+				sr := st.Resources[names[i]]
+				o, err := e.read(ctx, sr)
+				mu.Lock()
+				switch {
+				case err == nil:
+					objs[sr.Name] = o
+				case isNotFound(err):
+					gone[sr.Name] = true
+				default:
+					cancel(fmt.Errorf("read %s %q (id %s): %w", sr.Type, sr.Name, sr.ProviderID, err))
+				}
+				mu.Unlock()
 			}
 		}()
 	}

@@ -47,7 +47,7 @@ func (r *RefreshResult) HasDrift() bool { return len(r.Drift) > 0 }
 
 // Refresh reads every resource in state and reports drift per property.
 func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResult, error) {
-	st, unlock, err := e.locked(ctx, "refresh")
+	st, unlock, err := e.locked(ctx, "refresh", opts.WriteState)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResu
 		return res, nil
 	}
 	res.SerialBefore, res.SerialAfter = st.Metadata.Serial, st.Metadata.Serial
-	objs, gone, err := e.discover(ctx, st)
+	objs, gone, err := e.discover(ctx, st, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -77,19 +77,25 @@ func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResu
 		if !ok {
 			return nil, fmt.Errorf("state resource %q has unknown type %q", name, sr.Type)
 		}
-		var ignore []string
+		var ignore, sensitive []string
 		if opts.Config != nil {
 			if cr := opts.Config.Resource(name); cr != nil {
-				ignore = cr.IgnoreChanges
+				ignore, sensitive = cr.IgnoreChanges, cr.Sensitive
 			}
 		}
 		o := objs[name]
 		// Old = state, New = cloud: compare with the cloud as "desired".
-		d := diff.Resource(diff.Input{Type: t, Desired: merged(o.Properties, sr.Config), Actual: sr.Config, IgnoreChanges: ignore})
+		d := diff.Resource(diff.Input{Type: t, Desired: merged(o.Properties, sr.Config), Actual: sr.Config, IgnoreChanges: ignore, Sensitive: sensitive})
 		if len(d.Changes) > 0 {
 			res.Drift = append(res.Drift, Drifted{Type: sr.Type, Name: name, ProviderID: sr.ProviderID, Properties: d.Changes})
 		}
 		nr := next.Resources[name]
+		if o.ID != "" && o.ID != sr.ProviderID {
+			nr.ProviderID = o.ID // a stale ID resolved by name
+			if o.CloudName != "" {
+				nr.CloudName = o.CloudName
+			}
+		}
 		nr.Config = merged(o.Properties, sr.Config)
 		if o.Outputs != nil {
 			nr.Outputs = o.Outputs
@@ -131,7 +137,7 @@ func stateChanged(a, b *state.File) bool {
 	}
 	for n, ra := range a.Resources {
 		rb := b.Resources[n]
-		if rb == nil || !value.Equal(ra.Config, rb.Config) || !value.Equal(ra.Outputs, rb.Outputs) {
+		if rb == nil || ra.ProviderID != rb.ProviderID || !value.Equal(ra.Config, rb.Config) || !value.Equal(ra.Outputs, rb.Outputs) {
 			return true
 		}
 	}

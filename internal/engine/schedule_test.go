@@ -21,7 +21,7 @@ type fakeTasks struct {
 
 func (f *fakeTasks) add(deps []int, run func(ctx context.Context) error) int {
 	id := len(f.tasks)
-	f.tasks = append(f.tasks, &task{id: id, deps: deps, run: run, skip: func(error) {
+	f.tasks = append(f.tasks, &task{id: id, deps: deps, run: func(ctx context.Context) (func(context.Context) error, error) { return nil, run(ctx) }, skip: func(error) {
 		f.mu.Lock()
 		f.skipped = append(f.skipped, id)
 		f.mu.Unlock()
@@ -128,5 +128,82 @@ func TestScheduleStopLetsRunningFinish(t *testing.T) {
 	}
 	if len(f.skipped) != 2 {
 		t.Errorf("skipped = %v, want the two unstarted tasks", f.skipped)
+	}
+}
+
+// A settle step runs outside the parallelism slots: with one slot, an
+// independent task runs while the first one's settle waits, and the first
+// one's dependent starts only after its settle returned.
+func TestScheduleSettleFreesSlotButHoldsDependents(t *testing.T) {
+	var f fakeTasks
+	release := make(chan struct{})
+	var settled atomic.Bool
+	a := len(f.tasks)
+	f.tasks = append(f.tasks, &task{id: a, run: func(context.Context) (func(context.Context) error, error) {
+		f.note("a ran")
+		return func(context.Context) error {
+			<-release
+			settled.Store(true)
+			f.note("a settled")
+			return nil
+		}, nil
+	}})
+	f.add(nil, func(context.Context) error {
+		f.note("b ran")
+		close(release) // would deadlock if a's settle held the only slot
+		return nil
+	})
+	f.add([]int{a}, func(context.Context) error {
+		if !settled.Load() {
+			t.Error("a dependent started before its dependency settled")
+		}
+		f.note("child of a ran")
+		return nil
+	})
+	if errs := schedule(context.Background(), context.Background(), f.tasks, 1); len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	want := []string{"a ran", "b ran", "a settled", "child of a ran"}
+	if diff := cmp.Diff(want, f.log); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+}
+
+// A failed settle fails its task and skips its dependents.
+func TestScheduleSettleFailureSkipsDependents(t *testing.T) {
+	var f fakeTasks
+	boom := errors.New("journal full")
+	a := len(f.tasks)
+	f.tasks = append(f.tasks, &task{id: a, run: func(context.Context) (func(context.Context) error, error) {
+		return func(context.Context) error { return boom }, nil
+	}})
+	f.add([]int{a}, func(context.Context) error { t.Error("dependent of a failed settle ran"); return nil })
+	errs := schedule(context.Background(), context.Background(), f.tasks, 2)
+	if !errors.Is(errs[a], boom) {
+		t.Errorf("errs[a] = %v", errs[a])
+	}
+	if diff := cmp.Diff([]int{1}, f.skipped); diff != "" {
+		t.Errorf("skipped (-want +got):\n%s", diff)
+	}
+}
+
+// Among ready tasks, the one with the longest chain of dependents ahead
+// starts first (then the one ready first).
+func TestScheduleStartsLongestChainFirst(t *testing.T) {
+	var f fakeTasks
+	note := func(s string) func(context.Context) error {
+		return func(context.Context) error { f.note(s); return nil }
+	}
+	f.add(nil, note("single"))
+	head := f.add(nil, note("head of chain"))
+	mid := f.add([]int{head}, note("middle"))
+	f.add([]int{mid}, note("tail"))
+	if errs := schedule(context.Background(), context.Background(), f.tasks, 1); len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	// tail and single are both one task from the end: single was ready first.
+	want := []string{"head of chain", "middle", "single", "tail"}
+	if diff := cmp.Diff(want, f.log); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
 	}
 }

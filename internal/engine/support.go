@@ -4,6 +4,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/value"
 )
 
 // CheckSupport asks p, when it is a provider.ResourceChecker, about every
@@ -24,9 +25,9 @@ func CheckSupport(p provider.Provider, cfg *config.Config) error {
 				pos = pp
 			}
 			if ref.Property != "" {
-				diags.Add(pos, "resource %q (%s): property %q: %s", r.Name, r.Type, ref.Property, ref.Reason)
+				diags.Add(pos, "resource %s (%s): property %q: %s", value.QuoteName(r.Name), r.Type, ref.Property, ref.Reason)
 			} else {
-				diags.Add(pos, "resource %q (%s): %s", r.Name, r.Type, ref.Reason)
+				diags.Add(pos, "resource %s (%s): %s", value.QuoteName(r.Name), r.Type, ref.Reason)
 			}
 		}
 	}

@@ -12,13 +12,25 @@ type Graph struct {
 	index map[string]int // name → index
 	deps  [][]int        // index → what it depends on (insertion order)
 	rdeps [][]int        // index → what depends on it (insertion order)
+	// edges dedups the edges of nodes with many dependencies; the few
+	// dependencies most nodes have are scanned instead.
 	edges map[[2]int]struct{}
 }
 
 // New returns an empty graph.
-func New() *Graph {
-	return &Graph{index: map[string]int{}, edges: map[[2]int]struct{}{}}
+func New() *Graph { return NewSized(0) }
+
+// NewSized returns an empty graph with room for n nodes.
+func NewSized(n int) *Graph {
+	return &Graph{
+		names: make([]string, 0, n), index: make(map[string]int, n),
+		deps: make([][]int, 0, n), rdeps: make([][]int, 0, n),
+	}
 }
+
+// scanLimit is the number of dependencies up to which AddEdge looks for a
+// duplicate by scanning rather than in edges.
+const scanLimit = 16
 
 // AddNode adds a node called name; adding an existing node does nothing.
 func (g *Graph) AddNode(name string) { g.node(name) }
@@ -39,11 +51,28 @@ func (g *Graph) node(name string) int {
 // Duplicate edges are ignored.
 func (g *Graph) AddEdge(from, to string) {
 	f, t := g.node(from), g.node(to)
-	key := [2]int{f, t}
-	if _, ok := g.edges[key]; ok {
-		return
+	if ds := g.deps[f]; len(ds) < scanLimit {
+		for _, d := range ds {
+			if d == t {
+				return
+			}
+		}
+		if len(ds) == scanLimit-1 { // about to outgrow the scan: index them
+			if g.edges == nil {
+				g.edges = map[[2]int]struct{}{}
+			}
+			for _, d := range ds {
+				g.edges[[2]int{f, d}] = struct{}{}
+			}
+			g.edges[[2]int{f, t}] = struct{}{}
+		}
+	} else {
+		key := [2]int{f, t}
+		if _, ok := g.edges[key]; ok {
+			return
+		}
+		g.edges[key] = struct{}{}
 	}
-	g.edges[key] = struct{}{}
 	g.deps[f] = append(g.deps[f], t)
 	g.rdeps[t] = append(g.rdeps[t], f)
 }
@@ -138,6 +167,28 @@ func (g *Graph) Levels() (map[string]int, error) {
 		out[name] = level[i]
 	}
 	return out, nil
+}
+
+// Acyclic reports whether the graph has no cycle, in O(V+E) and without
+// building a path (FindCycle finds one when it has).
+func (g *Graph) Acyclic() bool {
+	n := len(g.names)
+	pending := make([]int, n)
+	queue := make([]int, 0, n)
+	for i := range n {
+		pending[i] = len(g.deps[i])
+		if pending[i] == 0 {
+			queue = append(queue, i)
+		}
+	}
+	for head := 0; head < len(queue); head++ {
+		for _, d := range g.rdeps[queue[head]] {
+			if pending[d]--; pending[d] == 0 {
+				queue = append(queue, d)
+			}
+		}
+	}
+	return len(queue) == n
 }
 
 // FindCycle returns one cycle as a path whose first and last elements are

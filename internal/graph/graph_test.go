@@ -238,3 +238,31 @@ func BenchmarkLevels10k(b *testing.B) {
 		}
 	}
 }
+
+// Duplicate edges are ignored however many dependencies a node has (a
+// few are scanned, many are indexed).
+func TestDuplicateEdgesOfWideNodes(t *testing.T) {
+	g := New()
+	for round := 0; round < 3; round++ {
+		for i := 0; i < 40; i++ {
+			g.AddEdge("wide", fmt.Sprintf("d%02d", i))
+		}
+	}
+	if got := len(g.Deps("wide")); got != 40 {
+		t.Errorf("wide has %d dependencies, want 40", got)
+	}
+	if got := len(g.Dependents("d07")); got != 1 {
+		t.Errorf("d07 has %d dependents, want 1", got)
+	}
+}
+
+func TestAcyclic(t *testing.T) {
+	if !build("b>a", "c>b", "c>a", "d").Acyclic() {
+		t.Error("a DAG reported cyclic")
+	}
+	for _, g := range []*Graph{build("a>b", "b>a"), build("a>a"), build("x>y", "y>z", "z>y")} {
+		if g.Acyclic() || g.FindCycle() == nil {
+			t.Errorf("cycle not seen: Acyclic %v, FindCycle %v", g.Acyclic(), g.FindCycle())
+		}
+	}
+}

@@ -106,9 +106,11 @@ func groupByLevel(nodes []string, levels map[string]int) [][]string {
 }
 
 func (g *Graph) sortedEdges() [][2]string {
-	out := make([][2]string, 0, len(g.edges))
-	for e := range g.edges {
-		out = append(out, [2]string{g.names[e[0]], g.names[e[1]]})
+	var out [][2]string
+	for f, ds := range g.deps {
+		for _, t := range ds {
+			out = append(out, [2]string{g.names[f], g.names[t]})
+		}
 	}
 	sort.Slice(out, func(a, b int) bool {
 		if out[a][0] != out[b][0] {

@@ -23,9 +23,11 @@ const (
 	Replace
 	Destroy
 	Forget // gone from the cloud and from config: only dropped from state
+	Move   // renamed in state (a moved entry); nothing else changes
+	Import // an existing cloud object recorded in state (an import entry)
 )
 
-var actionNames = [...]string{"no-op", "create", "update", "replace", "destroy", "forget"}
+var actionNames = [...]string{"no-op", "create", "update", "replace", "destroy", "forget", "move", "import"}
 
 func (a Action) String() string {
 	if int(a) < len(actionNames) {
@@ -45,6 +47,10 @@ func (a Action) Symbol() string {
 		return "±"
 	case Destroy, Forget:
 		return "-"
+	case Move:
+		return "→"
+	case Import:
+		return "⇐"
 	}
 	return "✓"
 }
@@ -91,6 +97,13 @@ type Change struct {
 	// Outputs, on a no-op, are the outputs read from the cloud when they
 	// differ from the state's (a Vm's new public IP): apply records them.
 	Outputs map[string]any `json:"outputs,omitempty"`
+	// MovedFrom is the name state knew the resource by (a moved entry):
+	// apply renames it in state first. Action is Move when nothing else
+	// changes, else the update or replace that follows the rename.
+	MovedFrom string `json:"movedFrom,omitempty"`
+	// PriorCloudName, on a move the provider renames in the cloud, is the
+	// cloud name before it (CloudName is the new one).
+	PriorCloudName string `json:"priorCloudName,omitempty"`
 }
 
 // Counters summarise a plan.
@@ -100,6 +113,8 @@ type Counters struct {
 	Replace int `json:"replace"`
 	Destroy int `json:"destroy"`
 	NoOp    int `json:"noop"`
+	Move    int `json:"move,omitempty"`   // changes that rename (a move, or an update or replace after one)
+	Import  int `json:"import,omitempty"` // imports
 }
 
 // FormatVersion is the plan-file format this build writes and reads.
@@ -124,6 +139,9 @@ type Plan struct {
 	ConfigHash  string `json:"configHash"`
 
 	Destroy bool `json:"destroy,omitempty"` // a plan to destroy everything in state
+	// Targets, when set, are the --target names the plan was limited to
+	// (with what they depend on).
+	Targets []string `json:"targets,omitempty"`
 
 	Config   *config.Config `json:"config,omitempty"`   // the desired config (nil in a redacted plan)
 	Redacted bool           `json:"redacted,omitempty"` // sensitive values masked; cannot be applied
@@ -132,7 +150,7 @@ type Plan struct {
 // HasChanges reports whether applying p would change anything.
 func (p *Plan) HasChanges() bool {
 	c := p.Counters
-	return c.Create+c.Update+c.Replace+c.Destroy > 0 || p.forgets() > 0
+	return c.Create+c.Update+c.Replace+c.Destroy+c.Move+c.Import > 0 || p.forgets() > 0
 }
 
 func (p *Plan) forgets() int {
@@ -160,6 +178,11 @@ func (p *Plan) Count() {
 			c.Destroy++
 		case NoOp:
 			c.NoOp++
+		case Import:
+			c.Import++
+		}
+		if ch.MovedFrom != "" {
+			c.Move++
 		}
 	}
 	p.Counters = c

@@ -7,7 +7,6 @@ import (
 
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/render"
-	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -68,10 +67,9 @@ func NewInput(p *plan.Plan) (Input, error) {
 	}
 	in := Input{Environment: p.Environment, Changes: doc.Changes, Resources: map[string]Resource{}}
 	for _, r := range p.Config.Resources {
-		t, known := schema.Lookup(r.Type)
 		props := map[string]any{}
 		for name, v := range r.Properties {
-			if known && t.Sensitive(name) {
+			if r.SensitiveProp(name) {
 				props[name] = plan.Masked
 				continue
 			}

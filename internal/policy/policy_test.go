@@ -2,6 +2,7 @@ package policy_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -221,5 +222,40 @@ deny contains msg if {
 	}
 	if d := cmp.Diff([]string{"web: small -> large on vpc-1"}, res.Deny); d != "" {
 		t.Errorf("deny (-want +got):\n%s", d)
+	}
+}
+
+// A property holding a sensitive variable's value is masked in the input
+// like a schema-sensitive one, however deep inside it the value is.
+func TestInputMasksSensitiveVariables(t *testing.T) {
+	cfg, err := config.ParseEnv([]config.File{{Name: "kyku.yaml", Data: []byte(`
+variables:
+  token: { type: string, sensitive: true }
+resources:
+  web:
+    type: Vm
+    count: 2
+    properties: { image: debian-12, tags: { auth: "Bearer ${var.token}", index: "${count.index}" } }
+`)}}, config.Inputs{Vars: map[string]string{"token": "tok-0123456789"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &plan.Plan{FormatVersion: plan.FormatVersion, Config: cfg, Changes: []plan.Change{
+		{Action: plan.Create, ResourceID: "web[0]", Type: "Vm", Properties: []plan.PropChange{
+			{Path: "tags", New: map[string]any{"auth": "Bearer tok-0123456789"}, Sensitive: true}}},
+	}}
+	in, err := policy.NewInput(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := in.Resources["web[1]"].Properties["tags"]; got != plan.Masked {
+		t.Errorf("web[1] tags = %v, want masked", got)
+	}
+	if in.Resources["web[1]"].Properties["image"] != "debian-12" {
+		t.Errorf("web[1] = %+v", in.Resources["web[1]"])
+	}
+	doc, _ := json.Marshal(in)
+	if strings.Contains(string(doc), "tok-0123456789") {
+		t.Errorf("the policy input holds the sensitive value: %s", doc)
 	}
 }

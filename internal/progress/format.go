@@ -2,6 +2,7 @@ package progress
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -28,9 +29,29 @@ func FormatElapsed(d time.Duration) string {
 	return fmt.Sprintf("%dh%02dm%02ds", s/3600, s/60%60, s%60)
 }
 
-// subject is `create Vpc "main-vpc"`.
+// subject is `create Vpc "main-vpc"`; an instance is named by its address
+// as written (`create Vm web[0]`, `create SecurityGroup edge["a"]`).
 func subject(e Event) string {
-	return fmt.Sprintf("%s %s %q", e.Action, e.Type, e.Name)
+	if instanceAddress(e.Name) {
+		return e.Action + " " + e.Type + " " + e.Name
+	}
+	return e.Action + " " + e.Type + " " + strconv.Quote(e.Name) // %q without fmt: one line per event of thousands
+}
+
+// instanceAddress reports whether name is name[index] or name["key"] in
+// the characters addresses are made of, safe to print as it is.
+func instanceAddress(name string) bool {
+	open := strings.IndexByte(name, '[')
+	if open <= 0 || name[len(name)-1] != ']' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(`_-[]"*`, c) >= 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // errText is the one-line text of err, or "" for nil.

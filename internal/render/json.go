@@ -27,6 +27,7 @@ type jsonPlan struct {
 	Serial        int64        `json:"serial"`
 	ConfigHash    string       `json:"configHash"`
 	HasChanges    bool         `json:"hasChanges"`
+	Targets       []string     `json:"targets,omitempty"`
 	Changes       []jsonChange `json:"changes"`
 	Counters      jsonCounters `json:"counters"`
 }
@@ -42,6 +43,10 @@ type jsonChange struct {
 	Reason       string         `json:"reason,omitempty"`
 	Dependencies []string       `json:"dependencies,omitempty"`
 	Properties   []jsonProperty `json:"properties"`
+	// A move: the name state knew the resource by, and the cloud name
+	// before a rename.
+	MovedFrom      string `json:"movedFrom,omitempty"`
+	PriorCloudName string `json:"priorCloudName,omitempty"`
 }
 
 type jsonProperty struct {
@@ -71,6 +76,7 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 		Serial:        p.Serial,
 		ConfigHash:    p.ConfigHash,
 		HasChanges:    p.HasChanges(),
+		Targets:       p.Targets,
 		Changes:       make([]jsonChange, 0, len(p.Changes)),
 		Counters:      jsonCounters{Counters: p.Counters, Forget: forgets(p)},
 	}
@@ -82,6 +88,7 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 			Action: c.Action, ResourceID: c.ResourceID, Type: c.Type, PriorType: c.PriorType, Level: c.Level,
 			ProviderID: c.ProviderID, CloudName: c.CloudName, Reason: c.Reason,
 			Dependencies: c.Dependencies, Properties: make([]jsonProperty, 0, len(c.Properties)),
+			MovedFrom: c.MovedFrom, PriorCloudName: c.PriorCloudName,
 		}
 		for _, pc := range c.Properties {
 			jc.Properties = append(jc.Properties, jsonProperty{

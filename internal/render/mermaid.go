@@ -2,10 +2,12 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/value"
 )
 
 // Sizes of the picture of a change.
@@ -23,6 +25,8 @@ var pictureClasses = []struct{ name, style string }{
 	{"update", "fill:#fff8c5,stroke:#9a6700,color:#1f2328"},
 	{"replace", "fill:#fff1e5,stroke:#bc4c00,color:#1f2328"},
 	{"destroy", "fill:#ffebe9,stroke:#cf222e,color:#82071e"},
+	{"move", "fill:#ddf4ff,stroke:#0969da,color:#1f2328"},
+	{"import", "fill:#fbefff,stroke:#8250df,color:#1f2328"},
 	{"unchanged", "fill:#f6f8fa,stroke:#d0d7de,color:#8c959f,stroke-dasharray:3 3"},
 }
 
@@ -37,6 +41,10 @@ func pictureClass(a plan.Action) string {
 		return "replace"
 	case plan.Destroy, plan.Forget:
 		return "destroy"
+	case plan.Move:
+		return "move"
+	case plan.Import:
+		return "import"
 	}
 	return "unchanged"
 }
@@ -93,7 +101,7 @@ func picture(p *plan.Plan) (chart string, nodes int, grouped bool) {
 			}
 		}
 	}
-	sort.Strings(names)
+	slices.SortFunc(names, value.CompareNames)
 	var edges [][2]string
 	for _, n := range names {
 		for _, d := range byName[n].Dependencies {
@@ -158,6 +166,10 @@ func classSymbol(class string) string {
 		return "±"
 	case "destroy":
 		return "-"
+	case "move":
+		return "→"
+	case "import":
+		return "⇐"
 	}
 	return "✓"
 }
@@ -195,8 +207,9 @@ func flowchart(nodes []pictureNode, edges [][2]string) string {
 }
 
 // mermaidLabel keeps s safe inside a quoted Mermaid label: letters,
-// digits, spaces and "_.-/" stay (at most 60 of them), anything else is
-// "_".
+// digits, spaces and "_.-/[]" stay (at most 60 of them; an instance's
+// address web[0] reads as such), a double quote becomes "'" (edge['a']),
+// anything else is "_". Only a double quote could end the label.
 func mermaidLabel(s string) string {
 	var b strings.Builder
 	n := 0
@@ -207,8 +220,10 @@ func mermaidLabel(s string) string {
 		}
 		n++
 		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune(" _.-/", r):
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune(" _.-/[]", r):
 			b.WriteRune(r)
+		case r == '"':
+			b.WriteByte('\'')
 		default:
 			b.WriteByte('_')
 		}

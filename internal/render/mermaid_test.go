@@ -101,7 +101,7 @@ func TestPictureEscaping(t *testing.T) {
 		cs = append(cs, change(plan.Create, "Vm\"]\nclick", n, 1))
 	}
 	got := PlanMermaid(newPlan("prod", cs...))
-	line := regexp.MustCompile(`^  (n\d+\["[A-Za-z0-9 _.\-/()…+~±✓×]*"\]|n\d+ --> n\d+|classDef [a-z]+ [a-z0-9:#,\-]+|class [n0-9,]+ [a-z]+)$`)
+	line := regexp.MustCompile(`^  (n\d+\["[A-Za-z0-9 _.\-/()…+~±✓×\[\]']*"\]|n\d+ --> n\d+|classDef [a-z]+ [a-z0-9:#,\-]+|class [n0-9,]+ [a-z]+)$`)
 	for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n")[1:] {
 		if !line.MatchString(l) {
 			t.Errorf("line %q is not a safe node, edge or class line", l)

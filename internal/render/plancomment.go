@@ -189,7 +189,10 @@ func changeBlock(c plan.Change) string {
 	if c.ProviderID != "" {
 		info = append(info, "id "+code(c.ProviderID))
 	}
-	if c.CloudName != "" {
+	switch {
+	case c.PriorCloudName != "":
+		info = append(info, "cloud name "+code(c.PriorCloudName)+" → "+code(c.CloudName))
+	case c.CloudName != "":
 		info = append(info, "cloud name "+code(c.CloudName))
 	}
 	if c.Reason != "" {

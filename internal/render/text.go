@@ -28,6 +28,7 @@ const (
 	ansiGreen   = "\x1b[32m"
 	ansiYellow  = "\x1b[33m"
 	ansiMagenta = "\x1b[35m"
+	ansiCyan    = "\x1b[36m"
 )
 
 func actionColor(a plan.Action) string {
@@ -40,13 +41,36 @@ func actionColor(a plan.Action) string {
 		return ansiMagenta
 	case plan.Destroy, plan.Forget:
 		return ansiRed
+	case plan.Move, plan.Import:
+		return ansiCyan
 	}
 	return ""
 }
 
-// changeHead is `<symbol> <action> <Type> "<name>"`.
+// changeHead is `<symbol> <action> <Type> "<name>"`, an instance's
+// address bare (`web[0]`, `edge["a"]`), and for a move where from
+// (`→ move Vm web[0] (from "app-server")`), for an import which object
+// (`⇐ import Vm "web" (id 123)`).
 func changeHead(c plan.Change) string {
-	return c.Action.Symbol() + " " + c.Action.String() + " " + oneLine(c.Type) + " " + strconv.Quote(c.ResourceID)
+	s := c.Action.Symbol() + " " + c.Action.String() + " " + oneLine(c.Type) + " " + nameText(c.ResourceID)
+	switch {
+	case c.MovedFrom != "" && c.Action == plan.Move:
+		s += " (from " + nameText(c.MovedFrom) + ")"
+	case c.MovedFrom != "":
+		s += " (moved from " + nameText(c.MovedFrom) + ")"
+	case c.Action == plan.Import:
+		s += " (id " + oneLine(c.ProviderID) + ")"
+	}
+	return s
+}
+
+// nameText is a resource name for people: quoted, or, for an instance
+// (web[0], edge["a"]), its address as it is written.
+func nameText(n string) string {
+	if strings.IndexByte(n, '[') > 0 {
+		return oneLine(n)
+	}
+	return strconv.Quote(n)
 }
 
 // PlanText writes the seed's human plan format:
@@ -59,6 +83,7 @@ func changeHead(c plan.Change) string {
 //	      port: 80 → 443
 //	  ✓ no-op Database "app-db"
 //
+// No-ops come last, after the destroys, whatever their level.
 // Property lines show `path: old → new`; sensitive values as (sensitive),
 // unknown new values as (known after apply), and `# forces replacement`
 // after a property that causes a replace. Creates and destroys list their
@@ -66,6 +91,9 @@ func changeHead(c plan.Change) string {
 func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, summaryLine(p))
+	if len(p.Targets) > 0 {
+		fmt.Fprintln(bw, "Targeted: only "+oneLine(strings.Join(p.Targets, ", "))+" and what it depends on.")
+	}
 	fmt.Fprintln(bw)
 	if !p.HasChanges() {
 		fmt.Fprintln(bw, noChanges)
@@ -78,10 +106,7 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 		}
 	}
 	fmt.Fprintln(bw, "Changes:")
-	for _, c := range p.Changes {
-		if c.Action == plan.NoOp && !opts.ShowNoOp {
-			continue
-		}
+	for _, c := range listed(p.Changes, opts.ShowNoOp) {
 		head := changeHead(c)
 		line := head
 		if c.Action != plan.NoOp {
@@ -94,6 +119,9 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 		if c.Reason != "" {
 			fmt.Fprintln(bw, "      # "+oneLine(c.Reason))
 		}
+		if c.PriorCloudName != "" {
+			fmt.Fprintln(bw, "      cloud name: "+oneLine(c.PriorCloudName)+" → "+oneLine(c.CloudName))
+		}
 		if !showProps(c.Action, opts.Verbose) {
 			continue
 		}
@@ -102,6 +130,25 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 		}
 	}
 	return flush(bw)
+}
+
+// listed is the order of the human format: the changes in plan order, then
+// the no-ops (when shown), as the seed lists them.
+func listed(cs []plan.Change, noOps bool) []plan.Change {
+	out := make([]plan.Change, 0, len(cs))
+	for _, c := range cs {
+		if c.Action != plan.NoOp {
+			out = append(out, c)
+		}
+	}
+	if noOps {
+		for _, c := range cs {
+			if c.Action == plan.NoOp {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 func flush(bw *bufio.Writer) error {
@@ -113,7 +160,7 @@ func flush(bw *bufio.Writer) error {
 
 func showProps(a plan.Action, verbose bool) bool {
 	switch a {
-	case plan.Update, plan.Replace:
+	case plan.Update, plan.Replace, plan.Import:
 		return true
 	case plan.Create, plan.Destroy, plan.Forget:
 		return verbose

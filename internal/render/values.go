@@ -96,6 +96,12 @@ func summaryLine(p *plan.Plan) string {
 	if n := forgets(p); n > 0 {
 		s += ", " + strconv.Itoa(n) + " to forget"
 	}
+	if c.Move > 0 {
+		s += ", " + strconv.Itoa(c.Move) + " to move"
+	}
+	if c.Import > 0 {
+		s += ", " + strconv.Itoa(c.Import) + " to import"
+	}
 	return s
 }
 

@@ -199,7 +199,10 @@ func TestSavedPlanSwappedAfterReviewIsRefused(t *testing.T) {
 					p.Changes[i].CloudName = "deadbeef-" + p.Changes[i].ResourceID
 				}
 			})
-		}, []string{"does not match a fresh plan of that commit"}},
+			// No state exists yet (plans write none), so the re-plan takes the
+			// saved plan's prefix; the digest in Kyku's own comment, made
+			// with the real prefix, catches the swap.
+		}, []string{"The plan shown for review in Kyku's comment", "is not the plan of `aaaaaaa`"}},
 		{"not a plan", func(f *fixture) {
 			if err := f.backend().PutObject(context.Background(), savedKey, []byte(`{"formatVersion":1,"config":{"resources":[null]}}`)); err != nil {
 				f.t.Fatal(err)
@@ -346,11 +349,16 @@ func TestChangesDigestIsCanonical(t *testing.T) {
 		t.Errorf("digests %s, %s, %s differ for the same changes", d1, d2, out.Digest)
 	}
 	for name, change := range map[string]func(p *plan.Plan){
-		"cloud name": func(p *plan.Plan) { p.Changes[0].CloudName = "other-web" },
-		"prefix":     func(p *plan.Plan) { p.Prefix = "deadbeef" },
-		"action":     func(p *plan.Plan) { p.Changes[0].Action = plan.Replace },
-		"property":   func(p *plan.Plan) { p.Changes[0].Properties[0].New = "x" },
-		"config":     func(p *plan.Plan) { p.ConfigHash = strings.Repeat("0", 64) },
+		"cloud name":  func(p *plan.Plan) { p.Changes[0].CloudName = "other-web" },
+		"prefix":      func(p *plan.Plan) { p.Prefix = "deadbeef" },
+		"action":      func(p *plan.Plan) { p.Changes[0].Action = plan.Replace },
+		"property":    func(p *plan.Plan) { p.Changes[0].Properties[0].New = "x" },
+		"config":      func(p *plan.Plan) { p.ConfigHash = strings.Repeat("0", 64) },
+		"move source": func(p *plan.Plan) { p.Changes[0].MovedFrom = "app-server" },
+		"move rename": func(p *plan.Plan) { p.Changes[0].PriorCloudName = "old-name" },
+		"import":      func(p *plan.Plan) { p.Changes[0].Action = plan.Import },
+		"move":        func(p *plan.Plan) { p.Changes[0].Action = plan.Move },
+		"targets":     func(p *plan.Plan) { p.Targets = []string{"web"} },
 	} {
 		var c plan.Plan
 		b, _ := json.Marshal(again)

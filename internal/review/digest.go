@@ -11,9 +11,10 @@ import (
 )
 
 // ChangesDigest is the sha256 (lowercase hex) of what a plan would do, in
-// a canonical form: the environment, provider, deploy prefix, config hash
-// and every change (action, resource, type, cloud name, provider ID,
-// property changes, dependencies, reason), in plan order. It leaves out
+// a canonical form: the environment, provider, deploy prefix, config hash,
+// targets and every change (action, resource, type, cloud name, provider
+// ID, property changes, dependencies, reason, where a move comes from and
+// the cloud name it renames), in plan order: moves and imports included. It leaves out
 // what does not change the cloud or varies between two plans of the same
 // thing: CreatedAt, the state serial and lineage (checked by the engine
 // under the lock), outputs read back on no-op changes, the embedded config
@@ -35,6 +36,9 @@ func ChangesDigest(p *plan.Plan) (string, error) {
 		Reason       string            `json:"reason,omitempty"`
 		Dependencies []string          `json:"dependencies,omitempty"`
 		Properties   []plan.PropChange `json:"properties,omitempty"`
+		// A move: from where, and the cloud name it renames.
+		MovedFrom      string `json:"movedFrom,omitempty"`
+		PriorCloudName string `json:"priorCloudName,omitempty"`
 	}
 	canon := struct {
 		Version     int      `json:"v"`
@@ -43,8 +47,9 @@ func ChangesDigest(p *plan.Plan) (string, error) {
 		Prefix      string   `json:"prefix"`
 		ConfigHash  string   `json:"configHash"`
 		Destroy     bool     `json:"destroy"`
+		Targets     []string `json:"targets,omitempty"`
 		Changes     []change `json:"changes"`
-	}{Version: 1, Environment: p.Environment, Provider: p.Provider, Prefix: p.Prefix, ConfigHash: p.ConfigHash, Destroy: p.Destroy}
+	}{Version: 1, Environment: p.Environment, Provider: p.Provider, Prefix: p.Prefix, ConfigHash: p.ConfigHash, Destroy: p.Destroy, Targets: p.Targets}
 	canon.Changes = make([]change, len(p.Changes))
 	for i, c := range p.Changes {
 		props := make([]plan.PropChange, len(c.Properties))
@@ -57,6 +62,7 @@ func ChangesDigest(p *plan.Plan) (string, error) {
 		canon.Changes[i] = change{
 			Action: c.Action, Resource: c.ResourceID, Type: c.Type, PriorType: c.PriorType, CloudName: c.CloudName,
 			ProviderID: c.ProviderID, Level: c.Level, Reason: c.Reason, Dependencies: c.Dependencies, Properties: props,
+			MovedFrom: c.MovedFrom, PriorCloudName: c.PriorCloudName,
 		}
 	}
 	b, err := json.Marshal(canon)

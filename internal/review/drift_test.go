@@ -43,7 +43,7 @@ func TestDrift(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	cfg := parse(t, configV1)
-	if _, err := f.workspace().Engine.Apply(ctx, cfg, engine.ApplyOptions{}, nil); err != nil {
+	if _, err := f.workspace().Engine.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
 		t.Fatal(err)
 	}
 	check := func() *review.DriftOutcome {
@@ -125,7 +125,7 @@ func TestDriftWritesStateWhenAsked(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	cfg := parse(t, configV1)
-	if _, err := f.workspace().Engine.Apply(ctx, cfg, engine.ApplyOptions{}, nil); err != nil {
+	if _, err := f.workspace().Engine.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
 		t.Fatal(err)
 	}
 	f.editVm(func(p map[string]any) { p["size"] = "xlarge" })

@@ -20,7 +20,7 @@ func TestDriftSpeaksOnlyWhenItChanges(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	cfg := parse(t, configV1)
-	if _, err := f.workspace().Engine.Apply(ctx, cfg, engine.ApplyOptions{}, nil); err != nil {
+	if _, err := f.workspace().Engine.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
 		t.Fatal(err)
 	}
 	// A stranger's issue carrying Kyku's marker and label, and a

@@ -7,7 +7,6 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/plan"
-	"github.com/kyku/action/internal/schema"
 )
 
 // The markdown of replies this package writes itself (refusals, errors).
@@ -124,25 +123,7 @@ func commandFor(name string, s Settings) string {
 // secrets lists the sensitive string values a config holds (each resource
 // property the schema marks sensitive), longest first.
 func secrets(cfg *config.Config) []string {
-	if cfg == nil {
-		return nil
-	}
-	seen := map[string]bool{}
-	var out []string
-	for _, r := range cfg.Resources {
-		t, ok := schema.Lookup(r.Type)
-		if !ok {
-			continue
-		}
-		for name, v := range r.Properties {
-			if s, ok := v.(string); ok && s != "" && t.Sensitive(name) && !seen[s] {
-				seen[s] = true
-				out = append(out, s)
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
-	return out
+	return cfg.SecretValues()
 }
 
 // planSecrets is secrets of a saved plan: its embedded config, and every

@@ -137,7 +137,7 @@ func (a *applier) planRef() string {
 // a plan Kyku just made, refused by the engine (changing nothing) if the
 // state's lineage or serial, or cfg's hash, moved on since.
 func applyPlan(ctx context.Context, eng *engine.Engine, cfg *config.Config, p *plan.Plan) (*engine.Result, error) {
-	return eng.Apply(ctx, cfg, engine.ApplyOptions{}, p)
+	return eng.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, p)
 }
 
 // mismatch says why the fresh plan may not be applied ("" when it may).
@@ -161,6 +161,8 @@ func (a *applier) mismatch(saved *plan.Plan, decodeErr error, headHash string, f
 	if savedDigest != digest {
 		var moved string
 		switch {
+		case !saved.StateExists && fresh.StateExists:
+			moved = "it was planned before any state existed, and a state has been written since"
 		case saved.Lineage != fresh.Lineage:
 			moved = "the state was replaced (lineage " + code(fresh.Lineage) + ", plan was for " + code(saved.Lineage) + ")"
 		case saved.Serial != fresh.Serial:

@@ -62,12 +62,27 @@ type Type struct {
 	// Logical types exist only in Kyku (e.g. TargetGroup on the sim): no
 	// idempotent-create lookup is needed.
 	Logical bool
+
+	sorted []string // the property names, sorted (types of this package)
 }
 
 // PropNames returns the property names, sorted.
 func (t *Type) PropNames() []string {
-	names := make([]string, 0, len(t.Props))
-	for n := range t.Props {
+	return append([]string(nil), t.SortedProps()...)
+}
+
+// SortedProps returns the property names, sorted, without copying them:
+// the caller must not modify the slice. Planning asks for them per resource.
+func (t *Type) SortedProps() []string {
+	if t.sorted != nil {
+		return t.sorted
+	}
+	return sortedNames(t.Props)
+}
+
+func sortedNames(props map[string]*Prop) []string {
+	names := make([]string, 0, len(props))
+	for n := range props {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -176,6 +191,7 @@ func finish(ts map[string]*Type) map[string]*Type {
 		t.Name = name
 		t.Props["tags"] = tags()
 		t.Outputs = append([]string{"id"}, t.Outputs...)
+		t.sorted = sortedNames(t.Props)
 	}
 	return ts
 }

@@ -3,10 +3,10 @@
 package state
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/kyku/action/internal/value"
@@ -58,13 +58,14 @@ func New(prefix, lineage, env string) *File {
 	}
 }
 
-// Names returns the resource names, sorted.
+// Names returns the resource names, sorted (value.CompareNames: web[2]
+// before web[10]).
 func (f *File) Names() []string {
 	names := make([]string, 0, len(f.Resources))
 	for n := range f.Resources {
 		names = append(names, n)
 	}
-	sort.Strings(names)
+	slices.SortFunc(names, value.CompareNames)
 	return names
 }
 
@@ -94,7 +95,7 @@ func Encode(f *File) ([]byte, error) {
 	if f.Resources == nil {
 		f.Resources = map[string]*Resource{}
 	}
-	b, err := json.MarshalIndent(f, "", "  ")
+	b, err := appendFile(make([]byte, 0, 256*len(f.Resources)+256), f)
 	if err != nil {
 		return nil, fmt.Errorf("encode state: %w", err)
 	}
@@ -102,27 +103,24 @@ func Encode(f *File) ([]byte, error) {
 }
 
 // Decode parses a state file, refusing corrupt data and unknown versions.
-// name is used in error messages (a path or an object key).
+// name is used in error messages (a path or an object key). Numbers decode
+// as float64 and every value is canonical (package value) as decoded: one
+// pass over the data without reflection, which a plan of thousands of
+// resources pays for.
 func Decode(name string, data []byte) (*File, error) {
-	var probe struct {
-		Metadata *struct {
-			Version *int `json:"version"`
-		} `json:"metadata"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	f, err := parseFile(data)
+	if err != nil {
+		// A newer format may not fit this build's types: say so rather
+		// than "corrupt" when its version says it is one.
+		if verr := checkVersion(name, data); verr != nil {
+			return nil, verr
+		}
 		return nil, fmt.Errorf("%s: %w: %v", name, ErrCorrupt, err)
 	}
-	if probe.Metadata == nil || probe.Metadata.Version == nil {
-		return nil, fmt.Errorf("%s: %w: no metadata.version", name, ErrCorrupt)
-	}
-	if v := *probe.Metadata.Version; v != Version {
-		return nil, fmt.Errorf("%s: %w %d (this kyku reads version %d; upgrade kyku)", name, ErrUnsupportedVersion, v, Version)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var f File
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%s: %w: %v", name, ErrCorrupt, err)
+	if f.Metadata.Version != Version {
+		if verr := checkVersion(name, data); verr != nil {
+			return nil, verr
+		}
 	}
 	if f.Metadata.Lineage == "" {
 		return nil, fmt.Errorf("%s: %w: no metadata.lineage", name, ErrCorrupt)
@@ -135,11 +133,36 @@ func Decode(name string, data []byte) (*File, error) {
 			return nil, fmt.Errorf("%s: %w: resource %q is null", name, ErrCorrupt, n)
 		}
 		r.Name = n
-		r.Config = normMap(r.Config)
-		r.Outputs = normMap(r.Outputs)
 	}
-	f.Outputs = normMap(f.Outputs)
-	return &f, nil
+	return f, nil
+}
+
+func parseFile(data []byte) (*File, error) {
+	v, err := value.ParseJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	return decodeFile(v)
+}
+
+// checkVersion reports data that is not JSON, has no metadata.version, or
+// has a version this build does not read.
+func checkVersion(name string, data []byte) error {
+	var probe struct {
+		Metadata *struct {
+			Version *int `json:"version"`
+		} `json:"metadata"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return fmt.Errorf("%s: %w: %v", name, ErrCorrupt, err)
+	}
+	if probe.Metadata == nil || probe.Metadata.Version == nil {
+		return fmt.Errorf("%s: %w: no metadata.version", name, ErrCorrupt)
+	}
+	if v := *probe.Metadata.Version; v != Version {
+		return fmt.Errorf("%s: %w %d (this kyku reads version %d; upgrade kyku)", name, ErrUnsupportedVersion, v, Version)
+	}
+	return nil
 }
 
 func normMap(m map[string]any) map[string]any {
@@ -155,6 +178,7 @@ type Op string
 const (
 	OpPut    Op = "put"
 	OpDelete Op = "delete"
+	OpMove   Op = "move" // From is Name from now on (a moved entry)
 )
 
 // Entry is one finished change, appended durably to the journal beside the
@@ -165,6 +189,7 @@ type Entry struct {
 	Lineage    string    `json:"lineage"`
 	Op         Op        `json:"op"`
 	Name       string    `json:"name"`
+	From       string    `json:"from,omitempty"`     // for OpMove
 	Resource   *Resource `json:"resource,omitempty"` // for OpPut
 }
 
@@ -193,7 +218,35 @@ func Fold(f *File, entries []Entry) bool {
 				delete(f.Resources, e.Name)
 				changed = true
 			}
+		case OpMove:
+			if f.Move(e.From, e.Name) == nil {
+				changed = true
+			}
 		}
 	}
 	return changed
+}
+
+// Move renames resource from to to, and every dependency on it: the cloud
+// object is the same, only its name in state changes. It refuses a from
+// that is not in f and a to that is.
+func (f *File) Move(from, to string) error {
+	r, ok := f.Resources[from]
+	switch {
+	case !ok:
+		return fmt.Errorf("move %q to %q: %q is not in state", from, to, from)
+	case f.Resources[to] != nil:
+		return fmt.Errorf("move %q to %q: %q is in state already", from, to, to)
+	}
+	delete(f.Resources, from)
+	r.Name = to
+	f.Resources[to] = r
+	for _, o := range f.Resources {
+		for i, d := range o.Dependencies {
+			if d == from {
+				o.Dependencies[i] = to
+			}
+		}
+	}
+	return nil
 }

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,7 +33,67 @@ func (r Ref) String() string {
 	return "${" + r.Resource + "." + r.Attr + "}"
 }
 
-var refRE = regexp.MustCompile(`\$\{([A-Za-z0-9_][A-Za-z0-9_-]*)(?:\.([A-Za-z0-9_]+))?\}`)
+// A reference is ${name} or ${name.attr}: name matches
+// [A-Za-z0-9_][A-Za-z0-9_-]*, optionally followed by an instance index
+// ([0], ["key"], [key] or [*], see Address), attr [A-Za-z0-9_]+. Ref.Resource
+// holds the name with its index as written. nextRef finds them by hand; it
+// is on the path of every property of every plan.
+
+// nextRef finds the first reference in s at or after from. It returns the
+// reference and its byte range, or ok false.
+func nextRef(s string, from int) (r Ref, start, end int, ok bool) {
+	for i := from; i+3 < len(s); i++ {
+		j := strings.Index(s[i:], "${")
+		if j < 0 {
+			return Ref{}, 0, 0, false
+		}
+		i += j
+		if r, end, ok := refAt(s, i); ok {
+			return r, i, end, true
+		}
+	}
+	return Ref{}, 0, 0, false
+}
+
+// refAt parses a reference starting at s[i] ("${"), returning its end.
+func refAt(s string, i int) (Ref, int, bool) {
+	k := i + 2
+	n := k
+	for n < len(s) && (isWord(s[n]) || (n > k && s[n] == '-')) {
+		n++
+	}
+	if n == k {
+		return Ref{}, 0, false
+	}
+	if n < len(s) && s[n] == '[' { // an instance: web[0], edge["a"], web[*]
+		var a Address
+		end, ok := indexEnd(s, n, &a)
+		if !ok {
+			return Ref{}, 0, false
+		}
+		n = end
+	}
+	r := Ref{Resource: s[k:n]}
+	if n < len(s) && s[n] == '}' {
+		return r, n + 1, true
+	}
+	if n < len(s) && s[n] == '.' {
+		a := n + 1
+		m := a
+		for m < len(s) && isWord(s[m]) {
+			m++
+		}
+		if m > a && m < len(s) && s[m] == '}' {
+			r.Attr = s[a:m]
+			return r, m + 1, true
+		}
+	}
+	return Ref{}, 0, false
+}
+
+func isWord(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
 
 // Normalize converts v to the canonical model: ints of any width, json.Number
 // and float32 become float64; []string and map[string]string are widened.
@@ -86,8 +145,54 @@ func Normalize(v any) any {
 	return fmt.Sprint(v)
 }
 
-// Equal reports whether two canonical values are equal.
-func Equal(a, b any) bool { return reflect.DeepEqual(Normalize(a), Normalize(b)) }
+// Equal reports whether two values are equal once canonical. Canonical
+// values are compared in place, without the copies Normalize makes.
+func Equal(a, b any) bool {
+	switch x := a.(type) {
+	case string:
+		if y, ok := b.(string); ok {
+			return x == y
+		}
+	case float64:
+		if y, ok := b.(float64); ok {
+			return x == y
+		}
+	case bool:
+		if y, ok := b.(bool); ok {
+			return x == y
+		}
+	case nil:
+		if b == nil {
+			return true
+		}
+	case []any:
+		if y, ok := b.([]any); ok {
+			if len(x) != len(y) {
+				return false
+			}
+			for i := range x {
+				if !Equal(x[i], y[i]) {
+					return false
+				}
+			}
+			return true
+		}
+	case map[string]any:
+		if y, ok := b.(map[string]any); ok {
+			if len(x) != len(y) {
+				return false
+			}
+			for k, xv := range x {
+				yv, ok := y[k]
+				if !ok || !Equal(xv, yv) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return reflect.DeepEqual(Normalize(a), Normalize(b))
+}
 
 // Copy returns a deep copy of a canonical value.
 func Copy(v any) any {
@@ -125,12 +230,19 @@ func Refs(v any) []Ref {
 	walk = func(v any) {
 		switch x := v.(type) {
 		case string:
-			for _, m := range refRE.FindAllStringSubmatch(x, -1) {
-				r := Ref{Resource: m[1], Attr: m[2]}
+			if !strings.Contains(x, "${") {
+				return
+			}
+			for i := 0; ; {
+				r, _, end, ok := nextRef(x, i)
+				if !ok {
+					break
+				}
 				if !seen[r] {
 					seen[r] = true
 					out = append(out, r)
 				}
+				i = end
 			}
 		case []any:
 			for _, e := range x {
@@ -153,13 +265,12 @@ func Refs(v any) []Ref {
 
 // ParseRef parses a string that is exactly one reference.
 func ParseRef(s string) (Ref, bool) {
-	m := refRE.FindStringSubmatchIndex(s)
-	if m == nil || m[0] != 0 || m[1] != len(s) {
+	if len(s) < 4 || s[0] != '$' || s[1] != '{' || s[len(s)-1] != '}' {
 		return Ref{}, false
 	}
-	r := Ref{Resource: s[m[2]:m[3]]}
-	if m[4] >= 0 {
-		r.Attr = s[m[4]:m[5]]
+	r, end, ok := refAt(s, 0)
+	if !ok || end != len(s) {
+		return Ref{}, false
 	}
 	return r, true
 }
@@ -191,15 +302,24 @@ func Resolve(v any, lookup Lookup) (any, bool) {
 			if !strings.Contains(x, "${") {
 				return x
 			}
-			return refRE.ReplaceAllStringFunc(x, func(m string) string {
-				r, _ := ParseRef(m)
-				got, ok := lookup(r)
+			var b strings.Builder
+			last := 0
+			for {
+				r, start, end, ok := nextRef(x, last)
 				if !ok {
-					unknown = true
-					return Unknown
+					break
 				}
-				return Text(got)
-			})
+				b.WriteString(x[last:start])
+				if got, ok := lookup(r); ok {
+					b.WriteString(Text(got))
+				} else {
+					unknown = true
+					b.WriteString(Unknown)
+				}
+				last = end
+			}
+			b.WriteString(x[last:])
+			return b.String()
 		case []any:
 			out := make([]any, len(x))
 			for i, e := range x {

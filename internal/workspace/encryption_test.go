@@ -116,7 +116,7 @@ func TestNoPropertyValueStoredInClear(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := ws.Engine.Apply(ctx, cfg, engine.ApplyOptions{}, nil)
+			res, err := ws.Engine.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 			if err == nil {
 				err = res.Err()
 			}

@@ -43,6 +43,11 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 	out := &Confined{Config: &config.Config{
 		Files: cfg.Files, Resources: slices.Clone(cfg.Resources), Outputs: cfg.Outputs, Encryption: cfg.Encryption,
 		Provider: config.ProviderConfig{Name: cfg.Provider.Name, Settings: maps.Clone(cfg.Provider.Settings), Pos: cfg.Provider.Pos},
+		// What the expansion for the environment made, as it is: moves
+		// and imports are planned, variables and secrets masked.
+		Moved: slices.Clone(cfg.Moved), Imports: slices.Clone(cfg.Imports),
+		Environment: cfg.Environment, Environments: slices.Clone(cfg.Environments),
+		Variables: slices.Clone(cfg.Variables), Secrets: slices.Clone(cfg.Secrets),
 	}}
 
 	name := cfg.Provider.Name

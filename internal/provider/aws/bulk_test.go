@@ -24,7 +24,7 @@ func applied(t *testing.T) (*aws.Provider, *awstest.Server, *engine.Engine, *sta
 	t.Helper()
 	p, srv := fake(t, engineOptions)
 	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "kyku0001", RetryBase: time.Millisecond})
-	res, err := e.Apply(context.Background(), providertest.Parse(t, providertest.Example(t, "aws")), engine.ApplyOptions{}, nil)
+	res, err := e.Apply(context.Background(), providertest.Parse(t, providertest.Example(t, "aws")), engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil || res.Err() != nil {
 		t.Fatalf("apply: %v %v", err, res.Err())
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/property"
+	"github.com/kyku/action/internal/value"
 )
 
 // dbKind maps Database to an RDS instance whose identifier is derived from
@@ -319,7 +320,7 @@ func (k dbKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 	if len(subnets) == 0 {
 		return provider.Object{}, fmt.Errorf("network %s has no Kyku subnets for the database", property.String(r.Properties, "network"))
 	}
-	if err := k.subnetGroup(ctx, id, "Kyku "+r.Prefix+"/"+r.Name, subnets, tags); err != nil {
+	if err := k.subnetGroup(ctx, id, "Kyku "+r.Prefix+"/"+value.SafeName(r.Name), subnets, tags); err != nil {
 		return provider.Object{}, err
 	}
 	in := &rds.CreateDBInstanceInput{

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/property"
+	"github.com/kyku/action/internal/value"
 )
 
 // sgKind maps SecurityGroup to a security group whose rules are converged
@@ -171,7 +172,7 @@ func (k sgKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 		err = k.p.call(ctx, "create security group", settling, func(ctx context.Context) (err error) {
 			out, err = k.p.ec2.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{
 				GroupName:         aws.String(r.CloudName),
-				Description:       aws.String("Kyku " + r.Prefix + "/" + r.Name),
+				Description:       aws.String("Kyku " + r.Prefix + "/" + value.SafeName(r.Name)),
 				VpcId:             aws.String(property.String(r.Properties, "network")),
 				TagSpecifications: tagSpec(ec2types.ResourceTypeSecurityGroup, sgTags(r)),
 			})

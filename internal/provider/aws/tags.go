@@ -11,6 +11,7 @@ import (
 
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/property"
+	"github.com/kyku/action/internal/value"
 )
 
 // System tag keys Kyku puts on every object.
@@ -26,7 +27,7 @@ func wantTags(r provider.Resource, extra map[string]string) map[string]string {
 	t := property.Tags(r.Properties, extra)
 	t[tagManaged] = "true"
 	t[tagPrefix] = r.Prefix
-	t[tagName] = r.Name
+	t[tagName] = value.SafeName(r.Name) // web[0] → web-0: every service's tag rules allow it
 	t[tagNameAWS] = r.CloudName
 	return t
 }

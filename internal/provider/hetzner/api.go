@@ -26,6 +26,8 @@ type api[T any] struct {
 	list    func(ctx context.Context, name, selector string) ([]*T, *hcloud.Response, error)
 	labels  func(o *T) map[string]string
 	relabel func(ctx context.Context, o *T, labels map[string]string) (*T, *hcloud.Response, error)
+	// rename gives o a new name and labels in one update.
+	rename func(ctx context.Context, o *T, name string, labels map[string]string) (*T, *hcloud.Response, error)
 	// del deletes o and returns the action doing it, if any.
 	del func(ctx context.Context, o *T) (*hcloud.Action, *hcloud.Response, error)
 	// object reports o in Kyku's vocabulary.
@@ -156,6 +158,22 @@ func (a api[T]) setLabels(ctx context.Context, id int64, fn func(have map[string
 		return nil, err
 	}
 	return a.label(ctx, o, fn(a.labels(o)))
+}
+
+// setName renames object id to name and writes its labels as fn computes
+// them from the current ones, in one update (taking turns with setLabels).
+func (a api[T]) setName(ctx context.Context, id int64, name string, fn func(have map[string]string) map[string]string) error {
+	mu := a.p.mutex(fmt.Sprintf("labels/%s/%d", a.what, id))
+	mu.Lock()
+	defer mu.Unlock()
+	o, err := a.byID(ctx, id)
+	if err != nil {
+		return err
+	}
+	return a.p.call(ctx, "rename "+a.what, func(ctx context.Context) (r *hcloud.Response, err error) {
+		_, r, err = a.rename(ctx, o, name, fn(a.labels(o)))
+		return r, err
+	})
 }
 
 // remove deletes the object of provider ID id and waits for the action

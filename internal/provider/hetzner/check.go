@@ -8,6 +8,7 @@ import (
 
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/property"
+	"github.com/kyku/action/internal/value"
 )
 
 // maxName keeps "<8-hex deploy prefix>-<name>" within Hetzner's 63
@@ -30,6 +31,7 @@ func (p *Provider) CheckResource(name, typ string, props map[string]any) []provi
 		refuse("", "the hetzner provider has no resource type %s", typ)
 		return out
 	}
+	name = value.SafeName(name) // an instance web[0] is labelled and named web-0
 	if len(name) > maxName || !labelRE.MatchString(name) {
 		refuse("", "on hetzner a name must be at most %d letters, digits, '-' or '_', starting and ending with a letter or digit (it becomes a label and a cloud name)", maxName)
 	} else if typ == "Vm" && strings.Contains(name, "_") {

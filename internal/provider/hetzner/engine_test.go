@@ -119,7 +119,7 @@ outputs:
 			line = i + 1
 		}
 	}
-	_, err := eng.Apply(context.Background(), providertest.Parse(t, text), engine.ApplyOptions{}, nil)
+	_, err := eng.Apply(context.Background(), providertest.Parse(t, text), engine.ApplyOptions{AutoApprove: true}, nil)
 	if err == nil {
 		t.Fatal("apply with a Database on hetzner succeeded; want a config error")
 	}
@@ -154,7 +154,7 @@ resources:
     type: SshKey
     properties: { publicKey: "`+publicKey("stale")+`" }
 `)
-	res, err := eng.Apply(ctx, cfg, engine.ApplyOptions{}, nil)
+	res, err := eng.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil || res.Err() != nil {
 		t.Fatalf("apply: %v %v", err, res.Err())
 	}
@@ -171,7 +171,7 @@ resources:
 	if err := b.Write(ctx, st, statemgr.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.Destroy(ctx, engine.ApplyOptions{}); err != nil {
+	if _, err := eng.Destroy(ctx, engine.ApplyOptions{AutoApprove: true}); err != nil {
 		t.Fatalf("destroy: %v", err)
 	}
 	if inv := e.cloud.Inventory(); len(inv) != 0 {

@@ -171,6 +171,9 @@ func (p *Provider) firewalls() api[hcloud.Firewall] {
 		relabel: func(ctx context.Context, f *hcloud.Firewall, labels map[string]string) (*hcloud.Firewall, *hcloud.Response, error) {
 			return p.c.Firewall.Update(ctx, f, hcloud.FirewallUpdateOpts{Labels: labels})
 		},
+		rename: func(ctx context.Context, f *hcloud.Firewall, name string, labels map[string]string) (*hcloud.Firewall, *hcloud.Response, error) {
+			return p.c.Firewall.Update(ctx, f, hcloud.FirewallUpdateOpts{Name: name, Labels: labels})
+		},
 		del: func(ctx context.Context, f *hcloud.Firewall) (*hcloud.Action, *hcloud.Response, error) {
 			r, err := p.c.Firewall.Delete(ctx, f)
 			return nil, r, err

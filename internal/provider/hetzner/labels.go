@@ -10,6 +10,7 @@ import (
 
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/property"
+	"github.com/kyku/action/internal/value"
 )
 
 // Labels Kyku puts on every object, and the ones it keeps its own
@@ -60,7 +61,7 @@ func wantLabels(r provider.Resource, extra map[string]string) map[string]string 
 	l := property.Tags(r.Properties, extra)
 	l[labelManaged] = "true"
 	l[labelPrefix] = r.Prefix
-	l[labelName] = r.Name
+	l[labelName] = value.SafeName(r.Name) // web[0] → web-0: a label value
 	return l
 }
 

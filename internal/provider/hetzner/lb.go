@@ -60,6 +60,9 @@ func (p *Provider) loadBalancers() api[hcloud.LoadBalancer] {
 		relabel: func(ctx context.Context, lb *hcloud.LoadBalancer, labels map[string]string) (*hcloud.LoadBalancer, *hcloud.Response, error) {
 			return p.c.LoadBalancer.Update(ctx, lb, hcloud.LoadBalancerUpdateOpts{Labels: labels})
 		},
+		rename: func(ctx context.Context, lb *hcloud.LoadBalancer, name string, labels map[string]string) (*hcloud.LoadBalancer, *hcloud.Response, error) {
+			return p.c.LoadBalancer.Update(ctx, lb, hcloud.LoadBalancerUpdateOpts{Name: name, Labels: labels})
+		},
 		// As documented since 2025, the delete is an action: the load
 		// balancer goes when it finishes.
 		del: func(ctx context.Context, lb *hcloud.LoadBalancer) (*hcloud.Action, *hcloud.Response, error) {

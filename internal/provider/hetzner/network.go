@@ -60,6 +60,9 @@ func (p *Provider) networks() api[hcloud.Network] {
 		relabel: func(ctx context.Context, n *hcloud.Network, labels map[string]string) (*hcloud.Network, *hcloud.Response, error) {
 			return p.c.Network.Update(ctx, n, hcloud.NetworkUpdateOpts{Labels: labels})
 		},
+		rename: func(ctx context.Context, n *hcloud.Network, name string, labels map[string]string) (*hcloud.Network, *hcloud.Response, error) {
+			return p.c.Network.Update(ctx, n, hcloud.NetworkUpdateOpts{Name: name, Labels: labels})
+		},
 		del: func(ctx context.Context, n *hcloud.Network) (*hcloud.Action, *hcloud.Response, error) {
 			r, err := p.c.Network.Delete(ctx, n)
 			return nil, r, err

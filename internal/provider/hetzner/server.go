@@ -96,6 +96,9 @@ func (p *Provider) servers() api[hcloud.Server] {
 		relabel: func(ctx context.Context, s *hcloud.Server, labels map[string]string) (*hcloud.Server, *hcloud.Response, error) {
 			return p.c.Server.Update(ctx, s, hcloud.ServerUpdateOpts{Labels: labels})
 		},
+		rename: func(ctx context.Context, s *hcloud.Server, name string, labels map[string]string) (*hcloud.Server, *hcloud.Response, error) {
+			return p.c.Server.Update(ctx, s, hcloud.ServerUpdateOpts{Name: name, Labels: labels})
+		},
 		del: func(ctx context.Context, s *hcloud.Server) (*hcloud.Action, *hcloud.Response, error) {
 			res, r, err := p.c.Server.DeleteWithResult(ctx, s)
 			if err != nil {

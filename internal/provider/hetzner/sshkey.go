@@ -33,6 +33,9 @@ func (p *Provider) sshKeys() api[hcloud.SSHKey] {
 		relabel: func(ctx context.Context, k *hcloud.SSHKey, labels map[string]string) (*hcloud.SSHKey, *hcloud.Response, error) {
 			return p.c.SSHKey.Update(ctx, k, hcloud.SSHKeyUpdateOpts{Labels: labels})
 		},
+		rename: func(ctx context.Context, k *hcloud.SSHKey, name string, labels map[string]string) (*hcloud.SSHKey, *hcloud.Response, error) {
+			return p.c.SSHKey.Update(ctx, k, hcloud.SSHKeyUpdateOpts{Name: name, Labels: labels})
+		},
 		del: func(ctx context.Context, k *hcloud.SSHKey) (*hcloud.Action, *hcloud.Response, error) {
 			r, err := p.c.SSHKey.Delete(ctx, k)
 			return nil, r, err

@@ -57,7 +57,7 @@ func Lifecycle(t *testing.T, s Stack) {
 	ctx := context.Background()
 	apply := func(text string) *engine.Result {
 		t.Helper()
-		res, err := eng.Apply(ctx, Parse(t, text), engine.ApplyOptions{}, nil)
+		res, err := eng.Apply(ctx, Parse(t, text), engine.ApplyOptions{AutoApprove: true}, nil)
 		if err != nil {
 			t.Fatalf("apply: %v", err)
 		}
@@ -109,7 +109,7 @@ func Lifecycle(t *testing.T, s Stack) {
 	apply(text)
 	plans(text)
 
-	res, err := eng.Destroy(ctx, engine.ApplyOptions{})
+	res, err := eng.Destroy(ctx, engine.ApplyOptions{AutoApprove: true})
 	if err != nil {
 		t.Fatalf("destroy: %v", err)
 	}

@@ -43,7 +43,7 @@ func (p *Provider) validate(t *schema.Type, r provider.Resource) error {
 			return fmt.Errorf("sim: %s %q: property %s%w", r.Type, r.Name, k, err)
 		}
 	}
-	for _, k := range t.PropNames() {
+	for _, k := range t.SortedProps() {
 		if t.Props[k].Required && r.Properties[k] == nil {
 			return fmt.Errorf("sim: %s %q: property %s is required", r.Type, r.Name, k)
 		}
@@ -143,7 +143,7 @@ func describe(v any) string {
 
 // checkImmutable refuses an update that changes an immutable property.
 func checkImmutable(t *schema.Type, name string, old, new map[string]any) error {
-	for _, k := range t.PropNames() {
+	for _, k := range t.SortedProps() {
 		if t.Props[k].Immutable && !value.Equal(old[k], new[k]) {
 			return fmt.Errorf("sim: %s %q: property %s is immutable; replace the resource", t.Name, name, k)
 		}

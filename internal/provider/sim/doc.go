@@ -36,7 +36,9 @@
 // or mistyped properties, missing required ones, values outside an enum,
 // and references that are not the ID of an existing object of the right
 // type (a Kyku name where an ID belongs) fail permanently. Update refuses
-// to change an immutable property. Outputs are deterministic given the ID:
+// to change an immutable property. Rename (provider.Renamer, for a moved
+// resource) gives an object a new cloud name and Kyku name and keeps its
+// ID; the old cloud name is free from then on. Outputs are deterministic given the ID:
 // id always; Vm privateIp (inside its subnet's CIDR) and publicIp (from
 // the RFC 5737 documentation ranges); Database and LoadBalancer endpoint.
 //

@@ -133,18 +133,23 @@ func (x *index) parse(b []byte) {
 func (x *index) lock(s *store, typ string) error {
 	x.mu.Lock()
 	for {
-		if err := x.open(s, typ, true); err != nil {
-			x.mu.Unlock()
-			return err
+		if x.f == nil {
+			if err := x.open(s, typ, true); err != nil {
+				x.mu.Unlock()
+				return err
+			}
 		}
 		if err := flock(x.f, unix.LOCK_EX); err != nil {
 			x.mu.Unlock()
 			return fmt.Errorf("sim: lock name index %s: %w", x.path, err)
 		}
-		if x.same() { // not replaced while we waited for the lock
+		if x.same() { // still the file at the path, now that we hold it
 			break
 		}
+		// Replaced (the cloud was reset): reopen and lock the new one.
 		flock(x.f, unix.LOCK_UN)
+		x.f.Close()
+		x.f = nil
 	}
 	if err := x.catchUp(); err != nil {
 		x.unlock()
@@ -169,6 +174,10 @@ func (x *index) set(cloudName, id string) error {
 	if _, err := x.f.Write([]byte(line)); err != nil {
 		return fmt.Errorf("sim: write name index %s: %w", x.path, err)
 	}
+	// Caught up and holding the flock, the line landed at x.off: take it in
+	// as catchUp would have, without reading it back.
+	x.off += int64(len(line))
+	x.parse([]byte(line))
 	return nil
 }
 

@@ -174,14 +174,14 @@ func (p *Provider) create(r provider.Resource) (provider.Object, error) {
 	defer x.unlock()
 	if id := x.ids[r.CloudName]; id != "" {
 		rec, err := p.store.read(r.Type, id)
-		if err == nil {
+		if err == nil && rec.CloudName == r.CloudName {
 			return toObject(rec), nil
 		}
-		if !errors.Is(err, fs.ErrNotExist) {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return provider.Object{}, err
 		}
-		// The index outlived its object (deleted, or a crash before the
-		// object was written): the name is free.
+		// The index outlived its object (deleted, renamed, or a crash
+		// before the object was written): the name is free.
 	}
 	rec := &record{
 		Type:       r.Type,
@@ -270,6 +270,9 @@ func (p *Provider) Lookup(ctx context.Context, typ, cloudName string) (provider.
 	rec, err := p.readObject(typ, id)
 	if err != nil {
 		return provider.Object{}, err
+	}
+	if rec.CloudName != cloudName { // renamed since: the name is free
+		return provider.Object{}, fmt.Errorf("sim: %s named %q: %w", typ, cloudName, provider.ErrNotFound)
 	}
 	if err := p.injected(OpRead, typ, rec.Name); err != nil {
 		return provider.Object{}, err
@@ -369,11 +372,13 @@ func (p *Provider) delete(rec *record) error {
 	return nil
 }
 
-// toObject converts a record; Outputs["id"] is always the ID.
+// toObject converts a record, which it takes over (every caller has a
+// record of its own: decoded for the call, or just written); Outputs["id"]
+// is always the ID.
 func toObject(rec *record) provider.Object {
-	out := make(map[string]any, len(rec.Outputs)+1)
-	for k, v := range rec.Outputs {
-		out[k] = v
+	out := rec.Outputs
+	if out == nil {
+		out = make(map[string]any, 1)
 	}
 	out["id"] = rec.ID
 	return provider.Object{ID: rec.ID, CloudName: rec.CloudName, Properties: rec.Properties, Outputs: out}

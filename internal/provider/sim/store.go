@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -40,8 +39,11 @@ type store struct {
 	dir     string
 	idMu    sync.Mutex // one allocation at a time in this process; flock covers the others
 	counter *os.File   // <Dir>/.next-id, open while the store lives
-	ready   sync.Map   // type → true once its directory exists
-	index   sync.Map   // type → *index
+	// counterDev and counterIno identify the open counter file, to notice
+	// when the path names another (the cloud was reset).
+	counterDev, counterIno uint64
+	ready                  sync.Map // type → true once its directory exists
+	index                  sync.Map // type → *index
 }
 
 func (s *store) objectPath(typ, id string) string {
@@ -113,12 +115,14 @@ func (s *store) retryMissingDir(typ string, op func() error) error {
 // a corrupt one an error naming the path.
 func (s *store) read(typ, id string) (*record, error) {
 	path := s.objectPath(typ, id)
-	b, err := os.ReadFile(path)
+	buf := readBufs.Get().(*[]byte)
+	defer readBufs.Put(buf)
+	b, err := readSmall(path, buf)
 	if err != nil {
 		return nil, err
 	}
-	var rec record
-	if err := json.Unmarshal(b, &rec); err != nil {
+	rec, err := decodeRecord(b) // copies what it keeps out of b
+	if err != nil {
 		return nil, fmt.Errorf("sim: corrupt object file %s: %w", path, err)
 	}
 	if rec.ID != id || rec.Type != typ {
@@ -127,22 +131,58 @@ func (s *store) read(typ, id string) (*record, error) {
 	if rec.Properties == nil {
 		rec.Properties = map[string]any{}
 	}
-	return &rec, nil
+	return rec, nil
+}
+
+// readBufs holds buffers for readSmall: object files are small.
+var readBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// readSmall reads the file at path into *buf (grown as needed), usually
+// with three system calls (open, read, close): os.ReadFile adds a stat, a second read
+// and the poller's bookkeeping, a fair share of a plan's CPU over
+// thousands of objects. A missing file is an error wrapping
+// fs.ErrNotExist.
+func readSmall(path string, buf *[]byte) ([]byte, error) {
+	var fd int
+	var err error
+	for {
+		fd, err = unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	b := (*buf)[:0]
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := unix.Read(fd, b[len(b):cap(b)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		short := n < cap(b)-len(b)
+		b = b[:len(b)+n]
+		if n == 0 || short {
+			// A regular file's read comes back short only at its end
+			// (object files are replaced whole, never written in place),
+			// which saves the read that would return 0.
+			*buf = b
+			return b, nil
+		}
+	}
 }
 
 // exists reports whether the object file is there.
 func (s *store) exists(typ, id string) bool {
 	_, err := os.Stat(s.objectPath(typ, id))
 	return err == nil
-}
-
-// encode renders an object file: pretty-printed, for people editing it.
-func encode(rec *record) ([]byte, error) {
-	b, err := json.MarshalIndent(rec, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("sim: encode %s %s: %w", rec.Type, rec.ID, err)
-	}
-	return append(b, '\n'), nil
 }
 
 // write replaces the object file atomically (temp file + rename). No
@@ -261,7 +301,8 @@ func (s *store) allocID(avoid string) (string, error) {
 	}
 	defer flock(f, unix.LOCK_UN)
 	var buf [32]byte
-	n, _ := f.ReadAt(buf[:], 0)
+	n, _ := unix.Pread(int(f.Fd()), buf[:], 0) // one call: os.File.ReadAt reads again to see the end
+	n = max(n, 0)
 	last := int64(firstID - 1)
 	if text := strings.TrimSpace(string(buf[:n])); text != "" {
 		var err error
@@ -288,9 +329,8 @@ func (s *store) allocID(avoid string) (string, error) {
 // Called with idMu held.
 func (s *store) openCounter(path string) error {
 	if s.counter != nil {
-		var st, held unix.Stat_t
-		if unix.Stat(path, &st) == nil && unix.Fstat(int(s.counter.Fd()), &held) == nil &&
-			st.Dev == held.Dev && st.Ino == held.Ino {
+		var st unix.Stat_t
+		if unix.Stat(path, &st) == nil && st.Dev == s.counterDev && st.Ino == s.counterIno {
 			return nil
 		}
 		s.counter.Close()
@@ -305,7 +345,12 @@ func (s *store) openCounter(path string) error {
 	if err != nil {
 		return fmt.Errorf("sim: open ID counter: %w", err)
 	}
-	s.counter = f
+	var held unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &held); err != nil {
+		f.Close()
+		return fmt.Errorf("sim: stat ID counter: %w", err)
+	}
+	s.counter, s.counterDev, s.counterIno = f, held.Dev, held.Ino
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kyku/action/internal/statemgr"
+	"golang.org/x/sys/unix"
 )
 
 // errLockLost is wrapped when a held lock's file no longer carries our
@@ -132,8 +133,40 @@ func (b *Backend) isStale(o *observed) bool {
 	return b.opts.Now().Sub(o.beat) > b.opts.StaleAfter
 }
 
+// guarded runs fn holding an exclusive flock on the state directory, so
+// that lock-file changes (create, take, heartbeat rewrite) never interleave
+// between processes: takeIf moves the lock aside to check it and puts it
+// back, and a create slipping into that instant would leave two holders.
+// The kernel drops the flock when its holder dies.
+func (b *Backend) guarded(fn func() error) error {
+	d, err := os.Open(b.dir)
+	if err != nil {
+		return fmt.Errorf("open state directory %s: %w", b.dir, err)
+	}
+	defer d.Close()
+	for {
+		err = unix.Flock(int(d.Fd()), unix.LOCK_EX)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("lock state directory %s: %w", b.dir, err)
+	}
+	defer unix.Flock(int(d.Fd()), unix.LOCK_UN)
+	return fn()
+}
+
 // tryCreate creates the lock file exclusively; false when it exists.
-func (b *Backend) tryCreate(body []byte) (bool, error) {
+func (b *Backend) tryCreate(body []byte) (created bool, err error) {
+	err = b.guarded(func() error {
+		created, err = b.create(body)
+		return err
+	})
+	return created, err
+}
+
+func (b *Backend) create(body []byte) (bool, error) {
 	f, err := os.OpenFile(b.lockPath(), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return false, nil
@@ -193,9 +226,17 @@ func (b *Backend) readLock() (*observed, error) {
 // against others doing the same: the file is first renamed to a name of our
 // own (atomic, so only one taker gets any given file), then checked. When it
 // is not the lock we meant (it changed, or a new lock replaced a broken one
-// meanwhile), it is put back with os.Link, which fails if yet another lock
-// was created in the instant it was away.
-func (b *Backend) takeIf(match func(raw []byte) bool) (bool, error) {
+// meanwhile), it is put back with os.Link. All of it runs guarded, so no
+// other process creates a lock in the instant it is away.
+func (b *Backend) takeIf(match func(raw []byte) bool) (taken bool, err error) {
+	err = b.guarded(func() error {
+		taken, err = b.take(match)
+		return err
+	})
+	return taken, err
+}
+
+func (b *Backend) take(match func(raw []byte) bool) (bool, error) {
 	aside := b.lockPath() + ".take-" + randomHex(8)
 	if err := os.Rename(b.lockPath(), aside); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -262,6 +303,10 @@ func (h *heldLock) Info() statemgr.LockInfo {
 
 // beat rewrites the lock with a fresh heartbeat, only while it is still ours.
 func (h *heldLock) beat(context.Context) error {
+	return h.b.guarded(h.rewrite)
+}
+
+func (h *heldLock) rewrite() error {
 	obs, err := h.b.readLock()
 	if err != nil {
 		return err

@@ -163,7 +163,7 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	objects := map[string][]byte{}
 	start := time.Now()
 	for i := range applies {
-		res, err := eng.Apply(ctx, faultConfig(t, i), engine.ApplyOptions{}, nil)
+		res, err := eng.Apply(ctx, faultConfig(t, i), engine.ApplyOptions{AutoApprove: true}, nil)
 		if err == nil && res != nil {
 			err = res.Err()
 		}
@@ -224,7 +224,7 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	// The last configuration, applied on a clean connection, changes
 	// nothing that the state does not already know about.
 	cleanEng := engine.New(cloud, clean, engine.Options{Env: "prod", DeployPrefix: "fault", Lock: statemgr.LockInfo{Who: "fault-test@localhost"}})
-	res, err := cleanEng.Apply(context.Background(), faultConfig(t, applies-1), engine.ApplyOptions{}, nil)
+	res, err := cleanEng.Apply(context.Background(), faultConfig(t, applies-1), engine.ApplyOptions{AutoApprove: true}, nil)
 	if err == nil {
 		err = res.Err()
 	}

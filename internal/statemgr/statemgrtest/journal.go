@@ -72,6 +72,31 @@ func testJournal(t *testing.T, newBackend Factory) {
 		}
 	})
 
+	t.Run("a move survives the journal and renames on fold", func(t *testing.T) {
+		b := newBackend(t)
+		base := NewState("lin-1", 3, "app-server")
+		mv := state.Entry{Seq: 1, BaseSerial: 3, Lineage: "lin-1", Op: state.OpMove, Name: `web["a"]`, From: "app-server"}
+		if err := b.Append(ctx, mv); err != nil {
+			t.Fatalf("Append: %v", err)
+		}
+		es := mustEntries(t, b)
+		if d := cmp.Diff([]state.Entry{mv}, es); d != "" {
+			t.Fatalf("entries (-want +got):\n%s", d)
+		}
+		got := base.Clone()
+		if !state.Fold(got, es) {
+			t.Fatal("Fold reported no change")
+		}
+		want := base.Clone()
+		r := want.Resources["app-server"]
+		delete(want.Resources, "app-server")
+		r.Name = `web["a"]`
+		want.Resources[`web["a"]`] = r
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("folded state (-want +got):\n%s", d)
+		}
+	})
+
 	t.Run("clear removes every entry and is idempotent", func(t *testing.T) {
 		b := newBackend(t)
 		for i := int64(1); i <= 3; i++ {

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/kyku/action/internal/engine"
+)
+
+// cmdImport is kyku import NAME PROVIDER_ID: read the object from the
+// cloud and record it in state as NAME (a resource or instance of the
+// configuration for -e).
+func cmdImport(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("import", env)
+	var c common
+	c.register(fs, env)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("import needs NAME and PROVIDER_ID (e.g. kyku import 'web[0]' 12345), got %d argument(s)", len(pos))
+	}
+	cfg, err := c.load(env)
+	if err != nil {
+		return err
+	}
+	ws, err := c.open(ctx, env, cfg, "import", nil)
+	if err != nil {
+		return err
+	}
+	res, err := ws.Engine.Import(ctx, cfg, pos[0], pos[1])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "Imported %s %s (id %s, cloud name %s) into state (serial %d → %d, backup %s).\n",
+		res.Type, res.Names[0], res.ProviderID, res.CloudName, res.SerialBefore, res.SerialAfter, res.BackupKey)
+	fmt.Fprintln(env.Stdout, "Run kyku plan to see whether it matches the configuration.")
+	return nil
+}
+
+// stateRepair runs kyku state list, mv and rm through an engine on the
+// configured backend (no provider: nothing in the cloud is touched).
+func stateRepair(ctx context.Context, env *Env, e *engine.Engine, pos []string) error {
+	switch {
+	case pos[0] == "list" && len(pos) == 1:
+		st, err := e.ReadState(ctx)
+		if err != nil {
+			return err
+		}
+		if st == nil || len(st.Resources) == 0 {
+			fmt.Fprintln(env.Stdout, "No resources in state.")
+			return nil
+		}
+		width := 0
+		for _, n := range st.Names() {
+			width = max(width, len(n))
+		}
+		for _, n := range st.Names() {
+			r := st.Resources[n]
+			fmt.Fprintf(env.Stdout, "%-*s  %-13s  %s\n", width, n, r.Type, r.ProviderID)
+		}
+		return nil
+	case pos[0] == "mv" && len(pos) == 3:
+		res, err := e.StateMove(ctx, pos[1], pos[2])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "Moved %s to %s in state (serial %d → %d, backup %s); the cloud is unchanged.\n",
+			pos[1], strings.Join(res.Names, ", "), res.SerialBefore, res.SerialAfter, res.BackupKey)
+		return nil
+	case pos[0] == "rm" && len(pos) >= 2:
+		res, err := e.StateRemove(ctx, pos[1:]...)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "Removed %s from state (serial %d → %d, backup %s); the cloud objects stay.\n",
+			strings.Join(res.Names, ", "), res.SerialBefore, res.SerialAfter, res.BackupKey)
+		return nil
+	}
+	return fmt.Errorf("state %s: wrong arguments %q (want list, mv FROM TO, rm NAME…)", pos[0], pos[1:])
+}

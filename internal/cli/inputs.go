@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kyku/action/internal/config"
+)
+
+// varFlags collects repeated --var name=value flags.
+type varFlags map[string]string
+
+func (v varFlags) String() string { return "" }
+
+func (v varFlags) Set(s string) error {
+	name, val, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want --var name=value, got %q", s)
+	}
+	if _, dup := v[name]; dup {
+		return fmt.Errorf("--var %s given twice", name)
+	}
+	v[name] = val
+	return nil
+}
+
+// listFlags collects a repeated flag (--target).
+type listFlags []string
+
+func (l *listFlags) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlags) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
+// inputs are what the configuration is expanded with: -e, --var and
+// KYKU_VAR_<name>.
+func (c *common) inputs(env *Env) config.Inputs {
+	return config.Inputs{Environment: c.env, Vars: c.vars, Getenv: env.Getenv}
+}
+
+// load reads and expands the configuration for -e with --var and
+// KYKU_VAR_<name>.
+func (c *common) load(env *Env) (*config.Config, error) {
+	return config.LoadEnv(c.config, c.inputs(env))
+}

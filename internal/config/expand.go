@@ -1,0 +1,455 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kyku/action/internal/value"
+	"go.yaml.in/yaml/v3"
+)
+
+// Expansion. Variables, ${environment}, ${count.index}, ${each.key} and
+// ${each.value} are substituted in the YAML nodes themselves, as the walk
+// of a resource or output meets them (deref calls subst): a whole-string
+// reference becomes a node of the value's own type (a number, a list, …),
+// positioned where the reference was written, and is then checked against
+// the schema like anything written out; inside a longer string it is
+// interpolated as text. ${web[*]} becomes the list of web's instance
+// references. A resource with count or forEach is walked once per
+// instance, named web[0] or edge["a"]; the engine sees the instances as
+// ordinary resources.
+
+// MaxInstances bounds count and the size of forEach (a hostile
+// configuration must not make millions of resources).
+const MaxInstances = 10000
+
+// reserved names cannot name resources: they are the first word of the
+// references expansion substitutes.
+var reserved = []string{"count", "each", "environment", "var"}
+
+// scopeKind says which instance references a walk may substitute.
+type scopeKind int
+
+const (
+	plainScope scopeKind = iota // a resource without count/forEach, or an output
+	countScope
+	eachScope
+	exprScope // count or forEach itself: variables only, no resources
+)
+
+// scope is what substitution knows during the walk of one resource
+// instance or output.
+type scope struct {
+	kind      scopeKind
+	what      string // "count", "forEach": for exprScope messages
+	owner     string // `resource "web[0]"`, for messages
+	index     int
+	key       string
+	each      any
+	sensitive bool // a sensitive variable was substituted
+}
+
+// template is one resource as written: its instances are expanded from it.
+type template struct {
+	name     string
+	file     string
+	key, val *yaml.Node
+	kind     scopeKind // plainScope, countScope or eachScope
+	count    int
+	keys     []string       // forEach keys, in order
+	values   map[string]any // forEach values by key
+	bad      bool           // count/forEach could not be evaluated (reported)
+}
+
+// instances returns the addresses of t's instances.
+func (t *template) instances() []string {
+	switch t.kind {
+	case countScope:
+		out := make([]string, t.count)
+		for i := range out {
+			out[i] = value.InstanceName(t.name, i)
+		}
+		return out
+	case eachScope:
+		out := make([]string, len(t.keys))
+		for i, k := range t.keys {
+			out[i] = value.KeyName(t.name, k)
+		}
+		return out
+	}
+	return []string{t.name}
+}
+
+// describe says how many instances t has, for messages.
+func (t *template) describe() string {
+	switch t.kind {
+	case countScope:
+		switch t.count {
+		case 0:
+			return "count 0: no instances"
+		case 1:
+			return "count 1: only " + value.InstanceName(t.name, 0)
+		}
+		return fmt.Sprintf("count %d: %s to %s", t.count, value.InstanceName(t.name, 0), value.InstanceName(t.name, t.count-1))
+	case eachScope:
+		if len(t.keys) == 0 {
+			return "forEach with no keys"
+		}
+		qs := make([]string, len(t.keys))
+		for i, k := range t.keys {
+			qs[i] = strconv.Quote(k)
+		}
+		return "forEach keys " + strings.Join(qs, ", ")
+	}
+	return "no count or forEach"
+}
+
+// subst substitutes the expansion references in the string scalar n.
+// It returns n when there is nothing to substitute, a new node otherwise,
+// or nil after reporting a problem.
+func (p *parser) subst(n *yaml.Node, path string) *yaml.Node {
+	s := n.Value
+	if r, ok := value.ParseRef(s); ok {
+		return p.substWhole(n, r, path)
+	}
+	var b strings.Builder
+	changed := false
+	last := 0
+	for {
+		r, start, end, ok := nextRefAt(s, last)
+		if !ok {
+			break
+		}
+		text, whole, did, ok := p.substText(n, r, path)
+		if !ok {
+			return nil
+		}
+		if whole {
+			p.diags.Add(p.pos(n), "%s: %s must be the whole value, not part of the string %s", p.where(path), r.String(), p.quoted(n, s))
+			return nil
+		}
+		if did {
+			b.WriteString(s[last:start])
+			b.WriteString(text)
+			last = end
+			changed = true
+		}
+		if !did {
+			b.WriteString(s[last:end])
+			last = end
+		}
+	}
+	if !changed {
+		return n
+	}
+	b.WriteString(s[last:])
+	out := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: b.String(), Line: n.Line, Column: n.Column}
+	p.done(out, n)
+	return out
+}
+
+// nextRefAt finds the next reference in s at or after from.
+func nextRefAt(s string, from int) (value.Ref, int, int, bool) {
+	for i := from; i < len(s); {
+		j := strings.Index(s[i:], "${")
+		if j < 0 {
+			return value.Ref{}, 0, 0, false
+		}
+		i += j
+		if r, ok := refPrefix(s[i:]); ok {
+			return r, i, i + len(refText(s[i:])), true
+		}
+		i += 2
+	}
+	return value.Ref{}, 0, 0, false
+}
+
+// refPrefix parses the reference at the start of s.
+func refPrefix(s string) (value.Ref, bool) {
+	end := strings.IndexByte(s, '}')
+	if end < 0 {
+		return value.Ref{}, false
+	}
+	return value.ParseRef(s[:end+1])
+}
+
+func refText(s string) string { return s[:strings.IndexByte(s, '}')+1] }
+
+// where is the owner and property path for messages.
+func (p *parser) where(path string) string {
+	if p.scope != nil && p.scope.owner != "" {
+		return p.scope.owner
+	}
+	return path
+}
+
+// quoted is s quoted for a message, or "(sensitive)" when n holds a
+// sensitive value.
+func (p *parser) quoted(n *yaml.Node, s string) string {
+	if p.secret[n] {
+		return "(sensitive)"
+	}
+	return strconv.Quote(s)
+}
+
+// done records that out (made from in) needs no more substitution, and
+// carries over whether it holds a sensitive value.
+func (p *parser) done(out, in *yaml.Node) {
+	p.substituted[out] = true
+	if in != nil && p.secret[in] {
+		p.secret[out] = true
+	}
+}
+
+// substText returns the text a reference inside a longer string becomes:
+// did is false for a resource reference left as it is (canonicalized in
+// text when its index was written another way), whole is true for one
+// that must stand alone (a splat, a list or map variable).
+func (p *parser) substText(n *yaml.Node, r value.Ref, path string) (text string, whole, did, ok bool) {
+	sc := p.scope
+	switch r.Resource {
+	case "var":
+		v, ok := p.variableRef(n, r, path)
+		if !ok {
+			return "", false, false, false
+		}
+		switch v.Value.(type) {
+		case []any, map[string]any:
+			p.diags.Add(p.pos(n), "%s: %s is a %s and cannot be part of a string; use %q as the whole value", p.where(path), r.String(), v.Type, r.String())
+			return "", false, false, false
+		}
+		if v.Sensitive {
+			sc.sensitive = true
+		}
+		return value.Text(v.Value), false, true, true
+	case "environment":
+		if r.Attr != "" {
+			p.diags.Add(p.pos(n), "%s: %s: environment has no attributes; write ${environment}", p.where(path), r.String())
+			return "", false, false, false
+		}
+		return p.inputs.Environment, false, true, true
+	case "count", "each":
+		x, ok := p.instanceRef(n, r, path)
+		if !ok {
+			return "", false, false, false
+		}
+		switch x.(type) {
+		case []any, map[string]any:
+			return "", true, false, true
+		}
+		return value.Text(x), false, true, true
+	}
+	a, ok := value.ParseAddress(r.Resource)
+	if !ok {
+		return "", false, false, true
+	}
+	if a.Kind == value.AllIndex {
+		return "", true, false, true
+	}
+	if sc.kind == exprScope {
+		p.exprRefErr(n, r)
+		return "", false, false, false
+	}
+	if !p.wholeResourceOK(n, a, path) {
+		return "", false, false, false
+	}
+	if canon := a.String(); canon != r.Resource {
+		return value.Ref{Resource: canon, Attr: r.Attr}.String(), false, true, true
+	}
+	return "", false, false, true
+}
+
+// substWhole substitutes a string that is exactly one reference.
+func (p *parser) substWhole(n *yaml.Node, r value.Ref, path string) *yaml.Node {
+	sc := p.scope
+	switch r.Resource {
+	case "var":
+		v, ok := p.variableRef(n, r, path)
+		if !ok {
+			return nil
+		}
+		out := nodeOf(v.Value, n)
+		p.markDone(out)
+		if v.Sensitive {
+			sc.sensitive = true
+			p.markSecret(out)
+		}
+		return out
+	case "environment":
+		if r.Attr != "" {
+			p.diags.Add(p.pos(n), "%s: %s: environment has no attributes; write ${environment}", p.where(path), r.String())
+			return nil
+		}
+		out := nodeOf(p.inputs.Environment, n)
+		p.markDone(out)
+		return out
+	case "count", "each":
+		x, ok := p.instanceRef(n, r, path)
+		if !ok {
+			return nil
+		}
+		out := nodeOf(x, n)
+		p.markDone(out)
+		return out
+	}
+	a, ok := value.ParseAddress(r.Resource)
+	if !ok {
+		return n
+	}
+	if sc.kind == exprScope {
+		p.exprRefErr(n, r)
+		return nil
+	}
+	if a.Kind == value.AllIndex {
+		t := p.templates[a.Name]
+		if t == nil {
+			p.diags.Add(p.pos(n), "%s: %s: reference to unknown resource %q%s", p.where(path), r.String(), a.Name, didYouMean(a.Name, p.templateNames()))
+			return nil
+		}
+		if t.kind == plainScope {
+			p.diags.Add(p.pos(n), "%s: %s: %q has no count or forEach; refer to it as %q", p.where(path), r.String(), a.Name, value.Ref{Resource: a.Name, Attr: r.Attr}.String())
+			return nil
+		}
+		out := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: n.Line, Column: n.Column}
+		for _, inst := range t.instances() {
+			e := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value.Ref{Resource: inst, Attr: r.Attr}.String(), Line: n.Line, Column: n.Column}
+			out.Content = append(out.Content, e)
+		}
+		p.markDone(out)
+		return out
+	}
+	if !p.wholeResourceOK(n, a, path) {
+		return nil
+	}
+	if canon := a.String(); canon != r.Resource {
+		out := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value.Ref{Resource: canon, Attr: r.Attr}.String(), Line: n.Line, Column: n.Column}
+		p.done(out, n)
+		return out
+	}
+	return n
+}
+
+// wholeResourceOK reports (and returns false for) a reference to a
+// resource with count or forEach by its name alone.
+func (p *parser) wholeResourceOK(n *yaml.Node, a value.Address, path string) bool {
+	if a.Kind != value.NoIndex {
+		return true
+	}
+	t := p.templates[a.Name]
+	if t == nil || t.kind == plainScope || t.bad {
+		return true
+	}
+	p.diags.Add(p.pos(n), "%s: %s", p.where(path), p.instanceHint(a.Name))
+	return false
+}
+
+func (p *parser) exprRefErr(n *yaml.Node, r value.Ref) {
+	p.diags.Add(p.pos(n), "%s: %s cannot use %s: write a literal or a variable (\"${var.name}\"); it must be known when planning, before anything is created", p.scope.owner, p.scope.what, r.String())
+}
+
+// variableRef resolves ${var.name}; ok false after reporting (or when the
+// variable's own problem was reported already).
+func (p *parser) variableRef(n *yaml.Node, r value.Ref, path string) (*Variable, bool) {
+	if r.Attr == "" {
+		p.diags.Add(p.pos(n), "%s: ${var} names no variable; write ${var.name}", p.where(path))
+		return nil, false
+	}
+	v := p.vars[r.Attr]
+	if v == nil {
+		p.diags.Add(p.pos(n), "%s: unknown variable %q in %s%s", p.where(path), r.Attr, r.String(), p.varHint(r.Attr))
+		return nil, false
+	}
+	if !v.resolved {
+		return nil, false // its declaration or value was reported
+	}
+	return v, true
+}
+
+// instanceRef resolves ${count.index}, ${each.key} and ${each.value}.
+func (p *parser) instanceRef(n *yaml.Node, r value.Ref, path string) (any, bool) {
+	sc := p.scope
+	switch {
+	case r.Resource == "count" && r.Attr == "index":
+		if sc.kind == countScope {
+			return float64(sc.index), true
+		}
+		p.diags.Add(p.pos(n), "%s: ${count.index} is only for a resource with count", p.where(path))
+	case r.Resource == "each" && (r.Attr == "key" || r.Attr == "value"):
+		if sc.kind == eachScope {
+			if r.Attr == "key" {
+				return sc.key, true
+			}
+			return value.Copy(sc.each), true
+		}
+		p.diags.Add(p.pos(n), "%s: %s is only for a resource with forEach", p.where(path), r.String())
+	case r.Resource == "count":
+		p.diags.Add(p.pos(n), "%s: %s: count has only ${count.index}", p.where(path), r.String())
+	default:
+		p.diags.Add(p.pos(n), "%s: %s: each has only ${each.key} and ${each.value}", p.where(path), r.String())
+	}
+	return nil, false
+}
+
+func (p *parser) markDone(n *yaml.Node) {
+	p.substituted[n] = true
+	for _, c := range n.Content {
+		p.markDone(c)
+	}
+}
+
+func (p *parser) markSecret(n *yaml.Node) {
+	p.secret[n] = true
+	for _, c := range n.Content {
+		p.markSecret(c)
+	}
+}
+
+// nodeOf builds the YAML node of a canonical value, positioned at at.
+func nodeOf(v any, at *yaml.Node) *yaml.Node {
+	n := &yaml.Node{Line: at.Line, Column: at.Column}
+	switch x := v.(type) {
+	case nil:
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!null", "null"
+	case string:
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!str", x
+	case bool:
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!bool", strconv.FormatBool(x)
+	case float64:
+		n.Kind = yaml.ScalarNode
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			n.Tag, n.Value = "!!int", strconv.FormatInt(int64(x), 10)
+		} else {
+			n.Tag, n.Value = "!!float", strconv.FormatFloat(x, 'g', -1, 64)
+		}
+	case []any:
+		n.Kind, n.Tag = yaml.SequenceNode, "!!seq"
+		for _, e := range x {
+			n.Content = append(n.Content, nodeOf(e, at))
+		}
+	case map[string]any:
+		n.Kind, n.Tag = yaml.MappingNode, "!!map"
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k, Line: at.Line, Column: at.Column}, nodeOf(x[k], at))
+		}
+	default:
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!str", fmt.Sprint(x)
+	}
+	return n
+}
+
+func (p *parser) templateNames() []string {
+	names := make([]string, 0, len(p.templates))
+	for n := range p.templates {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

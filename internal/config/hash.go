@@ -1,0 +1,153 @@
+package config
+
+import (
+	"slices"
+
+	"github.com/kyku/action/internal/value"
+)
+
+// appendCanonical writes what json.Marshal writes for
+//
+//	struct {
+//		Provider  ProviderConfig `json:"provider"`
+//		Resources []*Resource    `json:"resources"` // without auto-subnets
+//		Outputs   []*Output      `json:"outputs"`
+//		Moved     []*Moved       `json:"moved,omitempty"`
+//		Imports   []*Import      `json:"imports,omitempty"`
+//	}
+//
+// Adding a field to Resource, Output, ProviderConfig, Moved or Import means
+// adding it here too: TestHashCoversEveryField fails until then.
+func (c *Config) appendCanonical(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `{"provider":{"name":`...)
+	b = value.AppendString(b, c.Provider.Name)
+	if len(c.Provider.Settings) > 0 {
+		b = append(b, `,"settings":{`...)
+		keys := make([]string, 0, len(c.Provider.Settings))
+		for k := range c.Provider.Settings {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = value.AppendString(b, k)
+			b = append(b, ':')
+			b = value.AppendString(b, c.Provider.Settings[k])
+		}
+		b = append(b, '}')
+	}
+	b = append(b, `},"resources":[`...)
+	n := 0
+	for _, r := range c.Resources {
+		if r.AutoFrom != "" {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		if b, err = appendResource(b, r); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `],"outputs":`...)
+	if c.Outputs == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, o := range c.Outputs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if o == nil {
+				b = append(b, "null"...)
+				continue
+			}
+			b = append(b, `{"name":`...)
+			b = value.AppendString(b, o.Name)
+			b = append(b, `,"value":`...)
+			if b, err = value.AppendJSON(b, o.Value); err != nil {
+				return nil, err
+			}
+			if o.Sensitive {
+				b = append(b, `,"sensitive":true`...)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(c.Moved) > 0 {
+		b = append(b, `,"moved":[`...)
+		for i, m := range c.Moved {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"from":`...)
+			b = value.AppendString(b, m.From)
+			b = append(b, `,"to":`...)
+			b = value.AppendString(b, m.To)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(c.Imports) > 0 {
+		b = append(b, `,"imports":[`...)
+		for i, im := range c.Imports {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"to":`...)
+			b = value.AppendString(b, im.To)
+			b = append(b, `,"id":`...)
+			b = value.AppendString(b, im.ID)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), nil
+}
+
+func appendResource(b []byte, r *Resource) ([]byte, error) {
+	b = append(b, `{"name":`...)
+	b = value.AppendString(b, r.Name)
+	b = append(b, `,"type":`...)
+	b = value.AppendString(b, r.Type)
+	b = append(b, `,"properties":`...)
+	var err error
+	if r.Properties == nil {
+		b = append(b, "null"...)
+	} else if b, err = value.AppendJSON(b, r.Properties); err != nil {
+		return nil, err
+	}
+	if r.Protect {
+		b = append(b, `,"protect":true`...)
+	}
+	b = appendNames(b, "ignoreChanges", r.IgnoreChanges)
+	b = appendNames(b, "dependsOn", r.DependsOn)
+	if r.AutoFrom != "" {
+		b = append(b, `,"autoFrom":`...)
+		b = value.AppendString(b, r.AutoFrom)
+	}
+	b = appendNames(b, "sensitive", r.Sensitive)
+	return append(b, '}'), nil
+}
+
+// appendNames writes an omitempty list of strings.
+func appendNames(b []byte, key string, names []string) []byte {
+	if len(names) == 0 {
+		return b
+	}
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, `":[`...)
+	for i, n := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = value.AppendString(b, n)
+	}
+	return append(b, ']')
+}

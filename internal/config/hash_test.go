@@ -1,0 +1,88 @@
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// hashByReflection is the definition Hash implements without reflection.
+func hashByReflection(c *Config) string {
+	user := make([]*Resource, 0, len(c.Resources))
+	for _, r := range c.Resources {
+		if r.AutoFrom == "" {
+			user = append(user, r)
+		}
+	}
+	b, err := json.Marshal(struct {
+		Provider  ProviderConfig `json:"provider"`
+		Resources []*Resource    `json:"resources"`
+		Outputs   []*Output      `json:"outputs"`
+		Moved     []*Moved       `json:"moved,omitempty"`
+		Imports   []*Import      `json:"imports,omitempty"`
+	}{c.Provider, user, c.Outputs, c.Moved, c.Imports})
+	if err != nil {
+		panic(err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func TestHashMatchesJSONMarshal(t *testing.T) {
+	cfgs := []*Config{
+		mustLoad(t, "testdata/quickstart.yaml"),
+		mustParse(t, "resources:\n  a:\n    type: SshKey\n    properties: { publicKey: \"k<&>\" }\n    protect: true\n"),
+		mustParse(t, "provider: { name: aws, region: eu-central-1, profile: x }\nresources: {}\n"),
+		{Provider: ProviderConfig{Name: "sim"}},
+		{Provider: ProviderConfig{Name: "sim"}, Outputs: []*Output{{Name: "o", Value: []any{1.0, "${a.id}"}}},
+			Resources: []*Resource{{Name: "r", Type: "Vm", IgnoreChanges: []string{"size"}, DependsOn: []string{"a", "b"}},
+				{Name: "s", Type: "Subnet", AutoFrom: "v", Properties: map[string]any{}}}},
+		{Provider: ProviderConfig{Name: "sim"}, Outputs: []*Output{{Name: "o", Value: "x", Sensitive: true}},
+			Resources: []*Resource{{Name: `web["a"]`, Type: "Vm", Sensitive: []string{"tags", "userData"}}},
+			Moved:     []*Moved{{From: "app", To: "web[0]"}}, Imports: []*Import{{To: `edge["b"]`, ID: "123"}}},
+	}
+	if err := InjectAutoSubnets(cfgs[0], []string{"z1", "z2"}); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cfgs {
+		if got, want := c.Hash(), hashByReflection(c); got != want {
+			t.Errorf("config %d: Hash %s, json.Marshal gives %s", i, got, want)
+		}
+	}
+}
+
+// The hand-written encoding knows every JSON field of the hashed types:
+// a new field must be added to hash.go (and here).
+func TestHashCoversEveryField(t *testing.T) {
+	known := map[reflect.Type][]string{
+		reflect.TypeOf(Resource{}):       {"name", "type", "properties", "protect", "ignoreChanges", "dependsOn", "autoFrom", "sensitive"},
+		reflect.TypeOf(Output{}):         {"name", "value", "sensitive"},
+		reflect.TypeOf(Moved{}):          {"from", "to"},
+		reflect.TypeOf(Import{}):         {"to", "id"},
+		reflect.TypeOf(ProviderConfig{}): {"name", "settings"},
+	}
+	for typ, want := range known {
+		var got []string
+		for i := 0; i < typ.NumField(); i++ {
+			tag := typ.Field(i).Tag.Get("json")
+			if tag == "-" || !typ.Field(i).IsExported() {
+				continue
+			}
+			name := tag
+			for j := 0; j < len(tag); j++ {
+				if tag[j] == ',' {
+					name = tag[:j]
+					break
+				}
+			}
+			got = append(got, name)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s's JSON fields changed: update hash.go (-known +now):\n%s", typ.Name(), diff)
+		}
+	}
+}

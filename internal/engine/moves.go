@@ -1,0 +1,401 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/progress"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/value"
+)
+
+// Moves, imports and targets: what the configuration's moved and import
+// entries and a plan's --target ask of the engine.
+
+// PlanOptions tune one plan.
+type PlanOptions struct {
+	// Targets limits the plan to these resources (addresses; a name with
+	// instances means all of them) and what they depend on. A target in
+	// state but not in the configuration is destroyed.
+	Targets []string
+}
+
+// moved applies the config's moved entries whose from is in st to a view
+// of st (st itself is not changed): it returns the view and, for every
+// destination, the name state knew it by. A move whose destination is in
+// state already (a clash), is not in the configuration, or has another
+// type is an error positioned at its entry.
+func moved(cfg *config.Config, st *state.File) (*state.File, map[string]string, error) {
+	if len(cfg.Moved) == 0 {
+		return st, nil, nil
+	}
+	var diags diag.Diagnostics
+	var do []*config.Moved
+	for _, m := range cfg.Moved {
+		sr := st.Resources[m.From]
+		if sr == nil {
+			continue // already moved, or never there: ignored
+		}
+		r := cfg.Resource(m.To)
+		switch {
+		case st.Resources[m.To] != nil:
+			diags.Add(m.Pos, "moved %s → %s: both are in state; remove one with kyku state rm, or drop the entry", m.From, m.To)
+		case r == nil:
+			diags.Add(m.Pos, "moved %s → %s: %s is not in the configuration of %s, so it would be destroyed; fix the entry", m.From, m.To, value.QuoteName(m.To), envLabel(cfg.Environment))
+		case r.Type != sr.Type:
+			diags.Add(m.Pos, "moved %s → %s: state has a %s, the configuration a %s; a move cannot change the type", m.From, m.To, sr.Type, r.Type)
+		default:
+			do = append(do, m)
+		}
+	}
+	if err := diags.Err(); err != nil {
+		return nil, nil, err
+	}
+	if len(do) == 0 {
+		return st, nil, nil
+	}
+	view := *st
+	view.Resources = make(map[string]*state.Resource, len(st.Resources))
+	for n, r := range st.Resources {
+		view.Resources[n] = r
+	}
+	from := make(map[string]string, len(do))
+	renamed := map[string]string{}
+	for _, m := range do {
+		r := *st.Resources[m.From]
+		r.Name = m.To
+		delete(view.Resources, m.From)
+		view.Resources[m.To] = &r
+		from[m.To] = m.From
+		renamed[m.From] = m.To
+	}
+	for n, r := range view.Resources {
+		if !slices.ContainsFunc(r.Dependencies, func(d string) bool { return renamed[d] != "" }) {
+			continue
+		}
+		c := *r
+		c.Dependencies = make([]string, len(r.Dependencies))
+		for i, d := range r.Dependencies {
+			if to := renamed[d]; to != "" {
+				d = to
+			}
+			c.Dependencies[i] = d
+		}
+		view.Resources[n] = &c
+	}
+	return &view, from, nil
+}
+
+func envLabel(env string) string {
+	if env == "" {
+		return "the default environment"
+	}
+	return "environment " + fmt.Sprintf("%q", env)
+}
+
+// imports reads the objects the config's import entries name whose
+// destination is not in st yet. An entry whose destination is in state
+// with the same ID is done (ignored); with another ID, or an ID the cloud
+// does not know, or an object state already manages, is an error.
+func (e *Engine) imports(ctx context.Context, cfg *config.Config, st *state.File, keep func(string) bool) (map[string]provider.Object, error) {
+	if len(cfg.Imports) == 0 {
+		return nil, nil
+	}
+	managed := map[string]string{}
+	for n, r := range st.Resources {
+		managed[r.Type+"\x00"+r.ProviderID] = n
+	}
+	var diags diag.Diagnostics
+	out := map[string]provider.Object{}
+	for _, im := range cfg.Imports {
+		if !keep(im.To) {
+			continue
+		}
+		r := cfg.Resource(im.To)
+		if sr := st.Resources[im.To]; sr != nil {
+			if sr.ProviderID != im.ID {
+				diags.Add(im.Pos, "import %s (id %s): %s is in state already with id %s; remove the entry, or forget it first with kyku state rm %s", im.To, im.ID, im.To, sr.ProviderID, im.To)
+			}
+			continue
+		}
+		if other := managed[r.Type+"\x00"+im.ID]; other != "" {
+			diags.Add(im.Pos, "import %s (id %s): state manages that %s already as %s", im.To, im.ID, r.Type, value.QuoteName(other))
+			continue
+		}
+		o, err := e.readImport(ctx, r.Type, im.ID)
+		if err != nil {
+			diags.Add(im.Pos, "import %s: %v", im.To, err)
+			continue
+		}
+		out[im.To] = o
+	}
+	if err := diags.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// readImport reads the object to import; "not found" is a plain error.
+func (e *Engine) readImport(ctx context.Context, typ, id string) (provider.Object, error) {
+	if c, ok := e.provider.(IDChecker); ok && !c.ValidID(typ, id) {
+		return provider.Object{}, fmt.Errorf("%q is not a %s provider ID for a %s", id, e.provider.Name(), typ)
+	}
+	var o provider.Object
+	err := e.call(ctx, nil, func(ctx context.Context) error {
+		var err error
+		o, err = e.provider.Read(ctx, typ, id)
+		return err
+	})
+	switch {
+	case isNotFound(err):
+		return provider.Object{}, fmt.Errorf("%s has no %s with id %s", e.provider.Name(), typ, id)
+	case err != nil:
+		return provider.Object{}, fmt.Errorf("read %s %s: %w", typ, id, err)
+	}
+	if o.ID == "" {
+		o.ID = id
+	}
+	return o, nil
+}
+
+// targetSet is the set of names a --target plan covers: every target
+// (a name with instances stands for all of them), and everything the
+// configured ones depend on. nil means everything.
+func targetSet(targets []string, cfg *config.Config, st *state.File, deps func(string) []string) (map[string]bool, error) {
+	if len(targets) == 0 {
+		return nil, nil
+	}
+	set := map[string]bool{}
+	var queue []string
+	var unknown []string
+	for _, t := range targets {
+		a, ok := value.ParseAddress(t)
+		if !ok || a.Kind == value.AllIndex {
+			return nil, fmt.Errorf("--target %q is not a resource address (name, name[0] or name[\"key\"])", t)
+		}
+		name := a.String()
+		found := false
+		if cfg.Resource(name) != nil || st.Resources[name] != nil {
+			found = true
+			queue = append(queue, name)
+		}
+		if a.Kind == value.NoIndex {
+			prefix := name + "["
+			for _, r := range cfg.Resources {
+				if strings.HasPrefix(r.Name, prefix) {
+					found = true
+					queue = append(queue, r.Name)
+				}
+			}
+			for n := range st.Resources {
+				if strings.HasPrefix(n, prefix) {
+					found = true
+					queue = append(queue, n)
+				}
+			}
+		}
+		if !found {
+			unknown = append(unknown, t)
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("--target %s: not in the configuration or the state", strings.Join(unknown, ", "))
+	}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		if set[n] {
+			continue
+		}
+		set[n] = true
+		if cfg.Resource(n) != nil {
+			queue = append(queue, deps(n)...)
+		}
+	}
+	return set, nil
+}
+
+// cloudName is the cloud name Kyku gives a new object: the deploy prefix
+// and the resource's address in a form every cloud accepts.
+func cloudName(prefix, name string) string {
+	return prefix + "-" + value.SafeName(name)
+}
+
+// checkCloudNames refuses a create whose cloud name an object in state
+// already has: the provider's idempotent create would take that object
+// over.
+func checkCloudNames(diags *diag.Diagnostics, cfg *config.Config, st *state.File, changes []plan.Change) {
+	var taken map[string]string
+	for _, ch := range changes {
+		if ch.Action != plan.Create {
+			continue
+		}
+		if taken == nil {
+			taken = make(map[string]string, len(st.Resources))
+			for n, r := range st.Resources {
+				if r.CloudName != "" {
+					taken[r.Type+"\x00"+r.CloudName] = n
+				}
+			}
+		}
+		if other := taken[ch.Type+"\x00"+ch.CloudName]; other != "" && other != ch.ResourceID {
+			pos := diag.Pos{}
+			if r := cfg.Resource(ch.ResourceID); r != nil {
+				pos = r.Pos
+			}
+			diags.Add(pos, "resource %s would be created with the cloud name %q, which %s in state already has; to keep that object, add a moved entry (from: %s, to: %q)", value.QuoteName(ch.ResourceID), ch.CloudName, value.QuoteName(other), other, ch.ResourceID)
+		}
+	}
+}
+
+// rename returns how a move's change is named in the cloud: the new cloud
+// name when the provider renames objects of typ, else the current one.
+func (e *Engine) renamed(typ, prefix, to, current string) string {
+	if rn, ok := e.provider.(provider.Renamer); ok && rn.CanRename(typ) && current != "" {
+		return cloudName(prefix, to)
+	}
+	return current
+}
+
+// journalMoves renames in state, durably (a journal entry each), every
+// resource p moves, before any other change runs; it returns the state
+// the rest of the apply starts from and the last journal sequence number
+// used. A moved resource keeps its cloud object, ID and cloud name (a
+// provider that renames objects renames it afterwards, see rename).
+func (e *Engine) journalMoves(ctx context.Context, st *state.File, p *plan.Plan) (*state.File, int64, error) {
+	var seq int64
+	next := st
+	for _, c := range p.Changes {
+		if c.MovedFrom == "" {
+			continue
+		}
+		if next == st {
+			next = st.Clone()
+		}
+		if err := next.Move(c.MovedFrom, c.ResourceID); err != nil {
+			return nil, 0, fmt.Errorf("apply: %w", err)
+		}
+		seq++
+		entry := state.Entry{
+			Seq: seq, BaseSerial: st.Metadata.Serial, Lineage: st.Metadata.Lineage,
+			Op: state.OpMove, Name: c.ResourceID, From: c.MovedFrom,
+		}
+		if err := e.backend.Append(ctx, entry); err != nil {
+			return nil, 0, fmt.Errorf("journal move %q to %q: %w", c.MovedFrom, c.ResourceID, err)
+		}
+	}
+	return next, seq, nil
+}
+
+// rename is the task of a moved resource: a provider that renames objects
+// gives it its new cloud name and marks it with its new Kyku name (done
+// reports the change finished: a move with nothing else to do). Other
+// providers leave the object as it is; the state moved already.
+func (x *execution) rename(ci int, done bool) func(context.Context) (func(context.Context) error, error) {
+	return func(ctx context.Context) (func(context.Context) error, error) {
+		c := &x.p.Changes[ci]
+		x.event(ci, progress.Started, nil)
+		rn, ok := x.e.provider.(provider.Renamer)
+		if !ok {
+			return x.settled(ci, func(context.Context) error { return nil }, done), nil
+		}
+		cr := x.p.Config.Resource(c.ResourceID)
+		if cr == nil {
+			err := fmt.Errorf("%s %q is not in the plan's config", c.Type, c.ResourceID)
+			x.event(ci, progress.Failed, err)
+			return nil, err
+		}
+		resolved, unknown := value.Resolve(cr.Properties, x.lookup)
+		if unknown {
+			err := fmt.Errorf("%s %q: a referenced resource has no provider ID or output yet", c.Type, c.ResourceID)
+			x.event(ci, progress.Failed, err)
+			return nil, err
+		}
+		r := provider.Resource{Name: cr.Name, Type: cr.Type, CloudName: c.CloudName, Prefix: x.p.Prefix, Properties: resolved.(map[string]any)}
+		ev := &progress.Event{Action: c.Action.String(), Type: c.Type, Name: c.ResourceID}
+		var obj provider.Object
+		err := x.e.call(ctx, ev, func(ctx context.Context) error {
+			var err error
+			obj, err = rn.Rename(ctx, c.ProviderID, r)
+			return err
+		})
+		if err != nil {
+			x.event(ci, progress.Failed, err)
+			return nil, err
+		}
+		x.mu.Lock()
+		cur := x.live.Resources[c.ResourceID]
+		var sr *state.Resource
+		if cur != nil {
+			sr = cur.Clone()
+		}
+		x.mu.Unlock()
+		if sr == nil {
+			err := fmt.Errorf("%s %q is not in state after its move", c.Type, c.ResourceID)
+			x.event(ci, progress.Failed, err)
+			return nil, err
+		}
+		sr.CloudName = c.CloudName
+		if obj.CloudName != "" {
+			sr.CloudName = obj.CloudName
+		}
+		if obj.Outputs != nil {
+			sr.Outputs = obj.Outputs
+		}
+		record := func(ctx context.Context) error { return x.record(ctx, state.OpPut, c.ResourceID, sr) }
+		return x.settled(ci, record, done), nil
+	}
+}
+
+// importTask records the object an import names in state, then, when the
+// plan found it differs from the configuration, updates it to match.
+func (x *execution) importTask(ci int) func(context.Context) (func(context.Context) error, error) {
+	return func(ctx context.Context) (func(context.Context) error, error) {
+		c := &x.p.Changes[ci]
+		x.event(ci, progress.Started, nil)
+		fail := func(err error) (func(context.Context) error, error) {
+			x.event(ci, progress.Failed, err)
+			return nil, err
+		}
+		cr := x.p.Config.Resource(c.ResourceID)
+		if cr == nil {
+			return fail(fmt.Errorf("%s %q is not in the plan's config", c.Type, c.ResourceID))
+		}
+		o, err := x.e.readImport(ctx, c.Type, c.ProviderID)
+		if err != nil {
+			return fail(err)
+		}
+		sr := importedResource(cr, o, c.Dependencies)
+		record := func(ctx context.Context) error { return x.record(ctx, state.OpPut, c.ResourceID, sr) }
+		if len(c.Properties) == 0 {
+			return x.settled(ci, record, true), nil
+		}
+		// Adopted first: an update that fails leaves the object managed.
+		if err := record(ctx); err != nil {
+			return fail(err)
+		}
+		u := *c
+		u.Action = plan.Update
+		update, err := x.doCreateOrUpdate(ctx, &u)
+		if err != nil {
+			return fail(err)
+		}
+		return x.settled(ci, update, true), nil
+	}
+}
+
+// importedResource is the state of an imported object: what the cloud
+// holds is what was last applied.
+func importedResource(cr *config.Resource, o provider.Object, deps []string) *state.Resource {
+	return &state.Resource{
+		Name: cr.Name, Type: cr.Type, CloudName: o.CloudName, ProviderID: o.ID,
+		Config: value.CopyMap(o.Properties), Outputs: value.CopyMap(o.Outputs),
+		Dependencies: append([]string(nil), deps...), Protect: cr.Protect,
+	}
+}

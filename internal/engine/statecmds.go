@@ -1,0 +1,234 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/value"
+)
+
+// Repairing state by hand (kyku import, kyku state mv, kyku state rm):
+// each takes the lock, backs the state up and writes it once (serial + 1).
+// None touches a cloud object.
+
+// StateChange is what a state repair did.
+type StateChange struct {
+	Names        []string // the resources it changed (their new names)
+	SerialBefore int64
+	SerialAfter  int64
+	BackupKey    string
+}
+
+// ImportResult is what Import recorded.
+type ImportResult struct {
+	StateChange
+	Type, ProviderID, CloudName string
+}
+
+// Import records the cloud object id as resource name of cfg (a resource
+// or an instance in the configuration): the object is read (so an ID the
+// provider cannot find is an error) and what it holds becomes what was
+// last applied, so the next plan shows a no-op or the update that makes it
+// match the configuration. A name already in state, or an object state
+// manages under another name, is an error.
+func (e *Engine) Import(ctx context.Context, cfg *config.Config, name, id string) (*ImportResult, error) {
+	a, ok := value.ParseAddress(name)
+	if !ok || a.Kind == value.AllIndex {
+		return nil, fmt.Errorf("import: %q is not a resource address (name, name[0] or name[\"key\"])", name)
+	}
+	name = a.String()
+	r := cfg.Resource(name)
+	if r == nil {
+		return nil, fmt.Errorf("import: %s is not in the configuration of %s%s", value.QuoteName(name), envLabel(cfg.Environment), suggest(name, configNames(cfg)))
+	}
+	st, unlock, err := e.locked(ctx, "import", true)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if st != nil {
+		if sr := st.Resources[name]; sr != nil {
+			return nil, fmt.Errorf("import: %s is in state already (id %s); forget it first with kyku state rm %s", name, sr.ProviderID, name)
+		}
+		for n, sr := range st.Resources {
+			if sr.Type == r.Type && sr.ProviderID == id {
+				return nil, fmt.Errorf("import: state manages %s %s already as %s", r.Type, id, value.QuoteName(n))
+			}
+		}
+	}
+	o, err := e.readImport(ctx, r.Type, id)
+	if err != nil {
+		return nil, fmt.Errorf("import %s: %w", name, err)
+	}
+	g, _, err := e.Graph(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if st, err = e.ensure(ctx, st, ""); err != nil {
+		return nil, err
+	}
+	sc, err := e.rewrite(ctx, st, func(next *state.File) ([]string, error) {
+		next.Resources[name] = importedResource(r, o, g.Deps(name))
+		return []string{name}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &ImportResult{StateChange: *sc, Type: r.Type, ProviderID: o.ID, CloudName: o.CloudName}, nil
+}
+
+// StateMove renames from to to in state (and every dependency on it); the
+// cloud object keeps its ID and name. A from without an index that names
+// instances in state (web[0], web[1]) moves them all to to[0], to[1].
+func (e *Engine) StateMove(ctx context.Context, from, to string) (*StateChange, error) {
+	fa, ok1 := value.ParseAddress(from)
+	ta, ok2 := value.ParseAddress(to)
+	if !ok1 || !ok2 || fa.Kind == value.AllIndex || ta.Kind == value.AllIndex {
+		return nil, fmt.Errorf("state mv: want two resource addresses (name, name[0] or name[\"key\"]), got %q and %q", from, to)
+	}
+	from, to = fa.String(), ta.String()
+	if from == to {
+		return nil, fmt.Errorf("state mv: %q and %q are the same", from, to)
+	}
+	return e.repair(ctx, "state mv", func(next *state.File) ([]string, error) {
+		if next.Resources[from] != nil {
+			return []string{to}, next.Move(from, to)
+		}
+		insts := instancesOf(next, from)
+		if len(insts) == 0 || ta.Kind != value.NoIndex {
+			return nil, fmt.Errorf("state mv: %s is not in state%s", value.QuoteName(from), suggest(from, next.Names()))
+		}
+		var moved []string
+		for _, n := range insts {
+			dst := to + strings.TrimPrefix(n, from)
+			if err := next.Move(n, dst); err != nil {
+				return nil, fmt.Errorf("state mv: %w", err)
+			}
+			moved = append(moved, dst)
+		}
+		return moved, nil
+	})
+}
+
+// StateRemove forgets names (a name without an index that names instances
+// forgets them all): they leave state, their cloud objects stay.
+func (e *Engine) StateRemove(ctx context.Context, names ...string) (*StateChange, error) {
+	return e.repair(ctx, "state rm", func(next *state.File) ([]string, error) {
+		var gone []string
+		for _, n := range names {
+			a, ok := value.ParseAddress(n)
+			if !ok || a.Kind == value.AllIndex {
+				return nil, fmt.Errorf("state rm: %q is not a resource address", n)
+			}
+			n = a.String()
+			match := []string{n}
+			if next.Resources[n] == nil {
+				match = instancesOf(next, n)
+			}
+			if len(match) == 0 {
+				return nil, fmt.Errorf("state rm: %s is not in state%s", value.QuoteName(n), suggest(n, next.Names()))
+			}
+			for _, m := range match {
+				delete(next.Resources, m)
+				gone = append(gone, m)
+			}
+		}
+		return gone, nil
+	})
+}
+
+// repair runs change on a copy of the locked state and writes it.
+func (e *Engine) repair(ctx context.Context, op string, change func(*state.File) ([]string, error)) (*StateChange, error) {
+	st, unlock, err := e.locked(ctx, op, true)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if st == nil {
+		return nil, fmt.Errorf("%s: there is no state in %s", op, e.backend.Describe())
+	}
+	return e.rewrite(ctx, st, change)
+}
+
+// rewrite backs st up, applies change to a copy and writes it.
+func (e *Engine) rewrite(ctx context.Context, st *state.File, change func(*state.File) ([]string, error)) (*StateChange, error) {
+	next := st.Clone()
+	names, err := change(next)
+	if err != nil {
+		return nil, err
+	}
+	key, err := e.backend.Backup(ctx, st)
+	if err != nil {
+		return nil, fmt.Errorf("back up state: %w", err)
+	}
+	next.Metadata.Serial = st.Metadata.Serial + 1
+	if err := e.backend.Write(context.WithoutCancel(ctx), next, statemgr.WriteOptions{}); err != nil {
+		return nil, fmt.Errorf("write state: %w", err)
+	}
+	return &StateChange{Names: names, SerialBefore: st.Metadata.Serial, SerialAfter: next.Metadata.Serial, BackupKey: key}, nil
+}
+
+// instancesOf returns the state names of base's instances (base[…]).
+func instancesOf(st *state.File, base string) []string {
+	var out []string
+	for _, n := range st.Names() {
+		if strings.HasPrefix(n, base+"[") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func configNames(cfg *config.Config) []string {
+	out := make([]string, 0, len(cfg.Resources))
+	for _, r := range cfg.Resources {
+		out = append(out, r.Name)
+	}
+	return out
+}
+
+// suggest names the closest of names to s, or lists a few.
+func suggest(s string, names []string) string {
+	best, bestD := "", 4
+	for _, n := range names {
+		if d := editDistance(s, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	shown := slices.Clone(names)
+	if len(shown) > 8 {
+		shown = append(shown[:8], "…")
+	}
+	return " (it has: " + strings.Join(shown, ", ") + ")"
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,91 @@
+package state
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// randomFile builds a state with every field sometimes empty.
+func randomFile(r *rand.Rand) *File {
+	f := New([]string{"", "abcd1234"}[r.IntN(2)], "lineage-"+fmt.Sprint(r.IntN(9)), []string{"", "prod", "a<b>&c"}[r.IntN(3)])
+	f.Metadata.Serial = int64(r.IntN(1000))
+	for i := r.IntN(6); i > 0; i-- {
+		name := fmt.Sprintf("res-%d", r.IntN(20))
+		res := &Resource{Name: name, Type: []string{"Vm", "Vpc"}[r.IntN(2)]}
+		if r.IntN(2) == 0 {
+			res.CloudName, res.ProviderID = "p-"+name, fmt.Sprint(10000000+r.IntN(100))
+		}
+		if r.IntN(3) > 0 {
+			res.Config = map[string]any{"size": "small", "ports": []any{80.0, 443.5}, "tags": map[string]any{"k": "v\u2028"}, "on": true, "none": nil, "empty": []any{}}
+		}
+		if r.IntN(2) == 0 {
+			res.Outputs = map[string]any{"id": res.ProviderID, "ip": "10.0.0.1"}
+		}
+		if r.IntN(2) == 0 {
+			res.Dependencies = []string{"net", "sg"}[:1+r.IntN(2)]
+		}
+		res.Protect = r.IntN(3) == 0
+		f.Resources[name] = res
+	}
+	if r.IntN(2) == 0 {
+		f.Outputs = map[string]any{"webIp": "203.0.113.1", "n": 2.0}
+	}
+	return f
+}
+
+// Encode writes the bytes json.MarshalIndent writes; Decode reads them
+// back as json.Unmarshal would; AppendEntry writes what json.Marshal does.
+func TestCodecMatchesEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := 0; i < 500; i++ {
+		f := randomFile(r)
+		want, err := json.MarshalIndent(f, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, '\n')
+		got, err := Encode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
+			t.Fatalf("Encode (-json.MarshalIndent +Encode):\n%s", diff)
+		}
+		back, err := Decode("state.json", got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var viaJSON File
+		if err := json.Unmarshal(got, &viaJSON); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(&viaJSON, back); diff != "" {
+			t.Fatalf("Decode (-json.Unmarshal +Decode):\n%s", diff)
+		}
+		for _, res := range append([]*Resource{nil}, values(f.Resources)...) {
+			e := Entry{Seq: int64(i), BaseSerial: 3, Lineage: "l", Op: OpPut, Name: "x&y", Resource: res}
+			want, _ := json.Marshal(e)
+			got, err := AppendEntry(nil, e)
+			if err != nil || string(got) != string(want) {
+				t.Fatalf("AppendEntry = %s, %v; json.Marshal: %s", got, err, want)
+			}
+		}
+		move := Entry{Seq: int64(i), BaseSerial: 3, Lineage: "l", Op: OpMove, Name: `web["a"]`, From: "app<1>"}
+		wantMove, _ := json.Marshal(move)
+		if got, err := AppendEntry(nil, move); err != nil || string(got) != string(wantMove) {
+			t.Fatalf("AppendEntry = %s, %v; json.Marshal: %s", got, err, wantMove)
+		}
+	}
+}
+
+func values(m map[string]*Resource) []*Resource {
+	var out []*Resource
+	for _, r := range m {
+		out = append(out, r)
+	}
+	return out
+}

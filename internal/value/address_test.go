@@ -1,0 +1,80 @@
+package value
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseAddress(t *testing.T) {
+	tests := []struct {
+		in    string
+		want  Address
+		canon string
+		ok    bool
+	}{
+		{"web", Address{Name: "web"}, "web", true},
+		{"web[0]", Address{Name: "web", Kind: IntIndex}, "web[0]", true},
+		{"web[12]", Address{Name: "web", Kind: IntIndex, Index: 12}, "web[12]", true},
+		{`edge["a"]`, Address{Name: "edge", Kind: KeyIndex, Key: "a"}, `edge["a"]`, true},
+		{`edge[eu-1]`, Address{Name: "edge", Kind: KeyIndex, Key: "eu-1"}, `edge["eu-1"]`, true},
+		{`edge["0"]`, Address{Name: "edge", Kind: KeyIndex, Key: "0"}, `edge["0"]`, true},
+		{"web[*]", Address{Name: "web", Kind: AllIndex}, "web[*]", true},
+		{"web[01]", Address{}, "", false},
+		{"web[]", Address{}, "", false},
+		{`edge[""]`, Address{}, "", false},
+		{`edge["a b"]`, Address{}, "", false},
+		{`edge["a"`, Address{}, "", false},
+		{"web[0]x", Address{}, "", false},
+		{"-web", Address{}, "", false},
+		{"", Address{}, "", false},
+		{"web[-1]", Address{Name: "web", Kind: KeyIndex, Key: "-1"}, `web["-1"]`, true},
+	}
+	for _, tt := range tests {
+		got, ok := ParseAddress(tt.in)
+		if ok != tt.ok {
+			t.Errorf("ParseAddress(%q) ok = %v, want %v", tt.in, ok, tt.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("ParseAddress(%q) (-want +got):\n%s", tt.in, diff)
+		}
+		if got.String() != tt.canon {
+			t.Errorf("ParseAddress(%q).String() = %q, want %q", tt.in, got.String(), tt.canon)
+		}
+	}
+}
+
+func TestRefsWithInstances(t *testing.T) {
+	got := Refs([]any{"${web[0]}", `${edge["a"].id}`, "x ${web[*].publicIp} y", "${web[0}", "${web}"})
+	want := []Ref{{Resource: "web[0]"}, {Resource: `edge["a"]`, Attr: "id"}, {Resource: "web[*]", Attr: "publicIp"}, {Resource: "web"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if r, ok := ParseRef(`${edge["a"]}`); !ok || r.Resource != `edge["a"]` {
+		t.Errorf("ParseRef = %v, %v", r, ok)
+	}
+}
+
+func TestSafeName(t *testing.T) {
+	for in, want := range map[string]string{
+		"web": "web", "web[3]": "web-3", `edge["eu-1"]`: "edge-eu-1", "web_x[0]": "web_x-0",
+	} {
+		if got := SafeName(in); got != want {
+			t.Errorf("SafeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCompareNames(t *testing.T) {
+	names := []string{"web[10]", "web-sg", "web[2]", "web", `edge["b"]`, `edge["a"]`, "app", "web[0]"}
+	slices.SortFunc(names, CompareNames)
+	want := []string{"app", `edge["a"]`, `edge["b"]`, "web", "web[0]", "web[2]", "web[10]", "web-sg"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

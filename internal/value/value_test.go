@@ -1,0 +1,160 @@
+package value
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestEqual(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b any
+		want bool
+	}{
+		{"strings", "a", "a", true},
+		{"different strings", "a", "b", false},
+		{"int and float", 3, 3.0, true},
+		{"json.Number and float", json.Number("2.5"), 2.5, true},
+		{"string and number", "3", 3.0, false},
+		{"nil and nil", nil, nil, true},
+		{"nil and empty list", nil, []any{}, false},
+		{"nil list and empty list", []any(nil), []any{}, true},
+		{"lists", []any{1.0, "x"}, []any{1.0, "x"}, true},
+		{"lists of different length", []any{1.0}, []any{1.0, 2.0}, false},
+		{"[]string and []any", []string{"a"}, []any{"a"}, true},
+		{"maps", map[string]any{"a": 1.0, "b": []any{"c"}}, map[string]any{"b": []any{"c"}, "a": 1.0}, true},
+		{"map with another key", map[string]any{"a": nil}, map[string]any{"b": nil}, false},
+		{"map[string]string and map[string]any", map[string]string{"a": "b"}, map[string]any{"a": "b"}, true},
+		{"nested int", map[string]any{"n": []any{map[string]any{"p": 80}}}, map[string]any{"n": []any{map[string]any{"p": 80.0}}}, true},
+		{"bools", true, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Equal(tt.a, tt.b); got != tt.want {
+				t.Errorf("Equal(%v, %v) = %v, want %v", tt.a, tt.b, got, tt.want)
+			}
+			if got := Equal(tt.b, tt.a); got != tt.want {
+				t.Errorf("Equal(%v, %v) = %v, want %v (reversed)", tt.b, tt.a, got, tt.want)
+			}
+		})
+	}
+}
+
+// Equal agrees with the definition (DeepEqual of the canonical forms) on
+// random values, equal and nearly equal.
+func TestEqualMatchesDefinition(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 2000; i++ {
+		a := randomValue(r, 3)
+		b := Copy(a)
+		if r.IntN(2) == 0 {
+			b = randomValue(r, 3)
+		} else if m, ok := b.(map[string]any); ok && len(m) > 0 && r.IntN(2) == 0 {
+			for k := range m {
+				m[k] = randomValue(r, 1)
+				break
+			}
+		}
+		want := reflect.DeepEqual(Normalize(a), Normalize(b))
+		if got := Equal(a, b); got != want {
+			t.Fatalf("Equal(%#v, %#v) = %v, want %v", a, b, got, want)
+		}
+	}
+}
+
+func randomValue(r *rand.Rand, depth int) any {
+	n := 6
+	if depth == 0 {
+		n = 4
+	}
+	switch r.IntN(n) {
+	case 0:
+		return nil
+	case 1:
+		return r.IntN(2) == 0
+	case 2:
+		return float64(r.IntN(3))
+	case 3:
+		return []string{"a", "b", "c"}[r.IntN(3)]
+	case 4:
+		l := make([]any, r.IntN(3))
+		for i := range l {
+			l[i] = randomValue(r, depth-1)
+		}
+		return l
+	}
+	m := map[string]any{}
+	for i := r.IntN(3); i > 0; i-- {
+		m[[]string{"x", "y", "z"}[r.IntN(3)]] = randomValue(r, depth-1)
+	}
+	return m
+}
+
+func TestParseRef(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Ref
+		ok   bool
+	}{
+		{"${web}", Ref{Resource: "web"}, true},
+		{"${web.publicIp}", Ref{Resource: "web", Attr: "publicIp"}, true},
+		{"${a}", Ref{Resource: "a"}, true},
+		{"${web} ", Ref{}, false},
+		{"x${web}", Ref{}, false},
+		{"${web}${db}", Ref{}, false},
+		{"${}", Ref{}, false},
+		{"web", Ref{}, false},
+		{"", Ref{}, false},
+	}
+	for _, tt := range tests {
+		got, ok := ParseRef(tt.in)
+		if ok != tt.ok || got != tt.want {
+			t.Errorf("ParseRef(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+	if diff := cmp.Diff([]Ref{{Resource: "a"}, {Resource: "b", Attr: "ip"}}, Refs(map[string]any{"x": "${a}", "y": []any{"http://${b.ip}/", "plain"}})); diff != "" {
+		t.Errorf("Refs (-want +got):\n%s", diff)
+	}
+}
+
+// The hand-written reference scanner finds what the reference grammar's
+// regular expression finds, on random strings over its alphabet.
+func TestRefScannerMatchesGrammar(t *testing.T) {
+	re := regexp.MustCompile(`\$\{([A-Za-z0-9_][A-Za-z0-9_-]*)(?:\.([A-Za-z0-9_]+))?\}`)
+	alphabet := []string{"$", "{", "}", ".", "-", "_", "a", "B", "7", " ", "${", "${a}", "${a.b}"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for n := r.IntN(12); n > 0; n-- {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		s := b.String()
+		var want []Ref
+		seen := map[Ref]bool{}
+		for _, m := range re.FindAllStringSubmatch(s, -1) {
+			if ref := (Ref{Resource: m[1], Attr: m[2]}); !seen[ref] {
+				seen[ref] = true
+				want = append(want, ref)
+			}
+		}
+		if diff := cmp.Diff(want, Refs(s)); diff != "" {
+			t.Fatalf("Refs(%q) (-regexp +scanner):\n%s", s, diff)
+		}
+		wantText := re.ReplaceAllStringFunc(s, func(m string) string { return "<" + m + ">" })
+		gotText, _ := Resolve(s, func(ref Ref) (any, bool) { return "<" + ref.String() + ">", true })
+		if _, whole := ParseRef(s); !whole && gotText != wantText {
+			t.Fatalf("Resolve(%q) = %q, want %q", s, gotText, wantText)
+		}
+		m := re.FindStringSubmatchIndex(s)
+		_, ok := ParseRef(s)
+		if wantOK := m != nil && m[0] == 0 && m[1] == len(s); ok != wantOK {
+			t.Fatalf("ParseRef(%q) ok = %v, want %v", s, ok, wantOK)
+		}
+	}
+}
