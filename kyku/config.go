@@ -18,14 +18,62 @@ type Config struct {
 }
 
 // ParseConfig validates YAML data (the kyku.yaml format) as one
-// configuration file; name is used in error positions. Bad input is a
-// *ConfigError listing every problem found.
+// configuration file, with its variables' defaults (see ParseConfigFor for
+// an environment's values); name is used in error positions. Bad input is
+// a *ConfigError listing every problem found.
 func ParseConfig(name string, data []byte) (*Config, error) {
 	c, err := config.Parse([]config.File{{Name: name, Data: data}})
 	if err != nil {
 		return nil, publicError(err)
 	}
 	return &Config{c: c}, nil
+}
+
+// ConfigOptions choose the values of a configuration's variables, as the
+// CLI's -e and --var do: Vars beat the environment's values
+// (environments.<Env>.variables), which beat the defaults. The process
+// environment (KYKU_VAR_<name>) is not read: pass its values in Vars.
+type ConfigOptions struct {
+	Env  string            // environment; "" takes the defaults only
+	Vars map[string]string // name → value, as text (lists and maps in YAML flow or JSON form)
+}
+
+// ParseConfigFor is ParseConfig with the variables' values for one
+// environment. A Config made for an environment is planned and applied
+// only in that environment.
+func ParseConfigFor(name string, data []byte, opts ConfigOptions) (*Config, error) {
+	c, err := config.ParseEnv([]config.File{{Name: name, Data: data}}, opts.inputs())
+	if err != nil {
+		return nil, publicError(err)
+	}
+	return &Config{c: c}, nil
+}
+
+// LoadConfigFor is LoadConfig with the variables' values for one
+// environment.
+func LoadConfigFor(path string, opts ConfigOptions) (*Config, error) {
+	c, err := config.LoadEnv(path, opts.inputs())
+	if err != nil {
+		return nil, publicError(err)
+	}
+	return &Config{c: c}, nil
+}
+
+func (o ConfigOptions) inputs() config.Inputs {
+	return config.Inputs{Environment: o.Env, Vars: o.Vars}
+}
+
+// Env is the environment whose values the configuration holds ("" for the
+// defaults).
+func (c *Config) Env() string { return c.c.Environment }
+
+// checkEnv refuses to use a configuration made for one environment in
+// another's state: its sizes and counts would land in the wrong estate.
+func (c *Config) checkEnv(env string) error {
+	if c == nil || c.c.Environment == "" || c.c.Environment == env {
+		return nil
+	}
+	return fmt.Errorf("kyku: the configuration holds the values of environment %q, not %q: load it with ConfigOptions{Env: %q}", c.c.Environment, env, env)
 }
 
 // LoadConfig reads and validates the configuration at path: a YAML file,
@@ -80,10 +128,7 @@ func (c *Config) working() *config.Config {
 	if c == nil {
 		return nil
 	}
-	return &config.Config{
-		Files: c.c.Files, Provider: c.c.Provider, Backend: c.c.Backend,
-		Resources: append([]*config.Resource(nil), c.c.Resources...), Outputs: c.c.Outputs,
-	}
+	return c.c.Clone()
 }
 
 // ConfigError is a configuration that does not validate (or a plan the

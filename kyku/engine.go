@@ -143,6 +143,9 @@ func (e *Engine) Plan(ctx context.Context, cfg *Config, opts PlanOptions) (*Plan
 	if cfg == nil {
 		return nil, errors.New("kyku: plan: no config")
 	}
+	if err := cfg.checkEnv(opts.Env); err != nil {
+		return nil, err
+	}
 	p, err := opts.Provider.get()
 	if err != nil {
 		return nil, err
@@ -180,6 +183,9 @@ func (e *Engine) Apply(ctx context.Context, cfg *Config, opts ApplyOptions, p *P
 	}
 	if cfg == nil && ip == nil {
 		return nil, errors.New("kyku: apply: need a config or a plan")
+	}
+	if err := cfg.checkEnv(opts.Env); err != nil {
+		return nil, err
 	}
 	prov, err := opts.Provider.get()
 	if err != nil {

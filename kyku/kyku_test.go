@@ -254,3 +254,100 @@ func internalTypes(roots ...any) []string {
 	}
 	return bad
 }
+
+const perEnv = `variables:
+  keys: { type: number, default: 1, min: 1, max: 5 }
+environments:
+  staging: {}
+  prod: { variables: { keys: 3 } }
+resources:
+  deploy:
+    type: SshKey
+    count: "${var.keys}"
+    properties: { publicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDeploy${count.index}" }
+`
+
+// A configuration is loaded with one environment's values: prod plans
+// three keys, staging one, --var-like Vars beat both; a prod config is
+// refused in staging's state.
+func TestConfigForAnEnvironment(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	creates := func(env string, vars map[string]string) int {
+		t.Helper()
+		cfg, err := kyku.ParseConfigFor("kyku.yaml", []byte(perEnv), kyku.ConfigOptions{Env: env, Vars: vars})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Env() != env {
+			t.Errorf("Env() = %q, want %q", cfg.Env(), env)
+		}
+		p, err := f.e.Plan(ctx, cfg, kyku.PlanOptions{Provider: f.sim, Env: env})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Counters.Create
+	}
+	if got := creates("prod", nil); got != 3 {
+		t.Errorf("prod plans %d keys, want 3", got)
+	}
+	if got := creates("staging", nil); got != 1 {
+		t.Errorf("staging plans %d keys, want 1", got)
+	}
+	if got := creates("staging", map[string]string{"keys": "2"}); got != 2 {
+		t.Errorf("staging with keys=2 plans %d keys, want 2", got)
+	}
+	if _, err := kyku.ParseConfigFor("kyku.yaml", []byte(perEnv), kyku.ConfigOptions{Env: "prod", Vars: map[string]string{"keys": "9"}}); err == nil || !strings.Contains(err.Error(), "keys") {
+		t.Errorf("keys=9 beyond max 5: err = %v", err)
+	}
+
+	prod, err := kyku.ParseConfigFor("kyku.yaml", []byte(perEnv), kyku.ConfigOptions{Env: "prod"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.e.Plan(ctx, prod, kyku.PlanOptions{Provider: f.sim, Env: "staging"}); err == nil || !strings.Contains(err.Error(), `environment "prod", not "staging"`) {
+		t.Errorf("prod's config planned in staging: err = %v", err)
+	}
+	if _, err := f.e.Apply(ctx, prod, kyku.ApplyOptions{Provider: f.sim, Env: "staging", AutoApprove: true}, nil); err == nil {
+		t.Error("prod's config applied in staging")
+	}
+	if got := f.cloud(t); len(got) != 0 {
+		t.Errorf("refused calls changed the cloud: %v", got)
+	}
+}
+
+// A moved entry reaches the engine through the public API: a rename is a
+// move, counted, and the cloud object stays the same one.
+func TestMovedThroughThePublicAPI(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	const key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMoved"
+	before := mustConfig(t, "resources:\n  app-key: { type: SshKey, properties: { publicKey: \""+key+"\" } }\n")
+	if _, err := f.e.Apply(ctx, before, kyku.ApplyOptions{Provider: f.sim, AutoApprove: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	objects := f.cloud(t)
+	after := mustConfig(t, "resources:\n  deploy-key: { type: SshKey, properties: { publicKey: \""+key+"\" } }\n"+
+		"moved:\n  - { from: app-key, to: deploy-key }\n")
+	p, err := f.e.Plan(ctx, after, kyku.PlanOptions{Provider: f.sim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Counters.Move != 1 || p.Counters.Create+p.Counters.Destroy != 0 || len(p.Changes) != 1 ||
+		p.Changes[0].Action != kyku.Move || p.Changes[0].MovedFrom != "app-key" {
+		t.Fatalf("plan of a rename: %+v %+v", p.Counters, p.Changes)
+	}
+	if _, err := f.e.Apply(ctx, after, kyku.ApplyOptions{Provider: f.sim, AutoApprove: true}, p); err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.e.ReadState(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := st.Resources["deploy-key"]; !ok || len(st.Resources) != 1 {
+		t.Errorf("state after the move: %v", st.Resources)
+	}
+	if got := f.cloud(t); !reflect.DeepEqual(got, objects) {
+		t.Errorf("the cloud changed on a move: %v, was %v", got, objects)
+	}
+}

@@ -24,6 +24,8 @@ const (
 	Replace Action = "replace"
 	Destroy Action = "destroy"
 	Forget  Action = "forget"
+	Move    Action = "move"   // renamed in state (a moved entry); nothing else changes
+	Import  Action = "import" // an existing cloud object recorded in state (an import entry)
 )
 
 func (a Action) String() string { return string(a) }
@@ -57,6 +59,7 @@ type Change struct {
 	ProviderID   string // the cloud's ID, when the resource exists
 	CloudName    string
 	Reason       string // e.g. "gone from the cloud"
+	MovedFrom    string // the name state knew the resource by (a moved entry)
 	Properties   []PropertyChange
 	Dependencies []string
 }
@@ -73,6 +76,8 @@ type PropertyChange struct {
 // Counters summarise a plan.
 type Counters struct {
 	Create, Update, Replace, Destroy, NoOp int
+	Move                                   int // changes that rename (a move, or an update or replace after one)
+	Import                                 int // imports
 }
 
 // HasChanges reports whether applying the plan would change the cloud.
@@ -110,13 +115,13 @@ func publicPlan(ip *plan.Plan) *Plan {
 	p := &Plan{
 		Environment: ip.Environment, Prefix: ip.Prefix, Destroy: ip.Destroy, p: ip,
 		Counters: Counters{Create: ip.Counters.Create, Update: ip.Counters.Update, Replace: ip.Counters.Replace,
-			Destroy: ip.Counters.Destroy, NoOp: ip.Counters.NoOp},
+			Destroy: ip.Counters.Destroy, NoOp: ip.Counters.NoOp, Move: ip.Counters.Move, Import: ip.Counters.Import},
 		Changes: make([]Change, len(ip.Changes)),
 	}
 	for i, c := range ip.Changes {
 		p.Changes[i] = Change{
 			Action: Action(c.Action.String()), ResourceID: c.ResourceID, Type: c.Type, Level: c.Level,
-			ProviderID: c.ProviderID, CloudName: c.CloudName, Reason: c.Reason,
+			ProviderID: c.ProviderID, CloudName: c.CloudName, Reason: c.Reason, MovedFrom: c.MovedFrom,
 			Properties: publicProps(c.Properties), Dependencies: append([]string(nil), c.Dependencies...),
 		}
 	}

@@ -3,6 +3,7 @@ package config
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -250,4 +251,19 @@ func (c *Config) Hash() string {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// Clone is a copy of c that can be changed without changing c: its own
+// slices of resources, outputs, moves, imports, variables and secrets,
+// and its own provider settings. The resources themselves are shared (a
+// caller that changes one replaces it in the copy's slice).
+func (c *Config) Clone() *Config {
+	return &Config{
+		Files: slices.Clone(c.Files), Backend: c.Backend, Encryption: c.Encryption,
+		Provider: ProviderConfig{Name: c.Provider.Name, Settings: maps.Clone(c.Provider.Settings), Pos: c.Provider.Pos},
+		Resources: slices.Clone(c.Resources), Outputs: slices.Clone(c.Outputs),
+		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports),
+		Environment: c.Environment, Environments: slices.Clone(c.Environments),
+		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets),
+	}
 }

@@ -2,9 +2,7 @@ package tenancy
 
 import (
 	"fmt"
-	"maps"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/kyku/action/internal/config"
@@ -40,15 +38,7 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 		ds.Add(cfg.Provider.Pos, "the bot's policy (KYKU_BOT_POLICY) grants %s nothing: ask the bot's operator to add it", g.Repo)
 		return nil, ds
 	}
-	out := &Confined{Config: &config.Config{
-		Files: cfg.Files, Resources: slices.Clone(cfg.Resources), Outputs: cfg.Outputs, Encryption: cfg.Encryption,
-		Provider: config.ProviderConfig{Name: cfg.Provider.Name, Settings: maps.Clone(cfg.Provider.Settings), Pos: cfg.Provider.Pos},
-		// What the expansion for the environment made, as it is: moves
-		// and imports are planned, variables and secrets masked.
-		Moved: slices.Clone(cfg.Moved), Imports: slices.Clone(cfg.Imports),
-		Environment: cfg.Environment, Environments: slices.Clone(cfg.Environments),
-		Variables: slices.Clone(cfg.Variables), Secrets: slices.Clone(cfg.Secrets),
-	}}
+	out := &Confined{Config: cfg.Clone()}
 
 	name := cfg.Provider.Name
 	if name == "" {
