@@ -260,7 +260,7 @@ func (c *Config) Hash() string {
 func (c *Config) Clone() *Config {
 	return &Config{
 		Files: slices.Clone(c.Files), Backend: c.Backend, Encryption: c.Encryption,
-		Provider: ProviderConfig{Name: c.Provider.Name, Settings: maps.Clone(c.Provider.Settings), Pos: c.Provider.Pos},
+		Provider:  ProviderConfig{Name: c.Provider.Name, Settings: maps.Clone(c.Provider.Settings), Pos: c.Provider.Pos},
 		Resources: slices.Clone(c.Resources), Outputs: slices.Clone(c.Outputs),
 		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports),
 		Environment: c.Environment, Environments: slices.Clone(c.Environments),

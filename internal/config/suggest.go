@@ -5,8 +5,10 @@ import (
 	"strings"
 )
 
-// didYouMean returns ` (did you mean "x"?)` for the candidate closest to s,
-// or "" when none is close enough to be a likely typo.
+// DidYouMean returns ` (did you mean "x"?)` for the candidate closest to
+// s, or "" when none is close enough to be a likely typo.
+func DidYouMean(s string, candidates []string) string { return didYouMean(s, candidates) }
+
 func didYouMean(s string, candidates []string) string {
 	if best := closest(s, candidates); best != "" {
 		return fmt.Sprintf(" (did you mean %q?)", best)

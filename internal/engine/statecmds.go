@@ -194,14 +194,8 @@ func configNames(cfg *config.Config) []string {
 
 // suggest names the closest of names to s, or lists a few.
 func suggest(s string, names []string) string {
-	best, bestD := "", 4
-	for _, n := range names {
-		if d := editDistance(s, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	if best != "" {
-		return fmt.Sprintf(" (did you mean %q?)", best)
+	if hint := config.DidYouMean(s, names); hint != "" {
+		return hint
 	}
 	if len(names) == 0 {
 		return ""
@@ -211,24 +205,4 @@ func suggest(s string, names []string) string {
 		shown = append(shown[:8], "…")
 	}
 	return " (it has: " + strings.Join(shown, ", ") + ")"
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
