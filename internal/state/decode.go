@@ -29,7 +29,10 @@ func parseFile(data []byte) (*File, []string, error) {
 		if _, err := d.Null(); err != nil {
 			return nil, nil, err
 		}
-		return f, nil, d.End() // as json.Unmarshal of null: nothing set
+		if err := d.End(); err != nil {
+			return nil, nil, err
+		}
+		return f, nil, nil // as json.Unmarshal of null: nothing set
 	default:
 		v, err := d.Value()
 		if err == nil {
