@@ -52,7 +52,9 @@ func parseFile(data []byte) (*File, []string, error) {
 			f.Metadata, mdErr = Metadata{}, nil
 			mdErr, err = decodeMetadata(d, &f.Metadata)
 		case "resources":
-			res = resources{}
+			// Room for a resource per 256 bytes of state (a resource
+			// takes 300 and more): the list rarely grows.
+			res = resources{entries: make([]resourceEntry, 0, len(data)/256)}
 			err = res.decode(d)
 		case "outputs":
 			f.Outputs, outErr = nil, nil
@@ -140,15 +142,15 @@ func decodeMetadata(d *value.Decoder, md *Metadata) (bad, syntax error) {
 // is built at the end, at its final size.
 type resources struct {
 	entries []resourceEntry
-	err     error // the object itself is not one
-	null    bool  // the object is null
-	bad     bool  // some entry is null or has an error
+	errs    map[int]error // entry → why it is bad (rare)
+	err     error         // the object itself is not one
+	null    bool          // the object is null
+	bad     bool          // some entry is null or has an error
 }
 
 type resourceEntry struct {
 	name string
-	r    *Resource // nil: null, or err
-	err  error
+	r    *Resource // nil: null, or bad (see errs)
 }
 
 func (rs *resources) decode(d *value.Decoder) error {
@@ -167,17 +169,23 @@ func (rs *resources) decode(d *value.Decoder) error {
 	}
 	return d.Object(func(name string) error {
 		e := resourceEntry{name: name}
-		var err error
+		var bad, err error
 		switch d.Next() {
 		case '{':
-			e.r, e.err, err = decodeResource(d, name)
+			e.r, bad, err = decodeResource(d, name)
 		case 'n':
 			_, err = d.Null()
 		default:
 			var v any
 			if v, err = d.Value(); err == nil {
-				e.err = fmt.Errorf("resources.%s: want an object, got %s", name, kind(v))
+				bad = fmt.Errorf("resources.%s: want an object, got %s", name, kind(v))
 			}
+		}
+		if bad != nil {
+			if rs.errs == nil {
+				rs.errs = map[int]error{}
+			}
+			rs.errs[len(rs.entries)] = bad
 		}
 		if e.r == nil {
 			rs.bad = true
@@ -190,7 +198,7 @@ func (rs *resources) decode(d *value.Decoder) error {
 // build puts the resources into f (a repeated name: the last one) and
 // returns the names of the null ones; a bad entry sets rs.err.
 func (rs *resources) build(f *File) []string {
-	if rs.null || rs.entries == nil && !rs.bad {
+	if rs.null || len(rs.entries) == 0 {
 		if !rs.null {
 			f.Resources = make(map[string]*Resource)
 		}
@@ -212,10 +220,11 @@ func (rs *resources) build(f *File) []string {
 		if last[e.name] != i {
 			continue
 		}
-		if e.err != nil && rs.err == nil {
-			rs.err = e.err
+		bad := rs.errs[i]
+		if bad != nil && rs.err == nil {
+			rs.err = bad
 		}
-		if e.r == nil && e.err == nil {
+		if e.r == nil && bad == nil {
 			nulls = append(nulls, e.name)
 		}
 	}
