@@ -18,7 +18,11 @@ import (
 //
 // Adding a field to Resource, Output, ProviderConfig, Moved or Import means
 // adding it here too: TestHashCoversEveryField fails until then.
-func (c *Config) appendCanonical(b []byte) ([]byte, error) {
+//
+// Once b holds hashChunk bytes or more between two resources, it is handed
+// to flush, and writing goes on in what flush returns (Hash hashes it and
+// reuses the buffer); the bytes are the same whatever flush does.
+func (c *Config) appendCanonical(b []byte, flush func([]byte) []byte) ([]byte, error) {
 	var err error
 	b = append(b, `{"provider":{"name":`...)
 	b = value.AppendString(b, c.Provider.Name)
@@ -51,6 +55,9 @@ func (c *Config) appendCanonical(b []byte) ([]byte, error) {
 		n++
 		if b, err = appendResource(b, r); err != nil {
 			return nil, err
+		}
+		if len(b) >= hashChunk {
+			b = flush(b)
 		}
 	}
 	b = append(b, `],"outputs":`...)

@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -45,6 +47,13 @@ func TestHashMatchesJSONMarshal(t *testing.T) {
 			Resources: []*Resource{{Name: `web["a"]`, Type: "Vm", Sensitive: []string{"tags", "userData"}}},
 			Moved:     []*Moved{{From: "app", To: "web[0]"}}, Imports: []*Import{{To: `edge["b"]`, ID: "123"}}},
 	}
+	// Large enough to be hashed in many chunks.
+	var big strings.Builder
+	big.WriteString("resources:\n")
+	for i := range 2000 {
+		fmt.Fprintf(&big, "  key-%d:\n    type: SshKey\n    properties: { publicKey: \"ssh-ed25519 AAAA key-%d\" }\n", i, i)
+	}
+	cfgs = append(cfgs, mustParse(t, big.String()))
 	if err := InjectAutoSubnets(cfgs[0], []string{"z1", "z2"}); err != nil {
 		t.Fatal(err)
 	}

@@ -42,17 +42,17 @@ type Result struct {
 
 // Resource compares desired with actual.
 func Resource(in Input) Result {
-	ignore := make(map[string]bool, len(in.IgnoreChanges))
-	for _, p := range in.IgnoreChanges {
-		ignore[p] = true
-	}
 	var res Result
-	for _, name := range propNames(in) {
-		if ignore[name] {
+	names, schemaNames := propNames(in)
+	for _, name := range names {
+		if slices.Contains(in.IgnoreChanges, name) {
 			continue
 		}
 		d, hasD := in.Desired[name]
 		a, hasA := in.Actual[name]
+		if schemaNames && !hasD && !hasA {
+			continue // a schema property neither side has
+		}
 		if !hasA {
 			a, hasA = in.Last[name]
 		}
@@ -107,10 +107,13 @@ func Create(t *schema.Type, desired map[string]any, sensitive ...string) []plan.
 	return out
 }
 
-func propNames(in Input) []string {
-	// Usually every desired property is one of the schema's: walk its
-	// sorted names instead of collecting and sorting the maps' keys.
-	names := in.Type.SortedProps()
+// propNames returns the names of the properties to compare, sorted. Usually
+// every desired property is one of the schema's: then it returns the
+// schema's sorted names as they are (schema true), of which the caller
+// skips those neither Desired nor Actual has, instead of collecting and
+// sorting the maps' keys.
+func propNames(in Input) (names []string, schema bool) {
+	names = in.Type.SortedProps()
 	known := 0
 	for k := range in.Desired {
 		if in.Type.Props[k] != nil {
@@ -118,15 +121,7 @@ func propNames(in Input) []string {
 		}
 	}
 	if known == len(in.Desired) {
-		out := make([]string, 0, len(names))
-		for _, n := range names {
-			_, d := in.Desired[n]
-			_, a := in.Actual[n]
-			if d || a {
-				out = append(out, n)
-			}
-		}
-		return out
+		return names, true
 	}
 	seen := map[string]bool{}
 	for k := range in.Desired {
@@ -142,7 +137,7 @@ func propNames(in Input) []string {
 		all = append(all, k)
 	}
 	sort.Strings(all)
-	return all
+	return all, false
 }
 
 // compare appends the differences between old and new under path. Maps are
@@ -192,6 +187,9 @@ func sortedSet(v any) any {
 	l, ok := value.Normalize(v).([]any)
 	if !ok {
 		return v
+	}
+	if len(l) < 2 {
+		return l // already in order (a set of one is the common case)
 	}
 	keyed := make([]struct {
 		k string

@@ -9,21 +9,20 @@ import (
 )
 
 // bulkRead is discovery's first pass when the provider reads in bulk
-// (provider.BulkReader): one ReadMany for every state resource in names,
+// (provider.BulkReader): one ReadMany for every state resource in todo,
 // retried like any provider call. What it returns goes into objs; the
-// names it missed are returned, to be read one by one, because a list
+// resources it missed are returned, to be read one by one, because a list
 // missing an object is no proof it is gone (it may have been renamed,
 // untagged, or created before the prefix tag existed). Without a
-// BulkReader every name is returned as is.
-func (e *Engine) bulkRead(ctx context.Context, st *state.File, names []string, objs map[string]provider.Object) ([]string, error) {
+// BulkReader every resource is returned as is.
+func (e *Engine) bulkRead(ctx context.Context, st *state.File, todo []*state.Resource, objs map[string]provider.Object) ([]*state.Resource, error) {
 	br, ok := e.provider.(provider.BulkReader)
-	if !ok || len(names) == 0 {
-		return names, nil
+	if !ok || len(todo) == 0 {
+		return todo, nil
 	}
-	refs := make([]provider.Ref, 0, len(names))
-	asked := make(map[provider.Ref]bool, len(names))
-	for _, n := range names {
-		sr := st.Resources[n]
+	refs := make([]provider.Ref, 0, len(todo))
+	asked := make(map[provider.Ref]bool, len(todo))
+	for _, sr := range todo {
 		ref := provider.Ref{Type: sr.Type, ID: sr.ProviderID}
 		if !asked[ref] {
 			asked[ref] = true
@@ -39,14 +38,13 @@ func (e *Engine) bulkRead(ctx context.Context, st *state.File, names []string, o
 	if err != nil {
 		return nil, fmt.Errorf("read %d resources in bulk: %w", len(refs), err)
 	}
-	rest := make([]string, 0, len(names)-min(len(found), len(names)))
-	for _, n := range names {
-		sr := st.Resources[n]
+	rest := make([]*state.Resource, 0, len(todo)-min(len(found), len(todo)))
+	for _, sr := range todo {
 		if o, ok := found[provider.Ref{Type: sr.Type, ID: sr.ProviderID}]; ok && o.ID == sr.ProviderID {
-			objs[n] = o
+			objs[sr.Name] = o
 			continue
 		}
-		rest = append(rest, n)
+		rest = append(rest, sr)
 	}
 	return rest, nil
 }

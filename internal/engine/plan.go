@@ -129,7 +129,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 
 	// Desired resources in level order, so that what a resource references
 	// is decided before the resource itself.
-	order := byLevel(cfg.Resources, levels)
+	order, orderLevels := byLevel(cfg.Resources, levels)
 
 	unknown := map[string]bool{} // created or replaced: new ID known after apply
 	lookup := func(r value.Ref) (any, bool) {
@@ -160,7 +160,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	}
 
 	var diags diag.Diagnostics
-	for _, r := range order {
+	for i, r := range order {
 		if !keep(r.Name) {
 			continue
 		}
@@ -170,7 +170,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		ch := plan.Change{
 			ResourceID:   r.Name,
 			Type:         r.Type,
-			Level:        levels[r.Name],
+			Level:        orderLevels[i],
 			Dependencies: g.Deps(r.Name),
 		}
 		sr := st.Resources[r.Name]
@@ -203,14 +203,15 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			ch.Properties = diff.Create(t, props, r.Sensitive...)
 		default:
 			ch.ProviderID, ch.CloudName = sr.ProviderID, sr.CloudName
-			adopt(&ch, sr, objs)
+			o, found := objs[r.Name] // one lookup for all three uses
+			adoptObject(&ch, sr, o, found)
 			res := diff.Resource(diff.Input{
-				Type: t, Desired: props, Actual: objs[r.Name].Properties, Last: sr.Config,
+				Type: t, Desired: props, Actual: o.Properties, Last: sr.Config,
 				IgnoreChanges: r.IgnoreChanges, Sensitive: r.Sensitive,
 			})
 			ch.Action, ch.Properties = res.Action, res.Changes
-			if o := objs[r.Name].Outputs; ch.Action == plan.NoOp && o != nil && !value.Equal(o, sr.Outputs) {
-				ch.Outputs = o
+			if ch.Action == plan.NoOp && o.Outputs != nil && !value.Equal(o.Outputs, sr.Outputs) {
+				ch.Outputs = o.Outputs
 			}
 		}
 		if from := movedFrom[r.Name]; from != "" && sr != nil {
@@ -344,26 +345,31 @@ func sortChanges(cs []plan.Change) {
 	}
 }
 
-// byLevel returns rs stably ordered by level: a counting sort, O(n).
-func byLevel(rs []*config.Resource, levels map[string]int) []*config.Resource {
+// byLevel returns rs stably ordered by level (a counting sort, O(n)), and
+// the level of each: levels is looked up once per resource, not once per
+// pass (a lookup in a map of thousands of names is a cache miss).
+func byLevel(rs []*config.Resource, levels map[string]int) ([]*config.Resource, []int) {
+	lv := make([]int, len(rs))
 	top := 0
-	for _, r := range rs {
-		top = max(top, levels[r.Name])
+	for i, r := range rs {
+		lv[i] = levels[r.Name]
+		top = max(top, lv[i])
 	}
 	start := make([]int, top+2)
-	for _, r := range rs {
-		start[levels[r.Name]+1]++
+	for _, l := range lv {
+		start[l+1]++
 	}
 	for l := 1; l < len(start); l++ {
 		start[l] += start[l-1]
 	}
 	out := make([]*config.Resource, len(rs))
-	for _, r := range rs {
-		l := levels[r.Name]
-		out[start[l]] = r
+	outLevels := make([]int, len(rs))
+	for i, r := range rs {
+		l := lv[i]
+		out[start[l]], outLevels[start[l]] = r, l
 		start[l]++
 	}
-	return out
+	return out, outLevels
 }
 
 func forcing(pcs []plan.PropChange) string {
@@ -384,14 +390,14 @@ func forcing(pcs []plan.PropChange) string {
 // resolved by name, see read). "Not found" means gone; any other error
 // aborts, naming the resource.
 func (e *Engine) discover(ctx context.Context, st *state.File, keep func(string) bool) (map[string]provider.Object, map[string]bool, error) {
-	names := make([]string, 0, len(st.Resources))
+	todo := make([]*state.Resource, 0, len(st.Resources))
 	for n, r := range st.Resources { // any order: the workers read in parallel
 		if r.ProviderID != "" && (keep == nil || keep(n)) {
-			names = append(names, n)
+			todo = append(todo, r)
 		}
 	}
-	objs := make(map[string]provider.Object, len(names))
-	names, err := e.bulkRead(ctx, st, names, objs) // what a bulk list missed is read one by one
+	objs := make(map[string]provider.Object, len(todo))
+	todo, err := e.bulkRead(ctx, st, todo, objs) // what a bulk list missed is read one by one
 	if err != nil {
 		return nil, nil, err
 	}
@@ -403,16 +409,16 @@ func (e *Engine) discover(ctx context.Context, st *state.File, keep func(string)
 	// not a goroutine per resource).
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(e.opts.Parallelism, len(names)) {
+	for range min(e.opts.Parallelism, len(todo)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for ctx.Err() == nil {
 				i := int(next.Add(1)) - 1
-				if i >= len(names) {
+				if i >= len(todo) {
 					return
 				}
-				sr := st.Resources[names[i]]
+				sr := todo[i]
 				o, err := e.read(ctx, sr)
 				mu.Lock()
 				switch {

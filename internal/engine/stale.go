@@ -58,7 +58,12 @@ func providerID(sr *state.Resource, objs map[string]provider.Object) string {
 // real ID (see recordUnchanged for a no-op).
 func adopt(ch *plan.Change, sr *state.Resource, objs map[string]provider.Object) {
 	o, ok := objs[sr.Name]
-	if !ok || o.ID == "" || o.ID == sr.ProviderID {
+	adoptObject(ch, sr, o, ok)
+}
+
+// adoptObject is adopt given what discovery found for sr (found false: nothing).
+func adoptObject(ch *plan.Change, sr *state.Resource, o provider.Object, found bool) {
+	if !found || o.ID == "" || o.ID == sr.ProviderID {
 		return
 	}
 	ch.ProviderID = o.ID

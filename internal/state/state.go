@@ -108,7 +108,7 @@ func Encode(f *File) ([]byte, error) {
 // pass over the data without reflection, which a plan of thousands of
 // resources pays for.
 func Decode(name string, data []byte) (*File, error) {
-	f, err := parseFile(data)
+	f, nulls, err := parseFile(data)
 	if err != nil {
 		// A newer format may not fit this build's types: say so rather
 		// than "corrupt" when its version says it is one.
@@ -128,21 +128,10 @@ func Decode(name string, data []byte) (*File, error) {
 	if f.Resources == nil {
 		f.Resources = map[string]*Resource{}
 	}
-	for n, r := range f.Resources {
-		if r == nil {
-			return nil, fmt.Errorf("%s: %w: resource %q is null", name, ErrCorrupt, n)
-		}
-		r.Name = n
+	if len(nulls) > 0 {
+		return nil, fmt.Errorf("%s: %w: resource %q is null", name, ErrCorrupt, nulls[0])
 	}
 	return f, nil
-}
-
-func parseFile(data []byte) (*File, error) {
-	v, err := value.ParseJSON(data)
-	if err != nil {
-		return nil, err
-	}
-	return decodeFile(v)
 }
 
 // checkVersion reports data that is not JSON, has no metadata.version, or

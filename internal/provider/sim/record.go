@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/value"
@@ -32,45 +33,98 @@ var vocabulary = func() map[string]string {
 }()
 
 // decodeRecord parses an object file. Unknown keys are ignored; a key of
-// the wrong JSON type is an error, as it is for json.Unmarshal.
+// the wrong JSON type is an error, as it is for json.Unmarshal (a repeated
+// key: its last value counts). The object is read field by field
+// (value.Decoder): a plan reads every object, and a map built per object
+// only to be read once was a good part of what discovery allocated.
 func decodeRecord(b []byte) (*record, error) {
-	v, err := value.ParseJSONWith(b, vocabulary)
-	if err != nil {
-		return nil, err
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		if v == nil {
-			return &record{}, nil // json.Unmarshal of null leaves the record as it is
+	d := value.NewDecoder(b, vocabulary)
+	switch d.Next() {
+	case '{':
+	case 'n':
+		if _, err := d.Null(); err != nil {
+			return nil, err
+		}
+		if err := d.End(); err != nil {
+			return nil, err
+		}
+		return &record{}, nil // json.Unmarshal of null leaves the record as it is
+	default:
+		v, err := d.Value()
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
+			return nil, err
 		}
 		return nil, fmt.Errorf("want a JSON object, got %T", v)
 	}
 	rec := &record{}
-	for _, f := range []struct {
-		key string
-		dst *string
-	}{{"id", &rec.ID}, {"type", &rec.Type}, {"name", &rec.Name}, {"cloudName", &rec.CloudName}, {"created", &rec.Created}} {
-		switch x := m[f.key].(type) {
-		case string:
-			*f.dst = x
-		case nil:
-		default:
-			return nil, fmt.Errorf("%s: want a string, got %T", f.key, x)
+	var bad [len(recordFields)]error // per field, the error of its last value
+	err := d.Object(func(key string) error {
+		i := slices.Index(recordFields[:], key)
+		if i < 0 {
+			_, err := d.Value()
+			return err
 		}
-	}
-	for _, f := range []struct {
-		key string
-		dst *map[string]any
-	}{{"properties", &rec.Properties}, {"outputs", &rec.Outputs}} {
-		switch x := m[f.key].(type) {
-		case map[string]any:
-			*f.dst = x
+		if i < 5 { // a string
+			s, ok, err := d.String()
+			if ok || err != nil {
+				*rec.str(i), bad[i] = s, nil
+				return err
+			}
+		}
+		v, err := d.Value()
+		if err != nil {
+			return err
+		}
+		bad[i] = nil
+		switch x := v.(type) {
 		case nil:
+			if i < 5 {
+				*rec.str(i) = ""
+			} else {
+				*rec.obj(i) = nil
+			}
+		case map[string]any:
+			if i < 5 {
+				bad[i] = fmt.Errorf("%s: want a string, got %T", key, x)
+			} else {
+				*rec.obj(i) = x
+			}
 		default:
-			return nil, fmt.Errorf("%s: want an object, got %T", f.key, x)
+			want := "an object"
+			if i < 5 {
+				want = "a string"
+			}
+			bad[i] = fmt.Errorf("%s: want %s, got %T", key, want, x)
+		}
+		return nil
+	})
+	if err == nil {
+		err = d.End()
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, err := range bad {
+		if err != nil {
+			return nil, err
 		}
 	}
 	return rec, nil
+}
+
+// recordFields are the keys of an object file in the order decodeRecord
+// checks them: five strings, then two objects.
+var recordFields = [...]string{"id", "type", "name", "cloudName", "created", "properties", "outputs"}
+
+func (r *record) str(i int) *string {
+	return [...]*string{&r.ID, &r.Type, &r.Name, &r.CloudName, &r.Created}[i]
+}
+
+func (r *record) obj(i int) *map[string]any {
+	return [...]*map[string]any{&r.Properties, &r.Outputs}[i-5]
 }
 
 // encode renders an object file: pretty-printed, for people editing it.
