@@ -104,19 +104,9 @@ func (d *Decoder) Object(field func(key string) error) error {
 		if err := field(k); err != nil {
 			return err
 		}
-		if p.i >= len(p.data) {
-			return p.fail("")
-		}
-		switch p.data[p.i] {
-		case ',':
-			p.i++
+		if done, err := p.next('}', "after object key:value pair"); done || err != nil {
 			p.space()
-		case '}':
-			p.i++
-			p.space()
-			return nil
-		default:
-			return p.fail("after object key:value pair")
+			return err
 		}
 	}
 }
@@ -143,19 +133,9 @@ func (d *Decoder) Array(elem func() error) error {
 		if err := elem(); err != nil {
 			return err
 		}
-		if p.i >= len(p.data) {
-			return p.fail("")
-		}
-		switch p.data[p.i] {
-		case ',':
-			p.i++
+		if done, err := p.next(']', "after array element"); done || err != nil {
 			p.space()
-		case ']':
-			p.i++
-			p.space()
-			return nil
-		default:
-			return p.fail("after array element")
+			return err
 		}
 	}
 }

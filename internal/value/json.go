@@ -88,6 +88,24 @@ func (p *jsonParser) fail(where string) error {
 	return &SyntaxError{Offset: p.i, msg: fmt.Sprintf("invalid character %q %s (offset %d)", p.data[p.i], where, p.i)}
 }
 
+// next reads what follows a member of an object or an element of an
+// array: a comma and the white space after it (more follow), or closing
+// (done). where names what came before, for the error.
+func (p *jsonParser) next(closing byte, where string) (done bool, err error) {
+	if p.i < len(p.data) {
+		switch p.data[p.i] {
+		case ',':
+			p.i++
+			p.space()
+			return false, nil
+		case closing:
+			p.i++
+			return true, nil
+		}
+	}
+	return false, p.fail(where)
+}
+
 func (p *jsonParser) space() {
 	for p.i < len(p.data) {
 		switch p.data[p.i] {
@@ -163,18 +181,8 @@ func (p *jsonParser) object(depth int) (any, error) {
 		}
 		m[k] = v
 		p.space()
-		if p.i >= len(p.data) {
-			return nil, p.fail("")
-		}
-		switch p.data[p.i] {
-		case ',':
-			p.i++
-			p.space()
-		case '}':
-			p.i++
-			return m, nil
-		default:
-			return nil, p.fail("after object key:value pair")
+		if done, err := p.next('}', "after object key:value pair"); done || err != nil {
+			return m, err
 		}
 	}
 }
@@ -197,18 +205,8 @@ func (p *jsonParser) array(depth int) (any, error) {
 		}
 		a = append(a, v)
 		p.space()
-		if p.i >= len(p.data) {
-			return nil, p.fail("")
-		}
-		switch p.data[p.i] {
-		case ',':
-			p.i++
-			p.space()
-		case ']':
-			p.i++
-			return a, nil
-		default:
-			return nil, p.fail("after array element")
+		if done, err := p.next(']', "after array element"); done || err != nil {
+			return a, err
 		}
 	}
 }
