@@ -352,7 +352,13 @@ func TestResetByHand(t *testing.T) {
 	if c.ID == a.ID || c.ID == b.ID {
 		t.Fatalf("after a counter reset, new object got the existing ID %s", c.ID)
 	}
-	for _, obj := range []provider.Object{a, b, c} {
+	// Another process reads the reset counter: its first IDs are taken.
+	q := newSim(t, Options{Dir: dir})
+	e := mustCreate(t, q, vpc("e"))
+	if e.ID == a.ID || e.ID == b.ID || e.ID == c.ID {
+		t.Fatalf("after a counter reset, another process's new object got the existing ID %s", e.ID)
+	}
+	for _, obj := range []provider.Object{a, b, c, e} {
 		got, err := p.Read(ctx, "Vpc", obj.ID)
 		if err != nil || got.CloudName != obj.CloudName {
 			t.Errorf("Read %s = %q, %v; want %s", obj.ID, got.CloudName, err, obj.CloudName)

@@ -42,6 +42,7 @@ type store struct {
 	// counterDev and counterIno identify the open counter file, to notice
 	// when the path names another (the cloud was reset).
 	counterDev, counterIno uint64
+	nextID, endID          int64    // IDs reserved from the counter, not handed out yet
 	ready                  sync.Map // type → true once its directory exists
 	index                  sync.Map // type → *index
 }
@@ -285,19 +286,46 @@ func replaceFile(path string, b []byte) error {
 	return nil
 }
 
+// idBlock is how many IDs one process takes from the counter at a time:
+// one locked read and write of the counter per block, not per object. IDs
+// left unused when the process ends are skipped, as a cloud skips them.
+const idBlock = 64
+
 // allocID hands out the next ID, unique across every process sharing the
-// directory: a counter file under flock. Callers still create object files
-// exclusively, so a counter reset by hand costs retries, not collisions.
+// directory: each process reserves blocks of IDs from a counter file under
+// flock. Callers still create object files exclusively, so a counter reset
+// by hand costs retries, not collisions.
 func (s *store) allocID(avoid string) (string, error) {
 	s.idMu.Lock()
 	defer s.idMu.Unlock()
 	path := filepath.Join(s.dir, ".next-id")
-	if err := s.openCounter(path); err != nil {
+	reopened, err := s.openCounter(path)
+	if err != nil {
 		return "", err
 	}
+	if reopened { // a new counter (the cloud was reset): its IDs, not ours
+		s.nextID, s.endID = 0, 0
+	}
+	for {
+		if s.nextID == s.endID {
+			if err := s.reserveIDs(path); err != nil {
+				return "", err
+			}
+		}
+		id := strconv.FormatInt(s.nextID, 10)
+		s.nextID++
+		if id != avoid { // never equal to the Kyku name
+			return id, nil
+		}
+	}
+}
+
+// reserveIDs takes the next idBlock IDs from the counter file into
+// [s.nextID, s.endID). Called with idMu held.
+func (s *store) reserveIDs(path string) error {
 	f := s.counter
 	if err := flock(f, unix.LOCK_EX); err != nil {
-		return "", fmt.Errorf("sim: lock ID counter %s: %w", path, err)
+		return fmt.Errorf("sim: lock ID counter %s: %w", path, err)
 	}
 	defer flock(f, unix.LOCK_UN)
 	var buf [32]byte
@@ -308,30 +336,26 @@ func (s *store) allocID(avoid string) (string, error) {
 		var err error
 		last, err = strconv.ParseInt(text, 10, 64)
 		if err != nil {
-			return "", fmt.Errorf("sim: corrupt ID counter %s: %q is not a number", path, text)
+			return fmt.Errorf("sim: corrupt ID counter %s: %q is not a number", path, text)
 		}
 	}
-	last++
-	id := strconv.FormatInt(last, 10)
-	if id == avoid { // never equal to the Kyku name
-		last++
-		id = strconv.FormatInt(last, 10)
-	}
+	end := last + idBlock
 	// IDs only grow, so the new text is never shorter than the old.
-	if _, err := f.WriteAt([]byte(id+"\n"), 0); err != nil {
-		return "", fmt.Errorf("sim: write ID counter %s: %w", path, err)
+	if _, err := f.WriteAt([]byte(strconv.FormatInt(end, 10)+"\n"), 0); err != nil {
+		return fmt.Errorf("sim: write ID counter %s: %w", path, err)
 	}
-	return id, nil
+	s.nextID, s.endID = last+1, end+1
+	return nil
 }
 
 // openCounter keeps the counter file open, reopening it when the path
 // names another file (the directory was deleted to reset the cloud).
-// Called with idMu held.
-func (s *store) openCounter(path string) error {
+// It reports whether it opened a file. Called with idMu held.
+func (s *store) openCounter(path string) (opened bool, err error) {
 	if s.counter != nil {
 		var st unix.Stat_t
 		if unix.Stat(path, &st) == nil && st.Dev == s.counterDev && st.Ino == s.counterIno {
-			return nil
+			return false, nil
 		}
 		s.counter.Close()
 		s.counter = nil
@@ -343,15 +367,15 @@ func (s *store) openCounter(path string) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("sim: open ID counter: %w", err)
+		return false, fmt.Errorf("sim: open ID counter: %w", err)
 	}
 	var held unix.Stat_t
 	if err := unix.Fstat(int(f.Fd()), &held); err != nil {
 		f.Close()
-		return fmt.Errorf("sim: stat ID counter: %w", err)
+		return false, fmt.Errorf("sim: stat ID counter: %w", err)
 	}
 	s.counter, s.counterDev, s.counterIno = f, held.Dev, held.Ino
-	return nil
+	return true, nil
 }
 
 // flock retries on EINTR.
