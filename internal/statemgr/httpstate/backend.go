@@ -191,8 +191,13 @@ func (b *Backend) store(ctx context.Context, d *document) error {
 		target = u.String()
 	}
 	// Storing the same document twice is harmless: a retry after a lost
-	// answer needs no check.
-	resp, _, err := b.do(ctx, b.cfg.UpdateMethod, target, body)
+	// answer needs no check. When every attempt failed in transit, one of
+	// them may still have landed: the document is read back, and if it
+	// holds exactly what we sent, the write is done.
+	resp, ambiguous, err := b.do(ctx, b.cfg.UpdateMethod, target, body)
+	if err != nil && ambiguous && ctx.Err() == nil && b.holds(ctx, body) {
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("http backend: write %s: %w", redact(b.cfg.Address), err)
 	}
@@ -206,10 +211,17 @@ func (b *Backend) store(ctx context.Context, d *document) error {
 	return fmt.Errorf("http backend: write: %w", &StatusError{Method: b.cfg.UpdateMethod, URL: redact(b.cfg.Address), Status: resp.status, Body: snippet(resp.body)})
 }
 
+// holds reports whether the document at the address is body (compared as
+// compacted JSON).
+func (b *Backend) holds(ctx context.Context, body []byte) bool {
+	resp, _, err := b.do(ctx, http.MethodGet, b.cfg.Address, nil)
+	return err == nil && resp.status == http.StatusOK && sumOf(resp.body) == sumOf(body)
+}
+
 // mutate applies fn to a fresh copy of the document and stores it, under
 // the lock: ours if held, else one taken for this change alone (when there
 // is a lock address). b.mu is held throughout.
-func (b *Backend) mutate(ctx context.Context, op string, fn func(d *document) (changed bool, err error)) error {
+func (b *Backend) mutate(ctx context.Context, op string, fn func(d *document) (changed bool, err error)) (err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.lockID == "" && b.cfg.LockAddress != "" {
@@ -218,9 +230,18 @@ func (b *Backend) mutate(ctx context.Context, op string, fn func(d *document) (c
 		if err != nil {
 			return err
 		}
-		defer func() { _ = b.unlockLocked(context.WithoutCancel(ctx), l.ID) }()
 		b.lockID = l.ID
-		defer func() { b.lockID = "" }()
+		defer func() {
+			b.lockID = ""
+			// A lock left behind stops every later run: say so.
+			uerr := b.unlockLocked(context.WithoutCancel(ctx), l.ID)
+			switch {
+			case uerr != nil && err == nil:
+				err = fmt.Errorf("http backend: %s: done, but its lock was not released: %w", op, uerr)
+			case uerr != nil:
+				err = fmt.Errorf("%w (and its lock was not released: %v)", err, uerr)
+			}
+		}()
 	}
 	d, err := b.fetch(ctx)
 	if err != nil {

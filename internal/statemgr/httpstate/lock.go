@@ -51,8 +51,11 @@ func holder(body []byte) (statemgr.LockInfo, bool) {
 
 // Lock sends LOCK (lockMethod) to lockAddress, and while the server answers
 // 409 or 423 (held) polls until Options.LockTimeout, then returns a
-// *statemgr.LockedError naming the holder. Without a lock address it
-// returns at once with a lock that guards nothing.
+// *statemgr.LockedError naming the holder. A transient failure that
+// outlasts Config.RetryMax is tried again the same way, until the lock
+// timeout: the lock's budget is the lock timeout, not the retry count.
+// Without a lock address it returns at once with a lock that guards
+// nothing.
 func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lock, error) {
 	if b.cfg.LockAddress == "" {
 		info.ID = statemgr.NewLockID()
@@ -69,14 +72,30 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 	return &heldLock{b: b, info: got}, nil
 }
 
-// lockLocked takes the server's lock; it does not touch b's fields.
+// lockLocked takes the server's lock; it does not touch b's fields. When it
+// gives up after a LOCK that may have landed (its answer lost), it releases
+// that lock again, so that a failed Lock never leaves the lock held.
 func (b *Backend) lockLocked(ctx context.Context, info statemgr.LockInfo) (statemgr.LockInfo, error) {
 	info = info.WithDefaults(b.opts.Hostname, b.opts.PID)
 	info.Path = redact(b.cfg.Address)
 	wait := statemgr.NewLockWait(b.opts.LockTimeout, b.opts.PollInterval, true)
 	defer wait.Stop()
 	var last *statemgr.LockInfo
+	var lastErr error // the last transient failure, when it was the last answer
+	var mayHold bool  // a LOCK may have landed without our seeing its answer
+	fail := func(err error) (statemgr.LockInfo, error) {
+		if mayHold {
+			err = b.releaseAfterFailedLock(ctx, info.ID, err)
+		}
+		return info, err
+	}
 	locked := func(cause error) error {
+		if lastErr != nil {
+			if cause != nil {
+				return fmt.Errorf("http backend: acquire lock %s: %w (last failure: %w)", redact(b.cfg.LockAddress), cause, lastErr)
+			}
+			return fmt.Errorf("http backend: acquire lock %s: gave up at the lock timeout: %w", redact(b.cfg.LockAddress), lastErr)
+		}
 		if last == nil {
 			if cause == nil {
 				cause = errors.New("timed out")
@@ -89,45 +108,89 @@ func (b *Backend) lockLocked(ctx context.Context, info statemgr.LockInfo) (state
 		now := b.opts.Now().UTC()
 		info.Created, info.Heartbeat = now, now
 		resp, _, err := b.do(ctx, b.cfg.LockMethod, b.cfg.LockAddress, b.lockBody(info))
-		if err != nil {
-			if ctx.Err() != nil {
-				return info, locked(ctx.Err())
-			}
-			return info, fmt.Errorf("http backend: acquire lock: %w", err)
-		}
-		switch resp.status {
-		case http.StatusOK, http.StatusCreated, http.StatusNoContent:
-			return info, nil
-		case http.StatusConflict, http.StatusLocked:
-			h, ok := holder(resp.body)
-			if ok && h.ID == info.ID {
-				return info, nil // our own LOCK landed; its answer was lost
-			}
-			if !ok {
-				h = statemgr.LockInfo{Path: redact(b.cfg.LockAddress)}
-			}
-			last = &h
+		switch {
+		case err != nil && ctx.Err() != nil:
+			mayHold = true
+			return fail(locked(ctx.Err()))
+		case err != nil:
+			// Every attempt failed in transit; any of them may have
+			// reached the server. Look again after the poll interval: the
+			// next LOCK finds our own lock if one landed.
+			mayHold, lastErr = true, err
 		default:
-			return info, fmt.Errorf("http backend: acquire lock: %w", &StatusError{Method: b.cfg.LockMethod, URL: redact(b.cfg.LockAddress), Status: resp.status, Body: snippet(resp.body)})
+			lastErr = nil
+			switch resp.status {
+			case http.StatusOK, http.StatusCreated, http.StatusNoContent:
+				return info, nil
+			case http.StatusConflict, http.StatusLocked:
+				h, ok := holder(resp.body)
+				if ok && h.ID == info.ID {
+					return info, nil // our own LOCK landed; its answer was lost
+				}
+				if !ok {
+					h = statemgr.LockInfo{Path: redact(b.cfg.LockAddress)}
+				}
+				last = &h
+				mayHold = false // someone else holds it: none of ours landed
+			default:
+				return fail(fmt.Errorf("http backend: acquire lock: %w", &StatusError{Method: b.cfg.LockMethod, URL: redact(b.cfg.LockAddress), Status: resp.status, Body: snippet(resp.body)}))
+			}
 		}
 		if again, cause := wait.Wait(ctx); !again {
-			return info, locked(cause)
+			return fail(locked(cause))
 		}
 	}
 }
 
-// unlockLocked sends UNLOCK for id. A refusal after an attempt that may
-// have landed is our own earlier success.
+// releaseAfterFailedLock sends UNLOCK for a lock id that a failed Lock may
+// have taken, and says in err what is left when that fails too.
+func (b *Backend) releaseAfterFailedLock(ctx context.Context, id string, err error) error {
+	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unlockBudget)
+	defer cancel()
+	uerr := b.unlockLocked(uctx, id)
+	var se *StatusError
+	if uerr == nil || errors.Is(uerr, ErrLockLost) || errors.As(uerr, &se) {
+		return err // released, or the server says it does not hold ours
+	}
+	return fmt.Errorf("%w; a LOCK may have landed and could not be released (%v): if kyku force-unlock is needed, the token is %s", err, uerr, id)
+}
+
+// unlockBudget bounds how long UNLOCK is tried again after a transient
+// failure outlasts Config.RetryMax (the caller's ctx may end it sooner): a
+// lock left behind stops every later run until someone force-unlocks it.
+const unlockBudget = 30 * time.Second
+
+// unlockLocked sends UNLOCK for id; when a transient failure outlasts
+// Config.RetryMax it tries again every poll interval for up to
+// unlockBudget. A refusal after an attempt that may have landed
+// is our own earlier success.
 func (b *Backend) unlockLocked(ctx context.Context, id string) error {
 	body, _ := json.Marshal(tfLockInfo{ID: id, Version: "kyku", Path: redact(b.cfg.Address)})
-	resp, ambiguous, err := b.do(ctx, b.cfg.UnlockMethod, b.cfg.UnlockAddress, body)
-	if err != nil {
-		return fmt.Errorf("http backend: release lock: %w", err)
+	ctx, cancel := context.WithTimeout(ctx, unlockBudget)
+	defer cancel()
+	var resp response
+	mayHaveLanded := false
+	for {
+		r, ambiguous, err := b.do(ctx, b.cfg.UnlockMethod, b.cfg.UnlockAddress, body)
+		mayHaveLanded = mayHaveLanded || ambiguous
+		if err == nil {
+			resp = r
+			break
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("http backend: release lock %s (token %s; kyku force-unlock %s removes it): %w", redact(b.cfg.UnlockAddress), id, id, err)
+		}
+		t := time.NewTimer(b.opts.PollInterval)
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
 	}
 	switch {
 	case resp.status == http.StatusOK || resp.status == http.StatusNoContent:
 		return nil
-	case ambiguous && (resp.status == http.StatusConflict || resp.status == http.StatusNotFound || resp.status == http.StatusLocked):
+	case mayHaveLanded && (resp.status == http.StatusConflict || resp.status == http.StatusNotFound || resp.status == http.StatusLocked):
 		if h, ok := holder(resp.body); !ok || h.ID == id {
 			return nil
 		}

@@ -35,8 +35,9 @@ type Server struct {
 	failNext int
 	// LoseNext makes the next n requests do their work and then drop the
 	// connection without an answer.
-	loseNext int
-	requests map[string]int // by method
+	loseNext   int
+	loseMethod string         // "": any method
+	requests   map[string]int // by method
 }
 
 // New starts a server that stops with t.
@@ -54,7 +55,15 @@ func New(t testing.TB) *Server {
 func (s *Server) Fail(n int) { s.mu.Lock(); s.failNext = n; s.mu.Unlock() }
 
 // Lose makes the next n requests do their work and drop their answer.
-func (s *Server) Lose(n int) { s.mu.Lock(); s.loseNext = n; s.mu.Unlock() }
+func (s *Server) Lose(n int) { s.LoseMethod("", n) }
+
+// LoseMethod makes the next n requests of method (any when "") do their
+// work and drop their answer.
+func (s *Server) LoseMethod(method string, n int) {
+	s.mu.Lock()
+	s.loseNext, s.loseMethod = n, method
+	s.mu.Unlock()
+}
 
 // Document returns the stored document of name (nil when none).
 func (s *Server) Document(name string) []byte {
@@ -107,7 +116,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad gateway", http.StatusBadGateway)
 		return
 	}
-	lose := s.loseNext > 0
+	lose := s.loseNext > 0 && (s.loseMethod == "" || s.loseMethod == r.Method)
 	if lose {
 		s.loseNext--
 	}
@@ -175,4 +184,11 @@ func (s *Server) unlock(name string, body, held []byte, locked bool) (int, []byt
 	}
 	delete(s.locks, name)
 	return http.StatusOK, nil
+}
+
+// Lock returns the lock info held on name (nil when it is not locked).
+func (s *Server) Lock(name string) []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.locks[name]
 }
