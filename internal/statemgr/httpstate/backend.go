@@ -32,7 +32,10 @@ type Config struct {
 	UnlockMethod  string // default UNLOCK
 	// RetryMax is how many times a failed request (network error, 429,
 	// 5xx) is retried (default 2, as Terraform's); waits grow from
-	// RetryWaitMin (1s) to RetryWaitMax (30s).
+	// RetryWaitMin (1s) to RetryWaitMax (30s). Past that, LOCK tries
+	// again every poll interval until Options.LockTimeout, and UNLOCK for
+	// up to 30 s (unlockBudget); a state POST whose attempts all failed in
+	// transit is read back and counts as done when it landed.
 	RetryMax                   int
 	RetryWaitMin, RetryWaitMax time.Duration
 	BackupRetention            int // 0 keeps all
