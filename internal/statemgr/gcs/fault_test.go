@@ -174,7 +174,7 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	cfgGCS := gcs.Config{Bucket: bucket, Prefix: "fault", BackupRetention: 5}
 	opts := gcs.Options{
 		LockTimeout: 40 * time.Second, StaleAfter: 8 * time.Second, Heartbeat: 2 * time.Second, PollInterval: 100 * time.Millisecond,
-		RetryBudget: 20 * time.Second, AttemptTimeout: 1500 * time.Millisecond, RetryBase: 20 * time.Millisecond,
+		RetryBudget: 20 * time.Second, AttemptTimeout: time.Second, RetryBase: 20 * time.Millisecond,
 		OnRetry: func(string, error) { retried.Add(1) },
 	}
 	faulty, err := gcs.NewWithClient(client, cfgGCS, "prod", opts)
