@@ -38,9 +38,18 @@ type Options struct {
 	StaleAfter   time.Duration // default 5m
 	Heartbeat    time.Duration // default 60s
 	PollInterval time.Duration // default 1s (±50% jitter)
-	// RetryBudget bounds each read, write, list or delete, retries included
-	// (default 2m).
+	// RetryBudget is how long one read, write, list or delete keeps
+	// retrying transient errors (default DefaultRetryBudget). Lock waits
+	// retry within LockTimeout instead.
 	RetryBudget time.Duration
+	// AttemptTimeout bounds one attempt, so a stalled connection is
+	// abandoned and retried (default DefaultAttemptTimeout).
+	AttemptTimeout time.Duration
+	// RetryBase is the first backoff between attempts (default 100ms; full
+	// jitter, doubling, capped at 5s).
+	RetryBase time.Duration
+	// OnRetry, when set, is told of every transient error that is retried.
+	OnRetry func(op string, err error)
 	// Codec seals what is stored (nil: clear).
 	Codec    statemgr.Codec
 	Now      func() time.Time // default time.Now
@@ -75,9 +84,13 @@ func NewWithClient(client *storage.Client, cfg Config, env string, opts Options)
 	if client == nil {
 		return nil, errors.New("gcs backend: nil client")
 	}
-	bkt := &bucket{h: client.Bucket(cfg.Bucket), name: cfg.Bucket, budget: opts.RetryBudget}
-	if bkt.budget <= 0 {
-		bkt.budget = 2 * time.Minute
+	bkt := &bucket{
+		// Kyku retries every call itself (retry.go).
+		h:    client.Bucket(cfg.Bucket).Retryer(storage.WithPolicy(storage.RetryNever)),
+		name: cfg.Bucket,
+		retry: retryPolicy{
+			budget: opts.RetryBudget, attemptTimeout: opts.AttemptTimeout, base: opts.RetryBase, onRetry: opts.OnRetry,
+		}.withDefaults(),
 	}
 	return &Backend{objstore.New(bkt, objstore.Config{
 		Name: "gcs", Root: bkt.url(""), Prefix: strings.Trim(cfg.Prefix, "/"),

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
-	"time"
 
 	"cloud.google.com/go/storage"
 	"google.golang.org/api/googleapi"
@@ -18,42 +17,44 @@ import (
 )
 
 // bucket is objstore's Bucket on one GCS bucket: conditional requests on
-// generations; the client library retries, each operation bounded by
-// budget.
+// generations, every call retried by Kyku within its budget (retry.go; the
+// library's own retries are off).
 type bucket struct {
-	h      *storage.BucketHandle
-	name   string
-	budget time.Duration
+	h     *storage.BucketHandle
+	name  string
+	retry retryPolicy
 }
 
 func (g *bucket) url(key string) string { return "gs://" + g.name + "/" + key }
 
-// op bounds one operation, retries included, by the retry budget.
-func (g *bucket) op(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(ctx, g.budget)
-}
-
-// Get fetches key; its version is its generation.
+// Get fetches key; its version is its generation. A body shorter than the
+// object is a truncated answer, retried.
 func (g *bucket) Get(ctx context.Context, key string) (objstore.Object, error) {
-	ctx, cancel := g.op(ctx)
-	defer cancel()
-	r, err := g.h.Object(key).NewReader(ctx)
-	if err != nil {
-		return objstore.Object{}, classify(err)
-	}
-	defer r.Close()
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return objstore.Object{}, fmt.Errorf("read body: %w", err)
-	}
-	return objstore.Object{Data: data, Version: version(r.Attrs.Generation), Modified: r.Attrs.LastModified}, nil
+	var o objstore.Object
+	_, err := g.call(ctx, "read", key, func(ctx context.Context) error {
+		r, err := g.h.Object(key).NewReader(ctx)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		data, err := io.ReadAll(r)
+		if err != nil {
+			return fmt.Errorf("read body: %w", err)
+		}
+		if r.Attrs.Size >= 0 && r.Attrs.Size != int64(len(data)) {
+			return fmt.Errorf("read body: got %d of %d bytes: %w", len(data), r.Attrs.Size, io.ErrUnexpectedEOF)
+		}
+		o = objstore.Object{Data: data, Version: version(r.Attrs.Generation), Modified: r.Attrs.LastModified}
+		return nil
+	})
+	return o, classify(err)
 }
 
 // Put writes data at key under c (ifGenerationMatch=0 when it must be
 // absent, =<generation> when it must match) and returns the new generation.
+// A retry after a lost answer meets 412: objstore reads the object back and
+// accepts its own bytes.
 func (g *bucket) Put(ctx context.Context, key string, data []byte, c objstore.Cond) (objstore.Version, error) {
-	ctx, cancel := g.op(ctx)
-	defer cancel()
 	o := g.h.Object(key)
 	switch {
 	case c.IfAbsent:
@@ -65,60 +66,72 @@ func (g *bucket) Put(ctx context.Context, key string, data []byte, c objstore.Co
 		}
 		o = o.If(storage.Conditions{GenerationMatch: gen})
 	}
-	w := o.NewWriter(ctx)
-	w.ContentType = "application/json"
-	w.ChunkSize = 0 // one request: small objects
-	if _, err := w.Write(data); err != nil {
-		_ = w.Close()
+	var gen int64
+	_, err := g.call(ctx, "write", key, func(ctx context.Context) error {
+		w := o.NewWriter(ctx)
+		w.ContentType = "application/json"
+		w.ChunkSize = 0 // one request: small objects (Kyku retries it whole)
+		if _, err := w.Write(data); err != nil {
+			_ = w.Close()
+			return err
+		}
+		if err := w.Close(); err != nil {
+			return err
+		}
+		gen = w.Attrs().Generation
+		return nil
+	})
+	if err != nil {
 		return "", classify(err)
 	}
-	if err := w.Close(); err != nil {
-		return "", classify(err)
-	}
-	return version(w.Attrs().Generation), nil
+	return version(gen), nil
 }
 
-// Delete removes key only while its generation is v. The library may have
-// retried it, so any failure is ambiguous: a missing key may be our own
-// delete.
+// Delete removes key only while its generation is v. ambiguous is true when
+// a retried attempt may have landed before the last one failed (then a 404
+// may be our own delete).
 func (g *bucket) Delete(ctx context.Context, key string, v objstore.Version) (ambiguous bool, err error) {
 	gen, err := generation(v)
 	if err != nil {
 		return false, err
 	}
-	ctx, cancel := g.op(ctx)
-	defer cancel()
 	// generation= targets that very generation (enforced by GCS and by the
 	// emulator); ifGenerationMatch= says the same to GCS.
-	return true, classify(g.h.Object(key).Generation(gen).If(storage.Conditions{GenerationMatch: gen}).Delete(ctx))
+	o := g.h.Object(key).Generation(gen).If(storage.Conditions{GenerationMatch: gen})
+	out, err := g.call(ctx, "delete", key, func(ctx context.Context) error { return o.Delete(ctx) })
+	return out.ambiguous, classify(err)
 }
 
-// List returns the full keys under prefix, sorted.
+// List returns the full keys under prefix, sorted (the whole listing is
+// one attempt).
 func (g *bucket) List(ctx context.Context, prefix string) ([]string, error) {
-	ctx, cancel := g.op(ctx)
-	defer cancel()
-	it := g.h.Objects(ctx, &storage.Query{Prefix: prefix})
 	var keys []string
-	for {
-		attrs, err := it.Next()
-		if errors.Is(err, iterator.Done) {
-			break
+	_, err := g.call(ctx, "list", prefix, func(ctx context.Context) error {
+		keys = keys[:0]
+		it := g.h.Objects(ctx, &storage.Query{Prefix: prefix})
+		for {
+			attrs, err := it.Next()
+			if errors.Is(err, iterator.Done) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			keys = append(keys, attrs.Name)
 		}
-		if err != nil {
-			return nil, g.explain("list", prefix, err)
-		}
-		keys = append(keys, attrs.Name)
+	})
+	if err != nil {
+		return nil, g.explain("list", prefix, err)
 	}
 	sort.Strings(keys)
 	return keys, nil
 }
 
-// DeleteAll removes keys one by one; one already gone is not an error.
+// DeleteAll removes keys one by one; one already gone (or removed by an
+// attempt whose answer was lost) is not an error.
 func (g *bucket) DeleteAll(ctx context.Context, keys []string) error {
 	for _, k := range keys {
-		ctx, cancel := g.op(ctx)
-		err := g.h.Object(k).Delete(ctx)
-		cancel()
+		_, err := g.call(ctx, "delete", k, func(ctx context.Context) error { return g.h.Object(k).Delete(ctx) })
 		if err != nil && !isNotFound(err) {
 			return g.explain("delete", k, err)
 		}

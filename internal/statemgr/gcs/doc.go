@@ -8,8 +8,13 @@
 //     the generation read, and a conditional delete targets that very
 //     generation (generation= as well as ifGenerationMatch=: the emulator
 //     ignores the latter on a delete, README "GCS");
-//   - retries: the client library's own policy (conditional requests are
-//     idempotent), each operation bounded by Options.RetryBudget;
+//   - retries: Kyku's own (the library's are off: it retries neither an
+//     unconditional write nor a single-request upload, and has no
+//     per-attempt timeout): transient errors are retried with backoff and
+//     jitter, each attempt bounded by Options.AttemptTimeout, each operation
+//     by Options.RetryBudget (retry.go); a retry that meets 412 or 404
+//     after a lost answer is recognised as our own write by package
+//     objstore;
 //   - errors: 404 is a missing key, 412 a failed precondition; a missing
 //     bucket and denied access are said plainly.
 //
