@@ -88,9 +88,10 @@ func NewWithClient(client *storage.Client, cfg Config, env string, opts Options)
 		// Kyku retries every call itself (retry.go).
 		h:    client.Bucket(cfg.Bucket).Retryer(storage.WithPolicy(storage.RetryNever)),
 		name: cfg.Bucket,
-		retry: retryPolicy{
-			budget: opts.RetryBudget, attemptTimeout: opts.AttemptTimeout, base: opts.RetryBase, onRetry: opts.OnRetry,
-		}.withDefaults(),
+		retry: objstore.Retry{
+			Budget: opts.RetryBudget, AttemptTimeout: opts.AttemptTimeout, Base: opts.RetryBase, OnRetry: opts.OnRetry,
+			Transient: isTransient, Service: "GCS",
+		}.WithDefaults(),
 	}
 	return &Backend{objstore.New(bkt, objstore.Config{
 		Name: "gcs", Root: bkt.url(""), Prefix: strings.Trim(cfg.Prefix, "/"),

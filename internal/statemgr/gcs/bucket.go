@@ -22,7 +22,7 @@ import (
 type bucket struct {
 	h     *storage.BucketHandle
 	name  string
-	retry retryPolicy
+	retry objstore.Retry
 }
 
 func (g *bucket) url(key string) string { return "gs://" + g.name + "/" + key }
@@ -99,7 +99,7 @@ func (g *bucket) Delete(ctx context.Context, key string, v objstore.Version) (am
 	// emulator); ifGenerationMatch= says the same to GCS.
 	o := g.h.Object(key).Generation(gen).If(storage.Conditions{GenerationMatch: gen})
 	out, err := g.call(ctx, "delete", key, func(ctx context.Context) error { return o.Delete(ctx) })
-	return out.ambiguous, classify(err)
+	return out.Ambiguous, classify(err)
 }
 
 // List returns the full keys under prefix, sorted (the whole listing is

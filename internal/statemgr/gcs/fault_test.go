@@ -3,76 +3,27 @@ package gcs_test
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"cloud.google.com/go/storage"
-	toxiproxy "github.com/Shopify/toxiproxy/v2"
-	"github.com/rs/zerolog"
 	"google.golang.org/api/option"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/provider/sim"
-	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/statemgr/faulttest"
 	"github.com/kyku/action/internal/statemgr/gcs"
 	"github.com/kyku/action/internal/statemgr/gcs/gcstest"
 )
-
-// faults are the toxics between Kyku and the emulator. Each is drawn
-// independently for every connection (keep-alive is off, so every request
-// is a connection of its own): about a third of all requests meet at least
-// one fault.
-var faults = []string{
-	// Latency on half the answers.
-	`{"name":"latency","type":"latency","stream":"downstream","toxicity":0.5,"attributes":{"latency":25,"jitter":20}}`,
-	// The emulator did the work, the answer never arrives: lost answers
-	// after successful writes (a create with ifGenerationMatch=0 that
-	// landed meets 412 on its retry).
-	`{"name":"lost-answer","type":"limit_data","stream":"downstream","toxicity":0.12,"attributes":{"bytes":0}}`,
-	// The answer is cut off in the headers or the body.
-	`{"name":"truncated","type":"limit_data","stream":"downstream","toxicity":0.08,"attributes":{"bytes":200}}`,
-	// Reset before the request reaches the emulator...
-	`{"name":"reset-early","type":"reset_peer","stream":"upstream","toxicity":0.05,"attributes":{"timeout":0}}`,
-	// ... and while the answer is on its way.
-	`{"name":"reset-late","type":"reset_peer","stream":"downstream","toxicity":0.05,"attributes":{"timeout":15}}`,
-	// A stall: the request goes nowhere, nothing comes back, the connection
-	// stays open (until the attempt times out).
-	`{"name":"stall","type":"timeout","stream":"upstream","toxicity":0.04,"attributes":{"timeout":0}}`,
-	// The answer dribbles in small pieces.
-	`{"name":"slicer","type":"slicer","stream":"downstream","toxicity":0.2,"attributes":{"average_size":64,"size_variation":32,"delay":500}}`,
-}
-
-// faultyProxy starts toxiproxy in this process in front of upstream
-// (host:port), with the faults above, and returns the proxy's host:port.
-func faultyProxy(t *testing.T, upstream string) string {
-	t.Helper()
-	api := toxiproxy.NewServer(toxiproxy.NewMetricsContainer(nil), zerolog.Nop())
-	proxy := toxiproxy.NewProxy(api, "gcs", "127.0.0.1:0", upstream)
-	if err := proxy.Start(); err != nil {
-		t.Fatalf("start toxiproxy: %v", err)
-	}
-	t.Cleanup(proxy.Stop)
-	for _, f := range faults {
-		if _, err := proxy.Toxics.AddToxicJson(strings.NewReader(f)); err != nil {
-			t.Fatalf("add toxic %s: %v", f, err)
-		}
-	}
-	return proxy.Listen
-}
 
 // faultTally counts what the client met on the wire: connections, and
 // requests that failed or whose answer body broke off.
@@ -170,7 +121,7 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	bucket := srv.NewBucket(t)
 	var tally faultTally
 	var retried atomic.Int64
-	client := faultyClient(t, srv.Host, faultyProxy(t, srv.Host), &tally)
+	client := faultyClient(t, srv.Host, faulttest.Proxy(t, "gcs", srv.Host, faulttest.Toxics), &tally)
 	cfgGCS := gcs.Config{Bucket: bucket, Prefix: "fault", BackupRetention: 5}
 	opts := gcs.Options{
 		LockTimeout: 40 * time.Second, StaleAfter: 8 * time.Second, Heartbeat: 2 * time.Second, PollInterval: 100 * time.Millisecond,
@@ -223,7 +174,7 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 		}
 	}
 	elapsed := time.Since(start)
-	failed := countApplyFailures(failures)
+	failed := faulttest.CountApplyFailures(failures)
 	t.Logf("%d applies in %s: %d succeeded; %d connections, %d met a fault on the wire, %d attempts retried",
 		applies, elapsed.Round(time.Millisecond), applies-failed, tally.dials.Load(), tally.failed.Load(), retried.Load())
 	for _, f := range failures {
@@ -242,7 +193,7 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	// Afterwards, on a clean connection: the state (with any journal left by
 	// a failed apply) is the cloud, one object per resource.
 	clean := newBackend(t, srv, cfgGCS, "prod", gcs.Options{StaleAfter: 8 * time.Second})
-	checkStateIsCloud(t, clean, simDir)
+	faulttest.CheckStateIsCloud(t, clean, simDir)
 	for key, want := range objects {
 		got, err := clean.GetObject(context.Background(), key)
 		if err != nil || !bytes.Equal(got, want) {
@@ -252,7 +203,7 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	if failed == 0 {
 		// (A failed apply leaves the state as it was: the next apply backs
 		// up the same state again, rightly.)
-		checkNoDuplicateBackups(t, clean)
+		faulttest.CheckNoDuplicateBackups(t, clean)
 	}
 	if keys := srv.Objects(t, bucket, "fault/state.prod.json.lock"); len(keys) != 0 {
 		t.Errorf("after the faulty applies the lock is left: %v", keys)
@@ -267,99 +218,10 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatalf("final clean apply: %v", err)
 	}
-	checkStateIsCloud(t, clean, simDir)
+	faulttest.CheckStateIsCloud(t, clean, simDir)
 	for key := range srv.Objects(t, bucket, "fault/") {
 		if strings.HasPrefix(key, "fault/state.prod.json.journal/") || strings.HasPrefix(key, "fault/state.prod.json.lock") {
 			t.Errorf("after the final apply %s is left", key)
 		}
 	}
-}
-
-func countApplyFailures(failures []string) int {
-	n := 0
-	for _, f := range failures {
-		if strings.HasPrefix(f, "apply ") {
-			n++
-		}
-	}
-	return n
-}
-
-// checkStateIsCloud compares the stored state, with its journal folded in,
-// to the sim's objects: the same set of type/cloud name/ID, each once.
-func checkStateIsCloud(t *testing.T, b *gcs.Backend, simDir string) {
-	t.Helper()
-	ctx := context.Background()
-	st, err := b.Read(ctx)
-	if err != nil || st == nil {
-		t.Fatalf("read state: %v, %v", st, err)
-	}
-	entries, err := b.Entries(ctx)
-	if err != nil {
-		t.Fatalf("read journal: %v", err)
-	}
-	state.Fold(st, entries)
-	var inState []string
-	for _, r := range st.Resources {
-		inState = append(inState, r.Type+"/"+r.CloudName+"#"+r.ProviderID)
-	}
-	sort.Strings(inState)
-	inCloud := simObjects(t, simDir)
-	if strings.Join(inState, "\n") != strings.Join(inCloud, "\n") {
-		t.Errorf("state and cloud differ:\nstate: %v\ncloud: %v", inState, inCloud)
-	}
-	seen := map[string]bool{}
-	for _, o := range inCloud {
-		name := o[:strings.Index(o, "#")]
-		if seen[name] {
-			t.Errorf("cloud holds %s twice", name)
-		}
-		seen[name] = true
-	}
-}
-
-// checkNoDuplicateBackups reports two backups with the same content: a
-// retried backup written twice.
-func checkNoDuplicateBackups(t *testing.T, b *gcs.Backend) {
-	t.Helper()
-	list, err := b.ListBackups(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sums := map[[32]byte]string{}
-	for _, bi := range list {
-		f, err := b.ReadBackup(context.Background(), bi.Key)
-		if err != nil {
-			t.Fatalf("read backup %s: %v", bi.Key, err)
-		}
-		data, _ := state.Encode(f)
-		sum := sha256.Sum256(data)
-		if other, dup := sums[sum]; dup {
-			t.Errorf("backups %s and %s hold the same state (serial %d): a retried backup was written twice", other, bi.Key, bi.Serial)
-		}
-		sums[sum] = bi.Key
-	}
-}
-
-// simObjects lists the sim's objects as "Type/cloudName#id".
-func simObjects(t *testing.T, dir string) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*", "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var o struct{ ID, Type, CloudName string }
-		if err := json.Unmarshal(data, &o); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		out = append(out, o.Type+"/"+o.CloudName+"#"+o.ID)
-	}
-	sort.Strings(out)
-	return out
 }

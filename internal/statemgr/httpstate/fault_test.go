@@ -3,30 +3,23 @@ package httpstate_test
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	toxiproxy "github.com/Shopify/toxiproxy/v2"
-	"github.com/rs/zerolog"
-
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/provider/sim"
-	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/statemgr/faulttest"
 	"github.com/kyku/action/internal/statemgr/httpstate"
 	"github.com/kyku/action/internal/statemgr/httpstate/httpstatetest"
 )
@@ -63,18 +56,7 @@ func faultyProxy(t *testing.T, srv *httpstatetest.Server) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api := toxiproxy.NewServer(toxiproxy.NewMetricsContainer(nil), zerolog.Nop())
-	proxy := toxiproxy.NewProxy(api, "httpstate", "127.0.0.1:0", u.Host)
-	if err := proxy.Start(); err != nil {
-		t.Fatalf("start toxiproxy: %v", err)
-	}
-	t.Cleanup(proxy.Stop)
-	for _, f := range faults {
-		if _, err := proxy.Toxics.AddToxicJson(strings.NewReader(f)); err != nil {
-			t.Fatalf("add toxic %s: %v", f, err)
-		}
-	}
-	return "http://" + proxy.Listen + u.Path
+	return "http://" + faulttest.Proxy(t, "httpstate", u.Host, faults) + u.Path
 }
 
 // faultTally counts the requests Kyku sent through the proxy and the
@@ -268,7 +250,7 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	requests := tally.requests
 	tally.mu.Unlock()
 	t.Logf("%d applies in %s: %d succeeded; %d requests, %d faults met (%s); server saw %d GET, %d POST, %d LOCK, %d UNLOCK",
-		applies, elapsed.Round(time.Millisecond), applies-countApplyFailures(failures), requests, tally.total(), tally,
+		applies, elapsed.Round(time.Millisecond), applies-faulttest.CountApplyFailures(failures), requests, tally.total(), tally,
 		srv.Requests("GET"), srv.Requests("POST"), srv.Requests("LOCK"), srv.Requests("UNLOCK"))
 	for _, f := range failures {
 		t.Logf("failure: %s", f)
@@ -276,7 +258,7 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	if tally.total() < 2*applies {
 		t.Errorf("only %d faults met in %d applies: the proxy is not injecting faults", tally.total(), applies)
 	}
-	if n := countApplyFailures(failures); n > applies/8 {
+	if n := faulttest.CountApplyFailures(failures); n > applies/8 {
 		t.Errorf("%d of %d applies failed; want almost all to ride out the faults", n, applies)
 	}
 	if held := srv.Lock(name); held != nil {
@@ -290,7 +272,7 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkStateIsCloud(t, clean, simDir)
+	faulttest.CheckStateIsCloud(t, clean, simDir)
 	for key, want := range objects {
 		got, err := clean.GetObject(context.Background(), key)
 		if err != nil || !bytes.Equal(got, want) {
@@ -300,7 +282,7 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	if len(failures) == 0 {
 		// (A failed apply leaves the state as it was: the next apply backs
 		// up the same state again, rightly.)
-		checkNoDuplicateBackups(t, clean)
+		faulttest.CheckNoDuplicateBackups(t, clean)
 	}
 	// The last configuration, applied on a clean connection, changes
 	// nothing that the state does not already know about.
@@ -312,100 +294,11 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatalf("final clean apply: %v", err)
 	}
-	checkStateIsCloud(t, clean, simDir)
+	faulttest.CheckStateIsCloud(t, clean, simDir)
 	if es, err := clean.Entries(context.Background()); err != nil || len(es) != 0 {
 		t.Errorf("after the final apply the journal holds %d entries (%v)", len(es), err)
 	}
 	if held := srv.Lock(name); held != nil {
 		t.Errorf("after the final apply the lock is still held: %s", held)
 	}
-}
-
-func countApplyFailures(failures []string) int {
-	n := 0
-	for _, f := range failures {
-		if strings.HasPrefix(f, "apply ") {
-			n++
-		}
-	}
-	return n
-}
-
-// checkStateIsCloud compares the stored state, with its journal folded in,
-// to the sim's objects: the same set of type/cloud name/ID, each once.
-func checkStateIsCloud(t *testing.T, b *httpstate.Backend, simDir string) {
-	t.Helper()
-	ctx := context.Background()
-	st, err := b.Read(ctx)
-	if err != nil || st == nil {
-		t.Fatalf("read state: %v, %v", st, err)
-	}
-	entries, err := b.Entries(ctx)
-	if err != nil {
-		t.Fatalf("read journal: %v", err)
-	}
-	state.Fold(st, entries)
-	var inState []string
-	for _, r := range st.Resources {
-		inState = append(inState, r.Type+"/"+r.CloudName+"#"+r.ProviderID)
-	}
-	sort.Strings(inState)
-	inCloud := simObjects(t, simDir)
-	if strings.Join(inState, "\n") != strings.Join(inCloud, "\n") {
-		t.Errorf("state and cloud differ:\nstate: %v\ncloud: %v", inState, inCloud)
-	}
-	seen := map[string]bool{}
-	for _, o := range inCloud {
-		name := o[:strings.Index(o, "#")]
-		if seen[name] {
-			t.Errorf("cloud holds %s twice", name)
-		}
-		seen[name] = true
-	}
-}
-
-// checkNoDuplicateBackups reports two backups with the same content: a
-// retried backup written twice.
-func checkNoDuplicateBackups(t *testing.T, b *httpstate.Backend) {
-	t.Helper()
-	list, err := b.ListBackups(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sums := map[[32]byte]string{}
-	for _, bi := range list {
-		f, err := b.ReadBackup(context.Background(), bi.Key)
-		if err != nil {
-			t.Fatalf("read backup %s: %v", bi.Key, err)
-		}
-		data, _ := state.Encode(f)
-		sum := sha256.Sum256(data)
-		if other, dup := sums[sum]; dup {
-			t.Errorf("backups %s and %s hold the same state (serial %d): a retried backup was written twice", other, bi.Key, bi.Serial)
-		}
-		sums[sum] = bi.Key
-	}
-}
-
-// simObjects lists the sim's objects as "Type/cloudName#id".
-func simObjects(t *testing.T, dir string) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*", "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var o struct{ ID, Type, CloudName string }
-		if err := json.Unmarshal(data, &o); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		out = append(out, o.Type+"/"+o.CloudName+"#"+o.ID)
-	}
-	sort.Strings(out)
-	return out
 }

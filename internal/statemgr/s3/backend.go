@@ -141,9 +141,8 @@ func NewWithClient(api API, cfg Config, env string, opts Options) (*Backend, err
 	}
 	bkt := &bucket{
 		api: api, name: cfg.Bucket, kmsKeyID: cfg.KMSKeyID, unlocked: cfg.Unlocked, region: cfg.Region,
-		retry: retryPolicy{budget: opts.RetryBudget, attemptTimeout: opts.AttemptTimeout, base: opts.RetryBase, onRetry: opts.OnRetry},
+		retry: objstore.Retry{Budget: opts.RetryBudget, AttemptTimeout: opts.AttemptTimeout, Base: opts.RetryBase, OnRetry: opts.OnRetry, Transient: isTransient, Service: "S3"}.WithDefaults(),
 	}
-	bkt.retry = bkt.retry.withDefaults()
 	bkt.where = cfg.Endpoint
 	if bkt.where == "" {
 		bkt.where = getenv("AWS_ENDPOINT_URL_S3")

@@ -23,7 +23,7 @@ type bucket struct {
 	unlocked bool   // Config.Unlocked: preconditions are not sent
 	region   string // for messages
 	where    string // endpoint, for messages
-	retry    retryPolicy
+	retry    objstore.Retry
 }
 
 func (s *bucket) url(key string) string { return "s3://" + s.name + "/" + key }
@@ -94,7 +94,7 @@ func (s *bucket) Delete(ctx context.Context, key string, v objstore.Version) (am
 		_, err := s.api.DeleteObject(ctx, in, noSDKRetries)
 		return err
 	})
-	return out.ambiguous, classify(err)
+	return out.Ambiguous, classify(err)
 }
 
 // List returns the full keys under prefix, sorted, following pagination.

@@ -3,15 +3,11 @@ package s3_test
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -19,63 +15,27 @@ import (
 	"testing"
 	"time"
 
-	toxiproxy "github.com/Shopify/toxiproxy/v2"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/rs/zerolog"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/provider/sim"
-	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/statemgr/faulttest"
 	s3b "github.com/kyku/action/internal/statemgr/s3"
 )
 
-// faults are the toxics between Kyku and the S3 server. Each is drawn
-// independently for every connection (keep-alive is off, so every request
-// is a connection of its own): about a third of all requests meet at least
-// one fault.
-var faults = []string{
-	// Latency on half the answers.
-	`{"name":"latency","type":"latency","stream":"downstream","toxicity":0.5,"attributes":{"latency":25,"jitter":20}}`,
-	// The server did the work, the answer never arrives: lost responses after
-	// successful writes.
-	`{"name":"lost-answer","type":"limit_data","stream":"downstream","toxicity":0.12,"attributes":{"bytes":0}}`,
-	// The answer is cut off in the headers or the body.
-	`{"name":"truncated","type":"limit_data","stream":"downstream","toxicity":0.08,"attributes":{"bytes":200}}`,
-	// Reset before the request reaches the server...
-	`{"name":"reset-early","type":"reset_peer","stream":"upstream","toxicity":0.05,"attributes":{"timeout":0}}`,
-	// ... and while the answer is on its way.
-	`{"name":"reset-late","type":"reset_peer","stream":"downstream","toxicity":0.05,"attributes":{"timeout":15}}`,
-	// A stall: the request goes nowhere, nothing comes back, the connection
-	// stays open (until the attempt times out).
-	`{"name":"stall","type":"timeout","stream":"upstream","toxicity":0.04,"attributes":{"timeout":0}}`,
-	// The answer dribbles in small pieces.
-	`{"name":"slicer","type":"slicer","stream":"downstream","toxicity":0.2,"attributes":{"average_size":64,"size_variation":32,"delay":500}}`,
-}
-
-// faultyProxy starts toxiproxy in this process in front of the test server,
-// with the faults above. It returns the proxy's endpoint.
+// faultyProxy starts toxiproxy in front of the test server with
+// faulttest.Toxics. It returns the proxy's endpoint.
 func faultyProxy(t *testing.T) string {
 	t.Helper()
 	u, err := url.Parse(server.endpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
-	api := toxiproxy.NewServer(toxiproxy.NewMetricsContainer(nil), zerolog.Nop())
-	proxy := toxiproxy.NewProxy(api, "s3", "127.0.0.1:0", u.Host)
-	if err := proxy.Start(); err != nil {
-		t.Fatalf("start toxiproxy: %v", err)
-	}
-	t.Cleanup(proxy.Stop)
-	for _, f := range faults {
-		if _, err := proxy.Toxics.AddToxicJson(strings.NewReader(f)); err != nil {
-			t.Fatalf("add toxic %s: %v", f, err)
-		}
-	}
-	return "http://" + proxy.Listen
+	return "http://" + faulttest.Proxy(t, "s3", u.Host, faulttest.Toxics)
 }
 
 // countingClient is an S3 client through the proxy that opens a new
@@ -195,21 +155,21 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	})
 	sort.Strings(kinds)
 	t.Logf("%d applies in %s: %d succeeded; %d connections, %d faults retried (%s)",
-		applies, elapsed.Round(time.Millisecond), applies-countApplyFailures(failures), dials.Load(), total, strings.Join(kinds, ", "))
+		applies, elapsed.Round(time.Millisecond), applies-faulttest.CountApplyFailures(failures), dials.Load(), total, strings.Join(kinds, ", "))
 	for _, f := range failures {
 		t.Logf("failure: %s", f)
 	}
 	if total < applies {
 		t.Errorf("only %d faults met in %d applies: the proxy is not injecting faults", total, applies)
 	}
-	if n := countApplyFailures(failures); n > applies/8 {
+	if n := faulttest.CountApplyFailures(failures); n > applies/8 {
 		t.Errorf("%d of %d applies failed; want almost all to ride out the faults", n, applies)
 	}
 
 	// Afterwards, on a clean connection: the state (with any journal left by
 	// a failed apply) is the cloud, one object per resource.
 	clean := newBackend(t, s3b.Config{Bucket: bucket, Prefix: "fault", BackupRetention: 5}, "prod", s3b.Options{StaleAfter: 8 * time.Second})
-	checkStateIsCloud(t, clean, simDir)
+	faulttest.CheckStateIsCloud(t, clean, simDir)
 	for key, want := range objects {
 		got, err := clean.GetObject(context.Background(), key)
 		if err != nil || !bytes.Equal(got, want) {
@@ -219,7 +179,7 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	if len(failures) == 0 {
 		// (A failed apply leaves the state as it was: the next apply backs
 		// up the same state again, rightly.)
-		checkNoDuplicateBackups(t, clean)
+		faulttest.CheckNoDuplicateBackups(t, clean)
 	}
 	// The last configuration, applied on a clean connection, changes
 	// nothing that the state does not already know about.
@@ -231,20 +191,10 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatalf("final clean apply: %v", err)
 	}
-	checkStateIsCloud(t, clean, simDir)
+	faulttest.CheckStateIsCloud(t, clean, simDir)
 	if keys := rawKeys(t, bucket); hasPrefix(keys, "fault/state.prod.json.journal/") || hasPrefix(keys, "fault/state.prod.json.lock") {
 		t.Errorf("after the final apply the journal or the lock is left: %v", keys)
 	}
-}
-
-func countApplyFailures(failures []string) int {
-	n := 0
-	for _, f := range failures {
-		if strings.HasPrefix(f, "apply ") {
-			n++
-		}
-	}
-	return n
 }
 
 func hasPrefix(keys []string, p string) bool {
@@ -268,83 +218,4 @@ func faultKind(err error) string {
 		return "lost-or-truncated"
 	}
 	return "other"
-}
-
-// checkStateIsCloud compares the stored state, with its journal folded in,
-// to the sim's objects: the same set of type/cloud name/ID, each once.
-func checkStateIsCloud(t *testing.T, b *s3b.Backend, simDir string) {
-	t.Helper()
-	ctx := context.Background()
-	st, err := b.Read(ctx)
-	if err != nil || st == nil {
-		t.Fatalf("read state: %v, %v", st, err)
-	}
-	entries, err := b.Entries(ctx)
-	if err != nil {
-		t.Fatalf("read journal: %v", err)
-	}
-	state.Fold(st, entries)
-	var inState []string
-	for _, r := range st.Resources {
-		inState = append(inState, r.Type+"/"+r.CloudName+"#"+r.ProviderID)
-	}
-	sort.Strings(inState)
-	inCloud := simObjects(t, simDir)
-	if strings.Join(inState, "\n") != strings.Join(inCloud, "\n") {
-		t.Errorf("state and cloud differ:\nstate: %v\ncloud: %v", inState, inCloud)
-	}
-	seen := map[string]bool{}
-	for _, o := range inCloud {
-		name := o[:strings.Index(o, "#")]
-		if seen[name] {
-			t.Errorf("cloud holds %s twice", name)
-		}
-		seen[name] = true
-	}
-}
-
-// checkNoDuplicateBackups reports two backups with the same content: a
-// retried backup written twice.
-func checkNoDuplicateBackups(t *testing.T, b *s3b.Backend) {
-	t.Helper()
-	list, err := b.ListBackups(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sums := map[[32]byte]string{}
-	for _, bi := range list {
-		f, err := b.ReadBackup(context.Background(), bi.Key)
-		if err != nil {
-			t.Fatalf("read backup %s: %v", bi.Key, err)
-		}
-		data, _ := state.Encode(f)
-		sum := sha256.Sum256(data)
-		if other, dup := sums[sum]; dup {
-			t.Errorf("backups %s and %s hold the same state (serial %d): a retried backup was written twice", other, bi.Key, bi.Serial)
-		}
-		sums[sum] = bi.Key
-	}
-}
-
-// simObjects lists the sim's objects as "Type/cloudName#id".
-func simObjects(t *testing.T, dir string) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*", "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var o struct{ ID, Type, CloudName string }
-		if err := json.Unmarshal(data, &o); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		out = append(out, o.Type+"/"+o.CloudName+"#"+o.ID)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -1,0 +1,155 @@
+// Package faulttest holds what the backends' fault tests share: toxiproxy
+// started in the test process with a set of toxics in front of a storage
+// server, and the checks that state equals the simulated cloud afterwards.
+// Only tests import it.
+package faulttest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	toxiproxy "github.com/Shopify/toxiproxy/v2"
+	"github.com/rs/zerolog"
+
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/statemgr"
+)
+
+// Toxics are the faults between Kyku and a storage server. Each is drawn
+// independently for every connection (keep-alive is off, so every request
+// is a connection of its own): about a third of all requests meet at least
+// one fault.
+var Toxics = []string{
+	// Latency on half the answers.
+	`{"name":"latency","type":"latency","stream":"downstream","toxicity":0.5,"attributes":{"latency":25,"jitter":20}}`,
+	// The server did the work, the answer never arrives: lost responses after
+	// successful writes.
+	`{"name":"lost-answer","type":"limit_data","stream":"downstream","toxicity":0.12,"attributes":{"bytes":0}}`,
+	// The answer is cut off in the headers or the body.
+	`{"name":"truncated","type":"limit_data","stream":"downstream","toxicity":0.08,"attributes":{"bytes":200}}`,
+	// Reset before the request reaches the server...
+	`{"name":"reset-early","type":"reset_peer","stream":"upstream","toxicity":0.05,"attributes":{"timeout":0}}`,
+	// ... and while the answer is on its way.
+	`{"name":"reset-late","type":"reset_peer","stream":"downstream","toxicity":0.05,"attributes":{"timeout":15}}`,
+	// A stall: the request goes nowhere, nothing comes back, the connection
+	// stays open (until the attempt times out).
+	`{"name":"stall","type":"timeout","stream":"upstream","toxicity":0.04,"attributes":{"timeout":0}}`,
+	// The answer dribbles in small pieces.
+	`{"name":"slicer","type":"slicer","stream":"downstream","toxicity":0.2,"attributes":{"average_size":64,"size_variation":32,"delay":500}}`,
+}
+
+// Proxy starts toxiproxy in this process in front of upstream (host:port)
+// with toxics (JSON, as toxiproxy's API takes them), stopped when t ends.
+// It returns the proxy's host:port.
+func Proxy(t *testing.T, name, upstream string, toxics []string) string {
+	t.Helper()
+	api := toxiproxy.NewServer(toxiproxy.NewMetricsContainer(nil), zerolog.Nop())
+	proxy := toxiproxy.NewProxy(api, name, "127.0.0.1:0", upstream)
+	if err := proxy.Start(); err != nil {
+		t.Fatalf("start toxiproxy: %v", err)
+	}
+	t.Cleanup(proxy.Stop)
+	for _, f := range toxics {
+		if _, err := proxy.Toxics.AddToxicJson(strings.NewReader(f)); err != nil {
+			t.Fatalf("add toxic %s: %v", f, err)
+		}
+	}
+	return proxy.Listen
+}
+
+// CountApplyFailures counts the failures that are applies ("apply …"), not
+// the plan or audit writes made beside them.
+func CountApplyFailures(failures []string) int {
+	n := 0
+	for _, f := range failures {
+		if strings.HasPrefix(f, "apply ") {
+			n++
+		}
+	}
+	return n
+}
+
+// CheckStateIsCloud compares the stored state, with its journal folded in,
+// to the sim's objects: the same set of type/cloud name/ID, each once.
+func CheckStateIsCloud(t *testing.T, b statemgr.Backend, simDir string) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := b.Read(ctx)
+	if err != nil || st == nil {
+		t.Fatalf("read state: %v, %v", st, err)
+	}
+	entries, err := b.Entries(ctx)
+	if err != nil {
+		t.Fatalf("read journal: %v", err)
+	}
+	state.Fold(st, entries)
+	var inState []string
+	for _, r := range st.Resources {
+		inState = append(inState, r.Type+"/"+r.CloudName+"#"+r.ProviderID)
+	}
+	sort.Strings(inState)
+	inCloud := SimObjects(t, simDir)
+	if strings.Join(inState, "\n") != strings.Join(inCloud, "\n") {
+		t.Errorf("state and cloud differ:\nstate: %v\ncloud: %v", inState, inCloud)
+	}
+	seen := map[string]bool{}
+	for _, o := range inCloud {
+		name := o[:strings.Index(o, "#")]
+		if seen[name] {
+			t.Errorf("cloud holds %s twice", name)
+		}
+		seen[name] = true
+	}
+}
+
+// CheckNoDuplicateBackups reports two backups with the same content: a
+// retried backup written twice.
+func CheckNoDuplicateBackups(t *testing.T, b statemgr.Backend) {
+	t.Helper()
+	list, err := b.ListBackups(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums := map[[32]byte]string{}
+	for _, bi := range list {
+		f, err := b.ReadBackup(context.Background(), bi.Key)
+		if err != nil {
+			t.Fatalf("read backup %s: %v", bi.Key, err)
+		}
+		data, _ := state.Encode(f)
+		sum := sha256.Sum256(data)
+		if other, dup := sums[sum]; dup {
+			t.Errorf("backups %s and %s hold the same state (serial %d): a retried backup was written twice", other, bi.Key, bi.Serial)
+		}
+		sums[sum] = bi.Key
+	}
+}
+
+// SimObjects lists the sim's objects as "Type/cloudName#id".
+func SimObjects(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o struct{ ID, Type, CloudName string }
+		if err := json.Unmarshal(data, &o); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out = append(out, o.Type+"/"+o.CloudName+"#"+o.ID)
+	}
+	sort.Strings(out)
+	return out
+}
