@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,6 +18,7 @@ import (
 	toxiproxy "github.com/Shopify/toxiproxy/v2"
 	"github.com/rs/zerolog"
 
+	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 )
@@ -61,6 +63,26 @@ func Proxy(t *testing.T, name, upstream string, toxics []string) string {
 		}
 	}
 	return proxy.Listen
+}
+
+// Config is apply i's configuration: a network, a database whose size
+// flips every other apply, and 2–5 keys whose contents change every third
+// apply (an immutable property: replaced). So applies create, update,
+// replace and delete.
+func Config(t *testing.T, i int) *config.Config {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("provider: sim\nresources:\n  net:\n    type: Vpc\n    properties: { cidr: 10.0.0.0/16 }\n")
+	size := []string{"small", "medium"}[i%2]
+	fmt.Fprintf(&b, "  db:\n    type: Database\n    properties: { network: \"${net}\", engine: postgres, size: %s }\n", size)
+	for k := range 2 + i%4 {
+		fmt.Fprintf(&b, "  key-%d:\n    type: SshKey\n    properties: { publicKey: \"ssh-ed25519 AAAA key-%d-v%d\" }\n", k, k, i/3)
+	}
+	cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte(b.String())}})
+	if err != nil {
+		t.Fatalf("config %d: %v", i, err)
+	}
+	return cfg
 }
 
 // CountApplyFailures counts the failures that are applies ("apply …"), not

@@ -16,7 +16,6 @@ import (
 	"cloud.google.com/go/storage"
 	"google.golang.org/api/option"
 
-	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/statemgr"
@@ -86,26 +85,6 @@ func faultyClient(t *testing.T, host, via string, tally *faultTally) *storage.Cl
 	return c
 }
 
-// faultConfig is apply i's configuration: a network, a database whose size
-// flips every other apply, and 2–5 keys whose contents change every third
-// apply (an immutable property: replaced). So applies create, update,
-// replace and delete.
-func faultConfig(t *testing.T, i int) *config.Config {
-	t.Helper()
-	var b strings.Builder
-	b.WriteString("provider: sim\nresources:\n  net:\n    type: Vpc\n    properties: { cidr: 10.0.0.0/16 }\n")
-	size := []string{"small", "medium"}[i%2]
-	fmt.Fprintf(&b, "  db:\n    type: Database\n    properties: { network: \"${net}\", engine: postgres, size: %s }\n", size)
-	for k := range 2 + i%4 {
-		fmt.Fprintf(&b, "  key-%d:\n    type: SshKey\n    properties: { publicKey: \"ssh-ed25519 AAAA key-%d-v%d\" }\n", k, k, i/3)
-	}
-	cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte(b.String())}})
-	if err != nil {
-		t.Fatalf("config %d: %v", i, err)
-	}
-	return cfg
-}
-
 // TestAppliesThroughFaultyNetwork runs applies through toxiproxy in front of
 // the GCS emulator: lost answers after successful writes, truncated
 // answers, resets, stalls, latency, answers in slices. Every apply must
@@ -151,7 +130,7 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	objects := map[string][]byte{}
 	start := time.Now()
 	for i := range applies {
-		res, err := eng.Apply(ctx, faultConfig(t, i), engine.ApplyOptions{AutoApprove: true}, nil)
+		res, err := eng.Apply(ctx, faulttest.Config(t, i), engine.ApplyOptions{AutoApprove: true}, nil)
 		if err == nil && res != nil {
 			err = res.Err()
 		}
@@ -211,7 +190,7 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	// The last configuration, applied on a clean connection, changes
 	// nothing that the state does not already know about.
 	cleanEng := engine.New(cloud, clean, engine.Options{Env: "prod", DeployPrefix: "fault", Lock: statemgr.LockInfo{Who: "fault-test@localhost"}})
-	res, err := cleanEng.Apply(context.Background(), faultConfig(t, applies-1), engine.ApplyOptions{AutoApprove: true}, nil)
+	res, err := cleanEng.Apply(context.Background(), faulttest.Config(t, applies-1), engine.ApplyOptions{AutoApprove: true}, nil)
 	if err == nil {
 		err = res.Err()
 	}
