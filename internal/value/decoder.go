@@ -80,27 +80,15 @@ func (d *Decoder) Object(field func(key string) error) error {
 	}
 	defer func() { d.depth-- }()
 	p := &d.p
-	p.i++ // {
-	p.space()
-	if p.i < len(p.data) && p.data[p.i] == '}' {
-		p.i++
+	if p.open('}') {
 		p.space()
 		return nil
 	}
 	for {
-		if p.i >= len(p.data) || p.data[p.i] != '"' {
-			return p.fail("looking for beginning of object key string")
-		}
-		k, err := p.str()
+		k, err := p.key()
 		if err != nil {
 			return err
 		}
-		p.space()
-		if p.i >= len(p.data) || p.data[p.i] != ':' {
-			return p.fail("after object key")
-		}
-		p.i++
-		p.space()
 		if err := field(k); err != nil {
 			return err
 		}
@@ -119,10 +107,7 @@ func (d *Decoder) Array(elem func() error) error {
 	}
 	defer func() { d.depth-- }()
 	p := &d.p
-	p.i++ // [
-	p.space()
-	if p.i < len(p.data) && p.data[p.i] == ']' {
-		p.i++
+	if p.open(']') {
 		p.space()
 		return nil
 	}

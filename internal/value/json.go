@@ -88,6 +88,37 @@ func (p *jsonParser) fail(where string) error {
 	return &SyntaxError{Offset: p.i, msg: fmt.Sprintf("invalid character %q %s (offset %d)", p.data[p.i], where, p.i)}
 }
 
+// open steps past an object's or array's opening bracket and the white
+// space after it, and past closing too when nothing is inside (empty).
+func (p *jsonParser) open(closing byte) (empty bool) {
+	p.i++
+	p.space()
+	if p.i < len(p.data) && p.data[p.i] == closing {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// key reads an object member's key, the colon after it and the white
+// space around them.
+func (p *jsonParser) key() (string, error) {
+	if p.i >= len(p.data) || p.data[p.i] != '"' {
+		return "", p.fail("looking for beginning of object key string")
+	}
+	k, err := p.str()
+	if err != nil {
+		return "", err
+	}
+	p.space()
+	if p.i >= len(p.data) || p.data[p.i] != ':' {
+		return "", p.fail("after object key")
+	}
+	p.i++
+	p.space()
+	return k, nil
+}
+
 // next reads what follows a member of an object or an element of an
 // array: a comma and the white space after it (more follow), or closing
 // (done). where names what came before, for the error.
@@ -154,27 +185,15 @@ func (p *jsonParser) object(depth int) (any, error) {
 	if depth > maxDepth {
 		return nil, &SyntaxError{Offset: p.i, msg: "exceeded max depth"}
 	}
-	p.i++ // {
 	m := map[string]any{}
-	p.space()
-	if p.i < len(p.data) && p.data[p.i] == '}' {
-		p.i++
+	if p.open('}') {
 		return m, nil
 	}
 	for {
-		if p.i >= len(p.data) || p.data[p.i] != '"' {
-			return nil, p.fail("looking for beginning of object key string")
-		}
-		k, err := p.str()
+		k, err := p.key()
 		if err != nil {
 			return nil, err
 		}
-		p.space()
-		if p.i >= len(p.data) || p.data[p.i] != ':' {
-			return nil, p.fail("after object key")
-		}
-		p.i++
-		p.space()
 		v, err := p.value(depth)
 		if err != nil {
 			return nil, err
@@ -191,11 +210,8 @@ func (p *jsonParser) array(depth int) (any, error) {
 	if depth > maxDepth {
 		return nil, &SyntaxError{Offset: p.i, msg: "exceeded max depth"}
 	}
-	p.i++ // [
 	a := []any{}
-	p.space()
-	if p.i < len(p.data) && p.data[p.i] == ']' {
-		p.i++
+	if p.open(']') {
 		return a, nil
 	}
 	for {
