@@ -5,6 +5,7 @@
 package faulttest
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -14,11 +15,14 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	toxiproxy "github.com/Shopify/toxiproxy/v2"
 	"github.com/rs/zerolog"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 )
@@ -174,4 +178,106 @@ func SimObjects(t *testing.T, dir string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Run is what Applies did: the simulated cloud, the failures ("apply i: …"
+// and "put key: …") and the objects PutObject stored.
+type Run struct {
+	SimDir   string
+	Cloud    *sim.Provider
+	Failures []string
+	Objects  map[string][]byte
+	Elapsed  time.Duration
+	applies  int
+}
+
+// Applies runs Config(t, 0) … Config(t, n-1) through faulty on a fresh
+// simulated cloud (parallelism 4), each successful apply followed by after
+// (when not nil) and by a saved plan and an audit record written with
+// PutObject through the same faults. A failed apply's message must name
+// where (the state's address).
+func Applies(t *testing.T, faulty statemgr.Backend, n int, where string, after func(i int)) *Run {
+	t.Helper()
+	r := &Run{SimDir: t.TempDir(), Objects: map[string][]byte{}, applies: n}
+	cloud, err := sim.New(sim.Options{Dir: r.SimDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cloud.Close() })
+	r.Cloud = cloud
+	eng := engine.New(cloud, faulty, engine.Options{
+		Env: "prod", DeployPrefix: "fault", Parallelism: 4,
+		RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond,
+		Lock: statemgr.LockInfo{Who: "fault-test@localhost"},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Second)
+	defer cancel()
+	start := time.Now()
+	for i := range n {
+		res, err := eng.Apply(ctx, Config(t, i), engine.ApplyOptions{AutoApprove: true}, nil)
+		if err == nil && res != nil {
+			err = res.Err()
+		}
+		if err != nil {
+			r.Failures = append(r.Failures, fmt.Sprintf("apply %d: %v", i, err))
+			if !strings.Contains(err.Error(), where) {
+				t.Errorf("apply %d failed with a message that does not name %s: %v", i, where, err)
+			}
+			continue
+		}
+		if after != nil {
+			after(i)
+		}
+		for _, key := range []string{fmt.Sprintf("plans/prod/pr-%d.json", i), fmt.Sprintf("runs/prod/%03d.json", i)} {
+			data := []byte(fmt.Sprintf(`{"apply":%d,"key":%q}`, i, key))
+			if err := faulty.PutObject(ctx, key, data); err != nil {
+				r.Failures = append(r.Failures, fmt.Sprintf("put %s: %v", key, err))
+				continue
+			}
+			r.Objects[key] = data
+		}
+	}
+	r.Elapsed = time.Since(start)
+	for _, f := range r.Failures {
+		t.Logf("failure: %s", f)
+	}
+	return r
+}
+
+// Failed is how many applies failed.
+func (r *Run) Failed() int { return CountApplyFailures(r.Failures) }
+
+// CheckStore reads the store through clean (the same place, on a clean
+// connection): the state with any journal left by a failed apply is the
+// cloud, one object per resource; every stored object is intact; and, when
+// every apply succeeded, no backup was written twice (a failed apply
+// leaves the state as it was: the next apply backs up the same state
+// again, rightly).
+func (r *Run) CheckStore(t *testing.T, clean statemgr.Backend) {
+	t.Helper()
+	CheckStateIsCloud(t, clean, r.SimDir)
+	for key, want := range r.Objects {
+		got, err := clean.GetObject(context.Background(), key)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("object %s = %q, %v; want %q", key, got, err, want)
+		}
+	}
+	if r.Failed() == 0 {
+		CheckNoDuplicateBackups(t, clean)
+	}
+}
+
+// FinalApply applies the last configuration again through clean: it must
+// succeed, and the state is still the cloud.
+func (r *Run) FinalApply(t *testing.T, clean statemgr.Backend) {
+	t.Helper()
+	eng := engine.New(r.Cloud, clean, engine.Options{Env: "prod", DeployPrefix: "fault", Lock: statemgr.LockInfo{Who: "fault-test@localhost"}})
+	res, err := eng.Apply(context.Background(), Config(t, r.applies-1), engine.ApplyOptions{AutoApprove: true}, nil)
+	if err == nil {
+		err = res.Err()
+	}
+	if err != nil {
+		t.Fatalf("final clean apply: %v", err)
+	}
+	CheckStateIsCloud(t, clean, r.SimDir)
 }

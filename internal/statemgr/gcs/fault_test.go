@@ -1,10 +1,8 @@
 package gcs_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -16,9 +14,6 @@ import (
 	"cloud.google.com/go/storage"
 	"google.golang.org/api/option"
 
-	"github.com/kyku/action/internal/engine"
-	"github.com/kyku/action/internal/provider/sim"
-	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/faulttest"
 	"github.com/kyku/action/internal/statemgr/gcs"
 	"github.com/kyku/action/internal/statemgr/gcs/gcstest"
@@ -111,93 +106,31 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	simDir := t.TempDir()
-	cloud, err := sim.New(sim.Options{Dir: simDir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cloud.Close()
-	eng := engine.New(cloud, faulty, engine.Options{
-		Env: "prod", DeployPrefix: "fault", Parallelism: 4,
-		RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond,
-		Lock: statemgr.LockInfo{Who: "fault-test@localhost"},
-	})
-
 	const applies = 16
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Second)
-	defer cancel()
-	var failures []string
-	objects := map[string][]byte{}
-	start := time.Now()
-	for i := range applies {
-		res, err := eng.Apply(ctx, faulttest.Config(t, i), engine.ApplyOptions{AutoApprove: true}, nil)
-		if err == nil && res != nil {
-			err = res.Err()
-		}
-		if err != nil {
-			failures = append(failures, fmt.Sprintf("apply %d: %v", i, err))
-			if !strings.Contains(err.Error(), "gs://"+bucket+"/fault/") {
-				t.Errorf("apply %d failed with a message that does not name the object: %v", i, err)
-			}
-			continue
-		}
-		// A saved plan and an audit record per apply (unconditional
-		// writes), through the same faults.
-		for _, key := range []string{fmt.Sprintf("plans/prod/pr-%d.json", i), fmt.Sprintf("runs/prod/%03d.json", i)} {
-			data := []byte(fmt.Sprintf(`{"apply":%d,"key":%q}`, i, key))
-			if err := faulty.PutObject(ctx, key, data); err != nil {
-				failures = append(failures, fmt.Sprintf("put %s: %v", key, err))
-				continue
-			}
-			objects[key] = data
-		}
-	}
-	elapsed := time.Since(start)
-	failed := faulttest.CountApplyFailures(failures)
+	r := faulttest.Applies(t, faulty, applies, "gs://"+bucket+"/fault/", nil)
+	failed := r.Failed()
 	t.Logf("%d applies in %s: %d succeeded; %d connections, %d met a fault on the wire, %d attempts retried",
-		applies, elapsed.Round(time.Millisecond), applies-failed, tally.dials.Load(), tally.failed.Load(), retried.Load())
-	for _, f := range failures {
-		t.Logf("failure: %s", f)
-	}
+		applies, r.Elapsed.Round(time.Millisecond), applies-failed, tally.dials.Load(), tally.failed.Load(), retried.Load())
 	if n := tally.failed.Load(); n < applies {
 		t.Errorf("only %d requests met a fault in %d applies: the proxy is not injecting faults", n, applies)
 	}
 	if failed > applies/8 {
 		t.Errorf("%d of %d applies failed; want almost all to ride out the faults", failed, applies)
 	}
-	if len(failures) > failed {
-		t.Errorf("%d plan or audit writes failed; want every one to ride out the faults", len(failures)-failed)
+	if len(r.Failures) > failed {
+		t.Errorf("%d plan or audit writes failed; want every one to ride out the faults", len(r.Failures)-failed)
 	}
 
 	// Afterwards, on a clean connection: the state (with any journal left by
 	// a failed apply) is the cloud, one object per resource.
 	clean := newBackend(t, srv, cfgGCS, "prod", gcs.Options{StaleAfter: 8 * time.Second})
-	faulttest.CheckStateIsCloud(t, clean, simDir)
-	for key, want := range objects {
-		got, err := clean.GetObject(context.Background(), key)
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("object %s = %q, %v; want %q", key, got, err, want)
-		}
-	}
-	if failed == 0 {
-		// (A failed apply leaves the state as it was: the next apply backs
-		// up the same state again, rightly.)
-		faulttest.CheckNoDuplicateBackups(t, clean)
-	}
+	r.CheckStore(t, clean)
 	if keys := srv.Objects(t, bucket, "fault/state.prod.json.lock"); len(keys) != 0 {
 		t.Errorf("after the faulty applies the lock is left: %v", keys)
 	}
 	// The last configuration, applied on a clean connection, changes
 	// nothing that the state does not already know about.
-	cleanEng := engine.New(cloud, clean, engine.Options{Env: "prod", DeployPrefix: "fault", Lock: statemgr.LockInfo{Who: "fault-test@localhost"}})
-	res, err := cleanEng.Apply(context.Background(), faulttest.Config(t, applies-1), engine.ApplyOptions{AutoApprove: true}, nil)
-	if err == nil {
-		err = res.Err()
-	}
-	if err != nil {
-		t.Fatalf("final clean apply: %v", err)
-	}
-	faulttest.CheckStateIsCloud(t, clean, simDir)
+	r.FinalApply(t, clean)
 	for key := range srv.Objects(t, bucket, "fault/") {
 		if strings.HasPrefix(key, "fault/state.prod.json.journal/") || strings.HasPrefix(key, "fault/state.prod.json.lock") {
 			t.Errorf("after the final apply %s is left", key)

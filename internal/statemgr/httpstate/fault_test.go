@@ -1,7 +1,6 @@
 package httpstate_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,9 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kyku/action/internal/engine"
-	"github.com/kyku/action/internal/provider/sim"
-	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/faulttest"
 	"github.com/kyku/action/internal/statemgr/httpstate"
 	"github.com/kyku/action/internal/statemgr/httpstate/httpstatetest"
@@ -180,64 +176,22 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	simDir := t.TempDir()
-	cloud, err := sim.New(sim.Options{Dir: simDir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cloud.Close()
-	eng := engine.New(cloud, faulty, engine.Options{
-		Env: "prod", DeployPrefix: "fault", Parallelism: 4,
-		RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond,
-		Lock: statemgr.LockInfo{Who: "fault-test@localhost"},
-	})
-
 	const applies = 12
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Second)
-	defer cancel()
-	var failures []string
-	objects := map[string][]byte{}
-	start := time.Now()
-	for i := range applies {
-		res, err := eng.Apply(ctx, faulttest.Config(t, i), engine.ApplyOptions{AutoApprove: true}, nil)
-		if err == nil && res != nil {
-			err = res.Err()
-		}
-		if err != nil {
-			failures = append(failures, fmt.Sprintf("apply %d: %v", i, err))
-			if !strings.Contains(err.Error(), httpstatetest.BasePath+name) {
-				t.Errorf("apply %d failed with a message that does not name the document: %v", i, err)
-			}
-			continue
-		}
+	r := faulttest.Applies(t, faulty, applies, httpstatetest.BasePath+name, func(i int) {
 		if held := srv.Lock(name); held != nil {
 			t.Errorf("after apply %d the lock is still held: %s", i, held)
 		}
-		// A saved plan and an audit record per apply, through the same
-		// faults (each takes the lock for itself).
-		for _, key := range []string{fmt.Sprintf("plans/prod/pr-%d.json", i), fmt.Sprintf("runs/prod/%03d.json", i)} {
-			data := []byte(fmt.Sprintf(`{"apply":%d,"key":%q}`, i, key))
-			if err := faulty.PutObject(ctx, key, data); err != nil {
-				failures = append(failures, fmt.Sprintf("put %s: %v", key, err))
-				continue
-			}
-			objects[key] = data
-		}
-	}
-	elapsed := time.Since(start)
+	})
 	tally.mu.Lock()
 	requests := tally.requests
 	tally.mu.Unlock()
 	t.Logf("%d applies in %s: %d succeeded; %d requests, %d faults met (%s); server saw %d GET, %d POST, %d LOCK, %d UNLOCK",
-		applies, elapsed.Round(time.Millisecond), applies-faulttest.CountApplyFailures(failures), requests, tally.total(), tally,
+		applies, r.Elapsed.Round(time.Millisecond), applies-r.Failed(), requests, tally.total(), tally,
 		srv.Requests("GET"), srv.Requests("POST"), srv.Requests("LOCK"), srv.Requests("UNLOCK"))
-	for _, f := range failures {
-		t.Logf("failure: %s", f)
-	}
 	if tally.total() < 2*applies {
 		t.Errorf("only %d faults met in %d applies: the proxy is not injecting faults", tally.total(), applies)
 	}
-	if n := faulttest.CountApplyFailures(failures); n > applies/8 {
+	if n := r.Failed(); n > applies/8 {
 		t.Errorf("%d of %d applies failed; want almost all to ride out the faults", n, applies)
 	}
 	if held := srv.Lock(name); held != nil {
@@ -251,29 +205,10 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	faulttest.CheckStateIsCloud(t, clean, simDir)
-	for key, want := range objects {
-		got, err := clean.GetObject(context.Background(), key)
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("object %s = %q, %v; want %q", key, got, err, want)
-		}
-	}
-	if len(failures) == 0 {
-		// (A failed apply leaves the state as it was: the next apply backs
-		// up the same state again, rightly.)
-		faulttest.CheckNoDuplicateBackups(t, clean)
-	}
+	r.CheckStore(t, clean)
 	// The last configuration, applied on a clean connection, changes
 	// nothing that the state does not already know about.
-	cleanEng := engine.New(cloud, clean, engine.Options{Env: "prod", DeployPrefix: "fault", Lock: statemgr.LockInfo{Who: "fault-test@localhost"}})
-	res, err := cleanEng.Apply(context.Background(), faulttest.Config(t, applies-1), engine.ApplyOptions{AutoApprove: true}, nil)
-	if err == nil {
-		err = res.Err()
-	}
-	if err != nil {
-		t.Fatalf("final clean apply: %v", err)
-	}
-	faulttest.CheckStateIsCloud(t, clean, simDir)
+	r.FinalApply(t, clean)
 	if es, err := clean.Entries(context.Background()); err != nil || len(es) != 0 {
 		t.Errorf("after the final apply the journal holds %d entries (%v)", len(es), err)
 	}

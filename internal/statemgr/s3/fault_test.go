@@ -1,7 +1,6 @@
 package s3_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,9 +18,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/kyku/action/internal/engine"
-	"github.com/kyku/action/internal/provider/sim"
-	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/faulttest"
 	s3b "github.com/kyku/action/internal/statemgr/s3"
 )
@@ -83,47 +79,8 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	simDir := t.TempDir()
-	cloud, err := sim.New(sim.Options{Dir: simDir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cloud.Close()
-	eng := engine.New(cloud, faulty, engine.Options{
-		Env: "prod", DeployPrefix: "fault", Parallelism: 4,
-		RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond,
-		Lock: statemgr.LockInfo{Who: "fault-test@localhost"},
-	})
-
 	const applies = 16
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Second)
-	defer cancel()
-	var failures []string
-	objects := map[string][]byte{}
-	start := time.Now()
-	for i := range applies {
-		res, err := eng.Apply(ctx, faulttest.Config(t, i), engine.ApplyOptions{AutoApprove: true}, nil)
-		if err == nil && res != nil {
-			err = res.Err()
-		}
-		if err != nil {
-			failures = append(failures, fmt.Sprintf("apply %d: %v", i, err))
-			if !strings.Contains(err.Error(), "s3://"+bucket+"/fault/") {
-				t.Errorf("apply %d failed with a message that does not name the object: %v", i, err)
-			}
-			continue
-		}
-		// A saved plan and an audit record per apply, through the same faults.
-		for _, key := range []string{fmt.Sprintf("plans/prod/pr-%d.json", i), fmt.Sprintf("runs/prod/%03d.json", i)} {
-			data := []byte(fmt.Sprintf(`{"apply":%d,"key":%q}`, i, key))
-			if err := faulty.PutObject(ctx, key, data); err != nil {
-				failures = append(failures, fmt.Sprintf("put %s: %v", key, err))
-				continue
-			}
-			objects[key] = data
-		}
-	}
-	elapsed := time.Since(start)
+	r := faulttest.Applies(t, faulty, applies, "s3://"+bucket+"/fault/", nil)
 	var kinds []string
 	total := int64(0)
 	retried.Range(func(k, v any) bool {
@@ -134,43 +91,21 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	})
 	sort.Strings(kinds)
 	t.Logf("%d applies in %s: %d succeeded; %d connections, %d faults retried (%s)",
-		applies, elapsed.Round(time.Millisecond), applies-faulttest.CountApplyFailures(failures), dials.Load(), total, strings.Join(kinds, ", "))
-	for _, f := range failures {
-		t.Logf("failure: %s", f)
-	}
+		applies, r.Elapsed.Round(time.Millisecond), applies-r.Failed(), dials.Load(), total, strings.Join(kinds, ", "))
 	if total < applies {
 		t.Errorf("only %d faults met in %d applies: the proxy is not injecting faults", total, applies)
 	}
-	if n := faulttest.CountApplyFailures(failures); n > applies/8 {
+	if n := r.Failed(); n > applies/8 {
 		t.Errorf("%d of %d applies failed; want almost all to ride out the faults", n, applies)
 	}
 
 	// Afterwards, on a clean connection: the state (with any journal left by
 	// a failed apply) is the cloud, one object per resource.
 	clean := newBackend(t, s3b.Config{Bucket: bucket, Prefix: "fault", BackupRetention: 5}, "prod", s3b.Options{StaleAfter: 8 * time.Second})
-	faulttest.CheckStateIsCloud(t, clean, simDir)
-	for key, want := range objects {
-		got, err := clean.GetObject(context.Background(), key)
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("object %s = %q, %v; want %q", key, got, err, want)
-		}
-	}
-	if len(failures) == 0 {
-		// (A failed apply leaves the state as it was: the next apply backs
-		// up the same state again, rightly.)
-		faulttest.CheckNoDuplicateBackups(t, clean)
-	}
+	r.CheckStore(t, clean)
 	// The last configuration, applied on a clean connection, changes
 	// nothing that the state does not already know about.
-	cleanEng := engine.New(cloud, clean, engine.Options{Env: "prod", DeployPrefix: "fault", Lock: statemgr.LockInfo{Who: "fault-test@localhost"}})
-	res, err := cleanEng.Apply(context.Background(), faulttest.Config(t, applies-1), engine.ApplyOptions{AutoApprove: true}, nil)
-	if err == nil {
-		err = res.Err()
-	}
-	if err != nil {
-		t.Fatalf("final clean apply: %v", err)
-	}
-	faulttest.CheckStateIsCloud(t, clean, simDir)
+	r.FinalApply(t, clean)
 	if keys := rawKeys(t, bucket); hasPrefix(keys, "fault/state.prod.json.journal/") || hasPrefix(keys, "fault/state.prod.json.lock") {
 		t.Errorf("after the final apply the journal or the lock is left: %v", keys)
 	}
