@@ -105,8 +105,11 @@ type Resource struct {
 	// like the properties the schema marks sensitive.
 	Sensitive []string `json:"sensitive,omitempty"`
 
-	Pos     diag.Pos            `json:"-"` // of the resource's key
-	PropPos map[string]diag.Pos `json:"-"` // of each property's key
+	Pos diag.Pos `json:"-"` // of the resource's key
+	// PropPos holds where each property is written: a top-level property
+	// at its key ("ingress"), a list element at the element ("ingress[2]"),
+	// a field or map entry at its key ("ingress[2].cidr", "tags.env").
+	PropPos map[string]diag.Pos `json:"-"`
 }
 
 // Output is a named value read from resources after apply.

@@ -158,7 +158,10 @@ func (p *parser) properties(r *Resource, t *schema.Type, owner string, n *yaml.N
 				}
 				given[name] = true
 				p.scope.sensitive = false
-				if v, ok := p.prop(kv.val, sp, path+"."+name, owner, name); ok {
+				p.propPos = r.PropPos
+				v, ok := p.prop(kv.val, sp, path+"."+name, owner, name)
+				p.propPos = nil
+				if ok {
 					r.Properties[name] = v
 				}
 				if p.scope.sensitive && !slices.Contains(r.Sensitive, name) {
@@ -180,6 +183,16 @@ func (p *parser) properties(r *Resource, t *schema.Type, owner string, n *yaml.N
 		case sp.Default != nil:
 			r.Properties[name] = value.Copy(sp.Default)
 		}
+	}
+}
+
+// notePos records where the part path of the current resource's
+// properties (a list element "ingress[2]", a field "ingress[2].cidr", a
+// map key "tags.env") is written, so that a provider's refusal of it is
+// positioned there (Resource.PropPos).
+func (p *parser) notePos(path string, n *yaml.Node) {
+	if p.propPos != nil {
+		p.propPos[path] = p.pos(n)
 	}
 }
 
@@ -229,6 +242,7 @@ func (p *parser) prop(n *yaml.Node, s *schema.Prop, path, owner, prop string) (a
 		pairs, ok := p.mapping(n, path, "mapping of strings")
 		out := make(map[string]any, len(pairs))
 		for _, kv := range pairs {
+			p.notePos(prop+"."+kv.key.Value, kv.key)
 			v, vok := p.str(kv.val, path+"."+kv.key.Value)
 			if vok {
 				vok = p.checkString(kv.val, v, owner, prop+"."+kv.key.Value)
@@ -242,6 +256,7 @@ func (p *parser) prop(n *yaml.Node, s *schema.Prop, path, owner, prop string) (a
 		out := make([]any, len(elems))
 		for i, e := range elems {
 			idx := "[" + strconv.Itoa(i) + "]"
+			p.notePos(prop+idx, e)
 			v, eok := p.prop(e, s.Elem, path+idx, owner, prop+idx)
 			ok = ok && eok
 			out[i] = v
@@ -282,6 +297,7 @@ func (p *parser) object(n *yaml.Node, s *schema.Prop, path, owner, prop string) 
 			continue
 		}
 		given[f] = true
+		p.notePos(prop+"."+f, kv.key)
 		v, fok := p.prop(kv.val, fs, path+"."+f, owner, prop+"."+f)
 		ok = ok && fok
 		out[f] = v
