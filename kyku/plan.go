@@ -69,8 +69,9 @@ type PropertyChange struct {
 	Path          string // e.g. "ingress[0].port"
 	Old, New      any    // nil, bool, float64, string, []any or map[string]any
 	Sensitive     bool
-	ForcesReplace bool // an immutable property: the change replaces the resource
-	Unknown       bool // New is known only after apply
+	ForcesReplace bool   // the provider cannot change it in place: the change replaces the resource
+	ReplaceReason string // why, as the provider says it ("an ELBv2 target group's port cannot change")
+	Unknown       bool   // New is known only after apply
 }
 
 // Counters summarise a plan.
@@ -138,7 +139,7 @@ func publicProps(pcs []plan.PropChange) []PropertyChange {
 	out := make([]PropertyChange, len(pcs))
 	for i, pc := range pcs {
 		out[i] = PropertyChange{Path: pc.Path, Old: value.Copy(pc.Old), New: value.Copy(pc.New),
-			Sensitive: pc.Sensitive, ForcesReplace: pc.ForcesReplace, Unknown: pc.Unknown}
+			Sensitive: pc.Sensitive, ForcesReplace: pc.ForcesReplace, ReplaceReason: pc.ReplaceReason, Unknown: pc.Unknown}
 		if pc.Sensitive {
 			if pc.Old != nil {
 				out[i].Old = Masked

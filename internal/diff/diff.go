@@ -1,7 +1,7 @@
 // Package diff owns the property-level comparison of a desired resource with
 // what the cloud (or the last applied state) holds. It decides between
-// no-op, update and replace, honouring immutable properties and
-// ignoreChanges. Pure; no rendering, no I/O; safe for concurrent use.
+// no-op, update and replace, honouring the provider's replace rules (or
+// the schema's immutable properties) and ignoreChanges. Pure; no rendering, no I/O; safe for concurrent use.
 package diff
 
 import (
@@ -32,6 +32,10 @@ type Input struct {
 	// Sensitive lists top-level properties to mask besides the ones the
 	// schema marks (they hold a sensitive variable's value).
 	Sensitive []string
+	// Rule says whether a change of the top-level property prop forces a
+	// replace, and why (the provider's rule, see provider.ReplaceRules);
+	// nil: the schema's Immutable, without a reason.
+	Rule func(prop string) (replace bool, reason string)
 }
 
 // Result is the outcome of a comparison.
@@ -67,7 +71,10 @@ func Resource(in Input) Result {
 		}
 		p := in.Type.Props[name]
 		sensitive := (p != nil && p.Sensitive) || slices.Contains(in.Sensitive, name)
-		forces := p != nil && p.Immutable
+		forces, reason := p != nil && p.Immutable, ""
+		if in.Rule != nil {
+			forces, reason = in.Rule(name)
+		}
 		if p != nil && p.Set {
 			a, d = sortedSet(a), sortedSet(d)
 		}
@@ -76,6 +83,9 @@ func Resource(in Input) Result {
 		for i := range changes {
 			changes[i].Sensitive = sensitive
 			changes[i].ForcesReplace = forces
+			if forces {
+				changes[i].ReplaceReason = reason
+			}
 		}
 		if len(changes) > 0 && forces {
 			res.Action = plan.Replace

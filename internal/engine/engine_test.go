@@ -95,7 +95,7 @@ func TestPlanKinds(t *testing.T) {
 			[]string{"update SecurityGroup sg"}, []string{"ingress[0].port: 443 → 8443"}},
 		{"immutable property is a replace", variant("image: debian-12", "image: debian-13"),
 			[]string{"replace Vm web"}, []string{"image: debian-12 → debian-13"}},
-		{"replace cascades through immutable references", variant("cidr: 10.0.0.0/16", "cidr: 10.1.0.0/16"),
+		{"replace cascades through immutable references", variant("cidr: 10.0.0.0/16", "cidr: 10.1.0.0/16", "cidr: 10.0.1.0/24", "cidr: 10.1.1.0/24"),
 			[]string{"replace Vpc net", "replace SecurityGroup sg", "replace Subnet sub", "update Vm web"}, []string{"cidr: 10.0.0.0/16 → 10.1.0.0/16"}},
 		{"removed resource is a destroy", variant("  key:\n    type: SshKey\n    properties: { publicKey: \"ssh-ed25519 AAAA test\" }\n", ""),
 			[]string{"destroy SshKey key"}, nil},

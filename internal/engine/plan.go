@@ -84,12 +84,23 @@ func (e *Engine) Graph(ctx context.Context, cfg *config.Config) (*graph.Graph, m
 // plan computes the plan of cfg against st; exists says whether st is
 // stored (false: an in-memory draft, see draft).
 func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, exists bool, opts PlanOptions) (*plan.Plan, error) {
+	// What the provider refuses is refused before any cloud call; the
+	// auto-subnets the graph injects are checked once they exist.
 	if err := CheckSupport(e.provider, cfg); err != nil {
 		return nil, err
 	}
 	hash := cfg.Hash()
+	written := len(cfg.Resources)
 	g, levels, err := e.Graph(ctx, cfg)
 	if err != nil {
+		return nil, err
+	}
+	if len(cfg.Resources) != written {
+		if err := CheckSupport(e.provider, cfg); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.checkCloud(ctx, cfg); err != nil {
 		return nil, err
 	}
 	// Moves rename state resources first (in a view: st is not changed),
@@ -160,6 +171,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	}
 
 	var diags diag.Diagnostics
+	rules := newRulesOf(e.provider)
 	for i, r := range order {
 		if !keep(r.Name) {
 			continue
@@ -181,6 +193,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			ch.ProviderID, ch.CloudName = o.ID, o.CloudName
 			res := diff.Resource(diff.Input{
 				Type: t, Desired: props, Actual: o.Properties, IgnoreChanges: r.IgnoreChanges, Sensitive: r.Sensitive,
+				Rule: rules.of(t),
 			})
 			ch.Properties = res.Changes
 			if res.Action == plan.Replace {
@@ -190,11 +203,17 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			ch.Action = plan.Create
 			ch.CloudName = cloudName(st.Metadata.Prefix, r.Name)
 			ch.Properties = diff.Create(t, props, r.Sensitive...)
+			if err := e.planChange(ctx, &diags, r, &ch, st.Metadata.Prefix, props, provider.Object{}, nil); err != nil {
+				return nil, err
+			}
 		case gone[r.Name]:
 			ch.Action = plan.Create
 			ch.CloudName = sr.CloudName
 			ch.Reason = "gone from the cloud"
 			ch.Properties = diff.Create(t, props, r.Sensitive...)
+			if err := e.planChange(ctx, &diags, r, &ch, st.Metadata.Prefix, props, provider.Object{}, nil); err != nil {
+				return nil, err
+			}
 		case sr.Type != r.Type:
 			ch.Action = plan.Replace
 			ch.ProviderID, ch.CloudName = sr.ProviderID, sr.CloudName
@@ -207,9 +226,14 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			adoptObject(&ch, sr, o, found)
 			res := diff.Resource(diff.Input{
 				Type: t, Desired: props, Actual: o.Properties, Last: sr.Config,
-				IgnoreChanges: r.IgnoreChanges, Sensitive: r.Sensitive,
+				IgnoreChanges: r.IgnoreChanges, Sensitive: r.Sensitive, Rule: rules.of(t),
 			})
 			ch.Action, ch.Properties = res.Action, res.Changes
+			if ch.Action != plan.NoOp {
+				if err := e.planChange(ctx, &diags, r, &ch, st.Metadata.Prefix, props, o, sr); err != nil {
+					return nil, err
+				}
+			}
 			if ch.Action == plan.NoOp && o.Outputs != nil && !value.Equal(o.Outputs, sr.Outputs) {
 				ch.Outputs = o.Outputs
 			}

@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"context"
+	"fmt"
+	"strings"
+
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/provider"
@@ -8,29 +12,86 @@ import (
 )
 
 // CheckSupport asks p, when it is a provider.ResourceChecker, about every
-// resource of cfg and returns its refusals as diagnostics positioned at the
-// refused property (or the resource), all collected; nil when p accepts
-// everything or checks nothing. Plan calls it first; front doors may call
-// it to validate a config against a provider without planning.
+// resource of cfg at once and returns its refusals as diagnostics
+// positioned at the refused property, list element or field (or the
+// resource), all collected; nil when p accepts everything or checks
+// nothing. It is pure: no state, no cloud. Plan calls it first (and again
+// once auto-subnets are injected); `kyku validate` calls it to validate a
+// config against a provider without planning.
 func CheckSupport(p provider.Provider, cfg *config.Config) error {
 	c, ok := p.(provider.ResourceChecker)
 	if !ok || cfg == nil {
 		return nil
 	}
+	return refusals(cfg, c.CheckResources(desired(cfg)))
+}
+
+// checkCloud asks the provider, when it is a provider.CloudChecker, about
+// every resource of cfg (auto-subnets included), retrying transient
+// errors; refusals are positioned diagnostics.
+func (e *Engine) checkCloud(ctx context.Context, cfg *config.Config) error {
+	c, ok := e.provider.(provider.CloudChecker)
+	if !ok {
+		return nil
+	}
+	var refused []provider.Refusal
+	err := e.call(ctx, nil, func(ctx context.Context) error {
+		var err error
+		refused, err = c.CheckCloud(ctx, desired(cfg))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("check the configuration against %s: %w", e.provider.Name(), err)
+	}
+	return refusals(cfg, refused)
+}
+
+// desired is every resource of cfg as providers check it.
+func desired(cfg *config.Config) []provider.Desired {
+	rs := make([]provider.Desired, len(cfg.Resources))
+	for i, r := range cfg.Resources {
+		rs[i] = provider.Desired{Name: r.Name, Type: r.Type, Properties: r.Properties}
+	}
+	return rs
+}
+
+// refusals turns refusals of cfg's resources into sorted diagnostics.
+func refusals(cfg *config.Config, refused []provider.Refusal) error {
 	var diags diag.Diagnostics
-	for _, r := range cfg.Resources {
-		for _, ref := range c.CheckResource(r.Name, r.Type, r.Properties) {
-			pos := r.Pos
-			if pp, ok := r.PropPos[ref.Property]; ok && ref.Property != "" {
-				pos = pp
-			}
-			if ref.Property != "" {
-				diags.Add(pos, "resource %s (%s): property %q: %s", value.QuoteName(r.Name), r.Type, ref.Property, ref.Reason)
-			} else {
-				diags.Add(pos, "resource %s (%s): %s", value.QuoteName(r.Name), r.Type, ref.Reason)
-			}
-		}
+	for _, ref := range refused {
+		addRefusal(&diags, cfg.Resource(ref.Resource), ref)
 	}
 	diags.Sort()
 	return diags.Err()
+}
+
+// addRefusal adds ref as a diagnostic at the deepest part of its path r's
+// configuration knows the position of.
+func addRefusal(diags *diag.Diagnostics, r *config.Resource, ref provider.Refusal) {
+	if r == nil { // a provider naming a resource the config lacks: still say it
+		diags.Add(diag.Pos{}, "resource %s: %s", value.QuoteName(ref.Resource), ref.Reason)
+		return
+	}
+	if ref.Path == "" {
+		diags.Add(r.Pos, "resource %s (%s): %s", value.QuoteName(r.Name), r.Type, ref.Reason)
+		return
+	}
+	diags.Add(propPos(r, ref.Path), "resource %s (%s): property %q: %s", value.QuoteName(r.Name), r.Type, ref.Path, ref.Reason)
+}
+
+// propPos is where path ("ingress[2].cidr") of r is written: the path
+// itself, else its nearest parent the config has a position for, else the
+// resource.
+func propPos(r *config.Resource, path string) diag.Pos {
+	for path != "" {
+		if pos, ok := r.PropPos[path]; ok {
+			return pos
+		}
+		i := strings.LastIndexAny(path, ".[")
+		if i <= 0 {
+			break
+		}
+		path = path[:i]
+	}
+	return r.Pos
 }

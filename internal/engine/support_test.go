@@ -17,16 +17,23 @@ import (
 // refusing is the sim with a ResourceChecker that refuses what check says.
 type refusing struct {
 	provider.Provider
-	check func(name, typ string, props map[string]any) []provider.Refusal
+	check func(r provider.Desired) []provider.Refusal
 }
 
-func (r refusing) CheckResource(name, typ string, props map[string]any) []provider.Refusal {
-	return r.check(name, typ, props)
+func (r refusing) CheckResources(rs []provider.Desired) []provider.Refusal {
+	var out []provider.Refusal
+	for _, d := range rs {
+		for _, ref := range r.check(d) {
+			ref.Resource = d.Name
+			out = append(out, ref)
+		}
+	}
+	return out
 }
 
 // TestCheckSupportPositionsRefusals: a provider's refusals become
-// diagnostics at the refused property (or the resource), all of them, and
-// the plan stops before any cloud call.
+// diagnostics at the refused property, list element or field (or the
+// resource), all of them, and the plan stops before any cloud call.
 func TestCheckSupportPositionsRefusals(t *testing.T) {
 	cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte(`resources:
   app-db:
@@ -37,6 +44,15 @@ func TestCheckSupportPositionsRefusals(t *testing.T) {
     type: LoadBalancer
     properties:
       port: 80
+  sg:
+    type: SecurityGroup
+    properties:
+      network: "${net}"
+      ingress:
+        - { port: 22, cidr: 10.0.0.0/16 }
+        - { port: 80,
+            cidr: 0.0.0.0/0 }
+  net: { type: Vpc, properties: { cidr: 10.0.0.0/16, tags: { team: web } } }
 `)}})
 	if err != nil {
 		t.Fatal(err)
@@ -51,17 +67,29 @@ func TestCheckSupportPositionsRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := refusing{Provider: s, check: func(name, typ string, props map[string]any) []provider.Refusal {
+	p := refusing{Provider: s, check: func(r provider.Desired) []provider.Refusal {
 		switch {
-		case typ == "Database":
+		case r.Type == "Database":
 			return []provider.Refusal{{Reason: "no databases here"}}
-		case props["securityGroups"] != nil:
-			return []provider.Refusal{{Property: "securityGroups", Reason: "no firewalls on load balancers"}}
+		case r.Properties["securityGroups"] != nil:
+			return []provider.Refusal{{Path: "securityGroups", Reason: "no firewalls on load balancers"}}
+		case r.Type == "SecurityGroup":
+			return []provider.Refusal{
+				{Path: "ingress[1].cidr", Reason: "too wide"},
+				{Path: "ingress[0]", Reason: "not from there"},
+				{Path: "ingress[0].port.x", Reason: "deeper than the config"},
+			}
+		case r.Type == "Vpc":
+			return []provider.Refusal{{Path: "tags.team", Reason: "no team tags"}}
 		}
 		return nil
 	}}
 	want := `kyku.yaml:2:3: resource "app-db" (Database): no databases here
-kyku.yaml:9:7: resource "lb" (LoadBalancer): property "securityGroups": no firewalls on load balancers`
+kyku.yaml:9:7: resource "lb" (LoadBalancer): property "securityGroups": no firewalls on load balancers
+kyku.yaml:15:11: resource "sg" (SecurityGroup): property "ingress[0]": not from there
+kyku.yaml:15:13: resource "sg" (SecurityGroup): property "ingress[0].port.x": deeper than the config
+kyku.yaml:17:13: resource "sg" (SecurityGroup): property "ingress[1].cidr": too wide
+kyku.yaml:18:62: resource "net" (Vpc): property "tags.team": no team tags`
 	if err := engine.CheckSupport(p, cfg); err == nil || err.Error() != want {
 		t.Errorf("CheckSupport:\n%v\nwant:\n%s", err, want)
 	}
@@ -70,6 +98,6 @@ kyku.yaml:9:7: resource "lb" (LoadBalancer): property "securityGroups": no firew
 		t.Errorf("Plan: err = %v, want the positioned refusal", err)
 	}
 	if err := engine.CheckSupport(s, cfg); err != nil {
-		t.Errorf("a provider without a checker refuses nothing: %v", err)
+		t.Errorf("the sim refuses a valid configuration: %v", err)
 	}
 }

@@ -76,6 +76,10 @@ type PropChange struct {
 	New           any    `json:"new"`
 	Sensitive     bool   `json:"sensitive,omitempty"`
 	ForcesReplace bool   `json:"forcesReplace,omitempty"`
+	// ReplaceReason says why the change forces a replace, as the
+	// provider's rule puts it ("an ELBv2 target group's port cannot
+	// change"); "" when it does not, or the provider gave no reason.
+	ReplaceReason string `json:"replaceReason,omitempty"`
 	Unknown       bool   `json:"unknown,omitempty"` // New is known only after apply
 }
 

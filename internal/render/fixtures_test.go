@@ -74,7 +74,7 @@ func fullPlan() *plan.Plan {
 		prop("tags", map[string]any{"team": "web"}, map[string]any{"team": "edge", "tier": "front"}))
 	lb.ProviderID = "lb-42"
 	vm := change(plan.Replace, "Vm", "web", 2,
-		plan.PropChange{Path: "image", Old: "debian-11", New: "debian-12", ForcesReplace: true},
+		plan.PropChange{Path: "image", Old: "debian-11", New: "debian-12", ForcesReplace: true, ReplaceReason: "an EC2 instance's AMI is chosen at launch"},
 		plan.PropChange{Path: "userData", Old: secret, New: secret + "-2", Sensitive: true, ForcesReplace: true},
 		plan.PropChange{Path: "subnet", Old: "101", New: value.Unknown, Unknown: true})
 	vm.ProviderID = "100"

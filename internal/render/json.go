@@ -55,6 +55,7 @@ type jsonProperty struct {
 	New           any    `json:"new"`
 	Sensitive     bool   `json:"sensitive,omitempty"`
 	ForcesReplace bool   `json:"forcesReplace,omitempty"`
+	ReplaceReason string `json:"replaceReason,omitempty"` // why, as the provider says it
 	Unknown       bool   `json:"unknown,omitempty"`
 }
 
@@ -93,7 +94,7 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 		for _, pc := range c.Properties {
 			jc.Properties = append(jc.Properties, jsonProperty{
 				Path: pc.Path, Old: oldValue(pc), New: newValue(pc),
-				Sensitive: pc.Sensitive, ForcesReplace: pc.ForcesReplace, Unknown: pc.Unknown,
+				Sensitive: pc.Sensitive, ForcesReplace: pc.ForcesReplace, ReplaceReason: pc.ReplaceReason, Unknown: pc.Unknown,
 			})
 		}
 		out.Changes = append(out.Changes, jc)

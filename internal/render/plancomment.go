@@ -144,7 +144,11 @@ func cautionItem(c plan.Change) string {
 		var forced []string
 		for _, pc := range c.Properties {
 			if pc.ForcesReplace {
-				forced = append(forced, code(pc.Path))
+				f := code(pc.Path)
+				if pc.ReplaceReason != "" {
+					f += " (" + text(truncateRunes(oneLine(pc.ReplaceReason), maxCell)) + ")"
+				}
+				forced = append(forced, f)
 			}
 		}
 		if len(forced) > 0 {
@@ -218,10 +222,7 @@ func diffLines(a plan.Action, pc plan.PropChange) string {
 	path := truncateRunes(oneLine(pc.Path), maxCell)
 	oldLine := "- " + path + ": " + truncateRunes(valueText(oldValue(pc)), maxCell) + "\n"
 	newLine := "+ " + path + ": " + truncateRunes(valueText(newValue(pc)), maxCell)
-	if pc.ForcesReplace {
-		newLine += "  # forces replacement"
-	}
-	newLine += "\n"
+	newLine += truncateRunes(forcesNote(pc), maxCell) + "\n"
 	switch a {
 	case plan.Create:
 		return newLine

@@ -85,8 +85,8 @@ func nameText(n string) string {
 //
 // No-ops come last, after the destroys, whatever their level.
 // Property lines show `path: old → new`; sensitive values as (sensitive),
-// unknown new values as (known after apply), and `# forces replacement`
-// after a property that causes a replace. Creates and destroys list their
+// unknown new values as (known after apply), and `# forces replacement:
+// <the provider's reason>` after a property that causes a replace. Creates and destroys list their
 // properties only when Verbose.
 func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 	bw := bufio.NewWriter(w)
@@ -180,8 +180,5 @@ func propText(a plan.Action, pc plan.PropChange) string {
 	default:
 		s += valueText(oldValue(pc)) + " → " + valueText(newValue(pc))
 	}
-	if pc.ForcesReplace {
-		s += "  # forces replacement"
-	}
-	return s
+	return s + forcesNote(pc)
 }

@@ -107,3 +107,16 @@ func summaryLine(p *plan.Plan) string {
 
 // noChanges is printed when applying the plan would change nothing.
 const noChanges = "No changes. Infrastructure matches the configuration."
+
+// forcesNote is what follows a property that forces a replace:
+// "  # forces replacement: <the provider's reason>" (without a reason,
+// "  # forces replacement"); "" for any other property.
+func forcesNote(pc plan.PropChange) string {
+	if !pc.ForcesReplace {
+		return ""
+	}
+	if pc.ReplaceReason == "" {
+		return "  # forces replacement"
+	}
+	return "  # forces replacement: " + oneLine(pc.ReplaceReason)
+}

@@ -3,6 +3,8 @@ package hetzner
 import (
 	"fmt"
 	"net"
+	"net/netip"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,13 +17,44 @@ import (
 // characters for label values and hostnames.
 const maxName = 54
 
-// CheckResource implements provider.ResourceChecker: what Hetzner cannot
-// carry is refused at plan time, positioned in the config, instead of
-// failing halfway through an apply.
-func (p *Provider) CheckResource(name, typ string, props map[string]any) []provider.Refusal {
+// Limits of the Hetzner Cloud API, checked at plan time.
+const (
+	// maxFirewallsPerServer: "Assign up to 5 active Firewalls per server"
+	// (Hetzner Docs, Cloud Firewalls FAQ, limitations).
+	maxFirewallsPerServer = 5
+	// maxFirewallRules: a firewall's rules are limited to 50 entries
+	// (Hetzner Cloud API reference, Firewalls: Create a Firewall, rules).
+	maxFirewallRules = 50
+	// minNetworkBits: "Minimum network size is /24" (Hetzner Cloud API
+	// reference, Networks: Create a Network, ip_range); a subnet is /30
+	// at the smallest (Networks: Add a subnet, ip_range).
+	minNetworkBits = 24
+	minSubnetBits  = 30
+)
+
+// networkZones are the network zones of Hetzner's locations (Hetzner
+// Cloud API reference, Locations: network_zone).
+var networkZones = []string{"eu-central", "us-east", "us-west", "ap-southeast"}
+
+// CheckResources implements provider.ResourceChecker: what Hetzner cannot
+// carry, its documented limits and its name rules are refused at plan
+// time, positioned in the config, instead of failing halfway through an
+// apply.
+func (p *Provider) CheckResources(rs []provider.Desired) []provider.Refusal {
 	var out []provider.Refusal
-	refuse := func(prop, format string, args ...any) {
-		out = append(out, provider.Refusal{Property: prop, Reason: fmt.Sprintf(format, args...)})
+	for _, r := range rs {
+		for _, ref := range p.checkResource(r.Name, r.Type, r.Properties) {
+			ref.Resource = r.Name
+			out = append(out, ref)
+		}
+	}
+	return out
+}
+
+func (p *Provider) checkResource(name, typ string, props map[string]any) []provider.Refusal {
+	var out []provider.Refusal
+	refuse := func(path, format string, args ...any) {
+		out = append(out, provider.Refusal{Path: path, Reason: fmt.Sprintf(format, args...)})
 	}
 	if typ == "Database" {
 		refuse("", "hetzner has no managed databases; run the database on a Vm, or put it under another provider")
@@ -47,7 +80,27 @@ func (p *Provider) CheckResource(name, typ string, props map[string]any) []provi
 			checkTags(tags, refuse)
 		}
 	}
+	checkPort := func(path string, v any) {
+		if f, ok := v.(float64); ok && (f < 1 || f > 65535) {
+			refuse(path, "port %v is not between 1 and 65535", f)
+		}
+	}
 	switch typ {
+	case "Vpc":
+		if cidr, ok := literalString(props["cidr"]); ok {
+			if reason := checkRange(cidr, 8, minNetworkBits, "a hetzner network"); reason != "" {
+				refuse("cidr", "%s", reason)
+			}
+		}
+	case "Subnet":
+		if cidr, ok := literalString(props["cidr"]); ok {
+			if reason := checkRange(cidr, 8, minSubnetBits, "a hetzner subnet"); reason != "" {
+				refuse("cidr", "%s", reason)
+			}
+		}
+		if z, ok := literalString(props["zone"]); ok && !slices.Contains(networkZones, z) {
+			refuse("zone", "%q is not a hetzner network zone (%s; the location's is the one its servers attach in)", z, strings.Join(networkZones, ", "))
+		}
 	case "LoadBalancer":
 		if sg, ok := props["securityGroups"]; ok && !emptyList(sg) {
 			refuse("securityGroups", "hetzner load balancers take no firewalls; remove securityGroups (the firewalls of the target servers still apply)")
@@ -55,37 +108,99 @@ func (p *Provider) CheckResource(name, typ string, props map[string]any) []provi
 		if _, ok := props["targetGroup"]; !ok {
 			refuse("targetGroup", "a load balancer on hetzner needs a targetGroup (its service forwards to the group's port)")
 		}
+		if c, ok := props["certificateArn"].(string); ok && c != "" {
+			refuse("certificateArn", "the hetzner provider does not terminate TLS yet (certificates are not supported); remove certificateArn")
+		}
+		checkPort("port", props["port"])
 	case "TargetGroup":
 		if emptyList(props["targets"]) {
 			refuse("targets", "a target group on hetzner needs at least one target (it exists as a label on its servers)")
 		}
+		checkPort("port", props["port"])
 	case "Vm":
-		if size, ok := props["size"].(string); ok && !strings.Contains(size, "${") {
+		if size, ok := literalString(props["size"]); ok {
 			if _, err := serverType(size); err != nil {
 				refuse("size", "%v", err)
 			}
 		}
+		if l, ok := props["securityGroups"].([]any); ok && len(l) > maxFirewallsPerServer {
+			refuse("securityGroups", "a hetzner server takes at most %d firewalls, not %d", maxFirewallsPerServer, len(l))
+		}
 	case "SecurityGroup":
+		rules := 0
 		for _, dir := range []string{"ingress", "egress"} {
 			for i, raw := range anyList(props[dir]) {
 				m, _ := raw.(map[string]any)
-				if cidr := property.String(m, "cidr"); cidr != "" && !strings.Contains(cidr, "${") {
+				at := fmt.Sprintf("%s[%d]", dir, i)
+				if cidr, ok := literalString(m["cidr"]); ok && cidr != "" {
 					if _, ipn, err := net.ParseCIDR(cidr); err != nil || ipn.String() != cidr {
-						refuse(dir, "rule %d: cidr %q is not a network address in CIDR notation (hetzner firewalls take e.g. 10.0.0.0/16)", i, cidr)
+						refuse(at+".cidr", "%q is not a network address in CIDR notation (hetzner firewalls take e.g. 10.0.0.0/16)", cidr)
 					}
 				}
-				if proto := property.String(m, "protocol"); (proto == "icmp" || proto == "all") && m["port"] != nil {
-					refuse(dir, "rule %d: protocol %s takes no port", i, proto)
+				proto := property.StringOr(m, "protocol", "tcp")
+				if (proto == "icmp" || proto == "all") && m["port"] != nil {
+					refuse(at+".port", "protocol %s takes no port", proto)
 				}
+				checkPort(at+".port", m["port"])
+				rules += hetznerRules(proto)
 			}
+		}
+		if rules > maxFirewallRules {
+			refuse("", "a hetzner firewall holds at most %d rules; these make %d (a rule of protocol all is three: tcp, udp and icmp)", maxFirewallRules, rules)
 		}
 	}
 	return out
 }
 
+// hetznerRules is how many firewall rules a Kyku rule of proto becomes.
+func hetznerRules(proto string) int {
+	if proto == "all" {
+		return 3
+	}
+	return 1
+}
+
+// checkRange says why cidr cannot be the range of what (a private IPv4
+// network of /minBits to /maxBits), or "".
+func checkRange(cidr string, minBits, maxBits int, what string) string {
+	pfx, err := netip.ParsePrefix(cidr)
+	switch {
+	case err != nil || !pfx.Addr().Is4():
+		return fmt.Sprintf("%q is not an IPv4 network in CIDR notation (e.g. 10.0.0.0/16)", cidr)
+	case pfx != pfx.Masked():
+		return fmt.Sprintf("%q has host bits set: the network is %s", cidr, pfx.Masked())
+	case !private(pfx):
+		return fmt.Sprintf("%s must be in a private range (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16), not %s", what, cidr)
+	case pfx.Bits() > maxBits:
+		return fmt.Sprintf("%s is /%d at the smallest, not /%d", what, maxBits, pfx.Bits())
+	case pfx.Bits() < minBits:
+		return fmt.Sprintf("%s is /%d at the largest, not /%d", what, minBits, pfx.Bits())
+	}
+	return ""
+}
+
+// private reports whether p lies in RFC 1918 space, as the API requires
+// of networks.
+func private(p netip.Prefix) bool {
+	for _, s := range []string{"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"} {
+		r := netip.MustParsePrefix(s)
+		if r.Bits() <= p.Bits() && r.Contains(p.Addr()) {
+			return true
+		}
+	}
+	return false
+}
+
+// literalString is v as a string written out in the config (not holding
+// a reference resolved later).
+func literalString(v any) (string, bool) {
+	s, ok := v.(string)
+	return s, ok && !strings.Contains(s, "${")
+}
+
 // checkTags refuses tags that cannot be Hetzner labels or that are Kyku's
 // own label keys.
-func checkTags(tags map[string]any, refuse func(prop, format string, args ...any)) {
+func checkTags(tags map[string]any, refuse func(path, format string, args ...any)) {
 	keys := make([]string, 0, len(tags))
 	for k := range tags {
 		keys = append(keys, k)
@@ -95,11 +210,11 @@ func checkTags(tags map[string]any, refuse func(prop, format string, args ...any
 		v, _ := tags[k].(string)
 		switch {
 		case isKykuLabel(k):
-			refuse("tags", "tag %q: this key is one of Kyku's own labels on hetzner", k)
+			refuse("tags."+k, "tag %q: this key is one of Kyku's own labels on hetzner", k)
 		case !validLabelKey(k):
-			refuse("tags", "tag %q: not a valid hetzner label key (an optional DNS prefix and '/', then at most 63 letters, digits, '-', '_', '.', starting and ending with a letter or digit)", k)
+			refuse("tags."+k, "tag %q: not a valid hetzner label key (an optional DNS prefix and '/', then at most 63 letters, digits, '-', '_', '.', starting and ending with a letter or digit)", k)
 		case !strings.Contains(v, "${") && !labelRE.MatchString(v):
-			refuse("tags", "tag %q: value %q is not a valid hetzner label value (at most 63 letters, digits, '-', '_', '.', starting and ending with a letter or digit)", k, v)
+			refuse("tags."+k, "tag %q: value %q is not a valid hetzner label value (at most 63 letters, digits, '-', '_', '.', starting and ending with a letter or digit)", k, v)
 		}
 	}
 }

@@ -72,6 +72,9 @@ type Provider struct {
 	zoneMu sync.Mutex
 	zone   string // the location's network zone, once known
 
+	catMu sync.Mutex
+	cat   *catalog // the server types, once read
+
 	locks sync.Map // "labels/<kind>/<id>", "subnets/network/<id>" → *sync.Mutex
 }
 
@@ -166,6 +169,7 @@ func NewWithClient(c *hcloud.Client, opts Options) *Provider {
 		"LoadBalancer":  lbKind{p},
 	})
 	p.kinds.Refused = map[string]string{"Database": "hetzner has no managed databases"}
+	p.kinds.Fixed = fixed
 	return p
 }
 

@@ -2,8 +2,9 @@
 // not depend on the cloud: the provider.Provider calls Create, Read,
 // Update, Delete and Lookup dispatched to one Kind per Kyku type; creates
 // of one cloud name in this process taking turns, so the second finds the
-// first's object instead of racing it; an in-place change of an immutable
-// property refused before the Kind is asked (the engine replaces those);
+// first's object instead of racing it; an in-place change of a property
+// the cloud cannot change (Set.Fixed) refused before the Kind is asked
+// (the engine replaces those);
 // an optional check of cloud names; and every error wrapped with what was
 // being done and to which resource.
 //

@@ -3,10 +3,11 @@ package kinds
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/kyku/action/internal/provider"
-	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -35,6 +36,12 @@ type Set struct {
 	// for a new object of type typ: Create fails with it, and Lookup
 	// answers not found.
 	CheckName func(typ, cloudName string) error
+	// Fixed maps a type to the properties the cloud's API cannot change
+	// on an existing object, each to why (a phrase naming the API):
+	// Update refuses a change of one before its Kind is asked. It is the
+	// cloud's side; what planning promises is the provider's
+	// provider.ReplaceRules, and the agreement test holds the two together.
+	Fixed map[string]map[string]string
 
 	locks sync.Map // type + "/" + cloud name → *sync.Mutex
 }
@@ -94,9 +101,9 @@ func (s *Set) Read(ctx context.Context, typ, id string) (provider.Object, error)
 	return obj, nil
 }
 
-// Update reads the object, refuses a change to a property the schema
-// marks immutable (the engine replaces the resource instead), and has the
-// Kind change the rest in place.
+// Update reads the object, refuses a change to a property the cloud
+// cannot change in place (Fixed; the engine replaces the resource
+// instead), and has the Kind change the rest in place.
 func (s *Set) Update(ctx context.Context, id string, r provider.Resource) (provider.Object, error) {
 	k, err := s.Kind(r.Type)
 	if err != nil {
@@ -106,12 +113,10 @@ func (s *Set) Update(ctx context.Context, id string, r provider.Resource) (provi
 	if err != nil {
 		return provider.Object{}, fmt.Errorf("update %s %q: %w", r.Type, r.Name, err)
 	}
-	if t, ok := schema.Lookup(r.Type); ok {
-		for _, name := range t.PropNames() {
-			have, known := cur.Properties[name]
-			if t.Immutable(name) && known && !value.Equal(have, r.Properties[name]) {
-				return provider.Object{}, fmt.Errorf("update %s %q: property %s cannot change in place (replace the resource)", r.Type, r.Name, name)
-			}
+	fixed := s.Fixed[r.Type]
+	for _, name := range slices.Sorted(maps.Keys(fixed)) {
+		if have, known := cur.Properties[name]; known && !value.Equal(have, r.Properties[name]) {
+			return provider.Object{}, fmt.Errorf("update %s %q: property %s cannot change in place: %s (replace the resource)", r.Type, r.Name, name, fixed[name])
 		}
 	}
 	obj, err := k.Update(ctx, id, r, cur)

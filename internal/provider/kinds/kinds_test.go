@@ -185,8 +185,9 @@ func TestUpdate(t *testing.T) {
 		},
 	}
 	s := kinds.New("sim", map[string]kinds.Kind{"Vpc": k})
+	s.Fixed = map[string]map[string]string{"Vpc": {"cidr": "the API sets it only at create"}}
 	if _, err := s.Update(ctx, "7", vpc("net", map[string]any{"cidr": "10.1.0.0/16"})); err == nil ||
-		err.Error() != `update Vpc "net": property cidr cannot change in place (replace the resource)` {
+		err.Error() != `update Vpc "net": property cidr cannot change in place: the API sets it only at create (replace the resource)` {
 		t.Errorf("an immutable change: %v", err)
 	}
 	obj, err := s.Update(ctx, "7", vpc("net", map[string]any{"cidr": "10.0.0.0/16", "distributeAcrossAzs": float64(2)}))

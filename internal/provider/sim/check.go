@@ -48,6 +48,63 @@ func (p *Provider) validate(t *schema.Type, r provider.Resource) error {
 			return fmt.Errorf("sim: %s %q: property %s is required", r.Type, r.Name, k)
 		}
 	}
+	if f := checkValues(r.Type, r.Properties); len(f) > 0 {
+		return fmt.Errorf("sim: %s %q: property %s: %s", r.Type, r.Name, f[0].path, f[0].reason)
+	}
+	return p.checkLinks(r)
+}
+
+// checkLinks checks what r's values mean for the objects it references:
+// a subnet's range inside its network's, a Vm's subnet in the Vm's
+// network.
+func (p *Provider) checkLinks(r provider.Resource) error {
+	switch r.Type {
+	case "Subnet":
+		id, _ := r.Properties["network"].(string)
+		vpc, err := p.store.read("Vpc", id)
+		if err != nil {
+			return nil // refused as a reference already
+		}
+		if reason := inNetwork(r.Properties["cidr"], vpc.Properties["cidr"]); reason != "" {
+			return fmt.Errorf("sim: %s %q: property cidr: %s", r.Type, r.Name, reason)
+		}
+	case "Vm":
+		sid, _ := r.Properties["subnet"].(string)
+		net, _ := r.Properties["network"].(string)
+		if sid == "" || net == "" {
+			return nil
+		}
+		sub, err := p.store.read("Subnet", sid)
+		if err != nil {
+			return nil
+		}
+		if have, _ := sub.Properties["network"].(string); have != net {
+			return fmt.Errorf("sim: %s %q: property subnet: subnet %s is in network %s, not in the Vm's network %s", r.Type, r.Name, sid, have, net)
+		}
+	}
+	return nil
+}
+
+// checkOverlap refuses a new subnet whose range overlaps a subnet of the
+// same network. Called with the Subnet index locked, so that two creates
+// cannot both pass.
+func (p *Provider) checkOverlap(r provider.Resource) error {
+	if r.Type != "Subnet" {
+		return nil
+	}
+	net, _ := r.Properties["network"].(string)
+	others, err := Bulk{p}.scan("Subnet", "")
+	if err != nil {
+		return err
+	}
+	for _, o := range others {
+		if o.CloudName == r.CloudName || o.Properties["network"] != net {
+			continue
+		}
+		if reason := overlap(r.Properties["cidr"], o.Properties["cidr"]); reason != "" {
+			return fmt.Errorf("sim: %s %q: property cidr: %s of subnet %s", r.Type, r.Name, reason, o.ID)
+		}
+	}
 	return nil
 }
 
@@ -141,11 +198,23 @@ func describe(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// checkImmutable refuses an update that changes an immutable property.
-func checkImmutable(t *schema.Type, name string, old, new map[string]any) error {
-	for _, k := range t.SortedProps() {
-		if t.Props[k].Immutable && !value.Equal(old[k], new[k]) {
-			return fmt.Errorf("sim: %s %q: property %s is immutable; replace the resource", t.Name, name, k)
+// fixed lists, per type, the properties the simulated API cannot change
+// in place: what an Update refuses. (What planning promises is rules, in
+// rules.go.)
+var fixed = map[string][]string{
+	"Vpc":           {"cidr"},
+	"Subnet":        {"cidr", "network", "zone"},
+	"SecurityGroup": {"network"},
+	"SshKey":        {"publicKey"},
+	"Vm":            {"image", "userData"},
+	"Database":      {"engine"},
+}
+
+// checkFixed refuses an update that changes what cannot change in place.
+func checkFixed(typ, name string, old, new map[string]any) error {
+	for _, k := range fixed[typ] {
+		if !value.Equal(old[k], new[k]) {
+			return fmt.Errorf("sim: %s %q: property %s cannot change in place; replace the resource", typ, name, k)
 		}
 	}
 	return nil

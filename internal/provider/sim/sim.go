@@ -183,6 +183,9 @@ func (p *Provider) create(r provider.Resource) (provider.Object, error) {
 		// The index outlived its object (deleted, renamed, or a crash
 		// before the object was written): the name is free.
 	}
+	if err := p.checkOverlap(r); err != nil {
+		return provider.Object{}, err
+	}
 	rec := &record{
 		Type:       r.Type,
 		Name:       r.Name,
@@ -317,7 +320,7 @@ func (p *Provider) Update(ctx context.Context, id string, r provider.Resource) (
 	if rec, err = p.readObject(r.Type, id); err != nil { // again, under the lock
 		return provider.Object{}, err
 	}
-	if err := checkImmutable(t, r.Name, rec.Properties, r.Properties); err != nil {
+	if err := checkFixed(t.Name, r.Name, rec.Properties, r.Properties); err != nil {
 		return provider.Object{}, err
 	}
 	rec.Properties = r.Properties

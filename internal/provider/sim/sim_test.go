@@ -212,7 +212,7 @@ func TestUpdateImmutable(t *testing.T) {
 
 	r.Properties = map[string]any{"image": "debian-13", "size": "small"}
 	_, err := p.Update(ctx, obj.ID, r)
-	want := `sim: Vm "web": property image is immutable; replace the resource`
+	want := `sim: Vm "web": property image cannot change in place; replace the resource`
 	if err == nil || err.Error() != want {
 		t.Fatalf("Update of an immutable property: err = %v, want %s", err, want)
 	}

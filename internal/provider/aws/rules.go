@@ -1,0 +1,207 @@
+package aws
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
+
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/property"
+	"github.com/kyku/action/internal/value"
+)
+
+var (
+	_ provider.ReplaceRules  = (*Provider)(nil)
+	_ provider.ChangePlanner = (*Provider)(nil)
+)
+
+// rules are AWS's replace rules, one per property of every type: what
+// planning promises. What the APIs cannot change is fixed (below) and the
+// kinds' own guards; the agreement test holds them together against
+// awstest.
+var rules = map[string]provider.Rules{
+	"Vpc": {
+		"cidr":                provider.Replaces("an AWS VPC's primary CIDR block cannot change"),
+		"distributeAcrossAzs": provider.InPlace("a tag; only which auto-subnets exist changes"),
+		"tags":                provider.InPlace("CreateTags, DeleteTags"),
+	},
+	"Subnet": {
+		"network": provider.Replaces("an AWS subnet belongs to its VPC for life"),
+		"cidr":    provider.Replaces("an AWS subnet's CIDR block cannot change"),
+		"zone":    provider.Replaces("an AWS subnet lives in one availability zone"),
+		"public":  provider.InPlace("ModifySubnetAttribute and the route table"),
+		"tags":    provider.InPlace("CreateTags, DeleteTags"),
+	},
+	"SecurityGroup": {
+		"network": provider.Replaces("an AWS security group belongs to its VPC for life"),
+		"ingress": provider.InPlace("only the difference is authorised and revoked"),
+		"egress":  provider.InPlace("only the difference is authorised and revoked"),
+		"tags":    provider.InPlace("CreateTags, DeleteTags"),
+	},
+	"SshKey": {
+		"publicKey": provider.Replaces("an EC2 key pair's public key cannot change"),
+		"tags":      provider.InPlace("CreateTags, DeleteTags"),
+	},
+	"Vm": {
+		"network":        provider.Replaces("an EC2 instance stays in the VPC of its network interface"),
+		"subnet":         provider.Replaces("an EC2 instance's primary network interface stays in its subnet"),
+		"securityGroups": provider.InPlace("ModifyInstanceAttribute"),
+		"sshKeys":        provider.Replaces("EC2 gives an instance its key pair only at launch"),
+		"size":           provider.InPlace("stop, modify, start (the public IP changes)"),
+		"image":          provider.Replaces("an EC2 instance's AMI is chosen at launch"),
+		"userData":       provider.Replaces("an EC2 instance runs its user data only at first boot"),
+		"tags":           provider.InPlace("CreateTags, DeleteTags"),
+	},
+	"Database": {
+		"network": provider.Replaces("an RDS instance's DB subnet group cannot move to another VPC"),
+		"engine":  provider.Replaces("an RDS instance's engine cannot change"),
+		// A downgrade, a storage shrink or growth under 10% is refused at
+		// plan: PlanChange says so.
+		"version":        provider.InPlace("ModifyDBInstance (a major version with AllowMajorVersionUpgrade)"),
+		"size":           provider.InPlace("ModifyDBInstance"),
+		"storageGb":      provider.InPlace("ModifyDBInstance: it only grows, by 10% at least"),
+		"securityGroups": provider.InPlace("ModifyDBInstance"),
+		"tags":           provider.InPlace("AddTagsToResource, RemoveTagsFromResource"),
+	},
+	"TargetGroup": {
+		"port":     provider.Replaces("an ELBv2 target group's port cannot change"),
+		"protocol": provider.Replaces("an ELBv2 target group's protocol cannot change"),
+		"targets":  provider.InPlace("RegisterTargets, DeregisterTargets"),
+		"tags":     provider.InPlace("AddTags, RemoveTags"),
+	},
+	"LoadBalancer": {
+		"network": provider.Replaces("an ELBv2 load balancer stays in its VPC"),
+		"port":    provider.InPlace("ModifyListener"),
+		// A target group of the other kind (tcp for http) changes the
+		// load balancer's type: PlanChange says so.
+		"targetGroup":    provider.InPlace("ModifyListener"),
+		"securityGroups": provider.InPlace("SetSecurityGroups"),
+		"certificateArn": provider.InPlace("ModifyListener"),
+		"tags":           provider.InPlace("AddTags, RemoveTags"),
+	},
+}
+
+// ReplaceRules implements provider.ReplaceRules.
+func (p *Provider) ReplaceRules(typ string) provider.Rules { return rules[typ] }
+
+// fixed is what the AWS APIs cannot change on an existing object
+// (kinds.Set.Fixed: Update refuses it before any request), each with the
+// API Reference that says so. The Vm, target group and load balancer
+// kinds refuse theirs themselves (vm.go, elb.go, lb.go).
+var fixed = map[string]map[string]string{
+	"Vpc": {"cidr": "no EC2 action changes a VPC's primary CIDR block (Amazon EC2 API Reference: CreateVpc sets it; AssociateVpcCidrBlock only adds secondary ones)"},
+	"Subnet": {
+		"network": "no EC2 action moves a subnet (Amazon EC2 API Reference: CreateSubnet sets VpcId)",
+		"cidr":    "no EC2 action changes a subnet's CIDR block (Amazon EC2 API Reference: CreateSubnet sets CidrBlock)",
+		"zone":    "no EC2 action moves a subnet (Amazon EC2 API Reference: CreateSubnet sets AvailabilityZone)",
+	},
+	"SecurityGroup": {"network": "no EC2 action moves a security group (Amazon EC2 API Reference: CreateSecurityGroup sets VpcId)"},
+	"SshKey":        {"publicKey": "no EC2 action changes a key pair's material (Amazon EC2 API Reference: ImportKeyPair)"},
+	"Vm":            {"image": "no EC2 action changes an instance's AMI (Amazon EC2 API Reference: RunInstances sets ImageId)"},
+	"Database":      {"engine": "ModifyDBInstance takes no Engine for an RDS instance (Amazon RDS API Reference: ModifyDBInstance)"},
+}
+
+// PlanChange implements provider.ChangePlanner: what RDS and ELBv2 refuse
+// depending on the values.
+//
+//   - Database storageGb: RDS cannot reduce allocated storage, and rounds
+//     growth under 10% up to 10% (Amazon RDS API Reference:
+//     ModifyDBInstance, AllocatedStorage): both are refused at plan (the
+//     rounding would leave the plan untrue).
+//   - Database version: RDS upgrades, never downgrades (Amazon RDS API
+//     Reference: ModifyDBInstance, EngineVersion): refused at plan.
+//   - LoadBalancer targetGroup: a target group of the other kind (tcp for
+//     a network load balancer, http or https for an application one)
+//     changes the load balancer's type, which ELBv2 cannot do (Elastic
+//     Load Balancing API Reference: CreateLoadBalancer sets Type): a
+//     replace.
+//   - LoadBalancer securityGroups of a network load balancer: one made
+//     without security groups cannot get them, and one made with them
+//     cannot lose them all (Elastic Load Balancing API Reference:
+//     SetSecurityGroups): a replace.
+func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+	var out provider.ChangePlan
+	if req.ID == "" {
+		return out, nil
+	}
+	changed := func(prop string) bool { return slices.Contains(req.Changed, prop) }
+	switch req.Type {
+	case "Database":
+		if changed("storageGb") {
+			have, want := property.Int(req.Prior, "storageGb", 20), property.Int(req.Properties, "storageGb", 20)
+			if err := checkStorage(int32(have), int32(want)); err != nil {
+				out.Refusals = append(out.Refusals, provider.Refusal{Path: "storageGb", Reason: err.Error()})
+			}
+		}
+		if changed("version") {
+			have, want := property.String(req.Prior, "version"), property.String(req.Properties, "version")
+			if have != "" && want != "" && want != value.Unknown && olderVersion(want, have) {
+				out.Refusals = append(out.Refusals, provider.Refusal{Path: "version", Reason: fmt.Sprintf("RDS cannot downgrade %s to version %s", have, want)})
+			}
+		}
+	case "LoadBalancer":
+		return p.planLB(ctx, req, changed)
+	}
+	return out, nil
+}
+
+// planLB plans a load balancer change: a target group of the other kind
+// or network load balancer security groups that ELBv2 cannot change.
+func (p *Provider) planLB(ctx context.Context, req provider.ChangeRequest, changed func(string) bool) (provider.ChangePlan, error) {
+	var out provider.ChangePlan
+	if !changed("targetGroup") && !changed("securityGroups") {
+		return out, nil
+	}
+	stream := func(arn string) (bool, bool, error) {
+		if arn == "" || strings.Contains(arn, value.Unknown) {
+			return false, false, nil
+		}
+		tg, err := tgKind{p}.describe(ctx, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{arn}}, arn)
+		if provider.IsNotFound(err) {
+			return false, false, nil
+		}
+		if err != nil {
+			return false, false, err
+		}
+		return strings.EqualFold(string(tg.Protocol), "tcp"), true, nil
+	}
+	oldNet, oldKnown, err := stream(property.String(req.Prior, "targetGroup"))
+	if err != nil {
+		return out, err
+	}
+	newNet, newKnown, err := stream(property.String(req.Properties, "targetGroup"))
+	if err != nil {
+		return out, err
+	}
+	if changed("targetGroup") && oldKnown && newKnown && oldNet != newNet {
+		out.Replace = append(out.Replace, provider.Forced{Path: "targetGroup", Reason: "an ELBv2 load balancer's type cannot change (a tcp target group needs a network load balancer, http and https an application one)"})
+	}
+	if changed("securityGroups") && oldKnown && oldNet {
+		had, has := len(property.Strings(req.Prior, "securityGroups")) > 0, len(property.Strings(req.Properties, "securityGroups")) > 0
+		if had != has {
+			out.Replace = append(out.Replace, provider.Forced{Path: "securityGroups", Reason: "a network load balancer keeps having security groups, or not having them, as it was made"})
+		}
+	}
+	return out, nil
+}
+
+// olderVersion reports whether engine version a is older than b, compared
+// number by number ("15.4" < "16", "16" = "16.4").
+func olderVersion(a, b string) bool {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		x, err1 := strconv.Atoi(as[i])
+		y, err2 := strconv.Atoi(bs[i])
+		if err1 != nil || err2 != nil {
+			return false
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return false
+}
