@@ -3,6 +3,7 @@ package awstest
 import (
 	"encoding/base64"
 	"fmt"
+	"net/netip"
 	"sort"
 	"strings"
 )
@@ -172,6 +173,15 @@ func (s *Server) authorize(f form, egress bool) ([]node, *apiError) {
 				return nil, errf(400, "InvalidPermission.Duplicate", "the specified rule already exists")
 			}
 		}
+		// Amazon VPC quotas: 60 inbound and 60 outbound rules per
+		// security group (the default); AuthorizeSecurityGroupIngress
+		// answers RulesPerSecurityGroupLimitExceeded beyond.
+		if len(*rules) >= MaxRulesPerGroup {
+			return nil, errf(400, "RulesPerSecurityGroupLimitExceeded", "The maximum number of rules per security group has been reached.")
+		}
+		if p, err := netip.ParsePrefix(r.Cidr); err != nil || p != p.Masked() {
+			return nil, errf(400, "InvalidParameterValue", "CIDR block %s is malformed", r.Cidr)
+		}
 		*rules = append(*rules, r)
 	}
 	return []node{txb("return", true)}, nil
@@ -317,6 +327,9 @@ func (s *Server) runInstances(f form) ([]node, *apiError) {
 		return nil, e
 	}
 	groups := f.list("SecurityGroupId")
+	if len(groups) > MaxGroupsPerInterface {
+		return nil, errf(400, "SecurityGroupsPerInterfaceLimitExceeded", "You have exceeded the maximum number of security groups allowed per network interface (%d).", MaxGroupsPerInterface)
+	}
 	for _, g := range groups {
 		if _, e := s.group(g); e != nil {
 			return nil, e
@@ -435,6 +448,25 @@ func (s *Server) modifyInstance(f form) ([]node, *apiError) {
 			return nil, errf(400, "IncorrectInstanceState", "The instance '%s' is not in the 'stopped' state.", in.ID)
 		}
 		in.Type = t
+	}
+	// Amazon EC2 API Reference, ModifyInstanceAttribute: Groups replaces
+	// the security groups of the instance's interface (groups of its VPC,
+	// within the per-interface quota). Nothing else of an instance's
+	// network (subnet, VPC) is an attribute it can change.
+	if groups := f.list("GroupId"); len(groups) > 0 {
+		if len(groups) > MaxGroupsPerInterface {
+			return nil, errf(400, "SecurityGroupsPerInterfaceLimitExceeded", "You have exceeded the maximum number of security groups allowed per network interface (%d).", MaxGroupsPerInterface)
+		}
+		for _, id := range groups {
+			g, e := s.group(id)
+			if e != nil {
+				return nil, e
+			}
+			if g.VpcID != in.VpcID {
+				return nil, errf(400, "InvalidGroup.NotFound", "The security group '%s' does not exist in VPC '%s'", id, in.VpcID)
+			}
+		}
+		in.Groups = sorted(groups)
 	}
 	return []node{txb("return", true)}, nil
 }

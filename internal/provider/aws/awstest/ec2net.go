@@ -1,6 +1,7 @@
 package awstest
 
 import (
+	"net/netip"
 	"sort"
 	"strings"
 )
@@ -173,6 +174,11 @@ func vpcNode(v *Vpc) node {
 }
 
 func (s *Server) createVpc(f form) ([]node, *apiError) {
+	// Amazon EC2 API Reference, CreateVpc: an IPv4 CIDR block of /16 to
+	// /28, written as its network address.
+	if _, e := block(f.get("CidrBlock"), "InvalidVpc.Range"); e != nil {
+		return nil, e
+	}
 	v := &Vpc{ID: s.id("vpc"), Cidr: f.get("CidrBlock"), Tags: f.tagSpecs()}
 	s.st.Vpcs[v.ID] = v
 	s.born(v.ID)
@@ -184,6 +190,16 @@ func (s *Server) createVpc(f form) ([]node, *apiError) {
 	n := vpcNode(v)
 	n.name = "vpc"
 	return []node{n}, nil
+}
+
+// block parses a VPC or subnet CIDR block: IPv4, the network address,
+// /16 to /28; code is the error code of one that is not.
+func block(cidr, code string) (netip.Prefix, *apiError) {
+	p, err := netip.ParsePrefix(cidr)
+	if err != nil || !p.Addr().Is4() || p != p.Masked() || p.Bits() < 16 || p.Bits() > 28 {
+		return p, errf(400, code, "The CIDR '%s' is invalid.", cidr)
+	}
+	return p, nil
 }
 
 func (s *Server) vpc(id string) (*Vpc, *apiError) {
@@ -338,8 +354,24 @@ func subnetNode(sn *Subnet) node {
 }
 
 func (s *Server) createSubnet(f form) ([]node, *apiError) {
-	if _, e := s.vpc(f.get("VpcId")); e != nil {
+	v, e := s.vpc(f.get("VpcId"))
+	if e != nil {
 		return nil, e
+	}
+	// Amazon EC2 API Reference, CreateSubnet: a /16 to /28 block inside
+	// the VPC's (InvalidSubnet.Range) that overlaps no other subnet of it
+	// (InvalidSubnet.Conflict).
+	p, e := block(f.get("CidrBlock"), "InvalidSubnet.Range")
+	if e != nil {
+		return nil, e
+	}
+	if vp, err := netip.ParsePrefix(v.Cidr); err == nil && (p.Bits() < vp.Bits() || !vp.Contains(p.Addr())) {
+		return nil, errf(400, "InvalidSubnet.Range", "The CIDR '%s' is invalid.", p)
+	}
+	for _, other := range s.st.Subnets {
+		if op, err := netip.ParsePrefix(other.Cidr); err == nil && other.VpcID == v.ID && op.Overlaps(p) {
+			return nil, errf(400, "InvalidSubnet.Conflict", "The CIDR '%s' conflicts with another subnet", p)
+		}
 	}
 	zone := f.get("AvailabilityZone")
 	if s.zone(zone) == nil {

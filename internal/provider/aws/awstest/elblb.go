@@ -160,6 +160,12 @@ func (s *Server) setLBGroups(f form) ([]node, *apiError) {
 	if lb.Type == "application" && len(groups) == 0 {
 		return nil, errf(400, "ValidationError", "an application load balancer needs a security group")
 	}
+	// Elastic Load Balancing API Reference, SetSecurityGroups: a Network
+	// Load Balancer made without security groups cannot get any, and one
+	// made with them cannot lose them all.
+	if lb.Type == "network" && (len(lb.Groups) == 0) != (len(groups) == 0) {
+		return nil, errf(400, "InvalidConfigurationRequest", "You cannot change a Network Load Balancer between having security groups and not having them")
+	}
 	lb.Groups = groups
 	s.setENIGroups(lb.Arn, groups)
 	var ids []node

@@ -119,3 +119,10 @@ func (s *Server) stalled(action string) bool {
 	s.calls[action]++
 	return true
 }
+
+// Quotas the fake enforces, as AWS's defaults are (Amazon VPC User Guide,
+// Amazon VPC quotas: security groups).
+const (
+	MaxRulesPerGroup      = 60 // inbound, and outbound, rules per security group
+	MaxGroupsPerInterface = 5  // security groups per network interface
+)

@@ -414,6 +414,11 @@ func (s *Server) modifyDB(f form) ([]node, *apiError) {
 		p.Storage = n
 	}
 	if v := f.get("EngineVersion"); v != "" && v != db.Version {
+		// Amazon RDS API Reference, ModifyDBInstance: EngineVersion is a
+		// version to upgrade to; RDS never downgrades.
+		if older(v, db.Version) {
+			return nil, errf(400, "InvalidParameterCombination", "Cannot upgrade %s from %s to %s", db.Engine, db.Version, v)
+		}
 		if dbMajor(db.Engine, v) != dbMajor(db.Engine, db.Version) && f.get("AllowMajorVersionUpgrade") != "true" {
 			return nil, errf(400, "InvalidParameterCombination", "The AllowMajorVersionUpgrade flag must be present when upgrading to a new major version.")
 		}
@@ -444,6 +449,21 @@ func (s *Server) modifyDB(f form) ([]node, *apiError) {
 		}
 	}
 	return []node{s.dbNode(db, db.visible())}, nil
+}
+
+// older reports whether version a is older than b, number by number
+// ("15.4" < "16.4"; "16" is not older than "16.4").
+func older(a, b string) bool {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		x, err1 := strconv.Atoi(as[i])
+		y, err2 := strconv.Atoi(bs[i])
+		if err1 != nil || err2 != nil || x == y {
+			continue
+		}
+		return x < y
+	}
+	return false
 }
 
 func (s *Server) deleteDB(f form) ([]node, *apiError) {

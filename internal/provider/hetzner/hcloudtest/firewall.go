@@ -40,8 +40,19 @@ type resourceRef struct {
 
 var portRE = regexp.MustCompile(`^(any|\d{1,5}(-\d{1,5})?)$`)
 
+// Limits of firewalls: "Assign up to 5 active Firewalls per server"
+// (Hetzner Docs, Cloud Firewalls FAQ); a firewall's rules are limited to 50
+// entries (Hetzner Cloud API reference, Firewalls: Create a Firewall).
+const (
+	MaxFirewallsPerServer = 5
+	MaxFirewallRules      = 50
+)
+
 // checkRules validates rules as the API does.
 func checkRules(rules []Rule) *apiError {
+	if len(rules) > MaxFirewallRules {
+		return invalid("rules", "at most %d rules per firewall, got %d", MaxFirewallRules, len(rules))
+	}
 	for i, r := range rules {
 		field := "rules[" + strconv.Itoa(i) + "]"
 		if r.Direction != "in" && r.Direction != "out" {
@@ -134,6 +145,9 @@ func (c *Cloud) applyFirewall(f *Firewall, refs []resourceRef) ([]any, *apiError
 		if slices.Contains(f.AppliedTo, sid) {
 			return nil, fail("firewall_already_applied", "firewall %d is already applied to server %d", f.ID, sid)
 		}
+		if n := c.firewallsOf(sid); n >= MaxFirewallsPerServer {
+			return nil, fail("resource_limit_exceeded", "server %d already has %d firewalls (at most %d)", sid, n, MaxFirewallsPerServer)
+		}
 		a, e := c.start("apply_firewall", func() *apiError {
 			if c.st.Servers[sid] != nil && !slices.Contains(f.AppliedTo, sid) {
 				f.AppliedTo = append(f.AppliedTo, sid)
@@ -146,6 +160,17 @@ func (c *Cloud) applyFirewall(f *Firewall, refs []resourceRef) ([]any, *apiError
 		out = append(out, a.wire())
 	}
 	return out, nil
+}
+
+// firewallsOf counts the firewalls applied to server sid.
+func (c *Cloud) firewallsOf(sid int64) int {
+	n := 0
+	for _, f := range c.st.Firewalls {
+		if slices.Contains(f.AppliedTo, sid) {
+			n++
+		}
+	}
+	return n
 }
 
 func (c *Cloud) firewallRoutes() {

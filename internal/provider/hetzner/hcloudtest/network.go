@@ -157,6 +157,11 @@ func (c *Cloud) networkRoutes() {
 		if err != nil || p != p.Masked() || !privateRange(p) {
 			return 0, nil, invalid("ip_range", "%q is not a private IPv4 network in CIDR notation", in.IPRange)
 		}
+		// Hetzner Cloud API reference, Networks: Create a Network —
+		// "Minimum network size is /24".
+		if p.Bits() > 24 {
+			return 0, nil, invalid("ip_range", "minimum network size is /24, got /%d", p.Bits())
+		}
 		if e := checkLabels(in.Labels); e != nil {
 			return 0, nil, e
 		}
@@ -228,6 +233,11 @@ func (c *Cloud) checkSubnet(n *Network, cidr string) *apiError {
 	np := netip.MustParsePrefix(n.IPRange)
 	if err != nil || p != p.Masked() || p.Bits() < np.Bits() || !np.Contains(p.Addr()) {
 		return invalid("ip_range", "%q is not a network in CIDR notation inside %s", cidr, n.IPRange)
+	}
+	// Hetzner Cloud API reference, Networks: Add a subnet — "Minimum
+	// Network size is /30".
+	if p.Bits() > 30 {
+		return invalid("ip_range", "minimum subnet size is /30, got /%d", p.Bits())
 	}
 	for _, s := range n.Subnets {
 		if netip.MustParsePrefix(s.IPRange).Overlaps(p) {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -15,6 +16,7 @@ type Server struct {
 	ID                              int64
 	Name, Status, ServerType, Image string
 	Location, UserData, PublicIPv4  string
+	DiskGB                          int // the primary disk: the type's at create, kept by change_type without upgrade_disk
 	Labels                          map[string]string
 	PrivateNet                      []PrivateNet
 	SSHKeys                         []int64
@@ -29,11 +31,66 @@ type PrivateNet struct {
 	IP      string
 }
 
-// ServerTypes are the server types the fake sells (cores, GB memory, GB disk).
-var ServerTypes = map[string][3]int{
-	"cx23": {2, 4, 40}, "cx33": {4, 8, 80}, "cx43": {8, 16, 160}, "cx53": {16, 32, 320},
-	"cpx11": {2, 2, 40}, "cpx21": {3, 4, 80}, "cpx22": {2, 4, 80}, "cpx31": {4, 8, 160}, "cpx32": {4, 8, 160},
-	"cax11": {2, 4, 40}, "cax21": {4, 8, 80}, "ccx13": {2, 8, 80},
+// ServerType is one server type as the API lists it (Hetzner Cloud API
+// reference, Server Types).
+type ServerType struct {
+	ID                 int64
+	Cores, Memory      int    // memory in GB
+	Disk               int    // GB
+	CPUType            string // shared, dedicated
+	Architecture       string // x86, arm
+	StorageType        string // local, network
+	Locations          []string
+	DeprecatedLocation map[string]bool // sold no more there
+}
+
+var (
+	europe = []string{"fsn1", "nbg1", "hel1"}
+	world  = []string{"fsn1", "nbg1", "hel1", "ash", "hil", "sin"}
+)
+
+// ServerTypes are the server types the fake sells, where, as the real API
+// lists them: the CX line (cost-optimised, x86) and CAX (Ampere arm) only
+// in Europe, CPX (AMD) and CCX (dedicated) in every location.
+var ServerTypes = map[string]ServerType{
+	"cx23":  {ID: 104, Cores: 2, Memory: 4, Disk: 40, CPUType: "shared", Architecture: "x86", StorageType: "local", Locations: europe},
+	"cx33":  {ID: 105, Cores: 4, Memory: 8, Disk: 80, CPUType: "shared", Architecture: "x86", StorageType: "local", Locations: europe},
+	"cx43":  {ID: 106, Cores: 8, Memory: 16, Disk: 160, CPUType: "shared", Architecture: "x86", StorageType: "local", Locations: europe},
+	"cx53":  {ID: 107, Cores: 16, Memory: 32, Disk: 320, CPUType: "shared", Architecture: "x86", StorageType: "local", Locations: europe},
+	"cpx11": {ID: 22, Cores: 2, Memory: 2, Disk: 40, CPUType: "shared", Architecture: "x86", StorageType: "local", Locations: world},
+	"cpx21": {ID: 23, Cores: 3, Memory: 4, Disk: 80, CPUType: "shared", Architecture: "x86", StorageType: "local", Locations: world},
+	"cpx22": {ID: 108, Cores: 2, Memory: 4, Disk: 80, CPUType: "shared", Architecture: "x86", StorageType: "local", Locations: world},
+	"cpx31": {ID: 24, Cores: 4, Memory: 8, Disk: 160, CPUType: "shared", Architecture: "x86", StorageType: "local", Locations: world},
+	"cpx32": {ID: 109, Cores: 4, Memory: 8, Disk: 160, CPUType: "shared", Architecture: "x86", StorageType: "local", Locations: world},
+	"cax11": {ID: 45, Cores: 2, Memory: 4, Disk: 40, CPUType: "shared", Architecture: "arm", StorageType: "local", Locations: europe},
+	"cax21": {ID: 93, Cores: 4, Memory: 8, Disk: 80, CPUType: "shared", Architecture: "arm", StorageType: "local", Locations: europe},
+	"ccx13": {ID: 96, Cores: 2, Memory: 8, Disk: 80, CPUType: "dedicated", Architecture: "x86", StorageType: "local", Locations: world},
+}
+
+// sells reports whether server type t is sold in location loc.
+func (t ServerType) sells(loc string) bool {
+	return slices.Contains(t.Locations, loc) && !t.DeprecatedLocation[loc]
+}
+
+func (t ServerType) wire(name string) map[string]any {
+	locs := make([]any, 0, len(t.Locations))
+	prices := make([]any, 0, len(t.Locations))
+	for _, n := range t.Locations {
+		l, _ := locationByName(n)
+		var dep any
+		if t.DeprecatedLocation[n] {
+			dep = map[string]any{"announced": "2025-01-01T00:00:00Z", "unavailable_after": "2025-04-01T00:00:00Z"}
+		}
+		locs = append(locs, map[string]any{"id": l.ID, "name": n, "available": !t.DeprecatedLocation[n], "recommended": !t.DeprecatedLocation[n], "deprecation": dep})
+		prices = append(prices, map[string]any{"location": n, "price_hourly": map[string]any{"net": "0.0060", "gross": "0.0071"},
+			"price_monthly": map[string]any{"net": "3.79", "gross": "4.51"}, "included_traffic": 21990232555520,
+			"price_per_tb_traffic": map[string]any{"net": "1.00", "gross": "1.19"}})
+	}
+	return map[string]any{
+		"id": t.ID, "name": name, "description": strings.ToUpper(name), "category": "regular_purpose", "cores": t.Cores, "memory": t.Memory,
+		"disk": t.Disk, "storage_type": t.StorageType, "cpu_type": t.CPUType, "architecture": t.Architecture,
+		"deprecated": false, "deprecation": nil, "prices": prices, "locations": locs,
+	}
 }
 
 // Images are the system images the fake offers, by name.
@@ -69,6 +126,10 @@ func (c *Cloud) wireServer(s *Server) any {
 		priv = append(priv, map[string]any{"network": pn.Network, "ip": pn.IP, "alias_ips": []string{}, "mac_address": "86:00:00:00:00:01"})
 	}
 	t := ServerTypes[s.ServerType]
+	disk := s.DiskGB
+	if disk == 0 {
+		disk = t.Disk
+	}
 	loc, _ := locationByName(s.Location)
 	var lbs []int64
 	for _, lb := range c.st.LoadBalancers {
@@ -89,11 +150,11 @@ func (c *Cloud) wireServer(s *Server) any {
 		"id": s.ID, "name": s.Name, "status": s.Status, "created": c.created(s.Created),
 		"public_net":  map[string]any{"ipv4": ipv4, "ipv6": nil, "floating_ips": []int64{}, "firewalls": fws},
 		"private_net": priv,
-		"server_type": map[string]any{"id": 100 + t[0], "name": s.ServerType, "cores": t[0], "memory": t[1], "disk": t[2], "cpu_type": "shared", "architecture": "x86"},
+		"server_type": t.wire(s.ServerType),
 		"location":    loc.wire(), "image": image, "labels": s.Labels, "volumes": []int64{}, "load_balancers": lbs,
 		"protection": map[string]any{"delete": false, "rebuild": false}, "locked": c.busy[ref{s.ID, "server"}.key()] != 0,
 		"rescue_enabled": false, "backup_window": nil, "iso": nil, "placement_group": nil,
-		"included_traffic": 21990232555520, "primary_disk_size": t[2],
+		"included_traffic": 21990232555520, "primary_disk_size": disk,
 	}
 }
 
@@ -154,6 +215,24 @@ func (c *Cloud) attach(s *Server, n *Network, ipRange string) *apiError {
 }
 
 func (c *Cloud) serverRoutes() {
+	c.handle("GET /server_types", func(r *http.Request, _ []byte) (int, any, *apiError) {
+		names := make([]string, 0, len(ServerTypes))
+		for n := range ServerTypes {
+			if q := r.URL.Query().Get("name"); q == "" || q == n {
+				names = append(names, n)
+			}
+		}
+		sort.Slice(names, func(i, j int) bool { return ServerTypes[names[i]].ID < ServerTypes[names[j]].ID })
+		pg, meta, e := page(r, names)
+		if e != nil {
+			return 0, nil, e
+		}
+		out := make([]any, 0, len(pg))
+		for _, n := range pg {
+			out = append(out, ServerTypes[n].wire(n))
+		}
+		return 200, map[string]any{"server_types": out, "meta": meta}, nil
+	})
 	k := c.servers
 	k.routes()
 	c.handle("POST /servers", c.createServer)
@@ -179,13 +258,39 @@ func (c *Cloud) serverRoutes() {
 		if e := decode(body, &in); e != nil {
 			return nil, nil, e
 		}
-		if _, ok := ServerTypes[in.ServerType]; !ok {
+		to, ok := ServerTypes[in.ServerType]
+		if !ok {
 			return nil, nil, fail("invalid_server_type", "server type %q does not exist", in.ServerType)
 		}
 		if s.Status != "off" {
 			return nil, nil, fail("server_not_stopped", "server %d must be off to change its type (it is %s)", s.ID, s.Status)
 		}
-		return func() *apiError { s.ServerType = in.ServerType; return nil }, nil, nil
+		// Hetzner Cloud API reference, Server Actions: Change the Type of a
+		// Server — the new type must be sold in the server's location, of
+		// the same architecture and storage type, with a disk at least as
+		// large as the server's (which stays as it is unless upgrade_disk).
+		from := ServerTypes[s.ServerType]
+		disk := s.DiskGB
+		if disk == 0 {
+			disk = from.Disk
+		}
+		switch {
+		case !to.sells(s.Location):
+			return nil, nil, fail("invalid_server_type", "server type %s is not available in location %s", in.ServerType, s.Location)
+		case to.Architecture != from.Architecture:
+			return nil, nil, fail("invalid_server_type", "server type %s has another architecture (%s) than the server (%s)", in.ServerType, to.Architecture, from.Architecture)
+		case to.StorageType != from.StorageType:
+			return nil, nil, fail("invalid_server_type", "server type %s has another storage type (%s) than the server (%s)", in.ServerType, to.StorageType, from.StorageType)
+		case to.Disk < disk:
+			return nil, nil, fail("invalid_server_type", "server type %s has a disk of %d GB, smaller than the server's %d GB", in.ServerType, to.Disk, disk)
+		}
+		return func() *apiError {
+			s.ServerType, s.DiskGB = in.ServerType, disk
+			if in.UpgradeDisk {
+				s.DiskGB = to.Disk
+			}
+			return nil
+		}, nil, nil
 	}))
 	c.handle("POST /servers/{id}/actions/attach_to_network", k.action("attach_to_network", func(s *Server, body []byte) (func() *apiError, []ref, *apiError) {
 		var in struct {
@@ -249,7 +354,8 @@ func (c *Cloud) createServer(r *http.Request, body []byte) (int, any, *apiError)
 		return 0, nil, invalid("name", "must be a valid hostname (RFC 1123)")
 	}
 	typ, _ := in.ServerType.(string)
-	if _, ok := ServerTypes[typ]; !ok {
+	st, ok := ServerTypes[typ]
+	if !ok {
 		return 0, nil, invalid("server_type", "server type %v does not exist", in.ServerType)
 	}
 	img, _ := in.Image.(string)
@@ -262,6 +368,11 @@ func (c *Cloud) createServer(r *http.Request, body []byte) (int, any, *apiError)
 	}
 	if _, ok := locationByName(loc); !ok {
 		return 0, nil, invalid("location", "location %q does not exist", in.Location)
+	}
+	// Hetzner Cloud API reference, Server Types: a type is sold only in
+	// the locations it lists as available.
+	if !st.sells(loc) {
+		return 0, nil, invalid("server_type", "server type %s is not available in location %s", typ, loc)
 	}
 	var keys []int64
 	for _, k := range in.SSHKeys {
@@ -287,11 +398,14 @@ func (c *Cloud) createServer(r *http.Request, body []byte) (int, any, *apiError)
 			return 0, nil, invalid("firewalls", "firewall %d not found", f.Firewall)
 		}
 	}
+	if len(in.Firewalls) > MaxFirewallsPerServer {
+		return 0, nil, fail("resource_limit_exceeded", "a server takes at most %d firewalls", MaxFirewallsPerServer)
+	}
 	if e := c.servers.unique(in.Name, 0); e != nil {
 		return 0, nil, e
 	}
 	s := &Server{
-		ID: c.id(), Name: in.Name, Status: "initializing", ServerType: typ, Image: img, Location: loc,
+		ID: c.id(), Name: in.Name, Status: "initializing", ServerType: typ, DiskGB: st.Disk, Image: img, Location: loc,
 		UserData: in.UserData, Labels: copyLabels(in.Labels), SSHKeys: keys, Created: c.timestamp(),
 	}
 	if in.PublicNet == nil || in.PublicNet.EnableIPv4 {
