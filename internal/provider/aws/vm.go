@@ -26,6 +26,9 @@ const (
 	tagSize     = "kyku:size"
 	tagImage    = "kyku:image"
 	tagResizing = "kyku:resizing" // set while a resize has the instance stopped
+	// tagSubnet is "auto" when the config named no subnet and Kyku picked
+	// one: Read then reports none, as the config has it.
+	tagSubnet = "kyku:subnet"
 )
 
 // sizes maps Kyku's size aliases to instance types; anything with a dot
@@ -123,6 +126,9 @@ func vmObject(in ec2types.Instance, keyIDs map[string]string) provider.Object {
 	}
 	if img := tags[tagImage]; img != "" {
 		props["image"] = img
+	}
+	if tags[tagSubnet] == "auto" {
+		delete(props, "subnet")
 	}
 	var groups []string
 	for _, g := range in.SecurityGroups {
@@ -226,6 +232,16 @@ func (k vmKind) subnetFor(ctx context.Context, r provider.Resource) (string, err
 	return ids[0], nil
 }
 
+// vmTags are Kyku's own tags of an instance: the size and image as
+// written, and whether Kyku picked its subnet.
+func vmTags(r provider.Resource, size, image string) map[string]string {
+	t := map[string]string{tagSize: size, tagImage: image}
+	if property.String(r.Properties, "subnet") == "" {
+		t[tagSubnet] = "auto"
+	}
+	return t
+}
+
 func (k vmKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	if err := required(r, "image"); err != nil {
 		return provider.Object{}, err
@@ -262,7 +278,7 @@ func (k vmKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 		ImageId: aws.String(ami), InstanceType: ec2types.InstanceType(typ), MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
 		SubnetId: aws.String(subnet), SecurityGroupIds: property.Strings(r.Properties, "securityGroups"),
 		ClientToken:       aws.String("kyku-" + rand.Text()),
-		TagSpecifications: tagSpec(ec2types.ResourceTypeInstance, wantTags(r, map[string]string{tagSize: size, tagImage: image})),
+		TagSpecifications: tagSpec(ec2types.ResourceTypeInstance, wantTags(r, vmTags(r, size, image))),
 	}
 	if ud := property.String(r.Properties, "userData"); ud != "" {
 		in.UserData = aws.String(base64(ud))
@@ -322,7 +338,7 @@ func (k vmKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 		return provider.Object{}, err
 	}
 	have := fromEC2Tags(in.Tags)
-	want := wantTags(r, map[string]string{tagSize: size, tagImage: have[tagImage]})
+	want := wantTags(r, vmTags(r, size, have[tagImage]))
 	want[tagNameAWS] = have[tagNameAWS]
 	if err := p.syncEC2Tags(ctx, id, have, want); err != nil {
 		return provider.Object{}, err
