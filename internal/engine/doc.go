@@ -21,6 +21,16 @@
 // depend on. Import, StateMove and StateRemove (statecmds.go) repair state
 // by hand under the lock, with a backup.
 //
+// The provider takes part in planning (support.go, rules.go): its
+// provider.ResourceChecker refuses configured values before any cloud call
+// (and again once auto-subnets are injected), its provider.CloudChecker
+// once per plan; the diff asks its provider.ReplaceRules whether a changed
+// property forces a replace (the schema's Immutable where it has no rule),
+// and its provider.ChangePlanner about every create, update and replace,
+// which may force more replaces or refuse the change. Refusals are
+// diagnostics at the configuration's positions; reasons travel in
+// plan.PropChange.ReplaceReason.
+//
 // Concurrency: an Engine may be used by one operation at a time per
 // environment (the backend lock enforces it across processes). Within an
 // operation, changes run on at most Options.Parallelism workers; a change

@@ -2,6 +2,13 @@
 // Provider interface, the objects it returns, its typed errors, and an
 // explicit registry of implementations (no init()). Implementations live in
 // sub-packages (sim, aws, hetzner) and must be safe for concurrent use.
+//
+// Besides Provider, a provider may take part in planning through small
+// optional interfaces the engine type-asserts: ResourceChecker (pure checks
+// of configured values, at plan and `kyku validate`), CloudChecker (checks
+// that ask the cloud, once per plan), ReplaceRules (per type and property:
+// in place or replace, and why), ChangePlanner (value-aware replaces and
+// refusals per planned change), NameChecker, Renamer and BulkReader.
 package provider
 
 import (

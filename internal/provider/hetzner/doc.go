@@ -30,7 +30,17 @@
 //	               one service on port → the group's port, one label-selector
 //	               target (via the private network). Output endpoint: the
 //	               public IPv4.
-//	Database       none on Hetzner: CheckResource refuses it at plan time.
+//	Database       none on Hetzner: CheckResources refuses it at plan time.
+//
+// Planning (check.go, catalog.go, rules.go): CheckResources refuses what
+// Hetzner cannot carry and its documented limits (5 firewalls per server,
+// 50 rules per firewall counting "all" as three, networks of /24 at least,
+// label and name rules) before any request; CheckCloud reads the server
+// types once per plan and refuses a size the location does not sell;
+// ReplaceRules says what a change of each property does, PlanChange
+// replaces a server whose new type has another architecture or storage
+// type or a smaller disk than the server's. Update refuses what the API
+// cannot change (kinds.Set.Fixed).
 //
 // Every object carries the labels kyku-managed=true, kyku-prefix and
 // kyku-name; Read never reports Kyku's own labels as tags. Create is idempotent

@@ -32,11 +32,17 @@
 // # Behaviour
 //
 // Create is idempotent by cloud name within a type: it returns the existing
-// object as is. Requests are checked like a cloud API checks them: unknown
-// or mistyped properties, missing required ones, values outside an enum,
-// and references that are not the ID of an existing object of the right
-// type (a Kyku name where an ID belongs) fail permanently. Update refuses
-// to change an immutable property. Rename (provider.Renamer, for a moved
+// object as is. Requests are checked like a strict cloud API checks them:
+// unknown or mistyped properties, missing required ones, values outside an
+// enum, references that are not the ID of an existing object of the right
+// type (a Kyku name where an ID belongs), and the values a real cloud
+// refuses (strict.go: CIDR syntax and host bits, a subnet inside its
+// network and overlapping no other, ports 1–65535, the zones, sizes and
+// images the sim has, storage, names) fail permanently. The same checks
+// run at plan time and at `kyku validate` (CheckResources), positioned in
+// the config. Update refuses what the sim cannot change in place (fixed,
+// check.go); planning follows the sim's replace rules (rules.go), which
+// the agreement test holds to it. Rename (provider.Renamer, for a moved
 // resource) gives an object a new cloud name and Kyku name and keeps its
 // ID; the old cloud name is free from then on. Outputs are deterministic given the ID:
 // id always; Vm privateIp (inside its subnet's CIDR) and publicIp (from
