@@ -50,10 +50,21 @@ const (
 	maxStorageGb = 65536
 )
 
-var (
-	nameRE    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-	versionRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*$`)
-)
+var versionRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*$`)
+
+// validName reports whether s is letters, digits, '.', '_' and '-',
+// starting with a letter or digit (a loop, not a regexp: plans of
+// thousands ask it of every resource).
+func validName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // refusal is one value the simulated API refuses: the path below the
 // resource ("cidr", "ingress[1].port") and why.
@@ -167,7 +178,7 @@ func checkName(name string) string {
 	switch {
 	case len(safe) > maxName:
 		return fmt.Sprintf("a sim name is at most %d characters (the cloud name adds the deploy prefix), %q has %d", maxName, safe, len(safe))
-	case !nameRE.MatchString(safe):
+	case !validName(safe):
 		return fmt.Sprintf("a sim name is letters, digits, '-', '_' and '.', starting with a letter or digit, not %q", safe)
 	}
 	return ""
@@ -176,7 +187,7 @@ func checkName(name string) string {
 // CheckName implements provider.NameChecker: the cloud name a new object
 // gets.
 func (p *Provider) CheckName(_, cloudName string) error {
-	if len(cloudName) > maxCloudName || !nameRE.MatchString(cloudName) {
+	if len(cloudName) > maxCloudName || !validName(cloudName) {
 		return fmt.Errorf("a sim cloud name is at most %d letters, digits, '-', '_' or '.', starting with a letter or digit", maxCloudName)
 	}
 	return nil
@@ -188,15 +199,18 @@ func (p *Provider) CheckName(_, cloudName string) error {
 // overlapping no other, a Vm's subnet in its network).
 func (p *Provider) CheckResources(rs []provider.Desired) []provider.Refusal {
 	var out []provider.Refusal
-	byName := make(map[string]provider.Desired, len(rs))
-	for _, r := range rs {
-		byName[r.Name] = r
-	}
+	var byName map[string]provider.Desired // built when a check spans resources
 	refOf := func(v any) (provider.Desired, bool) {
 		s, _ := v.(string)
 		ref, ok := value.ParseRef(s)
 		if !ok || ref.Attr != "" {
 			return provider.Desired{}, false
+		}
+		if byName == nil {
+			byName = make(map[string]provider.Desired, len(rs))
+			for _, r := range rs {
+				byName[r.Name] = r
+			}
 		}
 		d, ok := byName[ref.Resource]
 		return d, ok
