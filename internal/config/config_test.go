@@ -249,3 +249,37 @@ func TestConcurrentReads(t *testing.T) {
 		}
 	}
 }
+
+// TestPropPosReachesListElementsAndFields: PropPos holds where every list
+// element, object field and map entry of a property is written, so a
+// provider's refusal of one is positioned there.
+func TestPropPosReachesListElementsAndFields(t *testing.T) {
+	cfg, err := Parse([]File{{Name: "kyku.yaml", Data: []byte(`resources:
+  sg:
+    type: SecurityGroup
+    properties:
+      network: "${net}"
+      ingress:
+        - { port: 22, cidr: 10.0.0.0/16 }
+        - port: 80
+          cidr: 0.0.0.0/0
+      tags: { team: web }
+  net: { type: Vpc, properties: { cidr: 10.0.0.0/16 } }
+`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for path, pos := range cfg.Resource("sg").PropPos {
+		got[path] = pos.String()
+	}
+	want := map[string]string{
+		"network": "kyku.yaml:5:7", "ingress": "kyku.yaml:6:7", "tags": "kyku.yaml:10:7",
+		"ingress[0]": "kyku.yaml:7:11", "ingress[0].port": "kyku.yaml:7:13", "ingress[0].cidr": "kyku.yaml:7:23",
+		"ingress[1]": "kyku.yaml:8:11", "ingress[1].port": "kyku.yaml:8:11", "ingress[1].cidr": "kyku.yaml:9:11",
+		"tags.team": "kyku.yaml:10:15",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("PropPos (-want +got):\n%s", diff)
+	}
+}
