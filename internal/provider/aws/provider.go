@@ -75,8 +75,11 @@ var _ provider.Provider = (*Provider)(nil)
 
 // New is the provider.Factory for "aws". Settings: "region" (else
 // AWS_REGION / AWS_DEFAULT_REGION from getenv, else the SDK's default
-// chain), "profile" (a shared-config profile) and "endpoint" (a base URL for every service, e.g. a test fake or
-// a LocalStack). Credentials come from the SDK's default chain.
+// chain), "profile" (a shared-config profile) and "endpoint" (a base URL
+// for every service, e.g. a test fake or a LocalStack; without it the
+// SDK's own AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_<SERVICE> and the
+// profile's endpoint_url apply). Credentials come from the SDK's default
+// chain.
 func New(ctx context.Context, settings map[string]string, getenv func(string) string) (provider.Provider, error) {
 	var opts []func(*config.LoadOptions) error
 	region := settings["region"]
@@ -110,11 +113,17 @@ const ResponseTimeout = time.Minute
 // retryer disabled (Kyku's retry policy in call is the only one, so every
 // retry is counted once), an HTTP client that gives up on an answer after
 // ResponseTimeout (unless cfg brings its own) and, when endpoint is set,
-// every client pointed at it.
+// every client pointed at it. Without endpoint each client keeps the
+// endpoint the SDK resolved from cfg: AWS_ENDPOINT_URL and
+// AWS_ENDPOINT_URL_<SERVICE>, a profile's endpoint_url, else AWS's own.
 func ClientsFromConfig(cfg aws.Config, endpoint string) Clients {
-	var base *string
-	if endpoint != "" {
-		base = aws.String(endpoint)
+	// base points a client at endpoint; it leaves the client's own
+	// resolution alone when there is none (setting nil would wipe what
+	// the SDK read from the environment and the shared config).
+	base := func(b **string) {
+		if endpoint != "" {
+			*b = aws.String(endpoint)
+		}
 	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
@@ -123,10 +132,10 @@ func ClientsFromConfig(cfg aws.Config, endpoint string) Clients {
 	}
 	nop := func() aws.Retryer { return aws.NopRetryer{} }
 	return Clients{
-		EC2: ec2.NewFromConfig(cfg, func(o *ec2.Options) { o.BaseEndpoint = base; o.Retryer = nop() }),
-		ELB: elb.NewFromConfig(cfg, func(o *elb.Options) { o.BaseEndpoint = base; o.Retryer = nop() }),
-		RDS: rds.NewFromConfig(cfg, func(o *rds.Options) { o.BaseEndpoint = base; o.Retryer = nop() }),
-		SSM: ssm.NewFromConfig(cfg, func(o *ssm.Options) { o.BaseEndpoint = base; o.Retryer = nop() }),
+		EC2: ec2.NewFromConfig(cfg, func(o *ec2.Options) { base(&o.BaseEndpoint); o.Retryer = nop() }),
+		ELB: elb.NewFromConfig(cfg, func(o *elb.Options) { base(&o.BaseEndpoint); o.Retryer = nop() }),
+		RDS: rds.NewFromConfig(cfg, func(o *rds.Options) { base(&o.BaseEndpoint); o.Retryer = nop() }),
+		SSM: ssm.NewFromConfig(cfg, func(o *ssm.Options) { base(&o.BaseEndpoint); o.Retryer = nop() }),
 	}
 }
 
