@@ -61,12 +61,27 @@ func rulesFromProps(v any) []rule {
 	return out
 }
 
+// protocolNames are the protocol numbers EC2 may report for the names
+// Kyku writes (Amazon EC2 API Reference, IpPermission: IpProtocol is a
+// name or a protocol number).
+var protocolNames = map[string]string{"6": "tcp", "17": "udp", "1": "icmp", "all": "-1"}
+
+// rulesFromAWS reads permissions as Kyku's rules, normalised so that a
+// rule reads as it was written: a protocol number as its name, and no
+// ports for protocol -1, which covers every port whatever range the API
+// reports with it (Amazon EC2 API Reference, IpPermission, IpProtocol:
+// "-1 ... traffic on all ports is allowed, regardless of any ports you
+// specify"; some APIs report -1/-1 or 0/65535).
 func rulesFromAWS(perms []ec2types.IpPermission) []rule {
 	var out []rule
 	for _, p := range perms {
+		proto := aws.ToString(p.IpProtocol)
+		if name, ok := protocolNames[strings.ToLower(proto)]; ok {
+			proto = name
+		}
 		for _, c := range p.IpRanges {
-			r := rule{proto: aws.ToString(p.IpProtocol), cidr: aws.ToString(c.CidrIp)}
-			if p.FromPort != nil {
+			r := rule{proto: proto, cidr: aws.ToString(c.CidrIp)}
+			if p.FromPort != nil && proto != "-1" {
 				r.from, r.to, r.ports = aws.ToInt32(p.FromPort), aws.ToInt32(p.ToPort), true
 			}
 			out = append(out, r)

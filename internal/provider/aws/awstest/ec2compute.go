@@ -147,6 +147,17 @@ func (s *Server) deleteGroup(f form) ([]node, *apiError) {
 	return []node{txb("return", true)}, nil
 }
 
+// same reports whether two rules are one permission: protocol -1 means
+// every port whatever range comes with it (Amazon EC2 API Reference,
+// IpPermission, IpProtocol: "traffic on all ports is allowed, regardless
+// of any ports you specify"), so a revoke of it matches without ports.
+func same(a, b Rule) bool {
+	if a.Protocol == "-1" && b.Protocol == "-1" {
+		return a.Cidr == b.Cidr
+	}
+	return a == b
+}
+
 func permRules(f form) []Rule {
 	var out []Rule
 	for _, p := range f.structs("IpPermissions") {
@@ -169,7 +180,7 @@ func (s *Server) authorize(f form, egress bool) ([]node, *apiError) {
 	}
 	for _, r := range permRules(f) {
 		for _, have := range *rules {
-			if have == r {
+			if same(have, r) {
 				return nil, errf(400, "InvalidPermission.Duplicate", "the specified rule already exists")
 			}
 		}
@@ -200,7 +211,7 @@ func (s *Server) revoke(f form, egress bool) ([]node, *apiError) {
 		kept := (*rules)[:0]
 		found := false
 		for _, have := range *rules {
-			if have == r {
+			if same(have, r) {
 				found = true
 				continue
 			}
