@@ -66,3 +66,26 @@ func TestAllowAllRuleReportedWithPortsIsUnchanged(t *testing.T) {
 		})
 	}
 }
+
+// A target group, load balancer or DB instance made a moment ago may not
+// be visible yet (ELBv2 and RDS are eventually consistent, as EC2 is):
+// the reads right after a create retry not-found, bounded, as they do for
+// EC2 objects.
+func TestNewELBAndRDSObjectsRetryNotFound(t *testing.T) {
+	p, srv := setup(t)
+	s := newSite(t, p)
+	vm := mustCreate(t, p, res("Vm", "web", map[string]any{"subnet": s.public[0], "image": "debian-12"}))
+	srv.SetLag(3)
+	before := p.Retries()
+	tg := mustCreate(t, p, res("TargetGroup", "tg", map[string]any{"targets": []any{vm.ID}}))
+	mustCreate(t, p, res("LoadBalancer", "lb", map[string]any{"network": s.vpc, "targetGroup": tg.ID, "securityGroups": []any{s.sg}}))
+	mustCreate(t, p, res("Database", "db", map[string]any{"engine": "postgres", "network": s.vpc, "securityGroups": []any{s.sg}}))
+	if p.Retries() == before {
+		t.Error("no retry; the lag should have been felt")
+	}
+	// Bounded: an object that never shows is an error, not a hang.
+	srv.SetLag(1000)
+	if _, err := p.Create(context.Background(), res("TargetGroup", "tg2", map[string]any{"targets": []any{vm.ID}})); err == nil {
+		t.Error("a target group that never shows was reported created")
+	}
+}

@@ -240,7 +240,7 @@ func (p *Provider) elbTagsMany(ctx context.Context, arns []string) (map[string]m
 			// One of them went since it was listed: read them one by one,
 			// leaving out the gone one (the engine's Read then says so).
 			for _, arn := range arns[:n] {
-				tags, err := p.elbTagsOf(ctx, arn)
+				tags, err := p.elbTagsOf(ctx, plain, arn)
 				if provider.IsNotFound(err) {
 					continue
 				}
@@ -288,7 +288,7 @@ func (p *Provider) readTargetGroups(ctx context.Context, want map[string]bool) (
 		if !want[arn] {
 			continue
 		}
-		targets, err := tgKind{p}.targets(ctx, arn)
+		targets, err := tgKind{p}.targets(ctx, plain, arn)
 		if provider.IsNotFound(err) {
 			continue // deleted meanwhile: the engine's Read says so
 		}
@@ -321,7 +321,7 @@ func (p *Provider) readLoadBalancers(ctx context.Context, want map[string]bool) 
 		if !want[arn] {
 			continue
 		}
-		l, err := lbKind{p}.listener(ctx, arn)
+		l, err := lbKind{p}.listener(ctx, plain, arn)
 		if provider.IsNotFound(err) {
 			continue
 		}

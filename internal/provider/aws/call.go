@@ -22,12 +22,18 @@ var throttleCodes = map[string]bool{
 	"TooManyRequestsException": true, "RequestThrottled": true, "RequestThrottledException": true,
 }
 
-// settlingCodes are what EC2 answers about an object created a moment ago
-// that has not propagated yet (eventual consistency).
+// settlingCodes are what AWS answers about an object created a moment ago
+// that has not propagated yet (eventual consistency): EC2's (Amazon EC2
+// API Reference, Eventual consistency), and ELBv2's and RDS's not-found
+// answers, which terraform-provider-aws retries for a new resource too
+// (RetryWhenNewResourceNotFound on its target group, load balancer,
+// listener and DB instance reads).
 var settlingCodes = map[string]bool{
 	"InvalidVpcID.NotFound": true, "InvalidSubnetID.NotFound": true, "InvalidGroup.NotFound": true,
 	"InvalidInstanceID.NotFound": true, "InvalidInternetGatewayID.NotFound": true,
 	"InvalidRouteTableID.NotFound": true, "InvalidKeyPair.NotFound": true,
+	"TargetGroupNotFound": true, "LoadBalancerNotFound": true, "ListenerNotFound": true,
+	"DBInstanceNotFound": true, "DBInstanceNotFoundFault": true,
 }
 
 // notFoundCodes are the "no such object" codes of services whose codes do

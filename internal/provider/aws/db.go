@@ -94,7 +94,13 @@ func dbMajor(engine, version string) string {
 
 // describe accepts the identifier or the ARN, as DescribeDBInstances does.
 func (k dbKind) describe(ctx context.Context, id string) (rdstypes.DBInstance, error) {
-	dbs, err := k.p.dbInstances(ctx, plain, rds.DescribeDBInstancesInput{DBInstanceIdentifier: aws.String(id)})
+	return k.describeAs(ctx, plain, id)
+}
+
+// describeAs reads with mode m: settling right after a create, when
+// DBInstanceNotFound means not visible yet.
+func (k dbKind) describeAs(ctx context.Context, m mode, id string) (rdstypes.DBInstance, error) {
+	dbs, err := k.p.dbInstances(ctx, m, rds.DescribeDBInstancesInput{DBInstanceIdentifier: aws.String(id)})
 	if err != nil {
 		return rdstypes.DBInstance{}, err
 	}
@@ -181,13 +187,14 @@ func pendingEmpty(p *rdstypes.PendingModifiedValues) bool {
 // waitSettled polls until applied says the change shows and the instance
 // has read as settled settledReads times in a row. RDS keeps saying
 // "available", the change pending, for a while after a ModifyDBInstance,
-// and passes through "available" between its steps.
-func (k dbKind) waitSettled(ctx context.Context, id string, applied func(rdstypes.DBInstance) bool) (provider.Object, error) {
+// and passes through "available" between its steps. m is settling right
+// after a create.
+func (k dbKind) waitSettled(ctx context.Context, m mode, id string, applied func(rdstypes.DBInstance) bool) (provider.Object, error) {
 	var db rdstypes.DBInstance
 	started, inARow := applied == nil, 0
 	err := k.p.poll(ctx, "db instance "+id+" to settle", func(ctx context.Context) (bool, error) {
 		var err error
-		if db, err = k.describe(ctx, id); err != nil {
+		if db, err = k.describeAs(ctx, m, id); err != nil {
 			return false, err
 		}
 		switch st := aws.ToString(db.DBInstanceStatus); st {
@@ -298,7 +305,7 @@ func (k dbKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 	p, id := k.p, dbIdentifier(r.CloudName)
 	if db, err := k.describe(ctx, id); err == nil {
 		if aws.ToString(db.DBInstanceStatus) != "deleting" {
-			return k.waitSettled(ctx, id, nil)
+			return k.waitSettled(ctx, plain, id, nil)
 		}
 		// A deletion is under way: let it finish, then create anew.
 		if err := k.waitGone(ctx, id); err != nil {
@@ -352,5 +359,5 @@ func (k dbKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 	if err != nil {
 		return provider.Object{}, err
 	}
-	return k.waitSettled(ctx, id, nil)
+	return k.waitSettled(ctx, settling, id, nil)
 }

@@ -71,7 +71,7 @@ func (k dbKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 	}
 	if changed {
 		if !settled(db) { // RDS modifies only an available instance
-			if _, err := k.waitSettled(ctx, id, nil); err != nil {
+			if _, err := k.waitSettled(ctx, plain, id, nil); err != nil {
 				return provider.Object{}, err
 			}
 		}
@@ -89,7 +89,7 @@ func (k dbKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 	if !changed {
 		return k.Read(ctx, id)
 	}
-	return k.waitSettled(ctx, id, func(db rdstypes.DBInstance) bool {
+	return k.waitSettled(ctx, plain, id, func(db rdstypes.DBInstance) bool {
 		return (in.DBInstanceClass == nil || aws.ToString(db.DBInstanceClass) == class) &&
 			(in.AllocatedStorage == nil || aws.ToInt32(db.AllocatedStorage) == gb) &&
 			(in.EngineVersion == nil || aws.ToString(db.EngineVersion) == aws.ToString(in.EngineVersion) ||

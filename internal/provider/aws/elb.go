@@ -34,9 +34,9 @@ func elbTags(t map[string]string) []elbtypes.Tag {
 	return out
 }
 
-func (p *Provider) elbTagsOf(ctx context.Context, arn string) (map[string]string, error) {
+func (p *Provider) elbTagsOf(ctx context.Context, m mode, arn string) (map[string]string, error) {
 	var out *elb.DescribeTagsOutput
-	err := p.call(ctx, "describe tags", plain, func(ctx context.Context) (err error) {
+	err := p.call(ctx, "describe tags", m, func(ctx context.Context) (err error) {
 		out, err = p.elb.DescribeTags(ctx, &elb.DescribeTagsInput{ResourceArns: []string{arn}})
 		return err
 	})
@@ -53,7 +53,7 @@ func (p *Provider) elbTagsOf(ctx context.Context, arn string) (map[string]string
 }
 
 func (p *Provider) syncELBTags(ctx context.Context, arn string, want map[string]string) error {
-	have, err := p.elbTagsOf(ctx, arn)
+	have, err := p.elbTagsOf(ctx, plain, arn)
 	if err != nil {
 		return err
 	}
@@ -85,8 +85,10 @@ type tgKind struct{ p *Provider }
 
 var tgProtocols = map[string]elbtypes.ProtocolEnum{"http": elbtypes.ProtocolEnumHttp, "https": elbtypes.ProtocolEnumHttps, "tcp": elbtypes.ProtocolEnumTcp}
 
-func (k tgKind) describe(ctx context.Context, in elb.DescribeTargetGroupsInput, what string) (elbtypes.TargetGroup, error) {
-	tgs, err := k.p.targetGroups(ctx, plain, in)
+// describe reads one target group; with m settling a not-found answer
+// is a group made a moment ago, not visible yet, and retried.
+func (k tgKind) describe(ctx context.Context, m mode, in elb.DescribeTargetGroupsInput, what string) (elbtypes.TargetGroup, error) {
+	tgs, err := k.p.targetGroups(ctx, m, in)
 	if err != nil {
 		return elbtypes.TargetGroup{}, err
 	}
@@ -96,9 +98,9 @@ func (k tgKind) describe(ctx context.Context, in elb.DescribeTargetGroupsInput, 
 	return tgs[0], nil
 }
 
-func (k tgKind) targets(ctx context.Context, arn string) ([]string, error) {
+func (k tgKind) targets(ctx context.Context, m mode, arn string) ([]string, error) {
 	var out *elb.DescribeTargetHealthOutput
-	err := k.p.call(ctx, "describe target health", plain, func(ctx context.Context) (err error) {
+	err := k.p.call(ctx, "describe target health", m, func(ctx context.Context) (err error) {
 		out, err = k.p.elb.DescribeTargetHealth(ctx, &elb.DescribeTargetHealthInput{TargetGroupArn: aws.String(arn)})
 		return err
 	})
@@ -117,13 +119,13 @@ func (k tgKind) targets(ctx context.Context, arn string) ([]string, error) {
 	return sortedStrs(ids), nil
 }
 
-func (k tgKind) object(ctx context.Context, tg elbtypes.TargetGroup) (provider.Object, error) {
+func (k tgKind) object(ctx context.Context, m mode, tg elbtypes.TargetGroup) (provider.Object, error) {
 	arn := aws.ToString(tg.TargetGroupArn)
-	targets, err := k.targets(ctx, arn)
+	targets, err := k.targets(ctx, m, arn)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	tags, err := k.p.elbTagsOf(ctx, arn)
+	tags, err := k.p.elbTagsOf(ctx, m, arn)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -139,24 +141,29 @@ func tgObject(tg elbtypes.TargetGroup, targets []string, tags map[string]string)
 }
 
 func (k tgKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
-	tg, err := k.describe(ctx, elb.DescribeTargetGroupsInput{Names: []string{elbName(name)}}, name)
+	tg, err := k.describe(ctx, plain, elb.DescribeTargetGroupsInput{Names: []string{elbName(name)}}, name)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	return k.object(ctx, tg)
+	return k.object(ctx, plain, tg)
 }
 
 func (k tgKind) Read(ctx context.Context, id string) (provider.Object, error) {
-	tg, err := k.describe(ctx, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{id}}, id)
+	return k.readAs(ctx, plain, id)
+}
+
+// readAs reads with mode m: settling right after a create.
+func (k tgKind) readAs(ctx context.Context, m mode, id string) (provider.Object, error) {
+	tg, err := k.describe(ctx, m, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	return k.object(ctx, tg)
+	return k.object(ctx, m, tg)
 }
 
 func (k tgKind) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
 	p := k.p
-	tg, err := k.describe(ctx, elb.DescribeTargetGroupsInput{Names: []string{elbName(r.CloudName)}}, r.CloudName)
+	tg, err := k.describe(ctx, plain, elb.DescribeTargetGroupsInput{Names: []string{elbName(r.CloudName)}}, r.CloudName)
 	if err != nil && !provider.IsNotFound(err) {
 		return provider.Object{}, err
 	}
@@ -188,15 +195,17 @@ func (k tgKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 		tg = out.TargetGroups[0]
 	}
 	arn := aws.ToString(tg.TargetGroupArn)
-	if err := k.setTargets(ctx, arn, property.Strings(r.Properties, "targets")); err != nil {
+	if err := k.setTargets(ctx, settling, arn, property.Strings(r.Properties, "targets")); err != nil {
 		return provider.Object{}, err
 	}
-	return k.Read(ctx, arn)
+	return k.readAs(ctx, settling, arn)
 }
 
-func (k tgKind) setTargets(ctx context.Context, arn string, want []string) error {
+// setTargets registers want and deregisters the rest; m is settling
+// right after the group was made.
+func (k tgKind) setTargets(ctx context.Context, m mode, arn string, want []string) error {
 	p := k.p
-	have, err := k.targets(ctx, arn)
+	have, err := k.targets(ctx, m, arn)
 	if err != nil {
 		return err
 	}
@@ -209,7 +218,7 @@ func (k tgKind) setTargets(ctx context.Context, arn string, want []string) error
 		return out
 	}
 	if len(remove) > 0 {
-		err := p.call(ctx, "deregister targets", plain, func(ctx context.Context) error {
+		err := p.call(ctx, "deregister targets", m, func(ctx context.Context) error {
 			_, err := p.elb.DeregisterTargets(ctx, &elb.DeregisterTargetsInput{TargetGroupArn: aws.String(arn), Targets: descs(remove)})
 			return err
 		})
@@ -235,14 +244,14 @@ func (k tgKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 	if err := k.p.syncELBTags(ctx, id, wantTags(r, nil)); err != nil {
 		return provider.Object{}, err
 	}
-	if err := k.setTargets(ctx, id, property.Strings(r.Properties, "targets")); err != nil {
+	if err := k.setTargets(ctx, plain, id, property.Strings(r.Properties, "targets")); err != nil {
 		return provider.Object{}, err
 	}
 	return k.Read(ctx, id)
 }
 
 func (k tgKind) Delete(ctx context.Context, id string) error {
-	if _, err := k.describe(ctx, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{id}}, id); err != nil {
+	if _, err := k.describe(ctx, plain, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{id}}, id); err != nil {
 		return err
 	}
 	// Right after its load balancer went, the target group may still be

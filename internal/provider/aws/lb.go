@@ -26,8 +26,10 @@ import (
 // deletes its listeners.
 type lbKind struct{ p *Provider }
 
-func (k lbKind) describe(ctx context.Context, in elb.DescribeLoadBalancersInput, what string) (elbtypes.LoadBalancer, error) {
-	lbs, err := k.p.loadBalancers(ctx, plain, in)
+// describe reads one load balancer; with m settling a not-found answer is
+// a load balancer made a moment ago, not visible yet, and retried.
+func (k lbKind) describe(ctx context.Context, m mode, in elb.DescribeLoadBalancersInput, what string) (elbtypes.LoadBalancer, error) {
+	lbs, err := k.p.loadBalancers(ctx, m, in)
 	if err != nil {
 		return elbtypes.LoadBalancer{}, err
 	}
@@ -37,8 +39,8 @@ func (k lbKind) describe(ctx context.Context, in elb.DescribeLoadBalancersInput,
 	return lbs[0], nil
 }
 
-func (k lbKind) listener(ctx context.Context, arn string) (*elbtypes.Listener, error) {
-	ls, err := k.p.listeners(ctx, plain, elb.DescribeListenersInput{LoadBalancerArn: aws.String(arn)})
+func (k lbKind) listener(ctx context.Context, m mode, arn string) (*elbtypes.Listener, error) {
+	ls, err := k.p.listeners(ctx, m, elb.DescribeListenersInput{LoadBalancerArn: aws.String(arn)})
 	if err != nil || len(ls) == 0 {
 		return nil, err
 	}
@@ -73,13 +75,13 @@ func lbObject(lb elbtypes.LoadBalancer, tags map[string]string, l *elbtypes.List
 	return provider.NewObject(aws.ToString(lb.LoadBalancerArn), tags[tagNameAWS], property.SetTags(props, tags, systemTag), map[string]any{"endpoint": aws.ToString(lb.DNSName)})
 }
 
-func (k lbKind) object(ctx context.Context, lb elbtypes.LoadBalancer) (provider.Object, error) {
+func (k lbKind) object(ctx context.Context, m mode, lb elbtypes.LoadBalancer) (provider.Object, error) {
 	arn := aws.ToString(lb.LoadBalancerArn)
-	tags, err := k.p.elbTagsOf(ctx, arn)
+	tags, err := k.p.elbTagsOf(ctx, m, arn)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	l, err := k.listener(ctx, arn)
+	l, err := k.listener(ctx, m, arn)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -87,19 +89,24 @@ func (k lbKind) object(ctx context.Context, lb elbtypes.LoadBalancer) (provider.
 }
 
 func (k lbKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
-	lb, err := k.describe(ctx, elb.DescribeLoadBalancersInput{Names: []string{elbName(name)}}, name)
+	lb, err := k.describe(ctx, plain, elb.DescribeLoadBalancersInput{Names: []string{elbName(name)}}, name)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	return k.object(ctx, lb)
+	return k.object(ctx, plain, lb)
 }
 
 func (k lbKind) Read(ctx context.Context, id string) (provider.Object, error) {
-	lb, err := k.describe(ctx, elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{id}}, id)
+	return k.readAs(ctx, plain, id)
+}
+
+// readAs reads with mode m: settling right after a create.
+func (k lbKind) readAs(ctx context.Context, m mode, id string) (provider.Object, error) {
+	lb, err := k.describe(ctx, m, elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
-	return k.object(ctx, lb)
+	return k.object(ctx, m, lb)
 }
 
 // listenerProtocol decides the listener's protocol from the target
@@ -167,14 +174,15 @@ func (k lbKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 	}
 	p := k.p
 	tgArn := property.String(r.Properties, "targetGroup")
-	tg, err := tgKind(k).describe(ctx, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{tgArn}}, tgArn)
+	// The target group may have been made a moment ago (this apply).
+	tg, err := tgKind(k).describe(ctx, settling, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{tgArn}}, tgArn)
 	if err != nil {
 		return provider.Object{}, err
 	}
 	if _, err := listenerProtocol(tg.Protocol, property.String(r.Properties, "certificateArn")); err != nil {
 		return provider.Object{}, err
 	}
-	lb, err := k.describe(ctx, elb.DescribeLoadBalancersInput{Names: []string{elbName(r.CloudName)}}, r.CloudName)
+	lb, err := k.describe(ctx, plain, elb.DescribeLoadBalancersInput{Names: []string{elbName(r.CloudName)}}, r.CloudName)
 	if err != nil && !provider.IsNotFound(err) {
 		return provider.Object{}, err
 	}
@@ -202,14 +210,17 @@ func (k lbKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 		lb = out.LoadBalancers[0]
 	}
 	arn := aws.ToString(lb.LoadBalancerArn)
-	if err := k.setListener(ctx, arn, tg, property.Int(r.Properties, "port", 80), property.String(r.Properties, "certificateArn")); err != nil {
+	if err := k.setListener(ctx, settling, arn, tg, property.Int(r.Properties, "port", 80), property.String(r.Properties, "certificateArn")); err != nil {
 		return provider.Object{}, err
 	}
-	return k.Read(ctx, arn)
+	return k.readAs(ctx, settling, arn)
 }
 
-// setListener makes the LB's listener forward port to tg, with cert.
-func (k lbKind) setListener(ctx context.Context, arn string, tg elbtypes.TargetGroup, port int, cert string) error {
+// setListener makes the LB's listener forward port to tg, with cert; m is
+// settling right after the load balancer was made. Creating or changing
+// the listener names the target group, which may be new: those requests
+// retry not-found.
+func (k lbKind) setListener(ctx context.Context, m mode, arn string, tg elbtypes.TargetGroup, port int, cert string) error {
 	p := k.p
 	proto, err := listenerProtocol(tg.Protocol, cert)
 	if err != nil {
@@ -219,13 +230,13 @@ func (k lbKind) setListener(ctx context.Context, arn string, tg elbtypes.TargetG
 	if cert != "" {
 		certs = []elbtypes.Certificate{{CertificateArn: aws.String(cert)}}
 	}
-	l, err := k.listener(ctx, arn)
+	l, err := k.listener(ctx, m, arn)
 	if err != nil {
 		return err
 	}
 	action := []elbtypes.Action{{Type: elbtypes.ActionTypeEnumForward, TargetGroupArn: tg.TargetGroupArn}}
 	if l == nil {
-		return p.call(ctx, "create listener", plain, func(ctx context.Context) error {
+		return p.call(ctx, "create listener", settling, func(ctx context.Context) error {
 			_, err := p.elb.CreateListener(ctx, &elb.CreateListenerInput{
 				LoadBalancerArn: aws.String(arn), Port: aws.Int32(int32(port)), Protocol: proto, DefaultActions: action, Certificates: certs,
 			})
@@ -243,7 +254,7 @@ func (k lbKind) setListener(ctx context.Context, arn string, tg elbtypes.TargetG
 	if aws.ToInt32(l.Port) == int32(port) && sameTG && l.Protocol == proto && haveCert == cert {
 		return nil
 	}
-	return p.call(ctx, "modify listener", plain, func(ctx context.Context) error {
+	return p.call(ctx, "modify listener", settling, func(ctx context.Context) error {
 		_, err := p.elb.ModifyListener(ctx, &elb.ModifyListenerInput{
 			ListenerArn: l.ListenerArn, Port: aws.Int32(int32(port)), Protocol: proto, DefaultActions: action, Certificates: certs,
 		})
@@ -256,7 +267,9 @@ func (k lbKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 		return provider.Object{}, fmt.Errorf("the network of a load balancer cannot change in place")
 	}
 	tgArn := property.String(r.Properties, "targetGroup")
-	tg, err := tgKind(k).describe(ctx, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{tgArn}}, tgArn)
+	// A new target group (a replace of it in this apply) may be made a
+	// moment ago.
+	tg, err := tgKind(k).describe(ctx, settling, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{tgArn}}, tgArn)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -264,7 +277,7 @@ func (k lbKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 		return provider.Object{}, err
 	}
 	if _, set := r.Properties["securityGroups"]; set {
-		lb, err := k.describe(ctx, elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{id}}, id)
+		lb, err := k.describe(ctx, plain, elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{id}}, id)
 		if err != nil {
 			return provider.Object{}, err
 		}
@@ -282,14 +295,14 @@ func (k lbKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 	if err := k.p.syncELBTags(ctx, id, lbTags(r)); err != nil {
 		return provider.Object{}, err
 	}
-	if err := k.setListener(ctx, id, tg, property.Int(r.Properties, "port", 80), property.String(r.Properties, "certificateArn")); err != nil {
+	if err := k.setListener(ctx, plain, id, tg, property.Int(r.Properties, "port", 80), property.String(r.Properties, "certificateArn")); err != nil {
 		return provider.Object{}, err
 	}
 	return k.Read(ctx, id)
 }
 
 func (k lbKind) Delete(ctx context.Context, id string) error {
-	if _, err := k.describe(ctx, elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{id}}, id); err != nil {
+	if _, err := k.describe(ctx, plain, elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{id}}, id); err != nil {
 		return err
 	}
 	return k.p.whileInUse(ctx, "delete load balancer", func(ctx context.Context) error {

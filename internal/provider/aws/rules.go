@@ -160,7 +160,7 @@ func (p *Provider) planLB(ctx context.Context, req provider.ChangeRequest, chang
 		if arn == "" || strings.Contains(arn, value.Unknown) {
 			return false, false, nil
 		}
-		tg, err := tgKind{p}.describe(ctx, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{arn}}, arn)
+		tg, err := tgKind{p}.describe(ctx, plain, elb.DescribeTargetGroupsInput{TargetGroupArns: []string{arn}}, arn)
 		if provider.IsNotFound(err) {
 			return false, false, nil
 		}

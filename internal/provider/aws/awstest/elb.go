@@ -61,12 +61,13 @@ func (s *Server) createTG(f form) ([]node, *apiError) {
 	tg := &TG{Arn: s.arn("targetgroup", name), Name: name, Protocol: f.get("Protocol"), VpcID: f.get("VpcId"),
 		Port: port, Draining: map[string]int{}, Tags: f.queryTags("Tags.member")}
 	s.st.TGs[tg.Arn] = tg
+	s.born(tg.Arn)
 	return []node{list("TargetGroups", "member", []node{tgNode(tg)})}, nil
 }
 
 func (s *Server) tg(arn string) (*TG, *apiError) {
 	tg := s.st.TGs[arn]
-	if tg == nil {
+	if tg == nil || s.lagging(arn) {
 		return nil, errf(400, "TargetGroupNotFound", "Target groups '%s' not found", arn)
 	}
 	return tg, nil
@@ -74,7 +75,7 @@ func (s *Server) tg(arn string) (*TG, *apiError) {
 
 func (s *Server) describeTGs(f form) ([]node, *apiError) {
 	arns, names := f.list("TargetGroupArns.member"), f.list("Names.member")
-	if missing := missingNames(arns, names, s.tgNames()); len(missing) > 0 {
+	if missing := s.missingNames(arns, names, s.tgNames()); len(missing) > 0 {
 		return nil, errf(400, "TargetGroupNotFound", "One or more target groups not found: %s", strings.Join(missing, ", "))
 	}
 	keys, tail, e := s.markerPage(f, "PageSize", "NextMarker", sortedKeys(s.st.TGs))
@@ -160,10 +161,10 @@ func (s *Server) describeTargetHealth(f form) ([]node, *apiError) {
 const TargetDrain = 10
 
 func (s *Server) elbTags(arn string) (map[string]string, *apiError) {
-	if tg := s.st.TGs[arn]; tg != nil {
+	if tg := s.st.TGs[arn]; tg != nil && !s.lagging(arn) {
 		return tg.Tags, nil
 	}
-	if lb := s.st.LBs[arn]; lb != nil {
+	if lb := s.st.LBs[arn]; lb != nil && !s.lagging(arn) {
 		return lb.Tags, nil
 	}
 	return nil, errf(400, "LoadBalancerNotFound", "resource %s not found", arn)
@@ -209,9 +210,13 @@ func (s *Server) describeELBTags(f form) ([]node, *apiError) {
 
 // missingNames returns the ARNs or names asked for that do not exist:
 // ELBv2 fails a Describe naming any missing object, whatever the page.
-func missingNames(arns, names []string, byName map[string]string) []string {
+func (s *Server) missingNames(arns, names []string, byName map[string]string) []string {
 	var out []string
 	for _, a := range arns {
+		if s.lagging(a) {
+			out = append(out, a) // made a moment ago: not visible yet
+			continue
+		}
 		found := false
 		for _, arn := range byName {
 			found = found || arn == a

@@ -109,13 +109,14 @@ func (s *Server) createLB(f form) ([]node, *apiError) {
 	lb.Arn = s.arn("loadbalancer/"+kind, name)
 	lb.DNS = name + "-123456." + "eu-west-1.elb.amazonaws.com"
 	s.st.LBs[lb.Arn] = lb
+	s.born(lb.Arn)
 	s.addENIs(lb.Arn, "ELB "+kind+"/"+name, lb.Subnets, lb.Groups)
 	return []node{list("LoadBalancers", "member", []node{lbNode(s, lb)})}, nil
 }
 
 func (s *Server) describeLBs(f form) ([]node, *apiError) {
 	arns, names := f.list("LoadBalancerArns.member"), f.list("Names.member")
-	if missing := missingNames(arns, names, s.lbNames()); len(missing) > 0 {
+	if missing := s.missingNames(arns, names, s.lbNames()); len(missing) > 0 {
 		return nil, errf(400, "LoadBalancerNotFound", "One or more load balancers not found: %s", strings.Join(missing, ", "))
 	}
 	keys, tail, e := s.markerPage(f, "PageSize", "NextMarker", sortedKeys(s.st.LBs))
@@ -150,7 +151,7 @@ func (s *Server) deleteLB(f form) ([]node, *apiError) {
 
 func (s *Server) setLBGroups(f form) ([]node, *apiError) {
 	lb := s.st.LBs[f.get("LoadBalancerArn")]
-	if lb == nil {
+	if lb == nil || s.lagging(lb.Arn) {
 		return nil, errf(400, "LoadBalancerNotFound", "load balancer not found")
 	}
 	groups := sorted(f.list("SecurityGroups.member"))
@@ -204,7 +205,7 @@ func listenerFits(lb *LB, tg *TG, protocol, cert string) *apiError {
 
 func (s *Server) createListener(f form) ([]node, *apiError) {
 	lb := s.st.LBs[f.get("LoadBalancerArn")]
-	if lb == nil {
+	if lb == nil || s.lagging(lb.Arn) {
 		return nil, errf(400, "LoadBalancerNotFound", "load balancer not found")
 	}
 	tg, e := s.tg(f.get("DefaultActions.member.1.TargetGroupArn"))
@@ -229,7 +230,7 @@ func (s *Server) createListener(f form) ([]node, *apiError) {
 
 func (s *Server) describeListeners(f form) ([]node, *apiError) {
 	lb := f.get("LoadBalancerArn")
-	if lb != "" && s.st.LBs[lb] == nil {
+	if lb != "" && (s.st.LBs[lb] == nil || s.lagging(lb)) {
 		return nil, errf(400, "LoadBalancerNotFound", "load balancer not found")
 	}
 	keys, tail, e := s.markerPage(f, "PageSize", "NextMarker", sortedKeys(s.st.Listeners))

@@ -2,10 +2,14 @@ package awstest
 
 import "net/http"
 
-// DefaultLag is how many requests (to any action) an EC2 object created a
-// moment ago stays invisible to a Describe or call naming its ID, as AWS's
-// eventual consistency does: the request right after a create gets
-// InvalidGroup.NotFound, InvalidSubnetID.NotFound, … (SetLag changes it).
+// DefaultLag is how many requests (to any action) an object created a
+// moment ago stays invisible to a Describe or call naming its ID or ARN,
+// as AWS's eventual consistency does (Amazon EC2 API Reference, Eventual
+// consistency; ELBv2 and RDS alike, which is why terraform-provider-aws
+// retries not-found on reading a new target group, load balancer or DB
+// instance): the request right after a create gets InvalidGroup.NotFound,
+// InvalidSubnetID.NotFound, TargetGroupNotFound, LoadBalancerNotFound,
+// DBInstanceNotFound, … (SetLag changes it).
 const DefaultLag = 2
 
 // SetLag sets how many requests a new EC2 object stays invisible by ID

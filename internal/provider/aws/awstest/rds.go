@@ -307,13 +307,14 @@ func (s *Server) createDB(f form) ([]node, *apiError) {
 		SubnetGroup: gname, Storage: storage, ManagedPassword: f.get("ManageMasterUserPassword") == "true",
 		Public: public, Groups: groups, Tags: f.queryTags("Tags.Tag")}
 	s.st.DBs[id] = db
+	s.born(id)
 	s.addENIs(id, "RDSNetworkInterface", g.Subnets[:1], groups)
 	return []node{s.dbNode(db, db.visible())}, nil
 }
 
 func (s *Server) db(id string) (*DB, *apiError) {
 	db := s.st.DBs[strings.ToLower(strings.TrimPrefix(id, dbArn("")))]
-	if db == nil {
+	if db == nil || s.lagging(db.ID) {
 		return nil, errf(404, "DBInstanceNotFound", "DBInstance %s not found.", id)
 	}
 	return db, nil
@@ -348,7 +349,7 @@ func (s *Server) describeDBs(f form) ([]node, *apiError) {
 	var items []node
 	for _, id := range ids {
 		db := s.st.DBs[id]
-		if only != nil && !only[id] {
+		if (only != nil && !only[id]) || s.lagging(id) {
 			continue
 		}
 		status := db.Status
@@ -483,7 +484,7 @@ func (s *Server) deleteDB(f form) ([]node, *apiError) {
 
 func (s *Server) dbByArn(arn string) (*DB, *apiError) {
 	for _, db := range s.st.DBs {
-		if dbArn(db.ID) == arn {
+		if dbArn(db.ID) == arn && !s.lagging(db.ID) {
 			return db, nil
 		}
 	}
