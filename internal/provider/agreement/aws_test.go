@@ -23,6 +23,7 @@ func awsCloud() *cloud {
 			cfg := sdkaws.Config{Region: "eu-west-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")}
 			p := aws.NewWithClients(aws.ClientsFromConfig(cfg, srv.URL()), aws.Options{
 				MaxAttempts: 4, Backoff: time.Microsecond, MaxBackoff: time.Millisecond, PollInterval: time.Microsecond, MaxPolls: 200,
+				Now: srv.Now, // the fake's clock: RDS's hours between storage changes
 			})
 			// The provider does not read an instance's user data back; the
 			// fake keeps it (base64, as RunInstances sends it).

@@ -5,9 +5,18 @@ package aws_test
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"time"
 
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
+
+	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/provider/aws"
 	"github.com/kyku/action/internal/provider/aws/awstest"
+	"github.com/kyku/action/internal/provider/providertest"
+	"github.com/kyku/action/internal/statemgr/local"
 )
 
 // An allow-all rule (protocol -1) reported with ports, as some APIs do
@@ -87,5 +96,119 @@ func TestNewELBAndRDSObjectsRetryNotFound(t *testing.T) {
 	srv.SetLag(1000)
 	if _, err := p.Create(context.Background(), res("TargetGroup", "tg2", map[string]any{"targets": []any{vm.ID}})); err == nil {
 		t.Error("a target group that never shows was reported created")
+	}
+}
+
+// RDS takes no storage change while the last one is optimized, nor within
+// 6 hours of it (Amazon RDS User Guide, Increasing DB instance storage
+// capacity): a plan reads the instance's status and events and refuses
+// such a change, saying why and from when, at storageGb's line, instead
+// of AWS refusing it mid-apply. Six hours later the same plan goes.
+func TestStorageChangeTooSoonRefusedAtPlan(t *testing.T) {
+	srv := awstest.New()
+	t.Cleanup(srv.Close)
+	opts := engineOptions
+	opts.Now = srv.Now
+	p := aws.NewWithClients(clients(srv, nil), opts)
+	ctx := context.Background()
+	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "kyku0001", RetryBase: time.Millisecond})
+	apply := func(text string) error {
+		res, err := e.Apply(ctx, providertest.Parse(t, text), engine.ApplyOptions{AutoApprove: true}, nil)
+		if err == nil && len(res.Failed) > 0 {
+			err = res.Failed[0].Err
+		}
+		return err
+	}
+	text := providertest.Example(t, "aws")
+	if err := apply(text); err != nil {
+		t.Fatal(err)
+	}
+	grown := providertest.Edit(t, text, "storageGb: 20", "storageGb: 40")
+	if err := apply(grown); err != nil {
+		t.Fatalf("first storage change: %v", err)
+	}
+	more := providertest.Edit(t, text, "storageGb: 20", "storageGb: 80")
+	_, err := e.Plan(ctx, providertest.Parse(t, more))
+	if err == nil || !strings.Contains(err.Error(), "storage-optimization") || !strings.Contains(err.Error(), "kyku.yaml:91") {
+		t.Fatalf("plan during storage-optimization: err = %v, want the refusal at storageGb (kyku.yaml:91)", err)
+	}
+	// Optimization done, yet less than 6 hours after the change.
+	srv.Edit(func(st *awstest.State) {
+		for _, db := range st.DBs {
+			db.Script = nil
+		}
+	})
+	srv.Advance(5 * time.Hour)
+	_, err = e.Plan(ctx, providertest.Parse(t, more))
+	if err == nil || !strings.Contains(err.Error(), "RDS takes the next one 6 hours after that: from 2026-05-01 18:0") {
+		t.Fatalf("plan 5 hours after: err = %v, want the 6-hour rule and when it ends", err)
+	}
+	modifies := srv.Calls("ModifyDBInstance")
+	srv.Advance(time.Hour)
+	if err := apply(more); err != nil {
+		t.Fatalf("6 hours after: %v", err)
+	}
+	if srv.Calls("ModifyDBInstance") != modifies+1 {
+		t.Errorf("ModifyDBInstance %d times, want one more", srv.Calls("ModifyDBInstance")-modifies)
+	}
+}
+
+// The fake refuses as RDS does what planning now refuses: a storage change
+// during storage-optimization or within 6 hours, with RDS's message; other
+// changes go on during storage-optimization.
+func TestFakeRDSStorageCooldown(t *testing.T) {
+	_, srv, _, _ := dbStack(t)
+	ctx := context.Background()
+	c := clients(srv, nil).RDS
+	modify := func(in rds.ModifyDBInstanceInput) error {
+		in.DBInstanceIdentifier, in.ApplyImmediately = sdkaws.String("demo-db"), sdkaws.Bool(true)
+		_, err := c.ModifyDBInstance(ctx, &in)
+		return err
+	}
+	settle := func() {
+		for range 100 {
+			out, err := c.DescribeDBInstances(ctx, &rds.DescribeDBInstancesInput{DBInstanceIdentifier: sdkaws.String("demo-db")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st := sdkaws.ToString(out.DBInstances[0].DBInstanceStatus); st == "available" || st == "storage-optimization" {
+				return
+			}
+		}
+		t.Fatal("never settled")
+	}
+	if err := modify(rds.ModifyDBInstanceInput{AllocatedStorage: sdkaws.Int32(40)}); err != nil {
+		t.Fatal(err)
+	}
+	for range 6 { // through modifying, into storage-optimization
+		settle()
+	}
+	err := modify(rds.ModifyDBInstanceInput{AllocatedStorage: sdkaws.Int32(80)})
+	if apiCodeOf(err) != "InvalidParameterCombination" || !strings.Contains(err.Error(), "being optimized") {
+		t.Errorf("storage change during storage-optimization: %v", err)
+	}
+	if err := modify(rds.ModifyDBInstanceInput{DBInstanceClass: sdkaws.String("db.t3.medium")}); err != nil {
+		t.Errorf("a class change during storage-optimization: %v", err)
+	}
+	srv.Edit(func(st *awstest.State) { st.DBs["demo-db"].Script = nil })
+	err = modify(rds.ModifyDBInstanceInput{AllocatedStorage: sdkaws.Int32(80)})
+	if apiCodeOf(err) != "InvalidParameterCombination" || !strings.Contains(err.Error(), "Try again after approximately 6 hours") {
+		t.Errorf("storage change within 6 hours: %v", err)
+	}
+	srv.Edit(func(st *awstest.State) { st.DBs["demo-db"].Script = nil })
+	srv.Advance(6 * time.Hour)
+	if err := modify(rds.ModifyDBInstanceInput{AllocatedStorage: sdkaws.Int32(80)}); err != nil {
+		t.Errorf("storage change 6 hours after: %v", err)
+	}
+	out, err := c.DescribeEvents(ctx, &rds.DescribeEventsInput{SourceType: "db-instance", SourceIdentifier: sdkaws.String("demo-db"), Duration: sdkaws.Int32(24 * 60)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, e := range out.Events {
+		msgs = append(msgs, sdkaws.ToString(e.Message))
+	}
+	if len(msgs) < 2 || msgs[0] != "Applying modification to allocated storage" {
+		t.Errorf("events %q, want the storage modifications", msgs)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/rds"
@@ -27,6 +28,69 @@ func checkStorage(have, want int32) error {
 	return nil
 }
 
+// storageCooldown is how long after a storage change RDS takes no other:
+// "you can't make further storage modifications for either six (6) hours
+// or while the DB instance is in storage-optimization, whichever is
+// longer" (Amazon RDS User Guide, Increasing DB instance storage
+// capacity).
+const storageCooldown = 6 * time.Hour
+
+// storageBusy says why RDS would refuse a storage change of instance
+// ident now, or "": it is in storage-optimization, a storage change is
+// pending, or its last storage change began less than storageCooldown
+// ago. DescribeDBInstances reports no time of the last change; its
+// events do ("Applying modification to allocated storage", kept 14
+// days), so they are read for the cooldown. Gone is "" (the plan
+// creates it).
+func (k dbKind) storageBusy(ctx context.Context, ident string) (string, error) {
+	p := k.p
+	db, err := k.describe(ctx, ident)
+	if provider.IsNotFound(err) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if aws.ToString(db.DBInstanceStatus) == "storage-optimization" {
+		return "RDS is still optimizing this database's storage after its last storage change (status storage-optimization) and takes no other storage change until that is done and 6 hours have passed; plan this change again later", nil
+	}
+	if pm := db.PendingModifiedValues; pm != nil && pm.AllocatedStorage != nil {
+		return fmt.Sprintf("a storage change of this database to %d GB is pending already; plan again once it is applied", aws.ToInt32(pm.AllocatedStorage)), nil
+	}
+	now := p.opts.Now().UTC()
+	var last time.Time
+	err = p.pages(ctx, "describe db events", plain, func(ctx context.Context, token *string) (*string, error) {
+		out, err := p.rds.DescribeEvents(ctx, &rds.DescribeEventsInput{
+			SourceType: rdstypes.SourceTypeDbInstance, SourceIdentifier: db.DBInstanceIdentifier,
+			StartTime: aws.Time(now.Add(-storageCooldown)), EndTime: aws.Time(now), Marker: token,
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range out.Events {
+			if storageEvent(aws.ToString(e.Message)) && aws.ToTime(e.Date).After(last) {
+				last = aws.ToTime(e.Date)
+			}
+		}
+		return out.Marker, nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if next := last.Add(storageCooldown); !last.IsZero() && now.Before(next) {
+		return fmt.Sprintf("the last storage change of this database began at %s UTC, and RDS takes the next one 6 hours after that: from %s UTC", last.UTC().Format("2006-01-02 15:04"), next.UTC().Format("2006-01-02 15:04")), nil
+	}
+	return "", nil
+}
+
+// storageEvent reports whether an RDS event's message says a storage
+// modification began ("Applying modification to allocated storage";
+// storage type and IOPS changes are storage changes too).
+func storageEvent(msg string) bool {
+	m := strings.ToLower(msg)
+	return strings.HasPrefix(m, "applying modification to") && (strings.Contains(m, "storage") || strings.Contains(m, "iops"))
+}
+
 func (k dbKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
 	p := k.p
 	db, err := k.describe(ctx, id)
@@ -48,6 +112,15 @@ func (k dbKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 		return provider.Object{}, err
 	}
 	if gb != aws.ToInt32(db.AllocatedStorage) {
+		// Planning refused this already; time passing only lifts it.
+		// Refuse before any request rather than half-way.
+		reason, err := k.storageBusy(ctx, aws.ToString(db.DBInstanceIdentifier))
+		if err != nil {
+			return provider.Object{}, err
+		}
+		if reason != "" {
+			return provider.Object{}, fmt.Errorf("property storageGb: %s", reason)
+		}
 		in.AllocatedStorage, changed = aws.Int32(gb), true
 	}
 	engine, running := aws.ToString(db.Engine), aws.ToString(db.EngineVersion)

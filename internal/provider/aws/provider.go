@@ -30,6 +30,9 @@ type Options struct {
 	MaxBackoff   time.Duration // cap on one retry delay (default 20s)
 	PollInterval time.Duration // between state checks while waiting (default 5s)
 	MaxPolls     int           // bound on one wait (default 360, i.e. 30 min at 5s: RDS is slow)
+	// Now is the clock that planning judges AWS's time rules by (the
+	// hours between RDS storage changes); tests inject one.
+	Now func() time.Time
 }
 
 func (o Options) withDefaults() Options {
@@ -47,6 +50,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxPolls <= 0 {
 		o.MaxPolls = 360
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	return o
 }

@@ -112,6 +112,11 @@ var fixed = map[string]map[string]string{
 //     growth under 10% up to 10% (Amazon RDS API Reference:
 //     ModifyDBInstance, AllocatedStorage): both are refused at plan (the
 //     rounding would leave the plan untrue).
+//   - Database storageGb while RDS takes no storage change: during
+//     storage-optimization, or within 6 hours of the last storage change
+//     ("whichever is longer": Amazon RDS User Guide, Increasing DB
+//     instance storage capacity), read from the instance's status and
+//     its events (DescribeEvents): refused at plan with when it can be.
 //   - Database version: RDS upgrades, never downgrades (Amazon RDS API
 //     Reference: ModifyDBInstance, EngineVersion): refused at plan.
 //   - LoadBalancer targetGroup: a target group of the other kind (tcp for
@@ -135,6 +140,14 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 			have, want := property.Int(req.Prior, "storageGb", 20), property.Int(req.Properties, "storageGb", 20)
 			if err := checkStorage(int32(have), int32(want)); err != nil {
 				out.Refusals = append(out.Refusals, provider.Refusal{Path: "storageGb", Reason: err.Error()})
+			} else if want != have {
+				reason, err := dbKind{p}.storageBusy(ctx, dbIdent(req.ID))
+				if err != nil {
+					return out, err
+				}
+				if reason != "" {
+					out.Refusals = append(out.Refusals, provider.Refusal{Path: "storageGb", Reason: reason})
+				}
 			}
 		}
 		if changed("version") {

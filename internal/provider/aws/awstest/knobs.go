@@ -1,6 +1,27 @@
 package awstest
 
-import "net/http"
+import (
+	"net/http"
+	"time"
+)
+
+// Epoch is the fake's clock when it starts; each request advances it by a
+// second.
+var Epoch = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+
+// Now is the fake's clock (give it to the provider as its clock).
+func (s *Server) Now() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.now
+}
+
+// Advance moves the fake's clock forward by d (hours pass between plans).
+func (s *Server) Advance(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.now = s.now.Add(d)
+}
 
 // DefaultLag is how many requests (to any action) an object created a
 // moment ago stays invisible to a Describe or call naming its ID or ARN,
@@ -34,6 +55,7 @@ func (s *Server) lagging(id string) bool { return s.lag[id] > 0 }
 // out, the network interfaces of deleted load balancers and databases
 // linger and then go, deregistered targets drain and then go.
 func (s *Server) tick() {
+	s.now = s.now.Add(time.Second)
 	for id := range s.lag {
 		if s.lag[id]--; s.lag[id] <= 0 {
 			delete(s.lag, id)

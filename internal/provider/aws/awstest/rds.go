@@ -1,9 +1,11 @@
 package awstest
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // DBSubnetGroup is a fake RDS DB subnet group.
@@ -27,7 +29,25 @@ type DB struct {
 	Tags                                            map[string]string
 	Pending                                         *Pending
 	Script                                          []Step
+	// StorageChanged is when its storage last began to change (zero:
+	// never since it was made).
+	StorageChanged time.Time
 }
+
+// DBEvent is one RDS event (Amazon RDS API Reference, DescribeEvents).
+type DBEvent struct {
+	Time       time.Time
+	Source     string // the DB instance identifier
+	Message    string
+	Categories []string
+}
+
+// StorageCooldown is how long after a storage change RDS refuses the next
+// one: "you can't make further storage modifications for either six (6)
+// hours or while the DB instance is in storage-optimization, whichever is
+// longer" (Amazon RDS User Guide, Working with storage for Amazon RDS DB
+// instances, Increasing DB instance storage capacity).
+const StorageCooldown = 6 * time.Hour
 
 // Pending is a modification RDS accepted but has not applied yet.
 type Pending struct {
@@ -56,6 +76,7 @@ var rdsActions = map[string]queryHandler{
 	"DescribeDBInstances":    (*Server).describeDBs,
 	"ModifyDBInstance":       (*Server).modifyDB,
 	"DeleteDBInstance":       (*Server).deleteDB,
+	"DescribeEvents":         (*Server).describeEvents,
 	"AddTagsToResource":      (*Server).addDBTags,
 	"RemoveTagsFromResource": (*Server).removeDBTags,
 }
@@ -380,6 +401,7 @@ func (s *Server) applyPending(db *DB) {
 	}
 	if p.Storage != 0 {
 		db.Storage = p.Storage
+		s.dbEvent(db.ID, "Finished applying modification to allocated storage")
 	}
 	if p.Version != "" {
 		db.Version = p.Version
@@ -396,7 +418,11 @@ func (s *Server) modifyDB(f form) ([]node, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	if st := db.visible(); st != "available" {
+	// Other modifications are made during storage-optimization too
+	// (Amazon RDS User Guide, Increasing DB instance storage capacity:
+	// "You can perform any other instance modifications").
+	st := db.visible()
+	if st != "available" && st != "storage-optimization" {
 		return nil, errf(400, "InvalidDBInstanceState", "Database instance is not in available state (it is %s).", st)
 	}
 	p := &Pending{}
@@ -404,6 +430,15 @@ func (s *Server) modifyDB(f form) ([]node, *apiError) {
 		p.Class = c
 	}
 	if n, err := strconv.Atoi(f.get("AllocatedStorage")); err == nil && n != db.Storage {
+		// No storage change while the last one is optimized, nor within
+		// six hours of it (Amazon RDS User Guide, Increasing DB instance
+		// storage capacity; StorageCooldown).
+		switch left := db.StorageChanged.Add(StorageCooldown).Sub(s.now); {
+		case st == "storage-optimization":
+			return nil, errf(400, "InvalidParameterCombination", "You can't currently modify the storage of this DB instance because the previous storage change is being optimized.")
+		case !db.StorageChanged.IsZero() && left > 0:
+			return nil, errf(400, "InvalidParameterCombination", "You can't currently modify the storage of this DB instance. Try again after approximately %d hours.", int(left.Hours()+0.999))
+		}
 		switch {
 		case n < db.Storage:
 			return nil, errf(400, "InvalidParameterCombination", "Invalid storage size for engine name %s: it cannot be reduced from %d to %d", db.Engine, db.Storage, n)
@@ -440,6 +475,10 @@ func (s *Server) modifyDB(f form) ([]node, *apiError) {
 		db.Public = f.get("PubliclyAccessible") == "true"
 	}
 	db.Pending = p
+	if p.Storage != 0 && f.get("ApplyImmediately") == "true" {
+		db.StorageChanged = s.now
+		s.dbEvent(db.ID, "Applying modification to allocated storage")
+	}
 	if f.get("ApplyImmediately") != "true" {
 		return []node{s.dbNode(db, db.visible())}, nil // applied in the next maintenance window
 	}
@@ -511,4 +550,73 @@ func (s *Server) removeDBTags(f form) ([]node, *apiError) {
 		delete(db.Tags, k)
 	}
 	return nil, nil
+}
+
+// dbEvent records an RDS event about instance id now.
+func (s *Server) dbEvent(id, message string) {
+	s.st.DBEvents = append(s.st.DBEvents, DBEvent{Time: s.now, Source: id, Message: message, Categories: []string{"configuration change"}})
+}
+
+// describeEvents answers DescribeEvents (Amazon RDS API Reference): the
+// events of SourceIdentifier (with SourceType db-instance) between
+// StartTime and EndTime, or of the last Duration minutes — by default
+// the past hour ("By default, RDS returns events that were generated in
+// the past hour"), 14 days at most.
+func (s *Server) describeEvents(f form) ([]node, *apiError) {
+	if t := f.get("SourceType"); t != "" && t != "db-instance" {
+		return nil, errf(400, "InvalidParameterValue", "the fake keeps events of db-instance sources only, not %s", t)
+	}
+	if f.get("SourceIdentifier") != "" && f.get("SourceType") == "" {
+		return nil, errf(400, "InvalidParameterCombination", "SourceType is required with SourceIdentifier")
+	}
+	end := s.now
+	if v := f.get("EndTime"); v != "" {
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			return nil, errf(400, "InvalidParameterValue", "EndTime %q is not an ISO 8601 time", v)
+		}
+		end = t
+	}
+	start := end.Add(-time.Hour)
+	if v := f.get("Duration"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return nil, errf(400, "InvalidParameterValue", "Duration %q is not a number of minutes", v)
+		}
+		start = end.Add(-time.Duration(n) * time.Minute)
+	}
+	if v := f.get("StartTime"); v != "" {
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			return nil, errf(400, "InvalidParameterValue", "StartTime %q is not an ISO 8601 time", v)
+		}
+		start = t
+	}
+	if oldest := s.now.Add(-14 * 24 * time.Hour); start.Before(oldest) {
+		start = oldest
+	}
+	source := strings.ToLower(f.get("SourceIdentifier"))
+	cats := f.list("EventCategories.EventCategory")
+	var keys []string
+	for i, e := range s.st.DBEvents {
+		if (source == "" || e.Source == source) && !e.Time.Before(start) && !e.Time.After(end) && (len(cats) == 0 || anyIn(e.Categories, cats)) {
+			keys = append(keys, fmt.Sprintf("%08d", i))
+		}
+	}
+	keys, tail, e := s.markerPage(f, "MaxRecords", "Marker", keys)
+	if e != nil {
+		return nil, e
+	}
+	var items []node
+	for _, k := range keys {
+		i, _ := strconv.Atoi(k)
+		ev := s.st.DBEvents[i]
+		var cs []node
+		for _, c := range ev.Categories {
+			cs = append(cs, tx("", c))
+		}
+		items = append(items, el("", tx("SourceIdentifier", ev.Source), tx("SourceType", "db-instance"), tx("Message", ev.Message),
+			list("EventCategories", "EventCategory", cs), tx("Date", ev.Time.UTC().Format(time.RFC3339)), tx("SourceArn", dbArn(ev.Source))))
+	}
+	return append([]node{list("Events", "Event", items)}, tail...), nil
 }

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // BasePath is where the fake is mounted; clients must keep it (a client
@@ -27,6 +28,7 @@ type Server struct {
 
 	mu     sync.Mutex
 	st     *State
+	now    time.Time // the fake's clock: a second per request (Advance jumps)
 	calls  map[string]int
 	faults map[string][]fault
 	seq    int
@@ -64,11 +66,13 @@ type State struct {
 	Listeners      map[string]*Listener
 	ENIs           map[string]*ENI
 	Params         map[string]string
+	DBEvents       []DBEvent // RDS events, oldest first (DescribeEvents)
 }
 
 // New starts a fake on a loopback port; Close it when done.
 func New() *Server {
 	s := &Server{
+		now:      Epoch,
 		pageSize: DefaultPageSize,
 		lagTicks: DefaultLag,
 		lag:      map[string]int{},
