@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -148,41 +151,100 @@ func retryAfter(resp *hcloud.Response) time.Duration {
 	return 0
 }
 
-// poll calls check every PollInterval until it reports done, at most
-// MaxPolls times; what names the wait in the error.
+// poll calls check until it reports done, PollInterval after the first
+// check and doubling up to MaxPollInterval, at most MaxPolls times; what
+// names the wait in the error.
 func (p *Provider) poll(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
-	return retry.Poll{Interval: p.opts.PollInterval, Max: p.opts.MaxPolls, Sleep: p.opts.Sleep}.Until(ctx, what, check)
+	return retry.Poll{Interval: p.opts.PollInterval, MaxInterval: p.opts.MaxPollInterval, Max: p.opts.MaxPolls, Sleep: p.opts.Sleep}.Until(ctx, what, check)
 }
 
-// wait waits until every action has finished; an action that ends in
-// "error" fails with its code and message.
-func (p *Provider) wait(ctx context.Context, actions ...*hcloud.Action) error {
-	for _, a := range actions {
-		if a == nil || a.ID == 0 {
-			continue
+// pollBackoff is the client's poll backoff (hcloud.PollOpts): the wait
+// before poll retries+1 of a wait, PollInterval doubling up to
+// MaxPollInterval. With an injected clock (tests) it waits on that clock
+// itself and has the waiter go on at once.
+func (p *Provider) pollBackoff(retries int) time.Duration {
+	d := p.opts.PollInterval
+	for range min(retries, 30) {
+		if d >= p.opts.MaxPollInterval {
+			break
 		}
-		id := a.ID
-		err := p.poll(ctx, fmt.Sprintf("action %d (%s)", id, a.Command), func(ctx context.Context) (bool, error) {
-			var cur *hcloud.Action
-			err := p.call(ctx, "get action", func(ctx context.Context) (r *hcloud.Response, err error) {
-				cur, r, err = p.c.Action.GetByID(ctx, id)
-				return r, err
-			})
-			switch {
-			case err != nil:
-				return false, err
-			case cur == nil:
-				return false, fmt.Errorf("action %d: %w", id, provider.ErrNotFound)
-			case cur.Status == hcloud.ActionStatusSuccess:
-				return true, nil
-			case cur.Status == hcloud.ActionStatusError:
-				return false, fmt.Errorf("action %s failed: %s (%s)", cur.Command, cur.ErrorMessage, cur.ErrorCode)
-			}
-			return false, nil
-		})
-		if err != nil {
-			return err
+		d *= 2
+	}
+	d = min(d, p.opts.MaxPollInterval)
+	if p.clocked {
+		_ = p.opts.Sleep(context.Background(), d)
+		return 0
+	}
+	return d
+}
+
+// wait waits until every action has finished, all of them in one request
+// per poll (GET /actions?id=…, hcloud-go's action waiter) with the poll
+// backoff of pollBackoff, at most MaxPolls polls; an action that ends in
+// "error" fails with its code and message. A failed poll (rate limit,
+// 5xx, network) is retried as any request is, for the actions still
+// running.
+func (p *Provider) wait(ctx context.Context, actions ...*hcloud.Action) error {
+	running := map[int64]*hcloud.Action{}
+	for _, a := range actions {
+		if a != nil && a.ID != 0 {
+			running[a.ID] = a
 		}
 	}
-	return nil
+	if len(running) == 0 {
+		return nil
+	}
+	what := waitName(running)
+	polls := 0
+	var sentinel int64 // a running action: each update of it is one poll
+	return p.retry.Do(ctx, "wait for "+what, func(ctx context.Context) (retry.Verdict, error) {
+		pending := make([]*hcloud.Action, 0, len(running))
+		for _, id := range slices.Sorted(maps.Keys(running)) {
+			pending = append(pending, running[id])
+		}
+		err := p.c.Action.WaitForFunc(ctx, func(a *hcloud.Action) error {
+			switch a.Status {
+			case hcloud.ActionStatusRunning:
+				if sentinel == 0 {
+					sentinel = a.ID
+				}
+				if a.ID == sentinel {
+					if polls++; polls >= p.opts.MaxPolls {
+						return provider.Transient(fmt.Errorf("still not done after %d polls", polls))
+					}
+				}
+				return nil
+			case hcloud.ActionStatusError:
+				return fmt.Errorf("action %s failed: %s (%s)", a.Command, a.ErrorMessage, a.ErrorCode)
+			}
+			delete(running, a.ID)
+			if a.ID == sentinel {
+				sentinel = 0
+			}
+			return nil
+		}, pending...)
+		if err == nil {
+			return retry.Verdict{}, nil
+		}
+		if provider.IsTransient(err) {
+			return retry.Verdict{Final: fmt.Errorf("wait for %s: %w", what, err)}, err
+		}
+		return retry.Verdict{Retry: retryable(err, nil)}, err
+	})
+}
+
+// waitName names a wait for its errors: "action 12 (create_server)", or
+// "3 actions (create_server, start_server, …)".
+func waitName(actions map[int64]*hcloud.Action) string {
+	ids := slices.Sorted(maps.Keys(actions))
+	if len(ids) == 1 {
+		return fmt.Sprintf("action %d (%s)", ids[0], actions[ids[0]].Command)
+	}
+	var cmds []string
+	for _, id := range ids {
+		if c := actions[id].Command; !slices.Contains(cmds, c) {
+			cmds = append(cmds, c)
+		}
+	}
+	return fmt.Sprintf("%d actions (%s)", len(ids), strings.Join(cmds, ", "))
 }

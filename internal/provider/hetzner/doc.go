@@ -56,8 +56,12 @@
 // headers) so the engine may retry the step. Rate limiting honours
 // RateLimit-Limit/Remaining/Reset: once the bucket is empty every request
 // of the provider queues for the next slot (one request per hour/limit)
-// instead of hammering. Actions and server boots are polled every
-// Options.PollInterval at most Options.MaxPolls times, cancellable.
+// instead of hammering. The actions a request started are waited for
+// together, one GET /actions?id=… per poll (hcloud-go's action waiter),
+// and actions and server boots are polled Options.PollInterval apart at
+// first, doubling up to Options.MaxPollInterval, at most Options.MaxPolls
+// times, cancellable: a long action costs a few requests, so a large
+// apply stays well within the 3,600 requests an hour.
 // not_found is provider.ErrNotFound; a non-numeric ID (a stale Kyku name)
 // reads as not found, and ValidID marks it stale for the engine's destroy.
 //

@@ -22,14 +22,20 @@ import (
 // Options tunes retries and waits. Zero fields take the defaults below;
 // tests shrink the durations and inject the clock.
 type Options struct {
-	Location     string        // Hetzner location for servers and load balancers (default "fsn1")
-	MaxAttempts  int           // per request, including the first (default 8)
-	Backoff      time.Duration // first retry delay, doubled each time (default 1s)
-	MaxBackoff   time.Duration // cap on one retry delay (default 30s)
-	PollInterval time.Duration // between polls of an action or a server (default 1s)
-	MaxPolls     int           // bound on one wait (default 600: 10 min at 1s)
-	Now          func() time.Time
-	Sleep        func(ctx context.Context, d time.Duration) error
+	Location    string        // Hetzner location for servers and load balancers (default "fsn1")
+	MaxAttempts int           // per request, including the first (default 8)
+	Backoff     time.Duration // first retry delay, doubled each time (default 1s)
+	MaxBackoff  time.Duration // cap on one retry delay (default 30s)
+	// PollInterval is the first wait before polling an action or a
+	// server again (default 1s); it doubles after each poll up to
+	// MaxPollInterval (default 10s), so a long action costs few requests.
+	PollInterval    time.Duration
+	MaxPollInterval time.Duration
+	MaxPolls        int // bound on the polls of one wait (default 120: about 19 minutes at the defaults)
+	Now             func() time.Time
+	// Sleep waits (retries, polls); nil sleeps on the real clock. Tests
+	// inject a fake clock; the action waiter then spaces its polls with it.
+	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 func (o Options) withDefaults() Options {
@@ -48,8 +54,12 @@ func (o Options) withDefaults() Options {
 	if o.PollInterval <= 0 {
 		o.PollInterval = time.Second
 	}
+	if o.MaxPollInterval <= 0 {
+		o.MaxPollInterval = 10 * time.Second
+	}
+	o.MaxPollInterval = max(o.MaxPollInterval, o.PollInterval)
 	if o.MaxPolls <= 0 {
-		o.MaxPolls = 600
+		o.MaxPolls = 120
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -64,6 +74,7 @@ func (o Options) withDefaults() Options {
 type Provider struct {
 	c       *hcloud.Client
 	opts    Options
+	clocked bool // Options.Sleep was given: waits go through it
 	pace    pacer
 	retry   retry.Policy // counts into retries
 	retries atomic.Int64
@@ -152,9 +163,12 @@ func NewClient(endpoint, token string, hc *http.Client) *hcloud.Client {
 	return hcloud.NewClient(opts...)
 }
 
-// NewWithClient builds the provider on a client (tests use this).
+// NewWithClient builds the provider on a client (tests use this). The
+// provider owns the client's poll backoff: hcloud-go's action waiter
+// (ActionClient.WaitForFunc) polls at the intervals pollBackoff gives.
 func NewWithClient(c *hcloud.Client, opts Options) *Provider {
-	p := &Provider{c: c, opts: opts.withDefaults()}
+	p := &Provider{c: c, opts: opts.withDefaults(), clocked: opts.Sleep != nil}
+	hcloud.WithPollOpts(hcloud.PollOpts{BackoffFunc: p.pollBackoff})(c)
 	p.retry = retry.Policy{
 		MaxAttempts: p.opts.MaxAttempts, Backoff: p.opts.Backoff, MaxBackoff: p.opts.MaxBackoff,
 		Sleep: p.opts.Sleep, Retries: &p.retries,

@@ -80,14 +80,17 @@ func (p Policy) Do(ctx context.Context, op string, attempt func(context.Context)
 
 // Poll bounds a wait for the cloud to reach some state.
 type Poll struct {
-	Interval time.Duration // between checks
-	Max      int           // checks at most
+	Interval time.Duration // between checks (the first interval, with MaxInterval)
+	// MaxInterval, when above Interval, makes the interval double after
+	// each check up to it (exponential backoff); 0 keeps it constant.
+	MaxInterval time.Duration
+	Max         int // checks at most
 	// Sleep waits between checks (nil: Sleep); tests inject a clock.
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
-// Until calls check every Interval until it reports done, at most Max
-// times; what names the wait in errors. An error from check ends the wait;
+// Until calls check every Interval (doubling up to MaxInterval when set)
+// until it reports done, at most Max times; what names the wait in errors. An error from check ends the wait;
 // still not done after Max checks is transient (the engine may retry the
 // step).
 func (w Poll) Until(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
@@ -95,6 +98,7 @@ func (w Poll) Until(ctx context.Context, what string, check func(context.Context
 	if sleep == nil {
 		sleep = Sleep
 	}
+	interval := w.Interval
 	for i := 0; i < w.Max; i++ {
 		done, err := check(ctx)
 		if err != nil {
@@ -103,8 +107,11 @@ func (w Poll) Until(ctx context.Context, what string, check func(context.Context
 		if done {
 			return nil
 		}
-		if err := sleep(ctx, w.Interval); err != nil {
+		if err := sleep(ctx, interval); err != nil {
 			return fmt.Errorf("wait for %s: %w", what, err)
+		}
+		if w.MaxInterval > interval {
+			interval = min(interval*2, w.MaxInterval)
 		}
 	}
 	return provider.Transient(fmt.Errorf("wait for %s: still not done after %d polls", what, w.Max))

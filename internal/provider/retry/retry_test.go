@@ -160,6 +160,21 @@ func TestPollUntil(t *testing.T) {
 	}
 }
 
+// With MaxInterval the waits double up to it: fewer requests for a long
+// wait.
+func TestPollBacksOff(t *testing.T) {
+	var slept naps
+	n := 0
+	err := retry.Poll{Interval: time.Second, MaxInterval: 5 * time.Second, Max: 10, Sleep: slept.sleep}.Until(context.Background(), "server 1", func(context.Context) (bool, error) {
+		n++
+		return n == 6, nil
+	})
+	want := naps{time.Second, 2 * time.Second, 4 * time.Second, 5 * time.Second, 5 * time.Second}
+	if err != nil || !cmp.Equal(slept, want) {
+		t.Errorf("err = %v, waits %v; want %v", err, slept, want)
+	}
+}
+
 func TestSleep(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

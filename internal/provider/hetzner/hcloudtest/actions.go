@@ -3,6 +3,9 @@ package hcloudtest
 import (
 	"fmt"
 	"net/http"
+	"sort"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -120,6 +123,47 @@ func (a *action) wire() map[string]any {
 }
 
 func (c *Cloud) actionRoutes() {
+	// Hetzner Cloud API reference, Actions: Get multiple Actions — the
+	// actions named by one or more id parameters (required since
+	// 2025-01-30: a listing without id is refused), optionally sorted
+	// (sort=id, status, …), paginated. Each running one listed is one
+	// poll of it, as a GET of it alone is.
+	c.handle("GET /actions", func(r *http.Request, _ []byte) (int, any, *apiError) {
+		q := r.URL.Query()
+		if len(q["id"]) == 0 {
+			return 0, nil, invalid("id", "at least one action ID is required")
+		}
+		var list []*action
+		seen := map[int64]bool{}
+		for _, s := range q["id"] {
+			id, err := strconv.ParseInt(s, 10, 64)
+			if err != nil || id <= 0 {
+				return 0, nil, invalid("id", "must be a positive integer, got %q", s)
+			}
+			if a := c.actions[id]; a != nil && !seen[id] {
+				seen[id] = true
+				list = append(list, a)
+			}
+		}
+		for _, s := range q["sort"] {
+			if f, _, _ := strings.Cut(s, ":"); f != "id" && f != "command" && f != "status" && f != "started" && f != "finished" {
+				return 0, nil, invalid("sort", "cannot sort by %q", s)
+			}
+		}
+		for _, a := range list {
+			c.tick(a)
+		}
+		sort.SliceStable(list, func(i, j int) bool { return list[i].id < list[j].id })
+		pg, meta, e := page(r, list)
+		if e != nil {
+			return 0, nil, e
+		}
+		out := make([]any, 0, len(pg))
+		for _, a := range pg {
+			out = append(out, a.wire())
+		}
+		return 200, map[string]any{"actions": out, "meta": meta}, nil
+	})
 	c.handle("GET /actions/{id}", func(r *http.Request, _ []byte) (int, any, *apiError) {
 		id, e := pathID(r)
 		if e != nil {
