@@ -30,6 +30,9 @@ type api[T any] struct {
 	rename func(ctx context.Context, o *T, name string, labels map[string]string) (*T, *hcloud.Response, error)
 	// del deletes o and returns the action doing it, if any.
 	del func(ctx context.Context, o *T) (*hcloud.Action, *hcloud.Response, error)
+	// busy, when set, judges an error of del: o's users left a moment ago
+	// (retry), or one still uses it (fail now, saying which).
+	busy func(ctx context.Context, o *T, err error) (again bool, final error)
 	// object reports o in Kyku's vocabulary.
 	object func(ctx context.Context, o *T) (provider.Object, error)
 }
@@ -183,8 +186,12 @@ func (a api[T]) remove(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
+	var chk check
+	if a.busy != nil {
+		chk = func(ctx context.Context, err error) (bool, error) { return a.busy(ctx, o, err) }
+	}
 	var action *hcloud.Action
-	err = a.p.call(ctx, "delete "+a.what, func(ctx context.Context) (r *hcloud.Response, err error) {
+	err = a.p.callChecked(ctx, "delete "+a.what, chk, func(ctx context.Context) (r *hcloud.Response, err error) {
 		action, r, err = a.del(ctx, o)
 		return r, err
 	})
@@ -198,8 +205,13 @@ func (a api[T]) remove(ctx context.Context, id string) error {
 // error with one of the codes done means a retry whose first answer was
 // lost found what it asked for in place: no error.
 func (p *Provider) act(ctx context.Context, op string, fn func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error), done ...hcloud.ErrorCode) error {
+	return p.actChecked(ctx, op, nil, fn, done...)
+}
+
+// actChecked is act with chk consulted first about every error.
+func (p *Provider) actChecked(ctx context.Context, op string, chk check, fn func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error), done ...hcloud.ErrorCode) error {
 	var actions []*hcloud.Action
-	err := p.call(ctx, op, func(ctx context.Context) (r *hcloud.Response, err error) {
+	err := p.callChecked(ctx, op, chk, func(ctx context.Context) (r *hcloud.Response, err error) {
 		actions, r, err = fn(ctx)
 		return r, err
 	})

@@ -54,6 +54,25 @@ func isCode(err error, code hcloud.ErrorCode) bool { return hcloud.IsError(err, 
 // to MaxAttempts, then returned as a provider.TransientError so the engine
 // may retry the whole step. not_found becomes provider.ErrNotFound.
 func (p *Provider) call(ctx context.Context, op string, fn func(context.Context) (*hcloud.Response, error)) error {
+	return p.callChecked(ctx, op, nil, fn)
+}
+
+// check decides, before the retry policy, about an error that only the
+// request knows the meaning of: retry it (again: the cloud catches up
+// in a moment), or fail at once with final (a clear reason).
+type check func(ctx context.Context, err error) (again bool, final error)
+
+// retrying is a check that retries the error codes given: answers the
+// API gives for a moment after a change (no_subnet_available right after
+// a subnet was added), which terraform-provider-hcloud retries too.
+func retrying(codes ...hcloud.ErrorCode) check {
+	return func(_ context.Context, err error) (bool, error) {
+		return hcloud.IsError(err, codes...), nil
+	}
+}
+
+// callChecked is call with chk consulted first about every error.
+func (p *Provider) callChecked(ctx context.Context, op string, chk check, fn func(context.Context) (*hcloud.Response, error)) error {
 	return p.retry.Do(ctx, op, func(ctx context.Context) (retry.Verdict, error) {
 		if err := p.pace.wait(ctx, p.opts); err != nil {
 			return retry.Verdict{}, err
@@ -66,10 +85,20 @@ func (p *Provider) call(ctx context.Context, op string, fn func(context.Context)
 		}
 		// A limited retry needs no backoff: the pacer holds the next
 		// attempt until the bucket has a request again.
-		return retry.Verdict{
+		v := retry.Verdict{
 			Retry: retryable(err, resp), NotFound: isCode(err, hcloud.ErrorCodeNotFound),
 			Hint: hint, Paced: limited && hint > 0,
-		}, err
+		}
+		if chk != nil {
+			again, final := chk(ctx, err)
+			switch {
+			case final != nil:
+				return retry.Verdict{Final: final}, err
+			case again:
+				v.Retry = true
+			}
+		}
+		return v, err
 	})
 }
 

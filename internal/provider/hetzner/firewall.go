@@ -178,6 +178,7 @@ func (p *Provider) firewalls() api[hcloud.Firewall] {
 			r, err := p.c.Firewall.Delete(ctx, f)
 			return nil, r, err
 		},
+		busy: p.firewallBusy,
 		object: func(_ context.Context, f *hcloud.Firewall) (provider.Object, error) { return firewallObject(f), nil },
 	}
 }
@@ -255,4 +256,32 @@ func (k firewallKind) Delete(ctx context.Context, id string) error {
 
 func (k firewallKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
 	return k.p.firewalls().lookup(ctx, name)
+}
+
+// firewallBusy judges a delete of f answered resource_in_use: the
+// firewall still lists servers deleted a moment ago (the API lags;
+// terraform-provider-hcloud retries this delete too) — retry; or a
+// server that exists still has it, or a label selector applies it —
+// fail now, naming it (Kyku's plan removes a firewall from the servers
+// that stay before deleting it).
+func (p *Provider) firewallBusy(ctx context.Context, f *hcloud.Firewall, err error) (bool, error) {
+	if !isCode(err, hcloud.ErrorCodeResourceInUse) {
+		return false, nil
+	}
+	cur, rerr := p.firewalls().byID(ctx, f.ID)
+	if rerr != nil {
+		return false, nil
+	}
+	for _, res := range cur.AppliedTo {
+		switch {
+		case res.Type == hcloud.FirewallResourceTypeServer && res.Server != nil:
+			s, serr := p.servers().byID(ctx, res.Server.ID)
+			if serr == nil && s.Status != hcloud.ServerStatusDeleting {
+				return false, fmt.Errorf("firewall %q is still applied to server %q (%d): remove it from that server first: %w", f.Name, s.Name, s.ID, err)
+			}
+		case res.Type == hcloud.FirewallResourceTypeLabelSelector && res.LabelSelector != nil:
+			return false, fmt.Errorf("firewall %q is applied to the servers of label selector %q (set outside Kyku): remove that first: %w", f.Name, res.LabelSelector.Selector, err)
+		}
+	}
+	return true, nil
 }

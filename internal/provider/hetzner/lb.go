@@ -137,9 +137,11 @@ func (k lbKind) converge(ctx context.Context, id int64, port int, netID int64, t
 			hcloud.ErrorCodeSourcePortAlreadyUsed, hcloud.ErrorCodeTargetAlreadyDefined, hcloud.ErrorCodeLoadBalancerAlreadyAttached)
 	}
 	if netID != 0 && len(lb.PrivateNet) == 0 {
-		err := act("attach load balancer to network", func(ctx context.Context) (*hcloud.Action, *hcloud.Response, error) {
-			return k.p.c.LoadBalancer.AttachToNetwork(ctx, lb, hcloud.LoadBalancerAttachToNetworkOpts{Network: &hcloud.Network{ID: netID}})
-		})
+		// no_subnet_available right after the subnet was added is the
+		// API catching up: retried (bounded).
+		err := k.p.actChecked(ctx, "attach load balancer to network", retrying(hcloud.ErrorCodeNoSubnetAvailable), func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+			return one(k.p.c.LoadBalancer.AttachToNetwork(ctx, lb, hcloud.LoadBalancerAttachToNetworkOpts{Network: &hcloud.Network{ID: netID}}))
+		}, hcloud.ErrorCodeLoadBalancerAlreadyAttached)
 		if err != nil {
 			return provider.Object{}, err
 		}

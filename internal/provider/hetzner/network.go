@@ -273,7 +273,7 @@ func (k subnetKind) Delete(ctx context.Context, id string) error {
 	if _, ok := subnetObject(n, ipn.String()); !ok {
 		return provider.NotFound("subnet " + id)
 	}
-	err = k.p.act(ctx, "delete subnet "+ipn.String(), func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+	err = k.p.actChecked(ctx, "delete subnet "+ipn.String(), k.attached(nid, ipn), func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
 		return one(k.p.c.Network.DeleteSubnet(ctx, n, hcloud.NetworkDeleteSubnetOpts{Subnet: hcloud.NetworkSubnet{IPRange: ipn}}))
 	})
 	if err != nil {
@@ -290,6 +290,46 @@ func (k subnetKind) Delete(ctx context.Context, id string) error {
 		return nil // the network went meanwhile; so did the subnet
 	}
 	return err
+}
+
+// attached judges a refused delete of subnet ipn of network nid: the API
+// answers service_error ("servers are attached") while servers or load
+// balancers are attached in it. One that exists still is named at once
+// (Kyku's plan moves or removes them first); users that are going away
+// are waited for (service_error is retried, bounded).
+func (k subnetKind) attached(nid int64, ipn *net.IPNet) check {
+	return func(ctx context.Context, err error) (bool, error) {
+		if !isCode(err, hcloud.ErrorCodeServiceError) && !isCode(err, hcloud.ErrorCodeResourceInUse) {
+			return false, nil
+		}
+		n, rerr := k.p.networks().byID(ctx, nid)
+		if rerr != nil {
+			return false, nil
+		}
+		for _, ref := range n.Servers {
+			s, serr := k.p.servers().byID(ctx, ref.ID)
+			if serr != nil || s.Status == hcloud.ServerStatusDeleting {
+				continue
+			}
+			for _, pn := range s.PrivateNet {
+				if pn.Network != nil && pn.Network.ID == nid && ipn.Contains(pn.IP) {
+					return false, fmt.Errorf("subnet %s still has server %q (%d) attached: detach it or delete it first: %w", ipn, s.Name, s.ID, err)
+				}
+			}
+		}
+		for _, ref := range n.LoadBalancers {
+			lb, lerr := k.p.loadBalancers().byID(ctx, ref.ID)
+			if lerr != nil {
+				continue
+			}
+			for _, pn := range lb.PrivateNet {
+				if pn.Network != nil && pn.Network.ID == nid && ipn.Contains(pn.IP) {
+					return false, fmt.Errorf("subnet %s still has load balancer %q (%d) attached: delete it first: %w", ipn, lb.Name, lb.ID, err)
+				}
+			}
+		}
+		return isCode(err, hcloud.ErrorCodeResourceInUse), nil
+	}
 }
 
 func (k subnetKind) Lookup(ctx context.Context, name string) (provider.Object, error) {

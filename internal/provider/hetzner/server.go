@@ -272,7 +272,9 @@ func (k serverKind) attach(ctx context.Context, id, netID int64, ipRange *net.IP
 			return err
 		}
 	}
-	err = k.p.act(ctx, "attach server to network", func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+	// no_subnet_available right after the subnet was added is the API
+	// catching up: retried (bounded).
+	err = k.p.actChecked(ctx, "attach server to network", retrying(hcloud.ErrorCodeNoSubnetAvailable), func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
 		return one(k.p.c.Server.AttachToNetwork(ctx, s, hcloud.ServerAttachToNetworkOpts{Network: &hcloud.Network{ID: netID}, IPRange: ipRange}))
 	})
 	if !isCode(err, hcloud.ErrorCodeServerAlreadyAttached) {

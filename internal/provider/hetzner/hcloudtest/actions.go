@@ -3,6 +3,7 @@ package hcloudtest
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -96,6 +97,17 @@ func (c *Cloud) background() {
 			s.Status = "running"
 		}
 	}
+	kept := c.leaving[:0]
+	for _, l := range c.leaving {
+		if now.Before(l.due) {
+			kept = append(kept, l)
+			continue
+		}
+		if f := c.st.Firewalls[l.firewall]; f != nil {
+			f.AppliedTo = slices.DeleteFunc(f.AppliedTo, func(id int64) bool { return id == l.server })
+		}
+	}
+	c.leaving = kept
 }
 
 // release unlocks a deleted resource.

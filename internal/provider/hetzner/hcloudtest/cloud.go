@@ -60,7 +60,30 @@ type Cloud struct {
 	limited   int                 // 429 answers given
 	tokens    float64             // rate-limit bucket
 	refill    time.Time
+	// leaving are servers deleted a moment ago that their firewalls still
+	// list as applied until due (the API lags; see FirewallLag).
+	leaving []leaving
 }
+
+// leaving is a deleted server a firewall still lists.
+type leaving struct {
+	firewall, server int64
+	due              time.Time
+}
+
+// Lags of the real API the fake reproduces (the provider must retry
+// them; terraform-provider-hcloud does too).
+const (
+	// FirewallLag is how long a firewall still lists a server deleted a
+	// moment ago as applied, deleting the firewall meanwhile answering
+	// resource_in_use (terraform-provider-hcloud retries that delete:
+	// "Removing resources from the firewall can sometimes take longer").
+	FirewallLag = 3 * time.Second
+	// SubnetLag is how long a subnet added a moment ago answers
+	// no_subnet_available to a server or load balancer attaching in it
+	// (terraform-provider-hcloud retries attach_to_network on it).
+	SubnetLag = 10 * time.Second
+)
 
 // New starts a fake cloud; Close it when done.
 func New(opts Options) *Cloud {

@@ -36,7 +36,7 @@ func TestEveryKindSharesTheBasics(t *testing.T) {
 		{"/servers", "server", "server name is already used",
 			func(n string) string { return `{"name":"` + n + `","server_type":"cx23","image":"debian-12"}` }, 200},
 		{"/load_balancers", "load_balancer", "load balancer name is already used",
-			func(n string) string { return `{"name":"` + n + `","load_balancer_type":"lb11","location":"fsn1"}` }, 200},
+			func(n string) string { return `{"name":"` + n + `","load_balancer_type":"lb11","location":"fsn1"}` }, 201},
 	} {
 		t.Run(tc.one, func(t *testing.T) {
 			now := time.Unix(1_700_000_000, 0)

@@ -172,7 +172,14 @@ func (c *Cloud) lbKind() *kind[LoadBalancer] {
 		// As documented since 2025, the delete is an action: the load
 		// balancer goes when it finishes.
 		remove: func(lb *LoadBalancer) (int, any, *apiError) {
-			return c.lbs.deleteAction("delete_load_balancer", lb, nil)
+			// Hetzner Cloud API reference, Load Balancers: Delete a Load
+			// Balancer answers 201 with the delete_load_balancer action
+			// (hcloud-go: LoadBalancerClient.DeleteWithResult).
+			status, out, e := c.lbs.deleteAction("delete_load_balancer", lb, nil)
+			if e == nil {
+				status = 201
+			}
+			return status, out, e
 		},
 	}
 }
@@ -346,6 +353,10 @@ func (c *Cloud) lbRoutes() {
 		}
 		if lb.Network != 0 {
 			return nil, fail("load_balancer_already_attached", "load balancer %d is already attached to a network", lb.ID)
+		}
+		loc, _ := locationByName(lb.Location)
+		if e := c.subnetReady(n, in.IPRange, loc.NetworkZone); e != nil {
+			return nil, e
 		}
 		return func() *apiError { return c.attachLB(lb, n, in.IPRange) }, nil
 	}))

@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"slices"
 	"sort"
+	"time"
 )
 
 // Network is a fake network with its subnets.
@@ -20,6 +21,7 @@ type Network struct {
 // Subnet is one subnet of a network.
 type Subnet struct {
 	Type, IPRange, NetworkZone, Gateway string
+	ready                               time.Time // attachable from then on (SubnetLag)
 }
 
 // Location is one Hetzner location.
@@ -196,6 +198,7 @@ func (c *Cloud) networkRoutes() {
 			if e := c.checkSubnet(n, in.IPRange); e != nil {
 				return e
 			}
+			in.ready = c.opts.Now().Add(SubnetLag)
 			n.Subnets = append(n.Subnets, in)
 			return nil
 		}, nil, nil
@@ -210,12 +213,20 @@ func (c *Cloud) networkRoutes() {
 		if !slices.ContainsFunc(n.Subnets, func(s Subnet) bool { return s.IPRange == in.IPRange }) {
 			return nil, nil, invalid("ip_range", "network %d has no subnet %s", n.ID, in.IPRange)
 		}
+		// The real API refuses to delete a subnet that servers or load
+		// balancers are attached in with service_error ("servers are
+		// attached"), not resource_in_use.
 		p := netip.MustParsePrefix(in.IPRange)
 		for _, s := range c.st.Servers {
 			for _, pn := range s.PrivateNet {
 				if pn.Network == n.ID && p.Contains(netip.MustParseAddr(pn.IP)) {
-					return nil, nil, fail("resource_in_use", "subnet %s still has server %d attached", in.IPRange, s.ID)
+					return nil, nil, fail("service_error", "servers are attached")
 				}
+			}
+		}
+		for _, lb := range c.st.LoadBalancers {
+			if lb.Network == n.ID && lb.PrivateIP != "" && p.Contains(netip.MustParseAddr(lb.PrivateIP)) {
+				return nil, nil, fail("service_error", "load balancers are attached")
 			}
 		}
 		return func() *apiError {
@@ -277,6 +288,18 @@ func (c *Cloud) addressIn(n *Network, ipRange, location string) (string, *apiErr
 		return "", e
 	}
 	return c.allocIP(n, cidr)
+}
+
+// subnetReady refuses an attach in subnet ipRange of n (or, without
+// ipRange, in the location's zone) while it was added too recently
+// (SubnetLag): the API answers no_subnet_available for a moment.
+func (c *Cloud) subnetReady(n *Network, ipRange, zone string) *apiError {
+	for _, s := range n.Subnets {
+		if ((ipRange != "" && s.IPRange == ipRange) || (ipRange == "" && s.NetworkZone == zone)) && c.opts.Now().Before(s.ready) {
+			return fail("no_subnet_available", "no subnet available in network %d", n.ID)
+		}
+	}
+	return nil
 }
 
 // subnetFor picks the subnet of n to attach to: ipRange when given, else

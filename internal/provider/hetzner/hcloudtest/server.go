@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -99,6 +100,33 @@ var Images = map[string]int64{
 	"rocky-9": 76766499, "alma-9": 76766511, "fedora-42": 224733214,
 }
 
+// imageName is the image a create names by ID (a JSON number, or a
+// string of digits) or by name.
+func imageName(v any) (string, bool) {
+	var id int64
+	switch x := v.(type) {
+	case float64:
+		id = int64(x)
+	case string:
+		if _, ok := Images[x]; ok {
+			return x, true
+		}
+		n, err := strconv.ParseInt(x, 10, 64)
+		if err != nil {
+			return "", false
+		}
+		id = n
+	default:
+		return "", false
+	}
+	for name, i := range Images {
+		if i == id {
+			return name, true
+		}
+	}
+	return "", false
+}
+
 // hostnameRE is RFC 1123: dot-separated labels of alphanumerics and '-'.
 var hostnameRE = regexp.MustCompile(`^([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$`)
 
@@ -191,8 +219,12 @@ func (c *Cloud) serverKind() *kind[Server] {
 		},
 		remove: func(s *Server) (int, any, *apiError) {
 			status, out, e := c.servers.deleteAction("delete_server", s, func() {
+				// The firewalls still list the server for a while
+				// (FirewallLag): deleting one meanwhile is resource_in_use.
 				for _, f := range c.st.Firewalls {
-					f.AppliedTo = slices.DeleteFunc(f.AppliedTo, func(id int64) bool { return id == s.ID })
+					if slices.Contains(f.AppliedTo, s.ID) {
+						c.leaving = append(c.leaving, leaving{firewall: f.ID, server: s.ID, due: c.opts.Now().Add(FirewallLag)})
+					}
 				}
 			})
 			if e == nil {
@@ -312,6 +344,10 @@ func (c *Cloud) serverRoutes() {
 				return nil, nil, e
 			}
 		}
+		loc, _ := locationByName(s.Location)
+		if e := c.subnetReady(n, in.IPRange, loc.NetworkZone); e != nil {
+			return nil, nil, e
+		}
 		return func() *apiError { return c.attach(s, n, in.IPRange) }, []ref{{n.ID, "network"}}, nil
 	}))
 	c.handle("POST /servers/{id}/actions/detach_from_network", k.action("detach_from_network", func(s *Server, body []byte) (func() *apiError, []ref, *apiError) {
@@ -358,8 +394,10 @@ func (c *Cloud) createServer(r *http.Request, body []byte) (int, any, *apiError)
 	if !ok {
 		return 0, nil, invalid("server_type", "server type %v does not exist", in.ServerType)
 	}
-	img, _ := in.Image.(string)
-	if _, ok := Images[img]; !ok {
+	// Hetzner Cloud API reference, Servers: Create a Server — image is
+	// an image ID or name.
+	img, ok := imageName(in.Image)
+	if !ok {
 		return 0, nil, invalid("image", "image %v does not exist", in.Image)
 	}
 	loc := in.Location
