@@ -178,7 +178,7 @@ func (p *Provider) firewalls() api[hcloud.Firewall] {
 			r, err := p.c.Firewall.Delete(ctx, f)
 			return nil, r, err
 		},
-		busy: p.firewallBusy,
+		busy:   p.firewallBusy,
 		object: func(_ context.Context, f *hcloud.Firewall) (provider.Object, error) { return firewallObject(f), nil },
 	}
 }
