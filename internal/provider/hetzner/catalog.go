@@ -72,10 +72,43 @@ func (c *catalog) sold(location string) []string {
 	return out
 }
 
+// pick is the server type size means in location: the first of its
+// types (sizes) sold there; an error says what is sold instead.
+func (c *catalog) pick(size, location string) (string, error) {
+	ts, err := serverTypes(size)
+	if err != nil {
+		return "", err
+	}
+	for _, name := range ts {
+		if t := c.types[name]; t != nil && !t.Deprecated && t.Locations[location] {
+			return name, nil
+		}
+	}
+	sold := strings.Join(c.sold(location), ", ")
+	switch {
+	case len(ts) > 1:
+		return "", fmt.Errorf("size %s is server type %s, none of which hetzner sells in %s (it sells %s): name one of those as size", size, strings.Join(ts, ", "), location, sold)
+	case c.types[size] == nil:
+		return "", fmt.Errorf("hetzner has no server type %s (%s sells %s)", size, location, sold)
+	}
+	return "", fmt.Errorf("server type %s, which hetzner does not sell in %s (it sells %s)", size, location, sold)
+}
+
+// typeFor is the server type size means in the provider's location.
+func (p *Provider) typeFor(ctx context.Context, size string) (string, error) {
+	cat, err := p.catalog(ctx)
+	if err != nil {
+		return "", err
+	}
+	return cat.pick(size, p.opts.Location)
+}
+
 // CheckCloud implements provider.CloudChecker: every Vm's size must be a
-// server type the configured location sells (Hetzner Cloud API reference,
-// Server Types: locations, available; the CX line, for one, is not sold
-// in ash, hil or sin). One request per plan: the server types, cached.
+// server type the configured location sells, or a size (small, medium,
+// large) one of whose types it sells (Hetzner Cloud API reference, Server
+// Types: locations, available; the CX line, for one, is not sold in ash,
+// hil or sin, so small is cpx22 there). One request per plan: the server
+// types, cached.
 func (p *Provider) CheckCloud(ctx context.Context, rs []provider.Desired) ([]provider.Refusal, error) {
 	var vms []provider.Desired
 	for _, r := range rs {
@@ -100,21 +133,11 @@ func (p *Provider) CheckCloud(ctx context.Context, rs []provider.Desired) ([]pro
 		if size == "" {
 			size = "small"
 		}
-		typ, err := serverType(size)
-		if err != nil {
+		if _, err := serverTypes(size); err != nil {
 			continue // refused before planning
 		}
-		t := cat.types[typ]
-		sold := cat.sold(loc)
-		switch {
-		case t == nil:
-			out = append(out, provider.Refusal{Resource: r.Name, Path: "size", Reason: fmt.Sprintf("hetzner has no server type %s (%s sells %s)", typ, loc, strings.Join(sold, ", "))})
-		case t.Deprecated || !t.Locations[loc]:
-			what := "size " + size + " is server type " + typ
-			if size == typ {
-				what = "server type " + typ
-			}
-			out = append(out, provider.Refusal{Resource: r.Name, Path: "size", Reason: fmt.Sprintf("%s, which hetzner does not sell in %s (it sells %s)", what, loc, strings.Join(sold, ", "))})
+		if _, err := cat.pick(size, loc); err != nil {
+			out = append(out, provider.Refusal{Resource: r.Name, Path: "size", Reason: err.Error()})
 		}
 	}
 	return out, nil

@@ -119,7 +119,7 @@ func (p *Provider) checkResource(name, typ string, props map[string]any) []provi
 		checkPort("port", props["port"])
 	case "Vm":
 		if size, ok := literalString(props["size"]); ok {
-			if _, err := serverType(size); err != nil {
+			if _, err := serverTypes(size); err != nil {
 				refuse("size", "%v", err)
 			}
 		}

@@ -39,7 +39,7 @@ func TestCheckResources(t *testing.T) {
 		{"vm hostname", "web_0", "Vm", map[string]any{"size": "small"},
 			[]provider.Refusal{{Reason: "on hetzner a Vm name becomes the server's hostname and cannot contain '_'"}}},
 		{"vm size", "web", "Vm", map[string]any{"size": "huge"},
-			[]provider.Refusal{{Path: "size", Reason: `unknown size "huge" (use small, medium, large or a Hetzner server type such as cx23 or cpx21)`}}},
+			[]provider.Refusal{{Path: "size", Reason: `unknown size "huge" (use small, medium, large or a Hetzner server type such as cx23 or cpx22)`}}},
 		{"vm server type", "web", "Vm", map[string]any{"size": "cpx21"}, nil},
 		{"rule cidr", "sg", "SecurityGroup", map[string]any{"ingress": []any{map[string]any{"protocol": "tcp", "cidr": "10.0.0.5/16"}}},
 			[]provider.Refusal{{Path: "ingress[0].cidr", Reason: `"10.0.0.5/16" is not a network address in CIDR notation (hetzner firewalls take e.g. 10.0.0.0/16)`}}},

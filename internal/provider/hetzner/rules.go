@@ -108,23 +108,17 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 	if req.Type != "Vm" || req.ID == "" || !slices.Contains(req.Changed, "size") {
 		return out, nil
 	}
-	oldSize := property.StringOr(req.Prior, "size", "small")
 	newSize := property.StringOr(req.Properties, "size", "small")
 	if newSize == value.Unknown {
 		return out, nil
-	}
-	oldType, err1 := serverType(oldSize)
-	newType, err2 := serverType(newSize)
-	if err1 != nil || err2 != nil {
-		return out, nil // the checks before planning say so
 	}
 	cat, err := p.catalog(ctx)
 	if err != nil {
 		return out, err
 	}
-	from, to := cat.types[oldType], cat.types[newType]
-	if from == nil || to == nil {
-		return out, nil // CheckCloud refuses an unknown type
+	newType, err := cat.pick(newSize, p.opts.Location)
+	if err != nil {
+		return out, nil // CheckCloud refuses a size the location does not sell
 	}
 	sid, err := strconv.ParseInt(req.ID, 10, 64)
 	if err != nil {
@@ -136,6 +130,13 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 			return out, nil // gone: the plan creates it
 		}
 		return out, err
+	}
+	if s.ServerType == nil || isSize(newSize, s.ServerType.Name) {
+		return out, nil // already that size: nothing to resize
+	}
+	from, to := cat.types[s.ServerType.Name], cat.types[newType]
+	if from == nil || to == nil {
+		return out, nil
 	}
 	disk := s.PrimaryDiskSize
 	if disk == 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,10 +15,11 @@ import (
 	"github.com/kyku/action/internal/provider/property"
 )
 
-// serverKind maps Vm to a server in the configured location. size
-// small|medium|large → cx23|cx33|cx43, or any server type name (cpx21,
-// cax11, …); image is a Hetzner image name (debian-12, ubuntu-24.04, …) or
-// an image ID. The size and image as written, the SSH keys (which the API
+// serverKind maps Vm to a server in the configured location. size small,
+// medium or large is the first of its server types (sizes) the location
+// sells — cx23, cx33, cx43 in Europe, cpx22, cpx32, cpx42 in ash, hil and
+// sin — or any server type name (cpx21, cax11, …); image is a Hetzner
+// image name (debian-12, ubuntu-24.04, …) or an image ID. The size and image as written, the SSH keys (which the API
 // does not report) and which of network/subnet were asked for are kept in
 // labels so Read reports them. With a subnet the server is created
 // stopped, attached to the subnet's range, then started; with only a
@@ -26,18 +28,35 @@ import (
 // can shrink again) → power on.
 type serverKind struct{ p *Provider }
 
-var sizes = map[string]string{"small": "cx23", "medium": "cx33", "large": "cx43"}
+// sizes are the server types of each size, in order of preference: a
+// size is the first of them its location sells (Hetzner Cloud API
+// reference, Server Types: locations). 2, 4 and 8 shared x86 vCPUs with
+// 4, 8 and 16 GB: the CX line (cost-optimised) where it is sold, which is
+// Europe only, else the CPX line (sold in every location).
+var sizes = map[string][]string{
+	"small":  {"cx23", "cpx22", "cpx21"},
+	"medium": {"cx33", "cpx32", "cpx31"},
+	"large":  {"cx43", "cpx42", "cpx41"},
+}
 
 var serverTypeRE = regexp.MustCompile(`^[a-z]+[0-9]+[a-z]*$`)
 
-func serverType(size string) (string, error) {
-	if t, ok := sizes[size]; ok {
-		return t, nil
+// serverTypes lists the server types size may be: a size's (sizes), or
+// the server type it names.
+func serverTypes(size string) ([]string, error) {
+	if ts, ok := sizes[size]; ok {
+		return ts, nil
 	}
 	if serverTypeRE.MatchString(size) {
-		return size, nil
+		return []string{size}, nil
 	}
-	return "", fmt.Errorf("unknown size %q (use small, medium, large or a Hetzner server type such as cx23 or cpx21)", size)
+	return nil, fmt.Errorf("unknown size %q (use small, medium, large or a Hetzner server type such as cx23 or cpx22)", size)
+}
+
+// isSize reports whether server type typ is what size means somewhere.
+func isSize(size, typ string) bool {
+	ts, err := serverTypes(size)
+	return err == nil && slices.Contains(ts, typ)
 }
 
 func imageRef(image string) *hcloud.Image {
@@ -122,10 +141,8 @@ func (k serverKind) object(ctx context.Context, s *hcloud.Server, nets map[int64
 		typ = s.ServerType.Name
 	}
 	props["size"] = typ
-	if alias := s.Labels[labelSize]; alias != "" {
-		if t, err := serverType(alias); err == nil && t == typ {
-			props["size"] = alias
-		}
+	if alias := s.Labels[labelSize]; alias != "" && isSize(alias, typ) {
+		props["size"] = alias
 	}
 	switch {
 	case s.Labels[labelImage] != "":
@@ -184,7 +201,7 @@ func (k serverKind) object(ctx context.Context, s *hcloud.Server, nets map[int64
 
 // serverSpec is what a Vm asks of its server, read from its properties.
 type serverSpec struct {
-	size, typ string // the size as written (default small), the server type it means
+	size      string // the size as written (default small)
 	keys, fws []int64
 	netID     int64
 	ipRange   *net.IPNet
@@ -194,7 +211,7 @@ type serverSpec struct {
 func specOf(r provider.Resource) (serverSpec, error) {
 	sp := serverSpec{size: property.StringOr(r.Properties, "size", "small")}
 	var err error
-	if sp.typ, err = serverType(sp.size); err != nil {
+	if _, err = serverTypes(sp.size); err != nil {
 		return sp, err
 	}
 	if sp.keys, err = refIDs(r, "sshKeys"); err != nil {
@@ -216,8 +233,12 @@ func (k serverKind) Create(ctx context.Context, r provider.Resource) (provider.O
 	if image == "" {
 		return provider.Object{}, fmt.Errorf("property image is required")
 	}
+	typ, err := k.p.typeFor(ctx, sp.size)
+	if err != nil {
+		return provider.Object{}, err
+	}
 	opts := hcloud.ServerCreateOpts{
-		Name: r.CloudName, ServerType: &hcloud.ServerType{Name: sp.typ}, Image: imageRef(image),
+		Name: r.CloudName, ServerType: &hcloud.ServerType{Name: typ}, Image: imageRef(image),
 		Location: &hcloud.Location{Name: k.p.opts.Location}, UserData: property.String(r.Properties, "userData"),
 		Labels: serverLabels(r, sp.size, image, sp.attach, sp.keys), StartAfterCreate: hcloud.Ptr(sp.ipRange == nil),
 	}
@@ -340,8 +361,8 @@ func (k serverKind) Update(ctx context.Context, id string, r provider.Resource, 
 	if err != nil {
 		return provider.Object{}, err
 	}
-	if s.ServerType == nil || s.ServerType.Name != sp.typ {
-		if err := k.rescale(ctx, s, sp.typ); err != nil {
+	if s.ServerType == nil || !isSize(sp.size, s.ServerType.Name) {
+		if err := k.rescale(ctx, s, sp.size); err != nil {
 			return provider.Object{}, err
 		}
 	}
@@ -376,9 +397,32 @@ func (k serverKind) Update(ctx context.Context, id string, r provider.Resource, 
 	return k.Read(ctx, id)
 }
 
-// rescale changes the server type: power off, change type (keeping the
-// disk so it can shrink again), power on, wait until running.
-func (k serverKind) rescale(ctx context.Context, s *hcloud.Server, typ string) error {
+// rescale changes the server type to the one size means: power off,
+// change type (keeping the disk so it can shrink again), power on, wait
+// until running. A change the API would refuse (another architecture or
+// storage type, a smaller disk, a type the location does not sell) is
+// refused before the server is powered off.
+func (k serverKind) rescale(ctx context.Context, s *hcloud.Server, size string) error {
+	typ, err := k.p.typeFor(ctx, size)
+	if err != nil {
+		return err
+	}
+	cat, err := k.p.catalog(ctx)
+	if err != nil {
+		return err
+	}
+	if s.ServerType == nil {
+		return fmt.Errorf("server %d reports no server type", s.ID)
+	}
+	if from, to := cat.types[s.ServerType.Name], cat.types[typ]; from != nil && to != nil {
+		disk := s.PrimaryDiskSize
+		if disk == 0 {
+			disk = from.Disk
+		}
+		if reason := resizeRefusal(from, to, disk); reason != "" {
+			return fmt.Errorf("property size: %s: replace the server", reason)
+		}
+	}
 	if s.Status != hcloud.ServerStatusOff {
 		err := k.p.act(ctx, "power off server", func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
 			return one(k.p.c.Server.Poweroff(ctx, s))
@@ -387,7 +431,7 @@ func (k serverKind) rescale(ctx context.Context, s *hcloud.Server, typ string) e
 			return err
 		}
 	}
-	err := k.p.act(ctx, "change server type to "+typ, func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
+	err = k.p.act(ctx, "change server type to "+typ, func(ctx context.Context) ([]*hcloud.Action, *hcloud.Response, error) {
 		return one(k.p.c.Server.ChangeType(ctx, s, hcloud.ServerChangeTypeOpts{ServerType: &hcloud.ServerType{Name: typ}, UpgradeDisk: false}))
 	})
 	if err != nil {

@@ -63,6 +63,8 @@ var ServerTypes = map[string]ServerType{
 	"cpx22": {ID: 108, Cores: 2, Memory: 4, Disk: 80, CPUType: "shared", Architecture: "x86", StorageType: "local", Locations: world},
 	"cpx31": {ID: 24, Cores: 4, Memory: 8, Disk: 160, CPUType: "shared", Architecture: "x86", StorageType: "local", Locations: world},
 	"cpx32": {ID: 109, Cores: 4, Memory: 8, Disk: 160, CPUType: "shared", Architecture: "x86", StorageType: "local", Locations: world},
+	"cpx41": {ID: 25, Cores: 8, Memory: 16, Disk: 240, CPUType: "shared", Architecture: "x86", StorageType: "local", Locations: world},
+	"cpx42": {ID: 110, Cores: 8, Memory: 16, Disk: 320, CPUType: "shared", Architecture: "x86", StorageType: "local", Locations: world},
 	"cax11": {ID: 45, Cores: 2, Memory: 4, Disk: 40, CPUType: "shared", Architecture: "arm", StorageType: "local", Locations: europe},
 	"cax21": {ID: 93, Cores: 4, Memory: 8, Disk: 80, CPUType: "shared", Architecture: "arm", StorageType: "local", Locations: europe},
 	"ccx13": {ID: 96, Cores: 2, Memory: 8, Disk: 80, CPUType: "dedicated", Architecture: "x86", StorageType: "local", Locations: world},
