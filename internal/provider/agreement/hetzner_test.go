@@ -86,7 +86,7 @@ func hetznerCloud() *cloud {
 		it: map[string][]kv{
 			"Vpc":           {{"cidr", "10.5.0.0/16"}, {"distributeAcrossAzs", "0"}, {"tags", "{ k: one }"}},
 			"Subnet":        {{"network", `"${net}"`}, {"cidr", "10.0.9.0/24"}, {"zone", "eu-central"}, {"public", "false"}},
-			"SecurityGroup": {{"network", `"${net}"`}, {"ingress", "[ { port: 22, cidr: 10.0.0.0/16 } ]"}, {"egress", "[ { protocol: all, cidr: 0.0.0.0/0 } ]"}, {"tags", "{ k: one }"}},
+			"SecurityGroup": {{"network", `"${net}"`}, {"ingress", "[ { port: 22, cidr: 198.51.100.0/24 } ]"}, {"egress", "[ { protocol: all, cidr: 0.0.0.0/0 } ]"}, {"tags", "{ k: one }"}},
 			"SshKey":        {{"publicKey", `"` + keyC + `"`}, {"tags", "{ k: one }"}},
 			"Vm": {{"network", `"${net}"`}, {"subnet", `"${sub}"`}, {"securityGroups", `[ "${sg}" ]`}, {"sshKeys", `[ "${key}" ]`},
 				{"size", "small"}, {"image", "debian-12"}, {"userData", `"echo one"`}, {"tags", "{ k: one }"}},
@@ -102,7 +102,7 @@ func hetznerCloud() *cloud {
 			"Subnet.zone":             {{to: "us-east"}},
 			"Subnet.public":           {{to: "true"}},
 			"SecurityGroup.network":   {{to: `"${net2}"`}},
-			"SecurityGroup.ingress":   {{to: "[ { port: 2222, cidr: 10.0.0.0/16 } ]"}},
+			"SecurityGroup.ingress":   {{to: "[ { port: 2222, cidr: 198.51.100.0/24 } ]"}},
 			"SecurityGroup.egress":    {{to: "[ { port: 443, cidr: 0.0.0.0/0 } ]"}},
 			"SecurityGroup.tags":      tagsCase(),
 			"SshKey.publicKey":        {{to: `"` + keyA + `"`}},

@@ -134,7 +134,9 @@ func (p *Provider) checkResource(name, typ string, props map[string]any) []provi
 				at := fmt.Sprintf("%s[%d]", dir, i)
 				if cidr, ok := literalString(m["cidr"]); ok && cidr != "" {
 					if _, ipn, err := net.ParseCIDR(cidr); err != nil || ipn.String() != cidr {
-						refuse(at+".cidr", "%q is not a network address in CIDR notation (hetzner firewalls take e.g. 10.0.0.0/16)", cidr)
+						refuse(at+".cidr", "%q is not a network address in CIDR notation (hetzner firewalls take e.g. 203.0.113.0/24)", cidr)
+					} else if pfx, err := netip.ParsePrefix(cidr); err == nil && pfx.Addr().Is4() && private(pfx) {
+						refuse(at+".cidr", "%s is a private range, and hetzner firewalls filter only a server's public interface: traffic over a private network never passes them (it is not filtered), so this rule can never match; remove it, or name public addresses", cidr)
 					}
 				}
 				proto := property.StringOr(m, "protocol", "tcp")

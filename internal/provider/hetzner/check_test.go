@@ -42,7 +42,14 @@ func TestCheckResources(t *testing.T) {
 			[]provider.Refusal{{Path: "size", Reason: `unknown size "huge" (use small, medium, large or a Hetzner server type such as cx23 or cpx22)`}}},
 		{"vm server type", "web", "Vm", map[string]any{"size": "cpx21"}, nil},
 		{"rule cidr", "sg", "SecurityGroup", map[string]any{"ingress": []any{map[string]any{"protocol": "tcp", "cidr": "10.0.0.5/16"}}},
-			[]provider.Refusal{{Path: "ingress[0].cidr", Reason: `"10.0.0.5/16" is not a network address in CIDR notation (hetzner firewalls take e.g. 10.0.0.0/16)`}}},
+			[]provider.Refusal{{Path: "ingress[0].cidr", Reason: `"10.0.0.5/16" is not a network address in CIDR notation (hetzner firewalls take e.g. 203.0.113.0/24)`}}},
+		{"private source", "sg", "SecurityGroup", map[string]any{
+			"ingress": []any{map[string]any{"port": float64(22), "cidr": "10.0.0.0/16"}, map[string]any{"port": float64(22), "cidr": "203.0.113.0/24"}},
+			"egress":  []any{map[string]any{"protocol": "all", "cidr": "192.168.0.0/24"}, map[string]any{"protocol": "all", "cidr": "0.0.0.0/0"}}},
+			[]provider.Refusal{
+				{Path: "ingress[0].cidr", Reason: "10.0.0.0/16 is a private range, and hetzner firewalls filter only a server's public interface: traffic over a private network never passes them (it is not filtered), so this rule can never match; remove it, or name public addresses"},
+				{Path: "egress[0].cidr", Reason: "192.168.0.0/24 is a private range, and hetzner firewalls filter only a server's public interface: traffic over a private network never passes them (it is not filtered), so this rule can never match; remove it, or name public addresses"},
+			}},
 		{"port range", "tg", "TargetGroup", map[string]any{"targets": []any{"${web}"}, "port": float64(70000)},
 			[]provider.Refusal{{Path: "port", Reason: "port 70000 is not between 1 and 65535"}}},
 		{"network smaller than /24", "net", "Vpc", map[string]any{"cidr": "10.0.0.0/25"},
@@ -78,7 +85,7 @@ func TestCheckResources(t *testing.T) {
 func rules(n int, proto string) []any {
 	out := make([]any, n)
 	for i := range out {
-		out[i] = map[string]any{"protocol": proto, "cidr": fmt.Sprintf("10.%d.0.0/16", i)}
+		out[i] = map[string]any{"protocol": proto, "cidr": fmt.Sprintf("198.%d.0.0/16", i)}
 	}
 	return out
 }

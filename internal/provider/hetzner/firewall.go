@@ -27,7 +27,15 @@ type firewallKind struct{ p *Provider }
 
 const allDescription = "kyku:all"
 
-// toRules turns the Kyku rules of one direction into Hetzner rules.
+// everyone are the networks of a rule from or to 0.0.0.0/0: every IPv4
+// address and, since servers get IPv6 addresses, every IPv6 one (::/0).
+var everyone = []net.IPNet{
+	{IP: net.IPv4zero.To4(), Mask: net.CIDRMask(0, 32)},
+	{IP: net.IPv6zero, Mask: net.CIDRMask(0, 128)},
+}
+
+// toRules turns the Kyku rules of one direction into Hetzner rules; a
+// rule from (or to) 0.0.0.0/0 covers ::/0 too.
 func toRules(dir hcloud.FirewallRuleDirection, rules []any) ([]hcloud.FirewallRule, error) {
 	var out []hcloud.FirewallRule
 	for i, raw := range rules {
@@ -47,10 +55,14 @@ func toRules(dir hcloud.FirewallRuleDirection, rules []any) ([]hcloud.FirewallRu
 			if port != "" {
 				r.Port = hcloud.Ptr(port)
 			}
+			ips := []net.IPNet{*ipn}
+			if cidr == "0.0.0.0/0" {
+				ips = everyone
+			}
 			if dir == hcloud.FirewallRuleDirectionIn {
-				r.SourceIPs = []net.IPNet{*ipn}
+				r.SourceIPs = ips
 			} else {
-				r.DestinationIPs = []net.IPNet{*ipn}
+				r.DestinationIPs = ips
 			}
 			return r
 		}
@@ -100,7 +112,14 @@ func fromRules(rules []hcloud.FirewallRule) (ingress, egress []any) {
 		if r.Direction == hcloud.FirewallRuleDirectionOut {
 			ips = r.DestinationIPs
 		}
+		all4 := false
 		for _, ipn := range ips {
+			all4 = all4 || ipn.String() == "0.0.0.0/0"
+		}
+		for _, ipn := range ips {
+			if all4 && ipn.String() == "::/0" {
+				continue // part of the rule from 0.0.0.0/0
+			}
 			rule := map[string]any{"protocol": string(r.Protocol), "cidr": ipn.String()}
 			switch {
 			case r.Description != nil && *r.Description == allDescription:
