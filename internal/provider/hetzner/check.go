@@ -36,6 +36,14 @@ const (
 // Cloud API reference, Locations: network_zone).
 var networkZones = []string{"eu-central", "us-east", "us-west", "ap-southeast"}
 
+// zoneOf is the network zone of each location (Hetzner Cloud API
+// reference, Locations: network_zone): a server or load balancer attaches
+// only to a subnet of its location's zone.
+var zoneOf = map[string]string{
+	"fsn1": "eu-central", "nbg1": "eu-central", "hel1": "eu-central",
+	"ash": "us-east", "hil": "us-west", "sin": "ap-southeast",
+}
+
 // CheckResources implements provider.ResourceChecker: what Hetzner cannot
 // carry, its documented limits and its name rules are refused at plan
 // time, positioned in the config, instead of failing halfway through an
@@ -48,7 +56,80 @@ func (p *Provider) CheckResources(rs []provider.Desired) []provider.Refusal {
 			out = append(out, ref)
 		}
 	}
+	return append(out, p.checkZones(rs)...)
+}
+
+// checkZones refuses attachments the API would refuse for the network
+// zone: a Vm in a subnet of another zone than its location's, and a Vm or
+// load balancer attached to a network with no subnet in that zone (the
+// API answers no_subnet_available: Hetzner Cloud API reference, Servers:
+// Attach a Server to a Network).
+func (p *Provider) checkZones(rs []provider.Desired) []provider.Refusal {
+	zone, ok := zoneOf[p.opts.Location]
+	if !ok {
+		return nil // an unknown location fails on its own
+	}
+	subnets := map[string]provider.Desired{}
+	inZone := map[string]bool{} // network → has a subnet in the location's zone
+	for _, r := range rs {
+		if r.Type == "Vpc" {
+			// Auto-subnets (distributeAcrossAzs) go to the location's zone.
+			if n, ok := r.Properties["distributeAcrossAzs"].(float64); !ok || n > 0 {
+				inZone[r.Name] = true
+			}
+		}
+		if r.Type != "Subnet" {
+			continue
+		}
+		subnets[r.Name] = r
+		z, known := literalString(r.Properties["zone"])
+		if net := refName(r.Properties["network"]); net != "" && (!known || z == zone) {
+			inZone[net] = true
+		}
+	}
+	var out []provider.Refusal
+	for _, r := range rs {
+		if r.Type != "Vm" && r.Type != "LoadBalancer" {
+			continue
+		}
+		if s, set := r.Properties["subnet"]; set && r.Type == "Vm" {
+			sn, ok := subnets[refName(s)]
+			if z, known := literalString(sn.Properties["zone"]); ok && known && z != zone {
+				out = append(out, provider.Refusal{Resource: r.Name, Path: "subnet", Reason: fmt.Sprintf("subnet %s is in network zone %s, and a server in %s attaches only to a subnet of %s", sn.Name, z, p.opts.Location, zone)})
+			}
+			continue
+		}
+		if net := refName(r.Properties["network"]); net != "" && !inZone[net] && declared(rs, net) {
+			out = append(out, provider.Refusal{Resource: r.Name, Path: "network", Reason: fmt.Sprintf("network %s has no subnet in %s's network zone %s, which the %s attaches to: add one (a Subnet with zone %s, or distributeAcrossAzs on the network)", net, p.opts.Location, zone, map[string]string{"Vm": "server", "LoadBalancer": "load balancer"}[r.Type], zone)})
+		}
+	}
 	return out
+}
+
+// refName is the resource a property refers to whole ("${net}" or
+// "${net.id}"), or "".
+func refName(v any) string {
+	s, _ := v.(string)
+	inner, ok := strings.CutPrefix(s, "${")
+	if !ok {
+		return ""
+	}
+	inner, ok = strings.CutSuffix(inner, "}")
+	if !ok || strings.ContainsAny(inner, "${} ") {
+		return ""
+	}
+	return strings.TrimSuffix(inner, ".id")
+}
+
+// declared reports whether rs holds a Vpc named name (a network Kyku
+// manages, whose subnets it knows).
+func declared(rs []provider.Desired, name string) bool {
+	for _, r := range rs {
+		if r.Name == name && r.Type == "Vpc" {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Provider) checkResource(name, typ string, props map[string]any) []provider.Refusal {

@@ -89,3 +89,36 @@ func rules(n int, proto string) []any {
 	}
 	return out
 }
+
+// A server or load balancer attaches only to a subnet of its location's
+// network zone (fsn1: eu-central): a Vm in a subnet of another zone, or
+// on a network without a subnet there, is refused at plan, not by the
+// API's no_subnet_available half-way through an apply.
+func TestZonesOfAttachments(t *testing.T) {
+	p := setup(t).p // fsn1
+	net := provider.Desired{Name: "net", Type: "Vpc", Properties: map[string]any{"cidr": "10.0.0.0/16", "distributeAcrossAzs": float64(0)}}
+	far := provider.Desired{Name: "far", Type: "Subnet", Properties: map[string]any{"network": "${net}", "cidr": "10.0.1.0/24", "zone": "us-east"}}
+	near := provider.Desired{Name: "near", Type: "Subnet", Properties: map[string]any{"network": "${net}", "cidr": "10.0.2.0/24", "zone": "eu-central"}}
+	vm := func(name string, props map[string]any) provider.Desired {
+		return provider.Desired{Name: name, Type: "Vm", Properties: props}
+	}
+	got := p.CheckResources([]provider.Desired{net, far,
+		vm("in-far", map[string]any{"network": "${net}", "subnet": "${far}"}),
+		vm("on-net", map[string]any{"network": "${net}"}),
+		{Name: "lb", Type: "LoadBalancer", Properties: map[string]any{"network": "${net}", "targetGroup": "${tg}"}},
+	})
+	want := []provider.Refusal{
+		{Resource: "in-far", Path: "subnet", Reason: "subnet far is in network zone us-east, and a server in fsn1 attaches only to a subnet of eu-central"},
+		{Resource: "on-net", Path: "network", Reason: "network net has no subnet in fsn1's network zone eu-central, which the server attaches to: add one (a Subnet with zone eu-central, or distributeAcrossAzs on the network)"},
+		{Resource: "lb", Path: "network", Reason: "network net has no subnet in fsn1's network zone eu-central, which the load balancer attaches to: add one (a Subnet with zone eu-central, or distributeAcrossAzs on the network)"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("CheckResources (-want +got):\n%s", diff)
+	}
+	if got := p.CheckResources([]provider.Desired{net, far, near,
+		vm("in-near", map[string]any{"network": "${net}", "subnet": "${near}"}),
+		vm("on-net", map[string]any{"network": "${net}"}),
+	}); len(got) != 0 {
+		t.Errorf("a subnet in the zone: refused %v", got)
+	}
+}
