@@ -104,11 +104,11 @@ func TestSecretsInTheAddressNeverReachAMessage(t *testing.T) {
 func TestRedact(t *testing.T) {
 	for in, want := range map[string]string{
 		"https://gitlab.example.com/api/v4/projects/7/terraform/state/prod": "https://gitlab.example.com/api/v4/projects/7/terraform/state/prod",
-		"https://u:p@h.example/s?access_token=t&x=1&x=2":                     "https://h.example/s?access_token=REDACTED&x=REDACTED&x=REDACTED",
-		"https://h.example/s?tok3n":                                          "https://h.example/s?tok3n=REDACTED",
-		"https://h.example/s#frag-secret":                                    "https://h.example/s",
-		"http://u:p@bad host/s?t=secret":                                     "http://bad host/s",
-		"u:p@host/s?token":                                                   "?://host/s",
+		"https://u:p@h.example/s?access_token=t&x=1&x=2":                    "https://h.example/s?access_token=REDACTED&x=REDACTED&x=REDACTED",
+		"https://h.example/s?tok3n":                                         "https://h.example/s?tok3n=REDACTED",
+		"https://h.example/s#frag-secret":                                   "https://h.example/s",
+		"http://u:p@bad host/s?t=secret":                                    "http://bad host/s",
+		"u:p@host/s?token":                                                  "?://host/s",
 	} {
 		if got := httpstate.Redact(in); got != want {
 			t.Errorf("redact(%q) = %q, want %q", in, got, want)
