@@ -9,9 +9,12 @@
 // "<owner>/<repo>/" (Confine rewrites the backend's prefix, or a local
 // backend's path, under it; a config's own prefix is taken relative to it
 // and ".." or an absolute path is refused), so one repository can never
-// name another's keys. Without a policy the namespace still holds, the
-// `sim` provider is refused and `endpoint`/`profile` overrides are
-// refused.
+// name another's keys. Without a policy the bot fails closed: every
+// provider is refused (aws and hetzner would act with the bot's own
+// credentials, the sim on its disk), as are `endpoint`/`profile`
+// overrides. Whatever the policy, an `import` and an aws-kms key act with
+// the repository's role (a bucket granted with one) or not at all, unless
+// the policy says allow-import.
 //
 // It is pure: no I/O. Concurrency: a parsed *Policy and a Grant are
 // immutable and safe to share.

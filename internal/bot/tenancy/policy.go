@@ -36,6 +36,13 @@ type Rule struct {
 	// AllowProfile lets their configs pick an AWS `profile` of the bot's
 	// host: off by default.
 	AllowProfile bool `yaml:"allow-profile"`
+	// AllowImport lets their configs `import` objects with a provider that
+	// acts with the bot's own credentials (hetzner, or aws on a bucket
+	// without a role): off, an import could adopt any object those
+	// credentials reach — another tenant's, the operator's — and a later
+	// apply could destroy it. With a bucket role, aws imports act with the
+	// role and need no grant.
+	AllowImport bool `yaml:"allow-import"`
 }
 
 // Bucket is one bucket a rule grants and the IAM role Kyku assumes to use
@@ -104,13 +111,16 @@ type Grant struct {
 	Repo string // "owner/repo", as the repository is named
 	// Governed is set when a policy decided this grant: Buckets and
 	// Providers are then exhaustive. Without a policy (Governed false) any
-	// bucket and any provider but sim may be used.
+	// bucket may be named, but no provider may be used: every provider the
+	// bot has acts with the bot's own credentials (aws, hetzner) or disk
+	// (sim), so only a policy can hand them to a repository.
 	Governed      bool
 	Matched       bool // a rule matched (always false without a policy)
 	Buckets       []Bucket
 	Providers     []string
 	AllowEndpoint bool
 	AllowProfile  bool
+	AllowImport   bool
 }
 
 // For is the grant of repository owner/repo: the first rule that matches,
@@ -129,7 +139,7 @@ func (p *Policy) For(owner, repo string) Grant {
 		}) {
 			g.Matched = true
 			g.Buckets, g.Providers = r.Buckets, r.Providers
-			g.AllowEndpoint, g.AllowProfile = r.AllowEndpoint, r.AllowProfile
+			g.AllowEndpoint, g.AllowProfile, g.AllowImport = r.AllowEndpoint, r.AllowProfile, r.AllowImport
 			return g
 		}
 	}
@@ -143,12 +153,10 @@ func (g Grant) Namespace() string {
 	return strings.ToLower(g.Repo)
 }
 
-// AllowsProvider reports whether the repository may use provider name.
+// AllowsProvider reports whether the repository may use provider name:
+// never without a policy (fail closed), otherwise when its rule lists it.
 func (g Grant) AllowsProvider(name string) bool {
-	if !g.Governed {
-		return name != "sim"
-	}
-	return slices.Contains(g.Providers, name)
+	return g.Governed && slices.Contains(g.Providers, name)
 }
 
 // Bucket returns the granted bucket called name.

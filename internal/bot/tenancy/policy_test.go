@@ -48,8 +48,8 @@ func TestParseAndFor(t *testing.T) {
 		})
 	}
 	var none *Policy
-	if g := none.For("a", "b"); g.Governed || !g.AllowsProvider("aws") || g.AllowsProvider("sim") {
-		t.Errorf("no policy: grant %+v", g)
+	if g := none.For("a", "b"); g.Governed || g.AllowsProvider("aws") || g.AllowsProvider("hetzner") || g.AllowsProvider("sim") {
+		t.Errorf("no policy: grant %+v allows a provider", g)
 	}
 }
 
@@ -107,7 +107,12 @@ func TestConfine(t *testing.T) {
 		{name: "prefix taken relative to the namespace", grant: acme, yaml: s3("  prefix: prod/network\n"),
 			wantPrefix: "acme/infra/prod/network", wantRole: "arn:aws:iam::123456789012:role/kyku-acme"},
 		{name: "no prefix: the namespace", grant: acme, yaml: s3(""), wantPrefix: "acme/infra", wantRole: "arn:aws:iam::123456789012:role/kyku-acme"},
-		{name: "no policy: any bucket, still confined", grant: open, yaml: s3("  prefix: x\n"), wantPrefix: "acme/infra/x"},
+		{name: "aws refused without a policy", grant: open, yaml: s3("  prefix: x\n"),
+			wantErr: []string{"kyku.yaml:1:1: ", `provider "aws" is not allowed in the bot without an operator policy (KYKU_BOT_POLICY): it would act with the bot's own AWS credentials`, "providers: [aws]"}},
+		{name: "hetzner refused without a policy", grant: open, yaml: "provider: hetzner\nbackend: { type: s3, bucket: b-state, region: eu-west-1 }\nresources: {}\n",
+			wantErr: []string{"kyku.yaml:1:", `provider "hetzner" is not allowed in the bot without an operator policy (KYKU_BOT_POLICY): it would act with the bot's own HCLOUD_TOKEN`, "providers: [hetzner]"}},
+		{name: "hetzner refused by the policy", grant: acme, yaml: "provider: hetzner\nbackend: { type: s3, bucket: acme-shared, region: eu-west-1 }\nresources: {}\n",
+			wantErr: []string{`provider "hetzner" is not allowed for acme/infra by the bot's policy; the operator allows it with providers: [hetzner]`}},
 		{name: "climbing out", grant: acme, yaml: s3("  prefix: ../other/repo\n"), wantErr: []string{"kyku.yaml:2:", `backend prefix: "../other/repo" climbs out`}},
 		{name: "climbing out in the middle", grant: acme, yaml: s3("  prefix: a/../../b\n"), wantErr: []string{"climbs out"}},
 		{name: "absolute", grant: acme, yaml: s3("  prefix: /acme/other\n"), wantErr: []string{`"/acme/other" is absolute`}},
@@ -213,5 +218,72 @@ func TestConfineKeepsEncryption(t *testing.T) {
 	}
 	if got.Config.Encryption == nil || got.Config.Encryption.Key != "passphrase" {
 		t.Errorf("confined encryption = %+v, want the config's passphrase encryption", got.Config.Encryption)
+	}
+}
+
+// TestConfineImportsAndKMS: an import, and an aws-kms key, act with the
+// repository's role or not at all. Without a role (or a policy) the bot
+// would use its own credentials: an import could adopt another tenant's
+// object (and a later apply destroy it), a KMS key be used with rights
+// that reach every tenant's. Each refusal names the file and line, and the
+// policy key that would allow it.
+func TestConfineImportsAndKMS(t *testing.T) {
+	p, err := Parse("policy.yaml", []byte(example+`  - match: ["hetz/*"]
+    buckets: [{ name: hetz-state }]
+    providers: [hetzner]
+  - match: ["hetz-trusted/*"]
+    buckets: [{ name: hetz-state }]
+    providers: [hetzner]
+    allow-import: true
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	imp := "import:\n  - { to: db, id: \"i-0another-tenants\" }\n"
+	res := "resources:\n  db: { type: Vm, properties: { image: debian-12 } }\n"
+	for _, tc := range []struct {
+		name    string
+		grant   Grant
+		yaml    string
+		wantErr []string // nil: allowed
+	}{
+		{"aws import with the bucket's role", p.For("acme", "infra"),
+			"provider: aws\nbackend: { type: s3, bucket: acme-kyku-state, region: eu-west-1 }\n" + imp + res, nil},
+		{"aws import on a bucket without a role", p.For("acme", "infra"),
+			"provider: aws\nbackend: { type: s3, bucket: acme-shared, region: eu-west-1 }\n" + imp + res,
+			[]string{"kyku.yaml:4:5: import of db (id i-0another-tenants) is not allowed for acme/infra by the bot's policy: it would adopt whatever object the bot's own AWS credentials (its bucket has no role) reach",
+				"repositories[].buckets[].role", "allow-import: true"}},
+		{"hetzner import", p.For("hetz", "app"),
+			"provider: hetzner\nbackend: { type: s3, bucket: hetz-state, region: eu-west-1 }\n" + imp + res,
+			[]string{"kyku.yaml:4:5: import of db", "the bot's own HCLOUD_TOKEN", "allow-import: true"}},
+		{"hetzner import with allow-import", p.For("hetz-trusted", "app"),
+			"provider: hetzner\nbackend: { type: s3, bucket: hetz-state, region: eu-west-1 }\n" + imp + res, nil},
+		{"sim import (its cloud is the repository's)", p.For("sandbox", "x"), "provider: sim\n" + imp + res, nil},
+		{"aws-kms with the bucket's role", p.For("acme", "infra"),
+			"provider: aws\nbackend: { type: s3, bucket: acme-kyku-state, region: eu-west-1 }\nencryption: { key: aws-kms, keyId: alias/acme }\n" + res, nil},
+		{"aws-kms without a role", p.For("acme", "infra"),
+			"provider: aws\nbackend: { type: s3, bucket: acme-shared, region: eu-west-1 }\nencryption: { key: aws-kms, keyId: alias/acme }\n" + res,
+			[]string{"kyku.yaml:3:1: encryption key aws-kms needs the repository's role", "repositories[].buckets[].role"}},
+		{"aws-kms as the fallback, without a role", p.For("hetz", "app"),
+			"provider: hetzner\nbackend: { type: s3, bucket: hetz-state, region: eu-west-1 }\nencryption:\n  key: passphrase\n  fallback: { key: aws-kms, keyId: alias/old }\n" + res,
+			[]string{"kyku.yaml:5:3: encryption key aws-kms needs the repository's role"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Confine(parse(t, tc.yaml), tc.grant)
+			if tc.wantErr == nil {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("allowed, want a refusal")
+			}
+			for _, w := range tc.wantErr {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("err = %v\nwant %q", err, w)
+				}
+			}
+		})
 	}
 }
