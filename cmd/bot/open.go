@@ -67,6 +67,9 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 				if s == nil {
 					s = map[string]string{}
 				}
+				if err := t.AdoptDir(simRoot, settings["dir"]); err != nil {
+					return nil, err
+				}
 				s["dir"] = filepath.Join(simRoot, filepath.FromSlash(settings["dir"]))
 				return sim.Factory(ctx, s, getenv)
 			},

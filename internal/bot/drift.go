@@ -84,7 +84,7 @@ func (b *Bot) DriftRound(ctx context.Context) error {
 				continue
 			}
 			repos++
-			ev := event{installation: in.ID, owner: r.Owner, repo: r.Name, defaultBranch: r.DefaultBranch}
+			ev := event{installation: in.ID, owner: r.Owner, repo: r.Name, defaultBranch: r.DefaultBranch, repoID: r.ID, created: r.Created}
 			switch err := b.queue.Submit(b.driftRouteJob("drift-schedule", ev, driftFilter{})); {
 			case errors.Is(err, queue.ErrFull):
 				full++

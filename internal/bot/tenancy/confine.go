@@ -21,6 +21,12 @@ type Confined struct {
 	// Role is the IAM role to assume for the backend's bucket ("" for the
 	// bot's own credentials).
 	Role string
+	// Legacy is where the backend's objects lived while namespaces were
+	// keyed by the repository's name: the prefix (s3, gcs, spaces) or
+	// relative path (local) "<owner>/<repo>/<the config's own>"; "" for
+	// an http backend, which has no namespace. LegacySimDir is the same
+	// for the sim's dir ("" without the sim).
+	Legacy, LegacySimDir string
 }
 
 // Confine checks cfg against g and returns the confined copy. Every
@@ -30,7 +36,11 @@ type Confined struct {
 // absolute or climbs with "..". cfg itself is not changed.
 func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 	var ds diag.Diagnostics
-	ns := g.Namespace()
+	ns, legacy := g.Namespace(), g.LegacyNamespace()
+	if ns == "" {
+		ds.Add(cfg.Provider.Pos, "the repository %s has no numeric ID, which its namespace is keyed by", g.Repo)
+		return nil, ds
+	}
 	who := "for " + g.Repo + " by the bot's policy"
 	if !g.Governed {
 		who = "in the bot without an operator policy (KYKU_BOT_POLICY)"
@@ -66,6 +76,7 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 		if err != nil {
 			ds.Add(cfg.Provider.Pos, "provider setting dir: %v", err)
 		}
+		out.LegacySimDir, _ = under(legacy, settings["dir"], "sim")
 		settings["dir"] = dir
 	}
 
@@ -81,6 +92,7 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 		if err != nil {
 			ds.Add(nb.Pos, "backend path: %v", err)
 		}
+		out.Legacy, _ = under(legacy, nb.Path, "")
 		nb.Path = p
 		out.Config.Backend = &nb
 	case b.Type == "s3" || b.Type == "spaces" || b.Type == "gcs":
@@ -109,6 +121,7 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 		if err != nil {
 			ds.Add(b.Pos, "backend prefix: %v", err)
 		}
+		out.Legacy, _ = under(legacy, nb.Prefix, "")
 		nb.Prefix = p
 		out.Config.Backend = &nb
 	case b.Type == "http":

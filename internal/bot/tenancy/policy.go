@@ -8,6 +8,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -108,7 +109,11 @@ func Parse(name string, data []byte) (*Policy, error) {
 
 // Grant is what a policy allows one repository.
 type Grant struct {
-	Repo string // "owner/repo", as the repository is named
+	Repo string // "owner/repo", as the repository is named (for display and the policy's globs)
+	// ID is the repository's numeric ID: its namespace is keyed by it, so
+	// a renamed repository keeps its state and one registered again under
+	// an old name does not inherit it.
+	ID int64
 	// Governed is set when a policy decided this grant: Buckets and
 	// Providers are then exhaustive. Without a policy (Governed false) any
 	// bucket may be named, but no provider may be used: every provider the
@@ -123,10 +128,11 @@ type Grant struct {
 	AllowImport   bool
 }
 
-// For is the grant of repository owner/repo: the first rule that matches,
-// an empty grant when none does, and the defaults when p is nil.
-func (p *Policy) For(owner, repo string) Grant {
-	g := Grant{Repo: owner + "/" + repo}
+// For is the grant of repository owner/repo (numeric ID id): the first
+// rule that matches, an empty grant when none does, and the defaults when
+// p is nil.
+func (p *Policy) For(owner, repo string, id int64) Grant {
+	g := Grant{Repo: owner + "/" + repo, ID: id}
 	if p == nil {
 		return g
 	}
@@ -147,9 +153,20 @@ func (p *Policy) For(owner, repo string) Grant {
 }
 
 // Namespace is the key prefix every object of the repository lives under:
-// "<owner>/<repo>" in lower case (GitHub names are case-insensitive, so
-// "Acme/Infra" and "acme/infra" share one).
+// "repo.<numeric ID>" (e.g. "repo.1296269"). A GitHub owner name holds no
+// ".", so no namespace keyed by a name ever equals one keyed by an ID.
+// "" when the ID is unknown (Confine refuses).
 func (g Grant) Namespace() string {
+	if g.ID <= 0 {
+		return ""
+	}
+	return "repo." + strconv.FormatInt(g.ID, 10)
+}
+
+// LegacyNamespace is where the repository's objects lived while namespaces
+// were keyed by its name: "<owner>/<repo>" in lower case. The bot moves
+// what it finds there into Namespace once.
+func (g Grant) LegacyNamespace() string {
 	return strings.ToLower(g.Repo)
 }
 
