@@ -20,7 +20,7 @@ import (
 )
 
 // envSimRoot is the directory the sim provider's clouds live under (each
-// repository's under <owner>/<repo>/, when the policy allows the sim).
+// repository's under repo.<numeric ID>/, when the policy allows the sim).
 const envSimRoot = "KYKU_BOT_SIM_ROOT"
 
 func main() {

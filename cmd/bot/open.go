@@ -39,7 +39,13 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 		if bc == nil || bc.Type == "" || bc.Type == "local" {
 			return nil, fmt.Errorf("open workspace: the bot needs a remote backend (s3, gcs, spaces or http) in the project's config (state on the bot's disk would be lost)")
 		}
-		ws := workspace.Settings{Env: env, Getenv: getenv}
+		if usesKMS(cfg.Encryption) && t.Credentials == nil {
+			// tenancy.Confine refuses this already; the opener does not
+			// rely on it: the bot's own AWS identity never opens a
+			// repository's KMS key.
+			return nil, fmt.Errorf("open workspace: %s: encryption key aws-kms needs the repository's role from the bot's policy", cfg.Encryption.Pos)
+		}
+		ws := workspace.Settings{Env: env, Getenv: getenv, AWSCredentials: t.Credentials}
 		var (
 			backend statemgr.Backend
 			awsCfg  aws.Config
@@ -60,6 +66,9 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 				s := maps.Clone(settings)
 				if s == nil {
 					s = map[string]string{}
+				}
+				if err := t.AdoptDir(simRoot, settings["dir"]); err != nil {
+					return nil, err
 				}
 				s["dir"] = filepath.Join(simRoot, filepath.FromSlash(settings["dir"]))
 				return sim.Factory(ctx, s, getenv)
@@ -86,6 +95,16 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 		}
 		return &review.Workspace{Engine: engine.New(p, backend, engine.Options{Env: env}), Backend: backend}, nil
 	}
+}
+
+// usesKMS reports whether enc or its fallback is an aws-kms key.
+func usesKMS(enc *config.Encryption) bool {
+	for e := enc; e != nil; e = e.Fallback {
+		if e.Key == "aws-kms" {
+			return true
+		}
+	}
+	return false
 }
 
 // openS3 opens an S3 backend with the tenant's credentials (the policy's

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -25,7 +27,11 @@ import (
 // (inputs as INPUT_*, GITHUB_*), the log, the clock and the providers this
 // binary carries. Nothing else is read from the process.
 type Env struct {
-	Getenv    func(string) string
+	Getenv func(string) string
+	// Environ lists the step's environment (os.Environ): every KYKU_VAR_*
+	// value in it is registered as a log mask before anything runs. nil:
+	// none.
+	Environ   func() []string
 	Stdout    io.Writer // the step's log (workflow commands go here)
 	Now       func() time.Time
 	Providers provider.Registry
@@ -70,6 +76,7 @@ func Run(ctx context.Context, env Env) int {
 		a.AddMask(in.Token)
 	}
 	r := &run{env: env, a: a, in: in}
+	r.maskGiven()
 	if len(problems) > 0 {
 		for _, p := range problems {
 			a.Errorf("%s", p)
@@ -95,6 +102,7 @@ type run struct {
 	deps    review.Deps
 	out     outputs
 	summary string
+	masked  map[string]bool // values registered with ::add-mask::
 }
 
 func (r *run) settings() review.Settings {
@@ -136,7 +144,7 @@ func (r *run) handle(ctx context.Context) int {
 		root = "."
 	}
 	r.src = sources{root: root, path: r.in.ConfigPath(), repo: r.repo, cache: &treeCache{},
-		inputs: config.Inputs{Environment: r.in.Environment, Vars: r.in.Vars, Getenv: r.env.Getenv}}
+		inputs: config.Inputs{Environment: r.in.Environment, Vars: r.in.Vars, Getenv: r.env.Getenv}, trustRef: r.trustRef()}
 	r.deps = review.Deps{
 		GitHub: r.repo, Open: r.open, Now: r.env.Now, RunURL: r.runURL(), ArtifactURL: r.runURL(),
 		Mask: r.mask, Source: r.src.at, Trusted: r.src.checkout,
@@ -249,10 +257,41 @@ func (r *run) open(ctx context.Context, cfg *config.Config, env string) (*review
 	return &review.Workspace{Engine: ws.Engine, Backend: ws.Backend}, nil
 }
 
-// mask registers a secret with the runner so logs show *** instead.
+// mask registers a secret with the runner so logs show *** instead
+// (once per value).
 func (r *run) mask(secret string) {
-	if strings.TrimSpace(secret) != "" {
-		r.a.AddMask(secret)
+	if strings.TrimSpace(secret) == "" || r.masked[secret] {
+		return
+	}
+	if r.masked == nil {
+		r.masked = map[string]bool{}
+	}
+	r.masked[secret] = true
+	r.a.AddMask(secret)
+}
+
+// maskGiven registers, before anything runs, every value given to the
+// configuration from outside its files — input vars and KYKU_VAR_* of the
+// step's environment — where secrets come from, whatever a configuration
+// declares about them: each value, and each element of a list or map
+// given as text. Values shorter than 3 characters are not masked (as
+// config.OutsideValues: "::add-mask::1" would hide every 1 of the log).
+func (r *run) maskGiven() {
+	var given []string
+	for _, name := range slices.Sorted(maps.Keys(r.in.Vars)) {
+		given = append(given, r.in.Vars[name])
+	}
+	if r.env.Environ != nil {
+		for _, kv := range r.env.Environ() {
+			if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "KYKU_VAR_") {
+				given = append(given, v)
+			}
+		}
+	}
+	for _, v := range given {
+		for _, x := range config.GivenTexts(v) {
+			r.mask(x)
+		}
 	}
 }
 

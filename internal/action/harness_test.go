@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -41,6 +42,7 @@ const (
 	secret     = "s3cr3t-user-data"
 	runID      = "4242"
 	runURL     = "https://github.com/" + repoName + "/actions/runs/" + runID
+	pushBefore = "f95f852bd8fca8fcc58a9a2d6c842781e32a215e" // push.json's "before": the default branch before the push
 )
 
 // eventsDir holds the repository's webhook payloads (testdata/github-events).
@@ -244,7 +246,15 @@ func (f *fixture) run(eventName string, ev map[string]any, extra map[string]stri
 	}
 	var stdout bytes.Buffer
 	code := action.Run(context.Background(), action.Env{
-		Getenv:    func(k string) string { return env[k] },
+		Getenv: func(k string) string { return env[k] },
+		Environ: func() []string {
+			var out []string
+			for k, v := range env {
+				out = append(out, k+"="+v)
+			}
+			slices.Sort(out)
+			return out
+		},
 		Stdout:    &stdout,
 		Now:       f.now,
 		Providers: provider.Registry{"sim": sim.Factory},

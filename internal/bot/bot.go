@@ -88,6 +88,7 @@ type Bot struct {
 	inst     *installations
 	queue    *queue.Queue
 	seen     *deliveries
+	adopted  adoptions // namespaces moved from a repository's name to its ID
 	metrics  *metrics
 	draining atomic.Bool
 

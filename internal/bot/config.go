@@ -52,8 +52,9 @@ type Config struct {
 	DriftInterval time.Duration
 	// Policy is the operator's policy (the YAML file KYKU_BOT_POLICY
 	// names): which repositories may use which buckets, roles and
-	// providers. nil: no policy — every repository is still confined to
-	// its namespace, sim and endpoint/profile overrides are refused.
+	// providers. nil: no policy — the bot fails closed: every provider
+	// (aws and hetzner would act with the bot's own credentials) and every
+	// endpoint/profile override is refused.
 	Policy *tenancy.Policy
 }
 

@@ -16,7 +16,7 @@
 //
 // Tenancy: every workspace the bot opens for a repository goes through
 // its operator policy (package policy, KYKU_BOT_POLICY): the config is
-// confined to the repository's namespace "<owner>/<repo>/" and to the
+// confined to the repository's namespace "repo.<numeric ID>/" and to the
 // buckets, roles and providers the policy grants, before the Opener sees
 // it; a role is assumed through STS per repository. Webhooks without a
 // well-formed signature are refused before their body is read. Pull

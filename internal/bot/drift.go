@@ -84,7 +84,7 @@ func (b *Bot) DriftRound(ctx context.Context) error {
 				continue
 			}
 			repos++
-			ev := event{installation: in.ID, owner: r.Owner, repo: r.Name, defaultBranch: r.DefaultBranch}
+			ev := event{installation: in.ID, owner: r.Owner, repo: r.Name, defaultBranch: r.DefaultBranch, repoID: r.ID, created: r.Created}
 			switch err := b.queue.Submit(b.driftRouteJob("drift-schedule", ev, driftFilter{})); {
 			case errors.Is(err, queue.ErrFull):
 				full++
@@ -184,7 +184,7 @@ func (b *Bot) driftJob(ev event, repo *github.Repo, s *settings.Settings, t sett
 		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.String("target", t.Label())},
 		Run: func(ctx context.Context) (string, error) {
 			b.driftPending.Delete(key) // from now on, a new round reads the branch afresh
-			cfg, err := src.config(ctx, t.Project, ev.defaultBranch, t.Env)
+			cfg, err := src.config(ctx, t.Project, ev.defaultBranch, "", t.Env)
 			if err != nil {
 				if isDiag(err) {
 					return "config-error", fmt.Errorf("drift check of %s: %w", t.Label(), err)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/command"
@@ -19,8 +20,10 @@ type payload struct {
 		ID int64 `json:"id"`
 	} `json:"installation"`
 	Repository struct {
-		Name          string `json:"name"`
-		DefaultBranch string `json:"default_branch"`
+		ID            int64       `json:"id"`
+		CreatedAt     webhookTime `json:"created_at"`
+		Name          string      `json:"name"`
+		DefaultBranch string      `json:"default_branch"`
 		Owner         struct {
 			Login string `json:"login"`
 		} `json:"owner"`
@@ -63,9 +66,29 @@ type user struct {
 	Type  string `json:"type"`
 }
 
+// webhookTime is a payload's timestamp: RFC 3339 text, or Unix seconds
+// (push payloads give a repository's created_at so).
+type webhookTime struct{ time.Time }
+
+func (t *webhookTime) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+		t.Time = time.Unix(n, 0).UTC()
+		return nil
+	}
+	return json.Unmarshal(b, &t.Time)
+}
+
 // event is a webhook reduced to what the jobs need.
 type event struct {
-	installation  int64
+	installation int64
+	// repoID is the repository's numeric ID, which its namespace is keyed
+	// by (a name can be renamed, or deleted and registered again);
+	// created is when GitHub created it.
+	repoID        int64
+	created       time.Time
 	owner, repo   string
 	defaultBranch string
 	number        int
@@ -119,10 +142,13 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 	}
 	ev := event{
 		installation: p.Installation.ID, owner: p.Repository.Owner.Login, repo: p.Repository.Name,
-		defaultBranch: p.Repository.DefaultBranch,
+		defaultBranch: p.Repository.DefaultBranch, repoID: p.Repository.ID, created: p.Repository.CreatedAt.Time,
 	}
 	if ev.owner == "" || ev.repo == "" || ev.defaultBranch == "" {
 		return job, "", fmt.Errorf("decode %s payload: no repository", name)
+	}
+	if ev.repoID <= 0 {
+		return job, "", fmt.Errorf("decode %s payload: no repository id (its namespace is keyed by it)", name)
 	}
 	if actions != nil && !slices.Contains(actions, p.Action) {
 		return job, name + " " + p.Action + " is not handled (only " + strings.Join(actions, ", ") + ")", nil

@@ -13,6 +13,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -98,10 +99,38 @@ type harness struct {
 	mu       sync.Mutex
 	tenants  []bot.Tenant // every workspace opened
 	simDirs  []string     // every sim cloud directory opened
+	log      logBuffer    // the bot's log (JSON lines)
 }
 
-// namespace is the test repository's namespace.
-const namespace = "codertocat/hello-world"
+// logBuffer is a bytes.Buffer safe for the bot's goroutines.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+// logs is what the bot logged so far.
+func (h *harness) logs() string {
+	h.log.mu.Lock()
+	defer h.log.mu.Unlock()
+	return h.log.buf.String()
+}
+
+// The test repository's numeric ID and creation time (as in
+// testdata/github-events), and its namespace, keyed by the ID; legacy is
+// the namespace it had while namespaces were keyed by its name.
+const (
+	repoID    = 186853002
+	namespace = "repo.186853002"
+	legacy    = "codertocat/hello-world"
+)
+
+var repoCreated = time.Date(2025, 5, 15, 15, 19, 25, 0, time.UTC)
 
 // cloudDir is where the test repository's sim cloud lives.
 func (h *harness) cloudDir() string { return filepath.Join(h.simDir, namespace, "sim") }
@@ -109,11 +138,11 @@ func (h *harness) cloudDir() string { return filepath.Join(h.simDir, namespace, 
 // openRepo opens the test repository's workspace for cfg as the bot does:
 // confined by the policy, then h.open.
 func (h *harness) openRepo(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
-	c, err := tenancy.Confine(cfg, h.policy.For("Codertocat", "Hello-World"))
+	c, err := tenancy.Confine(cfg, h.policy.For("Codertocat", "Hello-World", repoID))
 	if err != nil {
 		return nil, err
 	}
-	return h.open(ctx, bot.Tenant{Repo: repoName, Namespace: namespace}, c.Config, env)
+	return h.open(ctx, bot.Tenant{Repo: repoName, ID: repoID, Namespace: namespace, Legacy: legacy, Created: repoCreated}, c.Config, env)
 }
 
 type harnessOpts struct {
@@ -137,6 +166,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	h := &harness{t: t, gh: githubtest.NewServer(t), simDir: filepath.Join(dir, "sim"), stateDir: filepath.Join(dir, "state")}
 	h.gh.SetApp(appID, &key.PublicKey, "kyku[bot]")
 	h.gh.AddRepo(repoName, defaultBranch)
+	h.gh.SetRepoID(repoName, repoID, repoCreated)
 	h.gh.SetRef(repoName, defaultBranch, baseSHA)
 	h.gh.AddInstallation(installation, "Codertocat", repoName)
 	h.gh.SetFile(repoName, defaultBranch, "kyku.yaml", []byte(configV1+o.backend))
@@ -163,9 +193,10 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 			AppID: appID, PrivateKey: pemBytes, WebhookSecret: []byte(secret), APIURL: h.gh.APIURL(),
 			Workers: o.workers, QueueCapacity: o.queue, DriftInterval: o.driftInterval, Policy: pol,
 		},
-		Open:  h.open,
-		Rules: o.rules,
-		After: o.after,
+		Open:   h.open,
+		Rules:  o.rules,
+		After:  o.after,
+		Logger: slog.New(slog.NewJSONHandler(&h.log, nil)),
 	}
 	if o.sts != nil {
 		opts.STS = o.sts.client(t)
@@ -216,12 +247,20 @@ func (h *harness) open(ctx context.Context, t bot.Tenant, cfg *config.Config, en
 		if s == nil {
 			s = map[string]string{}
 		}
+		if err := t.AdoptDir(h.simDir, settings["dir"]); err != nil {
+			return nil, err
+		}
 		s["dir"] = filepath.Join(h.simDir, filepath.FromSlash(settings["dir"]))
 		h.mu.Lock()
 		h.simDirs = append(h.simDirs, s["dir"])
 		h.mu.Unlock()
 		return sim.Factory(ctx, s, getenv)
 	}}
+	if b := cfg.Backend; b != nil && b.Type == "local" {
+		if err := t.AdoptDir(h.stateDir, b.Path); err != nil {
+			return nil, err
+		}
+	}
 	ws, err := workspace.Open(ctx, cfg, workspace.Settings{
 		Env: env, BaseDir: h.stateDir, LockTimeout: 20 * time.Second, Getenv: os.Getenv,
 		Engine: engine.Options{DeployPrefix: "test", RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond,

@@ -92,7 +92,7 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 			}
 			// Everything the repository controls (file and branch names,
 			// error text quoting them) is fenced or code-spanned.
-			cfg, err := src.config(ctx, t.Project, ev.headSHA, t.Env)
+			cfg, err := src.config(ctx, t.Project, ev.headSHA, ev.defaultBranch, t.Env)
 			if err != nil {
 				if !isDiag(err) {
 					_ = finish("failure", "Cannot read the source", review.Fenced(err.Error()))
@@ -100,7 +100,7 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 				}
 				return "config-error", finish("failure", "Configuration errors", review.Fenced(err.Error()))
 			}
-			trusted, err := src.config(ctx, t.Project, ev.defaultBranch, t.Env)
+			trusted, err := src.config(ctx, t.Project, ev.defaultBranch, "", t.Env)
 			if err != nil {
 				return "untrusted", finish("failure", "No valid configuration on the default branch",
 					"The backend is opened from the configuration of this project on the default branch "+review.Code(ev.defaultBranch)+

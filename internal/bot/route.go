@@ -83,11 +83,14 @@ func (b *Bot) deps(ev event, repo *github.Repo, src *sources, t settings.Target)
 		Open:   b.opener(ev),
 		Now:    b.now,
 		Log:    b.log,
+		// What is sensitive is the default branch's word (for a merge: as
+		// it was before it, where the policies are read), never the pull
+		// request's.
 		Source: func(ctx context.Context, ref string) (*cfgConfig, error) {
-			return src.config(ctx, t.Project, ref, t.Env)
+			return src.config(ctx, t.Project, ref, policyRef(ev), t.Env)
 		},
 		Trusted: func(ctx context.Context) (*cfgConfig, error) {
-			return src.config(ctx, t.Project, ev.defaultBranch, t.Env)
+			return src.config(ctx, t.Project, ev.defaultBranch, "", t.Env)
 		},
 		Policies: func(ctx context.Context) (*policy.Set, error) {
 			return src.policies(ctx, policyRef(ev))

@@ -58,6 +58,10 @@ type Variable struct {
 	// "default".
 	Value  any
 	Source string
+
+	// why says what made the variable sensitive when these files did not
+	// declare it so ("": they did).
+	why string
 }
 
 // Inputs are what a configuration is expanded with besides its files: the
@@ -72,6 +76,15 @@ type Inputs struct {
 	Vars map[string]string
 	// Getenv reads KYKU_VAR_<name> (nil: none).
 	Getenv func(string) string
+	// Trusted, when set, is what the configuration the front door trusts
+	// (the default branch's) declares about variables, and its word wins
+	// over these files': a variable it declares sensitive is sensitive
+	// whatever they declare, and a value given outside the files (Vars,
+	// KYKU_VAR_<name>, where secrets come from) is sensitive unless it
+	// declares that variable and not as sensitive. A pull request's files
+	// may make a variable sensitive, never the reverse. nil: the files
+	// decide (the CLI; the trusted configuration itself).
+	Trusted *Trust
 }
 
 // varNameRE: a variable name must fit ${var.name} (no '-').
@@ -444,6 +457,9 @@ func (p *parser) resolveVariables() {
 				text, fromEnv = s, envVar
 			}
 		}
+		// Before any check: a message about the value must not quote it
+		// when the trusted configuration says it is sensitive.
+		in.Trusted.trust(v, fromEnv)
 		switch kv, inEnv := envValues[name]; {
 		case fromEnv != "":
 			x, err := parseVarText(v.Type, text)

@@ -35,7 +35,7 @@ func Drift(ctx context.Context, d Deps, req DriftRequest) (*DriftOutcome, error)
 	if req.Config == nil {
 		return nil, errors.New("drift: no config")
 	}
-	for _, x := range secrets(req.Config) {
+	for _, x := range req.Config.OutsideValues() {
 		d.Mask(x)
 	}
 	ws, err := d.open(ctx, req.Config, s.Environment)

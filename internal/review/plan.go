@@ -36,7 +36,12 @@ func Plan(ctx context.Context, d Deps, req PlanRequest) (*PlanOutcome, error) {
 		return nil, errors.New("plan: no config")
 	}
 	hidden := secrets(req.Config)
-	for _, x := range hidden {
+	// Log masks: only values given from outside the files (secrets),
+	// never text the pull request's config chose.
+	for _, x := range req.Config.OutsideValues() {
+		d.Mask(x)
+	}
+	for _, x := range req.Trusted.OutsideValues() {
 		d.Mask(x)
 	}
 	out, err := planPR(ctx, d, s, req)
@@ -64,9 +69,6 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 	p, err := ws.Engine.Plan(ctx, req.Config)
 	if err != nil {
 		return nil, fmt.Errorf("plan %s: %w", envName(s.Environment), err)
-	}
-	for _, x := range planSecrets(p) {
-		d.Mask(x)
 	}
 	data, err := plan.Encode(p)
 	if err != nil {

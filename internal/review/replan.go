@@ -61,11 +61,12 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 		return a.fail(ctx, fmt.Errorf("load the configuration at %s: %w", sha7(ref), err))
 	}
 	headHash := headCfg.Hash()
-	// Secrets come from what Kyku trusts (the approved commit's config and
-	// its own plan), never from the saved plan: masking strings an attacker
-	// chose would let them hide parts of the log.
+	// What is scrubbed from messages comes from the approved commit's
+	// config and Kyku's own plan, never from the saved plan. Log masks are
+	// only the values given from outside the files (secrets): masking
+	// strings a pull request chose would let it hide parts of the log.
 	hidden := secrets(headCfg)
-	for _, x := range hidden {
+	for _, x := range headCfg.OutsideValues() {
 		a.d.Mask(x)
 	}
 
@@ -91,7 +92,6 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	for _, x := range planSecrets(fresh) {
 		if !slices.Contains(hidden, x) {
 			hidden = append(hidden, x)
-			a.d.Mask(x)
 		}
 	}
 	slices.SortStableFunc(hidden, func(x, y string) int { return len(y) - len(x) }) // longest first, as scrub needs

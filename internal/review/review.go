@@ -104,7 +104,11 @@ type Deps struct {
 	// ArtifactURL, when known, is where the redacted plan.json can be read.
 	ArtifactURL string
 	// Mask registers secrets so the front door hides them from logs
-	// (::add-mask:: in the Action); may be nil.
+	// (::add-mask:: in the Action); may be nil. It is only ever given
+	// values from outside the configuration's files (config.OutsideValues)
+	// and sensitive values the cloud answered with in a drift check, never
+	// text a pull request's files chose: a mask hides that text in the
+	// whole log.
 	Mask func(secret string)
 	// Source loads the project's config at a git ref (a PR's head SHA) —
 	// the Action and the bot read it through the API (tarball), or from the

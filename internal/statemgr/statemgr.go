@@ -30,6 +30,12 @@ var ErrNotFound = errors.New("not found")
 // differs or its serial does not rise.
 var ErrConflict = errors.New("state conflict")
 
+// ErrPredates is wrapped when a location's objects are to be moved to
+// another owner's (a bot's namespace keyed by a repository's ID) and one
+// of them was written before that owner existed: they are someone
+// else's, and nothing is moved.
+var ErrPredates = errors.New("an object there predates its new owner")
+
 // LockInfo says who holds a lock and why. It is the lock's body.
 type LockInfo struct {
 	ID        string    `json:"id"` // random token

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/provider"
@@ -40,6 +42,10 @@ type Settings struct {
 	// ScryptCost overrides the passphrase KDF's cost N (0: the default;
 	// tests lower it).
 	ScryptCost int
+	// AWSCredentials, when set, are the credentials an aws-kms key is used
+	// with instead of the SDK's default chain (the bot passes a tenant's
+	// assumed role).
+	AWSCredentials aws.CredentialsProvider
 }
 
 // Workspace is an opened engine with its provider and backend.

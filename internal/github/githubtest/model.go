@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"hash/fnv"
 	"net/http"
 	"slices"
 	"strings"
@@ -108,6 +109,8 @@ type repo struct {
 	dispatches    []Dispatch
 	labels        map[string]bool
 	archived      bool
+	id            int64     // numeric ID (default: a hash of the name)
+	created       time.Time // created_at (zero: not given)
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
@@ -121,8 +124,10 @@ func (s *Server) repoLocked(fullName string, create bool) *repo {
 		return nil
 	}
 	owner, name, _ := strings.Cut(fullName, "/")
+	h := fnv.New32a()
+	h.Write([]byte(strings.ToLower(fullName)))
 	rp := &repo{
-		owner: owner, name: name, defaultBranch: "main", nextNumber: 1,
+		id: int64(h.Sum32()), owner: owner, name: name, defaultBranch: "main", nextNumber: 1,
 		pulls: map[int]*PullRequest{}, issues: map[int]*Issue{}, reviews: map[int][]*Review{},
 		perms: map[string]string{}, commitPulls: map[string][]int{},
 		files: map[string]map[string][]byte{}, refs: map[string]string{}, labels: map[string]bool{},
@@ -146,6 +151,16 @@ func (s *Server) AddRepo(fullName, defaultBranch string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.repoLocked(fullName, true).defaultBranch = defaultBranch
+}
+
+// SetRepoID gives a seeded repository its numeric ID and creation time, as
+// the API and the payloads report them (by default its ID is a hash of
+// its name and it has no creation time).
+func (s *Server) SetRepoID(fullName string, id int64, created time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp := s.repoLocked(fullName, true)
+	rp.id, rp.created = id, created
 }
 
 // AddPullRequest seeds a pull request and returns its number.

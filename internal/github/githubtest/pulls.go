@@ -19,13 +19,20 @@ func (s *Server) pullRoutes(api func(string, handler)) {
 
 func (s *Server) repoJSON(fullName string, fork bool) *gh.Repository {
 	owner, name, _ := strings.Cut(fullName, "/")
-	return &gh.Repository{
+	j := &gh.Repository{
 		Name:     gh.String(name),
 		FullName: gh.String(fullName),
 		Owner:    user(owner),
 		Fork:     gh.Bool(fork),
 		HTMLURL:  gh.String(s.URL + "/" + fullName),
 	}
+	if rp := s.repos[strings.ToLower(fullName)]; rp != nil {
+		j.ID = gh.Int64(rp.id)
+		if !rp.created.IsZero() {
+			j.CreatedAt = &gh.Timestamp{Time: rp.created}
+		}
+	}
+	return j
 }
 
 func (s *Server) pullJSON(rp *repo, pr *PullRequest) *gh.PullRequest {
