@@ -92,6 +92,12 @@ func (r *Repo) CreateComment(ctx context.Context, number int, body string) (stri
 	return c.HTMLURL, err
 }
 
+// PostComment posts a new comment on issue or pull request number and
+// returns it as GitHub answered (its body, updated_at, author).
+func (r *Repo) PostComment(ctx context.Context, number int, body string) (Comment, error) {
+	return r.createComment(ctx, number, body)
+}
+
 // createComment posts a comment and checks who GitHub says wrote it: the
 // account this client writes as, or, while that is unknown, the account
 // it is from now on. A comment written as another account than the one

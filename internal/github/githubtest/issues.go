@@ -328,6 +328,16 @@ func (s *Server) editIssue(w http.ResponseWriter, r *http.Request, _ string) {
 	writeJSON(w, http.StatusOK, s.issueJSON(rp, is))
 }
 
+// EditIssue edits issue number's body as login would through the API (a
+// writer can edit any issue).
+func (s *Server) EditIssue(fullName string, number int, login, body string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if is := s.repoLocked(fullName, true).issues[number]; is != nil {
+		is.Body = body
+	}
+}
+
 // commentFor finds the repository and the issue comment {id} of a request,
 // answering 404 (and returning nil) when either is missing.
 func (s *Server) commentFor(w http.ResponseWriter, r *http.Request) (*repo, *Comment) {
