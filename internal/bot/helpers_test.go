@@ -144,6 +144,9 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	h.gh.SetApp(appID, &key.PublicKey, "kyku[bot]")
 	h.gh.AddRepo(repoName, defaultBranch)
 	h.gh.SetRef(repoName, defaultBranch, baseSHA)
+	// The merges of the tests land on baseSHA: the merge commit's first
+	// parent, where a merge's rules are read.
+	h.gh.AddCommit(repoName, githubtest.GitCommit{SHA: mergeSHA, Parents: []string{baseSHA, headA}, Message: "Merge pull request"})
 	h.gh.AddInstallation(installation, "Codertocat", repoName)
 	h.gh.SetFile(repoName, defaultBranch, "kyku.yaml", []byte(configV1+o.backend))
 	h.gh.SetFile(repoName, headA, "kyku.yaml", []byte(configV2+o.backend))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/github/githubtest"
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/statemgr"
 	s3b "github.com/kyku/action/internal/statemgr/s3"
@@ -149,4 +150,134 @@ func TestReplayedBodyRunsOnceAcrossReplicas(t *testing.T) {
 		t.Errorf("after the window: %d %q, want 202", code, msg)
 	}
 	b.settle()
+}
+
+// TestMergeIsJudgedByTheRulesFromBeforeIt (issue 20, attack 2): a pull
+// request loosens the rules that judge it — required-approvals 2 → 1, or
+// it lands after a deny policy it would break. Its plan comment says at
+// the top that it changes the review rules and that they apply from the
+// next PR. Merged with one approval, the bot reads the settings and the
+// policies at the merge commit's first parent (the default branch before
+// the merge), not after the merge and not at the payload's older
+// base.sha: refused, nothing applied. A rebase merge, whose first parent
+// already holds the pull request's settings, is refused too.
+func TestMergeIsJudgedByTheRulesFromBeforeIt(t *testing.T) {
+	const (
+		oldBase  = "01d0000000000000000000000000000000000b5e" // the payload's base.sha: before the deny policy landed
+		rebased  = "5eba5e000000000000000000000000000000000d" // a rebase merge's first parent: the PR's first commit, rebased
+		strict   = "apply: merge\nrequired-approvals: 2\n"
+		loosened = "apply: merge\nrequired-approvals: 1\n"
+	)
+	for _, tc := range []struct {
+		name        string
+		before      map[string]string // the default branch before the merge (the first parent)
+		pr          map[string]string // the pull request's head, and the default branch after the merge
+		firstParent string
+		want        []string
+	}{
+		{"approvals loosened by the pull request", map[string]string{".kyku/config.yaml": strict}, map[string]string{".kyku/config.yaml": loosened},
+			baseSHA, []string{"merged without the 2 approvals", "(1 counted)"}},
+		{"a deny policy landed after the pull request's base", map[string]string{".kyku/config.yaml": loosened, botPolicyFile: botSizePolicy},
+			nil, baseSHA, []string{"The policies deny this plan", "Vm worker is large"}},
+		{"a rebase merge carrying the pull request's settings", map[string]string{".kyku/config.yaml": loosened}, map[string]string{".kyku/config.yaml": loosened},
+			rebased, []string{"already holds this pull request's `.kyku/config.yaml`", "never judged by the rules it brings"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{})
+			set := func(ref string, files map[string]string) {
+				h.gh.SetFile(repoName, ref, "kyku.yaml", []byte(configV1))
+				for path, data := range files {
+					h.gh.SetFile(repoName, ref, path, []byte(data))
+				}
+			}
+			set(defaultBranch, tc.before)
+			set(baseSHA, tc.before)
+			set(tc.firstParent, tc.before)
+			if tc.firstParent == rebased {
+				set(rebased, tc.pr)
+			}
+			set(oldBase, map[string]string{".kyku/config.yaml": loosened})
+			set(headA, tc.pr)
+			h.gh.SetFile(repoName, headA, "kyku.yaml", []byte(configV2))
+			files := []string{"kyku.yaml"}
+			for path := range tc.pr {
+				files = append(files, path)
+			}
+			h.gh.AddPullRequest(repoName, githubtestPR{Number: 2, User: "author", HeadSHA: headA, HeadRef: "loosen", Files: files})
+			h.deliver("pull_request", prOpened(t, 2, headA))
+			h.settle()
+			plan := h.lastBotComment(2)
+			if says := strings.Contains(plan, "This pull request changes the review rules; they apply from the next PR (`.kyku/config.yaml`"); says != (len(tc.pr) > 0) {
+				t.Errorf("the plan comment says the pull request changes the review rules: %v, want %v:\n%s", says, len(tc.pr) > 0, plan)
+			}
+
+			// Merged: the default branch now holds the pull request's rules
+			// (the policy it would break gone, in the second case).
+			set(defaultBranch, tc.pr)
+			h.gh.SetFile(repoName, defaultBranch, botPolicyFile, []byte("package kyku\n"))
+			h.gh.SetFile(repoName, defaultBranch, "kyku.yaml", []byte(configV2))
+			h.gh.AddReview(repoName, 2, githubtest.Review{User: "reviewer", State: "APPROVED", CommitID: headA})
+			h.gh.AddCommit(repoName, githubtest.GitCommit{SHA: mergeSHA, Parents: []string{tc.firstParent}, Message: "loosen (#2)"})
+			h.gh.UpdatePullRequest(repoName, 2, func(p *githubtestPR) { p.State, p.Merged = "closed", true })
+			h.gh.SetCommitPulls(repoName, mergeSHA, 2)
+			h.deliver("pull_request", fixture(t, "pull_request.closed", func(p map[string]any) {
+				p["number"] = 2
+				pr := obj(p, "pull_request")
+				pr["number"], pr["merged"], pr["merge_commit_sha"] = 2, true, mergeSHA
+				obj(p, "pull_request", "head")["sha"] = headA
+				obj(p, "pull_request", "base")["sha"] = oldBase
+				obj(p, "installation")["id"] = installation
+			}))
+			h.settle()
+			reply := h.lastBotComment(2)
+			for _, want := range append(tc.want, "refused", "Nothing was applied") {
+				if !strings.Contains(reply, want) {
+					t.Errorf("reply lacks %q:\n%s", want, reply)
+				}
+			}
+			if c := h.cloudObjects(); len(c) != 0 {
+				t.Errorf("the merge was applied by the pull request's own rules: cloud %v", c)
+			}
+		})
+	}
+}
+
+// TestEditedPlanCommentIsRefusedByTheBot (issue 20, attack 1, through the
+// bot): the author, a writer, edits the App's plan comment into a harmless
+// one, keeping its hidden lines; a reviewer approves. /kyku apply is
+// refused, naming who edited it, and nothing is applied; after /kyku plan
+// the same apply goes through.
+func TestEditedPlanCommentIsRefusedByTheBot(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.gh.SetPermission(repoName, "author", "write")
+	h.pr(2, headA)
+	h.deliver("pull_request", prOpened(t, 2, headA))
+	h.settle()
+	plan := h.botComments(2)[0]
+	var hidden []string
+	for _, l := range strings.Split(plan.Body, "\n") {
+		if strings.HasPrefix(l, "<!-- kyku:") {
+			hidden = append(hidden, l)
+		}
+	}
+	h.gh.EditComment(repoName, plan.ID, "author", strings.Join(hidden, "\n")+"\n### Kyku plan for `default`\n\n**No changes.**\n")
+	h.gh.AddReview(repoName, 2, githubtest.Review{User: "reviewer", State: "APPROVED", CommitID: headA})
+	h.deliver("issue_comment", commentOn(t, 2, "author", "User", "/kyku apply", 801))
+	h.settle()
+	reply := h.lastBotComment(2)
+	for _, want := range []string{"refused", "was edited by `author` at ", "Comment `/kyku plan` to re-plan"} {
+		if !strings.Contains(reply, want) {
+			t.Errorf("reply lacks %q:\n%s", want, reply)
+		}
+	}
+	if c := h.cloudObjects(); len(c) != 0 {
+		t.Fatalf("applied behind an edited plan comment: %v", c)
+	}
+	h.deliver("issue_comment", commentOn(t, 2, "author", "User", "/kyku plan", 802))
+	h.settle()
+	h.deliver("issue_comment", commentOn(t, 2, "author", "User", "/kyku apply", 803))
+	h.settle()
+	if c := h.cloudObjects(); len(c) != 2 {
+		t.Errorf("after /kyku plan the apply did not go through: cloud %v; reply:\n%s", c, h.lastBotComment(2))
+	}
 }

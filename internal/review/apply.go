@@ -106,7 +106,7 @@ func (a *applier) run(ctx context.Context, pr *github.PR) (*ApplyOutcome, error)
 			return a.fail(ctx, fmt.Errorf("check which rules judge the merge of #%d: %w", pr.Number, err))
 		}
 		if msg != "" {
-			return a.refuse(ctx, msg+" "+a.replan())
+			return a.refuse(ctx, msg)
 		}
 	}
 	if !a.req.OnMerge && !a.req.Queue {

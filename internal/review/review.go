@@ -140,7 +140,8 @@ type Deps struct {
 	// refuses the apply. The front door reads the rules at the merge
 	// commit's first parent (the bot) or the push's "before" (the Action),
 	// and checks here what it cannot read from there (the Action's inputs
-	// come from the workflow file the run started from). nil: no check.
+	// come from the workflow file the run started from). The answer says
+	// how to finish too. nil: no check.
 	MergeRules func(ctx context.Context, pr *github.PR, mergeSHA string) (string, error)
 }
 
