@@ -72,7 +72,7 @@ type event struct {
 	// commit's first parent (set by routeMerge; never the payload's
 	// base.sha, which may be older than the commit the merge lands on).
 	rulesRef string
-	merger        string
+	merger   string
 	// fork is set for a pull request whose head is another repository (or
 	// a deleted one); headRepo names it.
 	fork     bool
