@@ -161,6 +161,8 @@ func (r *run) handle(ctx context.Context) int {
 		r.deps.Trusted = r.defaultBranchConfig
 	}
 	r.deps.Policies = r.policies
+	r.deps.RuleChanges = r.ruleChanges
+	r.deps.MergeRules = r.mergeRules
 	return r.dispatch(ctx)
 }
 
