@@ -39,6 +39,17 @@ func run() int {
 		simRoot = "sim"
 	}
 	opts := bot.Options{Config: cfg, Open: opener(os.Getenv, simRoot), Logger: log}
+	if cfg.Store != nil {
+		store, err := openStore(context.Background(), cfg.Store, os.Getenv)
+		if err != nil {
+			log.Error("cannot start: the bot's store", "store", cfg.Store.String(), "error", err.Error())
+			return 2
+		}
+		opts.Store = store
+		log.Info("deliveries are deduplicated across replicas", "store", cfg.Store.String(), "window", cfg.DedupeWindow.String())
+	} else {
+		log.Warn("deliveries are deduplicated in memory, per replica: set " + bot.EnvStore + " when more than one replica runs, or to remember deliveries across restarts")
+	}
 	if client, err := stsClient(context.Background(), cfg); err != nil {
 		log.Error("cannot start: sts client", "error", err.Error())
 		return 2

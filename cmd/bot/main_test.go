@@ -161,3 +161,42 @@ func TestOpenerUsesTheTenantsRoleForKMS(t *testing.T) {
 		t.Errorf("KMS was called with the bot's own credentials: %v", got)
 	}
 }
+
+// TestStoreFromItsURL: KYKU_BOT_STORE names an S3 bucket on the real S3
+// server; the bot opens it with its own credentials and checks at start
+// that it can write there, so a bucket it cannot use stops the start.
+func TestStoreFromItsURL(t *testing.T) {
+	s := s3test.Require(t)
+	bucket := s.NewBucket(t)
+	for k, v := range map[string]string{
+		"AWS_ACCESS_KEY_ID": s.Access, "AWS_SECRET_ACCESS_KEY": s.Secret, "AWS_EC2_METADATA_DISABLED": "true",
+		"AWS_CONFIG_FILE": "/nonexistent", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent",
+	} {
+		t.Setenv(k, v)
+	}
+	ctx := context.Background()
+	url := func(bucket string) string {
+		return "s3://" + bucket + "/kyku-bot?region=" + s.Region + "&endpoint=" + s.Endpoint + "&path-style=true"
+	}
+	sc, err := bot.ParseStore(url(bucket))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := openStore(ctx, sc, os.Getenv)
+	if err != nil {
+		t.Fatalf("open the store: %v", err)
+	}
+	if _, err := store.CreateObject(ctx, "deliveries/x.json", []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if keys := s.Keys(t, bucket, ""); !slices.Equal(keys, []string{"kyku-bot/deliveries/x.json"}) {
+		t.Errorf("the bucket holds %v, want the record under the prefix and no start-up probe left", keys)
+	}
+	sc, err = bot.ParseStore(url("no-such-bucket-" + strings.ToLower(t.Name())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openStore(ctx, sc, os.Getenv); err == nil {
+		t.Error("a bucket that does not exist opened")
+	}
+}

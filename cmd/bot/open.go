@@ -4,13 +4,16 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/claim"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/provider"
@@ -159,4 +162,30 @@ func loadAWS(ctx context.Context, region string, customEndpoint bool, creds aws.
 		return aws.Config{}, fmt.Errorf("load AWS configuration: %w", err)
 	}
 	return cfg, nil
+}
+
+// openStore opens the bot's own store (KYKU_BOT_STORE) with the bot's own
+// credentials and checks that it can write there: a claim taken and
+// released, so that a wrong bucket or missing permission stops the start,
+// not the first webhook.
+func openStore(ctx context.Context, sc *bot.StoreConfig, getenv func(string) string) (statemgr.Conditional, error) {
+	b, err := workspace.OpenBackend(ctx, &config.Backend{
+		Type: sc.Type, Bucket: sc.Bucket, Prefix: sc.Prefix, Region: sc.Region, Endpoint: sc.Endpoint, UsePathStyle: sc.UsePathStyle,
+	}, workspace.Settings{Env: "bot", Getenv: getenv})
+	if err != nil {
+		return nil, err
+	}
+	c, ok := b.(statemgr.Conditional)
+	if !ok {
+		return nil, fmt.Errorf("%s offers no conditional writes", b.Describe())
+	}
+	host, _ := os.Hostname()
+	probe, err := claim.New(c, claim.Options{}).Take(ctx, "probe/"+host+".json", host, "start-up check", time.Minute)
+	if err != nil {
+		return nil, fmt.Errorf("write a record: %w", err)
+	}
+	if err := claim.New(c, claim.Options{}).Release(ctx, probe); err != nil {
+		return nil, fmt.Errorf("remove a record: %w", err)
+	}
+	return c, nil
 }

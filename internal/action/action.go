@@ -139,6 +139,18 @@ func (r *run) handle(ctx context.Context) int {
 		return r.fail(fmt.Errorf("create the github client: %w", err))
 	}
 	r.repo = github.New(client, owner, name)
+	if r.in.Login != "" {
+		// Only this account's comments are Kyku's. The token's own answer,
+		// when it gives one, must agree (a wrong name would make another
+		// account's comments Kyku's); otherwise the first comment Kyku
+		// creates shows who it writes as. Without the input, the token
+		// tells (github.Repo.Self): github-actions[bot] for GITHUB_TOKEN,
+		// "<slug>[bot]" for an App's installation token.
+		if viewer, err := r.repo.Viewer(ctx); err == nil && !strings.EqualFold(viewer, r.in.Login) {
+			return r.fail(fmt.Errorf("input github-login is %s, but github-token writes as %s: Kyku would take %s's comments for its own; fix github-login or leave it empty", r.in.Login, viewer, r.in.Login))
+		}
+		r.repo.SetSelf(r.in.Login)
+	}
 	root := r.env.Getenv("GITHUB_WORKSPACE")
 	if root == "" {
 		root = "."
@@ -157,6 +169,8 @@ func (r *run) handle(ctx context.Context) int {
 		r.deps.Trusted = r.defaultBranchConfig
 	}
 	r.deps.Policies = r.policies
+	r.deps.RuleChanges = r.ruleChanges
+	r.deps.MergeRules = r.mergeRules
 	return r.dispatch(ctx)
 }
 

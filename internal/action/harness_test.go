@@ -164,9 +164,27 @@ func newFixture(t *testing.T) *fixture {
 		"INPUT_COMMENT":       "sticky",
 		"INPUT_PARALLELISM":   "4",
 		"INPUT_FAIL-ON-DRIFT": "false",
+		"GITHUB_WORKFLOW_REF": repoName + "/" + workflowFile + "@refs/heads/" + defaultRef,
 	}
 	f.backend = backendYAML(t, f.base)
+	// The workflow this run starts from is the same before and after the
+	// merges of the tests (push.json's before, the merge commit).
+	f.setWorkflow(workflowYAML, pushBefore, mergeSHA)
 	return f
+}
+
+// workflowFile is the workflow the Action runs in (GITHUB_WORKFLOW_REF);
+// its inputs are the Action's review rules.
+const (
+	workflowFile = ".github/workflows/kyku.yml"
+	workflowYAML = "on: [pull_request, push, issue_comment]\njobs:\n  kyku:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: kyku/action@v1\n        with: { required-approvals: 2 }\n"
+)
+
+// setWorkflow makes yaml the workflow file at refs.
+func (f *fixture) setWorkflow(yaml string, refs ...string) {
+	for _, ref := range refs {
+		f.srv.SetFile(repoName, ref, workflowFile, []byte(yaml))
+	}
 }
 
 // config is a configuration with the fixture's backend and the given Vms.
@@ -203,6 +221,7 @@ func (f *fixture) setCheckout(yaml string) {
 func (f *fixture) setRef(ref, yaml string) {
 	f.srv.SetFile(repoName, ref, configPath, []byte(yaml))
 	f.srv.SetFile(repoName, ref, "README.md", []byte("hello\n"))
+	f.srv.SetFile(repoName, ref, workflowFile, []byte(workflowYAML))
 }
 
 // result is what one run left behind.

@@ -54,12 +54,15 @@ func parseCommand(s string) (Command, bool) {
 
 // Inputs are the Action's inputs (action.yml), validated.
 type Inputs struct {
-	Command            Command
-	Config             string // file or directory of *.yaml, relative to WorkingDirectory
-	Environment        string
-	Provider           string // overrides the config's provider when set
-	Parallelism        int
-	Token              string
+	Command     Command
+	Config      string // file or directory of *.yaml, relative to WorkingDirectory
+	Environment string
+	Provider    string // overrides the config's provider when set
+	Parallelism int
+	Token       string
+	// Login is the account Token writes as (input github-login); empty:
+	// found from the token itself.
+	Login              string
 	RequireApproval    bool
 	RequiredApprovals  int    // approvals that must count (1–10)
 	ApproverPermission string // a reviewer's minimum permission for the approval to count
@@ -143,6 +146,7 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 		Environment:        get("environment", ""),
 		Provider:           get("provider", ""),
 		Token:              get("github-token", ""),
+		Login:              strings.TrimSpace(get("github-login", "")),
 		RequireApproval:    boolean("require-approval", true),
 		ApplyPermission:    oneOf("apply-permission", "write", "read", "triage", "write", "maintain", "admin"),
 		PlanPermission:     oneOf("plan-permission", "write", "read", "triage", "write", "maintain", "admin"),
@@ -181,6 +185,9 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 			problems = append(problems, fmt.Sprintf("input promotion: %q is not an environment name", e))
 		}
 	}
+	if l := in.Login; l != "" && !loginRE.MatchString(l) {
+		problems = append(problems, fmt.Sprintf("input github-login: %q is not a GitHub login (such as my-app[bot])", l))
+	}
 	var bad []string
 	in.Vars, bad = parseVars(get("vars", ""))
 	problems = append(problems, bad...)
@@ -189,6 +196,9 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 	}
 	return in, problems
 }
+
+// loginRE is a GitHub login, a bot's "<slug>[bot]" included.
+var loginRE = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$`)
 
 // varNameRE is a configuration variable's name.
 var varNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,11 +16,17 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 
 	"github.com/kyku/action/internal/bot/queue"
+	"github.com/kyku/action/internal/claim"
 	"github.com/kyku/action/internal/review"
+	"github.com/kyku/action/internal/statemgr"
 )
 
 // MaxWebhookBytes caps a webhook body (GitHub's own cap is 25 MB).
 const MaxWebhookBytes = 25 << 20
+
+// DefaultDedupeWindow is how long a delivery is remembered by default: the
+// three days GitHub lets a delivery be redelivered.
+const DefaultDedupeWindow = 72 * time.Hour
 
 // Rules are the review use cases the bot calls; the zero value means
 // package review's (tests may count or replace them).
@@ -65,9 +73,17 @@ type Options struct {
 	MaxSourceBytes int64
 	// JobTimeout bounds one job (default 30 minutes).
 	JobTimeout time.Duration
-	// DedupeTTL is how long a delivery ID is remembered (default 1 hour;
-	// at most 50,000 IDs).
+	// DedupeTTL is the dedupe window: how long a delivery's ID and signed
+	// body are remembered (default DefaultDedupeWindow; in memory, at most
+	// 50,000 of each).
 	DedupeTTL time.Duration
+	// Store keeps what the replicas share (the deliveries taken) in a
+	// backend's conditional writes (KYKU_BOT_STORE); nil: in memory, per
+	// replica.
+	Store statemgr.Conditional
+	// Replica names this process in the store's records (default
+	// "<hostname>-<pid>").
+	Replica string
 	// After waits between drift rounds (default time.After); tests pass a
 	// channel they send on to run a round.
 	After func(d time.Duration) <-chan time.Time
@@ -87,7 +103,7 @@ type Bot struct {
 	maxSrc   int64
 	inst     *installations
 	queue    *queue.Queue
-	seen     *deliveries
+	seen     *deduper
 	adopted  adoptions // namespaces moved from a repository's name to its ID
 	metrics  *metrics
 	draining atomic.Bool
@@ -120,7 +136,18 @@ func New(opts Options) (*Bot, error) {
 		opts.MaxSourceBytes = 200 << 20
 	}
 	if opts.DedupeTTL <= 0 {
-		opts.DedupeTTL = time.Hour
+		opts.DedupeTTL = opts.Config.DedupeWindow
+	}
+	if opts.DedupeTTL <= 0 {
+		opts.DedupeTTL = DefaultDedupeWindow
+	}
+	if opts.Replica == "" {
+		host, _ := os.Hostname()
+		opts.Replica = host + "-" + strconv.Itoa(os.Getpid())
+	}
+	seen := &deduper{mem: newDeliveries(2*50_000, opts.DedupeTTL, opts.Now), holder: opts.Replica, window: opts.DedupeTTL}
+	if opts.Store != nil {
+		seen.claims = claim.New(opts.Store, claim.Options{Now: opts.Now})
 	}
 	if opts.After == nil {
 		opts.After = time.After
@@ -154,7 +181,7 @@ func New(opts Options) (*Bot, error) {
 		rules:   opts.Rules.withDefaults(),
 		maxSrc:  opts.MaxSourceBytes,
 		inst:    inst,
-		seen:    newDeliveries(50_000, opts.DedupeTTL, opts.Now),
+		seen:    seen,
 		metrics: m,
 
 		driftInterval: opts.Config.DriftInterval,

@@ -24,6 +24,8 @@ const (
 	EnvDrainTimeout   = "KYKU_BOT_DRAIN_TIMEOUT"
 	EnvDriftInterval  = "KYKU_BOT_DRIFT_INTERVAL"
 	EnvPolicy         = "KYKU_BOT_POLICY"
+	EnvStore          = "KYKU_BOT_STORE"
+	EnvDedupeWindow   = "KYKU_BOT_DEDUPE_WINDOW"
 )
 
 // ErrNoWebhookSecret: the bot refuses to start without a webhook secret
@@ -56,6 +58,13 @@ type Config struct {
 	// (aws and hetzner would act with the bot's own credentials) and every
 	// endpoint/profile override is refused.
 	Policy *tenancy.Policy
+	// Store is where the replicas share what must happen once (the
+	// deliveries taken): KYKU_BOT_STORE, a bucket and prefix. nil: in
+	// memory, per replica.
+	Store *StoreConfig
+	// DedupeWindow is how long a delivery's ID and body are remembered
+	// (KYKU_BOT_DEDUPE_WINDOW, default DefaultDedupeWindow).
+	DedupeWindow time.Duration
 }
 
 // ConfigFromEnv reads the configuration; readFile reads
@@ -138,6 +147,20 @@ func ConfigFromEnv(getenv func(string) string, readFile func(string) ([]byte, er
 		} else if c.Policy, err = tenancy.Parse(file, data); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", EnvPolicy, err))
 		}
+	}
+	if u := getenv(EnvStore); u != "" {
+		sc, err := ParseStore(u)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", EnvStore, err))
+		}
+		c.Store = sc
+	}
+	if s := getenv(EnvDedupeWindow); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d < time.Minute {
+			errs = append(errs, fmt.Errorf("%s must be a duration of at least 1m such as 72h, not %q", EnvDedupeWindow, s))
+		}
+		c.DedupeWindow = d
 	}
 	if err := errors.Join(errs...); err != nil {
 		return Config{}, fmt.Errorf("bot configuration: %w", err)

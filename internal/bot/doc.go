@@ -31,11 +31,13 @@
 //
 // Durable state lives only in the project's backend (S3 in production):
 // saved plans, state, locks and audit records. Nothing on the bot's disk
-// matters, so replicas can run behind a load balancer. Delivery dedupe is
-// in memory per replica; a delivery processed by two replicas is harmless,
-// because plans are idempotent (the saved plan is keyed by PR and head SHA,
-// the comment is sticky) and an apply runs under the state lock and refuses
-// a plan that went stale when the first one applied.
+// matters, so replicas can run behind a load balancer. A delivery runs
+// once: by its X-GitHub-Delivery ID and by its signed body's digest (the
+// signature does not cover the header, so a replayed body under a new ID
+// is caught too), for a window (dedupe.go). With the bot's own store
+// (KYKU_BOT_STORE, a bucket) these are claims in it (package claim: a
+// conditional create), shared by every replica and kept across restarts;
+// without one, in memory per replica.
 //
 // Concurrency: a *Bot is safe for concurrent use; its handler serves any
 // number of requests; Shutdown may be called once, from any goroutine, and

@@ -123,7 +123,7 @@ func (b *Bot) driftRouteJob(kind string, ev event, f driftFilter) queue.Job {
 // (command refresh) under execution: actions. Repositories without
 // settings and without kyku.yaml are not Kyku's: nothing is done.
 func (b *Bot) routeDrift(ctx context.Context, ev event, repo *github.Repo, f driftFilter) (string, error) {
-	s, err := loadSettings(ctx, repo)
+	s, err := loadSettings(ctx, repo, "")
 	if isDiag(err) {
 		// Not worth an issue on every round: plans report it on PRs.
 		b.log.Warn("drift skipped: invalid settings", "repo", ev.fullName(), "error", err.Error())

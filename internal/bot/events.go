@@ -38,9 +38,6 @@ type payload struct {
 				FullName string `json:"full_name"`
 			} `json:"repo"`
 		} `json:"head"`
-		Base struct {
-			SHA string `json:"sha"`
-		} `json:"base"`
 		MergedBy *user `json:"merged_by"`
 	} `json:"pull_request"`
 	Issue *struct {
@@ -94,8 +91,11 @@ type event struct {
 	number        int
 	headSHA       string
 	mergeSHA      string
-	baseSHA       string // a merged pull request's base commit (policies are read there)
-	merger        string
+	// rulesRef is where a merge's review rules are read: the merge
+	// commit's first parent (set by routeMerge; never the payload's
+	// base.sha, which may be older than the commit the merge lands on).
+	rulesRef string
+	merger   string
 	// fork is set for a pull request whose head is another repository (or
 	// a deleted one); headRepo names it.
 	fork     bool
@@ -180,7 +180,7 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 		if !pr.Merged {
 			return job, "pull_request closed without a merge", nil
 		}
-		ev.mergeSHA, ev.baseSHA = pr.MergeCommitSHA, pr.Base.SHA
+		ev.mergeSHA = pr.MergeCommitSHA
 		ev.merger = p.Sender.Login
 		if pr.MergedBy != nil && pr.MergedBy.Login != "" {
 			ev.merger = pr.MergedBy.Login

@@ -39,6 +39,7 @@ import (
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/review"
+	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 	"github.com/kyku/action/internal/workspace"
 )
@@ -157,26 +158,31 @@ type harnessOpts struct {
 	// driftInterval and after drive the drift schedule (0: none).
 	driftInterval time.Duration
 	after         func(time.Duration) <-chan time.Time
+	// store, replica and now: the bot's shared store, its name there, and
+	// its clock (nil, "", nil: none, the default, time.Now).
+	store   statemgr.Conditional
+	replica string
+	now     func() time.Time
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
-	key, pemBytes := testKey(t)
+	key, _ := testKey(t)
 	dir := t.TempDir()
 	h := &harness{t: t, gh: githubtest.NewServer(t), simDir: filepath.Join(dir, "sim"), stateDir: filepath.Join(dir, "state")}
 	h.gh.SetApp(appID, &key.PublicKey, "kyku[bot]")
 	h.gh.AddRepo(repoName, defaultBranch)
 	h.gh.SetRepoID(repoName, repoID, repoCreated)
 	h.gh.SetRef(repoName, defaultBranch, baseSHA)
+	// The merges of the tests land on baseSHA: the merge commit's first
+	// parent, where a merge's rules are read.
+	h.gh.AddCommit(repoName, githubtest.GitCommit{SHA: mergeSHA, Parents: []string{baseSHA, headA}, Message: "Merge pull request"})
 	h.gh.AddInstallation(installation, "Codertocat", repoName)
 	h.gh.SetFile(repoName, defaultBranch, "kyku.yaml", []byte(configV1+o.backend))
 	h.gh.SetFile(repoName, headA, "kyku.yaml", []byte(configV2+o.backend))
 	h.gh.SetFile(repoName, headB, "kyku.yaml", []byte(configV2+o.backend))
 	// The usual reviewer may approve (write permission).
 	h.gh.SetPermission(repoName, "reviewer", "write")
-	if o.workers == 0 {
-		o.workers = 4
-	}
 	if o.policy == "" {
 		o.policy = testPolicy()
 	}
@@ -188,15 +194,31 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		}
 	}
 	h.policy = pol
+	h.start(o)
+	return h
+}
+
+// start runs a bot on h's fake GitHub, state and cloud, with its own
+// webhook server.
+func (h *harness) start(o harnessOpts) {
+	t := h.t
+	_, pemBytes := testKey(t)
+	pol := h.policy
+	if o.workers == 0 {
+		o.workers = 4
+	}
 	opts := bot.Options{
 		Config: bot.Config{
 			AppID: appID, PrivateKey: pemBytes, WebhookSecret: []byte(secret), APIURL: h.gh.APIURL(),
 			Workers: o.workers, QueueCapacity: o.queue, DriftInterval: o.driftInterval, Policy: pol,
 		},
-		Open:   h.open,
-		Rules:  o.rules,
-		After:  o.after,
-		Logger: slog.New(slog.NewJSONHandler(&h.log, nil)),
+		Open:    h.open,
+		Rules:   o.rules,
+		After:   o.after,
+		Store:   o.store,
+		Replica: o.replica,
+		Now:     o.now,
+		Logger:  slog.New(slog.NewJSONHandler(&h.log, nil)),
 	}
 	if o.sts != nil {
 		opts.STS = o.sts.client(t)
@@ -215,7 +237,14 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		}
 		h.http.Close()
 	})
-	return h
+}
+
+// replica is a second bot on h's fake GitHub, state and cloud, as a
+// second replica behind the same load balancer would be.
+func (h *harness) replica(o harnessOpts) *harness {
+	r := &harness{t: h.t, gh: h.gh, policy: h.policy, simDir: h.simDir, stateDir: h.stateDir}
+	r.start(o)
+	return r
 }
 
 // noPolicy as harnessOpts.policy runs the bot without an operator policy.

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 
@@ -12,12 +13,26 @@ import (
 )
 
 // routeMerge applies, when the settings say so, the saved plans of the
-// projects a merged pull request touched. With promotion, a project's
+// projects a merged pull request touched. The settings and the policies
+// are read at the merge commit's first parent: the default branch as it
+// was before the merge, never the pull request's own. With promotion, a project's
 // environments are applied one after the other in that order, each job
 // queuing the next only when it applied completely; otherwise they run
 // side by side.
 func (b *Bot) routeMerge(ctx context.Context, ev event, repo *github.Repo) (string, error) {
-	s, err := loadSettings(ctx, repo)
+	// Every rule that judges the merge comes from before it: the merge
+	// commit's first parent.
+	ref, err := mergeBase(ctx, repo, ev.mergeSHA)
+	if err != nil {
+		msg := "Kyku cannot tell which rules judge this merge: it reads them on the default branch as it was before it (the merge commit's first parent), and " +
+			review.Code(err.Error()) + ".\nNothing was applied.\n"
+		if _, cerr := repo.CreateComment(ctx, ev.number, msg); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
+		return "", err
+	}
+	ev.rulesRef = ref
+	s, err := loadSettings(ctx, repo, ref)
 	if isDiag(err) {
 		_, cerr := repo.CreateComment(ctx, ev.number, settingsProblem(err)+"\nNothing was applied.")
 		return "settings-error", cerr

@@ -18,7 +18,7 @@ type cfgConfig = config.Config
 
 // routePlan plans every project/environment the pull request touches.
 func (b *Bot) routePlan(ctx context.Context, ev event, repo *github.Repo) (string, error) {
-	s, err := loadSettings(ctx, repo)
+	s, err := loadSettings(ctx, repo, "")
 	if isDiag(err) {
 		_, cerr := repo.CreateCheckRun(ctx, "kyku settings", ev.headSHA, "completed", "failure",
 			"Invalid "+settings.Path, settingsProblem(err), "")

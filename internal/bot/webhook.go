@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,9 +9,14 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/kyku/action/internal/bot/queue"
 )
+
+// dedupeTimeout bounds the store's answer to a delivery's dedupe (GitHub
+// gives a webhook 10 seconds).
+const dedupeTimeout = 5 * time.Second
 
 // webhook verifies, dedupes and queues a delivery. It never calls GitHub
 // or the engine: the work runs on the queue with its own context.
@@ -19,7 +25,9 @@ import (
 // without a well-formed X-Hub-Signature-256 is refused before its body is
 // read, a declared body over MaxWebhookBytes before reading too, and the
 // body is read through http.MaxBytesReader; the signature is verified
-// before the payload is decoded. Metrics label events from a closed set
+// before the payload is decoded; a delivery runs once (see deduper: by
+// its ID and by its signed body, across replicas with a store), and one
+// the store cannot record is refused with 503. Metrics label events from a closed set
 // (eventLabel), so header values cannot grow them.
 func (b *Bot) webhook(w http.ResponseWriter, r *http.Request) {
 	event := r.Header.Get("X-GitHub-Event")
@@ -78,22 +86,36 @@ func (b *Bot) webhook(w http.ResponseWriter, r *http.Request) {
 		writeText(w, http.StatusOK, "ignored: "+ignored)
 		return
 	}
-	if !b.seen.add(id) {
+	ctx, cancel := context.WithTimeout(r.Context(), dedupeTimeout)
+	defer cancel()
+	dup, took, err := b.seen.take(ctx, id, event, body)
+	switch {
+	case err != nil:
+		b.metrics.webhook(label, "store_error")
+		log.Error("webhook refused: the delivery could not be recorded", "error", err.Error())
+		writeText(w, http.StatusServiceUnavailable, "cannot record the delivery, redeliver later")
+		return
+	case dup == dupBody:
+		b.metrics.webhook(label, "replay")
+		log.Warn("webhook replay refused: its signed body was delivered before under another ID")
+		writeText(w, http.StatusOK, dup)
+		return
+	case dup != "":
 		b.metrics.webhook(label, "duplicate")
 		log.Info("webhook duplicate")
-		writeText(w, http.StatusOK, "duplicate delivery")
+		writeText(w, http.StatusOK, dup)
 		return
 	}
 	job.Attrs = append(job.Attrs, slogString("delivery", id))
 	switch err := b.queue.Submit(job); {
 	case errors.Is(err, queue.ErrFull):
-		b.seen.forget(id) // let GitHub's redelivery in
+		b.seen.undo(ctx, took) // let GitHub's redelivery in
 		b.metrics.webhook(label, "queue_full")
 		log.Warn("webhook refused: queue full", "depth", b.queue.Depth())
 		writeText(w, http.StatusServiceUnavailable, "queue full, redeliver later")
 		return
 	case err != nil:
-		b.seen.forget(id)
+		b.seen.undo(ctx, took)
 		b.metrics.webhook(label, "draining")
 		writeText(w, http.StatusServiceUnavailable, "shutting down")
 		return

@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -76,82 +75,18 @@ func Parse(body string) (Command, bool) {
 	return parseLine(line), true
 }
 
-// commandLine returns the words after /kyku on the first command line.
+// commandLine returns the words after /kyku on the first command line:
+// a line of its own, outside code and quotes (see scanner).
 func commandLine(body string) (string, bool) {
 	body = strings.ReplaceAll(body, "\r\n", "\n")
 	body = strings.ReplaceAll(body, "\r", "\n")
-	var fence string // the open code fence, "" when none
-	inComment := false
+	var s scanner
 	for _, line := range strings.Split(body, "\n") {
-		if fence != "" {
-			if closesFence(line, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if inComment {
-			if strings.Contains(line, "-->") {
-				inComment = false
-			}
-			continue
-		}
-		if f := opensFence(line); f != "" {
-			fence = f
-			continue
-		}
-		if i := strings.LastIndex(line, "<!--"); i >= 0 && !strings.Contains(line[i+4:], "-->") {
-			inComment = true
-		}
-		rest, ok := strings.CutPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), Prefix)
-		if !ok {
-			continue
-		}
-		if r, _ := utf8.DecodeRuneInString(rest); rest == "" || unicode.IsSpace(r) {
+		if rest, ok := s.command(line); ok {
 			return rest, true
 		}
 	}
 	return "", false
-}
-
-// opensFence returns the fence (``` or ~~~, or longer) that line opens.
-func opensFence(line string) string {
-	s, ok := fenceIndent(line)
-	if !ok {
-		return ""
-	}
-	for _, c := range []byte{'`', '~'} {
-		n := 0
-		for n < len(s) && s[n] == c {
-			n++
-		}
-		if n >= 3 && (c == '~' || !strings.ContainsRune(s[n:], '`')) {
-			return s[:n]
-		}
-	}
-	return ""
-}
-
-// closesFence reports whether line closes fence: the same character, at
-// least as many, nothing else but spaces.
-func closesFence(line, fence string) bool {
-	s, ok := fenceIndent(line)
-	if !ok {
-		return false
-	}
-	n := 0
-	for n < len(s) && s[n] == fence[0] {
-		n++
-	}
-	return n >= len(fence) && strings.TrimSpace(s[n:]) == ""
-}
-
-// fenceIndent strips up to three leading spaces, as CommonMark allows.
-func fenceIndent(line string) (string, bool) {
-	n := 0
-	for n < len(line) && line[n] == ' ' {
-		n++
-	}
-	return line[n:], n <= 3
 }
 
 func parseLine(rest string) Command {

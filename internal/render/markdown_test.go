@@ -57,12 +57,15 @@ func TestMarkdownGolden(t *testing.T) {
 	proj := meta()
 	proj.Project = "infra/core"
 	big := PlanComment(bigPlan(10000), m, CommentLimit)
+	rules := meta()
+	rules.RulesChanged = []string{".kyku/config.yaml", ".kyku/policies/deny-destroy.rego"}
 	tests := []struct {
 		file, got string
 	}{
 		{"comment_small.md.golden", PlanComment(fullPlan(), m, CommentLimit)},
 		{"comment_project.md.golden", PlanComment(newPlan("staging", change(plan.Create, "Vpc", "v", 0, prop("cidr", nil, "10.0.0.0/16"))), proj, CommentLimit)},
 		{"comment_no_changes.md.golden", PlanComment(newPlan("prod", change(plan.NoOp, "Vpc", "main-vpc", 0)), m, CommentLimit)},
+		{"comment_rules_changed.md.golden", PlanComment(newPlan("prod", change(plan.Create, "Vpc", "v", 0, prop("cidr", nil, "10.0.0.0/16"))), rules, CommentLimit)},
 		{"comment_10000.md.golden", big},
 		{"summary_small.md.golden", PlanSummary(fullPlan(), m, SummaryLimit)},
 		{"apply_success.md.golden", ApplyComment(applySuccess(), m, CommentLimit)},

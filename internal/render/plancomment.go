@@ -46,7 +46,9 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 	if m.Project != "" {
 		head.WriteString(" (project " + code(m.Project) + ")")
 	}
-	head.WriteString("\n\n**" + summaryLine(p) + "**\n\n")
+	head.WriteString("\n\n")
+	head.WriteString(rulesNotice(m.RulesChanged))
+	head.WriteString("**" + summaryLine(p) + "**\n\n")
 	if !p.HasChanges() {
 		head.WriteString(noChanges + "\n\n")
 	}
@@ -230,4 +232,23 @@ func diffLines(a plan.Action, pc plan.PropChange) string {
 		return oldLine
 	}
 	return oldLine + newLine
+}
+
+// rulesNotice says that the pull request changes the review rules: they
+// judge the pull requests after it, not this one (which the default
+// branch's rules, as they were before it, judge).
+func rulesNotice(files []string) string {
+	if len(files) == 0 {
+		return ""
+	}
+	var names []string
+	for i, f := range files {
+		if i == 10 {
+			names = append(names, "…and "+itoa(len(files)-i)+" more")
+			break
+		}
+		names = append(names, code(f))
+	}
+	return "> [!IMPORTANT]\n> This pull request changes the review rules; they apply from the next PR (" + strings.Join(names, ", ") +
+		"). This one is judged by the rules on the default branch as they were before it, on merge too.\n\n"
 }

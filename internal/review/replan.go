@@ -76,6 +76,15 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 		if sh, haveComment, err = reviewedPlan(ctx, a.d, a.s, pr.Number); err != nil {
 			return a.fail(ctx, err)
 		}
+		if haveComment && sh.head != "" {
+			msg, err := a.commentRefusal(ctx, ws, sh.comment, sh.head)
+			if err != nil {
+				return a.fail(ctx, err)
+			}
+			if msg != "" {
+				return a.refuse(ctx, msg+" "+a.replan())
+			}
+		}
 	}
 
 	eng := ws.Engine

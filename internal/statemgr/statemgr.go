@@ -1,6 +1,8 @@
 // Package statemgr owns the contracts for where state lives: locking,
 // reading and conditionally writing the state, the append-only journal of
-// finished changes, backups, and named objects (saved plans, audit records).
+// finished changes, backups, and named objects (saved plans, audit records),
+// and the conditional writes on named objects that other records several
+// processes share are made of (Conditional, conditional.go; package claim).
 // Implementations: local/ (files), objstore/ (any object store) with s3/
 // and gcs/ as its stores, spaces/ (S3 on DigitalOcean) and httpstate/
 // (Terraform's HTTP backend protocol); statemgrtest/ is the conformance

@@ -36,6 +36,16 @@ type Commit struct {
 	Committer string
 }
 
+// GitCommit is a commit of the repository as GET /repos/{o}/{r}/commits/{sha}
+// shows it: its parents (a merge commit has two, the first being the
+// branch it was merged into), message and author date.
+type GitCommit struct {
+	SHA        string
+	Parents    []string
+	Message    string
+	AuthorDate time.Time
+}
+
 // Review is a pull request review.
 type Review struct {
 	ID          int64
@@ -55,6 +65,10 @@ type Comment struct {
 	CreatedAt time.Time
 	UpdatedAt time.Time
 	Reactions []Reaction
+	// Editor and LastEditedAt are the last edit (GraphQL's editor and
+	// lastEditedAt): "" and zero for a comment never edited.
+	Editor       string
+	LastEditedAt time.Time
 }
 
 // Reaction is a reaction to a comment.
@@ -103,6 +117,7 @@ type repo struct {
 	reviews       map[int][]*Review
 	perms         map[string]string
 	commitPulls   map[string][]int
+	commits       map[string]GitCommit
 	files         map[string]map[string][]byte // ref -> path -> content
 	refs          map[string]string            // ref -> sha
 	checkRuns     []*CheckRun
@@ -129,7 +144,7 @@ func (s *Server) repoLocked(fullName string, create bool) *repo {
 	rp := &repo{
 		id: int64(h.Sum32()), owner: owner, name: name, defaultBranch: "main", nextNumber: 1,
 		pulls: map[int]*PullRequest{}, issues: map[int]*Issue{}, reviews: map[int][]*Review{},
-		perms: map[string]string{}, commitPulls: map[string][]int{},
+		perms: map[string]string{}, commitPulls: map[string][]int{}, commits: map[string]GitCommit{},
 		files: map[string]map[string][]byte{}, refs: map[string]string{}, labels: map[string]bool{},
 	}
 	s.repos[strings.ToLower(fullName)] = rp
@@ -277,6 +292,15 @@ func (s *Server) SetCommitPulls(fullName, sha string, numbers ...int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.repoLocked(fullName, true).commitPulls[sha] = slices.Clone(numbers)
+}
+
+// AddCommit seeds a commit (GET /repos/{o}/{r}/commits/{sha}); a commit
+// not seeded is answered 404.
+func (s *Server) AddCommit(fullName string, c GitCommit) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c.Parents = slices.Clone(c.Parents)
+	s.repoLocked(fullName, true).commits[c.SHA] = c
 }
 
 // Comments returns the comments on an issue or pull request, oldest first.

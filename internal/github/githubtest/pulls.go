@@ -14,6 +14,7 @@ func (s *Server) pullRoutes(api func(string, handler)) {
 	api("GET /repos/{owner}/{repo}/pulls/{number}/files", s.listFiles)
 	api("GET /repos/{owner}/{repo}/pulls/{number}/commits", s.listCommits)
 	api("GET /repos/{owner}/{repo}/commits/{sha}/pulls", s.commitPulls)
+	api("GET /repos/{owner}/{repo}/commits/{sha}", s.getCommit)
 	api("GET /repos/{owner}/{repo}/collaborators/{user}/permission", s.permission)
 }
 
@@ -148,6 +149,35 @@ func (s *Server) listCommits(w http.ResponseWriter, r *http.Request, _ string) {
 		out = append(out, rc)
 	}
 	writeJSON(w, http.StatusOK, paginate(w, r, out))
+}
+
+// getCommit answers a seeded commit: its SHA, parents, message and author.
+func (s *Server) getCommit(w http.ResponseWriter, r *http.Request, _ string) {
+	rp := s.repoFor(w, r)
+	if rp == nil {
+		return
+	}
+	sha := r.PathValue("sha")
+	if ref, ok := rp.refs[sha]; ok {
+		sha = ref
+	}
+	c, ok := rp.commits[sha]
+	if !ok {
+		writeError(w, http.StatusUnprocessableEntity, "No commit found for SHA: "+r.PathValue("sha"))
+		return
+	}
+	out := &gh.RepositoryCommit{
+		SHA:     gh.String(c.SHA),
+		HTMLURL: gh.String(fmt.Sprintf("%s/%s/commit/%s", s.URL, rp.fullName(), c.SHA)),
+		Commit: &gh.Commit{
+			Message: gh.String(c.Message),
+			Author:  &gh.CommitAuthor{Name: gh.String("A U Thor"), Date: &gh.Timestamp{Time: c.AuthorDate}},
+		},
+	}
+	for _, p := range c.Parents {
+		out.Parents = append(out.Parents, &gh.Commit{SHA: gh.String(p)})
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) commitPulls(w http.ResponseWriter, r *http.Request, _ string) {

@@ -95,6 +95,7 @@ type Server struct {
 	teams         map[string]map[string]bool // "org/team" -> member logins (lower case)
 	teamReaders   map[string]bool            // logins whose tokens see teams (nil: all)
 	checksDenied  map[string]bool            // logins whose tokens may not write check runs
+	graphqlDenied map[string]bool            // logins whose tokens may not use GraphQL
 }
 
 type archiveRef struct{ repo, ref string }
@@ -210,6 +211,7 @@ func (s *Server) routes() http.Handler {
 	s.pullRoutes(api)
 	s.repoRoutes(api)
 	s.teamRoutes(api)
+	mux.Handle("POST "+GraphQLPath, s.authed(s.graphql))
 	mux.HandleFunc("POST "+BasePath+"app/installations/{id}/access_tokens", s.locked(s.accessToken))
 	s.appRoutes(mux)
 	mux.HandleFunc("GET /_codeload/{token}", s.locked(s.codeload))
