@@ -183,6 +183,9 @@ func durationEnv(env *Env, name string) (time.Duration, error) {
 }
 
 func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
+	if err := c.checkEnv(); err != nil {
+		return workspace.Settings{}, err
+	}
 	s := workspace.Settings{
 		Env: c.env, Provider: c.provider, StateDir: c.stateDir, LockTimeout: c.lockTimeout,
 		Getenv: env.Getenv,

@@ -14,6 +14,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/progress"
@@ -27,6 +28,9 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	var c common
 	c.register(fs, env)
 	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := c.checkEnv(); err != nil {
 		return err
 	}
 	files, err := config.ReadFiles(c.config)
@@ -210,6 +214,9 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 			return fmt.Errorf("--target plans: it cannot be given with --plan (plan with --target, then apply that plan)")
 		}
 		if !flagGiven(fs, "e") && !flagGiven(fs, "env") {
+			if err := envname.Check(saved.Environment); err != nil {
+				return fmt.Errorf("%s: %w", planFile, err)
+			}
 			c.env = saved.Environment
 		}
 		if configGiven || saved.Config == nil {

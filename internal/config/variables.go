@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/value"
 	"go.yaml.in/yaml/v3"
 )
@@ -365,8 +366,8 @@ func (p *parser) environmentMap(n *yaml.Node) {
 	pairs, _ := p.mapping(n, "environments", "mapping of environment names to their settings")
 	for _, kv := range pairs {
 		name, pos := kv.key.Value, p.pos(kv.key)
-		if !nameRE.MatchString(name) {
-			p.diags.Add(pos, "environment name %q is invalid: use letters, digits, _ and - (not first)", name)
+		if err := envname.Check(name); err != nil || name == "" {
+			p.diags.Add(pos, "environments: environment name %q is invalid (use %s): it names state files and keys", name, envname.Rule)
 			continue
 		}
 		if first, dup := p.envs[name]; dup {

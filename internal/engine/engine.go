@@ -9,6 +9,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/state"
@@ -120,6 +121,11 @@ func (e *Engine) randomHex(n int) (string, error) {
 // lock takes the state lock for op and returns the function that releases
 // it; release runs with a context that survives cancellation.
 func (e *Engine) lock(ctx context.Context, op string) (func(), error) {
+	// The environment names the state's files and keys: a name that could
+	// reach outside them is refused before the backend is touched.
+	if err := envname.Check(e.opts.Env); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
 	info := e.opts.Lock
 	info.Operation = op
 	l, err := e.backend.Lock(ctx, info)

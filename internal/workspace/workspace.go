@@ -14,6 +14,7 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/gcs"
@@ -99,6 +100,9 @@ func OpenConfigBackend(ctx context.Context, cfg *config.Config, s Settings) (sta
 }
 
 func openBackend(ctx context.Context, bc *config.Backend, codec statemgr.Codec, s Settings) (statemgr.Backend, error) {
+	if err := envname.Check(s.Env); err != nil {
+		return nil, fmt.Errorf("open backend: %w", err)
+	}
 	getenv := s.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
