@@ -98,9 +98,16 @@ var (
 )
 
 // IsStale reports whether err refuses a plan because the state (or the
-// configuration given with it) moved on since it was planned; nothing was
-// changed, plan again.
+// configuration given with it) moved on since it was planned, or because
+// planning its configuration again gives other changes than it lists (it
+// was edited, or the cloud changed); nothing was changed, plan again.
 func IsStale(err error) bool { return engine.IsStale(err) }
+
+// IsDestroyAll reports whether err refuses a plan that would destroy every
+// resource in state because the configuration has none (an empty or
+// truncated configuration); nothing was changed. Set AllowDestroyAll to
+// mean it, or call Destroy.
+func IsDestroyAll(err error) bool { return engine.IsDestroyAll(err) }
 
 // Engine is the seed's KykuEngine: it runs the lifecycle (config →
 // auto-subnets → graph → state → discovery → diff → plan → apply →

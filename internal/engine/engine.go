@@ -277,8 +277,11 @@ func (e *StaleError) Error() string {
 	return "stale plan: state changed since it was planned; plan again (" + e.Reason + ")"
 }
 
-// IsStale reports whether err is a *StaleError.
+// IsStale reports whether err refuses a saved plan that no longer holds:
+// the state moved on (*StaleError), or planning it again against the
+// current state gives other changes (*MismatchError). Nothing was changed;
+// plan again.
 func IsStale(err error) bool {
 	var s *StaleError
-	return errors.As(err, &s)
+	return errors.As(err, &s) || IsMismatch(err)
 }
