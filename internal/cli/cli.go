@@ -49,9 +49,11 @@ Commands:
                 (every environment it declares; -e ENV only that one)
   plan          show what apply would change (--out saves it, --json for scripts,
                 --format mermaid draws it, --policy DIR checks it against Rego policies,
-                --target NAME limits it to NAME and what it depends on)
-  apply         apply the changes (asks for "yes"; --auto-approve; --plan FILE applies a saved plan;
-                --target NAME)
+                --target NAME limits it to NAME and what it depends on; a plan that destroys
+                every resource because the configuration has none needs --allow-destroy-all)
+  apply         apply the changes (asks for "yes"; --auto-approve; --target NAME;
+                --plan FILE applies a saved plan if it verifies and planning it again against
+                the current state gives the same changes; --allow-destroy-all as for plan)
   destroy       destroy everything in state
   refresh       read every resource and report drift (updates state)
   output        print outputs ([name] [--json])
@@ -63,7 +65,8 @@ Commands:
 
 Common flags: -c PATH (file or directory of *.yaml, default kyku.yaml), -e ENV,
 --var NAME=VALUE (repeatable; also KYKU_VAR_NAME), --provider NAME, --parallelism N,
---lock-timeout DURATION, --state-dir DIR.
+--lock-timeout DURATION, --state-dir DIR. Local state (.kyku, or the backend's path) and the
+sim's cloud (.kyku/sim) live next to the configuration, not in the working directory.
 Run "kyku <command> -h" for a command's flags.
 `
 

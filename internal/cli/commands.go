@@ -100,6 +100,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	policyDir := fs.String("policy", "", "check the plan against the Rego policies (*.rego) in this directory; a denial exits 1")
 	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when there are no changes, 2 when there are, 1 on error")
 	destroy := fs.Bool("destroy", false, "plan to destroy everything in state")
+	allowAll := fs.Bool("allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
 	var targets listFlags
 	fs.Var(&targets, "target", "plan only this resource (or instance) and what it depends on (repeatable)")
 	if _, err := parse(fs, args); err != nil {
@@ -130,10 +131,10 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	if *destroy {
 		p, err = ws.Engine.PlanDestroy(ctx)
 	} else {
-		p, err = ws.Engine.PlanWith(ctx, cfg, engine.PlanOptions{Targets: targets})
+		p, err = ws.Engine.PlanWith(ctx, cfg, engine.PlanOptions{Targets: targets, AllowDestroyAll: *allowAll})
 	}
 	if err != nil {
-		return err
+		return destroyAllHint(err, c.config)
 	}
 	if *out != "" {
 		data, err := plan.Encode(p)
@@ -188,10 +189,12 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	c.register(fs, env)
 	auto := fs.Bool("auto-approve", false, "apply without asking for confirmation")
 	planFile := ""
+	allowAll := false
 	var targets listFlags
 	if op == "apply" {
-		fs.StringVar(&planFile, "plan", "", "apply this saved plan exactly, without re-planning")
+		fs.StringVar(&planFile, "plan", "", "apply this saved plan: it must verify, and planning its configuration again against the current state must give the same changes")
 		fs.Var(&targets, "target", "apply only this resource (or instance) and what it depends on (repeatable)")
+		fs.BoolVar(&allowAll, "allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
 	}
 	if _, err := parse(fs, args); err != nil {
 		return err
@@ -238,7 +241,10 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	}
 	// The plan is shown after the engine checked it (a stale saved plan is
 	// refused before anything is printed), then confirmed.
-	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Confirm: func(p *plan.Plan) (bool, error) {
+	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, AllowDestroyAll: allowAll, Confirm: func(p *plan.Plan) (bool, error) {
+		if saved != nil {
+			fmt.Fprintf(env.Stdout, "%s verified: planned again against the current state, it makes the changes it lists.\n\n", planFile)
+		}
 		if err := render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: op == "apply" && saved == nil}); err != nil {
 			return false, err
 		}
@@ -266,10 +272,25 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	if res != nil {
 		summarize(env, op, res)
 	}
+	if err != nil && saved != nil && engine.IsStale(err) {
+		return fmt.Errorf("%s: %w", planFile, err)
+	}
 	if err != nil {
-		return err
+		return destroyAllHint(err, c.config)
 	}
 	return res.Err()
+}
+
+// destroyAllHint says, for a plan refused because it destroys everything
+// (the configuration has none), which configuration that is and which word
+// lets it through.
+func destroyAllHint(err error, cfgPath string) error {
+	var da *engine.DestroyAllError
+	if !errors.As(err, &da) {
+		return err
+	}
+	return fmt.Errorf("refusing to destroy all %d resources in state: the configuration (%s) has no resources (empty or truncated?); "+
+		"nothing was changed. If that is what you want, run kyku destroy, or plan and apply with --allow-destroy-all", da.Resources, cfgPath)
 }
 
 // hook forwards engine events to the progress view, once apply started.
