@@ -216,7 +216,9 @@ func (h *harness) open(ctx context.Context, t bot.Tenant, cfg *config.Config, en
 		if s == nil {
 			s = map[string]string{}
 		}
-		s["dir"] = filepath.Join(h.simDir, filepath.FromSlash(settings["dir"]))
+		// The config's own (confined, relative) dir, as cmd/bot resolves it:
+		// BaseDir below is for the local state only.
+		s["dir"] = filepath.Join(h.simDir, filepath.FromSlash(cfg.Provider.Settings["dir"]))
 		h.mu.Lock()
 		h.simDirs = append(h.simDirs, s["dir"])
 		h.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/user"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -145,7 +146,7 @@ func (c *common) register(fs *flag.FlagSet, env *Env) {
 	fs.StringVar(&c.provider, "provider", "", "provider, overriding the config's (sim, aws, hetzner)")
 	fs.IntVar(&c.parallelism, "parallelism", 10, "maximum concurrent provider operations")
 	fs.DurationVar(&c.lockTimeout, "lock-timeout", 30*time.Second, "how long to wait for the state lock")
-	fs.StringVar(&c.stateDir, "state-dir", "", "directory for local state (default .kyku)")
+	fs.StringVar(&c.stateDir, "state-dir", "", "directory for local state (default .kyku next to the configuration)")
 	c.vars = varFlags{}
 	fs.Var(c.vars, "var", "set a variable: --var name=value (repeatable; beats KYKU_VAR_<name> and the environment's values)")
 }
@@ -189,11 +190,20 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 	if err := c.checkEnv(); err != nil {
 		return workspace.Settings{}, err
 	}
-	s := workspace.Settings{
-		Env: c.env, Provider: c.provider, StateDir: c.stateDir, LockTimeout: c.lockTimeout,
-		Getenv: env.Getenv,
+	base, err := configDir(c.config)
+	if err != nil {
+		return workspace.Settings{}, err
 	}
-	var err error
+	s := workspace.Settings{
+		Env: c.env, Provider: c.provider, LockTimeout: c.lockTimeout,
+		Getenv: env.Getenv, BaseDir: base,
+	}
+	if c.stateDir != "" {
+		// A flag's path is relative to the working directory.
+		if s.StateDir, err = filepath.Abs(c.stateDir); err != nil {
+			return s, fmt.Errorf("--state-dir %s: %w", c.stateDir, err)
+		}
+	}
 	knobs := map[string]*time.Duration{
 		"KYKU_RETRY_BASE": &s.Engine.RetryBase, "KYKU_DESTROY_BASE": &s.Engine.DestroyBase,
 		"KYKU_VERIFY_INTERVAL": &s.Engine.VerifyInterval, "KYKU_LOCK_STALE_AFTER": &s.StaleAfter,
@@ -211,6 +221,20 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 	s.Engine.Now = env.Now
 	s.Engine.Lock = lockInfo(env, op)
 	return s, nil
+}
+
+// configDir is the directory the configuration at path is in (a file's
+// directory, a directory itself), absolute: local state and the sim's cloud
+// live next to the configuration, wherever kyku runs from.
+func configDir(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("-c %s: %w", path, err)
+	}
+	if info, err := os.Stat(abs); err == nil && info.IsDir() {
+		return abs, nil
+	}
+	return filepath.Dir(abs), nil
 }
 
 // lockInfo says who is running, for lock messages: user@host, and the

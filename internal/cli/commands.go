@@ -51,8 +51,12 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	// a config error too. A provider that cannot be built here (no
 	// credentials) is checked when planning instead.
 	var diags diag.Diagnostics
+	base, err := configDir(c.config)
+	if err != nil {
+		return err
+	}
 	for _, cfg := range cfgs {
-		p, perr := workspace.Provider(ctx, cfg, workspace.Settings{Provider: c.provider, Getenv: env.Getenv}, env.Providers)
+		p, perr := workspace.Provider(ctx, cfg, workspace.Settings{Provider: c.provider, Getenv: env.Getenv, BaseDir: base}, env.Providers)
 		if perr != nil {
 			continue
 		}
