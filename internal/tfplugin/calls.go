@@ -214,6 +214,9 @@ type ApplyRequest struct {
 	TypeName                         string
 	PriorState, PlannedState, Config cty.Value
 	PlannedPrivate                   []byte
+	// PlannedMsgpack, when set, is sent instead of PlannedState: the
+	// planned state exactly as a saved plan holds it.
+	PlannedMsgpack []byte
 }
 
 // ApplyResponse is the resource after the change: NewState null after a
@@ -241,7 +244,9 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, r ApplyRequest) (App
 	if req.prior, err = encode(r.PriorState, ty); err != nil {
 		return ApplyResponse{}, err
 	}
-	if req.planned, err = encode(r.PlannedState, ty); err != nil {
+	if r.PlannedMsgpack != nil {
+		req.planned = dynamicValue{msgpack: r.PlannedMsgpack}
+	} else if req.planned, err = encode(r.PlannedState, ty); err != nil {
 		return ApplyResponse{}, err
 	}
 	if req.config, err = encode(r.Config, ty); err != nil {
