@@ -98,7 +98,8 @@ func planApply(t *testing.T, p *tfplugin.Provider, typ string, prior cty.Value, 
 		t.Fatalf("PlanResourceChange: %v %v", err, plan.Diagnostics.Err())
 	}
 	applied, err := p.ApplyResourceChange(ctx, tfplugin.ApplyRequest{
-		TypeName: typ, PriorState: prior, PlannedState: plan.PlannedState, Config: config, PlannedPrivate: plan.PlannedPrivate,
+		TypeName: typ, PriorState: prior, Config: config, PlannedPrivate: plan.PlannedPrivate,
+		PlannedMsgpack: plan.PlannedMsgpack, // as a saved plan holds it
 	})
 	if err != nil {
 		t.Fatalf("ApplyResourceChange: %v", err)
