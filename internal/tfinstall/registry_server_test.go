@@ -74,7 +74,9 @@ func newTestRegistry(t *testing.T) *testRegistry {
 // host is the registry's host, as a provider source names it.
 func (r *testRegistry) host() string { return strings.TrimPrefix(r.srv.URL, "https://") }
 
-func (r *testRegistry) source(ns, typ string) Source { return Source{Host: r.host(), Namespace: ns, Type: typ} }
+func (r *testRegistry) source(ns, typ string) Source {
+	return Source{Host: r.host(), Namespace: ns, Type: typ}
+}
 
 func (r *testRegistry) client() *Registry { return &Registry{Client: r.srv.Client()} }
 
