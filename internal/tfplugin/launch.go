@@ -125,7 +125,10 @@ func Start(ctx context.Context, cfg Config) (*Provider, error) {
 	}
 	p.conn = conn
 	p.protocol = client.NegotiatedVersion()
-	p.names = methods[p.protocol]
+	p.names = &methods5
+	if p.protocol == 6 {
+		p.names = &methods6
+	}
 	return p, nil
 }
 

@@ -41,8 +41,9 @@ type methodNames struct {
 	read, plan, apply, importState, readData, stop string
 }
 
-var methods = map[int]*methodNames{
-	5: {
+// The method names are static data: nothing is built at package init.
+var (
+	methods5 = methodNames{
 		schema:           "/tfplugin5.Provider/GetSchema",
 		validateProvider: "/tfplugin5.Provider/PrepareProviderConfig",
 		validateResource: "/tfplugin5.Provider/ValidateResourceTypeConfig",
@@ -55,8 +56,8 @@ var methods = map[int]*methodNames{
 		importState:      "/tfplugin5.Provider/ImportResourceState",
 		readData:         "/tfplugin5.Provider/ReadDataSource",
 		stop:             "/tfplugin5.Provider/Stop",
-	},
-	6: {
+	}
+	methods6 = methodNames{
 		schema:           "/tfplugin6.Provider/GetProviderSchema",
 		validateProvider: "/tfplugin6.Provider/ValidateProviderConfig",
 		validateResource: "/tfplugin6.Provider/ValidateResourceConfig",
@@ -69,8 +70,8 @@ var methods = map[int]*methodNames{
 		importState:      "/tfplugin6.Provider/ImportResourceState",
 		readData:         "/tfplugin6.Provider/ReadDataSource",
 		stop:             "/tfplugin6.Provider/StopProvider",
-	},
-}
+	}
+)
 
 // Protocol is the negotiated protocol version, 5 or 6.
 func (p *Provider) Protocol() int { return p.protocol }
