@@ -17,7 +17,7 @@ func TestPluginLibrariesStayInTheirPackages(t *testing.T) {
 		t.Fatalf("go list %s...: %v\n%s", mod, err, out)
 	}
 	owners := map[string]string{
-		"github.com/hashicorp/go-plugin": mod + "internal/tfplugin",
+		"github.com/hashicorp/go-plugin":  mod + "internal/tfplugin",
 		"github.com/ProtonMail/go-crypto": mod + "internal/tfinstall",
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
