@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 
@@ -81,7 +82,10 @@ func Start(ctx context.Context, cfg Config) (*Provider, error) {
 	}
 	logger := cfg.Logger
 	if logger == nil {
-		logger = hclog.NewNullLogger()
+		// Off, not hclog's null logger (whose level is "none"): go-plugin
+		// then skips parsing the provider's log lines, which are most of
+		// a run's allocations otherwise.
+		logger = hclog.New(&hclog.LoggerOptions{Level: hclog.Off, Output: io.Discard})
 	}
 	tail := &tailBuffer{max: 16 << 10, fwd: cfg.Stderr}
 
@@ -91,7 +95,7 @@ func Start(ctx context.Context, cfg Config) (*Provider, error) {
 	startCtx, cancelStart := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(startCtx, cfg.Path)
 	cmd.Dir = cfg.Dir
-	cmd.Env = append([]string(nil), cfg.Env...)
+	cmd.Env = providerEnv(cfg.Env)
 	cmd.WaitDelay = 5 * time.Second
 
 	client := plugin.NewClient(&plugin.ClientConfig{
@@ -130,6 +134,35 @@ func Start(ctx context.Context, cfg Config) (*Provider, error) {
 		p.names = &methods6
 	}
 	return p, nil
+}
+
+// quiet are the settings of HashiCorp's provider libraries that keep a
+// provider from writing its trace log: written by default, a log line for
+// every step of every call, which the client then discards (as OpenTofu
+// does with TF_LOG unset), costs the provider a large share of its CPU.
+var quiet = [...]string{"TF_LOG_SDK", "TF_LOG_PROVIDER"}
+
+// providerEnv is the provider's environment: env, and unless env asks
+// for provider logs (TF_LOG) or sets them itself, quiet's settings off.
+func providerEnv(env []string) []string {
+	out := append(make([]string, 0, len(env)+len(quiet)), env...)
+	set := func(key string) bool {
+		for _, kv := range env {
+			if strings.HasPrefix(kv, key+"=") {
+				return true
+			}
+		}
+		return false
+	}
+	if set("TF_LOG") {
+		return out
+	}
+	for _, key := range quiet {
+		if !set(key) {
+			out = append(out, key+"=OFF")
+		}
+	}
+	return out
 }
 
 // connect starts the process and dispenses the gRPC connection.
