@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -46,6 +48,7 @@ func BenchmarkCreate(b *testing.B) {
 	block := s.ResourceTypes[typ].Block
 	null := cty.NullVal(block.ImpliedType())
 	b.ReportAllocs()
+	selfCPU, provCPU := cpuOf("self"), cpuOf(strconv.Itoa(p.Pid()))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		config, ds := tfschema.Config(block, props)
@@ -67,4 +70,26 @@ func BenchmarkCreate(b *testing.B) {
 		}
 		_ = tfschema.FromCtyObject(applied.NewState)
 	}
+	b.StopTimer()
+	if selfCPU >= 0 && provCPU >= 0 {
+		b.ReportMetric(float64(cpuOf("self")-selfCPU)/float64(b.N), "kyku-cpu-µs/op")
+		b.ReportMetric(float64(cpuOf(strconv.Itoa(p.Pid()))-provCPU)/float64(b.N), "provider-cpu-µs/op")
+	}
+}
+
+// cpuOf is the user and system CPU of a process so far, in
+// microseconds, from /proc (-1 where there is none).
+func cpuOf(pid string) int64 {
+	data, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return -1
+	}
+	s := string(data)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	if len(f) < 13 {
+		return -1
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return (utime + stime) * 1e6 / 100 // clock ticks of 1/100 s
 }
