@@ -81,3 +81,17 @@ func fileSHA256(path string) ([]byte, error) {
 	}
 	return h.Sum(nil), nil
 }
+
+// wellFormed: "h1:" and base64, or "zh:" and 64 hex digits.
+func (h Hash) wellFormed() bool {
+	kind, body, _ := strings.Cut(string(h), ":")
+	switch kind {
+	case "h1":
+		b, err := base64.StdEncoding.DecodeString(body)
+		return err == nil && len(b) == sha256.Size
+	case "zh":
+		b, err := hex.DecodeString(body)
+		return err == nil && len(b) == sha256.Size && body == strings.ToLower(body)
+	}
+	return false
+}

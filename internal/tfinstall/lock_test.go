@@ -78,7 +78,7 @@ func TestLockWriteIsAtomicAndStable(t *testing.T) {
 	if err != nil || len(l.Providers) != 0 {
 		t.Fatalf("a missing lock file: %v %v", l, err)
 	}
-	l.Providers[Source{"registry.opentofu.org", "hashicorp", "null"}] = &Locked{Version: "3.3.1", Hashes: []Hash{"h1:x"}}
+	l.Providers[Source{"registry.opentofu.org", "hashicorp", "null"}] = &Locked{Version: "3.3.1", Hashes: []Hash{"h1:EVjZbL9RffXLhkk4kZZFpScoyl7PeVWG6VUTiYt3bqE="}}
 	if err := WriteLock(path, l); err != nil {
 		t.Fatal(err)
 	}

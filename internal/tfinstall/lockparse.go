@@ -333,7 +333,7 @@ func (p *lockParser) hashes(entry *Locked) {
 			return
 		}
 		h := Hash(p.tok.text)
-		if k := h.Kind(); (k != "h1" && k != "zh") || len(h) < 4 {
+		if !h.wellFormed() {
 			p.errorf(p.tok.pos, "hashes: %q is not an h1: or zh: hash", p.tok.text)
 		} else {
 			entry.addHashes(h)
