@@ -17,6 +17,12 @@ import (
 	"github.com/kyku/action/internal/provider/sim"
 )
 
+// version and commit, when set at link time, replace what Go records in the
+// binary (the module version and vcs.revision): release builds use
+//
+//	go build -ldflags "-X main.version=v1.2.3 -X main.commit=$(git rev-parse HEAD)" ./cmd/kyku
+var version, commit string
+
 func main() {
 	os.Exit(run())
 }
@@ -49,6 +55,7 @@ func run() int {
 		Getenv:           os.Getenv,
 		StdoutIsTerminal: progress.IsTerminal(os.Stdout),
 		Providers:        registry(),
+		Version:          cli.Version{Version: version, Commit: commit},
 	})
 }
 

@@ -27,7 +27,7 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("validate", env)
 	var c common
 	c.register(fs, env)
-	if _, err := parse(fs, args); err != nil {
+	if err := fs.parseNone(args); err != nil {
 		return err
 	}
 	if err := c.checkEnv(); err != nil {
@@ -98,16 +98,16 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("plan", env)
 	var c common
 	c.register(fs, env)
-	out := fs.String("out", "", "save the plan to this file (apply it with kyku apply --plan FILE)")
+	out := fs.String("out", "", "save the plan to `FILE` (apply it with kyku apply --plan FILE)")
 	asJSON := fs.Bool("json", false, "print the plan as JSON (same as --format json)")
-	format := fs.String("format", "text", "text, json, or mermaid (the picture of the change, as in the PR comment)")
-	policyDir := fs.String("policy", "", "check the plan against the Rego policies (*.rego) in this directory; a denial exits 1")
+	format := fs.String("format", "text", "the output `FORMAT`: text, json, or mermaid (the picture of the change, as in the PR comment)")
+	policyDir := fs.String("policy", "", "check the plan against the Rego policies (*.rego) in `DIR`; a denial exits 1")
 	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when there are no changes, 2 when there are, 1 on error")
 	destroy := fs.Bool("destroy", false, "plan to destroy everything in state")
 	allowAll := fs.Bool("allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
 	var targets listFlags
-	fs.Var(&targets, "target", "plan only this resource (or instance) and what it depends on (repeatable)")
-	if _, err := parse(fs, args); err != nil {
+	fs.Var(&targets, "target", "plan only the resource (or instance) `NAME` and what it depends on (repeatable)")
+	if err := fs.parseNone(args); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -196,11 +196,11 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	allowAll := false
 	var targets listFlags
 	if op == "apply" {
-		fs.StringVar(&planFile, "plan", "", "apply this saved plan: it must verify, and planning its configuration again against the current state must give the same changes")
-		fs.Var(&targets, "target", "apply only this resource (or instance) and what it depends on (repeatable)")
+		fs.StringVar(&planFile, "plan", "", "apply the saved plan in `FILE`: it must verify, and planning its configuration again against the current state must give the same changes")
+		fs.Var(&targets, "target", "apply only the resource (or instance) `NAME` and what it depends on (repeatable)")
 		fs.BoolVar(&allowAll, "allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
 	}
-	if _, err := parse(fs, args); err != nil {
+	if err := fs.parseNone(args); err != nil {
 		return err
 	}
 	var (
@@ -415,7 +415,7 @@ func cmdRefresh(ctx context.Context, env *Env, args []string) error {
 	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when nothing drifted, 2 when something did, 1 on error")
 	reportOnly := fs.Bool("report-only", false, "report drift without updating the state")
 	asJSON := fs.Bool("json", false, "print drift as JSON")
-	if _, err := parse(fs, args); err != nil {
+	if err := fs.parseNone(args); err != nil {
 		return err
 	}
 	cfg, err := c.load(env)
@@ -511,7 +511,7 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 	var c common
 	c.register(fs, env)
 	asJSON := fs.Bool("json", false, "print as JSON")
-	pos, err := parse(fs, args)
+	pos, err := fs.parse(args)
 	if err != nil {
 		return err
 	}
@@ -554,8 +554,8 @@ func cmdGraph(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("graph", env)
 	var c common
 	c.register(fs, env)
-	format := fs.String("format", "dot", "dot or mermaid")
-	if _, err := parse(fs, args); err != nil {
+	format := fs.String("format", "dot", "the output `FORMAT`: dot or mermaid")
+	if err := fs.parseNone(args); err != nil {
 		return err
 	}
 	if *format != "dot" && *format != "mermaid" {
