@@ -76,7 +76,7 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 		if cfg.Environment != "" {
 			what += " for environment " + cfg.Environment
 		}
-		fmt.Fprintf(env.Stdout, "%s: %d resources, %d outputs.\n", what, len(cfg.Resources), len(cfg.Outputs))
+		fmt.Fprintf(env.Stdout, "%s: %s, %d outputs.\n", what, countText(cfg), len(cfg.Outputs))
 	}
 	return nil
 }
@@ -156,6 +156,9 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 		_, err = fmt.Fprint(env.Stdout, render.PlanMermaid(p))
 	default:
 		err = render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: true})
+		if err == nil && !*destroy {
+			fmt.Fprintf(env.Stdout, "\nThe configuration has %s, counted as kyku validate counts them.\n", countText(cfg))
+		}
 		if err == nil && *out != "" {
 			fmt.Fprintf(env.Stdout, "\nSaved the plan to %s. Apply exactly it with: kyku apply --plan %s\n", *out, *out)
 		}
@@ -270,7 +273,11 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	}
 	hooked.close()
 	if errors.Is(err, engine.ErrNotConfirmed) {
-		fmt.Fprintln(env.Stdout, "Apply cancelled.")
+		if op == "destroy" {
+			fmt.Fprintln(env.Stdout, "Destroy cancelled.")
+		} else {
+			fmt.Fprintln(env.Stdout, "Apply cancelled.")
+		}
 		return exitCode(exitError)
 	}
 	if res != nil {
