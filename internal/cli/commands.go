@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"sync"
 
@@ -392,29 +391,6 @@ func summarize(env *Env, op string, r *engine.Result) {
 	}
 }
 
-// printOutputs lists outputs, the sensitive ones (holding a sensitive
-// variable's value) masked: kyku output NAME prints one in clear.
-func printOutputs(env *Env, outs map[string]any, cfg *config.Config) {
-	sensitive := map[string]bool{}
-	if cfg != nil {
-		for _, o := range cfg.Outputs {
-			sensitive[o.Name] = o.Sensitive
-		}
-	}
-	names := make([]string, 0, len(outs))
-	for n := range outs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		v := value.Text(outs[n])
-		if sensitive[n] {
-			v = plan.Masked
-		}
-		fmt.Fprintf(env.Stdout, "  %s = %s\n", n, v)
-	}
-}
-
 func cmdRefresh(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("refresh", env)
 	var c common
@@ -511,50 +487,6 @@ func driftJSON(res *engine.RefreshResult) any {
 		out.Items = append(out.Items, r)
 	}
 	return out
-}
-
-func cmdOutput(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags("output", env)
-	var c common
-	c.register(fs, env)
-	asJSON := fs.Bool("json", false, "print as JSON")
-	pos, err := fs.parse(args)
-	if err != nil {
-		return err
-	}
-	cfg, err := c.load(env)
-	if err != nil {
-		return err
-	}
-	ws, err := c.open(ctx, env, cfg, "output", nil)
-	if err != nil {
-		return err
-	}
-	outs, err := ws.Engine.Outputs(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 1 {
-		return fmt.Errorf("output takes at most one name, got %d", len(pos))
-	}
-	if len(pos) == 1 {
-		v, ok := outs[pos[0]]
-		if !ok {
-			return fmt.Errorf("output %q not found (or not known yet: run kyku apply)", pos[0])
-		}
-		if *asJSON {
-			return json.NewEncoder(env.Stdout).Encode(v)
-		}
-		fmt.Fprintln(env.Stdout, value.Text(v))
-		return nil
-	}
-	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(outs)
-	}
-	printOutputs(env, outs, cfg)
-	return nil
 }
 
 func cmdGraph(ctx context.Context, env *Env, args []string) error {
