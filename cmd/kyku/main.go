@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -31,18 +30,21 @@ func run() int {
 	// The first Ctrl-C / SIGTERM stops starting new changes; running ones
 	// finish, state is saved and the lock released. A second one exits at
 	// once (the journal keeps every finished change for the next run).
+	// The CLI prints the notice (through the live progress view, which
+	// would otherwise draw over it).
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	interrupted := make(chan struct{})
 	go func() {
 		select {
 		case <-sigs:
 		case <-ctx.Done():
 			return
 		}
-		fmt.Fprintln(os.Stderr, "\nkyku: interrupted: finishing running changes and saving state (press Ctrl-C again to exit now)")
+		close(interrupted)
 		cancel()
 		if _, ok := <-sigs; ok {
 			os.Exit(130)
@@ -56,6 +58,7 @@ func run() int {
 		StdoutIsTerminal: progress.IsTerminal(os.Stdout),
 		Providers:        registry(),
 		Version:          cli.Version{Version: version, Commit: commit},
+		Interrupted:      interrupted,
 	})
 }
 

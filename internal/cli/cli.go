@@ -35,6 +35,13 @@ type Env struct {
 	// Version overrides what the binary records about its build (release
 	// builds set it with -ldflags -X; see ReadVersion).
 	Version Version
+	// Interrupted, when not nil, is closed on the first interrupt (the
+	// caller cancels ctx too): Run then prints the notice that running
+	// changes finish and state is saved, through the live progress view
+	// when one runs, so that its redraw does not erase it.
+	Interrupted <-chan struct{}
+
+	notices *notices // set by Run
 }
 
 // exit codes
@@ -141,7 +148,10 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "kyku: %s; run \"kyku --help\" for the list\n", unknownCommand(args[0]))
 		return exitError
 	}
-	err := cmd.run(ctx, &env, args[1:])
+	env.notices = &notices{stderr: env.Stderr}
+	stop := env.notices.watchInterrupt(env.Interrupted)
+	err := cmd.run(env.notices.withNotices(ctx), &env, args[1:])
+	stop()
 	var code exitCode
 	switch {
 	case err == nil:

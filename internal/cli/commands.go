@@ -259,9 +259,11 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		} else if ok, err := confirm(env, op); err != nil || !ok {
 			return ok, err
 		}
-		hooked.start(progress.NewView(env.Stdout, env.StdoutIsTerminal, progress.Options{
+		view := progress.NewView(env.Stdout, env.StdoutIsTerminal, progress.Options{
 			NoColor: !colorOn(env), Total: changes(p),
-		}))
+		})
+		hooked.start(view)
+		env.notices.attach(view)
 		return true, nil
 	}}
 	var res *engine.Result
@@ -270,7 +272,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	} else {
 		res, err = ws.Engine.Apply(ctx, cfg, opts, saved)
 	}
-	hooked.close()
+	env.notices.closeView() // the view's final frame, then later notices on stderr
 	if errors.Is(err, engine.ErrNotConfirmed) {
 		if op == "destroy" {
 			fmt.Fprintln(env.Stdout, "Destroy cancelled.")
@@ -321,14 +323,6 @@ func (h *hook) Event(e progress.Event) {
 	h.mu.Unlock()
 	if v != nil {
 		v.Event(e)
-	}
-}
-
-func (h *hook) close() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.view != nil {
-		h.view.Close()
 	}
 }
 

@@ -93,7 +93,11 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 				continue
 			}
 		}
-		if again, cause := wait.Wait(ctx); !again {
+		holder := obs.info
+		if obs.corrupt {
+			holder = statemgr.LockInfo{Path: b.lockPath(), Created: obs.beat}
+		}
+		if again, cause := wait.Wait(ctx, &holder); !again {
 			return nil, b.lockedError(last, cause)
 		}
 	}
