@@ -67,7 +67,7 @@ Commands:
                 the current state gives the same changes; --allow-destroy-all as for plan)
   destroy       destroy everything in state
   refresh       read every resource and report drift (updates state)
-  output        print outputs ([NAME] [--json])
+  output        print outputs ([NAME] [--json | --flat])
   graph         print the dependency graph (--format dot|mermaid)
   import        import NAME PROVIDER_ID: record an existing cloud object as NAME in state
   state         list | mv FROM TO | rm NAME… | pull | push FILE [--force] | backups |

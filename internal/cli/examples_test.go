@@ -32,7 +32,7 @@ func TestExamplesStateIsGitIgnored(t *testing.T) {
 	repo := t.TempDir()
 	git := func(args ...string) string {
 		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=kyku", "-c", "user.email=kyku@example.com"}, args...)...)
+		cmd := exec.Command("git", append([]string{"-c", "user.name=kyku", "-c", "user.email=kyku@example.com", "-c", "commit.gpgsign=false"}, args...)...)
 		cmd.Dir = repo
 		out, err := cmd.CombinedOutput()
 		if err != nil {
