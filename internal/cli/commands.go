@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"sync"
 
@@ -27,7 +26,7 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("validate", env)
 	var c common
 	c.register(fs, env)
-	if _, err := parse(fs, args); err != nil {
+	if err := fs.parseNone(args); err != nil {
 		return err
 	}
 	if err := c.checkEnv(); err != nil {
@@ -76,7 +75,7 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 		if cfg.Environment != "" {
 			what += " for environment " + cfg.Environment
 		}
-		fmt.Fprintf(env.Stdout, "%s: %d resources, %d outputs.\n", what, len(cfg.Resources), len(cfg.Outputs))
+		fmt.Fprintf(env.Stdout, "%s: %s, %d outputs.\n", what, countText(cfg), len(cfg.Outputs))
 	}
 	return nil
 }
@@ -98,16 +97,16 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("plan", env)
 	var c common
 	c.register(fs, env)
-	out := fs.String("out", "", "save the plan to this file (apply it with kyku apply --plan FILE)")
+	out := fs.String("out", "", "save the plan to `FILE` (apply it with kyku apply --plan FILE)")
 	asJSON := fs.Bool("json", false, "print the plan as JSON (same as --format json)")
-	format := fs.String("format", "text", "text, json, or mermaid (the picture of the change, as in the PR comment)")
-	policyDir := fs.String("policy", "", "check the plan against the Rego policies (*.rego) in this directory; a denial exits 1")
+	format := fs.String("format", "text", "the output `FORMAT`: text, json, or mermaid (the picture of the change, as in the PR comment)")
+	policyDir := fs.String("policy", "", "check the plan against the Rego policies (*.rego) in `DIR`; a denial exits 1")
 	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when there are no changes, 2 when there are, 1 on error")
 	destroy := fs.Bool("destroy", false, "plan to destroy everything in state")
 	allowAll := fs.Bool("allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
 	var targets listFlags
-	fs.Var(&targets, "target", "plan only this resource (or instance) and what it depends on (repeatable)")
-	if _, err := parse(fs, args); err != nil {
+	fs.Var(&targets, "target", "plan only the resource (or instance) `NAME` and what it depends on (repeatable)")
+	if err := fs.parseNone(args); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -156,6 +155,9 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 		_, err = fmt.Fprint(env.Stdout, render.PlanMermaid(p))
 	default:
 		err = render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: true})
+		if err == nil && !*destroy {
+			fmt.Fprintf(env.Stdout, "\nThe configuration has %s, counted as kyku validate counts them.\n", countText(cfg))
+		}
 		if err == nil && *out != "" {
 			fmt.Fprintf(env.Stdout, "\nSaved the plan to %s. Apply exactly it with: kyku apply --plan %s\n", *out, *out)
 		}
@@ -196,11 +198,11 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	allowAll := false
 	var targets listFlags
 	if op == "apply" {
-		fs.StringVar(&planFile, "plan", "", "apply this saved plan: it must verify, and planning its configuration again against the current state must give the same changes")
-		fs.Var(&targets, "target", "apply only this resource (or instance) and what it depends on (repeatable)")
+		fs.StringVar(&planFile, "plan", "", "apply the saved plan in `FILE`: it must verify, and planning its configuration again against the current state must give the same changes")
+		fs.Var(&targets, "target", "apply only the resource (or instance) `NAME` and what it depends on (repeatable)")
 		fs.BoolVar(&allowAll, "allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
 	}
-	if _, err := parse(fs, args); err != nil {
+	if err := fs.parseNone(args); err != nil {
 		return err
 	}
 	var (
@@ -257,9 +259,11 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		} else if ok, err := confirm(env, op); err != nil || !ok {
 			return ok, err
 		}
-		hooked.start(progress.NewView(env.Stdout, env.StdoutIsTerminal, progress.Options{
+		view := progress.NewView(env.Stdout, env.StdoutIsTerminal, progress.Options{
 			NoColor: !colorOn(env), Total: changes(p),
-		}))
+		})
+		hooked.start(view)
+		env.notices.attach(view)
 		return true, nil
 	}}
 	var res *engine.Result
@@ -268,9 +272,13 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	} else {
 		res, err = ws.Engine.Apply(ctx, cfg, opts, saved)
 	}
-	hooked.close()
+	env.notices.closeView() // the view's final frame, then later notices on stderr
 	if errors.Is(err, engine.ErrNotConfirmed) {
-		fmt.Fprintln(env.Stdout, "Apply cancelled.")
+		if op == "destroy" {
+			fmt.Fprintln(env.Stdout, "Destroy cancelled.")
+		} else {
+			fmt.Fprintln(env.Stdout, "Apply cancelled.")
+		}
 		return exitCode(exitError)
 	}
 	if res != nil {
@@ -315,14 +323,6 @@ func (h *hook) Event(e progress.Event) {
 	h.mu.Unlock()
 	if v != nil {
 		v.Event(e)
-	}
-}
-
-func (h *hook) close() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.view != nil {
-		h.view.Close()
 	}
 }
 
@@ -385,29 +385,6 @@ func summarize(env *Env, op string, r *engine.Result) {
 	}
 }
 
-// printOutputs lists outputs, the sensitive ones (holding a sensitive
-// variable's value) masked: kyku output NAME prints one in clear.
-func printOutputs(env *Env, outs map[string]any, cfg *config.Config) {
-	sensitive := map[string]bool{}
-	if cfg != nil {
-		for _, o := range cfg.Outputs {
-			sensitive[o.Name] = o.Sensitive
-		}
-	}
-	names := make([]string, 0, len(outs))
-	for n := range outs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		v := value.Text(outs[n])
-		if sensitive[n] {
-			v = plan.Masked
-		}
-		fmt.Fprintf(env.Stdout, "  %s = %s\n", n, v)
-	}
-}
-
 func cmdRefresh(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("refresh", env)
 	var c common
@@ -415,7 +392,7 @@ func cmdRefresh(ctx context.Context, env *Env, args []string) error {
 	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when nothing drifted, 2 when something did, 1 on error")
 	reportOnly := fs.Bool("report-only", false, "report drift without updating the state")
 	asJSON := fs.Bool("json", false, "print drift as JSON")
-	if _, err := parse(fs, args); err != nil {
+	if err := fs.parseNone(args); err != nil {
 		return err
 	}
 	cfg, err := c.load(env)
@@ -506,56 +483,12 @@ func driftJSON(res *engine.RefreshResult) any {
 	return out
 }
 
-func cmdOutput(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags("output", env)
-	var c common
-	c.register(fs, env)
-	asJSON := fs.Bool("json", false, "print as JSON")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	cfg, err := c.load(env)
-	if err != nil {
-		return err
-	}
-	ws, err := c.open(ctx, env, cfg, "output", nil)
-	if err != nil {
-		return err
-	}
-	outs, err := ws.Engine.Outputs(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 1 {
-		return fmt.Errorf("output takes at most one name, got %d", len(pos))
-	}
-	if len(pos) == 1 {
-		v, ok := outs[pos[0]]
-		if !ok {
-			return fmt.Errorf("output %q not found (or not known yet: run kyku apply)", pos[0])
-		}
-		if *asJSON {
-			return json.NewEncoder(env.Stdout).Encode(v)
-		}
-		fmt.Fprintln(env.Stdout, value.Text(v))
-		return nil
-	}
-	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(outs)
-	}
-	printOutputs(env, outs, cfg)
-	return nil
-}
-
 func cmdGraph(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("graph", env)
 	var c common
 	c.register(fs, env)
-	format := fs.String("format", "dot", "dot or mermaid")
-	if _, err := parse(fs, args); err != nil {
+	format := fs.String("format", "dot", "the output `FORMAT`: dot or mermaid")
+	if err := fs.parseNone(args); err != nil {
 		return err
 	}
 	if *format != "dot" && *format != "mermaid" {

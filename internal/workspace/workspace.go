@@ -7,7 +7,6 @@ package workspace
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -153,9 +152,8 @@ func openBackend(ctx context.Context, bc *config.Backend, codec statemgr.Codec, 
 		if err != nil {
 			return nil, err
 		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("create state directory: %w", err)
-		}
+		// The directory is created by the first write (or the lock), not
+		// here: a plan writes nothing.
 		return local.New(dir, s.Env, local.Options{
 			LockTimeout: s.LockTimeout, StaleAfter: s.StaleAfter, Heartbeat: s.Heartbeat,
 			PollInterval: s.PollInterval, BackupRetention: retention, Codec: codec,
