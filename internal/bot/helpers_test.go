@@ -31,6 +31,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/tenancy"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
@@ -39,7 +40,6 @@ import (
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/review"
-	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 	"github.com/kyku/action/internal/workspace"
 )
@@ -160,7 +160,7 @@ type harnessOpts struct {
 	after         func(time.Duration) <-chan time.Time
 	// store, replica and now: the bot's shared store, its name there, and
 	// its clock (nil, "", nil: none, the default, time.Now).
-	store   statemgr.Conditional
+	store   jobs.Objects
 	replica string
 	now     func() time.Time
 }
