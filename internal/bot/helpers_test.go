@@ -163,6 +163,10 @@ type harnessOpts struct {
 	store   jobs.Objects
 	replica string
 	now     func() time.Time
+	// lease and actions: the job lease and the watch of dispatched runs
+	// (zero: the defaults).
+	lease   time.Duration
+	actions bot.ActionsOptions
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
@@ -218,6 +222,8 @@ func (h *harness) start(o harnessOpts) {
 		Store:   o.store,
 		Replica: o.replica,
 		Now:     o.now,
+		Lease:   o.lease,
+		Actions: o.actions,
 		Logger:  slog.New(slog.NewJSONHandler(&h.log, nil)),
 	}
 	if o.sts != nil {
@@ -538,4 +544,16 @@ func (h *harness) opened() []bot.Tenant {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]bot.Tenant(nil), h.tenants...)
+}
+
+// eventually waits up to 20 seconds for cond, failing with msg.
+func eventually(t *testing.T, msg string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal(msg)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }

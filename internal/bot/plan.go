@@ -88,6 +88,12 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 				return "", err
 			}
 			finish := func(conclusion, title, summary string) error {
+				if b.jobs != nil && b.interrupted(ctx) {
+					// Stopped by the bot (shutdown, a lease lost): the
+					// replica that takes the job over plans it again on
+					// this check run.
+					return ctx.Err()
+				}
 				// The check must not stay "in progress" when the job is cancelled.
 				return repo.UpdateCheckRun(context.WithoutCancel(ctx), id, name, "completed", conclusion, title, summary, "")
 			}
