@@ -143,7 +143,7 @@ func TestRefusedDispatchIsReportedAtOnce(t *testing.T) {
 				!strings.Contains(cr.Summary, tc.says) || !strings.Contains(cr.Summary, "`dispatch-id`") {
 				t.Errorf("check run = %+v, want a failure quoting %q", cr, tc.says)
 			}
-					eventually(t, "the refused dispatch was not counted", func() bool {
+			eventually(t, "the refused dispatch was not counted", func() bool {
 				return h.metrics()[`kyku_bot_dispatches_total{result="refused"}`] == 1
 			})
 		})
