@@ -167,6 +167,7 @@ type harnessOpts struct {
 	// (zero: the defaults).
 	lease   time.Duration
 	actions bot.ActionsOptions
+	jitter  func(time.Duration) time.Duration
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
@@ -224,6 +225,7 @@ func (h *harness) start(o harnessOpts) {
 		Now:     o.now,
 		Lease:   o.lease,
 		Actions: o.actions,
+		Jitter:  o.jitter,
 		Logger:  slog.New(slog.NewJSONHandler(&h.log, nil)),
 	}
 	if o.sts != nil {
