@@ -81,7 +81,8 @@ func dispatchCheckName(cmd string, t settings.Target) string {
 // actions) instead of running it here, each with a check run on sha (the
 // default branch's head for a drift check) that follows the run. The
 // workflow declares these workflow_dispatch inputs: command, config,
-// environment, project, pr, sha and dispatch-id, and shows dispatch-id in
+// environment, project, pr, sha, requested-by (who commented the command;
+// empty for the plan of a push) and dispatch-id, and shows dispatch-id in
 // its run-name. A target already dispatched before this job was taken
 // over is watched again, not dispatched twice.
 func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *settings.Settings, targets []settings.Target, cmd, sha string) (string, error) {
@@ -130,6 +131,7 @@ func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *sett
 			"project":       t.Project.Name,
 			"pr":            strconv.Itoa(ev.number),
 			"sha":           sha,
+			"requested-by":  ev.comment.author, // "" for a plan of a push
 			DispatchIDInput: w.d.ID,
 		}
 		if err := repo.DispatchWorkflow(ctx, s.Workflow, ev.defaultBranch, inputs); err != nil {
@@ -340,7 +342,7 @@ func (w *watch) refused(ctx context.Context, err error) {
 	w.end(ctx, "failure", "GitHub refused to dispatch "+w.d.Workflow, fmt.Sprintf(
 		"Kyku asked GitHub Actions to run %s on %s for %s, and GitHub answered %s.\n\n"+
 			"The workflow must exist on the default branch, be enabled, have a `workflow_dispatch` trigger declaring the inputs "+
-			"`command`, `config`, `environment`, `project`, `pr`, `sha` and `%s`, and show %s in its `run-name`; the App needs the *Actions: write* permission.\n",
+			"`command`, `config`, `environment`, `project`, `pr`, `sha`, `requested-by` and `%s`, and show %s in its `run-name`; the App needs the *Actions: write* permission.\n",
 		review.Code(w.d.Workflow), review.Code(w.d.Ref), review.Code(w.target), review.Code(why), DispatchIDInput, review.Code("${{ inputs."+DispatchIDInput+" }}")), "refused")
 	w.b.log.Warn("workflow dispatch refused", "repo", w.repoName, "workflow", w.d.Workflow, "target", w.target, "error", why)
 }

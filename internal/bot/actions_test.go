@@ -11,7 +11,7 @@ import (
 )
 
 // dispatchInputs are the workflow_dispatch inputs the bot sends.
-var dispatchInputs = []string{"command", "config", "environment", "project", "pr", "sha", bot.DispatchIDInput}
+var dispatchInputs = []string{"command", "config", "environment", "project", "pr", "sha", "requested-by", bot.DispatchIDInput}
 
 // kykuWorkflow is the user's workflow as the README shows it: every input
 // declared, the dispatch ID in its run-name.
@@ -123,7 +123,7 @@ func TestRefusedDispatchIsReportedAtOnce(t *testing.T) {
 		file string
 		says string
 	}{
-		{"without the dispatch-id input", githubtest.Workflow{Inputs: dispatchInputs[:6]}, "kyku.yml", `422 Unexpected inputs provided: ["dispatch-id"]`},
+		{"without the dispatch-id input", githubtest.Workflow{Inputs: dispatchInputs[:7]}, "kyku.yml", `422 Unexpected inputs provided: ["dispatch-id"]`},
 		{"disabled", githubtest.Workflow{Inputs: dispatchInputs, Disabled: true}, "kyku.yml", "disabled workflow"},
 		{"without workflow_dispatch", githubtest.Workflow{NoDispatch: true}, "kyku.yml", "does not have 'workflow_dispatch' trigger"},
 		{"missing", githubtest.Workflow{Inputs: dispatchInputs}, "other.yml", "404 Not Found"},
@@ -205,5 +205,35 @@ func TestWorkflowRunDeliveryIsOnlyAHint(t *testing.T) {
 	}
 	if code, msg := h.post("workflow_run", "wr-2", body, "sha256="+strings.Repeat("0", 64)); code != 401 {
 		t.Errorf("an unsigned workflow_run: %d %s, want 401", code, msg)
+	}
+}
+
+// TestDispatchedCommandNamesWhoAsked: a /kyku apply under execution:
+// actions, by someone the rules let apply, is dispatched with requested-by
+// naming them (the Action judges it as their command); a merge is not
+// dispatched at all — the workflow's own push trigger applies it, which is
+// where the Action judges a merge.
+func TestDispatchedCommandNamesWhoAsked(t *testing.T) {
+	h := actionsHarness(t, kykuWorkflow, time.Hour)
+	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(actionsSettings+"apply: both\n"))
+	h.gh.SetPermission(repoName, "writer", "write")
+	h.pr(2, headA)
+	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1201))
+	h.settle()
+	d := h.gh.Dispatches(repoName)
+	if len(d) != 1 || d[0].Inputs["command"] != "apply" || d[0].Inputs["requested-by"] != "writer" {
+		t.Fatalf("dispatches %+v, want one apply requested by writer", d)
+	}
+	if cr := h.checkRunNamed("kyku apply (infra/prod)"); cr.HeadSHA != headA {
+		t.Errorf("apply check run %+v, want it on the head", cr)
+	}
+	h.gh.UpdatePullRequest(repoName, 2, func(p *githubtest.PullRequest) { p.State, p.Merged = "closed", true })
+	h.deliver("pull_request", prMerged(t, 2, headA))
+	h.settle()
+	if n := len(h.gh.Dispatches(repoName)); n != 1 {
+		t.Errorf("%d dispatches after the merge, want still 1", n)
+	}
+	if m := h.metrics(); m[`kyku_bot_jobs_total{kind="merge",outcome="left-to-actions"}`] != 1 {
+		t.Errorf("merge outcome not left-to-actions: %v", m[`kyku_bot_jobs_total{kind="merge",outcome="left-to-actions"}`])
 	}
 }

@@ -24,9 +24,9 @@ projects:
 	h.settle()
 	want := []githubtest.Dispatch{
 		{Workflow: "kyku.yml", Ref: defaultBranch, Inputs: map[string]any{
-			"command": "plan", "config": "kyku.yaml", "environment": "staging", "project": "infra", "pr": "2", "sha": headA}},
+			"command": "plan", "config": "kyku.yaml", "environment": "staging", "project": "infra", "pr": "2", "sha": headA, "requested-by": ""}},
 		{Workflow: "kyku.yml", Ref: defaultBranch, Inputs: map[string]any{
-			"command": "plan", "config": "kyku.yaml", "environment": "prod", "project": "infra", "pr": "2", "sha": headA}},
+			"command": "plan", "config": "kyku.yaml", "environment": "prod", "project": "infra", "pr": "2", "sha": headA, "requested-by": ""}},
 	}
 	got := h.gh.Dispatches(repoName)
 	ids := map[string]bool{}
