@@ -237,3 +237,39 @@ func TestDispatchedCommandNamesWhoAsked(t *testing.T) {
 		t.Errorf("merge outcome not left-to-actions: %v", m[`kyku_bot_jobs_total{kind="merge",outcome="left-to-actions"}`])
 	}
 }
+
+// TestDispatchedRunIsWatchedAgainAfterATakeover: replica A dispatches a
+// plan and follows its run, then loses its store (it died). Replica B
+// takes the job over and follows the same run — it does not dispatch the
+// workflow again — and ends the check run A opened with the run's result.
+func TestDispatchedRunIsWatchedAgainAfterATakeover(t *testing.T) {
+	_, open := botStore(t)
+	const lease = 600 * time.Millisecond
+	watch := bot.ActionsOptions{Poll: 5 * time.Millisecond, StartTimeout: time.Minute}
+	storeA := &severable{Objects: open()}
+	a := newHarness(t, harnessOpts{store: storeA, replica: "replica-a", lease: lease, actions: watch})
+	a.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(actionsSettings))
+	a.gh.SetWorkflow(repoName, "kyku.yml", kykuWorkflow)
+	a.pr(2, headA)
+	a.deliver("pull_request", prOpened(t, 2, headA))
+	eventually(t, "A never followed the run", func() bool {
+		cr := a.gh.CheckRuns(repoName)
+		return len(cr) == 1 && cr[0].DetailsURL != ""
+	})
+	storeA.cut.Store(true)
+	b := a.replica(harnessOpts{store: open(), replica: "replica-b", lease: lease, actions: watch})
+	eventually(t, "B never took the job over", func() bool {
+		return b.metrics()[`kyku_bot_jobs_resumed_total{result="taken_over"}`] == 1
+	})
+	eventually(t, "B does not follow the run", func() bool { return b.metrics()["kyku_bot_dispatches_watched"] == 1 })
+	runs := a.gh.WorkflowRuns(repoName)
+	if len(runs) != 1 || len(a.gh.Dispatches(repoName)) != 1 {
+		t.Fatalf("runs %+v, dispatches %+v: want the one A dispatched", runs, a.gh.Dispatches(repoName))
+	}
+	a.gh.UpdateWorkflowRun(repoName, runs[0].ID, func(r *githubtest.WorkflowRun) { r.Status, r.Conclusion = "completed", "success" })
+	eventually(t, "the check run never ended", func() bool { return a.checkRunNamed("kyku plan (infra/prod)").Status == "completed" })
+	if cr := a.checkRunNamed("kyku plan (infra/prod)"); cr.Conclusion != "success" {
+		t.Errorf("check run %+v, want the run's success", cr)
+	}
+	eventually(t, "B kept the job", func() bool { return len(jobKeys(t, open())) == 0 })
+}
