@@ -192,8 +192,9 @@ func TestDispatchedWorkflowRunsInAct(t *testing.T) {
 		cmd := exec.CommandContext(ctx, act, "workflow_dispatch",
 			"-W", filepath.Join(".github", "workflows", "kyku.yml"), "-e", eventPath, "--actor", run.Actor,
 			"-P", "ubuntu-latest=-self-hosted",
-			"--artifact-server-path", filepath.Join(dir, "artifacts"), "--artifact-server-addr", "127.0.0.1",
-			"--cache-server-addr", "127.0.0.1",
+			// No artifact server (the stand-in copies files): its fixed
+			// port would clash with cmd/action's act test running beside.
+			"--cache-server-addr", "127.0.0.1", "--cache-server-port", "0",
 			"--local-repository", "kyku/action@v1="+root,
 			"--local-repository", "actions/upload-artifact@v4="+stub,
 			"--env", "KYKU_TEST_ARTIFACTS="+filepath.Join(dir, "uploaded"),
