@@ -288,7 +288,9 @@ func (b *Bot) Handler() http.Handler {
 // finish (applies hold locks), and returns when the drift loop and every
 // worker have exited. When ctx ends first, jobs not
 // started are dropped and running ones are cancelled (they save state and
-// unlock), and Shutdown still waits for them.
+// unlock), and Shutdown still waits for them. Then it stops following
+// dispatched runs and, with a store, gives back the leases of the jobs it
+// did not finish, so that another replica takes them over at once.
 func (b *Bot) Shutdown(ctx context.Context) error {
 	b.draining.Store(true)
 	b.stopDrift()

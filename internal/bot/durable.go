@@ -170,6 +170,12 @@ func (t *tracked) withdraw(ctx context.Context) {
 
 // lose stops t's work: its lease is another's now.
 func (t *tracked) lose(err error) {
+	t.mu.Lock()
+	ended := t.ended
+	t.mu.Unlock()
+	if ended {
+		return // it finished: its record and lease are gone
+	}
 	t.b.log.Error("job lease lost: its work stops here (another replica has taken it over)", "job", t.job.Record().ID, "error", err.Error())
 	t.mu.Lock()
 	t.interrupted = true
@@ -265,8 +271,11 @@ func (b *Bot) kickScan() {
 func (b *Bot) renew(ctx context.Context) {
 	b.held.Range(func(_, v any) bool {
 		t := v.(*tracked)
-		if t.ctx.Err() != nil {
-			return true
+		t.mu.Lock()
+		ended := t.ended
+		t.mu.Unlock()
+		if ended || t.ctx.Err() != nil {
+			return true // finishing: its record and lease go now
 		}
 		err := t.job.Renew(ctx)
 		switch {
