@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -274,11 +275,15 @@ func (r *run) defaultBranchConfig(ctx context.Context) (*config.Config, error) {
 	return cfg, nil
 }
 
-// open opens the engine and backend for a config and environment.
+// open opens the engine and backend for a config and environment. Local
+// paths are relative to the configuration's directory in the checkout, as
+// for the CLI (they were relative to the checkout's root before: state
+// found only there is refused, saying how to move it).
 func (r *run) open(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
 	root := r.src.root
 	ws, err := workspace.Open(ctx, cfg, workspace.Settings{
-		Env: env, Provider: r.in.Provider, BaseDir: root, Getenv: r.env.Getenv,
+		Env: env, Provider: r.in.Provider, Getenv: r.env.Getenv,
+		BaseDir: filepath.Join(root, filepath.FromSlash(r.src.dir(cfg))), FormerBaseDir: root,
 		Engine: engine.Options{
 			Parallelism: r.in.Parallelism, Now: r.env.Now, Rand: r.env.Rand,
 			Lock: statemgr.LockInfo{Who: "github-actions@" + r.ghctx.Repository, Actor: r.ghctx.Actor, RunURL: r.runURL()},

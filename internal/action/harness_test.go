@@ -10,6 +10,7 @@ import (
 	"fmt"
 	mrand "math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -328,10 +329,16 @@ func (f *fixture) backendStore() statemgr.Backend {
 	cfg, err := config.Parse([]config.File{{Name: "x.yaml", Data: []byte(f.config("web"))}})
 	must(f.t, err)
 	b, err := workspace.OpenBackend(context.Background(), cfg.Backend, workspace.Settings{
-		Env: envName, BaseDir: f.checkout, Getenv: func(k string) string { return f.base[k] },
+		Env: envName, BaseDir: f.configDir(), Getenv: func(k string) string { return f.base[k] },
 	})
 	must(f.t, err)
 	return b
+}
+
+// configDir is the configuration's directory in the checkout: local state
+// lives there.
+func (f *fixture) configDir() string {
+	return filepath.Join(f.checkout, filepath.FromSlash(path.Dir(configPath)))
 }
 
 // serial is the state's serial (0 without state).

@@ -9,13 +9,9 @@ import (
 
 	githubactions "github.com/sethvargo/go-githubactions"
 
+	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/review"
 )
-
-// envRE is what an environment may be called: the same rule as the bot's
-// settings and the /kyku -e flag (it becomes part of state file and key
-// names, so "../x" must not pass).
-var envRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
 
 // Command is what the Action was asked to do (input `command`).
 type Command int
@@ -186,12 +182,14 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 	} else {
 		in.RequiredApprovals = n
 	}
-	if e := in.Environment; e != "" && !envRE.MatchString(e) {
-		problems = append(problems, fmt.Sprintf("input environment: %q is not an environment name (letters, digits, '_', '.', '-'; at most 63, starting with a letter or digit)", e))
+	// An environment name becomes part of state file and key names, so
+	// "../x" must not pass (package envname: the one rule everywhere).
+	if err := envname.Check(in.Environment); err != nil {
+		problems = append(problems, "input environment: "+err.Error())
 	}
 	for _, e := range in.Promotion {
-		if !envRE.MatchString(e) {
-			problems = append(problems, fmt.Sprintf("input promotion: %q is not an environment name", e))
+		if err := envname.Check(e); err != nil || e == "" {
+			problems = append(problems, fmt.Sprintf("input promotion: %q is not an environment name (%s)", e, envname.Rule))
 		}
 	}
 	if l := in.Login; l != "" && !loginRE.MatchString(l) {

@@ -64,6 +64,16 @@ func (s sources) expandWith(ctx context.Context, ref string) (config.Inputs, err
 	return in, nil
 }
 
+// dir is the directory of the configuration cfg was loaded from, relative
+// to the root, slash-separated: the file's directory, or the directory
+// itself (cfg holds the files it was read from).
+func (s sources) dir(cfg *config.Config) string {
+	if len(cfg.Files) == 1 && cfg.Files[0] == s.path {
+		return path.Dir(s.path)
+	}
+	return s.path
+}
+
 // checkout loads the configuration from the checkout.
 func (s sources) checkout(ctx context.Context) (*config.Config, error) {
 	files := map[string][]byte{}

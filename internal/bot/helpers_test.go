@@ -284,10 +284,12 @@ func (h *harness) open(ctx context.Context, t bot.Tenant, cfg *config.Config, en
 		if s == nil {
 			s = map[string]string{}
 		}
-		if err := t.AdoptDir(h.simDir, settings["dir"]); err != nil {
+		// The config's own (confined, relative) dir, as cmd/bot resolves it:
+		// BaseDir below is for the local state only.
+		if err := t.AdoptDir(h.simDir, cfg.Provider.Settings["dir"]); err != nil {
 			return nil, err
 		}
-		s["dir"] = filepath.Join(h.simDir, filepath.FromSlash(settings["dir"]))
+		s["dir"] = filepath.Join(h.simDir, filepath.FromSlash(cfg.Provider.Settings["dir"]))
 		h.mu.Lock()
 		h.simDirs = append(h.simDirs, s["dir"])
 		h.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/user"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -49,9 +50,11 @@ Commands:
                 (every environment it declares; -e ENV only that one)
   plan          show what apply would change (--out saves it, --json for scripts,
                 --format mermaid draws it, --policy DIR checks it against Rego policies,
-                --target NAME limits it to NAME and what it depends on)
-  apply         apply the changes (asks for "yes"; --auto-approve; --plan FILE applies a saved plan;
-                --target NAME)
+                --target NAME limits it to NAME and what it depends on; a plan that destroys
+                every resource because the configuration has none needs --allow-destroy-all)
+  apply         apply the changes (asks for "yes"; --auto-approve; --target NAME;
+                --plan FILE applies a saved plan if it verifies and planning it again against
+                the current state gives the same changes; --allow-destroy-all as for plan)
   destroy       destroy everything in state
   refresh       read every resource and report drift (updates state)
   output        print outputs ([name] [--json])
@@ -63,7 +66,8 @@ Commands:
 
 Common flags: -c PATH (file or directory of *.yaml, default kyku.yaml), -e ENV,
 --var NAME=VALUE (repeatable; also KYKU_VAR_NAME), --provider NAME, --parallelism N,
---lock-timeout DURATION, --state-dir DIR.
+--lock-timeout DURATION, --state-dir DIR. Local state (.kyku, or the backend's path) and the
+sim's cloud (.kyku/sim) live next to the configuration, not in the working directory.
 Run "kyku <command> -h" for a command's flags.
 `
 
@@ -142,7 +146,7 @@ func (c *common) register(fs *flag.FlagSet, env *Env) {
 	fs.StringVar(&c.provider, "provider", "", "provider, overriding the config's (sim, aws, hetzner)")
 	fs.IntVar(&c.parallelism, "parallelism", 10, "maximum concurrent provider operations")
 	fs.DurationVar(&c.lockTimeout, "lock-timeout", 30*time.Second, "how long to wait for the state lock")
-	fs.StringVar(&c.stateDir, "state-dir", "", "directory for local state (default .kyku)")
+	fs.StringVar(&c.stateDir, "state-dir", "", "directory for local state (default .kyku next to the configuration)")
 	c.vars = varFlags{}
 	fs.Var(c.vars, "var", "set a variable: --var name=value (repeatable; beats KYKU_VAR_<name> and the environment's values)")
 }
@@ -183,11 +187,23 @@ func durationEnv(env *Env, name string) (time.Duration, error) {
 }
 
 func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
-	s := workspace.Settings{
-		Env: c.env, Provider: c.provider, StateDir: c.stateDir, LockTimeout: c.lockTimeout,
-		Getenv: env.Getenv,
+	if err := c.checkEnv(); err != nil {
+		return workspace.Settings{}, err
 	}
-	var err error
+	base, err := configDir(c.config)
+	if err != nil {
+		return workspace.Settings{}, err
+	}
+	s := workspace.Settings{
+		Env: c.env, Provider: c.provider, LockTimeout: c.lockTimeout,
+		Getenv: env.Getenv, BaseDir: base,
+	}
+	if c.stateDir != "" {
+		// A flag's path is relative to the working directory.
+		if s.StateDir, err = filepath.Abs(c.stateDir); err != nil {
+			return s, fmt.Errorf("--state-dir %s: %w", c.stateDir, err)
+		}
+	}
 	knobs := map[string]*time.Duration{
 		"KYKU_RETRY_BASE": &s.Engine.RetryBase, "KYKU_DESTROY_BASE": &s.Engine.DestroyBase,
 		"KYKU_VERIFY_INTERVAL": &s.Engine.VerifyInterval, "KYKU_LOCK_STALE_AFTER": &s.StaleAfter,
@@ -205,6 +221,20 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 	s.Engine.Now = env.Now
 	s.Engine.Lock = lockInfo(env, op)
 	return s, nil
+}
+
+// configDir is the directory the configuration at path is in (a file's
+// directory, a directory itself), absolute: local state and the sim's cloud
+// live next to the configuration, wherever kyku runs from.
+func configDir(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("-c %s: %w", path, err)
+	}
+	if info, err := os.Stat(abs); err == nil && info.IsDir() {
+		return abs, nil
+	}
+	return filepath.Dir(abs), nil
 }
 
 // lockInfo says who is running, for lock messages: user@host, and the

@@ -14,6 +14,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/progress"
@@ -27,6 +28,9 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	var c common
 	c.register(fs, env)
 	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := c.checkEnv(); err != nil {
 		return err
 	}
 	files, err := config.ReadFiles(c.config)
@@ -47,8 +51,12 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	// a config error too. A provider that cannot be built here (no
 	// credentials) is checked when planning instead.
 	var diags diag.Diagnostics
+	base, err := configDir(c.config)
+	if err != nil {
+		return err
+	}
 	for _, cfg := range cfgs {
-		p, perr := workspace.Provider(ctx, cfg, workspace.Settings{Provider: c.provider, Getenv: env.Getenv}, env.Providers)
+		p, perr := workspace.Provider(ctx, cfg, workspace.Settings{Provider: c.provider, Getenv: env.Getenv, BaseDir: base}, env.Providers)
 		if perr != nil {
 			continue
 		}
@@ -96,6 +104,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	policyDir := fs.String("policy", "", "check the plan against the Rego policies (*.rego) in this directory; a denial exits 1")
 	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when there are no changes, 2 when there are, 1 on error")
 	destroy := fs.Bool("destroy", false, "plan to destroy everything in state")
+	allowAll := fs.Bool("allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
 	var targets listFlags
 	fs.Var(&targets, "target", "plan only this resource (or instance) and what it depends on (repeatable)")
 	if _, err := parse(fs, args); err != nil {
@@ -126,10 +135,10 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	if *destroy {
 		p, err = ws.Engine.PlanDestroy(ctx)
 	} else {
-		p, err = ws.Engine.PlanWith(ctx, cfg, engine.PlanOptions{Targets: targets})
+		p, err = ws.Engine.PlanWith(ctx, cfg, engine.PlanOptions{Targets: targets, AllowDestroyAll: *allowAll})
 	}
 	if err != nil {
-		return err
+		return destroyAllHint(err, c.config)
 	}
 	if *out != "" {
 		data, err := plan.Encode(p)
@@ -184,10 +193,12 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	c.register(fs, env)
 	auto := fs.Bool("auto-approve", false, "apply without asking for confirmation")
 	planFile := ""
+	allowAll := false
 	var targets listFlags
 	if op == "apply" {
-		fs.StringVar(&planFile, "plan", "", "apply this saved plan exactly, without re-planning")
+		fs.StringVar(&planFile, "plan", "", "apply this saved plan: it must verify, and planning its configuration again against the current state must give the same changes")
 		fs.Var(&targets, "target", "apply only this resource (or instance) and what it depends on (repeatable)")
+		fs.BoolVar(&allowAll, "allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
 	}
 	if _, err := parse(fs, args); err != nil {
 		return err
@@ -210,6 +221,9 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 			return fmt.Errorf("--target plans: it cannot be given with --plan (plan with --target, then apply that plan)")
 		}
 		if !flagGiven(fs, "e") && !flagGiven(fs, "env") {
+			if err := envname.Check(saved.Environment); err != nil {
+				return fmt.Errorf("%s: %w", planFile, err)
+			}
 			c.env = saved.Environment
 		}
 		if configGiven || saved.Config == nil {
@@ -231,7 +245,10 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	}
 	// The plan is shown after the engine checked it (a stale saved plan is
 	// refused before anything is printed), then confirmed.
-	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Confirm: func(p *plan.Plan) (bool, error) {
+	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, AllowDestroyAll: allowAll, Confirm: func(p *plan.Plan) (bool, error) {
+		if saved != nil {
+			fmt.Fprintf(env.Stdout, "%s verified: planned again against the current state, it makes the changes it lists.\n\n", planFile)
+		}
 		if err := render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: op == "apply" && saved == nil}); err != nil {
 			return false, err
 		}
@@ -259,10 +276,25 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	if res != nil {
 		summarize(env, op, res)
 	}
+	if err != nil && saved != nil && engine.IsStale(err) {
+		return fmt.Errorf("%s: %w", planFile, err)
+	}
 	if err != nil {
-		return err
+		return destroyAllHint(err, c.config)
 	}
 	return res.Err()
+}
+
+// destroyAllHint says, for a plan refused because it destroys everything
+// (the configuration has none), which configuration that is and which word
+// lets it through.
+func destroyAllHint(err error, cfgPath string) error {
+	var da *engine.DestroyAllError
+	if !errors.As(err, &da) {
+		return err
+	}
+	return fmt.Errorf("refusing to destroy all %d resources in state: the configuration (%s) has no resources (empty or truncated?); "+
+		"nothing was changed. If that is what you want, run kyku destroy, or plan and apply with --allow-destroy-all", da.Resources, cfgPath)
 }
 
 // hook forwards engine events to the progress view, once apply started.

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -75,7 +76,19 @@ func TestParse(t *testing.T) {
 		{"-e env", "/kyku apply -e prod", Command{Name: Apply, Env: "prod", Args: []string{"apply", "-e", "prod"}}, true},
 		{"--env env", "/kyku apply --env staging", Command{Name: Apply, Env: "staging", Args: []string{"apply", "--env", "staging"}}, true},
 		{"-e=env", "/kyku plan -e=prod", Command{Name: Plan, Env: "prod", Args: []string{"plan", "-e=prod"}}, true},
-		{"--env=env", "/kyku plan --env=prod-eu.1", Command{Name: Plan, Env: "prod-eu.1", Args: []string{"plan", "--env=prod-eu.1"}}, true},
+		{"--env=env", "/kyku plan --env=prod-eu_1", Command{Name: Plan, Env: "prod-eu_1", Args: []string{"plan", "--env=prod-eu_1"}}, true},
+		{"allow destroy all", "/kyku apply -e prod --allow-destroy-all",
+			Command{Name: Apply, Env: "prod", AllowDestroyAll: true, Args: []string{"apply", "-e", "prod", "--allow-destroy-all"}}, true},
+		{"allow destroy all on plan", "/kyku plan --allow-destroy-all",
+			Command{Name: Plan, Args: []string{"plan", "--allow-destroy-all"}, Err: "flag --allow-destroy-all goes with /kyku apply only"}, true},
+		{"allow destroy all with a value", "/kyku apply --allow-destroy-all=true",
+			Command{Name: Apply, Args: []string{"apply", "--allow-destroy-all=true"}, Err: "flag --allow-destroy-all takes no value"}, true},
+		{"allow destroy all twice", "/kyku apply --allow-destroy-all --allow-destroy-all",
+			Command{Name: Apply, AllowDestroyAll: true, Args: []string{"apply", "--allow-destroy-all", "--allow-destroy-all"}, Err: "flag --allow-destroy-all given twice"}, true},
+		{"allow destroy all misspelt", "/kyku apply --allow-destroy",
+			Command{Name: Apply, Args: []string{"apply", "--allow-destroy"}, Err: `unknown flag "--allow-destroy"`}, true},
+		{"env with a dot", "/kyku apply -e prod.eu", Command{Name: Apply, Args: []string{"apply", "-e", "prod.eu"}, Err: `invalid environment name "prod.eu" (use ` + envRule + `)`}, true},
+		{"env too long", "/kyku apply -e " + strings.Repeat("a", 65), Command{Name: Apply, Args: []string{"apply", "-e", strings.Repeat("a", 65)}, Err: `invalid environment name "` + strings.Repeat("a", 39) + `…" (use ` + envRule + `)`}, true},
 		{"project and env", "/kyku apply -p infra/core --env prod",
 			Command{Name: Apply, Env: "prod", Project: "infra/core", Args: []string{"apply", "-p", "infra/core", "--env", "prod"}}, true},
 		{"--project=", "/kyku plan --project=net", Command{Name: Plan, Project: "net", Args: []string{"plan", "--project=net"}}, true},
@@ -91,11 +104,11 @@ func TestParse(t *testing.T) {
 		{"missing value", "/kyku apply -e", Command{Name: Apply, Args: []string{"apply", "-e"}, Err: "flag --env needs an environment name"}, true},
 		{"flag as value", "/kyku apply -e -p x", Command{Name: Apply, Args: []string{"apply", "-e", "-p", "x"}, Err: "flag --env needs an environment name"}, true},
 		{"missing project", "/kyku plan --project", Command{Name: Plan, Args: []string{"plan", "--project"}, Err: "flag --project needs a project name"}, true},
-		{"empty value", "/kyku apply -e=", Command{Name: Apply, Args: []string{"apply", "-e="}, Err: `invalid environment name ""`}, true},
+		{"empty value", "/kyku apply -e=", Command{Name: Apply, Args: []string{"apply", "-e="}, Err: `invalid environment name "" (use ` + envRule + `)`}, true},
 		{"repeated flag", "/kyku apply -e prod --env dev",
 			Command{Name: Apply, Env: "prod", Args: []string{"apply", "-e", "prod", "--env", "dev"}, Err: "flag --env given twice"}, true},
-		{"env with slash", "/kyku apply -e ../prod", Command{Name: Apply, Args: []string{"apply", "-e", "../prod"}, Err: `invalid environment name "../prod"`}, true},
-		{"env with markup", "/kyku apply -e <b>x", Command{Name: Apply, Args: []string{"apply", "-e", "<b>x"}, Err: `invalid environment name "<b>x"`}, true},
+		{"env with slash", "/kyku apply -e ../prod", Command{Name: Apply, Args: []string{"apply", "-e", "../prod"}, Err: `invalid environment name "../prod" (use ` + envRule + `)`}, true},
+		{"env with markup", "/kyku apply -e <b>x", Command{Name: Apply, Args: []string{"apply", "-e", "<b>x"}, Err: `invalid environment name "<b>x" (use ` + envRule + `)`}, true},
 		{"project escaping up", "/kyku plan -p a/../../b", Command{Name: Plan, Args: []string{"plan", "-p", "a/../../b"}, Err: `invalid project name "a/../../b"`}, true},
 		{"long word cut in message", "/kyku aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 			Command{Name: Unknown, Args: []string{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}, Err: `unknown command "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…"`}, true},
@@ -113,6 +126,8 @@ func TestParse(t *testing.T) {
 	}
 }
 
+const envRule = "letters, digits, '_' and '-' (not first), at most 64 characters"
+
 func TestCommandString(t *testing.T) {
 	tests := []struct {
 		c    Command
@@ -121,6 +136,7 @@ func TestCommandString(t *testing.T) {
 		{Command{Name: Apply, Env: "prod"}, "/kyku apply -e prod"},
 		{Command{Name: Plan, Env: "prod", Project: "net"}, "/kyku plan -e prod -p net"},
 		{Command{Name: Help}, "/kyku help"},
+		{Command{Name: Apply, Env: "prod", AllowDestroyAll: true}, "/kyku apply -e prod --allow-destroy-all"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {

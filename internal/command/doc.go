@@ -1,6 +1,7 @@
 // Package command owns the `/kyku …` comment commands: it finds the command
 // line in a PR comment body and parses it into a Command (plan, apply, help,
-// with -e/--env and -p/--project). It only parses; who may run what is the
+// with -e/--env and -p/--project; apply also takes --allow-destroy-all, the
+// explicit word a plan that destroys every resource needs). It only parses; who may run what is the
 // caller's business.
 //
 // A command is the first line of its own that starts with /kyku (after at

@@ -19,6 +19,9 @@ func FuzzParse(f *testing.F) {
 		"~~~~\n/kyku plan\n~~~", "    /kyku apply", "<!-- a --> /kyku apply", "/kyku help me",
 		"\t/kyku apply", "<pre>\n/kyku apply\n</pre>", "<code>\n/kyku apply", "`\n/kyku apply\n`", "> q\n/kyku apply",
 		"<pre\n/kyku apply", "``` `\n/kyku plan", "<!--<pre>-->\n/kyku plan", "<code/>\n/kyku plan",
+		"/kyku apply --allow-destroy-all", "/kyku apply -e prod --allow-destroy-all --allow-destroy-all",
+		"/kyku plan --allow-destroy-all", "/kyku apply --allow-destroy-all=yes", "/kyku apply -e prod.eu",
+		"/kyku apply -e " + strings.Repeat("a", 65),
 	} {
 		f.Add(seed)
 	}
@@ -52,12 +55,12 @@ func FuzzParse(f *testing.F) {
 		default:
 			t.Fatalf("valid command with name %v", c.Name)
 		}
-		if (c.Env != "" && (!envRE.MatchString(c.Env) || strings.Contains(c.Env, ".."))) ||
-			(c.Project != "" && (!projectRE.MatchString(c.Project) || strings.Contains(c.Project, ".."))) {
+		if (c.Env != "" && !validEnv(c.Env)) || (c.Project != "" && !validProject(c.Project)) ||
+			(c.AllowDestroyAll && c.Name != Apply) {
 			t.Fatalf("names passed that the rules refuse: %+v", c)
 		}
 		back, ok := Parse(c.String())
-		if !ok || back.Err != "" || back.Name != c.Name || back.Env != c.Env || back.Project != c.Project {
+		if !ok || back.Err != "" || back.Name != c.Name || back.Env != c.Env || back.Project != c.Project || back.AllowDestroyAll != c.AllowDestroyAll {
 			t.Fatalf("%q parses to %+v, its canonical form %q to %+v", body, c, c.String(), back)
 		}
 	})

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"regexp"
@@ -11,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/value"
 	"go.yaml.in/yaml/v3"
 )
@@ -378,8 +381,8 @@ func (p *parser) environmentMap(n *yaml.Node) {
 	pairs, _ := p.mapping(n, "environments", "mapping of environment names to their settings")
 	for _, kv := range pairs {
 		name, pos := kv.key.Value, p.pos(kv.key)
-		if !nameRE.MatchString(name) {
-			p.diags.Add(pos, "environment name %q is invalid: use letters, digits, _ and - (not first)", name)
+		if err := envname.Check(name); err != nil || name == "" {
+			p.diags.Add(pos, "environments: environment name %q is invalid (use %s): it names state files and keys", name, envname.Rule)
 			continue
 		}
 		if first, dup := p.envs[name]; dup {
@@ -611,4 +614,32 @@ func (p *parser) varHint(name string) string {
 		return " (declare it under variables:)"
 	}
 	return " (declared: " + strings.Join(p.varNames(), ", ") + ")"
+}
+
+// VariablesHash is the sha256 (lowercase hex) of the variables' names and
+// the values this expansion used, sorted by name ("" when none is
+// declared). A saved plan records it: its apply with a configuration
+// expanded with other values is refused, as its config hash would be.
+func (c *Config) VariablesHash() string {
+	if len(c.Variables) == 0 {
+		return ""
+	}
+	vs := slices.Clone(c.Variables)
+	slices.SortFunc(vs, func(a, b *Variable) int { return strings.Compare(a.Name, b.Name) })
+	b := []byte("[")
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = value.AppendString(b, v.Name)
+		b = append(b, ':')
+		var err error
+		if b, err = value.AppendJSON(b, v.Value); err != nil {
+			// Canonical values always marshal; a failure is a programming error.
+			panic("variables hash: " + err.Error())
+		}
+	}
+	b = append(b, ']')
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/plan"
 )
 
@@ -73,10 +74,20 @@ func TestMarkdownGolden(t *testing.T) {
 		{"drift_issue.md.golden", DriftIssue(drift(), m, CommentLimit)},
 		{"drift_resolved.md.golden", DriftResolvedComment(m)},
 		{"help.md.golden", HelpComment()},
+		{"comment_destroy_all.md.golden", PlanComment(destroyAll(), m, CommentLimit)},
+		{"summary_destroy_all.md.golden", PlanSummary(destroyAll(), m, SummaryLimit)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) { golden(t, tt.file, tt.got) })
 	}
+}
+
+// destroyAll is the plan of a configuration with no resources against a
+// state holding two.
+func destroyAll() *plan.Plan {
+	p := newPlan("prod", change(plan.Destroy, "Vm", "web", 1), change(plan.Destroy, "Vpc", "main-vpc", 0))
+	p.Config = &config.Config{Provider: config.ProviderConfig{Name: "sim"}}
+	return p
 }
 
 // A 10,000-change plan fits GitHub's limit, keeps its marker, counters,

@@ -47,6 +47,7 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 		head.WriteString(" (project " + code(m.Project) + ")")
 	}
 	head.WriteString("\n\n")
+	head.WriteString(destroyAllWarning(p, m, env, comment))
 	head.WriteString(rulesNotice(m.RulesChanged))
 	head.WriteString("**" + summaryLine(p) + "**\n\n")
 	if !p.HasChanges() {
@@ -85,7 +86,11 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 	if n := p.Counters.NoOp; n > 0 {
 		tail.WriteString("✓ " + plural(n, "resource") + " unchanged.\n\n")
 	}
-	if comment && p.HasChanges() {
+	switch {
+	case comment && p.DestroysAll():
+		tail.WriteString("To apply this plan, comment " + code(applyCommand(m.Project, env)+" --allow-destroy-all") +
+			"; merging the pull request does not apply it.\n\n")
+	case comment && p.HasChanges():
 		tail.WriteString("To apply this plan, merge the pull request or comment " + code(applyCommand(m.Project, env)) + ".\n\n")
 	}
 	tail.WriteString(footer(m))
@@ -102,6 +107,21 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 		return "Output truncated: " + plural(n, "change") + " not shown. See the full plan in the " + where + ".\n\n"
 	}
 	return fit(limit, head.String(), secs, notice, tail.String())
+}
+
+// destroyAllWarning leads the plan of a configuration with no resources,
+// which destroys everything in state ("" for any other plan): in a comment,
+// with the explicit word its apply needs.
+func destroyAllWarning(p *plan.Plan, m Meta, env string, comment bool) string {
+	if !p.DestroysAll() {
+		return ""
+	}
+	s := "> [!WARNING]\n> **This plan destroys every resource in " + code(envName(env)) + "** (" + plural(p.Counters.Destroy, "resource") +
+		"): the configuration has no resources. If it was emptied or truncated by mistake, fix it and push again."
+	if comment {
+		s += " Applying it needs the explicit word: " + code(applyCommand(m.Project, env)+" --allow-destroy-all") + "; a merge does not apply it."
+	}
+	return s + "\n\n"
 }
 
 func firstNonEmpty(s ...string) string {

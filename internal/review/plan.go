@@ -67,7 +67,7 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 	if err != nil {
 		return nil, err
 	}
-	p, err := ws.Engine.Plan(ctx, req.Config)
+	p, err := ws.Engine.PlanWith(ctx, req.Config, reviewPlan) // a plan that destroys everything is shown, with its warning
 	if err != nil {
 		return nil, fmt.Errorf("plan %s: %w", envName(s.Environment), err)
 	}

@@ -94,7 +94,7 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 		// comment covers the cloud names, so a swapped prefix is refused.
 		eng = eng.WithDeployPrefix(saved.Prefix)
 	}
-	fresh, err := eng.Plan(ctx, headCfg)
+	fresh, err := eng.PlanWith(ctx, headCfg, reviewPlan)
 	if err != nil {
 		return a.fail(ctx, fmt.Errorf("plan %s again at %s: %w", envName(a.s.Environment), sha7(ref), scrubbed(err, hidden)))
 	}
@@ -117,9 +117,12 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	} else if msg != "" {
 		return a.refuse(ctx, msg)
 	}
+	if msg := a.destroyAllRefusal(fresh); msg != "" {
+		return a.refuse(ctx, msg)
+	}
 
 	started := a.d.Now()
-	res, err := applyPlan(ctx, eng, headCfg, fresh)
+	res, err := applyPlan(ctx, eng, headCfg, fresh, a.allowDestroyAll())
 	if engine.IsStale(err) {
 		return a.refuse(ctx, "The plan for "+code(sha7(pr.HeadSHA))+" is a "+errorText(err, hidden)+
 			" (another apply ran while it was being checked). "+a.replan())
@@ -145,8 +148,8 @@ func (a *applier) planRef() string {
 // applyPlan is the one place review asks the engine to apply: exactly p,
 // a plan Kyku just made, refused by the engine (changing nothing) if the
 // state's lineage or serial, or cfg's hash, moved on since.
-func applyPlan(ctx context.Context, eng *engine.Engine, cfg *config.Config, p *plan.Plan) (*engine.Result, error) {
-	return eng.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, p)
+func applyPlan(ctx context.Context, eng *engine.Engine, cfg *config.Config, p *plan.Plan, allowDestroyAll bool) (*engine.Result, error) {
+	return eng.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true, AllowDestroyAll: allowDestroyAll}, p)
 }
 
 // mismatch says why the fresh plan may not be applied ("" when it may).

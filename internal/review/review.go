@@ -201,6 +201,10 @@ type ApplyRequest struct {
 	// Trusted is the default branch's config, used to open the backend
 	// (nil: Deps.Trusted loads it).
 	Trusted *config.Config
+	// AllowDestroyAll is the explicit word (/kyku apply
+	// --allow-destroy-all) a plan that destroys every resource needs; a
+	// merge or the merge queue never carries it (see destroyAllRefusal).
+	AllowDestroyAll bool
 }
 
 // ApplyOutcome is what an apply did.

@@ -244,7 +244,6 @@ func Match(pattern, name string) bool {
 
 var (
 	nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_./-]{0,127}$`)
-	envRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
 	wfRE   = regexp.MustCompile(`^[A-Za-z0-9_.-]+\.ya?ml$`)
 	// ownerRE is a login, or an organisation and a team slug.
 	ownerRE = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})?$`)
