@@ -46,9 +46,11 @@ func run() int {
 			return 2
 		}
 		opts.Store = store
-		log.Info("deliveries are deduplicated across replicas", "store", cfg.Store.String(), "window", cfg.DedupeWindow.String())
+		log.Info("jobs are recorded and deliveries deduplicated across replicas; one drift schedule for all",
+			"store", cfg.Store.String(), "window", cfg.DedupeWindow.String(), "lease", cfg.Lease.String())
 	} else {
-		log.Warn("deliveries are deduplicated in memory, per replica: set " + bot.EnvStore + " when more than one replica runs, or to remember deliveries across restarts")
+		log.Warn("no " + bot.EnvStore + ": a job accepted is lost if this process dies before it ends, deliveries are deduplicated in memory, " +
+			"and every replica runs its own drift schedule; set it for durable jobs, or when more than one replica runs")
 	}
 	if client, err := stsClient(context.Background(), cfg); err != nil {
 		log.Error("cannot start: sts client", "error", err.Error())

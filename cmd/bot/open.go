@@ -13,6 +13,7 @@ import (
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/claim"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
@@ -168,14 +169,14 @@ func loadAWS(ctx context.Context, region string, customEndpoint bool, creds aws.
 // credentials and checks that it can write there: a claim taken and
 // released, so that a wrong bucket or missing permission stops the start,
 // not the first webhook.
-func openStore(ctx context.Context, sc *bot.StoreConfig, getenv func(string) string) (statemgr.Conditional, error) {
+func openStore(ctx context.Context, sc *bot.StoreConfig, getenv func(string) string) (jobs.Objects, error) {
 	b, err := workspace.OpenBackend(ctx, &config.Backend{
 		Type: sc.Type, Bucket: sc.Bucket, Prefix: sc.Prefix, Region: sc.Region, Endpoint: sc.Endpoint, UsePathStyle: sc.UsePathStyle,
 	}, workspace.Settings{Env: "bot", Getenv: getenv})
 	if err != nil {
 		return nil, err
 	}
-	c, ok := b.(statemgr.Conditional)
+	c, ok := b.(jobs.Objects)
 	if !ok {
 		return nil, fmt.Errorf("%s offers no conditional writes", b.Describe())
 	}

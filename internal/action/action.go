@@ -162,7 +162,7 @@ func (r *run) handle(ctx context.Context) int {
 		GitHub: r.repo, Open: r.open, Now: r.env.Now, RunURL: r.runURL(), ArtifactURL: r.runURL(),
 		Mask: r.mask, Source: r.src.at, Trusted: r.src.checkout,
 	}
-	if ghctx.EventName != "push" && ghctx.EventName != "schedule" && ghctx.EventName != "workflow_dispatch" {
+	if ghctx.EventName != "push" && !r.checkoutIsDefault() {
 		// On pull_request the checkout is the pull request's code, and a
 		// comment-triggered workflow may well check out the pull request's
 		// head too: the trusted config (its backend) comes from the default
@@ -210,9 +210,28 @@ var eventHandlers = map[string]func(r *run, ctx context.Context, cmd Command) in
 	"workflow_dispatch":   (*run).scheduled,
 }
 
+// checkoutIsDefault reports whether the checkout is the default branch as
+// such (schedule, and a workflow_dispatch for no pull request), so that the
+// trusted configuration, the policies and the sensitive declarations may be
+// read from it. A dispatch for a pull request reads them through the API,
+// as a comment does: its workflow may well check out the pull request.
+func (r *run) checkoutIsDefault() bool {
+	switch r.ghctx.EventName {
+	case "schedule":
+		return true
+	case "workflow_dispatch":
+		return r.in.PullRequest == 0
+	}
+	return false
+}
+
 // scheduled answers schedule and workflow_dispatch: a drift check, or a
-// plan of the checkout with command: plan.
+// plan of the checkout with command: plan; a dispatch for a pull request
+// (the bot's, with execution: actions) is that pull request's command.
 func (r *run) scheduled(ctx context.Context, cmd Command) int {
+	if r.ghctx.EventName == "workflow_dispatch" && r.in.PullRequest > 0 {
+		return r.dispatched(ctx, cmd)
+	}
 	switch cmd {
 	case Plan:
 		return r.planCheckout(ctx)

@@ -80,6 +80,15 @@ type Inputs struct {
 	// Vars are the configuration's variable values (input vars: one
 	// name=value per line), the strongest source, as kyku's --var.
 	Vars map[string]string
+	// PullRequest is the pull request a workflow_dispatch is for (input
+	// pull-request, 0: none): the bot's execution: actions dispatches.
+	PullRequest int
+	// RequestedBy is who asked for a dispatched command (input
+	// requested-by); believed only from Dispatcher.
+	RequestedBy string
+	// Dispatcher is the account (the bot App's "<slug>[bot]") whose
+	// dispatches may name who asked (input dispatcher).
+	Dispatcher string
 }
 
 // ApplyMode is input apply.
@@ -185,6 +194,20 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 	}
 	if l := in.Login; l != "" && !loginRE.MatchString(l) {
 		problems = append(problems, fmt.Sprintf("input github-login: %q is not a GitHub login (such as my-app[bot])", l))
+	}
+	if pr := strings.TrimSpace(get("pull-request", "")); pr != "" {
+		if n, err := strconv.Atoi(pr); err != nil || n < 0 {
+			problems = append(problems, fmt.Sprintf("input pull-request: %q is not a pull request number", pr))
+		} else {
+			in.PullRequest = n
+		}
+	}
+	in.RequestedBy = strings.TrimSpace(get("requested-by", ""))
+	in.Dispatcher = strings.TrimSpace(get("dispatcher", ""))
+	for name, l := range map[string]string{"requested-by": in.RequestedBy, "dispatcher": in.Dispatcher} {
+		if l != "" && !loginRE.MatchString(l) {
+			problems = append(problems, fmt.Sprintf("input %s: %q is not a GitHub login (such as my-app[bot])", name, l))
+		}
 	}
 	var bad []string
 	in.Vars, bad = parseVars(get("vars", ""))

@@ -26,6 +26,7 @@ const (
 	EnvPolicy         = "KYKU_BOT_POLICY"
 	EnvStore          = "KYKU_BOT_STORE"
 	EnvDedupeWindow   = "KYKU_BOT_DEDUPE_WINDOW"
+	EnvLease          = "KYKU_BOT_LEASE"
 )
 
 // ErrNoWebhookSecret: the bot refuses to start without a webhook secret
@@ -65,6 +66,11 @@ type Config struct {
 	// DedupeWindow is how long a delivery's ID and body are remembered
 	// (KYKU_BOT_DEDUPE_WINDOW, default DefaultDedupeWindow).
 	DedupeWindow time.Duration
+	// Lease is how long a job's lease, and the drift schedule's, lasts
+	// unrenewed (KYKU_BOT_LEASE, default DefaultLease): the longest a job
+	// whose worker died, or a schedule whose leader died, waits for
+	// another replica. Only with a Store.
+	Lease time.Duration
 }
 
 // ConfigFromEnv reads the configuration; readFile reads
@@ -161,6 +167,13 @@ func ConfigFromEnv(getenv func(string) string, readFile func(string) ([]byte, er
 			errs = append(errs, fmt.Errorf("%s must be a duration of at least 1m such as 72h, not %q", EnvDedupeWindow, s))
 		}
 		c.DedupeWindow = d
+	}
+	if s := getenv(EnvLease); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d < time.Second || d > time.Hour {
+			errs = append(errs, fmt.Errorf("%s must be a duration from 1s to 1h such as 1m, not %q", EnvLease, s))
+		}
+		c.Lease = d
 	}
 	if err := errors.Join(errs...); err != nil {
 		return Config{}, fmt.Errorf("bot configuration: %w", err)

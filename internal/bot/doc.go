@@ -10,9 +10,23 @@
 // (installation tokens) and queues, per repository, a job that reads the
 // settings and config from the default branch and fans out one drift job
 // per project/environment on that environment's key, so a drift check
-// never overlaps a plan or apply of it. A repository_dispatch with
-// event_type "kyku-drift" runs the same for one repository on demand.
-// review.Drift keeps the one drift issue per environment.
+// never overlaps a plan or apply of it. With a store one replica leads the
+// schedule at a time, through a lease, and offers each round's checks to
+// every replica (schedule.go); without, each replica runs its own. A
+// repository_dispatch with event_type "kyku-drift" runs the same for one
+// repository on demand. review.Drift keeps the one drift issue per
+// environment.
+//
+// Durable jobs (durable.go, package jobs): with a store, a delivery is
+// recorded before it is answered 202 and leased while its work is queued,
+// running or following a dispatched run; a replica that dies leaves it for
+// any other to take over once the lease expires, at start or on a later
+// look, and run again from scratch, skipping the steps it recorded done.
+//
+// execution: actions (actions.go): each target is dispatched to the
+// repository's workflow with a check run that follows the run the dispatch
+// started (found by its dispatch-id among the App's own workflow_dispatch
+// runs) and ends with its result, read from the Actions API.
 //
 // Tenancy: every workspace the bot opens for a repository goes through
 // its operator policy (package policy, KYKU_BOT_POLICY): the config is
@@ -41,5 +55,6 @@
 //
 // Concurrency: a *Bot is safe for concurrent use; its handler serves any
 // number of requests; Shutdown may be called once, from any goroutine, and
-// stops the drift loop before draining the queue.
+// stops the drift loop before draining the queue, then stops following
+// dispatched runs and gives back the leases of jobs not finished.
 package bot

@@ -161,7 +161,7 @@ func (b *Bot) routeDrift(ctx context.Context, ev event, repo *github.Repo, f dri
 		if _, dup := b.driftPending.LoadOrStore(key, true); dup {
 			continue // the previous check has not run yet: it will read the same branch
 		}
-		if err := b.queue.Spawn(b.driftJob(ev, repo, s, t, src)); err != nil {
+		if err := b.spawn(ctx, b.driftJob(ev, repo, s, t, src)); err != nil {
 			b.driftPending.Delete(key)
 			return "", fmt.Errorf("queue drift check of %s: %w", t.Label(), err)
 		}

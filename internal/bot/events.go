@@ -126,6 +126,19 @@ var routes = map[string][]string{
 // intake decides, from the payload alone (no API call), whether a delivery
 // becomes a job. ignored says why not.
 func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, err error) {
+	if name == "workflow_run" {
+		// A hint that a dispatched run moved: its watcher looks now. What
+		// the run became is read from the API, never from this payload.
+		var p struct {
+			WorkflowRun struct {
+				DisplayTitle string `json:"display_title"`
+			} `json:"workflow_run"`
+		}
+		if err := json.Unmarshal(body, &p); err != nil {
+			return job, "", fmt.Errorf("decode workflow_run payload: %w", err)
+		}
+		return job, fmt.Sprintf("workflow_run: %d dispatched runs looked at again", b.watch.nudge(p.WorkflowRun.DisplayTitle)), nil
+	}
 	actions, routed := routes[name]
 	switch {
 	case !routed:

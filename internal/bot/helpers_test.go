@@ -31,6 +31,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/tenancy"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
@@ -39,7 +40,6 @@ import (
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/review"
-	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 	"github.com/kyku/action/internal/workspace"
 )
@@ -160,9 +160,14 @@ type harnessOpts struct {
 	after         func(time.Duration) <-chan time.Time
 	// store, replica and now: the bot's shared store, its name there, and
 	// its clock (nil, "", nil: none, the default, time.Now).
-	store   statemgr.Conditional
+	store   jobs.Objects
 	replica string
 	now     func() time.Time
+	// lease and actions: the job lease and the watch of dispatched runs
+	// (zero: the defaults).
+	lease   time.Duration
+	actions bot.ActionsOptions
+	jitter  func(time.Duration) time.Duration
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
@@ -218,6 +223,9 @@ func (h *harness) start(o harnessOpts) {
 		Store:   o.store,
 		Replica: o.replica,
 		Now:     o.now,
+		Lease:   o.lease,
+		Actions: o.actions,
+		Jitter:  o.jitter,
 		Logger:  slog.New(slog.NewJSONHandler(&h.log, nil)),
 	}
 	if o.sts != nil {
@@ -540,4 +548,16 @@ func (h *harness) opened() []bot.Tenant {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]bot.Tenant(nil), h.tenants...)
+}
+
+// eventually waits up to 20 seconds for cond, failing with msg.
+func eventually(t *testing.T, msg string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal(msg)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }

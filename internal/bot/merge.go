@@ -43,7 +43,13 @@ func (b *Bot) routeMerge(ctx context.Context, ev event, repo *github.Repo) (stri
 	if !s.Apply.OnMerge() {
 		return "ignored", nil
 	}
-	if len(s.Promotion) == 0 || s.Execution == settings.Actions {
+	if s.Execution == settings.Actions {
+		// The workflow's own push trigger applies the merge (the Action
+		// judges a merge by its push): a dispatch could not be.
+		b.log.Info("merge left to the workflow's push trigger (execution: actions)", "repo", ev.fullName(), "pr", ev.number)
+		return "left-to-actions", nil
+	}
+	if len(s.Promotion) == 0 {
 		return b.routeTouched(ctx, ev, repo, s, "apply", ev.mergeSHA, func(t settings.Target, src *sources) queue.Job {
 			return b.mergeJob(ev, repo, s, []settings.Target{t}, src)
 		})
@@ -65,7 +71,7 @@ func (b *Bot) routeMerge(ctx context.Context, ev event, repo *github.Repo) (stri
 	}
 	src := newSources(repo, b.maxSrc)
 	for _, name := range order {
-		if err := b.queue.Spawn(b.mergeJob(ev, repo, s, promotionOrder(s.Promotion, chains[name]), src)); err != nil {
+		if err := b.spawn(ctx, b.mergeJob(ev, repo, s, promotionOrder(s.Promotion, chains[name]), src)); err != nil {
 			return "", err
 		}
 	}
@@ -101,7 +107,7 @@ func (b *Bot) mergeJob(ev event, repo *github.Repo, s *settings.Settings, chain 
 			complete := err == nil && out != nil && out.Applied && (out.Result == nil || out.Result.Err() == nil)
 			if rest := chain[1:]; len(rest) > 0 {
 				if complete {
-					if serr := b.queue.Spawn(b.mergeJob(ev, repo, s, rest, src)); serr != nil {
+					if serr := b.spawn(ctx, b.mergeJob(ev, repo, s, rest, src)); serr != nil {
 						return "", serr
 					}
 				} else {

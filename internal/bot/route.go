@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"strings"
 
 	"github.com/kyku/action/internal/bot/queue"
@@ -202,26 +201,4 @@ func settingsProblem(err error) string {
 func isDiag(err error) bool {
 	var ds diag.Diagnostics
 	return errors.As(err, &ds)
-}
-
-// dispatch hands each target to the user's Kyku workflow (execution:
-// actions) instead of running it here. The workflow declares these
-// workflow_dispatch inputs: command, config, environment, project, pr, sha.
-func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *settings.Settings, targets []settings.Target, cmd, sha string) (string, error) {
-	for _, t := range targets {
-		inputs := map[string]any{
-			"command":     cmd,
-			"config":      t.Project.Config,
-			"environment": t.Env,
-			"project":     t.Project.Name,
-			"pr":          strconv.Itoa(ev.number),
-			"sha":         sha,
-		}
-		if err := repo.DispatchWorkflow(ctx, s.Workflow, ev.defaultBranch, inputs); err != nil {
-			return "", fmt.Errorf("hand %s of %s to actions: %w", cmd, t.Label(), err)
-		}
-		b.log.Info("workflow dispatched", "repo", ev.fullName(), "pr", ev.number, "workflow", s.Workflow,
-			"command", cmd, "target", t.Label())
-	}
-	return "dispatched", nil
 }

@@ -60,4 +60,13 @@ func TestStoreFromEnv(t *testing.T) {
 	if _, err := read(map[string]string{bot.EnvDedupeWindow: "5s"}); err == nil || !strings.Contains(err.Error(), bot.EnvDedupeWindow) {
 		t.Errorf("a 5s window: err = %v", err)
 	}
+	cfg, err = read(map[string]string{bot.EnvLease: "2m"})
+	if err != nil || cfg.Lease != 2*time.Minute {
+		t.Errorf("lease: %+v, %v", cfg.Lease, err)
+	}
+	for _, bad := range []string{"500ms", "2h", "soon"} {
+		if _, err := read(map[string]string{bot.EnvLease: bad}); err == nil || !strings.Contains(err.Error(), bot.EnvLease) {
+			t.Errorf("lease %q: err = %v", bad, err)
+		}
+	}
 }

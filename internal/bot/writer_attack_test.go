@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/github/githubtest"
 	"github.com/kyku/action/internal/review"
-	"github.com/kyku/action/internal/statemgr"
 	s3b "github.com/kyku/action/internal/statemgr/s3"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 )
@@ -62,7 +62,7 @@ func TestReplayedBodyRunsOnceAcrossReplicas(t *testing.T) {
 	t.Setenv("AWS_ACCESS_KEY_ID", s.Access)
 	t.Setenv("AWS_SECRET_ACCESS_KEY", s.Secret)
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	store := func() statemgr.Conditional {
+	store := func() jobs.Objects {
 		b, err := s3b.New(context.Background(), s3b.Config{Bucket: bucket, Prefix: "kyku-bot", Region: s.Region, Endpoint: s.Endpoint, UsePathStyle: true}, "", s3b.Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -98,6 +98,8 @@ type CheckRun struct {
 	Title      string
 	Summary    string
 	Text       string
+	DetailsURL string
+	ExternalID string
 }
 
 // Dispatch is a recorded workflow_dispatch.
@@ -122,6 +124,9 @@ type repo struct {
 	refs          map[string]string            // ref -> sha
 	checkRuns     []*CheckRun
 	dispatches    []Dispatch
+	workflows     map[string]*Workflow // file -> declared workflow (nil: none declared)
+	runs          []*WorkflowRun
+	runNumber     int
 	labels        map[string]bool
 	archived      bool
 	id            int64     // numeric ID (default: a hash of the name)

@@ -1,8 +1,11 @@
 package githubtest
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 
 	gh "github.com/google/go-github/v62/github"
@@ -163,8 +166,17 @@ func (s *Server) getCommit(w http.ResponseWriter, r *http.Request, _ string) {
 	}
 	c, ok := rp.commits[sha]
 	if !ok {
-		writeError(w, http.StatusUnprocessableEntity, "No commit found for SHA: "+r.PathValue("sha"))
-		return
+		// A branch or SHA with files is a commit too, without parents.
+		files, at := rp.filesAt(r.PathValue("sha"))
+		if files == nil {
+			writeError(w, http.StatusUnprocessableEntity, "No commit found for SHA: "+r.PathValue("sha"))
+			return
+		}
+		if !shaRE.MatchString(at) {
+			sum := sha1.Sum([]byte(rp.fullName() + "@" + at))
+			at = hex.EncodeToString(sum[:])
+		}
+		c = GitCommit{SHA: at}
 	}
 	out := &gh.RepositoryCommit{
 		SHA:     gh.String(c.SHA),
@@ -228,3 +240,5 @@ func (s *Server) permission(w http.ResponseWriter, r *http.Request, _ string) {
 		"user":       user(login),
 	})
 }
+
+var shaRE = regexp.MustCompile(`^[0-9a-f]{40}$`)
