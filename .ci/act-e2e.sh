@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # .ci/act-e2e.sh — install nektos/act (pinned) into the CI cache for the
-# end-to-end test that runs examples/workflows/kyku.yml against action.yml
-# with a real runner implementation (cmd/action TestActRunsTheExampleWorkflow,
-# part of `go test ./...`; it fails under CI=true when act is missing).
+# end-to-end tests that run workflows against action.yml with a real runner
+# implementation: examples/workflows/kyku.yml (cmd/action
+# TestActRunsTheExampleWorkflow) and the bot's dispatches of
+# examples/workflows/kyku-dispatch.yml (cmd/bot
+# TestDispatchedWorkflowRunsInAct). Both are part of `go test ./...` and
+# fail under CI=true when act is missing.
 #
 #   bash .ci/act-e2e.sh          install act if missing (a cold build takes a few minutes)
-#   bash .ci/act-e2e.sh --run    install, then run only that test
+#   bash .ci/act-e2e.sh --run    install, then run only those tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,4 +21,5 @@ if [[ ! -x $cache/bin/act ]]; then
 fi
 if [[ ${1:-} == --run ]]; then
 	KYKU_CI_CACHE=$cache go test -count=1 -run '^TestActRunsTheExampleWorkflow$' -v ./cmd/action
+	KYKU_CI_CACHE=$cache go test -count=1 -run '^TestDispatchedWorkflowRunsInAct$' -v ./cmd/bot
 fi

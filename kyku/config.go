@@ -8,6 +8,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/envname"
 )
 
 // Config is a validated configuration: resources and outputs, with the
@@ -42,6 +43,9 @@ type ConfigOptions struct {
 // environment. A Config made for an environment is planned and applied
 // only in that environment.
 func ParseConfigFor(name string, data []byte, opts ConfigOptions) (*Config, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	c, err := config.ParseEnv([]config.File{{Name: name, Data: data}}, opts.inputs())
 	if err != nil {
 		return nil, publicError(err)
@@ -52,11 +56,23 @@ func ParseConfigFor(name string, data []byte, opts ConfigOptions) (*Config, erro
 // LoadConfigFor is LoadConfig with the variables' values for one
 // environment.
 func LoadConfigFor(path string, opts ConfigOptions) (*Config, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	c, err := config.LoadEnv(path, opts.inputs())
 	if err != nil {
 		return nil, publicError(err)
 	}
 	return &Config{c: c}, nil
+}
+
+// check refuses an environment name that could reach outside the state's
+// files and keys.
+func (o ConfigOptions) check() error {
+	if err := envname.Check(o.Env); err != nil {
+		return fmt.Errorf("kyku: ConfigOptions.Env: %w", err)
+	}
+	return nil
 }
 
 func (o ConfigOptions) inputs() config.Inputs {

@@ -16,7 +16,11 @@
 // finished change before anything that depends on it starts, and apply
 // nothing unless approved (AutoApprove, or a Confirm callback: the zero
 // options are refused with ErrNotApproved). A plan passed to Apply is
-// applied exactly, and refused (IsStale) when the state moved on since.
+// applied exactly, and refused (IsStale) when the state moved on since or
+// planning it again gives other changes. A plan that would destroy every
+// resource because the configuration has none is refused (IsDestroyAll)
+// unless the options' AllowDestroyAll says so. Environment names are
+// letters, digits, '_' and '-', at most 64 characters.
 //
 // Results are plain structs. Everything else (providers, backends, the
 // plan file format) stays inside Kyku; a Plan round-trips through

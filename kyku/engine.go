@@ -8,6 +8,7 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/statemgr"
@@ -44,6 +45,10 @@ type Backend struct {
 type PlanOptions struct {
 	Provider *Provider // required
 	Env      string    // environment workspace (default "")
+	// AllowDestroyAll lets the plan destroy every resource in state
+	// because the configuration has none; without it such a plan is
+	// refused (IsDestroyAll).
+	AllowDestroyAll bool
 }
 
 // ApplyOptions tune one apply. The zero value applies nothing: set
@@ -57,6 +62,11 @@ type ApplyOptions struct {
 	Confirm     func(*Plan) (bool, error)
 	Parallelism int    // max concurrent provider operations (default 10)
 	Env         string // environment workspace (default "", or the given plan's)
+	// AllowDestroyAll lets the apply carry out a plan that destroys every
+	// resource in state because the configuration has none (planned here,
+	// or given: the word is needed again); without it such a plan is
+	// refused (IsDestroyAll) and nothing changes. Destroy needs no word.
+	AllowDestroyAll bool
 }
 
 // DestroyOptions tune one destroy; like ApplyOptions, the zero value
@@ -98,9 +108,16 @@ var (
 )
 
 // IsStale reports whether err refuses a plan because the state (or the
-// configuration given with it) moved on since it was planned; nothing was
-// changed, plan again.
+// configuration given with it) moved on since it was planned, or because
+// planning its configuration again gives other changes than it lists (it
+// was edited, or the cloud changed); nothing was changed, plan again.
 func IsStale(err error) bool { return engine.IsStale(err) }
+
+// IsDestroyAll reports whether err refuses a plan that would destroy every
+// resource in state because the configuration has none (an empty or
+// truncated configuration); nothing was changed. Set AllowDestroyAll to
+// mean it, or call Destroy.
+func IsDestroyAll(err error) bool { return engine.IsDestroyAll(err) }
 
 // Engine is the seed's KykuEngine: it runs the lifecycle (config →
 // auto-subnets → graph → state → discovery → diff → plan → apply →
@@ -120,6 +137,9 @@ func New(opts EngineOptions) *Engine {
 
 // open builds the internal engine for one call.
 func (e *Engine) open(ctx context.Context, p provider.Provider, env string, parallelism int) (*engine.Engine, error) {
+	if err := envname.Check(env); err != nil {
+		return nil, fmt.Errorf("kyku: the options' Env: %w", err)
+	}
 	var bc *config.Backend
 	if b := e.opts.Backend; b != nil {
 		bc = &config.Backend{
@@ -154,7 +174,7 @@ func (e *Engine) Plan(ctx context.Context, cfg *Config, opts PlanOptions) (*Plan
 	if err != nil {
 		return nil, err
 	}
-	ip, err := eng.Plan(ctx, cfg.working())
+	ip, err := eng.PlanWith(ctx, cfg.working(), engine.PlanOptions{AllowDestroyAll: opts.AllowDestroyAll})
 	if err != nil {
 		return nil, publicError(err)
 	}
@@ -162,10 +182,13 @@ func (e *Engine) Plan(ctx context.Context, cfg *Config, opts PlanOptions) (*Plan
 }
 
 // Apply makes the cloud match cfg. Without a plan it plans first, under the
-// same lock; with one (from Plan, or decoded from a plan file) it applies
-// exactly that plan, and cfg may be nil; given both, the plan is refused
-// when cfg differs from the configuration planned. A plan is refused
-// (IsStale) when the state moved on since it was planned.
+// same lock; with one (from Plan, or decoded from a plan file, which must
+// verify) it applies exactly that plan, and cfg may be nil; given both, the
+// plan is refused when cfg differs from the configuration planned. A plan
+// is refused (IsStale) when the state moved on since it was planned, or
+// when planning its configuration again against the current state, under
+// the lock, gives other changes than it lists: what was shown is what is
+// applied.
 //
 // Changes run in dependency order, at most Parallelism at once; a failure
 // skips only what depends on it. The result's Err reports failures; the
@@ -195,7 +218,9 @@ func (e *Engine) Apply(ctx context.Context, cfg *Config, opts ApplyOptions, p *P
 	if err != nil {
 		return nil, err
 	}
-	res, err := eng.Apply(ctx, cfg.working(), internalApply(opts.AutoApprove, opts.Confirm), ip)
+	ao := internalApply(opts.AutoApprove, opts.Confirm)
+	ao.AllowDestroyAll = opts.AllowDestroyAll
+	res, err := eng.Apply(ctx, cfg.working(), ao, ip)
 	return publicResult(res), publicError(err)
 }
 

@@ -94,7 +94,7 @@ func (r *runner) comment(number int, user, body string, id int64) map[string]any
 // push is the push of sha to the default branch.
 func (r *runner) push(sha string) map[string]any {
 	return r.event(7, head, func(ev map[string]any) map[string]any {
-		return map[string]any{"ref": "refs/heads/master", "after": sha, "deleted": false, "repository": ev["repository"], "sender": ev["sender"]}
+		return map[string]any{"ref": "refs/heads/master", "before": pushBefore, "after": sha, "deleted": false, "repository": ev["repository"], "sender": ev["sender"]}
 	})
 }
 
@@ -124,6 +124,7 @@ func (r *runner) run(eventName string, ev map[string]any, env ...string) ghRun {
 		"GITHUB_OUTPUT=" + out, "GITHUB_STEP_SUMMARY=" + filepath.Join(r.dir, "summary.md"),
 		"KYKU_SIM_DIR=" + filepath.Join(r.dir, "sim"),
 		"INPUT_GITHUB-TOKEN=" + githubtest.Token, "INPUT_CONFIG=kyku.yaml", "INPUT_ENVIRONMENT=dev",
+		"GITHUB_WORKFLOW_REF=" + repoName + "/" + workflowFile + "@refs/heads/master",
 	}, env...)
 	log, err := cmd.Output()
 	code := 0
@@ -315,6 +316,7 @@ func TestBinaryPullRequestBackendNeverApplies(t *testing.T) {
 	srv.AddPullRequest(repoName, githubtest.PullRequest{Number: 7, User: author, HeadSHA: head})
 	srv.SetPermission(repoName, "octocat", "write")
 	srv.SetPermission(repoName, "hubot", "write")
+	sameWorkflow(srv)
 	r := newRunner(t, srv)
 	r.checkout(config) // the workflow checks out the pull request's head
 	got := r.run("pull_request", r.event(7, head, nil))

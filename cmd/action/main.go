@@ -38,6 +38,7 @@ func run() int {
 	defer stop()
 	return action.Run(ctx, action.Env{
 		Getenv:    os.Getenv,
+		Environ:   os.Environ,
 		Stdout:    os.Stdout,
 		Now:       time.Now,
 		Providers: registry(),

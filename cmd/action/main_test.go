@@ -95,7 +95,22 @@ func newServer(t *testing.T, headConfig string) *githubtest.Server {
 	srv.SetFile(repoName, "master", "kyku.yaml", []byte(config))
 	srv.SetFile(repoName, head, "kyku.yaml", []byte(headConfig))
 	srv.AddPullRequest(repoName, githubtest.PullRequest{Number: 7, User: "Codertocat", HeadSHA: head})
+	sameWorkflow(srv)
 	return srv
+}
+
+// The workflow the binary runs in (GITHUB_WORKFLOW_REF): its inputs are the
+// Action's review rules, the same before and after the tests' merges.
+const (
+	workflowFile = ".github/workflows/kyku.yml"
+	pushBefore   = "f95f852bd8fca8fcc58a9a2d6c842781e32a215e" // push.json's before
+	workflowYAML = "on: [pull_request, push, issue_comment]\njobs: { kyku: { runs-on: ubuntu-latest, steps: [ { uses: kyku/action@v1 } ] } }\n"
+)
+
+func sameWorkflow(srv *githubtest.Server) {
+	for _, ref := range []string{pushBefore, mergeSHA} {
+		srv.SetFile(repoName, ref, workflowFile, []byte(workflowYAML))
+	}
 }
 
 // TestBinaryPlansAPullRequest: the binary, given a runner's environment,

@@ -20,7 +20,7 @@ import (
 )
 
 // envSimRoot is the directory the sim provider's clouds live under (each
-// repository's under <owner>/<repo>/, when the policy allows the sim).
+// repository's under repo.<numeric ID>/, when the policy allows the sim).
 const envSimRoot = "KYKU_BOT_SIM_ROOT"
 
 func main() {
@@ -39,6 +39,19 @@ func run() int {
 		simRoot = "sim"
 	}
 	opts := bot.Options{Config: cfg, Open: opener(os.Getenv, simRoot), Logger: log}
+	if cfg.Store != nil {
+		store, err := openStore(context.Background(), cfg.Store, os.Getenv)
+		if err != nil {
+			log.Error("cannot start: the bot's store", "store", cfg.Store.String(), "error", err.Error())
+			return 2
+		}
+		opts.Store = store
+		log.Info("jobs are recorded and deliveries deduplicated across replicas; one drift schedule for all",
+			"store", cfg.Store.String(), "window", cfg.DedupeWindow.String(), "lease", cfg.Lease.String())
+	} else {
+		log.Warn("no " + bot.EnvStore + ": a job accepted is lost if this process dies before it ends, deliveries are deduplicated in memory, " +
+			"and every replica runs its own drift schedule; set it for durable jobs, or when more than one replica runs")
+	}
 	if client, err := stsClient(context.Background(), cfg); err != nil {
 		log.Error("cannot start: sts client", "error", err.Error())
 		return 2

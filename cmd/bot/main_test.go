@@ -12,6 +12,7 @@ import (
 
 	"github.com/kyku/action/internal/bot"
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/statemgr/crypt/kmstest"
 	"github.com/kyku/action/internal/statemgr/httpstate/httpstatetest"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 )
@@ -115,5 +116,87 @@ func TestOpenerAcceptsRemoteBackends(t *testing.T) {
 		if strings.Contains(string(d), secret) {
 			t.Errorf("document %s holds the object in clear: the config's encryption was not applied", name)
 		}
+	}
+}
+
+// TestOpenerUsesTheTenantsRoleForKMS: an aws-kms key is reached with the
+// tenant's credentials (the policy's role, assumed for the repository),
+// never with the bot's own: KMS sees only the tenant's access key, and
+// without tenant credentials the opener refuses.
+func TestOpenerUsesTheTenantsRoleForKMS(t *testing.T) {
+	kms := kmstest.New(t)
+	srv := httpstatetest.New(t)
+	for k, v := range map[string]string{
+		"AWS_ACCESS_KEY_ID": "AKIDBOTOWN", "AWS_SECRET_ACCESS_KEY": "bot-own-secret", "AWS_EC2_METADATA_DISABLED": "true",
+		"AWS_CONFIG_FILE": "/nonexistent", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent", "AWS_ENDPOINT_URL_KMS": kms.URL,
+	} {
+		t.Setenv(k, v)
+	}
+	yaml := "provider: { name: sim, dir: cloud }\n" +
+		"backend: { type: http, address: \"" + srv.URL + "app-{env}\", lockAddress: \"" + srv.URL + "app-{env}\" }\n" +
+		"encryption: { key: aws-kms, keyId: alias/acme, region: eu-central-1 }\nresources: {}\n"
+	cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte(yaml)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	open := opener(os.Getenv, t.TempDir())
+	role := credentials.NewStaticCredentialsProvider("AKIDTENANTROLE", "tenant-secret", "session")
+	ws, err := open(ctx, bot.Tenant{Repo: "acme/infra", Namespace: "acme/infra", Credentials: role}, cfg, "prod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.Backend.PutObject(ctx, "plans/prod/pr-1-abc.json", []byte("{}")); err != nil {
+		t.Fatalf("seal with the tenant's KMS key: %v", err)
+	}
+	if got := kms.Callers(); !slices.Equal(got, []string{"AKIDTENANTROLE"}) {
+		t.Errorf("KMS was called as %v, want only the tenant's role", got)
+	}
+
+	_, err = open(ctx, bot.Tenant{Repo: "acme/infra", Namespace: "acme/infra"}, cfg, "prod")
+	if err == nil || !strings.Contains(err.Error(), "kyku.yaml:3:1: encryption key aws-kms needs the repository's role") {
+		t.Errorf("open without tenant credentials = %v; want a refusal naming the encryption", err)
+	}
+	if got := kms.Callers(); slices.Contains(got, "AKIDBOTOWN") {
+		t.Errorf("KMS was called with the bot's own credentials: %v", got)
+	}
+}
+
+// TestStoreFromItsURL: KYKU_BOT_STORE names an S3 bucket on the real S3
+// server; the bot opens it with its own credentials and checks at start
+// that it can write there, so a bucket it cannot use stops the start.
+func TestStoreFromItsURL(t *testing.T) {
+	s := s3test.Require(t)
+	bucket := s.NewBucket(t)
+	for k, v := range map[string]string{
+		"AWS_ACCESS_KEY_ID": s.Access, "AWS_SECRET_ACCESS_KEY": s.Secret, "AWS_EC2_METADATA_DISABLED": "true",
+		"AWS_CONFIG_FILE": "/nonexistent", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent",
+	} {
+		t.Setenv(k, v)
+	}
+	ctx := context.Background()
+	url := func(bucket string) string {
+		return "s3://" + bucket + "/kyku-bot?region=" + s.Region + "&endpoint=" + s.Endpoint + "&path-style=true"
+	}
+	sc, err := bot.ParseStore(url(bucket))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := openStore(ctx, sc, os.Getenv)
+	if err != nil {
+		t.Fatalf("open the store: %v", err)
+	}
+	if _, err := store.CreateObject(ctx, "deliveries/x.json", []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if keys := s.Keys(t, bucket, ""); !slices.Equal(keys, []string{"kyku-bot/deliveries/x.json"}) {
+		t.Errorf("the bucket holds %v, want the record under the prefix and no start-up probe left", keys)
+	}
+	sc, err = bot.ParseStore(url("no-such-bucket-" + strings.ToLower(t.Name())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openStore(ctx, sc, os.Getenv); err == nil {
+		t.Error("a bucket that does not exist opened")
 	}
 }

@@ -4,13 +4,17 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/bot/jobs"
+	"github.com/kyku/action/internal/claim"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/provider"
@@ -39,7 +43,13 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 		if bc == nil || bc.Type == "" || bc.Type == "local" {
 			return nil, fmt.Errorf("open workspace: the bot needs a remote backend (s3, gcs, spaces or http) in the project's config (state on the bot's disk would be lost)")
 		}
-		ws := workspace.Settings{Env: env, Getenv: getenv}
+		if usesKMS(cfg.Encryption) && t.Credentials == nil {
+			// tenancy.Confine refuses this already; the opener does not
+			// rely on it: the bot's own AWS identity never opens a
+			// repository's KMS key.
+			return nil, fmt.Errorf("open workspace: %s: encryption key aws-kms needs the repository's role from the bot's policy", cfg.Encryption.Pos)
+		}
+		ws := workspace.Settings{Env: env, Getenv: getenv, AWSCredentials: t.Credentials}
 		var (
 			backend statemgr.Backend
 			awsCfg  aws.Config
@@ -60,6 +70,9 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 				s := maps.Clone(settings)
 				if s == nil {
 					s = map[string]string{}
+				}
+				if err := t.AdoptDir(simRoot, settings["dir"]); err != nil {
+					return nil, err
 				}
 				s["dir"] = filepath.Join(simRoot, filepath.FromSlash(settings["dir"]))
 				return sim.Factory(ctx, s, getenv)
@@ -86,6 +99,16 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 		}
 		return &review.Workspace{Engine: engine.New(p, backend, engine.Options{Env: env}), Backend: backend}, nil
 	}
+}
+
+// usesKMS reports whether enc or its fallback is an aws-kms key.
+func usesKMS(enc *config.Encryption) bool {
+	for e := enc; e != nil; e = e.Fallback {
+		if e.Key == "aws-kms" {
+			return true
+		}
+	}
+	return false
 }
 
 // openS3 opens an S3 backend with the tenant's credentials (the policy's
@@ -140,4 +163,30 @@ func loadAWS(ctx context.Context, region string, customEndpoint bool, creds aws.
 		return aws.Config{}, fmt.Errorf("load AWS configuration: %w", err)
 	}
 	return cfg, nil
+}
+
+// openStore opens the bot's own store (KYKU_BOT_STORE) with the bot's own
+// credentials and checks that it can write there: a claim taken and
+// released, so that a wrong bucket or missing permission stops the start,
+// not the first webhook.
+func openStore(ctx context.Context, sc *bot.StoreConfig, getenv func(string) string) (jobs.Objects, error) {
+	b, err := workspace.OpenBackend(ctx, &config.Backend{
+		Type: sc.Type, Bucket: sc.Bucket, Prefix: sc.Prefix, Region: sc.Region, Endpoint: sc.Endpoint, UsePathStyle: sc.UsePathStyle,
+	}, workspace.Settings{Env: "bot", Getenv: getenv})
+	if err != nil {
+		return nil, err
+	}
+	c, ok := b.(jobs.Objects)
+	if !ok {
+		return nil, fmt.Errorf("%s offers no conditional writes", b.Describe())
+	}
+	host, _ := os.Hostname()
+	probe, err := claim.New(c, claim.Options{}).Take(ctx, "probe/"+host+".json", host, "start-up check", time.Minute)
+	if err != nil {
+		return nil, fmt.Errorf("write a record: %w", err)
+	}
+	if err := claim.New(c, claim.Options{}).Release(ctx, probe); err != nil {
+		return nil, fmt.Errorf("remove a record: %w", err)
+	}
+	return c, nil
 }

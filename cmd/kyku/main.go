@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -17,6 +16,12 @@ import (
 	"github.com/kyku/action/internal/provider/sim"
 )
 
+// version and commit, when set at link time, replace what Go records in the
+// binary (the module version and vcs.revision): release builds use
+//
+//	go build -ldflags "-X main.version=v1.2.3 -X main.commit=$(git rev-parse HEAD)" ./cmd/kyku
+var version, commit string
+
 func main() {
 	os.Exit(run())
 }
@@ -25,18 +30,21 @@ func run() int {
 	// The first Ctrl-C / SIGTERM stops starting new changes; running ones
 	// finish, state is saved and the lock released. A second one exits at
 	// once (the journal keeps every finished change for the next run).
+	// The CLI prints the notice (through the live progress view, which
+	// would otherwise draw over it).
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	interrupted := make(chan struct{})
 	go func() {
 		select {
 		case <-sigs:
 		case <-ctx.Done():
 			return
 		}
-		fmt.Fprintln(os.Stderr, "\nkyku: interrupted: finishing running changes and saving state (press Ctrl-C again to exit now)")
+		close(interrupted)
 		cancel()
 		if _, ok := <-sigs; ok {
 			os.Exit(130)
@@ -49,6 +57,8 @@ func run() int {
 		Getenv:           os.Getenv,
 		StdoutIsTerminal: progress.IsTerminal(os.Stdout),
 		Providers:        registry(),
+		Version:          cli.Version{Version: version, Commit: commit},
+		Interrupted:      interrupted,
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,8 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	kykuBin = filepath.Join(dir, "kyku")
-	out, err := exec.Command("go", "build", "-race", "-o", kykuBin, ".").CombinedOutput()
+	// The version as a release build sets it (see main.go).
+	out, err := exec.Command("go", "build", "-race", "-ldflags=-X main.version="+testVersion, "-o", kykuBin, ".").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "build kyku: %v\n%s", err, out)
 		os.RemoveAll(dir)
@@ -34,6 +36,26 @@ func TestMain(m *testing.M) {
 	code := s3test.Main(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// testVersion is the version the test binary is linked with.
+const testVersion = "v0.0.0-kyku-test"
+
+// TestVersionCommand: the binary prints the version it was linked with,
+// then the commit and the Go version, for version, --version and -v, in a
+// directory with no configuration.
+func TestVersionCommand(t *testing.T) {
+	p := newProject(t, "")
+	if err := os.Remove(filepath.Join(p.dir, "kyku.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	for _, arg := range []string{"version", "--version", "-v"} {
+		code, out := p.run(arg)
+		lines := strings.Split(out, "\n")
+		if code != 0 || len(lines) != 4 || lines[0] != "kyku "+testVersion || !strings.HasPrefix(lines[1], "commit ") || !strings.HasPrefix(lines[2], runtime.Version()+" ") {
+			t.Errorf("kyku %s: exit %d\n%s", arg, code, out)
+		}
+	}
 }
 
 // project is a working directory with a config, a sim cloud and local state.

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -25,7 +28,11 @@ import (
 // (inputs as INPUT_*, GITHUB_*), the log, the clock and the providers this
 // binary carries. Nothing else is read from the process.
 type Env struct {
-	Getenv    func(string) string
+	Getenv func(string) string
+	// Environ lists the step's environment (os.Environ): every KYKU_VAR_*
+	// value in it is registered as a log mask before anything runs. nil:
+	// none.
+	Environ   func() []string
 	Stdout    io.Writer // the step's log (workflow commands go here)
 	Now       func() time.Time
 	Providers provider.Registry
@@ -70,6 +77,7 @@ func Run(ctx context.Context, env Env) int {
 		a.AddMask(in.Token)
 	}
 	r := &run{env: env, a: a, in: in}
+	r.maskGiven()
 	if len(problems) > 0 {
 		for _, p := range problems {
 			a.Errorf("%s", p)
@@ -95,6 +103,7 @@ type run struct {
 	deps    review.Deps
 	out     outputs
 	summary string
+	masked  map[string]bool // values registered with ::add-mask::
 }
 
 func (r *run) settings() review.Settings {
@@ -131,17 +140,29 @@ func (r *run) handle(ctx context.Context) int {
 		return r.fail(fmt.Errorf("create the github client: %w", err))
 	}
 	r.repo = github.New(client, owner, name)
+	if r.in.Login != "" {
+		// Only this account's comments are Kyku's. The token's own answer,
+		// when it gives one, must agree (a wrong name would make another
+		// account's comments Kyku's); otherwise the first comment Kyku
+		// creates shows who it writes as. Without the input, the token
+		// tells (github.Repo.Self): github-actions[bot] for GITHUB_TOKEN,
+		// "<slug>[bot]" for an App's installation token.
+		if viewer, err := r.repo.Viewer(ctx); err == nil && !strings.EqualFold(viewer, r.in.Login) {
+			return r.fail(fmt.Errorf("input github-login is %s, but github-token writes as %s: Kyku would take %s's comments for its own; fix github-login or leave it empty", r.in.Login, viewer, r.in.Login))
+		}
+		r.repo.SetSelf(r.in.Login)
+	}
 	root := r.env.Getenv("GITHUB_WORKSPACE")
 	if root == "" {
 		root = "."
 	}
 	r.src = sources{root: root, path: r.in.ConfigPath(), repo: r.repo, cache: &treeCache{},
-		inputs: config.Inputs{Environment: r.in.Environment, Vars: r.in.Vars, Getenv: r.env.Getenv}}
+		inputs: config.Inputs{Environment: r.in.Environment, Vars: r.in.Vars, Getenv: r.env.Getenv}, trustRef: r.trustRef()}
 	r.deps = review.Deps{
 		GitHub: r.repo, Open: r.open, Now: r.env.Now, RunURL: r.runURL(), ArtifactURL: r.runURL(),
 		Mask: r.mask, Source: r.src.at, Trusted: r.src.checkout,
 	}
-	if ghctx.EventName != "push" && ghctx.EventName != "schedule" && ghctx.EventName != "workflow_dispatch" {
+	if ghctx.EventName != "push" && !r.checkoutIsDefault() {
 		// On pull_request the checkout is the pull request's code, and a
 		// comment-triggered workflow may well check out the pull request's
 		// head too: the trusted config (its backend) comes from the default
@@ -149,6 +170,8 @@ func (r *run) handle(ctx context.Context) int {
 		r.deps.Trusted = r.defaultBranchConfig
 	}
 	r.deps.Policies = r.policies
+	r.deps.RuleChanges = r.ruleChanges
+	r.deps.MergeRules = r.mergeRules
 	return r.dispatch(ctx)
 }
 
@@ -187,9 +210,28 @@ var eventHandlers = map[string]func(r *run, ctx context.Context, cmd Command) in
 	"workflow_dispatch":   (*run).scheduled,
 }
 
+// checkoutIsDefault reports whether the checkout is the default branch as
+// such (schedule, and a workflow_dispatch for no pull request), so that the
+// trusted configuration, the policies and the sensitive declarations may be
+// read from it. A dispatch for a pull request reads them through the API,
+// as a comment does: its workflow may well check out the pull request.
+func (r *run) checkoutIsDefault() bool {
+	switch r.ghctx.EventName {
+	case "schedule":
+		return true
+	case "workflow_dispatch":
+		return r.in.PullRequest == 0
+	}
+	return false
+}
+
 // scheduled answers schedule and workflow_dispatch: a drift check, or a
-// plan of the checkout with command: plan.
+// plan of the checkout with command: plan; a dispatch for a pull request
+// (the bot's, with execution: actions) is that pull request's command.
 func (r *run) scheduled(ctx context.Context, cmd Command) int {
+	if r.ghctx.EventName == "workflow_dispatch" && r.in.PullRequest > 0 {
+		return r.dispatched(ctx, cmd)
+	}
 	switch cmd {
 	case Plan:
 		return r.planCheckout(ctx)
@@ -233,11 +275,15 @@ func (r *run) defaultBranchConfig(ctx context.Context) (*config.Config, error) {
 	return cfg, nil
 }
 
-// open opens the engine and backend for a config and environment.
+// open opens the engine and backend for a config and environment. Local
+// paths are relative to the configuration's directory in the checkout, as
+// for the CLI (they were relative to the checkout's root before: state
+// found only there is refused, saying how to move it).
 func (r *run) open(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
 	root := r.src.root
 	ws, err := workspace.Open(ctx, cfg, workspace.Settings{
-		Env: env, Provider: r.in.Provider, BaseDir: root, Getenv: r.env.Getenv,
+		Env: env, Provider: r.in.Provider, Getenv: r.env.Getenv,
+		BaseDir: filepath.Join(root, filepath.FromSlash(r.src.dir(cfg))), FormerBaseDir: root,
 		Engine: engine.Options{
 			Parallelism: r.in.Parallelism, Now: r.env.Now, Rand: r.env.Rand,
 			Lock: statemgr.LockInfo{Who: "github-actions@" + r.ghctx.Repository, Actor: r.ghctx.Actor, RunURL: r.runURL()},
@@ -249,10 +295,41 @@ func (r *run) open(ctx context.Context, cfg *config.Config, env string) (*review
 	return &review.Workspace{Engine: ws.Engine, Backend: ws.Backend}, nil
 }
 
-// mask registers a secret with the runner so logs show *** instead.
+// mask registers a secret with the runner so logs show *** instead
+// (once per value).
 func (r *run) mask(secret string) {
-	if strings.TrimSpace(secret) != "" {
-		r.a.AddMask(secret)
+	if strings.TrimSpace(secret) == "" || r.masked[secret] {
+		return
+	}
+	if r.masked == nil {
+		r.masked = map[string]bool{}
+	}
+	r.masked[secret] = true
+	r.a.AddMask(secret)
+}
+
+// maskGiven registers, before anything runs, every value given to the
+// configuration from outside its files — input vars and KYKU_VAR_* of the
+// step's environment — where secrets come from, whatever a configuration
+// declares about them: each value, and each element of a list or map
+// given as text. Values shorter than 3 characters are not masked (as
+// config.OutsideValues: "::add-mask::1" would hide every 1 of the log).
+func (r *run) maskGiven() {
+	var given []string
+	for _, name := range slices.Sorted(maps.Keys(r.in.Vars)) {
+		given = append(given, r.in.Vars[name])
+	}
+	if r.env.Environ != nil {
+		for _, kv := range r.env.Environ() {
+			if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "KYKU_VAR_") {
+				given = append(given, v)
+			}
+		}
+	}
+	for _, v := range given {
+		for _, x := range config.GivenTexts(v) {
+			r.mask(x)
+		}
 	}
 }
 

@@ -133,7 +133,7 @@ func TestBadInputsFailWithEveryProblem(t *testing.T) {
 	f := newFixture(t)
 	r := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), map[string]string{
 		"INPUT_COMMAND": "destroy", "INPUT_COMMENT": "loud", "INPUT_PARALLELISM": "0",
-		"INPUT_REQUIRE-APPROVAL": "maybe", "INPUT_WORKING-DIRECTORY": "../elsewhere",
+		"INPUT_REQUIRE-APPROVAL": "maybe", "INPUT_WORKING-DIRECTORY": "../elsewhere", "INPUT_ENVIRONMENT": "prod.eu",
 	})
 	wantCode(t, r, 1)
 	for _, want := range []string{
@@ -142,6 +142,7 @@ func TestBadInputsFailWithEveryProblem(t *testing.T) {
 		`::error::input command: "destroy" is not one of auto, plan, apply, refresh`,
 		`::error::input parallelism: "0" is not a positive number`,
 		`::error::inputs working-directory and config: "../elsewhere/infra/kyku.yaml" is outside the repository`,
+		`::error::input environment: environment name "prod.eu" is invalid: it holds '.' (use letters, digits, '_' and '-' (not first), at most 64 characters)`,
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("log lacks %s\n%s", want, r.stdout)

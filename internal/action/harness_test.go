@@ -10,8 +10,10 @@ import (
 	"fmt"
 	mrand "math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -41,6 +43,7 @@ const (
 	secret     = "s3cr3t-user-data"
 	runID      = "4242"
 	runURL     = "https://github.com/" + repoName + "/actions/runs/" + runID
+	pushBefore = "f95f852bd8fca8fcc58a9a2d6c842781e32a215e" // push.json's "before": the default branch before the push
 )
 
 // eventsDir holds the repository's webhook payloads (testdata/github-events).
@@ -162,9 +165,27 @@ func newFixture(t *testing.T) *fixture {
 		"INPUT_COMMENT":       "sticky",
 		"INPUT_PARALLELISM":   "4",
 		"INPUT_FAIL-ON-DRIFT": "false",
+		"GITHUB_WORKFLOW_REF": repoName + "/" + workflowFile + "@refs/heads/" + defaultRef,
 	}
 	f.backend = backendYAML(t, f.base)
+	// The workflow this run starts from is the same before and after the
+	// merges of the tests (push.json's before, the merge commit).
+	f.setWorkflow(workflowYAML, pushBefore, mergeSHA)
 	return f
+}
+
+// workflowFile is the workflow the Action runs in (GITHUB_WORKFLOW_REF);
+// its inputs are the Action's review rules.
+const (
+	workflowFile = ".github/workflows/kyku.yml"
+	workflowYAML = "on: [pull_request, push, issue_comment]\njobs:\n  kyku:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: kyku/action@v1\n        with: { required-approvals: 2 }\n"
+)
+
+// setWorkflow makes yaml the workflow file at refs.
+func (f *fixture) setWorkflow(yaml string, refs ...string) {
+	for _, ref := range refs {
+		f.srv.SetFile(repoName, ref, workflowFile, []byte(yaml))
+	}
 }
 
 // config is a configuration with the fixture's backend and the given Vms.
@@ -201,6 +222,7 @@ func (f *fixture) setCheckout(yaml string) {
 func (f *fixture) setRef(ref, yaml string) {
 	f.srv.SetFile(repoName, ref, configPath, []byte(yaml))
 	f.srv.SetFile(repoName, ref, "README.md", []byte("hello\n"))
+	f.srv.SetFile(repoName, ref, workflowFile, []byte(workflowYAML))
 }
 
 // result is what one run left behind.
@@ -244,7 +266,15 @@ func (f *fixture) run(eventName string, ev map[string]any, extra map[string]stri
 	}
 	var stdout bytes.Buffer
 	code := action.Run(context.Background(), action.Env{
-		Getenv:    func(k string) string { return env[k] },
+		Getenv: func(k string) string { return env[k] },
+		Environ: func() []string {
+			var out []string
+			for k, v := range env {
+				out = append(out, k+"="+v)
+			}
+			slices.Sort(out)
+			return out
+		},
 		Stdout:    &stdout,
 		Now:       f.now,
 		Providers: provider.Registry{"sim": sim.Factory},
@@ -299,10 +329,16 @@ func (f *fixture) backendStore() statemgr.Backend {
 	cfg, err := config.Parse([]config.File{{Name: "x.yaml", Data: []byte(f.config("web"))}})
 	must(f.t, err)
 	b, err := workspace.OpenBackend(context.Background(), cfg.Backend, workspace.Settings{
-		Env: envName, BaseDir: f.checkout, Getenv: func(k string) string { return f.base[k] },
+		Env: envName, BaseDir: f.configDir(), Getenv: func(k string) string { return f.base[k] },
 	})
 	must(f.t, err)
 	return b
+}
+
+// configDir is the configuration's directory in the checkout: local state
+// lives there.
+func (f *fixture) configDir() string {
+	return filepath.Join(f.checkout, filepath.FromSlash(path.Dir(configPath)))
 }
 
 // serial is the state's serial (0 without state).

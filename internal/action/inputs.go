@@ -9,13 +9,9 @@ import (
 
 	githubactions "github.com/sethvargo/go-githubactions"
 
+	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/review"
 )
-
-// envRE is what an environment may be called: the same rule as the bot's
-// settings and the /kyku -e flag (it becomes part of state file and key
-// names, so "../x" must not pass).
-var envRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
 
 // Command is what the Action was asked to do (input `command`).
 type Command int
@@ -54,12 +50,15 @@ func parseCommand(s string) (Command, bool) {
 
 // Inputs are the Action's inputs (action.yml), validated.
 type Inputs struct {
-	Command            Command
-	Config             string // file or directory of *.yaml, relative to WorkingDirectory
-	Environment        string
-	Provider           string // overrides the config's provider when set
-	Parallelism        int
-	Token              string
+	Command     Command
+	Config      string // file or directory of *.yaml, relative to WorkingDirectory
+	Environment string
+	Provider    string // overrides the config's provider when set
+	Parallelism int
+	Token       string
+	// Login is the account Token writes as (input github-login); empty:
+	// found from the token itself.
+	Login              string
 	RequireApproval    bool
 	RequiredApprovals  int    // approvals that must count (1–10)
 	ApproverPermission string // a reviewer's minimum permission for the approval to count
@@ -81,6 +80,15 @@ type Inputs struct {
 	// Vars are the configuration's variable values (input vars: one
 	// name=value per line), the strongest source, as kyku's --var.
 	Vars map[string]string
+	// PullRequest is the pull request a workflow_dispatch is for (input
+	// pull-request, 0: none): the bot's execution: actions dispatches.
+	PullRequest int
+	// RequestedBy is who asked for a dispatched command (input
+	// requested-by); believed only from Dispatcher.
+	RequestedBy string
+	// Dispatcher is the account (the bot App's "<slug>[bot]") whose
+	// dispatches may name who asked (input dispatcher).
+	Dispatcher string
 }
 
 // ApplyMode is input apply.
@@ -143,6 +151,7 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 		Environment:        get("environment", ""),
 		Provider:           get("provider", ""),
 		Token:              get("github-token", ""),
+		Login:              strings.TrimSpace(get("github-login", "")),
 		RequireApproval:    boolean("require-approval", true),
 		ApplyPermission:    oneOf("apply-permission", "write", "read", "triage", "write", "maintain", "admin"),
 		PlanPermission:     oneOf("plan-permission", "write", "read", "triage", "write", "maintain", "admin"),
@@ -173,12 +182,31 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 	} else {
 		in.RequiredApprovals = n
 	}
-	if e := in.Environment; e != "" && !envRE.MatchString(e) {
-		problems = append(problems, fmt.Sprintf("input environment: %q is not an environment name (letters, digits, '_', '.', '-'; at most 63, starting with a letter or digit)", e))
+	// An environment name becomes part of state file and key names, so
+	// "../x" must not pass (package envname: the one rule everywhere).
+	if err := envname.Check(in.Environment); err != nil {
+		problems = append(problems, "input environment: "+err.Error())
 	}
 	for _, e := range in.Promotion {
-		if !envRE.MatchString(e) {
-			problems = append(problems, fmt.Sprintf("input promotion: %q is not an environment name", e))
+		if err := envname.Check(e); err != nil || e == "" {
+			problems = append(problems, fmt.Sprintf("input promotion: %q is not an environment name (%s)", e, envname.Rule))
+		}
+	}
+	if l := in.Login; l != "" && !loginRE.MatchString(l) {
+		problems = append(problems, fmt.Sprintf("input github-login: %q is not a GitHub login (such as my-app[bot])", l))
+	}
+	if pr := strings.TrimSpace(get("pull-request", "")); pr != "" {
+		if n, err := strconv.Atoi(pr); err != nil || n < 0 {
+			problems = append(problems, fmt.Sprintf("input pull-request: %q is not a pull request number", pr))
+		} else {
+			in.PullRequest = n
+		}
+	}
+	in.RequestedBy = strings.TrimSpace(get("requested-by", ""))
+	in.Dispatcher = strings.TrimSpace(get("dispatcher", ""))
+	for name, l := range map[string]string{"requested-by": in.RequestedBy, "dispatcher": in.Dispatcher} {
+		if l != "" && !loginRE.MatchString(l) {
+			problems = append(problems, fmt.Sprintf("input %s: %q is not a GitHub login (such as my-app[bot])", name, l))
 		}
 	}
 	var bad []string
@@ -189,6 +217,9 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 	}
 	return in, problems
 }
+
+// loginRE is a GitHub login, a bot's "<slug>[bot]" included.
+var loginRE = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$`)
 
 // varNameRE is a configuration variable's name.
 var varNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

@@ -133,7 +133,7 @@ func TestActionMovedOnlyPullRequest(t *testing.T) {
 	cfg, err := config.Parse([]config.File{{Name: configPath, Data: []byte(old)}})
 	must(t, err)
 	ws, err := workspace.Open(context.Background(), cfg, workspace.Settings{
-		Env: envName, BaseDir: f.checkout, Getenv: func(k string) string { return f.base[k] },
+		Env: envName, BaseDir: f.configDir(), Getenv: func(k string) string { return f.base[k] },
 	}, provider.Registry{"sim": sim.Factory})
 	must(t, err)
 	res, err := ws.Engine.Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)

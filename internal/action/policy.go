@@ -23,12 +23,13 @@ import (
 // default branch, never from a pull request: on a push (a merge), the
 // default branch as it was before it (the push's "before" commit), so the
 // merged pull request's own policy changes do not judge it; on schedule
-// and workflow_dispatch, the checkout (the default branch); on every
-// other event, the default branch's tip through the API.
+// and a workflow_dispatch for no pull request, the checkout (the default
+// branch); on every other event, the default branch's tip through the API.
 func (r *run) policies(ctx context.Context) (*policy.Set, error) {
-	switch r.ghctx.EventName {
-	case "schedule", "workflow_dispatch":
+	if r.checkoutIsDefault() {
 		return r.src.checkoutPolicies()
+	}
+	switch r.ghctx.EventName {
 	case "push":
 		if b := r.ev.Before; b != "" && strings.Trim(b, "0") != "" {
 			return r.src.policiesAt(ctx, b)

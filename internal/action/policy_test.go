@@ -180,7 +180,7 @@ func TestPolicyWarningDoesNotBlock(t *testing.T) {
 // it was before (the push's "before" commit), so the denial stands and
 // the job fails.
 func TestPolicyChangedByThePRDoesNotJudgeItsMerge(t *testing.T) {
-	const before = "f95f852bd8fca8fcc58a9a2d6c842781e32a215e" // push.json's
+	const before = pushBefore
 	f := newFixture(t)
 	f.setRef(before, f.config("web"))
 	f.srv.SetFile(repoName, before, policyFile, []byte(sizePolicy))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/kyku/action/internal/review"
 )
@@ -24,6 +25,14 @@ func (r *run) mergeGroup(ctx context.Context, cmd Command) int {
 	}
 	if r.in.Apply != ApplyMergeQueue || cmd == Plan {
 		return r.skip("Kyku had nothing to do", fmt.Sprintf("Input apply is %s, not merge-queue: the merge queue's commit is not applied here (the merge is applied when it is pushed).", r.in.Apply))
+	}
+	if base := strings.TrimPrefix(g.BaseRef, "refs/heads/"); base != r.defaultBranch() {
+		// Kyku applies what lands on the default branch only (as a push to
+		// another branch is not applied): a queue into another branch —
+		// one a pull request could be based on after its plan was
+		// reviewed against the default branch — applies nothing.
+		return r.skip("Kyku did not apply", fmt.Sprintf("The merge group merges into %s, not the default branch %s: Kyku applies only what lands on the default branch, so nothing was applied.",
+			review.Code(base), review.Code(r.defaultBranch())))
 	}
 	out, err := review.ApplyMergeGroup(ctx, r.deps, r.settings(), review.MergeGroup{
 		HeadSHA: g.HeadSHA, HeadRef: g.HeadRef, BaseRef: g.BaseRef, Sender: r.ev.Sender.Login,

@@ -28,7 +28,13 @@ func (r *run) pullRequest(ctx context.Context, cmd Command) int {
 	if cmd == Auto && !planActions[r.ev.Action] {
 		return r.skip("Kyku had nothing to do", fmt.Sprintf("Pull request #%d was %s: Kyku plans when a pull request is opened, pushed to, reopened or marked ready for review.", pr.Number, strings.ReplaceAll(r.ev.Action, "_", " ")))
 	}
-	cfg, err := r.src.at(ctx, pr.Head.SHA)
+	return r.planPullRequest(ctx, pr.Number, pr.Head.SHA)
+}
+
+// planPullRequest plans pull request number at head: its configuration at
+// head, the backend from the default branch's.
+func (r *run) planPullRequest(ctx context.Context, number int, head string) int {
+	cfg, err := r.src.at(ctx, head)
 	if err != nil {
 		return r.fail(err)
 	}
@@ -42,13 +48,80 @@ func (r *run) pullRequest(ctx context.Context, cmd Command) int {
 		return r.fail(err)
 	}
 	out, err := review.Plan(ctx, r.deps, review.PlanRequest{
-		Settings: r.settings(), Number: pr.Number, HeadSHA: pr.Head.SHA, Config: cfg, Trusted: trusted,
+		Settings: r.settings(), Number: number, HeadSHA: head, Config: cfg, Trusted: trusted,
 	})
 	if err != nil {
 		return r.fail(err)
 	}
-	r.reportPolicy(ctx, out, pr.Head.SHA)
+	r.reportPolicy(ctx, out, head)
 	return r.planned(out)
+}
+
+// dispatched runs a workflow_dispatch for pull request in.PullRequest (the
+// bot's execution: actions): a plan the bot sent on its own (a push to the
+// pull request) plans it as the pull_request event would; any other
+// command is the /kyku comment of whoever asked, judged by the same rules
+// (plan-permission, apply-permission, approvals, the reviewed plan). Who
+// asked is the dispatch's sender — or, when the sender is the account the
+// workflow names in input dispatcher (the bot App), its input
+// requested-by. A dispatch by any other bot is refused: Kyku would not
+// know who asked (a workflow's GITHUB_TOKEN can dispatch too).
+func (r *run) dispatched(ctx context.Context, cmd Command) int {
+	n := r.in.PullRequest
+	sender := r.ev.Sender.Login
+	if sender == "" {
+		sender = r.ghctx.Actor
+	}
+	fromDispatcher := r.in.Dispatcher != "" && strings.EqualFold(sender, r.in.Dispatcher)
+	if !fromDispatcher && (strings.HasSuffix(sender, "[bot]") || strings.EqualFold(r.ev.Sender.Type, "Bot")) {
+		return r.fail(fmt.Errorf("pull request #%d's %s was dispatched by %s, which input dispatcher does not name: Kyku does not know who asked for it (set dispatcher to the bot App's account, e.g. kyku[bot])", n, cmd, sender))
+	}
+	requester := sender
+	if fromDispatcher {
+		requester = r.in.RequestedBy
+	} else if r.in.RequestedBy != "" && !strings.EqualFold(r.in.RequestedBy, sender) {
+		r.a.Warningf("input requested-by %s ignored: the dispatch was sent by %s, who is the one asking", r.in.RequestedBy, sender)
+	}
+	if requester == "" {
+		if cmd != Plan && cmd != Auto {
+			return r.fail(fmt.Errorf("pull request #%d's %s was dispatched by %s without requested-by: Kyku does not know who asked for it", n, cmd, sender))
+		}
+		pr, err := r.repo.PullRequest(ctx, n)
+		if err != nil {
+			return r.fail(err)
+		}
+		if pr.IsFork {
+			return r.skip("Kyku did not plan", review.ForkNotPlanned(n, pr.HeadRepoFullName))
+		}
+		if pr.State != "open" {
+			return r.skip("Kyku had nothing to do", fmt.Sprintf("Pull request #%d is %s: it is not planned.", n, pr.State))
+		}
+		return r.planPullRequest(ctx, n, pr.HeadSHA)
+	}
+	name := "plan"
+	if cmd == Apply {
+		name = "apply"
+	}
+	out, err := review.Comment(ctx, r.deps, r.settings(), review.CommentEvent{
+		Action: "created", Number: n, IsPR: true, Body: "/kyku " + name, Author: requester,
+	})
+	if err != nil {
+		return r.fail(err)
+	}
+	switch {
+	case out.Ignored != "":
+		return r.skip("Kyku had nothing to do", "The dispatched command was ignored: "+out.Ignored+".")
+	case out.Apply != nil:
+		return r.applied(out.Apply, nil, false)
+	case out.Plan != nil:
+		if pr, err := r.repo.PullRequest(ctx, n); err == nil {
+			r.reportPolicy(ctx, out.Plan, pr.HeadSHA)
+		}
+		return r.planned(out.Plan)
+	}
+	r.out.commentURL = out.Replied
+	r.summary = summaryReplied(out.Command, out.Replied)
+	return ExitOK
 }
 
 func (r *run) defaultBranch() string {

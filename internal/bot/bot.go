@@ -7,18 +7,26 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 
+	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/queue"
+	"github.com/kyku/action/internal/claim"
 	"github.com/kyku/action/internal/review"
 )
 
 // MaxWebhookBytes caps a webhook body (GitHub's own cap is 25 MB).
 const MaxWebhookBytes = 25 << 20
+
+// DefaultDedupeWindow is how long a delivery is remembered by default: the
+// three days GitHub lets a delivery be redelivered.
+const DefaultDedupeWindow = 72 * time.Hour
 
 // Rules are the review use cases the bot calls; the zero value means
 // package review's (tests may count or replace them).
@@ -65,12 +73,30 @@ type Options struct {
 	MaxSourceBytes int64
 	// JobTimeout bounds one job (default 30 minutes).
 	JobTimeout time.Duration
-	// DedupeTTL is how long a delivery ID is remembered (default 1 hour;
-	// at most 50,000 IDs).
+	// DedupeTTL is the dedupe window: how long a delivery's ID and signed
+	// body are remembered (default DefaultDedupeWindow; in memory, at most
+	// 50,000 of each).
 	DedupeTTL time.Duration
-	// After waits between drift rounds (default time.After); tests pass a
-	// channel they send on to run a round.
+	// Store keeps what the replicas share in a backend's conditional
+	// writes (KYKU_BOT_STORE): the deliveries taken, the jobs accepted and
+	// not finished (package jobs), the drift schedule and its leader's
+	// lease. nil: deliveries in memory, per replica; jobs lost with the
+	// process; every replica its own drift schedule.
+	Store jobs.Objects
+	// Lease is how long a job's or the schedule's lease lasts unrenewed
+	// (default Config.Lease, else DefaultLease): a job whose worker died
+	// is taken over, and a dead leader's schedule, after at most that.
+	Lease time.Duration
+	// Replica names this process in the store's records (default
+	// "<hostname>-<pid>").
+	Replica string
+	// After waits between drift rounds, lease renewals, looks for jobs
+	// left behind and polls of dispatched runs (default time.After); tests
+	// pass a clock of their own.
 	After func(d time.Duration) <-chan time.Time
+	// Actions tunes the watch of dispatched workflow runs (execution:
+	// actions); zero values are the defaults.
+	Actions ActionsOptions
 	// Jitter returns a random duration in [0, n) (default math/rand/v2's
 	// N; 0 when n <= 0).
 	Jitter func(n time.Duration) time.Duration
@@ -87,7 +113,8 @@ type Bot struct {
 	maxSrc   int64
 	inst     *installations
 	queue    *queue.Queue
-	seen     *deliveries
+	seen     *deduper
+	adopted  adoptions // namespaces moved from a repository's name to its ID
 	metrics  *metrics
 	draining atomic.Bool
 
@@ -97,6 +124,21 @@ type Bot struct {
 	driftPending  sync.Map // targetKey -> true while a drift job waits
 	stopDrift     context.CancelFunc
 	driftDone     chan struct{} // closed when the drift loop has exited
+
+	// With a store: durable jobs (durable.go) and the drift schedule's
+	// lease (schedule.go).
+	store      jobs.Objects
+	jobs       *jobs.Store
+	claims     *claim.Store
+	replica    string
+	lease      time.Duration
+	workers    int
+	held       sync.Map // record key -> *tracked
+	scanKicks  chan struct{}
+	stopLeases context.CancelFunc
+	leasesDone chan struct{} // closed when the lease loop has exited
+
+	watch *watchers // dispatched runs being watched (actions.go)
 }
 
 // New checks the configuration (a webhook secret is required, the private
@@ -119,7 +161,24 @@ func New(opts Options) (*Bot, error) {
 		opts.MaxSourceBytes = 200 << 20
 	}
 	if opts.DedupeTTL <= 0 {
-		opts.DedupeTTL = time.Hour
+		opts.DedupeTTL = opts.Config.DedupeWindow
+	}
+	if opts.DedupeTTL <= 0 {
+		opts.DedupeTTL = DefaultDedupeWindow
+	}
+	if opts.Replica == "" {
+		host, _ := os.Hostname()
+		opts.Replica = host + "-" + strconv.Itoa(os.Getpid())
+	}
+	seen := &deduper{mem: newDeliveries(2*50_000, opts.DedupeTTL, opts.Now), holder: opts.Replica, window: opts.DedupeTTL}
+	if opts.Store != nil {
+		seen.claims = claim.New(opts.Store, claim.Options{Now: opts.Now})
+	}
+	if opts.Lease <= 0 {
+		opts.Lease = opts.Config.Lease
+	}
+	if opts.Lease <= 0 {
+		opts.Lease = DefaultLease
 	}
 	if opts.After == nil {
 		opts.After = time.After
@@ -153,13 +212,28 @@ func New(opts Options) (*Bot, error) {
 		rules:   opts.Rules.withDefaults(),
 		maxSrc:  opts.MaxSourceBytes,
 		inst:    inst,
-		seen:    newDeliveries(50_000, opts.DedupeTTL, opts.Now),
+		seen:    seen,
 		metrics: m,
 
 		driftInterval: opts.Config.DriftInterval,
 		after:         opts.After,
 		jitter:        opts.Jitter,
 		driftDone:     make(chan struct{}),
+
+		store:      opts.Store,
+		replica:    opts.Replica,
+		lease:      opts.Lease,
+		workers:    opts.Config.Workers,
+		scanKicks:  make(chan struct{}, 1),
+		leasesDone: make(chan struct{}),
+	}
+	if b.workers <= 0 {
+		b.workers = 4
+	}
+	b.watch = newWatchers(b, opts.Actions)
+	if opts.Store != nil {
+		b.jobs = jobs.New(opts.Store, jobs.Options{Holder: opts.Replica, Lease: opts.Lease, Now: opts.Now})
+		b.claims = claim.New(opts.Store, claim.Options{Now: opts.Now})
 	}
 	b.queue = queue.New(queue.Options{
 		Workers:  opts.Config.Workers,
@@ -169,13 +243,23 @@ func New(opts Options) (*Bot, error) {
 		Done:     b.metrics.job,
 		Now:      opts.Now,
 	})
-	b.metrics.watch(b.queue.Depth, b.queue.Running, b.draining.Load)
+	b.metrics.watch(b.queue.Depth, b.queue.Running, b.draining.Load, b.leased, b.watch.count)
 	ctx, cancel := context.WithCancel(context.Background())
 	b.stopDrift = cancel
-	if b.driftInterval > 0 {
+	switch {
+	case b.driftInterval > 0 && b.store != nil:
+		go b.scheduleLoop(ctx)
+	case b.driftInterval > 0:
 		go b.driftLoop(ctx)
-	} else {
+	default:
 		close(b.driftDone)
+	}
+	lctx, lcancel := context.WithCancel(context.Background())
+	b.stopLeases = lcancel
+	if b.jobs != nil {
+		go b.leases(lctx)
+	} else {
+		close(b.leasesDone)
 	}
 	return b, nil
 }
@@ -185,14 +269,14 @@ func (b *Bot) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /webhook", b.webhook)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		writeText(w, http.StatusOK, "ok")
+		writeText(w, http.StatusOK, "ok\n"+b.status())
 	})
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
 		if b.draining.Load() {
-			writeText(w, http.StatusServiceUnavailable, "draining")
+			writeText(w, http.StatusServiceUnavailable, "draining\n"+b.status())
 			return
 		}
-		writeText(w, http.StatusOK, "ready")
+		writeText(w, http.StatusOK, "ready\n"+b.status())
 	})
 	mux.Handle("GET /metrics", b.metrics.handler())
 	return mux
@@ -204,15 +288,39 @@ func (b *Bot) Handler() http.Handler {
 // finish (applies hold locks), and returns when the drift loop and every
 // worker have exited. When ctx ends first, jobs not
 // started are dropped and running ones are cancelled (they save state and
-// unlock), and Shutdown still waits for them.
+// unlock), and Shutdown still waits for them. Then it stops following
+// dispatched runs and, with a store, gives back the leases of the jobs it
+// did not finish, so that another replica takes them over at once.
 func (b *Bot) Shutdown(ctx context.Context) error {
 	b.draining.Store(true)
 	b.stopDrift()
 	<-b.driftDone
-	b.log.Info("draining", "queued", b.queue.Depth(), "running", b.queue.Running())
+	b.log.Info("draining", "queued", b.queue.Depth(), "running", b.queue.Running(), "leased", b.leased(), "watching", b.watch.count())
 	err := b.queue.Shutdown(ctx)
+	b.watch.stop()
+	b.stopLeases()
+	<-b.leasesDone
+	b.abandonHeld()
 	b.log.Info("drained")
 	return err
+}
+
+// status is what /healthz and /readyz show after their first line, one
+// "name value" a line: jobs queued and running here, durable jobs whose
+// lease this replica holds, jobs it took over since it started, dispatched
+// runs it follows, whether it leads the drift schedule, and whether jobs
+// are recorded in a store at all.
+func (b *Bot) status() string {
+	leading := "no"
+	if b.metrics.leader != nil && gaugeValue(b.metrics.leader) == 1 {
+		leading = "yes"
+	}
+	store := "none (jobs are lost with the process; every replica runs its own drift schedule)"
+	if b.jobs != nil {
+		store = "yes"
+	}
+	return fmt.Sprintf("queued %d\nrunning %d\nleased %d\nresumed %d\ndispatched %d\nleading %s\nstore %s",
+		b.queue.Depth(), b.queue.Running(), b.leased(), b.metrics.resumedN.Load(), b.watch.count(), leading, store)
 }
 
 func writeText(w http.ResponseWriter, status int, msg string) {

@@ -17,7 +17,7 @@ import (
 // answered at once by review, plan and apply run as one job per matching
 // project/environment, serialised with that target's other jobs.
 func (b *Bot) routeComment(ctx context.Context, ev event, repo *github.Repo) (string, error) {
-	s, err := loadSettings(ctx, repo)
+	s, err := loadSettings(ctx, repo, "")
 	if isDiag(err) {
 		_, cerr := repo.CreateComment(ctx, ev.number, settingsProblem(err))
 		return "settings-error", cerr
@@ -61,7 +61,7 @@ func (b *Bot) routeComment(ctx context.Context, ev event, repo *github.Repo) (st
 	}
 	src := newSources(repo, b.maxSrc)
 	for _, t := range targets {
-		if err := b.queue.Spawn(b.commentJob(ev, repo, s, t, src)); err != nil {
+		if err := b.spawn(ctx, b.commentJob(ev, repo, s, t, src)); err != nil {
 			return "", fmt.Errorf("queue %s of %s: %w", cmd.Name, t.Label(), err)
 		}
 	}

@@ -24,6 +24,9 @@ const (
 	EnvDrainTimeout   = "KYKU_BOT_DRAIN_TIMEOUT"
 	EnvDriftInterval  = "KYKU_BOT_DRIFT_INTERVAL"
 	EnvPolicy         = "KYKU_BOT_POLICY"
+	EnvStore          = "KYKU_BOT_STORE"
+	EnvDedupeWindow   = "KYKU_BOT_DEDUPE_WINDOW"
+	EnvLease          = "KYKU_BOT_LEASE"
 )
 
 // ErrNoWebhookSecret: the bot refuses to start without a webhook secret
@@ -52,9 +55,22 @@ type Config struct {
 	DriftInterval time.Duration
 	// Policy is the operator's policy (the YAML file KYKU_BOT_POLICY
 	// names): which repositories may use which buckets, roles and
-	// providers. nil: no policy — every repository is still confined to
-	// its namespace, sim and endpoint/profile overrides are refused.
+	// providers. nil: no policy — the bot fails closed: every provider
+	// (aws and hetzner would act with the bot's own credentials) and every
+	// endpoint/profile override is refused.
 	Policy *tenancy.Policy
+	// Store is where the replicas share what must happen once (the
+	// deliveries taken): KYKU_BOT_STORE, a bucket and prefix. nil: in
+	// memory, per replica.
+	Store *StoreConfig
+	// DedupeWindow is how long a delivery's ID and body are remembered
+	// (KYKU_BOT_DEDUPE_WINDOW, default DefaultDedupeWindow).
+	DedupeWindow time.Duration
+	// Lease is how long a job's lease, and the drift schedule's, lasts
+	// unrenewed (KYKU_BOT_LEASE, default DefaultLease): the longest a job
+	// whose worker died, or a schedule whose leader died, waits for
+	// another replica. Only with a Store.
+	Lease time.Duration
 }
 
 // ConfigFromEnv reads the configuration; readFile reads
@@ -137,6 +153,27 @@ func ConfigFromEnv(getenv func(string) string, readFile func(string) ([]byte, er
 		} else if c.Policy, err = tenancy.Parse(file, data); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", EnvPolicy, err))
 		}
+	}
+	if u := getenv(EnvStore); u != "" {
+		sc, err := ParseStore(u)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", EnvStore, err))
+		}
+		c.Store = sc
+	}
+	if s := getenv(EnvDedupeWindow); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d < time.Minute {
+			errs = append(errs, fmt.Errorf("%s must be a duration of at least 1m such as 72h, not %q", EnvDedupeWindow, s))
+		}
+		c.DedupeWindow = d
+	}
+	if s := getenv(EnvLease); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d < time.Second || d > time.Hour {
+			errs = append(errs, fmt.Errorf("%s must be a duration from 1s to 1h such as 1m, not %q", EnvLease, s))
+		}
+		c.Lease = d
 	}
 	if err := errors.Join(errs...); err != nil {
 		return Config{}, fmt.Errorf("bot configuration: %w", err)

@@ -84,7 +84,7 @@ func (b *Bot) DriftRound(ctx context.Context) error {
 				continue
 			}
 			repos++
-			ev := event{installation: in.ID, owner: r.Owner, repo: r.Name, defaultBranch: r.DefaultBranch}
+			ev := event{installation: in.ID, owner: r.Owner, repo: r.Name, defaultBranch: r.DefaultBranch, repoID: r.ID, created: r.Created}
 			switch err := b.queue.Submit(b.driftRouteJob("drift-schedule", ev, driftFilter{})); {
 			case errors.Is(err, queue.ErrFull):
 				full++
@@ -123,7 +123,7 @@ func (b *Bot) driftRouteJob(kind string, ev event, f driftFilter) queue.Job {
 // (command refresh) under execution: actions. Repositories without
 // settings and without kyku.yaml are not Kyku's: nothing is done.
 func (b *Bot) routeDrift(ctx context.Context, ev event, repo *github.Repo, f driftFilter) (string, error) {
-	s, err := loadSettings(ctx, repo)
+	s, err := loadSettings(ctx, repo, "")
 	if isDiag(err) {
 		// Not worth an issue on every round: plans report it on PRs.
 		b.log.Warn("drift skipped: invalid settings", "repo", ev.fullName(), "error", err.Error())
@@ -161,7 +161,7 @@ func (b *Bot) routeDrift(ctx context.Context, ev event, repo *github.Repo, f dri
 		if _, dup := b.driftPending.LoadOrStore(key, true); dup {
 			continue // the previous check has not run yet: it will read the same branch
 		}
-		if err := b.queue.Spawn(b.driftJob(ev, repo, s, t, src)); err != nil {
+		if err := b.spawn(ctx, b.driftJob(ev, repo, s, t, src)); err != nil {
 			b.driftPending.Delete(key)
 			return "", fmt.Errorf("queue drift check of %s: %w", t.Label(), err)
 		}
@@ -184,7 +184,7 @@ func (b *Bot) driftJob(ev event, repo *github.Repo, s *settings.Settings, t sett
 		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.String("target", t.Label())},
 		Run: func(ctx context.Context) (string, error) {
 			b.driftPending.Delete(key) // from now on, a new round reads the branch afresh
-			cfg, err := src.config(ctx, t.Project, ev.defaultBranch, t.Env)
+			cfg, err := src.config(ctx, t.Project, ev.defaultBranch, "", t.Env)
 			if err != nil {
 				if isDiag(err) {
 					return "config-error", fmt.Errorf("drift check of %s: %w", t.Label(), err)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/command"
@@ -19,8 +20,10 @@ type payload struct {
 		ID int64 `json:"id"`
 	} `json:"installation"`
 	Repository struct {
-		Name          string `json:"name"`
-		DefaultBranch string `json:"default_branch"`
+		ID            int64       `json:"id"`
+		CreatedAt     webhookTime `json:"created_at"`
+		Name          string      `json:"name"`
+		DefaultBranch string      `json:"default_branch"`
 		Owner         struct {
 			Login string `json:"login"`
 		} `json:"owner"`
@@ -35,9 +38,6 @@ type payload struct {
 				FullName string `json:"full_name"`
 			} `json:"repo"`
 		} `json:"head"`
-		Base struct {
-			SHA string `json:"sha"`
-		} `json:"base"`
 		MergedBy *user `json:"merged_by"`
 	} `json:"pull_request"`
 	Issue *struct {
@@ -63,16 +63,39 @@ type user struct {
 	Type  string `json:"type"`
 }
 
+// webhookTime is a payload's timestamp: RFC 3339 text, or Unix seconds
+// (push payloads give a repository's created_at so).
+type webhookTime struct{ time.Time }
+
+func (t *webhookTime) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+		t.Time = time.Unix(n, 0).UTC()
+		return nil
+	}
+	return json.Unmarshal(b, &t.Time)
+}
+
 // event is a webhook reduced to what the jobs need.
 type event struct {
-	installation  int64
+	installation int64
+	// repoID is the repository's numeric ID, which its namespace is keyed
+	// by (a name can be renamed, or deleted and registered again);
+	// created is when GitHub created it.
+	repoID        int64
+	created       time.Time
 	owner, repo   string
 	defaultBranch string
 	number        int
 	headSHA       string
 	mergeSHA      string
-	baseSHA       string // a merged pull request's base commit (policies are read there)
-	merger        string
+	// rulesRef is where a merge's review rules are read: the merge
+	// commit's first parent (set by routeMerge; never the payload's
+	// base.sha, which may be older than the commit the merge lands on).
+	rulesRef string
+	merger   string
 	// fork is set for a pull request whose head is another repository (or
 	// a deleted one); headRepo names it.
 	fork     bool
@@ -103,6 +126,19 @@ var routes = map[string][]string{
 // intake decides, from the payload alone (no API call), whether a delivery
 // becomes a job. ignored says why not.
 func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, err error) {
+	if name == "workflow_run" {
+		// A hint that a dispatched run moved: its watcher looks now. What
+		// the run became is read from the API, never from this payload.
+		var p struct {
+			WorkflowRun struct {
+				DisplayTitle string `json:"display_title"`
+			} `json:"workflow_run"`
+		}
+		if err := json.Unmarshal(body, &p); err != nil {
+			return job, "", fmt.Errorf("decode workflow_run payload: %w", err)
+		}
+		return job, fmt.Sprintf("workflow_run: %d dispatched runs looked at again", b.watch.nudge(p.WorkflowRun.DisplayTitle)), nil
+	}
 	actions, routed := routes[name]
 	switch {
 	case !routed:
@@ -119,10 +155,13 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 	}
 	ev := event{
 		installation: p.Installation.ID, owner: p.Repository.Owner.Login, repo: p.Repository.Name,
-		defaultBranch: p.Repository.DefaultBranch,
+		defaultBranch: p.Repository.DefaultBranch, repoID: p.Repository.ID, created: p.Repository.CreatedAt.Time,
 	}
 	if ev.owner == "" || ev.repo == "" || ev.defaultBranch == "" {
 		return job, "", fmt.Errorf("decode %s payload: no repository", name)
+	}
+	if ev.repoID <= 0 {
+		return job, "", fmt.Errorf("decode %s payload: no repository id (its namespace is keyed by it)", name)
 	}
 	if actions != nil && !slices.Contains(actions, p.Action) {
 		return job, name + " " + p.Action + " is not handled (only " + strings.Join(actions, ", ") + ")", nil
@@ -154,7 +193,7 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 		if !pr.Merged {
 			return job, "pull_request closed without a merge", nil
 		}
-		ev.mergeSHA, ev.baseSHA = pr.MergeCommitSHA, pr.Base.SHA
+		ev.mergeSHA = pr.MergeCommitSHA
 		ev.merger = p.Sender.Login
 		if pr.MergedBy != nil && pr.MergedBy.Login != "" {
 			ev.merger = pr.MergedBy.Login

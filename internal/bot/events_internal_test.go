@@ -100,7 +100,7 @@ func TestUnroutedActionsAreIgnored(t *testing.T) {
 		{"pull_request", "pull_request.closed", "", "pull_request closed without a merge"},
 		{"repository_dispatch", "repository_dispatch.kyku-drift", "deploy", "repository_dispatch deploy is not handled"},
 		{"check_run", "check_run.rerequested", "", "event check_run is not handled"},
-		{"workflow_run", "workflow_run.completed", "", "event workflow_run is not handled"},
+		{"workflow_run", "workflow_run.completed", "", "workflow_run: 0 dispatched runs looked at again"}, // a hint to watchers, never a job
 	} {
 		t.Run(tc.fixture+" "+tc.action, func(t *testing.T) {
 			p := webhooktest.Decode(t, tc.fixture, func(p map[string]any) {

@@ -13,6 +13,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -30,6 +31,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/tenancy"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
@@ -98,10 +100,38 @@ type harness struct {
 	mu       sync.Mutex
 	tenants  []bot.Tenant // every workspace opened
 	simDirs  []string     // every sim cloud directory opened
+	log      logBuffer    // the bot's log (JSON lines)
 }
 
-// namespace is the test repository's namespace.
-const namespace = "codertocat/hello-world"
+// logBuffer is a bytes.Buffer safe for the bot's goroutines.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+// logs is what the bot logged so far.
+func (h *harness) logs() string {
+	h.log.mu.Lock()
+	defer h.log.mu.Unlock()
+	return h.log.buf.String()
+}
+
+// The test repository's numeric ID and creation time (as in
+// testdata/github-events), and its namespace, keyed by the ID; legacy is
+// the namespace it had while namespaces were keyed by its name.
+const (
+	repoID    = 186853002
+	namespace = "repo.186853002"
+	legacy    = "codertocat/hello-world"
+)
+
+var repoCreated = time.Date(2025, 5, 15, 15, 19, 25, 0, time.UTC)
 
 // cloudDir is where the test repository's sim cloud lives.
 func (h *harness) cloudDir() string { return filepath.Join(h.simDir, namespace, "sim") }
@@ -109,11 +139,11 @@ func (h *harness) cloudDir() string { return filepath.Join(h.simDir, namespace, 
 // openRepo opens the test repository's workspace for cfg as the bot does:
 // confined by the policy, then h.open.
 func (h *harness) openRepo(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
-	c, err := tenancy.Confine(cfg, h.policy.For("Codertocat", "Hello-World"))
+	c, err := tenancy.Confine(cfg, h.policy.For("Codertocat", "Hello-World", repoID))
 	if err != nil {
 		return nil, err
 	}
-	return h.open(ctx, bot.Tenant{Repo: repoName, Namespace: namespace}, c.Config, env)
+	return h.open(ctx, bot.Tenant{Repo: repoName, ID: repoID, Namespace: namespace, Legacy: legacy, Created: repoCreated}, c.Config, env)
 }
 
 type harnessOpts struct {
@@ -128,25 +158,36 @@ type harnessOpts struct {
 	// driftInterval and after drive the drift schedule (0: none).
 	driftInterval time.Duration
 	after         func(time.Duration) <-chan time.Time
+	// store, replica and now: the bot's shared store, its name there, and
+	// its clock (nil, "", nil: none, the default, time.Now).
+	store   jobs.Objects
+	replica string
+	now     func() time.Time
+	// lease and actions: the job lease and the watch of dispatched runs
+	// (zero: the defaults).
+	lease   time.Duration
+	actions bot.ActionsOptions
+	jitter  func(time.Duration) time.Duration
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
-	key, pemBytes := testKey(t)
+	key, _ := testKey(t)
 	dir := t.TempDir()
 	h := &harness{t: t, gh: githubtest.NewServer(t), simDir: filepath.Join(dir, "sim"), stateDir: filepath.Join(dir, "state")}
 	h.gh.SetApp(appID, &key.PublicKey, "kyku[bot]")
 	h.gh.AddRepo(repoName, defaultBranch)
+	h.gh.SetRepoID(repoName, repoID, repoCreated)
 	h.gh.SetRef(repoName, defaultBranch, baseSHA)
+	// The merges of the tests land on baseSHA: the merge commit's first
+	// parent, where a merge's rules are read.
+	h.gh.AddCommit(repoName, githubtest.GitCommit{SHA: mergeSHA, Parents: []string{baseSHA, headA}, Message: "Merge pull request"})
 	h.gh.AddInstallation(installation, "Codertocat", repoName)
 	h.gh.SetFile(repoName, defaultBranch, "kyku.yaml", []byte(configV1+o.backend))
 	h.gh.SetFile(repoName, headA, "kyku.yaml", []byte(configV2+o.backend))
 	h.gh.SetFile(repoName, headB, "kyku.yaml", []byte(configV2+o.backend))
 	// The usual reviewer may approve (write permission).
 	h.gh.SetPermission(repoName, "reviewer", "write")
-	if o.workers == 0 {
-		o.workers = 4
-	}
 	if o.policy == "" {
 		o.policy = testPolicy()
 	}
@@ -158,14 +199,34 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		}
 	}
 	h.policy = pol
+	h.start(o)
+	return h
+}
+
+// start runs a bot on h's fake GitHub, state and cloud, with its own
+// webhook server.
+func (h *harness) start(o harnessOpts) {
+	t := h.t
+	_, pemBytes := testKey(t)
+	pol := h.policy
+	if o.workers == 0 {
+		o.workers = 4
+	}
 	opts := bot.Options{
 		Config: bot.Config{
 			AppID: appID, PrivateKey: pemBytes, WebhookSecret: []byte(secret), APIURL: h.gh.APIURL(),
 			Workers: o.workers, QueueCapacity: o.queue, DriftInterval: o.driftInterval, Policy: pol,
 		},
-		Open:  h.open,
-		Rules: o.rules,
-		After: o.after,
+		Open:    h.open,
+		Rules:   o.rules,
+		After:   o.after,
+		Store:   o.store,
+		Replica: o.replica,
+		Now:     o.now,
+		Lease:   o.lease,
+		Actions: o.actions,
+		Jitter:  o.jitter,
+		Logger:  slog.New(slog.NewJSONHandler(&h.log, nil)),
 	}
 	if o.sts != nil {
 		opts.STS = o.sts.client(t)
@@ -184,7 +245,14 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		}
 		h.http.Close()
 	})
-	return h
+}
+
+// replica is a second bot on h's fake GitHub, state and cloud, as a
+// second replica behind the same load balancer would be.
+func (h *harness) replica(o harnessOpts) *harness {
+	r := &harness{t: h.t, gh: h.gh, policy: h.policy, simDir: h.simDir, stateDir: h.stateDir}
+	r.start(o)
+	return r
 }
 
 // noPolicy as harnessOpts.policy runs the bot without an operator policy.
@@ -216,12 +284,22 @@ func (h *harness) open(ctx context.Context, t bot.Tenant, cfg *config.Config, en
 		if s == nil {
 			s = map[string]string{}
 		}
-		s["dir"] = filepath.Join(h.simDir, filepath.FromSlash(settings["dir"]))
+		// The config's own (confined, relative) dir, as cmd/bot resolves it:
+		// BaseDir below is for the local state only.
+		if err := t.AdoptDir(h.simDir, cfg.Provider.Settings["dir"]); err != nil {
+			return nil, err
+		}
+		s["dir"] = filepath.Join(h.simDir, filepath.FromSlash(cfg.Provider.Settings["dir"]))
 		h.mu.Lock()
 		h.simDirs = append(h.simDirs, s["dir"])
 		h.mu.Unlock()
 		return sim.Factory(ctx, s, getenv)
 	}}
+	if b := cfg.Backend; b != nil && b.Type == "local" {
+		if err := t.AdoptDir(h.stateDir, b.Path); err != nil {
+			return nil, err
+		}
+	}
 	ws, err := workspace.Open(ctx, cfg, workspace.Settings{
 		Env: env, BaseDir: h.stateDir, LockTimeout: 20 * time.Second, Getenv: os.Getenv,
 		Engine: engine.Options{DeployPrefix: "test", RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond,
@@ -470,4 +548,16 @@ func (h *harness) opened() []bot.Tenant {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]bot.Tenant(nil), h.tenants...)
+}
+
+// eventually waits up to 20 seconds for cond, failing with msg.
+func eventually(t *testing.T, msg string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal(msg)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }

@@ -112,15 +112,16 @@ func TestQueueFullAnswers503AndForgetsTheDelivery(t *testing.T) {
 	h.pr(2, headA)
 	h.deliver("pull_request", prOpened(t, 2, headA)) // the worker runs it, then blocks in its plan
 	<-started
-	h.deliver("pull_request", prOpened(t, 2, headA)) // waits in the queue
-	if code, _ := h.post("pull_request", "overflow", prOpened(t, 2, headA), ""); code != http.StatusServiceUnavailable {
+	h.deliver("pull_request", fixtureAction(t, prOpened(t, 2, headA), "synchronize")) // waits in the queue
+	overflow := fixtureAction(t, prOpened(t, 2, headA), "reopened")
+	if code, _ := h.post("pull_request", "overflow", overflow, ""); code != http.StatusServiceUnavailable {
 		t.Fatalf("third delivery: %d, want 503 queue full", code)
 	}
 	release <- struct{}{}
 	<-started
 	release <- struct{}{}
 	h.settle()
-	if code, _ := h.post("pull_request", "overflow", prOpened(t, 2, headA), ""); code != http.StatusAccepted {
+	if code, _ := h.post("pull_request", "overflow", overflow, ""); code != http.StatusAccepted {
 		t.Errorf("redelivery of the refused delivery: %d, want 202", code)
 	}
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 
@@ -12,12 +13,26 @@ import (
 )
 
 // routeMerge applies, when the settings say so, the saved plans of the
-// projects a merged pull request touched. With promotion, a project's
+// projects a merged pull request touched. The settings and the policies
+// are read at the merge commit's first parent: the default branch as it
+// was before the merge, never the pull request's own. With promotion, a project's
 // environments are applied one after the other in that order, each job
 // queuing the next only when it applied completely; otherwise they run
 // side by side.
 func (b *Bot) routeMerge(ctx context.Context, ev event, repo *github.Repo) (string, error) {
-	s, err := loadSettings(ctx, repo)
+	// Every rule that judges the merge comes from before it: the merge
+	// commit's first parent.
+	ref, err := mergeBase(ctx, repo, ev.mergeSHA)
+	if err != nil {
+		msg := "Kyku cannot tell which rules judge this merge: it reads them on the default branch as it was before it (the merge commit's first parent), and " +
+			review.Code(err.Error()) + ".\nNothing was applied.\n"
+		if _, cerr := repo.CreateComment(ctx, ev.number, msg); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
+		return "", err
+	}
+	ev.rulesRef = ref
+	s, err := loadSettings(ctx, repo, ref)
 	if isDiag(err) {
 		_, cerr := repo.CreateComment(ctx, ev.number, settingsProblem(err)+"\nNothing was applied.")
 		return "settings-error", cerr
@@ -28,7 +43,13 @@ func (b *Bot) routeMerge(ctx context.Context, ev event, repo *github.Repo) (stri
 	if !s.Apply.OnMerge() {
 		return "ignored", nil
 	}
-	if len(s.Promotion) == 0 || s.Execution == settings.Actions {
+	if s.Execution == settings.Actions {
+		// The workflow's own push trigger applies the merge (the Action
+		// judges a merge by its push): a dispatch could not be.
+		b.log.Info("merge left to the workflow's push trigger (execution: actions)", "repo", ev.fullName(), "pr", ev.number)
+		return "left-to-actions", nil
+	}
+	if len(s.Promotion) == 0 {
 		return b.routeTouched(ctx, ev, repo, s, "apply", ev.mergeSHA, func(t settings.Target, src *sources) queue.Job {
 			return b.mergeJob(ev, repo, s, []settings.Target{t}, src)
 		})
@@ -50,7 +71,7 @@ func (b *Bot) routeMerge(ctx context.Context, ev event, repo *github.Repo) (stri
 	}
 	src := newSources(repo, b.maxSrc)
 	for _, name := range order {
-		if err := b.queue.Spawn(b.mergeJob(ev, repo, s, promotionOrder(s.Promotion, chains[name]), src)); err != nil {
+		if err := b.spawn(ctx, b.mergeJob(ev, repo, s, promotionOrder(s.Promotion, chains[name]), src)); err != nil {
 			return "", err
 		}
 	}
@@ -86,7 +107,7 @@ func (b *Bot) mergeJob(ev event, repo *github.Repo, s *settings.Settings, chain 
 			complete := err == nil && out != nil && out.Applied && (out.Result == nil || out.Result.Err() == nil)
 			if rest := chain[1:]; len(rest) > 0 {
 				if complete {
-					if serr := b.queue.Spawn(b.mergeJob(ev, repo, s, rest, src)); serr != nil {
+					if serr := b.spawn(ctx, b.mergeJob(ev, repo, s, rest, src)); serr != nil {
 						return "", serr
 					}
 				} else {

@@ -3,11 +3,13 @@ package bot
 import (
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
 )
 
 // jobBuckets are the job duration histogram's upper bounds, seconds.
@@ -33,7 +35,21 @@ type metrics struct {
 	rounds      *prometheus.CounterVec   // result
 	rate        *prometheus.GaugeVec     // installation
 	httpSeconds *prometheus.HistogramVec // method, code
+	taken       *prometheus.CounterVec   // result: jobs left behind, taken here
+	dispatches  *prometheus.CounterVec   // result: dispatched workflow runs
+	leader      prometheus.Gauge         // 1 while leading the drift schedule
+	resumedN    atomic.Int64             // taken_over, for /healthz
 }
+
+// takenResults are the results of taking a job left behind: taken over
+// from a worker that stopped renewing its lease, offered work (a drift
+// round's) taken, a record refused (unreadable or unsigned), a job given
+// up after too many takeovers.
+var takenResults = []string{"taken_over", "offered", "refused", "given_up"}
+
+// dispatchResults are what became of a dispatched workflow run: refused
+// by GitHub, never started, or the run's own conclusion.
+var dispatchResults = []string{"refused", "not_started", "success", "failure", "cancelled", "timed_out", "other", "abandoned"}
 
 func newMetrics() *metrics {
 	m := &metrics{
@@ -60,19 +76,35 @@ func newMetrics() *metrics {
 			Buckets: apiBuckets,
 		}, []string{"method", "code"}),
 	}
-	m.reg.MustRegister(m.webhooks, m.jobs, m.jobSeconds, m.rounds, m.rate, m.httpSeconds,
+	m.taken = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "kyku_bot_jobs_resumed_total", Help: "Jobs another replica left (its worker stopped renewing the lease, or offered work), taken here, by result.",
+	}, []string{"result"})
+	m.dispatches = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "kyku_bot_dispatches_total", Help: "Workflow runs dispatched (execution: actions) and watched to their end, by result.",
+	}, []string{"result"})
+	m.leader = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "kyku_bot_drift_leader", Help: "1 while this replica leads the drift schedule.",
+	})
+	m.reg.MustRegister(m.webhooks, m.jobs, m.jobSeconds, m.rounds, m.rate, m.httpSeconds, m.taken, m.dispatches, m.leader,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	for _, r := range roundResults {
 		m.rounds.WithLabelValues(r)
 	}
+	for _, r := range takenResults {
+		m.taken.WithLabelValues(r)
+	}
+	for _, r := range dispatchResults {
+		m.dispatches.WithLabelValues(r)
+	}
 	return m
 }
 
 // watch exposes the gauges read at scrape time: the queue's depth and
-// running jobs, and whether the bot drains.
-func (m *metrics) watch(depth, running func() int, draining func() bool) {
+// running jobs, whether the bot drains, the durable jobs it holds and the
+// dispatched runs it watches.
+func (m *metrics) watch(depth, running func() int, draining func() bool, leased, watching func() int) {
 	gauge := func(name, help string, f func() float64) prometheus.Collector {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f)
 	}
@@ -85,7 +117,31 @@ func (m *metrics) watch(depth, running func() int, draining func() bool) {
 			}
 			return 0
 		}),
+		gauge("kyku_bot_jobs_leased", "Durable jobs (recorded in the store) this replica holds the lease of: queued, running or watching a dispatched run.", func() float64 { return float64(leased()) }),
+		gauge("kyku_bot_dispatches_watched", "Dispatched workflow runs this replica watches.", func() float64 { return float64(watching()) }),
 	)
+}
+
+// resumed counts a job left behind and taken here.
+func (m *metrics) resumed(result string) {
+	m.taken.WithLabelValues(result).Inc()
+	if result == "taken_over" {
+		m.resumedN.Add(1)
+	}
+}
+
+// dispatched counts what became of a dispatched run.
+func (m *metrics) dispatched(result string) {
+	m.dispatches.WithLabelValues(result).Inc()
+}
+
+// leading records whether this replica leads the drift schedule.
+func (m *metrics) leading(on bool) {
+	if on {
+		m.leader.Set(1)
+		return
+	}
+	m.leader.Set(0)
 }
 
 // handler serves the registry in the Prometheus exposition formats.
@@ -131,4 +187,13 @@ func (m *metrics) rateLimit(installation int64, remaining int) {
 		return
 	}
 	m.rate.WithLabelValues(strconv.FormatInt(installation, 10)).Set(float64(remaining))
+}
+
+// gaugeValue reads a gauge's value.
+func gaugeValue(g prometheus.Gauge) float64 {
+	var m dto.Metric
+	if err := g.Write(&m); err != nil {
+		return 0
+	}
+	return m.GetGauge().GetValue()
 }

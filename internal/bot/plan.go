@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strconv"
 
+	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/config"
@@ -18,7 +19,7 @@ type cfgConfig = config.Config
 
 // routePlan plans every project/environment the pull request touches.
 func (b *Bot) routePlan(ctx context.Context, ev event, repo *github.Repo) (string, error) {
-	s, err := loadSettings(ctx, repo)
+	s, err := loadSettings(ctx, repo, "")
 	if isDiag(err) {
 		_, cerr := repo.CreateCheckRun(ctx, "kyku settings", ev.headSHA, "completed", "failure",
 			"Invalid "+settings.Path, settingsProblem(err), "")
@@ -62,7 +63,7 @@ func (b *Bot) routeTouched(ctx context.Context, ev event, repo *github.Repo, s *
 	}
 	src := newSources(repo, b.maxSrc)
 	for _, t := range targets {
-		if err := b.queue.Spawn(job(t, src)); err != nil {
+		if err := b.spawn(ctx, job(t, src)); err != nil {
 			return "", fmt.Errorf("queue %s of %s: %w", command, t.Label(), err)
 		}
 	}
@@ -82,17 +83,23 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label())},
 		Run: func(ctx context.Context) (string, error) {
 			name := CheckName(t)
-			id, err := repo.CreateCheckRun(ctx, name, ev.headSHA, "in_progress", "", "", "", "")
+			id, err := b.openCheckRun(ctx, repo, name, ev.headSHA)
 			if err != nil {
 				return "", err
 			}
 			finish := func(conclusion, title, summary string) error {
+				if b.jobs != nil && b.interrupted(ctx) {
+					// Stopped by the bot (shutdown, a lease lost): the
+					// replica that takes the job over plans it again on
+					// this check run.
+					return ctx.Err()
+				}
 				// The check must not stay "in progress" when the job is cancelled.
 				return repo.UpdateCheckRun(context.WithoutCancel(ctx), id, name, "completed", conclusion, title, summary, "")
 			}
 			// Everything the repository controls (file and branch names,
 			// error text quoting them) is fenced or code-spanned.
-			cfg, err := src.config(ctx, t.Project, ev.headSHA, t.Env)
+			cfg, err := src.config(ctx, t.Project, ev.headSHA, ev.defaultBranch, t.Env)
 			if err != nil {
 				if !isDiag(err) {
 					_ = finish("failure", "Cannot read the source", review.Fenced(err.Error()))
@@ -100,7 +107,7 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 				}
 				return "config-error", finish("failure", "Configuration errors", review.Fenced(err.Error()))
 			}
-			trusted, err := src.config(ctx, t.Project, ev.defaultBranch, t.Env)
+			trusted, err := src.config(ctx, t.Project, ev.defaultBranch, "", t.Env)
 			if err != nil {
 				return "untrusted", finish("failure", "No valid configuration on the default branch",
 					"The backend is opened from the configuration of this project on the default branch "+review.Code(ev.defaultBranch)+
@@ -151,4 +158,24 @@ func (b *Bot) policyCheck(ctx context.Context, repo *github.Repo, s review.Setti
 	}
 	_, err := repo.CreateCheckRun(ctx, review.PolicyCheckName(s.Project, s.Environment), head, "completed", conclusion, title, summary, "")
 	return err
+}
+
+// openCheckRun opens the check run name on sha, in progress: the one this
+// step opened before its job was taken over, when there is one (a job
+// planned again shows one check run, not a stale one beside a new one).
+func (b *Bot) openCheckRun(ctx context.Context, repo *github.Repo, name, sha string) (int64, error) {
+	if id := b.progress(ctx, "").CheckRun; id != 0 {
+		err := repo.UpdateCheck(ctx, id, github.CheckRun{Name: name, Status: "in_progress",
+			Title: "Planning again", Summary: "The bot that started this plan stopped before it ended; another one plans it again from the start.\n"})
+		if err == nil {
+			return id, nil
+		}
+		b.log.Warn("check run of a job taken over not reused", "check_run", id, "error", err.Error())
+	}
+	id, err := repo.CreateCheckRun(ctx, name, sha, "in_progress", "", "", "", "")
+	if err != nil {
+		return 0, err
+	}
+	b.record(ctx, "", func(st *jobs.Step) { st.CheckRun = id })
+	return id, nil
 }

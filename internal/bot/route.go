@@ -1,11 +1,11 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"strings"
 
 	"github.com/kyku/action/internal/bot/queue"
@@ -44,10 +44,12 @@ func targetKey(ev event, t settings.Target) string {
 }
 
 // loadSettings reads .kyku/config.yaml from the DEFAULT branch (never a
-// pull request's head, which must not loosen its own apply rules); without
-// it, the defaults. Bad settings are a diag.Diagnostics.
-func loadSettings(ctx context.Context, repo *github.Repo) (*settings.Settings, error) {
-	data, err := repo.FileContent(ctx, settings.Path, "")
+// pull request's head, which must not loosen its own apply rules): at ref,
+// a commit of it (a merge's rules are read at its first parent), or its
+// tip when ref is "". Without the file, the defaults. Bad settings are a
+// diag.Diagnostics.
+func loadSettings(ctx context.Context, repo *github.Repo, ref string) (*settings.Settings, error) {
+	data, err := repo.FileContent(ctx, settings.Path, ref)
 	if errors.Is(err, github.ErrNotFound) {
 		return settings.Defaults(), nil
 	}
@@ -83,27 +85,107 @@ func (b *Bot) deps(ev event, repo *github.Repo, src *sources, t settings.Target)
 		Open:   b.opener(ev),
 		Now:    b.now,
 		Log:    b.log,
+		// What is sensitive is the default branch's word (for a merge: as
+		// it was before it, where the policies are read), never the pull
+		// request's.
 		Source: func(ctx context.Context, ref string) (*cfgConfig, error) {
-			return src.config(ctx, t.Project, ref, t.Env)
+			return src.config(ctx, t.Project, ref, policyRef(ev), t.Env)
 		},
 		Trusted: func(ctx context.Context) (*cfgConfig, error) {
-			return src.config(ctx, t.Project, ev.defaultBranch, t.Env)
+			return src.config(ctx, t.Project, ev.defaultBranch, "", t.Env)
 		},
 		Policies: func(ctx context.Context) (*policy.Set, error) {
 			return src.policies(ctx, policyRef(ev))
+		},
+		RuleChanges: func(ctx context.Context, number int) ([]string, error) {
+			files, err := repo.ChangedFiles(ctx, number)
+			if err != nil {
+				return nil, err
+			}
+			return ruleFiles(files), nil
+		},
+		MergeRules: func(ctx context.Context, pr *github.PR, _ string) (string, error) {
+			return mergeRules(ctx, repo, ev.rulesRef, pr)
 		},
 	}
 }
 
 // policyRef is where the policies that judge ev are read: the default
-// branch; for a merge, the pull request's base commit — a commit of the
-// default branch without the pull request's changes, so that a pull
-// request never changes the policies that judge its own merge.
+// branch; for a merge, the merge commit's first parent — the default
+// branch as it was before the merge, so that a pull request never changes
+// the policies that judge its own merge, and a policy that landed after
+// the pull request was opened still judges it.
 func policyRef(ev event) string {
-	if ev.mergeSHA != "" && ev.baseSHA != "" {
-		return ev.baseSHA
+	if ev.rulesRef != "" {
+		return ev.rulesRef
 	}
 	return ev.defaultBranch
+}
+
+// ruleFiles keeps the files that hold review rules: the settings and the
+// policies.
+func ruleFiles(files []string) []string {
+	var out []string
+	for _, f := range files {
+		if f == settings.Path || strings.HasPrefix(f, policy.Dir+"/") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// mergeBase is where the rules that judge the merge of commit sha are
+// read: its first parent, the default branch as it was before the merge.
+func mergeBase(ctx context.Context, repo *github.Repo, sha string) (string, error) {
+	parents, err := repo.Parents(ctx, sha)
+	if err != nil {
+		return "", err
+	}
+	if len(parents) == 0 || parents[0] == "" {
+		return "", fmt.Errorf("merge commit %s has no parent", sha)
+	}
+	return parents[0], nil
+}
+
+// mergeRules says why the rules at ref would be pr's own ("" when they
+// are not): a rule file pr changes that already holds, at ref, exactly
+// what it holds at pr's head. A rebase merge puts a pull request's
+// commits one after the other, so the first parent of its last commit
+// holds the changes of the ones before.
+func mergeRules(ctx context.Context, repo *github.Repo, ref string, pr *github.PR) (string, error) {
+	if ref == "" {
+		return "Kyku does not know the commit the merge was made on, so it cannot read the rules from before it.", nil
+	}
+	files, err := repo.ChangedFiles(ctx, pr.Number)
+	if err != nil {
+		return "", err
+	}
+	for _, f := range ruleFiles(files) {
+		at, err := repo.FileContent(ctx, f, ref)
+		goneAt := errors.Is(err, github.ErrNotFound)
+		if err != nil && !goneAt {
+			return "", err
+		}
+		head, err := repo.FileContent(ctx, f, pr.HeadSHA)
+		goneHead := errors.Is(err, github.ErrNotFound)
+		if err != nil && !goneHead {
+			return "", err
+		}
+		if goneAt == goneHead && bytes.Equal(at, head) {
+			return "The default branch before this merge (commit " + review.Code(shortSHA(ref)) + ", the merge commit's first parent) already holds this pull request's " +
+				review.Code(f) + " (a rebase merge puts the pull request's earlier commits there), so the rules there are the pull request's own: " +
+				"a pull request is never judged by the rules it brings. Merge such a pull request with a merge commit or a squash; " +
+				"to finish this one, re-plan on the default branch, review the plan, then apply it.", nil
+		}
+	}
+	return "", nil
+}
+
+func shortSHA(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
 }
 
 // settingsProblem formats bad settings for a comment or check run.
@@ -119,26 +201,4 @@ func settingsProblem(err error) string {
 func isDiag(err error) bool {
 	var ds diag.Diagnostics
 	return errors.As(err, &ds)
-}
-
-// dispatch hands each target to the user's Kyku workflow (execution:
-// actions) instead of running it here. The workflow declares these
-// workflow_dispatch inputs: command, config, environment, project, pr, sha.
-func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *settings.Settings, targets []settings.Target, cmd, sha string) (string, error) {
-	for _, t := range targets {
-		inputs := map[string]any{
-			"command":     cmd,
-			"config":      t.Project.Config,
-			"environment": t.Env,
-			"project":     t.Project.Name,
-			"pr":          strconv.Itoa(ev.number),
-			"sha":         sha,
-		}
-		if err := repo.DispatchWorkflow(ctx, s.Workflow, ev.defaultBranch, inputs); err != nil {
-			return "", fmt.Errorf("hand %s of %s to actions: %w", cmd, t.Label(), err)
-		}
-		b.log.Info("workflow dispatched", "repo", ev.fullName(), "pr", ev.number, "workflow", s.Workflow,
-			"command", cmd, "target", t.Label())
-	}
-	return "dispatched", nil
 }

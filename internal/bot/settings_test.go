@@ -24,15 +24,33 @@ projects:
 	h.settle()
 	want := []githubtest.Dispatch{
 		{Workflow: "kyku.yml", Ref: defaultBranch, Inputs: map[string]any{
-			"command": "plan", "config": "kyku.yaml", "environment": "staging", "project": "infra", "pr": "2", "sha": headA}},
+			"command": "plan", "config": "kyku.yaml", "environment": "staging", "project": "infra", "pr": "2", "sha": headA, "requested-by": ""}},
 		{Workflow: "kyku.yml", Ref: defaultBranch, Inputs: map[string]any{
-			"command": "plan", "config": "kyku.yaml", "environment": "prod", "project": "infra", "pr": "2", "sha": headA}},
+			"command": "plan", "config": "kyku.yaml", "environment": "prod", "project": "infra", "pr": "2", "sha": headA, "requested-by": ""}},
 	}
-	if diff := cmp.Diff(want, h.gh.Dispatches(repoName)); diff != "" {
+	got := h.gh.Dispatches(repoName)
+	ids := map[string]bool{}
+	for i := range got {
+		id, _ := got[i].Inputs["dispatch-id"].(string)
+		if !strings.HasPrefix(id, "kyku-") || len(id) != len("kyku-")+32 || ids[id] {
+			t.Errorf("dispatch %d has dispatch-id %q, want a fresh random one", i, id)
+		}
+		ids[id] = true
+		delete(got[i].Inputs, "dispatch-id")
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("dispatches (-want +got):\n%s", diff)
 	}
-	if runs := h.gh.CheckRuns(repoName); len(runs) != 0 {
-		t.Errorf("check runs %+v: the bot planned in-process", runs)
+	// One check run per dispatched target, waiting for its run, named as
+	// the in-process plan's (so required checks work either way).
+	runs := h.gh.CheckRuns(repoName)
+	if len(runs) != 2 || runs[0].Name != "kyku plan (infra/staging)" || runs[1].Name != "kyku plan (infra/prod)" {
+		t.Fatalf("check runs %+v, want one per dispatched target", runs)
+	}
+	for _, r := range runs {
+		if r.Status != "queued" || r.HeadSHA != headA || !ids[r.ExternalID] {
+			t.Errorf("check run %+v: want queued on the head, naming its dispatch", r)
+		}
 	}
 	if c := h.gh.Comments(repoName, 2); len(c) != 0 {
 		t.Errorf("comments %+v: the bot planned in-process", c)

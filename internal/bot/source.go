@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -64,9 +65,30 @@ func (s *sources) tree(ctx context.Context, ref string) (map[string][]byte, erro
 // config parses project's configuration at ref, expanded for environment
 // env with the values the configuration itself gives (the environment's,
 // the defaults): the bot takes no variable values from its own process
-// environment, which is not the repository's. Bad config is a
-// diag.Diagnostics with positions naming the repository paths.
-func (s *sources) config(ctx context.Context, p settings.Project, ref, env string) (*config.Config, error) {
+// environment, which is not the repository's. Unless ref is trustRef (or
+// trustRef is ""), the variables the configuration at trustRef declares
+// sensitive stay sensitive whatever the files at ref declare
+// (config.Inputs.Trusted): the default branch decides, not a pull
+// request. Bad config is a diag.Diagnostics with positions naming the
+// repository paths.
+func (s *sources) config(ctx context.Context, p settings.Project, ref, trustRef, env string) (*config.Config, error) {
+	in, err := s.files(ctx, p, ref)
+	if err != nil {
+		return nil, err
+	}
+	inputs := config.Inputs{Environment: env}
+	if trustRef != "" && trustRef != ref {
+		trusted, err := s.files(ctx, p, trustRef)
+		if err != nil && !errors.Is(err, settings.ErrNoConfig) {
+			return nil, fmt.Errorf("read which variables %s declares sensitive: %w", trustRef, err)
+		}
+		inputs.Trusted = config.TrustOf(trusted) // none there: it declares nothing
+	}
+	return config.ParseEnv(in, inputs)
+}
+
+// files are project's configuration files at ref.
+func (s *sources) files(ctx context.Context, p settings.Project, ref string) ([]config.File, error) {
 	files, err := s.tree(ctx, ref)
 	if err != nil {
 		return nil, fmt.Errorf("read source at %s: %w", ref, err)
@@ -79,7 +101,7 @@ func (s *sources) config(ctx context.Context, p settings.Project, ref, env strin
 	for i, n := range names {
 		in[i] = config.File{Name: n, Data: files[n]}
 	}
-	return config.ParseEnv(in, config.Inputs{Environment: env})
+	return in, nil
 }
 
 // policies reads the policies under policy.Dir at ref.

@@ -3,6 +3,8 @@ package bot
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
@@ -13,30 +15,43 @@ import (
 
 // Tenant is the repository a workspace is opened for.
 type Tenant struct {
-	Repo string // "owner/repo"
-	// Namespace is "<owner>/<repo>" (lower case): the configuration the
-	// Opener gets already keeps every backend key under it; an Opener that
-	// resolves relative paths (a local backend, the sim's dir) resolves
-	// them under its own root, so they stay under it too.
+	Repo string // "owner/repo", for display
+	ID   int64  // the repository's numeric ID, which its namespace is keyed by
+	// Namespace is "repo.<ID>": the configuration the Opener gets already
+	// keeps every backend key under it; an Opener that resolves relative
+	// paths (a local backend, the sim's dir) resolves them under its own
+	// root, so they stay under it too — after AdoptDir has moved there what
+	// the repository had under its Legacy namespace.
 	Namespace string
+	// Legacy is the namespace the repository's objects lived under while
+	// namespaces were keyed by its name ("<owner>/<repo>", lower case), and
+	// Created when GitHub created the repository: objects older than that
+	// are another repository's of the same name, and are not moved.
+	Legacy  string
+	Created time.Time
 	// Credentials are the AWS credentials for the backend and the aws
 	// provider: the role the policy names for the bucket, assumed for this
 	// repository; nil means the bot's own.
 	Credentials aws.CredentialsProvider
+
+	log *slog.Logger // the bot's, for AdoptDir's line
 }
 
 // Opener opens a project's engine and backend for a tenant. The bot has
 // already confined cfg to what the operator's policy grants the tenant
 // (tenancy.Confine): a provider it allows, no endpoint or profile override
 // it does not allow, a granted bucket, and every key under the tenant's
-// namespace.
+// namespace. An Opener that resolves relative paths calls t.AdoptDir for
+// each before opening it.
 type Opener func(ctx context.Context, t Tenant, cfg *config.Config, env string) (*review.Workspace, error)
 
 // opener is the review.Opener of one repository: every workspace the bot
 // opens for it goes through tenancy.Confine first, so its state can only
-// live under its own namespace, whatever its config says.
+// live under its own namespace, whatever its config says; what the
+// repository had under its name's namespace is moved there once, before
+// the workspace is used.
 func (b *Bot) opener(ev event) review.Opener {
-	grant := b.cfg.Policy.For(ev.owner, ev.repo)
+	grant := b.cfg.Policy.For(ev.owner, ev.repo, ev.repoID)
 	return func(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
 		c, err := tenancy.Confine(cfg, grant)
 		if err != nil {
@@ -46,6 +61,15 @@ func (b *Bot) opener(ev event) review.Opener {
 		if err != nil {
 			return nil, fmt.Errorf("credentials for %s: %w", grant.Repo, err)
 		}
-		return b.open(ctx, Tenant{Repo: grant.Repo, Namespace: grant.Namespace(), Credentials: creds}, c.Config, env)
+		t := Tenant{Repo: grant.Repo, ID: grant.ID, Namespace: grant.Namespace(), Legacy: grant.LegacyNamespace(),
+			Created: ev.created, Credentials: creds, log: b.log}
+		ws, err := b.open(ctx, t, c.Config, env)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.adopt(ctx, t, c, ws.Backend); err != nil {
+			return nil, err
+		}
+		return ws, nil
 	}
 }

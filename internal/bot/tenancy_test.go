@@ -18,12 +18,19 @@ import (
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 )
 
-const otherRepo = "Codertocat/Other"
+// otherRepo is a second repository, with its own numeric ID (its
+// namespace, otherNamespace, is keyed by it).
+const (
+	otherRepo      = "Codertocat/Other"
+	otherID        = 186853777
+	otherNamespace = "repo.186853777"
+)
 
 // addOtherRepo installs the App on a second repository of the same owner,
 // with config (default branch) and head (PR #5 at headA).
 func (h *harness) addOtherRepo(config, head string) {
 	h.gh.AddRepo(otherRepo, defaultBranch)
+	h.gh.SetRepoID(otherRepo, otherID, repoCreated)
 	h.gh.AddInstallation(installation, "Codertocat", repoName, otherRepo)
 	h.gh.SetFile(otherRepo, defaultBranch, "kyku.yaml", []byte(config))
 	h.gh.SetFile(otherRepo, headA, "kyku.yaml", []byte(head))
@@ -35,7 +42,7 @@ func otherOpened(t *testing.T) []byte {
 	return fixture(t, "pull_request.opened.with-organization", func(p map[string]any) {
 		p["number"] = 5
 		r := obj(p, "repository")
-		r["name"], r["full_name"] = "Other", otherRepo
+		r["name"], r["full_name"], r["id"] = "Other", otherRepo, otherID
 		pr := obj(p, "pull_request")
 		pr["number"] = 5
 		obj(pr, "head")["sha"] = headA
@@ -88,7 +95,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 // A plain config keeps its state under its own namespace.
 func TestRepositoryCannotReachAnotherRepositorysState(t *testing.T) {
 	for _, tc := range []struct{ name, backend, want string }{
-		{"climbing out", "backend: { type: local, path: ../hello-world }\n", `backend path: "../hello-world" climbs out of the repository's namespace codertocat/other/`},
+		{"climbing out", "backend: { type: local, path: ../" + namespace + " }\n", `backend path: "../repo.186853002" climbs out of the repository's namespace repo.186853777/`},
 		{"absolute", "backend: { type: local, path: /etc }\n", `backend path: "/etc" is absolute`},
 		{"own namespace", "", ""},
 	} {
@@ -118,7 +125,7 @@ func TestRepositoryCannotReachAnotherRepositorysState(t *testing.T) {
 			if !maps.Equal(contents, snapshot(t, mine)) {
 				t.Errorf("the first repository's objects changed:\nbefore %v\nafter %v", before, files(t, mine))
 			}
-			theirs := files(t, filepath.Join(h.stateDir, "codertocat", "other"))
+			theirs := files(t, filepath.Join(h.stateDir, otherNamespace))
 			if all := files(t, h.stateDir); len(all) != len(before)+len(theirs) {
 				t.Errorf("state written outside the namespaces: %v", all)
 			}
@@ -149,22 +156,22 @@ func TestRepositoriesShareABucketWithoutSharingKeys(t *testing.T) {
 	h.settle()
 	keys := s.Keys(t, bucket, "")
 	for _, want := range []string{
-		"codertocat/hello-world/shared/plans/default/pr-2-" + headA + ".json",
-		"codertocat/other/shared/plans/default/pr-5-" + headA + ".json",
+		namespace + "/shared/plans/default/pr-2-" + headA + ".json",
+		otherNamespace + "/shared/plans/default/pr-5-" + headA + ".json",
 	} {
 		if !slices.Contains(keys, want) {
 			t.Errorf("no %s in %v", want, keys)
 		}
 	}
 	for _, k := range keys {
-		if !strings.HasPrefix(k, "codertocat/hello-world/shared/") && !strings.HasPrefix(k, "codertocat/other/shared/") {
+		if !strings.HasPrefix(k, namespace+"/shared/") && !strings.HasPrefix(k, otherNamespace+"/shared/") {
 			t.Errorf("key %s outside both namespaces", k)
 		}
 	}
 
-	h.gh.SetFile(otherRepo, headB, "kyku.yaml", []byte(configV2+backend("../hello-world/shared")))
+	h.gh.SetFile(otherRepo, headB, "kyku.yaml", []byte(configV2+backend("../"+namespace+"/shared")))
 	h.gh.UpdatePullRequest(otherRepo, 5, func(p *githubtest.PullRequest) { p.HeadSHA = headB })
-	h.gh.SetFile(otherRepo, defaultBranch, "kyku.yaml", []byte(configV1+backend("../hello-world/shared")))
+	h.gh.SetFile(otherRepo, defaultBranch, "kyku.yaml", []byte(configV1+backend("../"+namespace+"/shared")))
 	h.deliver("pull_request", fixtureAction(t, otherOpened(t), "synchronize"))
 	h.settle()
 	runs := h.gh.CheckRuns(otherRepo)

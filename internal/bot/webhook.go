@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,9 +9,15 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
+	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/queue"
 )
+
+// dedupeTimeout bounds the store's answer to a delivery's dedupe (GitHub
+// gives a webhook 10 seconds).
+const dedupeTimeout = 5 * time.Second
 
 // webhook verifies, dedupes and queues a delivery. It never calls GitHub
 // or the engine: the work runs on the queue with its own context.
@@ -19,7 +26,10 @@ import (
 // without a well-formed X-Hub-Signature-256 is refused before its body is
 // read, a declared body over MaxWebhookBytes before reading too, and the
 // body is read through http.MaxBytesReader; the signature is verified
-// before the payload is decoded. Metrics label events from a closed set
+// before the payload is decoded; a delivery runs once (see deduper: by
+// its ID and by its signed body, across replicas with a store), and one
+// the store cannot record is refused with 503. With a store the job is
+// recorded (durable.go) before the 202. Metrics label events from a closed set
 // (eventLabel), so header values cannot grow them.
 func (b *Bot) webhook(w http.ResponseWriter, r *http.Request) {
 	event := r.Header.Get("X-GitHub-Event")
@@ -78,22 +88,62 @@ func (b *Bot) webhook(w http.ResponseWriter, r *http.Request) {
 		writeText(w, http.StatusOK, "ignored: "+ignored)
 		return
 	}
-	if !b.seen.add(id) {
+	ctx, cancel := context.WithTimeout(r.Context(), dedupeTimeout)
+	defer cancel()
+	dup, took, err := b.seen.take(ctx, id, event, body)
+	switch {
+	case err != nil:
+		b.metrics.webhook(label, "store_error")
+		log.Error("webhook refused: the delivery could not be recorded", "error", err.Error())
+		writeText(w, http.StatusServiceUnavailable, "cannot record the delivery, redeliver later")
+		return
+	case dup == dupBody:
+		b.metrics.webhook(label, "replay")
+		log.Warn("webhook replay refused: its signed body was delivered before under another ID")
+		writeText(w, http.StatusOK, dup)
+		return
+	case dup != "":
 		b.metrics.webhook(label, "duplicate")
 		log.Info("webhook duplicate")
-		writeText(w, http.StatusOK, "duplicate delivery")
+		writeText(w, http.StatusOK, dup)
 		return
 	}
 	job.Attrs = append(job.Attrs, slogString("delivery", id))
-	switch err := b.queue.Submit(job); {
-	case errors.Is(err, queue.ErrFull):
-		b.seen.forget(id) // let GitHub's redelivery in
-		b.metrics.webhook(label, "queue_full")
-		log.Warn("webhook refused: queue full", "depth", b.queue.Depth())
-		writeText(w, http.StatusServiceUnavailable, "queue full, redeliver later")
-		return
-	case err != nil:
-		b.seen.forget(id)
+	// With a store, the job is recorded before it is answered: a replica
+	// that dies from here on leaves it for another to take over.
+	var t *tracked
+	if b.jobs != nil {
+		dj, err := b.jobs.Accept(ctx, jobs.Record{
+			ID: id, Event: event, Body: body, MAC: hex.EncodeToString(sig),
+			Accepted: b.now().UTC(), AcceptedBy: b.replica,
+		})
+		switch {
+		case errors.Is(err, jobs.ErrExists):
+			b.metrics.webhook(label, "duplicate")
+			log.Info("webhook duplicate: its job is recorded already")
+			writeText(w, http.StatusOK, dupDelivery)
+			return
+		case err != nil:
+			b.seen.undo(ctx, took)
+			b.metrics.webhook(label, "store_error")
+			log.Error("webhook refused: the job could not be recorded", "error", err.Error())
+			writeText(w, http.StatusServiceUnavailable, "cannot record the job, redeliver later")
+			return
+		}
+		t = b.track(dj)
+		job = t.wrap(job, "")
+	}
+	if err := b.queue.Submit(job); err != nil {
+		if t != nil {
+			t.withdraw(ctx)
+		}
+		b.seen.undo(ctx, took) // let GitHub's redelivery in
+		if errors.Is(err, queue.ErrFull) {
+			b.metrics.webhook(label, "queue_full")
+			log.Warn("webhook refused: queue full", "depth", b.queue.Depth())
+			writeText(w, http.StatusServiceUnavailable, "queue full, redeliver later")
+			return
+		}
 		b.metrics.webhook(label, "draining")
 		writeText(w, http.StatusServiceUnavailable, "shutting down")
 		return
@@ -107,7 +157,7 @@ func (b *Bot) webhook(w http.ResponseWriter, r *http.Request) {
 var knownEvents = map[string]bool{
 	"pull_request": true, "issue_comment": true, "repository_dispatch": true, "ping": true,
 	"push": true, "pull_request_review": true, "installation": true, "installation_repositories": true,
-	"check_run": true, "check_suite": true,
+	"check_run": true, "check_suite": true, "workflow_run": true,
 }
 
 // eventLabel is the metrics label of an X-GitHub-Event header: the event

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/user"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -31,6 +32,16 @@ type Env struct {
 	Now              func() time.Time
 	Hostname         string
 	PID              int
+	// Version overrides what the binary records about its build (release
+	// builds set it with -ldflags -X; see ReadVersion).
+	Version Version
+	// Interrupted, when not nil, is closed on the first interrupt (the
+	// caller cancels ctx too): Run then prints the notice that running
+	// changes finish and state is saved, through the live progress view
+	// when one runs, so that its redraw does not erase it.
+	Interrupted <-chan struct{}
+
+	notices *notices // set by Run
 }
 
 // exit codes
@@ -49,23 +60,61 @@ Commands:
                 (every environment it declares; -e ENV only that one)
   plan          show what apply would change (--out saves it, --json for scripts,
                 --format mermaid draws it, --policy DIR checks it against Rego policies,
-                --target NAME limits it to NAME and what it depends on)
-  apply         apply the changes (asks for "yes"; --auto-approve; --plan FILE applies a saved plan;
-                --target NAME)
+                --target NAME limits it to NAME and what it depends on; a plan that destroys
+                every resource because the configuration has none needs --allow-destroy-all)
+  apply         apply the changes (asks for "yes"; --auto-approve; --target NAME;
+                --plan FILE applies a saved plan if it verifies and planning it again against
+                the current state gives the same changes; --allow-destroy-all as for plan)
   destroy       destroy everything in state
   refresh       read every resource and report drift (updates state)
-  output        print outputs ([name] [--json])
+  output        print outputs ([NAME] [--json | --flat])
   graph         print the dependency graph (--format dot|mermaid)
   import        import NAME PROVIDER_ID: record an existing cloud object as NAME in state
   state         list | mv FROM TO | rm NAME… | pull | push FILE [--force] | backups |
                 restore KEY | rekey
   force-unlock  remove a lock left by a dead run (force-unlock TOKEN)
+  version       print kyku's version, commit and Go version (also --version)
 
-Common flags: -c PATH (file or directory of *.yaml, default kyku.yaml), -e ENV,
+Common flags: -c, --config PATH (file or directory of *.yaml, default kyku.yaml), -e, --env ENV,
 --var NAME=VALUE (repeatable; also KYKU_VAR_NAME), --provider NAME, --parallelism N,
---lock-timeout DURATION, --state-dir DIR.
-Run "kyku <command> -h" for a command's flags.
+--lock-timeout DURATION, --state-dir DIR. Local state (.kyku, or the backend's path) and the
+sim's cloud (.kyku/sim) live next to the configuration, not in the working directory.
+Run "kyku <command> --help" for a command's flags.
 `
+
+// command is one kyku command: its name, its positional arguments as the
+// help shows them, what it does, and its implementation.
+type command struct {
+	name, args, summary string
+	run                 func(context.Context, *Env, []string) error
+}
+
+// commands lists kyku's commands (a function, so that nothing is built
+// before a command runs).
+func commands() []command {
+	return []command{
+		{"validate", "", "Check the configuration and report every error as file:line:col: for every environment it declares, or only -e ENV.", cmdValidate},
+		{"plan", "", "Show what apply would change. Writes nothing (--out FILE saves the plan where you say).", cmdPlan},
+		{"apply", "", "Apply the changes, after showing them and asking for \"yes\" (or exactly a saved plan with --plan FILE).", cmdApply},
+		{"destroy", "", "Destroy everything in state, in reverse dependency order, after asking for \"yes\".", cmdDestroy},
+		{"refresh", "", "Read every resource and report drift; updates the state unless --report-only.", cmdRefresh},
+		{"output", "[NAME]", "Print the configuration's outputs from state (sensitive ones masked), or one output, in clear, by NAME.", cmdOutput},
+		{"graph", "", "Print the dependency graph with its levels.", cmdGraph},
+		{"import", "NAME PROVIDER_ID", "Record an object that exists in the cloud in state as NAME (a resource or instance of the configuration).", cmdImport},
+		{"state", "list | mv FROM TO | rm NAME… | pull | push FILE | backups | restore KEY | rekey", "Read or repair the state: every change is backed up first; the cloud is untouched.", cmdState},
+		{"force-unlock", "TOKEN", "Remove a lock left by a dead run (the token is in the lock message).", cmdForceUnlock},
+		{"version", "", "Print kyku's version, the commit it was built from and the Go version. Reads no configuration.", cmdVersion},
+	}
+}
+
+func lookupCommand(name string) (command, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{name: name}, false
+}
 
 // Run runs one kyku command and returns the process exit code.
 func Run(ctx context.Context, args []string, env Env) int {
@@ -78,24 +127,31 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if env.Stdin == nil {
 		env.Stdin = strings.NewReader("")
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(env.Stdout, usage)
-		if len(args) == 0 {
-			return exitError
-		}
-		return exitOK
-	}
-	cmds := map[string]func(context.Context, *Env, []string) error{
-		"validate": cmdValidate, "plan": cmdPlan, "apply": cmdApply, "destroy": cmdDestroy,
-		"refresh": cmdRefresh, "output": cmdOutput, "graph": cmdGraph, "state": cmdState,
-		"force-unlock": cmdForceUnlock, "import": cmdImport,
-	}
-	cmd, ok := cmds[args[0]]
-	if !ok {
-		fmt.Fprintf(env.Stderr, "kyku: unknown command %q\n\n%s", args[0], usage)
+	if len(args) == 0 {
+		fmt.Fprint(env.Stderr, usage)
 		return exitError
 	}
-	err := cmd(ctx, &env, args[1:])
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && args[0] == "help" {
+			// kyku help plan is kyku plan --help.
+			args = []string{args[1], "--help"}
+			break
+		}
+		fmt.Fprint(env.Stdout, usage)
+		return exitOK
+	case "-v", "-version", "--version":
+		args = append([]string{"version"}, args[1:]...)
+	}
+	cmd, ok := lookupCommand(args[0])
+	if !ok {
+		fmt.Fprintf(env.Stderr, "kyku: %s; run \"kyku --help\" for the list\n", unknownCommand(args[0]))
+		return exitError
+	}
+	env.notices = &notices{stderr: env.Stderr}
+	stop := env.notices.watchInterrupt(env.Interrupted)
+	err := cmd.run(env.notices.withNotices(ctx), &env, args[1:])
+	stop()
 	var code exitCode
 	switch {
 	case err == nil:
@@ -118,6 +174,19 @@ func Run(ctx context.Context, args []string, env Env) int {
 	return exitError
 }
 
+// unknownCommand says what is wrong with the first argument: a typo of a
+// command, or a flag given before the command.
+func unknownCommand(arg string) string {
+	if strings.HasPrefix(arg, "-") {
+		return fmt.Sprintf("%s before the command: flags follow it (kyku plan %s …)", arg, arg)
+	}
+	names := make([]string, 0, 16)
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	return fmt.Sprintf("unknown command %q%s", arg, config.DidYouMean(arg, names))
+}
+
 // exitCode is returned by a command to exit with a code and no message.
 type exitCode int
 
@@ -134,39 +203,17 @@ type common struct {
 	vars        varFlags
 }
 
-func (c *common) register(fs *flag.FlagSet, env *Env) {
-	fs.StringVar(&c.config, "c", "kyku.yaml", "configuration file or directory of *.yaml files")
+func (c *common) register(fs *flagSet, env *Env) {
+	fs.StringVar(&c.config, "c", "kyku.yaml", "the configuration: a `PATH` to a file, or to a directory of *.yaml files")
 	fs.StringVar(&c.config, "config", "kyku.yaml", "same as -c")
-	fs.StringVar(&c.env, "e", env.Getenv("KYKU_ENV"), "environment (workspace); state goes to state.<env>.json")
+	fs.StringVar(&c.env, "e", env.Getenv("KYKU_ENV"), "the environment `ENV` (workspace; also KYKU_ENV); state goes to state.ENV.json")
 	fs.StringVar(&c.env, "env", env.Getenv("KYKU_ENV"), "same as -e")
-	fs.StringVar(&c.provider, "provider", "", "provider, overriding the config's (sim, aws, hetzner)")
-	fs.IntVar(&c.parallelism, "parallelism", 10, "maximum concurrent provider operations")
-	fs.DurationVar(&c.lockTimeout, "lock-timeout", 30*time.Second, "how long to wait for the state lock")
-	fs.StringVar(&c.stateDir, "state-dir", "", "directory for local state (default .kyku)")
+	fs.StringVar(&c.provider, "provider", "", "the provider `NAME`, overriding the configuration's (sim, aws, hetzner)")
+	fs.IntVar(&c.parallelism, "parallelism", 10, "at most `N` concurrent provider operations")
+	fs.DurationVar(&c.lockTimeout, "lock-timeout", 30*time.Second, "how long to wait for a held state lock (e.g. 2m; 0: do not wait)")
+	fs.StringVar(&c.stateDir, "state-dir", "", "the `DIR` for local state (default .kyku next to the configuration)")
 	c.vars = varFlags{}
-	fs.Var(c.vars, "var", "set a variable: --var name=value (repeatable; beats KYKU_VAR_<name> and the environment's values)")
-}
-
-// parse parses flags that may be interleaved with positional arguments.
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
-
-func newFlags(name string, env *Env) *flag.FlagSet {
-	fs := flag.NewFlagSet("kyku "+name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	return fs
+	fs.Var(c.vars, "var", "set a variable: --var `NAME=VALUE` (repeatable; beats KYKU_VAR_<name> and the environment's values)")
 }
 
 // durationEnv reads a duration knob (tests shorten waits through these).
@@ -183,11 +230,23 @@ func durationEnv(env *Env, name string) (time.Duration, error) {
 }
 
 func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
-	s := workspace.Settings{
-		Env: c.env, Provider: c.provider, StateDir: c.stateDir, LockTimeout: c.lockTimeout,
-		Getenv: env.Getenv,
+	if err := c.checkEnv(); err != nil {
+		return workspace.Settings{}, err
 	}
-	var err error
+	base, err := configDir(c.config)
+	if err != nil {
+		return workspace.Settings{}, err
+	}
+	s := workspace.Settings{
+		Env: c.env, Provider: c.provider, LockTimeout: c.lockTimeout,
+		Getenv: env.Getenv, BaseDir: base,
+	}
+	if c.stateDir != "" {
+		// A flag's path is relative to the working directory.
+		if s.StateDir, err = filepath.Abs(c.stateDir); err != nil {
+			return s, fmt.Errorf("--state-dir %s: %w", c.stateDir, err)
+		}
+	}
 	knobs := map[string]*time.Duration{
 		"KYKU_RETRY_BASE": &s.Engine.RetryBase, "KYKU_DESTROY_BASE": &s.Engine.DestroyBase,
 		"KYKU_VERIFY_INTERVAL": &s.Engine.VerifyInterval, "KYKU_LOCK_STALE_AFTER": &s.StaleAfter,
@@ -205,6 +264,20 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 	s.Engine.Now = env.Now
 	s.Engine.Lock = lockInfo(env, op)
 	return s, nil
+}
+
+// configDir is the directory the configuration at path is in (a file's
+// directory, a directory itself), absolute: local state and the sim's cloud
+// live next to the configuration, wherever kyku runs from.
+func configDir(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("-c %s: %w", path, err)
+	}
+	if info, err := os.Stat(abs); err == nil && info.IsDir() {
+		return abs, nil
+	}
+	return filepath.Dir(abs), nil
 }
 
 // lockInfo says who is running, for lock messages: user@host, and the

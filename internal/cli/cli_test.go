@@ -143,10 +143,10 @@ func TestPlanApplyOutputRoundTrip(t *testing.T) {
 	if code, out, _ := k.run("", "plan", "--detailed-exitcode"); code != 0 || !strings.Contains(out, "No changes.") {
 		t.Fatalf("plan after apply: exit %d\n%s", code, out)
 	}
-	code, out, _ = k.run("", "output", "--json")
+	code, out, _ = k.run("", "output", "--flat")
 	var outs map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &outs) != nil || outs["netId"] == nil || outs["webIp"] == nil {
-		t.Fatalf("output --json: exit %d %q", code, out)
+		t.Fatalf("output --flat: exit %d %q", code, out)
 	}
 	if code, out, _ := k.run("", "output", "netId"); code != 0 || strings.TrimSpace(out) != outs["netId"] {
 		t.Errorf("output netId = %q, want %v", out, outs["netId"])

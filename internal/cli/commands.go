@@ -7,13 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"sync"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/progress"
@@ -26,7 +26,10 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("validate", env)
 	var c common
 	c.register(fs, env)
-	if _, err := parse(fs, args); err != nil {
+	if err := fs.parseNone(args); err != nil {
+		return err
+	}
+	if err := c.checkEnv(); err != nil {
 		return err
 	}
 	files, err := config.ReadFiles(c.config)
@@ -47,8 +50,12 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	// a config error too. A provider that cannot be built here (no
 	// credentials) is checked when planning instead.
 	var diags diag.Diagnostics
+	base, err := configDir(c.config)
+	if err != nil {
+		return err
+	}
 	for _, cfg := range cfgs {
-		p, perr := workspace.Provider(ctx, cfg, workspace.Settings{Provider: c.provider, Getenv: env.Getenv}, env.Providers)
+		p, perr := workspace.Provider(ctx, cfg, workspace.Settings{Provider: c.provider, Getenv: env.Getenv, BaseDir: base}, env.Providers)
 		if perr != nil {
 			continue
 		}
@@ -68,7 +75,7 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 		if cfg.Environment != "" {
 			what += " for environment " + cfg.Environment
 		}
-		fmt.Fprintf(env.Stdout, "%s: %d resources, %d outputs.\n", what, len(cfg.Resources), len(cfg.Outputs))
+		fmt.Fprintf(env.Stdout, "%s: %s, %d outputs.\n", what, countText(cfg), len(cfg.Outputs))
 	}
 	return nil
 }
@@ -90,15 +97,16 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("plan", env)
 	var c common
 	c.register(fs, env)
-	out := fs.String("out", "", "save the plan to this file (apply it with kyku apply --plan FILE)")
+	out := fs.String("out", "", "save the plan to `FILE` (apply it with kyku apply --plan FILE)")
 	asJSON := fs.Bool("json", false, "print the plan as JSON (same as --format json)")
-	format := fs.String("format", "text", "text, json, or mermaid (the picture of the change, as in the PR comment)")
-	policyDir := fs.String("policy", "", "check the plan against the Rego policies (*.rego) in this directory; a denial exits 1")
+	format := fs.String("format", "text", "the output `FORMAT`: text, json, or mermaid (the picture of the change, as in the PR comment)")
+	policyDir := fs.String("policy", "", "check the plan against the Rego policies (*.rego) in `DIR`; a denial exits 1")
 	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when there are no changes, 2 when there are, 1 on error")
 	destroy := fs.Bool("destroy", false, "plan to destroy everything in state")
+	allowAll := fs.Bool("allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
 	var targets listFlags
-	fs.Var(&targets, "target", "plan only this resource (or instance) and what it depends on (repeatable)")
-	if _, err := parse(fs, args); err != nil {
+	fs.Var(&targets, "target", "plan only the resource (or instance) `NAME` and what it depends on (repeatable)")
+	if err := fs.parseNone(args); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -126,10 +134,10 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	if *destroy {
 		p, err = ws.Engine.PlanDestroy(ctx)
 	} else {
-		p, err = ws.Engine.PlanWith(ctx, cfg, engine.PlanOptions{Targets: targets})
+		p, err = ws.Engine.PlanWith(ctx, cfg, engine.PlanOptions{Targets: targets, AllowDestroyAll: *allowAll})
 	}
 	if err != nil {
-		return err
+		return destroyAllHint(err, c.config)
 	}
 	if *out != "" {
 		data, err := plan.Encode(p)
@@ -147,6 +155,9 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 		_, err = fmt.Fprint(env.Stdout, render.PlanMermaid(p))
 	default:
 		err = render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: true})
+		if err == nil && !*destroy {
+			fmt.Fprintf(env.Stdout, "\nThe configuration has %s, counted as kyku validate counts them.\n", countText(cfg))
+		}
 		if err == nil && *out != "" {
 			fmt.Fprintf(env.Stdout, "\nSaved the plan to %s. Apply exactly it with: kyku apply --plan %s\n", *out, *out)
 		}
@@ -184,12 +195,14 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	c.register(fs, env)
 	auto := fs.Bool("auto-approve", false, "apply without asking for confirmation")
 	planFile := ""
+	allowAll := false
 	var targets listFlags
 	if op == "apply" {
-		fs.StringVar(&planFile, "plan", "", "apply this saved plan exactly, without re-planning")
-		fs.Var(&targets, "target", "apply only this resource (or instance) and what it depends on (repeatable)")
+		fs.StringVar(&planFile, "plan", "", "apply the saved plan in `FILE`: it must verify, and planning its configuration again against the current state must give the same changes")
+		fs.Var(&targets, "target", "apply only the resource (or instance) `NAME` and what it depends on (repeatable)")
+		fs.BoolVar(&allowAll, "allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
 	}
-	if _, err := parse(fs, args); err != nil {
+	if err := fs.parseNone(args); err != nil {
 		return err
 	}
 	var (
@@ -210,6 +223,9 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 			return fmt.Errorf("--target plans: it cannot be given with --plan (plan with --target, then apply that plan)")
 		}
 		if !flagGiven(fs, "e") && !flagGiven(fs, "env") {
+			if err := envname.Check(saved.Environment); err != nil {
+				return fmt.Errorf("%s: %w", planFile, err)
+			}
 			c.env = saved.Environment
 		}
 		if configGiven || saved.Config == nil {
@@ -231,7 +247,10 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	}
 	// The plan is shown after the engine checked it (a stale saved plan is
 	// refused before anything is printed), then confirmed.
-	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Confirm: func(p *plan.Plan) (bool, error) {
+	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, AllowDestroyAll: allowAll, Confirm: func(p *plan.Plan) (bool, error) {
+		if saved != nil {
+			fmt.Fprintf(env.Stdout, "%s verified: planned again against the current state, it makes the changes it lists.\n\n", planFile)
+		}
 		if err := render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: op == "apply" && saved == nil}); err != nil {
 			return false, err
 		}
@@ -240,9 +259,11 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		} else if ok, err := confirm(env, op); err != nil || !ok {
 			return ok, err
 		}
-		hooked.start(progress.NewView(env.Stdout, env.StdoutIsTerminal, progress.Options{
+		view := progress.NewView(env.Stdout, env.StdoutIsTerminal, progress.Options{
 			NoColor: !colorOn(env), Total: changes(p),
-		}))
+		})
+		hooked.start(view)
+		env.notices.attach(view)
 		return true, nil
 	}}
 	var res *engine.Result
@@ -251,18 +272,37 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	} else {
 		res, err = ws.Engine.Apply(ctx, cfg, opts, saved)
 	}
-	hooked.close()
+	env.notices.closeView() // the view's final frame, then later notices on stderr
 	if errors.Is(err, engine.ErrNotConfirmed) {
-		fmt.Fprintln(env.Stdout, "Apply cancelled.")
+		if op == "destroy" {
+			fmt.Fprintln(env.Stdout, "Destroy cancelled.")
+		} else {
+			fmt.Fprintln(env.Stdout, "Apply cancelled.")
+		}
 		return exitCode(exitError)
 	}
 	if res != nil {
 		summarize(env, op, res)
 	}
+	if err != nil && saved != nil && engine.IsStale(err) {
+		return fmt.Errorf("%s: %w", planFile, err)
+	}
 	if err != nil {
-		return err
+		return destroyAllHint(err, c.config)
 	}
 	return res.Err()
+}
+
+// destroyAllHint says, for a plan refused because it destroys everything
+// (the configuration has none), which configuration that is and which word
+// lets it through.
+func destroyAllHint(err error, cfgPath string) error {
+	var da *engine.DestroyAllError
+	if !errors.As(err, &da) {
+		return err
+	}
+	return fmt.Errorf("refusing to destroy all %d resources in state: the configuration (%s) has no resources (empty or truncated?); "+
+		"nothing was changed. If that is what you want, run kyku destroy, or plan and apply with --allow-destroy-all", da.Resources, cfgPath)
 }
 
 // hook forwards engine events to the progress view, once apply started.
@@ -283,14 +323,6 @@ func (h *hook) Event(e progress.Event) {
 	h.mu.Unlock()
 	if v != nil {
 		v.Event(e)
-	}
-}
-
-func (h *hook) close() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.view != nil {
-		h.view.Close()
 	}
 }
 
@@ -353,29 +385,6 @@ func summarize(env *Env, op string, r *engine.Result) {
 	}
 }
 
-// printOutputs lists outputs, the sensitive ones (holding a sensitive
-// variable's value) masked: kyku output NAME prints one in clear.
-func printOutputs(env *Env, outs map[string]any, cfg *config.Config) {
-	sensitive := map[string]bool{}
-	if cfg != nil {
-		for _, o := range cfg.Outputs {
-			sensitive[o.Name] = o.Sensitive
-		}
-	}
-	names := make([]string, 0, len(outs))
-	for n := range outs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		v := value.Text(outs[n])
-		if sensitive[n] {
-			v = plan.Masked
-		}
-		fmt.Fprintf(env.Stdout, "  %s = %s\n", n, v)
-	}
-}
-
 func cmdRefresh(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("refresh", env)
 	var c common
@@ -383,7 +392,7 @@ func cmdRefresh(ctx context.Context, env *Env, args []string) error {
 	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when nothing drifted, 2 when something did, 1 on error")
 	reportOnly := fs.Bool("report-only", false, "report drift without updating the state")
 	asJSON := fs.Bool("json", false, "print drift as JSON")
-	if _, err := parse(fs, args); err != nil {
+	if err := fs.parseNone(args); err != nil {
 		return err
 	}
 	cfg, err := c.load(env)
@@ -474,56 +483,12 @@ func driftJSON(res *engine.RefreshResult) any {
 	return out
 }
 
-func cmdOutput(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags("output", env)
-	var c common
-	c.register(fs, env)
-	asJSON := fs.Bool("json", false, "print as JSON")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	cfg, err := c.load(env)
-	if err != nil {
-		return err
-	}
-	ws, err := c.open(ctx, env, cfg, "output", nil)
-	if err != nil {
-		return err
-	}
-	outs, err := ws.Engine.Outputs(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 1 {
-		return fmt.Errorf("output takes at most one name, got %d", len(pos))
-	}
-	if len(pos) == 1 {
-		v, ok := outs[pos[0]]
-		if !ok {
-			return fmt.Errorf("output %q not found (or not known yet: run kyku apply)", pos[0])
-		}
-		if *asJSON {
-			return json.NewEncoder(env.Stdout).Encode(v)
-		}
-		fmt.Fprintln(env.Stdout, value.Text(v))
-		return nil
-	}
-	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(outs)
-	}
-	printOutputs(env, outs, cfg)
-	return nil
-}
-
 func cmdGraph(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("graph", env)
 	var c common
 	c.register(fs, env)
-	format := fs.String("format", "dot", "dot or mermaid")
-	if _, err := parse(fs, args); err != nil {
+	format := fs.String("format", "dot", "the output `FORMAT`: dot or mermaid")
+	if err := fs.parseNone(args); err != nil {
 		return err
 	}
 	if *format != "dot" && *format != "mermaid" {

@@ -15,7 +15,7 @@ func cmdImport(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("import", env)
 	var c common
 	c.register(fs, env)
-	pos, err := parse(fs, args)
+	pos, err := fs.parse(args)
 	if err != nil {
 		return err
 	}

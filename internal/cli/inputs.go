@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/envname"
 )
 
 // varFlags collects repeated --var name=value flags.
@@ -43,5 +44,17 @@ func (c *common) inputs(env *Env) config.Inputs {
 // load reads and expands the configuration for -e with --var and
 // KYKU_VAR_<name>.
 func (c *common) load(env *Env) (*config.Config, error) {
+	if err := c.checkEnv(); err != nil {
+		return nil, err
+	}
 	return config.LoadEnv(c.config, c.inputs(env))
+}
+
+// checkEnv refuses an environment name that could reach outside the state
+// directory or a backend's keys (package envname).
+func (c *common) checkEnv() error {
+	if err := envname.Check(c.env); err != nil {
+		return fmt.Errorf("-e (or KYKU_ENV): %w", err)
+	}
+	return nil
 }

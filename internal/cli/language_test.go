@@ -409,7 +409,8 @@ func TestTargetThroughTheCLI(t *testing.T) {
 func TestValidateEnvironments(t *testing.T) {
 	k := newKyku(t, envConfig)
 	out := k.ok("validate")
-	want := "The configuration is valid for environment prod: 7 resources, 3 outputs.\nThe configuration is valid for environment staging: 5 resources, 3 outputs.\n"
+	want := "The configuration is valid for environment prod: 7 resources (count and forEach instances and 0 auto-subnets included), 3 outputs.\n" +
+		"The configuration is valid for environment staging: 5 resources (count and forEach instances and 0 auto-subnets included), 3 outputs.\n"
 	if out != want {
 		t.Errorf("validate:\n%s\nwant:\n%s", out, want)
 	}
@@ -488,8 +489,16 @@ func TestEnvironmentsExample(t *testing.T) {
 	}
 	k := newKyku(t, string(data))
 	k.env["KYKU_VAR_dbPass"] = "correct-horse-battery"
-	if out := k.ok("validate"); !strings.Contains(out, "environment prod: 7 resources") || !strings.Contains(out, "environment staging: 4 resources") {
+	// validate and plan count alike: every instance (web[0..2], edge["a"]
+	// and edge["b"]) and the Vpc's 2 auto-subnets, and both say so.
+	const what = "(count and forEach instances and 2 auto-subnets included)"
+	if out := k.ok("validate"); !strings.Contains(out, "environment prod: 9 resources "+what) || !strings.Contains(out, "environment staging: 6 resources "+what) {
 		t.Errorf("validate:\n%s", out)
+	}
+	for env, n := range map[string]string{"prod": "9", "staging": "6"} {
+		if out := k.ok("plan", "-e", env); !strings.Contains(out, "Plan: "+n+" to create,") || !strings.Contains(out, "The configuration has "+n+" resources "+what+", counted as kyku validate counts them.") {
+			t.Errorf("plan -e %s does not count %s resources as validate does:\n%s", env, n, out)
+		}
 	}
 	k.ok("apply", "-e", "staging", "--auto-approve")
 	out := k.ok("apply", "-e", "prod", "--auto-approve")

@@ -43,7 +43,7 @@ func cmdState(ctx context.Context, env *Env, args []string) error {
 	var c common
 	c.register(fs, env)
 	force := fs.Bool("force", false, "push: overwrite even when lineage or serial do not match")
-	pos, err := parse(fs, args)
+	pos, err := fs.parse(args)
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func cmdForceUnlock(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("force-unlock", env)
 	var c common
 	c.register(fs, env)
-	pos, err := parse(fs, args)
+	pos, err := fs.parse(args)
 	if err != nil {
 		return err
 	}

@@ -4,8 +4,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/kyku/action/internal/envname"
 )
 
 // Prefix starts every command line.
@@ -34,10 +35,14 @@ func (n Name) String() string {
 // command but is invalid; the caller should answer with Err and the help.
 type Command struct {
 	Name    Name
-	Env     string   // -e/--env; empty: the caller's default
-	Project string   // -p/--project; empty: the caller's default
-	Args    []string // the words after /kyku, as typed
-	Err     string
+	Env     string // -e/--env; empty: the caller's default
+	Project string // -p/--project; empty: the caller's default
+	// AllowDestroyAll (--allow-destroy-all, apply only) is the explicit
+	// word an apply of a plan that destroys every resource needs (its
+	// configuration has none).
+	AllowDestroyAll bool
+	Args            []string // the words after /kyku, as typed
+	Err             string
 }
 
 // String is the canonical form of c, e.g. "/kyku apply -e prod".
@@ -49,13 +54,21 @@ func (c Command) String() string {
 	if c.Project != "" {
 		s += " -p " + c.Project
 	}
+	if c.AllowDestroyAll {
+		s += " " + AllowDestroyAllFlag
+	}
 	return s
 }
 
-var (
-	envRE     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
-	projectRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_./-]{0,127}$`)
-)
+// AllowDestroyAllFlag is the flag of Command.AllowDestroyAll.
+const AllowDestroyAllFlag = "--allow-destroy-all"
+
+var projectRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_./-]{0,127}$`)
+
+// validEnv is an environment name's rule (package envname), non-empty.
+func validEnv(s string) bool { return s != "" && envname.Valid(s) }
+
+func validProject(s string) bool { return projectRE.MatchString(s) && !strings.Contains(s, "..") }
 
 // MaxBody is the longest comment body Parse reads (GitHub caps comments at
 // 65,536 characters, at most 4 bytes each); a longer one holds no command.
@@ -76,82 +89,18 @@ func Parse(body string) (Command, bool) {
 	return parseLine(line), true
 }
 
-// commandLine returns the words after /kyku on the first command line.
+// commandLine returns the words after /kyku on the first command line:
+// a line of its own, outside code and quotes (see scanner).
 func commandLine(body string) (string, bool) {
 	body = strings.ReplaceAll(body, "\r\n", "\n")
 	body = strings.ReplaceAll(body, "\r", "\n")
-	var fence string // the open code fence, "" when none
-	inComment := false
+	var s scanner
 	for _, line := range strings.Split(body, "\n") {
-		if fence != "" {
-			if closesFence(line, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if inComment {
-			if strings.Contains(line, "-->") {
-				inComment = false
-			}
-			continue
-		}
-		if f := opensFence(line); f != "" {
-			fence = f
-			continue
-		}
-		if i := strings.LastIndex(line, "<!--"); i >= 0 && !strings.Contains(line[i+4:], "-->") {
-			inComment = true
-		}
-		rest, ok := strings.CutPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), Prefix)
-		if !ok {
-			continue
-		}
-		if r, _ := utf8.DecodeRuneInString(rest); rest == "" || unicode.IsSpace(r) {
+		if rest, ok := s.command(line); ok {
 			return rest, true
 		}
 	}
 	return "", false
-}
-
-// opensFence returns the fence (``` or ~~~, or longer) that line opens.
-func opensFence(line string) string {
-	s, ok := fenceIndent(line)
-	if !ok {
-		return ""
-	}
-	for _, c := range []byte{'`', '~'} {
-		n := 0
-		for n < len(s) && s[n] == c {
-			n++
-		}
-		if n >= 3 && (c == '~' || !strings.ContainsRune(s[n:], '`')) {
-			return s[:n]
-		}
-	}
-	return ""
-}
-
-// closesFence reports whether line closes fence: the same character, at
-// least as many, nothing else but spaces.
-func closesFence(line, fence string) bool {
-	s, ok := fenceIndent(line)
-	if !ok {
-		return false
-	}
-	n := 0
-	for n < len(s) && s[n] == fence[0] {
-		n++
-	}
-	return n >= len(fence) && strings.TrimSpace(s[n:]) == ""
-}
-
-// fenceIndent strips up to three leading spaces, as CommonMark allows.
-func fenceIndent(line string) (string, bool) {
-	n := 0
-	for n < len(line) && line[n] == ' ' {
-		n++
-	}
-	return line[n:], n <= 3
 }
 
 func parseLine(rest string) Command {
@@ -186,13 +135,14 @@ func parseFlags(c *Command, words []string) string {
 		}
 		flag, val, hasVal := strings.Cut(w, "=")
 		var dst *string
-		var re *regexp.Regexp
+		var valid func(string) bool
 		var what string
 		switch flag {
 		case "-e", "--env":
-			dst, re, what, flag = &c.Env, envRE, "environment", "--env"
+			dst, valid, what, flag = &c.Env, validEnv, "environment", "--env"
 		case "-p", "--project":
-			dst, re, what, flag = &c.Project, projectRE, "project", "--project"
+			dst, valid, what, flag = &c.Project, validProject, "project", "--project"
+		case AllowDestroyAllFlag:
 		default:
 			return "unknown flag " + quote(flag)
 		}
@@ -200,6 +150,16 @@ func parseFlags(c *Command, words []string) string {
 			return "flag " + flag + " given twice"
 		}
 		seen[flag] = true
+		if flag == AllowDestroyAllFlag {
+			switch {
+			case hasVal:
+				return "flag " + flag + " takes no value"
+			case c.Name != Apply:
+				return "flag " + flag + " goes with " + Prefix + " apply only"
+			}
+			c.AllowDestroyAll = true
+			continue
+		}
 		if !hasVal {
 			if i+1 >= len(words) || strings.HasPrefix(words[i+1], "-") {
 				return "flag " + flag + " needs a" + article(what) + " name"
@@ -207,7 +167,10 @@ func parseFlags(c *Command, words []string) string {
 			i++
 			val = words[i]
 		}
-		if !re.MatchString(val) || strings.Contains(val, "..") {
+		if !valid(val) {
+			if what == "environment" {
+				return "invalid environment name " + quote(val) + " (use " + envname.Rule + ")"
+			}
 			return "invalid " + what + " name " + quote(val)
 		}
 		*dst = val

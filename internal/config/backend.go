@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -136,7 +137,7 @@ func (p *parser) backendKey(b *Backend, kv pair, key, path string) {
 		switch key {
 		case "endpoint", "address", "lockAddress", "unlockAddress":
 			if *dst != "" && !isHTTPURL(*dst) {
-				p.diags.Add(p.pos(kv.val), "%s: %q is not an http:// or https:// URL", path, *dst)
+				p.diags.Add(p.pos(kv.val), "%s: %s is not an http:// or https:// URL", path, shownURL(*dst))
 			}
 		case "updateMethod", "lockMethod", "unlockMethod":
 			if *dst != "" && !httpMethod.MatchString(*dst) {
@@ -188,6 +189,26 @@ func (p *parser) checkBackend(b *Backend, pos diag.Pos, keyPos map[string]diag.P
 	if b.Type == "spaces" && b.Region == "" && b.Endpoint == "" {
 		p.diags.Add(pos, "backend: type spaces needs a \"region\" (e.g. nyc3, fra1)")
 	}
+}
+
+// shownURL is an address as a message may quote it: a URL may carry a
+// token in its query string or a password before an '@', so neither is
+// shown.
+func shownURL(s string) string {
+	cut := false
+	if scheme, rest, ok := strings.Cut(s, "://"); ok {
+		if at := strings.LastIndex(rest, "@"); at >= 0 {
+			rest, cut = rest[at+1:], true
+		}
+		s = scheme + "://" + rest
+	}
+	if i := strings.IndexAny(s, "?#@"); i >= 0 {
+		s, cut = s[:i], true
+	}
+	if cut {
+		s += "…"
+	}
+	return strconv.Quote(s)
 }
 
 func isHTTPURL(s string) bool {

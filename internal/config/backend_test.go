@@ -1,6 +1,7 @@
 package config
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -44,5 +45,18 @@ func TestBackendTypesAndEncryption(t *testing.T) {
 		Pos: diag.Pos{File: "kyku.yaml", Line: 1, Col: 1}, Fallback: &Encryption{Key: "passphrase", Pos: diag.Pos{File: "kyku.yaml", Line: 5, Col: 3}}}
 	if d := cmp.Diff(want, cfg.Encryption); d != "" {
 		t.Errorf("encryption (-want +got):\n%s", d)
+	}
+}
+
+// An address that is not an http URL is refused without quoting its
+// query string or user information, where tokens live.
+func TestBackendAddressErrorHidesTokens(t *testing.T) {
+	_, err := Parse([]File{{Name: "kyku.yaml", Data: []byte("backend: { type: http, address: \"ftp://ci:pw-s3cret@h.example/s?access_token=tok-s3cret\" }\n")}})
+	if err == nil {
+		t.Fatal("an ftp address was accepted")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, `kyku.yaml:1:33: backend.address: "ftp://h.example/s…" is not an http:// or https:// URL`) || strings.Contains(msg, "s3cret") {
+		t.Errorf("err = %s; want the position and the address cut before its secrets", msg)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/envname"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -81,7 +82,7 @@ func DeclaredEnvironments(files []File) []string {
 			}
 			envs := root.Content[i+1]
 			for j := 0; j+1 < len(envs.Content); j += 2 {
-				if name := envs.Content[j].Value; nameRE.MatchString(name) && !seen[name] {
+				if name := envs.Content[j].Value; name != "" && envname.Valid(name) && !seen[name] {
 					seen[name] = true
 					out = append(out, name)
 				}

@@ -49,7 +49,16 @@ type scope struct {
 	index     int
 	key       string
 	each      any
-	sensitive bool // a sensitive variable was substituted
+	sensitive bool      // a sensitive variable was substituted
+	secretVar *Variable // the first sensitive variable substituted (for messages)
+}
+
+// tookSecret records that the walk substituted v, a sensitive variable.
+func (sc *scope) tookSecret(v *Variable) {
+	sc.sensitive = true
+	if sc.secretVar == nil {
+		sc.secretVar = v
+	}
 }
 
 // template is one resource as written: its instances are expanded from it.
@@ -222,7 +231,7 @@ func (p *parser) substText(n *yaml.Node, r value.Ref, path string) (text string,
 			return "", false, false, false
 		}
 		if v.Sensitive {
-			sc.sensitive = true
+			sc.tookSecret(v)
 		}
 		return value.Text(v.Value), false, true, true
 	case "environment":
@@ -274,7 +283,7 @@ func (p *parser) substWhole(n *yaml.Node, r value.Ref, path string) *yaml.Node {
 		out := nodeOf(v.Value, n)
 		p.markDone(out)
 		if v.Sensitive {
-			sc.sensitive = true
+			sc.tookSecret(v)
 			p.markSecret(out)
 		}
 		return out

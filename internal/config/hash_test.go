@@ -95,3 +95,31 @@ func TestHashCoversEveryField(t *testing.T) {
 		}
 	}
 }
+
+// TestVariablesHash: the variables' hash follows their values, not where
+// the values came from or the order they were given in.
+func TestVariablesHash(t *testing.T) {
+	src := []byte("variables:\n  size: { type: string, default: small }\n  n: { type: number, default: 1 }\nresources:\n  web:\n    type: Vm\n    properties: { image: debian-12, size: \"${var.size}\" }\n")
+	load := func(vars map[string]string) string {
+		t.Helper()
+		c, err := ParseEnv([]File{{Name: "kyku.yaml", Data: src}}, Inputs{Vars: vars})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.VariablesHash()
+	}
+	base := load(nil)
+	if base == "" || load(map[string]string{"size": "small"}) != base || load(map[string]string{"n": "1", "size": "small"}) != base {
+		t.Errorf("the same values hash differently")
+	}
+	if load(map[string]string{"size": "large"}) == base || load(map[string]string{"n": "2"}) == base {
+		t.Errorf("other values hash the same")
+	}
+	none, err := Parse([]File{{Name: "kyku.yaml", Data: []byte("resources: {}\n")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := none.VariablesHash(); h != "" {
+		t.Errorf("no variables hash to %q, want empty", h)
+	}
+}

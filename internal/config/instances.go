@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,6 +83,10 @@ func (p *parser) evalCount(t *template, n *yaml.Node, owner string) {
 		t.bad = true
 		return
 	}
+	if p.sensitiveExpr(d, owner) {
+		t.bad = true
+		return
+	}
 	if isString(d) && strings.Contains(d.Value, "${") {
 		p.diags.Add(p.pos(d), "%s: count takes a whole number or a variable (\"${var.name}\"), got %s", owner, p.quoted(d, d.Value))
 		t.bad = true
@@ -113,13 +118,17 @@ func (p *parser) evalForEach(t *template, n *yaml.Node, owner string) {
 		t.bad = true
 		return
 	}
+	if p.sensitiveExpr(d, owner) { // a sensitive variable as the whole forEach
+		t.bad = true
+		return
+	}
 	t.values = map[string]any{}
 	addKey := func(kn *yaml.Node, k string, v any) bool {
 		switch {
 		case !value.ValidKey(k):
 			p.diags.Add(p.pos(kn), "%s: forEach key %s is invalid: use at most %d letters, digits, _ and - (keys name instances and become part of cloud names)", owner, p.quoted(kn, k), value.MaxKeyLen)
 		case t.values[k] != nil || slices.Contains(t.keys, k):
-			p.diags.Add(p.pos(kn), "%s: forEach key %q appears twice", owner, k)
+			p.diags.Add(p.pos(kn), "%s: forEach key %s appears twice", owner, p.quoted(kn, k))
 		default:
 			t.keys = append(t.keys, k)
 			t.values[k] = v
@@ -164,6 +173,31 @@ func (p *parser) evalForEach(t *template, n *yaml.Node, owner string) {
 		p.diags.Add(p.pos(d), "%s: forEach has %d keys, more than %d instances", owner, len(t.keys), MaxInstances)
 		t.bad = true
 	}
+	if p.sensitiveExpr(d, owner) { // sensitive elements or values
+		t.bad, t.keys, t.values = true, nil, nil
+	}
+}
+
+// sensitiveExpr reports (at n, the count or forEach as written) that the
+// expression being evaluated used a sensitive value, as Terraform refuses
+// sensitive values in count and for_each: which instances exist is shown
+// everywhere — addresses, cloud names, comments, summaries, state — so a
+// sensitive value there would be shown in clear. The value is not quoted.
+func (p *parser) sensitiveExpr(n *yaml.Node, owner string) bool {
+	sc := p.scope
+	if !sc.sensitive {
+		return false
+	}
+	shown := "instances would show it"
+	if sc.what == "forEach" {
+		shown = "its keys would name instances and cloud names in clear"
+	}
+	why := "a sensitive value"
+	if v := sc.secretVar; v != nil {
+		why = fmt.Sprintf("variable %q, which is sensitive (%s)", v.Name, v.sensitiveWhy())
+	}
+	p.diags.Add(p.pos(n), "%s: %s cannot use %s: %s; use a value that is not sensitive", owner, sc.what, why, shown)
+	return true
 }
 
 // expandResources walks every template once per instance.

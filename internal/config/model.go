@@ -6,11 +6,13 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/value"
+	"go.yaml.in/yaml/v3"
 )
 
 // Config is a loaded, validated configuration: the desired resources (with
@@ -188,6 +190,67 @@ func (c *Config) SecretValues() []string {
 		}
 		return out[i] < out[j]
 	})
+	return out
+}
+
+// OutsideValues returns the values of the variables given outside the
+// files (--var, the Action's vars input, KYKU_VAR_<name>) as text, longest
+// first: where secrets come from, so these — and only these — are what a
+// front door registers as log masks (::add-mask::). A value the files
+// themselves hold (a default, an environment's value, a property) is
+// never one: masking text a pull request chose would let it hide words of
+// the log. Values shorter than 3 characters are left out (masking "1"
+// would hide every 1 of the log).
+func (c *Config) OutsideValues() []string {
+	if c == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range c.Variables {
+		if !v.given() {
+			continue
+		}
+		for _, s := range leafTexts(v.Value) {
+			if len(s) >= minSecret && !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if len(out[i]) != len(out[j]) {
+			return len(out[i]) > len(out[j])
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// GivenTexts is what a front door masks for a value given as text outside
+// the files (--var, KYKU_VAR_<name>) before any configuration is read: the
+// text itself and, when it reads as a YAML or JSON list or map, every
+// scalar in it (that is how the value appears once expanded). Texts
+// shorter than 3 characters are left out, as in OutsideValues.
+func GivenTexts(s string) []string {
+	var out []string
+	add := func(x string) {
+		if len(strings.TrimSpace(x)) >= minSecret && !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	add(s)
+	var raw any
+	if yaml.Unmarshal([]byte(s), &raw) == nil {
+		switch raw.(type) {
+		case []any, map[string]any:
+			if v, err := canonicalYAML(raw); err == nil {
+				for _, x := range leafTexts(v) {
+					add(x)
+				}
+			}
+		}
+	}
 	return out
 }
 

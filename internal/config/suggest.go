@@ -9,6 +9,11 @@ import (
 // s, or "" when none is close enough to be a likely typo.
 func DidYouMean(s string, candidates []string) string { return didYouMean(s, candidates) }
 
+// Closest returns the candidate closest to s, or "" when none is close
+// enough to be a likely typo (the choice DidYouMean words), for callers
+// that show the candidate in their own syntax (a flag as --name).
+func Closest(s string, candidates []string) string { return closest(s, candidates) }
+
 func didYouMean(s string, candidates []string) string {
 	if best := closest(s, candidates); best != "" {
 		return fmt.Sprintf(" (did you mean %q?)", best)

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"regexp"
@@ -11,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/value"
 	"go.yaml.in/yaml/v3"
 )
@@ -58,6 +61,10 @@ type Variable struct {
 	// "default".
 	Value  any
 	Source string
+
+	// why says what made the variable sensitive when these files did not
+	// declare it so ("": they did).
+	why string
 }
 
 // Inputs are what a configuration is expanded with besides its files: the
@@ -72,6 +79,15 @@ type Inputs struct {
 	Vars map[string]string
 	// Getenv reads KYKU_VAR_<name> (nil: none).
 	Getenv func(string) string
+	// Trusted, when set, is what the configuration the front door trusts
+	// (the default branch's) declares about variables, and its word wins
+	// over these files': a variable it declares sensitive is sensitive
+	// whatever they declare, and a value given outside the files (Vars,
+	// KYKU_VAR_<name>, where secrets come from) is sensitive unless it
+	// declares that variable and not as sensitive. A pull request's files
+	// may make a variable sensitive, never the reverse. nil: the files
+	// decide (the CLI; the trusted configuration itself).
+	Trusted *Trust
 }
 
 // varNameRE: a variable name must fit ${var.name} (no '-').
@@ -365,8 +381,8 @@ func (p *parser) environmentMap(n *yaml.Node) {
 	pairs, _ := p.mapping(n, "environments", "mapping of environment names to their settings")
 	for _, kv := range pairs {
 		name, pos := kv.key.Value, p.pos(kv.key)
-		if !nameRE.MatchString(name) {
-			p.diags.Add(pos, "environment name %q is invalid: use letters, digits, _ and - (not first)", name)
+		if err := envname.Check(name); err != nil || name == "" {
+			p.diags.Add(pos, "environments: environment name %q is invalid (use %s): it names state files and keys", name, envname.Rule)
 			continue
 		}
 		if first, dup := p.envs[name]; dup {
@@ -444,6 +460,9 @@ func (p *parser) resolveVariables() {
 				text, fromEnv = s, envVar
 			}
 		}
+		// Before any check: a message about the value must not quote it
+		// when the trusted configuration says it is sensitive.
+		in.Trusted.trust(v, fromEnv)
 		switch kv, inEnv := envValues[name]; {
 		case fromEnv != "":
 			x, err := parseVarText(v.Type, text)
@@ -595,4 +614,32 @@ func (p *parser) varHint(name string) string {
 		return " (declare it under variables:)"
 	}
 	return " (declared: " + strings.Join(p.varNames(), ", ") + ")"
+}
+
+// VariablesHash is the sha256 (lowercase hex) of the variables' names and
+// the values this expansion used, sorted by name ("" when none is
+// declared). A saved plan records it: its apply with a configuration
+// expanded with other values is refused, as its config hash would be.
+func (c *Config) VariablesHash() string {
+	if len(c.Variables) == 0 {
+		return ""
+	}
+	vs := slices.Clone(c.Variables)
+	slices.SortFunc(vs, func(a, b *Variable) int { return strings.Compare(a.Name, b.Name) })
+	b := []byte("[")
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = value.AppendString(b, v.Name)
+		b = append(b, ':')
+		var err error
+		if b, err = value.AppendJSON(b, v.Value); err != nil {
+			// Canonical values always marshal; a failure is a programming error.
+			panic("variables hash: " + err.Error())
+		}
+	}
+	b = append(b, ']')
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }

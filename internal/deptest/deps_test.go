@@ -18,7 +18,7 @@ func deps(t *testing.T, pkg string) []string {
 
 func TestDependencyRules(t *testing.T) {
 	const mod = "github.com/kyku/action/"
-	domain := []string{"diag", "value", "schema", "config", "graph", "state", "plan", "diff", "engine", "statemgr", "provider", "progress", "render", "command"}
+	domain := []string{"diag", "value", "schema", "tfschema", "config", "graph", "state", "plan", "diff", "engine", "statemgr", "provider", "progress", "render", "command"}
 	for _, name := range domain {
 		pkg := mod + "internal/" + name
 		t.Run(name, func(t *testing.T) {

@@ -3,5 +3,6 @@
 // packages import only the standard library and each other, never an
 // adapter (GitHub, AWS); the Action never links the App's authentication.
 // Its other test checks that the repository stands on its own: no code or
-// script reads beside the checkout, and CI runs .ci/run on a plain checkout.
+// script reads beside the checkout, CI runs .ci/run on a plain checkout,
+// and no compiled binary is tracked (build outputs are git-ignored).
 package deptest

@@ -27,6 +27,11 @@ type ApplyOptions struct {
 	// Targets limits an apply that plans (no saved plan) as
 	// PlanOptions.Targets does.
 	Targets []string
+	// AllowDestroyAll lets the apply carry out a plan that destroys every
+	// resource in state because the configuration has none (planned, or
+	// saved: the word is needed again at apply); without it Apply refuses
+	// such a plan with a *DestroyAllError. Destroy needs no such word.
+	AllowDestroyAll bool
 }
 
 // ErrNotApproved is returned by Apply and Destroy given neither AutoApprove
@@ -79,10 +84,16 @@ func (r *Result) Err() error {
 var ErrNotConfirmed = errors.New("apply cancelled: plan not confirmed")
 
 // Apply makes the cloud match cfg. With p nil it plans first (under the same
-// lock); with a saved plan it applies exactly that plan's changes, refusing
-// it (changing nothing) when the state's lineage or serial moved on, or, when
-// cfg is given too, when cfg's hash differs. Cancelling ctx stops starting
-// new changes; running ones finish, the state is saved and the lock released.
+// lock). With a saved plan it applies exactly that plan's changes: under
+// the lock it plans the plan's own configuration again against the current
+// state and refuses (changing nothing) when that gives other changes than
+// the plan lists (*MismatchError), when the state's lineage or serial moved
+// on or the backend is not the one planned against (*StaleError), or, when
+// cfg is given too, when cfg's hash or variables differ; what it applies is
+// that fresh plan, equal to the saved one by plan.ChangesDigest. A plan
+// that destroys every resource because the configuration has none is
+// refused without AllowDestroyAll. Cancelling ctx stops starting new
+// changes; running ones finish, the state is saved and the lock released.
 func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOptions, p *plan.Plan) (*Result, error) {
 	if err := opts.approved(); err != nil {
 		return nil, err
@@ -99,11 +110,18 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 		if st, err = e.ensure(ctx, st, ""); err != nil {
 			return nil, err
 		}
-		if p, err = e.plan(ctx, cfg, st, true, PlanOptions{Targets: opts.Targets}); err != nil {
+		if p, err = e.plan(ctx, cfg, st, true, PlanOptions{Targets: opts.Targets, AllowDestroyAll: opts.AllowDestroyAll}); err != nil {
 			return nil, err
 		}
 	} else {
 		if err := e.checkSaved(p, st, cfg); err != nil {
+			return nil, err
+		}
+		if err := guardDestroyAll(p, opts.AllowDestroyAll); err != nil {
+			return nil, err
+		}
+		fresh, err := e.replan(ctx, p, st)
+		if err != nil {
 			return nil, err
 		}
 		// A first plan wrote no state: its apply creates it, with the
@@ -111,6 +129,7 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 		if st, err = e.ensure(ctx, st, p.Prefix); err != nil {
 			return nil, err
 		}
+		p = fresh
 	}
 	// A saved plan's config already holds its auto-subnets and each change
 	// its dependencies: nothing to prepare again.
@@ -148,6 +167,16 @@ func (e *Engine) checkSaved(p *plan.Plan, st *state.File, cfg *config.Config) er
 	if p.Environment != e.opts.Env {
 		return fmt.Errorf("plan is for environment %q, not %q", p.Environment, e.opts.Env)
 	}
+	if p.Provider != "" && p.Provider != e.provider.Name() {
+		return fmt.Errorf("plan is for provider %s, not %s", p.Provider, e.provider.Name())
+	}
+	// The plan names the state it was planned against: applied to another
+	// (another working directory, another backend), its creates would
+	// duplicate what that state already has in the cloud.
+	if p.Backend != "" && p.Backend != e.describeBackend() {
+		return &StaleError{Reason: "it was planned against the state at " + p.Backend + ", and this apply opens " + e.describeBackend() +
+			" (apply it with the configuration and state directory it was planned with)"}
+	}
 	switch {
 	case !p.StateExists && st != nil:
 		return &StaleError{Reason: "it was planned before any state existed, and a state has been written since"}
@@ -162,6 +191,8 @@ func (e *Engine) checkSaved(p *plan.Plan, st *state.File, cfg *config.Config) er
 		return &StaleError{Reason: fmt.Sprintf("state serial is %d, plan was for %d", st.Metadata.Serial, p.Serial)}
 	case cfg != nil && !p.Destroy && cfg.Hash() != p.ConfigHash:
 		return &StaleError{Reason: "the configuration differs from the one planned"}
+	case cfg != nil && !p.Destroy && p.VariablesHash != "" && cfg.VariablesHash() != p.VariablesHash:
+		return &StaleError{Reason: "the variables' values differ from the ones planned with"}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/state"
@@ -120,6 +121,11 @@ func (e *Engine) randomHex(n int) (string, error) {
 // lock takes the state lock for op and returns the function that releases
 // it; release runs with a context that survives cancellation.
 func (e *Engine) lock(ctx context.Context, op string) (func(), error) {
+	// The environment names the state's files and keys: a name that could
+	// reach outside them is refused before the backend is touched.
+	if err := envname.Check(e.opts.Env); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
 	info := e.opts.Lock
 	info.Operation = op
 	l, err := e.backend.Lock(ctx, info)
@@ -271,8 +277,11 @@ func (e *StaleError) Error() string {
 	return "stale plan: state changed since it was planned; plan again (" + e.Reason + ")"
 }
 
-// IsStale reports whether err is a *StaleError.
+// IsStale reports whether err refuses a saved plan that no longer holds:
+// the state moved on (*StaleError), or planning it again against the
+// current state gives other changes (*MismatchError). Nothing was changed;
+// plan again.
 func IsStale(err error) bool {
 	var s *StaleError
-	return errors.As(err, &s)
+	return errors.As(err, &s) || IsMismatch(err)
 }

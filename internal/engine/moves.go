@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
@@ -24,6 +25,14 @@ type PlanOptions struct {
 	// instances means all of them) and what they depend on. A target in
 	// state but not in the configuration is destroyed.
 	Targets []string
+	// AllowDestroyAll lets a plan destroy every resource in state because
+	// the configuration has none (plan.Plan.DestroysAll); without it such
+	// a plan is refused with a *DestroyAllError.
+	AllowDestroyAll bool
+
+	// createdAt, when set, is the plan's CreatedAt (planning a saved plan
+	// again: it is still the plan made then).
+	createdAt time.Time
 }
 
 // moved applies the config's moved entries whose from is in st to a view

@@ -49,7 +49,7 @@ func (e *Engine) PlanDestroy(ctx context.Context) (*plan.Plan, error) {
 	}
 	defer unlock()
 	if st == nil {
-		return &plan.Plan{FormatVersion: plan.FormatVersion, Environment: e.opts.Env, Provider: e.provider.Name(), CreatedAt: e.opts.Now().UTC(), Destroy: true}, nil
+		return &plan.Plan{FormatVersion: plan.FormatVersion, Environment: e.opts.Env, Provider: e.provider.Name(), CreatedAt: e.opts.Now().UTC(), Destroy: true, Backend: e.describeBackend()}, nil
 	}
 	return e.planDestroy(st)
 }
@@ -79,6 +79,14 @@ func (e *Engine) Graph(ctx context.Context, cfg *config.Config) (*graph.Graph, m
 		return nil, nil, err
 	}
 	return g, levels, nil
+}
+
+// describeBackend names the backend for a plan ("" without one: Graph).
+func (e *Engine) describeBackend() string {
+	if e.backend == nil {
+		return ""
+	}
+	return e.backend.Describe()
 }
 
 // plan computes the plan of cfg against st; exists says whether st is
@@ -122,17 +130,23 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	if err != nil {
 		return nil, err
 	}
+	created := opts.createdAt
+	if created.IsZero() {
+		created = e.opts.Now().UTC()
+	}
 	p := &plan.Plan{
 		FormatVersion: plan.FormatVersion,
 		Environment:   e.opts.Env,
 		Provider:      e.provider.Name(),
-		CreatedAt:     e.opts.Now().UTC(),
+		CreatedAt:     created,
 		Levels:        levels,
 		Lineage:       st.Metadata.Lineage,
 		Serial:        st.Metadata.Serial,
 		Prefix:        st.Metadata.Prefix,
 		StateExists:   exists,
 		ConfigHash:    hash,
+		VariablesHash: cfg.VariablesHash(),
+		Backend:       e.describeBackend(),
 		Config:        cfg,
 		Changes:       make([]plan.Change, 0, len(cfg.Resources)),
 		Targets:       opts.Targets,
@@ -274,6 +288,9 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	sortChanges(p.Changes)
 	p.Changes = append(p.Changes, destroys...)
 	p.Count()
+	if err := guardDestroyAll(p, opts.AllowDestroyAll); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -288,6 +305,7 @@ func (e *Engine) planDestroy(st *state.File) (*plan.Plan, error) {
 		Prefix:        st.Metadata.Prefix,
 		StateExists:   true,
 		Destroy:       true,
+		Backend:       e.describeBackend(),
 	}
 	p.Changes = e.destroyChanges(st, func(string) bool { return false }, nil, nil)
 	var diags diag.Diagnostics

@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"fmt"
+	"time"
 
 	gh "github.com/google/go-github/v62/github"
 )
@@ -15,9 +16,11 @@ type Installation struct {
 
 // RepoRef is a repository an installation can access.
 type RepoRef struct {
+	ID            int64 // the repository's numeric ID (it survives renames)
 	Owner, Name   string
 	DefaultBranch string
 	Archived      bool
+	Created       time.Time // when GitHub created it
 }
 
 // FullName is "owner/name".
@@ -55,8 +58,8 @@ func ListInstallationRepos(ctx context.Context, client *gh.Client) ([]RepoRef, e
 		}
 		for _, r := range page.Repositories {
 			out = append(out, RepoRef{
-				Owner: r.GetOwner().GetLogin(), Name: r.GetName(),
-				DefaultBranch: r.GetDefaultBranch(), Archived: r.GetArchived(),
+				ID: r.GetID(), Owner: r.GetOwner().GetLogin(), Name: r.GetName(),
+				DefaultBranch: r.GetDefaultBranch(), Archived: r.GetArchived(), Created: r.GetCreatedAt().Time,
 			})
 		}
 		if resp.NextPage == 0 {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bradleyfalzon/ghinstallation/v2"
 	"github.com/google/go-cmp/cmp"
@@ -21,6 +22,9 @@ func TestListInstallationsAndRepos(t *testing.T) {
 	key, pemBytes := rsaKey(t)
 	srv.SetApp(42, &key.PublicKey, "kyku[bot]")
 	srv.AddRepo("acme/infra", "trunk")
+	created := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+	srv.SetRepoID("acme/infra", 4711, created)
+	srv.SetRepoID("acme/old", 4712, time.Time{})
 	srv.SetArchived("acme/old", true)
 	srv.AddInstallation(7, "acme", "acme/infra", "acme/old")
 	var many []string
@@ -61,8 +65,8 @@ func TestListInstallationsAndRepos(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []RepoRef{
-		{Owner: "acme", Name: "infra", DefaultBranch: "trunk"},
-		{Owner: "acme", Name: "old", DefaultBranch: "main", Archived: true},
+		{ID: 4711, Owner: "acme", Name: "infra", DefaultBranch: "trunk", Created: created},
+		{ID: 4712, Owner: "acme", Name: "old", DefaultBranch: "main", Archived: true},
 	}
 	if diff := cmp.Diff(want, repos); diff != "" {
 		t.Errorf("repositories of installation 7 (-want +got):\n%s", diff)

@@ -42,43 +42,71 @@ func checkOutput(title, summary, text string) *gh.CheckRunOutput {
 	return out
 }
 
+// CheckRun is what a check run is created or updated with; empty fields
+// are not sent.
+type CheckRun struct {
+	Name       string
+	Status     string // queued, in_progress or completed
+	Conclusion string
+	Title      string
+	Summary    string
+	Text       string
+	// DetailsURL is where "Details" leads (a workflow run, say);
+	// ExternalID is the integrator's own reference.
+	DetailsURL string
+	ExternalID string
+}
+
 // CreateCheckRun creates a check run on headSHA and returns its ID. status
 // is queued, in_progress or completed; conclusion is sent only when set.
 // The name is cut to 255 characters and the summary and text to 65,535.
 func (r *Repo) CreateCheckRun(ctx context.Context, name, headSHA string, status, conclusion, title, summary, text string) (int64, error) {
+	return r.CreateCheck(ctx, headSHA, CheckRun{Name: name, Status: status, Conclusion: conclusion, Title: title, Summary: summary, Text: text})
+}
+
+// CreateCheck creates check run c on headSHA and returns its ID.
+func (r *Repo) CreateCheck(ctx context.Context, headSHA string, c CheckRun) (int64, error) {
 	opts := gh.CreateCheckRunOptions{
-		Name:    truncate(name, MaxCheckNameChars, "…"),
-		HeadSHA: headSHA,
-		Output:  checkOutput(title, summary, text),
+		Name:       truncate(c.Name, MaxCheckNameChars, "…"),
+		HeadSHA:    headSHA,
+		Output:     checkOutput(c.Title, c.Summary, c.Text),
+		DetailsURL: optional(c.DetailsURL),
+		ExternalID: optional(c.ExternalID),
+		Status:     optional(c.Status),
+		Conclusion: optional(c.Conclusion),
 	}
-	if status != "" {
-		opts.Status = gh.String(status)
-	}
-	if conclusion != "" {
-		opts.Conclusion = gh.String(conclusion)
-	}
-	c, resp, err := r.client.Checks.CreateCheckRun(ctx, r.owner, r.name, opts)
+	cr, resp, err := r.client.Checks.CreateCheckRun(ctx, r.owner, r.name, opts)
 	if err := r.done(resp, err, "create check run %q", opts.Name); err != nil {
 		return 0, err
 	}
-	return c.GetID(), nil
+	return cr.GetID(), nil
 }
 
 // UpdateCheckRun updates check run id like CreateCheckRun creates one.
 func (r *Repo) UpdateCheckRun(ctx context.Context, id int64, name, status, conclusion, title, summary, text string) error {
-	if name == "" {
+	return r.UpdateCheck(ctx, id, CheckRun{Name: name, Status: status, Conclusion: conclusion, Title: title, Summary: summary, Text: text})
+}
+
+// UpdateCheck updates check run id with c (c.Name is required).
+func (r *Repo) UpdateCheck(ctx context.Context, id int64, c CheckRun) error {
+	if c.Name == "" {
 		return fmt.Errorf("update check run %d: empty name", id)
 	}
 	opts := gh.UpdateCheckRunOptions{
-		Name:   truncate(name, MaxCheckNameChars, "…"),
-		Output: checkOutput(title, summary, text),
-	}
-	if status != "" {
-		opts.Status = gh.String(status)
-	}
-	if conclusion != "" {
-		opts.Conclusion = gh.String(conclusion)
+		Name:       truncate(c.Name, MaxCheckNameChars, "…"),
+		Output:     checkOutput(c.Title, c.Summary, c.Text),
+		DetailsURL: optional(c.DetailsURL),
+		ExternalID: optional(c.ExternalID),
+		Status:     optional(c.Status),
+		Conclusion: optional(c.Conclusion),
 	}
 	_, resp, err := r.client.Checks.UpdateCheckRun(ctx, r.owner, r.name, id, opts)
 	return r.done(resp, err, "update check run %d", id)
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return gh.String(s)
 }

@@ -3,9 +3,11 @@ package github
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	gh "github.com/google/go-github/v62/github"
 )
@@ -13,11 +15,21 @@ import (
 // OutdatedNote heads a comment MarkOutdated superseded.
 const OutdatedNote = "> [!NOTE]\n> Outdated: superseded by a newer plan."
 
-// Comment identifies an issue or pull request comment.
+// Comment is an issue or pull request comment as GitHub answered it.
 type Comment struct {
-	ID      int64
-	HTMLURL string
-	Body    string // set by OwnComments
+	ID        int64
+	NodeID    string // its GraphQL ID (LastEdit)
+	HTMLURL   string
+	Body      string
+	Author    string
+	UpdatedAt time.Time // GitHub's updated_at: moves on every edit, by anyone
+}
+
+func toComment(c *gh.IssueComment) Comment {
+	return Comment{
+		ID: c.GetID(), NodeID: c.GetNodeID(), HTMLURL: c.GetHTMLURL(), Body: c.GetBody(),
+		Author: c.GetUser().GetLogin(), UpdatedAt: c.GetUpdatedAt().Time,
+	}
 }
 
 // UpsertComment keeps one sticky comment per marker on issue or pull
@@ -32,7 +44,10 @@ func (r *Repo) UpsertComment(ctx context.Context, number int, marker, body strin
 // unchanged; without one it creates the comment. A comment by anyone else
 // is never edited, whatever it carries. The marker (a hidden HTML comment such as
 // "<!-- kyku:plan prod -->") is appended to body when body lacks it, so the
-// comment is found again next time.
+// comment is found again next time. While the account this client writes
+// as is unknown (ErrNoIdentity), Upsert creates the comment and takes its
+// author as that account from then on. The comment returned is GitHub's
+// answer (its body, updated_at).
 func (r *Repo) Upsert(ctx context.Context, number int, marker, body string) (Comment, error) {
 	if marker == "" {
 		return Comment{}, fmt.Errorf("upsert comment on #%d: empty marker", number)
@@ -41,6 +56,9 @@ func (r *Repo) Upsert(ctx context.Context, number int, marker, body string) (Com
 		body = strings.TrimRight(body, "\n") + "\n\n" + marker + "\n"
 	}
 	self, err := r.Self(ctx)
+	if errors.Is(err, ErrNoIdentity) {
+		return r.createComment(ctx, number, body)
+	}
 	if err != nil {
 		return Comment{}, fmt.Errorf("upsert comment on #%d: %w", number, err)
 	}
@@ -58,13 +76,13 @@ func (r *Repo) Upsert(ctx context.Context, number int, marker, body string) (Com
 		return r.createComment(ctx, number, body)
 	}
 	if found.GetBody() == body {
-		return Comment{ID: found.GetID(), HTMLURL: found.GetHTMLURL()}, nil
+		return toComment(found), nil
 	}
 	edited, resp, err := r.client.Issues.EditComment(ctx, r.owner, r.name, found.GetID(), &gh.IssueComment{Body: gh.String(body)})
 	if err := r.done(resp, err, "edit comment %d on #%d", found.GetID(), number); err != nil {
 		return Comment{}, err
 	}
-	return Comment{ID: edited.GetID(), HTMLURL: edited.GetHTMLURL()}, nil
+	return toComment(edited), nil
 }
 
 // CreateComment posts a new comment on issue or pull request number and
@@ -74,12 +92,34 @@ func (r *Repo) CreateComment(ctx context.Context, number int, body string) (stri
 	return c.HTMLURL, err
 }
 
+// PostComment posts a new comment on issue or pull request number and
+// returns it as GitHub answered (its body, updated_at, author).
+func (r *Repo) PostComment(ctx context.Context, number int, body string) (Comment, error) {
+	return r.createComment(ctx, number, body)
+}
+
+// createComment posts a comment and checks who GitHub says wrote it: the
+// account this client writes as, or, while that is unknown, the account
+// it is from now on. A comment written as another account than the one
+// Kyku takes for its own is an error: Kyku would never find it again, or
+// would take someone else's comments for its own.
 func (r *Repo) createComment(ctx context.Context, number int, body string) (Comment, error) {
 	c, resp, err := r.client.Issues.CreateComment(ctx, r.owner, r.name, number, &gh.IssueComment{Body: gh.String(body)})
 	if err := r.done(resp, err, "create comment on #%d", number); err != nil {
 		return Comment{}, err
 	}
-	return Comment{ID: c.GetID(), HTMLURL: c.GetHTMLURL()}, nil
+	out := toComment(c)
+	r.selfMu.Lock()
+	defer r.selfMu.Unlock()
+	switch {
+	case out.Author == "":
+	case r.self == "":
+		r.self = out.Author
+	case !strings.EqualFold(r.self, out.Author):
+		return out, fmt.Errorf("create comment on #%d: GitHub says %s wrote it, not %s, the account Kyku takes for its own: %w",
+			number, out.Author, r.self, ErrWrongIdentity)
+	}
+	return out, nil
 }
 
 // MarkOutdated edits every comment on number written by Self that carries
@@ -135,7 +175,7 @@ func (r *Repo) OwnComments(ctx context.Context, number int, marker string) ([]Co
 	var out []Comment
 	for _, c := range all {
 		if byself(self, c.GetUser()) && strings.Contains(c.GetBody(), marker) {
-			out = append(out, Comment{ID: c.GetID(), HTMLURL: c.GetHTMLURL(), Body: c.GetBody()})
+			out = append(out, toComment(c))
 		}
 	}
 	slices.SortFunc(out, func(a, b Comment) int { return cmp.Compare(a.ID, b.ID) })

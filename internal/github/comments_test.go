@@ -2,6 +2,8 @@ package github
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -186,26 +188,108 @@ func TestStrangersMarkedCommentIsNeverTouched(t *testing.T) {
 	}
 }
 
-// TestSelf: the account Kyku writes as, per kind of token.
+// TestSelf (issue 20, attack 3): the account Kyku writes as, per kind of
+// token, from the token itself (GraphQL viewer): the workflow's
+// GITHUB_TOKEN, an App's installation token (GET /user answers 403 to
+// it, as to every installation token) and a person's token.
 func TestSelf(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
-	// The workflow's GITHUB_TOKEN: GET /user is forbidden.
 	if got, err := f.repo.Self(ctx); err != nil || got != ActionsBot {
 		t.Errorf("Self with GITHUB_TOKEN = %q, %v; want %s", got, err, ActionsBot)
 	}
-	// A person's token.
-	f.srv.AddToken("ghp_person", "octocat")
-	client, err := NewClient(ctx, f.srv.APIURL(), nil)
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct{ token, login string }{
+		{"ghs_app_installation", "deploy-app[bot]"},
+		{"ghp_person", "octocat"},
+	} {
+		f.srv.AddToken(tc.token, tc.login)
+		repo := f.repoWith(t, tc.token)
+		if got, err := repo.Self(ctx); err != nil || got != tc.login {
+			t.Errorf("Self with %s = %q, %v; want %s", tc.token, got, err, tc.login)
+		}
 	}
-	person := New(client.WithAuthToken("ghp_person"), "acme", "infra")
-	if got, err := person.Self(ctx); err != nil || got != "octocat" {
-		t.Errorf("Self with a user token = %q, %v; want octocat", got, err)
-	}
+	person := f.repoWith(t, "ghp_person")
 	person.SetSelf("kyku[bot]")
 	if got, _ := person.Self(ctx); got != "kyku[bot]" {
 		t.Errorf("Self after SetSelf = %q", got)
+	}
+}
+
+// TestSelfFromTheFirstComment: an installation token that may not use
+// GraphQL (and is refused GET /user) is not taken for github-actions[bot]:
+// reading Kyku's comments fails closed, and the sticky comment's first
+// upsert learns the account from the comment it creates, so the next
+// upsert edits it, and a github-actions[bot] look-alike is never taken.
+func TestSelfFromTheFirstComment(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	f.srv.AddToken("ghs_app_installation", "deploy-app[bot]")
+	f.srv.DenyGraphQL("deploy-app[bot]")
+	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "abc"))
+	lookalike := f.srv.AddComment(repoName, pr, ActionsBot, "plan: nothing to do\n"+marker)
+	repo := f.repoWith(t, "ghs_app_installation")
+	if _, err := repo.OwnComments(ctx, pr, marker); !errors.Is(err, ErrNoIdentity) {
+		t.Fatalf("OwnComments with an unknown identity: %v, want ErrNoIdentity", err)
+	}
+	first, err := repo.Upsert(ctx, pr, marker, "plan: 1 to create\n"+marker)
+	if err != nil || first.Author != "deploy-app[bot]" {
+		t.Fatalf("first Upsert: %+v, %v", first, err)
+	}
+	second, err := repo.Upsert(ctx, pr, marker, "plan: 2 to create\n"+marker)
+	if err != nil || second.ID != first.ID {
+		t.Fatalf("second Upsert: %+v, %v; want comment %d edited", second, err, first.ID)
+	}
+	own, err := repo.OwnComments(ctx, pr, marker)
+	if err != nil || len(own) != 1 || own[0].ID != first.ID {
+		t.Errorf("OwnComments = %+v, %v; want only Kyku's comment, not the look-alike %d", own, err, lookalike)
+	}
+}
+
+// TestSelfNamedWrongIsCaught: told the wrong account (an input naming
+// github-actions[bot] for an App's token), the first comment Kyku creates
+// shows who really wrote it: an error, not a silent takeover of the
+// look-alike's comments.
+func TestSelfNamedWrongIsCaught(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	f.srv.AddToken("ghs_app_installation", "deploy-app[bot]")
+	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "abc"))
+	repo := f.repoWith(t, "ghs_app_installation")
+	repo.SetSelf(ActionsBot)
+	if _, err := repo.Upsert(ctx, pr, marker, "plan\n"+marker); !errors.Is(err, ErrWrongIdentity) {
+		t.Errorf("Upsert as the wrong account: %v, want ErrWrongIdentity", err)
+	}
+}
+
+// TestLastEdit: who last edited a comment and when, from GraphQL.
+func TestLastEdit(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "abc"))
+	c, err := f.repo.Upsert(ctx, pr, marker, "plan\n"+marker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, err := f.repo.LastEdit(ctx, c); err != nil || e != (Edit{}) {
+		t.Errorf("LastEdit of a fresh comment = %+v, %v; want none", e, err)
+	}
+	f.srv.EditComment(repoName, c.ID, "mallory", "plan: nothing\n"+marker)
+	if e, err := f.repo.LastEdit(ctx, c); err != nil || e.Editor != "mallory" || !e.EditedAt.Equal(epoch) {
+		t.Errorf("LastEdit after mallory's edit = %+v, %v", e, err)
+	}
+	if _, err := f.repo.LastEdit(ctx, Comment{ID: 1, NodeID: "IC_kwDO1"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("LastEdit of an unknown node: %v, want ErrNotFound", err)
+	}
+}
+
+// TestParents: a commit's parents, first parent first.
+func TestParents(t *testing.T) {
+	f := newFixture(t)
+	f.srv.AddCommit(repoName, githubtest.GitCommit{SHA: "m", Parents: []string{"base", "head"}})
+	if got, err := f.repo.Parents(context.Background(), "m"); err != nil || !slices.Equal(got, []string{"base", "head"}) {
+		t.Errorf("Parents = %v, %v", got, err)
+	}
+	if _, err := f.repo.Parents(context.Background(), "unknown"); err == nil {
+		t.Error("Parents of an unknown commit succeeded")
 	}
 }

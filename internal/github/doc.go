@@ -13,7 +13,10 @@
 //
 // Kyku only ever edits, folds or reads back comments and issues written by
 // the account it writes as (Self): a comment carrying Kyku's marker but
-// written by anyone else is left alone and never read.
+// written by anyone else is left alone and never read. That account comes
+// from the token itself (GraphQL viewer: graphql.go), from SetSelf, or
+// from the first comment created without knowing it; it is never guessed.
+// GraphQL also tells who last edited a comment (LastEdit).
 //
 // Concurrency: a *Repo holds no mutable state besides the last rate-limit
 // figure (atomic) and the account it writes as (found once, under a

@@ -57,6 +57,16 @@ func newFixture(t *testing.T) fixture {
 	return fixture{srv: srv, repo: New(client.WithAuthToken(githubtest.Token), "acme", "infra"), sleeps: sl}
 }
 
+// repoWith binds a Repo to acme/infra on f's fake with token.
+func (f fixture) repoWith(t *testing.T, token string) *Repo {
+	t.Helper()
+	client, err := NewClient(context.Background(), f.srv.APIURL(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(client.WithAuthToken(token), "acme", "infra")
+}
+
 func githubtestPR(number int, headSHA string) githubtest.PullRequest {
 	return githubtest.PullRequest{Number: number, User: "author", HeadSHA: headSHA, HeadRef: "feature", Title: "change"}
 }

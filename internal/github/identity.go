@@ -19,23 +19,38 @@ const ActionsBot = "github-actions[bot]"
 // comment or issue can be told to be Kyku's own.
 var ErrNoIdentity = errors.New("the account kyku writes as is unknown")
 
+// ErrWrongIdentity: GitHub says a comment Kyku just wrote was written as
+// another account than the one Kyku takes for its own.
+var ErrWrongIdentity = errors.New("the token writes as another account")
+
 // TokenLogin is the login a token's comments and issues are written as:
-// GET /user for a person's token. GitHub answers 403 to that call for an
-// installation token, and the workflow's GITHUB_TOKEN (an installation
-// token of GitHub Actions) writes as github-actions[bot]. The bot must not
-// use this (its installation tokens are another App's): see AppLogin.
+// GraphQL's viewer, which answers for a person's token, an App's
+// installation token and a workflow's GITHUB_TOKEN alike; failing that,
+// GET /user (a person's token). When neither answers (GET /user refuses
+// every installation token with 403, whichever App it belongs to) the
+// error wraps ErrNoIdentity: nothing is assumed, least of all
+// github-actions[bot], the account any workflow of the repository can
+// write as. The bot does not use this (its installation tokens are its
+// App's, named by GET /app: see AppLogin).
 func TokenLogin(ctx context.Context, client *gh.Client) (string, error) {
-	u, resp, err := client.Users.Get(ctx, "")
-	if err != nil {
-		if resp != nil && resp.Response != nil && resp.StatusCode == http.StatusForbidden {
-			return ActionsBot, nil
-		}
-		return "", fmt.Errorf("find the account the token writes as: %w", err)
+	return New(client, "", "").tokenLogin(ctx)
+}
+
+func (r *Repo) tokenLogin(ctx context.Context) (string, error) {
+	login, verr := r.Viewer(ctx)
+	if verr == nil {
+		return login, nil
 	}
-	if u.GetLogin() == "" {
-		return "", fmt.Errorf("find the account the token writes as: %w", ErrNoIdentity)
+	u, resp, err := r.client.Users.Get(ctx, "")
+	if err == nil && u.GetLogin() != "" {
+		return u.GetLogin(), nil
 	}
-	return u.GetLogin(), nil
+	if err == nil {
+		err = errors.New("GET /user has no login")
+	} else if resp != nil && resp.Response != nil && resp.StatusCode == http.StatusForbidden {
+		err = errors.New("GET /user is refused to this token (an installation token)")
+	}
+	return "", fmt.Errorf("find the account the token writes as: %w (%w; %w)", ErrNoIdentity, verr, err)
 }
 
 // AppLogin is "<slug>[bot]", the account an App's installation tokens
@@ -52,22 +67,25 @@ func AppLogin(ctx context.Context, client *gh.Client) (string, error) {
 }
 
 // SetSelf says which account this client writes as (the App's
-// "<slug>[bot]"). Without it, Self asks TokenLogin once.
+// "<slug>[bot]", or what the Action was told). Without it, Self asks
+// TokenLogin once.
 func (r *Repo) SetSelf(login string) {
 	r.selfMu.Lock()
 	defer r.selfMu.Unlock()
 	r.self = login
 }
 
-// Self is the account this client writes as: the one SetSelf named, or
-// TokenLogin's answer (asked once, kept on success).
+// Self is the account this client writes as: the one SetSelf named,
+// TokenLogin's answer (asked until it answers), or the author of the
+// first comment Upsert created without knowing it. An error wraps
+// ErrNoIdentity while none of them is known.
 func (r *Repo) Self(ctx context.Context) (string, error) {
 	r.selfMu.Lock()
 	defer r.selfMu.Unlock()
 	if r.self != "" {
 		return r.self, nil
 	}
-	login, err := TokenLogin(ctx, r.client)
+	login, err := r.tokenLogin(ctx)
 	if err != nil {
 		return "", err
 	}

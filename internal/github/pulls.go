@@ -137,3 +137,17 @@ func (r *Repo) Permission(ctx context.Context, user string) (string, error) {
 	}
 	return "none", nil
 }
+
+// Parents lists the parents of commit sha, first parent first (a merge
+// commit's first parent is the branch it was merged into, as it was).
+func (r *Repo) Parents(ctx context.Context, sha string) ([]string, error) {
+	c, resp, err := r.client.Repositories.GetCommit(ctx, r.owner, r.name, sha, nil)
+	if err := r.done(resp, err, "get commit %s", sha); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, p := range c.Parents {
+		out = append(out, p.GetSHA())
+	}
+	return out, nil
+}

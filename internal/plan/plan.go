@@ -1,16 +1,14 @@
 // Package plan owns the plan: the ordered list of changes, counters, the
-// plan-file encoding (versioned JSON) and the staleness check that refuses a
-// saved plan whose state or config moved on. Pure; no I/O.
+// plan-file encoding (versioned JSON that verifies itself: see Encode and
+// Decode) and the changes digest that says what a plan does (see
+// ChangesDigest). Pure; no I/O.
 package plan
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/kyku/action/internal/config"
-	"github.com/kyku/action/internal/value"
 )
 
 // Action is what a change does to a resource.
@@ -141,6 +139,13 @@ type Plan struct {
 	Prefix      string `json:"prefix"`
 	StateExists bool   `json:"stateExists"`
 	ConfigHash  string `json:"configHash"`
+	// VariablesHash is config.Config.VariablesHash of the configuration
+	// planned: the variables' values it was expanded with.
+	VariablesHash string `json:"variablesHash,omitempty"`
+	// Backend is where the state planned against lives, as the backend
+	// describes itself ("local /work/infra/.kyku/state.prod.json"): a
+	// saved plan is applied only to that state.
+	Backend string `json:"backend,omitempty"`
 
 	Destroy bool `json:"destroy,omitempty"` // a plan to destroy everything in state
 	// Targets, when set, are the --target names the plan was limited to
@@ -149,6 +154,23 @@ type Plan struct {
 
 	Config   *config.Config `json:"config,omitempty"`   // the desired config (nil in a redacted plan)
 	Redacted bool           `json:"redacted,omitempty"` // sensitive values masked; cannot be applied
+}
+
+// DestroysAll reports whether p destroys every resource in state because
+// its configuration has none (an empty or truncated configuration): a plan
+// that is made and applied only when asked for explicitly. A destroy plan
+// (kyku destroy) and a targeted plan are asked for by their nature and do
+// not count; a redacted plan (no configuration) cannot tell.
+func (p *Plan) DestroysAll() bool {
+	if p.Destroy || p.Config == nil || len(p.Config.Resources) > 0 || len(p.Targets) > 0 {
+		return false
+	}
+	for _, c := range p.Changes {
+		if c.Action == Destroy {
+			return true
+		}
+	}
+	return false
 }
 
 // HasChanges reports whether applying p would change anything.
@@ -190,60 +212,4 @@ func (p *Plan) Count() {
 		}
 	}
 	p.Counters = c
-}
-
-// Encode returns the plan file bytes.
-func Encode(p *Plan) ([]byte, error) {
-	b, err := json.MarshalIndent(p, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encode plan: %w", err)
-	}
-	return append(b, '\n'), nil
-}
-
-// Decode parses a plan file, refusing other format versions. name is used
-// in error messages.
-func Decode(name string, data []byte) (*Plan, error) {
-	var probe struct {
-		FormatVersion *int `json:"formatVersion"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return nil, fmt.Errorf("%s: not a kyku plan file: %w", name, err)
-	}
-	if probe.FormatVersion == nil {
-		return nil, fmt.Errorf("%s: not a kyku plan file: no formatVersion", name)
-	}
-	if *probe.FormatVersion != FormatVersion {
-		return nil, fmt.Errorf("%s: plan format %d is not supported (this kyku reads %d)", name, *probe.FormatVersion, FormatVersion)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var p Plan
-	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("%s: decode plan: %w", name, err)
-	}
-	for i := range p.Changes {
-		for j := range p.Changes[i].Properties {
-			pc := &p.Changes[i].Properties[j]
-			pc.Old, pc.New = value.Normalize(pc.Old), value.Normalize(pc.New)
-		}
-	}
-	if p.Config != nil {
-		for i, r := range p.Config.Resources {
-			if r == nil {
-				return nil, fmt.Errorf("%s: decode plan: config resource %d is null", name, i)
-			}
-			r.Properties = value.Normalize(r.Properties).(map[string]any)
-			if r.Properties == nil {
-				r.Properties = map[string]any{}
-			}
-		}
-		for i, o := range p.Config.Outputs {
-			if o == nil {
-				return nil, fmt.Errorf("%s: decode plan: config output %d is null", name, i)
-			}
-			o.Value = value.Normalize(o.Value)
-		}
-	}
-	return &p, nil
 }

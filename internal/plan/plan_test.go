@@ -2,6 +2,7 @@ package plan_test
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/plan/plantest"
 )
 
 func sample() *plan.Plan {
@@ -28,11 +30,13 @@ func sample() *plan.Plan {
 			{Action: plan.NoOp, ResourceID: "db", Type: "Database", Level: 1, ProviderID: "45"},
 		},
 		Levels:  map[string]int{"net": 0, "db": 1, "web": 2, "lb": 3},
-		Lineage: "l1", Serial: 7, Prefix: "ab12cd34", StateExists: true, ConfigHash: "abc",
+		Lineage: "l1", Serial: 7, Prefix: "ab12cd34", StateExists: true,
+		VariablesHash: "v1", Backend: "local /work/infra/.kyku/state.prod.json",
 		Config: &config.Config{Provider: config.ProviderConfig{Name: "sim"}, Resources: []*config.Resource{
 			{Name: "net", Type: "Vpc", Properties: map[string]any{"cidr": "10.0.0.0/16", "distributeAcrossAzs": float64(0)}},
 		}},
 	}
+	p.ConfigHash = p.Config.Hash()
 	p.Count()
 	return p
 }
@@ -65,10 +69,11 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 
 func TestDecodeRefusesOtherFiles(t *testing.T) {
 	for _, tt := range []struct{ name, data, want string }{
-		{"not json", "{nope", "not a kyku plan file"},
+		{"not json", "{nope", "not a complete kyku plan file (truncated or damaged"},
 		{"no version", `{"changes":[]}`, "no formatVersion"},
 		{"future version", `{"formatVersion":99}`, "plan format 99 is not supported"},
-		{"bad action", `{"formatVersion":1,"changes":[{"action":"explode"}]}`, `unknown action "explode"`},
+		{"no digest", `{"formatVersion":1,"changes":[]}`, "carries no digest"},
+		{"bad action", string(plantest.Reseal(t, []byte(`{"digest":"`+strings.Repeat("0", 64)+`","formatVersion":1,"changes":[{"action":"explode"}]}`))), `unknown action "explode"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := plan.Decode("p.json", []byte(tt.data))
@@ -89,4 +94,112 @@ func TestActionStrings(t *testing.T) {
 			t.Errorf("UnmarshalText(%q) = %v, %v", want, back, err)
 		}
 	}
+}
+
+// TestDecodeRefusesEditedFiles: a plan file that was edited, truncated or
+// damaged after Kyku wrote it is refused with one line naming the file;
+// an edit whose digest was computed again is refused when the counters or
+// the embedded configuration no longer agree with the rest.
+func TestDecodeRefusesEditedFiles(t *testing.T) {
+	good, err := plan.Encode(sample())
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(old, new string) []byte {
+		if !bytes.Contains(good, []byte(old)) {
+			t.Fatalf("the plan file holds no %q", old)
+		}
+		return bytes.Replace(good, []byte(old), []byte(new), 1)
+	}
+	for _, tt := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"edited property", edit(`"new": 443`, `"new": 8443`), "does not match its digest"},
+		{"flipped action", edit(`"action": "no-op"`, `"action": "destroy"`), "does not match its digest"},
+		{"edited config", edit(`"cidr": "10.0.0.0/16",`, `"cidr": "10.9.0.0/16",`), "does not match its digest"},
+		{"edited serial", edit(`"serial": 7`, `"serial": 8`), "does not match its digest"},
+		{"edited backend", edit(`/work/infra/.kyku`, `/tmp/.kyku`), "does not match its digest"},
+		{"edited digest", flipDigit(good), "does not match its digest"},
+		{"truncated", good[:len(good)/2], "not a complete kyku plan file (truncated or damaged"},
+		{"one byte short", good[:len(good)-2], "not a complete kyku plan file (truncated or damaged"},
+		{"empty", nil, "not a complete kyku plan file"},
+		{"digest moved", append([]byte(`{"formatVersion":1,`), bytes.TrimPrefix(bytes.Replace(good, []byte(`"formatVersion": 1,`), nil, 1), []byte("{"))...), "carries no digest"},
+		{"flipped action, resealed", plantest.Reseal(t, edit(`"action": "no-op"`, `"action": "destroy"`)),
+			"its counters (1 to create, 1 to change, 1 to replace, 1 to destroy) are not its changes' (1, 1, 1, 2)"},
+		{"edited config, resealed", plantest.Reseal(t, edit(`"cidr": "10.0.0.0/16",`, `"cidr": "10.9.0.0/16",`)),
+			"its embedded configuration does not hash to its configHash"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := plan.Decode("saved.tfplan", tt.data)
+			if err == nil {
+				t.Fatalf("decoded %+v", p.Counters)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "saved.tfplan: ") || !strings.Contains(msg, tt.want) || strings.Contains(msg, "\n") {
+				t.Errorf("err = %q, want one line naming saved.tfplan and saying %q", msg, tt.want)
+			}
+			if !errors.Is(err, plan.ErrNotVerified) {
+				t.Errorf("err = %v, want it to wrap ErrNotVerified", err)
+			}
+		})
+	}
+	if _, err := plan.Decode("saved.tfplan", plantest.Reseal(t, good)); err != nil {
+		t.Errorf("a file resealed without an edit: %v", err)
+	}
+}
+
+// TestEncodeStartsWithTheDigest: the digest is the file's first member,
+// and FileDigest says which it is.
+func TestEncodeStartsWithTheDigest(t *testing.T) {
+	p := sample()
+	data, err := plan.Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := plan.FileDigest(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"digest\": \"" + d + "\",\n  \"formatVersion\": 1,"; !strings.HasPrefix(string(data), want) {
+		t.Errorf("plan file starts %q, want %q", data[:80], want)
+	}
+}
+
+func TestDestroysAll(t *testing.T) {
+	empty := &config.Config{}
+	full := sample().Config
+	destroy := []plan.Change{{Action: plan.Destroy, ResourceID: "a", Type: "Vm"}, {Action: plan.Forget, ResourceID: "b", Type: "Vm"}}
+	for _, tt := range []struct {
+		name string
+		p    plan.Plan
+		want bool
+	}{
+		{"empty config destroys", plan.Plan{Config: empty, Changes: destroy}, true},
+		{"empty config, nothing in state", plan.Plan{Config: empty}, false},
+		{"empty config, only forgets", plan.Plan{Config: empty, Changes: destroy[1:]}, false},
+		{"config with resources", plan.Plan{Config: full, Changes: destroy}, false},
+		{"kyku destroy", plan.Plan{Destroy: true, Changes: destroy}, false},
+		{"targeted", plan.Plan{Config: empty, Changes: destroy, Targets: []string{"a"}}, false},
+		{"redacted", plan.Plan{Redacted: true, Changes: destroy}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.p.DestroysAll(); got != tt.want {
+				t.Errorf("DestroysAll() = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// flipDigit changes the first digit of a plan file's digest.
+func flipDigit(data []byte) []byte {
+	out := bytes.Clone(data)
+	i := bytes.Index(out, []byte(`"digest": "`)) + len(`"digest": "`)
+	if out[i] == '0' {
+		out[i] = '1'
+	} else {
+		out[i] = '0'
+	}
+	return out
 }

@@ -47,7 +47,8 @@ type live struct {
 type board struct {
 	total    int
 	running  map[changeKey]*live
-	finished []Event // finished since the last frame, not yet printed
+	finished []Event  // finished since the last frame, not yet printed
+	notices  []string // notices since the last frame, not yet printed
 	done     int
 	failed   int
 	skipped  int
@@ -106,6 +107,8 @@ func (b *board) frame(now time.Time, spin int, st style, final bool) (perm, live
 		perm = append(perm, st.finishedLine(e))
 	}
 	b.finished = b.finished[:0]
+	perm = append(perm, b.notices...) // wider than the screen is fine: permanent lines are never erased
+	b.notices = b.notices[:0]
 
 	run := make([]*live, 0, len(b.running))
 	for _, l := range b.running {

@@ -33,5 +33,12 @@ func (p *Plain) Event(e Event) {
 	_, _ = io.WriteString(p.w, line)
 }
 
+// Notice writes line as it is.
+func (p *Plain) Notice(line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	_, _ = io.WriteString(p.w, oneLine(line)+"\n")
+}
+
 // Close does nothing: every line is written when its event arrives.
 func (p *Plain) Close() {}

@@ -146,3 +146,17 @@ func TestPlainConcurrentLinesNeverInterleave(t *testing.T) {
 		t.Errorf("lines (-want +got):\n%s", diff)
 	}
 }
+
+// TestPlainNotice: a notice is its own line among the events' lines, on one
+// line whatever it holds.
+func TestPlainNotice(t *testing.T) {
+	var buf bytes.Buffer
+	p := NewPlain(&buf, Options{})
+	p.Event(Event{Kind: Started, Action: "create", Type: "Vpc", Name: "net"})
+	p.Notice("kyku: interrupted:\nfinishing")
+	p.Close()
+	want := "create Vpc \"net\": started\nkyku: interrupted: finishing\n"
+	if got := buf.String(); got != want {
+		t.Errorf("plain log = %q, want %q", got, want)
+	}
+}

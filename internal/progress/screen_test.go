@@ -168,7 +168,12 @@ func textLines(toks []token) []string {
 	return append(lines, cur.String())
 }
 
+// isPermanent reports whether line is printed once above the live region:
+// a finished change, or a notice (the CLI's notices start with "kyku: ").
 func isPermanent(line string) bool {
+	if strings.HasPrefix(line, "kyku: ") {
+		return true
+	}
 	for _, sym := range []string{symDone, symFailed, symSkipped} {
 		if strings.HasPrefix(line, sym+" ") {
 			return true

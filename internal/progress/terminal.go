@@ -70,6 +70,20 @@ func (t *Terminal) Event(e Event) {
 	t.b.add(e, t.now())
 }
 
+// Notice prints line at once as a permanent line above the live region
+// (after the changes that finished before it), where no redraw erases it;
+// after Close, below the final frame.
+func (t *Terminal) Notice(line string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		_, _ = io.WriteString(t.w, oneLine(line)+"\n")
+		return
+	}
+	t.b.notices = append(t.b.notices, oneLine(line))
+	t.draw(false)
+}
+
 // Close stops the redraw goroutine, draws the final frame and leaves the
 // cursor at the start of a fresh line. Calling it again does nothing.
 func (t *Terminal) Close() {

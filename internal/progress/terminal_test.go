@@ -39,8 +39,9 @@ func frameCount(term *Terminal) int {
 }
 
 // runOnPty drives the scripted apply through a Terminal writing to a real
-// pty and returns everything the pty's master side read.
-func runOnPty(t *testing.T, noColor bool) []byte {
+// pty, with notices[i] given to the view after stage i's events, and
+// returns everything the pty's master side read.
+func runOnPty(t *testing.T, noColor bool, notices map[int]string) []byte {
 	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
@@ -56,10 +57,13 @@ func runOnPty(t *testing.T, noColor bool) []byte {
 
 	clock := &fakeClock{t: at(0)}
 	term := NewTerminal(tty, Options{NoColor: noColor, Now: clock.Now, Interval: 2 * time.Millisecond, Total: 6})
-	for _, s := range scriptedApply() {
+	for i, s := range scriptedApply() {
 		clock.Set(s.now)
 		for _, e := range s.events {
 			term.Event(e)
+		}
+		if n, ok := notices[i]; ok {
+			term.Notice(n)
 		}
 		// One more frame, drawn after the stage's events, so every stage is
 		// seen and the spinner moves between stages.
@@ -108,7 +112,7 @@ func TestTerminalOnPty(t *testing.T) {
 			name = "no color"
 		}
 		t.Run(name, func(t *testing.T) {
-			raw := runOnPty(t, noColor)
+			raw := runOnPty(t, noColor, nil)
 			if noColor && bytes.Contains(raw, []byte("\x1b[3")) {
 				t.Errorf("NoColor output has colour sequences")
 			}
@@ -118,6 +122,30 @@ func TestTerminalOnPty(t *testing.T) {
 			checkFrames(t, tokenize(t, raw), wantScreen)
 		})
 	}
+}
+
+// TestTerminalNoticeStaysOnPty: a notice given while the live region is on
+// screen (the CLI's "interrupted: … press Ctrl-C again" line) is printed
+// at once above it, after the changes finished so far, and is still on the
+// final screen: no redraw erases it.
+func TestTerminalNoticeStaysOnPty(t *testing.T) {
+	const notice = "kyku: interrupted: finishing running changes and saving state (press Ctrl-C again to exit now)"
+	wantScreen := []string{
+		`✓ create Vpc "main-vpc": done in 1.2s (id 1001)`,
+		`✓ create Subnet "subnet-a": done in 350ms (id subnet-1002)`,
+		notice,
+		`✓ update SecurityGroup "web-sg": done in 2.1s (id sg-1003)`,
+		`✗ create Vm "web": failed after 3.0s: quota exceeded: vcpu limit 8`,
+		`⊘ create LoadBalancer "lb": skipped (dependency "web" failed)`,
+		`✓ destroy Bucket "old-logs": done in 1m04s`,
+		"Finished: 4/6 done, 0 running, 1 failed, 1 skipped",
+		"",
+	}
+	raw := runOnPty(t, true, map[int]string{2: notice})
+	if n := bytes.Count(raw, []byte(notice)); n != 1 {
+		t.Errorf("the notice was written %d times, want once", n)
+	}
+	checkFrames(t, tokenize(t, raw), wantScreen)
 }
 
 // checkFrames replays the stream on a screen and asserts that every redraw

@@ -10,8 +10,12 @@ import (
 
 // View is a Hook that must be closed when the run ends: Close flushes the
 // final output and stops any background work. Close is safe to call twice.
+// Notice prints a line of the front door's own (an interrupt's notice)
+// that stays on screen: the terminal view prints it above the live region,
+// which its redraws never erase.
 type View interface {
 	Hook
+	Notice(line string)
 	Close()
 }
 

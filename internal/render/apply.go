@@ -16,7 +16,7 @@ type ApplyResult struct {
 	Failed           []ChangeResult
 	Skipped          []ChangeResult // not attempted: a dependency failed, or the run was interrupted
 	Interrupted      bool
-	Digest           string // of the applied plan (see Digest)
+	Digest           string // of the applied plan (plan.ChangesDigest)
 	SerialBefore     int64
 	SerialAfter      int64
 	BackupKey        string // the state backup taken before the apply

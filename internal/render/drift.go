@@ -130,5 +130,6 @@ func HelpComment() string {
 		"| `/kyku plan [-e env] [-p project]` | Plan again and update the plan comment. |\n" +
 		"| `/kyku apply [-e env] [-p project]` | Apply the saved plan for the pull request's current head commit. Needs write permission and, when required, an approval of that commit by someone other than the author. |\n" +
 		"| `/kyku help` | Show this list. |\n\n" +
-		"`-e`/`--env` picks the environment and `-p`/`--project` the project when there are several.\n"
+		"`-e`/`--env` picks the environment and `-p`/`--project` the project when there are several. " +
+		"A plan that destroys every resource (its configuration has none) is applied only with `/kyku apply --allow-destroy-all`.\n"
 }

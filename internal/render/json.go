@@ -1,8 +1,6 @@
 package render
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -139,18 +137,4 @@ func RedactPlan(p *plan.Plan) *plan.Plan {
 		r.Changes = nil
 	}
 	return &r
-}
-
-// Digest is the sha256 (lowercase hex) of the plan file bytes exactly as
-// saved, plan.Encode(p): CreatedAt and the embedded config included, so it
-// identifies the very plan that was reviewed and applied. Decoding a plan
-// file and encoding it again yields the same bytes, hence the same digest.
-// The digest of a redacted copy differs from the original's.
-func Digest(p *plan.Plan) (string, error) {
-	b, err := plan.Encode(p)
-	if err != nil {
-		return "", fmt.Errorf("digest plan: %w", err)
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
 }

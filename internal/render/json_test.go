@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kyku/action/internal/plan"
@@ -100,41 +99,5 @@ func TestRedactPlan(t *testing.T) {
 	r2.Changes[2].Properties[1] = want.Changes[2].Properties[1]
 	if diff := cmp.Diff(want, r2); diff != "" {
 		t.Errorf("redaction changed more than the sensitive values (-want +got):\n%s", diff)
-	}
-}
-
-func TestDigest(t *testing.T) {
-	p := withConfig(fullPlan())
-	p.CreatedAt = time.Date(2026, 11, 29, 13, 0, 0, 123456789, time.FixedZone("CET", 3600))
-	d1, err := Digest(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(d1) != 64 {
-		t.Errorf("digest %q is not sha256 hex", d1)
-	}
-	// A plan file decoded and encoded again has the same digest.
-	b, err := plan.Encode(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := plan.Decode("plan.json", b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d2, err := Digest(back)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d1 != d2 {
-		t.Errorf("digest changed across a round trip: %s → %s", d1, d2)
-	}
-	// Any change to what would be applied changes it.
-	back.Changes[4].Properties[0].New = 8443.0
-	if d3, _ := Digest(back); d3 == d1 {
-		t.Error("digest did not change with the plan")
-	}
-	if d4, _ := Digest(RedactPlan(p)); d4 == d1 {
-		t.Error("redacted plan has the original's digest")
 	}
 }

@@ -17,6 +17,10 @@ type Meta struct {
 	// Policy, when set, is the policy check shown before the changes of a
 	// plan comment or summary (nil: the repository has no policies).
 	Policy *PolicyReport
+	// RulesChanged are the files holding review rules (settings, policies,
+	// the workflow's inputs) the pull request changes: said at the top of
+	// its plan comment, since they judge only the pull requests after it.
+	RulesChanged []string
 }
 
 // maxCell is how many runes of one value a table cell or diff line shows.

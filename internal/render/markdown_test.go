@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/plan"
 )
 
@@ -57,12 +58,15 @@ func TestMarkdownGolden(t *testing.T) {
 	proj := meta()
 	proj.Project = "infra/core"
 	big := PlanComment(bigPlan(10000), m, CommentLimit)
+	rules := meta()
+	rules.RulesChanged = []string{".kyku/config.yaml", ".kyku/policies/deny-destroy.rego"}
 	tests := []struct {
 		file, got string
 	}{
 		{"comment_small.md.golden", PlanComment(fullPlan(), m, CommentLimit)},
 		{"comment_project.md.golden", PlanComment(newPlan("staging", change(plan.Create, "Vpc", "v", 0, prop("cidr", nil, "10.0.0.0/16"))), proj, CommentLimit)},
 		{"comment_no_changes.md.golden", PlanComment(newPlan("prod", change(plan.NoOp, "Vpc", "main-vpc", 0)), m, CommentLimit)},
+		{"comment_rules_changed.md.golden", PlanComment(newPlan("prod", change(plan.Create, "Vpc", "v", 0, prop("cidr", nil, "10.0.0.0/16"))), rules, CommentLimit)},
 		{"comment_10000.md.golden", big},
 		{"summary_small.md.golden", PlanSummary(fullPlan(), m, SummaryLimit)},
 		{"apply_success.md.golden", ApplyComment(applySuccess(), m, CommentLimit)},
@@ -70,10 +74,20 @@ func TestMarkdownGolden(t *testing.T) {
 		{"drift_issue.md.golden", DriftIssue(drift(), m, CommentLimit)},
 		{"drift_resolved.md.golden", DriftResolvedComment(m)},
 		{"help.md.golden", HelpComment()},
+		{"comment_destroy_all.md.golden", PlanComment(destroyAll(), m, CommentLimit)},
+		{"summary_destroy_all.md.golden", PlanSummary(destroyAll(), m, SummaryLimit)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) { golden(t, tt.file, tt.got) })
 	}
+}
+
+// destroyAll is the plan of a configuration with no resources against a
+// state holding two.
+func destroyAll() *plan.Plan {
+	p := newPlan("prod", change(plan.Destroy, "Vm", "web", 1), change(plan.Destroy, "Vpc", "main-vpc", 0))
+	p.Config = &config.Config{Provider: config.ProviderConfig{Name: "sim"}}
+	return p
 }
 
 // A 10,000-change plan fits GitHub's limit, keeps its marker, counters,

@@ -46,7 +46,10 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 	if m.Project != "" {
 		head.WriteString(" (project " + code(m.Project) + ")")
 	}
-	head.WriteString("\n\n**" + summaryLine(p) + "**\n\n")
+	head.WriteString("\n\n")
+	head.WriteString(destroyAllWarning(p, m, env, comment))
+	head.WriteString(rulesNotice(m.RulesChanged))
+	head.WriteString("**" + summaryLine(p) + "**\n\n")
 	if !p.HasChanges() {
 		head.WriteString(noChanges + "\n\n")
 	}
@@ -83,7 +86,11 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 	if n := p.Counters.NoOp; n > 0 {
 		tail.WriteString("✓ " + plural(n, "resource") + " unchanged.\n\n")
 	}
-	if comment && p.HasChanges() {
+	switch {
+	case comment && p.DestroysAll():
+		tail.WriteString("To apply this plan, comment " + code(applyCommand(m.Project, env)+" --allow-destroy-all") +
+			"; merging the pull request does not apply it.\n\n")
+	case comment && p.HasChanges():
 		tail.WriteString("To apply this plan, merge the pull request or comment " + code(applyCommand(m.Project, env)) + ".\n\n")
 	}
 	tail.WriteString(footer(m))
@@ -100,6 +107,21 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 		return "Output truncated: " + plural(n, "change") + " not shown. See the full plan in the " + where + ".\n\n"
 	}
 	return fit(limit, head.String(), secs, notice, tail.String())
+}
+
+// destroyAllWarning leads the plan of a configuration with no resources,
+// which destroys everything in state ("" for any other plan): in a comment,
+// with the explicit word its apply needs.
+func destroyAllWarning(p *plan.Plan, m Meta, env string, comment bool) string {
+	if !p.DestroysAll() {
+		return ""
+	}
+	s := "> [!WARNING]\n> **This plan destroys every resource in " + code(envName(env)) + "** (" + plural(p.Counters.Destroy, "resource") +
+		"): the configuration has no resources. If it was emptied or truncated by mistake, fix it and push again."
+	if comment {
+		s += " Applying it needs the explicit word: " + code(applyCommand(m.Project, env)+" --allow-destroy-all") + "; a merge does not apply it."
+	}
+	return s + "\n\n"
 }
 
 func firstNonEmpty(s ...string) string {
@@ -230,4 +252,23 @@ func diffLines(a plan.Action, pc plan.PropChange) string {
 		return oldLine
 	}
 	return oldLine + newLine
+}
+
+// rulesNotice says that the pull request changes the review rules: they
+// judge the pull requests after it, not this one (which the default
+// branch's rules, as they were before it, judge).
+func rulesNotice(files []string) string {
+	if len(files) == 0 {
+		return ""
+	}
+	var names []string
+	for i, f := range files {
+		if i == 10 {
+			names = append(names, "…and "+itoa(len(files)-i)+" more")
+			break
+		}
+		names = append(names, code(f))
+	}
+	return "> [!IMPORTANT]\n> This pull request changes the review rules; they apply from the next PR (" + strings.Join(names, ", ") +
+		"). This one is judged by the rules on the default branch as they were before it, on merge too.\n\n"
 }

@@ -91,6 +91,9 @@ func nameText(n string) string {
 func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, summaryLine(p))
+	if p.DestroysAll() {
+		fmt.Fprintln(bw, "Warning: this plan destroys every resource in state: the configuration has no resources.")
+	}
 	if len(p.Targets) > 0 {
 		fmt.Fprintln(bw, "Targeted: only "+oneLine(strings.Join(p.Targets, ", "))+" and what it depends on.")
 	}

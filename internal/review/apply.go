@@ -100,6 +100,15 @@ func (a *applier) run(ctx context.Context, pr *github.PR) (*ApplyOutcome, error)
 	if msg := a.prRefusal(pr); msg != "" {
 		return a.refuse(ctx, msg)
 	}
+	if (a.req.OnMerge || a.req.Queue) && a.d.MergeRules != nil {
+		msg, err := a.d.MergeRules(ctx, pr, a.req.MergeSHA)
+		if err != nil {
+			return a.fail(ctx, fmt.Errorf("check which rules judge the merge of #%d: %w", pr.Number, err))
+		}
+		if msg != "" {
+			return a.refuse(ctx, msg)
+		}
+	}
 	if !a.req.OnMerge && !a.req.Queue {
 		msg, err := permissionRefusal(ctx, gh, a.s, "apply", a.req.Commenter)
 		if err != nil {

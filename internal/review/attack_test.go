@@ -1,6 +1,7 @@
 package review_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -191,7 +192,26 @@ func TestSavedPlanSwappedAfterReviewIsRefused(t *testing.T) {
 		}, []string{"does not match a fresh plan of that commit", "or the saved plan was altered"}},
 		{"embedded config swapped, hash kept", func(f *fixture) {
 			edit(f, func(p *plan.Plan) { p.Config = parse(f.t, configV2) })
-		}, []string{"its embedded configuration does not hash to the configuration at `aaaaaaa`"}},
+		}, []string{"cannot be used", "its embedded configuration does not hash to its configHash"}},
+		{"bytes edited, digest kept", func(f *fixture) {
+			data, err := f.backend().GetObject(context.Background(), savedKey)
+			if err != nil {
+				f.t.Fatal(err)
+			}
+			data = bytes.Replace(data, []byte("debian-12"), []byte("debian-13"), -1)
+			if err := f.backend().PutObject(context.Background(), savedKey, data); err != nil {
+				f.t.Fatal(err)
+			}
+		}, []string{"cannot be used", "does not match its digest"}},
+		{"truncated", func(f *fixture) {
+			data, err := f.backend().GetObject(context.Background(), savedKey)
+			if err != nil {
+				f.t.Fatal(err)
+			}
+			if err := f.backend().PutObject(context.Background(), savedKey, data[:len(data)/2]); err != nil {
+				f.t.Fatal(err)
+			}
+		}, []string{"cannot be used", "truncated or damaged"}},
 		{"deploy prefix swapped", func(f *fixture) {
 			edit(f, func(p *plan.Plan) {
 				p.Prefix = "deadbeef"

@@ -73,7 +73,7 @@ func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*Comment
 		react(ctx, d, ev.CommentID, ReactPlanned)
 		return out, nil
 	case cmd.Name == command.Apply:
-		req := ApplyRequest{Settings: s, Number: ev.Number, Commenter: ev.Author, CommentID: ev.CommentID}
+		req := ApplyRequest{Settings: s, Number: ev.Number, Commenter: ev.Author, CommentID: ev.CommentID, AllowDestroyAll: cmd.AllowDestroyAll}
 		a := &applier{d: d, s: s, req: req, out: &ApplyOutcome{Number: ev.Number}}
 		ao, err := a.run(ctx, nil)
 		out.Apply = ao

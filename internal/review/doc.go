@@ -7,8 +7,11 @@
 // current head, approver permission, not the author, not a bot, not a
 // pusher; a saved plan for the current head), plan again from the
 // approved commit and apply that fresh plan only when it equals the saved
-// plan and the plan shown in Kyku's own comment, write an audit record,
-// apply on merge, and keep one drift issue per environment. Only how an
+// plan and the plan shown in Kyku's own comment — a comment that must be
+// exactly what Kyku posted, as recorded in the backend (posted.go) — write
+// an audit record, apply on merge (judged by the rules from before it:
+// Deps.MergeRules), and keep one drift issue per environment (what it last
+// said recorded in the backend too). Only how an
 // event arrives and how the front door authenticates differ between the
 // Action and the bot; they build a Deps and call these functions.
 //

@@ -2,11 +2,13 @@ package review
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/render"
+	"github.com/kyku/action/internal/statemgr"
 )
 
 // Drift refreshes one environment (writing the state only when
@@ -21,8 +23,10 @@ import (
 //     what is new and how many earlier drifts are gone;
 //   - no drift closes an open issue with a comment.
 //
-// The fingerprint is read back only from Kyku's own issue (written by the
-// account Kyku writes as); an issue without one counts as changed.
+// The fingerprint is kept in the backend with the issue it belongs to and
+// the digest of the body Kyku wrote (DriftKey), never read back from the
+// issue: an issue without a record counts as changed, and one whose body
+// someone edited is written again, with a comment saying so.
 func Drift(ctx context.Context, d Deps, req DriftRequest) (*DriftOutcome, error) {
 	d, err := d.withDefaults()
 	if err != nil {
@@ -35,7 +39,7 @@ func Drift(ctx context.Context, d Deps, req DriftRequest) (*DriftOutcome, error)
 	if req.Config == nil {
 		return nil, errors.New("drift: no config")
 	}
-	for _, x := range secrets(req.Config) {
+	for _, x := range req.Config.OutsideValues() {
 		d.Mask(x)
 	}
 	ws, err := d.open(ctx, req.Config, s.Environment)
@@ -61,7 +65,7 @@ func Drift(ctx context.Context, d Deps, req DriftRequest) (*DriftOutcome, error)
 	out := &DriftOutcome{Drift: res.HasDrift(), Result: res}
 	marker := render.DriftMarker(s.Project, s.Environment)
 	// FindOpenIssue only sees issues written by the account Kyku writes
-	// as: the fingerprint read back from the body is Kyku's own.
+	// as; what it last said is in the backend, not in the issue.
 	issue, err := d.GitHub.FindOpenIssue(ctx, s.DriftLabel, marker)
 	if err != nil {
 		return out, fmt.Errorf("find the drift issue: %w", err)
@@ -78,11 +82,17 @@ func Drift(ctx context.Context, d Deps, req DriftRequest) (*DriftOutcome, error)
 	}
 	fp := newFingerprint(res.Drift)
 	out.Fingerprint = fp.digest
+	rec, err := readDriftRecord(ctx, ws, s)
+	if err != nil {
+		return out, err
+	}
 	var before fingerprint
 	if issue != nil {
 		out.IssueURL = issue.HTMLURL
-		before = parseFingerprint(issue.Body)
-		if before.digest == fp.digest {
+		if rec.Issue == issue.Number {
+			before = rec.fingerprint()
+		}
+		if before.digest == fp.digest && bodyDigest(issue.Body) == rec.BodySHA256 {
 			return out, nil // the same drift: nothing to say
 		}
 	}
@@ -92,8 +102,7 @@ func Drift(ctx context.Context, d Deps, req DriftRequest) (*DriftOutcome, error)
 			Type: dr.Type, Name: dr.Name, ProviderID: dr.ProviderID, Gone: dr.Gone, Properties: dr.Properties,
 		})
 	}
-	line := fp.line()
-	title, body := render.DriftTitle(s.Project, s.Environment), render.DriftIssue(rd, m, render.CommentLimit-len(line)-1)+line+"\n"
+	title, body := render.DriftTitle(s.Project, s.Environment), render.DriftIssue(rd, m, render.CommentLimit)
 	out.Notified = true
 	if issue == nil {
 		created, err := d.GitHub.CreateIssue(ctx, title, body, []string{s.DriftLabel})
@@ -102,15 +111,56 @@ func Drift(ctx context.Context, d Deps, req DriftRequest) (*DriftOutcome, error)
 		}
 		out.IssueURL = created.HTMLURL
 		out.New = fp.list()
-		return out, nil
+		return out, writeDriftRecord(ctx, ws, s, created.Number, fp, body)
 	}
 	if err := d.GitHub.UpdateIssue(ctx, issue.Number, title, body); err != nil {
 		return out, fmt.Errorf("update drift issue #%d: %w", issue.Number, err)
 	}
-	var gone int
-	out.New, gone = fp.since(before)
-	if _, err := d.GitHub.CreateComment(ctx, issue.Number, driftNewsComment(out.New, gone, before.digest == "", m)); err != nil {
+	if err := writeDriftRecord(ctx, ws, s, issue.Number, fp, body); err != nil {
+		return out, err
+	}
+	var news string
+	if before.digest == fp.digest {
+		// The same drift, but the issue no longer says what Kyku wrote.
+		news = driftEditedComment(m)
+	} else {
+		var gone int
+		out.New, gone = fp.since(before)
+		news = driftNewsComment(out.New, gone, before.digest == "", m)
+	}
+	if _, err := d.GitHub.CreateComment(ctx, issue.Number, news); err != nil {
 		return out, fmt.Errorf("comment on drift issue #%d: %w", issue.Number, err)
 	}
 	return out, nil
+}
+
+// readDriftRecord reads the drift record (zero when there is none, or it
+// is not one Kyku wrote: then the drift counts as changed).
+func readDriftRecord(ctx context.Context, ws *Workspace, s Settings) (driftRecord, error) {
+	key := DriftKey(s.Project, s.Environment)
+	data, err := ws.Backend.GetObject(ctx, key)
+	if errors.Is(err, statemgr.ErrNotFound) {
+		return driftRecord{}, nil
+	}
+	if err != nil {
+		return driftRecord{}, fmt.Errorf("read the drift record %s: %w", key, err)
+	}
+	var rec driftRecord
+	if json.Unmarshal(data, &rec) != nil || !digestRE.MatchString(rec.Fingerprint) {
+		return driftRecord{}, nil
+	}
+	return rec, nil
+}
+
+// writeDriftRecord keeps what the drift issue now says.
+func writeDriftRecord(ctx context.Context, ws *Workspace, s Settings, issue int, fp fingerprint, body string) error {
+	key := DriftKey(s.Project, s.Environment)
+	data, err := json.MarshalIndent(driftRecord{Issue: issue, Fingerprint: fp.digest, IDs: fp.ids, BodySHA256: bodyDigest(body)}, "", "  ")
+	if err == nil {
+		err = ws.Backend.PutObject(ctx, key, append(data, '\n'))
+	}
+	if err != nil {
+		return fmt.Errorf("write the drift record %s: %w", key, err)
+	}
+	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -19,11 +18,35 @@ import (
 // digest at all (a digest of a short secret can be guessed), so a
 // sensitive value that drifts again to another value is not news.
 //
-// The drift issue ends with one hidden line:
-//
-//	<!-- kyku:drift-fingerprint <sha256 of the sorted ids> ids=<id>,<id>,… -->
+// It is kept in the backend (DriftKey), where only Kyku writes, with the
+// drift issue it belongs to and the digest of the body Kyku gave it —
+// never read back from the issue, which any writer can edit: planting the
+// next drift's fingerprint there would silence the alarm.
 
-var fingerprintRE = regexp.MustCompile(`(?m)^<!-- kyku:drift-fingerprint ([0-9a-f]{64}) ids=([0-9a-f,]*) -->$`)
+// DriftKey is the backend key of the drift record of an environment:
+// drift/<env>.json (env "default" when empty), under the project's name
+// when there is one.
+func DriftKey(project, env string) string {
+	if env == "" {
+		env = "default"
+	}
+	if project != "" {
+		env = project + "/" + env
+	}
+	return "drift/" + env + ".json"
+}
+
+// driftRecord is what Kyku last reported in the drift issue.
+type driftRecord struct {
+	Issue       int      `json:"issue"`
+	Fingerprint string   `json:"fingerprint"`
+	IDs         []string `json:"ids"`
+	BodySHA256  string   `json:"bodySha256"`
+}
+
+func (r driftRecord) fingerprint() fingerprint {
+	return fingerprint{digest: r.Fingerprint, ids: r.IDs}
+}
 
 // fingerprint is a drift report's fingerprint.
 type fingerprint struct {
@@ -61,25 +84,6 @@ func newFingerprint(drift []engine.Drifted) fingerprint {
 	slices.Sort(fp.ids)
 	sum := sha256.Sum256([]byte(strings.Join(fp.ids, ",")))
 	fp.digest = hex.EncodeToString(sum[:])
-	return fp
-}
-
-// line is the fingerprint's hidden line.
-func (fp fingerprint) line() string {
-	return "<!-- kyku:drift-fingerprint " + fp.digest + " ids=" + strings.Join(fp.ids, ",") + " -->"
-}
-
-// parseFingerprint reads the fingerprint line of a drift issue's body (a
-// zero fingerprint when there is none, or a malformed one).
-func parseFingerprint(body string) fingerprint {
-	m := fingerprintRE.FindAllStringSubmatch(body, -1)
-	if len(m) != 1 {
-		return fingerprint{}
-	}
-	fp := fingerprint{digest: m[0][1]}
-	if m[0][2] != "" {
-		fp.ids = strings.Split(m[0][2], ",")
-	}
 	return fp
 }
 
@@ -138,4 +142,11 @@ func driftNewsComment(news []string, gone int, noFingerprint bool, m render.Meta
 	b.WriteString("The issue above shows the current drift.\n\n")
 	b.WriteString(footer("", m.RunURL))
 	return b.String()
+}
+
+// driftEditedComment is the comment on a drift issue that someone edited:
+// the drift is the same, and the issue says it again.
+func driftEditedComment(m render.Meta) string {
+	return "### This issue was edited\n\nSomeone changed what Kyku wrote here; it shows the current drift in " + code(envName(m.Environment)) +
+		" again. What Kyku last reported is kept in the backend, not in this issue.\n\n" + footer("", m.RunURL)
 }

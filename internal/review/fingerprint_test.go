@@ -15,7 +15,8 @@ import (
 // TestDriftSpeaksOnlyWhenItChanges: the same drift found twice notifies
 // once; drift that changes updates the issue with ONE comment saying what
 // is new; drift that is gone closes the issue. The fingerprint holds no
-// value, and a stranger's look-alike issue is neither read nor edited.
+// value and lives in the backend, and a stranger's look-alike issue is
+// neither read nor edited.
 func TestDriftSpeaksOnlyWhenItChanges(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
@@ -48,9 +49,12 @@ func TestDriftSpeaksOnlyWhenItChanges(t *testing.T) {
 		t.Fatalf("issues %+v: want the stranger's untouched and Kyku's own", issues)
 	}
 	own := issues[1]
-	fp := regexp.MustCompile(`(?m)^<!-- kyku:drift-fingerprint [0-9a-f]{64} ids=[0-9a-f,]+ -->$`).FindString(own.Body)
-	if fp == "" || strings.Contains(fp, "xlarge") || strings.Contains(fp, secret) {
-		t.Fatalf("fingerprint line %q (want ids only, no values) in:\n%s", fp, own.Body)
+	if strings.Contains(own.Body, "drift-fingerprint") {
+		t.Errorf("the issue carries the fingerprint, which any writer can edit:\n%s", own.Body)
+	}
+	rec := string(f.objects("drift/")[review.DriftKey("", env)])
+	if !regexp.MustCompile(`"fingerprint": "[0-9a-f]{64}"`).MatchString(rec) || strings.Contains(rec, "xlarge") || strings.Contains(rec, secret) {
+		t.Fatalf("drift record (want ids only, no values):\n%s", rec)
 	}
 
 	// The same drift again: nothing written, no one notified.
@@ -108,4 +112,65 @@ func TestDriftSpeaksOnlyWhenItChanges(t *testing.T) {
 		t.Errorf("issue states %s (stranger's), %s (Kyku's)", issues[0].State, issues[1].State)
 	}
 	f.noSecret()
+}
+
+// TestDriftAlarmCannotBeSilencedByEditingTheIssue (issue 20, attack 1):
+// a writer edits Kyku's drift issue — an "all clear", with the fingerprint
+// of the drift they are about to make planted in it — then changes the
+// cloud. Kyku reads what it last reported from the backend: the new drift
+// is announced, and the issue says again what drifted. The same drift
+// found in an edited issue is written again, with a comment saying so.
+func TestDriftAlarmCannotBeSilencedByEditingTheIssue(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	cfg := parse(t, configV1)
+	if _, err := f.workspace().Engine.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	check := func() *review.DriftOutcome {
+		t.Helper()
+		out, err := review.Drift(ctx, f.deps, review.DriftRequest{Settings: f.settings, Config: cfg})
+		if err != nil {
+			t.Fatalf("Drift: %v", err)
+		}
+		return out
+	}
+	f.editVm(func(p map[string]any) { p["size"] = "xlarge" })
+	if out := check(); !out.Notified {
+		t.Fatalf("first drift: %+v", out)
+	}
+	issue := f.srv.Issues(repoName)[0]
+
+	// The fingerprint of the drift the writer is about to make, found on
+	// a copy of the world with that change made.
+	twin := newFixture(t)
+	if _, err := twin.workspace().Engine.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	twin.editVm(func(p map[string]any) { p["size"], p["image"] = "xlarge", "debian-13" })
+	future, err := review.Drift(ctx, twin.deps, review.DriftRequest{Settings: twin.settings, Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	allClear := render.DriftMarker("", env) + "\nAll clear, nothing to see.\n<!-- kyku:drift-fingerprint " + future.Fingerprint + " ids= -->\n"
+	f.srv.EditIssue(repoName, issue.Number, "mallory", allClear)
+	f.editVm(func(p map[string]any) { p["image"] = "debian-13" })
+	out := check()
+	if !out.Notified || out.Fingerprint != future.Fingerprint || len(out.New) != 1 {
+		t.Fatalf("new drift behind an edited issue: %+v (planted %s)", out, future.Fingerprint)
+	}
+	body := f.srv.Issues(repoName)[0].Body
+	contains(t, "issue", body, "`debian-13`", "`xlarge`")
+
+	// The same drift, the issue edited again: written again, with a comment.
+	f.srv.EditIssue(repoName, issue.Number, "mallory", allClear)
+	if out := check(); !out.Notified {
+		t.Fatalf("the same drift in an edited issue: %+v", out)
+	}
+	comments := f.srv.Comments(repoName, issue.Number)
+	contains(t, "last comment", comments[len(comments)-1].Body, "This issue was edited")
+	contains(t, "issue", f.srv.Issues(repoName)[0].Body, "`debian-13`")
+	if out := check(); out.Notified {
+		t.Errorf("the same drift in the issue as Kyku wrote it notified: %+v", out)
+	}
 }

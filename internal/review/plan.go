@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/render"
 )
@@ -36,7 +37,12 @@ func Plan(ctx context.Context, d Deps, req PlanRequest) (*PlanOutcome, error) {
 		return nil, errors.New("plan: no config")
 	}
 	hidden := secrets(req.Config)
-	for _, x := range hidden {
+	// Log masks: only values given from outside the files (secrets),
+	// never text the pull request's config chose.
+	for _, x := range req.Config.OutsideValues() {
+		d.Mask(x)
+	}
+	for _, x := range req.Trusted.OutsideValues() {
 		d.Mask(x)
 	}
 	out, err := planPR(ctx, d, s, req)
@@ -61,12 +67,9 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 	if err != nil {
 		return nil, err
 	}
-	p, err := ws.Engine.Plan(ctx, req.Config)
+	p, err := ws.Engine.PlanWith(ctx, req.Config, reviewPlan) // a plan that destroys everything is shown, with its warning
 	if err != nil {
 		return nil, fmt.Errorf("plan %s: %w", envName(s.Environment), err)
-	}
-	for _, x := range planSecrets(p) {
-		d.Mask(x)
 	}
 	data, err := plan.Encode(p)
 	if err != nil {
@@ -92,43 +95,55 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 		CommitSHA: req.HeadSHA, Digest: digest, RunURL: d.RunURL, ArtifactURL: d.ArtifactURL,
 		Environment: s.Environment, Project: s.Project, Policy: out.Policy,
 	}
+	if req.Number > 0 && d.RuleChanges != nil {
+		if m.RulesChanged, err = d.RuleChanges(ctx, req.Number); err != nil {
+			return nil, fmt.Errorf("list the review rules #%d changes: %w", req.Number, err)
+		}
+	}
 	out.Summary = render.PlanSummary(p, m, render.SummaryLimit)
 	if req.Number > 0 {
 		// The hidden line says which commit and changes the comment shows:
 		// apply compares it with a fresh plan.
 		line := reviewedLine(req.HeadSHA, digest)
 		body := render.PlanComment(p, m, render.CommentLimit-len(line)-2) + "\n" + line + "\n"
-		url, err := postPlanComment(ctx, d, s, req.Number, body)
+		c, err := postPlanComment(ctx, d, s, req.Number, body)
 		if err != nil {
 			return nil, err
 		}
-		out.CommentURL = url
+		out.CommentURL = c.HTMLURL
+		if c.ID != 0 {
+			// What Kyku posted, kept where only Kyku writes: apply compares
+			// the comment with it (a writer can edit any comment).
+			if err := recordPosted(ctx, d, ws, s, req.Number, req.HeadSHA, digest, c); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return out, nil
 }
 
 // postPlanComment posts body as the plan comment per s.CommentMode and
-// returns its URL ("" when comments are off).
-func postPlanComment(ctx context.Context, d Deps, s Settings, number int, body string) (string, error) {
+// returns it as GitHub answered (zero when comments are off).
+func postPlanComment(ctx context.Context, d Deps, s Settings, number int, body string) (github.Comment, error) {
 	marker := render.PlanMarker(s.Project, s.Environment)
 	switch s.CommentMode {
 	case ModeSticky:
 		c, err := d.GitHub.Upsert(ctx, number, marker, body)
 		if err != nil {
-			return "", fmt.Errorf("update plan comment on #%d: %w", number, err)
+			return github.Comment{}, fmt.Errorf("update plan comment on #%d: %w", number, err)
 		}
 		if err := d.GitHub.MarkOutdated(ctx, number, marker, c.ID); err != nil {
-			return "", fmt.Errorf("mark older plan comments on #%d outdated: %w", number, err)
+			return github.Comment{}, fmt.Errorf("mark older plan comments on #%d outdated: %w", number, err)
 		}
-		return c.HTMLURL, nil
+		return c, nil
 	case ModeNew:
-		url, err := d.GitHub.CreateComment(ctx, number, body)
+		c, err := d.GitHub.PostComment(ctx, number, body)
 		if err != nil {
-			return "", fmt.Errorf("create plan comment on #%d: %w", number, err)
+			return github.Comment{}, fmt.Errorf("create plan comment on #%d: %w", number, err)
 		}
-		return url, nil
+		return c, nil
 	}
-	return "", nil
+	return github.Comment{}, nil
 }
 
 // failedPlanBody is the plan comment that says why there is no plan.

@@ -3,6 +3,7 @@ package review_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -121,9 +122,11 @@ func TestPlanSavesTheFullPlan(t *testing.T) {
 		t.Errorf("the job summary carries the comment marker")
 	}
 	f.noSecret(out.Summary, string(out.Redacted))
-	masked := strings.Join(f.masked, "\n")
-	if !strings.Contains(masked, secret) {
-		t.Errorf("the sensitive value was not registered with Mask: %q", f.masked)
+	// A value the config's files hold is no log mask: a pull request chose
+	// it, and a mask hides that text in the whole log. Every rendering
+	// above shows it masked all the same.
+	if slices.Contains(f.masked, secret) {
+		t.Errorf("the config's own sensitive literal was registered with Mask: %q", f.masked)
 	}
 	if f.serial() != 0 || len(f.cloud()) != 0 {
 		t.Errorf("planning changed something: serial %d, cloud %v", f.serial(), f.cloud())

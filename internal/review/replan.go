@@ -61,11 +61,12 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 		return a.fail(ctx, fmt.Errorf("load the configuration at %s: %w", sha7(ref), err))
 	}
 	headHash := headCfg.Hash()
-	// Secrets come from what Kyku trusts (the approved commit's config and
-	// its own plan), never from the saved plan: masking strings an attacker
-	// chose would let them hide parts of the log.
+	// What is scrubbed from messages comes from the approved commit's
+	// config and Kyku's own plan, never from the saved plan. Log masks are
+	// only the values given from outside the files (secrets): masking
+	// strings a pull request chose would let it hide parts of the log.
 	hidden := secrets(headCfg)
-	for _, x := range hidden {
+	for _, x := range headCfg.OutsideValues() {
 		a.d.Mask(x)
 	}
 
@@ -74,6 +75,15 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	if a.s.CommentMode != ModeOff {
 		if sh, haveComment, err = reviewedPlan(ctx, a.d, a.s, pr.Number); err != nil {
 			return a.fail(ctx, err)
+		}
+		if haveComment && sh.head != "" {
+			msg, err := a.commentRefusal(ctx, ws, sh.comment, sh.head)
+			if err != nil {
+				return a.fail(ctx, err)
+			}
+			if msg != "" {
+				return a.refuse(ctx, msg+" "+a.replan())
+			}
 		}
 	}
 
@@ -84,14 +94,13 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 		// comment covers the cloud names, so a swapped prefix is refused.
 		eng = eng.WithDeployPrefix(saved.Prefix)
 	}
-	fresh, err := eng.Plan(ctx, headCfg)
+	fresh, err := eng.PlanWith(ctx, headCfg, reviewPlan)
 	if err != nil {
 		return a.fail(ctx, fmt.Errorf("plan %s again at %s: %w", envName(a.s.Environment), sha7(ref), scrubbed(err, hidden)))
 	}
 	for _, x := range planSecrets(fresh) {
 		if !slices.Contains(hidden, x) {
 			hidden = append(hidden, x)
-			a.d.Mask(x)
 		}
 	}
 	slices.SortStableFunc(hidden, func(x, y string) int { return len(y) - len(x) }) // longest first, as scrub needs
@@ -108,9 +117,12 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	} else if msg != "" {
 		return a.refuse(ctx, msg)
 	}
+	if msg := a.destroyAllRefusal(fresh); msg != "" {
+		return a.refuse(ctx, msg)
+	}
 
 	started := a.d.Now()
-	res, err := applyPlan(ctx, eng, headCfg, fresh)
+	res, err := applyPlan(ctx, eng, headCfg, fresh, a.allowDestroyAll())
 	if engine.IsStale(err) {
 		return a.refuse(ctx, "The plan for "+code(sha7(pr.HeadSHA))+" is a "+errorText(err, hidden)+
 			" (another apply ran while it was being checked). "+a.replan())
@@ -136,8 +148,8 @@ func (a *applier) planRef() string {
 // applyPlan is the one place review asks the engine to apply: exactly p,
 // a plan Kyku just made, refused by the engine (changing nothing) if the
 // state's lineage or serial, or cfg's hash, moved on since.
-func applyPlan(ctx context.Context, eng *engine.Engine, cfg *config.Config, p *plan.Plan) (*engine.Result, error) {
-	return eng.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, p)
+func applyPlan(ctx context.Context, eng *engine.Engine, cfg *config.Config, p *plan.Plan, allowDestroyAll bool) (*engine.Result, error) {
+	return eng.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true, AllowDestroyAll: allowDestroyAll}, p)
 }
 
 // mismatch says why the fresh plan may not be applied ("" when it may).

@@ -24,6 +24,9 @@ import (
 type GitHub interface {
 	Upsert(ctx context.Context, number int, marker, body string) (github.Comment, error)
 	CreateComment(ctx context.Context, number int, body string) (string, error)
+	PostComment(ctx context.Context, number int, body string) (github.Comment, error)
+	// LastEdit says who last edited a comment and when.
+	LastEdit(ctx context.Context, c github.Comment) (github.Edit, error)
 	MarkOutdated(ctx context.Context, number int, marker string, keepID int64) error
 	OwnComments(ctx context.Context, number int, marker string) ([]github.Comment, error)
 	React(ctx context.Context, commentID int64, content string) error
@@ -104,7 +107,11 @@ type Deps struct {
 	// ArtifactURL, when known, is where the redacted plan.json can be read.
 	ArtifactURL string
 	// Mask registers secrets so the front door hides them from logs
-	// (::add-mask:: in the Action); may be nil.
+	// (::add-mask:: in the Action); may be nil. It is only ever given
+	// values from outside the configuration's files (config.OutsideValues)
+	// and sensitive values the cloud answered with in a drift check, never
+	// text a pull request's files chose: a mask hides that text in the
+	// whole log.
 	Mask func(secret string)
 	// Source loads the project's config at a git ref (a PR's head SHA) —
 	// the Action and the bot read it through the API (tarball), or from the
@@ -126,6 +133,20 @@ type Deps struct {
 	// never changes the rules that judge it. nil: no policy checks. An
 	// empty set (no .kyku/policies/ there) is no policy check either.
 	Policies func(ctx context.Context) (*policy.Set, error)
+	// RuleChanges lists the files holding review rules that pull request
+	// number changes (settings, policies, the workflow whose inputs are
+	// the Action's rules): its plan comment says at the top that they
+	// apply from the next pull request. nil: none are known.
+	RuleChanges func(ctx context.Context, number int) ([]string, error)
+	// MergeRules says why the review rules judging the merge of pr (or its
+	// merge queue's commit) would be ones the pull request brought — "" when
+	// they are the default branch's as it was before. A non-empty answer
+	// refuses the apply. The front door reads the rules at the merge
+	// commit's first parent (the bot) or the push's "before" (the Action),
+	// and checks here what it cannot read from there (the Action's inputs
+	// come from the workflow file the run started from). The answer says
+	// how to finish too. nil: no check.
+	MergeRules func(ctx context.Context, pr *github.PR, mergeSHA string) (string, error)
 }
 
 // SavedPlanKey is the backend object key of a PR's saved plan for one head
@@ -180,6 +201,10 @@ type ApplyRequest struct {
 	// Trusted is the default branch's config, used to open the backend
 	// (nil: Deps.Trusted loads it).
 	Trusted *config.Config
+	// AllowDestroyAll is the explicit word (/kyku apply
+	// --allow-destroy-all) a plan that destroys every resource needs; a
+	// merge or the merge queue never carries it (see destroyAllRefusal).
+	AllowDestroyAll bool
 }
 
 // ApplyOutcome is what an apply did.

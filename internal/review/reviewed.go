@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/render"
 )
 
@@ -14,7 +15,8 @@ import (
 //	<!-- kyku:reviewed head=<sha> changes=<digest> -->
 //
 // At apply time Kyku reads it back from its OWN newest plan comment (never
-// from anyone else's) and applies only a fresh plan with that digest.
+// from anyone else's), once the comment is found to be exactly what Kyku
+// posted (posted.go), and applies only a fresh plan with that digest.
 
 var reviewedRE = regexp.MustCompile(`(?m)^<!-- kyku:reviewed head=([0-9a-fA-F]{7,64}) changes=([0-9a-f]{64}) -->$`)
 
@@ -25,9 +27,9 @@ func reviewedLine(head, digest string) string {
 
 // shown is what Kyku's newest plan comment showed for review.
 type shown struct {
-	url    string
-	head   string // "" when the newest plan comment shows no plan (a failed one)
-	digest string
+	comment github.Comment
+	head    string // "" when the newest plan comment shows no plan (a failed one)
+	digest  string
 }
 
 // reviewedPlan finds Kyku's newest plan comment on number (written by the
@@ -42,7 +44,7 @@ func reviewedPlan(ctx context.Context, d Deps, s Settings, number int) (shown, b
 		return shown{}, false, nil
 	}
 	c := cs[len(cs)-1]
-	out := shown{url: c.HTMLURL}
+	out := shown{comment: c}
 	if m := reviewedRE.FindAllStringSubmatch(c.Body, -1); len(m) == 1 {
 		out.head, out.digest = m[0][1], m[0][2]
 	}

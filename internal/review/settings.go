@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/envname"
 )
 
 // Comment modes.
@@ -77,19 +78,18 @@ func (s Settings) withDefaults() (Settings, error) {
 			return s, fmt.Errorf("policy owner %q is not a login or an org/team", o)
 		}
 	}
+	if err := envname.Check(s.Environment); err != nil {
+		return s, err
+	}
 	seen := map[string]bool{}
 	for _, e := range s.Promotion {
-		if !EnvRE.MatchString(e) || seen[e] {
+		if e == "" || !envname.Valid(e) || seen[e] {
 			return s, fmt.Errorf("promotion: %q is not an environment name, or is listed twice", e)
 		}
 		seen[e] = true
 	}
 	return s, nil
 }
-
-// EnvRE is what an environment may be called (it becomes part of state
-// file and object key names).
-var EnvRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
 
 // ownerRE is a GitHub login, or an organisation and a team slug.
 var ownerRE = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})?$`)

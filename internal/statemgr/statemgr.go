@@ -1,6 +1,8 @@
 // Package statemgr owns the contracts for where state lives: locking,
 // reading and conditionally writing the state, the append-only journal of
-// finished changes, backups, and named objects (saved plans, audit records).
+// finished changes, backups, and named objects (saved plans, audit records),
+// and the conditional writes on named objects that other records several
+// processes share are made of (Conditional, conditional.go; package claim).
 // Implementations: local/ (files), objstore/ (any object store) with s3/
 // and gcs/ as its stores, spaces/ (S3 on DigitalOcean) and httpstate/
 // (Terraform's HTTP backend protocol); statemgrtest/ is the conformance
@@ -29,6 +31,12 @@ var ErrNotFound = errors.New("not found")
 // since it was read (another writer), or when the written state's lineage
 // differs or its serial does not rise.
 var ErrConflict = errors.New("state conflict")
+
+// ErrPredates is wrapped when a location's objects are to be moved to
+// another owner's (a bot's namespace keyed by a repository's ID) and one
+// of them was written before that owner existed: they are someone
+// else's, and nothing is moved.
+var ErrPredates = errors.New("an object there predates its new owner")
 
 // LockInfo says who holds a lock and why. It is the lock's body.
 type LockInfo struct {

@@ -63,6 +63,9 @@ func key(ctx context.Context, e *config.Encryption, passEnv string, s Settings) 
 		if e.Region != "" {
 			load = append(load, awsconfig.WithRegion(e.Region))
 		}
+		if s.AWSCredentials != nil {
+			load = append(load, awsconfig.WithCredentialsProvider(s.AWSCredentials))
+		}
 		awsCfg, err := awsconfig.LoadDefaultConfig(ctx, load...)
 		if err != nil {
 			return nil, fmt.Errorf("%s: encryption key aws-kms: load AWS configuration: %w", e.Pos, err)

@@ -36,7 +36,8 @@ const resources = `resources:
     type: Vm
     properties:
       network: "${net}"
-      image: debian-12-private-build-7731
+      image: debian-13
+      tags: { build: private-build-7731 }
       sshKeys: [ "${deploy-key}" ]
       userData: "#cloud-config\npassword: hunter2-kyku-secret\n"
 `

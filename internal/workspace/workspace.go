@@ -7,13 +7,14 @@ package workspace
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/gcs"
@@ -25,11 +26,18 @@ import (
 
 // Settings are what a front door decides.
 type Settings struct {
-	Env         string
-	Provider    string // overrides the config's provider when set
-	StateDir    string // local backend directory (default ".kyku", relative to BaseDir)
-	BaseDir     string // directory local paths are relative to (default: the current one)
-	LockTimeout time.Duration
+	Env      string
+	Provider string // overrides the config's provider when set
+	StateDir string // local backend directory (default ".kyku", relative to BaseDir)
+	// BaseDir is the configuration's directory: a relative local backend
+	// path and the sim's dir are relative to it (see location.go); "":
+	// the working directory, and no check of a former place.
+	BaseDir string
+	// FormerBaseDir is what those paths were relative to before they
+	// followed the configuration ("": the working directory); state found
+	// only there is refused with a *MovedStateError.
+	FormerBaseDir string
+	LockTimeout   time.Duration
 	// Lock tuning (zero: the backend's defaults); tests shorten these.
 	StaleAfter, Heartbeat, PollInterval time.Duration
 	Engine                              engine.Options // Env is set from Env
@@ -40,6 +48,10 @@ type Settings struct {
 	// ScryptCost overrides the passphrase KDF's cost N (0: the default;
 	// tests lower it).
 	ScryptCost int
+	// AWSCredentials, when set, are the credentials an aws-kms key is used
+	// with instead of the SDK's default chain (the bot passes a tenant's
+	// assumed role).
+	AWSCredentials aws.CredentialsProvider
 }
 
 // Workspace is an opened engine with its provider and backend.
@@ -51,11 +63,13 @@ type Workspace struct {
 
 // Open builds the provider and backend that cfg names and an engine on them.
 func Open(ctx context.Context, cfg *config.Config, s Settings, reg provider.Registry) (*Workspace, error) {
-	p, err := Provider(ctx, cfg, s, reg)
+	// The backend first: state found only at its former place is reported
+	// before the sim's cloud beside it (moving .kyku moves both).
+	b, err := OpenConfigBackend(ctx, cfg, s)
 	if err != nil {
 		return nil, err
 	}
-	b, err := OpenConfigBackend(ctx, cfg, s)
+	p, err := Provider(ctx, cfg, s, reg)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +92,14 @@ func Provider(ctx context.Context, cfg *config.Config, s Settings, reg provider.
 	if name == "" {
 		name = "sim"
 	}
-	return reg.New(ctx, name, cfg.Provider.Settings, getenv)
+	settings := cfg.Provider.Settings
+	if name == "sim" {
+		var err error
+		if settings, err = simSettings(settings, s, getenv); err != nil {
+			return nil, err
+		}
+	}
+	return reg.New(ctx, name, settings, getenv)
 }
 
 // OpenBackend opens the backend bc describes (nil: local state in
@@ -99,6 +120,9 @@ func OpenConfigBackend(ctx context.Context, cfg *config.Config, s Settings) (sta
 }
 
 func openBackend(ctx context.Context, bc *config.Backend, codec statemgr.Codec, s Settings) (statemgr.Backend, error) {
+	if err := envname.Check(s.Env); err != nil {
+		return nil, fmt.Errorf("open backend: %w", err)
+	}
 	getenv := s.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -124,12 +148,12 @@ func openBackend(ctx context.Context, bc *config.Backend, codec statemgr.Codec, 
 		if dir == "" {
 			dir = ".kyku"
 		}
-		if !filepath.IsAbs(dir) && s.BaseDir != "" {
-			dir = filepath.Join(s.BaseDir, dir)
+		dir, err := localDir(dir, s.Env, s)
+		if err != nil {
+			return nil, err
 		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("create state directory: %w", err)
-		}
+		// The directory is created by the first write (or the lock), not
+		// here: a plan writes nothing.
 		return local.New(dir, s.Env, local.Options{
 			LockTimeout: s.LockTimeout, StaleAfter: s.StaleAfter, Heartbeat: s.Heartbeat,
 			PollInterval: s.PollInterval, BackupRetention: retention, Codec: codec,

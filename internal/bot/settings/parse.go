@@ -7,6 +7,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/envname"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -96,8 +97,8 @@ func Parse(name string, data []byte) (*Settings, error) {
 			s.Promotion = p.strings(v, k.Value)
 			seen := map[string]bool{}
 			for i, e := range s.Promotion {
-				if !envRE.MatchString(e) {
-					p.errf(v.Content[i], "invalid environment name %q in promotion", e)
+				if err := envname.Check(e); err != nil || e == "" {
+					p.errf(v.Content[i], "invalid environment name %q in promotion (%s)", e, envname.Rule)
 				} else if seen[e] {
 					p.errf(v.Content[i], "environment %q listed twice in promotion", e)
 				}
@@ -221,8 +222,8 @@ func (p *parser) projects(v *yaml.Node) []Project {
 					p.errf(v, "environments must list at least one environment")
 				}
 				for i, e := range pr.Environments {
-					if !envRE.MatchString(e) {
-						p.errf(v.Content[i], "invalid environment name %q", e)
+					if err := envname.Check(e); err != nil || e == "" {
+						p.errf(v.Content[i], "invalid environment name %q (%s)", e, envname.Rule)
 					}
 				}
 			case "autoplan":

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -203,13 +204,17 @@ func (p Project) Matches(files []string) bool {
 	return false
 }
 
+// ErrNoConfig is wrapped by ConfigFiles when the tree holds no
+// configuration for the project.
+var ErrNoConfig = errors.New("no configuration")
+
 // ConfigFiles picks the project's config files out of a source tree (paths
 // relative to the repository root): the file itself, or the *.yaml and
 // *.yml files directly in the directory, in name order.
 func (p Project) ConfigFiles(tree map[string][]byte) ([]string, error) {
 	if isFile(p.Config) {
 		if _, ok := tree[p.Config]; !ok {
-			return nil, fmt.Errorf("config file %s not found", p.Config)
+			return nil, fmt.Errorf("config file %s not found: %w", p.Config, ErrNoConfig)
 		}
 		return []string{p.Config}, nil
 	}
@@ -222,7 +227,7 @@ func (p Project) ConfigFiles(tree map[string][]byte) ([]string, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no *.yaml or *.yml files in %s", p.Config)
+		return nil, fmt.Errorf("no *.yaml or *.yml files in %s: %w", p.Config, ErrNoConfig)
 	}
 	slices.Sort(out)
 	return out, nil
@@ -239,7 +244,6 @@ func Match(pattern, name string) bool {
 
 var (
 	nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_./-]{0,127}$`)
-	envRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
 	wfRE   = regexp.MustCompile(`^[A-Za-z0-9_.-]+\.ya?ml$`)
 	// ownerRE is a login, or an organisation and a team slug.
 	ownerRE = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})?$`)

@@ -111,6 +111,7 @@ policy-owners:
 promotion:
   - staging
   - "../prod"                # ERROR: invalid environment name "../prod" in promotion
+  - prod.eu                  # ERROR: invalid environment name "prod.eu" in promotion
   - staging                  # ERROR: environment "staging" listed twice in promotion
 `,
 		"drift not a mapping": `

@@ -21,6 +21,12 @@ type Confined struct {
 	// Role is the IAM role to assume for the backend's bucket ("" for the
 	// bot's own credentials).
 	Role string
+	// Legacy is where the backend's objects lived while namespaces were
+	// keyed by the repository's name: the prefix (s3, gcs, spaces) or
+	// relative path (local) "<owner>/<repo>/<the config's own>"; "" for
+	// an http backend, which has no namespace. LegacySimDir is the same
+	// for the sim's dir ("" without the sim).
+	Legacy, LegacySimDir string
 }
 
 // Confine checks cfg against g and returns the confined copy. Every
@@ -30,7 +36,11 @@ type Confined struct {
 // absolute or climbs with "..". cfg itself is not changed.
 func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 	var ds diag.Diagnostics
-	ns := g.Namespace()
+	ns, legacy := g.Namespace(), g.LegacyNamespace()
+	if ns == "" {
+		ds.Add(cfg.Provider.Pos, "the repository %s has no numeric ID, which its namespace is keyed by", g.Repo)
+		return nil, ds
+	}
 	who := "for " + g.Repo + " by the bot's policy"
 	if !g.Governed {
 		who = "in the bot without an operator policy (KYKU_BOT_POLICY)"
@@ -45,7 +55,7 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 		name = "sim" // what workspace.Provider picks
 	}
 	if !g.AllowsProvider(name) {
-		ds.Add(cfg.Provider.Pos, "provider %q is not allowed %s", name, who)
+		ds.Add(cfg.Provider.Pos, "provider %q is not allowed %s%s", name, who, providerHint(name, g))
 	}
 	settings := out.Config.Provider.Settings
 	if _, ok := settings["endpoint"]; ok && !g.AllowEndpoint {
@@ -66,6 +76,7 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 		if err != nil {
 			ds.Add(cfg.Provider.Pos, "provider setting dir: %v", err)
 		}
+		out.LegacySimDir, _ = under(legacy, settings["dir"], "sim")
 		settings["dir"] = dir
 	}
 
@@ -81,6 +92,7 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 		if err != nil {
 			ds.Add(nb.Pos, "backend path: %v", err)
 		}
+		out.Legacy, _ = under(legacy, nb.Path, "")
 		nb.Path = p
 		out.Config.Backend = &nb
 	case b.Type == "s3" || b.Type == "spaces" || b.Type == "gcs":
@@ -109,6 +121,7 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 		if err != nil {
 			ds.Add(b.Pos, "backend prefix: %v", err)
 		}
+		out.Legacy, _ = under(legacy, nb.Prefix, "")
 		nb.Prefix = p
 		out.Config.Backend = &nb
 	case b.Type == "http":
@@ -123,10 +136,65 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 	default:
 		ds.Add(b.Pos, "backend type %q is not one the bot opens", b.Type)
 	}
+	confineImports(&ds, cfg, g, name, out.Role, who)
+	for e := cfg.Encryption; e != nil; e = e.Fallback {
+		if e.Key == "aws-kms" && out.Role == "" {
+			// The opener would reach KMS with the bot's own credentials,
+			// which may decrypt with any tenant's key they are granted.
+			ds.Add(e.Pos, "encryption key aws-kms needs the repository's role: the bot never uses its own AWS credentials for a repository's KMS key; "+
+				"ask the bot's operator to grant an s3 bucket with a role (KYKU_BOT_POLICY: repositories[].buckets[].role), or use key passphrase")
+		}
+	}
 	if err := ds.Err(); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// providerHint says which policy key would allow provider name.
+func providerHint(name string, g Grant) string {
+	var acts string
+	switch name {
+	case "aws":
+		acts = ": it would act with the bot's own AWS credentials"
+	case "hetzner":
+		acts = ": it would act with the bot's own HCLOUD_TOKEN"
+	case "sim":
+		acts = ": it keeps its cloud on the bot's disk"
+	}
+	hint := "; the operator allows it with providers: [" + name + "] in a rule of KYKU_BOT_POLICY matching " + g.Repo
+	if name == "aws" {
+		hint += " (give its bucket a role, so it acts with the repository's role)"
+	}
+	if g.Governed {
+		return hint
+	}
+	return acts + hint
+}
+
+// confineImports refuses `import` entries that would act with the bot's
+// own credentials: an import reads (when planning) and adopts (when
+// applying) whatever object the provider's credentials reach, another
+// tenant's or the operator's, and a later apply can destroy it. Allowed
+// with the repository's role (aws on a bucket granted with a role), with
+// the sim (its cloud is under the repository's namespace), or with the
+// policy's explicit allow-import.
+func confineImports(ds *diag.Diagnostics, cfg *config.Config, g Grant, provider, role, who string) {
+	if len(cfg.Imports) == 0 || g.AllowImport || provider == "sim" || (provider == "aws" && role != "") {
+		return
+	}
+	creds := "the bot's own credentials"
+	switch provider {
+	case "aws":
+		creds = "the bot's own AWS credentials (its bucket has no role)"
+	case "hetzner":
+		creds = "the bot's own HCLOUD_TOKEN"
+	}
+	for _, im := range cfg.Imports {
+		ds.Add(im.Pos, "import of %s (id %s) is not allowed %s: it would adopt whatever object %s reach, another repository's included; "+
+			"the operator allows it with a bucket role (repositories[].buckets[].role, aws) or allow-import: true in KYKU_BOT_POLICY",
+			im.To, im.ID, who, creds)
+	}
 }
 
 // regionRE is an AWS region name: a region becomes part of a host name, so

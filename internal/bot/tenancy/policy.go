@@ -8,6 +8,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -36,6 +37,13 @@ type Rule struct {
 	// AllowProfile lets their configs pick an AWS `profile` of the bot's
 	// host: off by default.
 	AllowProfile bool `yaml:"allow-profile"`
+	// AllowImport lets their configs `import` objects with a provider that
+	// acts with the bot's own credentials (hetzner, or aws on a bucket
+	// without a role): off, an import could adopt any object those
+	// credentials reach — another tenant's, the operator's — and a later
+	// apply could destroy it. With a bucket role, aws imports act with the
+	// role and need no grant.
+	AllowImport bool `yaml:"allow-import"`
 }
 
 // Bucket is one bucket a rule grants and the IAM role Kyku assumes to use
@@ -101,22 +109,30 @@ func Parse(name string, data []byte) (*Policy, error) {
 
 // Grant is what a policy allows one repository.
 type Grant struct {
-	Repo string // "owner/repo", as the repository is named
+	Repo string // "owner/repo", as the repository is named (for display and the policy's globs)
+	// ID is the repository's numeric ID: its namespace is keyed by it, so
+	// a renamed repository keeps its state and one registered again under
+	// an old name does not inherit it.
+	ID int64
 	// Governed is set when a policy decided this grant: Buckets and
 	// Providers are then exhaustive. Without a policy (Governed false) any
-	// bucket and any provider but sim may be used.
+	// bucket may be named, but no provider may be used: every provider the
+	// bot has acts with the bot's own credentials (aws, hetzner) or disk
+	// (sim), so only a policy can hand them to a repository.
 	Governed      bool
 	Matched       bool // a rule matched (always false without a policy)
 	Buckets       []Bucket
 	Providers     []string
 	AllowEndpoint bool
 	AllowProfile  bool
+	AllowImport   bool
 }
 
-// For is the grant of repository owner/repo: the first rule that matches,
-// an empty grant when none does, and the defaults when p is nil.
-func (p *Policy) For(owner, repo string) Grant {
-	g := Grant{Repo: owner + "/" + repo}
+// For is the grant of repository owner/repo (numeric ID id): the first
+// rule that matches, an empty grant when none does, and the defaults when
+// p is nil.
+func (p *Policy) For(owner, repo string, id int64) Grant {
+	g := Grant{Repo: owner + "/" + repo, ID: id}
 	if p == nil {
 		return g
 	}
@@ -129,7 +145,7 @@ func (p *Policy) For(owner, repo string) Grant {
 		}) {
 			g.Matched = true
 			g.Buckets, g.Providers = r.Buckets, r.Providers
-			g.AllowEndpoint, g.AllowProfile = r.AllowEndpoint, r.AllowProfile
+			g.AllowEndpoint, g.AllowProfile, g.AllowImport = r.AllowEndpoint, r.AllowProfile, r.AllowImport
 			return g
 		}
 	}
@@ -137,18 +153,27 @@ func (p *Policy) For(owner, repo string) Grant {
 }
 
 // Namespace is the key prefix every object of the repository lives under:
-// "<owner>/<repo>" in lower case (GitHub names are case-insensitive, so
-// "Acme/Infra" and "acme/infra" share one).
+// "repo.<numeric ID>" (e.g. "repo.1296269"). A GitHub owner name holds no
+// ".", so no namespace keyed by a name ever equals one keyed by an ID.
+// "" when the ID is unknown (Confine refuses).
 func (g Grant) Namespace() string {
+	if g.ID <= 0 {
+		return ""
+	}
+	return "repo." + strconv.FormatInt(g.ID, 10)
+}
+
+// LegacyNamespace is where the repository's objects lived while namespaces
+// were keyed by its name: "<owner>/<repo>" in lower case. The bot moves
+// what it finds there into Namespace once.
+func (g Grant) LegacyNamespace() string {
 	return strings.ToLower(g.Repo)
 }
 
-// AllowsProvider reports whether the repository may use provider name.
+// AllowsProvider reports whether the repository may use provider name:
+// never without a policy (fail closed), otherwise when its rule lists it.
 func (g Grant) AllowsProvider(name string) bool {
-	if !g.Governed {
-		return name != "sim"
-	}
-	return slices.Contains(g.Providers, name)
+	return g.Governed && slices.Contains(g.Providers, name)
 }
 
 // Bucket returns the granted bucket called name.

@@ -32,24 +32,24 @@ func TestParseAndFor(t *testing.T) {
 		owner, repo string
 		want        Grant
 	}{
-		{"Acme", "Infra", Grant{Repo: "Acme/Infra", Governed: true, Matched: true, Providers: []string{"aws"}, Buckets: []Bucket{
+		{"Acme", "Infra", Grant{Repo: "Acme/Infra", ID: 7, Governed: true, Matched: true, Providers: []string{"aws"}, Buckets: []Bucket{
 			{Name: "acme-kyku-state", Role: "arn:aws:iam::123456789012:role/kyku-acme"}, {Name: "acme-shared"}}}},
-		{"acme-labs", "infra", Grant{Repo: "acme-labs/infra", Governed: true, Matched: true, Providers: []string{"aws"}, Buckets: []Bucket{
+		{"acme-labs", "infra", Grant{Repo: "acme-labs/infra", ID: 7, Governed: true, Matched: true, Providers: []string{"aws"}, Buckets: []Bucket{
 			{Name: "acme-kyku-state", Role: "arn:aws:iam::123456789012:role/kyku-acme"}, {Name: "acme-shared"}}}},
-		{"sandbox", "x", Grant{Repo: "sandbox/x", Governed: true, Matched: true, Providers: []string{"aws", "sim"},
+		{"sandbox", "x", Grant{Repo: "sandbox/x", ID: 7, Governed: true, Matched: true, Providers: []string{"aws", "sim"},
 			Buckets: []Bucket{{Name: "sandbox-state"}}, AllowEndpoint: true, AllowProfile: true}},
-		{"acme-labs", "other", Grant{Repo: "acme-labs/other", Governed: true}},
+		{"acme-labs", "other", Grant{Repo: "acme-labs/other", ID: 7, Governed: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.owner+"/"+tt.repo, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, p.For(tt.owner, tt.repo)); diff != "" {
+			if diff := cmp.Diff(tt.want, p.For(tt.owner, tt.repo, 7)); diff != "" {
 				t.Errorf("grant (-want +got):\n%s", diff)
 			}
 		})
 	}
 	var none *Policy
-	if g := none.For("a", "b"); g.Governed || !g.AllowsProvider("aws") || g.AllowsProvider("sim") {
-		t.Errorf("no policy: grant %+v", g)
+	if g := none.For("a", "b", 7); g.Governed || g.AllowsProvider("aws") || g.AllowsProvider("hetzner") || g.AllowsProvider("sim") {
+		t.Errorf("no policy: grant %+v allows a provider", g)
 	}
 }
 
@@ -89,9 +89,9 @@ func TestConfine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acme, sandbox := p.For("acme", "infra"), p.For("sandbox", "x")
+	acme, sandbox := p.For("acme", "infra", 101), p.For("sandbox", "x", 202)
 	var none *Policy
-	open := none.For("Acme", "Infra")
+	open := none.For("Acme", "Infra", 101)
 	s3 := func(extra string) string {
 		return "provider: aws\nbackend:\n  type: s3\n  bucket: acme-kyku-state\n  region: eu-west-1\n" + extra + "resources: {}\n"
 	}
@@ -105,9 +105,14 @@ func TestConfine(t *testing.T) {
 		wantErr    []string
 	}{
 		{name: "prefix taken relative to the namespace", grant: acme, yaml: s3("  prefix: prod/network\n"),
-			wantPrefix: "acme/infra/prod/network", wantRole: "arn:aws:iam::123456789012:role/kyku-acme"},
-		{name: "no prefix: the namespace", grant: acme, yaml: s3(""), wantPrefix: "acme/infra", wantRole: "arn:aws:iam::123456789012:role/kyku-acme"},
-		{name: "no policy: any bucket, still confined", grant: open, yaml: s3("  prefix: x\n"), wantPrefix: "acme/infra/x"},
+			wantPrefix: "repo.101/prod/network", wantRole: "arn:aws:iam::123456789012:role/kyku-acme"},
+		{name: "no prefix: the namespace", grant: acme, yaml: s3(""), wantPrefix: "repo.101", wantRole: "arn:aws:iam::123456789012:role/kyku-acme"},
+		{name: "aws refused without a policy", grant: open, yaml: s3("  prefix: x\n"),
+			wantErr: []string{"kyku.yaml:1:1: ", `provider "aws" is not allowed in the bot without an operator policy (KYKU_BOT_POLICY): it would act with the bot's own AWS credentials`, "providers: [aws]"}},
+		{name: "hetzner refused without a policy", grant: open, yaml: "provider: hetzner\nbackend: { type: s3, bucket: b-state, region: eu-west-1 }\nresources: {}\n",
+			wantErr: []string{"kyku.yaml:1:", `provider "hetzner" is not allowed in the bot without an operator policy (KYKU_BOT_POLICY): it would act with the bot's own HCLOUD_TOKEN`, "providers: [hetzner]"}},
+		{name: "hetzner refused by the policy", grant: acme, yaml: "provider: hetzner\nbackend: { type: s3, bucket: acme-shared, region: eu-west-1 }\nresources: {}\n",
+			wantErr: []string{`provider "hetzner" is not allowed for acme/infra by the bot's policy; the operator allows it with providers: [hetzner]`}},
 		{name: "climbing out", grant: acme, yaml: s3("  prefix: ../other/repo\n"), wantErr: []string{"kyku.yaml:2:", `backend prefix: "../other/repo" climbs out`}},
 		{name: "climbing out in the middle", grant: acme, yaml: s3("  prefix: a/../../b\n"), wantErr: []string{"climbs out"}},
 		{name: "absolute", grant: acme, yaml: s3("  prefix: /acme/other\n"), wantErr: []string{`"/acme/other" is absolute`}},
@@ -126,18 +131,18 @@ func TestConfine(t *testing.T) {
 		{name: "no provider means sim", grant: open, yaml: "resources: {}\n", wantErr: []string{`provider "sim" is not allowed`}},
 		{name: "sim refused by the policy", grant: acme, yaml: "provider: sim\nresources: {}\n", wantErr: []string{`provider "sim" is not allowed for acme/infra`}},
 		{name: "sim dir confined", grant: sandbox, yaml: "provider: { name: sim, dir: cloud }\nresources: {}\n",
-			wantPrefix: "sandbox/x", wantSimDir: "sandbox/x/cloud"},
-		{name: "sim dir default", grant: sandbox, yaml: "provider: sim\nresources: {}\n", wantPrefix: "sandbox/x", wantSimDir: "sandbox/x/sim"},
+			wantPrefix: "repo.202", wantSimDir: "repo.202/cloud"},
+		{name: "sim dir default", grant: sandbox, yaml: "provider: sim\nresources: {}\n", wantPrefix: "repo.202", wantSimDir: "repo.202/sim"},
 		{name: "sim dir escaping", grant: sandbox, yaml: "provider: { name: sim, dir: /etc }\nresources: {}\n", wantErr: []string{`provider setting dir: "/etc" is absolute`}},
 		{name: "local path confined", grant: sandbox, yaml: "provider: sim\nbackend: { type: local, path: state }\nresources: {}\n",
-			wantPrefix: "sandbox/x/state", wantSimDir: "sandbox/x/sim"},
+			wantPrefix: "repo.202/state", wantSimDir: "repo.202/sim"},
 		{name: "local path escaping", grant: sandbox, yaml: "provider: sim\nbackend: { type: local, path: ../../etc }\nresources: {}\n", wantErr: []string{"backend path"}},
 		{name: "region naming another host", grant: acme,
 			yaml:    "provider: { name: aws, region: \"evil.example.com#\" }\nbackend: { type: s3, bucket: acme-kyku-state, region: \"eu-west-1.evil\" }\nresources: {}\n",
 			wantErr: []string{`provider setting region "evil.example.com#" is not an AWS region name`, `backend region "eu-west-1.evil"`}},
 		{name: "gcs prefix confined", grant: acme,
 			yaml:       "provider: aws\nbackend: { type: gcs, bucket: acme-shared, prefix: prod }\nresources: {}\n",
-			wantPrefix: "acme/infra/prod"},
+			wantPrefix: "repo.101/prod"},
 		{name: "gcs climbing out", grant: acme,
 			yaml:    "provider: aws\nbackend: { type: gcs, bucket: acme-shared, prefix: ../../other }\nresources: {}\n",
 			wantErr: []string{"climbs out"}},
@@ -149,7 +154,7 @@ func TestConfine(t *testing.T) {
 			wantErr: []string{"only an s3 backend can assume"}},
 		{name: "spaces prefix confined", grant: acme,
 			yaml:       "provider: aws\nbackend: { type: spaces, bucket: acme-shared, region: fra1, prefix: p }\nresources: {}\n",
-			wantPrefix: "acme/infra/p"},
+			wantPrefix: "repo.101/p"},
 		{name: "spaces region naming another host", grant: acme,
 			yaml:    "provider: aws\nbackend: { type: spaces, bucket: acme-shared, region: \"evil.example.com/x\" }\nresources: {}\n",
 			wantErr: []string{"is not a Spaces region name"}},
@@ -162,7 +167,7 @@ func TestConfine(t *testing.T) {
 		{name: "http refused without a policy", grant: open,
 			yaml:    "provider: aws\nbackend: { type: http, address: \"http://10.0.0.1/state\" }\nresources: {}\n",
 			wantErr: []string{"backend type http is not allowed in the bot without an operator policy"}},
-		{name: "unmatched repository", grant: p.For("mallory", "x"), yaml: s3(""), wantErr: []string{"grants mallory/x nothing"}},
+		{name: "unmatched repository", grant: p.For("mallory", "x", 303), yaml: s3(""), wantErr: []string{"grants mallory/x nothing"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -207,11 +212,113 @@ func TestConfineKeepsEncryption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Confine(cfg, p.For("acme", "infra"))
+	got, err := Confine(cfg, p.For("acme", "infra", 404))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Config.Encryption == nil || got.Config.Encryption.Key != "passphrase" {
 		t.Errorf("confined encryption = %+v, want the config's passphrase encryption", got.Config.Encryption)
+	}
+}
+
+// TestConfineImportsAndKMS: an import, and an aws-kms key, act with the
+// repository's role or not at all. Without a role (or a policy) the bot
+// would use its own credentials: an import could adopt another tenant's
+// object (and a later apply destroy it), a KMS key be used with rights
+// that reach every tenant's. Each refusal names the file and line, and the
+// policy key that would allow it.
+func TestConfineImportsAndKMS(t *testing.T) {
+	p, err := Parse("policy.yaml", []byte(example+`  - match: ["hetz/*"]
+    buckets: [{ name: hetz-state }]
+    providers: [hetzner]
+  - match: ["hetz-trusted/*"]
+    buckets: [{ name: hetz-state }]
+    providers: [hetzner]
+    allow-import: true
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	imp := "import:\n  - { to: db, id: \"i-0another-tenants\" }\n"
+	res := "resources:\n  db: { type: Vm, properties: { image: debian-12 } }\n"
+	for _, tc := range []struct {
+		name    string
+		grant   Grant
+		yaml    string
+		wantErr []string // nil: allowed
+	}{
+		{"aws import with the bucket's role", p.For("acme", "infra", 404),
+			"provider: aws\nbackend: { type: s3, bucket: acme-kyku-state, region: eu-west-1 }\n" + imp + res, nil},
+		{"aws import on a bucket without a role", p.For("acme", "infra", 404),
+			"provider: aws\nbackend: { type: s3, bucket: acme-shared, region: eu-west-1 }\n" + imp + res,
+			[]string{"kyku.yaml:4:5: import of db (id i-0another-tenants) is not allowed for acme/infra by the bot's policy: it would adopt whatever object the bot's own AWS credentials (its bucket has no role) reach",
+				"repositories[].buckets[].role", "allow-import: true"}},
+		{"hetzner import", p.For("hetz", "app", 404),
+			"provider: hetzner\nbackend: { type: s3, bucket: hetz-state, region: eu-west-1 }\n" + imp + res,
+			[]string{"kyku.yaml:4:5: import of db", "the bot's own HCLOUD_TOKEN", "allow-import: true"}},
+		{"hetzner import with allow-import", p.For("hetz-trusted", "app", 404),
+			"provider: hetzner\nbackend: { type: s3, bucket: hetz-state, region: eu-west-1 }\n" + imp + res, nil},
+		{"sim import (its cloud is the repository's)", p.For("sandbox", "x", 404), "provider: sim\n" + imp + res, nil},
+		{"aws-kms with the bucket's role", p.For("acme", "infra", 404),
+			"provider: aws\nbackend: { type: s3, bucket: acme-kyku-state, region: eu-west-1 }\nencryption: { key: aws-kms, keyId: alias/acme }\n" + res, nil},
+		{"aws-kms without a role", p.For("acme", "infra", 404),
+			"provider: aws\nbackend: { type: s3, bucket: acme-shared, region: eu-west-1 }\nencryption: { key: aws-kms, keyId: alias/acme }\n" + res,
+			[]string{"kyku.yaml:3:1: encryption key aws-kms needs the repository's role", "repositories[].buckets[].role"}},
+		{"aws-kms as the fallback, without a role", p.For("hetz", "app", 404),
+			"provider: hetzner\nbackend: { type: s3, bucket: hetz-state, region: eu-west-1 }\nencryption:\n  key: passphrase\n  fallback: { key: aws-kms, keyId: alias/old }\n" + res,
+			[]string{"kyku.yaml:5:3: encryption key aws-kms needs the repository's role"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Confine(parse(t, tc.yaml), tc.grant)
+			if tc.wantErr == nil {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("allowed, want a refusal")
+			}
+			for _, w := range tc.wantErr {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("err = %v\nwant %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// TestNamespaceIsKeyedByTheRepositorysID: a repository renamed keeps its
+// namespace; another registered under its old name gets its own; the name
+// is kept for display and names the location of what the repository had
+// while namespaces were keyed by it. Without an ID nothing is confined.
+func TestNamespaceIsKeyedByTheRepositorysID(t *testing.T) {
+	p, err := Parse("policy.yaml", []byte(example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	yaml := "provider: aws\nbackend: { type: s3, bucket: acme-kyku-state, region: eu-west-1, prefix: prod }\nresources: {}\n"
+	confine := func(g Grant) *Confined {
+		t.Helper()
+		c, err := Confine(parse(t, yaml), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	infra := confine(p.For("Acme", "Infra", 4711))
+	renamed := confine(p.For("acme", "infra-renamed", 4711))
+	reregistered := confine(p.For("acme", "infra", 9000))
+	if got := infra.Config.Backend.Prefix; got != "repo.4711/prod" || infra.Legacy != "acme/infra/prod" {
+		t.Errorf("prefix %q, legacy %q; want repo.4711/prod and acme/infra/prod", got, infra.Legacy)
+	}
+	if renamed.Config.Backend.Prefix != infra.Config.Backend.Prefix {
+		t.Errorf("renamed: prefix %q, want the same as before the rename (%q)", renamed.Config.Backend.Prefix, infra.Config.Backend.Prefix)
+	}
+	if reregistered.Config.Backend.Prefix == infra.Config.Backend.Prefix {
+		t.Errorf("a repository registered again under the name shares the old one's prefix %q", infra.Config.Backend.Prefix)
+	}
+	if _, err := Confine(parse(t, yaml), p.For("acme", "infra", 0)); err == nil || !strings.Contains(err.Error(), "has no numeric ID") {
+		t.Errorf("no ID: %v, want a refusal", err)
 	}
 }

@@ -50,6 +50,7 @@ func (s *Server) htmlURL(rp *repo, number int) string {
 func (s *Server) commentJSON(rp *repo, c *Comment) *gh.IssueComment {
 	return &gh.IssueComment{
 		ID:        gh.Int64(c.ID),
+		NodeID:    gh.String(nodeID(c.ID)),
 		Body:      gh.String(c.Body),
 		User:      user(c.User),
 		HTMLURL:   gh.String(fmt.Sprintf("%s#issuecomment-%d", s.htmlURL(rp, c.Issue), c.ID)),
@@ -103,7 +104,7 @@ func (rp *repo) comment(id int64) *Comment {
 	return nil
 }
 
-func (s *Server) editComment(w http.ResponseWriter, r *http.Request, _ string) {
+func (s *Server) editComment(w http.ResponseWriter, r *http.Request, login string) {
 	rp, c := s.commentFor(w, r)
 	if c == nil {
 		return
@@ -118,8 +119,7 @@ func (s *Server) editComment(w http.ResponseWriter, r *http.Request, _ string) {
 		writeInvalid(w, "IssueComment", "body")
 		return
 	}
-	c.Body = *in.Body
-	c.UpdatedAt = s.now()
+	s.edit(c, login, *in.Body)
 	writeJSON(w, http.StatusOK, s.commentJSON(rp, c))
 }
 
@@ -326,6 +326,18 @@ func (s *Server) editIssue(w http.ResponseWriter, r *http.Request, _ string) {
 		}
 	}
 	writeJSON(w, http.StatusOK, s.issueJSON(rp, is))
+}
+
+// EditIssue edits issue number's body as login would through the API (a
+// writer can edit any issue; the fake keeps no record of who edited an
+// issue, so login only documents the test).
+func (s *Server) EditIssue(fullName string, number int, login, body string) {
+	_ = login
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if is := s.repoLocked(fullName, true).issues[number]; is != nil {
+		is.Body = body
+	}
 }
 
 // commentFor finds the repository and the issue comment {id} of a request,

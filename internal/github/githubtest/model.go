@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"hash/fnv"
 	"net/http"
 	"slices"
 	"strings"
@@ -35,6 +36,16 @@ type Commit struct {
 	Committer string
 }
 
+// GitCommit is a commit of the repository as GET /repos/{o}/{r}/commits/{sha}
+// shows it: its parents (a merge commit has two, the first being the
+// branch it was merged into), message and author date.
+type GitCommit struct {
+	SHA        string
+	Parents    []string
+	Message    string
+	AuthorDate time.Time
+}
+
 // Review is a pull request review.
 type Review struct {
 	ID          int64
@@ -54,6 +65,10 @@ type Comment struct {
 	CreatedAt time.Time
 	UpdatedAt time.Time
 	Reactions []Reaction
+	// Editor and LastEditedAt are the last edit (GraphQL's editor and
+	// lastEditedAt): "" and zero for a comment never edited.
+	Editor       string
+	LastEditedAt time.Time
 }
 
 // Reaction is a reaction to a comment.
@@ -83,6 +98,8 @@ type CheckRun struct {
 	Title      string
 	Summary    string
 	Text       string
+	DetailsURL string
+	ExternalID string
 }
 
 // Dispatch is a recorded workflow_dispatch.
@@ -102,12 +119,18 @@ type repo struct {
 	reviews       map[int][]*Review
 	perms         map[string]string
 	commitPulls   map[string][]int
+	commits       map[string]GitCommit
 	files         map[string]map[string][]byte // ref -> path -> content
 	refs          map[string]string            // ref -> sha
 	checkRuns     []*CheckRun
 	dispatches    []Dispatch
+	workflows     map[string]*Workflow // file -> declared workflow (nil: none declared)
+	runs          []*WorkflowRun
+	runNumber     int
 	labels        map[string]bool
 	archived      bool
+	id            int64     // numeric ID (default: a hash of the name)
+	created       time.Time // created_at (zero: not given)
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
@@ -121,10 +144,12 @@ func (s *Server) repoLocked(fullName string, create bool) *repo {
 		return nil
 	}
 	owner, name, _ := strings.Cut(fullName, "/")
+	h := fnv.New32a()
+	h.Write([]byte(strings.ToLower(fullName)))
 	rp := &repo{
-		owner: owner, name: name, defaultBranch: "main", nextNumber: 1,
+		id: int64(h.Sum32()), owner: owner, name: name, defaultBranch: "main", nextNumber: 1,
 		pulls: map[int]*PullRequest{}, issues: map[int]*Issue{}, reviews: map[int][]*Review{},
-		perms: map[string]string{}, commitPulls: map[string][]int{},
+		perms: map[string]string{}, commitPulls: map[string][]int{}, commits: map[string]GitCommit{},
 		files: map[string]map[string][]byte{}, refs: map[string]string{}, labels: map[string]bool{},
 	}
 	s.repos[strings.ToLower(fullName)] = rp
@@ -146,6 +171,16 @@ func (s *Server) AddRepo(fullName, defaultBranch string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.repoLocked(fullName, true).defaultBranch = defaultBranch
+}
+
+// SetRepoID gives a seeded repository its numeric ID and creation time, as
+// the API and the payloads report them (by default its ID is a hash of
+// its name and it has no creation time).
+func (s *Server) SetRepoID(fullName string, id int64, created time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp := s.repoLocked(fullName, true)
+	rp.id, rp.created = id, created
 }
 
 // AddPullRequest seeds a pull request and returns its number.
@@ -262,6 +297,15 @@ func (s *Server) SetCommitPulls(fullName, sha string, numbers ...int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.repoLocked(fullName, true).commitPulls[sha] = slices.Clone(numbers)
+}
+
+// AddCommit seeds a commit (GET /repos/{o}/{r}/commits/{sha}); a commit
+// not seeded is answered 404.
+func (s *Server) AddCommit(fullName string, c GitCommit) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c.Parents = slices.Clone(c.Parents)
+	s.repoLocked(fullName, true).commits[c.SHA] = c
 }
 
 // Comments returns the comments on an issue or pull request, oldest first.

@@ -1,8 +1,11 @@
 package githubtest
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 
 	gh "github.com/google/go-github/v62/github"
@@ -14,18 +17,26 @@ func (s *Server) pullRoutes(api func(string, handler)) {
 	api("GET /repos/{owner}/{repo}/pulls/{number}/files", s.listFiles)
 	api("GET /repos/{owner}/{repo}/pulls/{number}/commits", s.listCommits)
 	api("GET /repos/{owner}/{repo}/commits/{sha}/pulls", s.commitPulls)
+	api("GET /repos/{owner}/{repo}/commits/{sha}", s.getCommit)
 	api("GET /repos/{owner}/{repo}/collaborators/{user}/permission", s.permission)
 }
 
 func (s *Server) repoJSON(fullName string, fork bool) *gh.Repository {
 	owner, name, _ := strings.Cut(fullName, "/")
-	return &gh.Repository{
+	j := &gh.Repository{
 		Name:     gh.String(name),
 		FullName: gh.String(fullName),
 		Owner:    user(owner),
 		Fork:     gh.Bool(fork),
 		HTMLURL:  gh.String(s.URL + "/" + fullName),
 	}
+	if rp := s.repos[strings.ToLower(fullName)]; rp != nil {
+		j.ID = gh.Int64(rp.id)
+		if !rp.created.IsZero() {
+			j.CreatedAt = &gh.Timestamp{Time: rp.created}
+		}
+	}
+	return j
 }
 
 func (s *Server) pullJSON(rp *repo, pr *PullRequest) *gh.PullRequest {
@@ -143,6 +154,44 @@ func (s *Server) listCommits(w http.ResponseWriter, r *http.Request, _ string) {
 	writeJSON(w, http.StatusOK, paginate(w, r, out))
 }
 
+// getCommit answers a seeded commit: its SHA, parents, message and author.
+func (s *Server) getCommit(w http.ResponseWriter, r *http.Request, _ string) {
+	rp := s.repoFor(w, r)
+	if rp == nil {
+		return
+	}
+	sha := r.PathValue("sha")
+	if ref, ok := rp.refs[sha]; ok {
+		sha = ref
+	}
+	c, ok := rp.commits[sha]
+	if !ok {
+		// A branch or SHA with files is a commit too, without parents.
+		files, at := rp.filesAt(r.PathValue("sha"))
+		if files == nil {
+			writeError(w, http.StatusUnprocessableEntity, "No commit found for SHA: "+r.PathValue("sha"))
+			return
+		}
+		if !shaRE.MatchString(at) {
+			sum := sha1.Sum([]byte(rp.fullName() + "@" + at))
+			at = hex.EncodeToString(sum[:])
+		}
+		c = GitCommit{SHA: at}
+	}
+	out := &gh.RepositoryCommit{
+		SHA:     gh.String(c.SHA),
+		HTMLURL: gh.String(fmt.Sprintf("%s/%s/commit/%s", s.URL, rp.fullName(), c.SHA)),
+		Commit: &gh.Commit{
+			Message: gh.String(c.Message),
+			Author:  &gh.CommitAuthor{Name: gh.String("A U Thor"), Date: &gh.Timestamp{Time: c.AuthorDate}},
+		},
+	}
+	for _, p := range c.Parents {
+		out.Parents = append(out.Parents, &gh.Commit{SHA: gh.String(p)})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
 func (s *Server) commitPulls(w http.ResponseWriter, r *http.Request, _ string) {
 	rp := s.repoFor(w, r)
 	if rp == nil {
@@ -191,3 +240,5 @@ func (s *Server) permission(w http.ResponseWriter, r *http.Request, _ string) {
 		"user":       user(login),
 	})
 }
+
+var shaRE = regexp.MustCompile(`^[0-9a-f]{40}$`)

@@ -29,7 +29,6 @@ func (s *Server) repoRoutes(api func(string, handler)) {
 	api("GET /repos/{owner}/{repo}/tarball/{ref...}", s.tarball)
 	api("POST /repos/{owner}/{repo}/check-runs", s.createCheckRun)
 	api("PATCH /repos/{owner}/{repo}/check-runs/{id}", s.updateCheckRun)
-	api("POST /repos/{owner}/{repo}/actions/workflows/{workflow}/dispatches", s.dispatch)
 }
 
 func (s *Server) getRepo(w http.ResponseWriter, r *http.Request, _ string) {
@@ -172,6 +171,8 @@ type checkRunRequest struct {
 		Summary *string `json:"summary"`
 		Text    *string `json:"text"`
 	} `json:"output"`
+	DetailsURL *string `json:"details_url"`
+	ExternalID *string `json:"external_id"`
 }
 
 // apply validates the request like GitHub and copies it into c; it returns
@@ -194,6 +195,12 @@ func (in *checkRunRequest) apply(c *CheckRun) string {
 	}
 	if c.Status == "completed" && c.Conclusion == "" {
 		return "conclusion"
+	}
+	if in.DetailsURL != nil {
+		c.DetailsURL = *in.DetailsURL
+	}
+	if in.ExternalID != nil {
+		c.ExternalID = *in.ExternalID
 	}
 	if o := in.Output; o != nil {
 		if o.Title == nil || o.Summary == nil {
@@ -221,6 +228,12 @@ func checkRunJSON(c *CheckRun) *gh.CheckRun {
 		HeadSHA: gh.String(c.HeadSHA),
 		Status:  gh.String(c.Status),
 		Output:  &gh.CheckRunOutput{Title: gh.String(c.Title), Summary: gh.String(c.Summary), Text: gh.String(c.Text)},
+	}
+	if c.DetailsURL != "" {
+		out.DetailsURL = gh.String(c.DetailsURL)
+	}
+	if c.ExternalID != "" {
+		out.ExternalID = gh.String(c.ExternalID)
 	}
 	if c.Conclusion != "" {
 		out.Conclusion = gh.String(c.Conclusion)
@@ -284,26 +297,6 @@ func (s *Server) updateCheckRun(w http.ResponseWriter, r *http.Request, _ string
 	}
 	*rp.checkRuns[i] = c
 	writeJSON(w, http.StatusOK, checkRunJSON(&c))
-}
-
-func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, _ string) {
-	rp := s.repoFor(w, r)
-	if rp == nil {
-		return
-	}
-	var in struct {
-		Ref    string         `json:"ref"`
-		Inputs map[string]any `json:"inputs"`
-	}
-	if !decode(w, r, &in) {
-		return
-	}
-	if in.Ref == "" {
-		writeInvalid(w, "Workflow", "ref")
-		return
-	}
-	rp.dispatches = append(rp.dispatches, Dispatch{Workflow: r.PathValue("workflow"), Ref: in.Ref, Inputs: in.Inputs})
-	w.WriteHeader(http.StatusNoContent)
 }
 
 // accessToken exchanges an App JWT (RS256, signed by the key given to

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -95,6 +96,42 @@ type Server struct {
 	teams         map[string]map[string]bool // "org/team" -> member logins (lower case)
 	teamReaders   map[string]bool            // logins whose tokens see teams (nil: all)
 	checksDenied  map[string]bool            // logins whose tokens may not write check runs
+	graphqlDenied map[string]bool            // logins whose tokens may not use GraphQL
+	holds         []*hold
+	held          int
+}
+
+// hold makes matching requests wait until it is released.
+type hold struct {
+	match    func(method, path string) bool
+	released chan struct{}
+}
+
+// Hold makes every request that match(method, path) accepts wait, before
+// it is handled and with nothing done yet, until release is called or its
+// client goes away (a client that was killed leaves nothing behind).
+// Held counts the requests waiting.
+func (s *Server) Hold(match func(method, path string) bool) (release func()) {
+	h := &hold{match: match, released: make(chan struct{})}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.holds = append(s.holds, h)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.holds = slices.DeleteFunc(s.holds, func(x *hold) bool { return x == h })
+			close(h.released)
+		})
+	}
+}
+
+// Held is the number of requests Hold keeps waiting.
+func (s *Server) Held() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.held
 }
 
 type archiveRef struct{ repo, ref string }
@@ -209,7 +246,9 @@ func (s *Server) routes() http.Handler {
 	s.issueRoutes(api)
 	s.pullRoutes(api)
 	s.repoRoutes(api)
+	s.actionsRoutes(api)
 	s.teamRoutes(api)
+	mux.Handle("POST "+GraphQLPath, s.authed(s.graphql))
 	mux.HandleFunc("POST "+BasePath+"app/installations/{id}/access_tokens", s.locked(s.accessToken))
 	s.appRoutes(mux)
 	mux.HandleFunc("GET /_codeload/{token}", s.locked(s.codeload))
@@ -239,7 +278,27 @@ func (s *Server) recording(next http.Handler) http.Handler {
 			s.failures = s.failures[1:]
 			fail = &f
 		}
+		var held *hold
+		for _, h := range s.holds {
+			if h.match(r.Method, r.URL.Path) {
+				held = h
+				s.held++
+				break
+			}
+		}
 		s.mu.Unlock()
+		if held != nil {
+			select {
+			case <-held.released:
+			case <-r.Context().Done():
+			}
+			s.mu.Lock()
+			s.held--
+			s.mu.Unlock()
+			if r.Context().Err() != nil {
+				return
+			}
+		}
 		if fail != nil {
 			writeFailure(w, *fail, now)
 			return

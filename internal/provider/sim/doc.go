@@ -4,7 +4,9 @@
 //
 // # The directory
 //
-// The cloud lives in Options.Dir (KYKU_SIM_DIR, default .kyku/sim):
+// The cloud lives in Options.Dir (KYKU_SIM_DIR, default .kyku/sim; the CLI
+// and the Action put the default and a relative dir setting next to the
+// configuration, see package workspace):
 //
 //	.next-id          last ID handed out; IDs are decimal numbers, like Hetzner's
 //	<Type>/<id>.json  one object per file, pretty-printed

@@ -135,23 +135,77 @@ func TestClearAndMissingKey(t *testing.T) {
 	}
 }
 
-// An envelope asking for an absurd scrypt cost is refused at once.
-func TestScryptCostBounded(t *testing.T) {
-	c := crypt.New(pass(t, "a passphrase of length"))
-	sealed, _ := c.Seal(ctx, "state:state", secret)
+// forge rewrites the key descriptor of a sealed envelope.
+func forge(t *testing.T, sealed []byte, change func(desc map[string]any)) []byte {
+	t.Helper()
 	var env envelope
-	_ = json.Unmarshal(sealed, &env)
-	var desc map[string]any
-	_ = json.Unmarshal(env.Key, &desc)
-	desc["n"] = 1 << 30
-	env.Key, _ = json.Marshal(desc)
-	bad, _ := json.Marshal(env)
-	start := time.Now()
-	if _, err := crypt.New(pass(t, "a passphrase of length")).Open(ctx, "state:state", bad); !errors.Is(err, crypt.ErrAuthentication) {
-		t.Errorf("scrypt N=2^30: %v; want ErrAuthentication", err)
+	if err := json.Unmarshal(sealed, &env); err != nil {
+		t.Fatal(err)
 	}
-	if el := time.Since(start); el > 5*time.Second {
-		t.Errorf("refusing took %s", el)
+	var desc map[string]any
+	if err := json.Unmarshal(env.Key, &desc); err != nil {
+		t.Fatal(err)
+	}
+	change(desc)
+	env.Key, _ = json.Marshal(desc)
+	out, _ := json.Marshal(env)
+	return out
+}
+
+// TestForgedScryptCostIsRefusedBeforeDeriving: a stored object (a forged
+// saved plan) chooses the key derivation's cost in its envelope. Only
+// Kyku's own parameters are accepted, and the check comes before any
+// derivation: the key derivation function is never called for a forged
+// envelope (counted, not timed), so refusing N=2^20, r=16 costs nothing.
+func TestForgedScryptCostIsRefusedBeforeDeriving(t *testing.T) {
+	sealed, err := crypt.New(pass(t, "a passphrase of length")).Seal(ctx, "object:plans/prod/pr-1.json", secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(map[string]any)
+		want   string
+	}{
+		{"N=2^20, r=16 (10 s and 2 GB per open)", func(d map[string]any) { d["n"], d["r"] = 1<<20, 16 }, "scrypt N=1048576, r=16, p=1 are not Kyku's"},
+		{"N=2^30", func(d map[string]any) { d["n"] = 1 << 30 }, "N=1073741824"},
+		{"N=2^16, one step above the default", func(d map[string]any) { d["n"] = 1 << 16 }, "N=65536"},
+		{"N not a power of two", func(d map[string]any) { d["n"] = 3000 }, "N=3000"},
+		{"p=16", func(d map[string]any) { d["p"] = 16 }, "p=16"},
+		{"r=1", func(d map[string]any) { d["r"] = 1 }, "r=1"},
+		{"another KDF", func(d map[string]any) { d["kdf"] = "pbkdf2" }, `key derivation "pbkdf2" is not scrypt`},
+		{"a 1 MB salt", func(d map[string]any) { d["salt"] = strings.Repeat("A", 1<<20) }, "salt"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := pass(t, "a passphrase of length")
+			derived := crypt.CountDerivations(k)
+			start := time.Now()
+			_, err := crypt.New(k).Open(ctx, "object:plans/prod/pr-1.json", forge(t, sealed, tc.change))
+			if !errors.Is(err, crypt.ErrAuthentication) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "refused before deriving") {
+				t.Errorf("forged envelope: %v; want ErrAuthentication saying %q", err, tc.want)
+			}
+			if n := derived.Load(); n != 0 {
+				t.Errorf("%d keys derived for a forged envelope, want none", n)
+			}
+			// Generous: the structural claim is the count above.
+			if el := time.Since(start); el > 5*time.Second {
+				t.Errorf("refusing took %s", el)
+			}
+		})
+	}
+
+	// The envelope as sealed opens, with one derivation.
+	k := pass(t, "a passphrase of length")
+	derived := crypt.CountDerivations(k)
+	if got, err := crypt.New(k).Open(ctx, "object:plans/prod/pr-1.json", sealed); err != nil || !bytes.Equal(got, secret) {
+		t.Fatalf("Open = %q, %v", got, err)
+	}
+	if n := derived.Load(); n != 1 {
+		t.Errorf("%d keys derived opening a genuine envelope, want 1", n)
+	}
+	// Kyku never seals with parameters it would refuse.
+	if _, err := crypt.NewPassphrase("a passphrase of length", "KYKU_STATE_PASSPHRASE", 1<<20); err == nil {
+		t.Error("NewPassphrase accepted N=2^20")
 	}
 }
 

@@ -129,14 +129,51 @@ func New(cfg Config, env string, opts Options) (*Backend, error) {
 // Describe names the backend and the document's address (no credentials).
 func (b *Backend) Describe() string { return "http " + redact(b.cfg.Address) }
 
-// redact drops user information from a URL for messages.
+// redact is a URL as messages may show it: without user information
+// (user:password@), every query value replaced by "REDACTED" (keys kept:
+// ?access_token=REDACTED says what was sent), no fragment. Text that is
+// not a URL with a host loses everything from its first '?' or '#', and
+// everything between its scheme and an '@'.
 func redact(s string) string {
 	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
+	if err != nil || u.Opaque != "" || u.Host == "" {
+		if i := strings.IndexAny(s, "?#"); i >= 0 {
+			s = s[:i]
+		}
+		if i := strings.LastIndex(s, "@"); i >= 0 {
+			scheme, _, found := strings.Cut(s, "://")
+			if !found {
+				scheme = "?"
+			}
+			s = scheme + "://" + s[i+1:]
+		}
 		return s
 	}
-	u.User = nil
+	u.User, u.Fragment, u.RawFragment = nil, "", ""
+	if u.RawQuery != "" {
+		q := u.Query()
+		for _, vs := range q {
+			for i := range vs {
+				vs[i] = "REDACTED"
+			}
+		}
+		if len(q) == 0 {
+			u.RawQuery = "REDACTED"
+		} else {
+			u.RawQuery = q.Encode()
+		}
+	}
 	return u.String()
+}
+
+// redactErr redacts the URL the HTTP client names in err (a *url.Error
+// quotes the request's URL, query string and all).
+func redactErr(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		ue.URL = redact(ue.URL)
+	}
+	return err
 }
 
 // document is what the address holds.

@@ -85,7 +85,8 @@ func (b *Backend) once(ctx context.Context, method, url string, body []byte) (re
 	}
 	req, err := http.NewRequestWithContext(ctx, method, url, rd)
 	if err != nil {
-		return response{}, fmt.Errorf("http backend: %s %s: %w", method, redact(url), err)
+		// The error may quote the URL: it is not wrapped.
+		return response{}, fmt.Errorf("http backend: %s %s: the request cannot be made (method or address invalid)", method, redact(url))
 	}
 	if b.cfg.Username != "" {
 		req.SetBasicAuth(b.cfg.Username, b.cfg.Password)
@@ -97,7 +98,7 @@ func (b *Backend) once(ctx context.Context, method, url string, body []byte) (re
 	}
 	resp, err := b.httpc.Do(req)
 	if err != nil {
-		return response{}, err
+		return response{}, redactErr(err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxDocument+1))

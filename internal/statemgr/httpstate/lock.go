@@ -136,7 +136,11 @@ func (b *Backend) lockLocked(ctx context.Context, info statemgr.LockInfo) (state
 				return fail(fmt.Errorf("http backend: acquire lock: %w", &StatusError{Method: b.cfg.LockMethod, URL: redact(b.cfg.LockAddress), Status: resp.status, Body: snippet(resp.body)}))
 			}
 		}
-		if again, cause := wait.Wait(ctx); !again {
+		var holder *statemgr.LockInfo
+		if lastErr == nil {
+			holder = last // held by another (nil after a failed call: retrying, not waiting for a holder)
+		}
+		if again, cause := wait.Wait(ctx, holder); !again {
 			return fail(locked(cause))
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -32,7 +33,10 @@ type observed struct {
 // (polling every Options.PollInterval). A lock whose heartbeat is older than
 // Options.StaleAfter is broken when a re-read still shows the same lock. On
 // timeout it returns a *statemgr.LockedError naming the holder; when ctx ends
-// first, a *statemgr.LockedError wrapping ctx.Err().
+// first, a *statemgr.LockedError wrapping ctx.Err(). The lock file needs
+// the directory: Lock creates it when missing, and Unlock removes what Lock
+// created once it is empty again, so a run that wrote nothing (a plan)
+// leaves nothing behind.
 func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lock, error) {
 	now := b.opts.Now().UTC()
 	info = info.WithDefaults(b.opts.Hostname, b.opts.PID)
@@ -42,7 +46,8 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(b.dir, 0o755); err != nil {
+	created, err := makeDirs(b.dir)
+	if err != nil {
 		return nil, fmt.Errorf("acquire state lock: create directory: %w", err)
 	}
 
@@ -55,11 +60,21 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 			return nil, b.lockedError(last, err)
 		}
 		ok, err := b.tryCreate(body)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Another run's Unlock removed the directory it had created,
+			// empty, just now: make it again (and remove it when done).
+			again, err := makeDirs(b.dir)
+			if err != nil {
+				return nil, fmt.Errorf("acquire state lock: create directory: %w", err)
+			}
+			created = append(again, created...)
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("acquire state lock %s: %w", b.lockPath(), err)
 		}
 		if ok {
-			return b.hold(info), nil
+			return b.hold(info, created), nil
 		}
 		obs, err := b.readLock()
 		if err != nil {
@@ -78,7 +93,11 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 				continue
 			}
 		}
-		if again, cause := wait.Wait(ctx); !again {
+		holder := obs.info
+		if obs.corrupt {
+			holder = statemgr.LockInfo{Path: b.lockPath(), Created: obs.beat}
+		}
+		if again, cause := wait.Wait(ctx, &holder); !again {
 			return nil, b.lockedError(last, cause)
 		}
 	}
@@ -277,9 +296,10 @@ func encodeLock(info statemgr.LockInfo) ([]byte, error) {
 // heldLock is a lock this process holds; a goroutine refreshes its
 // heartbeat until Unlock.
 type heldLock struct {
-	b  *Backend
-	id string // our token; never changes
-	hb *statemgr.Heartbeat
+	b       *Backend
+	id      string   // our token; never changes
+	created []string // directories Lock created, deepest first
+	hb      *statemgr.Heartbeat
 
 	mu   sync.Mutex
 	info statemgr.LockInfo
@@ -288,8 +308,8 @@ type heldLock struct {
 	unlockErr error
 }
 
-func (b *Backend) hold(info statemgr.LockInfo) *heldLock {
-	h := &heldLock{b: b, id: info.ID, info: info}
+func (b *Backend) hold(info statemgr.LockInfo, created []string) *heldLock {
+	h := &heldLock{b: b, id: info.ID, info: info, created: created}
 	h.hb = statemgr.StartHeartbeat(b.opts.Heartbeat, h.beat, func(err error) bool { return errors.Is(err, errLockLost) })
 	return h
 }
@@ -345,6 +365,32 @@ func (h *heldLock) Unlock(ctx context.Context) error {
 		case !taken:
 			h.unlockErr = fmt.Errorf("release state lock %s: %w: token %s was broken or force-unlocked while held", h.b.lockPath(), errLockLost, id)
 		}
+		// Only an empty directory is removed (rmdir refuses any other): one
+		// that now holds state, or another run's lock, stays.
+		for _, d := range h.created {
+			if os.Remove(d) != nil {
+				break
+			}
+		}
 	})
 	return h.unlockErr
+}
+
+// makeDirs creates dir and its missing parents and returns the ones it
+// created, deepest first.
+func makeDirs(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return missing, nil
 }

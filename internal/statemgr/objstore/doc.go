@@ -1,7 +1,8 @@
 // Package objstore is the one implementation of statemgr.Backend on an
 // object store (S3, GCS): the lock with its heartbeat and stale break, the
 // state with conditional writes and lineage/serial checks, journal entries
-// as objects, backups with retention, named objects, sealing with the
+// as objects, backups with retention, named objects (and the conditional
+// writes on them that statemgr.Conditional offers), sealing with the
 // Codec, and recognising Kyku's own writes that landed although their
 // answer was lost. A provider (packages s3 and gcs) implements Bucket: a
 // few calls on its store, and what its errors mean.

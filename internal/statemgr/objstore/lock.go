@@ -107,7 +107,11 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 			}
 			continue // it changed: look again at once
 		}
-		if again, cause := wait.Wait(ctx); !again {
+		holder := obs.info
+		if obs.corrupt {
+			holder = statemgr.LockInfo{Path: b.url(key), Created: obs.beat}
+		}
+		if again, cause := wait.Wait(ctx, &holder); !again {
 			return nil, b.lockedError(last, cause)
 		}
 	}

@@ -283,3 +283,37 @@ func TestUnlocked(t *testing.T) {
 		t.Errorf("ForceUnlock on an Unlocked backend = %v, want a refusal naming lock: false", err)
 	}
 }
+
+// The conditional writes offered to other records (statemgr.Conditional)
+// recognise their own landed writes too: a create, a replace and a delete
+// whose answers were lost succeed once, and an unlocked store refuses
+// them.
+func TestConditionalLostAnswersAndUnlockedStore(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	m := newMemBucket()
+	b := newBackend(m, objstore.Config{Prefix: "p"}, objstore.Options{})
+	m.lose["put"] = 1
+	v, err := b.CreateObject(ctx, "claims/a.json", []byte(`{"t":1}`))
+	if err != nil {
+		t.Fatalf("CreateObject after a lost answer: %v", err)
+	}
+	m.lose["put"] = 1
+	if v, err = b.ReplaceObject(ctx, "claims/a.json", []byte(`{"t":2}`), v); err != nil {
+		t.Fatalf("ReplaceObject after a lost answer: %v", err)
+	}
+	if data, got, _ := b.ReadObject(ctx, "claims/a.json"); string(data) != `{"t":2}` || got != v {
+		t.Errorf("ReadObject = %s at %q, want the replaced body at %q", data, got, v)
+	}
+	m.lose["delete"] = 1
+	if err := b.DeleteObject(ctx, "claims/a.json", v); err != nil {
+		t.Fatalf("DeleteObject after a lost answer: %v", err)
+	}
+	if keys, _ := m.List(ctx, "p/claims/"); len(keys) != 0 {
+		t.Errorf("left behind: %v", keys)
+	}
+	u := newBackend(m, objstore.Config{Unlocked: true}, objstore.Options{})
+	if _, err := u.CreateObject(ctx, "claims/b.json", []byte(`{}`)); !errors.Is(err, statemgr.ErrNotConditional) {
+		t.Errorf("CreateObject on an unlocked store: %v, want ErrNotConditional", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,6 +38,38 @@ func testLock(t *testing.T, newBackend Factory) {
 			_ = la.Unlock(context.WithoutCancel(ctx))
 		}()
 		mustUnlock(t, mustLock(t, b, NewLockInfo("plan")))
+	})
+
+	t.Run("a waiting lock tells its hook once whom it waits for", func(t *testing.T) {
+		a, b := newBackend(t), newBackend(t)
+		var mu sync.Mutex
+		var told []statemgr.LockInfo
+		var timeouts []time.Duration
+		wctx := statemgr.WithLockWaiting(ctx, func(h statemgr.LockInfo, d time.Duration) {
+			mu.Lock()
+			defer mu.Unlock()
+			told, timeouts = append(told, h), append(timeouts, d)
+		})
+		// A free lock is taken without a word.
+		mustUnlock(t, mustLockCtx(t, wctx, b, NewLockInfo("plan")))
+		la := mustLock(t, a, NewLockInfo("apply"))
+		defer mustUnlock(t, la)
+		if l, err := b.Lock(wctx, NewLockInfo("plan")); err == nil {
+			_ = l.Unlock(ctx)
+			t.Fatal("Lock succeeded while another holder had it")
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if len(told) != 1 {
+			t.Fatalf("the hook was told %d times (%+v), want once, when the wait started", len(told), told)
+		}
+		held := la.Info()
+		if h := told[0]; h.ID != held.ID || h.Who != held.Who || h.Operation != "apply" || h.Created.Sub(held.Created).Abs() > time.Second {
+			t.Errorf("the hook was told the holder is %+v, want %+v", h, held)
+		}
+		if timeouts[0] != LockTimeout {
+			t.Errorf("the hook was told the wait lasts %s, want the lock timeout %s", timeouts[0], LockTimeout)
+		}
 	})
 
 	t.Run("cancelling the context aborts the wait", func(t *testing.T) {
@@ -85,7 +118,12 @@ func testLock(t *testing.T, newBackend Factory) {
 
 func mustLock(t *testing.T, b statemgr.Backend, info statemgr.LockInfo) statemgr.Lock {
 	t.Helper()
-	l, err := b.Lock(context.Background(), info)
+	return mustLockCtx(t, context.Background(), b, info)
+}
+
+func mustLockCtx(t *testing.T, ctx context.Context, b statemgr.Backend, info statemgr.LockInfo) statemgr.Lock {
+	t.Helper()
+	l, err := b.Lock(ctx, info)
 	if err != nil {
 		t.Fatalf("Lock(%s): %v", info.Operation, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,11 +37,12 @@ type Server struct {
 
 	mu      sync.Mutex
 	masters map[string][]byte
+	callers map[string]bool // access key IDs requests were signed with
 }
 
 // New starts a server that stops with t.
 func New(t testing.TB) *Server {
-	s := &Server{masters: map[string][]byte{}}
+	s := &Server{masters: map[string][]byte{}, callers: map[string]bool{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc(BasePath, s.serve)
 	ts := httptest.NewServer(mux)
@@ -69,6 +71,30 @@ func (s *Server) Calls(op string) int64 {
 func (s *Server) count(op string) {
 	v, _ := s.calls.LoadOrStore(op, new(atomic.Int64))
 	v.(*atomic.Int64).Add(1)
+}
+
+// Callers lists the access key IDs requests were signed with (the
+// Credential=<key id>/… of their SigV4 Authorization header), sorted.
+func (s *Server) Callers() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.callers))
+	for k := range s.callers {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (s *Server) caller(auth string) {
+	_, cred, ok := strings.Cut(auth, "Credential=")
+	if !ok {
+		return
+	}
+	id, _, _ := strings.Cut(cred, "/")
+	s.mu.Lock()
+	s.callers[id] = true
+	s.mu.Unlock()
 }
 
 func (s *Server) master(keyID string) cipher.AEAD {
@@ -114,6 +140,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.count(op)
+	s.caller(r.Header.Get("Authorization"))
 	var in request
 	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
 		fail(w, 400, "SerializationException", err.Error())

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// inDir runs the binary in dir, with the sim's default directory (no
+// KYKU_SIM_DIR): its cloud lives next to the configuration too.
+func inDir(t *testing.T, dir string, args ...string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c := exec.CommandContext(ctx, kykuBin, args...)
+	c.Dir = dir
+	c.Env = append(os.Environ(), "NO_COLOR=1", "KYKU_SIM_DIR=", "KYKU_RETRY_BASE=1ms")
+	out, err := c.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode(), string(out)
+	}
+	if err != nil {
+		t.Fatalf("kyku %v: %v", args, err)
+	}
+	return 0, string(out)
+}
+
+// TestStateFollowsTheConfiguration: applied inside infra/, the same
+// configuration planned from the repository root (by file and by
+// directory) finds the same state and the same cloud, and plans nothing;
+// an apply there changes nothing.
+func TestStateFollowsTheConfiguration(t *testing.T) {
+	repo := t.TempDir()
+	infra := filepath.Join(repo, "infra")
+	if err := os.MkdirAll(infra, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const cfg = "provider: sim\nbackend: { type: local, path: state }\nresources:\n  net:\n    type: Vpc\n    properties: { cidr: 10.0.0.0/16 }\n  web:\n    type: Vm\n    properties: { network: \"${net}\", image: debian-12 }\n"
+	if err := os.WriteFile(filepath.Join(infra, "kyku.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := inDir(t, infra, "apply", "--auto-approve"); code != 0 || !strings.Contains(out, "Apply complete: 2 succeeded") {
+		t.Fatalf("apply in infra/: exit %d\n%s", code, out)
+	}
+	for _, c := range []string{"infra/kyku.yaml", "infra"} {
+		if code, out := inDir(t, repo, "plan", "-c", c, "--detailed-exitcode"); code != 0 || !strings.Contains(out, "No changes.") {
+			t.Errorf("plan -c %s from the root: exit %d\n%s", c, code, out)
+		}
+	}
+	if code, out := inDir(t, filepath.Join(repo, ".."), "apply", "--auto-approve", "-c", filepath.Join(filepath.Base(repo), "infra", "kyku.yaml")); code != 0 || strings.Contains(out, "Apply complete") {
+		t.Errorf("apply from above the root: exit %d\n%s", code, out)
+	}
+	for _, stray := range []string{filepath.Join(repo, "state"), filepath.Join(repo, ".kyku")} {
+		if _, err := os.Stat(stray); err == nil {
+			t.Errorf("%s was written: state or cloud beside the working directory", stray)
+		}
+	}
+	if files, _ := filepath.Glob(filepath.Join(infra, ".kyku", "sim", "*", "*.json")); len(files) != 2 {
+		t.Errorf("the sim's cloud next to the configuration holds %v, want the Vpc and the Vm", files)
+	}
+}
+
+// TestStateAtTheFormerPlaceIsRefused: state an older kyku wrote relative
+// to the working directory is not silently ignored (which would create
+// everything again): the command refuses, saying how to move it; moved as
+// told, the configuration plans no changes.
+func TestStateAtTheFormerPlaceIsRefused(t *testing.T) {
+	repo := t.TempDir()
+	infra := filepath.Join(repo, "infra")
+	if err := os.MkdirAll(infra, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const cfg = "provider: sim\nresources:\n  net:\n    type: Vpc\n    properties: { cidr: 10.0.0.0/16 }\n"
+	if err := os.WriteFile(filepath.Join(infra, "kyku.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := inDir(t, infra, "apply", "--auto-approve"); code != 0 {
+		t.Fatalf("apply: exit %d\n%s", code, out)
+	}
+	// Where an older kyku, run from the root, kept state and cloud.
+	if err := os.Rename(filepath.Join(infra, ".kyku"), filepath.Join(repo, ".kyku")); err != nil {
+		t.Fatal(err)
+	}
+	code, out := inDir(t, repo, "plan", "-c", "infra/kyku.yaml")
+	if code != 1 || !strings.Contains(out, "kyku: local state for this configuration is at .kyku") ||
+		!strings.Contains(out, "move it there (mv .kyku infra/.kyku)") || strings.Count(out, "\n") != 1 {
+		t.Fatalf("plan with state at the former place: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(infra, ".kyku")); err == nil {
+		t.Error("the refused plan created infra/.kyku")
+	}
+	if err := os.Rename(filepath.Join(repo, ".kyku"), filepath.Join(infra, ".kyku")); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := inDir(t, repo, "plan", "-c", "infra/kyku.yaml", "--detailed-exitcode"); code != 0 {
+		t.Errorf("plan after the move: exit %d\n%s", code, out)
+	}
+}

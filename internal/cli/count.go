@@ -1,0 +1,31 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/kyku/action/internal/config"
+)
+
+// resourceCount is how validate and plan count a configuration's
+// resources, the same way: every instance of count and forEach (web[0],
+// web[1]…), and the auto-subnets each Vpc's distributeAcrossAzs adds (two
+// per zone, whether or not the engine injected them into cfg yet).
+func resourceCount(cfg *config.Config) (total, auto int) {
+	for _, r := range cfg.Resources {
+		if r.AutoFrom != "" {
+			continue // counted with its Vpc below
+		}
+		total++
+		if n, _ := r.Properties["distributeAcrossAzs"].(float64); r.Type == "Vpc" && n > 0 {
+			auto += len(config.AutoSubnetNames(r.Name, int(n)))
+		}
+	}
+	return total + auto, auto
+}
+
+// countText is the count as both commands print it: "9 resources (count
+// and forEach instances and 2 auto-subnets included)".
+func countText(cfg *config.Config) string {
+	total, auto := resourceCount(cfg)
+	return fmt.Sprintf("%d resources (count and forEach instances and %d auto-subnets included)", total, auto)
+}

@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/value"
+)
+
+// cmdOutput is kyku output [NAME]: every output, sensitive ones masked
+// ("(sensitive)" in text, null in JSON), or one by NAME in clear, as
+// terraform output prints them. --json is terraform output -json's shape,
+// { name: { value, type, sensitive } }, so that scripts written for it
+// read kyku's; --flat is the plain { name: value } map.
+//
+// Terraform prints sensitive values in clear with -json; kyku does not:
+// the JSON of every output is what lands in CI logs and job artifacts, and
+// secrets never appear there. A script that needs a secret asks for it by
+// name (kyku output --json NAME), which prints it in clear, as terraform
+// output NAME does.
+func cmdOutput(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("output", env)
+	var c common
+	c.register(fs, env)
+	asJSON := fs.Bool("json", false, "print as JSON: { name: { value, type, sensitive } }, as terraform output -json (sensitive values null); with NAME, the value alone")
+	flat := fs.Bool("flat", false, "print every output as one flat JSON object { name: value } (sensitive values null)")
+	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return fmt.Errorf("output takes at most one name, got %d: %q", len(pos), pos)
+	}
+	if *flat && len(pos) == 1 {
+		return fmt.Errorf("--flat prints every output; for one, run kyku output --json %s", pos[0])
+	}
+	cfg, err := c.load(env)
+	if err != nil {
+		return err
+	}
+	ws, err := c.open(ctx, env, cfg, "output", nil)
+	if err != nil {
+		return err
+	}
+	outs, err := ws.Engine.Outputs(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 1 {
+		v, ok := outs[pos[0]]
+		if !ok {
+			return fmt.Errorf("output %q not found (or not known yet: run kyku apply)", pos[0])
+		}
+		if *asJSON {
+			return json.NewEncoder(env.Stdout).Encode(v)
+		}
+		fmt.Fprintln(env.Stdout, value.Text(v))
+		return nil
+	}
+	if *asJSON || *flat {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(outputsJSON(outs, sensitiveOutputs(cfg), *flat))
+	}
+	printOutputs(env, outs, cfg)
+	return nil
+}
+
+// outputJSON is one output as terraform output -json prints it.
+type outputJSON struct {
+	Sensitive bool `json:"sensitive"`
+	Type      any  `json:"type"`
+	Value     any  `json:"value"`
+}
+
+// outputsJSON is every output, Terraform's shape or flat; a sensitive
+// output's value is null (its type is not secret and stays).
+func outputsJSON(outs map[string]any, sensitive map[string]bool, flat bool) any {
+	if flat {
+		m := make(map[string]any, len(outs))
+		for n, v := range outs {
+			if sensitive[n] {
+				v = nil
+			}
+			m[n] = v
+		}
+		return m
+	}
+	m := make(map[string]outputJSON, len(outs))
+	for n, v := range outs {
+		o := outputJSON{Sensitive: sensitive[n], Type: typeJSON(v), Value: v}
+		if o.Sensitive {
+			o.Value = nil
+		}
+		m[n] = o
+	}
+	return m
+}
+
+// typeJSON is v's type in Terraform's JSON type syntax: "string",
+// "number", "bool", ["tuple", [types…]] for a list (Terraform's type of a
+// splat), ["object", {name: type}] for a map, "dynamic" for null.
+func typeJSON(v any) any {
+	switch x := value.Normalize(v).(type) {
+	case string:
+		return "string"
+	case float64:
+		return "number"
+	case bool:
+		return "bool"
+	case []any:
+		elems := make([]any, len(x))
+		for i, e := range x {
+			elems[i] = typeJSON(e)
+		}
+		return []any{"tuple", elems}
+	case map[string]any:
+		attrs := make(map[string]any, len(x))
+		for k, e := range x {
+			attrs[k] = typeJSON(e)
+		}
+		return []any{"object", attrs}
+	}
+	return "dynamic"
+}
+
+// sensitiveOutputs names the outputs of cfg that hold a sensitive value.
+func sensitiveOutputs(cfg *config.Config) map[string]bool {
+	sensitive := map[string]bool{}
+	if cfg != nil {
+		for _, o := range cfg.Outputs {
+			sensitive[o.Name] = o.Sensitive
+		}
+	}
+	return sensitive
+}
+
+// printOutputs lists outputs, the sensitive ones (holding a sensitive
+// variable's value) masked: kyku output NAME prints one in clear.
+func printOutputs(env *Env, outs map[string]any, cfg *config.Config) {
+	sensitive := sensitiveOutputs(cfg)
+	names := make([]string, 0, len(outs))
+	for n := range outs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		v := value.Text(outs[n])
+		if sensitive[n] {
+			v = plan.Masked
+		}
+		fmt.Fprintf(env.Stdout, "  %s = %s\n", n, v)
+	}
+}

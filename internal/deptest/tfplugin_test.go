@@ -1,0 +1,40 @@
+package deptest
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestPluginLibrariesStayInTheirPackages: the plugin launcher (go-plugin)
+// is package tfplugin's, the OpenPGP library package tfinstall's, and the
+// schema and value packages the engine will use link neither, nor gRPC:
+// what plans a provider resource stays a pure domain package.
+func TestPluginLibrariesStayInTheirPackages(t *testing.T) {
+	const mod = "github.com/kyku/action/"
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", mod+"...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list %s...: %v\n%s", mod, err, out)
+	}
+	owners := map[string]string{
+		"github.com/hashicorp/go-plugin":  mod + "internal/tfplugin",
+		"github.com/ProtonMail/go-crypto": mod + "internal/tfinstall",
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		for _, imp := range f[1:] {
+			for lib, owner := range owners {
+				if strings.HasPrefix(imp, lib) && f[0] != owner {
+					t.Errorf("%s imports %s: only %s does", f[0], imp, owner)
+				}
+			}
+		}
+	}
+	for _, name := range []string{"tfschema", "value"} {
+		for _, d := range deps(t, mod+"internal/"+name) {
+			if strings.HasPrefix(d, "google.golang.org/grpc") || strings.HasPrefix(d, "github.com/hashicorp/go-plugin") {
+				t.Errorf("internal/%s links %s", name, d)
+			}
+		}
+	}
+}

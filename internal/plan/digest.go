@@ -1,0 +1,74 @@
+package plan
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+)
+
+// ChangesDigest is the sha256 (lowercase hex) of what a plan would do, in
+// a canonical form: the environment, provider, deploy prefix, config hash,
+// targets and every change (action, resource, type, cloud name, provider
+// ID, property changes, dependencies, reason, where a move comes from and
+// the cloud name it renames), in plan order: moves and imports included. It
+// leaves out what does not change the cloud or varies between two plans of
+// the same thing: CreatedAt, the state serial and lineage (checked by the
+// engine under the lock), outputs read back on no-op changes, the embedded
+// config itself (its hash is in). Sensitive property values are masked
+// (the config hash covers the desired ones), so the digest shown in a
+// comment says nothing about them.
+//
+// Two plans with the same digest make the same changes. This is the one
+// definition of "the same plan": the PR review compares the digest shown in
+// Kyku's plan comment, the saved plan's and a fresh plan's with it, and the
+// engine compares a saved plan with the plan of its own configuration
+// against the current state with it before applying the saved plan.
+func ChangesDigest(p *Plan) (string, error) {
+	type change struct {
+		Action       Action       `json:"action"`
+		Resource     string       `json:"resource"`
+		Type         string       `json:"type"`
+		PriorType    string       `json:"priorType,omitempty"`
+		CloudName    string       `json:"cloudName,omitempty"`
+		ProviderID   string       `json:"providerId,omitempty"`
+		Level        int          `json:"level"`
+		Reason       string       `json:"reason,omitempty"`
+		Dependencies []string     `json:"dependencies,omitempty"`
+		Properties   []PropChange `json:"properties,omitempty"`
+		// A move: from where, and the cloud name it renames.
+		MovedFrom      string `json:"movedFrom,omitempty"`
+		PriorCloudName string `json:"priorCloudName,omitempty"`
+	}
+	canon := struct {
+		Version     int      `json:"v"`
+		Environment string   `json:"environment"`
+		Provider    string   `json:"provider"`
+		Prefix      string   `json:"prefix"`
+		ConfigHash  string   `json:"configHash"`
+		Destroy     bool     `json:"destroy"`
+		Targets     []string `json:"targets,omitempty"`
+		Changes     []change `json:"changes"`
+	}{Version: 1, Environment: p.Environment, Provider: p.Provider, Prefix: p.Prefix, ConfigHash: p.ConfigHash, Destroy: p.Destroy, Targets: p.Targets}
+	canon.Changes = make([]change, len(p.Changes))
+	for i, c := range p.Changes {
+		props := make([]PropChange, len(c.Properties))
+		for j, pc := range c.Properties {
+			if pc.Sensitive {
+				pc.Old, pc.New = Masked, Masked
+			}
+			props[j] = pc
+		}
+		canon.Changes[i] = change{
+			Action: c.Action, Resource: c.ResourceID, Type: c.Type, PriorType: c.PriorType, CloudName: c.CloudName,
+			ProviderID: c.ProviderID, Level: c.Level, Reason: c.Reason, Dependencies: c.Dependencies, Properties: props,
+			MovedFrom: c.MovedFrom, PriorCloudName: c.PriorCloudName,
+		}
+	}
+	b, err := json.Marshal(canon)
+	if err != nil {
+		return "", fmt.Errorf("digest plan: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}

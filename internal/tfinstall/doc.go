@@ -1,0 +1,51 @@
+// Package tfinstall owns where Terraform provider plugins come from and
+// which ones Kyku accepts: provider sources (HOST/NAMESPACE/TYPE; a
+// source without host is on registry.opentofu.org), version constraints
+// as Terraform writes them (hashicorp/go-version), an unpacked
+// filesystem mirror laid out as OpenTofu's
+// (HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE_vVERSION…,
+// named by KYKU_PLUGIN_MIRROR), a client of the provider registry protocol
+// (service discovery, versions, download; the SHA256SUMS document must be
+// signed by one of the registry's keys for the provider, checked with
+// ProtonMail's openpgp as OpenTofu does, and list the archive's
+// checksum), and the lock file.
+//
+// The lock file, .kyku.lock.hcl beside the configuration, is written in
+// Terraform's .terraform.lock.hcl format, byte for byte as OpenTofu
+// writes it (a test holds the two to it): users and their tools know it
+// and hashes carry over. It records per provider the version chosen, the
+// constraint it was chosen under and its hashes: h1 of an unpacked
+// package (go.sum's directory hash), zh of each platform's archive from
+// the signed SHA256SUMS. The name is Kyku's own so that a directory with
+// both tools keeps two locks that neither rewrites. A package matching
+// none of its provider's hashes is refused (ChecksumError); a locked
+// version outside the constraint asks for an upgrade (ErrLockedVersion).
+//
+// Installer.Install does both the init (no lock entry: choose, fetch,
+// record) and the check of every run (lock entry: find the package, hash
+// it, refuse it unless it matches). With a mirror set only the mirror is
+// used (no network: what CI and air-gapped runs want, and predictable);
+// otherwise packages are fetched into a cache directory laid out as a
+// mirror (the Action caches it between runs), a cached package matching
+// the lock is used without a download, and one that does not is fetched
+// again and checked again. Archives are unpacked into a temporary
+// directory and renamed: plain files only, no names escaping the
+// package, bounded sizes.
+//
+// The package reads no environment and no clock; HTTP goes through the
+// caller's client, and only HTTPS is spoken. Nothing runs at package
+// init. An Installer is used by one goroutine at a time; Registry is
+// safe for concurrent use.
+//
+// # For the front doors (phase 2 of "any Terraform provider")
+//
+// `kyku init` (and `kyku providers lock`) runs Install with the
+// configuration's `providers:` section and writes the lock; plan and
+// apply run Install with the lock and never write it unless asked.
+// A provider binary is code run with the run's credentials, and a pull
+// request can write the configuration and the lock: the sources and
+// namespaces a repository may use, and whether a PR may change them or
+// the lock, must be decided where the PR cannot reach (the Action's
+// inputs of the base branch, the bot's server-side settings), and a
+// changed `providers:` section or lock shown in the review.
+package tfinstall

@@ -1,0 +1,124 @@
+package tfinstall
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+)
+
+// LockFileName is the lock file's name, beside the configuration. Its
+// format is Terraform's .terraform.lock.hcl, which users and their tools
+// know (hashes can be carried over from one to the other); its name is
+// Kyku's own, so that a directory holding both Terraform and Kyku
+// configurations keeps two locks, and neither tool rewrites the other's.
+const LockFileName = ".kyku.lock.hcl"
+
+// Lock is the lock file: for each provider, the version chosen and the
+// hashes of its packages. A provider whose package matches none of its
+// hashes is refused.
+type Lock struct {
+	Providers map[Source]*Locked
+}
+
+// Locked is one provider's entry.
+type Locked struct {
+	Version     string
+	Constraints string // as configured when the version was chosen
+	Hashes      []Hash // sorted, no duplicates
+}
+
+// Matches reports whether any of hashes is one of the entry's.
+func (l *Locked) Matches(hashes ...Hash) bool {
+	for _, h := range hashes {
+		if slices.Contains(l.Hashes, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// addHashes merges hashes into the entry.
+func (l *Locked) addHashes(hashes ...Hash) {
+	for _, h := range hashes {
+		if !slices.Contains(l.Hashes, h) {
+			l.Hashes = append(l.Hashes, h)
+		}
+	}
+	slices.Sort(l.Hashes)
+}
+
+// ReadLock reads the lock file at path; a missing file is an empty lock.
+// A malformed one is a list of diagnostics naming file:line:col.
+func ReadLock(path string) (*Lock, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return &Lock{Providers: map[Source]*Locked{}}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read lock file: %w", err)
+	}
+	l, ds := ParseLock(path, data)
+	if err := ds.Err(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// WriteLock writes the lock file (atomically: a temporary file renamed).
+func WriteLock(path string, l *Lock) error {
+	data := l.Encode()
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".kyku-lock-*")
+	if err != nil {
+		return fmt.Errorf("write lock file: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write lock file: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write lock file: %w", err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("write lock file: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write lock file: %w", err)
+	}
+	return nil
+}
+
+// Encode is the lock file's text, laid out as Terraform lays it out:
+// providers sorted by address, attributes aligned, one hash a line.
+func (l *Lock) Encode() []byte {
+	var b bytes.Buffer
+	b.WriteString("# This file is maintained automatically by \"kyku init\".\n# Manual edits may be lost in future updates.\n")
+	srcs := make([]Source, 0, len(l.Providers))
+	for s := range l.Providers {
+		srcs = append(srcs, s)
+	}
+	sort.Slice(srcs, func(i, j int) bool { return srcs[i].String() < srcs[j].String() })
+	for _, s := range srcs {
+		p := l.Providers[s]
+		fmt.Fprintf(&b, "\nprovider %s {\n", strconv.Quote(s.String()))
+		if p.Constraints != "" {
+			fmt.Fprintf(&b, "  version     = %s\n  constraints = %s\n", strconv.Quote(p.Version), strconv.Quote(p.Constraints))
+		} else {
+			fmt.Fprintf(&b, "  version = %s\n", strconv.Quote(p.Version))
+		}
+		b.WriteString("  hashes = [\n")
+		for _, h := range p.Hashes {
+			fmt.Fprintf(&b, "    %s,\n", strconv.Quote(string(h)))
+		}
+		b.WriteString("  ]\n}\n")
+	}
+	return b.Bytes()
+}

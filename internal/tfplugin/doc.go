@@ -1,0 +1,51 @@
+// Package tfplugin is Kyku's client of Terraform provider plugins: it
+// launches a provider's executable and handshakes as Terraform does
+// (hashicorp/go-plugin, its magic cookie TF_PLUGIN_MAGIC_COOKIE, gRPC over
+// automatic mutual TLS, protocol 5 or 6, whichever the provider offers),
+// and speaks the protocol: GetProviderSchema, ValidateProviderConfig
+// (PrepareProviderConfig in 5), ConfigureProvider, ValidateResourceConfig,
+// ValidateDataResourceConfig, UpgradeResourceState, ReadResource,
+// PlanResourceChange, ApplyResourceChange, ImportResourceState,
+// ReadDataSource and StopProvider. Values are cty values of the schema's
+// types (package tfschema), sent as msgpack.
+//
+// The messages are encoded and decoded by hand on the protobuf wire
+// (wire.go, messages.go, schema.go): terraform-plugin-go's generated code
+// is internal to its module, and a hand codec reads only what Kyku uses
+// (descriptions are skipped) without reflection. The test providers
+// (testdata/providers, a module of its own, built by package
+// tfplugintest) are written with HashiCorp's framework and SDK and hold
+// the codec to what real providers send.
+//
+// # Processes and concurrency
+//
+// One Provider is one process and one gRPC connection; its methods are
+// safe for concurrent use and share the connection. The schema is asked
+// once per process. Start ties the process to its context only while it
+// launches; after that the process lives until Close, which asks it to
+// exit, kills it after two seconds, and returns once the process and the
+// goroutines serving it are gone. Every call but ApplyResourceChange ends
+// when its context does; an apply, whose answer holds what the provider
+// did in its cloud, is not cut: the provider is asked to stop and its
+// answer awaited for Config.StopGrace. A provider that exits (a panic)
+// fails the call in flight and every later one with a *CrashError that
+// carries the end of its standard error. The environment of the process
+// is Config.Env only: nothing is read from Kyku's own.
+//
+// # For the engine (phase 2 of "any Terraform provider")
+//
+// The engine starts one Provider per provider configuration per run,
+// lazily (the first resource of that provider needs it), and closes them
+// all when the run ends, with a defer that also runs on Ctrl-C. Per
+// provider it calls Schema, ValidateProviderConfig and ConfigureProvider
+// once; per resource at plan: UpgradeResourceState and ReadResource for
+// what state holds, ValidateResourceConfig, then PlanResourceChange with
+// tfschema.ProposedNew (RequiresReplace decides replace against update;
+// a replace plans a destroy, PlannedState null, and a create). Apply
+// sends back the planned state (ApplyRequest.PlannedMsgpack: the bytes a
+// saved plan holds) and PlannedPrivate unchanged. A data source is read at plan
+// when its configuration is known, at apply otherwise.
+//
+// Nothing here runs at package init; the codec allocates one buffer per
+// request and copies each answer once.
+package tfplugin

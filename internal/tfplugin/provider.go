@@ -1,0 +1,205 @@
+package tfplugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	plugin "github.com/hashicorp/go-plugin"
+	"github.com/zclconf/go-cty/cty"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/kyku/action/internal/tfschema"
+)
+
+// Provider is one running provider process and the client of its
+// protocol. Safe for concurrent use: calls run in parallel over its one
+// connection.
+type Provider struct {
+	cfg         Config
+	client      *plugin.Client
+	conn        *grpc.ClientConn
+	protocol    int
+	names       *methodNames
+	tail        *tailBuffer
+	cancelStart context.CancelFunc
+	closeOnce   sync.Once
+	stopOnce    sync.Once
+
+	schemaMu  sync.Mutex
+	schema    *tfschema.ProviderSchema
+	metaValue *dynamicValue
+}
+
+// methodNames are the full gRPC method names of one protocol version.
+type methodNames struct {
+	schema, validateProvider, validateResource, validateData, upgrade, configure,
+	read, plan, apply, importState, readData, stop string
+}
+
+// The method names are static data: nothing is built at package init.
+var (
+	methods5 = methodNames{
+		schema:           "/tfplugin5.Provider/GetSchema",
+		validateProvider: "/tfplugin5.Provider/PrepareProviderConfig",
+		validateResource: "/tfplugin5.Provider/ValidateResourceTypeConfig",
+		validateData:     "/tfplugin5.Provider/ValidateDataSourceConfig",
+		upgrade:          "/tfplugin5.Provider/UpgradeResourceState",
+		configure:        "/tfplugin5.Provider/Configure",
+		read:             "/tfplugin5.Provider/ReadResource",
+		plan:             "/tfplugin5.Provider/PlanResourceChange",
+		apply:            "/tfplugin5.Provider/ApplyResourceChange",
+		importState:      "/tfplugin5.Provider/ImportResourceState",
+		readData:         "/tfplugin5.Provider/ReadDataSource",
+		stop:             "/tfplugin5.Provider/Stop",
+	}
+	methods6 = methodNames{
+		schema:           "/tfplugin6.Provider/GetProviderSchema",
+		validateProvider: "/tfplugin6.Provider/ValidateProviderConfig",
+		validateResource: "/tfplugin6.Provider/ValidateResourceConfig",
+		validateData:     "/tfplugin6.Provider/ValidateDataResourceConfig",
+		upgrade:          "/tfplugin6.Provider/UpgradeResourceState",
+		configure:        "/tfplugin6.Provider/ConfigureProvider",
+		read:             "/tfplugin6.Provider/ReadResource",
+		plan:             "/tfplugin6.Provider/PlanResourceChange",
+		apply:            "/tfplugin6.Provider/ApplyResourceChange",
+		importState:      "/tfplugin6.Provider/ImportResourceState",
+		readData:         "/tfplugin6.Provider/ReadDataSource",
+		stop:             "/tfplugin6.Provider/StopProvider",
+	}
+)
+
+// Protocol is the negotiated protocol version, 5 or 6.
+func (p *Provider) Protocol() int { return p.protocol }
+
+// Name is the provider's address as configured.
+func (p *Provider) Name() string { return p.cfg.Name }
+
+var callCodec = grpc.ForceCodecV2(codec{})
+
+// invoke makes one call. A failed call of a provider whose process has
+// ended is a *CrashError.
+func (p *Provider) invoke(ctx context.Context, method string, req message, resp decoder) error {
+	err := p.conn.Invoke(ctx, method, req, resp, callCodec)
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("provider %s: %s: %w", p.cfg.Name, shortName(method), context.Cause(ctx))
+	}
+	if status.Code(err) == codes.Unavailable || status.Code(err) == codes.Canceled || status.Code(err) == codes.Internal {
+		if p.waitExited(2 * time.Second) {
+			return &CrashError{Provider: p.cfg.Name, Method: shortName(method), Output: p.tail.String()}
+		}
+	}
+	return fmt.Errorf("provider %s: %s: %w", p.cfg.Name, shortName(method), err)
+}
+
+// waitExited waits up to d for the process to end (the connection drops
+// a little before the process is reaped).
+func (p *Provider) waitExited(d time.Duration) bool {
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for !p.client.Exited() {
+		select {
+		case <-deadline.C:
+			return false
+		case <-tick.C:
+		}
+	}
+	return true
+}
+
+func shortName(method string) string {
+	for i := len(method) - 1; i >= 0; i-- {
+		if method[i] == '/' {
+			return method[i+1:]
+		}
+	}
+	return method
+}
+
+// CrashError is a call that failed because the provider process ended
+// (it panicked or exited): what the call was doing may or may not have
+// happened in the cloud. Output is the end of the provider's standard
+// error (its panic and stack trace).
+type CrashError struct {
+	Provider, Method string
+	Output           string
+}
+
+func (e *CrashError) Error() string {
+	msg := fmt.Sprintf("provider %s crashed during %s", e.Provider, e.Method)
+	if e.Output != "" {
+		msg += "; its last output:\n" + e.Output
+	}
+	return msg
+}
+
+// IsCrash reports whether err is (or wraps) a provider crash.
+func IsCrash(err error) bool {
+	var c *CrashError
+	return errors.As(err, &c)
+}
+
+// Schema returns the provider's schema, asked once per process
+// (GetProviderSchema) and kept. Error diagnostics are an error.
+func (p *Provider) Schema(ctx context.Context) (*tfschema.ProviderSchema, error) {
+	p.schemaMu.Lock()
+	defer p.schemaMu.Unlock()
+	if p.schema != nil {
+		return p.schema, nil
+	}
+	d := &schemaDecoder{protocol: p.protocol}
+	if err := p.invoke(ctx, p.names.schema, empty{}, d); err != nil {
+		return nil, err
+	}
+	if err := d.diags.Err(); err != nil {
+		return nil, fmt.Errorf("provider %s: schema: %w", p.cfg.Name, err)
+	}
+	if d.out.Provider == nil {
+		d.out.Provider = &tfschema.Schema{Block: emptyBlock()}
+	}
+	p.schema = &d.out
+	if m := d.out.ProviderMeta; m != nil {
+		ty := m.Block.ImpliedType()
+		dv, err := encode(cty.NullVal(ty), ty)
+		if err != nil {
+			return nil, fmt.Errorf("provider %s: provider_meta: %w", p.cfg.Name, err)
+		}
+		p.metaValue = &dv
+	}
+	return p.schema, nil
+}
+
+// resourceSchema is the schema of a resource type or data source.
+func (p *Provider) resourceSchema(ctx context.Context, typeName string, data bool) (*tfschema.Schema, error) {
+	s, err := p.Schema(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m, what := s.ResourceTypes, "resource type"
+	if data {
+		m, what = s.DataSources, "data source"
+	}
+	rs, ok := m[typeName]
+	if !ok {
+		return nil, fmt.Errorf("provider %s has no %s %q", p.cfg.Name, what, typeName)
+	}
+	return rs, nil
+}
+
+// meta is the provider_meta value sent with resource calls: null of the
+// provider's meta schema, when it has one (Kyku has no provider_meta
+// blocks); nil otherwise. Schema computes it once.
+func (p *Provider) meta() *dynamicValue {
+	p.schemaMu.Lock()
+	defer p.schemaMu.Unlock()
+	return p.metaValue
+}

@@ -1,0 +1,157 @@
+package tfplugin
+
+import (
+	"errors"
+	"fmt"
+
+	"google.golang.org/grpc/mem"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// The protocol's messages are encoded and decoded here by hand, on the
+// protobuf wire format, from the field numbers of tfplugin5.proto and
+// tfplugin6.proto: the generated code of terraform-plugin-go is internal
+// to that module, and a hand codec reads only the fields Kyku uses
+// (descriptions, which are most of a large provider's schema, are
+// skipped, never copied) with no reflection. The two protocol versions
+// share every field number Kyku reads except the Attribute's write_only
+// (10 in 5, 11 in 6; 10 is nested_type in 6) and prepared_config (5 only).
+
+// message is a request Kyku sends.
+type message interface {
+	appendTo(b []byte) []byte
+}
+
+// decoder is a response Kyku reads.
+type decoder interface {
+	decode(b []byte) error
+}
+
+// codec is the gRPC codec of Kyku's messages. Its name is "proto": the
+// provider's gRPC server decodes with the protobuf codec it registered
+// under that name.
+type codec struct{}
+
+func (codec) Name() string { return "proto" }
+
+func (codec) Marshal(v any) (mem.BufferSlice, error) {
+	m, ok := v.(message)
+	if !ok {
+		return nil, fmt.Errorf("tfplugin codec: cannot marshal %T", v)
+	}
+	return mem.BufferSlice{mem.SliceBuffer(m.appendTo(nil))}, nil
+}
+
+func (codec) Unmarshal(data mem.BufferSlice, v any) error {
+	d, ok := v.(decoder)
+	if !ok {
+		return fmt.Errorf("tfplugin codec: cannot unmarshal into %T", v)
+	}
+	// Materialize copies: the decoded messages keep slices of it (values,
+	// private data) after gRPC frees its buffers.
+	return d.decode(data.Materialize())
+}
+
+// errTruncated is a malformed message.
+var errTruncated = errors.New("malformed protobuf message")
+
+// field is one field read from a message: its number, and its value
+// (bytes for a length-delimited field, x for a varint).
+type field struct {
+	num   protowire.Number
+	typ   protowire.Type
+	bytes []byte
+	x     uint64
+}
+
+// eachField calls f for each field of b, in order.
+func eachField(b []byte, f func(field) error) error {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return errTruncated
+		}
+		b = b[n:]
+		fl := field{num: num, typ: typ}
+		switch typ {
+		case protowire.VarintType:
+			fl.x, n = protowire.ConsumeVarint(b)
+		case protowire.BytesType:
+			fl.bytes, n = protowire.ConsumeBytes(b)
+		default:
+			n = protowire.ConsumeFieldValue(num, typ, b)
+		}
+		if n < 0 {
+			return errTruncated
+		}
+		b = b[n:]
+		if err := f(fl); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Appenders: proto3 leaves out fields of the zero value.
+
+func appendString(b []byte, num protowire.Number, s string) []byte {
+	if s == "" {
+		return b
+	}
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendString(b, s)
+}
+
+func appendBytes(b []byte, num protowire.Number, v []byte) []byte {
+	if len(v) == 0 {
+		return b
+	}
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendBytes(b, v)
+}
+
+func appendVarint(b []byte, num protowire.Number, v uint64) []byte {
+	if v == 0 {
+		return b
+	}
+	b = protowire.AppendTag(b, num, protowire.VarintType)
+	return protowire.AppendVarint(b, v)
+}
+
+func appendBool(b []byte, num protowire.Number, v bool) []byte {
+	if !v {
+		return b
+	}
+	return appendVarint(b, num, 1)
+}
+
+// appendMessage appends a nested message (present even when empty).
+func appendMessage(b []byte, num protowire.Number, m message) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	// Reserve one byte for the length, the usual case; move when longer.
+	at := len(b)
+	b = append(b, 0)
+	b = m.appendTo(b)
+	n := len(b) - at - 1
+	if n < 0x80 {
+		b[at] = byte(n)
+		return b
+	}
+	size := protowire.SizeVarint(uint64(n))
+	b = append(b, make([]byte, size-1)...)
+	copy(b[at+size:], b[at+1:at+1+n])
+	protowire.AppendVarint(b[:at], uint64(n))
+	return b
+}
+
+// empty is a message without fields (Request of GetProviderSchema, Stop).
+type empty struct{}
+
+func (empty) appendTo(b []byte) []byte { return b }
+
+// clientCapabilities: Kyku supports neither deferred actions nor
+// write-only attributes yet; it sends the message (empty) so that
+// providers see a client that knows of capabilities.
+type clientCapabilities struct{}
+
+func (clientCapabilities) appendTo(b []byte) []byte { return b }

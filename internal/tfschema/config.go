@@ -1,0 +1,283 @@
+package tfschema
+
+import (
+	"fmt"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// Config builds the configuration value a provider receives from a
+// resource's, data source's or provider's properties as Kyku read them:
+// every attribute of the schema present (null when not set), nested
+// blocks as YAML maps (single, group; a list block also accepts one map
+// for a list of one) and lists of maps, values converted as Terraform
+// converts them (300 for a string attribute is "300", "300" for a number
+// is 300). Every problem is reported, each with the path of the property
+// it is about: an argument the schema lacks, a required one missing, a
+// value for an attribute only the provider sets, a value of the wrong
+// type, too few or too many blocks. The value is usable only when the
+// diagnostics hold no error.
+func Config(b *Block, props map[string]any) (cty.Value, Diagnostics) {
+	var ds Diagnostics
+	v := configBlock(b, props, nil, &ds)
+	return v, ds
+}
+
+func configBlock(b *Block, props map[string]any, path cty.Path, ds *Diagnostics) cty.Value {
+	for _, k := range sortedKeys(props) {
+		_, isAttr := b.Attributes[k]
+		_, isBlock := b.BlockTypes[k]
+		if !isAttr && !isBlock {
+			ds.errorf(path.GetAttr(k), fmt.Sprintf("unsupported argument %q%s", k, suggest(k, b.Names())))
+		}
+	}
+	vals := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
+	for _, name := range attributeNames(b.Attributes) {
+		vals[name] = configAttribute(b.Attributes[name], name, props[name], path.GetAttr(name), ds)
+	}
+	for _, name := range blockNames(b.BlockTypes) {
+		vals[name] = configNestedBlock(b.BlockTypes[name], props[name], path.GetAttr(name), ds)
+	}
+	return cty.ObjectVal(vals)
+}
+
+func configAttribute(a *Attribute, name string, v any, path cty.Path, ds *Diagnostics) cty.Value {
+	ty := a.ImpliedType()
+	if v == nil {
+		if a.Required {
+			ds.errorf(path, fmt.Sprintf("the argument %q is required", name))
+		}
+		return cty.NullVal(ty)
+	}
+	if a.Computed && !a.Optional && !a.Required {
+		ds.errorf(path, fmt.Sprintf("%q is set by the provider and cannot be configured", name))
+		return cty.NullVal(ty)
+	}
+	if a.Deprecated {
+		*ds = append(*ds, Diagnostic{Severity: Warning, Summary: fmt.Sprintf("the argument %q is deprecated", name), Path: path.Copy()})
+	}
+	if IsUnknown(v) {
+		return cty.UnknownVal(ty)
+	}
+	if a.NestedType != nil {
+		return configObject(a.NestedType, v, path, ds)
+	}
+	return configValue(v, ty, path, ds)
+}
+
+// configValue converts a value of a plain attribute: its natural cty
+// value converted to the type, as Terraform converts an expression's
+// result to the attribute's type.
+func configValue(v any, ty cty.Type, path cty.Path, ds *Diagnostics) cty.Value {
+	in, err := infer(v, path)
+	if err != nil {
+		ds.errorf(path, err.Error())
+		return cty.UnknownVal(ty)
+	}
+	out, err := convert.Convert(in, ty)
+	if err != nil {
+		ds.errorf(path, convertReason(err))
+		return cty.UnknownVal(ty)
+	}
+	return out
+}
+
+// convertReason is cty's conversion error without its path (ours is
+// more complete): "a number is required".
+func convertReason(err error) string {
+	if pe, ok := err.(cty.PathError); ok {
+		if len(pe.Path) > 0 {
+			return PathString(pe.Path) + ": " + pe.Error()
+		}
+		return pe.Error()
+	}
+	return err.Error()
+}
+
+// configObject converts a nested attribute type's value (protocol 6).
+func configObject(o *Object, v any, path cty.Path, ds *Diagnostics) cty.Value {
+	ety := (&Object{Attributes: o.Attributes, Nesting: NestingSingle}).ImpliedType()
+	one := func(v any, path cty.Path) cty.Value {
+		if v == nil {
+			return cty.NullVal(ety)
+		}
+		if IsUnknown(v) {
+			return cty.UnknownVal(ety)
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			ds.errorf(path, "an object is required, not "+kind(v))
+			return cty.UnknownVal(ety)
+		}
+		for _, k := range sortedKeys(m) {
+			if _, ok := o.Attributes[k]; !ok {
+				ds.errorf(path.GetAttr(k), fmt.Sprintf("unsupported attribute %q%s", k, suggest(k, attributeNames(o.Attributes))))
+			}
+		}
+		vals := make(map[string]cty.Value, len(o.Attributes))
+		for _, name := range attributeNames(o.Attributes) {
+			vals[name] = configAttribute(o.Attributes[name], name, m[name], path.GetAttr(name), ds)
+		}
+		return cty.ObjectVal(vals)
+	}
+	switch o.Nesting {
+	case NestingList, NestingSet:
+		l, ok := v.([]any)
+		if !ok {
+			ds.errorf(path, "a list is required, not "+kind(v))
+			return cty.UnknownVal(o.ImpliedType())
+		}
+		vals := make([]cty.Value, len(l))
+		for i, e := range l {
+			vals[i] = one(e, path.IndexInt(i))
+		}
+		return collection(o.Nesting, ety, o.ImpliedType(), vals, nil, path, ds)
+	case NestingMap:
+		m, ok := v.(map[string]any)
+		if !ok {
+			ds.errorf(path, "a map is required, not "+kind(v))
+			return cty.UnknownVal(o.ImpliedType())
+		}
+		vals := make(map[string]cty.Value, len(m))
+		for _, k := range sortedKeys(m) {
+			vals[k] = one(m[k], path.Index(cty.StringVal(k)))
+		}
+		return collection(NestingMap, ety, o.ImpliedType(), nil, vals, path, ds)
+	}
+	return one(v, path)
+}
+
+func configNestedBlock(nb *NestedBlock, v any, path cty.Path, ds *Diagnostics) cty.Value {
+	ety := nb.Block.ImpliedType()
+	ty := nb.impliedType()
+	if IsUnknown(v) {
+		return cty.UnknownVal(ty)
+	}
+	one := func(v any, path cty.Path) cty.Value {
+		m, ok := v.(map[string]any)
+		if !ok {
+			ds.errorf(path, "a block (a map of its arguments) is required, not "+kind(v))
+			return cty.UnknownVal(ety)
+		}
+		return configBlock(&nb.Block, m, path, ds)
+	}
+	switch nb.Nesting {
+	case NestingSingle:
+		if v == nil {
+			return cty.NullVal(ety)
+		}
+		return one(v, path)
+	case NestingGroup:
+		if v == nil {
+			v = map[string]any{}
+		}
+		return one(v, path)
+	case NestingList, NestingSet:
+		var l []any
+		switch x := v.(type) {
+		case nil:
+		case []any:
+			l = x
+		case map[string]any:
+			l = []any{x} // one block written as a map
+		default:
+			ds.errorf(path, "a list of blocks is required, not "+kind(v))
+			return cty.UnknownVal(ty)
+		}
+		countBlocks(nb, len(l), path, ds)
+		vals := make([]cty.Value, len(l))
+		for i, e := range l {
+			vals[i] = one(e, path.IndexInt(i))
+		}
+		return collection(nb.Nesting, ety, ty, vals, nil, path, ds)
+	case NestingMap:
+		m, ok := v.(map[string]any)
+		if v != nil && !ok {
+			ds.errorf(path, "a map of blocks is required, not "+kind(v))
+			return cty.UnknownVal(ty)
+		}
+		countBlocks(nb, len(m), path, ds)
+		vals := make(map[string]cty.Value, len(m))
+		for _, k := range sortedKeys(m) {
+			vals[k] = one(m[k], path.Index(cty.StringVal(k)))
+		}
+		return collection(NestingMap, ety, ty, nil, vals, path, ds)
+	}
+	ds.errorf(path, "unsupported block nesting "+nb.Nesting.String())
+	return cty.UnknownVal(ty)
+}
+
+func countBlocks(nb *NestedBlock, n int, path cty.Path, ds *Diagnostics) {
+	switch {
+	case nb.MinItems > 0 && n < nb.MinItems:
+		ds.errorf(path, fmt.Sprintf("at least %d block(s) required, %d given", nb.MinItems, n))
+	case nb.MaxItems > 0 && n > nb.MaxItems:
+		ds.errorf(path, fmt.Sprintf("at most %d block(s) allowed, %d given", nb.MaxItems, n))
+	}
+}
+
+// collection builds a list, set or map of elements of type ety, or, when
+// the implied type is dynamic (the elements hold dynamically typed
+// attributes), a tuple or object. Elements are conformant or unknown.
+func collection(n Nesting, ety, ty cty.Type, list []cty.Value, m map[string]cty.Value, path cty.Path, ds *Diagnostics) cty.Value {
+	dynamic := ty == cty.DynamicPseudoType
+	switch n {
+	case NestingMap:
+		switch {
+		case dynamic:
+			return cty.ObjectVal(m)
+		case len(m) == 0:
+			return cty.MapValEmpty(ety)
+		}
+		return cty.MapVal(m)
+	case NestingSet:
+		if len(list) == 0 {
+			return cty.SetValEmpty(ety)
+		}
+		return cty.SetVal(list)
+	}
+	switch {
+	case dynamic:
+		return cty.TupleVal(list)
+	case len(list) == 0:
+		return cty.ListValEmpty(ety)
+	}
+	return cty.ListVal(list)
+}
+
+// suggest is ` (did you mean "x"?)` for the name closest to k, when one is
+// close enough.
+func suggest(k string, names []string) string {
+	best, bestD := "", 3
+	for _, n := range names {
+		if d := distance(k, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// distance is the Levenshtein distance of two short names.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,219 @@
+package tfschema
+
+import (
+	"github.com/zclconf/go-cty/cty"
+)
+
+// ProposedNew is the proposed new state a client sends with
+// PlanResourceChange, as Terraform forms it: the configuration, where an
+// attribute the provider computes is not configured, the prior state's
+// value of it. The provider then plans from it (it marks what it will
+// compute as unknown). Nested blocks are matched to their prior
+// instances by index (list), key (map) or, for a set, by equal
+// configured (non-computed) attributes. prior may be null (a create);
+// config null (a destroy) gives null.
+func ProposedNew(b *Block, prior, config cty.Value) cty.Value {
+	if config.IsNull() {
+		return cty.NullVal(b.ImpliedType())
+	}
+	if prior.IsNull() {
+		prior = EmptyValue(b)
+	}
+	return proposedBlock(b, prior, config)
+}
+
+// EmptyValue is the value of an empty block: every attribute null, no
+// nested blocks (a group block holds its own empty value).
+func EmptyValue(b *Block) cty.Value {
+	vals := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
+	for name, a := range b.Attributes {
+		vals[name] = cty.NullVal(a.ImpliedType())
+	}
+	for name, nb := range b.BlockTypes {
+		vals[name] = emptyNested(nb)
+	}
+	return cty.ObjectVal(vals)
+}
+
+func emptyNested(nb *NestedBlock) cty.Value {
+	ety := nb.Block.ImpliedType()
+	ty := nb.impliedType()
+	switch nb.Nesting {
+	case NestingGroup:
+		return EmptyValue(&nb.Block)
+	case NestingList:
+		if ty == cty.DynamicPseudoType {
+			return cty.EmptyTupleVal
+		}
+		return cty.ListValEmpty(ety)
+	case NestingSet:
+		return cty.SetValEmpty(ety)
+	case NestingMap:
+		if ty == cty.DynamicPseudoType {
+			return cty.EmptyObjectVal
+		}
+		return cty.MapValEmpty(ety)
+	}
+	return cty.NullVal(ety)
+}
+
+func proposedBlock(b *Block, prior, config cty.Value) cty.Value {
+	if config.IsNull() || !config.IsKnown() {
+		return prior
+	}
+	if prior.IsNull() || !prior.IsKnown() {
+		prior = EmptyValue(b)
+	}
+	vals := proposedAttributes(b.Attributes, prior, config)
+	for name, nb := range b.BlockTypes {
+		vals[name] = proposedNested(nb, prior.GetAttr(name), config.GetAttr(name))
+	}
+	return cty.ObjectVal(vals)
+}
+
+func proposedAttributes(attrs map[string]*Attribute, prior, config cty.Value) map[string]cty.Value {
+	vals := make(map[string]cty.Value, len(attrs))
+	for name, a := range attrs {
+		cv := config.GetAttr(name)
+		pv := cty.NullVal(a.ImpliedType())
+		if !prior.IsNull() && prior.IsKnown() {
+			pv = prior.GetAttr(name)
+		}
+		switch {
+		case a.Computed && cv.IsNull():
+			vals[name] = pv // the provider's own value stays
+		case a.NestedType != nil:
+			vals[name] = proposedObject(a.NestedType, pv, cv)
+		default:
+			vals[name] = cv
+		}
+	}
+	return vals
+}
+
+func proposedObject(o *Object, prior, config cty.Value) cty.Value {
+	if config.IsNull() || !config.IsKnown() {
+		return config
+	}
+	one := func(p, c cty.Value) cty.Value {
+		if c.IsNull() || !c.IsKnown() {
+			return c
+		}
+		return cty.ObjectVal(proposedAttributes(o.Attributes, p, c))
+	}
+	ety := (&Object{Attributes: o.Attributes, Nesting: NestingSingle}).ImpliedType()
+	computed := func(name string) bool { return o.Attributes[name].Computed }
+	return proposedCollection(o.Nesting, ety, o.ImpliedType(), prior, config, one, computed)
+}
+
+func proposedNested(nb *NestedBlock, prior, config cty.Value) cty.Value {
+	if !config.IsKnown() {
+		return config
+	}
+	switch nb.Nesting {
+	case NestingSingle:
+		if config.IsNull() {
+			return config
+		}
+		return proposedBlock(&nb.Block, prior, config)
+	case NestingGroup:
+		return proposedBlock(&nb.Block, prior, config)
+	}
+	one := func(p, c cty.Value) cty.Value { return proposedBlock(&nb.Block, p, c) }
+	computed := func(name string) bool {
+		a, ok := nb.Block.Attributes[name]
+		return ok && a.Computed
+	}
+	return proposedCollection(nb.Nesting, nb.Block.ImpliedType(), nb.impliedType(), prior, config, one, computed)
+}
+
+// proposedCollection pairs each configured element with its prior one
+// and proposes each.
+func proposedCollection(n Nesting, ety, ty cty.Type, prior, config cty.Value, one func(p, c cty.Value) cty.Value, computed func(string) bool) cty.Value {
+	if config.IsNull() || config.LengthInt() == 0 {
+		return config
+	}
+	priorOK := !prior.IsNull() && prior.IsKnown()
+	none := cty.NullVal(ety)
+	switch n {
+	case NestingList:
+		var priors []cty.Value
+		if priorOK {
+			priors = prior.AsValueSlice()
+		}
+		out := make([]cty.Value, 0, config.LengthInt())
+		for it := config.ElementIterator(); it.Next(); {
+			k, c := it.Element()
+			i, _ := k.AsBigFloat().Int64()
+			p := none
+			if int(i) < len(priors) {
+				p = priors[i]
+			}
+			out = append(out, one(p, c))
+		}
+		if ty == cty.DynamicPseudoType {
+			return cty.TupleVal(out)
+		}
+		return cty.ListVal(out)
+	case NestingMap:
+		var priors map[string]cty.Value
+		if priorOK {
+			priors = prior.AsValueMap()
+		}
+		out := make(map[string]cty.Value, config.LengthInt())
+		for it := config.ElementIterator(); it.Next(); {
+			k, c := it.Element()
+			p, ok := priors[k.AsString()]
+			if !ok {
+				p = none
+			}
+			out[k.AsString()] = one(p, c)
+		}
+		if ty == cty.DynamicPseudoType {
+			return cty.ObjectVal(out)
+		}
+		return cty.MapVal(out)
+	case NestingSet:
+		var priors []cty.Value
+		if priorOK {
+			priors = prior.AsValueSlice()
+		}
+		used := make([]bool, len(priors))
+		out := make([]cty.Value, 0, config.LengthInt())
+		for it := config.ElementIterator(); it.Next(); {
+			_, c := it.Element()
+			p := none
+			for i, cand := range priors {
+				if !used[i] && sameConfigured(cand, c, computed) {
+					used[i], p = true, cand
+					break
+				}
+			}
+			out = append(out, one(p, c))
+		}
+		return cty.SetVal(out)
+	}
+	return config
+}
+
+// sameConfigured reports whether two set elements agree on every
+// attribute the provider does not compute: then they are the same
+// element, its computed attributes known from the prior one.
+func sameConfigured(prior, config cty.Value, computed func(string) bool) bool {
+	if !prior.IsKnown() || prior.IsNull() || !config.IsKnown() || config.IsNull() {
+		return false
+	}
+	for name := range config.Type().AttributeTypes() {
+		if computed(name) {
+			continue
+		}
+		cv, pv := config.GetAttr(name), prior.GetAttr(name)
+		if !cv.IsWhollyKnown() {
+			continue
+		}
+		if eq := cv.Equals(pv); !eq.IsKnown() || eq.False() {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,200 @@
+package tfschema
+
+import (
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Sensitive is what a masked value shows in place of its content.
+const Sensitive = "(sensitive)"
+
+// SensitiveNames lists the top-level properties of the block that are or
+// hold a sensitive attribute (one nested anywhere in a nested block or
+// object makes the whole property sensitive), sorted. A renderer that
+// masks by top-level property (as Kyku's own types are masked) masks
+// these.
+func (b *Block) SensitiveNames() []string {
+	var out []string
+	for _, name := range b.Names() {
+		if a, ok := b.Attributes[name]; ok && a.holdsSensitive() {
+			out = append(out, name)
+		}
+		if nb, ok := b.BlockTypes[name]; ok && nb.Block.holdsSensitive() {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func (b *Block) holdsSensitive() bool {
+	for _, a := range b.Attributes {
+		if a.holdsSensitive() {
+			return true
+		}
+	}
+	for _, nb := range b.BlockTypes {
+		if nb.Block.holdsSensitive() {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *Attribute) holdsSensitive() bool {
+	if a.Sensitive {
+		return true
+	}
+	if a.NestedType != nil {
+		for _, na := range a.NestedType.Attributes {
+			if na.holdsSensitive() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Mask returns a copy of props (canonical values conforming to the
+// block) where the value of every sensitive attribute, at any depth, is
+// Sensitive; null (absent) values stay absent. props is not changed.
+func (b *Block) Mask(props map[string]any) map[string]any {
+	if props == nil {
+		return nil
+	}
+	out := make(map[string]any, len(props))
+	for k, v := range props {
+		switch {
+		case b.Attributes[k] != nil:
+			out[k] = b.Attributes[k].mask(v)
+		case b.BlockTypes[k] != nil:
+			nb := b.BlockTypes[k]
+			out[k] = eachElement(nb.Nesting, v, func(e any) any {
+				m, ok := e.(map[string]any)
+				if !ok {
+					return e
+				}
+				return nb.Block.Mask(m)
+			})
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func (a *Attribute) mask(v any) any {
+	if v == nil {
+		return nil
+	}
+	if a.Sensitive {
+		return Sensitive
+	}
+	if a.NestedType == nil {
+		return v
+	}
+	o := a.NestedType
+	return eachElement(o.Nesting, v, func(e any) any {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return e
+		}
+		out := make(map[string]any, len(m))
+		for k, ev := range m {
+			if na := o.Attributes[k]; na != nil {
+				out[k] = na.mask(ev)
+			} else {
+				out[k] = ev
+			}
+		}
+		return out
+	})
+}
+
+// eachElement applies f to the one value (single, group) or to each
+// element of a list, set or map of values.
+func eachElement(n Nesting, v any, f func(any) any) any {
+	switch n {
+	case NestingList, NestingSet:
+		l, ok := v.([]any)
+		if !ok {
+			return f(v)
+		}
+		out := make([]any, len(l))
+		for i, e := range l {
+			out[i] = f(e)
+		}
+		return out
+	case NestingMap:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return v
+		}
+		out := make(map[string]any, len(m))
+		for k, e := range m {
+			out[k] = f(e)
+		}
+		return out
+	}
+	return f(v)
+}
+
+// SensitivePaths lists the paths of v (a value of the block's type) that
+// hold a sensitive attribute's non-null value, in a stable order: what a
+// renderer of a cty value hides.
+func (b *Block) SensitivePaths(v cty.Value) []cty.Path {
+	var out []cty.Path
+	b.sensitivePaths(v, nil, &out)
+	return out
+}
+
+func (b *Block) sensitivePaths(v cty.Value, path cty.Path, out *[]cty.Path) {
+	if v.IsNull() || !v.IsKnown() {
+		return
+	}
+	for _, name := range attributeNames(b.Attributes) {
+		b.Attributes[name].sensitivePaths(v.GetAttr(name), path.GetAttr(name), out)
+	}
+	for _, name := range blockNames(b.BlockTypes) {
+		nb := b.BlockTypes[name]
+		bv := v.GetAttr(name)
+		forEach(nb.Nesting, bv, path.GetAttr(name), func(e cty.Value, p cty.Path) {
+			nb.Block.sensitivePaths(e, p, out)
+		})
+	}
+}
+
+func (a *Attribute) sensitivePaths(v cty.Value, path cty.Path, out *[]cty.Path) {
+	if v.IsNull() {
+		return
+	}
+	if a.Sensitive {
+		*out = append(*out, path.Copy())
+		return
+	}
+	if a.NestedType == nil || !v.IsKnown() {
+		return
+	}
+	o := a.NestedType
+	forEach(o.Nesting, v, path, func(e cty.Value, p cty.Path) {
+		if e.IsNull() || !e.IsKnown() {
+			return
+		}
+		for _, name := range attributeNames(o.Attributes) {
+			o.Attributes[name].sensitivePaths(e.GetAttr(name), p.GetAttr(name), out)
+		}
+	})
+}
+
+func forEach(n Nesting, v cty.Value, path cty.Path, f func(cty.Value, cty.Path)) {
+	if v.IsNull() || !v.IsKnown() {
+		return
+	}
+	switch n {
+	case NestingList, NestingSet, NestingMap:
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			f(e, path.Index(k))
+		}
+	default:
+		f(v, path)
+	}
+}

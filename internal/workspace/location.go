@@ -1,0 +1,134 @@
+package workspace
+
+import (
+	"errors"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+
+	"github.com/kyku/action/internal/provider/sim"
+)
+
+// State follows the configuration: a relative local backend path (and the
+// default .kyku), and the sim's dir setting (and its default .kyku/sim),
+// are relative to Settings.BaseDir, the configuration's directory, so the
+// same configuration finds the same state from any working directory. A
+// path from the environment (KYKU_SIM_DIR) or a command-line flag is the
+// caller's, relative to the working directory as such paths always are.
+//
+// Before, these paths were relative to the working directory (the Action's
+// checkout for its backend). State found only there is not used: Open
+// refuses with a *MovedStateError saying how to move it. Using it with a
+// notice would keep where the state lives depending on where kyku runs:
+// the next run from elsewhere would find none and create everything again.
+
+// MovedStateError says that this configuration's state (or the sim's
+// cloud) is found only where kyku kept it before it followed the
+// configuration, and how to move it. Nothing was read or written.
+type MovedStateError struct {
+	What     string // "local state" or "the sim's cloud"
+	Old, New string // the directories, as the user would type them
+}
+
+func (e *MovedStateError) Error() string {
+	how := "mv " + e.Old + " " + e.New
+	if _, err := os.Stat(e.New); err == nil {
+		how = "move what " + e.Old + " holds into " + e.New
+	}
+	return e.What + " for this configuration is at " + e.Old + ", where kyku kept it before state followed the configuration; " +
+		"it now lives next to the configuration, in " + e.New + ". Nothing was read or written: move it there (" + how +
+		"), or give its path explicitly"
+}
+
+// IsMovedState reports whether err is a *MovedStateError.
+func IsMovedState(err error) bool {
+	var m *MovedStateError
+	return errors.As(err, &m)
+}
+
+// localDir resolves a local backend's directory (dir as configured) and
+// refuses state found only at its former place.
+func localDir(dir, env string, s Settings) (string, error) {
+	if filepath.IsAbs(dir) || s.BaseDir == "" {
+		return dir, nil
+	}
+	now := filepath.Join(s.BaseDir, dir)
+	before := dir
+	if s.FormerBaseDir != "" {
+		before = filepath.Join(s.FormerBaseDir, dir)
+	}
+	stem := "state"
+	if env != "" {
+		stem += "." + env
+	}
+	has := func(d string) bool {
+		return exists(filepath.Join(d, stem+".json")) || exists(filepath.Join(d, stem+".journal"))
+	}
+	if !samePath(now, before) && !has(now) && has(before) {
+		return "", &MovedStateError{What: "local state", Old: shown(before), New: shown(now)}
+	}
+	return now, nil
+}
+
+// simSettings is the sim's settings with its directory resolved: a
+// relative dir setting, or the default when neither it nor KYKU_SIM_DIR
+// is set, under s.BaseDir. A cloud found only at the former place (the
+// working directory) is refused.
+func simSettings(settings map[string]string, s Settings, getenv func(string) string) (map[string]string, error) {
+	if s.BaseDir == "" {
+		return settings, nil
+	}
+	dir, set := settings["dir"]
+	switch {
+	case set && filepath.IsAbs(dir):
+		return settings, nil
+	case !set && getenv(sim.EnvDir) != "":
+		return settings, nil // the caller's path, relative to the working directory
+	case !set:
+		dir = sim.DefaultDir
+	}
+	now := filepath.Join(s.BaseDir, dir)
+	if !samePath(now, dir) && !hasObjects(now) && hasObjects(dir) {
+		return nil, &MovedStateError{What: "the sim's cloud", Old: shown(dir), New: shown(now)}
+	}
+	out := maps.Clone(settings)
+	if out == nil {
+		out = map[string]string{}
+	}
+	out["dir"] = now
+	return out, nil
+}
+
+// hasObjects reports whether a sim cloud directory holds an object.
+func hasObjects(dir string) bool {
+	found, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	return len(found) > 0
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
+}
+
+// shown is path relative to the working directory when it is below it.
+func shown(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if rel, err := filepath.Rel(wd, abs); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return abs
+}

@@ -1,0 +1,132 @@
+package workspace_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/sim"
+	"github.com/kyku/action/internal/workspace"
+)
+
+func mustParse(t *testing.T, text string) *config.Config {
+	t.Helper()
+	cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte(text)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func touch(t *testing.T, path string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStateFollowsTheConfiguration: a relative local path, the default
+// .kyku and the sim's default directory are under the configuration's
+// directory (BaseDir), whatever the working directory; a path from the
+// environment (KYKU_SIM_DIR) or an absolute one is left as it is.
+func TestStateFollowsTheConfiguration(t *testing.T) {
+	root := t.TempDir()
+	t.Chdir(root)
+	base := filepath.Join(root, "infra")
+	var simDir string
+	reg := provider.Registry{"sim": func(ctx context.Context, s map[string]string, getenv func(string) string) (provider.Provider, error) {
+		p, err := sim.Factory(ctx, s, getenv)
+		if err == nil {
+			simDir = p.(interface{ Dir() string }).Dir()
+		}
+		return p, err
+	}}
+	for _, tt := range []struct {
+		name, config     string
+		env              map[string]string
+		wantState, wantS string
+	}{
+		{"defaults", "provider: sim\nresources: {}\n", nil, "local " + filepath.Join(base, ".kyku", "state.prod.json"), filepath.Join(base, ".kyku", "sim")},
+		{"relative paths", "provider: { name: sim, dir: cloud }\nbackend: { type: local, path: state }\nresources: {}\n", nil,
+			"local " + filepath.Join(base, "state", "state.prod.json"), filepath.Join(base, "cloud")},
+		{"absolute paths", "provider: { name: sim, dir: " + filepath.Join(root, "abs-cloud") + " }\nbackend: { type: local, path: " + filepath.Join(root, "abs") + " }\nresources: {}\n", nil,
+			"local " + filepath.Join(root, "abs", "state.prod.json"), filepath.Join(root, "abs-cloud")},
+		{"KYKU_SIM_DIR", "provider: sim\nresources: {}\n", map[string]string{sim.EnvDir: "from-env"},
+			"local " + filepath.Join(base, ".kyku", "state.prod.json"), "from-env"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ws, err := workspace.Open(context.Background(), mustParse(t, tt.config), workspace.Settings{
+				Env: "prod", BaseDir: base, Getenv: func(k string) string { return tt.env[k] },
+			}, reg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ws.Backend.Describe(); got != tt.wantState {
+				t.Errorf("state at %s, want %s", got, tt.wantState)
+			}
+			if simDir != tt.wantS {
+				t.Errorf("sim at %s, want %s", simDir, tt.wantS)
+			}
+		})
+	}
+}
+
+// TestStateOnlyAtTheFormerPlaceIsRefused: state (or a sim cloud) found
+// only where kyku kept it before, relative to the working directory, is
+// not used and not duplicated: Open refuses, saying how to move it, and
+// writes nothing. Once moved, it is used.
+func TestStateOnlyAtTheFormerPlaceIsRefused(t *testing.T) {
+	root := t.TempDir()
+	t.Chdir(root)
+	base := filepath.Join(root, "infra")
+	cfg := mustParse(t, "provider: sim\nresources: {}\n")
+	open := func() error {
+		_, err := workspace.Open(context.Background(), cfg, workspace.Settings{Env: "prod", BaseDir: base}, provider.Registry{"sim": sim.Factory})
+		return err
+	}
+	// The state of another environment at the old place is not this one's.
+	touch(t, filepath.Join(root, ".kyku", "state.dev.json"))
+	if err := open(); err != nil {
+		t.Fatalf("another environment's state: %v", err)
+	}
+	if err := os.RemoveAll(base); err != nil {
+		t.Fatal(err)
+	}
+	touch(t, filepath.Join(root, ".kyku", "state.prod.json"))
+	touch(t, filepath.Join(root, ".kyku", "sim", "Vm", "1.json"))
+	err := open()
+	var moved *workspace.MovedStateError
+	if !errors.As(err, &moved) || moved.What != "local state" || moved.Old != ".kyku" || moved.New != filepath.Join("infra", ".kyku") ||
+		!strings.Contains(err.Error(), "move it there (mv .kyku infra/.kyku)") {
+		t.Fatalf("err = %v, want the state's move", err)
+	}
+	if _, err := os.Stat(base); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused open created %s", base)
+	}
+	// The state moved, the sim's cloud left behind: that is refused too.
+	touch(t, filepath.Join(base, ".kyku", "state.prod.json"))
+	err = open()
+	if !errors.As(err, &moved) || moved.What != "the sim's cloud" || !strings.Contains(err.Error(), "move what .kyku/sim holds into infra/.kyku/sim") &&
+		!strings.Contains(err.Error(), "(mv .kyku/sim infra/.kyku/sim)") {
+		t.Fatalf("err = %v, want the sim's move", err)
+	}
+	if err := os.Rename(filepath.Join(root, ".kyku", "sim"), filepath.Join(base, ".kyku", "sim")); err != nil {
+		t.Fatal(err)
+	}
+	if err := open(); err != nil {
+		t.Fatalf("after the move: %v", err)
+	}
+	// Run from the configuration's directory, old and new are one place.
+	t.Chdir(base)
+	if err := open(); err != nil {
+		t.Fatalf("from the configuration's directory: %v", err)
+	}
+}
