@@ -52,16 +52,22 @@ type Plan struct {
 
 // Change is one planned change to one resource.
 type Change struct {
-	Action       Action
-	ResourceID   string // the Kyku name
-	Type         string
-	Level        int
-	ProviderID   string // the cloud's ID, when the resource exists
-	CloudName    string
-	Reason       string // e.g. "gone from the cloud"
-	MovedFrom    string // the name state knew the resource by (a moved entry)
-	Properties   []PropertyChange
-	Dependencies []string
+	Action     Action
+	ResourceID string // the Kyku name
+	Type       string
+	Level      int
+	ProviderID string // the cloud's ID, when the resource exists
+	CloudName  string
+	Reason     string // e.g. "gone from the cloud"
+	MovedFrom  string // the name state knew the resource by (a moved entry)
+	// ReplaceOrder, on a replace: "destroy-before-create", or
+	// "create-before-destroy" (the replacement made first under CloudName,
+	// what uses the object moved to it, then the object, PriorCloudName,
+	// destroyed).
+	ReplaceOrder   string
+	PriorCloudName string // on a move that renames, or a create-before-destroy replace: the cloud name before
+	Properties     []PropertyChange
+	Dependencies   []string
 }
 
 // PropertyChange is one property difference. Sensitive values are Masked.
@@ -123,6 +129,7 @@ func publicPlan(ip *plan.Plan) *Plan {
 		p.Changes[i] = Change{
 			Action: Action(c.Action.String()), ResourceID: c.ResourceID, Type: c.Type, Level: c.Level,
 			ProviderID: c.ProviderID, CloudName: c.CloudName, Reason: c.Reason, MovedFrom: c.MovedFrom,
+			ReplaceOrder: string(c.ReplaceOrder), PriorCloudName: c.PriorCloudName,
 			Properties: publicProps(c.Properties), Dependencies: append([]string(nil), c.Dependencies...),
 		}
 	}

@@ -31,6 +31,15 @@
 // diagnostics at the configuration's positions; reasons travel in
 // plan.PropChange.ReplaceReason.
 //
+// A replace is carried out destroy-before-create, or create-before-destroy
+// (plan.Change.ReplaceOrder, shown in every rendering) when its provider
+// asks (provider.ChangePlan.CreateBeforeDestroy: the cloud does not delete
+// the object while used) and resources that stay use the object: the
+// replacement is made under another cloud name, they are updated to it,
+// then the object, kept in state as deposed (plan.DeposedName) until
+// then, is destroyed; what such a replacement depends on that is replaced
+// too is made first as well (rules.go, execute.go).
+//
 // Concurrency: an Engine may be used by one operation at a time per
 // environment (the backend lock enforces it across processes). Within an
 // operation, changes run on at most Options.Parallelism workers; a change

@@ -60,6 +60,13 @@ func (x *execution) build(destroyAfterUpdates bool) {
 			dependents[d] = append(dependents[d], n)
 		}
 	}
+	// An object a create-before-destroy replace left to destroy was used
+	// by what used its resource.
+	for _, n := range x.base.Names() {
+		if of, ok := plan.DeposedOf(n); ok {
+			dependents[n] = dependents[of]
+		}
+	}
 	mainTask := map[int]int{} // change index → its main task (create part of a replace)
 	destroyTask := map[int]int{}
 	add := func(ci int, run func(context.Context) (func(context.Context) error, error)) *task {
@@ -75,9 +82,10 @@ func (x *execution) build(destroyAfterUpdates bool) {
 		switch c.Action {
 		case plan.NoOp:
 		case plan.Replace:
-			d := add(i, x.destroyPart(i))
+			cbd := c.ReplaceOrder == plan.CreateBeforeDestroy
+			d := add(i, x.destroyTask(i, cbd))
 			destroyTask[i] = d.id
-			mainTask[i] = add(i, x.createOrUpdate(i)).id
+			mainTask[i] = add(i, x.createPart(i, !cbd)).id
 		case plan.Destroy, plan.Forget:
 			t := add(i, x.destroy(i))
 			destroyTask[i], mainTask[i] = t.id, t.id
@@ -99,7 +107,11 @@ func (x *execution) build(destroyAfterUpdates bool) {
 			continue
 		case plan.Create, plan.Update, plan.Replace, plan.Move, plan.Import:
 			t := x.tasks[mainTask[i]]
-			if c.Action == plan.Replace {
+			switch {
+			case c.Action == plan.Replace && c.ReplaceOrder == plan.CreateBeforeDestroy:
+				// The replacement first; the object goes after it.
+				x.tasks[destroyTask[i]].deps = append(x.tasks[destroyTask[i]].deps, t.id)
+			case c.Action == plan.Replace:
 				t.deps = append(t.deps, destroyTask[i])
 			}
 			if r, ok := renameTask[i]; ok {
@@ -119,7 +131,11 @@ func (x *execution) build(destroyAfterUpdates bool) {
 				case plan.Destroy, plan.Forget, plan.Replace:
 					t.deps = append(t.deps, destroyTask[j])
 				case plan.Update:
-					if destroyAfterUpdates && c.Action != plan.Replace {
+					// What stays must have left the object before it goes:
+					// always for a create-before-destroy replace (its
+					// updates move to the replacement, made first).
+					cbd := c.Action == plan.Replace && c.ReplaceOrder == plan.CreateBeforeDestroy
+					if cbd || (destroyAfterUpdates && c.Action != plan.Replace) {
 						t.deps = append(t.deps, mainTask[j])
 					}
 				}
@@ -328,6 +344,13 @@ func (x *execution) lookup(r value.Ref) (any, bool) {
 }
 
 func (x *execution) createOrUpdate(ci int) func(context.Context) (func(context.Context) error, error) {
+	return x.createPart(ci, true)
+}
+
+// createPart creates (or updates) the resource of change ci; done says
+// whether that finishes the change (not the create part of a
+// create-before-destroy replace: its destroy part comes after).
+func (x *execution) createPart(ci int, done bool) func(context.Context) (func(context.Context) error, error) {
 	return func(ctx context.Context) (func(context.Context) error, error) {
 		c := &x.p.Changes[ci]
 		x.event(ci, progress.Started, nil)
@@ -336,7 +359,7 @@ func (x *execution) createOrUpdate(ci int) func(context.Context) (func(context.C
 			x.event(ci, progress.Failed, err)
 			return nil, err
 		}
-		return x.settled(ci, record, true), nil
+		return x.settled(ci, record, done), nil
 	}
 }
 
@@ -378,19 +401,31 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 		Name: cr.Name, Type: cr.Type, CloudName: cloudName, ProviderID: obj.ID,
 		Config: props, Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
 	}
+	if c.Action == plan.Replace && c.ReplaceOrder == plan.CreateBeforeDestroy {
+		// The object replaced stays in state, as deposed, until its
+		// destroy part: recorded first, so that it is never lost.
+		old := x.base.Resources[cr.Name]
+		return func(ctx context.Context) error {
+			if old != nil {
+				dep := old.Clone()
+				dep.Name = plan.DeposedName(cr.Name)
+				if err := x.record(ctx, state.OpPut, dep.Name, dep); err != nil {
+					return err
+				}
+			}
+			return x.record(ctx, state.OpPut, cr.Name, sr)
+		}, nil
+	}
 	return func(ctx context.Context) error { return x.record(ctx, state.OpPut, cr.Name, sr) }, nil
-}
-
-// destroyPart is the destroy half of a replace: the create half reports
-// the change done.
-func (x *execution) destroyPart(ci int) func(context.Context) (func(context.Context) error, error) {
-	return x.destroyTask(ci, false)
 }
 
 func (x *execution) destroy(ci int) func(context.Context) (func(context.Context) error, error) {
 	return x.destroyTask(ci, true)
 }
 
+// destroyTask destroys the object of change ci; done says whether that
+// finishes the change (not the destroy part of a destroy-before-create
+// replace: its create part comes after).
 func (x *execution) destroyTask(ci int, done bool) func(context.Context) (func(context.Context) error, error) {
 	return func(ctx context.Context) (func(context.Context) error, error) {
 		c := &x.p.Changes[ci]
@@ -399,7 +434,11 @@ func (x *execution) destroyTask(ci int, done bool) func(context.Context) (func(c
 			x.event(ci, progress.Failed, err)
 			return nil, err
 		}
-		record := func(ctx context.Context) error { return x.record(ctx, state.OpDelete, c.ResourceID, nil) }
+		name := c.ResourceID
+		if c.Action == plan.Replace && c.ReplaceOrder == plan.CreateBeforeDestroy {
+			name = plan.DeposedName(name) // the resource is its replacement now
+		}
+		record := func(ctx context.Context) error { return x.record(ctx, state.OpDelete, name, nil) }
 		return x.settled(ci, record, done), nil
 	}
 }
@@ -413,6 +452,10 @@ func (x *execution) doDestroy(ctx context.Context, c *plan.Change) error {
 	if c.PriorType != "" {
 		typ = c.PriorType
 	}
+	cloudName := c.CloudName
+	if c.Action == plan.Replace && c.ReplaceOrder == plan.CreateBeforeDestroy {
+		cloudName = c.PriorCloudName // CloudName is the replacement's
+	}
 	ev := &progress.Event{Action: c.Action.String(), Type: typ, Name: c.ResourceID}
-	return x.e.deleteObject(ctx, ev, typ, c.ResourceID, c.CloudName, c.ProviderID) // the result and the progress line name the change
+	return x.e.deleteObject(ctx, ev, typ, c.ResourceID, cloudName, c.ProviderID) // the result and the progress line name the change
 }

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"maps"
 	"slices"
@@ -85,6 +87,10 @@ func (e *Engine) planChange(ctx context.Context, diags *diag.Diagnostics, r *con
 		ref.Resource = r.Name
 		addRefusal(diags, r, ref)
 	}
+	if res.CreateBeforeDestroy && ch.Action != plan.Create {
+		// Asked for; orderReplaces decides once every change is known.
+		ch.ReplaceOrder = plan.CreateBeforeDestroy
+	}
 	if ch.Action == plan.Create || len(res.Replace) == 0 {
 		return nil
 	}
@@ -121,4 +127,98 @@ func changedProps(pcs []plan.PropChange) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// orderReplaces decides the order of every replace among changes: create
+// before destroy where the provider asked for it (planChange marked it)
+// and a resource that stays — an update — uses the object, since the
+// cloud would not delete it while used; destroy before create otherwise.
+// As in Terraform, what a create-before-destroy replacement depends on
+// and is replaced too is replaced create-before-destroy as well (its
+// replacement must exist first); one that cannot be (a change of type)
+// makes its dependents destroy-before-create. A create-before-destroy
+// replacement gets another cloud name (the old object keeps its own
+// until it goes), checked as a create's is.
+func (e *Engine) orderReplaces(diags *diag.Diagnostics, cfg *config.Config, st *state.File, changes []plan.Change) {
+	at := make(map[string]int, len(changes))
+	usedByUpdate := map[string]bool{}
+	for i, c := range changes {
+		at[c.ResourceID] = i
+		if c.Action == plan.Update {
+			for _, d := range c.Dependencies {
+				usedByUpdate[d] = true
+			}
+		}
+	}
+	eligible := func(c *plan.Change) bool { return c.Action == plan.Replace && c.PriorType == "" && c.ProviderID != "" }
+	cbd := map[string]bool{}
+	var work []string
+	for i := range changes {
+		c := &changes[i]
+		if eligible(c) && c.ReplaceOrder == plan.CreateBeforeDestroy && usedByUpdate[c.ResourceID] {
+			cbd[c.ResourceID] = true
+			work = append(work, c.ResourceID)
+		}
+	}
+	for len(work) > 0 { // what a replacement made first depends on is made first too
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, d := range changes[at[n]].Dependencies {
+			if j, ok := at[d]; ok && eligible(&changes[j]) && !cbd[d] {
+				cbd[d] = true
+				work = append(work, d)
+			}
+		}
+	}
+	for again := true; again; { // unless one of them cannot be
+		again = false
+		for n := range cbd {
+			for _, d := range changes[at[n]].Dependencies {
+				if j, ok := at[d]; ok && changes[j].Action == plan.Replace && !cbd[d] {
+					delete(cbd, n)
+					again = true
+				}
+			}
+		}
+	}
+	for i := range changes {
+		c := &changes[i]
+		switch {
+		case c.Action != plan.Replace:
+			c.ReplaceOrder = ""
+		case cbd[c.ResourceID]:
+			c.ReplaceOrder = plan.CreateBeforeDestroy
+			name := cloudName(st.Metadata.Prefix, c.ResourceID)
+			if name == c.CloudName || takenName(st, c.Type, name) {
+				name = replacementName(name, c.ProviderID)
+			}
+			c.PriorCloudName, c.CloudName = c.CloudName, name
+			if r := cfg.Resource(c.ResourceID); r != nil {
+				e.checkName(diags, r, *c)
+			}
+		default:
+			c.ReplaceOrder = plan.DestroyBeforeCreate
+		}
+	}
+}
+
+// takenName reports whether an object in st of typ has cloudName.
+func takenName(st *state.File, typ, cloudName string) bool {
+	for _, r := range st.Resources {
+		if r.Type == typ && r.CloudName == cloudName {
+			return true
+		}
+	}
+	return false
+}
+
+// replacementName is the cloud name of a create-before-destroy
+// replacement of object id when its resource's own cloud name, base, is
+// taken (by the object, or a deposed one): base and a short digest of id.
+// The replacement of a replacement gets base back. Deterministic, so a
+// plan made again names it the same, and a create interrupted and run
+// again finds it by that name.
+func replacementName(base, id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return base + "-" + hex.EncodeToString(sum[:3])
 }

@@ -11,7 +11,7 @@ import (
 // a canonical form: the environment, provider, deploy prefix, config hash,
 // targets and every change (action, resource, type, cloud name, provider
 // ID, property changes, dependencies, reason, where a move comes from and
-// the cloud name it renames), in plan order: moves and imports included. It
+// the cloud name it renames, a replace's order), in plan order: moves and imports included. It
 // leaves out what does not change the cloud or varies between two plans of
 // the same thing: CreatedAt, the state serial and lineage (checked by the
 // engine under the lock), outputs read back on no-op changes, the embedded
@@ -39,6 +39,8 @@ func ChangesDigest(p *Plan) (string, error) {
 		// A move: from where, and the cloud name it renames.
 		MovedFrom      string `json:"movedFrom,omitempty"`
 		PriorCloudName string `json:"priorCloudName,omitempty"`
+		// A replace: in which order.
+		ReplaceOrder ReplaceOrder `json:"replaceOrder,omitempty"`
 	}
 	canon := struct {
 		Version     int      `json:"v"`
@@ -62,7 +64,7 @@ func ChangesDigest(p *Plan) (string, error) {
 		canon.Changes[i] = change{
 			Action: c.Action, Resource: c.ResourceID, Type: c.Type, PriorType: c.PriorType, CloudName: c.CloudName,
 			ProviderID: c.ProviderID, Level: c.Level, Reason: c.Reason, Dependencies: c.Dependencies, Properties: props,
-			MovedFrom: c.MovedFrom, PriorCloudName: c.PriorCloudName,
+			MovedFrom: c.MovedFrom, PriorCloudName: c.PriorCloudName, ReplaceOrder: c.ReplaceOrder,
 		}
 	}
 	b, err := json.Marshal(canon)

@@ -6,6 +6,7 @@ package plan
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/kyku/action/internal/config"
@@ -84,6 +85,35 @@ type PropChange struct {
 // Masked replaces sensitive values everywhere they are shown.
 const Masked = "(sensitive)"
 
+// ReplaceOrder is the order apply carries a replace out in.
+type ReplaceOrder string
+
+const (
+	// DestroyBeforeCreate destroys the object, then creates its
+	// replacement under the same cloud name (the default).
+	DestroyBeforeCreate ReplaceOrder = "destroy-before-create"
+	// CreateBeforeDestroy creates the replacement first (under another
+	// cloud name), updates the resources that stay and used the object so
+	// that they use the replacement, then destroys the object: for an
+	// object the cloud does not delete while it is used (a firewall
+	// applied to servers), or a provider asking for it.
+	CreateBeforeDestroy ReplaceOrder = "create-before-destroy"
+)
+
+func (o ReplaceOrder) String() string { return string(o) }
+
+// deposedSuffix marks the state entry of an object a create-before-destroy
+// replace replaced and has yet to destroy. No configured name holds "~".
+const deposedSuffix = "~deposed"
+
+// DeposedName is the state name of name's object a create-before-destroy
+// replace keeps until it is destroyed: a resource no configuration holds,
+// so a plan destroys it if an apply did not.
+func DeposedName(name string) string { return name + deposedSuffix }
+
+// DeposedOf is the resource a deposed object's state name belongs to.
+func DeposedOf(name string) (string, bool) { return strings.CutSuffix(name, deposedSuffix) }
+
 // Change is one planned change to one resource.
 type Change struct {
 	Action       Action       `json:"action"`
@@ -104,8 +134,12 @@ type Change struct {
 	// changes, else the update or replace that follows the rename.
 	MovedFrom string `json:"movedFrom,omitempty"`
 	// PriorCloudName, on a move the provider renames in the cloud, is the
-	// cloud name before it (CloudName is the new one).
+	// cloud name before it (CloudName is the new one); on a
+	// create-before-destroy replace, the cloud name of the object
+	// destroyed (CloudName is its replacement's).
 	PriorCloudName string `json:"priorCloudName,omitempty"`
+	// ReplaceOrder, on a replace, is how apply carries it out.
+	ReplaceOrder ReplaceOrder `json:"replaceOrder,omitempty"`
 }
 
 // Counters summarise a plan.

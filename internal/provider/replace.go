@@ -70,6 +70,15 @@ type ChangePlan struct {
 	// there is not something a plan should do quietly): the plan fails
 	// with each, positioned in the configuration.
 	Refusals []Refusal
+	// CreateBeforeDestroy asks, should the change be a replace, for the
+	// replacement to be made before the object is destroyed: the cloud
+	// does not delete the object while resources use it (a Hetzner
+	// firewall applied to servers). The engine does so when resources
+	// that stay (updates) use the object: it creates the replacement
+	// under another cloud name, updates them, then destroys the object;
+	// the plan says so (plan.CreateBeforeDestroy). Ask only where the
+	// old object and its replacement can exist side by side.
+	CreateBeforeDestroy bool
 }
 
 // ChangePlanner is implemented by providers whose answer depends on the

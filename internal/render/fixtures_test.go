@@ -77,7 +77,7 @@ func fullPlan() *plan.Plan {
 		plan.PropChange{Path: "image", Old: "debian-11", New: "debian-12", ForcesReplace: true, ReplaceReason: "an EC2 instance's AMI is chosen at launch"},
 		plan.PropChange{Path: "userData", Old: secret, New: secret + "-2", Sensitive: true, ForcesReplace: true},
 		plan.PropChange{Path: "subnet", Old: "101", New: value.Unknown, Unknown: true})
-	vm.ProviderID = "100"
+	vm.ProviderID, vm.ReplaceOrder = "100", plan.DestroyBeforeCreate
 	old := change(plan.Destroy, "Vm", "old-worker", 2, prop("size", "small", nil))
 	old.ProviderID = "17"
 	gone := change(plan.Create, "Vm", "batch", 2, prop("size", nil, "large"))
@@ -88,6 +88,20 @@ func fullPlan() *plan.Plan {
 		change(plan.Create, "Vpc", "main-vpc", 0, prop("cidr", nil, "10.0.0.0/16"), prop("distributeAcrossAzs", nil, 2)),
 		sg, vm, gone, lb, old, key,
 		change(plan.NoOp, "Database", "app-db", 1))
+}
+
+// cbdPlan replaces a security group that a Vm which stays uses: its
+// replacement first, under another cloud name, then the Vm moves to it,
+// then the group is destroyed.
+func cbdPlan() *plan.Plan {
+	sg := change(plan.Replace, "SecurityGroup", "web-sg", 1,
+		plan.PropChange{Path: "network", Old: "101", New: value.Unknown, Unknown: true, ForcesReplace: true, ReplaceReason: "a security group belongs to its network for life"})
+	sg.ProviderID, sg.ReplaceOrder = "201", plan.CreateBeforeDestroy
+	sg.PriorCloudName, sg.CloudName = "a1b2c3d4-web-sg", "a1b2c3d4-web-sg-3e1f0a"
+	vm := change(plan.Update, "Vm", "web", 2,
+		plan.PropChange{Path: "securityGroups[0]", Old: "201", New: value.Unknown, Unknown: true})
+	vm.ProviderID, vm.Dependencies = "100", []string{"web-sg"}
+	return newPlan("prod", sg, vm)
 }
 
 // bigPlan has n changes: mostly creates, some updates, destroys and replaces.

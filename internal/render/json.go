@@ -45,6 +45,10 @@ type jsonChange struct {
 	// before a rename.
 	MovedFrom      string `json:"movedFrom,omitempty"`
 	PriorCloudName string `json:"priorCloudName,omitempty"`
+	// A replace: destroy-before-create or create-before-destroy (then
+	// priorCloudName is the destroyed object's, cloudName the
+	// replacement's).
+	ReplaceOrder plan.ReplaceOrder `json:"replaceOrder,omitempty"`
 }
 
 type jsonProperty struct {
@@ -87,7 +91,7 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 			Action: c.Action, ResourceID: c.ResourceID, Type: c.Type, PriorType: c.PriorType, Level: c.Level,
 			ProviderID: c.ProviderID, CloudName: c.CloudName, Reason: c.Reason,
 			Dependencies: c.Dependencies, Properties: make([]jsonProperty, 0, len(c.Properties)),
-			MovedFrom: c.MovedFrom, PriorCloudName: c.PriorCloudName,
+			MovedFrom: c.MovedFrom, PriorCloudName: c.PriorCloudName, ReplaceOrder: c.ReplaceOrder,
 		}
 		for _, pc := range c.Properties {
 			jc.Properties = append(jc.Properties, jsonProperty{

@@ -23,6 +23,7 @@ func planJSON(t *testing.T, p *plan.Plan, opts JSONOptions) []byte {
 
 func TestPlanJSONGolden(t *testing.T) {
 	golden(t, "plan.json.golden", string(planJSON(t, fullPlan(), JSONOptions{})))
+	golden(t, "plan_create_before_destroy.json.golden", string(planJSON(t, cbdPlan(), JSONOptions{})))
 }
 
 // What a jq user relies on: the seed's fields, the counters, no-op

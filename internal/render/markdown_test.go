@@ -64,6 +64,7 @@ func TestMarkdownGolden(t *testing.T) {
 		file, got string
 	}{
 		{"comment_small.md.golden", PlanComment(fullPlan(), m, CommentLimit)},
+		{"comment_create_before_destroy.md.golden", PlanComment(cbdPlan(), m, CommentLimit)},
 		{"comment_project.md.golden", PlanComment(newPlan("staging", change(plan.Create, "Vpc", "v", 0, prop("cidr", nil, "10.0.0.0/16"))), proj, CommentLimit)},
 		{"comment_no_changes.md.golden", PlanComment(newPlan("prod", change(plan.NoOp, "Vpc", "main-vpc", 0)), m, CommentLimit)},
 		{"comment_rules_changed.md.golden", PlanComment(newPlan("prod", change(plan.Create, "Vpc", "v", 0, prop("cidr", nil, "10.0.0.0/16"))), rules, CommentLimit)},

@@ -221,6 +221,9 @@ func changeBlock(c plan.Change) string {
 	case c.CloudName != "":
 		info = append(info, "cloud name "+code(c.CloudName))
 	}
+	if c.ReplaceOrder != "" {
+		info = append(info, text(replaceOrderText(c.ReplaceOrder)))
+	}
 	if c.Reason != "" {
 		info = append(info, text(c.Reason))
 	}

@@ -122,6 +122,9 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 		if c.Reason != "" {
 			fmt.Fprintln(bw, "      # "+oneLine(c.Reason))
 		}
+		if c.ReplaceOrder != "" {
+			fmt.Fprintln(bw, "      # "+replaceOrderText(c.ReplaceOrder))
+		}
 		if c.PriorCloudName != "" {
 			fmt.Fprintln(bw, "      cloud name: "+oneLine(c.PriorCloudName)+" → "+oneLine(c.CloudName))
 		}

@@ -54,6 +54,7 @@ func TestPlanTextGolden(t *testing.T) {
 		{"plan_all_actions.txt.golden", fullPlan(), TextOptions{ShowNoOp: true}},
 		{"plan_all_actions_verbose.txt.golden", fullPlan(), TextOptions{ShowNoOp: true, Verbose: true}},
 		{"plan_color.txt.golden", fullPlan(), TextOptions{Color: true}},
+		{"plan_create_before_destroy.txt.golden", cbdPlan(), TextOptions{}},
 		{"plan_no_changes.txt.golden", newPlan("prod", change(plan.NoOp, "Vpc", "main-vpc", 0)), TextOptions{ShowNoOp: true}},
 		{"plan_wide.txt.golden", newPlan("", change(plan.Create, "Vpc", "v", 0), long), TextOptions{}},
 	}

@@ -120,3 +120,15 @@ func forcesNote(pc plan.PropChange) string {
 	}
 	return "  # forces replacement: " + oneLine(pc.ReplaceReason)
 }
+
+// replaceOrderText says how a replace is carried out, as the text and the
+// comment show it.
+func replaceOrderText(o plan.ReplaceOrder) string {
+	switch o {
+	case plan.CreateBeforeDestroy:
+		return "create-before-destroy: the replacement is made first (under another cloud name), what uses the object moves to it, then the object is destroyed"
+	case plan.DestroyBeforeCreate:
+		return "destroy-before-create: the object is destroyed, then made again"
+	}
+	return "replace order " + string(o)
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/rds"
 
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/provider/aws"
 	"github.com/kyku/action/internal/provider/aws/awstest"
 	"github.com/kyku/action/internal/provider/providertest"
@@ -211,4 +212,48 @@ func TestFakeRDSStorageCooldown(t *testing.T) {
 	if len(msgs) < 2 || msgs[0] != "Applying modification to allocated storage" {
 		t.Errorf("events %q, want the storage modifications", msgs)
 	}
+}
+
+// A target group its load balancer's listener forwards to cannot be
+// deleted (ResourceInUse): replacing it (its port cannot change) makes the
+// new group first, moves the listener to it, then deletes the old one —
+// the plan says create-before-destroy, and the apply converges.
+func TestTargetGroupReplacedWhileItsLoadBalancerStays(t *testing.T) {
+	p, srv := fake(t, engineOptions)
+	ctx := context.Background()
+	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "kyku0001", RetryBase: time.Millisecond})
+	text := providertest.Example(t, "aws")
+	if _, err := e.Apply(ctx, providertest.Parse(t, text), engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	next := providertest.Edit(t, text, "      port: 80\n      protocol: http", "      port: 8080\n      protocol: http")
+	pl, err := e.Plan(ctx, providertest.Parse(t, next))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range pl.Changes {
+		if c.ResourceID == "web-tg" && (c.Action != plan.Replace || c.ReplaceOrder != plan.CreateBeforeDestroy || c.PriorCloudName != "kyku0001-web-tg") {
+			t.Fatalf("web-tg: %s %s %s → %s; want a replace, create-before-destroy", c.Action, c.ReplaceOrder, c.PriorCloudName, c.CloudName)
+		}
+	}
+	res, err := e.Apply(ctx, providertest.Parse(t, next), engine.ApplyOptions{AutoApprove: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Err(); err != nil || len(res.Skipped) > 0 {
+		t.Fatalf("apply: %v (%d skipped)", err, len(res.Skipped))
+	}
+	if pl, err := e.Plan(ctx, providertest.Parse(t, next)); err != nil || pl.HasChanges() {
+		t.Errorf("plan after apply: %v, changes %v", err, pl.Counters)
+	}
+	srv.Edit(func(st *awstest.State) {
+		if len(st.TGs) != 1 {
+			t.Errorf("%d target groups left, want the replacement only", len(st.TGs))
+		}
+		for _, tg := range st.TGs {
+			if tg.Port != 8080 {
+				t.Errorf("target group %s on port %d", tg.Name, tg.Port)
+			}
+		}
+	})
 }

@@ -124,6 +124,8 @@ var fixed = map[string]map[string]string{
 //     changes the load balancer's type, which ELBv2 cannot do (Elastic
 //     Load Balancing API Reference: CreateLoadBalancer sets Type): a
 //     replace.
+//   - TargetGroup: replaced by making the new one first, as a
+//     listener's target group cannot be deleted.
 //   - LoadBalancer securityGroups of a network load balancer: one made
 //     without security groups cannot get them, and one made with them
 //     cannot lose them all (Elastic Load Balancing API Reference:
@@ -135,6 +137,12 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 	}
 	changed := func(prop string) bool { return slices.Contains(req.Changed, prop) }
 	switch req.Type {
+	case "TargetGroup":
+		// A target group a listener forwards to cannot be deleted
+		// (ResourceInUse: Elastic Load Balancing API Reference,
+		// DeleteTargetGroup): its replacement is made first, the load
+		// balancer moved to it, then it goes.
+		out.CreateBeforeDestroy = true
 	case "Database":
 		if changed("storageGb") {
 			have, want := property.Int(req.Prior, "storageGb", 20), property.Int(req.Properties, "storageGb", 20)

@@ -3,6 +3,7 @@ package hetzner
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"slices"
 	"strconv"
 
@@ -103,8 +104,23 @@ var fixed = map[string]map[string]string{
 // server's (Hetzner Cloud API reference, Server Actions: Change the Type
 // of a Server; Kyku keeps the disk, so it can shrink again). Otherwise the
 // server is replaced, and the plan says why.
+//
+// Replaced objects the API does not delete while used are made anew
+// first (provider.ChangePlan.CreateBeforeDestroy): a firewall applied to
+// servers (resource_in_use: Hetzner Cloud API reference, Firewalls:
+// Delete a Firewall), a subnet servers are attached in (service_error,
+// "servers are attached") when its replacement can be added beside it —
+// in another network, or not overlapping it.
 func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
 	var out provider.ChangePlan
+	switch req.Type {
+	case "SecurityGroup":
+		out.CreateBeforeDestroy = true
+		return out, nil
+	case "Subnet":
+		out.CreateBeforeDestroy = besideIt(req.Prior, req.Properties)
+		return out, nil
+	}
 	if req.Type != "Vm" || req.ID == "" || !slices.Contains(req.Changed, "size") {
 		return out, nil
 	}
@@ -160,4 +176,17 @@ func resizeRefusal(from, to *serverTypeInfo, disk int) string {
 		return fmt.Sprintf("a Hetzner server's disk cannot shrink (the server has %d GB, %s has %d GB)", disk, to.Name, to.Disk)
 	}
 	return ""
+}
+
+// besideIt reports whether a subnet with props can be added while one
+// with old exists: in another network, or with a range not overlapping
+// old's (Hetzner Cloud API reference, Networks: Add a subnet refuses an
+// overlap).
+func besideIt(old, props map[string]any) bool {
+	if fmt.Sprint(old["network"]) != fmt.Sprint(props["network"]) {
+		return true
+	}
+	a, err1 := netip.ParsePrefix(fmt.Sprint(old["cidr"]))
+	b, err2 := netip.ParsePrefix(fmt.Sprint(props["cidr"]))
+	return err1 == nil && err2 == nil && !a.Overlaps(b)
 }

@@ -347,6 +347,9 @@ func (p *Provider) Delete(ctx context.Context, typ, id string) error {
 	if err := p.injected(OpDelete, typ, rec.Name); err != nil {
 		return err
 	}
+	if err := p.inUse(rec); err != nil {
+		return err
+	}
 	f := p.draw(true)
 	if f == faultBefore {
 		return transient(OpDelete, typ, id, f)

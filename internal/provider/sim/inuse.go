@@ -1,0 +1,93 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/kyku/action/internal/provider"
+)
+
+var _ provider.ChangePlanner = (*Provider)(nil)
+
+// users are, per type, the properties of other types that refer to an
+// object of it and keep the simulated cloud from deleting it, as real
+// clouds do: a security group a machine, database or load balancer is in
+// (EC2's DependencyViolation, Hetzner's resource_in_use), a subnet a
+// machine is in.
+var users = map[string][]struct{ typ, prop string }{
+	"SecurityGroup": {{"Vm", "securityGroups"}, {"Database", "securityGroups"}, {"LoadBalancer", "securityGroups"}},
+	"Subnet":        {{"Vm", "subnet"}},
+}
+
+// inUse refuses to delete rec while another object refers to it.
+func (p *Provider) inUse(rec *record) error {
+	for _, u := range users[rec.Type] {
+		entries, err := os.ReadDir(filepath.Join(p.store.dir, u.typ))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("sim: list %s: %w", u.typ, err)
+		}
+		for _, e := range entries {
+			id, ok := strings.CutSuffix(e.Name(), ".json")
+			if !ok || !validID(id) {
+				continue
+			}
+			other, err := p.store.read(u.typ, id)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if refersTo(other.Properties[u.prop], rec.ID) {
+				return fmt.Errorf("sim: %s %s (%s) is in use by %s %s (%s); detach it first", rec.Type, rec.ID, rec.CloudName, u.typ, other.ID, other.CloudName)
+			}
+		}
+	}
+	return nil
+}
+
+func refersTo(v any, id string) bool {
+	switch x := v.(type) {
+	case string:
+		return x == id
+	case []any:
+		return slices.ContainsFunc(x, func(e any) bool { s, _ := e.(string); return s == id })
+	}
+	return false
+}
+
+// PlanChange implements provider.ChangePlanner: what the simulated cloud
+// does not delete while used (users) is replaced by making its
+// replacement first, where the two can exist side by side: any security
+// group; a subnet whose replacement is in another network or does not
+// overlap it.
+func (p *Provider) PlanChange(_ context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+	switch req.Type {
+	case "SecurityGroup":
+		return provider.ChangePlan{CreateBeforeDestroy: true}, nil
+	case "Subnet":
+		return provider.ChangePlan{CreateBeforeDestroy: sideBySide(req.Prior, req.Properties)}, nil
+	}
+	return provider.ChangePlan{}, nil
+}
+
+// sideBySide reports whether a subnet with props can exist next to one
+// with old: in another network, or not overlapping it.
+func sideBySide(old, props map[string]any) bool {
+	if fmt.Sprint(old["network"]) != fmt.Sprint(props["network"]) {
+		return true
+	}
+	a, err1 := netip.ParsePrefix(fmt.Sprint(old["cidr"]))
+	b, err2 := netip.ParsePrefix(fmt.Sprint(props["cidr"]))
+	return err1 == nil && err2 == nil && !a.Overlaps(b)
+}
