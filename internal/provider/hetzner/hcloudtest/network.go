@@ -213,9 +213,10 @@ func (c *Cloud) networkRoutes() {
 		if !slices.ContainsFunc(n.Subnets, func(s Subnet) bool { return s.IPRange == in.IPRange }) {
 			return nil, nil, invalid("ip_range", "network %d has no subnet %s", n.ID, in.IPRange)
 		}
-		// The real API refuses to delete a subnet that servers or load
-		// balancers are attached in with service_error ("servers are
-		// attached"), not resource_in_use.
+		// Hetzner Cloud API reference, Networks: Delete a subnet — the
+		// API refuses a subnet that servers or load balancers are
+		// attached in with service_error ("servers are attached"), not
+		// resource_in_use (as a real project answers).
 		p := netip.MustParsePrefix(in.IPRange)
 		for _, s := range c.st.Servers {
 			for _, pn := range s.PrivateNet {
