@@ -91,9 +91,17 @@
 // groups and one key pair per instance, RDS storage of 20 to 65,536 GB,
 // ports, tags, certificate ARNs, and the names (with a stand-in deploy
 // prefix); ReplaceRules says what a change of each property does;
-// PlanChange refuses an RDS storage shrink, growth under 10% and a version
-// downgrade, and replaces a load balancer whose target group changes kind
-// or a network load balancer whose security groups come or go. Update
+// PlanChange refuses an RDS storage shrink, growth under 10%, a storage
+// change during storage-optimization or within 6 hours of the last one
+// (from the instance's events; Options.Now is the clock) and a version
+// downgrade, replaces a load balancer whose target group changes kind or a
+// network load balancer whose security groups come or go, and asks for
+// target groups to be replaced create-before-destroy (a listener's cannot
+// be deleted).
+//
+// Endpoints: the "endpoint" setting points every client at one URL;
+// without it the SDK's own resolution stands (AWS_ENDPOINT_URL,
+// AWS_ENDPOINT_URL_<SERVICE>, a profile's endpoint_url, else AWS). Update
 // refuses what no API can change (kinds.Set.Fixed and the kinds' guards).
 //
 // Reading: every paginated Describe is read to its last page (list.go).
@@ -105,7 +113,8 @@
 // (RequestLimitExceeded, Throttling, ThrottlingException), 5xx, network
 // errors (resets, requests unanswered for ResponseTimeout) and, for
 // requests naming objects created moments ago, eventual-consistency codes
-// (InvalidVpcID.NotFound, InvalidGroup.NotFound, …) with exponential
+// (InvalidVpcID.NotFound, InvalidGroup.NotFound, TargetGroupNotFound,
+// LoadBalancerNotFound, DBInstanceNotFound, …) with exponential
 // backoff up to Options.MaxAttempts, then returns provider.Transient. A
 // create that is not idempotent (CreateVpc, CreateInternetGateway,
 // CreateRouteTable) is not resent after a network error but returned as

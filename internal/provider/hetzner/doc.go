@@ -16,8 +16,10 @@
 //	SecurityGroup  firewall (in/out rules) applied to the servers whose Vm
 //	               lists it; the network reference is the kyku-network label.
 //	SshKey         SSH key (unique per project by name and by fingerprint).
-//	Vm             server in the location; size small|medium|large →
-//	               cx23|cx33|cx43 or any server type; image a Hetzner image
+//	Vm             server in the location; size small|medium|large → the
+//	               first of cx23|cpx22|cpx21, cx33|cpx32|cpx31,
+//	               cx43|cpx42|cpx41 the location sells, or any server type
+//	               it sells; image a Hetzner image
 //	               name or ID; attached to its subnet's range (or network);
 //	               firewalls; SSH keys; userData. Outputs publicIp,
 //	               privateIp. A size change is a rescale (power off → change
@@ -35,12 +37,17 @@
 // Planning (check.go, catalog.go, rules.go): CheckResources refuses what
 // Hetzner cannot carry and its documented limits (5 firewalls per server,
 // 50 rules per firewall counting "all" as three, networks of /24 at least,
-// label and name rules) before any request; CheckCloud reads the server
-// types once per plan and refuses a size the location does not sell;
-// ReplaceRules says what a change of each property does, PlanChange
-// replaces a server whose new type has another architecture or storage
-// type or a smaller disk than the server's. Update refuses what the API
-// cannot change (kinds.Set.Fixed).
+// firewall rules from or to private ranges, which never match on the
+// public interface a firewall filters, attachments outside the location's
+// network zone, label and name rules) before any request; CheckCloud
+// reads the server types once per plan and refuses a size the location
+// does not sell; ReplaceRules says what a change of each property does,
+// PlanChange replaces a server whose new type has another architecture or
+// storage type or a smaller disk than the server's, and asks for firewalls
+// and subnets to be replaced create-before-destroy (the API does not
+// delete them while servers use them). Update refuses what the API cannot
+// change (kinds.Set.Fixed), and a rescale the API would refuse before the
+// server is powered off. A rule from 0.0.0.0/0 covers ::/0 too.
 //
 // Every object carries the labels kyku-managed=true, kyku-prefix and
 // kyku-name; Read never reports Kyku's own labels as tags. Create is idempotent
