@@ -227,6 +227,11 @@ func (p *Provider) wait(ctx context.Context, actions ...*hcloud.Action) error {
 	polls := 0
 	var sentinel int64 // a running action: each update of it is one poll
 	return p.retry.Do(ctx, "wait for "+what, func(ctx context.Context) (retry.Verdict, error) {
+		// While the rate limit is exhausted the waiter's requests queue
+		// for their slot too (its own polls follow pollBackoff).
+		if err := p.pace.wait(ctx, p.opts); err != nil {
+			return retry.Verdict{}, err
+		}
 		pending := make([]*hcloud.Action, 0, len(running))
 		for _, id := range slices.Sorted(maps.Keys(running)) {
 			pending = append(pending, running[id])
