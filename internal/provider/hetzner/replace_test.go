@@ -7,6 +7,7 @@ import (
 
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/hetzner/hcloudtest"
 	"github.com/kyku/action/internal/provider/providertest"
 	"github.com/kyku/action/internal/statemgr/local"
@@ -65,4 +66,30 @@ resources:
 			}
 		}
 	})
+}
+
+// What Hetzner does not delete while used asks to be replaced
+// create-before-destroy: a firewall always (two can exist side by side),
+// a subnet when its replacement fits beside it (another network, or a
+// range not overlapping).
+func TestCreateBeforeDestroyAsked(t *testing.T) {
+	p := setup(t).p
+	for _, tc := range []struct {
+		typ        string
+		old, props map[string]any
+		want       bool
+	}{
+		{"SecurityGroup", map[string]any{"network": "1"}, map[string]any{"network": "2"}, true},
+		{"Subnet", map[string]any{"network": "1", "cidr": "10.0.1.0/24"}, map[string]any{"network": "1", "cidr": "10.0.2.0/24"}, true},
+		{"Subnet", map[string]any{"network": "1", "cidr": "10.0.1.0/24"}, map[string]any{"network": "1", "cidr": "10.0.0.0/16"}, false},
+		{"Subnet", map[string]any{"network": "1", "cidr": "10.0.1.0/24"}, map[string]any{"network": "(known after apply)", "cidr": "10.0.1.0/24"}, true},
+		{"Vpc", map[string]any{"cidr": "10.0.0.0/16"}, map[string]any{"cidr": "10.1.0.0/16"}, false},
+	} {
+		cp, err := p.PlanChange(context.Background(), provider.ChangeRequest{
+			Resource: provider.Resource{Type: tc.typ, Properties: tc.props}, ID: "1", Prior: tc.old, Changed: []string{"cidr", "network"},
+		})
+		if err != nil || cp.CreateBeforeDestroy != tc.want {
+			t.Errorf("%s %v → %v: create-before-destroy %v (%v), want %v", tc.typ, tc.old, tc.props, cp.CreateBeforeDestroy, err, tc.want)
+		}
+	}
 }
