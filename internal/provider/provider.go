@@ -31,6 +31,12 @@ type Resource struct {
 	CloudName  string         // name in the cloud, "<prefix>-<name>" for new resources
 	Prefix     string         // deploy prefix (tagging)
 	Properties map[string]any // canonical values (package value)
+	// Planned, for a provider that plans every change itself, is its plan
+	// of this change (ChangePlan.Planned as the plan carries it): Create
+	// and Update carry out exactly that. Stored is the object before an
+	// update. Both nil for Kyku's own providers.
+	Planned *Planned
+	Stored  *Stored
 }
 
 // Object is a cloud object as the provider sees it.
@@ -39,6 +45,9 @@ type Object struct {
 	CloudName  string         // its name in the cloud
 	Properties map[string]any // Kyku property vocabulary; references as provider IDs
 	Outputs    map[string]any // at least "id"
+	// Stored is the provider's own form of the object, for a provider
+	// that keeps one (see Stored); nil for Kyku's own providers.
+	Stored *Stored
 }
 
 // Provider is a cloud. Every call takes a context and may be retried by the
