@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
@@ -324,7 +325,7 @@ func (x *execution) settled(ci int, record func(context.Context) error, done boo
 func (x *execution) lookup(r value.Ref) (any, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return stateLookup(x.live)(r)
+	return x.e.stateLookup(x.live, x.p.Data)(r)
 }
 
 func (x *execution) createOrUpdate(ci int) func(context.Context) (func(context.Context) error, error) {
@@ -352,7 +353,7 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 		return nil, fmt.Errorf("%s %q: a referenced resource has no provider ID or output yet", c.Type, c.ResourceID)
 	}
 	props := resolved.(map[string]any)
-	r := provider.Resource{Name: cr.Name, Type: cr.Type, CloudName: c.CloudName, Prefix: x.p.Prefix, Properties: props}
+	r := provider.Resource{Name: cr.Name, Type: cr.Type, CloudName: c.CloudName, Prefix: x.p.Prefix, Properties: props, Planned: toProvider(c.Planned)}
 	if r.CloudName == "" {
 		r.CloudName = cloudName(x.p.Prefix, cr.Name)
 	}
@@ -367,9 +368,24 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 		}
 		return err
 	})
+	var partial *provider.PartialError
+	if errors.As(err, &partial) {
+		// The object exists although the change failed: state keeps it,
+		// now (the next run plans it from there).
+		if rerr := x.record(ctx, state.OpPut, cr.Name, x.stateOf(cr, c, r, props, partial.Object)); rerr != nil {
+			return nil, errors.Join(err, rerr)
+		}
+		return nil, err
+	}
 	if err != nil {
 		return nil, err // the result and the progress line name the change
 	}
+	sr := x.stateOf(cr, c, r, props, obj)
+	return func(ctx context.Context) error { return x.record(ctx, state.OpPut, cr.Name, sr) }, nil
+}
+
+// stateOf is the state of resource cr after its change c made obj.
+func (x *execution) stateOf(cr *config.Resource, c *plan.Change, r provider.Resource, props map[string]any, obj provider.Object) *state.Resource {
 	cloudName := obj.CloudName
 	if cloudName == "" {
 		cloudName = r.CloudName
@@ -378,7 +394,8 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 		Name: cr.Name, Type: cr.Type, CloudName: cloudName, ProviderID: obj.ID,
 		Config: props, Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
 	}
-	return func(ctx context.Context) error { return x.record(ctx, state.OpPut, cr.Name, sr) }, nil
+	recordStored(sr, obj)
+	return sr
 }
 
 // destroyPart is the destroy half of a replace: the create half reports
@@ -414,5 +431,12 @@ func (x *execution) doDestroy(ctx context.Context, c *plan.Change) error {
 		typ = c.PriorType
 	}
 	ev := &progress.Event{Action: c.Action.String(), Type: typ, Name: c.ResourceID}
-	return x.e.deleteObject(ctx, ev, typ, c.ResourceID, c.CloudName, c.ProviderID) // the result and the progress line name the change
+	x.mu.Lock()
+	sr := x.live.Resources[c.ResourceID]
+	x.mu.Unlock()
+	prior := c.Planned
+	if c.PriorType != "" {
+		prior = nil // the plan's prior state is not of the type destroyed
+	}
+	return x.e.deleteWith(ctx, ev, typ, c.ResourceID, c.CloudName, c.ProviderID, sr, prior) // the result and the progress line name the change
 }

@@ -94,7 +94,7 @@ func (e *Engine) describeBackend() string {
 func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, exists bool, opts PlanOptions) (*plan.Plan, error) {
 	// What the provider refuses is refused before any cloud call; the
 	// auto-subnets the graph injects are checked once they exist.
-	if err := CheckSupport(e.provider, cfg); err != nil {
+	if err := Validate(ctx, e.provider, cfg); err != nil {
 		return nil, err
 	}
 	hash := cfg.Hash()
@@ -157,7 +157,15 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	order, orderLevels := byLevel(cfg.Resources, levels)
 
 	unknown := map[string]bool{} // created or replaced: new ID known after apply
+	planned := map[string]map[string]any{} // self-planned resources' planned values
+	sensitiveAttrs := map[string][]string{} // their (and data sources') sensitive attributes
 	lookup := func(r value.Ref) (any, bool) {
+		if vals, ok := planned[r.Resource]; ok {
+			return plannedValue(vals, r.Attr)
+		}
+		if vals, ok := p.Data[r.Resource]; ok {
+			return plannedValue(vals, r.Attr)
+		}
 		if unknown[r.Resource] {
 			return nil, false
 		}
@@ -191,8 +199,16 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			continue
 		}
 		t, _ := schema.Lookup(r.Type)
-		desired, _ := value.Resolve(r.Properties, lookup)
+		desired, unresolved := value.Resolve(r.Properties, lookup)
 		props := desired.(map[string]any)
+		if r.Data {
+			s, err := e.planData(ctx, &diags, r, props, unresolved, p)
+			if err != nil {
+				return nil, err
+			}
+			sensitiveAttrs[r.Name] = s
+			continue
+		}
 		ch := plan.Change{
 			ResourceID:   r.Name,
 			Type:         r.Type,
@@ -201,7 +217,15 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		}
 		sr := st.Resources[r.Name]
 		o, importing := imported[r.Name]
+		self := selfInput{r: r, props: props, extra: refSensitive(r.Properties, sensitiveAttrs), prefix: st.Metadata.Prefix, vals: planned}
 		switch {
+		case e.selfPlanned(r.Type):
+			if err := e.planSelfChange(ctx, &diags, &ch, self, sr, o, importing, objs, gone); err != nil {
+				return nil, err
+			}
+			if ch.Planned != nil {
+				sensitiveAttrs[r.Name] = ch.Planned.Sensitive
+			}
 		case importing:
 			ch.Action = plan.Import
 			ch.ProviderID, ch.CloudName = o.ID, o.CloudName

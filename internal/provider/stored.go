@@ -19,6 +19,9 @@ type Stored struct {
 	Private       []byte
 	Attributes    map[string]any
 	Value         any
+	// Sensitive (from the provider) lists the top-level attributes its
+	// schema marks sensitive (or that hold such a value).
+	Sensitive []string
 }
 
 // Planned is a provider's own plan of one change (a Terraform provider's
@@ -95,3 +98,25 @@ type DataReader interface {
 type ConfigValidator interface {
 	ValidateConfigs(ctx context.Context, rs []Desired) ([]Refusal, error)
 }
+
+// SelfPlanner is implemented by providers (and routers of several) that
+// say which types plan every change themselves and keep their own state:
+// the engine plans those through ChangePlanner alone (no Kyku schema, no
+// replace rules), reads them with StoredReader, deletes them with
+// StoredDeleter, and skips the lookups by cloud name Kyku's own types
+// have.
+type SelfPlanner interface {
+	SelfPlanned(typ string) bool
+}
+
+// PartialError is a create or update that failed after the cloud object
+// came to exist (a Terraform provider's ApplyResourceChange answering a
+// new state with its error): the engine records Object in state, so the
+// next run sees it, and reports the change failed.
+type PartialError struct {
+	Object Object
+	Err    error
+}
+
+func (e *PartialError) Error() string { return e.Err.Error() }
+func (e *PartialError) Unwrap() error { return e.Err }
