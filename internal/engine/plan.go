@@ -156,8 +156,8 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	// is decided before the resource itself.
 	order, orderLevels := byLevel(cfg.Resources, levels)
 
-	unknown := map[string]bool{} // created or replaced: new ID known after apply
-	planned := map[string]map[string]any{} // self-planned resources' planned values
+	unknown := map[string]bool{}            // created or replaced: new ID known after apply
+	planned := map[string]map[string]any{}  // self-planned resources' planned values
 	sensitiveAttrs := map[string][]string{} // their (and data sources') sensitive attributes
 	lookup := func(r value.Ref) (any, bool) {
 		if vals, ok := planned[r.Resource]; ok {

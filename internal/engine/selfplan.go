@@ -43,10 +43,10 @@ func storedOf(sr *state.Resource) provider.Stored {
 // selfInput is one self-planned resource to plan.
 type selfInput struct {
 	r      *config.Resource
-	props  map[string]any        // resolved
-	prior  *provider.Object      // as discovery read (or an import found) it; nil: a create
-	extra  []string              // top-level properties sensitive through what they reference
-	prefix string                // deploy prefix
+	props  map[string]any            // resolved
+	prior  *provider.Object          // as discovery read (or an import found) it; nil: a create
+	extra  []string                  // top-level properties sensitive through what they reference
+	prefix string                    // deploy prefix
 	vals   map[string]map[string]any // planned values by name, filled in
 }
 
