@@ -55,6 +55,7 @@ func run() int {
 		Stdout:           os.Stdout,
 		Stderr:           os.Stderr,
 		Getenv:           os.Getenv,
+		Environ:          os.Environ,
 		StdoutIsTerminal: progress.IsTerminal(os.Stdout),
 		Providers:        registry(),
 		Version:          cli.Version{Version: version, Commit: commit},
