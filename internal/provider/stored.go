@@ -120,3 +120,12 @@ type PartialError struct {
 
 func (e *PartialError) Error() string { return e.Err.Error() }
 func (e *PartialError) Unwrap() error { return e.Err }
+
+// Stopper is implemented by providers whose calls can be asked to end
+// early (a Terraform provider's StopProvider): the engine calls it when an
+// apply is interrupted, as Terraform does on the first Ctrl-C. Calls in
+// flight then return soon with what they did (which state keeps); the
+// provider remains usable for nothing but closing.
+type Stopper interface {
+	Stop(ctx context.Context) error
+}

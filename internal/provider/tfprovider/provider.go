@@ -321,3 +321,15 @@ func objectOf(v cty.Value, private []byte, rs *tfschema.Schema, fallback string)
 		Stored: &provider.Stored{SchemaVersion: rs.Version, Private: private, Attributes: attrs, Value: v, Sensitive: rs.Block.SensitiveNames()},
 	}
 }
+
+// Stop asks the provider process, when it runs, to end its calls in
+// flight early (StopProvider): an interrupted apply.
+func (p *Provider) Stop(ctx context.Context) error {
+	p.mu.Lock()
+	pl := p.plugin
+	p.mu.Unlock()
+	if pl == nil {
+		return nil
+	}
+	return pl.Stop(ctx)
+}

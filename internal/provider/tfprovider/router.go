@@ -50,6 +50,7 @@ var (
 	_ provider.DataReader      = (*Router)(nil)
 	_ provider.ConfigValidator = (*Router)(nil)
 	_ provider.SelfPlanner     = (*Router)(nil)
+	_ provider.Stopper         = (*Router)(nil)
 )
 
 // plugin is the Terraform provider of typ, or nil for Kyku's types.
@@ -76,6 +77,21 @@ func (r *Router) Close() error {
 		go func() {
 			defer wg.Done()
 			p.Close()
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// Stop asks every running Terraform provider to end its calls in flight
+// (an interrupted apply), at once.
+func (r *Router) Stop(ctx context.Context) error {
+	var wg sync.WaitGroup
+	for _, p := range r.plugins {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = p.Stop(ctx)
 		}()
 	}
 	wg.Wait()
