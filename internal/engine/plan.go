@@ -194,7 +194,11 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 
 	var diags diag.Diagnostics
 	rules := newRulesOf(e.provider)
+	var ahead map[string]*selfResult // this level's self-planned resources, planned together
 	for i, r := range order {
+		if i == 0 || orderLevels[i] != orderLevels[i-1] {
+			ahead = e.planAhead(ctx, order, orderLevels, i, keep, lookup, sensitiveAttrs, st, objs, gone, imported, g)
+		}
 		if !keep(r.Name) {
 			continue
 		}
@@ -217,14 +221,17 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		}
 		sr := st.Resources[r.Name]
 		o, importing := imported[r.Name]
-		self := selfInput{r: r, props: props, extra: refSensitive(r.Properties, sensitiveAttrs), prefix: st.Metadata.Prefix, vals: planned}
 		switch {
-		case e.selfPlanned(r.Type):
-			if err := e.planSelfChange(ctx, &diags, &ch, self, sr, o, importing, objs, gone); err != nil {
-				return nil, err
+		case ahead[r.Name] != nil:
+			res := ahead[r.Name]
+			if res.err != nil {
+				return nil, res.err
 			}
+			diags = append(diags, res.diags...)
+			ch = res.ch
 			if ch.Planned != nil {
 				sensitiveAttrs[r.Name] = ch.Planned.Sensitive
+				planned[r.Name] = ch.Planned.Values
 			}
 		case importing:
 			ch.Action = plan.Import

@@ -6,10 +6,13 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/diff"
+	"github.com/kyku/action/internal/graph"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/state"
@@ -111,7 +114,6 @@ func (e *Engine) planSelf(ctx context.Context, diags *diag.Diagnostics, ch *plan
 		PriorState: pp.PriorState, PriorPrivate: pp.PriorPrivate, State: pp.State, Private: pp.Private,
 		SchemaVersion: pp.SchemaVersion, ConfigKnown: pp.ConfigKnown, Sensitive: sortedSet(sensitive), Values: pp.Values,
 	}
-	in.vals[in.r.Name] = pp.Values
 	switch {
 	case in.prior == nil:
 		if ch.Action != plan.Replace { // a type change stays a replace
@@ -304,4 +306,59 @@ func (e *Engine) planSelfChange(ctx context.Context, diags *diag.Diagnostics, ch
 		return nil
 	}
 	return e.planSelf(ctx, diags, ch, in)
+}
+
+// selfResult is one self-planned resource's change as planAhead made it.
+type selfResult struct {
+	ch    plan.Change
+	diags diag.Diagnostics
+	err   error
+}
+
+// planAhead plans, Parallelism at once, the self-planned resources of the
+// level that starts at order[from]: they depend only on lower levels,
+// already planned, so their references resolve now, and their providers
+// are asked together (one call at a time each would leave the provider
+// waiting on Kyku and Kyku on it). The plan's loop then takes their
+// results in order, so the plan is the same whatever order the calls
+// finish in.
+func (e *Engine) planAhead(ctx context.Context, order []*config.Resource, levels []int, from int, keep func(string) bool,
+	lookup value.Lookup, sensitiveAttrs map[string][]string, st *state.File, objs map[string]provider.Object,
+	gone map[string]bool, imported map[string]provider.Object, g *graph.Graph) map[string]*selfResult {
+	var todo []*config.Resource
+	for j := from; j < len(order) && levels[j] == levels[from]; j++ {
+		if r := order[j]; !r.Data && keep(r.Name) && e.selfPlanned(r.Type) {
+			todo = append(todo, r)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	out := make(map[string]*selfResult, len(todo))
+	results := make([]selfResult, len(todo))
+	for k, r := range todo {
+		out[r.Name] = &results[k]
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(e.opts.Parallelism, len(todo)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(todo) {
+					return
+				}
+				r, res := todo[k], &results[k]
+				desired, _ := value.Resolve(r.Properties, lookup)
+				res.ch = plan.Change{ResourceID: r.Name, Type: r.Type, Level: levels[from], Dependencies: g.Deps(r.Name)}
+				in := selfInput{r: r, props: desired.(map[string]any), extra: refSensitive(r.Properties, sensitiveAttrs), prefix: st.Metadata.Prefix}
+				o, importing := imported[r.Name]
+				res.err = e.planSelfChange(ctx, &res.diags, &res.ch, in, st.Resources[r.Name], o, importing, objs, gone)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
 }

@@ -46,6 +46,9 @@ type Config struct {
 	// StopGrace is how long an interrupted apply waits for the provider's
 	// answer (zero: 30s).
 	StopGrace time.Duration
+	// Parallelism bounds the calls ValidateConfigs makes at once (zero:
+	// 10; the engine's own calls follow its parallelism).
+	Parallelism int
 }
 
 // Provider is one provider configuration: its process, started at the

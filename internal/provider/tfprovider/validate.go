@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/tfschema"
@@ -22,34 +24,72 @@ func (p *Provider) ValidateConfigs(ctx context.Context, rs []provider.Desired) (
 	if err != nil {
 		return nil, err
 	}
-	var out []provider.Refusal
-	for _, d := range rs {
+	// One call per resource, Parallelism at once (in order of rs in the
+	// answer, whatever order they finish in).
+	per := make([][]provider.Refusal, len(rs))
+	errs := make([]error, len(rs))
+	p.each(len(rs), func(i int) {
+		d := rs[i]
 		m, what := s.ResourceTypes, "resource type"
 		if d.Data {
 			m, what = s.DataSources, "data source"
 		}
 		rs, ok := m[d.Type]
 		if !ok {
-			out = append(out, provider.Refusal{Resource: d.Name, Reason: fmt.Sprintf("provider %s (%s) has no %s %q%s", p.cfg.Name, p.cfg.Source, what, d.Type, closest(d.Type, m))})
-			continue
+			per[i] = []provider.Refusal{{Resource: d.Name, Reason: fmt.Sprintf("provider %s (%s) has no %s %q%s", p.cfg.Name, p.cfg.Source, what, d.Type, closest(d.Type, m))}}
+			return
 		}
 		props, _ := value.Resolve(d.Properties, func(value.Ref) (any, bool) { return nil, false })
 		cfgVal, ds := tfschema.Config(rs.Block, props.(map[string]any))
 		if !ds.HasErrors() {
 			var more tfschema.Diagnostics
+			var err error
 			if d.Data {
 				more, err = pl.ValidateDataResourceConfig(ctx, d.Type, cfgVal)
 			} else {
 				more, err = pl.ValidateResourceConfig(ctx, d.Type, cfgVal)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("validate %s %q: %w", d.Type, d.Name, err)
+				errs[i] = fmt.Errorf("validate %s %q: %w", d.Type, d.Name, err)
+				return
 			}
 			ds = append(ds, more...)
 		}
-		out = append(out, refusals(d.Name, ds)...)
+		per[i] = refusals(d.Name, ds)
+	})
+	var out []provider.Refusal
+	for i := range rs {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		out = append(out, per[i]...)
 	}
 	return out, nil
+}
+
+// each runs f(0) … f(n-1), Parallelism at once, and returns when all
+// have.
+func (p *Provider) each(n int, f func(int)) {
+	workers := p.cfg.Parallelism
+	if workers <= 0 {
+		workers = 10
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // refusals are the errors of ds about resource name.
