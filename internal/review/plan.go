@@ -67,6 +67,7 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 	if err != nil {
 		return nil, err
 	}
+	defer ws.close()
 	p, err := ws.Engine.PlanWith(ctx, req.Config, reviewPlan) // a plan that destroys everything is shown, with its warning
 	if err != nil {
 		return nil, fmt.Errorf("plan %s: %w", envName(s.Environment), err)
@@ -100,6 +101,8 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 			return nil, fmt.Errorf("list the review rules #%d changes: %w", req.Number, err)
 		}
 	}
+	m.RulesChanged, m.ProvidersChanged = splitLocks(m.RulesChanged)
+	m.ProvidersChanged = append(providerChanges(req.Trusted, req.Config), m.ProvidersChanged...)
 	out.Summary = render.PlanSummary(p, m, render.SummaryLimit)
 	if req.Number > 0 {
 		// The hidden line says which commit and changes the comment shows:
