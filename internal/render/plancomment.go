@@ -48,7 +48,7 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 	}
 	head.WriteString("\n\n")
 	head.WriteString(destroyAllWarning(p, m, env, comment))
-	head.WriteString(providersNotice(m.ProvidersChanged))
+	head.WriteString(ProvidersNotice(m.ProvidersChanged))
 	head.WriteString(rulesNotice(m.RulesChanged))
 	head.WriteString("**" + summaryLine(p) + "**\n\n")
 	if !p.HasChanges() {
@@ -274,11 +274,11 @@ func rulesNotice(files []string) string {
 		"). This one is judged by the rules on the default branch as they were before it, on merge too.\n\n"
 }
 
-// providersNotice says that the pull request changes the Terraform
+// ProvidersNotice says that the pull request changes the Terraform
 // providers (their providers: entries or lock): provider binaries run with
 // the run's credentials, so its plan ran the default branch's, and its
 // own take effect once merged.
-func providersNotice(changed []string) string {
+func ProvidersNotice(changed []string) string {
 	if len(changed) == 0 {
 		return ""
 	}

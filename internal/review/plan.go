@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/plan"
@@ -49,6 +50,11 @@ func Plan(ctx context.Context, d Deps, req PlanRequest) (*PlanOutcome, error) {
 	if err != nil {
 		if req.Number > 0 && s.CommentMode != ModeOff {
 			body := failedPlanBody(s, req.HeadSHA, d.RunURL, err, hidden)
+			if notice := render.ProvidersNotice(changedProviders(ctx, d, req)); notice != "" {
+				// Why a provider the pull request brings is not there.
+				marker, rest, _ := strings.Cut(body, "\n")
+				body = marker + "\n" + notice + rest
+			}
 			if _, cerr := postPlanComment(ctx, d, s, req.Number, body); cerr != nil {
 				err = errors.Join(err, cerr)
 			}

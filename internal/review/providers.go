@@ -1,6 +1,7 @@
 package review
 
 import (
+	"context"
 	"encoding/json"
 	"path"
 	"slices"
@@ -56,4 +57,19 @@ func splitLocks(files []string) (rules, locks []string) {
 		}
 	}
 	return rules, locks
+}
+
+// changedProviders is what the pull request of req changes of the
+// providers: its providers: entries and lock files (a failure to list the
+// files leaves them out: the notice is a courtesy, the rule is enforced
+// by the front door).
+func changedProviders(ctx context.Context, d Deps, req PlanRequest) []string {
+	out := providerChanges(req.Trusted, req.Config)
+	if req.Number > 0 && d.RuleChanges != nil {
+		if files, err := d.RuleChanges(ctx, req.Number); err == nil {
+			_, locks := splitLocks(files)
+			out = append(out, locks...)
+		}
+	}
+	return out
 }

@@ -103,7 +103,7 @@ func (r *Router) Stop(ctx context.Context) error {
 // removed from the configuration).
 func (r *Router) noProvider(typ string) error {
 	name, _, _ := strings.Cut(typ, "_")
-	return fmt.Errorf("%s is a type of provider %q, which the configuration does not declare under providers: (declare it again to manage or destroy its resources)", typ, name)
+	return fmt.Errorf("%s is a type of provider %q, which is not among the providers this run starts: they are the ones declared under providers: (in a pull request's plan, the default branch's: a provider it adds runs once it is merged)", typ, name)
 }
 
 // route is the Terraform provider of typ, nil for base's types: anything
