@@ -84,7 +84,7 @@ func reviewSettings(s *settings.Settings, t settings.Target) review.Settings {
 func (b *Bot) deps(ev event, repo *github.Repo, src *sources, t settings.Target) review.Deps {
 	return review.Deps{
 		GitHub: repo,
-		Open:   b.opener(ev),
+		Open:   b.opener(ev, src, t.Project),
 		Now:    b.now,
 		Log:    b.log,
 		// What is sensitive is the default branch's word (for a merge: as
