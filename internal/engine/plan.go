@@ -304,6 +304,8 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		p.Changes = append(p.Changes, ch)
 	}
 
+	refuseSensitiveOutputs(&diags, cfg, sensitiveAttrs)
+
 	// What is in state but no longer in config is destroyed (or forgotten
 	// when it is already gone), in reverse dependency order.
 	destroys := e.destroyChanges(st, func(name string) bool { return cfg.Resource(name) != nil || !keep(name) }, objs, gone)

@@ -362,3 +362,17 @@ func (e *Engine) planAhead(ctx context.Context, order []*config.Resource, levels
 	wg.Wait()
 	return out
 }
+
+// refuseSensitiveOutputs refuses the outputs that read an attribute a
+// provider's schema marks sensitive: outputs are printed, and Kyku prints
+// no sensitive value (Terraform refuses such an output unless it is
+// declared sensitive; Kyku's outputs have no such declaration).
+func refuseSensitiveOutputs(diags *diag.Diagnostics, cfg *config.Config, sensitive map[string][]string) {
+	for _, o := range cfg.Outputs {
+		for _, ref := range value.Refs(o.Value) {
+			if ref.Attr != "" && slices.Contains(sensitive[ref.Resource], ref.Attr) {
+				diags.Add(o.Pos, "output %q reads %s, which its provider's schema marks sensitive: outputs are printed in clear, so Kyku refuses it; use the value where it is needed instead", o.Name, ref.String())
+			}
+		}
+	}
+}

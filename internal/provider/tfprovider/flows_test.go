@@ -215,3 +215,22 @@ resources:
 		})
 	}
 }
+
+// TestOutputOfASensitiveAttributeRefused: an output that reads an
+// attribute the provider's schema marks sensitive would be printed in
+// clear: the plan refuses it at the output's position.
+func TestOutputOfASensitiveAttributeRefused(t *testing.T) {
+	w := newWorld(t, tfplugintest.Framework)
+	cfg := w.parse(`providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+resources:
+  a: { type: TP_item, properties: { name: a, secret: hunter2-secret } }
+outputs:
+  leak: "${a.secret}"
+  fine: "${a.name}"
+`)
+	_, err := w.engine(cfg).Plan(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), `kyku.yaml:6:3: output "leak" reads ${a.secret}`) || strings.Contains(err.Error(), "fine") {
+		t.Errorf("plan: %v", err)
+	}
+}
