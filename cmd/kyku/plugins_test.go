@@ -118,3 +118,25 @@ func noProviderLeft(t *testing.T, mirror string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestNullExample runs examples/null with the real hashicorp/null when
+// KYKU_TEST_NULL_MIRROR names a mirror holding it (docs/benchmarks-tools.md):
+// init, apply, an empty plan after it, destroy.
+func TestNullExample(t *testing.T) {
+	mirror := os.Getenv("KYKU_TEST_NULL_MIRROR")
+	if mirror == "" {
+		t.Skip("KYKU_TEST_NULL_MIRROR is not set (see docs/benchmarks-tools.md)")
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "null", "kyku.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProject(t, string(data))
+	p.env = append(p.env, "KYKU_PLUGIN_MIRROR="+mirror)
+	for _, args := range [][]string{{"init"}, {"apply", "--auto-approve"}, {"plan", "--detailed-exitcode"}, {"destroy", "--auto-approve"}} {
+		if code, out := p.run(args...); code != 0 {
+			t.Fatalf("kyku %v: exit %d\n%s", args, code, tail(out))
+		}
+	}
+	noProviderLeft(t, mirror)
+}
