@@ -234,3 +234,21 @@ outputs:
 		t.Errorf("plan: %v", err)
 	}
 }
+
+// TestDataSourceOfUnknownsRefused: Kyku reads data sources when it plans;
+// one whose configuration depends on a value known only after apply is a
+// positioned error saying so.
+func TestDataSourceOfUnknownsRefused(t *testing.T) {
+	w := newWorld(t, tfplugintest.SDK)
+	cfg := w.parse(`providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+resources:
+  a: { type: TP_item, properties: { name: a } }
+data:
+  look: { type: TP_item, properties: { name: "${a.id}" } }
+`)
+	_, err := w.engine(cfg).Plan(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), `kyku.yaml:6:3: data source "look" (sdktest_item): its configuration uses values known only after apply`) {
+		t.Errorf("plan: %v", err)
+	}
+}
