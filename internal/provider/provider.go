@@ -8,7 +8,13 @@
 // of configured values, at plan and `kyku validate`), CloudChecker (checks
 // that ask the cloud, once per plan), ReplaceRules (per type and property:
 // in place or replace, and why), ChangePlanner (value-aware replaces and
-// refusals per planned change), NameChecker, Renamer and BulkReader.
+// refusals per planned change), NameChecker, Renamer and BulkReader. A
+// provider that plans every change itself and keeps its own form of each
+// object (a Terraform provider, package tfprovider) is a SelfPlanner for
+// its types: ChangePlanner answers with its plan (Planned), which apply
+// hands back exactly; StoredReader, StoredDeleter, Importer, DataReader,
+// ConfigValidator and Stopper take what state keeps of its objects
+// (Stored).
 package provider
 
 import (
