@@ -89,6 +89,8 @@ func TestActRunsTheExampleWorkflow(t *testing.T) {
 	const cfg = "provider: sim\nbackend: { type: local, path: .kyku-state }\nresources:\n  web:\n    type: Vm\n    properties: { image: debian-12, size: small, userData: act-s3cr3t }\n  worker:\n    type: Vm\n    properties: { image: debian-12 }\n"
 	stub := filepath.Join(dir, "upload-artifact")
 	write(filepath.Join(stub, "action.yml"), uploadStub)
+	cache := filepath.Join(dir, "cache")
+	write(filepath.Join(cache, "action.yml"), cacheStub)
 	write(filepath.Join(repo, ".github", "workflows", "kyku.yml"), wf)
 	write(filepath.Join(repo, "infra", "kyku.yaml"), cfg)
 	git := func(args ...string) {
@@ -121,6 +123,7 @@ func TestActRunsTheExampleWorkflow(t *testing.T) {
 		"--cache-server-addr", "127.0.0.1",
 		"--local-repository", "kyku/action@v1="+root,
 		"--local-repository", "actions/upload-artifact@v4="+stub,
+		"--local-repository", "actions/cache@v4="+cache,
 		"--env", "KYKU_TEST_ARTIFACTS="+filepath.Join(dir, "uploaded"),
 		"-s", "GITHUB_TOKEN="+githubtest.Token,
 		"--env", "GITHUB_API_URL="+srv.APIURL(),
@@ -174,4 +177,20 @@ runs:
         NAME: ${{ inputs.name }}
         SRC: ${{ inputs.path }}
       run: mkdir -p "$KYKU_TEST_ARTIFACTS/$NAME" && cp "$SRC" "$KYKU_TEST_ARTIFACTS/$NAME/"
+`
+
+// cacheStub stands in for actions/cache@v4 (act cannot fetch it offline):
+// it declares the inputs action.yml passes and keeps nothing (the Action
+// checks every provider package against the lock, restored or not).
+const cacheStub = `name: cache stand-in
+description: restores and saves nothing
+inputs:
+  path: { description: what to cache, required: true }
+  key: { description: the key, required: true }
+  restore-keys: { description: fallback key prefixes, required: false }
+runs:
+  using: composite
+  steps:
+    - shell: bash
+      run: echo "cache stand-in"
 `

@@ -113,6 +113,13 @@ func TestDispatchedWorkflowRunsInAct(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(stub, "action.yml"), []byte(uploadStub), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	cache := filepath.Join(dir, "cache")
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cache, "action.yml"), []byte(cacheStub), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	const cfg = "provider: sim\nbackend: { type: local, path: .kyku-state }\nresources:\n  web:\n    type: Vm\n    properties: { image: debian-12 }\n"
 	const good, broken = "aaaaaaa1111111111111111111111111111111aa", "bbbbbbb2222222222222222222222222222222bb"
@@ -197,6 +204,7 @@ func TestDispatchedWorkflowRunsInAct(t *testing.T) {
 			"--cache-server-addr", "127.0.0.1", "--cache-server-port", "0",
 			"--local-repository", "kyku/action@v1="+root,
 			"--local-repository", "actions/upload-artifact@v4="+stub,
+			"--local-repository", "actions/cache@v4="+cache,
 			"--env", "KYKU_TEST_ARTIFACTS="+filepath.Join(dir, "uploaded"),
 			"-s", "GITHUB_TOKEN="+githubtest.Token,
 			"--env", "GITHUB_API_URL="+gh.APIURL(),
@@ -278,4 +286,20 @@ runs:
         NAME: ${{ inputs.name }}
         SRC: ${{ inputs.path }}
       run: mkdir -p "$KYKU_TEST_ARTIFACTS/$NAME" && cp "$SRC" "$KYKU_TEST_ARTIFACTS/$NAME/"
+`
+
+// cacheStub stands in for actions/cache@v4 (act cannot fetch it offline):
+// it declares the inputs action.yml passes and keeps nothing (the Action
+// checks every provider package against the lock, restored or not).
+const cacheStub = `name: cache stand-in
+description: restores and saves nothing
+inputs:
+  path: { description: what to cache, required: true }
+  key: { description: the key, required: true }
+  restore-keys: { description: fallback key prefixes, required: false }
+runs:
+  using: composite
+  steps:
+    - shell: bash
+      run: echo "cache stand-in"
 `

@@ -93,11 +93,21 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 			},
 			"hetzner": hetzner.New,
 		}
-		p, err := workspace.Provider(ctx, cfg, workspace.Settings{Env: env, Getenv: getenv}, reg)
+		// Terraform providers (only sources the policy grants: Confine)
+		// from the operator's mirror, or their registries into the bot's
+		// cache; every package matches the default branch's lock; they run
+		// with an empty environment: the bot's credentials are not the
+		// repository's, and nothing of the bot's reaches them.
+		plugins := workspace.Plugins{Mirror: getenv("KYKU_PLUGIN_MIRROR"), CacheDir: filepath.Join(os.TempDir(), "kyku-bot-providers"), Lock: t.Lock, Env: []string{}}
+		if dir := getenv("KYKU_PLUGIN_CACHE"); dir != "" {
+			plugins.CacheDir = dir
+		}
+		p, err := workspace.Provider(ctx, cfg, workspace.Settings{Env: env, Getenv: getenv, Plugins: plugins}, reg)
 		if err != nil {
 			return nil, fmt.Errorf("open workspace: %w", err)
 		}
-		return &review.Workspace{Engine: engine.New(p, backend, engine.Options{Env: env}), Backend: backend}, nil
+		return &review.Workspace{Engine: engine.New(p, backend, engine.Options{Env: env}), Backend: backend,
+			Close: func() error { workspace.Release(p); return nil }}, nil
 	}
 }
 

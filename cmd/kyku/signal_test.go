@@ -83,3 +83,51 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// TestInterruptStopsProviders: Ctrl-C during a provider's long create asks
+// the provider to stop (as Terraform does); the create answers with the
+// object it made, which state keeps; kyku exits soon, its provider
+// process with it; the next plan starts from what was made.
+func TestInterruptStopsProviders(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	p, mirror := pluginProject(t, `  slow: { type: fwtest_slow, properties: { name: slow } }
+`)
+	if code, out := p.run("init"); code != 0 {
+		t.Fatalf("init: exit %d\n%s", code, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var out syncBuffer
+	c := p.cmd(ctx, "apply", "--auto-approve")
+	c.Stdout, c.Stderr = &out, &out
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if left, _ := filepath.Glob(filepath.Join(p.dir, "items", "slow-*.json")); len(left) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the slow create never started:\n%s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	start := time.Now()
+	if err := c.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Wait()
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("kyku took %v to stop after Ctrl-C", took)
+	}
+	if code := c.ProcessState.ExitCode(); code != 1 {
+		t.Errorf("exit %d after Ctrl-C, want 1\n%s", code, tail(out.String()))
+	}
+	if st := p.state(); st["slow"].ProviderID != "slow-1" {
+		t.Errorf("the object created before the interrupt is not in state: %+v\n%s", st, tail(out.String()))
+	}
+	noProviderLeft(t, mirror)
+}

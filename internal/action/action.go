@@ -281,6 +281,10 @@ func (r *run) defaultBranchConfig(ctx context.Context) (*config.Config, error) {
 // found only there is refused, saying how to move it).
 func (r *run) open(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
 	root := r.src.root
+	plugins, err := r.plugins(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
 	ws, err := workspace.Open(ctx, cfg, workspace.Settings{
 		Env: env, Provider: r.in.Provider, Getenv: r.env.Getenv,
 		BaseDir: filepath.Join(root, filepath.FromSlash(r.src.dir(cfg))), FormerBaseDir: root,
@@ -288,11 +292,12 @@ func (r *run) open(ctx context.Context, cfg *config.Config, env string) (*review
 			Parallelism: r.in.Parallelism, Now: r.env.Now, Rand: r.env.Rand,
 			Lock: statemgr.LockInfo{Who: "github-actions@" + r.ghctx.Repository, Actor: r.ghctx.Actor, RunURL: r.runURL()},
 		},
+		Plugins: plugins,
 	}, r.env.Providers)
 	if err != nil {
 		return nil, err
 	}
-	return &review.Workspace{Engine: ws.Engine, Backend: ws.Backend}, nil
+	return &review.Workspace{Engine: ws.Engine, Backend: ws.Backend, Close: ws.Close}, nil
 }
 
 // mask registers a secret with the runner so logs show *** instead

@@ -89,6 +89,10 @@ type Inputs struct {
 	// Dispatcher is the account (the bot App's "<slug>[bot]") whose
 	// dispatches may name who asked (input dispatcher).
 	Dispatcher string
+	// PluginMirror is an unpacked filesystem mirror Terraform providers
+	// are installed from (input plugin-mirror; relative to the checkout;
+	// "": their registries, into the cache actions/cache keeps).
+	PluginMirror string
 }
 
 // ApplyMode is input apply.
@@ -163,6 +167,7 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 		Apply:              ApplyMode(oneOf("apply", "both", "both", "comment", "merge", "merge-queue")),
 		PolicyOwners:       list(get("policy-owners", "")),
 		Promotion:          list(get("promotion", "")),
+		PluginMirror:       strings.TrimSpace(get("plugin-mirror", "")),
 	}
 	cmd := get("command", "auto")
 	c, ok := parseCommand(cmd)

@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/review"
+	"github.com/kyku/action/internal/tfinstall"
 )
 
 // The Action's review rules are its inputs, written in the workflow file
@@ -44,8 +46,9 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 }
 
 // ruleChanges lists the files holding the Action's review rules that pull
-// request number changes: the workflow this run started from and the
-// policies.
+// request number changes: the workflow this run started from, the
+// policies, and the providers' lock files (shown apart: which provider
+// binaries may run).
 func (r *run) ruleChanges(ctx context.Context, number int) ([]string, error) {
 	files, err := r.repo.ChangedFiles(ctx, number)
 	if err != nil {
@@ -54,7 +57,7 @@ func (r *run) ruleChanges(ctx context.Context, number int) ([]string, error) {
 	wf := r.workflowPath()
 	var out []string
 	for _, f := range files {
-		if (wf != "" && f == wf) || strings.HasPrefix(f, policy.Dir+"/") {
+		if (wf != "" && f == wf) || strings.HasPrefix(f, policy.Dir+"/") || path.Base(f) == tfinstall.LockFileName {
 			out = append(out, f)
 		}
 	}

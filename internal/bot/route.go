@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path"
 	"strings"
 
 	"github.com/kyku/action/internal/bot/queue"
@@ -14,6 +15,7 @@ import (
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/review"
+	"github.com/kyku/action/internal/tfinstall"
 )
 
 // routeFunc turns an event into work for its projects and environments:
@@ -82,7 +84,7 @@ func reviewSettings(s *settings.Settings, t settings.Target) review.Settings {
 func (b *Bot) deps(ev event, repo *github.Repo, src *sources, t settings.Target) review.Deps {
 	return review.Deps{
 		GitHub: repo,
-		Open:   b.opener(ev),
+		Open:   b.opener(ev, src, t.Project),
 		Now:    b.now,
 		Log:    b.log,
 		// What is sensitive is the default branch's word (for a merge: as
@@ -127,7 +129,7 @@ func policyRef(ev event) string {
 func ruleFiles(files []string) []string {
 	var out []string
 	for _, f := range files {
-		if f == settings.Path || strings.HasPrefix(f, policy.Dir+"/") {
+		if f == settings.Path || strings.HasPrefix(f, policy.Dir+"/") || path.Base(f) == tfinstall.LockFileName {
 			out = append(out, f)
 		}
 	}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"sync"
 
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/policy"
+	"github.com/kyku/action/internal/tfinstall"
 )
 
 // sources reads source trees through the API (the tarball at a ref; no git
@@ -111,4 +113,27 @@ func (s *sources) policies(ctx context.Context, ref string) (*policy.Set, error)
 		return nil, fmt.Errorf("read the policies at %s: %w", ref, err)
 	}
 	return policy.FromTree(files, ref), nil
+}
+
+// lock reads the lock file beside project's configuration at ref (an
+// empty lock when there is none: then no Terraform provider may run).
+func (s *sources) lock(ctx context.Context, p settings.Project, ref string) (*tfinstall.Lock, error) {
+	files, err := s.tree(ctx, ref)
+	if err != nil {
+		return nil, fmt.Errorf("read the lock file at %s: %w", ref, err)
+	}
+	dir := path.Clean(p.Config)
+	if _, isFile := files[dir]; isFile {
+		dir = path.Dir(dir)
+	}
+	name := path.Join(dir, tfinstall.LockFileName)
+	data, ok := files[name]
+	if !ok {
+		return &tfinstall.Lock{Providers: map[tfinstall.Source]*tfinstall.Locked{}}, nil
+	}
+	lock, ds := tfinstall.ParseLock(name+" at "+ref, data)
+	if len(ds) > 0 {
+		return nil, ds
+	}
+	return lock, nil
 }

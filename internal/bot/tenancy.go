@@ -8,9 +8,11 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
+	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/bot/tenancy"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/review"
+	"github.com/kyku/action/internal/tfinstall"
 )
 
 // Tenant is the repository a workspace is opened for.
@@ -33,6 +35,11 @@ type Tenant struct {
 	// provider: the role the policy names for the bucket, assumed for this
 	// repository; nil means the bot's own.
 	Credentials aws.CredentialsProvider
+	// Lock is the lock file beside the project's configuration on the
+	// default branch, which every Terraform provider package must match
+	// (nil when the configuration declares none); a pull request's own
+	// lock is never used.
+	Lock *tfinstall.Lock
 
 	log *slog.Logger // the bot's, for AdoptDir's line
 }
@@ -50,19 +57,25 @@ type Opener func(ctx context.Context, t Tenant, cfg *config.Config, env string) 
 // live under its own namespace, whatever its config says; what the
 // repository had under its name's namespace is moved there once, before
 // the workspace is used.
-func (b *Bot) opener(ev event) review.Opener {
+func (b *Bot) opener(ev event, src *sources, project settings.Project) review.Opener {
 	grant := b.cfg.Policy.For(ev.owner, ev.repo, ev.repoID)
 	return func(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
 		c, err := tenancy.Confine(cfg, grant)
 		if err != nil {
 			return nil, err
 		}
+		var lock *tfinstall.Lock
+		if len(c.Config.Providers) > 0 {
+			if lock, err = src.lock(ctx, project, ev.defaultBranch); err != nil {
+				return nil, err
+			}
+		}
 		creds, err := b.roles.credentials(grant.Repo, c.Role)
 		if err != nil {
 			return nil, fmt.Errorf("credentials for %s: %w", grant.Repo, err)
 		}
 		t := Tenant{Repo: grant.Repo, ID: grant.ID, Namespace: grant.Namespace(), Legacy: grant.LegacyNamespace(),
-			Created: ev.created, Credentials: creds, log: b.log}
+			Created: ev.created, Credentials: creds, Lock: lock, log: b.log}
 		ws, err := b.open(ctx, t, c.Config, env)
 		if err != nil {
 			return nil, err

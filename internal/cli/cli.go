@@ -40,6 +40,10 @@ type Env struct {
 	// changes finish and state is saved, through the live progress view
 	// when one runs, so that its redraw does not erase it.
 	Interrupted <-chan struct{}
+	// Environ is the process environment the Terraform providers of a
+	// configuration run with (their clouds' credentials, as Terraform
+	// passes its own on); nil: none.
+	Environ func() []string
 
 	notices *notices // set by Run
 }
@@ -56,6 +60,8 @@ const usage = `kyku: infrastructure as code, reviewed like code
 Usage: kyku <command> [flags]
 
 Commands:
+  init          install the configuration's Terraform providers and write .kyku.lock.hcl
+                (--upgrade; also: providers lock)
   validate      check the configuration; report every error as file:line:col
                 (every environment it declares; -e ENV only that one)
   plan          show what apply would change (--out saves it, --json for scripts,
@@ -77,7 +83,7 @@ Commands:
 
 Common flags: -c, --config PATH (file or directory of *.yaml, default kyku.yaml), -e, --env ENV,
 --var NAME=VALUE (repeatable; also KYKU_VAR_NAME), --provider NAME, --parallelism N,
---lock-timeout DURATION, --state-dir DIR. Local state (.kyku, or the backend's path) and the
+--lock-timeout DURATION, --state-dir DIR, --plugin-mirror DIR (also KYKU_PLUGIN_MIRROR). Local state (.kyku, or the backend's path) and the
 sim's cloud (.kyku/sim) live next to the configuration, not in the working directory.
 Run "kyku <command> --help" for a command's flags.
 `
@@ -93,6 +99,7 @@ type command struct {
 // before a command runs).
 func commands() []command {
 	return []command{
+		{"init", "", "Install the configuration's Terraform providers and write their lock file (.kyku.lock.hcl) beside it.", cmdInit},
 		{"validate", "", "Check the configuration and report every error as file:line:col: for every environment it declares, or only -e ENV.", cmdValidate},
 		{"plan", "", "Show what apply would change. Writes nothing (--out FILE saves the plan where you say).", cmdPlan},
 		{"apply", "", "Apply the changes, after showing them and asking for \"yes\" (or exactly a saved plan with --plan FILE).", cmdApply},
@@ -103,6 +110,7 @@ func commands() []command {
 		{"import", "NAME PROVIDER_ID", "Record an object that exists in the cloud in state as NAME (a resource or instance of the configuration).", cmdImport},
 		{"state", "list | mv FROM TO | rm NAME… | pull | push FILE | backups | restore KEY | rekey", "Read or repair the state: every change is backed up first; the cloud is untouched.", cmdState},
 		{"force-unlock", "TOKEN", "Remove a lock left by a dead run (the token is in the lock message).", cmdForceUnlock},
+		{"providers", "lock", "Write the lock file of the configuration's Terraform providers (as init does).", cmdProviders},
 		{"version", "", "Print kyku's version, the commit it was built from and the Go version. Reads no configuration.", cmdVersion},
 	}
 }
@@ -201,6 +209,7 @@ type common struct {
 	lockTimeout time.Duration
 	stateDir    string
 	vars        varFlags
+	mirror      string
 }
 
 func (c *common) register(fs *flagSet, env *Env) {
@@ -214,6 +223,29 @@ func (c *common) register(fs *flagSet, env *Env) {
 	fs.StringVar(&c.stateDir, "state-dir", "", "the `DIR` for local state (default .kyku next to the configuration)")
 	c.vars = varFlags{}
 	fs.Var(c.vars, "var", "set a variable: --var `NAME=VALUE` (repeatable; beats KYKU_VAR_<name> and the environment's values)")
+	fs.StringVar(&c.mirror, "plugin-mirror", env.Getenv("KYKU_PLUGIN_MIRROR"), "install Terraform providers only from the unpacked filesystem mirror `DIR` (also KYKU_PLUGIN_MIRROR)")
+}
+
+// plugins is how the configuration's Terraform providers are installed
+// and run: from the mirror when one is given (else their registries, into
+// .kyku/providers), with the process's environment (their credentials),
+// their logs on stderr when TF_LOG asks for them.
+func (c *common) plugins(env *Env) (workspace.Plugins, error) {
+	pl := workspace.Plugins{}
+	if c.mirror != "" {
+		m, err := filepath.Abs(c.mirror)
+		if err != nil {
+			return pl, fmt.Errorf("--plugin-mirror %s: %w", c.mirror, err)
+		}
+		pl.Mirror = m
+	}
+	if env.Environ != nil {
+		pl.Env = env.Environ()
+	}
+	if env.Getenv("TF_LOG") != "" {
+		pl.Stderr = env.Stderr
+	}
+	return pl, nil
 }
 
 // durationEnv reads a duration knob (tests shorten waits through these).
@@ -259,6 +291,9 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 	}
 	if c.lockTimeout == 0 {
 		s.LockTimeout = -1 // --lock-timeout 0: try once, do not wait
+	}
+	if s.Plugins, err = c.plugins(env); err != nil {
+		return s, err
 	}
 	s.Engine.Parallelism = c.parallelism
 	s.Engine.Now = env.Now

@@ -54,13 +54,25 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	plugins, err := c.plugins(env)
+	if err != nil {
+		return err
+	}
 	for _, cfg := range cfgs {
-		p, perr := workspace.Provider(ctx, cfg, workspace.Settings{Provider: c.provider, Getenv: env.Getenv, BaseDir: base}, env.Providers)
-		if perr != nil {
+		p, perr := workspace.Provider(ctx, cfg, workspace.Settings{Provider: c.provider, Getenv: env.Getenv, BaseDir: base, Plugins: plugins}, env.Providers)
+		var ds diag.Diagnostics
+		switch {
+		case errors.As(perr, &ds): // a provider's source or lock entry
+			diags = append(diags, ds...)
+			continue
+		case perr != nil && len(cfg.Providers) > 0 && !errors.Is(perr, workspace.ErrNotLocked):
+			return perr // Terraform providers could not be installed
+		case perr != nil:
 			continue
 		}
-		if err := engine.CheckSupport(p, cfg); err != nil {
-			var ds diag.Diagnostics
+		err := engine.Validate(ctx, p, cfg)
+		workspace.Release(p)
+		if err != nil {
 			if !errors.As(err, &ds) {
 				return err
 			}
@@ -130,6 +142,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer ws.Close()
 	var p *plan.Plan
 	if *destroy {
 		p, err = ws.Engine.PlanDestroy(ctx)
@@ -245,6 +258,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	if err != nil {
 		return err
 	}
+	defer ws.Close()
 	// The plan is shown after the engine checked it (a stale saved plan is
 	// refused before anything is printed), then confirmed.
 	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, AllowDestroyAll: allowAll, Confirm: func(p *plan.Plan) (bool, error) {
@@ -403,6 +417,7 @@ func cmdRefresh(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer ws.Close()
 	res, err := ws.Engine.Refresh(ctx, engine.RefreshOptions{WriteState: !*reportOnly, Config: cfg})
 	if err != nil {
 		return err
@@ -507,6 +522,7 @@ func cmdGraph(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer workspace.Release(p)
 	g, levels, err := engine.New(p, nil, s.Engine).Graph(ctx, cfg)
 	if err != nil {
 		return err

@@ -30,6 +30,7 @@ func cmdImport(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer ws.Close()
 	res, err := ws.Engine.Import(ctx, cfg, pos[0], pos[1])
 	if err != nil {
 		return err

@@ -46,6 +46,7 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer ws.Close()
 	outs, err := ws.Engine.Outputs(ctx, cfg)
 	if err != nil {
 		return err

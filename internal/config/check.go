@@ -21,7 +21,7 @@ type resolver struct {
 // its type is invalid) and whether it exists.
 func (rv *resolver) typeOf(name string) (string, bool) {
 	if r := rv.p.resources[name]; r != nil {
-		if _, ok := schema.Lookup(r.Type); !ok {
+		if _, ok := schema.Lookup(r.Type); !ok && r.Provider == "" {
 			return "", true
 		}
 		return r.Type, true
@@ -167,7 +167,10 @@ func (p *parser) checkOneRef(rv *resolver, ref pendingRef, where string, r value
 	if r.Attr == "" || typ == "" {
 		return
 	}
-	t, _ := schema.Lookup(typ)
+	t, ok := schema.Lookup(typ)
+	if !ok {
+		return // a provider's type: its schema is checked with the provider
+	}
 	if t.HasOutput(r.Attr) {
 		return
 	}

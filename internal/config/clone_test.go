@@ -29,6 +29,8 @@ moved:
   - { from: old, to: "web[0]" }
 import:
   - { to: "web[1]", id: "key-1" }
+providers:
+  null: { source: hashicorp/null }
 `)}}, Inputs{Environment: "prod"})
 	if err != nil {
 		t.Fatal(err)

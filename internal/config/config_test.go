@@ -184,7 +184,7 @@ func TestDiagnosticsSortedAndComplete(t *testing.T) {
 	a := File{Name: "a.yaml", Data: []byte("bogus: 1\n")}
 	_, err := Parse([]File{b, a})
 	want := strings.Join([]string{
-		`a.yaml:1:1: top level: unknown key "bogus" (expected one of: backend, encryption, environments, import, moved, outputs, provider, resources, variables)`,
+		`a.yaml:1:1: top level: unknown key "bogus" (expected one of: backend, data, encryption, environments, import, moved, outputs, provider, providers, resources, variables)`,
 		`b.yaml:3:11: resource "x": unknown type "Nope" (expected one of: Database, LoadBalancer, SecurityGroup, SshKey, Subnet, TargetGroup, Vm, Vpc)`,
 		`b.yaml:5:11: resource "y": unknown type "Nope" (expected one of: Database, LoadBalancer, SecurityGroup, SshKey, Subnet, TargetGroup, Vm, Vpc)`,
 	}, "\n")

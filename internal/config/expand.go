@@ -71,6 +71,7 @@ type template struct {
 	keys     []string       // forEach keys, in order
 	values   map[string]any // forEach values by key
 	bad      bool           // count/forEach could not be evaluated (reported)
+	data     bool           // a data source (the data: section)
 }
 
 // instances returns the addresses of t's instances.

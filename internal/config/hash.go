@@ -14,9 +14,11 @@ import (
 //		Outputs   []*Output      `json:"outputs"`
 //		Moved     []*Moved       `json:"moved,omitempty"`
 //		Imports   []*Import      `json:"imports,omitempty"`
+//		Providers []*PluginProvider `json:"providers,omitempty"`
 //	}
 //
-// Adding a field to Resource, Output, ProviderConfig, Moved or Import means
+// Adding a field to Resource, Output, ProviderConfig, Moved, Import or
+// PluginProvider means
 // adding it here too: TestHashCoversEveryField fails until then.
 //
 // Once b holds hashChunk bytes or more between two resources, it is handed
@@ -114,6 +116,35 @@ func (c *Config) appendCanonical(b []byte, flush func([]byte) []byte) ([]byte, e
 		}
 		b = append(b, ']')
 	}
+	if len(c.Providers) > 0 {
+		b = append(b, `,"providers":[`...)
+		for i, pp := range c.Providers {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if pp == nil {
+				b = append(b, "null"...)
+				continue
+			}
+			b = append(b, `{"name":`...)
+			b = value.AppendString(b, pp.Name)
+			b = append(b, `,"source":`...)
+			b = value.AppendString(b, pp.Source)
+			if pp.Version != "" {
+				b = append(b, `,"version":`...)
+				b = value.AppendString(b, pp.Version)
+			}
+			if len(pp.Config) > 0 {
+				b = append(b, `,"config":`...)
+				if b, err = value.AppendJSON(b, pp.Config); err != nil {
+					return nil, err
+				}
+			}
+			b = appendNames(b, "sensitive", pp.Sensitive)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}'), nil
 }
 
@@ -139,6 +170,13 @@ func appendResource(b []byte, r *Resource) ([]byte, error) {
 		b = value.AppendString(b, r.AutoFrom)
 	}
 	b = appendNames(b, "sensitive", r.Sensitive)
+	if r.Provider != "" {
+		b = append(b, `,"provider":`...)
+		b = value.AppendString(b, r.Provider)
+	}
+	if r.Data {
+		b = append(b, `,"data":true`...)
+	}
 	return append(b, '}'), nil
 }
 

@@ -21,12 +21,13 @@ func hashByReflection(c *Config) string {
 		}
 	}
 	b, err := json.Marshal(struct {
-		Provider  ProviderConfig `json:"provider"`
-		Resources []*Resource    `json:"resources"`
-		Outputs   []*Output      `json:"outputs"`
-		Moved     []*Moved       `json:"moved,omitempty"`
-		Imports   []*Import      `json:"imports,omitempty"`
-	}{c.Provider, user, c.Outputs, c.Moved, c.Imports})
+		Provider  ProviderConfig    `json:"provider"`
+		Resources []*Resource       `json:"resources"`
+		Outputs   []*Output         `json:"outputs"`
+		Moved     []*Moved          `json:"moved,omitempty"`
+		Imports   []*Import         `json:"imports,omitempty"`
+		Providers []*PluginProvider `json:"providers,omitempty"`
+	}{c.Provider, user, c.Outputs, c.Moved, c.Imports, c.Providers})
 	if err != nil {
 		panic(err)
 	}
@@ -39,6 +40,9 @@ func TestHashMatchesJSONMarshal(t *testing.T) {
 		mustLoad(t, "testdata/quickstart.yaml"),
 		mustParse(t, "resources:\n  a:\n    type: SshKey\n    properties: { publicKey: \"k<&>\" }\n    protect: true\n"),
 		mustParse(t, "provider: { name: aws, region: eu-central-1, profile: x }\nresources: {}\n"),
+		mustParse(t, "providers:\n  null: { source: hashicorp/null, version: \"3.3.1\", config: { a: [1, \"x\"] } }\n  fw: { source: h/ns/fw }\n"+
+			"resources:\n  n: { type: null_resource, properties: { triggers: { a: \"${v.id}\" } } }\n  v: { type: SshKey, properties: { publicKey: k } }\n"+
+			"data:\n  d: { type: fw_item, properties: { name: x } }\n"),
 		{Provider: ProviderConfig{Name: "sim"}},
 		{Provider: ProviderConfig{Name: "sim"}, Outputs: []*Output{{Name: "o", Value: []any{1.0, "${a.id}"}}},
 			Resources: []*Resource{{Name: "r", Type: "Vm", IgnoreChanges: []string{"size"}, DependsOn: []string{"a", "b"}},
@@ -68,7 +72,8 @@ func TestHashMatchesJSONMarshal(t *testing.T) {
 // a new field must be added to hash.go (and here).
 func TestHashCoversEveryField(t *testing.T) {
 	known := map[reflect.Type][]string{
-		reflect.TypeOf(Resource{}):       {"name", "type", "properties", "protect", "ignoreChanges", "dependsOn", "autoFrom", "sensitive"},
+		reflect.TypeOf(Resource{}):       {"name", "type", "properties", "protect", "ignoreChanges", "dependsOn", "autoFrom", "provider", "data", "sensitive"},
+		reflect.TypeOf(PluginProvider{}): {"name", "source", "version", "config", "sensitive"},
 		reflect.TypeOf(Output{}):         {"name", "value", "sensitive"},
 		reflect.TypeOf(Moved{}):          {"from", "to"},
 		reflect.TypeOf(Import{}):         {"to", "id"},

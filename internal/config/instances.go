@@ -35,11 +35,15 @@ func (p *parser) declareTemplates() {
 			continue
 		}
 		if first, dup := p.templates[name]; dup {
-			p.diags.Add(pos, "duplicate resource %q (first defined at %s)", name, diag.Pos{File: first.file, Line: first.key.Line, Col: first.key.Column})
+			what := "resource"
+			if raw.data || first.data {
+				what = "name" // resources and data sources share names: ${name.attr} reads either
+			}
+			p.diags.Add(pos, "duplicate %s %q (first defined at %s)", what, name, diag.Pos{File: first.file, Line: first.key.Line, Col: first.key.Column})
 			continue
 		}
 		t := &all[i]
-		*t = template{name: name, file: raw.file, key: k, val: v}
+		*t = template{name: name, file: raw.file, key: k, val: v, data: raw.data}
 		p.templates[name] = t
 		p.order = append(p.order, t)
 		d := p.deref(v, "resources") // the walk of each instance reports with the full path

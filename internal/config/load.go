@@ -108,6 +108,7 @@ func ParseEnv(files []File, in Inputs) (*Config, error) {
 	}
 	p.file = ""
 	p.resolveVariables()
+	p.expandProviders()
 	p.declareTemplates()
 	p.expandResources()
 	p.expandOutputs()
@@ -140,7 +141,8 @@ type parser struct {
 	// Read from every file first, expanded once all are read.
 	vars         map[string]*Variable
 	envs         map[string]*envDecl
-	rawResources []rawNode
+	rawResources []rawNode // and data sources (rawNode.data)
+	rawProviders []rawNode
 	rawOutputs   []rawNode
 	rawMoved     []rawNode
 	rawImports   []rawNode
@@ -157,6 +159,7 @@ type parser struct {
 type rawNode struct {
 	file     string
 	key, val *yaml.Node
+	data     bool // an entry of the data: section
 }
 
 var syntaxLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -268,6 +271,13 @@ func (p *parser) parseFile(data []byte) {
 			p.encryption(kv.key, kv.val)
 		case "resources":
 			p.rawResources = append(p.rawResources, p.rawPairs(kv.val, "resources", "mapping of resource names to resources", false)...)
+		case "data":
+			for _, raw := range p.rawPairs(kv.val, "data", "mapping of data source names to data sources", false) {
+				raw.data = true
+				p.rawResources = append(p.rawResources, raw)
+			}
+		case "providers":
+			p.rawProviders = append(p.rawProviders, p.rawPairs(kv.val, "providers", "mapping of provider names to providers", true)...)
 		case "outputs":
 			p.rawOutputs = append(p.rawOutputs, p.rawPairs(kv.val, "outputs", "mapping of output names to values", true)...)
 		case "variables":
@@ -284,7 +294,7 @@ func (p *parser) parseFile(data []byte) {
 	}
 }
 
-var topKeys = []string{"backend", "encryption", "environments", "import", "moved", "outputs", "provider", "resources", "variables"}
+var topKeys = []string{"backend", "data", "encryption", "environments", "import", "moved", "outputs", "provider", "providers", "resources", "variables"}
 
 // rawPairs checks that n is a mapping (or empty) and keeps its pairs for
 // later; with dupKeys a key repeated in the mapping is reported here.
@@ -311,7 +321,7 @@ func (p *parser) rawPairs(n *yaml.Node, path, expected string, dupKeys bool) []r
 			}
 			seen[k.Value] = k
 		}
-		if k.Kind != yaml.ScalarNode || k.ShortTag() == "!!null" {
+		if k.Kind != yaml.ScalarNode || k.ShortTag() == "!!null" && !(path == "providers" && k.Value == "null") { // null: the null provider
 			p.diags.Add(p.pos(k), "%s: names must be plain strings, got %s", path, kindName(k))
 			continue
 		}

@@ -28,6 +28,9 @@ type Config struct {
 	// canonical form; the engine carries them out.
 	Moved   []*Moved  `json:"moved,omitempty"`
 	Imports []*Import `json:"imports,omitempty"`
+	// Providers are the Terraform provider plugins of the `providers:`
+	// section, sorted by name (see providers.go).
+	Providers []*PluginProvider `json:"providers,omitempty"`
 
 	// Environment is the environment the configuration was expanded for
 	// ("" for the default one) and Environments the ones it declares.
@@ -102,6 +105,12 @@ type Resource struct {
 	DependsOn     []string       `json:"dependsOn,omitempty"`
 	// AutoFrom names the Vpc that injected this subnet (auto-subnets).
 	AutoFrom string `json:"autoFrom,omitempty"`
+	// Provider is the name of the Terraform provider (Config.Providers)
+	// whose type Type is; "" for Kyku's own types. Data says the resource
+	// is one of its data sources (the `data:` section): read, never
+	// changed.
+	Provider string `json:"provider,omitempty"`
+	Data     bool   `json:"data,omitempty"`
 	// Sensitive lists the top-level properties whose value holds a
 	// sensitive variable's: they are masked wherever a value is shown,
 	// like the properties the schema marks sensitive.
@@ -337,7 +346,7 @@ func (c *Config) Clone() *Config {
 		Files: slices.Clone(c.Files), Backend: c.Backend, Encryption: c.Encryption,
 		Provider:  ProviderConfig{Name: c.Provider.Name, Settings: maps.Clone(c.Provider.Settings), Pos: c.Provider.Pos},
 		Resources: slices.Clone(c.Resources), Outputs: slices.Clone(c.Outputs),
-		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports),
+		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Providers: slices.Clone(c.Providers),
 		Environment: c.Environment, Environments: slices.Clone(c.Environments),
 		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets),
 	}

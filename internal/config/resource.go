@@ -12,7 +12,10 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-var resourceKeys = []string{"count", "dependsOn", "forEach", "ignoreChanges", "properties", "protect", "type"}
+var (
+	resourceKeys = []string{"count", "dependsOn", "forEach", "ignoreChanges", "properties", "protect", "type"}
+	dataKeys     = []string{"count", "dependsOn", "forEach", "properties", "type"}
+)
 
 // pendingRef is a string holding references, checked in finish once every
 // resource (and auto-subnet) is known.
@@ -46,8 +49,13 @@ func (p *parser) resource(t *template, addr string) {
 		return
 	}
 	var typ *schema.Type
-	var typeSeen bool
+	var typeSeen, plugin bool
 	var propsNode, ignoreNode *yaml.Node
+	r.Data = t.data
+	if t.data {
+		owner = "data source " + strings.TrimPrefix(owner, "resource ")
+		path = "data." + name
+	}
 	for _, kv := range pairs {
 		switch kv.key.Value {
 		case "type":
@@ -57,7 +65,12 @@ func (p *parser) resource(t *template, addr string) {
 				continue
 			}
 			r.Type = tn
-			if typ, ok = schema.Lookup(tn); !ok {
+			if typ, ok = schema.Lookup(tn); t.data {
+				typ, ok = nil, false // a data source is always a provider's
+			}
+			if !ok && p.pluginType(r, tn, kv.val, owner, t.data) {
+				plugin = r.Provider != ""
+			} else if !ok {
 				hint := didYouMean(tn, schema.Names())
 				if hint == "" {
 					hint = " (expected one of: " + strings.Join(schema.Names(), ", ") + ")"
@@ -66,10 +79,15 @@ func (p *parser) resource(t *template, addr string) {
 			}
 		case "properties":
 			propsNode = kv.val
-		case "protect":
-			r.Protect, _ = p.boolean(kv.val, path+".protect")
-		case "ignoreChanges":
-			ignoreNode = kv.val
+		case "protect", "ignoreChanges":
+			switch {
+			case t.data:
+				p.unknownKey(kv.key, owner, dataKeys) // a data source is only read
+			case kv.key.Value == "protect":
+				r.Protect, _ = p.boolean(kv.val, path+".protect")
+			default:
+				ignoreNode = kv.val
+			}
 		case "dependsOn":
 			p.dependsOn(r, owner, kv.val, path+".dependsOn")
 		case "count", "forEach":
@@ -80,6 +98,15 @@ func (p *parser) resource(t *template, addr string) {
 	}
 	if !typeSeen {
 		p.diags.Add(pos, "%s: missing \"type\" (one of: %s)", owner, strings.Join(schema.Names(), ", "))
+	}
+	if plugin {
+		// The provider's schema is checked when the engine has the
+		// provider: here the values, their positions and references.
+		p.pluginProperties(r, owner, propsNode)
+		if ignoreNode != nil {
+			p.pluginIgnoreChanges(r, owner, ignoreNode, path+".ignoreChanges")
+		}
+		return
 	}
 	if typ == nil {
 		return // without a schema, properties cannot be checked

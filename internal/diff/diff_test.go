@@ -92,3 +92,28 @@ func TestCreateListsPropertiesAndMasksNothingItself(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }
+
+func TestValues(t *testing.T) {
+	prior := map[string]any{"id": "a-1", "name": "a", "revision": 1.0, "secret": "s1", "tags": map[string]any{"env": "prod"}}
+	planned := map[string]any{"id": "a-1", "name": "a", "revision": value.Unknown, "secret": "s2", "tags": map[string]any{"env": "dev", "team": "x"}}
+	want := []plan.PropChange{
+		{Path: "revision", Old: 1.0, New: value.Unknown, Unknown: true},
+		{Path: "secret", Old: "s1", New: "s2", Sensitive: true},
+		{Path: "tags.env", Old: "prod", New: "dev"},
+		{Path: "tags.team", New: "x"},
+	}
+	if d := cmp.Diff(want, diff.Values(prior, planned, []string{"secret"})); d != "" {
+		t.Errorf("update (-want +got):\n%s", d)
+	}
+	want = []plan.PropChange{
+		{Path: "id", New: value.Unknown, Unknown: true},
+		{Path: "name", New: "a"},
+		{Path: "secret", New: "s2", Sensitive: true},
+	}
+	if d := cmp.Diff(want, diff.Values(nil, map[string]any{"id": value.Unknown, "name": "a", "secret": "s2", "tags": map[string]any{}}, []string{"secret"})); d != "" {
+		t.Errorf("create (-want +got):\n%s", d)
+	}
+	if got := diff.Values(prior, prior, nil); len(got) != 0 {
+		t.Errorf("no change: %v", got)
+	}
+}

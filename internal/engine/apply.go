@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/value"
@@ -214,7 +216,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	if !p.HasChanges() {
 		next := st.Clone()
 		recorded := recordUnchanged(next, p)
-		outputs := e.outputs(p.Config, next)
+		outputs := e.outputs(p.Config, next, p.Data)
 		res.Outputs = outputs
 		if recorded || !value.Equal(outputs, st.Outputs) && !(len(outputs) == 0 && len(st.Outputs) == 0) {
 			next.Outputs = outputs
@@ -241,12 +243,19 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	}
 	x := newExecution(e, st, p)
 	x.seq.Store(seq)
+	if s, ok := e.provider.(provider.Stopper); ok {
+		// Interrupted: the running changes are asked to end early (a
+		// Terraform provider's StopProvider), as Terraform does; what they
+		// did is recorded.
+		stop := context.AfterFunc(ctx, func() { _ = s.Stop(work) })
+		defer stop()
+	}
 	errs := schedule(ctx, work, x.tasks, e.opts.Parallelism)
 	x.collect(res, errs)
 	res.Interrupted = ctx.Err() != nil && len(res.Skipped) > 0 // stopped before everything ran
 
 	final := x.live
-	final.Outputs = e.outputs(p.Config, final)
+	final.Outputs = e.outputs(p.Config, final, p.Data)
 	if p.Destroy {
 		final.Outputs = nil
 	}
@@ -297,6 +306,10 @@ func recordUnchanged(st *state.File, p *plan.Plan) bool {
 			r.Outputs = value.CopyMap(c.Outputs)
 			changed = true
 		}
+		if pp := c.Planned; pp != nil && c.Action == plan.NoOp && (pp.SchemaVersion != r.SchemaVersion || !bytes.Equal(pp.Private, r.Private)) {
+			r.SchemaVersion, r.Private = pp.SchemaVersion, pp.Private // what its provider's read returned
+			changed = true
+		}
 	}
 	return changed
 }
@@ -313,14 +326,16 @@ func sameNames(a, b []string) bool {
 	return true
 }
 
-// outputs evaluates the config's outputs against st; unknown ones are left out.
-func (e *Engine) outputs(cfg *config.Config, st *state.File) map[string]any {
+// outputs evaluates the config's outputs against st and the data
+// sources' values data (nil: none read); unknown ones are left out.
+func (e *Engine) outputs(cfg *config.Config, st *state.File, data map[string]map[string]any) map[string]any {
 	if cfg == nil {
 		return st.Outputs
 	}
 	out := map[string]any{}
+	lookup := e.stateLookup(st, data)
 	for _, o := range cfg.Outputs {
-		v, unknown := value.Resolve(o.Value, stateLookup(st))
+		v, unknown := value.Resolve(o.Value, lookup)
 		if !unknown {
 			out[o.Name] = v
 		}
@@ -328,8 +343,15 @@ func (e *Engine) outputs(cfg *config.Config, st *state.File) map[string]any {
 	return out
 }
 
-func stateLookup(st *state.File) value.Lookup {
+// stateLookup resolves references against st (and data, the values of
+// the data sources the plan read). An attribute a self-planned
+// resource's state leaves out is null (its provider's schema has it:
+// validation refused any other).
+func (e *Engine) stateLookup(st *state.File, data map[string]map[string]any) value.Lookup {
 	return func(r value.Ref) (any, bool) {
+		if vals, ok := data[r.Resource]; ok {
+			return plannedValue(vals, r.Attr)
+		}
 		sr := st.Resources[r.Resource]
 		if sr == nil || sr.ProviderID == "" {
 			return nil, false
@@ -338,6 +360,9 @@ func stateLookup(st *state.File) value.Lookup {
 			return sr.ProviderID, true
 		}
 		v, ok := sr.Outputs[r.Attr]
+		if !ok && e.selfPlanned(sr.Type) {
+			return nil, true
+		}
 		return v, ok
 	}
 }

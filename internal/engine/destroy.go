@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/state"
 )
 
 // IDChecker is implemented by providers that can tell a well-formed
@@ -20,6 +22,26 @@ type IDChecker interface {
 // ID by name, retry (DestroyAttempts, waiting 2^n × DestroyBase), then
 // verify deletion by polling Read until "not found".
 func (e *Engine) deleteObject(ctx context.Context, ev *progress.Event, typ, name, cloudName, id string) error {
+	return e.deleteWith(ctx, ev, typ, name, cloudName, id, nil, nil)
+}
+
+// deleteWith is deleteObject; for a type its provider plans itself it
+// hands the provider what state keeps of the object (sr) and the plan's
+// prior state (prior), once (transient errors retried), without the
+// lookups by name and polls Kyku's own types need.
+func (e *Engine) deleteWith(ctx context.Context, ev *progress.Event, typ, name, cloudName, id string, sr *state.Resource, prior *plan.Planned) error {
+	if sd, ok := e.provider.(provider.StoredDeleter); ok && e.selfPlanned(typ) {
+		if sr == nil {
+			return fmt.Errorf("%s %q: not in state", typ, name)
+		}
+		return e.call(ctx, ev, func(ctx context.Context) error {
+			err := sd.DeleteStored(ctx, typ, id, storedOf(sr), toProvider(prior))
+			if isNotFound(err) {
+				return nil
+			}
+			return err
+		})
+	}
 	if e.staleID(typ, name, cloudName, id) {
 		o, err := e.findByName(ctx, typ, name, cloudName)
 		switch {

@@ -40,6 +40,16 @@
 // then, is destroyed; what such a replacement depends on that is replaced
 // too is made first as well (rules.go, execute.go).
 //
+// Terraform providers' types (selfplan.go; provider.SelfPlanner) are
+// planned by their provider alone: every such resource is read from what
+// state keeps of it and asked about, changed or not, the resources of one
+// level together; the provider's planned values against the prior ones
+// are the property changes, its forced replaces make a replace, and its
+// plan (plan.Change.Planned) is what apply hands back. References read
+// their planned values; what their schema marks sensitive stays masked
+// through references. Data sources are read at plan time; their values
+// travel in memory with the plan (plan.Plan.Data).
+//
 // Concurrency: an Engine may be used by one operation at a time per
 // environment (the backend lock enforces it across processes). Within an
 // operation, changes run on at most Options.Parallelism workers; a change

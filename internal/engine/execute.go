@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
@@ -340,7 +341,7 @@ func (x *execution) settled(ci int, record func(context.Context) error, done boo
 func (x *execution) lookup(r value.Ref) (any, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return stateLookup(x.live)(r)
+	return x.e.stateLookup(x.live, x.p.Data)(r)
 }
 
 func (x *execution) createOrUpdate(ci int) func(context.Context) (func(context.Context) error, error) {
@@ -375,7 +376,7 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 		return nil, fmt.Errorf("%s %q: a referenced resource has no provider ID or output yet", c.Type, c.ResourceID)
 	}
 	props := resolved.(map[string]any)
-	r := provider.Resource{Name: cr.Name, Type: cr.Type, CloudName: c.CloudName, Prefix: x.p.Prefix, Properties: props}
+	r := provider.Resource{Name: cr.Name, Type: cr.Type, CloudName: c.CloudName, Prefix: x.p.Prefix, Properties: props, Planned: toProvider(c.Planned)}
 	if r.CloudName == "" {
 		r.CloudName = cloudName(x.p.Prefix, cr.Name)
 	}
@@ -390,17 +391,19 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 		}
 		return err
 	})
+	var partial *provider.PartialError
+	if errors.As(err, &partial) {
+		// The object exists although the change failed: state keeps it,
+		// now (the next run plans it from there).
+		if rerr := x.record(ctx, state.OpPut, cr.Name, x.stateOf(cr, c, r, props, partial.Object)); rerr != nil {
+			return nil, errors.Join(err, rerr)
+		}
+		return nil, err
+	}
 	if err != nil {
 		return nil, err // the result and the progress line name the change
 	}
-	cloudName := obj.CloudName
-	if cloudName == "" {
-		cloudName = r.CloudName
-	}
-	sr := &state.Resource{
-		Name: cr.Name, Type: cr.Type, CloudName: cloudName, ProviderID: obj.ID,
-		Config: props, Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
-	}
+	sr := x.stateOf(cr, c, r, props, obj)
 	if c.Action == plan.Replace && c.ReplaceOrder == plan.CreateBeforeDestroy {
 		// The object replaced stays in state, as deposed, until its
 		// destroy part: recorded first, so that it is never lost.
@@ -417,6 +420,20 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 		}, nil
 	}
 	return func(ctx context.Context) error { return x.record(ctx, state.OpPut, cr.Name, sr) }, nil
+}
+
+// stateOf is the state of resource cr after its change c made obj.
+func (x *execution) stateOf(cr *config.Resource, c *plan.Change, r provider.Resource, props map[string]any, obj provider.Object) *state.Resource {
+	cloudName := obj.CloudName
+	if cloudName == "" {
+		cloudName = r.CloudName
+	}
+	sr := &state.Resource{
+		Name: cr.Name, Type: cr.Type, CloudName: cloudName, ProviderID: obj.ID,
+		Config: props, Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
+	}
+	recordStored(sr, obj)
+	return sr
 }
 
 func (x *execution) destroy(ci int) func(context.Context) (func(context.Context) error, error) {
@@ -452,10 +469,18 @@ func (x *execution) doDestroy(ctx context.Context, c *plan.Change) error {
 	if c.PriorType != "" {
 		typ = c.PriorType
 	}
-	cloudName := c.CloudName
+	cloudName, name := c.CloudName, c.ResourceID
 	if c.Action == plan.Replace && c.ReplaceOrder == plan.CreateBeforeDestroy {
-		cloudName = c.PriorCloudName // CloudName is the replacement's
+		// CloudName is the replacement's; the object is kept as deposed.
+		cloudName, name = c.PriorCloudName, plan.DeposedName(c.ResourceID)
 	}
 	ev := &progress.Event{Action: c.Action.String(), Type: typ, Name: c.ResourceID}
-	return x.e.deleteObject(ctx, ev, typ, c.ResourceID, cloudName, c.ProviderID) // the result and the progress line name the change
+	x.mu.Lock()
+	sr := x.live.Resources[name]
+	x.mu.Unlock()
+	prior := c.Planned
+	if c.PriorType != "" {
+		prior = nil // the plan's prior state is not of the type destroyed
+	}
+	return x.e.deleteWith(ctx, ev, typ, c.ResourceID, cloudName, c.ProviderID, sr, prior) // the result and the progress line name the change
 }

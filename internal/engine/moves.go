@@ -158,7 +158,11 @@ func (e *Engine) readImport(ctx context.Context, typ, id string) (provider.Objec
 	var o provider.Object
 	err := e.call(ctx, nil, func(ctx context.Context) error {
 		var err error
-		o, err = e.provider.Read(ctx, typ, id)
+		if imp, ok := e.provider.(provider.Importer); ok {
+			o, err = imp.Import(ctx, typ, id)
+		} else {
+			o, err = e.provider.Read(ctx, typ, id)
+		}
 		return err
 	})
 	switch {
@@ -402,9 +406,11 @@ func (x *execution) importTask(ci int) func(context.Context) (func(context.Conte
 // importedResource is the state of an imported object: what the cloud
 // holds is what was last applied.
 func importedResource(cr *config.Resource, o provider.Object, deps []string) *state.Resource {
-	return &state.Resource{
+	sr := &state.Resource{
 		Name: cr.Name, Type: cr.Type, CloudName: o.CloudName, ProviderID: o.ID,
 		Config: value.CopyMap(o.Properties), Outputs: value.CopyMap(o.Outputs),
 		Dependencies: append([]string(nil), deps...), Protect: cr.Protect,
 	}
+	recordStored(sr, o)
+	return sr
 }

@@ -94,7 +94,7 @@ func (e *Engine) describeBackend() string {
 func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, exists bool, opts PlanOptions) (*plan.Plan, error) {
 	// What the provider refuses is refused before any cloud call; the
 	// auto-subnets the graph injects are checked once they exist.
-	if err := CheckSupport(e.provider, cfg); err != nil {
+	if err := Validate(ctx, e.provider, cfg); err != nil {
 		return nil, err
 	}
 	hash := cfg.Hash()
@@ -156,8 +156,16 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	// is decided before the resource itself.
 	order, orderLevels := byLevel(cfg.Resources, levels)
 
-	unknown := map[string]bool{} // created or replaced: new ID known after apply
+	unknown := map[string]bool{}            // created or replaced: new ID known after apply
+	planned := map[string]map[string]any{}  // self-planned resources' planned values
+	sensitiveAttrs := map[string][]string{} // their (and data sources') sensitive attributes
 	lookup := func(r value.Ref) (any, bool) {
+		if vals, ok := planned[r.Resource]; ok {
+			return plannedValue(vals, r.Attr)
+		}
+		if vals, ok := p.Data[r.Resource]; ok {
+			return plannedValue(vals, r.Attr)
+		}
 		if unknown[r.Resource] {
 			return nil, false
 		}
@@ -186,13 +194,25 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 
 	var diags diag.Diagnostics
 	rules := newRulesOf(e.provider)
+	var ahead map[string]*selfResult // this level's self-planned resources, planned together
 	for i, r := range order {
+		if i == 0 || orderLevels[i] != orderLevels[i-1] {
+			ahead = e.planAhead(ctx, order, orderLevels, i, keep, lookup, sensitiveAttrs, st, objs, gone, imported, g)
+		}
 		if !keep(r.Name) {
 			continue
 		}
 		t, _ := schema.Lookup(r.Type)
-		desired, _ := value.Resolve(r.Properties, lookup)
+		desired, unresolved := value.Resolve(r.Properties, lookup)
 		props := desired.(map[string]any)
+		if r.Data {
+			s, err := e.planData(ctx, &diags, r, props, unresolved, p)
+			if err != nil {
+				return nil, err
+			}
+			sensitiveAttrs[r.Name] = s
+			continue
+		}
 		ch := plan.Change{
 			ResourceID:   r.Name,
 			Type:         r.Type,
@@ -202,6 +222,17 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		sr := st.Resources[r.Name]
 		o, importing := imported[r.Name]
 		switch {
+		case ahead[r.Name] != nil:
+			res := ahead[r.Name]
+			if res.err != nil {
+				return nil, res.err
+			}
+			diags = append(diags, res.diags...)
+			ch = res.ch
+			if ch.Planned != nil {
+				sensitiveAttrs[r.Name] = ch.Planned.Sensitive
+				planned[r.Name] = ch.Planned.Values
+			}
 		case importing:
 			ch.Action = plan.Import
 			ch.ProviderID, ch.CloudName = o.ID, o.CloudName
@@ -274,6 +305,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	}
 
 	e.orderReplaces(&diags, cfg, st, p.Changes)
+	refuseSensitiveOutputs(&diags, cfg, sensitiveAttrs)
 
 	// What is in state but no longer in config is destroyed (or forgotten
 	// when it is already gone), in reverse dependency order.

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diff"
@@ -73,10 +75,6 @@ func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResu
 			delete(next.Resources, name)
 			continue
 		}
-		t, ok := schema.Lookup(sr.Type)
-		if !ok {
-			return nil, fmt.Errorf("state resource %q has unknown type %q", name, sr.Type)
-		}
 		var ignore, sensitive []string
 		if opts.Config != nil {
 			if cr := opts.Config.Resource(name); cr != nil {
@@ -84,6 +82,28 @@ func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResu
 			}
 		}
 		o := objs[name]
+		if e.selfPlanned(sr.Type) {
+			// Its provider's read is the whole story: every attribute
+			// against state's.
+			if o.Stored != nil {
+				sensitive = append(sensitive, o.Stored.Sensitive...)
+			}
+			attrs := maps.Clone(o.Outputs)
+			for _, n := range ignore {
+				attrs[n] = sr.Outputs[n]
+			}
+			if d := diff.Values(sr.Outputs, attrs, sensitive); len(d) > 0 {
+				res.Drift = append(res.Drift, Drifted{Type: sr.Type, Name: name, ProviderID: sr.ProviderID, Properties: d})
+			}
+			nr := next.Resources[name]
+			nr.Outputs = o.Outputs
+			recordStored(nr, o)
+			continue
+		}
+		t, ok := schema.Lookup(sr.Type)
+		if !ok {
+			return nil, fmt.Errorf("state resource %q has unknown type %q", name, sr.Type)
+		}
 		// Old = state, New = cloud: compare with the cloud as "desired".
 		d := diff.Resource(diff.Input{Type: t, Desired: merged(o.Properties, sr.Config), Actual: sr.Config, IgnoreChanges: ignore, Sensitive: sensitive})
 		if len(d.Changes) > 0 {
@@ -137,7 +157,8 @@ func stateChanged(a, b *state.File) bool {
 	}
 	for n, ra := range a.Resources {
 		rb := b.Resources[n]
-		if rb == nil || ra.ProviderID != rb.ProviderID || !value.Equal(ra.Config, rb.Config) || !value.Equal(ra.Outputs, rb.Outputs) {
+		if rb == nil || ra.ProviderID != rb.ProviderID || !value.Equal(ra.Config, rb.Config) || !value.Equal(ra.Outputs, rb.Outputs) ||
+			ra.SchemaVersion != rb.SchemaVersion || !bytes.Equal(ra.Private, rb.Private) {
 			return true
 		}
 	}
@@ -154,5 +175,5 @@ func (e *Engine) Outputs(ctx context.Context, cfg *config.Config) (map[string]an
 	if st == nil {
 		return map[string]any{}, nil
 	}
-	return e.outputs(cfg, st), nil
+	return e.outputs(cfg, st, nil), nil
 }

@@ -76,6 +76,14 @@ func (e *Engine) replan(ctx context.Context, saved *plan.Plan, st *state.File) (
 	if got != want {
 		return nil, &MismatchError{Reason: difference(saved, fresh), Saved: want, Fresh: got}
 	}
+	// A provider's own plan is applied as it is: the bytes it planned now
+	// must be the saved plan's (the digest shows their values, not them).
+	for i := range saved.Changes {
+		s, f := &saved.Changes[i], &fresh.Changes[i]
+		if s.Action != plan.NoOp && !s.Planned.Same(f.Planned) {
+			return nil, &MismatchError{Reason: fmt.Sprintf("%s %s: its provider's planned state or private data differ", s.Action, value.QuoteName(s.ResourceID)), Saved: want, Fresh: got}
+		}
+	}
 	return fresh, nil
 }
 

@@ -15,6 +15,15 @@ import (
 // name instead (the seed's "readState by name is the fallback"), and the
 // Object returned carries its real ID. "Not found" means gone.
 func (e *Engine) read(ctx context.Context, sr *state.Resource) (provider.Object, error) {
+	if rd, ok := e.provider.(provider.StoredReader); ok && e.selfPlanned(sr.Type) {
+		var o provider.Object
+		err := e.call(ctx, nil, func(ctx context.Context) error {
+			var err error
+			o, err = rd.ReadStored(ctx, sr.Type, sr.ProviderID, storedOf(sr))
+			return err
+		})
+		return o, err
+	}
 	if e.staleID(sr.Type, sr.Name, sr.CloudName, sr.ProviderID) {
 		return e.findByName(ctx, sr.Type, sr.Name, sr.CloudName)
 	}

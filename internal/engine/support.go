@@ -26,6 +26,41 @@ func CheckSupport(p provider.Provider, cfg *config.Config) error {
 	return refusals(cfg, c.CheckResources(desired(cfg)))
 }
 
+// Validate is CheckSupport, then, when p is a provider.ConfigValidator
+// (Terraform providers: their schemas, their own validation), its
+// refusals of cfg's resources and data sources, positioned: what plan
+// and `kyku validate` check before anything else. It may start provider
+// processes; it calls no cloud.
+func Validate(ctx context.Context, p provider.Provider, cfg *config.Config) error {
+	if err := CheckSupport(p, cfg); err != nil {
+		return err
+	}
+	c, ok := p.(provider.ConfigValidator)
+	if !ok || cfg == nil || !hasSelfPlanned(p, cfg) {
+		return nil
+	}
+	refused, err := c.ValidateConfigs(ctx, desired(cfg))
+	if err != nil {
+		return fmt.Errorf("validate the configuration with its providers: %w", err)
+	}
+	return refusals(cfg, refused)
+}
+
+// hasSelfPlanned reports whether cfg has a resource or data source that
+// p's provider plans itself (only then are plugin providers started).
+func hasSelfPlanned(p provider.Provider, cfg *config.Config) bool {
+	sp, ok := p.(provider.SelfPlanner)
+	if !ok {
+		return false
+	}
+	for _, r := range cfg.Resources {
+		if sp.SelfPlanned(r.Type) {
+			return true
+		}
+	}
+	return false
+}
+
 // checkCloud asks the provider, when it is a provider.CloudChecker, about
 // every resource of cfg (auto-subnets included), retrying transient
 // errors; refusals are positioned diagnostics.
@@ -50,7 +85,7 @@ func (e *Engine) checkCloud(ctx context.Context, cfg *config.Config) error {
 func desired(cfg *config.Config) []provider.Desired {
 	rs := make([]provider.Desired, len(cfg.Resources))
 	for i, r := range cfg.Resources {
-		rs[i] = provider.Desired{Name: r.Name, Type: r.Type, Properties: r.Properties}
+		rs[i] = provider.Desired{Name: r.Name, Type: r.Type, Properties: r.Properties, Data: r.Data}
 	}
 	return rs
 }

@@ -17,7 +17,12 @@ import (
 // engine under the lock), outputs read back on no-op changes, the embedded
 // config itself (its hash is in). Sensitive property values are masked
 // (the config hash covers the desired ones), so the digest shown in a
-// comment says nothing about them.
+// comment says nothing about them. A Terraform provider's planned values
+// are in it as the property changes show them, with the schema version
+// and whether the configuration was known; its planned bytes and private
+// data are not (they hold sensitive values in clear): the engine compares
+// those byte for byte besides (Planned.Same), and the plan file's own
+// digest covers them.
 //
 // Two plans with the same digest make the same changes. This is the one
 // definition of "the same plan": the PR review compares the digest shown in
@@ -41,6 +46,11 @@ func ChangesDigest(p *Plan) (string, error) {
 		PriorCloudName string `json:"priorCloudName,omitempty"`
 		// A replace: in which order.
 		ReplaceOrder ReplaceOrder `json:"replaceOrder,omitempty"`
+		// A provider's own plan: its schema version, whether apply sends
+		// the planned state as it is.
+		Planned       bool  `json:"planned,omitempty"`
+		SchemaVersion int64 `json:"schemaVersion,omitempty"`
+		ConfigKnown   bool  `json:"configKnown,omitempty"`
 	}
 	canon := struct {
 		Version     int      `json:"v"`
@@ -65,6 +75,9 @@ func ChangesDigest(p *Plan) (string, error) {
 			Action: c.Action, Resource: c.ResourceID, Type: c.Type, PriorType: c.PriorType, CloudName: c.CloudName,
 			ProviderID: c.ProviderID, Level: c.Level, Reason: c.Reason, Dependencies: c.Dependencies, Properties: props,
 			MovedFrom: c.MovedFrom, PriorCloudName: c.PriorCloudName, ReplaceOrder: c.ReplaceOrder,
+		}
+		if c.Planned != nil {
+			canon.Changes[i].Planned, canon.Changes[i].SchemaVersion, canon.Changes[i].ConfigKnown = true, c.Planned.SchemaVersion, c.Planned.ConfigKnown
 		}
 	}
 	b, err := json.Marshal(canon)

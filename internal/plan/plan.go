@@ -5,6 +5,7 @@
 package plan
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"time"
@@ -140,6 +141,43 @@ type Change struct {
 	PriorCloudName string `json:"priorCloudName,omitempty"`
 	// ReplaceOrder, on a replace, is how apply carries it out.
 	ReplaceOrder ReplaceOrder `json:"replaceOrder,omitempty"`
+	// Planned, for a resource of a provider that plans every change itself
+	// (a Terraform provider), is that provider's plan, which apply carries
+	// out exactly; on a no-op, the object as the plan read it.
+	Planned *Planned `json:"planned,omitempty"`
+}
+
+// Planned is a provider's own plan of one change (provider.Planned as a
+// plan keeps it): the states and private data exactly as the provider
+// returned them, opaque to Kyku. Properties show its values; these bytes
+// are what apply hands back. A redacted plan leaves them out (they hold
+// the sensitive values in clear).
+type Planned struct {
+	PriorState    []byte `json:"priorState,omitempty"`
+	PriorPrivate  []byte `json:"priorPrivate,omitempty"`
+	State         []byte `json:"state,omitempty"`
+	Private       []byte `json:"private,omitempty"`
+	SchemaVersion int64  `json:"schemaVersion,omitempty"`
+	// ConfigKnown: the configuration was wholly known at plan time; apply
+	// sends State unchanged (otherwise it plans again with the values it
+	// resolved, and refuses a result contradicting State).
+	ConfigKnown bool `json:"configKnown,omitempty"`
+	// Sensitive lists the top-level attributes the provider's schema marks
+	// sensitive (or that hold such a value): masked wherever shown.
+	Sensitive []string `json:"sensitive,omitempty"`
+	// Values are the planned attribute values, for the references of the
+	// changes after it; kept in memory only (Properties show them).
+	Values map[string]any `json:"-"`
+}
+
+// Same reports whether a and b hand the provider the same bytes.
+func (a *Planned) Same(b *Planned) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return bytes.Equal(a.PriorState, b.PriorState) && bytes.Equal(a.PriorPrivate, b.PriorPrivate) &&
+		bytes.Equal(a.State, b.State) && bytes.Equal(a.Private, b.Private) &&
+		a.SchemaVersion == b.SchemaVersion && a.ConfigKnown == b.ConfigKnown
 }
 
 // Counters summarise a plan.
@@ -186,8 +224,12 @@ type Plan struct {
 	// (with what they depend on).
 	Targets []string `json:"targets,omitempty"`
 
-	Config   *config.Config `json:"config,omitempty"`   // the desired config (nil in a redacted plan)
-	Redacted bool           `json:"redacted,omitempty"` // sensitive values masked; cannot be applied
+	Config *config.Config `json:"config,omitempty"` // the desired config (nil in a redacted plan)
+	// Data are the attribute values of the data sources the plan read, by
+	// name, for the references apply resolves; in memory only (applying
+	// a saved plan plans it again, which reads them again).
+	Data     map[string]map[string]any `json:"-"`
+	Redacted bool                      `json:"redacted,omitempty"` // sensitive values masked; cannot be applied
 }
 
 // DestroysAll reports whether p destroys every resource in state because

@@ -203,3 +203,49 @@ func flipDigit(data []byte) []byte {
 	}
 	return out
 }
+
+// TestPlannedBytesTravelAndCount: a provider's planned bytes survive the
+// plan file; Same compares them byte for byte; the changes digest covers
+// the schema version and whether apply sends the bytes as they are, not
+// the bytes themselves (they hold sensitive values in clear).
+func TestPlannedBytesTravelAndCount(t *testing.T) {
+	p := &plan.Plan{FormatVersion: plan.FormatVersion, Changes: []plan.Change{{Action: plan.Create, ResourceID: "n", Type: "null_resource",
+		Planned: &plan.Planned{State: []byte{0x81, 0xa2, 'i', 'd'}, Private: []byte(`{"x":1}`), SchemaVersion: 1, ConfigKnown: true, Values: map[string]any{"id": "x"}}}}}
+	p.Count()
+	data, err := plan.Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := plan.Decode("p.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := back.Changes[0].Planned
+	if !got.Same(p.Changes[0].Planned) || got.Values != nil {
+		t.Fatalf("planned after the round trip: %+v", got)
+	}
+	digest := func(mutate func(*plan.Planned)) string {
+		c := *p
+		pp := *p.Changes[0].Planned
+		mutate(&pp)
+		c.Changes = []plan.Change{p.Changes[0]}
+		c.Changes[0].Planned = &pp
+		d, err := plan.ChangesDigest(&c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	same := digest(func(*plan.Planned) {})
+	if digest(func(pp *plan.Planned) { pp.State = []byte("secret") }) != same {
+		t.Error("the changes digest depends on the planned bytes")
+	}
+	if digest(func(pp *plan.Planned) { pp.SchemaVersion = 2 }) == same || digest(func(pp *plan.Planned) { pp.ConfigKnown = false }) == same {
+		t.Error("the changes digest ignores the schema version or ConfigKnown")
+	}
+	other := *got
+	other.Private = []byte(`{"x":2}`)
+	if got.Same(&other) || (*plan.Planned)(nil).Same(got) || !(*plan.Planned)(nil).Same(nil) {
+		t.Error("Same")
+	}
+}

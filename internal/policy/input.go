@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/render"
@@ -65,11 +66,19 @@ func NewInput(p *plan.Plan) (Input, error) {
 		}
 		return r.String(), true // left as written
 	}
+	// A Terraform provider's resource: what its schema marks sensitive
+	// (or what reads such a value), as its change says.
+	schemaSensitive := map[string][]string{}
+	for _, c := range p.Changes {
+		if c.Planned != nil {
+			schemaSensitive[c.ResourceID] = c.Planned.Sensitive
+		}
+	}
 	in := Input{Environment: p.Environment, Changes: doc.Changes, Resources: map[string]Resource{}}
 	for _, r := range p.Config.Resources {
 		props := map[string]any{}
 		for name, v := range r.Properties {
-			if r.SensitiveProp(name) {
+			if r.SensitiveProp(name) || slices.Contains(schemaSensitive[r.Name], name) {
 				props[name] = plan.Masked
 				continue
 			}

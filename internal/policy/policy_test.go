@@ -259,3 +259,27 @@ resources:
 		t.Errorf("the policy input holds the sensitive value: %s", doc)
 	}
 }
+
+// TestInputMasksProviderSensitiveAttributes: a Terraform provider's
+// resource is in the input like Kyku's own, and what its schema marks
+// sensitive is "(sensitive)" there as in plan.json.
+func TestInputMasksProviderSensitiveAttributes(t *testing.T) {
+	cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte("providers:\n  fw: { source: kyku/fw }\nresources:\n  a: { type: fw_item, properties: { name: a, secret: hunter2-x } }\n")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &plan.Plan{Config: cfg, Changes: []plan.Change{{Action: plan.Create, ResourceID: "a", Type: "fw_item",
+		Properties: []plan.PropChange{{Path: "name", New: "a"}, {Path: "secret", New: "hunter2-x", Sensitive: true}},
+		Planned:    &plan.Planned{State: []byte("hunter2-x"), Sensitive: []string{"secret"}}}}}
+	in, err := policy.NewInput(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(in)
+	if strings.Contains(string(b), "hunter2") {
+		t.Errorf("the policy input holds a sensitive value:\n%s", b)
+	}
+	if got := in.Resources["a"]; got.Type != "fw_item" || got.Properties["name"] != "a" || got.Properties["secret"] != plan.Masked {
+		t.Errorf("resource a in the input: %+v", got)
+	}
+}

@@ -8,7 +8,13 @@
 // of configured values, at plan and `kyku validate`), CloudChecker (checks
 // that ask the cloud, once per plan), ReplaceRules (per type and property:
 // in place or replace, and why), ChangePlanner (value-aware replaces and
-// refusals per planned change), NameChecker, Renamer and BulkReader.
+// refusals per planned change), NameChecker, Renamer and BulkReader. A
+// provider that plans every change itself and keeps its own form of each
+// object (a Terraform provider, package tfprovider) is a SelfPlanner for
+// its types: ChangePlanner answers with its plan (Planned), which apply
+// hands back exactly; StoredReader, StoredDeleter, Importer, DataReader,
+// ConfigValidator and Stopper take what state keeps of its objects
+// (Stored).
 package provider
 
 import (
@@ -31,6 +37,12 @@ type Resource struct {
 	CloudName  string         // name in the cloud, "<prefix>-<name>" for new resources
 	Prefix     string         // deploy prefix (tagging)
 	Properties map[string]any // canonical values (package value)
+	// Planned, for a provider that plans every change itself, is its plan
+	// of this change (ChangePlan.Planned as the plan carries it): Create
+	// and Update carry out exactly that. Stored is the object before an
+	// update. Both nil for Kyku's own providers.
+	Planned *Planned
+	Stored  *Stored
 }
 
 // Object is a cloud object as the provider sees it.
@@ -39,6 +51,9 @@ type Object struct {
 	CloudName  string         // its name in the cloud
 	Properties map[string]any // Kyku property vocabulary; references as provider IDs
 	Outputs    map[string]any // at least "id"
+	// Stored is the provider's own form of the object, for a provider
+	// that keeps one (see Stored); nil for Kyku's own providers.
+	Stored *Stored
 }
 
 // Provider is a cloud. Every call takes a context and may be retried by the

@@ -51,6 +51,10 @@ type ChangeRequest struct {
 	// Changed lists the top-level properties whose value differs from
 	// Prior, sorted; every property for a create.
 	Changed []string
+	// Stored is the object as the provider keeps it (Object.Stored as
+	// discovery read it), for a provider that plans every change itself;
+	// nil for a create.
+	Stored *Stored
 }
 
 // Forced is a change that forces a replace, and why.
@@ -79,6 +83,13 @@ type ChangePlan struct {
 	// the plan says so (plan.CreateBeforeDestroy). Ask only where the
 	// old object and its replacement can exist side by side.
 	CreateBeforeDestroy bool
+
+	// Planned, from a provider that plans every change itself (a
+	// Terraform provider), is its plan: the engine derives the action
+	// from it (no difference and no replace: a no-op), shows its values
+	// and has apply carry it out exactly. For a replace it is the plan
+	// of the new object. Nil from the others.
+	Planned *Planned
 }
 
 // ChangePlanner is implemented by providers whose answer depends on the
@@ -89,7 +100,10 @@ type ChangePlan struct {
 // plan creates, updates or replaces because of its properties, after
 // ReplaceRules, with the change as the diff found it; it may call the
 // cloud (read-only) and must be safe for concurrent use. It can only add
-// replaces, never turn a rule's replace into an update.
+// replaces, never turn a rule's replace into an update. For the types of
+// a provider that plans every change itself (config.Resource.Provider
+// set), the engine asks about every resource, unchanged ones too, and the
+// answer's Planned decides.
 type ChangePlanner interface {
 	PlanChange(ctx context.Context, req ChangeRequest) (ChangePlan, error)
 }

@@ -10,6 +10,9 @@ type Desired struct {
 	Name       string         // Kyku name, e.g. "web" or "web[0]"
 	Type       string         // Kyku type
 	Properties map[string]any // canonical values (package value)
+	// Data says that this is a data source (a read-only lookup), not a
+	// managed resource: a provider may have both under one type name.
+	Data bool
 }
 
 // Refusal is one reason a provider cannot carry a configured resource (or

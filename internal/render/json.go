@@ -123,6 +123,12 @@ func RedactPlan(p *plan.Plan) *plan.Plan {
 	r.Changes = make([]plan.Change, len(p.Changes))
 	for i, c := range p.Changes {
 		c.Dependencies = append([]string(nil), c.Dependencies...)
+		if c.Planned != nil {
+			// A provider's planned bytes hold its sensitive values in
+			// clear; what it reads back is masked where its schema says.
+			c.Outputs = maskNames(c.Outputs, c.Planned.Sensitive)
+			c.Planned = nil
+		}
 		if c.Properties != nil {
 			props := make([]plan.PropChange, len(c.Properties))
 			for j, pc := range c.Properties {
@@ -141,4 +147,18 @@ func RedactPlan(p *plan.Plan) *plan.Plan {
 		r.Changes = nil
 	}
 	return &r
+}
+
+// maskNames is m with the values of names masked.
+func maskNames(m map[string]any, names []string) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := value.CopyMap(m)
+	for _, n := range names {
+		if _, ok := out[n]; ok {
+			out[n] = plan.Masked
+		}
+	}
+	return out
 }

@@ -21,6 +21,11 @@ type Meta struct {
 	// the workflow's inputs) the pull request changes: said at the top of
 	// its plan comment, since they judge only the pull requests after it.
 	RulesChanged []string
+	// ProvidersChanged names what the pull request changes of the
+	// Terraform providers (`providers:` entries, lock files): said at
+	// the top of its plan comment, since the plan ran the default
+	// branch's.
+	ProvidersChanged []string
 }
 
 // maxCell is how many runes of one value a table cell or diff line shows.

@@ -317,3 +317,20 @@ func stripCode(md string) string {
 	}
 	return out.String()
 }
+
+// TestProvidersNoticeLeadsTheComment: a pull request that changes the
+// Terraform providers (providers: entries, a lock file) says so before
+// the changes, naming each, with why its own did not run.
+func TestProvidersNoticeLeadsTheComment(t *testing.T) {
+	p := &plan.Plan{Environment: "prod", Changes: []plan.Change{{Action: plan.Create, ResourceID: "n", Type: "null_resource"}}}
+	p.Count()
+	got := PlanComment(p, Meta{ProvidersChanged: []string{"providers.null", "infra/.kyku.lock.hcl"}}, CommentLimit)
+	notice := strings.Index(got, "> This pull request changes the Terraform providers (`providers.null`, `infra/.kyku.lock.hcl`)")
+	summary := strings.Index(got, "**Plan:")
+	if notice < 0 || summary < 0 || notice > summary || !strings.Contains(got, "used the default branch's providers and lock file") {
+		t.Errorf("the providers notice is missing or not first:\n%s", got)
+	}
+	if strings.Contains(PlanComment(p, Meta{}, CommentLimit), "Terraform providers") {
+		t.Error("a pull request that changes no provider gets the notice")
+	}
+}

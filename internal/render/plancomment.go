@@ -48,6 +48,7 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 	}
 	head.WriteString("\n\n")
 	head.WriteString(destroyAllWarning(p, m, env, comment))
+	head.WriteString(ProvidersNotice(m.ProvidersChanged))
 	head.WriteString(rulesNotice(m.RulesChanged))
 	head.WriteString("**" + summaryLine(p) + "**\n\n")
 	if !p.HasChanges() {
@@ -274,4 +275,25 @@ func rulesNotice(files []string) string {
 	}
 	return "> [!IMPORTANT]\n> This pull request changes the review rules; they apply from the next PR (" + strings.Join(names, ", ") +
 		"). This one is judged by the rules on the default branch as they were before it, on merge too.\n\n"
+}
+
+// ProvidersNotice says that the pull request changes the Terraform
+// providers (their providers: entries or lock): provider binaries run with
+// the run's credentials, so its plan ran the default branch's, and its
+// own take effect once merged.
+func ProvidersNotice(changed []string) string {
+	if len(changed) == 0 {
+		return ""
+	}
+	var names []string
+	for i, c := range changed {
+		if i == 10 {
+			names = append(names, "…and "+itoa(len(changed)-i)+" more")
+			break
+		}
+		names = append(names, code(c))
+	}
+	return "> [!IMPORTANT]\n> This pull request changes the Terraform providers (" + strings.Join(names, ", ") +
+		"). Provider programs run with this run's credentials, so this plan used the default branch's providers and lock file; " +
+		"the pull request's take effect once it is merged. Review them like code.\n\n"
 }

@@ -141,6 +141,7 @@ func (a *applier) run(ctx context.Context, pr *github.PR) (*ApplyOutcome, error)
 	if err != nil {
 		return a.fail(ctx, err)
 	}
+	defer ws.close()
 	if msg, err := a.promotionRefusal(ctx, ws); err != nil {
 		return a.fail(ctx, err)
 	} else if msg != "" {

@@ -46,6 +46,7 @@ func Drift(ctx context.Context, d Deps, req DriftRequest) (*DriftOutcome, error)
 	if err != nil {
 		return nil, err
 	}
+	defer ws.close()
 	res, err := ws.Engine.Refresh(ctx, engine.RefreshOptions{WriteState: req.WriteState, Config: req.Config})
 	if err != nil {
 		return nil, fmt.Errorf("refresh %s: %w", envName(s.Environment), err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/plan"
@@ -49,6 +50,11 @@ func Plan(ctx context.Context, d Deps, req PlanRequest) (*PlanOutcome, error) {
 	if err != nil {
 		if req.Number > 0 && s.CommentMode != ModeOff {
 			body := failedPlanBody(s, req.HeadSHA, d.RunURL, err, hidden)
+			if notice := render.ProvidersNotice(changedProviders(ctx, d, req)); notice != "" {
+				// Why a provider the pull request brings is not there.
+				marker, rest, _ := strings.Cut(body, "\n")
+				body = marker + "\n" + notice + rest
+			}
 			if _, cerr := postPlanComment(ctx, d, s, req.Number, body); cerr != nil {
 				err = errors.Join(err, cerr)
 			}
@@ -67,6 +73,7 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 	if err != nil {
 		return nil, err
 	}
+	defer ws.close()
 	p, err := ws.Engine.PlanWith(ctx, req.Config, reviewPlan) // a plan that destroys everything is shown, with its warning
 	if err != nil {
 		return nil, fmt.Errorf("plan %s: %w", envName(s.Environment), err)
@@ -100,6 +107,8 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 			return nil, fmt.Errorf("list the review rules #%d changes: %w", req.Number, err)
 		}
 	}
+	m.RulesChanged, m.ProvidersChanged = splitLocks(m.RulesChanged)
+	m.ProvidersChanged = append(providerChanges(req.Trusted, req.Config), m.ProvidersChanged...)
 	out.Summary = render.PlanSummary(p, m, render.SummaryLimit)
 	if req.Number > 0 {
 		// The hidden line says which commit and changes the comment shows:

@@ -53,9 +53,19 @@ var _ GitHub = (*github.Repo)(nil)
 var ErrNoTrustedConfig = errors.New("the default branch has no kyku configuration")
 
 // Workspace is an opened engine with its backend (see package workspace).
+// Close, when set, stops what the engine's provider runs (Terraform
+// providers' processes); the use cases call it when they are done.
 type Workspace struct {
 	Engine  *engine.Engine
 	Backend statemgr.Backend
+	Close   func() error
+}
+
+// close runs w.Close when there is one.
+func (w *Workspace) close() {
+	if w != nil && w.Close != nil {
+		_ = w.Close()
+	}
 }
 
 // Opener opens the engine and backend for a config and environment. The

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/base64"
 	"fmt"
 	"slices"
 	"strconv"
@@ -165,6 +166,16 @@ func appendResource(b []byte, r *Resource, depth int) ([]byte, error) {
 	if r.Protect {
 		field("protect")
 		b = append(b, "true"...)
+	}
+	if r.SchemaVersion != 0 {
+		field("schemaVersion")
+		b = strconv.AppendInt(b, r.SchemaVersion, 10)
+	}
+	if len(r.Private) > 0 {
+		field("private")
+		b = append(b, '"')
+		b = base64.StdEncoding.AppendEncode(b, r.Private)
+		b = append(b, '"')
 	}
 	if depth >= 0 {
 		b = append(b, '\n')

@@ -29,6 +29,12 @@ func randomFile(r *rand.Rand) *File {
 			res.Dependencies = []string{"net", "sg"}[:1+r.IntN(2)]
 		}
 		res.Protect = r.IntN(3) == 0
+		if r.IntN(3) == 0 { // a Terraform provider's resource
+			res.SchemaVersion, res.Private = int64(r.IntN(3)), []byte(`{"e2bfb730":{"create":6e+11}}`)[:r.IntN(28)]
+			if len(res.Private) == 0 {
+				res.Private = nil
+			}
+		}
 		f.Resources[name] = res
 	}
 	if r.IntN(2) == 0 {

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math"
 
@@ -84,7 +85,7 @@ func parseFile(data []byte) (*File, []string, error) {
 
 // fieldErrs holds, per field of one object, the error of the field's last
 // value (nil when it decoded); its order is the order fields are checked in.
-type fieldErrs [8]error
+type fieldErrs [10]error
 
 func (e *fieldErrs) first() error {
 	for _, err := range e {
@@ -273,6 +274,15 @@ func decodeResource(d *value.Decoder, name string) (r *Resource, bad, syntax err
 				r.Protect, errs[7] = p, nil
 			default:
 				errs[7] = fmt.Errorf("%s: want a boolean, got %s", key, kind(p))
+			}
+		case "schemaVersion":
+			r.SchemaVersion, errs[8], err = intValue(d, "", key)
+		case "private":
+			var s string
+			if s, errs[9], err = stringValue(d, "", key); err == nil && errs[9] == nil && s != "" {
+				if r.Private, err = base64.StdEncoding.DecodeString(s); err != nil {
+					r.Private, errs[9], err = nil, fmt.Errorf("%s: not base64", key), nil
+				}
 			}
 		default:
 			_, err = d.Value()

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"math"
@@ -49,6 +50,9 @@ func refDecode(name string, data []byte) (*File, error) {
 
 var decodeSeeds = []string{
 	`{"metadata":{"version":1,"lineage":"l","serial":3,"prefix":"p"},"resources":{"a":{"name":"x","type":"Vm","config":{"s":1},"outputs":{"id":"1"},"dependencies":["b"],"protect":true}},"outputs":{"o":2}}`,
+	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"type":"null_resource","schemaVersion":1,"private":"eyJhIjoxfQ=="}}}`,
+	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"private":"not base64!"}}}`,
+	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"schemaVersion":1.5}}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"type":"Vm"},"a":null}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":null,"a":{"type":"Vm"}}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":5,"a":{"type":"Vm"}}}`,
@@ -210,6 +214,20 @@ func refDecodeResource(v any, where string) (*Resource, error) {
 		r.Protect = p
 	default:
 		return nil, fmt.Errorf("%s.protect: want a boolean, got %s", where, kind(p))
+	}
+	if r.SchemaVersion, err = refIntField(m, "schemaVersion", where); err != nil {
+		return nil, err
+	}
+	switch p := m["private"].(type) {
+	case nil:
+	case string:
+		if p != "" {
+			if r.Private, err = base64.StdEncoding.DecodeString(p); err != nil {
+				return nil, fmt.Errorf("%s.private: not base64", where)
+			}
+		}
+	default:
+		return nil, fmt.Errorf("%s.private: want a string, got %s", where, kind(p))
 	}
 	return r, nil
 }

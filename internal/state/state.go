@@ -40,14 +40,22 @@ type Metadata struct {
 
 // Resource is the last known state of one managed resource.
 type Resource struct {
-	Name         string         `json:"name"`
-	Type         string         `json:"type"`
-	CloudName    string         `json:"cloudName,omitempty"`
-	ProviderID   string         `json:"providerId,omitempty"`
-	Config       map[string]any `json:"config,omitempty"` // resolved desired properties last applied
+	Name       string         `json:"name"`
+	Type       string         `json:"type"`
+	CloudName  string         `json:"cloudName,omitempty"`
+	ProviderID string         `json:"providerId,omitempty"`
+	Config     map[string]any `json:"config,omitempty"` // resolved desired properties last applied
+	// Outputs are what references read: a Kyku type's outputs, or, for a
+	// Terraform provider's resource, every attribute value of its state
+	// (null attributes left out), as Terraform's state keeps them.
 	Outputs      map[string]any `json:"outputs,omitempty"`
 	Dependencies []string       `json:"dependencies,omitempty"`
 	Protect      bool           `json:"protect,omitempty"`
+	// SchemaVersion and Private, for a Terraform provider's resource, are
+	// the version of its type's schema Outputs were written with and the
+	// provider's private data (opaque; handed back with every call).
+	SchemaVersion int64  `json:"schemaVersion,omitempty"`
+	Private       []byte `json:"private,omitempty"`
 }
 
 // New returns an empty state.
@@ -87,6 +95,10 @@ func (r *Resource) Clone() *Resource {
 	c.Config = value.CopyMap(r.Config)
 	c.Outputs = value.CopyMap(r.Outputs)
 	c.Dependencies = append([]string(nil), r.Dependencies...)
+	c.Private = append([]byte(nil), r.Private...)
+	if r.Private == nil {
+		c.Private = nil
+	}
 	return &c
 }
 

@@ -53,7 +53,7 @@ type ChecksumError struct {
 }
 
 func (e *ChecksumError) Error() string {
-	return fmt.Sprintf("provider %s %s: the package in %s matches none of the hashes in %s (it has %s): refused; if the change is wanted, run \"kyku init -upgrade\"",
+	return fmt.Sprintf("provider %s %s: the package in %s matches none of the hashes in %s (it has %s): refused; if the change is wanted, run \"kyku init --upgrade\"",
 		e.Source, e.Version, e.Where, LockFileName, joinHashes(e.Got))
 }
 
@@ -101,7 +101,7 @@ func (in *Installer) install(ctx context.Context, r Requirement, lock *Lock, upg
 			return Installed{}, fmt.Errorf("provider %s: locked version %q: %w", src, locked.Version, err)
 		}
 		if !r.Constraints.Allows(lv) {
-			return Installed{}, fmt.Errorf("provider %s: locked version %s, constraint %q: %w; run \"kyku init -upgrade\"",
+			return Installed{}, fmt.Errorf("provider %s: locked version %s, constraint %q: %w; run \"kyku init --upgrade\"",
 				src, locked.Version, r.Constraints, ErrLockedVersion)
 		}
 		v = lv

@@ -116,7 +116,7 @@ func TestMirrorInstallAndLock(t *testing.T) {
 
 	// A constraint the locked version breaks asks for an upgrade.
 	_, err = in.Install(ctx, []Requirement{{src, mustConstraints(t, ">= 3.4")}}, lock, false)
-	if !errors.Is(err, ErrLockedVersion) || !strings.Contains(err.Error(), "kyku init -upgrade") {
+	if !errors.Is(err, ErrLockedVersion) || !strings.Contains(err.Error(), "kyku init --upgrade") {
 		t.Errorf("a locked version outside the constraint: %v", err)
 	}
 

@@ -140,7 +140,11 @@ func Start(ctx context.Context, cfg Config) (*Provider, error) {
 // provider from writing its trace log: written by default, a log line for
 // every step of every call, which the client then discards (as OpenTofu
 // does with TF_LOG unset), costs the provider a large share of its CPU.
-var quiet = [...]string{"TF_LOG_SDK", "TF_LOG_PROVIDER"}
+// The SDK's subsystems (the protocol's request log, the framework's, the
+// SDK's helpers, the mux) take their level from their own setting, not
+// TF_LOG_SDK's.
+var quiet = [...]string{"TF_LOG_SDK", "TF_LOG_PROVIDER", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK",
+	"TF_LOG_SDK_HELPER_SCHEMA", "TF_LOG_SDK_HELPER_RESOURCE", "TF_LOG_SDK_MUX"}
 
 // providerEnv is the provider's environment: env, and unless env asks
 // for provider logs (TF_LOG) or sets them itself, quiet's settings off.

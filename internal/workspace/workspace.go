@@ -52,13 +52,26 @@ type Settings struct {
 	// with instead of the SDK's default chain (the bot passes a tenant's
 	// assumed role).
 	AWSCredentials aws.CredentialsProvider
+	// Plugins says how the configuration's Terraform providers are
+	// installed and run (see plugins.go).
+	Plugins Plugins
 }
 
-// Workspace is an opened engine with its provider and backend.
+// Workspace is an opened engine with its provider and backend. Close it:
+// it stops the processes of the configuration's Terraform providers.
 type Workspace struct {
 	Engine   *engine.Engine
 	Provider provider.Provider
 	Backend  statemgr.Backend
+}
+
+// Close stops what the workspace's provider runs (Terraform providers'
+// processes) and waits for it. Safe to call more than once.
+func (w *Workspace) Close() error {
+	if w != nil {
+		Release(w.Provider)
+	}
+	return nil
 }
 
 // Open builds the provider and backend that cfg names and an engine on them.
@@ -79,7 +92,9 @@ func Open(ctx context.Context, cfg *config.Config, s Settings, reg provider.Regi
 }
 
 // Provider builds the provider cfg names (s.Provider overrides it; "sim"
-// when neither says).
+// when neither says), and, when cfg has a providers: section, the router
+// to its Terraform providers in front of it (installed and checked
+// against the lock; started when first used): Release it when done.
 func Provider(ctx context.Context, cfg *config.Config, s Settings, reg provider.Registry) (provider.Provider, error) {
 	getenv := s.Getenv
 	if getenv == nil {
@@ -99,7 +114,11 @@ func Provider(ctx context.Context, cfg *config.Config, s Settings, reg provider.
 			return nil, err
 		}
 	}
-	return reg.New(ctx, name, settings, getenv)
+	base, err := reg.New(ctx, name, settings, getenv)
+	if err != nil {
+		return nil, err
+	}
+	return withPlugins(ctx, cfg, s, base)
 }
 
 // OpenBackend opens the backend bc describes (nil: local state in

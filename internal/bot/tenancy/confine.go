@@ -57,6 +57,12 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 	if !g.AllowsProvider(name) {
 		ds.Add(cfg.Provider.Pos, "provider %q is not allowed %s%s", name, who, providerHint(name, g))
 	}
+	for _, pp := range cfg.Providers {
+		if !g.AllowsSource(pp.Source) {
+			ds.Add(pp.SourcePos, "Terraform provider %q (source %s) is not allowed %s; the operator allows it with terraform-providers: [%s] in a rule of KYKU_BOT_POLICY matching %s",
+				pp.Name, pp.Source, who, pp.Source, g.Repo)
+		}
+	}
 	settings := out.Config.Provider.Settings
 	if _, ok := settings["endpoint"]; ok && !g.AllowEndpoint {
 		ds.Add(cfg.Provider.Pos, "provider setting endpoint is not allowed %s", who)

@@ -1,8 +1,10 @@
 // Package tenancy owns the bot operator's policy (the file KYKU_BOT_POLICY
 // names) and the confinement of one repository's configuration to what it
 // grants: which repositories (owner/repo globs) may use which S3 buckets,
-// the IAM role Kyku assumes for each bucket, which providers they may use,
-// and whether they may override the `endpoint` or the AWS `profile`.
+// the IAM role Kyku assumes for each bucket, which providers they may use
+// (Kyku's own, and the Terraform provider sources under
+// terraform-providers), and whether they may override the `endpoint` or the
+// AWS `profile`.
 //
 // Whatever the policy says, every key a repository's state, locks, saved
 // plans and audit records are stored under is built under its namespace

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/kyku/action/internal/tfinstall"
 )
 
 // Policy is the operator's policy: the first rule whose globs match a
@@ -44,6 +46,12 @@ type Rule struct {
 	// apply could destroy it. With a bucket role, aws imports act with the
 	// role and need no grant.
 	AllowImport bool `yaml:"allow-import"`
+	// TerraformProviders are the Terraform provider sources their
+	// configurations may declare under providers: ("hashicorp/null",
+	// "registry.opentofu.org/hashicorp/aws"): a provider binary runs with
+	// what its configuration gives it, so a repository gets none the
+	// operator did not list.
+	TerraformProviders []string `yaml:"terraform-providers"`
 }
 
 // Bucket is one bucket a rule grants and the IAM role Kyku assumes to use
@@ -100,6 +108,11 @@ func Parse(name string, data []byte) (*Policy, error) {
 				bad(i, "provider %q is not a provider name", pr)
 			}
 		}
+		for _, src := range r.TerraformProviders {
+			if _, err := tfinstall.ParseSource(src); err != nil {
+				bad(i, "terraform-providers: %v", err)
+			}
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -126,6 +139,9 @@ type Grant struct {
 	AllowEndpoint bool
 	AllowProfile  bool
 	AllowImport   bool
+	// TerraformProviders are the provider sources granted (as written in
+	// the policy); see AllowsSource.
+	TerraformProviders []string
 }
 
 // For is the grant of repository owner/repo (numeric ID id): the first
@@ -146,6 +162,7 @@ func (p *Policy) For(owner, repo string, id int64) Grant {
 			g.Matched = true
 			g.Buckets, g.Providers = r.Buckets, r.Providers
 			g.AllowEndpoint, g.AllowProfile, g.AllowImport = r.AllowEndpoint, r.AllowProfile, r.AllowImport
+			g.TerraformProviders = r.TerraformProviders
 			return g
 		}
 	}
@@ -174,6 +191,23 @@ func (g Grant) LegacyNamespace() string {
 // never without a policy (fail closed), otherwise when its rule lists it.
 func (g Grant) AllowsProvider(name string) bool {
 	return g.Governed && slices.Contains(g.Providers, name)
+}
+
+// AllowsSource reports whether the repository may use the Terraform
+// provider at source (any spelling of one address: a source without host
+// is on registry.opentofu.org): never without a policy, otherwise when its
+// rule lists it.
+func (g Grant) AllowsSource(source string) bool {
+	want, err := tfinstall.ParseSource(source)
+	if err != nil || !g.Governed {
+		return false
+	}
+	for _, s := range g.TerraformProviders {
+		if got, err := tfinstall.ParseSource(s); err == nil && got == want {
+			return true
+		}
+	}
+	return false
 }
 
 // Bucket returns the granted bucket called name.

@@ -322,3 +322,46 @@ func TestNamespaceIsKeyedByTheRepositorysID(t *testing.T) {
 		t.Errorf("no ID: %v, want a refusal", err)
 	}
 }
+
+// TestTerraformProvidersNeedAGrant: a repository may declare a Terraform
+// provider only when the operator's policy lists its source (in any
+// spelling of the same address); without a policy, none.
+func TestTerraformProvidersNeedAGrant(t *testing.T) {
+	p, err := Parse("policy.yaml", []byte(example+`  - match: ["tf/*"]
+    buckets: [{ name: tf-state }]
+    providers: [aws]
+    terraform-providers: [hashicorp/null, registry.opentofu.org/hashicorp/random]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf, acme := p.For("tf", "x", 303), p.For("acme", "infra", 101)
+	var none *Policy
+	cfgOf := func(t *testing.T, providers string) *config.Config {
+		t.Helper()
+		cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte("provider: aws\nbackend: { type: s3, bucket: tf-state, region: eu-west-1 }\nproviders:\n" + providers + "resources: {}\n")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	granted := cfgOf(t, "  null: { source: registry.opentofu.org/hashicorp/null }\n  random: { source: hashicorp/random }\n")
+	if _, err := Confine(granted, tf); err != nil {
+		t.Errorf("granted sources refused: %v", err)
+	}
+	evil := cfgOf(t, "  null: { source: hashicorp/null }\n  evil: { source: attacker/evil }\n")
+	_, err = Confine(evil, tf)
+	if err == nil || !strings.Contains(err.Error(), `kyku.yaml:5:`) || !strings.Contains(err.Error(), `Terraform provider "evil" (source attacker/evil) is not allowed for tf/x by the bot's policy`) {
+		t.Errorf("an ungranted source: %v", err)
+	}
+	if _, err := Confine(granted, acme); err == nil {
+		t.Error("a repository whose rule lists no Terraform provider may declare one")
+	}
+	open := none.For("tf", "x", 303)
+	if open.AllowsSource("hashicorp/null") {
+		t.Error("without a policy a Terraform provider is allowed")
+	}
+	if _, err := Parse("policy.yaml", []byte("repositories:\n  - match: [\"a/*\"]\n    terraform-providers: [\"not a source\"]\n")); err == nil || !strings.Contains(err.Error(), "terraform-providers") {
+		t.Errorf("a bad source in the policy: %v", err)
+	}
+}

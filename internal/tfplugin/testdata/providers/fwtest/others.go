@@ -14,8 +14,15 @@ import (
 )
 
 // crashResource's create makes the provider process panic: a crash in
-// the middle of an apply.
-type crashResource struct{}
+// the middle of an apply. It crashes once per cloud (a marker file
+// remembers it): the next run's create succeeds, as after a fixed bug.
+type crashResource struct{ s *store.Store }
+
+func (r *crashResource) Configure(_ context.Context, req resource.ConfigureRequest, _ *resource.ConfigureResponse) {
+	if s, ok := req.ProviderData.(*store.Store); ok {
+		r.s = s
+	}
+}
 
 func (r *crashResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_crash"
@@ -27,8 +34,11 @@ func (r *crashResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 	}}
 }
 
-func (r *crashResource) Create(context.Context, resource.CreateRequest, *resource.CreateResponse) {
-	panic("fwtest: crash in the middle of an apply")
+func (r *crashResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if r.s.CrashOnce() {
+		panic("fwtest: crash in the middle of an apply")
+	}
+	resp.State.Raw = req.Plan.Raw
 }
 func (r *crashResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse)       {}
 func (r *crashResource) Update(context.Context, resource.UpdateRequest, *resource.UpdateResponse) {}

@@ -130,11 +130,16 @@ func itemDelete(_ context.Context, d *schema.ResourceData, meta any) diag.Diagno
 	return nil
 }
 
-// crashResource's create makes the provider process panic.
+// crashResource's create makes the provider process panic, once per
+// cloud (the next run's create succeeds).
 func crashResource() *schema.Resource {
 	return &schema.Resource{
-		CreateContext: func(context.Context, *schema.ResourceData, any) diag.Diagnostics {
-			panic("sdktest: crash in the middle of an apply")
+		CreateContext: func(_ context.Context, d *schema.ResourceData, meta any) diag.Diagnostics {
+			if meta.(*store.Store).CrashOnce() {
+				panic("sdktest: crash in the middle of an apply")
+			}
+			d.SetId("crash-" + d.Get("name").(string))
+			return nil
 		},
 		ReadContext:   func(context.Context, *schema.ResourceData, any) diag.Diagnostics { return nil },
 		DeleteContext: func(context.Context, *schema.ResourceData, any) diag.Diagnostics { return nil },

@@ -129,3 +129,16 @@ func (s *Store) next() (int, error) {
 	n++
 	return n, os.WriteFile(p, []byte(strconv.Itoa(n)), 0o600)
 }
+
+// CrashOnce reports whether the caller should crash now: true the first
+// time for this store's directory (a marker file remembers it).
+func (s *Store) CrashOnce() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := filepath.Join(s.Dir, "crashed")
+	if _, err := os.Stat(p); err == nil {
+		return false
+	}
+	_ = os.WriteFile(p, nil, 0o600)
+	return true
+}

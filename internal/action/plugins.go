@@ -1,0 +1,98 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/tfinstall"
+	"github.com/kyku/action/internal/workspace"
+)
+
+// Terraform providers in the Action. A provider binary runs with the
+// job's credentials, and a pull request can write both the providers:
+// section and the lock file. So what runs is decided by the default
+// branch: the workspace is opened with its configuration (review.Deps:
+// the trusted one, whose providers: section names sources, versions and
+// settings), and every package must match the lock file beside that
+// configuration on the default branch (trustedLock), never the pull
+// request's. A pull request that changes either is planned with the
+// default branch's, and its plan comment says so at the top; its changes
+// take effect once merged. Packages are installed from input
+// plugin-mirror, or from their registries (signatures and checksums
+// checked) into KYKU_PLUGIN_CACHE, which action.yml keeps between runs
+// with actions/cache (a restored package is checked against the lock like
+// any other).
+
+// trustedLock is the lock file beside cfg's configuration on the default
+// branch (an empty lock when there is none: then no provider may run).
+func (r *run) trustedLock(ctx context.Context, cfg *config.Config) (*tfinstall.Lock, error) {
+	name := path.Join(r.src.dir(cfg), tfinstall.LockFileName)
+	if r.src.repo == nil {
+		return r.checkoutLock(name)
+	}
+	files, err := r.src.tree(ctx, r.defaultBranch())
+	if err != nil {
+		return nil, fmt.Errorf("read %s on the default branch: %w", name, err)
+	}
+	data, ok := files[name]
+	if !ok {
+		return &tfinstall.Lock{Providers: map[tfinstall.Source]*tfinstall.Locked{}}, nil
+	}
+	lock, ds := tfinstall.ParseLock(name+" (default branch)", data)
+	if len(ds) > 0 {
+		return nil, ds
+	}
+	return lock, nil
+}
+
+// checkoutLock reads the lock from the checkout (no API: tests and runs
+// whose checkout is the default branch).
+func (r *run) checkoutLock(name string) (*tfinstall.Lock, error) {
+	return tfinstall.ReadLock(filepath.Join(r.src.root, filepath.FromSlash(name)))
+}
+
+// plugins are the workspace's plugin settings for cfg.
+func (r *run) plugins(ctx context.Context, cfg *config.Config) (workspace.Plugins, error) {
+	pl := workspace.Plugins{CacheDir: r.env.Getenv("KYKU_PLUGIN_CACHE"), Env: providerEnv(r.env.Environ)}
+	if len(cfg.Providers) == 0 {
+		return pl, nil
+	}
+	if m := r.in.PluginMirror; m != "" {
+		clean := path.Clean(m)
+		if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+			return pl, fmt.Errorf("input plugin-mirror: %q is outside the repository", m)
+		}
+		pl.Mirror = filepath.Join(r.src.root, filepath.FromSlash(clean))
+	}
+	lock, err := r.trustedLock(ctx, cfg)
+	if err != nil {
+		return pl, err
+	}
+	pl.Lock = lock
+	return pl, nil
+}
+
+// providerEnv is the step's environment without what only Kyku may use:
+// its inputs (the GitHub token among them), the job's token and the
+// runner's own service tokens. The providers keep their clouds'
+// credentials (and the OIDC request variables some use to get them).
+func providerEnv(environ func() []string) []string {
+	if environ == nil {
+		return nil
+	}
+	var out []string
+	for _, kv := range environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(k, "INPUT_"), k == "GITHUB_TOKEN", k == "ACTIONS_RUNTIME_TOKEN", k == "ACTIONS_RUNTIME_URL",
+			k == "ACTIONS_CACHE_URL", k == "ACTIONS_RESULTS_URL", strings.HasPrefix(k, "KYKU_STATE_PASSPHRASE"), k == "KYKU_HTTP_PASSWORD":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}

@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/kyku/action/internal/workspace"
+)
+
+// cmdInit is kyku init: install the configuration's Terraform providers
+// (from the mirror, or their registries with signatures and checksums
+// checked) and write the lock file beside the configuration, recording
+// each one's version and hashes. Locked providers keep their version
+// (--upgrade chooses the newest the constraint allows again); a package
+// that matches none of its lock entry's hashes is refused.
+func cmdInit(ctx context.Context, env *Env, args []string) error {
+	return initProviders(ctx, env, "init", args)
+}
+
+// cmdProviders is kyku providers lock: kyku init under the name Terraform
+// users know for writing the lock.
+func cmdProviders(ctx context.Context, env *Env, args []string) error {
+	if len(args) == 0 || args[0] != "lock" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			fmt.Fprintln(env.Stdout, "Usage: kyku providers lock [flags]\n\nWrite the lock file of the configuration's Terraform providers (as kyku init does); --upgrade chooses their newest allowed versions again.")
+			return nil
+		}
+		return fmt.Errorf("providers: want the subcommand lock (kyku providers lock)")
+	}
+	return initProviders(ctx, env, "providers lock", args[1:])
+}
+
+func initProviders(ctx context.Context, env *Env, name string, args []string) error {
+	fs := newFlags(name, env)
+	var c common
+	c.register(fs, env)
+	upgrade := fs.Bool("upgrade", false, "choose the newest version each constraint allows, replacing the locked ones")
+	if err := fs.parseNone(args); err != nil {
+		return err
+	}
+	cfg, err := c.load(env)
+	if err != nil {
+		return err
+	}
+	s, err := c.settings(env, name)
+	if err != nil {
+		return err
+	}
+	if len(cfg.Providers) == 0 {
+		fmt.Fprintln(env.Stdout, "The configuration uses no Terraform providers: nothing to install.")
+		return nil
+	}
+	got, path, err := workspace.Init(ctx, cfg, s, *upgrade)
+	if err != nil {
+		return err
+	}
+	for i, in := range got {
+		fmt.Fprintf(env.Stdout, "- %s: %s %s\n", cfg.Providers[i].Name, in.Source, in.Version)
+	}
+	rel := path
+	if r, err := filepath.Rel(".", path); err == nil && len(r) < len(path) {
+		rel = r
+	}
+	fmt.Fprintf(env.Stdout, "Wrote %s: commit it; plan and apply use exactly these packages and refuse any other.\n", rel)
+	return nil
+}

@@ -1,0 +1,254 @@
+package tfprovider_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/render"
+	"github.com/kyku/action/internal/tfplugin"
+	"github.com/kyku/action/internal/tfplugin/tfplugintest"
+)
+
+// writeItem puts an object into the test cloud by hand, as someone
+// outside Kyku would have created it.
+func (w *world) writeItem(id, name, val string) {
+	w.t.Helper()
+	data := `{"id":"` + id + `","name":"` + name + `","value":"` + val + `","revision":4}`
+	if err := os.WriteFile(filepath.Join(w.cloud, id+".json"), []byte(data), 0o600); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// TestImportAndDataSource: an import entry adopts an object the cloud
+// holds (ImportResourceState, then ReadResource) and the update after it
+// makes it match; kyku import records one by hand; a data source is read
+// at plan time and its attributes flow to a resource.
+func TestImportAndDataSource(t *testing.T) {
+	for _, tp := range testProviders {
+		t.Run(tp.Type, func(t *testing.T) {
+			w := newWorld(t, tp)
+			w.writeItem("old-7", "old", "before")
+			w.writeItem("hand-9", "hand", "x")
+			cfg := w.parse(`providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+resources:
+  adopted: { type: TP_item, properties: { name: old, value: after } }
+  manual: { type: TP_item, properties: { name: hand, value: x } }
+  copy: { type: TP_item, properties: { name: copy, value: "${look.value}" } }
+data:
+  look: { type: TP_item, properties: { name: hand } }
+import:
+  - { to: adopted, id: old-7 }
+`)
+			e := w.engine(cfg)
+			if _, err := e.Import(context.Background(), cfg, "manual", "hand-9"); err != nil {
+				t.Fatalf("kyku import: %v", err)
+			}
+			if st := w.state(); st.Resources["manual"].Outputs["revision"] != 4.0 {
+				t.Errorf("imported by hand: %+v", st.Resources["manual"])
+			}
+			p := w.plan(cfg)
+			adopted := change(p, "adopted")
+			if adopted == nil || adopted.Action != plan.Import || adopted.ProviderID != "old-7" || prop(adopted, "value").New != "after" {
+				t.Fatalf("import plan: %+v", adopted)
+			}
+			if c := change(p, "copy"); c == nil || prop(c, "value").New != "x" {
+				t.Errorf("copy reads the data source's value: %+v", c)
+			}
+			if m := change(p, "manual"); m.Action != plan.NoOp {
+				t.Errorf("the hand-imported resource: %+v", m)
+			}
+			w.apply(cfg)
+			st := w.state()
+			if st.Resources["adopted"].ProviderID != "old-7" || st.Resources["adopted"].Outputs["value"] != "after" || st.Resources["copy"].Outputs["value"] != "x" {
+				t.Errorf("after apply: adopted %+v copy %+v", st.Resources["adopted"].Outputs, st.Resources["copy"].Outputs)
+			}
+			if _, ok := st.Resources["look"]; ok {
+				t.Error("a data source is in state")
+			}
+			if p := w.plan(cfg); p.HasChanges() {
+				t.Errorf("plan after apply: %+v", p.Changes)
+			}
+		})
+	}
+}
+
+// TestCrashMidApplyKeepsWhatSucceeded: the provider process dies in the
+// middle of an apply; what finished before is in state, the rest failed
+// or was skipped, and the next run (a new process) converges.
+func TestCrashMidApplyKeepsWhatSucceeded(t *testing.T) {
+	for _, tp := range testProviders {
+		t.Run(tp.Type, func(t *testing.T) {
+			w := newWorld(t, tp)
+			cfg := w.parse(`providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+resources:
+  a: { type: TP_item, properties: { name: a } }
+  boom: { type: TP_crash, properties: { name: boom }, dependsOn: [a] }
+  b: { type: TP_item, properties: { name: b, value: "${a.id}" }, dependsOn: [boom] }
+`)
+			res, err := w.engine(cfg).Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Err() == nil || !tfplugin.IsCrash(res.Failed[0].Err) || res.Failed[0].Name != "boom" {
+				t.Fatalf("apply: %v, want boom to fail with a crash", res.Err())
+			}
+			st := w.state()
+			if st.Resources["a"] == nil || st.Resources["a"].ProviderID != "a-1" || st.Resources["b"] != nil || st.Resources["boom"] != nil {
+				t.Fatalf("state after the crash: %v", st.Names())
+			}
+			res = w.apply(cfg)
+			if len(res.Succeeded) != 2 {
+				t.Errorf("re-run: %+v", res.Succeeded)
+			}
+			if p := w.plan(cfg); p.HasChanges() {
+				t.Errorf("plan after the re-run: %+v", p.Changes)
+			}
+		})
+	}
+}
+
+// TestSavedPlanAppliesExactlyItsPlannedState: a saved plan carries the
+// provider's planned state and private data; apply --plan plans again
+// and refuses when those bytes differ (an edited file whose digest was
+// computed again), applying nothing.
+func TestSavedPlanAppliesExactlyItsPlannedState(t *testing.T) {
+	w := newWorld(t, tfplugintest.Framework)
+	cfg := w.parse(strings.ReplaceAll(lifecycle, "VALUE", "v1"))
+	p := w.plan(cfg)
+	data, err := plan.Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := plan.Decode("plan.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := change(saved, "a")
+	if a.Planned == nil || !bytes.Equal(a.Planned.State, change(p, "a").Planned.State) {
+		t.Fatalf("the saved plan lost a's planned state: %+v", a.Planned)
+	}
+	// An attacker edits the planned bytes (a value inside them) and
+	// rewrites the file's checksum.
+	a.Planned.State = bytes.Replace(a.Planned.State, []byte("v1"), []byte("v9"), 1)
+	tampered, err := plan.Decode("plan.json", mustEncode(t, saved))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = w.engine(cfg).Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, tampered)
+	if !engine.IsMismatch(err) {
+		t.Fatalf("apply of an edited plan: %v, want a mismatch", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(w.cloud, "*.json")); len(left) != 0 {
+		t.Errorf("an edited plan changed the cloud: %v", left)
+	}
+	fresh, err := plan.Decode("plan.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.engine(cfg).Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, fresh)
+	if err != nil || res.Err() != nil {
+		t.Fatalf("apply of the saved plan: %v %v", err, res.Err())
+	}
+	if st := w.state(); st.Resources["a"].Outputs["value"] != "v1" || st.Resources["b"].Outputs["value"] != "rev-1" {
+		t.Errorf("after apply --plan: %+v", st.Resources["a"].Outputs)
+	}
+}
+
+func mustEncode(t *testing.T, p *plan.Plan) []byte {
+	t.Helper()
+	b, err := plan.Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSensitiveAttributesNeverInClear: an attribute the provider's
+// schema marks sensitive, and a property that reads one, are masked in
+// the plan text, the PR comment and plan.json; the saved plan (and
+// state) hold them, as Terraform's do.
+func TestSensitiveAttributesNeverInClear(t *testing.T) {
+	for _, tp := range testProviders {
+		t.Run(tp.Type, func(t *testing.T) {
+			w := newWorld(t, tp)
+			cfg := w.parse(`providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+resources:
+  a: { type: TP_item, properties: { name: a, secret: hunter2-secret } }
+  b: { type: TP_item, properties: { name: b, value: "${a.secret}" } }
+`)
+			w.apply(cfg)
+			cfg = w.parse(`providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+resources:
+  a: { type: TP_item, properties: { name: a, secret: hunter3-secret } }
+  b: { type: TP_item, properties: { name: b, value: "${a.secret}" } }
+`)
+			p := w.plan(cfg)
+			if b := change(p, "b"); prop(b, "value") == nil || !prop(b, "value").Sensitive {
+				t.Errorf("b's value reads a sensitive attribute and is not masked: %+v", b)
+			}
+			var text, js bytes.Buffer
+			if err := render.PlanText(&text, p, render.TextOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			md := render.PlanComment(p, render.Meta{}, 60000)
+			if err := render.PlanJSON(&js, render.RedactPlan(p), render.JSONOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			for what, out := range map[string]string{"text": text.String(), "comment": md, "plan.json": js.String()} {
+				if strings.Contains(out, "hunter") {
+					t.Errorf("the %s shows a sensitive value:\n%s", what, out)
+				}
+			}
+			if !strings.Contains(text.String(), "(sensitive)") {
+				t.Errorf("the text does not say what it masks:\n%s", text.String())
+			}
+		})
+	}
+}
+
+// TestOutputOfASensitiveAttributeRefused: an output that reads an
+// attribute the provider's schema marks sensitive would be printed in
+// clear: the plan refuses it at the output's position.
+func TestOutputOfASensitiveAttributeRefused(t *testing.T) {
+	w := newWorld(t, tfplugintest.Framework)
+	cfg := w.parse(`providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+resources:
+  a: { type: TP_item, properties: { name: a, secret: hunter2-secret } }
+outputs:
+  leak: "${a.secret}"
+  fine: "${a.name}"
+`)
+	_, err := w.engine(cfg).Plan(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), `kyku.yaml:6:3: output "leak" reads ${a.secret}`) || strings.Contains(err.Error(), "fine") {
+		t.Errorf("plan: %v", err)
+	}
+}
+
+// TestDataSourceOfUnknownsRefused: Kyku reads data sources when it plans;
+// one whose configuration depends on a value known only after apply is a
+// positioned error saying so.
+func TestDataSourceOfUnknownsRefused(t *testing.T) {
+	w := newWorld(t, tfplugintest.SDK)
+	cfg := w.parse(`providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+resources:
+  a: { type: TP_item, properties: { name: a } }
+data:
+  look: { type: TP_item, properties: { name: "${a.id}" } }
+`)
+	_, err := w.engine(cfg).Plan(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), `kyku.yaml:6:3: data source "look" (sdktest_item): its configuration uses values known only after apply`) {
+		t.Errorf("plan: %v", err)
+	}
+}

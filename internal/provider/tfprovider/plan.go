@@ -1,0 +1,252 @@
+package tfprovider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/zclconf/go-cty/cty"
+	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
+
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/tfplugin"
+	"github.com/kyku/action/internal/tfschema"
+)
+
+// PlanChange plans one resource as Terraform does: the configuration
+// (references resolved, value.Unknown where not yet known) against its
+// prior state as discovery read it (req.Stored; none for a create), the
+// proposed new state (tfschema.ProposedNew), PlanResourceChange. A path of
+// its RequiresReplace whose value changes forces a replace, and the new
+// object is then planned as a create. The provider's error diagnostics
+// are refusals, at their paths.
+func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+	pl, rs, err := p.resourceSchema(ctx, req.Type, false)
+	if err != nil {
+		return provider.ChangePlan{}, err
+	}
+	block, ty := rs.Block, rs.Block.ImpliedType()
+	cfgVal, ds := tfschema.Config(block, req.Properties)
+	if ds.HasErrors() {
+		return provider.ChangePlan{Refusals: refusals(req.Name, ds)}, nil
+	}
+	prior, priorPrivate := cty.NullVal(ty), []byte(nil)
+	if req.Stored != nil {
+		if prior, err = p.storedValue(ctx, pl, req.Type, rs, req.Stored); err != nil {
+			return provider.ChangePlan{}, err
+		}
+		priorPrivate = req.Stored.Private
+	}
+	resp, err := pl.PlanResourceChange(ctx, tfplugin.PlanRequest{
+		TypeName: req.Type, PriorState: prior, Config: cfgVal, PriorPrivate: priorPrivate,
+		ProposedNewState: tfschema.ProposedNew(block, prior, cfgVal),
+	})
+	if err != nil {
+		return provider.ChangePlan{}, fmt.Errorf("plan %s %q: %w", req.Type, req.Name, err)
+	}
+	if resp.Diagnostics.HasErrors() {
+		return provider.ChangePlan{Refusals: refusals(req.Name, resp.Diagnostics)}, nil
+	}
+	out := provider.ChangePlan{}
+	if !prior.IsNull() {
+		for _, path := range resp.RequiresReplace {
+			if changedAt(prior, resp.PlannedState, path) {
+				out.Replace = append(out.Replace, provider.Forced{Path: kykuPath(path)})
+			}
+		}
+	}
+	if len(out.Replace) > 0 {
+		// A replace: the new object is planned as a create, and that plan
+		// is what the change shows and the create applies.
+		if resp, err = pl.PlanResourceChange(ctx, tfplugin.PlanRequest{
+			TypeName: req.Type, PriorState: cty.NullVal(ty), Config: cfgVal,
+			ProposedNewState: tfschema.ProposedNew(block, cty.NullVal(ty), cfgVal),
+		}); err != nil {
+			return provider.ChangePlan{}, fmt.Errorf("plan %s %q (its replacement): %w", req.Type, req.Name, err)
+		}
+		if resp.Diagnostics.HasErrors() {
+			return provider.ChangePlan{Refusals: refusals(req.Name, resp.Diagnostics)}, nil
+		}
+	}
+	planned := &provider.Planned{
+		Values: tfschema.FromCtyObject(resp.PlannedState), Sensitive: block.SensitiveNames(),
+		State: resp.PlannedMsgpack, Private: resp.PlannedPrivate, SchemaVersion: rs.Version,
+		ConfigKnown: cfgVal.IsWhollyKnown(),
+	}
+	if planned.Values == nil {
+		planned.Values = map[string]any{}
+	}
+	if !prior.IsNull() {
+		planned.PriorValues = tfschema.FromCtyObject(prior)
+		if planned.PriorState, err = ctymsgpack.Marshal(prior, ty); err != nil {
+			return provider.ChangePlan{}, fmt.Errorf("plan %s %q: encode its prior state: %w", req.Type, req.Name, err)
+		}
+		planned.PriorPrivate = priorPrivate
+	}
+	out.Planned = planned
+	return out, nil
+}
+
+// changedAt reports whether the values of prior and planned at path
+// differ (a path it cannot follow counts as changed).
+func changedAt(prior, planned cty.Value, path cty.Path) bool {
+	a, err1 := path.Apply(prior)
+	b, err2 := path.Apply(planned)
+	if err1 != nil || err2 != nil {
+		return true
+	}
+	return !a.RawEquals(b)
+}
+
+// Create carries out the plan of a new object (r.Planned).
+func (p *Provider) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	return p.apply(ctx, r, false)
+}
+
+// Update carries out the plan of an in-place change (r.Planned).
+func (p *Provider) Update(ctx context.Context, _ string, r provider.Resource) (provider.Object, error) {
+	return p.apply(ctx, r, true)
+}
+
+// apply sends the reviewed plan to ApplyResourceChange: its planned state
+// and private data exactly as planned when the configuration was wholly
+// known then; otherwise the change is planned again with the values now
+// known (as Terraform does at apply), and a plan that contradicts a value
+// the reviewed plan knew is refused. A failure after which the provider
+// still reports an object is a *provider.PartialError carrying it.
+func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) (provider.Object, error) {
+	if r.Planned == nil {
+		return provider.Object{}, fmt.Errorf("%s %q: no plan of provider %s for it: plan again", r.Type, r.Name, p.cfg.Name)
+	}
+	pl, rs, err := p.resourceSchema(ctx, r.Type, false)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	block, ty := rs.Block, rs.Block.ImpliedType()
+	cfgVal, ds := tfschema.Config(block, r.Properties)
+	if ds.HasErrors() {
+		return provider.Object{}, diagsError(fmt.Sprintf("%s %q", r.Type, r.Name), ds)
+	}
+	prior, priorPrivate := cty.NullVal(ty), []byte(nil)
+	if update {
+		if prior, err = ctymsgpack.Unmarshal(r.Planned.PriorState, ty); err != nil {
+			return provider.Object{}, fmt.Errorf("%s %q: decode the planned prior state: %w", r.Type, r.Name, err)
+		}
+		priorPrivate = r.Planned.PriorPrivate
+	}
+	reviewed, err := ctymsgpack.Unmarshal(r.Planned.State, ty)
+	if err != nil {
+		return provider.Object{}, fmt.Errorf("%s %q: decode the planned state: %w", r.Type, r.Name, err)
+	}
+	req := tfplugin.ApplyRequest{TypeName: r.Type, PriorState: prior, Config: cfgVal}
+	if r.Planned.ConfigKnown {
+		req.PlannedMsgpack, req.PlannedPrivate = r.Planned.State, r.Planned.Private
+	} else {
+		resp, err := pl.PlanResourceChange(ctx, tfplugin.PlanRequest{
+			TypeName: r.Type, PriorState: prior, Config: cfgVal, PriorPrivate: priorPrivate,
+			ProposedNewState: tfschema.ProposedNew(block, prior, cfgVal),
+		})
+		if err != nil {
+			return provider.Object{}, fmt.Errorf("plan %s %q again with the values now known: %w", r.Type, r.Name, err)
+		}
+		if err := diagsError(fmt.Sprintf("plan %s %q again with the values now known", r.Type, r.Name), resp.Diagnostics); err != nil {
+			return provider.Object{}, err
+		}
+		if err := compatible(nil, reviewed, resp.PlannedState); err != nil {
+			return provider.Object{}, fmt.Errorf("provider %s planned %s %q differently at apply than the reviewed plan (%w): nothing was changed; plan again", p.cfg.Name, r.Type, r.Name, err)
+		}
+		if update {
+			for _, path := range resp.RequiresReplace {
+				if changedAt(prior, resp.PlannedState, path) {
+					return provider.Object{}, fmt.Errorf("provider %s now requires %s %q to be replaced (%s), which the reviewed plan updates in place: nothing was changed; plan again", p.cfg.Name, r.Type, r.Name, kykuPath(path))
+				}
+			}
+		}
+		reviewed = resp.PlannedState
+		req.PlannedMsgpack, req.PlannedPrivate = resp.PlannedMsgpack, resp.PlannedPrivate
+	}
+	ar, err := pl.ApplyResourceChange(ctx, req)
+	if err != nil {
+		return provider.Object{}, err
+	}
+	obj := objectOf(ar.NewState, ar.Private, rs, r.CloudName)
+	if err := diagsError(fmt.Sprintf("provider %s", p.cfg.Name), ar.Diagnostics); err != nil {
+		if !ar.NewState.IsNull() { // the object exists: state keeps it
+			return provider.Object{}, &provider.PartialError{Object: obj, Err: err}
+		}
+		return provider.Object{}, err
+	}
+	if ar.NewState.IsNull() {
+		return provider.Object{}, fmt.Errorf("provider %s answered the %s of %s %q with no object", p.cfg.Name, map[bool]string{true: "update", false: "create"}[update], r.Type, r.Name)
+	}
+	if !ar.LegacyTypeSystem {
+		if err := compatible(nil, reviewed, ar.NewState); err != nil {
+			return provider.Object{}, &provider.PartialError{Object: obj, Err: fmt.Errorf("provider %s produced an object that differs from its plan (%w): a bug in the provider; state records what it produced", p.cfg.Name, err)}
+		}
+	}
+	return obj, nil
+}
+
+// compatible checks that got keeps every value planned knew: unknown
+// parts of planned may be anything, known ones must be equal (as
+// Terraform checks a provider's final plan and its result). The error
+// names the first path that differs, never a value.
+func compatible(path cty.Path, planned, got cty.Value) error {
+	planned, _ = planned.UnmarkDeep()
+	got, _ = got.UnmarkDeep()
+	if !planned.IsKnown() {
+		return nil
+	}
+	where := func() string {
+		if s := tfschema.PathString(path); s != "" {
+			return s
+		}
+		return "the object"
+	}
+	if !got.IsKnown() {
+		return fmt.Errorf("%s was planned known and is now unknown", where())
+	}
+	if planned.IsNull() != got.IsNull() {
+		return fmt.Errorf("%s was planned %s", where(), map[bool]string{true: "null", false: "set"}[planned.IsNull()])
+	}
+	if planned.IsNull() {
+		return nil
+	}
+	ty := planned.Type()
+	switch {
+	case ty.IsPrimitiveType():
+		if !planned.RawEquals(got) {
+			return fmt.Errorf("%s differs", where())
+		}
+	case ty.IsSetType():
+		if planned.IsWhollyKnown() && !planned.RawEquals(got) {
+			return fmt.Errorf("%s differs", where())
+		}
+	case ty.IsListType() || ty.IsTupleType() || ty.IsMapType() || ty.IsObjectType():
+		if !got.CanIterateElements() {
+			return fmt.Errorf("%s differs", where())
+		}
+		if (ty.IsListType() || ty.IsTupleType() || ty.IsMapType()) && planned.LengthInt() != got.LengthInt() {
+			return fmt.Errorf("%s has %d elements, planned %d", where(), got.LengthInt(), planned.LengthInt())
+		}
+		for it := planned.ElementIterator(); it.Next(); {
+			k, pv := it.Element()
+			var step cty.PathStep = cty.IndexStep{Key: k}
+			if ty.IsObjectType() {
+				step = cty.GetAttrStep{Name: k.AsString()}
+			}
+			p := append(path.Copy(), step)
+			gv, err := p[len(p)-1:].Apply(got)
+			if err != nil {
+				return fmt.Errorf("%s is missing", tfschema.PathString(p))
+			}
+			if err := compatible(p, pv, gv); err != nil {
+				return err
+			}
+		}
+	default:
+		if !planned.RawEquals(got) {
+			return fmt.Errorf("%s differs", where())
+		}
+	}
+	return nil
+}

@@ -1,0 +1,338 @@
+package tfprovider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/tfplugin"
+	"github.com/kyku/action/internal/tfschema"
+	"github.com/kyku/action/internal/value"
+)
+
+// Config says how to run one provider configuration.
+type Config struct {
+	// Name is the provider's local name in the configuration ("null"),
+	// the prefix of its types.
+	Name string
+	// Source is its address ("registry.opentofu.org/hashicorp/null").
+	Source string
+	// Executable is the installed and checked provider program.
+	Executable string
+	// Settings are its configuration (canonical values), checked against
+	// its schema; Pos and PropPos position the diagnostics about them.
+	Settings map[string]any
+	Pos      diag.Pos
+	PropPos  map[string]diag.Pos
+	// Env is the whole environment of the provider process (its cloud's
+	// credentials); nothing else is passed on.
+	Env []string
+	// Dir is its working directory (the configuration's).
+	Dir string
+	// Stderr receives the provider's log (nil: discarded; the end of it
+	// is kept for a crash's message anyway).
+	Stderr io.Writer
+	// ClientVersion is what the provider is told its client's version is
+	// (ConfigureProvider's terraform_version).
+	ClientVersion string
+	// StopGrace is how long an interrupted apply waits for the provider's
+	// answer (zero: 30s).
+	StopGrace time.Duration
+	// Parallelism bounds the calls ValidateConfigs makes at once (zero:
+	// 10; the engine's own calls follow its parallelism).
+	Parallelism int
+}
+
+// Provider is one provider configuration: its process, started at the
+// first call that needs it and configured once, serving every resource
+// and data source of its types. Safe for concurrent use.
+type Provider struct {
+	cfg Config
+
+	mu      sync.Mutex
+	started bool
+	err     error // of the start, kept: every later call fails with it
+	plugin  *tfplugin.Provider
+	schema  *tfschema.ProviderSchema
+	closed  bool
+}
+
+// New returns the provider; nothing runs until it is used.
+func New(cfg Config) *Provider { return &Provider{cfg: cfg} }
+
+var (
+	_ provider.Provider        = (*Provider)(nil)
+	_ provider.ChangePlanner   = (*Provider)(nil)
+	_ provider.StoredReader    = (*Provider)(nil)
+	_ provider.StoredDeleter   = (*Provider)(nil)
+	_ provider.Importer        = (*Provider)(nil)
+	_ provider.DataReader      = (*Provider)(nil)
+	_ provider.ConfigValidator = (*Provider)(nil)
+	_ provider.SelfPlanner     = (*Provider)(nil)
+)
+
+// Name is the provider's local name.
+func (p *Provider) Name() string { return p.cfg.Name }
+
+// Source is the provider's address.
+func (p *Provider) Source() string { return p.cfg.Source }
+
+// SelfPlanned: every type of a Terraform provider plans itself.
+func (p *Provider) SelfPlanned(string) bool { return true }
+
+// Zones: a Terraform provider has no Kyku auto-subnets.
+func (p *Provider) Zones(context.Context) ([]string, error) { return nil, nil }
+
+// ConfigError is a provider configuration its provider refuses: the
+// diagnostics positioned in the configuration's providers: section.
+type ConfigError struct{ Diags diag.Diagnostics }
+
+func (e *ConfigError) Error() string { return e.Diags.Error() }
+
+// Unwrap lets errors.As find the diagnostics.
+func (e *ConfigError) Unwrap() error { return e.Diags }
+
+// ensure starts and configures the provider once: its schema,
+// ValidateProviderConfig and ConfigureProvider. A failure is kept and
+// returned by every later call.
+func (p *Provider) ensure(ctx context.Context) (*tfplugin.Provider, *tfschema.ProviderSchema, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, nil, fmt.Errorf("provider %s: closed", p.cfg.Name)
+	}
+	if p.started {
+		return p.plugin, p.schema, p.err
+	}
+	pl, err := tfplugin.Start(ctx, tfplugin.Config{
+		Name: p.cfg.Source, Path: p.cfg.Executable, Dir: p.cfg.Dir, Env: p.cfg.Env,
+		Stderr: p.cfg.Stderr, StopGrace: p.cfg.StopGrace,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, err // interrupted: not a lasting failure
+		}
+		p.started, p.err = true, fmt.Errorf("provider %s: %w", p.cfg.Name, err)
+		return nil, nil, p.err
+	}
+	s, err := p.configure(ctx, pl)
+	if err != nil && ctx.Err() != nil {
+		pl.Close()
+		return nil, nil, err
+	}
+	p.started, p.plugin, p.schema, p.err = true, pl, s, err
+	return pl, s, err
+}
+
+func (p *Provider) configure(ctx context.Context, pl *tfplugin.Provider) (*tfschema.ProviderSchema, error) {
+	s, err := pl.Schema(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("provider %s: %w", p.cfg.Name, err)
+	}
+	settings, _ := value.Resolve(p.cfg.Settings, func(value.Ref) (any, bool) { return nil, false })
+	props, _ := settings.(map[string]any)
+	cfgVal, ds := tfschema.Config(s.Provider.Block, props)
+	if ds.HasErrors() {
+		return nil, p.configError(ds)
+	}
+	prepared, ds, err := pl.ValidateProviderConfig(ctx, cfgVal)
+	if err != nil {
+		return nil, fmt.Errorf("provider %s: validate its configuration: %w", p.cfg.Name, err)
+	}
+	if ds.HasErrors() {
+		return nil, p.configError(ds)
+	}
+	ds, err = pl.ConfigureProvider(ctx, prepared, p.cfg.ClientVersion)
+	if err != nil {
+		return nil, fmt.Errorf("provider %s: configure: %w", p.cfg.Name, err)
+	}
+	if ds.HasErrors() {
+		return nil, p.configError(ds)
+	}
+	return s, nil
+}
+
+// configError positions the errors of ds in the providers: section.
+func (p *Provider) configError(ds tfschema.Diagnostics) error {
+	var out diag.Diagnostics
+	for _, d := range ds {
+		if d.Severity != tfschema.Error {
+			continue
+		}
+		pos := p.cfg.Pos
+		path := kykuPath(d.Path)
+		if pp, ok := nearest(p.cfg.PropPos, path); ok {
+			pos = pp
+		}
+		msg := message(d)
+		if path != "" {
+			msg = fmt.Sprintf("config %q: %s", path, msg)
+		}
+		out.Add(pos, "provider %q: %s", p.cfg.Name, msg)
+	}
+	out.Sort()
+	return &ConfigError{Diags: out}
+}
+
+// Close stops the provider process (go-plugin asks it to exit, then
+// kills it) and waits for it. Safe to call more than once, also before
+// the provider ever started.
+func (p *Provider) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	if p.plugin != nil {
+		p.plugin.Close()
+		p.plugin = nil
+	}
+	return nil
+}
+
+// Pid is the provider process's ID, 0 when it is not running (tests).
+func (p *Provider) Pid() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.plugin == nil {
+		return 0
+	}
+	return p.plugin.Pid()
+}
+
+// resourceSchema is the schema of resource type typ (data: data source).
+func (p *Provider) resourceSchema(ctx context.Context, typ string, data bool) (*tfplugin.Provider, *tfschema.Schema, error) {
+	pl, s, err := p.ensure(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, what := s.ResourceTypes, "resource type"
+	if data {
+		m, what = s.DataSources, "data source"
+	}
+	rs, ok := m[typ]
+	if !ok {
+		return nil, nil, fmt.Errorf("provider %s (%s) has no %s %q%s", p.cfg.Name, p.cfg.Source, what, typ, closest(typ, m))
+	}
+	return pl, rs, nil
+}
+
+// closest is ` (did you mean "x"?)` for the name of m closest to typ.
+func closest(typ string, m map[string]*tfschema.Schema) string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	best, bestD := "", 4
+	for _, n := range names {
+		if d := distance(typ, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+func distance(a, b string) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Read needs what state keeps of the object: the engine calls ReadStored.
+func (p *Provider) Read(context.Context, string, string) (provider.Object, error) {
+	return provider.Object{}, errNeedsState
+}
+
+// Delete needs what state keeps of the object: the engine calls
+// DeleteStored.
+func (p *Provider) Delete(context.Context, string, string) error { return errNeedsState }
+
+// Lookup: a Terraform provider's objects are not found by cloud name.
+func (p *Provider) Lookup(_ context.Context, typ, name string) (provider.Object, error) {
+	return provider.Object{}, provider.NotFound(typ + " " + name)
+}
+
+var errNeedsState = errors.New("a Terraform provider's resource is read and deleted with what state keeps of it")
+
+// diagsError is the error diagnostics of a call, one line each.
+func diagsError(what string, ds tfschema.Diagnostics) error {
+	var msgs []string
+	for _, d := range ds {
+		if d.Severity == tfschema.Error {
+			m := message(d)
+			if path := kykuPath(d.Path); path != "" {
+				m = path + ": " + m
+			}
+			msgs = append(msgs, m)
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	out := what + ": " + msgs[0]
+	for _, m := range msgs[1:] {
+		out += "; " + m
+	}
+	return errors.New(out)
+}
+
+// message is a diagnostic as one line: summary and detail.
+func message(d tfschema.Diagnostic) string {
+	if d.Detail == "" || d.Detail == d.Summary {
+		return d.Summary
+	}
+	return d.Summary + ": " + d.Detail
+}
+
+// objectOf is the Object of a provider's state value v: its attribute
+// values (null ones left out) as properties and outputs, its "id"
+// attribute (or, for a type without one, fallback) as provider ID.
+func objectOf(v cty.Value, private []byte, rs *tfschema.Schema, fallback string) provider.Object {
+	attrs := tfschema.FromCtyObject(v)
+	if attrs == nil {
+		attrs = map[string]any{}
+	}
+	id, _ := attrs["id"].(string)
+	if id == "" {
+		id = fallback
+	}
+	return provider.Object{
+		ID: id, Properties: attrs, Outputs: attrs,
+		Stored: &provider.Stored{SchemaVersion: rs.Version, Private: private, Attributes: attrs, Value: v, Sensitive: rs.Block.SensitiveNames()},
+	}
+}
+
+// Stop asks the provider process, when it runs, to end its calls in
+// flight early (StopProvider): an interrupted apply.
+func (p *Provider) Stop(ctx context.Context) error {
+	p.mu.Lock()
+	pl := p.plugin
+	p.mu.Unlock()
+	if pl == nil {
+		return nil
+	}
+	return pl.Stop(ctx)
+}

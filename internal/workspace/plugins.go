@@ -1,0 +1,211 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/tfprovider"
+	"github.com/kyku/action/internal/tfinstall"
+)
+
+// Terraform providers. A configuration's `providers:` section names
+// provider plugins; they are installed (package tfinstall) from an
+// unpacked filesystem mirror (Plugins.Mirror: KYKU_PLUGIN_MIRROR, the
+// CLI's --plugin-mirror, the Action's plugin-mirror input) or from their
+// registries into a cache directory, and every package must match the
+// lock file beside the configuration (.kyku.lock.hcl, written by `kyku
+// init`): a provider the lock does not name is refused ("run kyku
+// init"), and so is a changed binary. The engine then drives a
+// tfprovider.Router: Kyku's own types to the configuration's provider,
+// `<name>_…` to the provider called name, each a process of its own,
+// started when first needed and stopped by Workspace.Close.
+//
+// A provider binary is code that runs with the run's credentials, and a
+// pull request can write the configuration and the lock: a front door
+// that runs for others passes the lock of the default branch
+// (Plugins.Lock) and decides which sources may run (Plugins.Allow), both
+// from where the pull request cannot reach.
+
+// Plugins says how Terraform providers are installed and run.
+type Plugins struct {
+	// Mirror is an unpacked filesystem mirror; with one, nothing is
+	// fetched from a registry.
+	Mirror string
+	// CacheDir keeps the packages fetched from registries ("": .kyku/
+	// providers beside the configuration).
+	CacheDir string
+	// HTTP is the registry client (nil: one with a 5 minute timeout).
+	HTTP *http.Client
+	// Env is the whole environment of the provider processes (their
+	// clouds' credentials); nothing else is passed on.
+	Env []string
+	// Stderr receives the providers' logs (nil: discarded).
+	Stderr io.Writer
+	// Lock, when set, is the lock the packages must match (a front door's
+	// trusted one); nil: the lock file beside the configuration.
+	Lock *tfinstall.Lock
+	// Allow, when set, refuses the sources that may not run here (a
+	// policy); nil allows every source the lock pins.
+	Allow func(tfinstall.Source) error
+	// ClientVersion is what providers are told their client is (default
+	// "1.12.6": the OpenTofu version whose protocol behaviour Kyku
+	// follows).
+	ClientVersion string
+}
+
+// LockPath is the lock file of the configuration in baseDir.
+func LockPath(baseDir string) string { return filepath.Join(baseDir, tfinstall.LockFileName) }
+
+// requirements are cfg's providers as the installer wants them, every
+// bad source or constraint a diagnostic at its position.
+func requirements(cfg *config.Config, allow func(tfinstall.Source) error) ([]tfinstall.Requirement, error) {
+	var ds diag.Diagnostics
+	var out []tfinstall.Requirement
+	for _, pp := range cfg.Providers {
+		src, err := tfinstall.ParseSource(pp.Source)
+		if err != nil {
+			ds.Add(pp.SourcePos, "provider %q: %v", pp.Name, err)
+			continue
+		}
+		c, err := tfinstall.ParseConstraints(pp.Version)
+		if err != nil {
+			ds.Add(pp.VersionPos, "provider %q: version %q: %v", pp.Name, pp.Version, err)
+			continue
+		}
+		if allow != nil {
+			if err := allow(src); err != nil {
+				ds.Add(pp.SourcePos, "provider %q (%s): %v", pp.Name, src, err)
+				continue
+			}
+		}
+		out = append(out, tfinstall.Requirement{Source: src, Constraints: c})
+	}
+	if err := ds.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (s Settings) installer() *tfinstall.Installer {
+	cache := s.Plugins.CacheDir
+	if cache == "" {
+		cache = tfinstall.CacheDirOf(s.BaseDir)
+	}
+	client := s.Plugins.HTTP
+	if client == nil {
+		client = &http.Client{Timeout: 5 * time.Minute}
+	}
+	return &tfinstall.Installer{
+		Mirror: s.Plugins.Mirror, CacheDir: cache, Registry: &tfinstall.Registry{Client: client},
+		Platform: tfinstall.Platform{OS: runtime.GOOS, Arch: runtime.GOARCH},
+	}
+}
+
+// Init installs cfg's providers (choosing versions for the ones the lock
+// does not name yet; with upgrade, for all of them) and writes the lock
+// file beside the configuration: `kyku init`. It returns what it
+// installed and the lock's path.
+func Init(ctx context.Context, cfg *config.Config, s Settings, upgrade bool) ([]tfinstall.Installed, string, error) {
+	reqs, err := requirements(cfg, s.Plugins.Allow)
+	if err != nil {
+		return nil, "", err
+	}
+	path := LockPath(s.BaseDir)
+	lock, err := tfinstall.ReadLock(path)
+	if err != nil {
+		return nil, "", err
+	}
+	got, err := s.installer().Install(ctx, reqs, lock, upgrade)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := tfinstall.WriteLock(path, lock); err != nil {
+		return nil, "", err
+	}
+	return got, path, nil
+}
+
+// ErrNotLocked is wrapped by the error of a provider the lock file does
+// not name: `kyku init` chooses and records it.
+var ErrNotLocked = errors.New("not in the lock file")
+
+// plugins installs and checks cfg's providers against the lock (never
+// writing it) and returns them, not yet started.
+func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider.Provider, error) {
+	reqs, err := requirements(cfg, s.Plugins.Allow)
+	if err != nil {
+		return nil, err
+	}
+	lock := s.Plugins.Lock
+	where := "the lock file given"
+	if lock == nil {
+		path := LockPath(s.BaseDir)
+		if lock, err = tfinstall.ReadLock(path); err != nil {
+			return nil, err
+		}
+		where = path
+	}
+	var ds diag.Diagnostics
+	for i, r := range reqs {
+		if lock.Providers[r.Source] == nil {
+			pp := cfg.Providers[i]
+			ds.Add(pp.SourcePos, "provider %q (%s) is %s %s: run \"kyku init\" to choose its version and record its hashes", pp.Name, r.Source, ErrNotLocked.Error(), where)
+		}
+	}
+	if err := ds.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %w", err, ErrNotLocked)
+	}
+	check := &tfinstall.Lock{Providers: map[tfinstall.Source]*tfinstall.Locked{}}
+	for src, l := range lock.Providers {
+		c := *l
+		check.Providers[src] = &c
+	}
+	got, err := s.installer().Install(ctx, reqs, check, false)
+	if err != nil {
+		return nil, err
+	}
+	version := s.Plugins.ClientVersion
+	if version == "" {
+		version = "1.12.6"
+	}
+	out := make([]*tfprovider.Provider, len(got))
+	for i, in := range got {
+		pp := cfg.Providers[i]
+		out[i] = tfprovider.New(tfprovider.Config{
+			Name: pp.Name, Source: in.Source.String(), Executable: in.Executable,
+			Settings: pp.Config, Pos: pp.Pos, PropPos: pp.PropPos,
+			Env: s.Plugins.Env, Dir: s.BaseDir, Stderr: s.Plugins.Stderr, ClientVersion: version, Parallelism: s.Engine.Parallelism,
+		})
+	}
+	return out, nil
+}
+
+// withPlugins wraps base in a router to cfg's Terraform providers, when
+// it has any.
+func withPlugins(ctx context.Context, cfg *config.Config, s Settings, base provider.Provider) (provider.Provider, error) {
+	if len(cfg.Providers) == 0 {
+		return base, nil
+	}
+	ps, err := plugins(ctx, cfg, s)
+	if err != nil {
+		return nil, err
+	}
+	return tfprovider.NewRouter(base, ps...), nil
+}
+
+// Release stops what p runs (the processes of Terraform providers), when
+// it runs anything: every provider Provider returns must be released.
+func Release(p provider.Provider) {
+	if c, ok := p.(io.Closer); ok {
+		c.Close()
+	}
+}

@@ -1,0 +1,64 @@
+package workspace_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/sim"
+	"github.com/kyku/action/internal/tfplugin/tfplugintest"
+	"github.com/kyku/action/internal/workspace"
+)
+
+// TestProvidersNeedTheLock: a configuration's Terraform providers are
+// refused until kyku init has locked them (at the source's position), a
+// bad source or constraint is a positioned error, and after Init the
+// workspace's provider routes the provider's types to it.
+func TestProvidersNeedTheLock(t *testing.T) {
+	dir := t.TempDir()
+	mirror := tfplugintest.Mirror(t, filepath.Join(dir, "mirror"), tfplugintest.SDK)
+	write := func(yaml string) *config.Config {
+		t.Helper()
+		p := filepath.Join(dir, "kyku.yaml")
+		if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := config.Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	s := workspace.Settings{BaseDir: dir, Plugins: workspace.Plugins{Mirror: mirror}}
+	reg := provider.Registry{"sim": sim.Factory}
+	ctx := context.Background()
+	cfg := write("providers:\n  sdktest: { source: kyku/sdktest, version: \">= 0.1\" }\nresources: {}\n")
+	_, err := workspace.Provider(ctx, cfg, s, reg)
+	var ds diag.Diagnostics
+	if !errors.As(err, &ds) || !errors.Is(err, workspace.ErrNotLocked) || !strings.HasPrefix(ds[0].String(), filepath.Join(dir, "kyku.yaml")+":2:") {
+		t.Fatalf("before init: %v", err)
+	}
+	bad := write("providers:\n  sdktest: { source: \"kyku/sdktest\", version: \"~> banana\" }\nresources: {}\n")
+	if _, err := workspace.Provider(ctx, bad, s, reg); err == nil || !strings.Contains(err.Error(), `kyku.yaml:2:`) || !strings.Contains(err.Error(), `version "~> banana"`) {
+		t.Errorf("a bad constraint: %v", err)
+	}
+	got, lockPath, err := workspace.Init(ctx, cfg, s, false)
+	if err != nil || len(got) != 1 || got[0].Version != "0.1.0" || lockPath != workspace.LockPath(dir) {
+		t.Fatalf("init: %v %+v %s", err, got, lockPath)
+	}
+	p, err := workspace.Provider(ctx, cfg, s, reg)
+	if err != nil {
+		t.Fatalf("after init: %v", err)
+	}
+	defer workspace.Release(p)
+	sp, ok := p.(provider.SelfPlanner)
+	if !ok || !sp.SelfPlanned("sdktest_item") || sp.SelfPlanned("Vm") || p.Name() != "sim" {
+		t.Errorf("the workspace's provider does not route the provider's types: %T", p)
+	}
+}
