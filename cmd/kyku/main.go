@@ -23,7 +23,10 @@ import (
 var version, commit string
 
 func main() {
-	os.Exit(run())
+	stopProfiles := startProfiles(os.Getenv)
+	code := run()
+	stopProfiles()
+	os.Exit(code)
 }
 
 func run() int {
