@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kyku/action/internal/statemgr/objstore"
 )
@@ -21,7 +22,7 @@ func fakeAPI(t *testing.T, h http.HandlerFunc) *bucket {
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return &bucket{c: &Client{Endpoint: srv.URL + "/base", HTTP: srv.Client()}, name: "acme",
-		retry: objstore.Retry{Budget: 1, Transient: isTransient, Service: "GCS"}.WithDefaults()}
+		retry: objstore.Retry{Budget: 10 * time.Second, Transient: isTransient, Service: "GCS"}.WithDefaults()}
 }
 
 func apiError(w http.ResponseWriter, code int, msg string) {
