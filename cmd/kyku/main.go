@@ -23,6 +23,7 @@ import (
 var version, commit string
 
 func main() {
+	tuneGC(os.Getenv)
 	stopProfiles := startProfiles(os.Getenv)
 	code := run()
 	stopProfiles()

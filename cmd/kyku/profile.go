@@ -14,6 +14,11 @@ import (
 // returned function writes them; it is a no-op without either variable.
 func startProfiles(getenv func(string) string) (stop func()) {
 	cpuPath, memPath := getenv("KYKU_CPUPROFILE"), getenv("KYKU_MEMPROFILE")
+	if memPath == "" {
+		// Go samples allocations for a heap profile nobody reads:
+		// 1.4 MB of stack buckets in an apply of 5,000 resources.
+		runtime.MemProfileRate = 0
+	}
 	if cpuPath == "" && memPath == "" {
 		return func() {}
 	}
