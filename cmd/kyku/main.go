@@ -4,10 +4,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
-	"runtime/pprof"
 	"syscall"
 
 	"github.com/kyku/action/internal/cli"
@@ -25,29 +23,11 @@ import (
 var version, commit string
 
 func main() {
-	os.Exit(profiled(run))
-}
-
-// profiled runs run with a CPU profile written to KYKU_CPUPROFILE when
-// that names a file (for benchmarks: where Kyku's own CPU goes; the
-// providers' processes are not in it).
-func profiled(run func() int) int {
-	path := os.Getenv("KYKU_CPUPROFILE")
-	if path == "" {
-		return run()
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "kyku: KYKU_CPUPROFILE: %v\n", err)
-		return 1
-	}
-	defer f.Close()
-	if err := pprof.StartCPUProfile(f); err != nil {
-		fmt.Fprintf(os.Stderr, "kyku: KYKU_CPUPROFILE: %v\n", err)
-		return 1
-	}
-	defer pprof.StopCPUProfile()
-	return run()
+	tuneGC(os.Getenv)
+	stopProfiles := startProfiles(os.Getenv)
+	code := run()
+	stopProfiles()
+	os.Exit(code)
 }
 
 func run() int {

@@ -200,15 +200,17 @@ func (r *run) cannotRun() string {
 // eventHandlers are the events the Action acts on; on any other, it plans
 // the checkout with command: plan and otherwise says why nothing ran. Every
 // one has a payload fixture in testdata/github-events (a test checks).
-var eventHandlers = map[string]func(r *run, ctx context.Context, cmd Command) int{
-	"pull_request":        (*run).pullRequest,
-	"pull_request_target": (*run).pullRequest,
-	"push":                (*run).push,
-	"issue_comment":       func(r *run, ctx context.Context, _ Command) int { return r.comment(ctx) },
-	"merge_group":         (*run).mergeGroup,
-	"schedule":            (*run).scheduled,
-	"workflow_dispatch":   (*run).scheduled,
-}
+var eventHandlers = sync.OnceValue(func() map[string]func(r *run, ctx context.Context, cmd Command) int {
+	return map[string]func(r *run, ctx context.Context, cmd Command) int{
+		"pull_request":        (*run).pullRequest,
+		"pull_request_target": (*run).pullRequest,
+		"push":                (*run).push,
+		"issue_comment":       func(r *run, ctx context.Context, _ Command) int { return r.comment(ctx) },
+		"merge_group":         (*run).mergeGroup,
+		"schedule":            (*run).scheduled,
+		"workflow_dispatch":   (*run).scheduled,
+	}
+})
 
 // checkoutIsDefault reports whether the checkout is the default branch as
 // such (schedule, and a workflow_dispatch for no pull request), so that the
@@ -252,7 +254,7 @@ func (r *run) dispatch(ctx context.Context) int {
 	if cmd == Refresh {
 		return r.drift(ctx)
 	}
-	if handle, ok := eventHandlers[event]; ok {
+	if handle, ok := eventHandlers()[event]; ok {
 		return handle(r, ctx, cmd)
 	}
 	switch cmd {

@@ -13,12 +13,12 @@ import (
 // testdata/github-events, so its tests can deliver it.
 func TestEveryRoutedEventHasAFixture(t *testing.T) {
 	names := webhooktest.Names(t)
-	for ev := range eventHandlers {
+	for ev := range eventHandlers() {
 		if !webhooktest.Covers(names, ev, "") {
 			t.Errorf("the Action handles %s but testdata/github-events has no %s*.json", ev, ev)
 		}
 	}
-	for act := range planActions {
+	for act := range planActions() {
 		if !webhooktest.Covers(names, "pull_request", act) {
 			t.Errorf("the Action plans on pull_request %s but testdata/github-events has no pull_request.%s*.json", act, act)
 		}
@@ -57,7 +57,7 @@ func TestFixturesDecode(t *testing.T) {
 			if m := checkEvent(webhooktest.Event(name), ev); len(m) > 0 {
 				t.Errorf("missing %v", m)
 			}
-			if _, routed := eventHandlers[webhooktest.Event(name)]; routed {
+			if _, routed := eventHandlers()[webhooktest.Event(name)]; routed {
 				if ev.Repository.FullName == "" || ev.Repository.DefaultBranch == "" || ev.Sender.Login == "" {
 					t.Errorf("missing repository.full_name, repository.default_branch or sender.login: %+v", ev)
 				}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	githubactions "github.com/sethvargo/go-githubactions"
 
@@ -197,7 +198,7 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 			problems = append(problems, fmt.Sprintf("input promotion: %q is not an environment name (%s)", e, envname.Rule))
 		}
 	}
-	if l := in.Login; l != "" && !loginRE.MatchString(l) {
+	if l := in.Login; l != "" && !loginRE().MatchString(l) {
 		problems = append(problems, fmt.Sprintf("input github-login: %q is not a GitHub login (such as my-app[bot])", l))
 	}
 	if pr := strings.TrimSpace(get("pull-request", "")); pr != "" {
@@ -210,7 +211,7 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 	in.RequestedBy = strings.TrimSpace(get("requested-by", ""))
 	in.Dispatcher = strings.TrimSpace(get("dispatcher", ""))
 	for name, l := range map[string]string{"requested-by": in.RequestedBy, "dispatcher": in.Dispatcher} {
-		if l != "" && !loginRE.MatchString(l) {
+		if l != "" && !loginRE().MatchString(l) {
 			problems = append(problems, fmt.Sprintf("input %s: %q is not a GitHub login (such as my-app[bot])", name, l))
 		}
 	}
@@ -224,10 +225,14 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 }
 
 // loginRE is a GitHub login, a bot's "<slug>[bot]" included.
-var loginRE = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$`)
+var loginRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$`)
+})
 
 // varNameRE is a configuration variable's name.
-var varNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var varNameRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+})
 
 // parseVars reads input vars: one name=value per line; blank lines and
 // lines starting with # are skipped. A value is never quoted in a problem
@@ -243,7 +248,7 @@ func parseVars(s string) (map[string]string, []string) {
 		name, val, ok := strings.Cut(line, "=")
 		name = strings.TrimSpace(name)
 		switch {
-		case !ok || !varNameRE.MatchString(name):
+		case !ok || !varNameRE().MatchString(name):
 			problems = append(problems, fmt.Sprintf("input vars: line %d is not name=value", i+1))
 			continue
 		case hasKey(vars, name):

@@ -113,7 +113,9 @@ func (s sources) tree(ctx context.Context, ref string) (map[string][]byte, error
 }
 
 // diagLine is "file:line:col: message", as policy errors are reported.
-var diagLine = regexp.MustCompile(`^(.+?):(\d+):(\d+): (.*)$`)
+var diagLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(.+?):(\d+):(\d+): (.*)$`)
+})
 
 // reportPolicy reports a plan's policy check outside the comment: an
 // annotation per denial, warning and policy error (on its file and line),
@@ -131,7 +133,7 @@ func (r *run) reportPolicy(ctx context.Context, out *review.PlanOutcome, headSHA
 		if line == "" {
 			continue
 		}
-		if m := diagLine.FindStringSubmatch(line); m != nil {
+		if m := diagLine().FindStringSubmatch(line); m != nil {
 			r.a.WithFieldsMap(map[string]string{"title": "kyku policy", "file": m[1], "line": m[2], "col": m[3]}).Errorf("%s", m[4])
 		} else {
 			r.a.WithFieldsMap(map[string]string{"title": "kyku policy"}).Errorf("%s", line)

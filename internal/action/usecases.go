@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/kyku/action/internal/command"
 	"github.com/kyku/action/internal/render"
@@ -12,7 +13,9 @@ import (
 )
 
 // planActions are the pull_request actions that plan.
-var planActions = map[string]bool{"opened": true, "synchronize": true, "reopened": true, "ready_for_review": true}
+var planActions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"opened": true, "synchronize": true, "reopened": true, "ready_for_review": true}
+})
 
 // pullRequest plans the pull request's head (or applies its saved plan with
 // command: apply).
@@ -25,7 +28,7 @@ func (r *run) pullRequest(ctx context.Context, cmd Command) int {
 		out, err := review.Apply(ctx, r.deps, review.ApplyRequest{Settings: r.settings(), Number: pr.Number, Commenter: r.ghctx.Actor})
 		return r.applied(out, err, false)
 	}
-	if cmd == Auto && !planActions[r.ev.Action] {
+	if cmd == Auto && !planActions()[r.ev.Action] {
 		return r.skip("Kyku had nothing to do", fmt.Sprintf("Pull request #%d was %s: Kyku plans when a pull request is opened, pushed to, reopened or marked ready for review.", pr.Number, strings.ReplaceAll(r.ev.Action, "_", " ")))
 	}
 	return r.planPullRequest(ctx, pr.Number, pr.Head.SHA)

@@ -299,15 +299,17 @@ func (w *watch) follow(ctx context.Context, run github.WorkflowRun) bool {
 }
 
 // checkConclusions are the check run conclusions a run's maps to as it is.
-var checkConclusions = map[string]bool{
-	"success": true, "failure": true, "cancelled": true, "timed_out": true,
-	"action_required": true, "neutral": true, "skipped": true, "stale": true,
-}
+var checkConclusions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"success": true, "failure": true, "cancelled": true, "timed_out": true,
+		"action_required": true, "neutral": true, "skipped": true, "stale": true,
+	}
+})
 
 // completed ends the check run with the run's conclusion and its jobs'.
 func (w *watch) completed(ctx context.Context, run github.WorkflowRun) {
 	conclusion := run.Conclusion
-	if !checkConclusions[conclusion] {
+	if !checkConclusions()[conclusion] {
 		conclusion = "failure" // startup_failure, or one GitHub adds later
 	}
 	var sb strings.Builder

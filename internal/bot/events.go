@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kyku/action/internal/bot/queue"
@@ -116,12 +117,14 @@ func (e event) fullName() string { return e.owner + "/" + e.repo }
 // acts on (nil: the event has none). A pull request's "closed" becomes a
 // job only when it was merged. Every route has a payload fixture in
 // testdata/github-events (a test checks).
-var routes = map[string][]string{
-	"ping":                nil,
-	"pull_request":        {"opened", "synchronize", "reopened", "ready_for_review", "closed"},
-	"issue_comment":       {"created"},
-	"repository_dispatch": {DriftEventType},
-}
+var routes = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"ping":                nil,
+		"pull_request":        {"opened", "synchronize", "reopened", "ready_for_review", "closed"},
+		"issue_comment":       {"created"},
+		"repository_dispatch": {DriftEventType},
+	}
+})
 
 // intake decides, from the payload alone (no API call), whether a delivery
 // becomes a job. ignored says why not.
@@ -139,7 +142,7 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 		}
 		return job, fmt.Sprintf("workflow_run: %d dispatched runs looked at again", b.watch.nudge(p.WorkflowRun.DisplayTitle)), nil
 	}
-	actions, routed := routes[name]
+	actions, routed := routes()[name]
 	switch {
 	case !routed:
 		return job, "event " + name + " is not handled", nil

@@ -28,7 +28,7 @@ func TestEveryRoutedEventHasAFixture(t *testing.T) {
 			jobs[[2]string{ev, act}] = true
 		}
 	}
-	for ev, actions := range routes {
+	for ev, actions := range routes() {
 		if actions == nil {
 			if !webhooktest.Covers(names, ev, "") {
 				t.Errorf("the bot routes %s but testdata/github-events has no %s*.json", ev, ev)

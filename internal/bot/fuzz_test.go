@@ -56,7 +56,7 @@ func FuzzWebhookPayload(f *testing.F) {
 		f.Add(seed.event, []byte(seed.body))
 	}
 	f.Fuzz(func(t *testing.T, event string, body []byte) {
-		if l := eventLabel(event); l != "other" && !knownEvents[l] {
+		if l := eventLabel(event); l != "other" && !knownEvents()[l] {
 			t.Fatalf("label %q outside the closed set", l)
 		}
 		job, ignored, err := b.intake(event, body)

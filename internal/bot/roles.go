@@ -50,13 +50,15 @@ func (r *roles) credentials(repo, role string) (aws.CredentialsProvider, error) 
 	return c, nil
 }
 
-var sessionUnsafe = regexp.MustCompile(`[^A-Za-z0-9+=,.@_-]`)
+var sessionUnsafe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[^A-Za-z0-9+=,.@_-]`)
+})
 
 // SessionName is the STS role session name for repository owner/repo:
 // "kyku@owner.repo" with characters STS does not accept replaced by "-",
 // cut to STS's 64 characters with a hash of the full name when longer.
 func SessionName(repo string) string {
-	s := "kyku@" + sessionUnsafe.ReplaceAllString(strings.Replace(repo, "/", ".", 1), "-")
+	s := "kyku@" + sessionUnsafe().ReplaceAllString(strings.Replace(repo, "/", ".", 1), "-")
 	if len(s) <= 64 {
 		return s
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kyku/action/internal/bot/jobs"
@@ -154,18 +155,20 @@ func (b *Bot) webhook(w http.ResponseWriter, r *http.Request) {
 }
 
 // knownEvents are the event names metrics label as themselves.
-var knownEvents = map[string]bool{
-	"pull_request": true, "issue_comment": true, "repository_dispatch": true, "ping": true,
-	"push": true, "pull_request_review": true, "installation": true, "installation_repositories": true,
-	"check_run": true, "check_suite": true, "workflow_run": true,
-}
+var knownEvents = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"pull_request": true, "issue_comment": true, "repository_dispatch": true, "ping": true,
+		"push": true, "pull_request_review": true, "installation": true, "installation_repositories": true,
+		"check_run": true, "check_suite": true, "workflow_run": true,
+	}
+})
 
 // eventLabel is the metrics label of an X-GitHub-Event header: the event
 // name for the events above, "other" for anything else. The header is
 // read before the signature is checked, so it must not be able to add
 // labels.
 func eventLabel(event string) string {
-	if knownEvents[event] {
+	if knownEvents()[event] {
 		return event
 	}
 	return "other"

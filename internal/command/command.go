@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/kyku/action/internal/envname"
@@ -63,12 +64,14 @@ func (c Command) String() string {
 // AllowDestroyAllFlag is the flag of Command.AllowDestroyAll.
 const AllowDestroyAllFlag = "--allow-destroy-all"
 
-var projectRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_./-]{0,127}$`)
+var projectRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_./-]{0,127}$`)
+})
 
 // validEnv is an environment name's rule (package envname), non-empty.
 func validEnv(s string) bool { return s != "" && envname.Valid(s) }
 
-func validProject(s string) bool { return projectRE.MatchString(s) && !strings.Contains(s, "..") }
+func validProject(s string) bool { return projectRE().MatchString(s) && !strings.Contains(s, "..") }
 
 // MaxBody is the longest comment body Parse reads (GitHub caps comments at
 // 65,536 characters, at most 4 bytes each); a longer one holds no command.

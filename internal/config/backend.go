@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -14,18 +15,20 @@ import (
 
 // backendTypes lists each backend type with the keys it takes (besides
 // "type"). A key of another type is an error naming the types it belongs to.
-var backendTypes = map[string][]string{
-	"local":  {"path", "backupRetention"},
-	"s3":     {"bucket", "prefix", "region", "endpoint", "usePathStyle", "kmsKeyId", "backupRetention"},
-	"gcs":    {"bucket", "prefix", "backupRetention"},
-	"spaces": {"bucket", "region", "prefix", "endpoint", "usePathStyle", "lock", "backupRetention"},
-	"http":   {"address", "lockAddress", "unlockAddress", "username", "updateMethod", "lockMethod", "unlockMethod", "retryMax", "backupRetention"},
-}
+var backendTypes = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"local":  {"path", "backupRetention"},
+		"s3":     {"bucket", "prefix", "region", "endpoint", "usePathStyle", "kmsKeyId", "backupRetention"},
+		"gcs":    {"bucket", "prefix", "backupRetention"},
+		"spaces": {"bucket", "region", "prefix", "endpoint", "usePathStyle", "lock", "backupRetention"},
+		"http":   {"address", "lockAddress", "unlockAddress", "username", "updateMethod", "lockMethod", "unlockMethod", "retryMax", "backupRetention"},
+	}
+})
 
 // backendTypeNames is "gcs, http, local, s3, spaces".
 func backendTypeNames() []string {
-	names := make([]string, 0, len(backendTypes))
-	for t := range backendTypes {
+	names := make([]string, 0, len(backendTypes()))
+	for t := range backendTypes() {
 		names = append(names, t)
 	}
 	sort.Strings(names)
@@ -35,7 +38,7 @@ func backendTypeNames() []string {
 // allBackendKeys is every key any type takes, sorted, with "type".
 func allBackendKeys() []string {
 	seen := map[string]bool{"type": true}
-	for _, keys := range backendTypes {
+	for _, keys := range backendTypes() {
 		for _, k := range keys {
 			seen[k] = true
 		}
@@ -52,7 +55,7 @@ func allBackendKeys() []string {
 func typesTaking(key string) string {
 	var ts []string
 	for _, t := range backendTypeNames() {
-		for _, k := range backendTypes[t] {
+		for _, k := range backendTypes()[t] {
 			if k == key {
 				ts = append(ts, t)
 			}
@@ -65,7 +68,7 @@ func typesTaking(key string) string {
 }
 
 func takes(typ, key string) bool {
-	for _, k := range backendTypes[typ] {
+	for _, k := range backendTypes()[typ] {
 		if k == key {
 			return true
 		}
@@ -74,7 +77,9 @@ func takes(typ, key string) bool {
 }
 
 // httpMethod is an HTTP method token.
-var httpMethod = regexp.MustCompile(`^[A-Z]+$`)
+var httpMethod = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Z]+$`)
+})
 
 func (p *parser) backend(k, v *yaml.Node) {
 	if p.cfg.Backend != nil {
@@ -96,7 +101,7 @@ func (p *parser) backend(k, v *yaml.Node) {
 		}
 		typePos = p.pos(kv.val)
 		if t, ok := p.str(kv.val, "backend.type"); ok {
-			if _, known := backendTypes[t]; !known {
+			if _, known := backendTypes()[t]; !known {
 				names := backendTypeNames()
 				p.diags.Add(p.pos(kv.val), "backend.type: unknown backend %q (expected one of: %s)%s", t, strings.Join(names, ", "), didYouMean(t, names))
 				return
@@ -115,7 +120,7 @@ func (p *parser) backend(k, v *yaml.Node) {
 			if strings.Contains(","+strings.Join(allBackendKeys(), ",")+",", ","+key+",") {
 				p.diags.Add(p.pos(kv.key), "backend: %q applies only to %s", key, typesTaking(key))
 			} else {
-				p.unknownKey(kv.key, "backend", append([]string{"type"}, backendTypes[b.Type]...))
+				p.unknownKey(kv.key, "backend", append([]string{"type"}, backendTypes()[b.Type]...))
 			}
 			continue
 		}
@@ -140,7 +145,7 @@ func (p *parser) backendKey(b *Backend, kv pair, key, path string) {
 				p.diags.Add(p.pos(kv.val), "%s: %s is not an http:// or https:// URL", path, shownURL(*dst))
 			}
 		case "updateMethod", "lockMethod", "unlockMethod":
-			if *dst != "" && !httpMethod.MatchString(*dst) {
+			if *dst != "" && !httpMethod().MatchString(*dst) {
 				p.diags.Add(p.pos(kv.val), "%s: %q is not an HTTP method (e.g. POST, PUT, LOCK, DELETE)", path, *dst)
 			}
 		}

@@ -3,6 +3,7 @@ package config
 import (
 	"github.com/kyku/action/internal/graph"
 	"github.com/kyku/action/internal/value"
+	"sync"
 )
 
 // BuildGraph returns the dependency graph of cfg: one node per resource and
@@ -31,7 +32,7 @@ func BuildGraph(cfg *Config) *graph.Graph {
 		for _, ref := range value.Refs(r.Properties) {
 			g.AddEdge(r.Name, ref.Resource)
 		}
-		if placed[r.Type] {
+		if placed()[r.Type] {
 			if s, ok := r.Properties["network"].(string); ok {
 				if ref, ok := value.ParseRef(s); ok {
 					for _, sub := range auto[ref.Resource] {
@@ -45,4 +46,6 @@ func BuildGraph(cfg *Config) *graph.Graph {
 }
 
 // placed are the types a cloud places inside their network's subnets.
-var placed = map[string]bool{"Vm": true, "Database": true, "LoadBalancer": true}
+var placed = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"Vm": true, "Database": true, "LoadBalancer": true}
+})

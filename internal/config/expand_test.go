@@ -255,8 +255,8 @@ kyku.yaml:10:24: variable "size" in environment "staging": "huge" is not one of 
 
 func TestValidNameIsNameRE(t *testing.T) {
 	for _, s := range []string{"", "a", "web-0", "-a", "_a", "a_b", "a b", "a.b", "é", "0", "a-", "web[0]", "A9"} {
-		if validName(s) != nameRE.MatchString(s) {
-			t.Errorf("validName(%q) = %v, nameRE says %v", s, validName(s), nameRE.MatchString(s))
+		if validName(s) != nameRE().MatchString(s) {
+			t.Errorf("validName(%q) = %v, nameRE says %v", s, validName(s), nameRE().MatchString(s))
 		}
 	}
 }

@@ -44,6 +44,7 @@ func (p *parser) declareTemplates() {
 		}
 		t := &all[i]
 		*t = template{name: name, file: raw.file, key: k, val: v, data: raw.data}
+		p.rawResources[i] = rawNode{} // the template holds the nodes now (release)
 		p.templates[name] = t
 		p.order = append(p.order, t)
 		d := p.deref(v, "resources") // the walk of each instance reports with the full path
@@ -217,6 +218,7 @@ func (p *parser) expandResources() {
 			p.scope = &plain
 			p.resource(t, t.name)
 			p.scope = nil
+			t.release()
 			continue
 		}
 		var seen map[string]bool
@@ -246,9 +248,15 @@ func (p *parser) expandResources() {
 			}
 			p.diags = kept
 		}
+		t.release()
 	}
 	p.file = ""
 }
+
+// release drops t's YAML nodes once its instances are walked: the node
+// tree of a large configuration weighs about twice the resources made
+// from it, and it need not outlive the walk (a plan's peak memory).
+func (t *template) release() { t.key, t.val = nil, nil }
 
 // validName is nameRE.MatchString without the regexp machinery (it runs
 // for every resource).

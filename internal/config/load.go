@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/value"
@@ -162,11 +163,13 @@ type rawNode struct {
 	data     bool // an entry of the data: section
 }
 
-var syntaxLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var syntaxLineRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+})
 
 func (p *parser) syntaxErr(err error, data []byte) {
 	msg := err.Error()
-	if m := syntaxLineRE.FindStringSubmatch(msg); m != nil {
+	if m := syntaxLineRE().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		if pos, ok := unquotedFlowRef(data, line); ok && strings.HasPrefix(m[2], "did not find expected ','") {
 			pos.File = p.file
@@ -214,7 +217,9 @@ func unquotedFlowRef(data []byte, from int) (diag.Pos, bool) {
 }
 
 // flowAddressRE is an unquoted value name[… inside a flow mapping.
-var flowAddressRE = regexp.MustCompile(`\{[^"']*:\s*([A-Za-z0-9_][A-Za-z0-9_-]*\[)`)
+var flowAddressRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\{[^"']*:\s*([A-Za-z0-9_][A-Za-z0-9_-]*\[)`)
+})
 
 // unquotedFlowAddress finds, from line from on, the first unquoted
 // instance address (to: web[0]) inside a flow mapping, which YAML reads
@@ -227,7 +232,7 @@ func unquotedFlowAddress(data []byte, from int) (diag.Pos, bool) {
 		if k := strings.Index(line, "#"); k >= 0 {
 			line = line[:k]
 		}
-		if m := flowAddressRE.FindStringSubmatchIndex(line); m != nil {
+		if m := flowAddressRE().FindStringSubmatchIndex(line); m != nil {
 			return diag.Pos{Line: i + 1, Col: m[2] + 1}, true
 		}
 	}
@@ -400,14 +405,16 @@ func (p *parser) setProvider(pc ProviderConfig) {
 	p.cfg.Provider = pc
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
+})
 
 // expandOutputs reads every output (variables substituted).
 func (p *parser) expandOutputs() {
 	for _, raw := range p.rawOutputs {
 		p.file = raw.file
 		name, pos := raw.key.Value, p.pos(raw.key)
-		if !nameRE.MatchString(name) {
+		if !nameRE().MatchString(name) {
 			p.diags.Add(pos, "output name %q is invalid: use letters, digits, _ and - (not first)", name)
 			continue
 		}

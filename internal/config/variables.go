@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/kyku/action/internal/diag"
@@ -91,7 +92,9 @@ type Inputs struct {
 }
 
 // varNameRE: a variable name must fit ${var.name} (no '-').
-var varNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var varNameRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+})
 
 var varKeys = []string{"allowed", "default", "description", "max", "min", "pattern", "sensitive", "type"}
 
@@ -113,7 +116,7 @@ func (p *parser) variableMap(n *yaml.Node) {
 	pairs, _ := p.mapping(n, "variables", "mapping of variable names to declarations")
 	for _, kv := range pairs {
 		name, pos := kv.key.Value, p.pos(kv.key)
-		if !varNameRE.MatchString(name) {
+		if !varNameRE().MatchString(name) {
 			p.diags.Add(pos, "variable name %q is invalid: use letters, digits and _ (not a digit first), so that ${var.%s} can name it", name, name)
 			continue
 		}

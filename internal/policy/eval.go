@@ -20,14 +20,16 @@ import (
 
 // unsafe are the built-ins a policy may not call: they reach outside the
 // process (the network, the process environment with its tokens and keys).
-var unsafe = map[string]struct{}{
-	ast.HTTPSend.Name:             {},
-	ast.NetLookupIPAddr.Name:      {},
-	ast.OPARuntime.Name:           {},
-	ast.Trace.Name:                {},
-	ast.RegoParseModule.Name:      {}, // no reason to parse code at run time
-	ast.GraphQLSchemaIsValid.Name: {},
-}
+var unsafe = sync.OnceValue(func() map[string]struct{} {
+	return map[string]struct{}{
+		ast.HTTPSend.Name:             {},
+		ast.NetLookupIPAddr.Name:      {},
+		ast.OPARuntime.Name:           {},
+		ast.Trace.Name:                {},
+		ast.RegoParseModule.Name:      {}, // no reason to parse code at run time
+		ast.GraphQLSchemaIsValid.Name: {},
+	}
+})
 
 // Evaluate compiles the set and evaluates data.kyku.deny and
 // data.kyku.warn against in, within timeout (DefaultTimeout when <= 0) and
@@ -108,7 +110,7 @@ func (s *Set) compile() (*ast.Compiler, error) {
 		return nil, policyError(ds, false)
 	}
 	c := ast.NewCompiler().
-		WithUnsafeBuiltins(unsafe).
+		WithUnsafeBuiltins(unsafe()).
 		WithEnablePrintStatements(false)
 	c.Compile(modules)
 	if c.Failed() {
@@ -123,7 +125,7 @@ func (s *Set) query(ctx context.Context, c *ast.Compiler, rule string, doc any, 
 		rego.Compiler(c),
 		rego.Query("data." + Package + "." + rule),
 		rego.Input(doc),
-		rego.UnsafeBuiltins(unsafe),
+		rego.UnsafeBuiltins(unsafe()),
 		rego.StrictBuiltinErrors(true),
 		rego.EnablePrintStatements(false),
 	}

@@ -3,6 +3,7 @@ package render
 import (
 	"net/url"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -112,11 +113,15 @@ func text(s string) string {
 
 // htmlText escapes s for raw HTML content (a <summary>), on one line, with
 // a zero-width space after each @ so that it cannot mention anyone.
-func htmlText(s string) string { return htmlEscaper.Replace(oneLine(s)) }
+func htmlText(s string) string { return htmlEscaper().Replace(oneLine(s)) }
 
 var (
-	htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "@", "@\u200b")
-	urlEscaper  = strings.NewReplacer("(", "%28", ")", "%29", " ", "%20", "<", "%3C", ">", "%3E")
+	htmlEscaper = sync.OnceValue(func() *strings.Replacer {
+		return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "@", "@\u200b")
+	})
+	urlEscaper = sync.OnceValue(func() *strings.Replacer {
+		return strings.NewReplacer("(", "%28", ")", "%29", " ", "%20", "<", "%3C", ">", "%3E")
+	})
 )
 
 // safeURL returns u when it is an absolute http(s) URL, escaped so it cannot
@@ -126,7 +131,7 @@ func safeURL(u string) string {
 	if err != nil || (p.Scheme != "https" && p.Scheme != "http") || p.Host == "" {
 		return ""
 	}
-	return urlEscaper.Replace(p.String())
+	return urlEscaper().Replace(p.String())
 }
 
 // link is a markdown link, or the bare label when u is not a safe URL.

@@ -2,6 +2,7 @@ package review
 
 import (
 	"regexp"
+	"sync"
 
 	"github.com/kyku/action/internal/plan"
 )
@@ -12,7 +13,11 @@ import (
 func ChangesDigest(p *plan.Plan) (string, error) { return plan.ChangesDigest(p) }
 
 // digestRE is what a digest looks like.
-var digestRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+var digestRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9a-f]{64}$`)
+})
 
 // prefixRE is the engine's deploy prefix: 8 lowercase hex digits.
-var prefixRE = regexp.MustCompile(`^[0-9a-f]{8}$`)
+var prefixRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9a-f]{8}$`)
+})

@@ -147,7 +147,7 @@ func readDriftRecord(ctx context.Context, ws *Workspace, s Settings) (driftRecor
 		return driftRecord{}, fmt.Errorf("read the drift record %s: %w", key, err)
 	}
 	var rec driftRecord
-	if json.Unmarshal(data, &rec) != nil || !digestRE.MatchString(rec.Fingerprint) {
+	if json.Unmarshal(data, &rec) != nil || !digestRE().MatchString(rec.Fingerprint) {
 		return driftRecord{}, nil
 	}
 	return rec, nil

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/statemgr"
@@ -35,7 +36,9 @@ import (
 const MaxAuditRecordBytes = 1 << 20
 
 // appliedRE is the hidden line of a successful apply's result comment.
-var appliedRE = regexp.MustCompile(`(?m)^<!-- kyku:applied env=(\S*) head=([0-9a-fA-F]{7,64}) audit=(\S+) -->$`)
+var appliedRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^<!-- kyku:applied env=(\S*) head=([0-9a-fA-F]{7,64}) audit=(\S+) -->$`)
+})
 
 // appliedLine is the hidden line of a successful apply's result comment:
 // which environment applied which head commit, and its audit record.
@@ -94,7 +97,7 @@ func (a *applier) appliedIn(ctx context.Context, ws *Workspace, env string) (boo
 	}
 	claimed := map[string]bool{} // audit keys Kyku's own comments name for this head
 	for _, c := range cs {
-		for _, m := range appliedRE.FindAllStringSubmatch(c.Body, -1) {
+		for _, m := range appliedRE().FindAllStringSubmatch(c.Body, -1) {
 			e, err1 := url.PathUnescape(m[1])
 			key, err2 := url.PathUnescape(m[3])
 			if err1 == nil && err2 == nil && e == env && strings.EqualFold(m[2], head) {

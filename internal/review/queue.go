@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // MergeGroup is a merge_group checks_requested event, reduced to what the
@@ -18,12 +19,14 @@ type MergeGroup struct {
 }
 
 // queueRefRE is the branch GitHub makes for a merge group.
-var queueRefRE = regexp.MustCompile(`^(?:refs/heads/)?gh-readonly-queue/(.+)/pr-([1-9][0-9]{0,9})-([0-9a-f]{40})$`)
+var queueRefRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:refs/heads/)?gh-readonly-queue/(.+)/pr-([1-9][0-9]{0,9})-([0-9a-f]{40})$`)
+})
 
 // QueuedPR is the number of the pull request a merge group's branch is
 // for, and the base branch it names.
 func QueuedPR(headRef string) (number int, base string, err error) {
-	m := queueRefRE.FindStringSubmatch(headRef)
+	m := queueRefRE().FindStringSubmatch(headRef)
 	if m == nil {
 		return 0, "", fmt.Errorf("merge group branch %s is not gh-readonly-queue/<base>/pr-<number>-<sha>", code(headRef))
 	}

@@ -88,7 +88,7 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	}
 
 	eng := ws.Engine
-	if saved != nil && prefixRE.MatchString(saved.Prefix) {
+	if saved != nil && prefixRE().MatchString(saved.Prefix) {
 		// A first plan writes no state: the prefix it named cloud resources
 		// with lives only in the saved plan. The digest shown in the
 		// comment covers the cloud names, so a swapped prefix is refused.

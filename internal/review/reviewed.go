@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/render"
@@ -18,7 +19,9 @@ import (
 // from anyone else's), once the comment is found to be exactly what Kyku
 // posted (posted.go), and applies only a fresh plan with that digest.
 
-var reviewedRE = regexp.MustCompile(`(?m)^<!-- kyku:reviewed head=([0-9a-fA-F]{7,64}) changes=([0-9a-f]{64}) -->$`)
+var reviewedRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^<!-- kyku:reviewed head=([0-9a-fA-F]{7,64}) changes=([0-9a-f]{64}) -->$`)
+})
 
 // reviewedLine is the hidden line of a plan comment for head showing digest.
 func reviewedLine(head, digest string) string {
@@ -45,7 +48,7 @@ func reviewedPlan(ctx context.Context, d Deps, s Settings, number int) (shown, b
 	}
 	c := cs[len(cs)-1]
 	out := shown{comment: c}
-	if m := reviewedRE.FindAllStringSubmatch(c.Body, -1); len(m) == 1 {
+	if m := reviewedRE().FindAllStringSubmatch(c.Body, -1); len(m) == 1 {
 		out.head, out.digest = m[0][1], m[0][2]
 	}
 	return out, true, nil

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"regexp"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/kyku/action/internal/config"
@@ -74,7 +75,7 @@ func (s Settings) withDefaults() (Settings, error) {
 		s.DriftLabel = DefaultDriftLabel
 	}
 	for _, o := range s.PolicyOwners {
-		if !ownerRE.MatchString(o) {
+		if !ownerRE().MatchString(o) {
 			return s, fmt.Errorf("policy owner %q is not a login or an org/team", o)
 		}
 	}
@@ -92,7 +93,9 @@ func (s Settings) withDefaults() (Settings, error) {
 }
 
 // ownerRE is a GitHub login, or an organisation and a team slug.
-var ownerRE = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})?$`)
+var ownerRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})?$`)
+})
 
 func (d Deps) withDefaults() (Deps, error) {
 	if d.GitHub == nil {

@@ -5,7 +5,10 @@
 // registry is built once at package init from literals and is read-only.
 package schema
 
-import "sort"
+import (
+	"sort"
+	"sync"
+)
 
 // Kind is the kind of a property value.
 type Kind int
@@ -130,59 +133,61 @@ func rule() *Prop {
 	}}
 }
 
-var types = finish(map[string]*Type{
-	"Vpc": {Props: map[string]*Prop{
-		"cidr":                req(imm(str())),
-		"distributeAcrossAzs": def(integer(), float64(0)),
-	}},
-	"Subnet": {Props: map[string]*Prop{
-		"network": req(imm(ref("Vpc"))),
-		"cidr":    req(imm(str())),
-		"zone":    req(imm(str())),
-		"public":  def(boolean(), false),
-	}},
-	"SecurityGroup": {Props: map[string]*Prop{
-		"network": req(imm(ref("Vpc"))),
-		"ingress": set(rule()),
-		"egress":  set(rule()),
-	}},
-	"SshKey": {Props: map[string]*Prop{
-		"publicKey": req(imm(str())),
-	}},
-	"Vm": {Props: map[string]*Prop{
-		"network":        ref("Vpc"),
-		"subnet":         ref("Subnet"),
-		"securityGroups": set(ref("SecurityGroup")),
-		"sshKeys":        set(ref("SshKey")),
-		"size":           def(str(), "small"),
-		"image":          req(imm(str())),
-		"userData":       {Kind: String, Immutable: true, Sensitive: true},
-	}, Outputs: []string{"publicIp", "privateIp"}},
-	"Database": {Props: map[string]*Prop{
-		"network":   ref("Vpc"),
-		"engine":    req(imm(&Prop{Kind: String, Enum: []string{"postgres", "mysql", "mariadb"}})),
-		"version":   str(),
-		"size":      def(str(), "small"),
-		"storageGb": def(integer(), float64(20)),
-		// securityGroups: who may reach the database (AWS: its VPC
-		// security groups; without them, the VPC's default group).
-		"securityGroups": set(ref("SecurityGroup")),
-	}, Outputs: []string{"endpoint"}},
-	"TargetGroup": {Props: map[string]*Prop{
-		"port":     def(integer(), float64(80)),
-		"protocol": def(&Prop{Kind: String, Enum: []string{"http", "https", "tcp"}}, "http"),
-		"targets":  set(ref("Vm")),
-	}, Logical: true},
-	"LoadBalancer": {Props: map[string]*Prop{
-		"network":     ref("Vpc"),
-		"port":        def(integer(), float64(80)),
-		"targetGroup": ref("TargetGroup"),
-		// securityGroups: who may reach the load balancer.
-		"securityGroups": set(ref("SecurityGroup")),
-		// certificateArn: the TLS certificate of an HTTPS listener (on
-		// AWS an ACM certificate ARN); without it the listener is plain.
-		"certificateArn": str(),
-	}, Outputs: []string{"endpoint"}},
+var types = sync.OnceValue(func() map[string]*Type {
+	return finish(map[string]*Type{
+		"Vpc": {Props: map[string]*Prop{
+			"cidr":                req(imm(str())),
+			"distributeAcrossAzs": def(integer(), float64(0)),
+		}},
+		"Subnet": {Props: map[string]*Prop{
+			"network": req(imm(ref("Vpc"))),
+			"cidr":    req(imm(str())),
+			"zone":    req(imm(str())),
+			"public":  def(boolean(), false),
+		}},
+		"SecurityGroup": {Props: map[string]*Prop{
+			"network": req(imm(ref("Vpc"))),
+			"ingress": set(rule()),
+			"egress":  set(rule()),
+		}},
+		"SshKey": {Props: map[string]*Prop{
+			"publicKey": req(imm(str())),
+		}},
+		"Vm": {Props: map[string]*Prop{
+			"network":        ref("Vpc"),
+			"subnet":         ref("Subnet"),
+			"securityGroups": set(ref("SecurityGroup")),
+			"sshKeys":        set(ref("SshKey")),
+			"size":           def(str(), "small"),
+			"image":          req(imm(str())),
+			"userData":       {Kind: String, Immutable: true, Sensitive: true},
+		}, Outputs: []string{"publicIp", "privateIp"}},
+		"Database": {Props: map[string]*Prop{
+			"network":   ref("Vpc"),
+			"engine":    req(imm(&Prop{Kind: String, Enum: []string{"postgres", "mysql", "mariadb"}})),
+			"version":   str(),
+			"size":      def(str(), "small"),
+			"storageGb": def(integer(), float64(20)),
+			// securityGroups: who may reach the database (AWS: its VPC
+			// security groups; without them, the VPC's default group).
+			"securityGroups": set(ref("SecurityGroup")),
+		}, Outputs: []string{"endpoint"}},
+		"TargetGroup": {Props: map[string]*Prop{
+			"port":     def(integer(), float64(80)),
+			"protocol": def(&Prop{Kind: String, Enum: []string{"http", "https", "tcp"}}, "http"),
+			"targets":  set(ref("Vm")),
+		}, Logical: true},
+		"LoadBalancer": {Props: map[string]*Prop{
+			"network":     ref("Vpc"),
+			"port":        def(integer(), float64(80)),
+			"targetGroup": ref("TargetGroup"),
+			// securityGroups: who may reach the load balancer.
+			"securityGroups": set(ref("SecurityGroup")),
+			// certificateArn: the TLS certificate of an HTTPS listener (on
+			// AWS an ACM certificate ARN); without it the listener is plain.
+			"certificateArn": str(),
+		}, Outputs: []string{"endpoint"}},
+	})
 })
 
 // finish fills in what every type has: its name, tags and the id output.
@@ -198,14 +203,14 @@ func finish(ts map[string]*Type) map[string]*Type {
 
 // Lookup returns the type called name.
 func Lookup(name string) (*Type, bool) {
-	t, ok := types[name]
+	t, ok := types()[name]
 	return t, ok
 }
 
 // Names returns every type name, sorted.
 func Names() []string {
-	names := make([]string, 0, len(types))
-	for n := range types {
+	names := make([]string, 0, len(types()))
+	for n := range types() {
 		names = append(names, n)
 	}
 	sort.Strings(names)

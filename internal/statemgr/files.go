@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kyku/action/internal/state"
@@ -75,7 +76,9 @@ func normMap(m map[string]any) map[string]any {
 const backupTime = "20060102T150405.000Z"
 
 // backupTail matches what follows "<stem>." in a backup name.
-var backupTail = regexp.MustCompile(`^(\d{8}T\d{6}\.\d{3}Z)\.(\d+)\.json$`)
+var backupTail = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{8}T\d{6}\.\d{3}Z)\.(\d+)\.json$`)
+})
 
 // BackupName is the name of env's backup of serial taken at created:
 // "state.<env>.<UTC time to the millisecond>.<serial>.json".
@@ -91,7 +94,7 @@ func ParseBackupName(env, name string) (created time.Time, serial int64, ok bool
 	if !ok {
 		return time.Time{}, 0, false
 	}
-	m := backupTail.FindStringSubmatch(rest)
+	m := backupTail().FindStringSubmatch(rest)
 	if m == nil {
 		return time.Time{}, 0, false
 	}

@@ -88,6 +88,7 @@ func stores(t *testing.T) map[string]store {
 	if srv := gcstest.Require(t); srv != nil {
 		bucket := srv.NewBucket(t)
 		out["gcs"] = store{backend: fmt.Sprintf("backend: { type: gcs, bucket: %s, prefix: infra }\n", bucket),
+			env: map[string]string{"STORAGE_EMULATOR_HOST": srv.Host},
 			raw: func(t *testing.T) map[string][]byte { return srv.Objects(t, bucket, "") }}
 	}
 	return out

@@ -198,6 +198,7 @@ func openBackend(ctx context.Context, bc *config.Backend, codec statemgr.Codec, 
 	case "gcs":
 		b, err := gcs.New(ctx, gcs.Config{Bucket: bc.Bucket, Prefix: strings.Trim(bc.Prefix, "/"), BackupRetention: retention}, s.Env, gcs.Options{
 			LockTimeout: s.LockTimeout, StaleAfter: s.StaleAfter, Heartbeat: s.Heartbeat, PollInterval: s.PollInterval, Codec: codec,
+			Getenv: getenv,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("open gcs backend: %w", err)

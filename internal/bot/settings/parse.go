@@ -89,7 +89,7 @@ func Parse(name string, data []byte) (*Settings, error) {
 		case "policy-owners":
 			s.PolicyOwners = p.strings(v, k.Value)
 			for i, o := range s.PolicyOwners {
-				if !ownerRE.MatchString(o) {
+				if !ownerRE().MatchString(o) {
 					p.errf(v.Content[i], "policy owner %q is not a login or an org/team slug", o)
 				}
 			}
@@ -105,7 +105,7 @@ func Parse(name string, data []byte) (*Settings, error) {
 				seen[e] = true
 			}
 		case "workflow":
-			if w := p.str(v, k.Value); w != "" && !wfRE.MatchString(w) {
+			if w := p.str(v, k.Value); w != "" && !wfRE().MatchString(w) {
 				p.errf(v, "workflow must be a workflow file name such as kyku.yml, not %q", w)
 			} else if w != "" {
 				s.Workflow = w
@@ -207,7 +207,7 @@ func (p *parser) projects(v *yaml.Node) []Project {
 		p.each(n, "project", projectKeys, func(k, v *yaml.Node) {
 			switch k.Value {
 			case "name":
-				if pr.Name = p.str(v, "name"); pr.Name != "" && !nameRE.MatchString(pr.Name) {
+				if pr.Name = p.str(v, "name"); pr.Name != "" && !nameRE().MatchString(pr.Name) {
 					p.errf(v, "invalid project name %q (letters, digits, _ . / -)", pr.Name)
 				}
 			case "config":

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
@@ -70,7 +71,7 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 	if _, ok := settings["profile"]; ok && !g.AllowProfile {
 		ds.Add(cfg.Provider.Pos, "provider setting profile is not allowed %s: the bot's AWS profiles are not the repository's", who)
 	}
-	if r, ok := settings["region"]; ok && !regionRE.MatchString(r) {
+	if r, ok := settings["region"]; ok && !regionRE().MatchString(r) {
 		ds.Add(cfg.Provider.Pos, "provider setting region %q is not an AWS region name", r)
 	}
 	if name == "sim" {
@@ -107,9 +108,9 @@ func Confine(cfg *config.Config, g Grant) (*Confined, error) {
 			ds.Add(b.Pos, "backend endpoint is not allowed %s", who)
 		}
 		switch {
-		case b.Type == "s3" && nb.Region != "" && !regionRE.MatchString(nb.Region):
+		case b.Type == "s3" && nb.Region != "" && !regionRE().MatchString(nb.Region):
 			ds.Add(b.Pos, "backend region %q is not an AWS region name", nb.Region)
-		case b.Type == "spaces" && !spacesRegionRE.MatchString(nb.Region):
+		case b.Type == "spaces" && !spacesRegionRE().MatchString(nb.Region):
 			ds.Add(b.Pos, "backend region %q is not a Spaces region name (such as fra1)", nb.Region)
 		}
 		if b.Type == "spaces" && nb.Lock != nil && !*nb.Lock {
@@ -205,11 +206,15 @@ func confineImports(ds *diag.Diagnostics, cfg *config.Config, g Grant, provider,
 
 // regionRE is an AWS region name: a region becomes part of a host name, so
 // nothing else may pass (it could name another host).
-var regionRE = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}$`)
+var regionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}$`)
+})
 
 // spacesRegionRE is a DigitalOcean Spaces region (fra1, nyc3): it becomes
 // the host <region>.digitaloceanspaces.com.
-var spacesRegionRE = regexp.MustCompile(`^[a-z]{3}[0-9]$`)
+var spacesRegionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[a-z]{3}[0-9]$`)
+})
 
 // under joins ns and rel ("" → def), refusing a rel that is absolute,
 // climbs with "..", or holds an empty, "." or backslash segment.

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -62,9 +63,15 @@ type Bucket struct {
 }
 
 var (
-	roleRE   = regexp.MustCompile(`^arn:aws[a-z-]*:iam::[0-9]{12}:role/[A-Za-z0-9+=,.@_/-]{1,512}$`)
-	bucketRE = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
-	nameRE   = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+	roleRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^arn:aws[a-z-]*:iam::[0-9]{12}:role/[A-Za-z0-9+=,.@_/-]{1,512}$`)
+	})
+	bucketRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
+	})
+	nameRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+	})
 )
 
 // Parse reads a policy file (name is used in messages). Unknown keys,
@@ -96,15 +103,15 @@ func Parse(name string, data []byte) (*Policy, error) {
 			}
 		}
 		for _, b := range r.Buckets {
-			if !bucketRE.MatchString(b.Name) {
+			if !bucketRE().MatchString(b.Name) {
 				bad(i, "bucket %q is not an S3 bucket name", b.Name)
 			}
-			if b.Role != "" && !roleRE.MatchString(b.Role) {
+			if b.Role != "" && !roleRE().MatchString(b.Role) {
 				bad(i, "role %q of bucket %s is not an IAM role ARN", b.Role, b.Name)
 			}
 		}
 		for _, pr := range r.Providers {
-			if !nameRE.MatchString(pr) {
+			if !nameRE().MatchString(pr) {
 				bad(i, "provider %q is not a provider name", pr)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/aws/smithy-go"
@@ -17,10 +18,12 @@ import (
 )
 
 // throttleCodes are AWS's "slow down" answers.
-var throttleCodes = map[string]bool{
-	"RequestLimitExceeded": true, "Throttling": true, "ThrottlingException": true,
-	"TooManyRequestsException": true, "RequestThrottled": true, "RequestThrottledException": true,
-}
+var throttleCodes = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"RequestLimitExceeded": true, "Throttling": true, "ThrottlingException": true,
+		"TooManyRequestsException": true, "RequestThrottled": true, "RequestThrottledException": true,
+	}
+})
 
 // settlingCodes are what AWS answers about an object created a moment ago
 // that has not propagated yet (eventual consistency): EC2's (Amazon EC2
@@ -28,29 +31,35 @@ var throttleCodes = map[string]bool{
 // answers, which terraform-provider-aws retries for a new resource too
 // (RetryWhenNewResourceNotFound on its target group, load balancer,
 // listener and DB instance reads).
-var settlingCodes = map[string]bool{
-	"InvalidVpcID.NotFound": true, "InvalidSubnetID.NotFound": true, "InvalidGroup.NotFound": true,
-	"InvalidInstanceID.NotFound": true, "InvalidInternetGatewayID.NotFound": true,
-	"InvalidRouteTableID.NotFound": true, "InvalidKeyPair.NotFound": true,
-	"TargetGroupNotFound": true, "LoadBalancerNotFound": true, "ListenerNotFound": true,
-	"DBInstanceNotFound": true, "DBInstanceNotFoundFault": true,
-}
+var settlingCodes = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"InvalidVpcID.NotFound": true, "InvalidSubnetID.NotFound": true, "InvalidGroup.NotFound": true,
+		"InvalidInstanceID.NotFound": true, "InvalidInternetGatewayID.NotFound": true,
+		"InvalidRouteTableID.NotFound": true, "InvalidKeyPair.NotFound": true,
+		"TargetGroupNotFound": true, "LoadBalancerNotFound": true, "ListenerNotFound": true,
+		"DBInstanceNotFound": true, "DBInstanceNotFoundFault": true,
+	}
+})
 
 // notFoundCodes are the "no such object" codes of services whose codes do
 // not end in ".NotFound".
-var notFoundCodes = map[string]bool{
-	"DBInstanceNotFound": true, "DBInstanceNotFoundFault": true, "DBSubnetGroupNotFoundFault": true,
-	"TargetGroupNotFound": true, "LoadBalancerNotFound": true, "ListenerNotFound": true,
-	"ParameterNotFound": true,
-}
+var notFoundCodes = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"DBInstanceNotFound": true, "DBInstanceNotFoundFault": true, "DBSubnetGroupNotFoundFault": true,
+		"TargetGroupNotFound": true, "LoadBalancerNotFound": true, "ListenerNotFound": true,
+		"ParameterNotFound": true,
+	}
+})
 
 // inUseCodes say an object cannot go yet because something still uses
 // it — often something being deleted a moment ago (a load balancer's
 // network interfaces, a database leaving its subnet group).
-var inUseCodes = map[string]bool{
-	"DependencyViolation": true, "ResourceInUse": true, "InvalidDBSubnetGroupStateFault": true,
-	"InvalidDBSubnetGroupState": true,
-}
+var inUseCodes = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"DependencyViolation": true, "ResourceInUse": true, "InvalidDBSubnetGroupStateFault": true,
+		"InvalidDBSubnetGroupState": true,
+	}
+})
 
 // mode says how a call treats "not found" answers and network errors.
 type mode int
@@ -79,12 +88,12 @@ func apiCode(err error) string {
 }
 
 func isNotFound(code string) bool {
-	return strings.HasSuffix(code, ".NotFound") || notFoundCodes[code]
+	return strings.HasSuffix(code, ".NotFound") || notFoundCodes()[code]
 }
 
 func retryable(err error, m mode) bool {
 	code := apiCode(err)
-	if throttleCodes[code] || (m != plain && settlingCodes[code]) {
+	if throttleCodes()[code] || (m != plain && settlingCodes()[code]) {
 		return true
 	}
 	var hs interface{ HTTPStatusCode() int }
@@ -134,7 +143,7 @@ func (p *Provider) whileInUse(ctx context.Context, op string, fn func(context.Co
 	var last error
 	for i := 0; i < p.opts.MaxPolls; i++ {
 		err := p.call(ctx, op, plain, fn)
-		if !inUseCodes[apiCode(err)] {
+		if !inUseCodes()[apiCode(err)] {
 			return err
 		}
 		last = err

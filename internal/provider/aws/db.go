@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -38,10 +39,12 @@ const (
 	settledReads = 3
 )
 
-var dbSizes = map[string]string{"small": "db.t3.small", "medium": "db.t3.medium", "large": "db.t3.large"}
+var dbSizes = sync.OnceValue(func() map[string]string {
+	return map[string]string{"small": "db.t3.small", "medium": "db.t3.medium", "large": "db.t3.large"}
+})
 
 func dbClass(size string) (string, error) {
-	if c, ok := dbSizes[size]; ok {
+	if c, ok := dbSizes()[size]; ok {
 		return c, nil
 	}
 	if strings.HasPrefix(size, "db.") {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -83,7 +84,9 @@ func (p *Provider) syncELBTags(ctx context.Context, arn string, want map[string]
 // change in place on AWS.
 type tgKind struct{ p *Provider }
 
-var tgProtocols = map[string]elbtypes.ProtocolEnum{"http": elbtypes.ProtocolEnumHttp, "https": elbtypes.ProtocolEnumHttps, "tcp": elbtypes.ProtocolEnumTcp}
+var tgProtocols = sync.OnceValue(func() map[string]elbtypes.ProtocolEnum {
+	return map[string]elbtypes.ProtocolEnum{"http": elbtypes.ProtocolEnumHttp, "https": elbtypes.ProtocolEnumHttps, "tcp": elbtypes.ProtocolEnumTcp}
+})
 
 // describe reads one target group; with m settling a not-found answer
 // is a group made a moment ago, not visible yet, and retried.
@@ -176,7 +179,7 @@ func (k tgKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 		if err != nil {
 			return provider.Object{}, err
 		}
-		proto, ok := tgProtocols[property.String(r.Properties, "protocol")]
+		proto, ok := tgProtocols()[property.String(r.Properties, "protocol")]
 		if !ok {
 			proto = elbtypes.ProtocolEnumHttp
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Names on AWS. A cloud name is "<deploy prefix>-<Kyku name>"; each
@@ -23,7 +24,9 @@ import (
 //	key pair                              255 ASCII characters at most
 //	every EC2 object                      its Name tag: 256 characters at most
 
-var dbIdentRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,62}$`)
+var dbIdentRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[a-z][a-z0-9-]{0,62}$`)
+})
 
 // dbIdentifier is the RDS instance identifier of a cloud name (also the
 // name of its DB subnet group). RDS keeps identifiers in lower case and
@@ -44,7 +47,7 @@ func checkDBIdentifier(id string) error {
 		return fmt.Errorf("RDS instance identifier %q holds two hyphens in a row; rename the resource", id)
 	case strings.HasSuffix(id, "-"):
 		return fmt.Errorf("RDS instance identifier %q must not end with a hyphen; rename the resource", id)
-	case !dbIdentRE.MatchString(id):
+	case !dbIdentRE().MatchString(id):
 		return fmt.Errorf("RDS instance identifier %q may hold only letters, digits and hyphens; rename the resource", id)
 	}
 	return nil

@@ -160,7 +160,7 @@ func NewWithClients(c Clients, opts Options) *Provider {
 		"LoadBalancer":  lbKind{p},
 	})
 	p.kinds.CheckName = p.CheckName
-	p.kinds.Fixed = fixed
+	p.kinds.Fixed = fixed()
 	return p
 }
 

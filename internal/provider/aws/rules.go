@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 
@@ -23,87 +24,91 @@ var (
 // planning promises. What the APIs cannot change is fixed (below) and the
 // kinds' own guards; the agreement test holds them together against
 // awstest.
-var rules = map[string]provider.Rules{
-	"Vpc": {
-		"cidr":                provider.Replaces("an AWS VPC's primary CIDR block cannot change"),
-		"distributeAcrossAzs": provider.InPlace("a tag; only which auto-subnets exist changes"),
-		"tags":                provider.InPlace("CreateTags, DeleteTags"),
-	},
-	"Subnet": {
-		"network": provider.Replaces("an AWS subnet belongs to its VPC for life"),
-		"cidr":    provider.Replaces("an AWS subnet's CIDR block cannot change"),
-		"zone":    provider.Replaces("an AWS subnet lives in one availability zone"),
-		"public":  provider.InPlace("ModifySubnetAttribute and the route table"),
-		"tags":    provider.InPlace("CreateTags, DeleteTags"),
-	},
-	"SecurityGroup": {
-		"network": provider.Replaces("an AWS security group belongs to its VPC for life"),
-		"ingress": provider.InPlace("only the difference is authorised and revoked"),
-		"egress":  provider.InPlace("only the difference is authorised and revoked"),
-		"tags":    provider.InPlace("CreateTags, DeleteTags"),
-	},
-	"SshKey": {
-		"publicKey": provider.Replaces("an EC2 key pair's public key cannot change"),
-		"tags":      provider.InPlace("CreateTags, DeleteTags"),
-	},
-	"Vm": {
-		"network":        provider.Replaces("an EC2 instance stays in the VPC of its network interface"),
-		"subnet":         provider.Replaces("an EC2 instance's primary network interface stays in its subnet"),
-		"securityGroups": provider.InPlace("ModifyInstanceAttribute"),
-		"sshKeys":        provider.Replaces("EC2 gives an instance its key pair only at launch"),
-		"size":           provider.InPlace("stop, modify, start (the public IP changes)"),
-		"image":          provider.Replaces("an EC2 instance's AMI is chosen at launch"),
-		"userData":       provider.Replaces("an EC2 instance runs its user data only at first boot"),
-		"tags":           provider.InPlace("CreateTags, DeleteTags"),
-	},
-	"Database": {
-		"network": provider.Replaces("an RDS instance's DB subnet group cannot move to another VPC"),
-		"engine":  provider.Replaces("an RDS instance's engine cannot change"),
-		// A downgrade, a storage shrink or growth under 10% is refused at
-		// plan: PlanChange says so.
-		"version":        provider.InPlace("ModifyDBInstance (a major version with AllowMajorVersionUpgrade)"),
-		"size":           provider.InPlace("ModifyDBInstance"),
-		"storageGb":      provider.InPlace("ModifyDBInstance: it only grows, by 10% at least"),
-		"securityGroups": provider.InPlace("ModifyDBInstance"),
-		"tags":           provider.InPlace("AddTagsToResource, RemoveTagsFromResource"),
-	},
-	"TargetGroup": {
-		"port":     provider.Replaces("an ELBv2 target group's port cannot change"),
-		"protocol": provider.Replaces("an ELBv2 target group's protocol cannot change"),
-		"targets":  provider.InPlace("RegisterTargets, DeregisterTargets"),
-		"tags":     provider.InPlace("AddTags, RemoveTags"),
-	},
-	"LoadBalancer": {
-		"network": provider.Replaces("an ELBv2 load balancer stays in its VPC"),
-		"port":    provider.InPlace("ModifyListener"),
-		// A target group of the other kind (tcp for http) changes the
-		// load balancer's type: PlanChange says so.
-		"targetGroup":    provider.InPlace("ModifyListener"),
-		"securityGroups": provider.InPlace("SetSecurityGroups"),
-		"certificateArn": provider.InPlace("ModifyListener"),
-		"tags":           provider.InPlace("AddTags, RemoveTags"),
-	},
-}
+var rules = sync.OnceValue(func() map[string]provider.Rules {
+	return map[string]provider.Rules{
+		"Vpc": {
+			"cidr":                provider.Replaces("an AWS VPC's primary CIDR block cannot change"),
+			"distributeAcrossAzs": provider.InPlace("a tag; only which auto-subnets exist changes"),
+			"tags":                provider.InPlace("CreateTags, DeleteTags"),
+		},
+		"Subnet": {
+			"network": provider.Replaces("an AWS subnet belongs to its VPC for life"),
+			"cidr":    provider.Replaces("an AWS subnet's CIDR block cannot change"),
+			"zone":    provider.Replaces("an AWS subnet lives in one availability zone"),
+			"public":  provider.InPlace("ModifySubnetAttribute and the route table"),
+			"tags":    provider.InPlace("CreateTags, DeleteTags"),
+		},
+		"SecurityGroup": {
+			"network": provider.Replaces("an AWS security group belongs to its VPC for life"),
+			"ingress": provider.InPlace("only the difference is authorised and revoked"),
+			"egress":  provider.InPlace("only the difference is authorised and revoked"),
+			"tags":    provider.InPlace("CreateTags, DeleteTags"),
+		},
+		"SshKey": {
+			"publicKey": provider.Replaces("an EC2 key pair's public key cannot change"),
+			"tags":      provider.InPlace("CreateTags, DeleteTags"),
+		},
+		"Vm": {
+			"network":        provider.Replaces("an EC2 instance stays in the VPC of its network interface"),
+			"subnet":         provider.Replaces("an EC2 instance's primary network interface stays in its subnet"),
+			"securityGroups": provider.InPlace("ModifyInstanceAttribute"),
+			"sshKeys":        provider.Replaces("EC2 gives an instance its key pair only at launch"),
+			"size":           provider.InPlace("stop, modify, start (the public IP changes)"),
+			"image":          provider.Replaces("an EC2 instance's AMI is chosen at launch"),
+			"userData":       provider.Replaces("an EC2 instance runs its user data only at first boot"),
+			"tags":           provider.InPlace("CreateTags, DeleteTags"),
+		},
+		"Database": {
+			"network": provider.Replaces("an RDS instance's DB subnet group cannot move to another VPC"),
+			"engine":  provider.Replaces("an RDS instance's engine cannot change"),
+			// A downgrade, a storage shrink or growth under 10% is refused at
+			// plan: PlanChange says so.
+			"version":        provider.InPlace("ModifyDBInstance (a major version with AllowMajorVersionUpgrade)"),
+			"size":           provider.InPlace("ModifyDBInstance"),
+			"storageGb":      provider.InPlace("ModifyDBInstance: it only grows, by 10% at least"),
+			"securityGroups": provider.InPlace("ModifyDBInstance"),
+			"tags":           provider.InPlace("AddTagsToResource, RemoveTagsFromResource"),
+		},
+		"TargetGroup": {
+			"port":     provider.Replaces("an ELBv2 target group's port cannot change"),
+			"protocol": provider.Replaces("an ELBv2 target group's protocol cannot change"),
+			"targets":  provider.InPlace("RegisterTargets, DeregisterTargets"),
+			"tags":     provider.InPlace("AddTags, RemoveTags"),
+		},
+		"LoadBalancer": {
+			"network": provider.Replaces("an ELBv2 load balancer stays in its VPC"),
+			"port":    provider.InPlace("ModifyListener"),
+			// A target group of the other kind (tcp for http) changes the
+			// load balancer's type: PlanChange says so.
+			"targetGroup":    provider.InPlace("ModifyListener"),
+			"securityGroups": provider.InPlace("SetSecurityGroups"),
+			"certificateArn": provider.InPlace("ModifyListener"),
+			"tags":           provider.InPlace("AddTags, RemoveTags"),
+		},
+	}
+})
 
 // ReplaceRules implements provider.ReplaceRules.
-func (p *Provider) ReplaceRules(typ string) provider.Rules { return rules[typ] }
+func (p *Provider) ReplaceRules(typ string) provider.Rules { return rules()[typ] }
 
 // fixed is what the AWS APIs cannot change on an existing object
 // (kinds.Set.Fixed: Update refuses it before any request), each with the
 // API Reference that says so. The Vm, target group and load balancer
 // kinds refuse theirs themselves (vm.go, elb.go, lb.go).
-var fixed = map[string]map[string]string{
-	"Vpc": {"cidr": "no EC2 action changes a VPC's primary CIDR block (Amazon EC2 API Reference: CreateVpc sets it; AssociateVpcCidrBlock only adds secondary ones)"},
-	"Subnet": {
-		"network": "no EC2 action moves a subnet (Amazon EC2 API Reference: CreateSubnet sets VpcId)",
-		"cidr":    "no EC2 action changes a subnet's CIDR block (Amazon EC2 API Reference: CreateSubnet sets CidrBlock)",
-		"zone":    "no EC2 action moves a subnet (Amazon EC2 API Reference: CreateSubnet sets AvailabilityZone)",
-	},
-	"SecurityGroup": {"network": "no EC2 action moves a security group (Amazon EC2 API Reference: CreateSecurityGroup sets VpcId)"},
-	"SshKey":        {"publicKey": "no EC2 action changes a key pair's material (Amazon EC2 API Reference: ImportKeyPair)"},
-	"Vm":            {"image": "no EC2 action changes an instance's AMI (Amazon EC2 API Reference: RunInstances sets ImageId)"},
-	"Database":      {"engine": "ModifyDBInstance takes no Engine for an RDS instance (Amazon RDS API Reference: ModifyDBInstance)"},
-}
+var fixed = sync.OnceValue(func() map[string]map[string]string {
+	return map[string]map[string]string{
+		"Vpc": {"cidr": "no EC2 action changes a VPC's primary CIDR block (Amazon EC2 API Reference: CreateVpc sets it; AssociateVpcCidrBlock only adds secondary ones)"},
+		"Subnet": {
+			"network": "no EC2 action moves a subnet (Amazon EC2 API Reference: CreateSubnet sets VpcId)",
+			"cidr":    "no EC2 action changes a subnet's CIDR block (Amazon EC2 API Reference: CreateSubnet sets CidrBlock)",
+			"zone":    "no EC2 action moves a subnet (Amazon EC2 API Reference: CreateSubnet sets AvailabilityZone)",
+		},
+		"SecurityGroup": {"network": "no EC2 action moves a security group (Amazon EC2 API Reference: CreateSecurityGroup sets VpcId)"},
+		"SshKey":        {"publicKey": "no EC2 action changes a key pair's material (Amazon EC2 API Reference: ImportKeyPair)"},
+		"Vm":            {"image": "no EC2 action changes an instance's AMI (Amazon EC2 API Reference: RunInstances sets ImageId)"},
+		"Database":      {"engine": "ModifyDBInstance takes no Engine for an RDS instance (Amazon RDS API Reference: ModifyDBInstance)"},
+	}
+})
 
 // PlanChange implements provider.ChangePlanner: what RDS and ELBv2 refuse
 // depending on the values.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -64,7 +65,9 @@ func rulesFromProps(v any) []rule {
 // protocolNames are the protocol numbers EC2 may report for the names
 // Kyku writes (Amazon EC2 API Reference, IpPermission: IpProtocol is a
 // name or a protocol number).
-var protocolNames = map[string]string{"6": "tcp", "17": "udp", "1": "icmp", "all": "-1"}
+var protocolNames = sync.OnceValue(func() map[string]string {
+	return map[string]string{"6": "tcp", "17": "udp", "1": "icmp", "all": "-1"}
+})
 
 // rulesFromAWS reads permissions as Kyku's rules, normalised so that a
 // rule reads as it was written: a protocol number as its name, and no
@@ -76,7 +79,7 @@ func rulesFromAWS(perms []ec2types.IpPermission) []rule {
 	var out []rule
 	for _, p := range perms {
 		proto := aws.ToString(p.IpProtocol)
-		if name, ok := protocolNames[strings.ToLower(proto)]; ok {
+		if name, ok := protocolNames()[strings.ToLower(proto)]; ok {
 			proto = name
 		}
 		for _, c := range p.IpRanges {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -33,20 +34,24 @@ const (
 
 // sizes maps Kyku's size aliases to instance types; anything with a dot
 // (t3.micro, m7i.large) is taken as an instance type.
-var sizes = map[string]string{"small": "t3.small", "medium": "t3.medium", "large": "t3.large"}
+var sizes = sync.OnceValue(func() map[string]string {
+	return map[string]string{"small": "t3.small", "medium": "t3.medium", "large": "t3.large"}
+})
 
 // images maps image aliases to the public SSM parameters holding the
 // current AMI ID; "ami-…" is taken as is.
-var images = map[string]string{
-	"debian-12":         "/aws/service/debian/release/12/latest/amd64",
-	"debian-13":         "/aws/service/debian/release/13/latest/amd64",
-	"ubuntu-22.04":      "/aws/service/canonical/ubuntu/server/22.04/stable/current/amd64/hvm/ebs-gp2/ami-id",
-	"ubuntu-24.04":      "/aws/service/canonical/ubuntu/server/24.04/stable/current/amd64/hvm/ebs-gp3/ami-id",
-	"amazon-linux-2023": "/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64",
-}
+var images = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"debian-12":         "/aws/service/debian/release/12/latest/amd64",
+		"debian-13":         "/aws/service/debian/release/13/latest/amd64",
+		"ubuntu-22.04":      "/aws/service/canonical/ubuntu/server/22.04/stable/current/amd64/hvm/ebs-gp2/ami-id",
+		"ubuntu-24.04":      "/aws/service/canonical/ubuntu/server/24.04/stable/current/amd64/hvm/ebs-gp3/ami-id",
+		"amazon-linux-2023": "/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64",
+	}
+})
 
 func instanceType(size string) (string, error) {
-	if t, ok := sizes[size]; ok {
+	if t, ok := sizes()[size]; ok {
 		return t, nil
 	}
 	if strings.Contains(size, ".") {
@@ -59,7 +64,7 @@ func (p *Provider) resolveImage(ctx context.Context, image string) (string, erro
 	if strings.HasPrefix(image, "ami-") {
 		return image, nil
 	}
-	param, ok := images[image]
+	param, ok := images()[image]
 	if !ok {
 		return "", fmt.Errorf("unknown image %q (use debian-12, debian-13, ubuntu-22.04, ubuntu-24.04, amazon-linux-2023 or an ami- ID)", image)
 	}

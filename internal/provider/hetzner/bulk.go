@@ -21,7 +21,7 @@ import (
 // Kyku's) is left out: the engine reads it alone before calling it gone.
 func (p *Provider) ReadMany(ctx context.Context, prefix string, refs []provider.Ref) (map[provider.Ref]provider.Object, error) {
 	out := map[provider.Ref]provider.Object{}
-	if prefix == "" || !labelRE.MatchString(prefix) || len(refs) == 0 {
+	if prefix == "" || !labelRE().MatchString(prefix) || len(refs) == 0 {
 		return out, nil
 	}
 	need := map[string]bool{}

@@ -24,11 +24,13 @@ import (
 // retryCodes are the API's "try again" answers: another action holds the
 // resource (locked), the resource changed during the request (conflict),
 // the rate limit (rate_limit_exceeded), and the backend's own failures.
-var retryCodes = map[hcloud.ErrorCode]bool{
-	hcloud.ErrorCodeLocked: true, hcloud.ErrorCodeConflict: true, hcloud.ErrorCodeRateLimitExceeded: true,
-	hcloud.ErrorCodeServerError: true, hcloud.ErrorCodeServiceError: true, hcloud.ErrorCodeBadGateway: true,
-	hcloud.ErrorCodeTimeout: true, hcloud.ErrorCodeMaintenance: true, "unavailable": true,
-}
+var retryCodes = sync.OnceValue(func() map[hcloud.ErrorCode]bool {
+	return map[hcloud.ErrorCode]bool{
+		hcloud.ErrorCodeLocked: true, hcloud.ErrorCodeConflict: true, hcloud.ErrorCodeRateLimitExceeded: true,
+		hcloud.ErrorCodeServerError: true, hcloud.ErrorCodeServiceError: true, hcloud.ErrorCodeBadGateway: true,
+		hcloud.ErrorCodeTimeout: true, hcloud.ErrorCodeMaintenance: true, "unavailable": true,
+	}
+})
 
 // retryable reports whether err is worth another attempt of the same
 // request. Creates are safe to repeat: a repeated create that finds its
@@ -36,7 +38,7 @@ var retryCodes = map[hcloud.ErrorCode]bool{
 func retryable(err error, resp *hcloud.Response) bool {
 	var ae hcloud.Error
 	if errors.As(err, &ae) {
-		return retryCodes[ae.Code]
+		return retryCodes()[ae.Code]
 	}
 	if resp != nil && resp.Response != nil && resp.StatusCode >= 500 {
 		return true

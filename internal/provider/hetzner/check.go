@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/property"
@@ -39,10 +40,12 @@ var networkZones = []string{"eu-central", "us-east", "us-west", "ap-southeast"}
 // zoneOf is the network zone of each location (Hetzner Cloud API
 // reference, Locations: network_zone): a server or load balancer attaches
 // only to a subnet of its location's zone.
-var zoneOf = map[string]string{
-	"fsn1": "eu-central", "nbg1": "eu-central", "hel1": "eu-central",
-	"ash": "us-east", "hil": "us-west", "sin": "ap-southeast",
-}
+var zoneOf = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"fsn1": "eu-central", "nbg1": "eu-central", "hel1": "eu-central",
+		"ash": "us-east", "hil": "us-west", "sin": "ap-southeast",
+	}
+})
 
 // CheckResources implements provider.ResourceChecker: what Hetzner cannot
 // carry, its documented limits and its name rules are refused at plan
@@ -65,7 +68,7 @@ func (p *Provider) CheckResources(rs []provider.Desired) []provider.Refusal {
 // API answers no_subnet_available: Hetzner Cloud API reference, Servers:
 // Attach a Server to a Network).
 func (p *Provider) checkZones(rs []provider.Desired) []provider.Refusal {
-	zone, ok := zoneOf[p.opts.Location]
+	zone, ok := zoneOf()[p.opts.Location]
 	if !ok {
 		return nil // an unknown location fails on its own
 	}
@@ -146,7 +149,7 @@ func (p *Provider) checkResource(name, typ string, props map[string]any) []provi
 		return out
 	}
 	name = value.SafeName(name) // an instance web[0] is labelled and named web-0
-	if len(name) > maxName || !labelRE.MatchString(name) {
+	if len(name) > maxName || !labelRE().MatchString(name) {
 		refuse("", "on hetzner a name must be at most %d letters, digits, '-' or '_', starting and ending with a letter or digit (it becomes a label and a cloud name)", maxName)
 	} else if typ == "Vm" && strings.Contains(name, "_") {
 		refuse("", "on hetzner a Vm name becomes the server's hostname and cannot contain '_'")
@@ -296,7 +299,7 @@ func checkTags(tags map[string]any, refuse func(path, format string, args ...any
 			refuse("tags."+k, "tag %q: this key is one of Kyku's own labels on hetzner", k)
 		case !validLabelKey(k):
 			refuse("tags."+k, "tag %q: not a valid hetzner label key (an optional DNS prefix and '/', then at most 63 letters, digits, '-', '_', '.', starting and ending with a letter or digit)", k)
-		case !strings.Contains(v, "${") && !labelRE.MatchString(v):
+		case !strings.Contains(v, "${") && !labelRE().MatchString(v):
 			refuse("tags."+k, "tag %q: value %q is not a valid hetzner label value (at most 63 letters, digits, '-', '_', '.', starting and ending with a letter or digit)", k, v)
 		}
 	}
@@ -311,11 +314,11 @@ func validLabelKey(k string) bool {
 		return false
 	}
 	for _, part := range strings.Split(prefix, ".") {
-		if ok && (part == "" || !labelRE.MatchString(part) || strings.ContainsAny(part, "_.") || strings.ToLower(part) != part) {
+		if ok && (part == "" || !labelRE().MatchString(part) || strings.ContainsAny(part, "_.") || strings.ToLower(part) != part) {
 			return false
 		}
 	}
-	return name != "" && labelRE.MatchString(name)
+	return name != "" && labelRE().MatchString(name)
 }
 
 func emptyList(v any) bool {

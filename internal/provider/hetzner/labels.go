@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/property"
@@ -54,7 +55,9 @@ func isKykuLabel(k string) bool {
 }
 
 // labelRE is a Hetzner label value (and label name, when non-empty).
-var labelRE = regexp.MustCompile(`^([a-zA-Z0-9]([a-zA-Z0-9_.-]{0,61}[a-zA-Z0-9])?)?$`)
+var labelRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([a-zA-Z0-9]([a-zA-Z0-9_.-]{0,61}[a-zA-Z0-9])?)?$`)
+})
 
 // wantLabels is the full label set of r: the user's tags plus Kyku's own.
 func wantLabels(r provider.Resource, extra map[string]string) map[string]string {
@@ -152,7 +155,7 @@ func cidrKey(cidr string) string { return strings.ReplaceAll(cidr, "/", "-") }
 // tgID is the provider ID of a target group: the label key its members
 // carry, which is also the load balancer's label selector.
 func tgID(cloudName string) (string, error) {
-	if cloudName == "" || !labelRE.MatchString(cloudName) {
+	if cloudName == "" || !labelRE().MatchString(cloudName) {
 		return "", fmt.Errorf("cloud name %q cannot be a Hetzner label (at most 63 letters, digits, '-', '_', '.', starting and ending with a letter or digit)", cloudName)
 	}
 	return keyTG + cloudName, nil
@@ -160,7 +163,7 @@ func tgID(cloudName string) (string, error) {
 
 func parseTGID(id string) (string, error) {
 	name, ok := strings.CutPrefix(id, keyTG)
-	if !ok || name == "" || !labelRE.MatchString(name) {
+	if !ok || name == "" || !labelRE().MatchString(name) {
 		return "", fmt.Errorf("%q is not a Kyku target group ID (kyku-tg/<cloud name>): %w", id, provider.ErrNotFound)
 	}
 	return name, nil

@@ -96,7 +96,9 @@ var (
 )
 
 // settings the provider block may carry.
-var knownSettings = map[string]bool{"location": true, "endpoint": true}
+var knownSettings = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"location": true, "endpoint": true}
+})
 
 // New is the provider.Factory for "hetzner". Settings: "location" (default
 // fsn1) and "endpoint" (a base URL for the API, for tests and local fakes;
@@ -106,7 +108,7 @@ var knownSettings = map[string]bool{"location": true, "endpoint": true}
 func New(ctx context.Context, settings map[string]string, getenv func(string) string) (provider.Provider, error) {
 	var unknown []string
 	for k := range settings {
-		if !knownSettings[k] {
+		if !knownSettings()[k] {
 			unknown = append(unknown, k)
 		}
 	}
@@ -183,7 +185,7 @@ func NewWithClient(c *hcloud.Client, opts Options) *Provider {
 		"LoadBalancer":  lbKind{p},
 	})
 	p.kinds.Refused = map[string]string{"Database": "hetzner has no managed databases"}
-	p.kinds.Fixed = fixed
+	p.kinds.Fixed = fixed()
 	return p
 }
 

@@ -47,7 +47,7 @@ func (p *Provider) Rename(ctx context.Context, id string, r provider.Resource) (
 	if err != nil {
 		return provider.Object{}, err
 	}
-	if r.CloudName == "" || !labelRE.MatchString(r.CloudName) {
+	if r.CloudName == "" || !labelRE().MatchString(r.CloudName) {
 		return provider.Object{}, fmt.Errorf("rename %s %s: %q is not a name hetzner accepts", r.Type, id, r.CloudName)
 	}
 	label := value.SafeName(r.Name)

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/property"
@@ -21,82 +22,86 @@ var (
 // provider carries: what planning promises. What the API cannot change is
 // fixed (below), what Kind updates do is in each kind's file; the
 // agreement test holds them together against hcloudtest.
-var rules = map[string]provider.Rules{
-	"Vpc": {
-		"cidr":                provider.Replaces("Kyku does not change a Hetzner network's IP range in place"),
-		"distributeAcrossAzs": provider.InPlace("a label; only which auto-subnets exist changes"),
-		"tags":                provider.InPlace("labels"),
-	},
-	"Subnet": {
-		"network": provider.Replaces("a Hetzner subnet is part of its network"),
-		"cidr":    provider.Replaces("a Hetzner subnet's IP range cannot change (subnets are only added and deleted)"),
-		"zone":    provider.Replaces("a Hetzner subnet's network zone cannot change (subnets are only added and deleted)"),
-		"public":  provider.InPlace("a label of the network"),
-		"tags":    provider.InPlace("refused at plan: subnets carry no labels"),
-	},
-	"SecurityGroup": {
-		// A firewall belongs to no network: the reference is a label.
-		"network": provider.InPlace("a label: Hetzner firewalls belong to no network"),
-		"ingress": provider.InPlace("set_rules"),
-		"egress":  provider.InPlace("set_rules"),
-		"tags":    provider.InPlace("labels"),
-	},
-	"SshKey": {
-		"publicKey": provider.Replaces("a Hetzner SSH key's public key cannot change"),
-		"tags":      provider.InPlace("labels"),
-	},
-	"Vm": {
-		"network":        provider.InPlace("detach from the old network, attach to the new"),
-		"subnet":         provider.InPlace("detach and attach in the subnet's range"),
-		"securityGroups": provider.InPlace("apply and remove firewalls"),
-		"sshKeys":        provider.Replaces("Hetzner installs a server's SSH keys only when it creates the server"),
-		// A change of architecture or storage type, or to a smaller disk,
-		// is a replace too: PlanChange says so.
-		"size":     provider.InPlace("power off, change type (disk kept), power on"),
-		"image":    provider.Replaces("Kyku does not rebuild a Hetzner server from another image in place"),
-		"userData": provider.Replaces("Hetzner runs a server's user data only when it creates the server"),
-		"tags":     provider.InPlace("labels"),
-	},
-	"TargetGroup": {
-		"port":     provider.InPlace("the label and the load balancers' services follow"),
-		"protocol": provider.InPlace("the label and the load balancers' services follow"),
-		"targets":  provider.InPlace("labels of the servers"),
-		"tags":     provider.InPlace("refused at plan: target groups carry no tags"),
-	},
-	"LoadBalancer": {
-		"network":        provider.Replaces("Kyku does not move a Hetzner load balancer to another network in place"),
-		"port":           provider.InPlace("the service moves to the new port"),
-		"targetGroup":    provider.InPlace("the label-selector target changes"),
-		"securityGroups": provider.InPlace("refused at plan: load balancers take no firewalls"),
-		"certificateArn": provider.InPlace("refused at plan: certificates are not supported"),
-		"tags":           provider.InPlace("labels"),
-	},
-}
+var rules = sync.OnceValue(func() map[string]provider.Rules {
+	return map[string]provider.Rules{
+		"Vpc": {
+			"cidr":                provider.Replaces("Kyku does not change a Hetzner network's IP range in place"),
+			"distributeAcrossAzs": provider.InPlace("a label; only which auto-subnets exist changes"),
+			"tags":                provider.InPlace("labels"),
+		},
+		"Subnet": {
+			"network": provider.Replaces("a Hetzner subnet is part of its network"),
+			"cidr":    provider.Replaces("a Hetzner subnet's IP range cannot change (subnets are only added and deleted)"),
+			"zone":    provider.Replaces("a Hetzner subnet's network zone cannot change (subnets are only added and deleted)"),
+			"public":  provider.InPlace("a label of the network"),
+			"tags":    provider.InPlace("refused at plan: subnets carry no labels"),
+		},
+		"SecurityGroup": {
+			// A firewall belongs to no network: the reference is a label.
+			"network": provider.InPlace("a label: Hetzner firewalls belong to no network"),
+			"ingress": provider.InPlace("set_rules"),
+			"egress":  provider.InPlace("set_rules"),
+			"tags":    provider.InPlace("labels"),
+		},
+		"SshKey": {
+			"publicKey": provider.Replaces("a Hetzner SSH key's public key cannot change"),
+			"tags":      provider.InPlace("labels"),
+		},
+		"Vm": {
+			"network":        provider.InPlace("detach from the old network, attach to the new"),
+			"subnet":         provider.InPlace("detach and attach in the subnet's range"),
+			"securityGroups": provider.InPlace("apply and remove firewalls"),
+			"sshKeys":        provider.Replaces("Hetzner installs a server's SSH keys only when it creates the server"),
+			// A change of architecture or storage type, or to a smaller disk,
+			// is a replace too: PlanChange says so.
+			"size":     provider.InPlace("power off, change type (disk kept), power on"),
+			"image":    provider.Replaces("Kyku does not rebuild a Hetzner server from another image in place"),
+			"userData": provider.Replaces("Hetzner runs a server's user data only when it creates the server"),
+			"tags":     provider.InPlace("labels"),
+		},
+		"TargetGroup": {
+			"port":     provider.InPlace("the label and the load balancers' services follow"),
+			"protocol": provider.InPlace("the label and the load balancers' services follow"),
+			"targets":  provider.InPlace("labels of the servers"),
+			"tags":     provider.InPlace("refused at plan: target groups carry no tags"),
+		},
+		"LoadBalancer": {
+			"network":        provider.Replaces("Kyku does not move a Hetzner load balancer to another network in place"),
+			"port":           provider.InPlace("the service moves to the new port"),
+			"targetGroup":    provider.InPlace("the label-selector target changes"),
+			"securityGroups": provider.InPlace("refused at plan: load balancers take no firewalls"),
+			"certificateArn": provider.InPlace("refused at plan: certificates are not supported"),
+			"tags":           provider.InPlace("labels"),
+		},
+	}
+})
 
 // ReplaceRules implements provider.ReplaceRules.
-func (p *Provider) ReplaceRules(typ string) provider.Rules { return rules[typ] }
+func (p *Provider) ReplaceRules(typ string) provider.Rules { return rules()[typ] }
 
 // fixed is what the Hetzner Cloud API cannot change on an existing object
 // (kinds.Set.Fixed: Update refuses it before any request), each with the
 // API reference that says so.
-var fixed = map[string]map[string]string{
-	// Networks: Update a Network takes name, labels and
-	// expose_routes_to_vswitch; only change_ip_range touches the range,
-	// and Kyku does not use it.
-	"Vpc": {"cidr": "Kyku does not change a network's IP range (Hetzner Cloud API reference, Networks: change_ip_range is not used)"},
-	// Networks: a subnet has no update; add_subnet and delete_subnet only.
-	"Subnet": {
-		"network": "a subnet is part of its network (Hetzner Cloud API reference, Networks: add_subnet, delete_subnet)",
-		"cidr":    "a subnet has no update action (Hetzner Cloud API reference, Networks: add_subnet, delete_subnet)",
-		"zone":    "a subnet has no update action (Hetzner Cloud API reference, Networks: add_subnet, delete_subnet)",
-	},
-	// SSH Keys: Update an SSH key takes name and labels only.
-	"SshKey": {"publicKey": "an SSH key's public key cannot change (Hetzner Cloud API reference, SSH Keys: Update an SSH key takes name and labels)"},
-	// Servers: Update a Server takes name and labels; ssh_keys and
-	// user_data are Create a Server's only (rebuild is not used). The
-	// server kind refuses an sshKeys change itself (a set: order aside).
-	"Vm": {"image": "Kyku does not rebuild a server (Hetzner Cloud API reference, Servers: rebuild is not used)"},
-}
+var fixed = sync.OnceValue(func() map[string]map[string]string {
+	return map[string]map[string]string{
+		// Networks: Update a Network takes name, labels and
+		// expose_routes_to_vswitch; only change_ip_range touches the range,
+		// and Kyku does not use it.
+		"Vpc": {"cidr": "Kyku does not change a network's IP range (Hetzner Cloud API reference, Networks: change_ip_range is not used)"},
+		// Networks: a subnet has no update; add_subnet and delete_subnet only.
+		"Subnet": {
+			"network": "a subnet is part of its network (Hetzner Cloud API reference, Networks: add_subnet, delete_subnet)",
+			"cidr":    "a subnet has no update action (Hetzner Cloud API reference, Networks: add_subnet, delete_subnet)",
+			"zone":    "a subnet has no update action (Hetzner Cloud API reference, Networks: add_subnet, delete_subnet)",
+		},
+		// SSH Keys: Update an SSH key takes name and labels only.
+		"SshKey": {"publicKey": "an SSH key's public key cannot change (Hetzner Cloud API reference, SSH Keys: Update an SSH key takes name and labels)"},
+		// Servers: Update a Server takes name and labels; ssh_keys and
+		// user_data are Create a Server's only (rebuild is not used). The
+		// server kind refuses an sshKeys change itself (a set: order aside).
+		"Vm": {"image": "Kyku does not rebuild a server (Hetzner Cloud API reference, Servers: rebuild is not used)"},
+	}
+})
 
 // PlanChange implements provider.ChangePlanner: a Vm's new size is a
 // rescale only when the server can change to that type in place — the

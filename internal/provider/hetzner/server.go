@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
@@ -33,21 +34,25 @@ type serverKind struct{ p *Provider }
 // reference, Server Types: locations). 2, 4 and 8 shared x86 vCPUs with
 // 4, 8 and 16 GB: the CX line (cost-optimised) where it is sold, which is
 // Europe only, else the CPX line (sold in every location).
-var sizes = map[string][]string{
-	"small":  {"cx23", "cpx22", "cpx21"},
-	"medium": {"cx33", "cpx32", "cpx31"},
-	"large":  {"cx43", "cpx42", "cpx41"},
-}
+var sizes = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"small":  {"cx23", "cpx22", "cpx21"},
+		"medium": {"cx33", "cpx32", "cpx31"},
+		"large":  {"cx43", "cpx42", "cpx41"},
+	}
+})
 
-var serverTypeRE = regexp.MustCompile(`^[a-z]+[0-9]+[a-z]*$`)
+var serverTypeRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[a-z]+[0-9]+[a-z]*$`)
+})
 
 // serverTypes lists the server types size may be: a size's (sizes), or
 // the server type it names.
 func serverTypes(size string) ([]string, error) {
-	if ts, ok := sizes[size]; ok {
+	if ts, ok := sizes()[size]; ok {
 		return ts, nil
 	}
-	if serverTypeRE.MatchString(size) {
+	if serverTypeRE().MatchString(size) {
 		return []string{size}, nil
 	}
 	return nil, fmt.Errorf("unknown size %q (use small, medium, large or a Hetzner server type such as cx23 or cpx22)", size)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/schema"
@@ -201,18 +202,20 @@ func describe(v any) string {
 // fixed lists, per type, the properties the simulated API cannot change
 // in place: what an Update refuses. (What planning promises is rules, in
 // rules.go.)
-var fixed = map[string][]string{
-	"Vpc":           {"cidr"},
-	"Subnet":        {"cidr", "network", "zone"},
-	"SecurityGroup": {"network"},
-	"SshKey":        {"publicKey"},
-	"Vm":            {"image", "userData"},
-	"Database":      {"engine"},
-}
+var fixed = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"Vpc":           {"cidr"},
+		"Subnet":        {"cidr", "network", "zone"},
+		"SecurityGroup": {"network"},
+		"SshKey":        {"publicKey"},
+		"Vm":            {"image", "userData"},
+		"Database":      {"engine"},
+	}
+})
 
 // checkFixed refuses an update that changes what cannot change in place.
 func checkFixed(typ, name string, old, new map[string]any) error {
-	for _, k := range fixed[typ] {
+	for _, k := range fixed()[typ] {
 		if !value.Equal(old[k], new[k]) {
 			return fmt.Errorf("sim: %s %q: property %s cannot change in place; replace the resource", typ, name, k)
 		}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/kyku/action/internal/provider"
 )
@@ -21,14 +22,16 @@ var _ provider.ChangePlanner = (*Provider)(nil)
 // clouds do: a security group a machine, database or load balancer is in
 // (EC2's DependencyViolation, Hetzner's resource_in_use), a subnet a
 // machine is in.
-var users = map[string][]struct{ typ, prop string }{
-	"SecurityGroup": {{"Vm", "securityGroups"}, {"Database", "securityGroups"}, {"LoadBalancer", "securityGroups"}},
-	"Subnet":        {{"Vm", "subnet"}},
-}
+var users = sync.OnceValue(func() map[string][]struct{ typ, prop string } {
+	return map[string][]struct{ typ, prop string }{
+		"SecurityGroup": {{"Vm", "securityGroups"}, {"Database", "securityGroups"}, {"LoadBalancer", "securityGroups"}},
+		"Subnet":        {{"Vm", "subnet"}},
+	}
+})
 
 // inUse refuses to delete rec while another object refers to it.
 func (p *Provider) inUse(rec *record) error {
-	for _, u := range users[rec.Type] {
+	for _, u := range users()[rec.Type] {
 		entries, err := os.ReadDir(filepath.Join(p.store.dir, u.typ))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

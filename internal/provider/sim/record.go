@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/value"
@@ -16,7 +17,7 @@ import (
 // vocabulary holds the words of object files (their fields, every type's
 // property and output names, zones): decoding shares these strings
 // instead of allocating them per object.
-var vocabulary = func() map[string]string {
+var vocabulary = sync.OnceValue(func() map[string]string {
 	words := []string{"id", "type", "name", "cloudName", "created", "properties", "outputs", "privateIp", "publicIp", "endpoint"}
 	words = append(words, zones...)
 	for _, tn := range schema.Names() {
@@ -30,7 +31,7 @@ var vocabulary = func() map[string]string {
 		m[w] = w
 	}
 	return m
-}()
+})
 
 // decodeRecord parses an object file. Unknown keys are ignored; a key of
 // the wrong JSON type is an error, as it is for json.Unmarshal (a repeated
@@ -38,7 +39,7 @@ var vocabulary = func() map[string]string {
 // (value.Decoder): a plan reads every object, and a map built per object
 // only to be read once was a good part of what discovery allocated.
 func decodeRecord(b []byte) (*record, error) {
-	d := value.NewDecoder(b, vocabulary)
+	d := value.NewDecoder(b, vocabulary())
 	switch d.Next() {
 	case '{':
 	case 'n':

@@ -36,7 +36,7 @@ func FuzzDecodeRecord(f *testing.F) {
 // object: the reference decodeRecord is held to.
 // the wrong JSON type is an error, as it is for json.Unmarshal.
 func refDecodeRecord(b []byte) (*record, error) {
-	v, err := value.ParseJSONWith(b, vocabulary)
+	v, err := value.ParseJSONWith(b, vocabulary())
 	if err != nil {
 		return nil, err
 	}

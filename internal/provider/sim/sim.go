@@ -66,15 +66,17 @@ func New(opts Options) (*Provider, error) {
 
 // settingVars maps the provider settings a config may give to the
 // variables they override.
-var settingVars = map[string]string{
-	"dir":      EnvDir,
-	"latency":  EnvLatency,
-	"failRate": EnvFailRate,
-	"fail":     EnvFail,
-	"seed":     EnvSeed,
-	"bulk":     EnvBulk,
-	"pageSize": EnvPageSize,
-}
+var settingVars = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"dir":      EnvDir,
+		"latency":  EnvLatency,
+		"failRate": EnvFailRate,
+		"fail":     EnvFail,
+		"seed":     EnvSeed,
+		"bulk":     EnvBulk,
+		"pageSize": EnvPageSize,
+	}
+})
 
 // Factory builds a simulator for the provider registry: options from the
 // environment, overridden by the config's settings (dir, latency, failRate,
@@ -90,7 +92,7 @@ func Factory(_ context.Context, settings map[string]string, getenv func(string) 
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		env, ok := settingVars[k]
+		env, ok := settingVars()[k]
 		if !ok {
 			return nil, fmt.Errorf("sim: unknown setting %q (want dir, latency, failRate, fail, seed, bulk or pageSize)", k)
 		}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/value"
@@ -50,7 +51,9 @@ const (
 	maxStorageGb = 65536
 )
 
-var versionRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*$`)
+var versionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9]+(\.[0-9]+)*$`)
+})
 
 // validName reports whether s is letters, digits, '.', '_' and '-',
 // starting with a letter or digit (a loop, not a regexp: plans of
@@ -139,7 +142,7 @@ func checkValues(typ string, props map[string]any) []refusal {
 		if f, ok := props["storageGb"].(float64); ok && (f < 1 || f > maxStorageGb) {
 			add("storageGb", "storage must be 1 to %d GB, not %v", maxStorageGb, f)
 		}
-		if s, ok := props["version"].(string); ok && literal(s) && !versionRE.MatchString(s) {
+		if s, ok := props["version"].(string); ok && literal(s) && !versionRE().MatchString(s) {
 			add("version", "version %q is not digits and dots (e.g. 16 or 8.0.36)", s)
 		}
 	}

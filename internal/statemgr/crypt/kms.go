@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/kms"
@@ -32,7 +33,9 @@ var _ Key = (*KMS)(nil)
 // NewKMS returns the key keyID (ID, ARN or alias/NAME) reached through api.
 func NewKMS(api KMSAPI, keyID string) *KMS { return &KMS{api: api, keyID: keyID} }
 
-var kmsContext = map[string]string{"kyku": "state"}
+var kmsContext = sync.OnceValue(func() map[string]string {
+	return map[string]string{"kyku": "state"}
+})
 
 type kmsDesc struct {
 	Type  string `json:"type"`
@@ -45,7 +48,7 @@ func (k *KMS) Describe() string { return "aws-kms " + k.keyID }
 
 func (k *KMS) NewDataKey(ctx context.Context) ([]byte, json.RawMessage, error) {
 	out, err := k.api.GenerateDataKey(ctx, &kms.GenerateDataKeyInput{
-		KeyId: aws.String(k.keyID), KeySpec: types.DataKeySpecAes256, EncryptionContext: kmsContext,
+		KeyId: aws.String(k.keyID), KeySpec: types.DataKeySpecAes256, EncryptionContext: kmsContext(),
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("aws-kms GenerateDataKey with %s: %w", k.keyID, err)
@@ -62,7 +65,7 @@ func (k *KMS) DataKey(ctx context.Context, raw json.RawMessage) ([]byte, error) 
 	if err := json.Unmarshal(raw, &d); err != nil || d.Type != "aws-kms" || len(d.Blob) == 0 {
 		return nil, errNotMine
 	}
-	out, err := k.api.Decrypt(ctx, &kms.DecryptInput{CiphertextBlob: d.Blob, KeyId: aws.String(k.keyID), EncryptionContext: kmsContext})
+	out, err := k.api.Decrypt(ctx, &kms.DecryptInput{CiphertextBlob: d.Blob, KeyId: aws.String(k.keyID), EncryptionContext: kmsContext()})
 	var wrong *types.IncorrectKeyException
 	var invalid *types.InvalidCiphertextException
 	switch {

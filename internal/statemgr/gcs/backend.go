@@ -7,9 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"cloud.google.com/go/storage"
-	"google.golang.org/api/option"
-
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/objstore"
 )
@@ -51,7 +48,9 @@ type Options struct {
 	// OnRetry, when set, is told of every transient error that is retried.
 	OnRetry func(op string, err error)
 	// Codec seals what is stored (nil: clear).
-	Codec    statemgr.Codec
+	Codec statemgr.Codec
+	// Getenv reads STORAGE_EMULATOR_HOST for New (nil: no emulator).
+	Getenv   func(string) string
 	Now      func() time.Time // default time.Now
 	Hostname string           // default os.Hostname
 	PID      int              // default os.Getpid
@@ -64,12 +63,12 @@ type Backend struct {
 }
 
 // New builds the client from Application Default Credentials (or, when
-// STORAGE_EMULATOR_HOST is set, the client library's emulator mode).
-func New(ctx context.Context, cfg Config, env string, opts Options, clientOpts ...option.ClientOption) (*Backend, error) {
+// STORAGE_EMULATOR_HOST is set, for that emulator; NewClient).
+func New(ctx context.Context, cfg Config, env string, opts Options) (*Backend, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	client, err := storage.NewClient(ctx, clientOpts...)
+	client, err := NewClient(ctx, opts.Getenv)
 	if err != nil {
 		return nil, fmt.Errorf("gcs backend: no usable Google credentials for bucket %q (Application Default Credentials: run gcloud auth application-default login, set GOOGLE_APPLICATION_CREDENTIALS, or use workload identity federation in CI): %w", cfg.Bucket, err)
 	}
@@ -77,7 +76,7 @@ func New(ctx context.Context, cfg Config, env string, opts Options, clientOpts .
 }
 
 // NewWithClient uses the given client.
-func NewWithClient(client *storage.Client, cfg Config, env string, opts Options) (*Backend, error) {
+func NewWithClient(client *Client, cfg Config, env string, opts Options) (*Backend, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -86,7 +85,7 @@ func NewWithClient(client *storage.Client, cfg Config, env string, opts Options)
 	}
 	bkt := &bucket{
 		// Kyku retries every call itself (retry.go).
-		h:    client.Bucket(cfg.Bucket).Retryer(storage.WithPolicy(storage.RetryNever)),
+		c:    client,
 		name: cfg.Bucket,
 		retry: objstore.Retry{
 			Budget: opts.RetryBudget, AttemptTimeout: opts.AttemptTimeout, Base: opts.RetryBase, OnRetry: opts.OnRetry,

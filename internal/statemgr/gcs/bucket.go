@@ -4,14 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"sort"
 	"strconv"
-
-	"cloud.google.com/go/storage"
-	"google.golang.org/api/googleapi"
-	"google.golang.org/api/iterator"
 
 	"github.com/kyku/action/internal/statemgr/objstore"
 )
@@ -20,7 +15,7 @@ import (
 // generations, every call retried by Kyku within its budget (retry.go; the
 // library's own retries are off).
 type bucket struct {
-	h     *storage.BucketHandle
+	c     *Client
 	name  string
 	retry objstore.Retry
 }
@@ -32,19 +27,11 @@ func (g *bucket) url(key string) string { return "gs://" + g.name + "/" + key }
 func (g *bucket) Get(ctx context.Context, key string) (objstore.Object, error) {
 	var o objstore.Object
 	_, err := g.call(ctx, "read", key, func(ctx context.Context) error {
-		r, err := g.h.Object(key).NewReader(ctx)
+		data, gen, modified, err := g.c.get(ctx, g.name, key)
 		if err != nil {
 			return err
 		}
-		defer r.Close()
-		data, err := io.ReadAll(r)
-		if err != nil {
-			return fmt.Errorf("read body: %w", err)
-		}
-		if r.Attrs.Size >= 0 && r.Attrs.Size != int64(len(data)) {
-			return fmt.Errorf("read body: got %d of %d bytes: %w", len(data), r.Attrs.Size, io.ErrUnexpectedEOF)
-		}
-		o = objstore.Object{Data: data, Version: version(r.Attrs.Generation), Modified: r.Attrs.LastModified}
+		o = objstore.Object{Data: data, Version: version(gen), Modified: modified}
 		return nil
 	})
 	return o, classify(err)
@@ -55,31 +42,23 @@ func (g *bucket) Get(ctx context.Context, key string) (objstore.Object, error) {
 // A retry after a lost answer meets 412: objstore reads the object back and
 // accepts its own bytes.
 func (g *bucket) Put(ctx context.Context, key string, data []byte, c objstore.Cond) (objstore.Version, error) {
-	o := g.h.Object(key)
+	var match *int64
 	switch {
 	case c.IfAbsent:
-		o = o.If(storage.Conditions{DoesNotExist: true})
+		match = new(int64)
 	case c.IfMatch != "":
 		gen, err := generation(c.IfMatch)
 		if err != nil {
 			return "", err
 		}
-		o = o.If(storage.Conditions{GenerationMatch: gen})
+		match = &gen
 	}
 	var gen int64
 	_, err := g.call(ctx, "write", key, func(ctx context.Context) error {
-		w := o.NewWriter(ctx)
-		w.ContentType = "application/json"
-		w.ChunkSize = 0 // one request: small objects (Kyku retries it whole)
-		if _, err := w.Write(data); err != nil {
-			_ = w.Close()
-			return err
-		}
-		if err := w.Close(); err != nil {
-			return err
-		}
-		gen = w.Attrs().Generation
-		return nil
+		// One request: small objects (Kyku retries it whole).
+		var err error
+		gen, err = g.c.insert(ctx, g.name, key, data, match)
+		return err
 	})
 	if err != nil {
 		return "", classify(err)
@@ -97,8 +76,7 @@ func (g *bucket) Delete(ctx context.Context, key string, v objstore.Version) (am
 	}
 	// generation= targets that very generation (enforced by GCS and by the
 	// emulator); ifGenerationMatch= says the same to GCS.
-	o := g.h.Object(key).Generation(gen).If(storage.Conditions{GenerationMatch: gen})
-	out, err := g.call(ctx, "delete", key, func(ctx context.Context) error { return o.Delete(ctx) })
+	out, err := g.call(ctx, "delete", key, func(ctx context.Context) error { return g.c.remove(ctx, g.name, key, gen) })
 	return out.Ambiguous, classify(err)
 }
 
@@ -107,18 +85,9 @@ func (g *bucket) Delete(ctx context.Context, key string, v objstore.Version) (am
 func (g *bucket) List(ctx context.Context, prefix string) ([]string, error) {
 	var keys []string
 	_, err := g.call(ctx, "list", prefix, func(ctx context.Context) error {
-		keys = keys[:0]
-		it := g.h.Objects(ctx, &storage.Query{Prefix: prefix})
-		for {
-			attrs, err := it.Next()
-			if errors.Is(err, iterator.Done) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			keys = append(keys, attrs.Name)
-		}
+		var err error
+		keys, err = g.c.list(ctx, g.name, prefix)
+		return err
 	})
 	if err != nil {
 		return nil, g.explain("list", prefix, err)
@@ -131,7 +100,7 @@ func (g *bucket) List(ctx context.Context, prefix string) ([]string, error) {
 // attempt whose answer was lost) is not an error.
 func (g *bucket) DeleteAll(ctx context.Context, keys []string) error {
 	for _, k := range keys {
-		_, err := g.call(ctx, "delete", k, func(ctx context.Context) error { return g.h.Object(k).Delete(ctx) })
+		_, err := g.call(ctx, "delete", k, func(ctx context.Context) error { return g.c.remove(ctx, g.name, k, 0) })
 		if err != nil && !isNotFound(err) {
 			return g.explain("delete", k, err)
 		}
@@ -153,7 +122,7 @@ func generation(v objstore.Version) (int64, error) {
 
 // status is the HTTP status of a GCS error, or 0.
 func status(err error) int {
-	var ge *googleapi.Error
+	var ge *APIError
 	if errors.As(err, &ge) {
 		return ge.Code
 	}
@@ -161,7 +130,7 @@ func status(err error) int {
 }
 
 func isNotFound(err error) bool {
-	return errors.Is(err, storage.ErrObjectNotExist) || status(err) == http.StatusNotFound
+	return status(err) == http.StatusNotFound && !errors.Is(err, errNoBucket)
 }
 
 // classify marks a missing key and a failed precondition for objstore.
@@ -175,10 +144,10 @@ func classify(err error) error {
 	return err
 }
 
-// explain turns a library error into one a user can act on.
+// explain turns an API error into one a user can act on.
 func (g *bucket) explain(action, key string, err error) error {
 	switch s := status(err); {
-	case errors.Is(err, storage.ErrBucketNotExist):
+	case errors.Is(err, errNoBucket):
 		return fmt.Errorf("gcs backend: bucket %q does not exist: %w", g.name, err)
 	case s == http.StatusUnauthorized || s == http.StatusForbidden:
 		return fmt.Errorf("gcs backend: access denied to %s %s (check the Application Default Credentials and the bucket's IAM): %w", action, g.url(key), err)

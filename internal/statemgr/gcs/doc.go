@@ -1,15 +1,16 @@
 // Package gcs keeps state in a Google Cloud Storage bucket, with the same
 // object layout and guarantees as package s3 (both are package objstore's
-// backend), through cloud.google.com/go/storage and Application Default
-// Credentials. This package is how GCS does each call:
+// backend), over the Cloud Storage JSON API (client.go: net/http, with
+// Application Default Credentials from golang.org/x/oauth2/google). This
+// package is how GCS does each call:
 //
 //   - conditional requests by generation: create-if-absent is
 //     ifGenerationMatch=0, a conditional overwrite is ifGenerationMatch on
 //     the generation read, and a conditional delete targets that very
 //     generation (generation= as well as ifGenerationMatch=: the emulator
 //     ignores the latter on a delete, README "GCS");
-//   - retries: Kyku's own (the library's are off: it retries neither an
-//     unconditional write nor a single-request upload, and has no
+//   - retries: Kyku's own (the client library's would retry neither an
+//     unconditional write nor a single-request upload, and have no
 //     per-attempt timeout): transient errors are retried with backoff and
 //     jitter, each attempt bounded by Options.AttemptTimeout, each operation
 //     by Options.RetryBudget (retry.go); a retry that meets 412 or 404

@@ -11,9 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"cloud.google.com/go/storage"
-	"google.golang.org/api/option"
-
 	"github.com/kyku/action/internal/statemgr/faulttest"
 	"github.com/kyku/action/internal/statemgr/gcs"
 	"github.com/kyku/action/internal/statemgr/gcs/gcstest"
@@ -59,7 +56,7 @@ func (b *tallyBody) Read(p []byte) (int, error) {
 // connection goes to the proxy at via instead (the requests still name the
 // emulator's host, which it needs to route reads); it opens a new
 // connection for every request and counts what went wrong.
-func faultyClient(t *testing.T, host, via string, tally *faultTally) *storage.Client {
+func faultyClient(t *testing.T, host, via string, tally *faultTally) *gcs.Client {
 	t.Helper()
 	d := &net.Dialer{Timeout: 5 * time.Second}
 	tr := &http.Transport{
@@ -69,15 +66,7 @@ func faultyClient(t *testing.T, host, via string, tally *faultTally) *storage.Cl
 			return d.DialContext(ctx, network, via)
 		},
 	}
-	c, err := storage.NewClient(context.Background(),
-		option.WithEndpoint("http://"+host+"/storage/v1/"),
-		option.WithHTTPClient(&http.Client{Transport: tallyTransport{base: tr, tally: tally}}),
-		option.WithoutAuthentication())
-	if err != nil {
-		t.Fatalf("storage client through the proxy: %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return &gcs.Client{Endpoint: "http://" + host, HTTP: &http.Client{Transport: tallyTransport{base: tr, tally: tally}}}
 }
 
 // TestAppliesThroughFaultyNetwork runs applies through toxiproxy in front of

@@ -1,6 +1,7 @@
 package gcs_test
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"os"
@@ -22,9 +23,24 @@ func randHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
+// emulatorClient is Kyku's client for the emulator, as New makes it from
+// STORAGE_EMULATOR_HOST.
+func emulatorClient(srv *gcstest.Server) *gcs.Client {
+	c, err := gcs.NewClient(context.Background(), func(k string) string {
+		if k == "STORAGE_EMULATOR_HOST" {
+			return srv.Host
+		}
+		return ""
+	})
+	if err != nil {
+		panic(err) // the emulator needs no credentials
+	}
+	return c
+}
+
 func newBackend(t *testing.T, srv *gcstest.Server, cfg gcs.Config, env string, opts gcs.Options) *gcs.Backend {
 	t.Helper()
-	b, err := gcs.NewWithClient(srv.Client, cfg, env, opts)
+	b, err := gcs.NewWithClient(emulatorClient(srv), cfg, env, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

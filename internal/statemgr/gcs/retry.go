@@ -8,17 +8,15 @@ import (
 	"net/http"
 	"syscall"
 
-	"cloud.google.com/go/storage"
-
 	"github.com/kyku/action/internal/statemgr/objstore"
 )
 
 // Retry budgets (the defaults of Options.RetryBudget and AttemptTimeout;
-// README "GCS"). The client library's own retries are switched off
-// (storage.RetryNever): it never retries an unconditional write or delete,
-// it cannot retry a single-request upload at all, it has no per-attempt
-// timeout (a stalled connection eats the whole budget), and it cannot tell
-// an operation that a lost answer may have landed.
+// README "GCS"). Kyku retries every call itself, and not as the client
+// library would: the library never retries an unconditional write or
+// delete, cannot retry a single-request upload at all, has no per-attempt
+// timeout (a stalled connection eats the whole budget), and cannot tell an
+// operation that a lost answer may have landed.
 const (
 	DefaultRetryBudget    = objstore.DefaultRetryBudget
 	DefaultAttemptTimeout = objstore.DefaultAttemptTimeout
@@ -41,11 +39,10 @@ func isTransient(err error) bool {
 	if s := status(err); s != 0 {
 		return false // an answer the server meant: 404, 412, 403…
 	}
+	// Any failure of the transport (net/http wraps them in *url.Error, a
+	// net.Error): dial, TLS handshake timeouts, HTTP/2 stream resets.
 	var ne net.Error
-	if errors.As(err, &ne) {
-		return true
-	}
-	return storage.ShouldRetry(err)
+	return errors.As(err, &ne)
 }
 
 // RetryBudgetError is returned when transient errors outlasted an

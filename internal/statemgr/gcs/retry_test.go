@@ -13,9 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"cloud.google.com/go/storage"
-	"google.golang.org/api/option"
-
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/gcs"
@@ -80,12 +77,7 @@ func frontedBackend(t *testing.T, decide func(r *http.Request, n int) fault, opt
 	tr := &http.Transport{DisableKeepAlives: true, DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
 		return d.DialContext(ctx, network, via)
 	}}
-	c, err := storage.NewClient(context.Background(), option.WithEndpoint("http://"+srv.Host+"/storage/v1/"),
-		option.WithHTTPClient(&http.Client{Transport: tr}), option.WithoutAuthentication())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
+	c := &gcs.Client{Endpoint: "http://" + srv.Host, HTTP: &http.Client{Transport: tr}}
 	if opts.AttemptTimeout == 0 {
 		opts.AttemptTimeout = 2 * time.Second
 	}

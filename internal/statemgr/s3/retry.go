@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"sync"
 	"syscall"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -29,15 +30,19 @@ func noSDKRetries(o *awss3.Options) { o.Retryer = aws.NopRetryer{} }
 
 // sdkRetryables is the SDK's own classification of transient errors
 // (connection errors, 5xx, throttling codes, RequestTimeout).
-var sdkRetryables = retry.IsErrorRetryables(append([]retry.IsErrorRetryable{}, retry.DefaultRetryables...))
+var sdkRetryables = sync.OnceValue(func() retry.IsErrorRetryables {
+	return retry.IsErrorRetryables(append([]retry.IsErrorRetryable{}, retry.DefaultRetryables...))
+})
 
 // transientCodes are S3 error codes worth another attempt.
-var transientCodes = map[string]bool{
-	"SlowDown": true, "InternalError": true, "ServiceUnavailable": true, "RequestTimeout": true,
-	"IncompleteBody": true, "Throttling": true, "ThrottlingException": true, "TooManyRequests": true,
-	"RequestTimeTooSkewed": true, "ConditionalRequestConflict": true, "OperationAborted": true,
-	"BadDigest": true, "XAmzContentSHA256Mismatch": true,
-}
+var transientCodes = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"SlowDown": true, "InternalError": true, "ServiceUnavailable": true, "RequestTimeout": true,
+		"IncompleteBody": true, "Throttling": true, "ThrottlingException": true, "TooManyRequests": true,
+		"RequestTimeTooSkewed": true, "ConditionalRequestConflict": true, "OperationAborted": true,
+		"BadDigest": true, "XAmzContentSHA256Mismatch": true,
+	}
+})
 
 // isTransient reports an error that another attempt may not meet: a reset
 // or refused connection, a timeout, a truncated body, a 5xx, throttling, or
@@ -50,7 +55,7 @@ func isTransient(err error) bool {
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE) {
 		return true
 	}
-	if transientCodes[apiCode(err)] {
+	if transientCodes()[apiCode(err)] {
 		return true
 	}
 	if s := httpStatus(err); s >= 500 || s == 429 {
@@ -64,7 +69,7 @@ func isTransient(err error) bool {
 	if errors.As(err, &ne) {
 		return true
 	}
-	return sdkRetryables.IsErrorRetryable(err) == aws.TrueTernary
+	return sdkRetryables().IsErrorRetryable(err) == aws.TrueTernary
 }
 
 // RetryBudgetError is returned when transient errors outlasted an
