@@ -1,13 +1,21 @@
 // Package tfplugin is Kyku's client of Terraform provider plugins: it
 // launches a provider's executable and handshakes as Terraform does
-// (hashicorp/go-plugin, its magic cookie TF_PLUGIN_MAGIC_COOKIE, gRPC over
-// automatic mutual TLS, protocol 5 or 6, whichever the provider offers),
-// and speaks the protocol: GetProviderSchema, ValidateProviderConfig
+// (hashicorp/go-plugin's handshake: its magic cookie TF_PLUGIN_MAGIC_COOKIE,
+// gRPC over automatic mutual TLS, protocol 5 or 6, whichever the provider
+// offers), and speaks the protocol: GetProviderSchema, ValidateProviderConfig
 // (PrepareProviderConfig in 5), ConfigureProvider, ValidateResourceConfig,
 // ValidateDataResourceConfig, UpgradeResourceState, ReadResource,
 // PlanResourceChange, ApplyResourceChange, ImportResourceState,
 // ReadDataSource and StopProvider. Values are cty values of the schema's
 // types (package tfschema), sent as msgpack.
+//
+// The client side of go-plugin's handshake and of gRPC is Kyku's own
+// (launch.go, rpc.go: unary calls and go-plugin's stdio stream over
+// net/http's HTTP/2 client): the gRPC library's tracing package, which
+// cannot be left out without a build tag, keeps every exported method of
+// every linked type in the binary, which cost every Kyku command 25 MB of
+// memory at start. The test providers, served by go-plugin itself, hold
+// the client to the library's behaviour.
 //
 // The messages are encoded and decoded by hand on the protobuf wire
 // (wire.go, messages.go, schema.go): terraform-plugin-go's generated code

@@ -1,26 +1,44 @@
 package tfplugin
 
 import (
+	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
-	plugin "github.com/hashicorp/go-plugin"
-	"google.golang.org/grpc"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// Handshake is Terraform's: providers built with HashiCorp's libraries
-// refuse to serve a client that does not set this cookie.
-var handshake = plugin.HandshakeConfig{
-	MagicCookieKey:   "TF_PLUGIN_MAGIC_COOKIE",
-	MagicCookieValue: "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2",
-}
+// The handshake is go-plugin's (github.com/hashicorp/go-plugin, the
+// library every provider serves with), as Terraform and OpenTofu make it:
+// the client sets the magic cookie, the protocol versions it speaks, a
+// port range and its own certificate (automatic mutual TLS); the provider
+// answers one line on its standard output,
+// CORE|PROTOCOL|NETWORK|ADDRESS|grpc|SERVER-CERT, and serves gRPC there
+// over TLS that trusts that certificate only. Kyku implements the client
+// side itself (rpc.go says why the library is not linked).
+const (
+	cookieKey   = "TF_PLUGIN_MAGIC_COOKIE"
+	cookieValue = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2"
+	// coreVersion is go-plugin's own protocol version, the handshake's
+	// first field.
+	coreVersion = "1"
+)
 
 // Config says how to launch one provider process.
 type Config struct {
@@ -37,11 +55,9 @@ type Config struct {
 	// for its cloud, TF_LOG.
 	Env []string
 	// Stderr, when set, receives what the provider writes to its
-	// standard error (its logs). The last part of it is kept anyway for
-	// the message of a crash.
+	// standard error and output (its logs). The last part of it is kept
+	// anyway for the message of a crash.
 	Stderr io.Writer
-	// Logger receives go-plugin's own log; nil discards it.
-	Logger hclog.Logger
 	// StopGrace is how long ApplyResourceChange may still run once its
 	// context is cancelled: the provider is asked to stop (StopProvider)
 	// and its answer, with whatever it created, awaited that long, so
@@ -55,24 +71,15 @@ type Config struct {
 // tens of megabytes (Terraform allows 64 MiB too).
 const maxMessage = 256 << 20
 
-// grpcProvider is the go-plugin plugin of both protocol versions on the
-// client's side: it hands back the connection, over which Kyku calls the
-// protocol itself.
-type grpcProvider struct{ plugin.NetRPCUnsupportedPlugin }
-
-func (grpcProvider) GRPCServer(*plugin.GRPCBroker, *grpc.Server) error {
-	return errors.New("tfplugin: client only")
-}
-
-func (grpcProvider) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
-	return c, nil
-}
+// shutdownGrace is how long Close waits for the process to exit once
+// asked, before it kills it (go-plugin's two seconds).
+const shutdownGrace = 2 * time.Second
 
 // Start launches the provider at cfg.Path, handshakes as Terraform does
-// (go-plugin, its magic cookie, protocol 5 or 6, gRPC over automatic
-// mutual TLS) and returns the client, which owns the process until
-// Close. Cancelling ctx during the launch kills the process; after
-// Start returns, the process lives until Close, whatever happens to ctx.
+// (go-plugin's magic cookie, protocol 5 or 6, gRPC over automatic mutual
+// TLS) and returns the client, which owns the process until Close.
+// Cancelling ctx during the launch kills the process; after Start
+// returns, the process lives until Close, whatever happens to ctx.
 func Start(ctx context.Context, cfg Config) (*Provider, error) {
 	if cfg.StopGrace == 0 {
 		cfg.StopGrace = 30 * time.Second
@@ -80,60 +87,172 @@ func Start(ctx context.Context, cfg Config) (*Provider, error) {
 	if cfg.StartTimeout == 0 {
 		cfg.StartTimeout = time.Minute
 	}
-	logger := cfg.Logger
-	if logger == nil {
-		// Off, not hclog's null logger (whose level is "none"): go-plugin
-		// then skips parsing the provider's log lines, which are most of
-		// a run's allocations otherwise.
-		logger = hclog.New(&hclog.LoggerOptions{Level: hclog.Off, Output: io.Discard})
-	}
-	tail := &tailBuffer{max: 16 << 10, fwd: cfg.Stderr}
-
-	// The command's context kills the process only while it starts: once
-	// it has, the process lives until Close (an interrupted apply must be
-	// able to finish and report, see StopGrace).
-	startCtx, cancelStart := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(startCtx, cfg.Path)
-	cmd.Dir = cfg.Dir
-	cmd.Env = providerEnv(cfg.Env)
-	cmd.WaitDelay = 5 * time.Second
-
-	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig: handshake,
-		VersionedPlugins: map[int]plugin.PluginSet{
-			5: {"provider": grpcProvider{}},
-			6: {"provider": grpcProvider{}},
-		},
-		Cmd:              cmd,
-		SkipHostEnv:      true,
-		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		AutoMTLS:         true,
-		Managed:          false,
-		Logger:           logger,
-		Stderr:           tail,
-		StartTimeout:     cfg.StartTimeout,
-		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
-			grpc.MaxCallRecvMsgSize(maxMessage), grpc.MaxCallSendMsgSize(maxMessage))},
-	})
-	p := &Provider{cfg: cfg, client: client, tail: tail, cancelStart: cancelStart}
-
-	stop := context.AfterFunc(ctx, cancelStart)
-	conn, err := p.connect()
-	if !stop() || ctx.Err() != nil {
-		p.Close()
-		return nil, fmt.Errorf("start provider %s: %w", cfg.Name, context.Cause(ctx))
-	}
+	p, err := launch(ctx, cfg)
 	if err != nil {
-		p.Close()
-		return nil, fmt.Errorf("start provider %s: %w%s", cfg.Name, err, tail.excerpt())
-	}
-	p.conn = conn
-	p.protocol = client.NegotiatedVersion()
-	p.names = &methods5
-	if p.protocol == 6 {
-		p.names = &methods6
+		return nil, fmt.Errorf("start provider %s: %w", cfg.Name, err)
 	}
 	return p, nil
+}
+
+func launch(ctx context.Context, cfg Config) (*Provider, error) {
+	cert, certPEM, err := clientCert()
+	if err != nil {
+		return nil, err
+	}
+	tail := &tailBuffer{max: 16 << 10, fwd: cfg.Stderr}
+	line := make(chan string, 1)
+	cmd := exec.Command(cfg.Path)
+	cmd.Dir = cfg.Dir
+	cmd.Env = append(providerEnv(cfg.Env),
+		cookieKey+"="+cookieValue,
+		"PLUGIN_MIN_PORT=10000", "PLUGIN_MAX_PORT=25000",
+		"PLUGIN_PROTOCOL_VERSIONS=5,6",
+		"PLUGIN_CLIENT_CERT="+certPEM)
+	cmd.Stdout = &handshakeWriter{line: line, rest: tail}
+	cmd.Stderr = tail
+	cmd.WaitDelay = 5 * time.Second // a provider's own children keeping its pipes open
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &Provider{cfg: cfg, cmd: cmd, tail: tail, done: make(chan struct{})}
+	go func() {
+		p.waitErr = cmd.Wait()
+		close(p.done)
+	}()
+
+	timeout := time.NewTimer(cfg.StartTimeout)
+	defer timeout.Stop()
+	var hs string
+	select {
+	case hs = <-line:
+	case <-p.done:
+		return nil, fmt.Errorf("the provider exited before its handshake (%v)%s", p.waitErr, tail.excerpt())
+	case <-ctx.Done():
+		p.kill()
+		return nil, context.Cause(ctx)
+	case <-timeout.C:
+		p.kill()
+		return nil, fmt.Errorf("no handshake from the provider within %s%s", cfg.StartTimeout, tail.excerpt())
+	}
+	network, addr, protocol, serverCert, err := parseHandshake(hs)
+	if err != nil {
+		p.kill()
+		return nil, fmt.Errorf("%w%s", err, tail.excerpt())
+	}
+	roots := x509.NewCertPool()
+	roots.AddCert(serverCert)
+	p.rpc = dialRPC(network, addr, &tls.Config{
+		Certificates: []tls.Certificate{cert},
+		RootCAs:      roots,
+		ServerName:   "localhost",
+		MinVersion:   tls.VersionTLS12,
+	})
+	p.protocol = protocol
+	p.names = &methods5
+	if protocol == 6 {
+		p.names = &methods6
+	}
+	p.startStdio()
+	return p, nil
+}
+
+// parseHandshake reads the provider's handshake line.
+func parseHandshake(line string) (network, addr string, protocol int, cert *x509.Certificate, err error) {
+	f := strings.Split(strings.TrimSpace(line), "|")
+	if len(f) < 5 {
+		return "", "", 0, nil, fmt.Errorf("the provider's first line is not a plugin handshake: %.200q", line)
+	}
+	if f[0] != coreVersion {
+		return "", "", 0, nil, fmt.Errorf("the provider speaks plugin core protocol %q, Kyku %s", f[0], coreVersion)
+	}
+	protocol, err = strconv.Atoi(f[1])
+	if err != nil || protocol != 5 && protocol != 6 {
+		return "", "", 0, nil, fmt.Errorf("the provider offers plugin protocol %q; Kyku speaks 5 and 6", f[1])
+	}
+	network, addr = f[2], f[3]
+	if network != "unix" && network != "tcp" {
+		return "", "", 0, nil, fmt.Errorf("the provider listens on a %q address, not unix or tcp", network)
+	}
+	if f[4] != "grpc" {
+		return "", "", 0, nil, fmt.Errorf("the provider serves %q, not grpc (net/rpc providers predate Terraform 0.12)", f[4])
+	}
+	if len(f) < 6 || f[5] == "" {
+		return "", "", 0, nil, errors.New("the provider did not answer with its certificate: it does not do automatic mutual TLS")
+	}
+	der, err := base64.RawStdEncoding.DecodeString(f[5])
+	if err != nil {
+		return "", "", 0, nil, fmt.Errorf("the provider's certificate: %w", err)
+	}
+	cert, err = x509.ParseCertificate(der)
+	if err != nil {
+		return "", "", 0, nil, fmt.Errorf("the provider's certificate: %w", err)
+	}
+	return network, addr, protocol, cert, nil
+}
+
+// clientCert is a new self-signed certificate for one provider process,
+// which trusts it alone (go-plugin's automatic mutual TLS).
+func clientCert() (tls.Certificate, string, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, "", fmt.Errorf("client certificate: %w", err)
+	}
+	sn, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 128))
+	if err != nil {
+		return tls.Certificate{}, "", fmt.Errorf("client certificate: %w", err)
+	}
+	now := time.Now()
+	tmpl := &x509.Certificate{
+		SerialNumber:          sn,
+		Subject:               pkix.Name{CommonName: "localhost", Organization: []string{"Kyku"}},
+		DNSNames:              []string{"localhost"},
+		NotBefore:             now.Add(-time.Minute),
+		NotAfter:              now.Add(30 * 24 * time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth, x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true, // the provider's pool trusts it as its own root
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return tls.Certificate{}, "", fmt.Errorf("client certificate: %w", err)
+	}
+	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, string(certPEM), nil
+}
+
+// handshakeWriter is the provider's standard output: its first line is
+// the handshake (sent on line), the rest goes to rest.
+type handshakeWriter struct {
+	mu   sync.Mutex
+	buf  []byte
+	line chan<- string
+	sent bool
+	rest io.Writer
+}
+
+func (w *handshakeWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.sent {
+		return w.rest.Write(b)
+	}
+	w.buf = append(w.buf, b...)
+	i := bytes.IndexByte(w.buf, '\n')
+	if i < 0 {
+		if len(w.buf) > 64<<10 {
+			w.sent = true // no handshake: Start times out, and says so
+			_, _ = w.rest.Write(w.buf)
+		}
+		return len(b), nil
+	}
+	w.sent = true
+	w.line <- string(w.buf[:i])
+	if rest := w.buf[i+1:]; len(rest) > 0 {
+		_, _ = w.rest.Write(rest)
+	}
+	w.buf = nil
+	return len(b), nil
 }
 
 // quiet are the settings of HashiCorp's provider libraries that keep a
@@ -169,48 +288,81 @@ func providerEnv(env []string) []string {
 	return out
 }
 
-// connect starts the process and dispenses the gRPC connection.
-func (p *Provider) connect() (*grpc.ClientConn, error) {
-	rpc, err := p.client.Client()
-	if err != nil {
-		return nil, err
-	}
-	raw, err := rpc.Dispense("provider")
-	if err != nil {
-		return nil, err
-	}
-	conn, ok := raw.(*grpc.ClientConn)
-	if !ok {
-		return nil, fmt.Errorf("unexpected plugin client %T", raw)
-	}
-	if v := p.client.NegotiatedVersion(); v != 5 && v != 6 {
-		return nil, fmt.Errorf("unsupported plugin protocol %d", v)
-	}
-	return conn, nil
+// startStdio consumes go-plugin's stdio stream (what the provider's
+// libraries write to os.Stdout and os.Stderr once serving), as go-plugin's
+// client does: unread, it would block the provider once its pipe fills.
+func (p *Provider) startStdio() {
+	ctx, cancel := context.WithCancel(context.Background())
+	p.stopStdio = cancel
+	p.stdio.Add(1)
+	go func() {
+		defer p.stdio.Done()
+		_ = p.rpc.call(ctx, "/plugin.GRPCStdio/StreamStdio", empty{}, func(b []byte) error {
+			var data []byte
+			err := eachField(b, func(f field) error {
+				if f.num == 2 && f.typ == protowire.BytesType {
+					data = f.bytes
+				}
+				return nil
+			})
+			if err == nil && len(data) > 0 {
+				_, _ = p.tail.Write(data)
+			}
+			return nil
+		})
+	}()
 }
 
-// Close shuts the provider down: go-plugin asks the process to exit and
-// kills it if it has not within two seconds. It waits until the process
-// and every goroutine serving it are gone. Safe to call more than once.
+// Close shuts the provider down as go-plugin does: it asks the process to
+// exit (GRPCController.Shutdown) and kills it if it has not within two
+// seconds. It returns once the process and every goroutine serving it are
+// gone. Safe to call more than once.
 func (p *Provider) Close() error {
 	p.closeOnce.Do(func() {
-		p.client.Kill()
-		p.cancelStart()
+		if !p.Exited() {
+			ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+			_ = p.rpc.invoke(ctx, "/plugin.GRPCController/Shutdown", empty{}, discard{})
+			cancel()
+			grace := time.NewTimer(shutdownGrace)
+			select {
+			case <-p.done:
+			case <-grace.C:
+				p.kill()
+			}
+			grace.Stop()
+		}
+		<-p.done
+		p.stopStdio()
+		p.rpc.close()
+		p.stdio.Wait()
 	})
 	return nil
 }
 
-// Pid is the provider process's ID (0 when it is not running), for tests
-// and logs.
+// kill ends the process at once and waits for it.
+func (p *Provider) kill() {
+	_ = p.cmd.Process.Kill()
+	<-p.done
+}
+
+// Pid is the provider process's ID (0 once it has ended), for tests and
+// logs.
 func (p *Provider) Pid() int {
-	if rc := p.client.ReattachConfig(); rc != nil {
-		return rc.Pid
+	if p.Exited() {
+		return 0
 	}
-	return 0
+	return p.cmd.Process.Pid
 }
 
 // Exited reports whether the provider process has ended.
-func (p *Provider) Exited() bool { return p.client.Exited() }
+func (p *Provider) Exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
 
 // tailBuffer keeps the last max bytes written to it (a crashed provider's
 // panic and stack trace) and forwards everything to fwd.

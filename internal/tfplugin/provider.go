@@ -7,11 +7,9 @@ import (
 	"sync"
 	"time"
 
-	plugin "github.com/hashicorp/go-plugin"
+	"os/exec"
+
 	"github.com/zclconf/go-cty/cty"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"github.com/kyku/action/internal/tfschema"
 )
@@ -20,15 +18,18 @@ import (
 // protocol. Safe for concurrent use: calls run in parallel over its one
 // connection.
 type Provider struct {
-	cfg         Config
-	client      *plugin.Client
-	conn        *grpc.ClientConn
-	protocol    int
-	names       *methodNames
-	tail        *tailBuffer
-	cancelStart context.CancelFunc
-	closeOnce   sync.Once
-	stopOnce    sync.Once
+	cfg       Config
+	cmd       *exec.Cmd
+	done      chan struct{} // closed once the process has ended (waitErr set)
+	waitErr   error
+	rpc       *rpcConn
+	protocol  int
+	names     *methodNames
+	tail      *tailBuffer
+	stopStdio context.CancelFunc
+	stdio     sync.WaitGroup
+	closeOnce sync.Once
+	stopOnce  sync.Once
 
 	schemaMu  sync.Mutex
 	schema    *tfschema.ProviderSchema
@@ -79,19 +80,17 @@ func (p *Provider) Protocol() int { return p.protocol }
 // Name is the provider's address as configured.
 func (p *Provider) Name() string { return p.cfg.Name }
 
-var callCodec = grpc.ForceCodecV2(codec{})
-
 // invoke makes one call. A failed call of a provider whose process has
 // ended is a *CrashError.
 func (p *Provider) invoke(ctx context.Context, method string, req message, resp decoder) error {
-	err := p.conn.Invoke(ctx, method, req, resp, callCodec)
+	err := p.rpc.invoke(ctx, method, req, resp)
 	if err == nil {
 		return nil
 	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("provider %s: %s: %w", p.cfg.Name, shortName(method), context.Cause(ctx))
 	}
-	if status.Code(err) == codes.Unavailable || status.Code(err) == codes.Canceled || status.Code(err) == codes.Internal {
+	if c := rpcCode(err); c == codeUnavailable || c == codeCanceled || c == codeInternal {
 		if p.waitExited(2 * time.Second) {
 			return &CrashError{Provider: p.cfg.Name, Method: shortName(method), Output: p.tail.String()}
 		}
@@ -104,16 +103,12 @@ func (p *Provider) invoke(ctx context.Context, method string, req message, resp 
 func (p *Provider) waitExited(d time.Duration) bool {
 	deadline := time.NewTimer(d)
 	defer deadline.Stop()
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for !p.client.Exited() {
-		select {
-		case <-deadline.C:
-			return false
-		case <-tick.C:
-		}
+	select {
+	case <-p.done:
+		return true
+	case <-deadline.C:
+		return false
 	}
-	return true
 }
 
 func shortName(method string) string {

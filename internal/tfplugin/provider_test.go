@@ -3,10 +3,12 @@ package tfplugin_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -420,4 +422,66 @@ func TestStartRefusesWhatIsNoProvider(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not a plugin") {
 		t.Errorf("Start of a program that is no provider: %v, want an error quoting its output", err)
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the provider's writes and the
+// test's reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestProviderLogsAreReadAndForwarded: what a provider writes to
+// os.Stdout and os.Stderr while serving goes through go-plugin's stdio
+// stream (the test providers write 64 KiB per "chatty" item); Kyku reads
+// it (unread, the provider would block once its pipe holds 64 KiB) and
+// forwards it to Config.Stderr.
+func TestProviderLogsAreReadAndForwarded(t *testing.T) {
+	before := goroutines()
+	for _, tp := range testProviders {
+		t.Run(tp.Type, func(t *testing.T) {
+			logs := &syncBuffer{}
+			p, err := tfplugin.Start(context.Background(), tfplugin.Config{
+				Name: tp.Source(), Path: tfplugintest.Build(t, tp), Stderr: logs,
+			})
+			if err != nil {
+				t.Fatalf("Start: %v", err)
+			}
+			defer p.Close()
+			configure(t, p, map[string]any{"dir": t.TempDir()})
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				for i := 0; i < 4 && !t.Failed(); i++ {
+					planApply(t, p, tp.Type+"_item", cty.NilVal, map[string]any{"name": fmt.Sprintf("n%d", i), "value": "chatty"})
+				}
+			}()
+			select {
+			case <-done:
+			case <-time.After(2 * time.Minute):
+				t.Fatalf("the provider stopped answering with %d bytes of log forwarded", len(logs.String()))
+			}
+			// The stream is read as it comes: the last of it may follow the
+			// call's answer.
+			for deadline := time.Now().Add(10 * time.Second); strings.Count(logs.String(), "chatter of n3-") < 400 && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if got := logs.String(); strings.Count(got, "chatter of n3-") < 400 {
+				t.Errorf("forwarded %d bytes, want the 256 KiB of chatter:\n%.500s", len(got), got)
+			}
+		})
+	}
+	checkGoroutines(t, before)
 }

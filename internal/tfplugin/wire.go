@@ -2,9 +2,7 @@ package tfplugin
 
 import (
 	"errors"
-	"fmt"
 
-	"google.golang.org/grpc/mem"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -27,30 +25,10 @@ type decoder interface {
 	decode(b []byte) error
 }
 
-// codec is the gRPC codec of Kyku's messages. Its name is "proto": the
-// provider's gRPC server decodes with the protobuf codec it registered
-// under that name.
-type codec struct{}
+// discard is an answer Kyku does not read.
+type discard struct{}
 
-func (codec) Name() string { return "proto" }
-
-func (codec) Marshal(v any) (mem.BufferSlice, error) {
-	m, ok := v.(message)
-	if !ok {
-		return nil, fmt.Errorf("tfplugin codec: cannot marshal %T", v)
-	}
-	return mem.BufferSlice{mem.SliceBuffer(m.appendTo(nil))}, nil
-}
-
-func (codec) Unmarshal(data mem.BufferSlice, v any) error {
-	d, ok := v.(decoder)
-	if !ok {
-		return fmt.Errorf("tfplugin codec: cannot unmarshal into %T", v)
-	}
-	// Materialize copies: the decoded messages keep slices of it (values,
-	// private data) after gRPC frees its buffers.
-	return d.decode(data.Materialize())
-}
+func (discard) decode([]byte) error { return nil }
 
 // errTruncated is a malformed message.
 var errTruncated = errors.New("malformed protobuf message")

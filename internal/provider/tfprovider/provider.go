@@ -182,8 +182,8 @@ func (p *Provider) configError(ds tfschema.Diagnostics) error {
 	return &ConfigError{Diags: out}
 }
 
-// Close stops the provider process (go-plugin asks it to exit, then
-// kills it) and waits for it. Safe to call more than once, also before
+// Close stops the provider process (asked to exit as go-plugin asks, then
+// killed) and waits for it. Safe to call more than once, also before
 // the provider ever started.
 func (p *Provider) Close() error {
 	p.mu.Lock()

@@ -45,7 +45,22 @@ func (s *Store) Create(it Item) (Item, error) {
 	}
 	it.ID = fmt.Sprintf("%s-%d", it.Name, n)
 	it.Revision = 1
+	if it.Value == "chatty" {
+		chatter(it.ID)
+	}
 	return it, s.write(it)
+}
+
+// chatter writes 32 KiB to os.Stdout and os.Stderr, which go-plugin has
+// replaced with the pipes of its stdio stream while the provider serves:
+// a client that does not read that stream blocks the provider once a
+// pipe holds 64 KiB.
+func chatter(id string) {
+	line := strings.Repeat("chatter of "+id+" ", 8) + "\n"
+	for n := 0; n < 32<<10; n += len(line) {
+		fmt.Fprint(os.Stdout, line)
+		fmt.Fprint(os.Stderr, line)
+	}
 }
 
 // Update rewrites an item, bumping its revision.
