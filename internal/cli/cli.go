@@ -18,6 +18,7 @@ import (
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/suggest"
 	"github.com/kyku/action/internal/workspace"
 )
 
@@ -192,7 +193,7 @@ func unknownCommand(arg string) string {
 	for _, c := range commands() {
 		names = append(names, c.name)
 	}
-	return fmt.Sprintf("unknown command %q%s", arg, config.DidYouMean(arg, names))
+	return fmt.Sprintf("unknown command %q%s", arg, suggest.DidYouMean(arg, names))
 }
 
 // exitCode is returned by a command to exit with a code and no message.

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/suggest"
 )
 
 // flagSet is a command's flags. The flag package prints nothing: an unknown
@@ -128,7 +128,7 @@ func (fs *flagSet) check(args []string) error {
 			var names []string
 			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 			hint := ""
-			if best := config.Closest(name, names); best != "" {
+			if best := suggest.Closest(name, names); best != "" {
 				hint = " (did you mean " + dashed(best) + "?)"
 			}
 			return fmt.Errorf("unknown flag %s%s; run \"kyku %s --help\" for its flags", dashed(name), hint, fs.cmd.name)

@@ -1,66 +1,7 @@
 package config
 
-import (
-	"fmt"
-	"strings"
-)
+import "github.com/kyku/action/internal/suggest"
 
-// DidYouMean returns ` (did you mean "x"?)` for the candidate closest to
-// s, or "" when none is close enough to be a likely typo.
-func DidYouMean(s string, candidates []string) string { return didYouMean(s, candidates) }
-
-// Closest returns the candidate closest to s, or "" when none is close
-// enough to be a likely typo (the choice DidYouMean words), for callers
-// that show the candidate in their own syntax (a flag as --name).
-func Closest(s string, candidates []string) string { return closest(s, candidates) }
-
-func didYouMean(s string, candidates []string) string {
-	if best := closest(s, candidates); best != "" {
-		return fmt.Sprintf(" (did you mean %q?)", best)
-	}
-	return ""
-}
-
-func closest(s string, candidates []string) string {
-	limit := 0 // short words: only a difference in case
-	switch {
-	case len(s) > 8:
-		limit = 3
-	case len(s) > 4:
-		limit = 2
-	case len(s) > 2:
-		limit = 1
-	}
-	best, bestD := "", limit+1
-	for _, c := range candidates {
-		d := distance(strings.ToLower(s), strings.ToLower(c))
-		if d < bestD || (d == bestD && c < best) {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// distance is the Levenshtein edit distance between a and b (bytes).
-func distance(a, b string) int {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// didYouMean is ` (did you mean "x"?)` for the candidate closest to s, or
+// "".
+func didYouMean(s string, candidates []string) string { return suggest.DidYouMean(s, candidates) }

@@ -9,6 +9,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/suggest"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -44,7 +45,7 @@ func (e *Engine) Import(ctx context.Context, cfg *config.Config, name, id string
 	name = a.String()
 	r := cfg.Resource(name)
 	if r == nil {
-		return nil, fmt.Errorf("import: %s is not in the configuration of %s%s", value.QuoteName(name), envLabel(cfg.Environment), suggest(name, configNames(cfg)))
+		return nil, fmt.Errorf("import: %s is not in the configuration of %s%s", value.QuoteName(name), envLabel(cfg.Environment), nameHint(name, configNames(cfg)))
 	}
 	st, unlock, err := e.locked(ctx, "import", true)
 	if err != nil {
@@ -101,7 +102,7 @@ func (e *Engine) StateMove(ctx context.Context, from, to string) (*StateChange, 
 		}
 		insts := instancesOf(next, from)
 		if len(insts) == 0 || ta.Kind != value.NoIndex {
-			return nil, fmt.Errorf("state mv: %s is not in state%s", value.QuoteName(from), suggest(from, next.Names()))
+			return nil, fmt.Errorf("state mv: %s is not in state%s", value.QuoteName(from), nameHint(from, next.Names()))
 		}
 		var moved []string
 		for _, n := range insts {
@@ -131,7 +132,7 @@ func (e *Engine) StateRemove(ctx context.Context, names ...string) (*StateChange
 				match = instancesOf(next, n)
 			}
 			if len(match) == 0 {
-				return nil, fmt.Errorf("state rm: %s is not in state%s", value.QuoteName(n), suggest(n, next.Names()))
+				return nil, fmt.Errorf("state rm: %s is not in state%s", value.QuoteName(n), nameHint(n, next.Names()))
 			}
 			for _, m := range match {
 				delete(next.Resources, m)
@@ -192,9 +193,9 @@ func configNames(cfg *config.Config) []string {
 	return out
 }
 
-// suggest names the closest of names to s, or lists a few.
-func suggest(s string, names []string) string {
-	if hint := config.DidYouMean(s, names); hint != "" {
+// nameHint names the closest of names to s, or lists a few.
+func nameHint(s string, names []string) string {
+	if hint := suggest.DidYouMean(s, names); hint != "" {
 		return hint
 	}
 	if len(names) == 0 {

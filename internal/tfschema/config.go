@@ -5,6 +5,8 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/kyku/action/internal/suggest"
 )
 
 // Config builds the configuration value a provider receives from a
@@ -29,7 +31,7 @@ func configBlock(b *Block, props map[string]any, path cty.Path, ds *Diagnostics)
 		_, isAttr := b.Attributes[k]
 		_, isBlock := b.BlockTypes[k]
 		if !isAttr && !isBlock {
-			ds.errorf(path.GetAttr(k), fmt.Sprintf("unsupported argument %q%s", k, suggest(k, b.Names())))
+			ds.errorf(path.GetAttr(k), fmt.Sprintf("unsupported argument %q%s", k, suggest.DidYouMean(k, b.Names())))
 		}
 	}
 	vals := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
@@ -112,7 +114,7 @@ func configObject(o *Object, v any, path cty.Path, ds *Diagnostics) cty.Value {
 		}
 		for _, k := range sortedKeys(m) {
 			if _, ok := o.Attributes[k]; !ok {
-				ds.errorf(path.GetAttr(k), fmt.Sprintf("unsupported attribute %q%s", k, suggest(k, attributeNames(o.Attributes))))
+				ds.errorf(path.GetAttr(k), fmt.Sprintf("unsupported attribute %q%s", k, suggest.DidYouMean(k, attributeNames(o.Attributes))))
 			}
 		}
 		vals := make(map[string]cty.Value, len(o.Attributes))
@@ -244,40 +246,4 @@ func collection(n Nesting, ety, ty cty.Type, list []cty.Value, m map[string]cty.
 		return cty.ListValEmpty(ety)
 	}
 	return cty.ListVal(list)
-}
-
-// suggest is ` (did you mean "x"?)` for the name closest to k, when one is
-// close enough.
-func suggest(k string, names []string) string {
-	best, bestD := "", 3
-	for _, n := range names {
-		if d := distance(k, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-// distance is the Levenshtein distance of two short names.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/suggest"
 	"github.com/kyku/action/internal/tfplugin"
 	"github.com/kyku/action/internal/tfschema"
 	"github.com/kyku/action/internal/value"
@@ -230,35 +231,7 @@ func closest(typ string, m map[string]*tfschema.Schema) string {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	best, bestD := "", 4
-	for _, n := range names {
-		if d := distance(typ, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-func distance(a, b string) int {
-	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return suggest.DidYouMean(typ, names)
 }
 
 // Read needs what state keeps of the object: the engine calls ReadStored.

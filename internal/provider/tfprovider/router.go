@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/suggest"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -324,16 +325,10 @@ func (r *Router) checkRefs(ctx context.Context, d provider.Desired, typeOf map[s
 }
 
 func didYouMean(name string, names []string) string {
-	best, bestD := "", 3
-	for _, n := range names {
-		if d := distance(name, n); d < bestD {
-			best, bestD = n, d
-		}
+	if hint := suggest.DidYouMean(name, names); hint != "" {
+		return hint
 	}
-	if best == "" {
-		return " (it has: " + strings.Join(names, ", ") + ")"
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
+	return " (it has: " + strings.Join(names, ", ") + ")"
 }
 
 func (r *Router) ReplaceRules(typ string) provider.Rules {
