@@ -19,9 +19,6 @@ if [[ ! -x $al ]]; then
 	mkdir -p "$cache/bin"
 	GOBIN=$cache/bin go install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION"
 fi
-if [[ ${1:-} == --install ]]; then
-	exit 0 # installed only (.ci/run builds the pinned tools in the background)
-fi
 # shellcheck and pyflakes are off so the result does not depend on what
 # else happens to be installed.
 lint() { "$al" -shellcheck= -pyflakes= "$@"; }
