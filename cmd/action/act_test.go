@@ -10,42 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyku/action/internal/acttest"
 	"github.com/kyku/action/internal/github/githubtest"
 )
-
-// actBinary finds nektos/act (installed by .ci/act-e2e.sh into the CI
-// cache). Without it the test skips, except under CI=true, where it runs
-// .ci/act-e2e.sh to install it (a cold build takes a few minutes) and fails
-// if that does not work.
-func actBinary(t *testing.T) string {
-	t.Helper()
-	cache := os.Getenv("KYKU_CI_CACHE")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache", "kyku-ci")
-	}
-	cached := filepath.Join(cache, "bin", "act")
-	if fileExists(cached) {
-		return cached
-	}
-	if p, err := exec.LookPath("act"); err == nil {
-		return p
-	}
-	if os.Getenv("CI") != "true" {
-		t.Skip("nektos/act not installed (bash .ci/act-e2e.sh installs it)")
-	}
-	install := exec.Command("bash", filepath.Join("..", "..", ".ci", "act-e2e.sh"))
-	install.Env = append(os.Environ(), "KYKU_CI_CACHE="+cache)
-	if out, err := install.CombinedOutput(); err != nil || !fileExists(cached) {
-		t.Fatalf("CI=true and nektos/act is not installed; .ci/act-e2e.sh failed: %v\n%s", err, out)
-	}
-	return cached
-}
-
-func fileExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && !st.IsDir()
-}
 
 // TestActRunsTheExampleWorkflow runs examples/workflows/kyku.yml on a pull
 // request with nektos/act, a real runner implementation, in host mode:
@@ -57,7 +24,7 @@ func fileExists(p string) bool {
 // The workflow is the example with an id on the Kyku step and one step
 // that prints its outputs.
 func TestActRunsTheExampleWorkflow(t *testing.T) {
-	act := actBinary(t)
+	act := acttest.Binary(t)
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
@@ -87,10 +54,7 @@ func TestActRunsTheExampleWorkflow(t *testing.T) {
 		}
 	}
 	const cfg = "provider: sim\nbackend: { type: local, path: .kyku-state }\nresources:\n  web:\n    type: Vm\n    properties: { image: debian-12, size: small, userData: act-s3cr3t }\n  worker:\n    type: Vm\n    properties: { image: debian-12 }\n"
-	stub := filepath.Join(dir, "upload-artifact")
-	write(filepath.Join(stub, "action.yml"), uploadStub)
-	cache := filepath.Join(dir, "cache")
-	write(filepath.Join(cache, "action.yml"), cacheStub)
+	stubs := acttest.Stubs(t, dir)
 	write(filepath.Join(repo, ".github", "workflows", "kyku.yml"), wf)
 	write(filepath.Join(repo, "infra", "kyku.yaml"), cfg)
 	git := func(args ...string) {
@@ -116,20 +80,19 @@ func TestActRunsTheExampleWorkflow(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, act, "pull_request",
+	args := append([]string{"pull_request",
 		"-W", filepath.Join(".github", "workflows", "kyku.yml"), "-e", event,
 		"-P", "ubuntu-latest=-self-hosted",
 		"--artifact-server-path", filepath.Join(dir, "artifacts"), "--artifact-server-addr", "127.0.0.1",
 		"--cache-server-addr", "127.0.0.1",
-		"--local-repository", "kyku/action@v1="+root,
-		"--local-repository", "actions/upload-artifact@v4="+stub,
-		"--local-repository", "actions/cache@v4="+cache,
-		"--env", "KYKU_TEST_ARTIFACTS="+filepath.Join(dir, "uploaded"),
-		"-s", "GITHUB_TOKEN="+githubtest.Token,
-		"--env", "GITHUB_API_URL="+srv.APIURL(),
-		"--env", "KYKU_ACTION_BINARY="+binary,
-		"--env", "KYKU_SIM_DIR="+filepath.Join(dir, "sim"),
-	)
+		"--local-repository", "kyku/action@v1=" + root,
+		"--env", "KYKU_TEST_ARTIFACTS=" + filepath.Join(dir, "uploaded"),
+		"-s", "GITHUB_TOKEN=" + githubtest.Token,
+		"--env", "GITHUB_API_URL=" + srv.APIURL(),
+		"--env", "KYKU_ACTION_BINARY=" + binary,
+		"--env", "KYKU_SIM_DIR=" + filepath.Join(dir, "sim"),
+	}, stubs...)
+	cmd := exec.CommandContext(ctx, act, args...)
 	cmd.Dir = repo
 	cmd.Env = append(os.Environ(), "HOME="+filepath.Join(dir, "home"))
 	var log bytes.Buffer
@@ -157,40 +120,3 @@ func TestActRunsTheExampleWorkflow(t *testing.T) {
 		t.Errorf("the uploaded plan.json is not the redacted plan for prod:\n%s", uploaded)
 	}
 }
-
-// uploadStub stands in for actions/upload-artifact@v4 (act cannot fetch it
-// offline): it declares the same inputs action.yml passes and copies the
-// file to $KYKU_TEST_ARTIFACTS/<name>/.
-const uploadStub = `name: upload-artifact stand-in
-description: copies path into $KYKU_TEST_ARTIFACTS/<name>/
-inputs:
-  name: { description: artifact name, required: true }
-  path: { description: file to upload, required: true }
-  if-no-files-found: { description: ignored, required: false }
-  overwrite: { description: ignored, required: false }
-  retention-days: { description: ignored, required: false }
-runs:
-  using: composite
-  steps:
-    - shell: bash
-      env:
-        NAME: ${{ inputs.name }}
-        SRC: ${{ inputs.path }}
-      run: mkdir -p "$KYKU_TEST_ARTIFACTS/$NAME" && cp "$SRC" "$KYKU_TEST_ARTIFACTS/$NAME/"
-`
-
-// cacheStub stands in for actions/cache@v4 (act cannot fetch it offline):
-// it declares the inputs action.yml passes and keeps nothing (the Action
-// checks every provider package against the lock, restored or not).
-const cacheStub = `name: cache stand-in
-description: restores and saves nothing
-inputs:
-  path: { description: what to cache, required: true }
-  key: { description: the key, required: true }
-  restore-keys: { description: fallback key prefixes, required: false }
-runs:
-  using: composite
-  steps:
-    - shell: bash
-      run: echo "cache stand-in"
-`

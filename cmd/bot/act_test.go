@@ -16,39 +16,12 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kyku/action/internal/acttest"
 	"github.com/kyku/action/internal/bot"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/github/githubtest"
 	"github.com/kyku/action/internal/review"
 )
-
-// actBinary finds nektos/act (installed by .ci/act-e2e.sh into the CI
-// cache). Without it the test skips, except under CI=true, where it runs
-// .ci/act-e2e.sh to install it and fails if that does not work.
-func actBinary(t *testing.T) string {
-	t.Helper()
-	cache := os.Getenv("KYKU_CI_CACHE")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache", "kyku-ci")
-	}
-	cached := filepath.Join(cache, "bin", "act")
-	if st, err := os.Stat(cached); err == nil && !st.IsDir() {
-		return cached
-	}
-	if p, err := exec.LookPath("act"); err == nil {
-		return p
-	}
-	if os.Getenv("CI") != "true" {
-		t.Skip("nektos/act not installed (bash .ci/act-e2e.sh installs it)")
-	}
-	install := exec.Command("bash", filepath.Join("..", "..", ".ci", "act-e2e.sh"))
-	install.Env = append(os.Environ(), "KYKU_CI_CACHE="+cache)
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("CI=true and nektos/act is not installed; .ci/act-e2e.sh failed: %v\n%s", err, out)
-	}
-	return cached
-}
 
 // dispatchWorkflow is examples/workflows/kyku-dispatch.yml as the fake
 // GitHub evaluates it: its workflow_dispatch inputs and run-name.
@@ -95,7 +68,7 @@ func TestDispatchedWorkflowRunsInAct(t *testing.T) {
 	if testing.Short() {
 		t.Skip("act test")
 	}
-	act := actBinary(t)
+	act := acttest.Binary(t)
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
@@ -106,20 +79,7 @@ func TestDispatchedWorkflowRunsInAct(t *testing.T) {
 		t.Fatalf("build cmd/action: %v\n%s", err, out)
 	}
 	wfYAML, wf := dispatchWorkflow(t, root)
-	stub := filepath.Join(dir, "upload-artifact")
-	if err := os.MkdirAll(stub, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(stub, "action.yml"), []byte(uploadStub), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cache := filepath.Join(dir, "cache")
-	if err := os.MkdirAll(cache, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(cache, "action.yml"), []byte(cacheStub), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	stubs := acttest.Stubs(t, dir)
 
 	const cfg = "provider: sim\nbackend: { type: local, path: .kyku-state }\nresources:\n  web:\n    type: Vm\n    properties: { image: debian-12 }\n"
 	const good, broken = "aaaaaaa1111111111111111111111111111111aa", "bbbbbbb2222222222222222222222222222222bb"
@@ -196,21 +156,20 @@ func TestDispatchedWorkflowRunsInAct(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		cmd := exec.CommandContext(ctx, act, "workflow_dispatch",
+		args := append([]string{"workflow_dispatch",
 			"-W", filepath.Join(".github", "workflows", "kyku.yml"), "-e", eventPath, "--actor", run.Actor,
 			"-P", "ubuntu-latest=-self-hosted",
 			// No artifact server (the stand-in copies files): its fixed
 			// port would clash with cmd/action's act test running beside.
 			"--cache-server-addr", "127.0.0.1", "--cache-server-port", "0",
-			"--local-repository", "kyku/action@v1="+root,
-			"--local-repository", "actions/upload-artifact@v4="+stub,
-			"--local-repository", "actions/cache@v4="+cache,
-			"--env", "KYKU_TEST_ARTIFACTS="+filepath.Join(dir, "uploaded"),
-			"-s", "GITHUB_TOKEN="+githubtest.Token,
-			"--env", "GITHUB_API_URL="+gh.APIURL(),
-			"--env", "KYKU_ACTION_BINARY="+actionBin,
-			"--env", "KYKU_SIM_DIR="+filepath.Join(dir, "sim"),
-		)
+			"--local-repository", "kyku/action@v1=" + root,
+			"--env", "KYKU_TEST_ARTIFACTS=" + filepath.Join(dir, "uploaded"),
+			"-s", "GITHUB_TOKEN=" + githubtest.Token,
+			"--env", "GITHUB_API_URL=" + gh.APIURL(),
+			"--env", "KYKU_ACTION_BINARY=" + actionBin,
+			"--env", "KYKU_SIM_DIR=" + filepath.Join(dir, "sim"),
+		}, stubs...)
+		cmd := exec.CommandContext(ctx, act, args...)
 		cmd.Dir = repo
 		cmd.Env = append(os.Environ(), "HOME="+filepath.Join(dir, "home"))
 		out, err := cmd.CombinedOutput()
@@ -267,39 +226,3 @@ func TestDispatchedWorkflowRunsInAct(t *testing.T) {
 		t.Errorf("the Action's plan comment is not on PR 7: %+v", gh.Comments(fixtureRepo, 7))
 	}
 }
-
-// uploadStub stands in for actions/upload-artifact@v4 (act cannot fetch it
-// offline), as in cmd/action's act test.
-const uploadStub = `name: upload-artifact stand-in
-description: copies path into $KYKU_TEST_ARTIFACTS/<name>/
-inputs:
-  name: { description: artifact name, required: true }
-  path: { description: file to upload, required: true }
-  if-no-files-found: { description: ignored, required: false }
-  overwrite: { description: ignored, required: false }
-  retention-days: { description: ignored, required: false }
-runs:
-  using: composite
-  steps:
-    - shell: bash
-      env:
-        NAME: ${{ inputs.name }}
-        SRC: ${{ inputs.path }}
-      run: mkdir -p "$KYKU_TEST_ARTIFACTS/$NAME" && cp "$SRC" "$KYKU_TEST_ARTIFACTS/$NAME/"
-`
-
-// cacheStub stands in for actions/cache@v4 (act cannot fetch it offline):
-// it declares the inputs action.yml passes and keeps nothing (the Action
-// checks every provider package against the lock, restored or not).
-const cacheStub = `name: cache stand-in
-description: restores and saves nothing
-inputs:
-  path: { description: what to cache, required: true }
-  key: { description: the key, required: true }
-  restore-keys: { description: fallback key prefixes, required: false }
-runs:
-  using: composite
-  steps:
-    - shell: bash
-      run: echo "cache stand-in"
-`
