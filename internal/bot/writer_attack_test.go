@@ -10,11 +10,8 @@ import (
 	"time"
 
 	"github.com/kyku/action/internal/bot"
-	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/github/githubtest"
 	"github.com/kyku/action/internal/review"
-	s3b "github.com/kyku/action/internal/statemgr/s3"
-	"github.com/kyku/action/internal/statemgr/s3/s3test"
 )
 
 // TestCommandInCodeIsNotRun (issue 20, attack 8): a writer pastes
@@ -57,18 +54,7 @@ func TestCommandInCodeIsNotRun(t *testing.T) {
 // each body runs once, the replays are answered 200 with why. Past the
 // dedupe window a body is a new delivery again.
 func TestReplayedBodyRunsOnceAcrossReplicas(t *testing.T) {
-	s := s3test.Require(t)
-	bucket := s.NewBucket(t)
-	t.Setenv("AWS_ACCESS_KEY_ID", s.Access)
-	t.Setenv("AWS_SECRET_ACCESS_KEY", s.Secret)
-	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	store := func() jobs.Objects {
-		b, err := s3b.New(context.Background(), s3b.Config{Bucket: bucket, Prefix: "kyku-bot", Region: s.Region, Endpoint: s.Endpoint, UsePathStyle: true}, "", s3b.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	_, store := botStore(t)
 	var mu sync.Mutex
 	clock := time.Now()
 	now := func() time.Time {
