@@ -199,12 +199,8 @@ func payload(t *testing.T, name string, mutate func(p map[string]any)) []byte {
 	return out
 }
 
-func field(p map[string]any, path ...string) map[string]any {
-	for _, k := range path {
-		p = p[k].(map[string]any)
-	}
-	return p
-}
+// field walks into nested objects of a decoded payload.
+var field = webhooktest.Object
 
 func prOpenedPayload(t *testing.T, number int, sha string) []byte {
 	return payload(t, "pull_request.opened.with-organization", func(p map[string]any) {

@@ -78,12 +78,7 @@ func payload(t *testing.T, name string, mutate func(map[string]any)) map[string]
 }
 
 // obj walks into nested objects of a decoded payload.
-func obj(m map[string]any, keys ...string) map[string]any {
-	for _, k := range keys {
-		m = m[k].(map[string]any)
-	}
-	return m
-}
+var obj = webhooktest.Object
 
 // backendYAML is the backend block: the real S3 server from .ci/run when
 // KYKU_TEST_S3_ENDPOINT is set, else local state in the checkout.

@@ -342,12 +342,8 @@ func readFixture(t *testing.T, name string) []byte {
 	return webhooktest.Payload(t, name)
 }
 
-func obj(p map[string]any, path ...string) map[string]any {
-	for _, k := range path {
-		p = p[k].(map[string]any)
-	}
-	return p
-}
+// obj walks into nested objects of a decoded payload.
+var obj = webhooktest.Object
 
 // prOpened is pull_request.opened for PR number at head sha.
 func prOpened(t *testing.T, number int, sha string) []byte {

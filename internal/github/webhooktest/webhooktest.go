@@ -162,6 +162,16 @@ func Decode(t testing.TB, name string, mutate func(p map[string]any)) map[string
 	return p
 }
 
+// Object walks into the nested objects of a decoded payload along path
+// (Object(p, "pull_request", "head") is p["pull_request"]["head"]), for
+// mutations of a fixture; it panics where path does not lead to objects.
+func Object(p map[string]any, path ...string) map[string]any {
+	for _, k := range path {
+		p = p[k].(map[string]any)
+	}
+	return p
+}
+
 // Event is the event name a fixture file is for: the part before the first
 // dot ("pull_request" for "pull_request.closed.merged.json").
 func Event(name string) string {
