@@ -51,6 +51,26 @@ func (r *rulesOf) of(t *schema.Type) func(string) (bool, string) {
 	return f
 }
 
+// askPlanChange makes the PlanChange call for r (with the engine's
+// retries) and adds what the provider refuses to diags at r's positions;
+// the caller names the change in a failed call's error.
+func (e *Engine) askPlanChange(ctx context.Context, diags *diag.Diagnostics, cp provider.ChangePlanner, r *config.Resource, req provider.ChangeRequest) (provider.ChangePlan, error) {
+	var res provider.ChangePlan
+	err := e.call(ctx, nil, func(ctx context.Context) error {
+		var err error
+		res, err = cp.PlanChange(ctx, req)
+		return err
+	})
+	if err != nil {
+		return res, err
+	}
+	for _, ref := range res.Refusals {
+		ref.Resource = r.Name
+		addRefusal(diags, r, ref)
+	}
+	return res, nil
+}
+
 // planChange asks the provider, when it is a provider.ChangePlanner, about
 // change ch of r (a create, or an update or replace the diff found):
 // what its values force to be replaced, marked on ch (an update becomes a
@@ -74,18 +94,9 @@ func (e *Engine) planChange(ctx context.Context, diags *diag.Diagnostics, r *con
 		maps.Copy(req.Prior, o.Properties)
 		req.Changed = changedProps(ch.Properties)
 	}
-	var res provider.ChangePlan
-	err := e.call(ctx, nil, func(ctx context.Context) error {
-		var err error
-		res, err = cp.PlanChange(ctx, req)
-		return err
-	})
+	res, err := e.askPlanChange(ctx, diags, cp, r, req)
 	if err != nil {
 		return fmt.Errorf("plan %s %q with %s: %w", r.Type, r.Name, e.provider.Name(), err)
-	}
-	for _, ref := range res.Refusals {
-		ref.Resource = r.Name
-		addRefusal(diags, r, ref)
 	}
 	if res.CreateBeforeDestroy && ch.Action != plan.Create {
 		// Asked for; orderReplaces decides once every change is known.

@@ -81,18 +81,9 @@ func (e *Engine) planSelf(ctx context.Context, diags *diag.Diagnostics, ch *plan
 		}
 	}
 	req.Changed = slices.Sorted(maps.Keys(props))
-	var res provider.ChangePlan
-	err := e.call(ctx, nil, func(ctx context.Context) error {
-		var err error
-		res, err = cp.PlanChange(ctx, req)
-		return err
-	})
+	res, err := e.askPlanChange(ctx, diags, cp, in.r, req)
 	if err != nil {
 		return fmt.Errorf("plan %s %q: %w", in.r.Type, in.r.Name, err)
-	}
-	for _, ref := range res.Refusals {
-		ref.Resource = in.r.Name
-		addRefusal(diags, in.r, ref)
 	}
 	if len(res.Refusals) > 0 {
 		return nil
