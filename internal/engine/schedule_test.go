@@ -169,6 +169,47 @@ func TestScheduleSettleFreesSlotButHoldsDependents(t *testing.T) {
 	}
 }
 
+// Settle steps waiting at once (on a slow journal) hold a goroutine each:
+// at most settlersPer per slot run, and the workers wait for them rather
+// than starting more; when the journal catches up everything finishes.
+func TestScheduleBoundsWaitingSettles(t *testing.T) {
+	var f fakeTasks
+	gate := make(chan struct{})
+	var running, most, settled atomic.Int32
+	for range 200 {
+		id := len(f.tasks)
+		f.tasks = append(f.tasks, &task{id: id, run: func(context.Context) (func(context.Context) error, error) {
+			return func(context.Context) error {
+				n := running.Add(1)
+				for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+				}
+				<-gate
+				running.Add(-1)
+				settled.Add(1)
+				return nil
+			}, nil
+		}})
+	}
+	const parallelism = 3
+	go func() {
+		// Open the gate once the settles have piled up as far as they may.
+		for most.Load() < settlersPer*parallelism {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(20 * time.Millisecond) // room for any beyond the bound
+		close(gate)
+	}()
+	if errs := schedule(context.Background(), context.Background(), f.tasks, parallelism); len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if got := settled.Load(); got != 200 {
+		t.Errorf("%d of 200 tasks settled", got)
+	}
+	if got := most.Load(); got != settlersPer*parallelism {
+		t.Errorf("%d settle steps waited at once, want at most (and, piled up, exactly) %d", got, settlersPer*parallelism)
+	}
+}
+
 // A failed settle fails its task and skips its dependents.
 func TestScheduleSettleFailureSkipsDependents(t *testing.T) {
 	var f fakeTasks
