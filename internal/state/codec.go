@@ -34,7 +34,10 @@ func kind(v any) string {
 }
 
 // appendFile writes f indented by two spaces, as json.MarshalIndent does.
-func appendFile(b []byte, f *File) ([]byte, error) {
+// With flush set, it hands b to flush after each resource once b holds
+// chunk bytes, and goes on with what flush returns (b emptied): the file
+// is streamed, never whole in memory.
+func appendFile(b []byte, f *File, flush func([]byte) ([]byte, error)) ([]byte, error) {
 	md := f.Metadata
 	b = append(b, "{\n  \"metadata\": {\n    \"version\": "...)
 	b = strconv.AppendInt(b, int64(md.Version), 10)
@@ -68,6 +71,11 @@ func appendFile(b []byte, f *File) ([]byte, error) {
 			var err error
 			if b, err = appendResource(b, f.Resources[n], 2); err != nil {
 				return nil, fmt.Errorf("resource %q: %w", n, err)
+			}
+			if flush != nil && len(b) >= chunk {
+				if b, err = flush(b); err != nil {
+					return nil, err
+				}
 			}
 		}
 		b = append(b, "\n  }"...)

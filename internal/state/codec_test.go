@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -95,3 +96,51 @@ func values(m map[string]*Resource) []*Resource {
 	}
 	return out
 }
+
+// EncodeTo writes exactly what Encode returns, in chunks (a state larger
+// than one), and reports the writer's error.
+func TestEncodeToStreamsEncode(t *testing.T) {
+	f := New("", "lineage-1", "prod")
+	for i := range 2000 {
+		name := fmt.Sprintf("res-%04d", i)
+		f.Resources[name] = &Resource{Name: name, Type: "Vm", CloudName: "p-" + name, ProviderID: fmt.Sprint(10000000 + i),
+			Config: map[string]any{"size": "small", "ports": []any{80.0, 443.0}}, Outputs: map[string]any{"ip": "10.0.0.1"}}
+	}
+	want, err := Encode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) < 3*chunk {
+		t.Fatalf("the state is %d bytes: too small to stream in chunks", len(want))
+	}
+	var w chunkWriter
+	if err := EncodeTo(&w, f); err != nil {
+		t.Fatal(err)
+	}
+	if string(w.got) != string(want) {
+		t.Error("EncodeTo wrote other bytes than Encode returns")
+	}
+	if w.writes < 3 || w.largest > 2*chunk+4096 {
+		t.Errorf("%d writes, the largest %d bytes: not streamed in chunks of about %d", w.writes, w.largest, chunk)
+	}
+	boom := fmt.Errorf("disk full")
+	if err := EncodeTo(failingWriter{boom}, f); err == nil || !errors.Is(err, boom) {
+		t.Errorf("EncodeTo to a failing writer: %v", err)
+	}
+}
+
+type chunkWriter struct {
+	got             []byte
+	writes, largest int
+}
+
+func (w *chunkWriter) Write(b []byte) (int, error) {
+	w.got = append(w.got, b...)
+	w.writes++
+	w.largest = max(w.largest, len(b))
+	return len(b), nil
+}
+
+type failingWriter struct{ err error }
+
+func (w failingWriter) Write([]byte) (int, error) { return 0, w.err }

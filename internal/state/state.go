@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 
@@ -107,11 +108,35 @@ func Encode(f *File) ([]byte, error) {
 	if f.Resources == nil {
 		f.Resources = map[string]*Resource{}
 	}
-	b, err := appendFile(make([]byte, 0, 256*len(f.Resources)+256), f)
+	b, err := appendFile(make([]byte, 0, 256*len(f.Resources)+256), f, nil)
 	if err != nil {
 		return nil, fmt.Errorf("encode state: %w", err)
 	}
 	return append(b, '\n'), nil
+}
+
+// chunk is how much EncodeTo gathers before writing.
+const chunk = 32 << 10
+
+// EncodeTo writes what Encode returns to w, in chunks: the state of
+// thousands of resources is never whole in memory (it would be, at the
+// very moment an apply holds the most: its plan and the new state).
+func EncodeTo(w io.Writer, f *File) error {
+	if f.Resources == nil {
+		f.Resources = map[string]*Resource{}
+	}
+	flush := func(b []byte) ([]byte, error) {
+		if _, err := w.Write(b); err != nil {
+			return nil, err
+		}
+		return b[:0], nil
+	}
+	b, err := appendFile(make([]byte, 0, 2*chunk), f, flush)
+	if err != nil {
+		return fmt.Errorf("encode state: %w", err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 // Decode parses a state file, refusing corrupt data and unknown versions.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 
@@ -101,18 +102,27 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 		return fmt.Errorf("write state: %w: %s was removed since it was read; read it again", statemgr.ErrConflict, path)
 	}
 
-	data, err := state.Encode(f)
-	if err == nil {
-		data, err = statemgr.Seal(ctx, b.opts.Codec, statemgr.StateLabel(b.env), data)
+	h := sha256.New()
+	if b.opts.Codec == nil {
+		// In clear: streamed into the file, never whole in memory.
+		err = writeFileAtomicFunc(path, func(w io.Writer) error {
+			return state.EncodeTo(io.MultiWriter(w, h), f)
+		})
+	} else {
+		var data []byte
+		data, err = state.Encode(f)
+		if err == nil {
+			data, err = statemgr.Seal(ctx, b.opts.Codec, statemgr.StateLabel(b.env), data)
+		}
+		if err == nil {
+			h.Write(data)
+			err = writeFileAtomic(path, data)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("write state: %w", err)
 	}
-	if err := writeFileAtomic(path, data); err != nil {
-		return fmt.Errorf("write state: %w", err)
-	}
-	sum := sha256.Sum256(data)
-	b.fingerprint, b.meta = hex.EncodeToString(sum[:]), f.Metadata
+	b.fingerprint, b.meta = hex.EncodeToString(h.Sum(nil)), f.Metadata
 	return nil
 }
 
