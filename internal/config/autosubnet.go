@@ -8,7 +8,6 @@ import (
 	"net/netip"
 	"strings"
 
-	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -150,7 +149,6 @@ func InjectAutoSubnets(cfg *Config, zones []string) error {
 				},
 				AutoFrom: vpc.Name,
 				Pos:      vpc.Pos,
-				PropPos:  map[string]diag.Pos{},
 			})
 		}
 	}
@@ -169,13 +167,13 @@ func (p *parser) autoSubnets() map[string]*Resource {
 		owner := fmt.Sprintf("resource %q", r.Name)
 		if cidr, ok := r.Properties["cidr"].(string); ok && !strings.Contains(cidr, "${") {
 			if _, err := parseCIDR(cidr); err != nil {
-				p.diags.Add(r.PropPos["cidr"], "%s: property \"cidr\": %v", owner, err)
+				p.diags.Add(r.PropPos.At("cidr"), "%s: property \"cidr\": %v", owner, err)
 				continue
 			}
 		}
 		n, _ := r.Properties["distributeAcrossAzs"].(float64)
 		if n < 0 || n > MaxAutoSubnetAZs {
-			p.diags.Add(r.PropPos["distributeAcrossAzs"], "%s: property \"distributeAcrossAzs\": must be between 0 and %d, got %v", owner, MaxAutoSubnetAZs, n)
+			p.diags.Add(r.PropPos.At("distributeAcrossAzs"), "%s: property \"distributeAcrossAzs\": must be between 0 and %d, got %v", owner, MaxAutoSubnetAZs, n)
 			continue
 		}
 		if _, ok := r.Properties["cidr"]; !ok {
@@ -183,7 +181,7 @@ func (p *parser) autoSubnets() map[string]*Resource {
 		}
 		subnets, err := vpcAutoSubnets(r)
 		if err != nil {
-			p.diags.Add(r.PropPos["cidr"], "%s: property \"cidr\": %v", owner, err)
+			p.diags.Add(r.PropPos.At("cidr"), "%s: property \"cidr\": %v", owner, err)
 			continue
 		}
 		for _, s := range subnets {

@@ -68,7 +68,7 @@ func TestQuickstartFromIssue(t *testing.T) {
 	if got, want := web.Pos, (diag.Pos{File: path, Line: 11, Col: 3}); got != want {
 		t.Errorf("web.Pos = %v, want %v", got, want)
 	}
-	if got, want := web.PropPos["subnet"], (diag.Pos{File: path, Line: 13, Col: 43}); got != want {
+	if got, want := web.PropPos.At("subnet"), (diag.Pos{File: path, Line: 13, Col: 43}); got != want {
 		t.Errorf("web.PropPos[subnet] = %v, want %v", got, want)
 	}
 	wantOut := []*Output{{Name: "webIp", Value: "${web.publicIp}", Pos: diag.Pos{File: path, Line: 18, Col: 3}}}
@@ -270,7 +270,7 @@ func TestPropPosReachesListElementsAndFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
-	for path, pos := range cfg.Resource("sg").PropPos {
+	for path, pos := range cfg.Resource("sg").PropPos.All() {
 		got[path] = pos.String()
 	}
 	want := map[string]string{

@@ -153,7 +153,7 @@ type parser struct {
 	scope       *scope               // non-nil: deref substitutes (see expand.go)
 	substituted map[*yaml.Node]bool  // nodes subst made: nothing left to substitute
 	secret      map[*yaml.Node]bool  // nodes holding a sensitive variable's value
-	propPos     map[string]diag.Pos  // the PropPos of the resource whose properties are walked
+	propPos     *diag.Positions      // the PropPos of the resource whose properties are walked
 }
 
 // rawNode is a key and value read from a file, processed later.

@@ -120,7 +120,7 @@ type Resource struct {
 	// PropPos holds where each property is written: a top-level property
 	// at its key ("ingress"), a list element at the element ("ingress[2]"),
 	// a field or map entry at its key ("ingress[2].cidr", "tags.env").
-	PropPos map[string]diag.Pos `json:"-"`
+	PropPos diag.Positions `json:"-"`
 }
 
 // Output is a named value read from resources after apply.

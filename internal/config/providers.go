@@ -43,10 +43,10 @@ type PluginProvider struct {
 	// variable's value.
 	Sensitive []string `json:"sensitive,omitempty"`
 
-	Pos        diag.Pos            `json:"-"` // of its name
-	SourcePos  diag.Pos            `json:"-"`
-	VersionPos diag.Pos            `json:"-"`
-	PropPos    map[string]diag.Pos `json:"-"` // of config's keys, elements and fields
+	Pos        diag.Pos       `json:"-"` // of its name
+	SourcePos  diag.Pos       `json:"-"`
+	VersionPos diag.Pos       `json:"-"`
+	PropPos    diag.Positions `json:"-"` // of config's keys, elements and fields
 }
 
 var providerKeys = []string{"config", "source", "version"}
@@ -123,7 +123,7 @@ func (p *parser) expandProviders() {
 		if !ok {
 			continue
 		}
-		pp := &PluginProvider{Name: name, Pos: pos, PropPos: map[string]diag.Pos{}}
+		pp := &PluginProvider{Name: name, Pos: pos}
 		for _, kv := range pairs {
 			switch kv.key.Value {
 			case "source":
@@ -170,9 +170,9 @@ func (p *parser) providerConfig(pp *PluginProvider, owner string, n *yaml.Node, 
 	pp.Config = make(map[string]any, len(pairs))
 	for _, kv := range pairs {
 		name := kv.key.Value
-		pp.PropPos[name] = p.pos(kv.key)
+		pp.PropPos.Set(name, p.pos(kv.key))
 		p.scope.sensitive = false
-		p.propPos = pp.PropPos
+		p.propPos = &pp.PropPos
 		v, ok := p.pluginValue(kv.val, path+"."+name, name, func(n *yaml.Node, s, prop string) bool {
 			if strings.Contains(s, "${") {
 				p.diags.Add(p.pos(n), "%s: config %q refers to %s: a provider's configuration cannot use resources (it is configured before any is planned); use a variable", owner, prop, p.quoted(n, s))
@@ -230,12 +230,12 @@ func (p *parser) pluginProperties(r *Resource, owner string, n *yaml.Node) {
 	pairs, _ := p.mapping(d, path, "mapping of properties")
 	for _, kv := range pairs {
 		name := kv.key.Value
-		r.PropPos[name] = p.pos(kv.key)
+		r.PropPos.Set(name, p.pos(kv.key))
 		if isNull(kv.val) {
 			continue
 		}
 		p.scope.sensitive = false
-		p.propPos = r.PropPos
+		p.propPos = &r.PropPos
 		v, ok := p.pluginValue(kv.val, path+"."+name, name, func(n *yaml.Node, s, prop string) bool {
 			return p.checkString(n, s, owner, prop)
 		})

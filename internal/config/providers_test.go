@@ -55,7 +55,7 @@ data:
 		t.Errorf("www properties (-want +got):\n%s", d)
 	}
 	for path, at := range map[string]diag.Pos{"ttl": {Line: 14, Col: 7}, "records[0]": {Line: 15, Col: 18}, "alias[0]": {Line: 17, Col: 11}, "alias[0].evaluate": {Line: 17, Col: 22}} {
-		if got := www.PropPos[path]; got.Line != at.Line || got.Col != at.Col {
+		if got, _ := www.PropPos.Get(path); got.Line != at.Line || got.Col != at.Col {
 			t.Errorf("position of %s: %d:%d, want %d:%d", path, got.Line, got.Col, at.Line, at.Col)
 		}
 	}

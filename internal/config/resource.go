@@ -38,7 +38,7 @@ type pendingDep struct {
 // count or forEach), with p.scope set for it.
 func (p *parser) resource(t *template, addr string) {
 	name, pos := t.name, p.pos(t.key)
-	r := &Resource{Name: addr, Pos: pos, PropPos: map[string]diag.Pos{}, Properties: map[string]any{}}
+	r := &Resource{Name: addr, Pos: pos, Properties: map[string]any{}}
 	p.resources[addr] = r
 	p.cfg.Resources = append(p.cfg.Resources, r)
 	owner := p.scope.owner
@@ -179,13 +179,13 @@ func (p *parser) properties(r *Resource, t *schema.Type, owner string, n *yaml.N
 					p.diags.Add(p.pos(kv.key), "%s: unknown property %q%s", owner, name, propHint(name, t))
 					continue
 				}
-				r.PropPos[name] = p.pos(kv.key)
+				r.PropPos.Set(name, p.pos(kv.key))
 				if isNull(kv.val) {
 					continue // "size:" with no value means unset
 				}
 				given[name] = true
 				p.scope.sensitive = false
-				p.propPos = r.PropPos
+				p.propPos = &r.PropPos
 				v, ok := p.prop(kv.val, sp, path+"."+name, owner, name)
 				p.propPos = nil
 				if ok {
@@ -203,7 +203,7 @@ func (p *parser) properties(r *Resource, t *schema.Type, owner string, n *yaml.N
 		case given[name]:
 		case sp.Required:
 			pos := r.Pos
-			if pp, ok := r.PropPos[name]; ok {
+			if pp, ok := r.PropPos.Get(name); ok {
 				pos = pp
 			}
 			p.diags.Add(pos, "%s: missing required property %q", owner, name)
@@ -219,7 +219,7 @@ func (p *parser) properties(r *Resource, t *schema.Type, owner string, n *yaml.N
 // positioned there (Resource.PropPos).
 func (p *parser) notePos(path string, n *yaml.Node) {
 	if p.propPos != nil {
-		p.propPos[path] = p.pos(n)
+		p.propPos.Set(path, p.pos(n))
 	}
 }
 

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
@@ -118,15 +117,8 @@ func addRefusal(diags *diag.Diagnostics, r *config.Resource, ref provider.Refusa
 // itself, else its nearest parent the config has a position for, else the
 // resource.
 func propPos(r *config.Resource, path string) diag.Pos {
-	for path != "" {
-		if pos, ok := r.PropPos[path]; ok {
-			return pos
-		}
-		i := strings.LastIndexAny(path, ".[")
-		if i <= 0 {
-			break
-		}
-		path = path[:i]
+	if pos, ok := r.PropPos.Nearest(path); ok {
+		return pos
 	}
 	return r.Pos
 }

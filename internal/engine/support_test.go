@@ -61,7 +61,7 @@ func TestCheckSupportPositionsRefusals(t *testing.T) {
 	// balancer, added elsewhere) is refused by name all the same.
 	lb := cfg.Resource("lb")
 	lb.Properties["securityGroups"] = []any{"${sg}"}
-	lb.PropPos["securityGroups"] = diag.Pos{File: "kyku.yaml", Line: 9, Col: 7}
+	lb.PropPos.Set("securityGroups", diag.Pos{File: "kyku.yaml", Line: 9, Col: 7})
 
 	s, err := sim.New(sim.Options{Dir: t.TempDir()})
 	if err != nil {

@@ -182,7 +182,7 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 		pp := cfg.Providers[i]
 		out[i] = tfprovider.New(tfprovider.Config{
 			Name: pp.Name, Source: in.Source.String(), Executable: in.Executable,
-			Settings: pp.Config, Pos: pp.Pos, PropPos: pp.PropPos,
+			Settings: pp.Config, Pos: pp.Pos, PropPos: &pp.PropPos,
 			Env: s.Plugins.Env, Dir: s.BaseDir, Stderr: s.Plugins.Stderr, ClientVersion: version, Parallelism: s.Engine.Parallelism,
 		})
 	}

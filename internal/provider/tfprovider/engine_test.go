@@ -67,7 +67,7 @@ func (w *world) engine(cfg *config.Config) *engine.Engine {
 	for _, pp := range cfg.Providers {
 		plugins = append(plugins, tfprovider.New(tfprovider.Config{
 			Name: pp.Name, Source: w.tp.Source(), Executable: tfplugintest.Build(w.t, w.tp),
-			Settings: pp.Config, Pos: pp.Pos, PropPos: pp.PropPos, ClientVersion: "1.12.6", StopGrace: 5 * time.Second,
+			Settings: pp.Config, Pos: pp.Pos, PropPos: &pp.PropPos, ClientVersion: "1.12.6", StopGrace: 5 * time.Second,
 		}))
 	}
 	w.close()

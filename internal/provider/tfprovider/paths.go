@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
-
-	"github.com/kyku/action/internal/diag"
 )
 
 // kykuPath writes an attribute path as Kyku names the parts of a
@@ -40,20 +38,4 @@ func kykuPath(p cty.Path) string {
 		}
 	}
 	return b.String()
-}
-
-// nearest is the position of path in positions, or of its nearest
-// parent there.
-func nearest(positions map[string]diag.Pos, path string) (diag.Pos, bool) {
-	for path != "" {
-		if pos, ok := positions[path]; ok {
-			return pos, true
-		}
-		i := strings.LastIndexAny(path, ".[")
-		if i <= 0 {
-			break
-		}
-		path = path[:i]
-	}
-	return diag.Pos{}, false
 }

@@ -32,7 +32,7 @@ type Config struct {
 	// its schema; Pos and PropPos position the diagnostics about them.
 	Settings map[string]any
 	Pos      diag.Pos
-	PropPos  map[string]diag.Pos
+	PropPos  *diag.Positions
 	// Env is the whole environment of the provider process (its cloud's
 	// credentials); nothing else is passed on.
 	Env []string
@@ -170,7 +170,7 @@ func (p *Provider) configError(ds tfschema.Diagnostics) error {
 		}
 		pos := p.cfg.Pos
 		path := kykuPath(d.Path)
-		if pp, ok := nearest(p.cfg.PropPos, path); ok {
+		if pp, ok := p.cfg.PropPos.Nearest(path); ok {
 			pos = pp
 		}
 		msg := message(d)

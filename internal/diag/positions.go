@@ -1,0 +1,111 @@
+package diag
+
+import (
+	"iter"
+	"strings"
+)
+
+// Positions holds where the parts of one resource's (or provider's)
+// settings are written, by path: a property at its key ("ingress"), a
+// list element at the element ("ingress[2]"), a field or map entry at its
+// key ("ingress[2].cidr", "tags.env"). A resource has a few, so they are
+// one slice: a Go map costs a group of eight slots for a single entry,
+// 1.5 MB of an apply's peak at 5,000 resources. The zero value is empty.
+type Positions struct {
+	list  []posEntry
+	index map[string]int // path → entry, once there are many
+}
+
+type posEntry struct {
+	path string
+	pos  Pos
+}
+
+// indexFrom is the number of entries past which Set and Get use a map.
+const indexFrom = 32
+
+// Set records that path is written at pos, replacing an earlier position.
+func (ps *Positions) Set(path string, pos Pos) {
+	if i, ok := ps.find(path); ok {
+		ps.list[i].pos = pos
+		return
+	}
+	ps.list = append(ps.list, posEntry{path, pos})
+	switch n := len(ps.list); {
+	case n == indexFrom:
+		ps.index = make(map[string]int, 2*n)
+		for i, e := range ps.list {
+			ps.index[e.path] = i
+		}
+	case n > indexFrom:
+		ps.index[path] = n - 1
+	}
+}
+
+func (ps *Positions) find(path string) (int, bool) {
+	if ps.index != nil {
+		i, ok := ps.index[path]
+		return i, ok
+	}
+	for i := range ps.list {
+		if ps.list[i].path == path {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// Get returns the position of path, and whether there is one.
+func (ps *Positions) Get(path string) (Pos, bool) {
+	if ps == nil {
+		return Pos{}, false
+	}
+	if i, ok := ps.find(path); ok {
+		return ps.list[i].pos, true
+	}
+	return Pos{}, false
+}
+
+// At is the position of path, or the zero Pos when it has none.
+func (ps *Positions) At(path string) Pos {
+	pos, _ := ps.Get(path)
+	return pos
+}
+
+// Nearest is the position of path, else of its nearest parent that has
+// one ("ingress[2].cidr", then "ingress[2]", then "ingress").
+func (ps *Positions) Nearest(path string) (Pos, bool) {
+	for path != "" {
+		if pos, ok := ps.Get(path); ok {
+			return pos, true
+		}
+		i := strings.LastIndexAny(path, ".[")
+		if i <= 0 {
+			break
+		}
+		path = path[:i]
+	}
+	return Pos{}, false
+}
+
+// Len is the number of paths with a position.
+func (ps *Positions) Len() int {
+	if ps == nil {
+		return 0
+	}
+	return len(ps.list)
+}
+
+// All yields every path and its position, in the order they were set.
+func (ps *Positions) All() iter.Seq2[string, Pos] {
+	return func(yield func(string, Pos) bool) {
+		if ps == nil {
+			return
+		}
+		for _, e := range ps.list {
+			if !yield(e.path, e.pos) {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,67 @@
+package diag_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kyku/action/internal/diag"
+)
+
+func TestPositions(t *testing.T) {
+	var ps diag.Positions
+	if _, ok := ps.Get("x"); ok || ps.Len() != 0 {
+		t.Fatal("the zero Positions is not empty")
+	}
+	at := func(line int) diag.Pos { return diag.Pos{File: "kyku.yaml", Line: line, Col: 3} }
+	ps.Set("ingress", at(1))
+	ps.Set("ingress[2]", at(2))
+	ps.Set("ingress", at(9)) // a second Set replaces
+	if got := ps.At("ingress"); got != at(9) {
+		t.Errorf("ingress at %v, want %v", got, at(9))
+	}
+	if got := ps.At("tags"); got != (diag.Pos{}) {
+		t.Errorf("tags at %v, want the zero Pos", got)
+	}
+	for path, want := range map[string]diag.Pos{"ingress[2].cidr": at(2), "ingress[3]": at(9), "ingress": at(9)} {
+		if got, ok := ps.Nearest(path); !ok || got != want {
+			t.Errorf("Nearest(%q) = %v %v, want %v", path, got, ok, want)
+		}
+	}
+	if _, ok := ps.Nearest("tags.env"); ok {
+		t.Error("Nearest(tags.env) found a position nothing above it has")
+	}
+	var nilPS *diag.Positions
+	if _, ok := nilPS.Nearest("a"); ok || nilPS.Len() != 0 {
+		t.Error("a nil *Positions is not empty")
+	}
+}
+
+// Past the size where lookups use an index, every path still resolves to
+// its last position, and All keeps the order of the first Set.
+func TestManyPositions(t *testing.T) {
+	var ps diag.Positions
+	var want []string
+	for i := range 100 {
+		p := fmt.Sprintf("rules[%d]", i)
+		want = append(want, p)
+		ps.Set(p, diag.Pos{Line: i})
+	}
+	for i := range 100 {
+		ps.Set(fmt.Sprintf("rules[%d]", i), diag.Pos{Line: 1000 + i})
+	}
+	var got []string
+	for p, pos := range ps.All() {
+		got = append(got, p)
+		if wantPos, _ := ps.Get(p); pos != wantPos {
+			t.Errorf("All: %s at %v, Get: %v", p, pos, wantPos)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("All (-want +got):\n%s", diff)
+	}
+	if ps.Len() != 100 || ps.At("rules[57]").Line != 1057 {
+		t.Errorf("Len %d, rules[57] at %v", ps.Len(), ps.At("rules[57]"))
+	}
+}
