@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -237,7 +238,7 @@ func linkNew(path string, b []byte) error {
 		}
 		rest = rest[n:]
 	}
-	err = unix.Linkat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(fd), unix.AT_FDCWD, path, unix.AT_SYMLINK_FOLLOW)
+	err = linkFD(fd, path)
 	if err == unix.EEXIST {
 		return fmt.Errorf("sim: write %s: %w", path, fs.ErrExist)
 	}
@@ -245,6 +246,30 @@ func linkNew(path string, b []byte) error {
 		return errNoTmpfile // e.g. no /proc; the fallback reports real errors
 	}
 	return nil
+}
+
+// emptyPathLink is whether linkat(fd, "", AT_EMPTY_PATH) works here: it
+// needs CAP_DAC_READ_SEARCH (root in a container has it). Where it does, it
+// links the unnamed file without the walk through /proc/self/fd, about a
+// fifth of an object's create CPU on tmpfs.
+var emptyPathLink atomic.Int32 // 0 not known yet, 1 works, -1 refused
+
+// linkFD links the open unnamed file fd at path.
+func linkFD(fd int, path string) error {
+	if emptyPathLink.Load() >= 0 {
+		err := unix.Linkat(fd, "", unix.AT_FDCWD, path, unix.AT_EMPTY_PATH)
+		switch err {
+		case unix.EPERM, unix.ENOENT, unix.EINVAL: // refused: no capability (ENOENT), or no AT_EMPTY_PATH
+			if _, statErr := os.Lstat(filepath.Dir(path)); statErr != nil {
+				return err // the directory is gone: not a refusal
+			}
+			emptyPathLink.Store(-1)
+		default:
+			emptyPathLink.Store(1)
+			return err
+		}
+	}
+	return unix.Linkat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(fd), unix.AT_FDCWD, path, unix.AT_SYMLINK_FOLLOW)
 }
 
 // linkFile is linkNew without O_TMPFILE: a named temp file, linked.
