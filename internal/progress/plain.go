@@ -3,14 +3,28 @@ package progress
 import (
 	"io"
 	"sync"
+	"time"
 )
 
 // Plain prints one line per event with no ANSI sequences, for CI logs.
-// It is safe for concurrent use; lines never interleave.
+// It is safe for concurrent use; lines never interleave. Lines are
+// gathered and written together at most flushAfter after the first of
+// them (one write, not one per line: an apply of 5,000 resources prints
+// 10,000 lines), at once for a notice, and by Close.
 type Plain struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu      sync.Mutex
+	w       io.Writer
+	buf     []byte
+	timer   *time.Timer
+	pending bool // the timer is set to flush buf
+	closed  bool
 }
+
+// flushAfter is how long a line may wait to be written with the next.
+const flushAfter = 50 * time.Millisecond
+
+// flushAt is how much Plain gathers before writing whatever the timer says.
+const flushAt = 32 << 10
 
 // NewPlain returns a Plain view writing to w. Options are accepted for
 // symmetry with NewTerminal; a plain log has no colour and no clock.
@@ -24,21 +38,55 @@ func PlainLine(e Event) string {
 	return oneLine(subject(e) + ": " + describe(e, "FAILED"))
 }
 
-// Event writes the line for e. Write errors are ignored: progress output
-// must never fail an apply.
+// Event writes the line for e, within flushAfter. Write errors are
+// ignored: progress output must never fail an apply.
 func (p *Plain) Event(e Event) {
-	line := PlainLine(e) + "\n"
+	line := PlainLine(e)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	_, _ = io.WriteString(p.w, line)
+	p.buf = append(append(p.buf, line...), '\n')
+	switch {
+	case p.closed || len(p.buf) >= flushAt:
+		p.flushLocked()
+	case !p.pending:
+		p.pending = true
+		if p.timer == nil {
+			p.timer = time.AfterFunc(flushAfter, p.flush)
+		} else {
+			p.timer.Reset(flushAfter)
+		}
+	}
 }
 
-// Notice writes line as it is.
+// Notice writes line as it is, at once (after the lines before it).
 func (p *Plain) Notice(line string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	_, _ = io.WriteString(p.w, oneLine(line)+"\n")
+	p.buf = append(append(p.buf, oneLine(line)...), '\n')
+	p.flushLocked()
 }
 
-// Close does nothing: every line is written when its event arrives.
-func (p *Plain) Close() {}
+// Close writes what is gathered; later events are written at once.
+func (p *Plain) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	if p.timer != nil {
+		p.timer.Stop()
+	}
+	p.flushLocked()
+}
+
+func (p *Plain) flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.flushLocked()
+}
+
+func (p *Plain) flushLocked() {
+	p.pending = false
+	if len(p.buf) > 0 {
+		_, _ = p.w.Write(p.buf)
+		p.buf = p.buf[:0]
+	}
+}

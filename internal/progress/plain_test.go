@@ -138,6 +138,7 @@ func TestPlainConcurrentLinesNeverInterleave(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	p.Close()
 	got := map[string]int{}
 	for _, line := range strings.Split(strings.TrimSuffix(string(w.buf), "\n"), "\n") {
 		got[line]++
@@ -159,4 +160,50 @@ func TestPlainNotice(t *testing.T) {
 	if got := buf.String(); got != want {
 		t.Errorf("plain log = %q, want %q", got, want)
 	}
+}
+
+// TestPlainWritesLinesTogetherAndSoon: lines arriving together are one
+// write, which comes within flushAfter without Close; a notice writes at
+// once, after the lines before it; after Close every line is written at
+// once.
+func TestPlainWritesLinesTogetherAndSoon(t *testing.T) {
+	w := &signalWriter{wrote: make(chan string, 10)}
+	p := NewPlain(w, Options{})
+	start := time.Now()
+	for i := range 3 {
+		p.Event(Event{Kind: Started, Action: "create", Type: "Vpc", Name: fmt.Sprint("net-", i)})
+	}
+	select {
+	case got := <-w.wrote:
+		if want := "create Vpc \"net-0\": started\ncreate Vpc \"net-1\": started\ncreate Vpc \"net-2\": started\n"; got != want {
+			t.Errorf("first write %q, want the three lines at once: %q", got, want)
+		}
+		if waited := time.Since(start); waited < flushAfter/2 {
+			t.Errorf("written after %v: not gathered", waited)
+		}
+	case <-time.After(10 * flushAfter):
+		t.Fatal("lines not written within ten times flushAfter, without Close")
+	}
+	p.Event(Event{Kind: Started, Action: "create", Type: "Vm", Name: "web"})
+	p.Notice("kyku: interrupted")
+	if got := <-w.wrote; got != "create Vm \"web\": started\nkyku: interrupted\n" {
+		t.Errorf("a notice wrote %q, want the line before it, then itself", got)
+	}
+	p.Close()
+	p.Event(Event{Kind: Started, Action: "create", Type: "Vm", Name: "late"})
+	select {
+	case got := <-w.wrote:
+		if got != "create Vm \"late\": started\n" {
+			t.Errorf("after Close: %q", got)
+		}
+	default:
+		t.Error("an event after Close was not written at once")
+	}
+}
+
+type signalWriter struct{ wrote chan string }
+
+func (w *signalWriter) Write(b []byte) (int, error) {
+	w.wrote <- string(b)
+	return len(b), nil
 }
