@@ -44,16 +44,19 @@ func (s *store) indexOf(typ string) *index {
 }
 
 // same reports whether the path still names the open file (a user may
-// have deleted the directory to reset the cloud).
-func (x *index) same() bool {
+// have deleted the directory to reset the cloud), and then its size.
+func (x *index) same() (bool, int64) {
 	var st unix.Stat_t
-	return x.f != nil && unix.Stat(x.path, &st) == nil && st.Dev == x.dev && st.Ino == x.ino
+	if x.f != nil && unix.Stat(x.path, &st) == nil && st.Dev == x.dev && st.Ino == x.ino {
+		return true, st.Size
+	}
+	return false, 0
 }
 
 // open opens the file unless the open one is still current; with create
 // false a missing file is fs.ErrNotExist. Called with mu held.
 func (x *index) open(s *store, typ string, create bool) error {
-	if x.same() {
+	if same, _ := x.same(); same {
 		return nil
 	}
 	if x.f != nil {
@@ -143,7 +146,10 @@ func (x *index) lock(s *store, typ string) error {
 			x.mu.Unlock()
 			return fmt.Errorf("sim: lock name index %s: %w", x.path, err)
 		}
-		if x.same() { // still the file at the path, now that we hold it
+		if same, size := x.same(); same { // still the file at the path, now that we hold it
+			if size == x.off {
+				return nil // nothing appended since: caught up
+			}
 			break
 		}
 		// Replaced (the cloud was reset): reopen and lock the new one.

@@ -324,15 +324,15 @@ func (s *store) allocID(avoid string) (string, error) {
 	s.idMu.Lock()
 	defer s.idMu.Unlock()
 	path := filepath.Join(s.dir, ".next-id")
-	reopened, err := s.openCounter(path)
-	if err != nil {
-		return "", err
-	}
-	if reopened { // a new counter (the cloud was reset): its IDs, not ours
-		s.nextID, s.endID = 0, 0
-	}
 	for {
 		if s.nextID == s.endID {
+			// Whether the counter is still the file at its path is asked
+			// once per block, not per ID: after a reset by hand the rest
+			// of a block may be handed out, which exclusive creates make
+			// a retry at worst, never a collision.
+			if err := s.openCounter(path); err != nil {
+				return "", err
+			}
 			if err := s.reserveIDs(path); err != nil {
 				return "", err
 			}
@@ -375,12 +375,12 @@ func (s *store) reserveIDs(path string) error {
 
 // openCounter keeps the counter file open, reopening it when the path
 // names another file (the directory was deleted to reset the cloud).
-// It reports whether it opened a file. Called with idMu held.
-func (s *store) openCounter(path string) (opened bool, err error) {
+// Called with idMu held.
+func (s *store) openCounter(path string) error {
 	if s.counter != nil {
 		var st unix.Stat_t
 		if unix.Stat(path, &st) == nil && st.Dev == s.counterDev && st.Ino == s.counterIno {
-			return false, nil
+			return nil
 		}
 		s.counter.Close()
 		s.counter = nil
@@ -392,15 +392,15 @@ func (s *store) openCounter(path string) (opened bool, err error) {
 		}
 	}
 	if err != nil {
-		return false, fmt.Errorf("sim: open ID counter: %w", err)
+		return fmt.Errorf("sim: open ID counter: %w", err)
 	}
 	var held unix.Stat_t
 	if err := unix.Fstat(int(f.Fd()), &held); err != nil {
 		f.Close()
-		return false, fmt.Errorf("sim: stat ID counter: %w", err)
+		return fmt.Errorf("sim: stat ID counter: %w", err)
 	}
 	s.counter, s.counterDev, s.counterIno = f, held.Dev, held.Ino
-	return true, nil
+	return nil
 }
 
 // flock retries on EINTR.
