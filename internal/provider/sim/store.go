@@ -251,7 +251,7 @@ func linkNew(path string, b []byte) error {
 // emptyPathLink is whether linkat(fd, "", AT_EMPTY_PATH) works here: it
 // needs CAP_DAC_READ_SEARCH (root in a container has it). Where it does, it
 // links the unnamed file without a lookup through /proc/self/fd per object
-// (on tmpfs, linkat was a quarter of a create's CPU, most of it that
+// (on tmpfs, linkat was a quarter of a create's CPU, much of it that
 // lookup).
 var emptyPathLink atomic.Int32 // 0 not known yet, 1 works, -1 refused
 
