@@ -88,6 +88,21 @@ func (ps *Positions) Nearest(path string) (Pos, bool) {
 	return Pos{}, false
 }
 
+// Equal reports whether ps and o hold the same paths at the same
+// positions, in whatever order they were set (and lets go-cmp compare
+// values that hold Positions).
+func (ps Positions) Equal(o Positions) bool {
+	if len(ps.list) != len(o.list) {
+		return false
+	}
+	for _, e := range ps.list {
+		if pos, ok := o.Get(e.path); !ok || pos != e.pos {
+			return false
+		}
+	}
+	return true
+}
+
 // Len is the number of paths with a position.
 func (ps *Positions) Len() int {
 	if ps == nil {

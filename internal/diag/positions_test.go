@@ -65,3 +65,18 @@ func TestManyPositions(t *testing.T) {
 		t.Errorf("Len %d, rules[57] at %v", ps.Len(), ps.At("rules[57]"))
 	}
 }
+
+func TestPositionsEqual(t *testing.T) {
+	var a, b diag.Positions
+	a.Set("x", diag.Pos{Line: 1})
+	a.Set("y", diag.Pos{Line: 2})
+	b.Set("y", diag.Pos{Line: 2})
+	b.Set("x", diag.Pos{Line: 1})
+	if !a.Equal(b) || !cmp.Equal(a, b) {
+		t.Error("the same positions set in another order are not equal")
+	}
+	b.Set("x", diag.Pos{Line: 3})
+	if a.Equal(b) || cmp.Equal(struct{ P diag.Positions }{a}, struct{ P diag.Positions }{b}) {
+		t.Error("different positions are equal")
+	}
+}
