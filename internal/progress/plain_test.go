@@ -181,8 +181,8 @@ func TestPlainWritesLinesTogetherAndSoon(t *testing.T) {
 		if waited := time.Since(start); waited < flushAfter/2 {
 			t.Errorf("written after %v: not gathered", waited)
 		}
-	case <-time.After(10 * flushAfter):
-		t.Fatal("lines not written within ten times flushAfter, without Close")
+	case <-time.After(40 * flushAfter): // a loaded CI machine may fire a timer late
+		t.Fatal("lines not written within forty times flushAfter, without Close")
 	}
 	p.Event(Event{Kind: Started, Action: "create", Type: "Vm", Name: "web"})
 	p.Notice("kyku: interrupted")
