@@ -59,6 +59,7 @@ type Backend struct {
 	journalMu sync.Mutex // guards journal and the journal file
 	journal   *os.File   // open for appending, nil until the first Append
 	syncs     int        // journal fsyncs so far (group commit makes it < appends)
+	batchBuf  []byte     // writeBatch's buffer, kept between commits
 
 	pendMu   sync.Mutex    // guards pending and flushing
 	pending  []pendingLine // lines waiting for the next group commit
