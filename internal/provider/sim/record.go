@@ -130,7 +130,11 @@ func (r *record) obj(i int) *map[string]any {
 
 // encode renders an object file: pretty-printed, for people editing it.
 func encode(rec *record) ([]byte, error) {
-	b := make([]byte, 0, 512)
+	return appendRecord(make([]byte, 0, 512), rec)
+}
+
+// appendRecord is encode appending to b.
+func appendRecord(b []byte, rec *record) ([]byte, error) {
 	b = append(b, "{\n  \"id\": "...)
 	b = value.AppendString(b, rec.ID)
 	b = append(b, ",\n  \"type\": "...)

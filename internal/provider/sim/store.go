@@ -136,8 +136,16 @@ func (s *store) read(typ, id string) (*record, error) {
 	return rec, nil
 }
 
-// readBufs holds buffers for readSmall: object files are small.
+// readBufs holds buffers for reading and writing object files, which
+// are small: a file's bytes are dead once read or written.
 var readBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// putBuf hands buf back, unless an unusually large object grew it.
+func putBuf(buf *[]byte) {
+	if cap(*buf) <= 64<<10 {
+		readBufs.Put(buf)
+	}
+}
 
 // readSmall reads the file at path into *buf (grown as needed), usually
 // with three system calls (open, read, close): os.ReadFile adds a stat, a second read
@@ -190,7 +198,10 @@ func (s *store) exists(typ, id string) bool {
 // write replaces the object file atomically (temp file + rename). No
 // fsync: a simulator; kill -9 keeps the page cache.
 func (s *store) write(rec *record) error {
-	b, err := encode(rec)
+	buf := readBufs.Get().(*[]byte)
+	defer putBuf(buf)
+	b, err := appendRecord((*buf)[:0], rec)
+	*buf = b[:0]
 	if err != nil {
 		return err
 	}
@@ -203,7 +214,10 @@ func (s *store) write(rec *record) error {
 // into place (O_TMPFILE), which on ext4 costs a fraction of a rename's CPU,
 // or a named temp file linked, where O_TMPFILE is unsupported.
 func (s *store) writeNew(rec *record) error {
-	b, err := encode(rec)
+	buf := readBufs.Get().(*[]byte)
+	defer putBuf(buf)
+	b, err := appendRecord((*buf)[:0], rec)
+	*buf = b[:0]
 	if err != nil {
 		return err
 	}
