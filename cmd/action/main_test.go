@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kyku/action/internal/buildtest"
 	"github.com/kyku/action/internal/github/githubtest"
 	"github.com/kyku/action/internal/github/webhooktest"
 )
@@ -26,8 +27,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "kyku-action")
-	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", binary, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	build := buildtest.Command("-ldflags=-s -w", "-o", binary, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build cmd/action: %v\n%s", err, out)
 		os.Exit(1)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kyku/action/internal/acttest"
 	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/buildtest"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/github/githubtest"
 	"github.com/kyku/action/internal/review"
@@ -75,7 +76,7 @@ func TestDispatchedWorkflowRunsInAct(t *testing.T) {
 	}
 	dir := t.TempDir()
 	actionBin := filepath.Join(dir, "kyku-action")
-	if out, err := exec.Command("go", "build", "-o", actionBin, "../action").CombinedOutput(); err != nil {
+	if out, err := buildtest.Command("-o", actionBin, "../action").CombinedOutput(); err != nil {
 		t.Fatalf("build cmd/action: %v\n%s", err, out)
 	}
 	wfYAML, wf := dispatchWorkflow(t, root)

@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyku/action/internal/buildtest"
 	"github.com/kyku/action/internal/github/githubtest"
 	"github.com/kyku/action/internal/github/webhooktest"
 	"github.com/kyku/action/internal/statemgr/objstore/objstoretest"
@@ -53,7 +54,7 @@ func botBinary(t *testing.T) string {
 			return
 		}
 		botBin = filepath.Join(dir, "bot")
-		if out, err := exec.Command("go", "build", "-o", botBin, ".").CombinedOutput(); err != nil {
+		if out, err := buildtest.Command("-o", botBin, ".").CombinedOutput(); err != nil {
 			botBinErr = fmt.Errorf("build cmd/bot: %v\n%s", err, out)
 		}
 	})

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/kyku/action/internal/buildtest"
 )
 
 // goBlock is one ```go block of a Markdown file.
@@ -102,7 +103,7 @@ func TestREADMEGoSnippetsCompile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, pkg := range pkgs {
-		build := exec.Command("go", "build", "-overlay", overlayFile, pkg)
+		build := buildtest.Command("-overlay", overlayFile, pkg)
 		build.Dir = root
 		if out, err := build.CombinedOutput(); err != nil {
 			t.Errorf("%s: the Go snippet does not compile (%v):\n%s", where[pkg], err, out)

@@ -132,3 +132,37 @@ func readYAML(t *testing.T, path string, v any) {
 		t.Fatalf("%s: %v", path, err)
 	}
 }
+
+// TestTestBuildsShareVetsSettings: a test that builds one of Kyku's
+// commands goes through buildtest.Command, whose settings are vet's in
+// .ci/run, or builds with -race, whose packages go test -race compiled. A
+// plain `go build` in a test compiles the whole tree once more on a cold
+// machine (minutes of .ci/run).
+func TestTestBuildsShareVetsSettings(t *testing.T) {
+	root := repoRoot(t)
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") || strings.Contains(path, string(filepath.Separator)+"buildtest"+string(filepath.Separator)) {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if strings.Contains(line, `"go", "build"`) && !strings.Contains(line, `"-race"`) {
+				rel, _ := filepath.Rel(root, path)
+				t.Errorf("%s:%d: a go build outside buildtest.Command (build with its settings, or -race): %s", rel, i+1, strings.TrimSpace(line))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kyku/action/internal/buildtest"
 )
 
 // heavyInit are packages whose initialisation (or whose mere presence) made
@@ -60,14 +62,15 @@ var buildOnce = sync.OnceValues(func() (string, error) {
 	}
 	buildDir = dir
 	bin := filepath.Join(dir, "kyku")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/kyku/action/cmd/kyku").CombinedOutput()
+	out, err := buildtest.Command("-o", bin, "github.com/kyku/action/cmd/kyku").CombinedOutput()
 	if err != nil {
 		return "", fmt.Errorf("go build cmd/kyku: %v\n%s", err, out)
 	}
 	return bin, nil
 })
 
-// kykuBinary is cmd/kyku built as a user builds it (no race detector).
+// kykuBinary is cmd/kyku built as it ships (release.yml, the Dockerfile:
+// no race detector, CGO_ENABLED=0).
 func kykuBinary(tb testing.TB) string {
 	tb.Helper()
 	bin, err := buildOnce()

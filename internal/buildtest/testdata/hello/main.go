@@ -1,0 +1,4 @@
+// Command hello is what buildtest's test builds.
+package main
+
+func main() { println("hello") }
