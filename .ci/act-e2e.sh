@@ -17,7 +17,7 @@ cache=${KYKU_CI_CACHE:-$HOME/.cache/kyku-ci}
 if [[ ! -x $cache/bin/act ]]; then
 	echo "act-e2e: building nektos/act $ACT_VERSION into $cache/bin" >&2
 	mkdir -p "$cache/bin"
-	GOBIN=$cache/bin go install "github.com/nektos/act@$ACT_VERSION"
+	CGO_ENABLED=0 GOFLAGS=-trimpath GOBIN=$cache/bin go install "github.com/nektos/act@$ACT_VERSION"
 fi
 if [[ ${1:-} == --run ]]; then
 	KYKU_CI_CACHE=$cache go test -count=1 -run '^TestActRunsTheExampleWorkflow$' -v ./cmd/action

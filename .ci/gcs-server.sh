@@ -25,7 +25,7 @@ kyku_gcs_install() {
 	fi
 	echo "gcs-server: building fake-gcs-server $KYKU_GCS_VERSION into $(dirname "$KYKU_GCS_BIN")" >&2
 	mkdir -p "$(dirname "$KYKU_GCS_BIN")" || return 1
-	GOBIN=$(dirname "$KYKU_GCS_BIN") go install "github.com/fsouza/fake-gcs-server@$KYKU_GCS_VERSION" || {
+	CGO_ENABLED=0 GOFLAGS=-trimpath GOBIN=$(dirname "$KYKU_GCS_BIN") go install "github.com/fsouza/fake-gcs-server@$KYKU_GCS_VERSION" || {
 		echo "gcs-server: go install fake-gcs-server@$KYKU_GCS_VERSION failed" >&2
 		return 1
 	}

@@ -17,7 +17,7 @@ al=$cache/bin/actionlint
 if [[ ! -x $al ]]; then
 	echo "lint-workflows: building actionlint $ACTIONLINT_VERSION into $cache/bin" >&2
 	mkdir -p "$cache/bin"
-	GOBIN=$cache/bin go install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION"
+	CGO_ENABLED=0 GOFLAGS=-trimpath GOBIN=$cache/bin go install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION"
 fi
 # shellcheck and pyflakes are off so the result does not depend on what
 # else happens to be installed.

@@ -26,7 +26,7 @@ kyku_s3_install() {
 	fi
 	echo "s3-server: building versitygw $KYKU_S3_VERSION into $(dirname "$KYKU_S3_BIN") (a cold build takes minutes)" >&2
 	mkdir -p "$(dirname "$KYKU_S3_BIN")" || return 1
-	GOBIN=$(dirname "$KYKU_S3_BIN") go install "github.com/versity/versitygw/cmd/versitygw@$KYKU_S3_VERSION" || {
+	CGO_ENABLED=0 GOFLAGS=-trimpath GOBIN=$(dirname "$KYKU_S3_BIN") go install "github.com/versity/versitygw/cmd/versitygw@$KYKU_S3_VERSION" || {
 		echo "s3-server: go install versitygw@$KYKU_S3_VERSION failed" >&2
 		return 1
 	}
