@@ -70,14 +70,8 @@ func TestExecutableKind(t *testing.T) {
 // build writes binaries to are git-ignored.
 func TestNoCompiledBinaryTracked(t *testing.T) {
 	root := repoRoot(t)
-	ls := exec.Command("git", "ls-files", "-z")
-	ls.Dir = root
-	out, err := ls.Output()
-	if err != nil {
-		t.Skipf("not a git checkout (%v): nothing to scan", err)
-	}
 	head := make([]byte, 4096)
-	for _, f := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+	for _, f := range trackedFiles(t, root) {
 		fh, err := os.Open(filepath.Join(root, f))
 		if err != nil {
 			continue // listed but deleted in the work tree
