@@ -1,9 +1,10 @@
-// Package buildtest builds Kyku's commands for the tests that run them as
-// processes, with the settings they ship with (release.yml and the
-// Dockerfile: CGO_ENABLED=0, -trimpath). .ci/run vets with the same
-// settings, so on a cold machine these builds reuse every package vet
-// compiled instead of compiling the whole dependency tree once more in
-// another configuration (cgo on, paths kept), which cost a cold run minutes.
+// Package buildtest builds the binaries tests run as processes (Kyku's
+// commands, the test providers of package tfplugintest) with the settings
+// Kyku ships with (release.yml and the Dockerfile: CGO_ENABLED=0,
+// -trimpath). .ci/run vets with the same settings, so on a cold machine
+// these builds reuse every package vet compiled instead of compiling the
+// whole dependency tree once more in another configuration (cgo on, paths
+// kept), which cost a cold run minutes.
 package buildtest
 
 import (

@@ -141,15 +141,15 @@ func readYAML(t *testing.T, path string, v any) {
 	}
 }
 
-// TestTestBuildsShareVetsSettings: a test that builds one of Kyku's
-// commands goes through buildtest.Command, whose settings are vet's in
-// .ci/run, or builds with -race, whose packages go test -race compiled. A
-// plain `go build` in a test compiles the whole tree once more on a cold
+// TestTestBuildsShareVetsSettings: a test, or a helper of tests, that
+// builds a binary goes through buildtest.Command, whose settings are vet's
+// in .ci/run, or builds with -race, whose packages go test -race compiled.
+// A plain `go build` in a test compiles the whole tree once more on a cold
 // machine (minutes of .ci/run).
 func TestTestBuildsShareVetsSettings(t *testing.T) {
 	root := repoRoot(t)
 	for _, f := range trackedFiles(t, root) {
-		if !strings.HasSuffix(f, "_test.go") || strings.HasPrefix(f, "internal/buildtest/") || strings.Contains("/"+f, "/testdata/") {
+		if !strings.HasSuffix(f, ".go") || strings.HasPrefix(f, "internal/buildtest/") || strings.Contains("/"+f, "/testdata/") {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(root, f))

@@ -16,12 +16,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"sync"
 	"testing"
+
+	"github.com/kyku/action/internal/buildtest"
 )
 
 // Provider is one of the test providers.
@@ -71,9 +72,9 @@ func Build(t testing.TB, p Provider) string {
 			t.Fatalf("build test provider: %v", err)
 		}
 		tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-		cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-o", tmp, "./"+p.Type)
+		cmd := buildtest.Command("-buildvcs=false", "-o", tmp, "./"+p.Type)
 		cmd.Dir = src
-		cmd.Env = append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
+		cmd.Env = append(cmd.Env, "GOWORK=off")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("build test provider %s: %v\n%s", p.Type, err, out)
 		}
