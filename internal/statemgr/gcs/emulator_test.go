@@ -1,76 +1,63 @@
 package gcs_test
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"net/http"
+	"net/url"
+	"strconv"
 	"testing"
-
-	"cloud.google.com/go/storage"
-	"google.golang.org/api/googleapi"
 
 	"github.com/kyku/action/internal/statemgr/gcs/gcstest"
 )
 
-func put(ctx context.Context, o *storage.ObjectHandle, data string) (int64, error) {
-	w := o.NewWriter(ctx)
-	w.ChunkSize = 0
-	if _, err := w.Write([]byte(data)); err != nil {
-		_ = w.Close()
-		return 0, err
-	}
-	if err := w.Close(); err != nil {
-		return 0, err
-	}
-	return w.Attrs().Generation, nil
-}
+func gen(g int64) url.Values { return url.Values{"generation": {strconv.FormatInt(g, 10)}} }
 
-func is412(err error) bool {
-	var ge *googleapi.Error
-	return errors.As(err, &ge) && ge.Code == http.StatusPreconditionFailed
+func genMatch(q url.Values, g int64) url.Values {
+	q.Set("ifGenerationMatch", strconv.FormatInt(g, 10))
+	return q
 }
 
 // TestEmulatorEnforcesLockPreconditions proves that the emulator enforces
 // every precondition the lock and the conditional writes rely on:
 // ifGenerationMatch=0 (create only if absent), ifGenerationMatch=<g> on an
 // overwrite, and a delete by generation. A backend passing the conformance
-// suite on an emulator that ignored them would prove nothing.
+// suite on an emulator that ignored them would prove nothing. The requests
+// are the JSON API's own (gcstest), not Kyku's client.
 func TestEmulatorEnforcesLockPreconditions(t *testing.T) {
 	srv := gcstest.Require(t)
 	ctx := context.Background()
-	b := srv.Client.Bucket(srv.NewBucket(t))
-	o := b.Object("state.json.lock")
+	bucket, name := srv.NewBucket(t), "state.json.lock"
+	absent := int64(0)
 
-	g1, err := put(ctx, o.If(storage.Conditions{DoesNotExist: true}), "holder-1")
+	g1, err := srv.Put(ctx, bucket, name, []byte("holder-1"), &absent)
 	if err != nil {
 		t.Fatalf("create if absent: %v", err)
 	}
-	if _, err := put(ctx, o.If(storage.Conditions{DoesNotExist: true}), "holder-2"); !is412(err) {
+	if _, err := srv.Put(ctx, bucket, name, []byte("holder-2"), &absent); !gcstest.IsStatus(err, http.StatusPreconditionFailed) {
 		t.Fatalf("second create if absent: %v; want 412 (the lock would not be exclusive)", err)
 	}
-	g2, err := put(ctx, o.If(storage.Conditions{GenerationMatch: g1}), "holder-1 beat")
+	g2, err := srv.Put(ctx, bucket, name, []byte("holder-1 beat"), &g1)
 	if err != nil || g2 == g1 {
 		t.Fatalf("overwrite on the right generation: generation %d, %v", g2, err)
 	}
-	if _, err := put(ctx, o.If(storage.Conditions{GenerationMatch: g1}), "breaker"); !is412(err) {
+	if _, err := srv.Put(ctx, bucket, name, []byte("breaker"), &g1); !gcstest.IsStatus(err, http.StatusPreconditionFailed) {
 		t.Fatalf("overwrite on a stale generation: %v; want 412 (two breakers could both win)", err)
 	}
-	if err := o.Generation(g1).If(storage.Conditions{GenerationMatch: g1}).Delete(ctx); err == nil {
+	if err := srv.Delete(ctx, bucket, name, genMatch(gen(g1), g1)); err == nil {
 		t.Fatal("delete by a stale generation succeeded (an old holder could delete a new holder's lock)")
 	}
-	r, err := o.NewReader(ctx)
+	got, g, err := srv.Get(ctx, bucket, name)
 	if err != nil {
 		t.Fatalf("read after the refused writes: %v", err)
 	}
-	var got bytes.Buffer
-	_, _ = got.ReadFrom(r)
-	r.Close()
-	if got.String() != "holder-1 beat" || r.Attrs.Generation != g2 {
-		t.Fatalf("lock holds %q (generation %d), want %q (generation %d)", got.String(), r.Attrs.Generation, "holder-1 beat", g2)
+	if string(got) != "holder-1 beat" || g != g2 {
+		t.Fatalf("lock holds %q (generation %d), want %q (generation %d)", got, g, "holder-1 beat", g2)
 	}
-	if err := o.Generation(g2).If(storage.Conditions{GenerationMatch: g2}).Delete(ctx); err != nil {
+	if err := srv.Delete(ctx, bucket, name, genMatch(gen(g2), g2)); err != nil {
 		t.Fatalf("delete by the current generation: %v", err)
+	}
+	if _, _, err := srv.Get(ctx, bucket, name); !gcstest.IsStatus(err, http.StatusNotFound) {
+		t.Fatalf("read after the delete: %v; want 404", err)
 	}
 }
 
@@ -82,12 +69,12 @@ func TestEmulatorEnforcesLockPreconditions(t *testing.T) {
 func TestEmulatorIgnoresIfGenerationMatchOnDelete(t *testing.T) {
 	srv := gcstest.Require(t)
 	ctx := context.Background()
-	o := srv.Client.Bucket(srv.NewBucket(t)).Object("x")
-	g, err := put(ctx, o, "v1")
+	bucket := srv.NewBucket(t)
+	g, err := srv.Put(ctx, bucket, "x", []byte("v1"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := o.If(storage.Conditions{GenerationMatch: g + 1000}).Delete(ctx); err != nil {
+	if err := srv.Delete(ctx, bucket, "x", genMatch(url.Values{}, g+1000)); err != nil {
 		t.Skipf("the emulator now enforces ifGenerationMatch on delete (%v): remove the caveat from the README", err)
 	}
 }
