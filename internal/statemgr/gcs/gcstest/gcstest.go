@@ -201,6 +201,7 @@ func (s *Server) Objects(tb testing.TB, bucket, prefix string) map[string][]byte
 		q.Set("pageToken", list.NextPageToken)
 	}
 }
+
 // start runs the emulator (memory backend) on a free 127.0.0.1 port until
 // the test binary ends.
 func start(bin string, s *Server) (stop func(), err error) {
