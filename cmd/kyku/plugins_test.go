@@ -124,6 +124,9 @@ func TestProvidersThroughTheBinary(t *testing.T) {
 	p.write(config(resources("v2", "a2", "  hand: { type: fwtest_item, properties: { name: hand, value: x } }\n")))
 	if code, out := p.run("import", "hand", "hand-9"); code != 0 || p.state()["hand"].ProviderID != "hand-9" {
 		t.Fatalf("import: exit %d\n%s", code, out)
+	} else if !strings.Contains(out, "Imported fwtest_item hand (id hand-9) into state") {
+		// A provider's resource has no cloud name of Kyku's: none is shown.
+		t.Errorf("import says:\n%s", out)
 	}
 	p.write(config(resources("v2", "a2", "  hand: { type: fwtest_item, properties: { name: hand, value: x } }\n"+
 		"  boom: { type: fwtest_crash, properties: { name: boom } }\n  after: { type: fwtest_item, properties: { name: after }, dependsOn: [boom] }\n")))

@@ -35,8 +35,13 @@ func cmdImport(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "Imported %s %s (id %s, cloud name %s) into state (serial %d → %d, backup %s).\n",
-		res.Type, res.Names[0], res.ProviderID, res.CloudName, res.SerialBefore, res.SerialAfter, res.BackupKey)
+	// A Terraform provider's resources have no cloud name of Kyku's.
+	named := ""
+	if res.CloudName != "" {
+		named = ", cloud name " + res.CloudName
+	}
+	fmt.Fprintf(env.Stdout, "Imported %s %s (id %s%s) into state (serial %d → %d, backup %s).\n",
+		res.Type, res.Names[0], res.ProviderID, named, res.SerialBefore, res.SerialAfter, res.BackupKey)
 	fmt.Fprintln(env.Stdout, "Run kyku plan to see whether it matches the configuration.")
 	return nil
 }

@@ -25,6 +25,12 @@ type Installer struct {
 	CacheDir string
 	// Registry fetches packages when there is no mirror.
 	Registry *Registry
+	// LinkMirror, with a Mirror, also links each package it installs from
+	// the mirror into CacheDir (a symbolic link, as OpenTofu's init does
+	// for an unpacked mirror), so that later runs without the mirror use
+	// it instead of asking its registry: `kyku init` sets it; plan and
+	// apply, which write nothing there, do not.
+	LinkMirror bool
 	// Platform is the one to install for.
 	Platform Platform
 }
@@ -135,11 +141,60 @@ func (in *Installer) fromMirror(src Source, c Constraints, v *version.Version, l
 	if locked != nil && !locked.Matches(h1) {
 		return Installed{}, &ChecksumError{Source: src, Version: v.Original(), Where: dir, Got: []Hash{h1}}
 	}
+	if in.LinkMirror && in.CacheDir != "" {
+		if err := linkPackage(dir, mirror{dir: in.CacheDir}.packageDir(src, v, in.Platform)); err != nil {
+			return Installed{}, fmt.Errorf("provider %s %s: %w", src, v.Original(), err)
+		}
+	}
 	return in.record(src, c, v, dir, locked, lock, h1)
 }
 
+// linkPackage makes link a symbolic link to the package directory target,
+// replacing whatever link held (another link, or a package fetched
+// before); the link appears whole or not at all.
+func linkPackage(target, link string) error {
+	abs, err := filepath.Abs(target)
+	if err != nil {
+		return fmt.Errorf("link into the provider cache: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		return fmt.Errorf("link into the provider cache: %w", err)
+	}
+	tmp := link + ".link-tmp"
+	os.Remove(tmp)
+	if err := os.Symlink(abs, tmp); err != nil {
+		return fmt.Errorf("link into the provider cache: %w", err)
+	}
+	// rename does not replace a directory: a fetched package goes first.
+	if fi, err := os.Lstat(link); err == nil && fi.IsDir() {
+		if err := os.RemoveAll(link); err != nil {
+			os.Remove(tmp)
+			return fmt.Errorf("link into the provider cache: %w", err)
+		}
+	}
+	if err := os.Rename(tmp, link); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("link into the provider cache: %w", err)
+	}
+	return nil
+}
+
 func (in *Installer) fromRegistry(ctx context.Context, src Source, c Constraints, v *version.Version, locked *Locked, lock *Lock) (Installed, error) {
-	if in.Registry == nil || in.CacheDir == "" {
+	if in.CacheDir == "" {
+		return Installed{}, fmt.Errorf("provider %s: no mirror and no cache directory to install it into", src)
+	}
+	// A cached package that matches the lock is used as it is (a link to
+	// a mirror's package, left by kyku init, is followed). A locked
+	// provider has its version (v) already.
+	if locked != nil {
+		if real, err := filepath.EvalSymlinks(mirror{dir: in.CacheDir}.packageDir(src, v, in.Platform)); err == nil {
+			h1, err := HashDir(real)
+			if err == nil && locked.Matches(h1) {
+				return in.record(src, c, v, real, locked, lock, h1)
+			}
+		}
+	}
+	if in.Registry == nil {
 		return Installed{}, fmt.Errorf("provider %s: no mirror and no registry to install it from", src)
 	}
 	if v == nil {
@@ -154,15 +209,6 @@ func (in *Installer) fromRegistry(ctx context.Context, src Source, c Constraints
 		}
 	}
 	dir := mirror{dir: in.CacheDir}.packageDir(src, v, in.Platform)
-	// A cached package that matches the lock is used as it is.
-	if locked != nil {
-		if _, err := os.Stat(dir); err == nil {
-			h1, err := HashDir(dir)
-			if err == nil && locked.Matches(h1) {
-				return in.record(src, c, v, dir, locked, lock, h1)
-			}
-		}
-	}
 	if err := os.MkdirAll(in.CacheDir, 0o755); err != nil {
 		return Installed{}, fmt.Errorf("provider cache: %w", err)
 	}

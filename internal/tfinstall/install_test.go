@@ -3,6 +3,7 @@ package tfinstall
 import (
 	"context"
 	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -167,4 +168,77 @@ func TestHashDirIsTerraformsH1(t *testing.T) {
 	if !slices.Contains([]string{"h1"}, got.Kind()) {
 		t.Errorf("kind %q", got.Kind())
 	}
+}
+
+// noNetwork is an HTTP transport that fails the test on any request.
+type noNetwork struct{ t *testing.T }
+
+func (n noNetwork) RoundTrip(r *http.Request) (*http.Response, error) {
+	n.t.Errorf("a request to %s; want none (the package is linked into the cache)", r.URL)
+	return nil, errors.New("no network in this test")
+}
+
+func TestInitLinksMirrorPackagesForLaterRuns(t *testing.T) {
+	mirrorDir, cache := t.TempDir(), t.TempDir()
+	src := Source{DefaultHost, "hashicorp", "null"}
+	exe := mirrorPackage(t, mirrorDir, src, "3.3.1", "#!/bin/sh\n# 3.3.1\n")
+	ctx := context.Background()
+	reqs := []Requirement{{src, mustConstraints(t, "~> 3.3")}}
+	linked := filepath.Join(cache, src.Host, src.Namespace, src.Type, "3.3.1", testPlatform.String())
+
+	// Without LinkMirror (plan, apply) nothing is written into the cache.
+	lock := &Lock{}
+	if _, err := (&Installer{Mirror: mirrorDir, CacheDir: cache, Platform: testPlatform}).Install(ctx, reqs, lock, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(linked); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a run without LinkMirror wrote %s (%v)", linked, err)
+	}
+
+	// kyku init links the package; a later run without the mirror uses
+	// the link, checked against the lock, and asks no registry.
+	if _, err := (&Installer{Mirror: mirrorDir, CacheDir: cache, Platform: testPlatform, LinkMirror: true}).Install(ctx, reqs, lock, false); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(linked); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("%s after init: %v, %v; want a symbolic link", linked, fi, err)
+	}
+	offline := &Installer{CacheDir: cache, Platform: testPlatform, Registry: &Registry{Client: &http.Client{Transport: noNetwork{t}}}}
+	got, err := offline.Install(ctx, reqs, lock, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := filepath.EvalSymlinks(exe); len(got) != 1 || got[0].Executable != want {
+		t.Errorf("installed %+v, want the mirror's %s", got, want)
+	}
+
+	// A binary changed in the mirror since is not run: the link no longer
+	// matches the lock, so the package would be fetched again (here the
+	// registry cannot be reached, and the install fails).
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\n# evil\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	offline.Registry = &Registry{Client: &http.Client{Transport: failing{}}}
+	if got, err := offline.Install(ctx, reqs, lock, false); err == nil {
+		t.Errorf("a changed binary behind the link was installed: %+v", got)
+	}
+
+	// Linking again replaces a package fetched into the cache before.
+	if err := os.Remove(linked); err != nil {
+		t.Fatal(err)
+	}
+	mirrorPackage(t, cache, src, "3.3.1", "#!/bin/sh\n# fetched\n")
+	if _, err := (&Installer{Mirror: mirrorDir, CacheDir: cache, Platform: testPlatform, LinkMirror: true}).Install(ctx, reqs, &Lock{}, false); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(linked); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("%s after init over a fetched package: %v, %v; want a symbolic link", linked, fi, err)
+	}
+}
+
+// failing is an HTTP transport whose every request fails.
+type failing struct{}
+
+func (failing) RoundTrip(*http.Request) (*http.Response, error) {
+	return nil, errors.New("no network in this test")
 }

@@ -124,7 +124,9 @@ func Init(ctx context.Context, cfg *config.Config, s Settings, upgrade bool) ([]
 	if err != nil {
 		return nil, "", err
 	}
-	got, err := s.installer().Install(ctx, reqs, lock, upgrade)
+	in := s.installer()
+	in.LinkMirror = true // later runs find the mirror's packages without it
+	got, err := in.Install(ctx, reqs, lock, upgrade)
 	if err != nil {
 		return nil, "", err
 	}
