@@ -172,6 +172,10 @@ func (p *parser) checkOneRef(rv *resolver, ref pendingRef, where string, r value
 		return // a provider's type: its schema is checked with the provider
 	}
 	if t.HasOutput(r.Attr) {
+		if r.Path != "" {
+			p.diags.Add(ref.pos, "%s: %q: %s's output %q is a single value, with nothing to read into (%s reads into a Terraform provider's attribute only); write %q",
+				ref.owner, r.String(), typ, r.Attr, r.Path, r.Whole().String())
+		}
 		return
 	}
 	hint := didYouMean(r.Attr, t.Outputs)

@@ -226,15 +226,23 @@ func (p *parser) substText(n *yaml.Node, r value.Ref, path string) (text string,
 		if !ok {
 			return "", false, false, false
 		}
-		switch v.Value.(type) {
+		x, ok := p.readPath(n, r, path, v.Value)
+		if !ok {
+			return "", false, false, false
+		}
+		switch x.(type) {
 		case []any, map[string]any:
-			p.diags.Add(p.pos(n), "%s: %s is a %s and cannot be part of a string; use %q as the whole value", p.where(path), r.String(), v.Type, r.String())
+			what := v.Type.String()
+			if r.Path != "" {
+				what = "list or map"
+			}
+			p.diags.Add(p.pos(n), "%s: %s is a %s and cannot be part of a string; use %q as the whole value", p.where(path), r.String(), what, r.String())
 			return "", false, false, false
 		}
 		if v.Sensitive {
 			sc.tookSecret(v)
 		}
-		return value.Text(v.Value), false, true, true
+		return value.Text(x), false, true, true
 	case "environment":
 		if r.Attr != "" {
 			p.diags.Add(p.pos(n), "%s: %s: environment has no attributes; write ${environment}", p.where(path), r.String())
@@ -267,7 +275,7 @@ func (p *parser) substText(n *yaml.Node, r value.Ref, path string) (text string,
 		return "", false, false, false
 	}
 	if canon := a.String(); canon != r.Resource {
-		return value.Ref{Resource: canon, Attr: r.Attr}.String(), false, true, true
+		return value.Ref{Resource: canon, Attr: r.Attr, Path: r.Path}.String(), false, true, true
 	}
 	return "", false, false, true
 }
@@ -281,7 +289,11 @@ func (p *parser) substWhole(n *yaml.Node, r value.Ref, path string) *yaml.Node {
 		if !ok {
 			return nil
 		}
-		out := nodeOf(v.Value, n)
+		x, ok := p.readPath(n, r, path, v.Value)
+		if !ok {
+			return nil
+		}
+		out := nodeOf(x, n)
 		p.markDone(out)
 		if v.Sensitive {
 			sc.tookSecret(v)
@@ -320,12 +332,12 @@ func (p *parser) substWhole(n *yaml.Node, r value.Ref, path string) *yaml.Node {
 			return nil
 		}
 		if t.kind == plainScope {
-			p.diags.Add(p.pos(n), "%s: %s: %q has no count or forEach; refer to it as %q", p.where(path), r.String(), a.Name, value.Ref{Resource: a.Name, Attr: r.Attr}.String())
+			p.diags.Add(p.pos(n), "%s: %s: %q has no count or forEach; refer to it as %q", p.where(path), r.String(), a.Name, value.Ref{Resource: a.Name, Attr: r.Attr, Path: r.Path}.String())
 			return nil
 		}
 		out := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: n.Line, Column: n.Column}
 		for _, inst := range t.instances() {
-			e := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value.Ref{Resource: inst, Attr: r.Attr}.String(), Line: n.Line, Column: n.Column}
+			e := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value.Ref{Resource: inst, Attr: r.Attr, Path: r.Path}.String(), Line: n.Line, Column: n.Column}
 			out.Content = append(out.Content, e)
 		}
 		p.markDone(out)
@@ -335,7 +347,7 @@ func (p *parser) substWhole(n *yaml.Node, r value.Ref, path string) *yaml.Node {
 		return nil
 	}
 	if canon := a.String(); canon != r.Resource {
-		out := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value.Ref{Resource: canon, Attr: r.Attr}.String(), Line: n.Line, Column: n.Column}
+		out := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value.Ref{Resource: canon, Attr: r.Attr, Path: r.Path}.String(), Line: n.Line, Column: n.Column}
 		p.done(out, n)
 		return out
 	}
@@ -378,21 +390,37 @@ func (p *parser) variableRef(n *yaml.Node, r value.Ref, path string) (*Variable,
 	return v, true
 }
 
-// instanceRef resolves ${count.index}, ${each.key} and ${each.value}.
+// readPath reads r's path into v, a value known when the configuration
+// is read (a variable's, each.value); ok false after reporting a path
+// that does not apply to it.
+func (p *parser) readPath(n *yaml.Node, r value.Ref, path string, v any) (any, bool) {
+	if r.Path == "" {
+		return v, true
+	}
+	got, _, err := value.Walk(v, r.Steps())
+	if err != nil {
+		p.diags.Add(p.pos(n), "%s: %s: %v", p.where(path), r.String(), err)
+		return nil, false
+	}
+	return value.Copy(got), true
+}
+
+// instanceRef resolves ${count.index}, ${each.key} and ${each.value} (and
+// a path into each.value).
 func (p *parser) instanceRef(n *yaml.Node, r value.Ref, path string) (any, bool) {
 	sc := p.scope
 	switch {
 	case r.Resource == "count" && r.Attr == "index":
 		if sc.kind == countScope {
-			return float64(sc.index), true
+			return p.readPath(n, r, path, float64(sc.index))
 		}
 		p.diags.Add(p.pos(n), "%s: ${count.index} is only for a resource with count", p.where(path))
 	case r.Resource == "each" && (r.Attr == "key" || r.Attr == "value"):
 		if sc.kind == eachScope {
 			if r.Attr == "key" {
-				return sc.key, true
+				return p.readPath(n, r, path, sc.key)
 			}
-			return value.Copy(sc.each), true
+			return p.readPath(n, r, path, value.Copy(sc.each))
 		}
 		p.diags.Add(p.pos(n), "%s: %s is only for a resource with forEach", p.where(path), r.String())
 	case r.Resource == "count":

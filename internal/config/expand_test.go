@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/value"
 )
 
 // languageYAML is the issue's example of the language, made valid.
@@ -286,5 +287,58 @@ import:
 	}
 	if diff := cmp.Diff([]string{"web[0]", "web[1]"}, prod.Resource("after").DependsOn); diff != "" {
 		t.Errorf("dependsOn (-want +got):\n%s", diff)
+	}
+}
+
+func TestPathsIntoVariablesAndInstances(t *testing.T) {
+	cfg := parseEnv(t, `providers:
+  tls: { source: hashicorp/tls, version: "4.2.1" }
+variables:
+  zones: { type: map, default: { a: { cidr: 10.0.1.0/24 }, b: { cidr: 10.0.2.0/24 } } }
+  names: { type: list, default: [ one, two ] }
+resources:
+  cert:
+    type: tls_self_signed_cert
+    count: 2
+    properties: { private_key_pem: x, validity_period_hours: 1, allowed_uses: [ "${var.names[1]}" ] }
+  edge:
+    type: SshKey
+    forEach: "${var.zones}"
+    properties: { publicKey: "ssh ${each.value.cidr} ${var.names[0]}" }
+  req:
+    type: tls_cert_request
+    forEach: "${var.zones}"
+    properties: { private_key_pem: x }
+  user:
+    type: tls_cert_request
+    properties:
+      all: "${var.zones.b}"
+      publicKey: "${cert[1].subject[0].common_name}"
+      every: "${cert[*].subject[0]}"
+      keyed: '${req[a].subject[0].common_name}'
+outputs:
+  first: "${req[b].subject[0]}"
+`, Inputs{})
+	props := map[string]map[string]any{}
+	for _, r := range cfg.Resources {
+		props[r.Name] = r.Properties
+	}
+	for _, tc := range []struct {
+		res, prop string
+		want      any
+	}{
+		{"cert[0]", "allowed_uses", []any{"two"}},
+		{`edge["a"]`, "publicKey", "ssh 10.0.1.0/24 one"},
+		{"user", "all", map[string]any{"cidr": "10.0.2.0/24"}},
+		{"user", "publicKey", "${cert[1].subject[0].common_name}"},
+		{"user", "every", []any{"${cert[0].subject[0]}", "${cert[1].subject[0]}"}},
+		{"user", "keyed", `${req["a"].subject[0].common_name}`},
+	} {
+		if got := props[tc.res][tc.prop]; !value.Equal(got, tc.want) {
+			t.Errorf("%s.%s = %#v, want %#v", tc.res, tc.prop, got, tc.want)
+		}
+	}
+	if len(cfg.Outputs) != 1 || cfg.Outputs[0].Value != `${req["b"].subject[0]}` {
+		t.Errorf("output first = %#v, want the instance written canonically with its path kept", cfg.Outputs)
 	}
 }

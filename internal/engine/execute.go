@@ -371,7 +371,10 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 	if cr == nil {
 		return nil, fmt.Errorf("%s %q is not in the plan's config", c.Type, c.ResourceID)
 	}
-	resolved, unknown := value.Resolve(cr.Properties, x.lookup)
+	resolved, unknown, err := value.ResolveChecked(cr.Properties, x.lookup)
+	if err != nil {
+		return nil, fmt.Errorf("%s %q: %w", c.Type, c.ResourceID, err)
+	}
 	if unknown {
 		return nil, fmt.Errorf("%s %q: a referenced resource has no provider ID or output yet", c.Type, c.ResourceID)
 	}
@@ -382,7 +385,7 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 	}
 	ev := &progress.Event{Action: c.Action.String(), Type: c.Type, Name: c.ResourceID}
 	var obj provider.Object
-	err := x.e.call(ctx, ev, func(ctx context.Context) error {
+	err = x.e.call(ctx, ev, func(ctx context.Context) error {
 		var err error
 		if c.Action == plan.Update {
 			obj, err = x.e.provider.Update(ctx, c.ProviderID, r)

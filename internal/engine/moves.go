@@ -324,7 +324,12 @@ func (x *execution) rename(ci int, done bool) func(context.Context) (func(contex
 			x.event(ci, progress.Failed, err)
 			return nil, err
 		}
-		resolved, unknown := value.Resolve(cr.Properties, x.lookup)
+		resolved, unknown, err := value.ResolveChecked(cr.Properties, x.lookup)
+		if err != nil {
+			err = fmt.Errorf("%s %q: %w", c.Type, c.ResourceID, err)
+			x.event(ci, progress.Failed, err)
+			return nil, err
+		}
 		if unknown {
 			err := fmt.Errorf("%s %q: a referenced resource has no provider ID or output yet", c.Type, c.ResourceID)
 			x.event(ci, progress.Failed, err)
@@ -333,7 +338,7 @@ func (x *execution) rename(ci int, done bool) func(context.Context) (func(contex
 		r := provider.Resource{Name: cr.Name, Type: cr.Type, CloudName: c.CloudName, Prefix: x.p.Prefix, Properties: resolved.(map[string]any)}
 		ev := &progress.Event{Action: c.Action.String(), Type: c.Type, Name: c.ResourceID}
 		var obj provider.Object
-		err := x.e.call(ctx, ev, func(ctx context.Context) error {
+		err = x.e.call(ctx, ev, func(ctx context.Context) error {
 			var err error
 			obj, err = rn.Rename(ctx, c.ProviderID, r)
 			return err

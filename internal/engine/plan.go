@@ -203,8 +203,16 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			continue
 		}
 		t, _ := schema.Lookup(r.Type)
-		desired, unresolved := value.Resolve(r.Properties, lookup)
-		props := desired.(map[string]any)
+		var own diag.Diagnostics
+		props, unresolved, ok := resolveProps(&own, r, lookup)
+		if !ok {
+			if res := ahead[r.Name]; res != nil {
+				diags = append(diags, res.diags...) // its planning ahead reported it
+			} else {
+				diags = append(diags, own...)
+			}
+			continue
+		}
 		if r.Data {
 			s, err := e.planData(ctx, &diags, r, props, unresolved, p)
 			if err != nil {
@@ -306,6 +314,11 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 
 	e.orderReplaces(&diags, cfg, st, p.Changes)
 	refuseSensitiveOutputs(&diags, cfg, sensitiveAttrs)
+	for _, o := range cfg.Outputs { // a path that does not apply to what it reads
+		if _, _, err := value.ResolveChecked(o.Value, lookup); err != nil {
+			diags.Add(o.Pos, "output %q: %v", o.Name, err)
+		}
+	}
 
 	// What is in state but no longer in config is destroyed (or forgotten
 	// when it is already gone), in reverse dependency order.

@@ -342,9 +342,12 @@ func (e *Engine) planAhead(ctx context.Context, order []*config.Resource, levels
 					return
 				}
 				r, res := todo[k], &results[k]
-				desired, _ := value.Resolve(r.Properties, lookup)
+				desired, _, ok := resolveProps(&res.diags, r, lookup)
 				res.ch = plan.Change{ResourceID: r.Name, Type: r.Type, Level: levels[from], Dependencies: g.Deps(r.Name)}
-				in := selfInput{r: r, props: desired.(map[string]any), extra: refSensitive(r.Properties, sensitiveAttrs), prefix: st.Metadata.Prefix}
+				if !ok {
+					continue
+				}
+				in := selfInput{r: r, props: desired, extra: refSensitive(r.Properties, sensitiveAttrs), prefix: st.Metadata.Prefix}
 				o, importing := imported[r.Name]
 				res.err = e.planSelfChange(ctx, &res.diags, &res.ch, in, st.Resources[r.Name], o, importing, objs, gone)
 			}

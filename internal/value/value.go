@@ -20,24 +20,35 @@ import (
 )
 
 // Ref is a reference to a resource (Attr empty: its provider ID) or to one of
-// its outputs.
+// its outputs, and, with a Path, to a part of that output.
 type Ref struct {
 	Resource string
 	Attr     string
+	// Path reads into the attribute, as written after it: steps of [N]
+	// (an element of a list), ["key"] or .key (an entry of a map or an
+	// attribute of an object), e.g. `[0].data`. Empty: the whole
+	// attribute.
+	Path string
 }
 
 func (r Ref) String() string {
 	if r.Attr == "" {
 		return "${" + r.Resource + "}"
 	}
-	return "${" + r.Resource + "." + r.Attr + "}"
+	return "${" + r.Resource + "." + r.Attr + r.Path + "}"
 }
 
-// A reference is ${name} or ${name.attr}: name matches
-// [A-Za-z0-9_][A-Za-z0-9_-]*, optionally followed by an instance index
-// ([0], ["key"], [key] or [*], see Address), attr [A-Za-z0-9_]+. Ref.Resource
-// holds the name with its index as written. nextRef finds them by hand; it
-// is on the path of every property of every plan.
+// Whole is the reference to the whole attribute r reads into (r without
+// its Path).
+func (r Ref) Whole() Ref { return Ref{Resource: r.Resource, Attr: r.Attr} }
+
+// A reference is ${name} or ${name.attr}, then a path into attr: name
+// matches [A-Za-z0-9_][A-Za-z0-9_-]*, optionally followed by an instance
+// index ([0], ["key"], [key] or [*], see Address), attr [A-Za-z0-9_]+, the
+// path steps of [N], ["key"] (any characters but '"', '\\' and control
+// characters) and .key ([A-Za-z0-9_]+). Ref.Resource holds the name with
+// its index as written. nextRef finds them by hand; it is on the path of
+// every property of every plan.
 
 // nextRef finds the first reference in s at or after from. It returns the
 // reference and its byte range, or ok false.
@@ -83,12 +94,156 @@ func refAt(s string, i int) (Ref, int, bool) {
 		for m < len(s) && isWord(s[m]) {
 			m++
 		}
-		if m > a && m < len(s) && s[m] == '}' {
+		if m > a {
 			r.Attr = s[a:m]
-			return r, m + 1, true
+			if p, ok := pathEnd(s, m); ok && p < len(s) && s[p] == '}' {
+				r.Path = s[m:p]
+				return r, p + 1, true
+			}
 		}
 	}
 	return Ref{}, 0, false
+}
+
+// pathEnd returns the end of the path steps starting at s[i] (i itself
+// when there are none); ok is false for a malformed step.
+func pathEnd(s string, i int) (int, bool) {
+	for i < len(s) {
+		switch s[i] {
+		case '.':
+			j := i + 1
+			for j < len(s) && isWord(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				return 0, false
+			}
+			i = j
+		case '[':
+			j := i + 1
+			switch {
+			case j < len(s) && s[j] == '"':
+				k := j + 1
+				for k < len(s) && s[k] != '"' && s[k] != '\\' && s[k] >= 0x20 {
+					k++
+				}
+				if k+1 >= len(s) || s[k] != '"' || s[k+1] != ']' {
+					return 0, false
+				}
+				i = k + 2
+			default:
+				k := j
+				for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+					k++
+				}
+				if k == j || k >= len(s) || s[k] != ']' || (k-j > 1 && s[j] == '0') || k-j > 9 {
+					return 0, false
+				}
+				i = k + 1
+			}
+		default:
+			return i, true
+		}
+	}
+	return i, true
+}
+
+// A Step is one step of a Ref's Path: an element of a list (Key empty,
+// Index) or an entry of a map or an attribute of an object (Key).
+type Step struct {
+	Key   string
+	Index int
+	byKey bool
+}
+
+func (st Step) String() string {
+	if st.byKey {
+		return fmt.Sprintf("[%q]", st.Key)
+	}
+	return "[" + strconv.Itoa(st.Index) + "]"
+}
+
+// Steps are the steps of r's Path (none for the whole attribute).
+func (r Ref) Steps() []Step {
+	var out []Step
+	s := r.Path
+	for i := 0; i < len(s); {
+		switch s[i] {
+		case '.':
+			j := i + 1
+			for j < len(s) && isWord(s[j]) {
+				j++
+			}
+			out = append(out, Step{Key: s[i+1 : j], byKey: true})
+			i = j
+		case '[':
+			if s[i+1] == '"' {
+				k := strings.IndexByte(s[i+2:], '"') + i + 2
+				out = append(out, Step{Key: s[i+2 : k], byKey: true})
+				i = k + 2
+				continue
+			}
+			k := strings.IndexByte(s[i:], ']') + i
+			n, _ := strconv.Atoi(s[i+1 : k])
+			out = append(out, Step{Index: n})
+			i = k + 1
+		default:
+			return out // not reached: Path is checked when parsed
+		}
+	}
+	return out
+}
+
+// ByKey reports whether the step reads a map's entry or an object's
+// attribute (Key) rather than a list's element (Index).
+func (st Step) ByKey() bool { return st.byKey }
+
+// Walk reads steps into v: known is false when v, or a part of it on
+// the way, is not known yet (Unknown); an error says which step does not
+// apply (an index past the end, a key the map lacks, a step into null or
+// into a string, number or bool).
+func Walk(v any, steps []Step) (out any, known bool, err error) {
+	for _, st := range steps {
+		if v == Unknown {
+			return nil, false, nil
+		}
+		switch x := v.(type) {
+		case []any:
+			if st.byKey {
+				return nil, false, fmt.Errorf("%s: a list has elements by number, not by key", st)
+			}
+			if st.Index >= len(x) {
+				return nil, false, fmt.Errorf("%s: index out of range (the list has %d elements)", st, len(x))
+			}
+			v = x[st.Index]
+		case map[string]any:
+			if !st.byKey {
+				return nil, false, fmt.Errorf("%s: a map or object has entries by key, not by number", st)
+			}
+			e, ok := x[st.Key]
+			if !ok {
+				return nil, false, fmt.Errorf("%s: no such key (it has: %s)", st, strings.Join(sortedKeys(x), ", "))
+			}
+			v = e
+		case nil:
+			return nil, false, fmt.Errorf("%s: the value is null", st)
+		default:
+			return nil, false, fmt.Errorf("%s: cannot read into %s", st, Text(x))
+		}
+	}
+	if v == Unknown {
+		return nil, false, nil
+	}
+	return v, true, nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func isWord(c byte) bool {
@@ -285,14 +440,36 @@ type Lookup func(Ref) (v any, ok bool)
 
 // Resolve replaces every reference in v using lookup. It returns the resolved
 // value and whether any part of it was unknown (such parts become Unknown).
+// A reference whose path does not apply to the value it reads resolves to
+// Unknown here: callers that must refuse it use ResolveChecked.
 func Resolve(v any, lookup Lookup) (any, bool) {
+	out, unknown, _ := ResolveChecked(v, lookup)
+	return out, unknown
+}
+
+// ResolveChecked is Resolve that also returns the first reference whose
+// path does not apply to the value it reads (see Walk), naming it.
+func ResolveChecked(v any, lookup Lookup) (any, bool, error) {
 	unknown := false
+	var first error
+	// get looks r up and reads its path; ok is false when it is not known.
+	get := func(r Ref) (any, bool) {
+		got, ok := lookup(r)
+		if !ok || r.Path == "" {
+			return got, ok
+		}
+		got, ok, err := Walk(Normalize(got), r.Steps())
+		if err != nil && first == nil {
+			first = fmt.Errorf("%s: %w", r, err)
+		}
+		return got, ok
+	}
 	var walk func(any) any
 	walk = func(v any) any {
 		switch x := v.(type) {
 		case string:
 			if r, ok := ParseRef(x); ok {
-				got, ok := lookup(r)
+				got, ok := get(r)
 				if !ok {
 					unknown = true
 					return Unknown
@@ -310,7 +487,7 @@ func Resolve(v any, lookup Lookup) (any, bool) {
 					break
 				}
 				b.WriteString(x[last:start])
-				if got, ok := lookup(r); ok {
+				if got, ok := get(r); ok {
 					b.WriteString(Text(got))
 				} else {
 					unknown = true
@@ -335,7 +512,8 @@ func Resolve(v any, lookup Lookup) (any, bool) {
 		}
 		return v
 	}
-	return walk(v), unknown
+	out := walk(v)
+	return out, unknown, first
 }
 
 // Text renders a canonical value compactly for humans: strings bare, numbers

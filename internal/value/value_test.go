@@ -109,6 +109,17 @@ func TestParseRef(t *testing.T) {
 		{"x${web}", Ref{}, false},
 		{"${web}${db}", Ref{}, false},
 		{"${}", Ref{}, false},
+		{"${ca.certificate_authority[0].data}", Ref{Resource: "ca", Attr: "certificate_authority", Path: "[0].data"}, true},
+		{`${web[1].tags["kubernetes.io/role"]}`, Ref{Resource: "web[1]", Attr: "tags", Path: `["kubernetes.io/role"]`}, true},
+		{"${a.b.c.d}", Ref{Resource: "a", Attr: "b", Path: ".c.d"}, true},
+		{"${a.b[01]}", Ref{}, false},
+		{"${a.b[]}", Ref{}, false},
+		{"${a.b[x]}", Ref{}, false},
+		{"${a.b.}", Ref{}, false},
+		{"${a.b[0}", Ref{}, false},
+		{`${a.b["x\"y"]}`, Ref{}, false},
+		{"${a.b[*]}", Ref{}, false},
+		{"${a[0]}", Ref{Resource: "a[0]"}, true},
 		{"web", Ref{}, false},
 		{"", Ref{}, false},
 	}
@@ -126,8 +137,8 @@ func TestParseRef(t *testing.T) {
 // The hand-written reference scanner finds what the reference grammar's
 // regular expression finds, on random strings over its alphabet.
 func TestRefScannerMatchesGrammar(t *testing.T) {
-	re := regexp.MustCompile(`\$\{([A-Za-z0-9_][A-Za-z0-9_-]*)(?:\.([A-Za-z0-9_]+))?\}`)
-	alphabet := []string{"$", "{", "}", ".", "-", "_", "a", "B", "7", " ", "${", "${a}", "${a.b}"}
+	re := regexp.MustCompile(`\$\{([A-Za-z0-9_][A-Za-z0-9_-]*(?:\[(?:\*|"[A-Za-z0-9_-]+"|0|[1-9][0-9]*|[A-Za-z0-9_-]*[A-Za-z_-][A-Za-z0-9_-]*)\])?)(?:\.([A-Za-z0-9_]+)((?:\.[A-Za-z0-9_]+|\[(?:0|[1-9][0-9]{0,8})\]|\["[^"\\\x00-\x1f]*"\])*))?\}`)
+	alphabet := []string{"$", "{", "}", ".", "-", "_", "a", "B", "7", " ", "${", "${a}", "${a.b}", "[", "]", "0", "1", `"`, "[0]", `["k"]`, "${a.b[0]", `\`}
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 20000; i++ {
 		var b strings.Builder
@@ -138,7 +149,7 @@ func TestRefScannerMatchesGrammar(t *testing.T) {
 		var want []Ref
 		seen := map[Ref]bool{}
 		for _, m := range re.FindAllStringSubmatch(s, -1) {
-			if ref := (Ref{Resource: m[1], Attr: m[2]}); !seen[ref] {
+			if ref := (Ref{Resource: m[1], Attr: m[2], Path: m[3]}); !seen[ref] {
 				seen[ref] = true
 				want = append(want, ref)
 			}
@@ -146,7 +157,12 @@ func TestRefScannerMatchesGrammar(t *testing.T) {
 		if diff := cmp.Diff(want, Refs(s)); diff != "" {
 			t.Fatalf("Refs(%q) (-regexp +scanner):\n%s", s, diff)
 		}
-		wantText := re.ReplaceAllStringFunc(s, func(m string) string { return "<" + m + ">" })
+		wantText := re.ReplaceAllStringFunc(s, func(m string) string {
+			if re.FindStringSubmatch(m)[3] != "" {
+				return Unknown // a path into "<…>", a string, does not apply
+			}
+			return "<" + m + ">"
+		})
 		gotText, _ := Resolve(s, func(ref Ref) (any, bool) { return "<" + ref.String() + ">", true })
 		if _, whole := ParseRef(s); !whole && gotText != wantText {
 			t.Fatalf("Resolve(%q) = %q, want %q", s, gotText, wantText)
@@ -156,5 +172,93 @@ func TestRefScannerMatchesGrammar(t *testing.T) {
 		if wantOK := m != nil && m[0] == 0 && m[1] == len(s); ok != wantOK {
 			t.Fatalf("ParseRef(%q) ok = %v, want %v", s, ok, wantOK)
 		}
+	}
+}
+
+func TestRefPathStepsAndWalk(t *testing.T) {
+	r, ok := ParseRef(`${eks.certificate_authority[0]["data"].x.y}`)
+	if !ok {
+		t.Fatal("not a reference")
+	}
+	if got := r.String(); got != `${eks.certificate_authority[0]["data"].x.y}` {
+		t.Errorf("String() = %s", got)
+	}
+	if r.Whole() != (Ref{Resource: "eks", Attr: "certificate_authority"}) {
+		t.Errorf("Whole() = %+v", r.Whole())
+	}
+	steps := r.Steps()
+	want := []string{"[0]", `["data"]`, `["x"]`, `["y"]`}
+	if len(steps) != len(want) {
+		t.Fatalf("Steps() = %v", steps)
+	}
+	for i, st := range steps {
+		if st.String() != want[i] {
+			t.Errorf("step %d = %s, want %s", i, st, want[i])
+		}
+	}
+
+	v := []any{map[string]any{"data": "pem", "list": []any{1.0, Unknown}, "none": nil}}
+	for _, tc := range []struct {
+		path  string
+		want  any
+		known bool
+		err   string
+	}{
+		{path: `[0].data`, want: "pem", known: true},
+		{path: `[0]["data"]`, want: "pem", known: true},
+		{path: `[0].list[0]`, want: 1.0, known: true},
+		{path: `[0].list[1]`, known: false},
+		{path: `[0].none`, want: nil, known: true},
+		{path: `[1]`, err: "[1]: index out of range (the list has 1 elements)"},
+		{path: `[0].nope`, err: `["nope"]: no such key (it has: data, list, none)`},
+		{path: `[0].data[0]`, err: "[0]: cannot read into pem"},
+		{path: `[0].none.x`, err: `["x"]: the value is null`},
+		{path: `.x`, err: `["x"]: a list has elements by number, not by key`},
+		{path: `[0][0]`, err: "[0]: a map or object has entries by key, not by number"},
+	} {
+		got, known, err := Walk(v, Ref{Resource: "r", Attr: "a", Path: tc.path}.Steps())
+		switch {
+		case tc.err != "" && (err == nil || err.Error() != tc.err):
+			t.Errorf("Walk(%s) error %v, want %q", tc.path, err, tc.err)
+		case tc.err == "" && (err != nil || known != tc.known || !Equal(got, tc.want)):
+			t.Errorf("Walk(%s) = %v, %v, %v; want %v, %v", tc.path, got, known, err, tc.want, tc.known)
+		}
+	}
+	if _, known, _ := Walk(Unknown, Ref{Path: "[3].x"}.Steps()); known {
+		t.Error("reading into an unknown value is known")
+	}
+}
+
+func TestResolveReadsPaths(t *testing.T) {
+	attrs := map[string]any{
+		"subject":   []any{map[string]any{"common_name": "example.com"}},
+		"pending":   Unknown,
+		"addresses": []string{"10.0.0.1"},
+	}
+	lookup := func(r Ref) (any, bool) {
+		if r.Path != "" && r.Whole() == r {
+			t.Errorf("Whole() kept the path")
+		}
+		v, ok := attrs[r.Attr]
+		return v, ok && v != Unknown
+	}
+	got, unknown, err := ResolveChecked(map[string]any{
+		"cn":    "${cert.subject[0].common_name}",
+		"url":   "https://${cert.subject[0].common_name}/${cert.addresses[0]}",
+		"later": "${cert.pending[0].x}",
+	}, lookup)
+	if err != nil || !unknown {
+		t.Fatalf("ResolveChecked: unknown %v, err %v", unknown, err)
+	}
+	want := map[string]any{"cn": "example.com", "url": "https://example.com/10.0.0.1", "later": Unknown}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("resolved (-want +got):\n%s", diff)
+	}
+	_, _, err = ResolveChecked("${cert.subject[2].common_name}", lookup)
+	if err == nil || err.Error() != "${cert.subject[2].common_name}: [2]: index out of range (the list has 1 elements)" {
+		t.Errorf("a path past the end: %v", err)
+	}
+	if got, unknown := Resolve("${cert.subject[2].common_name}", lookup); got != Unknown || !unknown {
+		t.Errorf("Resolve of a path past the end = %v, %v; want Unknown", got, unknown)
 	}
 }

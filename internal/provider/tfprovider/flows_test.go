@@ -13,6 +13,7 @@ import (
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/tfplugin"
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
+	"github.com/kyku/action/internal/value"
 )
 
 // writeItem puts an object into the test cloud by hand, as someone
@@ -250,5 +251,52 @@ data:
 	_, err := w.engine(cfg).Plan(context.Background(), cfg)
 	if err == nil || !strings.Contains(err.Error(), `kyku.yaml:6:3: data source "look" (sdktest_item): its configuration uses values known only after apply`) {
 		t.Errorf("plan: %v", err)
+	}
+}
+
+// TestPathsReadIntoAttributes: ${res.attr[0].field} and ${res.attr.key}
+// read into a provider's nested attributes, in properties and outputs;
+// a path the attribute's type cannot take is refused at its position
+// before anything is planned, and one the value cannot take (an index
+// past the end) when the value is known, at plan.
+func TestPathsReadIntoAttributes(t *testing.T) {
+	w := newWorld(t, tfplugintest.Framework)
+	const head = `providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+resources:
+  a: { type: TP_item, properties: { name: a, tags: { env: prod, team: core }, endpoints: [ { host: db.internal, port: 5432 } ] } }
+`
+	cfg := w.parse(head + `  b: { type: TP_item, properties: { name: b, value: "${a.endpoints[0].host}:${a.endpoints[0].port}", tags: { env: "${a.tags.env}", team: '${a.tags["team"]}' } } }
+outputs:
+  host: "${a.endpoints[0].host}"
+`)
+	p := w.plan(cfg)
+	if pc := prop(change(p, "b"), "value"); pc == nil || pc.New != "db.internal:5432" {
+		t.Errorf("b.value planned as %+v, want db.internal:5432", pc)
+	}
+	res := w.apply(cfg)
+	if got := w.state().Resources["b"].Outputs; got["value"] != "db.internal:5432" || !value.Equal(got["tags"], map[string]any{"env": "prod", "team": "core"}) {
+		t.Errorf("b in state: %v", got)
+	}
+	if res.Outputs["host"] != "db.internal" {
+		t.Errorf("outputs %v, want host db.internal", res.Outputs)
+	}
+
+	for _, tc := range []struct{ prop, want string }{
+		{`value: "${a.endpoints.host}"`, `kyku.yaml:5:50: resource "b" (fwtest_item): property "value": "${a.endpoints.host}": ["host"]: a list has elements by number, not by key`},
+		{`value: "${a.tags[0]}"`, `property "value": "${a.tags[0]}": [0]: a map has entries by key, not by number`},
+		{`value: "${a.endpoints[0].hots}"`, `"${a.endpoints[0].hots}": ["hots"]: the object has no attribute "hots" (did you mean "host"?)`},
+		{`value: "x${a.name[0]}"`, `"${a.name[0]}": [0]: a string has nothing to read into`},
+		{`value: "${a.endpoints[3].host}"`, `kyku.yaml:5:50: resource "b": property "value": ${a.endpoints[3].host}: [3]: index out of range (the list has 1 elements)`},
+	} {
+		cfg := w.parse(head + "  b: { type: TP_item, properties: { name: b, " + tc.prop + " } }\n")
+		_, err := w.engine(cfg).Plan(context.Background(), cfg)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: plan error %v\nwant %s", tc.prop, err, tc.want)
+		}
+	}
+	cfg = w.parse(head + "outputs:\n  far: \"${a.endpoints[5].host}\"\n")
+	if _, err := w.engine(cfg).Plan(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), `kyku.yaml:6:3: output "far": ${a.endpoints[5].host}: [5]: index out of range`) {
+		t.Errorf("an output's path past the end: %v", err)
 	}
 }

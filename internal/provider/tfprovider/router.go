@@ -292,7 +292,7 @@ func (r *Router) checkRefs(ctx context.Context, d provider.Desired, typeOf map[s
 				if p == nil {
 					continue
 				}
-				attr, _, _ := strings.Cut(ref.Attr, ".")
+				attr := ref.Attr
 				names, ok, err := p.Attributes(ctx, target.Type, target.Data)
 				if err != nil {
 					return err
@@ -300,6 +300,10 @@ func (r *Router) checkRefs(ctx context.Context, d provider.Desired, typeOf map[s
 				if ok && !slices.Contains(names, attr) {
 					out = append(out, provider.Refusal{Resource: d.Name, Path: path,
 						Reason: fmt.Sprintf("%q: %s has no attribute %q%s", ref.String(), target.Type, attr, didYouMean(attr, names))})
+					continue
+				}
+				if err := p.CheckPath(ctx, target.Type, target.Data, ref); err != nil {
+					out = append(out, provider.Refusal{Resource: d.Name, Path: path, Reason: err.Error()})
 				}
 			}
 		case []any:
