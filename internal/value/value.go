@@ -12,8 +12,10 @@ package value
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -222,7 +224,7 @@ func Walk(v any, steps []Step) (out any, known bool, err error) {
 			}
 			e, ok := x[st.Key]
 			if !ok {
-				return nil, false, fmt.Errorf("%s: no such key (it has: %s)", st, strings.Join(sortedKeys(x), ", "))
+				return nil, false, fmt.Errorf("%s: no such key (it has: %s)", st, strings.Join(slices.Sorted(maps.Keys(x)), ", "))
 			}
 			v = e
 		case nil:
@@ -235,15 +237,6 @@ func Walk(v any, steps []Step) (out any, known bool, err error) {
 		return nil, false, nil
 	}
 	return v, true, nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func isWord(c byte) bool {
