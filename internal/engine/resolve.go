@@ -15,20 +15,19 @@ import (
 // end of a list, a key its map lacks): ok is false then, and r cannot be
 // planned or applied.
 func resolveProps(diags *diag.Diagnostics, r *config.Resource, lookup value.Lookup) (props map[string]any, unknown, ok bool) {
-	props = make(map[string]any, len(r.Properties))
-	ok = true
+	v, unknown, err := value.ResolveChecked(r.Properties, lookup)
+	if err == nil {
+		return v.(map[string]any), unknown, true
+	}
+	// Which properties: each at its position, in order (the rare path).
 	for _, k := range slices.Sorted(maps.Keys(r.Properties)) {
-		v, u, err := value.ResolveChecked(r.Properties[k], lookup)
-		if err != nil {
+		if _, _, err := value.ResolveChecked(r.Properties[k], lookup); err != nil {
 			pos, found := r.PropPos.Nearest(k)
 			if !found {
 				pos = r.Pos
 			}
 			diags.Add(pos, "resource %s: property %q: %v", value.QuoteName(r.Name), k, err)
-			ok = false
 		}
-		props[k] = v
-		unknown = unknown || u
 	}
-	return props, unknown, ok
+	return nil, unknown, false
 }
