@@ -98,7 +98,7 @@ func refAt(s string, i int) (Ref, int, bool) {
 		}
 		if m > a {
 			r.Attr = s[a:m]
-			if p, ok := pathEnd(s, m); ok && p < len(s) && s[p] == '}' {
+			if p, ok := pathEnd(s, m, nil); ok && p < len(s) && s[p] == '}' {
 				r.Path = s[m:p]
 				return r, p + 1, true
 			}
@@ -108,8 +108,10 @@ func refAt(s string, i int) (Ref, int, bool) {
 }
 
 // pathEnd returns the end of the path steps starting at s[i] (i itself
-// when there are none); ok is false for a malformed step.
-func pathEnd(s string, i int) (int, bool) {
+// when there are none); ok is false for a malformed step. With steps
+// non-nil it appends each step it reads there (the reference scanner
+// passes nil: it only needs the end).
+func pathEnd(s string, i int, steps *[]Step) (int, bool) {
 	for i < len(s) {
 		switch s[i] {
 		case '.':
@@ -119,6 +121,9 @@ func pathEnd(s string, i int) (int, bool) {
 			}
 			if j == i+1 {
 				return 0, false
+			}
+			if steps != nil {
+				*steps = append(*steps, Step{Key: s[i+1 : j], byKey: true})
 			}
 			i = j
 		case '[':
@@ -132,6 +137,9 @@ func pathEnd(s string, i int) (int, bool) {
 				if k+1 >= len(s) || s[k] != '"' || s[k+1] != ']' {
 					return 0, false
 				}
+				if steps != nil {
+					*steps = append(*steps, Step{Key: s[j+1 : k], byKey: true})
+				}
 				i = k + 2
 			default:
 				k := j
@@ -140,6 +148,10 @@ func pathEnd(s string, i int) (int, bool) {
 				}
 				if k == j || k >= len(s) || s[k] != ']' || (k-j > 1 && s[j] == '0') || k-j > 9 {
 					return 0, false
+				}
+				if steps != nil {
+					n, _ := strconv.Atoi(s[j:k]) // at most 9 digits
+					*steps = append(*steps, Step{Index: n})
 				}
 				i = k + 1
 			}
@@ -165,34 +177,11 @@ func (st Step) String() string {
 	return "[" + strconv.Itoa(st.Index) + "]"
 }
 
-// Steps are the steps of r's Path (none for the whole attribute).
+// Steps are the steps of r's Path (none for the whole attribute, and
+// none past a malformed step of a Path not made by the parser).
 func (r Ref) Steps() []Step {
 	var out []Step
-	s := r.Path
-	for i := 0; i < len(s); {
-		switch s[i] {
-		case '.':
-			j := i + 1
-			for j < len(s) && isWord(s[j]) {
-				j++
-			}
-			out = append(out, Step{Key: s[i+1 : j], byKey: true})
-			i = j
-		case '[':
-			if s[i+1] == '"' {
-				k := strings.IndexByte(s[i+2:], '"') + i + 2
-				out = append(out, Step{Key: s[i+2 : k], byKey: true})
-				i = k + 2
-				continue
-			}
-			k := strings.IndexByte(s[i:], ']') + i
-			n, _ := strconv.Atoi(s[i+1 : k])
-			out = append(out, Step{Index: n})
-			i = k + 1
-		default:
-			return out // not reached: Path is checked when parsed
-		}
-	}
+	pathEnd(r.Path, 0, &out)
 	return out
 }
 
