@@ -11,6 +11,7 @@ import (
 
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/suggest"
+	"github.com/kyku/action/internal/tfschema"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -292,18 +293,24 @@ func (r *Router) checkRefs(ctx context.Context, d provider.Desired, typeOf map[s
 				if p == nil {
 					continue
 				}
-				attr := ref.Attr
-				names, ok, err := p.Attributes(ctx, target.Type, target.Data)
+				b, ok, err := p.block(ctx, target.Type, target.Data)
 				if err != nil {
 					return err
 				}
-				if ok && !slices.Contains(names, attr) {
-					out = append(out, provider.Refusal{Resource: d.Name, Path: path,
-						Reason: fmt.Sprintf("%q: %s has no attribute %q%s", ref.String(), target.Type, attr, didYouMean(attr, names))})
+				if !ok {
 					continue
 				}
-				if err := p.CheckPath(ctx, target.Type, target.Data, ref); err != nil {
-					out = append(out, provider.Refusal{Resource: d.Name, Path: path, Reason: err.Error()})
+				if names := b.Names(); !slices.Contains(names, ref.Attr) {
+					out = append(out, provider.Refusal{Resource: d.Name, Path: path,
+						Reason: fmt.Sprintf("%q: %s has no attribute %q%s", ref.String(), target.Type, ref.Attr, didYouMean(ref.Attr, names))})
+					continue
+				}
+				// A path must fit the attribute's type (its value is
+				// checked when it is known).
+				if ref.Path != "" {
+					if err := tfschema.CheckPath(b.ImpliedType().AttributeType(ref.Attr), ref.Steps()); err != nil {
+						out = append(out, provider.Refusal{Resource: d.Name, Path: path, Reason: fmt.Sprintf("%q: %v", ref.String(), err)})
+					}
 				}
 			}
 		case []any:

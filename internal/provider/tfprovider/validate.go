@@ -112,17 +112,6 @@ func lower(s string) string {
 	return s
 }
 
-// Attributes lists the top-level attribute and block names of a resource
-// type (data: a data source), which references may read; ok false when
-// the provider has no such type.
-func (p *Provider) Attributes(ctx context.Context, typ string, data bool) (names []string, ok bool, err error) {
-	b, ok, err := p.block(ctx, typ, data)
-	if !ok || err != nil {
-		return nil, ok, err
-	}
-	return b.Names(), true, nil
-}
-
 // block is the schema of a resource type (data: a data source); ok false
 // when the provider has no such type.
 func (p *Provider) block(ctx context.Context, typ string, data bool) (*tfschema.Block, bool, error) {
@@ -139,25 +128,4 @@ func (p *Provider) block(ctx context.Context, typ string, data bool) (*tfschema.
 		return nil, false, nil
 	}
 	return rs.Block, true, nil
-}
-
-// CheckPath checks ref's path against the type of the attribute it reads
-// into (tfschema.CheckPath); nil when ref has no path or the provider no
-// such type or attribute (reported elsewhere).
-func (p *Provider) CheckPath(ctx context.Context, typ string, data bool, ref value.Ref) error {
-	if ref.Path == "" {
-		return nil
-	}
-	b, ok, err := p.block(ctx, typ, data)
-	if !ok || err != nil {
-		return err
-	}
-	t := b.ImpliedType()
-	if !t.HasAttribute(ref.Attr) {
-		return nil
-	}
-	if err := tfschema.CheckPath(t.AttributeType(ref.Attr), ref.Steps()); err != nil {
-		return fmt.Errorf("%q: %w", ref.String(), err)
-	}
-	return nil
 }
