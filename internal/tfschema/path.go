@@ -2,6 +2,7 @@ package tfschema
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -46,11 +47,7 @@ func CheckPath(t cty.Type, steps []value.Step) error {
 				return fmt.Errorf("%s: an object has attributes by name, not by number", st)
 			}
 			if !t.HasAttribute(st.Key) {
-				names := make([]string, 0, len(t.AttributeTypes()))
-				for n := range t.AttributeTypes() {
-					names = append(names, n)
-				}
-				slices.Sort(names)
+				names := slices.Sorted(maps.Keys(t.AttributeTypes()))
 				hint := suggest.DidYouMean(st.Key, names)
 				if hint == "" {
 					hint = " (it has: " + strings.Join(names, ", ") + ")"
