@@ -65,7 +65,7 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 	if *asJSON || *flat {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(outputsJSON(outs, sensitiveOutputs(cfg), *flat))
+		return enc.Encode(outputsJSON(outs, cfg.SensitiveOutputs(), *flat))
 	}
 	printOutputs(env, outs, cfg)
 	return nil
@@ -129,21 +129,10 @@ func typeJSON(v any) any {
 	return "dynamic"
 }
 
-// sensitiveOutputs names the outputs of cfg that hold a sensitive value.
-func sensitiveOutputs(cfg *config.Config) map[string]bool {
-	sensitive := map[string]bool{}
-	if cfg != nil {
-		for _, o := range cfg.Outputs {
-			sensitive[o.Name] = o.Sensitive
-		}
-	}
-	return sensitive
-}
-
 // printOutputs lists outputs, the sensitive ones (holding a sensitive
 // variable's value) masked: kyku output NAME prints one in clear.
 func printOutputs(env *Env, outs map[string]any, cfg *config.Config) {
-	sensitive := sensitiveOutputs(cfg)
+	sensitive := cfg.SensitiveOutputs()
 	names := make([]string, 0, len(outs))
 	for n := range outs {
 		names = append(names, n)

@@ -285,6 +285,22 @@ func leafTexts(v any) []string {
 }
 
 // Resource returns the resource called name, or nil.
+// SensitiveOutputs names the outputs whose values are masked wherever
+// outputs are listed (kyku output, apply's list, the apply's comment): those
+// holding a sensitive variable's value or declared sensitive. Nil-safe.
+func (c *Config) SensitiveOutputs() map[string]bool {
+	if c == nil {
+		return map[string]bool{}
+	}
+	sensitive := make(map[string]bool, len(c.Outputs))
+	for _, o := range c.Outputs {
+		if o != nil && o.Sensitive {
+			sensitive[o.Name] = true
+		}
+	}
+	return sensitive
+}
+
 func (c *Config) Resource(name string) *Resource {
 	c.mu.Lock()
 	defer c.mu.Unlock()

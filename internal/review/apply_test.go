@@ -244,3 +244,34 @@ func TestApplyFailureIsRecorded(t *testing.T) {
 	}
 	f.noSecret()
 }
+
+// TestApplyCommentMasksSensitiveOutputs: the apply's result comment lists
+// the outputs, and one holding a sensitive variable's value is
+// "(sensitive)" there, as in kyku output: every reader of the pull request
+// reads that comment.
+func TestApplyCommentMasksSensitiveOutputs(t *testing.T) {
+	const cfg = `
+variables:
+  dbPass: { type: string, sensitive: true, default: s3cr3t-value }
+resources:
+  web:
+    type: Vm
+    properties: { image: debian-12 }
+outputs:
+  ip: ${web.publicIp}
+  dsn: "postgres://app:${var.dbPass}@db"
+`
+	f := newFixture(t)
+	f.sources[headA], f.trusted = cfg, cfg
+	f.srv.SetPermission(repoName, "alice", "write")
+	f.addPR(1, headA)
+	f.plan(1, headA)
+	out, err := review.Comment(context.Background(), f.deps, f.settings, f.comment(1, "alice", "/kyku apply"))
+	if err != nil || out.Apply == nil || !out.Apply.Applied {
+		t.Fatalf("apply: %v %+v", err, out)
+	}
+	replies := f.replies(1)
+	reply := replies[len(replies)-1]
+	contains(t, "result comment", reply, "#### Outputs", "| `dsn` | `(sensitive)` |", "| `ip` | `")
+	f.noSecret()
+}

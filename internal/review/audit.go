@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/render"
 )
@@ -95,7 +96,8 @@ func (a *applier) finish(ctx context.Context, ws *Workspace, res *engine.Result,
 }
 
 // applyResult converts an engine result for rendering, failure texts
-// scrubbed of secrets.
+// scrubbed of secrets and sensitive outputs masked (the applied plan's
+// configuration says which are).
 func applyResult(res *engine.Result, env, digest string, hidden []string) render.ApplyResult {
 	conv := func(cs []engine.ChangeResult) []render.ChangeResult {
 		out := make([]render.ChangeResult, len(cs))
@@ -107,9 +109,13 @@ func applyResult(res *engine.Result, env, digest string, hidden []string) render
 		}
 		return out
 	}
+	var cfg *config.Config
+	if res.Plan != nil {
+		cfg = res.Plan.Config
+	}
 	return render.ApplyResult{
 		Environment: env, Succeeded: conv(res.Succeeded), Failed: conv(res.Failed), Skipped: conv(res.Skipped),
 		Interrupted: res.Interrupted, Digest: digest, SerialBefore: res.SerialBefore, SerialAfter: res.SerialAfter,
-		BackupKey: res.BackupKey, Outputs: res.Outputs, Duration: res.Duration,
+		BackupKey: res.BackupKey, Outputs: res.Outputs, SensitiveOutputs: cfg.SensitiveOutputs(), Duration: res.Duration,
 	}
 }
