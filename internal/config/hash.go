@@ -84,6 +84,10 @@ func (c *Config) appendCanonical(b []byte, flush func([]byte) []byte) ([]byte, e
 			if o.Sensitive {
 				b = append(b, `,"sensitive":true`...)
 			}
+			if o.Description != "" {
+				b = append(b, `,"description":`...)
+				b = value.AppendString(b, o.Description)
+			}
 			b = append(b, '}')
 		}
 		b = append(b, ']')

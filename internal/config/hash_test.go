@@ -47,7 +47,7 @@ func TestHashMatchesJSONMarshal(t *testing.T) {
 		{Provider: ProviderConfig{Name: "sim"}, Outputs: []*Output{{Name: "o", Value: []any{1.0, "${a.id}"}}},
 			Resources: []*Resource{{Name: "r", Type: "Vm", IgnoreChanges: []string{"size"}, DependsOn: []string{"a", "b"}},
 				{Name: "s", Type: "Subnet", AutoFrom: "v", Properties: map[string]any{}}}},
-		{Provider: ProviderConfig{Name: "sim"}, Outputs: []*Output{{Name: "o", Value: "x", Sensitive: true}},
+		{Provider: ProviderConfig{Name: "sim"}, Outputs: []*Output{{Name: "o", Value: "x", Sensitive: true, Description: "<the \"secret\">"}},
 			Resources: []*Resource{{Name: `web["a"]`, Type: "Vm", Sensitive: []string{"tags", "userData"}}},
 			Moved:     []*Moved{{From: "app", To: "web[0]"}}, Imports: []*Import{{To: `edge["b"]`, ID: "123"}}},
 	}
@@ -74,7 +74,7 @@ func TestHashCoversEveryField(t *testing.T) {
 	known := map[reflect.Type][]string{
 		reflect.TypeOf(Resource{}):       {"name", "type", "properties", "protect", "ignoreChanges", "dependsOn", "autoFrom", "provider", "data", "sensitive"},
 		reflect.TypeOf(PluginProvider{}): {"name", "source", "version", "config", "sensitive"},
-		reflect.TypeOf(Output{}):         {"name", "value", "sensitive"},
+		reflect.TypeOf(Output{}):         {"name", "value", "sensitive", "description"},
 		reflect.TypeOf(Moved{}):          {"from", "to"},
 		reflect.TypeOf(Import{}):         {"to", "id"},
 		reflect.TypeOf(ProviderConfig{}): {"name", "settings"},

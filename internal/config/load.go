@@ -405,6 +405,47 @@ func (p *parser) setProvider(pc ProviderConfig) {
 	p.cfg.Provider = pc
 }
 
+// outputKeys are the keys of an output's long form, { value: …,
+// sensitive: true, description: … }, as Terraform's output block has them.
+var outputKeys = []string{"description", "sensitive", "value"}
+
+// outputDecl reads output o written as n: the node of its value, and
+// whether it is declared sensitive (nil: not declared). A mapping with a
+// "value" key is the long form, whose other keys must be outputKeys (an
+// output whose value is itself such a map is written { value: { value: … } });
+// any other node is the value itself. Nil node: the long form was wrong,
+// and said so.
+func (p *parser) outputDecl(o *Output, n *yaml.Node, owner string) (*yaml.Node, *bool) {
+	path := "outputs." + o.Name
+	m := p.deref(n, path)
+	if m == nil || m.Kind != yaml.MappingNode || !slices.ContainsFunc(m.Content, func(k *yaml.Node) bool {
+		return k.Kind == yaml.ScalarNode && k.Value == "value"
+	}) {
+		return n, nil
+	}
+	pairs, ok := p.mapping(m, path, "mapping")
+	if !ok {
+		return nil, nil
+	}
+	var val *yaml.Node
+	var declared *bool
+	for _, kv := range pairs {
+		switch kv.key.Value {
+		case "value":
+			val = kv.val
+		case "sensitive":
+			if b, ok := p.boolean(kv.val, path+".sensitive"); ok {
+				declared = &b
+			}
+		case "description":
+			o.Description, _ = p.str(kv.val, path+".description")
+		default:
+			p.unknownKey(kv.key, owner, outputKeys)
+		}
+	}
+	return val, declared
+}
+
 var nameRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
 })
@@ -423,18 +464,34 @@ func (p *parser) expandOutputs() {
 			continue
 		}
 		owner := fmt.Sprintf("output %q", name)
+		o := &Output{Name: name, Pos: pos}
+		valNode, declared := p.outputDecl(o, raw.val, owner)
+		if valNode == nil {
+			continue
+		}
 		p.scope = &scope{owner: owner}
-		val, _ := p.generic(raw.val, "outputs."+name, func(n *yaml.Node, s, path string) {
+		val, _ := p.generic(valNode, "outputs."+name, func(n *yaml.Node, s, path string) {
 			p.checkString(n, s, owner, "")
 		})
-		sensitive := p.scope.sensitive
+		sc := p.scope
 		p.scope = nil
 		if val == nil {
-			if d := p.deref(raw.val, "outputs."+name); d != nil && d.ShortTag() == "!!null" {
+			if d := p.deref(valNode, "outputs."+name); d != nil && d.ShortTag() == "!!null" {
 				p.diags.Add(pos, "%s: missing value (e.g. ${web.publicIp})", owner)
 			}
 		}
-		o := &Output{Name: name, Value: val, Sensitive: sensitive, Pos: pos}
+		o.Value = val
+		switch {
+		case declared != nil && !*declared && sc.sensitive:
+			// Terraform refuses it too: an output is never quietly shown
+			// in clear when what it reads is secret.
+			p.diags.Add(pos, "%s: declared sensitive: false, but it holds sensitive variable %q (%s); remove the declaration or make it sensitive: true",
+				owner, sc.secretVar.Name, sc.secretVar.sensitiveWhy())
+		case declared != nil:
+			o.Sensitive = *declared
+		default:
+			o.Sensitive = sc.sensitive
+		}
 		p.outputs[name] = o
 		p.cfg.Outputs = append(p.cfg.Outputs, o)
 	}

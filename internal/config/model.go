@@ -127,10 +127,12 @@ type Resource struct {
 type Output struct {
 	Name  string `json:"name"`
 	Value any    `json:"value"` // canonical value holding references
-	// Sensitive: the value holds a sensitive variable's; it is masked
+	// Sensitive: the value holds a sensitive variable's, or the output is
+	// declared sensitive ({ value: …, sensitive: true }); it is masked
 	// when outputs are listed.
-	Sensitive bool     `json:"sensitive,omitempty"`
-	Pos       diag.Pos `json:"-"`
+	Sensitive   bool     `json:"sensitive,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Pos         diag.Pos `json:"-"`
 }
 
 // Moved renames a resource in state: what state calls From is To from now

@@ -135,3 +135,53 @@ resources:
 		t.Errorf("diagnostics %v, want the forEach refused as coming from KYKU_VAR_zones", ds)
 	}
 }
+
+// TestOutputLongForm: an output is its value, or Terraform's output block
+// as a mapping ({ value, sensitive, description }). Declared sensitive,
+// it is masked where outputs are listed, whatever it reads; a mapping
+// with a "value" key is always the long form, so a map holding one is
+// written inside another value.
+func TestOutputLongForm(t *testing.T) {
+	cfg, err := Parse([]File{{Name: "kyku.yaml", Data: []byte(`resources:
+  web: { type: Vm, properties: { image: debian-12 } }
+outputs:
+  ip: "${web.publicIp}"
+  secretIp: { value: "${web.publicIp}", sensitive: true, description: kept out of logs }
+  shownIp: { value: "${web.publicIp}", sensitive: false }
+  record: { value: { value: "${web.publicIp}", ttl: 60 } }
+`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Output{}
+	for _, o := range cfg.Outputs {
+		got[o.Name] = Output{Name: o.Name, Value: o.Value, Sensitive: o.Sensitive, Description: o.Description}
+	}
+	want := map[string]Output{
+		"ip":       {Name: "ip", Value: "${web.publicIp}"},
+		"secretIp": {Name: "secretIp", Value: "${web.publicIp}", Sensitive: true, Description: "kept out of logs"},
+		"shownIp":  {Name: "shownIp", Value: "${web.publicIp}"},
+		"record":   {Name: "record", Value: map[string]any{"value": "${web.publicIp}", "ttl": float64(60)}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("outputs (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]bool{"secretIp": true}, cfg.SensitiveOutputs()); diff != "" {
+		t.Errorf("SensitiveOutputs (-want +got):\n%s", diff)
+	}
+	// The declaration is part of what a saved plan's digest covers.
+	plain, err := Parse([]File{{Name: "kyku.yaml", Data: []byte(`resources:
+  web: { type: Vm, properties: { image: debian-12 } }
+outputs:
+  ip: "${web.publicIp}"
+  secretIp: "${web.publicIp}"
+  shownIp: "${web.publicIp}"
+  record: { value: { value: "${web.publicIp}", ttl: 60 } }
+`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Hash() == cfg.Hash() {
+		t.Error("declaring an output sensitive does not change the configuration's hash")
+	}
+}

@@ -358,14 +358,20 @@ func (e *Engine) planAhead(ctx context.Context, order []*config.Resource, levels
 }
 
 // refuseSensitiveOutputs refuses the outputs that read an attribute a
-// provider's schema marks sensitive: outputs are printed, and Kyku prints
-// no sensitive value (Terraform refuses such an output unless it is
-// declared sensitive; Kyku's outputs have no such declaration).
+// provider's schema marks sensitive unless they are declared sensitive
+// ({ value: …, sensitive: true }), as Terraform refuses them: outputs are
+// listed after apply, in the apply's comment and by kyku output, so one
+// holding a secret must say so to be masked there.
 func refuseSensitiveOutputs(diags *diag.Diagnostics, cfg *config.Config, sensitive map[string][]string) {
 	for _, o := range cfg.Outputs {
+		if o.Sensitive {
+			continue
+		}
 		for _, ref := range value.Refs(o.Value) {
 			if ref.Attr != "" && slices.Contains(sensitive[ref.Resource], ref.Attr) {
-				diags.Add(o.Pos, "output %q reads %s, which its provider's schema marks sensitive: outputs are printed in clear, so Kyku refuses it; use the value where it is needed instead", o.Name, ref.String())
+				diags.Add(o.Pos, "output %q reads %s, which its provider's schema marks sensitive: declare it sensitive to have it masked wherever outputs are shown (%s: { value: \"%s\", sensitive: true })",
+					o.Name, ref.String(), o.Name, ref.String())
+				break
 			}
 		}
 	}

@@ -219,7 +219,9 @@ resources:
 
 // TestOutputOfASensitiveAttributeRefused: an output that reads an
 // attribute the provider's schema marks sensitive would be printed in
-// clear: the plan refuses it at the output's position.
+// clear: the plan refuses it at the output's position, unless it is
+// declared sensitive, as Terraform does; declared, it is masked where
+// outputs are listed and its value is in state.
 func TestOutputOfASensitiveAttributeRefused(t *testing.T) {
 	w := newWorld(t, tfplugintest.Framework)
 	cfg := w.parse(`providers:
@@ -231,8 +233,39 @@ outputs:
   fine: "${a.name}"
 `)
 	_, err := w.engine(cfg).Plan(context.Background(), cfg)
-	if err == nil || !strings.Contains(err.Error(), `kyku.yaml:6:3: output "leak" reads ${a.secret}`) || strings.Contains(err.Error(), "fine") {
+	if err == nil || !strings.Contains(err.Error(), `kyku.yaml:6:3: output "leak" reads ${a.secret}, which its provider's schema marks sensitive: `+
+		`declare it sensitive to have it masked wherever outputs are shown (leak: { value: "${a.secret}", sensitive: true })`) ||
+		strings.Contains(err.Error(), "fine") {
 		t.Errorf("plan: %v", err)
+	}
+
+	cfg = w.parse(`providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+resources:
+  a: { type: TP_item, properties: { name: a, secret: hunter2-secret } }
+outputs:
+  leak: { value: "${a.secret}", sensitive: true, description: the item's secret }
+  fine: "${a.name}"
+`)
+	res := w.apply(cfg)
+	if got := res.Outputs["leak"]; got != "hunter2-secret" {
+		t.Errorf("output leak = %v, want the secret (kyku output leak prints it)", got)
+	}
+	if got := cfg.SensitiveOutputs(); !got["leak"] || got["fine"] {
+		t.Errorf("sensitive outputs %v, want leak only", got)
+	}
+	var text bytes.Buffer
+	if err := render.PlanText(&text, res.Plan, render.TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	md := render.ApplyComment(render.ApplyResult{Outputs: res.Outputs, SensitiveOutputs: cfg.SensitiveOutputs()}, render.Meta{}, 60000)
+	for what, out := range map[string]string{"plan text": text.String(), "apply comment": md} {
+		if strings.Contains(out, "hunter2") {
+			t.Errorf("the %s shows the sensitive output:\n%s", what, out)
+		}
+	}
+	if !strings.Contains(md, "| `leak` | `(sensitive)` |") {
+		t.Errorf("the apply comment does not list the output masked:\n%s", md)
 	}
 }
 
