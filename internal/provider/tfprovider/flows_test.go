@@ -3,8 +3,10 @@ package tfprovider_test
 import (
 	"bytes"
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -331,5 +333,45 @@ outputs:
 	cfg = w.parse(head + "outputs:\n  far: \"${a.endpoints[5].host}\"\n")
 	if _, err := w.engine(cfg).Plan(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), `kyku.yaml:6:3: output "far": ${a.endpoints[5].host}: [5]: index out of range`) {
 		t.Errorf("an output's path past the end: %v", err)
+	}
+}
+
+// TestPathErrorKnownOnlyAtApply: a path into a computed list that is
+// unknown at plan (a's aliases are known once a exists) is checked when
+// the value is known, at apply: b, which reads past its end, fails with
+// the path's error and is not created; a stays created and in state, and
+// c, which reads a element that is there, is created with it. The next
+// plan, with a in state, refuses b's path before anything runs.
+func TestPathErrorKnownOnlyAtApply(t *testing.T) {
+	w := newWorld(t, tfplugintest.Framework)
+	cfg := w.parse(`providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+resources:
+  a: { type: TP_item, properties: { name: a } }
+  b: { type: TP_item, properties: { name: b, value: "${a.aliases[5]}" } }
+  c: { type: TP_item, properties: { name: c, value: "${a.aliases[1]}" } }
+`)
+	if pc := prop(change(w.plan(cfg), "b"), "value"); pc == nil || pc.New != value.Unknown {
+		t.Fatalf("b.value planned as %+v, want known after apply", pc)
+	}
+	res, err := w.engine(cfg).Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+	if err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	if len(res.Failed) != 1 || res.Failed[0].Name != "b" ||
+		!strings.Contains(res.Failed[0].Err.Error(), `${a.aliases[5]}: [5]: index out of range (the list has 2 elements)`) {
+		t.Errorf("failed %+v, want b with the path's error", res.Failed)
+	}
+	st := w.state()
+	a, c := st.Resources["a"], st.Resources["c"]
+	if a == nil || c == nil || st.Resources["b"] != nil {
+		t.Fatalf("state holds %v, want a and c", slices.Sorted(maps.Keys(st.Resources)))
+	}
+	if want := "a-" + a.ProviderID; c.Outputs["value"] != want {
+		t.Errorf("c's value %v, want %s", c.Outputs["value"], want)
+	}
+	_, err = w.engine(cfg).Plan(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), `kyku.yaml:5:50: resource "b": property "value": ${a.aliases[5]}: [5]: index out of range (the list has 2 elements)`) {
+		t.Errorf("plan after the apply: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -20,7 +21,8 @@ func pathRoot(name string) path.Path { return path.Root(name) }
 
 // itemResource: name forces a replace, value and tags change in place,
 // secret is sensitive, id is computed once, revision on every change,
-// endpoints is a nested attribute type (protocol 6 only), kept in state.
+// endpoints is a nested attribute type (protocol 6 only), kept in state;
+// aliases is a computed list (the name, and name-ID), known once created.
 type itemResource struct{ s *store.Store }
 
 type endpointModel struct {
@@ -36,6 +38,7 @@ type itemModel struct {
 	Tags      types.Map       `tfsdk:"tags"`
 	Revision  types.Int64     `tfsdk:"revision"`
 	Endpoints []endpointModel `tfsdk:"endpoints"`
+	Aliases   types.List      `tfsdk:"aliases"`
 }
 
 func (r *itemResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -54,6 +57,8 @@ func (r *itemResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			"secret":   schema.StringAttribute{Optional: true, Sensitive: true},
 			"tags":     schema.MapAttribute{Optional: true, ElementType: types.StringType},
 			"revision": schema.Int64Attribute{Computed: true},
+			"aliases": schema.ListAttribute{Computed: true, ElementType: types.StringType,
+				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()}},
 			"endpoints": schema.ListNestedAttribute{Optional: true, NestedObject: schema.NestedAttributeObject{
 				Attributes: map[string]schema.Attribute{
 					"host": schema.StringAttribute{Required: true},
@@ -96,6 +101,7 @@ func fromItem(it store.Item, m *itemModel) {
 	m.Value = optional(it.Value)
 	m.Secret = optional(it.Secret)
 	m.Revision = types.Int64Value(it.Revision)
+	m.Aliases = types.ListValueMust(types.StringType, []attr.Value{types.StringValue(it.Name), types.StringValue(it.Name + "-" + it.ID)})
 	if len(it.Tags) == 0 {
 		m.Tags = types.MapNull(types.StringType)
 	} else {
