@@ -264,7 +264,7 @@ func (p *parser) substText(n *yaml.Node, r value.Ref, path string) (text string,
 	if !ok {
 		return "", false, false, true
 	}
-	if a.Kind == value.AllIndex {
+	if a.Kind == value.AllIndex || r.HasSplat() { // a list
 		return "", true, false, true
 	}
 	if sc.kind == exprScope {

@@ -316,6 +316,8 @@ resources:
       publicKey: "${cert[1].subject[0].common_name}"
       every: "${cert[*].subject[0]}"
       keyed: '${req[a].subject[0].common_name}'
+      names: "${cert[*].subject[*].common_name}"
+      pick: "${var.zones[*].a.cidr}"
 outputs:
   first: "${req[b].subject[0]}"
 `, Inputs{})
@@ -333,6 +335,8 @@ outputs:
 		{"user", "publicKey", "${cert[1].subject[0].common_name}"},
 		{"user", "every", []any{"${cert[0].subject[0]}", "${cert[1].subject[0]}"}},
 		{"user", "keyed", `${req["a"].subject[0].common_name}`},
+		{"user", "names", []any{"${cert[0].subject[*].common_name}", "${cert[1].subject[*].common_name}"}},
+		{"user", "pick", []any{"10.0.1.0/24"}}, // a map is read as a list of itself
 	} {
 		if got := props[tc.res][tc.prop]; !value.Equal(got, tc.want) {
 			t.Errorf("%s.%s = %#v, want %#v", tc.res, tc.prop, got, tc.want)

@@ -17,12 +17,26 @@ import (
 // primitive have nothing to read. A dynamic type takes any step (its
 // value decides). The error names the first step that does not apply.
 // An index past the end of a list, or a key a map lacks, shows only in
-// the value: Walk reports it.
+// the value: Walk reports it. A splat ([*]) reads the rest from each
+// element of a list, set or tuple, and from any other value as a list of
+// itself, as Terraform's does.
 func CheckPath(t cty.Type, steps []value.Step) error {
-	for _, st := range steps {
+	for i, st := range steps {
 		switch {
 		case t == cty.DynamicPseudoType:
 			return nil
+		case st.Splat():
+			switch {
+			case t.IsListType() || t.IsSetType():
+				t = t.ElementType()
+			case t.IsTupleType():
+				for n, et := range t.TupleElementTypes() {
+					if err := CheckPath(et, steps[i+1:]); err != nil {
+						return fmt.Errorf("%s (element %d): %w", st, n, err)
+					}
+				}
+				return nil
+			}
 		case t.IsListType():
 			if st.ByKey() {
 				return fmt.Errorf("%s: a list has elements by number, not by key", st)

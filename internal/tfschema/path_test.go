@@ -30,6 +30,17 @@ func TestCheckPath(t *testing.T) {
 		{path: ".pair.x", err: `["x"]: a tuple has elements by number, not by key`},
 		{path: ".endpoints[0].host[0]", err: "[0]: a string has nothing to read into"},
 		{path: "[0]", err: "[0]: an object has attributes by name, not by number"},
+		// [*]: each element of a list, set or tuple; any other value as a
+		// list of itself.
+		{path: ".endpoints[*].host"},
+		{path: ".rules[*].port"},
+		{path: ".tags[*].a"},
+		{path: ".endpoints[0].host[*]"},
+		{path: ".endpoints[*][*].port"},
+		{path: ".any[*].x"},
+		{path: ".rules[*].hots", err: `["hots"]: the object has no attribute "hots" (did you mean "host"?)`},
+		{path: ".endpoints[*][0]", err: "[0]: an object has attributes by name, not by number"},
+		{path: ".pair[*].port", err: `[*] (element 0): ["port"]: a string has nothing to read into`},
 	} {
 		err := CheckPath(typ, value.Ref{Resource: "r", Attr: "x", Path: tc.path}.Steps())
 		switch {

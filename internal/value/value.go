@@ -48,7 +48,7 @@ func (r Ref) Whole() Ref { return Ref{Resource: r.Resource, Attr: r.Attr} }
 // matches [A-Za-z0-9_][A-Za-z0-9_-]*, optionally followed by an instance
 // index ([0], ["key"], [key] or [*], see Address), attr [A-Za-z0-9_]+, the
 // path steps of [N], ["key"] (any characters but '"', '\\' and control
-// characters) and .key ([A-Za-z0-9_]+). Ref.Resource holds the name with
+// characters), .key ([A-Za-z0-9_]+) and [*] (a splat). Ref.Resource holds the name with
 // its index as written. nextRef finds them by hand; it is on the path of
 // every property of every plan.
 
@@ -141,6 +141,11 @@ func pathEnd(s string, i int, steps *[]Step) (int, bool) {
 					*steps = append(*steps, Step{Key: s[j+1 : k], byKey: true})
 				}
 				i = k + 2
+			case j+1 < len(s) && s[j] == '*' && s[j+1] == ']':
+				if steps != nil {
+					*steps = append(*steps, Step{splat: true})
+				}
+				i = j + 2
 			default:
 				k := j
 				for k < len(s) && s[k] >= '0' && s[k] <= '9' {
@@ -163,14 +168,19 @@ func pathEnd(s string, i int, steps *[]Step) (int, bool) {
 }
 
 // A Step is one step of a Ref's Path: an element of a list (Key empty,
-// Index) or an entry of a map or an attribute of an object (Key).
+// Index), an entry of a map or an attribute of an object (Key), or a
+// splat, [*]: the rest of the path read from every element, into a list.
 type Step struct {
 	Key   string
 	Index int
 	byKey bool
+	splat bool
 }
 
 func (st Step) String() string {
+	if st.splat {
+		return "[*]"
+	}
 	if st.byKey {
 		return fmt.Sprintf("[%q]", st.Key)
 	}
@@ -189,14 +199,26 @@ func (r Ref) Steps() []Step {
 // attribute (Key) rather than a list's element (Index).
 func (st Step) ByKey() bool { return st.byKey }
 
+// Splat reports whether the step is [*].
+func (st Step) Splat() bool { return st.splat }
+
+// HasSplat reports whether r's path holds a splat ([*]): its value is a
+// list, whatever the attribute's elements are.
+func (r Ref) HasSplat() bool { return slices.ContainsFunc(r.Steps(), Step.Splat) }
+
 // Walk reads steps into v: known is false when v, or a part of it on
 // the way, is not known yet (Unknown); an error says which step does not
 // apply (an index past the end, a key the map lacks, a step into null or
-// into a string, number or bool).
+// into a string, number or bool). A splat reads the rest of the steps
+// from each element of a list into a list, as Terraform's [*] does: null
+// is the empty list, and any other value is read as a list of itself.
 func Walk(v any, steps []Step) (out any, known bool, err error) {
-	for _, st := range steps {
+	for i, st := range steps {
 		if v == Unknown {
 			return nil, false, nil
+		}
+		if st.splat {
+			return walkSplat(v, steps[i+1:])
 		}
 		switch x := v.(type) {
 		case []any:
@@ -226,6 +248,31 @@ func Walk(v any, steps []Step) (out any, known bool, err error) {
 		return nil, false, nil
 	}
 	return v, true, nil
+}
+
+// walkSplat reads rest from every element of v (see Walk), into a list.
+func walkSplat(v any, rest []Step) (any, bool, error) {
+	var elems []any
+	switch x := v.(type) {
+	case nil:
+		return []any{}, true, nil
+	case []any:
+		elems = x
+	default:
+		elems = []any{x}
+	}
+	out := make([]any, len(elems))
+	for i, e := range elems {
+		got, known, err := Walk(e, rest)
+		if err != nil {
+			return nil, false, fmt.Errorf("[*] (element %d): %w", i, err)
+		}
+		if !known {
+			return nil, false, nil
+		}
+		out[i] = got
+	}
+	return out, true, nil
 }
 
 func isWord(c byte) bool {

@@ -118,7 +118,10 @@ func TestParseRef(t *testing.T) {
 		{"${a.b.}", Ref{}, false},
 		{"${a.b[0}", Ref{}, false},
 		{`${a.b["x\"y"]}`, Ref{}, false},
-		{"${a.b[*]}", Ref{}, false},
+		{"${a.b[*]}", Ref{Resource: "a", Attr: "b", Path: "[*]"}, true},
+		{"${a.b[*].c[*]}", Ref{Resource: "a", Attr: "b", Path: "[*].c[*]"}, true},
+		{"${a.b[*}", Ref{}, false},
+		{"${a.b[**]}", Ref{}, false},
 		{"${a[0]}", Ref{Resource: "a[0]"}, true},
 		{"web", Ref{}, false},
 		{"", Ref{}, false},
@@ -137,8 +140,8 @@ func TestParseRef(t *testing.T) {
 // The hand-written reference scanner finds what the reference grammar's
 // regular expression finds, on random strings over its alphabet.
 func TestRefScannerMatchesGrammar(t *testing.T) {
-	re := regexp.MustCompile(`\$\{([A-Za-z0-9_][A-Za-z0-9_-]*(?:\[(?:\*|"[A-Za-z0-9_-]+"|0|[1-9][0-9]*|[A-Za-z0-9_-]*[A-Za-z_-][A-Za-z0-9_-]*)\])?)(?:\.([A-Za-z0-9_]+)((?:\.[A-Za-z0-9_]+|\[(?:0|[1-9][0-9]{0,8})\]|\["[^"\\\x00-\x1f]*"\])*))?\}`)
-	alphabet := []string{"$", "{", "}", ".", "-", "_", "a", "B", "7", " ", "${", "${a}", "${a.b}", "[", "]", "0", "1", `"`, "[0]", `["k"]`, "${a.b[0]", `\`}
+	re := regexp.MustCompile(`\$\{([A-Za-z0-9_][A-Za-z0-9_-]*(?:\[(?:\*|"[A-Za-z0-9_-]+"|0|[1-9][0-9]*|[A-Za-z0-9_-]*[A-Za-z_-][A-Za-z0-9_-]*)\])?)(?:\.([A-Za-z0-9_]+)((?:\.[A-Za-z0-9_]+|\[(?:0|[1-9][0-9]{0,8})\]|\["[^"\\\x00-\x1f]*"\]|\[\*\])*))?\}`)
+	alphabet := []string{"$", "{", "}", ".", "-", "_", "a", "B", "7", " ", "${", "${a}", "${a.b}", "[", "]", "0", "1", `"`, "[0]", `["k"]`, "${a.b[0]", `\`, "*", "[*]", "${a.b[*]"}
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 20000; i++ {
 		var b strings.Builder
@@ -158,10 +161,15 @@ func TestRefScannerMatchesGrammar(t *testing.T) {
 			t.Fatalf("Refs(%q) (-regexp +scanner):\n%s", s, diff)
 		}
 		wantText := re.ReplaceAllStringFunc(s, func(m string) string {
-			if re.FindStringSubmatch(m)[3] != "" {
-				return Unknown // a path into "<…>", a string, does not apply
+			path := re.FindStringSubmatch(m)[3]
+			var v any = "<" + m + ">"
+			for ; strings.HasPrefix(path, "[*]"); path = path[3:] {
+				v = []any{v} // [*] reads a string as a list of itself
 			}
-			return "<" + m + ">"
+			if path != "" {
+				return Unknown // any other path into "<…>", a string, does not apply
+			}
+			return Text(v)
 		})
 		gotText, _ := Resolve(s, func(ref Ref) (any, bool) { return "<" + ref.String() + ">", true })
 		if _, whole := ParseRef(s); !whole && gotText != wantText {
@@ -215,6 +223,16 @@ func TestRefPathStepsAndWalk(t *testing.T) {
 		{path: `[0].none.x`, err: `["x"]: the value is null`},
 		{path: `.x`, err: `["x"]: a list has elements by number, not by key`},
 		{path: `[0][0]`, err: "[0]: a map or object has entries by key, not by number"},
+		// [*] reads the rest from every element, into a list; null is the
+		// empty list, and any other value a list of itself (Terraform's [*]).
+		{path: `[*].data`, want: []any{"pem"}, known: true},
+		{path: `[*]`, want: v, known: true},
+		{path: `[*].none`, want: []any{nil}, known: true},
+		{path: `[0].none[*]`, want: []any{}, known: true},
+		{path: `[0].data[*]`, want: []any{"pem"}, known: true},
+		{path: `[*][*].data`, want: []any{[]any{"pem"}}, known: true},
+		{path: `[0].list[*]`, known: false},
+		{path: `[*].nope`, err: `[*] (element 0): ["nope"]: no such key (it has: data, list, none)`},
 	} {
 		got, known, err := Walk(v, Ref{Resource: "r", Attr: "a", Path: tc.path}.Steps())
 		switch {

@@ -304,6 +304,7 @@ resources:
 	cfg := w.parse(head + `  b: { type: TP_item, properties: { name: b, value: "${a.endpoints[0].host}:${a.endpoints[0].port}", tags: { env: "${a.tags.env}", team: '${a.tags["team"]}' } } }
 outputs:
   host: "${a.endpoints[0].host}"
+  hosts: "${a.endpoints[*].host}"
 `)
 	p := w.plan(cfg)
 	if pc := prop(change(p, "b"), "value"); pc == nil || pc.New != "db.internal:5432" {
@@ -313,8 +314,8 @@ outputs:
 	if got := w.state().Resources["b"].Outputs; got["value"] != "db.internal:5432" || !value.Equal(got["tags"], map[string]any{"env": "prod", "team": "core"}) {
 		t.Errorf("b in state: %v", got)
 	}
-	if res.Outputs["host"] != "db.internal" {
-		t.Errorf("outputs %v, want host db.internal", res.Outputs)
+	if res.Outputs["host"] != "db.internal" || !value.Equal(res.Outputs["hosts"], []any{"db.internal"}) {
+		t.Errorf("outputs %v, want host db.internal and hosts [db.internal]", res.Outputs)
 	}
 
 	for _, tc := range []struct{ prop, want string }{
@@ -322,6 +323,7 @@ outputs:
 		{`value: "${a.tags[0]}"`, `property "value": "${a.tags[0]}": [0]: a map has entries by key, not by number`},
 		{`value: "${a.endpoints[0].hots}"`, `"${a.endpoints[0].hots}": ["hots"]: the object has no attribute "hots" (did you mean "host"?)`},
 		{`value: "x${a.name[0]}"`, `"${a.name[0]}": [0]: a string has nothing to read into`},
+		{`tags: { a: "${a.endpoints[*].hots}" }`, `"${a.endpoints[*].hots}": ["hots"]: the object has no attribute "hots" (did you mean "host"?)`},
 		{`value: "${a.endpoints[3].host}"`, `kyku.yaml:5:50: resource "b": property "value": ${a.endpoints[3].host}: [3]: index out of range (the list has 1 elements)`},
 	} {
 		cfg := w.parse(head + "  b: { type: TP_item, properties: { name: b, " + tc.prop + " } }\n")
