@@ -357,8 +357,9 @@ func (e *Engine) planAhead(ctx context.Context, order []*config.Resource, levels
 	return out
 }
 
-// refuseSensitiveOutputs refuses the outputs that read an attribute a
-// provider's schema marks sensitive unless they are declared sensitive
+// refuseSensitiveOutputs refuses the outputs that read a sensitive
+// attribute of a provider's resource (its schema says so, or it holds a
+// sensitive value: sensitive, by resource) unless they are declared sensitive
 // ({ value: …, sensitive: true }), as Terraform refuses them: outputs are
 // listed after apply, in the apply's comment and by kyku output, so one
 // holding a secret must say so to be masked there.
@@ -369,7 +370,7 @@ func refuseSensitiveOutputs(diags *diag.Diagnostics, cfg *config.Config, sensiti
 		}
 		for _, ref := range value.Refs(o.Value) {
 			if ref.Attr != "" && slices.Contains(sensitive[ref.Resource], ref.Attr) {
-				diags.Add(o.Pos, "output %q reads %s, which its provider's schema marks sensitive: declare it sensitive to have it masked wherever outputs are shown (%s: { value: \"%s\", sensitive: true })",
+				diags.Add(o.Pos, "output %q reads %s, which is sensitive (its provider's schema says so, or it holds a sensitive value): declare it sensitive to have it masked wherever outputs are shown (%s: { value: \"%s\", sensitive: true })",
 					o.Name, ref.String(), o.Name, ref.String())
 				break
 			}

@@ -235,10 +235,26 @@ outputs:
   fine: "${a.name}"
 `)
 	_, err := w.engine(cfg).Plan(context.Background(), cfg)
-	if err == nil || !strings.Contains(err.Error(), `kyku.yaml:6:3: output "leak" reads ${a.secret}, which its provider's schema marks sensitive: `+
+	if err == nil || !strings.Contains(err.Error(), `kyku.yaml:6:3: output "leak" reads ${a.secret}, which is sensitive (its provider's schema says so, or it holds a sensitive value): `+
 		`declare it sensitive to have it masked wherever outputs are shown (leak: { value: "${a.secret}", sensitive: true })`) ||
 		strings.Contains(err.Error(), "fine") {
 		t.Errorf("plan: %v", err)
+	}
+
+	// An attribute that holds a sensitive variable's value is sensitive
+	// too, whatever the schema says of it.
+	cfg = w.parse(`providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+variables:
+  pw: { type: string, sensitive: true, default: hunter2-secret }
+resources:
+  a: { type: TP_item, properties: { name: a, value: "${var.pw}" } }
+outputs:
+  leak: "${a.value}"
+`)
+	_, err = w.engine(cfg).Plan(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), `kyku.yaml:8:3: output "leak" reads ${a.value}, which is sensitive (its provider's schema says so, or it holds a sensitive value)`) {
+		t.Errorf("plan of an output reading an attribute set from a sensitive variable: %v", err)
 	}
 
 	cfg = w.parse(`providers:
