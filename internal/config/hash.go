@@ -167,6 +167,9 @@ func appendResource(b []byte, r *Resource) ([]byte, error) {
 	if r.Protect {
 		b = append(b, `,"protect":true`...)
 	}
+	if r.CreateBeforeDestroy {
+		b = append(b, `,"createBeforeDestroy":true`...)
+	}
 	b = appendNames(b, "ignoreChanges", r.IgnoreChanges)
 	b = appendNames(b, "dependsOn", r.DependsOn)
 	if r.AutoFrom != "" {

@@ -48,7 +48,7 @@ func TestHashMatchesJSONMarshal(t *testing.T) {
 			Resources: []*Resource{{Name: "r", Type: "Vm", IgnoreChanges: []string{"size"}, DependsOn: []string{"a", "b"}},
 				{Name: "s", Type: "Subnet", AutoFrom: "v", Properties: map[string]any{}}}},
 		{Provider: ProviderConfig{Name: "sim"}, Outputs: []*Output{{Name: "o", Value: "x", Sensitive: true, Description: "<the \"secret\">"}},
-			Resources: []*Resource{{Name: `web["a"]`, Type: "Vm", Sensitive: []string{"tags", "userData"}}},
+			Resources: []*Resource{{Name: `web["a"]`, Type: "Vm", Sensitive: []string{"tags", "userData"}, CreateBeforeDestroy: true}},
 			Moved:     []*Moved{{From: "app", To: "web[0]"}}, Imports: []*Import{{To: `edge["b"]`, ID: "123"}}},
 	}
 	// Large enough to be hashed in many chunks.
@@ -72,7 +72,7 @@ func TestHashMatchesJSONMarshal(t *testing.T) {
 // a new field must be added to hash.go (and here).
 func TestHashCoversEveryField(t *testing.T) {
 	known := map[reflect.Type][]string{
-		reflect.TypeOf(Resource{}):       {"name", "type", "properties", "protect", "ignoreChanges", "dependsOn", "autoFrom", "provider", "data", "sensitive"},
+		reflect.TypeOf(Resource{}):       {"name", "type", "properties", "protect", "createBeforeDestroy", "ignoreChanges", "dependsOn", "autoFrom", "provider", "data", "sensitive"},
 		reflect.TypeOf(PluginProvider{}): {"name", "source", "version", "config", "sensitive"},
 		reflect.TypeOf(Output{}):         {"name", "value", "sensitive", "description"},
 		reflect.TypeOf(Moved{}):          {"from", "to"},

@@ -97,12 +97,16 @@ type Encryption struct {
 
 // Resource is one desired resource.
 type Resource struct {
-	Name          string         `json:"name"`
-	Type          string         `json:"type"`
-	Properties    map[string]any `json:"properties"`
-	Protect       bool           `json:"protect,omitempty"`
-	IgnoreChanges []string       `json:"ignoreChanges,omitempty"`
-	DependsOn     []string       `json:"dependsOn,omitempty"`
+	Name       string         `json:"name"`
+	Type       string         `json:"type"`
+	Properties map[string]any `json:"properties"`
+	Protect    bool           `json:"protect,omitempty"`
+	// CreateBeforeDestroy: a replace makes the replacement first and
+	// destroys the object after it (Terraform's lifecycle
+	// create_before_destroy), whether or not its provider asks for it.
+	CreateBeforeDestroy bool     `json:"createBeforeDestroy,omitempty"`
+	IgnoreChanges       []string `json:"ignoreChanges,omitempty"`
+	DependsOn           []string `json:"dependsOn,omitempty"`
 	// AutoFrom names the Vpc that injected this subnet (auto-subnets).
 	AutoFrom string `json:"autoFrom,omitempty"`
 	// Provider is the name of the Terraform provider (Config.Providers)

@@ -13,7 +13,7 @@ import (
 )
 
 var (
-	resourceKeys = []string{"count", "dependsOn", "forEach", "ignoreChanges", "properties", "protect", "type"}
+	resourceKeys = []string{"count", "createBeforeDestroy", "dependsOn", "forEach", "ignoreChanges", "properties", "protect", "type"}
 	dataKeys     = []string{"count", "dependsOn", "forEach", "properties", "type"}
 )
 
@@ -79,12 +79,14 @@ func (p *parser) resource(t *template, addr string) {
 			}
 		case "properties":
 			propsNode = kv.val
-		case "protect", "ignoreChanges":
+		case "protect", "ignoreChanges", "createBeforeDestroy":
 			switch {
 			case t.data:
 				p.unknownKey(kv.key, owner, dataKeys) // a data source is only read
 			case kv.key.Value == "protect":
 				r.Protect, _ = p.boolean(kv.val, path+".protect")
+			case kv.key.Value == "createBeforeDestroy":
+				r.CreateBeforeDestroy, _ = p.boolean(kv.val, path+".createBeforeDestroy")
 			default:
 				ignoreNode = kv.val
 			}

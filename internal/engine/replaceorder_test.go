@@ -149,3 +149,48 @@ func TestCreateBeforeDestroySpreadsToDependencies(t *testing.T) {
 		t.Errorf("after apply: %v", actions(p))
 	}
 }
+
+// createBeforeDestroy: true (Terraform's lifecycle create_before_destroy)
+// makes a replace create first although nothing that stays uses the
+// object and the provider does not ask: the plan says so, the replacement
+// gets another cloud name, and an apply whose destroy part fails (the
+// replacement was made before it) keeps the old object as deposed. The
+// next plan destroys it. Without the setting the same change destroys
+// first.
+func TestDeclaredCreateBeforeDestroy(t *testing.T) {
+	w := newWorld(t)
+	e := w.engine()
+	mustApply(t, e, parse(t, stack))
+	rotated := variant(`publicKey: "ssh-ed25519 AAAA test"`, `publicKey: "ssh-ed25519 AAAA rotated"`)
+	if diff := cmp.Diff([]string{"key destroy-before-create  → test-key"}, orders(mustPlan(t, e, parse(t, rotated)))); diff != "" {
+		t.Fatalf("without createBeforeDestroy (-want +got):\n%s", diff)
+	}
+	declared := strings.Replace(rotated, "    type: SshKey\n", "    type: SshKey\n    createBeforeDestroy: true\n", 1)
+	p := mustPlan(t, e, parse(t, declared))
+	if o := orders(p); len(o) != 1 || !regexp.MustCompile(`^key create-before-destroy test-key → test-key-[0-9a-f]{6}$`).MatchString(o[0]) {
+		t.Fatalf("replace order %q; want key create-before-destroy, the replacement named test-key-<6 hex digits>", o)
+	}
+
+	w.simOpts.Fail = []sim.FailRule{{Op: sim.OpDelete, Type: "SshKey", Name: "*"}}
+	res, err := w.engine().Apply(context.Background(), parse(t, declared), engine.ApplyOptions{AutoApprove: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Failed) != 1 || res.Failed[0].Name != "key" {
+		t.Fatalf("failed %v; want key's destroy part", res.Failed)
+	}
+	st := w.state()
+	old, repl := st.Resources[plan.DeposedName("key")], st.Resources["key"]
+	if old == nil || repl == nil || old.CloudName != "test-key" || repl.Config["publicKey"] != "ssh-ed25519 AAAA rotated" {
+		t.Fatalf("state %v: want key the replacement (made first) and the old key deposed", st.Names())
+	}
+	w.simOpts.Fail = nil
+	e = w.engine()
+	if diff := cmp.Diff([]string{"destroy SshKey " + plan.DeposedName("key")}, actions(mustPlan(t, e, parse(t, declared)))); diff != "" {
+		t.Fatalf("plan after the failed destroy (-want +got):\n%s", diff)
+	}
+	mustApply(t, e, parse(t, declared))
+	if p := mustPlan(t, e, parse(t, declared)); p.HasChanges() {
+		t.Errorf("after apply: %v", actions(p))
+	}
+}

@@ -141,15 +141,18 @@ func changedProps(pcs []plan.PropChange) []string {
 }
 
 // orderReplaces decides the order of every replace among changes: create
-// before destroy where the provider asked for it (planChange marked it)
-// and a resource that stays — an update — uses the object, since the
-// cloud would not delete it while used; destroy before create otherwise.
+// before destroy where the configuration says so (createBeforeDestroy,
+// Terraform's lifecycle setting), or where the provider asked for it
+// (planChange marked it) and a resource that stays — an update — uses the
+// object, since the cloud would not delete it while used; destroy before
+// create otherwise.
 // As in Terraform, what a create-before-destroy replacement depends on
 // and is replaced too is replaced create-before-destroy as well (its
 // replacement must exist first); one that cannot be (a change of type)
 // makes its dependents destroy-before-create. A create-before-destroy
-// replacement gets another cloud name (the old object keeps its own
-// until it goes), checked as a create's is.
+// replacement of one of Kyku's types gets another cloud name (the old
+// object keeps its own until it goes), checked as a create's is; a
+// provider's resource has no cloud name of Kyku's making.
 func (e *Engine) orderReplaces(diags *diag.Diagnostics, cfg *config.Config, st *state.File, changes []plan.Change) {
 	at := make(map[string]int, len(changes))
 	usedByUpdate := map[string]bool{}
@@ -166,7 +169,11 @@ func (e *Engine) orderReplaces(diags *diag.Diagnostics, cfg *config.Config, st *
 	var work []string
 	for i := range changes {
 		c := &changes[i]
-		if eligible(c) && c.ReplaceOrder == plan.CreateBeforeDestroy && usedByUpdate[c.ResourceID] {
+		declared := false
+		if r := cfg.Resource(c.ResourceID); r != nil {
+			declared = r.CreateBeforeDestroy
+		}
+		if eligible(c) && (declared || c.ReplaceOrder == plan.CreateBeforeDestroy && usedByUpdate[c.ResourceID]) {
 			cbd[c.ResourceID] = true
 			work = append(work, c.ResourceID)
 		}
@@ -197,6 +204,8 @@ func (e *Engine) orderReplaces(diags *diag.Diagnostics, cfg *config.Config, st *
 		switch {
 		case c.Action != plan.Replace:
 			c.ReplaceOrder = ""
+		case cbd[c.ResourceID] && e.selfPlanned(c.Type):
+			c.ReplaceOrder = plan.CreateBeforeDestroy
 		case cbd[c.ResourceID]:
 			c.ReplaceOrder = plan.CreateBeforeDestroy
 			name := cloudName(st.Metadata.Prefix, c.ResourceID)

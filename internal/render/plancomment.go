@@ -223,7 +223,7 @@ func changeBlock(c plan.Change) string {
 		info = append(info, "cloud name "+code(c.CloudName))
 	}
 	if c.ReplaceOrder != "" {
-		info = append(info, text(replaceOrderText(c.ReplaceOrder)))
+		info = append(info, text(replaceOrderText(&c)))
 	}
 	if c.Reason != "" {
 		info = append(info, text(c.Reason))

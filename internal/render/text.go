@@ -123,7 +123,7 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 			fmt.Fprintln(bw, "      # "+oneLine(c.Reason))
 		}
 		if c.ReplaceOrder != "" {
-			fmt.Fprintln(bw, "      # "+replaceOrderText(c.ReplaceOrder))
+			fmt.Fprintln(bw, "      # "+replaceOrderText(&c))
 		}
 		if c.PriorCloudName != "" {
 			fmt.Fprintln(bw, "      cloud name: "+oneLine(c.PriorCloudName)+" → "+oneLine(c.CloudName))

@@ -121,14 +121,18 @@ func forcesNote(pc plan.PropChange) string {
 	return "  # forces replacement: " + oneLine(pc.ReplaceReason)
 }
 
-// replaceOrderText says how a replace is carried out, as the text and the
+// replaceOrderText says how replace c is carried out, as the text and the
 // comment show it.
-func replaceOrderText(o plan.ReplaceOrder) string {
-	switch o {
+func replaceOrderText(c *plan.Change) string {
+	switch o := c.ReplaceOrder; o {
 	case plan.CreateBeforeDestroy:
+		if c.PriorCloudName == "" { // a provider's resource: no cloud name of Kyku's
+			return "create-before-destroy: the replacement is made first, what uses the object moves to it, then the object is destroyed"
+		}
 		return "create-before-destroy: the replacement is made first (under another cloud name), what uses the object moves to it, then the object is destroyed"
 	case plan.DestroyBeforeCreate:
 		return "destroy-before-create: the object is destroyed, then made again"
+	default:
+		return "replace order " + string(o)
 	}
-	return "replace order " + string(o)
 }

@@ -393,3 +393,62 @@ resources:
 		t.Errorf("plan after the apply: %v", err)
 	}
 }
+
+// TestCreateBeforeDestroyOfAProvidersResource: createBeforeDestroy: true
+// orders a RequiresReplace as Terraform's create_before_destroy does. The
+// test cloud will not delete an "undeletable" item: destroying first, the
+// replace fails before anything is made and state keeps the object;
+// created first, the replacement exists and is in state, and the object
+// stays in state as deposed for the next run to destroy.
+func TestCreateBeforeDestroyOfAProvidersResource(t *testing.T) {
+	for _, tp := range testProviders {
+		t.Run(tp.Type, func(t *testing.T) {
+			w := newWorld(t, tp)
+			const head = "providers:\n  TP: { source: kyku/TP, config: { dir: CLOUD } }\nresources:\n  a:\n    type: TP_item\n"
+			w.apply(w.parse(head + "    properties: { name: a, value: undeletable }\n"))
+			first := w.state().Resources["a"].ProviderID
+
+			renamed := head + "    properties: { name: a2, value: undeletable }\n"
+			cfg := w.parse(renamed)
+			if a := change(w.plan(cfg), "a"); a.Action != plan.Replace || a.ReplaceOrder != plan.DestroyBeforeCreate {
+				t.Fatalf("without createBeforeDestroy: %+v", a)
+			}
+			res, err := w.engine(cfg).Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+			if err != nil || len(res.Failed) != 1 {
+				t.Fatalf("apply destroying first: %v, failed %v", err, res.Failed)
+			}
+			if st := w.state(); st.Resources["a"].ProviderID != first || len(st.Resources) != 1 {
+				t.Fatalf("after the failed destroy, state %v (a %s), want a as it was", st.Names(), st.Resources["a"].ProviderID)
+			}
+
+			cfg = w.parse(strings.Replace(renamed, "    type: TP_item\n", "    type: TP_item\n    createBeforeDestroy: true\n", 1))
+			p := w.plan(cfg)
+			a := change(p, "a")
+			if a.Action != plan.Replace || a.ReplaceOrder != plan.CreateBeforeDestroy || a.CloudName != "t-a" || a.PriorCloudName != "" {
+				t.Fatalf("with createBeforeDestroy: %+v", a)
+			}
+			var text bytes.Buffer
+			if err := render.PlanText(&text, p, render.TextOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(text.String(), "# create-before-destroy: the replacement is made first, what uses") {
+				t.Errorf("plan text:\n%s", text.String())
+			}
+			res, err = w.engine(cfg).Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+			if err != nil || len(res.Failed) != 1 {
+				t.Fatalf("apply creating first: %v, failed %v", err, res.Failed)
+			}
+			st := w.state()
+			repl, old := st.Resources["a"], st.Resources[plan.DeposedName("a")]
+			if repl == nil || repl.ProviderID == first || repl.Outputs["name"] != "a2" || old == nil || old.ProviderID != first {
+				t.Fatalf("state %v: want a the replacement and the old item deposed", st.Names())
+			}
+			if _, err := os.Stat(filepath.Join(w.cloud, repl.ProviderID+".json")); err != nil {
+				t.Errorf("the replacement is not in the cloud: %v", err)
+			}
+			if d := change(w.plan(cfg), plan.DeposedName("a")); d == nil || d.Action != plan.Destroy {
+				t.Errorf("the next plan does not destroy the deposed item: %+v", d)
+			}
+		})
+	}
+}

@@ -103,10 +103,14 @@ func (s *Store) ByName(name string) (Item, error) {
 	return Item{}, ErrNotFound
 }
 
-// Delete removes an item.
+// Delete removes an item; one whose value is "undeletable" refuses (the
+// test cloud's stand-in for an object the cloud will not delete yet).
 func (s *Store) Delete(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if it, err := s.read(id); err == nil && it.Value == "undeletable" {
+		return fmt.Errorf("item %s is undeletable", id)
+	}
 	err := os.Remove(s.path(id))
 	if errors.Is(err, os.ErrNotExist) {
 		return ErrNotFound
