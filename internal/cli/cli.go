@@ -67,9 +67,10 @@ Commands:
                 (every environment it declares; -e ENV only that one)
   plan          show what apply would change (--out saves it, --json for scripts,
                 --format mermaid draws it, --policy DIR checks it against Rego policies,
-                --target NAME limits it to NAME and what it depends on; a plan that destroys
+                --target NAME limits it to NAME and what it depends on, --replace NAME
+                replaces NAME although nothing forces it; a plan that destroys
                 every resource because the configuration has none needs --allow-destroy-all)
-  apply         apply the changes (asks for "yes"; --auto-approve; --target NAME;
+  apply         apply the changes (asks for "yes"; --auto-approve; --target NAME; --replace NAME;
                 --plan FILE applies a saved plan if it verifies and planning it again against
                 the current state gives the same changes; --allow-destroy-all as for plan)
   destroy       destroy everything in state

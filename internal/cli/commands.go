@@ -118,6 +118,8 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	allowAll := fs.Bool("allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
 	var targets listFlags
 	fs.Var(&targets, "target", "plan only the resource (or instance) `NAME` and what it depends on (repeatable)")
+	var replaces listFlags
+	fs.Var(&replaces, "replace", "replace the resource (or instance) `NAME` although nothing forces it, e.g. a broken VM (repeatable; Terraform's -replace)")
 	if err := fs.parseNone(args); err != nil {
 		return err
 	}
@@ -147,7 +149,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	if *destroy {
 		p, err = ws.Engine.PlanDestroy(ctx)
 	} else {
-		p, err = ws.Engine.PlanWith(ctx, cfg, engine.PlanOptions{Targets: targets, AllowDestroyAll: *allowAll})
+		p, err = ws.Engine.PlanWith(ctx, cfg, engine.PlanOptions{Targets: targets, Replace: replaces, AllowDestroyAll: *allowAll})
 	}
 	if err != nil {
 		return destroyAllHint(err, c.config)
@@ -209,10 +211,11 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	auto := fs.Bool("auto-approve", false, "apply without asking for confirmation")
 	planFile := ""
 	allowAll := false
-	var targets listFlags
+	var targets, replaces listFlags
 	if op == "apply" {
 		fs.StringVar(&planFile, "plan", "", "apply the saved plan in `FILE`: it must verify, and planning its configuration again against the current state must give the same changes")
 		fs.Var(&targets, "target", "apply only the resource (or instance) `NAME` and what it depends on (repeatable)")
+		fs.Var(&replaces, "replace", "replace the resource (or instance) `NAME` although nothing forces it (repeatable; Terraform's -replace)")
 		fs.BoolVar(&allowAll, "allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
 	}
 	if err := fs.parseNone(args); err != nil {
@@ -234,6 +237,9 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		// A destroy plan embeds no config: the backend comes from -c.
 		if len(targets) > 0 {
 			return fmt.Errorf("--target plans: it cannot be given with --plan (plan with --target, then apply that plan)")
+		}
+		if len(replaces) > 0 {
+			return fmt.Errorf("--replace plans: it cannot be given with --plan (plan with --replace, then apply that plan)")
 		}
 		if !flagGiven(fs, "e") && !flagGiven(fs, "env") {
 			if err := envname.Check(saved.Environment); err != nil {
@@ -261,7 +267,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	defer ws.Close()
 	// The plan is shown after the engine checked it (a stale saved plan is
 	// refused before anything is printed), then confirmed.
-	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, AllowDestroyAll: allowAll, Confirm: func(p *plan.Plan) (bool, error) {
+	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Replace: replaces, AllowDestroyAll: allowAll, Confirm: func(p *plan.Plan) (bool, error) {
 		if saved != nil {
 			fmt.Fprintf(env.Stdout, "%s verified: planned again against the current state, it makes the changes it lists.\n\n", planFile)
 		}

@@ -29,6 +29,9 @@ type ApplyOptions struct {
 	// Targets limits an apply that plans (no saved plan) as
 	// PlanOptions.Targets does.
 	Targets []string
+	// Replace, for an apply that plans, is PlanOptions.Replace (a saved
+	// plan carries its own).
+	Replace []string
 	// AllowDestroyAll lets the apply carry out a plan that destroys every
 	// resource in state because the configuration has none (planned, or
 	// saved: the word is needed again at apply); without it Apply refuses
@@ -112,7 +115,7 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 		if st, err = e.ensure(ctx, st, ""); err != nil {
 			return nil, err
 		}
-		if p, err = e.plan(ctx, cfg, st, true, PlanOptions{Targets: opts.Targets, AllowDestroyAll: opts.AllowDestroyAll}); err != nil {
+		if p, err = e.plan(ctx, cfg, st, true, PlanOptions{Targets: opts.Targets, Replace: opts.Replace, AllowDestroyAll: opts.AllowDestroyAll}); err != nil {
 			return nil, err
 		}
 	} else {

@@ -29,6 +29,12 @@ type PlanOptions struct {
 	// the configuration has none (plan.Plan.DestroysAll); without it such
 	// a plan is refused with a *DestroyAllError.
 	AllowDestroyAll bool
+	// Replace names resources (addresses; a name with instances means all
+	// of them) to replace although nothing forces it, as Terraform's
+	// -replace: a broken or tainted object is destroyed and created anew.
+	// Each must be a managed resource of the configuration; one not yet
+	// in state is created anyway.
+	Replace []string
 
 	// createdAt, when set, is the plan's CreatedAt (planning a saved plan
 	// again: it is still the plan made then).
@@ -233,6 +239,46 @@ func targetSet(targets []string, cfg *config.Config, st *state.File, deps func(s
 	}
 	return set, nil
 }
+
+// replaceSet is the resources names (PlanOptions.Replace) asks to
+// replace: each an address of a managed resource of cfg, or a name with
+// instances (all of them). Anything else is an error naming it.
+func replaceSet(names []string, cfg *config.Config) (map[string]bool, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	set := map[string]bool{}
+	for _, n := range names {
+		a, ok := value.ParseAddress(n)
+		if !ok || a.Kind == value.AllIndex {
+			return nil, fmt.Errorf("--replace %q is not a resource address (name, name[0] or name[\"key\"])", n)
+		}
+		name := a.String()
+		var found []*config.Resource
+		if r := cfg.Resource(name); r != nil {
+			found = append(found, r)
+		} else if a.Kind == value.NoIndex {
+			for _, r := range cfg.Resources {
+				if strings.HasPrefix(r.Name, name+"[") {
+					found = append(found, r)
+				}
+			}
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("--replace %s: not a resource of the configuration%s", value.QuoteName(name), nameHint(name, configNames(cfg)))
+		}
+		for _, r := range found {
+			if r.Data {
+				return nil, fmt.Errorf("--replace %s: a data source is read, not replaced", value.QuoteName(r.Name))
+			}
+			set[r.Name] = true
+		}
+	}
+	return set, nil
+}
+
+// replaceRequested is the reason a change replaced by --replace shows.
+const replaceRequested = "replacement requested (--replace)"
 
 // cloudName is the cloud name Kyku gives a new object: the deploy prefix
 // and the resource's address in a form every cloud accepts.

@@ -122,6 +122,15 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		return nil, err
 	}
 	keep := func(name string) bool { return targets == nil || targets[name] }
+	replace, err := replaceSet(opts.Replace, cfg)
+	if err != nil {
+		return nil, err
+	}
+	for name := range replace {
+		if !keep(name) {
+			return nil, fmt.Errorf("--replace %s: not among the resources --target plans", value.QuoteName(name))
+		}
+	}
 	objs, gone, err := e.discover(ctx, st, keep)
 	if err != nil {
 		return nil, err
@@ -150,6 +159,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		Config:        cfg,
 		Changes:       make([]plan.Change, 0, len(cfg.Resources)),
 		Targets:       opts.Targets,
+		Replace:       opts.Replace,
 	}
 
 	// Desired resources in level order, so that what a resource references
@@ -197,7 +207,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	var ahead map[string]*selfResult // this level's self-planned resources, planned together
 	for i, r := range order {
 		if i == 0 || orderLevels[i] != orderLevels[i-1] {
-			ahead = e.planAhead(ctx, order, orderLevels, i, keep, lookup, sensitiveAttrs, st, objs, gone, imported, g)
+			ahead = e.planAhead(ctx, order, orderLevels, i, keep, replace, lookup, sensitiveAttrs, st, objs, gone, imported, g)
 		}
 		if !keep(r.Name) {
 			continue
@@ -282,6 +292,9 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 				IgnoreChanges: r.IgnoreChanges, Sensitive: r.Sensitive, Rule: rules.of(t),
 			})
 			ch.Action, ch.Properties = res.Action, res.Changes
+			if replace[r.Name] && ch.Action != plan.Replace {
+				ch.Action, ch.Reason = plan.Replace, replaceRequested
+			}
 			if ch.Action != plan.NoOp {
 				if err := e.planChange(ctx, &diags, r, &ch, st.Metadata.Prefix, props, o, sr); err != nil {
 					return nil, err
@@ -302,7 +315,12 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 				}
 			}
 		}
-		if ch.Action == plan.Replace && r.Protect {
+		switch {
+		case replace[r.Name] && importing:
+			diags.Add(r.Pos, "resource %s: --replace asks to replace what this plan imports (import:); apply the import first", value.QuoteName(r.Name))
+		case ch.Action == plan.Replace && r.Protect && ch.Reason == replaceRequested:
+			diags.Add(r.Pos, "resource %s is protected (protect: true) and cannot be replaced, although --replace asks for it", value.QuoteName(r.Name))
+		case ch.Action == plan.Replace && r.Protect:
 			diags.Add(r.Pos, "resource %s is protected (protect: true) and cannot be replaced; changed: %s", value.QuoteName(r.Name), forcing(ch.Properties))
 		}
 		e.checkName(&diags, r, ch)

@@ -15,6 +15,7 @@ import (
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/value"
 )
 
 // rulesOf hands out, per type, whether a change of a property forces a
@@ -220,6 +221,61 @@ func (e *Engine) orderReplaces(diags *diag.Diagnostics, cfg *config.Config, st *
 			c.ReplaceOrder = plan.DestroyBeforeCreate
 		}
 	}
+	e.refuseKeptDeletes(diags, cfg, st, changes)
+}
+
+// refuseKeptDeletes refuses what apply could only fail at: a replace that
+// destroys the object first while a resource that stays (an update) uses
+// it, where the cloud does not delete an object in use
+// (provider.UseKeeper). The update cannot go first: it needs the
+// replacement, made after the destroy. What the object's user holds in
+// state is what the cloud holds.
+func (e *Engine) refuseKeptDeletes(diags *diag.Diagnostics, cfg *config.Config, st *state.File, changes []plan.Change) {
+	uk, ok := e.provider.(provider.UseKeeper)
+	if !ok {
+		return
+	}
+	for i := range changes {
+		c := &changes[i]
+		if c.Action != plan.Replace || c.ReplaceOrder != plan.DestroyBeforeCreate || c.ProviderID == "" {
+			continue
+		}
+		typ := c.Type
+		if c.PriorType != "" {
+			typ = c.PriorType
+		}
+		uses := uk.KeptBy(typ)
+		for j := range changes {
+			u := &changes[j]
+			sr := st.Resources[u.ResourceID]
+			if len(uses) == 0 || u.Action != plan.Update || sr == nil || !slices.Contains(u.Dependencies, c.ResourceID) {
+				continue
+			}
+			for _, use := range uses {
+				if use.Type != sr.Type || !refersTo(sr.Config[use.Property], c.ProviderID) {
+					continue
+				}
+				var pos diag.Pos
+				if r := cfg.Resource(c.ResourceID); r != nil {
+					pos = r.Pos
+				}
+				diags.Add(pos, "resource %s would be destroyed before its replacement is made, but %s (%s) stays and uses it (%s), and the cloud does not delete an object in use: apply would fail there. Replace %s too (--replace %s), or change %s so that its replacement can be made first",
+					value.QuoteName(c.ResourceID), value.QuoteName(u.ResourceID), u.Type, use.Property, value.QuoteName(u.ResourceID), value.QuoteName(u.ResourceID), value.QuoteName(c.ResourceID))
+				break
+			}
+		}
+	}
+}
+
+// refersTo reports whether v (an ID, or a list of them) holds id.
+func refersTo(v any, id string) bool {
+	switch x := v.(type) {
+	case string:
+		return x == id
+	case []any:
+		return slices.ContainsFunc(x, func(e any) bool { s, _ := e.(string); return s == id })
+	}
+	return false
 }
 
 // takenName reports whether an object in st of typ has cloudName.

@@ -104,6 +104,29 @@ func TestEditedSavedPlanIsRefused(t *testing.T) {
 			want: `the file says destroy "net", planning again says no-op`,
 		},
 		{
+			// The reviewer sees no change; the file asks to replace web.
+			name: "--replace added",
+			make: func(t *testing.T, e *engine.Engine) *plan.Plan {
+				p := mustPlan(t, e, parse(t, stack))
+				p.Replace = []string{"web"}
+				return p
+			},
+			want: `the file says no-op "web", planning again says replace`,
+		},
+		{
+			// The reviewer sees web replaced; the file would keep it.
+			name: "--replace dropped",
+			make: func(t *testing.T, e *engine.Engine) *plan.Plan {
+				p, err := e.PlanWith(context.Background(), parse(t, stack), engine.PlanOptions{Replace: []string{"web"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.Replace = nil
+				return p
+			},
+			want: `the file says replace "web", planning again says no-op`,
+		},
+		{
 			name: "change dropped",
 			make: func(t *testing.T, e *engine.Engine) *plan.Plan {
 				p := mustPlan(t, e, parse(t, large))

@@ -45,12 +45,13 @@ func storedOf(sr *state.Resource) provider.Stored {
 
 // selfInput is one self-planned resource to plan.
 type selfInput struct {
-	r      *config.Resource
-	props  map[string]any            // resolved
-	prior  *provider.Object          // as discovery read (or an import found) it; nil: a create
-	extra  []string                  // top-level properties sensitive through what they reference
-	prefix string                    // deploy prefix
-	vals   map[string]map[string]any // planned values by name, filled in
+	r       *config.Resource
+	props   map[string]any            // resolved
+	prior   *provider.Object          // as discovery read (or an import found) it; nil: a create
+	extra   []string                  // top-level properties sensitive through what they reference
+	replace bool                      // replace it whatever changed (--replace)
+	prefix  string                    // deploy prefix
+	vals    map[string]map[string]any // planned values by name, filled in
 }
 
 // planSelf plans ch (its action set to Create, or to be decided when
@@ -81,6 +82,7 @@ func (e *Engine) planSelf(ctx context.Context, diags *diag.Diagnostics, ch *plan
 		}
 	}
 	req.Changed = slices.Sorted(maps.Keys(props))
+	req.Replace = in.replace && in.prior != nil
 	res, err := e.askPlanChange(ctx, diags, cp, in.r, req)
 	if err != nil {
 		return fmt.Errorf("plan %s %q: %w", in.r.Type, in.r.Name, err)
@@ -110,8 +112,11 @@ func (e *Engine) planSelf(ctx context.Context, diags *diag.Diagnostics, ch *plan
 		if ch.Action != plan.Replace { // a type change stays a replace
 			ch.Action = plan.Create
 		}
-	case len(res.Replace) > 0:
+	case len(res.Replace) > 0 || req.Replace:
 		markForced(ch, res.Replace)
+		if req.Replace && ch.Reason == "" {
+			ch.Reason = replaceRequested
+		}
 		ch.Action = plan.Replace
 	case len(ch.Properties) > 0:
 		if ch.Action != plan.Import {
@@ -314,7 +319,7 @@ type selfResult struct {
 // results in order, so the plan is the same whatever order the calls
 // finish in.
 func (e *Engine) planAhead(ctx context.Context, order []*config.Resource, levels []int, from int, keep func(string) bool,
-	lookup value.Lookup, sensitiveAttrs map[string][]string, st *state.File, objs map[string]provider.Object,
+	replace map[string]bool, lookup value.Lookup, sensitiveAttrs map[string][]string, st *state.File, objs map[string]provider.Object,
 	gone map[string]bool, imported map[string]provider.Object, g *graph.Graph) map[string]*selfResult {
 	var todo []*config.Resource
 	for j := from; j < len(order) && levels[j] == levels[from]; j++ {
@@ -347,7 +352,7 @@ func (e *Engine) planAhead(ctx context.Context, order []*config.Resource, levels
 				if !ok {
 					continue
 				}
-				in := selfInput{r: r, props: desired, extra: refSensitive(r.Properties, sensitiveAttrs), prefix: st.Metadata.Prefix}
+				in := selfInput{r: r, props: desired, extra: refSensitive(r.Properties, sensitiveAttrs), prefix: st.Metadata.Prefix, replace: replace[r.Name]}
 				o, importing := imported[r.Name]
 				res.err = e.planSelfChange(ctx, &res.diags, &res.ch, in, st.Resources[r.Name], o, importing, objs, gone)
 			}

@@ -60,8 +60,9 @@ func ChangesDigest(p *Plan) (string, error) {
 		ConfigHash  string   `json:"configHash"`
 		Destroy     bool     `json:"destroy"`
 		Targets     []string `json:"targets,omitempty"`
+		Replace     []string `json:"replace,omitempty"`
 		Changes     []change `json:"changes"`
-	}{Version: 1, Environment: p.Environment, Provider: p.Provider, Prefix: p.Prefix, ConfigHash: p.ConfigHash, Destroy: p.Destroy, Targets: p.Targets}
+	}{Version: 1, Environment: p.Environment, Provider: p.Provider, Prefix: p.Prefix, ConfigHash: p.ConfigHash, Destroy: p.Destroy, Targets: p.Targets, Replace: p.Replace}
 	canon.Changes = make([]change, len(p.Changes))
 	for i, c := range p.Changes {
 		props := make([]PropChange, len(c.Properties))

@@ -223,6 +223,9 @@ type Plan struct {
 	// Targets, when set, are the --target names the plan was limited to
 	// (with what they depend on).
 	Targets []string `json:"targets,omitempty"`
+	// Replace, when set, are the --replace names the plan replaces
+	// whatever changed.
+	Replace []string `json:"replace,omitempty"`
 
 	Config *config.Config `json:"config,omitempty"` // the desired config (nil in a redacted plan)
 	// Data are the attribute values of the data sources the plan read, by

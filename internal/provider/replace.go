@@ -55,6 +55,11 @@ type ChangeRequest struct {
 	// discovery read it), for a provider that plans every change itself;
 	// nil for a create.
 	Stored *Stored
+	// Replace says the object is to be replaced whatever changed (kyku
+	// plan --replace, Terraform's -replace): a provider that plans every
+	// change itself plans its replacement as a create (Stored and Prior
+	// are still the object's, for showing what changes).
+	Replace bool
 }
 
 // Forced is a change that forces a replace, and why.
@@ -90,6 +95,20 @@ type ChangePlan struct {
 	// and has apply carry it out exactly. For a replace it is the plan
 	// of the new object. Nil from the others.
 	Planned *Planned
+}
+
+// Use is a property of a type (Vm's subnet) whose reference to an object
+// keeps the cloud from deleting that object.
+type Use struct{ Type, Property string }
+
+// UseKeeper is a provider whose cloud refuses to delete an object that
+// another still refers to (EC2's DependencyViolation, Hetzner's
+// resource_in_use): KeptBy lists, for typ, the uses that keep its objects.
+// The engine refuses a plan that would destroy such an object before its
+// replacement is made while a resource that stays uses it: apply could
+// only fail there.
+type UseKeeper interface {
+	KeptBy(typ string) []Use
 }
 
 // ChangePlanner is implemented by providers whose answer depends on the

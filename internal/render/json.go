@@ -26,6 +26,7 @@ type jsonPlan struct {
 	ConfigHash    string       `json:"configHash"`
 	HasChanges    bool         `json:"hasChanges"`
 	Targets       []string     `json:"targets,omitempty"`
+	Replace       []string     `json:"replace,omitempty"`
 	Changes       []jsonChange `json:"changes"`
 	Counters      jsonCounters `json:"counters"`
 }
@@ -80,6 +81,7 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 		ConfigHash:    p.ConfigHash,
 		HasChanges:    p.HasChanges(),
 		Targets:       p.Targets,
+		Replace:       p.Replace,
 		Changes:       make([]jsonChange, 0, len(p.Changes)),
 		Counters:      jsonCounters{Counters: p.Counters, Forget: forgets(p)},
 	}

@@ -231,3 +231,23 @@ func olderVersion(a, b string) bool {
 	}
 	return false
 }
+
+var _ provider.UseKeeper = (*Provider)(nil)
+
+// KeptBy implements provider.UseKeeper: EC2 does not delete a security
+// group an instance, a load balancer or a database is in, or a subnet
+// instances are in (DependencyViolation: Amazon EC2 API Reference,
+// DeleteSecurityGroup, DeleteSubnet); Elastic Load Balancing does not
+// delete a target group a listener forwards to (ResourceInUse: Elastic
+// Load Balancing API Reference, DeleteTargetGroup).
+func (p *Provider) KeptBy(typ string) []provider.Use {
+	switch typ {
+	case "SecurityGroup":
+		return []provider.Use{{Type: "Vm", Property: "securityGroups"}, {Type: "LoadBalancer", Property: "securityGroups"}, {Type: "Database", Property: "securityGroups"}}
+	case "Subnet":
+		return []provider.Use{{Type: "Vm", Property: "subnet"}}
+	case "TargetGroup":
+		return []provider.Use{{Type: "LoadBalancer", Property: "targetGroup"}}
+	}
+	return nil
+}

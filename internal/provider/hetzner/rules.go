@@ -195,3 +195,19 @@ func besideIt(old, props map[string]any) bool {
 	b, err2 := netip.ParsePrefix(fmt.Sprint(props["cidr"]))
 	return err1 == nil && err2 == nil && !a.Overlaps(b)
 }
+
+var _ provider.UseKeeper = (*Provider)(nil)
+
+// KeptBy implements provider.UseKeeper: the API does not delete a firewall
+// applied to servers (resource_in_use: Hetzner Cloud API reference,
+// Firewalls: Delete a Firewall) or a subnet servers are attached in
+// (service_error, "servers are attached": Networks: Delete a subnet).
+func (p *Provider) KeptBy(typ string) []provider.Use {
+	switch typ {
+	case "SecurityGroup":
+		return []provider.Use{{Type: "Vm", Property: "securityGroups"}}
+	case "Subnet":
+		return []provider.Use{{Type: "Vm", Property: "subnet"}}
+	}
+	return nil
+}

@@ -22,37 +22,42 @@ var _ provider.ChangePlanner = (*Provider)(nil)
 // clouds do: a security group a machine, database or load balancer is in
 // (EC2's DependencyViolation, Hetzner's resource_in_use), a subnet a
 // machine is in.
-var users = sync.OnceValue(func() map[string][]struct{ typ, prop string } {
-	return map[string][]struct{ typ, prop string }{
-		"SecurityGroup": {{"Vm", "securityGroups"}, {"Database", "securityGroups"}, {"LoadBalancer", "securityGroups"}},
-		"Subnet":        {{"Vm", "subnet"}},
+var users = sync.OnceValue(func() map[string][]provider.Use {
+	return map[string][]provider.Use{
+		"SecurityGroup": {{Type: "Vm", Property: "securityGroups"}, {Type: "Database", Property: "securityGroups"}, {Type: "LoadBalancer", Property: "securityGroups"}},
+		"Subnet":        {{Type: "Vm", Property: "subnet"}},
 	}
 })
+
+var _ provider.UseKeeper = (*Provider)(nil)
+
+// KeptBy implements provider.UseKeeper: the uses inUse refuses a delete for.
+func (p *Provider) KeptBy(typ string) []provider.Use { return users()[typ] }
 
 // inUse refuses to delete rec while another object refers to it.
 func (p *Provider) inUse(rec *record) error {
 	for _, u := range users()[rec.Type] {
-		entries, err := os.ReadDir(filepath.Join(p.store.dir, u.typ))
+		entries, err := os.ReadDir(filepath.Join(p.store.dir, u.Type))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("sim: list %s: %w", u.typ, err)
+			return fmt.Errorf("sim: list %s: %w", u.Type, err)
 		}
 		for _, e := range entries {
 			id, ok := strings.CutSuffix(e.Name(), ".json")
 			if !ok || !validID(id) {
 				continue
 			}
-			other, err := p.store.read(u.typ, id)
+			other, err := p.store.read(u.Type, id)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
 			if err != nil {
 				return err
 			}
-			if refersTo(other.Properties[u.prop], rec.ID) {
-				return fmt.Errorf("sim: %s %s (%s) is in use by %s %s (%s); detach it first", rec.Type, rec.ID, rec.CloudName, u.typ, other.ID, other.CloudName)
+			if refersTo(other.Properties[u.Property], rec.ID) {
+				return fmt.Errorf("sim: %s %s (%s) is in use by %s %s (%s); detach it first", rec.Type, rec.ID, rec.CloudName, u.Type, other.ID, other.CloudName)
 			}
 		}
 	}

@@ -452,3 +452,73 @@ func TestCreateBeforeDestroyOfAProvidersResource(t *testing.T) {
 		})
 	}
 }
+
+// TestReplaceRequestedOfAProvidersResource: --replace of a provider's
+// resource plans its replacement as a create with the provider (as
+// Terraform's -replace does), shows the prior values against it, carries
+// the provider's plan of the new object through a saved plan, and makes a
+// new object; a data source is refused.
+func TestReplaceRequestedOfAProvidersResource(t *testing.T) {
+	for _, tp := range testProviders {
+		t.Run(tp.Type, func(t *testing.T) {
+			w := newWorld(t, tp)
+			cfg := w.parse(`providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+resources:
+  a: { type: TP_item, properties: { name: a, value: v } }
+  b: { type: TP_item, properties: { name: b, value: "${a.id}" } }
+`)
+			w.apply(cfg)
+			before := w.state()
+			e := w.engine(cfg)
+			p, err := e.PlanWith(context.Background(), cfg, engine.PlanOptions{Replace: []string{"a"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, b := change(p, "a"), change(p, "b")
+			if a.Action != plan.Replace || a.Reason != "replacement requested (--replace)" || b.Action != plan.Update {
+				t.Fatalf("plan: a %s (%q), b %s; want a replaced as requested, b updated", a.Action, a.Reason, b.Action)
+			}
+			var id *plan.PropChange
+			for i := range a.Properties {
+				if a.Properties[i].Path == "id" {
+					id = &a.Properties[i]
+				}
+			}
+			if id == nil || id.Old != before.Resources["a"].ProviderID || !id.Unknown {
+				t.Errorf("a's id change %+v: want the old id → known after apply", id)
+			}
+			res, err := e.Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, roundTripPlan(t, p))
+			if err != nil || res.Err() != nil {
+				t.Fatalf("apply: %v / %v", err, res.Err())
+			}
+			after := w.state()
+			if got, old := after.Resources["a"].ProviderID, before.Resources["a"].ProviderID; got == old {
+				t.Errorf("a kept id %s: not replaced", old)
+			}
+			if got := after.Resources["b"].Outputs["value"]; got != after.Resources["a"].ProviderID {
+				t.Errorf("b's value is %v, want the replacement's id %s", got, after.Resources["a"].ProviderID)
+			}
+			if _, err := os.Stat(filepath.Join(w.cloud, before.Resources["a"].ProviderID+".json")); !os.IsNotExist(err) {
+				t.Errorf("the replaced item is still in the cloud: %v", err)
+			}
+			if p := w.plan(cfg); p.HasChanges() {
+				t.Errorf("the next plan has changes")
+			}
+			withData := w.parse("providers:\n  TP: { source: kyku/TP, config: { dir: CLOUD } }\ndata:\n  look: { type: TP_item, properties: { name: a } }\n")
+			if _, err := w.engine(withData).PlanWith(context.Background(), withData, engine.PlanOptions{Replace: []string{"look"}}); err == nil || !strings.Contains(err.Error(), `--replace "look": a data source is read, not replaced`) {
+				t.Errorf("--replace of a data source: %v", err)
+			}
+		})
+	}
+}
+
+// roundTripPlan is p written to a plan file and read back.
+func roundTripPlan(t *testing.T, p *plan.Plan) *plan.Plan {
+	t.Helper()
+	saved, err := plan.Decode("plan.json", mustEncode(t, p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return saved
+}

@@ -18,7 +18,8 @@ import (
 // proposed new state (tfschema.ProposedNew), PlanResourceChange. A path of
 // its RequiresReplace whose value changes forces a replace, and the new
 // object is then planned as a create. The provider's error diagnostics
-// are refusals, at their paths.
+// are refusals, at their paths. A replace asked for (req.Replace) is
+// planned the same way, as Terraform's -replace.
 func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
 	pl, rs, err := p.resourceSchema(ctx, req.Type, false)
 	if err != nil {
@@ -54,9 +55,10 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 			}
 		}
 	}
-	if len(out.Replace) > 0 {
-		// A replace: the new object is planned as a create, and that plan
-		// is what the change shows and the create applies.
+	if len(out.Replace) > 0 || (req.Replace && !prior.IsNull()) {
+		// A replace (forced by a change, or asked for): the new object is
+		// planned as a create, and that plan is what the change shows and
+		// the create applies.
 		if resp, err = pl.PlanResourceChange(ctx, tfplugin.PlanRequest{
 			TypeName: req.Type, PriorState: cty.NullVal(ty), Config: cfgVal,
 			ProposedNewState: tfschema.ProposedNew(block, cty.NullVal(ty), cfgVal),

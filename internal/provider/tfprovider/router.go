@@ -363,6 +363,15 @@ func (r *Router) PlanChange(ctx context.Context, req provider.ChangeRequest) (pr
 	return provider.ChangePlan{}, nil
 }
 
+// KeptBy forwards to base for its own types; a Terraform provider's
+// resources say nothing of it.
+func (r *Router) KeptBy(typ string) []provider.Use {
+	if c, ok := r.base.(provider.UseKeeper); ok && !r.SelfPlanned(typ) {
+		return c.KeptBy(typ)
+	}
+	return nil
+}
+
 func (r *Router) CheckName(typ, cloudName string) error {
 	if c, ok := r.base.(provider.NameChecker); ok && !r.SelfPlanned(typ) {
 		return c.CheckName(typ, cloudName)
