@@ -90,7 +90,7 @@ func TestApplyPlanRefusesWhatItDoesNotShow(t *testing.T) {
 	}{
 		{"changes edited: shows small → large, config says small", func(k *kyku, small, big string) []byte {
 			p, q := decodeFile(t, big), decodeFile(t, small)
-			p.Config, p.ConfigHash, p.VariablesHash = q.Config, q.ConfigHash, q.VariablesHash
+			p.Config, p.ConfigHash, p.VariablesHash, p.SecretsHash = q.Config, q.ConfigHash, q.VariablesHash, q.SecretsHash
 			data, _ := plan.Encode(p)
 			return data
 		}, `saved plan refused: planning its configuration again against the current state gives other changes than it lists (the file says update "web", planning again says no-op)`},

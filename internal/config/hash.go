@@ -1,7 +1,9 @@
 package config
 
 import (
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/kyku/action/internal/value"
 )
@@ -21,11 +23,22 @@ import (
 // PluginProvider means
 // adding it here too: TestHashCoversEveryField fails until then.
 //
+// Secret values are not in it: a sensitive property's, a sensitive
+// output's, a provider configuration's sensitive key's and a setting
+// holding a secret are written as hiddenValue. The hash is published (in
+// plan.json, in the changes digest a PR comment shows), and a digest of a
+// short secret could be tested against guesses offline. What it leaves
+// out, the variables' values, VariablesHash covers; it stays private.
+//
 // Once b holds hashChunk bytes or more between two resources, it is handed
 // to flush, and writing goes on in what flush returns (Hash hashes it and
 // reuses the buffer); the bytes are the same whatever flush does.
-func (c *Config) appendCanonical(b []byte, flush func([]byte) []byte) ([]byte, error) {
+func (c *Config) appendCanonical(b []byte, hideSecrets bool, flush func([]byte) []byte) ([]byte, error) {
 	var err error
+	var secrets []string
+	if hideSecrets {
+		secrets = c.SecretValues()
+	}
 	b = append(b, `{"provider":{"name":`...)
 	b = value.AppendString(b, c.Provider.Name)
 	if len(c.Provider.Settings) > 0 {
@@ -41,7 +54,11 @@ func (c *Config) appendCanonical(b []byte, flush func([]byte) []byte) ([]byte, e
 			}
 			b = value.AppendString(b, k)
 			b = append(b, ':')
-			b = value.AppendString(b, c.Provider.Settings[k])
+			v := c.Provider.Settings[k]
+			if holdsSecret(v, secrets) {
+				v = hiddenValue
+			}
+			b = value.AppendString(b, v)
 		}
 		b = append(b, '}')
 	}
@@ -55,7 +72,7 @@ func (c *Config) appendCanonical(b []byte, flush func([]byte) []byte) ([]byte, e
 			b = append(b, ',')
 		}
 		n++
-		if b, err = appendResource(b, r); err != nil {
+		if b, err = appendResource(b, r, hideSecrets); err != nil {
 			return nil, err
 		}
 		if len(b) >= hashChunk {
@@ -78,7 +95,11 @@ func (c *Config) appendCanonical(b []byte, flush func([]byte) []byte) ([]byte, e
 			b = append(b, `{"name":`...)
 			b = value.AppendString(b, o.Name)
 			b = append(b, `,"value":`...)
-			if b, err = value.AppendJSON(b, o.Value); err != nil {
+			v := o.Value
+			if o.Sensitive && hideSecrets {
+				v = hiddenValue
+			}
+			if b, err = value.AppendJSON(b, v); err != nil {
 				return nil, err
 			}
 			if o.Sensitive {
@@ -140,7 +161,7 @@ func (c *Config) appendCanonical(b []byte, flush func([]byte) []byte) ([]byte, e
 			}
 			if len(pp.Config) > 0 {
 				b = append(b, `,"config":`...)
-				if b, err = value.AppendJSON(b, pp.Config); err != nil {
+				if b, err = value.AppendJSON(b, hide(pp.Config, func(k string) bool { return hideSecrets && slices.Contains(pp.Sensitive, k) })); err != nil {
 					return nil, err
 				}
 			}
@@ -152,7 +173,7 @@ func (c *Config) appendCanonical(b []byte, flush func([]byte) []byte) ([]byte, e
 	return append(b, '}'), nil
 }
 
-func appendResource(b []byte, r *Resource) ([]byte, error) {
+func appendResource(b []byte, r *Resource, hideSecrets bool) ([]byte, error) {
 	b = append(b, `{"name":`...)
 	b = value.AppendString(b, r.Name)
 	b = append(b, `,"type":`...)
@@ -161,7 +182,7 @@ func appendResource(b []byte, r *Resource) ([]byte, error) {
 	var err error
 	if r.Properties == nil {
 		b = append(b, "null"...)
-	} else if b, err = value.AppendJSON(b, r.Properties); err != nil {
+	} else if b, err = value.AppendJSON(b, hide(r.Properties, func(k string) bool { return hideSecrets && r.SensitiveProp(k) })); err != nil {
 		return nil, err
 	}
 	if r.Protect {
@@ -185,6 +206,37 @@ func appendResource(b []byte, r *Resource) ([]byte, error) {
 		b = append(b, `,"data":true`...)
 	}
 	return append(b, '}'), nil
+}
+
+// hiddenValue stands for a secret value in the canonical form.
+const hiddenValue = "(sensitive)"
+
+// hide is m with the values of the keys secret says are secret replaced by
+// hiddenValue (m itself when there are none).
+func hide(m map[string]any, secret func(string) bool) map[string]any {
+	var out map[string]any
+	for k := range m {
+		if secret(k) {
+			if out == nil {
+				out = maps.Clone(m)
+			}
+			out[k] = hiddenValue
+		}
+	}
+	if out == nil {
+		return m
+	}
+	return out
+}
+
+// holdsSecret reports whether s holds one of secrets.
+func holdsSecret(s string, secrets []string) bool {
+	for _, x := range secrets {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // appendNames writes an omitempty list of strings.

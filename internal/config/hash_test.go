@@ -5,7 +5,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,10 +16,40 @@ import (
 
 // hashByReflection is the definition Hash implements without reflection.
 func hashByReflection(c *Config) string {
+	secrets := c.SecretValues()
 	user := make([]*Resource, 0, len(c.Resources))
 	for _, r := range c.Resources {
 		if r.AutoFrom == "" {
-			user = append(user, r)
+			h := *r
+			h.Properties = hide(r.Properties, r.SensitiveProp)
+			user = append(user, &h)
+		}
+	}
+	outputs := c.Outputs
+	if outputs != nil {
+		outputs = make([]*Output, len(c.Outputs))
+		for i, o := range c.Outputs {
+			h := *o
+			if o.Sensitive {
+				h.Value = hiddenValue
+			}
+			outputs[i] = &h
+		}
+	}
+	providers := make([]*PluginProvider, len(c.Providers))
+	for i, pp := range c.Providers {
+		h := *pp
+		h.Config = hide(pp.Config, func(k string) bool { return slices.Contains(pp.Sensitive, k) })
+		providers[i] = &h
+	}
+	if len(providers) == 0 {
+		providers = nil
+	}
+	prov := c.Provider
+	prov.Settings = maps.Clone(c.Provider.Settings)
+	for k, v := range prov.Settings {
+		if holdsSecret(v, secrets) {
+			prov.Settings[k] = hiddenValue
 		}
 	}
 	b, err := json.Marshal(struct {
@@ -27,7 +59,7 @@ func hashByReflection(c *Config) string {
 		Moved     []*Moved          `json:"moved,omitempty"`
 		Imports   []*Import         `json:"imports,omitempty"`
 		Providers []*PluginProvider `json:"providers,omitempty"`
-	}{c.Provider, user, c.Outputs, c.Moved, c.Imports, c.Providers})
+	}{prov, user, outputs, c.Moved, c.Imports, providers})
 	if err != nil {
 		panic(err)
 	}
@@ -65,6 +97,45 @@ func TestHashMatchesJSONMarshal(t *testing.T) {
 		if got, want := c.Hash(), hashByReflection(c); got != want {
 			t.Errorf("config %d: Hash %s, json.Marshal gives %s", i, got, want)
 		}
+	}
+}
+
+// No secret is in the hash, which is published (plan.json, the changes
+// digest of a PR comment): configurations that differ only in a secret
+// hash the same (VariablesHash, kept private, tells them apart), and any
+// other difference changes the hash.
+func TestHashHoldsNoSecret(t *testing.T) {
+	const yaml = `provider: { name: sim, token: "tok-${var.pw}" }
+variables:
+  pw: { type: string, sensitive: true }
+providers:
+  fw: { source: h/ns/fw, config: { password: "${var.pw}", region: r1 } }
+resources:
+  web: { type: Vm, properties: { image: debian-12, tags: { pass: "${var.pw}" } } }
+  db: { type: Database, properties: { engine: postgres, size: SIZE } }
+outputs:
+  pass: { value: "${var.pw}", sensitive: true }
+`
+	parse := func(pw, size string) *Config {
+		t.Helper()
+		c, err := ParseEnv([]File{{Name: "kyku.yaml", Data: []byte(strings.Replace(yaml, "SIZE", size, 1))}}, Inputs{Vars: map[string]string{"pw": pw}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	a, b := parse("hunter2-one", "small"), parse("hunter2-two", "small")
+	if a.Hash() != b.Hash() {
+		t.Errorf("the hash depends on a secret's value: a guess of it could be tested against plan.json")
+	}
+	if a.VariablesHash() == b.VariablesHash() {
+		t.Errorf("VariablesHash does not tell the secrets apart")
+	}
+	if a.Hash() == parse("hunter2-one", "large").Hash() {
+		t.Errorf("the hash does not change with a property that is no secret")
+	}
+	if got, want := a.Hash(), hashByReflection(a); got != want {
+		t.Errorf("Hash %s, json.Marshal gives %s", got, want)
 	}
 }
 

@@ -345,9 +345,17 @@ func (c *Config) Add(r *Resource) {
 // stays in the CPU's cache, however large the configuration (writing all
 // of it first cost a 10,000-resource plan a few megabytes of buffer,
 // copied as it grew and read back cold).
-func (c *Config) Hash() string {
+func (c *Config) Hash() string { return c.hash(true) }
+
+// SecretsHash is Hash with the secret values in: it tells apart
+// configurations that differ only in a secret, and it is a digest of
+// secrets, so it stays private (a saved plan holds it to prove its
+// embedded configuration unchanged; a redacted one does not).
+func (c *Config) SecretsHash() string { return c.hash(false) }
+
+func (c *Config) hash(hideSecrets bool) string {
 	h := sha256.New()
-	b, err := c.appendCanonical(make([]byte, 0, hashChunk+4<<10), func(b []byte) []byte {
+	b, err := c.appendCanonical(make([]byte, 0, hashChunk+4<<10), hideSecrets, func(b []byte) []byte {
 		h.Write(b)
 		return b[:0]
 	})

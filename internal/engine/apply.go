@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/kyku/action/internal/config"
@@ -194,7 +195,7 @@ func (e *Engine) checkSaved(p *plan.Plan, st *state.File, cfg *config.Config) er
 		return &StaleError{Reason: fmt.Sprintf("state lineage is %s, plan was for %s", st.Metadata.Lineage, p.Lineage)}
 	case st.Metadata.Serial != p.Serial:
 		return &StaleError{Reason: fmt.Sprintf("state serial is %d, plan was for %d", st.Metadata.Serial, p.Serial)}
-	case cfg != nil && !p.Destroy && cfg.Hash() != p.ConfigHash:
+	case cfg != nil && !p.Destroy && (cfg.Hash() != p.ConfigHash || cfg.SecretsHash() != p.SecretsHash):
 		return &StaleError{Reason: "the configuration differs from the one planned"}
 	case cfg != nil && !p.Destroy && p.VariablesHash != "" && cfg.VariablesHash() != p.VariablesHash:
 		return &StaleError{Reason: "the variables' values differ from the ones planned with"}
@@ -280,7 +281,8 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 // real provider ID of a stale one resolved by name (adoption), the
 // dependencies and protect flag the config now gives them (so a later
 // destroy orders and guards them by the config that was applied), and the
-// outputs read from the cloud (a Vm's new public IP).
+// outputs read from the cloud (a Vm's new public IP), and the properties
+// that became secret.
 func recordUnchanged(st *state.File, p *plan.Plan) bool {
 	changed := false
 	for _, c := range p.Changes {
@@ -307,6 +309,10 @@ func recordUnchanged(st *state.File, p *plan.Plan) bool {
 		}
 		if c.Outputs != nil {
 			r.Outputs = value.CopyMap(c.Outputs)
+			changed = true
+		}
+		if more := sortedSet(slices.Concat(r.Sensitive, c.Sensitive)); !slices.Equal(more, r.Sensitive) {
+			r.Sensitive = more // newly secret; what was secret stays so until the value changes
 			changed = true
 		}
 		if pp := c.Planned; pp != nil && c.Action == plan.NoOp && (pp.SchemaVersion != r.SchemaVersion || !bytes.Equal(pp.Private, r.Private)) {

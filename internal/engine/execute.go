@@ -434,6 +434,7 @@ func (x *execution) stateOf(cr *config.Resource, c *plan.Change, r provider.Reso
 	sr := &state.Resource{
 		Name: cr.Name, Type: cr.Type, CloudName: cloudName, ProviderID: obj.ID,
 		Config: props, Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
+		Sensitive: c.Sensitive,
 	}
 	recordStored(sr, obj)
 	return sr

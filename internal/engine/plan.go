@@ -155,6 +155,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		StateExists:   exists,
 		ConfigHash:    hash,
 		VariablesHash: cfg.VariablesHash(),
+		SecretsHash:   cfg.SecretsHash(),
 		Backend:       e.describeBackend(),
 		Config:        cfg,
 		Changes:       make([]plan.Change, 0, len(cfg.Resources)),
@@ -228,7 +229,10 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			if err != nil {
 				return nil, err
 			}
-			sensitiveAttrs[r.Name] = s
+			// What the schema marks, and what the configuration makes
+			// secret: an attribute set from a sensitive value reads back
+			// as one.
+			sensitiveAttrs[r.Name] = sortedSet(slices.Concat(s, r.Sensitive, refSensitive(r.Properties, sensitiveAttrs)))
 			continue
 		}
 		ch := plan.Change{
@@ -239,6 +243,13 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		}
 		sr := st.Resources[r.Name]
 		o, importing := imported[r.Name]
+		// What is secret now (recorded by apply), and what the change
+		// masks: that, and what was secret when last applied.
+		ch.Sensitive = sortedSet(slices.Concat(r.Sensitive, refSensitive(r.Properties, sensitiveAttrs)))
+		masked := ch.Sensitive
+		if sr != nil {
+			masked = sortedSet(slices.Concat(masked, sr.Sensitive))
+		}
 		switch {
 		case ahead[r.Name] != nil:
 			res := ahead[r.Name]
@@ -255,7 +266,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			ch.Action = plan.Import
 			ch.ProviderID, ch.CloudName = o.ID, o.CloudName
 			res := diff.Resource(diff.Input{
-				Type: t, Desired: props, Actual: o.Properties, IgnoreChanges: r.IgnoreChanges, Sensitive: r.Sensitive,
+				Type: t, Desired: props, Actual: o.Properties, IgnoreChanges: r.IgnoreChanges, Sensitive: masked,
 				Rule: rules.of(t),
 			})
 			ch.Properties = res.Changes
@@ -265,7 +276,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		case sr == nil || sr.ProviderID == "":
 			ch.Action = plan.Create
 			ch.CloudName = cloudName(st.Metadata.Prefix, r.Name)
-			ch.Properties = diff.Create(t, props, r.Sensitive...)
+			ch.Properties = diff.Create(t, props, masked...)
 			if err := e.planChange(ctx, &diags, r, &ch, st.Metadata.Prefix, props, provider.Object{}, nil); err != nil {
 				return nil, err
 			}
@@ -273,7 +284,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			ch.Action = plan.Create
 			ch.CloudName = sr.CloudName
 			ch.Reason = "gone from the cloud"
-			ch.Properties = diff.Create(t, props, r.Sensitive...)
+			ch.Properties = diff.Create(t, props, masked...)
 			if err := e.planChange(ctx, &diags, r, &ch, st.Metadata.Prefix, props, provider.Object{}, nil); err != nil {
 				return nil, err
 			}
@@ -282,14 +293,14 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			ch.ProviderID, ch.CloudName = sr.ProviderID, sr.CloudName
 			ch.Reason = fmt.Sprintf("type changed from %s to %s", sr.Type, r.Type)
 			ch.PriorType = sr.Type
-			ch.Properties = diff.Create(t, props, r.Sensitive...)
+			ch.Properties = diff.Create(t, props, masked...)
 		default:
 			ch.ProviderID, ch.CloudName = sr.ProviderID, sr.CloudName
 			o, found := objs[r.Name] // one lookup for all three uses
 			adoptObject(&ch, sr, o, found)
 			res := diff.Resource(diff.Input{
 				Type: t, Desired: props, Actual: o.Properties, Last: sr.Config,
-				IgnoreChanges: r.IgnoreChanges, Sensitive: r.Sensitive, Rule: rules.of(t),
+				IgnoreChanges: r.IgnoreChanges, Sensitive: masked, Rule: rules.of(t),
 			})
 			ch.Action, ch.Properties = res.Action, res.Changes
 			if replace[r.Name] && ch.Action != plan.Replace {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diff"
@@ -81,6 +82,9 @@ func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResu
 				ignore, sensitive = cr.IgnoreChanges, cr.Sensitive
 			}
 		}
+		// What was secret when last applied stays masked, also for a
+		// resource the configuration no longer has.
+		sensitive = slices.Concat(sensitive, sr.Sensitive)
 		o := objs[name]
 		if e.selfPlanned(sr.Type) {
 			// Its provider's read is the whole story: every attribute

@@ -43,7 +43,7 @@ func (w *world) store() map[string]string {
 // the file verifies.
 func withConfig(p *plan.Plan, cfg *config.Config) *plan.Plan {
 	q := *p
-	q.Config, q.ConfigHash, q.VariablesHash = cfg, cfg.Hash(), cfg.VariablesHash()
+	q.Config, q.ConfigHash, q.VariablesHash, q.SecretsHash = cfg, cfg.Hash(), cfg.VariablesHash(), cfg.SecretsHash()
 	return &q
 }
 

@@ -50,6 +50,7 @@ type selfInput struct {
 	prior   *provider.Object          // as discovery read (or an import found) it; nil: a create
 	extra   []string                  // top-level properties sensitive through what they reference
 	replace bool                      // replace it whatever changed (--replace)
+	was     []string                  // what was secret when last applied (state)
 	prefix  string                    // deploy prefix
 	vals    map[string]map[string]any // planned values by name, filled in
 }
@@ -94,7 +95,8 @@ func (e *Engine) planSelf(ctx context.Context, diags *diag.Diagnostics, ch *plan
 	if pp == nil {
 		return fmt.Errorf("plan %s %q: provider %s answered with no plan", in.r.Type, in.r.Name, e.provider.Name())
 	}
-	sensitive := slices.Concat(pp.Sensitive, in.r.Sensitive, in.extra)
+	ch.Sensitive = sortedSet(slices.Concat(pp.Sensitive, in.r.Sensitive, in.extra))
+	sensitive := slices.Concat(ch.Sensitive, in.was)
 	var priorVals map[string]any
 	if in.prior != nil {
 		priorVals = pp.PriorValues
@@ -353,6 +355,9 @@ func (e *Engine) planAhead(ctx context.Context, order []*config.Resource, levels
 					continue
 				}
 				in := selfInput{r: r, props: desired, extra: refSensitive(r.Properties, sensitiveAttrs), prefix: st.Metadata.Prefix, replace: replace[r.Name]}
+				if sr := st.Resources[r.Name]; sr != nil {
+					in.was = sr.Sensitive
+				}
 				o, importing := imported[r.Name]
 				res.err = e.planSelfChange(ctx, &res.diags, &res.ch, in, st.Resources[r.Name], o, importing, objs, gone)
 			}

@@ -145,6 +145,12 @@ type Change struct {
 	// (a Terraform provider), is that provider's plan, which apply carries
 	// out exactly; on a no-op, the object as the plan read it.
 	Planned *Planned `json:"planned,omitempty"`
+	// Sensitive are the resource's top-level properties (a provider's
+	// resource: attributes) whose value is secret as configured now: read
+	// from a sensitive variable or a sensitive attribute, or marked so by
+	// the provider's schema. Apply records them in state, so that what was
+	// secret stays masked after the configuration stops saying so.
+	Sensitive []string `json:"sensitive,omitempty"`
 }
 
 // Planned is a provider's own plan of one change (provider.Planned as a
@@ -210,10 +216,15 @@ type Plan struct {
 	Serial      int64  `json:"serial"`
 	Prefix      string `json:"prefix"`
 	StateExists bool   `json:"stateExists"`
-	ConfigHash  string `json:"configHash"`
+	// ConfigHash is config.Config.Hash of the configuration planned (its
+	// secrets left out: it is published).
+	ConfigHash string `json:"configHash"`
 	// VariablesHash is config.Config.VariablesHash of the configuration
-	// planned: the variables' values it was expanded with.
+	// planned: the variables' values it was expanded with. SecretsHash is
+	// its config.Config.SecretsHash, the hash with the secrets in. Both
+	// are digests of secrets: a redacted plan has neither.
 	VariablesHash string `json:"variablesHash,omitempty"`
+	SecretsHash   string `json:"secretsHash,omitempty"`
 	// Backend is where the state planned against lives, as the backend
 	// describes itself ("local /work/infra/.kyku/state.prod.json"): a
 	// saved plan is applied only to that state.

@@ -31,12 +31,12 @@ func sample() *plan.Plan {
 		},
 		Levels:  map[string]int{"net": 0, "db": 1, "web": 2, "lb": 3},
 		Lineage: "l1", Serial: 7, Prefix: "ab12cd34", StateExists: true,
-		VariablesHash: "v1", Backend: "local /work/infra/.kyku/state.prod.json",
+		Backend: "local /work/infra/.kyku/state.prod.json",
 		Config: &config.Config{Provider: config.ProviderConfig{Name: "sim"}, Resources: []*config.Resource{
 			{Name: "net", Type: "Vpc", Properties: map[string]any{"cidr": "10.0.0.0/16", "distributeAcrossAzs": float64(0)}},
 		}},
 	}
-	p.ConfigHash = p.Config.Hash()
+	p.ConfigHash, p.VariablesHash, p.SecretsHash = p.Config.Hash(), p.Config.VariablesHash(), p.Config.SecretsHash()
 	p.Count()
 	return p
 }
@@ -129,7 +129,7 @@ func TestDecodeRefusesEditedFiles(t *testing.T) {
 		{"flipped action, resealed", plantest.Reseal(t, edit(`"action": "no-op"`, `"action": "destroy"`)),
 			"its counters (1 to create, 1 to change, 1 to replace, 1 to destroy) are not its changes' (1, 1, 1, 2)"},
 		{"edited config, resealed", plantest.Reseal(t, edit(`"cidr": "10.0.0.0/16",`, `"cidr": "10.9.0.0/16",`)),
-			"its embedded configuration does not hash to its configHash"},
+			"its embedded configuration does not hash to its configHash and secretsHash"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := plan.Decode("saved.tfplan", tt.data)
@@ -147,6 +147,36 @@ func TestDecodeRefusesEditedFiles(t *testing.T) {
 	}
 	if _, err := plan.Decode("saved.tfplan", plantest.Reseal(t, good)); err != nil {
 		t.Errorf("a file resealed without an edit: %v", err)
+	}
+}
+
+// TestResealedSecretEditIsRefused: the published configHash leaves the
+// secrets out, so a saved plan whose embedded secret was edited (the file
+// resealed) hashes to it still; its private secretsHash does not, and the
+// file is refused.
+func TestResealedSecretEditIsRefused(t *testing.T) {
+	p := sample()
+	p.Config.Resources = append(p.Config.Resources, &config.Resource{Name: "web", Type: "Vm", Properties: map[string]any{"image": "debian-12", "userData": "hunter2-aaa"}})
+	p.ConfigHash, p.VariablesHash, p.SecretsHash = p.Config.Hash(), p.Config.VariablesHash(), p.Config.SecretsHash()
+	good, err := plan.Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Replace(good, []byte("hunter2-aaa"), []byte("curl-evil.sh"), 1)
+	if bytes.Equal(edited, good) {
+		t.Fatal("the plan file holds no secret to edit")
+	}
+	_, err = plan.Decode("saved.tfplan", plantest.Reseal(t, edited))
+	if err == nil || !strings.Contains(err.Error(), "does not hash to its configHash and secretsHash") {
+		t.Errorf("a resealed secret edit: %v", err)
+	}
+	q := &config.Config{Provider: p.Config.Provider, Resources: []*config.Resource{p.Config.Resources[0],
+		{Name: "web", Type: "Vm", Properties: map[string]any{"image": "debian-12", "userData": "curl-evil.sh"}}}}
+	if q.Hash() != p.ConfigHash {
+		t.Errorf("configHash depends on a secret")
+	}
+	if _, err := plan.Decode("saved.tfplan", plantest.Reseal(t, good)); err != nil {
+		t.Errorf("resealed without an edit: %v", err)
 	}
 }
 

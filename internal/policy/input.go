@@ -8,6 +8,7 @@ import (
 
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/render"
+	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -29,7 +30,10 @@ type Resource struct {
 	// reference to a resource that exists and is kept (not created or
 	// replaced by this plan) is resolved to its provider ID
 	// ("${vpc}" → "vpc-0a1b"); any other reference is left as written
-	// ("${web.publicIp}"). Sensitive values are "(sensitive)".
+	// ("${web.publicIp}"). Sensitive values are "(sensitive)". Of a
+	// resource a --target plan leaves out, what reads another's
+	// attributes is "(sensitive)" too, and a provider's resource has none
+	// (what of it is secret is known only by planning it).
 	Properties map[string]any `json:"properties"`
 }
 
@@ -66,19 +70,27 @@ func NewInput(p *plan.Plan) (Input, error) {
 		}
 		return r.String(), true // left as written
 	}
-	// A Terraform provider's resource: what its schema marks sensitive
-	// (or what reads such a value), as its change says.
-	schemaSensitive := map[string][]string{}
+	// What is secret, as each change says: read from a sensitive variable
+	// or attribute, or marked so by a provider's schema.
+	secret := map[string][]string{}
 	for _, c := range p.Changes {
+		secret[c.ResourceID] = c.Sensitive
 		if c.Planned != nil {
-			schemaSensitive[c.ResourceID] = c.Planned.Sensitive
+			secret[c.ResourceID] = slices.Concat(c.Sensitive, c.Planned.Sensitive)
 		}
 	}
 	in := Input{Environment: p.Environment, Changes: doc.Changes, Resources: map[string]Resource{}}
 	for _, r := range p.Config.Resources {
 		props := map[string]any{}
+		_, covered := secret[r.Name]
+		if _, kykus := schema.Lookup(r.Type); !covered && !kykus {
+			// A provider's resource --target leaves out: not planned, so
+			// its schema's secrets are not known; its type only.
+			in.Resources[r.Name] = Resource{Type: r.Type, Properties: props}
+			continue
+		}
 		for name, v := range r.Properties {
-			if r.SensitiveProp(name) || slices.Contains(schemaSensitive[r.Name], name) {
+			if r.SensitiveProp(name) || slices.Contains(secret[r.Name], name) || (!covered && readsAttribute(v)) {
 				props[name] = plan.Masked
 				continue
 			}
@@ -87,6 +99,17 @@ func NewInput(p *plan.Plan) (Input, error) {
 		in.Resources[r.Name] = Resource{Type: r.Type, Properties: props}
 	}
 	return in, nil
+}
+
+// readsAttribute reports whether v reads an attribute of a resource (not
+// its ID), which may be secret.
+func readsAttribute(v any) bool {
+	for _, r := range value.Refs(v) {
+		if r.Attr != "" && r.Attr != "id" && r.Resource != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // document is in as OPA's generic JSON model.

@@ -120,6 +120,7 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 func RedactPlan(p *plan.Plan) *plan.Plan {
 	r := *p
 	r.Config = nil
+	r.VariablesHash, r.SecretsHash = "", "" // digests of the secrets: kept private
 	r.Redacted = true
 	r.Levels = maps.Clone(p.Levels)
 	r.Changes = make([]plan.Change, len(p.Changes))

@@ -60,7 +60,7 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	if err != nil {
 		return a.fail(ctx, fmt.Errorf("load the configuration at %s: %w", sha7(ref), err))
 	}
-	headHash := headCfg.Hash()
+	headHash, headSecrets := headCfg.Hash(), headCfg.SecretsHash()
 	// What is scrubbed from messages comes from the approved commit's
 	// config and Kyku's own plan, never from the saved plan. Log masks are
 	// only the values given from outside the files (secrets): masking
@@ -109,7 +109,7 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 		return a.fail(ctx, err)
 	}
 	a.out.Digest = digest
-	if msg := a.mismatch(saved, decodeErr, headHash, fresh, digest, sh, haveComment); msg != "" {
+	if msg := a.mismatch(saved, decodeErr, headHash, headSecrets, fresh, digest, sh, haveComment); msg != "" {
 		return a.refuseWithPlan(ctx, msg, fresh)
 	}
 	if msg, err := a.policyGate(ctx, fresh); err != nil {
@@ -153,16 +153,18 @@ func applyPlan(ctx context.Context, eng *engine.Engine, cfg *config.Config, p *p
 }
 
 // mismatch says why the fresh plan may not be applied ("" when it may).
-func (a *applier) mismatch(saved *plan.Plan, decodeErr error, headHash string, fresh *plan.Plan, digest string, sh shown, haveComment bool) string {
+func (a *applier) mismatch(saved *plan.Plan, decodeErr error, headHash, headSecrets string, fresh *plan.Plan, digest string, sh shown, haveComment bool) string {
 	sha := code(sha7(a.pr.HeadSHA))
 	if decodeErr != nil {
 		return "The saved plan for " + sha + " cannot be used (" + code(decodeErr.Error()) + ")."
 	}
-	if a.req.Queue && saved.Config.Hash() == saved.ConfigHash && saved.ConfigHash != headHash {
+	// The published hash leaves the secrets out; SecretsHash has them.
+	same := saved.Config.Hash() == saved.ConfigHash && saved.Config.SecretsHash() == saved.SecretsHash
+	if a.req.Queue && same && saved.ConfigHash != headHash {
 		return "The merge queue's commit " + code(sha7(a.req.MergeSHA)) + " does not hold the configuration reviewed at " + sha +
 			": the pull request's changes combined with the branch it is merged into are not what was planned and reviewed."
 	}
-	if saved.Config.Hash() != saved.ConfigHash || saved.ConfigHash != headHash {
+	if !same || saved.ConfigHash != headHash || saved.SecretsHash != headSecrets {
 		return "The saved plan for " + sha + " was not made from the configuration at that commit: " +
 			"its embedded configuration does not hash to the configuration at " + sha + ", so it was altered after it was planned."
 	}

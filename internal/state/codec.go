@@ -148,10 +148,13 @@ func appendResource(b []byte, r *Resource, depth int) ([]byte, error) {
 	if err := obj("outputs", r.Outputs); err != nil {
 		return nil, err
 	}
-	if len(r.Dependencies) > 0 {
-		field("dependencies")
+	list := func(key string, names []string) {
+		if len(names) == 0 {
+			return
+		}
+		field(key)
 		b = append(b, '[')
-		for i, d := range r.Dependencies {
+		for i, d := range names {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -171,6 +174,7 @@ func appendResource(b []byte, r *Resource, depth int) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
+	list("dependencies", r.Dependencies)
 	if r.Protect {
 		field("protect")
 		b = append(b, "true"...)
@@ -185,6 +189,7 @@ func appendResource(b []byte, r *Resource, depth int) ([]byte, error) {
 		b = base64.StdEncoding.AppendEncode(b, r.Private)
 		b = append(b, '"')
 	}
+	list("sensitive", r.Sensitive)
 	if depth >= 0 {
 		b = append(b, '\n')
 		for i := 0; i < depth; i++ {

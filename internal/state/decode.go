@@ -85,7 +85,7 @@ func parseFile(data []byte) (*File, []string, error) {
 
 // fieldErrs holds, per field of one object, the error of the field's last
 // value (nil when it decoded); its order is the order fields are checked in.
-type fieldErrs [10]error
+type fieldErrs [11]error
 
 func (e *fieldErrs) first() error {
 	for _, err := range e {
@@ -262,6 +262,8 @@ func decodeResource(d *value.Decoder, name string) (r *Resource, bad, syntax err
 			}
 		case "dependencies":
 			r.Dependencies, errs[6], err = namesValue(d, key)
+		case "sensitive":
+			r.Sensitive, errs[10], err = namesValue(d, key)
 		case "protect":
 			var v any
 			if v, err = d.Value(); err != nil {

@@ -57,6 +57,12 @@ type Resource struct {
 	// provider's private data (opaque; handed back with every call).
 	SchemaVersion int64  `json:"schemaVersion,omitempty"`
 	Private       []byte `json:"private,omitempty"`
+	// Sensitive are the top-level properties (attributes) that held a
+	// secret when last applied (plan.Change.Sensitive): plans and drift
+	// reports keep masking them, also once the configuration no longer
+	// says so or no longer has the resource, as Terraform's
+	// sensitive_attributes.
+	Sensitive []string `json:"sensitive,omitempty"`
 }
 
 // New returns an empty state.
@@ -96,6 +102,7 @@ func (r *Resource) Clone() *Resource {
 	c.Config = value.CopyMap(r.Config)
 	c.Outputs = value.CopyMap(r.Outputs)
 	c.Dependencies = append([]string(nil), r.Dependencies...)
+	c.Sensitive = slices.Clone(r.Sensitive)
 	c.Private = append([]byte(nil), r.Private...)
 	if r.Private == nil {
 		c.Private = nil
