@@ -39,7 +39,8 @@ type payload struct {
 				FullName string `json:"full_name"`
 			} `json:"repo"`
 		} `json:"head"`
-		MergedBy *user `json:"merged_by"`
+		Base     prBase `json:"base"`
+		MergedBy *user  `json:"merged_by"`
 	} `json:"pull_request"`
 	Issue *struct {
 		Number      int             `json:"number"`
@@ -57,6 +58,15 @@ type payload struct {
 		Project     string `json:"project"`
 		Environment string `json:"environment"`
 	} `json:"client_payload"`
+}
+
+// prBase is a pull request's base: the branch it merges into, and that
+// branch's repository.
+type prBase struct {
+	Ref  string `json:"ref"`
+	Repo *struct {
+		FullName string `json:"full_name"`
+	} `json:"repo"`
 }
 
 type user struct {
@@ -93,10 +103,15 @@ type event struct {
 	headSHA       string
 	mergeSHA      string
 	// rulesRef is where a merge's review rules are read: the merge
-	// commit's first parent (set by routeMerge; never the payload's
-	// base.sha, which may be older than the commit the merge lands on).
-	rulesRef string
-	merger   string
+	// commit's first parent, or for a squash or rebase merge the merge
+	// commit itself (set by routeMerge, see mergerules.go; never the
+	// payload's base.sha, which may be older than the commit the merge
+	// lands on). parentRef is the merge commit's first parent; linear says
+	// it has no other (a squash or a rebase merge).
+	rulesRef  string
+	parentRef string
+	linear    bool
+	merger    string
 	// fork is set for a pull request whose head is another repository (or
 	// a deleted one); headRepo names it.
 	fork     bool
@@ -195,6 +210,9 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 		}
 		if !pr.Merged {
 			return job, "pull_request closed without a merge", nil
+		}
+		if why := mergedElsewhere(ev, pr.Base); why != "" {
+			return job, why, nil
 		}
 		ev.mergeSHA = pr.MergeCommitSHA
 		ev.merger = p.Sender.Login

@@ -13,26 +13,23 @@ import (
 )
 
 // routeMerge applies, when the settings say so, the saved plans of the
-// projects a merged pull request touched. The settings and the policies
-// are read at the merge commit's first parent: the default branch as it
-// was before the merge, never the pull request's own. With promotion, a project's
-// environments are applied one after the other in that order, each job
-// queuing the next only when it applied completely; otherwise they run
-// side by side.
+// projects a pull request merged into the default branch touched. The
+// settings and the policies are the default branch's as it was before the
+// merge, never the pull request's own (see mergerules.go). With promotion,
+// a project's environments are applied one after the other in that order,
+// each job queuing the next only when it applied completely; otherwise
+// they run side by side.
 func (b *Bot) routeMerge(ctx context.Context, ev event, repo *github.Repo) (string, error) {
-	// Every rule that judges the merge comes from before it: the merge
-	// commit's first parent.
-	ref, err := mergeBase(ctx, repo, ev.mergeSHA)
-	if err != nil {
-		msg := "Kyku cannot tell which rules judge this merge: it reads them on the default branch as it was before it (the merge commit's first parent), and " +
+	// Every rule that judges the merge comes from before it.
+	if err := setMergeRefs(ctx, repo, &ev); err != nil {
+		msg := "Kyku cannot tell which rules judge this merge: it reads them on the default branch as it was before it (from the merge commit's parents), and " +
 			review.Code(err.Error()) + ".\nNothing was applied.\n"
 		if _, cerr := repo.CreateComment(ctx, ev.number, msg); cerr != nil {
 			err = errors.Join(err, cerr)
 		}
 		return "", err
 	}
-	ev.rulesRef = ref
-	s, err := loadSettings(ctx, repo, ref)
+	s, err := loadSettings(ctx, repo, ev.rulesRef)
 	if isDiag(err) {
 		_, cerr := repo.CreateComment(ctx, ev.number, settingsProblem(err)+"\nNothing was applied.")
 		return "settings-error", cerr

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -47,8 +46,8 @@ func targetKey(ev event, t settings.Target) string {
 
 // loadSettings reads .kyku/config.yaml from the DEFAULT branch (never a
 // pull request's head, which must not loosen its own apply rules): at ref,
-// a commit of it (a merge's rules are read at its first parent), or its
-// tip when ref is "". Without the file, the defaults. Bad settings are a
+// a commit of it (a merge's rules: see setMergeRefs), or its tip when ref
+// is "". Without the file, the defaults. Bad settings are a
 // diag.Diagnostics.
 func loadSettings(ctx context.Context, repo *github.Repo, ref string) (*settings.Settings, error) {
 	data, err := repo.FileContent(ctx, settings.Path, ref)
@@ -88,10 +87,9 @@ func (b *Bot) deps(ev event, repo *github.Repo, src *sources, t settings.Target)
 		Now:    b.now,
 		Log:    b.log,
 		// What is sensitive is the default branch's word (for a merge: as
-		// it was before it, where the policies are read), never the pull
-		// request's.
+		// it was before it, see sensitiveRef), never the pull request's.
 		Source: func(ctx context.Context, ref string) (*cfgConfig, error) {
-			return src.config(ctx, t.Project, ref, policyRef(ev), t.Env)
+			return src.config(ctx, t.Project, ref, sensitiveRef(ev), t.Env)
 		},
 		Trusted: func(ctx context.Context) (*cfgConfig, error) {
 			return src.config(ctx, t.Project, ev.defaultBranch, "", t.Env)
@@ -107,19 +105,33 @@ func (b *Bot) deps(ev event, repo *github.Repo, src *sources, t settings.Target)
 			return ruleFiles(files), nil
 		},
 		MergeRules: func(ctx context.Context, pr *github.PR, _ string) (string, error) {
-			return mergeRules(ctx, repo, ev.rulesRef, pr)
+			return mergeRefusal(ctx, repo, ev, pr)
 		},
 	}
 }
 
 // policyRef is where the policies that judge ev are read: the default
-// branch; for a merge, the merge commit's first parent — the default
-// branch as it was before the merge, so that a pull request never changes
-// the policies that judge its own merge, and a policy that landed after
-// the pull request was opened still judges it.
+// branch; for a merge, ev.rulesRef — the default branch's policies as they
+// were before the merge (see mergerules.go), so that a pull request never
+// changes the policies that judge its own merge, and a policy that landed
+// after the pull request was opened still judges it.
 func policyRef(ev event) string {
 	if ev.rulesRef != "" {
 		return ev.rulesRef
+	}
+	return ev.defaultBranch
+}
+
+// sensitiveRef is where what is sensitive is decided for ev: the default
+// branch; for a merge, the merge commit's first parent (the default
+// branch before the merge, for a merge commit or a squash; for a rebase
+// merge, the pull request's previous commit, as the commit cannot tell
+// the two apart). Not ev.rulesRef: the merge commit's own tree holds the
+// pull request's configuration, which every pull request that applies
+// changes.
+func sensitiveRef(ev event) string {
+	if ev.parentRef != "" {
+		return ev.parentRef
 	}
 	return ev.defaultBranch
 }
@@ -134,53 +146,6 @@ func ruleFiles(files []string) []string {
 		}
 	}
 	return out
-}
-
-// mergeBase is where the rules that judge the merge of commit sha are
-// read: its first parent, the default branch as it was before the merge.
-func mergeBase(ctx context.Context, repo *github.Repo, sha string) (string, error) {
-	parents, err := repo.Parents(ctx, sha)
-	if err != nil {
-		return "", err
-	}
-	if len(parents) == 0 || parents[0] == "" {
-		return "", fmt.Errorf("merge commit %s has no parent", sha)
-	}
-	return parents[0], nil
-}
-
-// mergeRules says why the rules at ref would be pr's own ("" when they
-// are not): a rule file pr changes that already holds, at ref, exactly
-// what it holds at pr's head. A rebase merge puts a pull request's
-// commits one after the other, so the first parent of its last commit
-// holds the changes of the ones before.
-func mergeRules(ctx context.Context, repo *github.Repo, ref string, pr *github.PR) (string, error) {
-	if ref == "" {
-		return "Kyku does not know the commit the merge was made on, so it cannot read the rules from before it.", nil
-	}
-	files, err := repo.ChangedFiles(ctx, pr.Number)
-	if err != nil {
-		return "", err
-	}
-	for _, f := range ruleFiles(files) {
-		at, err := repo.FileContent(ctx, f, ref)
-		goneAt := errors.Is(err, github.ErrNotFound)
-		if err != nil && !goneAt {
-			return "", err
-		}
-		head, err := repo.FileContent(ctx, f, pr.HeadSHA)
-		goneHead := errors.Is(err, github.ErrNotFound)
-		if err != nil && !goneHead {
-			return "", err
-		}
-		if goneAt == goneHead && bytes.Equal(at, head) {
-			return "The default branch before this merge (commit " + review.Code(shortSHA(ref)) + ", the merge commit's first parent) already holds this pull request's " +
-				review.Code(f) + " (a rebase merge puts the pull request's earlier commits there), so the rules there are the pull request's own: " +
-				"a pull request is never judged by the rules it brings. Merge such a pull request with a merge commit or a squash; " +
-				"to finish this one, re-plan on the default branch, review the plan, then apply it.", nil
-		}
-	}
-	return "", nil
 }
 
 func shortSHA(sha string) string {

@@ -143,10 +143,12 @@ func TestReplayedBodyRunsOnceAcrossReplicas(t *testing.T) {
 // it lands after a deny policy it would break. Its plan comment says at
 // the top that it changes the review rules and that they apply from the
 // next PR. Merged with one approval, the bot reads the settings and the
-// policies at the merge commit's first parent (the default branch before
-// the merge), not after the merge and not at the payload's older
+// policies from the default branch before the merge (a merge commit's
+// first parent; a squash's own tree, for a pull request that changes no
+// rule file), not after the merge and not at the payload's older
 // base.sha: refused, nothing applied. A rebase merge, whose first parent
-// already holds the pull request's settings, is refused too.
+// already holds the pull request's settings, is refused too: merged
+// without a merge commit, a pull request that changes a rule file is.
 func TestMergeIsJudgedByTheRulesFromBeforeIt(t *testing.T) {
 	const (
 		oldBase  = "01d0000000000000000000000000000000000b5e" // the payload's base.sha: before the deny policy landed
@@ -155,18 +157,18 @@ func TestMergeIsJudgedByTheRulesFromBeforeIt(t *testing.T) {
 		loosened = "apply: merge\nrequired-approvals: 1\n"
 	)
 	for _, tc := range []struct {
-		name        string
-		before      map[string]string // the default branch before the merge (the first parent)
-		pr          map[string]string // the pull request's head, and the default branch after the merge
-		firstParent string
-		want        []string
+		name    string
+		before  map[string]string // the default branch before the merge (the first parent)
+		pr      map[string]string // the pull request's head, and the default branch after the merge
+		parents []string          // the merge commit's
+		want    []string
 	}{
 		{"approvals loosened by the pull request", map[string]string{".kyku/config.yaml": strict}, map[string]string{".kyku/config.yaml": loosened},
-			baseSHA, []string{"merged without the 2 approvals", "(1 counted)"}},
+			[]string{baseSHA, headA}, []string{"merged without the 2 approvals", "(1 counted)"}},
 		{"a deny policy landed after the pull request's base", map[string]string{".kyku/config.yaml": loosened, botPolicyFile: botSizePolicy},
-			nil, baseSHA, []string{"The policies deny this plan", "Vm worker is large"}},
+			nil, []string{baseSHA}, []string{"The policies deny this plan", "Vm worker is large"}},
 		{"a rebase merge carrying the pull request's settings", map[string]string{".kyku/config.yaml": loosened}, map[string]string{".kyku/config.yaml": loosened},
-			rebased, []string{"already holds this pull request's `.kyku/config.yaml`", "never judged by the rules it brings"}},
+			[]string{rebased}, []string{"changes `.kyku/config.yaml` and was merged without a merge commit", "re-plan on the default branch"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, harnessOpts{})
@@ -178,10 +180,15 @@ func TestMergeIsJudgedByTheRulesFromBeforeIt(t *testing.T) {
 			}
 			set(defaultBranch, tc.before)
 			set(baseSHA, tc.before)
-			set(tc.firstParent, tc.before)
-			if tc.firstParent == rebased {
+			set(tc.parents[0], tc.before)
+			if tc.parents[0] == rebased {
 				set(rebased, tc.pr)
 			}
+			// The merge commit's tree: the default branch before the merge
+			// plus the pull request's changes.
+			set(mergeSHA, tc.before)
+			set(mergeSHA, tc.pr)
+			h.gh.SetFile(repoName, mergeSHA, "kyku.yaml", []byte(configV2))
 			set(oldBase, map[string]string{".kyku/config.yaml": loosened})
 			set(headA, tc.pr)
 			h.gh.SetFile(repoName, headA, "kyku.yaml", []byte(configV2))
@@ -203,7 +210,7 @@ func TestMergeIsJudgedByTheRulesFromBeforeIt(t *testing.T) {
 			h.gh.SetFile(repoName, defaultBranch, botPolicyFile, []byte("package kyku\n"))
 			h.gh.SetFile(repoName, defaultBranch, "kyku.yaml", []byte(configV2))
 			h.gh.AddReview(repoName, 2, githubtest.Review{User: "reviewer", State: "APPROVED", CommitID: headA})
-			h.gh.AddCommit(repoName, githubtest.GitCommit{SHA: mergeSHA, Parents: []string{tc.firstParent}, Message: "loosen (#2)"})
+			h.gh.AddCommit(repoName, githubtest.GitCommit{SHA: mergeSHA, Parents: tc.parents, Message: "loosen (#2)"})
 			h.gh.UpdatePullRequest(repoName, 2, func(p *githubtestPR) { p.State, p.Merged = "closed", true })
 			h.gh.SetCommitPulls(repoName, mergeSHA, 2)
 			h.deliver("pull_request", fixture(t, "pull_request.closed", func(p map[string]any) {
