@@ -16,7 +16,6 @@ import (
 // Secrets keep their mask wherever they flow: into one of Kyku's types,
 // through a data source, into the policy input of a targeted plan.
 
-
 func TestKykuTypeReadingASensitiveAttributeIsMasked(t *testing.T) {
 	w := newWorld(t, tfplugintest.Framework)
 	cfg := w.parse(`providers:
