@@ -94,7 +94,11 @@ func vpcAutoSubnets(r *Resource) ([]autoSubnet, error) {
 	if strings.Contains(cidr, "${") {
 		return nil, fmt.Errorf("cidr must be written out (not a reference) to carve auto-subnets")
 	}
-	return carve(r.Name, cidr, int(n))
+	subnets, err := carve(r.Name, cidr, int(n))
+	if err != nil && r.SensitiveProp("cidr") {
+		return nil, fmt.Errorf("the value (sensitive) is not an IPv4 CIDR with room for %d subnets of at least /28", 2*int(n))
+	}
+	return subnets, err
 }
 
 // NeedsZones reports whether some Vpc of cfg asks for auto-subnets, the
@@ -147,12 +151,22 @@ func InjectAutoSubnets(cfg *Config, zones []string) error {
 					"zone":    zones[s.Index%len(zones)],
 					"public":  s.Public,
 				},
-				AutoFrom: vpc.Name,
-				Pos:      vpc.Pos,
+				AutoFrom:  vpc.Name,
+				Pos:       vpc.Pos,
+				Sensitive: sensitiveCIDR(vpc),
 			})
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// sensitiveCIDR is the Sensitive of the auto-subnets of vpc: carved from
+// a sensitive cidr, their cidr is sensitive too.
+func sensitiveCIDR(vpc *Resource) []string {
+	if vpc.SensitiveProp("cidr") {
+		return []string{"cidr"}
+	}
+	return nil
 }
 
 // autoSubnets validates every Vpc's cidr and distributeAcrossAzs, reports
@@ -167,11 +181,19 @@ func (p *parser) autoSubnets() map[string]*Resource {
 		owner := fmt.Sprintf("resource %q", r.Name)
 		if cidr, ok := r.Properties["cidr"].(string); ok && !strings.Contains(cidr, "${") {
 			if _, err := parseCIDR(cidr); err != nil {
+				if r.SensitiveProp("cidr") {
+					err = errors.New("the value (sensitive) is not a CIDR (expected e.g. 10.0.0.0/16)")
+				}
 				p.diags.Add(r.PropPos.At("cidr"), "%s: property \"cidr\": %v", owner, err)
 				continue
 			}
 		}
-		n, _ := r.Properties["distributeAcrossAzs"].(float64)
+		n, given := r.Properties["distributeAcrossAzs"].(float64)
+		if given && r.SensitiveProp("distributeAcrossAzs") {
+			// As a sensitive count: the auto-subnets would show it.
+			p.diags.Add(r.PropPos.At("distributeAcrossAzs"), "%s: property \"distributeAcrossAzs\" cannot use a sensitive value: the auto-subnets it makes would show it; use a value that is not sensitive", owner)
+			continue
+		}
 		if n < 0 || n > MaxAutoSubnetAZs {
 			p.diags.Add(r.PropPos.At("distributeAcrossAzs"), "%s: property \"distributeAcrossAzs\": must be between 0 and %d, got %v", owner, MaxAutoSubnetAZs, n)
 			continue

@@ -116,17 +116,24 @@ func (p *parser) checkRefs(auto map[string]*Resource) {
 		if ref.prop != "" {
 			where += fmt.Sprintf(": property %q", ref.prop)
 		}
-		if ref.refType != "" {
+		switch {
+		case ref.secret:
+			p.checkSecretRef(rv, ref, where)
+		case ref.refType != "":
 			p.checkTypedRef(rv, ref, where)
-			continue
-		}
-		for _, r := range value.Refs(ref.s) {
-			p.checkOneRef(rv, ref, where, r)
+		default:
+			for _, r := range value.Refs(ref.s) {
+				p.checkOneRef(rv, ref, where, r)
+			}
 		}
 	}
 	for _, d := range p.deps {
 		if _, ok := rv.typeOf(d.name); !ok {
-			p.diags.Add(d.pos, "%s: dependsOn: %s", d.owner, strings.TrimPrefix(rv.unknown(d.name), "reference to "))
+			what := strings.TrimPrefix(rv.unknown(d.name), "reference to ")
+			if d.secret {
+				what = masked + " names no resource"
+			}
+			p.diags.Add(d.pos, "%s: dependsOn: %s", d.owner, what)
 		}
 	}
 }
@@ -153,6 +160,41 @@ func (p *parser) checkTypedRef(rv *resolver, ref pendingRef, where string) {
 		p.diags.Add(ref.pos, "%s: %s", where, rv.unknown(r.Resource))
 	case typ != "" && typ != ref.refType:
 		p.diags.Add(ref.pos, "%s must reference a %s, but %q is a %s", where, ref.refType, r.Resource, typ)
+	}
+}
+
+// checkSecretRef is checkTypedRef and checkOneRef for a string holding a
+// sensitive value: the same checks, reported without the value (nor a
+// name in it, nor a "did you mean" close to it).
+func (p *parser) checkSecretRef(rv *resolver, ref pendingRef, where string) {
+	const fix = "; use a value that is not sensitive, or check the variable"
+	if ref.refType != "" {
+		r, ok := value.ParseRef(ref.s)
+		var typ string
+		exists := false
+		if ok && r.Attr == "" {
+			typ, exists = rv.typeOf(r.Resource)
+		}
+		switch {
+		case !ok || r.Attr != "":
+			p.diags.Add(ref.pos, "%s: expected a reference to a %s like \"${name}\", got %s%s", where, ref.refType, masked, fix)
+		case !exists:
+			p.diags.Add(ref.pos, "%s: %s references a resource that does not exist%s", where, masked, fix)
+		case typ != "" && typ != ref.refType:
+			p.diags.Add(ref.pos, "%s must reference a %s, but %s references a %s%s", where, ref.refType, masked, typ, fix)
+		}
+		return
+	}
+	for _, r := range value.Refs(ref.s) {
+		typ, exists := rv.typeOf(r.Resource)
+		if !exists {
+			p.diags.Add(ref.pos, "%s: %s holds a reference to a resource that does not exist%s", where, masked, fix)
+			return
+		}
+		if t, ok := schema.Lookup(typ); ok && r.Attr != "" && (!t.HasOutput(r.Attr) || r.Path != "") {
+			p.diags.Add(ref.pos, "%s: %s holds a reference to an output %s does not have%s", where, masked, typ, fix)
+			return
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -127,13 +128,14 @@ func (p *parser) subst(n *yaml.Node, path string) *yaml.Node {
 	}
 	var b strings.Builder
 	changed := false
+	var secret *Variable // the first sensitive variable substituted
 	last := 0
 	for {
 		r, start, end, ok := nextRefAt(s, last)
 		if !ok {
 			break
 		}
-		text, whole, did, ok := p.substText(n, r, path)
+		text, whole, did, sensitive, ok := p.substText(n, r, path)
 		if !ok {
 			return nil
 		}
@@ -146,6 +148,9 @@ func (p *parser) subst(n *yaml.Node, path string) *yaml.Node {
 			b.WriteString(text)
 			last = end
 			changed = true
+			if secret == nil {
+				secret = sensitive
+			}
 		}
 		if !did {
 			b.WriteString(s[last:end])
@@ -158,6 +163,9 @@ func (p *parser) subst(n *yaml.Node, path string) *yaml.Node {
 	b.WriteString(s[last:])
 	out := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: b.String(), Line: n.Line, Column: n.Column}
 	p.done(out, n)
+	if secret != nil {
+		p.markSecret(out, secret) // the whole string: any part of it may be quoted
+	}
 	return out
 }
 
@@ -199,8 +207,8 @@ func (p *parser) where(path string) string {
 // quoted is s quoted for a message, or "(sensitive)" when n holds a
 // sensitive value.
 func (p *parser) quoted(n *yaml.Node, s string) string {
-	if p.secret[n] {
-		return "(sensitive)"
+	if p.secret[n] != nil {
+		return masked
 	}
 	return strconv.Quote(s)
 }
@@ -209,26 +217,27 @@ func (p *parser) quoted(n *yaml.Node, s string) string {
 // carries over whether it holds a sensitive value.
 func (p *parser) done(out, in *yaml.Node) {
 	p.substituted[out] = true
-	if in != nil && p.secret[in] {
-		p.secret[out] = true
+	if in != nil && p.secret[in] != nil {
+		p.secret[out] = p.secret[in]
 	}
 }
 
 // substText returns the text a reference inside a longer string becomes:
 // did is false for a resource reference left as it is (canonicalized in
 // text when its index was written another way), whole is true for one
-// that must stand alone (a splat, a list or map variable).
-func (p *parser) substText(n *yaml.Node, r value.Ref, path string) (text string, whole, did, ok bool) {
+// that must stand alone (a splat, a list or map variable); secret is the
+// variable text comes from when it is sensitive.
+func (p *parser) substText(n *yaml.Node, r value.Ref, path string) (text string, whole, did bool, secret *Variable, ok bool) {
 	sc := p.scope
 	switch r.Resource {
 	case "var":
 		v, ok := p.variableRef(n, r, path)
 		if !ok {
-			return "", false, false, false
+			return "", false, false, nil, false
 		}
-		x, ok := p.readPath(n, r, path, v.Value)
+		x, ok := p.readPath(n, r, path, v.Value, v.Sensitive)
 		if !ok {
-			return "", false, false, false
+			return "", false, false, nil, false
 		}
 		switch x.(type) {
 		case []any, map[string]any:
@@ -237,47 +246,48 @@ func (p *parser) substText(n *yaml.Node, r value.Ref, path string) (text string,
 				what = "list or map"
 			}
 			p.diags.Add(p.pos(n), "%s: %s is a %s and cannot be part of a string; use %q as the whole value", p.where(path), r.String(), what, r.String())
-			return "", false, false, false
+			return "", false, false, nil, false
 		}
 		if v.Sensitive {
 			sc.tookSecret(v)
+			secret = v
 		}
-		return value.Text(x), false, true, true
+		return value.Text(x), false, true, secret, true
 	case "environment":
 		if r.Attr != "" {
 			p.diags.Add(p.pos(n), "%s: %s: environment has no attributes; write ${environment}", p.where(path), r.String())
-			return "", false, false, false
+			return "", false, false, nil, false
 		}
-		return p.inputs.Environment, false, true, true
+		return p.inputs.Environment, false, true, nil, true
 	case "count", "each":
 		x, ok := p.instanceRef(n, r, path)
 		if !ok {
-			return "", false, false, false
+			return "", false, false, nil, false
 		}
 		switch x.(type) {
 		case []any, map[string]any:
-			return "", true, false, true
+			return "", true, false, nil, true
 		}
-		return value.Text(x), false, true, true
+		return value.Text(x), false, true, nil, true
 	}
 	a, ok := value.ParseAddress(r.Resource)
 	if !ok {
-		return "", false, false, true
+		return "", false, false, nil, true
 	}
 	if a.Kind == value.AllIndex || r.HasSplat() { // a list
-		return "", true, false, true
+		return "", true, false, nil, true
 	}
 	if sc.kind == exprScope {
 		p.exprRefErr(n, r)
-		return "", false, false, false
+		return "", false, false, nil, false
 	}
 	if !p.wholeResourceOK(n, a, path) {
-		return "", false, false, false
+		return "", false, false, nil, false
 	}
 	if canon := a.String(); canon != r.Resource {
-		return value.Ref{Resource: canon, Attr: r.Attr, Path: r.Path}.String(), false, true, true
+		return value.Ref{Resource: canon, Attr: r.Attr, Path: r.Path}.String(), false, true, nil, true
 	}
-	return "", false, false, true
+	return "", false, false, nil, true
 }
 
 // substWhole substitutes a string that is exactly one reference.
@@ -289,7 +299,7 @@ func (p *parser) substWhole(n *yaml.Node, r value.Ref, path string) *yaml.Node {
 		if !ok {
 			return nil
 		}
-		x, ok := p.readPath(n, r, path, v.Value)
+		x, ok := p.readPath(n, r, path, v.Value, v.Sensitive)
 		if !ok {
 			return nil
 		}
@@ -297,7 +307,7 @@ func (p *parser) substWhole(n *yaml.Node, r value.Ref, path string) *yaml.Node {
 		p.markDone(out)
 		if v.Sensitive {
 			sc.tookSecret(v)
-			p.markSecret(out)
+			p.markSecret(out, v)
 		}
 		return out
 	case "environment":
@@ -392,14 +402,22 @@ func (p *parser) variableRef(n *yaml.Node, r value.Ref, path string) (*Variable,
 
 // readPath reads r's path into v, a value known when the configuration
 // is read (a variable's, each.value); ok false after reporting a path
-// that does not apply to it.
-func (p *parser) readPath(n *yaml.Node, r value.Ref, path string, v any) (any, bool) {
+// that does not apply to it. The message for a sensitive v says which
+// step does not apply and why, never v's text or keys.
+func (p *parser) readPath(n *yaml.Node, r value.Ref, path string, v any, sensitive bool) (any, bool) {
 	if r.Path == "" {
 		return v, true
 	}
 	got, _, err := value.Walk(v, r.Steps())
 	if err != nil {
-		p.diags.Add(p.pos(n), "%s: %s: %v", p.where(path), r.String(), err)
+		msg := err.Error()
+		if sensitive {
+			msg = "the path does not apply to the value (sensitive)"
+			if pe := (*value.PathError)(nil); errors.As(err, &pe) {
+				msg = pe.Masked()
+			}
+		}
+		p.diags.Add(p.pos(n), "%s: %s: %s", p.where(path), r.String(), msg)
 		return nil, false
 	}
 	return value.Copy(got), true
@@ -412,15 +430,15 @@ func (p *parser) instanceRef(n *yaml.Node, r value.Ref, path string) (any, bool)
 	switch {
 	case r.Resource == "count" && r.Attr == "index":
 		if sc.kind == countScope {
-			return p.readPath(n, r, path, float64(sc.index))
+			return p.readPath(n, r, path, float64(sc.index), false)
 		}
 		p.diags.Add(p.pos(n), "%s: ${count.index} is only for a resource with count", p.where(path))
 	case r.Resource == "each" && (r.Attr == "key" || r.Attr == "value"):
 		if sc.kind == eachScope {
 			if r.Attr == "key" {
-				return p.readPath(n, r, path, sc.key)
+				return p.readPath(n, r, path, sc.key, false)
 			}
-			return p.readPath(n, r, path, value.Copy(sc.each))
+			return p.readPath(n, r, path, value.Copy(sc.each), false)
 		}
 		p.diags.Add(p.pos(n), "%s: %s is only for a resource with forEach", p.where(path), r.String())
 	case r.Resource == "count":
@@ -438,10 +456,12 @@ func (p *parser) markDone(n *yaml.Node) {
 	}
 }
 
-func (p *parser) markSecret(n *yaml.Node) {
-	p.secret[n] = true
+// markSecret records that n, and every node inside it, holds the value
+// of v, a sensitive variable.
+func (p *parser) markSecret(n *yaml.Node, v *Variable) {
+	p.secret[n] = v
 	for _, c := range n.Content {
-		p.markSecret(c)
+		p.markSecret(c, v)
 	}
 }
 

@@ -100,7 +100,7 @@ func ParseEnv(files []File, in Inputs) (*Config, error) {
 		envs:        map[string]*envDecl{},
 		templates:   map[string]*template{},
 		substituted: map[*yaml.Node]bool{},
-		secret:      map[*yaml.Node]bool{},
+		secret:      map[*yaml.Node]*Variable{},
 	}
 	for _, f := range files {
 		p.file = f.Name
@@ -148,12 +148,12 @@ type parser struct {
 	rawMoved     []rawNode
 	rawImports   []rawNode
 
-	templates   map[string]*template // by resource name
-	order       []*template          // as written
-	scope       *scope               // non-nil: deref substitutes (see expand.go)
-	substituted map[*yaml.Node]bool  // nodes subst made: nothing left to substitute
-	secret      map[*yaml.Node]bool  // nodes holding a sensitive variable's value
-	propPos     *diag.Positions      // the PropPos of the resource whose properties are walked
+	templates   map[string]*template     // by resource name
+	order       []*template              // as written
+	scope       *scope                   // non-nil: deref substitutes (see expand.go)
+	substituted map[*yaml.Node]bool      // nodes subst made: nothing left to substitute
+	secret      map[*yaml.Node]*Variable // nodes holding a sensitive variable's value: which (the first, of several)
+	propPos     *diag.Positions          // the PropPos of the resource whose properties are walked
 }
 
 // rawNode is a key and value read from a file, processed later.

@@ -180,7 +180,7 @@ func (p *parser) address(n *yaml.Node, path string) (string, bool) {
 // (an empty ID written out is an error).
 func (p *parser) providerID(n *yaml.Node, path string) (id string, ok, none bool) {
 	d := p.deref(n, path)
-	if d == nil {
+	if d == nil || p.refuseSecret(d, p.scope.owner, "the import ID", "plans and state show it in clear") {
 		return "", false, false
 	}
 	if d != n && isString(d) && d.Value == "" {

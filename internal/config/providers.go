@@ -160,7 +160,7 @@ func (p *parser) providerConfig(pp *PluginProvider, owner string, n *yaml.Node, 
 	p.scope = &scope{owner: owner}
 	defer func() { p.scope = nil }()
 	d := p.deref(n, path)
-	if d == nil || isNull(d) {
+	if d == nil || isNull(d) || p.refuseSecret(d, owner, "config", "its keys would be argument names shown in clear") {
 		return
 	}
 	pairs, ok := p.mapping(d, path, "mapping of the provider's arguments")
@@ -224,7 +224,7 @@ func (p *parser) pluginProperties(r *Resource, owner string, n *yaml.Node) {
 		return
 	}
 	d := p.deref(n, path)
-	if d == nil || isNull(d) {
+	if d == nil || isNull(d) || p.refuseSecret(d, owner, "properties", "its keys would be attribute names shown in clear") {
 		return
 	}
 	pairs, _ := p.mapping(d, path, "mapping of properties")
@@ -265,11 +265,11 @@ func (p *parser) pluginValue(n *yaml.Node, path, prop string, visit func(n *yaml
 		pairs, ok := p.mapping(n, path, "mapping")
 		out := make(map[string]any, len(pairs))
 		for _, kv := range pairs {
-			k := kv.key.Value
+			k := p.shown(kv.key) // a sensitive map's keys are not shown
 			p.notePos(prop+"."+k, kv.key)
 			v, vok := p.pluginValue(kv.val, path+"."+k, prop+"."+k, visit)
 			ok = ok && vok
-			out[k] = v
+			out[kv.key.Value] = v
 		}
 		return out, ok
 	case yaml.SequenceNode:
@@ -296,12 +296,12 @@ func (p *parser) pluginValue(n *yaml.Node, path, prop string, visit func(n *yaml
 func (p *parser) pluginIgnoreChanges(r *Resource, owner string, n *yaml.Node, path string) {
 	elems, _ := p.sequence(n, path, "list of attribute names")
 	for i, e := range elems {
-		name, ok := p.str(e, path+"["+strconv.Itoa(i)+"]")
+		d, name, ok := p.strNode(e, path+"["+strconv.Itoa(i)+"]")
 		if !ok {
 			continue
 		}
 		if name == "" || strings.ContainsAny(name, ".[${ ") {
-			p.diags.Add(p.pos(e), "%s: ignoreChanges lists top-level attribute names, got %q", owner, name)
+			p.diags.Add(p.pos(e), "%s: ignoreChanges lists top-level attribute names, got %s", owner, p.quoted(d, name))
 			continue
 		}
 		r.IgnoreChanges = append(r.IgnoreChanges, name)

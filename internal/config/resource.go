@@ -25,13 +25,15 @@ type pendingRef struct {
 	pos     diag.Pos
 	s       string
 	refType string // set for a schema Ref: s must be exactly ${name} of this type
+	secret  bool   // s holds a sensitive value: messages do not quote it
 }
 
 // pendingDep is one dependsOn entry.
 type pendingDep struct {
-	owner string
-	pos   diag.Pos
-	name  string
+	owner  string
+	pos    diag.Pos
+	name   string
+	secret bool // name is a sensitive value's: messages do not quote it
 }
 
 // resource walks template t as the instance addr (t.name when t has no
@@ -44,7 +46,11 @@ func (p *parser) resource(t *template, addr string) {
 	owner := p.scope.owner
 	path := "resources." + name
 
-	pairs, ok := p.mapping(t.val, path, `mapping with "type" and "properties"`)
+	body := p.deref(t.val, path)
+	if body == nil || p.refuseSecret(body, owner, "its definition", "its keys are shown in clear") {
+		return
+	}
+	pairs, ok := p.mapping(body, path, `mapping with "type" and "properties"`)
 	if !ok {
 		return
 	}
@@ -60,8 +66,8 @@ func (p *parser) resource(t *template, addr string) {
 		switch kv.key.Value {
 		case "type":
 			typeSeen = true
-			tn, ok := p.str(kv.val, path+".type")
-			if !ok {
+			tnNode, tn, ok := p.strNode(kv.val, path+".type")
+			if !ok || p.refuseSecret(tnNode, owner, "type", "plans show it in clear") {
 				continue
 			}
 			r.Type = tn
@@ -122,12 +128,17 @@ func (p *parser) resource(t *template, addr string) {
 func (p *parser) dependsOn(r *Resource, owner string, n *yaml.Node, path string) {
 	elems, _ := p.sequence(n, path, "list of resource names")
 	for i, e := range elems {
-		name, ok := p.str(e, path+"["+strconv.Itoa(i)+"]")
+		d, name, ok := p.strNode(e, path+"["+strconv.Itoa(i)+"]")
 		if !ok {
 			continue
 		}
+		secret := p.secret[d] != nil
 		if ref, isRef := value.ParseRef(name); isRef {
-			p.diags.Add(p.pos(e), "%s: dependsOn lists resource names, not references: write %q", owner, ref.Resource)
+			write := strconv.Quote(ref.Resource)
+			if secret {
+				write = "the name, not a sensitive value"
+			}
+			p.diags.Add(p.pos(e), "%s: dependsOn lists resource names, not references: write %s", owner, write)
 			continue
 		}
 		if a, ok := value.ParseAddress(name); ok {
@@ -139,19 +150,19 @@ func (p *parser) dependsOn(r *Resource, owner string, n *yaml.Node, path string)
 			name = a.String()
 		}
 		r.DependsOn = append(r.DependsOn, name)
-		p.deps = append(p.deps, pendingDep{owner: owner, pos: p.pos(e), name: name})
+		p.deps = append(p.deps, pendingDep{owner: owner, pos: p.pos(e), name: name, secret: secret})
 	}
 }
 
 func (p *parser) ignoreChanges(r *Resource, t *schema.Type, owner string, n *yaml.Node, path string) {
 	elems, _ := p.sequence(n, path, "list of property names")
 	for i, e := range elems {
-		name, ok := p.str(e, path+"["+strconv.Itoa(i)+"]")
+		d, name, ok := p.strNode(e, path+"["+strconv.Itoa(i)+"]")
 		if !ok {
 			continue
 		}
 		if t.Props[name] == nil {
-			p.diags.Add(p.pos(e), "%s: ignoreChanges: %s has no property %q%s", owner, t.Name, name, propHint(name, t))
+			p.diags.Add(p.pos(e), "%s: ignoreChanges: %s has no property %s%s", owner, t.Name, p.quoted(d, name), p.hintFor(d, propHint(name, t)))
 			continue
 		}
 		r.IgnoreChanges = append(r.IgnoreChanges, name)
@@ -172,7 +183,7 @@ func (p *parser) properties(r *Resource, t *schema.Type, owner string, n *yaml.N
 	path := "resources." + value.BaseName(r.Name) + ".properties"
 	given := map[string]bool{}
 	if n != nil {
-		if d := p.deref(n, path); d != nil && !(d.Kind == yaml.ScalarNode && d.ShortTag() == "!!null") {
+		if d := p.deref(n, path); d != nil && !(d.Kind == yaml.ScalarNode && d.ShortTag() == "!!null") && !p.refuseSecret(d, owner, "properties", "its keys would be property names shown in clear") {
 			pairs, _ := p.mapping(d, path, "mapping of properties")
 			for _, kv := range pairs {
 				name := kv.key.Value
@@ -249,7 +260,7 @@ func (p *parser) prop(n *yaml.Node, s *schema.Prop, path, owner, prop string) (a
 		}
 		if len(s.Enum) > 0 && !strings.Contains(v, "${") && !slices.Contains(s.Enum, v) {
 			hint := didYouMean(v, s.Enum)
-			if p.secret[n] {
+			if p.secret[n] != nil {
 				hint = ""
 			}
 			p.diags.Add(p.pos(n), "%s: %s is not one of %s%s", path, p.quoted(n, v), strings.Join(s.Enum, ", "), hint)
@@ -265,16 +276,17 @@ func (p *parser) prop(n *yaml.Node, s *schema.Prop, path, owner, prop string) (a
 		if !ok {
 			return nil, false
 		}
-		p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: v, refType: s.RefType})
+		p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: v, refType: s.RefType, secret: p.secret[n] != nil})
 		return v, true
 	case schema.Map:
 		pairs, ok := p.mapping(n, path, "mapping of strings")
 		out := make(map[string]any, len(pairs))
 		for _, kv := range pairs {
-			p.notePos(prop+"."+kv.key.Value, kv.key)
-			v, vok := p.str(kv.val, path+"."+kv.key.Value)
+			key := p.shown(kv.key) // a sensitive map's keys are not shown
+			p.notePos(prop+"."+key, kv.key)
+			d, v, vok := p.strNode(kv.val, path+"."+key)
 			if vok {
-				vok = p.checkString(kv.val, v, owner, prop+"."+kv.key.Value)
+				vok = p.checkString(d, v, owner, prop+"."+key)
 			}
 			ok = ok && vok
 			out[kv.key.Value] = v
@@ -314,11 +326,11 @@ func (p *parser) object(n *yaml.Node, s *schema.Prop, path, owner, prop string) 
 		f := kv.key.Value
 		fs := s.Fields[f]
 		if fs == nil {
-			hint := didYouMean(f, names)
+			hint := p.hintFor(kv.key, didYouMean(f, names))
 			if hint == "" {
 				hint = " (expected one of: " + strings.Join(names, ", ") + ")"
 			}
-			p.diags.Add(p.pos(kv.key), "%s: unknown field %q%s", path, f, hint)
+			p.diags.Add(p.pos(kv.key), "%s: unknown field %s%s", path, p.quoted(kv.key, f), hint)
 			ok = false
 			continue
 		}
@@ -360,6 +372,6 @@ func (p *parser) checkString(n *yaml.Node, s, owner, prop string) bool {
 		p.diags.Add(p.pos(n), "%s: malformed reference in %s: expected ${name} or ${name.output}", where, p.quoted(n, s))
 		return false
 	}
-	p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: s})
+	p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: s, secret: p.secret[n] != nil})
 	return true
 }

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -183,5 +185,53 @@ outputs:
 	}
 	if plain.Hash() == cfg.Hash() {
 		t.Error("declaring an output sensitive does not change the configuration's hash")
+	}
+}
+
+// TestSensitiveFixtureQuotesNoSecret: every value the sensitive variables
+// of testdata/errors/sensitive.yaml hold contains "s3cr3t"; whatever
+// errors the fixture announces, none may show one (a guard for the
+// fixture's future cases, whose messages it pins).
+func TestSensitiveFixtureQuotesNoSecret(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "errors", "sensitive.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := diagnostics(t, File{Name: "sensitive.yaml", Data: data})
+	if len(ds) == 0 {
+		t.Fatal("no diagnostics")
+	}
+	for _, d := range ds {
+		if strings.Contains(d.String(), "s3cr3t") {
+			t.Errorf("a diagnostic shows a sensitive value: %s", d)
+		}
+	}
+}
+
+// TestAutoSubnetsOfSensitiveCIDR: the auto-subnets carved from a
+// sensitive cidr hold part of it, so their cidr is sensitive too (masked
+// wherever a plan shows it); a Vpc whose cidr is not sensitive gives
+// subnets that are not.
+func TestAutoSubnetsOfSensitiveCIDR(t *testing.T) {
+	cfg, err := Parse([]File{{Name: "kyku.yaml", Data: []byte(`variables:
+  cidr: { type: string, sensitive: true, default: 10.42.0.0/16 }
+resources:
+  hidden: { type: Vpc, properties: { cidr: "${var.cidr}", distributeAcrossAzs: 1 } }
+  shown: { type: Vpc, properties: { cidr: 10.1.0.0/16, distributeAcrossAzs: 1 } }
+`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := InjectAutoSubnets(cfg, []string{"zone-a"}); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"hidden-subnet-public-0": true, "hidden-subnet-private-0": true, "shown-subnet-public-0": false} {
+		r := cfg.Resource(name)
+		if r == nil {
+			t.Fatalf("no auto-subnet %q", name)
+		}
+		if got := r.SensitiveProp("cidr"); got != want {
+			t.Errorf("%s: cidr %v sensitive = %v, want %v", name, r.Properties["cidr"], got, want)
+		}
 	}
 }

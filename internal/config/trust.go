@@ -21,7 +21,7 @@ func TrustOf(files []File) *Trust {
 	p := &parser{
 		cfg: &Config{}, resources: map[string]*Resource{}, outputs: map[string]*Output{},
 		expanding: map[*yaml.Node]bool{}, vars: map[string]*Variable{}, envs: map[string]*envDecl{},
-		templates: map[string]*template{}, substituted: map[*yaml.Node]bool{}, secret: map[*yaml.Node]bool{},
+		templates: map[string]*template{}, substituted: map[*yaml.Node]bool{}, secret: map[*yaml.Node]*Variable{},
 	}
 	for _, f := range files {
 		p.file = f.Name

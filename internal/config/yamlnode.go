@@ -113,7 +113,7 @@ func quoteHint(n *yaml.Node) string {
 func (p *parser) typeErr(n *yaml.Node, path, expected string) {
 	got := kindName(n)
 	switch {
-	case p.secret[n]:
+	case p.secret[n] != nil:
 		got += " (sensitive)"
 	case got == "string" && len(n.Value) <= 40:
 		got += " " + strconv.Quote(n.Value)
@@ -121,7 +121,7 @@ func (p *parser) typeErr(n *yaml.Node, path, expected string) {
 		got += " " + n.Value
 	}
 	hint := ""
-	if expected == "string" && !p.secret[n] {
+	if expected == "string" && p.secret[n] == nil {
 		hint = quoteHint(n)
 	}
 	p.diags.Add(p.pos(n), "%s: expected %s, got %s%s", path, expected, got, hint)
@@ -129,19 +129,27 @@ func (p *parser) typeErr(n *yaml.Node, path, expected string) {
 
 // str returns a string scalar, reporting anything else.
 func (p *parser) str(n *yaml.Node, path string) (string, bool) {
+	_, s, ok := p.strNode(n, path)
+	return s, ok
+}
+
+// strNode is str that also returns the node read (n, the node its alias
+// names, or the one substitution made of it): p.secret of that node says
+// whether the string holds a sensitive value.
+func (p *parser) strNode(n *yaml.Node, path string) (*yaml.Node, string, bool) {
 	if n = p.deref(n, path); n == nil {
-		return "", false
+		return nil, "", false
 	}
 	if !isString(n) {
 		if p.substituted[n] && n.Kind == yaml.ScalarNode && n.ShortTag() != "!!null" {
 			// A number or bool a reference put where text belongs
 			// (tags: { index: "${count.index}" }) is that text.
-			return n.Value, true
+			return n, n.Value, true
 		}
 		p.typeErr(n, path, "string")
-		return "", false
+		return n, "", false
 	}
-	return n.Value, true
+	return n, n.Value, true
 }
 
 // boolean returns a boolean scalar, reporting anything else.
@@ -172,7 +180,7 @@ func (p *parser) integer(n *yaml.Node, path string) (float64, bool) {
 		case "!!int":
 			var i int64
 			if err := n.Decode(&i); err != nil {
-				p.diags.Add(p.pos(n), "%s: integer %s out of range", path, n.Value)
+				p.diags.Add(p.pos(n), "%s: integer %s out of range", path, p.shown(n))
 				return 0, false
 			}
 			return float64(i), true
@@ -258,7 +266,7 @@ func (p *parser) generic(n *yaml.Node, path string, visit func(n *yaml.Node, s, 
 		pairs, ok := p.mapping(n, path, "mapping")
 		out := make(map[string]any, len(pairs))
 		for _, kv := range pairs {
-			v, vok := p.generic(kv.val, path+"."+kv.key.Value, visit)
+			v, vok := p.generic(kv.val, path+"."+p.shown(kv.key), visit)
 			ok = ok && vok
 			out[kv.key.Value] = v
 		}

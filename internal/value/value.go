@@ -207,11 +207,12 @@ func (st Step) Splat() bool { return st.splat }
 func (r Ref) HasSplat() bool { return slices.ContainsFunc(r.Steps(), Step.Splat) }
 
 // Walk reads steps into v: known is false when v, or a part of it on
-// the way, is not known yet (Unknown); an error says which step does not
-// apply (an index past the end, a key the map lacks, a step into null or
-// into a string, number or bool). A splat reads the rest of the steps
-// from each element of a list into a list, as Terraform's [*] does: null
-// is the empty list, and any other value is read as a list of itself.
+// the way, is not known yet (Unknown); an error (a *PathError) says which
+// step does not apply (an index past the end, a key the map lacks, a step
+// into null or into a string, number or bool). A splat reads the rest of
+// the steps from each element of a list into a list, as Terraform's [*]
+// does: null is the empty list, and any other value is read as a list of
+// itself.
 func Walk(v any, steps []Step) (out any, known bool, err error) {
 	for i, st := range steps {
 		if v == Unknown {
@@ -223,25 +224,25 @@ func Walk(v any, steps []Step) (out any, known bool, err error) {
 		switch x := v.(type) {
 		case []any:
 			if st.byKey {
-				return nil, false, fmt.Errorf("%s: a list has elements by number, not by key", st)
+				return nil, false, pathErr(st, "a list has elements by number, not by key", "")
 			}
 			if st.Index >= len(x) {
-				return nil, false, fmt.Errorf("%s: index out of range (the list has %d elements)", st, len(x))
+				return nil, false, pathErr(st, "index out of range", fmt.Sprintf(" (the list has %d elements)", len(x)))
 			}
 			v = x[st.Index]
 		case map[string]any:
 			if !st.byKey {
-				return nil, false, fmt.Errorf("%s: a map or object has entries by key, not by number", st)
+				return nil, false, pathErr(st, "a map or object has entries by key, not by number", "")
 			}
 			e, ok := x[st.Key]
 			if !ok {
-				return nil, false, fmt.Errorf("%s: no such key (it has: %s)", st, strings.Join(slices.Sorted(maps.Keys(x)), ", "))
+				return nil, false, pathErr(st, "no such key", " (it has: "+strings.Join(slices.Sorted(maps.Keys(x)), ", ")+")")
 			}
 			v = e
 		case nil:
-			return nil, false, fmt.Errorf("%s: the value is null", st)
+			return nil, false, pathErr(st, "the value is null", "")
 		default:
-			return nil, false, fmt.Errorf("%s: cannot read into %s", st, Text(x))
+			return nil, false, &PathError{Step: st, why: "cannot read into " + Text(x), masked: "cannot read into a " + scalarKind(x)}
 		}
 	}
 	if v == Unknown {

@@ -1,0 +1,32 @@
+package value
+
+// A PathError is Walk's error: Step does not apply to the value it reads.
+type PathError struct {
+	Step   Step
+	why    string // may quote the value or list a map's keys
+	masked string // why, saying nothing of the value's content
+}
+
+func pathErr(st Step, why, detail string) *PathError {
+	return &PathError{Step: st, why: why + detail, masked: why}
+}
+
+func (e *PathError) Error() string { return e.Step.String() + ": " + e.why }
+
+// Masked is the error for a sensitive value: it names the step and why it
+// does not apply, never the value's text, a map's keys or a list's
+// length.
+func (e *PathError) Masked() string { return e.Step.String() + ": " + e.masked + " (sensitive)" }
+
+// scalarKind names the kind of a string, number or bool, for messages.
+func scalarKind(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case float64:
+		return "number"
+	case bool:
+		return "bool"
+	}
+	return "value"
+}
