@@ -52,6 +52,19 @@ func TestParse(t *testing.T) {
 		{"in a quoted fence", "> ```\n> /kyku apply\n> ```", Command{}, false},
 		{"in html comment opened mid-line", "note <!-- hidden\n/kyku apply\n-->", Command{}, false},
 		{"in html comment inside pre", "<pre><!--\n/kyku apply\n--></pre>", Command{}, false},
+		// HTML blocks GitHub's sanitizer drops (CommonMark's types 3 to 5):
+		// a processing instruction, a declaration, a CDATA section.
+		{"in processing instruction", "LGTM, thanks!\n\n<?\n/kyku apply\n?>", Command{}, false},
+		{"in declaration", "LGTM, thanks!\n\n<!x\n/kyku apply\n>", Command{}, false},
+		{"in cdata", "LGTM, thanks!\n\n<![CDATA[\n/kyku apply\n]]>", Command{}, false},
+		{"in processing instruction opened mid-line", "note <?php echo\n/kyku apply\n?>", Command{}, false},
+		{"in indented processing instruction", "   <?\n/kyku apply\n?>", Command{}, false},
+		{"in unclosed processing instruction", "<?\n/kyku apply", Command{}, false},
+		{"processing instruction not closed by >", "<?\na > b\n/kyku apply\n?>", Command{}, false},
+		{"in upper-case declaration", "<!DOCTYPE html\n/kyku apply\n>", Command{}, false},
+		{"in lower-case cdata", "<![cdata[\n/kyku apply\n]]>", Command{}, false},
+		{"cdata not closed by >", "<![CDATA[ a > b\n/kyku apply\n]]>", Command{}, false},
+		{"in unclosed cdata", "<![CDATA[\n/kyku apply", Command{}, false},
 
 		// Commands.
 		{"alone means help", "/kyku", Command{Name: Help}, true},
@@ -65,6 +78,11 @@ func TestParse(t *testing.T) {
 		{"old mac line ends", "hi\r/kyku plan\r", Command{Name: Plan, Args: []string{"plan"}}, true},
 		{"after a closed fence", "```\n/kyku help\n```\n/kyku plan", Command{Name: Plan, Args: []string{"plan"}}, true},
 		{"after a closed html comment", "<!-- note -->\n/kyku plan", Command{Name: Plan, Args: []string{"plan"}}, true},
+		{"after a closed processing instruction", "<?\nx\n?>\n/kyku plan", Command{Name: Plan, Args: []string{"plan"}}, true},
+		{"after a closed declaration", "<!x\ny>\n/kyku plan", Command{Name: Plan, Args: []string{"plan"}}, true},
+		{"after a closed cdata", "<![CDATA[x\n]]>\n/kyku plan", Command{Name: Plan, Args: []string{"plan"}}, true},
+		{"after <! and a digit (shown as text)", "<!1\n/kyku plan", Command{Name: Plan, Args: []string{"plan"}}, true},
+		{"after <? in a code span", "see `<?`\n/kyku plan", Command{Name: Plan, Args: []string{"plan"}}, true},
 		{"after a quote and a blank line", "> /kyku plan\n\n/kyku apply", Command{Name: Apply, Args: []string{"apply"}}, true},
 		{"after a closed pre", "<pre>\n/kyku apply\n</pre>\n/kyku plan", Command{Name: Plan, Args: []string{"plan"}}, true},
 		{"after a closed code span", "see `x`\n/kyku plan", Command{Name: Plan, Args: []string{"plan"}}, true},

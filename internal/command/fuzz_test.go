@@ -19,6 +19,7 @@ func FuzzParse(f *testing.F) {
 		"~~~~\n/kyku plan\n~~~", "    /kyku apply", "<!-- a --> /kyku apply", "/kyku help me",
 		"\t/kyku apply", "<pre>\n/kyku apply\n</pre>", "<code>\n/kyku apply", "`\n/kyku apply\n`", "> q\n/kyku apply",
 		"<pre\n/kyku apply", "``` `\n/kyku plan", "<!--<pre>-->\n/kyku plan", "<code/>\n/kyku plan",
+		"<?\n/kyku apply\n?>", "<!x\n/kyku apply\n>", "<![CDATA[\n/kyku apply\n]]>", "<?x?>\n/kyku plan",
 		"/kyku apply --allow-destroy-all", "/kyku apply -e prod --allow-destroy-all --allow-destroy-all",
 		"/kyku plan --allow-destroy-all", "/kyku apply --allow-destroy-all=yes", "/kyku apply -e prod.eu",
 		"/kyku apply -e " + strings.Repeat("a", 65),

@@ -20,17 +20,20 @@ import (
 //   - raw HTML that shows code or hides text: <pre>, <code>, <kbd>,
 //     <samp>, <tt>, <textarea>, <script>, <style>, from the opening tag to
 //     the closing one, across lines;
-//   - an HTML comment, from <!-- to -->, across lines;
+//   - what GitHub's sanitizer drops from the page: an HTML comment, from
+//     <!-- to -->; a processing instruction, <? to ?>; a declaration, <!
+//     and a letter to >; a CDATA section, <![CDATA[ to ]]> (CommonMark's
+//     HTML blocks 2 to 5, and their inline forms), across lines;
 //   - an inline code span opened by a backtick run and not closed before
 //     the line ends: the rest of the paragraph (a code span may span lines);
 //   - a quote: a line starting with '>', and every line after it until a
 //     blank line (CommonMark's lazy continuation keeps them in the quote).
 type scanner struct {
-	fence     string // the open code fence, "" when none
-	inComment bool   // inside <!-- … -->
-	raw       int    // open raw HTML elements (<pre>, <code>, …)
-	ticks     int    // length of the open inline code span's backtick run, 0 when none
-	quote     bool   // the paragraph is a quote
+	fence  string // the open code fence, "" when none
+	hidden string // the end ("-->", "?>", ">", "]]>") of the open hidden HTML, "" when none
+	raw    int    // open raw HTML elements (<pre>, <code>, …)
+	ticks  int    // length of the open inline code span's backtick run, 0 when none
+	quote  bool   // the paragraph is a quote
 }
 
 // command returns the words after /kyku when line is a command line, and
@@ -42,7 +45,7 @@ func (s *scanner) command(line string) (string, bool) {
 		}
 		return "", false
 	}
-	if s.inComment || s.raw > 0 {
+	if s.hidden != "" || s.raw > 0 {
 		s.inline(line)
 		return "", false
 	}
@@ -94,17 +97,17 @@ func indent(line string) (int, string) {
 // shown as text at all.
 var rawTags = []string{"pre", "code", "kbd", "samp", "tt", "textarea", "script", "style"}
 
-// inline follows, through line, what stays open at its end: an HTML
-// comment, raw HTML elements, an inline code span.
+// inline follows, through line, what stays open at its end: hidden HTML
+// (a comment, …), raw HTML elements, an inline code span.
 func (s *scanner) inline(line string) {
 	for i := 0; i < len(line); {
 		switch {
-		case s.inComment:
-			j := strings.Index(line[i:], "-->")
+		case s.hidden != "":
+			j := strings.Index(line[i:], s.hidden)
 			if j < 0 {
 				return
 			}
-			s.inComment, i = false, i+j+3
+			s.hidden, i = "", i+j+len(s.hidden)
 		case s.ticks > 0 && s.raw == 0:
 			// Only a run of exactly the opening length closes a code span.
 			j := strings.IndexByte(line[i:], '`')
@@ -120,9 +123,11 @@ func (s *scanner) inline(line string) {
 		case line[i] == '`' && s.raw == 0:
 			n := run(line[i:], '`')
 			s.ticks, i = n, i+n
-		case strings.HasPrefix(line[i:], "<!--") && s.raw == 0:
-			s.inComment, i = true, i+4
 		case line[i] == '<':
+			if n, end := hiddenHTML(line[i:]); n > 0 && s.raw == 0 {
+				s.hidden, i = end, i+n
+				continue
+			}
 			n, delta := rawTag(line[i:])
 			s.raw = max(0, s.raw+delta)
 			i += max(n, 1)
@@ -131,6 +136,29 @@ func (s *scanner) inline(line string) {
 		}
 	}
 }
+
+// hiddenHTML reads the opening of HTML that GitHub does not show, at the
+// start of s: its length and what closes it; 0, "" for anything else.
+// These are CommonMark's HTML blocks 2 to 5 (and their inline forms): a
+// comment, a CDATA section (in any case: fail closed), a declaration (<!
+// and an ASCII letter), a processing instruction. The HTML parser of
+// GitHub's sanitizer ends the last three at the first '>', never after
+// these ends: hiding to them fails closed.
+func hiddenHTML(s string) (int, string) {
+	switch {
+	case strings.HasPrefix(s, "<!--"):
+		return 4, "-->"
+	case len(s) >= 9 && strings.EqualFold(s[:9], "<![CDATA["):
+		return 9, "]]>"
+	case len(s) >= 3 && strings.HasPrefix(s, "<!") && isASCIILetter(s[2]):
+		return 2, ">"
+	case strings.HasPrefix(s, "<?"):
+		return 2, "?>"
+	}
+	return 0, ""
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // run is the length of the run of c that s starts with.
 func run(s string, c byte) int {

@@ -246,8 +246,9 @@ func changeBlock(c plan.Change) string {
 // that causes a replace. Values are on one line, so a fence cannot close.
 func diffLines(a plan.Action, pc plan.PropChange) string {
 	path := truncateRunes(oneLine(pc.Path), maxCell)
-	oldLine := "- " + path + ": " + truncateRunes(valueText(oldValue(pc)), maxCell) + "\n"
-	newLine := "+ " + path + ": " + truncateRunes(valueText(newValue(pc)), maxCell)
+	oldText, newText := cutPair(valueText(oldValue(pc)), valueText(newValue(pc)), maxCell)
+	oldLine := "- " + path + ": " + oldText + "\n"
+	newLine := "+ " + path + ": " + newText
 	newLine += truncateRunes(forcesNote(pc), maxCell) + "\n"
 	switch a {
 	case plan.Create:
@@ -256,6 +257,39 @@ func diffLines(a plan.Action, pc plan.PropChange) string {
 		return oldLine
 	}
 	return oldLine + newLine
+}
+
+// cutPair cuts an old and a new value's texts to at most n runes each
+// (n > 3). Where cutting both at the end would make two different texts
+// read the same (a long script with a line appended), both are cut around
+// the first rune where they differ instead, with about a third of the
+// cell before it, so a reviewer never reads the same text twice for a
+// change: "…steps ok\ncurl -s https://…".
+func cutPair(old, new string, n int) (string, string) {
+	o, w := truncateRunes(old, n), truncateRunes(new, n)
+	if o != w || old == new {
+		return o, w
+	}
+	ro, rw := []rune(old), []rune(new)
+	d := 0
+	for d < len(ro) && d < len(rw) && ro[d] == rw[d] {
+		d++
+	}
+	start := max(0, d-n/3)
+	return window(ro, start, n), window(rw, start, n)
+}
+
+// window is at most n runes of r from start on, "…" marking what is cut
+// on either side.
+func window(r []rune, start, n int) string {
+	if start == 0 {
+		return truncateRunes(string(r), n)
+	}
+	rest := r[min(start, len(r)):]
+	if len(rest) < n {
+		return "…" + string(rest)
+	}
+	return "…" + string(rest[:n-2]) + "…"
 }
 
 // rulesNotice says that the pull request changes the review rules: they
