@@ -64,6 +64,7 @@ type payload struct {
 // branch's repository.
 type prBase struct {
 	Ref  string `json:"ref"`
+	SHA  string `json:"sha"`
 	Repo *struct {
 		FullName string `json:"full_name"`
 	} `json:"repo"`
@@ -111,7 +112,10 @@ type event struct {
 	rulesRef  string
 	parentRef string
 	linear    bool
-	merger    string
+	// baseSHA is the payload's pull_request.base.sha: a commit of the
+	// default branch (maybe older than the one the merge lands on).
+	baseSHA string
+	merger  string
 	// fork is set for a pull request whose head is another repository (or
 	// a deleted one); headRepo names it.
 	fork     bool
@@ -214,7 +218,7 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 		if why := mergedElsewhere(ev, pr.Base); why != "" {
 			return job, why, nil
 		}
-		ev.mergeSHA = pr.MergeCommitSHA
+		ev.mergeSHA, ev.baseSHA = pr.MergeCommitSHA, pr.Base.SHA
 		ev.merger = p.Sender.Login
 		if pr.MergedBy != nil && pr.MergedBy.Login != "" {
 			ev.merger = pr.MergedBy.Login

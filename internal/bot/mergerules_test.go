@@ -251,3 +251,52 @@ func TestLinearMergeIsJudgedByTheDefaultBranchsRules(t *testing.T) {
 		})
 	}
 }
+
+// TestRebaseMergeCannotUnmarkASensitiveVariable: the default branch
+// declares dbPass sensitive. A pull request's first commit redeclares it
+// not sensitive, its last one puts dbPass in a tag; it is rebase-merged,
+// so the merge commit's first parent is the first commit, rebased, and
+// both say dbPass is no secret. Nothing the bot writes on the merge shows
+// the value: what is sensitive for a squash or rebase merge is what any of
+// the first parent, the merge commit and the payload's base.sha (the
+// default branch) declares (config.TrustAll).
+func TestRebaseMergeCannotUnmarkASensitiveVariable(t *testing.T) {
+	const value = "value-a-rebase-cannot-unmark"
+	declared := "variables:\n  dbPass: { type: string, sensitive: true, default: " + value + " }\n"
+	tagged := configV2 + "  tagged:\n    type: Vm\n    properties: { image: debian-12, tags: { owner: \"${var.dbPass}\" } }\n"
+	h := newHarness(t, harnessOpts{})
+	base := map[string]string{".kyku/config.yaml": "apply: merge\n", "kyku.yaml": declared + configV1}
+	h.seedTree(defaultBranch, nil)
+	h.seedTree(baseSHA, nil)
+	for _, ref := range []string{defaultBranch, baseSHA} {
+		for f, data := range base {
+			h.gh.SetFile(repoName, ref, f, []byte(data))
+		}
+	}
+	unmarked := strings.Replace(declared, "sensitive: true, ", "", 1)
+	h.gh.SetFile(repoName, headA, "kyku.yaml", []byte(unmarked+tagged))
+	h.gh.SetFile(repoName, rebasedOne, ".kyku/config.yaml", []byte("apply: merge\n"))
+	h.gh.SetFile(repoName, rebasedOne, "kyku.yaml", []byte(unmarked+configV1))
+	h.gh.AddCommit(repoName, githubtest.GitCommit{SHA: rebasedOne, Parents: []string{baseSHA}, Message: "unmark"})
+	h.gh.AddCommit(repoName, githubtest.GitCommit{SHA: rebasedTwo, Parents: []string{rebasedOne}, Message: "tag (#2)"})
+	h.gh.SetFile(repoName, rebasedTwo, ".kyku/config.yaml", []byte("apply: merge\n"))
+	h.gh.SetFile(repoName, rebasedTwo, "kyku.yaml", []byte(unmarked+tagged))
+	h.gh.AddPullRequest(repoName, githubtestPR{Number: 2, User: "author", HeadSHA: headA, HeadRef: "worker", Files: []string{"kyku.yaml"}})
+	h.planAndMerge(t, rebasedTwo, "reviewer")
+	h.deliver("pull_request", mergedBy(t, rebasedTwo, nil))
+	h.settle()
+	comments := h.botComments(2)
+	if len(comments) < 2 {
+		t.Fatalf("want a plan and a merge reply, got %d comments", len(comments))
+	}
+	for _, c := range comments {
+		if strings.Contains(c.Body, value) {
+			t.Errorf("a comment shows the value the default branch declares sensitive:\n%s", c.Body)
+		}
+	}
+	for _, r := range h.gh.CheckRuns(repoName) {
+		if strings.Contains(r.Summary, value) {
+			t.Errorf("a check run shows the sensitive value:\n%s", r.Summary)
+		}
+	}
+}

@@ -87,9 +87,9 @@ func (b *Bot) deps(ev event, repo *github.Repo, src *sources, t settings.Target)
 		Now:    b.now,
 		Log:    b.log,
 		// What is sensitive is the default branch's word (for a merge: as
-		// it was before it, see sensitiveRef), never the pull request's.
+		// it was before it, see sensitiveRefs), never the pull request's.
 		Source: func(ctx context.Context, ref string) (*cfgConfig, error) {
-			return src.config(ctx, t.Project, ref, sensitiveRef(ev), t.Env)
+			return src.configTrusting(ctx, t.Project, ref, sensitiveRefs(ev), t.Env)
 		},
 		Trusted: func(ctx context.Context) (*cfgConfig, error) {
 			return src.config(ctx, t.Project, ev.defaultBranch, "", t.Env)
@@ -122,18 +122,27 @@ func policyRef(ev event) string {
 	return ev.defaultBranch
 }
 
-// sensitiveRef is where what is sensitive is decided for ev: the default
-// branch; for a merge, the merge commit's first parent (the default
-// branch before the merge, for a merge commit or a squash; for a rebase
-// merge, the pull request's previous commit, as the commit cannot tell
-// the two apart). Not ev.rulesRef: the merge commit's own tree holds the
-// pull request's configuration, which every pull request that applies
-// changes.
-func sensitiveRef(ev event) string {
-	if ev.parentRef != "" {
-		return ev.parentRef
+// sensitiveRefs are where what is sensitive is decided for ev: the
+// default branch; for a merge, the merge commit's first parent (the
+// default branch before the merge, for a merge commit). A squash or rebase
+// merge's first parent may be the pull request's previous commit (the
+// commit cannot tell the two apart), so for one what the payload's
+// base.sha (a commit of the default branch) and the merge commit declare
+// counts too: a variable is sensitive when any of them says so
+// (config.TrustAll), and a pull request cannot unmark one in a commit of
+// its own.
+func sensitiveRefs(ev event) []string {
+	switch {
+	case ev.parentRef == "":
+		return []string{ev.defaultBranch}
+	case !ev.linear:
+		return []string{ev.parentRef}
 	}
-	return ev.defaultBranch
+	refs := []string{ev.parentRef, ev.mergeSHA}
+	if ev.baseSHA != "" {
+		refs = append(refs, ev.baseSHA)
+	}
+	return refs
 }
 
 // ruleFiles keeps the files that hold review rules: the settings and the

@@ -74,17 +74,32 @@ func (s *sources) tree(ctx context.Context, ref string) (map[string][]byte, erro
 // request. Bad config is a diag.Diagnostics with positions naming the
 // repository paths.
 func (s *sources) config(ctx context.Context, p settings.Project, ref, trustRef, env string) (*config.Config, error) {
+	var trustRefs []string
+	if trustRef != "" && trustRef != ref {
+		trustRefs = []string{trustRef}
+	}
+	return s.configTrusting(ctx, p, ref, trustRefs, env)
+}
+
+// configTrusting is config with what is sensitive decided by every one of
+// trustRefs together (config.TrustAll): for a merge whose rules cannot be
+// read from one commit known to be the default branch's.
+func (s *sources) configTrusting(ctx context.Context, p settings.Project, ref string, trustRefs []string, env string) (*config.Config, error) {
 	in, err := s.files(ctx, p, ref)
 	if err != nil {
 		return nil, err
 	}
 	inputs := config.Inputs{Environment: env}
-	if trustRef != "" && trustRef != ref {
-		trusted, err := s.files(ctx, p, trustRef)
-		if err != nil && !errors.Is(err, settings.ErrNoConfig) {
-			return nil, fmt.Errorf("read which variables %s declares sensitive: %w", trustRef, err)
+	if len(trustRefs) > 0 {
+		trusts := make([]*config.Trust, len(trustRefs))
+		for i, tr := range trustRefs {
+			trusted, err := s.files(ctx, p, tr)
+			if err != nil && !errors.Is(err, settings.ErrNoConfig) {
+				return nil, fmt.Errorf("read which variables %s declares sensitive: %w", tr, err)
+			}
+			trusts[i] = config.TrustOf(trusted) // none there: it declares nothing
 		}
-		inputs.Trusted = config.TrustOf(trusted) // none there: it declares nothing
+		inputs.Trusted = config.TrustAll(trusts...)
 	}
 	return config.ParseEnv(in, inputs)
 }

@@ -34,6 +34,32 @@ func TrustOf(files []File) *Trust {
 	return t
 }
 
+// TrustAll is what ts declare together, where no single one is known to
+// be the trusted configuration: a variable is sensitive when any declares
+// it so, and declared only when all declare it (a value given outside the
+// files is then sensitive unless every one of them says it is not). Nil
+// elements declare nothing.
+func TrustAll(ts ...*Trust) *Trust {
+	out := &Trust{declared: map[string]bool{}}
+	counts := map[string]int{}
+	for _, t := range ts {
+		var declared map[string]bool
+		if t != nil {
+			declared = t.declared
+		}
+		for name, sensitive := range declared {
+			counts[name]++
+			out.declared[name] = out.declared[name] || sensitive
+		}
+	}
+	for name, n := range counts {
+		if n < len(ts) && !out.declared[name] {
+			delete(out.declared, name)
+		}
+	}
+	return out
+}
+
 // Sensitive reports whether the trusted configuration declares variable
 // name sensitive.
 func (t *Trust) Sensitive(name string) bool { return t != nil && t.declared[name] }

@@ -151,9 +151,11 @@ type Deps struct {
 	// MergeRules says why the review rules judging the merge of pr (or its
 	// merge queue's commit) would be ones the pull request brought — "" when
 	// they are the default branch's as it was before. A non-empty answer
-	// refuses the apply. The front door reads the rules at the merge
-	// commit's first parent (the bot) or the push's "before" (the Action),
-	// and checks here what it cannot read from there (the Action's inputs
+	// refuses the apply. The front door reads the rules from before the
+	// merge (the bot: at a merge commit's first parent, or at a squash or
+	// rebase merge's commit when the pull request changes no rule file; the
+	// Action: at the push's "before"), and checks here what it cannot read
+	// from there, and that pr was merged into the default branch (the Action's inputs
 	// come from the workflow file the run started from). The answer says
 	// how to finish too. nil: no check.
 	MergeRules func(ctx context.Context, pr *github.PR, mergeSHA string) (string, error)
