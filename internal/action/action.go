@@ -18,6 +18,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/statemgr"
@@ -104,6 +105,9 @@ type run struct {
 	out     outputs
 	summary string
 	masked  map[string]bool // values registered with ::add-mask::
+
+	secretsMu sync.Mutex
+	secrets   progress.Secrets // scrubbed from the log and the summary (learn)
 }
 
 func (r *run) settings() review.Settings {
@@ -160,7 +164,7 @@ func (r *run) handle(ctx context.Context) int {
 		inputs: config.Inputs{Environment: r.in.Environment, Vars: r.in.Vars, Getenv: r.env.Getenv}, trustRef: r.trustRef()}
 	r.deps = review.Deps{
 		GitHub: r.repo, Open: r.open, Now: r.env.Now, RunURL: r.runURL(), ArtifactURL: r.runURL(),
-		Mask: r.mask, Source: r.src.at, Trusted: r.src.checkout,
+		Mask: r.mask, Source: r.configAt, Trusted: r.checkoutConfig,
 	}
 	if ghctx.EventName != "push" && !r.checkoutIsDefault() {
 		// On pull_request the checkout is the pull request's code, and a
@@ -267,7 +271,7 @@ func (r *run) dispatch(ctx context.Context) int {
 }
 
 func (r *run) defaultBranchConfig(ctx context.Context) (*config.Config, error) {
-	cfg, err := r.src.at(ctx, r.defaultBranch())
+	cfg, err := r.configAt(ctx, r.defaultBranch())
 	if errors.Is(err, errNoConfig) {
 		return nil, fmt.Errorf("load the default branch's configuration: %w: %w", review.ErrNoTrustedConfig, err)
 	}
@@ -350,6 +354,7 @@ func (r *run) runURL() string {
 
 // skip ends a run that rightly did nothing: the log and the summary say why.
 func (r *run) skip(title, reason string) int {
+	reason = r.known().Scrub(reason)
 	r.a.Noticef("%s: %s", title, reason)
 	r.summary = summarySkipped(title, reason)
 	return ExitOK

@@ -133,6 +133,8 @@ type fixture struct {
 	clock    time.Time
 	runs     int
 	mu       sync.Mutex
+	// providers, when set, are the Action's providers (default: the sim).
+	providers provider.Registry
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -259,6 +261,10 @@ func (f *fixture) run(eventName string, ev map[string]any, extra map[string]stri
 	for _, k := range []string{"GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"} {
 		must(f.t, os.WriteFile(env[k], nil, 0o644))
 	}
+	providers := f.providers
+	if providers == nil {
+		providers = provider.Registry{"sim": sim.Factory}
+	}
 	var stdout bytes.Buffer
 	code := action.Run(context.Background(), action.Env{
 		Getenv: func(k string) string { return env[k] },
@@ -272,7 +278,7 @@ func (f *fixture) run(eventName string, ev map[string]any, extra map[string]stri
 		},
 		Stdout:    &stdout,
 		Now:       f.now,
-		Providers: provider.Registry{"sim": sim.Factory},
+		Providers: providers,
 		Rand:      mrand.NewChaCha8([32]byte{byte(n)}),
 	})
 	out, err := os.ReadFile(env["GITHUB_OUTPUT"])

@@ -129,7 +129,9 @@ func (r *run) reportPolicy(ctx context.Context, out *review.PlanOutcome, headSHA
 	if rep == nil {
 		return
 	}
-	for _, line := range strings.Split(rep.Error, "\n") {
+	r.learn(nil, out.Plan)
+	secrets := r.known() // a policy's message may quote what it read
+	for _, line := range strings.Split(secrets.Scrub(rep.Error), "\n") {
 		if line == "" {
 			continue
 		}
@@ -140,10 +142,10 @@ func (r *run) reportPolicy(ctx context.Context, out *review.PlanOutcome, headSHA
 		}
 	}
 	for _, d := range rep.Deny {
-		r.a.WithFieldsMap(map[string]string{"title": "kyku policy: denied"}).Errorf("%s", d)
+		r.a.WithFieldsMap(map[string]string{"title": "kyku policy: denied"}).Errorf("%s", secrets.Scrub(d))
 	}
 	for _, w := range rep.Warn {
-		r.a.WithFieldsMap(map[string]string{"title": "kyku policy: warning"}).Warningf("%s", w)
+		r.a.WithFieldsMap(map[string]string{"title": "kyku policy: warning"}).Warningf("%s", secrets.Scrub(w))
 	}
 	if headSHA == "" || r.repo == nil {
 		return

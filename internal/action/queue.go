@@ -43,7 +43,7 @@ func (r *run) mergeGroup(ctx context.Context, cmd Command) int {
 	code := r.applied(out, nil, true)
 	if out.Refused != "" && code == ExitOK {
 		// No pull request was found for the group: still not applied.
-		r.a.Errorf("the merge group was not applied: %s", out.Refused)
+		r.a.Errorf("the merge group was not applied: %s", r.known().Scrub(out.Refused))
 		return ExitFail
 	}
 	return code

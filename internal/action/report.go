@@ -78,10 +78,11 @@ func (r *run) writePlanFile(data []byte) (string, error) {
 	return file, nil
 }
 
-// fail reports err: config errors as annotations on their file and line, a
-// token that may not write with what to change, anything else as one
-// error. The summary says the same.
+// fail reports err, scrubbed of the secrets the run knows: config errors
+// as annotations on their file and line, a token that may not write with
+// what to change, anything else as one error. The summary says the same.
 func (r *run) fail(err error) int {
+	err = r.known().Error(err)
 	var ds diag.Diagnostics
 	if errors.As(err, &ds) {
 		ds.Sort()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/review"
 )
@@ -30,19 +31,31 @@ func summaryReplied(command, url string) string {
 }
 
 // summaryApply is the apply's result without output values (the summary is
-// readable by anyone who can read the repository's Actions).
-func summaryApply(env string, out *review.ApplyOutcome, m render.Meta) string {
+// readable by anyone who can read the repository's Actions), its texts
+// scrubbed of secrets and of those of the applied plan.
+func summaryApply(env string, out *review.ApplyOutcome, m render.Meta, secrets progress.Secrets) string {
 	link := ""
 	if out.CommentURL != "" {
 		link = "\n[The pull request comment](" + out.CommentURL + ")\n"
 	}
 	if out.Refused != "" {
-		return "### Kyku did not apply to `" + envName(env) + "`\n\n" + out.Refused + "\n" + link
+		return "### Kyku did not apply to `" + envName(env) + "`\n\n" + secrets.Scrub(out.Refused) + "\n" + link
 	}
 	if out.Result == nil {
 		return "### Kyku apply to `" + envName(env) + "`\n" + link
 	}
 	res := out.Result
+	secrets = secrets.Add(progress.SecretsOf(nil, res.Plan))
+	changes := func(in []engine.ChangeResult) []render.ChangeResult {
+		out := make([]render.ChangeResult, len(in))
+		for i, c := range in {
+			out[i] = render.ChangeResult{Action: c.Action, Type: c.Type, Name: c.Name, ProviderID: c.ProviderID}
+			if c.Err != nil {
+				out[i].Err = secrets.Scrub(c.Err.Error())
+			}
+		}
+		return out
+	}
 	m.Digest = out.Digest
 	ar := render.ApplyResult{
 		Environment: env, Succeeded: changes(res.Succeeded), Failed: changes(res.Failed), Skipped: changes(res.Skipped),
@@ -50,17 +63,6 @@ func summaryApply(env string, out *review.ApplyOutcome, m render.Meta) string {
 		BackupKey: res.BackupKey, Duration: res.Duration,
 	}
 	return render.ApplyComment(ar, m, render.SummaryLimit) + link
-}
-
-func changes(in []engine.ChangeResult) []render.ChangeResult {
-	out := make([]render.ChangeResult, len(in))
-	for i, c := range in {
-		out[i] = render.ChangeResult{Action: c.Action, Type: c.Type, Name: c.Name, ProviderID: c.ProviderID}
-		if c.Err != nil {
-			out[i].Err = c.Err.Error()
-		}
-	}
-	return out
 }
 
 func summaryDrift(env string, out *review.DriftOutcome, m render.Meta, now time.Time) string {

@@ -37,7 +37,7 @@ func (r *run) pullRequest(ctx context.Context, cmd Command) int {
 // planPullRequest plans pull request number at head: its configuration at
 // head, the backend from the default branch's.
 func (r *run) planPullRequest(ctx context.Context, number int, head string) int {
-	cfg, err := r.src.at(ctx, head)
+	cfg, err := r.configAt(ctx, head)
 	if err != nil {
 		return r.fail(err)
 	}
@@ -222,7 +222,7 @@ func (r *run) drift(ctx context.Context) int {
 // a push, schedule or dispatch): summary, plan.json and outputs, no comment
 // and no saved plan.
 func (r *run) planCheckout(ctx context.Context) int {
-	cfg, err := r.src.checkout(ctx)
+	cfg, err := r.checkoutConfig(ctx)
 	if err != nil {
 		return r.fail(err)
 	}
@@ -236,6 +236,7 @@ func (r *run) planCheckout(ctx context.Context) int {
 
 // planned reports a plan: plan.json for the artifact, outputs, summary.
 func (r *run) planned(out *review.PlanOutcome) int {
+	r.learn(nil, out.Plan)
 	if out.Plan != nil {
 		c := out.Plan.Counters
 		r.out.hasChanges = out.Plan.HasChanges()
@@ -262,18 +263,22 @@ func (r *run) applied(out *review.ApplyOutcome, err error, onMerge bool) int {
 	}
 	r.out.applied = out.Applied
 	r.out.commentURL = out.CommentURL
-	r.summary = summaryApply(r.in.Environment, out, r.meta(out.HeadSHA))
+	if out.Result != nil {
+		r.learn(nil, out.Result.Plan)
+	}
+	secrets := r.known()
+	r.summary = summaryApply(r.in.Environment, out, r.meta(out.HeadSHA), secrets)
 	if out.Refused != "" {
 		if onMerge && out.Number != 0 {
-			r.a.Errorf("the merged pull request's plan was not applied: %s", out.Refused)
+			r.a.Errorf("the merged pull request's plan was not applied: %s", secrets.Scrub(out.Refused))
 			return ExitFail
 		}
-		r.a.Noticef("apply refused: %s", out.Refused)
+		r.a.Noticef("apply refused: %s", secrets.Scrub(out.Refused))
 		return ExitOK
 	}
 	if out.Result != nil {
 		if err := out.Result.Err(); err != nil {
-			r.a.Errorf("%s", err)
+			r.a.Errorf("%s", secrets.Error(err))
 			return ExitFail
 		}
 	}

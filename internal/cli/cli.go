@@ -46,7 +46,8 @@ type Env struct {
 	// passes its own on); nil: none.
 	Environ func() []string
 
-	notices *notices // set by Run
+	notices *notices    // set by Run
+	secrets *secretBook // set by Run
 }
 
 // exit codes
@@ -159,6 +160,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return exitError
 	}
 	env.notices = &notices{stderr: env.Stderr}
+	env.secrets = &secretBook{}
 	stop := env.notices.watchInterrupt(env.Interrupted)
 	err := cmd.run(env.notices.withNotices(ctx), &env, args[1:])
 	stop()
@@ -171,16 +173,18 @@ func Run(ctx context.Context, args []string, env Env) int {
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
 	}
+	// What the engine or a provider says may quote a sensitive value.
+	secrets := env.secrets.known()
 	var ds diag.Diagnostics
 	if errors.As(err, &ds) {
 		ds.Sort()
 		for _, d := range ds {
-			fmt.Fprintln(env.Stderr, d.String())
+			fmt.Fprintln(env.Stderr, secrets.Scrub(d.String()))
 		}
 		fmt.Fprintf(env.Stderr, "kyku: %d error(s)\n", len(ds))
 		return exitError
 	}
-	fmt.Fprintf(env.Stderr, "kyku: %v\n", err)
+	fmt.Fprintf(env.Stderr, "kyku: %s\n", secrets.Scrub(err.Error()))
 	return exitError
 }
 

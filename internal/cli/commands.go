@@ -46,6 +46,9 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	} else if cfgs, err = config.ParseEach(files, c.inputs(env)); err != nil {
 		return err
 	}
+	for _, cfg := range cfgs {
+		env.secrets.learn(cfg, nil)
+	}
 	// What the configured provider cannot carry (a Database on hetzner) is
 	// a config error too. A provider that cannot be built here (no
 	// credentials) is checked when planning instead.
@@ -186,7 +189,8 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 		if *format != "text" {
 			w = env.Stderr
 		}
-		if err := checkPolicies(ctx, w, policies, p); err != nil {
+		env.secrets.learn(nil, p)
+		if err := checkPolicies(ctx, w, policies, p, env.secrets.known()); err != nil {
 			return err
 		}
 	}
@@ -231,6 +235,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		if saved, err = readPlan(planFile); err != nil {
 			return err
 		}
+		env.secrets.learn(nil, saved)
 		if saved.Config == nil && !saved.Destroy {
 			return fmt.Errorf("%s: the plan has no embedded config (a redacted artifact?); use the saved plan from the backend or plan again", planFile)
 		}
@@ -279,8 +284,9 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		} else if ok, err := confirm(env, op); err != nil || !ok {
 			return ok, err
 		}
+		env.secrets.learn(nil, p)
 		view := progress.NewView(env.Stdout, env.StdoutIsTerminal, progress.Options{
-			NoColor: !colorOn(env), Total: changes(p),
+			NoColor: !colorOn(env), Total: changes(p), Secrets: env.secrets.known(),
 		})
 		hooked.start(view)
 		env.notices.attach(view)
@@ -302,6 +308,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		return exitCode(exitError)
 	}
 	if res != nil {
+		env.secrets.learn(nil, res.Plan)
 		summarize(env, op, res)
 	}
 	if err != nil && saved != nil && engine.IsStale(err) {
@@ -368,8 +375,11 @@ func confirm(env *Env, op string) (bool, error) {
 	return strings.TrimSpace(line) == "yes", nil
 }
 
+// summarize prints what an apply or destroy did, its errors scrubbed of
+// the secrets the command knows.
 func summarize(env *Env, op string, r *engine.Result) {
 	w := env.Stdout
+	secrets := env.secrets.known()
 	if !r.Applied {
 		if r.Plan != nil && !r.Plan.HasChanges() {
 			fmt.Fprintln(w, "No changes. Infrastructure matches the configuration.")
@@ -386,10 +396,10 @@ func summarize(env *Env, op string, r *engine.Result) {
 		fmt.Fprintf(w, "%s %s: %d succeeded, %d failed, %d skipped (state serial %d → %d, backup %s).\n",
 			verb, state, len(r.Succeeded), len(r.Failed), len(r.Skipped), r.SerialBefore, r.SerialAfter, r.BackupKey)
 		for _, f := range r.Failed {
-			fmt.Fprintf(w, "  ✗ %s %s %s: %v\n", f.Action, f.Type, value.QuoteName(f.Name), f.Err)
+			fmt.Fprintf(w, "  ✗ %s %s %s: %v\n", f.Action, f.Type, value.QuoteName(f.Name), secrets.Error(f.Err))
 		}
 		for _, s := range r.Skipped {
-			fmt.Fprintf(w, "  ⊘ %s %s %s skipped: %v\n", s.Action, s.Type, value.QuoteName(s.Name), s.Err)
+			fmt.Fprintf(w, "  ⊘ %s %s %s skipped: %v\n", s.Action, s.Type, value.QuoteName(s.Name), secrets.Error(s.Err))
 		}
 		if r.Interrupted {
 			fmt.Fprintln(w, "Interrupted: changes that had started finished and were saved; run apply again to continue.")

@@ -47,7 +47,9 @@ func (c *common) load(env *Env) (*config.Config, error) {
 	if err := c.checkEnv(); err != nil {
 		return nil, err
 	}
-	return config.LoadEnv(c.config, c.inputs(env))
+	cfg, err := config.LoadEnv(c.config, c.inputs(env))
+	env.secrets.learn(cfg, nil)
+	return cfg, err
 }
 
 // checkEnv refuses an environment name that could reach outside the state

@@ -8,13 +8,15 @@ import (
 
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/policy"
+	"github.com/kyku/action/internal/progress"
 )
 
 // checkPolicies evaluates set against p and prints what it said: each
 // denial and warning, or a line saying the policies passed. A denial is an
 // error (exit 1), so is a policy that cannot be evaluated (its
-// diagnostics, file:line:col, are printed by Run).
-func checkPolicies(ctx context.Context, w io.Writer, set *policy.Set, p *plan.Plan) error {
+// diagnostics, file:line:col, are printed by Run). What a policy says is
+// scrubbed of secrets: it may quote what it read.
+func checkPolicies(ctx context.Context, w io.Writer, set *policy.Set, p *plan.Plan, secrets progress.Secrets) error {
 	in, err := policy.NewInput(p)
 	if err != nil {
 		return err
@@ -25,13 +27,13 @@ func checkPolicies(ctx context.Context, w io.Writer, set *policy.Set, p *plan.Pl
 	}
 	fmt.Fprintf(w, "\nPolicies (%d file(s) in %s):\n", len(res.Files), set.Ref)
 	for _, d := range res.Deny {
-		fmt.Fprintf(w, "  ✗ deny: %s\n", oneLine(d))
+		fmt.Fprintf(w, "  ✗ deny: %s\n", oneLine(secrets.Scrub(d)))
 	}
 	if res.MoreDeny > 0 {
 		fmt.Fprintf(w, "  ✗ …and %d more denials\n", res.MoreDeny)
 	}
 	for _, x := range res.Warn {
-		fmt.Fprintf(w, "  ! warn: %s\n", oneLine(x))
+		fmt.Fprintf(w, "  ! warn: %s\n", oneLine(secrets.Scrub(x)))
 	}
 	if res.MoreWarn > 0 {
 		fmt.Fprintf(w, "  ! …and %d more warnings\n", res.MoreWarn)

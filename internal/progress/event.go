@@ -2,6 +2,11 @@
 // applies, and two views of them: a terminal view that redraws in place and a
 // plain view that prints one line per event (CI logs). Views are safe for
 // concurrent use; events may arrive from many goroutines.
+//
+// It owns Secrets too, how every front door scrubs the texts a run must not
+// show (sensitive values quoted by an error) from what it prints: the views
+// first, being where provider errors are shown as they happen, and the
+// lowest package the CLI, the Action and the bot all reach.
 package progress
 
 import "time"

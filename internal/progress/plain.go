@@ -12,6 +12,7 @@ import (
 // them (one write, not one per line: an apply of 5,000 resources prints
 // 10,000 lines), at once for a notice, and by Close.
 type Plain struct {
+	secrets Secrets
 	mu      sync.Mutex
 	w       io.Writer
 	buf     []byte
@@ -26,10 +27,10 @@ const flushAfter = 50 * time.Millisecond
 // flushAt is how much Plain gathers before writing whatever the timer says.
 const flushAt = 32 << 10
 
-// NewPlain returns a Plain view writing to w. Options are accepted for
-// symmetry with NewTerminal; a plain log has no colour and no clock.
-func NewPlain(w io.Writer, _ Options) *Plain {
-	return &Plain{w: w}
+// NewPlain returns a Plain view writing to w. Of the options it uses only
+// Secrets: a plain log has no colour and no clock.
+func NewPlain(w io.Writer, opts Options) *Plain {
+	return &Plain{w: w, secrets: opts.Secrets}
 }
 
 // PlainLine is the log line for e, without the trailing newline, e.g.
@@ -41,6 +42,7 @@ func PlainLine(e Event) string {
 // Event writes the line for e, within flushAfter. Write errors are
 // ignored: progress output must never fail an apply.
 func (p *Plain) Event(e Event) {
+	e.Err = p.secrets.Error(e.Err)
 	line := PlainLine(e)
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -60,6 +62,7 @@ func (p *Plain) Event(e Event) {
 
 // Notice writes line as it is, at once (after the lines before it).
 func (p *Plain) Notice(line string) {
+	line = p.secrets.Scrub(line)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.buf = append(append(p.buf, oneLine(line)...), '\n')

@@ -12,12 +12,13 @@ import (
 // Interval; Close stops it and draws the final frame. Safe for concurrent
 // use.
 type Terminal struct {
-	w    io.Writer
-	now  func() time.Time
-	st   style
-	stop chan struct{}
-	done chan struct{}
-	once sync.Once
+	w       io.Writer
+	now     func() time.Time
+	secrets Secrets
+	st      style
+	stop    chan struct{}
+	done    chan struct{}
+	once    sync.Once
 
 	mu     sync.Mutex
 	b      *board
@@ -31,12 +32,13 @@ type Terminal struct {
 func NewTerminal(w io.Writer, opts Options) *Terminal {
 	opts = opts.withDefaults()
 	t := &Terminal{
-		w:    w,
-		now:  opts.Now,
-		st:   style{color: !opts.NoColor, width: opts.Width, maxLive: opts.MaxLive},
-		stop: make(chan struct{}),
-		done: make(chan struct{}),
-		b:    newBoard(opts.Total),
+		w:       w,
+		now:     opts.Now,
+		secrets: opts.Secrets,
+		st:      style{color: !opts.NoColor, width: opts.Width, maxLive: opts.MaxLive},
+		stop:    make(chan struct{}),
+		done:    make(chan struct{}),
+		b:       newBoard(opts.Total),
 	}
 	go t.loop(opts.Interval)
 	return t
@@ -62,6 +64,7 @@ func (t *Terminal) loop(interval time.Duration) {
 // Event records e; it shows on the next redraw. Events after Close are
 // ignored.
 func (t *Terminal) Event(e Event) {
+	e.Err = t.secrets.Error(e.Err)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
@@ -74,6 +77,7 @@ func (t *Terminal) Event(e Event) {
 // (after the changes that finished before it), where no redraw erases it;
 // after Close, below the final frame.
 func (t *Terminal) Notice(line string) {
+	line = t.secrets.Scrub(line)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {

@@ -37,6 +37,10 @@ type Options struct {
 	// view (the rest are summarised on one line) so a frame never grows
 	// taller than the screen; default 20.
 	MaxLive int
+	// Secrets are scrubbed from every event's error and every notice
+	// before anything is shown: a provider's error may quote a sensitive
+	// value it was given.
+	Secrets Secrets
 }
 
 const (

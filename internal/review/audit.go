@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/render"
 )
 
@@ -34,9 +36,14 @@ func AuditKey(project, env string, t time.Time, number int) string {
 // runErr is the engine's error after changes were made (state not saved).
 func (a *applier) finish(ctx context.Context, ws *Workspace, res *engine.Result, runErr error, started time.Time, hidden []string) (*ApplyOutcome, error) {
 	finished := a.d.Now()
+	// What Apply hands back shows no more than the comment: the Action's
+	// job summary and log, and the bot, print the result's errors.
+	secrets := progress.NewSecrets(hidden...)
+	res = scrubResult(res, secrets)
 	a.out.Applied, a.out.Result = true, res
 	var errs []error
 	if runErr != nil {
+		runErr = secrets.Error(runErr)
 		errs = append(errs, fmt.Errorf("apply %s: %w", envName(a.s.Environment), runErr))
 	}
 	rec := AuditRecord{
@@ -83,7 +90,7 @@ func (a *applier) finish(ctx context.Context, ws *Workspace, res *engine.Result,
 	if res.Err() == nil && runErr == nil && a.out.AuditKey != "" {
 		note += appliedLine(a.s.Environment, a.pr.HeadSHA, a.out.AuditKey) + "\n"
 	}
-	body := render.ApplyComment(applyResult(res, a.s.Environment, a.out.Digest, hidden), m, render.CommentLimit-len(note))
+	body := render.ApplyComment(applyResult(res, a.s.Environment, a.out.Digest), m, render.CommentLimit-len(note))
 	if err := a.answer(ctx, body+note); err != nil {
 		errs = append(errs, err)
 	}
@@ -95,16 +102,34 @@ func (a *applier) finish(ctx context.Context, ws *Workspace, res *engine.Result,
 	return a.out, errors.Join(errs...)
 }
 
-// applyResult converts an engine result for rendering, failure texts
-// scrubbed of secrets and sensitive outputs masked (the applied plan's
-// configuration says which are).
-func applyResult(res *engine.Result, env, digest string, hidden []string) render.ApplyResult {
+// scrubResult is a copy of res with the error of every change scrubbed of
+// secrets (res itself when there are none).
+func scrubResult(res *engine.Result, secrets progress.Secrets) *engine.Result {
+	if res == nil || secrets.Len() == 0 {
+		return res
+	}
+	conv := func(cs []engine.ChangeResult) []engine.ChangeResult {
+		out := slices.Clone(cs)
+		for i := range out {
+			out[i].Err = secrets.Error(out[i].Err)
+		}
+		return out
+	}
+	c := *res
+	c.Succeeded, c.Failed, c.Skipped = conv(res.Succeeded), conv(res.Failed), conv(res.Skipped)
+	return &c
+}
+
+// applyResult converts an engine result (scrubbed: scrubResult) for
+// rendering, sensitive outputs masked (the applied plan's configuration
+// says which are).
+func applyResult(res *engine.Result, env, digest string) render.ApplyResult {
 	conv := func(cs []engine.ChangeResult) []render.ChangeResult {
 		out := make([]render.ChangeResult, len(cs))
 		for i, c := range cs {
 			out[i] = render.ChangeResult{Action: c.Action, Type: c.Type, Name: c.Name, ProviderID: c.ProviderID}
 			if c.Err != nil {
-				out[i].Err = errorText(c.Err, hidden)
+				out[i].Err = c.Err.Error()
 			}
 		}
 		return out

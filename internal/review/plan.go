@@ -9,6 +9,7 @@ import (
 
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/render"
 )
 
@@ -37,7 +38,9 @@ func Plan(ctx context.Context, d Deps, req PlanRequest) (*PlanOutcome, error) {
 	if req.Config == nil {
 		return nil, errors.New("plan: no config")
 	}
-	hidden := secrets(req.Config)
+	// What is scrubbed from messages: the secrets of the configuration
+	// planned and of the one the backend is opened with.
+	hidden := progress.SecretsOf(req.Config, nil).Add(progress.SecretsOf(req.Trusted, nil))
 	// Log masks: only values given from outside the files (secrets),
 	// never text the pull request's config chose.
 	for _, x := range req.Config.OutsideValues() {
@@ -48,8 +51,11 @@ func Plan(ctx context.Context, d Deps, req PlanRequest) (*PlanOutcome, error) {
 	}
 	out, err := planPR(ctx, d, s, req)
 	if err != nil {
+		// Returned scrubbed: callers show it (the bot's check run, the
+		// Action's log and job summary) as the comment does.
+		err = hidden.Error(err)
 		if req.Number > 0 && s.CommentMode != ModeOff {
-			body := failedPlanBody(s, req.HeadSHA, d.RunURL, err, hidden)
+			body := failedPlanBody(s, req.HeadSHA, d.RunURL, err, nil) // err is scrubbed
 			if notice := render.ProvidersNotice(changedProviders(ctx, d, req)); notice != "" {
 				// Why a provider the pull request brings is not there.
 				marker, rest, _ := strings.Cut(body, "\n")
@@ -156,12 +162,13 @@ func postPlanComment(ctx context.Context, d Deps, s Settings, number int, body s
 }
 
 // failedPlanBody is the plan comment that says why there is no plan.
+// err's text is scrubbed of hidden (the Secrets way).
 func failedPlanBody(s Settings, sha, runURL string, err error, hidden []string) string {
 	text := "No plan could be computed"
 	if sha != "" {
 		text += " for commit " + code(sha7(sha))
 	}
-	text += ", so there is nothing to apply:\n\n" + fenced(errorText(err, hidden)) + "\n" +
+	text += ", so there is nothing to apply:\n\n" + fenced(progress.NewSecrets(hidden...).Scrub(err.Error())) + "\n" +
 		"Fix the cause and push a new commit, or comment " + code(commandFor("plan", s)) + " to try again.\n"
 	return reply(render.PlanMarker(s.Project, s.Environment), title("plan", s)+" failed", text, sha, runURL)
 }

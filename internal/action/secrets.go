@@ -1,0 +1,48 @@
+package action
+
+import (
+	"context"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/progress"
+)
+
+// The run scrubs what it prints (the log, its annotations and the job
+// summary) with the secrets of every configuration it loads and every plan
+// it is handed, as package review scrubs the comments: error text may
+// quote a sensitive value. The runner's log masks (::add-mask::, see
+// maskGiven) cover only the log, and only values given from outside.
+
+// learn adds the secrets of cfg and p (either may be nil).
+func (r *run) learn(cfg *config.Config, p *plan.Plan) {
+	s := progress.SecretsOf(cfg, p)
+	if s.Len() == 0 {
+		return
+	}
+	r.secretsMu.Lock()
+	r.secrets = r.secrets.Add(s)
+	r.secretsMu.Unlock()
+}
+
+// known is the secrets learnt so far.
+func (r *run) known() progress.Secrets {
+	r.secretsMu.Lock()
+	defer r.secretsMu.Unlock()
+	return r.secrets
+}
+
+// configAt is the configuration at ref (r.src.at), its secrets learnt.
+func (r *run) configAt(ctx context.Context, ref string) (*config.Config, error) {
+	cfg, err := r.src.at(ctx, ref)
+	r.learn(cfg, nil)
+	return cfg, err
+}
+
+// checkoutConfig is the checkout's configuration (r.src.checkout), its
+// secrets learnt.
+func (r *run) checkoutConfig(ctx context.Context) (*config.Config, error) {
+	cfg, err := r.src.checkout(ctx)
+	r.learn(cfg, nil)
+	return cfg, err
+}
