@@ -64,8 +64,10 @@ func DriftIssue(d Drift, m Meta, limit int) string {
 		props := append([]plan.PropChange(nil), r.Properties...)
 		sort.SliceStable(props, func(i, j int) bool { return props[i].Path < props[j].Path })
 		for _, pc := range props {
-			rows = append(rows, "| "+name+" | "+cellCode(pc.Path)+" | "+
-				cellCode(valueText(oldValue(pc)))+" | "+cellCode(valueText(cloudValue(pc)))+" |\n")
+			// Cut around where they differ when both are long: a drift
+			// never reads as the same text twice.
+			was, is := cutPair(oneLine(valueText(oldValue(pc))), oneLine(valueText(cloudValue(pc))), maxCell)
+			rows = append(rows, "| "+name+" | "+cellCode(pc.Path)+" | "+cellCode(was)+" | "+cellCode(is)+" |\n")
 		}
 	}
 

