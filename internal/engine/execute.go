@@ -373,7 +373,7 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 	}
 	resolved, unknown, err := value.ResolveChecked(cr.Properties, x.lookup)
 	if err != nil {
-		return nil, fmt.Errorf("%s %q: %w", c.Type, c.ResourceID, err)
+		return nil, fmt.Errorf("%s %q: %w", c.Type, c.ResourceID, refErr(err, secretIn(x.p.SensitiveAttributes())))
 	}
 	if unknown {
 		return nil, fmt.Errorf("%s %q: a referenced resource has no provider ID or output yet", c.Type, c.ResourceID)

@@ -372,7 +372,7 @@ func (x *execution) rename(ci int, done bool) func(context.Context) (func(contex
 		}
 		resolved, unknown, err := value.ResolveChecked(cr.Properties, x.lookup)
 		if err != nil {
-			err = fmt.Errorf("%s %q: %w", c.Type, c.ResourceID, err)
+			err = fmt.Errorf("%s %q: %w", c.Type, c.ResourceID, refErr(err, secretIn(x.p.SensitiveAttributes())))
 			x.event(ci, progress.Failed, err)
 			return nil, err
 		}

@@ -215,7 +215,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		}
 		t, _ := schema.Lookup(r.Type)
 		var own diag.Diagnostics
-		props, unresolved, ok := resolveProps(&own, r, lookup)
+		props, unresolved, ok := resolveProps(&own, r, lookup, secretIn(sensitiveAttrs))
 		if !ok {
 			if res := ahead[r.Name]; res != nil {
 				diags = append(diags, res.diags...) // its planning ahead reported it
@@ -345,7 +345,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	refuseSensitiveOutputs(&diags, cfg, sensitiveAttrs)
 	for _, o := range cfg.Outputs { // a path that does not apply to what it reads
 		if _, _, err := value.ResolveChecked(o.Value, lookup); err != nil {
-			diags.Add(o.Pos, "output %q: %v", o.Name, err)
+			diags.Add(o.Pos, "output %q: %s", o.Name, refErrText(err, secretIn(sensitiveAttrs)))
 		}
 	}
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"maps"
 	"slices"
 
@@ -14,7 +15,10 @@ import (
 // whose path does not apply to the value it reads (an index past the
 // end of a list, a key its map lacks): ok is false then, and r cannot be
 // planned or applied.
-func resolveProps(diags *diag.Diagnostics, r *config.Resource, lookup value.Lookup) (props map[string]any, unknown, ok bool) {
+//
+// secret says which references read a sensitive value: their errors say
+// nothing of its content (value.RefError.Masked).
+func resolveProps(diags *diag.Diagnostics, r *config.Resource, lookup value.Lookup, secret func(value.Ref) bool) (props map[string]any, unknown, ok bool) {
 	v, unknown, err := value.ResolveChecked(r.Properties, lookup)
 	if err == nil {
 		return v.(map[string]any), unknown, true
@@ -26,8 +30,30 @@ func resolveProps(diags *diag.Diagnostics, r *config.Resource, lookup value.Look
 			if !found {
 				pos = r.Pos
 			}
-			diags.Add(pos, "resource %s: property %q: %v", value.QuoteName(r.Name), k, err)
+			diags.Add(pos, "resource %s: property %q: %s", value.QuoteName(r.Name), k, refErrText(err, secret))
 		}
 	}
 	return nil, unknown, false
+}
+
+// refErrText is err's text; for a reference to a sensitive value (secret),
+// without the value's content.
+func refErrText(err error, secret func(value.Ref) bool) string {
+	return refErr(err, secret).Error()
+}
+
+// refErr is err; for a reference to a sensitive value (secret), an error
+// saying nothing of the value's content.
+func refErr(err error, secret func(value.Ref) bool) error {
+	var re *value.RefError
+	if secret != nil && errors.As(err, &re) && secret(re.Ref) {
+		return errors.New(re.Masked())
+	}
+	return err
+}
+
+// secretIn says which references read an attribute that sensitive (per
+// resource, its sensitive top-level attributes) marks.
+func secretIn(sensitive map[string][]string) func(value.Ref) bool {
+	return func(r value.Ref) bool { return slices.Contains(sensitive[r.Resource], r.Attr) }
 }

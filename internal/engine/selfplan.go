@@ -349,7 +349,7 @@ func (e *Engine) planAhead(ctx context.Context, order []*config.Resource, levels
 					return
 				}
 				r, res := todo[k], &results[k]
-				desired, _, ok := resolveProps(&res.diags, r, lookup)
+				desired, _, ok := resolveProps(&res.diags, r, lookup, secretIn(sensitiveAttrs))
 				res.ch = plan.Change{ResourceID: r.Name, Type: r.Type, Level: levels[from], Dependencies: g.Deps(r.Name)}
 				if !ok {
 					continue

@@ -7,6 +7,7 @@ package plan
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -151,6 +152,23 @@ type Change struct {
 	// the provider's schema. Apply records them in state, so that what was
 	// secret stays masked after the configuration stops saying so.
 	Sensitive []string `json:"sensitive,omitempty"`
+}
+
+// SensitiveAttributes are, per resource, the top-level properties or
+// attributes its change says are secret (Change.Sensitive, and what a
+// provider's plan marks): what a reference to them must never show.
+func (p *Plan) SensitiveAttributes() map[string][]string {
+	out := map[string][]string{}
+	for _, c := range p.Changes {
+		names := c.Sensitive
+		if c.Planned != nil {
+			names = append(slices.Clone(names), c.Planned.Sensitive...)
+		}
+		if len(names) > 0 {
+			out[c.ResourceID] = names
+		}
+	}
+	return out
 }
 
 // Planned is a provider's own plan of one change (provider.Planned as a

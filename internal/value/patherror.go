@@ -30,3 +30,24 @@ func scalarKind(v any) string {
 	}
 	return "value"
 }
+
+// A RefError is ResolveChecked's error: the path of reference Ref does
+// not apply to the value it reads (Err, a *PathError).
+type RefError struct {
+	Ref Ref
+	Err error
+}
+
+func (e *RefError) Error() string { return e.Ref.String() + ": " + e.Err.Error() }
+
+func (e *RefError) Unwrap() error { return e.Err }
+
+// Masked is the error for a reference to a sensitive value: the path and
+// why it does not apply, never the value's text, a map's keys or a list's
+// length.
+func (e *RefError) Masked() string {
+	if pe, ok := e.Err.(*PathError); ok {
+		return e.Ref.String() + ": " + pe.Masked()
+	}
+	return e.Ref.String() + ": (sensitive)"
+}

@@ -490,7 +490,7 @@ func ResolveChecked(v any, lookup Lookup) (any, bool, error) {
 		}
 		got, ok, err := Walk(Normalize(got), r.Steps())
 		if err != nil && first == nil {
-			first = fmt.Errorf("%s: %w", r, err)
+			first = &RefError{Ref: r, Err: err}
 		}
 		return got, ok
 	}

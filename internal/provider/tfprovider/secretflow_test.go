@@ -112,3 +112,22 @@ resources:
 		t.Errorf("key's publicKey in the input = %v, want masked", got)
 	}
 }
+
+// TestPathErrorIntoASecretSaysNothingOfIt: a path that does not apply to
+// a secret attribute (a map set from a sensitive variable) is refused at
+// its position without the map's keys.
+func TestPathErrorIntoASecretSaysNothingOfIt(t *testing.T) {
+	w := newWorld(t, tfplugintest.Framework)
+	cfg := w.parse(`providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+variables:
+  labels: { type: map, sensitive: true, default: { hunter2-key: v } }
+resources:
+  a: { type: TP_item, properties: { name: a, tags: "${var.labels}" } }
+  b: { type: TP_item, properties: { name: b, value: "${a.tags.nope}" } }
+`)
+	_, err := w.engine(cfg).Plan(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), `${a.tags.nope}: ["nope"]: no such key (sensitive)`) || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("plan: %v\nwant the path refused, saying nothing of the map", err)
+	}
+}
