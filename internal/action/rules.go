@@ -64,11 +64,17 @@ func (r *run) ruleChanges(ctx context.Context, number int) ([]string, error) {
 	return out, nil
 }
 
-// mergeRules (review.Deps.MergeRules) refuses the apply of a merge whose
+// mergeRules (review.Deps.MergeRules) refuses the apply of a merge of a
+// pull request into another branch than the default one (its commit may
+// reach the default branch later, by a push), and of a merge whose
 // workflow file — where this run's inputs, its review rules, come from —
 // is not the default branch's as it was before the merge: on a push, the
 // "before" commit's; in the merge queue, the group's base commit's.
-func (r *run) mergeRules(ctx context.Context, _ *github.PR, mergeSHA string) (string, error) {
+func (r *run) mergeRules(ctx context.Context, pr *github.PR, mergeSHA string) (string, error) {
+	if pr != nil && pr.BaseRef != r.defaultBranch() {
+		return fmt.Sprintf("Pull request #%d was merged into %s, not the default branch %s: only a merge into the default branch is applied (any writer can push a branch with rules of its own). "+
+			"Re-plan on the default branch, review the plan, then apply it.", pr.Number, review.Code(pr.BaseRef), review.Code(r.defaultBranch())), nil
+	}
 	before := r.ev.Before
 	if g := r.ev.MergeGroup; g != nil {
 		before = g.BaseSHA

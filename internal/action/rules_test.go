@@ -61,3 +61,31 @@ func TestMergeWithItsOwnWorkflowIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestPushOfAMergeIntoAnotherBranchIsRefused: a pull request was merged
+// into a writer's branch (whose rules are the writer's); its merge commit
+// then reaches the default branch by a push. The push names the merge
+// commit, whose pull request GitHub lists: its base is not the default
+// branch, so the apply is refused and nothing changes.
+func TestPushOfAMergeIntoAnotherBranchIsRefused(t *testing.T) {
+	f := newFixture(t)
+	f.setRef(defaultRef, f.config("web"))
+	f.setCheckout(f.config("web", "worker"))
+	f.srv.SetPermission(repoName, "octocat", "write")
+	f.setRef(shaA, f.config("web", "worker"))
+	f.setWorkflow(workflowYAML, shaA, mergeSHA)
+	f.srv.AddPullRequest(repoName, githubtest.PullRequest{Number: 2, User: author, HeadSHA: shaA, HeadRef: "evil", BaseRef: "attacker-base",
+		Files: []string{configPath}})
+	wantCode(t, f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), nil), 0)
+	f.srv.AddReview(repoName, 2, githubtest.Review{User: "octocat", State: "APPROVED", CommitID: shaA})
+	f.srv.UpdatePullRequest(repoName, 2, func(pr *githubtest.PullRequest) { pr.State, pr.Merged = "closed", true })
+	f.srv.SetCommitPulls(repoName, mergeSHA, 2)
+	r := f.run("push", pushEvent(t, "refs/heads/"+defaultRef, mergeSHA), nil)
+	wantOutputs(t, r, map[string]string{"applied": "false"})
+	if reply := f.lastReply(2); !strings.Contains(reply, "was merged into `attacker-base`, not the default branch") {
+		t.Errorf("reply:\n%s", reply)
+	}
+	if c := f.cloudObjects(t); len(c) != 0 {
+		t.Errorf("applied a merge into another branch: %v", c)
+	}
+}
