@@ -106,8 +106,7 @@ type run struct {
 	summary string
 	masked  map[string]bool // values registered with ::add-mask::
 
-	secretsMu sync.Mutex
-	secrets   progress.Secrets // scrubbed from the log and the summary (learn)
+	secrets progress.SecretBook // scrubbed from the log and the summary (learn)
 }
 
 func (r *run) settings() review.Settings {

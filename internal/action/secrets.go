@@ -15,22 +15,10 @@ import (
 // maskGiven) cover only the log, and only values given from outside.
 
 // learn adds the secrets of cfg and p (either may be nil).
-func (r *run) learn(cfg *config.Config, p *plan.Plan) {
-	s := progress.SecretsOf(cfg, p)
-	if s.Len() == 0 {
-		return
-	}
-	r.secretsMu.Lock()
-	r.secrets = r.secrets.Add(s)
-	r.secretsMu.Unlock()
-}
+func (r *run) learn(cfg *config.Config, p *plan.Plan) { r.secrets.Learn(cfg, p) }
 
 // known is the secrets learnt so far.
-func (r *run) known() progress.Secrets {
-	r.secretsMu.Lock()
-	defer r.secretsMu.Unlock()
-	return r.secrets
-}
+func (r *run) known() progress.Secrets { return r.secrets.Known() }
 
 // configAt is the configuration at ref (r.src.at), its secrets learnt.
 func (r *run) configAt(ctx context.Context, ref string) (*config.Config, error) {

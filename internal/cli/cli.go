@@ -46,8 +46,8 @@ type Env struct {
 	// passes its own on); nil: none.
 	Environ func() []string
 
-	notices *notices    // set by Run
-	secrets *secretBook // set by Run
+	notices *notices             // set by Run
+	secrets *progress.SecretBook // set by Run
 }
 
 // exit codes
@@ -160,7 +160,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return exitError
 	}
 	env.notices = &notices{stderr: env.Stderr}
-	env.secrets = &secretBook{}
+	env.secrets = &progress.SecretBook{}
 	stop := env.notices.watchInterrupt(env.Interrupted)
 	err := cmd.run(env.notices.withNotices(ctx), &env, args[1:])
 	stop()
@@ -174,7 +174,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return exitOK
 	}
 	// What the engine or a provider says may quote a sensitive value.
-	secrets := env.secrets.known()
+	secrets := env.secrets.Known()
 	var ds diag.Diagnostics
 	if errors.As(err, &ds) {
 		ds.Sort()

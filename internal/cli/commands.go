@@ -47,7 +47,7 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	for _, cfg := range cfgs {
-		env.secrets.learn(cfg, nil)
+		env.secrets.Learn(cfg, nil)
 	}
 	// What the configured provider cannot carry (a Database on hetzner) is
 	// a config error too. A provider that cannot be built here (no
@@ -189,8 +189,8 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 		if *format != "text" {
 			w = env.Stderr
 		}
-		env.secrets.learn(nil, p)
-		if err := checkPolicies(ctx, w, policies, p, env.secrets.known()); err != nil {
+		env.secrets.Learn(nil, p)
+		if err := checkPolicies(ctx, w, policies, p, env.secrets.Known()); err != nil {
 			return err
 		}
 	}
@@ -235,7 +235,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		if saved, err = readPlan(planFile); err != nil {
 			return err
 		}
-		env.secrets.learn(nil, saved)
+		env.secrets.Learn(nil, saved)
 		if saved.Config == nil && !saved.Destroy {
 			return fmt.Errorf("%s: the plan has no embedded config (a redacted artifact?); use the saved plan from the backend or plan again", planFile)
 		}
@@ -284,9 +284,9 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		} else if ok, err := confirm(env, op); err != nil || !ok {
 			return ok, err
 		}
-		env.secrets.learn(nil, p)
+		env.secrets.Learn(nil, p)
 		view := progress.NewView(env.Stdout, env.StdoutIsTerminal, progress.Options{
-			NoColor: !colorOn(env), Total: changes(p), Secrets: env.secrets.known(),
+			NoColor: !colorOn(env), Total: changes(p), Secrets: env.secrets.Known(),
 		})
 		hooked.start(view)
 		env.notices.attach(view)
@@ -308,7 +308,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		return exitCode(exitError)
 	}
 	if res != nil {
-		env.secrets.learn(nil, res.Plan)
+		env.secrets.Learn(nil, res.Plan)
 		summarize(env, op, res)
 	}
 	if err != nil && saved != nil && engine.IsStale(err) {
@@ -379,7 +379,7 @@ func confirm(env *Env, op string) (bool, error) {
 // the secrets the command knows.
 func summarize(env *Env, op string, r *engine.Result) {
 	w := env.Stdout
-	secrets := env.secrets.known()
+	secrets := env.secrets.Known()
 	if !r.Applied {
 		if r.Plan != nil && !r.Plan.HasChanges() {
 			fmt.Fprintln(w, "No changes. Infrastructure matches the configuration.")

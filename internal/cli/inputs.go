@@ -48,7 +48,7 @@ func (c *common) load(env *Env) (*config.Config, error) {
 		return nil, err
 	}
 	cfg, err := config.LoadEnv(c.config, c.inputs(env))
-	env.secrets.learn(cfg, nil)
+	env.secrets.Learn(cfg, nil)
 	return cfg, err
 }
 

@@ -252,7 +252,7 @@ func (e *Engine) refuseKeptDeletes(diags *diag.Diagnostics, cfg *config.Config, 
 				continue
 			}
 			for _, use := range uses {
-				if use.Type != sr.Type || !refersTo(sr.Config[use.Property], c.ProviderID) {
+				if use.Type != sr.Type || !provider.RefersTo(sr.Config[use.Property], c.ProviderID) {
 					continue
 				}
 				var pos diag.Pos
@@ -265,17 +265,6 @@ func (e *Engine) refuseKeptDeletes(diags *diag.Diagnostics, cfg *config.Config, 
 			}
 		}
 	}
-}
-
-// refersTo reports whether v (an ID, or a list of them) holds id.
-func refersTo(v any, id string) bool {
-	switch x := v.(type) {
-	case string:
-		return x == id
-	case []any:
-		return slices.ContainsFunc(x, func(e any) bool { s, _ := e.(string); return s == id })
-	}
-	return false
 }
 
 // takenName reports whether an object in st of typ has cloudName.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
@@ -218,4 +219,36 @@ func quotedForms(t string) []string {
 		}
 	}
 	return forms
+}
+
+// SecretBook collects what one run scrubs from what it prints: the
+// secrets of every configuration it loads and every plan it handles
+// (SecretsOf). A nil book knows none. Safe for concurrent use.
+type SecretBook struct {
+	mu sync.Mutex
+	s  Secrets
+}
+
+// Learn adds the secrets of cfg and p (either may be nil).
+func (b *SecretBook) Learn(cfg *config.Config, p *plan.Plan) {
+	if b == nil {
+		return
+	}
+	s := SecretsOf(cfg, p)
+	if s.Len() == 0 {
+		return
+	}
+	b.mu.Lock()
+	b.s = b.s.Add(s)
+	b.mu.Unlock()
+}
+
+// Known is the secrets learnt so far.
+func (b *SecretBook) Known() Secrets {
+	if b == nil {
+		return Secrets{}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.s
 }

@@ -1,6 +1,9 @@
 package provider
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // Rule is what a cloud does when one property of an existing object
 // changes: change it in place, or not (the engine then replaces the
@@ -100,6 +103,18 @@ type ChangePlan struct {
 // Use is a property of a type (Vm's subnet) whose reference to an object
 // keeps the cloud from deleting that object.
 type Use struct{ Type, Property string }
+
+// RefersTo reports whether v, a property of a Use (an ID, or a list of
+// them), holds id.
+func RefersTo(v any, id string) bool {
+	switch x := v.(type) {
+	case string:
+		return x == id
+	case []any:
+		return slices.ContainsFunc(x, func(e any) bool { s, _ := e.(string); return s == id })
+	}
+	return false
+}
 
 // UseKeeper is a provider whose cloud refuses to delete an object that
 // another still refers to (EC2's DependencyViolation, Hetzner's

@@ -8,7 +8,6 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
@@ -56,22 +55,12 @@ func (p *Provider) inUse(rec *record) error {
 			if err != nil {
 				return err
 			}
-			if refersTo(other.Properties[u.Property], rec.ID) {
+			if provider.RefersTo(other.Properties[u.Property], rec.ID) {
 				return fmt.Errorf("sim: %s %s (%s) is in use by %s %s (%s); detach it first", rec.Type, rec.ID, rec.CloudName, u.Type, other.ID, other.CloudName)
 			}
 		}
 	}
 	return nil
-}
-
-func refersTo(v any, id string) bool {
-	switch x := v.(type) {
-	case string:
-		return x == id
-	case []any:
-		return slices.ContainsFunc(x, func(e any) bool { s, _ := e.(string); return s == id })
-	}
-	return false
 }
 
 // PlanChange implements provider.ChangePlanner: what the simulated cloud
