@@ -145,3 +145,24 @@ resources:
 		})
 	}
 }
+
+// TestCLIErrorAboutARemovedResourceIsScrubbed: the configuration no longer
+// has web, so only state knows its userData (state records what was
+// secret); the cloud's refusal to delete it quotes that value, and the
+// CLI prints it scrubbed.
+func TestCLIErrorAboutARemovedResourceIsScrubbed(t *testing.T) {
+	k := newKyku(t, echoConfig+"  key: { type: SshKey, properties: { publicKey: k } }\n")
+	if code, out, errOut := k.run("", "apply", "--auto-approve"); code != 0 {
+		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
+	}
+	k.write("provider: sim\nresources:\n  key: { type: SshKey, properties: { publicKey: k } }\n")
+	code, out, errOut := k.runEchoing(echoingCloud{failDelete: true}, "", "apply", "--auto-approve")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
+	}
+	noSecret(t, "output", out)
+	noSecret(t, "error", errOut)
+	if !strings.Contains(out, `instance with userData "(sensitive)" is protected`) {
+		t.Errorf("the output does not show the scrubbed error:\n%s", out)
+	}
+}

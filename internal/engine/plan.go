@@ -245,7 +245,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		o, importing := imported[r.Name]
 		// What is secret now (recorded by apply), and what the change
 		// masks: that, and what was secret when last applied.
-		ch.Sensitive = sortedSet(slices.Concat(r.Sensitive, refSensitive(r.Properties, sensitiveAttrs)))
+		ch.Sensitive = sortedSet(slices.Concat(r.Sensitive, refSensitive(r.Properties, sensitiveAttrs), schemaSensitive(t, r.Properties)))
 		masked := ch.Sensitive
 		if sr != nil {
 			masked = sortedSet(slices.Concat(masked, sr.Sensitive))
@@ -363,6 +363,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	}
 	sortChanges(p.Changes)
 	p.Changes = append(p.Changes, destroys...)
+	p.Secrets = stateSecrets(st, p.Changes)
 	p.Count()
 	if err := guardDestroyAll(p, opts.AllowDestroyAll); err != nil {
 		return nil, err
@@ -384,6 +385,7 @@ func (e *Engine) planDestroy(st *state.File) (*plan.Plan, error) {
 		Backend:       e.describeBackend(),
 	}
 	p.Changes = e.destroyChanges(st, func(string) bool { return false }, nil, nil)
+	p.Secrets = stateSecrets(st, p.Changes)
 	var diags diag.Diagnostics
 	for _, ch := range p.Changes {
 		if st.Resources[ch.ResourceID].Protect {
@@ -395,6 +397,59 @@ func (e *Engine) planDestroy(st *state.File) (*plan.Plan, error) {
 	}
 	p.Count()
 	return p, nil
+}
+
+// schemaSensitive lists the properties of props t's schema marks
+// sensitive (a Vm's userData); none for a type Kyku has no schema of.
+func schemaSensitive(t *schema.Type, props map[string]any) []string {
+	var out []string
+	for name := range props {
+		if t != nil && t.Sensitive(name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// stateSecrets are the texts st holds as secret (Resource.Sensitive, in
+// what was applied and in what the cloud reported) of the objects changes
+// destroy or replace: plan.Plan.Secrets.
+func stateSecrets(st *state.File, changes []plan.Change) []string {
+	var out []string
+	for _, c := range changes {
+		if c.Action != plan.Destroy && c.Action != plan.Forget && c.Action != plan.Replace {
+			continue
+		}
+		sr := st.Resources[c.ResourceID]
+		if sr == nil {
+			continue
+		}
+		for _, name := range sr.Sensitive {
+			out = appendTexts(out, sr.Config[name])
+			out = appendTexts(out, sr.Outputs[name])
+		}
+	}
+	return out
+}
+
+// appendTexts appends the scalar texts of v (a list's elements, a map's
+// values) to out.
+func appendTexts(out []string, v any) []string {
+	switch x := v.(type) {
+	case nil:
+		return out
+	case []any:
+		for _, e := range x {
+			out = appendTexts(out, e)
+		}
+		return out
+	case map[string]any:
+		for _, e := range x {
+			out = appendTexts(out, e)
+		}
+		return out
+	}
+	return append(out, value.Text(v))
 }
 
 // destroyChanges returns destroy (or forget) changes for every state

@@ -260,8 +260,13 @@ type Plan struct {
 	// Data are the attribute values of the data sources the plan read, by
 	// name, for the references apply resolves; in memory only (applying
 	// a saved plan plans it again, which reads them again).
-	Data     map[string]map[string]any `json:"-"`
-	Redacted bool                      `json:"redacted,omitempty"` // sensitive values masked; cannot be applied
+	Data map[string]map[string]any `json:"-"`
+	// Secrets are the values state holds as secret (state.Resource
+	// Sensitive) of the objects the plan destroys or replaces: what an
+	// error about them may quote and every front door scrubs. In memory
+	// only (applying a saved plan plans it again).
+	Secrets  []string `json:"-"`
+	Redacted bool     `json:"redacted,omitempty"` // sensitive values masked; cannot be applied
 }
 
 // DestroysAll reports whether p destroys every resource in state because

@@ -46,13 +46,15 @@ func NewSecrets(texts ...string) Secrets {
 
 // SecretsOf returns the secrets of a configuration and a plan (either may
 // be nil): the configuration's (config.SecretValues), the plan's own
-// configuration's, and every value of a property the plan's changes mark
+// configuration's, what state held as secret of what it destroys or
+// replaces (plan.Plan.Secrets), and every value of a property the plan's changes mark
 // sensitive, old and new (a provider's sensitive attribute, and what reads
 // it, as planned).
 func SecretsOf(cfg *config.Config, p *plan.Plan) Secrets {
 	texts := cfg.SecretValues()
 	if p != nil {
 		texts = append(texts, p.Config.SecretValues()...)
+		texts = append(texts, p.Secrets...)
 		for _, c := range p.Changes {
 			for _, pc := range c.Properties {
 				if pc.Sensitive {
