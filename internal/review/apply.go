@@ -302,11 +302,3 @@ func react(ctx context.Context, d Deps, commentID int64, content string) {
 		d.Log.WarnContext(ctx, "could not react to the command comment", "comment", commentID, "reaction", content, "error", err)
 	}
 }
-
-// scrubbed is err with secrets masked in its message.
-func scrubbed(err error, hidden []string) error {
-	if msg := errorText(err, hidden); msg != err.Error() {
-		return errors.New(msg)
-	}
-	return err
-}

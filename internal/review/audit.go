@@ -34,11 +34,10 @@ func AuditKey(project, env string, t time.Time, number int) string {
 
 // finish records an apply that ran: audit record, result comment, reaction.
 // runErr is the engine's error after changes were made (state not saved).
-func (a *applier) finish(ctx context.Context, ws *Workspace, res *engine.Result, runErr error, started time.Time, hidden []string) (*ApplyOutcome, error) {
+func (a *applier) finish(ctx context.Context, ws *Workspace, res *engine.Result, runErr error, started time.Time, secrets progress.Secrets) (*ApplyOutcome, error) {
 	finished := a.d.Now()
 	// What Apply hands back shows no more than the comment: the Action's
 	// job summary and log, and the bot, print the result's errors.
-	secrets := progress.NewSecrets(hidden...)
 	res = scrubResult(res, secrets)
 	a.out.Applied, a.out.Result = true, res
 	var errs []error

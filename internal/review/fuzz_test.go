@@ -7,6 +7,7 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/progress"
 )
 
 // FuzzDecodeSavedPlan: whatever bytes sit at a saved plan's key (anyone
@@ -65,6 +66,6 @@ func FuzzDecodeSavedPlan(f *testing.F) {
 		if h := p.Config.Hash(); h != p.Config.Hash() {
 			t.Fatal("config hash not stable")
 		}
-		_ = planSecrets(p)
+		_ = progress.SecretsOf(nil, p)
 	})
 }

@@ -2,11 +2,7 @@ package review
 
 import (
 	"net/url"
-	"sort"
 	"strings"
-
-	"github.com/kyku/action/internal/config"
-	"github.com/kyku/action/internal/plan"
 )
 
 // The markdown of replies this package writes itself (refusals, errors).
@@ -118,51 +114,6 @@ func commandFor(name string, s Settings) string {
 		c += " -p " + s.Project
 	}
 	return c
-}
-
-// secrets lists the sensitive string values a config holds (each resource
-// property the schema marks sensitive), longest first.
-func secrets(cfg *config.Config) []string {
-	return cfg.SecretValues()
-}
-
-// planSecrets is secrets of a saved plan: its embedded config, and every
-// sensitive property value its changes carry.
-func planSecrets(p *plan.Plan) []string {
-	out := secrets(p.Config)
-	seen := map[string]bool{}
-	for _, s := range out {
-		seen[s] = true
-	}
-	for _, c := range p.Changes {
-		for _, pc := range c.Properties {
-			if !pc.Sensitive {
-				continue
-			}
-			for _, v := range []any{pc.Old, pc.New} {
-				if s, ok := v.(string); ok && s != "" && !seen[s] {
-					seen[s] = true
-					out = append(out, s)
-				}
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
-	return out
-}
-
-// scrub replaces every secret in s by plan.Masked: error text from a
-// provider or the engine may quote a value it was given.
-func scrub(s string, secrets []string) string {
-	for _, x := range secrets {
-		s = strings.ReplaceAll(s, x, plan.Masked)
-	}
-	return s
-}
-
-// errorText is err's message scrubbed of secrets.
-func errorText(err error, secrets []string) string {
-	return scrub(err.Error(), secrets)
 }
 
 // reply is a reply comment: the marker, a heading, the text and the footer.

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/statemgr"
 )
@@ -65,7 +65,7 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	// config and Kyku's own plan, never from the saved plan. Log masks are
 	// only the values given from outside the files (secrets): masking
 	// strings a pull request chose would let it hide parts of the log.
-	hidden := secrets(headCfg)
+	hidden := progress.SecretsOf(headCfg, nil)
 	for _, x := range headCfg.OutsideValues() {
 		a.d.Mask(x)
 	}
@@ -96,14 +96,9 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	}
 	fresh, err := eng.PlanWith(ctx, headCfg, reviewPlan)
 	if err != nil {
-		return a.fail(ctx, fmt.Errorf("plan %s again at %s: %w", envName(a.s.Environment), sha7(ref), scrubbed(err, hidden)))
+		return a.fail(ctx, fmt.Errorf("plan %s again at %s: %w", envName(a.s.Environment), sha7(ref), hidden.Error(err)))
 	}
-	for _, x := range planSecrets(fresh) {
-		if !slices.Contains(hidden, x) {
-			hidden = append(hidden, x)
-		}
-	}
-	slices.SortStableFunc(hidden, func(x, y string) int { return len(y) - len(x) }) // longest first, as scrub needs
+	hidden = hidden.Add(progress.SecretsOf(nil, fresh))
 	digest, err := ChangesDigest(fresh)
 	if err != nil {
 		return a.fail(ctx, err)
@@ -124,14 +119,14 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	started := a.d.Now()
 	res, err := applyPlan(ctx, eng, headCfg, fresh, a.allowDestroyAll())
 	if engine.IsStale(err) {
-		return a.refuse(ctx, "The plan for "+code(sha7(pr.HeadSHA))+" is a "+errorText(err, hidden)+
+		return a.refuse(ctx, "The plan for "+code(sha7(pr.HeadSHA))+" is a "+hidden.Scrub(err.Error())+
 			" (another apply ran while it was being checked). "+a.replan())
 	}
 	if err != nil && (res == nil || !res.Applied) {
-		return a.fail(ctx, fmt.Errorf("apply %s: %w", envName(a.s.Environment), scrubbed(err, hidden)))
+		return a.fail(ctx, fmt.Errorf("apply %s: %w", envName(a.s.Environment), hidden.Error(err)))
 	}
 	if err != nil {
-		err = scrubbed(err, hidden)
+		err = hidden.Error(err)
 	}
 	return a.finish(ctx, ws, res, err, started, hidden)
 }
