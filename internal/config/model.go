@@ -270,25 +270,7 @@ func GivenTexts(s string) []string {
 }
 
 // leafTexts is every scalar inside v as text (strings as they are).
-func leafTexts(v any) []string {
-	switch x := v.(type) {
-	case nil:
-		return nil
-	case []any:
-		var out []string
-		for _, e := range x {
-			out = append(out, leafTexts(e)...)
-		}
-		return out
-	case map[string]any:
-		var out []string
-		for _, e := range x {
-			out = append(out, leafTexts(e)...)
-		}
-		return out
-	}
-	return []string{value.Text(v)}
-}
+func leafTexts(v any) []string { return value.AppendLeaves(nil, v) }
 
 // Resource returns the resource called name, or nil.
 // SensitiveOutputs names the outputs whose values are masked wherever

@@ -425,31 +425,11 @@ func stateSecrets(st *state.File, changes []plan.Change) []string {
 			continue
 		}
 		for _, name := range sr.Sensitive {
-			out = appendTexts(out, sr.Config[name])
-			out = appendTexts(out, sr.Outputs[name])
+			out = value.AppendLeaves(out, sr.Config[name])
+			out = value.AppendLeaves(out, sr.Outputs[name])
 		}
 	}
 	return out
-}
-
-// appendTexts appends the scalar texts of v (a list's elements, a map's
-// values) to out.
-func appendTexts(out []string, v any) []string {
-	switch x := v.(type) {
-	case nil:
-		return out
-	case []any:
-		for _, e := range x {
-			out = appendTexts(out, e)
-		}
-		return out
-	case map[string]any:
-		for _, e := range x {
-			out = appendTexts(out, e)
-		}
-		return out
-	}
-	return append(out, value.Text(v))
 }
 
 // destroyChanges returns destroy (or forget) changes for every state

@@ -58,33 +58,13 @@ func SecretsOf(cfg *config.Config, p *plan.Plan) Secrets {
 		for _, c := range p.Changes {
 			for _, pc := range c.Properties {
 				if pc.Sensitive {
-					texts = appendLeaves(texts, pc.Old)
-					texts = appendLeaves(texts, pc.New)
+					texts = value.AppendLeaves(texts, pc.Old)
+					texts = value.AppendLeaves(texts, pc.New)
 				}
 			}
 		}
 	}
 	return NewSecrets(texts...)
-}
-
-// appendLeaves appends the scalar texts of v (a list's elements, a map's
-// values) to out.
-func appendLeaves(out []string, v any) []string {
-	switch x := v.(type) {
-	case nil:
-		return out
-	case []any:
-		for _, e := range x {
-			out = appendLeaves(out, e)
-		}
-		return out
-	case map[string]any:
-		for _, e := range x {
-			out = appendLeaves(out, e)
-		}
-		return out
-	}
-	return append(out, value.Text(v))
 }
 
 // With returns s with texts added.

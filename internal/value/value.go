@@ -546,6 +546,26 @@ func ResolveChecked(v any, lookup Lookup) (any, bool, error) {
 	return out, unknown, first
 }
 
+// AppendLeaves appends the scalar texts of v (Text of each; a list's
+// elements, a map's values, nested) to out; null adds nothing.
+func AppendLeaves(out []string, v any) []string {
+	switch x := v.(type) {
+	case nil:
+		return out
+	case []any:
+		for _, e := range x {
+			out = AppendLeaves(out, e)
+		}
+		return out
+	case map[string]any:
+		for _, e := range x {
+			out = AppendLeaves(out, e)
+		}
+		return out
+	}
+	return append(out, Text(v))
+}
+
 // Text renders a canonical value compactly for humans: strings bare, numbers
 // without a trailing .0, lists and maps as JSON.
 func Text(v any) string {
