@@ -284,25 +284,7 @@ func typeMismatch(t VarType, x any) string {
 	if ok {
 		return ""
 	}
-	return "is a " + kindOfValue(x) + ", not a " + t.String()
-}
-
-func kindOfValue(x any) string {
-	switch x.(type) {
-	case string:
-		return "string"
-	case float64:
-		return "number"
-	case bool:
-		return "bool"
-	case []any:
-		return "list"
-	case map[string]any:
-		return "map"
-	case nil:
-		return "null"
-	}
-	return fmt.Sprintf("%T", x)
+	return "is a " + value.KindOf(x) + ", not a " + t.String()
 }
 
 // check says why x is not a valid value of v ("" when it is). A sensitive

@@ -1,5 +1,7 @@
 package value
 
+import "fmt"
+
 // A PathError is Walk's error: Step does not apply to the value it reads.
 type PathError struct {
 	Step   Step
@@ -18,8 +20,9 @@ func (e *PathError) Error() string { return e.Step.String() + ": " + e.why }
 // length.
 func (e *PathError) Masked() string { return e.Step.String() + ": " + e.masked + " (sensitive)" }
 
-// scalarKind names the kind of a string, number or bool, for messages.
-func scalarKind(v any) string {
+// KindOf names the kind of a canonical value, for messages: string,
+// number, bool, list, map or null.
+func KindOf(v any) string {
 	switch v.(type) {
 	case string:
 		return "string"
@@ -27,8 +30,14 @@ func scalarKind(v any) string {
 		return "number"
 	case bool:
 		return "bool"
+	case []any:
+		return "list"
+	case map[string]any:
+		return "map"
+	case nil:
+		return "null"
 	}
-	return "value"
+	return fmt.Sprintf("%T", v)
 }
 
 // A RefError is ResolveChecked's error: the path of reference Ref does

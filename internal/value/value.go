@@ -242,7 +242,7 @@ func Walk(v any, steps []Step) (out any, known bool, err error) {
 		case nil:
 			return nil, false, pathErr(st, "the value is null", "")
 		default:
-			return nil, false, &PathError{Step: st, why: "cannot read into " + Text(x), masked: "cannot read into a " + scalarKind(x)}
+			return nil, false, &PathError{Step: st, why: "cannot read into " + Text(x), masked: "cannot read into a " + KindOf(x)}
 		}
 	}
 	if v == Unknown {
