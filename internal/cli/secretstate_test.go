@@ -100,3 +100,43 @@ resources:
 		}
 	}
 }
+
+// TestSecretStaysMarkedUntilItsValueChanges: the property stops being
+// sensitive in an apply that updates another property, its value
+// unchanged: state keeps it marked until the value changes, so the plan
+// that changes it does not show the old secret.
+func TestSecretStaysMarkedUntilItsValueChanges(t *testing.T) {
+	k := newKyku(t, secretVM)
+	k.ok("apply", "--auto-approve")
+	step2 := strings.Replace(secretVM, `"${var.pw}"`, stateSecret, 1)
+	step2 = strings.Replace(step2, "image: debian-12,", "image: debian-12, size: large,", 1)
+	k.write(step2)
+	k.ok("apply", "--auto-approve")
+	if r := k.state("").Resources["web"]; len(r.Sensitive) == 0 {
+		t.Errorf("state forgot that web's tags held a secret, its value unchanged")
+	}
+	k.write(strings.Replace(step2, "pass: "+stateSecret, "pass: rotated", 1))
+	if out := k.output("plan"); strings.Contains(out, stateSecret) || !strings.Contains(out, "update") {
+		t.Errorf("the plan that changes the value:\n%s", out)
+	}
+}
+
+// TestImportedObjectKeepsItsSecrets: an object an import: block adopts,
+// the cloud already as configured, is recorded with what of it is
+// secret, so the drift report of it once unconfigured masks it.
+func TestImportedObjectKeepsItsSecrets(t *testing.T) {
+	k := newKyku(t, secretVM)
+	k.ok("apply", "--auto-approve")
+	id := k.state("").Resources["web"].ProviderID
+	k.ok("state", "rm", "web")
+	k.write(secretVM + "import:\n  - { to: web, id: \"" + id + "\" }\n")
+	k.ok("apply", "--auto-approve")
+	if r := k.state("").Resources["web"]; r == nil || len(r.Sensitive) == 0 {
+		t.Fatalf("imported web recorded without its secret properties: %+v", r)
+	}
+	k.write("provider: sim\nresources:\n  net: { type: Vpc, properties: { cidr: 10.0.0.0/16 } }\n")
+	k.editCloud("Vm", func(p map[string]any) { p["tags"] = map[string]any{"pass": "changed-by-hand"} })
+	if out := k.output("refresh", "--report-only"); strings.Contains(out, stateSecret) || !strings.Contains(out, "tags") {
+		t.Errorf("the drift report:\n%s", out)
+	}
+}

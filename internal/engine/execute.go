@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -434,10 +435,27 @@ func (x *execution) stateOf(cr *config.Resource, c *plan.Change, r provider.Reso
 	sr := &state.Resource{
 		Name: cr.Name, Type: cr.Type, CloudName: cloudName, ProviderID: obj.ID,
 		Config: props, Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
-		Sensitive: c.Sensitive,
+		Sensitive: stillSecret(c.Sensitive, x.base.Resources[cr.Name], props, obj.Outputs),
 	}
 	recordStored(sr, obj)
 	return sr
+}
+
+// stillSecret is what is secret of an object after a change: what the
+// change says (now), and what was secret before (old, in state) whose
+// value the change kept — a value stays masked until it changes, also when
+// the configuration stops marking it.
+func stillSecret(now []string, old *state.Resource, props, outputs map[string]any) []string {
+	if old == nil || len(old.Sensitive) == 0 {
+		return now
+	}
+	out := slices.Clone(now)
+	for _, n := range old.Sensitive {
+		if value.Equal(old.Config[n], props[n]) && value.Equal(old.Outputs[n], outputs[n]) {
+			out = append(out, n)
+		}
+	}
+	return sortedSet(out)
 }
 
 func (x *execution) destroy(ci int) func(context.Context) (func(context.Context) error, error) {

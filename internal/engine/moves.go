@@ -12,6 +12,7 @@ import (
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/value"
 )
@@ -435,7 +436,7 @@ func (x *execution) importTask(ci int) func(context.Context) (func(context.Conte
 		if err != nil {
 			return fail(err)
 		}
-		sr := importedResource(cr, o, c.Dependencies)
+		sr := importedResource(cr, o, c.Dependencies, c.Sensitive)
 		record := func(ctx context.Context) error { return x.record(ctx, state.OpPut, c.ResourceID, sr) }
 		if len(c.Properties) == 0 {
 			return x.settled(ci, record, true), nil
@@ -455,12 +456,20 @@ func (x *execution) importTask(ci int) func(context.Context) (func(context.Conte
 }
 
 // importedResource is the state of an imported object: what the cloud
-// holds is what was last applied.
-func importedResource(cr *config.Resource, o provider.Object, deps []string) *state.Resource {
+// holds is what was last applied. What is secret of it is what the
+// configuration makes secret (sensitive: its plan's; else its own), what
+// Kyku's schema of its type and its provider mark.
+func importedResource(cr *config.Resource, o provider.Object, deps, sensitive []string) *state.Resource {
+	t, _ := schema.Lookup(cr.Type)
+	secret := slices.Concat(sensitive, cr.Sensitive, schemaSensitive(t, cr.Properties))
+	if o.Stored != nil {
+		secret = append(secret, o.Stored.Sensitive...)
+	}
 	sr := &state.Resource{
 		Name: cr.Name, Type: cr.Type, CloudName: o.CloudName, ProviderID: o.ID,
 		Config: value.CopyMap(o.Properties), Outputs: value.CopyMap(o.Outputs),
 		Dependencies: append([]string(nil), deps...), Protect: cr.Protect,
+		Sensitive: sortedSet(secret),
 	}
 	recordStored(sr, o)
 	return sr

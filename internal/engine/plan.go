@@ -352,6 +352,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	// What is in state but no longer in config is destroyed (or forgotten
 	// when it is already gone), in reverse dependency order.
 	destroys := e.destroyChanges(st, func(name string) bool { return cfg.Resource(name) != nil || !keep(name) }, objs, gone)
+	e.refuseKeptDeletes(&diags, cfg, st, slices.Concat(p.Changes, destroys))
 	checkCloudNames(&diags, cfg, st, p.Changes)
 	for _, ch := range destroys {
 		if ch.Action == plan.Destroy && st.Resources[ch.ResourceID].Protect {

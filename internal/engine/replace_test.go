@@ -141,3 +141,31 @@ func TestReplaceRequestRefusals(t *testing.T) {
 		t.Errorf("refused requests changed something: %v", actions(p))
 	}
 }
+
+// TestInUseRefusalSeesEveryUserThatStays: what uses the object is what
+// state holds, whatever the plan does with it — a user left out by
+// --target, one that ignores changes to what it uses (a no-op) — and a
+// protected user is not offered for replacing.
+func TestInUseRefusalSeesEveryUserThatStays(t *testing.T) {
+	ignoring := variant("  web:\n    type: Vm\n", "  web:\n    type: Vm\n    ignoreChanges: [subnet]\n")
+	protected := variant("  web:\n    type: Vm\n", "  web:\n    type: Vm\n    protect: true\n")
+	for _, tt := range []struct {
+		name, yaml string
+		opts       engine.PlanOptions
+		want       string
+	}{
+		{"outside --target", stack, engine.PlanOptions{Targets: []string{"sub"}, Replace: []string{"sub"}}, `but "web" (Vm) stays and uses it (subnet)`},
+		{"a no-op ignoring its subnet", ignoring, engine.PlanOptions{Replace: []string{"sub"}}, `but "web" (Vm) stays and uses it (subnet)`},
+		{"a protected user", protected, engine.PlanOptions{Replace: []string{"sub"}}, `apply would fail there. Change "sub" so that its replacement can be made first`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t)
+			e := w.engine()
+			mustApply(t, e, parse(t, tt.yaml))
+			_, err := e.PlanWith(context.Background(), parse(t, tt.yaml), tt.opts)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v\nwant it to say %s", err, tt.want)
+			}
+		})
+	}
+}

@@ -221,22 +221,26 @@ func (e *Engine) orderReplaces(diags *diag.Diagnostics, cfg *config.Config, st *
 			c.ReplaceOrder = plan.DestroyBeforeCreate
 		}
 	}
-	e.refuseKeptDeletes(diags, cfg, st, changes)
 }
 
 // refuseKeptDeletes refuses what apply could only fail at: a replace that
-// destroys the object first while a resource that stays (an update) uses
-// it, where the cloud does not delete an object in use
-// (provider.UseKeeper). The update cannot go first: it needs the
-// replacement, made after the destroy. What the object's user holds in
-// state is what the cloud holds.
+// destroys the object first while a resource that stays — updated, left
+// as it is, or outside --target — uses it, where the cloud does not delete
+// an object in use (provider.UseKeeper). What uses the object is what its
+// users hold in state, as the cloud does; a user destroyed or replaced
+// goes first. changes are the plan's, destroys included.
 func (e *Engine) refuseKeptDeletes(diags *diag.Diagnostics, cfg *config.Config, st *state.File, changes []plan.Change) {
 	uk, ok := e.provider.(provider.UseKeeper)
 	if !ok {
 		return
 	}
-	for i := range changes {
-		c := &changes[i]
+	first := map[string]bool{} // destroyed (or replaced) before what they use
+	for _, c := range changes {
+		if c.Action == plan.Replace || c.Action == plan.Destroy || c.Action == plan.Forget {
+			first[c.ResourceID] = true
+		}
+	}
+	for _, c := range changes {
 		if c.Action != plan.Replace || c.ReplaceOrder != plan.DestroyBeforeCreate || c.ProviderID == "" {
 			continue
 		}
@@ -245,10 +249,12 @@ func (e *Engine) refuseKeptDeletes(diags *diag.Diagnostics, cfg *config.Config, 
 			typ = c.PriorType
 		}
 		uses := uk.KeptBy(typ)
-		for j := range changes {
-			u := &changes[j]
-			sr := st.Resources[u.ResourceID]
-			if len(uses) == 0 || u.Action != plan.Update || sr == nil || !slices.Contains(u.Dependencies, c.ResourceID) {
+		if len(uses) == 0 {
+			continue
+		}
+		for _, n := range st.Names() {
+			sr := st.Resources[n]
+			if first[n] {
 				continue
 			}
 			for _, use := range uses {
@@ -259,8 +265,12 @@ func (e *Engine) refuseKeptDeletes(diags *diag.Diagnostics, cfg *config.Config, 
 				if r := cfg.Resource(c.ResourceID); r != nil {
 					pos = r.Pos
 				}
-				diags.Add(pos, "resource %s would be destroyed before its replacement is made, but %s (%s) stays and uses it (%s), and the cloud does not delete an object in use: apply would fail there. Replace %s too (--replace %s), or change %s so that its replacement can be made first",
-					value.QuoteName(c.ResourceID), value.QuoteName(u.ResourceID), u.Type, use.Property, value.QuoteName(u.ResourceID), value.QuoteName(u.ResourceID), value.QuoteName(c.ResourceID))
+				fix := "Replace " + value.QuoteName(n) + " too (--replace " + value.QuoteName(n) + "), or change " + value.QuoteName(c.ResourceID)
+				if r := cfg.Resource(n); sr.Protect || (r != nil && r.Protect) {
+					fix = "Change " + value.QuoteName(c.ResourceID) // a protected user is never replaced
+				}
+				diags.Add(pos, "resource %s would be destroyed before its replacement is made, but %s (%s) stays and uses it (%s), and the cloud does not delete an object in use: apply would fail there. %s so that its replacement can be made first",
+					value.QuoteName(c.ResourceID), value.QuoteName(n), sr.Type, use.Property, fix)
 				break
 			}
 		}
