@@ -266,3 +266,16 @@ func TestUnknownCommand(t *testing.T) {
 		t.Errorf("exit %d %s", code, errOut)
 	}
 }
+
+// TestPlanDestroyRefusesTargetAndReplace: kyku plan --destroy plans every
+// resource in state; a --target or --replace beside it would be ignored,
+// so it is refused, saying why.
+func TestPlanDestroyRefusesTargetAndReplace(t *testing.T) {
+	k := newKyku(t, "provider: sim\nresources:\n  web: { type: SshKey, properties: { publicKey: k } }\n")
+	for _, flag := range []string{"--target", "--replace"} {
+		code, _, errOut := k.run("", "plan", "--destroy", flag, "web")
+		if code != 1 || !strings.Contains(errOut, "--destroy plans to destroy everything in state: it cannot be given with --target or --replace") {
+			t.Errorf("plan --destroy %s web: exit %d\n%s", flag, code, errOut)
+		}
+	}
+}

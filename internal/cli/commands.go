@@ -126,6 +126,9 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	if err := fs.parseNone(args); err != nil {
 		return err
 	}
+	if *destroy && (len(targets) > 0 || len(replaces) > 0) {
+		return fmt.Errorf("--destroy plans to destroy everything in state: it cannot be given with --target or --replace")
+	}
 	if *asJSON {
 		*format = "json"
 	}
