@@ -41,6 +41,9 @@ func mergedElsewhere(ev event, base prBase) string {
 	switch {
 	case base.Ref == "":
 		return "pull_request merged into a base branch the payload does not name" + only
+	case base.SHA == "":
+		// What is sensitive for a squash or rebase merge is read there too.
+		return "pull_request merged from a base commit the payload does not name" + only
 	case base.Repo == nil || base.Repo.FullName == "":
 		return "pull_request merged into a base repository the payload does not name" + only
 	case !strings.EqualFold(base.Repo.FullName, ev.fullName()):

@@ -95,6 +95,9 @@ func TestMergeAppliesOnlyIntoTheDefaultBranch(t *testing.T) {
 		{"with no base repository in the payload", "", func(p map[string]any) {
 			delete(obj(p, "pull_request", "base"), "repo")
 		}, false, "ignored: pull_request merged into a base repository the payload does not name"},
+		{"with no base commit in the payload", "", func(p map[string]any) {
+			delete(obj(p, "pull_request", "base"), "sha")
+		}, false, "ignored: pull_request merged from a base commit the payload does not name"},
 		{"the payload says the default branch, the API another", "attacker-base", nil,
 			false, "Pull request #2 was merged into `attacker-base`, not the default branch `master`"},
 	} {

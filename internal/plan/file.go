@@ -169,6 +169,9 @@ func consistent(p *Plan) error {
 		return fmt.Errorf("its counters (%d to create, %d to change, %d to replace, %d to destroy) are not its changes' (%d, %d, %d, %d)",
 			stored.Create, stored.Update, stored.Replace, stored.Destroy, p.Counters.Create, p.Counters.Update, p.Counters.Replace, p.Counters.Destroy)
 	}
+	if p.Config != nil && !p.Redacted && p.SecretsHash == "" {
+		return errors.New("it has no secretsHash (written by an older kyku, or edited)")
+	}
 	if p.Config != nil && !p.Redacted && (p.Config.Hash() != p.ConfigHash || p.Config.SecretsHash() != p.SecretsHash) {
 		return errors.New("its embedded configuration does not hash to its configHash and secretsHash")
 	}

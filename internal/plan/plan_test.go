@@ -3,6 +3,7 @@ package plan_test
 import (
 	"bytes"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -128,6 +129,7 @@ func TestDecodeRefusesEditedFiles(t *testing.T) {
 		{"digest moved", append([]byte(`{"formatVersion":1,`), bytes.TrimPrefix(bytes.Replace(good, []byte(`"formatVersion": 1,`), nil, 1), []byte("{"))...), "carries no digest"},
 		{"flipped action, resealed", plantest.Reseal(t, edit(`"action": "no-op"`, `"action": "destroy"`)),
 			"its counters (1 to create, 1 to change, 1 to replace, 1 to destroy) are not its changes' (1, 1, 1, 2)"},
+		{"secretsHash dropped, resealed", plantest.Reseal(t, dropSecretsHash(t, good)), "it has no secretsHash"},
 		{"edited config, resealed", plantest.Reseal(t, edit(`"cidr": "10.0.0.0/16",`, `"cidr": "10.9.0.0/16",`)),
 			"its embedded configuration does not hash to its configHash and secretsHash"},
 	} {
@@ -278,4 +280,14 @@ func TestPlannedBytesTravelAndCount(t *testing.T) {
 	if got.Same(&other) || (*plan.Planned)(nil).Same(got) || !(*plan.Planned)(nil).Same(nil) {
 		t.Error("Same")
 	}
+}
+
+// dropSecretsHash is a plan file without its secretsHash member.
+func dropSecretsHash(t *testing.T, data []byte) []byte {
+	t.Helper()
+	re := regexp.MustCompile(`\n\s*"secretsHash": "[0-9a-f]+",`)
+	if !re.Match(data) {
+		t.Fatal("the plan file holds no secretsHash")
+	}
+	return re.ReplaceAll(data, nil)
 }
