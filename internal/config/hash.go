@@ -25,7 +25,7 @@ import (
 //
 // Secret values are not in it: a sensitive property's, a sensitive
 // output's, a provider configuration's sensitive key's and a setting
-// holding a secret are written as hiddenValue. The hash is published (in
+// holding a secret are written as masked. The hash is published (in
 // plan.json, in the changes digest a PR comment shows), and a digest of a
 // short secret could be tested against guesses offline. What it leaves
 // out, the variables' values, VariablesHash covers; it stays private.
@@ -56,7 +56,7 @@ func (c *Config) appendCanonical(b []byte, hideSecrets bool, flush func([]byte) 
 			b = append(b, ':')
 			v := c.Provider.Settings[k]
 			if holdsSecret(v, secrets) {
-				v = hiddenValue
+				v = masked
 			}
 			b = value.AppendString(b, v)
 		}
@@ -97,7 +97,7 @@ func (c *Config) appendCanonical(b []byte, hideSecrets bool, flush func([]byte) 
 			b = append(b, `,"value":`...)
 			v := o.Value
 			if o.Sensitive && hideSecrets {
-				v = hiddenValue
+				v = masked
 			}
 			if b, err = value.AppendJSON(b, v); err != nil {
 				return nil, err
@@ -208,11 +208,8 @@ func appendResource(b []byte, r *Resource, hideSecrets bool) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// hiddenValue stands for a secret value in the canonical form.
-const hiddenValue = "(sensitive)"
-
 // hide is m with the values of the keys secret says are secret replaced by
-// hiddenValue (m itself when there are none).
+// masked (m itself when there are none).
 func hide(m map[string]any, secret func(string) bool) map[string]any {
 	var out map[string]any
 	for k := range m {
@@ -220,7 +217,7 @@ func hide(m map[string]any, secret func(string) bool) map[string]any {
 			if out == nil {
 				out = maps.Clone(m)
 			}
-			out[k] = hiddenValue
+			out[k] = masked
 		}
 	}
 	if out == nil {

@@ -31,7 +31,7 @@ func hashByReflection(c *Config) string {
 		for i, o := range c.Outputs {
 			h := *o
 			if o.Sensitive {
-				h.Value = hiddenValue
+				h.Value = masked
 			}
 			outputs[i] = &h
 		}
@@ -49,7 +49,7 @@ func hashByReflection(c *Config) string {
 	prov.Settings = maps.Clone(c.Provider.Settings)
 	for k, v := range prov.Settings {
 		if holdsSecret(v, secrets) {
-			prov.Settings[k] = hiddenValue
+			prov.Settings[k] = masked
 		}
 	}
 	b, err := json.Marshal(struct {

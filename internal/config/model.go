@@ -164,8 +164,9 @@ func (r *Resource) SensitiveProp(name string) bool {
 	return slices.Contains(r.Sensitive, name)
 }
 
-// minSecret is the length below which a value is not scrubbed from text.
-const minSecret = 3
+// MinSecret is the length below which a value is not scrubbed from text:
+// replacing "1" or "on" in every text would garble everything else.
+const MinSecret = 3
 
 // SecretValues returns every value that must not be shown in clear: the
 // sensitive variables' values, and the sensitive properties' string
@@ -181,7 +182,7 @@ func (c *Config) SecretValues() []string {
 		// Shorter values are left to the masking of the values themselves
 		// (sensitive properties are never shown): masking "1" or "on" in
 		// every text would hide everything else.
-		if len(s) >= minSecret && !seen[s] {
+		if len(s) >= MinSecret && !seen[s] {
 			seen[s] = true
 			out = append(out, s)
 		}
@@ -227,7 +228,7 @@ func (c *Config) OutsideValues() []string {
 			continue
 		}
 		for _, s := range leafTexts(v.Value) {
-			if len(s) >= minSecret && !seen[s] {
+			if len(s) >= MinSecret && !seen[s] {
 				seen[s] = true
 				out = append(out, s)
 			}
@@ -250,7 +251,7 @@ func (c *Config) OutsideValues() []string {
 func GivenTexts(s string) []string {
 	var out []string
 	add := func(x string) {
-		if len(strings.TrimSpace(x)) >= minSecret && !slices.Contains(out, x) {
+		if len(strings.TrimSpace(x)) >= MinSecret && !slices.Contains(out, x) {
 			out = append(out, x)
 		}
 	}

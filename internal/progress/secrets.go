@@ -15,12 +15,6 @@ import (
 	"github.com/kyku/action/internal/value"
 )
 
-// minSecret is the shortest text scrubbed, as config.SecretValues keeps
-// them: replacing "1" or "on" in every text would garble everything else.
-// Such values are still masked where they are shown as values (a
-// sensitive property never is); only their echo in free text is not.
-const minSecret = 3
-
 // Secrets are the texts a run must never show in clear: sensitive
 // variables' values, properties a schema marks sensitive, values derived
 // from them. Error text from the engine or a provider may quote any of
@@ -37,9 +31,11 @@ type Secrets struct {
 	r     *strings.Replacer // every form of every text → plan.Masked; nil when none
 }
 
-// NewSecrets returns the secrets texts (texts shorter than 3 characters
-// without their surrounding spaces, and the masks plan.Masked and
-// value.Unknown, are left out).
+// NewSecrets returns the secrets texts. Texts shorter than
+// config.MinSecret without their surrounding spaces, and the masks
+// plan.Masked and value.Unknown, are left out: such values are still
+// masked where they are shown as values (a sensitive property never is);
+// only their echo in free text is not.
 func NewSecrets(texts ...string) Secrets {
 	return Secrets{}.With(texts...)
 }
@@ -70,11 +66,16 @@ func SecretsOf(cfg *config.Config, p *plan.Plan) Secrets {
 // With returns s with texts added.
 func (s Secrets) With(texts ...string) Secrets {
 	all := slices.Clone(s.texts)
+	seen := make(map[string]bool, len(all)+len(texts))
+	for _, t := range all {
+		seen[t] = true
+	}
 	for _, t := range texts {
 		// A value known in part ("db-(known after apply)") is secret in
 		// its known parts.
 		for _, part := range strings.Split(t, value.Unknown) {
-			if len(strings.TrimSpace(part)) >= minSecret && part != plan.Masked && !slices.Contains(all, part) {
+			if len(strings.TrimSpace(part)) >= config.MinSecret && part != plan.Masked && !seen[part] {
+				seen[part] = true
 				all = append(all, part)
 			}
 		}
@@ -165,9 +166,11 @@ func longestFirst(texts []string) {
 // quote it) by plan.Masked.
 func replacer(texts []string) *strings.Replacer {
 	var forms []string
+	seen := map[string]bool{}
 	for _, t := range texts {
 		for _, f := range quotedForms(t) {
-			if !slices.Contains(forms, f) {
+			if !seen[f] {
+				seen[f] = true
 				forms = append(forms, f)
 			}
 		}
