@@ -110,20 +110,18 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 			}
 			// Error text may quote a sensitive value: what the check run
 			// (read by whoever reads the repository) and the log show is
-			// scrubbed, as the plan comment is.
-			secrets := progress.SecretsOf(cfg, nil)
+			// scrubbed, as the plan comment is (worked out on failure only).
 			trusted, err := src.config(ctx, t.Project, ev.defaultBranch, "", t.Env)
 			if err != nil {
 				return "untrusted", finish("failure", "No valid configuration on the default branch",
 					"The backend is opened from the configuration of this project on the default branch "+review.Code(ev.defaultBranch)+
-						", which cannot be read:\n\n"+review.Fenced(secrets.Scrub(err.Error()))+"\nMerge the project's configuration (with its backend) first.")
+						", which cannot be read:\n\n"+review.Fenced(progress.SecretsOf(cfg, nil).Scrub(err.Error()))+"\nMerge the project's configuration (with its backend) first.")
 			}
-			secrets = secrets.Add(progress.SecretsOf(trusted, nil))
 			out, err := b.rules.Plan(ctx, b.deps(ev, repo, src, t), review.PlanRequest{
 				Settings: reviewSettings(s, t), Number: ev.number, HeadSHA: ev.headSHA, Config: cfg, Trusted: trusted,
 			})
 			if err != nil {
-				err = secrets.Error(err)
+				err = progress.SecretsOf(cfg, nil).Add(progress.SecretsOf(trusted, nil)).Error(err)
 				_ = finish("failure", "Plan failed", review.Fenced(err.Error()))
 				return "", err
 			}
