@@ -155,6 +155,17 @@ type Import struct {
 	Pos diag.Pos `json:"-"`
 }
 
+// SensitiveProps lists r's properties that SensitiveProp says are masked.
+func (r *Resource) SensitiveProps() []string {
+	var out []string
+	for name := range r.Properties {
+		if r.SensitiveProp(name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 // SensitiveProp reports whether property name of r is masked wherever a
 // value is shown: the schema says so, or it holds a sensitive variable.
 func (r *Resource) SensitiveProp(name string) bool {

@@ -12,7 +12,6 @@ import (
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
-	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/value"
 )
@@ -460,8 +459,7 @@ func (x *execution) importTask(ci int) func(context.Context) (func(context.Conte
 // configuration makes secret (sensitive: its plan's; else its own), what
 // Kyku's schema of its type and its provider mark.
 func importedResource(cr *config.Resource, o provider.Object, deps, sensitive []string) *state.Resource {
-	t, _ := schema.Lookup(cr.Type)
-	secret := slices.Concat(sensitive, cr.Sensitive, schemaSensitive(t, cr.Properties))
+	secret := slices.Concat(sensitive, cr.SensitiveProps())
 	if o.Stored != nil {
 		secret = append(secret, o.Stored.Sensitive...)
 	}

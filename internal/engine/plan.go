@@ -245,7 +245,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		o, importing := imported[r.Name]
 		// What is secret now (recorded by apply), and what the change
 		// masks: that, and what was secret when last applied.
-		ch.Sensitive = sortedSet(slices.Concat(r.Sensitive, refSensitive(r.Properties, sensitiveAttrs), schemaSensitive(t, r.Properties)))
+		ch.Sensitive = sortedSet(slices.Concat(r.SensitiveProps(), refSensitive(r.Properties, sensitiveAttrs)))
 		masked := ch.Sensitive
 		if sr != nil {
 			masked = sortedSet(slices.Concat(masked, sr.Sensitive))
@@ -398,18 +398,6 @@ func (e *Engine) planDestroy(st *state.File) (*plan.Plan, error) {
 	}
 	p.Count()
 	return p, nil
-}
-
-// schemaSensitive lists the properties of props t's schema marks
-// sensitive (a Vm's userData); none for a type Kyku has no schema of.
-func schemaSensitive(t *schema.Type, props map[string]any) []string {
-	var out []string
-	for name := range props {
-		if t != nil && t.Sensitive(name) {
-			out = append(out, name)
-		}
-	}
-	return out
 }
 
 // stateSecrets are the texts st holds as secret (Resource.Sensitive, in
