@@ -1,0 +1,88 @@
+package main
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"testing"
+	"time"
+)
+
+// gcSettings reads the process's GOGC and memory limit without changing
+// them.
+func gcSettings() (percent int, limit int64) {
+	percent = debug.SetGCPercent(-1)
+	debug.SetGCPercent(percent)
+	return percent, debug.SetMemoryLimit(-1)
+}
+
+// TestGCBudgetGivesWayToGOGC: the CLI collects to gcBudget while the live
+// heap is small, and at GOGC=50 with no limit once the live heap has
+// outgrown the budget (collecting ever more often near it would be worse
+// than the ratio it replaced); GOGC or GOMEMLIMIT in the environment leave
+// Go's own settings alone.
+func TestGCBudgetGivesWayToGOGC(t *testing.T) {
+	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+
+	for _, set := range []string{"GOGC", "GOMEMLIMIT"} {
+		tuneGC(func(k string) string {
+			if k == set {
+				return "100"
+			}
+			return ""
+		})
+		if p, l := gcSettings(); p != 100 || l != math.MaxInt64 {
+			t.Errorf("with %s set: GOGC %d, limit %d; want Go's (100, none)", set, p, l)
+		}
+	}
+
+	tuneGC(func(string) string { return "" })
+	if p, l := gcSettings(); p != -1 || l != gcBudget {
+		t.Fatalf("GOGC %d, limit %d; want off and a budget of %d", p, l, gcBudget)
+	}
+	runtime.GC()
+	time.Sleep(100 * time.Millisecond) // the cleanup runs after the collection, on its own goroutine
+	if p, l := gcSettings(); p != -1 || l != gcBudget {
+		t.Fatalf("after a collection of a small heap: GOGC %d, limit %d; want the budget kept", p, l)
+	}
+
+	// A live heap past three fifths of the budget.
+	var live [][]byte
+	for n := 0; n < gcBudget*3/5+(1<<20); n += 64 << 10 {
+		live = append(live, make([]byte, 64<<10))
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		p, l := gcSettings()
+		if p == gcPercent && l == math.MaxInt64 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("live heap of %d MiB: GOGC %d, limit %d; want GOGC=%d and no limit", gcBudget*3/5>>20, p, l, gcPercent)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	runtime.KeepAlive(live)
+}
+
+func TestOutgrown(t *testing.T) {
+	for _, c := range []struct {
+		live uint64
+		want bool
+	}{
+		{0, false},
+		{16 << 20, false},
+		{gcBudget*3/5 - 1, false},
+		{gcBudget * 3 / 5, true},
+		{gcBudget, true},
+	} {
+		if got := outgrown(c.live); got != c.want {
+			t.Errorf("outgrown(%d) = %v, want %v", c.live, got, c.want)
+		}
+	}
+}
