@@ -19,11 +19,12 @@ import (
 //
 // A budget alone would make the collector run ever more often as the live
 // heap nears it (a configuration of 50,000 resources outgrows it): after
-// every collection the live heap is read, and once it passes
-// gcBudget*3/5 — where the budget leaves as much room to allocate as
-// GOGC=50 would, half the live heap — the budget is dropped for GOGC=50,
-// which the CLI used alone before. So no run collects more often than at
-// GOGC=50. GOGC or GOMEMLIMIT in the environment still decide.
+// every collection the live heap and the runtime's other memory (stacks,
+// its own structures) are read, and once the budget leaves less room to
+// allocate than GOGC=50 would, half the live heap, the budget is dropped
+// for GOGC=50, which the CLI used alone before. So no run collects more
+// often than at GOGC=50. GOGC or GOMEMLIMIT in the environment still
+// decide.
 const (
 	gcBudget  = 30 << 20
 	gcPercent = 50
@@ -51,9 +52,23 @@ func watchLiveHeap() {
 // afterGC drops the budget for gcPercent when the live heap has outgrown
 // it, and waits for the next collection otherwise.
 func afterGC(struct{}) {
-	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(live)
-	if live[0].Value.Kind() == metrics.KindUint64 && outgrown(live[0].Value.Uint64()) {
+	m := []metrics.Sample{
+		{Name: "/gc/heap/live:bytes"},
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/heap/unused:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+	}
+	metrics.Read(m)
+	for _, s := range m {
+		if s.Value.Kind() != metrics.KindUint64 {
+			return // a runtime without them: keep the budget, as GOMEMLIMIT would
+		}
+	}
+	heap := m[2].Value.Uint64() + m[3].Value.Uint64() + m[4].Value.Uint64() + m[5].Value.Uint64()
+	other := m[1].Value.Uint64() - min(heap, m[1].Value.Uint64())
+	if outgrown(m[0].Value.Uint64(), other) {
 		debug.SetGCPercent(gcPercent)
 		debug.SetMemoryLimit(math.MaxInt64)
 		return
@@ -61,10 +76,9 @@ func afterGC(struct{}) {
 	watchLiveHeap()
 }
 
-// outgrown reports whether a live heap of that many bytes leaves less room
-// to allocate under gcBudget than gcPercent would give it: the heap may
-// take about nine tenths of the budget (the rest is stacks and the
-// runtime's own), and 0.9 budget - live < live/2 from 3/5 of it on.
-func outgrown(live uint64) bool {
-	return live >= gcBudget*3/5
+// outgrown reports whether, with a live heap of that many bytes and the
+// runtime's other memory taking other, gcBudget leaves less room to
+// allocate than gcPercent would: room < live*gcPercent/100.
+func outgrown(live, other uint64) bool {
+	return live+other+live*gcPercent/100 > gcBudget
 }

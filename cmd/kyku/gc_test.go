@@ -50,9 +50,9 @@ func TestGCBudgetGivesWayToGOGC(t *testing.T) {
 		t.Fatalf("after a collection of a small heap: GOGC %d, limit %d; want the budget kept", p, l)
 	}
 
-	// A live heap past three fifths of the budget.
+	// A live heap past two thirds of the budget.
 	var live [][]byte
-	for n := 0; n < gcBudget*3/5+(1<<20); n += 64 << 10 {
+	for n := 0; n < gcBudget*2/3+(1<<20); n += 64 << 10 {
 		live = append(live, make([]byte, 64<<10))
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -63,7 +63,7 @@ func TestGCBudgetGivesWayToGOGC(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("live heap of %d MiB: GOGC %d, limit %d; want GOGC=%d and no limit", gcBudget*3/5>>20, p, l, gcPercent)
+			t.Fatalf("live heap of %d MiB: GOGC %d, limit %d; want GOGC=%d and no limit", gcBudget*2/3>>20, p, l, gcPercent)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -72,17 +72,19 @@ func TestGCBudgetGivesWayToGOGC(t *testing.T) {
 
 func TestOutgrown(t *testing.T) {
 	for _, c := range []struct {
-		live uint64
-		want bool
+		live, other uint64
+		want        bool
 	}{
-		{0, false},
-		{16 << 20, false},
-		{gcBudget*3/5 - 1, false},
-		{gcBudget * 3 / 5, true},
-		{gcBudget, true},
+		{0, 0, false},
+		{16 << 20, 3 << 20, false},
+		{gcBudget * 2 / 3, 0, false},      // room left: a third of the budget, half the live heap
+		{gcBudget*2/3 + 2, 0, true},       // less
+		{gcBudget * 3 / 5, 4 << 20, true}, // the stacks and the runtime's own take the rest
+		{4 << 20, gcBudget, true},         // the runtime's memory alone fills the budget
+		{gcBudget, 0, true},
 	} {
-		if got := outgrown(c.live); got != c.want {
-			t.Errorf("outgrown(%d) = %v, want %v", c.live, got, c.want)
+		if got := outgrown(c.live, c.other); got != c.want {
+			t.Errorf("outgrown(%d, %d) = %v, want %v", c.live, c.other, got, c.want)
 		}
 	}
 }
