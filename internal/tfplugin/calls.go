@@ -86,7 +86,7 @@ func (p *Provider) validate(ctx context.Context, typeName string, config cty.Val
 		method = p.names.validateData
 	}
 	resp := &diagsResponse{diagField: 1}
-	err = p.invoke(ctx, method, typedConfig{typeName: typeName, config: dv, caps: !data}, resp)
+	err = p.invoke(ctx, method, typedConfig{typeName: p.wireType(typeName), config: dv, caps: !data}, resp)
 	return resp.diags, err
 }
 
@@ -101,7 +101,7 @@ func (p *Provider) UpgradeResourceState(ctx context.Context, typeName string, ve
 		return cty.NilVal, nil, err
 	}
 	resp := &stateResponse{diagField: 2}
-	if err := p.invoke(ctx, p.names.upgrade, upgradeRequest{typeName: typeName, version: version, rawJSON: rawJSON}, resp); err != nil {
+	if err := p.invoke(ctx, p.names.upgrade, upgradeRequest{typeName: p.wireType(typeName), version: version, rawJSON: rawJSON}, resp); err != nil {
 		return cty.NilVal, nil, err
 	}
 	if resp.diags.HasErrors() {
@@ -141,7 +141,7 @@ func (p *Provider) ReadResource(ctx context.Context, r ReadRequest) (ReadRespons
 		return ReadResponse{}, err
 	}
 	resp := &stateResponse{diagField: 2, privateField: 3}
-	if err := p.invoke(ctx, p.names.read, readRequest{typeName: r.TypeName, state: dv, private: r.Private, meta: p.meta()}, resp); err != nil {
+	if err := p.invoke(ctx, p.names.read, readRequest{typeName: p.wireType(r.TypeName), state: dv, private: r.Private, meta: p.meta()}, resp); err != nil {
 		return ReadResponse{}, err
 	}
 	out := ReadResponse{Private: resp.private, Diagnostics: resp.diags}
@@ -181,7 +181,7 @@ func (p *Provider) PlanResourceChange(ctx context.Context, r PlanRequest) (PlanR
 	}
 	ty := rs.Block.ImpliedType()
 	var req planRequest
-	req.typeName, req.priorPrivate, req.meta = r.TypeName, r.PriorPrivate, p.meta()
+	req.typeName, req.priorPrivate, req.meta = p.wireType(r.TypeName), r.PriorPrivate, p.meta()
 	if req.prior, err = encode(r.PriorState, ty); err != nil {
 		return PlanResponse{}, err
 	}
@@ -240,7 +240,7 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, r ApplyRequest) (App
 	}
 	ty := rs.Block.ImpliedType()
 	var req applyRequest
-	req.typeName, req.plannedPrivate, req.meta = r.TypeName, r.PlannedPrivate, p.meta()
+	req.typeName, req.plannedPrivate, req.meta = p.wireType(r.TypeName), r.PlannedPrivate, p.meta()
 	if req.prior, err = encode(r.PriorState, ty); err != nil {
 		return ApplyResponse{}, err
 	}
@@ -294,11 +294,12 @@ func (p *Provider) ImportResourceState(ctx context.Context, typeName, id string)
 		return nil, nil, err
 	}
 	resp := &importResponse{}
-	if err := p.invoke(ctx, p.names.importState, importRequest{typeName: typeName, id: id}, resp); err != nil {
+	if err := p.invoke(ctx, p.names.importState, importRequest{typeName: p.wireType(typeName), id: id}, resp); err != nil {
 		return nil, nil, err
 	}
 	out := make([]ImportedResource, 0, len(resp.imported))
 	for _, ir := range resp.imported {
+		ir.typeName = p.localType(ir.typeName)
 		rs, err := p.resourceSchema(ctx, ir.typeName, false)
 		if err != nil {
 			return nil, resp.diags, p.badAnswer("ImportResourceState", err)
@@ -324,7 +325,7 @@ func (p *Provider) ReadDataSource(ctx context.Context, typeName string, config c
 		return cty.NilVal, nil, err
 	}
 	resp := &stateResponse{diagField: 2}
-	if err := p.invoke(ctx, p.names.readData, readDataRequest{typeName: typeName, config: dv, meta: p.meta()}, resp); err != nil {
+	if err := p.invoke(ctx, p.names.readData, readDataRequest{typeName: p.wireType(typeName), config: dv, meta: p.meta()}, resp); err != nil {
 		return cty.NilVal, nil, err
 	}
 	if resp.diags.HasErrors() {

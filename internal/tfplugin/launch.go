@@ -45,6 +45,14 @@ type Config struct {
 	// Name is the provider's address, for messages
 	// ("registry.opentofu.org/hashicorp/null").
 	Name string
+	// LocalName, when set, is the name the caller's configuration gives
+	// the provider, the prefix of its types there. When the provider's
+	// own types share another prefix, every type is renamed between the
+	// two: a second configuration of hashicorp/aws called west (Terraform
+	// would say alias) has west_s3_bucket for the provider's
+	// aws_s3_bucket, in the schema Schema returns, in every request and
+	// in every answer.
+	LocalName string
 	// Path is the provider's executable (installed and checked by
 	// package tfinstall).
 	Path string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,6 +35,10 @@ type Provider struct {
 	schemaMu  sync.Mutex
 	schema    *tfschema.ProviderSchema
 	metaValue *dynamicValue
+	// ownPrefix is the prefix of the provider's types when the caller
+	// names them with cfg.LocalName instead (set with schema; "": no
+	// renaming).
+	ownPrefix string
 }
 
 // methodNames are the full gRPC method names of one protocol version.
@@ -162,6 +167,7 @@ func (p *Provider) Schema(ctx context.Context) (*tfschema.ProviderSchema, error)
 		d.out.Provider = &tfschema.Schema{Block: emptyBlock()}
 	}
 	p.schema = &d.out
+	p.ownPrefix = renameTypes(p.schema, p.cfg.LocalName)
 	if m := d.out.ProviderMeta; m != nil {
 		ty := m.Block.ImpliedType()
 		dv, err := encode(cty.NullVal(ty), ty)
@@ -171,6 +177,56 @@ func (p *Provider) Schema(ctx context.Context) (*tfschema.ProviderSchema, error)
 		p.metaValue = &dv
 	}
 	return p.schema, nil
+}
+
+// renameTypes gives the resource types and data sources of s the prefix
+// local instead of the one they all share, and returns that one; it
+// returns "" and leaves s as it is when local is empty or already theirs,
+// or when they do not share one prefix (their names are then the
+// provider's own).
+func renameTypes(s *tfschema.ProviderSchema, local string) string {
+	if local == "" {
+		return ""
+	}
+	own := ""
+	for _, m := range []map[string]*tfschema.Schema{s.ResourceTypes, s.DataSources} {
+		for name := range m {
+			prefix, _, ok := strings.Cut(name, "_")
+			if !ok || own != "" && prefix != own {
+				return ""
+			}
+			own = prefix
+		}
+	}
+	if own == "" || own == local {
+		return ""
+	}
+	rename := func(m map[string]*tfschema.Schema) map[string]*tfschema.Schema {
+		out := make(map[string]*tfschema.Schema, len(m))
+		for name, rs := range m {
+			out[local+strings.TrimPrefix(name, own)] = rs
+		}
+		return out
+	}
+	s.ResourceTypes, s.DataSources = rename(s.ResourceTypes), rename(s.DataSources)
+	return own
+}
+
+// wireType is the provider's name for the caller's type name typ.
+// Schema has run (every call looks its type up first).
+func (p *Provider) wireType(typ string) string {
+	if rest, ok := strings.CutPrefix(typ, p.cfg.LocalName+"_"); ok && p.ownPrefix != "" {
+		return p.ownPrefix + "_" + rest
+	}
+	return typ
+}
+
+// localType is the caller's name for the provider's type name typ.
+func (p *Provider) localType(typ string) string {
+	if rest, ok := strings.CutPrefix(typ, p.ownPrefix+"_"); ok && p.ownPrefix != "" {
+		return p.cfg.LocalName + "_" + rest
+	}
+	return typ
 }
 
 // resourceSchema is the schema of a resource type or data source.

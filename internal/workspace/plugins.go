@@ -65,17 +65,30 @@ type Plugins struct {
 // LockPath is the lock file of the configuration in baseDir.
 func LockPath(baseDir string) string { return filepath.Join(baseDir, tfinstall.LockFileName) }
 
-// requirements are cfg's providers as the installer wants them, every
-// bad source or constraint a diagnostic at its position.
-func requirements(cfg *config.Config, allow func(tfinstall.Source) error) ([]tfinstall.Requirement, error) {
+// requirements are cfg's providers as the installer wants them, one per
+// source, and the source of each entry of cfg.Providers (a source may be
+// configured more than once, under local names of its own; every one of
+// them must then ask for the same version). Every bad source or
+// constraint is a diagnostic at its position.
+func requirements(cfg *config.Config, allow func(tfinstall.Source) error) ([]tfinstall.Requirement, []tfinstall.Source, error) {
 	var ds diag.Diagnostics
 	var out []tfinstall.Requirement
-	for _, pp := range cfg.Providers {
+	srcs := make([]tfinstall.Source, len(cfg.Providers))
+	first := map[tfinstall.Source]*config.PluginProvider{}
+	for i, pp := range cfg.Providers {
 		src, err := tfinstall.ParseSource(pp.Source)
 		if err != nil {
 			ds.Add(pp.SourcePos, "provider %q: %v", pp.Name, err)
 			continue
 		}
+		srcs[i] = src
+		if f := first[src]; f != nil {
+			if f.Version != pp.Version {
+				ds.Add(pp.VersionPos, "provider %q: version %q differs from %q of provider %q (%s), another configuration of %s: one version of a provider runs in a run", pp.Name, pp.Version, f.Version, f.Name, f.Pos, src)
+			}
+			continue
+		}
+		first[src] = pp
 		c, err := tfinstall.ParseConstraints(pp.Version)
 		if err != nil {
 			ds.Add(pp.VersionPos, "provider %q: version %q: %v", pp.Name, pp.Version, err)
@@ -90,9 +103,23 @@ func requirements(cfg *config.Config, allow func(tfinstall.Source) error) ([]tfi
 		out = append(out, tfinstall.Requirement{Source: src, Constraints: c})
 	}
 	if err := ds.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, nil
+	return out, srcs, nil
+}
+
+// perEntry lists what was installed for each entry of cfg.Providers, whose
+// sources are srcs.
+func perEntry(got []tfinstall.Installed, srcs []tfinstall.Source) []tfinstall.Installed {
+	by := make(map[tfinstall.Source]tfinstall.Installed, len(got))
+	for _, in := range got {
+		by[in.Source] = in
+	}
+	out := make([]tfinstall.Installed, len(srcs))
+	for i, src := range srcs {
+		out[i] = by[src]
+	}
+	return out
 }
 
 func (s Settings) installer() *tfinstall.Installer {
@@ -113,9 +140,9 @@ func (s Settings) installer() *tfinstall.Installer {
 // Init installs cfg's providers (choosing versions for the ones the lock
 // does not name yet; with upgrade, for all of them) and writes the lock
 // file beside the configuration: `kyku init`. It returns what it
-// installed and the lock's path.
+// installed for each entry of cfg.Providers and the lock's path.
 func Init(ctx context.Context, cfg *config.Config, s Settings, upgrade bool) ([]tfinstall.Installed, string, error) {
-	reqs, err := requirements(cfg, s.Plugins.Allow)
+	reqs, srcs, err := requirements(cfg, s.Plugins.Allow)
 	if err != nil {
 		return nil, "", err
 	}
@@ -133,7 +160,7 @@ func Init(ctx context.Context, cfg *config.Config, s Settings, upgrade bool) ([]
 	if err := tfinstall.WriteLock(path, lock); err != nil {
 		return nil, "", err
 	}
-	return got, path, nil
+	return perEntry(got, srcs), path, nil
 }
 
 // ErrNotLocked is wrapped by the error of a provider the lock file does
@@ -143,7 +170,7 @@ var ErrNotLocked = errors.New("not in the lock file")
 // plugins installs and checks cfg's providers against the lock (never
 // writing it) and returns them, not yet started.
 func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider.Provider, error) {
-	reqs, err := requirements(cfg, s.Plugins.Allow)
+	reqs, srcs, err := requirements(cfg, s.Plugins.Allow)
 	if err != nil {
 		return nil, err
 	}
@@ -157,10 +184,10 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 		where = path
 	}
 	var ds diag.Diagnostics
-	for i, r := range reqs {
-		if lock.Providers[r.Source] == nil {
+	for i, src := range srcs {
+		if lock.Providers[src] == nil {
 			pp := cfg.Providers[i]
-			ds.Add(pp.SourcePos, "provider %q (%s) is %s %s: run \"kyku init\" to choose its version and record its hashes", pp.Name, r.Source, ErrNotLocked.Error(), where)
+			ds.Add(pp.SourcePos, "provider %q (%s) is %s %s: run \"kyku init\" to choose its version and record its hashes", pp.Name, src, ErrNotLocked.Error(), where)
 		}
 	}
 	if err := ds.Err(); err != nil {
@@ -179,8 +206,8 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 	if version == "" {
 		version = "1.12.6"
 	}
-	out := make([]*tfprovider.Provider, len(got))
-	for i, in := range got {
+	out := make([]*tfprovider.Provider, len(cfg.Providers))
+	for i, in := range perEntry(got, srcs) {
 		pp := cfg.Providers[i]
 		out[i] = tfprovider.New(tfprovider.Config{
 			Name: pp.Name, Source: in.Source.String(), Executable: in.Executable,

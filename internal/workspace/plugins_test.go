@@ -62,3 +62,50 @@ func TestProvidersNeedTheLock(t *testing.T) {
 		t.Errorf("the workspace's provider does not route the provider's types: %T", p)
 	}
 }
+
+// TestSecondConfigurationOfAProvider: a source configured twice is
+// installed and locked once; kyku init reports it for each local name; the
+// second configuration's types route to a provider of its own; two
+// configurations asking for different versions are refused at the
+// second one's version.
+func TestSecondConfigurationOfAProvider(t *testing.T) {
+	dir := t.TempDir()
+	mirror := tfplugintest.Mirror(t, filepath.Join(dir, "mirror"), tfplugintest.SDK)
+	load := func(yaml string) *config.Config {
+		t.Helper()
+		p := filepath.Join(dir, "kyku.yaml")
+		if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := config.Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	s := workspace.Settings{BaseDir: dir, Plugins: workspace.Plugins{Mirror: mirror}}
+	ctx := context.Background()
+
+	differ := load("providers:\n  sdktest: { source: kyku/sdktest, version: \">= 0.1\" }\n  west: { source: kyku/sdktest, version: \"0.1.0\" }\nresources: {}\n")
+	if _, _, err := workspace.Init(ctx, differ, s, false); err == nil || !strings.Contains(err.Error(), `kyku.yaml:3:`) || !strings.Contains(err.Error(), `provider "west": version "0.1.0" differs from ">= 0.1" of provider "sdktest"`) {
+		t.Errorf("two versions of one provider: %v", err)
+	}
+
+	cfg := load("providers:\n  sdktest: { source: kyku/sdktest, version: \">= 0.1\" }\n  west: { source: kyku/sdktest, version: \">= 0.1\" }\nresources: {}\n")
+	got, lockPath, err := workspace.Init(ctx, cfg, s, false)
+	if err != nil || len(got) != 2 || got[0].Version != "0.1.0" || got[1] != got[0] {
+		t.Fatalf("init: %v %+v", err, got)
+	}
+	lock, err := os.ReadFile(lockPath)
+	if err != nil || strings.Count(string(lock), `provider "registry.opentofu.org/kyku/sdktest"`) != 1 {
+		t.Errorf("the lock should name the source once: %v\n%s", err, lock)
+	}
+	p, err := workspace.Provider(ctx, cfg, s, provider.Registry{"sim": sim.Factory})
+	if err != nil {
+		t.Fatalf("after init: %v", err)
+	}
+	defer workspace.Release(p)
+	if sp, ok := p.(provider.SelfPlanner); !ok || !sp.SelfPlanned("west_item") || !sp.SelfPlanned("sdktest_item") {
+		t.Errorf("the workspace's provider does not route both configurations' types: %T", p)
+	}
+}

@@ -522,3 +522,82 @@ func roundTripPlan(t *testing.T, p *plan.Plan) *plan.Plan {
 	}
 	return saved
 }
+
+// TestSecondConfigurationOfAProvider: a provider declared twice, under a
+// local name of its own the second time (Terraform's alias), runs as two
+// processes with their own configuration; the second one's types take
+// its name as prefix (west_item is the provider's TP_item), in plans,
+// state, imports and data sources, and an object it made is destroyed
+// through it once its resource is gone from the configuration.
+func TestSecondConfigurationOfAProvider(t *testing.T) {
+	for _, tp := range testProviders {
+		t.Run(tp.Type, func(t *testing.T) {
+			w := newWorld(t, tp)
+			west := filepath.Join(w.cloud, "west")
+			if err := os.MkdirAll(west, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			hand := `{"id":"hand-9","name":"hand","value":"from-west","revision":4}`
+			if err := os.WriteFile(filepath.Join(west, "hand-9.json"), []byte(hand), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			const head = `providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+  west: { source: kyku/TP, config: { dir: CLOUD/west } }
+resources:
+  here: { type: TP_item, properties: { name: here, value: a } }
+`
+			cfg := w.parse(head + `  there: { type: west_item, properties: { name: there, value: "${here.id}" } }
+  copy: { type: TP_item, properties: { name: copy, value: "${look.value}" } }
+  adopted: { type: west_item, properties: { name: hand, value: from-west } }
+data:
+  look: { type: west_item, properties: { name: hand } }
+import:
+  - { to: adopted, id: hand-9 }
+`)
+			p := w.plan(cfg)
+			if c := change(p, "there"); c == nil || c.Type != "west_item" {
+				t.Fatalf("there planned as %+v, want a west_item", c)
+			}
+			if pc := prop(change(p, "copy"), "value"); pc == nil || pc.New != "from-west" {
+				t.Errorf("copy.value planned as %+v: the data source must be read through west", pc)
+			}
+			w.apply(cfg)
+			st := w.state()
+			if r := st.Resources["there"]; r == nil || r.Type != "west_item" || !fileExists(filepath.Join(west, r.ProviderID+".json")) || fileExists(filepath.Join(w.cloud, r.ProviderID+".json")) {
+				t.Fatalf("there in state %+v: want a west_item in the west cloud only", r)
+			}
+			if r := st.Resources["here"]; r == nil || !fileExists(filepath.Join(w.cloud, r.ProviderID+".json")) || fileExists(filepath.Join(west, r.ProviderID+".json")) {
+				t.Fatalf("here in state %+v: want a TP_item in the first cloud only", r)
+			}
+			if r := st.Resources["adopted"]; r == nil || r.Type != "west_item" || r.ProviderID != "hand-9" || r.Outputs["revision"] != 4.0 {
+				t.Errorf("imported through west: %+v", r)
+			}
+			thereID := st.Resources["there"].ProviderID
+
+			// there gone from the configuration: destroyed in the west cloud.
+			cfg = w.parse(head)
+			p = w.plan(cfg)
+			if c := change(p, "there"); c == nil || c.Action != plan.Destroy || c.Type != "west_item" {
+				t.Fatalf("there removed: planned %+v, want its destroy", c)
+			}
+			w.apply(cfg)
+			if fileExists(filepath.Join(west, thereID+".json")) {
+				t.Error("there's object is still in the west cloud after its destroy")
+			}
+			if r := w.state().Resources["here"]; r == nil || !fileExists(filepath.Join(w.cloud, r.ProviderID+".json")) {
+				t.Error("here was touched by the destroy of there")
+			}
+
+			bad := w.parse(head + "  x: { type: west_itme, properties: { name: x } }\n")
+			if _, err := w.engine(bad).Plan(context.Background(), bad); err == nil || !strings.Contains(err.Error(), `"west_item"`) {
+				t.Errorf("a misspelt type of the second configuration: %v, want a did-you-mean west_item", err)
+			}
+		})
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

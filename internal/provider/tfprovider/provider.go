@@ -114,7 +114,7 @@ func (p *Provider) ensure(ctx context.Context) (*tfplugin.Provider, *tfschema.Pr
 		return p.plugin, p.schema, p.err
 	}
 	pl, err := tfplugin.Start(ctx, tfplugin.Config{
-		Name: p.cfg.Source, Path: p.cfg.Executable, Dir: p.cfg.Dir, Env: p.cfg.Env,
+		Name: p.cfg.Source, LocalName: p.cfg.Name, Path: p.cfg.Executable, Dir: p.cfg.Dir, Env: p.cfg.Env,
 		Stderr: p.cfg.Stderr, StopGrace: p.cfg.StopGrace,
 	})
 	if err != nil {
