@@ -589,6 +589,18 @@ import:
 				t.Error("here was touched by the destroy of there")
 			}
 
+			// here moved to the other configuration: replaced, its old
+			// object destroyed through the configuration that made it.
+			hereID := w.state().Resources["here"].ProviderID
+			moved := w.parse(strings.Replace(head, "here: { type: TP_item", "here: { type: west_item", 1))
+			if c := change(w.plan(moved), "here"); c == nil || c.Action != plan.Replace || c.PriorType != tp.Type+"_item" {
+				t.Fatalf("here moved to west: planned %+v, want a replace from %s_item", c, tp.Type)
+			}
+			w.apply(moved)
+			if r := w.state().Resources["here"]; r == nil || r.Type != "west_item" || !fileExists(filepath.Join(west, r.ProviderID+".json")) || fileExists(filepath.Join(w.cloud, hereID+".json")) {
+				t.Errorf("here after its move: %+v; its old object should be gone from the first cloud", r)
+			}
+
 			bad := w.parse(head + "  x: { type: west_itme, properties: { name: x } }\n")
 			if _, err := w.engine(bad).Plan(context.Background(), bad); err == nil || !strings.Contains(err.Error(), `"west_item"`) {
 				t.Errorf("a misspelt type of the second configuration: %v, want a did-you-mean west_item", err)
