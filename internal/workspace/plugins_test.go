@@ -23,18 +23,7 @@ import (
 func TestProvidersNeedTheLock(t *testing.T) {
 	dir := t.TempDir()
 	mirror := tfplugintest.Mirror(t, filepath.Join(dir, "mirror"), tfplugintest.SDK)
-	write := func(yaml string) *config.Config {
-		t.Helper()
-		p := filepath.Join(dir, "kyku.yaml")
-		if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := config.Load(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cfg
-	}
+	write := configWriter(t, dir)
 	s := workspace.Settings{BaseDir: dir, Plugins: workspace.Plugins{Mirror: mirror}}
 	reg := provider.Registry{"sim": sim.Factory}
 	ctx := context.Background()
@@ -71,18 +60,7 @@ func TestProvidersNeedTheLock(t *testing.T) {
 func TestSecondConfigurationOfAProvider(t *testing.T) {
 	dir := t.TempDir()
 	mirror := tfplugintest.Mirror(t, filepath.Join(dir, "mirror"), tfplugintest.SDK)
-	load := func(yaml string) *config.Config {
-		t.Helper()
-		p := filepath.Join(dir, "kyku.yaml")
-		if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := config.Load(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cfg
-	}
+	load := configWriter(t, dir)
 	s := workspace.Settings{BaseDir: dir, Plugins: workspace.Plugins{Mirror: mirror}}
 	ctx := context.Background()
 
@@ -107,5 +85,22 @@ func TestSecondConfigurationOfAProvider(t *testing.T) {
 	defer workspace.Release(p)
 	if sp, ok := p.(provider.SelfPlanner); !ok || !sp.SelfPlanned("west_item") || !sp.SelfPlanned("sdktest_item") {
 		t.Errorf("the workspace's provider does not route both configurations' types: %T", p)
+	}
+}
+
+// configWriter returns a function that writes yaml as dir/kyku.yaml and
+// loads it.
+func configWriter(t *testing.T, dir string) func(yaml string) *config.Config {
+	return func(yaml string) *config.Config {
+		t.Helper()
+		p := filepath.Join(dir, "kyku.yaml")
+		if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := config.Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
 	}
 }
