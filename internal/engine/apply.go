@@ -156,7 +156,7 @@ func (e *Engine) Destroy(ctx context.Context, opts ApplyOptions) (*Result, error
 	if st == nil {
 		return &Result{Plan: &plan.Plan{Destroy: true, Environment: e.opts.Env}}, nil
 	}
-	p, err := e.planDestroy(st)
+	p, err := e.planDestroy(ctx, st)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -51,7 +52,7 @@ func (e *Engine) PlanDestroy(ctx context.Context) (*plan.Plan, error) {
 	if st == nil {
 		return &plan.Plan{FormatVersion: plan.FormatVersion, Environment: e.opts.Env, Provider: e.provider.Name(), CreatedAt: e.opts.Now().UTC(), Destroy: true, Backend: e.describeBackend()}, nil
 	}
-	return e.planDestroy(st)
+	return e.planDestroy(ctx, st)
 }
 
 // Graph injects cfg's auto-subnets (zones come from the provider, asked
@@ -365,6 +366,9 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	sortChanges(p.Changes)
 	p.Changes = append(p.Changes, destroys...)
 	p.Secrets = stateSecrets(st, p.Changes)
+	if err := e.ownTypes(ctx, p); err != nil {
+		return nil, err
+	}
 	p.Count()
 	if err := guardDestroyAll(p, opts.AllowDestroyAll); err != nil {
 		return nil, err
@@ -372,7 +376,41 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	return p, nil
 }
 
-func (e *Engine) planDestroy(st *state.File) (*plan.Plan, error) {
+// ownTypes records in p.OwnTypes the provider's own name of every type of
+// its changes and configuration that the configuration names otherwise
+// (provider.TypeNamer).
+func (e *Engine) ownTypes(ctx context.Context, p *plan.Plan) error {
+	n, ok := e.provider.(provider.TypeNamer)
+	if !ok {
+		return nil
+	}
+	types := map[string]bool{}
+	for _, c := range p.Changes {
+		types[c.Type] = true
+		types[c.PriorType] = true
+	}
+	if p.Config != nil {
+		for _, r := range p.Config.Resources {
+			types[r.Type] = true
+		}
+	}
+	delete(types, "")
+	for _, typ := range slices.Sorted(maps.Keys(types)) {
+		own, err := n.OwnType(ctx, typ)
+		if err != nil {
+			return err
+		}
+		if own != "" {
+			if p.OwnTypes == nil {
+				p.OwnTypes = map[string]string{}
+			}
+			p.OwnTypes[typ] = own
+		}
+	}
+	return nil
+}
+
+func (e *Engine) planDestroy(ctx context.Context, st *state.File) (*plan.Plan, error) {
 	p := &plan.Plan{
 		FormatVersion: plan.FormatVersion,
 		Environment:   e.opts.Env,
@@ -394,6 +432,9 @@ func (e *Engine) planDestroy(st *state.File) (*plan.Plan, error) {
 		}
 	}
 	if err := diags.Err(); err != nil {
+		return nil, err
+	}
+	if err := e.ownTypes(ctx, p); err != nil {
 		return nil, err
 	}
 	p.Count()

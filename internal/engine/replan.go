@@ -52,7 +52,7 @@ func (e *Engine) replan(ctx context.Context, saved *plan.Plan, st *state.File) (
 		if st == nil {
 			return nil, &StaleError{Reason: "the state it was planned against no longer exists"}
 		}
-		if fresh, err = e.planDestroy(st); err == nil {
+		if fresh, err = e.planDestroy(ctx, st); err == nil {
 			fresh.CreatedAt = saved.CreatedAt
 		}
 	} else {

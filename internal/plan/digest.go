@@ -9,7 +9,7 @@ import (
 
 // ChangesDigest is the sha256 (lowercase hex) of what a plan would do, in
 // a canonical form: the environment, provider, deploy prefix, config hash,
-// targets and every change (action, resource, type, cloud name, provider
+// targets, the provider's own names of renamed types (OwnTypes) and every change (action, resource, type, cloud name, provider
 // ID, property changes, dependencies, reason, where a move comes from and
 // the cloud name it renames, a replace's order), in plan order: moves and imports included. It
 // leaves out what does not change the cloud or varies between two plans of
@@ -53,16 +53,17 @@ func ChangesDigest(p *Plan) (string, error) {
 		ConfigKnown   bool  `json:"configKnown,omitempty"`
 	}
 	canon := struct {
-		Version     int      `json:"v"`
-		Environment string   `json:"environment"`
-		Provider    string   `json:"provider"`
-		Prefix      string   `json:"prefix"`
-		ConfigHash  string   `json:"configHash"`
-		Destroy     bool     `json:"destroy"`
-		Targets     []string `json:"targets,omitempty"`
-		Replace     []string `json:"replace,omitempty"`
-		Changes     []change `json:"changes"`
-	}{Version: 1, Environment: p.Environment, Provider: p.Provider, Prefix: p.Prefix, ConfigHash: p.ConfigHash, Destroy: p.Destroy, Targets: p.Targets, Replace: p.Replace}
+		Version     int               `json:"v"`
+		Environment string            `json:"environment"`
+		Provider    string            `json:"provider"`
+		Prefix      string            `json:"prefix"`
+		ConfigHash  string            `json:"configHash"`
+		Destroy     bool              `json:"destroy"`
+		Targets     []string          `json:"targets,omitempty"`
+		Replace     []string          `json:"replace,omitempty"`
+		OwnTypes    map[string]string `json:"ownTypes,omitempty"`
+		Changes     []change          `json:"changes"`
+	}{Version: 1, Environment: p.Environment, Provider: p.Provider, Prefix: p.Prefix, ConfigHash: p.ConfigHash, Destroy: p.Destroy, Targets: p.Targets, Replace: p.Replace, OwnTypes: p.OwnTypes}
 	canon.Changes = make([]change, len(p.Changes))
 	for i, c := range p.Changes {
 		props := make([]PropChange, len(c.Properties))

@@ -255,6 +255,11 @@ type Plan struct {
 	// Replace, when set, are the --replace names the plan replaces
 	// whatever changed.
 	Replace []string `json:"replace,omitempty"`
+	// OwnTypes are the provider's own names of the types of the plan's
+	// changes and configuration that a configuration names otherwise (a
+	// second configuration of a Terraform provider: west_s3_bucket →
+	// aws_s3_bucket; provider.TypeNamer). Policies judge by them.
+	OwnTypes map[string]string `json:"ownTypes,omitempty"`
 
 	Config *config.Config `json:"config,omitempty"` // the desired config (nil in a redacted plan)
 	// Data are the attribute values of the data sources the plan read, by

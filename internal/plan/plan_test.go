@@ -291,3 +291,33 @@ func dropSecretsHash(t *testing.T, data []byte) []byte {
 	}
 	return re.ReplaceAll(data, nil)
 }
+
+// TestDigestCoversOwnTypes: a plan whose renamed types lost their own
+// names (so that policies would judge them by the configuration's) is not
+// the plan the reviewer saw, and a plan file keeps them.
+func TestDigestCoversOwnTypes(t *testing.T) {
+	p := &plan.Plan{FormatVersion: plan.FormatVersion, OwnTypes: map[string]string{"west_s3_bucket": "aws_s3_bucket"},
+		Changes: []plan.Change{{Action: plan.Create, ResourceID: "b", Type: "west_s3_bucket"}}}
+	p.Count()
+	with, err := plan.ChangesDigest(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := *p
+	q.OwnTypes = nil
+	without, err := plan.ChangesDigest(&q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if with == without {
+		t.Error("the changes digest ignores OwnTypes")
+	}
+	data, err := plan.Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := plan.Decode("p.json", data)
+	if err != nil || back.OwnTypes["west_s3_bucket"] != "aws_s3_bucket" {
+		t.Errorf("own types after a round trip: %v %v", back.OwnTypes, err)
+	}
+}

@@ -8,9 +8,12 @@
 // The input document is fixed (README "Policy checks" shows it):
 //
 //	input.environment  the environment planned ("" for the default one)
-//	input.changes      exactly the "changes" array of plan.json
+//	input.changes      the "changes" array of plan.json, a renamed type
+//	                   (a second configuration of a Terraform provider)
+//	                   under the provider's own name, the configuration's
+//	                   in "localType"
 //	input.resources    every resource of the configuration by name:
-//	                   {"type": …, "properties": {…}}, the desired
+//	                   {"type": …, "properties": {…}} (type as above), the desired
 //	                   properties with references to existing resources'
 //	                   IDs resolved, other references left as written
 //	                   ("${name.attr}"), sensitive values "(sensitive)"

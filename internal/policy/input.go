@@ -16,8 +16,12 @@ import (
 type Input struct {
 	// Environment is the environment planned ("" for the default one).
 	Environment string `json:"environment"`
-	// Changes is exactly the "changes" array of plan.json (the redacted
-	// plan: sensitive values "(sensitive)").
+	// Changes is the "changes" array of plan.json (the redacted plan:
+	// sensitive values "(sensitive)"), with a type the configuration
+	// renamed under the provider's own name (plan.Plan.OwnTypes: a second
+	// configuration's west_s3_bucket is "type": "aws_s3_bucket",
+	// "localType": "west_s3_bucket"), so that renaming a provider's
+	// types does not take them out of a rule's reach.
 	Changes []any `json:"changes"`
 	// Resources is every resource of the configuration, by name.
 	Resources map[string]Resource `json:"resources"`
@@ -25,7 +29,10 @@ type Input struct {
 
 // Resource is one resource of the configuration as a policy sees it.
 type Resource struct {
-	Type string `json:"type"`
+	// Type is the provider's own name of the resource's type; LocalType
+	// the configuration's, when it renames it (Input.Changes).
+	Type      string `json:"type"`
+	LocalType string `json:"localType,omitempty"`
 	// Properties are the desired properties (defaults applied). A
 	// reference to a resource that exists and is kept (not created or
 	// replaced by this plan) is resolved to its provider ID
@@ -57,6 +64,21 @@ func NewInput(p *plan.Plan) (Input, error) {
 	if doc.Changes == nil {
 		doc.Changes = []any{}
 	}
+	for _, c := range doc.Changes {
+		m, _ := c.(map[string]any)
+		if typ, _ := m["type"].(string); p.OwnTypes[typ] != "" {
+			m["type"], m["localType"] = p.OwnTypes[typ], typ
+		}
+		if typ, _ := m["priorType"].(string); p.OwnTypes[typ] != "" {
+			m["priorType"] = p.OwnTypes[typ]
+		}
+	}
+	resource := func(typ string, props map[string]any) Resource {
+		if own := p.OwnTypes[typ]; own != "" {
+			return Resource{Type: own, LocalType: typ, Properties: props}
+		}
+		return Resource{Type: typ, Properties: props}
+	}
 
 	ids := map[string]string{} // resources whose ID stays what it is
 	for _, c := range p.Changes {
@@ -86,7 +108,7 @@ func NewInput(p *plan.Plan) (Input, error) {
 		if _, kykus := schema.Lookup(r.Type); !covered && !kykus {
 			// A provider's resource --target leaves out: not planned, so
 			// its schema's secrets are not known; its type only.
-			in.Resources[r.Name] = Resource{Type: r.Type, Properties: props}
+			in.Resources[r.Name] = resource(r.Type, props)
 			continue
 		}
 		for name, v := range r.Properties {
@@ -96,7 +118,7 @@ func NewInput(p *plan.Plan) (Input, error) {
 			}
 			props[name], _ = value.Resolve(v, lookup)
 		}
-		in.Resources[r.Name] = Resource{Type: r.Type, Properties: props}
+		in.Resources[r.Name] = resource(r.Type, props)
 	}
 	return in, nil
 }

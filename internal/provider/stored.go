@@ -109,6 +109,16 @@ type SelfPlanner interface {
 	SelfPlanned(typ string) bool
 }
 
+// TypeNamer is implemented by providers (and routers of several) that
+// serve types under names the configuration chose: a second configuration
+// of a Terraform provider, west, has west_s3_bucket for the provider's
+// aws_s3_bucket. OwnType is the provider's own name of typ, "" when typ
+// is it. Policies judge by the own names (plan.Plan.OwnTypes), so that a
+// configuration cannot rename a type out of a rule's reach.
+type TypeNamer interface {
+	OwnType(ctx context.Context, typ string) (string, error)
+}
+
 // PartialError is a create or update that failed after the cloud object
 // came to exist (a Terraform provider's ApplyResourceChange answering a
 // new state with its error): the engine records Object in state, so the

@@ -221,6 +221,15 @@ func (p *Provider) wireType(typ string) string {
 	return typ
 }
 
+// OwnType is the provider's own name of the caller's type name typ: typ
+// itself unless Config.LocalName renames the provider's types (which
+// Schema decides: before it, nothing is renamed).
+func (p *Provider) OwnType(typ string) string {
+	p.schemaMu.Lock()
+	defer p.schemaMu.Unlock()
+	return p.wireType(typ)
+}
+
 // localType is the caller's name for the provider's type name typ.
 func (p *Provider) localType(typ string) string {
 	if rest, ok := strings.CutPrefix(typ, p.ownPrefix+"_"); ok && p.ownPrefix != "" {

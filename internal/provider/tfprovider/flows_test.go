@@ -12,6 +12,7 @@ import (
 
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/tfplugin"
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
@@ -562,6 +563,39 @@ import:
 			if pc := prop(change(p, "copy"), "value"); pc == nil || pc.New != "from-west" {
 				t.Errorf("copy.value planned as %+v: the data source must be read through west", pc)
 			}
+			// A policy written for the provider's own type judges the
+			// renamed one too: renaming is no way around a rule.
+			in, err := policy.NewInput(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rules := &policy.Set{Modules: []policy.Module{{Name: "p/items.rego", Data: []byte(`package kyku
+deny contains msg if {
+	some c in input.changes
+	c.type == "` + tp.Type + `_item"
+	c.action == "create"
+	msg := sprintf("no new items: %s", [c.resourceId])
+}
+deny contains msg if {
+	some name, r in input.resources
+	r.type == "` + tp.Type + `_item"
+	r.localType == "west_item"
+	msg := sprintf("resource %s", [name])
+}
+`)}}}
+			res, err := rules.Evaluate(context.Background(), in, policy.DefaultTimeout)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{"no new items: there", "no new items: here", "resource there", "resource adopted"} {
+				if !slices.Contains(res.Deny, want) {
+					t.Errorf("policy denials %q lack %q", res.Deny, want)
+				}
+			}
+			if p.OwnTypes["west_item"] != tp.Type+"_item" || p.OwnTypes[tp.Type+"_item"] != "" {
+				t.Errorf("plan's own types %v", p.OwnTypes)
+			}
+
 			w.apply(cfg)
 			st := w.state()
 			if r := st.Resources["there"]; r == nil || r.Type != "west_item" || !fileExists(filepath.Join(west, r.ProviderID+".json")) || fileExists(filepath.Join(w.cloud, r.ProviderID+".json")) {

@@ -89,6 +89,20 @@ func (p *Provider) Source() string { return p.cfg.Source }
 // SelfPlanned: every type of a Terraform provider plans itself.
 func (p *Provider) SelfPlanned(string) bool { return true }
 
+// OwnType is the provider's own name of typ when its configuration
+// names its types otherwise (provider.TypeNamer), "" when typ is it.
+// It starts the provider if it has not started yet.
+func (p *Provider) OwnType(ctx context.Context, typ string) (string, error) {
+	pl, _, err := p.ensure(ctx)
+	if err != nil {
+		return "", err
+	}
+	if own := pl.OwnType(typ); own != typ {
+		return own, nil
+	}
+	return "", nil
+}
+
 // Zones: a Terraform provider has no Kyku auto-subnets.
 func (p *Provider) Zones(context.Context) ([]string, error) { return nil, nil }
 

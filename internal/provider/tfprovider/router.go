@@ -187,6 +187,16 @@ func (r *Router) SelfPlanned(typ string) bool {
 	return p != nil || err != nil
 }
 
+// OwnType is the provider's own name of typ ("" for base's types and
+// for a provider's that are not renamed).
+func (r *Router) OwnType(ctx context.Context, typ string) (string, error) {
+	p, err := r.route(typ)
+	if p == nil || err != nil {
+		return "", err
+	}
+	return p.OwnType(ctx, typ)
+}
+
 // ValidID: Kyku's stale-ID checks do not apply to a Terraform provider's
 // objects; base answers for its own types when it can.
 func (r *Router) ValidID(typ, id string) bool {
