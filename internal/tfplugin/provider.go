@@ -204,7 +204,7 @@ func renameTypes(s *tfschema.ProviderSchema, local string) string {
 	rename := func(m map[string]*tfschema.Schema) map[string]*tfschema.Schema {
 		out := make(map[string]*tfschema.Schema, len(m))
 		for name, rs := range m {
-			out[local+strings.TrimPrefix(name, own)] = rs
+			out[swapPrefix(name, own, local)] = rs
 		}
 		return out
 	}
@@ -212,13 +212,19 @@ func renameTypes(s *tfschema.ProviderSchema, local string) string {
 	return own
 }
 
+// swapPrefix is typ with the type prefix from (the part before its first
+// "_") replaced by to; typ itself when it is not from's or either is "".
+func swapPrefix(typ, from, to string) string {
+	if rest, ok := strings.CutPrefix(typ, from+"_"); ok && from != "" && to != "" {
+		return to + "_" + rest
+	}
+	return typ
+}
+
 // wireType is the provider's name for the caller's type name typ.
 // Schema has run (every call looks its type up first).
 func (p *Provider) wireType(typ string) string {
-	if rest, ok := strings.CutPrefix(typ, p.cfg.LocalName+"_"); ok && p.ownPrefix != "" {
-		return p.ownPrefix + "_" + rest
-	}
-	return typ
+	return swapPrefix(typ, p.cfg.LocalName, p.ownPrefix)
 }
 
 // OwnType is the provider's own name of the caller's type name typ: typ
@@ -232,10 +238,7 @@ func (p *Provider) OwnType(typ string) string {
 
 // localType is the caller's name for the provider's type name typ.
 func (p *Provider) localType(typ string) string {
-	if rest, ok := strings.CutPrefix(typ, p.ownPrefix+"_"); ok && p.ownPrefix != "" {
-		return p.cfg.LocalName + "_" + rest
-	}
-	return typ
+	return swapPrefix(typ, p.ownPrefix, p.cfg.LocalName)
 }
 
 // resourceSchema is the schema of a resource type or data source.
