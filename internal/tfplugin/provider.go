@@ -179,6 +179,25 @@ func (p *Provider) Schema(ctx context.Context) (*tfschema.ProviderSchema, error)
 	return p.schema, nil
 }
 
+// ReuseSchema gives p the schema an earlier process of the same
+// provider executable returned, instead of asking for it again, when that
+// process said the call was optional (its server capability
+// get_provider_schema_optional, which OpenTofu honours the same way); it
+// reports whether it did. A provider that did not say so is asked again
+// at its first call: some need GetProviderSchema before anything else.
+func (p *Provider) ReuseSchema(prev *Provider) bool {
+	prev.schemaMu.Lock()
+	s, prefix, meta := prev.schema, prev.ownPrefix, prev.metaValue
+	prev.schemaMu.Unlock()
+	if s == nil || !s.GetProviderSchemaOptional {
+		return false
+	}
+	p.schemaMu.Lock()
+	defer p.schemaMu.Unlock()
+	p.schema, p.ownPrefix, p.metaValue = s, prefix, meta
+	return true
+}
+
 // renameTypes gives the resource types and data sources of s the prefix
 // local instead of the one they all share, and returns that one; it
 // returns "" and leaves s as it is when local is empty or already theirs,
