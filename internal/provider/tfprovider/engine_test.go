@@ -31,6 +31,9 @@ type world struct {
 	dir    string
 	cloud  string
 	router *tfprovider.Router
+	// tune, when set, changes the configuration of every provider the
+	// world's engines start.
+	tune func(*tfprovider.Config)
 }
 
 func newWorld(t *testing.T, tp tfplugintest.Provider) *world {
@@ -65,10 +68,14 @@ func (w *world) engine(cfg *config.Config) *engine.Engine {
 	}
 	var plugins []*tfprovider.Provider
 	for _, pp := range cfg.Providers {
-		plugins = append(plugins, tfprovider.New(tfprovider.Config{
+		pc := tfprovider.Config{
 			Name: pp.Name, Source: w.tp.Source(), Executable: tfplugintest.Build(w.t, w.tp),
 			Settings: pp.Config, Pos: pp.Pos, PropPos: &pp.PropPos, ClientVersion: "1.12.6", StopGrace: 5 * time.Second,
-		}))
+		}
+		if w.tune != nil {
+			w.tune(&pc)
+		}
+		plugins = append(plugins, tfprovider.New(pc))
 	}
 	w.close()
 	w.router = tfprovider.NewRouter(base, plugins...)
@@ -153,106 +160,127 @@ resources:
 // the apply records schema version, private data and attributes; the
 // plan after it is empty; an in-place update, a RequiresReplace, drift
 // and a destroy.
+//
+// With renewal every call goes to a new provider process (its process
+// replaced after each call): the same flows give the same results.
 func TestLifecycleThroughTheEngine(t *testing.T) {
 	for _, tp := range testProviders {
-		t.Run(tp.Type, func(t *testing.T) {
-			w := newWorld(t, tp)
-			cfg := w.parse(strings.ReplaceAll(lifecycle, "VALUE", "v1"))
+		for _, renew := range []bool{false, true} {
+			name := tp.Type
+			if renew {
+				name += "/a new process for every call"
+			}
+			t.Run(name, func(t *testing.T) { lifecycleFlow(t, tp, renew) })
+		}
+	}
+}
 
-			p := w.plan(cfg)
-			a, b, key := change(p, "a"), change(p, "b"), change(p, "key")
-			if a == nil || a.Action != plan.Create || b.Action != plan.Create || key.Action != plan.Create {
-				t.Fatalf("first plan: %+v", p.Changes)
-			}
-			if pc := prop(a, "id"); pc == nil || !pc.Unknown {
-				t.Errorf("a's id: %+v, want known after apply", pc)
-			}
-			if pc := prop(a, "secret"); pc == nil || !pc.Sensitive {
-				t.Errorf("a's secret: %+v, want sensitive", pc)
-			}
-			if pc := prop(b, "value"); pc == nil || !pc.Unknown {
-				t.Errorf("b's value: %+v, want known after apply (it reads a's computed revision)", pc)
-			}
-			if pc := prop(key, "publicKey"); pc == nil || !pc.Unknown {
-				t.Errorf("key's publicKey: %+v, want known after apply (a Kyku type reading a's id)", pc)
-			}
-			if a.Planned == nil || len(a.Planned.State) == 0 || !a.Planned.ConfigKnown || b.Planned.ConfigKnown {
-				t.Errorf("planned: a %+v, b %+v", a.Planned, b.Planned)
-			}
+func lifecycleFlow(t *testing.T, tp tfplugintest.Provider, renew bool) {
+	w := newWorld(t, tp)
+	starts := 0
+	if renew {
+		w.tune = func(c *tfprovider.Config) {
+			c.RenewAfter = 1
+			c.OnStart = func(int) { starts++ }
+		}
+	}
+	cfg := w.parse(strings.ReplaceAll(lifecycle, "VALUE", "v1"))
 
-			w.apply(cfg)
-			st := w.state()
-			sa, sb, sk := st.Resources["a"], st.Resources["b"], st.Resources["key"]
-			if sa.ProviderID != "a-1" || sa.Outputs["revision"] != 1.0 || sa.Outputs["secret"] != "s3cret" {
-				t.Errorf("a in state: %+v", sa)
-			}
-			if sb.Outputs["value"] != "rev-1" || sk.Config["publicKey"] != "ssh-ed25519 a-1" {
-				t.Errorf("dependents in state: b %+v, key %+v", sb.Outputs, sk.Config)
-			}
-			if tp.Protocol == 6 && sa.SchemaVersion != 1 {
-				t.Errorf("a's schema version in state: %d, want 1", sa.SchemaVersion)
-			}
-			if tp.Protocol == 5 && len(sa.Private) == 0 {
-				t.Error("the SDK's private data is not in state")
-			}
+	p := w.plan(cfg)
+	a, b, key := change(p, "a"), change(p, "b"), change(p, "key")
+	if a == nil || a.Action != plan.Create || b.Action != plan.Create || key.Action != plan.Create {
+		t.Fatalf("first plan: %+v", p.Changes)
+	}
+	if pc := prop(a, "id"); pc == nil || !pc.Unknown {
+		t.Errorf("a's id: %+v, want known after apply", pc)
+	}
+	if pc := prop(a, "secret"); pc == nil || !pc.Sensitive {
+		t.Errorf("a's secret: %+v, want sensitive", pc)
+	}
+	if pc := prop(b, "value"); pc == nil || !pc.Unknown {
+		t.Errorf("b's value: %+v, want known after apply (it reads a's computed revision)", pc)
+	}
+	if pc := prop(key, "publicKey"); pc == nil || !pc.Unknown {
+		t.Errorf("key's publicKey: %+v, want known after apply (a Kyku type reading a's id)", pc)
+	}
+	if a.Planned == nil || len(a.Planned.State) == 0 || !a.Planned.ConfigKnown || b.Planned.ConfigKnown {
+		t.Errorf("planned: a %+v, b %+v", a.Planned, b.Planned)
+	}
 
-			if p := w.plan(cfg); p.HasChanges() {
-				t.Errorf("plan after apply has changes: %+v", p.Changes)
-			}
+	w.apply(cfg)
+	st := w.state()
+	sa, sb, sk := st.Resources["a"], st.Resources["b"], st.Resources["key"]
+	if sa.ProviderID != "a-1" || sa.Outputs["revision"] != 1.0 || sa.Outputs["secret"] != "s3cret" {
+		t.Errorf("a in state: %+v", sa)
+	}
+	if sb.Outputs["value"] != "rev-1" || sk.Config["publicKey"] != "ssh-ed25519 a-1" {
+		t.Errorf("dependents in state: b %+v, key %+v", sb.Outputs, sk.Config)
+	}
+	if tp.Protocol == 6 && sa.SchemaVersion != 1 {
+		t.Errorf("a's schema version in state: %d, want 1", sa.SchemaVersion)
+	}
+	if tp.Protocol == 5 && len(sa.Private) == 0 {
+		t.Error("the SDK's private data is not in state")
+	}
 
-			// An in-place update: the dependent sees the new revision
-			// only after apply.
-			cfg2 := w.parse(strings.ReplaceAll(lifecycle, "VALUE", "v2"))
-			p = w.plan(cfg2)
-			if a := change(p, "a"); a.Action != plan.Update || prop(a, "value").New != "v2" {
-				t.Errorf("update plan of a: %+v", a)
-			}
-			if b := change(p, "b"); b.Action != plan.Update || !prop(b, "value").Unknown {
-				t.Errorf("b after a's update: %+v", b)
-			}
-			w.apply(cfg2)
-			if st := w.state(); st.Resources["a"].ProviderID != "a-1" || st.Resources["b"].Outputs["value"] != "rev-2" {
-				t.Errorf("after update: a %+v b %+v", st.Resources["a"], st.Resources["b"].Outputs)
-			}
+	if p := w.plan(cfg); p.HasChanges() {
+		t.Errorf("plan after apply has changes: %+v", p.Changes)
+	}
 
-			// RequiresReplace: a new name is a new object.
-			cfg3 := w.parse(strings.ReplaceAll(strings.Replace(lifecycle, "name: a,", "name: a2,", 1), "VALUE", "v2"))
-			p = w.plan(cfg3)
-			a = change(p, "a")
-			if a.Action != plan.Replace || !prop(a, "name").ForcesReplace || !prop(a, "id").Unknown {
-				t.Fatalf("replace plan of a: %+v", a)
-			}
-			w.apply(cfg3)
-			if st := w.state(); st.Resources["a"].ProviderID != "a2-3" {
-				t.Errorf("replaced a: %+v", st.Resources["a"])
-			}
-			if _, err := os.Stat(filepath.Join(w.cloud, "a-1.json")); !os.IsNotExist(err) {
-				t.Errorf("the replaced object is still in the cloud: %v", err)
-			}
+	// An in-place update: the dependent sees the new revision
+	// only after apply.
+	cfg2 := w.parse(strings.ReplaceAll(lifecycle, "VALUE", "v2"))
+	p = w.plan(cfg2)
+	if a := change(p, "a"); a.Action != plan.Update || prop(a, "value").New != "v2" {
+		t.Errorf("update plan of a: %+v", a)
+	}
+	if b := change(p, "b"); b.Action != plan.Update || !prop(b, "value").Unknown {
+		t.Errorf("b after a's update: %+v", b)
+	}
+	w.apply(cfg2)
+	if st := w.state(); st.Resources["a"].ProviderID != "a-1" || st.Resources["b"].Outputs["value"] != "rev-2" {
+		t.Errorf("after update: a %+v b %+v", st.Resources["a"], st.Resources["b"].Outputs)
+	}
 
-			// Drift: the object is changed in the cloud; the plan puts it back.
-			item := filepath.Join(w.cloud, "a2-3.json")
-			data, _ := os.ReadFile(item)
-			if err := os.WriteFile(item, []byte(strings.Replace(string(data), `"value":"v2"`, `"value":"drifted"`, 1)), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			res, err := w.engine(cfg3).Refresh(context.Background(), engine.RefreshOptions{})
-			if err != nil || !res.HasDrift() || res.Drift[0].Name != "a" {
-				t.Errorf("refresh: %+v %v", res, err)
-			}
-			if a := change(w.plan(cfg3), "a"); a.Action != plan.Update || prop(a, "value").Old != "drifted" {
-				t.Errorf("plan after drift: %+v", a)
-			}
+	// RequiresReplace: a new name is a new object.
+	cfg3 := w.parse(strings.ReplaceAll(strings.Replace(lifecycle, "name: a,", "name: a2,", 1), "VALUE", "v2"))
+	p = w.plan(cfg3)
+	a = change(p, "a")
+	if a.Action != plan.Replace || !prop(a, "name").ForcesReplace || !prop(a, "id").Unknown {
+		t.Fatalf("replace plan of a: %+v", a)
+	}
+	w.apply(cfg3)
+	if st := w.state(); st.Resources["a"].ProviderID != "a2-3" {
+		t.Errorf("replaced a: %+v", st.Resources["a"])
+	}
+	if _, err := os.Stat(filepath.Join(w.cloud, "a-1.json")); !os.IsNotExist(err) {
+		t.Errorf("the replaced object is still in the cloud: %v", err)
+	}
 
-			// Destroy.
-			r, err := w.engine(cfg3).Destroy(context.Background(), engine.ApplyOptions{AutoApprove: true})
-			if err != nil || r.Err() != nil {
-				t.Fatalf("destroy: %v %v", err, r.Err())
-			}
-			if left, _ := filepath.Glob(filepath.Join(w.cloud, "*.json")); len(left) != 0 {
-				t.Errorf("left in the cloud after destroy: %v", left)
-			}
-		})
+	// Drift: the object is changed in the cloud; the plan puts it back.
+	item := filepath.Join(w.cloud, "a2-3.json")
+	data, _ := os.ReadFile(item)
+	if err := os.WriteFile(item, []byte(strings.Replace(string(data), `"value":"v2"`, `"value":"drifted"`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.engine(cfg3).Refresh(context.Background(), engine.RefreshOptions{})
+	if err != nil || !res.HasDrift() || res.Drift[0].Name != "a" {
+		t.Errorf("refresh: %+v %v", res, err)
+	}
+	if a := change(w.plan(cfg3), "a"); a.Action != plan.Update || prop(a, "value").Old != "drifted" {
+		t.Errorf("plan after drift: %+v", a)
+	}
+
+	// Destroy.
+	r, err := w.engine(cfg3).Destroy(context.Background(), engine.ApplyOptions{AutoApprove: true})
+	if err != nil || r.Err() != nil {
+		t.Fatalf("destroy: %v %v", err, r.Err())
+	}
+	if left, _ := filepath.Glob(filepath.Join(w.cloud, "*.json")); len(left) != 0 {
+		t.Errorf("left in the cloud after destroy: %v", left)
+	}
+	if renew && starts < 20 {
+		t.Errorf("%d provider processes started, want one for about every call", starts)
 	}
 }
 

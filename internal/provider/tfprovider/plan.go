@@ -21,10 +21,11 @@ import (
 // are refusals, at their paths. A replace asked for (req.Replace) is
 // planned the same way, as Terraform's -replace.
 func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
-	pl, rs, err := p.resourceSchema(ctx, req.Type, false)
+	pl, rs, release, err := p.resourceSchema(ctx, req.Type, false)
 	if err != nil {
 		return provider.ChangePlan{}, err
 	}
+	defer release()
 	block, ty := rs.Block, rs.Block.ImpliedType()
 	cfgVal, ds := tfschema.Config(block, req.Properties)
 	if ds.HasErrors() {
@@ -119,10 +120,11 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 	if r.Planned == nil {
 		return provider.Object{}, fmt.Errorf("%s %q: no plan of provider %s for it: plan again", r.Type, r.Name, p.cfg.Name)
 	}
-	pl, rs, err := p.resourceSchema(ctx, r.Type, false)
+	pl, rs, release, err := p.resourceSchema(ctx, r.Type, false)
 	if err != nil {
 		return provider.Object{}, err
 	}
+	defer release()
 	block, ty := rs.Block, rs.Block.ImpliedType()
 	cfgVal, ds := tfschema.Config(block, r.Properties)
 	if ds.HasErrors() {

@@ -50,20 +50,32 @@ type Config struct {
 	// Parallelism bounds the calls ValidateConfigs makes at once (zero:
 	// 10; the engine's own calls follow its parallelism).
 	Parallelism int
+	// RenewGrowth is how many times its size once configured a provider
+	// process may grow to before it is replaced between calls (renew.go;
+	// zero: 1.75, negative: never).
+	RenewGrowth float64
+	// RenewAfter, when positive, also replaces the process after that
+	// many calls, whatever its size.
+	RenewAfter int
+	// OnStart, when set, is called with the process ID of every provider
+	// process started (the CLI gives up its GC budget at the first).
+	OnStart func(pid int)
 }
 
 // Provider is one provider configuration: its process, started at the
 // first call that needs it and configured once, serving every resource
-// and data source of its types. Safe for concurrent use.
+// and data source of its types (replaced between calls when it has grown
+// too large: renew.go). Safe for concurrent use.
 type Provider struct {
 	cfg Config
 
 	mu      sync.Mutex
 	started bool
 	err     error // of the start, kept: every later call fails with it
-	plugin  *tfplugin.Provider
+	current *process
 	schema  *tfschema.ProviderSchema
 	closed  bool
+	renewal renewal
 }
 
 // New returns the provider; nothing runs until it is used.
@@ -117,34 +129,60 @@ func (e *ConfigError) Unwrap() error { return e.Diags }
 
 // ensure starts and configures the provider once: its schema,
 // ValidateProviderConfig and ConfigureProvider. A failure is kept and
-// returned by every later call.
+// returned by every later call. What it returns serves the schema and
+// names of types; a call to the process takes a lease (acquire).
 func (p *Provider) ensure(ctx context.Context) (*tfplugin.Provider, *tfschema.ProviderSchema, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if err := p.ensureLocked(ctx); err != nil {
+		return nil, nil, err
+	}
+	return p.current.pl, p.schema, nil
+}
+
+// ensureLocked is ensure with p.mu held.
+func (p *Provider) ensureLocked(ctx context.Context) error {
 	if p.closed {
-		return nil, nil, fmt.Errorf("provider %s: closed", p.cfg.Name)
+		return fmt.Errorf("provider %s: closed", p.cfg.Name)
 	}
 	if p.started {
-		return p.plugin, p.schema, p.err
+		return p.err
 	}
+	pl, s, err := p.launch(ctx, nil)
+	if err != nil {
+		if ctx.Err() != nil {
+			return err // interrupted: not a lasting failure
+		}
+		p.started, p.err = true, err
+		return err
+	}
+	p.started, p.current, p.schema = true, &process{pl: pl}, s
+	p.renewal.baseline, _ = pl.Resident()
+	return nil
+}
+
+// launch starts a process and configures it; prev, when set, is the
+// process it replaces, whose schema it reuses when the provider allows.
+func (p *Provider) launch(ctx context.Context, prev *tfplugin.Provider) (*tfplugin.Provider, *tfschema.ProviderSchema, error) {
 	pl, err := tfplugin.Start(ctx, tfplugin.Config{
 		Name: p.cfg.Source, LocalName: p.cfg.Name, Path: p.cfg.Executable, Dir: p.cfg.Dir, Env: p.cfg.Env,
 		Stderr: p.cfg.Stderr, StopGrace: p.cfg.StopGrace,
 	})
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, nil, err // interrupted: not a lasting failure
-		}
-		p.started, p.err = true, fmt.Errorf("provider %s: %w", p.cfg.Name, err)
-		return nil, nil, p.err
+		return nil, nil, fmt.Errorf("provider %s: %w", p.cfg.Name, err)
+	}
+	if p.cfg.OnStart != nil {
+		p.cfg.OnStart(pl.Pid())
+	}
+	if prev != nil {
+		pl.ReuseSchema(prev)
 	}
 	s, err := p.configure(ctx, pl)
-	if err != nil && ctx.Err() != nil {
+	if err != nil {
 		pl.Close()
 		return nil, nil, err
 	}
-	p.started, p.plugin, p.schema, p.err = true, pl, s, err
-	return pl, s, err
+	return pl, s, nil
 }
 
 func (p *Provider) configure(ctx context.Context, pl *tfplugin.Provider) (*tfschema.ProviderSchema, error) {
@@ -197,17 +235,22 @@ func (p *Provider) configError(ds tfschema.Diagnostics) error {
 	return &ConfigError{Diags: out}
 }
 
-// Close stops the provider process (asked to exit as go-plugin asks, then
-// killed) and waits for it. Safe to call more than once, also before
-// the provider ever started.
+// Close stops the provider's processes (asked to exit as go-plugin asks,
+// then killed) and waits for them. Safe to call more than once, also
+// before the provider ever started.
 func (p *Provider) Close() error {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.closed = true
-	if p.plugin != nil {
-		p.plugin.Close()
-		p.plugin = nil
+	procs := p.renewal.retiring
+	if p.current != nil {
+		procs = append(procs, p.current)
 	}
+	p.current, p.renewal.retiring = nil, nil
+	p.mu.Unlock()
+	for _, pr := range procs {
+		pr.pl.Close()
+	}
+	p.renewal.closing.Wait()
 	return nil
 }
 
@@ -215,17 +258,19 @@ func (p *Provider) Close() error {
 func (p *Provider) Pid() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.plugin == nil {
+	if p.current == nil {
 		return 0
 	}
-	return p.plugin.Pid()
+	return p.current.pl.Pid()
 }
 
-// resourceSchema is the schema of resource type typ (data: data source).
-func (p *Provider) resourceSchema(ctx context.Context, typ string, data bool) (*tfplugin.Provider, *tfschema.Schema, error) {
-	pl, s, err := p.ensure(ctx)
+// resourceSchema is the schema of resource type typ (data: data source)
+// and a lease on the process for the calls about it: release must be
+// called once they have returned.
+func (p *Provider) resourceSchema(ctx context.Context, typ string, data bool) (pl *tfplugin.Provider, rs *tfschema.Schema, release func(), err error) {
+	pl, s, release, err := p.acquire(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	m, what := s.ResourceTypes, "resource type"
 	if data {
@@ -233,12 +278,12 @@ func (p *Provider) resourceSchema(ctx context.Context, typ string, data bool) (*
 	}
 	rs, ok := m[typ]
 	if !ok {
-		return nil, nil, fmt.Errorf("provider %s (%s) has no %s %q%s", p.cfg.Name, p.cfg.Source, what, typ, closest(typ, m))
+		release()
+		return nil, nil, nil, fmt.Errorf("provider %s (%s) has no %s %q%s", p.cfg.Name, p.cfg.Source, what, typ, closest(typ, m))
 	}
-	return pl, rs, nil
+	return pl, rs, release, nil
 }
 
-// closest is ` (did you mean "x"?)` for the name of m closest to typ.
 func closest(typ string, m map[string]*tfschema.Schema) string {
 	names := make([]string, 0, len(m))
 	for n := range m {
@@ -312,14 +357,18 @@ func objectOf(v cty.Value, private []byte, rs *tfschema.Schema, fallback string)
 	}
 }
 
-// Stop asks the provider process, when it runs, to end its calls in
-// flight early (StopProvider): an interrupted apply.
+// Stop asks the provider's processes, when they run, to end their calls
+// in flight early (StopProvider): an interrupted apply.
 func (p *Provider) Stop(ctx context.Context) error {
 	p.mu.Lock()
-	pl := p.plugin
-	p.mu.Unlock()
-	if pl == nil {
-		return nil
+	procs := append([]*process(nil), p.renewal.retiring...)
+	if p.current != nil {
+		procs = append(procs, p.current)
 	}
-	return pl.Stop(ctx)
+	p.mu.Unlock()
+	var errs []error
+	for _, pr := range procs {
+		errs = append(errs, pr.pl.Stop(ctx))
+	}
+	return errors.Join(errs...)
 }

@@ -20,10 +20,11 @@ import (
 // state and its private data. A null new state means the object is gone
 // (provider.ErrNotFound).
 func (p *Provider) ReadStored(ctx context.Context, typ, id string, s provider.Stored) (provider.Object, error) {
-	pl, rs, err := p.resourceSchema(ctx, typ, false)
+	pl, rs, release, err := p.resourceSchema(ctx, typ, false)
 	if err != nil {
 		return provider.Object{}, err
 	}
+	defer release()
 	v, err := p.upgrade(ctx, pl, typ, rs, s)
 	if err != nil {
 		return provider.Object{}, err
@@ -94,10 +95,11 @@ func (p *Provider) storedValue(ctx context.Context, pl *tfplugin.Provider, typ s
 // null, after a PlanResourceChange of the destroy when the provider asks
 // for one (its PlanDestroy capability).
 func (p *Provider) DeleteStored(ctx context.Context, typ, id string, s provider.Stored, prior *provider.Planned) error {
-	pl, rs, err := p.resourceSchema(ctx, typ, false)
+	pl, rs, release, err := p.resourceSchema(ctx, typ, false)
 	if err != nil {
 		return err
 	}
+	defer release()
 	ty := rs.Block.ImpliedType()
 	var v cty.Value
 	private := s.Private
@@ -135,10 +137,11 @@ func (p *Provider) DeleteStored(ctx context.Context, typ, id string, s provider.
 // import` does: ImportResourceState, then ReadResource of what it found
 // (ErrNotFound when the read finds nothing).
 func (p *Provider) Import(ctx context.Context, typ, id string) (provider.Object, error) {
-	pl, rs, err := p.resourceSchema(ctx, typ, false)
+	pl, rs, release, err := p.resourceSchema(ctx, typ, false)
 	if err != nil {
 		return provider.Object{}, err
 	}
+	defer release()
 	found, ds, err := pl.ImportResourceState(ctx, typ, id)
 	if err != nil {
 		return provider.Object{}, err
@@ -168,10 +171,11 @@ func (p *Provider) Import(ctx context.Context, typ, id string) (provider.Object,
 // ReadData reads a data source with its resolved configuration
 // (ReadDataSource).
 func (p *Provider) ReadData(ctx context.Context, typ string, props map[string]any) (map[string]any, []string, error) {
-	pl, rs, err := p.resourceSchema(ctx, typ, true)
+	pl, rs, release, err := p.resourceSchema(ctx, typ, true)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer release()
 	cfgVal, ds := tfschema.Config(rs.Block, props)
 	if err := diagsError("data source "+typ, ds); err != nil {
 		return nil, nil, err

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/tfschema"
 	"github.com/kyku/action/internal/value"
@@ -20,7 +22,7 @@ import (
 // are unknown values here. The provider is started and configured first:
 // its configuration's errors are the error, positioned (*ConfigError).
 func (p *Provider) ValidateConfigs(ctx context.Context, rs []provider.Desired) ([]provider.Refusal, error) {
-	pl, s, err := p.ensure(ctx)
+	_, s, err := p.ensure(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -42,13 +44,7 @@ func (p *Provider) ValidateConfigs(ctx context.Context, rs []provider.Desired) (
 		props, _ := value.Resolve(d.Properties, func(value.Ref) (any, bool) { return nil, false })
 		cfgVal, ds := tfschema.Config(rs.Block, props.(map[string]any))
 		if !ds.HasErrors() {
-			var more tfschema.Diagnostics
-			var err error
-			if d.Data {
-				more, err = pl.ValidateDataResourceConfig(ctx, d.Type, cfgVal)
-			} else {
-				more, err = pl.ValidateResourceConfig(ctx, d.Type, cfgVal)
-			}
+			more, err := p.validateOne(ctx, d, cfgVal)
 			if err != nil {
 				errs[i] = fmt.Errorf("validate %s %q: %w", d.Type, d.Name, err)
 				return
@@ -65,6 +61,19 @@ func (p *Provider) ValidateConfigs(ctx context.Context, rs []provider.Desired) (
 		out = append(out, per[i]...)
 	}
 	return out, nil
+}
+
+// validateOne asks the provider about one resource or data source.
+func (p *Provider) validateOne(ctx context.Context, d provider.Desired, cfgVal cty.Value) (tfschema.Diagnostics, error) {
+	pl, _, release, err := p.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if d.Data {
+		return pl.ValidateDataResourceConfig(ctx, d.Type, cfgVal)
+	}
+	return pl.ValidateResourceConfig(ctx, d.Type, cfgVal)
 }
 
 // each runs f(0) … f(n-1), Parallelism at once, and returns when all

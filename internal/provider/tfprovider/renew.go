@@ -1,0 +1,175 @@
+package tfprovider
+
+import (
+	"context"
+	"sync"
+
+	"github.com/kyku/action/internal/tfplugin"
+	"github.com/kyku/action/internal/tfschema"
+)
+
+// A provider process can grow with every call it serves and give nothing
+// back until it ends: terraform-plugin-framework keeps each call's
+// context (its loggers, its gRPC stream) until StopProvider, about 13 KB
+// a call (docs/benchmarks-tools.md), so the null provider passes 100 MB
+// in an apply of 1,000 resources. OpenTofu starts a new process for each
+// walk of its graph; Kyku walks once, and instead replaces a process that
+// has grown to RenewGrowth times the first one's size once configured,
+// between calls: the next call starts and configures a new process (with
+// the schema the first one returned, when the provider says it need not
+// be asked again) and goes to it, and the old process is shut down once
+// its calls in flight have returned, never during one. No call waits for
+// a slow call of the process being replaced.
+//
+// The default factor, 1.75, weighs a start (about 40 ms of CPU for the
+// null provider and Kyku together) against growth (about 27 MB in 1,000
+// calls of the null provider). A process serves renewMinCalls calls at
+// least, so a provider whose working size is past the factor costs one
+// start in that many calls at most. A replacement that cannot start or
+// be configured is given up (the process it was to replace keeps
+// serving, and no other is tried), and a process that has ended
+// (crashed) is not replaced: its calls fail as they did. Sizes are read
+// from /proc, so only Linux replaces processes for their growth.
+const (
+	defaultGrowth = 1.75
+	// renewCheckEvery is how many calls pass between two reads of the
+	// process's size.
+	renewCheckEvery = 16
+	// renewMinCalls is how many calls a process serves at least.
+	renewMinCalls = 200
+)
+
+// process is one provider process and its calls.
+type process struct {
+	pl       *tfplugin.Provider
+	inFlight int // calls not yet returned
+	calls    int // calls served
+}
+
+// renewal is a Provider's state of replacing its process (under its mu).
+type renewal struct {
+	baseline int64 // the first process's size once configured (bytes; 0: unknown)
+	due      bool  // the current process is to be replaced at the next call
+	off      bool  // a replacement failed: none is tried again
+	count    int   // processes replaced
+	// retiring are replaced processes with calls still in flight, shut
+	// down (closing) when the last returns.
+	retiring []*process
+	closing  sync.WaitGroup
+}
+
+// acquire returns the current process for one call, its schema, and the
+// release the caller calls once the call has returned. The process is
+// started at the first call and replaced at a call after it grew too
+// large.
+func (p *Provider) acquire(ctx context.Context) (*tfplugin.Provider, *tfschema.ProviderSchema, func(), error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.ensureLocked(ctx); err != nil {
+		return nil, nil, nil, err
+	}
+	if p.renewal.due {
+		p.renewLocked(ctx)
+	}
+	pr := p.current
+	pr.inFlight++
+	var once sync.Once
+	return pr.pl, p.schema, func() { once.Do(func() { p.release(pr) }) }, nil
+}
+
+// release ends one call of pr.
+func (p *Provider) release(pr *process) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pr.inFlight--
+	pr.calls++
+	switch {
+	case pr == p.current:
+		if !p.renewal.due && !p.renewal.off && !p.closed {
+			p.renewal.due = p.renewDue(pr)
+		}
+	case pr.inFlight == 0 && !p.closed:
+		p.retire(pr)
+	}
+}
+
+// renewDue reports whether pr should be replaced now.
+func (p *Provider) renewDue(pr *process) bool {
+	if p.cfg.RenewAfter > 0 && pr.calls >= p.cfg.RenewAfter {
+		return true
+	}
+	if p.cfg.RenewGrowth < 0 || pr.calls%renewCheckEvery != 0 {
+		return false
+	}
+	size, ok := pr.pl.Resident()
+	if !ok {
+		return false
+	}
+	due, baseline := grown(size, p.renewal.baseline, pr.calls, p.cfg.RenewGrowth)
+	p.renewal.baseline = baseline
+	return due
+}
+
+// grown decides on a process of size bytes after calls calls, against
+// baseline (the first process's size once configured; 0: unknown), for a
+// growth factor (0: defaultGrowth): whether it is to be replaced, and the
+// baseline from now on (size, when it was unknown).
+func grown(size, baseline int64, calls int, growth float64) (bool, int64) {
+	if growth == 0 {
+		growth = defaultGrowth
+	}
+	if baseline <= 0 {
+		return false, size
+	}
+	return calls >= renewMinCalls && float64(size) > growth*float64(baseline), baseline
+}
+
+// renewLocked replaces the current process by a new one (p.mu held):
+// later calls go to the new one, and the old one is shut down once its
+// calls in flight have returned.
+func (p *Provider) renewLocked(ctx context.Context) {
+	old := p.current
+	p.renewal.due = false
+	if old.pl.Exited() {
+		return // crashed: its calls report it
+	}
+	pl, _, err := p.launch(ctx, old.pl)
+	if err != nil {
+		if ctx.Err() == nil {
+			p.renewal.off = true
+		} else {
+			p.renewal.due = true
+		}
+		return
+	}
+	p.current = &process{pl: pl}
+	p.renewal.count++
+	if old.inFlight == 0 {
+		p.retire(old)
+		return
+	}
+	p.renewal.retiring = append(p.renewal.retiring, old)
+}
+
+// retire shuts a replaced process down in the background (p.mu held);
+// Close waits for it.
+func (p *Provider) retire(pr *process) {
+	for i, r := range p.renewal.retiring {
+		if r == pr {
+			p.renewal.retiring = append(p.renewal.retiring[:i], p.renewal.retiring[i+1:]...)
+			break
+		}
+	}
+	p.renewal.closing.Add(1)
+	go func() {
+		defer p.renewal.closing.Done()
+		pr.pl.Close()
+	}()
+}
+
+// Renewals is how many times the provider's process was replaced.
+func (p *Provider) Renewals() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.renewal.count
+}

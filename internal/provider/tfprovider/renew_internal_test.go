@@ -1,0 +1,30 @@
+package tfprovider
+
+import "testing"
+
+// TestGrown: a process is replaced once it is past growth times the first
+// process's size when configured, and not before renewMinCalls calls.
+func TestGrown(t *testing.T) {
+	const mb = 1 << 20
+	for _, c := range []struct {
+		name           string
+		size, baseline int64
+		calls          int
+		growth         float64
+		due            bool
+		next           int64
+	}{
+		{"first reading is the measure", 20 * mb, 0, 16, 0, false, 20 * mb},
+		{"within the default factor: kept", 35 * mb, 20 * mb, 400, 0, false, 20 * mb},
+		{"past the default factor: replaced", 35*mb + 1, 20 * mb, 400, 0, true, 20 * mb},
+		{"past it before the minimum of calls: kept", 45 * mb, 20 * mb, renewMinCalls - 1, 0, false, 20 * mb},
+		{"past it at the minimum of calls", 45 * mb, 20 * mb, renewMinCalls, 0, true, 20 * mb},
+		{"a factor of its own", 41 * mb, 20 * mb, 400, 2, true, 20 * mb},
+		{"within a factor of its own", 39 * mb, 20 * mb, 400, 2, false, 20 * mb},
+	} {
+		due, next := grown(c.size, c.baseline, c.calls, c.growth)
+		if due != c.due || next != c.next {
+			t.Errorf("%s: grown(%d, %d, %d, %v) = %v, %d; want %v, %d", c.name, c.size, c.baseline, c.calls, c.growth, due, next, c.due, c.next)
+		}
+	}
+}
