@@ -61,6 +61,13 @@ func (r *run) plugins(ctx context.Context, cfg *config.Config) (workspace.Plugin
 	if len(cfg.Providers) == 0 {
 		return pl, nil
 	}
+	if v := r.env.Getenv("KYKU_PROVIDER_RENEW"); v != "" {
+		g, err := workspace.ParseRenewGrowth(v)
+		if err != nil {
+			return pl, err
+		}
+		pl.RenewGrowth = g
+	}
 	if m := r.in.PluginMirror; m != "" {
 		clean := path.Clean(m)
 		if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {

@@ -45,6 +45,9 @@ type Env struct {
 	// configuration run with (their clouds' credentials, as Terraform
 	// passes its own on); nil: none.
 	Environ func() []string
+	// ProviderStarted, when set, is called with the process ID of every
+	// Terraform provider process started.
+	ProviderStarted func(pid int)
 
 	notices *notices             // set by Run
 	secrets *progress.SecretBook // set by Run
@@ -251,6 +254,14 @@ func (c *common) plugins(env *Env) (workspace.Plugins, error) {
 	if env.Getenv("TF_LOG") != "" {
 		pl.Stderr = env.Stderr
 	}
+	if v := env.Getenv("KYKU_PROVIDER_RENEW"); v != "" {
+		g, err := workspace.ParseRenewGrowth(v)
+		if err != nil {
+			return pl, err
+		}
+		pl.RenewGrowth = g
+	}
+	pl.OnStart = env.ProviderStarted
 	return pl, nil
 }
 

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/kyku/action/internal/config"
@@ -60,6 +62,27 @@ type Plugins struct {
 	// "1.12.6": the OpenTofu version whose protocol behaviour Kyku
 	// follows).
 	ClientVersion string
+	// RenewGrowth is how many times its size once configured a provider
+	// process may grow to before it is replaced between calls (zero: 1.75,
+	// negative: never; package tfprovider, renew.go).
+	RenewGrowth float64
+	// OnStart, when set, is called with the process ID of every provider
+	// process started.
+	OnStart func(pid int)
+}
+
+// ParseRenewGrowth reads KYKU_PROVIDER_RENEW: "off", or how many times its
+// size once configured a provider process may grow to before it is
+// replaced between calls (more than 1).
+func ParseRenewGrowth(v string) (float64, error) {
+	if v == "off" {
+		return -1, nil
+	}
+	g, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(g > 1) || math.IsInf(g, 0) {
+		return 0, fmt.Errorf("KYKU_PROVIDER_RENEW=%q: want \"off\" or a growth factor above 1, such as 2", v)
+	}
+	return g, nil
 }
 
 // LockPath is the lock file of the configuration in baseDir.
@@ -213,6 +236,7 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 			Name: pp.Name, Source: in.Source.String(), Executable: in.Executable,
 			Settings: pp.Config, Pos: pp.Pos, PropPos: &pp.PropPos,
 			Env: s.Plugins.Env, Dir: s.BaseDir, Stderr: s.Plugins.Stderr, ClientVersion: version, Parallelism: s.Engine.Parallelism,
+			RenewGrowth: s.Plugins.RenewGrowth, OnStart: s.Plugins.OnStart,
 		})
 	}
 	return out, nil

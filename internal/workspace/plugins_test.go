@@ -104,3 +104,18 @@ func configWriter(t *testing.T, dir string) func(yaml string) *config.Config {
 		return cfg
 	}
 }
+
+// TestParseRenewGrowth: KYKU_PROVIDER_RENEW is "off" or a growth factor
+// above 1; anything else is refused with the variable's name.
+func TestParseRenewGrowth(t *testing.T) {
+	for v, want := range map[string]float64{"off": -1, "2": 2, "1.5": 1.5, "10": 10} {
+		if got, err := workspace.ParseRenewGrowth(v); err != nil || got != want {
+			t.Errorf("%q: %v %v, want %v", v, got, err, want)
+		}
+	}
+	for _, v := range []string{"1", "0.5", "0", "-2", "on", "Inf", "NaN", ""} {
+		if _, err := workspace.ParseRenewGrowth(v); err == nil || !strings.Contains(err.Error(), "KYKU_PROVIDER_RENEW") {
+			t.Errorf("%q: %v, want a refusal naming KYKU_PROVIDER_RENEW", v, err)
+		}
+	}
+}
