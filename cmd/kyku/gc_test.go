@@ -88,3 +88,42 @@ func TestOutgrown(t *testing.T) {
 		}
 	}
 }
+
+// TestProviderStartDropsBudget: once a run starts a Terraform provider
+// process the CLI collects at GOGC=50 with no limit, also after later
+// collections; when GOGC or GOMEMLIMIT decide, a provider's start changes
+// nothing.
+func TestProviderStartDropsBudget(t *testing.T) {
+	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		budgeted.Store(false)
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+
+	tuneGC(func(k string) string {
+		if k == "GOGC" {
+			return "100"
+		}
+		return ""
+	})
+	providerStarted(1234)
+	if p, l := gcSettings(); p != 100 || l != math.MaxInt64 {
+		t.Errorf("with GOGC set, after a provider started: GOGC %d, limit %d; want Go's (100, none)", p, l)
+	}
+
+	tuneGC(func(string) string { return "" })
+	if p, l := gcSettings(); p != -1 || l != gcBudget {
+		t.Fatalf("GOGC %d, limit %d; want off and a budget of %d", p, l, gcBudget)
+	}
+	providerStarted(1234)
+	providerStarted(5678)
+	if p, l := gcSettings(); p != gcPercent || l != math.MaxInt64 {
+		t.Errorf("after a provider started: GOGC %d, limit %d; want GOGC=%d and no limit", p, l, gcPercent)
+	}
+	runtime.GC()
+	time.Sleep(100 * time.Millisecond)
+	if p, l := gcSettings(); p != gcPercent || l != math.MaxInt64 {
+		t.Errorf("after the next collection: GOGC %d, limit %d; want GOGC=%d and no limit still", p, l, gcPercent)
+	}
+}

@@ -64,6 +64,7 @@ func run() int {
 		Providers:        registry(),
 		Version:          cli.Version{Version: version, Commit: commit},
 		Interrupted:      interrupted,
+		ProviderStarted:  providerStarted,
 	})
 }
 
