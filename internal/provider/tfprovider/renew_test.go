@@ -277,3 +277,30 @@ resources:
 		}
 	}
 }
+
+// TestGrowthRenewsProcess: with no call count set, a process is replaced
+// for its growth as read from /proc (a factor of 1.01 that any process
+// passes in a few hundred calls), and never with renewal off.
+func TestGrowthRenewsProcess(t *testing.T) {
+	if _, err := os.Stat("/proc/self/statm"); err != nil {
+		t.Skip("no /proc: processes are not replaced for their growth here")
+	}
+	tp := tfplugintest.Framework
+	var desired []provider.Desired
+	for i := range 600 {
+		desired = append(desired, provider.Desired{Name: fmt.Sprintf("r%d", i), Type: tp.Type + "_item", Properties: map[string]any{"name": fmt.Sprintf("r%d", i)}})
+	}
+	for _, c := range []struct {
+		growth float64
+		renew  bool
+	}{{1.01, true}, {-1, false}} {
+		p := newDirect(t, tp, t.TempDir(), func(cfg *tfprovider.Config) { cfg.RenewGrowth = c.growth })
+		refusals, err := p.ValidateConfigs(context.Background(), desired)
+		if err != nil || len(refusals) > 0 {
+			t.Fatalf("growth %v: validate: %v %v", c.growth, refusals, err)
+		}
+		if got := p.Renewals(); (got > 0) != c.renew {
+			t.Errorf("growth %v: %d processes replaced after 600 calls, want replacing %v", c.growth, got, c.renew)
+		}
+	}
+}
