@@ -103,3 +103,20 @@ func noSDKRan(t *testing.T, cloud string) bool {
 	left, _ := filepath.Glob(filepath.Join(cloud+"-sdk", "*"))
 	return len(left) > 0
 }
+
+// TestProviderRenewSettingRead: the Action reads KYKU_PROVIDER_RENEW as
+// the CLI does; a bad value fails the run with its name.
+func TestProviderRenewSettingRead(t *testing.T) {
+	f, _, cfg := providerFixture(t)
+	f.setRef(shaA, cfg(""))
+	f.setCheckout(cfg(""))
+	f.addPR(2, shaA)
+	f.base["KYKU_PROVIDER_RENEW"] = "sometimes"
+	r := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), nil)
+	if r.code == 0 || !strings.Contains(r.stdout, `KYKU_PROVIDER_RENEW="sometimes"`) {
+		t.Errorf("a bad KYKU_PROVIDER_RENEW: exit %d\n%s", r.code, r.stdout)
+	}
+	f.base["KYKU_PROVIDER_RENEW"] = "off"
+	r = f.run("pull_request", prEvent(t, "pull_request.synchronize.json", 2, shaA), nil)
+	wantCode(t, r, 0)
+}

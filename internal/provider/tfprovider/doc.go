@@ -1,9 +1,10 @@
 // Package tfprovider drives Terraform providers as Kyku providers: a
 // Provider is one provider configuration of a configuration's
 // `providers:` section, its plugin process (package tfplugin) started at
-// the first call that needs it and configured once
-// (ValidateProviderConfig, ConfigureProvider), serving every resource
-// and data source of its types; a Router is the one provider the engine
+// the first call that needs it and configured (ValidateProviderConfig,
+// ConfigureProvider), serving every resource and data source of its types
+// (replaced by a new one, configured the same way, once it has grown too
+// large: renew.go); a Router is the one provider the engine
 // drives when a configuration uses any, routing each call by type:
 // `<name>_…` to the provider called name, Kyku's own types to the
 // configuration's Kyku provider (sim, aws, hetzner).

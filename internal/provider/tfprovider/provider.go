@@ -63,7 +63,7 @@ type Config struct {
 }
 
 // Provider is one provider configuration: its process, started at the
-// first call that needs it and configured once, serving every resource
+// first call that needs it and configured, serving every resource
 // and data source of its types (replaced between calls when it has grown
 // too large: renew.go). Safe for concurrent use.
 type Provider struct {
@@ -284,6 +284,7 @@ func (p *Provider) resourceSchema(ctx context.Context, typ string, data bool) (p
 	return pl, rs, release, nil
 }
 
+// closest is ` (did you mean "x"?)` for the name of m closest to typ.
 func closest(typ string, m map[string]*tfschema.Schema) string {
 	names := make([]string, 0, len(m))
 	for n := range m {
