@@ -121,6 +121,19 @@ func newDirect(t *testing.T, tp tfplugintest.Provider, cloud string, tune func(*
 	return p
 }
 
+// renewingEveryCall is a provider configuration whose process is
+// replaced after every call, its cloud directory and the processes it
+// starts.
+func renewingEveryCall(t *testing.T, tp tfplugintest.Provider) (*tfprovider.Provider, string, *pids) {
+	t.Helper()
+	cloud, started := t.TempDir(), &pids{}
+	p := newDirect(t, tp, cloud, func(c *tfprovider.Config) {
+		c.RenewAfter = 1
+		c.OnStart = started.add
+	})
+	return p, cloud, started
+}
+
 // planned plans the create of a resource of kind (item, slow, crash).
 func planned(t *testing.T, p *tfprovider.Provider, tp tfplugintest.Provider, kind, name string) provider.Resource {
 	t.Helper()
@@ -140,12 +153,7 @@ func planned(t *testing.T, p *tfprovider.Provider, tp tfplugintest.Provider, kin
 func TestRenewalWaitsForCallsInFlight(t *testing.T) {
 	for _, tp := range testProviders {
 		t.Run(tp.Type, func(t *testing.T) {
-			cloud := t.TempDir()
-			started := &pids{}
-			p := newDirect(t, tp, cloud, func(c *tfprovider.Config) {
-				c.RenewAfter = 1
-				c.OnStart = started.add
-			})
+			p, cloud, started := renewingEveryCall(t, tp)
 			slow := planned(t, p, tp, "slow", "slow")
 			items := []provider.Resource{planned(t, p, tp, "item", "a"), planned(t, p, tp, "item", "b")}
 
@@ -206,12 +214,7 @@ func TestRenewalWaitsForCallsInFlight(t *testing.T) {
 func TestCrashedProcessNotReplaced(t *testing.T) {
 	for _, tp := range testProviders {
 		t.Run(tp.Type, func(t *testing.T) {
-			cloud := t.TempDir()
-			started := &pids{}
-			p := newDirect(t, tp, cloud, func(c *tfprovider.Config) {
-				c.RenewAfter = 1
-				c.OnStart = started.add
-			})
+			p, cloud, started := renewingEveryCall(t, tp)
 			boom := planned(t, p, tp, "crash", "boom")
 			after := planned(t, p, tp, "item", "after")
 			ctx := context.Background()
