@@ -24,6 +24,8 @@ type kyku struct {
 	t   *testing.T
 	dir string
 	env map[string]string
+	// providerStarted, when set, is cli.Env.ProviderStarted.
+	providerStarted func(pid int)
 }
 
 func newKyku(t *testing.T, config string) *kyku {
@@ -56,6 +58,7 @@ func (k *kyku) run(stdin string, args ...string) (int, string, string) {
 		Getenv:    func(k2 string) string { return k.env[k2] },
 		Providers: provider.Registry{"sim": sim.Factory},
 		Hostname:  "testhost", PID: 4242,
+		ProviderStarted: k.providerStarted,
 	})
 	return code, out.String(), errOut.String()
 }

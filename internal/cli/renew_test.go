@@ -1,17 +1,12 @@
 package cli_test
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/kyku/action/internal/cli"
-	"github.com/kyku/action/internal/provider"
-	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
 )
 
@@ -39,22 +34,15 @@ resources:
 
 	var mu sync.Mutex
 	var started []int
+	k.providerStarted = func(pid int) {
+		mu.Lock()
+		defer mu.Unlock()
+		started = append(started, pid)
+	}
 	run := func(args ...string) (int, string) {
 		t.Helper()
-		args = append(args, "-c", filepath.Join(k.dir, "kyku.yaml"), "--state-dir", filepath.Join(k.dir, ".kyku"))
-		var out bytes.Buffer
-		code := cli.Run(context.Background(), args, cli.Env{
-			Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out,
-			Getenv:    func(n string) string { return k.env[n] },
-			Providers: provider.Registry{"sim": sim.Factory},
-			Hostname:  "testhost", PID: 4242,
-			ProviderStarted: func(pid int) {
-				mu.Lock()
-				defer mu.Unlock()
-				started = append(started, pid)
-			},
-		})
-		return code, out.String()
+		code, out, errOut := k.run("", args...)
+		return code, out + errOut
 	}
 	if code, out := run("init"); code != 0 {
 		t.Fatalf("init: exit %d\n%s", code, out)
