@@ -114,11 +114,20 @@ func envLabel(env string) string {
 	return "environment " + fmt.Sprintf("%q", env)
 }
 
+// importRead is an object an import entry names, as the plan read it.
+type importRead struct {
+	id  string // the entry's ID, as written: what the object was read by
+	obj provider.Object
+}
+
 // imports reads the objects the config's import entries name whose
-// destination is not in st yet. An entry whose destination is in state
-// with the same ID is done (ignored); with another ID, or an ID the cloud
-// does not know, or an object state already manages, is an error.
-func (e *Engine) imports(ctx context.Context, cfg *config.Config, st *state.File, keep func(string) bool) (map[string]provider.Object, error) {
+// destination is not in st yet. An entry whose destination is in state is
+// done (ignored): for a Terraform provider's type whatever its ID (its
+// import ID need not be the object's ID; OpenTofu ignores it too), for
+// Kyku's own types when the ID is the one state has; another ID is an
+// error. So are an ID the cloud does not know and an object state
+// already manages.
+func (e *Engine) imports(ctx context.Context, cfg *config.Config, st *state.File, keep func(string) bool) (map[string]importRead, error) {
 	if len(cfg.Imports) == 0 {
 		return nil, nil
 	}
@@ -127,14 +136,14 @@ func (e *Engine) imports(ctx context.Context, cfg *config.Config, st *state.File
 		managed[r.Type+"\x00"+r.ProviderID] = n
 	}
 	var diags diag.Diagnostics
-	out := map[string]provider.Object{}
+	out := map[string]importRead{}
 	for _, im := range cfg.Imports {
 		if !keep(im.To) {
 			continue
 		}
 		r := cfg.Resource(im.To)
 		if sr := st.Resources[im.To]; sr != nil {
-			if sr.ProviderID != im.ID {
+			if sr.ProviderID != im.ID && !e.selfPlanned(sr.Type) {
 				diags.Add(im.Pos, "import %s (id %s): %s is in state already with id %s; remove the entry, or forget it first with kyku state rm %s", im.To, im.ID, im.To, sr.ProviderID, im.To)
 			}
 			continue
@@ -148,7 +157,7 @@ func (e *Engine) imports(ctx context.Context, cfg *config.Config, st *state.File
 			diags.Add(im.Pos, "import %s: %v", im.To, err)
 			continue
 		}
-		out[im.To] = o
+		out[im.To] = importRead{id: im.ID, obj: o}
 	}
 	if err := diags.Err(); err != nil {
 		return nil, err
@@ -417,8 +426,10 @@ func (x *execution) rename(ci int, done bool) func(context.Context) (func(contex
 	}
 }
 
-// importTask records the object an import names in state, then, when the
-// plan found it differs from the configuration, updates it to match.
+// importTask records in state the object the plan read for an import
+// (never reading it again: its ID need not be the one it was imported
+// by), then, when the plan found it differs from the configuration,
+// updates it to match.
 func (x *execution) importTask(ci int) func(context.Context) (func(context.Context) error, error) {
 	return func(ctx context.Context) (func(context.Context) error, error) {
 		c := &x.p.Changes[ci]
@@ -431,11 +442,10 @@ func (x *execution) importTask(ci int) func(context.Context) (func(context.Conte
 		if cr == nil {
 			return fail(fmt.Errorf("%s %q is not in the plan's config", c.Type, c.ResourceID))
 		}
-		o, err := x.e.readImport(ctx, c.Type, c.ProviderID)
-		if err != nil {
-			return fail(err)
+		if c.Imported == nil {
+			return fail(fmt.Errorf("%s %q: the plan holds no object to import", c.Type, c.ResourceID))
 		}
-		sr := importedResource(cr, o, c.Dependencies, c.Sensitive)
+		sr := importedResource(cr, c.Imported, c.Dependencies, c.Sensitive)
 		record := func(ctx context.Context) error { return x.record(ctx, state.OpPut, c.ResourceID, sr) }
 		if len(c.Properties) == 0 {
 			return x.settled(ci, record, true), nil
@@ -458,17 +468,21 @@ func (x *execution) importTask(ci int) func(context.Context) (func(context.Conte
 // holds is what was last applied. What is secret of it is what the
 // configuration makes secret (sensitive: its plan's; else its own), what
 // Kyku's schema of its type and its provider mark.
-func importedResource(cr *config.Resource, o provider.Object, deps, sensitive []string) *state.Resource {
-	secret := slices.Concat(sensitive, cr.SensitiveProps())
-	if o.Stored != nil {
-		secret = append(secret, o.Stored.Sensitive...)
-	}
-	sr := &state.Resource{
+func importedResource(cr *config.Resource, o *plan.Object, deps, sensitive []string) *state.Resource {
+	return &state.Resource{
 		Name: cr.Name, Type: cr.Type, CloudName: o.CloudName, ProviderID: o.ID,
 		Config: value.CopyMap(o.Properties), Outputs: value.CopyMap(o.Outputs),
 		Dependencies: append([]string(nil), deps...), Protect: cr.Protect,
-		Sensitive: sortedSet(secret),
+		Sensitive:     sortedSet(slices.Concat(sensitive, cr.SensitiveProps(), o.Sensitive)),
+		SchemaVersion: o.SchemaVersion, Private: slices.Clone(o.Private),
 	}
-	recordStored(sr, o)
-	return sr
+}
+
+// importedObject is what a plan keeps of o, an object an import read.
+func importedObject(o provider.Object) *plan.Object {
+	io := &plan.Object{ID: o.ID, CloudName: o.CloudName, Properties: o.Properties, Outputs: o.Outputs}
+	if o.Stored != nil {
+		io.SchemaVersion, io.Private, io.Sensitive = o.Stored.SchemaVersion, o.Stored.Private, o.Stored.Sensitive
+	}
+	return io
 }

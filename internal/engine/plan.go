@@ -181,11 +181,11 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		if unknown[r.Resource] {
 			return nil, false
 		}
-		if o, ok := imported[r.Resource]; ok {
+		if im, ok := imported[r.Resource]; ok {
 			if r.Attr == "" || r.Attr == "id" {
-				return o.ID, true
+				return im.obj.ID, true
 			}
-			v, ok := o.Outputs[r.Attr]
+			v, ok := im.obj.Outputs[r.Attr]
 			return v, ok
 		}
 		sr := st.Resources[r.Resource]
@@ -243,7 +243,8 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			Dependencies: g.Deps(r.Name),
 		}
 		sr := st.Resources[r.Name]
-		o, importing := imported[r.Name]
+		im, importing := imported[r.Name]
+		o := im.obj
 		// What is secret now (recorded by apply), and what the change
 		// masks: that, and what was secret when last applied.
 		ch.Sensitive = sortedSet(slices.Concat(r.SensitiveProps(), refSensitive(r.Properties, sensitiveAttrs)))
@@ -272,7 +273,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			})
 			ch.Properties = res.Changes
 			if res.Action == plan.Replace {
-				diags.Add(r.Pos, "resource %s: the object to import (id %s) differs in what cannot change in place (%s); make the configuration match it, or let Kyku create a new one", value.QuoteName(r.Name), o.ID, forcing(res.Changes))
+				refuseImportReplace(&diags, r, im.id, forced(res.Changes))
 			}
 		case sr == nil || sr.ProviderID == "":
 			ch.Action = plan.Create
@@ -315,6 +316,9 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			if ch.Action == plan.NoOp && o.Outputs != nil && !value.Equal(o.Outputs, sr.Outputs) {
 				ch.Outputs = o.Outputs
 			}
+		}
+		if importing {
+			ch.ImportID, ch.Imported = im.id, importedObject(o)
 		}
 		if from := movedFrom[r.Name]; from != "" && sr != nil {
 			ch.MovedFrom = from

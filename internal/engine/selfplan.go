@@ -56,11 +56,12 @@ type selfInput struct {
 }
 
 // planSelf plans ch (its action set to Create, or to be decided when
-// in.prior is set) with the provider alone.
-func (e *Engine) planSelf(ctx context.Context, diags *diag.Diagnostics, ch *plan.Change, in selfInput) error {
+// in.prior is set) with the provider alone. It returns what the provider
+// says forces a replace (its RequiresReplace whose values change).
+func (e *Engine) planSelf(ctx context.Context, diags *diag.Diagnostics, ch *plan.Change, in selfInput) ([]provider.Forced, error) {
 	cp, ok := e.provider.(provider.ChangePlanner)
 	if !ok {
-		return fmt.Errorf("%s %q: provider %s does not plan its changes", in.r.Type, in.r.Name, e.provider.Name())
+		return nil, fmt.Errorf("%s %q: provider %s does not plan its changes", in.r.Type, in.r.Name, e.provider.Name())
 	}
 	props := in.props
 	req := provider.ChangeRequest{
@@ -86,14 +87,14 @@ func (e *Engine) planSelf(ctx context.Context, diags *diag.Diagnostics, ch *plan
 	req.Replace = in.replace && in.prior != nil
 	res, err := e.askPlanChange(ctx, diags, cp, in.r, req)
 	if err != nil {
-		return fmt.Errorf("plan %s %q: %w", in.r.Type, in.r.Name, err)
+		return nil, fmt.Errorf("plan %s %q: %w", in.r.Type, in.r.Name, err)
 	}
 	if len(res.Refusals) > 0 {
-		return nil
+		return nil, nil
 	}
 	pp := res.Planned
 	if pp == nil {
-		return fmt.Errorf("plan %s %q: provider %s answered with no plan", in.r.Type, in.r.Name, e.provider.Name())
+		return nil, fmt.Errorf("plan %s %q: provider %s answered with no plan", in.r.Type, in.r.Name, e.provider.Name())
 	}
 	ch.Sensitive = sortedSet(slices.Concat(pp.Sensitive, in.r.Sensitive, in.extra))
 	sensitive := slices.Concat(ch.Sensitive, in.was)
@@ -134,7 +135,7 @@ func (e *Engine) planSelf(ctx context.Context, diags *diag.Diagnostics, ch *plan
 			ch.Planned = &plan.Planned{SchemaVersion: st.SchemaVersion, Private: st.Private, Sensitive: ch.Planned.Sensitive, Values: pp.Values}
 		}
 	}
-	return nil
+	return res.Replace, nil
 }
 
 // markForced marks the property changes under each forced path (and says
@@ -261,18 +262,20 @@ func recordStored(sr *state.Resource, obj provider.Object) {
 // import (o, planned against the object found), a create (nothing in
 // state, or gone from the cloud), a replace of another type, or the
 // object discovery read, planned against.
-func (e *Engine) planSelfChange(ctx context.Context, diags *diag.Diagnostics, ch *plan.Change, in selfInput, sr *state.Resource, o provider.Object, importing bool, objs map[string]provider.Object, gone map[string]bool) error {
+func (e *Engine) planSelfChange(ctx context.Context, diags *diag.Diagnostics, ch *plan.Change, in selfInput, sr *state.Resource, im *importRead, objs map[string]provider.Object, gone map[string]bool) error {
 	r := in.r
 	switch {
-	case importing:
+	case im != nil:
+		o := im.obj
 		ch.Action = plan.Import
 		ch.ProviderID, ch.CloudName = o.ID, o.CloudName
 		in.prior = &o
-		if err := e.planSelf(ctx, diags, ch, in); err != nil {
+		paths, err := e.planSelf(ctx, diags, ch, in)
+		if err != nil {
 			return err
 		}
 		if ch.Action == plan.Replace {
-			diags.Add(r.Pos, "resource %s: the object to import (id %s) differs in what cannot change in place (%s); make the configuration match it, or let Kyku create a new one", value.QuoteName(r.Name), o.ID, forcing(ch.Properties))
+			refuseImportReplace(diags, r, im.id, importForced(paths, o.Properties, in.props, ch.Sensitive))
 		}
 		ch.Action = plan.Import
 		return nil
@@ -295,7 +298,7 @@ func (e *Engine) planSelfChange(ctx context.Context, diags *diag.Diagnostics, ch
 			ch.ProviderID = obj.ID
 		}
 		in.prior = &obj
-		if err := e.planSelf(ctx, diags, ch, in); err != nil {
+		if _, err := e.planSelf(ctx, diags, ch, in); err != nil {
 			return err
 		}
 		if ch.Action == plan.NoOp && obj.Outputs != nil && !value.Equal(obj.Outputs, sr.Outputs) {
@@ -303,7 +306,8 @@ func (e *Engine) planSelfChange(ctx context.Context, diags *diag.Diagnostics, ch
 		}
 		return nil
 	}
-	return e.planSelf(ctx, diags, ch, in)
+	_, err := e.planSelf(ctx, diags, ch, in)
+	return err
 }
 
 // selfResult is one self-planned resource's change as planAhead made it.
@@ -322,7 +326,7 @@ type selfResult struct {
 // finish in.
 func (e *Engine) planAhead(ctx context.Context, order []*config.Resource, levels []int, from int, keep func(string) bool,
 	replace map[string]bool, lookup value.Lookup, sensitiveAttrs map[string][]string, st *state.File, objs map[string]provider.Object,
-	gone map[string]bool, imported map[string]provider.Object, g *graph.Graph) map[string]*selfResult {
+	gone map[string]bool, imported map[string]importRead, g *graph.Graph) map[string]*selfResult {
 	var todo []*config.Resource
 	for j := from; j < len(order) && levels[j] == levels[from]; j++ {
 		if r := order[j]; !r.Data && keep(r.Name) && e.selfPlanned(r.Type) {
@@ -358,8 +362,11 @@ func (e *Engine) planAhead(ctx context.Context, order []*config.Resource, levels
 				if sr := st.Resources[r.Name]; sr != nil {
 					in.was = sr.Sensitive
 				}
-				o, importing := imported[r.Name]
-				res.err = e.planSelfChange(ctx, &res.diags, &res.ch, in, st.Resources[r.Name], o, importing, objs, gone)
+				var im *importRead
+				if read, ok := imported[r.Name]; ok {
+					im = &read
+				}
+				res.err = e.planSelfChange(ctx, &res.diags, &res.ch, in, st.Resources[r.Name], im, objs, gone)
 			}
 		}()
 	}

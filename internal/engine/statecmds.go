@@ -74,7 +74,7 @@ func (e *Engine) Import(ctx context.Context, cfg *config.Config, name, id string
 		return nil, err
 	}
 	sc, err := e.rewrite(ctx, st, func(next *state.File) ([]string, error) {
-		next.Resources[name] = importedResource(r, o, g.Deps(name), nil)
+		next.Resources[name] = importedResource(r, importedObject(o), g.Deps(name), nil)
 		return []string{name}, nil
 	})
 	if err != nil {

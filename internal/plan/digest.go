@@ -10,7 +10,7 @@ import (
 // ChangesDigest is the sha256 (lowercase hex) of what a plan would do, in
 // a canonical form: the environment, provider, deploy prefix, config hash,
 // targets, the provider's own names of renamed types (OwnTypes) and every change (action, resource, type, cloud name, provider
-// ID, property changes, dependencies, reason, where a move comes from and
+// ID, an import's ID as written, property changes, dependencies, reason, where a move comes from and
 // the cloud name it renames, a replace's order), in plan order: moves and imports included. It
 // leaves out what does not change the cloud or varies between two plans of
 // the same thing: CreatedAt, the state serial and lineage (checked by the
@@ -41,6 +41,8 @@ func ChangesDigest(p *Plan) (string, error) {
 		Reason       string       `json:"reason,omitempty"`
 		Dependencies []string     `json:"dependencies,omitempty"`
 		Properties   []PropChange `json:"properties,omitempty"`
+		// An import: by which ID, as its entry gives it.
+		ImportID string `json:"importId,omitempty"`
 		// A move: from where, and the cloud name it renames.
 		MovedFrom      string `json:"movedFrom,omitempty"`
 		PriorCloudName string `json:"priorCloudName,omitempty"`
@@ -76,7 +78,7 @@ func ChangesDigest(p *Plan) (string, error) {
 		canon.Changes[i] = change{
 			Action: c.Action, Resource: c.ResourceID, Type: c.Type, PriorType: c.PriorType, CloudName: c.CloudName,
 			ProviderID: c.ProviderID, Level: c.Level, Reason: c.Reason, Dependencies: c.Dependencies, Properties: props,
-			MovedFrom: c.MovedFrom, PriorCloudName: c.PriorCloudName, ReplaceOrder: c.ReplaceOrder,
+			ImportID: c.ImportID, MovedFrom: c.MovedFrom, PriorCloudName: c.PriorCloudName, ReplaceOrder: c.ReplaceOrder,
 		}
 		if c.Planned != nil {
 			canon.Changes[i].Planned, canon.Changes[i].SchemaVersion, canon.Changes[i].ConfigKnown = true, c.Planned.SchemaVersion, c.Planned.ConfigKnown

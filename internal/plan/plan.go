@@ -131,6 +131,15 @@ type Change struct {
 	// Outputs, on a no-op, are the outputs read from the cloud when they
 	// differ from the state's (a Vm's new public IP): apply records them.
 	Outputs map[string]any `json:"outputs,omitempty"`
+	// ImportID, on an import, is the ID its import entry gives, as
+	// written: what the provider read the object by. ProviderID is the
+	// object's own ID, which may differ (a Terraform provider's composite
+	// import ID, or random_password's: the password, its ID "none").
+	ImportID string `json:"importId,omitempty"`
+	// Imported, on an import, is the object the plan read by ImportID:
+	// what apply records in state, without reading again. Kept in memory
+	// only: apply of a saved plan plans again and records what that read.
+	Imported *Object `json:"-"`
 	// MovedFrom is the name state knew the resource by (a moved entry):
 	// apply renames it in state first. Action is Move when nothing else
 	// changes, else the update or replace that follows the rename.
@@ -152,6 +161,17 @@ type Change struct {
 	// the provider's schema. Apply records them in state, so that what was
 	// secret stays masked after the configuration stops saying so.
 	Sensitive []string `json:"sensitive,omitempty"`
+}
+
+// Object is a cloud object as a plan read it (an import's): its IDs, its
+// properties and outputs, and, for a Terraform provider's, the schema
+// version, private data and sensitive attributes its provider gave.
+type Object struct {
+	ID, CloudName       string
+	Properties, Outputs map[string]any
+	SchemaVersion       int64
+	Private             []byte
+	Sensitive           []string
 }
 
 // SensitiveAttributes are, per resource, the top-level properties or

@@ -42,6 +42,9 @@ type jsonChange struct {
 	Reason       string         `json:"reason,omitempty"`
 	Dependencies []string       `json:"dependencies,omitempty"`
 	Properties   []jsonProperty `json:"properties"`
+	// An import by an ID that is not the object's own (providerId): that
+	// ID, as its entry gives it.
+	ImportID string `json:"importId,omitempty"`
 	// A move: the name state knew the resource by, and the cloud name
 	// before a rename.
 	MovedFrom      string `json:"movedFrom,omitempty"`
@@ -94,6 +97,9 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 			ProviderID: c.ProviderID, CloudName: c.CloudName, Reason: c.Reason,
 			Dependencies: c.Dependencies, Properties: make([]jsonProperty, 0, len(c.Properties)),
 			MovedFrom: c.MovedFrom, PriorCloudName: c.PriorCloudName, ReplaceOrder: c.ReplaceOrder,
+		}
+		if c.ImportID != c.ProviderID {
+			jc.ImportID = c.ImportID
 		}
 		for _, pc := range c.Properties {
 			jc.Properties = append(jc.Properties, jsonProperty{

@@ -50,7 +50,8 @@ func actionColor(a plan.Action) string {
 // changeHead is `<symbol> <action> <Type> "<name>"`, an instance's
 // address bare (`web[0]`, `edge["a"]`), and for a move where from
 // (`→ move Vm web[0] (from "app-server")`), for an import which object
-// (`⇐ import Vm "web" (id 123)`).
+// (`⇐ import Vm "web" (id 123)`; by an import ID that is not the
+// object's ID, both: `(import id 42,1,100, id 42)`).
 func changeHead(c plan.Change) string {
 	s := c.Action.Symbol() + " " + c.Action.String() + " " + oneLine(c.Type) + " " + nameText(c.ResourceID)
 	switch {
@@ -58,6 +59,8 @@ func changeHead(c plan.Change) string {
 		s += " (from " + nameText(c.MovedFrom) + ")"
 	case c.MovedFrom != "":
 		s += " (moved from " + nameText(c.MovedFrom) + ")"
+	case c.Action == plan.Import && c.ImportID != "" && c.ImportID != c.ProviderID:
+		s += " (import id " + oneLine(c.ImportID) + ", id " + oneLine(c.ProviderID) + ")"
 	case c.Action == plan.Import:
 		s += " (id " + oneLine(c.ProviderID) + ")"
 	}
