@@ -6,6 +6,7 @@ import (
 
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/tfplugin/tfplugintest"
 )
 
 // TestImportByAnIDThatIsNotTheObjectsID: a password's import ID is the
@@ -61,6 +62,44 @@ import:
 				}
 				if p := w.plan(cfg); p.HasChanges() {
 					t.Errorf("plan after apply: %+v", p.Changes)
+				}
+			})
+		}
+	}
+}
+
+// TestImportThatWouldReplaceIsRefusedNamingTheCause: an import its
+// provider would plan as a replace is refused at plan, naming what its
+// RequiresReplace names, with the imported value against the configured
+// one: a length other than the imported password's, and (the framework
+// provider's import sets keepers to an empty map, as time_static sets its
+// triggers) keepers the configuration leaves out, which Kyku's own diff
+// would count as no change.
+func TestImportThatWouldReplaceIsRefusedNamingTheCause(t *testing.T) {
+	tests := []struct {
+		name  string
+		tps   []tfplugintest.Provider
+		props string
+		want  string
+	}{
+		{"length", testProviders, "length: 20, keepers: {}", "(length: imported 14, configured 20)"},
+		{"keepers", []tfplugintest.Provider{tfplugintest.Framework}, "length: 14", "(keepers: imported {}, configured not set)"},
+	}
+	for _, tt := range tests {
+		for _, tp := range tt.tps {
+			t.Run(tt.name+"/"+tp.Type, func(t *testing.T) {
+				w := newWorld(t, tp)
+				cfg := w.parse(`providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+resources:
+  pw: { type: TP_password, properties: { ` + tt.props + ` } }
+import:
+  - { to: pw, id: Sup3rS3cretVal }
+`)
+				_, err := w.engine(cfg).Plan(context.Background(), cfg)
+				want := `kyku.yaml:4:3: resource "pw": the object to import (id Sup3rS3cretVal) differs in what cannot change in place ` + tt.want + `; make the configuration match it, or let Kyku create a new one`
+				if err == nil || err.Error() != want {
+					t.Errorf("plan: %v\nwant: %s", err, want)
 				}
 			})
 		}
