@@ -15,6 +15,14 @@ var (
 	importKeys = []string{"id", "to"}
 )
 
+// Whole reports whether m moves a whole resource, as OpenTofu's moved
+// block of two resource addresses does: from and to have no index, and
+// every instance state holds of from (from itself, from[0], from["k"])
+// moves to to's instance of the same key.
+func (m *Moved) Whole() bool {
+	return !strings.Contains(m.From, "[") && !strings.Contains(m.To, "[")
+}
+
 // movedAndImports reads the moved and import entries once every resource
 // instance is known.
 func (p *parser) movedAndImports() {
@@ -39,21 +47,8 @@ func (p *parser) movedAndImports() {
 			nodes[m], files[m] = got["to"], raw.file
 		}
 	}
-	firstFrom := map[string]*Moved{}
-	for _, m := range cands {
-		if firstFrom[m.From] == nil {
-			firstFrom[m.From] = m
-		}
-	}
-	chained := map[*Moved]bool{}
-	for _, m := range cands {
-		if next := firstFrom[m.To]; next != nil && next != m && m.From != m.To {
-			p.diags.Add(next.Pos, "moved: a chain %s → %s → %s; move %s to %s directly in one entry", m.From, m.To, next.To, value.QuoteName(m.From), value.QuoteName(next.To))
-			chained[m], chained[next] = true, true
-		}
-	}
-	froms := map[string]*Moved{}
-	tos := map[string]*Moved{}
+	chained := p.movedChains(cands)
+	var taken movedEnds
 	for _, m := range cands {
 		p.file = files[m]
 		from, to := m.From, m.To
@@ -63,21 +58,36 @@ func (p *parser) movedAndImports() {
 		case from == to:
 			p.diags.Add(m.Pos, "moved: from and to are both %s", value.QuoteName(from))
 			continue
-		case froms[from] != nil:
-			p.diags.Add(m.Pos, "moved: %s is moved twice (first at %s)", value.QuoteName(from), froms[from].Pos)
+		case taken.from(from, m.Whole()) != nil:
+			first := taken.from(from, m.Whole())
+			if first.From == from {
+				p.diags.Add(m.Pos, "moved: %s is moved twice (first at %s)", value.QuoteName(from), first.Pos)
+			} else {
+				p.diags.Add(m.Pos, "moved: %s and %s overlap: a whole resource and an instance of it are moved by two entries (first at %s); move each instance in an entry of its own", value.QuoteName(from), value.QuoteName(first.From), first.Pos)
+			}
 			continue
-		case tos[to] != nil:
-			p.diags.Add(m.Pos, "moved: %s is the destination of two moves (first at %s, from %s); a clash", value.QuoteName(to), tos[to].Pos, value.QuoteName(tos[to].From))
+		case taken.to(to, m.Whole()) != nil:
+			first := taken.to(to, m.Whole())
+			if first.To == to {
+				p.diags.Add(m.Pos, "moved: %s is the destination of two moves (first at %s, from %s); a clash", value.QuoteName(to), first.Pos, value.QuoteName(first.From))
+			} else {
+				p.diags.Add(m.Pos, "moved: %s and %s overlap: two entries move objects there (first at %s, from %s); a clash", value.QuoteName(to), value.QuoteName(first.To), first.Pos, value.QuoteName(first.From))
+			}
 			continue
 		}
-		if r := p.resources[from]; r != nil {
-			p.diags.Add(m.Pos, "moved: %s is still declared (at %s); a moved entry's from must be an old name: remove the resource or the entry", value.QuoteName(from), r.Pos)
+		if at, still := p.declaredAt(from, m.Whole()); still {
+			p.diags.Add(m.Pos, "moved: %s is still declared%s; a moved entry's from must be an old name: remove the resource or the entry", value.QuoteName(from), at)
 			continue
 		}
-		if !p.checkDestination("moved", to, nodes[m]) {
+		if m.Whole() {
+			if p.templates[to] == nil {
+				p.diags.Add(p.pos(nodes[m]), "moved: %s: no resource %q is declared%s", value.QuoteName(to), to, didYouMean(to, p.templateNames()))
+				continue
+			}
+		} else if !p.checkDestination("moved", to, nodes[m]) {
 			continue
 		}
-		froms[from], tos[to] = m, m
+		taken.add(m)
 		p.cfg.Moved = append(p.cfg.Moved, m)
 	}
 	imports := map[string]*Import{}
@@ -101,8 +111,8 @@ func (p *parser) movedAndImports() {
 			case imports[to] != nil:
 				p.diags.Add(im.Pos, "import: %s is imported twice (first at %s)", value.QuoteName(to), imports[to].Pos)
 				continue
-			case tos[to] != nil:
-				p.diags.Add(im.Pos, "import: %s is also the destination of a move (at %s); a clash", value.QuoteName(to), tos[to].Pos)
+			case taken.to(to, false) != nil:
+				p.diags.Add(im.Pos, "import: %s is also the destination of a move (at %s); a clash", value.QuoteName(to), taken.to(to, false).Pos)
 				continue
 			}
 			if !p.checkDestination("import", to, got["to"]) {
@@ -117,6 +127,100 @@ func (p *parser) movedAndImports() {
 		}
 	}
 	p.file = ""
+}
+
+// declaredAt reports whether the configuration declares from, an
+// instance or (whole) a resource of any count, and where (" (at …)").
+func (p *parser) declaredAt(from string, whole bool) (string, bool) {
+	if r := p.resources[from]; r != nil {
+		return " (at " + r.Pos.String() + ")", true
+	}
+	t := p.templates[from]
+	if !whole || t == nil {
+		return "", false
+	}
+	for _, n := range t.instances() {
+		if r := p.resources[n]; r != nil {
+			return " (at " + r.Pos.String() + ")", true
+		}
+	}
+	return "", true
+}
+
+// movedChains finds the entries whose destination another entry moves
+// on (a → b, b → c; or through a whole resource: a → b, b[0] → c[0]),
+// reports each chain and returns both ends of every one.
+func (p *parser) movedChains(cands []*Moved) map[*Moved]bool {
+	var froms movedEnds
+	for _, m := range cands {
+		if froms.from(m.From, m.Whole()) == nil {
+			froms.add(m)
+		}
+	}
+	chained := map[*Moved]bool{}
+	for _, m := range cands {
+		next := froms.from(m.To, m.Whole())
+		if next == nil || next == m || m.From == m.To {
+			continue
+		}
+		if next.From == m.To {
+			p.diags.Add(next.Pos, "moved: a chain %s → %s → %s; move %s to %s directly in one entry", m.From, m.To, next.To, value.QuoteName(m.From), value.QuoteName(next.To))
+		} else {
+			p.diags.Add(next.Pos, "moved: a chain %s → %s, then %s → %s; move each object directly to its last name", m.From, m.To, next.From, next.To)
+		}
+		chained[m], chained[next] = true, true
+	}
+	return chained
+}
+
+// movedEnds indexes moved entries by their from and to: exactly, and, for
+// whole-resource moves, by resource, so that a whole move and a move of
+// one of its instances are found to overlap.
+type movedEnds struct {
+	froms, tos           map[string]*Moved // by address
+	wholeFroms, wholeTos map[string]*Moved // whole moves, by resource
+	instFroms, instTos   map[string]*Moved // moves of an instance, by its resource
+}
+
+func (e *movedEnds) add(m *Moved) {
+	if e.froms == nil {
+		e.froms, e.tos = map[string]*Moved{}, map[string]*Moved{}
+		e.wholeFroms, e.wholeTos = map[string]*Moved{}, map[string]*Moved{}
+		e.instFroms, e.instTos = map[string]*Moved{}, map[string]*Moved{}
+	}
+	e.froms[m.From], e.tos[m.To] = m, m
+	if m.Whole() {
+		e.wholeFroms[m.From], e.wholeTos[m.To] = m, m
+		return
+	}
+	if _, ok := e.instFroms[value.BaseName(m.From)]; !ok {
+		e.instFroms[value.BaseName(m.From)] = m
+	}
+	if _, ok := e.instTos[value.BaseName(m.To)]; !ok {
+		e.instTos[value.BaseName(m.To)] = m
+	}
+}
+
+// from is the first entry added whose from takes in addr (all of
+// resource addr: whole).
+func (e *movedEnds) from(addr string, whole bool) *Moved {
+	return overlap(addr, whole, e.froms, e.wholeFroms, e.instFroms)
+}
+
+// to is the first entry added whose to takes in addr (all of resource
+// addr: whole).
+func (e *movedEnds) to(addr string, whole bool) *Moved {
+	return overlap(addr, whole, e.tos, e.wholeTos, e.instTos)
+}
+
+func overlap(addr string, whole bool, exact, wholes, insts map[string]*Moved) *Moved {
+	if m := exact[addr]; m != nil {
+		return m
+	}
+	if whole {
+		return insts[addr]
+	}
+	return wholes[value.BaseName(addr)]
 }
 
 func envLabel(env string) string {
