@@ -7,6 +7,7 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/value"
 )
@@ -84,8 +85,9 @@ func moved(cfg *config.Config, st *state.File) (*state.File, map[string]string, 
 }
 
 // movePairs are the state names m moves, each with its new name: its
-// from, or, for a whole resource, every instance of it state holds. A
-// whole move onto a resource state already has is a clash (ok false).
+// from, or, for a whole resource, every instance of it state holds (not
+// an object a create-before-destroy replace deposed). A whole move onto a
+// resource state already has is a clash (ok false).
 func movePairs(diags *diag.Diagnostics, m *config.Moved, st *state.File) ([][2]string, bool) {
 	if !m.Whole() {
 		if st.Resources[m.From] == nil {
@@ -96,6 +98,9 @@ func movePairs(diags *diag.Diagnostics, m *config.Moved, st *state.File) ([][2]s
 	var pairs [][2]string
 	var clash bool
 	for n := range st.Resources {
+		if _, deposed := plan.DeposedOf(n); deposed {
+			continue // an object a replace left to destroy stays where it is
+		}
 		switch value.BaseName(n) {
 		case m.From:
 			pairs = append(pairs, [2]string{n, m.To + n[len(m.From):]})

@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/provider/sim"
 )
 
 // TestMovedWholeResource: a moved entry of two resource names moves every
@@ -158,5 +161,34 @@ moved:
 				t.Error("a refused plan changed the state")
 			}
 		})
+	}
+}
+
+// TestMovedWholeResourceLeavesDeposedObjects: the objects a failed
+// create-before-destroy replace left to destroy (keys[0]~deposed) are not
+// instances: a whole move of keys moves keys[0] and keys[1] and the plan
+// destroys the deposed ones where they are.
+func TestMovedWholeResourceLeavesDeposedObjects(t *testing.T) {
+	w := newWorld(t)
+	const yaml = `
+resources:
+  NAME: { type: SshKey, count: 2, createBeforeDestroy: true, properties: { publicKey: "ssh-ed25519 AAAA KEY" } }
+`
+	at := func(name, key string) string { return strings.NewReplacer("NAME", name, "KEY", key).Replace(yaml) }
+	mustApply(t, w.engine(), parse(t, at("keys", "old")))
+	w.simOpts.Fail = []sim.FailRule{{Op: sim.OpDelete, Type: "SshKey", Name: "*"}}
+	if res, err := w.engine().Apply(context.Background(), parse(t, at("keys", "new")), engine.ApplyOptions{AutoApprove: true}, nil); err != nil || len(res.Failed) != 2 {
+		t.Fatalf("apply with deletes failing: %v, failed %v; want both destroy parts failed", err, res)
+	}
+	w.simOpts.Fail = nil
+	e := w.engine()
+	cfg := parse(t, at("ssh", "new")+"moved:\n  - { from: keys, to: ssh }\n")
+	want := []string{"move SshKey ssh[0]", "move SshKey ssh[1]", "destroy SshKey " + plan.DeposedName("keys[0]"), "destroy SshKey " + plan.DeposedName("keys[1]")}
+	if diff := cmp.Diff(want, actions(mustPlan(t, e, cfg))); diff != "" {
+		t.Fatalf("plan (-want +got):\n%s", diff)
+	}
+	mustApply(t, e, cfg)
+	if got := w.state().Names(); !cmp.Equal(got, []string{"ssh[0]", "ssh[1]"}) {
+		t.Errorf("state after apply: %v", got)
 	}
 }

@@ -259,7 +259,7 @@ func recordStored(sr *state.Resource, obj provider.Object) {
 }
 
 // planSelfChange is the switch of plan for a self-planned resource: an
-// import (o, planned against the object found), a create (nothing in
+// import (im, planned against the object it read), a create (nothing in
 // state, or gone from the cloud), a replace of another type, or the
 // object discovery read, planned against.
 func (e *Engine) planSelfChange(ctx context.Context, diags *diag.Diagnostics, ch *plan.Change, in selfInput, sr *state.Resource, im *importRead, objs map[string]provider.Object, gone map[string]bool) error {
