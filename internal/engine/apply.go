@@ -259,7 +259,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	res.Interrupted = ctx.Err() != nil && len(res.Skipped) > 0 // stopped before everything ran
 
 	final := x.live
-	final.Outputs = e.outputs(p.Config, final, p.Data)
+	final.Outputs = e.outputs(p.Config, final, x.data)
 	if p.Destroy {
 		final.Outputs = nil
 	}
