@@ -127,8 +127,11 @@ func (x *execution) read(ci int) func(context.Context) (func(context.Context) er
 	}
 }
 
-// doRead reads the data source of c with its configuration resolved now,
-// and refuses a result that contradicts a value the reviewed plan knew.
+// doRead reads the data source of c with its configuration resolved now:
+// the values the read found where the plan knew none (known after
+// apply), the plan's where it knew them. Those are its configuration,
+// which a provider may read back normalised (an empty string as null):
+// what read them at plan was planned with them, and keeps them.
 func (x *execution) doRead(ctx context.Context, c *plan.Change) (map[string]any, error) {
 	cr := x.p.Config.Resource(c.ResourceID)
 	if cr == nil || !cr.Data {
@@ -157,17 +160,20 @@ func (x *execution) doRead(ctx context.Context, c *plan.Change) (map[string]any,
 	}
 	for _, name := range slices.Sorted(maps.Keys(vals)) {
 		if hasUnknown(vals[name]) {
-			return nil, fmt.Errorf("provider %s read data source %s (%s) with %s not known: a bug in the provider", x.e.provider.Name(), value.QuoteName(c.ResourceID), c.Type, name)
+			return nil, fmt.Errorf("data source %s (%s): its provider's read left %s unknown (a bug in the provider)", value.QuoteName(c.ResourceID), c.Type, name)
 		}
 	}
-	planned := x.p.Data[c.ResourceID]
-	for _, name := range slices.Sorted(maps.Keys(planned)) {
-		if pv := planned[name]; !hasUnknown(pv) && !value.Equal(pv, vals[name]) {
-			return nil, fmt.Errorf("provider %s read data source %s (%s) with another %s than the reviewed plan knew: nothing that reads it was changed; plan again",
-				x.e.provider.Name(), value.QuoteName(c.ResourceID), c.Type, name)
+	// What the plan knew stays what it was: the plan is a promise.
+	out := maps.Clone(vals)
+	if out == nil {
+		out = map[string]any{}
+	}
+	for name, pv := range x.p.Data[c.ResourceID] {
+		if !hasUnknown(pv) {
+			out[name] = pv
 		}
 	}
-	return vals, nil
+	return out, nil
 }
 
 // hasUnknown reports whether v is, or holds, value.Unknown.
