@@ -2,6 +2,7 @@ package tfprovider_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,8 +15,9 @@ import (
 
 // deferred: look reads a by name (known at plan) while a has changes
 // pending; chain reads, by name, c, named after b's ID (known only after
-// b is created), and waits for c (dependsOn); copy and the outputs read
-// what they found.
+// b is created), and waits for c (dependsOn); all lists the items, its
+// prefix an empty string (which the SDK reads back as null); copy and
+// the outputs read what they found.
 const deferred = `
 providers:
   TP: { source: kyku/TP, config: { dir: CLOUD } }
@@ -27,9 +29,11 @@ resources:
 data:
   look: { type: TP_item, properties: { name: "${a.name}" } }
   chain: { type: TP_item, properties: { name: "${b.id}" }, dependsOn: [c] }
+  all: { type: TP_list, properties: { prefix: "" }, dependsOn: [a] }
 outputs:
   seen: "${look.value}"
   chained: "${chain.value}"
+  prefix: "${all.prefix}"
 `
 
 // TestDataSourceReadDuringApply: a data source whose configuration refers
@@ -71,12 +75,14 @@ func deferredFlow(t *testing.T, tp tfplugintest.Provider) {
 	if pc := prop(change(p, "copy"), "value"); pc == nil || !pc.Unknown {
 		t.Errorf("copy's value: %+v, want known after apply (it reads look)", pc)
 	}
-	if p.Counters.Read != 2 || p.Counters.Create != 4 {
-		t.Errorf("counters %+v, want 4 creates, 2 reads", p.Counters)
+	if p.Counters.Read != 3 || p.Counters.Create != 4 {
+		t.Errorf("counters %+v, want 4 creates, 3 reads", p.Counters)
 	}
 
 	res := w.apply(cfg)
-	if diff := cmp.Diff(map[string]any{"seen": "v1", "chained": "named-after-b"}, res.Outputs); diff != "" {
+	// all's prefix is what the plan knew (""), however the provider reads
+	// it back: the plan is a promise.
+	if diff := cmp.Diff(map[string]any{"seen": "v1", "chained": "named-after-b", "prefix": ""}, res.Outputs); diff != "" {
 		t.Errorf("outputs of the first apply (-want +got):\n%s", diff)
 	}
 	if got := w.state().Resources["copy"].Outputs["value"]; got != "v1" {
@@ -88,8 +94,8 @@ func deferredFlow(t *testing.T, tp tfplugintest.Provider) {
 			read++
 		}
 	}
-	if read != 2 {
-		t.Errorf("apply's results: %+v, want the two reads among them", res.Succeeded)
+	if read != 3 {
+		t.Errorf("apply's results: %+v, want the three reads among them", res.Succeeded)
 	}
 
 	// Nothing pending: read at plan, and the plan is empty.
@@ -118,6 +124,21 @@ func deferredFlow(t *testing.T, tp tfplugintest.Provider) {
 	}
 	if c := change(saved, "look"); c == nil || c.Action != plan.Read || c.Reason != change(p, "look").Reason {
 		t.Fatalf("the saved plan lost the read: %+v", c)
+	}
+	// A saved plan edited to read look at plan (its read dropped, its
+	// checksum computed again) is refused: planning again reads it
+	// during apply.
+	edited, err := plan.Decode("plan.json", mustEncode(t, p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited.Changes = slices.DeleteFunc(edited.Changes, func(c plan.Change) bool { return c.Action == plan.Read })
+	edited.Count()
+	if edited, err = plan.Decode("plan.json", mustEncode(t, edited)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.engine(cfg).Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, edited); !engine.IsMismatch(err) {
+		t.Fatalf("apply of a plan without its read: %v, want a mismatch", err)
 	}
 	res, err = w.engine(cfg).Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, saved)
 	if err != nil {
