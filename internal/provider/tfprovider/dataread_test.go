@@ -157,3 +157,42 @@ func deferredFlow(t *testing.T, tp tfplugintest.Provider) {
 		t.Errorf("plan after the change: %+v", p.Changes)
 	}
 }
+
+// TestDataSourceAfterImport: an import that leaves the object as it is
+// is no change pending (OpenTofu plans it as a no-op): a data source
+// depending on it is read at plan; one that also updates the object is,
+// and the data source is read after it, during apply.
+func TestDataSourceAfterImport(t *testing.T) {
+	for _, tp := range testProviders {
+		t.Run(tp.Type, func(t *testing.T) {
+			for _, tc := range []struct {
+				value    string
+				deferred bool
+			}{{"before", false}, {"after", true}} {
+				w := newWorld(t, tp)
+				w.writeItem("old-7", "old", "before")
+				cfg := w.parse(`providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+resources:
+  adopted: { type: TP_item, properties: { name: old, value: ` + tc.value + ` } }
+data:
+  look: { type: TP_item, properties: { name: "${adopted.name}" } }
+import:
+  - { to: adopted, id: old-7 }
+outputs:
+  seen: "${look.value}"
+`)
+				p := w.plan(cfg)
+				if c := change(p, "adopted"); c == nil || c.Action != plan.Import || (len(c.Properties) > 0) != tc.deferred {
+					t.Fatalf("value %s: adopted %+v", tc.value, c)
+				}
+				if c := change(p, "look"); (c != nil && c.Action == plan.Read) != tc.deferred {
+					t.Errorf("value %s: look %+v, want read during apply: %v", tc.value, c, tc.deferred)
+				}
+				if res := w.apply(cfg); res.Outputs["seen"] != tc.value {
+					t.Errorf("value %s: output %v", tc.value, res.Outputs["seen"])
+				}
+			}
+		})
+	}
+}
