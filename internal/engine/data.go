@@ -159,7 +159,7 @@ func (x *execution) doRead(ctx context.Context, c *plan.Change) (map[string]any,
 		return nil, err
 	}
 	for _, name := range slices.Sorted(maps.Keys(vals)) {
-		if hasUnknown(vals[name]) {
+		if value.HasUnknown(vals[name]) {
 			return nil, fmt.Errorf("data source %s (%s): its provider's read left %s unknown (a bug in the provider)", value.QuoteName(c.ResourceID), c.Type, name)
 		}
 	}
@@ -169,26 +169,9 @@ func (x *execution) doRead(ctx context.Context, c *plan.Change) (map[string]any,
 		out = map[string]any{}
 	}
 	for name, pv := range x.p.Data[c.ResourceID] {
-		if !hasUnknown(pv) {
+		if !value.HasUnknown(pv) {
 			out[name] = pv
 		}
 	}
 	return out, nil
-}
-
-// hasUnknown reports whether v is, or holds, value.Unknown.
-func hasUnknown(v any) bool {
-	switch x := v.(type) {
-	case string:
-		return x == value.Unknown
-	case []any:
-		return slices.ContainsFunc(x, hasUnknown)
-	case map[string]any:
-		for _, e := range x {
-			if hasUnknown(e) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -273,8 +273,8 @@ type Plan struct {
 	// Data are the attribute values of the data sources the plan read, by
 	// name, for the references apply resolves; for one read during apply
 	// (a Read change), what is known of them at plan, value.Unknown where
-	// the read tells. In memory only (applying a saved plan plans it
-	// again, which reads them again).
+	// only the read will tell. In memory only (applying a saved plan plans
+	// it again, which reads them again).
 	Data map[string]map[string]any `json:"-"`
 	// Secrets are the values state holds as secret (state.Resource
 	// Sensitive) of the objects the plan destroys or replaces: what an
