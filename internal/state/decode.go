@@ -19,8 +19,8 @@ import (
 // parsed document as a whole: a repeated key's last value wins (its error
 // too), a syntax error anywhere comes first, then the first bad field in
 // the order metadata (version, serial, prefix, lineage, environment),
-// resources, outputs, outputTypes. It returns, in document order, the names of the
-// resources that are null, for Decode to refuse.
+// resources, outputs, outputTypes. It returns, in document order, the
+// names of the resources that are null, for Decode to refuse.
 func parseFile(data []byte) (*File, []string, error) {
 	d := value.NewDecoder(data, nil)
 	f := &File{}
