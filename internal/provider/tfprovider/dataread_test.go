@@ -1,6 +1,7 @@
 package tfprovider_test
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
 )
 
@@ -195,4 +197,41 @@ outputs:
 			}
 		})
 	}
+}
+
+// TestDataSourceReadDuringApplyKeepsSecrets: the read of a data source
+// configured from a sensitive variable, put off until apply, shows its
+// configuration masked in the plan text, the PR comment and plan.json.
+func TestDataSourceReadDuringApplyKeepsSecrets(t *testing.T) {
+	w := newWorld(t, tfplugintest.SDK)
+	cfg := w.parse(`providers:
+  TP: { source: kyku/TP, config: { dir: CLOUD } }
+variables:
+  pw: { type: string, sensitive: true, default: hunter2-secret }
+resources:
+  a: { type: TP_item, properties: { name: "${var.pw}" } }
+data:
+  look: { type: TP_item, properties: { name: "${var.pw}" }, dependsOn: [a] }
+`)
+	p := w.plan(cfg)
+	look := change(p, "look")
+	if look == nil || look.Action != plan.Read {
+		t.Fatalf("look: %+v, want read during apply", look)
+	}
+	if pc := prop(look, "name"); pc == nil || !pc.Sensitive {
+		t.Errorf("look's name: %+v, want masked", pc)
+	}
+	var txt, js bytes.Buffer
+	if err := render.PlanText(&txt, p, render.TextOptions{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := render.PlanJSON(&js, render.RedactPlan(p), render.JSONOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for what, out := range map[string]string{"plan text": txt.String(), "plan.json": js.String(), "plan comment": render.PlanComment(p, render.Meta{}, 60000)} {
+		if strings.Contains(out, "hunter2") {
+			t.Errorf("the %s shows the sensitive value:\n%s", what, out)
+		}
+	}
+	w.apply(cfg)
 }
