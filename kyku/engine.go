@@ -280,14 +280,16 @@ func (e *Engine) ReadState(ctx context.Context, env string) (*StateFile, error) 
 }
 
 // GetOutputs returns the outputs of the environment: the config's outputs
-// evaluated against the state (unknown ones left out), or those recorded
-// by the last apply.
+// evaluated against the state (unknown ones left out; one reading a data
+// source as the last apply recorded it), or those recorded by the last
+// apply.
 func (e *Engine) GetOutputs(ctx context.Context, opts OutputOptions) (map[string]any, error) {
 	eng, err := e.open(ctx, nil, opts.Env, 0)
 	if err != nil {
 		return nil, err
 	}
-	return eng.Outputs(ctx, opts.Config.working())
+	outs, _, err := eng.Outputs(ctx, opts.Config.working())
+	return outs, err
 }
 
 // BuildGraph returns cfg's dependency graph with each resource's level,

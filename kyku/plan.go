@@ -26,6 +26,10 @@ const (
 	Forget  Action = "forget"
 	Move    Action = "move"   // renamed in state (a moved entry); nothing else changes
 	Import  Action = "import" // an existing cloud object recorded in state (an import entry)
+	// Read is a data source read during apply, after the changes it
+	// depends on (its configuration refers to values not yet known, or it
+	// depends on a resource with changes pending); nothing changes.
+	Read Action = "read"
 )
 
 func (a Action) String() string { return string(a) }
@@ -85,6 +89,7 @@ type Counters struct {
 	Create, Update, Replace, Destroy, NoOp int
 	Move                                   int // changes that rename (a move, or an update or replace after one)
 	Import                                 int // imports
+	Read                                   int // data sources read during apply
 }
 
 // HasChanges reports whether applying the plan would change the cloud.
@@ -122,7 +127,7 @@ func publicPlan(ip *plan.Plan) *Plan {
 	p := &Plan{
 		Environment: ip.Environment, Prefix: ip.Prefix, Destroy: ip.Destroy, p: ip,
 		Counters: Counters{Create: ip.Counters.Create, Update: ip.Counters.Update, Replace: ip.Counters.Replace,
-			Destroy: ip.Counters.Destroy, NoOp: ip.Counters.NoOp, Move: ip.Counters.Move, Import: ip.Counters.Import},
+			Destroy: ip.Counters.Destroy, NoOp: ip.Counters.NoOp, Move: ip.Counters.Move, Import: ip.Counters.Import, Read: ip.Counters.Read},
 		Changes: make([]Change, len(ip.Changes)),
 	}
 	for i, c := range ip.Changes {

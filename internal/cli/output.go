@@ -47,7 +47,7 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer ws.Close()
-	outs, err := ws.Engine.Outputs(ctx, cfg)
+	outs, types, err := ws.Engine.Outputs(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 	if *asJSON || *flat {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(outputsJSON(outs, cfg.SensitiveOutputs(), *flat))
+		return enc.Encode(outputsJSON(outs, types, cfg.SensitiveOutputs(), *flat))
 	}
 	printOutputs(env, outs, cfg)
 	return nil
@@ -79,8 +79,10 @@ type outputJSON struct {
 }
 
 // outputsJSON is every output, Terraform's shape or flat; a sensitive
-// output's value is null (its type is not secret and stays).
-func outputsJSON(outs map[string]any, sensitive map[string]bool, flat bool) any {
+// output's value is null (its type is not secret and stays). An output's
+// type is the one types holds for it (its schema's, recorded by the
+// apply), else its value's.
+func outputsJSON(outs, types map[string]any, sensitive map[string]bool, flat bool) any {
 	if flat {
 		m := make(map[string]any, len(outs))
 		for n, v := range outs {
@@ -93,7 +95,11 @@ func outputsJSON(outs map[string]any, sensitive map[string]bool, flat bool) any 
 	}
 	m := make(map[string]outputJSON, len(outs))
 	for n, v := range outs {
-		o := outputJSON{Sensitive: sensitive[n], Type: typeJSON(v), Value: v}
+		t, ok := types[n]
+		if !ok {
+			t = typeJSON(v)
+		}
+		o := outputJSON{Sensitive: sensitive[n], Type: t, Value: v}
 		if o.Sensitive {
 			o.Value = nil
 		}
@@ -102,9 +108,11 @@ func outputsJSON(outs map[string]any, sensitive map[string]bool, flat bool) any 
 	return m
 }
 
-// typeJSON is v's type in Terraform's JSON type syntax: "string",
-// "number", "bool", ["tuple", [types…]] for a list (Terraform's type of a
-// splat), ["object", {name: type}] for a map, "dynamic" for null.
+// typeJSON is v's type in Terraform's JSON type syntax, for an output
+// whose type no schema says: "string", "number", "bool", ["tuple",
+// [types…]] for a list (Terraform's type of a splat, or of a list
+// written in the configuration), ["object", {name: type}] for a map,
+// "dynamic" for null.
 func typeJSON(v any) any {
 	switch x := value.Normalize(v).(type) {
 	case string:

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/schema"
@@ -111,7 +110,7 @@ func Create(t *schema.Type, desired map[string]any, sensitive ...string) []plan.
 		out = append(out, plan.PropChange{
 			Path: name, New: v,
 			Sensitive: (p != nil && p.Sensitive) || slices.Contains(sensitive, name),
-			Unknown:   hasUnknown(v),
+			Unknown:   value.HasUnknown(v),
 		})
 	}
 	return out
@@ -158,7 +157,7 @@ func compare(path string, old, new any, out *[]plan.PropChange) {
 		return
 	}
 	old, new = value.Normalize(old), value.Normalize(new)
-	if hasUnknown(new) && !containsMap(new) {
+	if value.HasUnknown(new) && !containsMap(new) {
 		*out = append(*out, plan.PropChange{Path: path, Old: old, New: new, Unknown: true})
 		return
 	}
@@ -188,7 +187,7 @@ func compare(path string, old, new any, out *[]plan.PropChange) {
 	if isEmpty(old) && isEmpty(new) {
 		return
 	}
-	*out = append(*out, plan.PropChange{Path: path, Old: old, New: new, Unknown: hasUnknown(new)})
+	*out = append(*out, plan.PropChange{Path: path, Old: old, New: new, Unknown: value.HasUnknown(new)})
 }
 
 // sortedSet orders a list whose order does not matter canonically (by each
@@ -233,26 +232,6 @@ func isEmpty(v any) bool {
 func containsMap(v any) bool {
 	_, ok := v.(map[string]any)
 	return ok
-}
-
-func hasUnknown(v any) bool {
-	switch x := v.(type) {
-	case string:
-		return strings.Contains(x, value.Unknown)
-	case []any:
-		for _, e := range x {
-			if hasUnknown(e) {
-				return true
-			}
-		}
-	case map[string]any:
-		for _, e := range x {
-			if hasUnknown(e) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func sortedKeys[V any](m map[string]V) []string {

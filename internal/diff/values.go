@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/value"
 )
 
 // Values lists what a provider's own plan changes (a Terraform provider's
@@ -26,7 +27,7 @@ func Values(prior, planned map[string]any, sensitive []string) []plan.PropChange
 		n := len(out)
 		if prior == nil {
 			if v := planned[name]; !isEmpty(v) {
-				out = append(out, plan.PropChange{Path: name, New: v, Unknown: hasUnknown(v)})
+				out = append(out, plan.PropChange{Path: name, New: v, Unknown: value.HasUnknown(v)})
 			}
 		} else {
 			compare(name, prior[name], planned[name], &out)

@@ -222,8 +222,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 		recorded := recordUnchanged(next, p)
 		outputs := e.outputs(p.Config, next, p.Data)
 		res.Outputs = outputs
-		if recorded || !value.Equal(outputs, st.Outputs) && !(len(outputs) == 0 && len(st.Outputs) == 0) {
-			next.Outputs = outputs
+		if changed := e.recordOutputs(work, p.Config, st, next, outputs); recorded || changed {
 			next.Metadata.Serial++
 			if err := e.backend.Write(work, next, statemgr.WriteOptions{}); err != nil {
 				return nil, fmt.Errorf("write state: %w", err)
@@ -259,9 +258,10 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	res.Interrupted = ctx.Err() != nil && len(res.Skipped) > 0 // stopped before everything ran
 
 	final := x.live
-	final.Outputs = e.outputs(p.Config, final, p.Data)
-	if p.Destroy {
-		final.Outputs = nil
+	final.Outputs, final.OutputTypes = nil, nil
+	if !p.Destroy {
+		final.Outputs = e.outputs(p.Config, final, x.data)
+		final.OutputTypes = e.outputTypes(work, p.Config, final.Outputs)
 	}
 	final.Metadata.Serial = st.Metadata.Serial + 1
 	if err := e.backend.Write(work, final, statemgr.WriteOptions{}); err != nil {

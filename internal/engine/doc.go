@@ -47,8 +47,11 @@
 // are the property changes, its forced replaces make a replace, and its
 // plan (plan.Change.Planned) is what apply hands back. References read
 // their planned values; what their schema marks sensitive stays masked
-// through references. Data sources are read at plan time; their values
-// travel in memory with the plan (plan.Plan.Data).
+// through references. Data sources are read at plan time, unless their
+// configuration refers to values not yet known or they depend on a
+// resource with changes pending: then they are read during apply, after
+// it (a plan.Read change; data.go). Their values travel in memory with
+// the plan (plan.Plan.Data).
 //
 // Concurrency: an Engine may be used by one operation at a time per
 // environment (the backend lock enforces it across processes). Within an

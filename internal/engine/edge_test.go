@@ -176,7 +176,7 @@ func TestApplyRecordsRefreshedOutputs(t *testing.T) {
 	if got := res.Outputs["webIp"]; got != "203.0.113.99" {
 		t.Errorf("webIp after apply = %v, want the cloud's new IP", got)
 	}
-	outs, err := e.Outputs(context.Background(), parse(t, stack))
+	outs, _, err := e.Outputs(context.Background(), parse(t, stack))
 	if err != nil || outs["webIp"] != "203.0.113.99" {
 		t.Errorf("Outputs = %v, %v", outs, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -28,13 +29,14 @@ type execution struct {
 
 	mu      sync.Mutex
 	live    *state.File
+	data    map[string]map[string]any // the data sources' values: the plan's, then what reads during apply found
 	seq     atomic.Int64
 	results map[int]*ChangeResult // by change index
 	started map[int]time.Time
 }
 
 func newExecution(e *Engine, st *state.File, p *plan.Plan) *execution {
-	x := &execution{e: e, p: p, base: st, live: st.Clone(), results: map[int]*ChangeResult{}, started: map[int]time.Time{}}
+	x := &execution{e: e, p: p, base: st, live: st.Clone(), data: maps.Clone(p.Data), results: map[int]*ChangeResult{}, started: map[int]time.Time{}}
 	recordUnchanged(x.live, p) // adopted IDs are what references resolve to
 	x.build(true)
 	if hasCycle(x.tasks) {
@@ -95,6 +97,8 @@ func (x *execution) build(destroyAfterUpdates bool) {
 			mainTask[i] = add(i, x.rename(i, true)).id
 		case plan.Import:
 			mainTask[i] = add(i, x.importTask(i)).id
+		case plan.Read:
+			mainTask[i] = add(i, x.read(i)).id
 		default:
 			if c.MovedFrom != "" && renames {
 				renameTask[i] = add(i, x.rename(i, false)).id
@@ -107,7 +111,7 @@ func (x *execution) build(destroyAfterUpdates bool) {
 		switch c.Action {
 		case plan.NoOp:
 			continue
-		case plan.Create, plan.Update, plan.Replace, plan.Move, plan.Import:
+		case plan.Create, plan.Update, plan.Replace, plan.Move, plan.Import, plan.Read:
 			t := x.tasks[mainTask[i]]
 			switch {
 			case c.Action == plan.Replace && c.ReplaceOrder == plan.CreateBeforeDestroy:
@@ -342,7 +346,7 @@ func (x *execution) settled(ci int, record func(context.Context) error, done boo
 func (x *execution) lookup(r value.Ref) (any, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return x.e.stateLookup(x.live, x.p.Data)(r)
+	return x.e.stateLookup(x.live, x.data)(r)
 }
 
 func (x *execution) createOrUpdate(ci int) func(context.Context) (func(context.Context) error, error) {

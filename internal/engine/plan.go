@@ -169,6 +169,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	order, orderLevels := byLevel(cfg.Resources, levels)
 
 	unknown := map[string]bool{}            // created or replaced: new ID known after apply
+	pending := map[string]bool{}            // changed objects: a data source depending on one is read during apply
 	planned := map[string]map[string]any{}  // self-planned resources' planned values
 	sensitiveAttrs := map[string][]string{} // their (and data sources') sensitive attributes
 	lookup := func(r value.Ref) (any, bool) {
@@ -226,7 +227,9 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			continue
 		}
 		if r.Data {
-			s, err := e.planData(ctx, &diags, r, props, unresolved, p)
+			deps := g.Deps(r.Name)
+			reason := readReason(unresolved, deps, pending)
+			s, ok, err := e.planData(ctx, &diags, r, props, reason, p)
 			if err != nil {
 				return nil, err
 			}
@@ -234,6 +237,9 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			// secret: an attribute set from a sensitive value reads back
 			// as one.
 			sensitiveAttrs[r.Name] = sortedSet(slices.Concat(s, r.Sensitive, refSensitive(r.Properties, sensitiveAttrs)))
+			if ok && reason != "" {
+				p.Changes = append(p.Changes, readChange(r, orderLevels[i], deps, reason, p.Data[r.Name], sensitiveAttrs[r.Name]))
+			}
 			continue
 		}
 		ch := plan.Change{
@@ -342,6 +348,9 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		e.checkName(&diags, r, ch)
 		if ch.Action == plan.Create || ch.Action == plan.Replace {
 			unknown[r.Name] = true
+		}
+		if changesObject(&ch) {
+			pending[r.Name] = true
 		}
 		p.Changes = append(p.Changes, ch)
 	}

@@ -168,16 +168,3 @@ func stateChanged(a, b *state.File) bool {
 	}
 	return false
 }
-
-// Outputs returns the config's outputs evaluated against the state (or the
-// outputs recorded at the last apply when cfg is nil).
-func (e *Engine) Outputs(ctx context.Context, cfg *config.Config) (map[string]any, error) {
-	st, err := e.ReadState(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if st == nil {
-		return map[string]any{}, nil
-	}
-	return e.outputs(cfg, st, nil), nil
-}

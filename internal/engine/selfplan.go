@@ -204,41 +204,6 @@ func refSensitive(props map[string]any, sensitive map[string][]string) []string 
 	return out
 }
 
-// planData reads data source r (its configuration resolved) at plan time:
-// its values are what references to it read, at plan and at apply. A
-// data source whose configuration holds values known only after apply
-// is refused: Kyku reads data sources when it plans.
-func (e *Engine) planData(ctx context.Context, diags *diag.Diagnostics, r *config.Resource, props map[string]any, unknown bool, p *plan.Plan) ([]string, error) {
-	if unknown {
-		diags.Add(r.Pos, "data source %s (%s): its configuration uses values known only after apply; Kyku reads data sources when it plans: apply what it depends on first (--target)", value.QuoteName(r.Name), r.Type)
-		return nil, nil
-	}
-	dr, ok := e.provider.(provider.DataReader)
-	if !ok {
-		diags.Add(r.Pos, "data source %s: provider %s has no data sources", value.QuoteName(r.Name), e.provider.Name())
-		return nil, nil
-	}
-	var vals map[string]any
-	var sensitive []string
-	err := e.call(ctx, nil, func(ctx context.Context) error {
-		var err error
-		vals, sensitive, err = dr.ReadData(ctx, r.Type, props)
-		return err
-	})
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, err
-		}
-		diags.Add(r.Pos, "data source %s (%s): %v", value.QuoteName(r.Name), r.Type, err)
-		return nil, nil
-	}
-	if p.Data == nil {
-		p.Data = map[string]map[string]any{}
-	}
-	p.Data[r.Name] = vals
-	return sensitive, nil
-}
-
 // toProvider is the provider's form of a plan's Planned.
 func toProvider(pp *plan.Planned) *provider.Planned {
 	if pp == nil {

@@ -26,9 +26,14 @@ const (
 	Forget // gone from the cloud and from config: only dropped from state
 	Move   // renamed in state (a moved entry); nothing else changes
 	Import // an existing cloud object recorded in state (an import entry)
+	// Read is a data source read during apply, not at plan: its
+	// configuration refers to values not yet known, or it depends on a
+	// resource with changes pending (OpenTofu's read action). Nothing in
+	// the cloud changes; what reads it is planned with its values unknown.
+	Read
 )
 
-var actionNames = [...]string{"no-op", "create", "update", "replace", "destroy", "forget", "move", "import"}
+var actionNames = [...]string{"no-op", "create", "update", "replace", "destroy", "forget", "move", "import", "read"}
 
 func (a Action) String() string {
 	if int(a) < len(actionNames) {
@@ -52,6 +57,8 @@ func (a Action) Symbol() string {
 		return "→"
 	case Import:
 		return "⇐"
+	case Read:
+		return "<="
 	}
 	return "✓"
 }
@@ -233,6 +240,7 @@ type Counters struct {
 	NoOp    int `json:"noop"`
 	Move    int `json:"move,omitempty"`   // changes that rename (a move, or an update or replace after one)
 	Import  int `json:"import,omitempty"` // imports
+	Read    int `json:"read,omitempty"`   // data sources read during apply
 }
 
 // FormatVersion is the plan-file format this build writes and reads.
@@ -283,8 +291,10 @@ type Plan struct {
 
 	Config *config.Config `json:"config,omitempty"` // the desired config (nil in a redacted plan)
 	// Data are the attribute values of the data sources the plan read, by
-	// name, for the references apply resolves; in memory only (applying
-	// a saved plan plans it again, which reads them again).
+	// name, for the references apply resolves; for one read during apply
+	// (a Read change), what is known of them at plan, value.Unknown where
+	// only the read will tell. In memory only (applying a saved plan plans
+	// it again, which reads them again).
 	Data map[string]map[string]any `json:"-"`
 	// Secrets are the values state holds as secret (state.Resource
 	// Sensitive) of the objects the plan destroys or replaces: what an
@@ -311,10 +321,12 @@ func (p *Plan) DestroysAll() bool {
 	return false
 }
 
-// HasChanges reports whether applying p would change anything.
+// HasChanges reports whether applying p would do anything: change the
+// cloud or state, or read a data source during apply (as OpenTofu counts
+// a read; one is only planned beside the changes it waits for).
 func (p *Plan) HasChanges() bool {
 	c := p.Counters
-	return c.Create+c.Update+c.Replace+c.Destroy+c.Move+c.Import > 0 || p.forgets() > 0
+	return c.Create+c.Update+c.Replace+c.Destroy+c.Move+c.Import+c.Read > 0 || p.forgets() > 0
 }
 
 func (p *Plan) forgets() int {
@@ -344,6 +356,8 @@ func (p *Plan) Count() {
 			c.NoOp++
 		case Import:
 			c.Import++
+		case Read:
+			c.Read++
 		}
 		if ch.MovedFrom != "" {
 			c.Move++

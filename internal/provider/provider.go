@@ -14,7 +14,7 @@
 // its types: ChangePlanner answers with its plan (Planned), which apply
 // hands back exactly; StoredReader, StoredDeleter, Importer, DataReader,
 // ConfigValidator and Stopper take what state keeps of its objects
-// (Stored).
+// (Stored); AttributeTyper says the types of its attributes.
 package provider
 
 import (

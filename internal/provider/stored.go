@@ -1,6 +1,10 @@
 package provider
 
-import "context"
+import (
+	"context"
+
+	"github.com/kyku/action/internal/value"
+)
 
 // A Terraform provider (package tfprovider) plans every change itself and
 // keeps its own form of each object: the state it returned, a schema
@@ -82,11 +86,28 @@ type Importer interface {
 
 // DataReader is implemented by providers with data sources (a Terraform
 // provider's ReadDataSource): read-only lookups whose attribute values
-// resources reference. props are the resolved configuration (no unknown
-// values); the result is every attribute, null ones left out, and the
-// top-level attributes its schema marks sensitive.
+// resources reference. ReadData reads one: props are the resolved
+// configuration (no unknown values); the result is every attribute, null
+// ones left out, and the top-level attributes its schema marks
+// sensitive. PlanData is what a data source read during apply is known
+// to hold at plan (OpenTofu's planned unknown object): its configuration
+// (props may hold value.Unknown), value.Unknown for every attribute the
+// provider computes and props leave unset; no read.
 type DataReader interface {
 	ReadData(ctx context.Context, typ string, props map[string]any) (values map[string]any, sensitive []string, err error)
+	PlanData(ctx context.Context, typ string, props map[string]any) (values map[string]any, sensitive []string, err error)
+}
+
+// AttributeTyper is implemented by providers whose types declare the
+// types of their attributes (a Terraform provider's schema).
+// AttributeType is the type of attribute attr of typ (a data source when
+// data), read into by path, in Terraform's JSON type syntax as
+// encoding/json decodes it ("string", []any{"map", "string"}); nil when
+// the schema does not say (a dynamic attribute, a path it does not
+// declare). Outputs reading an attribute take its type from it, as
+// OpenTofu's do.
+type AttributeTyper interface {
+	AttributeType(ctx context.Context, typ string, data bool, attr string, path []value.Step) (any, error)
 }
 
 // ConfigValidator is implemented by providers that check configured

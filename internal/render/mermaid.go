@@ -27,6 +27,7 @@ var pictureClasses = []struct{ name, style string }{
 	{"destroy", "fill:#ffebe9,stroke:#cf222e,color:#82071e"},
 	{"move", "fill:#ddf4ff,stroke:#0969da,color:#1f2328"},
 	{"import", "fill:#fbefff,stroke:#8250df,color:#1f2328"},
+	{"read", "fill:#ffffff,stroke:#1b7c83,color:#1f2328"},
 	{"unchanged", "fill:#f6f8fa,stroke:#d0d7de,color:#8c959f,stroke-dasharray:3 3"},
 }
 
@@ -45,6 +46,8 @@ func pictureClass(a plan.Action) string {
 		return "move"
 	case plan.Import:
 		return "import"
+	case plan.Read:
+		return "read"
 	}
 	return "unchanged"
 }
@@ -57,7 +60,8 @@ type pictureNode struct {
 }
 
 // PlanMermaid is the picture of what p changes, as a Mermaid flowchart:
-// every changed resource (create, update, replace, destroy, forget),
+// every changed resource (create, update, replace, destroy, forget) and
+// data source read during apply,
 // coloured by its action and marked with the action's symbol, and the
 // unchanged resources they depend on, faded; edges go from a resource to
 // what it depends on, as in `kyku graph`. Past PictureGroupAt nodes the
@@ -117,7 +121,8 @@ func picture(p *plan.Plan) (chart string, nodes int, grouped bool) {
 	list := make([]pictureNode, len(names))
 	for i, n := range names {
 		c := byName[n]
-		list[i] = pictureNode{key: n, label: c.Action.Symbol() + " " + mermaidLabel(n) + " (" + mermaidLabel(c.Type) + ")", class: pictureClass(c.Action)}
+		cls := pictureClass(c.Action)
+		list[i] = pictureNode{key: n, label: classSymbol(cls) + " " + mermaidLabel(n) + " (" + mermaidLabel(c.Type) + ")", class: cls}
 	}
 	return flowchart(list, edges), len(list), false
 }
@@ -170,6 +175,8 @@ func classSymbol(class string) string {
 		return "→"
 	case "import":
 		return "⇐"
+	case "read":
+		return "⇠" // not "<=": a label is HTML to Mermaid
 	}
 	return "✓"
 }

@@ -240,7 +240,8 @@ func changeBlock(c plan.Change) string {
 	return b.String()
 }
 
-// diffLines renders one property as diff lines: creates `+ path: new`,
+// diffLines renders one property as diff lines: creates and reads during
+// apply `+ path: new`,
 // destroys `- path: old`, updates and replaces a `-` line with the old value
 // and a `+` line with the new one; `# forces replacement` marks a property
 // that causes a replace. Values are on one line, so a fence cannot close.
@@ -251,7 +252,7 @@ func diffLines(a plan.Action, pc plan.PropChange) string {
 	newLine := "+ " + path + ": " + newText
 	newLine += truncateRunes(forcesNote(pc), maxCell) + "\n"
 	switch a {
-	case plan.Create:
+	case plan.Create, plan.Read:
 		return newLine
 	case plan.Destroy, plan.Forget:
 		return oldLine

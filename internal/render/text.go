@@ -41,7 +41,7 @@ func actionColor(a plan.Action) string {
 		return ansiMagenta
 	case plan.Destroy, plan.Forget:
 		return ansiRed
-	case plan.Move, plan.Import:
+	case plan.Move, plan.Import, plan.Read:
 		return ansiCyan
 	}
 	return ""
@@ -172,7 +172,7 @@ func flush(bw *bufio.Writer) error {
 
 func showProps(a plan.Action, verbose bool) bool {
 	switch a {
-	case plan.Update, plan.Replace, plan.Import:
+	case plan.Update, plan.Replace, plan.Import, plan.Read:
 		return true
 	case plan.Create, plan.Destroy, plan.Forget:
 		return verbose
@@ -180,12 +180,12 @@ func showProps(a plan.Action, verbose bool) bool {
 	return false
 }
 
-// propText is one property line: `path: old → new` (creates: `path: new`,
-// destroys: `path: old`).
+// propText is one property line: `path: old → new` (creates and reads
+// during apply: `path: new`, destroys: `path: old`).
 func propText(a plan.Action, pc plan.PropChange) string {
 	s := oneLine(pc.Path) + ": "
 	switch a {
-	case plan.Create:
+	case plan.Create, plan.Read:
 		s += valueText(newValue(pc))
 	case plan.Destroy, plan.Forget:
 		s += valueText(oldValue(pc))

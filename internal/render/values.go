@@ -87,7 +87,8 @@ func forgets(p *plan.Plan) int {
 	return n
 }
 
-// summaryLine is the seed's counters line, plus forgets when there are any.
+// summaryLine is the seed's counters line, plus forgets, moves, imports
+// and data sources read during apply when there are any.
 func summaryLine(p *plan.Plan) string {
 	c := p.Counters
 	s := "Plan: " + strconv.Itoa(c.Create) + " to create, " + strconv.Itoa(c.Update) + " to update, " +
@@ -101,6 +102,9 @@ func summaryLine(p *plan.Plan) string {
 	}
 	if c.Import > 0 {
 		s += ", " + strconv.Itoa(c.Import) + " to import"
+	}
+	if c.Read > 0 {
+		s += ", " + strconv.Itoa(c.Read) + " to read during apply"
 	}
 	return s
 }

@@ -87,6 +87,13 @@ func appendFile(b []byte, f *File, flush func([]byte) ([]byte, error)) ([]byte, 
 			return nil, fmt.Errorf("outputs: %w", err)
 		}
 	}
+	if len(f.OutputTypes) > 0 {
+		b = append(b, ",\n  \"outputTypes\": "...)
+		var err error
+		if b, err = value.AppendJSONIndent(b, f.OutputTypes, "  ", 1); err != nil {
+			return nil, fmt.Errorf("outputTypes: %w", err)
+		}
+	}
 	return append(b, "\n}"...), nil
 }
 

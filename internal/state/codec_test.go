@@ -41,6 +41,9 @@ func randomFile(r *rand.Rand) *File {
 	if r.IntN(2) == 0 {
 		f.Outputs = map[string]any{"webIp": "203.0.113.1", "n": 2.0}
 	}
+	if r.IntN(2) == 0 {
+		f.OutputTypes = map[string]any{"tags": []any{"map", "string"}, "webIp": "string"}
+	}
 	return f
 }
 

@@ -19,8 +19,8 @@ import (
 // parsed document as a whole: a repeated key's last value wins (its error
 // too), a syntax error anywhere comes first, then the first bad field in
 // the order metadata (version, serial, prefix, lineage, environment),
-// resources, outputs. It returns, in document order, the names of the
-// resources that are null, for Decode to refuse.
+// resources, outputs, outputTypes. It returns, in document order, the
+// names of the resources that are null, for Decode to refuse.
 func parseFile(data []byte) (*File, []string, error) {
 	d := value.NewDecoder(data, nil)
 	f := &File{}
@@ -44,7 +44,7 @@ func parseFile(data []byte) (*File, []string, error) {
 		}
 		return nil, nil, fmt.Errorf("want a JSON object, got %s", kind(v))
 	}
-	var mdErr, outErr error
+	var mdErr, outErr, typesErr error
 	var res resources
 	err := d.Object(func(key string) error {
 		var err error
@@ -63,6 +63,12 @@ func parseFile(data []byte) (*File, []string, error) {
 			if v, err = d.Value(); err == nil {
 				f.Outputs, outErr = mapValue(v, "", key)
 			}
+		case "outputTypes":
+			f.OutputTypes, typesErr = nil, nil
+			var v any
+			if v, err = d.Value(); err == nil {
+				f.OutputTypes, typesErr = mapValue(v, "", key)
+			}
 		default:
 			_, err = d.Value()
 		}
@@ -75,7 +81,7 @@ func parseFile(data []byte) (*File, []string, error) {
 		return nil, nil, err
 	}
 	nulls := res.build(f) // finds the first bad resource
-	for _, err := range []error{mdErr, res.err, outErr} {
+	for _, err := range []error{mdErr, res.err, outErr, typesErr} {
 		if err != nil {
 			return nil, nil, err
 		}

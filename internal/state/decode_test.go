@@ -170,6 +170,9 @@ func refDecodeFile(v any) (*File, error) {
 	if f.Outputs, err = refMapField(m, "outputs", ""); err != nil {
 		return nil, err
 	}
+	if f.OutputTypes, err = refMapField(m, "outputTypes", ""); err != nil {
+		return nil, err
+	}
 	return &f, nil
 }
 

@@ -27,6 +27,11 @@ type File struct {
 	Metadata  Metadata             `json:"metadata"`
 	Resources map[string]*Resource `json:"resources"`
 	Outputs   map[string]any       `json:"outputs,omitempty"`
+	// OutputTypes are, by name, the types of the outputs whose type the
+	// apply that recorded them knew from a provider's schema (or Kyku's
+	// own types), in Terraform's JSON type syntax (["map", "string"]), as
+	// OpenTofu's state keeps them; an output not here takes its value's.
+	OutputTypes map[string]any `json:"outputTypes,omitempty"`
 }
 
 // Metadata identifies a state's history: Lineage never changes after the
@@ -92,6 +97,9 @@ func (f *File) Clone() *File {
 	}
 	if f.Outputs != nil {
 		c.Outputs = value.CopyMap(f.Outputs)
+	}
+	if f.OutputTypes != nil {
+		c.OutputTypes = value.CopyMap(f.OutputTypes)
 	}
 	return c
 }

@@ -77,3 +77,24 @@ func CheckPath(t cty.Type, steps []value.Step) error {
 	}
 	return nil
 }
+
+// PathType is the type steps read from a value of type t, as CheckPath
+// reads into it; ok is false where the type does not say (a dynamic
+// type, a splat, a step CheckPath refuses).
+func PathType(t cty.Type, steps []value.Step) (cty.Type, bool) {
+	for _, st := range steps {
+		switch {
+		case t == cty.DynamicPseudoType || st.Splat():
+			return cty.NilType, false
+		case t.IsListType() && !st.ByKey(), t.IsMapType() && st.ByKey():
+			t = t.ElementType()
+		case t.IsTupleType() && !st.ByKey() && st.Index < len(t.TupleElementTypes()):
+			t = t.TupleElementType(st.Index)
+		case t.IsObjectType() && st.ByKey() && t.HasAttribute(st.Key):
+			t = t.AttributeType(st.Key)
+		default:
+			return cty.NilType, false
+		}
+	}
+	return t, t != cty.DynamicPseudoType
+}

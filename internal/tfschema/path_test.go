@@ -51,3 +51,38 @@ func TestCheckPath(t *testing.T) {
 		}
 	}
 }
+
+// TestPathType: the type a path reads, where the schema says it.
+func TestPathType(t *testing.T) {
+	obj := cty.Object(map[string]cty.Type{"host": cty.String, "port": cty.Number})
+	typ := cty.Object(map[string]cty.Type{
+		"endpoints": cty.List(obj),
+		"tags":      cty.Map(cty.String),
+		"rules":     cty.Set(obj),
+		"pair":      cty.Tuple([]cty.Type{cty.String, obj}),
+		"any":       cty.DynamicPseudoType,
+	})
+	for _, tc := range []struct {
+		path string
+		want cty.Type // cty.NilType: not said
+	}{
+		{path: "", want: typ},
+		{path: ".tags", want: cty.Map(cty.String)},
+		{path: `.tags["a/b"]`, want: cty.String},
+		{path: ".endpoints", want: cty.List(obj)},
+		{path: ".endpoints[0].port", want: cty.Number},
+		{path: ".pair[1]", want: obj},
+		{path: ".rules", want: cty.Set(obj)},
+		{path: ".rules[0]"},
+		{path: ".any"},
+		{path: ".any.x"},
+		{path: ".endpoints[*].host"},
+		{path: ".tags[0]"},
+		{path: ".nope"},
+	} {
+		got, ok := PathType(typ, value.Ref{Resource: "r", Attr: "x", Path: tc.path}.Steps())
+		if ok != (tc.want != cty.NilType) || (ok && !got.Equals(tc.want)) {
+			t.Errorf("PathType(%s) = %#v, %v; want %#v", tc.path, got, ok, tc.want)
+		}
+	}
+}

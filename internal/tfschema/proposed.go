@@ -22,6 +22,15 @@ func ProposedNew(b *Block, prior, config cty.Value) cty.Value {
 	return proposedBlock(b, prior, config)
 }
 
+// PlannedUnknown is what a data source read during apply is known to
+// hold at plan, as OpenTofu's PlannedUnknownObject forms it: the
+// configuration, where an attribute the provider computes is not
+// configured, unknown (the proposed new state against a wholly unknown
+// prior one).
+func PlannedUnknown(b *Block, config cty.Value) cty.Value {
+	return ProposedNew(b, cty.UnknownVal(b.ImpliedType()), config)
+}
+
 // EmptyValue is the value of an empty block: every attribute null, no
 // nested blocks (a group block holds its own empty value).
 func EmptyValue(b *Block) cty.Value {
@@ -61,7 +70,7 @@ func proposedBlock(b *Block, prior, config cty.Value) cty.Value {
 	if config.IsNull() || !config.IsKnown() {
 		return prior
 	}
-	if prior.IsNull() || !prior.IsKnown() {
+	if prior.IsKnown() && prior.IsNull() {
 		prior = EmptyValue(b)
 	}
 	vals := proposedAttributes(b.Attributes, prior, config)
@@ -76,7 +85,10 @@ func proposedAttributes(attrs map[string]*Attribute, prior, config cty.Value) ma
 	for name, a := range attrs {
 		cv := config.GetAttr(name)
 		pv := cty.NullVal(a.ImpliedType())
-		if !prior.IsNull() && prior.IsKnown() {
+		switch {
+		case !prior.IsKnown(): // a wholly unknown prior (PlannedUnknown)
+			pv = cty.UnknownVal(a.ImpliedType())
+		case !prior.IsNull():
 			pv = prior.GetAttr(name)
 		}
 		switch {
@@ -146,7 +158,10 @@ func proposedCollection(n Nesting, ety, ty cty.Type, prior, config cty.Value, on
 			k, c := it.Element()
 			i, _ := k.AsBigFloat().Int64()
 			p := none
-			if int(i) < len(priors) {
+			switch {
+			case !prior.IsKnown(): // a wholly unknown prior: so is each element (PlannedUnknown)
+				p = cty.UnknownVal(ety)
+			case int(i) < len(priors):
 				p = priors[i]
 			}
 			out = append(out, one(p, c))

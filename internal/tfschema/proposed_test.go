@@ -5,6 +5,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/kyku/action/internal/value"
 )
 
 func mustConfig(t *testing.T, b *Block, props map[string]any) cty.Value {
@@ -108,5 +110,26 @@ func TestSensitive(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{"endpoints[0].token", "secret"}, paths); d != "" {
 		t.Errorf("SensitivePaths (-want +got):\n%s", d)
+	}
+}
+
+// TestPlannedUnknown: what a data source read during apply is known to
+// hold at plan, as OpenTofu's PlannedUnknownObject: what is configured,
+// unknown where the provider computes what is not configured (nested
+// blocks of a list too), null elsewhere.
+func TestPlannedUnknown(t *testing.T) {
+	b := testBlock()
+	cfg := mustConfig(t, b, map[string]any{"name": "web", "serial": 9.0, "rule": []any{map[string]any{"port": 80.0}}})
+	got := PlannedUnknown(b, cfg)
+	if errs := got.Type().TestConformance(b.ImpliedType()); errs != nil {
+		t.Fatalf("planned value does not conform: %v", errs)
+	}
+	want := map[string]any{
+		"name": "web", "serial": 9.0, "id": value.Unknown,
+		"rule":   []any{map[string]any{"port": 80.0, "rid": value.Unknown}},
+		"member": []any{}, "meta": map[string]any{},
+	}
+	if d := cmp.Diff(want, FromCtyObject(got)); d != "" {
+		t.Errorf("PlannedUnknown (-want +got):\n%s", d)
 	}
 }

@@ -465,6 +465,24 @@ func ParseRef(s string) (Ref, bool) {
 // survives JSON round trips and renders well.
 const Unknown = "(known after apply)"
 
+// HasUnknown reports whether v holds a value known only after apply:
+// Unknown, or a string interpolating it, anywhere in it.
+func HasUnknown(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(x, Unknown)
+	case []any:
+		return slices.ContainsFunc(x, HasUnknown)
+	case map[string]any:
+		for _, e := range x {
+			if HasUnknown(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Lookup resolves one reference; ok is false when its value is not yet known.
 type Lookup func(Ref) (v any, ok bool)
 

@@ -280,3 +280,21 @@ func TestResolveReadsPaths(t *testing.T) {
 		t.Errorf("Resolve of a path past the end = %v, %v; want Unknown", got, unknown)
 	}
 }
+
+func TestHasUnknown(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want bool
+	}{
+		{nil, false},
+		{"x", false},
+		{Unknown, true},
+		{"rev-" + Unknown, true},
+		{[]any{"a", map[string]any{"k": Unknown}}, true},
+		{map[string]any{"k": []any{1.0, "b"}}, false},
+	} {
+		if got := HasUnknown(tc.v); got != tc.want {
+			t.Errorf("HasUnknown(%#v) = %v, want %v", tc.v, got, tc.want)
+		}
+	}
+}

@@ -88,6 +88,7 @@ var (
 	_ provider.StoredDeleter   = (*Provider)(nil)
 	_ provider.Importer        = (*Provider)(nil)
 	_ provider.DataReader      = (*Provider)(nil)
+	_ provider.AttributeTyper  = (*Provider)(nil)
 	_ provider.ConfigValidator = (*Provider)(nil)
 	_ provider.SelfPlanner     = (*Provider)(nil)
 )

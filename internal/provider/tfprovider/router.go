@@ -50,6 +50,7 @@ var (
 	_ provider.StoredDeleter   = (*Router)(nil)
 	_ provider.Importer        = (*Router)(nil)
 	_ provider.DataReader      = (*Router)(nil)
+	_ provider.AttributeTyper  = (*Router)(nil)
 	_ provider.ConfigValidator = (*Router)(nil)
 	_ provider.SelfPlanner     = (*Router)(nil)
 	_ provider.Stopper         = (*Router)(nil)
@@ -462,4 +463,25 @@ func (r *Router) ReadData(ctx context.Context, typ string, props map[string]any)
 		return p.ReadData(ctx, typ, props)
 	}
 	return nil, nil, errors.New(typ + " is not a data source")
+}
+
+func (r *Router) PlanData(ctx context.Context, typ string, props map[string]any) (map[string]any, []string, error) {
+	p, err := r.route(typ)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case p != nil:
+		return p.PlanData(ctx, typ, props)
+	}
+	return nil, nil, errors.New(typ + " is not a data source")
+}
+
+// AttributeType answers for a Terraform provider's types; Kyku's own
+// declare no attribute types (nil).
+func (r *Router) AttributeType(ctx context.Context, typ string, data bool, attr string, path []value.Step) (any, error) {
+	p, err := r.route(typ)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	return p.AttributeType(ctx, typ, data, attr, path)
 }

@@ -2,6 +2,7 @@ package tfprovider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/zclconf/go-cty/cty"
@@ -192,4 +193,55 @@ func (p *Provider) ReadData(ctx context.Context, typ string, props map[string]an
 		vals = map[string]any{}
 	}
 	return vals, rs.Block.SensitiveNames(), nil
+}
+
+// PlanData is what data source typ, read during apply, is known to hold
+// at plan: its configuration (props may hold value.Unknown) with every
+// attribute the provider computes and props leave unset unknown
+// (tfschema.PlannedUnknown), as OpenTofu plans such a read. No call to
+// the provider's plugin but its schema.
+func (p *Provider) PlanData(ctx context.Context, typ string, props map[string]any) (map[string]any, []string, error) {
+	_, rs, release, err := p.resourceSchema(ctx, typ, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+	cfgVal, ds := tfschema.Config(rs.Block, props)
+	if err := diagsError("data source "+typ, ds); err != nil {
+		return nil, nil, err
+	}
+	vals := tfschema.FromCtyObject(tfschema.PlannedUnknown(rs.Block, cfgVal))
+	if vals == nil {
+		vals = map[string]any{}
+	}
+	return vals, rs.Block.SensitiveNames(), nil
+}
+
+// AttributeType is the type of attribute attr of typ (a data source when
+// data) read into by path, from the provider's schema, in Terraform's
+// JSON type syntax; nil where the schema does not say (a dynamic
+// attribute, a splat).
+func (p *Provider) AttributeType(ctx context.Context, typ string, data bool, attr string, path []value.Step) (any, error) {
+	_, rs, release, err := p.resourceSchema(ctx, typ, data)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	ty := rs.Block.ImpliedType()
+	if !ty.HasAttribute(attr) {
+		return nil, nil
+	}
+	t, ok := tfschema.PathType(ty.AttributeType(attr), path)
+	if !ok {
+		return nil, nil
+	}
+	b, err := ctyjson.MarshalType(t)
+	if err != nil {
+		return nil, fmt.Errorf("%s.%s: encode its type: %w", typ, attr, err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, fmt.Errorf("%s.%s: decode its type: %w", typ, attr, err)
+	}
+	return out, nil
 }

@@ -58,5 +58,6 @@ func (p *fwProvider) Resources(context.Context) []func() resource.Resource {
 }
 
 func (p *fwProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{func() datasource.DataSource { return &itemData{} }}
+	return []func() datasource.DataSource{func() datasource.DataSource { return &itemData{} },
+		func() datasource.DataSource { return &listData{} }}
 }

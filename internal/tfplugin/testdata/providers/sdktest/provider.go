@@ -35,6 +35,7 @@ func newProvider() *schema.Provider {
 		},
 		DataSourcesMap: map[string]*schema.Resource{
 			"sdktest_item": itemData(),
+			"sdktest_list": listData(),
 		},
 	}
 }
