@@ -69,7 +69,8 @@ type Step struct {
 type Dispatch struct {
 	ID       string    `json:"id"` // the dispatch-id input, unique
 	Workflow string    `json:"workflow"`
-	Ref      string    `json:"ref"`
+	Ref      string    `json:"ref"`               // refs/heads/<default branch>
+	HeadSHA  string    `json:"headSha,omitempty"` // the branch's head when dispatched: the run must be on it
 	At       time.Time `json:"at"`
 	Run      int64     `json:"run,omitempty"` // the run found for it
 	RunURL   string    `json:"runUrl,omitempty"`
