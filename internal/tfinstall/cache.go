@@ -62,27 +62,37 @@ func (c providerCache) find(src Source, v *version.Version, p Platform, locked *
 }
 
 // verified reports whether the entry at path holds the package whose h1
-// hash is h, and the directory holding it. An entry that exists but holds
-// something else is moved aside.
+// hash is h, and the directory holding it. An entry that holds something
+// else (or a link to nothing) is moved aside; one that cannot be read now
+// (another installer moving it aside) is left alone.
 func verified(path string, h Hash) (string, bool) {
-	real, err := filepath.EvalSymlinks(path)
+	before, err := os.Lstat(path)
 	if err != nil {
-		if _, lerr := os.Lstat(path); lerr == nil {
-			retire(path) // a dangling link
-		}
 		return "", false
 	}
-	if got, err := HashDir(real); err == nil && got == h {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		retire(path, before) // a link to nothing
+		return "", false
+	}
+	got, err := HashDir(real)
+	if err != nil {
+		return "", false
+	}
+	if got == h {
 		return real, true
 	}
-	retire(path)
+	retire(path, before)
 	return "", false
 }
 
 // retire moves the entry at path aside and removes it (a link is removed,
-// never what it points to). Renaming first makes the removal invisible to
-// other installers: the name is free at once.
-func retire(path string) {
+// never what it points to), unless path is no longer the entry seen
+// (another installer replaced it). Renaming first frees the name at once.
+func retire(path string, seen os.FileInfo) {
+	if now, err := os.Lstat(path); err != nil || !os.SameFile(seen, now) {
+		return
+	}
 	aside, err := os.MkdirTemp(filepath.Dir(path), ".stale-*")
 	if err != nil {
 		return
@@ -149,10 +159,8 @@ func (c providerCache) link(target string, src Source, v *version.Version, p Pla
 	if err != nil {
 		return fmt.Errorf("link into the provider cache: %w", err)
 	}
-	if _, err := os.Lstat(path); err == nil {
-		if _, ok := verified(path, h); ok {
-			return nil
-		}
+	if _, ok := verified(path, h); ok {
+		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("link into the provider cache: %w", err)
