@@ -102,7 +102,7 @@ func allCancelled(runs []github.WorkflowRun, sha string) (string, bool) {
 func (r *run) reportCancelled(ctx context.Context, code int) int {
 	merges, err := r.cancelledMerges(ctx)
 	if err != nil {
-		r.a.Warningf("could not tell whether the merges before this push were applied (the job needs actions: read): %v", err)
+		r.a.Warningf("could not tell whether the merges before this push were applied (does the job have actions: read?): %v", err)
 	}
 	if len(merges) == 0 {
 		return code
@@ -126,8 +126,8 @@ func cancelledMessage(env string, m cancelledMerge) string {
 }
 
 func cancelledComment(env string, m cancelledMerge) string {
-	return fmt.Sprintf("**Kyku did not apply this merge** in %s: the workflow run of its push, %s, was cancelled before it applied "+
-		"(GitHub cancels a pending run when a newer one joins its concurrency group). The reviewed plan of commit %s is not in the environment, "+
+	return fmt.Sprintf("**Kyku did not apply this merge** in %s: the workflow run of its push (commit %s), %s, was cancelled before it applied "+
+		"(GitHub cancels a pending run when a newer one joins its concurrency group). This pull request's reviewed plan is not in the environment, "+
 		"or not all of it.\n\nTo finish: re-plan on the default branch, review the plan, then apply it.\n",
-		review.Code(envName(env)), m.runURL, review.Code(sha7(m.sha)))
+		review.Code(envName(env)), review.Code(sha7(m.sha)), m.runURL)
 }

@@ -33,13 +33,13 @@ import (
 // the same name first, as git's refs do, and a run's head_branch reads the
 // same for both, so the run must also be on the commit the branch pointed
 // at when Kyku dispatched (read from refs/heads/<branch>); a run on
-// another commit ends the check run as not Kyku's. What the check run says comes from the
-// Actions API read with the App's token (the run's conclusion, its jobs'),
-// never from anything the run writes. GitHub refusing the dispatch (a
-// workflow without these inputs, disabled, missing) is reported on the
-// check run at once; a dispatch GitHub accepted whose run does not appear
-// within ActionsOptions.StartTimeout (Actions disabled, no runner) is
-// reported then.
+// another commit ends the check run as not Kyku's. What the check run
+// says comes from the Actions API read with the App's token (the run's
+// conclusion, its jobs'), never from anything the run writes. GitHub
+// refusing the dispatch (a workflow without these inputs, disabled,
+// missing) is reported on the check run at once; a dispatch GitHub
+// accepted whose run does not appear within ActionsOptions.StartTimeout
+// (Actions disabled, no runner) is reported then.
 
 // DispatchIDInput is the workflow_dispatch input that tells the bot's
 // dispatches apart; the workflow's run-name must show it.
