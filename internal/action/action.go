@@ -175,6 +175,11 @@ func (r *run) handle(ctx context.Context) int {
 	r.deps.Policies = r.policies
 	r.deps.RuleChanges = r.ruleChanges
 	r.deps.MergeRules = r.mergeRules
+	// Runs that share no concurrency group (a merge's apply shares none)
+	// wait for each other on the state lock: said once per wait.
+	ctx = statemgr.WithLockWaiting(ctx, func(h statemgr.LockInfo, timeout time.Duration) {
+		r.a.Infof("kyku: the state lock is held (%s by %s %s); waiting up to %s (input lock-timeout)", h.Operation, h.Who, h.RunURL, timeout)
+	})
 	return r.dispatch(ctx)
 }
 
@@ -297,7 +302,8 @@ func (r *run) open(ctx context.Context, cfg *config.Config, env string) (*review
 			Parallelism: r.in.Parallelism, Now: r.env.Now, Rand: r.env.Rand,
 			Lock: statemgr.LockInfo{Who: "github-actions@" + r.ghctx.Repository, Actor: r.ghctx.Actor, RunURL: r.runURL()},
 		},
-		Plugins: plugins,
+		Plugins:     plugins,
+		LockTimeout: r.in.LockTimeout,
 	}, r.env.Providers)
 	if err != nil {
 		return nil, err

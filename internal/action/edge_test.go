@@ -134,6 +134,7 @@ func TestBadInputsFailWithEveryProblem(t *testing.T) {
 	r := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), map[string]string{
 		"INPUT_COMMAND": "destroy", "INPUT_COMMENT": "loud", "INPUT_PARALLELISM": "0",
 		"INPUT_REQUIRE-APPROVAL": "maybe", "INPUT_WORKING-DIRECTORY": "../elsewhere", "INPUT_ENVIRONMENT": "prod.eu",
+		"INPUT_LOCK-TIMEOUT": "soon",
 	})
 	wantCode(t, r, 1)
 	for _, want := range []string{
@@ -141,6 +142,7 @@ func TestBadInputsFailWithEveryProblem(t *testing.T) {
 		`::error::input require-approval: "maybe" is not true or false`,
 		`::error::input command: "destroy" is not one of auto, plan, apply, refresh`,
 		`::error::input parallelism: "0" is not a positive number`,
+		`::error::input lock-timeout: "soon" is not a duration such as 30s or 20m`,
 		`::error::inputs working-directory and config: "../elsewhere/infra/kyku.yaml" is outside the repository`,
 		`::error::input environment: environment name "prod.eu" is invalid: it holds '.' (use letters, digits, '_' and '-' (not first), at most 64 characters)`,
 	} {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	githubactions "github.com/sethvargo/go-githubactions"
 
@@ -94,6 +95,9 @@ type Inputs struct {
 	// are installed from (input plugin-mirror; relative to the checkout;
 	// "": their registries, into the cache actions/cache keeps).
 	PluginMirror string
+	// LockTimeout is how long a run waits for the state lock another run
+	// holds (input lock-timeout; 0: the backend's default, 30s).
+	LockTimeout time.Duration
 }
 
 // ApplyMode is input apply.
@@ -206,6 +210,13 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 			problems = append(problems, fmt.Sprintf("input pull-request: %q is not a pull request number", pr))
 		} else {
 			in.PullRequest = n
+		}
+	}
+	if lt := strings.TrimSpace(get("lock-timeout", "")); lt != "" {
+		if d, err := time.ParseDuration(lt); err != nil || d <= 0 {
+			problems = append(problems, fmt.Sprintf("input lock-timeout: %q is not a duration such as 30s or 20m", lt))
+		} else {
+			in.LockTimeout = d
 		}
 	}
 	in.RequestedBy = strings.TrimSpace(get("requested-by", ""))

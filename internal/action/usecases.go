@@ -135,7 +135,8 @@ func (r *run) defaultBranch() string {
 }
 
 // push applies the merged pull request's saved plan when the default branch
-// moves.
+// moves, and reports the merges before it whose runs were cancelled
+// (cancelled.go).
 func (r *run) push(ctx context.Context, cmd Command) int {
 	branch, isBranch := strings.CutPrefix(r.ev.Ref, "refs/heads/")
 	if cmd == Plan {
@@ -152,7 +153,7 @@ func (r *run) push(ctx context.Context, cmd Command) int {
 		return r.skip("Kyku had nothing to do", why)
 	}
 	out, err := review.ApplyMerged(ctx, r.deps, r.settings(), r.ev.After, r.ev.Sender.Login)
-	return r.applied(out, err, true)
+	return r.reportCancelled(ctx, r.applied(out, err, true))
 }
 
 // comment answers a `/kyku` comment.

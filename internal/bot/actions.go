@@ -25,16 +25,21 @@ import (
 //
 // The run is found by the dispatch's own input dispatch-id (random, one per
 // dispatch), which the workflow shows in its run-name; of the workflow's
-// runs only one on the default branch, from a workflow_dispatch, started
-// by the App's own account (actor and triggering actor) counts — nothing
-// else can start a run as the App, so no other run, whatever it is named,
-// completes the bot's check run. What the check run says comes from the
-// Actions API read with the App's token (the run's conclusion, its jobs'),
-// never from anything the run writes. GitHub refusing the dispatch (a
-// workflow without these inputs, disabled, missing) is reported on the
-// check run at once; a dispatch GitHub accepted whose run does not appear
-// within ActionsOptions.StartTimeout (Actions disabled, no runner) is
-// reported then.
+// runs only one from a workflow_dispatch, started by the App's own account
+// (actor and triggering actor), on the default branch's head commit counts
+// — nothing else can start a run as the App, so no other run, whatever it
+// is named, completes the bot's check run. The dispatch names the branch
+// by its full ref (refs/heads/<branch>): a short one resolves to a tag of
+// the same name first, as git's refs do, and a run's head_branch reads the
+// same for both, so the run must also be on the commit the branch pointed
+// at when Kyku dispatched (read from refs/heads/<branch>); a run on
+// another commit ends the check run as not Kyku's. What the check run
+// says comes from the Actions API read with the App's token (the run's
+// conclusion, its jobs'), never from anything the run writes. GitHub
+// refusing the dispatch (a workflow without these inputs, disabled,
+// missing) is reported on the check run at once; a dispatch GitHub
+// accepted whose run does not appear within ActionsOptions.StartTimeout
+// (Actions disabled, no runner) is reported then.
 
 // DispatchIDInput is the workflow_dispatch input that tells the bot's
 // dispatches apart; the workflow's run-name must show it.
@@ -90,10 +95,12 @@ func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *sett
 	if err != nil {
 		return "", fmt.Errorf("hand %s to actions: %w", cmd, err)
 	}
+	head, err := repo.BranchHead(ctx, ev.defaultBranch)
+	if err != nil {
+		return "", fmt.Errorf("hand %s to actions: %w", cmd, err)
+	}
 	if cmd == "refresh" {
-		if sha, err = repo.CommitSHA(ctx, ev.defaultBranch); err != nil {
-			return "", fmt.Errorf("hand %s to actions: %w", cmd, err)
-		}
+		sha = head
 	}
 	outcome := "dispatched"
 	for _, t := range targets {
@@ -111,7 +118,7 @@ func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *sett
 			b.watch.start(ctx, w)
 			continue
 		}
-		w.d = jobs.Dispatch{ID: newDispatchID(), Workflow: s.Workflow, Ref: ev.defaultBranch, At: b.now().UTC()}
+		w.d = jobs.Dispatch{ID: newDispatchID(), Workflow: s.Workflow, Ref: "refs/heads/" + ev.defaultBranch, HeadSHA: head, At: b.now().UTC()}
 		// The check run first and the dispatch recorded before it is
 		// sent: a worker that dies in between leaves a check run that a
 		// takeover ends ("did not start"), never a second run.
@@ -134,7 +141,7 @@ func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *sett
 			"requested-by":  ev.comment.author, // "" for a plan of a push
 			DispatchIDInput: w.d.ID,
 		}
-		if err := repo.DispatchWorkflow(ctx, s.Workflow, ev.defaultBranch, inputs); err != nil {
+		if err := repo.DispatchWorkflow(ctx, s.Workflow, w.d.Ref, inputs); err != nil {
 			w.refused(ctx, err)
 			b.record(ctx, w.step, func(st *jobs.Step) { st.Done = true })
 			outcome = "dispatch-refused"
@@ -200,6 +207,10 @@ func (w *watch) look(ctx context.Context, o ActionsOptions) bool {
 				"%d runs of %s started by %s show dispatch ID %s; Kyku dispatched one. It trusts none of them: "+
 					"re-run the command.\n", n, review.Code(w.d.Workflow), review.Code(w.self), review.Code(w.d.ID)), "other")
 			return true
+		case n == 1 && run.HeadSHA != w.d.HeadSHA:
+			w.d.Run, w.d.RunURL = run.ID, run.HTMLURL
+			w.notOurs(ctx, run)
+			return true
 		case n == 1:
 			w.d.Run, w.d.RunURL = run.ID, run.HTMLURL
 			b.record(ctx, w.step, func(st *jobs.Step) { st.Dispatch = &w.d })
@@ -239,17 +250,18 @@ func (w *watch) look(ctx context.Context, o ActionsOptions) bool {
 
 // find looks for the dispatch's run among the workflow's runs: the ones
 // that are the App's own dispatches on the default branch and show the
-// dispatch ID. n is how many there are.
+// dispatch ID, whatever commit they ran (look checks it). n is how many
+// there are.
 func (w *watch) find(ctx context.Context) (github.WorkflowRun, int, error) {
 	runs, err := w.repo.WorkflowRuns(ctx, w.d.Workflow, github.RunQuery{
-		Event: "workflow_dispatch", Branch: w.d.Ref, Created: w.d.At.Add(-2 * time.Minute),
+		Event: "workflow_dispatch", Branch: w.branch(), Created: w.d.At.Add(-2 * time.Minute),
 	})
 	if err != nil {
 		return github.WorkflowRun{}, 0, err
 	}
 	var found []github.WorkflowRun
 	for _, r := range runs {
-		if w.ours(r) && strings.Contains(r.DisplayTitle, w.d.ID) {
+		if w.claims(r) && strings.Contains(r.DisplayTitle, w.d.ID) {
 			found = append(found, r)
 		}
 	}
@@ -259,19 +271,49 @@ func (w *watch) find(ctx context.Context) (github.WorkflowRun, int, error) {
 	return github.WorkflowRun{}, len(found), nil
 }
 
-// ours reports whether run can be the bot's dispatch: a workflow_dispatch
-// on the default branch, started (this attempt too) by the App's account.
-func (w *watch) ours(r github.WorkflowRun) bool {
-	return r.Event == "workflow_dispatch" && r.HeadBranch == w.d.Ref &&
+// branch is the default branch the dispatch named (its ref's short name).
+func (w *watch) branch() string { return strings.TrimPrefix(w.d.Ref, "refs/heads/") }
+
+// claims reports whether run can be the bot's dispatch by who started it
+// and how: a workflow_dispatch whose head_branch reads the default
+// branch's name, started (this attempt too) by the App's account. A tag
+// of the branch's name reads the same: ours also checks the commit.
+func (w *watch) claims(r github.WorkflowRun) bool {
+	return r.Event == "workflow_dispatch" && r.HeadBranch == w.branch() &&
 		strings.EqualFold(r.Actor, w.self) && strings.EqualFold(r.TriggeringActor, w.self)
+}
+
+// ours reports whether run is the bot's dispatch: it claims to be, and it
+// runs the commit the default branch pointed at when Kyku dispatched.
+func (w *watch) ours(r github.WorkflowRun) bool {
+	return w.claims(r) && w.d.HeadSHA != "" && r.HeadSHA == w.d.HeadSHA
+}
+
+// notOurs ends the check run of a dispatch whose run is the App's but ran
+// another commit than the default branch's head: a tag named like the
+// branch (which a short ref resolves to first), or a dispatch record
+// without the commit.
+func (w *watch) notOurs(ctx context.Context, run github.WorkflowRun) {
+	head := w.d.HeadSHA
+	if head == "" {
+		head = "(not recorded)"
+	}
+	w.end(ctx, "failure", "The workflow run is not the default branch's", fmt.Sprintf(
+		"Run %s shows dispatch ID %s, but it ran commit %s, not %s, the head of %s when Kyku dispatched %s. "+
+			"Its result is not Kyku's: a tag or another ref named like the default branch ran instead. Re-run the command.\n",
+		w.runLink(), review.Code(w.d.ID), review.Code(run.HeadSHA), review.Code(head), review.Code(w.d.Ref), review.Code(w.d.Workflow)), "other")
 }
 
 // follow shows run on the check run; done when it ended (and so did the
 // check run).
 func (w *watch) follow(ctx context.Context, run github.WorkflowRun) bool {
-	if !w.ours(run) {
+	if !w.claims(run) {
 		w.end(ctx, "failure", "The workflow run is not Kyku's dispatch", "Run "+w.runLink()+
 			" is no longer the App's own dispatch (it was re-run by "+review.Code(run.TriggeringActor)+"), so its result is not Kyku's. Re-run the command.\n", "other")
+		return true
+	}
+	if !w.ours(run) {
+		w.notOurs(ctx, run)
 		return true
 	}
 	if run.Status == "completed" {

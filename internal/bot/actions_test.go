@@ -70,10 +70,10 @@ func TestDispatchedRunIsFollowedToItsEnd(t *testing.T) {
 
 	title := "kyku plan " + id
 	for _, look := range []githubtest.WorkflowRun{
-		{Workflow: "kyku.yml", DisplayTitle: title, Event: "workflow_dispatch", HeadBranch: defaultBranch, Actor: "mallory"},
-		{Workflow: "kyku.yml", DisplayTitle: title, Event: "pull_request", HeadBranch: "feature", Actor: "kyku[bot]"},
-		{Workflow: "kyku.yml", DisplayTitle: title, Event: "workflow_dispatch", HeadBranch: "feature", Actor: "kyku[bot]"},
-		{Workflow: "kyku.yml", DisplayTitle: title, Event: "workflow_dispatch", HeadBranch: defaultBranch, Actor: "kyku[bot]", TriggeringActor: "mallory"},
+		{Workflow: "kyku.yml", DisplayTitle: title, Event: "workflow_dispatch", HeadBranch: defaultBranch, HeadSHA: baseSHA, Actor: "mallory"},
+		{Workflow: "kyku.yml", DisplayTitle: title, Event: "pull_request", HeadBranch: "feature", HeadSHA: baseSHA, Actor: "kyku[bot]"},
+		{Workflow: "kyku.yml", DisplayTitle: title, Event: "workflow_dispatch", HeadBranch: "feature", HeadSHA: baseSHA, Actor: "kyku[bot]"},
+		{Workflow: "kyku.yml", DisplayTitle: title, Event: "workflow_dispatch", HeadBranch: defaultBranch, HeadSHA: baseSHA, Actor: "kyku[bot]", TriggeringActor: "mallory"},
 	} {
 		look.Status, look.Conclusion = "completed", "success"
 		look.Jobs = []githubtest.WorkflowJob{{Name: "kyku", Status: "completed", Conclusion: "success"}}
@@ -85,7 +85,7 @@ func TestDispatchedRunIsFollowedToItsEnd(t *testing.T) {
 	}
 
 	real := h.gh.AddWorkflowRun(repoName, githubtest.WorkflowRun{
-		Workflow: "kyku.yml", DisplayTitle: title, Event: "workflow_dispatch", HeadBranch: defaultBranch, Actor: "kyku[bot]",
+		Workflow: "kyku.yml", DisplayTitle: title, Event: "workflow_dispatch", HeadBranch: defaultBranch, HeadSHA: baseSHA, Actor: "kyku[bot]",
 	})
 	runURL := h.gh.URL + "/" + repoName + "/actions/runs/"
 	eventually(t, "the dispatched run was never linked", func() bool {
@@ -272,4 +272,56 @@ func TestDispatchedRunIsWatchedAgainAfterATakeover(t *testing.T) {
 		t.Errorf("check run %+v, want the run's success", cr)
 	}
 	eventually(t, "B kept the job", func() bool { return len(jobKeys(t, open())) == 0 })
+}
+
+// tagSHA is the commit of a tag named like the default branch: a writer who
+// may push tags (not the protected branch) puts a workflow of its own there.
+const tagSHA = "7a97a97a97a97a97a97a97a97a97a97a97a97a97"
+
+// TestDispatchRunsTheDefaultBranchNotATagOfItsName: a tag named like the
+// default branch exists. The bot dispatches the branch by its full ref, so
+// the run GitHub starts is on the branch's head, and the check run ends
+// with it. A run the App started for the dispatch on the tag's commit —
+// what a dispatch of the short name starts, its head_branch reading the
+// branch's name all the same — ends the check run as not Kyku's, though
+// it succeeded.
+func TestDispatchRunsTheDefaultBranchNotATagOfItsName(t *testing.T) {
+	const check = "kyku plan (infra/prod)"
+	t.Run("the dispatched run is on the branch", func(t *testing.T) {
+		h := actionsHarness(t, kykuWorkflow, time.Minute)
+		h.gh.SetTag(repoName, defaultBranch, tagSHA)
+		h.pr(2, headA)
+		h.deliver("pull_request", prOpened(t, 2, headA))
+		h.settle()
+		runs := h.gh.WorkflowRuns(repoName)
+		if len(runs) != 1 || runs[0].HeadSHA != baseSHA {
+			t.Fatalf("runs %+v, want one on %s (the branch %s), not the tag's %s", runs, baseSHA, defaultBranch, tagSHA)
+		}
+		h.gh.UpdateWorkflowRun(repoName, runs[0].ID, func(r *githubtest.WorkflowRun) { r.Status, r.Conclusion = "completed", "success" })
+		eventually(t, "the check run never ended", func() bool { return h.checkRunNamed(check).Status == "completed" })
+		if cr := h.checkRunNamed(check); cr.Conclusion != "success" {
+			t.Errorf("check run %+v, want the branch's run's success", cr)
+		}
+	})
+	t.Run("a run on the tag's commit is refused", func(t *testing.T) {
+		wf := kykuWorkflow
+		wf.NeverStarts = true
+		h := actionsHarness(t, wf, time.Minute)
+		h.gh.SetTag(repoName, defaultBranch, tagSHA)
+		h.pr(2, headA)
+		h.deliver("pull_request", prOpened(t, 2, headA))
+		h.settle()
+		id := h.gh.Dispatches(repoName)[0].Inputs[bot.DispatchIDInput].(string)
+		h.gh.AddWorkflowRun(repoName, githubtest.WorkflowRun{
+			Workflow: "kyku.yml", DisplayTitle: "kyku plan " + id, Event: "workflow_dispatch", HeadBranch: defaultBranch, HeadSHA: tagSHA,
+			Actor: "kyku[bot]", Status: "completed", Conclusion: "success",
+			Jobs: []githubtest.WorkflowJob{{Name: "kyku", Status: "completed", Conclusion: "success"}},
+		})
+		eventually(t, "the check run never ended", func() bool { return h.checkRunNamed(check).Status == "completed" })
+		cr := h.checkRunNamed(check)
+		if cr.Conclusion != "failure" || cr.Title != "The workflow run is not the default branch's" ||
+			!strings.Contains(cr.Summary, "ran commit `"+tagSHA+"`, not `"+baseSHA+"`") {
+			t.Errorf("check run %+v, want the tag's run refused", cr)
+		}
+	})
 }

@@ -232,7 +232,7 @@ func New(opts Options) (*Bot, error) {
 	}
 	b.watch = newWatchers(b, opts.Actions)
 	if opts.Store != nil {
-		b.jobs = jobs.New(opts.Store, jobs.Options{Holder: opts.Replica, Lease: opts.Lease, Now: opts.Now})
+		b.jobs = jobs.New(opts.Store, jobs.Options{Secret: opts.Config.WebhookSecret, Holder: opts.Replica, Lease: opts.Lease, Now: opts.Now})
 		b.claims = claim.New(opts.Store, claim.Options{Now: opts.Now})
 	}
 	b.queue = queue.New(queue.Options{

@@ -368,8 +368,8 @@ func TestScheduledRoundSkipsWhatIsNotKykus(t *testing.T) {
 		t.Errorf("checked (-want +got):\n%s", diff)
 	}
 	d := h.gh.Dispatches("Codertocat/Actions")
-	if len(d) != 1 || d[0].Inputs["command"] != "refresh" || d[0].Ref != "main" {
-		t.Errorf("execution: actions dispatches = %+v, want one refresh on main", d)
+	if len(d) != 1 || d[0].Inputs["command"] != "refresh" || d[0].Ref != "refs/heads/main" {
+		t.Errorf("execution: actions dispatches = %+v, want one refresh on refs/heads/main", d)
 	}
 	m := h.metrics()
 	for outcome, want := range map[string]float64{"routed": 2, "not-kyku": 1, "disabled": 1, "dispatched": 1} {

@@ -307,7 +307,7 @@ func (b *Bot) scan(ctx context.Context) {
 		b.log.Warn("looking for jobs left behind", "error", err.Error())
 	}
 	for _, r := range bad {
-		b.log.Error("job record refused: it cannot be read", "key", r.Key, "error", r.Err.Error())
+		b.log.Error("job record refused: it cannot be read, or it is not signed as the bot signs it", "key", r.Key, "error", r.Err.Error())
 		b.metrics.resumed("refused")
 		b.finish(ctx, r.Job)
 	}

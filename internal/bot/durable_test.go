@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -221,7 +222,7 @@ func TestResumedApplyIsJudgedAgain(t *testing.T) {
 	// What a replica that died after the apply leaves: the record, its
 	// lease expired.
 	past := func() time.Time { return time.Now().Add(-time.Hour) }
-	dead := jobs.New(open(), jobs.Options{Holder: "replica-dead", Lease: time.Minute, Now: past})
+	dead := jobs.New(open(), jobs.Options{Secret: []byte(secret), Holder: "replica-dead", Lease: time.Minute, Now: past})
 	if _, err := dead.Accept(context.Background(), jobs.Record{
 		ID: "guid-dead", Event: "issue_comment", Body: apply, MAC: strings.TrimPrefix(sign(apply), "sha256="), AcceptedBy: "replica-dead",
 	}); err != nil {
@@ -253,6 +254,62 @@ func TestResumedApplyIsJudgedAgain(t *testing.T) {
 	}
 	if !strings.Contains(h.logs(), "its body does not carry the webhook secret's signature") {
 		t.Errorf("the forged record was not refused in the log")
+	}
+}
+
+// TestChangedJobRecordIsNotRun: whoever can write the bot's store cannot
+// make it run a delivery again by changing a record's fields around the
+// body GitHub signed. A delivery recorded long ago is put back under a new
+// ID (as a replay would), and a record in the earlier format, whose
+// signature covered only its body, is left behind: the replica that finds
+// them refuses both, plans nothing and removes them.
+func TestChangedJobRecordIsNotRun(t *testing.T) {
+	store, open := botStore(t)
+	ctx := context.Background()
+	past := func() time.Time { return time.Now().Add(-time.Hour) }
+	dead := jobs.New(open(), jobs.Options{Secret: []byte(secret), Holder: "replica-dead", Lease: time.Minute, Now: past})
+	body := prOpened(t, 2, headA)
+	mac := strings.TrimPrefix(sign(body), "sha256=")
+	if _, err := dead.Accept(ctx, jobs.Record{ID: "guid-old", Event: "pull_request", Body: body, MAC: mac, AcceptedBy: "replica-dead"}); err != nil {
+		t.Fatal(err)
+	}
+	data, v, err := store.ReadObject(ctx, jobs.Key("guid-old"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := strings.Replace(string(data), `"id":"guid-old"`, `"id":"guid-replay"`, 1)
+	if _, err := store.CreateObject(ctx, jobs.Key("guid-replay"), []byte(replay)); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.DeleteObject(ctx, jobs.Key("guid-old"), v); err != nil {
+		t.Fatal(err)
+	}
+	earlier, err := json.Marshal(map[string]any{"id": "guid-earlier", "event": "pull_request", "body": body, "mac": mac, "acceptedBy": "replica-old"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.CreateObject(ctx, jobs.Key("guid-earlier"), earlier); err != nil {
+		t.Fatal(err)
+	}
+
+	h := newHarness(t, harnessOpts{store: store, replica: "replica-a", lease: time.Second})
+	h.pr(2, headA)
+	eventually(t, "the records were not refused", func() bool {
+		return h.metrics()[`kyku_bot_jobs_resumed_total{result="refused"}`] == 2
+	})
+	h.settle()
+	eventually(t, "the refused records stayed", func() bool { return len(jobKeys(t, store)) == 0 })
+	if runs := h.gh.CheckRuns(repoName); len(runs) != 0 {
+		t.Errorf("check runs %+v: a refused record was planned", runs)
+	}
+	if c := h.botComments(2); len(c) != 0 {
+		t.Errorf("%d plan comments: a refused record was planned", len(c))
+	}
+	logs := h.logs()
+	for _, want := range []string{"its signature does not verify with the webhook secret", "written by an earlier version of Kyku"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("the log does not say %q:\n%s", want, logs)
+		}
 	}
 }
 

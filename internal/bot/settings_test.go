@@ -23,9 +23,9 @@ projects:
 	h.deliver("pull_request", prOpened(t, 2, headA))
 	h.settle()
 	want := []githubtest.Dispatch{
-		{Workflow: "kyku.yml", Ref: defaultBranch, Inputs: map[string]any{
+		{Workflow: "kyku.yml", Ref: "refs/heads/" + defaultBranch, Inputs: map[string]any{
 			"command": "plan", "config": "kyku.yaml", "environment": "staging", "project": "infra", "pr": "2", "sha": headA, "requested-by": ""}},
-		{Workflow: "kyku.yml", Ref: defaultBranch, Inputs: map[string]any{
+		{Workflow: "kyku.yml", Ref: "refs/heads/" + defaultBranch, Inputs: map[string]any{
 			"command": "plan", "config": "kyku.yaml", "environment": "prod", "project": "infra", "pr": "2", "sha": headA, "requested-by": ""}},
 	}
 	got := h.gh.Dispatches(repoName)

@@ -44,6 +44,7 @@ type WorkflowJob struct {
 type RunQuery struct {
 	Event   string    // e.g. workflow_dispatch
 	Branch  string    // the run's head branch
+	HeadSHA string    // the run's head commit
 	Created time.Time // runs created at or after this
 }
 
@@ -59,7 +60,7 @@ func workflowRun(r *gh.WorkflowRun) WorkflowRun {
 // WorkflowRuns lists the newest runs (at most 100) of workflowFile that
 // match q (GET /repos/{owner}/{repo}/actions/workflows/{file}/runs).
 func (r *Repo) WorkflowRuns(ctx context.Context, workflowFile string, q RunQuery) ([]WorkflowRun, error) {
-	opts := &gh.ListWorkflowRunsOptions{Event: q.Event, Branch: q.Branch, ListOptions: gh.ListOptions{PerPage: perPage}}
+	opts := &gh.ListWorkflowRunsOptions{Event: q.Event, Branch: q.Branch, HeadSHA: q.HeadSHA, ListOptions: gh.ListOptions{PerPage: perPage}}
 	if !q.Created.IsZero() {
 		opts.Created = ">=" + q.Created.UTC().Format(time.RFC3339)
 	}
@@ -102,13 +103,19 @@ func (r *Repo) WorkflowJobs(ctx context.Context, id int64) ([]WorkflowJob, error
 	}
 }
 
-// CommitSHA is the commit ref (a branch, a tag or a SHA) names.
-func (r *Repo) CommitSHA(ctx context.Context, ref string) (string, error) {
-	c, resp, err := r.client.Repositories.GetCommit(ctx, r.owner, r.name, ref, nil)
-	if err := r.done(resp, err, "get commit %s", ref); err != nil {
+// BranchHead is the commit branch points at, read from the branch's own
+// ref (GET …/git/ref/heads/<branch>): a tag of the same name cannot answer
+// for it, as it can for a short ref.
+func (r *Repo) BranchHead(ctx context.Context, branch string) (string, error) {
+	ref, resp, err := r.client.Git.GetRef(ctx, r.owner, r.name, "heads/"+branch)
+	if err := r.done(resp, err, "get the head of branch %s", branch); err != nil {
 		return "", err
 	}
-	return c.GetSHA(), nil
+	sha := ref.GetObject().GetSHA()
+	if ref.GetRef() != "refs/heads/"+branch || sha == "" {
+		return "", fmt.Errorf("get the head of branch %s: GitHub answered for %q", branch, ref.GetRef())
+	}
+	return sha, nil
 }
 
 // APIError is GitHub's answer to a request it refused: its status code

@@ -165,6 +165,22 @@ func TestFileContent(t *testing.T) {
 	}
 }
 
+// TestBranchHeadIsTheBranchsOwnRef: a tag named like the branch does not
+// answer for it; a branch that does not exist is not found.
+func TestBranchHeadIsTheBranchsOwnRef(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	const branch, tag = "1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222"
+	f.srv.SetRef(repoName, "main", branch)
+	f.srv.SetTag(repoName, "main", tag)
+	if got, err := f.repo.BranchHead(ctx, "main"); err != nil || got != branch {
+		t.Errorf("BranchHead(main) = %q, %v; want the branch's %s, not the tag's", got, err, branch)
+	}
+	if got, err := f.repo.BranchHead(ctx, "release/1"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("BranchHead of a missing branch = %q, %v; want not found", got, err)
+	}
+}
+
 func TestDispatchWorkflow(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)

@@ -25,17 +25,21 @@
 // record) and the check of every run (lock entry: find the package, hash
 // it, refuse it unless it matches). With a mirror set only the mirror is
 // used (no network: what CI and air-gapped runs want, and predictable);
-// otherwise packages are fetched into a cache directory laid out as a
-// mirror (the Action caches it between runs), a cached package matching
-// the lock is used without a download, and one that does not is fetched
-// again and checked again. Archives are unpacked into a temporary
-// directory and renamed: plain files only, no names escaping the
-// package, bounded sizes.
+// otherwise packages are fetched into a cache directory (the Action caches
+// it between runs; the bot's tenants share one), each stored under the
+// hash of its content (HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/h1-<hex>/): a
+// cached package matching one of the lock's h1 hashes is used without a
+// download, and otherwise the package is fetched, checked, and put under
+// its own hash. A package one lock refuses is removed from its own
+// temporary directory only, so it never takes away a package another lock
+// trusts (cache.go). Archives are unpacked into a temporary directory and
+// renamed: plain files only, no names escaping the package, bounded sizes.
 //
 // The package reads no environment and no clock; HTTP goes through the
-// caller's client, and only HTTPS is spoken. Nothing runs at package
-// init. An Installer is used by one goroutine at a time; Registry is
-// safe for concurrent use.
+// caller's client, and only HTTPS is spoken (redirects.go). Nothing runs
+// at package init. An Installer is used by one goroutine at a time, and
+// Installers in any number of goroutines and processes may share a
+// CacheDir; Registry is safe for concurrent use.
 //
 // # For the front doors (phase 2 of "any Terraform provider")
 //

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,16 +19,17 @@ type Installer struct {
 	// Mirror is an unpacked filesystem mirror (KYKU_PLUGIN_MIRROR); empty
 	// for none.
 	Mirror string
-	// CacheDir holds the packages fetched from registries, laid out as a
-	// mirror; a run reuses what matches the lock.
+	// CacheDir holds the packages fetched from registries, each under the
+	// hash of its content; a run reuses what matches the lock. It may be
+	// shared by Installers of different locks, at the same time.
 	CacheDir string
 	// Registry fetches packages when there is no mirror.
 	Registry *Registry
 	// LinkMirror, with a Mirror, also links each package it installs from
-	// the mirror into CacheDir (a symbolic link, as OpenTofu's init does
-	// for an unpacked mirror), so that later runs without the mirror use
-	// it instead of asking its registry: `kyku init` sets it; plan and
-	// apply, which write nothing there, do not.
+	// the mirror into CacheDir under its hash (a symbolic link, as
+	// OpenTofu's init does for an unpacked mirror), so that later runs
+	// without the mirror use it instead of asking its registry: `kyku
+	// init` sets it; plan and apply, which write nothing there, do not.
 	LinkMirror bool
 	// Platform is the one to install for.
 	Platform Platform
@@ -142,56 +142,24 @@ func (in *Installer) fromMirror(src Source, c Constraints, v *version.Version, l
 		return Installed{}, &ChecksumError{Source: src, Version: v.Original(), Where: dir, Got: []Hash{h1}}
 	}
 	if in.LinkMirror && in.CacheDir != "" {
-		if err := linkPackage(dir, mirror{dir: in.CacheDir}.packageDir(src, v, in.Platform)); err != nil {
+		if err := (providerCache{dir: in.CacheDir}).link(dir, src, v, in.Platform, h1); err != nil {
 			return Installed{}, fmt.Errorf("provider %s %s: %w", src, v.Original(), err)
 		}
 	}
 	return in.record(src, c, v, dir, locked, lock, h1)
 }
 
-// linkPackage makes link a symbolic link to the package directory target,
-// replacing whatever link held (another link, or a package fetched
-// before); the link appears whole or not at all.
-func linkPackage(target, link string) error {
-	abs, err := filepath.Abs(target)
-	if err != nil {
-		return fmt.Errorf("link into the provider cache: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
-		return fmt.Errorf("link into the provider cache: %w", err)
-	}
-	tmp := link + ".link-tmp"
-	os.Remove(tmp)
-	if err := os.Symlink(abs, tmp); err != nil {
-		return fmt.Errorf("link into the provider cache: %w", err)
-	}
-	// rename does not replace a directory: a fetched package goes first.
-	if fi, err := os.Lstat(link); err == nil && fi.IsDir() {
-		if err := os.RemoveAll(link); err != nil {
-			os.Remove(tmp)
-			return fmt.Errorf("link into the provider cache: %w", err)
-		}
-	}
-	if err := os.Rename(tmp, link); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("link into the provider cache: %w", err)
-	}
-	return nil
-}
-
 func (in *Installer) fromRegistry(ctx context.Context, src Source, c Constraints, v *version.Version, locked *Locked, lock *Lock) (Installed, error) {
 	if in.CacheDir == "" {
 		return Installed{}, fmt.Errorf("provider %s: no mirror and no cache directory to install it into", src)
 	}
+	cache := providerCache{dir: in.CacheDir}
 	// A cached package that matches the lock is used as it is (a link to
 	// a mirror's package, left by kyku init, is followed). A locked
 	// provider has its version (v) already.
 	if locked != nil {
-		if real, err := filepath.EvalSymlinks(mirror{dir: in.CacheDir}.packageDir(src, v, in.Platform)); err == nil {
-			h1, err := HashDir(real)
-			if err == nil && locked.Matches(h1) {
-				return in.record(src, c, v, real, locked, lock, h1)
-			}
+		if dir, h1, ok := cache.find(src, v, in.Platform, locked); ok {
+			return in.record(src, c, v, dir, locked, lock, h1)
 		}
 	}
 	if in.Registry == nil {
@@ -208,7 +176,6 @@ func (in *Installer) fromRegistry(ctx context.Context, src Source, c Constraints
 				src, c, in.Platform, joinVersions(vs))
 		}
 	}
-	dir := mirror{dir: in.CacheDir}.packageDir(src, v, in.Platform)
 	if err := os.MkdirAll(in.CacheDir, 0o755); err != nil {
 		return Installed{}, fmt.Errorf("provider cache: %w", err)
 	}
@@ -220,22 +187,27 @@ func (in *Installer) fromRegistry(ctx context.Context, src Source, c Constraints
 	// A locked provider must be the package the lock names: checked on
 	// the archive before anything of it is unpacked (a lock of h1 hashes
 	// only, written from a mirror, is checked on the unpacked files).
+	const where = "its registry's archive"
 	if locked != nil && hasKind(locked.Hashes, "zh") && !locked.Matches(f.zh) {
-		return Installed{}, &ChecksumError{Source: src, Version: v.Original(), Where: "its registry's archive", Got: []Hash{f.zh}}
+		return Installed{}, &ChecksumError{Source: src, Version: v.Original(), Where: where, Got: []Hash{f.zh}}
 	}
-	if err := os.RemoveAll(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return Installed{}, fmt.Errorf("provider cache: %w", err)
-	}
-	if err := unzip(f.archive, dir); err != nil {
+	// Unpacked into a directory of its own, and refused from there: the
+	// cache's packages, which other locks may trust, are never touched.
+	pkg, tmp, err := cache.unpackTemp(f.archive, src, v, in.Platform)
+	if err != nil {
 		return Installed{}, fmt.Errorf("provider %s %s: %w", src, v.Original(), err)
 	}
-	h1, err := HashDir(dir)
+	defer os.RemoveAll(tmp)
+	h1, err := HashDir(pkg)
 	if err != nil {
 		return Installed{}, err
 	}
 	if locked != nil && !locked.Matches(h1, f.zh) {
-		os.RemoveAll(dir)
-		return Installed{}, &ChecksumError{Source: src, Version: v.Original(), Where: dir, Got: []Hash{h1, f.zh}}
+		return Installed{}, &ChecksumError{Source: src, Version: v.Original(), Where: where, Got: []Hash{h1, f.zh}}
+	}
+	dir, err := cache.put(pkg, src, v, in.Platform, h1)
+	if err != nil {
+		return Installed{}, fmt.Errorf("provider %s %s: %w", src, v.Original(), err)
 	}
 	return in.record(src, c, v, dir, locked, lock, append([]Hash{h1}, f.all...)...)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	version "github.com/hashicorp/go-version"
 )
 
 func mustConstraints(t *testing.T, s string) Constraints {
@@ -184,7 +185,11 @@ func TestInitLinksMirrorPackagesForLaterRuns(t *testing.T) {
 	exe := mirrorPackage(t, mirrorDir, src, "3.3.1", "#!/bin/sh\n# 3.3.1\n")
 	ctx := context.Background()
 	reqs := []Requirement{{src, mustConstraints(t, "~> 3.3")}}
-	linked := filepath.Join(cache, src.Host, src.Namespace, src.Type, "3.3.1", testPlatform.String())
+	h1, err := HashDir(filepath.Dir(exe))
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked, _ := providerCache{dir: cache}.entry(src, version.Must(version.NewVersion("3.3.1")), testPlatform, h1)
 
 	// Without LinkMirror (plan, apply) nothing is written into the cache.
 	lock := &Lock{}
@@ -195,8 +200,8 @@ func TestInitLinksMirrorPackagesForLaterRuns(t *testing.T) {
 		t.Fatalf("a run without LinkMirror wrote %s (%v)", linked, err)
 	}
 
-	// kyku init links the package; a later run without the mirror uses
-	// the link, checked against the lock, and asks no registry.
+	// kyku init links the package under its hash; a later run without the
+	// mirror uses the link, checked against the lock, and asks no registry.
 	if _, err := (&Installer{Mirror: mirrorDir, CacheDir: cache, Platform: testPlatform, LinkMirror: true}).Install(ctx, reqs, lock, false); err != nil {
 		t.Fatal(err)
 	}
@@ -215,6 +220,7 @@ func TestInitLinksMirrorPackagesForLaterRuns(t *testing.T) {
 	// A binary changed in the mirror since is not run: the link no longer
 	// matches the lock, so the package would be fetched again (here the
 	// registry cannot be reached, and the install fails).
+	original, _ := os.ReadFile(exe)
 	if err := os.WriteFile(exe, []byte("#!/bin/sh\n# evil\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -222,17 +228,26 @@ func TestInitLinksMirrorPackagesForLaterRuns(t *testing.T) {
 	if got, err := offline.Install(ctx, reqs, lock, false); err == nil {
 		t.Errorf("a changed binary behind the link was installed: %+v", got)
 	}
+	if _, err := os.Stat(exe); err != nil {
+		t.Errorf("the mirror's package was removed with the stale link: %v", err)
+	}
 
-	// Linking again replaces a package fetched into the cache before.
-	if err := os.Remove(linked); err != nil {
+	// Linking again over an entry whose content no longer matches its
+	// name (a package changed behind Kyku's back) replaces it.
+	if err := os.WriteFile(exe, original, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	mirrorPackage(t, cache, src, "3.3.1", "#!/bin/sh\n# fetched\n")
+	if err := os.MkdirAll(linked, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(linked, "terraform-provider-null_v3.3.1"), []byte("#!/bin/sh\n# changed\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := (&Installer{Mirror: mirrorDir, CacheDir: cache, Platform: testPlatform, LinkMirror: true}).Install(ctx, reqs, &Lock{}, false); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(linked); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Errorf("%s after init over a fetched package: %v, %v; want a symbolic link", linked, fi, err)
+		t.Errorf("%s after init over a changed package: %v, %v; want a symbolic link", linked, fi, err)
 	}
 }
 

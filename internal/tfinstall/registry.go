@@ -23,7 +23,9 @@ import (
 // discovery (/.well-known/terraform.json, "providers.v1"), the versions of
 // a provider, and the download of a package, whose SHA256SUMS must carry
 // a signature by one of the keys the registry names for it and list the
-// package's checksum. Only HTTPS is spoken. Safe for concurrent use.
+// package's checksum. Only HTTPS is spoken, redirects included, and the
+// registry's API answers from its own host (redirects.go). Safe for
+// concurrent use.
 type Registry struct {
 	// Client makes the requests (its timeouts and proxies are the
 	// caller's; tests pass an httptest TLS server's client).
@@ -97,14 +99,15 @@ func (r *Registry) providersURL(ctx context.Context, host string) (*url.URL, err
 	}
 	disco := &url.URL{Scheme: "https", Host: host, Path: "/.well-known/terraform.json"}
 	var doc map[string]any
-	if err := r.getJSON(ctx, disco, &doc); err != nil {
+	answered, err := r.getJSON(ctx, disco, &doc)
+	if err != nil {
 		return nil, fmt.Errorf("discover the registry of %s: %w", host, err)
 	}
 	s, ok := doc["providers.v1"].(string)
 	if !ok || s == "" {
 		return nil, fmt.Errorf("discover the registry of %s: the host offers no provider registry (providers.v1)", host)
 	}
-	u, err := resolve(disco, s)
+	u, err = resolve(answered, s)
 	if err != nil {
 		return nil, fmt.Errorf("discover the registry of %s: %w", host, err)
 	}
@@ -145,7 +148,7 @@ func (r *Registry) versions(ctx context.Context, src Source, p Platform) ([]stri
 	var doc struct {
 		Versions []registryVersion `json:"versions"`
 	}
-	if err := r.getJSON(ctx, u, &doc); err != nil {
+	if _, err := r.getJSON(ctx, u, &doc); err != nil {
 		return nil, fmt.Errorf("list versions of %s: %w", src, err)
 	}
 	var out []string
@@ -179,48 +182,50 @@ func (r *Registry) fetch(ctx context.Context, src Source, v string, p Platform, 
 		return nil, err
 	}
 	var info downloadInfo
-	if err := r.getJSON(ctx, u, &info); err != nil {
+	answered, err := r.getJSON(ctx, u, &info)
+	if err != nil {
 		return nil, fmt.Errorf("download %s %s: %w", src, v, err)
 	}
 	fail := func(format string, args ...any) (*fetched, error) {
-		return nil, fmt.Errorf("download %s %s: %s", src, v, fmt.Sprintf(format, args...))
+		return nil, fmt.Errorf("download %s %s: "+format, append([]any{src, v}, args...)...)
 	}
 	if info.Filename == "" || strings.ContainsAny(info.Filename, `/\`) {
 		return fail("bad package file name %q", info.Filename)
 	}
-	sumsURL, err := resolve(u, info.ShasumsURL)
+	// URLs in the answer are relative to the URL that answered.
+	sumsURL, err := resolve(answered, info.ShasumsURL)
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
-	sigURL, err := resolve(u, info.ShasumsSignatureURL)
+	sigURL, err := resolve(answered, info.ShasumsSignatureURL)
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
-	archiveURL, err := resolve(u, info.DownloadURL)
+	archiveURL, err := resolve(answered, info.DownloadURL)
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
-	sums, err := r.get(ctx, sumsURL, maxDocument)
+	sums, err := r.get(ctx, sumsURL, maxDocument, fileRequest)
 	if err != nil {
-		return fail("SHA256SUMS: %v", err)
+		return fail("SHA256SUMS: %w", err)
 	}
-	sig, err := r.get(ctx, sigURL, maxSignature)
+	sig, err := r.get(ctx, sigURL, maxSignature, fileRequest)
 	if err != nil {
-		return fail("SHA256SUMS signature: %v", err)
+		return fail("SHA256SUMS signature: %w", err)
 	}
 	if err := verifySignature(sums, sig, info); err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	listed, all, err := parseSums(sums, info.Filename)
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	if !strings.EqualFold(listed, info.Shasum) {
 		return fail("the signed SHA256SUMS lists %s for %s, the registry announced %s", listed, info.Filename, info.Shasum)
 	}
 	f, err := os.CreateTemp(tmpDir, ".download-*.zip")
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	sum, err := r.download(ctx, archiveURL, f)
 	if cerr := f.Close(); err == nil {
@@ -228,7 +233,7 @@ func (r *Registry) fetch(ctx context.Context, src Source, v string, p Platform, 
 	}
 	if err != nil {
 		os.Remove(f.Name())
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	if got := hex.EncodeToString(sum); !strings.EqualFold(got, listed) {
 		os.Remove(f.Name())
@@ -287,27 +292,32 @@ func parseSums(sums []byte, file string) (string, []Hash, error) {
 	return listed, all, nil
 }
 
-func (r *Registry) getJSON(ctx context.Context, u *url.URL, out any) error {
-	b, err := r.get(ctx, u, maxDocument)
+// getJSON reads a JSON answer of the registry's API into out and returns
+// the URL that answered (u, or where u redirected on its host).
+func (r *Registry) getJSON(ctx context.Context, u *url.URL, out any) (*url.URL, error) {
+	resp, err := r.open(ctx, u, apiRequest)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := readAtMost(resp, u, maxDocument)
+	if err != nil {
+		return nil, err
 	}
 	if err := json.Unmarshal(b, out); err != nil {
-		return fmt.Errorf("%s: %w", u.Redacted(), err)
+		return nil, fmt.Errorf("%s: %w", u.Redacted(), err)
 	}
-	return nil
+	return resp.Request.URL, nil
 }
 
-func (r *Registry) open(ctx context.Context, u *url.URL) (*http.Response, error) {
+// open sends a GET for u; kind decides which redirects are followed
+// (redirects.go).
+func (r *Registry) open(ctx context.Context, u *url.URL, kind requestKind) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, err
 	}
-	client := r.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
+	resp, err := kind.client(r.Client).Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -321,12 +331,17 @@ func (r *Registry) open(ctx context.Context, u *url.URL) (*http.Response, error)
 	return resp, nil
 }
 
-func (r *Registry) get(ctx context.Context, u *url.URL, limit int64) ([]byte, error) {
-	resp, err := r.open(ctx, u)
+func (r *Registry) get(ctx context.Context, u *url.URL, limit int64, kind requestKind) ([]byte, error) {
+	resp, err := r.open(ctx, u, kind)
 	if err != nil {
 		return nil, err
 	}
 	defer resp.Body.Close()
+	return readAtMost(resp, u, limit)
+}
+
+// readAtMost reads resp's body, refusing one over limit bytes.
+func readAtMost(resp *http.Response, u *url.URL, limit int64) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", u.Redacted(), err)
@@ -339,7 +354,7 @@ func (r *Registry) get(ctx context.Context, u *url.URL, limit int64) ([]byte, er
 
 // download copies the archive to w and returns its SHA-256.
 func (r *Registry) download(ctx context.Context, u *url.URL, w io.Writer) ([]byte, error) {
-	resp, err := r.open(ctx, u)
+	resp, err := r.open(ctx, u, fileRequest)
 	if err != nil {
 		return nil, err
 	}

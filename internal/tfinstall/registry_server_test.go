@@ -40,6 +40,9 @@ type testRegistry struct {
 	swapArchive   []byte // serve these bytes instead of the archive
 	noKeys        bool   // name no signing key
 	plainHTTP     bool   // give the archive's URL as http://
+	// redirects sends a request for a path (without a query) to the URL
+	// it names + the path + "?redirected=1", with a 302.
+	redirects map[string]string
 }
 
 var testPlatform = Platform{OS: runtime.GOOS, Arch: runtime.GOARCH}
@@ -66,9 +69,23 @@ func newTestRegistry(t *testing.T) *testRegistry {
 	mux.HandleFunc("GET /base/v1/providers/{ns}/{type}/versions", r.serveVersions)
 	mux.HandleFunc("GET /base/v1/providers/{ns}/{type}/{version}/download/{os}/{arch}", r.serveDownload)
 	mux.HandleFunc("GET /base/files/{ns}/{type}/{version}/{file}", r.serveFile)
-	r.srv = httptest.NewTLSServer(mux)
+	r.srv = httptest.NewTLSServer(r.redirecting(mux))
 	t.Cleanup(r.srv.Close)
 	return r
+}
+
+// redirecting answers the paths of r.redirects with a redirect.
+func (r *testRegistry) redirecting(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		r.mu.Lock()
+		to, ok := r.redirects[req.URL.Path]
+		r.mu.Unlock()
+		if ok && req.URL.RawQuery == "" {
+			http.Redirect(w, req, to+req.URL.Path+"?redirected=1", http.StatusFound)
+			return
+		}
+		h.ServeHTTP(w, req)
+	})
 }
 
 // host is the registry's host, as a provider source names it.

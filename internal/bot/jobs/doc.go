@@ -7,7 +7,8 @@
 //
 //	jobs/<sha256(ID)>.json    the record: the signed body, its HMAC, when and by whom
 //	                          it was accepted, how often it was taken over, and the
-//	                          steps done so far (a check run opened, a workflow dispatched)
+//	                          steps done so far (a check run opened, a workflow dispatched),
+//	                          all of it signed (seal.go)
 //	leases/<sha256(ID)>.json  the lease (package claim): who works on it, until when
 //
 // Accept takes the lease, then creates the record with a conditional create
@@ -22,9 +23,15 @@
 // conditional on the version it last wrote, so a holder that lost its lease
 // cannot overwrite the new holder's progress (ErrLost).
 //
-// Nothing here judges a job: the bot checks the record's HMAC before it
-// runs one, and every rule (who may apply, is the plan still the reviewed
-// one) is judged again from scratch when a job runs again.
+// Every record is written signed, all its fields, with a key derived from
+// the webhook secret, and a record read back is refused unless its
+// signature verifies (a record changed in the store, copied under another
+// ID, or of the earlier format that signed only the body). The lease holds
+// no work: a lease changed in the store can only delay a takeover or hasten
+// one, as deleting the record could. Nothing else here judges a job: the
+// bot also checks the body's HMAC before it runs one, and every rule (who
+// may apply, is the plan still the reviewed one) is judged again from
+// scratch when a job runs again.
 //
 // Concurrency: a *Store and a *Job are safe for concurrent use.
 package jobs

@@ -47,7 +47,8 @@ type Record struct {
 	Body  []byte `json:"body"`
 	// MAC is the hex HMAC-SHA256 of Body under the webhook secret: for a
 	// webhook, GitHub's X-Hub-Signature-256; for the bot's own work, its
-	// own. A record is run only when it verifies.
+	// own. A record is run only when it verifies — and when the record's
+	// own signature, over all its fields, does (seal.go).
 	MAC        string    `json:"mac"`
 	Accepted   time.Time `json:"accepted"`
 	AcceptedBy string    `json:"acceptedBy,omitempty"` // "" for offered work
@@ -69,7 +70,8 @@ type Step struct {
 type Dispatch struct {
 	ID       string    `json:"id"` // the dispatch-id input, unique
 	Workflow string    `json:"workflow"`
-	Ref      string    `json:"ref"`
+	Ref      string    `json:"ref"`               // refs/heads/<default branch>
+	HeadSHA  string    `json:"headSha,omitempty"` // the branch's head when dispatched: the run must be on it
 	At       time.Time `json:"at"`
 	Run      int64     `json:"run,omitempty"` // the run found for it
 	RunURL   string    `json:"runUrl,omitempty"`
@@ -90,6 +92,10 @@ func (r Record) clone() Record {
 
 // Options tune a Store.
 type Options struct {
+	// Secret is the webhook secret: every record written is signed with a
+	// key derived from it, and one read is refused unless its signature
+	// verifies. Without it nothing is written or read.
+	Secret []byte
 	Holder string        // this replica, in the leases
 	Lease  time.Duration // how long a lease lasts unrenewed (default 1 minute)
 	Now    func() time.Time
@@ -99,6 +105,7 @@ type Options struct {
 // Store keeps job records in a store's conditional writes.
 type Store struct {
 	objs   Objects
+	key    []byte // signs the records (recordKey)
 	claims *claim.Store
 	holder string
 	lease  time.Duration
@@ -117,7 +124,7 @@ func New(objs Objects, o Options) *Store {
 		o.Now = time.Now
 	}
 	return &Store{
-		objs: objs, claims: claim.New(objs, claim.Options{Now: o.Now, Rand: o.Rand}),
+		objs: objs, key: recordKey(o.Secret), claims: claim.New(objs, claim.Options{Now: o.Now, Rand: o.Rand}),
 		holder: o.Holder, lease: o.Lease, now: o.Now, seen: map[string]time.Time{},
 	}
 }
@@ -159,8 +166,9 @@ func (s *Store) Accept(ctx context.Context, rec Record) (*Job, error) {
 	if err != nil {
 		return nil, fmt.Errorf("accept job %s: %w", rec.ID, err)
 	}
-	data, err := json.Marshal(rec)
+	data, err := s.seal(key, rec)
 	if err != nil {
+		_ = s.claims.Release(context.WithoutCancel(ctx), lease)
 		return nil, fmt.Errorf("accept job %s: %w", rec.ID, err)
 	}
 	v, err := s.objs.CreateObject(ctx, key, data)
@@ -178,7 +186,7 @@ func (s *Store) Accept(ctx context.Context, rec Record) (*Job, error) {
 // TakeOrphans sees it runs it. It reports false when a record with that ID
 // is there already.
 func (s *Store) Offer(ctx context.Context, rec Record) (bool, error) {
-	data, err := json.Marshal(rec)
+	data, err := s.seal(Key(rec.ID), rec)
 	if err != nil {
 		return false, fmt.Errorf("offer job %s: %w", rec.ID, err)
 	}
@@ -197,8 +205,9 @@ func (s *Store) Offer(ctx context.Context, rec Record) (bool, error) {
 // held(key) says this replica holds. A lease seen held is not read again
 // before its deadline. Each job returned has been taken over: its
 // Takeovers is counted in its record when it had a holder before.
-// Records that cannot be read are returned in bad (with their lease
-// taken), for the caller to report and Finish.
+// Records that cannot be read, or whose signature does not verify
+// (ErrForged, ErrUnsigned), are returned in bad (with their lease taken),
+// for the caller to report and Finish.
 func (s *Store) TakeOrphans(ctx context.Context, limit int, held func(key string) bool) (taken []*Job, bad []BadRecord, err error) {
 	if limit <= 0 {
 		return nil, nil, nil
@@ -299,10 +308,7 @@ func (s *Store) take(ctx context.Context, key string) (j *Job, prior bool, err e
 	if len(data) > MaxRecordBytes {
 		return nil, false, &BadRecord{Key: key, Err: fmt.Errorf("%d bytes, more than %d", len(data), MaxRecordBytes), Job: j}
 	}
-	if err := json.Unmarshal(data, &j.rec); err != nil || j.rec.ID == "" || Key(j.rec.ID) != key {
-		if err == nil {
-			err = errors.New("its ID does not match its key")
-		}
+	if j.rec, err = s.open(key, data); err != nil {
 		return nil, false, &BadRecord{Key: key, Err: err, Job: j}
 	}
 	return j, prior, nil
@@ -357,7 +363,7 @@ func (j *Job) update(ctx context.Context, change func(*Record)) error {
 	}
 	next := j.rec.clone()
 	change(&next)
-	data, err := json.Marshal(next)
+	data, err := j.s.seal(j.key, next)
 	if err != nil {
 		return fmt.Errorf("update job %s: %w", j.rec.ID, err)
 	}

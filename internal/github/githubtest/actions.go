@@ -202,13 +202,10 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, login string) 
 	rp.dispatches = append(rp.dispatches, Dispatch{Workflow: file, Ref: in.Ref, Inputs: in.Inputs})
 	var id int64
 	if wf != nil && !wf.NeverStarts {
-		sha := in.Ref
-		if s, ok := rp.refs[in.Ref]; ok {
-			sha = s
-		}
+		sha, branch := rp.resolveRef(in.Ref)
 		id = s.addRunLocked(rp, WorkflowRun{
 			Workflow: file, DisplayTitle: runName(wf, in.Inputs), Event: "workflow_dispatch",
-			HeadBranch: in.Ref, HeadSHA: sha, Actor: login, Inputs: in.Inputs,
+			HeadBranch: branch, HeadSHA: sha, Actor: login, Inputs: in.Inputs,
 		})
 	}
 	if in.ReturnRunDetails != nil && *in.ReturnRunDetails && id != 0 {
@@ -261,8 +258,8 @@ func (s *Server) runJSON(rp *repo, run *WorkflowRun) map[string]any {
 }
 
 // listWorkflowRuns answers GET …/actions/workflows/{file}/runs, newest
-// first, with the filters Kyku uses: event, branch, actor, status and
-// created (">=<RFC 3339>").
+// first, with the filters Kyku uses: event, branch, head_sha, actor,
+// status and created (">=<RFC 3339>").
 func (s *Server) listWorkflowRuns(w http.ResponseWriter, r *http.Request, _ string) {
 	rp := s.repoFor(w, r)
 	if rp == nil {
@@ -289,6 +286,7 @@ func (s *Server) listWorkflowRuns(w http.ResponseWriter, r *http.Request, _ stri
 		case run.Workflow != file,
 			q.Get("event") != "" && run.Event != q.Get("event"),
 			q.Get("branch") != "" && run.HeadBranch != q.Get("branch"),
+			q.Get("head_sha") != "" && run.HeadSHA != q.Get("head_sha"),
 			q.Get("actor") != "" && !strings.EqualFold(run.Actor, q.Get("actor")),
 			q.Get("status") != "" && run.Status != q.Get("status"),
 			run.Created.Before(from):

@@ -122,6 +122,7 @@ type repo struct {
 	commits       map[string]GitCommit
 	files         map[string]map[string][]byte // ref -> path -> content
 	refs          map[string]string            // ref -> sha
+	tags          map[string]string            // tag name -> sha (SetTag)
 	checkRuns     []*CheckRun
 	dispatches    []Dispatch
 	workflows     map[string]*Workflow // file -> declared workflow (nil: none declared)

@@ -1,8 +1,6 @@
 package githubtest
 
 import (
-	"crypto/sha1"
-	"encoding/hex"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -172,11 +170,7 @@ func (s *Server) getCommit(w http.ResponseWriter, r *http.Request, _ string) {
 			writeError(w, http.StatusUnprocessableEntity, "No commit found for SHA: "+r.PathValue("sha"))
 			return
 		}
-		if !shaRE.MatchString(at) {
-			sum := sha1.Sum([]byte(rp.fullName() + "@" + at))
-			at = hex.EncodeToString(sum[:])
-		}
-		c = GitCommit{SHA: at}
+		c = GitCommit{SHA: syntheticSHA(rp, at)}
 	}
 	out := &gh.RepositoryCommit{
 		SHA:     gh.String(c.SHA),

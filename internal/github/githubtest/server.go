@@ -247,6 +247,7 @@ func (s *Server) routes() http.Handler {
 	s.pullRoutes(api)
 	s.repoRoutes(api)
 	s.actionsRoutes(api)
+	s.refRoutes(api)
 	s.teamRoutes(api)
 	mux.Handle("POST "+GraphQLPath, s.authed(s.graphql))
 	mux.HandleFunc("POST "+BasePath+"app/installations/{id}/access_tokens", s.locked(s.accessToken))
