@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -222,8 +223,10 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 		recorded := recordUnchanged(next, p)
 		outputs := e.outputs(p.Config, next, p.Data)
 		res.Outputs = outputs
-		if recorded || !value.Equal(outputs, st.Outputs) && !(len(outputs) == 0 && len(st.Outputs) == 0) {
+		if recorded || !value.Equal(outputs, st.Outputs) && !(len(outputs) == 0 && len(st.Outputs) == 0) ||
+			!maps.Equal(outputSensitivity(p.Config, outputs, st), st.OutputSensitivity) {
 			next.Outputs = outputs
+			next.OutputSensitivity = outputSensitivity(p.Config, outputs, st)
 			next.Metadata.Serial++
 			if err := e.backend.Write(work, next, statemgr.WriteOptions{}); err != nil {
 				return nil, fmt.Errorf("write state: %w", err)
@@ -263,6 +266,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	if p.Destroy {
 		final.Outputs = nil
 	}
+	final.OutputSensitivity = outputSensitivity(p.Config, final.Outputs, st)
 	final.Metadata.Serial = st.Metadata.Serial + 1
 	if err := e.backend.Write(work, final, statemgr.WriteOptions{}); err != nil {
 		return res, fmt.Errorf("write state (the journal keeps every finished change; the next run recovers it): %w", err)
@@ -348,6 +352,24 @@ func (e *Engine) outputs(cfg *config.Config, st *state.File, data map[string]map
 		if !unknown {
 			out[o.Name] = v
 		}
+	}
+	return out
+}
+
+// outputSensitivity is what state records of which outputs are
+// sensitive (state.File.OutputSensitivity): an entry for each of outputs,
+// as cfg declares it; without cfg (outputs kept as they were), st's.
+func outputSensitivity(cfg *config.Config, outputs map[string]any, st *state.File) map[string]bool {
+	if len(outputs) == 0 {
+		return nil
+	}
+	if cfg == nil {
+		return maps.Clone(st.OutputSensitivity)
+	}
+	sensitive := cfg.SensitiveOutputs()
+	out := make(map[string]bool, len(outputs))
+	for name := range outputs {
+		out[name] = sensitive[name]
 	}
 	return out
 }

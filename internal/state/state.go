@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 
@@ -27,6 +28,11 @@ type File struct {
 	Metadata  Metadata             `json:"metadata"`
 	Resources map[string]*Resource `json:"resources"`
 	Outputs   map[string]any       `json:"outputs,omitempty"`
+	// OutputSensitivity says, for each output in Outputs, whether it was
+	// sensitive when applied, so that a plan masks its old value although
+	// the configuration no longer says so or no longer has it; nil in a
+	// state written before Kyku recorded it (every old value is masked).
+	OutputSensitivity map[string]bool `json:"outputSensitivity,omitempty"`
 }
 
 // Metadata identifies a state's history: Lineage never changes after the
@@ -93,6 +99,7 @@ func (f *File) Clone() *File {
 	if f.Outputs != nil {
 		c.Outputs = value.CopyMap(f.Outputs)
 	}
+	c.OutputSensitivity = maps.Clone(f.OutputSensitivity)
 	return c
 }
 
