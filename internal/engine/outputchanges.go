@@ -15,10 +15,11 @@ import (
 // (plan.Plan.OutputChanges): each of cfg's outputs as lookup resolves it
 // against the plan (value.Unknown where known only after apply) that st
 // does not hold with that value, then st's outputs cfg no longer has
-// (cfg nil: a destroy plan, which removes them all), by name. What is secret is
-// masked here, so the plan never holds it: a sensitive output's values,
-// and an old value st does not record as not sensitive (a state from
-// before it recorded so, or an output that was sensitive when applied).
+// (cfg nil: a destroy plan, which removes them all), by name. What is
+// secret is masked here, so the plan never holds it: a sensitive output's
+// values, and an old value st does not record as not sensitive (a state
+// from before it recorded so, or an output that was sensitive when
+// applied).
 func outputChanges(cfg *config.Config, st *state.File, lookup value.Lookup) []plan.OutputChange {
 	var out []plan.OutputChange
 	declared := map[string]bool{}
@@ -36,7 +37,7 @@ func outputChanges(cfg *config.Config, st *state.File, lookup value.Lookup) []pl
 				oc.Action, oc.Old = plan.Update, oldOutput(st, o.Name)
 			}
 			if oc.Sensitive {
-				oc.Old, oc.New = masked(oc.Old), plan.Masked
+				oc.Old, oc.New = plan.Mask(oc.Old), plan.Masked
 			}
 			out = append(out, oc)
 		}
@@ -55,15 +56,7 @@ func outputChanges(cfg *config.Config, st *state.File, lookup value.Lookup) []pl
 func oldOutput(st *state.File, name string) any {
 	v := st.Outputs[name]
 	if secret, recorded := st.OutputSensitivity[name]; !recorded || secret {
-		return masked(v)
+		return plan.Mask(v)
 	}
 	return v
-}
-
-// masked is v masked, or nil when v is null.
-func masked(v any) any {
-	if v == nil {
-		return nil
-	}
-	return plan.Masked
 }

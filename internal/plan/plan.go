@@ -87,6 +87,15 @@ type PropChange struct {
 // Masked replaces sensitive values everywhere they are shown.
 const Masked = "(sensitive)"
 
+// Mask is v as a secret is shown: Masked, or nil when v is null (there
+// is no secret in nothing: a create's old value, a destroy's new one).
+func Mask(v any) any {
+	if v == nil {
+		return nil
+	}
+	return Masked
+}
+
 // ReplaceOrder is the order apply carries a replace out in.
 type ReplaceOrder string
 

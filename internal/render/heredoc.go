@@ -56,7 +56,7 @@ func textLines(v any) ([]string, bool) {
 		return nil, false
 	}
 	s, ok := v.(string)
-	if !ok || !strings.Contains(s, "\n") || strings.Contains(s, knownAfterApply) || s == plan.Masked {
+	if !ok || !strings.Contains(s, "\n") || strings.Contains(s, knownAfterApply) {
 		return []string{valueText(v)}, false
 	}
 	lines := strings.Split(strings.TrimSpace(s), "\n")

@@ -75,9 +75,9 @@ type jsonCounters struct {
 // environment, provider (of Kyku's own types, left out when no change is
 // of one), lineage, serial, configHash, hasChanges, changes (action,
 // resourceId, type, provider, level, properties…), outputChanges and
-// counters. Sensitive
-// values are written as "(sensitive)" (a create's old value and a
-// destroy's new one are null); the output never holds one in clear.
+// counters. Sensitive values are written as "(sensitive)" (a create's
+// old value and a destroy's new one are null); the output never holds
+// one in clear.
 func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 	out := jsonPlan{
 		FormatVersion: p.FormatVersion,
@@ -172,7 +172,7 @@ func RedactPlan(p *plan.Plan) *plan.Plan {
 			props := make([]plan.PropChange, len(c.Properties))
 			for j, pc := range c.Properties {
 				if pc.Sensitive {
-					pc.Old, pc.New = maskSet(pc.Old), maskSet(pc.New)
+					pc.Old, pc.New = plan.Mask(pc.Old), plan.Mask(pc.New)
 				} else {
 					pc.Old, pc.New = value.Copy(pc.Old), value.Copy(pc.New)
 				}

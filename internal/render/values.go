@@ -20,7 +20,7 @@ const knownAfterApply = value.Unknown
 // sensitive, otherwise the canonical value; null (a create's) stays null.
 func oldValue(pc plan.PropChange) any {
 	if pc.Sensitive {
-		return maskSet(pc.Old)
+		return plan.Mask(pc.Old)
 	}
 	return pc.Old
 }
@@ -32,7 +32,7 @@ func oldValue(pc plan.PropChange) any {
 func newValue(pc plan.PropChange) any {
 	switch {
 	case pc.Sensitive:
-		return maskSet(pc.New)
+		return plan.Mask(pc.New)
 	case pc.Unknown:
 		return unknownParts(pc.New)
 	}
@@ -63,22 +63,13 @@ func unknownParts(v any) any {
 	return v
 }
 
-// maskSet is v masked, or nil when v is null: there is no secret in
-// nothing, and a create's old value is not one.
-func maskSet(v any) any {
-	if v == nil {
-		return nil
-	}
-	return plan.Masked
-}
-
 // valueText renders a canonical value on one line for humans: strings bare,
 // lists and maps as compact JSON, control characters escaped so a value can
 // neither break a line-oriented layout nor drive a terminal. A part known
 // only after apply is the bare marker beside the known parts:
 // {"k":"one","pet":(known after apply)}.
 func valueText(v any) string {
-	switch x := value.Normalize(v).(type) {
+	switch x := v.(type) {
 	case string:
 		if strings.Contains(x, knownAfterApply) {
 			return knownAfterApply
