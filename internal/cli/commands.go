@@ -14,6 +14,7 @@ import (
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/envname"
+	"github.com/kyku/action/internal/noun"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/progress"
@@ -90,7 +91,7 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 		if cfg.Environment != "" {
 			what += " for environment " + cfg.Environment
 		}
-		fmt.Fprintf(env.Stdout, "%s: %s, %d outputs.\n", what, countText(cfg), len(cfg.Outputs))
+		fmt.Fprintf(env.Stdout, "%s: %s, %s.\n", what, countText(cfg), noun.Count(len(cfg.Outputs), "output"))
 	}
 	return nil
 }
@@ -331,8 +332,8 @@ func destroyAllHint(err error, cfgPath string) error {
 	if !errors.As(err, &da) {
 		return err
 	}
-	return fmt.Errorf("refusing to destroy all %d resources in state: the configuration (%s) has no resources (empty or truncated?); "+
-		"nothing was changed. If that is what you want, run kyku destroy, or plan and apply with --allow-destroy-all", da.Resources, cfgPath)
+	return fmt.Errorf("refusing to destroy %s in state: the configuration (%s) has no resources (empty or truncated?); "+
+		"nothing was changed. If that is what you want, run kyku destroy, or plan and apply with --allow-destroy-all", da.Every(), cfgPath)
 }
 
 // hook forwards engine events to the progress view, once apply started.
@@ -459,10 +460,10 @@ func cmdRefresh(ctx context.Context, env *Env, args []string) error {
 func printDrift(env *Env, res *engine.RefreshResult) {
 	w := env.Stdout
 	if !res.HasDrift() {
-		fmt.Fprintf(w, "No drift: %d resources match the state.\n", res.Checked)
+		fmt.Fprintf(w, "No drift: %s %s the state.\n", noun.Count(res.Checked, "resource"), verb(res.Checked, "match", "matches"))
 		return
 	}
-	fmt.Fprintf(w, "Drift: %d of %d resources differ from the state.\n\n", len(res.Drift), res.Checked)
+	fmt.Fprintf(w, "Drift: %d of %s %s from the state.\n\n", len(res.Drift), noun.Count(res.Checked, "resource"), verb(len(res.Drift), "differ", "differs"))
 	for _, d := range res.Drift {
 		if d.Gone {
 			fmt.Fprintf(w, "  - %s %q (id %s): gone from the cloud\n", d.Type, d.Name, d.ProviderID)

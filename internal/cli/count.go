@@ -1,9 +1,8 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/noun"
 )
 
 // resourceCount is how validate and plan count a configuration's
@@ -27,5 +26,14 @@ func resourceCount(cfg *config.Config) (total, auto int) {
 // and forEach instances and 2 auto-subnets included)".
 func countText(cfg *config.Config) string {
 	total, auto := resourceCount(cfg)
-	return fmt.Sprintf("%d resources (count and forEach instances and %d auto-subnets included)", total, auto)
+	return noun.Count(total, "resource") + " (count and forEach instances and " + noun.Count(auto, "auto-subnet") + " included)"
+}
+
+// verb is the form of a verb whose subject counts n things: plural
+// ("match") unless n is 1 ("matches").
+func verb(n int, plural, one string) string {
+	if n == 1 {
+		return one
+	}
+	return plural
 }

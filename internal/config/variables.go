@@ -15,6 +15,7 @@ import (
 
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/envname"
+	"github.com/kyku/action/internal/noun"
 	"github.com/kyku/action/internal/value"
 	"go.yaml.in/yaml/v3"
 )
@@ -319,24 +320,24 @@ func (v *Variable) check(x any) string {
 	case float64:
 		size = y
 	case string:
-		size, what = float64(utf8.RuneCountInString(y)), " characters"
+		size, what = float64(utf8.RuneCountInString(y)), "character"
 	case []any:
-		size, what = float64(len(y)), " elements"
+		size, what = float64(len(y)), "element"
 	case map[string]any:
-		size, what = float64(len(y)), " entries"
+		size, what = float64(len(y)), "entry"
 	}
 	if _, isBool := x.(bool); !isBool {
 		if v.Min != nil && size < *v.Min {
 			if what == "" {
 				return shown + " is below the minimum " + value.Text(*v.Min)
 			}
-			return shown + " has fewer than " + value.Text(*v.Min) + what
+			return shown + " has fewer than " + bound(*v.Min, what)
 		}
 		if v.Max != nil && size > *v.Max {
 			if what == "" {
 				return shown + " is above the maximum " + value.Text(*v.Max)
 			}
-			return shown + " has more than " + value.Text(*v.Max) + what
+			return shown + " has more than " + bound(*v.Max, what)
 		}
 	}
 	if v.pattern != nil {
@@ -627,4 +628,13 @@ func (c *Config) VariablesHash() string {
 	b = append(b, ']')
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// bound is a limit on a size, counted in what ("character", "element",
+// "entry"): "1 element", "3 entries".
+func bound(n float64, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return value.Text(n) + " " + noun.Plural(what)
 }

@@ -73,8 +73,12 @@ func (ps *Positions) At(path string) Pos {
 }
 
 // Nearest is the position of path, else of its nearest parent that has
-// one ("ingress[2].cidr", then "ingress[2]", then "ingress").
+// one ("ingress[2].cidr", then "ingress[2]", then "ingress"). An element
+// [0] without a position under a parent with one is that parent written
+// as one map for a list of one (a block: `rule: { port: 80 }` for
+// rule[0].port): its fields are looked up under the parent ("rule.port").
 func (ps *Positions) Nearest(path string) (Pos, bool) {
+	path = ps.unwrapSingle(path)
 	for path != "" {
 		if pos, ok := ps.Get(path); ok {
 			return pos, true
@@ -86,6 +90,26 @@ func (ps *Positions) Nearest(path string) (Pos, bool) {
 		path = path[:i]
 	}
 	return Pos{}, false
+}
+
+// unwrapSingle drops from path each [0] whose list was written as one
+// map: the element has no position, the list has one.
+func (ps *Positions) unwrapSingle(path string) string {
+	for from := 0; ; {
+		i := strings.Index(path[from:], "[0]")
+		if i < 0 {
+			return path
+		}
+		i += from
+		if _, elem := ps.Get(path[:i+3]); !elem {
+			if _, list := ps.Get(path[:i]); list {
+				path = path[:i] + path[i+3:]
+				from = i
+				continue
+			}
+		}
+		from = i + 3
+	}
 }
 
 // Equal reports whether ps and o hold the same paths at the same

@@ -38,6 +38,43 @@ func TestPositions(t *testing.T) {
 	}
 }
 
+// A list of one written as a single map (a block, `rule: { port: 80 }`)
+// has positions for its keys under the list's ("rule.port"), none for
+// its element: a path into element [0] finds them there, at any depth;
+// a list written as a list keeps its own.
+func TestNearestSingleMapForList(t *testing.T) {
+	at := func(line int) diag.Pos { return diag.Pos{File: "kyku.yaml", Line: line, Col: 9} }
+	var ps diag.Positions
+	ps.Set("rule", at(1))
+	ps.Set("rule.port", at(2))
+	ps.Set("rule.cidr", at(3))
+	ps.Set("outer", at(4))
+	ps.Set("outer.inner", at(5))
+	ps.Set("outer.inner.x", at(6))
+	ps.Set("list", at(7))
+	ps.Set("list[0]", at(8))
+	ps.Set("list[0].port", at(9))
+	ps.Set("tags", at(10))
+	for path, want := range map[string]diag.Pos{
+		"rule[0].port":        at(2),
+		"rule[0].cidr":        at(3),
+		"rule[0].missing":     at(1),
+		"rule[0]":             at(1),
+		"rule[1].port":        at(1),
+		"outer[0].inner[0].x": at(6),
+		"outer[0].inner.x":    at(6),
+		"list[0].port":        at(9),
+		"list[0].cidr":        at(8),
+		"tags[0]":             at(10),
+		"nowhere[0].port":     {},
+	} {
+		got, _ := ps.Nearest(path)
+		if got != want {
+			t.Errorf("Nearest(%q) = %v, want %v", path, got, want)
+		}
+	}
+}
+
 // Past the size where lookups use an index, every path still resolves to
 // its last position, and All keeps the order of the first Set.
 func TestManyPositions(t *testing.T) {

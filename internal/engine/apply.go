@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -263,6 +264,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 		final.Outputs = e.outputs(p.Config, final, x.data)
 		final.OutputTypes = e.outputTypes(work, p.Config, final.Outputs)
 	}
+	final.OutputSensitivity = outputSensitivity(p.Config, final.Outputs, st)
 	final.Metadata.Serial = st.Metadata.Serial + 1
 	if err := e.backend.Write(work, final, statemgr.WriteOptions{}); err != nil {
 		return res, fmt.Errorf("write state (the journal keeps every finished change; the next run recovers it): %w", err)
@@ -348,6 +350,24 @@ func (e *Engine) outputs(cfg *config.Config, st *state.File, data map[string]map
 		if !unknown {
 			out[o.Name] = v
 		}
+	}
+	return out
+}
+
+// outputSensitivity is what state records of which outputs are
+// sensitive (state.File.OutputSensitivity): an entry for each of outputs,
+// as cfg declares it; without cfg (outputs kept as they were), st's.
+func outputSensitivity(cfg *config.Config, outputs map[string]any, st *state.File) map[string]bool {
+	if len(outputs) == 0 {
+		return nil
+	}
+	if cfg == nil {
+		return maps.Clone(st.OutputSensitivity)
+	}
+	sensitive := cfg.SensitiveOutputs()
+	out := make(map[string]bool, len(outputs))
+	for name := range outputs {
+		out[name] = sensitive[name]
 	}
 	return out
 }

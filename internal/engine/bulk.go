@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/kyku/action/internal/noun"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/state"
 )
@@ -36,7 +37,7 @@ func (e *Engine) bulkRead(ctx context.Context, st *state.File, todo []*state.Res
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read %d resources in bulk: %w", len(refs), err)
+		return nil, fmt.Errorf("read %s in bulk: %w", noun.Count(len(refs), "resource"), err)
 	}
 	rest := make([]*state.Resource, 0, len(todo)-min(len(found), len(todo)))
 	for _, sr := range todo {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"maps"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/provider"
@@ -113,12 +114,13 @@ func (e *Engine) outputTypes(ctx context.Context, cfg *config.Config, outs map[s
 	return types
 }
 
-// recordOutputs sets next's outputs, and their types, to outs; it
+// recordOutputs sets next's outputs, their types and their sensitivity, to outs; it
 // reports whether they differ from st's.
 func (e *Engine) recordOutputs(ctx context.Context, cfg *config.Config, st, next *state.File, outs map[string]any) bool {
 	types := e.outputTypes(ctx, cfg, outs)
-	changed := !sameMap(outs, st.Outputs) || !sameMap(types, st.OutputTypes)
-	next.Outputs, next.OutputTypes = outs, types
+	sens := outputSensitivity(cfg, outs, st)
+	changed := !sameMap(outs, st.Outputs) || !sameMap(types, st.OutputTypes) || !maps.Equal(sens, st.OutputSensitivity)
+	next.Outputs, next.OutputTypes, next.OutputSensitivity = outs, types, sens
 	return changed
 }
 

@@ -376,12 +376,14 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	if err := diags.Err(); err != nil {
 		return nil, err
 	}
+	p.OutputChanges = outputChanges(cfg, st, lookup)
 	sortChanges(p.Changes)
 	p.Changes = append(p.Changes, destroys...)
 	p.Secrets = stateSecrets(st, p.Changes)
 	if err := e.ownTypes(ctx, p); err != nil {
 		return nil, err
 	}
+	e.owners(p)
 	p.Count()
 	if err := guardDestroyAll(p, opts.AllowDestroyAll); err != nil {
 		return nil, err
@@ -423,6 +425,20 @@ func (e *Engine) ownTypes(ctx context.Context, p *plan.Plan) error {
 	return nil
 }
 
+// owners records in each change of p the provider that owns its type
+// (plan.Change.Provider).
+func (e *Engine) owners(p *plan.Plan) {
+	n, named := e.provider.(provider.TypeNamer)
+	for i := range p.Changes {
+		c := &p.Changes[i]
+		if named {
+			c.Provider = n.ProviderOf(c.Type)
+		} else {
+			c.Provider = e.provider.Name()
+		}
+	}
+}
+
 func (e *Engine) planDestroy(ctx context.Context, st *state.File) (*plan.Plan, error) {
 	p := &plan.Plan{
 		FormatVersion: plan.FormatVersion,
@@ -437,6 +453,7 @@ func (e *Engine) planDestroy(ctx context.Context, st *state.File) (*plan.Plan, e
 		Backend:       e.describeBackend(),
 	}
 	p.Changes = e.destroyChanges(st, func(string) bool { return false }, nil, nil)
+	p.OutputChanges = outputChanges(nil, st, nil)
 	p.Secrets = stateSecrets(st, p.Changes)
 	var diags diag.Diagnostics
 	for _, ch := range p.Changes {
@@ -450,6 +467,7 @@ func (e *Engine) planDestroy(ctx context.Context, st *state.File) (*plan.Plan, e
 	if err := e.ownTypes(ctx, p); err != nil {
 		return nil, err
 	}
+	e.owners(p)
 	p.Count()
 	return p, nil
 }

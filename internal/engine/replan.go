@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kyku/action/internal/noun"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/value"
@@ -156,8 +157,17 @@ type DestroyAllError struct {
 }
 
 func (e *DestroyAllError) Error() string {
-	return fmt.Sprintf("refusing a plan that destroys all %d resources in state because the configuration has none "+
-		"(an empty or truncated configuration?); nothing was changed: allow it explicitly, or destroy explicitly", e.Resources)
+	return "refusing a plan that destroys " + e.Every() + " in state because the configuration has none " +
+		"(an empty or truncated configuration?); nothing was changed: allow it explicitly, or destroy explicitly"
+}
+
+// Every names what the plan would destroy: "all 3 resources", "the 1
+// resource".
+func (e *DestroyAllError) Every() string {
+	if e.Resources == 1 {
+		return "the 1 resource"
+	}
+	return "all " + noun.Count(e.Resources, "resource")
 }
 
 // IsDestroyAll reports whether err is a *DestroyAllError.

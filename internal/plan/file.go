@@ -111,6 +111,10 @@ func Decode(name string, data []byte) (*Plan, error) {
 			pc.Old, pc.New = value.Normalize(pc.Old), value.Normalize(pc.New)
 		}
 	}
+	for i := range p.OutputChanges {
+		oc := &p.OutputChanges[i]
+		oc.Old, oc.New = value.Normalize(oc.Old), value.Normalize(oc.New)
+	}
 	if p.Config != nil {
 		for i, r := range p.Config.Resources {
 			if r == nil {

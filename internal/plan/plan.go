@@ -94,6 +94,15 @@ type PropChange struct {
 // Masked replaces sensitive values everywhere they are shown.
 const Masked = "(sensitive)"
 
+// Mask is v as a secret is shown: Masked, or nil when v is null (there
+// is no secret in nothing: a create's old value, a destroy's new one).
+func Mask(v any) any {
+	if v == nil {
+		return nil
+	}
+	return Masked
+}
+
 // ReplaceOrder is the order apply carries a replace out in.
 type ReplaceOrder string
 
@@ -125,9 +134,13 @@ func DeposedOf(name string) (string, bool) { return strings.CutSuffix(name, depo
 
 // Change is one planned change to one resource.
 type Change struct {
-	Action       Action       `json:"action"`
-	ResourceID   string       `json:"resourceId"` // Kyku name (the seed's resourceId)
-	Type         string       `json:"type"`
+	Action     Action `json:"action"`
+	ResourceID string `json:"resourceId"` // Kyku name (the seed's resourceId)
+	Type       string `json:"type"`
+	// Provider names the provider that owns Type: a Terraform provider's
+	// local name (the providers: key, the type's prefix), or Kyku's
+	// provider of its own types (sim, aws, hetzner).
+	Provider     string       `json:"provider,omitempty"`
 	Level        int          `json:"level"`
 	ProviderID   string       `json:"providerId,omitempty"`
 	CloudName    string       `json:"cloudName,omitempty"`
@@ -288,6 +301,11 @@ type Plan struct {
 	// second configuration of a Terraform provider: west_s3_bucket →
 	// aws_s3_bucket; provider.TypeNamer). Policies judge by them.
 	OwnTypes map[string]string `json:"ownTypes,omitempty"`
+
+	// OutputChanges are the outputs applying the plan adds, changes or
+	// removes, by name (values masked where secret); shown, not applied:
+	// apply evaluates the outputs again.
+	OutputChanges []OutputChange `json:"outputChanges,omitempty"`
 
 	Config *config.Config `json:"config,omitempty"` // the desired config (nil in a redacted plan)
 	// Data are the attribute values of the data sources the plan read, by

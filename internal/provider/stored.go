@@ -135,9 +135,12 @@ type SelfPlanner interface {
 // of a Terraform provider, west, has west_s3_bucket for the provider's
 // aws_s3_bucket. OwnType is the provider's own name of typ, "" when typ
 // is it. Policies judge by the own names (plan.Plan.OwnTypes), so that a
-// configuration cannot rename a type out of a rule's reach.
+// configuration cannot rename a type out of a rule's reach. ProviderOf
+// names the provider that owns typ (plan.Change.Provider): a Terraform
+// provider's local name (west), or the provider of Kyku's own types.
 type TypeNamer interface {
 	OwnType(ctx context.Context, typ string) (string, error)
+	ProviderOf(typ string) string
 }
 
 // PartialError is a create or update that failed after the cloud object

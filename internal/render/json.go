@@ -20,7 +20,7 @@ type JSONOptions struct {
 type jsonPlan struct {
 	FormatVersion int          `json:"formatVersion"`
 	Environment   string       `json:"environment"`
-	Provider      string       `json:"provider"`
+	Provider      string       `json:"provider,omitempty"` // of Kyku's own types, when the plan has any
 	Lineage       string       `json:"lineage"`
 	Serial        int64        `json:"serial"`
 	ConfigHash    string       `json:"configHash"`
@@ -28,13 +28,17 @@ type jsonPlan struct {
 	Targets       []string     `json:"targets,omitempty"`
 	Replace       []string     `json:"replace,omitempty"`
 	Changes       []jsonChange `json:"changes"`
-	Counters      jsonCounters `json:"counters"`
+	// OutputChanges are the outputs apply adds, changes or removes
+	// (name, action, old, new; secrets masked).
+	OutputChanges []plan.OutputChange `json:"outputChanges,omitempty"`
+	Counters      jsonCounters        `json:"counters"`
 }
 
 type jsonChange struct {
 	Action       plan.Action    `json:"action"`
 	ResourceID   string         `json:"resourceId"`
 	Type         string         `json:"type"`
+	Provider     string         `json:"provider,omitempty"`  // the provider that owns type
 	PriorType    string         `json:"priorType,omitempty"` // a replace that changes the type: the type destroyed
 	Level        int            `json:"level"`
 	ProviderID   string         `json:"providerId,omitempty"`
@@ -71,14 +75,17 @@ type jsonCounters struct {
 }
 
 // PlanJSON writes the plan as indented JSON with a trailing newline:
-// environment, provider, lineage, serial, configHash, hasChanges, changes
-// (action, resourceId, type, level, properties…) and counters. Sensitive
-// values are written as "(sensitive)"; the output never holds one in clear.
+// environment, provider (of Kyku's own types, left out when no change is
+// of one), lineage, serial, configHash, hasChanges, changes (action,
+// resourceId, type, provider, level, properties…), outputChanges and
+// counters. Sensitive values are written as "(sensitive)" (a create's
+// old value and a destroy's new one are null); the output never holds
+// one in clear.
 func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 	out := jsonPlan{
 		FormatVersion: p.FormatVersion,
 		Environment:   p.Environment,
-		Provider:      p.Provider,
+		Provider:      kykuProvider(p),
 		Lineage:       p.Lineage,
 		Serial:        p.Serial,
 		ConfigHash:    p.ConfigHash,
@@ -86,6 +93,7 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 		Targets:       p.Targets,
 		Replace:       p.Replace,
 		Changes:       make([]jsonChange, 0, len(p.Changes)),
+		OutputChanges: jsonOutputs(p.OutputChanges),
 		Counters:      jsonCounters{Counters: p.Counters, Forget: forgets(p)},
 	}
 	for _, c := range p.Changes {
@@ -93,7 +101,7 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 			continue
 		}
 		jc := jsonChange{
-			Action: c.Action, ResourceID: c.ResourceID, Type: c.Type, PriorType: c.PriorType, Level: c.Level,
+			Action: c.Action, ResourceID: c.ResourceID, Type: c.Type, Provider: c.Provider, PriorType: c.PriorType, Level: c.Level,
 			ProviderID: c.ProviderID, CloudName: c.CloudName, Reason: c.Reason,
 			Dependencies: c.Dependencies, Properties: make([]jsonProperty, 0, len(c.Properties)),
 			MovedFrom: c.MovedFrom, PriorCloudName: c.PriorCloudName, ReplaceOrder: c.ReplaceOrder,
@@ -119,6 +127,34 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 	return nil
 }
 
+// jsonOutputs are the output changes as --json writes them: each part
+// known only after apply the marker alone.
+func jsonOutputs(ocs []plan.OutputChange) []plan.OutputChange {
+	if len(ocs) == 0 {
+		return nil
+	}
+	out := make([]plan.OutputChange, len(ocs))
+	for i, oc := range ocs {
+		if oc.Unknown {
+			oc.New = unknownParts(oc.New)
+		}
+		out[i] = oc
+	}
+	return out
+}
+
+// kykuProvider is the plan's provider of Kyku's own types when one of its
+// changes is of that provider (or of a plan that does not say), else "":
+// a plan of Terraform providers' resources alone names no default.
+func kykuProvider(p *plan.Plan) string {
+	for _, c := range p.Changes {
+		if c.Provider == "" || c.Provider == p.Provider {
+			return p.Provider
+		}
+	}
+	return ""
+}
+
 // RedactPlan returns a deep copy of p that is safe to publish (the plan.json
 // artifact): every sensitive property value replaced by plan.Masked, the
 // embedded config dropped (it may hold sensitive values) and Redacted set,
@@ -142,7 +178,7 @@ func RedactPlan(p *plan.Plan) *plan.Plan {
 			props := make([]plan.PropChange, len(c.Properties))
 			for j, pc := range c.Properties {
 				if pc.Sensitive {
-					pc.Old, pc.New = plan.Masked, plan.Masked
+					pc.Old, pc.New = plan.Mask(pc.Old), plan.Mask(pc.New)
 				} else {
 					pc.Old, pc.New = value.Copy(pc.Old), value.Copy(pc.New)
 				}
@@ -154,6 +190,13 @@ func RedactPlan(p *plan.Plan) *plan.Plan {
 	}
 	if p.Changes == nil {
 		r.Changes = nil
+	}
+	if p.OutputChanges != nil { // masked where secret already
+		r.OutputChanges = make([]plan.OutputChange, len(p.OutputChanges))
+		for i, oc := range p.OutputChanges {
+			oc.Old, oc.New = value.Copy(oc.Old), value.Copy(oc.New)
+			r.OutputChanges[i] = oc
+		}
 	}
 	return &r
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/kyku/action/internal/noun"
 )
 
 // Meta is what a markdown footer says about where a rendering came from.
@@ -176,13 +178,5 @@ func footer(m Meta) string {
 	return "---\n<sub>" + strings.Join(parts, " · ") + "</sub>\n"
 }
 
-// plural is "1 resource" or "n resources" ("n entries").
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	if strings.HasSuffix(word, "y") {
-		return itoa(n) + " " + strings.TrimSuffix(word, "y") + "ies"
-	}
-	return itoa(n) + " " + word + "s"
-}
+// plural is "1 resource" or "n resources" ("n entries"): noun.Count.
+func plural(n int, word string) string { return noun.Count(n, word) }

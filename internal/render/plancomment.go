@@ -82,6 +82,11 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 		secs = append(secs, section{items: blocks, trail: "\n"})
 	}
 	detailsAt := len(secs) - 1
+	outputsAt := -1
+	if len(p.OutputChanges) > 0 {
+		secs = append(secs, section{items: []string{outputsBlock(p.OutputChanges)}, trail: "\n"})
+		outputsAt = len(secs) - 1
+	}
 
 	var tail strings.Builder
 	if n := p.Counters.NoOp; n > 0 {
@@ -105,7 +110,11 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 		if !comment {
 			where = link("plan.json artifact", m.ArtifactURL)
 		}
-		return "Output truncated: " + plural(n, "change") + " not shown. See the full plan in the " + where + ".\n\n"
+		what := plural(n, "change")
+		if outputsAt >= 0 && dropped[outputsAt] > 0 {
+			what += " and the changes to outputs"
+		}
+		return "Output truncated: " + what + " not shown. See the full plan in the " + where + ".\n\n"
 	}
 	return fit(limit, head.String(), secs, notice, tail.String())
 }
@@ -240,13 +249,30 @@ func changeBlock(c plan.Change) string {
 	return b.String()
 }
 
+// outputsBlock is the collapsible list of the outputs apply adds,
+// changes or removes, as diff lines of properties are written.
+func outputsBlock(ocs []plan.OutputChange) string {
+	var b strings.Builder
+	b.WriteString("<details><summary>Changes to Outputs (" + plural(len(ocs), "output") + ")</summary>\n\n```diff\n")
+	for _, oc := range ocs {
+		b.WriteString(diffLines(oc.Action, outputProp(oc)))
+	}
+	b.WriteString("```\n\n</details>\n")
+	return b.String()
+}
+
 // diffLines renders one property as diff lines: creates and reads during
 // apply `+ path: new`,
 // destroys `- path: old`, updates and replaces a `-` line with the old value
 // and a `+` line with the new one; `# forces replacement` marks a property
-// that causes a replace. Values are on one line, so a fence cannot close.
+// that causes a replace. A value is on one line, so a fence cannot close,
+// but for a string of several lines: a heredoc whose lines are indented
+// past any fence (heredocDiff).
 func diffLines(a plan.Action, pc plan.PropChange) string {
 	path := truncateRunes(oneLine(pc.Path), maxCell)
+	if lines, ok := heredoc(a, oldValue(pc), newValue(pc)); ok {
+		return heredocDiff(a, path, lines, pc)
+	}
 	oldText, newText := cutPair(valueText(oldValue(pc)), valueText(newValue(pc)), maxCell)
 	oldLine := "- " + path + ": " + oldText + "\n"
 	newLine := "+ " + path + ": " + newText
@@ -258,6 +284,37 @@ func diffLines(a plan.Action, pc plan.PropChange) string {
 		return oldLine
 	}
 	return oldLine + newLine
+}
+
+// heredocDiff writes a heredoc as diff lines: a create's all `+`, a
+// destroy's all `-`, a change in place's unchanged lines as context and
+// the others `-` or `+`, every line of text indented four spaces past its
+// mark (never a fence) and cut to maxCell runes:
+//
+//	  value: <<-EOT
+//	      line one
+//	-     line two
+//	+     line 2
+//	  EOT
+func heredocDiff(a plan.Action, path string, lines []hereLine, pc plan.PropChange) string {
+	lead := "  "
+	switch a {
+	case plan.Create, plan.Read:
+		lead = "+ "
+	case plan.Destroy, plan.Forget:
+		lead = "- "
+	}
+	var b strings.Builder
+	b.WriteString(lead + path + ": " + truncateRunes(heredocHead(a, lines, pc), maxCell) + "\n")
+	for _, l := range lines {
+		mark := lead
+		if l.mark != ' ' {
+			mark = string(l.mark) + " "
+		}
+		b.WriteString(mark + "    " + truncateRunes(l.text, maxCell) + "\n")
+	}
+	b.WriteString(lead + "EOT\n")
+	return b.String()
 }
 
 // cutPair cuts an old and a new value's texts to at most n runes each

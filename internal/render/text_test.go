@@ -86,7 +86,9 @@ func TestPlanTextBehaviour(t *testing.T) {
 		{"forget counted", full, ", 1 to forget", false},
 		{"no-op shown", full, `  ✓ no-op Database "app-db"`, false},
 		{"no-op hidden", quiet, "no-op Database", true},
-		{"create props hidden", full, "cidr:", true},
+		{"create props shown", full, "  + create Vpc \"main-vpc\"                    (level 0)\n      cidr: 10.0.0.0/16\n      distributeAcrossAzs: 2\n", false},
+		{"create unknown shown", full, "      network: (known after apply)", false},
+		{"destroy props hidden", full, "      size: small\n", true},
 		{"create props verbose", verbose, "      cidr: 10.0.0.0/16", false},
 		{"create unknown verbose", verbose, "      network: (known after apply)", false},
 		{"destroy props verbose", verbose, "      size: small\n", false},
@@ -115,10 +117,14 @@ func TestPlanTextNoChanges(t *testing.T) {
 }
 
 func TestPlanTextEscapesControlCharacters(t *testing.T) {
-	p := newPlan("", change(plan.Update, "Vm", "web", 0, prop("userData", "a\nb", "\x1b[2Jc")))
+	p := newPlan("", change(plan.Update, "Vm", "web", 0, prop("userData", "a\rb", "\x1b[2Jc"), prop("script", "x\x1b[2J\ny", "x\x1b[2J\ny\tz")))
 	got := planText(t, p, TextOptions{})
-	if !strings.Contains(got, `      userData: a\nb → \x1b[2Jc`) || strings.Contains(got, "\x1b") {
+	if !strings.Contains(got, `      userData: a\rb → \x1b[2Jc`) || strings.Contains(got, "\x1b") {
 		t.Errorf("control characters not escaped:\n%q", got)
+	}
+	// In a heredoc too, line by line.
+	if !strings.Contains(got, "      script: <<-EOT\n          x\\x1b[2J\n        - y\n        + y\\tz\n      EOT\n") {
+		t.Errorf("control characters in a heredoc:\n%s", got)
 	}
 }
 

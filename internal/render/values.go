@@ -1,6 +1,9 @@
 package render
 
 import (
+	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -14,30 +17,134 @@ import (
 const knownAfterApply = value.Unknown
 
 // oldValue is what may be shown of a property's old value: masked when
-// sensitive, otherwise the canonical value.
+// sensitive, otherwise the canonical value; null (a create's) stays null.
 func oldValue(pc plan.PropChange) any {
 	if pc.Sensitive {
-		return plan.Masked
+		return plan.Mask(pc.Old)
 	}
 	return pc.Old
 }
 
 // newValue is what may be shown of a property's new value: masked when
-// sensitive, the unknown marker when known only after apply.
+// sensitive (null, a destroy's, stays null), otherwise the canonical
+// value with each part known only after apply (a string that interpolates
+// one too) the unknown marker, beside the parts that are known.
 func newValue(pc plan.PropChange) any {
 	switch {
 	case pc.Sensitive:
-		return plan.Masked
+		return plan.Mask(pc.New)
 	case pc.Unknown:
-		return knownAfterApply
+		return unknownParts(pc.New)
 	}
 	return pc.New
 }
 
+// unknownParts is v with every string holding the unknown marker made
+// the marker alone (Terraform too makes "web-${unknown}" unknown).
+func unknownParts(v any) any {
+	switch x := v.(type) {
+	case string:
+		if strings.Contains(x, knownAfterApply) {
+			return knownAfterApply
+		}
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = unknownParts(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = unknownParts(e)
+		}
+		return out
+	}
+	return v
+}
+
 // valueText renders a canonical value on one line for humans: strings bare,
 // lists and maps as compact JSON, control characters escaped so a value can
-// neither break a line-oriented layout nor drive a terminal.
-func valueText(v any) string { return oneLine(value.Text(v)) }
+// neither break a line-oriented layout nor drive a terminal. A part known
+// only after apply is the bare marker beside the known parts:
+// {"k":"one","pet":(known after apply)}.
+func valueText(v any) string {
+	switch x := v.(type) {
+	case string:
+		if strings.Contains(x, knownAfterApply) {
+			return knownAfterApply
+		}
+	case []any, map[string]any:
+		if hasUnknown(x) {
+			var b strings.Builder
+			writePartial(&b, x)
+			return oneLine(b.String())
+		}
+	}
+	return oneLine(value.Text(v))
+}
+
+// hasUnknown reports whether a part of v is known only after apply.
+func hasUnknown(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(x, knownAfterApply)
+	case []any:
+		return slices.ContainsFunc(x, hasUnknown)
+	case map[string]any:
+		for _, e := range x {
+			if hasUnknown(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writePartial writes v as compact JSON (keys sorted, as value.Text
+// writes it) with each unknown part the bare marker.
+func writePartial(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writePartial(b, e)
+		}
+		b.WriteByte(']')
+	case map[string]any:
+		b.WriteByte('{')
+		for i, k := range slices.Sorted(maps.Keys(x)) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSON(b, k)
+			b.WriteByte(':')
+			writePartial(b, x[k])
+		}
+		b.WriteByte('}')
+	case string:
+		if strings.Contains(x, knownAfterApply) {
+			b.WriteString(knownAfterApply)
+			return
+		}
+		writeJSON(b, x)
+	default:
+		writeJSON(b, x)
+	}
+}
+
+// writeJSON writes a leaf as value.Text writes it inside a list or map.
+func writeJSON(b *strings.Builder, v any) {
+	out, err := json.Marshal(v)
+	if err != nil {
+		b.WriteString(value.Text(v))
+		return
+	}
+	b.Write(out)
+}
 
 // oneLine escapes control characters (newlines included) and invalid UTF-8
 // the way Go quotes them, leaving printable text, spaces included, as is.

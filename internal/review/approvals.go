@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/noun"
 )
 
 // NotCounted is an approval (or a withdrawn one) that does not count, and
@@ -166,9 +167,5 @@ func approvalRule(s Settings) string {
 		code(s.ApproverPermission) + " permission who is not the author, not a bot and did not author or commit any of its commits."
 }
 
-func plural(n int, one string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return itoa(n) + " " + one + "s"
-}
+// plural is "1 approval" or "n approvals": noun.Count.
+func plural(n int, one string) string { return noun.Count(n, one) }

@@ -94,6 +94,17 @@ func appendFile(b []byte, f *File, flush func([]byte) ([]byte, error)) ([]byte, 
 			return nil, fmt.Errorf("outputTypes: %w", err)
 		}
 	}
+	if len(f.OutputSensitivity) > 0 {
+		b = append(b, ",\n  \"outputSensitivity\": "...)
+		m := make(map[string]any, len(f.OutputSensitivity))
+		for k, v := range f.OutputSensitivity {
+			m[k] = v
+		}
+		var err error
+		if b, err = value.AppendJSONIndent(b, m, "  ", 1); err != nil {
+			return nil, fmt.Errorf("outputSensitivity: %w", err)
+		}
+	}
 	return append(b, "\n}"...), nil
 }
 

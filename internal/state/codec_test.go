@@ -40,6 +40,9 @@ func randomFile(r *rand.Rand) *File {
 	}
 	if r.IntN(2) == 0 {
 		f.Outputs = map[string]any{"webIp": "203.0.113.1", "n": 2.0}
+		if r.IntN(2) == 0 {
+			f.OutputSensitivity = map[string]bool{"webIp": false, "n": r.IntN(2) == 0}
+		}
 	}
 	if r.IntN(2) == 0 {
 		f.OutputTypes = map[string]any{"tags": []any{"map", "string"}, "webIp": "string"}

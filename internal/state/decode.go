@@ -44,7 +44,7 @@ func parseFile(data []byte) (*File, []string, error) {
 		}
 		return nil, nil, fmt.Errorf("want a JSON object, got %s", kind(v))
 	}
-	var mdErr, outErr, typesErr error
+	var mdErr, outErr, typesErr, sensErr error
 	var res resources
 	err := d.Object(func(key string) error {
 		var err error
@@ -69,6 +69,12 @@ func parseFile(data []byte) (*File, []string, error) {
 			if v, err = d.Value(); err == nil {
 				f.OutputTypes, typesErr = mapValue(v, "", key)
 			}
+		case "outputSensitivity":
+			f.OutputSensitivity, sensErr = nil, nil
+			var v any
+			if v, err = d.Value(); err == nil {
+				f.OutputSensitivity, sensErr = boolsValue(v, key)
+			}
 		default:
 			_, err = d.Value()
 		}
@@ -81,7 +87,7 @@ func parseFile(data []byte) (*File, []string, error) {
 		return nil, nil, err
 	}
 	nulls := res.build(f) // finds the first bad resource
-	for _, err := range []error{mdErr, res.err, outErr, typesErr} {
+	for _, err := range []error{mdErr, res.err, outErr, typesErr, sensErr} {
 		if err != nil {
 			return nil, nil, err
 		}
@@ -350,6 +356,23 @@ func mapValue(v any, where, key string) (map[string]any, error) {
 	default:
 		return nil, fmt.Errorf("%s: want an object, got %s", dotted(where, key), kind(x))
 	}
+}
+
+// boolsValue reads an object of booleans, or null (nil).
+func boolsValue(v any, key string) (map[string]bool, error) {
+	m, err := mapValue(v, "", key)
+	if m == nil || err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(m))
+	for k, e := range m {
+		b, ok := e.(bool)
+		if !ok {
+			return nil, fmt.Errorf("%s: want a boolean, got %s", dotted(key, k), kind(e))
+		}
+		out[k] = b
+	}
+	return out, nil
 }
 
 // namesValue reads a list of strings, or null (nil).

@@ -64,6 +64,10 @@ var decodeSeeds = []string{
 	`{"metadata":{"version":1,"lineage":"l"},"resources":[]}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":null,"outputs":null}`,
 	`{"metadata":{"version":1,"lineage":"l"},"outputs":7}`,
+	`{"metadata":{"version":1,"lineage":"l"},"outputs":{"a":1},"outputSensitivity":{"a":true}}`,
+	`{"metadata":{"version":1,"lineage":"l"},"outputSensitivity":{"a":"yes"}}`,
+	`{"metadata":{"version":1,"lineage":"l"},"outputSensitivity":[]}`,
+	`{"metadata":{"version":1,"lineage":"l"},"outputSensitivity":null}`,
 	`{"metadata":{"version":1.5,"lineage":"l"}}`, `{"metadata":{"version":2,"lineage":"l"}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"metadata":{"version":1}}`,
 	`{"metadata":{"version":"1","lineage":"l"},"metadata":{"version":1,"lineage":"m"}}`,
@@ -172,6 +176,20 @@ func refDecodeFile(v any) (*File, error) {
 	}
 	if f.OutputTypes, err = refMapField(m, "outputTypes", ""); err != nil {
 		return nil, err
+	}
+	sens, err := refMapField(m, "outputSensitivity", "")
+	if err != nil {
+		return nil, err
+	}
+	if sens != nil {
+		f.OutputSensitivity = map[string]bool{}
+		for k, v := range sens {
+			b, ok := v.(bool)
+			if !ok {
+				return nil, fmt.Errorf("outputSensitivity.%s: want a boolean, got %s", k, kind(v))
+			}
+			f.OutputSensitivity[k] = b
+		}
 	}
 	return &f, nil
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 
@@ -32,6 +33,11 @@ type File struct {
 	// own types), in Terraform's JSON type syntax (["map", "string"]), as
 	// OpenTofu's state keeps them; an output not here takes its value's.
 	OutputTypes map[string]any `json:"outputTypes,omitempty"`
+	// OutputSensitivity says, for each output in Outputs, whether it was
+	// sensitive when applied, so that a plan masks its old value although
+	// the configuration no longer says so or no longer has it; nil in a
+	// state written before Kyku recorded it (every old value is masked).
+	OutputSensitivity map[string]bool `json:"outputSensitivity,omitempty"`
 }
 
 // Metadata identifies a state's history: Lineage never changes after the
@@ -101,6 +107,7 @@ func (f *File) Clone() *File {
 	if f.OutputTypes != nil {
 		c.OutputTypes = value.CopyMap(f.OutputTypes)
 	}
+	c.OutputSensitivity = maps.Clone(f.OutputSensitivity)
 	return c
 }
 

@@ -19,6 +19,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/kyku/action/internal/noun"
 )
 
 // Ref is a reference to a resource (Attr empty: its provider ID) or to one of
@@ -227,7 +229,7 @@ func Walk(v any, steps []Step) (out any, known bool, err error) {
 				return nil, false, pathErr(st, "a list has elements by number, not by key", "")
 			}
 			if st.Index >= len(x) {
-				return nil, false, pathErr(st, "index out of range", fmt.Sprintf(" (the list has %d elements)", len(x)))
+				return nil, false, pathErr(st, "index out of range", " (the list has "+noun.Count(len(x), "element")+")")
 			}
 			v = x[st.Index]
 		case map[string]any:

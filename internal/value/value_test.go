@@ -217,7 +217,7 @@ func TestRefPathStepsAndWalk(t *testing.T) {
 		{path: `[0].list[0]`, want: 1.0, known: true},
 		{path: `[0].list[1]`, known: false},
 		{path: `[0].none`, want: nil, known: true},
-		{path: `[1]`, err: "[1]: index out of range (the list has 1 elements)"},
+		{path: `[1]`, err: "[1]: index out of range (the list has 1 element)"},
 		{path: `[0].nope`, err: `["nope"]: no such key (it has: data, list, none)`},
 		{path: `[0].data[0]`, err: "[0]: cannot read into pem"},
 		{path: `[0].none.x`, err: `["x"]: the value is null`},
@@ -273,7 +273,7 @@ func TestResolveReadsPaths(t *testing.T) {
 		t.Errorf("resolved (-want +got):\n%s", diff)
 	}
 	_, _, err = ResolveChecked("${cert.subject[2].common_name}", lookup)
-	if err == nil || err.Error() != "${cert.subject[2].common_name}: [2]: index out of range (the list has 1 elements)" {
+	if err == nil || err.Error() != "${cert.subject[2].common_name}: [2]: index out of range (the list has 1 element)" {
 		t.Errorf("a path past the end: %v", err)
 	}
 	if got, unknown := Resolve("${cert.subject[2].common_name}", lookup); got != Unknown || !unknown {

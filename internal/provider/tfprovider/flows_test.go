@@ -344,7 +344,7 @@ outputs:
 		{`value: "${a.endpoints[0].hots}"`, `"${a.endpoints[0].hots}": ["hots"]: the object has no attribute "hots" (did you mean "host"?)`},
 		{`value: "x${a.name[0]}"`, `"${a.name[0]}": [0]: a string has nothing to read into`},
 		{`tags: { a: "${a.endpoints[*].hots}" }`, `"${a.endpoints[*].hots}": ["hots"]: the object has no attribute "hots" (did you mean "host"?)`},
-		{`value: "${a.endpoints[3].host}"`, `kyku.yaml:5:50: resource "b": property "value": ${a.endpoints[3].host}: [3]: index out of range (the list has 1 elements)`},
+		{`value: "${a.endpoints[3].host}"`, `kyku.yaml:5:50: resource "b": property "value": ${a.endpoints[3].host}: [3]: index out of range (the list has 1 element)`},
 	} {
 		cfg := w.parse(head + "  b: { type: TP_item, properties: { name: b, " + tc.prop + " } }\n")
 		_, err := w.engine(cfg).Plan(context.Background(), cfg)

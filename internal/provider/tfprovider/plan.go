@@ -7,6 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
 
+	"github.com/kyku/action/internal/noun"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/tfplugin"
 	"github.com/kyku/action/internal/tfschema"
@@ -230,7 +231,7 @@ func compatible(path cty.Path, planned, got cty.Value) error {
 			return fmt.Errorf("%s differs", where())
 		}
 		if (ty.IsListType() || ty.IsTupleType() || ty.IsMapType()) && planned.LengthInt() != got.LengthInt() {
-			return fmt.Errorf("%s has %d elements, planned %d", where(), got.LengthInt(), planned.LengthInt())
+			return fmt.Errorf("%s has %s, planned %d", where(), noun.Count(got.LengthInt(), "element"), planned.LengthInt())
 		}
 		for it := planned.ElementIterator(); it.Next(); {
 			k, pv := it.Element()

@@ -116,6 +116,9 @@ func (p *Provider) OwnType(ctx context.Context, typ string) (string, error) {
 	return "", nil
 }
 
+// ProviderOf: every type of a Terraform provider is its own.
+func (p *Provider) ProviderOf(string) string { return p.cfg.Name }
+
 // Zones: a Terraform provider has no Kyku auto-subnets.
 func (p *Provider) Zones(context.Context) ([]string, error) { return nil, nil }
 

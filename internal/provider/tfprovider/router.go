@@ -198,6 +198,21 @@ func (r *Router) OwnType(ctx context.Context, typ string) (string, error) {
 	return p.OwnType(ctx, typ)
 }
 
+// ProviderOf names the provider of typ: the Terraform provider's local
+// name, also for a type of one the configuration no longer declares (its
+// prefix), else base's name.
+func (r *Router) ProviderOf(typ string) string {
+	p, err := r.route(typ)
+	switch {
+	case p != nil:
+		return p.Name()
+	case err != nil:
+		name, _, _ := strings.Cut(typ, "_")
+		return name
+	}
+	return r.base.Name()
+}
+
 // ValidID: Kyku's stale-ID checks do not apply to a Terraform provider's
 // objects; base answers for its own types when it can.
 func (r *Router) ValidID(typ, id string) bool {

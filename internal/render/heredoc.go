@@ -1,0 +1,140 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/kyku/action/internal/plan"
+)
+
+// A string of several lines (a PEM key, a certificate, a script) is shown
+// as OpenTofu shows it, a heredoc of its lines (surrounding blank space
+// trimmed) between `<<-EOT` and `EOT`; for a change in place, the lines
+// of the old and the new value line up, those removed and added marked.
+
+// hereLine is one line of a heredoc: mark is ' ' (as it was, or a
+// create's or destroy's line), '-' (removed) or '+' (added).
+type hereLine struct {
+	mark byte
+	text string
+}
+
+// heredoc returns the lines to show for a property of action a whose
+// shown values are old and new, and whether it is a heredoc at all (one
+// of the values it shows is a string of several lines).
+func heredoc(a plan.Action, old, new any) ([]hereLine, bool) {
+	switch a {
+	case plan.Create, plan.Read:
+		return plainLines(new)
+	case plan.Destroy, plan.Forget:
+		return plainLines(old)
+	}
+	ol, oMulti := textLines(old)
+	nl, nMulti := textLines(new)
+	if !oMulti && !nMulti {
+		return nil, false
+	}
+	return lineDiff(ol, nl), true
+}
+
+// plainLines are v's lines, all marked ' ', when v is a string of several.
+func plainLines(v any) ([]hereLine, bool) {
+	lines, multi := textLines(v)
+	if !multi {
+		return nil, false
+	}
+	out := make([]hereLine, len(lines))
+	for i, l := range lines {
+		out[i] = hereLine{' ', l}
+	}
+	return out, true
+}
+
+// textLines are the lines v shows as, control characters escaped, and
+// whether v is a string of several lines; null is no line at all.
+func textLines(v any) ([]string, bool) {
+	if v == nil {
+		return nil, false
+	}
+	s, ok := v.(string)
+	if !ok || !strings.Contains(s, "\n") || strings.Contains(s, knownAfterApply) {
+		return []string{valueText(v)}, false
+	}
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i, l := range lines {
+		lines[i] = oneLine(l)
+	}
+	return lines, true
+}
+
+// maxDiffCells bounds the table lineDiff builds: past it (two texts of
+// about a thousand lines each), the old lines are all shown removed and
+// the new ones added.
+const maxDiffCells = 1 << 20
+
+// lineDiff lines up old and new by their longest common subsequence:
+// common lines ' ', the others '-' (old) before '+' (new).
+func lineDiff(old, new []string) []hereLine {
+	n, m := len(old), len(new)
+	if n*m > maxDiffCells {
+		out := make([]hereLine, 0, n+m)
+		for _, l := range old {
+			out = append(out, hereLine{'-', l})
+		}
+		for _, l := range new {
+			out = append(out, hereLine{'+', l})
+		}
+		return out
+	}
+	// lcs[i][j]: the longest common subsequence of old[i:] and new[j:].
+	lcs := make([][]int32, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int32, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if old[i] == new[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	out := make([]hereLine, 0, n+m)
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && old[i] == new[j]:
+			out = append(out, hereLine{' ', old[i]})
+			i, j = i+1, j+1
+		case j == m || (i < n && lcs[i+1][j] >= lcs[i][j+1]):
+			out = append(out, hereLine{'-', old[i]})
+			i++
+		default:
+			out = append(out, hereLine{'+', new[j]})
+			j++
+		}
+	}
+	return out
+}
+
+// changed reports whether a heredoc marks a line removed or added: one
+// that does not changed only in the blank space around or at the end.
+func changed(lines []hereLine) bool {
+	for _, l := range lines {
+		if l.mark != ' ' {
+			return true
+		}
+	}
+	return false
+}
+
+// heredocHead is what follows a property's name on its first line:
+// `<<-EOT`, then `  # whitespace changes` for a change in place whose
+// lines are all alike, then the note of a property forcing a replace.
+func heredocHead(a plan.Action, lines []hereLine, pc plan.PropChange) string {
+	s := "<<-EOT"
+	if a != plan.Create && a != plan.Read && a != plan.Destroy && a != plan.Forget && !changed(lines) {
+		s += "  # whitespace changes"
+	}
+	return s + forcesNote(pc)
+}
