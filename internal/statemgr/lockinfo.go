@@ -39,6 +39,9 @@ func (i LockInfo) WithDefaults(host string, pid int) LockInfo {
 // and since when, and the run when known.
 func (i LockInfo) Describe() string {
 	s := fmt.Sprintf("%s, operation %q, pid %d on %s, since %s", orUnknown(i.Who), i.Operation, i.PID, i.Host, i.Created.UTC().Format(time.RFC3339))
+	if i.Job.ID != "" {
+		s += ", job " + i.Job.ID
+	}
 	if i.RunURL != "" {
 		s += ", run " + i.RunURL
 	}

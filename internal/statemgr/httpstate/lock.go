@@ -51,7 +51,9 @@ func holder(body []byte) (statemgr.LockInfo, bool) {
 
 // Lock sends LOCK (lockMethod) to lockAddress, and while the server answers
 // 409 or 423 (held) polls until Options.LockTimeout, then returns a
-// *statemgr.LockedError naming the holder. A transient failure that
+// *statemgr.LockedError naming the holder. A holder ctx's Successor
+// inherits (statemgr.Inherits) is unlocked with its own token at once, and
+// ctx's LockTakenOver hook is told. A transient failure that
 // outlasts Config.RetryMax is tried again the same way, until the lock
 // timeout: the lock's budget is the lock timeout, not the retry count.
 // Without a lock address it returns at once with a lock that guards
@@ -76,7 +78,7 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 // gives up after a LOCK that may have landed (its answer lost), it releases
 // that lock again, so that a failed Lock never leaves the lock held.
 func (b *Backend) lockLocked(ctx context.Context, info statemgr.LockInfo) (statemgr.LockInfo, error) {
-	info = info.WithDefaults(b.opts.Hostname, b.opts.PID)
+	info = statemgr.ForRun(ctx, info.WithDefaults(b.opts.Hostname, b.opts.PID))
 	info.Path = redact(b.cfg.Address)
 	wait := statemgr.NewLockWait(b.opts.LockTimeout, b.opts.PollInterval, true)
 	defer wait.Stop()
@@ -132,6 +134,10 @@ func (b *Backend) lockLocked(ctx context.Context, info statemgr.LockInfo) (state
 				}
 				last = &h
 				mayHold = false // someone else holds it: none of ours landed
+				if ok && statemgr.Inherits(ctx, h) && b.unlockLocked(ctx, h.ID) == nil {
+					statemgr.TellTakenOver(ctx, h, statemgr.JobResumed)
+					continue // LOCK again at once
+				}
 			default:
 				return fail(fmt.Errorf("http backend: acquire lock: %w", &StatusError{Method: b.cfg.LockMethod, URL: redact(b.cfg.LockAddress), Status: resp.status, Body: snippet(resp.body)}))
 			}

@@ -31,7 +31,10 @@ type observed struct {
 
 // Lock acquires the directory's lock file, waiting up to Options.LockTimeout
 // (polling every Options.PollInterval). A lock whose heartbeat is older than
-// Options.StaleAfter is broken when a re-read still shows the same lock. On
+// Options.StaleAfter is broken when a re-read still shows the same lock; so,
+// at once, is one whose holder is known to be gone (see leftBehind), and
+// ctx's LockTakenOver hook is told. The lock records this process's
+// identity (Options.Proc) when info's PID is this process's. On
 // timeout it returns a *statemgr.LockedError naming the holder; when ctx ends
 // first, a *statemgr.LockedError wrapping ctx.Err(). The lock file needs
 // the directory: Lock creates it when missing, and Unlock removes what Lock
@@ -39,7 +42,7 @@ type observed struct {
 // leaves nothing behind.
 func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lock, error) {
 	now := b.opts.Now().UTC()
-	info = info.WithDefaults(b.opts.Hostname, b.opts.PID)
+	info = b.proc.stamp(statemgr.ForRun(ctx, info.WithDefaults(b.opts.Hostname, b.opts.PID)))
 	info.Created, info.Heartbeat = now, now
 	info.Path = b.lockPath()
 	body, err := encodeLock(info)
@@ -84,12 +87,16 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 			continue // released between our attempt and the read: try again now
 		}
 		last = obs
-		if b.isStale(obs) {
+		why, left := b.leftBehind(ctx, obs)
+		if left || b.isStale(obs) {
 			broke, err := b.takeIf(func(raw []byte) bool { return bytes.Equal(raw, obs.raw) })
 			if err != nil {
 				return nil, fmt.Errorf("break stale state lock: %w", err)
 			}
 			if broke {
+				if left {
+					statemgr.TellTakenOver(ctx, obs.info, why)
+				}
 				continue
 			}
 		}
@@ -150,6 +157,22 @@ func (b *Backend) lockedError(last *observed, cause error) error {
 
 func (b *Backend) isStale(o *observed) bool {
 	return b.opts.Now().Sub(o.beat) > b.opts.StaleAfter
+}
+
+// leftBehind reports whether o's holder is known to be gone, and why: its
+// process no longer runs on this host, or ctx's Successor carries on its
+// work. Another host's lock, a live process's, and one that is not a lock
+// are not.
+func (b *Backend) leftBehind(ctx context.Context, o *observed) (statemgr.TakeoverReason, bool) {
+	switch {
+	case o.corrupt:
+		return 0, false
+	case b.proc.gone(o.info):
+		return statemgr.ProcessGone, true
+	case statemgr.Inherits(ctx, o.info):
+		return statemgr.JobResumed, true
+	}
+	return 0, false
 }
 
 // guarded runs fn holding an exclusive flock on the state directory, so
