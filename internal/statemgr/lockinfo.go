@@ -13,6 +13,11 @@ import (
 // force-unlocked.
 var ErrLockLost = errors.New("lock lost")
 
+// ErrWrongToken is wrapped by ForceUnlock's refusal of a token that is not
+// the held lock's. The refusal never says which token is: a guess does not
+// earn it (the token is in the message of a run waiting for the lock).
+var ErrWrongToken = errors.New("that is not the token of the lock held")
+
 // NewLockID returns a random lock token (16 hex digits).
 func NewLockID() string {
 	buf := make([]byte, 8)

@@ -206,13 +206,14 @@ func (b *Backend) unlockLocked(ctx context.Context, id string) error {
 		}
 	}
 	if h, ok := holder(resp.body); ok && h.ID != id {
-		return fmt.Errorf("http backend: release lock: %w: the server holds token %s (%s, operation %q), not %s", ErrLockLost, h.ID, h.Who, h.Operation, id)
+		return fmt.Errorf("http backend: release lock %s: %w: %w (held by %s)", id, ErrLockLost, statemgr.ErrWrongToken, h.Describe())
 	}
 	return fmt.Errorf("http backend: release lock %s: %w", id, &StatusError{Method: b.cfg.UnlockMethod, URL: redact(b.cfg.UnlockAddress), Status: resp.status, Body: snippet(resp.body)})
 }
 
 // ForceUnlock sends UNLOCK with the given token; the server refuses another
-// holder's token (409, naming the holder).
+// holder's token (409), and the error describes the holder but not its
+// token.
 func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 	if b.cfg.LockAddress == "" {
 		return fmt.Errorf("force-unlock %s: the http backend has no lockAddress, so there is no lock", id)

@@ -110,8 +110,8 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 	}
 }
 
-// ForceUnlock removes the lock if its token is id. It refuses, naming the
-// actual holder, when the lock belongs to another token.
+// ForceUnlock removes the lock if its token is id. It refuses when the
+// lock belongs to another token, describing the holder but not its token.
 func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("force-unlock: %w", err)
@@ -127,7 +127,7 @@ func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 		return fmt.Errorf("force-unlock %s: lock file %s is not a valid lock; if no kyku is running, remove it by hand", id, b.lockPath())
 	}
 	if obs.info.ID != id {
-		return fmt.Errorf("force-unlock %s: the lock is held by token %s (%s), not %s", id, obs.info.ID, obs.info.Describe(), id)
+		return fmt.Errorf("force-unlock %s: %w (held by %s)", id, statemgr.ErrWrongToken, obs.info.Describe())
 	}
 	taken, err := b.takeIf(func(raw []byte) bool { return tokenOf(raw) == id })
 	if err != nil {
@@ -135,7 +135,7 @@ func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 	}
 	if !taken {
 		if now, _ := b.readLock(); now != nil {
-			return fmt.Errorf("force-unlock %s: the lock changed meanwhile and is held by token %s (%s)", id, now.info.ID, now.info.Describe())
+			return fmt.Errorf("force-unlock %s: the lock changed meanwhile: %w (held by %s)", id, statemgr.ErrWrongToken, now.info.Describe())
 		}
 	}
 	return nil

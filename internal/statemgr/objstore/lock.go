@@ -164,8 +164,8 @@ func (b *Backend) takeOver(ctx context.Context, still func(again *observed) bool
 }
 
 // ForceUnlock removes the lock if its token is id, with a delete
-// conditional on the version read. It refuses, naming the actual holder,
-// when the lock belongs to another token.
+// conditional on the version read. It refuses when the lock belongs to
+// another token, describing the holder but not its token.
 func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 	key := b.lockKey()
 	if b.cfg.Unlocked {
@@ -185,7 +185,7 @@ func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 			return fmt.Errorf("force-unlock %s: %s is not a valid lock; if no kyku is running, delete it by hand", id, b.url(key))
 		}
 		if obs.info.ID != id {
-			return fmt.Errorf("force-unlock %s: the lock is held by token %s (%s), not %s", id, obs.info.ID, obs.info.Describe(), id)
+			return fmt.Errorf("force-unlock %s: %w (held by %s)", id, statemgr.ErrWrongToken, obs.info.Describe())
 		}
 		_, err = b.bucket.Delete(ctx, key, obs.version)
 		switch {
