@@ -209,10 +209,13 @@ func testTakeover(t *testing.T, backend string, edit func(statemgr.LockInfo) sta
 		}
 	}
 	b.settle()
-	eventually(t, "B's plan never ended", func() bool { return planned() == 1 })
+	eventually(t, "the job never ended", func() bool { return len(jobKeys(t, store())) == 0 })
 	comments := a.botComments(2)
 	if len(comments) != 1 || !strings.Contains(comments[0].Body, "worker") || strings.Contains(comments[0].Body, "locked") {
 		t.Fatalf("plan comments %+v, want one showing the plan (worker), not a lock error", comments)
+	}
+	if n := planned(); n != 1 {
+		t.Errorf("B planned %v times, want once", n)
 	}
 	if runs := a.gh.CheckRuns(repoName); len(runs) != 1 || runs[0].Conclusion != "success" {
 		t.Errorf("check runs %+v, want the one A opened, completed by B", runs)
