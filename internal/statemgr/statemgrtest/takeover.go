@@ -10,21 +10,21 @@ import (
 	"github.com/kyku/action/internal/statemgr"
 )
 
-// Successor is a statemgr.Successor for tests: it works for Job under
+// successor is a statemgr.Successor for the suite: it works for Job under
 // Lease, and inherits the locks its job took under one of Earlier.
-type Successor struct {
+type successor struct {
 	Job, Lease string
 	Earlier    []string
 }
 
 // Mark names s's job and lease in info.
-func (s Successor) Mark(info statemgr.LockInfo) statemgr.LockInfo {
+func (s successor) Mark(info statemgr.LockInfo) statemgr.LockInfo {
 	info.Job = statemgr.LockJob{ID: s.Job, Lease: s.Lease}
 	return info
 }
 
 // Succeeds accepts a lock of s's job taken under an earlier lease.
-func (s Successor) Succeeds(_ context.Context, holder statemgr.LockInfo) bool {
+func (s successor) Succeeds(_ context.Context, holder statemgr.LockInfo) bool {
 	return holder.Job.ID == s.Job && holder.Job.Lease != s.Lease && slices.Contains(s.Earlier, holder.Job.Lease)
 }
 
@@ -49,11 +49,11 @@ func (r *takenOver) get() ([]statemgr.LockInfo, []statemgr.TakeoverReason) {
 
 func testTakeover(t *testing.T, newBackend Factory) {
 	ctx := context.Background()
-	heir := Successor{Job: "job-1", Lease: "lease-2", Earlier: []string{"lease-1", "lease-2"}}
+	heir := successor{Job: "job-1", Lease: "lease-2", Earlier: []string{"lease-1", "lease-2"}}
 
 	t.Run("the heir of a job takes over at once the lock its job took under an earlier lease", func(t *testing.T) {
 		a, b, c := newBackend(t), newBackend(t), newBackend(t)
-		la := mustLockCtx(t, statemgr.WithSuccessor(ctx, Successor{Job: "job-1", Lease: "lease-1"}), a, NewLockInfo("plan"))
+		la := mustLockCtx(t, statemgr.WithSuccessor(ctx, successor{Job: "job-1", Lease: "lease-1"}), a, NewLockInfo("plan"))
 		if job := wantLocked(t, c).Job; job != (statemgr.LockJob{ID: "job-1", Lease: "lease-1"}) {
 			t.Errorf("the lock names job %+v, want job-1 under lease-1", job)
 		}
@@ -84,9 +84,9 @@ func testTakeover(t *testing.T, newBackend Factory) {
 		name   string
 		holder statemgr.Successor // nil: a person's run, no job
 	}{
-		{"another job's lock", Successor{Job: "job-2", Lease: "lease-1"}},
-		{"its job's lock under the lease the heir holds now (a live run of its own)", Successor{Job: "job-1", Lease: "lease-2"}},
-		{"its job's lock under a lease its job never had", Successor{Job: "job-1", Lease: "forged"}},
+		{"another job's lock", successor{Job: "job-2", Lease: "lease-1"}},
+		{"its job's lock under the lease the heir holds now (a live run of its own)", successor{Job: "job-1", Lease: "lease-2"}},
+		{"its job's lock under a lease its job never had", successor{Job: "job-1", Lease: "forged"}},
 		{"a person's lock", nil},
 	} {
 		t.Run("the heir waits for "+tc.name, func(t *testing.T) {
