@@ -10,6 +10,7 @@ import (
 
 	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/queue"
+	"github.com/kyku/action/internal/statemgr"
 )
 
 // Durable jobs (with a store, package jobs): a delivery is recorded before
@@ -84,7 +85,11 @@ func (t *tracked) wrap(q queue.Job, step string) queue.Job {
 	q.Run = func(ctx context.Context) (string, error) {
 		ctx, stop := t.join(ctx)
 		defer stop()
-		outcome, err := run(context.WithValue(ctx, stepKey{}, &stepRef{t: t, step: step}))
+		ctx = context.WithValue(ctx, stepKey{}, &stepRef{t: t, step: step})
+		// Every state lock the job's work takes names the job and its
+		// lease; one that an earlier holder of the job left is taken over.
+		ctx = statemgr.WithLockTakenOver(statemgr.WithSuccessor(ctx, t), t.lockTakenOver)
+		outcome, err := run(ctx)
 		t.done(step, t.b.interrupted(ctx))
 		return outcome, err
 	}

@@ -84,7 +84,7 @@ Commands:
   import        import NAME PROVIDER_ID: record an existing cloud object as NAME in state
   state         list | mv FROM TO | rm NAME… | pull | push FILE [--force] | backups |
                 restore KEY | rekey
-  force-unlock  remove a lock left by a dead run (force-unlock TOKEN)
+  force-unlock  remove a lock left by a dead run (force-unlock TOKEN; asks for "yes"; --force)
   version       print kyku's version, commit and Go version (also --version)
 
 Common flags: -c, --config PATH (file or directory of *.yaml, default kyku.yaml), -e, --env ENV,
@@ -115,7 +115,7 @@ func commands() []command {
 		{"graph", "", "Print the dependency graph with its levels.", cmdGraph},
 		{"import", "NAME PROVIDER_ID", "Record an object that exists in the cloud in state as NAME (a resource or instance of the configuration).", cmdImport},
 		{"state", "list | mv FROM TO | rm NAME… | pull | push FILE | backups | restore KEY | rekey", "Read or repair the state: every change is backed up first; the cloud is untouched.", cmdState},
-		{"force-unlock", "TOKEN", "Remove a lock left by a dead run (the token is in the lock message).", cmdForceUnlock},
+		{"force-unlock", "TOKEN", "Remove a lock left by a dead run (the token is in the lock message), after asking for \"yes\" (--force does not ask).", cmdForceUnlock},
 		{"providers", "lock", "Write the lock file of the configuration's Terraform providers (as init does).", cmdProviders},
 		{"version", "", "Print kyku's version, the commit it was built from and the Go version. Reads no configuration.", cmdVersion},
 	}

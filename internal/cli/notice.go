@@ -64,6 +64,12 @@ func (n *notices) lockWaiting(h statemgr.LockInfo, timeout time.Duration) {
 	n.say(fmt.Sprintf("kyku: the state is locked by %s; waiting up to %s for it (--lock-timeout)…", h.Describe(), timeout), false)
 }
 
+// lockTakenOver is the notice of a Lock that took over at once a lock
+// whose holder is gone: whose it was, and why.
+func (n *notices) lockTakenOver(h statemgr.LockInfo, why statemgr.TakeoverReason) {
+	n.say(fmt.Sprintf("kyku: took over the state lock of %s: %s.", h.Describe(), why), false)
+}
+
 // interruptNotice is printed on the first Ctrl-C (SIGINT or SIGTERM).
 const interruptNotice = "kyku: interrupted: finishing running changes and saving state (press Ctrl-C again to exit now)"
 
@@ -94,7 +100,8 @@ func (n *notices) watchInterrupt(interrupted <-chan struct{}) (stop func()) {
 	}
 }
 
-// withNotices wires the notices into ctx (a waiting Lock says so).
+// withNotices wires the notices into ctx (a waiting Lock says so, and one
+// that takes over a lock left behind).
 func (n *notices) withNotices(ctx context.Context) context.Context {
-	return statemgr.WithLockWaiting(ctx, n.lockWaiting)
+	return statemgr.WithLockTakenOver(statemgr.WithLockWaiting(ctx, n.lockWaiting), n.lockTakenOver)
 }

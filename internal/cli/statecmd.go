@@ -180,25 +180,3 @@ func cmdState(ctx context.Context, env *Env, args []string) error {
 	}
 	return fmt.Errorf("state: unknown subcommand or wrong arguments %q (want list, mv FROM TO, rm NAME…, pull, push FILE, backups, restore KEY, rekey)", pos)
 }
-
-func cmdForceUnlock(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags("force-unlock", env)
-	var c common
-	c.register(fs, env)
-	pos, err := fs.parse(args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return fmt.Errorf("force-unlock needs the lock's token (shown in the lock message)")
-	}
-	b, err := c.openBackend(ctx, env, "force-unlock")
-	if err != nil {
-		return err
-	}
-	if err := b.ForceUnlock(ctx, pos[0]); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stdout, "Lock %s removed from %s.\n", pos[0], b.Describe())
-	return nil
-}

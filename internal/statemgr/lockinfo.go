@@ -13,6 +13,11 @@ import (
 // force-unlocked.
 var ErrLockLost = errors.New("lock lost")
 
+// ErrWrongToken is wrapped by ForceUnlock's refusal of a token that is not
+// the held lock's. The refusal never says which token is: a guess does not
+// earn it (the token is in the message of a run waiting for the lock).
+var ErrWrongToken = errors.New("that is not the token of the lock held")
+
 // NewLockID returns a random lock token (16 hex digits).
 func NewLockID() string {
 	buf := make([]byte, 8)
@@ -39,6 +44,9 @@ func (i LockInfo) WithDefaults(host string, pid int) LockInfo {
 // and since when, and the run when known.
 func (i LockInfo) Describe() string {
 	s := fmt.Sprintf("%s, operation %q, pid %d on %s, since %s", orUnknown(i.Who), i.Operation, i.PID, i.Host, i.Created.UTC().Format(time.RFC3339))
+	if i.Job.ID != "" {
+		s += ", job " + i.Job.ID
+	}
 	if i.RunURL != "" {
 		s += ", run " + i.RunURL
 	}

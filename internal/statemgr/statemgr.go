@@ -8,7 +8,8 @@
 // (Terraform's HTTP backend protocol); statemgrtest/ is the conformance
 // suite every implementation must pass, in clear and through a Codec
 // (codec.go; crypt/ implements it). What they all share lives here too: the
-// heartbeat and wait of a lock (heartbeat.go, lockwait.go, lockinfo.go), and
+// heartbeat and wait of a lock (heartbeat.go, lockwait.go, lockinfo.go), the
+// takeover of a lock whose holder is known gone (takeover.go), and
 // how a state to write is checked, a journal entry decoded, a backup named
 // and an object key accepted (files.go). Implementations are safe for
 // concurrent use by the goroutines of one process, and for several processes
@@ -50,6 +51,11 @@ type LockInfo struct {
 	Created   time.Time `json:"created"`
 	Heartbeat time.Time `json:"heartbeat"` // refreshed while held
 	Path      string    `json:"path,omitempty"`
+	// Process tells, on the holder's own host, whether it still runs
+	// (local backend; see Process).
+	Process Process `json:"process,omitzero"`
+	// Job is the bot's durable job the lock was taken for (see Successor).
+	Job LockJob `json:"job,omitzero"`
 }
 
 // LockedError is returned when a lock could not be acquired in time.
@@ -62,6 +68,9 @@ func (e *LockedError) Error() string {
 	h := e.Holder
 	msg := fmt.Sprintf("state is locked by %s (operation %q, token %s, pid %d, since %s",
 		orUnknown(h.Who), h.Operation, h.ID, h.PID, h.Created.UTC().Format(time.RFC3339))
+	if h.Job.ID != "" {
+		msg += ", job " + h.Job.ID
+	}
 	if h.RunURL != "" {
 		msg += ", run " + h.RunURL
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -56,6 +57,10 @@ type Record struct {
 	// that stopped renewing it.
 	Takeovers int             `json:"takeovers,omitempty"`
 	Steps     map[string]Step `json:"steps,omitempty"`
+	// Leases are the marks (Job.LeaseMark) of the leases the job was
+	// held under, oldest first, the last maxLeases: what a holder left
+	// elsewhere under one (a state lock) its successor may take over.
+	Leases []string `json:"leases,omitempty"`
 }
 
 // Step is what a job did so far toward one of its parts (a target's plan,
@@ -79,6 +84,7 @@ type Dispatch struct {
 
 func (r Record) clone() Record {
 	r.Body = append([]byte(nil), r.Body...)
+	r.Leases = slices.Clone(r.Leases)
 	r.Steps = maps.Clone(r.Steps)
 	for k, s := range r.Steps {
 		if s.Dispatch != nil {
@@ -166,6 +172,8 @@ func (s *Store) Accept(ctx context.Context, rec Record) (*Job, error) {
 	if err != nil {
 		return nil, fmt.Errorf("accept job %s: %w", rec.ID, err)
 	}
+	rec = rec.clone()
+	rec.Leases = withLease(rec.Leases, leaseMark(lease.Token))
 	data, err := s.seal(key, rec)
 	if err != nil {
 		_ = s.claims.Release(context.WithoutCancel(ctx), lease)
@@ -179,7 +187,7 @@ func (s *Store) Accept(ctx context.Context, rec Record) (*Job, error) {
 		}
 		return nil, fmt.Errorf("accept job %s: %w", rec.ID, err)
 	}
-	return &Job{s: s, key: key, lease: lease, rec: rec.clone(), version: v}, nil
+	return &Job{s: s, key: key, lease: lease, rec: rec, version: v}, nil
 }
 
 // Offer records work that nobody holds yet; the first replica whose
@@ -236,11 +244,17 @@ func (s *Store) TakeOrphans(ctx context.Context, limit int, held func(key string
 		case j == nil:
 			continue
 		}
-		if prior {
-			if err := j.update(ctx, func(r *Record) { r.Takeovers++ }); err != nil {
-				errs = append(errs, err)
-				continue
+		// The record lists the lease the job is held under now before any
+		// of its work runs under it.
+		mark := j.LeaseMark()
+		if err := j.update(ctx, func(r *Record) {
+			if prior {
+				r.Takeovers++
 			}
+			r.Leases = withLease(r.Leases, mark)
+		}); err != nil {
+			errs = append(errs, err)
+			continue
 		}
 		taken = append(taken, j)
 	}
@@ -322,6 +336,13 @@ func (s *Store) remember(lease string, until time.Time) {
 
 // Key is the job's record key.
 func (j *Job) Key() string { return j.key }
+
+// ID is the job's ID.
+func (j *Job) ID() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.rec.ID
+}
 
 // Record is a copy of the job's record as last written.
 func (j *Job) Record() Record {

@@ -51,7 +51,9 @@ func holder(body []byte) (statemgr.LockInfo, bool) {
 
 // Lock sends LOCK (lockMethod) to lockAddress, and while the server answers
 // 409 or 423 (held) polls until Options.LockTimeout, then returns a
-// *statemgr.LockedError naming the holder. A transient failure that
+// *statemgr.LockedError naming the holder. A holder ctx's Successor
+// inherits (statemgr.Inherits) is unlocked with its own token at once, and
+// ctx's LockTakenOver hook is told. A transient failure that
 // outlasts Config.RetryMax is tried again the same way, until the lock
 // timeout: the lock's budget is the lock timeout, not the retry count.
 // Without a lock address it returns at once with a lock that guards
@@ -76,7 +78,7 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 // gives up after a LOCK that may have landed (its answer lost), it releases
 // that lock again, so that a failed Lock never leaves the lock held.
 func (b *Backend) lockLocked(ctx context.Context, info statemgr.LockInfo) (statemgr.LockInfo, error) {
-	info = info.WithDefaults(b.opts.Hostname, b.opts.PID)
+	info = statemgr.ForRun(ctx, info.WithDefaults(b.opts.Hostname, b.opts.PID))
 	info.Path = redact(b.cfg.Address)
 	wait := statemgr.NewLockWait(b.opts.LockTimeout, b.opts.PollInterval, true)
 	defer wait.Stop()
@@ -132,6 +134,10 @@ func (b *Backend) lockLocked(ctx context.Context, info statemgr.LockInfo) (state
 				}
 				last = &h
 				mayHold = false // someone else holds it: none of ours landed
+				if ok && statemgr.Inherits(ctx, h) && b.unlockLocked(ctx, h.ID) == nil {
+					statemgr.TellTakenOver(ctx, h, statemgr.JobResumed)
+					continue // LOCK again at once
+				}
 			default:
 				return fail(fmt.Errorf("http backend: acquire lock: %w", &StatusError{Method: b.cfg.LockMethod, URL: redact(b.cfg.LockAddress), Status: resp.status, Body: snippet(resp.body)}))
 			}
@@ -200,13 +206,14 @@ func (b *Backend) unlockLocked(ctx context.Context, id string) error {
 		}
 	}
 	if h, ok := holder(resp.body); ok && h.ID != id {
-		return fmt.Errorf("http backend: release lock: %w: the server holds token %s (%s, operation %q), not %s", ErrLockLost, h.ID, h.Who, h.Operation, id)
+		return fmt.Errorf("http backend: release lock %s: %w: %w (held by %s)", id, ErrLockLost, statemgr.ErrWrongToken, h.Describe())
 	}
 	return fmt.Errorf("http backend: release lock %s: %w", id, &StatusError{Method: b.cfg.UnlockMethod, URL: redact(b.cfg.UnlockAddress), Status: resp.status, Body: snippet(resp.body)})
 }
 
 // ForceUnlock sends UNLOCK with the given token; the server refuses another
-// holder's token (409, naming the holder).
+// holder's token (409), and the error describes the holder but not its
+// token.
 func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 	if b.cfg.LockAddress == "" {
 		return fmt.Errorf("force-unlock %s: the http backend has no lockAddress, so there is no lock", id)

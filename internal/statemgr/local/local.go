@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -44,6 +45,10 @@ type Options struct {
 	// Hostname and PID are recorded in the lock (default os.Hostname, os.Getpid).
 	Hostname string
 	PID      int
+	// Proc is the host's process table, /proc (the default) or a test's
+	// fake: a lock records the identity of the process that took it, and
+	// a lock whose process is gone from this host is taken over at once.
+	Proc fs.FS
 }
 
 // Backend keeps state in a directory. Build it with New.
@@ -51,6 +56,7 @@ type Backend struct {
 	dir  string
 	env  string
 	opts Options
+	proc *procTable
 
 	storeMu     sync.Mutex     // guards fingerprint, serializes Read/Write
 	fingerprint string         // of the state last read or written; "absent" when none
@@ -100,7 +106,10 @@ func New(dir, env string, opts Options) *Backend {
 	if opts.PID == 0 {
 		opts.PID = os.Getpid()
 	}
-	return &Backend{dir: dir, env: env, opts: opts, fingerprint: fingerprintAbsent}
+	if opts.Proc == nil {
+		opts.Proc = os.DirFS("/proc")
+	}
+	return &Backend{dir: dir, env: env, opts: opts, proc: &procTable{fsys: opts.Proc}, fingerprint: fingerprintAbsent}
 }
 
 // Describe names the backend and its state file ("local .kyku/state.prod.json").

@@ -31,7 +31,10 @@ type observed struct {
 
 // Lock acquires the directory's lock file, waiting up to Options.LockTimeout
 // (polling every Options.PollInterval). A lock whose heartbeat is older than
-// Options.StaleAfter is broken when a re-read still shows the same lock. On
+// Options.StaleAfter is broken when a re-read still shows the same lock; so,
+// at once, is one whose holder is known to be gone (see leftBehind), and
+// ctx's LockTakenOver hook is told. The lock records this process's
+// identity (Options.Proc) when info's PID is this process's. On
 // timeout it returns a *statemgr.LockedError naming the holder; when ctx ends
 // first, a *statemgr.LockedError wrapping ctx.Err(). The lock file needs
 // the directory: Lock creates it when missing, and Unlock removes what Lock
@@ -39,7 +42,7 @@ type observed struct {
 // leaves nothing behind.
 func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lock, error) {
 	now := b.opts.Now().UTC()
-	info = info.WithDefaults(b.opts.Hostname, b.opts.PID)
+	info = b.proc.stamp(statemgr.ForRun(ctx, info.WithDefaults(b.opts.Hostname, b.opts.PID)))
 	info.Created, info.Heartbeat = now, now
 	info.Path = b.lockPath()
 	body, err := encodeLock(info)
@@ -84,12 +87,16 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 			continue // released between our attempt and the read: try again now
 		}
 		last = obs
-		if b.isStale(obs) {
+		why, left := b.leftBehind(ctx, obs)
+		if left || b.isStale(obs) {
 			broke, err := b.takeIf(func(raw []byte) bool { return bytes.Equal(raw, obs.raw) })
 			if err != nil {
 				return nil, fmt.Errorf("break stale state lock: %w", err)
 			}
 			if broke {
+				if left {
+					statemgr.TellTakenOver(ctx, obs.info, why)
+				}
 				continue
 			}
 		}
@@ -103,8 +110,8 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 	}
 }
 
-// ForceUnlock removes the lock if its token is id. It refuses, naming the
-// actual holder, when the lock belongs to another token.
+// ForceUnlock removes the lock if its token is id. It refuses when the
+// lock belongs to another token, describing the holder but not its token.
 func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("force-unlock: %w", err)
@@ -120,7 +127,7 @@ func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 		return fmt.Errorf("force-unlock %s: lock file %s is not a valid lock; if no kyku is running, remove it by hand", id, b.lockPath())
 	}
 	if obs.info.ID != id {
-		return fmt.Errorf("force-unlock %s: the lock is held by token %s (%s), not %s", id, obs.info.ID, obs.info.Describe(), id)
+		return fmt.Errorf("force-unlock %s: %w (held by %s)", id, statemgr.ErrWrongToken, obs.info.Describe())
 	}
 	taken, err := b.takeIf(func(raw []byte) bool { return tokenOf(raw) == id })
 	if err != nil {
@@ -128,7 +135,7 @@ func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 	}
 	if !taken {
 		if now, _ := b.readLock(); now != nil {
-			return fmt.Errorf("force-unlock %s: the lock changed meanwhile and is held by token %s (%s)", id, now.info.ID, now.info.Describe())
+			return fmt.Errorf("force-unlock %s: the lock changed meanwhile: %w (held by %s)", id, statemgr.ErrWrongToken, now.info.Describe())
 		}
 	}
 	return nil
@@ -150,6 +157,22 @@ func (b *Backend) lockedError(last *observed, cause error) error {
 
 func (b *Backend) isStale(o *observed) bool {
 	return b.opts.Now().Sub(o.beat) > b.opts.StaleAfter
+}
+
+// leftBehind reports whether o's holder is known to be gone, and why: its
+// process no longer runs on this host, or ctx's Successor carries on its
+// work. Another host's lock, a live process's, and one that is not a lock
+// are not.
+func (b *Backend) leftBehind(ctx context.Context, o *observed) (statemgr.TakeoverReason, bool) {
+	switch {
+	case o.corrupt:
+		return 0, false
+	case b.proc.gone(o.info):
+		return statemgr.ProcessGone, true
+	case statemgr.Inherits(ctx, o.info):
+		return statemgr.JobResumed, true
+	}
+	return 0, false
 }
 
 // guarded runs fn holding an exclusive flock on the state directory, so

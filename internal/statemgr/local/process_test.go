@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/kyku/action/internal/state"
@@ -162,7 +163,9 @@ func TestKilledHolderIsBrokenWhenStale(t *testing.T) {
 		t.Fatalf("lock on disk names pid %d, want the killed child %d", got.PID, child.cmd.Process.Pid)
 	}
 	const staleAfter = 300 * time.Millisecond
-	parent := New(dir, "prod", Options{LockTimeout: 5 * time.Second, StaleAfter: staleAfter, PollInterval: 10 * time.Millisecond})
+	// No /proc for the parent: it cannot tell the child is gone (as on
+	// another host), so only staleness breaks the lock.
+	parent := New(dir, "prod", Options{LockTimeout: 5 * time.Second, StaleAfter: staleAfter, PollInterval: 10 * time.Millisecond, Proc: fstest.MapFS{}})
 	start := time.Now()
 	l, err := parent.Lock(ctx, statemgrtest.NewLockInfo("apply"))
 	if err != nil {

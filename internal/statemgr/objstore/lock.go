@@ -25,12 +25,14 @@ type observed struct {
 // so a holder whose clock runs behind is not broken early) is older than
 // Options.StaleAfter is broken when a re-read still shows the same lock, by
 // overwriting it with ours conditionally on the version read, so two
-// breakers cannot both win. On timeout it returns a *statemgr.LockedError
+// breakers cannot both win; so, at once, is a lock ctx's Successor
+// inherits (statemgr.Inherits), and ctx's LockTakenOver hook is told. On
+// timeout it returns a *statemgr.LockedError
 // naming the holder; when ctx ends first, one that wraps ctx.Err(). The
 // returned Lock also has a method Lost() error, non-nil (wrapping
 // statemgr.ErrLockLost) once its heartbeat found the lock taken away.
 func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lock, error) {
-	info = info.WithDefaults(b.opts.Hostname, b.opts.PID)
+	info = statemgr.ForRun(ctx, info.WithDefaults(b.opts.Hostname, b.opts.PID))
 	info.Path = b.url(b.lockKey())
 	if b.cfg.Unlocked {
 		now := b.opts.Now().UTC()
@@ -92,17 +94,30 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 			return b.hold(obs.info, obs.version), nil
 		}
 		last = obs
-		if b.isStale(obs) {
+		inherit := !obs.corrupt && statemgr.Inherits(ctx, obs.info)
+		if inherit || b.isStale(obs) {
 			now := b.opts.Now().UTC()
 			info.Created, info.Heartbeat = now, now
 			if body, err = json.Marshal(info); err != nil {
 				return nil, b.errorf("encode lock: %w", err)
 			}
-			v, err := b.takeStale(callCtx, obs, body)
+			// A stale lock must still be stale on the re-read; an
+			// inherited one need only still be the same lock (its holder
+			// may beat on, not knowing it lost its job).
+			still := func(again *observed) bool {
+				return again.version == obs.version && again.info.ID == obs.info.ID && b.isStale(again)
+			}
+			if inherit {
+				still = func(again *observed) bool { return !again.corrupt && again.info.ID == obs.info.ID }
+			}
+			v, err := b.takeOver(callCtx, still, body)
 			if err != nil {
 				return nil, err
 			}
 			if v != "" {
+				if inherit {
+					statemgr.TellTakenOver(ctx, obs.info, statemgr.JobResumed)
+				}
 				return b.hold(info, v), nil
 			}
 			continue // it changed: look again at once
@@ -117,8 +132,8 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 	}
 }
 
-// takeStale replaces a stale lock with ours, only if a re-read still shows
-// the same object: a put conditional on the version read, so of two
+// takeOver replaces a lock with ours, only if a re-read still shows one
+// still accepts: a put conditional on the version re-read, so of two
 // breakers only one can win, and there is no instant without a lock for a
 // third run to slip into. It returns our lock's version when we took it,
 // "" when the lock changed meanwhile (refreshed, released or taken by
@@ -130,12 +145,12 @@ func (b *Backend) Lock(ctx context.Context, info statemgr.LockInfo) (statemgr.Lo
 // serialize the check and the delete, as versitygw's posix backend does
 // not) removes the new lock; a conditional put is serialized with the other
 // conditional puts.
-func (b *Backend) takeStale(ctx context.Context, stale *observed, body []byte) (Version, error) {
+func (b *Backend) takeOver(ctx context.Context, still func(again *observed) bool, body []byte) (Version, error) {
 	again, err := b.readLock(ctx)
 	if err != nil || again == nil {
 		return "", err
 	}
-	if again.version != stale.version || again.info.ID != stale.info.ID || !b.isStale(again) {
+	if !still(again) {
 		return "", nil // refreshed or replaced meanwhile
 	}
 	v, err := b.bucket.Put(ctx, b.lockKey(), body, Cond{IfMatch: again.version})
@@ -149,8 +164,8 @@ func (b *Backend) takeStale(ctx context.Context, stale *observed, body []byte) (
 }
 
 // ForceUnlock removes the lock if its token is id, with a delete
-// conditional on the version read. It refuses, naming the actual holder,
-// when the lock belongs to another token.
+// conditional on the version read. It refuses when the lock belongs to
+// another token, describing the holder but not its token.
 func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 	key := b.lockKey()
 	if b.cfg.Unlocked {
@@ -170,7 +185,7 @@ func (b *Backend) ForceUnlock(ctx context.Context, id string) error {
 			return fmt.Errorf("force-unlock %s: %s is not a valid lock; if no kyku is running, delete it by hand", id, b.url(key))
 		}
 		if obs.info.ID != id {
-			return fmt.Errorf("force-unlock %s: the lock is held by token %s (%s), not %s", id, obs.info.ID, obs.info.Describe(), id)
+			return fmt.Errorf("force-unlock %s: %w (held by %s)", id, statemgr.ErrWrongToken, obs.info.Describe())
 		}
 		_, err = b.bucket.Delete(ctx, key, obs.version)
 		switch {

@@ -68,6 +68,7 @@ func Run(t *testing.T, newBackend Factory) {
 	t.Run("Backups", func(t *testing.T) { testBackups(t, newBackend) })
 	t.Run("Objects", func(t *testing.T) { testObjects(t, newBackend) })
 	t.Run("Lock", func(t *testing.T) { testLock(t, newBackend) })
+	t.Run("Takeover", func(t *testing.T) { testTakeover(t, newBackend) })
 	t.Run("Conditional", func(t *testing.T) { testConditional(t, newBackend) })
 }
 
