@@ -289,7 +289,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		}
 		env.secrets.Learn(nil, p)
 		view := progress.NewView(env.Stdout, env.StdoutIsTerminal, progress.Options{
-			NoColor: !colorOn(env), Total: changes(p), Secrets: env.secrets.Known(),
+			NoColor: !colorOn(env), Total: changes(p), Secrets: env.secrets,
 		})
 		hooked.start(view)
 		env.notices.attach(view)
