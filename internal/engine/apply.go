@@ -260,6 +260,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 
 	final := x.live
 	final.Outputs = e.outputs(p.Config, final, p.Data)
+	e.learnOutputs(p.Config, final.Outputs)
 	if p.Destroy {
 		final.Outputs = nil
 	}

@@ -53,6 +53,7 @@ func (p *fwProvider) Resources(context.Context) []func() resource.Resource {
 		func() resource.Resource { return &itemResource{} },
 		func() resource.Resource { return &crashResource{} },
 		func() resource.Resource { return &slowResource{} },
+		func() resource.Resource { return &passwordResource{} }, func() resource.Resource { return &echoResource{} },
 	}
 }
 

@@ -30,6 +30,8 @@ func newProvider() *schema.Provider {
 			"sdktest_item":  itemResource(),
 			"sdktest_crash": crashResource(),
 			"sdktest_slow":  slowResource(),
+
+			"sdktest_password": passwordResource(), "sdktest_echo": echoResource(), // secrets.go
 		},
 		DataSourcesMap: map[string]*schema.Resource{
 			"sdktest_item": itemData(),
