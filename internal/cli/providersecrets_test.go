@@ -1,8 +1,12 @@
 package cli_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,7 +16,8 @@ import (
 // Secrets only a Terraform provider's schema knows of, through the CLI:
 // a generated password (the test providers' TP_password's result,
 // sensitive) quoted by another resource's failed create; a value state
-// alone holds as secret quoted by a failed plan.
+// alone holds as secret quoted by a failed plan; a write-only attribute
+// (password_wo) that reaches the provider and nothing else.
 
 var cliProviders = []tfplugintest.Provider{tfplugintest.Framework, tfplugintest.SDK}
 
@@ -126,4 +131,116 @@ resources:
 			}
 		})
 	}
+}
+
+// TestCLIWriteOnlyAttributeReachesOnlyTheProvider: password_wo, written
+// in clear in the configuration (no sensitivity to help), reaches the
+// provider (its cloud records the digest of what it received) and
+// appears nowhere Kyku writes: the plan, plan.json, the saved plan file,
+// the apply's output and state. The saved plan is applied with the
+// configuration giving the value again; given another value, it is
+// refused. A provider error quoting the value shows it scrubbed.
+func TestCLIWriteOnlyAttributeReachesOnlyTheProvider(t *testing.T) {
+	const wo, wo2 = "wo-literal-Xy7kq", "wo-second-Xy7kq"
+	for _, tp := range cliProviders {
+		t.Run(tp.Type, func(t *testing.T) {
+			cfg := func(value string, version int) string {
+				return providerHead + "resources:\n  pw: { type: TP_password, properties: { name: pw, password_wo: " + value +
+					", password_wo_version: " + strconv.Itoa(version) + " } }\n"
+			}
+			k := newProviderKyku(t, tp, cfg(wo, 1))
+			saved := filepath.Join(k.dir, "plan.kyku")
+			code, text, errText := k.run("", "plan", "--out", saved)
+			if code != 0 {
+				t.Fatalf("plan: exit %d\n%s%s", code, text, errText)
+			}
+			_, js, errJS := k.run("", "plan", "--json")
+			file, err := os.ReadFile(saved)
+			if err != nil {
+				t.Fatal(err)
+			}
+			leaks(t, "Xy7kq", map[string]string{"plan": text + errText, "plan.json": js + errJS, "saved plan file": string(file)})
+			if !strings.Contains(string(file), `"writeOnly"`) {
+				t.Errorf("the saved plan does not say what it left out:\n%s", file)
+			}
+
+			// Without the configuration (none where kyku looks by
+			// default), there is nothing to take the value from.
+			code, out, errOut := k.run("", "apply", "--plan", saved, "--auto-approve", "--state-dir", filepath.Join(k.dir, ".kyku"))
+			if code != 1 || !strings.Contains(errOut, "leaves out the values of write-only attributes (pw.password_wo)") {
+				t.Errorf("apply --plan without the configuration: exit %d\n%s%s", code, out, errOut)
+			}
+			code, out, errOut = k.run("", "apply", "--plan", saved, "--auto-approve")
+			if code != 0 {
+				t.Fatalf("apply --plan: exit %d\n%s%s", code, out, errOut)
+			}
+			st, err := os.ReadFile(filepath.Join(k.dir, ".kyku", "state.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			leaks(t, "Xy7kq", map[string]string{"apply output": out + errOut, "state": string(st)})
+			if got := received(t, k.items(), "pw"); got != digest(wo) {
+				t.Errorf("the cloud received a value of digest %q, want that of %q", got, wo)
+			}
+
+			// Planned again, nothing changes: the value is not compared.
+			if code, out, errOut := k.run("", "plan", "--detailed-exitcode"); code != 0 {
+				t.Errorf("plan after apply: exit %d, want 0 (no changes)\n%s%s", code, out, errOut)
+			}
+
+			// A saved plan given another value at apply is refused.
+			k.writeTP(cfg(wo2, 2))
+			if code, out, errOut := k.run("", "plan", "--out", saved); code != 0 {
+				t.Fatalf("plan: exit %d\n%s%s", code, out, errOut)
+			}
+			k.writeTP(cfg("wo-third-Xy7kq", 2))
+			code, out, errOut = k.run("", "apply", "--plan", saved, "--auto-approve")
+			if code != 1 || !strings.Contains(errOut, "the configuration differs from the one planned") {
+				t.Errorf("apply --plan with another write-only value: exit %d\n%s%s", code, out, errOut)
+			}
+			leaks(t, "Xy7kq", map[string]string{"refusal": out + errOut})
+			k.writeTP(cfg(wo2, 2))
+			if code, out, errOut := k.run("", "apply", "--plan", saved, "--auto-approve"); code != 0 {
+				t.Fatalf("apply --plan: exit %d\n%s%s", code, out, errOut)
+			}
+			if got := received(t, k.items(), "pw"); got != digest(wo2) {
+				t.Errorf("after the update the cloud holds digest %q, want that of %q", got, wo2)
+			}
+
+			// The provider refuses a weak one, quoting it.
+			k.writeTP(cfg(wo2, 2) + "  weak: { type: TP_password, properties: { name: weak, password_wo: weak-Xy7kq-pass } }\n")
+			code, out, errOut = k.run("", "apply", "--auto-approve")
+			if code != 1 || !strings.Contains(out, `refuses password "(sensitive)"`) {
+				t.Errorf("apply of a weak password: exit %d\n%s%s", code, out, errOut)
+			}
+			leaks(t, "Xy7kq", map[string]string{"output": out, "error": errOut})
+		})
+	}
+}
+
+// received is the digest the test cloud recorded of the write-only value
+// the item named name received.
+func received(t *testing.T, cloud, name string) string {
+	t.Helper()
+	entries, err := os.ReadDir(cloud)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(cloud, e.Name()))
+		if err != nil || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		var it struct{ Name, Received string }
+		if json.Unmarshal(data, &it) == nil && it.Name == name {
+			return it.Received
+		}
+	}
+	t.Fatalf("the cloud has no item %q", name)
+	return ""
+}
+
+func digest(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
 }

@@ -95,7 +95,9 @@ var ErrNotConfirmed = errors.New("apply cancelled: plan not confirmed")
 // state and refuses (changing nothing) when that gives other changes than
 // the plan lists (*MismatchError), when the state's lineage or serial moved
 // on or the backend is not the one planned against (*StaleError), or, when
-// cfg is given too, when cfg's hash or variables differ; what it applies is
+// cfg is given too, when cfg's hash or variables differ. A plan file that
+// left write-only values out (plan.Plan.WriteOnly) needs cfg: they are
+// taken from it (plan.ErrWriteOnlyLeftOut without it). What it applies is
 // that fresh plan, equal to the saved one by plan.ChangesDigest. A plan
 // that destroys every resource because the configuration has none is
 // refused without AllowDestroyAll. Cancelling ctx stops starting new
@@ -121,6 +123,10 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 		}
 	} else {
 		if err := e.checkSaved(p, st, cfg); err != nil {
+			return nil, err
+		}
+		// A plan file keeps no write-only values: cfg gives them again.
+		if p, err = p.WithWriteOnly(cfg); err != nil {
 			return nil, err
 		}
 		if err := guardDestroyAll(p, opts.AllowDestroyAll); err != nil {

@@ -435,7 +435,7 @@ func (x *execution) stateOf(cr *config.Resource, c *plan.Change, r provider.Reso
 	}
 	sr := &state.Resource{
 		Name: cr.Name, Type: cr.Type, CloudName: cloudName, ProviderID: obj.ID,
-		Config: props, Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
+		Config: withoutWriteOnly(props, x.p.WriteOnly[cr.Name]), Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
 		Sensitive: stillSecret(c.Sensitive, x.base.Resources[cr.Name], props, obj.Outputs),
 	}
 	recordStored(sr, obj)

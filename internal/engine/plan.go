@@ -370,6 +370,9 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	if err := e.ownTypes(ctx, p); err != nil {
 		return nil, err
 	}
+	if err := e.writeOnly(ctx, p); err != nil {
+		return nil, err
+	}
 	p.Count()
 	if err := guardDestroyAll(p, opts.AllowDestroyAll); err != nil {
 		return nil, err

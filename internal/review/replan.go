@@ -91,6 +91,14 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 
 	eng := ws.Engine
 	known := func() progress.Secrets { return hidden.Add(eng.Secrets().Known()) }
+	if saved != nil && len(saved.WriteOnly) > 0 {
+		// A saved plan keeps no write-only values: compared once the
+		// approved commit's configuration gives them again (a saved plan
+		// it does not give them back to is not that commit's).
+		if withWO, err := saved.WithWriteOnly(headCfg); err == nil {
+			saved = withWO
+		}
+	}
 	if saved != nil && prefixRE().MatchString(saved.Prefix) {
 		// A first plan writes no state: the prefix it named cloud resources
 		// with lives only in the saved plan. The digest shown in the
