@@ -187,7 +187,7 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 		return provider.Object{}, err
 	}
 	p.learn(block, ar.NewState)
-	if err := p.writeOnlyAnswered(block, ar.NewState, r.Type, fmt.Sprintf("the %s of %q", map[bool]string{true: "update", false: "create"}[update], r.Name)); err != nil {
+	if err := p.writeOnlyAnswered(block, ar.NewState, fmt.Sprintf("the %s of %s %q", map[bool]string{true: "update", false: "create"}[update], r.Type, r.Name)); err != nil {
 		// The object exists: state keeps it, without what the provider
 		// should not have answered.
 		return provider.Object{}, &provider.PartialError{Object: objectOf(block.NullWriteOnly(ar.NewState), ar.Private, rs, r.CloudName), Err: err}

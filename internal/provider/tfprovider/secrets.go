@@ -38,9 +38,10 @@ func (p *Provider) learn(block *tfschema.Block, vs ...cty.Value) {
 	}
 }
 
-// writeOnlyAnswered refuses a provider's answer v (what, e.g. "the
-// planned state") that holds a value at a write-only attribute.
-func (p *Provider) writeOnlyAnswered(block *tfschema.Block, v cty.Value, typ, what string) error {
+// writeOnlyAnswered refuses a provider's answer v (to what, e.g. `the
+// plan of aws_db_instance "db"`) that holds a value at a write-only
+// attribute.
+func (p *Provider) writeOnlyAnswered(block *tfschema.Block, v cty.Value, what string) error {
 	paths := block.WriteOnlyPaths(v)
 	if len(paths) == 0 {
 		return nil
@@ -49,14 +50,14 @@ func (p *Provider) writeOnlyAnswered(block *tfschema.Block, v cty.Value, typ, wh
 	for i, path := range paths {
 		names[i] = fmt.Sprintf("%q", kykuPath(path))
 	}
-	return fmt.Errorf("provider %s answered %s of %s with a value for the write-only attribute %s, which must be null: "+
-		"a bug in the provider; Kyku keeps nothing of it", p.cfg.Name, what, typ, strings.Join(names, ", "))
+	return fmt.Errorf("provider %s answered %s with a value for the write-only attribute %s, which must be null: "+
+		"a bug in the provider; Kyku keeps nothing of it", p.cfg.Name, what, strings.Join(names, ", "))
 }
 
 // plannedOK refuses a planned state that holds a write-only value.
 func (p *Provider) plannedOK(block *tfschema.Block, planned cty.Value, typ, name string) error {
 	p.learn(block, planned)
-	return p.writeOnlyAnswered(block, planned, typ, fmt.Sprintf("the plan of %q", name))
+	return p.writeOnlyAnswered(block, planned, fmt.Sprintf("the plan of %s %q", typ, name))
 }
 
 // writeOnlyInData refuses a data source's configuration that sets a

@@ -27,12 +27,12 @@ func TestProviderAnsweringAWriteOnlyValueIsRefused(t *testing.T) {
 	p := New(Config{Name: "fw"})
 	b := woSchema()
 	bad := cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("db"), "token": cty.NullVal(cty.String), "password_wo": cty.StringVal("leaked-Xy7kq")})
-	err := p.writeOnlyAnswered(b, bad, "fw_db", `the plan of "db"`)
-	if err == nil || !strings.Contains(err.Error(), `provider fw answered the plan of "db" of fw_db with a value for the write-only attribute "password_wo", which must be null`) ||
+	err := p.writeOnlyAnswered(b, bad, `the plan of fw_db "db"`)
+	if err == nil || !strings.Contains(err.Error(), `provider fw answered the plan of fw_db "db" with a value for the write-only attribute "password_wo", which must be null`) ||
 		strings.Contains(err.Error(), "Xy7kq") {
 		t.Errorf("a write-only value answered: %v", err)
 	}
-	if err := p.writeOnlyAnswered(b, b.NullWriteOnly(bad), "fw_db", "the plan"); err != nil {
+	if err := p.writeOnlyAnswered(b, b.NullWriteOnly(bad), "the plan"); err != nil {
 		t.Errorf("an answer without write-only values: %v", err)
 	}
 }
