@@ -1,9 +1,6 @@
 package cli_test
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -179,7 +176,7 @@ func TestCLIWriteOnlyAttributeReachesOnlyTheProvider(t *testing.T) {
 				t.Fatal(err)
 			}
 			leaks(t, "Xy7kq", map[string]string{"apply output": out + errOut, "state": string(st)})
-			if got := received(t, k.items(), "pw"); got != digest(wo) {
+			if got := tfplugintest.Received(t, k.items(), "pw"); got != tfplugintest.Digest(wo) {
 				t.Errorf("the cloud received a value of digest %q, want that of %q", got, wo)
 			}
 
@@ -203,7 +200,7 @@ func TestCLIWriteOnlyAttributeReachesOnlyTheProvider(t *testing.T) {
 			if code, out, errOut := k.run("", "apply", "--plan", saved, "--auto-approve"); code != 0 {
 				t.Fatalf("apply --plan: exit %d\n%s%s", code, out, errOut)
 			}
-			if got := received(t, k.items(), "pw"); got != digest(wo2) {
+			if got := tfplugintest.Received(t, k.items(), "pw"); got != tfplugintest.Digest(wo2) {
 				t.Errorf("after the update the cloud holds digest %q, want that of %q", got, wo2)
 			}
 
@@ -216,31 +213,4 @@ func TestCLIWriteOnlyAttributeReachesOnlyTheProvider(t *testing.T) {
 			leaks(t, "Xy7kq", map[string]string{"output": out, "error": errOut})
 		})
 	}
-}
-
-// received is the digest the test cloud recorded of the write-only value
-// the item named name received.
-func received(t *testing.T, cloud, name string) string {
-	t.Helper()
-	entries, err := os.ReadDir(cloud)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(cloud, e.Name()))
-		if err != nil || !strings.HasSuffix(e.Name(), ".json") {
-			continue
-		}
-		var it struct{ Name, Received string }
-		if json.Unmarshal(data, &it) == nil && it.Name == name {
-			return it.Received
-		}
-	}
-	t.Fatalf("the cloud has no item %q", name)
-	return ""
-}
-
-func digest(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:])
 }

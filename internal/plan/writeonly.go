@@ -58,21 +58,13 @@ func savedForm(p *Plan) *Plan {
 	if len(p.WriteOnly) == 0 || p.Config == nil {
 		return p
 	}
-	c := p.Config.Clone()
 	var gone []string
-	for i, r := range c.Resources {
-		names := p.WriteOnly[r.Name]
-		if len(names) == 0 {
-			continue
+	c := p.editWriteOnly(func(name string, props map[string]any) {
+		for _, n := range p.WriteOnly[name] {
+			gone = value.AppendLeaves(gone, props[n])
+			delete(props, n)
 		}
-		nr := *r
-		nr.Properties = maps.Clone(r.Properties)
-		for _, n := range names {
-			gone = value.AppendLeaves(gone, nr.Properties[n])
-			delete(nr.Properties, n)
-		}
-		c.Resources[i] = &nr
-	}
+	})
 	kept := keptTexts(c)
 	c.Secrets = slices.DeleteFunc(c.Secrets, func(s string) bool {
 		return holds(gone, s) && !holds(kept, s)
@@ -80,6 +72,23 @@ func savedForm(p *Plan) *Plan {
 	q := *p
 	q.Config = c
 	return &q
+}
+
+// editWriteOnly is a copy of p's configuration in which edit changed the
+// properties (a copy) of each resource p.WriteOnly names; the other
+// resources are shared.
+func (p *Plan) editWriteOnly(edit func(name string, props map[string]any)) *config.Config {
+	c := p.Config.Clone()
+	for i, r := range c.Resources {
+		if len(p.WriteOnly[r.Name]) == 0 {
+			continue
+		}
+		nr := *r
+		nr.Properties = maps.Clone(r.Properties)
+		edit(r.Name, nr.Properties)
+		c.Resources[i] = &nr
+	}
+	return c
 }
 
 // keptTexts are the texts of c's values: its resources' properties, its
@@ -125,23 +134,17 @@ func (p *Plan) WithWriteOnly(cfg *config.Config) (*Plan, error) {
 	if cfg == nil {
 		return nil, fmt.Errorf("%w (%s): give the configuration it was planned from, with the same variables", ErrWriteOnlyLeftOut, left)
 	}
-	c := p.Config.Clone()
-	for i, r := range c.Resources {
-		names := p.WriteOnly[r.Name]
-		if len(names) == 0 {
-			continue
+	c := p.editWriteOnly(func(name string, props map[string]any) {
+		from := cfg.Resource(name)
+		if from == nil {
+			return
 		}
-		nr := *r
-		nr.Properties = maps.Clone(r.Properties)
-		if from := cfg.Resource(r.Name); from != nil {
-			for _, n := range names {
-				if v, ok := from.Properties[n]; ok {
-					nr.Properties[n] = v
-				}
+		for _, n := range p.WriteOnly[name] {
+			if v, ok := from.Properties[n]; ok {
+				props[n] = v
 			}
 		}
-		c.Resources[i] = &nr
-	}
+	})
 	c.Secrets = slices.Clone(cfg.Secrets)
 	if c.Hash() != p.ConfigHash || c.SecretsHash() != p.SecretsHash {
 		return nil, fmt.Errorf("%w (%s), and the configuration given to take them from is not the one planned (it differs, or its variables do)", ErrWriteOnlyLeftOut, left)
