@@ -64,7 +64,9 @@ func (t *Terminal) loop(interval time.Duration) {
 // Event records e; it shows on the next redraw. Events after Close are
 // ignored.
 func (t *Terminal) Event(e Event) {
-	e.Err = t.secrets.Known().Error(e.Err)
+	if e.Err != nil { // the book builds its scrubber only when asked
+		e.Err = t.secrets.Known().Error(e.Err)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
