@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -55,18 +53,6 @@ func (r *passwordResource) Configure(_ context.Context, req resource.ConfigureRe
 	}
 }
 
-// generated is the secret the test cloud makes for a password named name.
-func generated(name string) string { return "gen-" + name + "-Zq9hunter2-s3cr3t" }
-
-// received is what the test cloud keeps of a write-only value.
-func received(wo string) string {
-	if wo == "" {
-		return ""
-	}
-	sum := sha256.Sum256([]byte(wo))
-	return hex.EncodeToString(sum[:])
-}
-
 func (r *passwordResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var m passwordModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
@@ -79,7 +65,7 @@ func (r *passwordResource) Create(ctx context.Context, req resource.CreateReques
 		resp.Diagnostics.AddError("create", fmt.Sprintf("the test cloud refuses password %q: too weak", wo.ValueString()))
 		return
 	}
-	it, err := r.s.Create(store.Item{Name: m.Name.ValueString(), Secret: generated(m.Name.ValueString()), Received: received(wo.ValueString())})
+	it, err := r.s.Create(store.Item{Name: m.Name.ValueString(), Secret: store.Generated(m.Name.ValueString()), Received: store.Digest(wo.ValueString())})
 	if err != nil {
 		resp.Diagnostics.AddError("create", err.Error())
 		return
@@ -117,7 +103,7 @@ func (r *passwordResource) Update(ctx context.Context, req resource.UpdateReques
 	}
 	it, err := r.s.Get(m.ID.ValueString())
 	if err == nil {
-		it.Received = received(wo.ValueString())
+		it.Received = store.Digest(wo.ValueString())
 		it, err = r.s.Update(it)
 	}
 	if err != nil {

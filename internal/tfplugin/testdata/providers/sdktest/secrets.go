@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -44,14 +42,6 @@ func writeOnly(d *schema.ResourceData) (string, diag.Diagnostics) {
 	return v.AsString(), nil
 }
 
-func digestOf(wo string) string {
-	if wo == "" {
-		return ""
-	}
-	sum := sha256.Sum256([]byte(wo))
-	return hex.EncodeToString(sum[:])
-}
-
 func passwordCreate(_ context.Context, d *schema.ResourceData, meta any) diag.Diagnostics {
 	wo, ds := writeOnly(d)
 	if ds.HasError() {
@@ -61,7 +51,7 @@ func passwordCreate(_ context.Context, d *schema.ResourceData, meta any) diag.Di
 		return diag.Errorf("the test cloud refuses password %q: too weak", wo)
 	}
 	name := d.Get("name").(string)
-	it, err := meta.(*store.Store).Create(store.Item{Name: name, Secret: "gen-" + name + "-Zq9hunter2-s3cr3t", Received: digestOf(wo)})
+	it, err := meta.(*store.Store).Create(store.Item{Name: name, Secret: store.Generated(name), Received: store.Digest(wo)})
 	if err != nil {
 		return diag.FromErr(err)
 	}
@@ -92,7 +82,7 @@ func passwordUpdate(ctx context.Context, d *schema.ResourceData, meta any) diag.
 	s := meta.(*store.Store)
 	it, err := s.Get(d.Id())
 	if err == nil {
-		it.Received = digestOf(wo)
+		it.Received = store.Digest(wo)
 		_, err = s.Update(it)
 	}
 	if err != nil {
