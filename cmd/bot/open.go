@@ -17,6 +17,7 @@ import (
 	"github.com/kyku/action/internal/claim"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
 	awsprovider "github.com/kyku/action/internal/provider/aws"
 	"github.com/kyku/action/internal/provider/hetzner"
@@ -102,11 +103,13 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 		if dir := getenv("KYKU_PLUGIN_CACHE"); dir != "" {
 			plugins.CacheDir = dir
 		}
-		p, err := workspace.Provider(ctx, cfg, workspace.Settings{Env: env, Getenv: getenv, Plugins: plugins}, reg)
+		// One scrubber for the engine and the providers (review reads it).
+		book := &progress.SecretBook{}
+		p, err := workspace.Provider(ctx, cfg, workspace.Settings{Env: env, Getenv: getenv, Plugins: plugins, Engine: engine.Options{Secrets: book}}, reg)
 		if err != nil {
 			return nil, fmt.Errorf("open workspace: %w", err)
 		}
-		return &review.Workspace{Engine: engine.New(p, backend, engine.Options{Env: env}), Backend: backend,
+		return &review.Workspace{Engine: engine.New(p, backend, engine.Options{Env: env, Secrets: book}), Backend: backend,
 			Close: func() error { workspace.Release(p); return nil }}, nil
 	}
 }

@@ -299,7 +299,7 @@ func (r *run) open(ctx context.Context, cfg *config.Config, env string) (*review
 		Env: env, Provider: r.in.Provider, Getenv: r.env.Getenv,
 		BaseDir: filepath.Join(root, filepath.FromSlash(r.src.dir(cfg))), FormerBaseDir: root,
 		Engine: engine.Options{
-			Parallelism: r.in.Parallelism, Now: r.env.Now, Rand: r.env.Rand,
+			Parallelism: r.in.Parallelism, Now: r.env.Now, Rand: r.env.Rand, Secrets: &r.secrets,
 			Lock: statemgr.LockInfo{Who: "github-actions@" + r.ghctx.Repository, Actor: r.ghctx.Actor, RunURL: r.runURL()},
 		},
 		Plugins:     plugins,

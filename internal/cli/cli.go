@@ -313,6 +313,7 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 		return s, err
 	}
 	s.Engine.Parallelism = c.parallelism
+	s.Engine.Secrets = env.secrets // the engine and the providers feed what the CLI prints with
 	s.Engine.Now = env.Now
 	s.Engine.Lock = lockInfo(env, op)
 	return s, nil

@@ -256,9 +256,17 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 			}
 			c.env = saved.Environment
 		}
-		if configGiven || saved.Config == nil {
+		switch {
+		case configGiven || saved.Config == nil:
 			if cfg, err = c.load(env); err != nil {
 				return err
+			}
+		case len(saved.WriteOnly) > 0:
+			// The file keeps no write-only values: the configuration it
+			// was planned from gives them again.
+			if cfg, err = c.load(env); err != nil {
+				return fmt.Errorf("%s leaves out the values of write-only attributes (%s), which apply takes from the configuration it was planned from: %w",
+					planFile, strings.Join(saved.WriteOnlyLeftOut(), ", "), err)
 			}
 		}
 	} else if cfg, err = c.load(env); err != nil {
@@ -290,7 +298,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		}
 		env.secrets.Learn(nil, p)
 		view := progress.NewView(env.Stdout, env.StdoutIsTerminal, progress.Options{
-			NoColor: !colorOn(env), Total: changes(p), Secrets: env.secrets.Known(),
+			NoColor: !colorOn(env), Total: changes(p), Secrets: env.secrets,
 		})
 		hooked.start(view)
 		env.notices.attach(view)

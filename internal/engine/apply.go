@@ -96,7 +96,9 @@ var ErrNotConfirmed = errors.New("apply cancelled: plan not confirmed")
 // state and refuses (changing nothing) when that gives other changes than
 // the plan lists (*MismatchError), when the state's lineage or serial moved
 // on or the backend is not the one planned against (*StaleError), or, when
-// cfg is given too, when cfg's hash or variables differ; what it applies is
+// cfg is given too, when cfg's hash or variables differ. A plan file that
+// left write-only values out (plan.Plan.WriteOnly) needs cfg: they are
+// taken from it (plan.ErrWriteOnlyLeftOut without it). What it applies is
 // that fresh plan, equal to the saved one by plan.ChangesDigest. A plan
 // that destroys every resource because the configuration has none is
 // refused without AllowDestroyAll. Cancelling ctx stops starting new
@@ -122,6 +124,10 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 		}
 	} else {
 		if err := e.checkSaved(p, st, cfg); err != nil {
+			return nil, err
+		}
+		// A plan file keeps no write-only values: cfg gives them again.
+		if p, err = p.WithWriteOnly(cfg); err != nil {
 			return nil, err
 		}
 		if err := guardDestroyAll(p, opts.AllowDestroyAll); err != nil {
@@ -260,8 +266,10 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 
 	final := x.live
 	final.Outputs, final.OutputTypes = nil, nil
+	outs := e.outputs(p.Config, final, x.data)
+	e.learnOutputs(p.Config, outs)
 	if !p.Destroy {
-		final.Outputs = e.outputs(p.Config, final, x.data)
+		final.Outputs = outs
 		final.OutputTypes = e.outputTypes(work, p.Config, final.Outputs)
 	}
 	final.OutputSensitivity = outputSensitivity(p.Config, final.Outputs, st)

@@ -46,6 +46,10 @@ type Options struct {
 	Now   func() time.Time  // default time.Now
 	Rand  io.Reader         // randomness for prefix, lineage (default crypto/rand)
 	Sleep func(ctx context.Context, d time.Duration) error
+
+	// Secrets is the run's scrubber, which the engine feeds (secrets.go);
+	// default: a book of its own (Engine.Secrets).
+	Secrets *progress.SecretBook
 }
 
 // Engine runs the lifecycle against one provider and one backend.
@@ -83,6 +87,9 @@ func New(p provider.Provider, b statemgr.Backend, opts Options) *Engine {
 	}
 	if opts.Hook == nil {
 		opts.Hook = progress.Discard{}
+	}
+	if opts.Secrets == nil {
+		opts.Secrets = &progress.SecretBook{}
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -149,12 +156,16 @@ func (e *Engine) load(ctx context.Context, persist bool) (*state.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read state (%s): %w", e.backend.Describe(), err)
 	}
+	e.learnState(st) // before anything can fail quoting it
 	entries, err := e.backend.Entries(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read journal (%s): %w", e.backend.Describe(), err)
 	}
 	if len(entries) == 0 {
 		return st, nil
+	}
+	for _, en := range entries {
+		e.opts.Secrets.Add(appendSecrets(nil, en.Resource)...)
 	}
 	if st == nil {
 		// A journal without a state: the state was never written. Rebuild

@@ -311,6 +311,7 @@ func (x *execution) collect(res *Result, errs map[int]error) {
 // changes that depend on it (live state). It runs as a task's settle step:
 // records waiting at the same time share the backend's group commit.
 func (x *execution) record(ctx context.Context, op state.Op, name string, r *state.Resource) error {
+	x.e.opts.Secrets.Add(appendSecrets(nil, r)...) // before anything can quote it
 	e := state.Entry{
 		Seq: x.seq.Add(1), BaseSerial: x.base.Metadata.Serial, Lineage: x.base.Metadata.Lineage,
 		Op: op, Name: name, Resource: r,
@@ -438,7 +439,7 @@ func (x *execution) stateOf(cr *config.Resource, c *plan.Change, r provider.Reso
 	}
 	sr := &state.Resource{
 		Name: cr.Name, Type: cr.Type, CloudName: cloudName, ProviderID: obj.ID,
-		Config: props, Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
+		Config: withoutWriteOnly(props, x.p.WriteOnly[cr.Name]), Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
 		Sensitive: stillSecret(c.Sensitive, x.base.Resources[cr.Name], props, obj.Outputs),
 	}
 	recordStored(sr, obj)

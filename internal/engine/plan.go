@@ -93,6 +93,7 @@ func (e *Engine) describeBackend() string {
 // plan computes the plan of cfg against st; exists says whether st is
 // stored (false: an in-memory draft, see draft).
 func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, exists bool, opts PlanOptions) (*plan.Plan, error) {
+	e.learnOutputs(cfg, st.Outputs)
 	// What the provider refuses is refused before any cloud call; the
 	// auto-subnets the graph injects are checked once they exist.
 	if err := Validate(ctx, e.provider, cfg); err != nil {
@@ -384,6 +385,9 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		return nil, err
 	}
 	e.owners(p)
+	if err := e.writeOnly(ctx, p); err != nil {
+		return nil, err
+	}
 	p.Count()
 	if err := guardDestroyAll(p, opts.AllowDestroyAll); err != nil {
 		return nil, err

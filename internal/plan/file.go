@@ -25,7 +25,8 @@ import (
 // against it, so an edit, a truncation or a file Kyku did not write is
 // refused before anything is decoded into a plan; then it checks that the
 // counters are the changes' and that the embedded configuration hashes to
-// the recorded config hash.
+// the recorded config hash (once given its write-only values again, when
+// the file left them out: writeonly.go).
 //
 // The digest is a checksum, not a signature: anyone who can write the file
 // can compute it again. What makes a saved plan safe to apply is that the
@@ -37,7 +38,7 @@ const digestKey = `{"digest":"`
 
 // Encode returns the plan file bytes.
 func Encode(p *Plan) ([]byte, error) {
-	body, err := json.Marshal(p)
+	body, err := json.Marshal(savedForm(p))
 	if err != nil {
 		return nil, fmt.Errorf("encode plan: %w", err)
 	}
@@ -61,7 +62,7 @@ func Encode(p *Plan) ([]byte, error) {
 
 // FileDigest is the digest a plan file written by Encode carries.
 func FileDigest(p *Plan) (string, error) {
-	body, err := json.Marshal(p)
+	body, err := json.Marshal(savedForm(p))
 	if err != nil {
 		return "", fmt.Errorf("digest plan: %w", err)
 	}
@@ -176,7 +177,13 @@ func consistent(p *Plan) error {
 	if p.Config != nil && !p.Redacted && p.SecretsHash == "" {
 		return errors.New("it has no secretsHash (written by an older kyku, or edited)")
 	}
-	if p.Config != nil && !p.Redacted && (p.Config.Hash() != p.ConfigHash || p.Config.SecretsHash() != p.SecretsHash) {
+	// A configuration without its write-only values is checked once they
+	// are given again (Plan.WithWriteOnly); one with them is not a file
+	// Kyku wrote.
+	if len(p.WriteOnly) > 0 && p.holdsWriteOnly() {
+		return errors.New("its embedded configuration holds values of write-only attributes, which kyku never writes to a plan file")
+	}
+	if p.Config != nil && !p.Redacted && len(p.WriteOnly) == 0 && (p.Config.Hash() != p.ConfigHash || p.Config.SecretsHash() != p.SecretsHash) {
 		return errors.New("its embedded configuration does not hash to its configHash and secretsHash")
 	}
 	return nil

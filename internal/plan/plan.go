@@ -308,6 +308,11 @@ type Plan struct {
 	OutputChanges []OutputChange `json:"outputChanges,omitempty"`
 
 	Config *config.Config `json:"config,omitempty"` // the desired config (nil in a redacted plan)
+	// WriteOnly lists, per resource, the top-level properties the
+	// configuration sets that are or hold a write-only attribute (its
+	// provider's schema says so): their values go to the provider and are
+	// kept nowhere; a plan file leaves them out of Config (writeonly.go).
+	WriteOnly map[string][]string `json:"writeOnly,omitempty"`
 	// Data are the attribute values of the data sources the plan read, by
 	// name, for the references apply resolves; for one read during apply
 	// (a Read change), what is known of them at plan, value.Unknown where

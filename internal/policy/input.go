@@ -112,6 +112,9 @@ func NewInput(p *plan.Plan) (Input, error) {
 			continue
 		}
 		for name, v := range r.Properties {
+			if slices.Contains(p.WriteOnly[r.Name], name) {
+				continue // write-only: sent to the provider, kept and shown nowhere
+			}
 			if r.SensitiveProp(name) || slices.Contains(secret[r.Name], name) || (!covered && readsAttribute(v)) {
 				props[name] = plan.Masked
 				continue

@@ -12,7 +12,7 @@ import (
 // them (one write, not one per line: an apply of 5,000 resources prints
 // 10,000 lines), at once for a notice, and by Close.
 type Plain struct {
-	secrets Secrets
+	secrets *SecretBook
 	mu      sync.Mutex
 	w       io.Writer
 	buf     []byte
@@ -42,7 +42,9 @@ func PlainLine(e Event) string {
 // Event writes the line for e, within flushAfter. Write errors are
 // ignored: progress output must never fail an apply.
 func (p *Plain) Event(e Event) {
-	e.Err = p.secrets.Error(e.Err)
+	if e.Err != nil { // the book builds its scrubber only when asked
+		e.Err = p.secrets.Known().Error(e.Err)
+	}
 	line := PlainLine(e)
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -62,7 +64,7 @@ func (p *Plain) Event(e Event) {
 
 // Notice writes line as it is, at once (after the lines before it).
 func (p *Plain) Notice(line string) {
-	line = p.secrets.Scrub(line)
+	line = p.secrets.Known().Scrub(line)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.buf = append(append(p.buf, oneLine(line)...), '\n')

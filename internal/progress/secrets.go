@@ -20,7 +20,7 @@ import (
 // from them. Error text from the engine or a provider may quote any of
 // them (`property engine: "…" is not one of …`), so every front door
 // scrubs what it prints with one Secrets, the same way: the progress views
-// (Options.Secrets), the CLI's summaries and errors, the Action's job
+// (Options.Secrets, a SecretBook read as they print), the CLI's summaries and errors, the Action's job
 // summary and log, and the PR comments and check runs of packages review
 // and bot. Scrub replaces each secret by plan.Masked.
 //
@@ -206,12 +206,25 @@ func quotedForms(t string) []string {
 	return forms
 }
 
-// SecretBook collects what one run scrubs from what it prints: the
-// secrets of every configuration it loads and every plan it handles
-// (SecretsOf). A nil book knows none. Safe for concurrent use.
+// SecretBook is the one scrubber of a run: every secret the run comes to
+// know, from whoever learns it first. The front door learns its
+// configurations and plans (Learn); the engine learns what state holds as
+// secret and what each applied object does; a Terraform provider learns
+// every value its schema marks sensitive or write-only that it sends or
+// receives (Add). Whatever prints reads Known when it prints, so an error
+// quoting a secret made moments ago is scrubbed. A nil book knows none.
+// Safe for concurrent use.
 type SecretBook struct {
-	mu sync.Mutex
-	s  Secrets
+	mu      sync.Mutex
+	s       Secrets
+	pending []string // added since s was built (Known folds them in)
+}
+
+// NewSecretBook returns a book that knows texts.
+func NewSecretBook(texts ...string) *SecretBook {
+	b := &SecretBook{}
+	b.Add(texts...)
+	return b
 }
 
 // Learn adds the secrets of cfg and p (either may be nil).
@@ -223,8 +236,17 @@ func (b *SecretBook) Learn(cfg *config.Config, p *plan.Plan) {
 	if s.Len() == 0 {
 		return
 	}
+	b.Add(s.texts...)
+}
+
+// Add adds texts. It only notes them: the scrubber is built again once,
+// by the next Known, however many were added since.
+func (b *SecretBook) Add(texts ...string) {
+	if b == nil || len(texts) == 0 {
+		return
+	}
 	b.mu.Lock()
-	b.s = b.s.Add(s)
+	b.pending = append(b.pending, texts...)
 	b.mu.Unlock()
 }
 
@@ -235,5 +257,9 @@ func (b *SecretBook) Known() Secrets {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if len(b.pending) > 0 {
+		b.s = b.s.With(b.pending...)
+		b.pending = nil
+	}
 	return b.s
 }

@@ -165,7 +165,7 @@ func TestViewsScrubSecrets(t *testing.T) {
 		{Kind: Failed, Action: "destroy", Type: "Vm", Name: "web", Err: boom, Time: t0, Elapsed: ms(1500)},
 		{Kind: Skipped, Action: "destroy", Type: "Vpc", Name: "net", Err: fmt.Errorf("dependency web failed: %w", boom), Time: t0},
 	}
-	opts := Options{Secrets: NewSecrets(secret), Now: func() time.Time { return t0 }, NoColor: true, Interval: time.Hour}
+	opts := Options{Secrets: NewSecretBook(secret), Now: func() time.Time { return t0 }, NoColor: true, Interval: time.Hour}
 	views := map[string]func(*bytes.Buffer) View{
 		"plain":    func(b *bytes.Buffer) View { return NewPlain(b, opts) },
 		"terminal": func(b *bytes.Buffer) View { return NewTerminal(b, opts) },
@@ -187,5 +187,53 @@ func TestViewsScrubSecrets(t *testing.T) {
 				t.Errorf("the %s view does not say what it masked:\n%s", name, out)
 			}
 		})
+	}
+}
+
+// TestViewsScrubWhatTheBookLearnsLater: a secret the run learns after the
+// view started (a provider's generated password, made by the apply the
+// view shows) is scrubbed from the events after it: views read the book
+// when they print, not when they start.
+func TestViewsScrubWhatTheBookLearnsLater(t *testing.T) {
+	const made = "gen-pw-Zq9hunter2-s3cr3t"
+	for name, newView := range map[string]func(*bytes.Buffer, Options) View{
+		"plain":    func(b *bytes.Buffer, o Options) View { return NewPlain(b, o) },
+		"terminal": func(b *bytes.Buffer, o Options) View { return NewTerminal(b, o) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			book := NewSecretBook(secret)
+			var buf bytes.Buffer
+			v := newView(&buf, Options{Secrets: book, Now: func() time.Time { return t0 }, NoColor: true, Interval: time.Hour})
+			v.Event(Event{Kind: Started, Action: "create", Type: "fwtest_echo", Name: "echo", Time: t0})
+			book.Add(made) // the password's create, done meanwhile
+			v.Event(Event{Kind: Failed, Action: "create", Type: "fwtest_echo", Name: "echo", Time: t0,
+				Err: fmt.Errorf("create: the test cloud refuses input %q (it echoes it: %s)", made, made)})
+			v.Notice("interrupted after " + made)
+			v.Close()
+			out := buf.String()
+			if strings.Contains(out, "hunter2") {
+				t.Errorf("the %s view shows the secret learnt after it started:\n%s", name, out)
+			}
+			if !strings.Contains(out, `refuses input "(sensitive)" (it echoes it: (sensitive))`) {
+				t.Errorf("the %s view does not say what it masked:\n%s", name, out)
+			}
+		})
+	}
+}
+
+// TestSecretBookAddsLazily: what Add notes is known at the next Known,
+// with what was learnt before; a nil book knows nothing and takes
+// anything.
+func TestSecretBookAddsLazily(t *testing.T) {
+	b := NewSecretBook("first-secret")
+	b.Add("second-secret", "x") // "x" is too short to scrub
+	got := b.Known().Scrub("first-secret second-secret x")
+	if want := "(sensitive) (sensitive) x"; got != want {
+		t.Errorf("Scrub = %q, want %q", got, want)
+	}
+	var nilBook *SecretBook
+	nilBook.Add("third-secret")
+	if n := nilBook.Known().Len(); n != 0 {
+		t.Errorf("a nil book knows %d secrets", n)
 	}
 }

@@ -14,7 +14,7 @@ import (
 type Terminal struct {
 	w       io.Writer
 	now     func() time.Time
-	secrets Secrets
+	secrets *SecretBook
 	st      style
 	stop    chan struct{}
 	done    chan struct{}
@@ -64,7 +64,9 @@ func (t *Terminal) loop(interval time.Duration) {
 // Event records e; it shows on the next redraw. Events after Close are
 // ignored.
 func (t *Terminal) Event(e Event) {
-	e.Err = t.secrets.Error(e.Err)
+	if e.Err != nil { // the book builds its scrubber only when asked
+		e.Err = t.secrets.Known().Error(e.Err)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
@@ -77,7 +79,7 @@ func (t *Terminal) Event(e Event) {
 // (after the changes that finished before it), where no redraw erases it;
 // after Close, below the final frame.
 func (t *Terminal) Notice(line string) {
-	line = t.secrets.Scrub(line)
+	line = t.secrets.Known().Scrub(line)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {

@@ -39,8 +39,9 @@ type Options struct {
 	MaxLive int
 	// Secrets are scrubbed from every event's error and every notice
 	// before anything is shown: a provider's error may quote a sensitive
-	// value it was given.
-	Secrets Secrets
+	// value it was given, or one an earlier change made (the book is read
+	// at each event; nil: none).
+	Secrets *SecretBook
 }
 
 const (

@@ -120,6 +120,15 @@ type ConfigValidator interface {
 	ValidateConfigs(ctx context.Context, rs []Desired) ([]Refusal, error)
 }
 
+// WriteOnlyLister is implemented by providers whose resource types may
+// have write-only attributes (a Terraform provider's): the configured
+// value goes to the provider and nowhere else. WriteOnly lists the
+// top-level properties of typ that are or hold one; Kyku keeps none of
+// their configured values (state, a saved plan).
+type WriteOnlyLister interface {
+	WriteOnly(ctx context.Context, typ string) ([]string, error)
+}
+
 // SelfPlanner is implemented by providers (and routers of several) that
 // say which types plan every change themselves and keep their own state:
 // the engine plans those through ChangePlanner alone (no Kyku schema, no

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/statemgr"
 )
@@ -49,7 +50,9 @@ func Drift(ctx context.Context, d Deps, req DriftRequest) (*DriftOutcome, error)
 	defer ws.close()
 	res, err := ws.Engine.Refresh(ctx, engine.RefreshOptions{WriteState: req.WriteState, Config: req.Config})
 	if err != nil {
-		return nil, fmt.Errorf("refresh %s: %w", envName(s.Environment), err)
+		// Scrubbed of the configuration's secrets and of what state and
+		// the providers hold as secret (the engine's book).
+		return nil, fmt.Errorf("refresh %s: %w", envName(s.Environment), progress.SecretsOf(req.Config, nil).Add(ws.Engine.Secrets().Known()).Error(err))
 	}
 	for _, dr := range res.Drift {
 		for _, pc := range dr.Properties {

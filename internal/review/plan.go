@@ -82,7 +82,9 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 	defer ws.close()
 	p, err := ws.Engine.PlanWith(ctx, req.Config, reviewPlan) // a plan that destroys everything is shown, with its warning
 	if err != nil {
-		return nil, fmt.Errorf("plan %s: %w", envName(s.Environment), err)
+		// Scrubbed of what state and the providers hold as secret too
+		// (the engine's book); Plan scrubs the configurations' secrets.
+		return nil, fmt.Errorf("plan %s: %w", envName(s.Environment), ws.Engine.Secrets().Known().Error(err))
 	}
 	data, err := plan.Encode(p)
 	if err != nil {

@@ -65,6 +65,8 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	// config and Kyku's own plan, never from the saved plan. Log masks are
 	// only the values given from outside the files (secrets): masking
 	// strings a pull request chose would let it hide parts of the log.
+	// The engine's book adds what state and the providers hold as secret,
+	// read each time: an apply learns the secrets it makes.
 	hidden := progress.SecretsOf(headCfg, nil)
 	for _, x := range headCfg.OutsideValues() {
 		a.d.Mask(x)
@@ -88,6 +90,15 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	}
 
 	eng := ws.Engine
+	known := func() progress.Secrets { return hidden.Add(eng.Secrets().Known()) }
+	if saved != nil && len(saved.WriteOnly) > 0 {
+		// A saved plan keeps no write-only values: compared once the
+		// approved commit's configuration gives them again (a saved plan
+		// it does not give them back to is not that commit's).
+		if withWO, err := saved.WithWriteOnly(headCfg); err == nil {
+			saved = withWO
+		}
+	}
 	if saved != nil && prefixRE().MatchString(saved.Prefix) {
 		// A first plan writes no state: the prefix it named cloud resources
 		// with lives only in the saved plan. The digest shown in the
@@ -96,7 +107,7 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	}
 	fresh, err := eng.PlanWith(ctx, headCfg, reviewPlan)
 	if err != nil {
-		return a.fail(ctx, fmt.Errorf("plan %s again at %s: %w", envName(a.s.Environment), sha7(ref), hidden.Error(err)))
+		return a.fail(ctx, fmt.Errorf("plan %s again at %s: %w", envName(a.s.Environment), sha7(ref), known().Error(err)))
 	}
 	hidden = hidden.Add(progress.SecretsOf(nil, fresh))
 	digest, err := ChangesDigest(fresh)
@@ -119,16 +130,16 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	started := a.d.Now()
 	res, err := applyPlan(ctx, eng, headCfg, fresh, a.allowDestroyAll())
 	if engine.IsStale(err) {
-		return a.refuse(ctx, "The plan for "+code(sha7(pr.HeadSHA))+" is a "+hidden.Scrub(err.Error())+
+		return a.refuse(ctx, "The plan for "+code(sha7(pr.HeadSHA))+" is a "+known().Scrub(err.Error())+
 			" (another apply ran while it was being checked). "+a.replan())
 	}
 	if err != nil && (res == nil || !res.Applied) {
-		return a.fail(ctx, fmt.Errorf("apply %s: %w", envName(a.s.Environment), hidden.Error(err)))
+		return a.fail(ctx, fmt.Errorf("apply %s: %w", envName(a.s.Environment), known().Error(err)))
 	}
 	if err != nil {
-		err = hidden.Error(err)
+		err = known().Error(err)
 	}
-	return a.finish(ctx, ws, res, err, started, hidden)
+	return a.finish(ctx, ws, res, err, started, known())
 }
 
 // planRef is the commit whose configuration is planned again and applied:

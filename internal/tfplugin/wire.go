@@ -127,9 +127,13 @@ type empty struct{}
 
 func (empty) appendTo(b []byte) []byte { return b }
 
-// clientCapabilities: Kyku supports neither deferred actions nor
-// write-only attributes yet; it sends the message (empty) so that
-// providers see a client that knows of capabilities.
+// clientCapabilities is the ClientCapabilities message (both protocols),
+// the same in every request that has one, as OpenTofu sends it:
+// write_only_attributes_allowed (2) set, deferral_allowed (1) not (Kyku
+// does not defer). A provider refuses a configured write-only attribute
+// from a client that does not say it handles them.
 type clientCapabilities struct{}
 
-func (clientCapabilities) appendTo(b []byte) []byte { return b }
+func (clientCapabilities) appendTo(b []byte) []byte {
+	return appendBool(b, 2, true) // write_only_attributes_allowed
+}

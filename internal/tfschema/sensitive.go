@@ -12,40 +12,46 @@ const Sensitive = "(sensitive)"
 // object makes the whole property sensitive), sorted. A renderer that
 // masks by top-level property (as Kyku's own types are masked) masks
 // these.
-func (b *Block) SensitiveNames() []string {
+func (b *Block) SensitiveNames() []string { return b.namesHolding(isSensitive) }
+
+func isSensitive(a *Attribute) bool { return a.Sensitive }
+
+// namesHolding lists the top-level properties of the block that are or
+// hold an attribute want says yes to, sorted.
+func (b *Block) namesHolding(want func(*Attribute) bool) []string {
 	var out []string
 	for _, name := range b.Names() {
-		if a, ok := b.Attributes[name]; ok && a.holdsSensitive() {
+		if a, ok := b.Attributes[name]; ok && a.holds(want) {
 			out = append(out, name)
 		}
-		if nb, ok := b.BlockTypes[name]; ok && nb.Block.holdsSensitive() {
+		if nb, ok := b.BlockTypes[name]; ok && nb.Block.holds(want) {
 			out = append(out, name)
 		}
 	}
 	return out
 }
 
-func (b *Block) holdsSensitive() bool {
+func (b *Block) holds(want func(*Attribute) bool) bool {
 	for _, a := range b.Attributes {
-		if a.holdsSensitive() {
+		if a.holds(want) {
 			return true
 		}
 	}
 	for _, nb := range b.BlockTypes {
-		if nb.Block.holdsSensitive() {
+		if nb.Block.holds(want) {
 			return true
 		}
 	}
 	return false
 }
 
-func (a *Attribute) holdsSensitive() bool {
-	if a.Sensitive {
+func (a *Attribute) holds(want func(*Attribute) bool) bool {
+	if want(a) {
 		return true
 	}
 	if a.NestedType != nil {
 		for _, na := range a.NestedType.Attributes {
-			if na.holdsSensitive() {
+			if na.holds(want) {
 				return true
 			}
 		}
@@ -140,33 +146,37 @@ func eachElement(n Nesting, v any, f func(any) any) any {
 // SensitivePaths lists the paths of v (a value of the block's type) that
 // hold a sensitive attribute's non-null value, in a stable order: what a
 // renderer of a cty value hides.
-func (b *Block) SensitivePaths(v cty.Value) []cty.Path {
+func (b *Block) SensitivePaths(v cty.Value) []cty.Path { return b.pathsOf(v, isSensitive) }
+
+// pathsOf lists the paths of v that hold the non-null value of an
+// attribute want says yes to, in a stable order.
+func (b *Block) pathsOf(v cty.Value, want func(*Attribute) bool) []cty.Path {
 	var out []cty.Path
-	b.sensitivePaths(v, nil, &out)
+	b.collect(v, nil, want, &out)
 	return out
 }
 
-func (b *Block) sensitivePaths(v cty.Value, path cty.Path, out *[]cty.Path) {
+func (b *Block) collect(v cty.Value, path cty.Path, want func(*Attribute) bool, out *[]cty.Path) {
 	if v.IsNull() || !v.IsKnown() {
 		return
 	}
 	for _, name := range attributeNames(b.Attributes) {
-		b.Attributes[name].sensitivePaths(v.GetAttr(name), path.GetAttr(name), out)
+		b.Attributes[name].collect(v.GetAttr(name), path.GetAttr(name), want, out)
 	}
 	for _, name := range blockNames(b.BlockTypes) {
 		nb := b.BlockTypes[name]
 		bv := v.GetAttr(name)
 		forEach(nb.Nesting, bv, path.GetAttr(name), func(e cty.Value, p cty.Path) {
-			nb.Block.sensitivePaths(e, p, out)
+			nb.Block.collect(e, p, want, out)
 		})
 	}
 }
 
-func (a *Attribute) sensitivePaths(v cty.Value, path cty.Path, out *[]cty.Path) {
+func (a *Attribute) collect(v cty.Value, path cty.Path, want func(*Attribute) bool, out *[]cty.Path) {
 	if v.IsNull() {
 		return
 	}
-	if a.Sensitive {
+	if want(a) {
 		*out = append(*out, path.Copy())
 		return
 	}
@@ -179,7 +189,7 @@ func (a *Attribute) sensitivePaths(v cty.Value, path cty.Path, out *[]cty.Path) 
 			return
 		}
 		for _, name := range attributeNames(o.Attributes) {
-			o.Attributes[name].sensitivePaths(e.GetAttr(name), p.GetAttr(name), out)
+			o.Attributes[name].collect(e.GetAttr(name), p.GetAttr(name), want, out)
 		}
 	})
 }

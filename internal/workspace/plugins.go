@@ -236,7 +236,7 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 			Name: pp.Name, Source: in.Source.String(), Executable: in.Executable,
 			Settings: pp.Config, Pos: pp.Pos, PropPos: &pp.PropPos,
 			Env: s.Plugins.Env, Dir: s.BaseDir, Stderr: s.Plugins.Stderr, ClientVersion: version, Parallelism: s.Engine.Parallelism,
-			RenewGrowth: s.Plugins.RenewGrowth, OnStart: s.Plugins.OnStart,
+			RenewGrowth: s.Plugins.RenewGrowth, OnStart: s.Plugins.OnStart, Learn: s.Engine.Secrets.Add,
 		})
 	}
 	return out, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/envname"
+	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/gcs"
@@ -40,7 +41,7 @@ type Settings struct {
 	LockTimeout   time.Duration
 	// Lock tuning (zero: the backend's defaults); tests shorten these.
 	StaleAfter, Heartbeat, PollInterval time.Duration
-	Engine                              engine.Options // Env is set from Env
+	Engine                              engine.Options // Env is set from Env; the Terraform providers feed Secrets too
 	Getenv                              func(string) string
 	// AcceptClearState lets the codec read data stored in clear although
 	// encryption is configured (kyku state rekey, which encrypts it).
@@ -75,7 +76,12 @@ func (w *Workspace) Close() error {
 }
 
 // Open builds the provider and backend that cfg names and an engine on them.
+// The engine and the configuration's Terraform providers feed one
+// scrubber: s.Engine.Secrets, or a book of Open's own (Engine.Secrets).
 func Open(ctx context.Context, cfg *config.Config, s Settings, reg provider.Registry) (*Workspace, error) {
+	if s.Engine.Secrets == nil {
+		s.Engine.Secrets = &progress.SecretBook{}
+	}
 	// The backend first: state found only at its former place is reported
 	// before the sim's cloud beside it (moving .kyku moves both).
 	b, err := OpenConfigBackend(ctx, cfg, s)

@@ -29,6 +29,7 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 	defer release()
 	block, ty := rs.Block, rs.Block.ImpliedType()
 	cfgVal, ds := tfschema.Config(block, req.Properties)
+	p.learn(block, cfgVal)
 	if ds.HasErrors() {
 		return provider.ChangePlan{Refusals: refusals(req.Name, ds)}, nil
 	}
@@ -38,6 +39,7 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 			return provider.ChangePlan{}, err
 		}
 		priorPrivate = req.Stored.Private
+		p.learn(block, prior)
 	}
 	resp, err := pl.PlanResourceChange(ctx, tfplugin.PlanRequest{
 		TypeName: req.Type, PriorState: prior, Config: cfgVal, PriorPrivate: priorPrivate,
@@ -49,10 +51,15 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 	if resp.Diagnostics.HasErrors() {
 		return provider.ChangePlan{Refusals: refusals(req.Name, resp.Diagnostics)}, nil
 	}
+	if err := p.plannedOK(block, resp.PlannedState, req.Type, req.Name); err != nil {
+		return provider.ChangePlan{}, err
+	}
 	out := provider.ChangePlan{}
 	if !prior.IsNull() {
 		for _, path := range resp.RequiresReplace {
-			if changedAt(prior, resp.PlannedState, path) {
+			// A write-only attribute is null before and after: the
+			// provider's word alone replaces (as OpenTofu has it).
+			if changedAt(prior, resp.PlannedState, path) || block.WriteOnlyAt(path) {
 				out.Replace = append(out.Replace, provider.Forced{Path: kykuPath(path)})
 			}
 		}
@@ -69,6 +76,9 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 		}
 		if resp.Diagnostics.HasErrors() {
 			return provider.ChangePlan{Refusals: refusals(req.Name, resp.Diagnostics)}, nil
+		}
+		if err := p.plannedOK(block, resp.PlannedState, req.Type, req.Name); err != nil {
+			return provider.ChangePlan{}, err
 		}
 	}
 	planned := &provider.Planned{
@@ -128,6 +138,7 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 	defer release()
 	block, ty := rs.Block, rs.Block.ImpliedType()
 	cfgVal, ds := tfschema.Config(block, r.Properties)
+	p.learn(block, cfgVal)
 	if ds.HasErrors() {
 		return provider.Object{}, diagsError(fmt.Sprintf("%s %q", r.Type, r.Name), ds)
 	}
@@ -156,6 +167,9 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 		if err := diagsError(fmt.Sprintf("plan %s %q again with the values now known", r.Type, r.Name), resp.Diagnostics); err != nil {
 			return provider.Object{}, err
 		}
+		if err := p.plannedOK(block, resp.PlannedState, r.Type, r.Name); err != nil {
+			return provider.Object{}, err
+		}
 		if err := compatible(nil, reviewed, resp.PlannedState); err != nil {
 			return provider.Object{}, fmt.Errorf("provider %s planned %s %q differently at apply than the reviewed plan (%w): nothing was changed; plan again", p.cfg.Name, r.Type, r.Name, err)
 		}
@@ -172,6 +186,12 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 	ar, err := pl.ApplyResourceChange(ctx, req)
 	if err != nil {
 		return provider.Object{}, err
+	}
+	p.learn(block, ar.NewState)
+	if err := p.writeOnlyAnswered(block, ar.NewState, fmt.Sprintf("the %s of %s %q", map[bool]string{true: "update", false: "create"}[update], r.Type, r.Name)); err != nil {
+		// The object exists: state keeps it, without what the provider
+		// should not have answered.
+		return provider.Object{}, &provider.PartialError{Object: objectOf(block.NullWriteOnly(ar.NewState), ar.Private, rs, r.CloudName), Err: err}
 	}
 	obj := objectOf(ar.NewState, ar.Private, rs, r.CloudName)
 	if err := diagsError(fmt.Sprintf("provider %s", p.cfg.Name), ar.Diagnostics); err != nil {

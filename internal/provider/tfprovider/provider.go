@@ -60,6 +60,10 @@ type Config struct {
 	// OnStart, when set, is called with the process ID of every provider
 	// process started (the CLI gives up its GC budget at the first).
 	OnStart func(pid int)
+	// Learn, when set, is told every value of an attribute the schema
+	// marks sensitive or write-only that the provider sends or receives,
+	// before the call (the run's scrubber: secrets.go).
+	Learn func(texts ...string)
 }
 
 // Provider is one provider configuration: its process, started at the
@@ -91,6 +95,7 @@ var (
 	_ provider.AttributeTyper  = (*Provider)(nil)
 	_ provider.ConfigValidator = (*Provider)(nil)
 	_ provider.SelfPlanner     = (*Provider)(nil)
+	_ provider.WriteOnlyLister = (*Provider)(nil)
 )
 
 // Name is the provider's local name.
@@ -118,6 +123,17 @@ func (p *Provider) OwnType(ctx context.Context, typ string) (string, error) {
 
 // ProviderOf: every type of a Terraform provider is its own.
 func (p *Provider) ProviderOf(string) string { return p.cfg.Name }
+
+// WriteOnly lists the top-level attributes of resource type typ that are
+// or hold a write-only attribute (provider.WriteOnlyLister). It starts the
+// provider if it has not started yet.
+func (p *Provider) WriteOnly(ctx context.Context, typ string) ([]string, error) {
+	b, ok, err := p.block(ctx, typ, false)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return b.WriteOnlyNames(), nil
+}
 
 // Zones: a Terraform provider has no Kyku auto-subnets.
 func (p *Provider) Zones(context.Context) ([]string, error) { return nil, nil }

@@ -52,6 +52,7 @@ var (
 	_ provider.DataReader      = (*Router)(nil)
 	_ provider.AttributeTyper  = (*Router)(nil)
 	_ provider.ConfigValidator = (*Router)(nil)
+	_ provider.WriteOnlyLister = (*Router)(nil)
 	_ provider.SelfPlanner     = (*Router)(nil)
 	_ provider.Stopper         = (*Router)(nil)
 )
@@ -213,6 +214,16 @@ func (r *Router) ProviderOf(typ string) string {
 	return r.base.Name()
 }
 
+// WriteOnly lists the write-only attributes of a Terraform provider's
+// resource type; Kyku's own types have none.
+func (r *Router) WriteOnly(ctx context.Context, typ string) ([]string, error) {
+	p, err := r.route(typ)
+	if p == nil || err != nil {
+		return nil, err
+	}
+	return p.WriteOnly(ctx, typ)
+}
+
 // ValidID: Kyku's stale-ID checks do not apply to a Terraform provider's
 // objects; base answers for its own types when it can.
 func (r *Router) ValidID(typ, id string) bool {
@@ -329,6 +340,11 @@ func (r *Router) checkRefs(ctx context.Context, d provider.Desired, typeOf map[s
 				if names := b.Names(); !slices.Contains(names, ref.Attr) {
 					out = append(out, provider.Refusal{Resource: d.Name, Path: path,
 						Reason: fmt.Sprintf("%q: %s has no attribute %q%s", ref.String(), target.Type, ref.Attr, didYouMean(ref.Attr, names))})
+					continue
+				}
+				if a := b.Attributes[ref.Attr]; a != nil && a.WriteOnly {
+					out = append(out, provider.Refusal{Resource: d.Name, Path: path,
+						Reason: fmt.Sprintf("%q: %s's attribute %q is write-only: it is sent to the provider and never kept, so there is nothing to read (use what it is set from)", ref.String(), target.Type, ref.Attr)})
 					continue
 				}
 				// A path must fit the attribute's type (its value is

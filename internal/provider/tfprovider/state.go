@@ -37,11 +37,15 @@ func (p *Provider) ReadStored(ctx context.Context, typ, id string, s provider.St
 	if err != nil {
 		return provider.Object{}, err
 	}
+	p.learn(rs.Block, resp.NewState)
 	if err := diagsError(fmt.Sprintf("read %s %s", typ, id), resp.Diagnostics); err != nil {
 		return provider.Object{}, err
 	}
 	if resp.NewState.IsNull() {
 		return provider.Object{}, provider.NotFound(typ + " " + id)
+	}
+	if err := p.writeOnlyAnswered(rs.Block, resp.NewState, "the read of "+typ+" "+id); err != nil {
+		return provider.Object{}, err
 	}
 	return objectOf(resp.NewState, resp.Private, rs, id), nil
 }
@@ -58,7 +62,11 @@ func (p *Provider) upgrade(ctx context.Context, pl *tfplugin.Provider, typ strin
 	if err != nil {
 		return cty.NilVal, err
 	}
+	p.learn(rs.Block, v)
 	if err := diagsError("upgrade the state of "+typ, ds); err != nil {
+		return cty.NilVal, err
+	}
+	if err := p.writeOnlyAnswered(rs.Block, v, "the upgrade of a state of "+typ); err != nil {
 		return cty.NilVal, err
 	}
 	return v, nil
@@ -115,6 +123,7 @@ func (p *Provider) DeleteStored(ctx context.Context, typ, id string, s provider.
 	if v.IsNull() {
 		return nil
 	}
+	p.learn(rs.Block, v)
 	null := cty.NullVal(ty)
 	_, schema, _ := p.ensure(ctx)
 	if schema != nil && schema.PlanDestroy {
@@ -154,15 +163,20 @@ func (p *Provider) Import(ctx context.Context, typ, id string) (provider.Object,
 		if ir.TypeName != typ {
 			continue
 		}
+		p.learn(rs.Block, ir.State)
 		resp, err := pl.ReadResource(ctx, tfplugin.ReadRequest{TypeName: typ, State: ir.State, Private: ir.Private})
 		if err != nil {
 			return provider.Object{}, err
 		}
+		p.learn(rs.Block, resp.NewState)
 		if err := diagsError(fmt.Sprintf("read %s %s", typ, id), resp.Diagnostics); err != nil {
 			return provider.Object{}, err
 		}
 		if resp.NewState.IsNull() {
 			break
+		}
+		if err := p.writeOnlyAnswered(rs.Block, resp.NewState, "the import of "+typ+" "+id); err != nil {
+			return provider.Object{}, err
 		}
 		return objectOf(resp.NewState, resp.Private, rs, id), nil
 	}
@@ -178,13 +192,15 @@ func (p *Provider) ReadData(ctx context.Context, typ string, props map[string]an
 	}
 	defer release()
 	cfgVal, ds := tfschema.Config(rs.Block, props)
-	if err := diagsError("data source "+typ, ds); err != nil {
+	p.learn(rs.Block, cfgVal)
+	if err := diagsError("data source "+typ, append(ds, writeOnlyInData(rs.Block, cfgVal)...)); err != nil {
 		return nil, nil, err
 	}
 	v, ds, err := pl.ReadDataSource(ctx, typ, cfgVal)
 	if err != nil {
 		return nil, nil, err
 	}
+	p.learn(rs.Block, v)
 	if err := diagsError("read data source "+typ, ds); err != nil {
 		return nil, nil, err
 	}

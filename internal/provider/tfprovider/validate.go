@@ -43,6 +43,10 @@ func (p *Provider) ValidateConfigs(ctx context.Context, rs []provider.Desired) (
 		}
 		props, _ := value.Resolve(d.Properties, func(value.Ref) (any, bool) { return nil, false })
 		cfgVal, ds := tfschema.Config(rs.Block, props.(map[string]any))
+		p.learn(rs.Block, cfgVal)
+		if d.Data && !ds.HasErrors() {
+			ds = append(ds, writeOnlyInData(rs.Block, cfgVal)...)
+		}
 		if !ds.HasErrors() {
 			more, err := p.validateOne(ctx, d, cfgVal)
 			if err != nil {

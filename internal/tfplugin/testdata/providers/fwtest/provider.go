@@ -54,6 +54,7 @@ func (p *fwProvider) Resources(context.Context) []func() resource.Resource {
 		func() resource.Resource { return &crashResource{} },
 		func() resource.Resource { return &slowResource{} },
 		func() resource.Resource { return &passwordResource{} },
+		func() resource.Resource { return &secretResource{} }, func() resource.Resource { return &echoResource{} },
 	}
 }
 

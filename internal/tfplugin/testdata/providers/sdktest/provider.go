@@ -32,6 +32,7 @@ func newProvider() *schema.Provider {
 			"sdktest_slow":  slowResource(),
 
 			"sdktest_password": passwordResource(),
+			"sdktest_secret":   secretResource(), "sdktest_echo": echoResource(), // secrets.go
 		},
 		DataSourcesMap: map[string]*schema.Resource{
 			"sdktest_item": itemData(),

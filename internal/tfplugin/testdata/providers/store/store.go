@@ -22,6 +22,7 @@ type Item struct {
 	Secret   string            `json:"secret,omitempty"`
 	Tags     map[string]string `json:"tags,omitempty"`
 	Revision int64             `json:"revision"`
+	Received string            `json:"received,omitempty"` // sha256 of a write-only value received
 }
 
 // ErrNotFound: no such item.
