@@ -53,9 +53,11 @@ func (p *fwProvider) Resources(context.Context) []func() resource.Resource {
 		func() resource.Resource { return &itemResource{} },
 		func() resource.Resource { return &crashResource{} },
 		func() resource.Resource { return &slowResource{} },
+		func() resource.Resource { return &escapeResource{} },
 	}
 }
 
 func (p *fwProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{func() datasource.DataSource { return &itemData{} }}
+	return []func() datasource.DataSource{func() datasource.DataSource { return &itemData{} },
+		func() datasource.DataSource { return &escapeData{} }}
 }
