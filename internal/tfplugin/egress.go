@@ -51,13 +51,7 @@ func serveEgress(l net.Listener, deny []netip.Prefix) *egress {
 		if err != nil {
 			return err
 		}
-		a := ap.Addr().Unmap()
-		for _, p := range deny {
-			if p.Contains(a) {
-				return &DeniedError{Addr: a, Net: p}
-			}
-		}
-		return nil
+		return deniedBy(ap.Addr(), deny)
 	}}
 	e.tr = &http.Transport{DialContext: dialer.DialContext, Proxy: nil, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second}
 	forward := &httputil.ReverseProxy{
@@ -84,6 +78,18 @@ func serveEgress(l net.Listener, deny []netip.Prefix) *egress {
 		_ = e.srv.Serve(l)
 	}()
 	return e
+}
+
+// deniedBy is the error of a connection to a, when deny holds it (an IPv6
+// form of an IPv4 address counts as that address).
+func deniedBy(a netip.Addr, deny []netip.Prefix) error {
+	a = a.Unmap()
+	for _, p := range deny {
+		if p.Contains(a) {
+			return &DeniedError{Addr: a, Net: p}
+		}
+	}
+	return nil
 }
 
 // refuse answers a connection that could not be made: 403 when denied.
