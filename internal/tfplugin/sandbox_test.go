@@ -18,19 +18,6 @@ import (
 	"github.com/kyku/action/internal/tfschema"
 )
 
-// requireSandbox fails the test where no sandbox can be had (bubblewrap
-// missing: .ci/run installs it), and skips it where Kyku does not run as
-// root, which a network of the provider's own needs.
-func requireSandbox(t *testing.T, sb *tfplugin.Sandbox) {
-	t.Helper()
-	if sb.Network == tfplugin.NetworkProxied && os.Geteuid() != 0 {
-		t.Skip("a proxied network needs root")
-	}
-	if err := tfplugin.CheckSandbox(context.Background(), sb); err != nil {
-		t.Fatalf("the sandbox (apt-get install bubblewrap; .ci/run installs it): %v", err)
-	}
-}
-
 // escape starts the framework test provider with cfg, reads fwtest_escape
 // with try and returns its attributes; the process is closed before it
 // returns.
@@ -86,7 +73,7 @@ func TestSandboxStopsEveryEscape(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.sandbox != nil {
-				requireSandbox(t, tc.sandbox)
+				tfplugintest.RequireSandbox(t, tc.sandbox)
 				tc.sandbox.TempDir = t.TempDir()
 			}
 			os.Remove(e.Outside)

@@ -2,6 +2,7 @@ package tfplugintest
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kyku/action/internal/tfplugin"
 )
 
 // Escapes is what a test has fwtest_escape try, the data source (and
@@ -182,4 +185,17 @@ func AllEscapes() []string {
 // answer.
 func (e *Escapes) ReachedCloud(report string) bool {
 	return strings.Contains(report, "fetch "+e.Cloud+": 200 "+e.CloudAnswer)
+}
+
+// RequireSandbox fails the test where sb cannot be had (bubblewrap
+// missing: .ci/run installs it), and skips it where Kyku does not run as
+// root when sb wants the network of its own that needs it.
+func RequireSandbox(t testing.TB, sb *tfplugin.Sandbox) {
+	t.Helper()
+	if sb.Network == tfplugin.NetworkProxied && os.Geteuid() != 0 {
+		t.Skip("a proxied network needs root")
+	}
+	if err := tfplugin.CheckSandbox(context.Background(), sb); err != nil {
+		t.Fatalf("the provider sandbox (apt-get install bubblewrap; .ci/run installs it): %v", err)
+	}
 }
