@@ -13,8 +13,8 @@ import (
 
 // confinement is the sandbox of a repository's Terraform provider in the
 // bot: a network of its own, reached through Kyku's proxy, which refuses
-// the host's own addresses and, unless the grant says metadata, the
-// instance metadata addresses; the files the grant names; and as its
+// the host's own addresses, KYKU_PROVIDER_DENY's and, unless the grant
+// says metadata, the instance metadata addresses; the files the grant names; and as its
 // whole environment the bot's variables the grant names, under the
 // provider's names. A granted variable the bot does not have refuses the
 // provider. It needs the bot to run as root.
@@ -23,6 +23,11 @@ func confinement(getenv func(string) string, g tenancy.ProviderGrant) (workspace
 	if g.Metadata {
 		deny = tfplugin.HostNets()
 	}
+	more, err := workspace.ParseDeny(getenv("KYKU_PROVIDER_DENY"))
+	if err != nil {
+		return workspace.Confinement{}, err
+	}
+	deny = append(deny, more...)
 	env := make([]string, 0, len(g.Env))
 	for _, name := range g.EnvNames() {
 		v := getenv(g.Env[name])

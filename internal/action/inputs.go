@@ -94,6 +94,13 @@ type Inputs struct {
 	// are installed from (input plugin-mirror; relative to the checkout;
 	// "": their registries, into the cache actions/cache keeps).
 	PluginMirror string
+	// ProviderSandbox says when Terraform providers run sandboxed (input
+	// provider-sandbox): pull-requests (the default: whenever the
+	// configuration may be a pull request's), always, or off.
+	ProviderSandbox string
+	// ProviderFiles are the files a sandboxed provider may read (input
+	// provider-files: paths, relative to the checkout or absolute).
+	ProviderFiles []string
 }
 
 // ApplyMode is input apply.
@@ -169,6 +176,8 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 		PolicyOwners:       list(get("policy-owners", "")),
 		Promotion:          list(get("promotion", "")),
 		PluginMirror:       strings.TrimSpace(get("plugin-mirror", "")),
+		ProviderSandbox:    oneOf("provider-sandbox", "pull-requests", "pull-requests", "always", "off"),
+		ProviderFiles:      strings.Fields(get("provider-files", "")),
 	}
 	cmd := get("command", "auto")
 	c, ok := parseCommand(cmd)

@@ -56,3 +56,22 @@ func TestConfinedProvidersRefusedWithoutASandbox(t *testing.T) {
 		})
 	}
 }
+
+func TestParseDeny(t *testing.T) {
+	for _, tc := range []struct{ in, want, err string }{
+		{"", "[]", ""},
+		{"10.0.0.0/8, 192.168.1.7 fd00::/8\n172.16.0.1/12", "[10.0.0.0/8 192.168.1.7/32 fd00::/8 172.16.0.0/12]", ""},
+		{"10.0.0.0/8,banana", "", `KYKU_PROVIDER_DENY: "banana" is not an address or a CIDR range such as 10.0.0.0/8`},
+	} {
+		got, err := workspace.ParseDeny(tc.in)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%q: err %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || fmt.Sprint(got) != tc.want && !(tc.want == "[]" && len(got) == 0) {
+			t.Errorf("%q: %v %v, want %s", tc.in, got, err, tc.want)
+		}
+	}
+}

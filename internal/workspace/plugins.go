@@ -7,10 +7,13 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/netip"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
@@ -130,6 +133,25 @@ func ParseRenewGrowth(v string) (float64, error) {
 		return 0, fmt.Errorf("KYKU_PROVIDER_RENEW=%q: want \"off\" or a growth factor above 1, such as 2", v)
 	}
 	return g, nil
+}
+
+// ParseDeny reads KYKU_PROVIDER_DENY: addresses or CIDR ranges (IPv4 or
+// IPv6), separated by commas or spaces, that a sandboxed provider's proxy
+// refuses besides the front door's own (an operator's internal networks).
+func ParseDeny(v string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+		p, err := netip.ParsePrefix(f)
+		if err != nil {
+			a, aerr := netip.ParseAddr(f)
+			if aerr != nil {
+				return nil, fmt.Errorf("KYKU_PROVIDER_DENY: %q is not an address or a CIDR range such as 10.0.0.0/8", f)
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
 }
 
 // LockPath is the lock file of the configuration in baseDir.
