@@ -1,7 +1,6 @@
 package action_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,7 +49,7 @@ func TestPullRequestProvidersRunSandboxed(t *testing.T) {
 			os.Remove(e.Outside)
 			r := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), map[string]string{"INPUT_PROVIDER-SANDBOX": tc.sandbox})
 			wantCode(t, r, 0)
-			report := shownReport(t, r.outputs["plan-file"])
+			report := tfplugintest.ReportIn(t, r.outputs["plan-file"], "shown")
 			if diff := cmp.Diff(tc.want, e.Succeeded(report)); diff != "" {
 				t.Errorf("escapes that got through (-want +got):\n%s\n%s", diff, report)
 			}
@@ -71,31 +70,4 @@ func TestPullRequestProvidersRunSandboxed(t *testing.T) {
 			}
 		})
 	}
-}
-
-// shownReport is the report resource shown's tags hold in plan.json.
-func shownReport(t *testing.T, planFile string) string {
-	t.Helper()
-	data, err := os.ReadFile(planFile)
-	must(t, err)
-	var pj struct {
-		Changes []struct {
-			ResourceID string `json:"resourceId"`
-			Properties []struct {
-				Path string `json:"path"`
-				New  any    `json:"new"`
-			} `json:"properties"`
-		} `json:"changes"`
-	}
-	must(t, json.Unmarshal(data, &pj))
-	for _, c := range pj.Changes {
-		for _, p := range c.Properties {
-			if tags, ok := p.New.(map[string]any); c.ResourceID == "shown" && p.Path == "tags" && ok {
-				report, _ := tags["report"].(string)
-				return report
-			}
-		}
-	}
-	t.Fatalf("no report in %s:\n%s", planFile, data)
-	return ""
 }

@@ -3,6 +3,7 @@ package tfplugintest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -198,4 +199,38 @@ func RequireSandbox(t testing.TB, sb *tfplugin.Sandbox) {
 	if err := tfplugin.CheckSandbox(context.Background(), sb); err != nil {
 		t.Fatalf("the provider sandbox (apt-get install bubblewrap; .ci/run installs it): %v", err)
 	}
+}
+
+// ReportIn is the report a resource's tags hold in a saved plan
+// (plan.json): the configuration shows a data source's report as
+// tags: { report: "${look.report}" } of a resource of Kyku's own.
+func ReportIn(t testing.TB, planFile, resource string) string {
+	t.Helper()
+	data, err := os.ReadFile(planFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pj struct {
+		Changes []struct {
+			ResourceID string `json:"resourceId"`
+			Properties []struct {
+				Path string `json:"path"`
+				New  any    `json:"new"`
+			} `json:"properties"`
+		} `json:"changes"`
+	}
+	if err := json.Unmarshal(data, &pj); err != nil {
+		t.Fatalf("%s: %v", planFile, err)
+	}
+	for _, c := range pj.Changes {
+		for _, p := range c.Properties {
+			if tags, ok := p.New.(map[string]any); c.ResourceID == resource && p.Path == "tags" && ok {
+				if report, ok := tags["report"].(string); ok {
+					return report
+				}
+			}
+		}
+	}
+	t.Fatalf("no report in %s's tags in %s:\n%s", resource, planFile, data)
+	return ""
 }
