@@ -178,7 +178,10 @@ func launch(ctx context.Context, cfg Config) (*Provider, error) {
 	var dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	switch {
 	case j != nil && network == "unix":
-		addr = j.hostPath(addr)
+		if addr, err = j.socketPath(addr); err != nil {
+			p.kill()
+			return nil, fmt.Errorf("%w%s", err, tail.excerpt())
+		}
 	case j != nil && j.net == NetworkProxied:
 		dial = func(_ context.Context, network, addr string) (net.Conn, error) { return dialIn(j.pid, network, addr) }
 	}

@@ -453,13 +453,19 @@ func (j *jail) started(ctx context.Context) error {
 	return nil
 }
 
-// hostPath is where a path inside the sandbox is on the host: /tmp is the
-// jail's own directory, everything else is bound at its own path.
-func (j *jail) hostPath(p string) string {
-	if rest, ok := strings.CutPrefix(p, "/tmp/"); ok {
-		return filepath.Join(j.dir, filepath.FromSlash(rest))
+// socketPath is where the unix socket a sandboxed provider's handshake
+// names is on the host: it must be a socket in its own directory (/tmp
+// inside), not a link to one of the host's.
+func (j *jail) socketPath(p string) (string, error) {
+	rest, ok := strings.CutPrefix(p, "/tmp/")
+	if !ok || strings.Contains(rest, "/") {
+		return "", fmt.Errorf("the sandboxed provider listens on %q, outside its own directory /tmp", p)
 	}
-	return p
+	host := filepath.Join(j.dir, rest)
+	if fi, err := os.Lstat(host); err != nil || fi.Mode().Type() != os.ModeSocket {
+		return "", fmt.Errorf("the sandboxed provider's %s is not a socket", p)
+	}
+	return host, nil
 }
 
 // abandon closes what was handed to the child (its copies live on).
