@@ -61,6 +61,18 @@ func TestSandboxStopsEveryEscape(t *testing.T) {
 	if err := os.WriteFile(granted, []byte(`{"key":"granted-file-content"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// The configuration's directory: a checkout, whose .git holds the
+	// job's token, with Kyku's state beside it.
+	work := t.TempDir()
+	for name, content := range map[string]string{"kyku.yaml": "resources: {}\n", ".git/config": "extraheader = AUTHORIZATION: basic checkout-token",
+		".kyku/state.prod.json": `{"secret":"state-secret"}`} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(work, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(work, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, tc := range []struct {
 		name    string
 		sandbox *tfplugin.Sandbox
@@ -78,8 +90,11 @@ func TestSandboxStopsEveryEscape(t *testing.T) {
 			}
 			os.Remove(e.Outside)
 			before := goroutines()
-			got := escape(t, tfplugin.Config{Sandbox: tc.sandbox, Env: []string{"GRANTED_TOKEN=granted-env-value"}},
-				e.Props([]string{"GRANTED_TOKEN", "PATH"}, granted))
+			os.Remove(filepath.Join(work, "written"))
+			try := e.Props([]string{"GRANTED_TOKEN", "PATH"}, granted, filepath.Join(work, "kyku.yaml"), filepath.Join(work, ".git/config"),
+				filepath.Join(work, ".kyku/state.prod.json"))
+			try["write"] = append(try["write"].([]any), filepath.Join(work, "written"))
+			got := escape(t, tfplugin.Config{Sandbox: tc.sandbox, Env: []string{"GRANTED_TOKEN=granted-env-value"}, Dir: work}, try)
 			report, _ := got["report"].(string)
 			if diff := cmp.Diff(tc.want, e.Succeeded(report)); diff != "" {
 				t.Errorf("escapes that got through (-want +got):\n%s\nreport:\n%s", diff, report)
@@ -91,8 +106,19 @@ func TestSandboxStopsEveryEscape(t *testing.T) {
 			if env["GRANTED_TOKEN"] != "granted-env-value" || env["PATH"] != "(unset)" {
 				t.Errorf("variables: %v, want the granted one only", env)
 			}
-			if reads, _ := got["read_results"].(map[string]any); reads[granted] != `{"key":"granted-file-content"}` {
-				t.Errorf("the granted file reads %q", reads[granted])
+			reads, _ := got["read_results"].(map[string]any)
+			if reads[granted] != `{"key":"granted-file-content"}` || reads[filepath.Join(work, "kyku.yaml")] != "resources: {}\n" {
+				t.Errorf("the granted file and the configuration read %q", reads)
+			}
+			hidden := []string{".git/config", ".kyku/state.prod.json", "written"}
+			for _, name := range hidden {
+				r := reads[filepath.Join(work, name)]
+				if name == "written" {
+					r = got["write_results"].(map[string]any)[filepath.Join(work, name)]
+				}
+				if failed := strings.HasPrefix(r.(string), "error: "); failed != (tc.sandbox != nil) {
+					t.Errorf("%s in the configuration's directory: %q", name, r)
+				}
 			}
 			checkGoroutines(t, before)
 			if tc.sandbox == nil {
