@@ -120,6 +120,17 @@ func (m ApplyMode) OnComment() bool { return m == ApplyBoth || m == ApplyComment
 // OnPush reports whether the push of a merge applies it.
 func (m ApplyMode) OnPush() bool { return m == ApplyBoth || m == ApplyMerge }
 
+// lines are an input's non-empty lines, trimmed.
+func lines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // list splits a comma- or space-separated input.
 func list(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' })
@@ -177,7 +188,7 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 		Promotion:          list(get("promotion", "")),
 		PluginMirror:       strings.TrimSpace(get("plugin-mirror", "")),
 		ProviderSandbox:    oneOf("provider-sandbox", "pull-requests", "pull-requests", "always", "off"),
-		ProviderFiles:      strings.Fields(get("provider-files", "")),
+		ProviderFiles:      lines(get("provider-files", "")),
 	}
 	cmd := get("command", "auto")
 	c, ok := parseCommand(cmd)

@@ -33,7 +33,7 @@ func TestPullRequestProvidersRunSandboxed(t *testing.T) {
 	f.setCheckout(pr)
 	f.addPR(2, shaA)
 	f.base["KYKU_PROVIDER_DENY"] = "127.0.0.2/32"
-	f.base["INPUT_PROVIDER-FILES"] = "granted.json"
+	f.base["INPUT_PROVIDER-FILES"] = "\n  granted.json\n"
 	var metadata []string
 	if os.Geteuid() != 0 {
 		metadata = []string{"metadata connect", "metadata fetch"} // the runner's network as it is

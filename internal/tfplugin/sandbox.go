@@ -17,9 +17,10 @@ import (
 )
 
 // Sandbox confines a provider process (Config.Sandbox) with bubblewrap
-// (bwrap, Debian's package bubblewrap): namespaces of its own for users,
-// mounts, processes, IPC and the hostname, and for the network unless
-// Network says otherwise. The process sees:
+// (bwrap, Debian's package bubblewrap, 0.8 or later): namespaces of its
+// own for mounts, processes, IPC and the hostname, for the network unless
+// Network says otherwise, and for users when Kyku is not root. The
+// process sees:
 //
 //   - the system's programs and libraries (/usr, /bin, /lib…) and, from
 //     /etc, only what name resolution and TLS need (resolv.conf, hosts,
@@ -197,7 +198,7 @@ type jail struct {
 	deny    []netip.Prefix
 	dir     string     // its own directory, /tmp inside
 	uid     int        // -1: Kyku's own
-	handed  []*os.File // the child's descriptors (paths bound, pipes' ends), closed once it started
+	handed  []*os.File // the child's descriptors (pipes' ends, files copied in, the filter), closed once it started
 	info    *os.File   // bwrap's --info-fd, read for the process's ID
 	unblock *os.File   // bwrap's --block-fd: written once the proxy listens (NetworkProxied)
 	pid     int        // the provider's process ID, as the host sees it
@@ -433,8 +434,11 @@ func (j *jail) started(ctx context.Context) error {
 	var info struct {
 		Pid int `json:"child-pid"`
 	}
-	if err := json.NewDecoder(j.info).Decode(&info); err != nil || info.Pid <= 0 {
+	if err := json.NewDecoder(j.info).Decode(&info); err != nil {
 		return fmt.Errorf("the sandbox did not start (%v)", err)
+	}
+	if info.Pid <= 0 {
+		return errors.New("the sandbox did not say its process's ID")
 	}
 	j.pid = info.Pid
 	if j.net != NetworkProxied {
