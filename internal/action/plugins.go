@@ -9,7 +9,6 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/tfinstall"
-	"github.com/kyku/action/internal/tfplugin"
 	"github.com/kyku/action/internal/workspace"
 )
 
@@ -29,8 +28,9 @@ import (
 // any other). Whenever the configuration may be a pull request's (input
 // provider-sandbox: pull-requests, the default), every provider runs
 // sandboxed (tfplugin.Sandbox), with the step's environment less Kyku's
-// own secrets and the files of input provider-files: a data source the
-// pull request adds reads nothing else of the job's.
+// own secrets and the files of input provider-files (workspace.OwnSandbox:
+// as root, no metadata address either): a data source the pull request
+// adds reads nothing else of the job's.
 
 // trustedLock is the lock file beside cfg's configuration on the default
 // branch (an empty lock when there is none: then no provider may run).
@@ -86,40 +86,20 @@ func (r *run) plugins(ctx context.Context, cfg *config.Config) (workspace.Plugin
 	}
 	pl.Lock = lock
 	if r.in.ProviderSandbox == "always" || r.in.ProviderSandbox == "pull-requests" && r.mayRunPullRequestConfig() {
-		sb, err := r.sandbox()
+		files := make([]string, len(r.in.ProviderFiles))
+		for i, f := range r.in.ProviderFiles {
+			files[i] = f
+			if !filepath.IsAbs(f) {
+				files[i] = filepath.Join(r.src.root, filepath.FromSlash(f))
+			}
+		}
+		sb, err := workspace.OwnSandbox(r.env.Getenv("KYKU_PROVIDER_DENY"), files)
 		if err != nil {
 			return pl, err
 		}
-		env := pl.Env
-		pl.Confine = func(tfinstall.Source) (workspace.Confinement, error) {
-			return workspace.Confinement{Sandbox: sb, Env: env}, nil
-		}
+		pl.Confine = workspace.ConfineAll(sb, pl.Env)
 	}
 	return pl, nil
-}
-
-// sandbox is the sandbox of the Action's providers: a network of their
-// own, reached through Kyku's proxy, which refuses the metadata addresses
-// and KYKU_PROVIDER_DENY's, when the Action runs as root (the runner's
-// own services stay reachable), the runner's network as it is otherwise;
-// the files of input provider-files.
-func (r *run) sandbox() (tfplugin.Sandbox, error) {
-	deny, err := workspace.ParseDeny(r.env.Getenv("KYKU_PROVIDER_DENY"))
-	if err != nil {
-		return tfplugin.Sandbox{}, err
-	}
-	sb := tfplugin.Sandbox{Network: tfplugin.NetworkBest, Deny: append(tfplugin.MetadataNets(), deny...)}
-	for _, f := range r.in.ProviderFiles {
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(r.src.root, filepath.FromSlash(f))
-		}
-		abs, err := filepath.Abs(f)
-		if err != nil {
-			return sb, fmt.Errorf("input provider-files: %w", err)
-		}
-		sb.Files = append(sb.Files, abs)
-	}
-	return sb, nil
 }
 
 // providerEnv is the step's environment without what only Kyku may use:

@@ -7,20 +7,16 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"net/netip"
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/tfprovider"
 	"github.com/kyku/action/internal/tfinstall"
-	"github.com/kyku/action/internal/tfplugin"
 )
 
 // Terraform providers. A configuration's `providers:` section names
@@ -83,44 +79,6 @@ type Plugins struct {
 	Confine func(source tfinstall.Source) (Confinement, error)
 }
 
-// Confinement is how one provider runs in its sandbox.
-type Confinement struct {
-	Sandbox tfplugin.Sandbox
-	// Env is the provider's whole environment: the credentials granted
-	// to it.
-	Env []string
-}
-
-// ErrProvidersRefused is wrapped by the error of a configuration whose
-// providers cannot run where they must be sandboxed.
-var ErrProvidersRefused = errors.New("Terraform providers refused")
-
-// confine is the sandbox and environment of each entry of cfg.Providers
-// (sources srcs), none without s.Plugins.Confine.
-func confine(ctx context.Context, cfg *config.Config, srcs []tfinstall.Source, s Settings) ([]*Confinement, error) {
-	out := make([]*Confinement, len(srcs))
-	if s.Plugins.Confine == nil || len(srcs) == 0 {
-		return out, nil
-	}
-	var ds diag.Diagnostics
-	for i, src := range srcs {
-		c, err := s.Plugins.Confine(src)
-		if err != nil {
-			pp := cfg.Providers[i]
-			ds.Add(pp.SourcePos, "provider %q (%s): %v", pp.Name, src, err)
-			continue
-		}
-		out[i] = &c
-	}
-	if err := ds.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrProvidersRefused, err)
-	}
-	if err := tfplugin.CheckSandbox(ctx, &out[0].Sandbox); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrProvidersRefused, err)
-	}
-	return out, nil
-}
-
 // ParseRenewGrowth reads KYKU_PROVIDER_RENEW: "off", or how many times its
 // size once configured a provider process may grow to before it is
 // replaced between calls (more than 1).
@@ -133,25 +91,6 @@ func ParseRenewGrowth(v string) (float64, error) {
 		return 0, fmt.Errorf("KYKU_PROVIDER_RENEW=%q: want \"off\" or a growth factor above 1, such as 2", v)
 	}
 	return g, nil
-}
-
-// ParseDeny reads KYKU_PROVIDER_DENY: addresses or CIDR ranges (IPv4 or
-// IPv6), separated by commas or spaces, that a sandboxed provider's proxy
-// refuses besides the front door's own (an operator's internal networks).
-func ParseDeny(v string) ([]netip.Prefix, error) {
-	var out []netip.Prefix
-	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
-		p, err := netip.ParsePrefix(f)
-		if err != nil {
-			a, aerr := netip.ParseAddr(f)
-			if aerr != nil {
-				return nil, fmt.Errorf("KYKU_PROVIDER_DENY: %q is not an address or a CIDR range such as 10.0.0.0/8", f)
-			}
-			p = netip.PrefixFrom(a, a.BitLen())
-		}
-		out = append(out, p.Masked())
-	}
-	return out, nil
 }
 
 // LockPath is the lock file of the configuration in baseDir.
