@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -114,6 +116,29 @@ func TestBotSandboxDeniesMetadataUnlessGranted(t *testing.T) {
 		}
 		if c.Sandbox.Network != tfplugin.NetworkProxied || !slices.Equal(c.Sandbox.Deny, want) {
 			t.Errorf("metadata granted %v: network %v, deny %v", granted, c.Sandbox.Network, c.Sandbox.Deny)
+		}
+	}
+}
+
+// TestStartWarnsWithoutSandbox: a bot whose policy grants Terraform
+// providers, started where no sandbox can be had, says at once that they
+// will be refused and why; one granting none says nothing.
+func TestStartWarnsWithoutSandbox(t *testing.T) {
+	t.Setenv("PATH", t.TempDir()) // no bubblewrap there
+	for _, tc := range []struct {
+		policy, want string
+	}{
+		{"repositories:\n  - match: [acme/*]\n    terraform-providers: [hashicorp/null]\n", "Terraform providers will be refused"},
+		{"repositories:\n  - match: [acme/*]\n    providers: [aws]\n", ""},
+	} {
+		p, err := tenancy.Parse("policy.yaml", []byte(tc.policy))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		warnWithoutSandbox(context.Background(), slog.New(slog.NewJSONHandler(&buf, nil)), p)
+		if tc.want == "" && buf.Len() > 0 || tc.want != "" && (!strings.Contains(buf.String(), tc.want) || !strings.Contains(buf.String(), "bubblewrap (bwrap) is not installed")) {
+			t.Errorf("policy %q logged %q, want %q", tc.policy, buf.String(), tc.want)
 		}
 	}
 }
