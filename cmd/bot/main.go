@@ -39,6 +39,7 @@ func run() int {
 		simRoot = "sim"
 	}
 	opts := bot.Options{Config: cfg, Open: opener(os.Getenv, simRoot), Logger: log}
+	warnWithoutSandbox(context.Background(), log, cfg.Policy)
 	if cfg.Store != nil {
 		store, err := openStore(context.Background(), cfg.Store, os.Getenv)
 		if err != nil {

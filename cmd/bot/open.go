@@ -25,6 +25,7 @@ import (
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/s3"
+	"github.com/kyku/action/internal/tfinstall"
 	"github.com/kyku/action/internal/workspace"
 )
 
@@ -96,10 +97,13 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 		}
 		// Terraform providers (only sources the policy grants: Confine)
 		// from the operator's mirror, or their registries into the bot's
-		// cache; every package matches the default branch's lock; they run
-		// with an empty environment: the bot's credentials are not the
-		// repository's, and nothing of the bot's reaches them.
-		plugins := workspace.Plugins{Mirror: getenv("KYKU_PLUGIN_MIRROR"), CacheDir: filepath.Join(os.TempDir(), "kyku-bot-providers"), Lock: t.Lock, Env: []string{}}
+		// cache; every package matches the default branch's lock; each
+		// runs sandboxed with what the policy grants it and nothing else
+		// of the bot's (sandbox.go).
+		plugins := workspace.Plugins{Mirror: getenv("KYKU_PLUGIN_MIRROR"), CacheDir: filepath.Join(os.TempDir(), "kyku-bot-providers"), Lock: t.Lock,
+			Confine: func(src tfinstall.Source) (workspace.Confinement, error) {
+				return confinement(getenv, t.ProviderGrants.For(src))
+			}}
 		if dir := getenv("KYKU_PLUGIN_CACHE"); dir != "" {
 			plugins.CacheDir = dir
 		}

@@ -98,6 +98,13 @@ type Inputs struct {
 	// LockTimeout is how long a run waits for the state lock another run
 	// holds (input lock-timeout; 0: the backend's default, 30s).
 	LockTimeout time.Duration
+	// ProviderSandbox says when Terraform providers run sandboxed (input
+	// provider-sandbox): pull-requests (the default: whenever the
+	// configuration may be a pull request's), always, or off.
+	ProviderSandbox string
+	// ProviderFiles are the files a sandboxed provider may read (input
+	// provider-files: paths, relative to the checkout or absolute).
+	ProviderFiles []string
 }
 
 // ApplyMode is input apply.
@@ -116,6 +123,17 @@ func (m ApplyMode) OnComment() bool { return m == ApplyBoth || m == ApplyComment
 
 // OnPush reports whether the push of a merge applies it.
 func (m ApplyMode) OnPush() bool { return m == ApplyBoth || m == ApplyMerge }
+
+// lines are an input's non-empty lines, trimmed.
+func lines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
 
 // list splits a comma- or space-separated input.
 func list(s string) []string {
@@ -173,6 +191,8 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 		PolicyOwners:       list(get("policy-owners", "")),
 		Promotion:          list(get("promotion", "")),
 		PluginMirror:       strings.TrimSpace(get("plugin-mirror", "")),
+		ProviderSandbox:    oneOf("provider-sandbox", "pull-requests", "pull-requests", "always", "off"),
+		ProviderFiles:      lines(get("provider-files", "")),
 	}
 	cmd := get("command", "auto")
 	c, ok := parseCommand(cmd)

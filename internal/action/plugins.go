@@ -25,7 +25,12 @@ import (
 // plugin-mirror, or from their registries (signatures and checksums
 // checked) into KYKU_PLUGIN_CACHE, which action.yml keeps between runs
 // with actions/cache (a restored package is checked against the lock like
-// any other).
+// any other). Whenever the configuration may be a pull request's (input
+// provider-sandbox: pull-requests, the default), every provider runs
+// sandboxed (tfplugin.Sandbox), with the step's environment less Kyku's
+// own secrets and the files of input provider-files (workspace.OwnSandbox:
+// as root, no metadata address either): a data source the pull request
+// adds reads nothing else of the job's.
 
 // trustedLock is the lock file beside cfg's configuration on the default
 // branch (an empty lock when there is none: then no provider may run).
@@ -80,6 +85,20 @@ func (r *run) plugins(ctx context.Context, cfg *config.Config) (workspace.Plugin
 		return pl, err
 	}
 	pl.Lock = lock
+	if r.in.ProviderSandbox == "always" || r.in.ProviderSandbox == "pull-requests" && r.mayRunPullRequestConfig() {
+		files := make([]string, len(r.in.ProviderFiles))
+		for i, f := range r.in.ProviderFiles {
+			files[i] = f
+			if !filepath.IsAbs(f) {
+				files[i] = filepath.Join(r.src.root, filepath.FromSlash(f))
+			}
+		}
+		sb, err := workspace.OwnSandbox(r.env.Getenv("KYKU_PROVIDER_DENY"), files)
+		if err != nil {
+			return pl, err
+		}
+		pl.Confine = workspace.ConfineAll(sb, pl.Env)
+	}
 	return pl, nil
 }
 

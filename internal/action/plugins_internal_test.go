@@ -3,6 +3,8 @@ package action
 import (
 	"slices"
 	"testing"
+
+	githubactions "github.com/sethvargo/go-githubactions"
 )
 
 // TestProvidersGetNoneOfTheActionsTokens: a provider process gets the
@@ -20,5 +22,33 @@ func TestProvidersGetNoneOfTheActionsTokens(t *testing.T) {
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		t.Errorf("provider environment %v, want %v", got, want)
+	}
+}
+
+// TestSandboxedWhenTheConfigMayBeAPullRequests: providers run sandboxed
+// (input provider-sandbox: pull-requests, the default) whenever the
+// configuration may be one nobody reviewed into the default branch; a
+// push to the default branch and its checkout run what was merged.
+func TestSandboxedWhenTheConfigMayBeAPullRequests(t *testing.T) {
+	for _, tc := range []struct {
+		event, ref string
+		pr         int
+		want       bool
+	}{
+		{"pull_request", "refs/pull/2/merge", 0, true},
+		{"pull_request_target", "refs/heads/main", 0, true},
+		{"issue_comment", "refs/heads/main", 0, true},
+		{"merge_group", "refs/heads/gh-readonly-queue/main/pr-2", 0, true},
+		{"workflow_dispatch", "refs/heads/main", 2, true},
+		{"push", "refs/heads/feature", 0, true},
+		{"push", "refs/heads/main", 0, false},
+		{"schedule", "refs/heads/main", 0, false},
+		{"workflow_dispatch", "refs/heads/main", 0, false},
+	} {
+		r := &run{ghctx: &githubactions.GitHubContext{EventName: tc.event}, ev: &event{Ref: tc.ref}, in: Inputs{PullRequest: tc.pr}}
+		r.ev.Repository.DefaultBranch = "main"
+		if got := r.mayRunPullRequestConfig(); got != tc.want {
+			t.Errorf("%s on %s (pull request %d): sandboxed %v, want %v", tc.event, tc.ref, tc.pr, got, tc.want)
+		}
 	}
 }

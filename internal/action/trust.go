@@ -24,3 +24,20 @@ func (r *run) trustRef() string {
 	}
 	return r.defaultBranch()
 }
+
+// mayRunPullRequestConfig reports whether the configuration this run
+// plans or applies may be one nobody reviewed into the default branch: a
+// pull request's (its event, a comment, a dispatch or the merge queue for
+// it) or a push to another branch. A push to the default branch and a run
+// on its checkout (schedule, a dispatch for no pull request) run what was
+// merged.
+func (r *run) mayRunPullRequestConfig() bool {
+	if r.checkoutIsDefault() {
+		return false
+	}
+	if r.ghctx.EventName == "push" {
+		branch, _ := strings.CutPrefix(r.ev.Ref, "refs/heads/")
+		return branch != r.defaultBranch()
+	}
+	return true
+}

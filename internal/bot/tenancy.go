@@ -40,6 +40,10 @@ type Tenant struct {
 	// (nil when the configuration declares none); a pull request's own
 	// lock is never used.
 	Lock *tfinstall.Lock
+	// ProviderGrants are what the policy gives each Terraform provider of
+	// the repository in its sandbox (variables of the bot's, files, the
+	// metadata address); every provider runs in one, with nothing else.
+	ProviderGrants tenancy.ProviderGrants
 
 	log *slog.Logger // the bot's, for AdoptDir's line
 }
@@ -75,7 +79,7 @@ func (b *Bot) opener(ev event, src *sources, project settings.Project) review.Op
 			return nil, fmt.Errorf("credentials for %s: %w", grant.Repo, err)
 		}
 		t := Tenant{Repo: grant.Repo, ID: grant.ID, Namespace: grant.Namespace(), Legacy: grant.LegacyNamespace(),
-			Created: ev.created, Credentials: creds, Lock: lock, log: b.log}
+			Created: ev.created, Credentials: creds, Lock: lock, ProviderGrants: grant.ProviderGrants, log: b.log}
 		ws, err := b.open(ctx, t, c.Config, env)
 		if err != nil {
 			return nil, err

@@ -219,6 +219,10 @@ type common struct {
 	stateDir    string
 	vars        varFlags
 	mirror      string
+	// sandbox runs Terraform providers sandboxed; sandboxFiles are the
+	// files they may read then.
+	sandbox      bool
+	sandboxFiles listFlags
 }
 
 func (c *common) register(fs *flagSet, env *Env) {
@@ -233,6 +237,8 @@ func (c *common) register(fs *flagSet, env *Env) {
 	c.vars = varFlags{}
 	fs.Var(c.vars, "var", "set a variable: --var `NAME=VALUE` (repeatable; beats KYKU_VAR_<name> and the environment's values)")
 	fs.StringVar(&c.mirror, "plugin-mirror", env.Getenv("KYKU_PLUGIN_MIRROR"), "install Terraform providers only from the unpacked filesystem mirror `DIR` (also KYKU_PLUGIN_MIRROR)")
+	fs.BoolVar(&c.sandbox, "sandbox", false, "run Terraform providers sandboxed (bubblewrap): their own user, files and processes, this environment, no other file; as root, no metadata address")
+	fs.Var(&c.sandboxFiles, "sandbox-file", "a `FILE` a sandboxed provider may read, such as a credentials file (repeatable)")
 }
 
 // plugins is how the configuration's Terraform providers are installed
@@ -262,6 +268,9 @@ func (c *common) plugins(env *Env) (workspace.Plugins, error) {
 		pl.RenewGrowth = g
 	}
 	pl.OnStart = env.ProviderStarted
+	if err := c.confine(env, &pl); err != nil {
+		return pl, err
+	}
 	return pl, nil
 }
 

@@ -38,7 +38,11 @@
 // answer awaited for Config.StopGrace. A provider that exits (a panic)
 // fails the call in flight and every later one with a *CrashError that
 // carries the end of its standard error. The environment of the process
-// is Config.Env only: nothing is read from Kyku's own.
+// is Config.Env only: nothing is read from Kyku's own. With Config.Sandbox
+// the process runs in bubblewrap (sandbox.go): its own user, processes and
+// files, and as root a network of its own reached through Kyku's HTTP
+// proxy (egress.go), which refuses the metadata addresses; CheckSandbox
+// says whether one can be had here.
 //
 // # For the engine (phase 2 of "any Terraform provider")
 //

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"net"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -73,6 +74,9 @@ type Config struct {
 	StopGrace time.Duration
 	// StartTimeout bounds the launch and handshake; zero means 1 minute.
 	StartTimeout time.Duration
+	// Sandbox, when set, confines the process (sandbox.go); nil: it runs
+	// as Kyku's own child, with Kyku's user, files and network.
+	Sandbox *Sandbox
 }
 
 // maxMessage bounds a message either way: a large provider's schema is
@@ -109,24 +113,47 @@ func launch(ctx context.Context, cfg Config) (*Provider, error) {
 	}
 	tail := &tailBuffer{max: 16 << 10, fwd: cfg.Stderr}
 	line := make(chan string, 1)
-	cmd := exec.Command(cfg.Path)
-	cmd.Dir = cfg.Dir
-	cmd.Env = append(providerEnv(cfg.Env),
+	env := append(providerEnv(cfg.Env),
 		cookieKey+"="+cookieValue,
 		"PLUGIN_MIN_PORT=10000", "PLUGIN_MAX_PORT=25000",
 		"PLUGIN_PROTOCOL_VERSIONS=5,6",
 		"PLUGIN_CLIENT_CERT="+certPEM)
+	var (
+		cmd *exec.Cmd
+		j   *jail
+	)
+	if cfg.Sandbox != nil {
+		if cmd, j, err = cfg.Sandbox.command(cfg, env); err != nil {
+			return nil, err
+		}
+	} else {
+		cmd = exec.Command(cfg.Path)
+		cmd.Dir = cfg.Dir
+		cmd.Env = env
+	}
 	cmd.Stdout = &handshakeWriter{line: line, rest: tail}
 	cmd.Stderr = tail
 	cmd.WaitDelay = 5 * time.Second // a provider's own children keeping its pipes open
 	if err := cmd.Start(); err != nil {
+		if j != nil {
+			j.close()
+		}
 		return nil, err
 	}
-	p := &Provider{cfg: cfg, cmd: cmd, tail: tail, done: make(chan struct{})}
+	p := &Provider{cfg: cfg, cmd: cmd, jail: j, tail: tail, done: make(chan struct{})}
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.done)
 	}()
+	if j != nil {
+		sctx, cancel := context.WithTimeout(ctx, cfg.StartTimeout)
+		err := j.started(sctx)
+		cancel()
+		if err != nil {
+			p.kill()
+			return nil, fmt.Errorf("%w%s", err, tail.excerpt())
+		}
+	}
 
 	timeout := time.NewTimer(cfg.StartTimeout)
 	defer timeout.Stop()
@@ -134,6 +161,7 @@ func launch(ctx context.Context, cfg Config) (*Provider, error) {
 	select {
 	case hs = <-line:
 	case <-p.done:
+		p.release()
 		return nil, fmt.Errorf("the provider exited before its handshake (%v)%s", p.waitErr, tail.excerpt())
 	case <-ctx.Done():
 		p.kill()
@@ -147,6 +175,16 @@ func launch(ctx context.Context, cfg Config) (*Provider, error) {
 		p.kill()
 		return nil, fmt.Errorf("%w%s", err, tail.excerpt())
 	}
+	var dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	switch {
+	case j != nil && network == "unix":
+		if addr, err = j.socketPath(addr); err != nil {
+			p.kill()
+			return nil, fmt.Errorf("%w%s", err, tail.excerpt())
+		}
+	case j != nil && j.net == NetworkProxied:
+		dial = func(_ context.Context, network, addr string) (net.Conn, error) { return dialIn(j.pid, network, addr) }
+	}
 	roots := x509.NewCertPool()
 	roots.AddCert(serverCert)
 	p.rpc = dialRPC(network, addr, &tls.Config{
@@ -154,7 +192,7 @@ func launch(ctx context.Context, cfg Config) (*Provider, error) {
 		RootCAs:      roots,
 		ServerName:   "localhost",
 		MinVersion:   tls.VersionTLS12,
-	})
+	}, dial)
 	p.protocol = protocol
 	p.names = &methods5
 	if protocol == 6 {
@@ -343,21 +381,33 @@ func (p *Provider) Close() error {
 		p.stopStdio()
 		p.rpc.close()
 		p.stdio.Wait()
+		p.release()
 	})
 	return nil
 }
 
-// kill ends the process at once and waits for it.
+// kill ends the process at once, waits for it and releases its sandbox.
 func (p *Provider) kill() {
 	_ = p.cmd.Process.Kill()
 	<-p.done
+	p.release()
+}
+
+// release ends what the process's sandbox holds, once it has ended.
+func (p *Provider) release() {
+	if p.jail != nil {
+		p.jail.close()
+	}
 }
 
 // Pid is the provider process's ID (0 once it has ended), for tests and
-// logs.
+// logs; in a sandbox, the provider's own, not bubblewrap's.
 func (p *Provider) Pid() int {
 	if p.Exited() {
 		return 0
+	}
+	if p.jail != nil {
+		return p.jail.pid
 	}
 	return p.cmd.Process.Pid
 }

@@ -21,6 +21,7 @@ import (
 type Provider struct {
 	cfg       Config
 	cmd       *exec.Cmd
+	jail      *jail         // its sandbox's, when it runs in one
 	done      chan struct{} // closed once the process has ended (waitErr set)
 	waitErr   error
 	rpc       *rpcConn

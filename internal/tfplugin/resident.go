@@ -14,7 +14,7 @@ func (p *Provider) Resident() (n int64, ok bool) {
 	if p.Exited() {
 		return 0, false
 	}
-	return residentOf(p.cmd.Process.Pid)
+	return residentOf(p.Pid())
 }
 
 // residentOf reads the second field of /proc/PID/statm: resident pages.

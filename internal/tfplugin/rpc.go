@@ -67,16 +67,19 @@ type rpcConn struct {
 }
 
 // dialRPC prepares the connection to the server at network/addr (the
-// handshake's), over TLS with cfg; the first call dials.
-func dialRPC(network, addr string, cfg *tls.Config) *rpcConn {
+// handshake's), over TLS with cfg; the first call dials, with dial when
+// set (a sandboxed provider's own network).
+func dialRPC(network, addr string, cfg *tls.Config, dial func(ctx context.Context, network, addr string) (net.Conn, error)) *rpcConn {
+	if dial == nil {
+		dial = new(net.Dialer).DialContext
+	}
 	cfg = cfg.Clone()
 	cfg.NextProtos = []string{"h2"}
 	protocols := new(http.Protocols)
 	protocols.SetHTTP2(true)
 	tr := &http.Transport{
 		DialTLSContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			raw, err := d.DialContext(ctx, network, addr)
+			raw, err := dial(ctx, network, addr)
 			if err != nil {
 				return nil, err
 			}

@@ -35,7 +35,8 @@ import (
 // pull request can write the configuration and the lock: a front door
 // that runs for others passes the lock of the default branch
 // (Plugins.Lock) and decides which sources may run (Plugins.Allow), both
-// from where the pull request cannot reach.
+// from where the pull request cannot reach, and runs each in a sandbox
+// with only what is granted to it (Plugins.Confine).
 
 // Plugins says how Terraform providers are installed and run.
 type Plugins struct {
@@ -69,6 +70,13 @@ type Plugins struct {
 	// OnStart, when set, is called with the process ID of every provider
 	// process started.
 	OnStart func(pid int)
+	// Confine, when set, runs every provider process in a sandbox: it says,
+	// for the provider at source, which sandbox and what environment (Env
+	// is then not used); its error refuses the provider. Before anything is
+	// installed, the sandbox is tried (tfplugin.CheckSandbox): without one,
+	// every provider is refused. nil: providers run as Kyku's own
+	// children, with Env.
+	Confine func(source tfinstall.Source) (Confinement, error)
 }
 
 // ParseRenewGrowth reads KYKU_PROVIDER_RENEW: "off", or how many times its
@@ -216,6 +224,10 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 	if err := ds.Err(); err != nil {
 		return nil, fmt.Errorf("%w: %w", err, ErrNotLocked)
 	}
+	confined, err := confine(ctx, cfg, srcs, s)
+	if err != nil {
+		return nil, err
+	}
 	check := &tfinstall.Lock{Providers: map[tfinstall.Source]*tfinstall.Locked{}}
 	for src, l := range lock.Providers {
 		c := *l
@@ -232,12 +244,16 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 	out := make([]*tfprovider.Provider, len(cfg.Providers))
 	for i, in := range perEntry(got, srcs) {
 		pp := cfg.Providers[i]
-		out[i] = tfprovider.New(tfprovider.Config{
+		pc := tfprovider.Config{
 			Name: pp.Name, Source: in.Source.String(), Executable: in.Executable,
 			Settings: pp.Config, Pos: pp.Pos, PropPos: &pp.PropPos,
 			Env: s.Plugins.Env, Dir: s.BaseDir, Stderr: s.Plugins.Stderr, ClientVersion: version, Parallelism: s.Engine.Parallelism,
 			RenewGrowth: s.Plugins.RenewGrowth, OnStart: s.Plugins.OnStart, Learn: s.Engine.Secrets.Add,
-		})
+		}
+		if c := confined[i]; c != nil {
+			pc.Sandbox, pc.Env = &c.Sandbox, c.Env
+		}
+		out[i] = tfprovider.New(pc)
 	}
 	return out, nil
 }

@@ -3,7 +3,8 @@
 // grants: which repositories (owner/repo globs) may use which S3 buckets,
 // the IAM role Kyku assumes for each bucket, which providers they may use
 // (Kyku's own, and the Terraform provider sources under
-// terraform-providers), and whether they may override the `endpoint` or the
+// terraform-providers, with what each gets in its sandbox under
+// provider-grants), and whether they may override the `endpoint` or the
 // AWS `profile`.
 //
 // Whatever the policy says, every key a repository's state, locks, saved

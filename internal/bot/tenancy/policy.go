@@ -53,6 +53,9 @@ type Rule struct {
 	// what its configuration gives it, so a repository gets none the
 	// operator did not list.
 	TerraformProviders []string `yaml:"terraform-providers"`
+	// ProviderGrants say what each of those providers gets in its sandbox
+	// (grants.go): a provider without one gets nothing of the bot's.
+	ProviderGrants ProviderGrants `yaml:"provider-grants"`
 }
 
 // Bucket is one bucket a rule grants and the IAM role Kyku assumes to use
@@ -120,6 +123,9 @@ func Parse(name string, data []byte) (*Policy, error) {
 				bad(i, "terraform-providers: %v", err)
 			}
 		}
+		for _, msg := range checkGrants(r) {
+			bad(i, "%s", msg)
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -149,6 +155,8 @@ type Grant struct {
 	// TerraformProviders are the provider sources granted (as written in
 	// the policy); see AllowsSource.
 	TerraformProviders []string
+	// ProviderGrants are what each of them gets in its sandbox.
+	ProviderGrants ProviderGrants
 }
 
 // For is the grant of repository owner/repo (numeric ID id): the first
@@ -169,7 +177,7 @@ func (p *Policy) For(owner, repo string, id int64) Grant {
 			g.Matched = true
 			g.Buckets, g.Providers = r.Buckets, r.Providers
 			g.AllowEndpoint, g.AllowProfile, g.AllowImport = r.AllowEndpoint, r.AllowProfile, r.AllowImport
-			g.TerraformProviders = r.TerraformProviders
+			g.TerraformProviders, g.ProviderGrants = r.TerraformProviders, r.ProviderGrants
 			return g
 		}
 	}

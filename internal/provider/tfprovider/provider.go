@@ -38,6 +38,8 @@ type Config struct {
 	Env []string
 	// Dir is its working directory (the configuration's).
 	Dir string
+	// Sandbox, when set, confines the process (tfplugin.Sandbox).
+	Sandbox *tfplugin.Sandbox
 	// Stderr receives the provider's log (nil: discarded; the end of it
 	// is kept for a crash's message anyway).
 	Stderr io.Writer
@@ -186,7 +188,7 @@ func (p *Provider) ensureLocked(ctx context.Context) error {
 func (p *Provider) launch(ctx context.Context, prev *tfplugin.Provider) (*tfplugin.Provider, *tfschema.ProviderSchema, error) {
 	pl, err := tfplugin.Start(ctx, tfplugin.Config{
 		Name: p.cfg.Source, LocalName: p.cfg.Name, Path: p.cfg.Executable, Dir: p.cfg.Dir, Env: p.cfg.Env,
-		Stderr: p.cfg.Stderr, StopGrace: p.cfg.StopGrace,
+		Stderr: p.cfg.Stderr, StopGrace: p.cfg.StopGrace, Sandbox: p.cfg.Sandbox,
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("provider %s: %w", p.cfg.Name, err)

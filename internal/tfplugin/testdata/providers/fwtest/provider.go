@@ -55,10 +55,11 @@ func (p *fwProvider) Resources(context.Context) []func() resource.Resource {
 		func() resource.Resource { return &slowResource{} },
 		func() resource.Resource { return &passwordResource{} },
 		func() resource.Resource { return &secretResource{} }, func() resource.Resource { return &echoResource{} },
+		func() resource.Resource { return &escapeResource{} },
 	}
 }
 
 func (p *fwProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{func() datasource.DataSource { return &itemData{} },
-		func() datasource.DataSource { return &listData{} }}
+		func() datasource.DataSource { return &listData{} }, func() datasource.DataSource { return &escapeData{} }}
 }
