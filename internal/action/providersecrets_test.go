@@ -12,6 +12,11 @@ import (
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
 )
 
+// unsandboxed runs the test providers on the host: their test cloud is a
+// directory of the test's, which a sandboxed provider cannot write
+// (sandbox_test.go tests the sandbox).
+var unsandboxed = map[string]string{"INPUT_PROVIDER-SANDBOX": "off"}
+
 // TestProviderGeneratedSecretQuotedByAFailedApply: a pull request adds a
 // password the provider generates at apply (fwtest_secret's result,
 // sensitive: no plan knows it) and a resource that reads it, whose create
@@ -26,9 +31,9 @@ func TestProviderGeneratedSecretQuotedByAFailedApply(t *testing.T) {
 	f.setRef(shaA, cfg("")+"  pw: { type: fwtest_secret, properties: { name: pw } }\n"+
 		"  echo: { type: fwtest_echo, properties: { input: \"${pw.result}\", refuse: true } }\n")
 	f.addPR(2, shaA)
-	wantCode(t, f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), nil), 0)
+	wantCode(t, f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), unsandboxed), 0)
 	f.srv.AddReview(repoName, 2, githubtest.Review{User: "octocat", State: "APPROVED", CommitID: shaA})
-	r := f.run("issue_comment", commentEvent(t, 2, "hubot", "/kyku apply", 8101), map[string]string{"GITHUB_ACTOR": "hubot"})
+	r := f.run("issue_comment", commentEvent(t, 2, "hubot", "/kyku apply", 8101), map[string]string{"GITHUB_ACTOR": "hubot", "INPUT_PROVIDER-SANDBOX": "off"})
 	wantCode(t, r, 1)
 	if strings.Contains(r.stdout, generated) {
 		t.Errorf("the log shows the generated password:\n%s", r.stdout)
@@ -64,14 +69,14 @@ func TestWriteOnlyAttributeThroughReview(t *testing.T) {
 	f.setCheckout(cfg(""))
 	f.setRef(shaA, cfg("")+"  pw: { type: fwtest_secret, properties: { name: pw, password_wo: "+wo+" } }\n")
 	f.addPR(2, shaA)
-	planned := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), nil)
+	planned := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), unsandboxed)
 	wantCode(t, planned, 0)
 	saved, err := f.backendStore().GetObject(context.Background(), review.SavedPlanKey("", envName, 2, shaA))
 	must(t, err)
 	planJSON, err := os.ReadFile(planned.outputs["plan-file"])
 	must(t, err)
 	f.srv.AddReview(repoName, 2, githubtest.Review{User: "octocat", State: "APPROVED", CommitID: shaA})
-	applied := f.run("issue_comment", commentEvent(t, 2, "hubot", "/kyku apply", 8102), map[string]string{"GITHUB_ACTOR": "hubot"})
+	applied := f.run("issue_comment", commentEvent(t, 2, "hubot", "/kyku apply", 8102), map[string]string{"GITHUB_ACTOR": "hubot", "INPUT_PROVIDER-SANDBOX": "off"})
 	wantCode(t, applied, 0)
 	texts := map[string]string{"saved plan": string(saved), "plan.json": string(planJSON),
 		"plan log": planned.stdout, "plan summary": planned.summary, "apply log": applied.stdout, "apply summary": applied.summary}
