@@ -61,8 +61,11 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Validation reads no state: where state was kept before it followed
+	// the configuration (the working directory) is not looked at.
+	settings := workspace.Settings{Provider: c.provider, Getenv: env.Getenv, BaseDir: base, NoFormerCheck: true, Plugins: plugins}
 	for _, cfg := range cfgs {
-		p, perr := workspace.Provider(ctx, cfg, workspace.Settings{Provider: c.provider, Getenv: env.Getenv, BaseDir: base, Plugins: plugins}, env.Providers)
+		p, perr := workspace.Provider(ctx, cfg, settings, env.Providers)
 		var ds diag.Diagnostics
 		switch {
 		case errors.As(perr, &ds): // a provider's source or lock entry
