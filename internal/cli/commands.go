@@ -399,8 +399,12 @@ func summarize(env *Env, op string, r *engine.Result) {
 		if len(r.Failed) > 0 || r.Interrupted {
 			state = "incomplete"
 		}
-		fmt.Fprintf(w, "%s %s: %d succeeded, %d failed, %d skipped (state serial %d → %d, backup %s).\n",
-			verb, state, len(r.Succeeded), len(r.Failed), len(r.Skipped), r.SerialBefore, r.SerialAfter, r.BackupKey)
+		written := fmt.Sprintf("state serial %d → %d, backup %s", r.SerialBefore, r.SerialAfter, r.BackupKey)
+		if r.BackupKey == "" {
+			written = fmt.Sprintf("nothing changed: state serial %d, no backup", r.SerialBefore)
+		}
+		fmt.Fprintf(w, "%s %s: %d succeeded, %d failed, %d skipped (%s).\n",
+			verb, state, len(r.Succeeded), len(r.Failed), len(r.Skipped), written)
 		for _, f := range r.Failed {
 			fmt.Fprintf(w, "  ✗ %s %s %s: %v\n", f.Action, f.Type, value.QuoteName(f.Name), secrets.Error(f.Err))
 		}
