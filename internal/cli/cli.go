@@ -214,7 +214,7 @@ type common struct {
 	config      string
 	env         string
 	provider    string
-	parallelism int
+	parallelism positive
 	lockTimeout time.Duration
 	stateDir    string
 	vars        varFlags
@@ -227,7 +227,8 @@ func (c *common) register(fs *flagSet, env *Env) {
 	fs.StringVar(&c.env, "e", env.Getenv("KYKU_ENV"), "the environment `ENV` (workspace; also KYKU_ENV); state goes to state.ENV.json")
 	fs.StringVar(&c.env, "env", env.Getenv("KYKU_ENV"), "same as -e")
 	fs.StringVar(&c.provider, "provider", "", "the provider `NAME`, overriding the configuration's (sim, aws, hetzner)")
-	fs.IntVar(&c.parallelism, "parallelism", 10, "at most `N` concurrent provider operations")
+	c.parallelism = 10
+	fs.Var(&c.parallelism, "parallelism", "at most `N` concurrent provider operations (at least 1)")
 	fs.DurationVar(&c.lockTimeout, "lock-timeout", 30*time.Second, "how long to wait for a held state lock (e.g. 2m; 0: do not wait)")
 	fs.StringVar(&c.stateDir, "state-dir", "", "the `DIR` for local state (default .kyku next to the configuration)")
 	c.vars = varFlags{}
@@ -312,7 +313,7 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 	if s.Plugins, err = c.plugins(env); err != nil {
 		return s, err
 	}
-	s.Engine.Parallelism = c.parallelism
+	s.Engine.Parallelism = int(c.parallelism)
 	s.Engine.Now = env.Now
 	s.Engine.Lock = lockInfo(env, op)
 	return s, nil

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/kyku/action/internal/config"
@@ -22,6 +24,24 @@ func (v varFlags) Set(s string) error {
 		return fmt.Errorf("--var %s given twice", name)
 	}
 	v[name] = val
+	return nil
+}
+
+// positive is a whole-number flag of at least 1 (--parallelism): 0 or
+// less is refused, not quietly taken as the default.
+type positive int
+
+func (p *positive) String() string { return strconv.Itoa(int(*p)) }
+
+func (p *positive) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil:
+		return errors.New("not a whole number")
+	case n < 1:
+		return errors.New("must be at least 1")
+	}
+	*p = positive(n)
 	return nil
 }
 
