@@ -219,9 +219,11 @@ type common struct {
 	stateDir    string
 	vars        varFlags
 	mirror      string
+	flags       *flagSet // what register registered them on
 }
 
 func (c *common) register(fs *flagSet, env *Env) {
+	c.flags = fs
 	fs.StringVar(&c.config, "c", "kyku.yaml", "the configuration: a `PATH` to a file, or to a directory of *.yaml files")
 	fs.StringVar(&c.config, "config", "kyku.yaml", "same as -c")
 	fs.StringVar(&c.env, "e", env.Getenv("KYKU_ENV"), "the environment `ENV` (workspace; also KYKU_ENV); state goes to state.ENV.json")

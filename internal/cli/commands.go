@@ -36,6 +36,9 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := c.checkDeclared(files); err != nil {
+		return err
+	}
 	var cfgs []*config.Config
 	if c.env != "" {
 		cfg, err := config.ParseEnv(files, c.inputs(env))

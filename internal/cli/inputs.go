@@ -67,9 +67,32 @@ func (c *common) load(env *Env) (*config.Config, error) {
 	if err := c.checkEnv(); err != nil {
 		return nil, err
 	}
-	cfg, err := config.LoadEnv(c.config, c.inputs(env))
+	files, err := config.ReadFiles(c.config)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkDeclared(files); err != nil {
+		return nil, err
+	}
+	cfg, err := config.ParseEnv(files, c.inputs(env))
 	env.secrets.Learn(cfg, nil)
 	return cfg, err
+}
+
+// checkDeclared refuses an environment when the configuration declares
+// none: its state (state.ENV.json) would be a second estate of everything,
+// planned from scratch beside the default one. A configuration that
+// declares environments refuses one it does not name itself.
+func (c *common) checkDeclared(files []config.File) error {
+	if c.env == "" || len(config.DeclaredEnvironments(files)) > 0 {
+		return nil
+	}
+	given, without := "-e "+c.env, "leave out -e"
+	if !flagGiven(c.flags, "e") {
+		given, without = "KYKU_ENV="+c.env, "unset KYKU_ENV"
+	}
+	return fmt.Errorf("%s: %s declares no environments (there is only the default one): declare %s under environments: there, or %s",
+		given, c.config, c.env, without)
 }
 
 // checkEnv refuses an environment name that could reach outside the state
