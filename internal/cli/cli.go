@@ -75,8 +75,9 @@ Commands:
                 replaces NAME although nothing forces it; a plan that destroys
                 every resource because the configuration has none needs --allow-destroy-all)
   apply         apply the changes (asks for "yes"; --auto-approve; --target NAME; --replace NAME;
-                --plan FILE applies a saved plan if it verifies and planning it again against
-                the current state gives the same changes; --allow-destroy-all as for plan)
+                --plan FILE applies a saved plan, without asking, if it verifies and planning it
+                again against the current state gives the same changes; --allow-destroy-all as
+                for plan)
   destroy       destroy everything in state
   refresh       read every resource and report drift (updates state)
   output        print outputs ([NAME] [--json | --flat])
@@ -108,7 +109,7 @@ func commands() []command {
 		{"init", "", "Install the configuration's Terraform providers and write their lock file (.kyku.lock.hcl) beside it.", cmdInit},
 		{"validate", "", "Check the configuration and report every error as file:line:col: for every environment it declares, or only -e ENV.", cmdValidate},
 		{"plan", "", "Show what apply would change. Writes nothing (--out FILE saves the plan where you say).", cmdPlan},
-		{"apply", "", "Apply the changes, after showing them and asking for \"yes\" (or exactly a saved plan with --plan FILE).", cmdApply},
+		{"apply", "", "Apply the changes, after showing them and asking for \"yes\" (or exactly a saved plan with --plan FILE: saving it was the approval, nothing is asked).", cmdApply},
 		{"destroy", "", "Destroy everything in state, in reverse dependency order, after asking for \"yes\".", cmdDestroy},
 		{"refresh", "", "Read every resource and report drift; updates the state unless --report-only.", cmdRefresh},
 		{"output", "[NAME]", "Print the configuration's outputs from state (sensitive ones masked), or one output, in clear, by NAME.", cmdOutput},

@@ -280,7 +280,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	}
 	defer ws.Close()
 	// The plan is shown after the engine checked it (a stale saved plan is
-	// refused before anything is printed), then confirmed.
+	// refused before anything is printed), then confirmed, unless saved.
 	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Replace: replaces, AllowDestroyAll: allowAll, Confirm: func(p *plan.Plan) (bool, error) {
 		if saved != nil {
 			fmt.Fprintf(env.Stdout, "%s verified: planned again against the current state, it makes the changes it lists.\n\n", planFile)
@@ -288,7 +288,9 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		if err := render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: op == "apply" && saved == nil}); err != nil {
 			return false, err
 		}
-		if *auto {
+		// A saved plan was approved when it was saved: applying it asks
+		// nothing (as terraform apply PLANFILE does).
+		if *auto || saved != nil {
 			fmt.Fprintln(env.Stdout)
 		} else if ok, err := confirm(env, op); err != nil || !ok {
 			return ok, err
