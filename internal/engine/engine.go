@@ -142,9 +142,9 @@ func (e *Engine) lock(ctx context.Context, op string) (func(), error) {
 // load reads the state under the lock and folds a journal left by a crashed
 // run into it. It returns nil when no state exists. With persist the state
 // read is backed up, the folded one written (serial + 1) and the journal
-// cleared; without it (plan,
-// read-only commands) the fold stays in memory: it is deterministic, so the
-// next apply's persisted fold yields the same serial a plan recorded.
+// cleared; without it (plan, read-only commands) the fold stays in memory:
+// it is deterministic, so the next apply's persisted fold yields the same
+// serial a plan recorded.
 func (e *Engine) load(ctx context.Context, persist bool) (*state.File, error) {
 	st, err := e.backend.Read(ctx)
 	if err != nil {
