@@ -165,11 +165,18 @@ func Run(ctx context.Context, args []string, env Env) int {
 	}
 	env.notices = &notices{stderr: env.Stderr}
 	env.secrets = &progress.SecretBook{}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stdout := newClosedStdout(env.Stdout, cancel)
+	env.Stdout = stdout
 	stop := env.notices.watchInterrupt(env.Interrupted)
 	err := cmd.run(env.notices.withNotices(ctx), &env, args[1:])
 	stop()
 	var code exitCode
 	switch {
+	case stdout.broken():
+		fmt.Fprintln(env.Stderr, closedStdoutNotice)
+		return exitError
 	case err == nil:
 		return exitOK
 	case errors.As(err, &code):
