@@ -106,7 +106,9 @@ func TestStateAtTheFormerPlaceIsRefused(t *testing.T) {
 // every command on a configuration elsewhere says exactly what it says
 // run from an empty directory: validate reports the same positioned
 // errors, and nothing takes the other configuration's state for this
-// one's. An apply from there writes beside its configuration only.
+// one's. Validate says the same from beside a .kyku left without its
+// configuration too. An apply from there writes beside its configuration
+// only.
 func TestCommandsDoNotDependOnTheWorkingDirectory(t *testing.T) {
 	root := t.TempDir()
 	write := func(dir, cfg string) string {
@@ -137,25 +139,38 @@ func TestCommandsDoNotDependOnTheWorkingDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A .kyku without its configuration, as an older kyku left it: the
+	// state commands refuse it as the former place of the state
+	// (TestStateAtTheFormerPlaceIsRefused); validate reads no state.
+	orphan := write("orphan", "")
+	if err := os.CopyFS(filepath.Join(orphan, ".kyku"), os.DirFS(filepath.Join(busy, ".kyku"))); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
-		args []string
-		code int
-		want string
+		args   []string
+		code   int
+		want   string
+		orphan bool // also run from the orphaned .kyku's directory
 	}{
-		{[]string{"validate", "-c", "../bad/kyku.yaml"}, 1, "kyku: 3 error(s)"},
-		{[]string{"validate", "-c", "../good"}, 0, "The configuration is valid"},
-		{[]string{"plan", "-c", "../good", "--detailed-exitcode"}, 2, "2 to create"},
-		{[]string{"graph", "-c", "../good"}, 0, "digraph"},
-		{[]string{"output", "-c", "../good"}, 0, ""},
-		{[]string{"refresh", "-c", "../good", "--report-only"}, 0, "No drift: 0 resources"},
-		{[]string{"state", "list", "-c", "../good"}, 0, ""},
-		{[]string{"init", "-c", "../good"}, 0, "nothing to install"},
+		{[]string{"validate", "-c", "../bad/kyku.yaml"}, 1, "kyku: 3 error(s)", true},
+		{[]string{"validate", "-c", "../good"}, 0, "The configuration is valid", true},
+		{[]string{"plan", "-c", "../good", "--detailed-exitcode"}, 2, "2 to create", false},
+		{[]string{"graph", "-c", "../good"}, 0, "digraph", false},
+		{[]string{"output", "-c", "../good"}, 0, "", false},
+		{[]string{"refresh", "-c", "../good", "--report-only"}, 0, "No drift: 0 resources", false},
+		{[]string{"state", "list", "-c", "../good"}, 0, "", false},
+		{[]string{"init", "-c", "../good"}, 0, "nothing to install", false},
 	} {
-		t.Run(strings.Join(tt.args[:2], " "), func(t *testing.T) {
-			code, out := inDir(t, busy, tt.args...)
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			wantCode, wantOut := inDir(t, empty, tt.args...)
-			if code != wantCode || out != wantOut {
-				t.Errorf("from a directory holding another configuration: exit %d\n%s\nfrom an empty one: exit %d\n%s", code, out, wantCode, wantOut)
+			dirs := []string{busy}
+			if tt.orphan {
+				dirs = append(dirs, orphan)
+			}
+			for _, d := range dirs {
+				if code, out := inDir(t, d, tt.args...); code != wantCode || out != wantOut {
+					t.Errorf("from %s: exit %d\n%s\nfrom an empty directory: exit %d\n%s", filepath.Base(d), code, out, wantCode, wantOut)
+				}
 			}
 			if wantCode != tt.code || !strings.Contains(wantOut, tt.want) {
 				t.Errorf("exit %d, want %d with %q\n%s", wantCode, tt.code, tt.want, wantOut)
