@@ -228,6 +228,7 @@ type common struct {
 	vars        varFlags
 	mirror      string
 	flags       *flagSet // what register registered them on
+	envFrom     string   // the saved plan env came from, when -e was not given
 }
 
 func (c *common) register(fs *flagSet, env *Env) {

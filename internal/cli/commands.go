@@ -259,7 +259,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 			if err := envname.Check(saved.Environment); err != nil {
 				return fmt.Errorf("%s: %w", planFile, err)
 			}
-			c.env = saved.Environment
+			c.env, c.envFrom = saved.Environment, planFile
 		}
 		if configGiven || saved.Config == nil {
 			if cfg, err = c.load(env); err != nil {

@@ -48,9 +48,19 @@ func TestUndeclaredEnvironmentRefused(t *testing.T) {
 		}
 	}
 	k.write(sized + "environments:\n  prod: {}\n")
-	for _, args := range [][]string{{"validate", "-e", "prod"}, {"plan", "-e", "prod"}, {"apply", "--auto-approve", "-e", "prod"}} {
+	saved := filepath.Join(k.dir, "prod.json")
+	for _, args := range [][]string{{"validate", "-e", "prod"}, {"apply", "--auto-approve", "-e", "prod"}, {"plan", "-e", "prod", "--out", saved}} {
 		if code, out, errOut := k.run("", args...); code != 0 {
 			t.Errorf("kyku %v with prod declared: exit %d\n%s%s", args, code, out, errOut)
 		}
+	}
+	// A plan saved for prod, applied with a configuration that declares
+	// no environments: the plan is named as where prod came from.
+	k.write(sized)
+	code, _, errOut := k.run("", "apply", "--plan", saved)
+	want := "kyku: " + saved + " (planned for environment prod): " + config +
+		" declares no environments (there is only the default one): declare prod under environments: there, or plan again without -e\n"
+	if code != 1 || errOut != want {
+		t.Errorf("apply --plan: exit %d, stderr %q; want\n%s", code, errOut, want)
 	}
 }

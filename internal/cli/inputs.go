@@ -88,7 +88,11 @@ func (c *common) checkDeclared(files []config.File) error {
 		return nil
 	}
 	given, without := "-e "+c.env, "leave out -e"
-	if !flagGiven(c.flags, "e") {
+	switch {
+	case flagGiven(c.flags, "e"):
+	case c.envFrom != "":
+		given, without = c.envFrom+" (planned for environment "+c.env+")", "plan again without -e"
+	default:
 		given, without = "KYKU_ENV="+c.env, "unset KYKU_ENV"
 	}
 	return fmt.Errorf("%s: %s declares no environments (there is only the default one): declare %s under environments: there, or %s",
