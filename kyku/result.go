@@ -19,7 +19,7 @@ type ApplyResult struct {
 	Interrupted  bool           // the context was cancelled before every change started
 	SerialBefore int64
 	SerialAfter  int64
-	BackupKey    string // the backup of the state taken before the first change
+	BackupKey    string // the backup of the state the apply replaced ("": nothing changed, nothing written)
 	Outputs      map[string]any
 	Duration     time.Duration
 }

@@ -100,3 +100,95 @@ func TestStateAtTheFormerPlaceIsRefused(t *testing.T) {
 		t.Errorf("plan after the move: exit %d\n%s", code, out)
 	}
 }
+
+// TestCommandsDoNotDependOnTheWorkingDirectory: run from a directory
+// holding another configuration and its state (.kyku, the sim's cloud),
+// every command on a configuration elsewhere says exactly what it says
+// run from an empty directory: validate reports the same positioned
+// errors, and nothing takes the other configuration's state for this
+// one's. Validate says the same from beside a .kyku left without its
+// configuration too. An apply from there writes beside its configuration
+// only.
+func TestCommandsDoNotDependOnTheWorkingDirectory(t *testing.T) {
+	root := t.TempDir()
+	write := func(dir, cfg string) string {
+		t.Helper()
+		d := filepath.Join(root, dir)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if cfg != "" {
+			if err := os.WriteFile(filepath.Join(d, "kyku.yaml"), []byte(cfg), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return d
+	}
+	const other = "provider: sim\nresources:\n  net:\n    type: Vpc\n    properties: { cidr: 10.0.0.0/16 }\n"
+	const bad = "provider: sim\nresources:\n  net:\n    type: Vpc\n    properties: { cidr: 10.0.1.0/16 }\n" +
+		"  sg:\n    type: SecurityGroup\n    properties:\n      network: \"${net}\"\n      ingress:\n        - { port: 70000, cidr: everywhere }\n"
+	const good = "provider: sim\nresources:\n  net:\n    type: Vpc\n    properties: { cidr: 10.0.0.0/16 }\n" +
+		"  sg:\n    type: SecurityGroup\n    properties:\n      network: \"${net}\"\n      ingress:\n        - { port: 443, cidr: 0.0.0.0/0 }\noutputs:\n  net: \"${net}\"\n"
+	busy, empty := write("busy", other), write("empty", "")
+	write("bad", bad)
+	write("good", good)
+	if code, out := inDir(t, busy, "apply", "--auto-approve"); code != 0 {
+		t.Fatalf("apply of the other configuration: exit %d\n%s", code, out)
+	}
+	before, err := os.ReadFile(filepath.Join(busy, ".kyku", "state.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A .kyku without its configuration, as an older kyku left it: the
+	// state commands refuse it as the former place of the state
+	// (TestStateAtTheFormerPlaceIsRefused); validate reads no state.
+	orphan := write("orphan", "")
+	if err := os.CopyFS(filepath.Join(orphan, ".kyku"), os.DirFS(filepath.Join(busy, ".kyku"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args   []string
+		code   int
+		want   string
+		orphan bool // also run from the orphaned .kyku's directory
+	}{
+		{[]string{"validate", "-c", "../bad/kyku.yaml"}, 1, "kyku: 3 error(s)", true},
+		{[]string{"validate", "-c", "../good"}, 0, "The configuration is valid", true},
+		{[]string{"plan", "-c", "../good", "--detailed-exitcode"}, 2, "2 to create", false},
+		{[]string{"graph", "-c", "../good"}, 0, "digraph", false},
+		{[]string{"output", "-c", "../good"}, 0, "", false},
+		{[]string{"refresh", "-c", "../good", "--report-only"}, 0, "No drift: 0 resources", false},
+		{[]string{"state", "list", "-c", "../good"}, 0, "", false},
+		{[]string{"init", "-c", "../good"}, 0, "nothing to install", false},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			wantCode, wantOut := inDir(t, empty, tt.args...)
+			dirs := []string{busy}
+			if tt.orphan {
+				dirs = append(dirs, orphan)
+			}
+			for _, d := range dirs {
+				if code, out := inDir(t, d, tt.args...); code != wantCode || out != wantOut {
+					t.Errorf("from %s: exit %d\n%s\nfrom an empty directory: exit %d\n%s", filepath.Base(d), code, out, wantCode, wantOut)
+				}
+			}
+			if wantCode != tt.code || !strings.Contains(wantOut, tt.want) {
+				t.Errorf("exit %d, want %d with %q\n%s", wantCode, tt.code, tt.want, wantOut)
+			}
+		})
+	}
+	for _, d := range []string{"bad", "good"} {
+		if _, err := os.Stat(filepath.Join(root, d, ".kyku")); err == nil {
+			t.Errorf("%s/.kyku was written by a command that writes nothing", d)
+		}
+	}
+	if code, out := inDir(t, busy, "apply", "--auto-approve", "-c", "../good"); code != 0 || !strings.Contains(out, "Apply complete: 2 succeeded") {
+		t.Fatalf("apply from a directory holding another configuration: exit %d\n%s", code, out)
+	}
+	if code, out := inDir(t, empty, "plan", "-c", "../good", "--detailed-exitcode"); code != 0 {
+		t.Errorf("plan after that apply, from elsewhere: exit %d\n%s", code, out)
+	}
+	if after, _ := os.ReadFile(filepath.Join(busy, ".kyku", "state.json")); string(after) != string(before) {
+		t.Error("the other configuration's state changed")
+	}
+}

@@ -41,6 +41,12 @@ func run() int {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	// Asked for, SIGPIPE no longer kills the process when stdout's reader
+	// goes away (kyku plan | head -3): the write fails with EPIPE, and the
+	// CLI stops the run as on Ctrl-C, stopping its providers and releasing
+	// the lock. The signals themselves are dropped (the channel is never
+	// read): a closed provider connection raises them too.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	interrupted := make(chan struct{})
 	go func() {
 		select {

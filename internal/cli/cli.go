@@ -75,8 +75,9 @@ Commands:
                 replaces NAME although nothing forces it; a plan that destroys
                 every resource because the configuration has none needs --allow-destroy-all)
   apply         apply the changes (asks for "yes"; --auto-approve; --target NAME; --replace NAME;
-                --plan FILE applies a saved plan if it verifies and planning it again against
-                the current state gives the same changes; --allow-destroy-all as for plan)
+                --plan FILE applies a saved plan, without asking, if it verifies and planning it
+                again against the current state gives the same changes; --allow-destroy-all as
+                for plan)
   destroy       destroy everything in state
   refresh       read every resource and report drift (updates state)
   output        print outputs ([NAME] [--json | --flat])
@@ -108,7 +109,7 @@ func commands() []command {
 		{"init", "", "Install the configuration's Terraform providers and write their lock file (.kyku.lock.hcl) beside it.", cmdInit},
 		{"validate", "", "Check the configuration and report every error as file:line:col: for every environment it declares, or only -e ENV.", cmdValidate},
 		{"plan", "", "Show what apply would change. Writes nothing (--out FILE saves the plan where you say).", cmdPlan},
-		{"apply", "", "Apply the changes, after showing them and asking for \"yes\" (or exactly a saved plan with --plan FILE).", cmdApply},
+		{"apply", "", "Apply the changes, after showing them and asking for \"yes\" (or exactly a saved plan with --plan FILE: saving it was the approval, nothing is asked).", cmdApply},
 		{"destroy", "", "Destroy everything in state, in reverse dependency order, after asking for \"yes\".", cmdDestroy},
 		{"refresh", "", "Read every resource and report drift; updates the state unless --report-only.", cmdRefresh},
 		{"output", "[NAME]", "Print the configuration's outputs from state (sensitive ones masked), or one output, in clear, by NAME.", cmdOutput},
@@ -164,11 +165,18 @@ func Run(ctx context.Context, args []string, env Env) int {
 	}
 	env.notices = &notices{stderr: env.Stderr}
 	env.secrets = &progress.SecretBook{}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stdout := newClosedStdout(env.Stdout, cancel)
+	env.Stdout = stdout
 	stop := env.notices.watchInterrupt(env.Interrupted)
 	err := cmd.run(env.notices.withNotices(ctx), &env, args[1:])
 	stop()
 	var code exitCode
 	switch {
+	case stdout.broken():
+		fmt.Fprintln(env.Stderr, closedStdoutNotice)
+		return exitError
 	case err == nil:
 		return exitOK
 	case errors.As(err, &code):
@@ -214,7 +222,7 @@ type common struct {
 	config      string
 	env         string
 	provider    string
-	parallelism int
+	parallelism positive
 	lockTimeout time.Duration
 	stateDir    string
 	vars        varFlags
@@ -223,15 +231,19 @@ type common struct {
 	// files they may read then.
 	sandbox      bool
 	sandboxFiles listFlags
+	flags        *flagSet // what register registered them on
+	envFrom      string   // the saved plan env came from, when -e was not given
 }
 
 func (c *common) register(fs *flagSet, env *Env) {
+	c.flags = fs
 	fs.StringVar(&c.config, "c", "kyku.yaml", "the configuration: a `PATH` to a file, or to a directory of *.yaml files")
 	fs.StringVar(&c.config, "config", "kyku.yaml", "same as -c")
 	fs.StringVar(&c.env, "e", env.Getenv("KYKU_ENV"), "the environment `ENV` (workspace; also KYKU_ENV); state goes to state.ENV.json")
 	fs.StringVar(&c.env, "env", env.Getenv("KYKU_ENV"), "same as -e")
 	fs.StringVar(&c.provider, "provider", "", "the provider `NAME`, overriding the configuration's (sim, aws, hetzner)")
-	fs.IntVar(&c.parallelism, "parallelism", 10, "at most `N` concurrent provider operations")
+	c.parallelism = 10
+	fs.Var(&c.parallelism, "parallelism", "at most `N` concurrent provider operations (at least 1)")
 	fs.DurationVar(&c.lockTimeout, "lock-timeout", 30*time.Second, "how long to wait for a held state lock (e.g. 2m; 0: do not wait)")
 	fs.StringVar(&c.stateDir, "state-dir", "", "the `DIR` for local state (default .kyku next to the configuration)")
 	c.vars = varFlags{}
@@ -321,7 +333,7 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 	if s.Plugins, err = c.plugins(env); err != nil {
 		return s, err
 	}
-	s.Engine.Parallelism = c.parallelism
+	s.Engine.Parallelism = int(c.parallelism)
 	s.Engine.Secrets = env.secrets // the engine and the providers feed what the CLI prints with
 	s.Engine.Now = env.Now
 	s.Engine.Lock = lockInfo(env, op)

@@ -37,6 +37,9 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := c.checkDeclared(files); err != nil {
+		return err
+	}
 	var cfgs []*config.Config
 	if c.env != "" {
 		cfg, err := config.ParseEnv(files, c.inputs(env))
@@ -62,8 +65,11 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Validation reads no state: where state was kept before it followed
+	// the configuration (the working directory) is not looked at.
+	settings := workspace.Settings{Provider: c.provider, Getenv: env.Getenv, BaseDir: base, NoFormerCheck: true, Plugins: plugins}
 	for _, cfg := range cfgs {
-		p, perr := workspace.Provider(ctx, cfg, workspace.Settings{Provider: c.provider, Getenv: env.Getenv, BaseDir: base, Plugins: plugins}, env.Providers)
+		p, perr := workspace.Provider(ctx, cfg, settings, env.Providers)
 		var ds diag.Diagnostics
 		switch {
 		case errors.As(perr, &ds): // a provider's source or lock entry
@@ -254,7 +260,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 			if err := envname.Check(saved.Environment); err != nil {
 				return fmt.Errorf("%s: %w", planFile, err)
 			}
-			c.env = saved.Environment
+			c.env, c.envFrom = saved.Environment, planFile
 		}
 		switch {
 		case configGiven || saved.Config == nil:
@@ -283,7 +289,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	}
 	defer ws.Close()
 	// The plan is shown after the engine checked it (a stale saved plan is
-	// refused before anything is printed), then confirmed.
+	// refused before anything is printed), then confirmed, unless saved.
 	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Replace: replaces, AllowDestroyAll: allowAll, Confirm: func(p *plan.Plan) (bool, error) {
 		if saved != nil {
 			fmt.Fprintf(env.Stdout, "%s verified: planned again against the current state, it makes the changes it lists.\n\n", planFile)
@@ -291,7 +297,9 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		if err := render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: op == "apply" && saved == nil}); err != nil {
 			return false, err
 		}
-		if *auto {
+		// A saved plan was approved when it was saved: applying it asks
+		// nothing (as terraform apply PLANFILE does).
+		if *auto || saved != nil {
 			fmt.Fprintln(env.Stdout)
 		} else if ok, err := confirm(env, op); err != nil || !ok {
 			return ok, err
@@ -405,8 +413,12 @@ func summarize(env *Env, op string, r *engine.Result) {
 		if len(r.Failed) > 0 || r.Interrupted {
 			state = "incomplete"
 		}
-		fmt.Fprintf(w, "%s %s: %d succeeded, %d failed, %d skipped (state serial %d → %d, backup %s).\n",
-			verb, state, len(r.Succeeded), len(r.Failed), len(r.Skipped), r.SerialBefore, r.SerialAfter, r.BackupKey)
+		written := fmt.Sprintf("state serial %d → %d, backup %s", r.SerialBefore, r.SerialAfter, r.BackupKey)
+		if r.BackupKey == "" {
+			written = fmt.Sprintf("nothing changed: state serial %d, no backup", r.SerialBefore)
+		}
+		fmt.Fprintf(w, "%s %s: %d succeeded, %d failed, %d skipped (%s).\n",
+			verb, state, len(r.Succeeded), len(r.Failed), len(r.Skipped), written)
 		for _, f := range r.Failed {
 			fmt.Fprintf(w, "  ✗ %s %s %s: %v\n", f.Action, f.Type, value.QuoteName(f.Name), secrets.Error(f.Err))
 		}

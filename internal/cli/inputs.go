@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/kyku/action/internal/config"
@@ -22,6 +24,24 @@ func (v varFlags) Set(s string) error {
 		return fmt.Errorf("--var %s given twice", name)
 	}
 	v[name] = val
+	return nil
+}
+
+// positive is a whole-number flag of at least 1 (--parallelism): 0 or
+// less is refused, not quietly taken as the default.
+type positive int
+
+func (p *positive) String() string { return strconv.Itoa(int(*p)) }
+
+func (p *positive) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil:
+		return errors.New("not a whole number")
+	case n < 1:
+		return errors.New("must be at least 1")
+	}
+	*p = positive(n)
 	return nil
 }
 
@@ -47,9 +67,36 @@ func (c *common) load(env *Env) (*config.Config, error) {
 	if err := c.checkEnv(); err != nil {
 		return nil, err
 	}
-	cfg, err := config.LoadEnv(c.config, c.inputs(env))
+	files, err := config.ReadFiles(c.config)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkDeclared(files); err != nil {
+		return nil, err
+	}
+	cfg, err := config.ParseEnv(files, c.inputs(env))
 	env.secrets.Learn(cfg, nil)
 	return cfg, err
+}
+
+// checkDeclared refuses an environment when the configuration declares
+// none: its state (state.ENV.json) would be a second estate of everything,
+// planned from scratch beside the default one. A configuration that
+// declares environments refuses one it does not name itself.
+func (c *common) checkDeclared(files []config.File) error {
+	if c.env == "" || len(config.DeclaredEnvironments(files)) > 0 {
+		return nil
+	}
+	given, without := "-e "+c.env, "leave out -e"
+	switch {
+	case flagGiven(c.flags, "e"):
+	case c.envFrom != "":
+		given, without = c.envFrom+" (planned for environment "+c.env+")", "plan again without -e"
+	default:
+		given, without = "KYKU_ENV="+c.env, "unset KYKU_ENV"
+	}
+	return fmt.Errorf("%s: %s declares no environments (there is only the default one): declare %s under environments: there, or %s",
+		given, c.config, c.env, without)
 }
 
 // checkEnv refuses an environment name that could reach outside the state

@@ -15,6 +15,7 @@ resources:
   web:
     type: Vm
     properties: { image: debian-12, size: large, network: "${net}" }
+environments: { prod: {}, dev: {} }
 `
 
 func writePolicy(t *testing.T, dir, name, src string) string {

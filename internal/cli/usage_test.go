@@ -63,7 +63,11 @@ func TestFlagErrorsPrintedOnce(t *testing.T) {
 		// A value that starts with a dash is the flag's value, not a flag:
 		// the first unknown flag is the one after it.
 		{[]string{"plan", "--var", "x=-y", "--target", "-web", "--nope"}, `kyku: unknown flag --nope; run "kyku plan --help" for its flags`},
-		{[]string{"plan", "--parallelism", "many"}, `kyku: invalid value "many" for flag -parallelism: parse error; run "kyku plan --help" for its flags`},
+		{[]string{"plan", "--parallelism", "many"}, `kyku: invalid value "many" for flag -parallelism: not a whole number; run "kyku plan --help" for its flags`},
+		// 0 or less is refused, not taken as the default.
+		{[]string{"apply", "--parallelism", "0"}, `kyku: invalid value "0" for flag -parallelism: must be at least 1; run "kyku apply --help" for its flags`},
+		{[]string{"plan", "--parallelism=-4"}, `kyku: invalid value "-4" for flag -parallelism: must be at least 1; run "kyku plan --help" for its flags`},
+		{[]string{"refresh", "--parallelism", "-1"}, `kyku: invalid value "-1" for flag -parallelism: must be at least 1; run "kyku refresh --help" for its flags`},
 	} {
 		code, out, errOut := runBare(t, cli.Env{}, append(tc.args, "--state-dir", filepath.Join(dir, "state"))...)
 		if code != 1 || out != "" || errOut != tc.want+"\n" {

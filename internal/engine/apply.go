@@ -70,9 +70,11 @@ type Result struct {
 	Interrupted  bool
 	SerialBefore int64
 	SerialAfter  int64
-	BackupKey    string
-	Outputs      map[string]any
-	Duration     time.Duration
+	// BackupKey names the backup of the state the apply replaced; "" when
+	// it wrote none (nothing changed: SerialAfter is SerialBefore).
+	BackupKey string
+	Outputs   map[string]any
+	Duration  time.Duration
 }
 
 // Err summarises a failed or interrupted apply, or returns nil.
@@ -238,12 +240,8 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 		}
 		return res, nil
 	}
-	key, err := e.backend.Backup(ctx, st)
-	if err != nil {
-		return nil, fmt.Errorf("back up state before apply: %w", err)
-	}
-	res.BackupKey = key
 	res.Applied = true
+	prior := st
 
 	// Moves rename state resources before anything else runs: a move
 	// touches no cloud object, and every later change names the new.
@@ -263,7 +261,21 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	errs := schedule(ctx, work, x.tasks, e.opts.Parallelism)
 	x.collect(res, errs)
 	res.Interrupted = ctx.Err() != nil && len(res.Skipped) > 0 // stopped before everything ran
+	res.Duration = e.opts.Now().Sub(start)
+	if x.seq.Load() == 0 {
+		// Nothing was journaled: every change failed or was skipped before
+		// it changed anything. The state and its backups stay as they were.
+		res.Outputs = prior.Outputs
+		return res, nil
+	}
 
+	// The state replaced is backed up first (a crashed run's is, by the
+	// run that recovers its journal: see load).
+	key, err := e.backend.Backup(work, prior)
+	if err != nil {
+		return res, fmt.Errorf("back up state (the journal keeps every finished change; the next run recovers it): %w", err)
+	}
+	res.BackupKey = key
 	final := x.live
 	final.Outputs, final.OutputTypes = nil, nil
 	outs := e.outputs(p.Config, final, x.data)
@@ -282,7 +294,6 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	}
 	res.SerialAfter = final.Metadata.Serial
 	res.Outputs = final.Outputs
-	res.Duration = e.opts.Now().Sub(start)
 	return res, nil
 }
 

@@ -147,10 +147,11 @@ func (e *Engine) lock(ctx context.Context, op string) (func(), error) {
 }
 
 // load reads the state under the lock and folds a journal left by a crashed
-// run into it. It returns nil when no state exists. With persist the folded
-// state is written (serial + 1) and the journal cleared; without it (plan,
-// read-only commands) the fold stays in memory: it is deterministic, so the
-// next apply's persisted fold yields the same serial a plan recorded.
+// run into it. It returns nil when no state exists. With persist the state
+// read is backed up, the folded one written (serial + 1) and the journal
+// cleared; without it (plan, read-only commands) the fold stays in memory:
+// it is deterministic, so the next apply's persisted fold yields the same
+// serial a plan recorded.
 func (e *Engine) load(ctx context.Context, persist bool) (*state.File, error) {
 	st, err := e.backend.Read(ctx)
 	if err != nil {
@@ -167,16 +168,25 @@ func (e *Engine) load(ctx context.Context, persist bool) (*state.File, error) {
 	for _, en := range entries {
 		e.opts.Secrets.Add(appendSecrets(nil, en.Resource)...)
 	}
-	if st == nil {
+	var prior *state.File // the state the fold replaces, backed up first as an apply's is
+	switch {
+	case st == nil:
 		// A journal without a state: the state was never written. Rebuild
 		// it from the journal's lineage.
 		st = state.New("", entries[0].Lineage, e.opts.Env)
 		st.Metadata.Serial = entries[0].BaseSerial
+	case persist:
+		prior = st.Clone()
 	}
 	if state.Fold(st, entries) {
 		st.Metadata.Serial++
 		if !persist {
 			return st, nil
+		}
+		if prior != nil {
+			if _, err := e.backend.Backup(ctx, prior); err != nil {
+				return nil, fmt.Errorf("back up state before recovering the journal: %w", err)
+			}
 		}
 		if err := e.backend.Write(ctx, st, statemgr.WriteOptions{}); err != nil {
 			return nil, fmt.Errorf("recover journal into state: %w", err)

@@ -68,13 +68,14 @@ func New(w io.Writer, isTerminal, noColor bool) View {
 	return NewView(w, isTerminal, Options{NoColor: noColor})
 }
 
-// NewView is New with full options. For a terminal whose writer is an
-// *os.File, a zero Width and MaxLive are taken from the terminal's size.
+// NewView is New with full options. For a terminal whose writer is a
+// file (an *os.File, or a writer giving the file's Fd), a zero Width and
+// MaxLive are taken from the terminal's size.
 func NewView(w io.Writer, isTerminal bool, opts Options) View {
 	if !isTerminal {
 		return NewPlain(w, opts)
 	}
-	if f, ok := w.(*os.File); ok {
+	if f, ok := w.(interface{ Fd() uintptr }); ok {
 		if cols, rows, err := term.GetSize(int(f.Fd())); err == nil {
 			if opts.Width <= 0 {
 				opts.Width = cols

@@ -22,6 +22,9 @@ import (
 // refuses with a *MovedStateError saying how to move it. Using it with a
 // notice would keep where the state lives depending on where kyku runs:
 // the next run from elsewhere would find none and create everything again.
+// A former place that holds a configuration of its own (a kyku.yaml) is
+// not looked at: its .kyku is that configuration's state, now as before,
+// and never this one's to move.
 
 // MovedStateError says that this configuration's state (or the sim's
 // cloud) is found only where kyku kept it before it followed the
@@ -54,10 +57,7 @@ func localDir(dir, env string, s Settings) (string, error) {
 		return dir, nil
 	}
 	now := filepath.Join(s.BaseDir, dir)
-	before := dir
-	if s.FormerBaseDir != "" {
-		before = filepath.Join(s.FormerBaseDir, dir)
-	}
+	before := s.former(dir)
 	stem := "state"
 	if env != "" {
 		stem += "." + env
@@ -65,7 +65,7 @@ func localDir(dir, env string, s Settings) (string, error) {
 	has := func(d string) bool {
 		return exists(filepath.Join(d, stem+".json")) || exists(filepath.Join(d, stem+".journal"))
 	}
-	if !samePath(now, before) && !has(now) && has(before) {
+	if s.checkFormer() && !samePath(now, before) && !has(now) && has(before) {
 		return "", &MovedStateError{What: "local state", Old: shown(before), New: shown(now)}
 	}
 	return now, nil
@@ -73,8 +73,8 @@ func localDir(dir, env string, s Settings) (string, error) {
 
 // simSettings is the sim's settings with its directory resolved: a
 // relative dir setting, or the default when neither it nor KYKU_SIM_DIR
-// is set, under s.BaseDir. A cloud found only at the former place (the
-// working directory) is refused.
+// is set, under s.BaseDir. A cloud found only at the former place is
+// refused.
 func simSettings(settings map[string]string, s Settings, getenv func(string) string) (map[string]string, error) {
 	if s.BaseDir == "" {
 		return settings, nil
@@ -89,8 +89,9 @@ func simSettings(settings map[string]string, s Settings, getenv func(string) str
 		dir = sim.DefaultDir
 	}
 	now := filepath.Join(s.BaseDir, dir)
-	if !samePath(now, dir) && !hasObjects(now) && hasObjects(dir) {
-		return nil, &MovedStateError{What: "the sim's cloud", Old: shown(dir), New: shown(now)}
+	before := s.former(dir)
+	if s.checkFormer() && !samePath(now, before) && !hasObjects(now) && hasObjects(before) {
+		return nil, &MovedStateError{What: "the sim's cloud", Old: shown(before), New: shown(now)}
 	}
 	out := maps.Clone(settings)
 	if out == nil {
@@ -99,6 +100,26 @@ func simSettings(settings map[string]string, s Settings, getenv func(string) str
 	out["dir"] = now
 	return out, nil
 }
+
+// former is where the relative path dir pointed before it followed the
+// configuration: under FormerBaseDir, or the working directory.
+func (s Settings) former(dir string) string {
+	if s.FormerBaseDir == "" {
+		return dir
+	}
+	return filepath.Join(s.FormerBaseDir, dir)
+}
+
+// checkFormer reports whether the former place is looked at: not when
+// Settings.NoFormerCheck says so, nor when it holds a configuration of
+// its own (its kyku.yaml), whose state its .kyku is.
+func (s Settings) checkFormer() bool {
+	return !s.NoFormerCheck && !exists(s.former(defaultConfig))
+}
+
+// defaultConfig is the configuration a directory holds when kyku runs
+// there without -c.
+const defaultConfig = "kyku.yaml"
 
 // hasObjects reports whether a sim cloud directory holds an object.
 func hasObjects(dir string) bool {

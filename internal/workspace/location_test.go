@@ -130,3 +130,51 @@ func TestStateOnlyAtTheFormerPlaceIsRefused(t *testing.T) {
 		t.Fatalf("from the configuration's directory: %v", err)
 	}
 }
+
+// TestFormerPlaceOfAnotherConfigurationIsNotLookedAt: a working directory
+// holding a configuration of its own (kyku.yaml) keeps that
+// configuration's state and cloud in its .kyku: another configuration
+// opened from there is not told that state is its own to move; it opens
+// its own (none yet). What reads no state (validation, NoFormerCheck)
+// does not look at the working directory at all.
+func TestFormerPlaceOfAnotherConfigurationIsNotLookedAt(t *testing.T) {
+	root := t.TempDir()
+	t.Chdir(root)
+	base := filepath.Join(root, "infra")
+	touch(t, filepath.Join(root, ".kyku", "state.json"))
+	touch(t, filepath.Join(root, ".kyku", "sim", "Vm", "1.json"))
+	cfg := mustParse(t, "provider: sim\nresources: {}\n")
+	reg := provider.Registry{"sim": sim.Factory}
+	for _, tt := range []struct {
+		name      string
+		ownConfig bool // the working directory holds kyku.yaml
+		noCheck   bool
+		refused   bool
+	}{
+		{"an orphaned .kyku", false, false, true},
+		{"another configuration's .kyku", true, false, false},
+		{"no former check", false, true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_ = os.Remove(filepath.Join(root, "kyku.yaml"))
+			if tt.ownConfig {
+				touch(t, filepath.Join(root, "kyku.yaml"))
+			}
+			s := workspace.Settings{BaseDir: base, NoFormerCheck: tt.noCheck}
+			_, err := workspace.Open(context.Background(), cfg, s, reg)
+			if got := workspace.IsMovedState(err); got != tt.refused {
+				t.Errorf("Open: %v; refused %v, want %v", err, got, tt.refused)
+			}
+			p, err := workspace.Provider(context.Background(), cfg, s, reg)
+			if got := workspace.IsMovedState(err); got != tt.refused {
+				t.Errorf("Provider (the sim's cloud): %v; refused %v, want %v", err, got, tt.refused)
+			}
+			if err == nil {
+				workspace.Release(p)
+			}
+		})
+	}
+	if _, err := os.Stat(base); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("opening wrote %s", base)
+	}
+}

@@ -38,6 +38,9 @@ type Settings struct {
 	// followed the configuration ("": the working directory); state found
 	// only there is refused with a *MovedStateError.
 	FormerBaseDir string
+	// NoFormerCheck skips that check: for what reads no state
+	// (validation), where state is does not matter.
+	NoFormerCheck bool
 	LockTimeout   time.Duration
 	// Lock tuning (zero: the backend's defaults); tests shorten these.
 	StaleAfter, Heartbeat, PollInterval time.Duration
