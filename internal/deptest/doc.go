@@ -5,4 +5,7 @@
 // Its other test checks that the repository stands on its own: no code or
 // script reads beside the checkout, CI runs .ci/run on a plain checkout,
 // and no compiled binary is tracked (build outputs are git-ignored).
+// Its start-up tests hold what every command initialises before main to
+// budgets, and its benchmarks measure `kyku version` against a Go hello
+// world (testdata/startup holds the programs they build).
 package deptest
