@@ -7,6 +7,9 @@
 #     -e GITHUB_WEBHOOK_SECRET=… -v "$PWD/keys:/keys:ro" kyku
 #   docker run --rm --entrypoint /usr/local/bin/kyku kyku plan   # the CLI
 #   docker run --rm --entrypoint /usr/local/bin/action kyku      # the Action's binary
+#
+# That image runs no Terraform provider (their sandbox needs bubblewrap,
+# setpriv and root): the stage bot-sandbox below does.
 
 FROM golang:1.26 AS build
 WORKDIR /src
@@ -17,8 +20,34 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/kyku ./cmd/kyku \
  && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/action ./cmd/action \
  && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/bot ./cmd/bot
 
-# Static binaries only: no shell, no package manager; CA certificates and
-# tzdata come with the base. 65532 is distroless' "nonroot" user.
+# The bot for repositories whose policy grants Terraform providers: each
+# runs in bubblewrap's sandbox (Debian 12's bubblewrap is 0.8) as a user of
+# its own that setpriv (util-linux) becomes, in a network of its own, which
+# needs the bot to run as root. bubblewrap then needs, from Docker, the
+# capabilities to make namespaces and mounts (SYS_ADMIN) and to bring up
+# the loopback of the provider's network (NET_ADMIN), and pivot_root and
+# mount, which Docker's default seccomp profile and AppArmor profile
+# refuse whatever the capabilities:
+#
+#   docker build --target bot-sandbox -t kyku-bot-sandbox .
+#   docker run -p 8080:8080 --cap-add SYS_ADMIN --cap-add NET_ADMIN \
+#     --security-opt seccomp=unconfined --security-opt apparmor=unconfined \
+#     -e GITHUB_APP_ID=… … kyku-bot-sandbox
+#
+# Without them the bot logs at start why it will refuse every provider.
+FROM debian:12-slim AS bot-sandbox
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends bubblewrap util-linux ca-certificates tzdata \
+ && rm -rf /var/lib/apt/lists/*
+COPY --from=build /out/kyku /out/action /out/bot /usr/local/bin/
+USER 0:0
+ENV KYKU_BOT_ADDR=:8080
+EXPOSE 8080
+ENTRYPOINT ["/usr/local/bin/bot"]
+
+# The default image (the last stage). Static binaries only: no shell, no
+# package manager; CA certificates and tzdata come with the base. 65532 is
+# distroless' "nonroot" user.
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/kyku /out/action /out/bot /usr/local/bin/
 USER 65532:65532

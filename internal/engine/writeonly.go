@@ -16,7 +16,8 @@ import (
 // their values are learnt as secrets by the provider that sends them.
 
 // writeOnly records in p.WriteOnly the write-only properties each
-// resource of its configuration sets.
+// resource of its configuration sets, planned or not: a plan file embeds
+// the whole configuration, also when --target plans part of it.
 func (e *Engine) writeOnly(ctx context.Context, p *plan.Plan) error {
 	l, ok := e.provider.(provider.WriteOnlyLister)
 	if !ok || p.Config == nil {
