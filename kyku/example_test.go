@@ -83,8 +83,20 @@ func Example() {
 	//
 	// Changes:
 	//   + create Vpc "net"                         (level 0)
+	//       cidr: 10.0.0.0/16
+	//       distributeAcrossAzs: 0
 	//   + create Database "db"                     (level 1)
+	//       engine: postgres
+	//       network: (known after apply)
+	//       size: small
+	//       storageGb: 20
 	//   + create Vm "web"                          (level 1)
+	//       image: debian-12
+	//       network: (known after apply)
+	//       size: small
+	//
+	// Changes to Outputs:
+	//   + dbEndpoint: (known after apply)
 	//
 	// applied 3 changes, state serial 2
 	// dbEndpoint = demo-db.db.sim.internal:5432
