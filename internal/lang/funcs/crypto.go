@@ -30,10 +30,10 @@ func addCrypto(t map[string]function.Function, opts Options) {
 		new func() hash.Hash
 		enc func([]byte) string
 	}{
-		"md5":       {md5.New, hex.EncodeToString},
-		"sha1":      {sha1.New, hex.EncodeToString},
-		"sha256":    {sha256.New, hex.EncodeToString},
-		"sha512":    {sha512.New, hex.EncodeToString},
+		"md5":          {md5.New, hex.EncodeToString},
+		"sha1":         {sha1.New, hex.EncodeToString},
+		"sha256":       {sha256.New, hex.EncodeToString},
+		"sha512":       {sha512.New, hex.EncodeToString},
 		"base64sha256": {sha256.New, b64},
 		"base64sha512": {sha512.New, b64},
 	} {

@@ -38,9 +38,44 @@ func guarded(f function.Function) function.Function {
 		},
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			v, err := f.Call(args)
-			return v, scrub(err, args)
+			if err != nil {
+				return v, scrub(err, args)
+			}
+			return v.WithMarks(droppedMarks(params, f.VarParam(), args)...), nil
 		},
 	})
+}
+
+// droppedMarks are the marks go-cty's Call leaves off an unknown result:
+// when an argument is unknown where the function does not take unknowns,
+// Call answers unknown without running the function, keeping only the
+// marks of the parameters that do not take marked values. The marks of
+// the others (a sensitive path given to file, say) are these.
+func droppedMarks(params []function.Parameter, varParam *function.Parameter, args []cty.Value) []cty.ValueMarks {
+	param := func(i int) *function.Parameter {
+		if i < len(params) {
+			return &params[i]
+		}
+		return varParam
+	}
+	skipped := false
+	for i, a := range args {
+		p := param(i)
+		if p != nil && (!p.AllowUnknown && !a.IsKnown() || !p.AllowDynamicType && a.Type() == cty.DynamicPseudoType) {
+			skipped = true
+		}
+	}
+	if !skipped {
+		return nil
+	}
+	var out []cty.ValueMarks
+	for i, a := range args {
+		if p := param(i); p != nil && p.AllowMarked {
+			_, ms := a.UnmarkDeep()
+			out = append(out, ms)
+		}
+	}
+	return out
 }
 
 // passThrough keeps the parameter's name and type (hclsyntax converts

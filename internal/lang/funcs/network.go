@@ -287,4 +287,3 @@ func cidrContainsFunc() function.Function {
 		},
 	})
 }
-
