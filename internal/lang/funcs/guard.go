@@ -2,8 +2,10 @@ package funcs
 
 import (
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -115,6 +117,7 @@ func scrub(err error, args []cty.Value) error {
 const minBareSecret = 3
 
 func redactTexts(msg string, secrets map[string]string) string {
+	msg = redactQuotedParts(msg, secrets)
 	for s, shown := range secrets {
 		for _, q := range []string{strconv.Quote(s), "'" + s + "'", "`" + s + "`"} {
 			msg = strings.ReplaceAll(msg, q, shown)
@@ -124,6 +127,32 @@ func redactTexts(msg string, secrets map[string]string) string {
 		}
 	}
 	return msg
+}
+
+// quotedPart is a piece of a message in double quotes, single quotes or
+// backquotes.
+var quotedPart = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|'[^']*'|`[^`]*`")
+})
+
+// redactQuotedParts replaces a quoted piece of msg that is part of a
+// secret (yamldecode quoting the tag of a sensitive document, say).
+func redactQuotedParts(msg string, secrets map[string]string) string {
+	return quotedPart().ReplaceAllStringFunc(msg, func(q string) string {
+		inner := q[1 : len(q)-1]
+		if unq, err := strconv.Unquote(q); err == nil {
+			inner = unq
+		}
+		if len(inner) < minBareSecret {
+			return q
+		}
+		for s, shown := range secrets {
+			if strings.Contains(s, inner) {
+				return shown
+			}
+		}
+		return q
+	})
 }
 
 // secretTexts maps the text of every string and number inside a marked
