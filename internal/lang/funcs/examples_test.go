@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/kyku/action/internal/lang/marks"
 )
@@ -257,5 +256,3 @@ func TestDocumentedExamples(t *testing.T) {
 		}
 	}
 }
-
-var _ function.Function

@@ -63,6 +63,3 @@ func TestErrorsNeverQuoteSecrets(t *testing.T) {
 		})
 	}
 }
-
-// quietErrors never show their input, sensitive or not.
-var quietErrors = map[string]bool{}
