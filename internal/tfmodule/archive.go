@@ -111,6 +111,9 @@ func (u *unpacker) refuse(format string, args ...any) error {
 // unpack extracts the archive in file into dst (which must not exist),
 // then checks that every link resolves inside it.
 func unpack(file *os.File, format archiveFormat, dst string, limits Limits) error {
+	if _, err := file.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
 	if err := os.Mkdir(dst, 0o755); err != nil {
 		return err
 	}

@@ -56,6 +56,9 @@ func (in *Installer) Install(ctx context.Context, root string, upgrade bool) ([]
 		return nil, hcl.Diagnostics{diagReadManifest(err)}
 	}
 	manifest[""] = Record{Key: "", Dir: "."}
+	if err := os.MkdirAll(filepath.Join(w.root, filepath.FromSlash(ModulesDir)), 0o755); err != nil {
+		return nil, hcl.Diagnostics{diagWriteManifest(err)}
+	}
 	in.reg = &registry{http: in.HTTP, token: in.Token}
 	in.boundary = w.boundary
 	if in.Hooks == nil {
