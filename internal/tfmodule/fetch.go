@@ -69,11 +69,28 @@ func (f *fetcher) get(ctx context.Context, addr, dst string, hops int) error {
 	case "http":
 		return fmt.Errorf("%w: %s: a module is code, and plain http lets anyone on the way change it; use https", ErrInsecure, u.Redacted())
 	case "file":
+		if hops > 0 {
+			return errAnsweredFile(addr)
+		}
 		return f.file(u, dst)
 	case "s3", "gcs", "hg", "oci":
 		return fmt.Errorf("%w: %s: Kyku fetches modules from registries, git (https, ssh) and https archives, not from %s", ErrUnsupported, redact(addr), getter)
 	}
 	return fmt.Errorf("%w: download not supported for scheme %q", ErrUnsupported, getter)
+}
+
+// errAnsweredFile refuses a path on this machine named by a registry's or
+// a server's answer: what a remote answer names is remote.
+func errAnsweredFile(addr string) error {
+	return fmt.Errorf("%w: %s: a registry's or a server's answer may not name a path on this machine", ErrInsecure, redact(addr))
+}
+
+// fetchAnswered is fetch of an address a registry answered.
+func (f *fetcher) fetchAnswered(ctx context.Context, addr, dst string) error {
+	if g, rest := forcedGetter(addr); g == "file" || g == "" && strings.HasPrefix(rest, "file:") {
+		return errAnsweredFile(addr)
+	}
+	return f.fetch(ctx, addr, dst)
 }
 
 // file links dst to the directory an absolute path names, as go-getter's

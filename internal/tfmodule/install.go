@@ -193,7 +193,7 @@ func (s *installing) registry(ctx context.Context, parent node, c call, inst str
 		err = s.fetch.archive(ctx, loc.direct, "", nil, tokenOf, inst)
 	} else {
 		subdir = loc.indirect.Subdir
-		err = s.fetch.fetch(ctx, loc.indirect.Package, inst)
+		err = s.fetch.fetchAnswered(ctx, loc.indirect.Package, inst)
 	}
 	if errors.Is(err, context.Canceled) {
 		return node{}, "", append(diags, diagInterrupted(c.Call))
