@@ -240,3 +240,38 @@ func appendFile(t *testing.T, p, s string) {
 	defer f.Close()
 	f.WriteString("\n" + s + "\n")
 }
+
+// TestLocalEscapesPackage: a remote package's local calls stay in the
+// package: one leading out of it (into the modules directory, the
+// repository, the runner) is refused in OpenTofu's words even when the
+// directory is there to load, and a sibling directory of the package is
+// fine.
+func TestLocalEscapesPackage(t *testing.T) {
+	w := newWorld(t)
+	r := w.repo("pkg")
+	r.commit(map[string]string{
+		"main.tf":         `module "up" { source = "../" }`,
+		"inner/main.tf":   `module "sib" { source = "../sibling" }`,
+		"sibling/main.tf": "# sibling",
+	}, "v1")
+	for _, tc := range []struct{ source, want string }{
+		{"git::" + r.url() + "?ref=v1", `Local module path escapes module package: The given source directory for module.m.module.up would be outside of its containing package "git::` + r.url() + `?ref=v1".`},
+		{"git::" + r.url() + "//inner?ref=v1", ""},
+	} {
+		t.Run(tc.source, func(t *testing.T) {
+			_, mods, err := installOne(t, w.installer(), tc.source)
+			if tc.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("Install: %v, want %q", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(mods) != 2 || !strings.HasSuffix(mods[1].Dir, filepath.Join(".terraform/modules/m/sibling")) {
+				t.Errorf("modules: %+v", mods)
+			}
+		})
+	}
+}

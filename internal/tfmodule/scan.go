@@ -87,7 +87,20 @@ func ScanCalls(dir string) ([]Call, hcl.Diagnostics) {
 		}
 	}
 	sort.Slice(calls, func(i, j int) bool { return calls[i].Name < calls[j].Name })
+	sort.SliceStable(diags, func(i, j int) bool { return before(diags[i].Subject, diags[j].Subject) })
 	return calls, diags
+}
+
+// before orders diagnostics by file and position; those without a
+// subject first.
+func before(a, b *hcl.Range) bool {
+	switch {
+	case a == nil || b == nil:
+		return a == nil && b != nil
+	case a.Filename != b.Filename:
+		return a.Filename < b.Filename
+	}
+	return a.Start.Byte < b.Start.Byte
 }
 
 // fileCalls reads the module blocks of one file.
