@@ -153,6 +153,11 @@ func diagSubdirMissing(c Call, inst, subdir string) *hcl.Diagnostic {
 	return errorAt(c.DeclRange.Ptr(), "Module subdirectory not found", "Cannot find directory %q in module %q.", subdir, inst)
 }
 
+func diagSubdirEscapes(c Call, subdir, real string) *hcl.Diagnostic {
+	return errorAt(c.DeclRange.Ptr(), "Module directory outside its package",
+		"The subdirectory %q of module %q resolves to %s, outside its package: a module call may not read the runner's files.", subdir, c.Name, real)
+}
+
 func diagRemoveCache(dir string, err error) *hcl.Diagnostic {
 	return errorAt(nil, "Failed to remove local module cache", "Kyku tried to remove %s in order to reinstall this module, but encountered an error: %s", dir, err)
 }

@@ -95,6 +95,7 @@ func TestFileSources(t *testing.T) {
 	writeTree(t, repoDir, map[string]string{
 		"shared/net/main.tf": "", "shared/net/WHICH": "shared",
 		"envs/prod/escape": "->" + outside,
+		"shared/out":       "->" + outside,
 	})
 	for _, tc := range []struct {
 		name, source, boundary, want string
@@ -102,6 +103,7 @@ func TestFileSources(t *testing.T) {
 		{"an absolute path in the repository", filepath.Join(repoDir, "shared/net"), repoDir, "shared"},
 		{"an absolute path outside", outside, repoDir, "!is outside the repository"},
 		{"an absolute path, no boundary", outside, "", "outside"},
+		{"a subdirectory through a link to outside", filepath.Join(repoDir, "shared") + "//out", repoDir, "!Module directory outside its package: The subdirectory \"out\" of module \"m\" resolves to " + outside},
 		{"a relative path in the repository", "../../shared/net", repoDir, "shared"},
 		{"a relative path outside", "../../../" + filepath.Base(outside), repoDir, "!Local module path escapes the repository"},
 		{"a link in the repository to outside", "./escape", repoDir, "!Local module path escapes the repository"},

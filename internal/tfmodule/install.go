@@ -215,8 +215,11 @@ func (s *installing) registry(ctx context.Context, parent node, c call, inst str
 func (s *installing) inPackage(c call, inst, dir string) hcl.Diagnostics {
 	pkg, err1 := realPath(inst)
 	real, err2 := realPath(dir)
-	if err1 != nil || err2 != nil || !within(pkg, real) {
+	if err1 != nil || err2 != nil {
 		return hcl.Diagnostics{diagSubdirMissing(c.Call, inst, c.src.Subdir)}
+	}
+	if !within(pkg, real) {
+		return hcl.Diagnostics{diagSubdirEscapes(c.Call, c.src.Subdir, real)}
 	}
 	return nil
 }

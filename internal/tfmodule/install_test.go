@@ -161,6 +161,21 @@ func TestInstallAgain(t *testing.T) {
 		t.Errorf("local is in %s", mods[len(mods)-1].Dir)
 	}
 
+	// A git module's ref changes.
+	appendFile(t, main, `module "direct" { source = "git::`+w.srv.URL+`/git/net.git//modules/sub?ref=v1.0.0" }`)
+	_, diags = in.Install(ctx, root, false)
+	noErrors(t, diags)
+	b, _ = os.ReadFile(main)
+	os.WriteFile(main, bytes.Replace(b, []byte("sub?ref=v1.0.0"), []byte("sub?ref=v1.1.0"), 1), 0o644)
+	_, diags = Check(ctx, root, "", nil)
+	oneError(t, diags, `Module source has changed: The source address was changed from "git::https://`+w.host()+`/git/net.git//modules/sub?ref=v1.0.0" to "git::https://`+w.host()+`/git/net.git//modules/sub?ref=v1.1.0"`)
+	_, diags = in.Install(ctx, root, false)
+	noErrors(t, diags)
+	if b, _ := os.ReadFile(filepath.Join(root, ".terraform/modules/direct/modules/sub/main.tf")); !strings.Contains(string(b), "10.1.0.0/16") {
+		t.Errorf("direct is not v1.1.0's: %s", b)
+	}
+
+	w.requested()
 	_, diags = in.Install(ctx, root, true)
 	noErrors(t, diags)
 	if r := w.requested(); len(r) == 0 {

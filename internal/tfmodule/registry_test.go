@@ -42,11 +42,13 @@ func TestRegistryVersions(t *testing.T) {
 		{">= 1.3.0-beta1", "2.0.0"},
 		{">= 1.3.0-beta1, < 2.0.0", `Unresolvable module version constraint: There is no available version of module "HOST/kyku/app/test" (`},
 		{"~> 3.0", `Unresolvable module version constraint: There is no available version of module "HOST/kyku/app/test" (ROOT/main.tf:1) which matches the given version constraint. The newest available version is 2.0.0.`},
+		{">= 3.0.0-beta", `Unresolvable module version constraint: There is no available version of module "HOST/kyku/app/test" (ROOT/main.tf:1) which matches the given version constraint. The newest available version is 2.0.0.`},
+		{"3.0.0-rc1", "3.0.0-rc1"},
 		{"nonsense", "Invalid version constraint: This string does not use correct version constraint syntax."},
 	} {
 		t.Run(tc.constraint, func(t *testing.T) {
 			w := newWorld(t)
-			w.publish("kyku/app/test", &published{versions: []string{"1.0.0", "1.2.0", "1.3.0-beta1", "2.0.0", "latest"}, answer: "header",
+			w.publish("kyku/app/test", &published{versions: []string{"1.0.0", "1.2.0", "1.3.0-beta1", "2.0.0", "3.0.0-rc1", "latest"}, answer: "header",
 				location: func(v string) string {
 					return w.file("app-"+v+".zip", zipOf(t, map[string]string{"main.tf": "", "VERSION": v}))
 				}})
