@@ -62,6 +62,7 @@ func TestHTTPSSources(t *testing.T) {
 		{"an xz archive", base + "m.tar.xz", "!not supported: xz archives"},
 		{"one compressed file", base + "m.gz", "!a gz file is one compressed file, not a module package"},
 		{"a download over the limit", base + "big.zip", "!larger than 4096 bytes"},
+		{"X-Terraform-Get answering itself", page("loop", w.srv.URL+"/pages/loop", ""), "!too many X-Terraform-Get redirects: 11"},
 		{"a page answering nothing", page("none", "", "<html><body>hello</body></html>"), "!no source URL was returned"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

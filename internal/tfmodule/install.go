@@ -97,15 +97,19 @@ func (s *installing) visit(ctx context.Context, parent node, c call) (node, Modu
 		}
 	}
 	// (Re)install: forget the module and everything under it.
-	for k := range s.manifest {
-		if k == c.key || strings.HasPrefix(k, c.key+".") {
-			delete(s.manifest, k)
+	if recorded {
+		for k := range s.manifest {
+			if k == c.key || strings.HasPrefix(k, c.key+".") {
+				delete(s.manifest, k)
+			}
 		}
 	}
 	inst := s.w.installDir(c.key)
-	if err := os.RemoveAll(inst); err != nil {
-		s.w.diags = append(s.w.diags, diagRemoveCache(inst, err))
-		return node{}, Module{}, false
+	if _, err := os.Lstat(inst); err == nil {
+		if err := os.RemoveAll(inst); err != nil {
+			s.w.diags = append(s.w.diags, diagRemoveCache(inst, err))
+			return node{}, Module{}, false
+		}
 	}
 	var child node
 	var v string

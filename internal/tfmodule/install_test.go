@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -287,6 +288,39 @@ func TestLocalEscapesPackage(t *testing.T) {
 			if len(mods) != 2 || !strings.HasSuffix(mods[1].Dir, filepath.Join(".terraform/modules/m/sibling")) {
 				t.Errorf("modules: %+v", mods)
 			}
+		})
+	}
+}
+
+// TestSelfCalls: a module calling itself never ends in OpenTofu; Kyku
+// stops at a depth, with one error, and at a number of modules.
+func TestSelfCalls(t *testing.T) {
+	wide := map[string]string{"l5/main.tf": ""}
+	for i := 1; i < 5; i++ {
+		var calls strings.Builder
+		for j := range 10 {
+			fmt.Fprintf(&calls, "module \"m%d\" { source = \"../l%d\" }\n", j, i+1)
+		}
+		wide[fmt.Sprintf("l%d/main.tf", i)] = calls.String()
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"itself", map[string]string{"main.tf": `module "again" { source = "./" }`}, "Module nesting too deep: module.again.module.again"},
+		{"itself twice", map[string]string{"main.tf": `module "a" { source = "./" }
+module "b" { source = "./" }`}, "Module nesting too deep: module.a.module.a"},
+		{"ten thousand", wide, "Too many module calls: The configuration calls more than 10000 modules; Kyku stops there."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, tc.files)
+			if _, ok := tc.files["l1/main.tf"]; ok {
+				root = filepath.Join(root, "l1")
+			}
+			_, diags := (&Installer{}).Install(context.Background(), root, false)
+			oneError(t, diags, tc.want)
 		})
 	}
 }

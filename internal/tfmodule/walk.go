@@ -63,6 +63,7 @@ type walker struct {
 	calls    CallsFunc
 	visit    visitFunc
 	count    int
+	stopped  bool // too deep, too many: the walk is over
 	mods     []Module
 	diags    hcl.Diagnostics
 }
@@ -96,6 +97,9 @@ func (w *walker) walk(ctx context.Context, parent node) {
 	w.diags = append(w.diags, ds...)
 	sort.SliceStable(calls, func(i, j int) bool { return calls[i].Name < calls[j].Name })
 	for _, c := range calls {
+		if w.stopped {
+			return
+		}
 		if ctx.Err() != nil {
 			w.diags = append(w.diags, diagInterrupted(c))
 			return
@@ -103,10 +107,12 @@ func (w *walker) walk(ctx context.Context, parent node) {
 		path := append(slices.Clone(parent.path), c.Name)
 		if len(path) > maxDepth {
 			w.diags = append(w.diags, diagTooDeep(c, path))
-			continue
+			w.stopped = true
+			return
 		}
 		if w.count++; w.count > maxModules {
 			w.diags = append(w.diags, diagTooMany(c))
+			w.stopped = true
 			return
 		}
 		pc, ok := w.parse(c, path)
