@@ -160,3 +160,30 @@ func TestGitSSH(t *testing.T) {
 		})
 	}
 }
+
+// TestSamePackageTwice: two calls of one package fetch it once; the
+// second is a copy, as OpenTofu's installer does.
+func TestSamePackageTwice(t *testing.T) {
+	w := newWorld(t)
+	r, _ := gitRepo(w)
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"main.tf": `
+module "a" { source = "git::` + r.url() + `?ref=v1.0.0" }
+module "b" { source = "git::` + r.url() + `//modules/x?ref=v1.0.0" }
+`})
+	w.requested()
+	mods, diags := w.installer().Install(context.Background(), root, false)
+	noErrors(t, diags)
+	fetches := 0
+	for _, req := range w.requested() {
+		if strings.HasSuffix(req, "/info/refs") {
+			fetches++
+		}
+	}
+	if fetches != 1 {
+		t.Errorf("the repository was fetched %d times", fetches)
+	}
+	if b, _ := os.ReadFile(filepath.Join(mods[1].Dir, "WHICH")); string(b) != "x of v1.0.0" {
+		t.Errorf("b has %q", b)
+	}
+}
