@@ -82,7 +82,7 @@ func (g Git) get(ctx context.Context, u *url.URL, dst string) error {
 	if n, err := strconv.Atoi(q.Get("depth")); err == nil {
 		depth = n
 	}
-	if q.Has("ref") && (ref == "" || strings.HasPrefix(ref, "-") || strings.ContainsFunc(ref, func(r rune) bool { return r < ' ' || r == 0x7f })) {
+	if ref != "" && (strings.HasPrefix(ref, "-") || strings.ContainsFunc(ref, func(r rune) bool { return r < ' ' || r == 0x7f })) {
 		return fmt.Errorf("invalid ref %q", ref)
 	}
 	q.Del("ref")

@@ -187,3 +187,27 @@ module "b" { source = "git::` + r.url() + `//modules/x?ref=v1.0.0" }
 		t.Errorf("b has %q", b)
 	}
 }
+
+// TestCredentialsNotShown: a password in a source's URL appears in no
+// error and no line of init's.
+func TestCredentialsNotShown(t *testing.T) {
+	w := newWorld(t)
+	for name, source := range map[string]string{
+		"git":     "git::https://kyku:s3cret@" + w.host() + "/git/missing.git?ref=v1",
+		"archive": "https://kyku:s3cret@" + w.host() + "/files/missing.zip",
+		"page":    "https://kyku:s3cret@" + w.host() + "/pages/missing",
+	} {
+		t.Run(name, func(t *testing.T) {
+			var out strings.Builder
+			in := w.installer()
+			in.Hooks = TextHooks{W: &out}
+			_, _, err := installOne(t, in, source)
+			if err == nil {
+				t.Fatal("installed")
+			}
+			if strings.Contains(err.Error()+out.String(), "s3cret") {
+				t.Errorf("the password shows:\n%s\n%s", err, out.String())
+			}
+		})
+	}
+}

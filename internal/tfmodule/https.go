@@ -165,9 +165,12 @@ func (f *fetcher) terraformGet(ctx context.Context, u *url.URL, dst string, hops
 		return fmt.Errorf("%s: subdirectory component contain path traversal out of the repository", u.Redacted())
 	}
 	// The package is the subdirectory of what the answer names.
-	whole := dst + ".whole"
-	os.RemoveAll(whole)
-	defer os.RemoveAll(whole)
+	tmp, err := os.MkdirTemp(filepath.Dir(dst), ".whole-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	whole := filepath.Join(tmp, "package")
 	if err := f.get(ctx, source, whole, hops+1); err != nil {
 		return err
 	}

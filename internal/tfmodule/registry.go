@@ -54,7 +54,7 @@ func (l location) String() string {
 	if l.direct != nil {
 		return l.direct.Redacted()
 	}
-	return l.indirect.String()
+	return redact(l.indirect.String())
 }
 
 // baseURL discovers host's module registry service.
