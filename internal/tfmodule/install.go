@@ -61,10 +61,10 @@ func (in *Installer) Install(ctx context.Context, root string, upgrade bool) ([]
 	}
 	in.reg = &registry{http: in.HTTP, token: in.Token}
 	in.boundary = w.boundary
-	if in.Hooks == nil {
-		in.Hooks = noHooks{}
+	ins := &installing{in: in, w: w, manifest: manifest, upgrade: upgrade, fetch: &fetcher{in: in}, located: map[string]location{}, hooks: in.Hooks}
+	if ins.hooks == nil {
+		ins.hooks = noHooks{}
 	}
-	ins := &installing{in: in, w: w, manifest: manifest, upgrade: upgrade, fetch: &fetcher{in: in}, located: map[string]location{}}
 	w.visit = ins.visit
 	mods := w.run(ctx)
 	if err := manifest.write(w.root); err != nil {
@@ -81,6 +81,7 @@ type installing struct {
 	upgrade  bool
 	fetch    *fetcher
 	located  map[string]location // by package, version and subdirectory
+	hooks    Hooks
 }
 
 func (s *installing) visit(ctx context.Context, parent node, c call) (node, Module, bool) {
@@ -131,14 +132,14 @@ func (s *installing) visit(ctx context.Context, parent node, c call) (node, Modu
 	}
 	rel := s.w.rel(child.dir)
 	s.manifest[c.key] = Record{Key: c.key, Source: c.src.String(), Version: v, Dir: rel}
-	s.in.Hooks.Install(c.key, v, filepath.ToSlash(rel))
+	s.hooks.Install(c.key, v, filepath.ToSlash(rel))
 	return child, Module{Path: c.path, Key: c.key, Dir: child.dir, Source: c.src.String(), Version: v}, true
 }
 
 // remote fetches a remote package into inst; the module is its
 // subdirectory (a glob matching one directory).
 func (s *installing) remote(ctx context.Context, parent node, c call, inst string) (node, hcl.Diagnostics) {
-	s.in.Hooks.Download(c.key, redact(c.src.Package), "")
+	s.hooks.Download(c.key, redact(c.src.Package), "")
 	if err := s.fetch.fetch(ctx, c.src.Package, inst); err != nil {
 		if errors.Is(err, context.Canceled) {
 			return node{}, hcl.Diagnostics{diagInterrupted(c.Call)}
@@ -179,7 +180,7 @@ func (s *installing) registry(ctx context.Context, parent node, c call, inst str
 		return node{}, "", append(diags, diagUnresolvable(c.Call, c.src, sel.newest.String()))
 	}
 	v := sel.match.String()
-	s.in.Hooks.Download(c.key, p.String(), v)
+	s.hooks.Download(c.key, p.String(), v)
 	lkey := p.String() + " " + v + " " + c.src.Subdir
 	loc, ok := s.located[lkey]
 	if !ok {

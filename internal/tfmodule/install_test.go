@@ -58,6 +58,7 @@ func TestInstallNested(t *testing.T) {
 	w := newWorld(t)
 	root := nested(t, w)
 	var out bytes.Buffer
+	out.WriteString(Heading(false) + "\n")
 	in := w.installer()
 	in.Hooks = TextHooks{W: &out}
 	mods, diags := in.Install(context.Background(), root, false)

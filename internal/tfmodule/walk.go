@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 
 	version "github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
@@ -217,7 +216,7 @@ func (w *walker) recordIsWhere(parent node, c call, rec Record) bool {
 		n, d := w.local(parent, c)
 		return d == nil && w.abs(rec.Dir) == n.dir
 	}
-	return within(w.installDir(c.key), w.abs(rec.Dir)) && !strings.Contains(rec.Dir, "\x00")
+	return within(w.installDir(c.key), w.abs(rec.Dir))
 }
 
 // childOf is the node of a module installed in dir (an installed package
