@@ -126,3 +126,18 @@ func TestFileSources(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckBoundary: what an init without a boundary installed, a plan
+// with one still refuses: a local path out of the repository.
+func TestCheckBoundary(t *testing.T) {
+	repoDir, outside := t.TempDir(), t.TempDir()
+	writeTree(t, outside, map[string]string{"main.tf": ""})
+	root := filepath.Join(repoDir, "envs/prod")
+	writeTree(t, root, map[string]string{"main.tf": `module "m" { source = "../../../` + filepath.Base(outside) + `" }`})
+	_, diags := (&Installer{}).Install(t.Context(), root, false)
+	noErrors(t, diags)
+	_, diags = Check(t.Context(), root, "", nil)
+	noErrors(t, diags)
+	_, diags = Check(t.Context(), root, repoDir, nil)
+	oneError(t, diags, "Local module path escapes the repository: The source directory of module.m, "+outside)
+}
