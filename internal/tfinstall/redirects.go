@@ -52,12 +52,23 @@ func (k requestKind) checkRedirect(req *http.Request, via []*http.Request) error
 	case len(via) >= maxRedirects:
 		return fmt.Errorf("%w: more than %d redirects from %s", ErrRedirectRefused, maxRedirects, via[0].URL.Redacted())
 	case to.Scheme != "https":
-		return fmt.Errorf("%w: from %s to %s: the registry client speaks only https", ErrRedirectRefused, from.Redacted(), to.Redacted())
+		return fmt.Errorf("%w: from %s to %s: Kyku speaks only https", ErrRedirectRefused, from.Redacted(), to.Redacted())
 	case k == apiRequest && !strings.EqualFold(to.Host, via[0].URL.Host):
 		return fmt.Errorf("%w: from %s to %s, another host: the registry's answers must come from the host asked (%s)",
 			ErrRedirectRefused, from.Redacted(), to.Redacted(), via[0].URL.Host)
 	}
 	return nil
+}
+
+// HTTPSClient is c with the rule above (a copy): only https at every hop,
+// at most maxRedirects, and with sameHost only to the host first asked,
+// as for a registry's API; without, to any https host, as for the files
+// it names. Package tfmodule fetches modules by the same rule.
+func HTTPSClient(c *http.Client, sameHost bool) *http.Client {
+	if sameHost {
+		return apiRequest.client(c)
+	}
+	return fileRequest.client(c)
 }
 
 // client is c with kind's redirect rule before c's own (a copy: the
