@@ -32,7 +32,7 @@ type Input struct {
 	// schema marks (they hold a sensitive variable's value).
 	Sensitive []string
 	// Rule says whether a change of the top-level property prop forces a
-	// replace, and why (the provider's rule, see provider.ReplaceRules);
+	// replace, and why (the provider's rule, see provider.TypeSchema.Rules);
 	// nil: the schema's Immutable, without a reason.
 	Rule func(prop string) (replace bool, reason string)
 }

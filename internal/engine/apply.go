@@ -11,7 +11,6 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/plan"
-	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/value"
@@ -253,13 +252,11 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	}
 	x := newExecution(e, st, p)
 	x.seq.Store(seq)
-	if s, ok := e.provider.(provider.Stopper); ok {
-		// Interrupted: the running changes are asked to end early (a
-		// Terraform provider's StopProvider), as Terraform does; what they
-		// did is recorded.
-		stop := context.AfterFunc(ctx, func() { _ = s.Stop(work) })
-		defer stop()
-	}
+	// Interrupted: the running changes are asked to end early (a
+	// Terraform provider's StopProvider), as Terraform does; what they did
+	// is recorded.
+	stop := context.AfterFunc(ctx, func() { _ = e.provider.Stop(work) })
+	defer stop()
 	errs := schedule(ctx, work, x.tasks, e.opts.Parallelism)
 	x.collect(res, errs)
 	res.Interrupted = ctx.Err() != nil && len(res.Skipped) > 0 // stopped before everything ran

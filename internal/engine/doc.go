@@ -15,19 +15,19 @@
 // Moves, imports and targets (moves.go): a plan applies the config's moved
 // entries to a view of the state first, so everything after it sees the
 // new names; an apply journals each move (state.OpMove) before any other
-// change runs, then renames the cloud object where the provider is a
-// provider.Renamer. An import is read at plan time and recorded, then
+// change runs, then has the provider rename the cloud object
+// (provider.Applier.Rename). An import is read at plan time and recorded, then
 // updated, at apply. --target limits a plan to some resources and what they
 // depend on. Import, StateMove and StateRemove (statecmds.go) repair state
 // by hand under the lock, with a backup.
 //
 // The provider takes part in planning (support.go, rules.go): its
-// provider.ResourceChecker refuses configured values before any cloud call
-// (and again once auto-subnets are injected), its provider.CloudChecker
-// once per plan; the diff asks its provider.ReplaceRules whether a changed
-// property forces a replace (the schema's Immutable where it has no rule),
-// and its provider.ChangePlanner about every create, update and replace,
-// which may force more replaces or refuse the change. Refusals are
+// CheckResources refuses configured values before any cloud call (and
+// again once auto-subnets are injected), its CheckCloud once per plan;
+// the diff asks its type's Rules whether a changed property forces a
+// replace (the schema's Immutable where it has no rule), and its
+// PlanChange about every create, update and replace, which may force
+// more replaces or refuse the change. Refusals are
 // diagnostics at the configuration's positions; reasons travel in
 // plan.PropChange.ReplaceReason.
 //
@@ -40,7 +40,7 @@
 // then, is destroyed; what such a replacement depends on that is replaced
 // too is made first as well (rules.go, execute.go).
 //
-// Terraform providers' types (selfplan.go; provider.SelfPlanner) are
+// Terraform providers' types (selfplan.go; provider.TypeSchema.OwnState) are
 // planned by their provider alone: every such resource is read from what
 // state keeps of it and asked about, changed or not, the resources of one
 // level together; the provider's planned values against the prior ones

@@ -94,17 +94,13 @@ func (e *Engine) imports(ctx context.Context, cfg *config.Config, st *state.File
 
 // readImport reads the object to import; "not found" is a plain error.
 func (e *Engine) readImport(ctx context.Context, typ, id string) (provider.Object, error) {
-	if c, ok := e.provider.(IDChecker); ok && !c.ValidID(typ, id) {
+	if !e.provider.ValidID(typ, id) {
 		return provider.Object{}, fmt.Errorf("%q is not a %s provider ID for a %s", id, e.provider.Name(), typ)
 	}
 	var o provider.Object
 	err := e.call(ctx, nil, func(ctx context.Context) error {
 		var err error
-		if imp, ok := e.provider.(provider.Importer); ok {
-			o, err = imp.Import(ctx, typ, id)
-		} else {
-			o, err = e.provider.Read(ctx, typ, id)
-		}
+		o, err = e.provider.Import(ctx, typ, id)
 		return err
 	})
 	switch {
@@ -252,7 +248,7 @@ func checkCloudNames(diags *diag.Diagnostics, cfg *config.Config, st *state.File
 // rename returns how a move's change is named in the cloud: the new cloud
 // name when the provider renames objects of typ, else the current one.
 func (e *Engine) renamed(typ, prefix, to, current string) string {
-	if rn, ok := e.provider.(provider.Renamer); ok && rn.CanRename(typ) && current != "" {
+	if e.provider.Schema(typ).Renames && current != "" {
 		return cloudName(prefix, to)
 	}
 	return current
@@ -296,10 +292,6 @@ func (x *execution) rename(ci int, done bool) func(context.Context) (func(contex
 	return func(ctx context.Context) (func(context.Context) error, error) {
 		c := &x.p.Changes[ci]
 		x.event(ci, progress.Started, nil)
-		rn, ok := x.e.provider.(provider.Renamer)
-		if !ok {
-			return x.settled(ci, func(context.Context) error { return nil }, done), nil
-		}
 		cr := x.p.Config.Resource(c.ResourceID)
 		if cr == nil {
 			err := fmt.Errorf("%s %q is not in the plan's config", c.Type, c.ResourceID)
@@ -322,7 +314,7 @@ func (x *execution) rename(ci int, done bool) func(context.Context) (func(contex
 		var obj provider.Object
 		err = x.e.call(ctx, ev, func(ctx context.Context) error {
 			var err error
-			obj, err = rn.Rename(ctx, c.ProviderID, r)
+			obj, err = x.e.provider.Rename(ctx, c.ProviderID, r)
 			return err
 		})
 		if err != nil {

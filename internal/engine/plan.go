@@ -397,12 +397,8 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 
 // ownTypes records in p.OwnTypes the provider's own name of every type of
 // its changes and configuration that the configuration names otherwise
-// (provider.TypeNamer).
+// (provider.Schemas.OwnType).
 func (e *Engine) ownTypes(ctx context.Context, p *plan.Plan) error {
-	n, ok := e.provider.(provider.TypeNamer)
-	if !ok {
-		return nil
-	}
 	types := map[string]bool{}
 	for _, c := range p.Changes {
 		types[c.Type] = true
@@ -415,7 +411,7 @@ func (e *Engine) ownTypes(ctx context.Context, p *plan.Plan) error {
 	}
 	delete(types, "")
 	for _, typ := range slices.Sorted(maps.Keys(types)) {
-		own, err := n.OwnType(ctx, typ)
+		own, err := e.provider.OwnType(ctx, typ)
 		if err != nil {
 			return err
 		}
@@ -432,14 +428,9 @@ func (e *Engine) ownTypes(ctx context.Context, p *plan.Plan) error {
 // owners records in each change of p the provider that owns its type
 // (plan.Change.Provider).
 func (e *Engine) owners(p *plan.Plan) {
-	n, named := e.provider.(provider.TypeNamer)
 	for i := range p.Changes {
 		c := &p.Changes[i]
-		if named {
-			c.Provider = n.ProviderOf(c.Type)
-		} else {
-			c.Provider = e.provider.Name()
-		}
+		c.Provider = e.provider.Schema(c.Type).Provider
 	}
 }
 

@@ -20,17 +20,15 @@ import (
 
 // rulesOf hands out, per type, whether a change of a property forces a
 // replace on the provider's cloud and why: the provider's rules
-// (provider.ReplaceRules), and for a property it has no rule for (or a
-// provider without rules) the schema's Immutable. One per plan; the
-// functions are built once per type.
+// (provider.TypeSchema.Rules), and for a property it has no rule for the
+// schema's Immutable. One per plan; the functions are built once per type.
 type rulesOf struct {
-	p     provider.ReplaceRules // nil: the schema decides
+	p     provider.Provider
 	cache map[string]func(string) (bool, string)
 }
 
 func newRulesOf(p provider.Provider) *rulesOf {
-	r, _ := p.(provider.ReplaceRules)
-	return &rulesOf{p: r, cache: map[string]func(string) (bool, string){}}
+	return &rulesOf{p: p, cache: map[string]func(string) (bool, string){}}
 }
 
 // of returns the rule function of type t for diff.Input.Rule.
@@ -38,10 +36,7 @@ func (r *rulesOf) of(t *schema.Type) func(string) (bool, string) {
 	if f, ok := r.cache[t.Name]; ok {
 		return f
 	}
-	var rules provider.Rules
-	if r.p != nil {
-		rules = r.p.ReplaceRules(t.Name)
-	}
+	rules := r.p.Schema(t.Name).Rules
 	f := func(prop string) (bool, string) {
 		if rule, ok := rules[prop]; ok {
 			return rule.Replace, rule.Reason
@@ -55,11 +50,11 @@ func (r *rulesOf) of(t *schema.Type) func(string) (bool, string) {
 // askPlanChange makes the PlanChange call for r (with the engine's
 // retries) and adds what the provider refuses to diags at r's positions;
 // the caller names the change in a failed call's error.
-func (e *Engine) askPlanChange(ctx context.Context, diags *diag.Diagnostics, cp provider.ChangePlanner, r *config.Resource, req provider.ChangeRequest) (provider.ChangePlan, error) {
+func (e *Engine) askPlanChange(ctx context.Context, diags *diag.Diagnostics, r *config.Resource, req provider.ChangeRequest) (provider.ChangePlan, error) {
 	var res provider.ChangePlan
 	err := e.call(ctx, nil, func(ctx context.Context) error {
 		var err error
-		res, err = cp.PlanChange(ctx, req)
+		res, err = e.provider.PlanChange(ctx, req)
 		return err
 	})
 	if err != nil {
@@ -72,17 +67,12 @@ func (e *Engine) askPlanChange(ctx context.Context, diags *diag.Diagnostics, cp 
 	return res, nil
 }
 
-// planChange asks the provider, when it is a provider.ChangePlanner, about
-// change ch of r (a create, or an update or replace the diff found):
+// planChange asks the provider about change ch of r (a create, or an update or replace the diff found):
 // what its values force to be replaced, marked on ch (an update becomes a
 // replace), and what the cloud refuses, added to diags at r's positions.
 // props are the resolved desired properties, prefix the deploy prefix;
 // for an existing object o is what discovery read and sr its state.
 func (e *Engine) planChange(ctx context.Context, diags *diag.Diagnostics, r *config.Resource, ch *plan.Change, prefix string, props map[string]any, o provider.Object, sr *state.Resource) error {
-	cp, ok := e.provider.(provider.ChangePlanner)
-	if !ok {
-		return nil
-	}
 	req := provider.ChangeRequest{
 		Resource: provider.Resource{Name: r.Name, Type: r.Type, CloudName: ch.CloudName, Prefix: prefix, Properties: props},
 	}
@@ -95,7 +85,7 @@ func (e *Engine) planChange(ctx context.Context, diags *diag.Diagnostics, r *con
 		maps.Copy(req.Prior, o.Properties)
 		req.Changed = changedProps(ch.Properties)
 	}
-	res, err := e.askPlanChange(ctx, diags, cp, r, req)
+	res, err := e.askPlanChange(ctx, diags, r, req)
 	if err != nil {
 		return fmt.Errorf("plan %s %q with %s: %w", r.Type, r.Name, e.provider.Name(), err)
 	}
@@ -226,14 +216,10 @@ func (e *Engine) orderReplaces(diags *diag.Diagnostics, cfg *config.Config, st *
 // refuseKeptDeletes refuses what apply could only fail at: a replace that
 // destroys the object first while a resource that stays — updated, left
 // as it is, or outside --target — uses it, where the cloud does not delete
-// an object in use (provider.UseKeeper). What uses the object is what its
+// an object in use (provider.TypeSchema.KeptBy). What uses the object is what its
 // users hold in state, as the cloud does; a user destroyed or replaced
 // goes first. changes are the plan's, destroys included.
 func (e *Engine) refuseKeptDeletes(diags *diag.Diagnostics, cfg *config.Config, st *state.File, changes []plan.Change) {
-	uk, ok := e.provider.(provider.UseKeeper)
-	if !ok {
-		return
-	}
 	first := map[string]bool{} // destroyed (or replaced) before what they use
 	for _, c := range changes {
 		if c.Action == plan.Replace || c.Action == plan.Destroy || c.Action == plan.Forget {
@@ -248,7 +234,7 @@ func (e *Engine) refuseKeptDeletes(diags *diag.Diagnostics, cfg *config.Config, 
 		if c.PriorType != "" {
 			typ = c.PriorType
 		}
-		uses := uk.KeptBy(typ)
+		uses := e.provider.Schema(typ).KeptBy
 		if len(uses) == 0 {
 			continue
 		}

@@ -26,17 +26,18 @@ type ruled struct {
 	fail  error
 }
 
-func (r *ruled) ReplaceRules(typ string) provider.Rules {
-	rules := r.Provider.ReplaceRules(typ)
+func (r *ruled) Schema(typ string) provider.TypeSchema {
+	s := r.Provider.Schema(typ)
 	if typ != "TargetGroup" {
-		return rules
+		return s
 	}
 	out := provider.Rules{}
-	for k, v := range rules {
+	for k, v := range s.Rules {
 		out[k] = v
 	}
 	out["port"] = provider.Replaces("a test cloud's target group keeps its port")
-	return out
+	s.Rules = out
+	return s
 }
 
 func (r *ruled) PlanChange(_ context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
@@ -156,6 +157,15 @@ func TestPlanFollowsTheProvidersRules(t *testing.T) {
 	}
 }
 
+// unruled is the sim declaring no replace rules.
+type unruled struct{ *sim.Provider }
+
+func (u unruled) Schema(typ string) provider.TypeSchema {
+	s := u.Provider.Schema(typ)
+	s.Rules = nil
+	return s
+}
+
 // TestPlanWithoutRulesFollowsTheSchema: a provider that declares no rules
 // gets the schema's immutable properties, without a reason.
 func TestPlanWithoutRulesFollowsTheSchema(t *testing.T) {
@@ -164,7 +174,7 @@ func TestPlanWithoutRulesFollowsTheSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := struct{ provider.Provider }{s} // only the Provider methods
+	p := unruled{s}
 	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "test", RetryBase: time.Millisecond})
 	if _, err := e.Apply(ctx, parse(t, ruledStack), engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ import (
 )
 
 // Providers that plan every change themselves (a Terraform provider's
-// types, provider.SelfPlanner): the engine has no schema of theirs and no
+// types, provider.TypeSchema.OwnState): the engine has no schema of theirs and no
 // replace rules. It asks the provider about every such resource, changed
 // or not (ChangePlanner with the object as discovery read it), and the
 // answer decides: its planned values against the prior ones are the
@@ -34,8 +34,7 @@ import (
 
 // selfPlanned reports whether typ is planned by its provider alone.
 func (e *Engine) selfPlanned(typ string) bool {
-	sp, ok := e.provider.(provider.SelfPlanner)
-	return ok && sp.SelfPlanned(typ)
+	return e.provider.Schema(typ).OwnState
 }
 
 // storedOf is what state keeps of sr for its provider.
@@ -59,10 +58,6 @@ type selfInput struct {
 // in.prior is set) with the provider alone. It returns what the provider
 // says forces a replace (its RequiresReplace whose values change).
 func (e *Engine) planSelf(ctx context.Context, diags *diag.Diagnostics, ch *plan.Change, in selfInput) ([]provider.Forced, error) {
-	cp, ok := e.provider.(provider.ChangePlanner)
-	if !ok {
-		return nil, fmt.Errorf("%s %q: provider %s does not plan its changes", in.r.Type, in.r.Name, e.provider.Name())
-	}
 	props := in.props
 	req := provider.ChangeRequest{
 		Resource: provider.Resource{Name: in.r.Name, Type: in.r.Type, CloudName: ch.CloudName, Prefix: in.prefix, Properties: props},
@@ -85,7 +80,7 @@ func (e *Engine) planSelf(ctx context.Context, diags *diag.Diagnostics, ch *plan
 	}
 	req.Changed = slices.Sorted(maps.Keys(props))
 	req.Replace = in.replace && in.prior != nil
-	res, err := e.askPlanChange(ctx, diags, cp, in.r, req)
+	res, err := e.askPlanChange(ctx, diags, in.r, req)
 	if err != nil {
 		return nil, fmt.Errorf("plan %s %q: %w", in.r.Type, in.r.Name, err)
 	}

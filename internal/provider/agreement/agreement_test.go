@@ -80,16 +80,12 @@ func TestAgreement(t *testing.T) {
 
 func (c *cloud) run(t *testing.T) {
 	p, _ := c.start(t)
-	rp, ok := p.(provider.ReplaceRules)
-	if !ok {
-		t.Fatalf("%s declares no replace rules (provider.ReplaceRules)", c.name)
-	}
 	for _, typ := range c.types {
 		st, ok := schema.Lookup(typ)
 		if !ok {
 			t.Fatalf("unknown type %s", typ)
 		}
-		rules := rp.ReplaceRules(typ)
+		rules := p.Schema(typ).Rules
 		for _, name := range slices.Sorted(maps.Keys(rules)) {
 			if st.Props[name] == nil {
 				t.Errorf("%s has a rule for %s.%s, which the schema does not have", c.name, typ, name)
@@ -100,7 +96,7 @@ func (c *cloud) run(t *testing.T) {
 			rule, ok := rules[prop]
 			switch {
 			case !ok:
-				t.Errorf("%s has no rule for %s: say whether its cloud changes it in place (provider.ReplaceRules)", c.name, key)
+				t.Errorf("%s has no rule for %s: say whether its cloud changes it in place (provider.TypeSchema.Rules)", c.name, key)
 				continue
 			case rule.Replace && rule.Reason == "":
 				t.Errorf("%s's rule for %s forces a replace without a reason", c.name, key)

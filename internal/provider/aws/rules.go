@@ -15,11 +15,6 @@ import (
 	"github.com/kyku/action/internal/value"
 )
 
-var (
-	_ provider.ReplaceRules  = (*Provider)(nil)
-	_ provider.ChangePlanner = (*Provider)(nil)
-)
-
 // rules are AWS's replace rules, one per property of every type: what
 // planning promises. What the APIs cannot change is fixed (below) and the
 // kinds' own guards; the agreement test holds them together against
@@ -88,9 +83,6 @@ var rules = sync.OnceValue(func() map[string]provider.Rules {
 	}
 })
 
-// ReplaceRules implements provider.ReplaceRules.
-func (p *Provider) ReplaceRules(typ string) provider.Rules { return rules()[typ] }
-
 // fixed is what the AWS APIs cannot change on an existing object
 // (kinds.Set.Fixed: Update refuses it before any request), each with the
 // API Reference that says so. The Vm, target group and load balancer
@@ -110,7 +102,7 @@ var fixed = sync.OnceValue(func() map[string]map[string]string {
 	}
 })
 
-// PlanChange implements provider.ChangePlanner: what RDS and ELBv2 refuse
+// PlanChange: what RDS and ELBv2 refuse
 // depending on the values.
 //
 //   - Database storageGb: RDS cannot reduce allocated storage, and rounds
@@ -232,15 +224,13 @@ func olderVersion(a, b string) bool {
 	return false
 }
 
-var _ provider.UseKeeper = (*Provider)(nil)
-
-// KeptBy implements provider.UseKeeper: EC2 does not delete a security
+// keptBy: EC2 does not delete a security
 // group an instance, a load balancer or a database is in, or a subnet
 // instances are in (DependencyViolation: Amazon EC2 API Reference,
 // DeleteSecurityGroup, DeleteSubnet); Elastic Load Balancing does not
 // delete a target group a listener forwards to (ResourceInUse: Elastic
 // Load Balancing API Reference, DeleteTargetGroup).
-func (p *Provider) KeptBy(typ string) []provider.Use {
+func keptBy(typ string) []provider.Use {
 	switch typ {
 	case "SecurityGroup":
 		return []provider.Use{{Type: "Vm", Property: "securityGroups"}, {Type: "LoadBalancer", Property: "securityGroups"}, {Type: "Database", Property: "securityGroups"}}

@@ -13,11 +13,6 @@ import (
 	"github.com/kyku/action/internal/value"
 )
 
-var (
-	_ provider.ReplaceRules  = (*Provider)(nil)
-	_ provider.ChangePlanner = (*Provider)(nil)
-)
-
 // rules are Hetzner's replace rules, one per property of every type the
 // provider carries: what planning promises. What the API cannot change is
 // fixed (below), what Kind updates do is in each kind's file; the
@@ -76,9 +71,6 @@ var rules = sync.OnceValue(func() map[string]provider.Rules {
 	}
 })
 
-// ReplaceRules implements provider.ReplaceRules.
-func (p *Provider) ReplaceRules(typ string) provider.Rules { return rules()[typ] }
-
 // fixed is what the Hetzner Cloud API cannot change on an existing object
 // (kinds.Set.Fixed: Update refuses it before any request), each with the
 // API reference that says so.
@@ -103,7 +95,7 @@ var fixed = sync.OnceValue(func() map[string]map[string]string {
 	}
 })
 
-// PlanChange implements provider.ChangePlanner: a Vm's new size is a
+// PlanChange: a Vm's new size is a
 // rescale only when the server can change to that type in place — the
 // same architecture and storage type, and a disk at least as large as the
 // server's (Hetzner Cloud API reference, Server Actions: Change the Type
@@ -196,13 +188,11 @@ func besideIt(old, props map[string]any) bool {
 	return err1 == nil && err2 == nil && !a.Overlaps(b)
 }
 
-var _ provider.UseKeeper = (*Provider)(nil)
-
-// KeptBy implements provider.UseKeeper: the API does not delete a firewall
+// keptBy: the API does not delete a firewall
 // applied to servers (resource_in_use: Hetzner Cloud API reference,
 // Firewalls: Delete a Firewall) or a subnet servers are attached in
 // (service_error, "servers are attached": Networks: Delete a subnet).
-func (p *Provider) KeptBy(typ string) []provider.Use {
+func keptBy(typ string) []provider.Use {
 	switch typ {
 	case "SecurityGroup":
 		return []provider.Use{{Type: "Vm", Property: "securityGroups"}}

@@ -14,8 +14,6 @@ import (
 	"github.com/kyku/action/internal/provider"
 )
 
-var _ provider.ChangePlanner = (*Provider)(nil)
-
 // users are, per type, the properties of other types that refer to an
 // object of it and keep the simulated cloud from deleting it, as real
 // clouds do: a security group a machine, database or load balancer is in
@@ -27,11 +25,6 @@ var users = sync.OnceValue(func() map[string][]provider.Use {
 		"Subnet":        {{Type: "Vm", Property: "subnet"}},
 	}
 })
-
-var _ provider.UseKeeper = (*Provider)(nil)
-
-// KeptBy implements provider.UseKeeper: the uses inUse refuses a delete for.
-func (p *Provider) KeptBy(typ string) []provider.Use { return users()[typ] }
 
 // inUse refuses to delete rec while another object refers to it.
 func (p *Provider) inUse(rec *record) error {
@@ -63,7 +56,7 @@ func (p *Provider) inUse(rec *record) error {
 	return nil
 }
 
-// PlanChange implements provider.ChangePlanner: what the simulated cloud
+// PlanChange: what the simulated cloud
 // does not delete while used (users) is replaced by making its
 // replacement first, where the two can exist side by side: any security
 // group; a subnet whose replacement is in another network or does not

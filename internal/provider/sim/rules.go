@@ -5,8 +5,6 @@ import (
 	"sync"
 )
 
-var _ provider.ReplaceRules = (*Provider)(nil)
-
 // rules are the simulator's replace rules, one per property of every
 // type: what planning promises. What the simulated API refuses to change
 // in place is declared separately (fixed, in check.go); the agreement
@@ -70,6 +68,3 @@ var rules = sync.OnceValue(func() map[string]provider.Rules {
 		},
 	}
 })
-
-// ReplaceRules implements provider.ReplaceRules.
-func (p *Provider) ReplaceRules(typ string) provider.Rules { return rules()[typ] }
