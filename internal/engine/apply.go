@@ -394,7 +394,7 @@ func (e *Engine) stateLookup(st *state.File, data map[string]map[string]any) val
 			return sr.ProviderID, true
 		}
 		v, ok := sr.Outputs[r.Attr]
-		if !ok && e.selfPlanned(sr.Type) {
+		if !ok && e.ownState(sr.Type) {
 			return nil, true
 		}
 		return v, ok

@@ -23,7 +23,7 @@ func (e *Engine) deleteObject(ctx context.Context, ev *progress.Event, typ, name
 // prior state (prior), once (transient errors retried), without the
 // lookups by name and polls Kyku's own types need.
 func (e *Engine) deleteWith(ctx context.Context, ev *progress.Event, typ, name, cloudName, id string, sr *state.Resource, prior *plan.Planned) error {
-	if e.selfPlanned(typ) {
+	if e.ownState(typ) {
 		if sr == nil {
 			return fmt.Errorf("%s %q: not in state", typ, name)
 		}

@@ -70,7 +70,7 @@ func (e *Engine) imports(ctx context.Context, cfg *config.Config, st *state.File
 		}
 		r := cfg.Resource(im.To)
 		if sr := st.Resources[im.To]; sr != nil {
-			if sr.ProviderID != im.ID && !e.selfPlanned(sr.Type) {
+			if sr.ProviderID != im.ID && !e.ownState(sr.Type) {
 				diags.Add(im.Pos, "import %s (id %s): %s is in state already with id %s; remove the entry, or forget it first with kyku state rm %s", im.To, im.ID, im.To, sr.ProviderID, im.To)
 			}
 			continue

@@ -91,7 +91,7 @@ func (e *Engine) outputTypes(ctx context.Context, cfg *config.Config, outs map[s
 		}
 		var t any
 		switch {
-		case r.Data || e.selfPlanned(r.Type):
+		case r.Data || e.ownState(r.Type):
 			attr := ref.Attr
 			if attr == "" {
 				attr = "id" // what ${res} reads of a provider's resource

@@ -11,11 +11,9 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
-	"github.com/kyku/action/internal/diff"
 	"github.com/kyku/action/internal/graph"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/provider"
-	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/value"
 )
@@ -207,8 +205,7 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 	}
 
 	var diags diag.Diagnostics
-	rules := newRulesOf(e.provider)
-	var ahead map[string]*selfResult // this level's self-planned resources, planned together
+	var ahead map[string]*planResult // this level's resources, planned together
 	for i, r := range order {
 		if i == 0 || orderLevels[i] != orderLevels[i-1] {
 			ahead = e.planAhead(ctx, order, orderLevels, i, keep, replace, lookup, sensitiveAttrs, st, objs, gone, imported, g)
@@ -216,18 +213,11 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 		if !keep(r.Name) {
 			continue
 		}
-		t, _ := schema.Lookup(r.Type)
-		var own diag.Diagnostics
-		props, unresolved, ok := resolveProps(&own, r, lookup, secretIn(sensitiveAttrs))
-		if !ok {
-			if res := ahead[r.Name]; res != nil {
-				diags = append(diags, res.diags...) // its planning ahead reported it
-			} else {
-				diags = append(diags, own...)
-			}
-			continue
-		}
 		if r.Data {
+			props, unresolved, ok := resolveProps(&diags, r, lookup, secretIn(sensitiveAttrs))
+			if !ok {
+				continue
+			}
 			deps := g.Deps(r.Name)
 			reason := readReason(unresolved, deps, pending)
 			s, ok, err := e.planData(ctx, &diags, r, props, reason, p)
@@ -243,87 +233,22 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			}
 			continue
 		}
-		ch := plan.Change{
-			ResourceID:   r.Name,
-			Type:         r.Type,
-			Level:        orderLevels[i],
-			Dependencies: g.Deps(r.Name),
+		res := ahead[r.Name]
+		if res.err != nil {
+			return nil, res.err
+		}
+		diags = append(diags, res.diags...)
+		if !res.ok {
+			continue
+		}
+		ch := res.ch
+		if ch.Planned != nil {
+			sensitiveAttrs[r.Name] = ch.Planned.Sensitive
+			planned[r.Name] = ch.Planned.Values
 		}
 		sr := st.Resources[r.Name]
 		im, importing := imported[r.Name]
 		o := im.obj
-		// What is secret now (recorded by apply), and what the change
-		// masks: that, and what was secret when last applied.
-		ch.Sensitive = sortedSet(slices.Concat(r.SensitiveProps(), refSensitive(r.Properties, sensitiveAttrs)))
-		masked := ch.Sensitive
-		if sr != nil {
-			masked = sortedSet(slices.Concat(masked, sr.Sensitive))
-		}
-		switch {
-		case ahead[r.Name] != nil:
-			res := ahead[r.Name]
-			if res.err != nil {
-				return nil, res.err
-			}
-			diags = append(diags, res.diags...)
-			ch = res.ch
-			if ch.Planned != nil {
-				sensitiveAttrs[r.Name] = ch.Planned.Sensitive
-				planned[r.Name] = ch.Planned.Values
-			}
-		case importing:
-			ch.Action = plan.Import
-			ch.ProviderID, ch.CloudName = o.ID, o.CloudName
-			res := diff.Resource(diff.Input{
-				Type: t, Desired: props, Actual: o.Properties, IgnoreChanges: r.IgnoreChanges, Sensitive: masked,
-				Rule: rules.of(t),
-			})
-			ch.Properties = res.Changes
-			if res.Action == plan.Replace {
-				refuseImportReplace(&diags, r, im.id, forced(res.Changes))
-			}
-		case sr == nil || sr.ProviderID == "":
-			ch.Action = plan.Create
-			ch.CloudName = cloudName(st.Metadata.Prefix, r.Name)
-			ch.Properties = diff.Create(t, props, masked...)
-			if err := e.planChange(ctx, &diags, r, &ch, st.Metadata.Prefix, props, provider.Object{}, nil); err != nil {
-				return nil, err
-			}
-		case gone[r.Name]:
-			ch.Action = plan.Create
-			ch.CloudName = sr.CloudName
-			ch.Reason = "gone from the cloud"
-			ch.Properties = diff.Create(t, props, masked...)
-			if err := e.planChange(ctx, &diags, r, &ch, st.Metadata.Prefix, props, provider.Object{}, nil); err != nil {
-				return nil, err
-			}
-		case sr.Type != r.Type:
-			ch.Action = plan.Replace
-			ch.ProviderID, ch.CloudName = sr.ProviderID, sr.CloudName
-			ch.Reason = fmt.Sprintf("type changed from %s to %s", sr.Type, r.Type)
-			ch.PriorType = sr.Type
-			ch.Properties = diff.Create(t, props, masked...)
-		default:
-			ch.ProviderID, ch.CloudName = sr.ProviderID, sr.CloudName
-			o, found := objs[r.Name] // one lookup for all three uses
-			adoptObject(&ch, sr, o, found)
-			res := diff.Resource(diff.Input{
-				Type: t, Desired: props, Actual: o.Properties, Last: sr.Config,
-				IgnoreChanges: r.IgnoreChanges, Sensitive: masked, Rule: rules.of(t),
-			})
-			ch.Action, ch.Properties = res.Action, res.Changes
-			if replace[r.Name] && ch.Action != plan.Replace {
-				ch.Action, ch.Reason = plan.Replace, replaceRequested
-			}
-			if ch.Action != plan.NoOp {
-				if err := e.planChange(ctx, &diags, r, &ch, st.Metadata.Prefix, props, o, sr); err != nil {
-					return nil, err
-				}
-			}
-			if ch.Action == plan.NoOp && o.Outputs != nil && !value.Equal(o.Outputs, sr.Outputs) {
-				ch.Outputs = o.Outputs
-			}
-		}
 		if importing {
 			ch.ImportID, ch.Imported = im.id, importedObject(o)
 		}

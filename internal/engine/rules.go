@@ -4,48 +4,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
-	"maps"
-	"slices"
-	"strings"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/provider"
-	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/value"
 )
-
-// rulesOf hands out, per type, whether a change of a property forces a
-// replace on the provider's cloud and why: the provider's rules
-// (provider.TypeSchema.Rules), and for a property it has no rule for the
-// schema's Immutable. One per plan; the functions are built once per type.
-type rulesOf struct {
-	p     provider.Provider
-	cache map[string]func(string) (bool, string)
-}
-
-func newRulesOf(p provider.Provider) *rulesOf {
-	return &rulesOf{p: p, cache: map[string]func(string) (bool, string){}}
-}
-
-// of returns the rule function of type t for diff.Input.Rule.
-func (r *rulesOf) of(t *schema.Type) func(string) (bool, string) {
-	if f, ok := r.cache[t.Name]; ok {
-		return f
-	}
-	rules := r.p.Schema(t.Name).Rules
-	f := func(prop string) (bool, string) {
-		if rule, ok := rules[prop]; ok {
-			return rule.Replace, rule.Reason
-		}
-		return t.Immutable(prop), ""
-	}
-	r.cache[t.Name] = f
-	return f
-}
 
 // askPlanChange makes the PlanChange call for r (with the engine's
 // retries) and adds what the provider refuses to diags at r's positions;
@@ -65,70 +31,6 @@ func (e *Engine) askPlanChange(ctx context.Context, diags *diag.Diagnostics, r *
 		addRefusal(diags, r, ref)
 	}
 	return res, nil
-}
-
-// planChange asks the provider about change ch of r (a create, or an update or replace the diff found):
-// what its values force to be replaced, marked on ch (an update becomes a
-// replace), and what the cloud refuses, added to diags at r's positions.
-// props are the resolved desired properties, prefix the deploy prefix;
-// for an existing object o is what discovery read and sr its state.
-func (e *Engine) planChange(ctx context.Context, diags *diag.Diagnostics, r *config.Resource, ch *plan.Change, prefix string, props map[string]any, o provider.Object, sr *state.Resource) error {
-	req := provider.ChangeRequest{
-		Resource: provider.Resource{Name: r.Name, Type: r.Type, CloudName: ch.CloudName, Prefix: prefix, Properties: props},
-	}
-	if ch.Action == plan.Create {
-		req.Changed = slices.Sorted(maps.Keys(props))
-	} else {
-		req.ID = ch.ProviderID
-		req.Prior = make(map[string]any, len(o.Properties)+len(sr.Config))
-		maps.Copy(req.Prior, sr.Config) // where the cloud cannot report a value: the last applied one
-		maps.Copy(req.Prior, o.Properties)
-		req.Changed = changedProps(ch.Properties)
-	}
-	res, err := e.askPlanChange(ctx, diags, r, req)
-	if err != nil {
-		return fmt.Errorf("plan %s %q with %s: %w", r.Type, r.Name, e.provider.Name(), err)
-	}
-	if res.CreateBeforeDestroy && ch.Action != plan.Create {
-		// Asked for; orderReplaces decides once every change is known.
-		ch.ReplaceOrder = plan.CreateBeforeDestroy
-	}
-	if ch.Action == plan.Create || len(res.Replace) == 0 {
-		return nil
-	}
-	for _, f := range res.Replace {
-		marked := false
-		for i := range ch.Properties {
-			pc := &ch.Properties[i]
-			if pc.Path == f.Path || strings.HasPrefix(pc.Path, f.Path+".") || strings.HasPrefix(pc.Path, f.Path+"[") {
-				marked = true
-				if !pc.ForcesReplace {
-					pc.ForcesReplace, pc.ReplaceReason = true, f.Reason
-				}
-			}
-		}
-		if !marked && ch.Reason == "" {
-			ch.Reason = f.Reason // a replace the diff shows no property for: say why on the change
-		}
-	}
-	ch.Action = plan.Replace
-	return nil
-}
-
-// changedProps lists the top-level properties of changes, sorted, once each.
-func changedProps(pcs []plan.PropChange) []string {
-	var out []string
-	for _, pc := range pcs {
-		name := pc.Path
-		if i := strings.IndexAny(name, ".["); i > 0 {
-			name = name[:i]
-		}
-		if !slices.Contains(out, name) {
-			out = append(out, name)
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 // orderReplaces decides the order of every replace among changes: create
@@ -195,7 +97,7 @@ func (e *Engine) orderReplaces(diags *diag.Diagnostics, cfg *config.Config, st *
 		switch {
 		case c.Action != plan.Replace:
 			c.ReplaceOrder = ""
-		case cbd[c.ResourceID] && e.selfPlanned(c.Type):
+		case cbd[c.ResourceID] && e.ownState(c.Type):
 			c.ReplaceOrder = plan.CreateBeforeDestroy
 		case cbd[c.ResourceID]:
 			c.ReplaceOrder = plan.CreateBeforeDestroy

@@ -15,7 +15,7 @@ import (
 // name instead (the seed's "readState by name is the fallback"), and the
 // Object returned carries its real ID. "Not found" means gone.
 func (e *Engine) read(ctx context.Context, sr *state.Resource) (provider.Object, error) {
-	if e.selfPlanned(sr.Type) {
+	if e.ownState(sr.Type) {
 		var o provider.Object
 		err := e.call(ctx, nil, func(ctx context.Context) error {
 			var err error

@@ -22,7 +22,7 @@ func (e *Engine) writeOnly(ctx context.Context, p *plan.Plan) error {
 	}
 	byType := map[string][]string{}
 	for _, r := range p.Config.Resources {
-		if r.Data || !e.selfPlanned(r.Type) {
+		if r.Data || !e.ownState(r.Type) {
 			continue
 		}
 		names, seen := byType[r.Type]

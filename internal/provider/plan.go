@@ -1,6 +1,7 @@
 package provider
 
-// ChangeRequest is one planned change a Planner is asked about.
+// ChangeRequest is one resource a Planner is asked to plan, changed or
+// not: from the object as it is (none for a create) to the configuration.
 type ChangeRequest struct {
 	// Resource is what apply would send: Properties are the desired
 	// values with references resolved to provider IDs; a value not yet
@@ -8,19 +9,23 @@ type ChangeRequest struct {
 	Resource
 	// ID is the object's provider ID; "" for a create.
 	ID string
-	// Prior is the object's properties as read from the cloud (the last
-	// applied value where the cloud cannot report one); nil for a create.
+	// Prior is the object's properties as read from the cloud (discovery,
+	// or the import that found it); nil for a create.
 	Prior map[string]any
-	// Changed lists the top-level properties whose value differs from
-	// Prior, sorted; every property for a create.
-	Changed []string
+	// Applied are the properties last applied (state), for what the cloud
+	// cannot report; nil for a create or an import.
+	Applied map[string]any
 	// Stored is the object as the provider keeps it (Object.Stored as
 	// discovery read it), for a type with OwnState; nil for a create.
 	Stored *Stored
+	// IgnoreChanges lists top-level properties whose difference from the
+	// object is no change (the configuration's ignoreChanges, Terraform's
+	// ignore_changes).
+	IgnoreChanges []string
 	// Replace says the object is to be replaced whatever changed (kyku
-	// plan --replace, Terraform's -replace): a provider that plans every
-	// change itself plans its replacement as a create (Stored and Prior
-	// are still the object's, for showing what changes).
+	// plan --replace, Terraform's -replace): the replacement is planned as
+	// a create (Stored and Prior are still the object's, for showing what
+	// changes).
 	Replace bool
 }
 
@@ -32,9 +37,15 @@ type Forced struct {
 
 // ChangePlan is a provider's answer about one change.
 type ChangePlan struct {
-	// Replace lists the changes that cannot be made in place because of
-	// their values (a Hetzner server type of another architecture), on
-	// top of what the type's Rules say.
+	// Planned is the plan: the object's values before and after. The
+	// engine derives the action from it and Replace (no difference and no
+	// replace: a no-op) and shows its values. For a type with OwnState,
+	// apply carries it out exactly; for a replace it is the plan of the
+	// new object. Nil only with Refusals: the change stops there.
+	Planned *Planned
+	// Replace lists the changes that cannot be made in place (a rule of
+	// the type, a Hetzner server type of another architecture, a
+	// Terraform provider's RequiresReplace).
 	Replace []Forced
 	// Refusals are changes the cloud refuses whichever way (an RDS
 	// instance's storage cannot shrink, and replacing a database to get
@@ -50,27 +61,23 @@ type ChangePlan struct {
 	// the plan says so (plan.CreateBeforeDestroy). Ask only where the
 	// old object and its replacement can exist side by side.
 	CreateBeforeDestroy bool
-
-	// Planned, for a type with OwnState, is the provider's plan: the
-	// engine derives the action from it (no difference and no replace: a
-	// no-op), shows its values and has apply carry it out exactly. For a
-	// replace it is the plan of the new object.
-	Planned *Planned
 }
 
-// Planned is a provider's own plan of one change (a Terraform provider's
-// PlanResourceChange): what apply will produce and what apply must hand
-// back to make exactly that change. The engine shows PriorValues against
-// Values (value.Unknown where a value is known only after apply), keeps
-// the rest opaque in the plan, and apply sends it back unchanged.
+// Planned is a provider's plan of one change: the values the engine shows
+// (PriorValues against Values, value.Unknown where a value is known only
+// after apply) and, for a type with OwnState (a Terraform provider's
+// PlanResourceChange), what apply must hand back to make exactly that
+// change, which the engine keeps opaque in the plan.
 type Planned struct {
-	// PriorValues are the object's attribute values before the change (as
-	// read from the cloud at plan time); nil for a create.
+	// PriorValues are the object's values before the change as the plan
+	// compares them (as read from the cloud at plan time); nil for a
+	// create.
 	PriorValues map[string]any
-	// Values are the planned attribute values; nil for a destroy.
+	// Values are the planned values; nil for a destroy.
 	Values map[string]any
 	// Sensitive lists the top-level attributes that are or hold a value
-	// the provider's schema marks sensitive: masked wherever shown.
+	// the provider's schema marks sensitive: masked wherever shown. For
+	// Kyku's types, Kyku's schema says (config.Resource.SensitiveProp).
 	Sensitive []string
 	// PriorState and PriorPrivate are the object before the change (what
 	// a destroy, or the destroy half of a replace, hands back); nil for a

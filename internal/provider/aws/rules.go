@@ -11,6 +11,7 @@ import (
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/kinds"
 	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )
@@ -102,8 +103,8 @@ var fixed = sync.OnceValue(func() map[string]map[string]string {
 	}
 })
 
-// PlanChange: what RDS and ELBv2 refuse
-// depending on the values.
+// checkChange is AWS's check of a change (kinds.Planner.Check): what RDS
+// and ELBv2 refuse depending on the values.
 //
 //   - Database storageGb: RDS cannot reduce allocated storage, and rounds
 //     growth under 10% up to 10% (Amazon RDS API Reference:
@@ -127,7 +128,7 @@ var fixed = sync.OnceValue(func() map[string]map[string]string {
 //     without security groups cannot get them, and one made with them
 //     cannot lose them all (Elastic Load Balancing API Reference:
 //     SetSecurityGroups): a replace.
-func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+func (p *Provider) checkChange(ctx context.Context, req kinds.Change) (provider.ChangePlan, error) {
 	var out provider.ChangePlan
 	if req.ID == "" {
 		return out, nil
@@ -169,7 +170,7 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 
 // planLB plans a load balancer change: a target group of the other kind
 // or network load balancer security groups that ELBv2 cannot change.
-func (p *Provider) planLB(ctx context.Context, req provider.ChangeRequest, changed func(string) bool) (provider.ChangePlan, error) {
+func (p *Provider) planLB(ctx context.Context, req kinds.Change, changed func(string) bool) (provider.ChangePlan, error) {
 	var out provider.ChangePlan
 	if !changed("targetGroup") && !changed("securityGroups") {
 		return out, nil
@@ -240,4 +241,10 @@ func keptBy(typ string) []provider.Use {
 		return []provider.Use{{Type: "LoadBalancer", Property: "targetGroup"}}
 	}
 	return nil
+}
+
+// PlanChange plans req with Kyku's shared planner, AWS's rules and its
+// check (checkChange).
+func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+	return kinds.Planner{Rules: func(typ string) provider.Rules { return rules()[typ] }, Check: p.checkChange}.PlanChange(ctx, req)
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/kinds"
 	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )
@@ -95,7 +96,8 @@ var fixed = sync.OnceValue(func() map[string]map[string]string {
 	}
 })
 
-// PlanChange: a Vm's new size is a
+// checkChange is Hetzner's check of a change (kinds.Planner.Check): a
+// Vm's new size is a
 // rescale only when the server can change to that type in place — the
 // same architecture and storage type, and a disk at least as large as the
 // server's (Hetzner Cloud API reference, Server Actions: Change the Type
@@ -108,7 +110,7 @@ var fixed = sync.OnceValue(func() map[string]map[string]string {
 // Delete a Firewall), a subnet servers are attached in (service_error,
 // "servers are attached") when its replacement can be added beside it —
 // in another network, or not overlapping it.
-func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+func (p *Provider) checkChange(ctx context.Context, req kinds.Change) (provider.ChangePlan, error) {
 	var out provider.ChangePlan
 	switch req.Type {
 	case "SecurityGroup":
@@ -200,4 +202,10 @@ func keptBy(typ string) []provider.Use {
 		return []provider.Use{{Type: "Vm", Property: "subnet"}}
 	}
 	return nil
+}
+
+// PlanChange plans req with Kyku's shared planner, Hetzner's rules and its
+// check (checkChange).
+func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+	return kinds.Planner{Rules: func(typ string) provider.Rules { return rules()[typ] }, Check: p.checkChange}.PlanChange(ctx, req)
 }

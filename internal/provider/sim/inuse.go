@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/kinds"
 )
 
 // users are, per type, the properties of other types that refer to an
@@ -56,12 +57,12 @@ func (p *Provider) inUse(rec *record) error {
 	return nil
 }
 
-// PlanChange: what the simulated cloud
-// does not delete while used (users) is replaced by making its
-// replacement first, where the two can exist side by side: any security
-// group; a subnet whose replacement is in another network or does not
-// overlap it.
-func (p *Provider) PlanChange(_ context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+// checkChange is the simulator's check of a change (kinds.Planner.Check):
+// what the simulated cloud does not delete while used (users) is
+// replaced by making its replacement first, where the two can exist side
+// by side: any security group; a subnet whose replacement is in another
+// network or does not overlap it.
+func (p *Provider) checkChange(_ context.Context, req kinds.Change) (provider.ChangePlan, error) {
 	switch req.Type {
 	case "SecurityGroup":
 		return provider.ChangePlan{CreateBeforeDestroy: true}, nil

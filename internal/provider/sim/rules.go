@@ -1,8 +1,11 @@
 package sim
 
 import (
-	"github.com/kyku/action/internal/provider"
+	"context"
 	"sync"
+
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/kinds"
 )
 
 // rules are the simulator's replace rules, one per property of every
@@ -68,3 +71,9 @@ var rules = sync.OnceValue(func() map[string]provider.Rules {
 		},
 	}
 })
+
+// PlanChange plans req with Kyku's shared planner, the simulator's rules
+// and its check (checkChange).
+func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+	return kinds.Planner{Rules: func(typ string) provider.Rules { return rules()[typ] }, Check: p.checkChange}.PlanChange(ctx, req)
+}
