@@ -20,8 +20,8 @@ type TypeSchema struct {
 	// Rules are the cloud's rules for the type's top-level properties
 	// (Kyku's types): in place or replace, and why. The planner applies
 	// them; a property without one falls back to Kyku's schema
-	// (schema.Type.Immutable). The agreement test holds each rule to what
-	// the provider's test server does.
+	// (schema.Type.Immutable). The conformance suite (providertest) holds
+	// each rule to what the provider's test server does.
 	Rules Rules
 	// KeptBy lists the uses that keep the cloud from deleting an object of
 	// the type (EC2's DependencyViolation, Hetzner's resource_in_use). The

@@ -18,8 +18,8 @@ import (
 
 // rules are AWS's replace rules, one per property of every type: what
 // planning promises. What the APIs cannot change is fixed (below) and the
-// kinds' own guards; the agreement test holds them together against
-// awstest.
+// kinds' own guards; the conformance suite's agreement holds them
+// together against awstest.
 var rules = sync.OnceValue(func() map[string]provider.Rules {
 	return map[string]provider.Rules{
 		"Vpc": {

@@ -17,7 +17,7 @@ import (
 // rules are Hetzner's replace rules, one per property of every type the
 // provider carries: what planning promises. What the API cannot change is
 // fixed (below), what Kind updates do is in each kind's file; the
-// agreement test holds them together against hcloudtest.
+// conformance suite's agreement holds them together against hcloudtest.
 var rules = sync.OnceValue(func() map[string]provider.Rules {
 	return map[string]provider.Rules{
 		"Vpc": {
