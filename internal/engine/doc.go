@@ -21,6 +21,11 @@
 // depend on. Import, StateMove and StateRemove (statecmds.go) repair state
 // by hand under the lock, with a backup.
 //
+// A plan is a planning (planning.go), its steps as methods: check the
+// configuration, choose what to plan, read the cloud, plan the resources
+// level by level (planlevels.go), refuse what apply could not carry out
+// and finish the plan (planfinish.go).
+//
 // The provider plans (support.go, planchange.go): its CheckResources
 // refuses configured values before any cloud call (and again once
 // auto-subnets are injected), its CheckCloud once per plan; then one
@@ -40,7 +45,7 @@
 // replacement is made under another cloud name, they are updated to it,
 // then the object, kept in state as deposed (plan.DeposedName) until
 // then, is destroyed; what such a replacement depends on that is replaced
-// too is made first as well (rules.go, execute.go).
+// too is made first as well (replaces.go, execute.go).
 //
 // A type whose provider keeps its own state (a Terraform provider's;
 // provider.TypeSchema.OwnState; stored.go) is read from what state keeps

@@ -5,16 +5,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/diff"
-	"github.com/kyku/action/internal/graph"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/provider"
-	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -38,6 +34,26 @@ type changeInput struct {
 	replace bool             // replace it whatever changed (--replace)
 	was     []string         // what was secret when last applied (state)
 	prefix  string           // deploy prefix
+}
+
+// askPlanChange makes the PlanChange call for r (with the engine's
+// retries) and adds what the provider refuses to diags at r's positions;
+// the caller names the change in a failed call's error.
+func (e *Engine) askPlanChange(ctx context.Context, diags *diag.Diagnostics, r *config.Resource, req provider.ChangeRequest) (provider.ChangePlan, error) {
+	var res provider.ChangePlan
+	err := e.call(ctx, nil, func(ctx context.Context) error {
+		var err error
+		res, err = e.provider.PlanChange(ctx, req)
+		return err
+	})
+	if err != nil {
+		return res, err
+	}
+	for _, ref := range res.Refusals {
+		ref.Resource = r.Name
+		addRefusal(diags, r, ref)
+	}
+	return res, nil
 }
 
 // planOne plans ch (its action set to Import, to Replace for a change of
@@ -142,14 +158,16 @@ func markForced(ch *plan.Change, forced []provider.Forced) {
 	}
 }
 
-// planResource is the change of a resource: an import (im, planned
-// against the object it read), a create (nothing in state, or gone from
-// the cloud), a replace of another type, or the object discovery read,
+// planResource is the change of a resource: an import (planned against
+// the object it found), a create (nothing in state, or gone from the
+// cloud), a replace of another type, or the object discovery read,
 // planned against.
-func (e *Engine) planResource(ctx context.Context, diags *diag.Diagnostics, ch *plan.Change, in changeInput, sr *state.Resource, im *importRead, objs map[string]provider.Object, gone map[string]bool) error {
-	r := in.r
+func (x *planning) planResource(ctx context.Context, diags *diag.Diagnostics, ch *plan.Change, in changeInput) error {
+	r, e := in.r, x.e
+	sr := x.st.Resources[r.Name]
+	im, importing := x.imported[r.Name]
 	switch {
-	case im != nil:
+	case importing:
 		o := im.obj
 		ch.Action = plan.Import
 		ch.ProviderID, ch.CloudName = o.ID, o.CloudName
@@ -165,7 +183,7 @@ func (e *Engine) planResource(ctx context.Context, diags *diag.Diagnostics, ch *
 		return nil
 	case sr == nil || sr.ProviderID == "":
 		ch.CloudName = cloudName(in.prefix, r.Name)
-	case gone[r.Name]:
+	case x.gone[r.Name]:
 		ch.CloudName, ch.Reason = sr.CloudName, "gone from the cloud"
 	case sr.Type != r.Type:
 		ch.Action = plan.Replace
@@ -174,7 +192,7 @@ func (e *Engine) planResource(ctx context.Context, diags *diag.Diagnostics, ch *
 		ch.PriorType = sr.Type
 	default:
 		ch.ProviderID, ch.CloudName = sr.ProviderID, sr.CloudName
-		obj, found := objs[r.Name]
+		obj, found := x.objs[r.Name]
 		if !found {
 			return fmt.Errorf("%s %q (id %s): not read from the cloud", r.Type, r.Name, sr.ProviderID)
 		}
@@ -196,69 +214,4 @@ func (e *Engine) planResource(ctx context.Context, diags *diag.Diagnostics, ch *
 	}
 	_, _, err := e.planOne(ctx, diags, ch, in)
 	return err
-}
-
-// planResult is one resource's change as planAhead made it; ok is false
-// when its references could not be resolved (diags say why).
-type planResult struct {
-	ch    plan.Change
-	diags diag.Diagnostics
-	err   error
-	ok    bool
-}
-
-// planAhead plans, Parallelism at once, the resources of the level that
-// starts at order[from]: they depend only on lower levels, already
-// planned, so their references resolve now, and their providers are asked
-// together (one call at a time each would leave a provider waiting on
-// Kyku and Kyku on it). The plan's loop then takes their results in
-// order, so the plan is the same whatever order the calls finish in.
-func (e *Engine) planAhead(ctx context.Context, order []*config.Resource, levels []int, from int, keep func(string) bool,
-	replace map[string]bool, lookup value.Lookup, sensitiveAttrs map[string][]string, st *state.File, objs map[string]provider.Object,
-	gone map[string]bool, imported map[string]importRead, g *graph.Graph) map[string]*planResult {
-	var todo []*config.Resource
-	for j := from; j < len(order) && levels[j] == levels[from]; j++ {
-		if r := order[j]; !r.Data && keep(r.Name) {
-			todo = append(todo, r)
-		}
-	}
-	if len(todo) == 0 {
-		return nil
-	}
-	out := make(map[string]*planResult, len(todo))
-	results := make([]planResult, len(todo))
-	for k, r := range todo {
-		out[r.Name] = &results[k]
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(e.opts.Parallelism, len(todo)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(todo) {
-					return
-				}
-				r, res := todo[k], &results[k]
-				desired, _, ok := resolveProps(&res.diags, r, lookup, secretIn(sensitiveAttrs))
-				res.ch = plan.Change{ResourceID: r.Name, Type: r.Type, Level: levels[from], Dependencies: g.Deps(r.Name)}
-				if res.ok = ok; !ok {
-					continue
-				}
-				in := changeInput{r: r, props: desired, extra: refSensitive(r.Properties, sensitiveAttrs), prefix: st.Metadata.Prefix, replace: replace[r.Name]}
-				if sr := st.Resources[r.Name]; sr != nil {
-					in.was = sr.Sensitive
-				}
-				var im *importRead
-				if read, ok := imported[r.Name]; ok {
-					im = &read
-				}
-				res.err = e.planResource(ctx, &res.diags, &res.ch, in, st.Resources[r.Name], im, objs, gone)
-			}
-		}()
-	}
-	wg.Wait()
-	return out
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 
@@ -13,40 +12,46 @@ import (
 	"github.com/kyku/action/internal/value"
 )
 
-// askPlanChange makes the PlanChange call for r (with the engine's
-// retries) and adds what the provider refuses to diags at r's positions;
-// the caller names the change in a failed call's error.
-func (e *Engine) askPlanChange(ctx context.Context, diags *diag.Diagnostics, r *config.Resource, req provider.ChangeRequest) (provider.ChangePlan, error) {
-	var res provider.ChangePlan
-	err := e.call(ctx, nil, func(ctx context.Context) error {
-		var err error
-		res, err = e.provider.PlanChange(ctx, req)
-		return err
-	})
-	if err != nil {
-		return res, err
-	}
-	for _, ref := range res.Refusals {
-		ref.Resource = r.Name
-		addRefusal(diags, r, ref)
-	}
-	return res, nil
-}
-
 // orderReplaces decides the order of every replace among changes: create
 // before destroy where the configuration says so (createBeforeDestroy,
 // Terraform's lifecycle setting), or where the provider asked for it
-// (planChange marked it) and a resource that stays — an update — uses the
+// (decide marked it) and a resource that stays — an update — uses the
 // object, since the cloud would not delete it while used; destroy before
-// create otherwise.
-// As in Terraform, what a create-before-destroy replacement depends on
-// and is replaced too is replaced create-before-destroy as well (its
-// replacement must exist first); one that cannot be (a change of type)
-// makes its dependents destroy-before-create. A create-before-destroy
+// create otherwise (createFirst decides). A create-before-destroy
 // replacement of one of Kyku's types gets another cloud name (the old
 // object keeps its own until it goes), checked as a create's is; a
 // provider's resource has no cloud name of Kyku's making.
 func (e *Engine) orderReplaces(diags *diag.Diagnostics, cfg *config.Config, st *state.File, changes []plan.Change) {
+	cbd := createFirst(cfg, changes)
+	for i := range changes {
+		c := &changes[i]
+		switch {
+		case c.Action != plan.Replace:
+			c.ReplaceOrder = ""
+		case cbd[c.ResourceID] && e.ownState(c.Type):
+			c.ReplaceOrder = plan.CreateBeforeDestroy
+		case cbd[c.ResourceID]:
+			c.ReplaceOrder = plan.CreateBeforeDestroy
+			name := cloudName(st.Metadata.Prefix, c.ResourceID)
+			if name == c.CloudName || takenName(st, c.Type, name) {
+				name = replacementName(name, c.ProviderID)
+			}
+			c.PriorCloudName, c.CloudName = c.CloudName, name
+			if r := cfg.Resource(c.ResourceID); r != nil {
+				e.checkName(diags, r, *c)
+			}
+		default:
+			c.ReplaceOrder = plan.DestroyBeforeCreate
+		}
+	}
+}
+
+// createFirst is the set of replaces among changes made create before
+// destroy. As in Terraform, what such a replacement depends on and is
+// replaced too is replaced create-before-destroy as well (its replacement
+// must exist first); one that cannot be (a change of type) makes its
+// dependents destroy-before-create.
+func createFirst(cfg *config.Config, changes []plan.Change) map[string]bool {
 	at := make(map[string]int, len(changes))
 	usedByUpdate := map[string]bool{}
 	for i, c := range changes {
@@ -92,27 +97,7 @@ func (e *Engine) orderReplaces(diags *diag.Diagnostics, cfg *config.Config, st *
 			}
 		}
 	}
-	for i := range changes {
-		c := &changes[i]
-		switch {
-		case c.Action != plan.Replace:
-			c.ReplaceOrder = ""
-		case cbd[c.ResourceID] && e.ownState(c.Type):
-			c.ReplaceOrder = plan.CreateBeforeDestroy
-		case cbd[c.ResourceID]:
-			c.ReplaceOrder = plan.CreateBeforeDestroy
-			name := cloudName(st.Metadata.Prefix, c.ResourceID)
-			if name == c.CloudName || takenName(st, c.Type, name) {
-				name = replacementName(name, c.ProviderID)
-			}
-			c.PriorCloudName, c.CloudName = c.CloudName, name
-			if r := cfg.Resource(c.ResourceID); r != nil {
-				e.checkName(diags, r, *c)
-			}
-		default:
-			c.ReplaceOrder = plan.DestroyBeforeCreate
-		}
-	}
+	return cbd
 }
 
 // refuseKeptDeletes refuses what apply could only fail at: a replace that
