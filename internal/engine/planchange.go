@@ -120,7 +120,7 @@ func decide(ch *plan.Change, res provider.ChangePlan, replace, create bool) {
 		}
 	case len(res.Replace) > 0 || replace:
 		markForced(ch, res.Replace)
-		if replace && ch.Reason == "" && !slices.ContainsFunc(ch.Properties, func(pc plan.PropChange) bool { return pc.ForcesReplace }) {
+		if replace && ch.Reason == "" { // asked for: the reason, whatever else forces it (as OpenTofu's -replace)
 			ch.Reason = replaceRequested
 		}
 		ch.Action = plan.Replace
