@@ -62,14 +62,18 @@ type listed struct {
 }
 
 // listExports lists the holders and everything they import, with the
-// export data of each (built if the cache lacks it).
+// export data of each (built if the cache lacks it). The build settings
+// are .ci/run's go vet's (CGO_ENABLED=0, -trimpath), so that on a cold
+// machine the packages vet compiled are not compiled again.
 func listExports(t *testing.T, names []string) (map[string]*listed, map[string]string) {
 	t.Helper()
-	args := []string{"list", "-export", "-deps", "-json=ImportPath,Dir,Export,GoFiles"}
+	args := []string{"list", "-trimpath", "-export", "-deps", "-json=ImportPath,Dir,Export,GoFiles"}
 	for _, n := range names {
 		args = append(args, "github.com/kyku/action/"+n)
 	}
-	out, err := exec.Command("go", args...).Output()
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(cmd.Environ(), "CGO_ENABLED=0")
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go %v: %v", args, err)
 	}

@@ -108,6 +108,7 @@ func (x *planning) add(r *config.Resource, ch plan.Change) {
 	x.p.Changes = append(x.p.Changes, ch)
 }
 
+// forcing lists the paths of pcs that force a replace.
 func forcing(pcs []plan.PropChange) string {
 	s := ""
 	for _, pc := range pcs {
