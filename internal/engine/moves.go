@@ -261,10 +261,11 @@ func (e *Engine) journalMoves(ctx context.Context, st *state.File, p *plan.Plan)
 	return next, seq, nil
 }
 
-// rename is the task of a moved resource: a provider that renames objects
-// gives it its new cloud name and marks it with its new Kyku name (done
-// reports the change finished: a move with nothing else to do). Other
-// providers leave the object as it is; the state moved already.
+// rename is the task of a moved resource: its provider gives it its new
+// cloud name where it renames objects of its type, and marks it with its
+// new Kyku name (done reports the change finished: a move with nothing
+// else to do); a provider's Rename that has nothing to do (a Terraform
+// provider's) leaves the object as it is: the state moved already.
 func (x *execution) rename(ci int, done bool) func(context.Context) (func(context.Context) error, error) {
 	return func(ctx context.Context) (func(context.Context) error, error) {
 		c := &x.p.Changes[ci]
