@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/schema"
@@ -32,7 +33,7 @@ type Input struct {
 	// schema marks (they hold a sensitive variable's value).
 	Sensitive []string
 	// Rule says whether a change of the top-level property prop forces a
-	// replace, and why (the provider's rule, see provider.ReplaceRules);
+	// replace, and why (the provider's rule, see provider.TypeSchema.Rules);
 	// nil: the schema's Immutable, without a reason.
 	Rule func(prop string) (replace bool, reason string)
 }
@@ -43,9 +44,42 @@ type Result struct {
 	Changes []plan.PropChange
 }
 
-// Resource compares desired with actual.
+// Resource compares desired with actual: Values of what Compared
+// selects, each change flagged by its top-level property's rule and
+// sensitivity.
 func Resource(in Input) Result {
 	var res Result
+	prior, desired := Compared(in)
+	res.Changes = Values(prior, desired, nil)
+	for i := range res.Changes {
+		pc := &res.Changes[i]
+		name := TopLevel(pc.Path)
+		p := in.Type.Props[name]
+		pc.Sensitive = (p != nil && p.Sensitive) || slices.Contains(in.Sensitive, name)
+		forces, reason := p != nil && p.Immutable, ""
+		if in.Rule != nil {
+			forces, reason = in.Rule(name)
+		}
+		if forces {
+			pc.ForcesReplace, pc.ReplaceReason = true, reason
+			res.Action = plan.Replace
+		}
+	}
+	if res.Action != plan.Replace && len(res.Changes) > 0 {
+		res.Action = plan.Update
+	}
+	return res
+}
+
+// Compared is what Resource compares, as two maps of top-level
+// properties: prior holds each property as Actual has it (as Last has it
+// where Actual lacks it), desired as Desired has it; lists whose order
+// does not matter (schema.Prop.Set) in canonical order. A property in
+// IgnoreChanges, or empty on both sides, is in neither; one a side does
+// not have is missing there. Values(prior, desired, …) lists their
+// differences. prior is never nil.
+func Compared(in Input) (prior, desired map[string]any) {
+	prior, desired = map[string]any{}, make(map[string]any, len(in.Desired))
 	names, schemaNames := propNames(in)
 	for _, name := range names {
 		if slices.Contains(in.IgnoreChanges, name) {
@@ -57,44 +91,31 @@ func Resource(in Input) Result {
 			continue // a schema property neither side has
 		}
 		if !hasA {
-			a, hasA = in.Last[name]
-		}
-		if !hasD {
-			d = nil
-		}
-		if !hasA {
-			a = nil
+			a = in.Last[name]
 		}
 		if isEmpty(d) && isEmpty(a) {
 			continue
 		}
-		p := in.Type.Props[name]
-		sensitive := (p != nil && p.Sensitive) || slices.Contains(in.Sensitive, name)
-		forces, reason := p != nil && p.Immutable, ""
-		if in.Rule != nil {
-			forces, reason = in.Rule(name)
-		}
-		if p != nil && p.Set {
+		if p := in.Type.Props[name]; p != nil && p.Set {
 			a, d = sortedSet(a), sortedSet(d)
 		}
-		var changes []plan.PropChange
-		compare(name, a, d, &changes)
-		for i := range changes {
-			changes[i].Sensitive = sensitive
-			changes[i].ForcesReplace = forces
-			if forces {
-				changes[i].ReplaceReason = reason
-			}
+		if a != nil {
+			prior[name] = a
 		}
-		if len(changes) > 0 && forces {
-			res.Action = plan.Replace
+		if d != nil {
+			desired[name] = d
 		}
-		res.Changes = append(res.Changes, changes...)
 	}
-	if res.Action != plan.Replace && len(res.Changes) > 0 {
-		res.Action = plan.Update
+	return prior, desired
+}
+
+// TopLevel is the top-level property of path ("ingress" of
+// "ingress[0].port").
+func TopLevel(path string) string {
+	if i := strings.IndexAny(path, ".["); i > 0 {
+		return path[:i]
 	}
-	return res
+	return path
 }
 
 // Create lists the properties of a resource to be created (old = nil);

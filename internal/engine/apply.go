@@ -11,7 +11,6 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/plan"
-	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/value"
@@ -251,13 +250,11 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	}
 	x := newExecution(e, st, p)
 	x.seq.Store(seq)
-	if s, ok := e.provider.(provider.Stopper); ok {
-		// Interrupted: the running changes are asked to end early (a
-		// Terraform provider's StopProvider), as Terraform does; what they
-		// did is recorded.
-		stop := context.AfterFunc(ctx, func() { _ = s.Stop(work) })
-		defer stop()
-	}
+	// Interrupted: the running changes are asked to end early (a
+	// Terraform provider's StopProvider), as Terraform does; what they did
+	// is recorded.
+	stop := context.AfterFunc(ctx, func() { _ = e.provider.Stop(work) })
+	defer stop()
 	errs := schedule(ctx, work, x.tasks, e.opts.Parallelism)
 	x.collect(res, errs)
 	res.Interrupted = ctx.Err() != nil && len(res.Skipped) > 0 // stopped before everything ran
@@ -408,7 +405,7 @@ func (e *Engine) stateLookup(st *state.File, data map[string]map[string]any) val
 			return sr.ProviderID, true
 		}
 		v, ok := sr.Outputs[r.Attr]
-		if !ok && e.selfPlanned(sr.Type) {
+		if !ok && e.ownState(sr.Type) {
 			return nil, true
 		}
 		return v, ok

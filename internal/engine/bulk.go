@@ -9,16 +9,14 @@ import (
 	"github.com/kyku/action/internal/state"
 )
 
-// bulkRead is discovery's first pass when the provider reads in bulk
-// (provider.BulkReader): one ReadMany for every state resource in todo,
-// retried like any provider call. What it returns goes into objs; the
-// resources it missed are returned, to be read one by one, because a list
-// missing an object is no proof it is gone (it may have been renamed,
-// untagged, or created before the prefix tag existed). Without a
-// BulkReader every resource is returned as is.
+// bulkRead is discovery's first pass: one ReadMany for every state
+// resource in todo, retried like any provider call. What it returns goes
+// into objs; the resources it missed are returned, to be read one by one,
+// because a list missing an object is no proof it is gone (it may have
+// been renamed, untagged, or created before the prefix tag existed). A
+// provider that reads one object at a time answers none.
 func (e *Engine) bulkRead(ctx context.Context, st *state.File, todo []*state.Resource, objs map[string]provider.Object) ([]*state.Resource, error) {
-	br, ok := e.provider.(provider.BulkReader)
-	if !ok || len(todo) == 0 {
+	if len(todo) == 0 {
 		return todo, nil
 	}
 	refs := make([]provider.Ref, 0, len(todo))
@@ -33,7 +31,7 @@ func (e *Engine) bulkRead(ctx context.Context, st *state.File, todo []*state.Res
 	var found map[provider.Ref]provider.Object
 	err := e.call(ctx, nil, func(ctx context.Context) error {
 		var err error
-		found, err = br.ReadMany(ctx, st.Metadata.Prefix, refs)
+		found, err = e.provider.ReadMany(ctx, st.Metadata.Prefix, refs)
 		return err
 	})
 	if err != nil {

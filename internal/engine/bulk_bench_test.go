@@ -136,4 +136,4 @@ func BenchmarkBulkDiscovery(b *testing.B) {
 	}
 }
 
-var _ provider.BulkReader = sim.Bulk{}
+var _ provider.Reader = sim.Bulk{}

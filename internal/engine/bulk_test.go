@@ -94,9 +94,9 @@ func TestDiscoveryBulkAndPerResource(t *testing.T) {
 				props["ingress"].([]any)[0].(map[string]any)["port"] = 22
 			})
 			p, counter := w.openSim(tc.bulk)
-			_, isBulk := p.(provider.BulkReader)
+			_, isBulk := p.(sim.Bulk)
 			if isBulk != tc.bulk {
-				t.Fatalf("provider %T: BulkReader %v, want %v", p, isBulk, tc.bulk)
+				t.Fatalf("provider %T: bulk %v, want %v", p, isBulk, tc.bulk)
 			}
 			pl := mustPlan(t, w.simEngine(p), parse(t, stack))
 			want := []string{"create SshKey key", "update SecurityGroup sg"}
@@ -146,7 +146,7 @@ func TestRefreshInBulk(t *testing.T) {
 	}
 }
 
-// flakyBulk is a BulkReader whose first ReadMany fails transiently and
+// flakyBulk is a bulk sim whose first ReadMany fails transiently and
 // which then answers one ref with an object of another ID (a provider
 // bug the engine must not trust).
 type flakyBulk struct {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -15,12 +16,12 @@ import (
 	"github.com/kyku/action/internal/value"
 )
 
-// Data sources (provider.DataReader) are read when they are planned, as
+// Data sources (provider.DataSources) are read when they are planned, as
 // OpenTofu reads them, unless their configuration refers to values not
 // yet known, or they depend (a reference, or dependsOn) on a resource with
 // changes pending: then they are read during apply, after what they
 // depend on (a plan.Read change). The plan knows of such a data source
-// what its configuration says (provider.DataReader.PlanData); what reads
+// what its configuration says (provider.DataSources.PlanData); what reads
 // any other attribute of it sees a value known after apply, and is
 // planned again at apply with what the read found, held to every value
 // the reviewed plan knew.
@@ -69,22 +70,21 @@ func changesObject(ch *plan.Change) bool {
 // of it before it is read during apply. Its values are what references to
 // it read (p.Data). ok is false when diags say why it cannot be.
 func (e *Engine) planData(ctx context.Context, diags *diag.Diagnostics, r *config.Resource, props map[string]any, reason string, p *plan.Plan) (sensitive []string, ok bool, err error) {
-	dr, isReader := e.provider.(provider.DataReader)
-	if !isReader {
-		diags.Add(r.Pos, "data source %s: provider %s has no data sources", value.QuoteName(r.Name), e.provider.Name())
-		return nil, false, nil
-	}
 	var vals map[string]any
 	err = e.call(ctx, nil, func(ctx context.Context) error {
 		var err error
 		if reason != "" {
-			vals, sensitive, err = dr.PlanData(ctx, r.Type, props)
+			vals, sensitive, err = e.provider.PlanData(ctx, r.Type, props)
 		} else {
-			vals, sensitive, err = dr.ReadData(ctx, r.Type, props)
+			vals, sensitive, err = e.provider.ReadData(ctx, r.Type, props)
 		}
 		return err
 	})
-	if err != nil {
+	switch {
+	case errors.Is(err, provider.ErrNotSupported):
+		diags.Add(r.Pos, "data source %s: provider %s has no data sources", value.QuoteName(r.Name), e.provider.Name())
+		return nil, false, nil
+	case err != nil:
 		if ctx.Err() != nil {
 			return nil, false, err
 		}
@@ -144,18 +144,17 @@ func (x *execution) doRead(ctx context.Context, c *plan.Change) (map[string]any,
 	if unknown {
 		return nil, fmt.Errorf("data source %s (%s): its configuration still refers to values not known", value.QuoteName(c.ResourceID), c.Type)
 	}
-	dr, ok := x.e.provider.(provider.DataReader)
-	if !ok {
-		return nil, fmt.Errorf("data source %s: provider %s has no data sources", value.QuoteName(c.ResourceID), x.e.provider.Name())
-	}
 	ev := &progress.Event{Action: c.Action.String(), Type: c.Type, Name: c.ResourceID}
 	var vals map[string]any
 	err = x.e.call(ctx, ev, func(ctx context.Context) error {
 		var err error
-		vals, _, err = dr.ReadData(ctx, c.Type, resolved.(map[string]any))
+		vals, _, err = x.e.provider.ReadData(ctx, c.Type, resolved.(map[string]any))
 		return err
 	})
-	if err != nil {
+	switch {
+	case errors.Is(err, provider.ErrNotSupported):
+		return nil, fmt.Errorf("data source %s: provider %s has no data sources", value.QuoteName(c.ResourceID), x.e.provider.Name())
+	case err != nil:
 		return nil, err
 	}
 	for _, name := range slices.Sorted(maps.Keys(vals)) {

@@ -11,13 +11,6 @@ import (
 	"github.com/kyku/action/internal/state"
 )
 
-// IDChecker is implemented by providers that can tell a well-formed
-// provider ID from a stale one (e.g. a Kyku name recorded by an early
-// version); see the seed's "Destroy Provider ID Resolution".
-type IDChecker interface {
-	ValidID(typ, id string) bool
-}
-
 // deleteObject deletes one cloud object following the seed: resolve a stale
 // ID by name, retry (DestroyAttempts, waiting 2^n × DestroyBase), then
 // verify deletion by polling Read until "not found".
@@ -30,12 +23,12 @@ func (e *Engine) deleteObject(ctx context.Context, ev *progress.Event, typ, name
 // prior state (prior), once (transient errors retried), without the
 // lookups by name and polls Kyku's own types need.
 func (e *Engine) deleteWith(ctx context.Context, ev *progress.Event, typ, name, cloudName, id string, sr *state.Resource, prior *plan.Planned) error {
-	if sd, ok := e.provider.(provider.StoredDeleter); ok && e.selfPlanned(typ) {
+	if e.ownState(typ) {
 		if sr == nil {
 			return fmt.Errorf("%s %q: not in state", typ, name)
 		}
 		return e.call(ctx, ev, func(ctx context.Context) error {
-			err := sd.DeleteStored(ctx, typ, id, storedOf(sr), toProvider(prior))
+			err := e.provider.DeleteStored(ctx, typ, id, storedOf(sr), toProvider(prior))
 			if isNotFound(err) {
 				return nil
 			}
@@ -81,8 +74,5 @@ func (e *Engine) staleID(typ, name, cloudName, id string) bool {
 	if id == "" || id == name || (cloudName != "" && id == cloudName) {
 		return true
 	}
-	if c, ok := e.provider.(IDChecker); ok {
-		return !c.ValidID(typ, id)
-	}
-	return false
+	return !e.provider.ValidID(typ, id)
 }

@@ -15,21 +15,28 @@
 // Moves, imports and targets (moves.go): a plan applies the config's moved
 // entries to a view of the state first, so everything after it sees the
 // new names; an apply journals each move (state.OpMove) before any other
-// change runs, then renames the cloud object where the provider is a
-// provider.Renamer. An import is read at plan time and recorded, then
+// change runs, then has the provider rename the cloud object
+// (provider.Applier.Rename). An import is read at plan time and recorded, then
 // updated, at apply. --target limits a plan to some resources and what they
 // depend on. Import, StateMove and StateRemove (statecmds.go) repair state
 // by hand under the lock, with a backup.
 //
-// The provider takes part in planning (support.go, rules.go): its
-// provider.ResourceChecker refuses configured values before any cloud call
-// (and again once auto-subnets are injected), its provider.CloudChecker
-// once per plan; the diff asks its provider.ReplaceRules whether a changed
-// property forces a replace (the schema's Immutable where it has no rule),
-// and its provider.ChangePlanner about every create, update and replace,
-// which may force more replaces or refuse the change. Refusals are
-// diagnostics at the configuration's positions; reasons travel in
-// plan.PropChange.ReplaceReason.
+// A plan is a planning (planning.go), its steps as methods: check the
+// configuration, choose what to plan, read the cloud, plan the resources
+// level by level (planlevels.go), refuse what apply could not carry out
+// and finish the plan (planfinish.go).
+//
+// The provider plans (support.go, planchange.go): its CheckResources
+// refuses configured values before any cloud call (and again once
+// auto-subnets are injected), its CheckCloud once per plan; then one
+// path plans every resource, of Kyku's types or a Terraform provider's,
+// changed or not, the resources of one level together: PlanChange from
+// the object as discovery read it (none for a create) to its
+// configuration. Its planned values against the prior ones are the
+// property changes, its forced replaces (a rule of the type, what the
+// values force) or --replace make a replace, no difference a no-op.
+// Refusals are diagnostics at the configuration's positions; reasons
+// travel in plan.PropChange.ReplaceReason.
 //
 // A replace is carried out destroy-before-create, or create-before-destroy
 // (plan.Change.ReplaceOrder, shown in every rendering) when its provider
@@ -38,16 +45,13 @@
 // replacement is made under another cloud name, they are updated to it,
 // then the object, kept in state as deposed (plan.DeposedName) until
 // then, is destroyed; what such a replacement depends on that is replaced
-// too is made first as well (rules.go, execute.go).
+// too is made first as well (replaces.go, execute.go).
 //
-// Terraform providers' types (selfplan.go; provider.SelfPlanner) are
-// planned by their provider alone: every such resource is read from what
-// state keeps of it and asked about, changed or not, the resources of one
-// level together; the provider's planned values against the prior ones
-// are the property changes, its forced replaces make a replace, and its
-// plan (plan.Change.Planned) is what apply hands back. References read
-// their planned values; what their schema marks sensitive stays masked
-// through references. Data sources are read at plan time, unless their
+// A type whose provider keeps its own state (a Terraform provider's;
+// provider.TypeSchema.OwnState; stored.go) is read from what state keeps
+// of it, and its provider's plan (plan.Change.Planned) is what apply
+// hands back. References read its planned values; what its schema marks
+// sensitive stays masked through references. Data sources are read at plan time, unless their
 // configuration refers to values not yet known or they depend on a
 // resource with changes pending: then they are read during apply, after
 // it (a plan.Read change; data.go). Their values travel in memory with

@@ -79,7 +79,6 @@ func (x *execution) build(destroyAfterUpdates bool) {
 		x.owner = append(x.owner, ci)
 		return t
 	}
-	_, renames := x.e.provider.(provider.Renamer)
 	renameTask := map[int]int{} // change index → the rename before its update
 	for i := range x.p.Changes {
 		c := &x.p.Changes[i]
@@ -100,7 +99,7 @@ func (x *execution) build(destroyAfterUpdates bool) {
 		case plan.Read:
 			mainTask[i] = add(i, x.read(i)).id
 		default:
-			if c.MovedFrom != "" && renames {
+			if c.MovedFrom != "" {
 				renameTask[i] = add(i, x.rename(i, false)).id
 			}
 			mainTask[i] = add(i, x.createOrUpdate(i)).id

@@ -3,9 +3,12 @@ package engine_test
 import (
 	"context"
 	"testing"
+	"time"
 
+	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/sim"
+	"github.com/kyku/action/internal/statemgr/local"
 )
 
 // TestImportThatWouldReplaceNamesTheCause: importing an object whose
@@ -34,5 +37,36 @@ import:
 	}
 	if got := w.cloud(); len(got) != 1 {
 		t.Errorf("cloud = %v, want the one key untouched", got)
+	}
+}
+
+// TestImportAskedOfTheCloud: an import is planned as every change is, so
+// what the provider's check refuses of the update that makes the object
+// match the configuration (a database's storage cannot shrink) is refused
+// at plan, positioned, before anything is imported.
+func TestImportAskedOfTheCloud(t *testing.T) {
+	w := newWorld(t)
+	s, err := sim.New(sim.Options{Dir: w.simDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, err := s.Create(context.Background(), provider.Resource{Name: "x", Type: "Database", CloudName: "outside",
+		Properties: map[string]any{"engine": "postgres", "storageGb": float64(30)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &ruled{Provider: s}
+	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "test", RetryBase: time.Millisecond})
+	_, err = e.Plan(context.Background(), parse(t, `
+resources:
+  db: { type: Database, properties: { engine: postgres, storageGb: 10 } }
+import:
+  - { to: db, id: "`+obj.ID+`" }
+`))
+	if want := `kyku.yaml:2:57: resource "db" (Database): property "storageGb": storage only grows`; err == nil || err.Error() != want {
+		t.Errorf("plan: %v\nwant: %s", err, want)
+	}
+	if len(p.asked) != 1 || p.asked[0].ID != obj.ID || p.asked[0].Prior["storageGb"] != float64(30) {
+		t.Errorf("the check was asked %+v; want the import, against the object found", p.asked)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
@@ -18,28 +17,6 @@ import (
 
 // Moves, imports and targets: what the configuration's moved and import
 // entries and a plan's --target ask of the engine.
-
-// PlanOptions tune one plan.
-type PlanOptions struct {
-	// Targets limits the plan to these resources (addresses; a name with
-	// instances means all of them) and what they depend on. A target in
-	// state but not in the configuration is destroyed.
-	Targets []string
-	// AllowDestroyAll lets a plan destroy every resource in state because
-	// the configuration has none (plan.Plan.DestroysAll); without it such
-	// a plan is refused with a *DestroyAllError.
-	AllowDestroyAll bool
-	// Replace names resources (addresses; a name with instances means all
-	// of them) to replace although nothing forces it, as Terraform's
-	// -replace: a broken or tainted object is destroyed and created anew.
-	// Each must be a managed resource of the configuration; one not yet
-	// in state is created anyway.
-	Replace []string
-
-	// createdAt, when set, is the plan's CreatedAt (planning a saved plan
-	// again: it is still the plan made then).
-	createdAt time.Time
-}
 
 // importRead is an object an import entry names, as the plan read it.
 type importRead struct {
@@ -70,7 +47,7 @@ func (e *Engine) imports(ctx context.Context, cfg *config.Config, st *state.File
 		}
 		r := cfg.Resource(im.To)
 		if sr := st.Resources[im.To]; sr != nil {
-			if sr.ProviderID != im.ID && !e.selfPlanned(sr.Type) {
+			if sr.ProviderID != im.ID && !e.ownState(sr.Type) {
 				diags.Add(im.Pos, "import %s (id %s): %s is in state already with id %s; remove the entry, or forget it first with kyku state rm %s", im.To, im.ID, im.To, sr.ProviderID, im.To)
 			}
 			continue
@@ -94,17 +71,13 @@ func (e *Engine) imports(ctx context.Context, cfg *config.Config, st *state.File
 
 // readImport reads the object to import; "not found" is a plain error.
 func (e *Engine) readImport(ctx context.Context, typ, id string) (provider.Object, error) {
-	if c, ok := e.provider.(IDChecker); ok && !c.ValidID(typ, id) {
+	if !e.provider.ValidID(typ, id) {
 		return provider.Object{}, fmt.Errorf("%q is not a %s provider ID for a %s", id, e.provider.Name(), typ)
 	}
 	var o provider.Object
 	err := e.call(ctx, nil, func(ctx context.Context) error {
 		var err error
-		if imp, ok := e.provider.(provider.Importer); ok {
-			o, err = imp.Import(ctx, typ, id)
-		} else {
-			o, err = e.provider.Read(ctx, typ, id)
-		}
+		o, err = e.provider.Import(ctx, typ, id)
 		return err
 	})
 	switch {
@@ -252,7 +225,7 @@ func checkCloudNames(diags *diag.Diagnostics, cfg *config.Config, st *state.File
 // rename returns how a move's change is named in the cloud: the new cloud
 // name when the provider renames objects of typ, else the current one.
 func (e *Engine) renamed(typ, prefix, to, current string) string {
-	if rn, ok := e.provider.(provider.Renamer); ok && rn.CanRename(typ) && current != "" {
+	if e.provider.Schema(typ).Renames && current != "" {
 		return cloudName(prefix, to)
 	}
 	return current
@@ -288,18 +261,15 @@ func (e *Engine) journalMoves(ctx context.Context, st *state.File, p *plan.Plan)
 	return next, seq, nil
 }
 
-// rename is the task of a moved resource: a provider that renames objects
-// gives it its new cloud name and marks it with its new Kyku name (done
-// reports the change finished: a move with nothing else to do). Other
-// providers leave the object as it is; the state moved already.
+// rename is the task of a moved resource: its provider gives it its new
+// cloud name where it renames objects of its type, and marks it with its
+// new Kyku name (done reports the change finished: a move with nothing
+// else to do); a provider's Rename that has nothing to do (a Terraform
+// provider's) leaves the object as it is: the state moved already.
 func (x *execution) rename(ci int, done bool) func(context.Context) (func(context.Context) error, error) {
 	return func(ctx context.Context) (func(context.Context) error, error) {
 		c := &x.p.Changes[ci]
 		x.event(ci, progress.Started, nil)
-		rn, ok := x.e.provider.(provider.Renamer)
-		if !ok {
-			return x.settled(ci, func(context.Context) error { return nil }, done), nil
-		}
 		cr := x.p.Config.Resource(c.ResourceID)
 		if cr == nil {
 			err := fmt.Errorf("%s %q is not in the plan's config", c.Type, c.ResourceID)
@@ -322,7 +292,7 @@ func (x *execution) rename(ci int, done bool) func(context.Context) (func(contex
 		var obj provider.Object
 		err = x.e.call(ctx, ev, func(ctx context.Context) error {
 			var err error
-			obj, err = rn.Rename(ctx, c.ProviderID, r)
+			obj, err = x.e.provider.Rename(ctx, c.ProviderID, r)
 			return err
 		})
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 	"maps"
 
 	"github.com/kyku/action/internal/config"
-	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/value"
 )
@@ -69,14 +68,13 @@ func readsAny(v any, names map[string]bool) bool {
 // values) that a schema says, as OpenTofu's state records them, in
 // Terraform's JSON type syntax: an output that is one reference to an
 // attribute of a provider's resource or data source takes the type its
-// schema gives the attribute (provider.AttributeTyper), and one to the ID
+// schema gives the attribute (provider.Schemas.AttributeType), and one to the ID
 // of one of Kyku's types is a string. Any other output takes its value's
 // type, as it does where asking the provider fails: nil when none.
 func (e *Engine) outputTypes(ctx context.Context, cfg *config.Config, outs map[string]any) map[string]any {
 	if cfg == nil || len(outs) == 0 {
 		return nil
 	}
-	at, _ := e.provider.(provider.AttributeTyper)
 	var types map[string]any
 	for _, o := range cfg.Outputs {
 		s, ok := o.Value.(string)
@@ -93,14 +91,12 @@ func (e *Engine) outputTypes(ctx context.Context, cfg *config.Config, outs map[s
 		}
 		var t any
 		switch {
-		case r.Data || e.selfPlanned(r.Type):
+		case r.Data || e.ownState(r.Type):
 			attr := ref.Attr
 			if attr == "" {
 				attr = "id" // what ${res} reads of a provider's resource
 			}
-			if at != nil {
-				t, _ = at.AttributeType(ctx, r.Type, r.Data, attr, ref.Steps())
-			}
+			t, _ = e.provider.AttributeType(ctx, r.Type, r.Data, attr, ref.Steps())
 		case ref.Attr == "" || ref.Attr == "id" && ref.Path == "":
 			t = "string" // a provider ID
 		}

@@ -86,7 +86,7 @@ func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResu
 		// resource the configuration no longer has.
 		sensitive = slices.Concat(sensitive, sr.Sensitive)
 		o := objs[name]
-		if e.selfPlanned(sr.Type) {
+		if e.ownState(sr.Type) {
 			// Its provider's read is the whole story: every attribute
 			// against state's.
 			if o.Stored != nil {

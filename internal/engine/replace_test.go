@@ -169,3 +169,38 @@ func TestInUseRefusalSeesEveryUserThatStays(t *testing.T) {
 		})
 	}
 }
+
+// TestReplaceRequestedIsTheReason: --replace of a resource whose change
+// forces a replace anyway says it was asked for (as OpenTofu's -replace:
+// ReplaceByRequest before ReplaceBecauseCannotUpdate), and still shows
+// which property forces it; a protected one is refused for the request.
+func TestReplaceRequestedIsTheReason(t *testing.T) {
+	w := newWorld(t)
+	e := w.engine()
+	mustApply(t, e, parse(t, stack))
+	changed := variant("image: debian-12", "image: debian-13")
+	p, err := e.PlanWith(context.Background(), parse(t, changed), engine.PlanOptions{Replace: []string{"web"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	web := change(t, p, "web")
+	if web.Action != plan.Replace || web.Reason != "replacement requested (--replace)" || forced(web) != "image" {
+		t.Errorf("web: %s %q, forced %q; want a replace asked for, image forcing it", web.Action, web.Reason, forced(web))
+	}
+	protected := strings.Replace(changed, "  web:\n    type: Vm\n", "  web:\n    type: Vm\n    protect: true\n", 1)
+	_, err = e.PlanWith(context.Background(), parse(t, protected), engine.PlanOptions{Replace: []string{"web"}})
+	if want := `resource "web" is protected (protect: true) and cannot be replaced, although --replace asks for it`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("protected: %v; want %s", err, want)
+	}
+}
+
+// forced lists the properties of c that force its replace.
+func forced(c plan.Change) string {
+	var out []string
+	for _, pc := range c.Properties {
+		if pc.ForcesReplace {
+			out = append(out, pc.Path)
+		}
+	}
+	return strings.Join(out, ", ")
+}

@@ -57,3 +57,20 @@ func refErr(err error, secret func(value.Ref) bool) error {
 func secretIn(sensitive map[string][]string) func(value.Ref) bool {
 	return func(r value.Ref) bool { return slices.Contains(sensitive[r.Resource], r.Attr) }
 }
+
+// plannedValue is what a reference to a resource whose provider keeps its
+// own state, or to a data source, reads: an attribute (attr "" or "id": its ID) of vals; unknown
+// (ok false) when the plan knows it only after apply.
+func plannedValue(vals map[string]any, attr string) (any, bool) {
+	if attr == "" {
+		attr = "id"
+	}
+	v, ok := vals[attr]
+	switch {
+	case !ok:
+		return nil, true // null: left out of the values (validation refused any attribute the schema lacks)
+	case v == value.Unknown:
+		return nil, false
+	}
+	return v, true
+}

@@ -12,22 +12,27 @@ import (
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/kinds"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/statemgr/local"
 )
 
-// ruled is the sim with its own replace rules for target groups and a
-// ChangePlanner: a Vm of size large cannot be reached in place, and a
+// ruled is the sim planned with its own replace rules for target groups
+// and its own check: a Vm of size large cannot be reached in place, and a
 // database's storage cannot shrink.
 type ruled struct {
 	*sim.Provider
-	asked []provider.ChangeRequest
+	asked []kinds.Change
 	fail  error
 }
 
-func (r *ruled) ReplaceRules(typ string) provider.Rules {
-	rules := r.Provider.ReplaceRules(typ)
+func (r *ruled) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+	return kinds.Planner{Rules: r.rules, Check: r.check}.PlanChange(ctx, req)
+}
+
+func (r *ruled) rules(typ string) provider.Rules {
+	rules := r.Provider.Schema(typ).Rules
 	if typ != "TargetGroup" {
 		return rules
 	}
@@ -39,7 +44,7 @@ func (r *ruled) ReplaceRules(typ string) provider.Rules {
 	return out
 }
 
-func (r *ruled) PlanChange(_ context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+func (r *ruled) check(_ context.Context, req kinds.Change) (provider.ChangePlan, error) {
 	r.asked = append(r.asked, req)
 	var out provider.ChangePlan
 	if r.fail != nil {
@@ -112,7 +117,7 @@ func TestPlanFollowsTheProvidersRules(t *testing.T) {
 	if web.Action != plan.Update {
 		t.Errorf("web: %s; want an update (medium is reachable in place)", web.Action)
 	}
-	var last provider.ChangeRequest
+	var last kinds.Change
 	for _, req := range p.asked {
 		if req.Name == "web" {
 			last = req
@@ -156,6 +161,13 @@ func TestPlanFollowsTheProvidersRules(t *testing.T) {
 	}
 }
 
+// unruled is the sim planned without replace rules.
+type unruled struct{ *sim.Provider }
+
+func (unruled) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+	return kinds.Planner{}.PlanChange(ctx, req)
+}
+
 // TestPlanWithoutRulesFollowsTheSchema: a provider that declares no rules
 // gets the schema's immutable properties, without a reason.
 func TestPlanWithoutRulesFollowsTheSchema(t *testing.T) {
@@ -164,7 +176,7 @@ func TestPlanWithoutRulesFollowsTheSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := struct{ provider.Provider }{s} // only the Provider methods
+	p := unruled{s}
 	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "test", RetryBase: time.Millisecond})
 	if _, err := e.Apply(ctx, parse(t, ruledStack), engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
 		t.Fatal(err)

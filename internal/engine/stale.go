@@ -10,16 +10,16 @@ import (
 )
 
 // read reads the cloud object of a state resource. A stale provider ID (a
-// Kyku name recorded by an early version, or one the provider's IDChecker
-// rejects) is never sent to the cloud: the object is found by its cloud
+// Kyku name recorded by an early version, or one the provider says is
+// not valid) is never sent to the cloud: the object is found by its cloud
 // name instead (the seed's "readState by name is the fallback"), and the
 // Object returned carries its real ID. "Not found" means gone.
 func (e *Engine) read(ctx context.Context, sr *state.Resource) (provider.Object, error) {
-	if rd, ok := e.provider.(provider.StoredReader); ok && e.selfPlanned(sr.Type) {
+	if e.ownState(sr.Type) {
 		var o provider.Object
 		err := e.call(ctx, nil, func(ctx context.Context) error {
 			var err error
-			o, err = rd.ReadStored(ctx, sr.Type, sr.ProviderID, storedOf(sr))
+			o, err = e.provider.ReadStored(ctx, sr.Type, sr.ProviderID, storedOf(sr))
 			return err
 		})
 		return o, err

@@ -10,35 +10,34 @@ import (
 	"github.com/kyku/action/internal/value"
 )
 
-// CheckSupport asks p, when it is a provider.ResourceChecker, about every
-// resource of cfg at once and returns its refusals as diagnostics
-// positioned at the refused property, list element or field (or the
-// resource), all collected; nil when p accepts everything or checks
-// nothing. It is pure: no state, no cloud. Plan calls it first (and again
-// once auto-subnets are injected); `kyku validate` calls it to validate a
+// CheckSupport asks p about every resource of cfg at once
+// (provider.Checker.CheckResources) and returns its refusals as
+// diagnostics positioned at the refused property, list element or field
+// (or the resource), all collected; nil when p accepts everything. It is
+// pure: no state, no cloud. Plan calls it first (and again once
+// auto-subnets are injected); `kyku validate` calls it to validate a
 // config against a provider without planning.
 func CheckSupport(p provider.Provider, cfg *config.Config) error {
-	c, ok := p.(provider.ResourceChecker)
-	if !ok || cfg == nil {
+	if cfg == nil {
 		return nil
 	}
-	return refusals(cfg, c.CheckResources(desired(cfg)))
+	return refusals(cfg, p.CheckResources(desired(cfg)))
 }
 
-// Validate is CheckSupport, then, when p is a provider.ConfigValidator
-// (Terraform providers: their schemas, their own validation), its
-// refusals of cfg's resources and data sources, positioned: what plan
-// and `kyku validate` check before anything else. It may start provider
+// Validate is CheckSupport, then, when cfg has a type whose provider
+// keeps its own state (Terraform providers: their schemas, their own
+// validation), p's refusals of cfg's resources and data sources
+// (provider.Validator.ValidateConfigs), positioned: what plan and `kyku
+// validate` check before anything else. It may start provider
 // processes; it calls no cloud.
 func Validate(ctx context.Context, p provider.Provider, cfg *config.Config) error {
 	if err := CheckSupport(p, cfg); err != nil {
 		return err
 	}
-	c, ok := p.(provider.ConfigValidator)
-	if !ok || cfg == nil || !hasSelfPlanned(p, cfg) {
+	if cfg == nil || !hasSelfPlanned(p, cfg) {
 		return nil
 	}
-	refused, err := c.ValidateConfigs(ctx, desired(cfg))
+	refused, err := p.ValidateConfigs(ctx, desired(cfg))
 	if err != nil {
 		return fmt.Errorf("validate the configuration with its providers: %w", err)
 	}
@@ -48,30 +47,22 @@ func Validate(ctx context.Context, p provider.Provider, cfg *config.Config) erro
 // hasSelfPlanned reports whether cfg has a resource or data source that
 // p's provider plans itself (only then are plugin providers started).
 func hasSelfPlanned(p provider.Provider, cfg *config.Config) bool {
-	sp, ok := p.(provider.SelfPlanner)
-	if !ok {
-		return false
-	}
 	for _, r := range cfg.Resources {
-		if sp.SelfPlanned(r.Type) {
+		if p.Schema(r.Type).OwnState {
 			return true
 		}
 	}
 	return false
 }
 
-// checkCloud asks the provider, when it is a provider.CloudChecker, about
-// every resource of cfg (auto-subnets included), retrying transient
-// errors; refusals are positioned diagnostics.
+// checkCloud asks the provider about every resource of cfg
+// (provider.Validator.CheckCloud; auto-subnets included), retrying
+// transient errors; refusals are positioned diagnostics.
 func (e *Engine) checkCloud(ctx context.Context, cfg *config.Config) error {
-	c, ok := e.provider.(provider.CloudChecker)
-	if !ok {
-		return nil
-	}
 	var refused []provider.Refusal
 	err := e.call(ctx, nil, func(ctx context.Context) error {
 		var err error
-		refused, err = c.CheckCloud(ctx, desired(cfg))
+		refused, err = e.provider.CheckCloud(ctx, desired(cfg))
 		return err
 	})
 	if err != nil {

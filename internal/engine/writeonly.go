@@ -6,10 +6,9 @@ import (
 	"slices"
 
 	"github.com/kyku/action/internal/plan"
-	"github.com/kyku/action/internal/provider"
 )
 
-// Write-only attributes (a Terraform provider's, provider.WriteOnlyLister)
+// Write-only attributes (a Terraform provider's, provider.Schemas.WriteOnly)
 // are sent to the provider with the configuration and kept nowhere: the
 // plan names them (plan.Plan.WriteOnly), a plan file leaves their values
 // out, state's copy of the configuration has none of them (stateOf), and
@@ -19,19 +18,18 @@ import (
 // resource of its configuration sets, planned or not: a plan file embeds
 // the whole configuration, also when --target plans part of it.
 func (e *Engine) writeOnly(ctx context.Context, p *plan.Plan) error {
-	l, ok := e.provider.(provider.WriteOnlyLister)
-	if !ok || p.Config == nil {
+	if p.Config == nil {
 		return nil
 	}
 	byType := map[string][]string{}
 	for _, r := range p.Config.Resources {
-		if r.Data || !e.selfPlanned(r.Type) {
+		if r.Data || !e.ownState(r.Type) {
 			continue
 		}
 		names, seen := byType[r.Type]
 		if !seen {
 			var err error
-			if names, err = l.WriteOnly(ctx, r.Type); err != nil {
+			if names, err = e.provider.WriteOnly(ctx, r.Type); err != nil {
 				return err
 			}
 			byType[r.Type] = names

@@ -299,7 +299,7 @@ type Plan struct {
 	// OwnTypes are the provider's own names of the types of the plan's
 	// changes and configuration that a configuration names otherwise (a
 	// second configuration of a Terraform provider: west_s3_bucket →
-	// aws_s3_bucket; provider.TypeNamer). Policies judge by them.
+	// aws_s3_bucket; provider.Schemas.OwnType). Policies judge by them.
 	OwnTypes map[string]string `json:"ownTypes,omitempty"`
 
 	// OutputChanges are the outputs applying the plan adds, changes or

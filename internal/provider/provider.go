@@ -1,103 +1,154 @@
-// Package provider owns the contract between the engine and a cloud: the
-// Provider interface, the objects it returns, its typed errors, and an
-// explicit registry of implementations (no init()). Implementations live in
-// sub-packages (sim, aws, hetzner) and must be safe for concurrent use.
-//
-// Besides Provider, a provider may take part in planning through small
-// optional interfaces the engine type-asserts: ResourceChecker (pure checks
-// of configured values, at plan and `kyku validate`), CloudChecker (checks
-// that ask the cloud, once per plan), ReplaceRules (per type and property:
-// in place or replace, and why), ChangePlanner (value-aware replaces and
-// refusals per planned change), NameChecker, Renamer and BulkReader. A
-// provider that plans every change itself and keeps its own form of each
-// object (a Terraform provider, package tfprovider) is a SelfPlanner for
-// its types: ChangePlanner answers with its plan (Planned), which apply
-// hands back exactly; StoredReader, StoredDeleter, Importer, DataReader,
-// ConfigValidator and Stopper take what state keeps of its objects
-// (Stored); AttributeTyper says the types of its attributes.
 package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"time"
+
+	"github.com/kyku/action/internal/value"
 )
 
-// ErrNotFound is returned (wrapped) when a cloud object does not exist.
-var ErrNotFound = errors.New("not found")
-
-// Resource is what the engine asks a provider to create or update: the
-// desired properties with every reference already resolved to provider IDs
-// or output values. Name is the Kyku name; never send it where the cloud
-// wants an ID.
-type Resource struct {
-	Name       string         // Kyku name, e.g. "web"
-	Type       string         // Kyku type, e.g. "Vm"
-	CloudName  string         // name in the cloud, "<prefix>-<name>" for new resources
-	Prefix     string         // deploy prefix (tagging)
-	Properties map[string]any // canonical values (package value)
-	// Planned, for a provider that plans every change itself, is its plan
-	// of this change (ChangePlan.Planned as the plan carries it): Create
-	// and Update carry out exactly that. Stored is the object before an
-	// update. Both nil for Kyku's own providers.
-	Planned *Planned
-	Stored  *Stored
-}
-
-// Object is a cloud object as the provider sees it.
-type Object struct {
-	ID         string         // provider-native, opaque (e.g. "12224210", "vpc-0abc123")
-	CloudName  string         // its name in the cloud
-	Properties map[string]any // Kyku property vocabulary; references as provider IDs
-	Outputs    map[string]any // at least "id"
-	// Stored is the provider's own form of the object, for a provider
-	// that keeps one (see Stored); nil for Kyku's own providers.
-	Stored *Stored
-}
-
-// Provider is a cloud. Every call takes a context and may be retried by the
-// engine when the error is transient (see Transient).
+// Provider is a cloud, or a router of several: every role, in full.
 type Provider interface {
-	// Name is the provider's registry name ("sim", "aws").
+	Schemas
+	Checker
+	Validator
+	Planner
+	Applier
+	Reader
+	DataSources
+	Lifecycle
+}
+
+// Schemas says what a provider serves, per type.
+type Schemas interface {
+	// Name is the provider's registry name ("sim", "aws") or, for a
+	// Terraform provider, its local name.
 	Name() string
-	// Zones lists availability zones for auto-subnets, in a stable order.
-	Zones(ctx context.Context) ([]string, error)
-	// Create creates r, or returns the existing object with r.CloudName
-	// (idempotent create by name).
+	// Schema is what the provider says of typ without asking anyone.
+	Schema(typ string) TypeSchema
+	// OwnType is the provider's own name of typ when the configuration
+	// names it otherwise (a second configuration west of a Terraform
+	// provider has west_s3_bucket for its aws_s3_bucket); "" when typ is
+	// it. Policies judge by the own names (plan.Plan.OwnTypes). It may
+	// start a plugin.
+	OwnType(ctx context.Context, typ string) (string, error)
+	// WriteOnly lists the top-level properties of resource type typ that
+	// are or hold a write-only attribute: their configured values go to
+	// the provider and nowhere else (no state, no saved plan).
+	WriteOnly(ctx context.Context, typ string) ([]string, error)
+	// AttributeType is the type of attribute attr of typ (a data source
+	// when data) read into by path, in Terraform's JSON type syntax as
+	// encoding/json decodes it ("string", []any{"map", "string"}); nil
+	// when the schema does not say. Outputs reading an attribute take
+	// their type from it, as OpenTofu's do.
+	AttributeType(ctx context.Context, typ string, data bool, attr string, path []value.Step) (any, error)
+}
+
+// Checker checks configured values without I/O, clock or state.
+type Checker interface {
+	// CheckResources refuses what the cloud's API would refuse of the
+	// configured resources, all at once (a check may span resources):
+	// types it lacks, value syntax and ranges, documented limits. The
+	// engine calls it before planning and at `kyku validate`, and
+	// positions each refusal in the configuration.
+	CheckResources(rs []Desired) []Refusal
+	// CheckName reports why the cloud would refuse cloudName for a new
+	// object of type typ, or nil. The engine asks about every object a
+	// plan creates.
+	CheckName(typ, cloudName string) error
+	// ValidID reports whether id can be the provider's ID of an object of
+	// typ. One it cannot be (a Kyku name an early version recorded) is
+	// stale: the engine finds the object by its cloud name instead.
+	ValidID(typ, id string) bool
+}
+
+// Validator checks configured values by asking someone; it changes
+// nothing. An error is a failure to ask, not a refusal.
+type Validator interface {
+	// ValidateConfigs asks the provider's plugins about rs (references
+	// unresolved: unknown to them). The engine calls it at plan and
+	// `kyku validate` when a type of rs has OwnState, after CheckResources
+	// found nothing.
+	ValidateConfigs(ctx context.Context, rs []Desired) ([]Refusal, error)
+	// CheckCloud asks the cloud what it offers (the server types a
+	// location sells), once per plan, after CheckResources found nothing;
+	// it should cache what it reads. `kyku validate` does not call it.
+	CheckCloud(ctx context.Context, rs []Desired) ([]Refusal, error)
+}
+
+// Planner plans changes.
+type Planner interface {
+	// PlanChange plans one resource, changed or not: see ChangeRequest
+	// and ChangePlan. It may read the cloud, never change it.
+	PlanChange(ctx context.Context, req ChangeRequest) (ChangePlan, error)
+}
+
+// Applier changes the cloud.
+type Applier interface {
+	// Create creates r, or returns the existing object named r.CloudName
+	// (idempotent create by name). For a type with OwnState it carries
+	// out r.Planned exactly.
 	Create(ctx context.Context, r Resource) (Object, error)
-	// Read returns the object; ErrNotFound when it is gone.
-	Read(ctx context.Context, typ, id string) (Object, error)
-	// Update changes mutable properties in place.
+	// Update changes object id to r in place.
 	Update(ctx context.Context, id string, r Resource) (Object, error)
 	// Delete removes the object; ErrNotFound when it is already gone.
 	Delete(ctx context.Context, typ, id string) error
-	// Lookup finds an object by its cloud name; ErrNotFound when none.
+	// DeleteStored removes an object of a type with OwnState, given what
+	// state keeps of it and prior, the object as the plan read it (its
+	// PriorState and PriorPrivate) when the plan has it.
+	DeleteStored(ctx context.Context, typ, id string, s Stored, prior *Planned) error
+	// Rename gives object id the cloud name r.CloudName (the current one
+	// when TypeSchema.Renames is false) and marks it as Kyku's resource
+	// r.Name, leaving everything else as it is: a moved resource keeps
+	// its object.
+	Rename(ctx context.Context, id string, r Resource) (Object, error)
+}
+
+// Reader reads the cloud.
+type Reader interface {
+	// Read returns object id of typ; ErrNotFound when it is gone.
+	Read(ctx context.Context, typ, id string) (Object, error)
+	// ReadStored reads an object of a type with OwnState from what state
+	// keeps of it; the Object carries the provider's new form of it.
+	ReadStored(ctx context.Context, typ, id string, s Stored) (Object, error)
+	// ReadMany returns the objects it found among refs in a few list
+	// calls; prefix is the deploy prefix (the kyku-prefix label or
+	// kyku:prefix tag). A ref missing from the result is not proof that
+	// the object is gone: the engine reads it with Read.
+	ReadMany(ctx context.Context, prefix string, refs []Ref) (map[Ref]Object, error)
+	// Lookup finds an object of Kyku's by its cloud name; ErrNotFound
+	// when none.
 	Lookup(ctx context.Context, typ, cloudName string) (Object, error)
+	// Import finds an existing object by a user's ID (`import` entries,
+	// `kyku import`); ErrNotFound when there is none.
+	Import(ctx context.Context, typ, id string) (Object, error)
 }
 
-// TransientError marks an error worth retrying (throttling, 5xx, eventual
-// consistency). RetryAfter, when set, is the server's hint.
-type TransientError struct {
-	Err        error
-	RetryAfter time.Duration
+// DataSources are what the cloud offers to read, and only to read.
+type DataSources interface {
+	// Zones lists availability zones for auto-subnets, in a stable order.
+	Zones(ctx context.Context) ([]string, error)
+	// ReadData reads data source typ with its resolved configuration
+	// props: every attribute (null ones left out), and the top-level
+	// attributes its schema marks sensitive.
+	ReadData(ctx context.Context, typ string, props map[string]any) (values map[string]any, sensitive []string, err error)
+	// PlanData is what data source typ, read during apply, is known to
+	// hold at plan (OpenTofu's planned unknown object): its configuration
+	// (props may hold value.Unknown), value.Unknown for every attribute
+	// the provider computes and props leave unset. No read.
+	PlanData(ctx context.Context, typ string, props map[string]any) (values map[string]any, sensitive []string, err error)
 }
 
-func (e *TransientError) Error() string { return "transient: " + e.Err.Error() }
-func (e *TransientError) Unwrap() error { return e.Err }
-
-// Transient wraps err as retryable.
-func Transient(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &TransientError{Err: err}
-}
-
-// IsTransient reports whether err (or anything it wraps) is retryable.
-func IsTransient(err error) bool {
-	var t *TransientError
-	return errors.As(err, &t)
+// Lifecycle ends what a provider runs.
+type Lifecycle interface {
+	// Stop asks calls in flight to end early (an interrupted apply, as
+	// Terraform does on the first Ctrl-C): they return soon with what
+	// they did. The provider is then good for nothing but Close.
+	Stop(ctx context.Context) error
+	// Close releases what the provider holds (plugin processes, open
+	// files). A router closes what it started, not the providers it was
+	// given.
+	Close() error
 }
 
 // Factory builds a provider from its config settings and the environment

@@ -271,10 +271,8 @@ func withPlugins(ctx context.Context, cfg *config.Config, s Settings, base provi
 	return tfprovider.NewRouter(base, ps...), nil
 }
 
-// Release stops what p runs (the processes of Terraform providers), when
-// it runs anything: every provider Provider returns must be released.
+// Release stops what p runs (the processes of Terraform providers):
+// every provider Provider returns must be released.
 func Release(p provider.Provider) {
-	if c, ok := p.(io.Closer); ok {
-		c.Close()
-	}
+	p.Close()
 }

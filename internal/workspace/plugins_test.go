@@ -46,8 +46,7 @@ func TestProvidersNeedTheLock(t *testing.T) {
 		t.Fatalf("after init: %v", err)
 	}
 	defer workspace.Release(p)
-	sp, ok := p.(provider.SelfPlanner)
-	if !ok || !sp.SelfPlanned("sdktest_item") || sp.SelfPlanned("Vm") || p.Name() != "sim" {
+	if !p.Schema("sdktest_item").OwnState || p.Schema("Vm").OwnState || p.Name() != "sim" {
 		t.Errorf("the workspace's provider does not route the provider's types: %T", p)
 	}
 }
@@ -83,7 +82,7 @@ func TestSecondConfigurationOfAProvider(t *testing.T) {
 		t.Fatalf("after init: %v", err)
 	}
 	defer workspace.Release(p)
-	if sp, ok := p.(provider.SelfPlanner); !ok || !sp.SelfPlanned("west_item") || !sp.SelfPlanned("sdktest_item") {
+	if !p.Schema("west_item").OwnState || !p.Schema("sdktest_item").OwnState {
 		t.Errorf("the workspace's provider does not route both configurations' types: %T", p)
 	}
 }

@@ -17,8 +17,6 @@ import (
 	"github.com/kyku/action/internal/provider"
 )
 
-var _ provider.BulkReader = (*Provider)(nil)
-
 // Largest number of values AWS takes in one request.
 const (
 	ec2FilterValues = 200 // values of one EC2 filter

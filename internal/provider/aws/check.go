@@ -11,8 +11,6 @@ import (
 	"github.com/kyku/action/internal/value"
 )
 
-var _ provider.ResourceChecker = (*Provider)(nil)
-
 // AWS's documented limits, checked at plan time.
 const (
 	// maxRulesPerGroup: "Inbound or outbound rules per security group: 60"
@@ -35,7 +33,7 @@ const (
 // the longest RDS identifier, "db-…").
 const placeholderPrefix = "00000000"
 
-// CheckResources implements provider.ResourceChecker: AWS's value rules,
+// CheckResources: AWS's value rules,
 // documented limits and name rules, at plan time and at `kyku validate`.
 func (p *Provider) CheckResources(rs []provider.Desired) []provider.Refusal {
 	var out []provider.Refusal

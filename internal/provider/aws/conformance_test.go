@@ -22,5 +22,6 @@ func TestConformance(t *testing.T) {
 		}
 		return r
 	}
+	fx.Agreement = agreement()
 	providertest.Run(t, func(*testing.T) provider.Provider { return p }, fx)
 }

@@ -83,14 +83,14 @@
 //
 // Names: CheckName (names.go) holds each service's rule; Create refuses a
 // name its service would refuse before any call, and the engine asks it at
-// plan time (provider.NameChecker).
+// plan time.
 //
 // Planning (check.go, rules.go): CheckResources refuses, before any
 // request, what AWS documents it refuses — CIDR blocks of /16 to /28 with
 // no host bits, 60 rules per direction of a security group, 5 security
 // groups and one key pair per instance, RDS storage of 20 to 65,536 GB,
 // ports, tags, certificate ARNs, and the names (with a stand-in deploy
-// prefix); ReplaceRules says what a change of each property does;
+// prefix); Schema's Rules say what a change of each property does;
 // PlanChange refuses an RDS storage shrink, growth under 10%, a storage
 // change during storage-optimization or within 6 hours of the last one
 // (from the instance's events; Options.Now is the clock) and a version
@@ -105,7 +105,7 @@
 // refuses what no API can change (kinds.Set.Fixed and the kinds' guards).
 //
 // Reading: every paginated Describe is read to its last page (list.go).
-// ReadMany (provider.BulkReader, bulk.go) reads a plan's objects in a few
+// ReadMany (bulk.go) reads a plan's objects in a few
 // list calls: EC2 types by the kyku:prefix tag and then by ID, databases by
 // ID, target groups and load balancers listed whole.
 //

@@ -11,14 +11,12 @@ import (
 	"github.com/kyku/action/internal/value"
 )
 
-var _ provider.Renamer = (*Provider)(nil)
-
-// CanRename implements provider.Renamer: an instance's cloud name is its
-// Name tag, which can change. Other objects keep theirs: RDS identifiers,
-// load balancer, target group, security group and key pair names are
-// fixed at creation, and a VPC's or subnet's Name tag is how Kyku finds
-// its gateway and route table again.
-func (p *Provider) CanRename(typ string) bool { return typ == "Vm" }
+// renames reports whether objects of typ can take a new cloud name: an
+// instance's cloud name is its Name tag, which can change. Other objects
+// keep theirs: RDS identifiers, load balancer, target group, security
+// group and key pair names are fixed at creation, and a VPC's or subnet's
+// Name tag is how Kyku finds its gateway and route table again.
+func renames(typ string) bool { return typ == "Vm" }
 
 // Rename marks an EC2 object (Vm, Vpc, Subnet) as Kyku's resource r.Name
 // (the kyku:name tag) and gives a Vm the Name tag r.CloudName; other

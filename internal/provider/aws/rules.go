@@ -11,19 +11,15 @@ import (
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/kinds"
 	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )
 
-var (
-	_ provider.ReplaceRules  = (*Provider)(nil)
-	_ provider.ChangePlanner = (*Provider)(nil)
-)
-
 // rules are AWS's replace rules, one per property of every type: what
 // planning promises. What the APIs cannot change is fixed (below) and the
-// kinds' own guards; the agreement test holds them together against
-// awstest.
+// kinds' own guards; the conformance suite's agreement holds them
+// together against awstest.
 var rules = sync.OnceValue(func() map[string]provider.Rules {
 	return map[string]provider.Rules{
 		"Vpc": {
@@ -88,9 +84,6 @@ var rules = sync.OnceValue(func() map[string]provider.Rules {
 	}
 })
 
-// ReplaceRules implements provider.ReplaceRules.
-func (p *Provider) ReplaceRules(typ string) provider.Rules { return rules()[typ] }
-
 // fixed is what the AWS APIs cannot change on an existing object
 // (kinds.Set.Fixed: Update refuses it before any request), each with the
 // API Reference that says so. The Vm, target group and load balancer
@@ -110,8 +103,8 @@ var fixed = sync.OnceValue(func() map[string]map[string]string {
 	}
 })
 
-// PlanChange implements provider.ChangePlanner: what RDS and ELBv2 refuse
-// depending on the values.
+// checkChange is AWS's check of a change (kinds.Planner.Check): what RDS
+// and ELBv2 refuse depending on the values.
 //
 //   - Database storageGb: RDS cannot reduce allocated storage, and rounds
 //     growth under 10% up to 10% (Amazon RDS API Reference:
@@ -135,7 +128,7 @@ var fixed = sync.OnceValue(func() map[string]map[string]string {
 //     without security groups cannot get them, and one made with them
 //     cannot lose them all (Elastic Load Balancing API Reference:
 //     SetSecurityGroups): a replace.
-func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+func (p *Provider) checkChange(ctx context.Context, req kinds.Change) (provider.ChangePlan, error) {
 	var out provider.ChangePlan
 	if req.ID == "" {
 		return out, nil
@@ -177,7 +170,7 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 
 // planLB plans a load balancer change: a target group of the other kind
 // or network load balancer security groups that ELBv2 cannot change.
-func (p *Provider) planLB(ctx context.Context, req provider.ChangeRequest, changed func(string) bool) (provider.ChangePlan, error) {
+func (p *Provider) planLB(ctx context.Context, req kinds.Change, changed func(string) bool) (provider.ChangePlan, error) {
 	var out provider.ChangePlan
 	if !changed("targetGroup") && !changed("securityGroups") {
 		return out, nil
@@ -232,15 +225,13 @@ func olderVersion(a, b string) bool {
 	return false
 }
 
-var _ provider.UseKeeper = (*Provider)(nil)
-
-// KeptBy implements provider.UseKeeper: EC2 does not delete a security
+// keptBy: EC2 does not delete a security
 // group an instance, a load balancer or a database is in, or a subnet
 // instances are in (DependencyViolation: Amazon EC2 API Reference,
 // DeleteSecurityGroup, DeleteSubnet); Elastic Load Balancing does not
 // delete a target group a listener forwards to (ResourceInUse: Elastic
 // Load Balancing API Reference, DeleteTargetGroup).
-func (p *Provider) KeptBy(typ string) []provider.Use {
+func keptBy(typ string) []provider.Use {
 	switch typ {
 	case "SecurityGroup":
 		return []provider.Use{{Type: "Vm", Property: "securityGroups"}, {Type: "LoadBalancer", Property: "securityGroups"}, {Type: "Database", Property: "securityGroups"}}
@@ -250,4 +241,10 @@ func (p *Provider) KeptBy(typ string) []provider.Use {
 		return []provider.Use{{Type: "LoadBalancer", Property: "targetGroup"}}
 	}
 	return nil
+}
+
+// PlanChange plans req with Kyku's shared planner, AWS's rules and its
+// check (checkChange).
+func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+	return kinds.Planner{Rules: func(typ string) provider.Rules { return rules()[typ] }, Check: p.checkChange}.PlanChange(ctx, req)
 }

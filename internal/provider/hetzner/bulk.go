@@ -10,7 +10,7 @@ import (
 	"github.com/kyku/action/internal/provider"
 )
 
-// ReadMany implements provider.BulkReader: it lists each kind of object the
+// ReadMany lists each kind of object the
 // refs need by the label selector kyku-managed=true,kyku-prefix=<prefix>,
 // every page (50 a page), instead of one request per object. Networks
 // answer for Vpc and Subnet refs (subnets live in their network), servers

@@ -11,8 +11,6 @@ import (
 	"github.com/kyku/action/internal/provider"
 )
 
-var _ provider.CloudChecker = (*Provider)(nil)
-
 // serverTypeInfo is what planning needs of one server type.
 type serverTypeInfo struct {
 	Name         string
@@ -103,7 +101,7 @@ func (p *Provider) typeFor(ctx context.Context, size string) (string, error) {
 	return cat.pick(size, p.opts.Location)
 }
 
-// CheckCloud implements provider.CloudChecker: every Vm's size must be a
+// CheckCloud: every Vm's size must be a
 // server type the configured location sells, or a size (small, medium,
 // large) one of whose types it sells (Hetzner Cloud API reference, Server
 // Types: locations, available; the CX line, for one, is not sold in ash,

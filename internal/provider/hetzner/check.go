@@ -47,7 +47,7 @@ var zoneOf = sync.OnceValue(func() map[string]string {
 	}
 })
 
-// CheckResources implements provider.ResourceChecker: what Hetzner cannot
+// CheckResources: what Hetzner cannot
 // carry, its documented limits and its name rules are refused at plan
 // time, positioned in the config, instead of failing halfway through an
 // apply.

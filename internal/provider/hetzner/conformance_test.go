@@ -11,7 +11,9 @@ import (
 // through the real hcloud-go client.
 func TestConformance(t *testing.T) {
 	e := setup(t)
-	providertest.Run(t, func(*testing.T) provider.Provider { return e.p }, fixtures())
+	fx := fixtures()
+	fx.Agreement = agreement()
+	providertest.Run(t, func(*testing.T) provider.Provider { return e.p }, fx)
 	if inv := e.cloud.Inventory(); len(inv) != 0 {
 		t.Errorf("the suite left objects behind: %v", inv)
 	}

@@ -41,7 +41,7 @@
 // public interface a firewall filters, attachments outside the location's
 // network zone, label and name rules) before any request; CheckCloud
 // reads the server types once per plan and refuses a size the location
-// does not sell; ReplaceRules says what a change of each property does,
+// does not sell; Schema's Rules say what a change of each property does,
 // PlanChange replaces a server whose new type has another architecture or
 // storage type or a smaller disk than the server's, and asks for firewalls
 // and subnets to be replaced create-before-destroy (the API does not

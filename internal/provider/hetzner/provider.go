@@ -89,11 +89,7 @@ type Provider struct {
 	locks sync.Map // "labels/<kind>/<id>", "subnets/network/<id>" → *sync.Mutex
 }
 
-var (
-	_ provider.Provider        = (*Provider)(nil)
-	_ provider.BulkReader      = (*Provider)(nil)
-	_ provider.ResourceChecker = (*Provider)(nil)
-)
+var _ provider.Provider = (*Provider)(nil)
 
 // settings the provider block may carry.
 var knownSettings = sync.OnceValue(func() map[string]bool {
@@ -263,7 +259,7 @@ func (p *Provider) Lookup(ctx context.Context, typ, cloudName string) (provider.
 	return p.kinds.Lookup(ctx, typ, cloudName)
 }
 
-// ValidID implements the engine's IDChecker: Hetzner IDs are numbers,
+// ValidID: Hetzner IDs are numbers,
 // except the two Kyku defines — a subnet is "<network ID>/<cidr>" and a
 // target group "kyku-tg/<cloud name>". Anything else (a Kyku name left in
 // state by an early version) is stale and resolved by name before a

@@ -9,8 +9,6 @@ import (
 	"github.com/kyku/action/internal/value"
 )
 
-var _ provider.Renamer = (*Provider)(nil)
-
 // namer renames one object: a new name and labels in one update.
 type namer func(ctx context.Context, id int64, name string, labels func(have map[string]string) map[string]string) error
 
@@ -32,9 +30,6 @@ func (p *Provider) namer(typ string) namer {
 	}
 	return nil
 }
-
-// CanRename implements provider.Renamer.
-func (p *Provider) CanRename(typ string) bool { return p.namer(typ) != nil }
 
 // Rename gives the object the name r.CloudName and the kyku-name label of
 // r.Name, in one update; its ID and everything else stay.

@@ -86,7 +86,7 @@ func TestCreateBeforeDestroyAsked(t *testing.T) {
 		{"Vpc", map[string]any{"cidr": "10.0.0.0/16"}, map[string]any{"cidr": "10.1.0.0/16"}, false},
 	} {
 		cp, err := p.PlanChange(context.Background(), provider.ChangeRequest{
-			Resource: provider.Resource{Type: tc.typ, Properties: tc.props}, ID: "1", Prior: tc.old, Changed: []string{"cidr", "network"},
+			Resource: provider.Resource{Type: tc.typ, Properties: tc.props}, ID: "1", Prior: tc.old,
 		})
 		if err != nil || cp.CreateBeforeDestroy != tc.want {
 			t.Errorf("%s %v → %v: create-before-destroy %v (%v), want %v", tc.typ, tc.old, tc.props, cp.CreateBeforeDestroy, err, tc.want)

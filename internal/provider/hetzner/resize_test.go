@@ -12,7 +12,7 @@ import (
 // and storage type and a disk at least as large: Hetzner Cloud API
 // reference, Server Actions, Change the Type of a Server) is refused
 // before the server is powered off; planning replaces the server instead
-// (PlanChange, held by the agreement test). A resize it takes powers off,
+// (PlanChange, held by the conformance suite's agreement). A resize it takes powers off,
 // changes the type and starts again.
 func TestResizeRefusedWithoutPoweringOff(t *testing.T) {
 	e := setup(t)

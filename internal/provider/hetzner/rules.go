@@ -9,19 +9,15 @@ import (
 	"sync"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/kinds"
 	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
-)
-
-var (
-	_ provider.ReplaceRules  = (*Provider)(nil)
-	_ provider.ChangePlanner = (*Provider)(nil)
 )
 
 // rules are Hetzner's replace rules, one per property of every type the
 // provider carries: what planning promises. What the API cannot change is
 // fixed (below), what Kind updates do is in each kind's file; the
-// agreement test holds them together against hcloudtest.
+// conformance suite's agreement holds them together against hcloudtest.
 var rules = sync.OnceValue(func() map[string]provider.Rules {
 	return map[string]provider.Rules{
 		"Vpc": {
@@ -76,9 +72,6 @@ var rules = sync.OnceValue(func() map[string]provider.Rules {
 	}
 })
 
-// ReplaceRules implements provider.ReplaceRules.
-func (p *Provider) ReplaceRules(typ string) provider.Rules { return rules()[typ] }
-
 // fixed is what the Hetzner Cloud API cannot change on an existing object
 // (kinds.Set.Fixed: Update refuses it before any request), each with the
 // API reference that says so.
@@ -103,7 +96,8 @@ var fixed = sync.OnceValue(func() map[string]map[string]string {
 	}
 })
 
-// PlanChange implements provider.ChangePlanner: a Vm's new size is a
+// checkChange is Hetzner's check of a change (kinds.Planner.Check): a
+// Vm's new size is a
 // rescale only when the server can change to that type in place — the
 // same architecture and storage type, and a disk at least as large as the
 // server's (Hetzner Cloud API reference, Server Actions: Change the Type
@@ -116,7 +110,7 @@ var fixed = sync.OnceValue(func() map[string]map[string]string {
 // Delete a Firewall), a subnet servers are attached in (service_error,
 // "servers are attached") when its replacement can be added beside it —
 // in another network, or not overlapping it.
-func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+func (p *Provider) checkChange(ctx context.Context, req kinds.Change) (provider.ChangePlan, error) {
 	var out provider.ChangePlan
 	switch req.Type {
 	case "SecurityGroup":
@@ -196,13 +190,11 @@ func besideIt(old, props map[string]any) bool {
 	return err1 == nil && err2 == nil && !a.Overlaps(b)
 }
 
-var _ provider.UseKeeper = (*Provider)(nil)
-
-// KeptBy implements provider.UseKeeper: the API does not delete a firewall
+// keptBy: the API does not delete a firewall
 // applied to servers (resource_in_use: Hetzner Cloud API reference,
 // Firewalls: Delete a Firewall) or a subnet servers are attached in
 // (service_error, "servers are attached": Networks: Delete a subnet).
-func (p *Provider) KeptBy(typ string) []provider.Use {
+func keptBy(typ string) []provider.Use {
 	switch typ {
 	case "SecurityGroup":
 		return []provider.Use{{Type: "Vm", Property: "securityGroups"}}
@@ -210,4 +202,10 @@ func (p *Provider) KeptBy(typ string) []provider.Use {
 		return []provider.Use{{Type: "Vm", Property: "subnet"}}
 	}
 	return nil
+}
+
+// PlanChange plans req with Kyku's shared planner, Hetzner's rules and its
+// check (checkChange).
+func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+	return kinds.Planner{Rules: func(typ string) provider.Rules { return rules()[typ] }, Check: p.checkChange}.PlanChange(ctx, req)
 }

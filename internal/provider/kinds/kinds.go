@@ -40,7 +40,8 @@ type Set struct {
 	// on an existing object, each to why (a phrase naming the API):
 	// Update refuses a change of one before its Kind is asked. It is the
 	// cloud's side; what planning promises is the provider's
-	// provider.ReplaceRules, and the agreement test holds the two together.
+	// provider.TypeSchema.Rules (Planner), and the conformance suite's
+	// agreement holds the two together.
 	Fixed map[string]map[string]string
 
 	locks sync.Map // type + "/" + cloud name → *sync.Mutex

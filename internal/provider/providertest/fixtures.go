@@ -26,6 +26,13 @@ type Fixtures struct {
 	// Mutate returns a copy of r with one mutable property changed, and the
 	// name of that property.
 	Mutate func(r provider.Resource) (provider.Resource, string)
+	// Data, for a provider with data sources, returns a data source (its
+	// type and configuration) that reads obj, made from r; nil: the
+	// provider has none (ReadData answers ErrNotSupported).
+	Data func(r provider.Resource, obj provider.Object) (typ string, props map[string]any)
+	// Agreement, for a provider of Kyku's types, holds its rules to its
+	// test server (agreement.go).
+	Agreement *Agreement
 }
 
 // Default returns fixtures for every Kyku type, using the schema's own

@@ -48,12 +48,10 @@ func (p *Provider) Calls() Calls {
 	}
 }
 
-// Bulk is the simulator with bulk listing: a Provider that also
-// implements provider.BulkReader, so the engine discovers a plan's
-// resources in a few list calls instead of one Read each.
+// Bulk is the simulator with bulk listing: a Provider whose ReadMany
+// lists, so the engine discovers a plan's resources in a few list calls
+// instead of one Read each.
 type Bulk struct{ *Provider }
-
-var _ provider.BulkReader = Bulk{}
 
 // Open returns the simulator for opts: a Bulk when opts.Bulk is set, else
 // the plain Provider (which the engine reads one object at a time).

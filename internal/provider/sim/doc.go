@@ -44,7 +44,7 @@
 // run at plan time and at `kyku validate` (CheckResources), positioned in
 // the config. Update refuses what the sim cannot change in place (fixed,
 // check.go); planning follows the sim's replace rules (rules.go), which
-// the agreement test holds to it. Rename (provider.Renamer, for a moved
+// the conformance suite's agreement holds to it. Rename (for a moved
 // resource) gives an object a new cloud name and Kyku name and keeps its
 // ID; the old cloud name is free from then on. Outputs are deterministic given the ID:
 // id always; Vm privateIp (inside its subnet's CIDR) and publicIp (from

@@ -12,9 +12,8 @@ import (
 	"sync"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/kinds"
 )
-
-var _ provider.ChangePlanner = (*Provider)(nil)
 
 // users are, per type, the properties of other types that refer to an
 // object of it and keep the simulated cloud from deleting it, as real
@@ -27,11 +26,6 @@ var users = sync.OnceValue(func() map[string][]provider.Use {
 		"Subnet":        {{Type: "Vm", Property: "subnet"}},
 	}
 })
-
-var _ provider.UseKeeper = (*Provider)(nil)
-
-// KeptBy implements provider.UseKeeper: the uses inUse refuses a delete for.
-func (p *Provider) KeptBy(typ string) []provider.Use { return users()[typ] }
 
 // inUse refuses to delete rec while another object refers to it.
 func (p *Provider) inUse(rec *record) error {
@@ -63,12 +57,12 @@ func (p *Provider) inUse(rec *record) error {
 	return nil
 }
 
-// PlanChange implements provider.ChangePlanner: what the simulated cloud
-// does not delete while used (users) is replaced by making its
-// replacement first, where the two can exist side by side: any security
-// group; a subnet whose replacement is in another network or does not
-// overlap it.
-func (p *Provider) PlanChange(_ context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+// checkChange is the simulator's check of a change (kinds.Planner.Check):
+// what the simulated cloud does not delete while used (users) is
+// replaced by making its replacement first, where the two can exist side
+// by side: any security group; a subnet whose replacement is in another
+// network or does not overlap it.
+func (p *Provider) checkChange(_ context.Context, req kinds.Change) (provider.ChangePlan, error) {
 	switch req.Type {
 	case "SecurityGroup":
 		return provider.ChangePlan{CreateBeforeDestroy: true}, nil

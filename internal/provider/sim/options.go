@@ -37,7 +37,7 @@ type Options struct {
 	Seed                   int64         // seed of the draws; 0 picks one at random
 	// Bulk makes Open return a Bulk, which lists objects in pages of
 	// PageSize (default DefaultPageSize), each page one call paying the
-	// latency, so the engine discovers through provider.BulkReader.
+	// latency, so the engine discovers through ReadMany.
 	Bulk     bool
 	PageSize int
 	// Now stamps the "created" field of new objects; nil means time.Now.

@@ -7,8 +7,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-
-	"github.com/kyku/action/internal/provider"
 )
 
 func env(m map[string]string) func(string) string {
@@ -105,15 +103,16 @@ func TestFactory(t *testing.T) {
 	if _, err := Factory(ctx, nil, env(map[string]string{"KYKU_SIM_LATENCY": "soon"})); err == nil {
 		t.Error("bad environment: no error")
 	}
-	// The bulk knob decides whether the engine sees a provider.BulkReader.
+	// The bulk knob decides whether the engine gets a provider that lists
+	// (Bulk) or one that reads one object at a time.
 	for _, bulk := range []string{"false", "true"} {
 		p, err := Factory(ctx, map[string]string{"bulk": bulk, "pageSize": "7"}, getenv)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, isBulk := p.(provider.BulkReader)
+		_, isBulk := p.(Bulk)
 		if isBulk != (bulk == "true") {
-			t.Errorf("bulk=%s: provider %T implements BulkReader: %v", bulk, p, isBulk)
+			t.Errorf("bulk=%s: provider %T is a Bulk: %v", bulk, p, isBulk)
 		}
 	}
 }

@@ -9,11 +9,6 @@ import (
 	"github.com/kyku/action/internal/provider"
 )
 
-var _ provider.Renamer = (*Provider)(nil)
-
-// CanRename is true: every simulated object can take a new cloud name.
-func (p *Provider) CanRename(string) bool { return true }
-
 // Rename gives object id the cloud name r.CloudName (kept when empty) and
 // the Kyku name r.Name; its ID, properties and outputs stay. A cloud name
 // another object of the type has is refused. It is an update: it pays the

@@ -1,11 +1,12 @@
 package sim
 
 import (
-	"github.com/kyku/action/internal/provider"
+	"context"
 	"sync"
-)
 
-var _ provider.ReplaceRules = (*Provider)(nil)
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/kinds"
+)
 
 // rules are the simulator's replace rules, one per property of every
 // type: what planning promises. What the simulated API refuses to change
@@ -71,5 +72,8 @@ var rules = sync.OnceValue(func() map[string]provider.Rules {
 	}
 })
 
-// ReplaceRules implements provider.ReplaceRules.
-func (p *Provider) ReplaceRules(typ string) provider.Rules { return rules()[typ] }
+// PlanChange plans req with Kyku's shared planner, the simulator's rules
+// and its check (checkChange).
+func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
+	return kinds.Planner{Rules: func(typ string) provider.Rules { return rules()[typ] }, Check: p.checkChange}.PlanChange(ctx, req)
+}

@@ -26,7 +26,10 @@ type Provider struct {
 	calls [numKinds]atomic.Int64
 }
 
-var _ provider.Provider = (*Provider)(nil)
+var (
+	_ provider.Provider = (*Provider)(nil)
+	_ provider.Provider = Bulk{}
+)
 
 // zones is the simulator's fixed, stable list of availability zones.
 var zones = []string{"sim-a", "sim-b", "sim-c"}

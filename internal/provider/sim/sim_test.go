@@ -16,9 +16,11 @@ import (
 )
 
 func TestConformance(t *testing.T) {
+	fx := providertest.Default()
+	fx.Agreement = agreement()
 	providertest.Run(t, func(t *testing.T) provider.Provider {
 		return newSim(t, Options{Dir: t.TempDir()})
-	}, providertest.Default())
+	}, fx)
 }
 
 // TestConformanceSharedDir runs the suite with every subtest on one

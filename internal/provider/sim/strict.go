@@ -32,10 +32,6 @@ import (
 //	names           a cloud name is at most 63 letters, digits, '-', '_' or
 //	                '.'; the Kyku name (an instance web[0] is web-0) at most
 //	                54 of them, so the deploy prefix fits
-var (
-	_ provider.ResourceChecker = (*Provider)(nil)
-	_ provider.NameChecker     = (*Provider)(nil)
-)
 
 // Images are the images the simulator knows.
 var Images = []string{"amazon-linux-2023", "debian-12", "debian-13", "rocky-9", "ubuntu-22.04", "ubuntu-24.04"}

@@ -9,7 +9,7 @@
 // `<name>_…` to the provider called name, Kyku's own types to the
 // configuration's Kyku provider (sim, aws, hetzner).
 //
-// A Terraform provider plans every change itself (provider.SelfPlanner):
+// A Terraform provider keeps its own state (provider.TypeSchema.OwnState):
 // the engine hands PlanChange the configuration with references resolved
 // (value.Unknown where known only after apply) and the object as
 // ReadStored refreshed it (UpgradeResourceState, ReadResource);

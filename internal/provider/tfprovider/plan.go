@@ -3,6 +3,7 @@ package tfprovider
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/zclconf/go-cty/cty"
 	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
@@ -20,7 +21,9 @@ import (
 // its RequiresReplace whose value changes forces a replace, and the new
 // object is then planned as a create. The provider's error diagnostics
 // are refusals, at their paths. A replace asked for (req.Replace) is
-// planned the same way, as Terraform's -replace.
+// planned the same way, as Terraform's -replace. As Terraform's
+// ignore_changes, the object's value of a property in req.IgnoreChanges
+// stands in for the configured one.
 func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (provider.ChangePlan, error) {
 	pl, rs, release, err := p.resourceSchema(ctx, req.Type, false)
 	if err != nil {
@@ -28,7 +31,7 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 	}
 	defer release()
 	block, ty := rs.Block, rs.Block.ImpliedType()
-	cfgVal, ds := tfschema.Config(block, req.Properties)
+	cfgVal, ds := tfschema.Config(block, ignoring(req))
 	p.learn(block, cfgVal)
 	if ds.HasErrors() {
 		return provider.ChangePlan{Refusals: refusals(req.Name, ds)}, nil
@@ -98,6 +101,24 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 	}
 	out.Planned = planned
 	return out, nil
+}
+
+// ignoring is req's properties with the object's value (req.Prior) in
+// place of each property req.IgnoreChanges names; req.Properties itself
+// for a create or when none is ignored.
+func ignoring(req provider.ChangeRequest) map[string]any {
+	if req.Prior == nil || len(req.IgnoreChanges) == 0 {
+		return req.Properties
+	}
+	props := maps.Clone(req.Properties)
+	for _, name := range req.IgnoreChanges {
+		if v, ok := req.Prior[name]; ok {
+			props[name] = v
+		} else {
+			delete(props, name)
+		}
+	}
+	return props
 }
 
 // changedAt reports whether the values of prior and planned at path

@@ -87,18 +87,7 @@ type Provider struct {
 // New returns the provider; nothing runs until it is used.
 func New(cfg Config) *Provider { return &Provider{cfg: cfg} }
 
-var (
-	_ provider.Provider        = (*Provider)(nil)
-	_ provider.ChangePlanner   = (*Provider)(nil)
-	_ provider.StoredReader    = (*Provider)(nil)
-	_ provider.StoredDeleter   = (*Provider)(nil)
-	_ provider.Importer        = (*Provider)(nil)
-	_ provider.DataReader      = (*Provider)(nil)
-	_ provider.AttributeTyper  = (*Provider)(nil)
-	_ provider.ConfigValidator = (*Provider)(nil)
-	_ provider.SelfPlanner     = (*Provider)(nil)
-	_ provider.WriteOnlyLister = (*Provider)(nil)
-)
+var _ provider.Provider = (*Provider)(nil)
 
 // Name is the provider's local name.
 func (p *Provider) Name() string { return p.cfg.Name }
@@ -106,11 +95,15 @@ func (p *Provider) Name() string { return p.cfg.Name }
 // Source is the provider's address.
 func (p *Provider) Source() string { return p.cfg.Source }
 
-// SelfPlanned: every type of a Terraform provider plans itself.
-func (p *Provider) SelfPlanned(string) bool { return true }
+// Schema: every type of a Terraform provider is its own, with its own
+// state (OwnState); its plans say what forces a replace (no Rules), and
+// its objects have no cloud name of Kyku's making.
+func (p *Provider) Schema(string) provider.TypeSchema {
+	return provider.TypeSchema{Provider: p.cfg.Name, OwnState: true}
+}
 
 // OwnType is the provider's own name of typ when its configuration
-// names its types otherwise (provider.TypeNamer), "" when typ is it.
+// names its types otherwise, "" when typ is it.
 // It starts the provider if it has not started yet.
 func (p *Provider) OwnType(ctx context.Context, typ string) (string, error) {
 	pl, _, err := p.ensure(ctx)
@@ -123,11 +116,8 @@ func (p *Provider) OwnType(ctx context.Context, typ string) (string, error) {
 	return "", nil
 }
 
-// ProviderOf: every type of a Terraform provider is its own.
-func (p *Provider) ProviderOf(string) string { return p.cfg.Name }
-
 // WriteOnly lists the top-level attributes of resource type typ that are
-// or hold a write-only attribute (provider.WriteOnlyLister). It starts the
+// or hold a write-only attribute. It starts the
 // provider if it has not started yet.
 func (p *Provider) WriteOnly(ctx context.Context, typ string) ([]string, error) {
 	b, ok, err := p.block(ctx, typ, false)

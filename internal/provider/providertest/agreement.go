@@ -1,4 +1,4 @@
-package agreement_test
+package providertest
 
 import (
 	"context"
@@ -19,80 +19,87 @@ import (
 	"github.com/kyku/action/internal/value"
 )
 
-// cloud is one provider and its test server, as the agreement test drives
-// them.
-type cloud struct {
-	name  string
-	types []string // the Kyku types the provider carries
-	// start starts a fresh test server and returns the provider on it
-	// and what the server holds for a property Read cannot report
-	// (ok false: the server has no such object or property).
-	start func(t *testing.T) (p provider.Provider, holds func(typ, id, prop string) (any, bool))
-	// blocks are the resources a case may reference, by name, as YAML
-	// (indented two spaces); needs lists what each block references.
-	blocks map[string]string
-	needs  map[string][]string
-	// it is, per type, the properties of the resource under test ("it"),
+// Agreement holds a provider of Kyku's types to its word: for every
+// property of every type it carries, a rule (provider.TypeSchema.Rules)
+// that says whether a change is made in place, and cases, run through the
+// engine on a fresh test server each, showing the plan says what the rule
+// says and the cloud does what the plan says (an update converges, a
+// replace's change is refused in place, a refusal is a positioned plan
+// error).
+type Agreement struct {
+	// Types are the Kyku types the provider carries.
+	Types []string
+	// Start starts a fresh test server and returns the provider on it
+	// and what the server holds for a property Read cannot report (nil:
+	// Read reports everything).
+	Start func(t *testing.T) (provider.Provider, Holds)
+	// Blocks are the resources a case may reference, by name, as YAML
+	// (indented two spaces); Needs lists what each block references.
+	Blocks map[string]string
+	Needs  map[string][]string
+	// It is, per type, the properties of the resource under test ("it"),
 	// in order, as YAML values.
-	it map[string][]kv
-	// cases are the changes to try, per "Type.property".
-	cases map[string][]change
-	// refused lists the "Type.property" the provider refuses at plan
+	It map[string][]KV
+	// Cases are the changes to try, per "Type.property".
+	Cases map[string][]Change
+	// Refused lists the "Type.property" the provider refuses at plan
 	// whatever the value (Hetzner subnets take no tags): a change of one
 	// must be a positioned plan error.
-	refused map[string]change
+	Refused map[string]Change
 }
 
-// kv is one property of "it".
-type kv struct{ name, value string }
+// Holds is what a test server keeps of property prop of object id of typ
+// (ok false: no such object or property).
+type Holds func(typ, id, prop string) (v any, ok bool)
 
-// outcome is what a change must do.
-type outcome int
+// KV is one property of "it".
+type KV struct{ Name, Value string }
+
+// Outcome is what a change must do.
+type Outcome int
 
 const (
-	byRule  outcome = iota // what the provider's rule says: update or replace
-	replace                // a replace the values force (ChangePlanner)
-	refused                // refused at plan
+	ByRule  Outcome = iota // what the provider's rule says: update or replace
+	Replace                // a replace the values force (the cloud's check)
+	Refused                // refused at plan
 )
 
-// change is one case: the property's value before (from, "" for it's
-// default) and after (to), what it must do, and properties "it" goes
+// Change is one case: the property's value before (From, "" for it's
+// default) and after (To), what it must do, and properties "it" goes
 // without in this case.
-type change struct {
-	from, to string
-	want     outcome
-	drop     []string
+type Change struct {
+	From, To string
+	Want     Outcome
+	Drop     []string
 }
 
-func (o outcome) String() string {
+func (o Outcome) String() string {
 	return [...]string{"by rule", "replace", "refused"}[o]
 }
 
-// TestAgreement runs every case of every provider.
-func TestAgreement(t *testing.T) {
-	for _, c := range []*cloud{simCloud(), awsCloud(), hetznerCloud()} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			c.run(t)
-		})
-	}
-}
+// TagsCase is the case every provider shares: a tag changes in place.
+func TagsCase() []Change { return []Change{{To: "{ k: two }"}} }
 
-func (c *cloud) run(t *testing.T) {
-	p, _ := c.start(t)
-	rp, ok := p.(provider.ReplaceRules)
-	if !ok {
-		t.Fatalf("%s declares no replace rules (provider.ReplaceRules)", c.name)
-	}
-	for _, typ := range c.types {
+// KeyA, KeyB and KeyC are well-formed public keys (nobody holds their
+// private halves).
+const (
+	KeyA = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIO8Wb8aHc8L936PFYkcSxDJxW2T11kEykGuD94m2FJ5j a@kyku"
+	KeyB = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMPpQ50tnXzmLZQoHDQXbgGqKliupyDcgqzZpLUd/wBU b@kyku"
+	KeyC = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGs7ZkutGcOf5VNyqKs2BKZBlxdfs0fpPWamw+V9iIsb c@kyku"
+)
+
+// run runs every case.
+func (c *Agreement) run(t *testing.T) {
+	p, _ := c.Start(t)
+	for _, typ := range c.Types {
 		st, ok := schema.Lookup(typ)
 		if !ok {
 			t.Fatalf("unknown type %s", typ)
 		}
-		rules := rp.ReplaceRules(typ)
+		rules := p.Schema(typ).Rules
 		for _, name := range slices.Sorted(maps.Keys(rules)) {
 			if st.Props[name] == nil {
-				t.Errorf("%s has a rule for %s.%s, which the schema does not have", c.name, typ, name)
+				t.Errorf("%s has a rule for %s.%s, which the schema does not have", p.Name(), typ, name)
 			}
 		}
 		for _, prop := range st.PropNames() {
@@ -100,18 +107,18 @@ func (c *cloud) run(t *testing.T) {
 			rule, ok := rules[prop]
 			switch {
 			case !ok:
-				t.Errorf("%s has no rule for %s: say whether its cloud changes it in place (provider.ReplaceRules)", c.name, key)
+				t.Errorf("%s has no rule for %s: say whether its cloud changes it in place (provider.TypeSchema.Rules)", p.Name(), key)
 				continue
 			case rule.Replace && rule.Reason == "":
-				t.Errorf("%s's rule for %s forces a replace without a reason", c.name, key)
+				t.Errorf("%s's rule for %s forces a replace without a reason", p.Name(), key)
 			}
-			if ch, ok := c.refused[key]; ok {
+			if ch, ok := c.Refused[key]; ok {
 				t.Run(key+"/refused", func(t *testing.T) { c.runRefused(t, typ, prop, ch) })
 				continue
 			}
-			cases := c.cases[key]
+			cases := c.Cases[key]
 			if len(cases) == 0 {
-				t.Errorf("%s: no case changes %s: add one to the agreement test", c.name, key)
+				t.Errorf("%s: no case changes %s: add one to its Agreement", p.Name(), key)
 			}
 			for i, ch := range cases {
 				t.Run(fmt.Sprintf("%s/%d", key, i), func(t *testing.T) {
@@ -121,10 +128,10 @@ func (c *cloud) run(t *testing.T) {
 			}
 		}
 	}
-	for key := range c.cases {
+	for key := range c.Cases {
 		typ, prop, _ := strings.Cut(key, ".")
-		if st, ok := schema.Lookup(typ); !ok || st.Props[prop] == nil || !slices.Contains(c.types, typ) {
-			t.Errorf("%s: case %s names no type and property the provider carries", c.name, key)
+		if st, ok := schema.Lookup(typ); !ok || st.Props[prop] == nil || !slices.Contains(c.Types, typ) {
+			t.Errorf("%s: case %s names no type and property the provider carries", p.Name(), key)
 		}
 	}
 }
@@ -133,12 +140,12 @@ func (c *cloud) run(t *testing.T) {
 type world struct {
 	t     *testing.T
 	p     provider.Provider
-	holds func(typ, id, prop string) (any, bool)
+	holds Holds
 	e     *engine.Engine
 }
 
-func (c *cloud) world(t *testing.T) *world {
-	p, holds := c.start(t)
+func (c *Agreement) world(t *testing.T) *world {
+	p, holds := c.Start(t)
 	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{
 		DeployPrefix: "kyku0001", RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond,
 		DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond,
@@ -149,7 +156,7 @@ func (c *cloud) world(t *testing.T) *world {
 // config is the configuration of a case: the blocks "it" needs (and the
 // values also name) and "it" of typ with prop set to v (v "" keeps the
 // default).
-func (c *cloud) config(typ, prop, v string, drop []string, also ...string) string {
+func (c *Agreement) config(typ, prop, v string, drop []string, also ...string) string {
 	var b strings.Builder
 	b.WriteString("resources:\n")
 	seen := map[string]bool{}
@@ -159,38 +166,38 @@ func (c *cloud) config(typ, prop, v string, drop []string, also ...string) strin
 			return
 		}
 		seen[name] = true
-		for _, n := range c.needs[name] {
+		for _, n := range c.Needs[name] {
 			add(n)
 		}
-		if _, ok := c.blocks[name]; !ok {
-			panic("agreement: no block " + name)
+		if _, ok := c.Blocks[name]; !ok {
+			panic("providertest: no Agreement block " + name)
 		}
-		b.WriteString(c.blocks[name])
+		b.WriteString(c.Blocks[name])
 	}
-	props := c.it[typ]
+	props := c.It[typ]
 	for _, p := range props {
-		for _, ref := range refsIn(p.value) {
-			if _, ok := c.blocks[ref]; ok {
+		for _, ref := range refsIn(p.Value) {
+			if _, ok := c.Blocks[ref]; ok {
 				add(ref)
 			}
 		}
 	}
 	for _, ref := range refsIn(strings.Join(append(also, v), " ")) {
-		if _, ok := c.blocks[ref]; ok {
+		if _, ok := c.Blocks[ref]; ok {
 			add(ref)
 		}
 	}
 	fmt.Fprintf(&b, "  it:\n    type: %s\n    properties:\n", typ)
 	for _, p := range props {
 		switch {
-		case slices.Contains(drop, p.name):
-		case p.name == prop && v != "":
-			fmt.Fprintf(&b, "      %s: %s\n", p.name, v)
+		case slices.Contains(drop, p.Name):
+		case p.Name == prop && v != "":
+			fmt.Fprintf(&b, "      %s: %s\n", p.Name, v)
 		default:
-			fmt.Fprintf(&b, "      %s: %s\n", p.name, p.value)
+			fmt.Fprintf(&b, "      %s: %s\n", p.Name, p.Value)
 		}
 	}
-	if !slices.ContainsFunc(props, func(p kv) bool { return p.name == prop }) && v != "" {
+	if !slices.ContainsFunc(props, func(p KV) bool { return p.Name == prop }) && v != "" {
 		fmt.Fprintf(&b, "      %s: %s\n", prop, v)
 	}
 	return b.String()
@@ -249,37 +256,37 @@ func it(t *testing.T, p *plan.Plan) plan.Change {
 	return plan.Change{}
 }
 
-func (c *cloud) runCase(t *testing.T, typ, prop string, rule provider.Rule, ch change) {
+func (c *Agreement) runCase(t *testing.T, typ, prop string, rule provider.Rule, ch Change) {
 	w := c.world(t)
 	ctx := context.Background()
-	before := c.config(typ, prop, ch.from, ch.drop, ch.to)
-	after := c.config(typ, prop, ch.to, ch.drop, ch.from)
+	before := c.config(typ, prop, ch.From, ch.Drop, ch.To)
+	after := c.config(typ, prop, ch.To, ch.Drop, ch.From)
 	w.apply(before, nil)
 	cfg := w.parse(after)
 	p, err := w.e.Plan(ctx, cfg)
-	want := ch.want
-	if want == byRule {
+	want := ch.Want
+	if want == ByRule {
 		want = update
 		if rule.Replace {
-			want = replace
+			want = Replace
 		}
 	}
-	if want == refused {
+	if want == Refused {
 		if err == nil || !strings.Contains(err.Error(), "kyku.yaml:") || !strings.Contains(err.Error(), fmt.Sprintf("property %q", prop)) {
-			t.Fatalf("%s → %s: plan = %v; want a positioned refusal of %s", ch.from, ch.to, err, prop)
+			t.Fatalf("%s → %s: plan = %v; want a positioned refusal of %s", ch.From, ch.To, err, prop)
 		}
 		w.mustRefuseInPlace(typ, prop, cfg)
 		return
 	}
 	if err != nil {
-		t.Fatalf("plan of %s → %s: %v", ch.from, ch.to, err)
+		t.Fatalf("plan of %s → %s: %v", ch.From, ch.To, err)
 	}
 	got := it(t, p)
 	switch {
 	case want == update && got.Action != plan.Update:
-		t.Fatalf("%s → %s: plan says %s, want update (the rule: %+v); changes %+v", ch.from, ch.to, got.Action, rule, got.Properties)
-	case want == replace && got.Action != plan.Replace:
-		t.Fatalf("%s → %s: plan says %s, want replace; changes %+v", ch.from, ch.to, got.Action, got.Properties)
+		t.Fatalf("%s → %s: plan says %s, want update (the rule: %+v); changes %+v", ch.From, ch.To, got.Action, rule, got.Properties)
+	case want == Replace && got.Action != plan.Replace:
+		t.Fatalf("%s → %s: plan says %s, want replace; changes %+v", ch.From, ch.To, got.Action, got.Properties)
 	}
 	for _, other := range p.Changes {
 		if other.ResourceID != "it" && other.Action != plan.NoOp && !(prop == "distributeAcrossAzs" && other.Action == plan.Create) {
@@ -301,15 +308,15 @@ func (c *cloud) runCase(t *testing.T, typ, prop string, rule provider.Rule, ch c
 	w.converged(after, typ, prop)
 }
 
-// update is the outcome of an in-place change (not a field of change:
-// byRule means it when the rule says so).
-const update outcome = -1
+// update is the outcome of an in-place change (not a field of Change:
+// ByRule means it when the rule says so).
+const update Outcome = -1
 
 // runRefused checks that a change of a property the provider refuses at
 // plan is a positioned plan error.
-func (c *cloud) runRefused(t *testing.T, typ, prop string, ch change) {
+func (c *Agreement) runRefused(t *testing.T, typ, prop string, ch Change) {
 	w := c.world(t)
-	_, err := w.e.Plan(context.Background(), w.parse(c.config(typ, prop, ch.to, ch.drop)))
+	_, err := w.e.Plan(context.Background(), w.parse(c.config(typ, prop, ch.To, ch.Drop)))
 	if err == nil || !strings.Contains(err.Error(), "kyku.yaml:") || !strings.Contains(err.Error(), fmt.Sprintf("property %q", prop)) {
 		t.Fatalf("plan = %v; want a positioned refusal of %s", err, prop)
 	}

@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/kyku/action/internal/graph"
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/value"
+)
+
+// destroyChanges returns destroy (or forget) changes for every state
+// resource that keep says is not kept, ordered by reverse level of the
+// state's own dependency graph, then name. objs, when given, holds what
+// discovery read: a stale provider ID it resolved by name is destroyed by
+// the object's real ID.
+func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map[string]provider.Object, gone map[string]bool) []plan.Change {
+	var victims []string
+	for name := range st.Resources {
+		if !keep(name) {
+			victims = append(victims, name)
+		}
+	}
+	if len(victims) == 0 {
+		return nil
+	}
+	slices.SortFunc(victims, value.CompareNames)
+	g := graph.NewSized(len(st.Resources))
+	for _, name := range st.Names() {
+		g.AddNode(name)
+		for _, d := range st.Resources[name].Dependencies {
+			if st.Resources[d] != nil {
+				g.AddEdge(name, d)
+			}
+		}
+	}
+	levels, err := g.Levels()
+	if err != nil {
+		levels = map[string]int{}
+	}
+	out := make([]plan.Change, 0, len(victims))
+	for _, name := range victims {
+		sr := st.Resources[name]
+		ch := plan.Change{
+			Action: plan.Destroy, ResourceID: name, Type: sr.Type, Level: levels[name],
+			ProviderID: sr.ProviderID, CloudName: sr.CloudName, Dependencies: sr.Dependencies,
+		}
+		if gone[name] {
+			ch.Action, ch.Reason = plan.Forget, "already gone from the cloud"
+		}
+		adopt(&ch, sr, objs)
+		out = append(out, ch)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Level != out[j].Level {
+			return out[i].Level > out[j].Level
+		}
+		return value.CompareNames(out[i].ResourceID, out[j].ResourceID) < 0
+	})
+	return out
+}

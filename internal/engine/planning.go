@@ -1,0 +1,173 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/graph"
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/value"
+)
+
+// planning is one plan in the making (as OpenTofu's plan context), its
+// steps as methods: check the configuration, choose what to plan, read
+// the cloud, start the plan, plan the resources level by level
+// (planlevels.go), refuse what apply could not carry out and finish the
+// plan (planfinish.go).
+type planning struct {
+	e    *Engine
+	cfg  *config.Config
+	st   *state.File // with the configuration's moves applied (a view)
+	opts PlanOptions
+	hash string // of the configuration as written, before auto-subnets
+
+	g         *graph.Graph
+	levels    map[string]int
+	movedFrom map[string]string          // new name → the name moved from
+	targets   map[string]bool            // what --target plans; nil: everything
+	replace   map[string]bool            // what --replace asks to replace
+	objs      map[string]provider.Object // state's objects as discovery read them
+	gone      map[string]bool            // state's objects gone from the cloud
+	imported  map[string]importRead      // objects import entries found
+
+	p     *plan.Plan
+	diags diag.Diagnostics
+	// What the resources planned so far decided, by name.
+	unknown   map[string]bool           // created or replaced: new ID known after apply
+	pending   map[string]bool           // changed: a data source depending on one is read during apply
+	planned   map[string]map[string]any // planned values of a provider's own state
+	sensitive map[string][]string       // their (and data sources') sensitive attributes
+}
+
+func newPlanning(e *Engine, cfg *config.Config, st *state.File, opts PlanOptions) *planning {
+	return &planning{
+		e: e, cfg: cfg, st: st, opts: opts,
+		unknown: map[string]bool{}, pending: map[string]bool{},
+		planned: map[string]map[string]any{}, sensitive: map[string][]string{},
+	}
+}
+
+// check refuses what the provider refuses before any cloud call, builds
+// the dependency graph (auto-subnets injected, and checked once they
+// exist) and asks the cloud about what it offers.
+func (x *planning) check(ctx context.Context) error {
+	x.e.learnOutputs(x.cfg, x.st.Outputs)
+	if err := Validate(ctx, x.e.provider, x.cfg); err != nil {
+		return err
+	}
+	x.hash = x.cfg.Hash()
+	written := len(x.cfg.Resources)
+	var err error
+	if x.g, x.levels, err = x.e.Graph(ctx, x.cfg); err != nil {
+		return err
+	}
+	if len(x.cfg.Resources) != written {
+		if err := CheckSupport(x.e.provider, x.cfg); err != nil {
+			return err
+		}
+	}
+	return x.e.checkCloud(ctx, x.cfg)
+}
+
+// choose renames state's resources as the moves say (in a view: the
+// state read is not changed), so that every step after sees the new
+// names, and decides what --target and --replace plan.
+func (x *planning) choose(context.Context) error {
+	var err error
+	if x.st, x.movedFrom, err = moved(x.cfg, x.st); err != nil {
+		return err
+	}
+	if x.targets, err = targetSet(x.opts.Targets, x.cfg, x.st, x.g.Deps); err != nil {
+		return err
+	}
+	if x.replace, err = replaceSet(x.opts.Replace, x.cfg); err != nil {
+		return err
+	}
+	for name := range x.replace {
+		if !x.keep(name) {
+			return fmt.Errorf("--replace %s: not among the resources --target plans", value.QuoteName(name))
+		}
+	}
+	return nil
+}
+
+// read reads state's objects from the cloud, and the objects import
+// entries name.
+func (x *planning) read(ctx context.Context) error {
+	var err error
+	if x.objs, x.gone, err = x.e.discover(ctx, x.st, x.keep); err != nil {
+		return err
+	}
+	x.imported, err = x.e.imports(ctx, x.cfg, x.st, x.keep)
+	return err
+}
+
+// start begins the plan: what it is of, and against which state.
+func (x *planning) start(exists bool) {
+	created := x.opts.createdAt
+	if created.IsZero() {
+		created = x.e.opts.Now().UTC()
+	}
+	x.p = &plan.Plan{
+		FormatVersion: plan.FormatVersion,
+		Environment:   x.e.opts.Env,
+		Provider:      x.e.provider.Name(),
+		CreatedAt:     created,
+		Levels:        x.levels,
+		Lineage:       x.st.Metadata.Lineage,
+		Serial:        x.st.Metadata.Serial,
+		Prefix:        x.st.Metadata.Prefix,
+		StateExists:   exists,
+		ConfigHash:    x.hash,
+		VariablesHash: x.cfg.VariablesHash(),
+		SecretsHash:   x.cfg.SecretsHash(),
+		Backend:       x.e.describeBackend(),
+		Config:        x.cfg,
+		Changes:       make([]plan.Change, 0, len(x.cfg.Resources)),
+		Targets:       x.opts.Targets,
+		Replace:       x.opts.Replace,
+	}
+}
+
+// keep reports whether the plan covers resource name (--target).
+func (x *planning) keep(name string) bool { return x.targets == nil || x.targets[name] }
+
+// lookup is what a reference reads at plan: a planned value, a data
+// source's value, nothing yet for what is created or replaced, else what
+// the cloud (or an import, or state) holds.
+func (x *planning) lookup(r value.Ref) (any, bool) {
+	if vals, ok := x.planned[r.Resource]; ok {
+		return plannedValue(vals, r.Attr)
+	}
+	if vals, ok := x.p.Data[r.Resource]; ok {
+		return plannedValue(vals, r.Attr)
+	}
+	if x.unknown[r.Resource] {
+		return nil, false
+	}
+	if im, ok := x.imported[r.Resource]; ok {
+		if r.Attr == "" || r.Attr == "id" {
+			return im.obj.ID, true
+		}
+		v, ok := im.obj.Outputs[r.Attr]
+		return v, ok
+	}
+	sr := x.st.Resources[r.Resource]
+	if sr == nil || sr.ProviderID == "" {
+		return nil, false
+	}
+	if r.Attr == "" || r.Attr == "id" {
+		return providerID(sr, x.objs), true
+	}
+	if o, ok := x.objs[r.Resource]; ok {
+		if v, ok := o.Outputs[r.Attr]; ok {
+			return v, true
+		}
+	}
+	v, ok := sr.Outputs[r.Attr]
+	return v, ok
+}

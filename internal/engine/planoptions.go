@@ -1,0 +1,25 @@
+package engine
+
+import "time"
+
+// PlanOptions tune one plan.
+type PlanOptions struct {
+	// Targets limits the plan to these resources (addresses; a name with
+	// instances means all of them) and what they depend on. A target in
+	// state but not in the configuration is destroyed.
+	Targets []string
+	// AllowDestroyAll lets a plan destroy every resource in state because
+	// the configuration has none (plan.Plan.DestroysAll); without it such
+	// a plan is refused with a *DestroyAllError.
+	AllowDestroyAll bool
+	// Replace names resources (addresses; a name with instances means all
+	// of them) to replace although nothing forces it, as Terraform's
+	// -replace: a broken or tainted object is destroyed and created anew.
+	// Each must be a managed resource of the configuration; one not yet
+	// in state is created anyway.
+	Replace []string
+
+	// createdAt, when set, is the plan's CreatedAt (planning a saved plan
+	// again: it is still the plan made then).
+	createdAt time.Time
+}

@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/schema"
+	"github.com/kyku/action/internal/value"
+)
+
+// What a plan masks: the properties Kyku's schema, a provider's schema or
+// the configuration (a sensitive variable) say are sensitive, and those
+// that reference a sensitive attribute.
+
+// sortedSet is names sorted, each once; nil for none.
+func sortedSet(names []string) []string {
+	if len(names) == 0 {
+		return nil
+	}
+	out := slices.Clone(names)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// refSensitive lists the top-level properties of props that reference a
+// sensitive attribute: sensitive is, per resource, its sensitive
+// top-level attributes.
+func refSensitive(props map[string]any, sensitive map[string][]string) []string {
+	if len(sensitive) == 0 {
+		return nil
+	}
+	var out []string
+	for name, v := range props {
+		for _, ref := range value.Refs(v) {
+			if s := sensitive[ref.Resource]; len(s) > 0 && (ref.Attr != "" && slices.Contains(s, ref.Attr)) {
+				out = append(out, name)
+				break
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// schemaSensitive lists the properties Kyku's schema marks sensitive of
+// typ (none for a provider's type).
+func schemaSensitive(typ string) []string {
+	t, ok := schema.Lookup(typ)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, name := range t.SortedProps() {
+		if t.Sensitive(name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// refuseSensitiveOutputs refuses the outputs that read a sensitive
+// attribute of a provider's resource (its schema says so, or it holds a
+// sensitive value: sensitive, by resource) unless they are declared sensitive
+// ({ value: …, sensitive: true }), as Terraform refuses them: outputs are
+// listed after apply, in the apply's comment and by kyku output, so one
+// holding a secret must say so to be masked there.
+func refuseSensitiveOutputs(diags *diag.Diagnostics, cfg *config.Config, sensitive map[string][]string) {
+	for _, o := range cfg.Outputs {
+		if o.Sensitive {
+			continue
+		}
+		for _, ref := range value.Refs(o.Value) {
+			if ref.Attr != "" && slices.Contains(sensitive[ref.Resource], ref.Attr) {
+				diags.Add(o.Pos, "output %q reads %s, which is sensitive (its provider's schema says so, or it holds a sensitive value): declare it sensitive to have it masked wherever outputs are shown (%s: { value: \"%s\", sensitive: true })",
+					o.Name, ref.String(), o.Name, ref.String())
+				break
+			}
+		}
+	}
+}

@@ -1,0 +1,57 @@
+package aws
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kyku/action/internal/provider"
+)
+
+// What the AWS provider has nothing to do for, answered plainly.
+
+// ValidID is true: AWS IDs have many forms (vpc-…, an ARN, an RDS
+// identifier); the engine still takes an ID that is the resource's name
+// for a stale one.
+func (p *Provider) ValidID(_, id string) bool { return true }
+
+// ValidateConfigs refuses nothing: there is no plugin to ask
+// (CheckResources checks everything).
+func (p *Provider) ValidateConfigs(context.Context, []provider.Desired) ([]provider.Refusal, error) {
+	return nil, nil
+}
+
+// CheckCloud refuses nothing: what a region offers is not asked at plan.
+func (p *Provider) CheckCloud(context.Context, []provider.Desired) ([]provider.Refusal, error) {
+	return nil, nil
+}
+
+// ReadStored is Read: the provider keeps no form of its objects but AWS's.
+func (p *Provider) ReadStored(ctx context.Context, typ, id string, _ provider.Stored) (provider.Object, error) {
+	return p.Read(ctx, typ, id)
+}
+
+// DeleteStored is Delete (see ReadStored).
+func (p *Provider) DeleteStored(ctx context.Context, typ, id string, _ provider.Stored, _ *provider.Planned) error {
+	return p.Delete(ctx, typ, id)
+}
+
+// Import is Read: an object is imported by its provider ID.
+func (p *Provider) Import(ctx context.Context, typ, id string) (provider.Object, error) {
+	return p.Read(ctx, typ, id)
+}
+
+// ReadData: the AWS provider has no data sources.
+func (p *Provider) ReadData(_ context.Context, typ string, _ map[string]any) (map[string]any, []string, error) {
+	return nil, nil, fmt.Errorf("aws has no data source %s: %w", typ, provider.ErrNotSupported)
+}
+
+// PlanData: the AWS provider has no data sources.
+func (p *Provider) PlanData(ctx context.Context, typ string, props map[string]any) (map[string]any, []string, error) {
+	return p.ReadData(ctx, typ, props)
+}
+
+// Stop does nothing: every request ends when its context does.
+func (p *Provider) Stop(context.Context) error { return nil }
+
+// Close does nothing: the SDK's clients hold nothing to release.
+func (p *Provider) Close() error { return nil }

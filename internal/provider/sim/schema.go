@@ -1,0 +1,25 @@
+package sim
+
+import (
+	"context"
+
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/value"
+)
+
+// Schema: the simulator's rules (rules.go) and uses (inuse.go) of typ;
+// every simulated object can take a new cloud name.
+func (p *Provider) Schema(typ string) provider.TypeSchema {
+	return provider.TypeSchema{Provider: p.Name(), Rules: rules()[typ], KeptBy: users()[typ], Renames: true}
+}
+
+// OwnType is "": the simulator serves Kyku's types under their own names.
+func (p *Provider) OwnType(context.Context, string) (string, error) { return "", nil }
+
+// WriteOnly is nil: Kyku's types have no write-only properties.
+func (p *Provider) WriteOnly(context.Context, string) ([]string, error) { return nil, nil }
+
+// AttributeType is nil: Kyku's types declare no attribute types.
+func (p *Provider) AttributeType(context.Context, string, bool, string, []value.Step) (any, error) {
+	return nil, nil
+}

@@ -1,0 +1,185 @@
+package tfprovider
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/suggest"
+	"github.com/kyku/action/internal/tfschema"
+	"github.com/kyku/action/internal/value"
+)
+
+// The Router's checks: each provider checks its own types, and references
+// to a Terraform provider's attributes are checked against its schema.
+
+// split divides rs into base's and each Terraform provider's (a type of
+// a provider not configured in neither: ValidateConfigs refuses it).
+func (r *Router) split(rs []provider.Desired) (base []provider.Desired, plugins map[*Provider][]provider.Desired) {
+	plugins = map[*Provider][]provider.Desired{}
+	for _, d := range rs {
+		if p, err := r.route(d.Type); p != nil || err != nil {
+			if p != nil {
+				plugins[p] = append(plugins[p], d)
+			}
+			continue
+		}
+		base = append(base, d)
+	}
+	return base, plugins
+}
+
+// CheckResources asks base about its types (the Terraform providers'
+// types are checked by ValidateConfigs, which needs their schemas).
+func (r *Router) CheckResources(rs []provider.Desired) []provider.Refusal {
+	base, _ := r.split(rs)
+	return r.base.CheckResources(base)
+}
+
+// CheckName asks base about its types; a Terraform provider's objects
+// have no cloud name of Kyku's.
+func (r *Router) CheckName(typ, cloudName string) error {
+	if r.ownState(typ) {
+		return nil
+	}
+	return r.base.CheckName(typ, cloudName)
+}
+
+// ValidID asks base about its types: Kyku's stale-ID checks do not apply
+// to a Terraform provider's objects.
+func (r *Router) ValidID(typ, id string) bool {
+	if r.ownState(typ) {
+		return true
+	}
+	return r.base.ValidID(typ, id)
+}
+
+// CheckCloud asks base about its types.
+func (r *Router) CheckCloud(ctx context.Context, rs []provider.Desired) ([]provider.Refusal, error) {
+	base, _ := r.split(rs)
+	if len(base) == 0 {
+		return nil, nil
+	}
+	return r.base.CheckCloud(ctx, base)
+}
+
+// ValidateConfigs refuses the types of providers not configured, asks
+// base about its types and each Terraform provider about its resources
+// and data sources (schema, then the provider's own validation), and
+// checks every reference to an attribute of one of them (${zone.zone_id})
+// names an attribute its schema has.
+func (r *Router) ValidateConfigs(ctx context.Context, rs []provider.Desired) ([]provider.Refusal, error) {
+	var out []provider.Refusal
+	typeOf := make(map[string]provider.Desired, len(rs))
+	for _, d := range rs {
+		typeOf[d.Name] = d
+		if _, err := r.route(d.Type); err != nil {
+			out = append(out, provider.Refusal{Resource: d.Name, Reason: err.Error()})
+		}
+	}
+	base, plugins := r.split(rs)
+	if len(base) > 0 {
+		got, err := r.base.ValidateConfigs(ctx, base)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got...)
+	}
+	names := make([]string, 0, len(plugins))
+	byName := map[string]*Provider{}
+	for p := range plugins {
+		names = append(names, p.Name())
+		byName[p.Name()] = p
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		p := byName[n]
+		got, err := p.ValidateConfigs(ctx, plugins[p])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got...)
+	}
+	for _, d := range rs {
+		refused, err := r.checkRefs(ctx, d, typeOf)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, refused...)
+	}
+	return out, nil
+}
+
+// checkRefs refuses the references of d to attributes a Terraform
+// provider's resource or data source does not have.
+func (r *Router) checkRefs(ctx context.Context, d provider.Desired, typeOf map[string]provider.Desired) ([]provider.Refusal, error) {
+	var out []provider.Refusal
+	var walk func(path string, v any) error
+	walk = func(path string, v any) error {
+		switch x := v.(type) {
+		case string:
+			for _, ref := range value.Refs(x) {
+				target, ok := typeOf[ref.Resource]
+				if !ok || ref.Attr == "" || ref.Attr == "id" {
+					continue
+				}
+				p := r.plugin(target.Type)
+				if p == nil {
+					continue
+				}
+				b, ok, err := p.block(ctx, target.Type, target.Data)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					continue
+				}
+				if names := b.Names(); !slices.Contains(names, ref.Attr) {
+					out = append(out, provider.Refusal{Resource: d.Name, Path: path,
+						Reason: fmt.Sprintf("%q: %s has no attribute %q%s", ref.String(), target.Type, ref.Attr, didYouMean(ref.Attr, names))})
+					continue
+				}
+				if a := b.Attributes[ref.Attr]; a != nil && a.WriteOnly {
+					out = append(out, provider.Refusal{Resource: d.Name, Path: path,
+						Reason: fmt.Sprintf("%q: %s's attribute %q is write-only: it is sent to the provider and never kept, so there is nothing to read (use what it is set from)", ref.String(), target.Type, ref.Attr)})
+					continue
+				}
+				// A path must fit the attribute's type (its value is
+				// checked when it is known).
+				if ref.Path != "" {
+					if err := tfschema.CheckPath(b.ImpliedType().AttributeType(ref.Attr), ref.Steps()); err != nil {
+						out = append(out, provider.Refusal{Resource: d.Name, Path: path, Reason: fmt.Sprintf("%q: %v", ref.String(), err)})
+					}
+				}
+			}
+		case []any:
+			for i, e := range x {
+				if err := walk(fmt.Sprintf("%s[%d]", path, i), e); err != nil {
+					return err
+				}
+			}
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				sub := k
+				if path != "" {
+					sub = path + "." + k
+				}
+				if err := walk(sub, x[k]); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return out, walk("", d.Properties)
+}
+
+func didYouMean(name string, names []string) string {
+	if hint := suggest.DidYouMean(name, names); hint != "" {
+		return hint
+	}
+	return " (it has: " + strings.Join(names, ", ") + ")"
+}
