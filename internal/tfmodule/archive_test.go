@@ -159,14 +159,14 @@ func TestUnpackKeeps(t *testing.T) {
 		entry{Name: "mod/"},
 		entry{Name: "mod/main.tf", Body: "# main"},
 		entry{Name: "mod/run.sh", Body: "#!/bin/sh", Mode: 0o755},
-		entry{Name: "mod/shared", Link: "../shared"},
-		entry{Name: "shared/x.tf", Body: "# shared"},
+		entry{Name: "mod/lib", Link: "../common"},
+		entry{Name: "common/x.tf", Body: "# common"},
 	)
 	dst, err := unpackBytes(t, b, formatTarGz, Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := os.ReadFile(filepath.Join(dst, "mod/shared/x.tf")); string(got) != "# shared" {
+	if got, _ := os.ReadFile(filepath.Join(dst, "mod/lib/x.tf")); string(got) != "# common" {
 		t.Errorf("through the link: %q", got)
 	}
 	if info, err := os.Stat(filepath.Join(dst, "mod/run.sh")); err != nil || info.Mode().Perm() != 0o755 {

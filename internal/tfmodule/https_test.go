@@ -94,18 +94,18 @@ func TestFileSources(t *testing.T) {
 	outside := t.TempDir()
 	writeTree(t, outside, map[string]string{"main.tf": "", "WHICH": "outside"})
 	writeTree(t, repoDir, map[string]string{
-		"shared/net/main.tf": "", "shared/net/WHICH": "shared",
+		"common/net/main.tf": "", "common/net/WHICH": "common",
 		"envs/prod/escape": "->" + outside,
-		"shared/out":       "->" + outside,
+		"common/out":       "->" + outside,
 	})
 	for _, tc := range []struct {
 		name, source, boundary, want string
 	}{
-		{"an absolute path in the repository", filepath.Join(repoDir, "shared/net"), repoDir, "shared"},
+		{"an absolute path in the repository", filepath.Join(repoDir, "common/net"), repoDir, "common"},
 		{"an absolute path outside", outside, repoDir, "!is outside the repository"},
 		{"an absolute path, no boundary", outside, "", "outside"},
-		{"a subdirectory through a link to outside", filepath.Join(repoDir, "shared") + "//out", repoDir, "!Module directory outside its package: The subdirectory \"out\" of module \"m\" resolves to " + outside},
-		{"a relative path in the repository", "../../shared/net", repoDir, "shared"},
+		{"a subdirectory through a link to outside", filepath.Join(repoDir, "common") + "//out", repoDir, "!Module directory outside its package: The subdirectory \"out\" of module \"m\" resolves to " + outside},
+		{"a relative path in the repository", "../../common/net", repoDir, "common"},
 		{"a relative path outside", "../../../" + filepath.Base(outside), repoDir, "!Local module path escapes the repository"},
 		{"a link in the repository to outside", "./escape", repoDir, "!Local module path escapes the repository"},
 	} {
