@@ -378,10 +378,14 @@ func (p *Provider) Stop(ctx context.Context) error {
 	if p.current != nil {
 		procs = append(procs, p.current)
 	}
+	for _, pr := range procs {
+		pr.stopping++
+	}
 	p.mu.Unlock()
 	var errs []error
 	for _, pr := range procs {
 		errs = append(errs, pr.pl.Stop(ctx))
+		p.stopped(pr)
 	}
 	return errors.Join(errs...)
 }

@@ -2,6 +2,7 @@ package tfprovider
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/kyku/action/internal/tfplugin"
@@ -44,6 +45,7 @@ type process struct {
 	pl       *tfplugin.Provider
 	inFlight int // calls not yet returned
 	calls    int // calls served
+	stopping int // Stop calls in flight: a replaced process is shut down after them
 }
 
 // renewal is a Provider's state of replacing its process (under its mu).
@@ -88,7 +90,7 @@ func (p *Provider) release(pr *process) {
 		if !p.renewal.due && !p.renewal.off && !p.closed {
 			p.renewal.due = p.renewDue(pr)
 		}
-	case pr.inFlight == 0 && !p.closed:
+	case pr.inFlight == 0 && pr.stopping == 0 && !p.closed:
 		p.retire(pr)
 	}
 }
@@ -144,11 +146,23 @@ func (p *Provider) renewLocked(ctx context.Context) {
 	}
 	p.current = &process{pl: pl}
 	p.renewal.count++
-	if old.inFlight == 0 {
+	if old.inFlight == 0 && old.stopping == 0 {
 		p.retire(old)
 		return
 	}
 	p.renewal.retiring = append(p.renewal.retiring, old)
+}
+
+// stopped ends one Stop call to pr: a replaced process left with no call
+// in flight is shut down then (its last call may have returned while
+// Stop reached it: shutting it down then would cut Stop's answer short).
+func (p *Provider) stopped(pr *process) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pr.stopping--
+	if pr != p.current && pr.inFlight == 0 && pr.stopping == 0 && !p.closed && slices.Contains(p.renewal.retiring, pr) {
+		p.retire(pr)
+	}
 }
 
 // retire shuts a replaced process down in the background (p.mu held);
