@@ -148,7 +148,7 @@ func (x *execution) doRead(ctx context.Context, c *plan.Change) (map[string]any,
 	if !ok {
 		return nil, fmt.Errorf("data source %s: provider %s has no data sources", value.QuoteName(c.ResourceID), x.e.provider.Name())
 	}
-	ev := &progress.Event{Action: c.Action.String(), Type: c.Type, Name: c.ResourceID}
+	ev := &progress.Event{Action: c.Action, Type: c.Type, Name: c.ResourceID}
 	var vals map[string]any
 	err = x.e.call(ctx, ev, func(ctx context.Context) error {
 		var err error
