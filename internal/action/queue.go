@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kyku/action/internal/markdown"
 	"github.com/kyku/action/internal/review"
 )
 
@@ -32,7 +33,7 @@ func (r *run) mergeGroup(ctx context.Context, cmd Command) int {
 		// one a pull request could be based on after its plan was
 		// reviewed against the default branch — applies nothing.
 		return r.skip("Kyku did not apply", fmt.Sprintf("The merge group merges into %s, not the default branch %s: Kyku applies only what lands on the default branch, so nothing was applied.",
-			review.Code(base), review.Code(r.defaultBranch())))
+			markdown.Code(base), markdown.Code(r.defaultBranch())))
 	}
 	out, err := review.ApplyMergeGroup(ctx, r.deps, r.settings(), review.MergeGroup{
 		HeadSHA: g.HeadSHA, HeadRef: g.HeadRef, BaseRef: g.BaseRef, Sender: r.ev.Sender.Login,

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/markdown"
 	"github.com/kyku/action/internal/policy"
-	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/tfinstall"
 )
 
@@ -73,7 +73,7 @@ func (r *run) ruleChanges(ctx context.Context, number int) ([]string, error) {
 func (r *run) mergeRules(ctx context.Context, pr *github.PR, mergeSHA string) (string, error) {
 	if pr != nil && pr.BaseRef != r.defaultBranch() {
 		return fmt.Sprintf("Pull request #%d was merged into %s, not the default branch %s: only a merge into the default branch is applied (any writer can push a branch with rules of its own). "+
-			"Re-plan on the default branch, review the plan, then apply it.", pr.Number, review.Code(pr.BaseRef), review.Code(r.defaultBranch())), nil
+			"Re-plan on the default branch, review the plan, then apply it.", pr.Number, markdown.Code(pr.BaseRef), markdown.Code(r.defaultBranch())), nil
 	}
 	before := r.ev.Before
 	if g := r.ev.MergeGroup; g != nil {
@@ -97,13 +97,13 @@ func (r *run) mergeRules(ctx context.Context, pr *github.PR, mergeSHA string) (s
 		return "", err
 	}
 	if now == nil {
-		return "Kyku cannot read " + review.Code(wf) + " at " + review.Code(sha7(mergeSHA)) + ", the workflow this run started from, so it cannot tell whether its inputs (the review rules) are the pull request's own. " +
+		return "Kyku cannot read " + markdown.Code(wf) + " at " + markdown.Code(sha7(mergeSHA)) + ", the workflow this run started from, so it cannot tell whether its inputs (the review rules) are the pull request's own. " +
 			"Re-plan on the default branch, review the plan, then apply it.", nil
 	}
 	if then != nil && bytes.Equal(then, now) {
 		return "", nil
 	}
-	return "This merge changes " + review.Code(wf) + ", the workflow that runs Kyku: its inputs are the review rules (require-approval, required-approvals, approver-permission, apply, …), " +
+	return "This merge changes " + markdown.Code(wf) + ", the workflow that runs Kyku: its inputs are the review rules (require-approval, required-approvals, approver-permission, apply, …), " +
 		"and this run has the pull request's. A pull request is never judged by the rules it brings; its rules apply from the next pull request. " +
 		"To apply this one, re-plan on the default branch (the workflow there is now this one), review the plan, then apply it.", nil
 }

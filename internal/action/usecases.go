@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/kyku/action/internal/command"
+	"github.com/kyku/action/internal/markdown"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/review"
 )
@@ -165,7 +166,7 @@ func (r *run) comment(ctx context.Context) int {
 	isPR := len(ev.Issue.PullRequest) > 0 && string(ev.Issue.PullRequest) != "null"
 	if cmd, ok := command.Parse(ev.Comment.Body); ok && isPR && ev.Action == "created" && cmd.Name == command.Apply && cmd.Err == "" && !r.in.Apply.OnComment() &&
 		(cmd.Env == "" || cmd.Env == r.in.Environment) && ev.Comment.User.Type != "Bot" {
-		url, err := r.repo.CreateComment(ctx, ev.Issue.Number, "**Kyku did not run "+review.Code(cmd.String())+":** this repository applies "+
+		url, err := r.repo.CreateComment(ctx, ev.Issue.Number, "**Kyku did not run "+markdown.Code(cmd.String())+":** this repository applies "+
 			map[ApplyMode]string{ApplyMerge: "on merge", ApplyMergeQueue: "in the merge queue"}[r.in.Apply]+" only (input `apply: "+string(r.in.Apply)+"`), not on a comment.\n")
 		if err != nil {
 			return r.fail(err)

@@ -15,7 +15,7 @@ import (
 	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/github"
-	"github.com/kyku/action/internal/review"
+	"github.com/kyku/action/internal/markdown"
 )
 
 // execution: actions. The bot hands each target to the repository's own
@@ -205,7 +205,7 @@ func (w *watch) look(ctx context.Context, o ActionsOptions) bool {
 		case n > 1:
 			w.end(ctx, "failure", "More than one run claims this dispatch", fmt.Sprintf(
 				"%d runs of %s started by %s show dispatch ID %s; Kyku dispatched one. It trusts none of them: "+
-					"re-run the command.\n", n, review.Code(w.d.Workflow), review.Code(w.self), review.Code(w.d.ID)), "other")
+					"re-run the command.\n", n, markdown.Code(w.d.Workflow), markdown.Code(w.self), markdown.Code(w.d.ID)), "other")
 			return true
 		case n == 1 && run.HeadSHA != w.d.HeadSHA:
 			w.d.Run, w.d.RunURL = run.ID, run.HTMLURL
@@ -222,8 +222,8 @@ func (w *watch) look(ctx context.Context, o ActionsOptions) bool {
 				"GitHub accepted the dispatch of %s on %s (dispatch ID %s) %s ago, but no run of it started by %s has appeared. "+
 					"Check that GitHub Actions are enabled for this repository and the workflow is enabled, and that its "+
 					"`run-name` shows the input %s (for example `run-name: kyku ${{ inputs.%s }}`), which is how Kyku finds the run it started.\n",
-				review.Code(w.d.Workflow), review.Code(w.d.Ref), review.Code(w.d.ID), o.StartTimeout, review.Code(w.self),
-				review.Code(DispatchIDInput), DispatchIDInput), "not_started")
+				markdown.Code(w.d.Workflow), markdown.Code(w.d.Ref), markdown.Code(w.d.ID), o.StartTimeout, markdown.Code(w.self),
+				markdown.Code(DispatchIDInput), DispatchIDInput), "not_started")
 			return true
 		}
 		return false
@@ -242,7 +242,7 @@ func (w *watch) look(ctx context.Context, o ActionsOptions) bool {
 	}
 	if now.Sub(w.d.At) >= o.MaxRun {
 		w.end(ctx, "timed_out", "The workflow run did not end in time", fmt.Sprintf(
-			"Run %s was still %s %s after it was dispatched; Kyku stopped watching it.\n", w.runLink(), review.Code(run.Status), o.MaxRun), "timed_out")
+			"Run %s was still %s %s after it was dispatched; Kyku stopped watching it.\n", w.runLink(), markdown.Code(run.Status), o.MaxRun), "timed_out")
 		return true
 	}
 	return false
@@ -301,7 +301,7 @@ func (w *watch) notOurs(ctx context.Context, run github.WorkflowRun) {
 	w.end(ctx, "failure", "The workflow run is not the default branch's", fmt.Sprintf(
 		"Run %s shows dispatch ID %s, but it ran commit %s, not %s, the head of %s when Kyku dispatched %s. "+
 			"Its result is not Kyku's: a tag or another ref named like the default branch ran instead. Re-run the command.\n",
-		w.runLink(), review.Code(w.d.ID), review.Code(run.HeadSHA), review.Code(head), review.Code(w.d.Ref), review.Code(w.d.Workflow)), "other")
+		w.runLink(), markdown.Code(w.d.ID), markdown.Code(run.HeadSHA), markdown.Code(head), markdown.Code(w.d.Ref), markdown.Code(w.d.Workflow)), "other")
 }
 
 // follow shows run on the check run; done when it ended (and so did the
@@ -309,7 +309,7 @@ func (w *watch) notOurs(ctx context.Context, run github.WorkflowRun) {
 func (w *watch) follow(ctx context.Context, run github.WorkflowRun) bool {
 	if !w.claims(run) {
 		w.end(ctx, "failure", "The workflow run is not Kyku's dispatch", "Run "+w.runLink()+
-			" is no longer the App's own dispatch (it was re-run by "+review.Code(run.TriggeringActor)+"), so its result is not Kyku's. Re-run the command.\n", "other")
+			" is no longer the App's own dispatch (it was re-run by "+markdown.Code(run.TriggeringActor)+"), so its result is not Kyku's. Re-run the command.\n", "other")
 		return true
 	}
 	if !w.ours(run) {
@@ -332,7 +332,7 @@ func (w *watch) follow(ctx context.Context, run github.WorkflowRun) bool {
 		Name: w.check, Status: status, DetailsURL: run.HTMLURL, ExternalID: w.d.ID,
 		Title: fmt.Sprintf("Workflow run #%d %s", run.Number, strings.ReplaceAll(run.Status, "_", " ")),
 		Summary: fmt.Sprintf("Kyku dispatched %s on %s for %s; its run is %s: %s.\n",
-			review.Code(w.d.Workflow), review.Code(w.d.Ref), review.Code(w.target), w.runLink(), review.Code(run.Status)),
+			markdown.Code(w.d.Workflow), markdown.Code(w.d.Ref), markdown.Code(w.target), w.runLink(), markdown.Code(run.Status)),
 	})
 	if err != nil && ctx.Err() == nil {
 		w.b.log.Warn("check run of a dispatched run not updated", "repo", w.repoName, "run", run.ID, "error", err.Error())
@@ -356,7 +356,7 @@ func (w *watch) completed(ctx context.Context, run github.WorkflowRun) {
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Kyku dispatched %s on %s for %s (dispatch ID %s). Run %s ended: **%s**.\n\n",
-		review.Code(w.d.Workflow), review.Code(w.d.Ref), review.Code(w.target), review.Code(w.d.ID), w.runLink(), review.Code(run.Conclusion))
+		markdown.Code(w.d.Workflow), markdown.Code(w.d.Ref), markdown.Code(w.target), markdown.Code(w.d.ID), w.runLink(), markdown.Code(run.Conclusion))
 	jobs, err := w.repo.WorkflowJobs(ctx, run.ID)
 	if err == nil && len(jobs) > 0 {
 		sb.WriteString("| Job | Result |\n|---|---|\n")
@@ -365,7 +365,7 @@ func (w *watch) completed(ctx context.Context, run github.WorkflowRun) {
 			if res == "" {
 				res = j.Status
 			}
-			fmt.Fprintf(&sb, "| %s | %s |\n", review.Code(j.Name), review.Code(res))
+			fmt.Fprintf(&sb, "| %s | %s |\n", markdown.Code(j.Name), markdown.Code(res))
 		}
 		sb.WriteString("\n")
 	}
@@ -387,7 +387,7 @@ func (w *watch) refused(ctx context.Context, err error) {
 		"Kyku asked GitHub Actions to run %s on %s for %s, and GitHub answered %s.\n\n"+
 			"The workflow must exist on the default branch, be enabled, have a `workflow_dispatch` trigger declaring the inputs "+
 			"`command`, `config`, `environment`, `project`, `pr`, `sha`, `requested-by` and `%s`, and show %s in its `run-name`; the App needs the *Actions: write* permission.\n",
-		review.Code(w.d.Workflow), review.Code(w.d.Ref), review.Code(w.target), review.Code(why), DispatchIDInput, review.Code("${{ inputs."+DispatchIDInput+" }}")), "refused")
+		markdown.Code(w.d.Workflow), markdown.Code(w.d.Ref), markdown.Code(w.target), markdown.Code(why), DispatchIDInput, markdown.Code("${{ inputs."+DispatchIDInput+" }}")), "refused")
 	w.b.log.Warn("workflow dispatch refused", "repo", w.repoName, "workflow", w.d.Workflow, "target", w.target, "error", why)
 }
 
@@ -412,7 +412,7 @@ func (w *watch) runLink() string {
 
 func (w *watch) waitingSummary() string {
 	return fmt.Sprintf("Kyku dispatches %s on %s for %s with dispatch ID %s and follows the run here: "+
-		"this check ends with the run's own result.\n", review.Code(w.d.Workflow), review.Code(w.d.Ref), review.Code(w.target), review.Code(w.d.ID))
+		"this check ends with the run's own result.\n", markdown.Code(w.d.Workflow), markdown.Code(w.d.Ref), markdown.Code(w.target), markdown.Code(w.d.ID))
 }
 
 // watchers are the dispatched runs this replica follows: goroutines, not
@@ -465,7 +465,7 @@ func (ws *watchers) start(ctx context.Context, w *watch) {
 			// Without a store nothing takes the watch over: say so.
 			w.end(wctx, "neutral", "Kyku stopped following the workflow run",
 				"The bot restarted while run "+w.runLink()+" was going, and it keeps no record of its dispatches without "+
-					review.Code(EnvStore)+": see the run for its result.\n", "abandoned")
+					markdown.Code(EnvStore)+": see the run for its result.\n", "abandoned")
 		}
 		if ref != nil {
 			ref.t.done(w.step, interrupted)

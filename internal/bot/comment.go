@@ -10,6 +10,7 @@ import (
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/command"
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/markdown"
 	"github.com/kyku/action/internal/review"
 )
 
@@ -54,7 +55,7 @@ func (b *Bot) routeComment(ctx context.Context, ev event, repo *github.Repo) (st
 			return "", err
 		}
 		if refused != "" {
-			_, err := repo.CreateComment(ctx, ev.number, "**Kyku did not run "+review.Code(cmd.String())+":** "+refused+"\n")
+			_, err := repo.CreateComment(ctx, ev.number, "**Kyku did not run "+markdown.Code(cmd.String())+":** "+refused+"\n")
 			return "refused", err
 		}
 		return b.dispatch(ctx, ev, repo, s, targets, cmd.Name.String(), pr.HeadSHA)

@@ -9,6 +9,7 @@ import (
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/markdown"
 	"github.com/kyku/action/internal/review"
 )
 
@@ -23,7 +24,7 @@ func (b *Bot) routeMerge(ctx context.Context, ev event, repo *github.Repo) (stri
 	// Every rule that judges the merge comes from before it.
 	if err := setMergeRefs(ctx, repo, &ev); err != nil {
 		msg := "Kyku cannot tell which rules judge this merge: it reads them on the default branch as it was before it (from the merge commit's parents), and " +
-			review.Code(err.Error()) + ".\nNothing was applied.\n"
+			markdown.Code(err.Error()) + ".\nNothing was applied.\n"
 		if _, cerr := repo.CreateComment(ctx, ev.number, msg); cerr != nil {
 			err = errors.Join(err, cerr)
 		}
@@ -110,9 +111,9 @@ func (b *Bot) mergeJob(ev event, repo *github.Repo, s *settings.Settings, chain 
 				} else {
 					var left []string
 					for _, r := range rest {
-						left = append(left, review.Code(r.Label()))
+						left = append(left, markdown.Code(r.Label()))
 					}
-					msg := "Kyku stopped applying this merge at " + review.Code(t.Label()) + ", which was not applied completely: " +
+					msg := "Kyku stopped applying this merge at " + markdown.Code(t.Label()) + ", which was not applied completely: " +
 						strings.Join(left, ", ") + " (later in the promotion order) " + map[bool]string{true: "was", false: "were"}[len(left) == 1] +
 						" not applied. Fix the cause, then apply them in order.\n"
 					if _, cerr := repo.CreateComment(context.WithoutCancel(ctx), ev.number, msg); cerr != nil && err == nil {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/markdown"
 	"github.com/kyku/action/internal/policy"
-	"github.com/kyku/action/internal/review"
 )
 
 // A merge applies only into the default branch, judged by the rules the
@@ -81,11 +81,11 @@ func mergeRefusal(ctx context.Context, repo *github.Repo, ev event, pr *github.P
 	n := "Pull request #" + strconv.Itoa(pr.Number)
 	switch {
 	case pr.BaseRef != ev.defaultBranch:
-		into := review.Code(pr.BaseRef)
+		into := markdown.Code(pr.BaseRef)
 		if pr.BaseRef == "" {
 			into = "a branch GitHub does not name"
 		}
-		return n + " was merged into " + into + ", not the default branch " + review.Code(ev.defaultBranch) +
+		return n + " was merged into " + into + ", not the default branch " + markdown.Code(ev.defaultBranch) +
 			": only a merge into the default branch is applied (any writer can push a branch with rules of its own).", nil
 	case ev.rulesRef == "":
 		return "Kyku does not know the commit the merge was made on, so it cannot read the rules from before it.", nil
@@ -115,7 +115,7 @@ func linearRefusal(number int, files []string) string {
 	}
 	for _, f := range files {
 		if f == settings.Path || strings.HasPrefix(f, policy.Dir+"/") {
-			return "Pull request #" + num + " changes " + review.Code(f) + " and" + why + finish
+			return "Pull request #" + num + " changes " + markdown.Code(f) + " and" + why + finish
 		}
 	}
 	return ""
@@ -137,8 +137,8 @@ func ownRules(ctx context.Context, repo *github.Repo, ref string, pr *github.PR,
 			return "", err
 		}
 		if goneAt == goneHead && bytes.Equal(at, head) {
-			return "The default branch before this merge (commit " + review.Code(shortSHA(ref)) + ", the merge commit's first parent) already holds this pull request's " +
-				review.Code(f) + ", so the rules there are the pull request's own: a pull request is never judged by the rules it brings. " +
+			return "The default branch before this merge (commit " + markdown.Code(shortSHA(ref)) + ", the merge commit's first parent) already holds this pull request's " +
+				markdown.Code(f) + ", so the rules there are the pull request's own: a pull request is never judged by the rules it brings. " +
 				"To finish this one, re-plan on the default branch, review the plan, then apply it.", nil
 		}
 	}

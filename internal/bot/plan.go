@@ -11,6 +11,7 @@ import (
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/markdown"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/review"
@@ -35,8 +36,8 @@ func (b *Bot) routePlan(ctx context.Context, ev event, repo *github.Repo) (strin
 		// with plan-permission). Say so once, on the head commit.
 		title, msg := "Not planned: pull request from a fork", review.ForkNotPlanned(ev.number, ev.headRepo)
 		if s.AllowForkPRs {
-			msg = "Pull request #" + strconv.Itoa(ev.number) + " comes from a fork (" + review.Code(ev.headRepo) + "), so it is not planned on its own. " +
-				"Someone with " + review.Code(s.PlanPermission) + " permission can comment " + review.Code("/kyku plan") +
+			msg = "Pull request #" + strconv.Itoa(ev.number) + " comes from a fork (" + markdown.Code(ev.headRepo) + "), so it is not planned on its own. " +
+				"Someone with " + markdown.Code(s.PlanPermission) + " permission can comment " + markdown.Code("/kyku plan") +
 				" to plan it with this repository's credentials after reading its changes."
 		}
 		_, err := repo.CreateCheckRun(ctx, "kyku", ev.headSHA, "completed", "neutral", title, msg, "")
@@ -114,7 +115,7 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 			trusted, err := src.config(ctx, t.Project, ev.defaultBranch, "", t.Env)
 			if err != nil {
 				return "untrusted", finish("failure", "No valid configuration on the default branch",
-					"The backend is opened from the configuration of this project on the default branch "+review.Code(ev.defaultBranch)+
+					"The backend is opened from the configuration of this project on the default branch "+markdown.Code(ev.defaultBranch)+
 						", which cannot be read:\n\n"+review.Fenced(progress.SecretsOf(cfg, nil).Scrub(err.Error()))+"\nMerge the project's configuration (with its backend) first.")
 			}
 			out, err := b.rules.Plan(ctx, b.deps(ev, repo, src, t), review.PlanRequest{

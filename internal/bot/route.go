@@ -12,6 +12,7 @@ import (
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/markdown"
 	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/tfinstall"
@@ -170,7 +171,7 @@ func settingsProblem(err error) string {
 	if errors.As(err, &ds) {
 		return "Kyku cannot read `" + settings.Path + "` on the default branch:\n\n" + review.Fenced(ds.Error())
 	}
-	return "Kyku cannot read `" + settings.Path + "` on the default branch: " + review.Code(err.Error()) + "\n"
+	return "Kyku cannot read `" + settings.Path + "` on the default branch: " + markdown.Code(err.Error()) + "\n"
 }
 
 // isDiag reports whether err is bad user input (not an outage).

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/markdown"
 	"github.com/kyku/action/internal/statemgr"
 )
 
@@ -87,10 +88,7 @@ func (a *applier) commentRefusal(ctx context.Context, ws *Workspace, c github.Co
 	if err := json.Unmarshal(data, &rec); err != nil || rec.Comment == 0 {
 		return "The record of the plan comment for " + sha + " (" + code(key) + ") is not one Kyku wrote.", nil
 	}
-	link := "Kyku's plan comment"
-	if u := safeURL(c.HTMLURL); u != "" {
-		link = "[Kyku's plan comment](" + u + ")"
-	}
+	link := markdown.Link("Kyku's plan comment", c.HTMLURL)
 	if rec.Comment != c.ID {
 		return "Kyku's newest plan comment for " + code(envName(a.s.Environment)) + " is not the one it posted for " + sha +
 			" (comment " + itoa64(c.ID) + ", posted " + itoa64(rec.Comment) + "), so Kyku cannot tell what was shown for review.", nil
