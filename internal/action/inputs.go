@@ -12,6 +12,7 @@ import (
 	githubactions "github.com/sethvargo/go-githubactions"
 
 	"github.com/kyku/action/internal/envname"
+	"github.com/kyku/action/internal/permission"
 	"github.com/kyku/action/internal/review"
 )
 
@@ -62,11 +63,11 @@ type Inputs struct {
 	// found from the token itself.
 	Login              string
 	RequireApproval    bool
-	RequiredApprovals  int    // approvals that must count (1–10)
-	ApproverPermission string // a reviewer's minimum permission for the approval to count
-	ApplyPermission    string // read|triage|write|maintain|admin
-	PlanPermission     string // minimum permission to /kyku plan
-	Comment            string // sticky|new|off
+	RequiredApprovals  int              // approvals that must count (1–10)
+	ApproverPermission permission.Level // a reviewer's minimum permission for the approval to count
+	ApplyPermission    permission.Level // minimum permission to /kyku apply
+	PlanPermission     permission.Level // minimum permission to /kyku plan
+	Comment            string           // sticky|new|off
 	RefreshWritesState bool
 	FailOnDrift        bool
 	WorkingDirectory   string // relative to GITHUB_WORKSPACE
@@ -173,6 +174,10 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 		problems = append(problems, fmt.Sprintf("input %s: %q is not one of %s", name, v, strings.Join(allowed, ", ")))
 		return def
 	}
+	level := func(name string) permission.Level {
+		l, _ := permission.Required(oneOf(name, permission.Write.String(), permission.Names()...))
+		return l
+	}
 	in := Inputs{
 		Config:             get("config", "kyku.yaml"),
 		Environment:        get("environment", ""),
@@ -180,9 +185,9 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 		Token:              get("github-token", ""),
 		Login:              strings.TrimSpace(get("github-login", "")),
 		RequireApproval:    boolean("require-approval", true),
-		ApplyPermission:    oneOf("apply-permission", "write", "read", "triage", "write", "maintain", "admin"),
-		PlanPermission:     oneOf("plan-permission", "write", "read", "triage", "write", "maintain", "admin"),
-		ApproverPermission: oneOf("approver-permission", "write", "read", "triage", "write", "maintain", "admin"),
+		ApplyPermission:    level("apply-permission"),
+		PlanPermission:     level("plan-permission"),
+		ApproverPermission: level("approver-permission"),
 		Comment:            oneOf("comment", "sticky", "sticky", "new", "off"),
 		RefreshWritesState: boolean("refresh-writes-state", false),
 		FailOnDrift:        boolean("fail-on-drift", false),

@@ -37,7 +37,7 @@ func (b *Bot) routePlan(ctx context.Context, ev event, repo *github.Repo) (strin
 		title, msg := "Not planned: pull request from a fork", review.ForkNotPlanned(ev.number, ev.headRepo)
 		if s.AllowForkPRs {
 			msg = "Pull request #" + strconv.Itoa(ev.number) + " comes from a fork (" + markdown.Code(ev.headRepo) + "), so it is not planned on its own. " +
-				"Someone with " + markdown.Code(s.PlanPermission) + " permission can comment " + markdown.Code("/kyku plan") +
+				"Someone with " + markdown.Code(s.PlanPermission.String()) + " permission can comment " + markdown.Code("/kyku plan") +
 				" to plan it with this repository's credentials after reading its changes."
 		}
 		_, err := repo.CreateCheckRun(ctx, "kyku", ev.headSHA, "completed", "neutral", title, msg, "")

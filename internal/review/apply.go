@@ -195,12 +195,12 @@ func permissionRefusal(ctx context.Context, gh GitHub, s Settings, command, user
 	if err != nil {
 		return "", fmt.Errorf("check the permission of %s: %w", user, err)
 	}
-	if github.HasPermission(level, need) {
+	if level.AtLeast(need) {
 		return "", nil
 	}
-	return code(user) + " has " + code(level) + " permission on this repository; " +
-		code("/kyku "+command) + " needs at least " + code(need) + ". Ask someone with " +
-		code(need) + " permission to comment " + code(commandFor(command, s)) + ".", nil
+	return code(user) + " has " + code(level.String()) + " permission on this repository; " +
+		code("/kyku "+command) + " needs at least " + code(need.String()) + ". Ask someone with " +
+		code(need.String()) + " permission to comment " + code(commandFor(command, s)) + ".", nil
 }
 
 func (a *applier) noApproval() string {

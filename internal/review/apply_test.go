@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kyku/action/internal/github/githubtest"
+	"github.com/kyku/action/internal/permission"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/review"
 )
@@ -24,7 +25,7 @@ func TestApplyByComment(t *testing.T) {
 		setup           func(f *fixture)
 		commenter       string
 		requireApproval bool
-		permission      string
+		permission      permission.Level
 		wantRefused     []string // nil: applied
 	}{
 		{

@@ -111,8 +111,8 @@ func judgeApprovals(ctx context.Context, gh GitHub, s Settings, pr *github.PR) (
 			if err != nil {
 				return out, fmt.Errorf("check the permission of %s: %w", rv.User, err)
 			}
-			if !github.HasPermission(level, s.ApproverPermission) {
-				why = "has " + code(level) + " permission; approvals need " + code(s.ApproverPermission)
+			if !level.AtLeast(s.ApproverPermission) {
+				why = "has " + code(level.String()) + " permission; approvals need " + code(s.ApproverPermission.String())
 			}
 		}
 		if why != "" {
@@ -164,7 +164,7 @@ func (ap approvals) who() string {
 // approvalRule says, for a reply, what counts as an approval.
 func approvalRule(s Settings) string {
 	return "An approval counts when it is the reviewer's latest decision, on the current head commit, by someone with at least " +
-		code(s.ApproverPermission) + " permission who is not the author, not a bot and did not author or commit any of its commits."
+		code(s.ApproverPermission.String()) + " permission who is not the author, not a bot and did not author or commit any of its commits."
 }
 
 // plural is "1 approval" or "n approvals": noun.Count.

@@ -10,6 +10,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/permission"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/render"
@@ -30,7 +31,7 @@ type GitHub interface {
 	MarkOutdated(ctx context.Context, number int, marker string, keepID int64) error
 	OwnComments(ctx context.Context, number int, marker string) ([]github.Comment, error)
 	React(ctx context.Context, commentID int64, content string) error
-	Permission(ctx context.Context, user string) (string, error)
+	Permission(ctx context.Context, user string) (permission.Level, error)
 	PullRequest(ctx context.Context, number int) (*github.PR, error)
 	Reviews(ctx context.Context, number int) ([]github.Review, error)
 	PullRequestCommits(ctx context.Context, number int) ([]github.Commit, error)
@@ -75,16 +76,16 @@ type Opener func(ctx context.Context, cfg *config.Config, env string) (*Workspac
 
 // Settings are a project's review rules (Action inputs or .kyku/config.yaml).
 type Settings struct {
-	Project         string // "" for a single-project repository
-	Environment     string // "" allowed (state.json)
-	RequireApproval bool   // RequiredApprovals approvals of the current head (see Apply)
-	ApplyPermission string // minimum permission to /kyku apply: read|triage|write|maintain|admin (default write)
+	Project         string           // "" for a single-project repository
+	Environment     string           // "" allowed (state.json)
+	RequireApproval bool             // RequiredApprovals approvals of the current head (see Apply)
+	ApplyPermission permission.Level // minimum permission to /kyku apply (default write)
 	// PlanPermission is the minimum permission to comment /kyku plan
 	// (default write): a plan takes the state lock and calls the cloud.
-	PlanPermission string
+	PlanPermission permission.Level
 	// ApproverPermission is the minimum permission of a reviewer whose
 	// approval counts (default write).
-	ApproverPermission string
+	ApproverPermission permission.Level
 	// RequiredApprovals is how many approvals must count (default 1, at
 	// most MaxRequiredApprovals).
 	RequiredApprovals int

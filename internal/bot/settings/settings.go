@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/kyku/action/internal/permission"
 )
 
 // Path is where the settings live in a repository (read from the default
@@ -66,12 +68,12 @@ type Settings struct {
 	RequireApproval bool
 	// RequiredApprovals is how many approvals must count (default 1).
 	RequiredApprovals int
-	ApplyPermission   string
+	ApplyPermission   permission.Level
 	// PlanPermission is what `/kyku plan` needs (default write).
-	PlanPermission string
+	PlanPermission permission.Level
 	// ApproverPermission is what a reviewer needs for an approval to count
 	// (default write).
-	ApproverPermission string
+	ApproverPermission permission.Level
 	Apply              ApplyMode
 	Comment            string // sticky | new | off
 	AllowForkPRs       bool   // plan and apply pull requests from forks (default false)
@@ -139,9 +141,9 @@ func Defaults() *Settings {
 	return &Settings{
 		RequireApproval:    true,
 		RequiredApprovals:  1,
-		PlanPermission:     "write",
-		ApproverPermission: "write",
-		ApplyPermission:    "write",
+		PlanPermission:     permission.Write,
+		ApproverPermission: permission.Write,
+		ApplyPermission:    permission.Write,
 		Comment:            "sticky",
 		Workflow:           "kyku.yml",
 		Drift:              Drift{Enabled: true},
