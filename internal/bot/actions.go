@@ -123,7 +123,7 @@ func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *sett
 		// sent: a worker that dies in between leaves a check run that a
 		// takeover ends ("did not start"), never a second run.
 		id, err := repo.CreateCheck(ctx, sha, github.CheckRun{
-			Name: w.check, Status: "queued", ExternalID: w.d.ID,
+			Name: w.check, Status: github.CheckQueued, ExternalID: w.d.ID,
 			Title: "Dispatching " + s.Workflow, Summary: w.waitingSummary(),
 		})
 		if err != nil {
@@ -203,7 +203,7 @@ func (w *watch) look(ctx context.Context, o ActionsOptions) bool {
 		case err != nil && ctx.Err() == nil:
 			b.log.Warn("looking for a dispatched run", "repo", w.repoName, "dispatch", w.d.ID, "error", err.Error())
 		case n > 1:
-			w.end(ctx, "failure", "More than one run claims this dispatch", fmt.Sprintf(
+			w.end(ctx, github.CheckFailure, "More than one run claims this dispatch", fmt.Sprintf(
 				"%d runs of %s started by %s show dispatch ID %s; Kyku dispatched one. It trusts none of them: "+
 					"re-run the command.\n", n, markdown.Code(w.d.Workflow), markdown.Code(w.self), markdown.Code(w.d.ID)), "other")
 			return true
@@ -218,7 +218,7 @@ func (w *watch) look(ctx context.Context, o ActionsOptions) bool {
 			return w.follow(ctx, run)
 		}
 		if now.Sub(w.d.At) >= o.StartTimeout {
-			w.end(ctx, "failure", "The workflow run did not start", fmt.Sprintf(
+			w.end(ctx, github.CheckFailure, "The workflow run did not start", fmt.Sprintf(
 				"GitHub accepted the dispatch of %s on %s (dispatch ID %s) %s ago, but no run of it started by %s has appeared. "+
 					"Check that GitHub Actions are enabled for this repository and the workflow is enabled, and that its "+
 					"`run-name` shows the input %s (for example `run-name: kyku ${{ inputs.%s }}`), which is how Kyku finds the run it started.\n",
@@ -234,14 +234,14 @@ func (w *watch) look(ctx context.Context, o ActionsOptions) bool {
 			b.log.Warn("reading a dispatched run", "repo", w.repoName, "run", w.d.Run, "error", err.Error())
 		}
 		if errors.Is(err, github.ErrNotFound) {
-			w.end(ctx, "failure", "The workflow run is gone", "Run "+w.runLink()+" was deleted before it ended.\n", "other")
+			w.end(ctx, github.CheckFailure, "The workflow run is gone", "Run "+w.runLink()+" was deleted before it ended.\n", "other")
 			return true
 		}
 	} else if w.follow(ctx, run) {
 		return true
 	}
 	if now.Sub(w.d.At) >= o.MaxRun {
-		w.end(ctx, "timed_out", "The workflow run did not end in time", fmt.Sprintf(
+		w.end(ctx, github.CheckTimedOut, "The workflow run did not end in time", fmt.Sprintf(
 			"Run %s was still %s %s after it was dispatched; Kyku stopped watching it.\n", w.runLink(), markdown.Code(run.Status), o.MaxRun), "timed_out")
 		return true
 	}
@@ -298,7 +298,7 @@ func (w *watch) notOurs(ctx context.Context, run github.WorkflowRun) {
 	if head == "" {
 		head = "(not recorded)"
 	}
-	w.end(ctx, "failure", "The workflow run is not the default branch's", fmt.Sprintf(
+	w.end(ctx, github.CheckFailure, "The workflow run is not the default branch's", fmt.Sprintf(
 		"Run %s shows dispatch ID %s, but it ran commit %s, not %s, the head of %s when Kyku dispatched %s. "+
 			"Its result is not Kyku's: a tag or another ref named like the default branch ran instead. Re-run the command.\n",
 		w.runLink(), markdown.Code(w.d.ID), markdown.Code(run.HeadSHA), markdown.Code(head), markdown.Code(w.d.Ref), markdown.Code(w.d.Workflow)), "other")
@@ -308,7 +308,7 @@ func (w *watch) notOurs(ctx context.Context, run github.WorkflowRun) {
 // check run).
 func (w *watch) follow(ctx context.Context, run github.WorkflowRun) bool {
 	if !w.claims(run) {
-		w.end(ctx, "failure", "The workflow run is not Kyku's dispatch", "Run "+w.runLink()+
+		w.end(ctx, github.CheckFailure, "The workflow run is not Kyku's dispatch", "Run "+w.runLink()+
 			" is no longer the App's own dispatch (it was re-run by "+markdown.Code(run.TriggeringActor)+"), so its result is not Kyku's. Re-run the command.\n", "other")
 		return true
 	}
@@ -324,9 +324,9 @@ func (w *watch) follow(ctx context.Context, run github.WorkflowRun) bool {
 		return false
 	}
 	w.status = run.Status
-	status := "in_progress"
+	status := github.CheckInProgress
 	if run.Status == "queued" || run.Status == "waiting" || run.Status == "pending" || run.Status == "requested" {
-		status = "queued"
+		status = github.CheckQueued
 	}
 	err := w.repo.UpdateCheck(ctx, w.checkRun, github.CheckRun{
 		Name: w.check, Status: status, DetailsURL: run.HTMLURL, ExternalID: w.d.ID,
@@ -340,19 +340,11 @@ func (w *watch) follow(ctx context.Context, run github.WorkflowRun) bool {
 	return false
 }
 
-// checkConclusions are the check run conclusions a run's maps to as it is.
-var checkConclusions = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"success": true, "failure": true, "cancelled": true, "timed_out": true,
-		"action_required": true, "neutral": true, "skipped": true, "stale": true,
-	}
-})
-
 // completed ends the check run with the run's conclusion and its jobs'.
 func (w *watch) completed(ctx context.Context, run github.WorkflowRun) {
-	conclusion := run.Conclusion
-	if !checkConclusions()[conclusion] {
-		conclusion = "failure" // startup_failure, or one GitHub adds later
+	conclusion, ok := github.ParseCheckConclusion(run.Conclusion)
+	if !ok {
+		conclusion = github.CheckFailure // startup_failure, or one GitHub adds later
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Kyku dispatched %s on %s for %s (dispatch ID %s). Run %s ended: **%s**.\n\n",
@@ -370,9 +362,10 @@ func (w *watch) completed(ctx context.Context, run github.WorkflowRun) {
 		sb.WriteString("\n")
 	}
 	sb.WriteString("This is what GitHub's Actions API says of the run, read with the App's token; nothing the run wrote is taken for its result.\n")
-	result := conclusion
-	if result != "success" && result != "failure" && result != "cancelled" && result != "timed_out" {
-		result = "other"
+	result := "other"
+	switch conclusion {
+	case github.CheckSuccess, github.CheckFailure, github.CheckCancelled, github.CheckTimedOut:
+		result = conclusion.String()
 	}
 	w.end(ctx, conclusion, fmt.Sprintf("Workflow run #%d: %s", run.Number, run.Conclusion), sb.String(), result)
 }
@@ -383,7 +376,7 @@ func (w *watch) refused(ctx context.Context, err error) {
 	if status, msg, ok := github.APIError(err); ok {
 		why = fmt.Sprintf("%d %s", status, msg)
 	}
-	w.end(ctx, "failure", "GitHub refused to dispatch "+w.d.Workflow, fmt.Sprintf(
+	w.end(ctx, github.CheckFailure, "GitHub refused to dispatch "+w.d.Workflow, fmt.Sprintf(
 		"Kyku asked GitHub Actions to run %s on %s for %s, and GitHub answered %s.\n\n"+
 			"The workflow must exist on the default branch, be enabled, have a `workflow_dispatch` trigger declaring the inputs "+
 			"`command`, `config`, `environment`, `project`, `pr`, `sha`, `requested-by` and `%s`, and show %s in its `run-name`; the App needs the *Actions: write* permission.\n",
@@ -392,8 +385,8 @@ func (w *watch) refused(ctx context.Context, err error) {
 }
 
 // end completes the check run.
-func (w *watch) end(ctx context.Context, conclusion, title, summary, result string) {
-	cr := github.CheckRun{Name: w.check, Status: "completed", Conclusion: conclusion, Title: title, Summary: summary, ExternalID: w.d.ID}
+func (w *watch) end(ctx context.Context, conclusion github.CheckConclusion, title, summary, result string) {
+	cr := github.CheckRun{Name: w.check, Status: github.CheckCompleted, Conclusion: conclusion, Title: title, Summary: summary, ExternalID: w.d.ID}
 	if w.d.RunURL != "" {
 		cr.DetailsURL = w.d.RunURL
 	}
@@ -463,7 +456,7 @@ func (ws *watchers) start(ctx context.Context, w *watch) {
 		interrupted := w.run(wctx)
 		if interrupted && ws.b.jobs == nil {
 			// Without a store nothing takes the watch over: say so.
-			w.end(wctx, "neutral", "Kyku stopped following the workflow run",
+			w.end(wctx, github.CheckNeutral, "Kyku stopped following the workflow run",
 				"The bot restarted while run "+w.runLink()+" was going, and it keeps no record of its dispatches without "+
 					markdown.Code(EnvStore)+": see the run for its result.\n", "abandoned")
 		}

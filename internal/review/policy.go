@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/render"
@@ -30,20 +31,21 @@ func PolicyCheckName(project, env string) string {
 	return "kyku policy (" + label + ")"
 }
 
-// PolicyCheck is the check run of a plan's policy check: its conclusion
-// ("failure" when the policies deny the plan or cannot be evaluated,
-// "success" otherwise: warnings never fail it), title and summary. ok is
-// false when the plan had no policy check.
-func (o *PlanOutcome) PolicyCheck(s Settings, m render.Meta) (conclusion, title, summary string, ok bool) {
+// PolicyCheck is the check run of a plan's policy check, named by
+// PolicyCheckName and completed: failure when the policies deny the plan
+// or cannot be evaluated, success otherwise (warnings never fail it). ok
+// is false when the plan had no policy check.
+func (o *PlanOutcome) PolicyCheck(s Settings, m render.Meta) (check github.CheckRun, ok bool) {
 	if o == nil || o.Policy == nil {
-		return "", "", "", false
+		return github.CheckRun{}, false
 	}
 	m.Environment, m.Project = s.Environment, s.Project
-	title, summary = render.PolicyCheck(*o.Policy, m)
+	check = github.CheckRun{Name: PolicyCheckName(s.Project, s.Environment), Status: github.CheckCompleted, Conclusion: github.CheckSuccess}
+	check.Title, check.Summary = render.PolicyCheck(*o.Policy, m)
 	if o.Policy.Blocks() {
-		return "failure", title, summary, true
+		check.Conclusion = github.CheckFailure
 	}
-	return "success", title, summary, true
+	return check, true
 }
 
 // policyReport evaluates the policies that judge this event (Deps.Policies)

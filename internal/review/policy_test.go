@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/github/githubtest"
 	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/render"
@@ -34,8 +35,8 @@ func TestPolicyOverrideNeedsAnApprovalThatCounts(t *testing.T) {
 	if out.Policy == nil || !out.Policy.Blocks() {
 		t.Fatalf("plan's policy report %+v", out.Policy)
 	}
-	if c, title, _, ok := out.PolicyCheck(f.settings, render.Meta{}); !ok || c != "failure" || title != "1 denial" {
-		t.Errorf("policy check %s %q %v", c, title, ok)
+	if c, ok := out.PolicyCheck(f.settings, render.Meta{}); !ok || c.Conclusion != github.CheckFailure || c.Title != "1 denial" || c.Name != "kyku policy (prod)" || c.Status != github.CheckCompleted {
+		t.Errorf("policy check %+v %v", c, ok)
 	}
 	apply := func(who string) *review.ApplyOutcome {
 		t.Helper()
