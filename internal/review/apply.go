@@ -186,7 +186,7 @@ func prRefusal(pr *github.PR, s Settings, onMerge bool) string {
 
 // permissionRefusal checks that user has the permission command (plan or
 // apply) needs ("" when they do).
-func permissionRefusal(ctx context.Context, gh GitHub, s Settings, command, user string) (string, error) {
+func permissionRefusal(ctx context.Context, gh Reviews, s Settings, command, user string) (string, error) {
 	need := s.ApplyPermission
 	if command == "plan" {
 		need = s.PlanPermission

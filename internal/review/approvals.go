@@ -42,7 +42,7 @@ type approvals struct {
 // Every review is read (all pages). A pull request with
 // github.MaxPullRequestCommits commits or more fails closed: GitHub lists
 // no more, so Kyku cannot tell who pushed the rest.
-func judgeApprovals(ctx context.Context, gh GitHub, s Settings, pr *github.PR) (approvals, error) {
+func judgeApprovals(ctx context.Context, gh Reviews, s Settings, pr *github.PR) (approvals, error) {
 	var out approvals
 	reviews, err := gh.Reviews(ctx, pr.Number)
 	if err != nil {

@@ -128,7 +128,7 @@ func replyTo(ctx context.Context, d Deps, ev CommentEvent, out *CommentOutcome, 
 // before approvals (an open pull request, not from a fork unless
 // s.AllowForkPRs, and s.ApplyPermission). The bot calls it before handing
 // a command to the user's workflow (execution: actions).
-func Authorize(ctx context.Context, gh GitHub, s Settings, name command.Name, author string, pr *github.PR) (string, error) {
+func Authorize(ctx context.Context, gh Reviews, s Settings, name command.Name, author string, pr *github.PR) (string, error) {
 	s, err := s.withDefaults()
 	if err != nil {
 		return "", err
@@ -176,7 +176,7 @@ func ForkNotPlanned(number int, headRepo string) string {
 func commentPlan(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*PlanOutcome, string, error) {
 	fail := func(sha string, err error) (*PlanOutcome, string, error) {
 		if s.CommentMode != ModeOff {
-			if _, cerr := postPlanComment(ctx, d, s, ev.Number, failedPlanBody(s, sha, d.RunURL, err, nil)); cerr != nil {
+			if _, cerr := postPlanComment(ctx, d.GitHub, s, ev.Number, failedPlanBody(s, sha, d.RunURL, err, nil)); cerr != nil {
 				err = errors.Join(err, cerr)
 			}
 		}

@@ -135,7 +135,7 @@ func (a *applier) policyGate(ctx context.Context, fresh *plan.Plan) (string, err
 
 // policyOwnersApproving are the counted approvers who are policy owners:
 // listed by login, or active members of a listed org/team.
-func policyOwnersApproving(ctx context.Context, gh GitHub, owners, counted []string) ([]string, error) {
+func policyOwnersApproving(ctx context.Context, gh Reviews, owners, counted []string) ([]string, error) {
 	var out []string
 	for _, who := range counted {
 		for _, o := range owners {

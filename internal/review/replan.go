@@ -75,7 +75,7 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	var sh shown
 	haveComment := false
 	if a.s.CommentMode != ModeOff {
-		if sh, haveComment, err = reviewedPlan(ctx, a.d, a.s, pr.Number); err != nil {
+		if sh, haveComment, err = reviewedPlan(ctx, a.d.GitHub, a.s, pr.Number); err != nil {
 			return a.fail(ctx, err)
 		}
 		if haveComment && sh.head != "" {

@@ -17,36 +17,6 @@ import (
 	"github.com/kyku/action/internal/statemgr"
 )
 
-// GitHub is what the rules need from GitHub; *github.Repo implements it.
-//
-// Upsert, MarkOutdated, OwnComments and FindOpenIssue must only ever see
-// comments and issues written by the account Kyku writes as: a comment by
-// anyone else that carries Kyku's marker is neither edited nor read.
-type GitHub interface {
-	Upsert(ctx context.Context, number int, marker, body string) (github.Comment, error)
-	CreateComment(ctx context.Context, number int, body string) (string, error)
-	PostComment(ctx context.Context, number int, body string) (github.Comment, error)
-	// LastEdit says who last edited a comment and when.
-	LastEdit(ctx context.Context, c github.Comment) (github.Edit, error)
-	MarkOutdated(ctx context.Context, number int, marker string, keepID int64) error
-	OwnComments(ctx context.Context, number int, marker string) ([]github.Comment, error)
-	React(ctx context.Context, commentID int64, content string) error
-	Permission(ctx context.Context, user string) (permission.Level, error)
-	PullRequest(ctx context.Context, number int) (*github.PR, error)
-	Reviews(ctx context.Context, number int) ([]github.Review, error)
-	PullRequestCommits(ctx context.Context, number int) ([]github.Commit, error)
-	PullRequestsForCommit(ctx context.Context, sha string) ([]github.PR, error)
-	FindOpenIssue(ctx context.Context, label, marker string) (*github.Issue, error)
-	// TeamMember reports whether user is an active member of org/team
-	// (false when the team cannot be seen: fail closed).
-	TeamMember(ctx context.Context, org, team, user string) (bool, error)
-	CreateIssue(ctx context.Context, title, body string, labels []string) (*github.Issue, error)
-	UpdateIssue(ctx context.Context, number int, title, body string) error
-	CloseIssue(ctx context.Context, number int, comment string) error
-}
-
-var _ GitHub = (*github.Repo)(nil)
-
 // ErrNoTrustedConfig is wrapped by a Deps.Trusted error when the default
 // branch has no Kyku configuration yet. A pull request's own backend may
 // then be used to plan it (the front door decides), never to apply it:
