@@ -74,7 +74,7 @@ type Inputs struct {
 	// Apply says what applies: both (a /kyku apply comment and the merge,
 	// the default), comment, merge, or merge-queue (the merge queue's
 	// merge_group check applies; the push of the merge does not).
-	Apply ApplyMode
+	Apply review.ApplyMode
 	// PolicyOwners may override a policy denial by approving (logins and
 	// org/team slugs).
 	PolicyOwners []string
@@ -108,22 +108,11 @@ type Inputs struct {
 	ProviderFiles []string
 }
 
-// ApplyMode is input apply.
-type ApplyMode string
-
-// The apply modes.
-const (
-	ApplyBoth       ApplyMode = "both"
-	ApplyComment    ApplyMode = "comment"
-	ApplyMerge      ApplyMode = "merge"
-	ApplyMergeQueue ApplyMode = "merge-queue"
-)
-
-// OnComment reports whether /kyku apply applies.
-func (m ApplyMode) OnComment() bool { return m == ApplyBoth || m == ApplyComment }
-
-// OnPush reports whether the push of a merge applies it.
-func (m ApplyMode) OnPush() bool { return m == ApplyBoth || m == ApplyMerge }
+// applyMode is input apply's mode (oneOf checked the name).
+func applyMode(s string) review.ApplyMode {
+	m, _ := review.ParseApplyMode(s)
+	return m
+}
 
 // lines are an input's non-empty lines, trimmed.
 func lines(s string) []string {
@@ -192,7 +181,7 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 		RefreshWritesState: boolean("refresh-writes-state", false),
 		FailOnDrift:        boolean("fail-on-drift", false),
 		WorkingDirectory:   get("working-directory", "."),
-		Apply:              ApplyMode(oneOf("apply", "both", "both", "comment", "merge", "merge-queue")),
+		Apply:              applyMode(oneOf("apply", review.ApplyOnBoth.String(), "both", "comment", "merge", "merge-queue")),
 		PolicyOwners:       list(get("policy-owners", "")),
 		Promotion:          list(get("promotion", "")),
 		PluginMirror:       strings.TrimSpace(get("plugin-mirror", "")),

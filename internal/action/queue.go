@@ -24,8 +24,11 @@ func (r *run) mergeGroup(ctx context.Context, cmd Command) int {
 	if r.ev.Action != "checks_requested" {
 		return r.skip("Kyku had nothing to do", fmt.Sprintf("merge_group %s: Kyku checks a merge group when its checks are requested.", r.ev.Action))
 	}
-	if r.in.Apply != ApplyMergeQueue || cmd == Plan {
-		return r.skip("Kyku had nothing to do", fmt.Sprintf("Input apply is %s, not merge-queue: the merge queue's commit is not applied here (the merge is applied when it is pushed).", r.in.Apply))
+	if cmd == Plan {
+		return r.skip("Kyku had nothing to do", "Input command is plan: the merge queue's commit is not applied.")
+	}
+	if refused := review.ApplyModeRefusal(r.settings(), review.TriggerMergeQueue); refused != nil {
+		return r.skip("Kyku had nothing to do", refused.Message)
 	}
 	if base := strings.TrimPrefix(g.BaseRef, "refs/heads/"); base != r.defaultBranch() {
 		// Kyku applies what lands on the default branch only (as a push to
@@ -42,9 +45,9 @@ func (r *run) mergeGroup(ctx context.Context, cmd Command) int {
 		return r.fail(err)
 	}
 	code := r.applied(out, nil, true)
-	if out.Refused != "" && code == ExitOK {
+	if out.Refused != nil && code == ExitOK {
 		// No pull request was found for the group: still not applied.
-		r.a.Errorf("the merge group was not applied: %s", r.known().Scrub(out.Refused))
+		r.a.Errorf("the merge group was not applied: %s", r.known().Scrub(out.Refused.Message))
 		return ExitFail
 	}
 	return code

@@ -195,7 +195,7 @@ func TestMergeAppliesEnvironmentsInPromotionOrder(t *testing.T) {
 		h.settle()
 		var envs []string
 		for _, r := range h.audits() {
-			envs = append(envs, r.Environment+"/"+r.Trigger)
+			envs = append(envs, r.Environment+"/"+string(r.Trigger))
 		}
 		if strings.Join(envs, ",") != "staging/merge,prod/merge" {
 			t.Errorf("applied %v, want staging then prod", envs)

@@ -61,12 +61,17 @@ func loadSettings(ctx context.Context, repo *github.Repo, ref string) (*settings
 	return settings.Parse(settings.Path, data)
 }
 
+// rulesFrom is where the bot's review rules are written, as replies name it.
+const rulesFrom = "`" + settings.Path + "` on the default branch"
+
 // reviewSettings are the review rules of one target.
 func reviewSettings(s *settings.Settings, t settings.Target) review.Settings {
 	return review.Settings{
 		Project:            t.Project.Name,
 		Environment:        t.Env,
 		RequireApproval:    s.RequireApproval,
+		Apply:              s.Apply,
+		RulesFrom:          rulesFrom,
 		RequiredApprovals:  s.RequiredApprovals,
 		ApproverPermission: s.ApproverPermission,
 		ApplyPermission:    s.ApplyPermission,

@@ -88,49 +88,22 @@ func policyReport(ctx context.Context, d Deps, s Settings, p *plan.Plan) *render
 
 // policyGate is the policy requirement of an apply: the fresh plan's
 // policy check passes, or a policy owner's approval of the head counts.
-// It returns the refusal ("" when the apply may go on).
-func (a *applier) policyGate(ctx context.Context, fresh *plan.Plan) (string, error) {
+// It returns the refusal (nil when the apply may go on).
+func (a *applier) policyGate(ctx context.Context, fresh *plan.Plan) (*Refusal, error) {
 	rep := policyReport(ctx, a.d, a.s, fresh)
 	a.out.Policy = rep
 	if !rep.Blocks() {
-		return "", nil
+		return nil, nil
 	}
 	owners, err := policyOwnersApproving(ctx, a.d.GitHub, a.s.PolicyOwners, a.ap.counted)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if len(owners) > 0 {
 		a.out.PolicyOverriddenBy = owners
-		return "", nil
+		return nil, nil
 	}
-	var b strings.Builder
-	if rep.Error != "" {
-		b.WriteString("The policies could not be evaluated, which blocks an apply like a denial:\n\n" + fenced(rep.Error) + "\n")
-	} else {
-		b.WriteString("The policies deny this plan:\n\n")
-		for i, m := range rep.Deny {
-			if i == 20 {
-				b.WriteString("- …and " + itoa(len(rep.Deny)-i+rep.MoreDeny) + " more\n")
-				break
-			}
-			b.WriteString("- " + code(m) + "\n")
-		}
-		if rep.MoreDeny > 0 && len(rep.Deny) <= 20 {
-			b.WriteString("- …and " + itoa(rep.MoreDeny) + " more\n")
-		}
-		b.WriteString("\n")
-	}
-	if len(a.s.PolicyOwners) == 0 {
-		b.WriteString("No policy owners are set (`policy-owners`), so only a change to the configuration or to the policies on the default branch unblocks it.")
-	} else {
-		var names []string
-		for _, o := range a.s.PolicyOwners {
-			names = append(names, code(o))
-		}
-		b.WriteString("A policy owner (" + strings.Join(names, ", ") + ") can override it by approving the head commit " +
-			code(sha7(a.pr.HeadSHA)) + "; the override is recorded in the audit record. " + a.ap.who())
-	}
-	return b.String(), nil
+	return refusal(RequirePolicy, policyText(a.request(), policyBlock{err: rep.Error, deny: rep.Deny, more: rep.MoreDeny}, a.ap)), nil
 }
 
 // policyOwnersApproving are the counted approvers who are policy owners:

@@ -48,7 +48,7 @@ func TestPolicyOverrideNeedsAnApprovalThatCounts(t *testing.T) {
 	}
 	f.srv.AddReview(repoName, 1, githubtest.Review{User: "author", State: "APPROVED", CommitID: headB})
 	f.srv.AddReview(repoName, 1, githubtest.Review{User: "reviewer", State: "APPROVED", CommitID: headB})
-	if a := apply("reviewer"); a.Applied || !strings.Contains(a.Refused, "The policies deny this plan") || !strings.Contains(a.Refused, "`author` (is the author)") {
+	if a := apply("reviewer"); a.Applied || !strings.Contains(a.Refused.String(), "The policies deny this plan") || !strings.Contains(a.Refused.String(), "`author` (is the author)") {
 		t.Fatalf("author-owner and a non-owner: %+v", a)
 	}
 	f.srv.AddReview(repoName, 1, githubtest.Review{User: "lead", State: "APPROVED", CommitID: headB})

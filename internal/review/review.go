@@ -46,9 +46,17 @@ type Opener func(ctx context.Context, cfg *config.Config, env string) (*Workspac
 
 // Settings are a project's review rules (Action inputs or .kyku/config.yaml).
 type Settings struct {
-	Project         string           // "" for a single-project repository
-	Environment     string           // "" allowed (state.json)
-	RequireApproval bool             // RequiredApprovals approvals of the current head (see Apply)
+	Project         string // "" for a single-project repository
+	Environment     string // "" allowed (state.json)
+	RequireApproval bool   // RequiredApprovals approvals of the current head (see Apply)
+	// Apply says what applies (default ApplyOnBoth): Comment refuses
+	// `/kyku apply` when it is not a comment's to apply; the front doors
+	// ask ApplyModeRefusal for a merge and the merge queue.
+	Apply ApplyMode
+	// RulesFrom names where these settings are written, for what Kyku
+	// says about them ("`.kyku/config.yaml` on the default branch", "the
+	// workflow's inputs"); "" names none.
+	RulesFrom       string
 	ApplyPermission permission.Level // minimum permission to /kyku apply (default write)
 	// PlanPermission is the minimum permission to comment /kyku plan
 	// (default write): a plan takes the state lock and calls the cloud.
@@ -198,7 +206,7 @@ type ApplyOutcome struct {
 	// NotCounted are the approvals that did not count, with why.
 	NotCounted []NotCounted
 	Applied    bool
-	Refused    string // the requirement that failed, as told to the user ("" when applied)
+	Refused    *Refusal // the requirement that failed, as told to the user (nil when applied)
 	Result     *engine.Result
 	Digest     string // ChangesDigest of the applied (or refused) plan
 	AuditKey   string
@@ -243,7 +251,7 @@ type AuditRecord struct {
 	Project      string    `json:"project,omitempty"`
 	RequestedBy  string    `json:"requestedBy"`
 	ApprovedBy   []string  `json:"approvedBy"`
-	Trigger      string    `json:"trigger"` // "comment", "merge" or "merge-queue"
+	Trigger      Trigger   `json:"trigger"` // comment, merge or merge-queue
 	HeadSHA      string    `json:"headSha"`
 	MergeSHA     string    `json:"mergeSha,omitempty"`
 	PlanDigest   string    `json:"planDigest"`
@@ -284,9 +292,9 @@ type CommentEvent struct {
 
 // CommentOutcome is what a comment led to.
 type CommentOutcome struct {
-	Ignored string // why nothing was done ("" when acted on)
-	Refused string // why a /kyku plan was refused (one-line reply posted)
-	Command string // the canonical command, e.g. "/kyku apply -e prod"
+	Ignored string   // why nothing was done ("" when acted on)
+	Refused *Refusal // why a /kyku plan, or /kyku apply in another apply mode, was refused (one-line reply posted)
+	Command string   // the canonical command, e.g. "/kyku apply -e prod"
 	Plan    *PlanOutcome
 	Apply   *ApplyOutcome
 	Replied string // URL of the reply comment, if any

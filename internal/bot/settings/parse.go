@@ -9,6 +9,7 @@ import (
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/permission"
+	"github.com/kyku/action/internal/review"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -16,6 +17,9 @@ var (
 	topKeys     = []string{"projects", "require-approval", "required-approvals", "apply-permission", "plan-permission", "approver-permission", "apply", "comment", "execution", "workflow", "allow-fork-prs", "drift", "policy-owners", "promotion"}
 	driftKeys   = []string{"enabled", "write-state"}
 	projectKeys = []string{"name", "config", "environments", "autoplan"}
+	// applyModes are the apply modes the bot knows (the merge queue is
+	// the Action's).
+	applyModes = []string{review.ApplyOnComment.String(), review.ApplyOnMerge.String(), review.ApplyOnBoth.String()}
 )
 
 type parser struct {
@@ -72,11 +76,8 @@ func Parse(name string, data []byte) (*Settings, error) {
 				s.RequiredApprovals = n
 			}
 		case "apply":
-			switch p.oneOf(v, k.Value, []string{"comment", "merge", "both"}) {
-			case "merge":
-				s.Apply = ApplyOnMerge
-			case "both":
-				s.Apply = ApplyOnBoth
+			if m, ok := review.ParseApplyMode(p.oneOf(v, k.Value, applyModes)); ok {
+				s.Apply = m
 			}
 		case "comment":
 			s.Comment = p.oneOf(v, k.Value, []string{"sticky", "new", "off"})

@@ -12,6 +12,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/kyku/action/internal/permission"
+	"github.com/kyku/action/internal/review"
 )
 
 // Path is where the settings live in a repository (read from the default
@@ -36,31 +37,6 @@ func (e Execution) String() string {
 	return "in-process"
 }
 
-// ApplyMode says what may trigger an apply.
-type ApplyMode int
-
-const (
-	ApplyOnComment ApplyMode = iota // `/kyku apply` on the PR (default)
-	ApplyOnMerge                    // merging the PR applies its saved plan
-	ApplyOnBoth                     // either
-)
-
-func (m ApplyMode) String() string {
-	switch m {
-	case ApplyOnMerge:
-		return "merge"
-	case ApplyOnBoth:
-		return "both"
-	}
-	return "comment"
-}
-
-// OnComment reports whether `/kyku apply` may apply.
-func (m ApplyMode) OnComment() bool { return m != ApplyOnMerge }
-
-// OnMerge reports whether a merge applies.
-func (m ApplyMode) OnMerge() bool { return m != ApplyOnComment }
-
 // Settings are a repository's bot settings.
 type Settings struct {
 	Execution       Execution
@@ -74,9 +50,9 @@ type Settings struct {
 	// ApproverPermission is what a reviewer needs for an approval to count
 	// (default write).
 	ApproverPermission permission.Level
-	Apply              ApplyMode
-	Comment            string // sticky | new | off
-	AllowForkPRs       bool   // plan and apply pull requests from forks (default false)
+	Apply              review.ApplyMode // comment (default), merge or both
+	Comment            string           // sticky | new | off
+	AllowForkPRs       bool             // plan and apply pull requests from forks (default false)
 	Drift              Drift
 	Projects           []Project
 	// PolicyOwners may override a policy denial by approving the head
@@ -144,6 +120,7 @@ func Defaults() *Settings {
 		PlanPermission:     permission.Write,
 		ApproverPermission: permission.Write,
 		ApplyPermission:    permission.Write,
+		Apply:              review.ApplyOnComment,
 		Comment:            "sticky",
 		Workflow:           "kyku.yml",
 		Drift:              Drift{Enabled: true},

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/markdown"
+	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/render"
 )
 
@@ -63,4 +64,37 @@ func reply(marker, heading, text, sha, runURL string) string {
 	b.WriteString("### " + heading + "\n\n" + strings.TrimRight(text, "\n") + "\n\n")
 	b.WriteString(footer(sha, runURL))
 	return b.String()
+}
+
+// refusedReply is the reply to an apply a requirement refused.
+func refusedReply(s Settings, r *Refusal, sha, runURL string) string {
+	return reply(render.ApplyMarker(s.Project, s.Environment), title("apply", s)+" refused", r.Message+"\n\nNothing was applied.", sha, runURL)
+}
+
+// refusedWithPlanReply is the reply to an apply refused because the fresh
+// plan is not the reviewed one: it shows the fresh plan for review (the
+// plan's summary, digest in m).
+func refusedWithPlanReply(s Settings, r *Refusal, fresh *plan.Plan, m render.Meta) string {
+	text := r.Message + "\n\nNothing was applied. What Kyku would apply now, for review:\n\n"
+	limit := render.CommentLimit - len(text) - 1024
+	return reply(render.ApplyMarker(s.Project, s.Environment), title("apply", s)+" refused", text+render.PlanSummary(fresh, m, limit), m.CommitSHA, m.RunURL)
+}
+
+// applyFailedReply is the reply to an apply an error stopped before
+// anything changed.
+func applyFailedReply(r request, err error, sha, runURL string) string {
+	text := "The apply could not run:\n\n" + fenced(err.Error()) + "\nNothing was applied. " + r.replanAfterError()
+	return reply(render.ApplyMarker(r.s.Project, r.s.Environment), title("apply", r.s)+" failed", text, sha, runURL)
+}
+
+// CommandRefused is the one-line reply to a `/kyku` command a requirement
+// refused before it ran (who may plan, the apply mode).
+func CommandRefused(command string, r *Refusal) string {
+	return "**Kyku did not run " + code(command) + ":** " + r.Message + "\n"
+}
+
+// commandErrorReply is the reply to a `/kyku` command that cannot be read:
+// the error and the help.
+func commandErrorReply(msg, runURL string) string {
+	return reply("", "Kyku could not read the command", "That command could not be run:\n\n"+fenced(msg)+"\n"+render.HelpComment(), "", runURL)
 }
