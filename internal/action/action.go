@@ -174,7 +174,7 @@ func (r *run) handle(ctx context.Context) int {
 	}
 	r.deps.Policies = r.policies
 	r.deps.RuleChanges = r.ruleChanges
-	r.deps.MergeRules = r.mergeRules
+	r.deps.MergeRules = r.mergeRules()
 	// Runs that share no concurrency group (a merge's apply shares none)
 	// wait for each other on the state lock: said once per wait.
 	ctx = statemgr.WithLockWaiting(ctx, func(h statemgr.LockInfo, timeout time.Duration) {

@@ -131,3 +131,10 @@ func cancelledComment(env string, m cancelledMerge) string {
 		"or not all of it.\n\nTo finish: re-plan on the default branch, review the plan, then apply it.\n",
 		markdown.Code(envName(env)), markdown.Code(sha7(m.sha)), m.runURL)
 }
+
+func sha7(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}

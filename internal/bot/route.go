@@ -110,9 +110,7 @@ func (b *Bot) deps(ev event, repo *github.Repo, src *sources, t settings.Target)
 			}
 			return ruleFiles(files), nil
 		},
-		MergeRules: func(ctx context.Context, pr *github.PR, _ string) (string, error) {
-			return mergeRefusal(ctx, repo, ev, pr)
-		},
+		MergeRules: mergeRules(ev),
 	}
 }
 
@@ -151,24 +149,24 @@ func sensitiveRefs(ev event) []string {
 	return refs
 }
 
-// ruleFiles keeps the files that hold review rules: the settings and the
-// policies.
+// ruleFiles keeps the files that hold review rules: the settings, the
+// policies and the providers' lock files.
 func ruleFiles(files []string) []string {
 	var out []string
 	for _, f := range files {
-		if f == settings.Path || strings.HasPrefix(f, policy.Dir+"/") || path.Base(f) == tfinstall.LockFileName {
+		if isRuleFile(f) || isLockFile(f) {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-func shortSHA(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
-}
+// isRuleFile reports whether f holds review rules read where the merge
+// rules are (mergeRules): the settings or a policy.
+func isRuleFile(f string) bool { return f == settings.Path || strings.HasPrefix(f, policy.Dir+"/") }
+
+// isLockFile reports whether f is a providers' lock file.
+func isLockFile(f string) bool { return path.Base(f) == tfinstall.LockFileName }
 
 // settingsProblem formats bad settings for a comment or check run.
 func settingsProblem(err error) string {

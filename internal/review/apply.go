@@ -109,12 +109,12 @@ func (a *applier) run(ctx context.Context, pr *github.PR) (*ApplyOutcome, error)
 		return a.refuse(ctx, r)
 	}
 	if (a.req.OnMerge || a.req.Queue) && a.d.MergeRules != nil {
-		msg, err := a.d.MergeRules(ctx, pr, a.req.MergeSHA)
+		r, err := CheckMergeRules(ctx, a.d.GitHub, *a.d.MergeRules, pr)
 		if err != nil {
 			return a.fail(ctx, fmt.Errorf("check which rules judge the merge of #%d: %w", pr.Number, err))
 		}
-		if msg != "" {
-			return a.refuse(ctx, refusal(RequireMergeRules, msg))
+		if r != nil {
+			return a.refuse(ctx, r)
 		}
 	}
 	if !a.req.OnMerge && !a.req.Queue {

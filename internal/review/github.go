@@ -63,6 +63,7 @@ type GitHub interface {
 	Evidence
 	Reviews
 	Merges
+	Files
 	Issues
 }
 

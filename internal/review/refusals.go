@@ -424,3 +424,77 @@ func destroyAllText(r request, n int) string {
 func staleText(r request, why string) string {
 	return "The plan for " + code(sha7(r.head)) + " is a " + why + " (another apply ran while it was being checked). " + r.replan()
 }
+
+// The merge-rules refusals (CheckMergeRules).
+
+const mergeFinish = "Re-plan on the default branch, review the plan, then apply it."
+
+// mergedElsewhereText: the pull request was merged into base, not the
+// default branch def.
+func mergedElsewhereText(number int, base, def string) string {
+	into := code(base)
+	if base == "" {
+		into = "a branch GitHub does not name"
+	}
+	return prName(number) + " was merged into " + into + ", not the default branch " + code(def) +
+		": only a merge into the default branch is applied (any writer can push a branch with rules of its own). " + mergeFinish
+}
+
+// unknownRulesText: the front door cannot tell where its rules came from;
+// missing says what it lacks.
+func unknownRulesText(missing string) string {
+	return missing + ", so Kyku cannot tell whether the rules judging this merge are the pull request's own. " + mergeFinish
+}
+
+const mergeCommitUnknownText = "Kyku does not know the commit the merge was made on, so it cannot read the rules from before it. " + mergeFinish
+
+// Why a squash or rebase merge's rules cannot be told, and how to finish.
+const (
+	linearWhy = " was merged without a merge commit (a squash or a rebase merge): Kyku cannot tell which rules judged it, " +
+		"since a rebase merge's parent is the pull request's own commit, whose rules may be the pull request's."
+	linearFinish = " To apply it, re-plan on the default branch, review the plan, then apply it; next time, " +
+		"merge with a merge commit, or land rule changes in a pull request of their own."
+)
+
+// tooManyFilesText: a squash or rebase merge of a pull request whose
+// changed files GitHub does not list in full.
+func tooManyFilesText(number int) string {
+	return "GitHub lists at most " + itoa(MaxListedFiles) + " files of a pull request, so Kyku cannot tell whether pull request #" + itoa(number) +
+		" changes a rule file, and it" + linearWhy + linearFinish
+}
+
+// linearMergeText: a squash or rebase merge of a pull request that
+// changes the rule file file.
+func linearMergeText(number int, file string) string {
+	return prName(number) + " changes " + code(file) + " and" + linearWhy + linearFinish
+}
+
+// ownRulesText: the commit the rules were read at (a merge commit's
+// first parent) already holds the pull request's file (gone: lacks it, as
+// the pull request does).
+func ownRulesText(file, at string, gone bool) string {
+	holds := "already holds this pull request's " + code(file)
+	if gone {
+		holds = "already lacks " + code(file) + ", as this pull request does"
+	}
+	return "The default branch before this merge (commit " + code(sha7(at)) + ", the merge commit's first parent) " + holds +
+		", so the rules there are the pull request's own: a pull request is never judged by the rules it brings. " +
+		"To finish this one, re-plan on the default branch, review the plan, then apply it."
+}
+
+// unreadableRulesText: the rule file is not at the commit the rules were
+// read at.
+func unreadableRulesText(file, at string) string {
+	return "Kyku cannot read " + code(file) + " at " + code(sha7(at)) + ", where the rules judging this merge come from, " +
+		"so it cannot tell whether they are the pull request's own. " + mergeFinish
+}
+
+// changesRulesText: the merge changes the rule file file; role says what
+// it is to the rules.
+func changesRulesText(file, role string) string {
+	if role == "" {
+		role = "which holds review rules, and the rules judging this merge would be the pull request's"
+	}
+	return "This merge changes " + code(file) + ", " + role + ". A pull request is never judged by the rules it brings; its rules apply from the next pull request. " +
+		"To apply this one, re-plan on the default branch (its rules are now these), review the plan, then apply it."
+}

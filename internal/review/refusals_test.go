@@ -67,6 +67,15 @@ func TestRefusalsGolden(t *testing.T) {
 	add("a merge group branch naming no pull request", refusal(RequireMergeGroup, queueBranchText("refs/heads/gh-readonly-queue/main/not-a-pr")))
 	add("a merge group branch into another base", refusal(RequireMergeGroup, queueBaseText("refs/heads/gh-readonly-queue/main/pr-7-"+goldenMerge, "release")))
 	add("a merge group for a pull request on another base", refusal(RequireMergeGroup, queuePRBaseText(7, "release", "main")))
+	for _, tc := range mergeRuleCases {
+		if tc.refused {
+			r, err := checkMergeCase(tc.m, tc.base, &tc.files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			add("merge rules: "+tc.name, r)
+		}
+	}
 	for _, tc := range []struct {
 		name string
 		r    *Refusal

@@ -9,7 +9,6 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
-	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/permission"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/policy"
@@ -127,17 +126,15 @@ type Deps struct {
 	// the Action's rules): its plan comment says at the top that they
 	// apply from the next pull request. nil: none are known.
 	RuleChanges func(ctx context.Context, number int) ([]string, error)
-	// MergeRules says why the review rules judging the merge of pr (or its
-	// merge queue's commit) would be ones the pull request brought — "" when
-	// they are the default branch's as it was before. A non-empty answer
-	// refuses the apply. The front door reads the rules from before the
-	// merge (the bot: at a merge commit's first parent, or at a squash or
-	// rebase merge's commit when the pull request changes no rule file; the
-	// Action: at the push's "before"), and checks here what it cannot read
-	// from there, and that pr was merged into the default branch (the Action's inputs
-	// come from the workflow file the run started from). The answer says
-	// how to finish too. nil: no check.
-	MergeRules func(ctx context.Context, pr *github.PR, mergeSHA string) (string, error)
+	// MergeRules says where the review rules judging a merge (or its merge
+	// queue's commit) were read; CheckMergeRules refuses the apply when
+	// they would be ones the pull request brought, or when it was not
+	// merged into the default branch. The front door reads the rules from
+	// before the merge (the bot: at a merge commit's first parent, or at a
+	// squash or rebase merge's commit; the Action: its inputs, from the
+	// workflow at the merge, compared with the push's "before"). nil: no
+	// check.
+	MergeRules *MergeRules
 }
 
 // SavedPlanKey is the backend object key of a PR's saved plan for one head
