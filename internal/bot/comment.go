@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/bot/settings"
@@ -123,13 +122,4 @@ func matching(all []settings.Target, cmd command.Command) []settings.Target {
 		}
 	}
 	return out
-}
-
-func noTargetReply(cmd command.Command, s *settings.Settings) string {
-	var known []string
-	for _, t := range s.Targets() {
-		known = append(known, "`"+t.Label()+"`")
-	}
-	return fmt.Sprintf("`%s`: no project and environment of this repository match. Known: %s.",
-		cmd.String(), strings.Join(known, ", "))
 }

@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strconv"
 
 	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/github"
-	"github.com/kyku/action/internal/markdown"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/review"
@@ -23,8 +21,7 @@ type cfgConfig = config.Config
 func (b *Bot) routePlan(ctx context.Context, ev event, repo *github.Repo) (string, error) {
 	s, err := loadSettings(ctx, repo, "")
 	if isDiag(err) {
-		_, cerr := repo.CreateCheck(ctx, ev.headSHA, github.CheckRun{Name: "kyku settings", Status: github.CheckCompleted, Conclusion: github.CheckFailure,
-			Title: "Invalid " + settings.Path, Summary: settingsProblem(err)})
+		_, cerr := repo.CreateCheck(ctx, ev.headSHA, settingsCheck(err))
 		return "settings-error", cerr
 	}
 	if err != nil {
@@ -34,13 +31,7 @@ func (b *Bot) routePlan(ctx context.Context, ev event, repo *github.Repo) (strin
 		// Anyone can open a pull request from a fork: it is never planned
 		// on its own (with allow-fork-prs, only on a /kyku plan by someone
 		// with plan-permission). Say so once, on the head commit.
-		title, msg := "Not planned: pull request from a fork", review.ForkNotPlanned(ev.number, ev.headRepo)
-		if s.AllowForkPRs {
-			msg = "Pull request #" + strconv.Itoa(ev.number) + " comes from a fork (" + markdown.Code(ev.headRepo) + "), so it is not planned on its own. " +
-				"Someone with " + markdown.Code(s.PlanPermission.String()) + " permission can comment " + markdown.Code("/kyku plan") +
-				" to plan it with this repository's credentials after reading its changes."
-		}
-		_, err := repo.CreateCheck(ctx, ev.headSHA, github.CheckRun{Name: "kyku", Status: github.CheckCompleted, Conclusion: github.CheckNeutral, Title: title, Summary: msg})
+		_, err := repo.CreateCheck(ctx, ev.headSHA, review.ForkCheck(reviewSettings(s, settings.Target{}), ev.number, ev.headRepo))
 		return "fork", err
 	}
 	return b.routeTouched(ctx, ev, repo, s, "plan", ev.headSHA, func(t settings.Target, src *sources) queue.Job {
@@ -89,7 +80,7 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 			if err != nil {
 				return "", err
 			}
-			finish := func(conclusion github.CheckConclusion, title, summary string) error {
+			finish := func(check github.CheckRun) error {
 				if b.jobs != nil && b.interrupted(ctx) {
 					// Stopped by the bot (shutdown, a lease lost): the
 					// replica that takes the job over plans it again on
@@ -97,54 +88,34 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 					return ctx.Err()
 				}
 				// The check must not stay "in progress" when the job is cancelled.
-				return repo.UpdateCheck(context.WithoutCancel(ctx), id, github.CheckRun{Name: name, Status: github.CheckCompleted, Conclusion: conclusion, Title: title, Summary: summary})
+				return repo.UpdateCheck(context.WithoutCancel(ctx), id, check)
 			}
 			// Everything the repository controls (file and branch names,
 			// error text quoting them) is fenced or code-spanned.
 			cfg, err := src.config(ctx, t.Project, ev.headSHA, ev.defaultBranch, t.Env)
 			if err != nil {
 				if !isDiag(err) {
-					_ = finish(github.CheckFailure, "Cannot read the source", review.Fenced(err.Error()))
+					_ = finish(review.PlanFailedCheck(name, review.SourceUnreadable, err.Error(), ""))
 					return "", err
 				}
-				return "config-error", finish(github.CheckFailure, "Configuration errors", review.Fenced(err.Error()))
+				return "config-error", finish(review.PlanFailedCheck(name, review.ConfigInvalid, err.Error(), ""))
 			}
 			// Error text may quote a sensitive value: what the check run
 			// (read by whoever reads the repository) and the log show is
 			// scrubbed, as the plan comment is (worked out on failure only).
 			trusted, err := src.config(ctx, t.Project, ev.defaultBranch, "", t.Env)
 			if err != nil {
-				return "untrusted", finish(github.CheckFailure, "No valid configuration on the default branch",
-					"The backend is opened from the configuration of this project on the default branch "+markdown.Code(ev.defaultBranch)+
-						", which cannot be read:\n\n"+review.Fenced(progress.SecretsOf(cfg, nil).Scrub(err.Error()))+"\nMerge the project's configuration (with its backend) first.")
+				return "untrusted", finish(review.PlanFailedCheck(name, review.NoTrustedConfig, progress.SecretsOf(cfg, nil).Scrub(err.Error()), ev.defaultBranch))
 			}
 			out, err := b.rules.Plan(ctx, b.deps(ev, repo, src, t), review.PlanRequest{
 				Settings: reviewSettings(s, t), Number: ev.number, HeadSHA: ev.headSHA, Config: cfg, Trusted: trusted,
 			})
 			if err != nil {
 				err = progress.SecretsOf(cfg, nil).Add(progress.SecretsOf(trusted, nil)).Error(err)
-				_ = finish(github.CheckFailure, "Plan failed", review.Fenced(err.Error()))
+				_ = finish(review.PlanFailedCheck(name, review.PlanFailed, err.Error(), ""))
 				return "", err
 			}
-			conclusion, title := github.CheckSuccess, "Plan"
-			if out.Plan != nil {
-				c := out.Plan.Counters
-				title = fmt.Sprintf("%d to create, %d to update, %d to replace, %d to destroy", c.Create, c.Update, c.Replace, c.Destroy)
-				if c.Move > 0 {
-					title += fmt.Sprintf(", %d to move", c.Move)
-				}
-				if c.Import > 0 {
-					title += fmt.Sprintf(", %d to import", c.Import)
-				}
-				if !out.Plan.HasChanges() {
-					conclusion = github.CheckNeutral
-				}
-			}
-			summary := out.Summary
-			if summary == "" {
-				summary = title
-			}
-			if err := finish(conclusion, title, summary); err != nil {
+			if err := finish(out.PlanCheck(name)); err != nil {
 				return "", err
 			}
 			if err := b.policyCheck(ctx, repo, reviewSettings(s, t), out, ev.headSHA); err != nil {
@@ -171,14 +142,13 @@ func (b *Bot) policyCheck(ctx context.Context, repo *github.Repo, s review.Setti
 // planned again shows one check run, not a stale one beside a new one).
 func (b *Bot) openCheckRun(ctx context.Context, repo *github.Repo, name, sha string) (int64, error) {
 	if id := b.progress(ctx, "").CheckRun; id != 0 {
-		err := repo.UpdateCheck(ctx, id, github.CheckRun{Name: name, Status: github.CheckInProgress,
-			Title: "Planning again", Summary: "The bot that started this plan stopped before it ended; another one plans it again from the start.\n"})
+		err := repo.UpdateCheck(ctx, id, review.PlanningAgainCheck(name))
 		if err == nil {
 			return id, nil
 		}
 		b.log.Warn("check run of a job taken over not reused", "check_run", id, "error", err.Error())
 	}
-	id, err := repo.CreateCheck(ctx, sha, github.CheckRun{Name: name, Status: github.CheckInProgress})
+	id, err := repo.CreateCheck(ctx, sha, review.PlanningCheck(name))
 	if err != nil {
 		return 0, err
 	}

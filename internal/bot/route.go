@@ -12,7 +12,6 @@ import (
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/github"
-	"github.com/kyku/action/internal/markdown"
 	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/tfinstall"
@@ -167,15 +166,6 @@ func isRuleFile(f string) bool { return f == settings.Path || strings.HasPrefix(
 
 // isLockFile reports whether f is a providers' lock file.
 func isLockFile(f string) bool { return path.Base(f) == tfinstall.LockFileName }
-
-// settingsProblem formats bad settings for a comment or check run.
-func settingsProblem(err error) string {
-	var ds diag.Diagnostics
-	if errors.As(err, &ds) {
-		return "Kyku cannot read `" + settings.Path + "` on the default branch:\n\n" + review.Fenced(ds.Error())
-	}
-	return "Kyku cannot read `" + settings.Path + "` on the default branch: " + markdown.Code(err.Error()) + "\n"
-}
 
 // isDiag reports whether err is bad user input (not an outage).
 func isDiag(err error) bool {

@@ -71,3 +71,22 @@ func (s *Sections) String() string {
 	}
 	return string(out)
 }
+
+// CheckRun is a check run as a golden section shows it: its fields, then
+// its summary (and text) as GitHub renders them.
+func CheckRun(name, status, conclusion, title, summary, text string) string {
+	out := "name: " + name + "\nstatus: " + status + "\n"
+	if conclusion != "" {
+		out += "conclusion: " + conclusion + "\n"
+	}
+	if title != "" {
+		out += "title: " + title + "\n"
+	}
+	if summary != "" {
+		out += "\n" + summary
+	}
+	if text != "" {
+		out += "\n---- text ----\n" + text
+	}
+	return out
+}
