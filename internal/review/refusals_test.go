@@ -196,3 +196,23 @@ func TestEveryRequirementIsNamed(t *testing.T) {
 		t.Error("no refusal reads as text")
 	}
 }
+
+// TestDriftCommentsGolden: the comments Kyku adds to a drift issue (the
+// issue itself is render's: drift_issue.md.golden): new drift, drift from
+// an issue without a record, drift partly gone, more than listed, an
+// issue someone edited. testdata/drift-comments.md.
+func TestDriftCommentsGolden(t *testing.T) {
+	var doc golden.Sections
+	m := render.Meta{RunURL: goldenRun, Environment: "prod", Project: "net"}
+	var many []string
+	for i := range 52 {
+		many = append(many, fmt.Sprintf("`Vm web-%02d`: `size`", i))
+	}
+	doc.Add(t, "new drift", driftNewsComment([]string{"`Vm web`: `image`", "`Vpc main` (gone)"}, 0, false, m))
+	doc.Add(t, "new drift, some gone", driftNewsComment([]string{"`Vm web`: `image`"}, 2, false, m))
+	doc.Add(t, "only gone", driftNewsComment(nil, 1, false, render.Meta{Environment: ""}))
+	doc.Add(t, "no record of what the issue showed", driftNewsComment(nil, 0, true, m))
+	doc.Add(t, "more new drift than listed", driftNewsComment(many, 0, false, m))
+	doc.Add(t, "the issue edited", driftEditedComment(m))
+	golden.Check(t, "drift-comments.md", doc.String())
+}
