@@ -28,7 +28,7 @@ func (r *run) pullRequest(ctx context.Context, cmd Command) int {
 		return r.applied(out, err, false)
 	}
 	if cmd == Auto && !planActions()[r.ev.Action] {
-		return r.skip("Kyku had nothing to do", fmt.Sprintf("Pull request #%d was %s: Kyku plans when a pull request is opened, pushed to, reopened or marked ready for review.", pr.Number, strings.ReplaceAll(r.ev.Action, "_", " ")))
+		return r.skip(pullRequestActionSkip(pr.Number, r.ev.Action))
 	}
 	return r.planPullRequest(ctx, pr.Number, pr.Head.SHA)
 }
@@ -93,10 +93,10 @@ func (r *run) dispatched(ctx context.Context, cmd Command) int {
 			return r.fail(err)
 		}
 		if pr.IsFork {
-			return r.skip("Kyku did not plan", review.ForkNotPlanned(n, pr.HeadRepoFullName))
+			return r.skip(dispatchedForkSkip(n, pr.HeadRepoFullName))
 		}
 		if pr.State != "open" {
-			return r.skip("Kyku had nothing to do", fmt.Sprintf("Pull request #%d is %s: it is not planned.", n, pr.State))
+			return r.skip(dispatchedStateSkip(n, pr.State))
 		}
 		return r.planPullRequest(ctx, n, pr.HeadSHA)
 	}
@@ -112,7 +112,7 @@ func (r *run) dispatched(ctx context.Context, cmd Command) int {
 	}
 	switch {
 	case out.Ignored != "":
-		return r.skip("Kyku had nothing to do", "The dispatched command was ignored: "+out.Ignored+".")
+		return r.skip(ignoredSkip("dispatched command", out.Ignored))
 	case out.Apply != nil:
 		return r.applied(out.Apply, nil, false)
 	case out.Plan != nil:
@@ -142,10 +142,10 @@ func (r *run) push(ctx context.Context, cmd Command) int {
 		return r.planCheckout(ctx)
 	}
 	if !isBranch || branch != r.defaultBranch() || r.ev.Deleted {
-		return r.skip("Kyku had nothing to do", fmt.Sprintf("The push to `%s` is not to the default branch `%s`: Kyku applies when a pull request is merged into it.", r.ev.Ref, r.defaultBranch()))
+		return r.skip(pushSkip(r.ev.Ref, r.defaultBranch()))
 	}
 	if refused := review.ApplyModeRefusal(r.settings(), review.TriggerMerge); refused != nil {
-		return r.skip("Kyku had nothing to do", refused.Message)
+		return r.skip(applyModeSkip(nothingToDo, refused))
 	}
 	out, err := review.ApplyMerged(ctx, r.deps, r.settings(), r.ev.After, r.ev.Sender.Login)
 	return r.reportCancelled(ctx, r.applied(out, err, true))
@@ -167,10 +167,10 @@ func (r *run) comment(ctx context.Context) int {
 	}
 	switch {
 	case out.Ignored != "":
-		return r.skip("Kyku had nothing to do", "The comment was ignored: "+out.Ignored+".")
+		return r.skip(ignoredSkip("comment", out.Ignored))
 	case out.Refused != nil && out.Refused.Requirement == review.RequireApplyMode:
 		r.out.commentURL = out.Replied
-		return r.skip("Kyku did not apply", out.Refused.Message)
+		return r.skip(applyModeSkip(didNotApply, out.Refused))
 	case out.Apply != nil:
 		return r.applied(out.Apply, nil, false)
 	case out.Plan != nil:
