@@ -14,9 +14,7 @@ import (
 	"github.com/kyku/action/internal/golden"
 )
 
-func checkText(c github.CheckRun) string {
-	return golden.CheckRun(c.Name, c.Status.String(), c.Conclusion.String(), c.Title, c.Summary, c.Text)
-}
+var checkText = golden.CheckRunOf
 
 // TestDispatchChecksGolden: everything the check run of a dispatched
 // target (execution: actions) can say, from the dispatch to the run's

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kyku/action/internal/github"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata")
@@ -70,6 +72,11 @@ func (s *Sections) String() string {
 		out = append(out, '\n')
 	}
 	return string(out)
+}
+
+// CheckRunOf is CheckRun of c.
+func CheckRunOf(c github.CheckRun) string {
+	return CheckRun(c.Name, c.Status.String(), c.Conclusion.String(), c.Title, c.Summary, c.Text)
 }
 
 // CheckRun is a check run as a golden section shows it: its fields, then

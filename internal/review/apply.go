@@ -50,11 +50,7 @@ const (
 // (Result.Err() != nil) is still Applied, audited and commented (with how
 // to finish); the front door decides the exit code.
 func Apply(ctx context.Context, d Deps, req ApplyRequest) (*ApplyOutcome, error) {
-	d, err := d.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	s, err := req.Settings.withDefaults()
+	d, s, err := ready(d, req.Settings)
 	if err != nil {
 		return nil, err
 	}

@@ -4,15 +4,12 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/golden"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/render"
 )
 
-func checkText(c github.CheckRun) string {
-	return golden.CheckRun(c.Name, c.Status.String(), c.Conclusion.String(), c.Title, c.Summary, c.Text)
-}
+var checkText = golden.CheckRunOf
 
 // TestChecksGolden: every check run of a plan the bot shows, and the
 // policy check both front doors show: testdata/checks.md.

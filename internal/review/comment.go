@@ -35,11 +35,8 @@ func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*Comment
 	if why := otherTarget(s, cmd); why != "" {
 		return &CommentOutcome{Ignored: why}, nil
 	}
-	d, err := d.withDefaults()
+	d, s, err := ready(d, s)
 	if err != nil {
-		return nil, err
-	}
-	if s, err = s.withDefaults(); err != nil {
 		return nil, err
 	}
 	out := &CommentOutcome{Command: cmd.String()}

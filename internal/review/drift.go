@@ -29,11 +29,7 @@ import (
 // issue: an issue without a record counts as changed, and one whose body
 // someone edited is written again, with a comment saying so.
 func Drift(ctx context.Context, d Deps, req DriftRequest) (*DriftOutcome, error) {
-	d, err := d.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	s, err := req.Settings.withDefaults()
+	d, s, err := ready(d, req.Settings)
 	if err != nil {
 		return nil, err
 	}

@@ -20,11 +20,8 @@ import (
 // lookup. Neither is any push when s.Apply does not apply on merge (no API
 // call at all).
 func ApplyMerged(ctx context.Context, d Deps, s Settings, sha, pusher string) (*ApplyOutcome, error) {
-	d, err := d.withDefaults()
+	d, s, err := ready(d, s)
 	if err != nil {
-		return nil, err
-	}
-	if s, err = s.withDefaults(); err != nil {
 		return nil, err
 	}
 	if r := ApplyModeRefusal(s, TriggerMerge); r != nil {

@@ -99,11 +99,7 @@ func CheckMergeRules(ctx context.Context, f Files, m MergeRules, pr *github.PR) 
 	for _, file := range files {
 		switch {
 		case m.Before != "":
-			at, err := fileAt(ctx, f, file, m.At)
-			if err != nil {
-				return nil, err
-			}
-			before, err := fileAt(ctx, f, file, m.Before)
+			at, before, err := filesAt(ctx, f, file, m.At, m.Before)
 			if err != nil {
 				return nil, err
 			}
@@ -116,11 +112,7 @@ func CheckMergeRules(ctx context.Context, f Files, m MergeRules, pr *github.PR) 
 		case m.WithChanges:
 			return refusal(RequireMergeRules, linearMergeText(pr.Number, file)), nil
 		default:
-			at, err := fileAt(ctx, f, file, m.At)
-			if err != nil {
-				return nil, err
-			}
-			head, err := fileAt(ctx, f, file, pr.HeadSHA)
+			at, head, err := filesAt(ctx, f, file, m.At, pr.HeadSHA)
 			if err != nil {
 				return nil, err
 			}
@@ -130,6 +122,14 @@ func CheckMergeRules(ctx context.Context, f Files, m MergeRules, pr *github.PR) 
 		}
 	}
 	return nil, nil
+}
+
+// filesAt is path at ref and at other; nil where it is not there.
+func filesAt(ctx context.Context, f Files, path, ref, other string) (atRef, atOther []byte, err error) {
+	if atRef, err = fileAt(ctx, f, path, ref); err == nil {
+		atOther, err = fileAt(ctx, f, path, other)
+	}
+	return atRef, atOther, err
 }
 
 // fileAt is path at ref; nil when it is not there.

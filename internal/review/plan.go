@@ -27,11 +27,7 @@ import (
 // while opening or planning is returned wrapped and, when comments are on,
 // shown on the PR as a failed plan in the same comment.
 func Plan(ctx context.Context, d Deps, req PlanRequest) (*PlanOutcome, error) {
-	d, err := d.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	s, err := req.Settings.withDefaults()
+	d, s, err := ready(d, req.Settings)
 	if err != nil {
 		return nil, err
 	}

@@ -59,11 +59,8 @@ func QueuedPR(headRef string) (number int, base string, err error) {
 // on a failed apply), so GitHub removes the pull request from the queue
 // and the base branch never holds a merge that was not applied.
 func ApplyMergeGroup(ctx context.Context, d Deps, s Settings, g MergeGroup) (*ApplyOutcome, error) {
-	d, err := d.withDefaults()
+	d, s, err := ready(d, s)
 	if err != nil {
-		return nil, err
-	}
-	if s, err = s.withDefaults(); err != nil {
 		return nil, err
 	}
 	if r := ApplyModeRefusal(s, TriggerMergeQueue); r != nil {

@@ -98,6 +98,16 @@ var ownerRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})?$`)
 })
 
+// ready fills in the defaults of d and s and checks them: every use case
+// starts with it.
+func ready(d Deps, s Settings) (Deps, Settings, error) {
+	d, err := d.withDefaults()
+	if err == nil {
+		s, err = s.withDefaults()
+	}
+	return d, s, err
+}
+
 func (d Deps) withDefaults() (Deps, error) {
 	if d.GitHub == nil {
 		return d, errors.New("review: no GitHub client")
