@@ -177,6 +177,8 @@ func TestRepliesGolden(t *testing.T) {
 	doc.Add(t, "command refused", CommandRefused("/kyku apply -e prod -p net", ApplyModeRefusal(Settings{Apply: ApplyOnMerge, RulesFrom: "the workflow's inputs"}, TriggerComment)))
 	doc.Add(t, "command unreadable", commandErrorReply("unknown flag --yolo", goldenRun))
 	doc.Add(t, "plan failed", failedPlanBody(s, goldenHead, goldenRun, boom, nil))
+	doc.Add(t, "apply notes: an error after the changes, no audit record", applyNotes(errors.New("save state: `s3` 503"), true, nil))
+	doc.Add(t, "apply notes: a policy override", applyNotes(nil, false, []string{"lead", "acme/owners"}))
 	doc.Add(t, "plan failed, no commit", failedPlanBody(s, "", "", boom, nil))
 	golden.Check(t, "replies.md", doc.String())
 }

@@ -98,3 +98,26 @@ func CommandRefused(command string, r *Refusal) string {
 func commandErrorReply(msg, runURL string) string {
 	return reply("", "Kyku could not read the command", "That command could not be run:\n\n"+fenced(msg)+"\n"+render.HelpComment(), "", runURL)
 }
+
+// applyNotes follow an apply's result comment: the error after the
+// changes ran (runErr, scrubbed), an audit record that could not be
+// written, the policy owners whose approval overrode the policies.
+func applyNotes(runErr error, noAudit bool, overriddenBy []string) string {
+	var note string
+	if runErr != nil {
+		note += "> [!WARNING]\n> The changes ran, but then: " + code(runErr.Error()) +
+			"\n> The next run recovers the finished changes from the journal.\n\n"
+	}
+	if noAudit {
+		note += "> [!WARNING]\n> The audit record of this apply could not be written.\n\n"
+	}
+	if len(overriddenBy) > 0 {
+		var who []string
+		for _, o := range overriddenBy {
+			who = append(who, code(o))
+		}
+		note += "> [!IMPORTANT]\n> The policies blocked this plan; the approval of policy owner " + strings.Join(who, ", ") +
+			" overrode them (recorded in the audit record).\n\n"
+	}
+	return note
+}
