@@ -113,7 +113,7 @@ func (r *run) settings() review.Settings {
 	return review.Settings{
 		Environment: r.in.Environment, RequireApproval: r.in.RequireApproval, RequiredApprovals: r.in.RequiredApprovals,
 		ApproverPermission: r.in.ApproverPermission, ApplyPermission: r.in.ApplyPermission, PlanPermission: r.in.PlanPermission,
-		CommentMode: r.in.Comment, DriftLabel: "kyku-drift",
+		CommentMode: r.in.Comment, DriftLabel: "kyku-drift", Apply: r.in.Apply, RulesFrom: "the workflow's inputs",
 		PolicyOwners: r.in.PolicyOwners, Promotion: r.in.Promotion,
 	}
 }
@@ -132,8 +132,8 @@ func (r *run) handle(ctx context.Context) int {
 	if owner == "" || name == "" {
 		return r.fail(errors.New("GITHUB_REPOSITORY is not set (is this running in GitHub Actions?)"))
 	}
-	if reason := r.cannotRun(); reason != "" {
-		return r.skip("Kyku did not run", reason)
+	if sk, ok := r.cannotRun(); ok {
+		return r.skip(sk)
 	}
 	if r.in.Token == "" {
 		return r.fail(errors.New("input github-token is empty: pass ${{ github.token }} or a token that can write pull requests and issues"))
@@ -174,7 +174,7 @@ func (r *run) handle(ctx context.Context) int {
 	}
 	r.deps.Policies = r.policies
 	r.deps.RuleChanges = r.ruleChanges
-	r.deps.MergeRules = r.mergeRules
+	r.deps.MergeRules = r.mergeRules()
 	// Runs that share no concurrency group (a merge's apply shares none)
 	// wait for each other on the state lock: said once per wait.
 	ctx = statemgr.WithLockWaiting(ctx, func(h statemgr.LockInfo, timeout time.Duration) {
@@ -183,26 +183,25 @@ func (r *run) handle(ctx context.Context) int {
 	return r.dispatch(ctx)
 }
 
-// cannotRun says why this run must not touch anything: a pull request from
-// a fork or from Dependabot runs with a read-only token and no secrets.
-func (r *run) cannotRun() string {
+// cannotRun says why this run must not touch anything (ok): a pull
+// request from a fork or from Dependabot runs with a read-only token and
+// no secrets.
+func (r *run) cannotRun() (sk skipped, ok bool) {
 	pr := r.ev.PullRequest
 	if !strings.HasPrefix(r.ghctx.EventName, "pull_request") || pr == nil {
-		return ""
+		return sk, false
 	}
 	if pr.fromFork() {
 		head := ""
 		if pr.Head.Repo != nil {
 			head = pr.Head.Repo.FullName
 		}
-		return review.ForkNotPlanned(pr.Number, head) +
-			" (Its own workflow runs get a read-only token and no secrets from GitHub anyway, so Kyku could not read the state, plan or comment here.)"
+		return forkSkip(pr.Number, head), true
 	}
 	if r.ghctx.Actor == "dependabot[bot]" {
-		return fmt.Sprintf("Pull request #%d was opened by Dependabot, whose workflow runs get a read-only token and no secrets, so Kyku cannot plan it here. "+
-			"Someone with `plan-permission` can comment `/kyku plan` on the pull request: the comment's workflow runs with this repository's credentials.", pr.Number)
+		return dependabotSkip(pr.Number), true
 	}
-	return ""
+	return sk, false
 }
 
 // eventHandlers are the events the Action acts on; on any other, it plans
@@ -271,7 +270,7 @@ func (r *run) dispatch(ctx context.Context) int {
 	case Apply:
 		return r.fail(fmt.Errorf("command apply needs a pull request, a /kyku apply comment or a push to the default branch, not a %s event", event))
 	}
-	return r.skip("Kyku had nothing to do", fmt.Sprintf("Event `%s` does not trigger Kyku (pull_request, push, issue_comment, merge_group, schedule and workflow_dispatch do).", event))
+	return r.skip(eventSkip(event))
 }
 
 func (r *run) defaultBranchConfig(ctx context.Context) (*config.Config, error) {
@@ -358,10 +357,10 @@ func (r *run) runURL() string {
 }
 
 // skip ends a run that rightly did nothing: the log and the summary say why.
-func (r *run) skip(title, reason string) int {
-	reason = r.known().Scrub(reason)
-	r.a.Noticef("%s: %s", title, reason)
-	r.summary = summarySkipped(title, reason)
+func (r *run) skip(sk skipped) int {
+	reason := r.known().Scrub(sk.reason)
+	r.a.Noticef("%s: %s", sk.title, reason)
+	r.summary = summarySkipped(sk.title, reason)
 	return ExitOK
 }
 

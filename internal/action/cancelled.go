@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/github"
-	"github.com/kyku/action/internal/review"
+	"github.com/kyku/action/internal/markdown"
 )
 
 // A merge's apply can be cancelled without a word: GitHub keeps one
@@ -129,5 +129,12 @@ func cancelledComment(env string, m cancelledMerge) string {
 	return fmt.Sprintf("**Kyku did not apply this merge** in %s: the workflow run of its push (commit %s), %s, was cancelled before it applied "+
 		"(GitHub cancels a pending run when a newer one joins its concurrency group). This pull request's reviewed plan is not in the environment, "+
 		"or not all of it.\n\nTo finish: re-plan on the default branch, review the plan, then apply it.\n",
-		review.Code(envName(env)), review.Code(sha7(m.sha)), m.runURL)
+		markdown.Code(envName(env)), markdown.Code(sha7(m.sha)), m.runURL)
+}
+
+func sha7(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
 }

@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"fmt"
 	mrand "math/rand/v2"
 	"os"
@@ -27,13 +26,12 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/github/githubtest"
 	"github.com/kyku/action/internal/github/webhooktest"
+	"github.com/kyku/action/internal/golden"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/workspace"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 const (
 	repoName   = "Codertocat/Hello-World" // the payloads' repository
@@ -371,16 +369,5 @@ func (f *fixture) golden(name, got string) {
 	got = hexRE.ReplaceAllString(got, "<sha256>")
 	got = stampRE.ReplaceAllString(got, "<time>")
 	got = simIDRE.ReplaceAllString(got, "<id>")
-	path := filepath.Join("testdata", name)
-	if *update {
-		must(f.t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		f.t.Fatalf("read golden (run with -update to create it): %v", err)
-	}
-	if string(want) != got {
-		f.t.Errorf("%s differs from the golden file (run with -update if the change is right):\n--- want\n%s\n--- got\n%s", name, want, got)
-	}
+	golden.Check(f.t, name, got)
 }

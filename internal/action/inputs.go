@@ -12,6 +12,7 @@ import (
 	githubactions "github.com/sethvargo/go-githubactions"
 
 	"github.com/kyku/action/internal/envname"
+	"github.com/kyku/action/internal/permission"
 	"github.com/kyku/action/internal/review"
 )
 
@@ -62,18 +63,18 @@ type Inputs struct {
 	// found from the token itself.
 	Login              string
 	RequireApproval    bool
-	RequiredApprovals  int    // approvals that must count (1–10)
-	ApproverPermission string // a reviewer's minimum permission for the approval to count
-	ApplyPermission    string // read|triage|write|maintain|admin
-	PlanPermission     string // minimum permission to /kyku plan
-	Comment            string // sticky|new|off
+	RequiredApprovals  int              // approvals that must count (1–10)
+	ApproverPermission permission.Level // a reviewer's minimum permission for the approval to count
+	ApplyPermission    permission.Level // minimum permission to /kyku apply
+	PlanPermission     permission.Level // minimum permission to /kyku plan
+	Comment            string           // sticky|new|off
 	RefreshWritesState bool
 	FailOnDrift        bool
 	WorkingDirectory   string // relative to GITHUB_WORKSPACE
 	// Apply says what applies: both (a /kyku apply comment and the merge,
 	// the default), comment, merge, or merge-queue (the merge queue's
 	// merge_group check applies; the push of the merge does not).
-	Apply ApplyMode
+	Apply review.ApplyMode
 	// PolicyOwners may override a policy denial by approving (logins and
 	// org/team slugs).
 	PolicyOwners []string
@@ -107,22 +108,11 @@ type Inputs struct {
 	ProviderFiles []string
 }
 
-// ApplyMode is input apply.
-type ApplyMode string
-
-// The apply modes.
-const (
-	ApplyBoth       ApplyMode = "both"
-	ApplyComment    ApplyMode = "comment"
-	ApplyMerge      ApplyMode = "merge"
-	ApplyMergeQueue ApplyMode = "merge-queue"
-)
-
-// OnComment reports whether /kyku apply applies.
-func (m ApplyMode) OnComment() bool { return m == ApplyBoth || m == ApplyComment }
-
-// OnPush reports whether the push of a merge applies it.
-func (m ApplyMode) OnPush() bool { return m == ApplyBoth || m == ApplyMerge }
+// applyMode is input apply's mode (oneOf checked the name).
+func applyMode(s string) review.ApplyMode {
+	m, _ := review.ParseApplyMode(s)
+	return m
+}
 
 // lines are an input's non-empty lines, trimmed.
 func lines(s string) []string {
@@ -173,6 +163,10 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 		problems = append(problems, fmt.Sprintf("input %s: %q is not one of %s", name, v, strings.Join(allowed, ", ")))
 		return def
 	}
+	level := func(name string) permission.Level {
+		l, _ := permission.Required(oneOf(name, permission.Write.String(), permission.Names()...))
+		return l
+	}
 	in := Inputs{
 		Config:             get("config", "kyku.yaml"),
 		Environment:        get("environment", ""),
@@ -180,14 +174,14 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 		Token:              get("github-token", ""),
 		Login:              strings.TrimSpace(get("github-login", "")),
 		RequireApproval:    boolean("require-approval", true),
-		ApplyPermission:    oneOf("apply-permission", "write", "read", "triage", "write", "maintain", "admin"),
-		PlanPermission:     oneOf("plan-permission", "write", "read", "triage", "write", "maintain", "admin"),
-		ApproverPermission: oneOf("approver-permission", "write", "read", "triage", "write", "maintain", "admin"),
+		ApplyPermission:    level("apply-permission"),
+		PlanPermission:     level("plan-permission"),
+		ApproverPermission: level("approver-permission"),
 		Comment:            oneOf("comment", "sticky", "sticky", "new", "off"),
 		RefreshWritesState: boolean("refresh-writes-state", false),
 		FailOnDrift:        boolean("fail-on-drift", false),
 		WorkingDirectory:   get("working-directory", "."),
-		Apply:              ApplyMode(oneOf("apply", "both", "both", "comment", "merge", "merge-queue")),
+		Apply:              applyMode(oneOf("apply", review.ApplyOnBoth.String(), "both", "comment", "merge", "merge-queue")),
 		PolicyOwners:       list(get("policy-owners", "")),
 		Promotion:          list(get("promotion", "")),
 		PluginMirror:       strings.TrimSpace(get("plugin-mirror", "")),

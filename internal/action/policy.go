@@ -151,17 +151,16 @@ func (r *run) reportPolicy(ctx context.Context, out *review.PlanOutcome, headSHA
 		return
 	}
 	s := r.settings()
-	conclusion, title, summary, ok := out.PolicyCheck(s, r.meta(headSHA))
+	check, ok := out.PolicyCheck(s, r.meta(headSHA))
 	if !ok {
 		return
 	}
-	_, err := r.repo.CreateCheckRun(ctx, review.PolicyCheckName(s.Project, s.Environment), headSHA, "completed", conclusion, title, summary, "")
+	_, err := r.repo.CreateCheck(ctx, headSHA, check)
 	var ge *gh.ErrorResponse
 	switch {
 	case err == nil:
 	case errors.As(err, &ge) && ge.Response != nil && ge.Response.StatusCode == http.StatusForbidden:
-		r.a.Noticef("the policy check is in the job summary and annotations only: the token may not create check runs (give the job `permissions: { checks: write }` for a check run %q)",
-			review.PolicyCheckName(s.Project, s.Environment))
+		r.a.Noticef("the policy check is in the job summary and annotations only: the token may not create check runs (give the job `permissions: { checks: write }` for a check run %q)", check.Name)
 	default:
 		r.a.Warningf("could not create the policy check run: %s", err)
 	}

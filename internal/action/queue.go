@@ -3,7 +3,6 @@ package action
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/kyku/action/internal/review"
@@ -21,18 +20,20 @@ func (r *run) mergeGroup(ctx context.Context, cmd Command) int {
 		return r.fail(errors.New("the merge_group event has no merge_group"))
 	}
 	if r.ev.Action != "checks_requested" {
-		return r.skip("Kyku had nothing to do", fmt.Sprintf("merge_group %s: Kyku checks a merge group when its checks are requested.", r.ev.Action))
+		return r.skip(mergeGroupActionSkip(r.ev.Action))
 	}
-	if r.in.Apply != ApplyMergeQueue || cmd == Plan {
-		return r.skip("Kyku had nothing to do", fmt.Sprintf("Input apply is %s, not merge-queue: the merge queue's commit is not applied here (the merge is applied when it is pushed).", r.in.Apply))
+	if cmd == Plan {
+		return r.skip(mergeGroupPlanSkip)
+	}
+	if refused := review.ApplyModeRefusal(r.settings(), review.TriggerMergeQueue); refused != nil {
+		return r.skip(applyModeSkip(nothingToDo, refused))
 	}
 	if base := strings.TrimPrefix(g.BaseRef, "refs/heads/"); base != r.defaultBranch() {
 		// Kyku applies what lands on the default branch only (as a push to
 		// another branch is not applied): a queue into another branch —
 		// one a pull request could be based on after its plan was
 		// reviewed against the default branch — applies nothing.
-		return r.skip("Kyku did not apply", fmt.Sprintf("The merge group merges into %s, not the default branch %s: Kyku applies only what lands on the default branch, so nothing was applied.",
-			review.Code(base), review.Code(r.defaultBranch())))
+		return r.skip(mergeGroupBaseSkip(base, r.defaultBranch()))
 	}
 	out, err := review.ApplyMergeGroup(ctx, r.deps, r.settings(), review.MergeGroup{
 		HeadSHA: g.HeadSHA, HeadRef: g.HeadRef, BaseRef: g.BaseRef, Sender: r.ev.Sender.Login,
@@ -41,9 +42,9 @@ func (r *run) mergeGroup(ctx context.Context, cmd Command) int {
 		return r.fail(err)
 	}
 	code := r.applied(out, nil, true)
-	if out.Refused != "" && code == ExitOK {
+	if out.Refused != nil && code == ExitOK {
 		// No pull request was found for the group: still not applied.
-		r.a.Errorf("the merge group was not applied: %s", r.known().Scrub(out.Refused))
+		r.a.Errorf("the merge group was not applied: %s", r.known().Scrub(out.Refused.Message))
 		return ExitFail
 	}
 	return code

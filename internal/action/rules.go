@@ -1,14 +1,10 @@
 package action
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"path"
 	"strings"
 
-	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/tfinstall"
@@ -64,65 +60,29 @@ func (r *run) ruleChanges(ctx context.Context, number int) ([]string, error) {
 	return out, nil
 }
 
-// mergeRules (review.Deps.MergeRules) refuses the apply of a merge of a
-// pull request into another branch than the default one (its commit may
-// reach the default branch later, by a push), and of a merge whose
-// workflow file — where this run's inputs, its review rules, come from —
-// is not the default branch's as it was before the merge: on a push, the
-// "before" commit's; in the merge queue, the group's base commit's.
-func (r *run) mergeRules(ctx context.Context, pr *github.PR, mergeSHA string) (string, error) {
-	if pr != nil && pr.BaseRef != r.defaultBranch() {
-		return fmt.Sprintf("Pull request #%d was merged into %s, not the default branch %s: only a merge into the default branch is applied (any writer can push a branch with rules of its own). "+
-			"Re-plan on the default branch, review the plan, then apply it.", pr.Number, review.Code(pr.BaseRef), review.Code(r.defaultBranch())), nil
-	}
-	before := r.ev.Before
+// workflowRole is what the workflow file is to the Action's rules, as a
+// refusal says it.
+const workflowRole = "the workflow that runs Kyku: its inputs are the review rules (require-approval, required-approvals, approver-permission, apply, …), " +
+	"and this run has the pull request's"
+
+// mergeRules (review.Deps.MergeRules) says where this run's rules, its
+// inputs, were read: the workflow file it started from, at the merge's
+// own commit (this run's: the push's "after", the merge group's head),
+// to be compared with the default branch before the merge (the push's
+// "before", the merge group's base).
+func (r *run) mergeRules() *review.MergeRules {
+	m := &review.MergeRules{DefaultBranch: r.defaultBranch(), At: r.ev.After, Before: r.ev.Before, WithChanges: true, Role: workflowRole}
 	if g := r.ev.MergeGroup; g != nil {
-		before = g.BaseSHA
-	}
-	if strings.Trim(before, "0") == "" {
-		return "The event names no commit of the default branch from before this merge, so Kyku cannot tell whether the rules this run was started with (its workflow's inputs) are the pull request's own. " +
-			"Re-plan on the default branch, review the plan, then apply it.", nil
+		m.At, m.Before = g.HeadSHA, g.BaseSHA
 	}
 	wf := r.workflowPath()
-	if wf == "" {
-		return "GITHUB_WORKFLOW_REF does not name a workflow file of this repository, so Kyku cannot tell whether the rules this run was started with (its workflow's inputs) are the pull request's own. " +
-			"Re-plan on the default branch, review the plan, then apply it.", nil
+	switch {
+	case strings.Trim(m.Before, "0") == "":
+		m.Unknown = "The event names no commit of the default branch from before this merge"
+	case wf == "":
+		m.Unknown = "GITHUB_WORKFLOW_REF does not name a workflow file of this repository"
+	default:
+		m.Files = []string{wf}
 	}
-	then, err := r.fileAt(ctx, wf, before)
-	if err != nil {
-		return "", err
-	}
-	now, err := r.fileAt(ctx, wf, mergeSHA)
-	if err != nil {
-		return "", err
-	}
-	if now == nil {
-		return "Kyku cannot read " + review.Code(wf) + " at " + review.Code(sha7(mergeSHA)) + ", the workflow this run started from, so it cannot tell whether its inputs (the review rules) are the pull request's own. " +
-			"Re-plan on the default branch, review the plan, then apply it.", nil
-	}
-	if then != nil && bytes.Equal(then, now) {
-		return "", nil
-	}
-	return "This merge changes " + review.Code(wf) + ", the workflow that runs Kyku: its inputs are the review rules (require-approval, required-approvals, approver-permission, apply, …), " +
-		"and this run has the pull request's. A pull request is never judged by the rules it brings; its rules apply from the next pull request. " +
-		"To apply this one, re-plan on the default branch (the workflow there is now this one), review the plan, then apply it.", nil
-}
-
-// fileAt is path at ref; nil when it is not there.
-func (r *run) fileAt(ctx context.Context, path, ref string) ([]byte, error) {
-	data, err := r.repo.FileContent(ctx, path, ref)
-	if errors.Is(err, github.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s at %s: %w", path, sha7(ref), err)
-	}
-	return data, nil
-}
-
-func sha7(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
+	return m
 }

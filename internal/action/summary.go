@@ -38,8 +38,8 @@ func summaryApply(env string, out *review.ApplyOutcome, m render.Meta, secrets p
 	if out.CommentURL != "" {
 		link = "\n[The pull request comment](" + out.CommentURL + ")\n"
 	}
-	if out.Refused != "" {
-		return "### Kyku did not apply to `" + envName(env) + "`\n\n" + secrets.Scrub(out.Refused) + "\n" + link
+	if out.Refused != nil {
+		return "### Kyku did not apply to `" + envName(env) + "`\n\n" + secrets.Scrub(out.Refused.Message) + "\n" + link
 	}
 	if out.Result == nil {
 		return "### Kyku apply to `" + envName(env) + "`\n" + link

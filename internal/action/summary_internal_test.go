@@ -58,7 +58,7 @@ func TestApplySummaryScrubsSecrets(t *testing.T) {
 			Failed:  []engine.ChangeResult{{Action: plan.Create, Type: "Database", Name: "db", Err: engineErr}},
 			Skipped: []engine.ChangeResult{{Action: plan.Create, Type: "Vm", Name: "app", Err: fmt.Errorf("dependency db failed: %w", engineErr)}},
 		}}, progress.Secrets{}, `dependency db failed: sim: Database "db": property engine: "(sensitive)"`},
-		{"a refusal", &review.ApplyOutcome{Refused: "The plan quotes var-pw-secret."}, progress.NewSecrets(known), "The plan quotes (sensitive)."},
+		{"a refusal", &review.ApplyOutcome{Refused: &review.Refusal{Requirement: review.RequireReviewedPlan, Message: "The plan quotes var-pw-secret."}}, progress.NewSecrets(known), "The plan quotes (sensitive)."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

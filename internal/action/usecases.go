@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/kyku/action/internal/command"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/review"
 )
@@ -29,7 +28,7 @@ func (r *run) pullRequest(ctx context.Context, cmd Command) int {
 		return r.applied(out, err, false)
 	}
 	if cmd == Auto && !planActions()[r.ev.Action] {
-		return r.skip("Kyku had nothing to do", fmt.Sprintf("Pull request #%d was %s: Kyku plans when a pull request is opened, pushed to, reopened or marked ready for review.", pr.Number, strings.ReplaceAll(r.ev.Action, "_", " ")))
+		return r.skip(pullRequestActionSkip(pr.Number, r.ev.Action))
 	}
 	return r.planPullRequest(ctx, pr.Number, pr.Head.SHA)
 }
@@ -94,10 +93,10 @@ func (r *run) dispatched(ctx context.Context, cmd Command) int {
 			return r.fail(err)
 		}
 		if pr.IsFork {
-			return r.skip("Kyku did not plan", review.ForkNotPlanned(n, pr.HeadRepoFullName))
+			return r.skip(dispatchedForkSkip(n, pr.HeadRepoFullName))
 		}
 		if pr.State != "open" {
-			return r.skip("Kyku had nothing to do", fmt.Sprintf("Pull request #%d is %s: it is not planned.", n, pr.State))
+			return r.skip(dispatchedStateSkip(n, pr.State))
 		}
 		return r.planPullRequest(ctx, n, pr.HeadSHA)
 	}
@@ -113,7 +112,7 @@ func (r *run) dispatched(ctx context.Context, cmd Command) int {
 	}
 	switch {
 	case out.Ignored != "":
-		return r.skip("Kyku had nothing to do", "The dispatched command was ignored: "+out.Ignored+".")
+		return r.skip(ignoredSkip("dispatched command", out.Ignored))
 	case out.Apply != nil:
 		return r.applied(out.Apply, nil, false)
 	case out.Plan != nil:
@@ -143,14 +142,10 @@ func (r *run) push(ctx context.Context, cmd Command) int {
 		return r.planCheckout(ctx)
 	}
 	if !isBranch || branch != r.defaultBranch() || r.ev.Deleted {
-		return r.skip("Kyku had nothing to do", fmt.Sprintf("The push to `%s` is not to the default branch `%s`: Kyku applies when a pull request is merged into it.", r.ev.Ref, r.defaultBranch()))
+		return r.skip(pushSkip(r.ev.Ref, r.defaultBranch()))
 	}
-	if !r.in.Apply.OnPush() {
-		why := "Input apply is comment: a merge is not applied; `/kyku apply` on the pull request applies it before the merge."
-		if r.in.Apply == ApplyMergeQueue {
-			why = "Input apply is merge-queue: the merge queue's check applied this change before it was merged, so its push is not applied again."
-		}
-		return r.skip("Kyku had nothing to do", why)
+	if refused := review.ApplyModeRefusal(r.settings(), review.TriggerMerge); refused != nil {
+		return r.skip(applyModeSkip(nothingToDo, refused))
 	}
 	out, err := review.ApplyMerged(ctx, r.deps, r.settings(), r.ev.After, r.ev.Sender.Login)
 	return r.reportCancelled(ctx, r.applied(out, err, true))
@@ -163,16 +158,6 @@ func (r *run) comment(ctx context.Context) int {
 		return r.fail(errors.New("the issue_comment event has no issue or comment"))
 	}
 	isPR := len(ev.Issue.PullRequest) > 0 && string(ev.Issue.PullRequest) != "null"
-	if cmd, ok := command.Parse(ev.Comment.Body); ok && isPR && ev.Action == "created" && cmd.Name == command.Apply && cmd.Err == "" && !r.in.Apply.OnComment() &&
-		(cmd.Env == "" || cmd.Env == r.in.Environment) && ev.Comment.User.Type != "Bot" {
-		url, err := r.repo.CreateComment(ctx, ev.Issue.Number, "**Kyku did not run "+review.Code(cmd.String())+":** this repository applies "+
-			map[ApplyMode]string{ApplyMerge: "on merge", ApplyMergeQueue: "in the merge queue"}[r.in.Apply]+" only (input `apply: "+string(r.in.Apply)+"`), not on a comment.\n")
-		if err != nil {
-			return r.fail(err)
-		}
-		r.out.commentURL = url
-		return r.skip("Kyku did not apply", "`/kyku apply` is off: input apply is "+string(r.in.Apply)+".")
-	}
 	out, err := review.Comment(ctx, r.deps, r.settings(), review.CommentEvent{
 		Action: ev.Action, Number: ev.Issue.Number, IsPR: isPR, Body: ev.Comment.Body,
 		Author: ev.Comment.User.Login, AuthorIsBot: ev.Comment.User.Type == "Bot", CommentID: ev.Comment.ID,
@@ -182,7 +167,10 @@ func (r *run) comment(ctx context.Context) int {
 	}
 	switch {
 	case out.Ignored != "":
-		return r.skip("Kyku had nothing to do", "The comment was ignored: "+out.Ignored+".")
+		return r.skip(ignoredSkip("comment", out.Ignored))
+	case out.Refused != nil && out.Refused.Requirement == review.RequireApplyMode:
+		r.out.commentURL = out.Replied
+		return r.skip(applyModeSkip(didNotApply, out.Refused))
 	case out.Apply != nil:
 		return r.applied(out.Apply, nil, false)
 	case out.Plan != nil:
@@ -269,12 +257,12 @@ func (r *run) applied(out *review.ApplyOutcome, err error, onMerge bool) int {
 	}
 	secrets := r.known()
 	r.summary = summaryApply(r.in.Environment, out, r.meta(out.HeadSHA), secrets)
-	if out.Refused != "" {
+	if out.Refused != nil {
 		if onMerge && out.Number != 0 {
-			r.a.Errorf("the merged pull request's plan was not applied: %s", secrets.Scrub(out.Refused))
+			r.a.Errorf("the merged pull request's plan was not applied: %s", secrets.Scrub(out.Refused.Message))
 			return ExitFail
 		}
-		r.a.Noticef("apply refused: %s", secrets.Scrub(out.Refused))
+		r.a.Noticef("apply refused: %s", secrets.Scrub(out.Refused.Message))
 		return ExitOK
 	}
 	if out.Result != nil {

@@ -15,7 +15,6 @@ import (
 	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/github"
-	"github.com/kyku/action/internal/review"
 )
 
 // execution: actions. The bot hands each target to the repository's own
@@ -122,10 +121,7 @@ func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *sett
 		// The check run first and the dispatch recorded before it is
 		// sent: a worker that dies in between leaves a check run that a
 		// takeover ends ("did not start"), never a second run.
-		id, err := repo.CreateCheck(ctx, sha, github.CheckRun{
-			Name: w.check, Status: "queued", ExternalID: w.d.ID,
-			Title: "Dispatching " + s.Workflow, Summary: w.waitingSummary(),
-		})
+		id, err := repo.CreateCheck(ctx, sha, w.named(w.view().dispatching()))
 		if err != nil {
 			return "", fmt.Errorf("hand %s of %s to actions: %w", cmd, t.Label(), err)
 		}
@@ -203,9 +199,7 @@ func (w *watch) look(ctx context.Context, o ActionsOptions) bool {
 		case err != nil && ctx.Err() == nil:
 			b.log.Warn("looking for a dispatched run", "repo", w.repoName, "dispatch", w.d.ID, "error", err.Error())
 		case n > 1:
-			w.end(ctx, "failure", "More than one run claims this dispatch", fmt.Sprintf(
-				"%d runs of %s started by %s show dispatch ID %s; Kyku dispatched one. It trusts none of them: "+
-					"re-run the command.\n", n, review.Code(w.d.Workflow), review.Code(w.self), review.Code(w.d.ID)), "other")
+			w.end(ctx, w.view().claimedTwice(n), "other")
 			return true
 		case n == 1 && run.HeadSHA != w.d.HeadSHA:
 			w.d.Run, w.d.RunURL = run.ID, run.HTMLURL
@@ -218,12 +212,7 @@ func (w *watch) look(ctx context.Context, o ActionsOptions) bool {
 			return w.follow(ctx, run)
 		}
 		if now.Sub(w.d.At) >= o.StartTimeout {
-			w.end(ctx, "failure", "The workflow run did not start", fmt.Sprintf(
-				"GitHub accepted the dispatch of %s on %s (dispatch ID %s) %s ago, but no run of it started by %s has appeared. "+
-					"Check that GitHub Actions are enabled for this repository and the workflow is enabled, and that its "+
-					"`run-name` shows the input %s (for example `run-name: kyku ${{ inputs.%s }}`), which is how Kyku finds the run it started.\n",
-				review.Code(w.d.Workflow), review.Code(w.d.Ref), review.Code(w.d.ID), o.StartTimeout, review.Code(w.self),
-				review.Code(DispatchIDInput), DispatchIDInput), "not_started")
+			w.end(ctx, w.view().notStarted(o.StartTimeout), "not_started")
 			return true
 		}
 		return false
@@ -234,15 +223,14 @@ func (w *watch) look(ctx context.Context, o ActionsOptions) bool {
 			b.log.Warn("reading a dispatched run", "repo", w.repoName, "run", w.d.Run, "error", err.Error())
 		}
 		if errors.Is(err, github.ErrNotFound) {
-			w.end(ctx, "failure", "The workflow run is gone", "Run "+w.runLink()+" was deleted before it ended.\n", "other")
+			w.end(ctx, w.view().gone(), "other")
 			return true
 		}
 	} else if w.follow(ctx, run) {
 		return true
 	}
 	if now.Sub(w.d.At) >= o.MaxRun {
-		w.end(ctx, "timed_out", "The workflow run did not end in time", fmt.Sprintf(
-			"Run %s was still %s %s after it was dispatched; Kyku stopped watching it.\n", w.runLink(), review.Code(run.Status), o.MaxRun), "timed_out")
+		w.end(ctx, w.view().timedOut(run.Status, o.MaxRun), "timed_out")
 		return true
 	}
 	return false
@@ -294,22 +282,14 @@ func (w *watch) ours(r github.WorkflowRun) bool {
 // branch (which a short ref resolves to first), or a dispatch record
 // without the commit.
 func (w *watch) notOurs(ctx context.Context, run github.WorkflowRun) {
-	head := w.d.HeadSHA
-	if head == "" {
-		head = "(not recorded)"
-	}
-	w.end(ctx, "failure", "The workflow run is not the default branch's", fmt.Sprintf(
-		"Run %s shows dispatch ID %s, but it ran commit %s, not %s, the head of %s when Kyku dispatched %s. "+
-			"Its result is not Kyku's: a tag or another ref named like the default branch ran instead. Re-run the command.\n",
-		w.runLink(), review.Code(w.d.ID), review.Code(run.HeadSHA), review.Code(head), review.Code(w.d.Ref), review.Code(w.d.Workflow)), "other")
+	w.end(ctx, w.view().notOurs(run.HeadSHA), "other")
 }
 
 // follow shows run on the check run; done when it ended (and so did the
 // check run).
 func (w *watch) follow(ctx context.Context, run github.WorkflowRun) bool {
 	if !w.claims(run) {
-		w.end(ctx, "failure", "The workflow run is not Kyku's dispatch", "Run "+w.runLink()+
-			" is no longer the App's own dispatch (it was re-run by "+review.Code(run.TriggeringActor)+"), so its result is not Kyku's. Re-run the command.\n", "other")
+		w.end(ctx, w.view().rerun(run.TriggeringActor), "other")
 		return true
 	}
 	if !w.ours(run) {
@@ -324,57 +304,28 @@ func (w *watch) follow(ctx context.Context, run github.WorkflowRun) bool {
 		return false
 	}
 	w.status = run.Status
-	status := "in_progress"
-	if run.Status == "queued" || run.Status == "waiting" || run.Status == "pending" || run.Status == "requested" {
-		status = "queued"
-	}
-	err := w.repo.UpdateCheck(ctx, w.checkRun, github.CheckRun{
-		Name: w.check, Status: status, DetailsURL: run.HTMLURL, ExternalID: w.d.ID,
-		Title: fmt.Sprintf("Workflow run #%d %s", run.Number, strings.ReplaceAll(run.Status, "_", " ")),
-		Summary: fmt.Sprintf("Kyku dispatched %s on %s for %s; its run is %s: %s.\n",
-			review.Code(w.d.Workflow), review.Code(w.d.Ref), review.Code(w.target), w.runLink(), review.Code(run.Status)),
-	})
+	check := w.named(w.view().running(run))
+	check.DetailsURL = run.HTMLURL
+	err := w.repo.UpdateCheck(ctx, w.checkRun, check)
 	if err != nil && ctx.Err() == nil {
 		w.b.log.Warn("check run of a dispatched run not updated", "repo", w.repoName, "run", run.ID, "error", err.Error())
 	}
 	return false
 }
 
-// checkConclusions are the check run conclusions a run's maps to as it is.
-var checkConclusions = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"success": true, "failure": true, "cancelled": true, "timed_out": true,
-		"action_required": true, "neutral": true, "skipped": true, "stale": true,
-	}
-})
-
 // completed ends the check run with the run's conclusion and its jobs'.
 func (w *watch) completed(ctx context.Context, run github.WorkflowRun) {
-	conclusion := run.Conclusion
-	if !checkConclusions()[conclusion] {
-		conclusion = "failure" // startup_failure, or one GitHub adds later
+	runJobs, err := w.repo.WorkflowJobs(ctx, run.ID)
+	if err != nil {
+		runJobs = nil
 	}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "Kyku dispatched %s on %s for %s (dispatch ID %s). Run %s ended: **%s**.\n\n",
-		review.Code(w.d.Workflow), review.Code(w.d.Ref), review.Code(w.target), review.Code(w.d.ID), w.runLink(), review.Code(run.Conclusion))
-	jobs, err := w.repo.WorkflowJobs(ctx, run.ID)
-	if err == nil && len(jobs) > 0 {
-		sb.WriteString("| Job | Result |\n|---|---|\n")
-		for _, j := range jobs {
-			res := j.Conclusion
-			if res == "" {
-				res = j.Status
-			}
-			fmt.Fprintf(&sb, "| %s | %s |\n", review.Code(j.Name), review.Code(res))
-		}
-		sb.WriteString("\n")
+	check := w.view().completed(run, runJobs)
+	result := "other"
+	switch check.Conclusion {
+	case github.CheckSuccess, github.CheckFailure, github.CheckCancelled, github.CheckTimedOut:
+		result = check.Conclusion.String()
 	}
-	sb.WriteString("This is what GitHub's Actions API says of the run, read with the App's token; nothing the run wrote is taken for its result.\n")
-	result := conclusion
-	if result != "success" && result != "failure" && result != "cancelled" && result != "timed_out" {
-		result = "other"
-	}
-	w.end(ctx, conclusion, fmt.Sprintf("Workflow run #%d: %s", run.Number, run.Conclusion), sb.String(), result)
+	w.end(ctx, check, result)
 }
 
 // refused ends the check run of a dispatch GitHub refused.
@@ -383,36 +334,29 @@ func (w *watch) refused(ctx context.Context, err error) {
 	if status, msg, ok := github.APIError(err); ok {
 		why = fmt.Sprintf("%d %s", status, msg)
 	}
-	w.end(ctx, "failure", "GitHub refused to dispatch "+w.d.Workflow, fmt.Sprintf(
-		"Kyku asked GitHub Actions to run %s on %s for %s, and GitHub answered %s.\n\n"+
-			"The workflow must exist on the default branch, be enabled, have a `workflow_dispatch` trigger declaring the inputs "+
-			"`command`, `config`, `environment`, `project`, `pr`, `sha`, `requested-by` and `%s`, and show %s in its `run-name`; the App needs the *Actions: write* permission.\n",
-		review.Code(w.d.Workflow), review.Code(w.d.Ref), review.Code(w.target), review.Code(why), DispatchIDInput, review.Code("${{ inputs."+DispatchIDInput+" }}")), "refused")
+	w.end(ctx, w.view().refused(why), "refused")
 	w.b.log.Warn("workflow dispatch refused", "repo", w.repoName, "workflow", w.d.Workflow, "target", w.target, "error", why)
 }
 
-// end completes the check run.
-func (w *watch) end(ctx context.Context, conclusion, title, summary, result string) {
-	cr := github.CheckRun{Name: w.check, Status: "completed", Conclusion: conclusion, Title: title, Summary: summary, ExternalID: w.d.ID}
+// end completes the check run with check, counting result.
+func (w *watch) end(ctx context.Context, check github.CheckRun, result string) {
+	check = w.named(check)
 	if w.d.RunURL != "" {
-		cr.DetailsURL = w.d.RunURL
+		check.DetailsURL = w.d.RunURL
 	}
-	if err := w.repo.UpdateCheck(context.WithoutCancel(ctx), w.checkRun, cr); err != nil {
+	if err := w.repo.UpdateCheck(context.WithoutCancel(ctx), w.checkRun, check); err != nil {
 		w.b.log.Warn("check run of a dispatched run not ended", "repo", w.repoName, "dispatch", w.d.ID, "error", err.Error())
 	}
 	w.b.metrics.dispatched(result)
 }
 
-func (w *watch) runLink() string {
-	if w.d.RunURL == "" {
-		return "(not found)"
-	}
-	return "[#" + strconv.FormatInt(w.d.Run, 10) + "](" + w.d.RunURL + ")"
-}
+// view is what w's check run speaks of.
+func (w *watch) view() dispatchView { return dispatchView{d: w.d, self: w.self, target: w.target} }
 
-func (w *watch) waitingSummary() string {
-	return fmt.Sprintf("Kyku dispatches %s on %s for %s with dispatch ID %s and follows the run here: "+
-		"this check ends with the run's own result.\n", review.Code(w.d.Workflow), review.Code(w.d.Ref), review.Code(w.target), review.Code(w.d.ID))
+// named is check as w's check run: its name and the dispatch ID.
+func (w *watch) named(check github.CheckRun) github.CheckRun {
+	check.Name, check.ExternalID = w.check, w.d.ID
+	return check
 }
 
 // watchers are the dispatched runs this replica follows: goroutines, not
@@ -463,9 +407,7 @@ func (ws *watchers) start(ctx context.Context, w *watch) {
 		interrupted := w.run(wctx)
 		if interrupted && ws.b.jobs == nil {
 			// Without a store nothing takes the watch over: say so.
-			w.end(wctx, "neutral", "Kyku stopped following the workflow run",
-				"The bot restarted while run "+w.runLink()+" was going, and it keeps no record of its dispatches without "+
-					review.Code(EnvStore)+": see the run for its result.\n", "abandoned")
+			w.end(wctx, w.view().abandoned(), "abandoned")
 		}
 		if ref != nil {
 			ref.t.done(w.step, interrupted)

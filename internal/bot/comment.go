@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/bot/settings"
@@ -36,10 +35,9 @@ func (b *Bot) routeComment(ctx context.Context, ev event, repo *github.Repo) (st
 		out, err := b.rules.Comment(ctx, b.deps(ev, repo, newSources(repo, b.maxSrc), targets[0]), reviewSettings(s, targets[0]), b.commentEvent(ev))
 		return commentOutcome(out), err
 	}
-	if cmd.Name == command.Apply && !s.Apply.OnComment() {
-		_, err := repo.CreateComment(ctx, ev.number, fmt.Sprintf(
-			"`%s` was not run: this repository applies on merge only (`apply: %s` in `%s` on the default branch).",
-			cmd.String(), s.Apply, settings.Path))
+	if refused := review.ApplyModeRefusal(reviewSettings(s, targets[0]), review.TriggerComment); cmd.Name == command.Apply && refused != nil {
+		// Decided once for every target the command names: one reply.
+		_, err := repo.CreateComment(ctx, ev.number, review.CommandRefused(cmd.String(), refused))
 		return "refused", err
 	}
 	if s.Execution == settings.Actions {
@@ -53,8 +51,8 @@ func (b *Bot) routeComment(ctx context.Context, ev event, repo *github.Repo) (st
 		if err != nil {
 			return "", err
 		}
-		if refused != "" {
-			_, err := repo.CreateComment(ctx, ev.number, "**Kyku did not run "+review.Code(cmd.String())+":** "+refused+"\n")
+		if refused != nil {
+			_, err := repo.CreateComment(ctx, ev.number, review.CommandRefused(cmd.String(), refused))
 			return "refused", err
 		}
 		return b.dispatch(ctx, ev, repo, s, targets, cmd.Name.String(), pr.HeadSHA)
@@ -103,7 +101,7 @@ func commentOutcome(out *review.CommentOutcome) string {
 		return ""
 	case out.Ignored != "":
 		return "ignored"
-	case out.Refused != "":
+	case out.Refused != nil:
 		return "refused"
 	case out.Apply != nil && out.Apply.Applied:
 		return "applied"
@@ -124,13 +122,4 @@ func matching(all []settings.Target, cmd command.Command) []settings.Target {
 		}
 	}
 	return out
-}
-
-func noTargetReply(cmd command.Command, s *settings.Settings) string {
-	var known []string
-	for _, t := range s.Targets() {
-		known = append(known, "`"+t.Label()+"`")
-	}
-	return fmt.Sprintf("`%s`: no project and environment of this repository match. Known: %s.",
-		cmd.String(), strings.Join(known, ", "))
 }

@@ -53,12 +53,8 @@ func TestBotPlansEachEnvironmentWithItsValues(t *testing.T) {
 	if len(byEnv) != 2 {
 		t.Fatalf("plan comments by environment: %v", byEnv)
 	}
-	if s := byEnv["staging"]; !strings.Contains(s, "Plan: 1 to create") || strings.Contains(s, "web[1]") || !strings.Contains(s, "size: small") {
-		t.Errorf("staging comment:\n%s", s)
-	}
-	if p := byEnv["prod"]; !strings.Contains(p, "Plan: 3 to create") || !strings.Contains(p, "web[2]") || !strings.Contains(p, "size: large") {
-		t.Errorf("prod comment:\n%s", p)
-	}
+	// staging: 1 small web; prod: 3 large, web[0] to web[2].
+	h.wantConversation(2, "one-config-two-environments")
 	for env, body := range byEnv {
 		if strings.Contains(body, "bot-secret-token-1") {
 			t.Errorf("%s comment shows the sensitive value", env)
@@ -105,11 +101,7 @@ moved:
 		t.Fatalf("%d comments", len(comments))
 	}
 	body := comments[0].Body
-	for _, want := range []string{"0 to create, 0 to update, 0 to replace, 0 to destroy", "1 to move", `→ move Vm web[0] (from &quot;app-server&quot;)`} {
-		if !strings.Contains(body, want) {
-			t.Errorf("plan comment lacks %q:\n%s", want, body)
-		}
-	}
+	h.wantConversation(2, "moves-only") // 1 to move: web[0] from app-server
 	if strings.Contains(body, "[!CAUTION]") {
 		t.Errorf("a moves-only plan warns of destroys:\n%s", body)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"strings"
 
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/bot/settings"
@@ -22,16 +21,14 @@ import (
 func (b *Bot) routeMerge(ctx context.Context, ev event, repo *github.Repo) (string, error) {
 	// Every rule that judges the merge comes from before it.
 	if err := setMergeRefs(ctx, repo, &ev); err != nil {
-		msg := "Kyku cannot tell which rules judge this merge: it reads them on the default branch as it was before it (from the merge commit's parents), and " +
-			review.Code(err.Error()) + ".\nNothing was applied.\n"
-		if _, cerr := repo.CreateComment(ctx, ev.number, msg); cerr != nil {
+		if _, cerr := repo.CreateComment(ctx, ev.number, mergeRefsReply(err)); cerr != nil {
 			err = errors.Join(err, cerr)
 		}
 		return "", err
 	}
 	s, err := loadSettings(ctx, repo, ev.rulesRef)
 	if isDiag(err) {
-		_, cerr := repo.CreateComment(ctx, ev.number, settingsProblem(err)+"\nNothing was applied.")
+		_, cerr := repo.CreateComment(ctx, ev.number, settingsMergeReply(err))
 		return "settings-error", cerr
 	}
 	if err != nil {
@@ -110,12 +107,9 @@ func (b *Bot) mergeJob(ev event, repo *github.Repo, s *settings.Settings, chain 
 				} else {
 					var left []string
 					for _, r := range rest {
-						left = append(left, review.Code(r.Label()))
+						left = append(left, r.Label())
 					}
-					msg := "Kyku stopped applying this merge at " + review.Code(t.Label()) + ", which was not applied completely: " +
-						strings.Join(left, ", ") + " (later in the promotion order) " + map[bool]string{true: "was", false: "were"}[len(left) == 1] +
-						" not applied. Fix the cause, then apply them in order.\n"
-					if _, cerr := repo.CreateComment(context.WithoutCancel(ctx), ev.number, msg); cerr != nil && err == nil {
+					if _, cerr := repo.CreateComment(context.WithoutCancel(ctx), ev.number, promotionStoppedReply(t.Label(), left)); cerr != nil && err == nil {
 						err = cerr
 					}
 				}

@@ -128,12 +128,10 @@ func TestMergeAppliesOnlyIntoTheDefaultBranch(t *testing.T) {
 					t.Errorf("the refusal was not logged:\n%s", h.logs())
 				}
 			default:
-				reply := h.lastBotComment(2)
-				for _, want := range []string{tc.says, "Nothing was applied"} {
-					if !strings.Contains(reply, want) {
-						t.Errorf("answer %d %q; reply lacks %q:\n%s", code, answer, want, reply)
-					}
+				if reply := h.lastBotComment(2); !strings.Contains(reply, tc.says) {
+					t.Errorf("answer %d %q; reply lacks %q:\n%s", code, answer, tc.says, reply)
 				}
+				h.wantConversation(2, "merged-into-"+strings.ReplaceAll(tc.name, " ", "-"), headA) // nothing applied
 			}
 		})
 	}
@@ -246,11 +244,12 @@ func TestLinearMergeIsJudgedByTheDefaultBranchsRules(t *testing.T) {
 				return
 			}
 			reply := h.lastBotComment(2)
-			for _, want := range append(tc.says, "refused", "Nothing was applied") {
+			for _, want := range tc.says {
 				if !strings.Contains(reply, want) {
 					t.Errorf("reply lacks %q:\n%s", want, reply)
 				}
 			}
+			h.wantConversation(2, "linear-merge-"+strings.ReplaceAll(tc.name, " ", "-"), headA) // refused, nothing applied
 		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strconv"
 
 	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/queue"
@@ -22,8 +21,7 @@ type cfgConfig = config.Config
 func (b *Bot) routePlan(ctx context.Context, ev event, repo *github.Repo) (string, error) {
 	s, err := loadSettings(ctx, repo, "")
 	if isDiag(err) {
-		_, cerr := repo.CreateCheckRun(ctx, "kyku settings", ev.headSHA, "completed", "failure",
-			"Invalid "+settings.Path, settingsProblem(err), "")
+		_, cerr := repo.CreateCheck(ctx, ev.headSHA, settingsCheck(err))
 		return "settings-error", cerr
 	}
 	if err != nil {
@@ -33,13 +31,7 @@ func (b *Bot) routePlan(ctx context.Context, ev event, repo *github.Repo) (strin
 		// Anyone can open a pull request from a fork: it is never planned
 		// on its own (with allow-fork-prs, only on a /kyku plan by someone
 		// with plan-permission). Say so once, on the head commit.
-		title, msg := "Not planned: pull request from a fork", review.ForkNotPlanned(ev.number, ev.headRepo)
-		if s.AllowForkPRs {
-			msg = "Pull request #" + strconv.Itoa(ev.number) + " comes from a fork (" + review.Code(ev.headRepo) + "), so it is not planned on its own. " +
-				"Someone with " + review.Code(s.PlanPermission) + " permission can comment " + review.Code("/kyku plan") +
-				" to plan it with this repository's credentials after reading its changes."
-		}
-		_, err := repo.CreateCheckRun(ctx, "kyku", ev.headSHA, "completed", "neutral", title, msg, "")
+		_, err := repo.CreateCheck(ctx, ev.headSHA, review.ForkCheck(reviewSettings(s, settings.Target{}), ev.number, ev.headRepo))
 		return "fork", err
 	}
 	return b.routeTouched(ctx, ev, repo, s, "plan", ev.headSHA, func(t settings.Target, src *sources) queue.Job {
@@ -88,7 +80,7 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 			if err != nil {
 				return "", err
 			}
-			finish := func(conclusion, title, summary string) error {
+			finish := func(check github.CheckRun) error {
 				if b.jobs != nil && b.interrupted(ctx) {
 					// Stopped by the bot (shutdown, a lease lost): the
 					// replica that takes the job over plans it again on
@@ -96,54 +88,34 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 					return ctx.Err()
 				}
 				// The check must not stay "in progress" when the job is cancelled.
-				return repo.UpdateCheckRun(context.WithoutCancel(ctx), id, name, "completed", conclusion, title, summary, "")
+				return repo.UpdateCheck(context.WithoutCancel(ctx), id, check)
 			}
 			// Everything the repository controls (file and branch names,
 			// error text quoting them) is fenced or code-spanned.
 			cfg, err := src.config(ctx, t.Project, ev.headSHA, ev.defaultBranch, t.Env)
 			if err != nil {
 				if !isDiag(err) {
-					_ = finish("failure", "Cannot read the source", review.Fenced(err.Error()))
+					_ = finish(review.PlanFailedCheck(name, review.SourceUnreadable, err.Error(), ""))
 					return "", err
 				}
-				return "config-error", finish("failure", "Configuration errors", review.Fenced(err.Error()))
+				return "config-error", finish(review.PlanFailedCheck(name, review.ConfigInvalid, err.Error(), ""))
 			}
 			// Error text may quote a sensitive value: what the check run
 			// (read by whoever reads the repository) and the log show is
 			// scrubbed, as the plan comment is (worked out on failure only).
 			trusted, err := src.config(ctx, t.Project, ev.defaultBranch, "", t.Env)
 			if err != nil {
-				return "untrusted", finish("failure", "No valid configuration on the default branch",
-					"The backend is opened from the configuration of this project on the default branch "+review.Code(ev.defaultBranch)+
-						", which cannot be read:\n\n"+review.Fenced(progress.SecretsOf(cfg, nil).Scrub(err.Error()))+"\nMerge the project's configuration (with its backend) first.")
+				return "untrusted", finish(review.PlanFailedCheck(name, review.NoTrustedConfig, progress.SecretsOf(cfg, nil).Scrub(err.Error()), ev.defaultBranch))
 			}
 			out, err := b.rules.Plan(ctx, b.deps(ev, repo, src, t), review.PlanRequest{
 				Settings: reviewSettings(s, t), Number: ev.number, HeadSHA: ev.headSHA, Config: cfg, Trusted: trusted,
 			})
 			if err != nil {
 				err = progress.SecretsOf(cfg, nil).Add(progress.SecretsOf(trusted, nil)).Error(err)
-				_ = finish("failure", "Plan failed", review.Fenced(err.Error()))
+				_ = finish(review.PlanFailedCheck(name, review.PlanFailed, err.Error(), ""))
 				return "", err
 			}
-			conclusion, title := "success", "Plan"
-			if out.Plan != nil {
-				c := out.Plan.Counters
-				title = fmt.Sprintf("%d to create, %d to update, %d to replace, %d to destroy", c.Create, c.Update, c.Replace, c.Destroy)
-				if c.Move > 0 {
-					title += fmt.Sprintf(", %d to move", c.Move)
-				}
-				if c.Import > 0 {
-					title += fmt.Sprintf(", %d to import", c.Import)
-				}
-				if !out.Plan.HasChanges() {
-					conclusion = "neutral"
-				}
-			}
-			summary := out.Summary
-			if summary == "" {
-				summary = title
-			}
-			if err := finish(conclusion, title, summary); err != nil {
+			if err := finish(out.PlanCheck(name)); err != nil {
 				return "", err
 			}
 			if err := b.policyCheck(ctx, repo, reviewSettings(s, t), out, ev.headSHA); err != nil {
@@ -157,11 +129,11 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 // policyCheck creates the check run "kyku policy (<target>)" of a plan on
 // head (none when the repository has no policies).
 func (b *Bot) policyCheck(ctx context.Context, repo *github.Repo, s review.Settings, out *review.PlanOutcome, head string) error {
-	conclusion, title, summary, ok := out.PolicyCheck(s, render.Meta{CommitSHA: head})
+	check, ok := out.PolicyCheck(s, render.Meta{CommitSHA: head})
 	if !ok {
 		return nil
 	}
-	_, err := repo.CreateCheckRun(ctx, review.PolicyCheckName(s.Project, s.Environment), head, "completed", conclusion, title, summary, "")
+	_, err := repo.CreateCheck(ctx, head, check)
 	return err
 }
 
@@ -170,14 +142,13 @@ func (b *Bot) policyCheck(ctx context.Context, repo *github.Repo, s review.Setti
 // planned again shows one check run, not a stale one beside a new one).
 func (b *Bot) openCheckRun(ctx context.Context, repo *github.Repo, name, sha string) (int64, error) {
 	if id := b.progress(ctx, "").CheckRun; id != 0 {
-		err := repo.UpdateCheck(ctx, id, github.CheckRun{Name: name, Status: "in_progress",
-			Title: "Planning again", Summary: "The bot that started this plan stopped before it ended; another one plans it again from the start.\n"})
+		err := repo.UpdateCheck(ctx, id, review.PlanningAgainCheck(name))
 		if err == nil {
 			return id, nil
 		}
 		b.log.Warn("check run of a job taken over not reused", "check_run", id, "error", err.Error())
 	}
-	id, err := repo.CreateCheckRun(ctx, name, sha, "in_progress", "", "", "", "")
+	id, err := repo.CreateCheck(ctx, sha, review.PlanningCheck(name))
 	if err != nil {
 		return 0, err
 	}

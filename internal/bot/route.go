@@ -60,12 +60,17 @@ func loadSettings(ctx context.Context, repo *github.Repo, ref string) (*settings
 	return settings.Parse(settings.Path, data)
 }
 
+// rulesFrom is where the bot's review rules are written, as replies name it.
+const rulesFrom = "`" + settings.Path + "` on the default branch"
+
 // reviewSettings are the review rules of one target.
 func reviewSettings(s *settings.Settings, t settings.Target) review.Settings {
 	return review.Settings{
 		Project:            t.Project.Name,
 		Environment:        t.Env,
 		RequireApproval:    s.RequireApproval,
+		Apply:              s.Apply,
+		RulesFrom:          rulesFrom,
 		RequiredApprovals:  s.RequiredApprovals,
 		ApproverPermission: s.ApproverPermission,
 		ApplyPermission:    s.ApplyPermission,
@@ -104,9 +109,7 @@ func (b *Bot) deps(ev event, repo *github.Repo, src *sources, t settings.Target)
 			}
 			return ruleFiles(files), nil
 		},
-		MergeRules: func(ctx context.Context, pr *github.PR, _ string) (string, error) {
-			return mergeRefusal(ctx, repo, ev, pr)
-		},
+		MergeRules: mergeRules(ev),
 	}
 }
 
@@ -145,33 +148,24 @@ func sensitiveRefs(ev event) []string {
 	return refs
 }
 
-// ruleFiles keeps the files that hold review rules: the settings and the
-// policies.
+// ruleFiles keeps the files that hold review rules: the settings, the
+// policies and the providers' lock files.
 func ruleFiles(files []string) []string {
 	var out []string
 	for _, f := range files {
-		if f == settings.Path || strings.HasPrefix(f, policy.Dir+"/") || path.Base(f) == tfinstall.LockFileName {
+		if isRuleFile(f) || isLockFile(f) {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-func shortSHA(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
-}
+// isRuleFile reports whether f holds review rules read where the merge
+// rules are (mergeRules): the settings or a policy.
+func isRuleFile(f string) bool { return f == settings.Path || strings.HasPrefix(f, policy.Dir+"/") }
 
-// settingsProblem formats bad settings for a comment or check run.
-func settingsProblem(err error) string {
-	var ds diag.Diagnostics
-	if errors.As(err, &ds) {
-		return "Kyku cannot read `" + settings.Path + "` on the default branch:\n\n" + review.Fenced(ds.Error())
-	}
-	return "Kyku cannot read `" + settings.Path + "` on the default branch: " + review.Code(err.Error()) + "\n"
-}
+// isLockFile reports whether f is a providers' lock file.
+func isLockFile(f string) bool { return path.Base(f) == tfinstall.LockFileName }
 
 // isDiag reports whether err is bad user input (not an outage).
 func isDiag(err error) bool {

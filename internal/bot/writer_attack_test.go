@@ -222,12 +222,14 @@ func TestMergeIsJudgedByTheRulesFromBeforeIt(t *testing.T) {
 				obj(p, "installation")["id"] = installation
 			}))
 			h.settle()
+			// Refused, nothing applied, saying why (tc.want).
 			reply := h.lastBotComment(2)
-			for _, want := range append(tc.want, "refused", "Nothing was applied") {
+			for _, want := range tc.want {
 				if !strings.Contains(reply, want) {
 					t.Errorf("reply lacks %q:\n%s", want, reply)
 				}
 			}
+			h.wantConversation(2, "merge-judged-before-"+strings.ReplaceAll(tc.name, " ", "-"), headA)
 			if c := h.cloudObjects(); len(c) != 0 {
 				t.Errorf("the merge was applied by the pull request's own rules: cloud %v", c)
 			}
@@ -257,12 +259,8 @@ func TestEditedPlanCommentIsRefusedByTheBot(t *testing.T) {
 	h.gh.AddReview(repoName, 2, githubtest.Review{User: "reviewer", State: "APPROVED", CommitID: headA})
 	h.deliver("issue_comment", commentOn(t, 2, "author", "User", "/kyku apply", 801))
 	h.settle()
-	reply := h.lastBotComment(2)
-	for _, want := range []string{"refused", "was edited by `author` at ", "Comment `/kyku plan` to re-plan"} {
-		if !strings.Contains(reply, want) {
-			t.Errorf("reply lacks %q:\n%s", want, reply)
-		}
-	}
+	// Refused, naming who edited it, saying how to re-plan.
+	h.wantConversation(2, "edited-plan-comment")
 	if c := h.cloudObjects(); len(c) != 0 {
 		t.Fatalf("applied behind an edited plan comment: %v", c)
 	}

@@ -4,20 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/kyku/action/internal/cli"
+	goldenfile "github.com/kyku/action/internal/golden"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/sim"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // kyku runs the CLI in-process in dir with a sim cloud under dir.
 type kyku struct {
@@ -79,24 +75,10 @@ outputs:
   webIp: ${web.publicIp}
 `
 
+// golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", name, diff)
-	}
+	goldenfile.Check(t, name, got)
 }
 
 func TestValidateReportsEveryErrorWithPosition(t *testing.T) {

@@ -144,7 +144,7 @@ func (x *execution) doRead(ctx context.Context, c *plan.Change) (map[string]any,
 	if unknown {
 		return nil, fmt.Errorf("data source %s (%s): its configuration still refers to values not known", value.QuoteName(c.ResourceID), c.Type)
 	}
-	ev := &progress.Event{Action: c.Action.String(), Type: c.Type, Name: c.ResourceID}
+	ev := &progress.Event{Action: c.Action, Type: c.Type, Name: c.ResourceID}
 	var vals map[string]any
 	err = x.e.call(ctx, ev, func(ctx context.Context) error {
 		var err error

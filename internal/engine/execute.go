@@ -232,7 +232,7 @@ func hasCycle(tasks []*task) bool {
 
 func (x *execution) event(ci int, kind progress.Kind, err error) {
 	c := &x.p.Changes[ci]
-	ev := progress.Event{Kind: kind, Action: c.Action.String(), Type: c.Type, Name: c.ResourceID, Err: err, Time: x.e.opts.Now()}
+	ev := progress.Event{Kind: kind, Action: c.Action, Type: c.Type, Name: c.ResourceID, Err: err, Time: x.e.opts.Now()}
 	x.mu.Lock()
 	switch kind {
 	case progress.Started:
@@ -271,7 +271,7 @@ func (x *execution) skipped(ci, taskID int, cause error) {
 		x.results[ci] = &ChangeResult{Action: c.Action, Type: c.Type, Name: c.ResourceID, Err: cause}
 	}
 	x.mu.Unlock()
-	x.e.opts.Hook.Event(progress.Event{Kind: progress.Skipped, Action: c.Action.String(), Type: c.Type, Name: c.ResourceID, Err: cause, Time: x.e.opts.Now()})
+	x.e.opts.Hook.Event(progress.Event{Kind: progress.Skipped, Action: c.Action, Type: c.Type, Name: c.ResourceID, Err: cause, Time: x.e.opts.Now()})
 }
 
 // collect fills res from the task errors and skips, in plan order.
@@ -388,7 +388,7 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 	if r.CloudName == "" {
 		r.CloudName = cloudName(x.p.Prefix, cr.Name)
 	}
-	ev := &progress.Event{Action: c.Action.String(), Type: c.Type, Name: c.ResourceID}
+	ev := &progress.Event{Action: c.Action, Type: c.Type, Name: c.ResourceID}
 	var obj provider.Object
 	err = x.e.call(ctx, ev, func(ctx context.Context) error {
 		var err error
@@ -500,7 +500,7 @@ func (x *execution) doDestroy(ctx context.Context, c *plan.Change) error {
 		// CloudName is the replacement's; the object is kept as deposed.
 		cloudName, name = c.PriorCloudName, plan.DeposedName(c.ResourceID)
 	}
-	ev := &progress.Event{Action: c.Action.String(), Type: typ, Name: c.ResourceID}
+	ev := &progress.Event{Action: c.Action, Type: typ, Name: c.ResourceID}
 	x.mu.Lock()
 	sr := x.live.Resources[name]
 	x.mu.Unlock()

@@ -164,7 +164,7 @@ func (r *recorder) order(kinds ...progress.Kind) []string {
 	for _, e := range r.events {
 		for _, k := range kinds {
 			if e.Kind == k {
-				out = append(out, e.Kind.String()+" "+e.Action+" "+e.Name)
+				out = append(out, e.Kind.String()+" "+e.Action.String()+" "+e.Name)
 			}
 		}
 	}

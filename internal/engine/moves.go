@@ -288,7 +288,7 @@ func (x *execution) rename(ci int, done bool) func(context.Context) (func(contex
 			return nil, err
 		}
 		r := provider.Resource{Name: cr.Name, Type: cr.Type, CloudName: c.CloudName, Prefix: x.p.Prefix, Properties: resolved.(map[string]any)}
-		ev := &progress.Event{Action: c.Action.String(), Type: c.Type, Name: c.ResourceID}
+		ev := &progress.Event{Action: c.Action, Type: c.Type, Name: c.ResourceID}
 		var obj provider.Object
 		err = x.e.call(ctx, ev, func(ctx context.Context) error {
 			var err error

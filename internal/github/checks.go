@@ -42,12 +42,52 @@ func checkOutput(title, summary, text string) *gh.CheckRunOutput {
 	return out
 }
 
+// CheckStatus is where a check run is.
+type CheckStatus string
+
+// The check run statuses.
+const (
+	CheckQueued     CheckStatus = "queued"
+	CheckInProgress CheckStatus = "in_progress"
+	CheckCompleted  CheckStatus = "completed"
+)
+
+func (s CheckStatus) String() string { return string(s) }
+
+// CheckConclusion is how a completed check run ended.
+type CheckConclusion string
+
+// The check run conclusions GitHub knows.
+const (
+	CheckSuccess        CheckConclusion = "success"
+	CheckFailure        CheckConclusion = "failure"
+	CheckNeutral        CheckConclusion = "neutral"
+	CheckCancelled      CheckConclusion = "cancelled"
+	CheckTimedOut       CheckConclusion = "timed_out"
+	CheckActionRequired CheckConclusion = "action_required"
+	CheckSkipped        CheckConclusion = "skipped"
+	CheckStale          CheckConclusion = "stale"
+)
+
+func (c CheckConclusion) String() string { return string(c) }
+
+// ParseCheckConclusion reads a conclusion as GitHub spells it (a workflow
+// run's too); ok is false for one a check run cannot have
+// (startup_failure, or one GitHub adds later).
+func ParseCheckConclusion(s string) (c CheckConclusion, ok bool) {
+	switch c := CheckConclusion(s); c {
+	case CheckSuccess, CheckFailure, CheckNeutral, CheckCancelled, CheckTimedOut, CheckActionRequired, CheckSkipped, CheckStale:
+		return c, true
+	}
+	return "", false
+}
+
 // CheckRun is what a check run is created or updated with; empty fields
 // are not sent.
 type CheckRun struct {
 	Name       string
-	Status     string // queued, in_progress or completed
-	Conclusion string
+	Status     CheckStatus
+	Conclusion CheckConclusion // with Status CheckCompleted
 	Title      string
 	Summary    string
 	Text       string
@@ -57,14 +97,8 @@ type CheckRun struct {
 	ExternalID string
 }
 
-// CreateCheckRun creates a check run on headSHA and returns its ID. status
-// is queued, in_progress or completed; conclusion is sent only when set.
-// The name is cut to 255 characters and the summary and text to 65,535.
-func (r *Repo) CreateCheckRun(ctx context.Context, name, headSHA string, status, conclusion, title, summary, text string) (int64, error) {
-	return r.CreateCheck(ctx, headSHA, CheckRun{Name: name, Status: status, Conclusion: conclusion, Title: title, Summary: summary, Text: text})
-}
-
-// CreateCheck creates check run c on headSHA and returns its ID.
+// CreateCheck creates check run c on headSHA and returns its ID. The name
+// is cut to 255 characters and the summary and text to 65,535.
 func (r *Repo) CreateCheck(ctx context.Context, headSHA string, c CheckRun) (int64, error) {
 	opts := gh.CreateCheckRunOptions{
 		Name:       truncate(c.Name, MaxCheckNameChars, "…"),
@@ -72,19 +106,14 @@ func (r *Repo) CreateCheck(ctx context.Context, headSHA string, c CheckRun) (int
 		Output:     checkOutput(c.Title, c.Summary, c.Text),
 		DetailsURL: optional(c.DetailsURL),
 		ExternalID: optional(c.ExternalID),
-		Status:     optional(c.Status),
-		Conclusion: optional(c.Conclusion),
+		Status:     optional(string(c.Status)),
+		Conclusion: optional(string(c.Conclusion)),
 	}
 	cr, resp, err := r.client.Checks.CreateCheckRun(ctx, r.owner, r.name, opts)
 	if err := r.done(resp, err, "create check run %q", opts.Name); err != nil {
 		return 0, err
 	}
 	return cr.GetID(), nil
-}
-
-// UpdateCheckRun updates check run id like CreateCheckRun creates one.
-func (r *Repo) UpdateCheckRun(ctx context.Context, id int64, name, status, conclusion, title, summary, text string) error {
-	return r.UpdateCheck(ctx, id, CheckRun{Name: name, Status: status, Conclusion: conclusion, Title: title, Summary: summary, Text: text})
 }
 
 // UpdateCheck updates check run id with c (c.Name is required).
@@ -97,8 +126,8 @@ func (r *Repo) UpdateCheck(ctx context.Context, id int64, c CheckRun) error {
 		Output:     checkOutput(c.Title, c.Summary, c.Text),
 		DetailsURL: optional(c.DetailsURL),
 		ExternalID: optional(c.ExternalID),
-		Status:     optional(c.Status),
-		Conclusion: optional(c.Conclusion),
+		Status:     optional(string(c.Status)),
+		Conclusion: optional(string(c.Conclusion)),
 	}
 	_, resp, err := r.client.Checks.UpdateCheckRun(ctx, r.owner, r.name, id, opts)
 	return r.done(resp, err, "update check run %d", id)

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	gh "github.com/google/go-github/v62/github"
+
+	"github.com/kyku/action/internal/permission"
 )
 
 // PR is what the use cases need of a pull request.
@@ -98,23 +100,11 @@ func (r *Repo) ChangedFiles(ctx context.Context, number int) ([]string, error) {
 	}
 }
 
-// Permission levels, weakest first.
-var levels = []string{"none", "read", "triage", "write", "maintain", "admin"}
-
-// HasPermission reports whether level is at least required, in the order
-// none < read < triage < write < maintain < admin. An unknown level on
-// either side fails closed.
-func HasPermission(level, required string) bool {
-	have := slices.Index(levels, strings.ToLower(level))
-	want := slices.Index(levels, strings.ToLower(required))
-	return have >= 0 && want >= 0 && have >= want
-}
-
 // Permission returns user's permission level on the repository: admin,
 // maintain, write, triage, read or none. It prefers role_name when it names
 // one of those levels (a custom role falls back to its base permission),
 // and reads a 404 (not a user) as none.
-func (r *Repo) Permission(ctx context.Context, user string) (string, error) {
+func (r *Repo) Permission(ctx context.Context, user string) (permission.Level, error) {
 	req, err := r.client.NewRequest("GET", fmt.Sprintf("repos/%s/%s/collaborators/%s/permission", r.owner, r.name, user), nil)
 	if err != nil {
 		return "", fmt.Errorf("get permission of %s: %w", user, err)
@@ -126,16 +116,16 @@ func (r *Repo) Permission(ctx context.Context, user string) (string, error) {
 	resp, err := r.client.Do(ctx, req, &body)
 	if err := r.done(resp, err, "get permission of %s", user); err != nil {
 		if errors.Is(err, ErrNotFound) {
-			return "none", nil
+			return permission.None, nil
 		}
 		return "", err
 	}
 	for _, v := range []string{body.RoleName, body.Permission} {
-		if slices.Contains(levels, strings.ToLower(v)) {
-			return strings.ToLower(v), nil
+		if l, ok := permission.Parse(v); ok {
+			return l, nil
 		}
 	}
-	return "none", nil
+	return permission.None, nil
 }
 
 // Parents lists the parents of commit sha, first parent first (a merge

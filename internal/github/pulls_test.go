@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kyku/action/internal/github/githubtest"
+	"github.com/kyku/action/internal/permission"
 )
 
 func TestPullRequest(t *testing.T) {
@@ -135,7 +136,10 @@ func TestPermission(t *testing.T) {
 		f.srv.SetPermission(repoName, role+"-user", role)
 	}
 	f.srv.SetPermission(repoName, "custom-user", "security-auditor")
-	tests := []struct{ user, want string }{
+	tests := []struct {
+		user string
+		want permission.Level
+	}{
 		{"admin-user", "admin"},
 		{"maintain-user", "maintain"},
 		{"write-user", "write"},
@@ -152,34 +156,6 @@ func TestPermission(t *testing.T) {
 			}
 			if got != tt.want {
 				t.Errorf("Permission(%s) = %q, want %q", tt.user, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestHasPermission(t *testing.T) {
-	tests := []struct {
-		level, required string
-		want            bool
-	}{
-		{"admin", "write", true},
-		{"maintain", "write", true},
-		{"write", "write", true},
-		{"triage", "write", false},
-		{"read", "write", false},
-		{"none", "read", false},
-		{"write", "maintain", false},
-		{"maintain", "admin", false},
-		{"triage", "read", true},
-		{"Admin", "WRITE", true},
-		{"superuser", "read", false}, // unknown level fails closed
-		{"admin", "owner", false},    // unknown requirement fails closed
-		{"", "none", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.level+">="+tt.required, func(t *testing.T) {
-			if got := HasPermission(tt.level, tt.required); got != tt.want {
-				t.Errorf("HasPermission(%q, %q) = %v, want %v", tt.level, tt.required, got, tt.want)
 			}
 		})
 	}

@@ -9,7 +9,11 @@
 // lowest package the CLI, the Action and the bot all reach.
 package progress
 
-import "time"
+import (
+	"time"
+
+	"github.com/kyku/action/internal/plan"
+)
 
 // Kind is what happened to a change.
 type Kind int
@@ -41,12 +45,12 @@ func (k Kind) String() string {
 // Event is one step of one change.
 type Event struct {
 	Kind    Kind
-	Action  string // "create", "update", "replace", "destroy", "refresh"
-	Type    string // resource type
-	Name    string // Kyku name
-	ID      string // provider ID, when known
-	Err     error  // Failed, Retrying: why; Skipped: the cause
-	Attempt int    // Retrying: the attempt that failed (1-based)
+	Action  plan.Action // what the change does (create, update, replace, destroy, …)
+	Type    string      // resource type
+	Name    string      // Kyku name
+	ID      string      // provider ID, when known
+	Err     error       // Failed, Retrying: why; Skipped: the cause
+	Attempt int         // Retrying: the attempt that failed (1-based)
 	Time    time.Time
 	Elapsed time.Duration // Done, Failed: since Started
 }

@@ -33,9 +33,9 @@ func FormatElapsed(d time.Duration) string {
 // as written (`create Vm web[0]`, `create SecurityGroup edge["a"]`).
 func subject(e Event) string {
 	if instanceAddress(e.Name) {
-		return e.Action + " " + e.Type + " " + e.Name
+		return e.Action.String() + " " + e.Type + " " + e.Name
 	}
-	return e.Action + " " + e.Type + " " + strconv.Quote(e.Name) // %q without fmt: one line per event of thousands
+	return e.Action.String() + " " + e.Type + " " + strconv.Quote(e.Name) // %q without fmt: one line per event of thousands
 }
 
 // instanceAddress reports whether name is name[index] or name["key"] in

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/mattn/go-runewidth"
+
+	"github.com/kyku/action/internal/plan"
 )
 
 // ANSI sequences used by the terminal view.
@@ -31,7 +33,10 @@ const (
 	symStopped = "…"
 )
 
-type changeKey struct{ action, typ, name string }
+type changeKey struct {
+	action    plan.Action
+	typ, name string
+}
 
 func keyOf(e Event) changeKey { return changeKey{e.Action, e.Type, e.Name} }
 
@@ -135,7 +140,7 @@ func (b *board) frame(now time.Time, spin int, st style, final bool) (perm, live
 }
 
 func compareKeys(x, y changeKey) int {
-	return cmp.Or(cmp.Compare(x.name, y.name), cmp.Compare(x.typ, y.typ), cmp.Compare(x.action, y.action))
+	return cmp.Or(cmp.Compare(x.name, y.name), cmp.Compare(x.typ, y.typ), cmp.Compare(x.action.String(), y.action.String()))
 }
 
 // status is "Applying: 12/40 done, 3 running, 1 failed".

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kyku/action/internal/plan"
 )
 
 func TestRedraw(t *testing.T) {
@@ -41,7 +43,7 @@ type frameOut struct {
 
 func TestBoardFrame(t *testing.T) {
 	start := func(typ, name string, d time.Duration) Event {
-		return Event{Kind: Started, Action: "create", Type: typ, Name: name, Time: at(d)}
+		return Event{Kind: Started, Action: plan.Create, Type: typ, Name: name, Time: at(d)}
 	}
 	tests := []struct {
 		name   string
@@ -72,13 +74,27 @@ func TestBoardFrame(t *testing.T) {
 			}},
 		},
 		{
+			name:  "running with one name and type sorted by the action's name",
+			total: 2,
+			events: []Event{
+				{Kind: Started, Action: plan.Update, Type: "Vm", Name: "a", Time: at(0)},
+				{Kind: Started, Action: plan.Import, Type: "Vm", Name: "a", Time: at(0)},
+			},
+			now: at(ms(100)),
+			want: frameOut{Live: []string{
+				`⠋ import Vm "a" 100ms`,
+				`⠋ update Vm "a" 100ms`,
+				"Applying: 0/2 done, 2 running",
+			}},
+		},
+		{
 			name:  "finished become permanent lines in time order and leave the live region",
 			total: 4,
 			events: []Event{
 				start("Vm", "a", 0), start("Vm", "b", 0), start("Vm", "c", 0), start("Vm", "d", 0),
-				{Kind: Failed, Action: "create", Type: "Vm", Name: "b", Time: at(ms(900)), Elapsed: ms(900), Err: errors.New("boom")},
-				{Kind: Done, Action: "create", Type: "Vm", Name: "a", Time: at(ms(500)), Elapsed: ms(500), ID: "i-1"},
-				{Kind: Skipped, Action: "create", Type: "Vm", Name: "c", Time: at(ms(900)), Err: errors.New(`dependency "b" failed`)},
+				{Kind: Failed, Action: plan.Create, Type: "Vm", Name: "b", Time: at(ms(900)), Elapsed: ms(900), Err: errors.New("boom")},
+				{Kind: Done, Action: plan.Create, Type: "Vm", Name: "a", Time: at(ms(500)), Elapsed: ms(500), ID: "i-1"},
+				{Kind: Skipped, Action: plan.Create, Type: "Vm", Name: "c", Time: at(ms(900)), Err: errors.New(`dependency "b" failed`)},
 			},
 			now:  at(ms(2000)),
 			spin: 10,
@@ -94,8 +110,8 @@ func TestBoardFrame(t *testing.T) {
 		{
 			name: "finished at the same time keep arrival order",
 			events: []Event{
-				{Kind: Failed, Action: "create", Type: "Vm", Name: "z", Time: at(ms(7)), Elapsed: ms(7)},
-				{Kind: Skipped, Action: "create", Type: "Vm", Name: "a", Time: at(ms(7))},
+				{Kind: Failed, Action: plan.Create, Type: "Vm", Name: "z", Time: at(ms(7)), Elapsed: ms(7)},
+				{Kind: Skipped, Action: plan.Create, Type: "Vm", Name: "a", Time: at(ms(7))},
 			},
 			now: at(ms(7)),
 			want: frameOut{
@@ -107,10 +123,10 @@ func TestBoardFrame(t *testing.T) {
 			name: "colour only on symbols",
 			events: []Event{
 				start("Vm", "a", 0), start("Vm", "r", 0),
-				{Kind: Retrying, Action: "create", Type: "Vm", Name: "r", Time: at(ms(10)), Attempt: 2, Err: errors.New("throttled")},
-				{Kind: Done, Action: "create", Type: "Vm", Name: "d", Time: at(ms(10)), Elapsed: ms(10)},
-				{Kind: Failed, Action: "create", Type: "Vm", Name: "f", Time: at(ms(11))},
-				{Kind: Skipped, Action: "create", Type: "Vm", Name: "s", Time: at(ms(12))},
+				{Kind: Retrying, Action: plan.Create, Type: "Vm", Name: "r", Time: at(ms(10)), Attempt: 2, Err: errors.New("throttled")},
+				{Kind: Done, Action: plan.Create, Type: "Vm", Name: "d", Time: at(ms(10)), Elapsed: ms(10)},
+				{Kind: Failed, Action: plan.Create, Type: "Vm", Name: "f", Time: at(ms(11))},
+				{Kind: Skipped, Action: plan.Create, Type: "Vm", Name: "s", Time: at(ms(12))},
 			},
 			now: at(ms(20)),
 			st:  style{color: true},
@@ -129,13 +145,13 @@ func TestBoardFrame(t *testing.T) {
 		},
 		{
 			name:   "retrying without a start counts as running",
-			events: []Event{{Kind: Retrying, Action: "update", Type: "Vm", Name: "r", Time: at(0), Attempt: 1}},
+			events: []Event{{Kind: Retrying, Action: plan.Update, Type: "Vm", Name: "r", Time: at(0), Attempt: 1}},
 			now:    at(ms(300)),
 			want:   frameOut{Live: []string{`⠋ update Vm "r" 300ms (retrying after attempt 1)`, "Applying: 0 done, 1 running"}},
 		},
 		{
 			name:   "width truncates every line below the terminal width",
-			events: []Event{start("LoadBalancer", "frontend", 0), {Kind: Done, Action: "create", Type: "Vm", Name: "abcdefgh", Time: at(0), Elapsed: ms(5)}},
+			events: []Event{start("LoadBalancer", "frontend", 0), {Kind: Done, Action: plan.Create, Type: "Vm", Name: "abcdefgh", Time: at(0), Elapsed: ms(5)}},
 			now:    at(0),
 			st:     style{width: 21},
 			want: frameOut{
@@ -147,7 +163,7 @@ func TestBoardFrame(t *testing.T) {
 			// Wide characters take two columns: a line clipped by runes
 			// would wrap, and the redraw would erase the wrong rows.
 			name:   "width counts terminal columns, not runes",
-			events: []Event{{Kind: Done, Action: "create", Type: "Vm", Name: "データベース", Time: at(0), Elapsed: ms(5)}},
+			events: []Event{{Kind: Done, Action: plan.Create, Type: "Vm", Name: "データベース", Time: at(0), Elapsed: ms(5)}},
 			now:    at(0),
 			st:     style{width: 21},
 			want:   frameOut{Perm: []string{`✓ create Vm "データ…`}, Live: []string{"Applying: 1 done, 0…"}},
@@ -164,7 +180,7 @@ func TestBoardFrame(t *testing.T) {
 		{
 			name:   "final frame marks unfinished changes and says Finished",
 			total:  2,
-			events: []Event{start("Vm", "a", 0), {Kind: Done, Action: "create", Type: "Vm", Name: "b", Time: at(0), Elapsed: ms(5)}},
+			events: []Event{start("Vm", "a", 0), {Kind: Done, Action: plan.Create, Type: "Vm", Name: "b", Time: at(0), Elapsed: ms(5)}},
 			now:    at(ms(40)),
 			final:  true,
 			want: frameOut{
@@ -194,7 +210,7 @@ func TestBoardFrame(t *testing.T) {
 
 func TestBoardStampsEventsWithoutTime(t *testing.T) {
 	b := newBoard(0)
-	b.add(Event{Kind: Started, Action: "create", Type: "Vm", Name: "a"}, at(time.Second))
+	b.add(Event{Kind: Started, Action: plan.Create, Type: "Vm", Name: "a"}, at(time.Second))
 	_, live := b.frame(at(3*time.Second), 0, style{}, false)
 	if diff := cmp.Diff(`⠋ create Vm "a" 2.0s`, live[0]); diff != "" {
 		t.Errorf("running line (-want +got):\n%s", diff)
@@ -224,11 +240,11 @@ func TestTerminalCloseDrawsFinalFrameOnce(t *testing.T) {
 	clock := &fakeClock{t: at(0)}
 	// An interval far longer than the test: only Close draws.
 	term := NewTerminal(&out, Options{NoColor: true, Now: clock.Now, Interval: time.Hour, Total: 2})
-	term.Event(Event{Kind: Started, Action: "create", Type: "Vm", Name: "a", Time: at(0)})
-	term.Event(Event{Kind: Done, Action: "create", Type: "Vm", Name: "a", Time: at(ms(20)), Elapsed: ms(20)})
+	term.Event(Event{Kind: Started, Action: plan.Create, Type: "Vm", Name: "a", Time: at(0)})
+	term.Event(Event{Kind: Done, Action: plan.Create, Type: "Vm", Name: "a", Time: at(ms(20)), Elapsed: ms(20)})
 	term.Close()
 	term.Close()
-	term.Event(Event{Kind: Started, Action: "create", Type: "Vm", Name: "late"})
+	term.Event(Event{Kind: Started, Action: plan.Create, Type: "Vm", Name: "late"})
 	want := "✓ create Vm \"a\": done in 20ms\nFinished: 1/2 done, 0 running\n"
 	if diff := cmp.Diff(want, out.String()); diff != "" {
 		t.Errorf("output (-want +got):\n%s", diff)

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kyku/action/internal/plan"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -56,14 +58,14 @@ func TestPlainLine(t *testing.T) {
 		e    Event
 		want string
 	}{
-		{"started", Event{Kind: Started, Action: "create", Type: "Vpc", Name: "main-vpc"}, `create Vpc "main-vpc": started`},
-		{"done with id", Event{Kind: Done, Action: "create", Type: "Vpc", Name: "main-vpc", ID: "1001", Elapsed: ms(1234)}, `create Vpc "main-vpc": done in 1.2s (id 1001)`},
-		{"done without id", Event{Kind: Done, Action: "destroy", Type: "Vpc", Name: "v", Elapsed: ms(12)}, `destroy Vpc "v": done in 12ms`},
-		{"retrying", Event{Kind: Retrying, Action: "update", Type: "Vm", Name: "web", Attempt: 1, Err: fmt.Errorf("throttled")}, `update Vm "web": retrying after attempt 1: throttled`},
-		{"failed", Event{Kind: Failed, Action: "create", Type: "Vm", Name: "web", Elapsed: 3 * time.Second, Err: fmt.Errorf("boom")}, `create Vm "web": FAILED after 3.0s: boom`},
-		{"skipped", Event{Kind: Skipped, Action: "create", Type: "LoadBalancer", Name: "lb", Err: fmt.Errorf(`dependency "web" failed`)}, `create LoadBalancer "lb": skipped (dependency "web" failed)`},
-		{"skipped without cause", Event{Kind: Skipped, Action: "create", Type: "LoadBalancer", Name: "lb"}, `create LoadBalancer "lb": skipped`},
-		{"multi-line error stays on one line", Event{Kind: Failed, Action: "create", Type: "Vm", Name: "web", Err: fmt.Errorf("a\n\tb\x1b[31mc")}, `create Vm "web": FAILED after 0ms: a b [31mc`},
+		{"started", Event{Kind: Started, Action: plan.Create, Type: "Vpc", Name: "main-vpc"}, `create Vpc "main-vpc": started`},
+		{"done with id", Event{Kind: Done, Action: plan.Create, Type: "Vpc", Name: "main-vpc", ID: "1001", Elapsed: ms(1234)}, `create Vpc "main-vpc": done in 1.2s (id 1001)`},
+		{"done without id", Event{Kind: Done, Action: plan.Destroy, Type: "Vpc", Name: "v", Elapsed: ms(12)}, `destroy Vpc "v": done in 12ms`},
+		{"retrying", Event{Kind: Retrying, Action: plan.Update, Type: "Vm", Name: "web", Attempt: 1, Err: fmt.Errorf("throttled")}, `update Vm "web": retrying after attempt 1: throttled`},
+		{"failed", Event{Kind: Failed, Action: plan.Create, Type: "Vm", Name: "web", Elapsed: 3 * time.Second, Err: fmt.Errorf("boom")}, `create Vm "web": FAILED after 3.0s: boom`},
+		{"skipped", Event{Kind: Skipped, Action: plan.Create, Type: "LoadBalancer", Name: "lb", Err: fmt.Errorf(`dependency "web" failed`)}, `create LoadBalancer "lb": skipped (dependency "web" failed)`},
+		{"skipped without cause", Event{Kind: Skipped, Action: plan.Create, Type: "LoadBalancer", Name: "lb"}, `create LoadBalancer "lb": skipped`},
+		{"multi-line error stays on one line", Event{Kind: Failed, Action: plan.Create, Type: "Vm", Name: "web", Err: fmt.Errorf("a\n\tb\x1b[31mc")}, `create Vm "web": FAILED after 0ms: a b [31mc`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,13 +129,13 @@ func TestPlainConcurrentLinesNeverInterleave(t *testing.T) {
 	want := map[string]int{}
 	for g := range workers {
 		for i := range each {
-			want[PlainLine(Event{Kind: Done, Action: "create", Type: "Vm", Name: fmt.Sprintf("vm-%d-%d", g, i), Elapsed: ms(g*10 + i)})]++
+			want[PlainLine(Event{Kind: Done, Action: plan.Create, Type: "Vm", Name: fmt.Sprintf("vm-%d-%d", g, i), Elapsed: ms(g*10 + i)})]++
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range each {
-				p.Event(Event{Kind: Done, Action: "create", Type: "Vm", Name: fmt.Sprintf("vm-%d-%d", g, i), Elapsed: ms(g*10 + i)})
+				p.Event(Event{Kind: Done, Action: plan.Create, Type: "Vm", Name: fmt.Sprintf("vm-%d-%d", g, i), Elapsed: ms(g*10 + i)})
 			}
 		}()
 	}
@@ -153,7 +155,7 @@ func TestPlainConcurrentLinesNeverInterleave(t *testing.T) {
 func TestPlainNotice(t *testing.T) {
 	var buf bytes.Buffer
 	p := NewPlain(&buf, Options{})
-	p.Event(Event{Kind: Started, Action: "create", Type: "Vpc", Name: "net"})
+	p.Event(Event{Kind: Started, Action: plan.Create, Type: "Vpc", Name: "net"})
 	p.Notice("kyku: interrupted:\nfinishing")
 	p.Close()
 	want := "create Vpc \"net\": started\nkyku: interrupted: finishing\n"
@@ -171,7 +173,7 @@ func TestPlainWritesLinesTogetherAndSoon(t *testing.T) {
 	p := NewPlain(w, Options{})
 	start := time.Now()
 	for i := range 3 {
-		p.Event(Event{Kind: Started, Action: "create", Type: "Vpc", Name: fmt.Sprint("net-", i)})
+		p.Event(Event{Kind: Started, Action: plan.Create, Type: "Vpc", Name: fmt.Sprint("net-", i)})
 	}
 	select {
 	case got := <-w.wrote:
@@ -184,13 +186,13 @@ func TestPlainWritesLinesTogetherAndSoon(t *testing.T) {
 	case <-time.After(40 * flushAfter): // a loaded CI machine may fire a timer late
 		t.Fatal("lines not written within forty times flushAfter, without Close")
 	}
-	p.Event(Event{Kind: Started, Action: "create", Type: "Vm", Name: "web"})
+	p.Event(Event{Kind: Started, Action: plan.Create, Type: "Vm", Name: "web"})
 	p.Notice("kyku: interrupted")
 	if got := <-w.wrote; got != "create Vm \"web\": started\nkyku: interrupted\n" {
 		t.Errorf("a notice wrote %q, want the line before it, then itself", got)
 	}
 	p.Close()
-	p.Event(Event{Kind: Started, Action: "create", Type: "Vm", Name: "late"})
+	p.Event(Event{Kind: Started, Action: plan.Create, Type: "Vm", Name: "late"})
 	select {
 	case got := <-w.wrote:
 		if got != "create Vm \"late\": started\n" {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"sync"
 	"time"
+
+	"github.com/kyku/action/internal/plan"
 )
 
 var t0 = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -22,12 +24,12 @@ type stage struct {
 // scriptedApply is a small apply: creates, a retry, a failure, a skipped
 // dependent and a destroy.
 func scriptedApply() []stage {
-	vpc := Event{Action: "create", Type: "Vpc", Name: "main-vpc"}
-	subnet := Event{Action: "create", Type: "Subnet", Name: "subnet-a"}
-	vm := Event{Action: "create", Type: "Vm", Name: "web"}
-	sg := Event{Action: "update", Type: "SecurityGroup", Name: "web-sg"}
-	lb := Event{Action: "create", Type: "LoadBalancer", Name: "lb"}
-	bucket := Event{Action: "destroy", Type: "Bucket", Name: "old-logs"}
+	vpc := Event{Action: plan.Create, Type: "Vpc", Name: "main-vpc"}
+	subnet := Event{Action: plan.Create, Type: "Subnet", Name: "subnet-a"}
+	vm := Event{Action: plan.Create, Type: "Vm", Name: "web"}
+	sg := Event{Action: plan.Update, Type: "SecurityGroup", Name: "web-sg"}
+	lb := Event{Action: plan.Create, Type: "LoadBalancer", Name: "lb"}
+	bucket := Event{Action: plan.Destroy, Type: "Bucket", Name: "old-logs"}
 	ev := func(base Event, k Kind, t time.Time, mod func(*Event)) Event {
 		base.Kind, base.Time = k, t
 		if mod != nil {

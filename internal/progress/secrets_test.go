@@ -160,10 +160,10 @@ resources:
 func TestViewsScrubSecrets(t *testing.T) {
 	boom := fmt.Errorf("delete Vm \"web\": %w", fmt.Errorf("provider says:\n  user data %q is\n  still in use by %s", secret, secret))
 	events := []Event{
-		{Kind: Started, Action: "destroy", Type: "Vm", Name: "web", Time: t0},
-		{Kind: Retrying, Action: "destroy", Type: "Vm", Name: "web", Attempt: 1, Err: boom, Time: t0},
-		{Kind: Failed, Action: "destroy", Type: "Vm", Name: "web", Err: boom, Time: t0, Elapsed: ms(1500)},
-		{Kind: Skipped, Action: "destroy", Type: "Vpc", Name: "net", Err: fmt.Errorf("dependency web failed: %w", boom), Time: t0},
+		{Kind: Started, Action: plan.Destroy, Type: "Vm", Name: "web", Time: t0},
+		{Kind: Retrying, Action: plan.Destroy, Type: "Vm", Name: "web", Attempt: 1, Err: boom, Time: t0},
+		{Kind: Failed, Action: plan.Destroy, Type: "Vm", Name: "web", Err: boom, Time: t0, Elapsed: ms(1500)},
+		{Kind: Skipped, Action: plan.Destroy, Type: "Vpc", Name: "net", Err: fmt.Errorf("dependency web failed: %w", boom), Time: t0},
 	}
 	opts := Options{Secrets: NewSecretBook(secret), Now: func() time.Time { return t0 }, NoColor: true, Interval: time.Hour}
 	views := map[string]func(*bytes.Buffer) View{
@@ -204,9 +204,9 @@ func TestViewsScrubWhatTheBookLearnsLater(t *testing.T) {
 			book := NewSecretBook(secret)
 			var buf bytes.Buffer
 			v := newView(&buf, Options{Secrets: book, Now: func() time.Time { return t0 }, NoColor: true, Interval: time.Hour})
-			v.Event(Event{Kind: Started, Action: "create", Type: "fwtest_echo", Name: "echo", Time: t0})
+			v.Event(Event{Kind: Started, Action: plan.Create, Type: "fwtest_echo", Name: "echo", Time: t0})
 			book.Add(made) // the password's create, done meanwhile
-			v.Event(Event{Kind: Failed, Action: "create", Type: "fwtest_echo", Name: "echo", Time: t0,
+			v.Event(Event{Kind: Failed, Action: plan.Create, Type: "fwtest_echo", Name: "echo", Time: t0,
 				Err: fmt.Errorf("create: the test cloud refuses input %q (it echoes it: %s)", made, made)})
 			v.Notice("interrupted after " + made)
 			v.Close()

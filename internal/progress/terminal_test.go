@@ -12,6 +12,8 @@ import (
 	"github.com/creack/pty"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/kyku/action/internal/plan"
 )
 
 // waitFrames waits until term has drawn more than n frames.
@@ -248,7 +250,7 @@ func TestTerminalConcurrentEvents(t *testing.T) {
 		go func() {
 			defer func() { done <- struct{}{} }()
 			for i := range 25 {
-				e := Event{Action: "create", Type: "Vm", Name: string(rune('a'+g)) + strings.Repeat("x", i)}
+				e := Event{Action: plan.Create, Type: "Vm", Name: string(rune('a'+g)) + strings.Repeat("x", i)}
 				e.Kind = Started
 				term.Event(e)
 				e.Kind = Done

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kyku/action/internal/markdown"
 	"github.com/kyku/action/internal/plan"
 )
 
@@ -119,14 +120,14 @@ func ApplyComment(r ApplyResult, m Meta, limit int) string {
 		tail.WriteString(howToFinish(m.Project, env, r.SerialAfter))
 	}
 	m.Digest = "" // already shown above
-	tail.WriteString(footer(m))
+	tail.WriteString(Footer(m))
 
 	notice := func(dropped []int) string {
 		n := 0
 		for _, d := range dropped {
 			n += d
 		}
-		return "Output truncated: " + plural(n, "entry") + " not shown. See the full log in the " + link("workflow run", m.RunURL) + ".\n\n"
+		return "Output truncated: " + plural(n, "entry") + " not shown. See the full log in the " + markdown.Link("workflow run", m.RunURL) + ".\n\n"
 	}
 	return fit(limit, head.String(), secs, notice, tail.String())
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kyku/action/internal/markdown"
 	"github.com/kyku/action/internal/plan"
 )
 
@@ -99,9 +100,9 @@ func DriftIssue(d Drift, m Meta, limit int) string {
 	tail := "#### What to do\n\n" +
 		"- To put the cloud back as configured, plan and apply: the plan updates or re-creates these resources.\n" +
 		"- To keep what is in the cloud, change the configuration to match and merge it.\n\n" +
-		"This issue is updated by every scheduled check and closed when no drift remains.\n\n" + footer(m)
+		"This issue is updated by every scheduled check and closed when no drift remains.\n\n" + Footer(m)
 	notice := func(dropped []int) string {
-		return "Output truncated: " + plural(dropped[0], "row") + " not shown. See the full report in the " + link("workflow run", m.RunURL) + ".\n\n"
+		return "Output truncated: " + plural(dropped[0], "row") + " not shown. See the full report in the " + markdown.Link("workflow run", m.RunURL) + ".\n\n"
 	}
 	return fit(limit, head.String(), secs, notice, tail)
 }
@@ -121,7 +122,7 @@ func DriftResolvedComment(m Meta) string {
 	if m.Project != "" {
 		s += " (project " + code(m.Project) + ")"
 	}
-	return s + ": the cloud matches the state again. Closing this issue.\n\n" + footer(m)
+	return s + ": the cloud matches the state again. Closing this issue.\n\n" + Footer(m)
 }
 
 // HelpComment lists the /kyku commands.

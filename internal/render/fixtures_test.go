@@ -1,38 +1,20 @@
 package render
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/kyku/action/internal/config"
+	goldenfile "github.com/kyku/action/internal/golden"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/value"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files in testdata")
-
 // golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run with -update): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got; run with -update to accept):\n%s", name, diff)
-	}
+	goldenfile.Check(t, name, got)
 }
 
 const secret = "s3cr3t-value"

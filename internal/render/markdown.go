@@ -3,9 +3,8 @@ package render
 import (
 	"net/url"
 	"strings"
-	"sync"
-	"unicode/utf8"
 
+	"github.com/kyku/action/internal/markdown"
 	"github.com/kyku/action/internal/noun"
 )
 
@@ -66,83 +65,18 @@ func envName(env string) string {
 	return env
 }
 
-// code renders s as an inline code span on one line, long values cut, the
-// backtick fence made longer than any backtick run inside s.
-func code(s string) string {
-	s = truncateRunes(oneLine(s), maxCell)
-	if s == "" {
-		return "`\"\"`"
-	}
-	longest, run := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", longest+1)
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	return fence + s + fence
-}
+// code renders s as an inline code span on one line, long values cut.
+func code(s string) string { return markdown.Span(truncateRunes(oneLine(s), maxCell)) }
 
-// cellCode is code for a table cell: pipes escaped, as GFM tables need even
-// inside code spans.
-func cellCode(s string) string { return strings.ReplaceAll(code(s), "|", `\|`) }
+// cellCode is code for a table cell: pipes escaped.
+func cellCode(s string) string { return markdown.Cell(truncateRunes(oneLine(s), maxCell)) }
 
-// text escapes s for inline markdown: the ASCII punctuation that markdown
-// or HTML could act on is backslash-escaped (no emphasis, link, HTML tag,
-// entity or table cell break), an @ is followed by a zero-width space so a
-// name cannot mention anyone, control characters are escaped, and long text
-// is cut.
-func text(s string) string {
-	s = truncateRunes(oneLine(s), 2*maxCell)
-	var b strings.Builder
-	for _, r := range s {
-		if r < utf8.RuneSelf && strings.ContainsRune("\\`*_{}[]<>()#!|~&", r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-		if r == '@' {
-			b.WriteString("\u200b")
-		}
-	}
-	return b.String()
-}
+// text escapes s for inline markdown (markdown.Text), on one line, long
+// text cut.
+func text(s string) string { return markdown.Text(truncateRunes(oneLine(s), 2*maxCell)) }
 
-// htmlText escapes s for raw HTML content (a <summary>), on one line, with
-// a zero-width space after each @ so that it cannot mention anyone.
-func htmlText(s string) string { return htmlEscaper().Replace(oneLine(s)) }
-
-var (
-	htmlEscaper = sync.OnceValue(func() *strings.Replacer {
-		return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "@", "@\u200b")
-	})
-	urlEscaper = sync.OnceValue(func() *strings.Replacer {
-		return strings.NewReplacer("(", "%28", ")", "%29", " ", "%20", "<", "%3C", ">", "%3E")
-	})
-)
-
-// safeURL returns u when it is an absolute http(s) URL, escaped so it cannot
-// end a markdown link early; otherwise "".
-func safeURL(u string) string {
-	p, err := url.Parse(u)
-	if err != nil || (p.Scheme != "https" && p.Scheme != "http") || p.Host == "" {
-		return ""
-	}
-	return urlEscaper().Replace(p.String())
-}
-
-// link is a markdown link, or the bare label when u is not a safe URL.
-func link(label, u string) string {
-	if s := safeURL(u); s != "" {
-		return "[" + label + "](" + s + ")"
-	}
-	return label
-}
+// htmlText escapes s for raw HTML content (a <summary>), on one line.
+func htmlText(s string) string { return markdown.HTML(oneLine(s)) }
 
 func isHex(s string) bool {
 	if s == "" {
@@ -156,8 +90,9 @@ func isHex(s string) bool {
 	return true
 }
 
-// footer is the provenance line: commit, plan digest, run link.
-func footer(m Meta) string {
+// Footer is the provenance line of a comment: commit, plan digest, run
+// link (each left out when m has none).
+func Footer(m Meta) string {
 	var parts []string
 	if m.CommitSHA != "" {
 		if isHex(m.CommitSHA) {
@@ -169,7 +104,7 @@ func footer(m Meta) string {
 	if m.Digest != "" {
 		parts = append(parts, "plan digest (sha256) "+code(m.Digest))
 	}
-	if u := safeURL(m.RunURL); u != "" {
+	if u := markdown.URL(m.RunURL); u != "" {
 		parts = append(parts, "[workflow run]("+u+")")
 	}
 	if len(parts) == 0 {

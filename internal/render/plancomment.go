@@ -3,6 +3,7 @@ package render
 import (
 	"strings"
 
+	"github.com/kyku/action/internal/markdown"
 	"github.com/kyku/action/internal/plan"
 )
 
@@ -99,16 +100,16 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 	case comment && p.HasChanges():
 		tail.WriteString("To apply this plan, merge the pull request or comment " + code(applyCommand(m.Project, env)) + ".\n\n")
 	}
-	tail.WriteString(footer(m))
+	tail.WriteString(Footer(m))
 
 	notice := func(dropped []int) string {
 		n := 0
 		if detailsAt >= 0 {
 			n = dropped[detailsAt]
 		}
-		where := link("job summary/artifact", firstNonEmpty(safeURL(m.ArtifactURL), safeURL(m.RunURL)))
+		where := markdown.Link("job summary/artifact", firstNonEmpty(markdown.URL(m.ArtifactURL), markdown.URL(m.RunURL)))
 		if !comment {
-			where = link("plan.json artifact", m.ArtifactURL)
+			where = markdown.Link("plan.json artifact", m.ArtifactURL)
 		}
 		what := plural(n, "change")
 		if outputsAt >= 0 && dropped[outputsAt] > 0 {

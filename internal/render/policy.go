@@ -1,6 +1,10 @@
 package render
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/kyku/action/internal/markdown"
+)
 
 // PolicyReport is the outcome of a policy check, as shown in the plan
 // comment (a section before the changes), the job summary and the check
@@ -73,20 +77,9 @@ func messageList(msgs []string, more int) string {
 	return b.String()
 }
 
-// fencedText is s in a fenced block whose fence no line of s can close.
-func fencedText(s string) string {
-	longest, run := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", max(3, longest+1))
-	return fence + "text\n" + strings.TrimRight(cut(s, 8000), "\n") + "\n" + fence + "\n"
-}
+// fencedText is s in a fenced block whose fence no line of s can close
+// (cut at 8,000 bytes).
+func fencedText(s string) string { return markdown.Block(cut(s, 8000)) }
 
 // PolicyCheck is the title and summary of the check run
 // `kyku policy (<env>)` for r.
@@ -120,6 +113,6 @@ func PolicyCheck(r PolicyReport, m Meta) (title, summary string) {
 		b.WriteString("\n")
 	}
 	m.Digest = ""
-	b.WriteString(footer(m))
+	b.WriteString(Footer(m))
 	return title, cut(b.String(), 65535)
 }

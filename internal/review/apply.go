@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/kyku/action/internal/github"
-	"github.com/kyku/action/internal/render"
 )
 
 // Reactions on the /kyku comment.
@@ -51,11 +50,7 @@ const (
 // (Result.Err() != nil) is still Applied, audited and commented (with how
 // to finish); the front door decides the exit code.
 func Apply(ctx context.Context, d Deps, req ApplyRequest) (*ApplyOutcome, error) {
-	d, err := d.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	s, err := req.Settings.withDefaults()
+	d, s, err := ready(d, req.Settings)
 	if err != nil {
 		return nil, err
 	}
@@ -75,14 +70,23 @@ type applier struct {
 	ap  approvals
 }
 
-func (a *applier) trigger() string {
+func (a *applier) trigger() Trigger {
 	switch {
 	case a.req.Queue:
-		return "merge-queue"
+		return TriggerMergeQueue
 	case a.req.OnMerge:
-		return "merge"
+		return TriggerMerge
 	}
-	return "comment"
+	return TriggerComment
+}
+
+// request is what a refusal says about this one.
+func (a *applier) request() request {
+	r := request{s: a.s, number: a.req.Number, trigger: a.trigger(), merge: a.req.MergeSHA}
+	if a.pr != nil {
+		r.number, r.head = a.pr.Number, a.pr.HeadSHA
+	}
+	return r
 }
 
 // run checks the requirements and applies. pr is the pull request when the
@@ -97,25 +101,25 @@ func (a *applier) run(ctx context.Context, pr *github.PR) (*ApplyOutcome, error)
 	}
 	a.pr = pr
 	a.out.HeadSHA = pr.HeadSHA
-	if msg := a.prRefusal(pr); msg != "" {
-		return a.refuse(ctx, msg)
+	if r := a.prRefusal(pr); r != nil {
+		return a.refuse(ctx, r)
 	}
 	if (a.req.OnMerge || a.req.Queue) && a.d.MergeRules != nil {
-		msg, err := a.d.MergeRules(ctx, pr, a.req.MergeSHA)
+		r, err := CheckMergeRules(ctx, a.d.GitHub, *a.d.MergeRules, pr)
 		if err != nil {
 			return a.fail(ctx, fmt.Errorf("check which rules judge the merge of #%d: %w", pr.Number, err))
 		}
-		if msg != "" {
-			return a.refuse(ctx, msg)
+		if r != nil {
+			return a.refuse(ctx, r)
 		}
 	}
 	if !a.req.OnMerge && !a.req.Queue {
-		msg, err := permissionRefusal(ctx, gh, a.s, "apply", a.req.Commenter)
+		r, err := permissionRefusal(ctx, gh, a.s, "apply", a.req.Commenter)
 		if err != nil {
 			return a.fail(ctx, err)
 		}
-		if msg != "" {
-			return a.refuse(ctx, msg)
+		if r != nil {
+			return a.refuse(ctx, r)
 		}
 	}
 	ap, err := judgeApprovals(ctx, gh, a.s, pr)
@@ -125,14 +129,12 @@ func (a *applier) run(ctx context.Context, pr *github.PR) (*ApplyOutcome, error)
 	a.ap = ap
 	a.out.Approvers, a.out.NotCounted = ap.counted, ap.notCounted
 	if a.s.RequireApproval && len(ap.counted) < a.s.RequiredApprovals {
-		return a.refuse(ctx, a.noApproval())
+		return a.refuse(ctx, refusal(RequireApprovals, noApprovalText(a.request(), a.ap)))
 	}
 
 	cfg, err := a.d.trusted(ctx, a.req.Trusted)
 	if errors.Is(err, ErrNoTrustedConfig) {
-		return a.refuse(ctx, "The default branch has no Kyku configuration yet, so there is no trusted backend to apply with: "+
-			"a pull request's own backend is used for planning only, never to apply. "+
-			"Merge the pull request that adds the configuration (the merge applies it, from the default branch), then apply later changes as usual.")
+		return a.refuse(ctx, refusal(RequireTrustedConfig, noTrustedConfigText))
 	}
 	if err != nil {
 		return a.fail(ctx, err)
@@ -142,137 +144,76 @@ func (a *applier) run(ctx context.Context, pr *github.PR) (*ApplyOutcome, error)
 		return a.fail(ctx, err)
 	}
 	defer ws.close()
-	if msg, err := a.promotionRefusal(ctx, ws); err != nil {
+	if r, err := a.promotionRefusal(ctx, ws); err != nil {
 		return a.fail(ctx, err)
-	} else if msg != "" {
-		return a.refuse(ctx, msg)
+	} else if r != nil {
+		return a.refuse(ctx, r)
 	}
 	return a.applyReviewed(ctx, ws)
 }
 
-// prRefusal is requirement 1 for this request ("" when met): in the merge
-// queue, an open pull request (it is merged after the check passes).
-func (a *applier) prRefusal(pr *github.PR) string {
+// prRefusal is requirement 1 for this request (nil when met): in the
+// merge queue, an open pull request (it is merged after the check passes).
+func (a *applier) prRefusal(pr *github.PR) *Refusal {
 	if !a.req.Queue {
 		return prRefusal(pr, a.s, a.req.OnMerge)
 	}
-	n := "Pull request #" + itoa(pr.Number)
 	switch {
 	case pr.Merged || pr.State != "open":
-		return n + " is not open, so the merge queue's commit is not applied for it."
+		return refusal(RequirePullRequest, queueNotOpenText(pr.Number))
 	case pr.IsFork && !a.s.AllowForkPRs:
 		return prRefusal(pr, a.s, false)
 	}
-	return ""
+	return nil
 }
 
-// prRefusal is requirement 1: the PR's state and origin ("" when met).
-func prRefusal(pr *github.PR, s Settings, onMerge bool) string {
-	n := "Pull request #" + itoa(pr.Number)
+// prRefusal is requirement 1: the PR's state and origin (nil when met).
+func prRefusal(pr *github.PR, s Settings, onMerge bool) *Refusal {
 	switch {
 	case onMerge && !(pr.Merged && pr.State == "closed"):
-		return n + " is not merged: only a merged pull request's plan is applied on merge."
+		return refusal(RequirePullRequest, notMergedText(pr.Number))
 	case !onMerge && pr.Merged:
-		return n + " is already merged: " + code("/kyku apply") + " applies the plan of an open pull request. " +
-			"Re-plan on the default branch, then apply."
+		return refusal(RequirePullRequest, alreadyMergedText(pr.Number))
 	case !onMerge && pr.State != "open":
-		return n + " is closed: reopen it, comment " + code(commandFor("plan", s)) + ", then " + code(commandFor("apply", s)) + "."
+		return refusal(RequirePullRequest, closedText(pr.Number, s))
 	case pr.IsFork && !s.AllowForkPRs:
-		return n + " comes from a fork (" + code(pr.HeadRepoFullName) + "), and this repository does not plan or apply pull requests from forks: " +
-			"anyone can open one. Push the branch to this repository and open the pull request from there."
+		return refusal(RequirePullRequest, forkText(pr.Number, pr.HeadRepoFullName))
 	}
-	return ""
+	return nil
 }
 
 // permissionRefusal checks that user has the permission command (plan or
-// apply) needs ("" when they do).
-func permissionRefusal(ctx context.Context, gh GitHub, s Settings, command, user string) (string, error) {
+// apply) needs (nil when they do).
+func permissionRefusal(ctx context.Context, gh Reviews, s Settings, command, user string) (*Refusal, error) {
 	need := s.ApplyPermission
 	if command == "plan" {
 		need = s.PlanPermission
 	}
 	level, err := gh.Permission(ctx, user)
 	if err != nil {
-		return "", fmt.Errorf("check the permission of %s: %w", user, err)
+		return nil, fmt.Errorf("check the permission of %s: %w", user, err)
 	}
-	if github.HasPermission(level, need) {
-		return "", nil
+	if level.AtLeast(need) {
+		return nil, nil
 	}
-	return code(user) + " has " + code(level) + " permission on this repository; " +
-		code("/kyku "+command) + " needs at least " + code(need) + ". Ask someone with " +
-		code(need) + " permission to comment " + code(commandFor(command, s)) + ".", nil
-}
-
-func (a *applier) noApproval() string {
-	sha := code(sha7(a.pr.HeadSHA))
-	need := plural(a.s.RequiredApprovals, "approval")
-	have := len(a.ap.counted)
-	if a.req.Queue {
-		return "Pull request #" + itoa(a.pr.Number) + " is in the merge queue without the " + need + " of its head commit " + sha +
-			" this environment requires (" + itoa(have) + " counted). " + approvalRule(a.s) + " " + a.ap.who() + " " + a.replan()
-	}
-	if a.req.OnMerge {
-		return "Pull request #" + itoa(a.pr.Number) + " was merged without the " + need + " of its final head commit " + sha +
-			" this environment requires (" + itoa(have) + " counted). " + approvalRule(a.s) + " " + a.ap.who() +
-			" Re-plan on the default branch, have the change approved, then apply."
-	}
-	return "Pull request #" + itoa(a.pr.Number) + " needs " + need + " of its current head commit " + sha + " and has " + itoa(have) + ". " +
-		approvalRule(a.s) + " " + a.ap.who() +
-		" Ask a reviewer to approve the current changes, then comment " + code(commandFor("apply", a.s)) + " again."
-}
-
-func (a *applier) noPlan() string {
-	sha := code(sha7(a.pr.HeadSHA))
-	if a.req.Queue {
-		return "No plan for " + sha + ", the head of pull request #" + itoa(a.pr.Number) + ", was saved. " + a.replan()
-	}
-	if a.req.OnMerge {
-		return "No plan for " + sha + ", the final head of pull request #" + itoa(a.pr.Number) + ", was saved. " + a.replan()
-	}
-	return "No plan for " + sha + " (the pull request's current head): push or comment " + code(commandFor("plan", a.s)) +
-		", review the plan, then comment " + code(commandFor("apply", a.s)) + "."
-}
-
-// replan says how to get a plan that can be applied.
-func (a *applier) replan() string {
-	if a.req.Queue {
-		return "Nothing was applied, and the merge queue's check fails, so GitHub takes the pull request out of the queue. " +
-			"Re-plan it (push, or comment " + code(commandFor("plan", a.s)) + "), have the plan reviewed and approved, then queue it again."
-	}
-	if a.req.OnMerge {
-		return "Nothing was applied. To finish: re-plan on the default branch (push to it, or run the workflow there), review the plan, then apply it."
-	}
-	return "Comment " + code(commandFor("plan", a.s)) + " to re-plan, review the new plan, then comment " + code(commandFor("apply", a.s)) + "."
+	return refusal(RequirePermission, permissionText(user, level.String(), command, s)), nil
 }
 
 // refuse answers a failed requirement: outcome, reply, reaction.
-func (a *applier) refuse(ctx context.Context, msg string) (*ApplyOutcome, error) {
-	a.out.Refused = msg
-	heading := title("apply", a.s) + " refused"
-	err := a.answer(ctx, reply(render.ApplyMarker(a.s.Project, a.s.Environment), heading, msg+"\n\nNothing was applied.", a.out.HeadSHA, a.d.RunURL))
+func (a *applier) refuse(ctx context.Context, r *Refusal) (*ApplyOutcome, error) {
+	a.out.Refused = r
+	err := a.answer(ctx, refusedReply(a.s, r, a.out.HeadSHA, a.d.RunURL))
 	a.react(ctx, ReactRefused)
 	return a.out, err
 }
 
 // fail answers an error that stopped the apply before anything changed.
 func (a *applier) fail(ctx context.Context, err error) (*ApplyOutcome, error) {
-	heading := title("apply", a.s) + " failed"
-	text := "The apply could not run:\n\n" + fenced(err.Error()) + "\nNothing was applied. " + a.replanAfterError()
-	if cerr := a.answer(ctx, reply(render.ApplyMarker(a.s.Project, a.s.Environment), heading, text, a.out.HeadSHA, a.d.RunURL)); cerr != nil {
+	if cerr := a.answer(ctx, applyFailedReply(a.request(), err, a.out.HeadSHA, a.d.RunURL)); cerr != nil {
 		err = errors.Join(err, cerr)
 	}
 	a.react(ctx, ReactFailed)
 	return a.out, err
-}
-
-func (a *applier) replanAfterError() string {
-	if a.req.Queue {
-		return "Fix the cause, then queue the pull request again."
-	}
-	if a.req.OnMerge {
-		return "Fix the cause, re-plan on the default branch, then apply."
-	}
-	return "Fix the cause, then comment " + code(commandFor("apply", a.s)) + " again."
 }
 
 // answer posts body as a new comment on the PR (none when there is no PR).

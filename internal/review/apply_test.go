@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kyku/action/internal/github/githubtest"
+	"github.com/kyku/action/internal/permission"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/review"
 )
@@ -24,7 +25,7 @@ func TestApplyByComment(t *testing.T) {
 		setup           func(f *fixture)
 		commenter       string
 		requireApproval bool
-		permission      string
+		permission      permission.Level
 		wantRefused     []string // nil: applied
 	}{
 		{
@@ -150,7 +151,7 @@ func TestApplyByComment(t *testing.T) {
 				if out.Apply.Applied {
 					t.Fatalf("applied, want refused")
 				}
-				contains(t, "Refused", out.Apply.Refused, tt.wantRefused...)
+				contains(t, "Refused", out.Apply.Refused.String(), tt.wantRefused...)
 				contains(t, "reply", reply, tt.wantRefused...)
 				contains(t, "reply", reply, render.ApplyMarker("", env), "Kyku apply for `prod` refused", "Nothing was applied.")
 				if diff := cmp.Diff([]string{"eyes", "-1"}, f.reactions(1, ev.CommentID)); diff != "" {
@@ -164,7 +165,7 @@ func TestApplyByComment(t *testing.T) {
 				return
 			}
 
-			if !out.Apply.Applied || out.Apply.Refused != "" {
+			if !out.Apply.Applied || out.Apply.Refused != nil {
 				t.Fatalf("outcome %+v, want applied", out.Apply)
 			}
 			if res := out.Apply.Result; res == nil || res.Err() != nil || len(res.Succeeded) != 1 {

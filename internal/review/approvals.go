@@ -42,7 +42,7 @@ type approvals struct {
 // Every review is read (all pages). A pull request with
 // github.MaxPullRequestCommits commits or more fails closed: GitHub lists
 // no more, so Kyku cannot tell who pushed the rest.
-func judgeApprovals(ctx context.Context, gh GitHub, s Settings, pr *github.PR) (approvals, error) {
+func judgeApprovals(ctx context.Context, gh Reviews, s Settings, pr *github.PR) (approvals, error) {
 	var out approvals
 	reviews, err := gh.Reviews(ctx, pr.Number)
 	if err != nil {
@@ -68,15 +68,15 @@ func judgeApprovals(ctx context.Context, gh GitHub, s Settings, pr *github.PR) (
 		why := ""
 		switch {
 		case rv.State == "CHANGES_REQUESTED":
-			why = "requested changes"
+			why = whyChangesRequested
 		case rv.State == "DISMISSED":
-			why = "the review was dismissed"
+			why = whyDismissed
 		case rv.CommitID != pr.HeadSHA:
-			why = "approved an earlier commit " + code(sha7(rv.CommitID))
+			why = whyEarlierCommit(rv.CommitID)
 		case strings.EqualFold(rv.User, pr.Author):
-			why = "is the author"
+			why = whyAuthor
 		case isBot(rv.User, rv.UserType):
-			why = "is a bot"
+			why = whyBot
 		default:
 			candidates = append(candidates, rv)
 			continue
@@ -103,16 +103,16 @@ func judgeApprovals(ctx context.Context, gh GitHub, s Settings, pr *github.PR) (
 		why := ""
 		switch {
 		case tooMany:
-			why = fmt.Sprintf("the pull request has %d or more commits, and GitHub lists no more, so Kyku cannot tell who pushed them", github.MaxPullRequestCommits)
+			why = whyTooManyCommits(github.MaxPullRequestCommits)
 		case pushers[strings.ToLower(rv.User)]:
-			why = "authored or committed commits of this pull request"
+			why = whyPusher
 		default:
 			level, err := gh.Permission(ctx, rv.User)
 			if err != nil {
 				return out, fmt.Errorf("check the permission of %s: %w", rv.User, err)
 			}
-			if !github.HasPermission(level, s.ApproverPermission) {
-				why = "has " + code(level) + " permission; approvals need " + code(s.ApproverPermission)
+			if !level.AtLeast(s.ApproverPermission) {
+				why = whyPermission(level.String(), s.ApproverPermission.String())
 			}
 		}
 		if why != "" {
@@ -137,34 +137,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// who lists approvals for a reply: "counted: `a`, `b`; not counted: `c`
-// (why), …".
-func (ap approvals) who() string {
-	counted := "none"
-	if len(ap.counted) > 0 {
-		var names []string
-		for _, c := range ap.counted {
-			names = append(names, code(c))
-		}
-		counted = strings.Join(names, ", ")
-	}
-	s := "Counted: " + counted + "."
-	if len(ap.notCounted) > 0 {
-		var parts []string
-		for _, n := range ap.notCounted {
-			parts = append(parts, code(n.Reviewer)+" ("+n.Why+")")
-		}
-		s += " Not counted: " + strings.Join(parts, "; ") + "."
-	}
-	return s
-}
-
-// approvalRule says, for a reply, what counts as an approval.
-func approvalRule(s Settings) string {
-	return "An approval counts when it is the reviewer's latest decision, on the current head commit, by someone with at least " +
-		code(s.ApproverPermission) + " permission who is not the author, not a bot and did not author or commit any of its commits."
 }
 
 // plural is "1 approval" or "n approvals": noun.Count.

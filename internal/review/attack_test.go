@@ -40,7 +40,7 @@ func (f *fixture) wantRefused(out *review.ApplyOutcome, reply string, serial int
 	if out.Applied {
 		f.t.Fatalf("applied, want refused; reply:\n%s", reply)
 	}
-	contains(f.t, "Refused", out.Refused, want...)
+	contains(f.t, "Refused", out.Refused.String(), want...)
 	contains(f.t, "reply", reply, append([]string{"refused", "Nothing was applied."}, want...)...)
 	if f.serial() != serial || len(f.cloud()) != 0 || len(f.audits()) != 0 {
 		f.t.Errorf("a refused apply changed something: serial %d→%d, cloud %v, audits %d", serial, f.serial(), f.cloud(), len(f.audits()))
@@ -132,7 +132,7 @@ func TestApprovalsFromAnyoneDoNotCount(t *testing.T) {
 				f.wantRefused(out, reply, serial, tt.wantRefused...)
 				return
 			}
-			if !out.Applied || out.Refused != "" {
+			if !out.Applied || out.Refused != nil {
 				t.Fatalf("refused (%s), want applied", out.Refused)
 			}
 			if diff := cmp.Diff(tt.wantCounted, out.Approvers); diff != "" {

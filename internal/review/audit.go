@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/kyku/action/internal/config"
@@ -66,26 +65,11 @@ func (a *applier) finish(ctx context.Context, ws *Workspace, res *engine.Result,
 		a.out.AuditKey = key
 	}
 
-	var note string
-	if runErr != nil {
-		note += "> [!WARNING]\n> The changes ran, but then: " + code(runErr.Error()) +
-			"\n> The next run recovers the finished changes from the journal.\n\n"
-	}
-	if a.out.AuditKey == "" {
-		note += "> [!WARNING]\n> The audit record of this apply could not be written.\n\n"
-	}
 	m := render.Meta{
 		CommitSHA: a.pr.HeadSHA, Digest: a.out.Digest, RunURL: a.d.RunURL,
 		Environment: a.s.Environment, Project: a.s.Project,
 	}
-	if len(a.out.PolicyOverriddenBy) > 0 {
-		var who []string
-		for _, o := range a.out.PolicyOverriddenBy {
-			who = append(who, code(o))
-		}
-		note += "> [!IMPORTANT]\n> The policies blocked this plan; the approval of policy owner " + strings.Join(who, ", ") +
-			" overrode them (recorded in the audit record).\n\n"
-	}
+	note := applyNotes(runErr, a.out.AuditKey == "", a.out.PolicyOverriddenBy)
 	if res.Err() == nil && runErr == nil && a.out.AuditKey != "" {
 		note += appliedLine(a.s.Environment, a.pr.HeadSHA, a.out.AuditKey) + "\n"
 	}

@@ -35,11 +35,8 @@ func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*Comment
 	if why := otherTarget(s, cmd); why != "" {
 		return &CommentOutcome{Ignored: why}, nil
 	}
-	d, err := d.withDefaults()
+	d, s, err := ready(d, s)
 	if err != nil {
-		return nil, err
-	}
-	if s, err = s.withDefaults(); err != nil {
 		return nil, err
 	}
 	out := &CommentOutcome{Command: cmd.String()}
@@ -47,8 +44,7 @@ func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*Comment
 	switch {
 	case cmd.Err != "":
 		out.Command = ""
-		text := "That command could not be run:\n\n" + fenced(cmd.Err) + "\n" + render.HelpComment()
-		err := replyTo(ctx, d, ev, out, reply("", "Kyku could not read the command", text, "", d.RunURL))
+		err := replyTo(ctx, d, ev, out, commandErrorReply(cmd.Err, d.RunURL))
 		react(ctx, d, ev.CommentID, ReactFailed)
 		return out, err
 	case cmd.Name == command.Help:
@@ -60,11 +56,8 @@ func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*Comment
 	case cmd.Name == command.Plan:
 		p, refused, err := commentPlan(ctx, d, s, ev)
 		out.Plan = p
-		if refused != "" && err == nil {
-			out.Refused = refused
-			err = replyTo(ctx, d, ev, out, "**Kyku did not run "+code(cmd.String())+":** "+refused+"\n")
-			react(ctx, d, ev.CommentID, ReactRefused)
-			return out, err
+		if refused != nil && err == nil {
+			return out, refuseCommand(ctx, d, ev, out, refused)
 		}
 		if err != nil {
 			react(ctx, d, ev.CommentID, ReactFailed)
@@ -72,6 +65,8 @@ func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*Comment
 		}
 		react(ctx, d, ev.CommentID, ReactPlanned)
 		return out, nil
+	case cmd.Name == command.Apply && !s.Apply.OnComment():
+		return out, refuseCommand(ctx, d, ev, out, ApplyModeRefusal(s, TriggerComment))
 	case cmd.Name == command.Apply:
 		req := ApplyRequest{Settings: s, Number: ev.Number, Commenter: ev.Author, CommentID: ev.CommentID, AllowDestroyAll: cmd.AllowDestroyAll}
 		a := &applier{d: d, s: s, req: req, out: &ApplyOutcome{Number: ev.Number}}
@@ -109,6 +104,15 @@ func otherTarget(s Settings, cmd command.Command) string {
 	return ""
 }
 
+// refuseCommand answers a command refused before it ran: the outcome, a
+// one-line reply, a -1 reaction.
+func refuseCommand(ctx context.Context, d Deps, ev CommentEvent, out *CommentOutcome, r *Refusal) error {
+	out.Refused = r
+	err := replyTo(ctx, d, ev, out, CommandRefused(out.Command, r))
+	react(ctx, d, ev.CommentID, ReactRefused)
+	return err
+}
+
 // replyTo upserts a reply to the command comment (found again by a marker
 // naming it) and records its URL.
 func replyTo(ctx context.Context, d Deps, ev CommentEvent, out *CommentOutcome, body string) error {
@@ -122,76 +126,65 @@ func replyTo(ctx context.Context, d Deps, ev CommentEvent, out *CommentOutcome, 
 }
 
 // Authorize decides, by the rules Comment applies, whether author may run
-// the command name (plan or apply) on pr; the refusal is "" when they may.
-// plan needs an open pull request, not from a fork unless
-// s.AllowForkPRs, and s.PlanPermission; apply needs what Apply checks
-// before approvals (an open pull request, not from a fork unless
-// s.AllowForkPRs, and s.ApplyPermission). The bot calls it before handing
-// a command to the user's workflow (execution: actions).
-func Authorize(ctx context.Context, gh GitHub, s Settings, name command.Name, author string, pr *github.PR) (string, error) {
+// the command name (plan or apply) on pr; the refusal is nil when they
+// may. plan needs an open pull request, not from a fork unless
+// s.AllowForkPRs, and s.PlanPermission; apply needs an apply mode that
+// applies on a comment and what Apply checks before approvals (an open
+// pull request, not from a fork unless s.AllowForkPRs, and
+// s.ApplyPermission). The bot calls it before handing a command to the
+// user's workflow (execution: actions).
+func Authorize(ctx context.Context, gh Reviews, s Settings, name command.Name, author string, pr *github.PR) (*Refusal, error) {
 	s, err := s.withDefaults()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	switch name {
 	case command.Plan:
-		if msg := planPRRefusal(pr, s); msg != "" {
-			return msg, nil
+		if r := planPRRefusal(pr, s); r != nil {
+			return r, nil
 		}
 		return permissionRefusal(ctx, gh, s, "plan", author)
 	case command.Apply:
-		if msg := prRefusal(pr, s, false); msg != "" {
-			return msg, nil
+		if r := ApplyModeRefusal(s, TriggerComment); r != nil {
+			return r, nil
+		}
+		if r := prRefusal(pr, s, false); r != nil {
+			return r, nil
 		}
 		return permissionRefusal(ctx, gh, s, "apply", author)
 	}
-	return "", nil
+	return nil, nil
 }
 
-// planPRRefusal says why pr is not planned ("" when it may be).
-func planPRRefusal(pr *github.PR, s Settings) string {
-	n := "Pull request #" + itoa(pr.Number)
+// planPRRefusal says why pr is not planned (nil when it may be).
+func planPRRefusal(pr *github.PR, s Settings) *Refusal {
 	switch {
 	case pr.State != "open":
-		return n + " is " + pr.State + ": only an open pull request is planned."
+		return refusal(RequirePullRequest, planNotOpenText(pr.Number, pr.State))
 	case pr.IsFork && !s.AllowForkPRs:
-		return ForkNotPlanned(pr.Number, pr.HeadRepoFullName)
+		return refusal(RequirePullRequest, ForkNotPlanned(pr.Number, pr.HeadRepoFullName))
 	}
-	return ""
-}
-
-// ForkNotPlanned is what Kyku says about a pull request from a fork when
-// the repository does not plan them (the default).
-func ForkNotPlanned(number int, headRepo string) string {
-	if headRepo == "" {
-		headRepo = "a deleted repository"
-	}
-	return "Pull request #" + itoa(number) + " comes from a fork (" + code(headRepo) + "), and this repository does not plan pull requests from forks: " +
-		"anyone can open one, and a plan runs with this repository's credentials. " +
-		"To have it planned, push its branch to this repository and open the pull request from there."
+	return nil
 }
 
 // commentPlan runs /kyku plan: the PR's head config, the trusted backend.
 // refused is set (and nothing done) when Authorize refuses.
-func commentPlan(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*PlanOutcome, string, error) {
-	fail := func(sha string, err error) (*PlanOutcome, string, error) {
+func commentPlan(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*PlanOutcome, *Refusal, error) {
+	fail := func(sha string, err error) (*PlanOutcome, *Refusal, error) {
 		if s.CommentMode != ModeOff {
-			if _, cerr := postPlanComment(ctx, d, s, ev.Number, failedPlanBody(s, sha, d.RunURL, err, nil)); cerr != nil {
+			if _, cerr := postPlanComment(ctx, d.GitHub, s, ev.Number, failedPlanBody(s, sha, d.RunURL, err, nil)); cerr != nil {
 				err = errors.Join(err, cerr)
 			}
 		}
-		return nil, "", err
+		return nil, nil, err
 	}
 	pr, err := d.GitHub.PullRequest(ctx, ev.Number)
 	if err != nil {
 		return fail("", fmt.Errorf("get pull request #%d: %w", ev.Number, err))
 	}
 	refused, err := Authorize(ctx, d.GitHub, s, command.Plan, ev.Author, pr)
-	if err != nil {
-		return nil, "", err
-	}
-	if refused != "" {
-		return nil, refused, nil
+	if err != nil || refused != nil {
+		return nil, refused, err
 	}
 	if d.Source == nil {
 		return fail(pr.HeadSHA, errors.New("no source loader for the pull request's config"))
@@ -205,5 +198,5 @@ func commentPlan(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*Pla
 		return fail(pr.HeadSHA, fmt.Errorf("load the config at %s: %w", sha7(pr.HeadSHA), err))
 	}
 	out, err := Plan(ctx, d, PlanRequest{Settings: s, Number: pr.Number, HeadSHA: pr.HeadSHA, Config: cfg, Trusted: trusted})
-	return out, "", err
+	return out, nil, err
 }

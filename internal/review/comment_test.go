@@ -179,3 +179,51 @@ func TestCommentPlanOfABrokenConfig(t *testing.T) {
 		t.Errorf("a failed plan offers to apply")
 	}
 }
+
+// TestApplyModeDecidesWhatApplies: the apply mode is review's rule for
+// every front door. /kyku apply in a merge-only repository is refused
+// with a one-line reply naming the setting and a -1 reaction; a merge in
+// a comment-only one, and a merge group outside merge-queue mode, apply
+// nothing and call GitHub for nothing.
+func TestApplyModeDecidesWhatApplies(t *testing.T) {
+	f := newFixture(t)
+	f.srv.SetPermission(repoName, "alice", "write")
+	f.addPR(1, headA)
+	f.plan(1, headA)
+	serial := f.serial()
+
+	s := f.settings
+	s.Apply, s.RulesFrom = review.ApplyOnMerge, "the workflow's inputs"
+	ev := f.comment(1, "alice", "/kyku apply")
+	out, err := review.Comment(context.Background(), f.deps, s, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Apply != nil || out.Refused == nil || out.Refused.Requirement != review.RequireApplyMode {
+		t.Fatalf("outcome %+v, want refused for the apply mode", out)
+	}
+	want := "**Kyku did not run `/kyku apply`:** This repository applies on merge only (`apply: merge` in the workflow's inputs), not on a comment.\n"
+	if replies := f.replies(1); len(replies) == 0 || !strings.HasPrefix(replies[len(replies)-1], want) {
+		t.Errorf("replies %q, want the last %q", replies, want)
+	}
+	if got := f.reactions(1, ev.CommentID); strings.Join(got, ",") != "eyes,-1" {
+		t.Errorf("reactions %v", got)
+	}
+
+	requests := f.srv.CountRequests("", "")
+	s.Apply = review.ApplyOnComment
+	merged, err := review.ApplyMerged(context.Background(), f.deps, s, headA, "merger")
+	if err != nil || merged.Applied || merged.Refused == nil || merged.Refused.Requirement != review.RequireApplyMode {
+		t.Errorf("merge with apply: comment: %+v, %v", merged, err)
+	}
+	queued, err := review.ApplyMergeGroup(context.Background(), f.deps, s, review.MergeGroup{HeadSHA: headB, HeadRef: "refs/heads/gh-readonly-queue/main/pr-1-" + headA, BaseRef: "refs/heads/main"})
+	if err != nil || queued.Applied || queued.Refused == nil || queued.Refused.Requirement != review.RequireApplyMode {
+		t.Errorf("merge group with apply: comment: %+v, %v", queued, err)
+	}
+	if n := f.srv.CountRequests("", ""); n != requests {
+		t.Errorf("%d GitHub calls for applies the mode refuses", n-requests)
+	}
+	if f.serial() != serial {
+		t.Error("something was applied")
+	}
+}

@@ -22,21 +22,10 @@ func (a *applier) allowDestroyAll() bool {
 
 // destroyAllRefusal says why fresh, a plan that destroys every resource
 // because the configuration at the head has none, may not be applied by
-// this request ("" when it is not such a plan, or the word was given).
-func (a *applier) destroyAllRefusal(fresh *plan.Plan) string {
+// this request (nil when it is not such a plan, or the word was given).
+func (a *applier) destroyAllRefusal(fresh *plan.Plan) *Refusal {
 	if !fresh.DestroysAll() || a.allowDestroyAll() {
-		return ""
+		return nil
 	}
-	what := "The plan of " + code(sha7(a.pr.HeadSHA)) + " destroys every resource in " + code(envName(a.s.Environment)) +
-		" (" + plural(fresh.Counters.Destroy, "resource") + "): its configuration has no resources."
-	word := code(commandFor("apply", a.s) + " --allow-destroy-all")
-	switch {
-	case a.req.Queue:
-		return what + " The merge queue never applies such a plan, so its check fails. If that is what you want, comment " + word +
-			" on the pull request before queueing it; otherwise restore the configuration."
-	case a.req.OnMerge:
-		return what + " A merge never applies such a plan. If that is what you want, destroy the environment explicitly (`kyku destroy`); " +
-			"otherwise restore the configuration on the default branch."
-	}
-	return what + " If it was emptied or truncated by mistake, fix it and push again. If you mean it, comment " + word + "."
+	return refusal(RequireDestroyAll, destroyAllText(a.request(), fresh.Counters.Destroy))
 }

@@ -68,7 +68,7 @@ func TestDestroyAllApplyNeedsTheWord(t *testing.T) {
 	if err != nil || out.Apply == nil || out.Apply.Applied {
 		t.Fatalf("/kyku apply: %v %+v", err, out)
 	}
-	contains(t, "refusal", out.Apply.Refused, "destroys every resource in `prod` (1 resource)", "comment `/kyku apply -e prod --allow-destroy-all`")
+	contains(t, "refusal", out.Apply.Refused.String(), "destroys every resource in `prod` (1 resource)", "comment `/kyku apply -e prod --allow-destroy-all`")
 	unchanged("the refused apply")
 
 	// The word on another command, or misspelt, is an error, not a yes.
@@ -83,7 +83,7 @@ func TestDestroyAllApplyNeedsTheWord(t *testing.T) {
 	if err != nil || mo.Applied {
 		t.Fatalf("merge: %v %+v", err, mo)
 	}
-	contains(t, "merge refusal", mo.Refused, "A merge never applies such a plan", "`kyku destroy`")
+	contains(t, "merge refusal", mo.Refused.String(), "A merge never applies such a plan", "`kyku destroy`")
 	unchanged("the merge")
 }
 

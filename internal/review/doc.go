@@ -10,10 +10,14 @@
 // plan and the plan shown in Kyku's own comment — a comment that must be
 // exactly what Kyku posted, as recorded in the backend (posted.go) — write
 // an audit record, apply on merge (judged by the rules from before it:
-// Deps.MergeRules), and keep one drift issue per environment (what it last
-// said recorded in the backend too). Only how an
-// event arrives and how the front door authenticates differ between the
-// Action and the bot; they build a Deps and call these functions.
+// CheckMergeRules, from what the front door says in Deps.MergeRules) as
+// the apply mode says (ApplyMode), and keep one drift issue per
+// environment (what it last said recorded in the backend too). Only how
+// an event arrives and how the front door authenticates differ between the
+// Action and the bot; they build a Deps and call these functions, and
+// carry out what they answer: a refusal names its Requirement, and every
+// text comes from one render function (refusals.go, replies.go; golden
+// files in testdata/).
 //
 // Trust: the default branch's config opens the backend; a pull request's
 // head supplies only the resources; a saved plan, an artifact or a comment

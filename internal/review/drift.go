@@ -29,11 +29,7 @@ import (
 // issue: an issue without a record counts as changed, and one whose body
 // someone edited is written again, with a comment saying so.
 func Drift(ctx context.Context, d Deps, req DriftRequest) (*DriftOutcome, error) {
-	d, err := d.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	s, err := req.Settings.withDefaults()
+	d, s, err := ready(d, req.Settings)
 	if err != nil {
 		return nil, err
 	}
@@ -66,18 +62,19 @@ func Drift(ctx context.Context, d Deps, req DriftRequest) (*DriftOutcome, error)
 			}
 		}
 	}
+	var gh Issues = d.GitHub
 	out := &DriftOutcome{Drift: res.HasDrift(), Result: res}
 	marker := render.DriftMarker(s.Project, s.Environment)
 	// FindOpenIssue only sees issues written by the account Kyku writes
 	// as; what it last said is in the backend, not in the issue.
-	issue, err := d.GitHub.FindOpenIssue(ctx, s.DriftLabel, marker)
+	issue, err := gh.FindOpenIssue(ctx, s.DriftLabel, marker)
 	if err != nil {
 		return out, fmt.Errorf("find the drift issue: %w", err)
 	}
 	m := render.Meta{RunURL: d.RunURL, Environment: s.Environment, Project: s.Project}
 	if !out.Drift {
 		if issue != nil {
-			if err := d.GitHub.CloseIssue(ctx, issue.Number, render.DriftResolvedComment(m)); err != nil {
+			if err := gh.CloseIssue(ctx, issue.Number, render.DriftResolvedComment(m)); err != nil {
 				return out, fmt.Errorf("close drift issue #%d: %w", issue.Number, err)
 			}
 			out.IssueURL, out.Closed, out.Notified = issue.HTMLURL, true, true
@@ -109,7 +106,7 @@ func Drift(ctx context.Context, d Deps, req DriftRequest) (*DriftOutcome, error)
 	title, body := render.DriftTitle(s.Project, s.Environment), render.DriftIssue(rd, m, render.CommentLimit)
 	out.Notified = true
 	if issue == nil {
-		created, err := d.GitHub.CreateIssue(ctx, title, body, []string{s.DriftLabel})
+		created, err := gh.CreateIssue(ctx, title, body, []string{s.DriftLabel})
 		if err != nil {
 			return out, fmt.Errorf("open drift issue: %w", err)
 		}
@@ -117,7 +114,7 @@ func Drift(ctx context.Context, d Deps, req DriftRequest) (*DriftOutcome, error)
 		out.New = fp.list()
 		return out, writeDriftRecord(ctx, ws, s, created.Number, fp, body)
 	}
-	if err := d.GitHub.UpdateIssue(ctx, issue.Number, title, body); err != nil {
+	if err := gh.UpdateIssue(ctx, issue.Number, title, body); err != nil {
 		return out, fmt.Errorf("update drift issue #%d: %w", issue.Number, err)
 	}
 	if err := writeDriftRecord(ctx, ws, s, issue.Number, fp, body); err != nil {
@@ -132,7 +129,7 @@ func Drift(ctx context.Context, d Deps, req DriftRequest) (*DriftOutcome, error)
 		out.New, gone = fp.since(before)
 		news = driftNewsComment(out.New, gone, before.digest == "", m)
 	}
-	if _, err := d.GitHub.CreateComment(ctx, issue.Number, news); err != nil {
+	if _, err := gh.CreateComment(ctx, issue.Number, news); err != nil {
 		return out, fmt.Errorf("comment on drift issue #%d: %w", issue.Number, err)
 	}
 	return out, nil

@@ -16,14 +16,16 @@ import (
 // how to finish (re-plan on the default branch, then apply).
 //
 // A push that merged no pull request (a direct push) is not applied: the
-// outcome's Refused says so, with no error and no API call beyond the lookup.
+// outcome's Refused says so, with no error and no API call beyond the
+// lookup. Neither is any push when s.Apply does not apply on merge (no API
+// call at all).
 func ApplyMerged(ctx context.Context, d Deps, s Settings, sha, pusher string) (*ApplyOutcome, error) {
-	d, err := d.withDefaults()
+	d, s, err := ready(d, s)
 	if err != nil {
 		return nil, err
 	}
-	if s, err = s.withDefaults(); err != nil {
-		return nil, err
+	if r := ApplyModeRefusal(s, TriggerMerge); r != nil {
+		return &ApplyOutcome{Refused: r}, nil
 	}
 	prs, err := d.GitHub.PullRequestsForCommit(ctx, sha)
 	if err != nil {
@@ -38,5 +40,5 @@ func ApplyMerged(ctx context.Context, d Deps, s Settings, sha, pusher string) (*
 		a := &applier{d: d, s: s, req: req, out: &ApplyOutcome{Number: pr.Number}}
 		return a.run(ctx, pr)
 	}
-	return &ApplyOutcome{Refused: "no merged pull request for " + sha + ": only the merge of a pull request applies its reviewed plan; a direct push is not applied"}, nil
+	return &ApplyOutcome{Refused: refusal(RequireMergedPR, directPushText(sha))}, nil
 }

@@ -104,7 +104,7 @@ func TestApplyMerged(t *testing.T) {
 				if out.Applied {
 					t.Fatalf("applied, want refused")
 				}
-				contains(t, "Refused", out.Refused, tt.wantRefused...)
+				contains(t, "Refused", out.Refused.String(), tt.wantRefused...)
 				if tt.wantReply {
 					contains(t, "reply", replies[len(replies)-1], tt.wantRefused...)
 					contains(t, "reply", replies[len(replies)-1], render.ApplyMarker("", env), "refused")
@@ -127,7 +127,7 @@ func TestApplyMerged(t *testing.T) {
 				t.Fatalf("%d audit records, want %d", len(recs), audits+1)
 			}
 			rec := recs[len(recs)-1]
-			got := []any{rec.Trigger, rec.MergeSHA, rec.RequestedBy, rec.PlanDigest, rec.HeadSHA}
+			got := []any{string(rec.Trigger), rec.MergeSHA, rec.RequestedBy, rec.PlanDigest, rec.HeadSHA}
 			if diff := cmp.Diff([]any{"merge", mergeSHA, "merger", planned.Digest, headA}, got); diff != "" {
 				t.Errorf("audit record (-want +got):\n%s", diff)
 			}

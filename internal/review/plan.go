@@ -27,11 +27,7 @@ import (
 // while opening or planning is returned wrapped and, when comments are on,
 // shown on the PR as a failed plan in the same comment.
 func Plan(ctx context.Context, d Deps, req PlanRequest) (*PlanOutcome, error) {
-	d, err := d.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	s, err := req.Settings.withDefaults()
+	d, s, err := ready(d, req.Settings)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +57,7 @@ func Plan(ctx context.Context, d Deps, req PlanRequest) (*PlanOutcome, error) {
 				marker, rest, _ := strings.Cut(body, "\n")
 				body = marker + "\n" + notice + rest
 			}
-			if _, cerr := postPlanComment(ctx, d, s, req.Number, body); cerr != nil {
+			if _, cerr := postPlanComment(ctx, d.GitHub, s, req.Number, body); cerr != nil {
 				err = errors.Join(err, cerr)
 			}
 		}
@@ -123,7 +119,7 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 		// apply compares it with a fresh plan.
 		line := reviewedLine(req.HeadSHA, digest)
 		body := render.PlanComment(p, m, render.CommentLimit-len(line)-2) + "\n" + line + "\n"
-		c, err := postPlanComment(ctx, d, s, req.Number, body)
+		c, err := postPlanComment(ctx, d.GitHub, s, req.Number, body)
 		if err != nil {
 			return nil, err
 		}
@@ -141,20 +137,20 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 
 // postPlanComment posts body as the plan comment per s.CommentMode and
 // returns it as GitHub answered (zero when comments are off).
-func postPlanComment(ctx context.Context, d Deps, s Settings, number int, body string) (github.Comment, error) {
+func postPlanComment(ctx context.Context, gh Comments, s Settings, number int, body string) (github.Comment, error) {
 	marker := render.PlanMarker(s.Project, s.Environment)
 	switch s.CommentMode {
 	case ModeSticky:
-		c, err := d.GitHub.Upsert(ctx, number, marker, body)
+		c, err := gh.Upsert(ctx, number, marker, body)
 		if err != nil {
 			return github.Comment{}, fmt.Errorf("update plan comment on #%d: %w", number, err)
 		}
-		if err := d.GitHub.MarkOutdated(ctx, number, marker, c.ID); err != nil {
+		if err := gh.MarkOutdated(ctx, number, marker, c.ID); err != nil {
 			return github.Comment{}, fmt.Errorf("mark older plan comments on #%d outdated: %w", number, err)
 		}
 		return c, nil
 	case ModeNew:
-		c, err := d.GitHub.PostComment(ctx, number, body)
+		c, err := gh.PostComment(ctx, number, body)
 		if err != nil {
 			return github.Comment{}, fmt.Errorf("create plan comment on #%d: %w", number, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/render"
@@ -30,20 +31,21 @@ func PolicyCheckName(project, env string) string {
 	return "kyku policy (" + label + ")"
 }
 
-// PolicyCheck is the check run of a plan's policy check: its conclusion
-// ("failure" when the policies deny the plan or cannot be evaluated,
-// "success" otherwise: warnings never fail it), title and summary. ok is
-// false when the plan had no policy check.
-func (o *PlanOutcome) PolicyCheck(s Settings, m render.Meta) (conclusion, title, summary string, ok bool) {
+// PolicyCheck is the check run of a plan's policy check, named by
+// PolicyCheckName and completed: failure when the policies deny the plan
+// or cannot be evaluated, success otherwise (warnings never fail it). ok
+// is false when the plan had no policy check.
+func (o *PlanOutcome) PolicyCheck(s Settings, m render.Meta) (check github.CheckRun, ok bool) {
 	if o == nil || o.Policy == nil {
-		return "", "", "", false
+		return github.CheckRun{}, false
 	}
 	m.Environment, m.Project = s.Environment, s.Project
-	title, summary = render.PolicyCheck(*o.Policy, m)
+	check = github.CheckRun{Name: PolicyCheckName(s.Project, s.Environment), Status: github.CheckCompleted, Conclusion: github.CheckSuccess}
+	check.Title, check.Summary = render.PolicyCheck(*o.Policy, m)
 	if o.Policy.Blocks() {
-		return "failure", title, summary, true
+		check.Conclusion = github.CheckFailure
 	}
-	return "success", title, summary, true
+	return check, true
 }
 
 // policyReport evaluates the policies that judge this event (Deps.Policies)
@@ -86,54 +88,27 @@ func policyReport(ctx context.Context, d Deps, s Settings, p *plan.Plan) *render
 
 // policyGate is the policy requirement of an apply: the fresh plan's
 // policy check passes, or a policy owner's approval of the head counts.
-// It returns the refusal ("" when the apply may go on).
-func (a *applier) policyGate(ctx context.Context, fresh *plan.Plan) (string, error) {
+// It returns the refusal (nil when the apply may go on).
+func (a *applier) policyGate(ctx context.Context, fresh *plan.Plan) (*Refusal, error) {
 	rep := policyReport(ctx, a.d, a.s, fresh)
 	a.out.Policy = rep
 	if !rep.Blocks() {
-		return "", nil
+		return nil, nil
 	}
 	owners, err := policyOwnersApproving(ctx, a.d.GitHub, a.s.PolicyOwners, a.ap.counted)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if len(owners) > 0 {
 		a.out.PolicyOverriddenBy = owners
-		return "", nil
+		return nil, nil
 	}
-	var b strings.Builder
-	if rep.Error != "" {
-		b.WriteString("The policies could not be evaluated, which blocks an apply like a denial:\n\n" + fenced(rep.Error) + "\n")
-	} else {
-		b.WriteString("The policies deny this plan:\n\n")
-		for i, m := range rep.Deny {
-			if i == 20 {
-				b.WriteString("- …and " + itoa(len(rep.Deny)-i+rep.MoreDeny) + " more\n")
-				break
-			}
-			b.WriteString("- " + code(m) + "\n")
-		}
-		if rep.MoreDeny > 0 && len(rep.Deny) <= 20 {
-			b.WriteString("- …and " + itoa(rep.MoreDeny) + " more\n")
-		}
-		b.WriteString("\n")
-	}
-	if len(a.s.PolicyOwners) == 0 {
-		b.WriteString("No policy owners are set (`policy-owners`), so only a change to the configuration or to the policies on the default branch unblocks it.")
-	} else {
-		var names []string
-		for _, o := range a.s.PolicyOwners {
-			names = append(names, code(o))
-		}
-		b.WriteString("A policy owner (" + strings.Join(names, ", ") + ") can override it by approving the head commit " +
-			code(sha7(a.pr.HeadSHA)) + "; the override is recorded in the audit record. " + a.ap.who())
-	}
-	return b.String(), nil
+	return refusal(RequirePolicy, policyText(a.request(), policyBlock{err: rep.Error, deny: rep.Deny, more: rep.MoreDeny}, a.ap)), nil
 }
 
 // policyOwnersApproving are the counted approvers who are policy owners:
 // listed by login, or active members of a listed org/team.
-func policyOwnersApproving(ctx context.Context, gh GitHub, owners, counted []string) ([]string, error) {
+func policyOwnersApproving(ctx context.Context, gh Reviews, owners, counted []string) ([]string, error) {
 	var out []string
 	for _, who := range counted {
 		for _, o := range owners {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/github/githubtest"
 	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/render"
@@ -34,8 +35,8 @@ func TestPolicyOverrideNeedsAnApprovalThatCounts(t *testing.T) {
 	if out.Policy == nil || !out.Policy.Blocks() {
 		t.Fatalf("plan's policy report %+v", out.Policy)
 	}
-	if c, title, _, ok := out.PolicyCheck(f.settings, render.Meta{}); !ok || c != "failure" || title != "1 denial" {
-		t.Errorf("policy check %s %q %v", c, title, ok)
+	if c, ok := out.PolicyCheck(f.settings, render.Meta{}); !ok || c.Conclusion != github.CheckFailure || c.Title != "1 denial" || c.Name != "kyku policy (prod)" || c.Status != github.CheckCompleted {
+		t.Errorf("policy check %+v %v", c, ok)
 	}
 	apply := func(who string) *review.ApplyOutcome {
 		t.Helper()
@@ -47,7 +48,7 @@ func TestPolicyOverrideNeedsAnApprovalThatCounts(t *testing.T) {
 	}
 	f.srv.AddReview(repoName, 1, githubtest.Review{User: "author", State: "APPROVED", CommitID: headB})
 	f.srv.AddReview(repoName, 1, githubtest.Review{User: "reviewer", State: "APPROVED", CommitID: headB})
-	if a := apply("reviewer"); a.Applied || !strings.Contains(a.Refused, "The policies deny this plan") || !strings.Contains(a.Refused, "`author` (is the author)") {
+	if a := apply("reviewer"); a.Applied || !strings.Contains(a.Refused.String(), "The policies deny this plan") || !strings.Contains(a.Refused.String(), "`author` (is the author)") {
 		t.Fatalf("author-owner and a non-owner: %+v", a)
 	}
 	f.srv.AddReview(repoName, 1, githubtest.Review{User: "lead", State: "APPROVED", CommitID: headB})

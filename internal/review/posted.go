@@ -66,56 +66,48 @@ func recordPosted(ctx context.Context, d Deps, ws *Workspace, s Settings, number
 
 // commentRefusal compares Kyku's newest plan comment c, which says it
 // shows a plan of head, with the record of what Kyku posted for the pull
-// request's head; "" when it is exactly that comment, untouched since. A
+// request's head; nil when it is exactly that comment, untouched since. A
 // comment for an older head without a record for the current one is left
 // to the comparison of heads (mismatch), which says so.
-func (a *applier) commentRefusal(ctx context.Context, ws *Workspace, c github.Comment, head string) (string, error) {
-	sha := code(sha7(a.pr.HeadSHA))
+func (a *applier) commentRefusal(ctx context.Context, ws *Workspace, c github.Comment, head string) (*Refusal, error) {
 	key := PostedKey(a.s.Project, a.s.Environment, a.pr.Number, a.pr.HeadSHA)
 	data, err := ws.Backend.GetObject(ctx, key)
 	if errors.Is(err, statemgr.ErrNotFound) && head != a.pr.HeadSHA {
-		return "", nil
+		return nil, nil
 	}
+	f := commentFacts{key: key, url: c.HTMLURL, id: c.ID}
 	if errors.Is(err, statemgr.ErrNotFound) {
-		return "Kyku has no record of posting the plan comment for " + sha + " (it keeps one in the backend beside the saved plan), " +
-			"so it cannot tell whether the comment still shows what Kyku planned.", nil
+		f.why = commentNotRecorded
+		return refusal(RequireReviewedPlan, commentText(a.request(), f)), nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("read the record of the plan comment %s: %w", key, err)
+		return nil, fmt.Errorf("read the record of the plan comment %s: %w", key, err)
 	}
 	var rec Posted
 	if err := json.Unmarshal(data, &rec); err != nil || rec.Comment == 0 {
-		return "The record of the plan comment for " + sha + " (" + code(key) + ") is not one Kyku wrote.", nil
-	}
-	link := "Kyku's plan comment"
-	if u := safeURL(c.HTMLURL); u != "" {
-		link = "[Kyku's plan comment](" + u + ")"
+		f.why = commentBadRecord
+		return refusal(RequireReviewedPlan, commentText(a.request(), f)), nil
 	}
 	if rec.Comment != c.ID {
-		return "Kyku's newest plan comment for " + code(envName(a.s.Environment)) + " is not the one it posted for " + sha +
-			" (comment " + itoa64(c.ID) + ", posted " + itoa64(rec.Comment) + "), so Kyku cannot tell what was shown for review.", nil
+		f.why, f.ofRec = commentNotPosted, rec.Comment
+		return refusal(RequireReviewedPlan, commentText(a.request(), f)), nil
 	}
 	if bodyDigest(c.Body) == rec.BodySHA256 && c.UpdatedAt.Equal(rec.UpdatedAt) {
-		return "", nil
+		return nil, nil
 	}
 	// Edited since Kyku posted it: say by whom and when.
-	who, when := "someone", c.UpdatedAt
+	f.why, f.at = commentEdited, c.UpdatedAt
 	e, err := a.d.GitHub.LastEdit(ctx, c)
 	switch {
 	case err != nil:
 		a.d.Log.WarnContext(ctx, "could not tell who edited the plan comment", "comment", c.ID, "error", err)
 	case e.Editor != "":
-		who = code(e.Editor)
+		f.editor = e.Editor
 		if !e.EditedAt.IsZero() {
-			when = e.EditedAt
+			f.at = e.EditedAt
 		}
 	}
-	at := ""
-	if !when.IsZero() {
-		at = " at " + when.UTC().Format("2006-01-02 15:04:05 UTC")
-	}
-	return link + " for " + sha + " was edited by " + who + at + ", after Kyku posted it: what reviewers read may not be what Kyku planned, " +
-		"so it is no evidence of what was reviewed.", nil
+	return refusal(RequireReviewedPlan, commentText(a.request(), f)), nil
 }
 
 func itoa64(n int64) string { return fmt.Sprint(n) }

@@ -60,30 +60,24 @@ func PromotionOrder(promotion, envs []string) []string {
 	return out
 }
 
-// promotionRefusal is the promotion requirement ("" when met): every
+// promotionRefusal is the promotion requirement (nil when met): every
 // environment before this one in Settings.Promotion applied the pull
 // request's head commit successfully.
-func (a *applier) promotionRefusal(ctx context.Context, ws *Workspace) (string, error) {
+func (a *applier) promotionRefusal(ctx context.Context, ws *Workspace) (*Refusal, error) {
 	i := slices.Index(a.s.Promotion, a.s.Environment)
 	if i <= 0 {
-		return "", nil
+		return nil, nil
 	}
 	for _, earlier := range a.s.Promotion[:i] {
 		ok, why, err := a.appliedIn(ctx, ws, earlier)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		if !ok {
-			order := make([]string, len(a.s.Promotion))
-			for j, e := range a.s.Promotion {
-				order[j] = code(e)
-			}
-			return "Environment " + code(earlier) + " has not applied commit " + code(sha7(a.pr.HeadSHA)) + " yet" + why + ": " +
-				code(envName(a.s.Environment)) + " comes after it in the promotion order (" + strings.Join(order, " → ") + "). " +
-				"Apply this pull request to " + code(earlier) + " first (" + code(commandFor("apply", Settings{Environment: earlier, Project: a.s.Project})) + "), then here.", nil
+			return refusal(RequirePromotion, promotionText(a.request(), earlier, why)), nil
 		}
 	}
-	return "", nil
+	return nil, nil
 }
 
 // appliedIn reports whether env applied the pull request's head commit

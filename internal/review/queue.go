@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -28,7 +29,7 @@ var queueRefRE = sync.OnceValue(func() *regexp.Regexp {
 func QueuedPR(headRef string) (number int, base string, err error) {
 	m := queueRefRE().FindStringSubmatch(headRef)
 	if m == nil {
-		return 0, "", fmt.Errorf("merge group branch %s is not gh-readonly-queue/<base>/pr-<number>-<sha>", code(headRef))
+		return 0, "", errors.New(queueBranchText(headRef))
 	}
 	n, err := strconv.Atoi(m[2])
 	if err != nil {
@@ -37,7 +38,8 @@ func QueuedPR(headRef string) (number int, base string, err error) {
 	return n, m[1], nil
 }
 
-// ApplyMergeGroup is the merge queue's check (apply: merge-queue): it
+// ApplyMergeGroup is the merge queue's check (Settings.Apply must be
+// ApplyInMergeQueue, or nothing is applied: the outcome says why): it
 // finds the pull request the group is for (from its branch name), and
 // applies the queue's commit through the requirements of Apply, with
 // these differences:
@@ -57,19 +59,19 @@ func QueuedPR(headRef string) (number int, base string, err error) {
 // on a failed apply), so GitHub removes the pull request from the queue
 // and the base branch never holds a merge that was not applied.
 func ApplyMergeGroup(ctx context.Context, d Deps, s Settings, g MergeGroup) (*ApplyOutcome, error) {
-	d, err := d.withDefaults()
+	d, s, err := ready(d, s)
 	if err != nil {
 		return nil, err
 	}
-	if s, err = s.withDefaults(); err != nil {
-		return nil, err
+	if r := ApplyModeRefusal(s, TriggerMergeQueue); r != nil {
+		return &ApplyOutcome{Refused: r}, nil
 	}
 	number, base, err := QueuedPR(g.HeadRef)
 	if err != nil {
-		return &ApplyOutcome{Refused: err.Error()}, nil
+		return &ApplyOutcome{Refused: refusal(RequireMergeGroup, err.Error())}, nil
 	}
 	if want := strings.TrimPrefix(g.BaseRef, "refs/heads/"); want != base {
-		return &ApplyOutcome{Number: number, Refused: "merge group branch " + code(g.HeadRef) + " does not merge into " + code(want)}, nil
+		return &ApplyOutcome{Number: number, Refused: refusal(RequireMergeGroup, queueBaseText(g.HeadRef, want))}, nil
 	}
 	req := ApplyRequest{Settings: s, Number: number, Commenter: g.Sender, Queue: true, MergeSHA: g.HeadSHA}
 	a := &applier{d: d, s: s, req: req, out: &ApplyOutcome{Number: number}}
@@ -78,7 +80,7 @@ func ApplyMergeGroup(ctx context.Context, d Deps, s Settings, g MergeGroup) (*Ap
 		return a.fail(ctx, fmt.Errorf("get pull request #%d: %w", number, err))
 	}
 	if pr.BaseRef != "" && pr.BaseRef != base {
-		return a.refuse(ctx, "Pull request #"+itoa(number)+" is based on "+code(pr.BaseRef)+", not on "+code(base)+", the branch this merge group merges into.")
+		return a.refuse(ctx, refusal(RequireMergeGroup, queuePRBaseText(number, pr.BaseRef, base)))
 	}
 	return a.run(ctx, pr)
 }

@@ -46,7 +46,7 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	key := SavedPlanKey(a.s.Project, a.s.Environment, pr.Number, pr.HeadSHA)
 	data, err := ws.Backend.GetObject(ctx, key)
 	if errors.Is(err, statemgr.ErrNotFound) {
-		return a.refuse(ctx, a.noPlan())
+		return a.refuse(ctx, refusal(RequireSavedPlan, noPlanText(a.request())))
 	}
 	if err != nil {
 		return a.fail(ctx, fmt.Errorf("read saved plan %s: %w", key, err))
@@ -75,16 +75,17 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	var sh shown
 	haveComment := false
 	if a.s.CommentMode != ModeOff {
-		if sh, haveComment, err = reviewedPlan(ctx, a.d, a.s, pr.Number); err != nil {
+		if sh, haveComment, err = reviewedPlan(ctx, a.d.GitHub, a.s, pr.Number); err != nil {
 			return a.fail(ctx, err)
 		}
 		if haveComment && sh.head != "" {
-			msg, err := a.commentRefusal(ctx, ws, sh.comment, sh.head)
+			r, err := a.commentRefusal(ctx, ws, sh.comment, sh.head)
 			if err != nil {
 				return a.fail(ctx, err)
 			}
-			if msg != "" {
-				return a.refuse(ctx, msg+" "+a.replan())
+			if r != nil {
+				r.Message += " " + a.request().replan()
+				return a.refuse(ctx, r)
 			}
 		}
 	}
@@ -115,23 +116,22 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 		return a.fail(ctx, err)
 	}
 	a.out.Digest = digest
-	if msg := a.mismatch(saved, decodeErr, headHash, headSecrets, fresh, digest, sh, haveComment); msg != "" {
-		return a.refuseWithPlan(ctx, msg, fresh)
+	if r := a.mismatch(saved, decodeErr, headHash, headSecrets, fresh, digest, sh, haveComment); r != nil {
+		return a.refuseWithPlan(ctx, r, fresh)
 	}
-	if msg, err := a.policyGate(ctx, fresh); err != nil {
+	if r, err := a.policyGate(ctx, fresh); err != nil {
 		return a.fail(ctx, err)
-	} else if msg != "" {
-		return a.refuse(ctx, msg)
+	} else if r != nil {
+		return a.refuse(ctx, r)
 	}
-	if msg := a.destroyAllRefusal(fresh); msg != "" {
-		return a.refuse(ctx, msg)
+	if r := a.destroyAllRefusal(fresh); r != nil {
+		return a.refuse(ctx, r)
 	}
 
 	started := a.d.Now()
 	res, err := applyPlan(ctx, eng, headCfg, fresh, a.allowDestroyAll())
 	if engine.IsStale(err) {
-		return a.refuse(ctx, "The plan for "+code(sha7(pr.HeadSHA))+" is a "+known().Scrub(err.Error())+
-			" (another apply ran while it was being checked). "+a.replan())
+		return a.refuse(ctx, refusal(RequireCurrentState, staleText(a.request(), known().Scrub(err.Error()))))
 	}
 	if err != nil && (res == nil || !res.Applied) {
 		return a.fail(ctx, fmt.Errorf("apply %s: %w", envName(a.s.Environment), known().Error(err)))
@@ -158,70 +158,69 @@ func applyPlan(ctx context.Context, eng *engine.Engine, cfg *config.Config, p *p
 	return eng.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true, AllowDestroyAll: allowDestroyAll}, p)
 }
 
-// mismatch says why the fresh plan may not be applied ("" when it may).
-func (a *applier) mismatch(saved *plan.Plan, decodeErr error, headHash, headSecrets string, fresh *plan.Plan, digest string, sh shown, haveComment bool) string {
-	sha := code(sha7(a.pr.HeadSHA))
-	if decodeErr != nil {
-		return "The saved plan for " + sha + " cannot be used (" + code(decodeErr.Error()) + ")."
+// mismatch says why the fresh plan may not be applied (nil when it may).
+func (a *applier) mismatch(saved *plan.Plan, decodeErr error, headHash, headSecrets string, fresh *plan.Plan, digest string, sh shown, haveComment bool) *Refusal {
+	f := mismatchFacts{digest: digest}
+	switch {
+	case decodeErr != nil:
+		f.why, f.detail = savedUnusable, decodeErr.Error()
+		return a.mismatchRefusal(f)
 	}
 	// The published hash leaves the secrets out; SecretsHash has them.
 	same := saved.Config.Hash() == saved.ConfigHash && saved.Config.SecretsHash() == saved.SecretsHash
-	if a.req.Queue && same && saved.ConfigHash != headHash {
-		return "The merge queue's commit " + code(sha7(a.req.MergeSHA)) + " does not hold the configuration reviewed at " + sha +
-			": the pull request's changes combined with the branch it is merged into are not what was planned and reviewed."
-	}
-	if !same || saved.ConfigHash != headHash || saved.SecretsHash != headSecrets {
-		return "The saved plan for " + sha + " was not made from the configuration at that commit: " +
-			"its embedded configuration does not hash to the configuration at " + sha + ", so it was altered after it was planned."
+	switch {
+	case a.req.Queue && same && saved.ConfigHash != headHash:
+		f.why = queueConfig
+		return a.mismatchRefusal(f)
+	case !same || saved.ConfigHash != headHash || saved.SecretsHash != headSecrets:
+		f.why = savedAltered
+		return a.mismatchRefusal(f)
 	}
 	savedDigest, err := ChangesDigest(saved)
 	if err != nil {
-		return "The saved plan for " + sha + " cannot be used (" + code(err.Error()) + ")."
+		f.why, f.detail = savedUnusable, err.Error()
+		return a.mismatchRefusal(f)
 	}
 	if savedDigest != digest {
-		var moved string
-		switch {
-		case !saved.StateExists && fresh.StateExists:
-			moved = "it was planned before any state existed, and a state has been written since"
-		case saved.Lineage != fresh.Lineage:
-			moved = "the state was replaced (lineage " + code(fresh.Lineage) + ", plan was for " + code(saved.Lineage) + ")"
-		case saved.Serial != fresh.Serial:
-			moved = "state serial is " + fmt.Sprint(fresh.Serial) + ", plan was for " + fmt.Sprint(saved.Serial)
+		f.savedDigest = savedDigest
+		f.moved = movedText(saved.StateExists, fresh.StateExists, saved.Lineage, fresh.Lineage, saved.Serial, fresh.Serial)
+		f.why = savedDiffers
+		if f.moved != "" {
+			f.why = savedStale
 		}
-		if moved != "" {
-			return "The saved plan for " + sha + " is a stale plan: " + moved + ", and a fresh plan of that commit against the current state " +
-				"makes other changes (digest " + code(digest) + ", the saved one " + code(savedDigest) + ")."
-		}
-		return "The saved plan for " + sha + " does not match a fresh plan of that commit against the current state " +
-			"(digest " + code(digest) + ", the saved one " + code(savedDigest) + "): the cloud changed since it was planned, or the saved plan was altered."
+		return a.mismatchRefusal(f)
 	}
 	if a.s.CommentMode == ModeOff {
-		return ""
+		return nil
 	}
+	f.shownHead, f.shown = sh.head, sh.digest
 	switch {
 	case !haveComment:
-		return "Kyku's plan comment for " + code(envName(a.s.Environment)) + " is missing from the pull request, so Kyku cannot tell what was shown for review."
+		f.why = shownMissing
 	case sh.head == "":
-		return "Kyku's latest plan comment shows no plan (the last plan failed)."
+		f.why = shownNoPlan
 	case sh.head != a.pr.HeadSHA:
-		return "Kyku's latest plan comment is for commit " + code(sha7(sh.head)) + ", not for the current head " + sha + "."
+		f.why = shownOtherHead
 	case sh.digest != digest:
-		return "The plan shown for review in Kyku's comment (digest " + code(sh.digest) + ") is not the plan of " + sha +
-			" against the current state (digest " + code(digest) + "): the state or the cloud changed since the review."
+		f.why = shownOtherPlan
+	default:
+		return nil
 	}
-	return ""
+	return a.mismatchRefusal(f)
 }
 
-// refuseWithPlan refuses with msg and shows the fresh plan for review.
-func (a *applier) refuseWithPlan(ctx context.Context, msg string, fresh *plan.Plan) (*ApplyOutcome, error) {
-	msg += " " + a.replan()
-	a.out.Refused = msg
-	heading := title("apply", a.s) + " refused"
-	text := msg + "\n\nNothing was applied. What Kyku would apply now, for review:\n\n"
+// mismatchRefusal is the refusal of a fresh plan that is not the reviewed
+// one, saying how to re-plan.
+func (a *applier) mismatchRefusal(f mismatchFacts) *Refusal {
+	r := a.request()
+	return refusal(RequireReviewedPlan, mismatchText(r, f)+" "+r.replan())
+}
+
+// refuseWithPlan refuses with r and shows the fresh plan for review.
+func (a *applier) refuseWithPlan(ctx context.Context, r *Refusal, fresh *plan.Plan) (*ApplyOutcome, error) {
+	a.out.Refused = r
 	m := render.Meta{CommitSHA: a.pr.HeadSHA, Digest: a.out.Digest, RunURL: a.d.RunURL, Environment: a.s.Environment, Project: a.s.Project}
-	limit := render.CommentLimit - len(text) - 1024
-	body := reply(render.ApplyMarker(a.s.Project, a.s.Environment), heading, text+render.PlanSummary(fresh, m, limit), a.out.HeadSHA, a.d.RunURL)
-	err := a.answer(ctx, body)
+	err := a.answer(ctx, refusedWithPlanReply(a.s, r, fresh, m))
 	a.react(ctx, ReactRefused)
 	return a.out, err
 }

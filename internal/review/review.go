@@ -9,42 +9,12 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
-	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/permission"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/statemgr"
 )
-
-// GitHub is what the rules need from GitHub; *github.Repo implements it.
-//
-// Upsert, MarkOutdated, OwnComments and FindOpenIssue must only ever see
-// comments and issues written by the account Kyku writes as: a comment by
-// anyone else that carries Kyku's marker is neither edited nor read.
-type GitHub interface {
-	Upsert(ctx context.Context, number int, marker, body string) (github.Comment, error)
-	CreateComment(ctx context.Context, number int, body string) (string, error)
-	PostComment(ctx context.Context, number int, body string) (github.Comment, error)
-	// LastEdit says who last edited a comment and when.
-	LastEdit(ctx context.Context, c github.Comment) (github.Edit, error)
-	MarkOutdated(ctx context.Context, number int, marker string, keepID int64) error
-	OwnComments(ctx context.Context, number int, marker string) ([]github.Comment, error)
-	React(ctx context.Context, commentID int64, content string) error
-	Permission(ctx context.Context, user string) (string, error)
-	PullRequest(ctx context.Context, number int) (*github.PR, error)
-	Reviews(ctx context.Context, number int) ([]github.Review, error)
-	PullRequestCommits(ctx context.Context, number int) ([]github.Commit, error)
-	PullRequestsForCommit(ctx context.Context, sha string) ([]github.PR, error)
-	FindOpenIssue(ctx context.Context, label, marker string) (*github.Issue, error)
-	// TeamMember reports whether user is an active member of org/team
-	// (false when the team cannot be seen: fail closed).
-	TeamMember(ctx context.Context, org, team, user string) (bool, error)
-	CreateIssue(ctx context.Context, title, body string, labels []string) (*github.Issue, error)
-	UpdateIssue(ctx context.Context, number int, title, body string) error
-	CloseIssue(ctx context.Context, number int, comment string) error
-}
-
-var _ GitHub = (*github.Repo)(nil)
 
 // ErrNoTrustedConfig is wrapped by a Deps.Trusted error when the default
 // branch has no Kyku configuration yet. A pull request's own backend may
@@ -78,13 +48,21 @@ type Settings struct {
 	Project         string // "" for a single-project repository
 	Environment     string // "" allowed (state.json)
 	RequireApproval bool   // RequiredApprovals approvals of the current head (see Apply)
-	ApplyPermission string // minimum permission to /kyku apply: read|triage|write|maintain|admin (default write)
+	// Apply says what applies (default ApplyOnBoth): Comment refuses
+	// `/kyku apply` when it is not a comment's to apply; the front doors
+	// ask ApplyModeRefusal for a merge and the merge queue.
+	Apply ApplyMode
+	// RulesFrom names where these settings are written, for what Kyku
+	// says about them ("`.kyku/config.yaml` on the default branch", "the
+	// workflow's inputs"); "" names none.
+	RulesFrom       string
+	ApplyPermission permission.Level // minimum permission to /kyku apply (default write)
 	// PlanPermission is the minimum permission to comment /kyku plan
 	// (default write): a plan takes the state lock and calls the cloud.
-	PlanPermission string
+	PlanPermission permission.Level
 	// ApproverPermission is the minimum permission of a reviewer whose
 	// approval counts (default write).
-	ApproverPermission string
+	ApproverPermission permission.Level
 	// RequiredApprovals is how many approvals must count (default 1, at
 	// most MaxRequiredApprovals).
 	RequiredApprovals int
@@ -148,17 +126,15 @@ type Deps struct {
 	// the Action's rules): its plan comment says at the top that they
 	// apply from the next pull request. nil: none are known.
 	RuleChanges func(ctx context.Context, number int) ([]string, error)
-	// MergeRules says why the review rules judging the merge of pr (or its
-	// merge queue's commit) would be ones the pull request brought — "" when
-	// they are the default branch's as it was before. A non-empty answer
-	// refuses the apply. The front door reads the rules from before the
-	// merge (the bot: at a merge commit's first parent, or at a squash or
-	// rebase merge's commit when the pull request changes no rule file; the
-	// Action: at the push's "before"), and checks here what it cannot read
-	// from there, and that pr was merged into the default branch (the Action's inputs
-	// come from the workflow file the run started from). The answer says
-	// how to finish too. nil: no check.
-	MergeRules func(ctx context.Context, pr *github.PR, mergeSHA string) (string, error)
+	// MergeRules says where the review rules judging a merge (or its merge
+	// queue's commit) were read; CheckMergeRules refuses the apply when
+	// they would be ones the pull request brought, or when it was not
+	// merged into the default branch. The front door reads the rules from
+	// before the merge (the bot: at a merge commit's first parent, or at a
+	// squash or rebase merge's commit; the Action: its inputs, from the
+	// workflow at the merge, compared with the push's "before"). nil: no
+	// check.
+	MergeRules *MergeRules
 }
 
 // SavedPlanKey is the backend object key of a PR's saved plan for one head
@@ -227,7 +203,7 @@ type ApplyOutcome struct {
 	// NotCounted are the approvals that did not count, with why.
 	NotCounted []NotCounted
 	Applied    bool
-	Refused    string // the requirement that failed, as told to the user ("" when applied)
+	Refused    *Refusal // the requirement that failed, as told to the user (nil when applied)
 	Result     *engine.Result
 	Digest     string // ChangesDigest of the applied (or refused) plan
 	AuditKey   string
@@ -272,7 +248,7 @@ type AuditRecord struct {
 	Project      string    `json:"project,omitempty"`
 	RequestedBy  string    `json:"requestedBy"`
 	ApprovedBy   []string  `json:"approvedBy"`
-	Trigger      string    `json:"trigger"` // "comment", "merge" or "merge-queue"
+	Trigger      Trigger   `json:"trigger"` // comment, merge or merge-queue
 	HeadSHA      string    `json:"headSha"`
 	MergeSHA     string    `json:"mergeSha,omitempty"`
 	PlanDigest   string    `json:"planDigest"`
@@ -313,9 +289,9 @@ type CommentEvent struct {
 
 // CommentOutcome is what a comment led to.
 type CommentOutcome struct {
-	Ignored string // why nothing was done ("" when acted on)
-	Refused string // why a /kyku plan was refused (one-line reply posted)
-	Command string // the canonical command, e.g. "/kyku apply -e prod"
+	Ignored string   // why nothing was done ("" when acted on)
+	Refused *Refusal // why a /kyku plan, or /kyku apply in another apply mode, was refused (one-line reply posted)
+	Command string   // the canonical command, e.g. "/kyku apply -e prod"
 	Plan    *PlanOutcome
 	Apply   *ApplyOutcome
 	Replied string // URL of the reply comment, if any

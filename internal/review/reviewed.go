@@ -38,8 +38,8 @@ type shown struct {
 // reviewedPlan finds Kyku's newest plan comment on number (written by the
 // account Kyku writes as: GitHub.OwnComments) and what it showed. found is
 // false when there is none.
-func reviewedPlan(ctx context.Context, d Deps, s Settings, number int) (shown, bool, error) {
-	cs, err := d.GitHub.OwnComments(ctx, number, render.PlanMarker(s.Project, s.Environment))
+func reviewedPlan(ctx context.Context, gh Evidence, s Settings, number int) (shown, bool, error) {
+	cs, err := gh.OwnComments(ctx, number, render.PlanMarker(s.Project, s.Environment))
 	if err != nil {
 		return shown{}, false, fmt.Errorf("read the plan comment of #%d: %w", number, err)
 	}

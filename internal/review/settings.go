@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
-	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/envname"
+	"github.com/kyku/action/internal/permission"
 )
 
 // Comment modes.
@@ -25,27 +26,25 @@ const (
 const DefaultDriftLabel = "kyku-drift"
 
 // DefaultApplyPermission is the permission /kyku apply needs by default.
-const DefaultApplyPermission = "write"
+const DefaultApplyPermission = permission.Write
 
 // DefaultPlanPermission is the permission /kyku plan needs by default.
-const DefaultPlanPermission = "write"
+const DefaultPlanPermission = permission.Write
 
 // DefaultApproverPermission is the permission a reviewer needs for an
 // approval to count, by default.
-const DefaultApproverPermission = "write"
+const DefaultApproverPermission = permission.Write
 
 // MaxRequiredApprovals bounds required-approvals (a typo such as 100 would
 // make every apply impossible).
 const MaxRequiredApprovals = 10
 
-var permissionLevels = []string{"read", "triage", "write", "maintain", "admin"}
-
 // withDefaults fills in the documented defaults and checks the closed sets.
 func (s Settings) withDefaults() (Settings, error) {
 	for _, p := range []struct {
 		name string
-		v    *string
-		def  string
+		v    *permission.Level
+		def  permission.Level
 	}{
 		{"apply permission", &s.ApplyPermission, DefaultApplyPermission},
 		{"plan permission", &s.PlanPermission, DefaultPlanPermission},
@@ -54,9 +53,11 @@ func (s Settings) withDefaults() (Settings, error) {
 		if *p.v == "" {
 			*p.v = p.def
 		}
-		if !slices.Contains(permissionLevels, *p.v) {
-			return s, fmt.Errorf("%s %q is not a permission level (want read, triage, write, maintain or admin)", p.name, *p.v)
+		l, ok := permission.Required(string(*p.v))
+		if !ok {
+			return s, fmt.Errorf("%s %q is not a permission level (want %s)", p.name, *p.v, strings.Join(permission.Names(), ", "))
 		}
+		*p.v = l
 	}
 	switch {
 	case s.RequiredApprovals == 0:
@@ -96,6 +97,16 @@ func (s Settings) withDefaults() (Settings, error) {
 var ownerRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})?$`)
 })
+
+// ready fills in the defaults of d and s and checks them: every use case
+// starts with it.
+func ready(d Deps, s Settings) (Deps, Settings, error) {
+	d, err := d.withDefaults()
+	if err == nil {
+		s, err = s.withDefaults()
+	}
+	return d, s, err
+}
 
 func (d Deps) withDefaults() (Deps, error) {
 	if d.GitHub == nil {

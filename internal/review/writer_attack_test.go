@@ -59,7 +59,7 @@ func TestEditedPlanCommentRefusesApply(t *testing.T) {
 	serial := f.serial()
 	out, reply := apply()
 	for _, want := range []string{"was edited by `author` at 2025-03-02 09:30:00 UTC", "after Kyku posted it", "Comment `/kyku plan -e prod` to re-plan"} {
-		contains(t, "refusal", out.Refused, want)
+		contains(t, "refusal", out.Refused.String(), want)
 		contains(t, "reply", reply, want)
 	}
 	if out.Applied || f.serial() != serial || len(f.cloud()) != 2 {
@@ -69,7 +69,7 @@ func TestEditedPlanCommentRefusesApply(t *testing.T) {
 	// Put back exactly: still not what Kyku wrote last.
 	f.srv.SetNow(func() time.Time { return time.Date(2025, 3, 2, 9, 31, 0, 0, time.UTC) })
 	f.srv.EditComment(repoName, posted.ID, "author", posted.Body)
-	if out, _ := apply(); out.Applied || !strings.Contains(out.Refused, "was edited by `author`") {
+	if out, _ := apply(); out.Applied || !strings.Contains(out.Refused.String(), "was edited by `author`") {
 		t.Fatalf("an edit put back was applied: %+v", out)
 	}
 

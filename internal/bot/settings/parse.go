@@ -8,6 +8,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/envname"
+	"github.com/kyku/action/internal/permission"
+	"github.com/kyku/action/internal/review"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -15,7 +17,9 @@ var (
 	topKeys     = []string{"projects", "require-approval", "required-approvals", "apply-permission", "plan-permission", "approver-permission", "apply", "comment", "execution", "workflow", "allow-fork-prs", "drift", "policy-owners", "promotion"}
 	driftKeys   = []string{"enabled", "write-state"}
 	projectKeys = []string{"name", "config", "environments", "autoplan"}
-	permissions = []string{"read", "triage", "write", "maintain", "admin"}
+	// applyModes are the apply modes the bot knows (the merge queue is
+	// the Action's).
+	applyModes = []string{review.ApplyOnComment.String(), review.ApplyOnMerge.String(), review.ApplyOnBoth.String()}
 )
 
 type parser struct {
@@ -59,11 +63,11 @@ func Parse(name string, data []byte) (*Settings, error) {
 		case "require-approval":
 			s.RequireApproval = p.boolean(v, k.Value)
 		case "apply-permission":
-			s.ApplyPermission = p.oneOf(v, k.Value, permissions)
+			s.ApplyPermission = p.permission(v, k.Value)
 		case "plan-permission":
-			s.PlanPermission = p.oneOf(v, k.Value, permissions)
+			s.PlanPermission = p.permission(v, k.Value)
 		case "approver-permission":
-			s.ApproverPermission = p.oneOf(v, k.Value, permissions)
+			s.ApproverPermission = p.permission(v, k.Value)
 		case "required-approvals":
 			var n int
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Decode(&n) != nil || n < 1 || n > MaxRequiredApprovals {
@@ -72,11 +76,8 @@ func Parse(name string, data []byte) (*Settings, error) {
 				s.RequiredApprovals = n
 			}
 		case "apply":
-			switch p.oneOf(v, k.Value, []string{"comment", "merge", "both"}) {
-			case "merge":
-				s.Apply = ApplyOnMerge
-			case "both":
-				s.Apply = ApplyOnBoth
+			if m, ok := review.ParseApplyMode(p.oneOf(v, k.Value, applyModes)); ok {
+				s.Apply = m
 			}
 		case "comment":
 			s.Comment = p.oneOf(v, k.Value, []string{"sticky", "new", "off"})
@@ -159,6 +160,13 @@ func (p *parser) oneOf(v *yaml.Node, key string, allowed []string) string {
 		return ""
 	}
 	return s
+}
+
+// permission reads a permission level a rule requires (package
+// permission's table).
+func (p *parser) permission(v *yaml.Node, key string) permission.Level {
+	l, _ := permission.Required(p.oneOf(v, key, permission.Names()))
+	return l
 }
 
 func (p *parser) strings(v *yaml.Node, key string) []string {

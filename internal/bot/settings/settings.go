@@ -10,6 +10,9 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/kyku/action/internal/permission"
+	"github.com/kyku/action/internal/review"
 )
 
 // Path is where the settings live in a repository (read from the default
@@ -34,31 +37,6 @@ func (e Execution) String() string {
 	return "in-process"
 }
 
-// ApplyMode says what may trigger an apply.
-type ApplyMode int
-
-const (
-	ApplyOnComment ApplyMode = iota // `/kyku apply` on the PR (default)
-	ApplyOnMerge                    // merging the PR applies its saved plan
-	ApplyOnBoth                     // either
-)
-
-func (m ApplyMode) String() string {
-	switch m {
-	case ApplyOnMerge:
-		return "merge"
-	case ApplyOnBoth:
-		return "both"
-	}
-	return "comment"
-}
-
-// OnComment reports whether `/kyku apply` may apply.
-func (m ApplyMode) OnComment() bool { return m != ApplyOnMerge }
-
-// OnMerge reports whether a merge applies.
-func (m ApplyMode) OnMerge() bool { return m != ApplyOnComment }
-
 // Settings are a repository's bot settings.
 type Settings struct {
 	Execution       Execution
@@ -66,15 +44,15 @@ type Settings struct {
 	RequireApproval bool
 	// RequiredApprovals is how many approvals must count (default 1).
 	RequiredApprovals int
-	ApplyPermission   string
+	ApplyPermission   permission.Level
 	// PlanPermission is what `/kyku plan` needs (default write).
-	PlanPermission string
+	PlanPermission permission.Level
 	// ApproverPermission is what a reviewer needs for an approval to count
 	// (default write).
-	ApproverPermission string
-	Apply              ApplyMode
-	Comment            string // sticky | new | off
-	AllowForkPRs       bool   // plan and apply pull requests from forks (default false)
+	ApproverPermission permission.Level
+	Apply              review.ApplyMode // comment (default), merge or both
+	Comment            string           // sticky | new | off
+	AllowForkPRs       bool             // plan and apply pull requests from forks (default false)
 	Drift              Drift
 	Projects           []Project
 	// PolicyOwners may override a policy denial by approving the head
@@ -139,9 +117,10 @@ func Defaults() *Settings {
 	return &Settings{
 		RequireApproval:    true,
 		RequiredApprovals:  1,
-		PlanPermission:     "write",
-		ApproverPermission: "write",
-		ApplyPermission:    "write",
+		PlanPermission:     permission.Write,
+		ApproverPermission: permission.Write,
+		ApplyPermission:    permission.Write,
+		Apply:              review.ApplyOnComment,
 		Comment:            "sticky",
 		Workflow:           "kyku.yml",
 		Drift:              Drift{Enabled: true},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/review"
 )
 
 func TestParse(t *testing.T) {
@@ -35,7 +36,7 @@ projects:
 	want := &Settings{
 		Execution: Actions, Workflow: "infra.yml", RequireApproval: false, ApplyPermission: "maintain",
 		RequiredApprovals: 2, ApproverPermission: "maintain", PlanPermission: "triage",
-		Apply: ApplyOnBoth, Comment: "new", FromFile: true, Drift: Drift{Enabled: false, WriteState: true},
+		Apply: review.ApplyOnBoth, Comment: "new", FromFile: true, Drift: Drift{Enabled: false, WriteState: true},
 		Projects: []Project{
 			{Name: "network", Config: "infra/network", Environments: []string{"staging", "prod"}, Autoplan: []string{"infra/network/**"}},
 			{Name: "app", Config: "app/kyku.yaml", Environments: []string{""}, Autoplan: []string{"app/**", "modules/*.yaml"}},
