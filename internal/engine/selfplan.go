@@ -46,13 +46,12 @@ func storedOf(sr *state.Resource) provider.Stored {
 // selfInput is one self-planned resource to plan.
 type selfInput struct {
 	r       *config.Resource
-	props   map[string]any            // resolved
-	prior   *provider.Object          // as discovery read (or an import found) it; nil: a create
-	extra   []string                  // top-level properties sensitive through what they reference
-	replace bool                      // replace it whatever changed (--replace)
-	was     []string                  // what was secret when last applied (state)
-	prefix  string                    // deploy prefix
-	vals    map[string]map[string]any // planned values by name, filled in
+	props   map[string]any   // resolved
+	prior   *provider.Object // as discovery read (or an import found) it; nil: a create
+	extra   []string         // top-level properties sensitive through what they reference
+	replace bool             // replace it whatever changed (--replace)
+	was     []string         // what was secret when last applied (state)
+	prefix  string           // deploy prefix
 }
 
 // planSelf plans ch (its action set to Create, or to be decided when
