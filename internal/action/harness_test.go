@@ -44,11 +44,6 @@ const (
 	pushBefore = "f95f852bd8fca8fcc58a9a2d6c842781e32a215e" // push.json's "before": the default branch before the push
 )
 
-// eventsDir holds the repository's webhook payloads (testdata/github-events).
-func eventsDir(t *testing.T) string {
-	return webhooktest.EventsDir(t)
-}
-
 // repoRoot is the directory holding go.mod.
 func repoRoot(t *testing.T) string {
 	t.Helper()

@@ -11,17 +11,13 @@ import (
 	"github.com/kyku/action/internal/state"
 )
 
-// deleteObject deletes one cloud object following the seed: resolve a stale
+// deleteWith deletes one cloud object following the seed: resolve a stale
 // ID by name, retry (DestroyAttempts, waiting 2^n × DestroyBase), then
-// verify deletion by polling Read until "not found".
-func (e *Engine) deleteObject(ctx context.Context, ev *progress.Event, typ, name, cloudName, id string) error {
-	return e.deleteWith(ctx, ev, typ, name, cloudName, id, nil, nil)
-}
-
-// deleteWith is deleteObject; for a type its provider plans itself it
-// hands the provider what state keeps of the object (sr) and the plan's
-// prior state (prior), once (transient errors retried), without the
-// lookups by name and polls Kyku's own types need.
+// verify deletion by polling Read until "not found". For a type whose
+// provider keeps its own state it hands the provider what state keeps of
+// the object (sr) and the plan's prior state (prior), once (transient
+// errors retried), without the lookups by name and polls Kyku's own types
+// need.
 func (e *Engine) deleteWith(ctx context.Context, ev *progress.Event, typ, name, cloudName, id string, sr *state.Resource, prior *plan.Planned) error {
 	if e.ownState(typ) {
 		if sr == nil {

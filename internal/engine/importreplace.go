@@ -51,17 +51,6 @@ func importedText(v any) string {
 	return oneLine(value.Text(v))
 }
 
-// forced are the changes of pcs that force a replace.
-func forced(pcs []plan.PropChange) []plan.PropChange {
-	var out []plan.PropChange
-	for _, pc := range pcs {
-		if pc.ForcesReplace {
-			out = append(out, pc)
-		}
-	}
-	return out
-}
-
 // importForced are the changes a provider's plan of an import names as
 // forcing a replace (its RequiresReplace): under each path, the imported
 // values (prior) against the configured ones. Where those compare equal

@@ -118,7 +118,6 @@ func str() *Prop               { return &Prop{Kind: String} }
 func integer() *Prop           { return &Prop{Kind: Int} }
 func boolean() *Prop           { return &Prop{Kind: Bool} }
 func ref(t string) *Prop       { return &Prop{Kind: Ref, RefType: t} }
-func list(e *Prop) *Prop       { return &Prop{Kind: List, Elem: e} }
 func set(e *Prop) *Prop        { return &Prop{Kind: List, Elem: e, Set: true} }
 func tags() *Prop              { return &Prop{Kind: Map} }
 func req(p *Prop) *Prop        { p.Required = true; return p }

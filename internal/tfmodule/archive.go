@@ -304,7 +304,7 @@ func (u *unpacker) tar(r io.Reader) error {
 		switch h.Typeflag {
 		case tar.TypeDir:
 			err = u.dir(h.Name)
-		case tar.TypeReg, tar.TypeRegA: //nolint:staticcheck // TypeRegA is what old tars write
+		case tar.TypeReg: // the reader reports an old tar's TypeRegA as TypeReg (or TypeDir)
 			err = u.file(h.Name, tr, h.FileInfo().Mode())
 		case tar.TypeSymlink:
 			err = u.link(h.Name, h.Linkname)

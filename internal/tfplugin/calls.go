@@ -30,7 +30,10 @@ func (p *Provider) ValidateProviderConfig(ctx context.Context, config cty.Value)
 	if err != nil {
 		return cty.NilVal, nil, err
 	}
-	resp := &diagsResponse{diagField: 2, valueField: 1}
+	resp := &diagsResponse{diagField: validateProviderRespDiagnostics}
+	if p.protocol == 5 {
+		resp.valueField = prepareProviderRespPreparedConfig
+	}
 	if err := p.invoke(ctx, p.names.validateProvider, configOnly{config: dv}, resp); err != nil {
 		return cty.NilVal, nil, err
 	}
@@ -55,7 +58,7 @@ func (p *Provider) ConfigureProvider(ctx context.Context, config cty.Value, terr
 	if err != nil {
 		return nil, err
 	}
-	resp := &diagsResponse{diagField: 1}
+	resp := &diagsResponse{diagField: configureRespDiagnostics}
 	err = p.invoke(ctx, p.names.configure, configureRequest{terraformVersion: terraformVersion, config: dv}, resp)
 	return resp.diags, err
 }
@@ -85,7 +88,7 @@ func (p *Provider) validate(ctx context.Context, typeName string, config cty.Val
 	if data {
 		method = p.names.validateData
 	}
-	resp := &diagsResponse{diagField: 1}
+	resp := &diagsResponse{diagField: validateRespDiagnostics}
 	err = p.invoke(ctx, method, typedConfig{typeName: p.wireType(typeName), config: dv, caps: !data}, resp)
 	return resp.diags, err
 }
@@ -100,7 +103,7 @@ func (p *Provider) UpgradeResourceState(ctx context.Context, typeName string, ve
 	if err != nil {
 		return cty.NilVal, nil, err
 	}
-	resp := &stateResponse{diagField: 2}
+	resp := &stateResponse{stateField: upgradeRespUpgradedState, diagField: upgradeRespDiagnostics}
 	if err := p.invoke(ctx, p.names.upgrade, upgradeRequest{typeName: p.wireType(typeName), version: version, rawJSON: rawJSON}, resp); err != nil {
 		return cty.NilVal, nil, err
 	}
@@ -140,7 +143,7 @@ func (p *Provider) ReadResource(ctx context.Context, r ReadRequest) (ReadRespons
 	if err != nil {
 		return ReadResponse{}, err
 	}
-	resp := &stateResponse{diagField: 2, privateField: 3}
+	resp := &stateResponse{stateField: readRespNewState, diagField: readRespDiagnostics, privateField: readRespPrivate}
 	if err := p.invoke(ctx, p.names.read, readRequest{typeName: p.wireType(r.TypeName), state: dv, private: r.Private, meta: p.meta()}, resp); err != nil {
 		return ReadResponse{}, err
 	}
@@ -266,7 +269,7 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, r ApplyRequest) (App
 		case <-done:
 		}
 	})
-	resp := &stateResponse{privateField: 2, diagField: 3, legacyField: 4}
+	resp := &stateResponse{stateField: applyRespNewState, privateField: applyRespPrivate, diagField: applyRespDiagnostics, legacyField: applyRespLegacyTypeSystem}
 	err = p.invoke(callCtx, p.names.apply, req, resp)
 	close(done)
 	stopWatch()
@@ -324,7 +327,7 @@ func (p *Provider) ReadDataSource(ctx context.Context, typeName string, config c
 	if err != nil {
 		return cty.NilVal, nil, err
 	}
-	resp := &stateResponse{diagField: 2}
+	resp := &stateResponse{stateField: readDataRespState, diagField: readDataRespDiagnostics}
 	if err := p.invoke(ctx, p.names.readData, readDataRequest{typeName: p.wireType(typeName), config: dv, meta: p.meta()}, resp); err != nil {
 		return cty.NilVal, nil, err
 	}

@@ -346,7 +346,7 @@ func (p *Provider) startStdio() {
 		_ = p.rpc.call(ctx, "/plugin.GRPCStdio/StreamStdio", empty{}, func(b []byte) error {
 			var data []byte
 			err := eachField(b, func(f field) error {
-				if f.num == 2 && f.typ == protowire.BytesType {
+				if f.isBytes(stdioData) && f.typ == protowire.BytesType {
 					data = f.bytes
 				}
 				return nil

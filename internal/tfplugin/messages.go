@@ -6,7 +6,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
-	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/kyku/action/internal/tfschema"
 )
@@ -18,16 +17,16 @@ type dynamicValue struct {
 }
 
 func (d dynamicValue) appendTo(b []byte) []byte {
-	b = appendBytes(b, 1, d.msgpack)
-	return appendBytes(b, 2, d.json)
+	b = appendBytes(b, dynMsgpack, d.msgpack)
+	return appendBytes(b, dynJSON, d.json)
 }
 
 func (d *dynamicValue) decode(b []byte) error {
 	return eachField(b, func(f field) error {
-		switch f.num {
-		case 1:
+		switch {
+		case f.isBytes(dynMsgpack):
 			d.msgpack = f.bytes
-		case 2:
+		case f.isBytes(dynJSON):
 			d.json = f.bytes
 		}
 		return nil
@@ -64,14 +63,14 @@ func encode(v cty.Value, ty cty.Type) (dynamicValue, error) {
 func decodeDiagnostic(b []byte, ds *tfschema.Diagnostics) error {
 	var d tfschema.Diagnostic
 	err := eachField(b, func(f field) error {
-		switch f.num {
-		case 1:
+		switch {
+		case f.isVarint(diagSeverity):
 			d.Severity = tfschema.Severity(f.x)
-		case 2:
+		case f.isBytes(diagSummary):
 			d.Summary = string(f.bytes)
-		case 3:
+		case f.isBytes(diagDetail):
 			d.Detail = string(f.bytes)
-		case 4:
+		case f.isBytes(diagAttribute):
 			p, err := decodePath(f.bytes)
 			if err != nil {
 				return err
@@ -94,16 +93,16 @@ func decodeDiagnostic(b []byte, ds *tfschema.Diagnostics) error {
 func decodePath(b []byte) (cty.Path, error) {
 	var p cty.Path
 	err := eachField(b, func(f field) error {
-		if f.num != 1 {
+		if !f.isBytes(pathSteps) {
 			return nil
 		}
 		return eachField(f.bytes, func(s field) error {
-			switch s.num {
-			case 1:
+			switch {
+			case s.isBytes(stepAttributeName):
 				p = p.GetAttr(string(s.bytes))
-			case 2:
+			case s.isBytes(stepElementKeyString):
 				p = p.Index(cty.StringVal(string(s.bytes)))
-			case 3:
+			case s.isVarint(stepElementKeyInt):
 				p = p.Index(cty.NumberIntVal(int64(s.x)))
 			}
 			return nil
@@ -122,10 +121,10 @@ type typedConfig struct {
 }
 
 func (r typedConfig) appendTo(b []byte) []byte {
-	b = appendString(b, 1, r.typeName)
-	b = appendMessage(b, 2, r.config)
+	b = appendString(b, validateReqTypeName, r.typeName)
+	b = appendMessage(b, validateReqConfig, r.config)
 	if r.caps {
-		b = appendMessage(b, 3, clientCapabilities{})
+		b = appendMessage(b, validateResourceReqCapabilities, clientCapabilities{})
 	}
 	return b
 }
@@ -134,7 +133,9 @@ func (r typedConfig) appendTo(b []byte) []byte {
 // PrepareProviderConfig).
 type configOnly struct{ config dynamicValue }
 
-func (r configOnly) appendTo(b []byte) []byte { return appendMessage(b, 1, r.config) }
+func (r configOnly) appendTo(b []byte) []byte {
+	return appendMessage(b, validateProviderReqConfig, r.config)
+}
 
 // configureRequest is ConfigureProvider's (5: Configure).
 type configureRequest struct {
@@ -143,16 +144,16 @@ type configureRequest struct {
 }
 
 func (r configureRequest) appendTo(b []byte) []byte {
-	b = appendString(b, 1, r.terraformVersion)
-	b = appendMessage(b, 2, r.config)
-	return appendMessage(b, 3, clientCapabilities{})
+	b = appendString(b, configureReqTerraformVersion, r.terraformVersion)
+	b = appendMessage(b, configureReqConfig, r.config)
+	return appendMessage(b, configureReqCapabilities, clientCapabilities{})
 }
 
 // diagsResponse is a response of only diagnostics, in field diagField;
 // valueField, when not zero, holds a value (prepared_config of protocol
 // 5's PrepareProviderConfig).
 type diagsResponse struct {
-	diagField, valueField protowire.Number
+	diagField, valueField bytesField
 	diags                 tfschema.Diagnostics
 	value                 dynamicValue
 }
@@ -160,9 +161,9 @@ type diagsResponse struct {
 func (r *diagsResponse) decode(b []byte) error {
 	return eachField(b, func(f field) error {
 		switch {
-		case f.num == r.diagField:
+		case f.isBytes(r.diagField):
 			return decodeDiagnostic(f.bytes, &r.diags)
-		case r.valueField != 0 && f.num == r.valueField:
+		case r.valueField != 0 && f.isBytes(r.valueField):
 			return r.value.decode(f.bytes)
 		}
 		return nil
@@ -177,12 +178,12 @@ type upgradeRequest struct {
 
 type rawState struct{ json []byte }
 
-func (r rawState) appendTo(b []byte) []byte { return appendBytes(b, 1, r.json) }
+func (r rawState) appendTo(b []byte) []byte { return appendBytes(b, rawStateJSON, r.json) }
 
 func (r upgradeRequest) appendTo(b []byte) []byte {
-	b = appendString(b, 1, r.typeName)
-	b = appendVarint(b, 2, uint64(r.version))
-	return appendMessage(b, 3, rawState{json: r.rawJSON})
+	b = appendString(b, upgradeReqTypeName, r.typeName)
+	b = appendVarint(b, upgradeReqVersion, uint64(r.version))
+	return appendMessage(b, upgradeReqRawState, rawState{json: r.rawJSON})
 }
 
 type readRequest struct {
@@ -193,13 +194,13 @@ type readRequest struct {
 }
 
 func (r readRequest) appendTo(b []byte) []byte {
-	b = appendString(b, 1, r.typeName)
-	b = appendMessage(b, 2, r.state)
-	b = appendBytes(b, 3, r.private)
+	b = appendString(b, readReqTypeName, r.typeName)
+	b = appendMessage(b, readReqCurrentState, r.state)
+	b = appendBytes(b, readReqPrivate, r.private)
 	if r.meta != nil {
-		b = appendMessage(b, 4, *r.meta)
+		b = appendMessage(b, readReqProviderMeta, *r.meta)
 	}
-	return appendMessage(b, 5, clientCapabilities{})
+	return appendMessage(b, readReqCapabilities, clientCapabilities{})
 }
 
 type planRequest struct {
@@ -210,15 +211,15 @@ type planRequest struct {
 }
 
 func (r planRequest) appendTo(b []byte) []byte {
-	b = appendString(b, 1, r.typeName)
-	b = appendMessage(b, 2, r.prior)
-	b = appendMessage(b, 3, r.proposed)
-	b = appendMessage(b, 4, r.config)
-	b = appendBytes(b, 5, r.priorPrivate)
+	b = appendString(b, planReqTypeName, r.typeName)
+	b = appendMessage(b, planReqPriorState, r.prior)
+	b = appendMessage(b, planReqProposedNewState, r.proposed)
+	b = appendMessage(b, planReqConfig, r.config)
+	b = appendBytes(b, planReqPriorPrivate, r.priorPrivate)
 	if r.meta != nil {
-		b = appendMessage(b, 6, *r.meta)
+		b = appendMessage(b, planReqProviderMeta, *r.meta)
 	}
-	return appendMessage(b, 7, clientCapabilities{})
+	return appendMessage(b, planReqCapabilities, clientCapabilities{})
 }
 
 type planResponse struct {
@@ -231,18 +232,18 @@ type planResponse struct {
 
 func (r *planResponse) decode(b []byte) error {
 	return eachField(b, func(f field) error {
-		switch f.num {
-		case 1:
+		switch {
+		case f.isBytes(planRespPlannedState):
 			return r.planned.decode(f.bytes)
-		case 2:
+		case f.isBytes(planRespRequiresReplace):
 			p, err := decodePath(f.bytes)
 			r.requiresReplace = append(r.requiresReplace, p)
 			return err
-		case 3:
+		case f.isBytes(planRespPlannedPrivate):
 			r.private = f.bytes
-		case 4:
+		case f.isBytes(planRespDiagnostics):
 			return decodeDiagnostic(f.bytes, &r.diags)
-		case 5:
+		case f.isVarint(planRespLegacyTypeSystem):
 			r.legacy = f.x != 0
 		}
 		return nil
@@ -257,23 +258,24 @@ type applyRequest struct {
 }
 
 func (r applyRequest) appendTo(b []byte) []byte {
-	b = appendString(b, 1, r.typeName)
-	b = appendMessage(b, 2, r.prior)
-	b = appendMessage(b, 3, r.planned)
-	b = appendMessage(b, 4, r.config)
-	b = appendBytes(b, 5, r.plannedPrivate)
+	b = appendString(b, applyReqTypeName, r.typeName)
+	b = appendMessage(b, applyReqPriorState, r.prior)
+	b = appendMessage(b, applyReqPlannedState, r.planned)
+	b = appendMessage(b, applyReqConfig, r.config)
+	b = appendBytes(b, applyReqPlannedPrivate, r.plannedPrivate)
 	if r.meta != nil {
-		b = appendMessage(b, 6, *r.meta)
+		b = appendMessage(b, applyReqProviderMeta, *r.meta)
 	}
 	return b
 }
 
-// stateResponse is the response of ReadResource (state 1, diagnostics 2,
-// private 3), ApplyResourceChange (state 1, private 2, diagnostics 3,
-// legacy 4), UpgradeResourceState and ReadDataSource (state 1,
-// diagnostics 2).
+// stateResponse is the response of ReadResource (state, diagnostics,
+// private), ApplyResourceChange (state, private, diagnostics, legacy),
+// UpgradeResourceState and ReadDataSource (state, diagnostics): the
+// fields' numbers are each message's.
 type stateResponse struct {
-	privateField, diagField, legacyField protowire.Number
+	stateField, privateField, diagField bytesField
+	legacyField                         varintField
 
 	state   dynamicValue
 	private []byte
@@ -284,13 +286,13 @@ type stateResponse struct {
 func (r *stateResponse) decode(b []byte) error {
 	return eachField(b, func(f field) error {
 		switch {
-		case f.num == 1:
+		case f.isBytes(r.stateField):
 			return r.state.decode(f.bytes)
-		case f.num == r.diagField:
+		case f.isBytes(r.diagField):
 			return decodeDiagnostic(f.bytes, &r.diags)
-		case r.privateField != 0 && f.num == r.privateField:
+		case r.privateField != 0 && f.isBytes(r.privateField):
 			r.private = f.bytes
-		case r.legacyField != 0 && f.num == r.legacyField:
+		case r.legacyField != 0 && f.isVarint(r.legacyField):
 			r.legacy = f.x != 0
 		}
 		return nil
@@ -302,9 +304,9 @@ type importRequest struct {
 }
 
 func (r importRequest) appendTo(b []byte) []byte {
-	b = appendString(b, 1, r.typeName)
-	b = appendString(b, 2, r.id)
-	return appendMessage(b, 3, clientCapabilities{})
+	b = appendString(b, importReqTypeName, r.typeName)
+	b = appendString(b, importReqID, r.id)
+	return appendMessage(b, importReqCapabilities, clientCapabilities{})
 }
 
 type importedResource struct {
@@ -320,23 +322,23 @@ type importResponse struct {
 
 func (r *importResponse) decode(b []byte) error {
 	return eachField(b, func(f field) error {
-		switch f.num {
-		case 1:
+		switch {
+		case f.isBytes(importRespImportedResources):
 			var ir importedResource
 			err := eachField(f.bytes, func(g field) error {
-				switch g.num {
-				case 1:
+				switch {
+				case g.isBytes(importedTypeName):
 					ir.typeName = string(g.bytes)
-				case 2:
+				case g.isBytes(importedState):
 					return ir.state.decode(g.bytes)
-				case 3:
+				case g.isBytes(importedPrivate):
 					ir.private = g.bytes
 				}
 				return nil
 			})
 			r.imported = append(r.imported, ir)
 			return err
-		case 2:
+		case f.isBytes(importRespDiagnostics):
 			return decodeDiagnostic(f.bytes, &r.diags)
 		}
 		return nil
@@ -350,19 +352,19 @@ type readDataRequest struct {
 }
 
 func (r readDataRequest) appendTo(b []byte) []byte {
-	b = appendString(b, 1, r.typeName)
-	b = appendMessage(b, 2, r.config)
+	b = appendString(b, readDataReqTypeName, r.typeName)
+	b = appendMessage(b, readDataReqConfig, r.config)
 	if r.meta != nil {
-		b = appendMessage(b, 3, *r.meta)
+		b = appendMessage(b, readDataReqProviderMeta, *r.meta)
 	}
-	return appendMessage(b, 4, clientCapabilities{})
+	return appendMessage(b, readDataReqCapabilities, clientCapabilities{})
 }
 
 type stopResponse struct{ err string }
 
 func (r *stopResponse) decode(b []byte) error {
 	return eachField(b, func(f field) error {
-		if f.num == 1 {
+		if f.isBytes(stopRespError) {
 			r.err = string(f.bytes)
 		}
 		return nil

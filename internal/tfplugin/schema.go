@@ -24,33 +24,33 @@ func (d *schemaDecoder) decode(b []byte) error {
 	d.out.ResourceTypes = map[string]*tfschema.Schema{}
 	d.out.DataSources = map[string]*tfschema.Schema{}
 	err := eachField(b, func(f field) error {
-		switch f.num {
-		case 1:
+		switch {
+		case f.isBytes(schemaRespProvider):
 			s, err := d.schema(f.bytes)
 			d.out.Provider = s
 			return err
-		case 2, 3:
+		case f.isBytes(schemaRespResourceSchemas), f.isBytes(schemaRespDataSourceSchemas):
 			name, s, err := d.entry(f.bytes)
 			if err != nil {
 				return err
 			}
-			if f.num == 2 {
+			if f.isBytes(schemaRespResourceSchemas) {
 				d.out.ResourceTypes[name] = s
 			} else {
 				d.out.DataSources[name] = s
 			}
-		case 4:
+		case f.isBytes(schemaRespDiagnostics):
 			return decodeDiagnostic(f.bytes, &d.diags)
-		case 5:
+		case f.isBytes(schemaRespProviderMeta):
 			s, err := d.schema(f.bytes)
 			d.out.ProviderMeta = s
 			return err
-		case 6:
+		case f.isBytes(schemaRespServerCapabilities):
 			return eachField(f.bytes, func(c field) error {
-				switch c.num {
-				case 1:
+				switch {
+				case c.isVarint(serverCapsPlanDestroy):
 					d.out.PlanDestroy = c.x != 0
-				case 2:
+				case c.isVarint(serverCapsGetProviderSchemaOptional):
 					d.out.GetProviderSchemaOptional = c.x != 0
 				}
 				return nil
@@ -67,10 +67,10 @@ func (d *schemaDecoder) entry(b []byte) (string, *tfschema.Schema, error) {
 	var name string
 	var s *tfschema.Schema
 	err := eachField(b, func(f field) error {
-		switch f.num {
-		case 1:
+		switch {
+		case f.isBytes(schemaEntryKey):
 			name = string(f.bytes)
-		case 2:
+		case f.isBytes(schemaEntryValue):
 			var err error
 			s, err = d.schema(f.bytes)
 			return err
@@ -92,10 +92,10 @@ func emptyBlock() *tfschema.Block {
 func (d *schemaDecoder) schema(b []byte) (*tfschema.Schema, error) {
 	s := &tfschema.Schema{}
 	err := eachField(b, func(f field) error {
-		switch f.num {
-		case 1:
+		switch {
+		case f.isVarint(schemaVersion):
 			s.Version = int64(f.x)
-		case 2:
+		case f.isBytes(schemaBlock):
 			blk := &tfschema.Block{}
 			if err := d.block(f.bytes, blk); err != nil {
 				return err
@@ -116,16 +116,16 @@ func (d *schemaDecoder) block(b []byte, blk *tfschema.Block) error {
 	blk.Attributes = map[string]*tfschema.Attribute{}
 	blk.BlockTypes = map[string]*tfschema.NestedBlock{}
 	return eachField(b, func(f field) error {
-		switch f.num {
-		case 2:
+		switch {
+		case f.isBytes(blockAttributes):
 			name, a, err := d.attribute(f.bytes)
 			if err != nil {
 				return err
 			}
 			blk.Attributes[name] = a
-		case 3:
+		case f.isBytes(blockBlockTypes):
 			return d.nestedBlock(f.bytes, blk)
-		case 6:
+		case f.isVarint(blockDeprecated):
 			blk.Deprecated = f.x != 0
 		}
 		return nil
@@ -137,17 +137,17 @@ func (d *schemaDecoder) nestedBlock(b []byte, parent *tfschema.Block) error {
 	var name string
 	seen := false
 	err := eachField(b, func(f field) error {
-		switch f.num {
-		case 1:
+		switch {
+		case f.isBytes(nestedBlockTypeName):
 			name = string(f.bytes)
-		case 2:
+		case f.isBytes(nestedBlockBlock):
 			seen = true
 			return d.block(f.bytes, &nb.Block)
-		case 3:
+		case f.isVarint(nestedBlockNesting):
 			nb.Nesting = tfschema.Nesting(f.x)
-		case 4:
+		case f.isVarint(nestedBlockMinItems):
 			nb.MinItems = int(f.x)
-		case 5:
+		case f.isVarint(nestedBlockMaxItems):
 			nb.MaxItems = int(f.x)
 		}
 		return nil
@@ -169,29 +169,30 @@ func (d *schemaDecoder) attribute(b []byte) (string, *tfschema.Attribute, error)
 	a := &tfschema.Attribute{}
 	var name string
 	var typ []byte
-	writeOnly, nested := 10, 0
+	// Protocol 5 has no nested attribute types: 0 is no field's number.
+	writeOnly, nested := attr5WriteOnly, bytesField(0)
 	if d.protocol == 6 {
-		writeOnly, nested = 11, 10
+		writeOnly, nested = attr6WriteOnly, attr6NestedType
 	}
 	err := eachField(b, func(f field) error {
-		switch int(f.num) {
-		case 1:
+		switch {
+		case f.isBytes(attrName):
 			name = string(f.bytes)
-		case 2:
+		case f.isBytes(attrType):
 			typ = f.bytes
-		case 4:
+		case f.isVarint(attrRequired):
 			a.Required = f.x != 0
-		case 5:
+		case f.isVarint(attrOptional):
 			a.Optional = f.x != 0
-		case 6:
+		case f.isVarint(attrComputed):
 			a.Computed = f.x != 0
-		case 7:
+		case f.isVarint(attrSensitive):
 			a.Sensitive = f.x != 0
-		case 9:
+		case f.isVarint(attrDeprecated):
 			a.Deprecated = f.x != 0
-		case writeOnly:
+		case f.isVarint(writeOnly):
 			a.WriteOnly = f.x != 0
-		case nested:
+		case f.isBytes(nested):
 			o, err := d.object(f.bytes)
 			a.NestedType = o
 			return err
@@ -214,14 +215,14 @@ func (d *schemaDecoder) attribute(b []byte) (string, *tfschema.Attribute, error)
 func (d *schemaDecoder) object(b []byte) (*tfschema.Object, error) {
 	o := &tfschema.Object{Attributes: map[string]*tfschema.Attribute{}}
 	err := eachField(b, func(f field) error {
-		switch f.num {
-		case 1:
+		switch {
+		case f.isBytes(objectAttributes):
 			name, a, err := d.attribute(f.bytes)
 			if err != nil {
 				return err
 			}
 			o.Attributes[name] = a
-		case 3:
+		case f.isVarint(objectNesting):
 			o.Nesting = tfschema.Nesting(f.x)
 		}
 		return nil

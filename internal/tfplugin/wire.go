@@ -7,10 +7,10 @@ import (
 )
 
 // The protocol's messages are encoded and decoded here by hand, on the
-// protobuf wire format, from the field numbers of tfplugin5.proto and
-// tfplugin6.proto: the generated code of terraform-plugin-go is internal
-// to that module, and a hand codec reads only the fields Kyku uses
-// (descriptions, which are most of a large provider's schema, are
+// protobuf wire format, with the field numbers of tfplugin5.proto and
+// tfplugin6.proto (fields.go): the generated code of terraform-plugin-go
+// is internal to that module, and a hand codec reads only the fields Kyku
+// uses (descriptions, which are most of a large provider's schema, are
 // skipped, never copied) with no reflection. The two protocol versions
 // share every field number Kyku reads except the Attribute's write_only
 // (10 in 5, 11 in 6; 10 is nested_type in 6) and prepared_config (5 only).
@@ -42,6 +42,13 @@ type field struct {
 	x     uint64
 }
 
+// isBytes reports whether f is the length-delimited field n: its value is
+// f.bytes.
+func (f field) isBytes(n bytesField) bool { return f.num == protowire.Number(n) }
+
+// isVarint reports whether f is the varint field n: its value is f.x.
+func (f field) isVarint(n varintField) bool { return f.num == protowire.Number(n) }
+
 // eachField calls f for each field of b, in order.
 func eachField(b []byte, f func(field) error) error {
 	for len(b) > 0 {
@@ -72,31 +79,31 @@ func eachField(b []byte, f func(field) error) error {
 
 // Appenders: proto3 leaves out fields of the zero value.
 
-func appendString(b []byte, num protowire.Number, s string) []byte {
+func appendString(b []byte, num bytesField, s string) []byte {
 	if s == "" {
 		return b
 	}
-	b = protowire.AppendTag(b, num, protowire.BytesType)
+	b = protowire.AppendTag(b, protowire.Number(num), protowire.BytesType)
 	return protowire.AppendString(b, s)
 }
 
-func appendBytes(b []byte, num protowire.Number, v []byte) []byte {
+func appendBytes(b []byte, num bytesField, v []byte) []byte {
 	if len(v) == 0 {
 		return b
 	}
-	b = protowire.AppendTag(b, num, protowire.BytesType)
+	b = protowire.AppendTag(b, protowire.Number(num), protowire.BytesType)
 	return protowire.AppendBytes(b, v)
 }
 
-func appendVarint(b []byte, num protowire.Number, v uint64) []byte {
+func appendVarint(b []byte, num varintField, v uint64) []byte {
 	if v == 0 {
 		return b
 	}
-	b = protowire.AppendTag(b, num, protowire.VarintType)
+	b = protowire.AppendTag(b, protowire.Number(num), protowire.VarintType)
 	return protowire.AppendVarint(b, v)
 }
 
-func appendBool(b []byte, num protowire.Number, v bool) []byte {
+func appendBool(b []byte, num varintField, v bool) []byte {
 	if !v {
 		return b
 	}
@@ -104,8 +111,8 @@ func appendBool(b []byte, num protowire.Number, v bool) []byte {
 }
 
 // appendMessage appends a nested message (present even when empty).
-func appendMessage(b []byte, num protowire.Number, m message) []byte {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
+func appendMessage(b []byte, num bytesField, m message) []byte {
+	b = protowire.AppendTag(b, protowire.Number(num), protowire.BytesType)
 	// Reserve one byte for the length, the usual case; move when longer.
 	at := len(b)
 	b = append(b, 0)
@@ -129,11 +136,11 @@ func (empty) appendTo(b []byte) []byte { return b }
 
 // clientCapabilities is the ClientCapabilities message (both protocols),
 // the same in every request that has one, as OpenTofu sends it:
-// write_only_attributes_allowed (2) set, deferral_allowed (1) not (Kyku
-// does not defer). A provider refuses a configured write-only attribute
-// from a client that does not say it handles them.
+// write_only_attributes_allowed set, deferral_allowed not (Kyku does not
+// defer). A provider refuses a configured write-only attribute from a
+// client that does not say it handles them.
 type clientCapabilities struct{}
 
 func (clientCapabilities) appendTo(b []byte) []byte {
-	return appendBool(b, 2, true) // write_only_attributes_allowed
+	return appendBool(b, capsWriteOnlyAllowed, true)
 }

@@ -66,7 +66,7 @@ func TestPathsDecode(t *testing.T) {
 	step := func(num protowire.Number, s string, x uint64) []byte {
 		var b []byte
 		if s != "" {
-			b = appendString(b, num, s)
+			b = appendString(b, bytesField(num), s)
 		} else {
 			b = protowire.AppendTag(b, num, protowire.VarintType)
 			b = protowire.AppendVarint(b, x)

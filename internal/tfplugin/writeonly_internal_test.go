@@ -69,7 +69,7 @@ func TestSchemaReadsWriteOnly(t *testing.T) {
 		b := appendString(nil, 1, "password_wo")
 		b = appendBytes(b, 2, []byte(`"string"`))
 		b = appendBool(b, 5, true) // optional
-		return appendBool(b, num, true)
+		return appendBool(b, varintField(num), true)
 	}
 	for _, tc := range []struct {
 		protocol int

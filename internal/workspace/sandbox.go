@@ -25,6 +25,8 @@ type Confinement struct {
 
 // ErrProvidersRefused is wrapped by the error of a configuration whose
 // providers cannot run where they must be sandboxed.
+//
+//lint:ignore ST1005 Terraform is a proper name
 var ErrProvidersRefused = errors.New("Terraform providers refused")
 
 // confine is the sandbox and environment of each entry of cfg.Providers

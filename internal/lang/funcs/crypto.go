@@ -136,8 +136,9 @@ func rsaDecryptFunc() function.Function {
 			}
 			key, ok := raw.(*rsa.PrivateKey)
 			if !ok {
-				return cty.UnknownVal(cty.String), function.NewArgErrorf(1, "invalid private key type %T", raw)
+				return cty.UnknownVal(cty.String), function.NewArgErrorf(1, "the private key is not an RSA key")
 			}
+			//lint:ignore SA1019 rsadecrypt is OpenTofu's function: PKCS #1 v1.5, as what encrypted it (e.g. EC2's Windows password) uses
 			out, err := rsa.DecryptPKCS1v15(nil, key, b)
 			if err != nil {
 				return cty.UnknownVal(cty.String), fmt.Errorf("failed to decrypt: %w", err)

@@ -106,7 +106,6 @@ func TestQuickstartLifecycle(t *testing.T) {
 	noop(t, p, vpcR, vpc.ID)
 
 	var subnets []provider.Object
-	var subnetRs []provider.Resource
 	for i, s := range []struct {
 		name, cidr, zone string
 		public           bool
@@ -118,7 +117,6 @@ func TestQuickstartLifecycle(t *testing.T) {
 	} {
 		r := res("Subnet", s.name, map[string]any{"network": vpc.ID, "cidr": s.cidr, "zone": s.zone, "public": s.public})
 		subnets = append(subnets, mustCreate(t, p, r))
-		subnetRs = append(subnetRs, r)
 		noop(t, p, r, subnets[i].ID)
 	}
 	srv.Edit(func(st *awstest.State) {

@@ -4,7 +4,6 @@ import (
 	b64 "encoding/base64"
 	"fmt"
 	"sort"
-	"strconv"
 
 	"github.com/kyku/action/internal/provider"
 )
@@ -13,11 +12,6 @@ func sortedStrs(ss []string) []string {
 	out := append([]string(nil), ss...)
 	sort.Strings(out)
 	return out
-}
-
-func atoi(s string) int {
-	n, _ := strconv.Atoi(s)
-	return n
 }
 
 func required(r provider.Resource, keys ...string) error {

@@ -218,6 +218,7 @@ func (k vmKind) subnetFor(ctx context.Context, r provider.Resource) (string, err
 	}
 	vpc := property.String(r.Properties, "network")
 	if vpc == "" {
+		//lint:ignore ST1005 Vm is the resource type as the configuration spells it
 		return "", fmt.Errorf("Vm %q needs a subnet or a network on aws", r.Name)
 	}
 	ss, err := k.p.subnets(ctx, settling, ec2.DescribeSubnetsInput{Filters: []ec2types.Filter{

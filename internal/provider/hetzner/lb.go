@@ -79,7 +79,7 @@ func (k lbKind) group(ctx context.Context, r provider.Resource) (string, string,
 	if _, err := parseTGID(id); err != nil {
 		return "", "", 0, fmt.Errorf("property targetGroup: %q is not a Kyku target group ID (kyku-tg/<cloud name>)", id)
 	}
-	tg, err := (tgKind{k.p}).Read(ctx, id)
+	tg, err := tgKind(k).Read(ctx, id)
 	if err != nil {
 		return "", "", 0, err
 	}

@@ -155,7 +155,7 @@ func (k tgKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 		return provider.Object{}, err
 	}
 	if property.String(cur.Properties, "protocol") != property.String(obj.Properties, "protocol") || property.Int(cur.Properties, "port", 0) != property.Int(obj.Properties, "port", 0) {
-		if err := (lbKind{k.p}).retarget(ctx, id, property.String(obj.Properties, "protocol"), property.Int(obj.Properties, "port", 80)); err != nil {
+		if err := lbKind(k).retarget(ctx, id, property.String(obj.Properties, "protocol"), property.Int(obj.Properties, "port", 80)); err != nil {
 			return provider.Object{}, err
 		}
 	}
