@@ -9,22 +9,54 @@ import (
 )
 
 // TestSecurityDocCitesOnlyTestsThatExist: docs/security.md names, for each
-// attack, the test that holds it. A claim whose test was renamed or removed
-// is a claim no test holds, so every Test…/Fuzz… name the page cites must
-// be a test function somewhere in the repository.
+// attack, the test that holds it, and docs/architecture.md, for each rule,
+// where it lives and the test that tries to get around it. A claim whose
+// test was renamed or removed is a claim no test holds, so every
+// Test…/Fuzz… name the pages cite must be a test function somewhere in the
+// repository, and every path architecture.md names must exist.
 func TestSecurityDocCitesOnlyTestsThatExist(t *testing.T) {
 	root := repoRoot(t)
-	doc, err := os.ReadFile(filepath.Join(root, "docs", "security.md"))
+	funcs := testFuncs(t, root)
+	for _, page := range []string{"security.md", "architecture.md"} {
+		doc, err := os.ReadFile(filepath.Join(root, "docs", page))
+		if err != nil {
+			t.Fatalf("read docs/%s: %v", page, err)
+		}
+		cited := regexp.MustCompile("`((?:Test|Fuzz)[A-Z][A-Za-z0-9_]*)`").FindAllStringSubmatch(string(doc), -1)
+		if len(cited) == 0 {
+			t.Errorf("docs/%s cites no test", page)
+		}
+		for _, m := range cited {
+			if !funcs[m[1]] {
+				t.Errorf("docs/%s cites %s, which is no test in the repository", page, m[1])
+			}
+		}
+	}
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
 	if err != nil {
-		t.Fatalf("read docs/security.md: %v", err)
+		t.Fatalf("read docs/architecture.md: %v", err)
 	}
-	cited := regexp.MustCompile("`((?:Test|Fuzz)[A-Z][A-Za-z0-9_]*)`").FindAllStringSubmatch(string(doc), -1)
-	if len(cited) == 0 {
-		t.Fatal("docs/security.md cites no test")
+	paths := regexp.MustCompile("`((?:internal|cmd|docs|testdata|examples|kyku|\\.ci)/[A-Za-z0-9_./-]*[A-Za-z0-9_])/?`").FindAllStringSubmatch(string(doc), -1)
+	if len(paths) == 0 {
+		t.Error("docs/architecture.md names no file or package")
 	}
+	for _, m := range paths {
+		if strings.ContainsAny(m[1], "<*") {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(root, m[1])); err != nil {
+			t.Errorf("docs/architecture.md names %s, which is not in the repository", m[1])
+		}
+	}
+}
+
+// testFuncs are the names of the Test… and Fuzz… functions in the
+// repository's test files.
+func testFuncs(t *testing.T, root string) map[string]bool {
+	t.Helper()
 	funcs := map[string]bool{}
 	decl := regexp.MustCompile(`(?m)^func ((?:Test|Fuzz)[A-Za-z0-9_]+)\(`)
-	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -46,9 +78,5 @@ func TestSecurityDocCitesOnlyTestsThatExist(t *testing.T) {
 	if err != nil {
 		t.Fatalf("walk the repository: %v", err)
 	}
-	for _, m := range cited {
-		if !funcs[m[1]] {
-			t.Errorf("docs/security.md cites %s, which is no test in the repository", m[1])
-		}
-	}
+	return funcs
 }
