@@ -86,7 +86,7 @@ func TestDo(t *testing.T) {
 			var retries atomic.Int64
 			p := retry.Policy{MaxAttempts: 5, Backoff: time.Second, MaxBackoff: 3 * time.Second, Sleep: slept.sleep, Retries: &retries}
 			attempts := 0
-			err := p.Do(context.Background(), "create thing", func(context.Context) (retry.Verdict, error) {
+			err := p.Do(t.Context(), "create thing", func(context.Context) (retry.Verdict, error) {
 				attempts++
 				if attempts > len(tc.verdicts) {
 					return retry.Verdict{}, nil
@@ -116,7 +116,7 @@ func TestDo(t *testing.T) {
 // A cancelled context ends Do with the context's error, whatever the
 // verdict, and no further attempt is made.
 func TestDoCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	attempts := 0
 	err := retry.Policy{MaxAttempts: 5, Backoff: time.Hour, MaxBackoff: time.Hour}.Do(ctx, "get thing", func(context.Context) (retry.Verdict, error) {
 		attempts++
@@ -142,7 +142,7 @@ func TestPollUntil(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var slept naps
 			n := 0
-			err := retry.Poll{Interval: time.Second, Max: 4, Sleep: slept.sleep}.Until(context.Background(), "server 1", func(context.Context) (bool, error) {
+			err := retry.Poll{Interval: time.Second, Max: 4, Sleep: slept.sleep}.Until(t.Context(), "server 1", func(context.Context) (bool, error) {
 				n++
 				if n > len(tc.checks) {
 					return false, errBoom
@@ -165,7 +165,7 @@ func TestPollUntil(t *testing.T) {
 func TestPollBacksOff(t *testing.T) {
 	var slept naps
 	n := 0
-	err := retry.Poll{Interval: time.Second, MaxInterval: 5 * time.Second, Max: 10, Sleep: slept.sleep}.Until(context.Background(), "server 1", func(context.Context) (bool, error) {
+	err := retry.Poll{Interval: time.Second, MaxInterval: 5 * time.Second, Max: 10, Sleep: slept.sleep}.Until(t.Context(), "server 1", func(context.Context) (bool, error) {
 		n++
 		return n == 6, nil
 	})
@@ -176,12 +176,12 @@ func TestPollBacksOff(t *testing.T) {
 }
 
 func TestSleep(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	if err := retry.Sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
 		t.Errorf("Sleep on a cancelled context = %v, want context.Canceled at once", err)
 	}
-	if err := retry.Sleep(context.Background(), time.Millisecond); err != nil {
+	if err := retry.Sleep(t.Context(), time.Millisecond); err != nil {
 		t.Errorf("Sleep(1ms) = %v", err)
 	}
 	if err := retry.Sleep(ctx, 0); !errors.Is(err, context.Canceled) {
