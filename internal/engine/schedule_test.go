@@ -46,7 +46,7 @@ func TestScheduleStartsWhenDependenciesFinishNotPerLevel(t *testing.T) {
 		return nil
 	})
 	f.add([]int{slow}, func(context.Context) error { f.note("child of slow ran"); return nil })
-	errs := schedule(context.Background(), context.Background(), f.tasks, 4)
+	errs := schedule(t.Context(), t.Context(), f.tasks, 4)
 	if len(errs) != 0 {
 		t.Fatal(errs)
 	}
@@ -73,7 +73,7 @@ func TestScheduleBoundsParallelism(t *testing.T) {
 			return nil
 		})
 	}
-	schedule(context.Background(), context.Background(), f.tasks, 3)
+	schedule(t.Context(), t.Context(), f.tasks, 3)
 	if got := peak.Load(); got != 3 {
 		t.Errorf("peak concurrency = %d, want 3", got)
 	}
@@ -88,7 +88,7 @@ func TestScheduleFailureSkipsTransitiveDependents(t *testing.T) {
 	var ran atomic.Bool
 	f.add(nil, func(context.Context) error { ran.Store(true); return nil })
 	p := f.add(nil, func(context.Context) error { panic("kaboom") })
-	errs := schedule(context.Background(), context.Background(), f.tasks, 2)
+	errs := schedule(t.Context(), t.Context(), f.tasks, 2)
 	if !errors.Is(errs[a], boom) {
 		t.Errorf("errs[a] = %v", errs[a])
 	}
@@ -106,7 +106,7 @@ func TestScheduleFailureSkipsTransitiveDependents(t *testing.T) {
 
 func TestScheduleStopLetsRunningFinish(t *testing.T) {
 	var f fakeTasks
-	stop, cancel := context.WithCancel(context.Background())
+	stop, cancel := context.WithCancel(t.Context())
 	var finished atomic.Bool
 	started := make(chan struct{})
 	first := f.add(nil, func(ctx context.Context) error {
@@ -121,7 +121,7 @@ func TestScheduleStopLetsRunningFinish(t *testing.T) {
 	})
 	f.add([]int{first}, func(context.Context) error { t.Error("task started after stop"); return nil })
 	f.add(nil, func(context.Context) error { t.Error("queued task started after stop"); return nil })
-	schedule(stop, context.Background(), f.tasks, 1)
+	schedule(stop, t.Context(), f.tasks, 1)
 	<-started
 	if !finished.Load() {
 		t.Error("schedule returned before the running task finished")
@@ -160,7 +160,7 @@ func TestScheduleSettleFreesSlotButHoldsDependents(t *testing.T) {
 		f.note("child of a ran")
 		return nil
 	})
-	if errs := schedule(context.Background(), context.Background(), f.tasks, 1); len(errs) != 0 {
+	if errs := schedule(t.Context(), t.Context(), f.tasks, 1); len(errs) != 0 {
 		t.Fatal(errs)
 	}
 	want := []string{"a ran", "b ran", "a settled", "child of a ran"}
@@ -199,7 +199,7 @@ func TestScheduleBoundsWaitingSettles(t *testing.T) {
 		time.Sleep(20 * time.Millisecond) // room for any beyond the bound
 		close(gate)
 	}()
-	if errs := schedule(context.Background(), context.Background(), f.tasks, parallelism); len(errs) != 0 {
+	if errs := schedule(t.Context(), t.Context(), f.tasks, parallelism); len(errs) != 0 {
 		t.Fatal(errs)
 	}
 	if got := settled.Load(); got != 200 {
@@ -219,7 +219,7 @@ func TestScheduleSettleFailureSkipsDependents(t *testing.T) {
 		return func(context.Context) error { return boom }, nil
 	}})
 	f.add([]int{a}, func(context.Context) error { t.Error("dependent of a failed settle ran"); return nil })
-	errs := schedule(context.Background(), context.Background(), f.tasks, 2)
+	errs := schedule(t.Context(), t.Context(), f.tasks, 2)
 	if !errors.Is(errs[a], boom) {
 		t.Errorf("errs[a] = %v", errs[a])
 	}
@@ -239,7 +239,7 @@ func TestScheduleStartsLongestChainFirst(t *testing.T) {
 	head := f.add(nil, note("head of chain"))
 	mid := f.add([]int{head}, note("middle"))
 	f.add([]int{mid}, note("tail"))
-	if errs := schedule(context.Background(), context.Background(), f.tasks, 1); len(errs) != 0 {
+	if errs := schedule(t.Context(), t.Context(), f.tasks, 1); len(errs) != 0 {
 		t.Fatal(errs)
 	}
 	// tail and single are both one task from the end: single was ready first.
