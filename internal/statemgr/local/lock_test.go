@@ -1,7 +1,6 @@
 package local
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -38,7 +37,7 @@ func lockOnDisk(t *testing.T, dir string) statemgr.LockInfo {
 }
 
 func TestLockRecordsWhoHoldsIt(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	clock := newFakeClock()
 	dir := t.TempDir()
 	b := New(dir, "prod", Options{Now: clock.Now, Hostname: "runner-7", PID: 4242})
@@ -76,7 +75,7 @@ func TestHeartbeatIsFasterThanStaleAfter(t *testing.T) {
 }
 
 func TestStaleLocks(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, tc := range []struct {
 		name      string
 		write     func(t *testing.T, dir string, now time.Time)
@@ -144,7 +143,7 @@ func TestStaleLocks(t *testing.T) {
 // is far shorter than the wait; once its heartbeat stops, it is.
 func TestHeartbeatKeepsTheLockAlive(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	holder := New(dir, "prod", Options{Heartbeat: 10 * time.Millisecond})
 	waiter := New(dir, "prod", Options{StaleAfter: 250 * time.Millisecond, LockTimeout: 800 * time.Millisecond, PollInterval: 5 * time.Millisecond})
@@ -195,7 +194,7 @@ func TestHeartbeatKeepsTheLockAlive(t *testing.T) {
 // A holder whose lock was taken (force-unlock, then a new lock) stops its
 // heartbeat without touching the new lock, and its Unlock says so.
 func TestLostLockIsNotOverwritten(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	a := New(dir, "prod", Options{Heartbeat: 5 * time.Millisecond})
 	b := New(dir, "prod", fastOptions())
@@ -229,7 +228,7 @@ func TestLostLockIsNotOverwritten(t *testing.T) {
 }
 
 func TestUnlockStopsTheHeartbeat(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	b := New(dir, "prod", Options{Heartbeat: time.Millisecond})
 	before := runtime.NumGoroutine()
@@ -267,7 +266,7 @@ func TestUnlockStopsTheHeartbeat(t *testing.T) {
 // stays exclusive, and no holder loses its fresh lock to a late breaker.
 func TestRacingBreakersKeepTheLockExclusive(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	var inside atomic.Int32
 	var overlap atomic.Bool
@@ -303,7 +302,7 @@ func TestRacingBreakersKeepTheLockExclusive(t *testing.T) {
 }
 
 func TestForceUnlockErrors(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	b := New(dir, "prod", fastOptions())
 	if err := b.ForceUnlock(ctx, "abc"); err == nil || !strings.Contains(err.Error(), "no lock is held") {
@@ -323,7 +322,7 @@ func TestForceUnlockErrors(t *testing.T) {
 }
 
 func TestNegativeTimeoutDoesNotWait(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	holder := New(dir, "prod", fastOptions())
 	l, err := holder.Lock(ctx, statemgrtest.NewLockInfo("apply"))
