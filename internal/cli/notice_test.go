@@ -24,7 +24,7 @@ func TestLockWaitNotice(t *testing.T) {
 	k.env["KYKU_LOCK_POLL"] = "5ms"
 	since := time.Now().UTC().Truncate(time.Second) // a fresh lock: an old one is broken as stale
 	holder := local.New(filepath.Join(k.dir, ".kyku"), "", local.Options{Now: func() time.Time { return since }, Hostname: "ci-7", PID: 77})
-	l, err := holder.Lock(context.Background(), statemgr.LockInfo{Operation: "apply", Who: "alice@ci-7"})
+	l, err := holder.Lock(t.Context(), statemgr.LockInfo{Operation: "apply", Who: "alice@ci-7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestLockWaitNotice(t *testing.T) {
 		t.Errorf("the error does not say how to remove the lock:\n%s", errOut)
 	}
 	// Released while kyku waits: it goes on.
-	time.AfterFunc(100*time.Millisecond, func() { _ = l.Unlock(context.Background()) })
+	time.AfterFunc(100*time.Millisecond, func() { _ = l.Unlock(t.Context()) })
 	code, out, errOut = k.run("", "plan", "--lock-timeout", "20s")
 	if code != 0 || strings.Count(errOut, "waiting up to 20s for it (--lock-timeout)…") != 1 || !strings.Contains(out, "Plan: 3 to create") {
 		t.Errorf("plan while the lock is released: exit %d\nstdout %s\nstderr %s", code, out, errOut)
@@ -77,7 +77,7 @@ func TestInterruptNoticeGoesThroughTheView(t *testing.T) {
 	k := newKyku(t, cfg)
 	k.env["KYKU_SIM_LATENCY"] = "300ms"
 	interrupted := make(chan struct{})
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	out, errOut := newSyncBuffer(), newSyncBuffer()
 	go func() {
