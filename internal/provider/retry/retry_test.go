@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -175,16 +176,31 @@ func TestPollBacksOff(t *testing.T) {
 	}
 }
 
+// Sleep waits out its duration, or until its context ends, on synctest's
+// clock: an hour is an hour, a cancelled context ends it at once, one
+// cancelled after ten minutes at ten minutes.
 func TestSleep(t *testing.T) {
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	if err := retry.Sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
-		t.Errorf("Sleep on a cancelled context = %v, want context.Canceled at once", err)
-	}
-	if err := retry.Sleep(t.Context(), time.Millisecond); err != nil {
-		t.Errorf("Sleep(1ms) = %v", err)
-	}
-	if err := retry.Sleep(ctx, 0); !errors.Is(err, context.Canceled) {
-		t.Errorf("Sleep(0) on a cancelled context = %v, want its error", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		took := func(ctx context.Context, d time.Duration) (time.Duration, error) {
+			start := time.Now()
+			err := retry.Sleep(ctx, d)
+			return time.Since(start), err
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		if el, err := took(ctx, time.Hour); !errors.Is(err, context.Canceled) || el != 0 {
+			t.Errorf("Sleep(1h) on a cancelled context = %v after %v, want context.Canceled at once", err, el)
+		}
+		if el, err := took(t.Context(), time.Hour); err != nil || el != time.Hour {
+			t.Errorf("Sleep(1h) = %v after %v, want nil after 1h", err, el)
+		}
+		if el, err := took(ctx, 0); !errors.Is(err, context.Canceled) || el != 0 {
+			t.Errorf("Sleep(0) on a cancelled context = %v after %v, want its error at once", err, el)
+		}
+		ctx, cancel = context.WithTimeout(t.Context(), 10*time.Minute)
+		defer cancel()
+		if el, err := took(ctx, time.Hour); !errors.Is(err, context.DeadlineExceeded) || el != 10*time.Minute {
+			t.Errorf("Sleep(1h) on a context ending after 10m = %v after %v, want its error after 10m", err, el)
+		}
+	})
 }
