@@ -1,7 +1,6 @@
 package kyku_test
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -52,7 +51,7 @@ func mustConfig(t *testing.T, yaml string) *kyku.Config {
 // The zero options never apply or destroy, and say how to approve.
 func TestZeroOptionsApplyNothing(t *testing.T) {
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	cfg := mustConfig(t, example)
 	_, err := f.e.Apply(ctx, cfg, kyku.ApplyOptions{Provider: f.sim}, nil)
 	if !errors.Is(err, kyku.ErrNotApproved) || !strings.Contains(err.Error(), "AutoApprove") {
@@ -76,7 +75,7 @@ func TestZeroOptionsApplyNothing(t *testing.T) {
 func TestConfirmDeclines(t *testing.T) {
 	f := newFixture(t)
 	var seen []string
-	_, err := f.e.Apply(context.Background(), mustConfig(t, example), kyku.ApplyOptions{Provider: f.sim, Confirm: func(p *kyku.Plan) (bool, error) {
+	_, err := f.e.Apply(t.Context(), mustConfig(t, example), kyku.ApplyOptions{Provider: f.sim, Confirm: func(p *kyku.Plan) (bool, error) {
 		for _, c := range p.Changes {
 			seen = append(seen, c.Action.String()+" "+c.ResourceID)
 		}
@@ -96,7 +95,7 @@ func TestConfirmDeclines(t *testing.T) {
 // A plan is refused once the state moved on.
 func TestStalePlanRefused(t *testing.T) {
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	cfg := mustConfig(t, example)
 	p, err := f.e.Plan(ctx, cfg, kyku.PlanOptions{Provider: f.sim})
 	if err != nil {
@@ -127,7 +126,7 @@ func TestConfigErrors(t *testing.T) {
 
 	// A protected resource the plan would destroy is a ConfigError too.
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	protected := strings.Replace(example, "  web:\n", "  web:\n    protect: true\n", 1)
 	if _, err := f.e.Apply(ctx, mustConfig(t, protected), kyku.ApplyOptions{Provider: f.sim, AutoApprove: true}, nil); err != nil {
 		t.Fatal(err)
@@ -145,7 +144,7 @@ func TestConfigReusable(t *testing.T) {
 	cfg := mustConfig(t, "resources:\n  net:\n    type: Vpc\n    properties: { cidr: 10.0.0.0/16, distributeAcrossAzs: 2 }\n")
 	before := cfg.Resources()
 	for i := 0; i < 2; i++ {
-		p, err := f.e.Plan(context.Background(), cfg, kyku.PlanOptions{Provider: f.sim})
+		p, err := f.e.Plan(t.Context(), cfg, kyku.PlanOptions{Provider: f.sim})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +166,7 @@ func TestConfigReusable(t *testing.T) {
 // Sensitive values never appear in a public plan or result.
 func TestSensitiveMasked(t *testing.T) {
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	withSecret := func(s string) *kyku.Config {
 		return mustConfig(t, "resources:\n  web:\n    type: Vm\n    properties: { image: debian-12, userData: \""+s+"\" }\n")
 	}
@@ -272,7 +271,7 @@ resources:
 // refused in staging's state.
 func TestConfigForAnEnvironment(t *testing.T) {
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	creates := func(env string, vars map[string]string) int {
 		t.Helper()
 		cfg, err := kyku.ParseConfigFor("kyku.yaml", []byte(perEnv), kyku.ConfigOptions{Env: env, Vars: vars})
@@ -320,7 +319,7 @@ func TestConfigForAnEnvironment(t *testing.T) {
 // move, counted, and the cloud object stays the same one.
 func TestMovedThroughThePublicAPI(t *testing.T) {
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	const key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMoved"
 	before := mustConfig(t, "resources:\n  app-key: { type: SshKey, properties: { publicKey: \""+key+"\" } }\n")
 	if _, err := f.e.Apply(ctx, before, kyku.ApplyOptions{Provider: f.sim, AutoApprove: true}, nil); err != nil {

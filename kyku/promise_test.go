@@ -2,7 +2,6 @@ package kyku_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -18,7 +17,7 @@ import (
 // nothing.
 func TestAPIPlanFileVerifies(t *testing.T) {
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	cfg := mustConfig(t, example)
 	if _, err := f.e.Apply(ctx, cfg, kyku.ApplyOptions{Provider: f.sim, AutoApprove: true}, nil); err != nil {
 		t.Fatal(err)
@@ -56,7 +55,7 @@ func TestAPIPlanFileVerifies(t *testing.T) {
 // not a way to destroy everything by accident through the Go API either.
 func TestAPIDestroyAllNeedsTheOption(t *testing.T) {
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := f.e.Apply(ctx, mustConfig(t, example), kyku.ApplyOptions{Provider: f.sim, AutoApprove: true}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +86,7 @@ func TestAPIDestroyAllNeedsTheOption(t *testing.T) {
 // the state directory is refused before anything is written.
 func TestAPIEnvironmentNames(t *testing.T) {
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, env := range []string{"../../x", "prod.eu", "a/b", strings.Repeat("e", 65)} {
 		if _, err := f.e.Plan(ctx, mustConfig(t, example), kyku.PlanOptions{Provider: f.sim, Env: env}); err == nil || !strings.Contains(err.Error(), "the options' Env: environment name") {
 			t.Errorf("Plan with Env %q: %v", env, err)

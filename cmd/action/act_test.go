@@ -78,7 +78,7 @@ func TestActRunsTheExampleWorkflow(t *testing.T) {
 	srv.AddPullRequest(repoName, githubtest.PullRequest{Number: 7, User: "Codertocat", HeadSHA: head})
 	event := payload(t, dir)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	args := append([]string{"pull_request",
 		"-W", filepath.Join(".github", "workflows", "kyku.yml"), "-e", event,

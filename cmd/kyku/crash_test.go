@@ -26,7 +26,7 @@ func TestCrashDuringApplyConverges(t *testing.T) {
 	)
 	kills := 0
 	for _, after := range []time.Duration{150 * time.Millisecond, 400 * time.Millisecond, 250 * time.Millisecond, 600 * time.Millisecond, 50 * time.Millisecond} {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 		c := p.cmd(ctx, "apply", "--auto-approve")
 		if err := c.Start(); err != nil {
 			cancel()

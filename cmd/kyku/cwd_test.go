@@ -14,7 +14,7 @@ import (
 // KYKU_SIM_DIR): its cloud lives next to the configuration too.
 func inDir(t *testing.T, dir string, args ...string) (int, string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	c := exec.CommandContext(ctx, kykuBin, args...)
 	c.Dir = dir

@@ -26,7 +26,7 @@ func TestKilledHolderLockIsTakenOverAtOnce(t *testing.T) {
 	slow := append(append([]string{}, p.env...), "KYKU_SIM_LATENCY=5s") // still mid-apply when killed
 	quick := p.env
 
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	p.env = slow
 	holder := p.cmd(ctx, "apply", "--auto-approve")

@@ -88,7 +88,7 @@ func (p *project) cmd(ctx context.Context, args ...string) *exec.Cmd {
 // run runs kyku to completion and returns its exit code and output.
 func (p *project) run(args ...string) (int, string) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(p.t.Context(), 2*time.Minute)
 	defer cancel()
 	var out bytes.Buffer
 	c := p.cmd(ctx, args...)

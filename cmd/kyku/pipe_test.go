@@ -26,7 +26,7 @@ func TestClosedStdoutStopsCleanly(t *testing.T) {
 	}
 	for _, args := range [][]string{{"plan"}, {"apply", "--auto-approve"}, {"plan", "--json"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 			defer cancel()
 			r, w, err := os.Pipe()
 			if err != nil {

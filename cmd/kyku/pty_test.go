@@ -30,7 +30,7 @@ func TestInterruptNoticeStaysOnScreen(t *testing.T) {
 	}
 	p := newProject(t, layered(40))
 	p.env = append(p.env, "KYKU_SIM_LATENCY=100ms-200ms")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	c := p.cmd(ctx, "apply", "--auto-approve", "--parallelism", "2")
 	c.Stdout, c.Stderr = tty, tty

@@ -145,7 +145,7 @@ type s3State struct {
 
 func readS3State(t *testing.T, srv *s3test.Server, bucket string) s3State {
 	t.Helper()
-	out, err := srv.Client.GetObject(context.Background(), &awss3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String("team/net/state.json")})
+	out, err := srv.Client.GetObject(t.Context(), &awss3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String("team/net/state.json")})
 	if err != nil {
 		t.Fatalf("get state: %v", err)
 	}
@@ -174,7 +174,7 @@ func TestKilledHolderLockIsBrokenOnS3(t *testing.T) {
 	p.env = append(p.env, "KYKU_SIM_LATENCY=5s")
 
 	// A live holder: a contender with a 1s timeout sees the lock, names it.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	holder := p.cmd(ctx, "apply", "--auto-approve")
 	if err := holder.Start(); err != nil {

@@ -22,7 +22,7 @@ func TestSIGTERMStopsCleanly(t *testing.T) {
 	}
 	p := newProject(t, layered(200))
 	p.env = append(p.env, "KYKU_SIM_LATENCY=20ms-40ms")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	var out syncBuffer
 	c := p.cmd(ctx, "apply", "--auto-approve", "--parallelism", "4")
@@ -97,7 +97,7 @@ func TestInterruptStopsProviders(t *testing.T) {
 	if code, out := p.run("init"); code != 0 {
 		t.Fatalf("init: exit %d\n%s", code, out)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	var out syncBuffer
 	c := p.cmd(ctx, "apply", "--auto-approve")

@@ -5,7 +5,6 @@
 package policies_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -88,7 +87,7 @@ func TestExamplePolicies(t *testing.T) {
 			deny: []string{`Vm "web" has size "medium", which the default environment does not allow (allowed: small)`}, warnCount: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := set.Evaluate(context.Background(), tc.in, 10*time.Second)
+			got, err := set.Evaluate(t.Context(), tc.in, 10*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,7 +1,6 @@
 package action_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -131,7 +130,7 @@ func TestReviewLifecycle(t *testing.T) {
 		if filepath.Base(planFile) != "plan.json" || pj["environment"] != envName {
 			t.Errorf("plan-file %s: environment %v", planFile, pj["environment"])
 		}
-		if _, err := f.backendStore().GetObject(context.Background(), review.SavedPlanKey("", envName, 2, shaA)); err != nil {
+		if _, err := f.backendStore().GetObject(t.Context(), review.SavedPlanKey("", envName, 2, shaA)); err != nil {
 			t.Errorf("saved plan for #2 at %s: %v", shaA[:7], err)
 		}
 		if !strings.Contains(r.stdout, "::add-mask::"+githubtest.Token) {

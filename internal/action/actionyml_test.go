@@ -1,7 +1,6 @@
 package action_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"sort"
@@ -70,7 +69,7 @@ func TestActionYMLMatchesTheCode(t *testing.T) {
 		"GITHUB_EVENT_NAME": "release", "GITHUB_EVENT_PATH": ev, "GITHUB_REPOSITORY": repoName,
 		"GITHUB_API_URL": f.srv.APIURL(), "GITHUB_OUTPUT": outFile, "INPUT_GITHUB-TOKEN": "t",
 	}
-	code := action.Run(context.Background(), action.Env{Getenv: func(k string) string {
+	code := action.Run(t.Context(), action.Env{Getenv: func(k string) string {
 		mu.Lock()
 		defer mu.Unlock()
 		if strings.HasPrefix(k, "INPUT_") {

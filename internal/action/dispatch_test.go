@@ -1,7 +1,6 @@
 package action_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -59,7 +58,7 @@ func TestDispatchedCommandsAreThePullRequestsCommands(t *testing.T) {
 		if len(comments) != 1 || !strings.Contains(comments[0].Body, "<!-- kyku:plan env=prod -->") || !strings.Contains(comments[0].Body, shaA[:7]) {
 			t.Fatalf("want the sticky plan comment for %s, got %+v", shaA[:7], comments)
 		}
-		if _, err := f.backendStore().GetObject(context.Background(), review.SavedPlanKey("", envName, 2, shaA)); err != nil {
+		if _, err := f.backendStore().GetObject(t.Context(), review.SavedPlanKey("", envName, 2, shaA)); err != nil {
 			t.Errorf("no saved plan in the default branch's backend: %v", err)
 		}
 		wantOutputs(t, r, map[string]string{"creates": "2"})

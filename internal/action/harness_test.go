@@ -2,7 +2,6 @@ package action_test
 
 import (
 	"bytes"
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -94,7 +93,7 @@ func backendYAML(t *testing.T, getenv map[string]string) string {
 		Region: region, BaseEndpoint: aws.String(endpoint), UsePathStyle: true,
 		Credentials: credentials.NewStaticCredentialsProvider(access, secretKey, ""),
 	})
-	if _, err := client.CreateBucket(context.Background(), &awss3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
+	if _, err := client.CreateBucket(t.Context(), &awss3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
 		t.Fatalf("create bucket %s: %v", bucket, err)
 	}
 	// The AWS SDK reads its credentials from the process, as on a runner.
@@ -259,7 +258,7 @@ func (f *fixture) run(eventName string, ev map[string]any, extra map[string]stri
 		providers = provider.Registry{"sim": sim.Factory}
 	}
 	var stdout bytes.Buffer
-	code := action.Run(context.Background(), action.Env{
+	code := action.Run(f.t.Context(), action.Env{
 		Getenv: func(k string) string { return env[k] },
 		Environ: func() []string {
 			var out []string
@@ -322,7 +321,7 @@ func (f *fixture) backendStore() statemgr.Backend {
 	f.t.Helper()
 	cfg, err := config.Parse([]config.File{{Name: "x.yaml", Data: []byte(f.config("web"))}})
 	must(f.t, err)
-	b, err := workspace.OpenBackend(context.Background(), cfg.Backend, workspace.Settings{
+	b, err := workspace.OpenBackend(f.t.Context(), cfg.Backend, workspace.Settings{
 		Env: envName, BaseDir: f.configDir(), Getenv: func(k string) string { return f.base[k] },
 	})
 	must(f.t, err)
@@ -338,7 +337,7 @@ func (f *fixture) configDir() string {
 // serial is the state's serial (0 without state).
 func (f *fixture) serial() int64 {
 	f.t.Helper()
-	st, err := f.backendStore().Read(context.Background())
+	st, err := f.backendStore().Read(f.t.Context())
 	must(f.t, err)
 	if st == nil {
 		return 0

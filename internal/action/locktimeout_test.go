@@ -1,7 +1,6 @@
 package action_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -29,12 +28,12 @@ func TestRunsWaitForTheStateLock(t *testing.T) {
 			f.setRef(shaA, f.config("web", "worker"))
 			f.setCheckout(f.config("web"))
 			f.setRef(defaultRef, f.config("web"))
-			lock, err := f.backendStore().Lock(context.Background(), statemgr.LockInfo{Who: "another-run", Operation: "apply", RunURL: "https://github.com/" + repoName + "/actions/runs/1"})
+			lock, err := f.backendStore().Lock(t.Context(), statemgr.LockInfo{Who: "another-run", Operation: "apply", RunURL: "https://github.com/" + repoName + "/actions/runs/1"})
 			must(t, err)
 			if tc.release > 0 {
-				time.AfterFunc(tc.release, func() { _ = lock.Unlock(context.Background()) })
+				time.AfterFunc(tc.release, func() { _ = lock.Unlock(t.Context()) })
 			} else {
-				defer lock.Unlock(context.Background())
+				defer lock.Unlock(t.Context())
 			}
 			start := time.Now()
 			r := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), map[string]string{"INPUT_LOCK-TIMEOUT": tc.timeout})

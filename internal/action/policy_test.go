@@ -1,7 +1,6 @@
 package action_test
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -210,12 +209,12 @@ func TestPolicyChangedByThePRDoesNotJudgeItsMerge(t *testing.T) {
 func (f *fixture) lastAudit(t *testing.T) review.AuditRecord {
 	t.Helper()
 	b := f.backendStore()
-	keys, err := b.ListObjects(context.Background(), "runs/prod/")
+	keys, err := b.ListObjects(t.Context(), "runs/prod/")
 	must(t, err)
 	if len(keys) == 0 {
 		t.Fatal("no audit record")
 	}
-	data, err := b.GetObject(context.Background(), keys[len(keys)-1])
+	data, err := b.GetObject(t.Context(), keys[len(keys)-1])
 	must(t, err)
 	var rec review.AuditRecord
 	must(t, json.Unmarshal(data, &rec))

@@ -1,7 +1,6 @@
 package action_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -33,7 +32,7 @@ func providerFixture(t *testing.T) (*fixture, string, func(extra string) string)
 	must(t, os.WriteFile(filepath.Join(dir, "kyku.yaml"), []byte(cfg("")), 0o644))
 	c, err := config.Load(filepath.Join(dir, "kyku.yaml"))
 	must(t, err)
-	if _, _, err := workspace.Init(context.Background(), c, workspace.Settings{BaseDir: dir, Plugins: workspace.Plugins{Mirror: mirror}}, false); err != nil {
+	if _, _, err := workspace.Init(t.Context(), c, workspace.Settings{BaseDir: dir, Plugins: workspace.Plugins{Mirror: mirror}}, false); err != nil {
 		t.Fatal(err)
 	}
 	lock, err := os.ReadFile(workspace.LockPath(dir))

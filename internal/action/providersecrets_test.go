@@ -1,7 +1,6 @@
 package action_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -71,7 +70,7 @@ func TestWriteOnlyAttributeThroughReview(t *testing.T) {
 	f.addPR(2, shaA)
 	planned := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), unsandboxed)
 	wantCode(t, planned, 0)
-	saved, err := f.backendStore().GetObject(context.Background(), review.SavedPlanKey("", envName, 2, shaA))
+	saved, err := f.backendStore().GetObject(t.Context(), review.SavedPlanKey("", envName, 2, shaA))
 	must(t, err)
 	planJSON, err := os.ReadFile(planned.outputs["plan-file"])
 	must(t, err)

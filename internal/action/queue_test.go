@@ -1,7 +1,6 @@
 package action_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -135,7 +134,7 @@ func TestPromotionThroughTheAction(t *testing.T) {
 	// access to the backend could write one) is not enough.
 	forged := `{"pr":2,"environment":"staging","requestedBy":"hubot","approvedBy":["octocat"],"trigger":"comment","headSha":"` + shaA +
 		`","planDigest":"x","succeeded":2,"failed":0,"skipped":0,"startedAt":"2025-06-01T06:00:00Z","finishedAt":"2025-06-01T06:00:01Z"}`
-	must(t, f.backendStore().PutObject(context.Background(), review.AuditKey("", "staging", time.Date(2025, 6, 1, 6, 0, 1, 0, time.UTC), 2), []byte(forged)))
+	must(t, f.backendStore().PutObject(t.Context(), review.AuditKey("", "staging", time.Date(2025, 6, 1, 6, 0, 1, 0, time.UTC), 2), []byte(forged)))
 	wantOutputs(t, applyProd(5002), map[string]string{"applied": "false"})
 	if reply := f.lastReply(2); !strings.Contains(reply, "no result of Kyku's for it on this pull request") {
 		t.Errorf("a forged audit record counted:\n%s", reply)

@@ -102,7 +102,7 @@ func (c *clock) advance(d time.Duration) {
 }
 
 func TestTakeRenewReleaseExpire(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	clk := &clock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
 	objs := newMem()
 	a := claim.New(objs, claim.Options{Now: clk.now})
@@ -171,7 +171,7 @@ func TestOneTakerWinsOnS3(t *testing.T) {
 	t.Setenv("AWS_ACCESS_KEY_ID", s.Access)
 	t.Setenv("AWS_SECRET_ACCESS_KEY", s.Secret)
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	ctx := context.Background()
+	ctx := t.Context()
 	clk := &clock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
 	const replicas = 6
 	stores := make([]*claim.Store, replicas)

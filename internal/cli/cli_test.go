@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -49,7 +48,7 @@ func (k *kyku) run(stdin string, args ...string) (int, string, string) {
 		args = append(args, "-c", filepath.Join(k.dir, "kyku.yaml"), "--state-dir", filepath.Join(k.dir, ".kyku"))
 	}
 	var out, errOut bytes.Buffer
-	code := cli.Run(context.Background(), args, cli.Env{
+	code := cli.Run(k.t.Context(), args, cli.Env{
 		Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut,
 		Getenv:    func(k2 string) string { return k.env[k2] },
 		Providers: provider.Registry{"sim": sim.Factory},

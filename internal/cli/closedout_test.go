@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -51,7 +50,7 @@ func TestClosedStdoutStopsApplyAsCtrlC(t *testing.T) {
 	k.env["KYKU_SIM_LATENCY"] = "20ms-40ms"
 	stdout := &readerGone{after: "done in"}
 	var stderr bytes.Buffer
-	code := cli.Run(context.Background(), []string{"apply", "--auto-approve", "--parallelism", "1",
+	code := cli.Run(t.Context(), []string{"apply", "--auto-approve", "--parallelism", "1",
 		"-c", filepath.Join(k.dir, "kyku.yaml"), "--state-dir", filepath.Join(k.dir, ".kyku")}, cli.Env{
 		Stdout: stdout, Stderr: &stderr, Getenv: func(n string) string { return k.env[n] },
 		Providers: provider.Registry{"sim": sim.Factory},

@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,7 +69,7 @@ func TestExamplesStateIsGitIgnored(t *testing.T) {
 	run := func(args ...string) {
 		t.Helper()
 		var out, errOut bytes.Buffer
-		code := cli.Run(context.Background(), args, cli.Env{
+		code := cli.Run(t.Context(), args, cli.Env{
 			Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return env[k] },
 			Providers: provider.Registry{"sim": sim.Factory}, // the clouds' examples never reach their provider here
 		})

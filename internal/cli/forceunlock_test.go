@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,11 +41,11 @@ func TestForceUnlockAsksFirst(t *testing.T) {
 			stateDir := filepath.Join(k.dir, ".kyku")
 			since := time.Now().UTC()
 			holder := local.New(stateDir, "", local.Options{Now: func() time.Time { return since }, Hostname: "ci-7", PID: 77})
-			l, err := holder.Lock(context.Background(), statemgr.LockInfo{Operation: "apply", Who: "alice@ci-7"})
+			l, err := holder.Lock(t.Context(), statemgr.LockInfo{Operation: "apply", Who: "alice@ci-7"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer l.Unlock(context.Background())
+			defer l.Unlock(t.Context())
 			token, named := l.Info().ID, l.Info().ID
 			if tc.wrong {
 				named = statemgr.NewLockID()
@@ -81,11 +80,11 @@ func TestForceUnlockAsksFirst(t *testing.T) {
 func TestForceUnlockQuestion(t *testing.T) {
 	k := newKyku(t, cfg)
 	holder := local.New(filepath.Join(k.dir, ".kyku"), "", local.Options{Hostname: "ci-7", PID: 77})
-	l, err := holder.Lock(context.Background(), statemgr.LockInfo{Operation: "apply", Who: "alice@ci-7"})
+	l, err := holder.Lock(t.Context(), statemgr.LockInfo{Operation: "apply", Who: "alice@ci-7"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Unlock(context.Background())
+	defer l.Unlock(t.Context())
 	_, out, _ := k.run("no\n", "force-unlock", l.Info().ID)
 	golden(t, "force-unlock.golden", strings.ReplaceAll(out, k.dir, "DIR"))
 }

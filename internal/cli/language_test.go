@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -269,7 +268,7 @@ resources:
 	if err != nil {
 		t.Fatal(err)
 	}
-	obj, err := s.Create(context.Background(), provider.Resource{
+	obj, err := s.Create(t.Context(), provider.Resource{
 		Name: "by-hand", Type: "SshKey", CloudName: "made-by-hand",
 		Properties: map[string]any{"publicKey": "ssh-ed25519 AAAA", "tags": map[string]any{"team": "ops"}},
 	})
@@ -310,7 +309,7 @@ resources:
 func TestImportBlockPlansThenApplies(t *testing.T) {
 	k := newKyku(t, "")
 	s, _ := sim.New(sim.Options{Dir: filepath.Join(k.dir, "cloud")})
-	obj, err := s.Create(context.Background(), provider.Resource{Name: "x", Type: "Vpc", CloudName: "legacy-net", Properties: map[string]any{"cidr": "10.9.0.0/16"}})
+	obj, err := s.Create(t.Context(), provider.Resource{Name: "x", Type: "Vpc", CloudName: "legacy-net", Properties: map[string]any{"cidr": "10.9.0.0/16"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -536,7 +535,7 @@ func TestSavedPlanWithMovesAndImports(t *testing.T) {
 	k.ok("apply", "--auto-approve")
 	id := k.state("").Resources["old"].ProviderID
 	s, _ := sim.New(sim.Options{Dir: filepath.Join(k.dir, "cloud")})
-	obj, err := s.Create(context.Background(), provider.Resource{Name: "x", Type: "SshKey", CloudName: "outside", Properties: map[string]any{"publicKey": "k2"}})
+	obj, err := s.Create(t.Context(), provider.Resource{Name: "x", Type: "SshKey", CloudName: "outside", Properties: map[string]any{"publicKey": "k2"}})
 	if err != nil {
 		t.Fatal(err)
 	}

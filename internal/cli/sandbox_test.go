@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +47,7 @@ resources:
 	run := func(args ...string) (int, string) {
 		t.Helper()
 		var out bytes.Buffer
-		code := cli.Run(context.Background(), append(args, "-c", filepath.Join(dir, "kyku.yaml"), "--state-dir", filepath.Join(dir, ".kyku")), cli.Env{
+		code := cli.Run(t.Context(), append(args, "-c", filepath.Join(dir, "kyku.yaml"), "--state-dir", filepath.Join(dir, ".kyku")), cli.Env{
 			Stdout: &out, Stderr: &out, Getenv: func(k string) string { return env[k] },
 			Environ: func() []string {
 				var kv []string

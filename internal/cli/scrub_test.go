@@ -47,7 +47,7 @@ func (k *kyku) runEchoing(cloud echoingCloud, stdin string, args ...string) (int
 	k.t.Helper()
 	args = append(args, "-c", filepath.Join(k.dir, "kyku.yaml"), "--state-dir", filepath.Join(k.dir, ".kyku"))
 	var out, errOut bytes.Buffer
-	code := cli.Run(context.Background(), args, cli.Env{
+	code := cli.Run(k.t.Context(), args, cli.Env{
 		Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut,
 		Getenv: func(name string) string { return k.env[name] },
 		Providers: provider.Registry{"sim": func(ctx context.Context, settings map[string]string, getenv func(string) string) (provider.Provider, error) {

@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -34,7 +33,7 @@ resources:
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
-	code := cli.Run(context.Background(), []string{"validate", "-c", path}, cli.Env{
+	code := cli.Run(t.Context(), []string{"validate", "-c", path}, cli.Env{
 		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
 		Getenv:    func(k string) string { return map[string]string{"HCLOUD_TOKEN": "t0k", "NO_COLOR": "1"}[k] },
 		Providers: provider.Registry{"sim": sim.Factory, "hetzner": hetzner.New},
@@ -86,7 +85,7 @@ resources:
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
-	code := cli.Run(context.Background(), []string{"validate", "-c", path}, cli.Env{
+	code := cli.Run(t.Context(), []string{"validate", "-c", path}, cli.Env{
 		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
 		Getenv: func(k string) string {
 			return map[string]string{"NO_COLOR": "1", "KYKU_SIM_DIR": filepath.Join(dir, "sim-cloud")}[k]

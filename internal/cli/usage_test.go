@@ -25,7 +25,7 @@ func runBare(t *testing.T, env cli.Env, args ...string) (int, string, string) {
 			return nil, os.ErrInvalid
 		}}
 	}
-	code := cli.Run(context.Background(), args, env)
+	code := cli.Run(t.Context(), args, env)
 	return code, out.String(), errOut.String()
 }
 

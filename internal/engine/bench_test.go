@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -87,7 +86,7 @@ func BenchmarkPlan(b *testing.B) {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			w := benchWorld{dir: b.TempDir()}
 			e := w.engine(b)
-			if res, err := e.Apply(context.Background(), layered(b, n), engine.ApplyOptions{AutoApprove: true}, nil); err != nil || res.Err() != nil {
+			if res, err := e.Apply(b.Context(), layered(b, n), engine.ApplyOptions{AutoApprove: true}, nil); err != nil || res.Err() != nil {
 				b.Fatal(err, res.Err())
 			}
 			b.ReportAllocs()
@@ -103,7 +102,7 @@ func BenchmarkPlan(b *testing.B) {
 				runtime.GC()
 				b.StartTimer()
 				start := cpu()
-				p, err := e.Plan(context.Background(), cfg)
+				p, err := e.Plan(b.Context(), cfg)
 				used += cpu() - start
 				if err != nil {
 					b.Fatal(err)
@@ -124,7 +123,7 @@ func BenchmarkPlan(b *testing.B) {
 // reports the large plan's CPU over the small one's: alternating keeps a
 // shared machine's changing load from favouring either size.
 func BenchmarkPlanScaling(b *testing.B) {
-	ctx := context.Background()
+	ctx := b.Context()
 	small, large := benchWorld{dir: b.TempDir()}.engine(b), benchWorld{dir: b.TempDir()}.engine(b)
 	for _, x := range []struct {
 		e *engine.Engine
@@ -172,7 +171,7 @@ func BenchmarkApply(b *testing.B) {
 			cfg := layered(b, n)
 			b.StartTimer()
 			start := cpu()
-			res, err := e.Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+			res, err := e.Apply(b.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 			total += cpu() - start
 			if err != nil || res.Err() != nil || len(res.Succeeded) != n {
 				b.Fatal(err, res.Err())
@@ -254,7 +253,7 @@ func BenchmarkApplyLatency(b *testing.B) {
 					cfg := layered(b, n)
 					b.StartTimer()
 					start := time.Now()
-					res, err := e.Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+					res, err := e.Apply(b.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 					wall := time.Since(start)
 					if err != nil || res.Err() != nil {
 						b.Fatal(err, res.Err())
@@ -278,14 +277,14 @@ func BenchmarkDiscovery(b *testing.B) {
 	n := 1000
 	dir := b.TempDir()
 	w := benchWorld{dir: dir}
-	if res, err := w.engine(b).Apply(context.Background(), layered(b, n), engine.ApplyOptions{AutoApprove: true}, nil); err != nil || res.Err() != nil {
+	if res, err := w.engine(b).Apply(b.Context(), layered(b, n), engine.ApplyOptions{AutoApprove: true}, nil); err != nil || res.Err() != nil {
 		b.Fatal(err, res.Err())
 	}
 	w.opts = sim.Options{LatencyMin: 10 * time.Millisecond, LatencyMax: 10 * time.Millisecond}
 	e := w.engine(b, func(o *engine.Options) { o.Parallelism = 10 })
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := e.Plan(context.Background(), layered(b, n)); err != nil {
+		if _, err := e.Plan(b.Context(), layered(b, n)); err != nil {
 			b.Fatal(err)
 		}
 	}

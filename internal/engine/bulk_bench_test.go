@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -51,7 +50,7 @@ func planWith(tb testing.TB, dir string, opts sim.Options, n int) (sim.Calls, ti
 	e := engine.New(p, local.New(filepath.Join(dir, "state"), "", local.Options{}), engine.Options{DeployPrefix: "bench"})
 	cfg := layered(tb, n)
 	start := time.Now()
-	pl, err := e.Plan(context.Background(), cfg)
+	pl, err := e.Plan(tb.Context(), cfg)
 	wall := time.Since(start)
 	if err != nil {
 		tb.Fatal(err)
@@ -74,7 +73,7 @@ func applyLayered(tb testing.TB, dir string, n int) {
 		tb.Fatal(err)
 	}
 	e := engine.New(p, local.New(filepath.Join(dir, "state"), "", local.Options{}), engine.Options{DeployPrefix: "bench"})
-	res, err := e.Apply(context.Background(), layered(tb, n), engine.ApplyOptions{AutoApprove: true}, nil)
+	res, err := e.Apply(tb.Context(), layered(tb, n), engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil || res.Err() != nil {
 		tb.Fatal(err, res.Err())
 	}

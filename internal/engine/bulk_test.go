@@ -123,7 +123,7 @@ func TestRefreshInBulk(t *testing.T) {
 	deleteSimObject(t, w, "SshKey")
 	editSimObject(t, w, "Vm", func(props map[string]any) { props["size"] = "large" })
 	p, counter := w.openSim(true)
-	res, err := w.simEngine(p).Refresh(context.Background(), engine.RefreshOptions{})
+	res, err := w.simEngine(p).Refresh(t.Context(), engine.RefreshOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestBulkReadFailureAbortsPlan(t *testing.T) {
 	w := newWorld(t)
 	mustApply(t, w.engine(), parse(t, stack))
 	_, counter := w.openSim(false)
-	_, err := w.simEngine(brokenBulk{counter}).Plan(context.Background(), parse(t, stack))
+	_, err := w.simEngine(brokenBulk{counter}).Plan(t.Context(), parse(t, stack))
 	if err == nil || !strings.Contains(err.Error(), "read 5 resources in bulk: AccessDenied") {
 		t.Fatalf("err = %v, want the bulk failure", err)
 	}

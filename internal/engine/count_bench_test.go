@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"fmt"
 	"runtime"
 	"strings"
@@ -35,7 +34,7 @@ func countYAMLs(n int) (counted, written []byte) {
 // target is at most 1.2×.
 func BenchmarkPlanCount(b *testing.B) {
 	const n = 5000
-	ctx := context.Background()
+	ctx := b.Context()
 	counted, written := countYAMLs(n)
 	parse := func(data []byte) *config.Config {
 		cfg, err := config.ParseEnv([]config.File{{Name: "kyku.yaml", Data: data}}, config.Inputs{})

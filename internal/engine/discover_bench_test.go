@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -25,7 +24,7 @@ func BenchmarkDiscover(b *testing.B) {
 	st := state.New("bench", "lineage", "")
 	for i := 0; i < n; i++ {
 		name := fmt.Sprintf("key-%d", i)
-		o, err := fast.Create(context.Background(), provider.Resource{
+		o, err := fast.Create(b.Context(), provider.Resource{
 			Name: name, Type: "SshKey", CloudName: "bench-" + name, Properties: map[string]any{"publicKey": name},
 		})
 		if err != nil {
@@ -40,7 +39,7 @@ func BenchmarkDiscover(b *testing.B) {
 	e := New(slow, nil, Options{Parallelism: par})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		objs, gone, err := e.discover(context.Background(), st, nil)
+		objs, gone, err := e.discover(b.Context(), st, nil)
 		if err != nil || len(objs) != n || len(gone) != 0 {
 			b.Fatalf("discover: %v, %d objects, %d gone", err, len(objs), len(gone))
 		}

@@ -63,7 +63,7 @@ func TestDependentStartsOnlyAfterDependencyIsDurable(t *testing.T) {
 		}
 	})
 	e := engine.New(p, spy, engine.Options{DeployPrefix: "d", Parallelism: 10, Hook: hook})
-	res, err := e.Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+	res, err := e.Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil || res.Err() != nil {
 		t.Fatalf("apply: %v / %v", err, res.Err())
 	}

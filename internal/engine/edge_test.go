@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -18,7 +17,7 @@ func TestDiscoveryErrorAbortsPlan(t *testing.T) {
 	w := newWorld(t)
 	mustApply(t, w.engine(), parse(t, stack))
 	w.simOpts.Fail = []sim.FailRule{{Op: sim.OpRead, Type: "Vm", Name: "web"}}
-	_, err := w.engine().Plan(context.Background(), parse(t, stack))
+	_, err := w.engine().Plan(t.Context(), parse(t, stack))
 	if err == nil || !strings.Contains(err.Error(), `read Vm "web"`) {
 		t.Fatalf("err = %v, want it to name the Vm", err)
 	}
@@ -39,7 +38,7 @@ func TestDestroyResolvesStaleProviderID(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res, err := w.engine().Destroy(context.Background(), engine.ApplyOptions{AutoApprove: true})
+	res, err := w.engine().Destroy(t.Context(), engine.ApplyOptions{AutoApprove: true})
 	if err != nil || res.Err() != nil {
 		t.Fatalf("destroy: %v / %v", err, res.Err())
 	}
@@ -54,7 +53,7 @@ func TestDestroyRetriesTransientFailures(t *testing.T) {
 	mustApply(t, w.engine(), parse(t, stack))
 	w.simOpts.FailRate, w.simOpts.Seed = 0.4, 3
 	e := w.engine(func(o *engine.Options) { o.DestroyAttempts = 30; o.RetryAttempts = 30 })
-	res, err := e.Destroy(context.Background(), engine.ApplyOptions{AutoApprove: true})
+	res, err := e.Destroy(t.Context(), engine.ApplyOptions{AutoApprove: true})
 	if err != nil || res.Err() != nil {
 		t.Fatalf("destroy: %v / %v", err, res.Err())
 	}
@@ -86,7 +85,7 @@ func TestJournalRecoveredByNextRun(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(w.stateDir, "state.journal"), lines, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	st2, err := w.engine().ReadState(context.Background())
+	st2, err := w.engine().ReadState(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +107,7 @@ func TestJournalRecoveredByNextRun(t *testing.T) {
 	if p.Serial != st.Metadata.Serial+1 {
 		t.Errorf("plan recorded serial %d, want the folded %d", p.Serial, st.Metadata.Serial+1)
 	}
-	if res, err := w.engine().Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, p); err != nil || res.Err() != nil {
+	if res, err := w.engine().Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, p); err != nil || res.Err() != nil {
 		t.Fatalf("apply of a plan made over a journal: %v / %v", err, res.Err())
 	}
 	if _, err := os.Stat(filepath.Join(w.stateDir, "state.journal")); !os.IsNotExist(err) {
@@ -140,7 +139,7 @@ func TestTypeChangeReplaces(t *testing.T) {
 		t.Errorf("changes remain: %v", actions(p))
 	}
 	// Destroy clears the outputs with the resources.
-	if _, err := e.Destroy(context.Background(), engine.ApplyOptions{AutoApprove: true}); err != nil {
+	if _, err := e.Destroy(t.Context(), engine.ApplyOptions{AutoApprove: true}); err != nil {
 		t.Fatal(err)
 	}
 	if st := w.state(); len(st.Outputs) != 0 {
@@ -176,7 +175,7 @@ func TestApplyRecordsRefreshedOutputs(t *testing.T) {
 	if got := res.Outputs["webIp"]; got != "203.0.113.99" {
 		t.Errorf("webIp after apply = %v, want the cloud's new IP", got)
 	}
-	outs, _, err := e.Outputs(context.Background(), parse(t, stack))
+	outs, _, err := e.Outputs(t.Context(), parse(t, stack))
 	if err != nil || outs["webIp"] != "203.0.113.99" {
 		t.Errorf("Outputs = %v, %v", outs, err)
 	}

@@ -146,16 +146,16 @@ func TestProtectAndIgnoreChanges(t *testing.T) {
 	mustApply(t, e, parse(t, protected))
 
 	// Replacing a protected resource is refused, naming it.
-	_, err := e.Plan(context.Background(), parse(t, strings.Replace(protected, "AAAA test", "BBBB other", 1)))
+	_, err := e.Plan(t.Context(), parse(t, strings.Replace(protected, "AAAA test", "BBBB other", 1)))
 	if err == nil || !strings.Contains(err.Error(), `resource "key" is protected`) || !strings.Contains(err.Error(), "publicKey") {
 		t.Fatalf("replace of protected resource: err = %v", err)
 	}
 	// Destroying it (removed from config) is refused too.
 	noKey := variant("  key:\n    type: SshKey\n    properties: { publicKey: \"ssh-ed25519 AAAA test\" }\n", "")
-	if _, err := e.Plan(context.Background(), parse(t, noKey)); err == nil || !strings.Contains(err.Error(), `"key" is protected`) {
+	if _, err := e.Plan(t.Context(), parse(t, noKey)); err == nil || !strings.Contains(err.Error(), `"key" is protected`) {
 		t.Fatalf("destroy of protected resource: err = %v", err)
 	}
-	if _, err := e.Destroy(context.Background(), engine.ApplyOptions{AutoApprove: true}); err == nil || !strings.Contains(err.Error(), "protected") {
+	if _, err := e.Destroy(t.Context(), engine.ApplyOptions{AutoApprove: true}); err == nil || !strings.Contains(err.Error(), "protected") {
 		t.Fatalf("destroy all with a protected resource: err = %v", err)
 	}
 	if got := len(w.cloud()); got != 5 {
@@ -192,7 +192,7 @@ func TestSavedPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A saved plan applies without the config.
-	res, err := e.Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, saved)
+	res, err := e.Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, saved)
 	if err != nil || res.Err() != nil {
 		t.Fatalf("apply saved plan: %v / %v", err, res.Err())
 	}
@@ -222,7 +222,7 @@ func TestStaleSavedPlanRefused(t *testing.T) {
 	before := w.stateBytes()
 	cloud := w.cloud()
 
-	_, err := e.Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, p)
+	_, err := e.Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, p)
 	if !engine.IsStale(err) || !strings.Contains(err.Error(), "stale plan: state changed since it was planned; plan again") {
 		t.Fatalf("stale plan: err = %v", err)
 	}
@@ -235,13 +235,13 @@ func TestStaleSavedPlanRefused(t *testing.T) {
 
 	// A plan whose config no longer matches the given config is refused too.
 	p = mustPlan(t, e, parse(t, stack))
-	if _, err := e.Apply(context.Background(), parse(t, variant("port: 443", "port: 1")), engine.ApplyOptions{AutoApprove: true}, p); !engine.IsStale(err) {
+	if _, err := e.Apply(t.Context(), parse(t, variant("port: 443", "port: 1")), engine.ApplyOptions{AutoApprove: true}, p); !engine.IsStale(err) {
 		t.Fatalf("config changed since plan: err = %v", err)
 	}
 	// A redacted plan cannot be applied.
 	p.Config = nil
 	p.Redacted = true
-	if _, err := e.Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, p); err == nil || !strings.Contains(err.Error(), "redacted") {
+	if _, err := e.Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, p); err == nil || !strings.Contains(err.Error(), "redacted") {
 		t.Fatalf("redacted plan: err = %v", err)
 	}
 }
@@ -250,7 +250,7 @@ func TestFailureSkipsDependentsOnly(t *testing.T) {
 	w := newWorld(t)
 	w.simOpts.Fail = []sim.FailRule{{Op: sim.OpCreate, Type: "Subnet", Name: "sub"}}
 	e := w.engine()
-	res, err := e.Apply(context.Background(), parse(t, stack), engine.ApplyOptions{AutoApprove: true}, nil)
+	res, err := e.Apply(t.Context(), parse(t, stack), engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil {
 		t.Fatalf("apply: %v", err)
 	}
@@ -302,7 +302,7 @@ func TestDestroyOrder(t *testing.T) {
 	e := w.engine()
 	mustApply(t, e, parse(t, stack))
 	w.events.reset()
-	res, err := e.Destroy(context.Background(), engine.ApplyOptions{AutoApprove: true})
+	res, err := e.Destroy(t.Context(), engine.ApplyOptions{AutoApprove: true})
 	if err != nil || res.Err() != nil {
 		t.Fatalf("destroy: %v / %v", err, res.Err())
 	}
@@ -350,7 +350,7 @@ func TestRefreshReportsDrift(t *testing.T) {
 	deleteSimObject(t, w, "SshKey")
 	before := w.stateBytes()
 
-	res, err := e.Refresh(context.Background(), engine.RefreshOptions{})
+	res, err := e.Refresh(t.Context(), engine.RefreshOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,14 +374,14 @@ func TestRefreshReportsDrift(t *testing.T) {
 	if !bytes.Equal(before, w.stateBytes()) {
 		t.Error("report-only refresh wrote the state")
 	}
-	res, err = e.Refresh(context.Background(), engine.RefreshOptions{WriteState: true})
+	res, err = e.Refresh(t.Context(), engine.RefreshOptions{WriteState: true})
 	if err != nil || !res.Written || res.BackupKey == "" {
 		t.Fatalf("refresh with write: %v written=%v backup=%q", err, res.Written, res.BackupKey)
 	}
 	if _, ok := w.state().Resources["key"]; ok {
 		t.Error("gone resource kept in state after refresh")
 	}
-	if res, _ := e.Refresh(context.Background(), engine.RefreshOptions{}); res.HasDrift() {
+	if res, _ := e.Refresh(t.Context(), engine.RefreshOptions{}); res.HasDrift() {
 		t.Errorf("drift after refresh wrote state: %+v", res.Drift)
 	}
 }
@@ -402,7 +402,7 @@ func TestTransientFaultsConverge(t *testing.T) {
 
 func TestInterruptedApplySavesFinishedChanges(t *testing.T) {
 	w := newWorld(t)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	var stopped bool
 	hook := hookFunc(func(ev progress.Event) {
 		if ev.Kind == progress.Done && ev.Name == "net" && !stopped {
@@ -440,7 +440,7 @@ func (f hookFunc) Event(e progress.Event) { f(e) }
 func TestConfirmDeclinedChangesNothing(t *testing.T) {
 	w := newWorld(t)
 	e := w.engine()
-	_, err := e.Apply(context.Background(), parse(t, stack), engine.ApplyOptions{
+	_, err := e.Apply(t.Context(), parse(t, stack), engine.ApplyOptions{
 		Confirm: func(*plan.Plan) (bool, error) { return false, nil },
 	}, nil)
 	if !errors.Is(err, engine.ErrNotConfirmed) {

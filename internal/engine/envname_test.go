@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -26,7 +25,7 @@ func TestEnvironmentNameIsCheckedBeforeTheBackend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, env := range []string{"../../x", "../x", "a/b", "prod.eu"} {
 		e := engine.New(p, local.New(w.stateDir, env, local.Options{LockTimeout: time.Second}), engine.Options{Env: env})
 		var bad *envname.Error

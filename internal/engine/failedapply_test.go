@@ -55,7 +55,7 @@ moved:
 			mustApply(t, w.engine(), parse(t, base))
 			backups := func() []statemgr.BackupInfo {
 				t.Helper()
-				list, err := local.New(w.stateDir, "", local.Options{}).ListBackups(context.Background())
+				list, err := local.New(w.stateDir, "", local.Options{}).ListBackups(t.Context())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -64,7 +64,7 @@ moved:
 			before, beforeBackups, serial := w.stateBytes(), backups(), w.state().Metadata.Serial
 
 			w.simOpts.Fail = tt.fail
-			res, err := w.engine().Apply(context.Background(), parse(t, tt.config), engine.ApplyOptions{AutoApprove: true}, nil)
+			res, err := w.engine().Apply(t.Context(), parse(t, tt.config), engine.ApplyOptions{AutoApprove: true}, nil)
 			if err != nil {
 				t.Fatalf("apply: %v", err)
 			}
@@ -126,14 +126,14 @@ resources:
 	e := engine.New(p, crashAtBackup{b}, engine.Options{DeployPrefix: "test"})
 	more := parse(t, base+`  key: { type: SshKey, properties: { publicKey: "ssh-ed25519 AAAA" } }
 `)
-	if _, err := e.Apply(context.Background(), more, engine.ApplyOptions{AutoApprove: true}, nil); err == nil {
+	if _, err := e.Apply(t.Context(), more, engine.ApplyOptions{AutoApprove: true}, nil); err == nil {
 		t.Fatal("apply with a failing backup: no error")
 	}
 	if got := w.state().Metadata.Serial; got != serial {
 		t.Fatalf("state written (serial %d → %d) without a backup", serial, got)
 	}
 	mustApply(t, w.engine(), more)
-	list, err := b.ListBackups(context.Background())
+	list, err := b.ListBackups(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"sort"
@@ -115,7 +114,7 @@ func parse(t *testing.T, yaml string) *config.Config {
 
 func mustPlan(t *testing.T, e *engine.Engine, cfg *config.Config) *plan.Plan {
 	t.Helper()
-	p, err := e.Plan(context.Background(), cfg)
+	p, err := e.Plan(t.Context(), cfg)
 	if err != nil {
 		t.Fatalf("plan: %v", err)
 	}
@@ -124,7 +123,7 @@ func mustPlan(t *testing.T, e *engine.Engine, cfg *config.Config) *plan.Plan {
 
 func mustApply(t *testing.T, e *engine.Engine, cfg *config.Config) *engine.Result {
 	t.Helper()
-	res, err := e.Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+	res, err := e.Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil {
 		t.Fatalf("apply: %v", err)
 	}

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -20,7 +19,7 @@ func TestImportThatWouldReplaceNamesTheCause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	obj, err := s.Create(context.Background(), provider.Resource{Name: "x", Type: "SshKey", CloudName: "outside", Properties: map[string]any{"publicKey": "ssh-ed25519 AAAA"}})
+	obj, err := s.Create(t.Context(), provider.Resource{Name: "x", Type: "SshKey", CloudName: "outside", Properties: map[string]any{"publicKey": "ssh-ed25519 AAAA"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +29,7 @@ resources:
 import:
   - { to: key, id: "`+obj.ID+`" }
 `)
-	_, err = w.engine().Plan(context.Background(), cfg)
+	_, err = w.engine().Plan(t.Context(), cfg)
 	want := `kyku.yaml:2:3: resource "key": the object to import (id ` + obj.ID + `) differs in what cannot change in place (publicKey: imported "ssh-ed25519 AAAA", configured "ssh-ed25519 BBBB"); make the configuration match it, or let Kyku create a new one`
 	if err == nil || err.Error() != want {
 		t.Errorf("plan: %v\nwant: %s", err, want)
@@ -50,14 +49,14 @@ func TestImportAskedOfTheCloud(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	obj, err := s.Create(context.Background(), provider.Resource{Name: "x", Type: "Database", CloudName: "outside",
+	obj, err := s.Create(t.Context(), provider.Resource{Name: "x", Type: "Database", CloudName: "outside",
 		Properties: map[string]any{"engine": "postgres", "storageGb": float64(30)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := &ruled{Provider: s}
 	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "test", RetryBase: time.Millisecond})
-	_, err = e.Plan(context.Background(), parse(t, `
+	_, err = e.Plan(t.Context(), parse(t, `
 resources:
   db: { type: Database, properties: { engine: postgres, storageGb: 10 } }
 import:

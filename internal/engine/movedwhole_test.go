@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -153,7 +152,7 @@ moved:
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := w.stateBytes()
-			_, err := e.Plan(context.Background(), parse(t, tt.yaml))
+			_, err := e.Plan(t.Context(), parse(t, tt.yaml))
 			if err == nil || err.Error() != tt.want {
 				t.Errorf("plan error:\n%v\nwant:\n%s", err, tt.want)
 			}
@@ -177,7 +176,7 @@ resources:
 	at := func(name, key string) string { return strings.NewReplacer("NAME", name, "KEY", key).Replace(yaml) }
 	mustApply(t, w.engine(), parse(t, at("keys", "old")))
 	w.simOpts.Fail = []sim.FailRule{{Op: sim.OpDelete, Type: "SshKey", Name: "*"}}
-	if res, err := w.engine().Apply(context.Background(), parse(t, at("keys", "new")), engine.ApplyOptions{AutoApprove: true}, nil); err != nil || len(res.Failed) != 2 {
+	if res, err := w.engine().Apply(t.Context(), parse(t, at("keys", "new")), engine.ApplyOptions{AutoApprove: true}, nil); err != nil || len(res.Failed) != 2 {
 		t.Fatalf("apply with deletes failing: %v, failed %v; want both destroy parts failed", err, res)
 	}
 	w.simOpts.Fail = nil

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -159,7 +158,7 @@ moved:
 			}
 			continue // b2 is not declared: a config error, covered in internal/config
 		}
-		_, err = e.Plan(context.Background(), cfg)
+		_, err = e.Plan(t.Context(), cfg)
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("plan error:\n%v\nwant:\n%s", err, tt.want)
 		}
@@ -174,7 +173,7 @@ func TestImportObjectCreatedOutsideKyku(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	obj, err := s.Create(context.Background(), provider.Resource{
+	obj, err := s.Create(t.Context(), provider.Resource{
 		Name: "legacy", Type: "SshKey", CloudName: "hand-made-key",
 		Properties: map[string]any{"publicKey": "ssh-ed25519 AAAA", "tags": map[string]any{"team": "ops"}},
 	})
@@ -217,7 +216,7 @@ import:
   - { to: key2, id: "`+obj.ID+`" }
   - { to: key3, id: "99999999" }
 `)
-	_, err = e.Plan(context.Background(), bad)
+	_, err = e.Plan(t.Context(), bad)
 	want := `kyku.yaml:6:5: import key2 (id ` + obj.ID + `): state manages that SshKey already as "key"
 kyku.yaml:7:5: import key3: sim has no SshKey with id 99999999`
 	if err == nil || err.Error() != want {
@@ -229,7 +228,7 @@ func TestEngineImportAndStateRepairs(t *testing.T) {
 	w := newWorld(t)
 	e := w.engine()
 	s, _ := sim.New(sim.Options{Dir: w.simDir})
-	obj, err := s.Create(context.Background(), provider.Resource{Name: "x", Type: "SshKey", CloudName: "outside", Properties: map[string]any{"publicKey": "k"}})
+	obj, err := s.Create(t.Context(), provider.Resource{Name: "x", Type: "SshKey", CloudName: "outside", Properties: map[string]any{"publicKey": "k"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,20 +236,20 @@ func TestEngineImportAndStateRepairs(t *testing.T) {
 resources:
   keys: { type: SshKey, forEach: [a, b], properties: { publicKey: k } }
 `)
-	res, err := e.Import(context.Background(), cfg, "keys[a]", obj.ID)
+	res, err := e.Import(t.Context(), cfg, "keys[a]", obj.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Names[0] != `keys["a"]` || res.ProviderID != obj.ID {
 		t.Errorf("import result %+v", res)
 	}
-	if _, err := e.Import(context.Background(), cfg, `keys["a"]`, obj.ID); err == nil || !strings.Contains(err.Error(), "in state already") {
+	if _, err := e.Import(t.Context(), cfg, `keys["a"]`, obj.ID); err == nil || !strings.Contains(err.Error(), "in state already") {
 		t.Errorf("second import: %v", err)
 	}
-	if _, err := e.Import(context.Background(), cfg, `keys["b"]`, "424242"); err == nil || !strings.Contains(err.Error(), "sim has no SshKey with id 424242") {
+	if _, err := e.Import(t.Context(), cfg, `keys["b"]`, "424242"); err == nil || !strings.Contains(err.Error(), "sim has no SshKey with id 424242") {
 		t.Errorf("unknown id: %v", err)
 	}
-	if _, err := e.Import(context.Background(), cfg, `keys["c"]`, obj.ID); err == nil || !strings.Contains(err.Error(), "not in the configuration") {
+	if _, err := e.Import(t.Context(), cfg, `keys["c"]`, obj.ID); err == nil || !strings.Contains(err.Error(), "not in the configuration") {
 		t.Errorf("name not in config: %v", err)
 	}
 	p := mustPlan(t, e, cfg)
@@ -259,19 +258,19 @@ resources:
 	}
 	mustApply(t, e, cfg)
 
-	if _, err := e.StateMove(context.Background(), "keys", "ssh"); err != nil {
+	if _, err := e.StateMove(t.Context(), "keys", "ssh"); err != nil {
 		t.Fatal(err)
 	}
 	if got := w.state().Names(); !cmp.Equal(got, []string{`ssh["a"]`, `ssh["b"]`}) {
 		t.Errorf("after state mv: %v", got)
 	}
-	if _, err := e.StateRemove(context.Background(), `ssh[b]`); err != nil {
+	if _, err := e.StateRemove(t.Context(), `ssh[b]`); err != nil {
 		t.Fatal(err)
 	}
 	if got := w.state().Names(); !cmp.Equal(got, []string{`ssh["a"]`}) {
 		t.Errorf("after state rm: %v", got)
 	}
-	if _, err := e.StateRemove(context.Background(), "nothing"); err == nil {
+	if _, err := e.StateRemove(t.Context(), "nothing"); err == nil {
 		t.Error("state rm of a name not in state: no error")
 	}
 	if n := len(w.cloud()); n != 2 {
@@ -288,21 +287,21 @@ resources:
   web: { type: Vm, count: 2, properties: { image: debian-12, network: "${vpc}" } }
   key: { type: SshKey, properties: { publicKey: k } }
 `)
-	p, err := e.PlanWith(context.Background(), cfg, engine.PlanOptions{Targets: []string{"web[1]"}})
+	p, err := e.PlanWith(t.Context(), cfg, engine.PlanOptions{Targets: []string{"web[1]"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]string{"create Vpc vpc", "create Vm web[1]"}, actions(p)); diff != "" {
 		t.Errorf("targeted plan (-want +got):\n%s", diff)
 	}
-	res, err := e.Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true, Targets: []string{"web"}}, nil)
+	res, err := e.Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true, Targets: []string{"web"}}, nil)
 	if err != nil || res.Err() != nil {
 		t.Fatal(err, res.Err())
 	}
 	if got := w.state().Names(); !cmp.Equal(got, []string{"vpc", "web[0]", "web[1]"}) {
 		t.Errorf("state after targeted apply: %v", got)
 	}
-	if _, err := e.PlanWith(context.Background(), cfg, engine.PlanOptions{Targets: []string{"nope"}}); err == nil {
+	if _, err := e.PlanWith(t.Context(), cfg, engine.PlanOptions{Targets: []string{"nope"}}); err == nil {
 		t.Error("unknown target: no error")
 	}
 }
@@ -338,7 +337,7 @@ func TestCloudNameClashIsRefused(t *testing.T) {
 	w := newWorld(t)
 	e := w.engine()
 	mustApply(t, e, parse(t, "resources:\n  web-0: { type: SshKey, properties: { publicKey: k } }\n"))
-	_, err := e.Plan(context.Background(), parse(t, "resources:\n  web: { type: SshKey, count: 1, properties: { publicKey: k } }\n"))
+	_, err := e.Plan(t.Context(), parse(t, "resources:\n  web: { type: SshKey, count: 1, properties: { publicKey: k } }\n"))
 	want := `kyku.yaml:2:3: resource web[0] would be created with the cloud name "test-web-0", which "web-0" in state already has; to keep that object, add a moved entry (from: web-0, to: "web[0]")`
 	if err == nil || err.Error() != want {
 		t.Errorf("plan error:\n%v\nwant:\n%s", err, want)
@@ -353,7 +352,7 @@ func TestMoveSurvivesAFailedRename(t *testing.T) {
 	id := w.state().Resources["old"].ProviderID
 	w.simOpts.Fail = []sim.FailRule{{Op: sim.OpUpdate, Type: "SshKey", Name: "*"}}
 	cfg := parse(t, "resources:\n  new: { type: SshKey, properties: { publicKey: k } }\nmoved:\n  - { from: old, to: new }\n")
-	res, err := w.engine().Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+	res, err := w.engine().Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -30,7 +29,7 @@ func TestPlanChecksNamesWithTheProvider(t *testing.T) {
     type: Database
     properties: { network: "${net}", engine: postgres }
 outputs:`))
-	_, err := e.Plan(context.Background(), cfg)
+	_, err := e.Plan(t.Context(), cfg)
 	if err == nil || !strings.Contains(err.Error(), `kyku.yaml:`) ||
 		!strings.Contains(err.Error(), `resource "app_db": sim refuses its name "test-app_db": no underscores`) {
 		t.Fatalf("err = %v, want a positioned error naming app_db", err)
@@ -38,7 +37,7 @@ outputs:`))
 	if c := counter.Calls(); c.Create != 0 {
 		t.Errorf("%d creates", c.Create)
 	}
-	if _, err := e.Plan(context.Background(), parse(t, stack)); err != nil {
+	if _, err := e.Plan(t.Context(), parse(t, stack)); err != nil {
 		t.Errorf("plan without the new resource: %v", err)
 	}
 }

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,7 +102,7 @@ func TestRefreshResolvesStaleID(t *testing.T) {
 	e := w.engine()
 	mustApply(t, e, parse(t, stack))
 	real := staleID(t, w, "key")
-	res, err := e.Refresh(context.Background(), engine.RefreshOptions{WriteState: true})
+	res, err := e.Refresh(t.Context(), engine.RefreshOptions{WriteState: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +140,7 @@ func TestDependsOnAddedToNoOpReachesState(t *testing.T) {
 	}
 
 	w.events.reset()
-	if res, err := e.Destroy(context.Background(), engine.ApplyOptions{AutoApprove: true}); err != nil || res.Err() != nil {
+	if res, err := e.Destroy(t.Context(), engine.ApplyOptions{AutoApprove: true}); err != nil || res.Err() != nil {
 		t.Fatalf("destroy: %v / %v", err, res.Err())
 	}
 	pos := map[string]int{}
@@ -160,7 +159,7 @@ func TestProtectAddedToNoOpReachesState(t *testing.T) {
 	e := w.engine()
 	mustApply(t, e, parse(t, stack))
 	mustApply(t, e, parse(t, strings.Replace(stack, "  key:\n", "  key:\n    protect: true\n", 1)))
-	if _, err := e.Destroy(context.Background(), engine.ApplyOptions{AutoApprove: true}); err == nil || !strings.Contains(err.Error(), `"key" is protected`) {
+	if _, err := e.Destroy(t.Context(), engine.ApplyOptions{AutoApprove: true}); err == nil || !strings.Contains(err.Error(), `"key" is protected`) {
 		t.Fatalf("destroy after protect was added: err = %v", err)
 	}
 	if got := len(w.cloud()); got != 5 {
@@ -173,7 +172,7 @@ func TestProtectAddedToNoOpReachesState(t *testing.T) {
 func TestZeroApplyOptionsRefused(t *testing.T) {
 	w := newWorld(t)
 	e := w.engine()
-	if _, err := e.Apply(context.Background(), parse(t, stack), engine.ApplyOptions{}, nil); err != engine.ErrNotApproved {
+	if _, err := e.Apply(t.Context(), parse(t, stack), engine.ApplyOptions{}, nil); err != engine.ErrNotApproved {
 		t.Fatalf("apply with zero options: err = %v, want ErrNotApproved", err)
 	}
 	if got := w.cloud(); len(got) != 0 {
@@ -183,14 +182,14 @@ func TestZeroApplyOptionsRefused(t *testing.T) {
 		t.Errorf("unapproved apply wrote a state (%v)", err)
 	}
 	mustApply(t, e, parse(t, stack))
-	if _, err := e.Destroy(context.Background(), engine.ApplyOptions{}); err != engine.ErrNotApproved {
+	if _, err := e.Destroy(t.Context(), engine.ApplyOptions{}); err != engine.ErrNotApproved {
 		t.Fatalf("destroy with zero options: err = %v, want ErrNotApproved", err)
 	}
 	if got := len(w.cloud()); got != 5 {
 		t.Errorf("unapproved destroy changed the cloud: %d objects", got)
 	}
 	// Confirm alone decides.
-	res, err := e.Apply(context.Background(), parse(t, variant("port: 443", "port: 8443")), engine.ApplyOptions{
+	res, err := e.Apply(t.Context(), parse(t, variant("port: 443", "port: 8443")), engine.ApplyOptions{
 		Confirm: func(*plan.Plan) (bool, error) { return true, nil },
 	}, nil)
 	if err != nil || res.Err() != nil || len(res.Succeeded) != 1 {

@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -56,7 +55,7 @@ func TestFirstPlanWritesNoState(t *testing.T) {
 		t.Fatalf("two first plans chose the same random prefix %q", p.Prefix)
 	}
 	saved := roundTrip(t, p)
-	res, err := w.engine(random).Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, saved)
+	res, err := w.engine(random).Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, saved)
 	if err != nil || res.Err() != nil {
 		t.Fatalf("apply of the first plan: %v / %v", err, res.Err())
 	}
@@ -81,7 +80,7 @@ func TestFirstPlanStaleOnceStateExists(t *testing.T) {
 	first := roundTrip(t, mustPlan(t, e, parse(t, stack)))
 	mustApply(t, e, parse(t, stack))
 	before := w.stateBytes()
-	_, err := e.Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, first)
+	_, err := e.Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, first)
 	if !engine.IsStale(err) {
 		t.Fatalf("apply of a first plan over an existing state: err = %v, want stale", err)
 	}
@@ -104,10 +103,10 @@ func TestPlanLeavesStateAndJournalAlone(t *testing.T) {
 	}
 	before := w.stateBytes()
 	for _, run := range []func() error{
-		func() error { _, err := e.Plan(context.Background(), parse(t, stack)); return err },
-		func() error { _, err := e.PlanDestroy(context.Background()); return err },
-		func() error { _, err := e.ReadState(context.Background()); return err },
-		func() error { _, err := e.Refresh(context.Background(), engine.RefreshOptions{}); return err },
+		func() error { _, err := e.Plan(t.Context(), parse(t, stack)); return err },
+		func() error { _, err := e.PlanDestroy(t.Context()); return err },
+		func() error { _, err := e.ReadState(t.Context()); return err },
+		func() error { _, err := e.Refresh(t.Context(), engine.RefreshOptions{}); return err },
 	} {
 		if err := run(); err != nil {
 			t.Fatal(err)

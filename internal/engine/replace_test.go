@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -23,7 +22,7 @@ func TestReplaceRequested(t *testing.T) {
 	before := ids(w.state())
 	objects := len(w.cloud())
 
-	p, err := e.PlanWith(context.Background(), cfg, engine.PlanOptions{Replace: []string{"sg"}})
+	p, err := e.PlanWith(t.Context(), cfg, engine.PlanOptions{Replace: []string{"sg"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +39,7 @@ func TestReplaceRequested(t *testing.T) {
 	}
 
 	saved := roundTrip(t, p)
-	res, err := e.Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, saved)
+	res, err := e.Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, saved)
 	if err != nil || res.Err() != nil {
 		t.Fatalf("apply: %v / %v", err, res.Err())
 	}
@@ -69,7 +68,7 @@ func TestReplaceRequested(t *testing.T) {
 	// Through Apply's own planning too; a name with instances is all of them.
 	counted := parse(t, "resources:\n  key: { type: SshKey, count: 2, properties: { publicKey: k } }\n")
 	mustApply(t, e, counted)
-	res, err = e.Apply(context.Background(), counted, engine.ApplyOptions{AutoApprove: true, Replace: []string{"key"}}, nil)
+	res, err = e.Apply(t.Context(), counted, engine.ApplyOptions{AutoApprove: true, Replace: []string{"key"}}, nil)
 	if err != nil || res.Err() != nil {
 		t.Fatalf("apply --replace key: %v / %v", err, res.Err())
 	}
@@ -96,14 +95,14 @@ func TestReplaceThatApplyCouldNotMakeIsRefused(t *testing.T) {
 		{"forced by a change (a subnet stays in its zone)", variant("zone: sim-a", "zone: sim-b"), nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := e.PlanWith(context.Background(), parse(t, tt.yaml), engine.PlanOptions{Replace: tt.replace})
+			_, err := e.PlanWith(t.Context(), parse(t, tt.yaml), engine.PlanOptions{Replace: tt.replace})
 			if err == nil || err.Error() != want {
 				t.Errorf("err = %v\nwant %s", err, want)
 			}
 		})
 	}
 	before := ids(w.state())
-	res, err := e.Apply(context.Background(), parse(t, stack), engine.ApplyOptions{AutoApprove: true, Replace: []string{"sub", "web"}}, nil)
+	res, err := e.Apply(t.Context(), parse(t, stack), engine.ApplyOptions{AutoApprove: true, Replace: []string{"sub", "web"}}, nil)
 	if err != nil || res.Err() != nil {
 		t.Fatalf("apply --replace sub --replace web: %v / %v", err, res.Err())
 	}
@@ -131,7 +130,7 @@ func TestReplaceRequestRefusals(t *testing.T) {
 		{"outside the targets", stack, engine.PlanOptions{Targets: []string{"sub"}, Replace: []string{"web"}}, `--replace "web": not among the resources --target plans`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := e.PlanWith(context.Background(), parse(t, tt.yaml), tt.opts)
+			_, err := e.PlanWith(t.Context(), parse(t, tt.yaml), tt.opts)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want %q", err, tt.want)
 			}
@@ -162,7 +161,7 @@ func TestInUseRefusalSeesEveryUserThatStays(t *testing.T) {
 			w := newWorld(t)
 			e := w.engine()
 			mustApply(t, e, parse(t, tt.yaml))
-			_, err := e.PlanWith(context.Background(), parse(t, tt.yaml), tt.opts)
+			_, err := e.PlanWith(t.Context(), parse(t, tt.yaml), tt.opts)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v\nwant it to say %s", err, tt.want)
 			}
@@ -179,7 +178,7 @@ func TestReplaceRequestedIsTheReason(t *testing.T) {
 	e := w.engine()
 	mustApply(t, e, parse(t, stack))
 	changed := variant("image: debian-12", "image: debian-13")
-	p, err := e.PlanWith(context.Background(), parse(t, changed), engine.PlanOptions{Replace: []string{"web"}})
+	p, err := e.PlanWith(t.Context(), parse(t, changed), engine.PlanOptions{Replace: []string{"web"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +187,7 @@ func TestReplaceRequestedIsTheReason(t *testing.T) {
 		t.Errorf("web: %s %q, forced %q; want a replace asked for, image forcing it", web.Action, web.Reason, forced(web))
 	}
 	protected := strings.Replace(changed, "  web:\n    type: Vm\n", "  web:\n    type: Vm\n    protect: true\n", 1)
-	_, err = e.PlanWith(context.Background(), parse(t, protected), engine.PlanOptions{Replace: []string{"web"}})
+	_, err = e.PlanWith(t.Context(), parse(t, protected), engine.PlanOptions{Replace: []string{"web"}})
 	if want := `resource "web" is protected (protect: true) and cannot be replaced, although --replace asks for it`; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("protected: %v; want %s", err, want)
 	}

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -98,7 +97,7 @@ func TestReplaceCreatedFirstThenInterrupted(t *testing.T) {
 	w := newWorld(t)
 	mustApply(t, w.engine(), parse(t, stack))
 	w.simOpts.Fail = []sim.FailRule{{Op: sim.OpUpdate, Type: "Vm", Name: "web"}}
-	res, err := w.engine().Apply(context.Background(), parse(t, moved), engine.ApplyOptions{AutoApprove: true}, nil)
+	res, err := w.engine().Apply(t.Context(), parse(t, moved), engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +171,7 @@ func TestDeclaredCreateBeforeDestroy(t *testing.T) {
 	}
 
 	w.simOpts.Fail = []sim.FailRule{{Op: sim.OpDelete, Type: "SshKey", Name: "*"}}
-	res, err := w.engine().Apply(context.Background(), parse(t, declared), engine.ApplyOptions{AutoApprove: true}, nil)
+	res, err := w.engine().Apply(t.Context(), parse(t, declared), engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

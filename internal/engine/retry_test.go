@@ -17,7 +17,7 @@ func TestRetryHonoursRetryAfter(t *testing.T) {
 		return nil
 	}})
 	calls := 0
-	err := e.retry(context.Background(), 4, time.Millisecond, time.Second, true, nil, func(context.Context) error {
+	err := e.retry(t.Context(), 4, time.Millisecond, time.Second, true, nil, func(context.Context) error {
 		calls++
 		if calls < 4 {
 			return &provider.TransientError{Err: errors.New("slow down"), RetryAfter: 3 * time.Second}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 // database's storage cannot shrink.
 type ruled struct {
 	*sim.Provider
+	mu    sync.Mutex // the engine plans resources side by side
 	asked []kinds.Change
 	fail  error
 }
@@ -45,7 +47,9 @@ func (r *ruled) rules(typ string) provider.Rules {
 }
 
 func (r *ruled) check(_ context.Context, req kinds.Change) (provider.ChangePlan, error) {
+	r.mu.Lock()
 	r.asked = append(r.asked, req)
+	r.mu.Unlock()
 	var out provider.ChangePlan
 	if r.fail != nil {
 		return out, r.fail
@@ -88,7 +92,7 @@ const ruledStack = `resources:
 // or update, its ChangePlanner adds replaces and refusals by value, and the
 // plan text, the PR comment and plan.json say why.
 func TestPlanFollowsTheProvidersRules(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s, err := sim.New(sim.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +175,7 @@ func (unruled) PlanChange(ctx context.Context, req provider.ChangeRequest) (prov
 // TestPlanWithoutRulesFollowsTheSchema: a provider that declares no rules
 // gets the schema's immutable properties, without a reason.
 func TestPlanWithoutRulesFollowsTheSchema(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s, err := sim.New(sim.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -231,14 +235,14 @@ func TestPlanAsksTheCloud(t *testing.T) {
     properties: { image: debian-12,
                   size: small }
 `)
-	_, err = e.Plan(context.Background(), cfg)
+	_, err = e.Plan(t.Context(), cfg)
 	want := `kyku.yaml:2:3: resource "net-subnet-public-0" (Subnet): property "zone": auto-subnets are checked too
 kyku.yaml:6:19: resource "web" (Vm): property "size": not sold here`
 	if err == nil || err.Error() != want || p.calls != 1 {
 		t.Errorf("plan: %v (%d calls)\nwant:\n%s", err, p.calls, want)
 	}
 	p.err = errors.New("no route to the API")
-	if _, err := e.Plan(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "check the configuration against sim: no route to the API") {
+	if _, err := e.Plan(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), "check the configuration against sim: no route to the API") {
 		t.Errorf("plan: %v", err)
 	}
 }

@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -117,7 +116,7 @@ func TestEditedSavedPlanIsRefused(t *testing.T) {
 			// The reviewer sees web replaced; the file would keep it.
 			name: "--replace dropped",
 			make: func(t *testing.T, e *engine.Engine) *plan.Plan {
-				p, err := e.PlanWith(context.Background(), parse(t, stack), engine.PlanOptions{Replace: []string{"web"}})
+				p, err := e.PlanWith(t.Context(), parse(t, stack), engine.PlanOptions{Replace: []string{"web"}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -155,7 +154,7 @@ func TestEditedSavedPlanIsRefused(t *testing.T) {
 					saved = roundTrip(t, p)
 				}
 				confirmed := false
-				_, err := e.Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true, Confirm: func(*plan.Plan) (bool, error) {
+				_, err := e.Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true, Confirm: func(*plan.Plan) (bool, error) {
 					confirmed = true
 					return true, nil
 				}}, saved)
@@ -187,7 +186,7 @@ func TestSavedPlanAppliesWhatItShows(t *testing.T) {
 	saved := roundTrip(t, mustPlan(t, e, parse(t, variant("size: small", "size: large"))))
 	want, _ := plan.ChangesDigest(saved)
 	var shown string
-	res, err := e.Apply(context.Background(), nil, engine.ApplyOptions{Confirm: func(p *plan.Plan) (bool, error) {
+	res, err := e.Apply(t.Context(), nil, engine.ApplyOptions{Confirm: func(p *plan.Plan) (bool, error) {
 		shown, _ = plan.ChangesDigest(p)
 		return true, nil
 	}}, saved)
@@ -215,7 +214,7 @@ func TestSavedPlanRefusedWhenTheCloudChanged(t *testing.T) {
 		props["ingress"].([]any)[0].(map[string]any)["port"] = 22
 	})
 	state, store := w.stateBytes(), w.store()
-	_, err := e.Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, saved)
+	_, err := e.Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, saved)
 	if !engine.IsMismatch(err) || !strings.Contains(err.Error(), `the file says no-op "sg", planning again says update`) {
 		t.Fatalf("err = %v, want a mismatch naming sg", err)
 	}
@@ -242,7 +241,7 @@ func TestSavedPlanIsForItsOwnState(t *testing.T) {
 		t.Fatal(err)
 	}
 	elsewhere := engine.New(p, local.New(other, "", local.Options{LockTimeout: 2 * time.Second}), engine.Options{DeployPrefix: "othr"})
-	_, err = elsewhere.Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, first)
+	_, err = elsewhere.Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, first)
 	if !engine.IsStale(err) || !strings.Contains(err.Error(), "it was planned against the state at local "+w.stateDir) ||
 		!strings.Contains(err.Error(), "this apply opens local "+other) {
 		t.Fatalf("err = %v, want the two states named", err)
@@ -252,7 +251,7 @@ func TestSavedPlanIsForItsOwnState(t *testing.T) {
 	}
 	// Applied where it was planned, with the engine's own prefix changed,
 	// the first plan still names what it creates with the prefix it showed.
-	res, err := w.engine(func(o *engine.Options) { o.DeployPrefix = "zzzz" }).Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, first)
+	res, err := w.engine(func(o *engine.Options) { o.DeployPrefix = "zzzz" }).Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, first)
 	if err != nil || res.Err() != nil {
 		t.Fatalf("apply first plan: %v / %v", err, res.Err())
 	}
@@ -266,7 +265,7 @@ func TestSavedPlanIsForItsOwnState(t *testing.T) {
 // saved), is refused unless asked for, changing nothing; asked for, it
 // destroys everything. Destroy itself needs no such word.
 func TestDestroyAllNeedsTheWord(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	empty := parse(t, "provider: sim\nresources: {}\n")
 	w := newWorld(t)
 	e := w.engine()

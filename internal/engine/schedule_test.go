@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -46,7 +47,7 @@ func TestScheduleStartsWhenDependenciesFinishNotPerLevel(t *testing.T) {
 		return nil
 	})
 	f.add([]int{slow}, func(context.Context) error { f.note("child of slow ran"); return nil })
-	errs := schedule(context.Background(), context.Background(), f.tasks, 4)
+	errs := schedule(t.Context(), t.Context(), f.tasks, 4)
 	if len(errs) != 0 {
 		t.Fatal(errs)
 	}
@@ -56,27 +57,35 @@ func TestScheduleStartsWhenDependenciesFinishNotPerLevel(t *testing.T) {
 	}
 }
 
+// At most parallelism tasks run at once, and the slots stay busy: on
+// synctest's clock, 30 tasks of 2ms on 3 slots take 20ms.
 func TestScheduleBoundsParallelism(t *testing.T) {
-	var f fakeTasks
-	var running, peak atomic.Int32
-	for i := 0; i < 30; i++ {
-		f.add(nil, func(context.Context) error {
-			n := running.Add(1)
-			for {
-				p := peak.Load()
-				if n <= p || peak.CompareAndSwap(p, n) {
-					break
+	synctest.Test(t, func(t *testing.T) {
+		var f fakeTasks
+		var running, peak atomic.Int32
+		for i := 0; i < 30; i++ {
+			f.add(nil, func(context.Context) error {
+				n := running.Add(1)
+				for {
+					p := peak.Load()
+					if n <= p || peak.CompareAndSwap(p, n) {
+						break
+					}
 				}
-			}
-			time.Sleep(2 * time.Millisecond)
-			running.Add(-1)
-			return nil
-		})
-	}
-	schedule(context.Background(), context.Background(), f.tasks, 3)
-	if got := peak.Load(); got != 3 {
-		t.Errorf("peak concurrency = %d, want 3", got)
-	}
+				time.Sleep(2 * time.Millisecond)
+				running.Add(-1)
+				return nil
+			})
+		}
+		start := time.Now()
+		schedule(t.Context(), t.Context(), f.tasks, 3)
+		if got := peak.Load(); got != 3 {
+			t.Errorf("peak concurrency = %d, want 3", got)
+		}
+		if took := time.Since(start); took != 20*time.Millisecond {
+			t.Errorf("30 tasks of 2ms on 3 slots took %v, want 20ms", took)
+		}
+	})
 }
 
 func TestScheduleFailureSkipsTransitiveDependents(t *testing.T) {
@@ -88,7 +97,7 @@ func TestScheduleFailureSkipsTransitiveDependents(t *testing.T) {
 	var ran atomic.Bool
 	f.add(nil, func(context.Context) error { ran.Store(true); return nil })
 	p := f.add(nil, func(context.Context) error { panic("kaboom") })
-	errs := schedule(context.Background(), context.Background(), f.tasks, 2)
+	errs := schedule(t.Context(), t.Context(), f.tasks, 2)
 	if !errors.Is(errs[a], boom) {
 		t.Errorf("errs[a] = %v", errs[a])
 	}
@@ -104,31 +113,35 @@ func TestScheduleFailureSkipsTransitiveDependents(t *testing.T) {
 	}
 }
 
+// Once stop is cancelled no task starts, and the running one finishes
+// with a context stop does not cancel (its 10ms on synctest's clock).
 func TestScheduleStopLetsRunningFinish(t *testing.T) {
-	var f fakeTasks
-	stop, cancel := context.WithCancel(context.Background())
-	var finished atomic.Bool
-	started := make(chan struct{})
-	first := f.add(nil, func(ctx context.Context) error {
-		close(started)
-		cancel()
-		time.Sleep(10 * time.Millisecond)
-		if ctx.Err() != nil {
-			t.Error("running task's context was cancelled by stop")
+	synctest.Test(t, func(t *testing.T) {
+		var f fakeTasks
+		stop, cancel := context.WithCancel(t.Context())
+		var finished atomic.Bool
+		started := make(chan struct{})
+		first := f.add(nil, func(ctx context.Context) error {
+			close(started)
+			cancel()
+			time.Sleep(10 * time.Millisecond)
+			if ctx.Err() != nil {
+				t.Error("running task's context was cancelled by stop")
+			}
+			finished.Store(true)
+			return nil
+		})
+		f.add([]int{first}, func(context.Context) error { t.Error("task started after stop"); return nil })
+		f.add(nil, func(context.Context) error { t.Error("queued task started after stop"); return nil })
+		schedule(stop, t.Context(), f.tasks, 1)
+		<-started
+		if !finished.Load() {
+			t.Error("schedule returned before the running task finished")
 		}
-		finished.Store(true)
-		return nil
+		if len(f.skipped) != 2 {
+			t.Errorf("skipped = %v, want the two unstarted tasks", f.skipped)
+		}
 	})
-	f.add([]int{first}, func(context.Context) error { t.Error("task started after stop"); return nil })
-	f.add(nil, func(context.Context) error { t.Error("queued task started after stop"); return nil })
-	schedule(stop, context.Background(), f.tasks, 1)
-	<-started
-	if !finished.Load() {
-		t.Error("schedule returned before the running task finished")
-	}
-	if len(f.skipped) != 2 {
-		t.Errorf("skipped = %v, want the two unstarted tasks", f.skipped)
-	}
 }
 
 // A settle step runs outside the parallelism slots: with one slot, an
@@ -160,7 +173,7 @@ func TestScheduleSettleFreesSlotButHoldsDependents(t *testing.T) {
 		f.note("child of a ran")
 		return nil
 	})
-	if errs := schedule(context.Background(), context.Background(), f.tasks, 1); len(errs) != 0 {
+	if errs := schedule(t.Context(), t.Context(), f.tasks, 1); len(errs) != 0 {
 		t.Fatal(errs)
 	}
 	want := []string{"a ran", "b ran", "a settled", "child of a ran"}
@@ -172,42 +185,45 @@ func TestScheduleSettleFreesSlotButHoldsDependents(t *testing.T) {
 // Settle steps waiting at once (on a slow journal) hold a goroutine each:
 // at most settlersPer per slot run, and the workers wait for them rather
 // than starting more; when the journal catches up everything finishes.
+// In a synctest bubble, synctest.Wait returns once every goroutine waits:
+// the settles have piled up as far as they may.
 func TestScheduleBoundsWaitingSettles(t *testing.T) {
-	var f fakeTasks
-	gate := make(chan struct{})
-	var running, most, settled atomic.Int32
-	for range 200 {
-		id := len(f.tasks)
-		f.tasks = append(f.tasks, &task{id: id, run: func(context.Context) (func(context.Context) error, error) {
-			return func(context.Context) error {
-				n := running.Add(1)
-				for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
-				}
-				<-gate
-				running.Add(-1)
-				settled.Add(1)
-				return nil
-			}, nil
-		}})
-	}
-	const parallelism = 3
-	go func() {
-		// Open the gate once the settles have piled up as far as they may.
-		for most.Load() < settlersPer*parallelism {
-			time.Sleep(time.Millisecond)
+	synctest.Test(t, func(t *testing.T) {
+		var f fakeTasks
+		gate := make(chan struct{})
+		var running, most, settled atomic.Int32
+		for range 200 {
+			id := len(f.tasks)
+			f.tasks = append(f.tasks, &task{id: id, run: func(context.Context) (func(context.Context) error, error) {
+				return func(context.Context) error {
+					n := running.Add(1)
+					for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+					}
+					<-gate
+					running.Add(-1)
+					settled.Add(1)
+					return nil
+				}, nil
+			}})
 		}
-		time.Sleep(20 * time.Millisecond) // room for any beyond the bound
+		const parallelism = 3
+		result := make(chan map[int]error, 1)
+		go func() { result <- schedule(t.Context(), t.Context(), f.tasks, parallelism) }()
+		synctest.Wait()
+		if got := running.Load(); got != settlersPer*parallelism {
+			t.Errorf("%d settle steps waiting once the workers stopped, want %d", got, settlersPer*parallelism)
+		}
 		close(gate)
-	}()
-	if errs := schedule(context.Background(), context.Background(), f.tasks, parallelism); len(errs) != 0 {
-		t.Fatal(errs)
-	}
-	if got := settled.Load(); got != 200 {
-		t.Errorf("%d of 200 tasks settled", got)
-	}
-	if got := most.Load(); got != settlersPer*parallelism {
-		t.Errorf("%d settle steps waited at once, want at most (and, piled up, exactly) %d", got, settlersPer*parallelism)
-	}
+		if errs := <-result; len(errs) != 0 {
+			t.Fatal(errs)
+		}
+		if got := settled.Load(); got != 200 {
+			t.Errorf("%d of 200 tasks settled", got)
+		}
+		if got := most.Load(); got != settlersPer*parallelism {
+			t.Errorf("%d settle steps waited at once, want at most (and, piled up, exactly) %d", got, settlersPer*parallelism)
+		}
+	})
 }
 
 // A failed settle fails its task and skips its dependents.
@@ -219,7 +235,7 @@ func TestScheduleSettleFailureSkipsDependents(t *testing.T) {
 		return func(context.Context) error { return boom }, nil
 	}})
 	f.add([]int{a}, func(context.Context) error { t.Error("dependent of a failed settle ran"); return nil })
-	errs := schedule(context.Background(), context.Background(), f.tasks, 2)
+	errs := schedule(t.Context(), t.Context(), f.tasks, 2)
 	if !errors.Is(errs[a], boom) {
 		t.Errorf("errs[a] = %v", errs[a])
 	}
@@ -239,7 +255,7 @@ func TestScheduleStartsLongestChainFirst(t *testing.T) {
 	head := f.add(nil, note("head of chain"))
 	mid := f.add([]int{head}, note("middle"))
 	f.add([]int{mid}, note("tail"))
-	if errs := schedule(context.Background(), context.Background(), f.tasks, 1); len(errs) != 0 {
+	if errs := schedule(t.Context(), t.Context(), f.tasks, 1); len(errs) != 0 {
 		t.Fatal(errs)
 	}
 	// tail and single are both one task from the end: single was ready first.

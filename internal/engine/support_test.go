@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -94,7 +93,7 @@ kyku.yaml:18:62: resource "net" (Vpc): property "tags.team": no team tags`
 		t.Errorf("CheckSupport:\n%v\nwant:\n%s", err, want)
 	}
 	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "test", RetryBase: time.Millisecond})
-	if _, err := e.Plan(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "kyku.yaml:2:3:") {
+	if _, err := e.Plan(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), "kyku.yaml:2:3:") {
 		t.Errorf("Plan: err = %v, want the positioned refusal", err)
 	}
 	if err := engine.CheckSupport(s, cfg); err != nil {

@@ -1,7 +1,6 @@
 package github
 
 import (
-	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -27,7 +26,7 @@ func rsaKey(t *testing.T) (*rsa.PrivateKey, []byte) {
 // TestAppInstallationToken proves ghinstallation itself works against the
 // fake: App JWT -> installation token -> API call as the App's bot user.
 func TestAppInstallationToken(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	srv := githubtest.NewServer(t) // real clock: ghinstallation signs with time.Now
 	key, pemBytes := rsaKey(t)
 	srv.SetApp(42, &key.PublicKey, "kyku[bot]")

@@ -1,7 +1,6 @@
 package github
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -17,7 +16,7 @@ import (
 // and each installation's repositories with that installation's token,
 // across pages.
 func TestListInstallationsAndRepos(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	srv := githubtest.NewServer(t)
 	key, pemBytes := rsaKey(t)
 	srv.SetApp(42, &key.PublicKey, "kyku[bot]")

@@ -1,14 +1,13 @@
 package github
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
 
 func TestCheckRunTruncatesToGitHubLimits(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	// The fake answers 422 past these limits, as GitHub does.
 	name := "kyku plan (" + strings.Repeat("é", 300) + "/prod)"
@@ -42,7 +41,7 @@ func TestCheckRunTruncatesToGitHubLimits(t *testing.T) {
 }
 
 func TestCheckRunShortNameUntouched(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	if _, err := f.repo.CreateCheck(ctx, "abc", CheckRun{Name: "kyku plan (app/prod)", Status: CheckQueued}); err != nil {
 		t.Fatal(err)

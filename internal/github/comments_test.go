@@ -1,7 +1,6 @@
 package github
 
 import (
-	"context"
 	"errors"
 	"slices"
 	"strconv"
@@ -23,7 +22,7 @@ func bodies(f fixture, number int) []string {
 }
 
 func TestUpsertCommentCreatesThenEditsInPlace(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	pr := f.srv.AddPullRequest(repoName, githubtestPR(1, "sha1"))
 	f.srv.AddComment(repoName, pr, "alice", "looks good")
@@ -57,7 +56,7 @@ func TestUpsertCommentCreatesThenEditsInPlace(t *testing.T) {
 }
 
 func TestUpsertCommentAppendsMarkerAndFindsItOnLaterPages(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "sha1"))
 	if _, err := f.repo.UpsertComment(ctx, pr, marker, "first"); err != nil {
@@ -76,7 +75,7 @@ func TestUpsertCommentAppendsMarkerAndFindsItOnLaterPages(t *testing.T) {
 }
 
 func TestMarkOutdated(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "sha1"))
 	f.srv.AddComment(repoName, pr, githubtest.TokenUser, "old plan A\n"+marker)
@@ -109,7 +108,7 @@ func TestMarkOutdated(t *testing.T) {
 }
 
 func TestMarkOutdatedKeepsNewestByDefault(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "sha1"))
 	for _, b := range []string{"one", "two", "three"} {
@@ -129,7 +128,7 @@ func TestMarkOutdatedKeepsNewestByDefault(t *testing.T) {
 }
 
 func TestReact(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "sha1"))
 	id := f.srv.AddComment(repoName, pr, "alice", "/kyku apply")
@@ -157,7 +156,7 @@ func TestReact(t *testing.T) {
 // Upsert, not folded by MarkOutdated and not returned by OwnComments; Kyku
 // writes its own comment beside it.
 func TestStrangersMarkedCommentIsNeverTouched(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "sha1"))
 	fake := "plan: nothing to worry about\n" + marker
@@ -193,7 +192,7 @@ func TestStrangersMarkedCommentIsNeverTouched(t *testing.T) {
 // GITHUB_TOKEN, an App's installation token (GET /user answers 403 to
 // it, as to every installation token) and a person's token.
 func TestSelf(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	if got, err := f.repo.Self(ctx); err != nil || got != ActionsBot {
 		t.Errorf("Self with GITHUB_TOKEN = %q, %v; want %s", got, err, ActionsBot)
@@ -221,7 +220,7 @@ func TestSelf(t *testing.T) {
 // upsert learns the account from the comment it creates, so the next
 // upsert edits it, and a github-actions[bot] look-alike is never taken.
 func TestSelfFromTheFirstComment(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	f.srv.AddToken("ghs_app_installation", "deploy-app[bot]")
 	f.srv.DenyGraphQL("deploy-app[bot]")
@@ -250,7 +249,7 @@ func TestSelfFromTheFirstComment(t *testing.T) {
 // shows who really wrote it: an error, not a silent takeover of the
 // look-alike's comments.
 func TestSelfNamedWrongIsCaught(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	f.srv.AddToken("ghs_app_installation", "deploy-app[bot]")
 	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "abc"))
@@ -263,7 +262,7 @@ func TestSelfNamedWrongIsCaught(t *testing.T) {
 
 // TestLastEdit: who last edited a comment and when, from GraphQL.
 func TestLastEdit(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "abc"))
 	c, err := f.repo.Upsert(ctx, pr, marker, "plan\n"+marker)
@@ -286,10 +285,10 @@ func TestLastEdit(t *testing.T) {
 func TestParents(t *testing.T) {
 	f := newFixture(t)
 	f.srv.AddCommit(repoName, githubtest.GitCommit{SHA: "m", Parents: []string{"base", "head"}})
-	if got, err := f.repo.Parents(context.Background(), "m"); err != nil || !slices.Equal(got, []string{"base", "head"}) {
+	if got, err := f.repo.Parents(t.Context(), "m"); err != nil || !slices.Equal(got, []string{"base", "head"}) {
 		t.Errorf("Parents = %v, %v", got, err)
 	}
-	if _, err := f.repo.Parents(context.Background(), "unknown"); err == nil {
+	if _, err := f.repo.Parents(t.Context(), "unknown"); err == nil {
 		t.Error("Parents of an unknown commit succeeded")
 	}
 }

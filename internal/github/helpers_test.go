@@ -50,7 +50,7 @@ func newFixture(t *testing.T) fixture {
 	rt := NewRetryTransport(nil)
 	rt.Sleep = sl.sleep
 	rt.Now = func() time.Time { return epoch }
-	client, err := NewClient(context.Background(), srv.APIURL(), &http.Client{Transport: rt})
+	client, err := NewClient(t.Context(), srv.APIURL(), &http.Client{Transport: rt})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func newFixture(t *testing.T) fixture {
 // repoWith binds a Repo to acme/infra on f's fake with token.
 func (f fixture) repoWith(t *testing.T, token string) *Repo {
 	t.Helper()
-	client, err := NewClient(context.Background(), f.srv.APIURL(), nil)
+	client, err := NewClient(t.Context(), f.srv.APIURL(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

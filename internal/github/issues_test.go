@@ -1,7 +1,6 @@
 package github
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,7 +10,7 @@ import (
 )
 
 func TestDriftIssueLifecycle(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	const label, driftMarker = "kyku-drift", "<!-- kyku:drift prod -->"
 	// Decoys: another environment's issue, an unlabelled one, and a PR.

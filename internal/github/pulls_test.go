@@ -1,7 +1,6 @@
 package github
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -12,7 +11,7 @@ import (
 )
 
 func TestPullRequest(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	f.srv.AddPullRequest(repoName, githubtest.PullRequest{Number: 7, User: "alice", HeadSHA: "abc", HeadRef: "feat", Draft: true})
 	f.srv.AddPullRequest(repoName, githubtest.PullRequest{Number: 8, User: "mallory", HeadSHA: "def", HeadRef: "main", HeadRepo: "mallory/infra"})
@@ -46,7 +45,7 @@ func TestPullRequest(t *testing.T) {
 }
 
 func TestPullRequestsForCommit(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	f.srv.AddPullRequest(repoName, githubtest.PullRequest{Number: 3, User: "alice", HeadSHA: "h3", State: "closed", Merged: true})
 	f.srv.SetCommitPulls(repoName, "merge1", 3)
@@ -64,7 +63,7 @@ func TestPullRequestsForCommit(t *testing.T) {
 }
 
 func TestChangedFilesPaginates(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	var files []string
 	for i := range 250 {
@@ -84,7 +83,7 @@ func TestChangedFilesPaginates(t *testing.T) {
 }
 
 func TestReviewsPaginate(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "h"))
 	f.srv.AddReview(repoName, pr, githubtest.Review{User: "bob", State: "APPROVED", CommitID: "h", SubmittedAt: epoch})
@@ -112,7 +111,7 @@ func TestReviewsPaginate(t *testing.T) {
 }
 
 func TestPullRequestCommits(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	var commits []githubtest.Commit
 	for i := range 130 {
@@ -130,7 +129,7 @@ func TestPullRequestCommits(t *testing.T) {
 }
 
 func TestPermission(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	for _, role := range []string{"admin", "maintain", "write", "triage", "read"} {
 		f.srv.SetPermission(repoName, role+"-user", role)

@@ -33,7 +33,7 @@ func TestRetryTransport(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx := context.Background()
+			ctx := t.Context()
 			f := newFixture(t)
 			pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "s"))
 			f.srv.FailNext(tt.times, tt.fail, tt.retryAfter)
@@ -62,7 +62,7 @@ func TestRetryTransport(t *testing.T) {
 }
 
 func TestRetryErrorIsClear(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "s"))
 	f.srv.FailNext(4, githubtest.FailSecondary403, 5*time.Second)
@@ -87,7 +87,7 @@ func TestRetryErrorIsClear(t *testing.T) {
 func TestRetryRespectsCancellation(t *testing.T) {
 	f := newFixture(t)
 	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "s"))
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	rt := NewRetryTransport(nil)
 	rt.Sleep = func(ctx context.Context, d time.Duration) error { cancel(); return sleepCtx(ctx, d) }
 	client, err := NewClient(ctx, f.srv.APIURL(), &http.Client{Transport: rt})
@@ -103,7 +103,7 @@ func TestRetryRespectsCancellation(t *testing.T) {
 }
 
 func TestRateLimitRemaining(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	pr := f.srv.AddPullRequest(repoName, githubtestPR(0, "s"))
 	if got := f.repo.RateLimitRemaining(); got != -1 {
@@ -132,7 +132,7 @@ func TestNewClientBaseURL(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			c, err := NewClient(context.Background(), tt.in, nil)
+			c, err := NewClient(t.Context(), tt.in, nil)
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, wantErr %v", err, tt.wantErr)
 			}

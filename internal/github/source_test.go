@@ -4,7 +4,6 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
-	"context"
 	"errors"
 	"io"
 	"testing"
@@ -13,7 +12,7 @@ import (
 )
 
 func TestTarballRoundTrip(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	const sha = "0123456789abcdef"
 	want := map[string][]byte{
@@ -144,7 +143,7 @@ func TestExtractTarball(t *testing.T) {
 }
 
 func TestFileContent(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	f.srv.SetFile(repoName, "main", ".kyku/config.yaml", []byte("require-approval: true\n"))
 	got, err := f.repo.FileContent(ctx, ".kyku/config.yaml", "main")
@@ -168,7 +167,7 @@ func TestFileContent(t *testing.T) {
 // TestBranchHeadIsTheBranchsOwnRef: a tag named like the branch does not
 // answer for it; a branch that does not exist is not found.
 func TestBranchHeadIsTheBranchsOwnRef(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	const branch, tag = "1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222"
 	f.srv.SetRef(repoName, "main", branch)
@@ -182,7 +181,7 @@ func TestBranchHeadIsTheBranchsOwnRef(t *testing.T) {
 }
 
 func TestDispatchWorkflow(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	inputs := map[string]any{"command": "apply", "pr": "12"}
 	if err := f.repo.DispatchWorkflow(ctx, "kyku.yml", "main", inputs); err != nil {

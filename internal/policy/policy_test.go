@@ -1,7 +1,6 @@
 package policy_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -26,7 +25,7 @@ func set(files ...string) *policy.Set {
 
 func eval(t *testing.T, s *policy.Set, in policy.Input) (*policy.Result, error) {
 	t.Helper()
-	return s.Evaluate(context.Background(), in, 5*time.Second)
+	return s.Evaluate(t.Context(), in, 5*time.Second)
 }
 
 // diags returns the positions and messages of a policy error.
@@ -114,7 +113,7 @@ deny contains msg if {
 }
 `)
 	start := time.Now()
-	_, err := s.Evaluate(context.Background(), policy.Input{}, 200*time.Millisecond)
+	_, err := s.Evaluate(t.Context(), policy.Input{}, 200*time.Millisecond)
 	elapsed := time.Since(start)
 	if !errors.Is(err, policy.ErrTimeout) {
 		t.Fatalf("error %v, want a timeout", err)
@@ -131,7 +130,7 @@ deny contains msg if {
 
 func TestEmptySetAllowsEverything(t *testing.T) {
 	var s *policy.Set
-	res, err := s.Evaluate(context.Background(), policy.Input{}, 0)
+	res, err := s.Evaluate(t.Context(), policy.Input{}, 0)
 	if err != nil || res.Denied() {
 		t.Errorf("nil set: %+v %v", res, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -165,42 +166,32 @@ func TestPlainNotice(t *testing.T) {
 }
 
 // TestPlainWritesLinesTogetherAndSoon: lines arriving together are one
-// write, which comes within flushAfter without Close; a notice writes at
-// once, after the lines before it; after Close every line is written at
-// once.
+// write, which comes flushAfter after the first of them without Close; a
+// notice writes at once, after the lines before it; after Close every
+// line is written at once. The clock is synctest's: the write is expected
+// at exactly flushAfter.
 func TestPlainWritesLinesTogetherAndSoon(t *testing.T) {
-	w := &signalWriter{wrote: make(chan string, 10)}
-	p := NewPlain(w, Options{})
-	start := time.Now()
-	for i := range 3 {
-		p.Event(Event{Kind: Started, Action: plan.Create, Type: "Vpc", Name: fmt.Sprint("net-", i)})
-	}
-	select {
-	case got := <-w.wrote:
+	synctest.Test(t, func(t *testing.T) {
+		w := &signalWriter{wrote: make(chan string, 10)}
+		p := NewPlain(w, Options{})
+		start := time.Now()
+		for i := range 3 {
+			p.Event(Event{Kind: Started, Action: plan.Create, Type: "Vpc", Name: fmt.Sprint("net-", i)})
+		}
+		got := <-w.wrote
 		if want := "create Vpc \"net-0\": started\ncreate Vpc \"net-1\": started\ncreate Vpc \"net-2\": started\n"; got != want {
 			t.Errorf("first write %q, want the three lines at once: %q", got, want)
 		}
-		if waited := time.Since(start); waited < flushAfter/2 {
-			t.Errorf("written after %v: not gathered", waited)
+		if waited := time.Since(start); waited != flushAfter {
+			t.Errorf("written after %v, want flushAfter (%v)", waited, flushAfter)
 		}
-	case <-time.After(40 * flushAfter): // a loaded CI machine may fire a timer late
-		t.Fatal("lines not written within forty times flushAfter, without Close")
-	}
-	p.Event(Event{Kind: Started, Action: plan.Create, Type: "Vm", Name: "web"})
-	p.Notice("kyku: interrupted")
-	if got := <-w.wrote; got != "create Vm \"web\": started\nkyku: interrupted\n" {
-		t.Errorf("a notice wrote %q, want the line before it, then itself", got)
-	}
-	p.Close()
-	p.Event(Event{Kind: Started, Action: plan.Create, Type: "Vm", Name: "late"})
-	select {
-	case got := <-w.wrote:
-		if got != "create Vm \"late\": started\n" {
-			t.Errorf("after Close: %q", got)
-		}
-	default:
-		t.Error("an event after Close was not written at once")
-	}
+		p.Event(Event{Kind: Started, Action: plan.Create, Type: "Vm", Name: "web"})
+		p.Notice("kyku: interrupted")
+		w.atOnce(t, "a notice", "create Vm \"web\": started\nkyku: interrupted\n")
+		p.Close()
+		p.Event(Event{Kind: Started, Action: plan.Create, Type: "Vm", Name: "late"})
+		w.atOnce(t, "an event after Close", "create Vm \"late\": started\n")
+	})
 }
 
 type signalWriter struct{ wrote chan string }
@@ -208,4 +199,17 @@ type signalWriter struct{ wrote chan string }
 func (w *signalWriter) Write(b []byte) (int, error) {
 	w.wrote <- string(b)
 	return len(b), nil
+}
+
+// atOnce checks that what wrote, with no time passing, is want.
+func (w *signalWriter) atOnce(t *testing.T, what, want string) {
+	t.Helper()
+	select {
+	case got := <-w.wrote:
+		if got != want {
+			t.Errorf("%s wrote %q, want %q", what, got, want)
+		}
+	default:
+		t.Errorf("%s was not written at once", what)
+	}
 }

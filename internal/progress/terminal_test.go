@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/creack/pty"
@@ -16,22 +17,18 @@ import (
 	"github.com/kyku/action/internal/plan"
 )
 
-// waitFrames waits until term has drawn more than n frames.
-func waitFrames(t *testing.T, term *Terminal, n int) {
+// nextFrame lets synctest's clock run until term has drawn another frame.
+func nextFrame(t *testing.T, term *Terminal) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		term.mu.Lock()
-		f := term.frames
-		term.mu.Unlock()
-		if f > n {
+	n := frameCount(term)
+	for range 100 {
+		time.Sleep(time.Millisecond)
+		synctest.Wait() // the ticker's redraw, due now, has been written
+		if frameCount(term) > n {
 			return
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("terminal drew %d frames, waited for more than %d", f, n)
-		}
-		time.Sleep(time.Millisecond)
 	}
+	t.Fatalf("terminal drew no frame in 100ms after frame %d", n)
 }
 
 func frameCount(term *Terminal) int {
@@ -42,7 +39,9 @@ func frameCount(term *Terminal) int {
 
 // runOnPty drives the scripted apply through a Terminal writing to a real
 // pty, with notices[i] given to the view after stage i's events, and
-// returns everything the pty's master side read.
+// returns everything the pty's master side read. The Terminal runs in a
+// synctest bubble, so its ticker's redraws come on a simulated clock; the
+// pty's master is read outside it, as real I/O.
 func runOnPty(t *testing.T, noColor bool, notices map[int]string) []byte {
 	t.Helper()
 	ptmx, tty, err := pty.Open()
@@ -57,31 +56,33 @@ func runOnPty(t *testing.T, noColor bool, notices map[int]string) []byte {
 		_, _ = io.Copy(&out, ptmx)
 	}()
 
-	clock := &fakeClock{t: at(0)}
-	term := NewTerminal(tty, Options{NoColor: noColor, Now: clock.Now, Interval: 2 * time.Millisecond, Total: 6})
-	for i, s := range scriptedApply() {
-		clock.Set(s.now)
-		for _, e := range s.events {
-			term.Event(e)
+	synctest.Test(t, func(t *testing.T) {
+		clock := &fakeClock{t: at(0)}
+		term := NewTerminal(tty, Options{NoColor: noColor, Now: clock.Now, Interval: 2 * time.Millisecond, Total: 6})
+		for i, s := range scriptedApply() {
+			clock.Set(s.now)
+			for _, e := range s.events {
+				term.Event(e)
+			}
+			if n, ok := notices[i]; ok {
+				term.Notice(n)
+			}
+			// One more frame, drawn after the stage's events, so every
+			// stage is seen and the spinner moves between stages.
+			nextFrame(t, term)
 		}
-		if n, ok := notices[i]; ok {
-			term.Notice(n)
+		term.Close()
+		select {
+		case <-term.done:
+		default:
+			t.Fatal("redraw goroutine still running after Close")
 		}
-		// One more frame, drawn after the stage's events, so every stage is
-		// seen and the spinner moves between stages.
-		waitFrames(t, term, frameCount(term)+1)
-	}
-	term.Close()
-	select {
-	case <-term.done:
-	default:
-		t.Fatal("redraw goroutine still running after Close")
-	}
-	framesAtClose := frameCount(term)
-	time.Sleep(10 * time.Millisecond)
-	if got := frameCount(term); got != framesAtClose {
-		t.Errorf("terminal drew %d frames after Close", got-framesAtClose)
-	}
+		framesAtClose := frameCount(term)
+		time.Sleep(10 * time.Millisecond) // five ticks, were the ticker running
+		if got := frameCount(term); got != framesAtClose {
+			t.Errorf("terminal drew %d frames after Close", got-framesAtClose)
+		}
+	})
 
 	// Read until the final frame (ending in the pty's \r\n) has arrived.
 	deadline := time.Now().Add(5 * time.Second)

@@ -1,7 +1,6 @@
 package review_test
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -76,7 +75,7 @@ func TestApplyByComment(t *testing.T) {
 				// was made against a state serial that moved on.
 				f.addPR(2, headB)
 				f.plan(2, headB)
-				out, err := review.Apply(context.Background(), f.deps, review.ApplyRequest{Settings: f.settings, Number: 2, Commenter: "alice"})
+				out, err := review.Apply(t.Context(), f.deps, review.ApplyRequest{Settings: f.settings, Number: 2, Commenter: "alice"})
 				if err != nil || !out.Applied {
 					f.t.Fatalf("apply #2: %v %+v", err, out)
 				}
@@ -131,7 +130,7 @@ func TestApplyByComment(t *testing.T) {
 			ev := f.comment(1, tt.commenter, "/kyku apply")
 			before := len(f.replies(1))
 
-			out, err := review.Comment(context.Background(), f.deps, f.settings, ev)
+			out, err := review.Comment(t.Context(), f.deps, f.settings, ev)
 			if err != nil {
 				t.Fatalf("Comment: %v", err)
 			}
@@ -227,7 +226,7 @@ func TestApplyFailureIsRecorded(t *testing.T) {
 	// Every create of the sim fails from now on.
 	f.deps.Open = f.openWith(map[string]string{"fail": "create:*:*"})
 	ev := f.comment(1, "alice", "/kyku apply -e prod")
-	out, err := review.Comment(context.Background(), f.deps, f.settings, ev)
+	out, err := review.Comment(t.Context(), f.deps, f.settings, ev)
 	if err != nil {
 		t.Fatalf("Comment: %v", err)
 	}
@@ -267,7 +266,7 @@ outputs:
 	f.srv.SetPermission(repoName, "alice", "write")
 	f.addPR(1, headA)
 	f.plan(1, headA)
-	out, err := review.Comment(context.Background(), f.deps, f.settings, f.comment(1, "alice", "/kyku apply"))
+	out, err := review.Comment(t.Context(), f.deps, f.settings, f.comment(1, "alice", "/kyku apply"))
 	if err != nil || out.Apply == nil || !out.Apply.Applied {
 		t.Fatalf("apply: %v %+v", err, out)
 	}

@@ -2,7 +2,6 @@ package review_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -22,7 +21,7 @@ import (
 func (f *fixture) applyAs(user string) (*review.ApplyOutcome, string) {
 	f.t.Helper()
 	ev := f.comment(1, user, "/kyku apply")
-	out, err := review.Comment(context.Background(), f.deps, f.settings, ev)
+	out, err := review.Comment(f.t.Context(), f.deps, f.settings, ev)
 	if err != nil {
 		f.t.Fatalf("Comment: %v", err)
 	}
@@ -154,7 +153,7 @@ var savedKey = review.SavedPlanKey("", env, 1, headA)
 // commit, refuses, shows the fresh plan, and applies nothing.
 func TestSavedPlanSwappedAfterReviewIsRefused(t *testing.T) {
 	edit := func(f *fixture, change func(p *plan.Plan)) {
-		ctx := context.Background()
+		ctx := t.Context()
 		data, err := f.backend().GetObject(ctx, savedKey)
 		if err != nil {
 			f.t.Fatal(err)
@@ -179,11 +178,11 @@ func TestSavedPlanSwappedAfterReviewIsRefused(t *testing.T) {
 		{"replaced by another pull request's plan", func(f *fixture) {
 			f.addPR(2, headB)
 			f.plan(2, headB)
-			data, err := f.backend().GetObject(context.Background(), review.SavedPlanKey("", env, 2, headB))
+			data, err := f.backend().GetObject(t.Context(), review.SavedPlanKey("", env, 2, headB))
 			if err != nil {
 				f.t.Fatal(err)
 			}
-			if err := f.backend().PutObject(context.Background(), savedKey, data); err != nil {
+			if err := f.backend().PutObject(t.Context(), savedKey, data); err != nil {
 				f.t.Fatal(err)
 			}
 		}, []string{"was not made from the configuration at that commit"}},
@@ -194,21 +193,21 @@ func TestSavedPlanSwappedAfterReviewIsRefused(t *testing.T) {
 			edit(f, func(p *plan.Plan) { p.Config = parse(f.t, configV2) })
 		}, []string{"cannot be used", "its embedded configuration does not hash to its configHash"}},
 		{"bytes edited, digest kept", func(f *fixture) {
-			data, err := f.backend().GetObject(context.Background(), savedKey)
+			data, err := f.backend().GetObject(t.Context(), savedKey)
 			if err != nil {
 				f.t.Fatal(err)
 			}
 			data = bytes.Replace(data, []byte("debian-12"), []byte("debian-13"), -1)
-			if err := f.backend().PutObject(context.Background(), savedKey, data); err != nil {
+			if err := f.backend().PutObject(t.Context(), savedKey, data); err != nil {
 				f.t.Fatal(err)
 			}
 		}, []string{"cannot be used", "does not match its digest"}},
 		{"truncated", func(f *fixture) {
-			data, err := f.backend().GetObject(context.Background(), savedKey)
+			data, err := f.backend().GetObject(t.Context(), savedKey)
 			if err != nil {
 				f.t.Fatal(err)
 			}
-			if err := f.backend().PutObject(context.Background(), savedKey, data[:len(data)/2]); err != nil {
+			if err := f.backend().PutObject(t.Context(), savedKey, data[:len(data)/2]); err != nil {
 				f.t.Fatal(err)
 			}
 		}, []string{"cannot be used", "truncated or damaged"}},
@@ -224,7 +223,7 @@ func TestSavedPlanSwappedAfterReviewIsRefused(t *testing.T) {
 			// with the real prefix, catches the swap.
 		}, []string{"The plan shown for review in Kyku's comment", "is not the plan of `aaaaaaa`"}},
 		{"not a plan", func(f *fixture) {
-			if err := f.backend().PutObject(context.Background(), savedKey, []byte(`{"formatVersion":1,"config":{"resources":[null]}}`)); err != nil {
+			if err := f.backend().PutObject(t.Context(), savedKey, []byte(`{"formatVersion":1,"config":{"resources":[null]}}`)); err != nil {
 				f.t.Fatal(err)
 			}
 		}, []string{"The saved plan for `aaaaaaa` cannot be used"}},
@@ -261,7 +260,7 @@ func TestSavedPlanSwappedAfterReviewIsRefused(t *testing.T) {
 // and that plan's digest: nothing is applied. A stranger's comment is not
 // edited or folded either.
 func TestPlanCommentOfAnotherAuthorIsNeverTrusted(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	f.srv.SetPermission(repoName, "alice", "write")
 	f.srv.SetPermission(repoName, "carol", "write")
@@ -310,7 +309,7 @@ func TestPlanCommentOfAnotherAuthorIsNeverTrusted(t *testing.T) {
 // Kyku's comment showed a plan of an older commit (the head moved without
 // a new comment) or is gone: nothing is applied.
 func TestCommentShowingAnotherPlanIsRefused(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, tc := range []struct {
 		name  string
 		setup func(f *fixture)

@@ -39,7 +39,7 @@ func TestCommentIgnored(t *testing.T) {
 			if reflect.ValueOf(s).IsZero() {
 				s = f.settings
 			}
-			out, err := review.Comment(context.Background(), f.deps, s, ev)
+			out, err := review.Comment(t.Context(), f.deps, s, ev)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +81,7 @@ func TestCommentReplies(t *testing.T) {
 			f.addPR(1, headA)
 			ev := f.comment(1, "alice", tt.body)
 			for range 2 { // two jobs (or a redelivery) answering the same comment
-				out, err := review.Comment(context.Background(), f.deps, f.settings, ev)
+				out, err := review.Comment(t.Context(), f.deps, f.settings, ev)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -117,7 +117,7 @@ func TestCommentPlan(t *testing.T) {
 	}
 	f.srv.SetPermission(repoName, "alice", "write")
 	ev := f.comment(1, "alice", "/kyku plan -e prod")
-	out, err := review.Comment(context.Background(), f.deps, f.settings, ev)
+	out, err := review.Comment(t.Context(), f.deps, f.settings, ev)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestCommentPlan(t *testing.T) {
 
 	// Then a writer applies it.
 	ev = f.comment(1, "alice", "/kyku apply")
-	out, err = review.Comment(context.Background(), f.deps, f.settings, ev)
+	out, err = review.Comment(t.Context(), f.deps, f.settings, ev)
 	if err != nil || out.Apply == nil || !out.Apply.Applied {
 		t.Fatalf("apply after /kyku plan: %v %+v", err, out)
 	}
@@ -160,7 +160,7 @@ func TestCommentPlanOfABrokenConfig(t *testing.T) {
 	f.addPR(1, broken)
 	f.srv.SetPermission(repoName, "alice", "write")
 	ev := f.comment(1, "alice", "/kyku plan")
-	_, err := review.Comment(context.Background(), f.deps, f.settings, ev)
+	_, err := review.Comment(t.Context(), f.deps, f.settings, ev)
 	if err == nil {
 		t.Fatal("no error for a broken config")
 	}
@@ -195,7 +195,7 @@ func TestApplyModeDecidesWhatApplies(t *testing.T) {
 	s := f.settings
 	s.Apply, s.RulesFrom = review.ApplyOnMerge, "the workflow's inputs"
 	ev := f.comment(1, "alice", "/kyku apply")
-	out, err := review.Comment(context.Background(), f.deps, s, ev)
+	out, err := review.Comment(t.Context(), f.deps, s, ev)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,11 +212,11 @@ func TestApplyModeDecidesWhatApplies(t *testing.T) {
 
 	requests := f.srv.CountRequests("", "")
 	s.Apply = review.ApplyOnComment
-	merged, err := review.ApplyMerged(context.Background(), f.deps, s, headA, "merger")
+	merged, err := review.ApplyMerged(t.Context(), f.deps, s, headA, "merger")
 	if err != nil || merged.Applied || merged.Refused == nil || merged.Refused.Requirement != review.RequireApplyMode {
 		t.Errorf("merge with apply: comment: %+v, %v", merged, err)
 	}
-	queued, err := review.ApplyMergeGroup(context.Background(), f.deps, s, review.MergeGroup{HeadSHA: headB, HeadRef: "refs/heads/gh-readonly-queue/main/pr-1-" + headA, BaseRef: "refs/heads/main"})
+	queued, err := review.ApplyMergeGroup(t.Context(), f.deps, s, review.MergeGroup{HeadSHA: headB, HeadRef: "refs/heads/gh-readonly-queue/main/pr-1-" + headA, BaseRef: "refs/heads/main"})
 	if err != nil || queued.Applied || queued.Refused == nil || queued.Refused.Requirement != review.RequireApplyMode {
 		t.Errorf("merge group with apply: comment: %+v, %v", queued, err)
 	}

@@ -1,7 +1,6 @@
 package review_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -20,7 +19,7 @@ func emptied(t *testing.T) *fixture {
 	f.sources[headEmpty] = "resources: {}\n"
 	f.addPR(1, headA)
 	f.plan(1, headA)
-	if out, err := review.Apply(context.Background(), f.deps, review.ApplyRequest{Settings: f.settings, Number: 1, Commenter: "alice"}); err != nil || !out.Applied {
+	if out, err := review.Apply(t.Context(), f.deps, review.ApplyRequest{Settings: f.settings, Number: 1, Commenter: "alice"}); err != nil || !out.Applied {
 		t.Fatalf("apply #1: %v %+v", err, out)
 	}
 	f.addPR(2, headEmpty)
@@ -64,7 +63,7 @@ func TestDestroyAllApplyNeedsTheWord(t *testing.T) {
 			t.Errorf("%s changed something: serial %d→%d, cloud %v→%v", what, serial, f.serial(), cloud, f.cloud())
 		}
 	}
-	out, err := review.Comment(context.Background(), f.deps, f.settings, f.comment(2, "alice", "/kyku apply"))
+	out, err := review.Comment(t.Context(), f.deps, f.settings, f.comment(2, "alice", "/kyku apply"))
 	if err != nil || out.Apply == nil || out.Apply.Applied {
 		t.Fatalf("/kyku apply: %v %+v", err, out)
 	}
@@ -72,14 +71,14 @@ func TestDestroyAllApplyNeedsTheWord(t *testing.T) {
 	unchanged("the refused apply")
 
 	// The word on another command, or misspelt, is an error, not a yes.
-	out, err = review.Comment(context.Background(), f.deps, f.settings, f.comment(2, "alice", "/kyku apply --allow-destroy"))
+	out, err = review.Comment(t.Context(), f.deps, f.settings, f.comment(2, "alice", "/kyku apply --allow-destroy"))
 	if err != nil || out.Apply != nil {
 		t.Fatalf("/kyku apply --allow-destroy: %v %+v", err, out)
 	}
 	unchanged("a misspelt word")
 
 	f.merge(2)
-	mo, err := review.ApplyMerged(context.Background(), f.deps, f.settings, mergeSHA, "merger")
+	mo, err := review.ApplyMerged(t.Context(), f.deps, f.settings, mergeSHA, "merger")
 	if err != nil || mo.Applied {
 		t.Fatalf("merge: %v %+v", err, mo)
 	}
@@ -91,7 +90,7 @@ func TestDestroyAllApplyNeedsTheWord(t *testing.T) {
 // apply, the plan is applied: everything is destroyed.
 func TestDestroyAllAppliedWithTheWord(t *testing.T) {
 	f := emptied(t)
-	out, err := review.Comment(context.Background(), f.deps, f.settings, f.comment(2, "alice", "/kyku apply --allow-destroy-all"))
+	out, err := review.Comment(t.Context(), f.deps, f.settings, f.comment(2, "alice", "/kyku apply --allow-destroy-all"))
 	if err != nil || out.Apply == nil || !out.Apply.Applied {
 		t.Fatalf("/kyku apply --allow-destroy-all: %v %+v", err, out)
 	}

@@ -1,7 +1,6 @@
 package review_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -41,7 +40,7 @@ func (f *fixture) editVm(edit func(map[string]any)) {
 // same issue, and the issue is closed with a comment once drift is gone.
 func TestDrift(t *testing.T) {
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	cfg := parse(t, configV1)
 	if _, err := f.workspace().Engine.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
 		t.Fatal(err)
@@ -123,7 +122,7 @@ func TestDrift(t *testing.T) {
 // TestDriftWritesStateWhenAsked: WriteState records the cloud in the state.
 func TestDriftWritesStateWhenAsked(t *testing.T) {
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	cfg := parse(t, configV1)
 	if _, err := f.workspace().Engine.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package review_test
 
 import (
-	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -19,7 +18,7 @@ import (
 // neither read nor edited.
 func TestDriftSpeaksOnlyWhenItChanges(t *testing.T) {
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	cfg := parse(t, configV1)
 	if _, err := f.workspace().Engine.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
 		t.Fatal(err)
@@ -122,7 +121,7 @@ func TestDriftSpeaksOnlyWhenItChanges(t *testing.T) {
 // found in an edited issue is written again, with a comment saying so.
 func TestDriftAlarmCannotBeSilencedByEditingTheIssue(t *testing.T) {
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	cfg := parse(t, configV1)
 	if _, err := f.workspace().Engine.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
 		t.Fatal(err)

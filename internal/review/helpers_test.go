@@ -77,7 +77,7 @@ func newFixture(t *testing.T) *fixture {
 		settings: review.Settings{Environment: env},
 	}
 	f.srv.AddRepo(repoName, "main")
-	client, err := github.NewClient(context.Background(), f.srv.APIURL(), nil)
+	client, err := github.NewClient(t.Context(), f.srv.APIURL(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func (f *fixture) openSim(ctx context.Context, cfg *config.Config, env string, e
 
 func (f *fixture) workspace() *review.Workspace {
 	f.t.Helper()
-	ws, err := f.open(context.Background(), parse(f.t, configV1), env)
+	ws, err := f.open(f.t.Context(), parse(f.t, configV1), env)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func (f *fixture) backend() statemgr.Backend { return f.workspace().Backend }
 // serial is the state serial (0 without state).
 func (f *fixture) serial() int64 {
 	f.t.Helper()
-	st, err := f.backend().Read(context.Background())
+	st, err := f.backend().Read(f.t.Context())
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func (f *fixture) serial() int64 {
 
 func (f *fixture) state() *state.File {
 	f.t.Helper()
-	st, err := f.backend().Read(context.Background())
+	st, err := f.backend().Read(f.t.Context())
 	if err != nil || st == nil {
 		f.t.Fatalf("read state: %v (state %v)", err, st)
 	}
@@ -202,7 +202,7 @@ func (f *fixture) cloud() []string {
 // objects returns the backend objects under prefix, by key.
 func (f *fixture) objects(prefix string) map[string][]byte {
 	f.t.Helper()
-	ctx := context.Background()
+	ctx := f.t.Context()
 	b := f.backend()
 	keys, err := b.ListObjects(ctx, prefix)
 	if err != nil {
@@ -248,7 +248,7 @@ func (f *fixture) plan(number int, head string) *review.PlanOutcome {
 	f.mu.Lock()
 	src := f.sources[head]
 	f.mu.Unlock()
-	out, err := review.Plan(context.Background(), f.deps, review.PlanRequest{
+	out, err := review.Plan(f.t.Context(), f.deps, review.PlanRequest{
 		Settings: f.settings, Number: number, HeadSHA: head,
 		Config: parse(f.t, src), Trusted: parse(f.t, f.trusted),
 	})

@@ -1,7 +1,6 @@
 package review_test
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -50,7 +49,7 @@ func TestApplyMerged(t *testing.T) {
 			setup: func(f *fixture) {
 				f.addPR(2, headB)
 				f.plan(2, headB)
-				if out, err := review.Apply(context.Background(), f.deps, review.ApplyRequest{Settings: f.settings, Number: 2, Commenter: "alice"}); err != nil || !out.Applied {
+				if out, err := review.Apply(t.Context(), f.deps, review.ApplyRequest{Settings: f.settings, Number: 2, Commenter: "alice"}); err != nil || !out.Applied {
 					f.t.Fatalf("apply #2: %v %+v", err, out)
 				}
 				f.merge(1)
@@ -92,7 +91,7 @@ func TestApplyMerged(t *testing.T) {
 			serial, cloud, audits := f.serial(), f.cloud(), len(f.audits())
 			before := len(f.replies(1))
 
-			out, err := review.ApplyMerged(context.Background(), f.deps, f.settings, mergeSHA, "merger")
+			out, err := review.ApplyMerged(t.Context(), f.deps, f.settings, mergeSHA, "merger")
 			if err != nil {
 				t.Fatalf("ApplyMerged: %v", err)
 			}

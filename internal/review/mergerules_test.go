@@ -90,7 +90,7 @@ var mergeRuleCases = []struct {
 func TestCheckMergeRules(t *testing.T) {
 	for _, tc := range mergeRuleCases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := checkMergeCase(tc.m, tc.base, &tc.files)
+			r, err := checkMergeCase(t, tc.m, tc.base, &tc.files)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +104,7 @@ func TestCheckMergeRules(t *testing.T) {
 	}
 }
 
-func checkMergeCase(m MergeRules, base string, files *repoFiles) (*Refusal, error) {
+func checkMergeCase(t *testing.T, m MergeRules, base string, files *repoFiles) (*Refusal, error) {
 	m.DefaultBranch = "main"
 	switch base {
 	case "":
@@ -112,5 +112,5 @@ func checkMergeCase(m MergeRules, base string, files *repoFiles) (*Refusal, erro
 	case "-":
 		base = ""
 	}
-	return CheckMergeRules(context.Background(), files, m, &github.PR{Number: 7, BaseRef: base, HeadSHA: mergeHead})
+	return CheckMergeRules(t.Context(), files, m, &github.PR{Number: 7, BaseRef: base, HeadSHA: mergeHead})
 }

@@ -96,7 +96,7 @@ func TestPlanSavesTheFullPlan(t *testing.T) {
 	if out.SavedKey != wantKey {
 		t.Errorf("SavedKey = %q, want %q", out.SavedKey, wantKey)
 	}
-	data, err := f.backend().GetObject(context.Background(), wantKey)
+	data, err := f.backend().GetObject(t.Context(), wantKey)
 	if err != nil {
 		t.Fatalf("saved plan: %v", err)
 	}
@@ -136,7 +136,7 @@ func TestPlanSavesTheFullPlan(t *testing.T) {
 // TestPlanWithoutPR: number 0 (a push) plans without saving or commenting.
 func TestPlanWithoutPR(t *testing.T) {
 	f := newFixture(t)
-	out, err := review.Plan(context.Background(), f.deps, review.PlanRequest{
+	out, err := review.Plan(t.Context(), f.deps, review.PlanRequest{
 		Settings: f.settings, HeadSHA: headA, Config: parse(t, configV1),
 	})
 	if err != nil {
@@ -156,7 +156,7 @@ func TestPlanFailureIsShownOnThePR(t *testing.T) {
 	// An error that quotes a sensitive value of the config is scrubbed.
 	boom := errors.New("backend unreachable: connection refused (userData " + secret + ")")
 	f.deps.Open = func(context.Context, *config.Config, string) (*review.Workspace, error) { return nil, boom }
-	_, err := review.Plan(context.Background(), f.deps, review.PlanRequest{
+	_, err := review.Plan(t.Context(), f.deps, review.PlanRequest{
 		Settings: f.settings, Number: 3, HeadSHA: headB, Config: parse(t, configV2),
 	})
 	if !errors.Is(err, boom) {
@@ -175,7 +175,7 @@ func TestPlanFailureIsShownOnThePR(t *testing.T) {
 func TestPlanRejectsUnknownSettings(t *testing.T) {
 	f := newFixture(t)
 	for _, s := range []review.Settings{{CommentMode: "sticki"}, {ApplyPermission: "writer"}} {
-		if _, err := review.Plan(context.Background(), f.deps, review.PlanRequest{Settings: s, Number: 1, HeadSHA: headA, Config: parse(t, configV1)}); err == nil {
+		if _, err := review.Plan(t.Context(), f.deps, review.PlanRequest{Settings: s, Number: 1, HeadSHA: headA, Config: parse(t, configV1)}); err == nil {
 			t.Errorf("settings %+v accepted", s)
 		}
 	}

@@ -40,7 +40,7 @@ func TestPolicyOverrideNeedsAnApprovalThatCounts(t *testing.T) {
 	}
 	apply := func(who string) *review.ApplyOutcome {
 		t.Helper()
-		res, err := review.Comment(context.Background(), f.deps, f.settings, f.comment(1, who, "/kyku apply"))
+		res, err := review.Comment(t.Context(), f.deps, f.settings, f.comment(1, who, "/kyku apply"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +73,7 @@ func TestSettingsCheckOwnersAndPromotion(t *testing.T) {
 		{Promotion: []string{"staging", "staging"}},
 		{Promotion: []string{"../prod"}},
 	} {
-		if _, err := review.Plan(context.Background(), f.deps, review.PlanRequest{Settings: s, Config: parse(t, configV1)}); err == nil {
+		if _, err := review.Plan(t.Context(), f.deps, review.PlanRequest{Settings: s, Config: parse(t, configV1)}); err == nil {
 			t.Errorf("settings %+v accepted", s)
 		}
 	}

@@ -69,7 +69,7 @@ func TestRefusalsGolden(t *testing.T) {
 	add("a merge group for a pull request on another base", refusal(RequireMergeGroup, queuePRBaseText(7, "release", "main")))
 	for _, tc := range mergeRuleCases {
 		if tc.refused {
-			r, err := checkMergeCase(tc.m, tc.base, &tc.files)
+			r, err := checkMergeCase(t, tc.m, tc.base, &tc.files)
 			if err != nil {
 				t.Fatal(err)
 			}

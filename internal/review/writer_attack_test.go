@@ -1,7 +1,6 @@
 package review_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +18,7 @@ import (
 // comment moved on since Kyku wrote it). Once Kyku plans again, what
 // reviewers read is Kyku's, and the apply goes through.
 func TestEditedPlanCommentRefusesApply(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	f.settings.RequireApproval = true
 	f.srv.SetPermission(repoName, "author", "write")
@@ -86,7 +85,7 @@ func TestEditedPlanCommentRefusesApply(t *testing.T) {
 // Kyku posting it (written before records were kept, or the record lost)
 // is no evidence: refused, asking for a new plan.
 func TestPlanCommentRecordIsRequired(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	f.srv.SetPermission(repoName, "alice", "write")
 	f.addPR(1, headA)

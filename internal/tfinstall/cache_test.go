@@ -1,7 +1,6 @@
 package tfinstall
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"os"
@@ -58,7 +57,7 @@ func TestOneLocksRefusalKeepsAnothersPackage(t *testing.T) {
 			reg.publish(t, "kyku", "fake", "1.0.0", fakePackage("fake", "1.0.0"))
 			src := reg.source("kyku", "fake")
 			shared := t.TempDir()
-			ctx := context.Background()
+			ctx := t.Context()
 			req := []Requirement{{Source: src}}
 
 			lockA := &Lock{}
@@ -98,7 +97,7 @@ func TestConcurrentInstallsShareTheCache(t *testing.T) {
 	reg := newTestRegistry(t)
 	reg.publish(t, "kyku", "fake", "1.0.0", fakePackage("fake", "1.0.0"))
 	src := reg.source("kyku", "fake")
-	ctx := context.Background()
+	ctx := t.Context()
 	req := []Requirement{{Source: src}}
 	trusted := &Lock{}
 	if _, err := (&Installer{CacheDir: t.TempDir(), Registry: reg.client(), Platform: testPlatform}).Install(ctx, req, trusted, false); err != nil {

@@ -1,7 +1,6 @@
 package tfinstall
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"os"
@@ -81,7 +80,7 @@ func TestMirrorInstallAndLock(t *testing.T) {
 	mirrorPackage(t, mirrorDir, src, "3.3.0", "#!/bin/sh\n# 3.3.0\n")
 	exe := mirrorPackage(t, mirrorDir, src, "3.3.1", "#!/bin/sh\n# 3.3.1\n")
 	in := &Installer{Mirror: mirrorDir, Platform: testPlatform}
-	ctx := context.Background()
+	ctx := t.Context()
 	lock := &Lock{Providers: map[Source]*Locked{
 		{DefaultHost, "hashicorp", "gone"}: {Version: "1.0.0"}, // no longer required: dropped
 	}}
@@ -143,7 +142,7 @@ func TestMirrorPackageWithoutExecutable(t *testing.T) {
 	src := Source{DefaultHost, "hashicorp", "null"}
 	exe := mirrorPackage(t, dir, src, "1.0.0", "x")
 	os.Chmod(exe, 0o644)
-	_, err := (&Installer{Mirror: dir, Platform: testPlatform}).Install(context.Background(), []Requirement{{Source: src}}, &Lock{}, false)
+	_, err := (&Installer{Mirror: dir, Platform: testPlatform}).Install(t.Context(), []Requirement{{Source: src}}, &Lock{}, false)
 	if err == nil || !strings.Contains(err.Error(), "no executable terraform-provider-null") {
 		t.Errorf("a package without an executable: %v", err)
 	}
@@ -183,7 +182,7 @@ func TestInitLinksMirrorPackagesForLaterRuns(t *testing.T) {
 	mirrorDir, cache := t.TempDir(), t.TempDir()
 	src := Source{DefaultHost, "hashicorp", "null"}
 	exe := mirrorPackage(t, mirrorDir, src, "3.3.1", "#!/bin/sh\n# 3.3.1\n")
-	ctx := context.Background()
+	ctx := t.Context()
 	reqs := []Requirement{{src, mustConstraints(t, "~> 3.3")}}
 	h1, err := HashDir(filepath.Dir(exe))
 	if err != nil {

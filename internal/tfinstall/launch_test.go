@@ -1,7 +1,6 @@
 package tfinstall
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,12 +12,12 @@ import (
 // launch starts an installed provider and reads its schema.
 func launch(t *testing.T, got Installed, wantType string) {
 	t.Helper()
-	p, err := tfplugin.Start(context.Background(), tfplugin.Config{Name: got.Source.String(), Path: got.Executable})
+	p, err := tfplugin.Start(t.Context(), tfplugin.Config{Name: got.Source.String(), Path: got.Executable})
 	if err != nil {
 		t.Fatalf("start %s: %v", got.Executable, err)
 	}
 	defer p.Close()
-	s, err := p.Schema(context.Background())
+	s, err := p.Schema(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +43,7 @@ func TestProvidersFromTheRegistryLaunch(t *testing.T) {
 	dir := t.TempDir()
 	in := &Installer{CacheDir: CacheDirOf(dir), Registry: reg.client(), Platform: testPlatform}
 	lock := &Lock{}
-	got, err := in.Install(context.Background(), reqs, lock, false)
+	got, err := in.Install(t.Context(), reqs, lock, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +58,7 @@ func TestProvidersFromTheRegistryLaunch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := in.Install(context.Background(), reqs, back, false); err != nil {
+	if _, err := in.Install(t.Context(), reqs, back, false); err != nil {
 		t.Fatalf("install from the lock file: %v", err)
 	}
 	if n := reg.archivesServed(); n != 2 {
@@ -81,7 +80,7 @@ func TestProvidersFromTheMirrorLaunch(t *testing.T) {
 		}
 		reqs = append(reqs, Requirement{Source: src})
 	}
-	got, err := in.Install(context.Background(), reqs, &Lock{}, false)
+	got, err := in.Install(t.Context(), reqs, &Lock{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package tfinstall
 
 import (
-	"context"
 	"errors"
 	"net/http/httptest"
 	"strings"
@@ -52,7 +51,7 @@ func TestRegistryRedirects(t *testing.T) {
 			cache := t.TempDir()
 			in := &Installer{CacheDir: cache, Registry: reg.client(), Platform: testPlatform}
 			lock := &Lock{}
-			got, err := in.Install(context.Background(), []Requirement{{Source: reg.source("kyku", "fake")}}, lock, false)
+			got, err := in.Install(t.Context(), []Requirement{{Source: reg.source("kyku", "fake")}}, lock, false)
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("Install: %v, want the package", err)

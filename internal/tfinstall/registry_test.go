@@ -1,7 +1,6 @@
 package tfinstall
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -23,7 +22,7 @@ func TestRegistryInstallAndLock(t *testing.T) {
 	reg.publish(t, "kyku", "fake", "2.0.0", fakePackage("fake", "2.0.0"))
 	src := reg.source("kyku", "fake")
 	in := &Installer{CacheDir: t.TempDir(), Registry: reg.client(), Platform: testPlatform}
-	ctx := context.Background()
+	ctx := t.Context()
 	req := []Requirement{{src, mustConstraints(t, "~> 1.0")}}
 	lock := &Lock{}
 
@@ -115,7 +114,7 @@ func TestRegistryRefusesUntrustedPackages(t *testing.T) {
 			cache := t.TempDir()
 			in := &Installer{CacheDir: cache, Registry: reg.client(), Platform: testPlatform}
 			lock := &Lock{}
-			_, err := in.Install(context.Background(), []Requirement{{Source: reg.source("kyku", "fake")}}, lock, false)
+			_, err := in.Install(t.Context(), []Requirement{{Source: reg.source("kyku", "fake")}}, lock, false)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Install: %v, want %q", err, tc.want)
 			}
@@ -144,7 +143,7 @@ func TestRegistryRefusesEscapingArchives(t *testing.T) {
 		reg.publish(t, "kyku", "fake", "1.0.0", files)
 		cache := t.TempDir()
 		in := &Installer{CacheDir: cache, Registry: reg.client(), Platform: testPlatform}
-		_, err := in.Install(context.Background(), []Requirement{{Source: reg.source("kyku", "fake")}}, &Lock{}, false)
+		_, err := in.Install(t.Context(), []Requirement{{Source: reg.source("kyku", "fake")}}, &Lock{}, false)
 		if err == nil || !strings.Contains(err.Error(), "refused entry") {
 			t.Errorf("an archive holding %q: %v", name, err)
 		}
@@ -157,12 +156,12 @@ func TestRegistryRefusesEscapingArchives(t *testing.T) {
 func TestRegistryErrorsNameWhatFailed(t *testing.T) {
 	reg := newTestRegistry(t)
 	in := &Installer{CacheDir: t.TempDir(), Registry: reg.client(), Platform: testPlatform}
-	_, err := in.Install(context.Background(), []Requirement{{Source: reg.source("kyku", "absent")}}, &Lock{}, false)
+	_, err := in.Install(t.Context(), []Requirement{{Source: reg.source("kyku", "absent")}}, &Lock{}, false)
 	if err == nil || !strings.Contains(err.Error(), "list versions of "+reg.host()+"/kyku/absent") || !strings.Contains(err.Error(), "not found") {
 		t.Errorf("an unknown provider: %v", err)
 	}
 	reg.publish(t, "kyku", "fake", "1.0.0", fakePackage("fake", "1.0.0"))
-	_, err = in.Install(context.Background(), []Requirement{{reg.source("kyku", "fake"), mustConstraints(t, ">= 50")}}, &Lock{}, false)
+	_, err = in.Install(t.Context(), []Requirement{{reg.source("kyku", "fake"), mustConstraints(t, ">= 50")}}, &Lock{}, false)
 	// 99.0.0 speaks only protocol 4: it is not offered.
 	if err == nil || !strings.Contains(err.Error(), "(it has 1.0.0)") {
 		t.Errorf("no allowed version: %v", err)

@@ -1,7 +1,6 @@
 package tfinstall
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,7 +39,7 @@ func TestLockAgreesWithOpenTofu(t *testing.T) {
 	src, _ := ParseSource("hashicorp/null")
 	lock := &Lock{}
 	in := &Installer{Mirror: mirrorDir, Platform: testPlatform}
-	if _, err := in.Install(context.Background(), []Requirement{{src, mustConstraints(t, "3.3.1")}}, lock, false); err != nil {
+	if _, err := in.Install(t.Context(), []Requirement{{src, mustConstraints(t, "3.3.1")}}, lock, false); err != nil {
 		t.Fatal(err)
 	}
 	ours := strings.Replace(string(lock.Encode()), `"kyku init"`, `"tofu init"`, 1)

@@ -1,7 +1,6 @@
 package tfmodule
 
 import (
-	"context"
 	"encoding/base64"
 	"errors"
 	"net/http/httptest"
@@ -29,7 +28,7 @@ func installOne(t *testing.T, in *Installer, source string) (string, []Module, e
 	t.Helper()
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"main.tf": `module "m" { source = "` + source + `" }`})
-	mods, diags := in.Install(context.Background(), root, false)
+	mods, diags := in.Install(t.Context(), root, false)
 	if diags.HasErrors() {
 		return root, nil, errors.New(strings.Join(messages(diags), "\n"))
 	}
@@ -172,7 +171,7 @@ module "a" { source = "git::` + r.url() + `?ref=v1.0.0" }
 module "b" { source = "git::` + r.url() + `//modules/x?ref=v1.0.0" }
 `})
 	w.requested()
-	mods, diags := w.installer().Install(context.Background(), root, false)
+	mods, diags := w.installer().Install(t.Context(), root, false)
 	noErrors(t, diags)
 	fetches := 0
 	for _, req := range w.requested() {

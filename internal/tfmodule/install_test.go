@@ -2,7 +2,6 @@ package tfmodule
 
 import (
 	"bytes"
-	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -61,7 +60,7 @@ func TestInstallNested(t *testing.T) {
 	out.WriteString(Heading(false) + "\n")
 	in := w.installer()
 	in.Hooks = TextHooks{W: &out}
-	mods, diags := in.Install(context.Background(), root, false)
+	mods, diags := in.Install(t.Context(), root, false)
 	noErrors(t, diags)
 
 	got, err := os.ReadFile(ManifestPath(root))
@@ -122,7 +121,7 @@ func TestInstallAgain(t *testing.T) {
 	w := newWorld(t)
 	root := nested(t, w)
 	in := w.installer()
-	ctx := context.Background()
+	ctx := t.Context()
 	_, diags := in.Install(ctx, root, false)
 	noErrors(t, diags)
 	w.requested()
@@ -219,10 +218,10 @@ func TestCheck(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t)
 			root := nested(t, w)
-			_, diags := w.installer().Install(context.Background(), root, false)
+			_, diags := w.installer().Install(t.Context(), root, false)
 			noErrors(t, diags)
 			tc.change(t, root)
-			_, diags = Check(context.Background(), root, "", nil)
+			_, diags = Check(t.Context(), root, "", nil)
 			oneError(t, diags, tc.want)
 		})
 	}
@@ -234,14 +233,14 @@ func TestInstallAfterEditedManifest(t *testing.T) {
 	w := newWorld(t)
 	root := nested(t, w)
 	in := w.installer()
-	_, diags := in.Install(context.Background(), root, false)
+	_, diags := in.Install(t.Context(), root, false)
 	noErrors(t, diags)
 	elsewhere := t.TempDir()
 	writeTree(t, elsewhere, map[string]string{"main.tf": `module "x" { source = "./evil" }`})
 	p := ManifestPath(root)
 	b, _ := os.ReadFile(p)
 	os.WriteFile(p, bytes.Replace(b, []byte(`"Dir":".terraform/modules/app"`), []byte(`"Dir":"`+elsewhere+`"`), 1), 0o644)
-	mods, diags := in.Install(context.Background(), root, false)
+	mods, diags := in.Install(t.Context(), root, false)
 	noErrors(t, diags)
 	if mods[0].Key != "app" || mods[0].Dir != filepath.Join(root, ".terraform/modules/app") {
 		t.Errorf("app is in %s", mods[0].Dir)
@@ -320,7 +319,7 @@ module "b" { source = "./" }`}, "Module nesting too deep: module.a.module.a"},
 			if _, ok := tc.files["l1/main.tf"]; ok {
 				root = filepath.Join(root, "l1")
 			}
-			_, diags := (&Installer{}).Install(context.Background(), root, false)
+			_, diags := (&Installer{}).Install(t.Context(), root, false)
 			oneError(t, diags, tc.want)
 		})
 	}

@@ -1,7 +1,6 @@
 package tfmodule
 
 import (
-	"context"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -53,7 +52,7 @@ func TestRegistryVersions(t *testing.T) {
 					return w.file("app-"+v+".zip", zipOf(t, map[string]string{"main.tf": "", "VERSION": v}))
 				}})
 			root := registryRoot(t, w, w.host()+"/kyku/app/test", tc.constraint)
-			mods, diags := w.installer().Install(context.Background(), root, false)
+			mods, diags := w.installer().Install(t.Context(), root, false)
 			if strings.Contains(tc.want, ":") {
 				oneError(t, diags, strings.NewReplacer("HOST", w.host(), "ROOT", root).Replace(tc.want))
 				return
@@ -115,7 +114,7 @@ func TestRegistryAnswers(t *testing.T) {
 				}
 				return ""
 			}
-			mods, diags := in.Install(context.Background(), root, false)
+			mods, diags := in.Install(t.Context(), root, false)
 			noErrors(t, diags)
 			if got := w.rel(t, root, mods[0].Dir); got != tc.wantDir {
 				t.Errorf("the module is in %s, want %s", got, tc.wantDir)
@@ -176,7 +175,7 @@ func TestRegistryRefusals(t *testing.T) {
 			w.file("app.zip", zipOf(t, map[string]string{"main.tf": ""}))
 			tc.setup(w)
 			root := registryRoot(t, w, w.host()+"/kyku/app/test", "1.0.0")
-			_, diags := w.installer().Install(context.Background(), root, false)
+			_, diags := w.installer().Install(t.Context(), root, false)
 			oneError(t, diags, tc.want)
 			if _, err := os.Stat(filepath.Join(root, ".terraform/modules/app")); err == nil {
 				t.Error("something was installed")
@@ -200,7 +199,7 @@ func TestRegistryDiscoveryOverHTTP(t *testing.T) {
 		}
 		srv.ServeHTTP(rw, req)
 	})
-	_, err := r.baseURL(context.Background(), w.host())
+	_, err := r.baseURL(t.Context(), w.host())
 	if err == nil || !strings.Contains(err.Error(), "Kyku fetches modules over https only") {
 		t.Fatalf("baseURL: %v, want https refused", err)
 	}

@@ -1,7 +1,6 @@
 package tfplugin_test
 
 import (
-	"context"
 	"os"
 	"runtime"
 	"strconv"
@@ -22,7 +21,7 @@ import (
 // of an fwtest_item otherwise. Time is wall time of the round trips,
 // the provider's share included; allocations are Kyku's side only.
 func BenchmarkCreate(b *testing.B) {
-	ctx := context.Background()
+	ctx := b.Context()
 	path, typ, cfg := tfplugintest.Build(b, tfplugintest.Framework), "fwtest_item", map[string]any{"dir": b.TempDir()}
 	props := map[string]any{"name": "bench", "value": "v", "tags": map[string]any{"k": "v"}}
 	if dir := os.Getenv("KYKU_TEST_NULL_MIRROR"); dir != "" {

@@ -1,7 +1,6 @@
 package tfplugin_test
 
 import (
-	"context"
 	"os"
 	"runtime"
 	"slices"
@@ -25,7 +24,7 @@ func TestRealNullProvider(t *testing.T) {
 	if dir == "" {
 		t.Skip("KYKU_TEST_NULL_MIRROR is not set (see docs/benchmarks-tools.md)")
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	src, _ := tfinstall.ParseSource("hashicorp/null")
 	c, _ := tfinstall.ParseConstraints("3.3.1")
 	in := &tfinstall.Installer{Mirror: dir, Platform: tfinstall.Platform{OS: runtime.GOOS, Arch: runtime.GOARCH}}

@@ -28,7 +28,7 @@ var testProviders = []tfplugintest.Provider{tfplugintest.Framework, tfplugintest
 // configures it; the process is closed when the test ends.
 func start(t *testing.T, tp tfplugintest.Provider) (*tfplugin.Provider, string) {
 	t.Helper()
-	p, err := tfplugin.Start(context.Background(), tfplugin.Config{
+	p, err := tfplugin.Start(t.Context(), tfplugin.Config{
 		Name: tp.Source(), Path: tfplugintest.Build(t, tp), StopGrace: 5 * time.Second,
 	})
 	if err != nil {
@@ -42,7 +42,7 @@ func start(t *testing.T, tp tfplugintest.Provider) (*tfplugin.Provider, string) 
 
 func configure(t *testing.T, p *tfplugin.Provider, props map[string]any) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	s, err := p.Schema(ctx)
 	if err != nil {
 		t.Fatalf("Schema: %v", err)
@@ -72,7 +72,7 @@ type change struct {
 
 func planApply(t *testing.T, p *tfplugin.Provider, typ string, prior cty.Value, props map[string]any) change {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	s, err := p.Schema(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +126,7 @@ func TestSchemaOfBothProtocols(t *testing.T) {
 			if p.Protocol() != tp.Protocol {
 				t.Errorf("negotiated protocol %d, want %d", p.Protocol(), tp.Protocol)
 			}
-			s, err := p.Schema(context.Background())
+			s, err := p.Schema(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +198,7 @@ func TestLifecycle(t *testing.T) {
 			updated := c.state
 
 			// a change of name forces a replace, and says which path
-			ctx := context.Background()
+			ctx := t.Context()
 			s, _ := p.Schema(ctx)
 			block := s.ResourceTypes[typ].Block
 			config, _ := tfschema.Config(block, map[string]any{"name": "b", "value": "v2"})
@@ -285,12 +285,12 @@ func TestLifecycle(t *testing.T) {
 func TestProviderConfigErrors(t *testing.T) {
 	for _, tp := range testProviders {
 		t.Run(tp.Type, func(t *testing.T) {
-			p, err := tfplugin.Start(context.Background(), tfplugin.Config{Name: tp.Source(), Path: tfplugintest.Build(t, tp)})
+			p, err := tfplugin.Start(t.Context(), tfplugin.Config{Name: tp.Source(), Path: tfplugintest.Build(t, tp)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer p.Close()
-			ctx := context.Background()
+			ctx := t.Context()
 			s, _ := p.Schema(ctx)
 			cfg, _ := tfschema.Config(s.Provider.Block, map[string]any{"dir": t.TempDir(), "token": "wrong"})
 			ds, err := p.ConfigureProvider(ctx, cfg, "1.12.6")
@@ -313,7 +313,7 @@ func TestCrashMidApply(t *testing.T) {
 			if props(first.state)["id"] != "kept-1" {
 				t.Fatalf("create before the crash: %v", props(first.state))
 			}
-			ctx := context.Background()
+			ctx := t.Context()
 			s, _ := p.Schema(ctx)
 			block := s.ResourceTypes[tp.Type+"_crash"].Block
 			config, _ := tfschema.Config(block, map[string]any{"name": "boom"})
@@ -361,23 +361,23 @@ func TestInterruptedApplyKeepsWhatWasCreated(t *testing.T) {
 	for _, tp := range testProviders {
 		t.Run(tp.Type, func(t *testing.T) {
 			before := goroutines()
-			p, err := tfplugin.Start(context.Background(), tfplugin.Config{Name: tp.Source(), Path: tfplugintest.Build(t, tp), StopGrace: 20 * time.Second})
+			p, err := tfplugin.Start(t.Context(), tfplugin.Config{Name: tp.Source(), Path: tfplugintest.Build(t, tp), StopGrace: 20 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
 			configure(t, p, map[string]any{"dir": t.TempDir()})
 			pid := p.Pid()
-			s, _ := p.Schema(context.Background())
+			s, _ := p.Schema(t.Context())
 			typ := tp.Type + "_slow"
 			block := s.ResourceTypes[typ].Block
 			config, _ := tfschema.Config(block, map[string]any{"name": "slow"})
 			null := cty.NullVal(block.ImpliedType())
-			plan, err := p.PlanResourceChange(context.Background(), tfplugin.PlanRequest{TypeName: typ, PriorState: null, Config: config,
+			plan, err := p.PlanResourceChange(t.Context(), tfplugin.PlanRequest{TypeName: typ, PriorState: null, Config: config,
 				ProposedNewState: tfschema.ProposedNew(block, null, config)})
 			if err != nil {
 				t.Fatal(err)
 			}
-			ctx, cancel := context.WithCancel(context.Background())
+			ctx, cancel := context.WithCancel(t.Context())
 			time.AfterFunc(500*time.Millisecond, cancel)
 			began := time.Now()
 			resp, err := p.ApplyResourceChange(ctx, tfplugin.ApplyRequest{TypeName: typ, PriorState: null, PlannedState: plan.PlannedState, Config: config})
@@ -404,7 +404,7 @@ func TestInterruptedApplyKeepsWhatWasCreated(t *testing.T) {
 
 func TestCancelledStartLeavesNothing(t *testing.T) {
 	before := goroutines()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	_, err := tfplugin.Start(ctx, tfplugin.Config{Name: "fwtest", Path: tfplugintest.Build(t, tfplugintest.Framework)})
 	if !errors.Is(err, context.Canceled) {
@@ -418,7 +418,7 @@ func TestStartRefusesWhatIsNoProvider(t *testing.T) {
 	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'not a plugin' >&2\nexit 3\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err := tfplugin.Start(context.Background(), tfplugin.Config{Name: "fake", Path: script})
+	_, err := tfplugin.Start(t.Context(), tfplugin.Config{Name: "fake", Path: script})
 	if err == nil || !strings.Contains(err.Error(), "not a plugin") {
 		t.Errorf("Start of a program that is no provider: %v, want an error quoting its output", err)
 	}
@@ -453,7 +453,7 @@ func TestProviderLogsAreReadAndForwarded(t *testing.T) {
 	for _, tp := range testProviders {
 		t.Run(tp.Type, func(t *testing.T) {
 			logs := &syncBuffer{}
-			p, err := tfplugin.Start(context.Background(), tfplugin.Config{
+			p, err := tfplugin.Start(t.Context(), tfplugin.Config{
 				Name: tp.Source(), Path: tfplugintest.Build(t, tp), Stderr: logs,
 			})
 			if err != nil {

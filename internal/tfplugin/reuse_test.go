@@ -1,7 +1,6 @@
 package tfplugin_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -16,7 +15,7 @@ import (
 func TestReuseSchema(t *testing.T) {
 	for _, tp := range testProviders {
 		t.Run(tp.Type, func(t *testing.T) {
-			ctx := context.Background()
+			ctx := t.Context()
 			launch := func() *tfplugin.Provider {
 				p, err := tfplugin.Start(ctx, tfplugin.Config{
 					Name: tp.Source(), LocalName: "other", Path: tfplugintest.Build(t, tp), StopGrace: 5 * time.Second,

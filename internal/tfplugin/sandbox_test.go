@@ -1,7 +1,6 @@
 package tfplugin_test
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,7 +22,7 @@ import (
 // returns.
 func escape(t *testing.T, cfg tfplugin.Config, try map[string]any) map[string]any {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	cfg.Name, cfg.Path, cfg.StopGrace = tfplugintest.Framework.Source(), frameworkProvider(t), 5*time.Second
 	p, err := tfplugin.Start(ctx, cfg)
 	if err != nil {
@@ -197,11 +196,11 @@ func TestSandboxWithoutRoot(t *testing.T) {
 // launch fail, saying so.
 func TestSandboxUnavailableSaysWhy(t *testing.T) {
 	sb := &tfplugin.Sandbox{Bwrap: "kyku-no-such-bwrap", Network: tfplugin.NetworkHost}
-	err := tfplugin.CheckSandbox(context.Background(), sb)
+	err := tfplugin.CheckSandbox(t.Context(), sb)
 	if err == nil || !strings.Contains(err.Error(), "no sandbox available: bubblewrap (kyku-no-such-bwrap) is not installed") {
 		t.Errorf("CheckSandbox = %v", err)
 	}
-	_, err = tfplugin.Start(context.Background(), tfplugin.Config{Name: "x", Path: tfplugintest.Build(t, tfplugintest.Framework), Sandbox: sb})
+	_, err = tfplugin.Start(t.Context(), tfplugin.Config{Name: "x", Path: tfplugintest.Build(t, tfplugintest.Framework), Sandbox: sb})
 	if err == nil || !strings.Contains(err.Error(), "bubblewrap (kyku-no-such-bwrap) is not installed") {
 		t.Errorf("Start = %v", err)
 	}

@@ -1,7 +1,6 @@
 package workspace_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -26,7 +25,7 @@ func TestConfinedProvidersRefusedWithoutASandbox(t *testing.T) {
 	write := configWriter(t, dir)
 	cfg := write("providers:\n  sdktest: { source: kyku/sdktest, version: \">= 0.1\" }\nresources: {}\n")
 	s := workspace.Settings{BaseDir: dir, Plugins: workspace.Plugins{Mirror: mirror}}
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, _, err := workspace.Init(ctx, cfg, s, false); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package workspace_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -71,7 +70,7 @@ func stores(t *testing.T) map[string]store {
 		raw := func(t *testing.T) map[string][]byte {
 			objs := map[string][]byte{}
 			for _, k := range srv.Keys(t, bucket, "") {
-				o, err := srv.Client.GetObject(context.Background(), &awss3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(k)})
+				o, err := srv.Client.GetObject(t.Context(), &awss3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(k)})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -101,7 +100,7 @@ func stores(t *testing.T) map[string]store {
 func TestNoPropertyValueStoredInClear(t *testing.T) {
 	for name, st := range stores(t) {
 		t.Run(name, func(t *testing.T) {
-			ctx := context.Background()
+			ctx := t.Context()
 			env := map[string]string{"KYKU_SIM_DIR": t.TempDir(), "KYKU_STATE_PASSPHRASE": "workspace test passphrase"}
 			for k, v := range st.env {
 				env[k] = v

@@ -1,7 +1,6 @@
 package workspace_test
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,7 +24,7 @@ func TestKMSEncryptionThroughTheSDKChain(t *testing.T) {
 	} {
 		t.Setenv(k, v)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	s := workspace.Settings{Env: "prod"}
 	cfg := parse(t, "backend: { type: local, path: \""+dir+"\" }\nencryption: { key: aws-kms, keyId: alias/kyku-state, region: eu-central-1 }\nresources: {}\n")

@@ -63,7 +63,7 @@ func TestStateFollowsTheConfiguration(t *testing.T) {
 			"local " + filepath.Join(base, ".kyku", "state.prod.json"), "from-env"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			ws, err := workspace.Open(context.Background(), mustParse(t, tt.config), workspace.Settings{
+			ws, err := workspace.Open(t.Context(), mustParse(t, tt.config), workspace.Settings{
 				Env: "prod", BaseDir: base, Getenv: func(k string) string { return tt.env[k] },
 			}, reg)
 			if err != nil {
@@ -89,7 +89,7 @@ func TestStateOnlyAtTheFormerPlaceIsRefused(t *testing.T) {
 	base := filepath.Join(root, "infra")
 	cfg := mustParse(t, "provider: sim\nresources: {}\n")
 	open := func() error {
-		_, err := workspace.Open(context.Background(), cfg, workspace.Settings{Env: "prod", BaseDir: base}, provider.Registry{"sim": sim.Factory})
+		_, err := workspace.Open(t.Context(), cfg, workspace.Settings{Env: "prod", BaseDir: base}, provider.Registry{"sim": sim.Factory})
 		return err
 	}
 	// The state of another environment at the old place is not this one's.
@@ -161,11 +161,11 @@ func TestFormerPlaceOfAnotherConfigurationIsNotLookedAt(t *testing.T) {
 				touch(t, filepath.Join(root, "kyku.yaml"))
 			}
 			s := workspace.Settings{BaseDir: base, NoFormerCheck: tt.noCheck}
-			_, err := workspace.Open(context.Background(), cfg, s, reg)
+			_, err := workspace.Open(t.Context(), cfg, s, reg)
 			if got := workspace.IsMovedState(err); got != tt.refused {
 				t.Errorf("Open: %v; refused %v, want %v", err, got, tt.refused)
 			}
-			p, err := workspace.Provider(context.Background(), cfg, s, reg)
+			p, err := workspace.Provider(t.Context(), cfg, s, reg)
 			if got := workspace.IsMovedState(err); got != tt.refused {
 				t.Errorf("Provider (the sim's cloud): %v; refused %v, want %v", err, got, tt.refused)
 			}

@@ -1,7 +1,6 @@
 package workspace_test
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -26,7 +25,7 @@ func TestProvidersNeedTheLock(t *testing.T) {
 	write := configWriter(t, dir)
 	s := workspace.Settings{BaseDir: dir, Plugins: workspace.Plugins{Mirror: mirror}}
 	reg := provider.Registry{"sim": sim.Factory}
-	ctx := context.Background()
+	ctx := t.Context()
 	cfg := write("providers:\n  sdktest: { source: kyku/sdktest, version: \">= 0.1\" }\nresources: {}\n")
 	_, err := workspace.Provider(ctx, cfg, s, reg)
 	var ds diag.Diagnostics
@@ -61,7 +60,7 @@ func TestSecondConfigurationOfAProvider(t *testing.T) {
 	mirror := tfplugintest.Mirror(t, filepath.Join(dir, "mirror"), tfplugintest.SDK)
 	load := configWriter(t, dir)
 	s := workspace.Settings{BaseDir: dir, Plugins: workspace.Plugins{Mirror: mirror}}
-	ctx := context.Background()
+	ctx := t.Context()
 
 	differ := load("providers:\n  sdktest: { source: kyku/sdktest, version: \">= 0.1\" }\n  west: { source: kyku/sdktest, version: \"0.1.0\" }\nresources: {}\n")
 	if _, _, err := workspace.Init(ctx, differ, s, false); err == nil || !strings.Contains(err.Error(), `kyku.yaml:3:`) || !strings.Contains(err.Error(), `provider "west": version "0.1.0" differs from ">= 0.1" of provider "sdktest"`) {

@@ -4,7 +4,6 @@ package aws_test
 // did not expect: each fails with the provider as it was.
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +27,7 @@ func TestAllowAllRuleReportedWithPortsIsUnchanged(t *testing.T) {
 	for _, ports := range [][2]string{{"-1", "-1"}, {"0", "65535"}, {"0", "0"}} {
 		t.Run(ports[0]+"_"+ports[1], func(t *testing.T) {
 			p, srv := setup(t)
-			ctx := context.Background()
+			ctx := t.Context()
 			vpc := mustCreate(t, p, res("Vpc", "net", map[string]any{"cidr": "10.1.0.0/16"})).ID
 			managed := res("SecurityGroup", "managed", map[string]any{"network": vpc,
 				"ingress": []any{map[string]any{"protocol": "all", "cidr": "10.1.0.0/16"}},
@@ -95,7 +94,7 @@ func TestNewELBAndRDSObjectsRetryNotFound(t *testing.T) {
 	}
 	// Bounded: an object that never shows is an error, not a hang.
 	srv.SetLag(1000)
-	if _, err := p.Create(context.Background(), res("TargetGroup", "tg2", map[string]any{"targets": []any{vm.ID}})); err == nil {
+	if _, err := p.Create(t.Context(), res("TargetGroup", "tg2", map[string]any{"targets": []any{vm.ID}})); err == nil {
 		t.Error("a target group that never shows was reported created")
 	}
 }
@@ -111,7 +110,7 @@ func TestStorageChangeTooSoonRefusedAtPlan(t *testing.T) {
 	opts := engineOptions
 	opts.Now = srv.Now
 	p := aws.NewWithClients(clients(srv, nil), opts)
-	ctx := context.Background()
+	ctx := t.Context()
 	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "kyku0001", RetryBase: time.Millisecond})
 	apply := func(text string) error {
 		res, err := e.Apply(ctx, providertest.Parse(t, text), engine.ApplyOptions{AutoApprove: true}, nil)
@@ -159,7 +158,7 @@ func TestStorageChangeTooSoonRefusedAtPlan(t *testing.T) {
 // changes go on during storage-optimization.
 func TestFakeRDSStorageCooldown(t *testing.T) {
 	_, srv, _, _ := dbStack(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	c := clients(srv, nil).RDS
 	modify := func(in rds.ModifyDBInstanceInput) error {
 		in.DBInstanceIdentifier, in.ApplyImmediately = sdkaws.String("demo-db"), sdkaws.Bool(true)
@@ -220,7 +219,7 @@ func TestFakeRDSStorageCooldown(t *testing.T) {
 // the plan says create-before-destroy, and the apply converges.
 func TestTargetGroupReplacedWhileItsLoadBalancerStays(t *testing.T) {
 	p, srv := fake(t, engineOptions)
-	ctx := context.Background()
+	ctx := t.Context()
 	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "kyku0001", RetryBase: time.Millisecond})
 	text := providertest.Example(t, "aws")
 	if _, err := e.Apply(ctx, providertest.Parse(t, text), engine.ApplyOptions{AutoApprove: true}, nil); err != nil {

@@ -1,7 +1,6 @@
 package aws_test
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -51,7 +50,7 @@ func res(typ, name string, props map[string]any) provider.Resource {
 
 func mustCreate(t *testing.T, p *aws.Provider, r provider.Resource) provider.Object {
 	t.Helper()
-	obj, err := p.Create(context.Background(), r)
+	obj, err := p.Create(t.Context(), r)
 	if err != nil {
 		t.Fatalf("create %s: %v", r.Name, err)
 	}
@@ -62,7 +61,7 @@ func mustCreate(t *testing.T, p *aws.Provider, r provider.Resource) provider.Obj
 // engine's diff would find nothing to do.
 func noop(t *testing.T, p *aws.Provider, r provider.Resource, id string, omit ...string) provider.Object {
 	t.Helper()
-	got, err := p.Read(context.Background(), r.Type, id)
+	got, err := p.Read(t.Context(), r.Type, id)
 	if err != nil {
 		t.Fatalf("read %s: %v", r.Name, err)
 	}
@@ -88,7 +87,7 @@ func rule(proto string, port float64, cidr string) any {
 
 func TestQuickstartLifecycle(t *testing.T) {
 	p, srv := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 
 	zones, err := p.Zones(ctx)
 	if err != nil {

@@ -1,7 +1,6 @@
 package aws_test
 
 import (
-	"context"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,11 +23,11 @@ func applied(t *testing.T) (*aws.Provider, *awstest.Server, *engine.Engine, *sta
 	t.Helper()
 	p, srv := fake(t, engineOptions)
 	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "kyku0001", RetryBase: time.Millisecond})
-	res, err := e.Apply(context.Background(), providertest.Parse(t, providertest.Example(t, "aws")), engine.ApplyOptions{AutoApprove: true}, nil)
+	res, err := e.Apply(t.Context(), providertest.Parse(t, providertest.Example(t, "aws")), engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil || res.Err() != nil {
 		t.Fatalf("apply: %v %v", err, res.Err())
 	}
-	st, err := e.ReadState(context.Background())
+	st, err := e.ReadState(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +50,7 @@ func refsOf(st *state.File) []provider.Ref {
 // instance is left out for the engine's Read to call gone.
 func TestReadMany(t *testing.T) {
 	p, srv, _, st := applied(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	refs := refsOf(st)
 	var vm, subnet string
 	for _, r := range refs {
@@ -109,7 +108,7 @@ func TestReadMany(t *testing.T) {
 // change; one gone behind Kyku's back is read on its own and re-created.
 func TestPlanReadsInBulk(t *testing.T) {
 	_, srv, e, st := applied(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	before := map[string]int{}
 	actions := []string{"DescribeVpcs", "DescribeSubnets", "DescribeSecurityGroups", "DescribeKeyPairs", "DescribeInstances", "DescribeDBInstances", "DescribeTargetGroups", "DescribeLoadBalancers"}
 	for _, a := range actions {

@@ -1,7 +1,6 @@
 package aws_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -57,7 +56,7 @@ func TestCheckResources(t *testing.T) {
 // another, and a 61st rule of a security group.
 func TestFakeEC2Limits(t *testing.T) {
 	p, _ := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	vpc := mustCreate(t, p, res("Vpc", "net", map[string]any{"cidr": "10.0.0.0/16"}))
 	mustCreate(t, p, res("Subnet", "a", map[string]any{"network": vpc.ID, "cidr": "10.0.1.0/24", "zone": "eu-west-1a"}))
 	for name, cidr := range map[string]string{"outside": "10.9.0.0/24", "overlap": "10.0.1.128/25"} {

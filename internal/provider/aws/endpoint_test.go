@@ -70,7 +70,7 @@ func TestEndpointFromEnvironment(t *testing.T) {
 	t.Setenv("AWS_ENDPOINT_URL", srv.URL())
 	// A request stopped by the guard is retried as a network error: the
 	// deadline keeps a failure short.
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	p, err := aws.New(ctx, map[string]string{"region": "eu-west-1"}, os.Getenv)
 	if err != nil {
@@ -98,7 +98,7 @@ func TestEndpointFromProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("AWS_CONFIG_FILE", cfgFile)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	p, err := aws.New(ctx, map[string]string{"profile": "fake"}, func(string) string { return "" })
 	if err != nil {
@@ -121,7 +121,7 @@ func TestEndpointSettingWins(t *testing.T) {
 	t.Cleanup(srv.Close)
 	t.Cleanup(other.Close)
 	t.Setenv("AWS_ENDPOINT_URL", other.URL())
-	ctx := context.Background()
+	ctx := t.Context()
 	p, err := aws.New(ctx, map[string]string{"region": "eu-west-1", "endpoint": srv.URL()}, os.Getenv)
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +137,7 @@ func TestEndpointSettingWins(t *testing.T) {
 // With neither, the request is for AWS itself: in tests it is stopped
 // before it leaves (the guard of TestMain), which this proves.
 func TestWithoutEndpointNothingLeavesInTests(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 	defer cancel()
 	p, err := aws.New(ctx, map[string]string{"region": "eu-west-1"}, os.Getenv)
 	if err != nil {

@@ -1,7 +1,6 @@
 package aws_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -80,7 +79,7 @@ func TestPlanRefusesNamesAWSWouldRefuse(t *testing.T) {
 	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "1a2b3c4d"})
 	text := providertest.Edit(t, providertest.Example(t, "aws"), "  app-db:\n", "  app_db:\n")
 	text = providertest.Edit(t, text, "${app-db.endpoint}", "${app_db.endpoint}")
-	_, err := e.Plan(context.Background(), providertest.Parse(t, text))
+	_, err := e.Plan(t.Context(), providertest.Parse(t, text))
 	if err == nil || !strings.Contains(err.Error(), `resource "app_db" (Database): aws refuses its name: RDS instance identifier "db-<deploy prefix>-app_db" may hold only letters, digits and hyphens`) ||
 		!strings.Contains(err.Error(), "kyku.yaml:") {
 		t.Fatalf("err = %v, want the RDS rule at app_db's line", err)
@@ -89,7 +88,7 @@ func TestPlanRefusesNamesAWSWouldRefuse(t *testing.T) {
 		t.Errorf("%d requests; want none", n)
 	}
 	// The example as it is plans with a prefix starting with a digit.
-	if _, err := e.Plan(context.Background(), providertest.Parse(t, providertest.Example(t, "aws"))); err != nil {
+	if _, err := e.Plan(t.Context(), providertest.Parse(t, providertest.Example(t, "aws"))); err != nil {
 		t.Errorf("example: %v", err)
 	}
 }

@@ -1,7 +1,6 @@
 package aws_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/kyku/action/internal/engine"
@@ -21,7 +20,7 @@ func TestExampleValidatesAndPlans(t *testing.T) {
 		t.Errorf("validate made %d requests", n)
 	}
 	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "kyku0001"})
-	pl, err := e.Plan(context.Background(), cfg)
+	pl, err := e.Plan(t.Context(), cfg)
 	if err != nil {
 		t.Fatalf("plan: %v", err)
 	}

@@ -5,7 +5,6 @@ package aws_test
 // strict as AWS on that point with the provider as it was.
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -32,7 +31,7 @@ func lbStack(t *testing.T, p *aws.Provider) (site, provider.Object, provider.Obj
 // "Still in use" answers are retried, not fatal.
 func TestDeletesRetryWhileInUse(t *testing.T) {
 	p, srv := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	s, _, tg, lb := lbStack(t, p)
 	if err := p.Delete(ctx, "LoadBalancer", lb.ID); err != nil {
 		t.Fatal(err)
@@ -56,7 +55,7 @@ func TestDeletesRetryWhileInUse(t *testing.T) {
 // DependencyViolation.
 func TestDeleteWaitsForServiceInterfaces(t *testing.T) {
 	p, srv := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	s, vm, tg, lb := lbStack(t, p)
 	for _, o := range []struct{ typ, id string }{{"LoadBalancer", lb.ID}, {"TargetGroup", tg.ID}, {"Vm", vm.ID}, {"SecurityGroup", s.sg},
 		{"Subnet", s.public[0]}, {"Subnet", s.public[1]}} {
@@ -90,7 +89,7 @@ func TestReadAfterCreateRetriesNotFound(t *testing.T) {
 // ends up running as the new type, with the new public IP it got.
 func TestResizeKeepsTheInstanceRunning(t *testing.T) {
 	p, srv := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	_, subnet, _ := network(t, p)
 	r := res("Vm", "app", map[string]any{"subnet": subnet, "image": "debian-12", "size": "small"})
 	vm := mustCreate(t, p, r)
@@ -147,7 +146,7 @@ func TestTerminatedWhileAwaitedFailsAtOnce(t *testing.T) {
 	_, subnet, _ := network(t, p)
 	srv.FailLaunch(1)
 	before := srv.Calls("DescribeInstances")
-	_, err := p.Create(context.Background(), res("Vm", "app", map[string]any{"subnet": subnet, "image": "debian-12"}))
+	_, err := p.Create(t.Context(), res("Vm", "app", map[string]any{"subnet": subnet, "image": "debian-12"}))
 	if err == nil || !strings.Contains(err.Error(), "Server.InternalError") || provider.IsTransient(err) {
 		t.Fatalf("err = %v, want a permanent failure naming Server.InternalError", err)
 	}
@@ -161,7 +160,7 @@ func TestTerminatedWhileAwaitedFailsAtOnce(t *testing.T) {
 // (RunInstances with a client token) is.
 func TestNetworkErrorsRetried(t *testing.T) {
 	p, srv := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	vpc, subnet, _ := network(t, p)
 	srv.DropConnection("DescribeVpcs", 2, false)
 	if _, err := p.Read(ctx, "Vpc", vpc); err != nil {
@@ -197,7 +196,7 @@ func TestNetworkErrorsRetried(t *testing.T) {
 // balancer two zones at least: refused before any call otherwise.
 func TestLoadBalancerSubnetsOnePerZone(t *testing.T) {
 	p, srv := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	s := newSite(t, p)
 	extra := mustCreate(t, p, res("Subnet", "pub-a2", map[string]any{"network": s.vpc, "cidr": "10.1.9.0/24", "zone": "eu-west-1a", "public": true}))
 	vm := mustCreate(t, p, res("Vm", "web", map[string]any{"subnet": s.public[0], "image": "debian-12"}))
@@ -241,7 +240,7 @@ func anyOf(ss []string, s string) bool {
 // or Wavelength Zone (where t3 instances and RDS may not exist).
 func TestZonesLeaveOutLocalZones(t *testing.T) {
 	p, _ := setup(t)
-	zones, err := p.Zones(context.Background())
+	zones, err := p.Zones(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +254,7 @@ func TestZonesLeaveOutLocalZones(t *testing.T) {
 // any call.
 func TestHTTPSListenerNeedsACertificate(t *testing.T) {
 	p, srv := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	s := newSite(t, p)
 	vm := mustCreate(t, p, res("Vm", "web", map[string]any{"subnet": s.public[0], "image": "debian-12"}))
 	tgs := mustCreate(t, p, res("TargetGroup", "tgs", map[string]any{"protocol": "https", "port": float64(443), "targets": []any{vm.ID}}))
@@ -295,7 +294,7 @@ func TestDrainingTargetsAreNotMembers(t *testing.T) {
 	r := res("TargetGroup", "tg", map[string]any{"port": float64(80), "protocol": "http", "targets": []any{a.ID, b.ID}})
 	tg := mustCreate(t, p, r)
 	r.Properties["targets"] = []any{a.ID}
-	if _, err := p.Update(context.Background(), tg.ID, r); err != nil {
+	if _, err := p.Update(t.Context(), tg.ID, r); err != nil {
 		t.Fatal(err)
 	}
 	noop(t, p, r, tg.ID)
@@ -311,7 +310,7 @@ func TestEveryPageIsRead(t *testing.T) {
 	for i := range 3 {
 		mustCreate(t, p, res("Vpc", fmt.Sprintf("more-%d", i), map[string]any{"cidr": "10.9.0.0/16"}))
 	}
-	got, err := p.Lookup(context.Background(), "Subnet", "demo-priv-eu-west-1b")
+	got, err := p.Lookup(t.Context(), "Subnet", "demo-priv-eu-west-1b")
 	if err != nil || got.ID != s.private[1] {
 		t.Errorf("lookup of the last subnet: %v, %v", got.ID, err)
 	}
@@ -322,10 +321,10 @@ func TestEveryPageIsRead(t *testing.T) {
 		}
 	})
 	_, _, _, lb := lbStack(t, p)
-	if _, err := p.Read(context.Background(), "LoadBalancer", lb.ID); err != nil {
+	if _, err := p.Read(t.Context(), "LoadBalancer", lb.ID); err != nil {
 		t.Error(err)
 	}
-	if err := p.Delete(context.Background(), "Database", db.ID); err != nil {
+	if err := p.Delete(t.Context(), "Database", db.ID); err != nil {
 		t.Error(err)
 	}
 }

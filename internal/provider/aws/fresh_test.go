@@ -6,7 +6,6 @@ package aws_test
 // the fake made as strict as AWS on that point with the provider as it was.
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -70,7 +69,7 @@ func TestRDSIdentifierStartsWithALetter(t *testing.T) {
 			t.Errorf("no DB subnet group named like the instance: %v", st.DBSubnetGroups)
 		}
 	})
-	if got, err := p.Lookup(context.Background(), "Database", r.CloudName); err != nil || got.ID != db.ID {
+	if got, err := p.Lookup(t.Context(), "Database", r.CloudName); err != nil || got.ID != db.ID {
 		t.Errorf("lookup by cloud name: %v, %v", got.ID, err)
 	}
 }
@@ -97,7 +96,7 @@ func TestNamesCheckedBeforeAnyCall(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("CheckName = %v, want it to mention %q", err, tc.want)
 			}
-			_, err = p.Create(context.Background(), r)
+			_, err = p.Create(t.Context(), r)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Create: err = %v, want the name rule", err)
 			}
@@ -118,7 +117,7 @@ func TestNamesCheckedBeforeAnyCall(t *testing.T) {
 func TestImportKeyMaterialIsValidated(t *testing.T) {
 	p, _ := setup(t)
 	bad := "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKykuQuickstartExampleKeyOnly0000000000 deploy@kyku"
-	_, err := p.Create(context.Background(), res("SshKey", "bad", map[string]any{"publicKey": bad}))
+	_, err := p.Create(t.Context(), res("SshKey", "bad", map[string]any{"publicKey": bad}))
 	if apiCodeOf(err) != "InvalidKey.Format" || provider.IsTransient(err) {
 		t.Errorf("malformed key: err = %v, want a permanent InvalidKey.Format", err)
 	}
@@ -131,7 +130,7 @@ func TestImportKeyMaterialIsValidated(t *testing.T) {
 // not the VPC's default group; the database is never public.
 func TestLoadBalancerAndDatabaseSecurityGroups(t *testing.T) {
 	p, srv := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	s := newSite(t, p)
 	lbSG := mustCreate(t, p, res("SecurityGroup", "lb-sg", map[string]any{"network": s.vpc, "ingress": []any{rule("tcp", 80, "0.0.0.0/0")}})).ID
 	vm := mustCreate(t, p, res("Vm", "web", map[string]any{"subnet": s.public[0], "image": "debian-12"}))
@@ -195,7 +194,7 @@ func dbStack(t *testing.T) (*aws.Provider, *awstest.Server, provider.Resource, p
 func TestDatabaseUpdateWaitsForTheModification(t *testing.T) {
 	p, srv, r, db := dbStack(t)
 	r.Properties["size"] = "medium"
-	got, err := p.Update(context.Background(), db.ID, r)
+	got, err := p.Update(t.Context(), db.ID, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +208,7 @@ func TestDatabaseUpdateWaitsForTheModification(t *testing.T) {
 		}
 	})
 	r.Properties["storageGb"] = float64(40)
-	got, err = p.Update(context.Background(), db.ID, r)
+	got, err = p.Update(t.Context(), db.ID, r)
 	if err != nil {
 		t.Fatalf("storage growth: %v (storage-optimization must count as settled)", err)
 	}
@@ -222,7 +221,7 @@ func TestDatabaseUpdateWaitsForTheModification(t *testing.T) {
 func TestDatabaseMajorVersionUpgrade(t *testing.T) {
 	p, srv, r, db := dbStack(t)
 	r.Properties["version"] = "17"
-	got, err := p.Update(context.Background(), db.ID, r)
+	got, err := p.Update(t.Context(), db.ID, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +247,7 @@ func TestDatabaseStorageChangesRDSWouldNotMake(t *testing.T) {
 	} {
 		p, srv, r, db := dbStack(t)
 		r.Properties["storageGb"] = tc.gb
-		_, err := p.Update(context.Background(), db.ID, r)
+		_, err := p.Update(t.Context(), db.ID, r)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("storageGb 20 → %v: err = %v, want %q", tc.gb, err, tc.want)
 		}
@@ -258,7 +257,7 @@ func TestDatabaseStorageChangesRDSWouldNotMake(t *testing.T) {
 	}
 	p, srv, r, db := dbStack(t)
 	r.Properties["storageGb"] = float64(22)
-	if _, err := p.Update(context.Background(), db.ID, r); err != nil {
+	if _, err := p.Update(t.Context(), db.ID, r); err != nil {
 		t.Errorf("20 → 22 GB (exactly 10%%): %v", err)
 	}
 	srv.Edit(func(st *awstest.State) {
@@ -273,7 +272,7 @@ func TestDatabaseStorageChangesRDSWouldNotMake(t *testing.T) {
 // an interrupted delete is finished by the next one, and a group left by
 // an earlier run is brought to the current subnets.
 func TestDBSubnetGroupDoesNotLeak(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	groups := func(srv *awstest.Server) []string {
 		var out []string
 		srv.Edit(func(st *awstest.State) {

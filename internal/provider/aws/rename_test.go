@@ -1,7 +1,6 @@
 package aws_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -20,7 +19,7 @@ import (
 func TestMovedRenamesOnAWS(t *testing.T) {
 	p, srv := fake(t, engineOptions)
 	e := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engine.Options{DeployPrefix: "kyku0001", RetryBase: time.Millisecond})
-	ctx := context.Background()
+	ctx := t.Context()
 	old := providertest.Parse(t, `provider: { name: aws, region: eu-west-1 }
 resources:
   net: { type: Vpc, properties: { cidr: 10.0.0.0/16, distributeAcrossAzs: 1 } }

@@ -29,7 +29,7 @@ func network(t *testing.T, p *aws.Provider) (vpc, subnet, sg string) {
 func TestCreateIsIdempotentByCloudName(t *testing.T) {
 	p, srv := setup(t)
 	vpc, subnet, sg := network(t, p)
-	again, err := p.Create(context.Background(), res("Vpc", "net", map[string]any{"cidr": "10.1.0.0/16"}))
+	again, err := p.Create(t.Context(), res("Vpc", "net", map[string]any{"cidr": "10.1.0.0/16"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +48,11 @@ func TestCreateIsIdempotentByCloudName(t *testing.T) {
 		t.Errorf("security group recreated or re-authorized: %s vs %s, calls %d/%d", sg2.ID, sg,
 			srv.Calls("CreateSecurityGroup"), srv.Calls("AuthorizeSecurityGroupIngress"))
 	}
-	obj, err := p.Lookup(context.Background(), "Vm", "demo-app")
+	obj, err := p.Lookup(t.Context(), "Vm", "demo-app")
 	if err != nil || obj.ID != first.ID {
 		t.Errorf("lookup by cloud name: %v, %v", obj.ID, err)
 	}
-	if _, err := p.Lookup(context.Background(), "Vm", "demo-nothing"); !errors.Is(err, provider.ErrNotFound) {
+	if _, err := p.Lookup(t.Context(), "Vm", "demo-nothing"); !errors.Is(err, provider.ErrNotFound) {
 		t.Errorf("lookup of a missing name: err = %v, want ErrNotFound", err)
 	}
 }
@@ -76,9 +76,9 @@ func TestRetries(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p, srv := setup(t)
 			tc.inject(srv)
-			_, err := p.Zones(context.Background())
+			_, err := p.Zones(t.Context())
 			if err == nil {
-				_, err = p.Create(context.Background(), res("Vpc", "net", map[string]any{"cidr": "10.1.0.0/16"}))
+				_, err = p.Create(t.Context(), res("Vpc", "net", map[string]any{"cidr": "10.1.0.0/16"}))
 			}
 			if got := provider.IsTransient(err); got != tc.wantTransient {
 				t.Fatalf("err = %v; transient %v, want %v", err, got, tc.wantTransient)
@@ -119,7 +119,7 @@ func TestDriftIsRead(t *testing.T) {
 		g.Ingress = append(g.Ingress, awstest.Rule{Protocol: "tcp", FromPort: "3389", ToPort: "3389", Cidr: "0.0.0.0/0"})
 		g.Tags["team"] = "someone-else"
 	})
-	got, err := p.Read(context.Background(), "SecurityGroup", sg)
+	got, err := p.Read(t.Context(), "SecurityGroup", sg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestDriftIsRead(t *testing.T) {
 // fake) reject it as malformed, and that is not retried.
 func TestKykuNameWhereIDBelongsIsRejected(t *testing.T) {
 	p, srv := setup(t)
-	_, err := p.Create(context.Background(), res("Subnet", "s", map[string]any{"network": "net", "cidr": "10.1.0.0/24", "zone": "eu-west-1a"}))
+	_, err := p.Create(t.Context(), res("Subnet", "s", map[string]any{"network": "net", "cidr": "10.1.0.0/24", "zone": "eu-west-1a"}))
 	var ae smithy.APIError
 	if !errors.As(err, &ae) || ae.ErrorCode() != "InvalidVpcID.Malformed" || provider.IsTransient(err) {
 		t.Fatalf("err = %v, want a permanent InvalidVpcID.Malformed", err)
@@ -149,7 +149,7 @@ func TestKykuNameWhereIDBelongsIsRejected(t *testing.T) {
 func TestWaitIsCancellable(t *testing.T) {
 	p, _ := setup(t)
 	_, subnet, _ := network(t, p)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	_, err := p.Create(ctx, res("Vm", "app", map[string]any{"subnet": subnet, "image": "debian-12"}))
 	if !errors.Is(err, context.Canceled) {
@@ -164,7 +164,7 @@ func TestUnknownAliasesAreErrors(t *testing.T) {
 		{"subnet": subnet, "image": "windows-95"},
 		{"subnet": subnet, "image": "debian-12", "size": "huge"},
 	} {
-		if _, err := p.Create(context.Background(), res("Vm", "bad", props)); err == nil {
+		if _, err := p.Create(t.Context(), res("Vm", "bad", props)); err == nil {
 			t.Errorf("create with %v succeeded", props)
 		}
 	}

@@ -1,7 +1,6 @@
 package hetzner_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -17,7 +16,7 @@ import (
 // prefix, or gone, are left out for the engine to read alone.
 func TestReadManyListsByPrefix(t *testing.T) {
 	e := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	var refs []provider.Ref
 	add := func(typ string, obj provider.Object) provider.Object {
 		refs = append(refs, provider.Ref{Type: typ, ID: obj.ID})

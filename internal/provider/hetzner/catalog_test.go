@@ -1,7 +1,6 @@
 package hetzner_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -30,7 +29,7 @@ func TestCheckCloudSellsPerLocation(t *testing.T) {
 		{Name: "f", Type: "Vm", Properties: map[string]any{"size": "cx23"}},
 		{Name: "g", Type: "Vm", Properties: map[string]any{"size": "${var.size}"}},
 	}
-	got, err := ash.CheckCloud(context.Background(), vms)
+	got, err := ash.CheckCloud(t.Context(), vms)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,13 +42,13 @@ func TestCheckCloudSellsPerLocation(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("CheckCloud in ash (-want +got):\n%s", diff)
 	}
-	if _, err := ash.CheckCloud(context.Background(), vms); err != nil {
+	if _, err := ash.CheckCloud(t.Context(), vms); err != nil {
 		t.Fatal(err)
 	}
 	if n := e.cloud.Calls("GET /server_types"); n != 1 {
 		t.Errorf("%d requests for the server types; want one, cached", n)
 	}
-	if got, err := e.p.CheckCloud(context.Background(), vms[:4]); err != nil || len(got) != 0 {
+	if got, err := e.p.CheckCloud(t.Context(), vms[:4]); err != nil || len(got) != 0 {
 		t.Errorf("CheckCloud in fsn1: %v, %v; want every type sold", got, err)
 	}
 }
@@ -64,7 +63,7 @@ func TestExampleInEveryLocation(t *testing.T) {
 			p := hetzner.NewWithClient(hetzner.NewClient(e.cloud.URL(), e.cloud.Token(), nil), hetzner.Options{Location: loc, Now: e.clock.Now, Sleep: e.clock.Sleep})
 			eng := engine.New(p, local.New(t.TempDir(), "", local.Options{}), engineOptions)
 			text := providertest.Edit(t, providertest.Example(t, "hetzner"), "location: fsn1", "location: "+loc)
-			res, err := eng.Apply(context.Background(), providertest.Parse(t, text), engine.ApplyOptions{AutoApprove: true}, nil)
+			res, err := eng.Apply(t.Context(), providertest.Parse(t, text), engine.ApplyOptions{AutoApprove: true}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,7 +77,7 @@ func TestExampleInEveryLocation(t *testing.T) {
 					}
 				}
 			})
-			pl, err := eng.Plan(context.Background(), providertest.Parse(t, text))
+			pl, err := eng.Plan(t.Context(), providertest.Parse(t, text))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,7 +1,6 @@
 package hetzner_test
 
 import (
-	"context"
 	"regexp"
 	"strconv"
 	"strings"
@@ -119,7 +118,7 @@ outputs:
 			line = i + 1
 		}
 	}
-	_, err := eng.Apply(context.Background(), providertest.Parse(t, text), engine.ApplyOptions{AutoApprove: true}, nil)
+	_, err := eng.Apply(t.Context(), providertest.Parse(t, text), engine.ApplyOptions{AutoApprove: true}, nil)
 	if err == nil {
 		t.Fatal("apply with a Database on hetzner succeeded; want a config error")
 	}
@@ -144,7 +143,7 @@ func TestDestroyResolvesStaleIDByName(t *testing.T) {
 	e := setup(t)
 	b := local.New(t.TempDir(), "", local.Options{})
 	eng := engine.New(e.p, b, engineOptions)
-	ctx := context.Background()
+	ctx := t.Context()
 	cfg := providertest.Parse(t, `provider: { name: hetzner }
 resources:
   net:

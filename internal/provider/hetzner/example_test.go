@@ -1,7 +1,6 @@
 package hetzner_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/kyku/action/internal/engine"
@@ -23,7 +22,7 @@ func TestExampleValidatesAndPlans(t *testing.T) {
 		t.Errorf("validate made %d requests", n)
 	}
 	eng := engine.New(e.p, local.New(t.TempDir(), "", local.Options{}), engineOptions)
-	pl, err := eng.Plan(context.Background(), cfg)
+	pl, err := eng.Plan(t.Context(), cfg)
 	if err != nil {
 		t.Fatalf("plan: %v", err)
 	}

@@ -5,7 +5,6 @@ package hetzner_test
 // with the provider as it was against the fake made as strict as the API.
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,7 +42,7 @@ func TestAttachRightAfterTheSubnetIsAdded(t *testing.T) {
 // retried until the API catches up.
 func TestFirewallDeletedRightAfterItsServers(t *testing.T) {
 	e := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	_, _, fw, vm := stack(t, e)
 	if err := e.p.Delete(ctx, "Vm", vm.ID); err != nil {
 		t.Fatal(err)
@@ -61,7 +60,7 @@ func TestFirewallDeletedRightAfterItsServers(t *testing.T) {
 func TestFirewallStillAppliedFailsAtOnce(t *testing.T) {
 	e := setup(t)
 	_, _, fw, _ := stack(t, e)
-	err := e.p.Delete(context.Background(), "SecurityGroup", fw.ID)
+	err := e.p.Delete(t.Context(), "SecurityGroup", fw.ID)
 	if err == nil || !strings.Contains(err.Error(), `is still applied to server "kyku0001-vm"`) {
 		t.Fatalf("err = %v, want the server that still has it", err)
 	}
@@ -75,7 +74,7 @@ func TestFirewallStillAppliedFailsAtOnce(t *testing.T) {
 // once naming the server, and waits when the server is going away.
 func TestSubnetWithServersAttached(t *testing.T) {
 	e := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	_, sub, _, vm := stack(t, e)
 	err := e.p.Delete(ctx, "Subnet", sub.ID)
 	if err == nil || !strings.Contains(err.Error(), `still has server "kyku0001-vm"`) {

@@ -20,7 +20,7 @@ func vpc(name string) provider.Resource {
 
 func mustCreate(t *testing.T, p provider.Provider, r provider.Resource) provider.Object {
 	t.Helper()
-	obj, err := p.Create(context.Background(), r)
+	obj, err := p.Create(t.Context(), r)
 	if err != nil {
 		t.Fatalf("Create %s %s: %v", r.Type, r.Name, err)
 	}
@@ -60,7 +60,7 @@ func TestRateLimitParallelWorkersQueue(t *testing.T) {
 	errs := make([]error, workers)
 	for i := range workers {
 		wg.Go(func() {
-			_, errs[i] = e.p.Create(context.Background(), res("SshKey", fmt.Sprintf("key-%d", i), map[string]any{"publicKey": publicKey(fmt.Sprint(i))}))
+			_, errs[i] = e.p.Create(t.Context(), res("SshKey", fmt.Sprintf("key-%d", i), map[string]any{"publicKey": publicKey(fmt.Sprint(i))}))
 		})
 	}
 	wg.Wait()
@@ -80,7 +80,7 @@ func TestRateLimitGivesUpTransient(t *testing.T) {
 	e := setup(t)
 	obj := mustCreate(t, e.p, vpc("net"))
 	e.cloud.Fail("GET /networks/{id}", "rate_limit_exceeded", 100)
-	_, err := e.p.Read(context.Background(), "Vpc", obj.ID)
+	_, err := e.p.Read(t.Context(), "Vpc", obj.ID)
 	var te *provider.TransientError
 	if !errors.As(err, &te) {
 		t.Fatalf("Read under a lasting 429: err = %v, want a TransientError", err)
@@ -112,7 +112,7 @@ func TestLockedAndServerErrorsRetried(t *testing.T) {
 	t.Run("invalid_input", func(t *testing.T) {
 		e := setup(t)
 		e.cloud.Fail("POST /networks", "invalid_input", 1)
-		_, err := e.p.Create(context.Background(), vpc("net"))
+		_, err := e.p.Create(t.Context(), vpc("net"))
 		if err == nil || provider.IsTransient(err) || e.p.Retries() != 0 {
 			t.Errorf("invalid_input: err = %v, retries %d; want a permanent error, no retry", err, e.p.Retries())
 		}
@@ -125,7 +125,7 @@ func TestServerTakesSeveralPollsToRun(t *testing.T) {
 	e := setup(t)
 	e.cloud.SetActionPolls(4)
 	e.cloud.SetBootPolls(7)
-	ctx := context.Background()
+	ctx := t.Context()
 	n := mustCreate(t, e.p, vpc("net"))
 	zones, err := e.p.Zones(ctx)
 	if err != nil {
@@ -164,11 +164,11 @@ func TestWaitIsBoundedAndCancellable(t *testing.T) {
 	e.cloud.SetActionPolls(1000)
 	n := mustCreate(t, e.p, vpc("net"))
 	r := res("Subnet", "sn", map[string]any{"network": n.ID, "cidr": "10.42.1.0/24", "zone": "eu-central"})
-	_, err := e.p.Create(context.Background(), r)
+	_, err := e.p.Create(t.Context(), r)
 	if !provider.IsTransient(err) || !strings.Contains(err.Error(), "still not done after 60 polls") {
 		t.Errorf("endless action: err = %v, want a transient error after MaxPolls", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	if _, err := e.p.Create(ctx, res("Subnet", "sn2", map[string]any{"network": n.ID, "cidr": "10.42.2.0/24", "zone": "eu-central"})); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v, want context.Canceled", err)
@@ -198,11 +198,11 @@ func TestForeignObjectNotAdopted(t *testing.T) {
 	e.cloud.Edit(func(st *hcloudtest.State) {
 		st.Networks[1] = &hcloudtest.Network{ID: 1, Name: "kyku0001-net", IPRange: "10.42.0.0/16", Labels: map[string]string{}}
 	})
-	_, err := e.p.Create(context.Background(), vpc("net"))
+	_, err := e.p.Create(t.Context(), vpc("net"))
 	if err == nil || !strings.Contains(err.Error(), "not managed by Kyku") {
 		t.Errorf("Create over a foreign network: err = %v, want a refusal", err)
 	}
-	if _, err := e.p.Lookup(context.Background(), "Vpc", "kyku0001-net"); !errors.Is(err, provider.ErrNotFound) {
+	if _, err := e.p.Lookup(t.Context(), "Vpc", "kyku0001-net"); !errors.Is(err, provider.ErrNotFound) {
 		t.Errorf("Lookup of a foreign network: err = %v, want ErrNotFound", err)
 	}
 }
@@ -213,7 +213,7 @@ func TestSSHKeyFingerprintClash(t *testing.T) {
 	e := setup(t)
 	key := publicKey("same")
 	mustCreate(t, e.p, res("SshKey", "a", map[string]any{"publicKey": key}))
-	_, err := e.p.Create(context.Background(), res("SshKey", "b", map[string]any{"publicKey": key}))
+	_, err := e.p.Create(t.Context(), res("SshKey", "b", map[string]any{"publicKey": key}))
 	if err == nil || !strings.Contains(err.Error(), "one SSH key per fingerprint") {
 		t.Errorf("second key with the same public key: err = %v", err)
 	}
@@ -239,7 +239,7 @@ func TestValidID(t *testing.T) {
 // version) is not sent to the API; it reads as not found.
 func TestStaleIDReadsAsGone(t *testing.T) {
 	e := setup(t)
-	if _, err := e.p.Read(context.Background(), "Vm", "web-0"); !errors.Is(err, provider.ErrNotFound) {
+	if _, err := e.p.Read(t.Context(), "Vm", "web-0"); !errors.Is(err, provider.ErrNotFound) {
 		t.Errorf("Read(Vm, web-0): err = %v, want ErrNotFound", err)
 	}
 	if n := e.cloud.Calls(""); n != 0 {
@@ -248,7 +248,7 @@ func TestStaleIDReadsAsGone(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	env := func(token string) func(string) string {
 		return func(k string) string {
 			if k == "HCLOUD_TOKEN" {
@@ -288,7 +288,7 @@ func TestNew(t *testing.T) {
 func TestUnauthorizedIsPermanent(t *testing.T) {
 	e := setup(t)
 	p := hetzner.NewWithClient(hetzner.NewClient(e.cloud.URL(), "wrong-secret-token", nil), hetzner.Options{Now: e.clock.Now, Sleep: e.clock.Sleep})
-	_, err := p.Zones(context.Background())
+	_, err := p.Zones(t.Context())
 	if err == nil || provider.IsTransient(err) || p.Retries() != 0 {
 		t.Fatalf("wrong token: err = %v, retries %d; want a permanent error", err, p.Retries())
 	}
@@ -303,7 +303,7 @@ func TestUnauthorizedIsPermanent(t *testing.T) {
 // twice.
 func TestLostAnswersOnActions(t *testing.T) {
 	e := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	e.cloud.SetActionPolls(3)
 	n := mustCreate(t, e.p, vpc("net"))
 	e.cloud.FailAfter("POST /networks/{id}/actions/add_subnet", "bad_gateway", 1)
@@ -341,7 +341,7 @@ func TestLostAnswersOnActions(t *testing.T) {
 // from config settings and HCLOUD_TOKEN.
 func TestFactoryAgainstFake(t *testing.T) {
 	e := setup(t)
-	p, err := hetzner.New(context.Background(), map[string]string{"location": "hel1", "endpoint": e.cloud.URL()}, func(k string) string {
+	p, err := hetzner.New(t.Context(), map[string]string{"location": "hel1", "endpoint": e.cloud.URL()}, func(k string) string {
 		if k == "HCLOUD_TOKEN" {
 			return e.cloud.Token()
 		}
@@ -350,7 +350,7 @@ func TestFactoryAgainstFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	zones, err := p.Zones(context.Background())
+	zones, err := p.Zones(t.Context())
 	if err != nil || fmt.Sprint(zones) != "[eu-central]" {
 		t.Errorf("Zones = %v, %v; want [eu-central] (hel1's network zone)", zones, err)
 	}
@@ -361,7 +361,7 @@ func TestFactoryAgainstFake(t *testing.T) {
 // plans a change on the next run.
 func TestVmAttachmentReadsBackAsWritten(t *testing.T) {
 	e := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	n := mustCreate(t, e.p, vpc("net"))
 	sn := mustCreate(t, e.p, res("Subnet", "sn", map[string]any{"network": n.ID, "cidr": "10.42.3.0/24", "zone": "eu-central"}))
 	for _, tc := range []struct {

@@ -1,7 +1,6 @@
 package hetzner_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -14,7 +13,7 @@ import (
 // attempt answered (nothing), and lands.
 func TestRelabelRetried(t *testing.T) {
 	e := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	n := mustCreate(t, e.p, vpc("net"))
 	for _, tc := range []struct {
 		route string

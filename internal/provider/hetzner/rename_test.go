@@ -1,7 +1,6 @@
 package hetzner_test
 
 import (
-	"context"
 	"strconv"
 	"testing"
 
@@ -17,7 +16,7 @@ import (
 func TestMovedRenamesOnHetzner(t *testing.T) {
 	e := setup(t)
 	eng := newEngine(t, e)
-	ctx := context.Background()
+	ctx := t.Context()
 	key := publicKey("rename")
 	old := providertest.Parse(t, `provider: hetzner
 resources:

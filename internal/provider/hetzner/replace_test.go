@@ -1,7 +1,6 @@
 package hetzner_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -20,7 +19,7 @@ import (
 // converges.
 func TestSubnetReplacedWhileItsServerStays(t *testing.T) {
 	e := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	eng := engine.New(e.p, local.New(t.TempDir(), "", local.Options{}), engineOptions)
 	cfg := `provider: { name: hetzner, location: fsn1 }
 resources:
@@ -85,7 +84,7 @@ func TestCreateBeforeDestroyAsked(t *testing.T) {
 		{"Subnet", map[string]any{"network": "1", "cidr": "10.0.1.0/24"}, map[string]any{"network": "(known after apply)", "cidr": "10.0.1.0/24"}, true},
 		{"Vpc", map[string]any{"cidr": "10.0.0.0/16"}, map[string]any{"cidr": "10.1.0.0/16"}, false},
 	} {
-		cp, err := p.PlanChange(context.Background(), provider.ChangeRequest{
+		cp, err := p.PlanChange(t.Context(), provider.ChangeRequest{
 			Resource: provider.Resource{Type: tc.typ, Properties: tc.props}, ID: "1", Prior: tc.old,
 		})
 		if err != nil || cp.CreateBeforeDestroy != tc.want {

@@ -1,7 +1,6 @@
 package hetzner_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -16,7 +15,7 @@ import (
 // changes the type and starts again.
 func TestResizeRefusedWithoutPoweringOff(t *testing.T) {
 	e := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	_, sub, _, vm := stack(t, e)
 	big := mustCreate(t, e.p, res("Vm", "big", map[string]any{"network": vm.Properties["network"], "subnet": sub.ID, "image": "debian-12", "size": "medium"}))
 	for _, tc := range []struct{ id, from, to, want string }{

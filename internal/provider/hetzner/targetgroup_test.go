@@ -1,7 +1,6 @@
 package hetzner_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -14,7 +13,7 @@ import (
 // service; deleting it removes the labels (and it then reads as gone).
 func TestTargetGroupIsALabel(t *testing.T) {
 	e := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	n := mustCreate(t, e.p, vpc("net"))
 	sn := mustCreate(t, e.p, res("Subnet", "sn", map[string]any{"network": n.ID, "cidr": "10.42.1.0/24", "zone": "eu-central"}))
 	var vms []any

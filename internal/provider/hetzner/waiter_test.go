@@ -1,7 +1,6 @@
 package hetzner_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -62,7 +61,7 @@ resources:
 	opts.Parallelism = 1 // one after the other: the fake clock is then the apply's real duration
 	eng := engine.New(e.p, local.New(t.TempDir(), "", local.Options{}), opts)
 	start := e.clock.Now()
-	res, err := eng.Apply(context.Background(), providertest.Parse(t, cfg), engine.ApplyOptions{AutoApprove: true}, nil)
+	res, err := eng.Apply(t.Context(), providertest.Parse(t, cfg), engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

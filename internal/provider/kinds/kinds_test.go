@@ -67,7 +67,7 @@ func vpc(name string, props map[string]any) provider.Resource {
 func TestUnknownAndRefusedTypes(t *testing.T) {
 	s := kinds.New("hetzner", map[string]kinds.Kind{"Vpc": &fake{}})
 	s.Refused = map[string]string{"Database": "hetzner has no managed databases"}
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, tc := range []struct {
 		typ, want string
 	}{
@@ -89,7 +89,7 @@ func TestUnknownAndRefusedTypes(t *testing.T) {
 }
 
 func TestCreate(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	k := &fake{create: func(_ context.Context, r provider.Resource) (provider.Object, error) {
 		if r.Name == "bad" {
 			return provider.Object{}, errors.New("cidr \"x\" is not a network")
@@ -153,7 +153,7 @@ func TestCreatesOfOneNameTakeTurns(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if _, err := s.Create(context.Background(), vpc(n, nil)); err != nil {
+				if _, err := s.Create(t.Context(), vpc(n, nil)); err != nil {
 					t.Error(err)
 				}
 			}()
@@ -172,7 +172,7 @@ func TestCreatesOfOneNameTakeTurns(t *testing.T) {
 }
 
 func TestUpdate(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	k := &fake{
 		read: func(_ context.Context, id string) (provider.Object, error) {
 			return provider.NewObject(id, "kyku0001-net", map[string]any{"cidr": "10.0.0.0/16", "distributeAcrossAzs": float64(0)}, nil), nil
@@ -204,7 +204,7 @@ func TestUpdate(t *testing.T) {
 }
 
 func TestReadDeleteLookupWrapNotFound(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	k := &fake{}
 	s := kinds.New("aws", map[string]kinds.Kind{"Vpc": k})
 	s.CheckName = func(_, name string) error {

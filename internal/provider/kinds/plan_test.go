@@ -100,7 +100,7 @@ func TestPlannerPlansKykusTypes(t *testing.T) {
 				asked = append(asked, c)
 				return provider.ChangePlan{}, nil
 			}
-			got, err := kinds.Planner{Rules: tc.rules, Check: check}.PlanChange(context.Background(), tc.req)
+			got, err := kinds.Planner{Rules: tc.rules, Check: check}.PlanChange(t.Context(), tc.req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +129,7 @@ func TestPlannerTakesTheChecksWord(t *testing.T) {
 	}
 	req := provider.ChangeRequest{Resource: provider.Resource{Type: "Vm", Properties: map[string]any{"size": "large", "image": "b"}}, ID: "1",
 		Prior: map[string]any{"size": "small", "image": "a"}}
-	got, err := pl.PlanChange(context.Background(), req)
+	got, err := pl.PlanChange(t.Context(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,15 +138,15 @@ func TestPlannerTakesTheChecksWord(t *testing.T) {
 		t.Errorf("answer %+v; replaces (-want +got):\n%s", got, d)
 	}
 	req.ID, req.Prior = "", nil
-	if got, err := pl.PlanChange(context.Background(), req); err != nil || len(got.Replace) != 0 || len(got.Refusals) != 1 {
+	if got, err := pl.PlanChange(t.Context(), req); err != nil || len(got.Replace) != 0 || len(got.Refusals) != 1 {
 		t.Errorf("a create: %+v, %v; want the refusal and no replace", got, err)
 	}
 	broken := errors.New("the catalogue is down")
 	pl.Check = func(context.Context, kinds.Change) (provider.ChangePlan, error) { return provider.ChangePlan{}, broken }
-	if _, err := pl.PlanChange(context.Background(), provider.ChangeRequest{Resource: provider.Resource{Type: "Vm"}, ID: "1", Prior: map[string]any{"size": "small"}}); !errors.Is(err, broken) {
+	if _, err := pl.PlanChange(t.Context(), provider.ChangeRequest{Resource: provider.Resource{Type: "Vm"}, ID: "1", Prior: map[string]any{"size": "small"}}); !errors.Is(err, broken) {
 		t.Errorf("a failed check: %v", err)
 	}
-	if _, err := pl.PlanChange(context.Background(), provider.ChangeRequest{Resource: provider.Resource{Type: "Nope"}}); err == nil {
+	if _, err := pl.PlanChange(t.Context(), provider.ChangeRequest{Resource: provider.Resource{Type: "Nope"}}); err == nil {
 		t.Error("a type Kyku does not have was planned")
 	}
 }

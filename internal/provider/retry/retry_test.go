@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -86,7 +87,7 @@ func TestDo(t *testing.T) {
 			var retries atomic.Int64
 			p := retry.Policy{MaxAttempts: 5, Backoff: time.Second, MaxBackoff: 3 * time.Second, Sleep: slept.sleep, Retries: &retries}
 			attempts := 0
-			err := p.Do(context.Background(), "create thing", func(context.Context) (retry.Verdict, error) {
+			err := p.Do(t.Context(), "create thing", func(context.Context) (retry.Verdict, error) {
 				attempts++
 				if attempts > len(tc.verdicts) {
 					return retry.Verdict{}, nil
@@ -116,7 +117,7 @@ func TestDo(t *testing.T) {
 // A cancelled context ends Do with the context's error, whatever the
 // verdict, and no further attempt is made.
 func TestDoCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	attempts := 0
 	err := retry.Policy{MaxAttempts: 5, Backoff: time.Hour, MaxBackoff: time.Hour}.Do(ctx, "get thing", func(context.Context) (retry.Verdict, error) {
 		attempts++
@@ -142,7 +143,7 @@ func TestPollUntil(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var slept naps
 			n := 0
-			err := retry.Poll{Interval: time.Second, Max: 4, Sleep: slept.sleep}.Until(context.Background(), "server 1", func(context.Context) (bool, error) {
+			err := retry.Poll{Interval: time.Second, Max: 4, Sleep: slept.sleep}.Until(t.Context(), "server 1", func(context.Context) (bool, error) {
 				n++
 				if n > len(tc.checks) {
 					return false, errBoom
@@ -165,7 +166,7 @@ func TestPollUntil(t *testing.T) {
 func TestPollBacksOff(t *testing.T) {
 	var slept naps
 	n := 0
-	err := retry.Poll{Interval: time.Second, MaxInterval: 5 * time.Second, Max: 10, Sleep: slept.sleep}.Until(context.Background(), "server 1", func(context.Context) (bool, error) {
+	err := retry.Poll{Interval: time.Second, MaxInterval: 5 * time.Second, Max: 10, Sleep: slept.sleep}.Until(t.Context(), "server 1", func(context.Context) (bool, error) {
 		n++
 		return n == 6, nil
 	})
@@ -175,16 +176,31 @@ func TestPollBacksOff(t *testing.T) {
 	}
 }
 
+// Sleep waits out its duration, or until its context ends, on synctest's
+// clock: an hour is an hour, a cancelled context ends it at once, one
+// cancelled after ten minutes at ten minutes.
 func TestSleep(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if err := retry.Sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
-		t.Errorf("Sleep on a cancelled context = %v, want context.Canceled at once", err)
-	}
-	if err := retry.Sleep(context.Background(), time.Millisecond); err != nil {
-		t.Errorf("Sleep(1ms) = %v", err)
-	}
-	if err := retry.Sleep(ctx, 0); !errors.Is(err, context.Canceled) {
-		t.Errorf("Sleep(0) on a cancelled context = %v, want its error", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		took := func(ctx context.Context, d time.Duration) (time.Duration, error) {
+			start := time.Now()
+			err := retry.Sleep(ctx, d)
+			return time.Since(start), err
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		if el, err := took(ctx, time.Hour); !errors.Is(err, context.Canceled) || el != 0 {
+			t.Errorf("Sleep(1h) on a cancelled context = %v after %v, want context.Canceled at once", err, el)
+		}
+		if el, err := took(t.Context(), time.Hour); err != nil || el != time.Hour {
+			t.Errorf("Sleep(1h) = %v after %v, want nil after 1h", err, el)
+		}
+		if el, err := took(ctx, 0); !errors.Is(err, context.Canceled) || el != 0 {
+			t.Errorf("Sleep(0) on a cancelled context = %v after %v, want its error at once", err, el)
+		}
+		ctx, cancel = context.WithTimeout(t.Context(), 10*time.Minute)
+		defer cancel()
+		if el, err := took(ctx, time.Hour); !errors.Is(err, context.DeadlineExceeded) || el != 10*time.Minute {
+			t.Errorf("Sleep(1h) on a context ending after 10m = %v after %v, want its error after 10m", err, el)
+		}
+	})
 }

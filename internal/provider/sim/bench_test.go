@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"fmt"
 	"syscall"
 	"testing"
@@ -17,7 +16,7 @@ func BenchmarkCreateRead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := b.Context()
 	net, err := p.Create(ctx, vpc("net"))
 	if err != nil {
 		b.Fatal(err)
@@ -46,7 +45,7 @@ func BenchmarkRead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := b.Context()
 	obj, err := p.Create(ctx, vpc("net"))
 	if err != nil {
 		b.Fatal(err)

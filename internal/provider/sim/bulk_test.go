@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"sort"
@@ -36,7 +35,7 @@ func TestReadMany(t *testing.T) {
 	// failure rule matches, and an object of the prefix nobody asked for.
 	other := mustCreate(t, p, key("legacy", "old-legacy"))
 	gone := mustCreate(t, p, key("gone", "pfx-gone"))
-	if err := p.Delete(context.Background(), "SshKey", gone.ID); err != nil {
+	if err := p.Delete(t.Context(), "SshKey", gone.ID); err != nil {
 		t.Fatal(err)
 	}
 	mustCreate(t, p, key("stranger", "pfx-stranger"))
@@ -45,7 +44,7 @@ func TestReadMany(t *testing.T) {
 	delete(want, refs[6])
 
 	before := p.Calls()
-	got, err := b.ReadMany(context.Background(), "pfx", refs)
+	got, err := b.ReadMany(t.Context(), "pfx", refs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +56,7 @@ func TestReadMany(t *testing.T) {
 	gotNames := map[provider.Ref]string{}
 	for ref, o := range got {
 		gotNames[ref] = o.CloudName
-		one, err := p.Read(context.Background(), ref.Type, ref.ID)
+		one, err := p.Read(t.Context(), ref.Type, ref.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,16 +78,16 @@ func diffCalls(a, b Calls) Calls {
 // still costs its one call.
 func TestReadManyFaults(t *testing.T) {
 	p := newSim(t, Options{Dir: t.TempDir(), FailRate: 1, Seed: 1})
-	_, err := Bulk{p}.ReadMany(context.Background(), "pfx", []provider.Ref{{Type: "Vm", ID: "10000001"}})
+	_, err := Bulk{p}.ReadMany(t.Context(), "pfx", []provider.Ref{{Type: "Vm", ID: "10000001"}})
 	if !provider.IsTransient(err) {
 		t.Fatalf("err = %v, want transient", err)
 	}
 	q := newSim(t, Options{Dir: t.TempDir()})
-	got, err := Bulk{q}.ReadMany(context.Background(), "pfx", []provider.Ref{{Type: "Vm", ID: "10000001"}})
+	got, err := Bulk{q}.ReadMany(t.Context(), "pfx", []provider.Ref{{Type: "Vm", ID: "10000001"}})
 	if err != nil || len(got) != 0 || q.Calls().List != 1 {
 		t.Fatalf("empty cloud: %v, %v, %d list calls; want nothing found in one call", got, err, q.Calls().List)
 	}
-	if _, err := (Bulk{q}).ReadMany(context.Background(), "pfx", []provider.Ref{{Type: "Server", ID: "1"}}); err == nil {
+	if _, err := (Bulk{q}).ReadMany(t.Context(), "pfx", []provider.Ref{{Type: "Server", ID: "1"}}); err == nil {
 		t.Error("unknown type: no error")
 	}
 }

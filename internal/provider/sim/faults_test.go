@@ -26,7 +26,7 @@ func TestLatencyWithinBounds(t *testing.T) {
 	}
 	// A call really sleeps at least the minimum.
 	start := time.Now()
-	if _, err := p.Zones(context.Background()); err != nil {
+	if _, err := p.Zones(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if el := time.Since(start); el < lo {
@@ -36,7 +36,7 @@ func TestLatencyWithinBounds(t *testing.T) {
 
 func TestLatencyCancelled(t *testing.T) {
 	p := newSim(t, Options{Dir: t.TempDir(), LatencyMin: time.Hour, LatencyMax: time.Hour})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Millisecond)
 	defer cancel()
 	_, err := p.Create(ctx, vpc("slow"))
 	if !errors.Is(err, context.DeadlineExceeded) {
@@ -49,7 +49,7 @@ func TestFailRateOne(t *testing.T) {
 	ok := newSim(t, Options{Dir: dir})
 	obj := mustCreate(t, ok, vpc("existing"))
 	p := newSim(t, Options{Dir: dir, FailRate: 1})
-	ctx := context.Background()
+	ctx := t.Context()
 	calls := []struct {
 		name string
 		call func() error
@@ -75,7 +75,7 @@ func TestFailRateOne(t *testing.T) {
 func TestLostResponse(t *testing.T) {
 	dir := t.TempDir()
 	p := newSim(t, Options{Dir: dir, FailRate: 1, Seed: 1})
-	ctx := context.Background()
+	ctx := t.Context()
 	after := 0
 	for i := range 40 {
 		r := vpc("lost")
@@ -112,7 +112,7 @@ func TestLostResponse(t *testing.T) {
 }
 
 func TestFailRules(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	plain := newSim(t, Options{Dir: dir})
 	web := mustCreate(t, plain, provider.Resource{Name: "web", Type: "Vm", CloudName: "pfx-web",

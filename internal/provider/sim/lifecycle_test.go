@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 	"time"
@@ -30,7 +29,7 @@ func TestEngineLifecycleOnSim(t *testing.T) {
 		Inventory: objects,
 		// Drift: a rule added to web-sg by another client of the cloud.
 		Drift: func(t *testing.T) {
-			ctx := context.Background()
+			ctx := t.Context()
 			sg, err := p.Lookup(ctx, "SecurityGroup", "kyku0001-web-sg")
 			if err != nil {
 				t.Fatal(err)

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -82,7 +81,7 @@ func TestOptionsFromEnv(t *testing.T) {
 }
 
 func TestFactory(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	getenv := env(map[string]string{"KYKU_SIM_DIR": "/from/env", "KYKU_SIM_LATENCY": "1ms"})
 	p, err := Factory(ctx, map[string]string{"dir": "/from/settings"}, getenv)
 	if err != nil {

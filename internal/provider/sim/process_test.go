@@ -179,7 +179,7 @@ func checkHelpers(t *testing.T, dir string, n int, outs [][]byte) {
 	}
 	p := newSim(t, Options{Dir: dir})
 	for name, id := range idOf {
-		obj, err := p.Lookup(context.Background(), "Vpc", name)
+		obj, err := p.Lookup(t.Context(), "Vpc", name)
 		if err != nil || obj.ID != id {
 			t.Errorf("Lookup %s = %q, %v; want %s", name, obj.ID, err, id)
 		}

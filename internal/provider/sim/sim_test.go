@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -56,7 +55,7 @@ func vpc(name string) provider.Resource {
 
 func mustCreate(t *testing.T, p *Provider, r provider.Resource) provider.Object {
 	t.Helper()
-	obj, err := p.Create(context.Background(), r)
+	obj, err := p.Create(t.Context(), r)
 	if err != nil {
 		t.Fatalf("Create %s %q: %v", r.Type, r.Name, err)
 	}
@@ -190,7 +189,7 @@ func TestReferenceCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := p.Create(context.Background(), tt.r)
+			_, err := p.Create(t.Context(), tt.r)
 			got := ""
 			if err != nil {
 				got = err.Error()
@@ -207,7 +206,7 @@ func TestReferenceCheck(t *testing.T) {
 
 func TestUpdateImmutable(t *testing.T) {
 	p := newSim(t, Options{Dir: t.TempDir()})
-	ctx := context.Background()
+	ctx := t.Context()
 	r := provider.Resource{Name: "web", Type: "Vm", CloudName: "pfx-web",
 		Properties: map[string]any{"image": "debian-12", "size": "small"}}
 	obj := mustCreate(t, p, r)
@@ -239,7 +238,7 @@ func TestUpdateImmutable(t *testing.T) {
 func TestDrift(t *testing.T) {
 	dir := t.TempDir()
 	p := newSim(t, Options{Dir: dir})
-	ctx := context.Background()
+	ctx := t.Context()
 	obj := mustCreate(t, p, provider.Resource{Name: "web", Type: "Vm", CloudName: "pfx-web",
 		Properties: map[string]any{"image": "debian-12", "size": "small"}})
 	path := filepath.Join(dir, "Vm", obj.ID+".json")
@@ -311,7 +310,7 @@ func TestCrashLeftovers(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "Vpc", ".tmp-10000043-123"), []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, name := range []string{"crashed", "debris", "fresh"} {
 		if _, err := p.Lookup(ctx, "Vpc", "pfx-"+name); !errors.Is(err, provider.ErrNotFound) {
 			t.Errorf("Lookup of a half-created %s: err = %v, want ErrNotFound", name, err)
@@ -330,10 +329,10 @@ func TestCrashLeftovers(t *testing.T) {
 func TestReadBadID(t *testing.T) {
 	p := newSim(t, Options{Dir: t.TempDir()})
 	for _, id := range []string{"web", "../../etc/passwd", "", "i-0abc"} {
-		if _, err := p.Read(context.Background(), "Vm", id); !errors.Is(err, provider.ErrNotFound) {
+		if _, err := p.Read(t.Context(), "Vm", id); !errors.Is(err, provider.ErrNotFound) {
 			t.Errorf("Read(%q): err = %v, want ErrNotFound", id, err)
 		}
-		if err := p.Delete(context.Background(), "Vm", id); !errors.Is(err, provider.ErrNotFound) {
+		if err := p.Delete(t.Context(), "Vm", id); !errors.Is(err, provider.ErrNotFound) {
 			t.Errorf("Delete(%q): err = %v, want ErrNotFound", id, err)
 		}
 	}
@@ -344,7 +343,7 @@ func TestReadBadID(t *testing.T) {
 func TestResetByHand(t *testing.T) {
 	dir := t.TempDir()
 	p := newSim(t, Options{Dir: dir})
-	ctx := context.Background()
+	ctx := t.Context()
 	a := mustCreate(t, p, vpc("a"))
 	b := mustCreate(t, p, vpc("b"))
 	if err := os.WriteFile(filepath.Join(dir, ".next-id"), []byte("10000000\n"), 0o644); err != nil {

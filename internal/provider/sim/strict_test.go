@@ -1,7 +1,6 @@
 package sim_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -74,7 +73,7 @@ func TestCheckResources(t *testing.T) {
 // values when a request carries them (a plan made elsewhere, a hand-edited
 // state), and a subnet that overlaps one already in the cloud.
 func TestTheAPIRefusesWhatThePlanRefuses(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	p, err := sim.New(sim.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)

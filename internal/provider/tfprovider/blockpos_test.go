@@ -1,7 +1,6 @@
 package tfprovider_test
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -39,7 +38,7 @@ resources:
         - port: 80
         - { port: 81, cidr: [ x ] }
 `)
-	_, err := w.engine(cfg).Plan(context.Background(), cfg)
+	_, err := w.engine(cfg).Plan(t.Context(), cfg)
 	var ds diag.Diagnostics
 	if !errors.As(err, &ds) {
 		t.Fatalf("plan: %v, want diagnostics", err)

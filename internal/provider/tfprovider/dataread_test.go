@@ -2,7 +2,6 @@ package tfprovider_test
 
 import (
 	"bytes"
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -139,10 +138,10 @@ func deferredFlow(t *testing.T, tp tfplugintest.Provider) {
 	if edited, err = plan.Decode("plan.json", mustEncode(t, edited)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.engine(cfg).Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, edited); !engine.IsMismatch(err) {
+	if _, err := w.engine(cfg).Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, edited); !engine.IsMismatch(err) {
 		t.Fatalf("apply of a plan without its read: %v, want a mismatch", err)
 	}
-	res, err = w.engine(cfg).Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, saved)
+	res, err = w.engine(cfg).Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, saved)
 	if err != nil {
 		t.Fatalf("apply --plan: %v", err)
 	}

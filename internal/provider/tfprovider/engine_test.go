@@ -1,7 +1,6 @@
 package tfprovider_test
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -62,7 +61,7 @@ func (w *world) parse(yaml string) *config.Config {
 // the front doors do; closed when the test ends (and by close).
 func (w *world) engine(cfg *config.Config) *engine.Engine {
 	w.t.Helper()
-	base, err := sim.Factory(context.Background(), map[string]string{"dir": filepath.Join(w.dir, "sim")}, func(string) string { return "" })
+	base, err := sim.Factory(w.t.Context(), map[string]string{"dir": filepath.Join(w.dir, "sim")}, func(string) string { return "" })
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -93,7 +92,7 @@ func (w *world) close() {
 
 func (w *world) apply(cfg *config.Config) *engine.Result {
 	w.t.Helper()
-	res, err := w.engine(cfg).Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+	res, err := w.engine(cfg).Apply(w.t.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil {
 		w.t.Fatalf("apply: %v", err)
 	}
@@ -105,7 +104,7 @@ func (w *world) apply(cfg *config.Config) *engine.Result {
 
 func (w *world) plan(cfg *config.Config) *plan.Plan {
 	w.t.Helper()
-	p, err := w.engine(cfg).Plan(context.Background(), cfg)
+	p, err := w.engine(cfg).Plan(w.t.Context(), cfg)
 	if err != nil {
 		w.t.Fatalf("plan: %v", err)
 	}
@@ -114,7 +113,7 @@ func (w *world) plan(cfg *config.Config) *plan.Plan {
 
 func (w *world) state() *state.File {
 	w.t.Helper()
-	st, err := local.New(filepath.Join(w.dir, ".kyku"), "", local.Options{}).Read(context.Background())
+	st, err := local.New(filepath.Join(w.dir, ".kyku"), "", local.Options{}).Read(w.t.Context())
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -263,7 +262,7 @@ func lifecycleFlow(t *testing.T, tp tfplugintest.Provider, renew bool) {
 	if err := os.WriteFile(item, []byte(strings.Replace(string(data), `"value":"v2"`, `"value":"drifted"`, 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res, err := w.engine(cfg3).Refresh(context.Background(), engine.RefreshOptions{})
+	res, err := w.engine(cfg3).Refresh(t.Context(), engine.RefreshOptions{})
 	if err != nil || !res.HasDrift() || res.Drift[0].Name != "a" {
 		t.Errorf("refresh: %+v %v", res, err)
 	}
@@ -272,7 +271,7 @@ func lifecycleFlow(t *testing.T, tp tfplugintest.Provider, renew bool) {
 	}
 
 	// Destroy.
-	r, err := w.engine(cfg3).Destroy(context.Background(), engine.ApplyOptions{AutoApprove: true})
+	r, err := w.engine(cfg3).Destroy(t.Context(), engine.ApplyOptions{AutoApprove: true})
 	if err != nil || r.Err() != nil {
 		t.Fatalf("destroy: %v %v", err, r.Err())
 	}
@@ -304,7 +303,7 @@ resources:
     properties: { name: b, value: "${a.revison}" }
   c: { type: TP_itme, properties: { name: c } }
 `)
-	_, err := w.engine(cfg).Plan(context.Background(), cfg)
+	_, err := w.engine(cfg).Plan(t.Context(), cfg)
 	var ds diag.Diagnostics
 	if !errors.As(err, &ds) {
 		t.Fatalf("plan: %v, want diagnostics", err)

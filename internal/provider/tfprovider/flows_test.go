@@ -2,7 +2,6 @@ package tfprovider_test
 
 import (
 	"bytes"
-	"context"
 	"maps"
 	"os"
 	"path/filepath"
@@ -51,7 +50,7 @@ import:
   - { to: adopted, id: old-7 }
 `)
 			e := w.engine(cfg)
-			if _, err := e.Import(context.Background(), cfg, "manual", "hand-9"); err != nil {
+			if _, err := e.Import(t.Context(), cfg, "manual", "hand-9"); err != nil {
 				t.Fatalf("kyku import: %v", err)
 			}
 			if st := w.state(); st.Resources["manual"].Outputs["revision"] != 4.0 {
@@ -97,7 +96,7 @@ resources:
   boom: { type: TP_crash, properties: { name: boom }, dependsOn: [a] }
   b: { type: TP_item, properties: { name: b, value: "${a.id}" }, dependsOn: [boom] }
 `)
-			res, err := w.engine(cfg).Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+			res, err := w.engine(cfg).Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -146,7 +145,7 @@ func TestSavedPlanAppliesExactlyItsPlannedState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = w.engine(cfg).Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, tampered)
+	_, err = w.engine(cfg).Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, tampered)
 	if !engine.IsMismatch(err) {
 		t.Fatalf("apply of an edited plan: %v, want a mismatch", err)
 	}
@@ -157,7 +156,7 @@ func TestSavedPlanAppliesExactlyItsPlannedState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := w.engine(cfg).Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, fresh)
+	res, err := w.engine(cfg).Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, fresh)
 	if err != nil || res.Err() != nil {
 		t.Fatalf("apply of the saved plan: %v %v", err, res.Err())
 	}
@@ -235,7 +234,7 @@ outputs:
   leak: "${a.secret}"
   fine: "${a.name}"
 `)
-	_, err := w.engine(cfg).Plan(context.Background(), cfg)
+	_, err := w.engine(cfg).Plan(t.Context(), cfg)
 	if err == nil || !strings.Contains(err.Error(), `kyku.yaml:6:3: output "leak" reads ${a.secret}, which is sensitive (its provider's schema says so, or it holds a sensitive value): `+
 		`declare it sensitive to have it masked wherever outputs are shown (leak: { value: "${a.secret}", sensitive: true })`) ||
 		strings.Contains(err.Error(), "fine") {
@@ -253,7 +252,7 @@ resources:
 outputs:
   leak: "${a.value}"
 `)
-	_, err = w.engine(cfg).Plan(context.Background(), cfg)
+	_, err = w.engine(cfg).Plan(t.Context(), cfg)
 	if err == nil || !strings.Contains(err.Error(), `kyku.yaml:8:3: output "leak" reads ${a.value}, which is sensitive (its provider's schema says so, or it holds a sensitive value)`) {
 		t.Errorf("plan of an output reading an attribute set from a sensitive variable: %v", err)
 	}
@@ -300,7 +299,7 @@ resources:
 data:
   look: { type: TP_item, properties: { name: "${a.id}" } }
 `)
-	p, err := w.engine(cfg).Plan(context.Background(), cfg)
+	p, err := w.engine(cfg).Plan(t.Context(), cfg)
 	if err != nil {
 		t.Fatalf("plan: %v", err)
 	}
@@ -347,13 +346,13 @@ outputs:
 		{`value: "${a.endpoints[3].host}"`, `kyku.yaml:5:50: resource "b": property "value": ${a.endpoints[3].host}: [3]: index out of range (the list has 1 element)`},
 	} {
 		cfg := w.parse(head + "  b: { type: TP_item, properties: { name: b, " + tc.prop + " } }\n")
-		_, err := w.engine(cfg).Plan(context.Background(), cfg)
+		_, err := w.engine(cfg).Plan(t.Context(), cfg)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: plan error %v\nwant %s", tc.prop, err, tc.want)
 		}
 	}
 	cfg = w.parse(head + "outputs:\n  far: \"${a.endpoints[5].host}\"\n")
-	if _, err := w.engine(cfg).Plan(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), `kyku.yaml:6:3: output "far": ${a.endpoints[5].host}: [5]: index out of range`) {
+	if _, err := w.engine(cfg).Plan(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), `kyku.yaml:6:3: output "far": ${a.endpoints[5].host}: [5]: index out of range`) {
 		t.Errorf("an output's path past the end: %v", err)
 	}
 }
@@ -376,7 +375,7 @@ resources:
 	if pc := prop(change(w.plan(cfg), "b"), "value"); pc == nil || pc.New != value.Unknown {
 		t.Fatalf("b.value planned as %+v, want known after apply", pc)
 	}
-	res, err := w.engine(cfg).Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+	res, err := w.engine(cfg).Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 	if err != nil {
 		t.Fatalf("apply: %v", err)
 	}
@@ -392,7 +391,7 @@ resources:
 	if want := "a-" + a.ProviderID; c.Outputs["value"] != want {
 		t.Errorf("c's value %v, want %s", c.Outputs["value"], want)
 	}
-	_, err = w.engine(cfg).Plan(context.Background(), cfg)
+	_, err = w.engine(cfg).Plan(t.Context(), cfg)
 	if err == nil || !strings.Contains(err.Error(), `kyku.yaml:5:50: resource "b": property "value": ${a.aliases[5]}: [5]: index out of range (the list has 2 elements)`) {
 		t.Errorf("plan after the apply: %v", err)
 	}
@@ -417,7 +416,7 @@ func TestCreateBeforeDestroyOfAProvidersResource(t *testing.T) {
 			if a := change(w.plan(cfg), "a"); a.Action != plan.Replace || a.ReplaceOrder != plan.DestroyBeforeCreate {
 				t.Fatalf("without createBeforeDestroy: %+v", a)
 			}
-			res, err := w.engine(cfg).Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+			res, err := w.engine(cfg).Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 			if err != nil || len(res.Failed) != 1 {
 				t.Fatalf("apply destroying first: %v, failed %v", err, res.Failed)
 			}
@@ -438,7 +437,7 @@ func TestCreateBeforeDestroyOfAProvidersResource(t *testing.T) {
 			if !strings.Contains(text.String(), "# create-before-destroy: the replacement is made first, what uses") {
 				t.Errorf("plan text:\n%s", text.String())
 			}
-			res, err = w.engine(cfg).Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+			res, err = w.engine(cfg).Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 			if err != nil || len(res.Failed) != 1 {
 				t.Fatalf("apply creating first: %v, failed %v", err, res.Failed)
 			}
@@ -475,7 +474,7 @@ resources:
 			w.apply(cfg)
 			before := w.state()
 			e := w.engine(cfg)
-			p, err := e.PlanWith(context.Background(), cfg, engine.PlanOptions{Replace: []string{"a"}})
+			p, err := e.PlanWith(t.Context(), cfg, engine.PlanOptions{Replace: []string{"a"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -492,7 +491,7 @@ resources:
 			if id == nil || id.Old != before.Resources["a"].ProviderID || !id.Unknown {
 				t.Errorf("a's id change %+v: want the old id → known after apply", id)
 			}
-			res, err := e.Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, roundTripPlan(t, p))
+			res, err := e.Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, roundTripPlan(t, p))
 			if err != nil || res.Err() != nil {
 				t.Fatalf("apply: %v / %v", err, res.Err())
 			}
@@ -510,7 +509,7 @@ resources:
 				t.Errorf("the next plan has changes")
 			}
 			withData := w.parse("providers:\n  TP: { source: kyku/TP, config: { dir: CLOUD } }\ndata:\n  look: { type: TP_item, properties: { name: a } }\n")
-			if _, err := w.engine(withData).PlanWith(context.Background(), withData, engine.PlanOptions{Replace: []string{"look"}}); err == nil || !strings.Contains(err.Error(), `--replace "look": a data source is read, not replaced`) {
+			if _, err := w.engine(withData).PlanWith(t.Context(), withData, engine.PlanOptions{Replace: []string{"look"}}); err == nil || !strings.Contains(err.Error(), `--replace "look": a data source is read, not replaced`) {
 				t.Errorf("--replace of a data source: %v", err)
 			}
 		})
@@ -586,7 +585,7 @@ deny contains msg if {
 	msg := sprintf("resource %s", [name])
 }
 `)}}}
-			res, err := rules.Evaluate(context.Background(), in, policy.DefaultTimeout)
+			res, err := rules.Evaluate(t.Context(), in, policy.DefaultTimeout)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -639,7 +638,7 @@ deny contains msg if {
 			}
 
 			bad := w.parse(head + "  x: { type: west_itme, properties: { name: x } }\n")
-			if _, err := w.engine(bad).Plan(context.Background(), bad); err == nil || !strings.Contains(err.Error(), `"west_item"`) {
+			if _, err := w.engine(bad).Plan(t.Context(), bad); err == nil || !strings.Contains(err.Error(), `"west_item"`) {
 				t.Errorf("a misspelt type of the second configuration: %v, want a did-you-mean west_item", err)
 			}
 		})

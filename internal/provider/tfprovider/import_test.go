@@ -1,7 +1,6 @@
 package tfprovider_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/kyku/action/internal/engine"
@@ -34,7 +33,7 @@ import:
 			t.Run(name, func(t *testing.T) {
 				w := newWorld(t, tp)
 				cfg := w.parse(yaml)
-				if _, err := w.engine(cfg).Import(context.Background(), cfg, "hand", "An0therOne"); err != nil {
+				if _, err := w.engine(cfg).Import(t.Context(), cfg, "hand", "An0therOne"); err != nil {
 					t.Fatalf("kyku import: %v", err)
 				}
 				p := w.plan(cfg)
@@ -46,7 +45,7 @@ import:
 					t.Errorf("the hand-imported password: %+v", h)
 				}
 				if saved {
-					res, err := w.engine(cfg).Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, roundTripPlan(t, p))
+					res, err := w.engine(cfg).Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, roundTripPlan(t, p))
 					if err != nil || res.Err() != nil {
 						t.Fatalf("apply --plan: %v %v", err, res.Err())
 					}
@@ -96,7 +95,7 @@ resources:
 import:
   - { to: pw, id: Sup3rS3cretVal }
 `)
-				_, err := w.engine(cfg).Plan(context.Background(), cfg)
+				_, err := w.engine(cfg).Plan(t.Context(), cfg)
 				want := `kyku.yaml:4:3: resource "pw": the object to import (id Sup3rS3cretVal) differs in what cannot change in place ` + tt.want + `; make the configuration match it, or let Kyku create a new one`
 				if err == nil || err.Error() != want {
 					t.Errorf("plan: %v\nwant: %s", err, want)

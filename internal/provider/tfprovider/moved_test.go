@@ -1,7 +1,6 @@
 package tfprovider_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -49,7 +48,7 @@ resources:
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Fatalf("plan (-want +got):\n%s", diff)
 				}
-				res, err := w.engine(cfg).Apply(context.Background(), nil, engine.ApplyOptions{AutoApprove: true}, roundTripPlan(t, p))
+				res, err := w.engine(cfg).Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, roundTripPlan(t, p))
 				if err != nil || res.Err() != nil {
 					t.Fatalf("apply --plan: %v %v", err, res.Err())
 				}
@@ -70,7 +69,7 @@ resources:
 		w := newWorld(t, testProviders[0])
 		w.apply(w.parse(strings.NewReplacer("NAME", "app", "REPEAT", "count: 2", "KEY", "${count.index}").Replace(yaml)))
 		cfg := w.parse(strings.NewReplacer("NAME", "web", "REPEAT", "count: 2", "KEY", "${count.index}").Replace(yaml) + "moved:\n  - { from: app, to: \"web[0]\" }\n")
-		_, err := w.engine(cfg).Plan(context.Background(), cfg)
+		_, err := w.engine(cfg).Plan(t.Context(), cfg)
 		want := `kyku.yaml:6:5: moved app → web[0]: state holds instances of "app" (app[0], app[1]), not one object: move the whole resource (to: web), or each instance in an entry of its own`
 		if err == nil || err.Error() != want {
 			t.Errorf("plan: %v\nwant: %s", err, want)

@@ -138,7 +138,7 @@ func renewingEveryCall(t *testing.T, tp tfplugintest.Provider) (*tfprovider.Prov
 func planned(t *testing.T, p *tfprovider.Provider, tp tfplugintest.Provider, kind, name string) provider.Resource {
 	t.Helper()
 	r := provider.Resource{Name: name, Type: tp.Type + "_" + kind, CloudName: name, Properties: map[string]any{"name": name}}
-	cp, err := p.PlanChange(context.Background(), provider.ChangeRequest{Resource: r})
+	cp, err := p.PlanChange(t.Context(), provider.ChangeRequest{Resource: r})
 	if err != nil || len(cp.Refusals) > 0 || cp.Planned == nil {
 		t.Fatalf("plan %s: %+v %v", name, cp, err)
 	}
@@ -163,7 +163,7 @@ func TestRenewalWaitsForCallsInFlight(t *testing.T) {
 			}
 			done := make(chan result, 1)
 			go func() {
-				obj, err := p.Create(context.Background(), slow)
+				obj, err := p.Create(t.Context(), slow)
 				done <- result{obj, err}
 			}()
 			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
@@ -178,7 +178,7 @@ func TestRenewalWaitsForCallsInFlight(t *testing.T) {
 			slowPid := list[len(list)-1]
 
 			for _, r := range items {
-				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 				obj, err := p.Create(ctx, r)
 				cancel()
 				if err != nil || obj.ID == "" {
@@ -191,7 +191,7 @@ func TestRenewalWaitsForCallsInFlight(t *testing.T) {
 			if !alive(slowPid) {
 				t.Fatal("the process serving the slow call was shut down during it")
 			}
-			if err := p.Stop(context.Background()); err != nil {
+			if err := p.Stop(t.Context()); err != nil {
 				t.Fatalf("stop: %v", err)
 			}
 			select {
@@ -217,7 +217,7 @@ func TestCrashedProcessNotReplaced(t *testing.T) {
 			p, cloud, started := renewingEveryCall(t, tp)
 			boom := planned(t, p, tp, "crash", "boom")
 			after := planned(t, p, tp, "item", "after")
-			ctx := context.Background()
+			ctx := t.Context()
 			if _, err := p.Create(ctx, boom); !tfplugin.IsCrash(err) {
 				t.Fatalf("create boom: %v, want a crash", err)
 			}
@@ -252,7 +252,7 @@ resources:
   a: { type: TP_item, properties: { name: a } }
   slow: { type: TP_slow, properties: { name: slow }, dependsOn: [a] }
 `)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	go func() {
 		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
@@ -298,7 +298,7 @@ func TestGrowthRenewsProcess(t *testing.T) {
 		renew  bool
 	}{{1.01, true}, {-1, false}} {
 		p := newDirect(t, tp, t.TempDir(), func(cfg *tfprovider.Config) { cfg.RenewGrowth = c.growth })
-		refusals, err := p.ValidateConfigs(context.Background(), desired)
+		refusals, err := p.ValidateConfigs(t.Context(), desired)
 		if err != nil || len(refusals) > 0 {
 			t.Fatalf("growth %v: validate: %v %v", c.growth, refusals, err)
 		}

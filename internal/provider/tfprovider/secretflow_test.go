@@ -2,7 +2,6 @@ package tfprovider_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -64,7 +63,7 @@ data:
   look: { type: TP_item, properties: { name: "${var.pw}" } }
 `
 	cfg := w.parse(head + "outputs:\n  leak: \"${look.name}\"\n")
-	if _, err := w.engine(cfg).Plan(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), `output "leak" reads ${look.name}, which is sensitive`) {
+	if _, err := w.engine(cfg).Plan(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), `output "leak" reads ${look.name}, which is sensitive`) {
 		t.Errorf("an output reading what a sensitive variable configured: %v", err)
 	} else if strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("the refusal shows the secret: %v", err)
@@ -93,7 +92,7 @@ resources:
   b: { type: TP_item, properties: { name: b } }
   key: { type: SshKey, properties: { publicKey: "${a.secret}" } }
 `)
-	p, err := w.engine(cfg).PlanWith(context.Background(), cfg, engine.PlanOptions{Targets: []string{"b"}})
+	p, err := w.engine(cfg).PlanWith(t.Context(), cfg, engine.PlanOptions{Targets: []string{"b"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +125,7 @@ resources:
   a: { type: TP_item, properties: { name: a, tags: "${var.labels}" } }
   b: { type: TP_item, properties: { name: b, value: "${a.tags.nope}" } }
 `)
-	_, err := w.engine(cfg).Plan(context.Background(), cfg)
+	_, err := w.engine(cfg).Plan(t.Context(), cfg)
 	if err == nil || !strings.Contains(err.Error(), `${a.tags.nope}: ["nope"]: no such key (sensitive)`) || strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("plan: %v\nwant the path refused, saying nothing of the map", err)
 	}

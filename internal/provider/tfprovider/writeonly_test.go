@@ -2,7 +2,6 @@ package tfprovider_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -64,7 +63,7 @@ resources:
 			}
 
 			cfg = w.parse(head + "  key: { type: SshKey, properties: { publicKey: \"${pw.password_wo}\" } }\n")
-			_, err = w.engine(cfg).Plan(context.Background(), cfg)
+			_, err = w.engine(cfg).Plan(t.Context(), cfg)
 			if err == nil || !strings.Contains(err.Error(), `"${pw.password_wo}": `+tp.Type+`_secret's attribute "password_wo" is write-only`) {
 				t.Errorf("a reference to a write-only attribute: %v", err)
 			}

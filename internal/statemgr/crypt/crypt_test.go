@@ -2,7 +2,6 @@ package crypt_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -13,8 +12,6 @@ import (
 	"github.com/kyku/action/internal/statemgr/crypt"
 	"github.com/kyku/action/internal/statemgr/crypt/kmstest"
 )
-
-var ctx = context.Background()
 
 const testN = 1 << 10 // cheap scrypt for tests; the default is 2^15
 
@@ -41,6 +38,7 @@ var secret = []byte(`{"resources":{"db":{"config":{"password":"hunter2-very-secr
 // Sealed data round-trips, holds no plaintext, and every key opens only
 // what it sealed; a fallback opens what the previous key sealed.
 func TestSealOpenAndFallback(t *testing.T) {
+	ctx := t.Context()
 	kmsSrv := kmstest.New(t)
 	oldKey, newKey := pass(t, "old passphrase, long enough"), crypt.NewKMS(kmsSrv.Client(), "alias/kyku-state")
 	old := crypt.New(oldKey)
@@ -85,6 +83,7 @@ func TestSealOpenAndFallback(t *testing.T) {
 // A wrong passphrase is told apart from a tampered object; a tampered byte
 // anywhere, or an object moved to another role, never opens.
 func TestWrongKeyAndTampering(t *testing.T) {
+	ctx := t.Context()
 	c := crypt.New(pass(t, "the right passphrase"))
 	sealed, err := c.Seal(ctx, "journal:state.prod", secret)
 	if err != nil {
@@ -117,6 +116,7 @@ func TestWrongKeyAndTampering(t *testing.T) {
 // except by the codec kyku state rekey uses; sealed data without a codec
 // says what to configure.
 func TestClearAndMissingKey(t *testing.T) {
+	ctx := t.Context()
 	c := crypt.New(pass(t, "a passphrase of length"))
 	clear := []byte(`{"metadata":{"version":1}}`)
 	if _, err := c.Open(ctx, "state:state", clear); !errors.Is(err, crypt.ErrNotEncrypted) || !strings.Contains(err.Error(), "kyku state rekey") {
@@ -158,6 +158,7 @@ func forge(t *testing.T, sealed []byte, change func(desc map[string]any)) []byte
 // derivation: the key derivation function is never called for a forged
 // envelope (counted, not timed), so refusing N=2^20, r=16 costs nothing.
 func TestForgedScryptCostIsRefusedBeforeDeriving(t *testing.T) {
+	ctx := t.Context()
 	sealed, err := crypt.New(pass(t, "a passphrase of length")).Seal(ctx, "object:plans/prod/pr-1.json", secret)
 	if err != nil {
 		t.Fatal(err)
@@ -211,6 +212,7 @@ func TestForgedScryptCostIsRefusedBeforeDeriving(t *testing.T) {
 
 // A KMS data key is opened once per envelope key, not once per object.
 func TestKMSDecryptCached(t *testing.T) {
+	ctx := t.Context()
 	srv := kmstest.New(t)
 	sealer := crypt.New(crypt.NewKMS(srv.Client(), "key-a"))
 	var objs [][]byte

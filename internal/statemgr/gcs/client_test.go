@@ -1,7 +1,6 @@
 package gcs
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -54,7 +53,7 @@ func TestClientSpeaksTheJSONAPI(t *testing.T) {
 			w.WriteHeader(http.StatusNoContent)
 		}
 	})
-	ctx := context.Background()
+	ctx := t.Context()
 	o, err := b.Get(ctx, "p/state.json")
 	if err != nil || string(o.Data) != `{"serial":1}` || o.Version != "17" || o.Modified.Year() != 2026 {
 		t.Fatalf("get: %+v, %v", o, err)
@@ -90,7 +89,7 @@ func TestClientSpeaksTheJSONAPI(t *testing.T) {
 // are what objstore branches on; a read answer without a generation or cut
 // short is refused, not taken as the object.
 func TestClientErrors(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	cases := []struct {
 		name string
 		h    http.HandlerFunc

@@ -1,7 +1,6 @@
 package gcs_test
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -25,7 +24,7 @@ func genMatch(q url.Values, g int64) url.Values {
 // are the JSON API's own (gcstest), not Kyku's client.
 func TestEmulatorEnforcesLockPreconditions(t *testing.T) {
 	srv := gcstest.Require(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	bucket, name := srv.NewBucket(t), "state.json.lock"
 	absent := int64(0)
 
@@ -68,7 +67,7 @@ func TestEmulatorEnforcesLockPreconditions(t *testing.T) {
 // update the README.
 func TestEmulatorIgnoresIfGenerationMatchOnDelete(t *testing.T) {
 	srv := gcstest.Require(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	bucket := srv.NewBucket(t)
 	g, err := srv.Put(ctx, bucket, "x", []byte("v1"), nil)
 	if err != nil {

@@ -1,7 +1,6 @@
 package gcs_test
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"os"
@@ -25,22 +24,23 @@ func randHex(n int) string {
 
 // emulatorClient is Kyku's client for the emulator, as New makes it from
 // STORAGE_EMULATOR_HOST.
-func emulatorClient(srv *gcstest.Server) *gcs.Client {
-	c, err := gcs.NewClient(context.Background(), func(k string) string {
+func emulatorClient(t *testing.T, srv *gcstest.Server) *gcs.Client {
+	t.Helper()
+	c, err := gcs.NewClient(t.Context(), func(k string) string {
 		if k == "STORAGE_EMULATOR_HOST" {
 			return srv.Host
 		}
 		return ""
 	})
 	if err != nil {
-		panic(err) // the emulator needs no credentials
+		t.Fatal(err) // the emulator needs no credentials
 	}
 	return c
 }
 
 func newBackend(t *testing.T, srv *gcstest.Server, cfg gcs.Config, env string, opts gcs.Options) *gcs.Backend {
 	t.Helper()
-	b, err := gcs.NewWithClient(emulatorClient(srv), cfg, env, opts)
+	b, err := gcs.NewWithClient(emulatorClient(t, srv), cfg, env, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -112,10 +112,10 @@ func first(k string, f fault) func(*http.Request, int) fault {
 // never retries, so one reset failed any write.
 func TestWriteRetriedAfterReset(t *testing.T) {
 	b, _, _ := frontedBackend(t, first("upload", drop), gcs.Options{})
-	if err := b.PutObject(context.Background(), "plans/prod/pr-1.json", []byte(`{"n":1}`)); err != nil {
+	if err := b.PutObject(t.Context(), "plans/prod/pr-1.json", []byte(`{"n":1}`)); err != nil {
 		t.Fatalf("put after one reset: %v", err)
 	}
-	got, err := b.GetObject(context.Background(), "plans/prod/pr-1.json")
+	got, err := b.GetObject(t.Context(), "plans/prod/pr-1.json")
 	if err != nil || string(got) != `{"n":1}` {
 		t.Fatalf("stored %q, %v", got, err)
 	}
@@ -125,7 +125,7 @@ func TestWriteRetriedAfterReset(t *testing.T) {
 // never retried; now the retry meets 412 and Kyku recognises its own lock.
 func TestLockCreateWithLostAnswerIsOurs(t *testing.T) {
 	b, srv, bucket := frontedBackend(t, first("upload", lose), gcs.Options{LockTimeout: 5 * time.Second})
-	ctx := context.Background()
+	ctx := t.Context()
 	l, err := b.Lock(ctx, statemgr.LockInfo{Who: "me"})
 	if err != nil {
 		t.Fatalf("lock after a lost answer: %v", err)
@@ -142,7 +142,7 @@ func TestLockCreateWithLostAnswerIsOurs(t *testing.T) {
 // failed the apply; the retry's 412 is our own entry.
 func TestJournalAppendWithLostAnswerIsOurs(t *testing.T) {
 	b, _, _ := frontedBackend(t, first("upload", lose), gcs.Options{})
-	ctx := context.Background()
+	ctx := t.Context()
 	e := state.Entry{Seq: 1, Lineage: "l", Op: state.OpDelete, Name: "db"}
 	if err := b.Append(ctx, e); err != nil {
 		t.Fatalf("append after a lost answer: %v", err)
@@ -157,7 +157,7 @@ func TestJournalAppendWithLostAnswerIsOurs(t *testing.T) {
 // were not retried by the library's policy; a lost answer failed the apply.
 func TestClearJournalRetriedAfterLostDeleteAnswer(t *testing.T) {
 	b, _, _ := frontedBackend(t, first("DELETE", lose), gcs.Options{})
-	ctx := context.Background()
+	ctx := t.Context()
 	for seq := range int64(3) {
 		if err := b.Append(ctx, state.Entry{Seq: seq, Lineage: "l", Op: state.OpDelete, Name: "x"}); err != nil {
 			t.Fatal(err)
@@ -175,7 +175,7 @@ func TestClearJournalRetriedAfterLostDeleteAnswer(t *testing.T) {
 // (404), which is our own delete.
 func TestUnlockWithLostDeleteAnswer(t *testing.T) {
 	b, srv, bucket := frontedBackend(t, first("DELETE", lose), gcs.Options{})
-	ctx := context.Background()
+	ctx := t.Context()
 	l, err := b.Lock(ctx, statemgr.LockInfo{Who: "me"})
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +193,7 @@ func TestUnlockWithLostDeleteAnswer(t *testing.T) {
 func TestStalledAttemptIsAbandoned(t *testing.T) {
 	b, _, _ := frontedBackend(t, first("GET", stall), gcs.Options{RetryBudget: time.Minute, AttemptTimeout: 300 * time.Millisecond})
 	start := time.Now()
-	if _, err := b.Read(context.Background()); err != nil {
+	if _, err := b.Read(t.Context()); err != nil {
 		t.Fatalf("read after a stall: %v", err)
 	}
 	if d := time.Since(start); d > 20*time.Second {
@@ -205,7 +205,7 @@ func TestStalledAttemptIsAbandoned(t *testing.T) {
 func TestRetryBudgetErrorNamesObject(t *testing.T) {
 	b, _, bucket := frontedBackend(t, func(*http.Request, int) fault { return drop },
 		gcs.Options{RetryBudget: 300 * time.Millisecond, AttemptTimeout: 100 * time.Millisecond})
-	err := b.PutObject(context.Background(), "runs/prod/001.json", []byte("{}"))
+	err := b.PutObject(t.Context(), "runs/prod/001.json", []byte("{}"))
 	var rb *gcs.RetryBudgetError
 	if !errors.As(err, &rb) || !strings.Contains(err.Error(), "gs://"+bucket+"/p/runs/prod/001.json") || rb.Attempts < 2 {
 		t.Fatalf("err = %v; want a RetryBudgetError naming the object after several attempts", err)

@@ -14,6 +14,7 @@ import (
 // Failures in transit that outlast retryMax (3 here: 4 attempts) do not end
 // Lock early: it tries again until the lock timeout, as for a held lock.
 func TestLockOutlastsRetryMaxUntilLockTimeout(t *testing.T) {
+	ctx := t.Context()
 	srv := httpstatetest.New(t)
 	b := open(t, srv, "prod", nil)
 	srv.Fail(6)
@@ -29,6 +30,7 @@ func TestLockOutlastsRetryMaxUntilLockTimeout(t *testing.T) {
 // A LOCK that landed but whose every answer was lost is found on the next
 // look as our own lock, not left held by a run that thinks it failed.
 func TestLockWhoseAnswersAreAllLostIsNotLeftHeld(t *testing.T) {
+	ctx := t.Context()
 	srv := httpstatetest.New(t)
 	b := open(t, srv, "prod", nil)
 	srv.Lose(4) // the first LOCK lands; its 3 retries see it held (by us), unanswered
@@ -63,6 +65,7 @@ func TestLockWhoseAnswersAreAllLostIsNotLeftHeld(t *testing.T) {
 // An UNLOCK whose retries run out is tried again (for a bounded time), so
 // the lock is not left for a human to force-unlock.
 func TestUnlockOutlastsRetryMax(t *testing.T) {
+	ctx := t.Context()
 	srv := httpstatetest.New(t)
 	b := open(t, srv, "prod", nil)
 	l, err := b.Lock(ctx, statemgrtest.NewLockInfo("apply"))
@@ -82,6 +85,7 @@ func TestUnlockOutlastsRetryMax(t *testing.T) {
 // by reading the document back: the Write succeeds, and the next Write is
 // not refused as a conflict with "another run".
 func TestWriteWhoseAnswersAreAllLostIsRecognised(t *testing.T) {
+	ctx := t.Context()
 	srv := httpstatetest.New(t)
 	b := open(t, srv, "prod", nil)
 	l, err := b.Lock(ctx, statemgrtest.NewLockInfo("apply"))

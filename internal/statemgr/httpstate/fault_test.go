@@ -209,7 +209,7 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	// The last configuration, applied on a clean connection, changes
 	// nothing that the state does not already know about.
 	r.FinalApply(t, clean)
-	if es, err := clean.Entries(context.Background()); err != nil || len(es) != 0 {
+	if es, err := clean.Entries(t.Context()); err != nil || len(es) != 0 {
 		t.Errorf("after the final apply the journal holds %d entries (%v)", len(es), err)
 	}
 	if held := srv.Lock(name); held != nil {

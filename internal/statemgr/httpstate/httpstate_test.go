@@ -1,7 +1,6 @@
 package httpstate_test
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -14,8 +13,6 @@ import (
 	"github.com/kyku/action/internal/statemgr/httpstate/httpstatetest"
 	"github.com/kyku/action/internal/statemgr/statemgrtest"
 )
-
-var ctx = context.Background()
 
 func randHex(n int) string {
 	b := make([]byte, n)
@@ -67,6 +64,7 @@ func TestConformanceEncrypted(t *testing.T) {
 // …/lock; an update while another run holds the lock is refused by the
 // server (409), and Kyku reports a conflict.
 func TestGitLabStyleMethods(t *testing.T) {
+	ctx := t.Context()
 	srv := httpstatetest.New(t)
 	gitlab := func(c *httpstate.Config) {
 		c.LockAddress, c.UnlockAddress = c.Address+"/lock", c.Address+"/lock"
@@ -95,6 +93,7 @@ func TestGitLabStyleMethods(t *testing.T) {
 // after it worked is recognised as ours; a document that is not Kyku's is
 // never overwritten; a named environment needs {env} in the address.
 func TestRetriesAndLostAnswers(t *testing.T) {
+	ctx := t.Context()
 	srv := httpstatetest.New(t)
 	b := open(t, srv, "prod", nil)
 	srv.Fail(2)
@@ -141,6 +140,7 @@ func TestRetriesAndLostAnswers(t *testing.T) {
 // srvPost puts a Terraform state at the backend's address behind its back.
 func srvPost(t *testing.T, b *httpstate.Backend) {
 	t.Helper()
+	ctx := t.Context()
 	if err := httpstate.PutRaw(ctx, b, []byte(`{"version":4,"serial":3,"lineage":"x","resources":[]}`)); err != nil {
 		t.Fatal(err)
 	}
@@ -148,6 +148,7 @@ func srvPost(t *testing.T, b *httpstate.Backend) {
 
 // Without credentials the server's 401 becomes a message naming what to set.
 func TestBasicAuthMissing(t *testing.T) {
+	ctx := t.Context()
 	srv := httpstatetest.New(t)
 	srv.Username, srv.Password = "ci", "s3cret-pass"
 	b := open(t, srv, "prod", nil, func(c *httpstate.Config) { c.Username, c.Password = "", "" })

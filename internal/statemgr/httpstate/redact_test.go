@@ -26,6 +26,7 @@ const (
 // HTTP error after retries, a 401, a held lock, a refused foreign
 // document, the lock info stored on the server — shows either.
 func TestSecretsInTheAddressNeverReachAMessage(t *testing.T) {
+	ctx := t.Context()
 	srv := httpstatetest.New(t)
 	withSecrets := func(base, name string) string {
 		return strings.Replace(base, "://", "://ci:"+userPass+"@", 1) + name + "?access_token=" + queryToken + "&project=7"

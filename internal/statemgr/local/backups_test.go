@@ -1,7 +1,6 @@
 package local
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,7 +13,7 @@ import (
 )
 
 func TestBackupNamesAndRetention(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, tc := range []struct {
 		env  string
 		want []string
@@ -76,7 +75,7 @@ func TestBackupNamesAndRetention(t *testing.T) {
 }
 
 func TestBackupsInOneMillisecondDoNotOverwrite(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	clock := newFakeClock()
 	b := New(t.TempDir(), "prod", Options{Now: clock.Now})
 	first := statemgrtest.NewState("lin-1", 3, "a")
@@ -106,7 +105,7 @@ func TestBackupsInOneMillisecondDoNotOverwrite(t *testing.T) {
 func TestReadBackupRefusesOtherKeys(t *testing.T) {
 	b := New(t.TempDir(), "prod", Options{})
 	for _, key := range []string{"state.prod.json", "../backups/x.json", "backups/../state.prod.json"} {
-		if _, err := b.ReadBackup(context.Background(), key); err == nil {
+		if _, err := b.ReadBackup(t.Context(), key); err == nil {
 			t.Errorf("ReadBackup(%q) succeeded", key)
 		}
 	}

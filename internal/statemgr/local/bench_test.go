@@ -1,7 +1,6 @@
 package local
 
 import (
-	"context"
 	"testing"
 
 	"github.com/kyku/action/internal/state"
@@ -12,7 +11,7 @@ import (
 // BenchmarkLockReadWriteUnlock is one command's round trip on a state of
 // 5,000 resources (about 2 MB): lock, read, write the next serial, unlock.
 func BenchmarkLockReadWriteUnlock(b *testing.B) {
-	ctx := context.Background()
+	ctx := b.Context()
 	be := New(b.TempDir(), "prod", Options{})
 	if err := be.Write(ctx, bigState(5000), statemgr.WriteOptions{}); err != nil {
 		b.Fatal(err)
@@ -40,7 +39,7 @@ func BenchmarkLockReadWriteUnlock(b *testing.B) {
 
 // BenchmarkJournalAppend is the durability cost of one finished change.
 func BenchmarkJournalAppend(b *testing.B) {
-	ctx := context.Background()
+	ctx := b.Context()
 	be := New(b.TempDir(), "prod", Options{})
 	e := state.Entry{Seq: 0, BaseSerial: 1, Lineage: "lin-bench", Op: state.OpPut, Name: "vm", Resource: statemgrtest.NewResource("vm", 1)}
 	for b.Loop() {

@@ -1,7 +1,6 @@
 package local
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"sync"
@@ -17,7 +16,7 @@ import (
 // nothing behind, not even the directory or its missing parents; one that
 // wrote state keeps it.
 func TestLockLeavesNoDirectoryBehind(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	root := t.TempDir()
 	dir := filepath.Join(root, "infra", ".kyku")
 	b := New(dir, "", fastOptions())
@@ -52,7 +51,7 @@ func TestLockLeavesNoDirectoryBehind(t *testing.T) {
 // once each get the lock in turn, although one that created the directory
 // removes it on Unlock while others wait for it, and leave no lock behind.
 func TestLockersOnAMissingDirectory(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	root := t.TempDir()
 	dir := filepath.Join(root, ".kyku")
 	opts := fastOptions()

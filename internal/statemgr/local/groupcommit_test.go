@@ -1,7 +1,6 @@
 package local
 
 import (
-	"context"
 	"sync"
 	"testing"
 
@@ -19,7 +18,7 @@ func TestJournalGroupCommit(t *testing.T) {
 			defer wg.Done()
 			for i := range each {
 				e := state.Entry{Seq: int64(g*each + i + 1), Lineage: "l", Op: state.OpDelete, Name: "r"}
-				if err := b.Append(context.Background(), e); err != nil {
+				if err := b.Append(t.Context(), e); err != nil {
 					t.Error(err)
 					return
 				}
@@ -27,7 +26,7 @@ func TestJournalGroupCommit(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	entries, err := b.Entries(context.Background())
+	entries, err := b.Entries(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

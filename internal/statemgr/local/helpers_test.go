@@ -1,7 +1,6 @@
 package local
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"sync"
@@ -42,10 +41,10 @@ func fastOptions() Options {
 
 func writeState(t *testing.T, b *Backend, f *state.File) {
 	t.Helper()
-	if _, err := b.Read(context.Background()); err != nil {
+	if _, err := b.Read(t.Context()); err != nil {
 		t.Fatalf("Read: %v", err)
 	}
-	if err := b.Write(context.Background(), f, statemgr.WriteOptions{}); err != nil {
+	if err := b.Write(t.Context(), f, statemgr.WriteOptions{}); err != nil {
 		t.Fatalf("Write: %v", err)
 	}
 }

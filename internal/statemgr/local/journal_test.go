@@ -1,7 +1,6 @@
 package local
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -17,7 +16,7 @@ func entry(seq int64, name string) state.Entry {
 }
 
 func TestJournalAfterACrash(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	whole := `{"seq":1,"baseSerial":1,"lineage":"lin-1","op":"delete","name":"a"}` + "\n"
 	second := `{"seq":2,"baseSerial":1,"lineage":"lin-1","op":"delete","name":"b"}`
 	for _, tc := range []struct {
@@ -67,7 +66,7 @@ func TestJournalAfterACrash(t *testing.T) {
 }
 
 func TestJournalAppendOnlyAppends(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	b := New(dir, "prod", fastOptions())
 	path := filepath.Join(dir, "state.prod.journal")

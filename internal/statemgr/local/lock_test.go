@@ -1,16 +1,15 @@
 package local
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/kyku/action/internal/statemgr"
@@ -38,7 +37,7 @@ func lockOnDisk(t *testing.T, dir string) statemgr.LockInfo {
 }
 
 func TestLockRecordsWhoHoldsIt(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	clock := newFakeClock()
 	dir := t.TempDir()
 	b := New(dir, "prod", Options{Now: clock.Now, Hostname: "runner-7", PID: 4242})
@@ -76,7 +75,7 @@ func TestHeartbeatIsFasterThanStaleAfter(t *testing.T) {
 }
 
 func TestStaleLocks(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, tc := range []struct {
 		name      string
 		write     func(t *testing.T, dir string, now time.Time)
@@ -141,169 +140,179 @@ func TestStaleLocks(t *testing.T) {
 }
 
 // A live holder whose heartbeat runs is never broken, even when StaleAfter
-// is far shorter than the wait; once its heartbeat stops, it is.
+// is far shorter than the wait; once its heartbeat stops, it is, at the
+// first look past StaleAfter. The clock is synctest's.
 func TestHeartbeatKeepsTheLockAlive(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	dir := t.TempDir()
-	holder := New(dir, "prod", Options{Heartbeat: 10 * time.Millisecond})
-	waiter := New(dir, "prod", Options{StaleAfter: 250 * time.Millisecond, LockTimeout: 800 * time.Millisecond, PollInterval: 5 * time.Millisecond})
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		dir := t.TempDir()
+		holder := New(dir, "prod", Options{Heartbeat: 10 * time.Millisecond})
+		waiter := New(dir, "prod", Options{StaleAfter: 250 * time.Millisecond, LockTimeout: 800 * time.Millisecond, PollInterval: 5 * time.Millisecond})
 
-	l, err := holder.Lock(ctx, statemgrtest.NewLockInfo("apply"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = waiter.Lock(ctx, statemgrtest.NewLockInfo("plan"))
-	var le *statemgr.LockedError
-	if !errors.As(err, &le) || le.Holder.ID != l.Info().ID {
-		t.Fatalf("waiter got %v; want *LockedError naming the live holder", err)
-	}
-	if info := l.Info(); !info.Heartbeat.After(info.Created.Add(500 * time.Millisecond)) {
-		t.Errorf("heartbeat %s did not advance from %s", info.Heartbeat, info.Created)
-	}
-	if onDisk := lockOnDisk(t, dir); onDisk.Heartbeat.Before(onDisk.Created.Add(500 * time.Millisecond)) {
-		t.Errorf("heartbeat on disk %s was not refreshed since %s", onDisk.Heartbeat, onDisk.Created)
-	}
-	if err := l.Unlock(ctx); err != nil {
-		t.Fatal(err)
-	}
+		l, err := holder.Lock(ctx, statemgrtest.NewLockInfo("apply"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = waiter.Lock(ctx, statemgrtest.NewLockInfo("plan"))
+		var le *statemgr.LockedError
+		if !errors.As(err, &le) || le.Holder.ID != l.Info().ID {
+			t.Fatalf("waiter got %v; want *LockedError naming the live holder", err)
+		}
+		if info := l.Info(); !info.Heartbeat.After(info.Created.Add(500 * time.Millisecond)) {
+			t.Errorf("heartbeat %s did not advance from %s", info.Heartbeat, info.Created)
+		}
+		if onDisk := lockOnDisk(t, dir); onDisk.Heartbeat.Before(onDisk.Created.Add(500 * time.Millisecond)) {
+			t.Errorf("heartbeat on disk %s was not refreshed since %s", onDisk.Heartbeat, onDisk.Created)
+		}
+		if err := l.Unlock(ctx); err != nil {
+			t.Fatal(err)
+		}
 
-	// A hung holder (no heartbeat within StaleAfter) is broken after about StaleAfter.
-	hung := New(dir, "prod", Options{Heartbeat: time.Hour})
-	lh, err := hung.Lock(ctx, statemgrtest.NewLockInfo("apply"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	start := time.Now()
-	l2, err := waiter.Lock(ctx, statemgrtest.NewLockInfo("plan"))
-	if err != nil {
-		t.Fatalf("lock without a heartbeat was not broken: %v", err)
-	}
-	defer l2.Unlock(ctx)
-	if el := time.Since(start); el > 2*time.Second {
-		t.Errorf("breaking took %s, want about StaleAfter (250ms)", el)
-	}
-	// The hung holder's release is an error and leaves the new lock alone.
-	if err := lh.Unlock(ctx); !errors.Is(err, errLockLost) {
-		t.Errorf("Unlock of a broken lock = %v; want errLockLost", err)
-	}
-	if got := lockOnDisk(t, dir); got.ID != l2.Info().ID {
-		t.Errorf("lock on disk = %s; want the new holder %s", got.ID, l2.Info().ID)
-	}
+		// A hung holder (no heartbeat within StaleAfter) is broken at the first
+		// poll past StaleAfter.
+		hung := New(dir, "prod", Options{Heartbeat: time.Hour})
+		lh, err := hung.Lock(ctx, statemgrtest.NewLockInfo("apply"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		l2, err := waiter.Lock(ctx, statemgrtest.NewLockInfo("plan"))
+		if err != nil {
+			t.Fatalf("lock without a heartbeat was not broken: %v", err)
+		}
+		defer l2.Unlock(ctx)
+		if el := time.Since(start); el <= waiter.opts.StaleAfter || el > waiter.opts.StaleAfter+waiter.opts.PollInterval {
+			t.Errorf("breaking took %s, want the first poll past StaleAfter (250ms, polling every 5ms)", el)
+		}
+		// The hung holder's release is an error and leaves the new lock alone.
+		if err := lh.Unlock(ctx); !errors.Is(err, errLockLost) {
+			t.Errorf("Unlock of a broken lock = %v; want errLockLost", err)
+		}
+		if got := lockOnDisk(t, dir); got.ID != l2.Info().ID {
+			t.Errorf("lock on disk = %s; want the new holder %s", got.ID, l2.Info().ID)
+		}
+	})
 }
 
 // A holder whose lock was taken (force-unlock, then a new lock) stops its
 // heartbeat without touching the new lock, and its Unlock says so.
 func TestLostLockIsNotOverwritten(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	a := New(dir, "prod", Options{Heartbeat: 5 * time.Millisecond})
-	b := New(dir, "prod", fastOptions())
-	la, err := a.Lock(ctx, statemgrtest.NewLockInfo("apply"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.ForceUnlock(ctx, la.Info().ID); err != nil {
-		t.Fatal(err)
-	}
-	lb, err := b.Lock(ctx, statemgrtest.NewLockInfo("plan"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lb.Unlock(ctx)
-	h := la.(*heldLock)
-	select {
-	case <-h.hb.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("heartbeat of a lost lock kept running")
-	}
-	if got := lockOnDisk(t, dir); got.ID != lb.Info().ID || got.Operation != "plan" {
-		t.Errorf("lock on disk = %+v; want the new holder's", got)
-	}
-	if err := la.Unlock(ctx); !errors.Is(err, errLockLost) {
-		t.Errorf("Unlock of a lost lock = %v; want errLockLost", err)
-	}
-	if got := lockOnDisk(t, dir); got.ID != lb.Info().ID {
-		t.Errorf("old holder's Unlock removed the new lock")
-	}
-}
-
-func TestUnlockStopsTheHeartbeat(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	b := New(dir, "prod", Options{Heartbeat: time.Millisecond})
-	before := runtime.NumGoroutine()
-	for range 20 {
-		l, err := b.Lock(ctx, statemgrtest.NewLockInfo("apply"))
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		dir := t.TempDir()
+		a := New(dir, "prod", Options{Heartbeat: 5 * time.Millisecond})
+		b := New(dir, "prod", fastOptions())
+		la, err := a.Lock(ctx, statemgrtest.NewLockInfo("apply"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(2 * time.Millisecond)
-		if err := l.Unlock(ctx); err != nil {
+		if err := b.ForceUnlock(ctx, la.Info().ID); err != nil {
 			t.Fatal(err)
 		}
+		lb, err := b.Lock(ctx, statemgrtest.NewLockInfo("plan"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer lb.Unlock(ctx)
+		h := la.(*heldLock)
+		start := time.Now()
 		select {
-		case <-l.(*heldLock).hb.Done():
-		default:
-			t.Fatal("heartbeat goroutine still running after Unlock")
+		case <-h.hb.Done():
+		case <-time.After(time.Minute):
+			t.Fatal("heartbeat of a lost lock kept running")
 		}
-		if err := l.Unlock(ctx); err != nil {
-			t.Errorf("second Unlock: %v", err)
+		if el := time.Since(start); el != 5*time.Millisecond {
+			t.Errorf("the heartbeat noticed the loss after %s, want at its next beat (5ms)", el)
 		}
-	}
-	if _, err := os.Stat(filepath.Join(dir, ".kyku.lock")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("lock file after Unlock: %v", err)
-	}
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines after 20 lock/unlock cycles, %d before", n, before)
-	}
+		if got := lockOnDisk(t, dir); got.ID != lb.Info().ID || got.Operation != "plan" {
+			t.Errorf("lock on disk = %+v; want the new holder's", got)
+		}
+		if err := la.Unlock(ctx); !errors.Is(err, errLockLost) {
+			t.Errorf("Unlock of a lost lock = %v; want errLockLost", err)
+		}
+		if got := lockOnDisk(t, dir); got.ID != lb.Info().ID {
+			t.Errorf("old holder's Unlock removed the new lock")
+		}
+	})
+}
+
+// Unlock stops the heartbeat at once, after it beat (twice, on synctest's
+// clock), and a second Unlock is harmless.
+func TestUnlockStopsTheHeartbeat(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		dir := t.TempDir()
+		b := New(dir, "prod", Options{Heartbeat: time.Millisecond})
+		for range 20 {
+			l, err := b.Lock(ctx, statemgrtest.NewLockInfo("apply"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(2 * time.Millisecond)
+			if err := l.Unlock(ctx); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-l.(*heldLock).hb.Done():
+			default:
+				t.Fatal("heartbeat goroutine still running after Unlock")
+			}
+			if err := l.Unlock(ctx); err != nil {
+				t.Errorf("second Unlock: %v", err)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".kyku.lock")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("lock file after Unlock: %v", err)
+		}
+		// A goroutine left running fails the test: synctest.Test reports
+		// the bubble's goroutines that outlive it.
+	})
 }
 
 // Many processes (Backend values) breaking one stale lock at once: the lock
 // stays exclusive, and no holder loses its fresh lock to a late breaker.
 func TestRacingBreakersKeepTheLockExclusive(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	dir := t.TempDir()
-	var inside atomic.Int32
-	var overlap atomic.Bool
-	for round := range 15 {
-		writeLockFile(t, dir, statemgr.LockInfo{ID: "dead", Created: time.Now().Add(-time.Hour), Heartbeat: time.Now().Add(-time.Hour)})
-		ready := make(chan struct{})
-		var wg sync.WaitGroup
-		for i := range 6 {
-			b := New(dir, "prod", Options{LockTimeout: 10 * time.Second, PollInterval: time.Millisecond})
-			wg.Go(func() {
-				<-ready
-				l, err := b.Lock(ctx, statemgrtest.NewLockInfo("apply"))
-				if err != nil {
-					t.Errorf("round %d worker %d: %v", round, i, err)
-					return
-				}
-				if inside.Add(1) > 1 {
-					overlap.Store(true)
-				}
-				time.Sleep(time.Millisecond)
-				inside.Add(-1)
-				if err := l.Unlock(ctx); err != nil {
-					t.Errorf("round %d worker %d lost its lock: %v", round, i, err)
-				}
-			})
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		dir := t.TempDir()
+		var inside atomic.Int32
+		var overlap atomic.Bool
+		for round := range 15 {
+			writeLockFile(t, dir, statemgr.LockInfo{ID: "dead", Created: time.Now().Add(-time.Hour), Heartbeat: time.Now().Add(-time.Hour)})
+			ready := make(chan struct{})
+			var wg sync.WaitGroup
+			for i := range 6 {
+				b := New(dir, "prod", Options{LockTimeout: 10 * time.Second, PollInterval: time.Millisecond})
+				wg.Go(func() {
+					<-ready
+					l, err := b.Lock(ctx, statemgrtest.NewLockInfo("apply"))
+					if err != nil {
+						t.Errorf("round %d worker %d: %v", round, i, err)
+						return
+					}
+					if inside.Add(1) > 1 {
+						overlap.Store(true)
+					}
+					time.Sleep(time.Millisecond)
+					inside.Add(-1)
+					if err := l.Unlock(ctx); err != nil {
+						t.Errorf("round %d worker %d lost its lock: %v", round, i, err)
+					}
+				})
+			}
+			close(ready)
+			wg.Wait()
 		}
-		close(ready)
-		wg.Wait()
-	}
-	if overlap.Load() {
-		t.Error("two holders at once")
-	}
+		if overlap.Load() {
+			t.Error("two holders at once")
+		}
+	})
 }
 
 func TestForceUnlockErrors(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	b := New(dir, "prod", fastOptions())
 	if err := b.ForceUnlock(ctx, "abc"); err == nil || !strings.Contains(err.Error(), "no lock is held") {
@@ -323,7 +332,7 @@ func TestForceUnlockErrors(t *testing.T) {
 }
 
 func TestNegativeTimeoutDoesNotWait(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	holder := New(dir, "prod", fastOptions())
 	l, err := holder.Lock(ctx, statemgrtest.NewLockInfo("apply"))

@@ -1,7 +1,6 @@
 package local
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,7 +10,7 @@ import (
 )
 
 func TestObjectsAreFilesUnderTheDirectory(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	b := New(dir, "prod", fastOptions())
 	if err := b.PutObject(ctx, "plans/prod/pr-12.json", []byte(`{"pr":12}`)); err != nil {

@@ -2,7 +2,6 @@ package local
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -30,7 +29,7 @@ func TestHelperProcess(t *testing.T) {
 	if mode == "" {
 		t.Skip("helper process only")
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := os.Getenv("KYKU_LOCAL_DIR")
 	heartbeat, _ := time.ParseDuration(os.Getenv("KYKU_LOCAL_HEARTBEAT"))
 	b := New(dir, "prod", Options{Heartbeat: heartbeat, LockTimeout: 5 * time.Second, PollInterval: 5 * time.Millisecond})
@@ -116,7 +115,7 @@ func (h *helper) expect(t *testing.T, word string) string {
 
 func TestLockContentionBetweenProcesses(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	child := startHelper(t, "hold", dir, 20*time.Millisecond)
 	child.expect(t, "locked")
@@ -151,7 +150,7 @@ func TestLockContentionBetweenProcesses(t *testing.T) {
 
 func TestKilledHolderIsBrokenWhenStale(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	child := startHelper(t, "hold", dir, 20*time.Millisecond)
 	child.expect(t, "locked")

@@ -2,7 +2,6 @@ package local
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -16,7 +15,7 @@ import (
 )
 
 func TestFileNames(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, tc := range []struct {
 		env, state, journal, describe string
 	}{
@@ -48,7 +47,7 @@ func TestFileNames(t *testing.T) {
 }
 
 func TestEnvironmentsShareTheLockButNotTheState(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	prod, staging := New(dir, "prod", fastOptions()), New(dir, "staging", fastOptions())
 	writeState(t, prod, statemgrtest.NewState("lin-prod", 1, "web"))
@@ -67,7 +66,7 @@ func TestEnvironmentsShareTheLockButNotTheState(t *testing.T) {
 }
 
 func TestCorruptStateRefusedAndUntouched(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, tc := range []struct {
 		name    string
 		content string
@@ -109,14 +108,14 @@ func TestWriteRefusesStatesItCouldNotReadBack(t *testing.T) {
 	oldVersion := statemgrtest.NewState("lin-1", 1)
 	oldVersion.Metadata.Version = 0
 	for name, f := range map[string]*state.File{"nil": nil, "no lineage": noLineage, "version 0": oldVersion} {
-		if err := b.Write(context.Background(), f, statemgr.WriteOptions{Force: true}); err == nil {
+		if err := b.Write(t.Context(), f, statemgr.WriteOptions{Force: true}); err == nil {
 			t.Errorf("%s: Write succeeded", name)
 		}
 	}
 }
 
 func TestConflictNamesThePath(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	a, b := New(dir, "prod", fastOptions()), New(dir, "prod", fastOptions())
 	writeState(t, a, statemgrtest.NewState("lin-1", 1))
@@ -140,7 +139,7 @@ func TestConflictNamesThePath(t *testing.T) {
 // Write goes through a temp file and a rename.
 func TestReadersNeverSeeAPartialState(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	w := New(dir, "prod", fastOptions())
 	writeState(t, w, bigState(100))

@@ -1,7 +1,6 @@
 package local
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -66,7 +65,7 @@ func (r *takeovers) hook(h statemgr.LockInfo, why statemgr.TakeoverReason) {
 // the lock cannot be judged from here (another boot, pid namespace or
 // user, no identity recorded, no /proc).
 func TestLockOfAGoneProcessIsTakenOverAtOnce(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, tc := range []struct {
 		name      string
 		proc      fstest.MapFS
@@ -122,7 +121,7 @@ func TestLockOfAGoneProcessIsTakenOverAtOnce(t *testing.T) {
 // front door's own pid, a test's): only what /proc said of the process
 // named is ever judged.
 func TestLockRecordsItsProcess(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, tc := range []struct {
 		pid  int
 		want statemgr.Process

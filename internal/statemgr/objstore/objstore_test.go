@@ -202,7 +202,7 @@ func TestStale(t *testing.T) {
 // one journal entry, the state, and the lock's release.
 func TestLostAnswersAreRecognised(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	m := newMemBucket()
 	b := newBackend(m, objstore.Config{Prefix: "p"}, objstore.Options{LockTimeout: time.Second})
 	m.lose["put"] = 1
@@ -248,7 +248,7 @@ func TestLostAnswersAreRecognised(t *testing.T) {
 // lost answer: the stored bytes are not its own.
 func TestConflictIsNotMistakenForALostAnswer(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	m := newMemBucket()
 	a, b := newBackend(m, objstore.Config{}, objstore.Options{}), newBackend(m, objstore.Config{}, objstore.Options{})
 	if _, err := b.Read(ctx); err != nil {
@@ -266,7 +266,7 @@ func TestConflictIsNotMistakenForALostAnswer(t *testing.T) {
 // An Unlocked backend writes no lock object and refuses force-unlock.
 func TestUnlocked(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	m := newMemBucket()
 	b := newBackend(m, objstore.Config{Unlocked: true}, objstore.Options{})
 	l, err := b.Lock(ctx, statemgrtest.NewLockInfo("apply"))
@@ -290,7 +290,7 @@ func TestUnlocked(t *testing.T) {
 // them.
 func TestConditionalLostAnswersAndUnlockedStore(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	m := newMemBucket()
 	b := newBackend(m, objstore.Config{Prefix: "p"}, objstore.Options{})
 	m.lose["put"] = 1

@@ -21,6 +21,7 @@ import (
 // moves.
 func TestAdoptMovesAFormerLocationOnce(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	bucket := newBucket(t)
 	codec := statemgrtest.TestCodec(t, "a passphrase for the adopt test")
 	old := newBackend(t, s3b.Config{Bucket: bucket, Prefix: "acme/infra/prod"}, "prod", s3b.Options{Codec: codec})

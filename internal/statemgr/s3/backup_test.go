@@ -17,6 +17,7 @@ import (
 // backups (even one whose name extends ours) are not touched.
 func TestBackupsRestoreAndRetention(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	bucket := newBucket(t)
 	clock := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	now := func() time.Time { clock = clock.Add(time.Minute); return clock }

@@ -13,6 +13,7 @@ import (
 // state write, unlock, against the real server. Each step is reported per
 // operation (lock-ns/op, read-ns/op, write-ns/op, unlock-ns/op).
 func BenchmarkRoundTrip(b *testing.B) {
+	ctx := b.Context()
 	bucket := newBucket(b)
 	be := newBackend(b, s3b.Config{Bucket: bucket, Prefix: "bench"}, "prod", s3b.Options{})
 	names := make([]string, 50)

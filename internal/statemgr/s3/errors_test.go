@@ -12,6 +12,7 @@ import (
 // (errors.Is) for callers.
 func TestBackendErrorsAgainstServer(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	needServer(t)
 	bucket := newBucket(t)
 	tests := []struct {

@@ -93,7 +93,7 @@ func TestErrorClassification(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := b.Read(context.Background())
+			f, err := b.Read(t.Context())
 			if err == nil {
 				t.Fatalf("Read = %v, nil error; want an error", f)
 			}
@@ -126,10 +126,10 @@ func TestKMSEncryption(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := statemgrtest.NewState("lin", 1, "x")
-		must(t, b.Write(context.Background(), f, statemgr.WriteOptions{}))
-		_, err = b.Backup(context.Background(), f)
+		must(t, b.Write(t.Context(), f, statemgr.WriteOptions{}))
+		_, err = b.Backup(t.Context(), f)
 		must(t, err)
-		must(t, b.PutObject(context.Background(), "plans/prod/1.json", []byte("{}")))
+		must(t, b.PutObject(t.Context(), "plans/prod/1.json", []byte("{}")))
 		type sse struct{ Alg, Key string }
 		want := sse{}
 		if kms != "" {
@@ -165,7 +165,7 @@ func TestWriteRetryThatLandedIsNotAConflict(t *testing.T) {
 		return &awss3.GetObjectOutput{Body: io.NopCloser(strings.NewReader(string(stored))), ETag: aws.String(`"x"`)}, nil
 	}
 	b, _ := s3b.NewWithClient(api, s3b.Config{Bucket: "b"}, "", s3b.Options{})
-	if err := b.Write(context.Background(), statemgrtest.NewState("lin", 1), statemgr.WriteOptions{}); err != nil {
+	if err := b.Write(t.Context(), statemgrtest.NewState("lin", 1), statemgr.WriteOptions{}); err != nil {
 		t.Errorf("Write = %v, want success (the stored bytes are ours)", err)
 	}
 }
@@ -257,7 +257,7 @@ func TestLostAnswersAreRecognised(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	m.losing["put"] = 1
 	l, err := b.Lock(ctx, statemgrtest.NewLockInfo("apply"))
 	if err != nil {
@@ -301,19 +301,19 @@ func TestLockRetriesWithinLockTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.failing["put"] = 12
-	l, err := b.Lock(context.Background(), statemgrtest.NewLockInfo("apply"))
+	l, err := b.Lock(t.Context(), statemgrtest.NewLockInfo("apply"))
 	if err != nil {
 		t.Fatalf("Lock through 12 SlowDowns: %v", err)
 	}
 	if m.calls["put"] < 13 {
 		t.Errorf("%d puts, want 13 (12 refused, then ours)", m.calls["put"])
 	}
-	_ = l.Unlock(context.Background())
+	_ = l.Unlock(t.Context())
 
 	m2 := newMemAPI()
 	m2.failing["put"] = 1 << 30
 	short, _ := s3b.NewWithClient(m2, s3b.Config{Bucket: "b"}, "", s3b.Options{RetryBase: time.Millisecond, LockTimeout: 200 * time.Millisecond, AttemptTimeout: 100 * time.Millisecond})
-	_, err = short.Lock(context.Background(), statemgrtest.NewLockInfo("apply"))
+	_, err = short.Lock(t.Context(), statemgrtest.NewLockInfo("apply"))
 	var rb *s3b.RetryBudgetError
 	if !errors.As(err, &rb) || rb.Attempts < 4 || !strings.Contains(err.Error(), "SlowDown") {
 		t.Errorf("Lock through endless SlowDowns = %v; want a RetryBudgetError after several attempts naming the last error", err)

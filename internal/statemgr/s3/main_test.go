@@ -1,7 +1,6 @@
 package s3_test
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"io"
@@ -59,7 +58,7 @@ func newBucket(tb testing.TB) string {
 	}
 	name = strings.Trim("kyku-"+name+"-"+randHex(4), "-")
 	name = strings.ReplaceAll(name, "--", "-")
-	if _, err := server.client.CreateBucket(context.Background(), &awss3.CreateBucketInput{Bucket: aws.String(name)}); err != nil {
+	if _, err := server.client.CreateBucket(tb.Context(), &awss3.CreateBucketInput{Bucket: aws.String(name)}); err != nil {
 		tb.Fatalf("create bucket %s: %v", name, err)
 	}
 	return name
@@ -81,7 +80,7 @@ func newBackend(tb testing.TB, cfg s3b.Config, env string, opts s3b.Options) *s3
 // rawGet returns the bytes stored at key, or nil when it is missing.
 func rawGet(tb testing.TB, bucket, key string) []byte {
 	tb.Helper()
-	out, err := server.client.GetObject(context.Background(), &awss3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	out, err := server.client.GetObject(tb.Context(), &awss3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
 	if err != nil {
 		return nil
 	}
@@ -95,7 +94,7 @@ func rawGet(tb testing.TB, bucket, key string) []byte {
 
 func rawPut(tb testing.TB, bucket, key string, data []byte) {
 	tb.Helper()
-	_, err := server.client.PutObject(context.Background(), &awss3.PutObjectInput{
+	_, err := server.client.PutObject(tb.Context(), &awss3.PutObjectInput{
 		Bucket: aws.String(bucket), Key: aws.String(key), Body: strings.NewReader(string(data)),
 	})
 	if err != nil {
@@ -109,7 +108,7 @@ func rawKeys(tb testing.TB, bucket string) []string {
 	var keys []string
 	p := awss3.NewListObjectsV2Paginator(server.client, &awss3.ListObjectsV2Input{Bucket: aws.String(bucket)})
 	for p.HasMorePages() {
-		out, err := p.NextPage(context.Background())
+		out, err := p.NextPage(tb.Context())
 		if err != nil {
 			tb.Fatalf("list %s: %v", bucket, err)
 		}

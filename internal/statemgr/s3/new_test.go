@@ -29,6 +29,7 @@ func sdkEnv(t *testing.T) {
 // from the config or the chain, and the endpoint from the config or
 // AWS_ENDPOINT_URL_S3.
 func TestNewUsesSDKChain(t *testing.T) {
+	ctx := t.Context()
 	needServer(t)
 	bucket := newBucket(t)
 	tests := []struct {

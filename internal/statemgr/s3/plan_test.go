@@ -18,6 +18,7 @@ import (
 // records.
 func TestFirstPlanWritesNothingToS3(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	bucket := newBucket(t)
 	cfg := s3b.Config{Bucket: bucket, Prefix: "prod/network"}
 	p, err := sim.New(sim.Options{Dir: filepath.Join(t.TempDir(), "sim")})

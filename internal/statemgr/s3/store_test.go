@@ -20,6 +20,7 @@ import (
 // with every write.
 func TestWriteConditionalOnETag(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	bucket := newBucket(t)
 	cfg := s3b.Config{Bucket: bucket, Prefix: "prod/network"}
 	a := newBackend(t, cfg, "prod", s3b.Options{})
@@ -68,6 +69,7 @@ func TestWriteConditionalOnETag(t *testing.T) {
 
 func TestWriteRefusals(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	bucket := newBucket(t)
 	tests := []struct {
 		name  string
@@ -111,6 +113,7 @@ func TestWriteRefusals(t *testing.T) {
 // and is never overwritten, not even by a forced write.
 func TestCorruptStateRefusedAndUntouched(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	bucket := newBucket(t)
 	corrupt := []byte("{not json")
 	rawPut(t, bucket, "team/state.prod.json", corrupt)
@@ -136,6 +139,7 @@ func TestCorruptStateRefusedAndUntouched(t *testing.T) {
 // Every object lands where the layout says, with and without a prefix.
 func TestObjectLayout(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	for _, tc := range []struct{ prefix, env, p string }{
 		{"", "", ""},
 		{"prod/network", "prod", "prod/network/"},

@@ -24,8 +24,6 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(s3test.Main(m)) }
 
-var ctx = context.Background()
-
 func randHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
@@ -42,6 +40,7 @@ func env(srv *s3test.Server) func(string) string {
 // spaces backend (endpoint overridden; the conditional-write probe passes
 // there, so the backend runs locked).
 func TestConformance(t *testing.T) {
+	ctx := t.Context()
 	srv := s3test.Require(t)
 	bucket := srv.NewBucket(t)
 	statemgrtest.Run(t, statemgrtest.SharedStore(
@@ -59,6 +58,7 @@ func TestConformance(t *testing.T) {
 
 // TestConformanceEncrypted: the suite through a codec, nothing in clear.
 func TestConformanceEncrypted(t *testing.T) {
+	ctx := t.Context()
 	srv := s3test.Require(t)
 	bucket := srv.NewBucket(t)
 	statemgrtest.RunEncrypted(t, statemgrtest.SharedSealedStore(
@@ -92,6 +92,7 @@ func TestConformanceEncrypted(t *testing.T) {
 // The region names the endpoint; keys come from the SPACES_ variables or
 // the AWS ones, and their absence is named.
 func TestEndpointAndKeys(t *testing.T) {
+	ctx := t.Context()
 	b, err := spaces.New(ctx, spaces.Config{Bucket: "acme", Region: "fra1", Lock: false}, "prod",
 		func(k string) string {
 			return map[string]string{"AWS_ACCESS_KEY_ID": "id", "AWS_SECRET_ACCESS_KEY": "secret"}[k]
@@ -139,6 +140,7 @@ func (a *ignoringAPI) ListObjectsV2(context.Context, *awss3.ListObjectsV2Input, 
 // way out; with lock: false it opens, takes no lock and sends no
 // conditions.
 func TestRefusesUnlockedUnlessConfigured(t *testing.T) {
+	ctx := t.Context()
 	api := &ignoringAPI{objects: map[string][]byte{}}
 	_, err := spaces.NewWithClient(ctx, api, spaces.Config{Bucket: "acme", Region: "nyc3", Lock: true}, spaces.Endpoint("nyc3"), "prod", s3.Options{})
 	if !errors.Is(err, spaces.ErrNoConditionalWrites) || !strings.Contains(err.Error(), "lock: false") {
