@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -134,8 +133,9 @@ func kykuResource(kc kykuChange) (Change, error) {
 		if c.After, err = normalValue(markers(v)); err != nil {
 			return Change{}, fmt.Errorf("planned: %w", err)
 		}
-		c.Sensitive = append([]string(nil), kc.SensitivePaths...)
-		sort.Strings(c.Sensitive)
+		if c.Sensitive, err = shownSensitive(c.After, kc.SensitivePaths); err != nil {
+			return Change{}, fmt.Errorf("sensitivePaths: %w", err)
+		}
 		return c, nil
 	}
 	after := map[string]any{}
@@ -156,12 +156,14 @@ func kykuResource(kc kykuChange) (Change, error) {
 			c.Sensitive = append(c.Sensitive, joinSteps(steps))
 		}
 	}
-	sort.Strings(c.Sensitive)
 	normal, err := normalValue(after)
 	if err != nil {
 		return Change{}, err
 	}
 	c.After = normal
+	if c.Sensitive, err = shownSensitive(c.After, c.Sensitive); err != nil {
+		return Change{}, err
+	}
 	return c, nil
 }
 

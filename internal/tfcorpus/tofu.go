@@ -87,7 +87,9 @@ func tofuResource(rc tofuResourceChange) (Change, error) {
 	if err != nil {
 		return Change{}, fmt.Errorf("after_sensitive: %w", err)
 	}
-	c.Sensitive = markedPaths(sens)
+	if c.Sensitive, err = shownSensitive(c.After, markedPaths(sens)); err != nil {
+		return Change{}, err
+	}
 	return c, nil
 }
 

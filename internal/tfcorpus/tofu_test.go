@@ -16,9 +16,9 @@ const tofuSample = `{
       "previous_address": "terraform_data.old",
       "change": {
         "actions": ["update"],
-        "after": {"id": "b-1", "input": {"password": "hunter2", "name": "b", "ports": [80, 1.50]}, "output": null, "triggers_replace": null},
+        "after": {"id": "b-1", "input": {"password": "hunter2", "name": "b", "ports": [80, 1.50]}, "output": null, "triggers_replace": null, "secret": null},
         "after_unknown": {"input": {"ports": [false, false]}, "output": true},
-        "after_sensitive": {"input": {"password": true}}
+        "after_sensitive": {"input": {"password": true}, "secret": true, "token": true}
       }
     },
     {

@@ -142,3 +142,73 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// parsePath splits a path of pathStep's syntax into keys and indexes.
+func parsePath(p string) ([]any, error) {
+	var steps []any
+	for rest := p; rest != ""; {
+		switch {
+		case rest[0] == '.':
+			end := strings.IndexAny(rest[1:], ".[")
+			if end < 0 {
+				end = len(rest) - 1
+			}
+			steps = append(steps, rest[1:1+end])
+			rest = rest[1+end:]
+		case strings.HasPrefix(rest, `["`):
+			q, err := strconv.QuotedPrefix(rest[1:])
+			if err != nil || !strings.HasPrefix(rest[1+len(q):], "]") {
+				return nil, fmt.Errorf("path %q", p)
+			}
+			k, _ := strconv.Unquote(q)
+			steps = append(steps, k)
+			rest = rest[2+len(q):]
+		case rest[0] == '[':
+			idx, after, ok := strings.Cut(rest[1:], "]")
+			n, err := strconv.Atoi(idx)
+			if !ok || err != nil {
+				return nil, fmt.Errorf("path %q", p)
+			}
+			steps = append(steps, n)
+			rest = after
+		default:
+			return nil, fmt.Errorf("path %q", p)
+		}
+	}
+	return steps, nil
+}
+
+// lookup is the value at steps under v; nil where there is none.
+func lookup(v any, steps []any) any {
+	for _, st := range steps {
+		switch k := st.(type) {
+		case string:
+			m, _ := v.(map[string]any)
+			v = m[k]
+		case int:
+			l, _ := v.([]any)
+			if k >= len(l) {
+				return nil
+			}
+			v = l[k]
+		}
+	}
+	return v
+}
+
+// shownSensitive are the paths that hold a value in after (a null is
+// neither secret nor shown), sorted.
+func shownSensitive(after any, paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		steps, err := parsePath(p)
+		if err != nil {
+			return nil, err
+		}
+		if lookup(after, steps) != nil {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
