@@ -1,6 +1,8 @@
 package tfcorpus
 
 import (
+	"bytes"
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -38,5 +40,36 @@ func TestNormalize(t *testing.T) {
 	}
 	if _, err := Normalize([]byte(`{}`), ""); err == nil {
 		t.Error("Normalize without a working directory: no error")
+	}
+}
+
+// TestNormalizeSortsUnorderedLists: the lists OpenTofu writes in no fixed
+// order come out sorted; a list inside a value keeps its order.
+func TestNormalizeSortsUnorderedLists(t *testing.T) {
+	in := `{
+	  "resource_changes": [{"address": "b"}, {"address": "a", "deposed": "1"}, {"address": "a"}],
+	  "relevant_attributes": [{"resource": "r", "attribute": []}, {"resource": "r", "attribute": ["z"]}],
+	  "planned_values": {"root_module": {
+	    "resources": [{"address": "y", "values": {"resources": [2, 1]}}, {"address": "x"}],
+	    "child_modules": [{"address": "module.b", "child_modules": [{"address": "module.b.module.d"}, {"address": "module.b.module.c"}]}, {"address": "module.a"}]}},
+	  "prior_state": {"values": {"root_module": {"resources": [{"address": "q"}, {"address": "p"}]}}},
+	  "configuration": {"root_module": {"resources": [{"address": "n"}, {"address": "m"}]}}
+	}`
+	want := `{"configuration":{"root_module":{"resources":[{"address":"n"},{"address":"m"}]}},` +
+		`"planned_values":{"root_module":{"child_modules":[{"address":"module.a"},{"address":"module.b","child_modules":[{"address":"module.b.module.c"},{"address":"module.b.module.d"}]}],` +
+		`"resources":[{"address":"x"},{"address":"y","values":{"resources":[2,1]}}]}},` +
+		`"prior_state":{"values":{"root_module":{"resources":[{"address":"p"},{"address":"q"}]}}},` +
+		`"relevant_attributes":[{"attribute":["z"],"resource":"r"},{"attribute":[],"resource":"r"}],` +
+		`"resource_changes":[{"address":"a"},{"address":"a","deposed":"1"},{"address":"b"}]}`
+	got, err := Normalize([]byte(in), "/w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, compact.String()); diff != "" {
+		t.Errorf("Normalize (-want +got):\n%s", diff)
 	}
 }
