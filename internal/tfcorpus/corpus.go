@@ -30,7 +30,10 @@ type Entry struct {
 	PriorState []byte
 	Env        []string // NAME=value
 	Args       []string
-	Golden     Plan
+	// Golden is OpenTofu's plan; for an entry OpenTofu refuses to plan
+	// (ExpectErrorFile) it is empty and Errors are OpenTofu's errors.
+	Golden Plan
+	Errors []Diagnostic
 }
 
 // Load reads every entry under root (a directory per entry), sorted by
@@ -57,12 +60,23 @@ func Load(root string) ([]Entry, error) {
 
 func loadEntry(dir string) (Entry, error) {
 	e := Entry{Name: filepath.Base(dir), Dir: dir}
-	golden, err := os.ReadFile(filepath.Join(dir, GoldenFile))
-	if err != nil {
-		return Entry{}, err
-	}
-	if e.Golden, err = FromTofu(golden); err != nil {
-		return Entry{}, err
+	var err error
+	if _, statErr := os.Stat(filepath.Join(dir, ExpectErrorFile)); statErr == nil {
+		data, err := os.ReadFile(filepath.Join(dir, DiagnosticsFile))
+		if err != nil {
+			return Entry{}, err
+		}
+		if e.Errors, err = ReadDiagnostics(data); err != nil {
+			return Entry{}, err
+		}
+	} else {
+		golden, err := os.ReadFile(filepath.Join(dir, GoldenFile))
+		if err != nil {
+			return Entry{}, err
+		}
+		if e.Golden, err = FromTofu(golden); err != nil {
+			return Entry{}, err
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, Step1Dir)); err == nil {
 		if e.PriorState, err = os.ReadFile(filepath.Join(dir, Step1State)); err != nil {
