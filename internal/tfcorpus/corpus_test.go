@@ -159,6 +159,15 @@ func TestCorpus(t *testing.T) {
 		goldens.Write(golden)
 		configs.WriteString(configText(t, e.Dir))
 	}
+	readme, err := os.ReadFile(filepath.Join(corpusRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range names {
+		if !bytes.Contains(readme, []byte("| `"+name+"` |")) {
+			t.Errorf("testdata/tfcorpus/README.md has no row for %s", name)
+		}
+	}
 	for _, want := range realWorld {
 		if !names[want] {
 			t.Errorf("no real-world entry %s", want)

@@ -1,5 +1,5 @@
-# Data sources read at plan (a file, a key, items of the test cloud over
-# both protocols) and read at apply (configuration unknown at plan, or a
+# Data sources read at plan (a file, items of the test cloud over both
+# protocols) and read at apply (configuration unknown at plan, or a
 # dependency with changes pending), and resources using what they read.
 
 terraform {

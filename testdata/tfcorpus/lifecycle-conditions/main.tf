@@ -1,6 +1,6 @@
-# precondition and postcondition on resources, data sources and outputs
-# (all pass or wait for apply), self in a postcondition, prevent_destroy
-# and create_before_destroy on new resources.
+# precondition and postcondition on resources and an output (all pass or
+# wait for apply), self in a postcondition, prevent_destroy and
+# create_before_destroy on new resources.
 
 terraform {
   required_providers {

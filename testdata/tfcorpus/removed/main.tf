@@ -1,6 +1,7 @@
 # Step 2 (planned): removed blocks. destroy = false forgets the objects
-# (left in the cloud, dropped from state); destroy = true, or no block,
-# destroys them.
+# (left in the cloud, dropped from state); destroy = true destroys it, as
+# a resource gone from the configuration without a block is (see
+# state-changes).
 terraform {
   required_providers {
     random = {
