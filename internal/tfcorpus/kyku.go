@@ -43,8 +43,8 @@ type kykuOutputChange struct {
 	Sensitive bool            `json:"sensitive"`
 }
 
-// kykuActions are OpenTofu's action lists for Kyku's actions; a replace
-// depends on its order (replaceActions).
+// kykuActions are OpenTofu's action lists for Kyku's actions but replace,
+// whose list depends on its order.
 var kykuActions = map[string][]string{
 	"create":  {"create"},
 	"update":  {"update"},
@@ -190,7 +190,9 @@ func markers(v any) any {
 }
 
 // parseKykuPath splits a property path of Kyku's diff ("tags.env",
-// "rule[0].port") into keys and indexes.
+// "rule[0].port") into keys and indexes. Kyku's diff writes a map key as
+// it is, so a key holding a dot is read as two: one more reason for the
+// plan to carry its planned value whole.
 func parseKykuPath(p string) ([]any, error) {
 	var steps []any
 	for _, part := range strings.Split(p, ".") {
