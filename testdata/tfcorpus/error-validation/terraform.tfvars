@@ -1,0 +1,3 @@
+environment = "qa"
+replicas    = 0
+name        = null

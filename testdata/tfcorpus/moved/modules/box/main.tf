@@ -1,0 +1,7 @@
+variable "label" {
+  type = string
+}
+
+resource "terraform_data" "box" {
+  input = var.label
+}

@@ -1,0 +1,7 @@
+variable "size" {
+  default = "large"
+}
+
+locals {
+  region = "us-east"
+}

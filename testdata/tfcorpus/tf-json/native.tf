@@ -1,0 +1,3 @@
+locals {
+  native = "native syntax beside JSON"
+}
