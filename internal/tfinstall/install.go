@@ -112,6 +112,9 @@ func (in *Installer) install(ctx context.Context, r Requirement, lock *Lock, upg
 				src, locked.Version, r.Constraints, ErrLockedVersion)
 		}
 		v = lv
+		if locked.CarriedOver {
+			locked = nil // carried over: its version, hashes of its own
+		}
 	}
 	if in.Mirror != "" {
 		return in.fromMirror(src, r.Constraints, v, locked, lock)
