@@ -215,7 +215,7 @@ func (in *Installer) fromRegistry(ctx context.Context, src Source, c Constraints
 	if v == nil {
 		listed, err := in.Registry.versions(ctx, src, in.Platform)
 		if err != nil {
-			return Installed{}, err
+			return Installed{}, forSource(src, err)
 		}
 		vs := parseVersions(listed)
 		if v = c.newest(vs); v == nil {
@@ -228,7 +228,7 @@ func (in *Installer) fromRegistry(ctx context.Context, src Source, c Constraints
 	}
 	f, err := in.Registry.fetch(ctx, src, v.Original(), in.Platform, in.CacheDir)
 	if err != nil {
-		return Installed{}, err
+		return Installed{}, forSource(src, err)
 	}
 	defer os.Remove(f.archive)
 	// A locked provider must be the package the lock names: checked on

@@ -319,6 +319,9 @@ func (r *Registry) open(ctx context.Context, u *url.URL, kind requestKind) (*htt
 	}
 	resp, err := kind.client(r.Client).Do(req)
 	if err != nil {
+		if ue, ok := unreachable(u.Host, err); ok {
+			return nil, ue
+		}
 		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
