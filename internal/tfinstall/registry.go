@@ -53,7 +53,8 @@ type registryVersion struct {
 }
 
 // supported: a version whose protocols include 5 or 6 (a list without
-// protocols is taken as the registry not saying), built for p.
+// protocols is taken as the registry not saying), built for p (the zero
+// Platform: for any).
 func (v registryVersion) supported(p Platform) bool {
 	proto := len(v.Protocols) == 0
 	for _, s := range v.Protocols {
@@ -64,7 +65,7 @@ func (v registryVersion) supported(p Platform) bool {
 		return false
 	}
 	for _, pl := range v.Platforms {
-		if pl.OS == p.OS && pl.Arch == p.Arch {
+		if p == (Platform{}) || pl.OS == p.OS && pl.Arch == p.Arch {
 			return true
 		}
 	}
