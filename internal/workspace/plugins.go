@@ -70,6 +70,12 @@ type Plugins struct {
 	// OnStart, when set, is called with the process ID of every provider
 	// process started.
 	OnStart func(pid int)
+	// ValidateOnly starts the providers only to check configurations
+	// against their schemas (GetProviderSchema, ValidateProviderConfig,
+	// ValidateResourceConfig), never configuring them: `kyku validate`,
+	// which needs no cloud credentials, as `terraform validate`. Any other
+	// call to them fails.
+	ValidateOnly bool
 	// Confine, when set, runs every provider process in a sandbox: it says,
 	// for the provider at source, which sandbox and what environment (Env
 	// is then not used); its error refuses the provider. Before anything is
@@ -249,6 +255,7 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 			Settings: pp.Config, Pos: pp.Pos, PropPos: &pp.PropPos,
 			Env: s.Plugins.Env, Dir: s.BaseDir, Stderr: s.Plugins.Stderr, ClientVersion: version, Parallelism: s.Engine.Parallelism,
 			RenewGrowth: s.Plugins.RenewGrowth, OnStart: s.Plugins.OnStart, Learn: s.Engine.Secrets.Add,
+			ValidateOnly: s.Plugins.ValidateOnly,
 		}
 		if c := confined[i]; c != nil {
 			pc.Sandbox, pc.Env = &c.Sandbox, c.Env
