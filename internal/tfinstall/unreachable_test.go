@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"testing"
+	"time"
 )
 
 // closedPort is a local address nothing listens at.
@@ -20,8 +21,9 @@ func closedPort(t *testing.T) string {
 	return addr
 }
 
-// resetting is a local address whose listener accepts every connection
-// and resets it at once: a host reached, that does not answer.
+// resetting is a local address whose listener accepts every connection,
+// reads what the client sends first and resets it: a host reached, that
+// does not answer.
 func resetting(t *testing.T) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -36,6 +38,8 @@ func resetting(t *testing.T) string {
 			if err != nil {
 				return
 			}
+			c.SetReadDeadline(time.Now().Add(5 * time.Second))
+			c.Read(make([]byte, 512)) // the TLS client hello: connected
 			c.(*net.TCPConn).SetLinger(0)
 			c.Close()
 		}
