@@ -49,6 +49,9 @@ func TestProvidersMirrorCommand(t *testing.T) {
 			stderr: "kyku: provider " + addr + "/kyku/fake is not in the lock file: run \"kyku init\" to lock it, then mirror again\n"},
 		{name: "the registry cannot be reached", config: withProvider, args: []string{"providers", "mirror", "m", "--platform", "linux_arm64"}, code: 1,
 			stderr: "kyku: provider " + addr + "/kyku/fake: " + addr + " cannot be reached (nothing answers at its address); to install it without the network, set KYKU_PLUGIN_MIRROR (or --plugin-mirror) to a mirror directory, filled where the registry can be reached with \"kyku providers mirror DIR\"\n"},
+		{name: "the registry cannot be reached, with a lock, for two platforms", config: withProvider, lock: strings.ReplaceAll(otherLock, "/kyku/other", "/kyku/fake"),
+			args: []string{"providers", "mirror", "m", "--platform", "linux_arm64", "--platform", "darwin_arm64"}, code: 1,
+			stderr: "kyku: provider " + addr + "/kyku/fake: " + addr + " cannot be reached (nothing answers at its address); to install it without the network, set KYKU_PLUGIN_MIRROR (or --plugin-mirror) to a mirror directory, filled where the registry can be reached with \"kyku providers mirror DIR\"\n"},
 		{name: "help", config: withProvider, args: []string{"providers", "mirror", "--help"},
 			stdout: "Usage: kyku providers mirror [flags] DIR\n"},
 	} {
@@ -57,7 +60,13 @@ func TestProvidersMirrorCommand(t *testing.T) {
 			if tc.lock != "" {
 				os.WriteFile(filepath.Join(k.dir, ".kyku.lock.hcl"), []byte(tc.lock), 0o644)
 			}
-			code, out, errOut := k.run("", tc.args...)
+			args := append([]string(nil), tc.args...)
+			for i, a := range args {
+				if a == "m" { // the mirror's directory, in the test's own
+					args[i] = filepath.Join(k.dir, "mirror")
+				}
+			}
+			code, out, errOut := k.run("", args...)
 			if code != tc.code || !strings.Contains(out, tc.stdout) || (tc.stderr == "" && errOut != "") || !strings.HasSuffix(errOut, tc.stderr) || strings.Count(errOut, "\n") > 1 {
 				t.Errorf("kyku %s: exit %d, want %d\nstdout: %s\nstderr: %s\nwant stdout with %q, stderr %q", strings.Join(tc.args, " "), code, tc.code, out, errOut, tc.stdout, tc.stderr)
 			}
@@ -97,7 +106,7 @@ func TestInitCarriesHashiCorpHostLock(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "- fake: registry.opentofu.org/hashicorp/fake 1.0.0\n") {
 		t.Fatalf("init: exit %d\n%s%s", code, out, errOut)
 	}
-	if want := "kyku: .kyku.lock.hcl: registry.terraform.io/hashicorp/fake is locked as registry.opentofu.org/hashicorp/fake: the same version (1.0.0), hashes of its own (OpenTofu's releases of HashiCorp's providers are other files)\n"; errOut != want {
+	if want := "kyku: .kyku.lock.hcl: registry.opentofu.org/hashicorp/fake takes the version of registry.terraform.io/hashicorp/fake (1.0.0), with hashes of its own (OpenTofu's releases of HashiCorp's providers are other files)\n"; errOut != want {
 		t.Errorf("init's notice: %q, want %q", errOut, want)
 	}
 	lock, _ := os.ReadFile(lockPath)

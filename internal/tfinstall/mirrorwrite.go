@@ -68,13 +68,18 @@ func (w *MirrorWriter) mirror(ctx context.Context, r Requirement, lock *Lock) (M
 		return Mirrored{}, err
 	}
 	got := Mirrored{Source: src, Version: v.Original()}
-	dir := mirror{dir: w.Dir}.providerDir(src)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(w.Dir, 0o755); err != nil {
 		return got, fmt.Errorf("mirror %s: %w", src, err)
 	}
+	dir := mirror{dir: w.Dir}.providerDir(src)
 	var errs []error
 	for _, p := range w.Platforms {
-		if err := w.fetch(ctx, src, v, p, dir, locked); err != nil {
+		err := w.fetch(ctx, src, v, p, dir, locked)
+		var ue *UnreachableError
+		if errors.As(err, &ue) {
+			return got, err // the same for every platform: said once
+		}
+		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -119,12 +124,12 @@ func (w *MirrorWriter) choose(ctx context.Context, r Requirement, lock *Lock) (*
 var errNotInLock = errors.New("not in the lock file")
 
 // fetch downloads the archive of src v for p into dir, checked, under
-// its own name; a download refused leaves nothing there.
+// its own name; a download refused leaves nothing in the mirror (it is
+// downloaded and unpacked beside it, in w.Dir).
 func (w *MirrorWriter) fetch(ctx context.Context, src Source, v *version.Version, p Platform, dir string, locked *Locked) error {
-	f, err := w.Registry.fetch(ctx, src, v.Original(), p, dir)
-	var ue *UnreachableError
-	if errors.As(err, &ue) {
-		return forSource(src, err)
+	f, err := w.Registry.fetch(ctx, src, v.Original(), p, w.Dir)
+	if named := forSource(src, err); named != err {
+		return named // unreachable: one line, as Install says it
 	}
 	if err != nil {
 		return fmt.Errorf("for %s: %w", p, err)
@@ -133,11 +138,14 @@ func (w *MirrorWriter) fetch(ctx context.Context, src Source, v *version.Version
 	if locked != nil && hasKind(locked.Hashes, "zh") && !locked.Matches(f.zh) {
 		return &ChecksumError{Source: src, Version: v.Original(), Where: "its registry's archive for " + p.String(), Got: []Hash{f.zh}}
 	}
-	h1, err := archiveH1(f.archive, dir) // a package that unpacks, as installs need
+	h1, err := archiveH1(f.archive, w.Dir) // a package that unpacks, as installs need
 	if err != nil {
 		return fmt.Errorf("provider %s %s for %s: %w", src, v.Original(), p, err)
 	}
 	path := filepath.Join(dir, archiveFileName(src, v.Original(), p))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("mirror %s: %w", src, err)
+	}
 	if err := os.Rename(f.archive, path); err != nil {
 		return fmt.Errorf("mirror %s %s for %s: %w", src, v.Original(), p, err)
 	}

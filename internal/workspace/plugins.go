@@ -220,8 +220,8 @@ func carry(lock *tfinstall.Lock, path string, notice func(string)) {
 	}
 	sort.Slice(olds, func(i, j int) bool { return olds[i].String() < olds[j].String() })
 	for _, old := range olds {
-		notice(fmt.Sprintf("kyku: %s: %s is locked as %s: the same version (%s), hashes of its own (OpenTofu's releases of HashiCorp's providers are other files)",
-			filepath.Base(path), old, moved[old], lock.Providers[moved[old]].Version))
+		notice(fmt.Sprintf("kyku: %s: %s takes the version of %s (%s), with hashes of its own (OpenTofu's releases of HashiCorp's providers are other files)",
+			filepath.Base(path), moved[old], old, lock.Providers[moved[old]].Version))
 	}
 }
 

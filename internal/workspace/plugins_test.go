@@ -171,7 +171,7 @@ func TestMirrorProvidersCarriesHashiCorpHostLock(t *testing.T) {
 	if d := cmp.Diff(want, rec.paths); d != "" {
 		t.Errorf("asked the registry for (-want +got):\n%s", d)
 	}
-	if len(notices) != 1 || !strings.Contains(notices[0], "registry.terraform.io/hashicorp/fake is locked as registry.opentofu.org/hashicorp/fake") {
+	if len(notices) != 1 || !strings.Contains(notices[0], "registry.opentofu.org/hashicorp/fake takes the version of registry.terraform.io/hashicorp/fake (1.0.0)") {
 		t.Errorf("notices: %q", notices)
 	}
 }

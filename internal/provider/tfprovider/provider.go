@@ -145,8 +145,8 @@ func (e *ConfigError) Error() string { return e.Diags.Error() }
 func (e *ConfigError) Unwrap() error { return e.Diags }
 
 // ensure starts and configures the provider once: its schema,
-// ValidateProviderConfig and ConfigureProvider (not with ValidateOnly). A failure is kept and
-// returned by every later call. What it returns serves the schema and
+// ValidateProviderConfig and ConfigureProvider (not with ValidateOnly).
+// A failure is kept and returned by every later call. What it returns serves the schema and
 // names of types; a call to the process takes a lease (acquire).
 func (p *Provider) ensure(ctx context.Context) (*tfplugin.Provider, *tfschema.ProviderSchema, error) {
 	p.mu.Lock()
