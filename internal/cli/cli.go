@@ -67,6 +67,8 @@ Usage: kyku <command> [flags]
 Commands:
   init          install the configuration's Terraform providers and write .kyku.lock.hcl
                 (--upgrade; also: providers lock)
+  providers     lock | mirror DIR: download the providers into DIR, a mirror for
+                KYKU_PLUGIN_MIRROR where their registries cannot be reached (--platform OS_ARCH)
   validate      check the configuration; report every error as file:line:col
                 (every environment it declares; -e ENV only that one)
   plan          show what apply would change (--out saves it, --json for scripts,
@@ -117,7 +119,7 @@ func commands() []command {
 		{"import", "NAME PROVIDER_ID", "Record an object that exists in the cloud in state as NAME (a resource or instance of the configuration).", cmdImport},
 		{"state", "list | mv FROM TO | rm NAME… | pull | push FILE | backups | restore KEY | rekey", "Read or repair the state: every change is backed up first; the cloud is untouched.", cmdState},
 		{"force-unlock", "TOKEN", "Remove a lock left by a dead run (the token is in the lock message), after asking for \"yes\" (--force does not ask).", cmdForceUnlock},
-		{"providers", "lock", "Write the lock file of the configuration's Terraform providers (as init does).", cmdProviders},
+		{"providers", "lock | mirror DIR", "Write the lock file of the configuration's Terraform providers (as init does), or download them into DIR, a mirror for KYKU_PLUGIN_MIRROR (--platform OS_ARCH, repeatable).", cmdProviders},
 		{"version", "", "Print kyku's version, the commit it was built from and the Go version. Reads no configuration.", cmdVersion},
 	}
 }
@@ -248,7 +250,7 @@ func (c *common) register(fs *flagSet, env *Env) {
 	fs.StringVar(&c.stateDir, "state-dir", "", "the `DIR` for local state (default .kyku next to the configuration)")
 	c.vars = varFlags{}
 	fs.Var(c.vars, "var", "set a variable: --var `NAME=VALUE` (repeatable; beats KYKU_VAR_<name> and the environment's values)")
-	fs.StringVar(&c.mirror, "plugin-mirror", env.Getenv("KYKU_PLUGIN_MIRROR"), "install Terraform providers only from the unpacked filesystem mirror `DIR` (also KYKU_PLUGIN_MIRROR)")
+	fs.StringVar(&c.mirror, "plugin-mirror", env.Getenv("KYKU_PLUGIN_MIRROR"), "install Terraform providers only from the filesystem mirror `DIR`, unpacked or as kyku providers mirror writes it (also KYKU_PLUGIN_MIRROR)")
 	fs.BoolVar(&c.sandbox, "sandbox", false, "run Terraform providers sandboxed (bubblewrap): their own user, files and processes, this environment, no other file; as root, no metadata address")
 	fs.Var(&c.sandboxFiles, "sandbox-file", "a `FILE` a sandboxed provider may read, such as a credentials file (repeatable)")
 }

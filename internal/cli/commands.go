@@ -65,6 +65,8 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Terraform providers are not configured: no credentials needed.
+	plugins.ValidateOnly = true
 	// Validation reads no state: where state was kept before it followed
 	// the configuration (the working directory) is not looked at.
 	settings := workspace.Settings{Provider: c.provider, Getenv: env.Getenv, BaseDir: base, NoFormerCheck: true, Plugins: plugins}

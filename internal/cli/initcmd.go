@@ -18,17 +18,19 @@ func cmdInit(ctx context.Context, env *Env, args []string) error {
 	return initProviders(ctx, env, "init", args)
 }
 
-// cmdProviders is kyku providers lock: kyku init under the name Terraform
-// users know for writing the lock.
+// cmdProviders is kyku providers lock (kyku init under the name Terraform
+// users know for writing the lock) and kyku providers mirror DIR.
 func cmdProviders(ctx context.Context, env *Env, args []string) error {
-	if len(args) == 0 || args[0] != "lock" {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			fmt.Fprintln(env.Stdout, "Usage: kyku providers lock [flags]\n\nWrite the lock file of the configuration's Terraform providers (as kyku init does); --upgrade chooses their newest allowed versions again.")
-			return nil
-		}
-		return fmt.Errorf("providers: want the subcommand lock (kyku providers lock)")
+	switch {
+	case len(args) > 0 && args[0] == "lock":
+		return initProviders(ctx, env, "providers lock", args[1:])
+	case len(args) > 0 && args[0] == "mirror":
+		return cmdProvidersMirror(ctx, env, args[1:])
+	case len(args) > 0 && (args[0] == "-h" || args[0] == "--help"):
+		fmt.Fprintln(env.Stdout, "Usage: kyku providers lock [flags]\n       kyku providers mirror [flags] DIR\n\nlock writes the lock file of the configuration's Terraform providers (as kyku init does); --upgrade chooses their newest allowed versions again.\nmirror downloads them into DIR, a mirror for KYKU_PLUGIN_MIRROR (--platform OS_ARCH, repeatable).")
+		return nil
 	}
-	return initProviders(ctx, env, "providers lock", args[1:])
+	return fmt.Errorf("providers: want the subcommand lock or mirror (kyku providers lock, kyku providers mirror DIR)")
 }
 
 func initProviders(ctx context.Context, env *Env, name string, args []string) error {
@@ -51,6 +53,7 @@ func initProviders(ctx context.Context, env *Env, name string, args []string) er
 		fmt.Fprintln(env.Stdout, "The configuration uses no Terraform providers: nothing to install.")
 		return nil
 	}
+	s.Plugins.Notice = func(line string) { env.notices.say(line, false) }
 	got, path, err := workspace.Init(ctx, cfg, s, *upgrade)
 	if err != nil {
 		return err

@@ -1,10 +1,12 @@
 // Package tfinstall owns where Terraform provider plugins come from and
 // which ones Kyku accepts: provider sources (HOST/NAMESPACE/TYPE; a
 // source without host is on registry.opentofu.org), version constraints
-// as Terraform writes them (hashicorp/go-version), an unpacked
-// filesystem mirror laid out as OpenTofu's
-// (HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE_vVERSION…,
-// named by KYKU_PLUGIN_MIRROR), a client of the provider registry protocol
+// as Terraform writes them (hashicorp/go-version), a filesystem mirror
+// in either of OpenTofu's layouts (unpacked,
+// HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE_vVERSION…,
+// or packed, HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip
+// as MirrorWriter and `tofu providers mirror` write it; named by
+// KYKU_PLUGIN_MIRROR), a client of the provider registry protocol
 // (service discovery, versions, download; the SHA256SUMS document must be
 // signed by one of the registry's keys for the provider, checked with
 // ProtonMail's openpgp as OpenTofu does, and list the archive's

@@ -16,8 +16,9 @@ import (
 // registry into a cache directory. Every package it hands out matches the
 // lock file's hashes for it, or is new to the lock and recorded there.
 type Installer struct {
-	// Mirror is an unpacked filesystem mirror (KYKU_PLUGIN_MIRROR); empty
-	// for none.
+	// Mirror is a filesystem mirror (KYKU_PLUGIN_MIRROR), unpacked or
+	// packed (mirror.go); empty for none. A packed one's packages are
+	// unpacked into CacheDir.
 	Mirror string
 	// CacheDir holds the packages fetched from registries, each under the
 	// hash of its content; a run reuses what matches the lock. It may be
@@ -111,6 +112,9 @@ func (in *Installer) install(ctx context.Context, r Requirement, lock *Lock, upg
 				src, locked.Version, r.Constraints, ErrLockedVersion)
 		}
 		v = lv
+		if locked.CarriedOver {
+			locked = nil // carried over: its version, hashes of its own
+		}
 	}
 	if in.Mirror != "" {
 		return in.fromMirror(src, r.Constraints, v, locked, lock)
@@ -119,21 +123,25 @@ func (in *Installer) install(ctx context.Context, r Requirement, lock *Lock, upg
 }
 
 func (in *Installer) fromMirror(src Source, c Constraints, v *version.Version, locked *Locked, lock *Lock) (Installed, error) {
-	m := mirror{dir: in.Mirror}
+	pkgs, err := mirror{dir: in.Mirror}.packages(src, in.Platform)
+	if err != nil {
+		return Installed{}, err
+	}
 	if v == nil {
-		vs, err := m.versions(src, in.Platform)
-		if err != nil {
-			return Installed{}, err
-		}
+		vs := versionsOf(pkgs)
 		if v = c.newest(vs); v == nil {
 			return Installed{}, fmt.Errorf("provider %s: no version allowed by %q for %s in the mirror %s (it has %s)",
 				src, c, in.Platform, in.Mirror, joinVersions(vs))
 		}
 	}
-	dir := m.packageDir(src, v, in.Platform)
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+	pkg, ok := find(pkgs, v)
+	if !ok {
 		return Installed{}, fmt.Errorf("provider %s %s: not in the mirror %s for %s", src, v.Original(), in.Mirror, in.Platform)
 	}
+	if pkg.archive != "" {
+		return in.fromMirrorArchive(src, c, v, pkg.archive, locked, lock)
+	}
+	dir := pkg.dir
 	h1, err := HashDir(dir)
 	if err != nil {
 		return Installed{}, err
@@ -145,6 +153,45 @@ func (in *Installer) fromMirror(src Source, c Constraints, v *version.Version, l
 		if err := (providerCache{dir: in.CacheDir}).link(dir, src, v, in.Platform, h1); err != nil {
 			return Installed{}, fmt.Errorf("provider %s %s: %w", src, v.Original(), err)
 		}
+	}
+	return in.record(src, c, v, dir, locked, lock, h1)
+}
+
+// fromMirrorArchive installs a packed mirror's archive into the cache, as
+// OpenTofu installs one: it must match one of the lock's hashes, zh (the
+// archive's SHA-256) or h1 (its files, unpacked into a directory of their
+// own and removed when refused); the lock records the h1 hash. A cached
+// package matching the lock is used without reading the archive.
+func (in *Installer) fromMirrorArchive(src Source, c Constraints, v *version.Version, archive string, locked *Locked, lock *Lock) (Installed, error) {
+	if in.CacheDir == "" {
+		return Installed{}, fmt.Errorf("provider %s %s: the mirror holds it packed (%s) and there is no cache directory to unpack it into", src, v.Original(), archive)
+	}
+	cache := providerCache{dir: in.CacheDir}
+	if locked != nil {
+		if dir, h1, ok := cache.find(src, v, in.Platform, locked); ok {
+			return in.record(src, c, v, dir, locked, lock, h1)
+		}
+	}
+	sum, err := fileSHA256(archive)
+	if err != nil {
+		return Installed{}, fmt.Errorf("provider %s %s: %w", src, v.Original(), err)
+	}
+	zh := zipHash(sum)
+	pkg, tmp, err := cache.unpackTemp(archive, src, v, in.Platform)
+	if err != nil {
+		return Installed{}, fmt.Errorf("provider %s %s: %s: %w", src, v.Original(), archive, err)
+	}
+	defer os.RemoveAll(tmp)
+	h1, err := HashDir(pkg)
+	if err != nil {
+		return Installed{}, err
+	}
+	if locked != nil && !locked.Matches(h1, zh) {
+		return Installed{}, &ChecksumError{Source: src, Version: v.Original(), Where: archive, Got: []Hash{h1, zh}}
+	}
+	dir, err := cache.put(pkg, src, v, in.Platform, h1)
+	if err != nil {
+		return Installed{}, fmt.Errorf("provider %s %s: %w", src, v.Original(), err)
 	}
 	return in.record(src, c, v, dir, locked, lock, h1)
 }
@@ -168,7 +215,7 @@ func (in *Installer) fromRegistry(ctx context.Context, src Source, c Constraints
 	if v == nil {
 		listed, err := in.Registry.versions(ctx, src, in.Platform)
 		if err != nil {
-			return Installed{}, err
+			return Installed{}, forSource(src, err)
 		}
 		vs := parseVersions(listed)
 		if v = c.newest(vs); v == nil {
@@ -181,7 +228,7 @@ func (in *Installer) fromRegistry(ctx context.Context, src Source, c Constraints
 	}
 	f, err := in.Registry.fetch(ctx, src, v.Original(), in.Platform, in.CacheDir)
 	if err != nil {
-		return Installed{}, err
+		return Installed{}, forSource(src, err)
 	}
 	defer os.Remove(f.archive)
 	// A locked provider must be the package the lock names: checked on

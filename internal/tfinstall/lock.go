@@ -30,6 +30,35 @@ type Locked struct {
 	Version     string
 	Constraints string // as configured when the version was chosen
 	Hashes      []Hash // sorted, no duplicates
+
+	// CarriedOver marks an entry FromHashiCorpHost made: it chooses the
+	// version and checks no hash (Install records the package's). Never
+	// read from a lock file: an entry there always checks its hashes.
+	CarriedOver bool
+}
+
+// FromHashiCorpHost carries over the lock entries of Terraform's
+// registry, as OpenTofu 1.12's init does with a lock Terraform wrote:
+// for every provider of HashiCorpHost's hashicorp namespace whose
+// counterpart on DefaultHost has no entry, the counterpart gets one with
+// the same version and constraints and no hashes (OpenTofu's releases of
+// HashiCorp's providers are other bytes), whose hashes Install records.
+// The old entries stay until Install drops those not required. It
+// returns the sources carried over, each by the one it came from.
+func (l *Lock) FromHashiCorpHost() map[Source]Source {
+	moved := map[Source]Source{}
+	for old, entry := range l.Providers {
+		if old.Host != HashiCorpHost || old.Namespace != "hashicorp" {
+			continue
+		}
+		to := Source{Host: DefaultHost, Namespace: old.Namespace, Type: old.Type}
+		if l.Providers[to] != nil {
+			continue
+		}
+		l.Providers[to] = &Locked{Version: entry.Version, Constraints: entry.Constraints, CarriedOver: true}
+		moved[old] = to
+	}
+	return moved
 }
 
 // Matches reports whether any of hashes is one of the entry's.

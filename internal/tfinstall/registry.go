@@ -53,7 +53,8 @@ type registryVersion struct {
 }
 
 // supported: a version whose protocols include 5 or 6 (a list without
-// protocols is taken as the registry not saying), built for p.
+// protocols is taken as the registry not saying), built for p (the zero
+// Platform: for any).
 func (v registryVersion) supported(p Platform) bool {
 	proto := len(v.Protocols) == 0
 	for _, s := range v.Protocols {
@@ -64,7 +65,7 @@ func (v registryVersion) supported(p Platform) bool {
 		return false
 	}
 	for _, pl := range v.Platforms {
-		if pl.OS == p.OS && pl.Arch == p.Arch {
+		if p == (Platform{}) || pl.OS == p.OS && pl.Arch == p.Arch {
 			return true
 		}
 	}
@@ -319,6 +320,9 @@ func (r *Registry) open(ctx context.Context, u *url.URL, kind requestKind) (*htt
 	}
 	resp, err := kind.client(r.Client).Do(req)
 	if err != nil {
+		if ue, ok := unreachable(u.Host, err); ok {
+			return nil, ue
+		}
 		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"time"
 
@@ -20,9 +21,10 @@ import (
 )
 
 // Terraform providers. A configuration's `providers:` section names
-// provider plugins; they are installed (package tfinstall) from an
-// unpacked filesystem mirror (Plugins.Mirror: KYKU_PLUGIN_MIRROR, the
-// CLI's --plugin-mirror, the Action's plugin-mirror input) or from their
+// provider plugins; they are installed (package tfinstall) from a
+// filesystem mirror, unpacked or packed (Plugins.Mirror:
+// KYKU_PLUGIN_MIRROR, the CLI's --plugin-mirror, the Action's
+// plugin-mirror input; `kyku providers mirror` fills one) or from their
 // registries into a cache directory, and every package must match the
 // lock file beside the configuration (.kyku.lock.hcl, written by `kyku
 // init`): a provider the lock does not name is refused ("run kyku
@@ -40,8 +42,8 @@ import (
 
 // Plugins says how Terraform providers are installed and run.
 type Plugins struct {
-	// Mirror is an unpacked filesystem mirror; with one, nothing is
-	// fetched from a registry.
+	// Mirror is a filesystem mirror, unpacked or packed; with one, nothing
+	// is fetched from a registry.
 	Mirror string
 	// CacheDir keeps the packages fetched from registries ("": .kyku/
 	// providers beside the configuration).
@@ -70,6 +72,15 @@ type Plugins struct {
 	// OnStart, when set, is called with the process ID of every provider
 	// process started.
 	OnStart func(pid int)
+	// ValidateOnly starts the providers only to check configurations
+	// against their schemas (GetProviderSchema, ValidateProviderConfig,
+	// ValidateResourceConfig), never configuring them: `kyku validate`,
+	// which needs no cloud credentials, as `terraform validate`. Any other
+	// call to them fails.
+	ValidateOnly bool
+	// Notice, when set, is told what Init changed in the lock besides its
+	// choices (entries carried over from HashiCorp's registry host).
+	Notice func(line string)
 	// Confine, when set, runs every provider process in a sandbox: it says,
 	// for the provider at source, which sandbox and what environment (Env
 	// is then not used); its error refuses the provider. Before anything is
@@ -182,6 +193,7 @@ func Init(ctx context.Context, cfg *config.Config, s Settings, upgrade bool) ([]
 	if err != nil {
 		return nil, "", err
 	}
+	carry(lock, path, s.Plugins.Notice)
 	in := s.installer()
 	in.LinkMirror = true // later runs find the mirror's packages without it
 	got, err := in.Install(ctx, reqs, lock, upgrade)
@@ -192,6 +204,46 @@ func Init(ctx context.Context, cfg *config.Config, s Settings, upgrade bool) ([]
 		return nil, "", err
 	}
 	return perEntry(got, srcs), path, nil
+}
+
+// carry carries the lock's entries of HashiCorp's registry host over to
+// the default host, as OpenTofu's init does (tfinstall.Lock.FromHashiCorpHost),
+// and tells notice about each.
+func carry(lock *tfinstall.Lock, path string, notice func(string)) {
+	moved := lock.FromHashiCorpHost()
+	if notice == nil {
+		return
+	}
+	olds := make([]tfinstall.Source, 0, len(moved))
+	for old := range moved {
+		olds = append(olds, old)
+	}
+	sort.Slice(olds, func(i, j int) bool { return olds[i].String() < olds[j].String() })
+	for _, old := range olds {
+		notice(fmt.Sprintf("kyku: %s: %s takes the version of %s (%s), with hashes of its own (OpenTofu's releases of HashiCorp's providers are other files)",
+			filepath.Base(path), moved[old], old, lock.Providers[moved[old]].Version))
+	}
+}
+
+// MirrorProviders downloads cfg's providers from their registries into
+// dir, in the packed layout, for each of platforms: `kyku providers
+// mirror`. With a lock file beside the configuration its versions are
+// mirrored (its entries of HashiCorp's registry host carried over as
+// Init carries them), else the newest each constraint allows. The lock
+// is not written.
+func MirrorProviders(ctx context.Context, cfg *config.Config, s Settings, dir string, platforms []tfinstall.Platform) ([]tfinstall.Mirrored, error) {
+	reqs, _, err := requirements(cfg, s.Plugins.Allow)
+	if err != nil {
+		return nil, err
+	}
+	path := LockPath(s.BaseDir)
+	lock, err := tfinstall.ReadLock(path)
+	if err != nil {
+		return nil, err
+	}
+	carry(lock, path, s.Plugins.Notice)
+	w := &tfinstall.MirrorWriter{Dir: dir, Registry: s.installer().Registry, Platforms: platforms}
+	return w.Write(ctx, reqs, lock)
 }
 
 // ErrNotLocked is wrapped by the error of a provider the lock file does
@@ -249,6 +301,7 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 			Settings: pp.Config, Pos: pp.Pos, PropPos: &pp.PropPos,
 			Env: s.Plugins.Env, Dir: s.BaseDir, Stderr: s.Plugins.Stderr, ClientVersion: version, Parallelism: s.Engine.Parallelism,
 			RenewGrowth: s.Plugins.RenewGrowth, OnStart: s.Plugins.OnStart, Learn: s.Engine.Secrets.Add,
+			ValidateOnly: s.Plugins.ValidateOnly,
 		}
 		if c := confined[i]; c != nil {
 			pc.Sandbox, pc.Env = &c.Sandbox, c.Env

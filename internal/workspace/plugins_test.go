@@ -2,15 +2,21 @@ package workspace_test
 
 import (
 	"errors"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/sim"
+	"github.com/kyku/action/internal/tfinstall"
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
 	"github.com/kyku/action/internal/workspace"
 )
@@ -115,5 +121,56 @@ func TestParseRenewGrowth(t *testing.T) {
 		if _, err := workspace.ParseRenewGrowth(v); err == nil || !strings.Contains(err.Error(), "KYKU_PROVIDER_RENEW") {
 			t.Errorf("%q: %v, want a refusal naming KYKU_PROVIDER_RENEW", v, err)
 		}
+	}
+}
+
+// registryRecorder is an HTTP transport that plays a registry without the
+// network: it answers service discovery and records every other path
+// asked for, answering 404.
+type registryRecorder struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+func (r *registryRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	body := "not found"
+	status := http.StatusNotFound
+	if req.URL.Path == "/.well-known/terraform.json" {
+		body, status = `{"providers.v1": "/v1/providers/"}`, http.StatusOK
+	} else {
+		r.mu.Lock()
+		r.paths = append(r.paths, req.URL.Host+req.URL.Path)
+		r.mu.Unlock()
+	}
+	return &http.Response{StatusCode: status, Status: http.StatusText(status), Body: io.NopCloser(strings.NewReader(body)), Request: req, Header: http.Header{}}, nil
+}
+
+// TestMirrorProvidersCarriesHashiCorpHostLock: kyku providers mirror
+// reads the lock beside the configuration as init does: a lock
+// Terraform wrote, naming hashicorp/fake on HashiCorp's registry host,
+// has the default host's hashicorp/fake mirrored at its version (not
+// refused as missing from the lock), and says so.
+func TestMirrorProvidersCarriesHashiCorpHostLock(t *testing.T) {
+	dir := t.TempDir()
+	cfg := configWriter(t, dir)("providers:\n  fake: { source: hashicorp/fake, version: \">= 1.0\" }\nresources: {}\n")
+	lock := "provider \"registry.terraform.io/hashicorp/fake\" {\n  version = \"1.0.0\"\n  hashes = [\n    \"zh:" + strings.Repeat("ab", 32) + "\",\n  ]\n}\n"
+	if err := os.WriteFile(workspace.LockPath(dir), []byte(lock), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec := &registryRecorder{}
+	var notices []string
+	s := workspace.Settings{BaseDir: dir, Plugins: workspace.Plugins{
+		HTTP: &http.Client{Transport: rec}, Notice: func(line string) { notices = append(notices, line) },
+	}}
+	_, err := workspace.MirrorProviders(context.Background(), cfg, s, t.TempDir(), []tfinstall.Platform{{OS: "linux", Arch: "amd64"}})
+	if err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Fatalf("MirrorProviders: %v, want the recorder's not found", err)
+	}
+	want := []string{"registry.opentofu.org/v1/providers/hashicorp/fake/1.0.0/download/linux/amd64"}
+	if d := cmp.Diff(want, rec.paths); d != "" {
+		t.Errorf("asked the registry for (-want +got):\n%s", d)
+	}
+	if len(notices) != 1 || !strings.Contains(notices[0], "registry.opentofu.org/hashicorp/fake takes the version of registry.terraform.io/hashicorp/fake (1.0.0)") {
+		t.Errorf("notices: %q", notices)
 	}
 }

@@ -62,6 +62,11 @@ type Config struct {
 	// OnStart, when set, is called with the process ID of every provider
 	// process started (the CLI gives up its GC budget at the first).
 	OnStart func(pid int)
+	// ValidateOnly: the provider is never configured (no
+	// ConfigureProvider, so no credentials are needed), and serves only
+	// its schema and the validation of configurations (ValidateConfigs),
+	// as `terraform validate` uses providers; any other call fails.
+	ValidateOnly bool
 	// Learn, when set, is told every value of an attribute the schema
 	// marks sensitive or write-only that the provider sends or receives,
 	// before the call (the run's scrubber: secrets.go).
@@ -140,8 +145,8 @@ func (e *ConfigError) Error() string { return e.Diags.Error() }
 func (e *ConfigError) Unwrap() error { return e.Diags }
 
 // ensure starts and configures the provider once: its schema,
-// ValidateProviderConfig and ConfigureProvider. A failure is kept and
-// returned by every later call. What it returns serves the schema and
+// ValidateProviderConfig and ConfigureProvider (not with ValidateOnly).
+// A failure is kept and returned by every later call. What it returns serves the schema and
 // names of types; a call to the process takes a lease (acquire).
 func (p *Provider) ensure(ctx context.Context) (*tfplugin.Provider, *tfschema.ProviderSchema, error) {
 	p.mu.Lock()
@@ -215,6 +220,9 @@ func (p *Provider) configure(ctx context.Context, pl *tfplugin.Provider) (*tfsch
 	if ds.HasErrors() {
 		return nil, p.configError(ds)
 	}
+	if p.cfg.ValidateOnly {
+		return s, nil
+	}
 	ds, err = pl.ConfigureProvider(ctx, prepared, p.cfg.ClientVersion)
 	if err != nil {
 		return nil, fmt.Errorf("provider %s: configure: %w", p.cfg.Name, err)
@@ -278,8 +286,17 @@ func (p *Provider) Pid() int {
 
 // resourceSchema is the schema of resource type typ (data: data source)
 // and a lease on the process for the calls about it: release must be
-// called once they have returned.
+// called once they have returned. A provider started to validate
+// (ValidateOnly) has no call to make: an error.
 func (p *Provider) resourceSchema(ctx context.Context, typ string, data bool) (pl *tfplugin.Provider, rs *tfschema.Schema, release func(), err error) {
+	if p.cfg.ValidateOnly {
+		return nil, nil, nil, fmt.Errorf("provider %s: started to validate configurations only, not configured", p.cfg.Name)
+	}
+	return p.schemaOf(ctx, typ, data)
+}
+
+// schemaOf is resourceSchema in any mode.
+func (p *Provider) schemaOf(ctx context.Context, typ string, data bool) (pl *tfplugin.Provider, rs *tfschema.Schema, release func(), err error) {
 	pl, s, release, err := p.acquire(ctx)
 	if err != nil {
 		return nil, nil, nil, err

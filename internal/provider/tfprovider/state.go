@@ -238,7 +238,7 @@ func (p *Provider) PlanData(ctx context.Context, typ string, props map[string]an
 // JSON type syntax; nil where the schema does not say (a dynamic
 // attribute, a splat).
 func (p *Provider) AttributeType(ctx context.Context, typ string, data bool, attr string, path []value.Step) (any, error) {
-	_, rs, release, err := p.resourceSchema(ctx, typ, data)
+	_, rs, release, err := p.schemaOf(ctx, typ, data) // its schema only: also when ValidateOnly
 	if err != nil {
 		return nil, err
 	}

@@ -34,6 +34,9 @@ type providerModel struct {
 }
 
 func (p *fwProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	if missingCredentials(resp) {
+		return
+	}
 	var m providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
