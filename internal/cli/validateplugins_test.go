@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 
@@ -17,7 +16,7 @@ import (
 func (k *kyku) runWithEnviron(environ []string, args ...string) (int, string, string) {
 	k.t.Helper()
 	var out, errOut bytes.Buffer
-	code := cli.Run(context.Background(), append(args, "-c", k.dir+"/kyku.yaml", "--state-dir", k.dir+"/.kyku"), cli.Env{
+	code := cli.Run(k.t.Context(), append(args, "-c", k.dir+"/kyku.yaml", "--state-dir", k.dir+"/.kyku"), cli.Env{
 		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
 		Getenv:    func(name string) string { return k.env[name] },
 		Environ:   func() []string { return environ },

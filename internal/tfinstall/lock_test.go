@@ -1,7 +1,6 @@
 package tfinstall
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -131,7 +130,7 @@ func TestLockFromHashiCorpHost(t *testing.T) {
 	exe := mirrorPackage(t, dir, tofu("random"), "3.5.1", "#!/bin/sh\n# 3.5.1\n")
 	mirrorPackage(t, dir, tofu("random"), "3.6.0", "#!/bin/sh\n# 3.6.0\n")
 	in := &Installer{Mirror: dir, Platform: testPlatform}
-	got, err := in.Install(context.Background(), []Requirement{{tofu("random"), mustConstraints(t, "~> 3.5")}}, lock, false)
+	got, err := in.Install(t.Context(), []Requirement{{tofu("random"), mustConstraints(t, "~> 3.5")}}, lock, false)
 	if err != nil || got[0].Version != "3.5.1" {
 		t.Fatalf("Install: %+v %v, want the carried-over 3.5.1", got, err)
 	}
@@ -149,7 +148,7 @@ func TestLockFromHashiCorpHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = in.Install(context.Background(), []Requirement{{tofu("random"), mustConstraints(t, "~> 3.5")}}, fromFile, false)
+	_, err = in.Install(t.Context(), []Requirement{{tofu("random"), mustConstraints(t, "~> 3.5")}}, fromFile, false)
 	var ce *ChecksumError
 	if !errors.As(err, &ce) {
 		t.Errorf("a lock file's entry without hashes: %v, want a ChecksumError", err)

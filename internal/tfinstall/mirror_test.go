@@ -1,7 +1,6 @@
 package tfinstall
 
 import (
-	"context"
 	"crypto/sha256"
 	"errors"
 	"os"
@@ -72,7 +71,7 @@ func TestPackedMirror(t *testing.T) {
 	for file, text := range map[string]string{"index.json": "not json", "1.1.0.json": "{}"} {
 		os.WriteFile(filepath.Join(filepath.Dir(archive), file), []byte(text), 0o644)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	req := []Requirement{{src, mustConstraints(t, "~> 1.0")}}
 	in := func() *Installer { return &Installer{Mirror: mirrorDir, CacheDir: t.TempDir(), Platform: testPlatform} }
 
@@ -220,7 +219,7 @@ func TestMirrorHashiCorpHostAlias(t *testing.T) {
 				}
 			}
 			in := &Installer{Mirror: dir, CacheDir: t.TempDir(), Platform: testPlatform}
-			got, err := in.Install(context.Background(), []Requirement{{Source: tc.source}}, &Lock{}, false)
+			got, err := in.Install(t.Context(), []Requirement{{Source: tc.source}}, &Lock{}, false)
 			if tc.want == "" {
 				if err == nil || !strings.Contains(err.Error(), "(it has none)") {
 					t.Fatalf("Install: %+v %v, want none found", got, err)

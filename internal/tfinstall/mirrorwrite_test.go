@@ -1,7 +1,6 @@
 package tfinstall
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -42,7 +41,7 @@ func TestMirrorWriter(t *testing.T) {
 	}
 	src := reg.source("kyku", "fake")
 	dir := t.TempDir()
-	ctx := context.Background()
+	ctx := t.Context()
 	req := []Requirement{{src, mustConstraints(t, "~> 1.0")}}
 	w := &MirrorWriter{Dir: dir, Registry: reg.client(), Platforms: []Platform{testPlatform, otherPlatform}}
 
@@ -145,7 +144,7 @@ func TestMirrorWriterRefuses(t *testing.T) {
 			if tc.wantOK == nil {
 				w.Platforms = w.Platforms[:1]
 			}
-			got, err := w.Write(context.Background(), []Requirement{{src, mustConstraints(t, ">= 1.0")}}, lock)
+			got, err := w.Write(t.Context(), []Requirement{{src, mustConstraints(t, ">= 1.0")}}, lock)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Write: %v, want %q", err, tc.want)
 			}

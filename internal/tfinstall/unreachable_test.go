@@ -82,7 +82,7 @@ func TestUnreachableRegistry(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := &Installer{CacheDir: t.TempDir(), Registry: &Registry{Client: tc.client}, Platform: testPlatform}
-			_, err := in.Install(context.Background(), []Requirement{{Source: Source{tc.host, "kyku", "fake"}}}, &Lock{}, false)
+			_, err := in.Install(t.Context(), []Requirement{{Source: Source{tc.host, "kyku", "fake"}}}, &Lock{}, false)
 			var ue *UnreachableError
 			if tc.want == "" {
 				if err == nil || errors.As(err, &ue) {

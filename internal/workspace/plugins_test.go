@@ -162,7 +162,7 @@ func TestMirrorProvidersCarriesHashiCorpHostLock(t *testing.T) {
 	s := workspace.Settings{BaseDir: dir, Plugins: workspace.Plugins{
 		HTTP: &http.Client{Transport: rec}, Notice: func(line string) { notices = append(notices, line) },
 	}}
-	_, err := workspace.MirrorProviders(context.Background(), cfg, s, t.TempDir(), []tfinstall.Platform{{OS: "linux", Arch: "amd64"}})
+	_, err := workspace.MirrorProviders(t.Context(), cfg, s, t.TempDir(), []tfinstall.Platform{{OS: "linux", Arch: "amd64"}})
 	if err == nil || !strings.Contains(err.Error(), "not found") {
 		t.Fatalf("MirrorProviders: %v, want the recorder's not found", err)
 	}

@@ -1,7 +1,6 @@
 package tfprovider_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -21,7 +20,7 @@ func TestValidateOnly(t *testing.T) {
 		c.ValidateOnly = true
 		c.Env = []string{"FWTEST_REQUIRE_CREDENTIALS=1"}
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	head := "providers:\n  TP: { source: kyku/TP, config: { dir: CLOUD } }\nresources:\n"
 
 	good := w.parse(head + "  one: { type: TP_item, properties: { name: one } }\n")
