@@ -1,0 +1,14 @@
+// Package tfstate reads and writes Terraform's state format version 4 as
+// OpenTofu 1.12 writes it, keeping everything it holds: outputs with their
+// types, resources with their instances (schema versions, raw attributes,
+// sensitive attribute paths, private data, dependencies,
+// create_before_destroy, deposed objects, identities) and check results.
+//
+// Encode writes what OpenTofu writes for the same content: its fields in
+// its order, its empty-field rules, resources and instances in its order,
+// in the compact form of remote backends and backups or the indented form
+// of its local backend. A state OpenTofu wrote decodes and encodes back to
+// the same bytes; testdata/record.sh records such states with a real tofu.
+//
+// Pure: no I/O. A *File is not safe for concurrent mutation.
+package tfstate
