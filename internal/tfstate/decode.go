@@ -227,7 +227,7 @@ func validName(s string) bool {
 func decodeInstance(wi wireInstance) (*Instance, error) {
 	in := &Instance{
 		Status: wi.Status, Deposed: wi.Deposed, Provider: wi.Provider, SchemaVersion: wi.SchemaVersion,
-		Dependencies: wi.Dependencies,
+		Dependencies:        wi.Dependencies,
 		CreateBeforeDestroy: wi.CreateBeforeDestroy, SkipDestroy: wi.SkipDestroy,
 	}
 	k, err := decodeKey(wi.IndexKey)

@@ -26,7 +26,7 @@ func instance(fields string) string {
 func TestDecodeErrors(t *testing.T) {
 	tests := []struct {
 		name, data, want string
-		is             error
+		is               error
 	}{
 		{"empty", ``, `s.tfstate: empty state file`, tfstate.ErrEmpty},
 		{"not json", "{\n  \"version\": 4,\n  oops", `s.tfstate:3:3: state is corrupt: not valid JSON: invalid character 'o' looking for beginning of object key string`, state.ErrCorrupt},
@@ -98,8 +98,8 @@ func TestDecodeKeepsEverything(t *testing.T) {
 	want := []*tfstate.Instance{
 		{
 			Key: tfstate.String("k1"), Status: "tainted", SchemaVersion: 2,
-			Attributes: []byte(`{"id":"1","triggers":{"a":"b"}}`),
-			Sensitive:  []tfstate.Path{{{Attr: "triggers"}, {Index: []byte(`{"value":"a","type":"string"}`)}}},
+			Attributes:   []byte(`{"id":"1","triggers":{"a":"b"}}`),
+			Sensitive:    []tfstate.Path{{{Attr: "triggers"}, {Index: []byte(`{"value":"a","type":"string"}`)}}},
 			Dependencies: []string{"aws_vpc.main", "module.net.aws_subnet.private"}, CreateBeforeDestroy: true,
 			Identity: []byte(`{"id":"1","region":"eu-west-1"}`), IdentitySchemaVersion: &three,
 		},
