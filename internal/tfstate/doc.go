@@ -10,5 +10,12 @@
 // of its local backend. A state OpenTofu wrote decodes and encodes back to
 // the same bytes; testdata/record.sh records such states with a real tofu.
 //
-// Pure: no I/O. A *File is not safe for concurrent mutation.
+// Bridge (bridge.go) maps a File to Kyku's state model (package state) and
+// back. What the model has no place for stays in the File, so a Kyku write
+// changes only the bytes of the instances and outputs that changed; what
+// the model holds and a Terraform state cannot (the deploy prefix, a
+// resource's config) is Extra, which a backend keeps beside the state.
+//
+// Pure: no I/O. A *File is not safe for concurrent mutation; a *Bridge
+// is read-only once made, and safe for concurrent use.
 package tfstate
