@@ -13,8 +13,12 @@ import (
 // belongs to one version of the state (Lineage, Serial): once OpenTofu has
 // written another, it no longer applies and is left out.
 type Extra struct {
-	Lineage   string                    `json:"lineage"`
-	Serial    uint64                    `json:"serial"`
+	Lineage string `json:"lineage"`
+	Serial  uint64 `json:"serial"`
+	// Digest is the backend's fingerprint of the state's bytes, which
+	// tells a state OpenTofu wrote with the same serial (tofu state push
+	// -force) from the one Extra belongs to.
+	Digest    string                    `json:"digest,omitempty"`
 	Prefix    string                    `json:"prefix,omitempty"`
 	Resources map[string]*ExtraResource `json:"resources,omitempty"`
 }
