@@ -3,9 +3,7 @@ package local_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -16,66 +14,19 @@ import (
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/local"
 	"github.com/kyku/action/internal/statemgr/tflayout"
+	"github.com/kyku/action/internal/statemgr/tflayout/tofutest"
 )
-
-// tofuRoot is a root in a directory of its own that a real tofu works on:
-// KYKU_TEST_TOFU names the binary (1.12.x), KYKU_TEST_TOFU_MIRROR a
-// filesystem mirror of the providers config uses. Without them the test
-// is skipped: CI has no tofu.
-type tofuRoot struct {
-	t        *testing.T
-	bin, dir string
-	env      []string
-}
-
-func newTofuRoot(t *testing.T, config string) *tofuRoot {
-	t.Helper()
-	bin, mirror := os.Getenv("KYKU_TEST_TOFU"), os.Getenv("KYKU_TEST_TOFU_MIRROR")
-	if bin == "" || mirror == "" {
-		t.Skip("no tofu: set KYKU_TEST_TOFU (a tofu 1.12 binary) and KYKU_TEST_TOFU_MIRROR (its providers' filesystem mirror)")
-	}
-	dir := t.TempDir()
-	rc := filepath.Join(dir, ".tofurc")
-	put(t, rc, []byte(fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)))
-	put(t, filepath.Join(dir, "main.tf"), []byte(config))
-	r := &tofuRoot{t: t, bin: bin, dir: dir, env: append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")}
-	r.run(0, "init", "-input=false")
-	return r
-}
-
-func (r *tofuRoot) cmd(args ...string) *exec.Cmd {
-	c := exec.Command(r.bin, append(args, "-no-color")...)
-	c.Dir, c.Env = r.dir, r.env
-	return c
-}
-
-// run runs tofu and wants exit code want; it returns the output.
-func (r *tofuRoot) run(want int, args ...string) string {
-	r.t.Helper()
-	out, err := r.cmd(args...).CombinedOutput()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		r.t.Fatalf("tofu %v: %v", args, err)
-	}
-	if code != want {
-		r.t.Fatalf("tofu %v: exit %d, want %d:\n%s", args, code, want, out)
-	}
-	return string(out)
-}
 
 // TestTofuHonoursKykuLock: while Kyku holds a root's lock, tofu plan
 // refuses, naming Kyku's lock: its ID and who holds it.
 func TestTofuHonoursKykuLock(t *testing.T) {
-	r := newTofuRoot(t, `resource "terraform_data" "x" {}`)
+	r := tofutest.New(t, `resource "terraform_data" "x" {}`)
 	ctx := context.Background()
-	lock, err := newTF(t, r.dir, "").Lock(ctx, statemgr.LockInfo{Operation: "apply", Who: "ci@runner"})
+	lock, err := newTF(t, r.Dir, "").Lock(ctx, statemgr.LockInfo{Operation: "apply", Who: "ci@runner"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := r.run(1, "plan", "-lock-timeout=0s", "-input=false")
+	out := r.Run(1, "plan", "-lock-timeout=0s", "-input=false")
 	for _, want := range []string{"Error acquiring the state lock", "ID:        " + lock.Info().ID, "Who:       ci@runner", "Operation: apply", "Version:   kyku"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("tofu's refusal lacks %q:\n%s", want, out)
@@ -84,23 +35,23 @@ func TestTofuHonoursKykuLock(t *testing.T) {
 	if err := lock.Unlock(ctx); err != nil {
 		t.Fatal(err)
 	}
-	r.run(0, "plan", "-lock-timeout=0s", "-input=false")
+	r.Run(0, "plan", "-lock-timeout=0s", "-input=false")
 }
 
 // TestKykuWaitsForTofuLock: while tofu applies, Kyku refuses at once with
 // tofu's lock info (who, operation, since, its pid), or waits for it and
 // takes the lock once tofu is done.
 func TestKykuWaitsForTofuLock(t *testing.T) {
-	r := newTofuRoot(t, `resource "time_sleep" "w" {
+	r := tofutest.New(t, `resource "time_sleep" "w" {
   create_duration = "4s"
 }`)
-	apply := r.cmd("apply", "-auto-approve", "-input=false")
+	apply := r.Cmd("apply", "-auto-approve", "-input=false")
 	if err := apply.Start(); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- apply.Wait() }()
-	info := filepath.Join(r.dir, ".terraform.tfstate.lock.info")
+	info := filepath.Join(r.Dir, ".terraform.tfstate.lock.info")
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if _, err := os.Stat(info); err == nil {
 			break
@@ -110,7 +61,7 @@ func TestKykuWaitsForTofuLock(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	_, err := newTF(t, r.dir, "").Lock(ctx, statemgr.LockInfo{Operation: "plan"})
+	_, err := newTF(t, r.Dir, "").Lock(ctx, statemgr.LockInfo{Operation: "plan"})
 	var le *statemgr.LockedError
 	if !errors.As(err, &le) {
 		t.Fatalf("got %v, want a LockedError", err)
@@ -126,8 +77,8 @@ func TestKykuWaitsForTofuLock(t *testing.T) {
 			told.Add(1)
 		}
 	})
-	b := newTF(t, r.dir, "")
-	patient, err := local.NewTerraform(local.TerraformConfig{Dir: r.dir}, "", tflayout.Options{LockTimeout: time.Minute, PollInterval: 50 * time.Millisecond}, local.Options{})
+	b := newTF(t, r.Dir, "")
+	patient, err := local.NewTerraform(local.TerraformConfig{Dir: r.Dir}, "", tflayout.Options{LockTimeout: time.Minute, PollInterval: 50 * time.Millisecond}, local.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,10 +108,10 @@ func TestTofuReadsKykuWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newTofuRoot(t, string(config))
-	r.run(0, "apply", "-auto-approve", "-input=false")
+	r := tofutest.New(t, string(config))
+	r.Run(0, "apply", "-auto-approve", "-input=false")
 	ctx := context.Background()
-	b := newTF(t, r.dir, "")
+	b := newTF(t, r.Dir, "")
 	st, err := b.Read(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +121,7 @@ func TestTofuReadsKykuWrites(t *testing.T) {
 	delete(st.Resources, "random_id.c[2]")
 	st.Metadata.Serial++
 	write(t, b, st)
-	out := r.run(2, "plan", "-detailed-exitcode", "-input=false", "-refresh=false")
+	out := r.Run(2, "plan", "-detailed-exitcode", "-input=false", "-refresh=false")
 	// (null_resource.m["b"], which reads it, is replaced with it.)
 	if !strings.Contains(out, "random_id.c[2] will be created") || !strings.Contains(out, "2 to add, 0 to change, 1 to destroy") {
 		t.Errorf("tofu's plan after kyku removed an instance:\n%s", out)
@@ -178,9 +129,9 @@ func TestTofuReadsKykuWrites(t *testing.T) {
 	st.Resources[gone.Name] = gone
 	st.Metadata.Serial++
 	write(t, b, st)
-	r.run(0, "plan", "-detailed-exitcode", "-input=false")
-	r.run(0, "apply", "-auto-approve", "-input=false", "-replace=random_id.c[0]")
-	after, err := newTF(t, r.dir, "").Read(ctx)
+	r.Run(0, "plan", "-detailed-exitcode", "-input=false")
+	r.Run(0, "apply", "-auto-approve", "-input=false", "-replace=random_id.c[0]")
+	after, err := newTF(t, r.Dir, "").Read(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
