@@ -111,7 +111,7 @@ func (d *tfDocument) Put(ctx context.Context, data []byte, v statemgr.Version, l
 			return "", err
 		}
 		if nv != v {
-			return "", fmt.Errorf("%s changed since it was read: %w", d.Where(), statemgr.ErrConflict)
+			return "", fmt.Errorf("the state changed since it was read: %w", statemgr.ErrConflict)
 		}
 	}
 	addr := d.b.cfg.Address
@@ -138,7 +138,7 @@ func (d *tfDocument) Put(ctx context.Context, data []byte, v statemgr.Version, l
 	case http.StatusOK, http.StatusCreated, http.StatusNoContent:
 		return docVersion(data), nil
 	case http.StatusConflict, http.StatusLocked:
-		return "", fmt.Errorf("%s: the server refused the write (HTTP %d: locked by another): %w", d.Where(), resp.status, statemgr.ErrConflict)
+		return "", fmt.Errorf("the server refused the write (HTTP %d: locked by another): %w", resp.status, statemgr.ErrConflict)
 	}
 	return "", &StatusError{Method: d.b.cfg.UpdateMethod, URL: d.Where(), Status: resp.status, Body: snippet(resp.body)}
 }

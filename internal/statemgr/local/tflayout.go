@@ -172,7 +172,7 @@ func (s *tfFile) Put(ctx context.Context, data []byte, v statemgr.Version, lockI
 	switch {
 	case v == tflayout.Unconditional:
 	case v == "" && len(old) > 0, v != "" && versionOf(old) != v:
-		return "", fmt.Errorf("%s changed since it was read: %w", s.path, statemgr.ErrConflict)
+		return "", fmt.Errorf("the state changed since it was read: %w", statemgr.ErrConflict)
 	}
 	if len(old) > 0 {
 		if err := s.backup(old); err != nil {

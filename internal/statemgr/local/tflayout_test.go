@@ -350,3 +350,26 @@ func TestTerraformExtra(t *testing.T) {
 		t.Errorf("kept for another state: %+v %+v", got.Metadata, got.Resources["random_pet.base"])
 	}
 }
+
+// nopCodec is a Codec that seals nothing (only its presence matters).
+type nopCodec struct{}
+
+func (nopCodec) Seal(_ context.Context, _ string, p []byte) ([]byte, error) { return p, nil }
+func (nopCodec) Open(_ context.Context, _ string, p []byte) ([]byte, error) { return p, nil }
+
+// TestTerraformEncryption: Kyku's state encryption is refused on a
+// Terraform state (OpenTofu could not read it), and a state OpenTofu's own
+// encryption sealed is refused, with one line each.
+func TestTerraformEncryption(t *testing.T) {
+	dir := t.TempDir()
+	_, err := local.NewTerraform(local.TerraformConfig{Dir: dir}, "", tflayout.Options{}, local.Options{Codec: nopCodec{}})
+	want := `local backend ` + filepath.Join(dir, "terraform.tfstate") + `: kyku's state encryption is not for a Terraform state (OpenTofu could not read it); remove "encryption:"`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+	put(t, filepath.Join(dir, "terraform.tfstate"), []byte(`{"meta":{"key_provider.pbkdf2.main":"eyJzYWx0IjoiIn0="},"encrypted_data":"c2VhbGVk","encryption_version":"v0"}`))
+	_, err = newTF(t, dir, "").Read(context.Background())
+	if !errors.Is(err, tfstate.ErrEncrypted) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("OpenTofu's encryption: %v", err)
+	}
+}

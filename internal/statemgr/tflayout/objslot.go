@@ -78,7 +78,7 @@ func (s *ObjectSlot) Put(ctx context.Context, data []byte, v statemgr.Version, _
 		if o, gerr := s.Bucket.Get(ctx, s.Key); gerr == nil && bytes.Equal(o.Data, data) {
 			return statemgr.Version(o.Version), nil
 		}
-		return "", fmt.Errorf("%s changed since it was read: %w", s.URL, statemgr.ErrConflict)
+		return "", fmt.Errorf("the state changed since it was read: %w", statemgr.ErrConflict)
 	}
 	if err != nil {
 		return "", err
