@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -371,5 +372,34 @@ func TestTerraformEncryption(t *testing.T) {
 	_, err = newTF(t, dir, "").Read(context.Background())
 	if !errors.Is(err, tfstate.ErrEncrypted) || strings.Contains(err.Error(), "\n") {
 		t.Errorf("OpenTofu's encryption: %v", err)
+	}
+}
+
+// TestTerraformLockWaits: with a lock timeout, Lock waits for the holder,
+// telling the waiting hook once who holds it, and takes the lock once it
+// is released.
+func TestTerraformLockWaits(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	lock, err := newTF(t, dir, "").Lock(ctx, statemgr.LockInfo{Operation: "apply", Who: "alice@laptop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	patient, err := local.NewTerraform(local.TerraformConfig{Dir: dir}, "", tflayout.Options{LockTimeout: 10 * time.Second, PollInterval: 10 * time.Millisecond}, local.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var told []string
+	waiting := statemgr.WithLockWaiting(ctx, func(h statemgr.LockInfo, timeout time.Duration) {
+		told = append(told, fmt.Sprintf("%s %s %v", h.Who, h.Operation, timeout))
+		go func() { _ = lock.Unlock(ctx) }()
+	})
+	got, err := patient.Lock(waiting, statemgr.LockInfo{Operation: "plan"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Unlock(ctx)
+	if d := cmp.Diff([]string{"alice@laptop apply 10s"}, told); d != "" {
+		t.Errorf("told (-want +got):\n%s", d)
 	}
 }
