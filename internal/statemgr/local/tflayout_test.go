@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/local"
 	"github.com/kyku/action/internal/statemgr/tflayout"
@@ -401,5 +402,61 @@ func TestTerraformLockWaits(t *testing.T) {
 	defer got.Unlock(ctx)
 	if d := cmp.Diff([]string{"alice@laptop apply 10s"}, told); d != "" {
 		t.Errorf("told (-want +got):\n%s", d)
+	}
+}
+
+// TestTerraformNewState: where there is no state yet, Kyku's first write
+// makes one as OpenTofu would: version 4 by OpenTofu 1.12.6's format, the
+// lineage Kyku chose, each resource with the provider its type implies.
+func TestTerraformNewState(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	b := newTF(t, dir, "")
+	st, err := b.Read(ctx)
+	if err != nil || st != nil {
+		t.Fatalf("no state yet: %v %v", st, err)
+	}
+	next := state.New("kyku-1", "0f1e2d3c4b5a69788796a5b4c3d2e1f0", "")
+	next.Metadata.Serial = 1
+	next.Resources["random_pet.p"] = &state.Resource{Name: "random_pet.p", Type: "random_pet", ProviderID: "able-fox",
+		Outputs: map[string]any{"id": "able-fox", "length": 2.0, "separator": "-"}}
+	if err := b.Write(ctx, next, statemgr.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := `{
+  "version": 4,
+  "terraform_version": "1.12.6",
+  "serial": 1,
+  "lineage": "0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+  "outputs": {},
+  "resources": [
+    {
+      "mode": "managed",
+      "type": "random_pet",
+      "name": "p",
+      "provider": "provider[\"registry.opentofu.org/hashicorp/random\"]",
+      "instances": [
+        {
+          "schema_version": 0,
+          "attributes": {
+            "id": "able-fox",
+            "length": 2,
+            "separator": "-"
+          },
+          "sensitive_attributes": []
+        }
+      ]
+    }
+  ],
+  "check_results": null
+}
+
+`
+	if d := cmp.Diff(want, string(get(t, filepath.Join(dir, "terraform.tfstate")))); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	got, err := newTF(t, dir, "").Read(ctx)
+	if err != nil || got.Metadata.Prefix != "kyku-1" || got.Resources["random_pet.p"].ProviderID != "able-fox" {
+		t.Errorf("read back: %+v %v", got, err)
 	}
 }

@@ -157,11 +157,11 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 			return fmt.Errorf("%s: write state: %w", b.opts.Name, err)
 		}
 	}
-	br, base := b.bridge, b.stored
-	if br == nil {
-		base = &tfstate.File{TerraformVersion: tfstate.WriterVersion, Lineage: f.Metadata.Lineage}
+	br := b.bridge
+	if br == nil { // no state yet: a new one
 		var err error
-		if br, err = tfstate.NewBridge(base, tfstate.BridgeOptions{Workspace: b.opts.Workspace, Provider: b.opts.Provider}); err != nil {
+		empty := &tfstate.File{TerraformVersion: tfstate.WriterVersion, Lineage: f.Metadata.Lineage}
+		if br, err = tfstate.NewBridge(empty, tfstate.BridgeOptions{Workspace: b.opts.Workspace, Provider: b.opts.Provider}); err != nil {
 			return err
 		}
 	}
