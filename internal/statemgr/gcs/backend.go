@@ -83,15 +83,7 @@ func NewWithClient(client *Client, cfg Config, env string, opts Options) (*Backe
 	if client == nil {
 		return nil, errors.New("gcs backend: nil client")
 	}
-	bkt := &bucket{
-		// Kyku retries every call itself (retry.go).
-		c:    client,
-		name: cfg.Bucket,
-		retry: objstore.Retry{
-			Budget: opts.RetryBudget, AttemptTimeout: opts.AttemptTimeout, Base: opts.RetryBase, OnRetry: opts.OnRetry,
-			Transient: isTransient, Service: "GCS",
-		}.WithDefaults(),
-	}
+	bkt := newBucket(client, cfg.Bucket, opts)
 	return &Backend{objstore.New(bkt, objstore.Config{
 		Name: "gcs", Root: bkt.url(""), Prefix: strings.Trim(cfg.Prefix, "/"),
 		BackupRetention: cfg.BackupRetention, Explain: bkt.explain,
@@ -99,6 +91,19 @@ func NewWithClient(client *Client, cfg Config, env string, opts Options) (*Backe
 		LockTimeout: opts.LockTimeout, StaleAfter: opts.StaleAfter, Heartbeat: opts.Heartbeat, PollInterval: opts.PollInterval,
 		Codec: opts.Codec, Now: opts.Now, Hostname: opts.Hostname, PID: opts.PID,
 	})}, nil
+}
+
+// newBucket is objstore's Bucket on bucket name through client.
+func newBucket(client *Client, name string, opts Options) *bucket {
+	return &bucket{
+		// Kyku retries every call itself (retry.go).
+		c:    client,
+		name: name,
+		retry: objstore.Retry{
+			Budget: opts.RetryBudget, AttemptTimeout: opts.AttemptTimeout, Base: opts.RetryBase, OnRetry: opts.OnRetry,
+			Transient: isTransient, Service: "GCS",
+		}.WithDefaults(),
+	}
 }
 
 func (c Config) validate() error { return objstore.CheckBucket("gcs", c.Bucket) }

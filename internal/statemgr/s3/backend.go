@@ -101,6 +101,16 @@ func New(ctx context.Context, cfg Config, env string, opts Options) (*Backend, e
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	client, region, err := newClient(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Region = region
+	return NewWithClient(client, cfg, env, opts)
+}
+
+// newClient builds the client New and NewTerraform use, and says its region.
+func newClient(ctx context.Context, cfg Config) (*awss3.Client, string, error) {
 	var load []func(*config.LoadOptions) error
 	if cfg.Region != "" {
 		load = append(load, config.WithRegion(cfg.Region))
@@ -111,10 +121,10 @@ func New(ctx context.Context, cfg Config, env string, opts Options) (*Backend, e
 	}
 	awsCfg, err := config.LoadDefaultConfig(ctx, load...)
 	if err != nil {
-		return nil, fmt.Errorf("s3 backend: load AWS configuration: %w", err)
+		return nil, "", fmt.Errorf("s3 backend: load AWS configuration: %w", err)
 	}
 	if awsCfg.Region == "" {
-		return nil, fmt.Errorf("s3 backend: no region for bucket %q: set backend.region in kyku.yaml or AWS_REGION", cfg.Bucket)
+		return nil, "", fmt.Errorf("s3 backend: no region for bucket %q: set backend.region in kyku.yaml or AWS_REGION", cfg.Bucket)
 	}
 	client := awss3.NewFromConfig(awsCfg, func(o *awss3.Options) {
 		o.Retryer = aws.NopRetryer{} // Kyku retries within its own budgets (retry.go)
@@ -123,8 +133,7 @@ func New(ctx context.Context, cfg Config, env string, opts Options) (*Backend, e
 		}
 		o.UsePathStyle = cfg.UsePathStyle
 	})
-	cfg.Region = awsCfg.Region
-	return NewWithClient(client, cfg, env, opts)
+	return client, awsCfg.Region, nil
 }
 
 // NewWithClient uses the given client (tests, or callers that build their own).
@@ -135,6 +144,19 @@ func NewWithClient(api API, cfg Config, env string, opts Options) (*Backend, err
 	if api == nil {
 		return nil, fmt.Errorf("s3 backend: nil client")
 	}
+	bkt := newBucket(api, cfg, opts)
+	return &Backend{objstore.New(bkt, objstore.Config{
+		Name: "s3", Root: bkt.url(""), Prefix: strings.Trim(cfg.Prefix, "/"),
+		Detail:          fmt.Sprintf(" (region %s, endpoint %s)", bkt.region, bkt.where),
+		BackupRetention: cfg.BackupRetention, Unlocked: cfg.Unlocked, Explain: bkt.explain,
+	}, env, objstore.Options{
+		LockTimeout: opts.LockTimeout, StaleAfter: opts.StaleAfter, Heartbeat: opts.Heartbeat, PollInterval: opts.PollInterval,
+		Codec: opts.Codec, Now: opts.Now, Hostname: opts.Hostname, PID: opts.PID,
+	})}, nil
+}
+
+// newBucket is objstore's Bucket on cfg's bucket through api.
+func newBucket(api API, cfg Config, opts Options) *bucket {
 	getenv := opts.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
@@ -156,14 +178,7 @@ func NewWithClient(api API, cfg Config, env string, opts Options) (*Backend, err
 	if bkt.region == "" {
 		bkt.region = "unknown"
 	}
-	return &Backend{objstore.New(bkt, objstore.Config{
-		Name: "s3", Root: bkt.url(""), Prefix: strings.Trim(cfg.Prefix, "/"),
-		Detail:          fmt.Sprintf(" (region %s, endpoint %s)", bkt.region, bkt.where),
-		BackupRetention: cfg.BackupRetention, Unlocked: cfg.Unlocked, Explain: bkt.explain,
-	}, env, objstore.Options{
-		LockTimeout: opts.LockTimeout, StaleAfter: opts.StaleAfter, Heartbeat: opts.Heartbeat, PollInterval: opts.PollInterval,
-		Codec: opts.Codec, Now: opts.Now, Hostname: opts.Hostname, PID: opts.PID,
-	})}, nil
+	return bkt
 }
 
 func (c Config) validate() error { return objstore.CheckBucket("s3", c.Bucket) }

@@ -1,0 +1,280 @@
+package tflayout
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/tfstate"
+)
+
+var _ statemgr.Backend = (*Backend)(nil)
+
+// Options tune a Backend. Zero values get the defaults named on each field.
+type Options struct {
+	// Workspace is the Terraform workspace ("" or "default" for the
+	// default one): Kyku's environment.
+	Workspace string
+	// LockTimeout is how long Lock waits for a held lock (default 0: try
+	// once, as OpenTofu's -lock-timeout defaults to 0s). Negative: once.
+	LockTimeout time.Duration
+	// PollInterval is how often a waiting Lock looks again (default 1s).
+	PollInterval time.Duration
+	// Version is what a Kyku lock body says in Version (default "kyku").
+	Version string
+	// Provider is tfstate.BridgeOptions' (a new resource's provider address).
+	Provider func(tfstate.InstanceAddr) string
+	// Now is the clock for lock bodies (default time.Now).
+	Now func() time.Time
+	// Hostname and PID are recorded in Kyku's lock body.
+	Hostname string
+	PID      int
+	// Name starts the backend's description ("local", "s3", …).
+	Name string
+}
+
+// Backend keeps one workspace's state in a Slot and Kyku's additions in an
+// Aside. Build it with New.
+type Backend struct {
+	slot  Slot
+	aside Aside
+	opts  Options
+
+	mu      sync.Mutex
+	bridge  *tfstate.Bridge // of the state last read or written; nil: none
+	stored  *tfstate.File   // that state
+	version statemgr.Version
+	digest  string // of its bytes
+	read    bool   // Read or Write ran: version is what is stored
+	lockID  string // the lock this Backend holds, "" when none
+}
+
+// New returns a Backend on slot and aside.
+func New(slot Slot, aside Aside, opts Options) *Backend {
+	if opts.Workspace == "default" {
+		opts.Workspace = ""
+	}
+	if opts.PollInterval <= 0 {
+		opts.PollInterval = time.Second
+	}
+	if opts.Version == "" {
+		opts.Version = "kyku"
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Name == "" {
+		opts.Name = "terraform"
+	}
+	return &Backend{slot: slot, aside: aside, opts: opts}
+}
+
+// Describe names the backend and where the state is.
+func (b *Backend) Describe() string { return b.opts.Name + " " + b.slot.Where() }
+
+// Read returns the state in Kyku's model, or (nil, nil) when there is
+// none. What Kyku kept beside it for this very version of the state comes
+// with it.
+func (b *Backend) Read(ctx context.Context) (*state.File, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.load(ctx)
+}
+
+// load reads the state (b.mu held).
+func (b *Backend) load(ctx context.Context) (*state.File, error) {
+	data, v, err := b.slot.Get(ctx)
+	if errors.Is(err, statemgr.ErrNotFound) {
+		b.bridge, b.stored, b.version, b.digest, b.read = nil, nil, "", "", true
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: read state: %w", b.opts.Name, err)
+	}
+	f, err := tfstate.Decode(b.slot.Where(), data)
+	if err != nil {
+		return nil, err
+	}
+	digest := digestOf(data)
+	extra, err := b.extra(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if extra != nil && extra.Digest != digest {
+		extra = nil // OpenTofu wrote the state since
+	}
+	br, err := tfstate.NewBridge(f, tfstate.BridgeOptions{Workspace: b.opts.Workspace, Extra: extra, Provider: b.opts.Provider})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.slot.Where(), err)
+	}
+	b.bridge, b.stored, b.version, b.digest, b.read = br, f, v, digest, true
+	return br.State(), nil
+}
+
+// extra is what Kyku kept beside the state, nil when nothing.
+func (b *Backend) extra(ctx context.Context) (*tfstate.Extra, error) {
+	data, err := b.aside.GetObject(ctx, ExtraKey)
+	if errors.Is(err, statemgr.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: read what kyku keeps beside the state: %w", b.opts.Name, err)
+	}
+	e, err := tfstate.DecodeExtra(ExtraKey, data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.opts.Name, err)
+	}
+	return e, nil
+}
+
+// Write stores f as a Terraform state: what changed since the state read,
+// written over it. Unless forced, it is refused with statemgr.ErrConflict
+// when the stored state changed since it was read, or f's lineage is
+// another or its serial does not rise. When nothing in the Terraform state
+// changed, it is not written (its serial stays), as OpenTofu does; what
+// Kyku keeps beside it is, when that changed.
+func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteOptions) error {
+	if err := statemgr.CheckWritable(f); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.read {
+		// Written without a Read: the stored state is the one to follow.
+		if _, err := b.load(ctx); err != nil && !opts.Force {
+			return err
+		}
+	}
+	if b.stored != nil && !opts.Force {
+		if err := statemgr.CheckSuccessor(b.stored.Lineage, int64(b.stored.Serial), f.Metadata); err != nil {
+			return fmt.Errorf("%s: write state: %w", b.opts.Name, err)
+		}
+	}
+	br := b.bridge
+	if br == nil { // no state yet: a new one
+		var err error
+		empty := &tfstate.File{TerraformVersion: tfstate.WriterVersion, Lineage: f.Metadata.Lineage}
+		if br, err = tfstate.NewBridge(empty, tfstate.BridgeOptions{Workspace: b.opts.Workspace, Provider: b.opts.Provider}); err != nil {
+			return err
+		}
+	}
+	next, extra, err := br.File(f)
+	if err != nil {
+		return fmt.Errorf("%s: write state: %w", b.opts.Name, err)
+	}
+	if b.stored != nil && b.stored.Lineage == next.Lineage && same(b.stored, next, b.slot.Form()) {
+		next.Serial = b.stored.Serial // nothing changed: no write, as OpenTofu makes none
+	} else {
+		data, err := tfstate.Encode(next, b.slot.Form())
+		if err != nil {
+			return fmt.Errorf("%s: write state: %w", b.opts.Name, err)
+		}
+		on := b.version
+		if opts.Force {
+			on = Unconditional
+		}
+		v, err := b.slot.Put(ctx, data, on, b.lockID)
+		if err != nil {
+			return fmt.Errorf("%s: write state %s: %w", b.opts.Name, b.slot.Where(), err)
+		}
+		b.version, b.digest = v, digestOf(data)
+	}
+	extra.Serial, extra.Digest = next.Serial, b.digest
+	if err := b.putExtra(ctx, extra); err != nil {
+		return err
+	}
+	nb, err := tfstate.NewBridge(next, tfstate.BridgeOptions{Workspace: b.opts.Workspace, Extra: extra, Provider: b.opts.Provider})
+	if err != nil {
+		return err
+	}
+	b.bridge, b.stored = nb, next
+	return nil
+}
+
+// Unconditional is the version a forced Put writes on: whatever is stored.
+const Unconditional statemgr.Version = "*"
+
+func digestOf(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// same reports whether a and b encode alike but for their serial.
+func same(a, b *tfstate.File, form tfstate.Form) bool {
+	serial := b.Serial
+	b.Serial = a.Serial
+	defer func() { b.Serial = serial }()
+	x, err1 := tfstate.Encode(a, form)
+	y, err2 := tfstate.Encode(b, form)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}
+
+// putExtra keeps e beside the state, or removes what was kept when e
+// holds nothing.
+func (b *Backend) putExtra(ctx context.Context, e *tfstate.Extra) error {
+	if e.Empty() {
+		if _, err := b.aside.GetObject(ctx, ExtraKey); errors.Is(err, statemgr.ErrNotFound) {
+			return nil
+		}
+	}
+	data, err := tfstate.EncodeExtra(e)
+	if err != nil {
+		return err
+	}
+	if err := b.aside.PutObject(ctx, ExtraKey, data); err != nil {
+		return fmt.Errorf("%s: keep what kyku adds beside the state: %w", b.opts.Name, err)
+	}
+	return nil
+}
+
+// Tainted and Deposed are the bridge's lists for the state last read.
+func (b *Backend) Tainted() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bridge == nil {
+		return nil
+	}
+	return b.bridge.Tainted()
+}
+
+func (b *Backend) Deposed() []tfstate.DeposedObject {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bridge == nil {
+		return nil
+	}
+	return b.bridge.Deposed()
+}
+
+// The journal, backups and objects are the Aside's.
+
+func (b *Backend) Append(ctx context.Context, e state.Entry) error { return b.aside.Append(ctx, e) }
+func (b *Backend) Entries(ctx context.Context) ([]state.Entry, error) {
+	return b.aside.Entries(ctx)
+}
+func (b *Backend) ClearJournal(ctx context.Context) error { return b.aside.ClearJournal(ctx) }
+func (b *Backend) Backup(ctx context.Context, f *state.File) (string, error) {
+	return b.aside.Backup(ctx, f)
+}
+func (b *Backend) ListBackups(ctx context.Context) ([]statemgr.BackupInfo, error) {
+	return b.aside.ListBackups(ctx)
+}
+func (b *Backend) ReadBackup(ctx context.Context, key string) (*state.File, error) {
+	return b.aside.ReadBackup(ctx, key)
+}
+func (b *Backend) PutObject(ctx context.Context, key string, data []byte) error {
+	return b.aside.PutObject(ctx, key, data)
+}
+func (b *Backend) GetObject(ctx context.Context, key string) ([]byte, error) {
+	return b.aside.GetObject(ctx, key)
+}
+func (b *Backend) ListObjects(ctx context.Context, prefix string) ([]string, error) {
+	return b.aside.ListObjects(ctx, prefix)
+}

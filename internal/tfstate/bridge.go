@@ -1,0 +1,377 @@
+package tfstate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/value"
+)
+
+// Bridge maps a Terraform state to Kyku's state model and back, keeping
+// what the model has no place for: a Kyku write changes only the instances
+// and outputs whose values changed, and leaves every other byte as
+// OpenTofu wrote it.
+//
+// In Kyku's model, each current object of a managed resource instance is a
+// state.Resource named by its Terraform address
+// (module.net.aws_subnet.private[0]): Type is its resource type, Outputs
+// its attributes (null ones left out), ProviderID its "id" attribute (its
+// address when it has none), and Dependencies, SchemaVersion and Private
+// are the instance's; Sensitive names the top-level attributes of its
+// sensitive paths. Root outputs are Outputs, with OutputTypes and
+// OutputSensitivity. Data resources, deposed objects, tainted status,
+// create_before_destroy, provider addresses, identities and check results
+// stay in the Terraform state only (Tainted and Deposed list those Kyku
+// must know of). What Kyku's model holds and a Terraform state does not
+// (Config, CloudName, Protect, the deploy prefix) is Extra.
+type Bridge struct {
+	orig    *File
+	opts    BridgeOptions
+	st      *state.File                // what State hands out copies of
+	given   map[string]*state.Resource // as handed out, by name
+	current map[string]*Instance       // the current object of each, by name
+	outs    map[string]givenOutput
+	tainted []string
+	deposed []DeposedObject
+}
+
+// BridgeOptions say what a Terraform state does not.
+type BridgeOptions struct {
+	// Workspace is the Terraform workspace, Kyku's environment ("" for
+	// the default one).
+	Workspace string
+	// Extra is what Kyku kept beside the state; it applies only to the
+	// state version it was written with.
+	Extra *Extra
+	// Provider returns the provider configuration address of a resource
+	// new to the state (provider["registry.opentofu.org/hashicorp/aws"]);
+	// nil, or "", takes the provider its type implies, as OpenTofu does
+	// for a resource with no provider argument.
+	Provider func(InstanceAddr) string
+}
+
+// DeposedObject is an object a create_before_destroy replacement deposed
+// and did not destroy: OpenTofu destroys it on its next apply.
+type DeposedObject struct {
+	Addr string // the instance's address
+	Key  string // the deposed key
+	ID   string // its "id" attribute
+}
+
+type givenOutput struct {
+	value, typ any
+	sensitive  bool
+}
+
+// NewBridge maps f into Kyku's model. It refuses a state whose objects
+// Kyku cannot read: attributes only in Terraform 0.11's flat form.
+func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
+	b := &Bridge{orig: f, opts: opts, given: map[string]*state.Resource{}, current: map[string]*Instance{}, outs: map[string]givenOutput{}}
+	st := state.New("", f.Lineage, opts.Workspace)
+	st.Metadata.Serial = int64(f.Serial)
+	extra := opts.Extra
+	if extra != nil && (extra.Lineage != f.Lineage || extra.Serial != f.Serial) {
+		extra = nil // OpenTofu wrote the state since
+	}
+	if extra != nil {
+		st.Metadata.Prefix = extra.Prefix
+	}
+	for _, r := range f.Resources {
+		if r.Mode != Managed {
+			continue
+		}
+		for _, in := range r.Instances {
+			name := r.InstanceAddr(in.Key)
+			if in.Attributes == nil {
+				return nil, fmt.Errorf("%s: its attributes are in Terraform 0.11's flat form, which kyku does not read; let tofu rewrite the state first (tofu apply -refresh-only)", name)
+			}
+			attrs, err := attrValues(in.Attributes)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			if in.Deposed != "" {
+				id, _ := attrs["id"].(string)
+				b.deposed = append(b.deposed, DeposedObject{Addr: name, Key: in.Deposed, ID: id})
+				continue
+			}
+			sr := &state.Resource{
+				Name: name, Type: r.Type, ProviderID: idOf(attrs, name), Outputs: attrs,
+				Dependencies: slices.Clone(in.Dependencies), SchemaVersion: int64(in.SchemaVersion),
+				Private: slices.Clone(in.Private), Sensitive: sensitiveNames(in.Sensitive),
+			}
+			if extra != nil {
+				if x := extra.Resources[name]; x != nil {
+					sr.Config, sr.CloudName, sr.Protect = value.CopyMap(x.Config), x.CloudName, x.Protect
+					if x.ProviderID != "" {
+						sr.ProviderID = x.ProviderID
+					}
+				}
+			}
+			if in.Status == "tainted" {
+				b.tainted = append(b.tainted, name)
+			}
+			st.Resources[name] = sr
+			b.given[name] = sr.Clone()
+			b.current[name] = in
+		}
+	}
+	for name, o := range f.Outputs {
+		v, typ, err := outputValues(o)
+		if err != nil {
+			return nil, fmt.Errorf("output %s: %w", name, err)
+		}
+		if st.Outputs == nil {
+			st.Outputs, st.OutputTypes, st.OutputSensitivity = map[string]any{}, map[string]any{}, map[string]bool{}
+		}
+		st.Outputs[name], st.OutputTypes[name], st.OutputSensitivity[name] = v, typ, o.Sensitive
+		b.outs[name] = givenOutput{value: v, typ: typ, sensitive: o.Sensitive}
+	}
+	b.st = st
+	return b, nil
+}
+
+// State returns Kyku's view of the state: a new copy on each call.
+func (b *Bridge) State() *state.File { return b.st.Clone() }
+
+// Tainted lists the instances OpenTofu marked tainted (a failed create):
+// OpenTofu replaces them on its next apply.
+func (b *Bridge) Tainted() []string { return slices.Clone(b.tainted) }
+
+// Deposed lists the deposed objects OpenTofu destroys on its next apply.
+func (b *Bridge) Deposed() []DeposedObject { return slices.Clone(b.deposed) }
+
+// idOf is a Terraform object's ID in Kyku's model: its "id" attribute, or
+// its address when it has none.
+func idOf(attrs map[string]any, name string) string {
+	if id, ok := attrs["id"].(string); ok && id != "" {
+		return id
+	}
+	return name
+}
+
+// sensitiveNames are the top-level attributes paths start at, sorted.
+func sensitiveNames(paths []Path) []string {
+	var names []string
+	for _, p := range paths {
+		if t := p.Top(); t != "" {
+			names = append(names, t)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// sensitivePaths are the paths of orig that start at one of names, and the
+// whole attribute for each name no path of orig starts at: orig itself
+// when that is every path it has.
+func sensitivePaths(orig []Path, names []string) []Path {
+	if slices.Equal(sensitiveNames(orig), names) {
+		return orig
+	}
+	keep := map[string]bool{}
+	for _, n := range names {
+		keep[n] = true
+	}
+	var out []Path
+	covered := map[string]bool{}
+	for _, p := range orig {
+		if keep[p.Top()] {
+			out = append(out, p)
+			covered[p.Top()] = true
+		}
+	}
+	for _, n := range names {
+		if !covered[n] {
+			out = append(out, AttrPath(n))
+		}
+	}
+	return out
+}
+
+// File is the Terraform state holding next: the state the bridge was made
+// from, with the instances and outputs Kyku changed, added or removed,
+// next's lineage and serial, and the rest as it was. Extra is what next
+// holds that the Terraform state has no place for.
+func (b *Bridge) File(next *state.File) (*File, *Extra, error) {
+	if next.Metadata.Serial < 0 {
+		return nil, nil, fmt.Errorf("serial %d is negative", next.Metadata.Serial)
+	}
+	out := &File{
+		TerraformVersion: b.orig.TerraformVersion, Serial: uint64(next.Metadata.Serial), Lineage: next.Metadata.Lineage,
+		Outputs: map[string]*Output{}, CheckResults: b.orig.CheckResults,
+	}
+	if out.TerraformVersion == "" {
+		out.TerraformVersion = WriterVersion
+	}
+	groups := map[string]*Resource{}
+	for _, r := range b.orig.Resources {
+		nr := *r
+		nr.Instances = nil
+		for _, in := range r.Instances {
+			if r.Mode != Managed || in.Deposed != "" {
+				nr.Instances = append(nr.Instances, in)
+				continue
+			}
+			name := r.InstanceAddr(in.Key)
+			sr := next.Resources[name]
+			if sr == nil {
+				continue // destroyed, or forgotten
+			}
+			pin, err := patchInstance(in, b.given[name], sr)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", name, err)
+			}
+			nr.Instances = append(nr.Instances, pin)
+		}
+		if len(r.Instances) > 0 && len(nr.Instances) == 0 {
+			continue // its last instance is gone: so is the resource
+		}
+		groups[nr.Addr()] = &nr
+		out.Resources = append(out.Resources, &nr)
+	}
+	for _, name := range sortedNames(next.Resources) {
+		if b.current[name] != nil {
+			continue
+		}
+		if err := b.add(out, groups, name, next.Resources[name]); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := b.outputs(out, next); err != nil {
+		return nil, nil, err
+	}
+	return out, extraOf(next, out), nil
+}
+
+// add puts a resource instance new to the state into out.
+func (b *Bridge) add(out *File, groups map[string]*Resource, name string, sr *state.Resource) error {
+	a, err := ParseInstanceAddr(name)
+	if err != nil {
+		return fmt.Errorf("resource %s: a Terraform state holds resources by their Terraform address: %w", name, err)
+	}
+	switch {
+	case a.String() != name:
+		return fmt.Errorf("resource %s: write its address as %s", name, a.String())
+	case a.Mode != Managed:
+		return fmt.Errorf("resource %s: a data resource is not kept in kyku's state", name)
+	case sr.Type != a.Type:
+		return fmt.Errorf("resource %s: its type %s is not the type of its address", name, sr.Type)
+	}
+	in, err := patchInstance(&Instance{Key: a.Key}, nil, sr)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	g := groups[(&Resource{Module: a.Module, Mode: a.Mode, Type: a.Type, Name: a.Name}).Addr()]
+	if g == nil {
+		g = &Resource{Module: a.Module, Mode: a.Mode, Type: a.Type, Name: a.Name, Provider: b.provider(a)}
+		groups[g.Addr()] = g
+		out.Resources = append(out.Resources, g)
+	} else if g.Provider == "" {
+		// Its instances name their provider instances (a provider with
+		// for_each): only the configuration knows this one's.
+		if b.opts.Provider == nil || b.opts.Provider(a) == "" {
+			return fmt.Errorf("resource %s: its provider instance is not known (the resource's instances each name theirs)", name)
+		}
+		in.Provider = b.opts.Provider(a)
+	}
+	g.Instances = append(g.Instances, in)
+	return nil
+}
+
+// provider is the provider configuration address of a new resource.
+func (b *Bridge) provider(a InstanceAddr) string {
+	if b.opts.Provider != nil {
+		if p := b.opts.Provider(a); p != "" {
+			return p
+		}
+	}
+	prefix, _, _ := strings.Cut(a.Type, "_")
+	if prefix == "terraform" {
+		return `provider["terraform.io/builtin/terraform"]`
+	}
+	return `provider["registry.opentofu.org/hashicorp/` + prefix + `"]`
+}
+
+// patchInstance is orig (nil: a new instance) holding next: orig itself
+// when next is what the bridge handed out as given; otherwise orig with
+// what changed written over it.
+func patchInstance(orig *Instance, given, next *state.Resource) (*Instance, error) {
+	if given != nil && sameResource(given, next) {
+		return orig, nil
+	}
+	if next.SchemaVersion < 0 {
+		return nil, fmt.Errorf("schema version %d is negative", next.SchemaVersion)
+	}
+	in := *orig
+	if given == nil || !value.Equal(given.Outputs, next.Outputs) {
+		attrs, err := patchAttrs(orig.Attributes, next.Outputs)
+		if err != nil {
+			return nil, err
+		}
+		in.Attributes = attrs
+	}
+	in.SchemaVersion = uint64(next.SchemaVersion)
+	in.Private = slices.Clone(next.Private)
+	if given == nil || !slices.Equal(given.Dependencies, next.Dependencies) {
+		in.Dependencies = slices.Clone(next.Dependencies)
+	}
+	in.Sensitive = sensitivePaths(orig.Sensitive, next.Sensitive)
+	if given != nil && next.ProviderID != given.ProviderID {
+		in.Status = "" // another object: a tainted one was replaced
+	}
+	return &in, nil
+}
+
+// sameResource reports whether a and b hold the same.
+func sameResource(a, b *state.Resource) bool {
+	return a.Name == b.Name && a.Type == b.Type && a.CloudName == b.CloudName && a.ProviderID == b.ProviderID &&
+		value.Equal(a.Config, b.Config) && value.Equal(a.Outputs, b.Outputs) &&
+		slices.Equal(a.Dependencies, b.Dependencies) && a.Protect == b.Protect &&
+		a.SchemaVersion == b.SchemaVersion && slices.Equal(a.Private, b.Private) && slices.Equal(a.Sensitive, b.Sensitive)
+}
+
+// outputs puts next's outputs into out: each as it was when its value,
+// type and sensitivity are, as OpenTofu writes it otherwise. A null output
+// is not kept, as OpenTofu keeps none.
+func (b *Bridge) outputs(out *File, next *state.File) error {
+	for _, name := range sortedNames(next.Outputs) {
+		v := next.Outputs[name]
+		if v == nil {
+			continue
+		}
+		typ, sensitive := next.OutputTypes[name], next.OutputSensitivity[name]
+		if g, ok := b.outs[name]; ok && value.Equal(g.value, v) && (typ == nil || value.Equal(g.typ, typ)) && g.sensitive == sensitive {
+			out.Outputs[name] = b.orig.Outputs[name]
+			continue
+		}
+		o, err := newOutput(v, typ, sensitive)
+		if err != nil {
+			return fmt.Errorf("output %s: %w", name, err)
+		}
+		if was := b.orig.Outputs[name]; was != nil {
+			o.Deprecated = was.Deprecated
+		}
+		out.Outputs[name] = o
+	}
+	return nil
+}
+
+// extraOf is what next holds that its Terraform state out has no place for.
+func extraOf(next *state.File, out *File) *Extra {
+	e := &Extra{Lineage: out.Lineage, Serial: out.Serial, Prefix: next.Metadata.Prefix}
+	for name, sr := range next.Resources {
+		x := &ExtraResource{Config: value.CopyMap(sr.Config), CloudName: sr.CloudName, Protect: sr.Protect}
+		if sr.ProviderID != idOf(sr.Outputs, name) {
+			x.ProviderID = sr.ProviderID
+		}
+		if !x.empty() {
+			if e.Resources == nil {
+				e.Resources = map[string]*ExtraResource{}
+			}
+			e.Resources[name] = x
+		}
+	}
+	return e
+}

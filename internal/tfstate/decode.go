@@ -1,0 +1,320 @@
+package tfstate
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+
+	version "github.com/hashicorp/go-version"
+
+	"github.com/kyku/action/internal/state"
+)
+
+// The wire form: what encoding/json reads of a version 4 state. Fields
+// OpenTofu reads and drops (a resource's "each", anything unknown) are not
+// read here either.
+type (
+	wireFile struct {
+		TerraformVersion string                `json:"terraform_version"`
+		Serial           uint64                `json:"serial"`
+		Lineage          string                `json:"lineage"`
+		Outputs          map[string]wireOutput `json:"outputs"`
+		Resources        []wireResource        `json:"resources"`
+		CheckResults     []wireCheckResult     `json:"check_results"`
+	}
+	wireOutput struct {
+		Value      json.RawMessage `json:"value"`
+		Type       json.RawMessage `json:"type"`
+		Sensitive  bool            `json:"sensitive"`
+		Deprecated string          `json:"deprecated"`
+	}
+	wireResource struct {
+		Module    string         `json:"module"`
+		Mode      string         `json:"mode"`
+		Type      string         `json:"type"`
+		Name      string         `json:"name"`
+		Provider  string         `json:"provider"`
+		Instances []wireInstance `json:"instances"`
+	}
+	wireInstance struct {
+		IndexKey              json.RawMessage   `json:"index_key"`
+		Status                string            `json:"status"`
+		Deposed               string            `json:"deposed"`
+		Provider              string            `json:"provider"`
+		SchemaVersion         uint64            `json:"schema_version"`
+		Attributes            json.RawMessage   `json:"attributes"`
+		AttributesFlat        map[string]string `json:"attributes_flat"`
+		SensitiveAttributes   json.RawMessage   `json:"sensitive_attributes"`
+		Private               *string           `json:"private"`
+		Dependencies          []string          `json:"dependencies"`
+		CreateBeforeDestroy   bool              `json:"create_before_destroy"`
+		SkipDestroy           bool              `json:"skip_destroy"`
+		Identity              json.RawMessage   `json:"identity"`
+		IdentitySchemaVersion *uint64           `json:"identity_schema_version"`
+	}
+	wireCheckResult struct {
+		ObjectKind string            `json:"object_kind"`
+		ConfigAddr string            `json:"config_addr"`
+		Status     string            `json:"status"`
+		Objects    []wireCheckObject `json:"objects"`
+	}
+	wireCheckObject struct {
+		ObjectAddr      string   `json:"object_addr"`
+		Status          string   `json:"status"`
+		FailureMessages []string `json:"failure_messages"`
+	}
+)
+
+// Decode reads a state in format version 4. name (a path or an object key)
+// starts every error, which names the field at fault (and its line and
+// column when the JSON decoder stopped there). Errors wrap
+// state.ErrCorrupt, or state.ErrUnsupportedVersion for another format
+// version; empty data is ErrEmpty.
+//
+// What OpenTofu reads differently from how it writes it comes back as it
+// writes it: the decoded File encodes to the bytes OpenTofu would write
+// for the same data (outputs and sensitive paths through cty, attributes
+// compacted).
+func Decode(name string, data []byte) (*File, error) {
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%s: %w", name, ErrEmpty)
+	}
+	if err := checkVersion(name, data); err != nil {
+		return nil, err
+	}
+	var w wireFile
+	if err := json.Unmarshal(data, &w); err != nil {
+		return nil, jsonError(name, data, err)
+	}
+	f, err := fromWire(&w)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %w", name, state.ErrCorrupt, err)
+	}
+	return f, nil
+}
+
+// checkVersion refuses what is not a version 4 state: not a JSON object,
+// no version, another version, or OpenTofu's encrypted envelope.
+func checkVersion(name string, data []byte) error {
+	var probe struct {
+		Version          json.RawMessage `json:"version"`
+		TerraformVersion string          `json:"terraform_version"`
+		EncryptedData    json.RawMessage `json:"encrypted_data"`
+		Kyku             json.RawMessage `json:"metadata"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return jsonError(name, data, err)
+	}
+	switch {
+	case probe.Version == nil && probe.EncryptedData != nil:
+		return fmt.Errorf("%s: %w, which kyku does not read; decrypt it with tofu (state encryption's fallback) first", name, ErrEncrypted)
+	case probe.Version == nil && probe.Kyku != nil:
+		return fmt.Errorf("%s: %w: this is a kyku state, not a Terraform state (no \"version\")", name, state.ErrCorrupt)
+	case probe.Version == nil:
+		return fmt.Errorf("%s: %w: no \"version\": not a Terraform state", name, state.ErrCorrupt)
+	}
+	switch v := string(bytes.TrimSpace(probe.Version)); v {
+	case "4":
+		return nil
+	case "1", "2", "3":
+		return fmt.Errorf("%s: %w: format version %s, written by Terraform %s; kyku reads version 4: let tofu rewrite it first (tofu apply -refresh-only)",
+			name, state.ErrUnsupportedVersion, v, orUnknown(probe.TerraformVersion))
+	default:
+		return fmt.Errorf("%s: %w: format version %s, written by %s; kyku reads version 4, as OpenTofu 1.12 writes it",
+			name, state.ErrUnsupportedVersion, v, orUnknown(probe.TerraformVersion))
+	}
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "an unknown version"
+	}
+	return s
+}
+
+func fromWire(w *wireFile) (*File, error) {
+	if w.TerraformVersion != "" {
+		if _, err := version.NewVersion(w.TerraformVersion); err != nil {
+			return nil, fmt.Errorf("terraform_version %q is not a version", w.TerraformVersion)
+		}
+	}
+	f := &File{TerraformVersion: w.TerraformVersion, Serial: w.Serial, Lineage: w.Lineage, Outputs: map[string]*Output{}}
+	for name, o := range w.Outputs {
+		out, err := decodeOutput(o)
+		if err != nil {
+			return nil, fmt.Errorf("outputs.%s: %w", name, err)
+		}
+		f.Outputs[name] = out
+	}
+	seen := map[string]bool{}
+	for i, wr := range w.Resources {
+		r, err := decodeResource(wr)
+		if err != nil {
+			return nil, fmt.Errorf("resources[%d]: %w", i, err)
+		}
+		if seen[r.Addr()] {
+			return nil, fmt.Errorf("resources[%d]: %s appears twice", i, r.Addr())
+		}
+		seen[r.Addr()] = true
+		f.Resources = append(f.Resources, r)
+	}
+	for _, wc := range w.CheckResults {
+		if c := decodeCheckResult(wc); c != nil {
+			f.CheckResults = append(f.CheckResults, c)
+		}
+	}
+	sortFile(f)
+	return f, nil
+}
+
+func decodeResource(wr wireResource) (*Resource, error) {
+	r := &Resource{Type: wr.Type, Name: wr.Name, Provider: wr.Provider}
+	switch wr.Mode {
+	case "managed":
+		r.Mode = Managed
+	case "data":
+		r.Mode = Data
+	default:
+		return nil, fmt.Errorf("mode %q of %s.%s is neither managed nor data", wr.Mode, wr.Type, wr.Name)
+	}
+	if !validName(wr.Type) || !validName(wr.Name) {
+		return nil, fmt.Errorf("type %q and name %q: want names of letters, digits, _ and -", wr.Type, wr.Name)
+	}
+	if wr.Module != "" {
+		m, err := checkModule(wr.Module)
+		if err != nil {
+			return nil, fmt.Errorf("module: %w", err)
+		}
+		r.Module = m
+	}
+	seen := map[string]bool{}
+	for j, wi := range wr.Instances {
+		in, err := decodeInstance(wi)
+		if err != nil {
+			return nil, fmt.Errorf("%s: instances[%d]: %w", r.Addr(), j, err)
+		}
+		if in.Provider == "" && r.Provider == "" {
+			return nil, fmt.Errorf("%s: instances[%d]: no provider, on the resource or the instance", r.Addr(), j)
+		}
+		id := in.Key.String() + " " + in.Deposed
+		if seen[id] {
+			what := r.InstanceAddr(in.Key)
+			if in.Deposed != "" {
+				what += " deposed object " + in.Deposed
+			}
+			return nil, fmt.Errorf("%s: instances[%d]: %s appears twice", r.Addr(), j, what)
+		}
+		seen[id] = true
+		r.Instances = append(r.Instances, in)
+	}
+	return r, nil
+}
+
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isNameByte(s[i], i == 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func decodeInstance(wi wireInstance) (*Instance, error) {
+	in := &Instance{
+		Status: wi.Status, Deposed: wi.Deposed, Provider: wi.Provider, SchemaVersion: wi.SchemaVersion,
+		Dependencies:        wi.Dependencies,
+		CreateBeforeDestroy: wi.CreateBeforeDestroy, SkipDestroy: wi.SkipDestroy,
+	}
+	k, err := decodeKey(wi.IndexKey)
+	if err != nil {
+		return nil, err
+	}
+	in.Key = k
+	if in.Status != "" && in.Status != "tainted" {
+		return nil, fmt.Errorf("status %q: want \"tainted\" or none", in.Status)
+	}
+	if in.Deposed != "" && len(in.Deposed) != 8 {
+		return nil, fmt.Errorf("deposed %q: want a key of 8 characters", in.Deposed)
+	}
+	switch {
+	case wi.Attributes != nil:
+		if t := bytes.TrimSpace(wi.Attributes); len(t) == 0 || t[0] != '{' {
+			return nil, fmt.Errorf("attributes: want an object")
+		}
+		in.Attributes = compactHTML(wi.Attributes)
+	case wi.AttributesFlat != nil:
+		in.AttributesFlat = wi.AttributesFlat // read only without attributes, as OpenTofu does
+	default:
+		in.Attributes = json.RawMessage("{}")
+	}
+	if wi.SensitiveAttributes != nil && !bytes.Equal(bytes.TrimSpace(wi.SensitiveAttributes), []byte("null")) {
+		paths, err := decodePaths(wi.SensitiveAttributes)
+		if err != nil {
+			return nil, fmt.Errorf("sensitive_attributes: %w", err)
+		}
+		in.Sensitive = paths
+	}
+	if wi.Private != nil {
+		p, err := base64.StdEncoding.DecodeString(*wi.Private)
+		if err != nil {
+			return nil, fmt.Errorf("private: not base64: %v", err)
+		}
+		if len(p) > 0 {
+			in.Private = p
+		}
+	}
+	if len(wi.Identity) > 0 {
+		in.Identity = compactHTML(wi.Identity)
+		in.IdentitySchemaVersion = wi.IdentitySchemaVersion
+	}
+	return in, nil
+}
+
+// decodeKey reads index_key: absent or null, a whole number (as OpenTofu
+// reads JSON numbers: through a float64), or a string.
+func decodeKey(raw json.RawMessage) (Key, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return Key{}, nil
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return Key{}, fmt.Errorf("index_key: %s", plainJSONError(err))
+		}
+		return String(s), nil
+	}
+	var f float64
+	if err := json.Unmarshal(raw, &f); err != nil || f != math.Trunc(f) || f < 0 || f > 1<<53 {
+		return Key{}, fmt.Errorf("index_key %s: want a whole number of 0 or more, or a string", raw)
+	}
+	return Int(int(f)), nil
+}
+
+func decodeCheckResult(wc wireCheckResult) *CheckResult {
+	switch wc.ObjectKind {
+	case "resource", "output", "check", "var":
+	default:
+		return nil // a kind from a later version: OpenTofu drops it too
+	}
+	c := &CheckResult{Kind: wc.ObjectKind, Addr: wc.ConfigAddr, Status: checkStatus(wc.Status)}
+	for _, o := range wc.Objects {
+		c.Objects = append(c.Objects, CheckObject{Addr: o.ObjectAddr, Status: checkStatus(o.Status), FailureMessages: o.FailureMessages})
+	}
+	return c
+}
+
+// checkStatus is a status as OpenTofu writes it back: one it does not
+// know is unknown.
+func checkStatus(s string) string {
+	switch s {
+	case "pass", "fail", "error":
+		return s
+	}
+	return "unknown"
+}

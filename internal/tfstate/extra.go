@@ -1,0 +1,66 @@
+package tfstate
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/kyku/action/internal/value"
+)
+
+// Extra is what Kyku's model holds of a state and a Terraform state does
+// not: the deploy prefix and, per resource, what a Kyku apply recorded
+// beyond the object's attributes. A backend keeps it beside the state. It
+// belongs to one version of the state (Lineage, Serial): once OpenTofu has
+// written another, it no longer applies and is left out.
+type Extra struct {
+	Lineage string `json:"lineage"`
+	Serial  uint64 `json:"serial"`
+	// Digest is the backend's fingerprint of the state's bytes, which
+	// tells a state OpenTofu wrote with the same serial (tofu state push
+	// -force) from the one Extra belongs to.
+	Digest    string                    `json:"digest,omitempty"`
+	Prefix    string                    `json:"prefix,omitempty"`
+	Resources map[string]*ExtraResource `json:"resources,omitempty"`
+}
+
+// ExtraResource is what Kyku recorded of one resource instance that its
+// Terraform state has no place for.
+type ExtraResource struct {
+	Config    map[string]any `json:"config,omitempty"`
+	CloudName string         `json:"cloudName,omitempty"`
+	Protect   bool           `json:"protect,omitempty"`
+	// ProviderID, when the one Kyku recorded is not the object's "id"
+	// attribute.
+	ProviderID string `json:"providerId,omitempty"`
+}
+
+// EncodeExtra is e's JSON.
+func EncodeExtra(e *Extra) ([]byte, error) {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("encode kyku's additions to the state: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// DecodeExtra reads what EncodeExtra wrote; name starts its errors.
+func DecodeExtra(name string, data []byte) (*Extra, error) {
+	var e Extra
+	if err := json.Unmarshal(data, &e); err != nil {
+		return nil, fmt.Errorf("%s: %s", name, plainJSONError(err))
+	}
+	for _, r := range e.Resources {
+		if r != nil && r.Config != nil {
+			r.Config = value.Normalize(r.Config).(map[string]any)
+		}
+	}
+	return &e, nil
+}
+
+func (r *ExtraResource) empty() bool {
+	return r.Config == nil && r.CloudName == "" && !r.Protect && r.ProviderID == ""
+}
+
+// Empty reports whether e holds nothing beyond the state version it
+// belongs to.
+func (e *Extra) Empty() bool { return e.Prefix == "" && len(e.Resources) == 0 }
