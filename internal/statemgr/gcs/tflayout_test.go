@@ -1,7 +1,6 @@
 package gcs_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -45,7 +44,7 @@ func TestTerraformObjects(t *testing.T) {
 
 func newTerraform(t *testing.T, srv *gcstest.Server, bucket, workspace string) *tflayout.Backend {
 	t.Helper()
-	b, err := gcs.NewTerraformWithClient(emulatorClient(srv), gcs.TerraformConfig{Bucket: bucket, Prefix: "net"}, workspace,
+	b, err := gcs.NewTerraformWithClient(emulatorClient(t, srv), gcs.TerraformConfig{Bucket: bucket, Prefix: "net"}, workspace,
 		tflayout.Options{LockTimeout: -1, Hostname: "runner", PID: 7}, gcs.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +58,7 @@ func newTerraform(t *testing.T, srv *gcstest.Server, bucket, workspace string) *
 func TestTerraformGCS(t *testing.T) {
 	srv := gcstest.Require(t)
 	bucket := srv.NewBucket(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	orig, err := os.ReadFile(filepath.Join("..", "..", "tfstate", "testdata", "recorded", "modules.remote.tfstate"))
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +119,7 @@ func TestTerraformGCS(t *testing.T) {
 func TestTerraformGCSLock(t *testing.T) {
 	srv := gcstest.Require(t)
 	bucket := srv.NewBucket(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	a, b := newTerraform(t, srv, bucket, ""), newTerraform(t, srv, bucket, "")
 	lock, err := a.Lock(ctx, statemgr.LockInfo{Operation: "apply", Who: "alice@laptop"})
 	if err != nil {
@@ -182,7 +181,7 @@ resource "random_pet" "p" {}
 `, bucket, srv.Host)
 	r := tofutest.New(t, config, "STORAGE_EMULATOR_HOST="+srv.Host)
 	r.Run(0, "apply", "-auto-approve", "-input=false")
-	ctx := context.Background()
+	ctx := t.Context()
 	b := newTerraform(t, srv, bucket, "")
 	st, err := b.Read(ctx)
 	if err != nil || st.Resources["random_pet.p"] == nil {

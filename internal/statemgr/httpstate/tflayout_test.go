@@ -50,6 +50,7 @@ func post(t *testing.T, url string, method string, body []byte) int {
 // wrote it, not written when nothing changed, written in the compact form
 // with ?ID= of the lock held when something did.
 func TestTerraformHTTP(t *testing.T) {
+	ctx := t.Context()
 	srv := httpstatetest.New(t)
 	orig, err := os.ReadFile(filepath.Join("..", "..", "tfstate", "testdata", "recorded", "checks.remote.tfstate"))
 	if err != nil {
@@ -96,6 +97,7 @@ func TestTerraformHTTP(t *testing.T) {
 // OpenTofu's lock is held, Kyku refuses with its info, and force-unlock
 // with another ID is refused.
 func TestTerraformHTTPLock(t *testing.T) {
+	ctx := t.Context()
 	srv := httpstatetest.New(t)
 	a, b := newTerraform(t, srv, "net"), newTerraform(t, srv, "net")
 	lock, err := a.Lock(ctx, statemgr.LockInfo{Operation: "apply", Who: "alice@laptop"})
@@ -137,6 +139,7 @@ func TestTerraformHTTPLock(t *testing.T) {
 // tofu's state; while Kyku holds the lock tofu plan refuses naming it;
 // while tofu applies, Kyku refuses naming tofu's lock.
 func TestTofuHTTPInterop(t *testing.T) {
+	ctx := t.Context()
 	srv := httpstatetest.New(t)
 	config := fmt.Sprintf(`terraform {
   backend "http" {

@@ -91,7 +91,7 @@ func TestTerraformPaths(t *testing.T) {
 // unchanged (Kyku's serial raised) writes nothing: the file keeps its
 // bytes and its serial, no backup is made, no lock is left behind.
 func TestTerraformReadChangesNothing(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	orig := recordedState(t, "lifecycle")
 	put(t, filepath.Join(dir, "terraform.tfstate"), orig)
@@ -135,7 +135,7 @@ func TestTerraformReadChangesNothing(t *testing.T) {
 func TestTerraformWrite(t *testing.T) {
 	for _, ws := range []string{"", "staging"} {
 		t.Run("workspace "+ws, func(t *testing.T) {
-			ctx := context.Background()
+			ctx := t.Context()
 			dir := t.TempDir()
 			cfg := local.TerraformConfig{Dir: dir}
 			orig := recordedState(t, "counts")
@@ -179,7 +179,7 @@ func TestTerraformWrite(t *testing.T) {
 // TestTerraformWriteConflict: a state OpenTofu changed after Kyku read it
 // is not overwritten.
 func TestTerraformWriteConflict(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "terraform.tfstate")
 	put(t, path, recordedState(t, "counts"))
@@ -217,7 +217,7 @@ func TestTerraformLockBody(t *testing.T) {
 		t.Errorf("holder: %+v", h)
 	}
 
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	b := newTF(t, dir, "")
 	lock, err := b.Lock(ctx, statemgr.LockInfo{Operation: "apply", Who: "ci@runner", RunURL: "https://ci/run/1"})
@@ -249,7 +249,7 @@ func TestTerraformLockBody(t *testing.T) {
 // the holder's info: who, the operation, since when; once released, the
 // lock's body and the empty state file the lock created are gone.
 func TestTerraformLockExcludes(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	a, b := newTF(t, dir, ""), newTF(t, dir, "")
 	lock, err := a.Lock(ctx, statemgr.LockInfo{Operation: "apply", Who: "alice@laptop"})
@@ -286,7 +286,7 @@ func TestTerraformLockExcludes(t *testing.T) {
 // TestTerraformLockLeftBehind: a lock body a dead process left (its fcntl
 // lock went with it) does not hold the state, and force-unlock removes it.
 func TestTerraformLockLeftBehind(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	put(t, filepath.Join(dir, "terraform.tfstate"), recordedState(t, "empty"))
 	put(t, filepath.Join(dir, ".terraform.tfstate.lock.info"), get(t, "testdata/tofu.lock.info"))
@@ -314,7 +314,7 @@ func TestTerraformLockLeftBehind(t *testing.T) {
 // state again (same serial, other bytes: tofu state push -force), it does
 // not.
 func TestTerraformExtra(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "terraform.tfstate")
 	put(t, path, recordedState(t, "lifecycle"))
@@ -370,7 +370,7 @@ func TestTerraformEncryption(t *testing.T) {
 		t.Errorf("got %v, want %s", err, want)
 	}
 	put(t, filepath.Join(dir, "terraform.tfstate"), []byte(`{"meta":{"key_provider.pbkdf2.main":"eyJzYWx0IjoiIn0="},"encrypted_data":"c2VhbGVk","encryption_version":"v0"}`))
-	_, err = newTF(t, dir, "").Read(context.Background())
+	_, err = newTF(t, dir, "").Read(t.Context())
 	if !errors.Is(err, tfstate.ErrEncrypted) || strings.Contains(err.Error(), "\n") {
 		t.Errorf("OpenTofu's encryption: %v", err)
 	}
@@ -380,7 +380,7 @@ func TestTerraformEncryption(t *testing.T) {
 // telling the waiting hook once who holds it, and takes the lock once it
 // is released.
 func TestTerraformLockWaits(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	lock, err := newTF(t, dir, "").Lock(ctx, statemgr.LockInfo{Operation: "apply", Who: "alice@laptop"})
 	if err != nil {
@@ -409,7 +409,7 @@ func TestTerraformLockWaits(t *testing.T) {
 // makes one as OpenTofu would: version 4 by OpenTofu 1.12.6's format, the
 // lineage Kyku chose, each resource with the provider its type implies.
 func TestTerraformNewState(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	b := newTF(t, dir, "")
 	st, err := b.Read(ctx)

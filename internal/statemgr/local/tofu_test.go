@@ -21,7 +21,7 @@ import (
 // refuses, naming Kyku's lock: its ID and who holds it.
 func TestTofuHonoursKykuLock(t *testing.T) {
 	r := tofutest.New(t, `resource "terraform_data" "x" {}`)
-	ctx := context.Background()
+	ctx := t.Context()
 	lock, err := newTF(t, r.Dir, "").Lock(ctx, statemgr.LockInfo{Operation: "apply", Who: "ci@runner"})
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +60,7 @@ func TestKykuWaitsForTofuLock(t *testing.T) {
 			t.Fatal("tofu took no lock")
 		}
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	_, err := newTF(t, r.Dir, "").Lock(ctx, statemgr.LockInfo{Operation: "plan"})
 	var le *statemgr.LockedError
 	if !errors.As(err, &le) {
@@ -110,7 +110,7 @@ func TestTofuReadsKykuWrites(t *testing.T) {
 	}
 	r := tofutest.New(t, string(config))
 	r.Run(0, "apply", "-auto-approve", "-input=false")
-	ctx := context.Background()
+	ctx := t.Context()
 	b := newTF(t, r.Dir, "")
 	st, err := b.Read(ctx)
 	if err != nil {

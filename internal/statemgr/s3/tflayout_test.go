@@ -1,7 +1,6 @@
 package s3_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -90,7 +89,7 @@ func recorded(t *testing.T, name string) []byte {
 // form with the serial raised, Kyku's additions go under <key>.kyku/,
 // and nothing else is written.
 func TestTerraformS3(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	bucket := newBucket(t)
 	key := "env:/staging/net/terraform.tfstate"
 	orig := recorded(t, "counts")
@@ -150,7 +149,7 @@ func TestTerraformS3(t *testing.T) {
 // there, Kyku refuses with its info, and force-unlock with its ID removes
 // it.
 func TestTerraformS3Lock(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	bucket := newBucket(t)
 	a, b := newTerraform(t, bucket, ""), newTerraform(t, bucket, "")
 	lock, err := a.Lock(ctx, statemgr.LockInfo{Operation: "apply", Who: "alice@laptop"})
@@ -229,7 +228,7 @@ resource "time_sleep" "w" {
 	r := tofutest.New(t, config, env...)
 	r.Run(0, "apply", "-auto-approve", "-input=false")
 	stored := rawGet(t, bucket, "net/terraform.tfstate")
-	ctx := context.Background()
+	ctx := t.Context()
 	b := newTerraform(t, bucket, "")
 	st, err := b.Read(ctx)
 	if err != nil || st.Resources["random_pet.p"] == nil {
