@@ -13,8 +13,11 @@ import (
 
 // TextOptions shape the human plan output.
 type TextOptions struct {
-	Color    bool // ANSI colours: + green, ~ yellow, ± magenta, - red
-	ShowNoOp bool // list unchanged resources (the CLI default, as in the seed)
+	Color bool // ANSI colours: + green, ~ yellow, ± magenta, - red
+	// ShowNoOp lists each unchanged resource (`✓ no-op …`, as the seed
+	// does); otherwise one line counts them (kyku plan --show-unchanged
+	// lists them).
+	ShowNoOp bool
 	Verbose  bool // also list the properties of destroys
 }
 
@@ -86,7 +89,9 @@ func nameText(n string) string {
 //	      port: 80 → 443
 //	  ✓ no-op Database "app-db"
 //
-// No-ops come last, after the destroys, whatever their level.
+// No-ops come last, after the destroys, whatever their level; unless
+// ShowNoOp, one line counts them instead (`✓ 300 unchanged resources not
+// shown; --show-unchanged lists them`).
 // Property lines show `path: old → new` (a create's `path: new`);
 // sensitive values as (sensitive), what is known only after apply as
 // (known after apply) beside the parts that are known, a string of
@@ -147,6 +152,9 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 			}
 		}
 	}
+	if n := unchanged(p.Changes); n > 0 && !opts.ShowNoOp {
+		fmt.Fprintln(bw, "  "+plan.NoOp.Symbol()+" "+notShown(n)+"; --show-unchanged lists them")
+	}
 	writeOutputChanges(bw, p.OutputChanges, opts.Color)
 	return flush(bw)
 }
@@ -198,6 +206,20 @@ func listed(cs []plan.Change, noOps bool) []plan.Change {
 	}
 	return out
 }
+
+// unchanged counts the no-ops among cs.
+func unchanged(cs []plan.Change) int {
+	n := 0
+	for _, c := range cs {
+		if c.Action == plan.NoOp {
+			n++
+		}
+	}
+	return n
+}
+
+// notShown is "300 unchanged resources not shown".
+func notShown(n int) string { return plural(n, "unchanged resource") + " not shown" }
 
 func flush(bw *bufio.Writer) error {
 	if err := bw.Flush(); err != nil {
