@@ -128,13 +128,13 @@ func changed(lines []hereLine) bool {
 	return false
 }
 
-// heredocHead is what follows a property's name on its first line:
-// `<<-EOT`, then `  # whitespace changes` for a change in place whose
-// lines are all alike, then the note of a property forcing a replace.
-func heredocHead(a plan.Action, lines []hereLine, pc plan.PropChange) string {
+// heredocOpen is what follows a heredoc property's name on its first
+// line: `<<-EOT`, then `  # whitespace changes` for a change in place
+// whose lines are all alike.
+func heredocOpen(a plan.Action, lines []hereLine) string {
 	s := "<<-EOT"
 	if a != plan.Create && a != plan.Read && a != plan.Destroy && a != plan.Forget && !changed(lines) {
 		s += "  # whitespace changes"
 	}
-	return s + forcesNote(pc)
+	return s
 }

@@ -267,12 +267,12 @@ func outputsBlock(ocs []plan.OutputChange) string {
 // destroys `- path: old`, updates and replaces a `-` line with the old value
 // and a `+` line with the new one; `# forces replacement` marks a property
 // that causes a replace. A value is on one line, so a fence cannot close,
-// but for a string of several lines: a heredoc whose lines are indented
-// past any fence (heredocDiff).
+// but for a string of several lines, a list or a map: a block whose lines
+// are indented past any fence (blockDiff).
 func diffLines(a plan.Action, pc plan.PropChange) string {
 	path := truncateRunes(oneLine(pc.Path), maxCell)
-	if lines, ok := heredoc(a, oldValue(pc), newValue(pc)); ok {
-		return heredocDiff(a, path, lines, pc)
+	if b, ok := valueBlock(a, pc); ok {
+		return blockDiff(a, path, b, pc)
 	}
 	oldText, newText := cutPair(valueText(oldValue(pc)), valueText(newValue(pc)), maxCell)
 	oldLine := "- " + path + ": " + oldText + "\n"
@@ -287,17 +287,18 @@ func diffLines(a plan.Action, pc plan.PropChange) string {
 	return oldLine + newLine
 }
 
-// heredocDiff writes a heredoc as diff lines: a create's all `+`, a
-// destroy's all `-`, a change in place's unchanged lines as context and
-// the others `-` or `+`, every line of text indented four spaces past its
-// mark (never a fence) and cut to maxCell runes:
+// blockDiff writes a block (a heredoc, a list, a map) as diff lines: a
+// create's all `+`, a destroy's all `-`, a change in place's unchanged
+// lines as context and the others `-` or `+`, every line of text
+// indented four spaces past its mark (never a fence) and cut to maxCell
+// runes:
 //
 //	  value: <<-EOT
 //	      line one
 //	-     line two
 //	+     line 2
 //	  EOT
-func heredocDiff(a plan.Action, path string, lines []hereLine, pc plan.PropChange) string {
+func blockDiff(a plan.Action, path string, bl block, pc plan.PropChange) string {
 	lead := "  "
 	switch a {
 	case plan.Create, plan.Read:
@@ -306,15 +307,15 @@ func heredocDiff(a plan.Action, path string, lines []hereLine, pc plan.PropChang
 		lead = "- "
 	}
 	var b strings.Builder
-	b.WriteString(lead + path + ": " + truncateRunes(heredocHead(a, lines, pc), maxCell) + "\n")
-	for _, l := range lines {
+	b.WriteString(lead + path + ": " + truncateRunes(bl.open+forcesNote(pc), maxCell) + "\n")
+	for _, l := range bl.lines {
 		mark := lead
 		if l.mark != ' ' {
 			mark = string(l.mark) + " "
 		}
-		b.WriteString(mark + "    " + truncateRunes(l.text, maxCell) + "\n")
+		b.WriteString(mark + indentStep + truncateRunes(l.text, maxCell) + "\n")
 	}
-	b.WriteString(lead + "EOT\n")
+	b.WriteString(lead + bl.close + "\n")
 	return b.String()
 }
 

@@ -239,9 +239,10 @@ func showProps(a plan.Action, verbose bool) bool {
 }
 
 // propLines are the lines of one property: `path: old → new` (creates and
-// reads during apply: `path: new`, destroys: `path: old`); a string of several lines is a
-// heredoc, its lines indented under the property, a changed one's
-// marked "- " (removed) or "+ " (added):
+// reads during apply: `path: new`, destroys: `path: old`); a string of
+// several lines, a list or a map is a block (valueBlock), its lines
+// indented under the property, a changed one's marked "- " (removed) or
+// "+ " (added):
 //
 //	value: <<-EOT
 //	    line one
@@ -249,16 +250,16 @@ func showProps(a plan.Action, verbose bool) bool {
 //	  + line 2
 //	EOT
 func propLines(a plan.Action, pc plan.PropChange) []string {
-	old, new := oldValue(pc), newValue(pc)
 	path := oneLine(pc.Path) + ": "
-	if lines, ok := heredoc(a, old, new); ok {
-		out := make([]string, 0, len(lines)+2)
-		out = append(out, path+heredocHead(a, lines, pc))
-		for _, l := range lines {
+	if b, ok := valueBlock(a, pc); ok {
+		out := make([]string, 0, len(b.lines)+2)
+		out = append(out, path+b.open+forcesNote(pc))
+		for _, l := range b.lines {
 			out = append(out, "  "+string(l.mark)+" "+l.text)
 		}
-		return append(out, "EOT")
+		return append(out, b.close)
 	}
+	old, new := oldValue(pc), newValue(pc)
 	switch a {
 	case plan.Create, plan.Read:
 		path += valueText(new)
