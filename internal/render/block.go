@@ -23,13 +23,25 @@ import (
 //	]
 //
 // For a change in place, the lines of the old and the new value line up,
-// those removed and added marked (lineDiff), as a heredoc's do.
+// those removed and added marked (lineDiff), as a heredoc's do. A value
+// that came from a reference names it (references.go).
 
-// block is a property shown on several lines: open follows the path on
-// its first line, lines go under it, close ends it.
+// block is a property shown on several lines: open (and the reference
+// the whole value came from, and note) follows the path on its first
+// line, lines go under it, close ends it.
 type block struct {
-	open, close string
-	lines       []hereLine
+	open, ref, note, close string
+	lines                  []hereLine
+}
+
+// head is what follows the path on a block's first line, the note of a
+// property forcing a replace last.
+func (b block) head(pc plan.PropChange) string {
+	s := b.open
+	if b.ref != "" {
+		s += openRef(b.ref)
+	}
+	return s + b.note + forcesNote(pc)
 }
 
 // indentStep is how much deeper each level of a nested value is shown.
@@ -39,30 +51,35 @@ const indentStep = "    "
 // whether it shows as one: a string of several lines, or a list or map
 // with an entry (on both sides of a change in place, or null on one).
 // Anything else (a secret, which is masked, a value known only after
-// apply as a whole, a list becoming a map) stays on one line.
-func valueBlock(a plan.Action, pc plan.PropChange) (block, bool) {
+// apply as a whole, a list becoming a map) stays on one line. refs are
+// the change's references (plan.Change.References).
+func valueBlock(a plan.Action, pc plan.PropChange, refs map[string]string) (block, bool) {
 	old, new := oldValue(pc), newValue(pc)
+	ref := refOf(pc, refs)
 	if lines, ok := heredoc(a, old, new); ok {
-		return block{open: heredocOpen(a, lines), close: "EOT", lines: lines}, true
+		return block{open: "<<-EOT", ref: ref, note: heredocNote(a, lines), close: "EOT", lines: lines}, true
 	}
 	switch a {
 	case plan.Create, plan.Read:
 		old = nil
 	case plan.Destroy, plan.Forget:
-		new = nil
+		new, ref = nil, ""
 	}
 	open, close, ok := brackets(old, new)
 	if !ok {
 		return block{}, false
 	}
-	b := block{open: open, close: close}
+	if pc.Sensitive {
+		refs = nil
+	}
+	b := block{open: open, ref: ref, close: close}
 	switch a {
 	case plan.Create, plan.Read:
-		b.lines = unmarked(nestedLines(new, 0))
+		b.lines = nestedLines(new, 0, pc.Path, refs)
 	case plan.Destroy, plan.Forget:
-		b.lines = unmarked(nestedLines(old, 0))
+		b.lines = nestedLines(old, 0, pc.Path, nil)
 	default:
-		b.lines = lineDiff(nestedLines(old, 0), nestedLines(new, 0))
+		b.lines = lineDiff(nestedLines(old, 0, pc.Path, nil), nestedLines(new, 0, pc.Path, refs))
 	}
 	return b, true
 }
@@ -98,51 +115,61 @@ func brackets(old, new any) (open, close string, ok bool) {
 	return "{", "}", true
 }
 
-// unmarked are lines as a create or a destroy shows them: none marked.
+// unmarked are texts as lines, none marked.
 func unmarked(texts []string) []hereLine {
 	out := make([]hereLine, len(texts))
 	for i, t := range texts {
-		out[i] = hereLine{' ', t}
+		out[i] = hereLine{mark: ' ', text: t}
 	}
 	return out
 }
 
-// nestedLines are the lines of the entries of v, a list or a map, at
-// depth levels below the property: a map's by key, sorted.
-func nestedLines(v any, depth int) []string {
+// nestedLines are the lines of the entries of v, a list or a map at
+// path, depth levels below the property: a map's by key, sorted; each
+// value with the reference refs name at its path.
+func nestedLines(v any, depth int, path string, refs map[string]string) []hereLine {
 	ind := strings.Repeat(indentStep, depth)
-	var out []string
+	var out []hereLine
 	switch x := v.(type) {
 	case []any:
-		for _, e := range x {
-			out = entryLines(out, ind, "", e, ",", depth)
+		for i, e := range x {
+			out = entryLines(out, entry{ind, "", ",", depth, path + "[" + strconv.Itoa(i) + "]"}, e, refs)
 		}
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(x)) {
-			out = entryLines(out, ind, keyText(k)+": ", x[k], "", depth)
+			out = entryLines(out, entry{ind, keyText(k) + ": ", "", depth, path + "." + k}, x[k], refs)
 		}
 	}
 	return out
 }
 
-// entryLines appends the lines of one entry, v, labelled label (a map's
-// key and ": "; "" for a list's element) and followed by tail (a list's
-// comma): a list or map with entries as a block of its own, a string of
-// several lines as a heredoc, anything else on one line.
-func entryLines(out []string, ind, label string, v any, tail string, depth int) []string {
+// entry is where one entry of a list or map goes: its indentation, its
+// label (a map's key and ": "; "" for a list's element), its tail (a
+// list's comma), its depth and path.
+type entry struct {
+	ind, label, tail string
+	depth            int
+	path             string
+}
+
+// entryLines appends the lines of one entry, v: a list or map with
+// entries as a block of its own, a string of several lines as a heredoc,
+// anything else on one line.
+func entryLines(out []hereLine, e entry, v any, refs map[string]string) []hereLine {
+	ref := refs[e.path]
 	if open, close, ok := brackets(nil, v); ok {
-		out = append(out, ind+label+open)
-		out = append(out, nestedLines(v, depth+1)...)
-		return append(out, ind+close+tail)
+		out = append(out, hereLine{mark: ' ', text: e.ind + e.label + open, ref: ref, opens: true})
+		out = append(out, nestedLines(v, e.depth+1, e.path, refs)...)
+		return append(out, hereLine{mark: ' ', text: e.ind + close, tail: e.tail})
 	}
 	if lines, multi := textLines(v); multi {
-		out = append(out, ind+label+"<<-EOT")
+		out = append(out, hereLine{mark: ' ', text: e.ind + e.label + "<<-EOT", ref: ref, opens: true})
 		for _, l := range lines {
-			out = append(out, ind+indentStep+l)
+			out = append(out, hereLine{mark: ' ', text: e.ind + indentStep + l})
 		}
-		return append(out, ind+"EOT"+tail)
+		return append(out, hereLine{mark: ' ', text: e.ind + "EOT", tail: e.tail})
 	}
-	return append(out, ind+label+valueText(v)+tail)
+	return append(out, hereLine{mark: ' ', text: e.ind + e.label + valueText(v), ref: ref, tail: e.tail})
 }
 
 // keyText is a map's key as a block shows it: bare when it is a word

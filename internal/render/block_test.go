@@ -125,10 +125,10 @@ func TestValueBlocks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.text, strings.Join(propLines(tt.a, tt.pc), "\n")); diff != "" {
+			if diff := cmp.Diff(tt.text, strings.Join(propLines(tt.a, tt.pc, nil), "\n")); diff != "" {
 				t.Errorf("text (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tt.diff, diffLines(tt.a, tt.pc)); diff != "" {
+			if diff := cmp.Diff(tt.diff, diffLines(tt.a, tt.pc, nil)); diff != "" {
 				t.Errorf("comment (-want +got):\n%s", diff)
 			}
 		})

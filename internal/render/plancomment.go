@@ -242,7 +242,7 @@ func changeBlock(c plan.Change) string {
 	if len(c.Properties) > 0 {
 		b.WriteString("```diff\n")
 		for _, pc := range c.Properties {
-			b.WriteString(diffLines(c.Action, pc))
+			b.WriteString(diffLines(c.Action, pc, c.References))
 		}
 		b.WriteString("```\n\n")
 	}
@@ -256,7 +256,7 @@ func outputsBlock(ocs []plan.OutputChange) string {
 	var b strings.Builder
 	b.WriteString("<details><summary>Changes to Outputs (" + plural(len(ocs), "output") + ")</summary>\n\n```diff\n")
 	for _, oc := range ocs {
-		b.WriteString(diffLines(oc.Action, outputProp(oc)))
+		b.WriteString(diffLines(oc.Action, outputProp(oc), nil))
 	}
 	b.WriteString("```\n\n</details>\n")
 	return b.String()
@@ -266,15 +266,17 @@ func outputsBlock(ocs []plan.OutputChange) string {
 // apply `+ path: new`,
 // destroys `- path: old`, updates and replaces a `-` line with the old value
 // and a `+` line with the new one; `# forces replacement` marks a property
-// that causes a replace. A value is on one line, so a fence cannot close,
+// that causes a replace; a new value names the reference it came from
+// (refs, by path: withRef). A value is on one line, so a fence cannot close,
 // but for a string of several lines, a list or a map: a block whose lines
 // are indented past any fence (blockDiff).
-func diffLines(a plan.Action, pc plan.PropChange) string {
+func diffLines(a plan.Action, pc plan.PropChange, refs map[string]string) string {
 	path := truncateRunes(oneLine(pc.Path), maxCell)
-	if b, ok := valueBlock(a, pc); ok {
+	if b, ok := valueBlock(a, pc, refs); ok {
 		return blockDiff(a, path, b, pc)
 	}
 	oldText, newText := cutPair(valueText(oldValue(pc)), valueText(newValue(pc)), maxCell)
+	newText = withRef(newText, truncateRunes(refOf(pc, refs), maxCell))
 	oldLine := "- " + path + ": " + oldText + "\n"
 	newLine := "+ " + path + ": " + newText
 	newLine += truncateRunes(forcesNote(pc), maxCell) + "\n"
@@ -307,13 +309,13 @@ func blockDiff(a plan.Action, path string, bl block, pc plan.PropChange) string 
 		lead = "- "
 	}
 	var b strings.Builder
-	b.WriteString(lead + path + ": " + truncateRunes(bl.open+forcesNote(pc), maxCell) + "\n")
+	b.WriteString(lead + path + ": " + truncateRunes(bl.head(pc), maxCell) + "\n")
 	for _, l := range bl.lines {
 		mark := lead
 		if l.mark != ' ' {
 			mark = string(l.mark) + " "
 		}
-		b.WriteString(mark + indentStep + truncateRunes(l.text, maxCell) + "\n")
+		b.WriteString(mark + indentStep + truncateRunes(l.String(), maxCell) + "\n")
 	}
 	b.WriteString(lead + bl.close + "\n")
 	return b.String()

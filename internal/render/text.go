@@ -147,7 +147,7 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 			continue
 		}
 		for _, pc := range c.Properties {
-			for _, l := range propLines(c.Action, pc) {
+			for _, l := range propLines(c.Action, pc, c.References) {
 				fmt.Fprintln(bw, "      "+l)
 			}
 		}
@@ -172,7 +172,7 @@ func writeOutputChanges(bw *bufio.Writer, ocs []plan.OutputChange, color bool) {
 		if col := actionColor(oc.Action); color && col != "" {
 			sym = col + sym + ansiReset
 		}
-		for i, l := range propLines(oc.Action, outputProp(oc)) {
+		for i, l := range propLines(oc.Action, outputProp(oc), nil) {
 			if i == 0 {
 				fmt.Fprintln(bw, "  "+sym+" "+l)
 			} else {
@@ -242,31 +242,32 @@ func showProps(a plan.Action, verbose bool) bool {
 // reads during apply: `path: new`, destroys: `path: old`); a string of
 // several lines, a list or a map is a block (valueBlock), its lines
 // indented under the property, a changed one's marked "- " (removed) or
-// "+ " (added):
+// "+ " (added); a value names the reference it came from (refs, by
+// path: withRef):
 //
 //	value: <<-EOT
 //	    line one
 //	  - line two
 //	  + line 2
 //	EOT
-func propLines(a plan.Action, pc plan.PropChange) []string {
+func propLines(a plan.Action, pc plan.PropChange, refs map[string]string) []string {
 	path := oneLine(pc.Path) + ": "
-	if b, ok := valueBlock(a, pc); ok {
+	if b, ok := valueBlock(a, pc, refs); ok {
 		out := make([]string, 0, len(b.lines)+2)
-		out = append(out, path+b.open+forcesNote(pc))
+		out = append(out, path+b.head(pc))
 		for _, l := range b.lines {
-			out = append(out, "  "+string(l.mark)+" "+l.text)
+			out = append(out, "  "+string(l.mark)+" "+l.String())
 		}
 		return append(out, b.close)
 	}
 	old, new := oldValue(pc), newValue(pc)
 	switch a {
 	case plan.Create, plan.Read:
-		path += valueText(new)
+		path += withRef(valueText(new), refOf(pc, refs))
 	case plan.Destroy, plan.Forget:
 		path += valueText(old)
 	default:
-		path += valueText(old) + " → " + valueText(new)
+		path += valueText(old) + " → " + withRef(valueText(new), refOf(pc, refs))
 	}
 	return []string{path + forcesNote(pc)}
 }
