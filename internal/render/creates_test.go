@@ -87,9 +87,9 @@ func TestCreatePlanShows(t *testing.T) {
 		{"text: an output changing to unknown", text, "  ~ edge_ip: 203.0.113.7 → (known after apply)\n"},
 		{"text: an output removed", text, "  - gone: old value\n"},
 		{"text: a sensitive output", text, "  + password: (sensitive)\n"},
-		{"comment: a provider's create", md, "+ id: (known after apply)\n+ name: cert\n"},
-		{"comment: a map known in part", md, "+ tags: {\n+     k: one\n+     pet: (known after apply)\n+ }\n"},
-		{"comment: a heredoc", md, "+ cert_pem: <<-EOT\n+     -----BEGIN CERTIFICATE-----\n"},
+		{"comment: a provider's create", md, "+   id: (known after apply)\n+   name: cert\n"},
+		{"comment: a map known in part", md, "+   tags: {\n+       k: one\n+       pet: (known after apply)\n+   }\n"},
+		{"comment: a heredoc", md, "+   cert_pem: <<-EOT\n+       -----BEGIN CERTIFICATE-----\n"},
 		{"comment: outputs", md, "<details><summary>Changes to Outputs (6 outputs)</summary>\n\n```diff\n+ cert: <<-EOT\n"},
 		{"json: the change's provider", js, "\"type\": \"sdktest_item\",\n      \"provider\": \"sdktest\","},
 		{"json: a secret of a create has no old value", js, "\"path\": \"secret\",\n          \"old\": null,\n          \"new\": \"(sensitive)\","},
@@ -143,7 +143,7 @@ func TestOutputsTruncated(t *testing.T) {
 	p := createPlan()
 	full := PlanComment(p, meta(), CommentLimit)
 	cut := PlanComment(p, meta(), len(full)-50)
-	if strings.Contains(cut, "Changes to Outputs") || !strings.Contains(cut, "<details><summary>~ update sdktest_item &quot;edge&quot;</summary>") {
+	if strings.Contains(cut, "Changes to Outputs") || !strings.Contains(cut, "~ update sdktest_item \"edge\"  (level 2 · id item-7)\n") {
 		t.Errorf("the outputs are not what was dropped:\n%s", cut)
 	}
 	if !strings.Contains(cut, "Output truncated: 0 changes and the changes to outputs not shown.") {

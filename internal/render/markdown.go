@@ -28,6 +28,9 @@ type Meta struct {
 	// the top of its plan comment, since the plan ran the default
 	// branch's.
 	ProvidersChanged []string
+	// ShowUnchanged lists the unchanged resources of a plan comment or
+	// summary (by default one line counts them).
+	ShowUnchanged bool
 }
 
 // maxCell is how many runes of one value a table cell or diff line shows.
