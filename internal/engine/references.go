@@ -35,7 +35,7 @@ func references(cfg, resolved, planned map[string]any, skip []string) map[string
 func refsIn(out map[string]string, path string, c, r, p any) {
 	switch x := c.(type) {
 	case string:
-		if refs := refText(x); refs != "" && value.Equal(r, p) {
+		if refs := refText(x); refs != "" && value.Equal(asPlanned(r), asPlanned(p)) {
 			out[path] = refs
 		}
 	case []any:
@@ -46,6 +46,7 @@ func refsIn(out map[string]string, path string, c, r, p any) {
 		}
 		used := make([]bool, len(pl))
 		for i, e := range x {
+			want := asPlanned(rl[i])
 			refs := ""
 			if s, ok := e.(string); ok {
 				refs = refText(s)
@@ -57,11 +58,11 @@ func refsIn(out map[string]string, path string, c, r, p any) {
 			// The element where the planned list holds the value: the
 			// same index, or (a set, reordered) the first unused one.
 			j := -1
-			if i < len(pl) && !used[i] && value.Equal(rl[i], pl[i]) {
+			if i < len(pl) && !used[i] && value.Equal(want, asPlanned(pl[i])) {
 				j = i
 			} else {
 				for k, v := range pl {
-					if !used[k] && value.Equal(rl[i], v) {
+					if !used[k] && value.Equal(want, asPlanned(v)) {
 						j = k
 						break
 					}
@@ -79,6 +80,16 @@ func refsIn(out map[string]string, path string, c, r, p any) {
 			refsIn(out, path+"."+k, x[k], rm[k], pm[k])
 		}
 	}
+}
+
+// asPlanned is a value as a plan shows it: a string interpolating a
+// value not yet known is itself not yet known (a provider may plan it
+// either way).
+func asPlanned(v any) any {
+	if s, ok := v.(string); ok && strings.Contains(s, value.Unknown) {
+		return value.Unknown
+	}
+	return v
 }
 
 // at is l[i], or nil past its end.

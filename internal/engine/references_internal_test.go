@@ -63,6 +63,20 @@ func TestReferencesFollowTheValues(t *testing.T) {
 			want:     map[string]string{"network": "net", "tags.vpc": "net.arn"},
 		},
 		{
+			name:     "an interpolation of values not yet known",
+			cfg:      map[string]any{"cidr": "${a.value}/${a.id}"},
+			resolved: map[string]any{"cidr": u + "/" + u},
+			planned:  map[string]any{"cidr": u},
+			want:     map[string]string{"cidr": "a.value, a.id"},
+		},
+		{
+			name:     "an element interpolating one",
+			cfg:      map[string]any{"names": []any{"web-${a.id}"}},
+			resolved: map[string]any{"names": []any{"web-" + u}},
+			planned:  map[string]any{"names": []any{u}},
+			want:     map[string]string{"names[0]": "a.id"},
+		},
+		{
 			name:     "a whole list, and an address with an index",
 			cfg:      map[string]any{"zones": "${region.zones}", "subnet": `${subnets["a"].id}`},
 			resolved: map[string]any{"zones": []any{"a", "b"}, "subnet": "subnet-1"},
