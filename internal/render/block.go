@@ -56,6 +56,9 @@ const indentStep = "    "
 func valueBlock(a plan.Action, pc plan.PropChange, refs map[string]string) (block, bool) {
 	old, new := oldValue(pc), newValue(pc)
 	ref := refOf(pc, refs)
+	if a == plan.Destroy || a == plan.Forget {
+		ref = "" // an old value: the references are the configuration's now
+	}
 	if lines, ok := heredoc(a, old, new); ok {
 		return block{open: "<<-EOT", ref: ref, note: heredocNote(a, lines), close: "EOT", lines: lines}, true
 	}
@@ -63,14 +66,11 @@ func valueBlock(a plan.Action, pc plan.PropChange, refs map[string]string) (bloc
 	case plan.Create, plan.Read:
 		old = nil
 	case plan.Destroy, plan.Forget:
-		new, ref = nil, ""
+		new = nil
 	}
 	open, close, ok := brackets(old, new)
 	if !ok {
 		return block{}, false
-	}
-	if pc.Sensitive {
-		refs = nil
 	}
 	b := block{open: open, ref: ref, close: close}
 	switch a {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/kyku/action/internal/plan"
@@ -34,7 +35,7 @@ type changeSet struct {
 func reviewChanges(p *plan.Plan) changeSet {
 	cs := changeSet{counters: p.Counters}
 	lines := 0
-	var kinds []string
+	var kinds []plan.Action
 	for _, c := range p.Changes {
 		if c.Action == plan.NoOp {
 			continue
@@ -47,7 +48,7 @@ func reviewChanges(p *plan.Plan) changeSet {
 			cs.dangerItems = append(cs.dangerItems, "> - "+cautionItem(c)+"\n")
 		default:
 			cs.rest = append(cs.rest, t)
-			kinds = append(kinds, c.Action.String())
+			kinds = append(kinds, c.Action)
 		}
 	}
 	cs.restTitle = restTitle(kinds)
@@ -106,19 +107,19 @@ func diffSection(lead string, blocks []string, fold bool) section {
 }
 
 // restTitle names what the changes after the destroys and replaces do,
-// by the actions (as Action.String names them) among them, in a fixed
-// order: "Creates and updates", "Updates, moves and imports".
-func restTitle(actions []string) string {
+// by their actions, in a fixed order: "Creates and updates", "Updates,
+// moves and imports".
+func restTitle(actions []plan.Action) string {
 	var parts []string
-	for _, k := range []struct{ action, words string }{
-		{"create", "creates"}, {"update", "updates"}, {"move", "moves"}, {"import", "imports"},
-		{"read", "reads during apply"}, {"forget", "forgets"},
+	for _, k := range []struct {
+		action plan.Action
+		words  string
+	}{
+		{plan.Create, "creates"}, {plan.Update, "updates"}, {plan.Move, "moves"}, {plan.Import, "imports"},
+		{plan.Read, "reads during apply"}, {plan.Forget, "forgets"},
 	} {
-		for _, a := range actions {
-			if a == k.action {
-				parts = append(parts, k.words)
-				break
-			}
+		if slices.Contains(actions, k.action) {
+			parts = append(parts, k.words)
 		}
 	}
 	if len(parts) == 0 {

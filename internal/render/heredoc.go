@@ -18,7 +18,7 @@ type hereLine struct {
 	mark byte
 	text string // what two lines compare by
 	// ref names the reference the value on the line came from (the new
-	// value's): shown beside it (refNote), never compared.
+	// value's): shown beside it (withRef, openRef), never compared.
 	ref   string
 	tail  string // a list entry's comma, after ref
 	opens bool   // the line opens a block of its own: ref shows as a comment

@@ -78,9 +78,6 @@ func cellCode(s string) string { return markdown.Cell(truncateRunes(oneLine(s), 
 // text cut.
 func text(s string) string { return markdown.Text(truncateRunes(oneLine(s), 2*maxCell)) }
 
-// htmlText escapes s for raw HTML content (a <summary>), on one line.
-func htmlText(s string) string { return markdown.HTML(oneLine(s)) }
-
 func isHex(s string) bool {
 	if s == "" {
 		return false

@@ -18,9 +18,9 @@ const SummaryLimit = 1 << 20
 // why the policies could not be evaluated), then the changes, as the
 // plan text shows them, in ```diff blocks: first "⚠ Destroys and
 // replaces" (a CAUTION callout counting them), then the other changes,
-// each section folded in <details> only when the plan is long
-// (planIsLong; the callout then lists every destroy and replace, one a
-// line); the changes to outputs; the unchanged resources (one count
+// each section folded in <details> only when the plan is long (past
+// FoldChanges changes or FoldLines lines; the callout then lists every
+// destroy and replace, one a line); the changes to outputs; the unchanged resources (one count
 // line, or with m.ShowUnchanged their list); the picture of the change
 // when it helps (pictureHelps); and a footer with the commit, the plan
 // digest and the run link.

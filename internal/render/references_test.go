@@ -128,6 +128,11 @@ func TestReferencesShown(t *testing.T) {
 			diff: "- network: vpc-1\n",
 		},
 		{
+			name: "nor a destroy's old block", a: plan.Destroy, pc: prop("cert", "a\nb", nil), refs: map[string]string{"cert": "tls.cert_pem"},
+			text: "cert: <<-EOT\n    a\n    b\nEOT",
+			diff: "- cert: <<-EOT\n-     a\n-     b\n- EOT\n",
+		},
+		{
 			name: "control characters escaped", a: plan.Create, pc: prop("network", nil, "vpc-1"), refs: map[string]string{"network": "a\n```\x1b[2J"},
 			text: "network: vpc-1 (a\\n```\\x1b[2J)",
 			diff: "+ network: vpc-1 (a\\n```\\x1b[2J)\n",
