@@ -1,7 +1,6 @@
 package action_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -24,11 +23,11 @@ func TestActionShowUnchanged(t *testing.T) {
 			// What the default branch describes is applied (as its merge did).
 			cfg, err := config.Parse([]config.File{{Name: configPath, Data: []byte(old)}})
 			must(t, err)
-			ws, err := workspace.Open(context.Background(), cfg, workspace.Settings{
+			ws, err := workspace.Open(t.Context(), cfg, workspace.Settings{
 				Env: envName, BaseDir: f.configDir(), Getenv: func(k string) string { return f.base[k] },
 			}, provider.Registry{"sim": sim.Factory})
 			must(t, err)
-			res, err := ws.Engine.Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+			res, err := ws.Engine.Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 			must(t, err)
 			must(t, res.Err())
 

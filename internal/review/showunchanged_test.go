@@ -1,7 +1,6 @@
 package review_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -16,7 +15,7 @@ func TestPlanCommentShowUnchanged(t *testing.T) {
 		t.Run(map[bool]string{false: "counted", true: "listed"}[show], func(t *testing.T) {
 			f := newFixture(t)
 			f.settings.ShowUnchanged = show
-			if _, err := f.workspace().Engine.Apply(context.Background(), parse(t, configV1), engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
+			if _, err := f.workspace().Engine.Apply(t.Context(), parse(t, configV1), engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
 				t.Fatal(err)
 			}
 			f.addPR(1, headB)
