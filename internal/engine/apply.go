@@ -401,8 +401,11 @@ func (e *Engine) stateLookup(st *state.File, data map[string]map[string]any) val
 		if sr == nil || sr.ProviderID == "" {
 			return nil, false
 		}
-		if r.Attr == "" || r.Attr == "id" {
+		switch r.Attr {
+		case "", "id":
 			return sr.ProviderID, true
+		case value.AllAttrs:
+			return wholeObject(sr.ProviderID, sr.Config, sr.Outputs), true
 		}
 		v, ok := sr.Outputs[r.Attr]
 		if !ok && e.ownState(sr.Type) {
