@@ -49,8 +49,8 @@ func message(d *hcl.Diagnostic) string {
 // snippet is the line of src where rng starts, numbered, with a mark
 // under the part of it rng covers:
 //
-//	    3 |   foo = 1
-//	      |   ^^^
+//	3 |   foo = 1
+//	  |   ^^^
 func snippet(src []byte, rng hcl.Range) string {
 	lines := bytes.Split(src, []byte("\n"))
 	if rng.Start.Line < 1 || rng.Start.Line > len(lines) {

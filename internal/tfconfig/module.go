@@ -13,7 +13,7 @@ type Module struct {
 	Dir   string   // as given to Load, joined with the call's source for a child
 	Files []string // the files read, override files last
 
-	RequiredVersions []VersionConstraint
+	RequiredVersions  []VersionConstraint
 	RequiredProviders map[string]*RequiredProvider
 	Backend           *Backend
 	Providers         map[string]*ProviderBlock // "name" or "name.alias"

@@ -20,7 +20,7 @@ type Body struct {
 
 // metaNames are the arguments and block types every resource has.
 var (
-	resourceMeta = map[string]bool{"count": true, "for_each": true, "provider": true, "depends_on": true}
+	resourceMeta       = map[string]bool{"count": true, "for_each": true, "provider": true, "depends_on": true}
 	resourceMetaBlocks = map[string]bool{"lifecycle": true, "connection": true, "provisioner": true, "_": true, "locals": true}
 	resourceMetaSchema = &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}, {Name: "provider"}, {Name: "depends_on"}},

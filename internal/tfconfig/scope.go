@@ -132,7 +132,7 @@ type named struct {
 	expr       hcl.Expression // nil for a root variable: val is its value
 	sc         scope
 	rng        hcl.Range
-	sensitive  bool                                      // an output declared sensitive
+	sensitive  bool                                         // an output declared sensitive
 	finish     func(cty.Value) (cty.Value, hcl.Diagnostics) // a variable's conversion to its type
 
 	state    prepState
