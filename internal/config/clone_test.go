@@ -35,6 +35,7 @@ providers:
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.Terraform = true // set by package tfconfig
 	got := cfg.Clone()
 	want, have := reflect.ValueOf(cfg).Elem(), reflect.ValueOf(got).Elem()
 	for i := range want.NumField() {

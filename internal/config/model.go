@@ -32,6 +32,12 @@ type Config struct {
 	// section, sorted by name (see providers.go).
 	Providers []*PluginProvider `json:"providers,omitempty"`
 
+	// Terraform says the configuration was read from .tf files (package
+	// tfconfig): properties may hold expressions (value.Expr), which a
+	// plan file keeps only as descriptions, so a saved plan of it is
+	// applied with the configuration read again.
+	Terraform bool `json:"terraform,omitempty"`
+
 	// Environment is the environment the configuration was expanded for
 	// ("" for the default one) and Environments the ones it declares.
 	Environment  string   `json:"environment,omitempty"`
@@ -371,7 +377,7 @@ func (c *Config) Clone() *Config {
 		Provider:  ProviderConfig{Name: c.Provider.Name, Settings: maps.Clone(c.Provider.Settings), Pos: c.Provider.Pos},
 		Resources: slices.Clone(c.Resources), Outputs: slices.Clone(c.Outputs),
 		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Providers: slices.Clone(c.Providers),
-		Environment: c.Environment, Environments: slices.Clone(c.Environments),
+		Terraform: c.Terraform, Environment: c.Environment, Environments: slices.Clone(c.Environments),
 		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets),
 	}
 }

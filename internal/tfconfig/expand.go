@@ -29,7 +29,7 @@ func Expand(m *Module, in Inputs) (*config.Config, error) {
 	}
 	root := newModInst(ev, m, "", nil, nil, instKey{})
 	ev.root = root
-	cfg := &config.Config{Provider: config.ProviderConfig{Name: "sim"}, Environment: in.Workspace, Files: allFiles(m)}
+	cfg := &config.Config{Provider: config.ProviderConfig{Name: "sim"}, Environment: in.Workspace, Files: allFiles(m), Terraform: true}
 	ev.rootVariables(root, cfg)
 	ev.checkVersions(m)
 	ev.providers(m, cfg)

@@ -199,7 +199,7 @@ func finishVariable(v *Variable, addr string, given cty.Value, from string, subj
 	}
 	if given == cty.NilVal {
 		if v.Required() {
-			return cty.UnknownVal(v.Type), hcl.Diagnostics{{
+			return failed(v.Type), hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Required variable not set",
 				Detail:   fmt.Sprintf("The variable %q is required, but is not set.", v.Name),
@@ -220,11 +220,11 @@ func finishVariable(v *Variable, addr string, given cty.Value, from string, subj
 		if v.Sensitive {
 			detail = fmt.Sprintf("The given value is not suitable for %s, which is sensitive: %s. Invalid value defined at %s.", addr, convertError(err), *subject)
 		}
-		return cty.UnknownVal(v.Type), hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for input variable", Detail: detail, Subject: subject}}
+		return failed(v.Type), hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for input variable", Detail: detail, Subject: subject}}
 	}
 	if val.IsNull() && !v.Nullable {
 		if v.Default == cty.NilVal || v.Default.IsNull() {
-			return cty.UnknownVal(v.Type), hcl.Diagnostics{{
+			return failed(v.Type), hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Required variable not set",
 				Detail:   fmt.Sprintf("The given value is not suitable for %s defined at %s: required variable may not be set to null.", addr, v.DeclRange),

@@ -104,6 +104,9 @@ func (mi *modInst) count(expr hcl.Expression) (int, bool) {
 		mi.ev.diags = append(mi.ev.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid count argument", Detail: detail, Subject: expr.Range().Ptr()})
 		return 0, false
 	}
+	if fromFailure(v) {
+		return 0, false // its error is reported
+	}
 	v, _ = v.Unmark()
 	switch {
 	case !v.IsKnown():
@@ -138,6 +141,9 @@ func (mi *modInst) forEach(expr hcl.Expression) ([]instKey, bool) {
 	bad := func(detail string) ([]instKey, bool) {
 		mi.ev.diags = append(mi.ev.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid for_each argument", Detail: detail, Subject: expr.Range().Ptr()})
 		return nil, false
+	}
+	if fromFailure(v) {
+		return nil, false // its error is reported
 	}
 	if v.HasMark(marks.Sensitive) {
 		return bad("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
@@ -203,7 +209,7 @@ func (mi *modInst) instanceAddr(key string, k instKey) string {
 func (mi *modInst) resourceValue(key string, t hcl.Traversal, lookup value.Lookup, want []string) (cty.Value, hcl.Diagnostics) {
 	e := mi.expandResource(key)
 	if e.failed {
-		return cty.DynamicVal, nil
+		return failed(cty.DynamicPseudoType), nil
 	}
 	switch e.rep {
 	case counted:
@@ -242,7 +248,7 @@ func (mi *modInst) callValue(name string, t hcl.Traversal, lookup value.Lookup, 
 	}
 	e := mi.expandCall(name)
 	if e.failed {
-		return cty.DynamicVal, nil
+		return failed(cty.DynamicPseudoType), nil
 	}
 	var diags hcl.Diagnostics
 	outputs := func(child *modInst) cty.Value {

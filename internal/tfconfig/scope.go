@@ -218,9 +218,12 @@ func (s scope) eval(expr hcl.Expression, lookup value.Lookup, m memo) (cty.Value
 	}
 	ctx, diags := s.context(expr.Variables(), lookup, m)
 	if diags.HasErrors() {
-		return cty.DynamicVal, diags
+		return failed(cty.DynamicPseudoType), diags
 	}
 	v, ds := expr.Value(ctx)
+	if ds.HasErrors() {
+		return failed(cty.DynamicPseudoType), append(diags, ds...)
+	}
 	return v, append(diags, ds...)
 }
 

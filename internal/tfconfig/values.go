@@ -141,3 +141,27 @@ func markedTexts(v cty.Value) []string {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// invalid marks the placeholder of a value whose evaluation failed (its
+// error reported): what derives from it is unknown for that reason, and
+// says nothing more (a count read from it is not "unknown until apply").
+type invalidMark struct{}
+
+var invalid = invalidMark{}
+
+// failed is the placeholder of a failed evaluation.
+func failed(ty cty.Type) cty.Value { return cty.UnknownVal(ty).Mark(invalid) }
+
+// fromFailure reports whether v derives from a failed evaluation.
+func fromFailure(v cty.Value) bool {
+	if !v.ContainsMarked() {
+		return false
+	}
+	_, pvms := v.UnmarkDeepWithPaths()
+	for _, pvm := range pvms {
+		if _, ok := pvm.Marks[invalid]; ok {
+			return true
+		}
+	}
+	return false
+}
