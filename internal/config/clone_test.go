@@ -36,6 +36,7 @@ providers:
 		t.Fatal(err)
 	}
 	cfg.Terraform = true // set by package tfconfig
+	cfg.Forget = []string{"old"}
 	got := cfg.Clone()
 	want, have := reflect.ValueOf(cfg).Elem(), reflect.ValueOf(got).Elem()
 	for i := range want.NumField() {

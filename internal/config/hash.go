@@ -16,6 +16,7 @@ import (
 //		Outputs   []*Output      `json:"outputs"`
 //		Moved     []*Moved       `json:"moved,omitempty"`
 //		Imports   []*Import      `json:"imports,omitempty"`
+//		Forget    []string       `json:"forget,omitempty"`
 //		Providers []*PluginProvider `json:"providers,omitempty"`
 //	}
 //
@@ -140,6 +141,9 @@ func (c *Config) appendCanonical(b []byte, hideSecrets bool, flush func([]byte) 
 			b = append(b, '}')
 		}
 		b = append(b, ']')
+	}
+	if len(c.Forget) > 0 {
+		b = appendNames(b, "forget", c.Forget)
 	}
 	if len(c.Providers) > 0 {
 		b = append(b, `,"providers":[`...)

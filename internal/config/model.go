@@ -28,6 +28,10 @@ type Config struct {
 	// canonical form; the engine carries them out.
 	Moved   []*Moved  `json:"moved,omitempty"`
 	Imports []*Import `json:"imports,omitempty"`
+	// Forget are the addresses (a resource, an instance, a module) whose
+	// objects in state leave it without being destroyed (a Terraform
+	// removed block with lifecycle destroy = false).
+	Forget []string `json:"forget,omitempty"`
 	// Providers are the Terraform provider plugins of the `providers:`
 	// section, sorted by name (see providers.go).
 	Providers []*PluginProvider `json:"providers,omitempty"`
@@ -376,7 +380,7 @@ func (c *Config) Clone() *Config {
 		Files: slices.Clone(c.Files), Backend: c.Backend, Encryption: c.Encryption,
 		Provider:  ProviderConfig{Name: c.Provider.Name, Settings: maps.Clone(c.Provider.Settings), Pos: c.Provider.Pos},
 		Resources: slices.Clone(c.Resources), Outputs: slices.Clone(c.Outputs),
-		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Providers: slices.Clone(c.Providers),
+		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Forget: slices.Clone(c.Forget), Providers: slices.Clone(c.Providers),
 		Terraform: c.Terraform, Environment: c.Environment, Environments: slices.Clone(c.Environments),
 		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets),
 	}
@@ -384,3 +388,15 @@ func (c *Config) Clone() *Config {
 
 // hashChunk is how much canonical JSON Hash gathers before hashing it.
 const hashChunk = 16 << 10
+
+// Forgets reports whether name (a state resource's) is among the ones
+// Forget names: the resource itself, an instance of it, or a resource of
+// a module it names.
+func (c *Config) Forgets(name string) bool {
+	for _, f := range c.Forget {
+		if name == f || strings.HasPrefix(name, f+"[") || strings.HasPrefix(name, f+".") {
+			return true
+		}
+	}
+	return false
+}

@@ -35,6 +35,7 @@ func Expand(m *Module, in Inputs) (*config.Config, error) {
 	ev.providers(m, cfg)
 	ev.backend(root, cfg)
 	ev.walk(root, cfg)
+	ev.movesAndImports(root, cfg)
 	ev.outputs(root, cfg)
 	if err := toDiag(ev.diags, ev.files).Err(); err != nil {
 		return nil, err

@@ -159,3 +159,12 @@ func change(p *plan.Plan, addr string) *plan.Change {
 	}
 	return nil
 }
+
+// writeItem puts an item in the test provider's cloud, as if made by hand.
+func (w *world) writeItem(id, name, val string) {
+	w.t.Helper()
+	data := `{"id":"` + id + `","name":"` + name + `","value":"` + val + `","revision":4}`
+	if err := os.WriteFile(filepath.Join(w.cloud, id+".json"), []byte(data), 0o600); err != nil {
+		w.t.Fatal(err)
+	}
+}
