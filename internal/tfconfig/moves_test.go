@@ -78,7 +78,7 @@ import {
 			}
 			want := map[string]string{
 				tp.Type + "_item.new[0]": "move", tp.Type + "_item.new[1]": "move",
-				tp.Type + "_item.gone": "forget",
+				tp.Type + "_item.gone":       "forget",
 				tp.Type + `_item.hand["h1"]`: "import", tp.Type + `_item.hand["h2"]`: "import",
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
