@@ -233,6 +233,7 @@ type common struct {
 	sandboxFiles listFlags
 	flags        *flagSet // what register registered them on
 	envFrom      string   // the saved plan env came from, when -e was not given
+	tf           *terraformConfig
 }
 
 func (c *common) register(fs *flagSet, env *Env) {

@@ -178,6 +178,9 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer ws.Close()
+	if cfg, err = c.complete(ctx, env, ws, cfg); err != nil {
+		return err
+	}
 	var p *plan.Plan
 	if *destroy {
 		p, err = ws.Engine.PlanDestroy(ctx)
@@ -312,6 +315,11 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		return err
 	}
 	defer ws.Close()
+	if cfg != nil && op == "apply" {
+		if cfg, err = c.complete(ctx, env, ws, cfg); err != nil {
+			return err
+		}
+	}
 	// The plan is shown after the engine checked it (a stale saved plan is
 	// refused before anything is printed), then confirmed, unless saved.
 	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Replace: replaces, AllowDestroyAll: allowAll, Confirm: func(p *plan.Plan) (bool, error) {
@@ -482,6 +490,9 @@ func cmdRefresh(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer ws.Close()
+	if cfg, err = c.complete(ctx, env, ws, cfg); err != nil {
+		return err
+	}
 	res, err := ws.Engine.Refresh(ctx, engine.RefreshOptions{WriteState: !*reportOnly, Config: cfg})
 	if err != nil {
 		return err

@@ -197,3 +197,78 @@ output "x" {
 		})
 	}
 }
+
+// TestCLITerraformCountFromKnownValues: count and for_each read a data
+// source read at plan, and an attribute already in state; one that reads
+// what is not known yet is OpenTofu's error, and so is one reading what
+// the plan changes.
+func TestCLITerraformCountFromKnownValues(t *testing.T) {
+	for _, tp := range cliProviders {
+		t.Run(tp.Type, func(t *testing.T) {
+			base := head(tp) + `
+data "TP_list" "webs" {
+  prefix = "web-"
+}
+resource "TP_item" "copy" {
+  for_each = data.TP_list.webs.values
+  name     = "copy-${each.key}"
+  value    = each.value
+}
+resource "TP_item" "base" {
+  name  = "base"
+  value = "VALUE"
+}
+`
+			rev := `
+resource "TP_item" "rev" {
+  count = TP_item.base.revision
+  name  = "rev-${count.index}"
+}
+`
+			k, run := newTerraformKyku(t, tp, map[string]string{"main.tf": strings.ReplaceAll(base, "VALUE", "v1") + rev})
+			for name, value := range map[string]string{"web-a": "1", "web-b": "2"} {
+				data := `{"id":"` + name + `","name":"` + name + `","value":"` + value + `","revision":1}`
+				if err := os.WriteFile(filepath.Join(k.items(), name+".json"), []byte(data), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			code, out, errOut := run("plan")
+			if code != 1 || !strings.Contains(errOut, "Invalid count argument") || !strings.Contains(errOut, "main.tf:24:11") {
+				t.Fatalf("plan with a count read from a resource not yet created: exit %d, want 1 and Invalid count argument at main.tf:24:11\n%s%s", code, out, errOut)
+			}
+			write := func(text string) {
+				text = strings.ReplaceAll(strings.ReplaceAll(text, "CLOUD", k.items()), "TP", tp.Type)
+				if err := os.WriteFile(filepath.Join(k.dir, "tf", "main.tf"), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write(strings.ReplaceAll(base, "VALUE", "v1"))
+			code, out, errOut = run("apply", "--auto-approve")
+			if code != 0 || !strings.Contains(out, tp.Type+`_item.copy["web-b"]`) {
+				t.Fatalf("apply with for_each over a data source: exit %d\n%s%s", code, out, errOut)
+			}
+			write(strings.ReplaceAll(base, "VALUE", "v1") + rev)
+			code, out, errOut = run("apply", "--auto-approve")
+			if code != 0 || !strings.Contains(out, tp.Type+"_item.rev[0]") {
+				t.Fatalf("apply with a count read from state: exit %d\n%s%s", code, out, errOut)
+			}
+			write(strings.ReplaceAll(base, "VALUE", "v2") + rev)
+			code, out, errOut = run("plan")
+			if code != 1 || !strings.Contains(errOut, "Invalid count argument") || !strings.Contains(errOut, "which this plan will update") {
+				t.Fatalf("plan changing what a count read: exit %d, want 1\n%s%s", code, out, errOut)
+			}
+		})
+	}
+}
+
+func head(tp tfplugintest.Provider) string {
+	return strings.ReplaceAll(`terraform {
+  required_providers {
+    TP = { source = "kyku/TP" }
+  }
+}
+provider "TP" {
+  dir = "CLOUD"
+}
+`, "TP", tp.Type)
+}

@@ -37,6 +37,7 @@ providers:
 	}
 	cfg.Terraform = true // set by package tfconfig
 	cfg.Forget = []string{"old"}
+	cfg.CountReads = []*CountRead{{By: "a.b", Arg: "count", Reads: []string{"c.d"}}}
 	got := cfg.Clone()
 	want, have := reflect.ValueOf(cfg).Elem(), reflect.ValueOf(got).Elem()
 	for i := range want.NumField() {

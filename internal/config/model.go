@@ -32,6 +32,10 @@ type Config struct {
 	// objects in state leave it without being destroyed (a Terraform
 	// removed block with lifecycle destroy = false).
 	Forget []string `json:"forget,omitempty"`
+	// CountReads are the count and for_each arguments of a Terraform
+	// configuration that read values known before planning (state, data
+	// sources): a plan that changes what they read is refused.
+	CountReads []*CountRead `json:"countReads,omitempty"`
 	// Providers are the Terraform provider plugins of the `providers:`
 	// section, sorted by name (see providers.go).
 	Providers []*PluginProvider `json:"providers,omitempty"`
@@ -155,6 +159,16 @@ type Moved struct {
 	From string   `json:"from"`
 	To   string   `json:"to"`
 	Pos  diag.Pos `json:"-"`
+}
+
+// CountRead is a count or for_each argument (Arg) of By (a resource or a
+// module call, as OpenTofu addresses it) that read the resource
+// instances Reads.
+type CountRead struct {
+	By    string   `json:"by"`
+	Arg   string   `json:"arg"`
+	Reads []string `json:"reads"`
+	Pos   diag.Pos `json:"-"`
 }
 
 // Import adopts an object that exists in the cloud (provider ID ID) as
@@ -380,7 +394,8 @@ func (c *Config) Clone() *Config {
 		Files: slices.Clone(c.Files), Backend: c.Backend, Encryption: c.Encryption,
 		Provider:  ProviderConfig{Name: c.Provider.Name, Settings: maps.Clone(c.Provider.Settings), Pos: c.Provider.Pos},
 		Resources: slices.Clone(c.Resources), Outputs: slices.Clone(c.Outputs),
-		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Forget: slices.Clone(c.Forget), Providers: slices.Clone(c.Providers),
+		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Forget: slices.Clone(c.Forget), CountReads: slices.Clone(c.CountReads),
+		Providers: slices.Clone(c.Providers),
 		Terraform: c.Terraform, Environment: c.Environment, Environments: slices.Clone(c.Environments),
 		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets),
 	}

@@ -23,7 +23,21 @@ import (
 // resources, Exprs. Bad input is returned as a diag.Diagnostics with
 // every problem found.
 func Expand(m *Module, in Inputs) (*config.Config, error) {
-	ev := &evaluator{in: in, files: maps.Clone(m.files)}
+	cfg, _, err := expand(m, in, false)
+	return cfg, err
+}
+
+// ExpandPartial is Expand that leaves out, without an error, the
+// instances of the resources and modules whose count or for_each reads
+// values not known yet (pending says there are some): its configuration
+// names the providers, the backend and the data sources to read before
+// expanding again with more known (Inputs.Known).
+func ExpandPartial(m *Module, in Inputs) (cfg *config.Config, pending bool, err error) {
+	return expand(m, in, true)
+}
+
+func expand(m *Module, in Inputs, partial bool) (*config.Config, bool, error) {
+	ev := &evaluator{in: in, files: maps.Clone(m.files), partial: partial}
 	if ev.files == nil {
 		ev.files = map[string]*hcl.File{}
 	}
@@ -38,10 +52,12 @@ func Expand(m *Module, in Inputs) (*config.Config, error) {
 	ev.movesAndImports(root, cfg)
 	ev.outputs(root, cfg)
 	if err := toDiag(ev.diags, ev.files).Err(); err != nil {
-		return nil, err
+		return nil, ev.pending, err
 	}
 	slices.SortFunc(cfg.Resources, func(a, b *config.Resource) int { return value.CompareNames(a.Name, b.Name) })
-	return cfg, nil
+	slices.SortFunc(ev.countReads, func(a, b *config.CountRead) int { return strings.Compare(a.By, b.By) })
+	cfg.CountReads = ev.countReads
+	return cfg, ev.pending, nil
 }
 
 func allFiles(m *Module) []string {

@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/lang/marks"
 	"github.com/kyku/action/internal/value"
 )
@@ -33,13 +34,16 @@ func (mi *modInst) expandResource(key string) *expansion {
 		mi.res[key] = e
 	}
 	mi.mu.Unlock()
-	if e.state != unprepared {
+	switch e.state {
+	case preparing:
+		return mi.cycle(mi.prefix() + key)
+	case prepared:
 		return e
 	}
 	e.state = preparing
 	defer func() { e.state = prepared }()
 	r := mi.mod.Resources[key]
-	e.rep, e.keys, e.failed = mi.repeat(r.Count, r.ForEach, false)
+	e.rep, e.keys, e.failed = mi.repeat(mi.prefix()+key, r.Count, r.ForEach)
 	return e
 }
 
@@ -53,7 +57,10 @@ func (mi *modInst) expandCall(name string) *expansion {
 		mi.calls[name] = e
 	}
 	mi.mu.Unlock()
-	if e.state != unprepared {
+	switch e.state {
+	case preparing:
+		return mi.cycle(mi.prefix() + "module." + name)
+	case prepared:
 		return e
 	}
 	e.state = preparing
@@ -64,7 +71,7 @@ func (mi *modInst) expandCall(name string) *expansion {
 		e.failed = true
 		return e
 	}
-	e.rep, e.keys, e.failed = mi.repeat(c.Count, c.ForEach, true)
+	e.rep, e.keys, e.failed = mi.repeat(mi.prefix()+"module."+name, c.Count, c.ForEach)
 	for _, k := range e.keys {
 		addr := mi.prefix() + "module." + name + k.suffix()
 		e.children = append(e.children, mi.ev.childInst(child, addr, mi, c, k))
@@ -72,9 +79,34 @@ func (mi *modInst) expandCall(name string) *expansion {
 	return e
 }
 
-// repeat evaluates count or for_each (at most one is set) in mi with
-// what is known before planning: the instances' keys, in order.
-func (mi *modInst) repeat(count, forEach hcl.Expression, module bool) (repetition, []instKey, bool) {
+// cycle reports a count or for_each that reads what it decides (through
+// whatever it reads), and stands for its expansion meanwhile.
+func (mi *modInst) cycle(by string) *expansion {
+	mi.ev.diags = append(mi.ev.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Cycle",
+		Detail:   fmt.Sprintf("The count or for_each of %s reads %s itself, through the values it reads.", by, by),
+	})
+	return &expansion{state: prepared, failed: true}
+}
+
+// repeat evaluates count or for_each (at most one is set) of by in mi
+// with what is known before planning: the instances' keys, in order.
+func (mi *modInst) repeat(by string, count, forEach hcl.Expression) (repetition, []instKey, bool) {
+	for arg, expr := range map[string]hcl.Expression{"count": count, "for_each": forEach} {
+		if expr == nil {
+			continue
+		}
+		if refs := (scope{mi: mi}).refsOf(expr.Variables()); len(refs) > 0 {
+			cr := &config.CountRead{By: by, Arg: arg, Pos: pos(expr.Range())}
+			for _, r := range refs {
+				cr.Reads = append(cr.Reads, r.Resource)
+			}
+			slices.Sort(cr.Reads)
+			cr.Reads = slices.Compact(cr.Reads)
+			mi.ev.countReads = append(mi.ev.countReads, cr)
+		}
+	}
 	switch {
 	case count != nil:
 		n, ok := mi.count(count)
@@ -108,6 +140,10 @@ func (mi *modInst) count(expr hcl.Expression) (int, bool) {
 		return 0, false // its error is reported
 	}
 	v, _ = v.Unmark()
+	if !v.IsKnown() && mi.ev.partial {
+		mi.ev.pending = true
+		return 0, false
+	}
 	switch {
 	case !v.IsKnown():
 		return bad("The \"count\" value depends on resource attributes that cannot be determined until apply, so OpenTofu cannot predict how many instances will be created.\n\n" + fmt.Sprintf(unknownHint, "count"))
@@ -165,6 +201,10 @@ func (mi *modInst) forEach(expr hcl.Expression) ([]instKey, bool) {
 	}
 	unmarked, _ := v.Unmark()
 	if !unmarked.IsKnown() || (ty.IsSetType() && !unmarked.IsWhollyKnown()) {
+		if mi.ev.partial {
+			mi.ev.pending = true
+			return nil, false
+		}
 		return bad(unknownDetail + fmt.Sprintf(unknownHint, "for_each"))
 	}
 	if unmarked.IsNull() {

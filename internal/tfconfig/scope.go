@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/lang/funcs"
 	"github.com/kyku/action/internal/value"
 )
@@ -29,6 +30,12 @@ type evaluator struct {
 	root  *modInst
 	diags hcl.Diagnostics
 	files map[string]*hcl.File // every file read, for diagnostics' source lines
+
+	// partial leaves out the instances of what count or for_each cannot
+	// decide yet (pending says there are some), for a later expansion
+	// with more known.
+	partial, pending bool
+	countReads       []*config.CountRead
 
 	mu    sync.Mutex // guards funcs: expressions are evaluated from many goroutines
 	funcs map[string]map[string]function.Function
