@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/tfconfig"
@@ -45,11 +44,7 @@ func (c *common) loadTerraform(env *Env) (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cwd, err := filepath.Abs(".")
-	if err != nil {
-		return nil, fmt.Errorf("working directory: %w", err)
-	}
-	in := tfconfig.Inputs{Vars: *c.vars.order, Getenv: env.Getenv, Workspace: c.env, Cwd: cwd}
+	in := tfconfig.Inputs{Vars: *c.vars.order, Getenv: env.Getenv, Workspace: c.env}
 	cfg, pending, err := tfconfig.ExpandPartial(m, in)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
@@ -230,4 +231,41 @@ func bodyTraversals(b *hclsyntax.Body) []hcl.Traversal {
 		out = append(out, bodyTraversals(blk.Body)...)
 	}
 	return out
+}
+
+// literal is a value of a .tf file that holds "${" in a string (a
+// templatefile's template read with file(), a shell script): Kyku's
+// resolver would read that as a kyku.yaml reference; as an Expr it is
+// the value itself.
+type literal struct{ v any }
+
+var _ value.Expr = literal{}
+
+func (l literal) Refs() []value.Ref                     { return nil }
+func (l literal) Eval(value.Lookup) (any, bool, error) { return value.Copy(l.v), false, nil }
+func (l literal) MarshalJSON() ([]byte, error)         { return value.AppendJSON(nil, l.v) }
+
+// plain is a canonical value as a property, output or provider setting:
+// itself, or a literal when a string in it holds "${".
+func plain(v any) any {
+	if holdsTemplate(v) {
+		return literal{v}
+	}
+	return v
+}
+
+func holdsTemplate(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(x, "${")
+	case []any:
+		return slices.ContainsFunc(x, holdsTemplate)
+	case map[string]any:
+		for _, e := range x {
+			if holdsTemplate(e) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -2,10 +2,12 @@ package tfconfig
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // What a file holds, decoded block by block.
@@ -172,42 +174,50 @@ func decodeRequiredProviders(b *hcl.Block) ([]*RequiredProvider, hcl.Diagnostics
 	for _, name := range sortedKeys(attrs) {
 		a := attrs[name]
 		rp := &RequiredProvider{Name: name, Range: a.Range}
-		v, ds := a.Expr.Value(nil)
+		pairs, ds := hcl.ExprMap(a.Expr)
 		if ds.HasErrors() {
-			diags = append(diags, ds...)
-			continue
-		}
-		switch {
-		case v.Type().IsPrimitiveType():
 			// The pre-0.13 form: only a version constraint.
 			var s string
-			diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &s)...)
+			if ds := gohcl.DecodeExpression(a.Expr, nil, &s); ds.HasErrors() {
+				diags = append(diags, invalidRequiredProvider(a, "A provider requirement must be a string (a version constraint) or an object with \"source\" and \"version\"."))
+				continue
+			}
 			rp.Version = s
-		case v.Type().IsObjectType():
-			for k, av := range v.AsValueMap() {
-				switch k {
-				case "source":
-					if av.Type().FriendlyName() != "string" || av.IsNull() {
-						diags = append(diags, invalidRequiredProvider(a, "Source must be specified as a string."))
-						continue
-					}
-					rp.Source = av.AsString()
-				case "version":
-					if av.Type().FriendlyName() != "string" || av.IsNull() {
-						diags = append(diags, invalidRequiredProvider(a, "Version must be specified as a string."))
-						continue
-					}
-					rp.Version = av.AsString()
-				case "configuration_aliases":
-					// References, not values: read from the syntax below.
-				default:
-					diags = append(diags, invalidRequiredProvider(a, fmt.Sprintf("Unexpected attribute %q: required_providers objects can only contain \"version\", \"source\" and \"configuration_aliases\" attributes.", k)))
+			out = append(out, rp)
+			continue
+		}
+		for _, kv := range pairs {
+			key := hcl.ExprAsKeyword(kv.Key)
+			if key == "" {
+				if k, ds := kv.Key.Value(nil); !ds.HasErrors() && k.Type() == cty.String {
+					key = k.AsString()
 				}
 			}
-			rp.Aliases = configurationAliases(a.Expr, &diags)
-		default:
-			diags = append(diags, invalidRequiredProvider(a, "A provider requirement must be a string (a version constraint) or an object with \"source\" and \"version\"."))
-			continue
+			switch key {
+			case "source", "version":
+				var s string
+				if ds := gohcl.DecodeExpression(kv.Value, nil, &s); ds.HasErrors() {
+					diags = append(diags, invalidRequiredProvider(a, fmt.Sprintf("%s must be specified as a string.", strings.ToUpper(key[:1])+key[1:])))
+					continue
+				}
+				if key == "source" {
+					rp.Source = s
+				} else {
+					rp.Version = s
+				}
+			case "configuration_aliases":
+				exprs, ds := hcl.ExprList(kv.Value)
+				diags = append(diags, ds...)
+				for _, e := range exprs {
+					ref, ds := decodeProviderRef(e, "configuration_aliases")
+					diags = append(diags, ds...)
+					if ref != nil {
+						rp.Aliases = append(rp.Aliases, ref.Key())
+					}
+				}
+			default:
+				diags = append(diags, invalidRequiredProvider(a, fmt.Sprintf("Unexpected attribute %q: required_providers objects can only contain \"version\", \"source\" and \"configuration_aliases\" attributes.", key)))
+			}
 		}
 		out = append(out, rp)
 	}
@@ -216,33 +226,6 @@ func decodeRequiredProviders(b *hcl.Block) ([]*RequiredProvider, hcl.Diagnostics
 
 func invalidRequiredProvider(a *hcl.Attribute, detail string) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid required_providers object", Detail: detail, Subject: a.Expr.Range().Ptr()}
-}
-
-// configurationAliases reads configuration_aliases = [aws.west, …] from
-// a required_providers entry's object expression.
-func configurationAliases(expr hcl.Expression, diags *hcl.Diagnostics) []string {
-	items, ds := hcl.ExprMap(expr)
-	if ds.HasErrors() {
-		return nil
-	}
-	var out []string
-	for _, kv := range items {
-		if hcl.ExprAsKeyword(kv.Key) != "configuration_aliases" {
-			if k, ds := kv.Key.Value(nil); ds.HasErrors() || k.Type().FriendlyName() != "string" || k.AsString() != "configuration_aliases" {
-				continue
-			}
-		}
-		exprs, ds := hcl.ExprList(kv.Value)
-		*diags = append(*diags, ds...)
-		for _, e := range exprs {
-			ref, ds := decodeProviderRef(e, "configuration_aliases")
-			*diags = append(*diags, ds...)
-			if ref != nil {
-				out = append(out, ref.Key())
-			}
-		}
-	}
-	return out
 }
 
 func decodeProvider(b *hcl.Block) (*ProviderBlock, hcl.Diagnostics) {

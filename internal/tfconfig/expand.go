@@ -82,8 +82,12 @@ func (ev *evaluator) rootVariables(root *modInst, cfg *config.Config) {
 				Subject:  v.DeclRange.Ptr(),
 			})
 		}
-		val, diags := finishVariable(v, "var."+name, r.val, fromText(name, r.source), r.rng)
-		ev.diags = append(ev.diags, diags...)
+		val := failed(v.Type) // reported above
+		if given || !v.Required() {
+			var diags hcl.Diagnostics
+			val, diags = finishVariable(v, "var."+name, r.val, fromText(name, r.source), r.rng)
+			ev.diags = append(ev.diags, diags...)
+		}
 		root.vars[name] = &named{kind: "variable", name: name, sc: scope{mi: root}, rng: v.DeclRange, val: val, constant: true, state: prepared}
 		source := r.source
 		if !given {
@@ -249,8 +253,11 @@ func ignoredNames(r *Resource, cr *config.Resource) []string {
 	}
 	var out []string
 	for _, t := range r.IgnoreChanges {
-		if name := t.RootName(); name != "" {
-			out = append(out, name)
+		switch st := t[0].(type) {
+		case hcl.TraverseAttr:
+			out = append(out, st.Name)
+		case hcl.TraverseRoot:
+			out = append(out, st.Name)
 		}
 	}
 	slices.Sort(out)
@@ -307,7 +314,7 @@ func (ev *evaluator) property(sc scope, cr *config.Resource, name string, e *Exp
 	if len(e.refs) == 0 && v.IsWhollyKnown() {
 		canon, _ := canonical(v)
 		if canon != nil {
-			cr.Properties[name] = canon
+			cr.Properties[name] = plain(canon)
 		}
 		return
 	}
@@ -401,7 +408,8 @@ func (ev *evaluator) outputs(root *modInst, cfg *config.Config) {
 					ev.diags = append(ev.diags, sensitiveOutput(o))
 				}
 			}
-			out.Value, _ = canonical(n.val)
+			canon, _ := canonical(n.val)
+			out.Value = plain(canon)
 		} else {
 			e := &Expr{sc: n.sc, attr: o.Expr, travs: o.Expr.Variables(), refs: n.refs, rng: o.Expr.Range()}
 			v, diags := e.value(nil)

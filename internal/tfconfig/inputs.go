@@ -27,9 +27,6 @@ type Inputs struct {
 	// Workspace is terraform.workspace: Kyku's environment ("" is
 	// "default").
 	Workspace string
-	// Cwd is path.cwd and where the file functions' relative paths
-	// outside a module start.
-	Cwd string
 	// Known reads the resources known before planning (state, data
 	// sources read): what count and for_each may read. nil: none.
 	Known value.Lookup

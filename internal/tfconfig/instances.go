@@ -117,6 +117,12 @@ func (mi *modInst) repeat(by string, count, forEach hcl.Expression) (repetition,
 		return counted, keys, !ok
 	case forEach != nil:
 		keys, ok := mi.forEach(forEach)
+		if refs := (scope{mi: mi}).refsOf(forEach.Variables()); len(refs) > 0 {
+			src := &eachSource{expr: forEach, sc: scope{mi: mi}, refs: refs}
+			for i := range keys {
+				keys[i].source = src
+			}
+		}
 		return eached, keys, !ok
 	}
 	return single, []instKey{{}}, false
@@ -370,7 +376,11 @@ func (s scope) refsOf(travs []hcl.Traversal) []value.Ref {
 			if ok1 && ok2 {
 				out = append(out, mi.resourceRefs("data."+typ+"."+name, t[3:])...)
 			}
-		case "count", "each", "path", "terraform", "tofu", "self":
+		case "each":
+			if s.key.source != nil {
+				out = append(out, s.key.source.refs...)
+			}
+		case "count", "path", "terraform", "tofu", "self":
 		default:
 			name, ok := stepName(t, 1)
 			if ok && mi.mod.Resources[root+"."+name] != nil {

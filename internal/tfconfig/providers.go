@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/value"
 )
 
 // OpenTofuVersion is the OpenTofu release whose language and protocol
@@ -203,7 +204,7 @@ func (ev *evaluator) providerConfig(body hcl.Body, pp *config.PluginProvider) ma
 			}
 			pp.PropPos.Set(name, pos(a.NameRange))
 			if c, _ := canonical(v); c != nil {
-				out[name] = c
+				out[name] = plain(c)
 			}
 		}
 		return out
@@ -218,9 +219,9 @@ func (ev *evaluator) providerConfig(body hcl.Body, pp *config.PluginProvider) ma
 	cr := &config.Resource{Properties: map[string]any{}}
 	ev.properties(scope{mi: ev.root}, r, cr)
 	for name, v := range cr.Properties {
-		if e, isExpr := v.(*Expr); isExpr {
+		if e, isExpr := v.(value.Expr); isExpr {
 			c, _, _ := e.Eval(nil)
-			cr.Properties[name] = c
+			cr.Properties[name] = plain(c)
 		}
 	}
 	pp.Sensitive = cr.Sensitive

@@ -37,23 +37,38 @@ type evaluator struct {
 	partial, pending bool
 	countReads       []*config.CountRead
 
-	mu    sync.Mutex // guards funcs: expressions are evaluated from many goroutines
-	funcs map[string]map[string]function.Function
+	funcsOnce sync.Once // expressions are evaluated from many goroutines
+	funcs     map[string]function.Function
 }
 
-// functions is the function table of the module in dir.
-func (ev *evaluator) functions(dir string) map[string]function.Function {
-	ev.mu.Lock()
-	defer ev.mu.Unlock()
-	if t, ok := ev.funcs[dir]; ok {
-		return t
+// functions is the function table. A configuration is read as OpenTofu
+// run in the root module's directory reads it: relative paths given to
+// the file functions start there, as path.module and path.root do.
+func (ev *evaluator) functions() map[string]function.Function {
+	ev.funcsOnce.Do(func() {
+		root := ev.rootDir()
+		ev.funcs = funcs.Table(funcs.Options{BaseDir: root, WorkDir: root, Getenv: ev.in.Getenv, PureOnly: true})
+	})
+	return ev.funcs
+}
+
+// rootDir is the root module's directory, absolute.
+func (ev *evaluator) rootDir() string {
+	abs, err := filepath.Abs(ev.root.mod.Dir)
+	if err != nil {
+		return ev.root.mod.Dir
 	}
-	if ev.funcs == nil {
-		ev.funcs = map[string]map[string]function.Function{}
+	return abs
+}
+
+// modulePath is path.module of mi: its directory relative to the root
+// module's ("." for the root module).
+func (mi *modInst) modulePath() string {
+	rel, err := filepath.Rel(mi.ev.root.mod.Dir, mi.mod.Dir)
+	if err != nil {
+		return filepath.ToSlash(mi.mod.Dir)
 	}
-	t := funcs.Table(funcs.Options{BaseDir: dir, WorkDir: ev.in.Cwd, Getenv: ev.in.Getenv, PureOnly: true})
-	ev.funcs[dir] = t
-	return t
+	return filepath.ToSlash(rel)
 }
 
 // repetition says how a resource or module call is repeated, and which
@@ -67,12 +82,52 @@ const (
 )
 
 // instKey is one instance of a repeated block: its count.index, or its
-// each.key and each.value.
+// each.key and each.value. When the for_each read resources, each.value
+// is read again from it with each lookup (source): the value expansion
+// saw is only as known as what was known then.
 type instKey struct {
-	rep   repetition
-	index int
-	key   string
-	value cty.Value
+	rep    repetition
+	index  int
+	key    string
+	value  cty.Value
+	source *eachSource
+}
+
+// eachSource is a for_each expression that reads resources (refs).
+type eachSource struct {
+	expr hcl.Expression
+	sc   scope
+	refs []value.Ref
+}
+
+// eachValue is each.value of k with lookup.
+func (k instKey) eachValue(lookup value.Lookup, m memo) (cty.Value, hcl.Diagnostics) {
+	if k.source == nil || lookup == nil {
+		return k.value, nil
+	}
+	v, diags := k.source.sc.eval(k.source.expr, lookup, m)
+	if diags.HasErrors() {
+		return v, diags
+	}
+	v, vm := v.Unmark()
+	ty := v.Type()
+	switch {
+	case !v.IsKnown() || v.IsNull():
+		return cty.DynamicVal, nil
+	case ty.IsSetType():
+		return cty.StringVal(k.key).WithMarks(vm), nil
+	case ty.IsObjectType():
+		if !ty.HasAttribute(k.key) {
+			return cty.DynamicVal, nil
+		}
+		return v.GetAttr(k.key).WithMarks(vm), nil
+	case ty.IsMapType():
+		if has := v.HasIndex(cty.StringVal(k.key)); !has.IsKnown() || !has.True() {
+			return cty.DynamicVal, nil
+		}
+		return v.Index(cty.StringVal(k.key)).WithMarks(vm), nil
+	}
+	return cty.DynamicVal, nil
 }
 
 // suffix is the instance's part of an address: "", [0] or ["a"].
@@ -314,12 +369,14 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo) (*hcl
 				})
 				continue
 			}
-			vars["each"] = cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal(s.key.key), "value": s.key.value})
+			ev, ds := s.key.eachValue(lookup, m)
+			diags = append(diags, ds...)
+			vars["each"] = cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal(s.key.key), "value": ev})
 		case "path":
 			vars["path"] = cty.ObjectVal(map[string]cty.Value{
-				"module": cty.StringVal(filepath.ToSlash(mi.mod.Dir)),
-				"root":   cty.StringVal(filepath.ToSlash(mi.ev.root.mod.Dir)),
-				"cwd":    cty.StringVal(filepath.ToSlash(mi.ev.in.Cwd)),
+				"module": cty.StringVal(mi.modulePath()),
+				"root":   cty.StringVal("."),
+				"cwd":    cty.StringVal(filepath.ToSlash(mi.ev.rootDir())),
 			})
 		case "terraform", "tofu":
 			vars[root] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(mi.ev.in.workspace())})
@@ -378,7 +435,7 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo) (*hcl
 		}
 		vars[root] = cty.ObjectVal(attrs)
 	}
-	return &hcl.EvalContext{Variables: vars, Functions: mi.ev.functions(mi.mod.Dir)}, diags
+	return &hcl.EvalContext{Variables: vars, Functions: mi.ev.functions()}, diags
 }
 
 // hasType reports whether the module declares a managed resource of typ.
