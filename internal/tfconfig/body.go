@@ -241,7 +241,7 @@ type literal struct{ v any }
 
 var _ value.Expr = literal{}
 
-func (l literal) Refs() []value.Ref                     { return nil }
+func (l literal) Refs() []value.Ref                    { return nil }
 func (l literal) Eval(value.Lookup) (any, bool, error) { return value.Copy(l.v), false, nil }
 func (l literal) MarshalJSON() ([]byte, error)         { return value.AppendJSON(nil, l.v) }
 
