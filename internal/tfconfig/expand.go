@@ -47,6 +47,7 @@ func expand(m *Module, in Inputs, partial bool) (*config.Config, bool, error) {
 	ev.rootVariables(root, cfg)
 	ev.checkVersions(m)
 	ev.providers(m, cfg)
+	ev.kykuProvider(m, cfg)
 	ev.backend(root, cfg)
 	ev.walk(root, cfg)
 	ev.movesAndImports(root, cfg)
@@ -216,8 +217,10 @@ func (ev *evaluator) instance(mi *modInst, r *Resource, k instKey, cfg *config.C
 	addr := mi.instanceAddr(r.Key(), k)
 	sc := scope{mi: mi, key: k}
 	cr := &config.Resource{Name: addr, Type: r.Type, Data: r.Mode == Data, Properties: map[string]any{}, Pos: pos(r.DeclRange)}
-	provider, typ := ev.providerOf(mi, r)
-	cr.Provider, cr.Type = provider, typ
+	kt, kyku := kykuType(r.Type)
+	if !kyku {
+		cr.Provider, cr.Type = ev.providerOf(mi, r)
+	}
 	ev.properties(sc, r, cr)
 	if r.Mode == Managed {
 		cr.CreateBeforeDestroy = r.CreateBeforeDestroy
@@ -234,6 +237,9 @@ func (ev *evaluator) instance(mi *modInst, r *Resource, k instKey, cfg *config.C
 			}
 		}
 		cr.IgnoreChanges = ignoredNames(r, cr)
+	}
+	if kyku {
+		ev.kykuResource(r, kt, cr)
 	}
 	cr.DependsOn = ev.dependsOn(sc, r.DependsOn)
 	for mod := mi; mod.call != nil; mod = mod.parent {

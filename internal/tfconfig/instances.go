@@ -253,6 +253,13 @@ func (mi *modInst) instanceAddr(key string, k instKey) string {
 // object of its one instance, a tuple of its counted instances' or an
 // object of its for_each instances' (by key).
 func (mi *modInst) resourceValue(key string, t hcl.Traversal, lookup value.Lookup, want []string) (cty.Value, hcl.Diagnostics) {
+	_, kyku := kykuType(mi.mod.Resources[key].Type)
+	return mi.instancesValue(key, lookup, want, kyku)
+}
+
+// instancesValue is resourceValue's value; kyku says the resource is of
+// a Kyku type (its attributes are read in snake case).
+func (mi *modInst) instancesValue(key string, lookup value.Lookup, want []string, kyku bool) (cty.Value, hcl.Diagnostics) {
 	e := mi.expandResource(key)
 	if e.failed {
 		return failed(cty.DynamicPseudoType), nil
@@ -264,7 +271,7 @@ func (mi *modInst) resourceValue(key string, t hcl.Traversal, lookup value.Looku
 		}
 		elems := make([]cty.Value, len(e.keys))
 		for i, k := range e.keys {
-			elems[i] = instanceObject(mi.instanceAddr(key, k), lookup, want)
+			elems[i] = instanceObject(mi.instanceAddr(key, k), lookup, want, kyku)
 		}
 		return cty.TupleVal(elems), nil
 	case eached:
@@ -273,11 +280,11 @@ func (mi *modInst) resourceValue(key string, t hcl.Traversal, lookup value.Looku
 		}
 		attrs := make(map[string]cty.Value, len(e.keys))
 		for _, k := range e.keys {
-			attrs[k.key] = instanceObject(mi.instanceAddr(key, k), lookup, want)
+			attrs[k.key] = instanceObject(mi.instanceAddr(key, k), lookup, want, kyku)
 		}
 		return cty.ObjectVal(attrs), nil
 	}
-	return instanceObject(mi.instanceAddr(key, e.keys[0]), lookup, want), nil
+	return instanceObject(mi.instanceAddr(key, e.keys[0]), lookup, want, kyku), nil
 }
 
 // callValue is what an expression reads of module call name of mi: the

@@ -79,8 +79,9 @@ func (ev *evaluator) providers(m *Module, cfg *config.Config) {
 		cfg.Providers = append(cfg.Providers, pp)
 	}
 	for _, key := range sortedKeys(m.Providers) {
-		p := m.Providers[key]
-		add(p.Name, p.Alias, p.Body, p.DeclRange)
+		if p := m.Providers[key]; p.Name != "kyku" {
+			add(p.Name, p.Alias, p.Body, p.DeclRange)
+		}
 	}
 	for _, local := range usedProviders(m) {
 		if m.Providers[local] == nil {
@@ -136,7 +137,7 @@ func usedProviders(m *Module) []string {
 			if to, ok := rename[local]; ok {
 				local = to
 			}
-			if local != "" {
+			if local != "" && local != "kyku" {
 				seen[local] = true
 			}
 		}

@@ -390,7 +390,7 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo) (*hcl
 				})
 				continue
 			}
-			vars["self"] = instanceObject(s.self, lookup, attrsUsed)
+			vars["self"] = instanceObject(s.self, lookup, attrsUsed, false)
 		default:
 			name, ok := stepName(t, 1)
 			if !ok {
@@ -515,8 +515,9 @@ func undeclared(root, name string, t hcl.Traversal) *hcl.Diagnostic {
 
 // instanceObject is what an expression reads of the resource instance
 // at addr: its attributes as lookup knows them (unknown when not), the
-// attribute names want null where missing.
-func instanceObject(addr string, lookup value.Lookup, want []string) cty.Value {
+// attribute names want null where missing; kyku says it is of a Kyku
+// type, whose attributes are read in snake case.
+func instanceObject(addr string, lookup value.Lookup, want []string, kyku bool) cty.Value {
 	if lookup == nil {
 		return cty.DynamicVal
 	}
@@ -527,6 +528,13 @@ func instanceObject(addr string, lookup value.Lookup, want []string) cty.Value {
 	vals, isMap := got.(map[string]any)
 	if !isMap {
 		return cty.DynamicVal
+	}
+	if kyku {
+		snaked := make(map[string]any, len(vals))
+		for k, v := range vals {
+			snaked[snake(k)] = v
+		}
+		vals = snaked
 	}
 	return objectWith(vals, want)
 }

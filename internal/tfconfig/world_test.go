@@ -19,7 +19,10 @@ import (
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
 )
 
-var testProviders = []tfplugintest.Provider{tfplugintest.Framework, tfplugintest.SDK}
+var (
+	testProviders   = []tfplugintest.Provider{tfplugintest.Framework, tfplugintest.SDK}
+	tfplugintestSDK = tfplugintest.SDK
+)
 
 // world is one configuration directory of .tf files, its state, the
 // sim's cloud and the test provider's cloud (a directory of items).

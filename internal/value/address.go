@@ -216,13 +216,14 @@ func SafeName(addr string) string {
 }
 
 // terraformSafeName is SafeName of a Terraform address: every character
-// but letters, digits, '_' and '-' becomes '-', runs of them one
-// (kyku_vpc.main → kyku_vpc-main, kyku_vm.web["a"] → kyku_vm-web-a).
+// but letters, digits and '-' becomes '-', runs of them one (a host name
+// has no '_'): kyku_vpc.main → kyku-vpc-main, kyku_vm.web["a"] →
+// kyku-vm-web-a.
 func terraformSafeName(addr string) string {
 	b := make([]byte, 0, len(addr))
 	for i := 0; i < len(addr); i++ {
 		c := addr[i]
-		if isKeyByte(c) {
+		if isKeyByte(c) && c != '_' {
 			b = append(b, c)
 		} else if len(b) > 0 && b[len(b)-1] != '-' {
 			b = append(b, '-')

@@ -75,7 +75,7 @@ func TestRefsWithInstances(t *testing.T) {
 func TestSafeName(t *testing.T) {
 	for in, want := range map[string]string{
 		"web": "web", "web[3]": "web-3", `edge["eu-1"]`: "edge-eu-1", "web_x[0]": "web_x-0",
-		"kyku_vpc.main": "kyku_vpc-main", `module.a["x y"].kyku_vm.web[2]`: "module-a-x-y-kyku_vm-web-2",
+		"kyku_vpc.main": "kyku-vpc-main", `module.a["x y"].kyku_vm.web[2]`: "module-a-x-y-kyku-vm-web-2",
 	} {
 		if got := SafeName(in); got != want {
 			t.Errorf("SafeName(%q) = %q, want %q", in, got, want)
