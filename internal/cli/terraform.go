@@ -44,7 +44,7 @@ func (c *common) loadTerraform(env *Env) (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := tfconfig.Inputs{Vars: *c.vars.order, Getenv: env.Getenv, Workspace: c.env}
+	in := tfconfig.Inputs{Vars: *c.vars.order, Getenv: env.Getenv, Workspace: c.env, Now: env.Now}
 	cfg, pending, err := tfconfig.ExpandPartial(m, in)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package tfconfig
 import (
 	"fmt"
 	"os"
+	"time"
 	"path/filepath"
 	"strings"
 
@@ -27,6 +28,9 @@ type Inputs struct {
 	// Workspace is terraform.workspace: Kyku's environment ("" is
 	// "default").
 	Workspace string
+	// Now is the clock timestamp() reads while applying (nil: it stays
+	// unknown).
+	Now func() time.Time
 	// Known reads the resources known before planning (state, data
 	// sources read): what count and for_each may read. nil: none.
 	Known value.Lookup

@@ -37,19 +37,27 @@ type evaluator struct {
 	partial, pending bool
 	countReads       []*config.CountRead
 
-	funcsOnce sync.Once // expressions are evaluated from many goroutines
-	funcs     map[string]function.Function
+	funcsOnce  sync.Once // expressions are evaluated from many goroutines
+	pure, full map[string]function.Function
 }
 
-// functions is the function table. A configuration is read as OpenTofu
-// run in the root module's directory reads it: relative paths given to
-// the file functions start there, as path.module and path.root do.
-func (ev *evaluator) functions() map[string]function.Function {
+// functions is the function table: at plan, the impure functions
+// (timestamp, uuid, bcrypt) are unknown, known once applying. A
+// configuration is read as OpenTofu run in the root module's directory
+// reads it: relative paths given to the file functions start there, as
+// path.module and path.root do.
+func (ev *evaluator) functions(applying bool) map[string]function.Function {
 	ev.funcsOnce.Do(func() {
 		root := ev.rootDir()
-		ev.funcs = funcs.Table(funcs.Options{BaseDir: root, WorkDir: root, Getenv: ev.in.Getenv, PureOnly: true})
+		opts := funcs.Options{BaseDir: root, WorkDir: root, Getenv: ev.in.Getenv, Now: ev.in.Now}
+		ev.full = funcs.Table(opts)
+		opts.PureOnly = true
+		ev.pure = funcs.Table(opts)
 	})
-	return ev.funcs
+	if applying {
+		return ev.full
+	}
+	return ev.pure
 }
 
 // rootDir is the root module's directory, absolute.
@@ -435,7 +443,16 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo) (*hcl
 		}
 		vars[root] = cty.ObjectVal(attrs)
 	}
-	return &hcl.EvalContext{Variables: vars, Functions: mi.ev.functions()}, diags
+	return &hcl.EvalContext{Variables: vars, Functions: mi.ev.functions(applying(lookup))}, diags
+}
+
+// applying reports whether lookup is apply's (value.Applying).
+func applying(lookup value.Lookup) bool {
+	if lookup == nil {
+		return false
+	}
+	_, ok := lookup(value.Applying)
+	return ok
 }
 
 // hasType reports whether the module declares a managed resource of typ.

@@ -25,3 +25,8 @@ type Expr interface {
 // object (Expr): the lookup answers a map of every attribute, "id" among
 // them, Unknown where not known yet.
 const AllAttrs = "*"
+
+// Applying is the reference a lookup answers (with ok true) while apply
+// resolves a resource, and only then: an Expr's impure functions
+// (timestamp, uuid, bcrypt) are known after apply, not at plan.
+var Applying = Ref{Attr: "(applying)"}
