@@ -209,6 +209,22 @@ func appendResource(b []byte, r *Resource, hideSecrets bool) ([]byte, error) {
 	if r.Data {
 		b = append(b, `,"data":true`...)
 	}
+	if len(r.ReplaceTriggeredBy) > 0 {
+		b = append(b, `,"replaceTriggeredBy":[`...)
+		for i, t := range r.ReplaceTriggeredBy {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"resource":`...)
+			b = value.AppendString(b, t.Resource)
+			if t.Attr != "" {
+				b = append(b, `,"attr":`...)
+				b = value.AppendString(b, t.Attr)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}'), nil
 }
 

@@ -133,12 +133,24 @@ type Resource struct {
 	// sensitive variable's: they are masked wherever a value is shown,
 	// like the properties the schema marks sensitive.
 	Sensitive []string `json:"sensitive,omitempty"`
+	// ReplaceTriggeredBy replaces the resource when one of these changes
+	// (Terraform's lifecycle replace_triggered_by): a resource instance
+	// that the plan updates or replaces, or one attribute of it whose
+	// value the plan changes. They are among DependsOn.
+	ReplaceTriggeredBy []Trigger `json:"replaceTriggeredBy,omitempty"`
 
 	Pos diag.Pos `json:"-"` // of the resource's key
 	// PropPos holds where each property is written: a top-level property
 	// at its key ("ingress"), a list element at the element ("ingress[2]"),
 	// a field or map entry at its key ("ingress[2].cidr", "tags.env").
 	PropPos diag.Positions `json:"-"`
+}
+
+// Trigger is one entry of Resource.ReplaceTriggeredBy: a resource
+// instance, and an attribute of it ("" for any change to it).
+type Trigger struct {
+	Resource string `json:"resource"`
+	Attr     string `json:"attr,omitempty"`
 }
 
 // Output is a named value read from resources after apply.

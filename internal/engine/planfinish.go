@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/plan"
@@ -33,9 +34,15 @@ func (x *planning) refuse() []plan.Change {
 }
 
 // refuseProtectedDestroys refuses the destroys of protected resources.
+// A Terraform configuration's resource (its address has a '.') is
+// refused in OpenTofu's words.
 func refuseProtectedDestroys(diags *diag.Diagnostics, st *state.File, changes []plan.Change) {
 	for _, ch := range changes {
-		if ch.Action == plan.Destroy && st.Resources[ch.ResourceID].Protect {
+		switch {
+		case ch.Action != plan.Destroy || !st.Resources[ch.ResourceID].Protect:
+		case strings.IndexByte(ch.ResourceID, '.') > 0:
+			diags.Add(diag.Pos{}, "Instance cannot be destroyed: Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the --target flag.", ch.ResourceID)
+		default:
 			diags.Add(diag.Pos{}, "resource %s is protected (protect: true) and cannot be destroyed; set protect: false and apply first", value.QuoteName(ch.ResourceID))
 		}
 	}

@@ -237,11 +237,15 @@ func (ev *evaluator) instance(mi *modInst, r *Resource, k instKey, cfg *config.C
 			}
 		}
 		cr.IgnoreChanges = ignoredNames(r, cr)
+		cr.ReplaceTriggeredBy = ev.triggers(sc, r)
 	}
 	if kyku {
 		ev.kykuResource(r, kt, cr)
 	}
 	cr.DependsOn = ev.dependsOn(sc, r.DependsOn)
+	for _, t := range cr.ReplaceTriggeredBy {
+		cr.DependsOn = append(cr.DependsOn, t.Resource)
+	}
 	for mod := mi; mod.call != nil; mod = mod.parent {
 		cr.DependsOn = append(cr.DependsOn, ev.dependsOn(scope{mi: mod.parent, key: mod.key}, mod.call.DependsOn)...)
 	}

@@ -237,3 +237,64 @@ func (ev *evaluator) exprAddr(sc scope, expr hcl.Expression) (string, bool) {
 	}
 	return bad()
 }
+
+// triggers are the resource instances (and attributes) r's
+// replace_triggered_by names, in scope sc (count.index and each.key
+// allowed in their indexes).
+func (ev *evaluator) triggers(sc scope, r *Resource) []config.Trigger {
+	var out []config.Trigger
+	for _, expr := range r.ReplaceTriggeredBy {
+		addr, ok := ev.exprAddr(sc, expr)
+		if !ok {
+			continue
+		}
+		key, rest, found := resourceKeyOf(sc.mi, addr)
+		if !found {
+			ev.diags = append(ev.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid replace_triggered_by expression",
+				Detail:   "Only resources, count.index, and each.key may be used in replace_triggered_by.",
+				Subject:  expr.Range().Ptr(),
+			})
+			continue
+		}
+		for _, ref := range sc.mi.resourceRefs(key, rest) {
+			t := config.Trigger{Resource: ref.Resource}
+			if ref.Attr != value.AllAttrs {
+				t.Attr = ref.Attr
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// resourceKeyOf finds the resource of mi an address in it starts with:
+// its key, and the traversal of what follows the key.
+func resourceKeyOf(mi *modInst, addr string) (string, hcl.Traversal, bool) {
+	t, diags := hclsyntax.ParseTraversalAbs([]byte(addr), "", hcl.Pos{Line: 1, Column: 1})
+	if diags.HasErrors() || len(t) < 2 {
+		return "", nil, false
+	}
+	root := t.RootName()
+	n := 2
+	if root == "data" {
+		n = 3
+	}
+	var parts []string
+	for i := 0; i < n && i < len(t); i++ {
+		name, ok := stepName(t, i)
+		if i == 0 {
+			name, ok = root, true
+		}
+		if !ok {
+			return "", nil, false
+		}
+		parts = append(parts, name)
+	}
+	key := strings.Join(parts, ".")
+	if mi.mod.Resources[key] == nil || len(t) < n {
+		return "", nil, false
+	}
+	return key, t[n:], true
+}

@@ -171,3 +171,5 @@ func (w *world) writeItem(id, name, val string) {
 		w.t.Fatal(err)
 	}
 }
+
+func planAllowingDestroyAll() engine.PlanOptions { return engine.PlanOptions{AllowDestroyAll: true} }
