@@ -225,6 +225,25 @@ func appendResource(b []byte, r *Resource, hideSecrets bool) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
+	if len(r.Conditions) > 0 {
+		b = append(b, `,"conditions":[`...)
+		for i, c := range r.Conditions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '{')
+			if c.Post {
+				b = append(b, `"post":true,`...)
+			}
+			b = append(b, `"check":`...)
+			var err error
+			if b, err = value.AppendJSON(b, c.Check); err != nil {
+				return nil, err
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}'), nil
 }
 

@@ -138,12 +138,24 @@ type Resource struct {
 	// that the plan updates or replaces, or one attribute of it whose
 	// value the plan changes. They are among DependsOn.
 	ReplaceTriggeredBy []Trigger `json:"replaceTriggeredBy,omitempty"`
+	// Conditions are the resource's custom conditions (Terraform's
+	// precondition and postcondition blocks), checked by the plan.
+	Conditions []*Condition `json:"conditions,omitempty"`
 
 	Pos diag.Pos `json:"-"` // of the resource's key
 	// PropPos holds where each property is written: a top-level property
 	// at its key ("ingress"), a list element at the element ("ingress[2]"),
 	// a field or map entry at its key ("ingress[2].cidr", "tags.env").
 	PropPos diag.Positions `json:"-"`
+}
+
+// Condition is a custom condition: Check evaluates to "" when it holds
+// (or cannot be known yet), else to the error message. Post says it is a
+// postcondition, checked against the resource's planned values (self).
+type Condition struct {
+	Post  bool       `json:"post,omitempty"`
+	Check value.Expr `json:"check"`
+	Pos   diag.Pos   `json:"-"`
 }
 
 // Trigger is one entry of Resource.ReplaceTriggeredBy: a resource

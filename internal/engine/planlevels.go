@@ -52,6 +52,7 @@ func (x *planning) planDataSource(ctx context.Context, r *config.Resource, level
 	if !ok {
 		return nil
 	}
+	checkConditions(&x.diags, r, false, x.lookup)
 	deps := x.g.Deps(r.Name)
 	reason := readReason(unresolved, deps, x.pending)
 	s, ok, err := x.e.planData(ctx, &x.diags, r, props, reason, x.p)
@@ -63,6 +64,9 @@ func (x *planning) planDataSource(ctx context.Context, r *config.Resource, level
 	x.sensitive[r.Name] = sortedSet(slices.Concat(s, r.Sensitive, refSensitive(r.Properties, x.sensitive)))
 	if ok && reason != "" {
 		x.p.Changes = append(x.p.Changes, readChange(r, level, deps, reason, x.p.Data[r.Name], x.sensitive[r.Name]))
+	}
+	if ok {
+		checkConditions(&x.diags, r, true, x.lookup)
 	}
 	return nil
 }
@@ -107,6 +111,7 @@ func (x *planning) add(r *config.Resource, ch plan.Change) {
 		x.pending[r.Name] = true
 	}
 	x.p.Changes = append(x.p.Changes, ch)
+	checkConditions(&x.diags, r, true, x.lookup)
 }
 
 // forcing lists the paths of pcs that force a replace.
@@ -174,6 +179,7 @@ func (x *planning) planLevelResource(ctx context.Context, r *config.Resource, le
 	if res.ok = ok; !ok {
 		return res
 	}
+	checkConditions(&res.diags, r, false, x.lookup)
 	trigger := x.triggered(r)
 	in := changeInput{r: r, props: desired, extra: refSensitive(r.Properties, x.sensitive), prefix: x.st.Metadata.Prefix, replace: x.replace[r.Name] || trigger != ""}
 	if sr := x.st.Resources[r.Name]; sr != nil {

@@ -246,6 +246,7 @@ func (ev *evaluator) instance(mi *modInst, r *Resource, k instKey, cfg *config.C
 	for _, t := range cr.ReplaceTriggeredBy {
 		cr.DependsOn = append(cr.DependsOn, t.Resource)
 	}
+	ev.conditions(sc, r, addr, cr)
 	for mod := mi; mod.call != nil; mod = mod.parent {
 		cr.DependsOn = append(cr.DependsOn, ev.dependsOn(scope{mi: mod.parent, key: mod.key}, mod.call.DependsOn)...)
 	}

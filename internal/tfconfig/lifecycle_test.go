@@ -74,3 +74,49 @@ func TestLifecycle(t *testing.T) {
 		})
 	}
 }
+
+// TestConditions: a precondition reading another resource and a
+// postcondition reading self are checked by the plan once what they read
+// is known; one not known yet passes.
+func TestConditions(t *testing.T) {
+	for _, tp := range testProviders {
+		t.Run(tp.Type, func(t *testing.T) {
+			w := newWorld(t, tp)
+			text := head + `
+variable "want" {
+  default = "ok"
+}
+resource "TP_item" "a" {
+  name  = "a"
+  value = var.want
+}
+resource "TP_item" "b" {
+  name = "b"
+  lifecycle {
+    precondition {
+      condition     = TP_item.a.value == "ok"
+      error_message = "a's value must be ok, not ${TP_item.a.value}."
+    }
+    postcondition {
+      condition     = self.name == "b"
+      error_message = "b is misnamed."
+    }
+  }
+}
+`
+			w.write(map[string]string{"main.tf": text})
+			w.apply(w.mustLoad(tfconfig.Inputs{}))
+			cfg := w.mustLoad(tfconfig.Inputs{Vars: []tfconfig.VarArg{{Name: "want", Value: "bad"}}})
+			_, err := w.engine(cfg).Plan(context.Background(), cfg)
+			if err == nil || !strings.Contains(err.Error(), "main.tf:21:23: Resource precondition failed: a's value must be ok, not bad.") {
+				t.Errorf("plan with a failing precondition: %v", err)
+			}
+			w.write(map[string]string{"main.tf": strings.Replace(text, `self.name == "b"`, `self.name == "c"`, 1)})
+			cfg = w.mustLoad(tfconfig.Inputs{})
+			_, err = w.engine(cfg).Plan(context.Background(), cfg)
+			if err == nil || !strings.Contains(err.Error(), "Resource postcondition failed: b is misnamed.") {
+				t.Errorf("plan with a failing postcondition: %v", err)
+			}
+		})
+	}
+}
