@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 // database's storage cannot shrink.
 type ruled struct {
 	*sim.Provider
+	mu    sync.Mutex // guards asked: a level's resources are planned at once
 	asked []kinds.Change
 	fail  error
 }
@@ -45,7 +47,9 @@ func (r *ruled) rules(typ string) provider.Rules {
 }
 
 func (r *ruled) check(_ context.Context, req kinds.Change) (provider.ChangePlan, error) {
+	r.mu.Lock()
 	r.asked = append(r.asked, req)
+	r.mu.Unlock()
 	var out provider.ChangePlan
 	if r.fail != nil {
 		return out, r.fail
