@@ -123,7 +123,28 @@ func decodeResource(b *hcl.Block, mode Mode) (*Resource, hcl.Diagnostics) {
 	body, ds := resourceBody(b.Body, remain, escape)
 	diags = append(diags, ds...)
 	r.Body = body
+	if d := builtinRefused(r); d != nil {
+		diags = append(diags, d)
+	}
 	return r, diags
+}
+
+// builtinRefused refuses the types of OpenTofu's built-in provider
+// (terraform_data, terraform_remote_state), which Kyku does not serve
+// yet, rather than look for a provider "terraform" that does not exist.
+func builtinRefused(r *Resource) *hcl.Diagnostic {
+	var detail string
+	switch {
+	case r.Mode == Managed && r.Type == "terraform_data":
+		detail = "Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does."
+	case r.Mode == Data && r.Type == "terraform_remote_state":
+		detail = "Kyku does not read another configuration's state yet: pass what this configuration needs as variables, or read it with a data source of the cloud."
+	case impliedProvider(r.Type) == "terraform":
+		detail = fmt.Sprintf("OpenTofu's built-in provider has no %s %q.", map[Mode]string{Managed: "resource type", Data: "data source"}[r.Mode], r.Type)
+	default:
+		return nil
+	}
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported built-in type", Detail: detail, Subject: r.TypeRange.Ptr()}
 }
 
 func reservedInBlock(b *hcl.Block, what string) *hcl.Diagnostic {
