@@ -2,6 +2,7 @@ package tfconfig
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -49,7 +50,7 @@ type evaluator struct {
 func (ev *evaluator) functions(applying bool) map[string]function.Function {
 	ev.funcsOnce.Do(func() {
 		root := ev.rootDir()
-		opts := funcs.Options{BaseDir: root, WorkDir: root, Getenv: ev.in.Getenv, Now: ev.in.Now}
+		opts := funcs.Options{BaseDir: root, WorkDir: root, Within: repository(root), Getenv: ev.in.Getenv, Now: ev.in.Now}
 		ev.full = funcs.Table(opts)
 		opts.PureOnly = true
 		ev.pure = funcs.Table(opts)
@@ -58,6 +59,23 @@ func (ev *evaluator) functions(applying bool) map[string]function.Function {
 		return ev.full
 	}
 	return ev.pure
+}
+
+// repository is the directory the file functions may read in: the git
+// repository dir is in (the nearest directory above it holding .git),
+// else dir itself. A pull request's configuration must not read the
+// runner's files (its credentials) into a plan.
+func repository(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
 }
 
 // rootDir is the root module's directory, absolute.
