@@ -20,7 +20,7 @@ func TestWithin(t *testing.T) {
 	for path, text := range map[string]string{
 		filepath.Join(repo, "infra", "user-data.sh"): "#!/bin/sh",
 		filepath.Join(repo, "modules", "x.txt"):      "module file",
-		secret: "hunter22",
+		secret:                                       "hunter22",
 	} {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
