@@ -119,6 +119,14 @@ func TestCLITerraformDirectory(t *testing.T) {
 			if code != 0 {
 				t.Errorf("plan after apply: exit %d, want 0 (no changes)\n%s%s", code, out, errOut)
 			}
+			code, out, errOut = run("refresh", "--report-only", "--var-file", varFile, "--var", "env=dev")
+			if code != 0 || !strings.Contains(out, "No drift: 2 resources match the state") {
+				t.Errorf("refresh: exit %d\n%s%s", code, out, errOut)
+			}
+			code, out, errOut = run("state", "list")
+			if code != 0 || !strings.Contains(out, tp.Type+`_item.web["b"]`) {
+				t.Errorf("state list: exit %d\n%s%s", code, out, errOut)
+			}
 			code, out, errOut = run("destroy", "--auto-approve", "--var-file", varFile, "--var", "env=dev")
 			if code != 0 || !strings.Contains(out, "Destroy complete: 2 succeeded") {
 				t.Errorf("destroy: exit %d\n%s%s", code, out, errOut)
