@@ -52,6 +52,7 @@ func expand(m *Module, in Inputs, partial bool) (*config.Config, bool, error) {
 	ev.walk(root, cfg)
 	ev.movesAndImports(root, cfg)
 	ev.outputs(root, cfg)
+	ev.prepareAll(root)
 	if err := toDiag(ev.diags, ev.files).Err(); err != nil {
 		return nil, ev.pending, err
 	}
@@ -402,6 +403,22 @@ func (mi *modInst) resourceAddrs() []string {
 		}
 	}
 	return out
+}
+
+// prepareAll prepares every named value of mi and of the modules it
+// calls: expressions are then evaluated from many goroutines, and read
+// only what is prepared.
+func (ev *evaluator) prepareAll(mi *modInst) {
+	for _, pool := range []map[string]*named{mi.vars, mi.locals, mi.outputs} {
+		for _, name := range sortedKeys(pool) {
+			pool[name].prepare()
+		}
+	}
+	for _, name := range sortedKeys(mi.mod.Calls) {
+		for _, c := range mi.expandCall(name).children {
+			ev.prepareAll(c)
+		}
+	}
 }
 
 // outputs are the root module's outputs: values, or Exprs when they

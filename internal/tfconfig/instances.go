@@ -290,7 +290,9 @@ func (mi *modInst) instancesValue(key string, lookup value.Lookup, want []string
 // callValue is what an expression reads of module call name of mi: the
 // object of its one instance's outputs, a tuple or an object of its
 // instances' (as resourceValue).
-func (mi *modInst) callValue(name string, t hcl.Traversal, lookup value.Lookup, m memo) (cty.Value, hcl.Diagnostics) {
+// read, when not nil, names the outputs to evaluate (what the expression
+// reads); the others are unknown in the objects.
+func (mi *modInst) callValue(name string, t hcl.Traversal, lookup value.Lookup, m memo, read map[string]bool) (cty.Value, hcl.Diagnostics) {
 	if mi.mod.Calls[name] == nil {
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -307,6 +309,10 @@ func (mi *modInst) callValue(name string, t hcl.Traversal, lookup value.Lookup, 
 	outputs := func(child *modInst) cty.Value {
 		attrs := map[string]cty.Value{}
 		for oname, n := range child.outputs {
+			if read != nil && !read[oname] {
+				attrs[oname] = cty.DynamicVal
+				continue
+			}
 			v, ds := n.value(lookup, m)
 			diags = append(diags, ds...)
 			if n.sensitive {

@@ -355,7 +355,7 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo) (*hcl
 			if !ok || has(root, name) {
 				continue
 			}
-			v, ds := mi.callValue(name, t, lookup, m)
+			v, ds := mi.callValue(name, t, lookup, m, outputsRead(travs, name))
 			diags = append(diags, ds...)
 			set(root, name, v)
 		case "data":
@@ -514,6 +514,32 @@ func stepName(t hcl.Traversal, i int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// outputsRead are the outputs of module call name that travs read by
+// name; nil when one reads the call's instances whole.
+func outputsRead(travs []hcl.Traversal, name string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range travs {
+		if t.RootName() != "module" {
+			continue
+		}
+		if n, ok := stepName(t, 1); !ok || n != name {
+			continue
+		}
+		rest := t[2:]
+		if len(rest) > 0 {
+			if _, isIndex := rest[0].(hcl.TraverseIndex); isIndex {
+				rest = rest[1:]
+			}
+		}
+		o, ok := stepName(rest, 0)
+		if !ok {
+			return nil
+		}
+		out[o] = true
+	}
+	return out
 }
 
 // attrNames are the names of every attribute step in travs: a resource
