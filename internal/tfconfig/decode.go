@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -141,7 +140,7 @@ func (f *file) terraform(b *hcl.Block) hcl.Diagnostics {
 	content, diags := b.Body.Content(terraformSchema)
 	if a, ok := content.Attributes["required_version"]; ok {
 		var s string
-		ds := gohcl.DecodeExpression(a.Expr, nil, &s)
+		ds := decodeString(a.Expr, &s)
 		diags = append(diags, ds...)
 		if !ds.HasErrors() {
 			f.requiredVersions = append(f.requiredVersions, VersionConstraint{Value: s, Range: a.Expr.Range()})
@@ -178,7 +177,7 @@ func decodeRequiredProviders(b *hcl.Block) ([]*RequiredProvider, hcl.Diagnostics
 		if ds.HasErrors() {
 			// The pre-0.13 form: only a version constraint.
 			var s string
-			if ds := gohcl.DecodeExpression(a.Expr, nil, &s); ds.HasErrors() {
+			if ds := decodeString(a.Expr, &s); ds.HasErrors() {
 				diags = append(diags, invalidRequiredProvider(a, "A provider requirement must be a string (a version constraint) or an object with \"source\" and \"version\"."))
 				continue
 			}
@@ -196,7 +195,7 @@ func decodeRequiredProviders(b *hcl.Block) ([]*RequiredProvider, hcl.Diagnostics
 			switch key {
 			case "source", "version":
 				var s string
-				if ds := gohcl.DecodeExpression(kv.Value, nil, &s); ds.HasErrors() {
+				if ds := decodeString(kv.Value, &s); ds.HasErrors() {
 					diags = append(diags, invalidRequiredProvider(a, fmt.Sprintf("%s must be specified as a string.", strings.ToUpper(key[:1])+key[1:])))
 					continue
 				}
@@ -239,7 +238,7 @@ func decodeProvider(b *hcl.Block) (*ProviderBlock, hcl.Diagnostics) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider local name", Detail: badIdentifierDetail, Subject: b.LabelRanges[0].Ptr()})
 	}
 	if a, ok := content.Attributes["alias"]; ok {
-		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &p.Alias)...)
+		diags = append(diags, decodeString(a.Expr, &p.Alias)...)
 		if p.Alias != "" && !hclsyntax.ValidIdentifier(p.Alias) {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider configuration alias", Detail: badIdentifierDetail, Subject: a.Expr.Range().Ptr()})
 		}
@@ -297,7 +296,7 @@ func decodeOutput(b *hcl.Block) (*Output, hcl.Diagnostics) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid output name", Detail: badIdentifierDetail, Subject: b.LabelRanges[0].Ptr()})
 	}
 	if a, ok := content.Attributes["description"]; ok {
-		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &o.Description)...)
+		diags = append(diags, decodeString(a.Expr, &o.Description)...)
 	}
 	if a, ok := content.Attributes["value"]; ok {
 		o.Expr = a.Expr
@@ -305,7 +304,7 @@ func decodeOutput(b *hcl.Block) (*Output, hcl.Diagnostics) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing required argument", Detail: "The argument \"value\" is required, but no definition was found.", Subject: b.Body.MissingItemRange().Ptr()})
 	}
 	if a, ok := content.Attributes["sensitive"]; ok {
-		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &o.Sensitive)...)
+		diags = append(diags, decodeBool(a.Expr, &o.Sensitive)...)
 	}
 	if a, ok := content.Attributes["ephemeral"]; ok {
 		diags = append(diags, unsupported(a.Range, "Ephemeral outputs are not supported", "Kyku does not run ephemeral values yet."))
@@ -397,10 +396,10 @@ func decodeCall(b *hcl.Block) (*Call, hcl.Diagnostics) {
 	}
 	if a, ok := content.Attributes["source"]; ok {
 		c.SourceRange = a.Expr.Range()
-		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &c.Source)...)
+		diags = append(diags, decodeString(a.Expr, &c.Source)...)
 	}
 	if a, ok := content.Attributes["version"]; ok {
-		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &c.Version)...)
+		diags = append(diags, decodeString(a.Expr, &c.Version)...)
 	}
 	c.Count, c.ForEach = attrExpr(content, "count"), attrExpr(content, "for_each")
 	if c.Count != nil && c.ForEach != nil {
@@ -516,7 +515,7 @@ func decodeRemoved(b *hcl.Block) (*Removed, hcl.Diagnostics) {
 			lc, ds := inner.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "destroy"}}})
 			diags = append(diags, ds...)
 			if a, ok := lc.Attributes["destroy"]; ok {
-				diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &r.Destroy)...)
+				diags = append(diags, decodeBool(a.Expr, &r.Destroy)...)
 			}
 		case "provisioner":
 			diags = append(diags, provisionerRefused(inner))

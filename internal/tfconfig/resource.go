@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
@@ -199,7 +198,7 @@ func (r *Resource) lifecycle(b *hcl.Block) hcl.Diagnostics {
 		return append(diags, r.conditions(content)...)
 	}
 	if a, ok := content.Attributes["create_before_destroy"]; ok {
-		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &r.CreateBeforeDestroy)...)
+		diags = append(diags, decodeBool(a.Expr, &r.CreateBeforeDestroy)...)
 	}
 	if a, ok := content.Attributes["prevent_destroy"]; ok {
 		r.PreventDestroy = a.Expr

@@ -8,7 +8,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
-	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -29,7 +28,7 @@ func decodeVariable(b *hcl.Block) (*Variable, hcl.Diagnostics) {
 		})
 	}
 	if a, ok := content.Attributes["description"]; ok {
-		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &v.Description)...)
+		diags = append(diags, decodeString(a.Expr, &v.Description)...)
 	}
 	if a, ok := content.Attributes["type"]; ok {
 		ty, defaults, literal, ds := decodeVariableType(a.Expr)
@@ -37,14 +36,14 @@ func decodeVariable(b *hcl.Block) (*Variable, hcl.Diagnostics) {
 		v.Type, v.Defaults, v.Literal = ty, defaults, literal
 	}
 	if a, ok := content.Attributes["sensitive"]; ok {
-		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &v.Sensitive)...)
+		diags = append(diags, decodeBool(a.Expr, &v.Sensitive)...)
 	}
 	if a, ok := content.Attributes["nullable"]; ok {
-		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &v.Nullable)...)
+		diags = append(diags, decodeBool(a.Expr, &v.Nullable)...)
 	}
 	if a, ok := content.Attributes["ephemeral"]; ok {
 		var eph bool
-		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &eph)...)
+		diags = append(diags, decodeBool(a.Expr, &eph)...)
 		if eph {
 			diags = append(diags, unsupported(a.Range, "Ephemeral variables are not supported", "Kyku does not run ephemeral values yet: a value marked ephemeral would be kept in the plan."))
 		}
