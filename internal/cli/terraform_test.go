@@ -70,6 +70,12 @@ resource "TP_item" "web" {
   name     = "${var.env}-${each.key}"
   value    = "size-${each.value}"
   secret   = var.token
+  lifecycle {
+    postcondition {
+      condition     = self.name != ""
+      error_message = "a name."
+    }
+  }
 }
 output "names" {
   value = [for w in TP_item.web : w.name]
