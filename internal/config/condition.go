@@ -31,6 +31,6 @@ var _ value.Expr = described(nil)
 
 var errDescribed = errors.New("a plan file's condition is a description of it: apply the plan with the configuration it was planned from")
 
-func (d described) Refs() []value.Ref                     { return nil }
+func (d described) Refs() []value.Ref                    { return nil }
 func (d described) Eval(value.Lookup) (any, bool, error) { return nil, false, errDescribed }
 func (d described) MarshalJSON() ([]byte, error)         { return []byte(d), nil }
