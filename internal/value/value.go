@@ -584,10 +584,11 @@ func ResolveChecked(v any, lookup Lookup) (any, bool, error) {
 }
 
 // AppendLeaves appends the scalar texts of v (Text of each; a list's
-// elements, a map's values, nested) to out; null adds nothing.
+// elements, a map's values, nested) to out; null and an Expr (not a value
+// yet) add nothing.
 func AppendLeaves(out []string, v any) []string {
 	switch x := v.(type) {
-	case nil:
+	case nil, Expr:
 		return out
 	case []any:
 		for _, e := range x {
