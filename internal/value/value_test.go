@@ -302,7 +302,7 @@ func TestHasUnknown(t *testing.T) {
 // stubExpr is an Expr for tests: its value is v.
 type stubExpr struct{ v any }
 
-func (s stubExpr) Refs() []Ref                     { return []Ref{{Resource: "a.b", Attr: AllAttrs}} }
+func (s stubExpr) Refs() []Ref                    { return []Ref{{Resource: "a.b", Attr: AllAttrs}} }
 func (s stubExpr) Eval(Lookup) (any, bool, error) { return s.v, false, nil }
 func (s stubExpr) MarshalJSON() ([]byte, error)   { return []byte(`{"expr":"a.b"}`), nil }
 
