@@ -1,7 +1,6 @@
 package tfconfig
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -323,12 +322,4 @@ func mergeBodies(base, o hcl.Body) hcl.Body {
 		return merged.Native
 	}
 	return o
-}
-
-// byRange orders blocks by where they are written.
-func byRange(a, b hcl.Range) int {
-	if c := cmp.Compare(a.Filename, b.Filename); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Start.Byte, b.Start.Byte)
 }

@@ -2,6 +2,7 @@ package tfconfig
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	version "github.com/hashicorp/go-version"
@@ -335,7 +336,7 @@ func (ev *evaluator) backend(root *modInst, cfg *config.Config) {
 		return
 	}
 	for _, name := range sortedKeys(attrs) {
-		if !containsString(known, name) {
+		if !slices.Contains(known, name) {
 			ev.diags = append(ev.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Unsupported argument",
@@ -345,13 +346,4 @@ func (ev *evaluator) backend(root *modInst, cfg *config.Config) {
 		}
 	}
 	cfg.Backend = out
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -2,7 +2,6 @@ package tfconfig
 
 import (
 	"math/big"
-	"slices"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -119,28 +118,6 @@ func objectWith(vals map[string]any, want []string) cty.Value {
 
 // sensitiveIn reports whether v or a value in it is sensitive.
 func sensitiveIn(v cty.Value) bool { return marks.Contains(v, marks.Sensitive) }
-
-// markedTexts are the texts of v's sensitive parts, for masking.
-func markedTexts(v cty.Value) []string {
-	if !v.ContainsMarked() {
-		return nil
-	}
-	var out []string
-	_, pvms := v.UnmarkDeepWithPaths()
-	for _, pvm := range pvms {
-		if _, ok := pvm.Marks[marks.Sensitive]; !ok {
-			continue
-		}
-		part, err := pvm.Path.Apply(v)
-		if err != nil {
-			continue
-		}
-		c, _ := canonical(part)
-		out = value.AppendLeaves(out, c)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
 
 // invalid marks the placeholder of a value whose evaluation failed (its
 // error reported): what derives from it is unknown for that reason, and
