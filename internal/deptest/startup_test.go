@@ -68,6 +68,8 @@ var initGroups = []struct {
 	{"github.com/open-policy-agent/", "policies (internal/policy): OPA registers its built-in functions and their types: 520 KB", 570_000},
 	{"github.com/hetznercloud/", "the Hetzner provider: hcloud-go compiles its label regexps: 280 KB", 310_000},
 	{"github.com/prometheus/", "hcloud-go's instrumentation: the Prometheus client's default registry with its Go and process collectors: 200 KB", 220_000},
+	{"golang.org/x/text/", "the HCL language's textdecodebase64 and textencodebase64 (internal/lang/funcs, for .tf configurations): the IANA character set index: 55 KB", 62_000},
+	{"github.com/zclconf/go-cty-yaml", "the HCL language's yamlencode and yamldecode (internal/lang/funcs): go-cty-yaml's tag tables: 41 KB", 46_000},
 }
 
 // buildDir holds the binaries built for this test process (removed by

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -51,6 +52,7 @@ func (x *planning) planDataSource(ctx context.Context, r *config.Resource, level
 	if !ok {
 		return nil
 	}
+	checkConditions(&x.diags, r, false, x.lookup)
 	deps := x.g.Deps(r.Name)
 	reason := readReason(unresolved, deps, x.pending)
 	s, ok, err := x.e.planData(ctx, &x.diags, r, props, reason, x.p)
@@ -62,6 +64,9 @@ func (x *planning) planDataSource(ctx context.Context, r *config.Resource, level
 	x.sensitive[r.Name] = sortedSet(slices.Concat(s, r.Sensitive, refSensitive(r.Properties, x.sensitive)))
 	if ok && reason != "" {
 		x.p.Changes = append(x.p.Changes, readChange(r, level, deps, reason, x.p.Data[r.Name], x.sensitive[r.Name]))
+	}
+	if ok {
+		checkConditions(&x.diags, r, true, x.lookup)
 	}
 	return nil
 }
@@ -106,6 +111,7 @@ func (x *planning) add(r *config.Resource, ch plan.Change) {
 		x.pending[r.Name] = true
 	}
 	x.p.Changes = append(x.p.Changes, ch)
+	checkConditions(&x.diags, r, true, x.lookup)
 }
 
 // forcing lists the paths of pcs that force a replace.
@@ -173,12 +179,41 @@ func (x *planning) planLevelResource(ctx context.Context, r *config.Resource, le
 	if res.ok = ok; !ok {
 		return res
 	}
-	in := changeInput{r: r, props: desired, extra: refSensitive(r.Properties, x.sensitive), prefix: x.st.Metadata.Prefix, replace: x.replace[r.Name]}
+	checkConditions(&res.diags, r, false, x.lookup)
+	trigger := x.triggered(r)
+	in := changeInput{r: r, props: desired, extra: refSensitive(r.Properties, x.sensitive), prefix: x.st.Metadata.Prefix, replace: x.replace[r.Name] || trigger != ""}
 	if sr := x.st.Resources[r.Name]; sr != nil {
 		in.was = sr.Sensitive
 	}
 	res.err = x.planResource(ctx, &res.diags, &res.ch, in)
+	if trigger != "" && !x.replace[r.Name] && res.ch.Action == plan.Replace && res.ch.Reason == replaceRequested {
+		res.ch.Reason = "replacement triggered by " + trigger + " (lifecycle replace_triggered_by)"
+	}
 	return res
+}
+
+// triggered names the first of r's replace_triggered_by entries that this
+// plan changes ("" for none): an instance it updates or replaces, or an
+// attribute whose value it changes. They are r's dependencies, planned
+// at lower levels already.
+func (x *planning) triggered(r *config.Resource) string {
+	for _, t := range r.ReplaceTriggeredBy {
+		for i := range x.p.Changes {
+			c := &x.p.Changes[i]
+			if c.ResourceID != t.Resource || (c.Action != plan.Update && c.Action != plan.Replace) {
+				continue
+			}
+			if t.Attr == "" {
+				return t.Resource
+			}
+			for _, pc := range c.Properties {
+				if pc.Path == t.Attr || strings.HasPrefix(pc.Path, t.Attr+".") || strings.HasPrefix(pc.Path, t.Attr+"[") {
+					return t.Resource + "." + t.Attr
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // byLevel returns rs stably ordered by level (a counting sort, O(n)), and

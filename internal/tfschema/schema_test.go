@@ -118,6 +118,51 @@ func TestConfigConverts(t *testing.T) {
 	}
 }
 
+// TestConfigSingleBlocksWrittenAsHCL: an HCL block is read as a list of
+// blocks whatever its nesting (package tfconfig): a single or group
+// block is the list's one element, none is null (a single block) or
+// empty (a group), two are too many.
+func TestConfigSingleBlocksWrittenAsHCL(t *testing.T) {
+	b := testBlock()
+	for _, tc := range []struct {
+		name           string
+		timeouts, meta any
+		want           map[string]any
+		err            string
+	}{
+		{"one", []any{map[string]any{"create": "5m"}}, []any{map[string]any{"note": "n"}},
+			map[string]any{"timeouts": map[string]any{"create": "5m"}, "meta": map[string]any{"note": "n"}}, ""},
+		{"none", []any{}, []any{}, map[string]any{"meta": map[string]any{}}, ""},
+		{"two", []any{map[string]any{}, map[string]any{}}, nil, nil, "timeouts: no more than one block is allowed, 2 given"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			props := map[string]any{"name": "web", "timeouts": tc.timeouts}
+			if tc.meta != nil {
+				props["meta"] = tc.meta
+			}
+			v, ds := Config(b, props)
+			if tc.err != "" {
+				if ds.Err() == nil || !strings.Contains(ds.Err().Error(), tc.err) {
+					t.Fatalf("errors %v, want %q", ds.Err(), tc.err)
+				}
+				return
+			}
+			if ds.HasErrors() {
+				t.Fatal(ds.Err())
+			}
+			got := FromCtyObject(v)
+			for k, want := range tc.want {
+				if d := cmp.Diff(want, got[k]); d != "" {
+					t.Errorf("%s (-want +got):\n%s", k, d)
+				}
+			}
+			if _, set := tc.want["timeouts"]; !set && !v.GetAttr("timeouts").IsNull() {
+				t.Errorf("timeouts %#v, want null", v.GetAttr("timeouts"))
+			}
+		})
+	}
+}
+
 func TestConfigReportsEveryErrorWithItsPath(t *testing.T) {
 	b := testBlock()
 	_, ds := Config(b, map[string]any{

@@ -298,3 +298,34 @@ func TestHasUnknown(t *testing.T) {
 		}
 	}
 }
+
+// stubExpr is an Expr for tests: its value is v.
+type stubExpr struct{ v any }
+
+func (s stubExpr) Refs() []Ref                    { return []Ref{{Resource: "a.b", Attr: AllAttrs}} }
+func (s stubExpr) Eval(Lookup) (any, bool, error) { return s.v, false, nil }
+func (s stubExpr) MarshalJSON() ([]byte, error)   { return []byte(`{"expr":"a.b"}`), nil }
+
+// TestExprValues: an Expr among values is resolved by evaluating it,
+// read as its description in JSON, listed by Refs, and has no leaves
+// (it is no value yet).
+func TestExprValues(t *testing.T) {
+	v := map[string]any{"x": stubExpr{"resolved"}, "y": "${web.ip}"}
+	got, unknown, err := ResolveChecked(v, func(Ref) (any, bool) { return "1.2.3.4", true })
+	if err != nil || unknown {
+		t.Fatalf("resolve: %v %v", err, unknown)
+	}
+	if want := map[string]any{"x": "resolved", "y": "1.2.3.4"}; !Equal(want, got) {
+		t.Errorf("resolved %v, want %v", got, want)
+	}
+	b, err := AppendJSON(nil, v)
+	if err != nil || string(b) != `{"x":{"expr":"a.b"},"y":"${web.ip}"}` {
+		t.Errorf("JSON %s, %v", b, err)
+	}
+	if refs := Refs(v); len(refs) != 2 || refs[0].Resource != "a.b" || refs[0].Attr != AllAttrs {
+		t.Errorf("refs %v", refs)
+	}
+	if leaves := AppendLeaves(nil, v); len(leaves) != 1 || leaves[0] != "${web.ip}" {
+		t.Errorf("leaves %v", leaves)
+	}
+}

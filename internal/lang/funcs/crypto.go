@@ -24,7 +24,7 @@ import (
 
 // addCrypto adds the hash and crypto functions.
 func addCrypto(t map[string]function.Function, opts Options) {
-	f := files{base: opts.BaseDir, getenv: opts.Getenv}
+	f := filesOf(opts)
 	b64 := base64.StdEncoding.EncodeToString
 	for name, h := range map[string]struct {
 		new func() hash.Hash
@@ -68,6 +68,9 @@ func fileHashFunc(f files, newHash func() hash.Hash, enc func([]byte) string) fu
 		RefineResult: notNull,
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			fh, err := f.open(args[0].AsString())
+			if errors.Is(err, errOutside) {
+				return cty.UnknownVal(cty.String), fmt.Errorf("%s %w", shownPath(args[0].AsString()), err)
+			}
 			if err != nil {
 				return cty.UnknownVal(cty.String), err
 			}

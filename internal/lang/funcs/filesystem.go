@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -21,7 +22,7 @@ import (
 // path starts at the module's directory and "~" is the home directory;
 // absolute paths and ".." are allowed.
 func addFilesystem(t map[string]function.Function, opts Options) {
-	fsys := files{base: opts.BaseDir, getenv: opts.Getenv}
+	fsys := filesOf(opts)
 	t["abspath"] = absPathFunc(opts.WorkDir)
 	t["basename"] = pathFunc(filepath.Base)
 	t["dirname"] = pathFunc(filepath.Dir)
@@ -32,10 +33,16 @@ func addFilesystem(t map[string]function.Function, opts Options) {
 	t["pathexpand"] = pathExpandFunc(fsys)
 }
 
+// filesOf is how the functions of opts find files.
+func filesOf(opts Options) files {
+	return files{base: opts.BaseDir, getenv: opts.Getenv, within: opts.Within}
+}
+
 // files resolves the paths the file functions are given.
 type files struct {
 	base   string
 	getenv func(string) string
+	within string // "" reads anywhere
 }
 
 // expand replaces a leading "~" with the home directory, as OpenTofu's
@@ -70,7 +77,41 @@ func (f files) resolve(path string) (string, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(f.base, p)
 	}
-	return filepath.Clean(p), nil
+	p = filepath.Clean(p)
+	return p, f.confine(p)
+}
+
+// errOutside refuses a path out of Options.Within.
+var errOutside = errors.New("is outside the configuration's repository: a configuration may read only its own files")
+
+// confine refuses p unless it is under f.within once links are resolved
+// (a path that does not exist is judged by its nearest existing parent).
+func (f files) confine(p string) error {
+	if f.within == "" {
+		return nil
+	}
+	root, err := filepath.EvalSymlinks(f.within)
+	if err != nil {
+		return fmt.Errorf("the configuration's repository %s: %w", f.within, err)
+	}
+	real, rest := p, ""
+	for {
+		r, err := filepath.EvalSymlinks(real)
+		if err == nil {
+			real = filepath.Join(r, rest)
+			break
+		}
+		parent := filepath.Dir(real)
+		if parent == real {
+			break
+		}
+		rest = filepath.Join(filepath.Base(real), rest)
+		real = parent
+	}
+	if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return errOutside
+	}
+	return nil
 }
 
 func (f files) open(path string) (*os.File, error) {
@@ -85,6 +126,9 @@ func (f files) open(path string) (*os.File, error) {
 // name it.
 func (f files) read(path, shown string) ([]byte, error) {
 	fh, err := f.open(path)
+	if errors.Is(err, errOutside) {
+		return nil, fmt.Errorf("%s %w", shown, err)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("no file exists at %s; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource", shown)
 	}
@@ -150,6 +194,9 @@ func fileExistsFunc(f files) function.Function {
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			pv, ms := args[0].Unmark()
 			path, err := f.resolve(pv.AsString())
+			if errors.Is(err, errOutside) {
+				return cty.UnknownVal(cty.Bool), fmt.Errorf("%s %w", shownPath(pv.AsString(), ms), err)
+			}
 			if err != nil {
 				return cty.UnknownVal(cty.Bool), err
 			}
@@ -199,6 +246,9 @@ func fileSetFunc(f files) function.Function {
 			dir := pv.AsString()
 			if !filepath.IsAbs(dir) {
 				dir = filepath.Join(f.base, dir)
+			}
+			if err := f.confine(filepath.Clean(dir)); err != nil {
+				return cty.UnknownVal(cty.Set(cty.String)), fmt.Errorf("%s %w", shownPath(dir, pm), err)
 			}
 			pattern := filepath.Join(dir, gv.AsString())
 			matches, err := doublestar.FilepathGlob(pattern)

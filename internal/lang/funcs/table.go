@@ -18,6 +18,12 @@ type Options struct {
 	// WorkDir is the directory abspath resolves relative paths against
 	// (path.cwd); "" means the process's working directory.
 	WorkDir string
+	// Within, when set, confines the file functions (file, filebase64,
+	// fileexists, fileset, templatefile, the file hashes) to the files
+	// under this directory, links resolved: the configuration's
+	// repository. OpenTofu reads any file; a pull request's configuration
+	// must not read the runner's.
+	Within string
 	// Getenv reads the environment: HOME (USERPROFILE on Windows) for a
 	// path starting with "~", TF_TEMPLATE_RECURSION_DEPTH for how deep
 	// templatefile may nest. nil is an empty environment.

@@ -41,7 +41,7 @@ func (e templateDepthError) Error() string {
 // variables and the function table tables returns, in which
 // templatefile is one level deeper.
 func templateFileFunc(opts Options, tables func() map[string]function.Function, depth int) function.Function {
-	f := files{base: opts.BaseDir, getenv: opts.Getenv}
+	f := filesOf(opts)
 	load := func(pathArg cty.Value) (hcl.Expression, error) {
 		limit := defaultTemplateDepth
 		if s := opts.Getenv("TF_TEMPLATE_RECURSION_DEPTH"); s != "" {
