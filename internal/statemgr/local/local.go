@@ -49,6 +49,10 @@ type Options struct {
 	// fake: a lock records the identity of the process that took it, and
 	// a lock whose process is gone from this host is taken over at once.
 	Proc fs.FS
+	// GitIgnore keeps the directory out of git: before the first state,
+	// journal, backup or object this Backend writes, it writes a
+	// .gitignore ignoring everything there, unless one exists.
+	GitIgnore bool
 }
 
 // Backend keeps state in a directory. Build it with New.
@@ -71,6 +75,9 @@ type Backend struct {
 	pending  []pendingLine // lines waiting for the next group commit
 	flushing bool          // a goroutine is committing batches
 	backupMu sync.Mutex
+
+	ignoreOnce sync.Once // keepIgnored
+	ignoreErr  error
 }
 
 // fingerprintAbsent is the fingerprint of a state file that does not exist.
