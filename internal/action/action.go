@@ -309,6 +309,7 @@ func (r *run) open(ctx context.Context, cfg *config.Config, env string) (*review
 		},
 		Plugins:     plugins,
 		LockTimeout: r.in.LockTimeout,
+		Notify:      func(notice string) { r.a.Noticef("%s", notice) },
 	}, r.env.Providers)
 	if err != nil {
 		return nil, err

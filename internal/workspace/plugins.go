@@ -43,7 +43,7 @@ type Plugins struct {
 	// Mirror is an unpacked filesystem mirror; with one, nothing is
 	// fetched from a registry.
 	Mirror string
-	// CacheDir keeps the packages fetched from registries ("": .kyku/
+	// CacheDir keeps the packages fetched from registries ("": .kyku-state/
 	// providers beside the configuration).
 	CacheDir string
 	// HTTP is the registry client (nil: one with a 5 minute timeout).
@@ -182,6 +182,12 @@ func Init(ctx context.Context, cfg *config.Config, s Settings, upgrade bool) ([]
 	if err != nil {
 		return nil, "", err
 	}
+	if err := s.moveLayout(ctx, cfg); err != nil {
+		return nil, "", err
+	}
+	if err := s.ignoreProviderCache(); err != nil {
+		return nil, "", err
+	}
 	in := s.installer()
 	in.LinkMirror = true // later runs find the mirror's packages without it
 	got, err := in.Install(ctx, reqs, lock, upgrade)
@@ -232,6 +238,9 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 	for src, l := range lock.Providers {
 		c := *l
 		check.Providers[src] = &c
+	}
+	if err := s.ignoreProviderCache(); err != nil {
+		return nil, err
 	}
 	got, err := s.installer().Install(ctx, reqs, check, false)
 	if err != nil {
