@@ -118,15 +118,15 @@ func TestLocalStateIsRefusedOnARunner(t *testing.T) {
 }
 
 // TestLocalStateAllowed: with input local-state: allow, the same pull
-// request is planned with its state in the checkout, as the workflow
-// asked.
+// request is planned with its state in the checkout (the default,
+// .kyku-state beside the configuration), as the workflow asked.
 func TestLocalStateAllowed(t *testing.T) {
 	for _, value := range []string{"allow", "ALLOW"} {
 		t.Run(value, func(t *testing.T) {
 			f := newFixture(t)
 			f.base["INPUT_LOCAL-STATE"] = value
-			f.setRef(defaultRef, localBackendYAML)
-			f.setRef(shaA, localBackendYAML)
+			f.setRef(defaultRef, noBackendYAML)
+			f.setRef(shaA, noBackendYAML)
 			f.addPR(2, shaA)
 			r := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), nil)
 			wantCode(t, r, 0)
@@ -196,4 +196,34 @@ func TestPullRequestCannotMoveStateToTheRunner(t *testing.T) {
 			t.Errorf("applied with the pull request's own input: %v", c)
 		}
 	})
+}
+
+// TestOldLayoutMovedOnARunnerSaysSo (issue 42): where local state is
+// allowed and a persistent workspace still holds it in .kyku (an older
+// kyku's place), the run moves it to .kyku-state and says so in one
+// notice; the settings there stay.
+func TestOldLayoutMovedOnARunnerSaysSo(t *testing.T) {
+	f := newFixture(t)
+	f.setCheckout(noBackendYAML)
+	old := filepath.Join(f.configDir(), ".kyku")
+	must(t, os.MkdirAll(filepath.Join(old, "policies"), 0o755))
+	must(t, os.WriteFile(filepath.Join(old, "state.prod.journal"), nil, 0o644))
+	must(t, os.WriteFile(filepath.Join(old, "policies", "ssh.rego"), []byte("package kyku\n"), 0o644))
+	schedule := payload(t, "workflow_dispatch.json", func(ev map[string]any) {
+		delete(ev, "inputs")
+		ev["schedule"] = "0 6 * * *"
+		obj(ev, "repository")["full_name"] = repoName
+	})
+	r := f.run("schedule", schedule, nil)
+	wantCode(t, r, 0)
+	want := "::notice::kyku: moved local state from " + old + " to " + filepath.Join(f.configDir(), ".kyku-state") + " (state.prod.journal)."
+	if strings.Count(r.stdout, "::notice::kyku: moved local state") != 1 || !strings.Contains(r.stdout, want) {
+		t.Errorf("the log does not give the one notice %q:\n%s", want, r.stdout)
+	}
+	if _, err := os.Stat(filepath.Join(f.configDir(), ".kyku-state", "state.prod.journal")); err != nil {
+		t.Errorf("not moved: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(old, "policies", "ssh.rego")); err != nil {
+		t.Errorf("the policies did not stay: %v", err)
+	}
 }

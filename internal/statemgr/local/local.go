@@ -119,7 +119,7 @@ func New(dir, env string, opts Options) *Backend {
 	return &Backend{dir: dir, env: env, opts: opts, proc: &procTable{fsys: opts.Proc}, fingerprint: fingerprintAbsent}
 }
 
-// Describe names the backend and its state file ("local .kyku/state.prod.json").
+// Describe names the backend and its state file ("local .kyku-state/state.prod.json").
 func (b *Backend) Describe() string { return "local " + b.statePath() }
 
 // stem is "state.<env>" or "state" when env is empty.
