@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kyku/action/internal/command"
 	"github.com/kyku/action/internal/config"
 )
 
@@ -83,9 +84,17 @@ func (r *run) checkLocalState(cfg *config.Config, where string) error {
 // a configuration that keeps its state locally: checked first, before the
 // run reads or writes anything else. Any other error loading that
 // configuration is left to the use case, which says it in its own terms.
+// A comment that holds no /kyku command is let through unread: it is
+// ignored anyway, and reading the default branch's archive on every
+// comment would cost every repository a download.
 func (r *run) localStateRefusal(ctx context.Context) error {
 	if r.in.LocalState == AllowLocalState {
 		return nil
+	}
+	if c := r.ev.Comment; r.ghctx.EventName == "issue_comment" && c != nil {
+		if _, ok := command.Parse(c.Body); !ok || r.ev.Action != "created" {
+			return nil
+		}
 	}
 	if _, err := r.deps.Trusted(ctx); IsLocalState(err) {
 		return err

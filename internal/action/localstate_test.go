@@ -227,3 +227,19 @@ func TestOldLayoutMovedOnARunnerSaysSo(t *testing.T) {
 		t.Errorf("the policies did not stay: %v", err)
 	}
 }
+
+// TestCommentWithoutACommandReadsNoConfiguration: the local-state check
+// reads the configuration first on every event that may act; a comment
+// with no /kyku command does not act, so the run reads no archive (which
+// every comment of every repository would cost) and does nothing.
+func TestCommentWithoutACommandReadsNoConfiguration(t *testing.T) {
+	f := newFixture(t)
+	delete(f.base, "INPUT_LOCAL-STATE")
+	f.setRef(defaultRef, localBackendYAML)
+	f.addPR(2, shaA)
+	r := f.run("issue_comment", commentEvent(t, 2, "hubot", "LGTM, ship it", 9002), nil)
+	wantCode(t, r, 0)
+	if n := f.srv.CountRequests("GET", "/tarball/"+defaultRef); n != 0 {
+		t.Errorf("read the default branch's archive %d times for a comment without a command", n)
+	}
+}
