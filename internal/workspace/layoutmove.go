@@ -192,12 +192,16 @@ func (m *mover) scan() (names []string, staged bool, err error) {
 	return names, err == nil, nil
 }
 
-// held lists the names in dir that the mover's owners wrote, sorted.
+// held lists the names in dir that the mover's owners wrote, sorted
+// (none when dir is missing or not a directory).
 func (m *mover) held(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		if err == nil || errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("look for local state in %s: %w", dir, err)
 	}
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("look for local state in %s: %w", dir, err)
 	}
