@@ -24,15 +24,21 @@ func TestGitIgnoreKeepsSettingsAndDropsState(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	files := map[string]bool{ // path → staged
-		".gitignore": true, "kyku.yaml": true,
-		".kyku/config.yaml": true, ".kyku/policies/ssh.rego": true,
-		"examples/quickstart/.kyku/policies/sizes.rego": true,
-		".kyku-state/state.json": false, ".kyku-state/sim/Vm/1.json": false,
-		"examples/quickstart/.kyku-state/state.json": false,
-		".kyku/state.json": false, ".kyku/state.prod.json": false, ".kyku/state.prod.journal": false,
-		".kyku/.kyku.lock": false, ".kyku/backups/b.json": false, ".kyku/plans/prod/pr-1.json": false,
-		".kyku/sim/Vm/1.json": false, ".kyku/providers/p/terraform-provider-null": false,
+	staged := []string{
+		".gitignore", "kyku.yaml", ".kyku/config.yaml", ".kyku/policies/ssh.rego",
+		"examples/quickstart/.kyku/policies/sizes.rego",
+	}
+	ignored := []string{
+		".kyku-state/state.json", ".kyku-state/sim/Vm/1.json", "examples/quickstart/.kyku-state/state.json",
+		".kyku/state.json", ".kyku/state.prod.json", ".kyku/state.prod.journal", ".kyku/.kyku.lock",
+		".kyku/backups/b.json", ".kyku/plans/prod/pr-1.json", ".kyku/sim/Vm/1.json", ".kyku/providers/p/terraform-provider-null",
+	}
+	files := map[string]bool{} // path → staged
+	for _, f := range staged {
+		files[f] = true
+	}
+	for _, f := range ignored {
+		files[f] = false
 	}
 	for name := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
