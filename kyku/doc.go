@@ -2,7 +2,7 @@
 // the way teams embed Terraform (terraform-exec) or Pulumi (the Automation
 // API), without a CLI in between.
 //
-//	e := kyku.New(kyku.EngineOptions{StateDir: ".kyku"})
+//	e := kyku.New(kyku.EngineOptions{StateDir: ".kyku-state"})
 //	cfg, _ := kyku.LoadConfig("infra/")                 // a kyku.yaml, or a directory of *.yaml
 //	p, _ := kyku.NewProvider(ctx, "sim", nil)           // or "aws", {"region": "eu-central-1"}
 //	plan, _ := e.Plan(ctx, cfg, kyku.PlanOptions{Provider: p})

@@ -18,7 +18,9 @@ import (
 // EngineOptions configure an Engine.
 type EngineOptions struct {
 	// StateDir holds the local state files, state.<env>.json (default
-	// "./.kyku"). Not used with a remote Backend.
+	// "./.kyku-state", which keeps itself out of git; what an older
+	// default kept in ./.kyku is moved there on first use). Not used with
+	// a remote Backend.
 	StateDir string
 	// Backend is an optional remote backend; nil keeps state in StateDir.
 	Backend *Backend
@@ -125,14 +127,19 @@ func IsDestroyAll(err error) bool { return engine.IsDestroyAll(err) }
 // call is given.
 type Engine struct {
 	opts EngineOptions
+	// moveLayout: StateDir is the default, where ./.kyku's state moves.
+	moveLayout bool
 }
 
 // New returns an Engine. It opens nothing until a call needs the state.
 func New(opts EngineOptions) *Engine {
+	e := &Engine{}
 	if opts.StateDir == "" && (opts.Backend == nil || opts.Backend.Path == "") {
-		opts.StateDir = ".kyku"
+		opts.StateDir = workspace.StateDirName
+		e.moveLayout = opts.Backend == nil || opts.Backend.Type == "" || opts.Backend.Type == "local"
 	}
-	return &Engine{opts: opts}
+	e.opts = opts
+	return e
 }
 
 // open builds the internal engine for one call.
@@ -147,13 +154,19 @@ func (e *Engine) open(ctx context.Context, p provider.Provider, env string, para
 			UsePathStyle: b.UsePathStyle, KMSKeyID: b.KMSKeyID, BackupRetention: b.BackupRetention,
 		}
 	}
-	backend, err := workspace.OpenBackend(ctx, bc, workspace.Settings{Env: env, StateDir: e.opts.StateDir, Getenv: os.Getenv})
+	lock := statemgr.LockInfo{Who: "kyku Go API"}
+	s := workspace.Settings{Env: env, StateDir: e.opts.StateDir, Getenv: os.Getenv, Engine: engine.Options{Lock: lock}}
+	if e.moveLayout {
+		if _, err := workspace.MoveLayout(ctx, ".", s); err != nil {
+			return nil, err
+		}
+	}
+	backend, err := workspace.OpenBackend(ctx, bc, s)
 	if err != nil {
 		return nil, err
 	}
 	return engine.New(p, backend, engine.Options{
-		Env: env, Parallelism: parallelism, DeployPrefix: e.opts.DeployPrefix,
-		Lock: statemgr.LockInfo{Who: "kyku Go API"},
+		Env: env, Parallelism: parallelism, DeployPrefix: e.opts.DeployPrefix, Lock: lock,
 	}), nil
 }
 

@@ -350,3 +350,38 @@ func TestMovedThroughThePublicAPI(t *testing.T) {
 		t.Errorf("the cloud changed on a move: %v, was %v", got, objects)
 	}
 }
+
+// TestDefaultStateDirMovesTheOldDefault (issue 42): the default state
+// directory is ./.kyku-state; state an older default kept in ./.kyku is
+// moved there on first use, so the engine finds it (the plan changes
+// nothing) and ./.kyku keeps only what is not Kyku's.
+func TestDefaultStateDirMovesTheOldDefault(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	sim, err := kyku.SimProvider("cloud")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := mustConfig(t, example)
+	old := kyku.New(kyku.EngineOptions{StateDir: ".kyku", DeployPrefix: "t"})
+	if _, err := old.Apply(t.Context(), cfg, kyku.ApplyOptions{Provider: sim, AutoApprove: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(".kyku", "config.yaml"), []byte("execution: actions\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := kyku.New(kyku.EngineOptions{}).Plan(t.Context(), cfg, kyku.PlanOptions{Provider: sim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.HasChanges() {
+		t.Errorf("the plan after the move changes the cloud: the state was not found\n%s", p)
+	}
+	if _, err := os.Stat(filepath.Join(".kyku-state", "state.json")); err != nil {
+		t.Errorf("not moved to .kyku-state: %v", err)
+	}
+	left, _ := os.ReadDir(".kyku")
+	if len(left) != 1 || left[0].Name() != "config.yaml" {
+		t.Errorf(".kyku holds %v, want only config.yaml", left)
+	}
+}

@@ -26,7 +26,7 @@ var registry = provider.Registry{
 // config's provider block holds; see Config.ProviderSettings):
 //
 //   - "sim": the offline simulator; settings dir, latency, failRate, fail,
-//     seed (defaults from KYKU_SIM_*; the cloud is .kyku/sim without dir).
+//     seed (defaults from KYKU_SIM_*; the cloud is .kyku-state/sim without dir).
 //   - "aws": settings region, profile; credentials from the AWS SDK's
 //     default chain.
 func NewProvider(ctx context.Context, name string, settings map[string]string) (*Provider, error) {

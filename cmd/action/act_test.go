@@ -21,8 +21,9 @@ import (
 // binary is the one TestMain built, and GitHub is the fake. act runs
 // offline here, so actions/upload-artifact@v4 resolves to a local
 // stand-in that copies its `path` into a directory named by its `name`.
-// The workflow is the example with an id on the Kyku step and one step
-// that prints its outputs.
+// The workflow is the example with an id on the Kyku step, input
+// local-state: allow (the test's state is local), and one step that
+// prints its outputs.
 func TestActRunsTheExampleWorkflow(t *testing.T) {
 	act := acttest.Binary(t)
 	root, err := filepath.Abs(filepath.Join("..", ".."))
@@ -39,6 +40,12 @@ func TestActRunsTheExampleWorkflow(t *testing.T) {
 		t.Fatalf("the example workflow no longer has %q", uses)
 	}
 	wf = strings.Replace(wf, uses, "      - id: kyku\n        uses: kyku/action@v1\n", 1)
+	// The test's state is local (on this runner): the workflow accepts it.
+	const with = "        with:\n          config: infra/kyku.yaml\n"
+	if !strings.Contains(wf, with) {
+		t.Fatalf("the example workflow no longer has %q", with)
+	}
+	wf = strings.Replace(wf, with, with+"          local-state: allow\n", 1)
 	wf += "      - name: outputs\n        run: echo \"KYKU-OUTPUTS creates=${{ steps.kyku.outputs.creates }} has-changes=${{ steps.kyku.outputs.has-changes }} comment-url=${{ steps.kyku.outputs.comment-url }} plan-file=${{ steps.kyku.outputs.plan-file }}\"\n"
 
 	// The user's repository: the workflow and the config, committed.

@@ -123,7 +123,7 @@ func (r *runner) run(eventName string, ev map[string]any, env ...string) ghRun {
 		"GITHUB_RUN_ID=9", "GITHUB_WORKSPACE=" + filepath.Join(r.dir, "checkout"), "RUNNER_TEMP=" + r.dir,
 		"GITHUB_OUTPUT=" + out, "GITHUB_STEP_SUMMARY=" + filepath.Join(r.dir, "summary.md"),
 		"KYKU_SIM_DIR=" + filepath.Join(r.dir, "sim"),
-		"INPUT_GITHUB-TOKEN=" + githubtest.Token, "INPUT_CONFIG=kyku.yaml", "INPUT_ENVIRONMENT=dev",
+		"INPUT_GITHUB-TOKEN=" + githubtest.Token, "INPUT_CONFIG=kyku.yaml", "INPUT_ENVIRONMENT=dev", localStateOptIn,
 		"GITHUB_WORKFLOW_REF=" + repoName + "/" + workflowFile + "@refs/heads/master",
 	}, env...)
 	log, err := cmd.Output()

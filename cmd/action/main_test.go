@@ -43,6 +43,10 @@ const (
 	config   = "provider: sim\nbackend: { type: local, path: .kyku-state }\nresources:\n  web:\n    type: Vm\n    properties: { image: debian-12, size: small }\n"
 )
 
+// localStateOptIn is the input the tests' workflow gives: their state is
+// local, in the checkout, which the Action refuses unless told.
+const localStateOptIn = "INPUT_LOCAL-STATE=allow"
+
 // payload is the repository's pull_request.opened payload for PR 7 at head.
 func payload(t *testing.T, dir string) string {
 	t.Helper()
@@ -75,7 +79,7 @@ func runBinary(t *testing.T, srv *githubtest.Server, dir string) (int, string, s
 		"GITHUB_RUN_ID=9", "GITHUB_WORKSPACE=" + filepath.Join(dir, "checkout"), "RUNNER_TEMP=" + dir,
 		"GITHUB_OUTPUT=" + out, "GITHUB_STEP_SUMMARY=" + filepath.Join(dir, "summary.md"),
 		"KYKU_SIM_DIR=" + filepath.Join(dir, "sim"),
-		"INPUT_GITHUB-TOKEN=" + githubtest.Token, "INPUT_CONFIG=kyku.yaml", "INPUT_ENVIRONMENT=dev",
+		"INPUT_GITHUB-TOKEN=" + githubtest.Token, "INPUT_CONFIG=kyku.yaml", "INPUT_ENVIRONMENT=dev", localStateOptIn,
 	}
 	log, err := cmd.Output()
 	code := 0

@@ -80,6 +80,12 @@ func TestDispatchedWorkflowRunsInAct(t *testing.T) {
 		t.Fatalf("build cmd/action: %v\n%s", err, out)
 	}
 	wfYAML, wf := dispatchWorkflow(t, root)
+	// The test's state is local (on this runner): the workflow accepts it.
+	const dispatcher = "          dispatcher: kyku[bot]\n"
+	if !strings.Contains(wfYAML, dispatcher) {
+		t.Fatalf("the example workflow no longer has %q", dispatcher)
+	}
+	wfYAML = strings.Replace(wfYAML, dispatcher, dispatcher+"          local-state: allow\n", 1)
 	stubs := acttest.Stubs(t, dir)
 
 	const cfg = "provider: sim\nbackend: { type: local, path: .kyku-state }\nresources:\n  web:\n    type: Vm\n    properties: { image: debian-12 }\n"

@@ -54,12 +54,12 @@ func TestStateFollowsTheConfiguration(t *testing.T) {
 	if code, out := inDir(t, filepath.Join(repo, ".."), "apply", "--auto-approve", "-c", filepath.Join(filepath.Base(repo), "infra", "kyku.yaml")); code != 0 || strings.Contains(out, "Apply complete") {
 		t.Errorf("apply from above the root: exit %d\n%s", code, out)
 	}
-	for _, stray := range []string{filepath.Join(repo, "state"), filepath.Join(repo, ".kyku")} {
+	for _, stray := range []string{filepath.Join(repo, "state"), filepath.Join(repo, ".kyku-state"), filepath.Join(repo, ".kyku")} {
 		if _, err := os.Stat(stray); err == nil {
 			t.Errorf("%s was written: state or cloud beside the working directory", stray)
 		}
 	}
-	if files, _ := filepath.Glob(filepath.Join(infra, ".kyku", "sim", "*", "*.json")); len(files) != 2 {
+	if files, _ := filepath.Glob(filepath.Join(infra, ".kyku-state", "sim", "*", "*.json")); len(files) != 2 {
 		t.Errorf("the sim's cloud next to the configuration holds %v, want the Vpc and the Vm", files)
 	}
 }
@@ -82,18 +82,18 @@ func TestStateAtTheFormerPlaceIsRefused(t *testing.T) {
 		t.Fatalf("apply: exit %d\n%s", code, out)
 	}
 	// Where an older kyku, run from the root, kept state and cloud.
-	if err := os.Rename(filepath.Join(infra, ".kyku"), filepath.Join(repo, ".kyku")); err != nil {
+	if err := os.Rename(filepath.Join(infra, ".kyku-state"), filepath.Join(repo, ".kyku-state")); err != nil {
 		t.Fatal(err)
 	}
 	code, out := inDir(t, repo, "plan", "-c", "infra/kyku.yaml")
-	if code != 1 || !strings.Contains(out, "kyku: local state for this configuration is at .kyku") ||
-		!strings.Contains(out, "move it there (mv .kyku infra/.kyku)") || strings.Count(out, "\n") != 1 {
+	if code != 1 || !strings.Contains(out, "kyku: local state for this configuration is at .kyku-state") ||
+		!strings.Contains(out, "move it there (mv .kyku-state infra/.kyku-state)") || strings.Count(out, "\n") != 1 {
 		t.Fatalf("plan with state at the former place: exit %d\n%s", code, out)
 	}
-	if _, err := os.Stat(filepath.Join(infra, ".kyku")); err == nil {
-		t.Error("the refused plan created infra/.kyku")
+	if _, err := os.Stat(filepath.Join(infra, ".kyku-state")); err == nil {
+		t.Error("the refused plan created infra/.kyku-state")
 	}
-	if err := os.Rename(filepath.Join(repo, ".kyku"), filepath.Join(infra, ".kyku")); err != nil {
+	if err := os.Rename(filepath.Join(repo, ".kyku-state"), filepath.Join(infra, ".kyku-state")); err != nil {
 		t.Fatal(err)
 	}
 	if code, out := inDir(t, repo, "plan", "-c", "infra/kyku.yaml", "--detailed-exitcode"); code != 0 {
@@ -135,7 +135,7 @@ func TestCommandsDoNotDependOnTheWorkingDirectory(t *testing.T) {
 	if code, out := inDir(t, busy, "apply", "--auto-approve"); code != 0 {
 		t.Fatalf("apply of the other configuration: exit %d\n%s", code, out)
 	}
-	before, err := os.ReadFile(filepath.Join(busy, ".kyku", "state.json"))
+	before, err := os.ReadFile(filepath.Join(busy, ".kyku-state", "state.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestCommandsDoNotDependOnTheWorkingDirectory(t *testing.T) {
 	// state commands refuse it as the former place of the state
 	// (TestStateAtTheFormerPlaceIsRefused); validate reads no state.
 	orphan := write("orphan", "")
-	if err := os.CopyFS(filepath.Join(orphan, ".kyku"), os.DirFS(filepath.Join(busy, ".kyku"))); err != nil {
+	if err := os.CopyFS(filepath.Join(orphan, ".kyku"), os.DirFS(filepath.Join(busy, ".kyku-state"))); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
@@ -178,8 +178,8 @@ func TestCommandsDoNotDependOnTheWorkingDirectory(t *testing.T) {
 		})
 	}
 	for _, d := range []string{"bad", "good"} {
-		if _, err := os.Stat(filepath.Join(root, d, ".kyku")); err == nil {
-			t.Errorf("%s/.kyku was written by a command that writes nothing", d)
+		if _, err := os.Stat(filepath.Join(root, d, ".kyku-state")); err == nil {
+			t.Errorf("%s/.kyku-state was written by a command that writes nothing", d)
 		}
 	}
 	if code, out := inDir(t, busy, "apply", "--auto-approve", "-c", "../good"); code != 0 || !strings.Contains(out, "Apply complete: 2 succeeded") {
@@ -188,7 +188,7 @@ func TestCommandsDoNotDependOnTheWorkingDirectory(t *testing.T) {
 	if code, out := inDir(t, empty, "plan", "-c", "../good", "--detailed-exitcode"); code != 0 {
 		t.Errorf("plan after that apply, from elsewhere: exit %d\n%s", code, out)
 	}
-	if after, _ := os.ReadFile(filepath.Join(busy, ".kyku", "state.json")); string(after) != string(before) {
+	if after, _ := os.ReadFile(filepath.Join(busy, ".kyku-state", "state.json")); string(after) != string(before) {
 		t.Error("the other configuration's state changed")
 	}
 }

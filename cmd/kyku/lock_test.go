@@ -22,7 +22,7 @@ func TestKilledHolderLockIsTakenOverAtOnce(t *testing.T) {
 		t.Skip("process test")
 	}
 	p := newProject(t, layered(8))
-	lockPath := filepath.Join(p.dir, ".kyku", ".kyku.lock")
+	lockPath := filepath.Join(p.dir, ".kyku-state", ".kyku.lock")
 	slow := append(append([]string{}, p.env...), "KYKU_SIM_LATENCY=5s") // still mid-apply when killed
 	quick := p.env
 

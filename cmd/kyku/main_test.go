@@ -128,7 +128,7 @@ func (p *project) cloud() (map[string]int, map[string]bool) {
 
 func (p *project) state() map[string]struct{ ProviderID, Type string } {
 	p.t.Helper()
-	data, err := os.ReadFile(filepath.Join(p.dir, ".kyku", "state.json"))
+	data, err := os.ReadFile(filepath.Join(p.dir, ".kyku-state", "state.json"))
 	if err != nil {
 		p.t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func TestClosedStdoutStopsCleanly(t *testing.T) {
 				t.Errorf("exit %d (%v), want 1 with the notice\n%s", code, c.ProcessState, stderr.String())
 			}
 			noProviderLeft(t, mirror)
-			if _, err := os.Stat(filepath.Join(p.dir, ".kyku", ".kyku.lock")); !os.IsNotExist(err) {
+			if _, err := os.Stat(filepath.Join(p.dir, ".kyku-state", ".kyku.lock")); !os.IsNotExist(err) {
 				t.Errorf("lock left behind: %v", err)
 			}
 			if made, _ := filepath.Glob(filepath.Join(p.dir, "items", "*.json")); len(made) != 0 {

@@ -46,7 +46,7 @@ func TestSIGTERMStopsCleanly(t *testing.T) {
 	if !strings.Contains(text, "Interrupted") || !strings.Contains(text, "Apply incomplete") {
 		t.Errorf("no interruption summary:\n%s", tail(text))
 	}
-	if _, err := os.Stat(filepath.Join(p.dir, ".kyku", ".kyku.lock")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(p.dir, ".kyku-state", ".kyku.lock")); !os.IsNotExist(err) {
 		t.Errorf("lock left behind after SIGTERM: %v", err)
 	}
 	saved := len(p.state())

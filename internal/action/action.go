@@ -258,6 +258,9 @@ func (r *run) dispatch(ctx context.Context) int {
 		what += " " + r.ev.Action
 	}
 	r.a.Infof("kyku: %s (command %s, environment %s, config %s)", what, cmd, envName(r.in.Environment), r.src.path)
+	if err := r.localStateRefusal(ctx); err != nil {
+		return r.fail(err)
+	}
 	if cmd == Refresh {
 		return r.drift(ctx)
 	}
@@ -277,6 +280,9 @@ func (r *run) defaultBranchConfig(ctx context.Context) (*config.Config, error) {
 	cfg, err := r.configAt(ctx, r.defaultBranch())
 	if errors.Is(err, errNoConfig) {
 		return nil, fmt.Errorf("load the default branch's configuration: %w: %w", review.ErrNoTrustedConfig, err)
+	}
+	if IsLocalState(err) {
+		return nil, err // says where already
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load the default branch's configuration (its backend is the trusted one): %w", err)
@@ -303,6 +309,7 @@ func (r *run) open(ctx context.Context, cfg *config.Config, env string) (*review
 		},
 		Plugins:     plugins,
 		LockTimeout: r.in.LockTimeout,
+		Notify:      func(notice string) { r.a.Noticef("%s", notice) },
 	}, r.env.Providers)
 	if err != nil {
 		return nil, err

@@ -155,6 +155,9 @@ func newFixture(t *testing.T) *fixture {
 		"INPUT_PARALLELISM":   "4",
 		"INPUT_FAIL-ON-DRIFT": "false",
 		"GITHUB_WORKFLOW_REF": repoName + "/" + workflowFile + "@refs/heads/" + defaultRef,
+		// The tests keep state in the checkout (without the S3 server),
+		// which the Action refuses unless told (localstate_test.go).
+		"INPUT_LOCAL-STATE": "allow",
 	}
 	f.backend = backendYAML(t, f.base)
 	// The workflow this run starts from is the same before and after the

@@ -109,6 +109,9 @@ type Inputs struct {
 	// ProviderFiles are the files a sandboxed provider may read (input
 	// provider-files: paths, relative to the checkout or absolute).
 	ProviderFiles []string
+	// LocalState says whether a configuration whose state is local may
+	// run (input local-state: refuse, the default, or allow).
+	LocalState LocalState
 }
 
 // applyMode is input apply's mode (oneOf checked the name).
@@ -191,6 +194,9 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 		PluginMirror:       strings.TrimSpace(get("plugin-mirror", "")),
 		ProviderSandbox:    oneOf("provider-sandbox", "pull-requests", "pull-requests", "always", "off"),
 		ProviderFiles:      lines(get("provider-files", "")),
+	}
+	if oneOf("local-state", "refuse", "refuse", "allow") == "allow" {
+		in.LocalState = AllowLocalState
 	}
 	cmd := get("command", "auto")
 	c, ok := parseCommand(cmd)

@@ -12,6 +12,7 @@ import (
 	gh "github.com/google/go-github/v62/github"
 
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/workspace"
 )
 
 // outputs are the step outputs (action.yml); every one is written on every
@@ -65,7 +66,7 @@ func (r *run) finish() {
 func (r *run) writePlanFile(data []byte) (string, error) {
 	dir := r.env.Getenv("RUNNER_TEMP")
 	if dir == "" {
-		dir = filepath.Join(r.src.root, ".kyku")
+		dir = filepath.Join(r.src.root, workspace.StateDirName)
 	}
 	dir = filepath.Join(dir, "kyku", envName(r.in.Environment))
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -20,17 +20,30 @@ func (r *run) learn(cfg *config.Config, p *plan.Plan) { r.secrets.Learn(cfg, p) 
 // known is the secrets learnt so far.
 func (r *run) known() progress.Secrets { return r.secrets.Known() }
 
-// configAt is the configuration at ref (r.src.at), its secrets learnt.
+// configAt is the configuration at ref (r.src.at), its secrets learnt;
+// refused when its state is local (localstate.go).
 func (r *run) configAt(ctx context.Context, ref string) (*config.Config, error) {
 	cfg, err := r.src.at(ctx, ref)
 	r.learn(cfg, nil)
-	return cfg, err
+	if err == nil {
+		err = r.checkLocalState(cfg, ref)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return cfg, nil
 }
 
 // checkoutConfig is the checkout's configuration (r.src.checkout), its
-// secrets learnt.
+// secrets learnt; refused when its state is local.
 func (r *run) checkoutConfig(ctx context.Context) (*config.Config, error) {
 	cfg, err := r.src.checkout(ctx)
 	r.learn(cfg, nil)
-	return cfg, err
+	if err == nil {
+		err = r.checkLocalState(cfg, "the checkout")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return cfg, nil
 }

@@ -92,8 +92,8 @@ Commands:
 
 Common flags: -c, --config PATH (file or directory of *.yaml, default kyku.yaml), -e, --env ENV,
 --var NAME=VALUE (repeatable; also KYKU_VAR_NAME), --provider NAME, --parallelism N,
---lock-timeout DURATION, --state-dir DIR, --plugin-mirror DIR (also KYKU_PLUGIN_MIRROR). Local state (.kyku, or the backend's path) and the
-sim's cloud (.kyku/sim) live next to the configuration, not in the working directory.
+--lock-timeout DURATION, --state-dir DIR, --plugin-mirror DIR (also KYKU_PLUGIN_MIRROR). Local state (.kyku-state, or the backend's path) and the
+sim's cloud (.kyku-state/sim) live next to the configuration, not in the working directory.
 Run "kyku <command> --help" for a command's flags.
 `
 
@@ -248,7 +248,7 @@ func (c *common) register(fs *flagSet, env *Env) {
 	c.parallelism = 10
 	fs.Var(&c.parallelism, "parallelism", "at most `N` concurrent provider operations (at least 1)")
 	fs.DurationVar(&c.lockTimeout, "lock-timeout", 30*time.Second, "how long to wait for a held state lock (e.g. 2m; 0: do not wait)")
-	fs.StringVar(&c.stateDir, "state-dir", "", "the `DIR` for local state (default .kyku next to the configuration)")
+	fs.StringVar(&c.stateDir, "state-dir", "", "the `DIR` for local state (default .kyku-state next to the configuration)")
 	c.vars = newVarFlags()
 	fs.Var(c.vars, "var", "set a variable: --var `NAME=VALUE` (repeatable; beats KYKU_VAR_<name> and the environment's values)")
 	fs.Var(varFileFlag{c.vars.order}, "var-file", "read variables from the Terraform variable definitions `FILE` (.tfvars, .tfvars.json; repeatable; a directory of .tf files only)")
@@ -259,7 +259,7 @@ func (c *common) register(fs *flagSet, env *Env) {
 
 // plugins is how the configuration's Terraform providers are installed
 // and run: from the mirror when one is given (else their registries, into
-// .kyku/providers), with the process's environment (their credentials),
+// .kyku-state/providers), with the process's environment (their credentials),
 // their logs on stderr when TF_LOG asks for them.
 func (c *common) plugins(env *Env) (workspace.Plugins, error) {
 	pl := workspace.Plugins{}
@@ -314,6 +314,9 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 	s := workspace.Settings{
 		Env: c.env, Provider: c.provider, LockTimeout: c.lockTimeout,
 		Getenv: env.Getenv, BaseDir: base,
+	}
+	if env.notices != nil {
+		s.Notify = func(notice string) { env.notices.say(notice, false) }
 	}
 	if c.stateDir != "" {
 		// A flag's path is relative to the working directory.

@@ -45,12 +45,12 @@ func tree(t *testing.T, dir string) map[string]string {
 
 // TestReadOnlyCommandsWriteNothing: validate, plan, graph, output and
 // refresh --report-only write nothing, before the first apply (no empty
-// .kyku/ beside the configuration) and after it (no file touched), with
+// .kyku-state/ beside the configuration) and after it (no file touched), with
 // state and the sim's cloud in their default places next to the
 // configuration.
 func TestReadOnlyCommandsWriteNothing(t *testing.T) {
 	k := newKyku(t, cfg)
-	delete(k.env, "KYKU_SIM_DIR") // the default: .kyku/sim beside kyku.yaml
+	delete(k.env, "KYKU_SIM_DIR") // the default: .kyku-state/sim beside kyku.yaml
 	c := filepath.Join(k.dir, "kyku.yaml")
 	readOnly := [][]string{
 		{"validate", "-c", c}, {"plan", "-c", c}, {"plan", "-c", c, "--json"}, {"graph", "-c", c},
@@ -67,7 +67,7 @@ func TestReadOnlyCommandsWriteNothing(t *testing.T) {
 		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
 	}
 	applied := tree(t, k.dir)
-	if _, ok := applied[filepath.Join(".kyku", "state.json")]; !ok {
+	if _, ok := applied[filepath.Join(".kyku-state", "state.json")]; !ok {
 		t.Fatalf("apply wrote no state beside the configuration: %v", applied)
 	}
 	for _, args := range readOnly {

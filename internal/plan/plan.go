@@ -291,7 +291,7 @@ type Plan struct {
 	VariablesHash string `json:"variablesHash,omitempty"`
 	SecretsHash   string `json:"secretsHash,omitempty"`
 	// Backend is where the state planned against lives, as the backend
-	// describes itself ("local /work/infra/.kyku/state.prod.json"): a
+	// describes itself ("local /work/infra/.kyku-state/state.prod.json"): a
 	// saved plan is applied only to that state.
 	Backend string `json:"backend,omitempty"`
 

@@ -162,6 +162,6 @@ type Backend interface {
 	Journal
 	Backups
 	Objects
-	// Describe names the backend and location for messages ("local .kyku/state.prod.json").
+	// Describe names the backend and location for messages ("local .kyku-state/state.prod.json").
 	Describe() string
 }

@@ -305,4 +305,4 @@ func joinVersions(vs []*version.Version) string {
 
 // CacheDirOf is where packages fetched for the configuration in dir are
 // kept unless the caller says otherwise.
-func CacheDirOf(dir string) string { return filepath.Join(dir, ".kyku", "providers") }
+func CacheDirOf(dir string) string { return filepath.Join(dir, ".kyku-state", "providers") }

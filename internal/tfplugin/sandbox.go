@@ -28,7 +28,8 @@ import (
 //   - its own executable, read-only, and Files, each copied in read-only
 //     at its own path;
 //   - Config.Dir, when set, read-only and as its working directory, with
-//     its .git and .kyku hidden (a checkout's token, Kyku's state);
+//     its .git, .kyku-state and .kyku hidden (a checkout's token, Kyku's
+//     state, and where an older kyku kept it);
 //   - a directory of its own at /tmp (TMPDIR, and HOME unless its
 //     environment sets one), the only place it can write, removed when
 //     it ends;
@@ -301,7 +302,7 @@ func (j *jail) command(bwrap string, sb *Sandbox, cfg Config, env, extra []strin
 			return nil, fmt.Errorf("the provider's working directory %s: not a directory (%v)", dir, err)
 		}
 		a.bind("--ro-bind", dir, dir)
-		for _, hide := range []string{".git", ".kyku"} {
+		for _, hide := range []string{".git", ".kyku-state", ".kyku"} {
 			p := filepath.Join(dir, hide)
 			switch fi, err := os.Lstat(p); {
 			case err != nil:

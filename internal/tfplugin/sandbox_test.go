@@ -64,7 +64,7 @@ func TestSandboxStopsEveryEscape(t *testing.T) {
 	// job's token, with Kyku's state beside it.
 	work := t.TempDir()
 	for name, content := range map[string]string{"kyku.yaml": "resources: {}\n", ".git/config": "extraheader = AUTHORIZATION: basic checkout-token",
-		".kyku/state.prod.json": `{"secret":"state-secret"}`} {
+		".kyku-state/state.prod.json": `{"secret":"state-secret"}`, ".kyku/state.prod.json": `{"secret":"old-layout-secret"}`} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(work, name)), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +90,7 @@ func TestSandboxStopsEveryEscape(t *testing.T) {
 			before := goroutines()
 			os.Remove(filepath.Join(work, "written"))
 			try := e.Props([]string{"GRANTED_TOKEN", "PATH"}, granted, filepath.Join(work, "kyku.yaml"), filepath.Join(work, ".git/config"),
-				filepath.Join(work, ".kyku/state.prod.json"))
+				filepath.Join(work, ".kyku-state/state.prod.json"), filepath.Join(work, ".kyku/state.prod.json"))
 			try["write"] = append(try["write"].([]any), filepath.Join(work, "written"))
 			got := escape(t, tfplugin.Config{Sandbox: tc.sandbox, Env: []string{"GRANTED_TOKEN=granted-env-value"}, Dir: work}, try)
 			report, _ := got["report"].(string)
@@ -108,7 +108,7 @@ func TestSandboxStopsEveryEscape(t *testing.T) {
 			if reads[granted] != `{"key":"granted-file-content"}` || reads[filepath.Join(work, "kyku.yaml")] != "resources: {}\n" {
 				t.Errorf("the granted file and the configuration read %q", reads)
 			}
-			hidden := []string{".git/config", ".kyku/state.prod.json", "written"}
+			hidden := []string{".git/config", ".kyku-state/state.prod.json", ".kyku/state.prod.json", "written"}
 			for _, name := range hidden {
 				r := reads[filepath.Join(work, name)]
 				if name == "written" {

@@ -6,12 +6,14 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/kyku/action/internal/provider/sim"
 )
 
 // State follows the configuration: a relative local backend path (and the
-// default .kyku), and the sim's dir setting (and its default .kyku/sim),
+// default .kyku-state), and the sim's dir setting (and its default
+// .kyku-state/sim),
 // are relative to Settings.BaseDir, the configuration's directory, so the
 // same configuration finds the same state from any working directory. A
 // path from the environment (KYKU_SIM_DIR) or a command-line flag is the
@@ -23,8 +25,9 @@ import (
 // notice would keep where the state lives depending on where kyku runs:
 // the next run from elsewhere would find none and create everything again.
 // A former place that holds a configuration of its own (a kyku.yaml) is
-// not looked at: its .kyku is that configuration's state, now as before,
-// and never this one's to move.
+// not looked at: its state is that configuration's, now as before, and
+// never this one's to move. The former place of a default is looked at
+// under both names, .kyku-state and the older .kyku (layout.go).
 
 // MovedStateError says that this configuration's state (or the sim's
 // cloud) is found only where kyku kept it before it followed the
@@ -32,11 +35,16 @@ import (
 type MovedStateError struct {
 	What     string // "local state" or "the sim's cloud"
 	Old, New string // the directories, as the user would type them
+	// Files, when set, are what to move of Old (an older .kyku, which
+	// may hold settings too).
+	Files []string
 }
 
 func (e *MovedStateError) Error() string {
 	how := "mv " + e.Old + " " + e.New
-	if _, err := os.Stat(e.New); err == nil {
+	if len(e.Files) > 0 {
+		how = "move " + strings.Join(e.Files, ", ") + " from " + e.Old + " into " + e.New
+	} else if _, err := os.Stat(e.New); err == nil {
 		how = "move what " + e.Old + " holds into " + e.New
 	}
 	return e.What + " for this configuration is at " + e.Old + ", where kyku kept it before state followed the configuration; " +
@@ -68,6 +76,14 @@ func localDir(dir, env string, s Settings) (string, error) {
 	if s.checkFormer() && !samePath(now, before) && !has(now) && has(before) {
 		return "", &MovedStateError{What: "local state", Old: shown(before), New: shown(now)}
 	}
+	if legacy := s.former(SettingsDirName); dir == StateDirName && s.checkFormer() &&
+		!samePath(filepath.Join(s.BaseDir, SettingsDirName), legacy) && !has(now) && has(legacy) {
+		files, err := (&mover{owners: ownsState}).held(legacy)
+		if err != nil {
+			return "", err
+		}
+		return "", &MovedStateError{What: "local state", Old: shown(legacy), New: shown(now), Files: files}
+	}
 	return now, nil
 }
 
@@ -89,9 +105,15 @@ func simSettings(settings map[string]string, s Settings, getenv func(string) str
 		dir = sim.DefaultDir
 	}
 	now := filepath.Join(s.BaseDir, dir)
-	before := s.former(dir)
-	if s.checkFormer() && !samePath(now, before) && !hasObjects(now) && hasObjects(before) {
-		return nil, &MovedStateError{What: "the sim's cloud", Old: shown(before), New: shown(now)}
+	befores := []string{s.former(dir)}
+	if !set {
+		befores = append(befores, s.former(filepath.Join(SettingsDirName, "sim"))) // an older default
+	}
+	for _, before := range befores {
+		if s.checkFormer() && !samePath(now, before) && !samePath(filepath.Join(s.BaseDir, SettingsDirName, "sim"), before) &&
+			!hasObjects(now) && hasObjects(before) {
+			return nil, &MovedStateError{What: "the sim's cloud", Old: shown(before), New: shown(now)}
+		}
 	}
 	out := maps.Clone(settings)
 	if out == nil {

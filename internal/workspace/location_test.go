@@ -34,7 +34,7 @@ func touch(t *testing.T, path string) {
 }
 
 // TestStateFollowsTheConfiguration: a relative local path, the default
-// .kyku and the sim's default directory are under the configuration's
+// .kyku-state and the sim's default directory are under the configuration's
 // directory (BaseDir), whatever the working directory; a path from the
 // environment (KYKU_SIM_DIR) or an absolute one is left as it is.
 func TestStateFollowsTheConfiguration(t *testing.T) {
@@ -54,13 +54,13 @@ func TestStateFollowsTheConfiguration(t *testing.T) {
 		env              map[string]string
 		wantState, wantS string
 	}{
-		{"defaults", "provider: sim\nresources: {}\n", nil, "local " + filepath.Join(base, ".kyku", "state.prod.json"), filepath.Join(base, ".kyku", "sim")},
+		{"defaults", "provider: sim\nresources: {}\n", nil, "local " + filepath.Join(base, ".kyku-state", "state.prod.json"), filepath.Join(base, ".kyku-state", "sim")},
 		{"relative paths", "provider: { name: sim, dir: cloud }\nbackend: { type: local, path: state }\nresources: {}\n", nil,
 			"local " + filepath.Join(base, "state", "state.prod.json"), filepath.Join(base, "cloud")},
 		{"absolute paths", "provider: { name: sim, dir: " + filepath.Join(root, "abs-cloud") + " }\nbackend: { type: local, path: " + filepath.Join(root, "abs") + " }\nresources: {}\n", nil,
 			"local " + filepath.Join(root, "abs", "state.prod.json"), filepath.Join(root, "abs-cloud")},
 		{"KYKU_SIM_DIR", "provider: sim\nresources: {}\n", map[string]string{sim.EnvDir: "from-env"},
-			"local " + filepath.Join(base, ".kyku", "state.prod.json"), "from-env"},
+			"local " + filepath.Join(base, ".kyku-state", "state.prod.json"), "from-env"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ws, err := workspace.Open(t.Context(), mustParse(t, tt.config), workspace.Settings{
@@ -80,9 +80,10 @@ func TestStateFollowsTheConfiguration(t *testing.T) {
 }
 
 // TestStateOnlyAtTheFormerPlaceIsRefused: state (or a sim cloud) found
-// only where kyku kept it before, relative to the working directory, is
-// not used and not duplicated: Open refuses, saying how to move it, and
-// writes nothing. Once moved, it is used.
+// only where kyku kept it before, relative to the working directory (in
+// .kyku, the older name, which may hold settings too: the files to move
+// are named), is not used and not duplicated: Open refuses, saying how to
+// move it, and writes nothing. Once moved, it is used.
 func TestStateOnlyAtTheFormerPlaceIsRefused(t *testing.T) {
 	root := t.TempDir()
 	t.Chdir(root)
@@ -104,21 +105,20 @@ func TestStateOnlyAtTheFormerPlaceIsRefused(t *testing.T) {
 	touch(t, filepath.Join(root, ".kyku", "sim", "Vm", "1.json"))
 	err := open()
 	var moved *workspace.MovedStateError
-	if !errors.As(err, &moved) || moved.What != "local state" || moved.Old != ".kyku" || moved.New != filepath.Join("infra", ".kyku") ||
-		!strings.Contains(err.Error(), "move it there (mv .kyku infra/.kyku)") {
+	if !errors.As(err, &moved) || moved.What != "local state" || moved.Old != ".kyku" || moved.New != filepath.Join("infra", ".kyku-state") ||
+		!strings.Contains(err.Error(), "move it there (move state.dev.json, state.prod.json from .kyku into infra/.kyku-state)") {
 		t.Fatalf("err = %v, want the state's move", err)
 	}
 	if _, err := os.Stat(base); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the refused open created %s", base)
 	}
 	// The state moved, the sim's cloud left behind: that is refused too.
-	touch(t, filepath.Join(base, ".kyku", "state.prod.json"))
+	touch(t, filepath.Join(base, ".kyku-state", "state.prod.json"))
 	err = open()
-	if !errors.As(err, &moved) || moved.What != "the sim's cloud" || !strings.Contains(err.Error(), "move what .kyku/sim holds into infra/.kyku/sim") &&
-		!strings.Contains(err.Error(), "(mv .kyku/sim infra/.kyku/sim)") {
+	if !errors.As(err, &moved) || moved.What != "the sim's cloud" || !strings.Contains(err.Error(), "(mv .kyku/sim infra/.kyku-state/sim)") {
 		t.Fatalf("err = %v, want the sim's move", err)
 	}
-	if err := os.Rename(filepath.Join(root, ".kyku", "sim"), filepath.Join(base, ".kyku", "sim")); err != nil {
+	if err := os.Rename(filepath.Join(root, ".kyku", "sim"), filepath.Join(base, ".kyku-state", "sim")); err != nil {
 		t.Fatal(err)
 	}
 	if err := open(); err != nil {

@@ -45,7 +45,7 @@ type Plugins struct {
 	// Mirror is a filesystem mirror, unpacked or packed; with one, nothing
 	// is fetched from a registry.
 	Mirror string
-	// CacheDir keeps the packages fetched from registries ("": .kyku/
+	// CacheDir keeps the packages fetched from registries ("": .kyku-state/
 	// providers beside the configuration).
 	CacheDir string
 	// HTTP is the registry client (nil: one with a 5 minute timeout).
@@ -193,6 +193,12 @@ func Init(ctx context.Context, cfg *config.Config, s Settings, upgrade bool) ([]
 	if err != nil {
 		return nil, "", err
 	}
+	if err := s.moveLayout(ctx, cfg); err != nil {
+		return nil, "", err
+	}
+	if err := s.ignoreProviderCache(); err != nil {
+		return nil, "", err
+	}
 	carry(lock, path, s.Plugins.Notice)
 	in := s.installer()
 	in.LinkMirror = true // later runs find the mirror's packages without it
@@ -284,6 +290,9 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 	for src, l := range lock.Providers {
 		c := *l
 		check.Providers[src] = &c
+	}
+	if err := s.ignoreProviderCache(); err != nil {
+		return nil, err
 	}
 	got, err := s.installer().Install(ctx, reqs, check, false)
 	if err != nil {

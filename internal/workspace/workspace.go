@@ -7,6 +7,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -29,7 +30,7 @@ import (
 type Settings struct {
 	Env      string
 	Provider string // overrides the config's provider when set
-	StateDir string // local backend directory (default ".kyku", relative to BaseDir)
+	StateDir string // local backend directory (default StateDirName, relative to BaseDir)
 	// BaseDir is the configuration's directory: a relative local backend
 	// path and the sim's dir are relative to it (see location.go); "":
 	// the working directory, and no check of a former place.
@@ -59,6 +60,9 @@ type Settings struct {
 	// Plugins says how the configuration's Terraform providers are
 	// installed and run (see plugins.go).
 	Plugins Plugins
+	// Notify, when set, is told the one-line notice of local state moved
+	// from the old layout (layoutmove.go).
+	Notify func(notice string)
 }
 
 // Workspace is an opened engine with its provider and backend. Close it:
@@ -85,8 +89,9 @@ func Open(ctx context.Context, cfg *config.Config, s Settings, reg provider.Regi
 	if s.Engine.Secrets == nil {
 		s.Engine.Secrets = &progress.SecretBook{}
 	}
-	// The backend first: state found only at its former place is reported
-	// before the sim's cloud beside it (moving .kyku moves both).
+	// The backend first: local state in the old layout is moved (with the
+	// sim's cloud beside it), and state found only at its former place is
+	// reported before the sim's cloud.
 	b, err := OpenConfigBackend(ctx, cfg, s)
 	if err != nil {
 		return nil, err
@@ -138,8 +143,12 @@ func OpenBackend(ctx context.Context, bc *config.Backend, s Settings) (statemgr.
 }
 
 // OpenConfigBackend opens the backend cfg names with the encryption cfg
-// names (KYKU_STATE_PASSPHRASE, AWS KMS).
+// names (KYKU_STATE_PASSPHRASE, AWS KMS), after moving local state from
+// the old layout (layoutmove.go).
 func OpenConfigBackend(ctx context.Context, cfg *config.Config, s Settings) (statemgr.Backend, error) {
+	if err := s.moveLayout(ctx, cfg); err != nil {
+		return nil, err
+	}
 	codec, err := Codec(ctx, cfg.Encryption, s)
 	if err != nil {
 		return nil, err
@@ -174,17 +183,20 @@ func openBackend(ctx context.Context, bc *config.Backend, codec statemgr.Codec, 
 			dir = bc.Path
 		}
 		if dir == "" {
-			dir = ".kyku"
+			dir = StateDirName
 		}
 		dir, err := localDir(dir, s.Env, s)
 		if err != nil {
 			return nil, err
 		}
 		// The directory is created by the first write (or the lock), not
-		// here: a plan writes nothing.
+		// here: a plan writes nothing. Local state holds secrets in clear:
+		// its first write keeps the directory out of git — unless it is
+		// named .kyku, which holds the settings a team commits too.
 		return local.New(dir, s.Env, local.Options{
 			LockTimeout: s.LockTimeout, StaleAfter: s.StaleAfter, Heartbeat: s.Heartbeat,
 			PollInterval: s.PollInterval, BackupRetention: retention, Codec: codec,
+			GitIgnore: filepath.Base(dir) != SettingsDirName,
 		}), nil
 	case "s3":
 		b, err := s3.New(ctx, s3.Config{

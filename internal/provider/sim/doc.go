@@ -4,7 +4,7 @@
 //
 // # The directory
 //
-// The cloud lives in Options.Dir (KYKU_SIM_DIR, default .kyku/sim; the CLI
+// The cloud lives in Options.Dir (KYKU_SIM_DIR, default .kyku-state/sim; the CLI
 // and the Action put the default and a relative dir setting next to the
 // configuration, see package workspace):
 //

@@ -12,7 +12,7 @@ import (
 
 // Environment variables read by OptionsFromEnv.
 const (
-	EnvDir      = "KYKU_SIM_DIR"       // the cloud's directory (default .kyku/sim)
+	EnvDir      = "KYKU_SIM_DIR"       // the cloud's directory (default .kyku-state/sim)
 	EnvLatency  = "KYKU_SIM_LATENCY"   // "10ms" or a range "5ms-200ms" drawn per call
 	EnvFailRate = "KYKU_SIM_FAIL_RATE" // 0–1: probability that a call fails transiently
 	EnvFail     = "KYKU_SIM_FAIL"      // "op:Type:name,…": calls failing permanently
@@ -26,7 +26,7 @@ const (
 const DefaultPageSize = 1000
 
 // DefaultDir is where the simulated cloud lives when KYKU_SIM_DIR is unset.
-const DefaultDir = ".kyku/sim"
+const DefaultDir = ".kyku-state/sim"
 
 // Options configure the simulator.
 type Options struct {

@@ -19,20 +19,20 @@ func TestOptionsFromEnv(t *testing.T) {
 		want    Options
 		wantErr string
 	}{
-		{name: "defaults", env: nil, want: Options{Dir: ".kyku/sim"}},
+		{name: "defaults", env: nil, want: Options{Dir: ".kyku-state/sim"}},
 		{name: "dir", env: map[string]string{"KYKU_SIM_DIR": "/tmp/cloud"}, want: Options{Dir: "/tmp/cloud"}},
 		{name: "fixed latency", env: map[string]string{"KYKU_SIM_LATENCY": "10ms"},
-			want: Options{Dir: ".kyku/sim", LatencyMin: 10 * time.Millisecond, LatencyMax: 10 * time.Millisecond}},
+			want: Options{Dir: ".kyku-state/sim", LatencyMin: 10 * time.Millisecond, LatencyMax: 10 * time.Millisecond}},
 		{name: "latency range", env: map[string]string{"KYKU_SIM_LATENCY": "5ms-200ms"},
-			want: Options{Dir: ".kyku/sim", LatencyMin: 5 * time.Millisecond, LatencyMax: 200 * time.Millisecond}},
-		{name: "zero latency", env: map[string]string{"KYKU_SIM_LATENCY": "0"}, want: Options{Dir: ".kyku/sim"}},
-		{name: "fail rate", env: map[string]string{"KYKU_SIM_FAIL_RATE": "0.25"}, want: Options{Dir: ".kyku/sim", FailRate: 0.25}},
+			want: Options{Dir: ".kyku-state/sim", LatencyMin: 5 * time.Millisecond, LatencyMax: 200 * time.Millisecond}},
+		{name: "zero latency", env: map[string]string{"KYKU_SIM_LATENCY": "0"}, want: Options{Dir: ".kyku-state/sim"}},
+		{name: "fail rate", env: map[string]string{"KYKU_SIM_FAIL_RATE": "0.25"}, want: Options{Dir: ".kyku-state/sim", FailRate: 0.25}},
 		{name: "fail rules", env: map[string]string{"KYKU_SIM_FAIL": "create:Vm:web, *:*:db,delete:Vpc:*"},
-			want: Options{Dir: ".kyku/sim", Fail: []FailRule{
+			want: Options{Dir: ".kyku-state/sim", Fail: []FailRule{
 				{Op: OpCreate, Type: "Vm", Name: "web"}, {Op: OpAny, Type: "*", Name: "db"}, {Op: OpDelete, Type: "Vpc", Name: "*"},
 			}}},
-		{name: "seed", env: map[string]string{"KYKU_SIM_SEED": "42"}, want: Options{Dir: ".kyku/sim", Seed: 42}},
-		{name: "bulk", env: map[string]string{"KYKU_SIM_BULK": "true", "KYKU_SIM_PAGE_SIZE": "50"}, want: Options{Dir: ".kyku/sim", Bulk: true, PageSize: 50}},
+		{name: "seed", env: map[string]string{"KYKU_SIM_SEED": "42"}, want: Options{Dir: ".kyku-state/sim", Seed: 42}},
+		{name: "bulk", env: map[string]string{"KYKU_SIM_BULK": "true", "KYKU_SIM_PAGE_SIZE": "50"}, want: Options{Dir: ".kyku-state/sim", Bulk: true, PageSize: 50}},
 
 		{name: "bad latency", env: map[string]string{"KYKU_SIM_LATENCY": "fast"},
 			wantErr: `sim: KYKU_SIM_LATENCY="fast": want a duration like 10ms or a range like 5ms-200ms`},

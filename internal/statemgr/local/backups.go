@@ -31,6 +31,9 @@ func (b *Backend) Backup(ctx context.Context, f *state.File) (string, error) {
 	if err == nil {
 		data, err = statemgr.Seal(ctx, b.opts.Codec, statemgr.BackupLabel(b.env), data)
 	}
+	if err == nil {
+		err = b.keepIgnored()
+	}
 	if err != nil {
 		return "", fmt.Errorf("back up state: %w", err)
 	}

@@ -3,7 +3,8 @@
 // environment of the directory in {dir}/.kyku.lock, the journal of finished
 // changes in {dir}/state.<env>.journal (JSON lines), backups under
 // {dir}/backups/ and named objects (saved plans, audit records) at
-// {dir}/<key>.
+// {dir}/<key>. With Options.GitIgnore, the first of them comes with a
+// {dir}/.gitignore that keeps the directory out of git.
 //
 // Durability: state, backups and objects are written atomically (temp file
 // in the same directory, fsync, rename, fsync of the directory), so a crash

@@ -126,6 +126,9 @@ func (b *Backend) openJournal() error {
 	if err := os.MkdirAll(b.dir, 0o755); err != nil {
 		return fmt.Errorf("append journal: create directory: %w", err)
 	}
+	if err := b.keepIgnored(); err != nil {
+		return fmt.Errorf("append journal: %w", err)
+	}
 	f, err := os.OpenFile(b.journalPath(), os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("append journal: %w", err)

@@ -49,6 +49,10 @@ type Options struct {
 	// fake: a lock records the identity of the process that took it, and
 	// a lock whose process is gone from this host is taken over at once.
 	Proc fs.FS
+	// GitIgnore keeps the directory out of git: before the first state,
+	// journal, backup or object this Backend writes, it writes a
+	// .gitignore ignoring everything there, unless one exists.
+	GitIgnore bool
 }
 
 // Backend keeps state in a directory. Build it with New.
@@ -71,6 +75,9 @@ type Backend struct {
 	pending  []pendingLine // lines waiting for the next group commit
 	flushing bool          // a goroutine is committing batches
 	backupMu sync.Mutex
+
+	ignoreOnce sync.Once // keepIgnored
+	ignoreErr  error
 }
 
 // fingerprintAbsent is the fingerprint of a state file that does not exist.
@@ -112,7 +119,7 @@ func New(dir, env string, opts Options) *Backend {
 	return &Backend{dir: dir, env: env, opts: opts, proc: &procTable{fsys: opts.Proc}, fingerprint: fingerprintAbsent}
 }
 
-// Describe names the backend and its state file ("local .kyku/state.prod.json").
+// Describe names the backend and its state file ("local .kyku-state/state.prod.json").
 func (b *Backend) Describe() string { return "local " + b.statePath() }
 
 // stem is "state.<env>" or "state" when env is empty.

@@ -38,6 +38,9 @@ func (b *Backend) PutObject(ctx context.Context, key string, data []byte) error 
 		return fmt.Errorf("put object: %w", err)
 	}
 	sealed, err := statemgr.Seal(ctx, b.opts.Codec, statemgr.ObjectLabel(key), data)
+	if err == nil {
+		err = b.keepIgnored()
+	}
 	if err != nil {
 		return fmt.Errorf("put object %s: %w", key, err)
 	}

@@ -75,6 +75,9 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 	if err := statemgr.CheckWritable(f); err != nil {
 		return err
 	}
+	if err := b.keepIgnored(); err != nil {
+		return fmt.Errorf("write state: %w", err)
+	}
 	b.storeMu.Lock()
 	defer b.storeMu.Unlock()
 
