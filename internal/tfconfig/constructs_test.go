@@ -197,7 +197,12 @@ func render(cfg *config.Config, dir string) string {
 	if len(cfg.Secrets) > 0 {
 		fmt.Fprintf(&b, "secrets: %d\n", len(cfg.Secrets))
 	}
-	return b.String()
+	// path.cwd is where the checkout is: the golden names it <dir>.
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err.Error()
+	}
+	return strings.ReplaceAll(b.String(), abs, "<dir>")
 }
 
 func rel(pos, dir string) string { return strings.TrimPrefix(pos, dir+string(filepath.Separator)) }
