@@ -235,11 +235,12 @@ type common struct {
 	sandboxFiles listFlags
 	flags        *flagSet // what register registered them on
 	envFrom      string   // the saved plan env came from, when -e was not given
+	tf           *terraformConfig
 }
 
 func (c *common) register(fs *flagSet, env *Env) {
 	c.flags = fs
-	fs.StringVar(&c.config, "c", "kyku.yaml", "the configuration: a `PATH` to a file, or to a directory of *.yaml files")
+	fs.StringVar(&c.config, "c", "kyku.yaml", "the configuration: a `PATH` to a file, or to a directory of *.yaml files or of Terraform's .tf files")
 	fs.StringVar(&c.config, "config", "kyku.yaml", "same as -c")
 	fs.StringVar(&c.env, "e", env.Getenv("KYKU_ENV"), "the environment `ENV` (workspace; also KYKU_ENV); state goes to state.ENV.json")
 	fs.StringVar(&c.env, "env", env.Getenv("KYKU_ENV"), "same as -e")
@@ -248,8 +249,9 @@ func (c *common) register(fs *flagSet, env *Env) {
 	fs.Var(&c.parallelism, "parallelism", "at most `N` concurrent provider operations (at least 1)")
 	fs.DurationVar(&c.lockTimeout, "lock-timeout", 30*time.Second, "how long to wait for a held state lock (e.g. 2m; 0: do not wait)")
 	fs.StringVar(&c.stateDir, "state-dir", "", "the `DIR` for local state (default .kyku next to the configuration)")
-	c.vars = varFlags{}
+	c.vars = newVarFlags()
 	fs.Var(c.vars, "var", "set a variable: --var `NAME=VALUE` (repeatable; beats KYKU_VAR_<name> and the environment's values)")
+	fs.Var(varFileFlag{c.vars.order}, "var-file", "read variables from the Terraform variable definitions `FILE` (.tfvars, .tfvars.json; repeatable; a directory of .tf files only)")
 	fs.StringVar(&c.mirror, "plugin-mirror", env.Getenv("KYKU_PLUGIN_MIRROR"), "install Terraform providers only from the filesystem mirror `DIR`, unpacked or as kyku providers mirror writes it (also KYKU_PLUGIN_MIRROR)")
 	fs.BoolVar(&c.sandbox, "sandbox", false, "run Terraform providers sandboxed (bubblewrap): their own user, files and processes, this environment, no other file; as root, no metadata address")
 	fs.Var(&c.sandboxFiles, "sandbox-file", "a `FILE` a sandboxed provider may read, such as a credentials file (repeatable)")

@@ -30,28 +30,9 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	if err := fs.parseNone(args); err != nil {
 		return err
 	}
-	if err := c.checkEnv(); err != nil {
-		return err
-	}
-	files, err := config.ReadFiles(c.config)
+	cfgs, err := c.loadEach(env)
 	if err != nil {
 		return err
-	}
-	if err := c.checkDeclared(files); err != nil {
-		return err
-	}
-	var cfgs []*config.Config
-	if c.env != "" {
-		cfg, err := config.ParseEnv(files, c.inputs(env))
-		if err != nil {
-			return err
-		}
-		cfgs = []*config.Config{cfg}
-	} else if cfgs, err = config.ParseEach(files, c.inputs(env)); err != nil {
-		return err
-	}
-	for _, cfg := range cfgs {
-		env.secrets.Learn(cfg, nil)
 	}
 	// What the configured provider cannot carry (a Database on hetzner) is
 	// a config error too. A provider that cannot be built here (no
@@ -102,6 +83,45 @@ func cmdValidate(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "%s: %s, %s.\n", what, countText(cfg), noun.Count(len(cfg.Outputs), "output"))
 	}
 	return nil
+}
+
+// loadEach reads the configuration for -e, or, without -e, for each
+// environment it declares (a Terraform configuration: for -e alone).
+func (c *common) loadEach(env *Env) ([]*config.Config, error) {
+	if err := c.checkEnv(); err != nil {
+		return nil, err
+	}
+	if c.terraform() {
+		cfg, err := c.loadTerraform(env)
+		if err != nil {
+			return nil, err
+		}
+		return []*config.Config{cfg}, nil
+	}
+	if err := c.noVarFiles(); err != nil {
+		return nil, err
+	}
+	files, err := config.ReadFiles(c.config)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkDeclared(files); err != nil {
+		return nil, err
+	}
+	var cfgs []*config.Config
+	if c.env != "" {
+		cfg, err := config.ParseEnv(files, c.inputs(env))
+		if err != nil {
+			return nil, err
+		}
+		cfgs = []*config.Config{cfg}
+	} else if cfgs, err = config.ParseEach(files, c.inputs(env)); err != nil {
+		return nil, err
+	}
+	for _, cfg := range cfgs {
+		env.secrets.Learn(cfg, nil)
+	}
+	return cfgs, nil
 }
 
 // dedupe drops repeated diagnostics (the same problem in two environments).
@@ -160,6 +180,9 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer ws.Close()
+	if cfg, err = c.complete(ctx, env, ws, cfg); err != nil {
+		return err
+	}
 	var p *plan.Plan
 	if *destroy {
 		p, err = ws.Engine.PlanDestroy(ctx)
@@ -269,6 +292,10 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 			if cfg, err = c.load(env); err != nil {
 				return err
 			}
+		case saved.Config.Terraform:
+			if cfg, err = c.load(env); err != nil {
+				return fmt.Errorf("%s was planned from a Terraform configuration, which apply reads again (give it with -c DIR and the same variables): %w", planFile, err)
+			}
 		case len(saved.WriteOnly) > 0:
 			// The file keeps no write-only values: the configuration it
 			// was planned from gives them again.
@@ -290,6 +317,11 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		return err
 	}
 	defer ws.Close()
+	if cfg != nil && op == "apply" {
+		if cfg, err = c.complete(ctx, env, ws, cfg); err != nil {
+			return err
+		}
+	}
 	// The plan is shown after the engine checked it (a stale saved plan is
 	// refused before anything is printed), then confirmed, unless saved.
 	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Replace: replaces, AllowDestroyAll: allowAll, Confirm: func(p *plan.Plan) (bool, error) {
@@ -460,6 +492,9 @@ func cmdRefresh(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer ws.Close()
+	if cfg, err = c.complete(ctx, env, ws, cfg); err != nil {
+		return err
+	}
 	res, err := ws.Engine.Refresh(ctx, engine.RefreshOptions{WriteState: !*reportOnly, Config: cfg})
 	if err != nil {
 		return err

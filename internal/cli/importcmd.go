@@ -31,6 +31,9 @@ func cmdImport(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer ws.Close()
+	if cfg, err = c.complete(ctx, env, ws, cfg); err != nil {
+		return err
+	}
 	res, err := ws.Engine.Import(ctx, cfg, pos[0], pos[1])
 	if err != nil {
 		return err

@@ -8,10 +8,20 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/envname"
+	"github.com/kyku/action/internal/tfconfig"
 )
 
-// varFlags collects repeated --var name=value flags.
-type varFlags map[string]string
+// varFlags collects repeated --var name=value flags: by name, and with
+// --var-file in the order given (a Terraform configuration's later one
+// wins).
+type varFlags struct {
+	values map[string]string
+	order  *[]tfconfig.VarArg
+}
+
+func newVarFlags() varFlags {
+	return varFlags{values: map[string]string{}, order: &[]tfconfig.VarArg{}}
+}
 
 func (v varFlags) String() string { return "" }
 
@@ -20,10 +30,21 @@ func (v varFlags) Set(s string) error {
 	if !ok || name == "" {
 		return fmt.Errorf("want --var name=value, got %q", s)
 	}
-	if _, dup := v[name]; dup {
+	if _, dup := v.values[name]; dup {
 		return fmt.Errorf("--var %s given twice", name)
 	}
-	v[name] = val
+	v.values[name] = val
+	*v.order = append(*v.order, tfconfig.VarArg{Name: name, Value: val})
+	return nil
+}
+
+// varFileFlag is --var-file FILE: a Terraform variable definitions file.
+type varFileFlag struct{ order *[]tfconfig.VarArg }
+
+func (v varFileFlag) String() string { return "" }
+
+func (v varFileFlag) Set(s string) error {
+	*v.order = append(*v.order, tfconfig.VarArg{File: s})
 	return nil
 }
 
@@ -58,13 +79,20 @@ func (l *listFlags) Set(s string) error {
 // inputs are what the configuration is expanded with: -e, --var and
 // KYKU_VAR_<name>.
 func (c *common) inputs(env *Env) config.Inputs {
-	return config.Inputs{Environment: c.env, Vars: c.vars, Getenv: env.Getenv}
+	return config.Inputs{Environment: c.env, Vars: c.vars.values, Getenv: env.Getenv}
 }
 
 // load reads and expands the configuration for -e with --var and
-// KYKU_VAR_<name>.
+// KYKU_VAR_<name>; a Terraform configuration's with --var, --var-file and
+// TF_VAR_<name>.
 func (c *common) load(env *Env) (*config.Config, error) {
 	if err := c.checkEnv(); err != nil {
+		return nil, err
+	}
+	if c.terraform() {
+		return c.loadTerraform(env)
+	}
+	if err := c.noVarFiles(); err != nil {
 		return nil, err
 	}
 	files, err := config.ReadFiles(c.config)

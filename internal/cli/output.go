@@ -47,6 +47,9 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer ws.Close()
+	if cfg, err = c.complete(ctx, env, ws, cfg); err != nil {
+		return err
+	}
 	outs, types, err := ws.Engine.Outputs(ctx, cfg)
 	if err != nil {
 		return err

@@ -35,6 +35,9 @@ providers:
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.Terraform = true // set by package tfconfig
+	cfg.Forget = []string{"old"}
+	cfg.CountReads = []*CountRead{{By: "a.b", Arg: "count", Reads: []string{"c.d"}}}
 	got := cfg.Clone()
 	want, have := reflect.ValueOf(cfg).Elem(), reflect.ValueOf(got).Elem()
 	for i := range want.NumField() {

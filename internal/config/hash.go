@@ -16,6 +16,7 @@ import (
 //		Outputs   []*Output      `json:"outputs"`
 //		Moved     []*Moved       `json:"moved,omitempty"`
 //		Imports   []*Import      `json:"imports,omitempty"`
+//		Forget    []string       `json:"forget,omitempty"`
 //		Providers []*PluginProvider `json:"providers,omitempty"`
 //	}
 //
@@ -141,6 +142,9 @@ func (c *Config) appendCanonical(b []byte, hideSecrets bool, flush func([]byte) 
 		}
 		b = append(b, ']')
 	}
+	if len(c.Forget) > 0 {
+		b = appendNames(b, "forget", c.Forget)
+	}
 	if len(c.Providers) > 0 {
 		b = append(b, `,"providers":[`...)
 		for i, pp := range c.Providers {
@@ -204,6 +208,22 @@ func appendResource(b []byte, r *Resource, hideSecrets bool) ([]byte, error) {
 	}
 	if r.Data {
 		b = append(b, `,"data":true`...)
+	}
+	if len(r.ReplaceTriggeredBy) > 0 {
+		b = append(b, `,"replaceTriggeredBy":[`...)
+		for i, t := range r.ReplaceTriggeredBy {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"resource":`...)
+			b = value.AppendString(b, t.Resource)
+			if t.Attr != "" {
+				b = append(b, `,"attr":`...)
+				b = value.AppendString(b, t.Attr)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
 	}
 	return append(b, '}'), nil
 }

@@ -28,9 +28,23 @@ type Config struct {
 	// canonical form; the engine carries them out.
 	Moved   []*Moved  `json:"moved,omitempty"`
 	Imports []*Import `json:"imports,omitempty"`
+	// Forget are the addresses (a resource, an instance, a module) whose
+	// objects in state leave it without being destroyed (a Terraform
+	// removed block with lifecycle destroy = false).
+	Forget []string `json:"forget,omitempty"`
+	// CountReads are the count and for_each arguments of a Terraform
+	// configuration that read values known before planning (state, data
+	// sources): a plan that changes what they read is refused.
+	CountReads []*CountRead `json:"countReads,omitempty"`
 	// Providers are the Terraform provider plugins of the `providers:`
 	// section, sorted by name (see providers.go).
 	Providers []*PluginProvider `json:"providers,omitempty"`
+
+	// Terraform says the configuration was read from .tf files (package
+	// tfconfig): properties may hold expressions (value.Expr), which a
+	// plan file keeps only as descriptions, so a saved plan of it is
+	// applied with the configuration read again.
+	Terraform bool `json:"terraform,omitempty"`
 
 	// Environment is the environment the configuration was expanded for
 	// ("" for the default one) and Environments the ones it declares.
@@ -119,12 +133,24 @@ type Resource struct {
 	// sensitive variable's: they are masked wherever a value is shown,
 	// like the properties the schema marks sensitive.
 	Sensitive []string `json:"sensitive,omitempty"`
+	// ReplaceTriggeredBy replaces the resource when one of these changes
+	// (Terraform's lifecycle replace_triggered_by): a resource instance
+	// that the plan updates or replaces, or one attribute of it whose
+	// value the plan changes. They are among DependsOn.
+	ReplaceTriggeredBy []Trigger `json:"replaceTriggeredBy,omitempty"`
 
 	Pos diag.Pos `json:"-"` // of the resource's key
 	// PropPos holds where each property is written: a top-level property
 	// at its key ("ingress"), a list element at the element ("ingress[2]"),
 	// a field or map entry at its key ("ingress[2].cidr", "tags.env").
 	PropPos diag.Positions `json:"-"`
+}
+
+// Trigger is one entry of Resource.ReplaceTriggeredBy: a resource
+// instance, and an attribute of it ("" for any change to it).
+type Trigger struct {
+	Resource string `json:"resource"`
+	Attr     string `json:"attr,omitempty"`
 }
 
 // Output is a named value read from resources after apply.
@@ -145,6 +171,16 @@ type Moved struct {
 	From string   `json:"from"`
 	To   string   `json:"to"`
 	Pos  diag.Pos `json:"-"`
+}
+
+// CountRead is a count or for_each argument (Arg) of By (a resource or a
+// module call, as OpenTofu addresses it) that read the resource
+// instances Reads.
+type CountRead struct {
+	By    string   `json:"by"`
+	Arg   string   `json:"arg"`
+	Reads []string `json:"reads"`
+	Pos   diag.Pos `json:"-"`
 }
 
 // Import adopts an object that exists in the cloud (provider ID ID) as
@@ -370,11 +406,24 @@ func (c *Config) Clone() *Config {
 		Files: slices.Clone(c.Files), Backend: c.Backend, Encryption: c.Encryption,
 		Provider:  ProviderConfig{Name: c.Provider.Name, Settings: maps.Clone(c.Provider.Settings), Pos: c.Provider.Pos},
 		Resources: slices.Clone(c.Resources), Outputs: slices.Clone(c.Outputs),
-		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Providers: slices.Clone(c.Providers),
-		Environment: c.Environment, Environments: slices.Clone(c.Environments),
+		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Forget: slices.Clone(c.Forget), CountReads: slices.Clone(c.CountReads),
+		Providers: slices.Clone(c.Providers),
+		Terraform: c.Terraform, Environment: c.Environment, Environments: slices.Clone(c.Environments),
 		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets),
 	}
 }
 
 // hashChunk is how much canonical JSON Hash gathers before hashing it.
 const hashChunk = 16 << 10
+
+// Forgets reports whether name (a state resource's) is among the ones
+// Forget names: the resource itself, an instance of it, or a resource of
+// a module it names.
+func (c *Config) Forgets(name string) bool {
+	for _, f := range c.Forget {
+		if name == f || strings.HasPrefix(name, f+"[") || strings.HasPrefix(name, f+".") {
+			return true
+		}
+	}
+	return false
+}

@@ -98,7 +98,8 @@ func (v *Variable) sensitiveWhy() string {
 }
 
 // given reports whether v's value was given outside the files (--var,
-// the Action's vars input, KYKU_VAR_<name>): where secrets come from.
+// the Action's vars input, KYKU_VAR_<name>; a Terraform configuration's
+// --var-file and TF_VAR_<name>): where secrets come from.
 func (v *Variable) given() bool {
-	return v.Source == "--var" || strings.HasPrefix(v.Source, "KYKU_VAR_")
+	return v.Source == "--var" || v.Source == "--var-file" || strings.HasPrefix(v.Source, "KYKU_VAR_") || strings.HasPrefix(v.Source, "TF_VAR_")
 }

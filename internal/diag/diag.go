@@ -28,17 +28,24 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
-// Diagnostic is one problem with the user's input.
+// Diagnostic is one problem with the user's input. Source, when set, is
+// the source line it is about with a mark under the part meant (HCL
+// configurations'), shown on the lines after the message.
 type Diagnostic struct {
 	Pos     Pos
 	Message string
+	Source  string
 }
 
 func (d Diagnostic) String() string {
-	if s := d.Pos.String(); s != "" {
-		return s + ": " + d.Message
+	msg := d.Message
+	if d.Source != "" {
+		msg += "\n" + d.Source
 	}
-	return d.Message
+	if s := d.Pos.String(); s != "" {
+		return s + ": " + msg
+	}
+	return msg
 }
 
 // Diagnostics is a list of problems, all collected before returning. It

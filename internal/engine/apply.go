@@ -127,6 +127,17 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 		if err := e.checkSaved(p, st, cfg); err != nil {
 			return nil, err
 		}
+		if p.Config != nil && p.Config.Terraform {
+			// A plan file keeps a Terraform configuration's expressions as
+			// descriptions: the configuration read again (checkSaved held
+			// it to the plan's hashes) is what it planned.
+			if cfg == nil {
+				return nil, errors.New("a saved plan of a Terraform configuration is applied with that configuration: give the directory it was planned from (-c DIR), with the same variables")
+			}
+			q := *p
+			q.Config = cfg
+			p = &q
+		}
 		// A plan file keeps no write-only values: cfg gives them again.
 		if p, err = p.WithWriteOnly(cfg); err != nil {
 			return nil, err
@@ -401,8 +412,11 @@ func (e *Engine) stateLookup(st *state.File, data map[string]map[string]any) val
 		if sr == nil || sr.ProviderID == "" {
 			return nil, false
 		}
-		if r.Attr == "" || r.Attr == "id" {
+		switch r.Attr {
+		case "", "id":
 			return sr.ProviderID, true
+		case value.AllAttrs:
+			return wholeObject(sr.ProviderID, sr.Config, sr.Outputs), true
 		}
 		v, ok := sr.Outputs[r.Attr]
 		if !ok && e.ownState(sr.Type) {

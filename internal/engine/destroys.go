@@ -11,12 +11,17 @@ import (
 	"github.com/kyku/action/internal/value"
 )
 
-// destroyChanges returns destroy (or forget) changes for every state
-// resource that keep says is not kept, ordered by reverse level of the
+// forgetRemoved is the reason of a change that forgets what the
+// configuration says was removed without destroying it.
+const forgetRemoved = "removed from the configuration with lifecycle destroy = false: the object stays in the cloud, out of state"
+
+// destroyChanges returns destroy (or forget: gone from the cloud, or
+// what forget names) changes for every state resource that keep says is
+// not kept, ordered by reverse level of the
 // state's own dependency graph, then name. objs, when given, holds what
 // discovery read: a stale provider ID it resolved by name is destroyed by
 // the object's real ID.
-func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map[string]provider.Object, gone map[string]bool) []plan.Change {
+func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map[string]provider.Object, gone map[string]bool, forget func(string) bool) []plan.Change {
 	var victims []string
 	for name := range st.Resources {
 		if !keep(name) {
@@ -47,8 +52,11 @@ func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map
 			Action: plan.Destroy, ResourceID: name, Type: sr.Type, Level: levels[name],
 			ProviderID: sr.ProviderID, CloudName: sr.CloudName, Dependencies: sr.Dependencies,
 		}
-		if gone[name] {
+		switch {
+		case gone[name]:
 			ch.Action, ch.Reason = plan.Forget, "already gone from the cloud"
+		case forget != nil && forget(name):
+			ch.Action, ch.Reason = plan.Forget, forgetRemoved
 		}
 		adopt(&ch, sr, objs)
 		out = append(out, ch)

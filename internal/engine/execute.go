@@ -344,6 +344,9 @@ func (x *execution) settled(ci int, record func(context.Context) error, done boo
 }
 
 func (x *execution) lookup(r value.Ref) (any, bool) {
+	if r == value.Applying {
+		return true, true
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return x.e.stateLookup(x.live, x.data)(r)

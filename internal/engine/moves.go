@@ -113,16 +113,15 @@ func targetSet(targets []string, cfg *config.Config, st *state.File, deps func(s
 			found = true
 			queue = append(queue, name)
 		}
-		if a.Kind == value.NoIndex {
-			prefix := name + "["
+		if in := members(name, a.Kind); in != nil {
 			for _, r := range cfg.Resources {
-				if strings.HasPrefix(r.Name, prefix) {
+				if in(r.Name) {
 					found = true
 					queue = append(queue, r.Name)
 				}
 			}
 			for n := range st.Resources {
-				if strings.HasPrefix(n, prefix) {
+				if in(n) {
 					found = true
 					queue = append(queue, n)
 				}
@@ -147,6 +146,22 @@ func targetSet(targets []string, cfg *config.Config, st *state.File, deps func(s
 		}
 	}
 	return set, nil
+}
+
+// members says which names a target address stands for besides itself:
+// a resource's instances (name[…]), or, for a Terraform module's address
+// (module.net, module.net["a"]), every resource in it; nil when none.
+func members(name string, kind value.IndexKind) func(string) bool {
+	parts := strings.Split(value.BaseName(name), ".")
+	if len(parts) >= 2 && parts[len(parts)-2] == "module" {
+		return func(n string) bool {
+			return strings.HasPrefix(n, name+".") || (kind == value.NoIndex && strings.HasPrefix(n, name+"["))
+		}
+	}
+	if kind == value.NoIndex {
+		return func(n string) bool { return strings.HasPrefix(n, name+"[") }
+	}
+	return nil
 }
 
 // replaceSet is the resources names (PlanOptions.Replace) asks to

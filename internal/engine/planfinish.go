@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/plan"
@@ -24,17 +25,24 @@ func (x *planning) refuse() []plan.Change {
 			x.diags.Add(o.Pos, "output %q: %s", o.Name, refErrText(err, secretIn(x.sensitive)))
 		}
 	}
-	destroys := x.e.destroyChanges(x.st, func(name string) bool { return x.cfg.Resource(name) != nil || !x.keep(name) }, x.objs, x.gone)
+	destroys := x.e.destroyChanges(x.st, func(name string) bool { return x.cfg.Resource(name) != nil || !x.keep(name) }, x.objs, x.gone, x.cfg.Forgets)
 	x.e.refuseKeptDeletes(&x.diags, x.cfg, x.st, slices.Concat(x.p.Changes, destroys))
 	checkCloudNames(&x.diags, x.cfg, x.st, x.p.Changes)
+	refuseChangedCountReads(&x.diags, x.cfg, x.p.Changes)
 	refuseProtectedDestroys(&x.diags, x.st, destroys)
 	return destroys
 }
 
 // refuseProtectedDestroys refuses the destroys of protected resources.
+// A Terraform configuration's resource (its address has a '.') is
+// refused in OpenTofu's words.
 func refuseProtectedDestroys(diags *diag.Diagnostics, st *state.File, changes []plan.Change) {
 	for _, ch := range changes {
-		if ch.Action == plan.Destroy && st.Resources[ch.ResourceID].Protect {
+		switch {
+		case ch.Action != plan.Destroy || !st.Resources[ch.ResourceID].Protect:
+		case strings.IndexByte(ch.ResourceID, '.') > 0:
+			diags.Add(diag.Pos{}, "Instance cannot be destroyed: Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the --target flag.", ch.ResourceID)
+		default:
 			diags.Add(diag.Pos{}, "resource %s is protected (protect: true) and cannot be destroyed; set protect: false and apply first", value.QuoteName(ch.ResourceID))
 		}
 	}

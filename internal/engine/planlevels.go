@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -173,12 +174,40 @@ func (x *planning) planLevelResource(ctx context.Context, r *config.Resource, le
 	if res.ok = ok; !ok {
 		return res
 	}
-	in := changeInput{r: r, props: desired, extra: refSensitive(r.Properties, x.sensitive), prefix: x.st.Metadata.Prefix, replace: x.replace[r.Name]}
+	trigger := x.triggered(r)
+	in := changeInput{r: r, props: desired, extra: refSensitive(r.Properties, x.sensitive), prefix: x.st.Metadata.Prefix, replace: x.replace[r.Name] || trigger != ""}
 	if sr := x.st.Resources[r.Name]; sr != nil {
 		in.was = sr.Sensitive
 	}
 	res.err = x.planResource(ctx, &res.diags, &res.ch, in)
+	if trigger != "" && !x.replace[r.Name] && res.ch.Action == plan.Replace && res.ch.Reason == replaceRequested {
+		res.ch.Reason = "replacement triggered by " + trigger + " (lifecycle replace_triggered_by)"
+	}
 	return res
+}
+
+// triggered names the first of r's replace_triggered_by entries that this
+// plan changes ("" for none): an instance it updates or replaces, or an
+// attribute whose value it changes. They are r's dependencies, planned
+// at lower levels already.
+func (x *planning) triggered(r *config.Resource) string {
+	for _, t := range r.ReplaceTriggeredBy {
+		for i := range x.p.Changes {
+			c := &x.p.Changes[i]
+			if c.ResourceID != t.Resource || (c.Action != plan.Update && c.Action != plan.Replace) {
+				continue
+			}
+			if t.Attr == "" {
+				return t.Resource
+			}
+			for _, pc := range c.Properties {
+				if pc.Path == t.Attr || strings.HasPrefix(pc.Path, t.Attr+".") || strings.HasPrefix(pc.Path, t.Attr+"[") {
+					return t.Resource + "." + t.Attr
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // byLevel returns rs stably ordered by level (a counting sort, O(n)), and

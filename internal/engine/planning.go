@@ -150,8 +150,11 @@ func (x *planning) lookup(r value.Ref) (any, bool) {
 		return nil, false
 	}
 	if im, ok := x.imported[r.Resource]; ok {
-		if r.Attr == "" || r.Attr == "id" {
+		switch r.Attr {
+		case "", "id":
 			return im.obj.ID, true
+		case value.AllAttrs:
+			return wholeObject(im.obj.ID, im.obj.Properties, im.obj.Outputs), true
 		}
 		v, ok := im.obj.Outputs[r.Attr]
 		return v, ok
@@ -160,8 +163,14 @@ func (x *planning) lookup(r value.Ref) (any, bool) {
 	if sr == nil || sr.ProviderID == "" {
 		return nil, false
 	}
-	if r.Attr == "" || r.Attr == "id" {
+	switch r.Attr {
+	case "", "id":
 		return providerID(sr, x.objs), true
+	case value.AllAttrs:
+		if o, ok := x.objs[r.Resource]; ok {
+			return wholeObject(providerID(sr, x.objs), sr.Config, o.Properties, o.Outputs), true
+		}
+		return wholeObject(sr.ProviderID, sr.Config, sr.Outputs), true
 	}
 	if o, ok := x.objs[r.Resource]; ok {
 		if v, ok := o.Outputs[r.Attr]; ok {

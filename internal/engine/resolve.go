@@ -26,6 +26,11 @@ func resolveProps(diags *diag.Diagnostics, r *config.Resource, lookup value.Look
 	// Which properties: each at its position, in order (the rare path).
 	for _, k := range slices.Sorted(maps.Keys(r.Properties)) {
 		if _, _, err := value.ResolveChecked(r.Properties[k], lookup); err != nil {
+			var positioned diag.Diagnostics
+			if errors.As(err, &positioned) {
+				*diags = append(*diags, positioned...) // an expression's: positioned already
+				continue
+			}
 			pos, found := r.PropPos.Nearest(k)
 			if !found {
 				pos = r.Pos
@@ -59,10 +64,14 @@ func secretIn(sensitive map[string][]string) func(value.Ref) bool {
 }
 
 // plannedValue is what a reference to a resource whose provider keeps its
-// own state, or to a data source, reads: an attribute (attr "" or "id": its ID) of vals; unknown
-// (ok false) when the plan knows it only after apply.
+// own state, or to a data source, reads: an attribute (attr "" or "id":
+// its ID) of vals, or all of them (value.AllAttrs); unknown (ok false)
+// when the plan knows it only after apply.
 func plannedValue(vals map[string]any, attr string) (any, bool) {
-	if attr == "" {
+	switch attr {
+	case value.AllAttrs:
+		return vals, true
+	case "":
 		attr = "id"
 	}
 	v, ok := vals[attr]
@@ -73,4 +82,16 @@ func plannedValue(vals map[string]any, attr string) (any, bool) {
 		return nil, false
 	}
 	return v, true
+}
+
+// wholeObject is what a reference reading a whole object (value.AllAttrs)
+// reads of an object whose values are attrs (a Kyku type's: what was
+// last applied, then its outputs) and whose ID is id.
+func wholeObject(id string, attrs ...map[string]any) map[string]any {
+	out := map[string]any{}
+	for _, a := range attrs {
+		maps.Copy(out, a)
+	}
+	out["id"] = id
+	return out
 }

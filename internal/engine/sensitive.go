@@ -33,7 +33,8 @@ func refSensitive(props map[string]any, sensitive map[string][]string) []string 
 	var out []string
 	for name, v := range props {
 		for _, ref := range value.Refs(v) {
-			if s := sensitive[ref.Resource]; len(s) > 0 && (ref.Attr != "" && slices.Contains(s, ref.Attr)) {
+			// A whole object read (value.AllAttrs) holds its sensitive attributes.
+			if s := sensitive[ref.Resource]; len(s) > 0 && (ref.Attr == value.AllAttrs || ref.Attr != "" && slices.Contains(s, ref.Attr)) {
 				out = append(out, name)
 				break
 			}

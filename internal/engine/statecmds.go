@@ -174,11 +174,17 @@ func (e *Engine) rewrite(ctx context.Context, st *state.File, change func(*state
 	return &StateChange{Names: names, SerialBefore: st.Metadata.Serial, SerialAfter: next.Metadata.Serial, BackupKey: key}, nil
 }
 
-// instancesOf returns the state names of base's instances (base[…]).
+// instancesOf returns the state names of base's instances (base[…]), or
+// of every resource in the module base names (module.net, module.net["a"]).
 func instancesOf(st *state.File, base string) []string {
+	a, _ := value.ParseAddress(base)
+	in := members(base, a.Kind)
+	if in == nil {
+		return nil
+	}
 	var out []string
 	for _, n := range st.Names() {
-		if strings.HasPrefix(n, base+"[") {
+		if in(n) {
 			out = append(out, n)
 		}
 	}

@@ -172,6 +172,14 @@ func literal(a *hcl.Attribute, diags *hcl.Diagnostics) (string, bool) {
 	return s.AsString(), true
 }
 
+// ConfigFiles lists dir's configuration files as OpenTofu selects them:
+// .tf, .tf.json, .tofu and .tofu.json files, a .tofu file hiding the .tf
+// file of the same name, the override files (override.tf,
+// *_override.tf, …) apart, each list in name order.
+func ConfigFiles(dir string) (primary, override []string, diags hcl.Diagnostics) {
+	return configFiles(dir)
+}
+
 // configFiles lists dir's configuration files as OpenTofu selects them.
 func configFiles(dir string) (primary, override []string, diags hcl.Diagnostics) {
 	entries, err := os.ReadDir(dir)

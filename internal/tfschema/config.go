@@ -13,7 +13,8 @@ import (
 // resource's, data source's or provider's properties as Kyku read them:
 // every attribute of the schema present (null when not set), nested
 // blocks as YAML maps (single, group; a list block also accepts one map
-// for a list of one) and lists of maps, values converted as Terraform
+// for a list of one) and lists of maps (a single or group block a list
+// of at most one, as HCL's blocks are read), values converted as Terraform
 // converts them (300 for a string attribute is "300", "300" for a number
 // is 300). Every problem is reported, each with the path of the property
 // it is about: an argument the schema lacks, a required one missing, a
@@ -165,13 +166,24 @@ func configNestedBlock(nb *NestedBlock, v any, path cty.Path, ds *Diagnostics) c
 		return configBlock(&nb.Block, m, path, ds)
 	}
 	switch nb.Nesting {
-	case NestingSingle:
-		if v == nil {
-			return cty.NullVal(ety)
+	case NestingSingle, NestingGroup:
+		// An HCL block is written the same whatever its nesting: a list
+		// of one (or none, a dynamic block's) is the block.
+		if l, ok := v.([]any); ok {
+			switch len(l) {
+			case 0:
+				v = nil
+			case 1:
+				v = l[0]
+			default:
+				ds.errorf(path, fmt.Sprintf("no more than one block is allowed, %d given", len(l)))
+				return cty.UnknownVal(ety)
+			}
 		}
-		return one(v, path)
-	case NestingGroup:
 		if v == nil {
+			if nb.Nesting == NestingSingle {
+				return cty.NullVal(ety)
+			}
 			v = map[string]any{}
 		}
 		return one(v, path)

@@ -36,12 +36,14 @@ const MaxKeyLen = 63
 // ParseAddress parses name, name[N], name["key"], name[key] (a key that is
 // not all digits may go unquoted) or name[*]. Names are letters, digits,
 // '_' and '-' (not first); keys letters, digits, '_' and '-'.
+//
+// A Terraform address is a name too: segments joined by '.', a module's
+// possibly with its instance (aws_subnet.public[0], data.aws_ami.x,
+// module.net["a"].aws_subnet.private). Its keys, as OpenTofu's, may hold
+// any character but '"', '\\' and control characters.
 func ParseAddress(s string) (Address, bool) {
-	n := 0
-	for n < len(s) && (isWord(s[n]) || (n > 0 && s[n] == '-')) {
-		n++
-	}
-	if n == 0 {
+	n, ok := nameEnd(s)
+	if !ok {
 		return Address{}, false
 	}
 	a := Address{Name: s[:n]}
@@ -55,12 +57,42 @@ func ParseAddress(s string) (Address, bool) {
 	return a, true
 }
 
+// nameEnd is the end of the name at the start of s: before its final
+// instance index, or len(s).
+func nameEnd(s string) (int, bool) {
+	i := 0
+	for {
+		start := i
+		for i < len(s) && (isWord(s[i]) || (i > start && s[i] == '-')) {
+			i++
+		}
+		if i == start {
+			return 0, false
+		}
+		if i < len(s) && s[i] == '[' && strings.IndexByte(s[:i], '.') > 0 {
+			// A module's instance inside a Terraform address.
+			var a Address
+			end, ok := indexEnd(s, i, &a)
+			if ok && a.Kind != AllIndex && end < len(s) && s[end] == '.' {
+				i = end
+			}
+		}
+		if i < len(s) && s[i] == '.' {
+			i++
+			continue
+		}
+		return i, true
+	}
+}
+
 // indexEnd parses the index starting at s[i] ('[') into a, returning the
-// offset after its ']'.
+// offset after its ']'. A Terraform address's (s[:i] holds a '.') keys
+// are OpenTofu's.
 func indexEnd(s string, i int, a *Address) (int, bool) {
 	if i >= len(s) || s[i] != '[' {
 		return 0, false
 	}
+	terraform := strings.IndexByte(s[:i], '.') > 0
 	j := i + 1
 	switch {
 	case j < len(s) && s[j] == '*':
@@ -69,6 +101,16 @@ func indexEnd(s string, i int, a *Address) (int, bool) {
 			return j + 2, true
 		}
 		return 0, false
+	case j < len(s) && s[j] == '"' && terraform:
+		k := j + 1
+		for k < len(s) && s[k] != '"' && s[k] != '\\' && s[k] >= 0x20 && s[k] != 0x7f {
+			k++
+		}
+		if k+1 >= len(s) || s[k] != '"' || s[k+1] != ']' {
+			return 0, false
+		}
+		a.Kind, a.Key = KeyIndex, s[j+1:k]
+		return k + 2, true
 	case j < len(s) && s[j] == '"':
 		k := j + 1
 		for k < len(s) && isKeyByte(s[k]) {
@@ -139,8 +181,11 @@ func KeyName(name, key string) string { return name + `["` + key + `"]` }
 
 // BaseName is the resource name of an address: "web" for web[0].
 func BaseName(addr string) string {
-	if i := strings.IndexByte(addr, '['); i > 0 {
-		return addr[:i]
+	if i := strings.IndexByte(addr, '['); i < 0 {
+		return addr
+	}
+	if n, ok := nameEnd(addr); ok {
+		return addr[:n]
 	}
 	return addr
 }
@@ -150,6 +195,9 @@ func BaseName(addr string) string {
 // name is itself. The configuration refuses two addresses with one safe
 // name, so a safe name still says which resource an object belongs to.
 func SafeName(addr string) string {
+	if strings.IndexByte(addr, '.') > 0 {
+		return terraformSafeName(addr)
+	}
 	i := strings.IndexByte(addr, '[')
 	if i < 0 {
 		return addr
@@ -167,6 +215,23 @@ func SafeName(addr string) string {
 	return addr
 }
 
+// terraformSafeName is SafeName of a Terraform address: every character
+// but letters, digits and '-' becomes '-', runs of them one (a host name
+// has no '_'): kyku_vpc.main → kyku-vpc-main, kyku_vm.web["a"] →
+// kyku-vm-web-a.
+func terraformSafeName(addr string) string {
+	b := make([]byte, 0, len(addr))
+	for i := 0; i < len(addr); i++ {
+		c := addr[i]
+		if isKeyByte(c) && c != '_' {
+			b = append(b, c)
+		} else if len(b) > 0 && b[len(b)-1] != '-' {
+			b = append(b, '-')
+		}
+	}
+	return strings.TrimRight(string(b), "-")
+}
+
 // CompareNames orders addresses for people: by resource name, then count
 // indexes by number (web[2] before web[10]), then keys as text. Plain names
 // compare as strings, so a list of names without instances keeps its
@@ -176,20 +241,14 @@ func CompareNames(a, b string) int {
 	if ia < 0 && ib < 0 {
 		return strings.Compare(a, b)
 	}
-	na, nb := a, b
-	if ia >= 0 {
-		na = a[:ia]
-	}
-	if ib >= 0 {
-		nb = b[:ib]
-	}
+	na, nb := BaseName(a), BaseName(b)
 	if c := strings.Compare(na, nb); c != 0 {
 		return c
 	}
 	switch {
-	case ia < 0:
+	case len(na) == len(a):
 		return -1
-	case ib < 0:
+	case len(nb) == len(b):
 		return 1
 	}
 	xa, oka := ParseAddress(a)
@@ -210,9 +269,10 @@ func CompareNames(a, b string) int {
 }
 
 // QuoteName quotes a resource name for a message: "web", but an instance
-// address as it is written (web[0], edge["a"]), without escaped quotes.
+// address or a Terraform address as it is written (web[0], edge["a"],
+// aws_subnet.public), without escaped quotes.
 func QuoteName(name string) string {
-	if strings.IndexByte(name, '[') > 0 {
+	if strings.IndexByte(name, '[') > 0 || strings.IndexByte(name, '.') > 0 {
 		if _, ok := ParseAddress(name); ok {
 			return name
 		}

@@ -30,6 +30,18 @@ func TestParseAddress(t *testing.T) {
 		{"-web", Address{}, "", false},
 		{"", Address{}, "", false},
 		{"web[-1]", Address{Name: "web", Kind: KeyIndex, Key: "-1"}, `web["-1"]`, true},
+		// Terraform addresses.
+		{"aws_subnet.public", Address{Name: "aws_subnet.public"}, "aws_subnet.public", true},
+		{"aws_subnet.public[3]", Address{Name: "aws_subnet.public", Kind: IntIndex, Index: 3}, "aws_subnet.public[3]", true},
+		{`aws_subnet.public["a b.c/d"]`, Address{Name: "aws_subnet.public", Kind: KeyIndex, Key: "a b.c/d"}, `aws_subnet.public["a b.c/d"]`, true},
+		{"data.aws_ami.ubuntu", Address{Name: "data.aws_ami.ubuntu"}, "data.aws_ami.ubuntu", true},
+		{`module.net["eu"].aws_subnet.private[0]`, Address{Name: `module.net["eu"].aws_subnet.private`, Kind: IntIndex}, `module.net["eu"].aws_subnet.private[0]`, true},
+		{`module.net[1].module.sub.x.y`, Address{Name: `module.net[1].module.sub.x.y`}, `module.net[1].module.sub.x.y`, true},
+		{"aws_subnet.public[*]", Address{Name: "aws_subnet.public", Kind: AllIndex}, "aws_subnet.public[*]", true},
+		{`aws_subnet.public["a\"b"]`, Address{}, "", false},
+		{"aws_subnet.", Address{}, "", false},
+		{"aws_subnet..x", Address{}, "", false},
+		{"module.net[*].x.y", Address{}, "", false},
 	}
 	for _, tt := range tests {
 		got, ok := ParseAddress(tt.in)
@@ -63,6 +75,7 @@ func TestRefsWithInstances(t *testing.T) {
 func TestSafeName(t *testing.T) {
 	for in, want := range map[string]string{
 		"web": "web", "web[3]": "web-3", `edge["eu-1"]`: "edge-eu-1", "web_x[0]": "web_x-0",
+		"kyku_vpc.main": "kyku-vpc-main", `module.a["x y"].kyku_vm.web[2]`: "module-a-x-y-kyku-vm-web-2",
 	} {
 		if got := SafeName(in); got != want {
 			t.Errorf("SafeName(%q) = %q, want %q", in, got, want)
@@ -71,9 +84,11 @@ func TestSafeName(t *testing.T) {
 }
 
 func TestCompareNames(t *testing.T) {
-	names := []string{"web[10]", "web-sg", "web[2]", "web", `edge["b"]`, `edge["a"]`, "app", "web[0]"}
+	names := []string{"web[10]", "web-sg", "web[2]", "web", `edge["b"]`, `edge["a"]`, "app", "web[0]",
+		"x.s[10]", "x.s[9]", `module.m[10].x.s`, `module.m[2].x.s[1]`, `module.m[2].x.s[0]`}
 	slices.SortFunc(names, CompareNames)
-	want := []string{"app", `edge["a"]`, `edge["b"]`, "web", "web[0]", "web[2]", "web[10]", "web-sg"}
+	want := []string{"app", `edge["a"]`, `edge["b"]`, `module.m[10].x.s`, `module.m[2].x.s[0]`, `module.m[2].x.s[1]`,
+		"web", "web[0]", "web[2]", "web[10]", "web-sg", "x.s[9]", "x.s[10]"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -480,6 +480,17 @@ func appendJSON(dst []byte, v any, indent string, depth int) ([]byte, error) {
 		dst = newline(dst, indent, depth)
 		return append(dst, '}'), nil
 	}
+	if e, ok := v.(Expr); ok {
+		b, err := e.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		if depth < 0 {
+			return append(dst, b...), nil
+		}
+		var out []byte
+		return append(dst, indentTail(out, b, indent, depth)...), nil
+	}
 	n := Normalize(v)
 	if _, isString := n.(string); isString {
 		if _, wasString := v.(string); !wasString {

@@ -328,6 +328,8 @@ func Normalize(v any) any {
 			out[k] = e
 		}
 		return out
+	case Expr:
+		return x
 	}
 	return fmt.Sprint(v)
 }
@@ -431,6 +433,13 @@ func Refs(v any) []Ref {
 				}
 				i = end
 			}
+		case Expr:
+			for _, r := range x.Refs() {
+				if !seen[r] {
+					seen[r] = true
+					out = append(out, r)
+				}
+			}
 		case []any:
 			for _, e := range x {
 				walk(e)
@@ -498,7 +507,8 @@ func Resolve(v any, lookup Lookup) (any, bool) {
 }
 
 // ResolveChecked is Resolve that also returns the first reference whose
-// path does not apply to the value it reads (see Walk), naming it.
+// path does not apply to the value it reads (see Walk), naming it, or
+// the first error of an Expr's evaluation.
 func ResolveChecked(v any, lookup Lookup) (any, bool, error) {
 	unknown := false
 	var first error
@@ -517,6 +527,13 @@ func ResolveChecked(v any, lookup Lookup) (any, bool, error) {
 	var walk func(any) any
 	walk = func(v any) any {
 		switch x := v.(type) {
+		case Expr:
+			got, unk, err := x.Eval(lookup)
+			if err != nil && first == nil {
+				first = err
+			}
+			unknown = unknown || unk
+			return got
 		case string:
 			if r, ok := ParseRef(x); ok {
 				got, ok := get(r)

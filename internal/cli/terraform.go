@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/tfconfig"
+	"github.com/kyku/action/internal/workspace"
+)
+
+// Terraform configurations. -c naming a directory of .tf, .tf.json, .tofu
+// or .tofu.json files (or, by default, a working directory with such
+// files and no kyku.yaml) is read as OpenTofu reads it (package
+// tfconfig): its variables from --var, --var-file, terraform.tfvars,
+// *.auto.tfvars and TF_VAR_<name>, terraform.workspace being -e.
+
+// terraform reports whether the configuration is a Terraform one, and
+// points -c at the working directory when it was left at kyku.yaml,
+// which does not exist, beside .tf files.
+func (c *common) terraform() bool {
+	if tfconfig.IsConfigDir(c.config) {
+		return true
+	}
+	if !flagGiven(c.flags, "c") && c.config == "kyku.yaml" && !fileExists(c.config) && tfconfig.IsConfigDir(".") {
+		c.config = "."
+		return true
+	}
+	return false
+}
+
+// terraformConfig is a Terraform configuration being expanded: what
+// complete needs to expand it again once more is known.
+type terraformConfig struct {
+	module  *tfconfig.Module
+	inputs  tfconfig.Inputs
+	pending bool // count or for_each read values not known yet
+}
+
+// loadTerraform reads and expands the Terraform configuration in -c, as
+// far as it can before anything is read (see complete).
+func (c *common) loadTerraform(env *Env) (*config.Config, error) {
+	m, err := tfconfig.Load(c.config, nil)
+	if err != nil {
+		return nil, err
+	}
+	in := tfconfig.Inputs{Vars: *c.vars.order, Getenv: env.Getenv, Workspace: c.env, Now: env.Now}
+	cfg, pending, err := tfconfig.ExpandPartial(m, in)
+	if err != nil {
+		return nil, err
+	}
+	c.tf = &terraformConfig{module: m, inputs: in, pending: pending}
+	env.secrets.Learn(cfg, nil)
+	return cfg, nil
+}
+
+// maxDataRounds bounds how many times complete reads data sources (each
+// round reads those whose configuration the last one made known).
+const maxDataRounds = 10
+
+// complete expands a Terraform configuration whose count or for_each
+// read values not known before anything was read: again, with what the
+// state holds and the data sources it can read now (as OpenTofu reads
+// them at plan); what stays unknown is OpenTofu's error. Any other
+// configuration is returned as it is.
+func (c *common) complete(ctx context.Context, env *Env, ws *workspace.Workspace, cfg *config.Config) (*config.Config, error) {
+	if c.tf == nil || !c.tf.pending {
+		return cfg, nil
+	}
+	known, err := ws.Engine.Known(ctx)
+	if err != nil {
+		return nil, err
+	}
+	in := c.tf.inputs
+	in.Known = known.Lookup
+	for range maxDataRounds {
+		n, err := known.ReadData(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		next, pending, err := tfconfig.ExpandPartial(c.tf.module, in)
+		if err != nil {
+			return nil, err
+		}
+		cfg = next
+		if !pending {
+			c.tf.pending = false
+			env.secrets.Learn(cfg, nil)
+			return cfg, nil
+		}
+		if n == 0 {
+			break
+		}
+	}
+	return tfconfig.Expand(c.tf.module, in) // its errors: what stays unknown
+}
+
+// noVarFiles refuses --var-file for a Kyku configuration: its variables
+// come from --var, KYKU_VAR_<name> and its environments.
+func (c *common) noVarFiles() error {
+	for _, a := range *c.vars.order {
+		if a.File != "" {
+			return fmt.Errorf("--var-file %s: variable definitions files are read for a directory of .tf files; %s is a Kyku configuration (give its variables with --var or KYKU_VAR_<name>)", a.File, c.config)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/value"
+)
+
+// Known is what is known of a configuration's resources before it is
+// planned: their attributes in state, and the data sources read so far.
+// A Terraform configuration's count and for_each read it (OpenTofu reads
+// them at plan, from the values known then); the plan then refuses an
+// expansion that read what it changes (config.Config.CountReads). Safe
+// for concurrent use.
+type Known struct {
+	e  *Engine
+	st *state.File
+
+	mu   sync.Mutex
+	data map[string]map[string]any
+}
+
+// Known reads the state (under the lock, writing nothing).
+func (e *Engine) Known(ctx context.Context) (*Known, error) {
+	st, err := e.ReadState(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		st = state.New("", "", e.opts.Env)
+	}
+	return &Known{e: e, st: st, data: map[string]map[string]any{}}, nil
+}
+
+// Lookup answers a reference from the data sources read and the state.
+func (k *Known) Lookup(r value.Ref) (any, bool) {
+	k.mu.Lock()
+	vals, ok := k.data[r.Resource]
+	k.mu.Unlock()
+	if ok {
+		return plannedValue(vals, r.Attr)
+	}
+	return k.e.stateLookup(k.st, nil)(r)
+}
+
+// ReadData reads every data source of cfg not read yet whose
+// configuration Lookup knows wholly, and returns how many it read. A
+// data source its provider cannot read now is left for the plan.
+func (k *Known) ReadData(ctx context.Context, cfg *config.Config) (int, error) {
+	n := 0
+	for _, r := range cfg.Resources {
+		k.mu.Lock()
+		_, done := k.data[r.Name]
+		k.mu.Unlock()
+		if !r.Data || done {
+			continue
+		}
+		props, unknown, err := value.ResolveChecked(r.Properties, k.Lookup)
+		if err != nil || unknown {
+			continue
+		}
+		var diags diag.Diagnostics
+		p := &plan.Plan{}
+		if _, ok, err := k.e.planData(ctx, &diags, r, props.(map[string]any), "", p); err != nil {
+			return n, fmt.Errorf("read data source %s: %w", value.QuoteName(r.Name), err)
+		} else if !ok {
+			continue
+		}
+		k.mu.Lock()
+		k.data[r.Name] = p.Data[r.Name]
+		k.mu.Unlock()
+		n++
+	}
+	return n, nil
+}
+
+// refuseChangedCountReads refuses an expansion that read a value this
+// plan changes: what count or for_each read (in state, or a data source
+// read before planning) is not what apply will find.
+func refuseChangedCountReads(diags *diag.Diagnostics, cfg *config.Config, changes []plan.Change) {
+	if len(cfg.CountReads) == 0 {
+		return
+	}
+	changed := map[string]plan.Action{}
+	for _, c := range changes {
+		switch c.Action {
+		case plan.Create, plan.Update, plan.Replace, plan.Read:
+			changed[c.ResourceID] = c.Action
+		}
+	}
+	for _, cr := range cfg.CountReads {
+		for _, read := range cr.Reads {
+			if a, ok := changed[read]; ok {
+				diags.Add(cr.Pos, "Invalid %s argument: The %q value of %s depends on %s, which this plan will %s, so its value cannot be determined until apply.\n\nTo work around this, use the --target option to first apply only the resources that the %s depends on, and then apply normally to converge.",
+					cr.Arg, cr.Arg, cr.By, read, a, cr.Arg)
+				break
+			}
+		}
+	}
+}

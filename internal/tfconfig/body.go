@@ -1,0 +1,271 @@
+package tfconfig
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/kyku/action/internal/value"
+)
+
+// Expr is one argument of a resource instance (an attribute, or every
+// block of one type, dynamic ones among them) that reads other
+// resources: the engine evaluates it when it resolves the resource.
+type Expr struct {
+	sc     scope
+	attr   hcl.Expression     // an attribute's
+	blocks []*hclsyntax.Block // or a block type's blocks
+	typ    string
+	shape  *shape
+	travs  []hcl.Traversal
+	refs   []value.Ref
+	rng    hcl.Range
+}
+
+var _ value.Expr = (*Expr)(nil)
+
+// Refs are the resource instances the argument reads.
+func (e *Expr) Refs() []value.Ref { return e.refs }
+
+// Eval evaluates the argument, every resource it reads looked up.
+func (e *Expr) Eval(lookup value.Lookup) (any, bool, error) {
+	v, diags := e.value(lookup)
+	if diags.HasErrors() {
+		return value.Unknown, true, toDiag(diags, e.sc.mi.ev.files)
+	}
+	out, unknown := canonical(v)
+	return out, unknown, nil
+}
+
+// value is the argument's cty value, marks kept.
+func (e *Expr) value(lookup value.Lookup) (cty.Value, hcl.Diagnostics) {
+	ctx, diags := e.sc.context(e.travs, lookup, memo{})
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	if e.attr != nil {
+		v, ds := e.attr.Value(ctx)
+		return v, append(diags, ds...)
+	}
+	v, ds := blocksValue(e.blocks, e.typ, e.shape, ctx)
+	return v, append(diags, ds...)
+}
+
+// MarshalJSON writes what the argument is, not its value: where it is
+// written and in which instance (hashes and plan files tell
+// configurations apart by it; a plan file's Expr is read back as this
+// description, so applying a saved plan of a Terraform configuration
+// loads the configuration again).
+func (e *Expr) MarshalJSON() ([]byte, error) {
+	desc := map[string]any{"hcl": e.rng.String()}
+	if e.sc.mi.addr != "" {
+		desc["module"] = e.sc.mi.addr
+	}
+	if s := e.sc.key.suffix(); s != "" {
+		desc["instance"] = s
+	}
+	if f := e.sc.mi.ev.files[e.rng.Filename]; f != nil && e.rng.End.Byte <= len(f.Bytes) {
+		desc["text"] = string(e.rng.SliceBytes(f.Bytes))
+	}
+	return json.Marshal(desc)
+}
+
+// shape is the structure of a body as written: its attributes' names,
+// and per block type the number of labels and the shape of the blocks'
+// bodies (a dynamic block counting as blocks of its label's type, shaped
+// by its content block).
+type shape struct {
+	attrs  map[string]bool
+	blocks map[string]*blockShape
+}
+
+type blockShape struct {
+	labels int
+	body   *shape
+}
+
+func newShape() *shape { return &shape{attrs: map[string]bool{}, blocks: map[string]*blockShape{}} }
+
+// add adds the shape of body b.
+func (s *shape) add(b *hclsyntax.Body) {
+	for name := range b.Attributes {
+		s.attrs[name] = true
+	}
+	for _, blk := range b.Blocks {
+		s.addBlock(blk)
+	}
+}
+
+func (s *shape) addBlock(blk *hclsyntax.Block) {
+	typ, labels, body := blk.Type, len(blk.Labels), blk.Body
+	if blk.Type == "dynamic" && len(blk.Labels) == 1 {
+		typ, labels, body = blk.Labels[0], 0, nil
+		if a, ok := blk.Body.Attributes["labels"]; ok {
+			if t, ok := a.Expr.(*hclsyntax.TupleConsExpr); ok {
+				labels = len(t.Exprs)
+			}
+		}
+		for _, inner := range blk.Body.Blocks {
+			if inner.Type == "content" {
+				body = inner.Body
+			}
+		}
+	}
+	bs := s.blocks[typ]
+	if bs == nil {
+		bs = &blockShape{body: newShape()}
+		s.blocks[typ] = bs
+	}
+	bs.labels = max(bs.labels, labels)
+	if body != nil {
+		bs.body.add(body)
+	}
+}
+
+// schema is the body schema that reads a body of this shape.
+func (s *shape) schema() *hcl.BodySchema {
+	out := &hcl.BodySchema{}
+	for _, name := range slices.Sorted(maps.Keys(s.attrs)) {
+		out.Attributes = append(out.Attributes, hcl.AttributeSchema{Name: name})
+	}
+	for _, typ := range slices.Sorted(maps.Keys(s.blocks)) {
+		out.Blocks = append(out.Blocks, hcl.BlockHeaderSchema{Type: typ, LabelNames: labelNames(s.blocks[typ].labels)})
+	}
+	return out
+}
+
+func labelNames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "label" + strconv.Itoa(i)
+	}
+	return out
+}
+
+// blocksValue evaluates blocks of type typ (dynamic ones expanded):
+// unlabelled blocks are a tuple of objects, one per block; blocks with a
+// label an object of them by label.
+func blocksValue(blocks []*hclsyntax.Block, typ string, sh *shape, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	body := &hclsyntax.Body{Blocks: blocks}
+	if len(blocks) > 0 {
+		body.SrcRange = blocks[0].Range()
+	}
+	bs := sh.blocks[typ]
+	content, diags := dynblock.Expand(body, ctx).Content(&hcl.BodySchema{
+		Blocks: []hcl.BlockHeaderSchema{{Type: typ, LabelNames: labelNames(bs.labels)}},
+	})
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	return blockList(content.Blocks, bs, ctx)
+}
+
+// blockList is the value of blocks of one type (see blocksValue).
+func blockList(blocks hcl.Blocks, bs *blockShape, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	if bs.labels > 0 {
+		byLabel := map[string]cty.Value{}
+		for _, b := range blocks {
+			v, ds := bodyValue(b.Body, bs.body, ctx)
+			diags = append(diags, ds...)
+			byLabel[b.Labels[0]] = v
+		}
+		if len(byLabel) == 0 {
+			return cty.EmptyObjectVal, diags
+		}
+		return cty.ObjectVal(byLabel), diags
+	}
+	if len(blocks) == 0 {
+		return cty.EmptyTupleVal, diags
+	}
+	elems := make([]cty.Value, len(blocks))
+	for i, b := range blocks {
+		v, ds := bodyValue(b.Body, bs.body, ctx)
+		diags = append(diags, ds...)
+		elems[i] = v
+	}
+	return cty.TupleVal(elems), diags
+}
+
+// bodyValue is the object of a nested block's body: its attributes'
+// values and its blocks by type.
+func bodyValue(b hcl.Body, sh *shape, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	content, diags := b.Content(sh.schema())
+	attrs := map[string]cty.Value{}
+	for name, a := range content.Attributes {
+		v, ds := a.Expr.Value(ctx)
+		diags = append(diags, ds...)
+		attrs[name] = v
+	}
+	byType := map[string]hcl.Blocks{}
+	for _, blk := range content.Blocks {
+		byType[blk.Type] = append(byType[blk.Type], blk)
+	}
+	for typ, blocks := range byType {
+		v, ds := blockList(blocks, sh.blocks[typ], ctx)
+		diags = append(diags, ds...)
+		attrs[typ] = v
+	}
+	if len(attrs) == 0 {
+		return cty.EmptyObjectVal, diags
+	}
+	return cty.ObjectVal(attrs), diags
+}
+
+// bodyTraversals are the traversals of every expression in b, nested
+// blocks' included (a dynamic block's iterator among them: it names no
+// resource, so it adds nothing to what the body reads).
+func bodyTraversals(b *hclsyntax.Body) []hcl.Traversal {
+	var out []hcl.Traversal
+	for _, name := range slices.Sorted(maps.Keys(b.Attributes)) {
+		out = append(out, b.Attributes[name].Expr.Variables()...)
+	}
+	for _, blk := range b.Blocks {
+		out = append(out, bodyTraversals(blk.Body)...)
+	}
+	return out
+}
+
+// literal is a value of a .tf file that holds "${" in a string (a
+// templatefile's template read with file(), a shell script): Kyku's
+// resolver would read that as a kyku.yaml reference; as an Expr it is
+// the value itself.
+type literal struct{ v any }
+
+var _ value.Expr = literal{}
+
+func (l literal) Refs() []value.Ref                    { return nil }
+func (l literal) Eval(value.Lookup) (any, bool, error) { return value.Copy(l.v), false, nil }
+func (l literal) MarshalJSON() ([]byte, error)         { return value.AppendJSON(nil, l.v) }
+
+// plain is a canonical value as a property, output or provider setting:
+// itself, or a literal when a string in it holds "${".
+func plain(v any) any {
+	if holdsTemplate(v) {
+		return literal{v}
+	}
+	return v
+}
+
+func holdsTemplate(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(x, "${")
+	case []any:
+		return slices.ContainsFunc(x, holdsTemplate)
+	case map[string]any:
+		for _, e := range x {
+			if holdsTemplate(e) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,568 @@
+package tfconfig
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// What a file holds, decoded block by block.
+type file struct {
+	requiredVersions  []VersionConstraint
+	requiredProviders []*RequiredProvider
+	backends          []*Backend
+	providers         []*ProviderBlock
+	variables         []*Variable
+	locals            []*Local
+	outputs           []*Output
+	resources         []*Resource
+	calls             []*Call
+	moved             []*Moved
+	imports           []*Import
+	removed           []*Removed
+	checks            []*Check
+}
+
+var fileSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "terraform"},
+		{Type: "required_providers"},
+		{Type: "provider", LabelNames: []string{"name"}},
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "locals"},
+		{Type: "output", LabelNames: []string{"name"}},
+		{Type: "module", LabelNames: []string{"name"}},
+		{Type: "resource", LabelNames: []string{"type", "name"}},
+		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "ephemeral", LabelNames: []string{"type", "name"}},
+		{Type: "moved"},
+		{Type: "import"},
+		{Type: "check", LabelNames: []string{"name"}},
+		{Type: "removed"},
+		{Type: "language"},
+	},
+}
+
+// badIdentifierDetail is OpenTofu's detail for a name that is not one.
+const badIdentifierDetail = "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes."
+
+// decodeFile decodes a file's top-level blocks, its problems added to
+// diags.
+func decodeFile(body hcl.Body, diags *hcl.Diagnostics) *file {
+	f := &file{}
+	content, ds := body.Content(fileSchema)
+	*diags = append(*diags, ds...)
+	add := func(ds hcl.Diagnostics) { *diags = append(*diags, ds...) }
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "terraform":
+			add(f.terraform(b))
+		case "required_providers":
+			add(hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid required_providers block",
+				Detail:   "A \"required_providers\" block must be nested inside a \"terraform\" block.",
+				Subject:  b.TypeRange.Ptr(),
+			}})
+		case "provider":
+			p, ds := decodeProvider(b)
+			add(ds)
+			f.providers = append(f.providers, p)
+		case "variable":
+			v, ds := decodeVariable(b)
+			add(ds)
+			f.variables = append(f.variables, v)
+		case "locals":
+			ls, ds := decodeLocals(b)
+			add(ds)
+			f.locals = append(f.locals, ls...)
+		case "output":
+			o, ds := decodeOutput(b)
+			add(ds)
+			f.outputs = append(f.outputs, o)
+		case "module":
+			c, ds := decodeCall(b)
+			add(ds)
+			f.calls = append(f.calls, c)
+		case "resource":
+			r, ds := decodeResource(b, Managed)
+			add(ds)
+			f.resources = append(f.resources, r)
+		case "data":
+			r, ds := decodeResource(b, Data)
+			add(ds)
+			f.resources = append(f.resources, r)
+		case "ephemeral":
+			add(hcl.Diagnostics{unsupported(b.DefRange, "Ephemeral resources are not supported", "Kyku does not run ephemeral resources yet; use a data source, or a variable marked ephemeral = false.")})
+		case "moved":
+			m, ds := decodeMoved(b)
+			add(ds)
+			f.moved = append(f.moved, m)
+		case "import":
+			im, ds := decodeImport(b)
+			add(ds)
+			f.imports = append(f.imports, im)
+		case "removed":
+			r, ds := decodeRemoved(b)
+			add(ds)
+			f.removed = append(f.removed, r)
+		case "check":
+			c, ds := decodeCheck(b)
+			add(ds)
+			f.checks = append(f.checks, c)
+		case "language":
+			// OpenTofu's language block: editions and experiments, none of
+			// which exist yet.
+		}
+	}
+	return f
+}
+
+func unsupported(rng hcl.Range, summary, detail string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rng.Ptr()}
+}
+
+var terraformSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "required_version"}, {Name: "experiments"}, {Name: "language"}},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "backend", LabelNames: []string{"type"}},
+		{Type: "cloud"},
+		{Type: "required_providers"},
+		{Type: "provider_meta", LabelNames: []string{"provider"}},
+		{Type: "encryption"},
+	},
+}
+
+func (f *file) terraform(b *hcl.Block) hcl.Diagnostics {
+	content, diags := b.Body.Content(terraformSchema)
+	if a, ok := content.Attributes["required_version"]; ok {
+		var s string
+		ds := gohcl.DecodeExpression(a.Expr, nil, &s)
+		diags = append(diags, ds...)
+		if !ds.HasErrors() {
+			f.requiredVersions = append(f.requiredVersions, VersionConstraint{Value: s, Range: a.Expr.Range()})
+		}
+	}
+	for _, inner := range content.Blocks {
+		switch inner.Type {
+		case "backend":
+			f.backends = append(f.backends, &Backend{Type: inner.Labels[0], Body: inner.Body, DeclRange: inner.DefRange, TypeRange: inner.LabelRanges[0]})
+		case "cloud":
+			diags = append(diags, unsupported(inner.DefRange, "Unsupported cloud block",
+				"Kyku keeps state in its own backends (local, s3, gcs, http): a cloud block names a remote service that runs the plans itself. Replace it with a backend block."))
+		case "required_providers":
+			rps, ds := decodeRequiredProviders(inner)
+			diags = append(diags, ds...)
+			f.requiredProviders = append(f.requiredProviders, rps...)
+		case "provider_meta":
+			// Sent to providers as module metadata: Kyku sends none (null).
+		case "encryption":
+			diags = append(diags, unsupported(inner.DefRange, "Unsupported encryption block",
+				"Kyku encrypts state with its own settings (the encryption: section of a kyku.yaml, or KYKU_STATE_PASSPHRASE), not with an encryption block."))
+		}
+	}
+	return diags
+}
+
+func decodeRequiredProviders(b *hcl.Block) ([]*RequiredProvider, hcl.Diagnostics) {
+	attrs, diags := b.Body.JustAttributes()
+	var out []*RequiredProvider
+	for _, name := range sortedKeys(attrs) {
+		a := attrs[name]
+		rp := &RequiredProvider{Name: name, Range: a.Range}
+		pairs, ds := hcl.ExprMap(a.Expr)
+		if ds.HasErrors() {
+			// The pre-0.13 form: only a version constraint.
+			var s string
+			if ds := gohcl.DecodeExpression(a.Expr, nil, &s); ds.HasErrors() {
+				diags = append(diags, invalidRequiredProvider(a, "A provider requirement must be a string (a version constraint) or an object with \"source\" and \"version\"."))
+				continue
+			}
+			rp.Version = s
+			out = append(out, rp)
+			continue
+		}
+		for _, kv := range pairs {
+			key := hcl.ExprAsKeyword(kv.Key)
+			if key == "" {
+				if k, ds := kv.Key.Value(nil); !ds.HasErrors() && k.Type() == cty.String {
+					key = k.AsString()
+				}
+			}
+			switch key {
+			case "source", "version":
+				var s string
+				if ds := gohcl.DecodeExpression(kv.Value, nil, &s); ds.HasErrors() {
+					diags = append(diags, invalidRequiredProvider(a, fmt.Sprintf("%s must be specified as a string.", strings.ToUpper(key[:1])+key[1:])))
+					continue
+				}
+				if key == "source" {
+					rp.Source = s
+				} else {
+					rp.Version = s
+				}
+			case "configuration_aliases":
+				exprs, ds := hcl.ExprList(kv.Value)
+				diags = append(diags, ds...)
+				for _, e := range exprs {
+					ref, ds := decodeProviderRef(e, "configuration_aliases")
+					diags = append(diags, ds...)
+					if ref != nil {
+						rp.Aliases = append(rp.Aliases, ref.Key())
+					}
+				}
+			default:
+				diags = append(diags, invalidRequiredProvider(a, fmt.Sprintf("Unexpected attribute %q: required_providers objects can only contain \"version\", \"source\" and \"configuration_aliases\" attributes.", key)))
+			}
+		}
+		out = append(out, rp)
+	}
+	return out, diags
+}
+
+func invalidRequiredProvider(a *hcl.Attribute, detail string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid required_providers object", Detail: detail, Subject: a.Expr.Range().Ptr()}
+}
+
+func decodeProvider(b *hcl.Block) (*ProviderBlock, hcl.Diagnostics) {
+	p := &ProviderBlock{Name: b.Labels[0], DeclRange: b.DefRange}
+	content, remain, diags := b.Body.PartialContent(&hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"}},
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "_"}},
+	})
+	p.Body = remain
+	if !hclsyntax.ValidIdentifier(p.Name) {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider local name", Detail: badIdentifierDetail, Subject: b.LabelRanges[0].Ptr()})
+	}
+	if a, ok := content.Attributes["alias"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &p.Alias)...)
+		if p.Alias != "" && !hclsyntax.ValidIdentifier(p.Alias) {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider configuration alias", Detail: badIdentifierDetail, Subject: a.Expr.Range().Ptr()})
+		}
+	}
+	if a, ok := content.Attributes["version"]; ok {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Version constraints inside provider configuration blocks are not supported",
+			Detail:   "Kyku reads provider version constraints from required_providers only. Move this constraint to the terraform block's required_providers.",
+			Subject:  a.Range.Ptr(),
+		})
+	}
+	for _, e := range content.Blocks {
+		p.Body = hcl.MergeBodies([]hcl.Body{p.Body, e.Body})
+	}
+	return p, diags
+}
+
+var variableSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "description"}, {Name: "default"}, {Name: "type"}, {Name: "sensitive"},
+		{Name: "nullable"}, {Name: "ephemeral"}, {Name: "deprecated"}, {Name: "const"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
+}
+
+// reservedVariableNames are the module block's own arguments.
+var reservedVariableNames = []string{"source", "version", "providers", "count", "for_each", "depends_on", "lifecycle", "_"}
+
+func decodeLocals(b *hcl.Block) ([]*Local, hcl.Diagnostics) {
+	attrs, diags := b.Body.JustAttributes()
+	var out []*Local
+	for _, name := range sortedKeys(attrs) {
+		a := attrs[name]
+		if !hclsyntax.ValidIdentifier(name) {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid local value name", Detail: badIdentifierDetail, Subject: a.NameRange.Ptr()})
+		}
+		out = append(out, &Local{Name: name, Expr: a.Expr, DeclRange: a.Range})
+	}
+	return out, diags
+}
+
+var outputSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "description"}, {Name: "value"}, {Name: "sensitive"}, {Name: "depends_on"},
+		{Name: "ephemeral"}, {Name: "deprecated"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}},
+}
+
+func decodeOutput(b *hcl.Block) (*Output, hcl.Diagnostics) {
+	o := &Output{Name: b.Labels[0], DeclRange: b.DefRange}
+	content, diags := b.Body.Content(outputSchema)
+	if !hclsyntax.ValidIdentifier(o.Name) {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid output name", Detail: badIdentifierDetail, Subject: b.LabelRanges[0].Ptr()})
+	}
+	if a, ok := content.Attributes["description"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &o.Description)...)
+	}
+	if a, ok := content.Attributes["value"]; ok {
+		o.Expr = a.Expr
+	} else {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing required argument", Detail: "The argument \"value\" is required, but no definition was found.", Subject: b.Body.MissingItemRange().Ptr()})
+	}
+	if a, ok := content.Attributes["sensitive"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &o.Sensitive)...)
+	}
+	if a, ok := content.Attributes["ephemeral"]; ok {
+		diags = append(diags, unsupported(a.Range, "Ephemeral outputs are not supported", "Kyku does not run ephemeral values yet."))
+	}
+	if a, ok := content.Attributes["depends_on"]; ok {
+		deps, ds := decodeDependsOn(a)
+		diags = append(diags, ds...)
+		o.DependsOn = deps
+	}
+	for _, inner := range content.Blocks {
+		cr, ds := decodeCheckRule(inner)
+		diags = append(diags, ds...)
+		o.Preconditions = append(o.Preconditions, cr)
+	}
+	return o, diags
+}
+
+var checkRuleSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "condition", Required: true}, {Name: "error_message", Required: true}},
+}
+
+func decodeCheckRule(b *hcl.Block) (*CheckRule, hcl.Diagnostics) {
+	cr := &CheckRule{DeclRange: b.DefRange}
+	content, diags := b.Body.Content(checkRuleSchema)
+	if a, ok := content.Attributes["condition"]; ok {
+		cr.Condition = a.Expr
+	}
+	if a, ok := content.Attributes["error_message"]; ok {
+		cr.ErrorMessage = a.Expr
+	}
+	return cr, diags
+}
+
+// decodeDependsOn reads depends_on = [ref, …]: each a reference to a
+// resource, data source or module call.
+func decodeDependsOn(a *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
+	exprs, diags := hcl.ExprList(a.Expr)
+	var out []hcl.Traversal
+	for _, e := range exprs {
+		t, ds := hcl.AbsTraversalForExpr(e)
+		diags = append(diags, ds...)
+		if len(t) > 0 {
+			out = append(out, t)
+		}
+	}
+	return out, diags
+}
+
+// decodeProviderRef reads a provider reference: name or name.alias.
+func decodeProviderRef(expr hcl.Expression, arg string) (*ProviderRef, hcl.Diagnostics) {
+	t, diags := hcl.AbsTraversalForExpr(expr)
+	invalid := &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid provider configuration reference",
+		Detail:   fmt.Sprintf("The %s argument requires a provider type name, optionally followed by a period and then a configuration alias.", arg),
+		Subject:  expr.Range().Ptr(),
+	}
+	if diags.HasErrors() {
+		return nil, hcl.Diagnostics{invalid}
+	}
+	ref := &ProviderRef{Name: t.RootName(), Range: expr.Range()}
+	switch len(t) {
+	case 1:
+	case 2:
+		step, ok := t[1].(hcl.TraverseAttr)
+		if !ok {
+			return nil, hcl.Diagnostics{invalid}
+		}
+		ref.Alias = step.Name
+	default:
+		return nil, hcl.Diagnostics{invalid}
+	}
+	return ref, nil
+}
+
+var callSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "source", Required: true}, {Name: "version"}, {Name: "count"}, {Name: "for_each"},
+		{Name: "depends_on"}, {Name: "providers"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "_"}, {Type: "lifecycle"}, {Type: "locals"}},
+}
+
+func decodeCall(b *hcl.Block) (*Call, hcl.Diagnostics) {
+	c := &Call{Name: b.Labels[0], DeclRange: b.DefRange}
+	content, remain, diags := b.Body.PartialContent(callSchema)
+	if !hclsyntax.ValidIdentifier(c.Name) {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid module instance name", Detail: badIdentifierDetail, Subject: b.LabelRanges[0].Ptr()})
+	}
+	if a, ok := content.Attributes["source"]; ok {
+		c.SourceRange = a.Expr.Range()
+		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &c.Source)...)
+	}
+	if a, ok := content.Attributes["version"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &c.Version)...)
+	}
+	c.Count, c.ForEach = attrExpr(content, "count"), attrExpr(content, "for_each")
+	if c.Count != nil && c.ForEach != nil {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  `Invalid combination of "count" and "for_each"`,
+			Detail:   `The "count" and "for_each" meta-arguments are mutually-exclusive. Only one should be used to be explicit about the number of module instances to be created.`,
+			Subject:  content.Attributes["count"].NameRange.Ptr(),
+		})
+	}
+	if a, ok := content.Attributes["depends_on"]; ok {
+		deps, ds := decodeDependsOn(a)
+		diags = append(diags, ds...)
+		c.DependsOn = deps
+	}
+	if a, ok := content.Attributes["providers"]; ok {
+		ps, ds := decodePassedProviders(a)
+		diags = append(diags, ds...)
+		c.Providers = ps
+	}
+	bodies := []hcl.Body{remain}
+	for _, inner := range content.Blocks {
+		switch inner.Type {
+		case "_":
+			bodies = append(bodies, inner.Body)
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Reserved block type name in module block",
+				Detail:   fmt.Sprintf("The block type name %q is reserved for use by OpenTofu in a future version.", inner.Type),
+				Subject:  inner.TypeRange.Ptr(),
+			})
+		}
+	}
+	var ds hcl.Diagnostics
+	c.Inputs, ds = hcl.MergeBodies(bodies).JustAttributes()
+	diags = append(diags, ds...)
+	return c, diags
+}
+
+func attrExpr(content *hcl.BodyContent, name string) hcl.Expression {
+	if a, ok := content.Attributes[name]; ok {
+		return a.Expr
+	}
+	return nil
+}
+
+func decodePassedProviders(a *hcl.Attribute) ([]PassedProvider, hcl.Diagnostics) {
+	pairs, diags := hcl.ExprMap(a.Expr)
+	var out []PassedProvider
+	for _, kv := range pairs {
+		child, ds := decodeProviderRef(kv.Key, "providers")
+		diags = append(diags, ds...)
+		parent, ds := decodeProviderRef(kv.Value, "providers")
+		diags = append(diags, ds...)
+		if child != nil && parent != nil {
+			out = append(out, PassedProvider{InChild: *child, InParent: *parent})
+		}
+	}
+	return out, diags
+}
+
+func decodeMoved(b *hcl.Block) (*Moved, hcl.Diagnostics) {
+	m := &Moved{DeclRange: b.DefRange}
+	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}, {Name: "to", Required: true}}})
+	if a, ok := content.Attributes["from"]; ok {
+		t, ds := hcl.AbsTraversalForExpr(a.Expr)
+		diags = append(diags, ds...)
+		m.From = t
+	}
+	if a, ok := content.Attributes["to"]; ok {
+		t, ds := hcl.AbsTraversalForExpr(a.Expr)
+		diags = append(diags, ds...)
+		m.To = t
+	}
+	return m, diags
+}
+
+func decodeImport(b *hcl.Block) (*Import, hcl.Diagnostics) {
+	im := &Import{DeclRange: b.DefRange}
+	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+		{Name: "to", Required: true}, {Name: "id"}, {Name: "identity"}, {Name: "for_each"}, {Name: "provider"},
+	}})
+	im.To, im.ID, im.ForEach = attrExpr(content, "to"), attrExpr(content, "id"), attrExpr(content, "for_each")
+	if a, ok := content.Attributes["identity"]; ok {
+		diags = append(diags, unsupported(a.Range, "Import by identity is not supported", "Kyku imports by ID: give the object's id instead of its identity."))
+	}
+	if im.ID == nil && content.Attributes["identity"] == nil {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing required argument", Detail: "The argument \"id\" is required, but no definition was found.", Subject: b.Body.MissingItemRange().Ptr()})
+	}
+	if a, ok := content.Attributes["provider"]; ok {
+		ref, ds := decodeProviderRef(a.Expr, "provider")
+		diags = append(diags, ds...)
+		im.Provider = ref
+	}
+	return im, diags
+}
+
+func decodeRemoved(b *hcl.Block) (*Removed, hcl.Diagnostics) {
+	r := &Removed{DeclRange: b.DefRange, Destroy: true}
+	content, diags := b.Body.Content(&hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}},
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "provisioner", LabelNames: []string{"type"}}, {Type: "connection"}},
+	})
+	if a, ok := content.Attributes["from"]; ok {
+		t, ds := hcl.AbsTraversalForExpr(a.Expr)
+		diags = append(diags, ds...)
+		r.From = t
+	}
+	for _, inner := range content.Blocks {
+		switch inner.Type {
+		case "lifecycle":
+			lc, ds := inner.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "destroy"}}})
+			diags = append(diags, ds...)
+			if a, ok := lc.Attributes["destroy"]; ok {
+				diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &r.Destroy)...)
+			}
+		case "provisioner":
+			diags = append(diags, provisionerRefused(inner))
+		case "connection":
+			diags = append(diags, connectionRefused(inner))
+		}
+	}
+	return r, diags
+}
+
+func decodeCheck(b *hcl.Block) (*Check, hcl.Diagnostics) {
+	c := &Check{Name: b.Labels[0], DeclRange: b.DefRange}
+	content, diags := b.Body.Content(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+		{Type: "data", LabelNames: []string{"type", "name"}}, {Type: "assert"},
+	}})
+	if !hclsyntax.ValidIdentifier(c.Name) {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid check block name", Detail: badIdentifierDetail, Subject: b.LabelRanges[0].Ptr()})
+	}
+	for _, inner := range content.Blocks {
+		switch inner.Type {
+		case "data":
+			if c.Data != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Multiple data resource blocks",
+					Detail:   fmt.Sprintf("This check block already has a data resource defined at %s.", c.Data.DeclRange),
+					Subject:  inner.DefRange.Ptr(),
+				})
+				continue
+			}
+			r, ds := decodeResource(inner, Data)
+			diags = append(diags, ds...)
+			c.Data = r
+		case "assert":
+			cr, ds := decodeCheckRule(inner)
+			diags = append(diags, ds...)
+			c.Assertions = append(c.Assertions, cr)
+		}
+	}
+	if len(c.Assertions) == 0 {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Zero assert blocks",
+			Detail:   "Check blocks must have at least one assert block.",
+			Subject:  b.DefRange.Ptr(),
+		})
+	}
+	return c, diags
+}

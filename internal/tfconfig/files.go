@@ -1,0 +1,187 @@
+package tfconfig
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+
+	"github.com/kyku/action/internal/tfmodule"
+)
+
+// Sources finds where a module call whose source is not a local path
+// (a registry's, git's) was installed. Local paths need none.
+type Sources interface {
+	// Dir is the directory of the module the call at path (the names of
+	// the calls leading to it, the call's last) runs.
+	Dir(path []string, call *Call) (string, hcl.Diagnostics)
+}
+
+// IsConfigDir reports whether dir holds a Terraform configuration: a
+// .tf, .tf.json, .tofu or .tofu.json file.
+func IsConfigDir(dir string) bool {
+	info, err := os.Stat(dir)
+	if err != nil || !info.IsDir() {
+		return false
+	}
+	primary, override, _ := tfmodule.ConfigFiles(dir)
+	return len(primary)+len(override) > 0
+}
+
+// Load reads the module tree whose root module is in dir: every module
+// a call of a loaded module runs, local paths relative to the caller's
+// directory, other sources through sources (nil: local paths only). Bad
+// input is returned as a diag.Diagnostics with every problem found.
+func Load(dir string, sources Sources) (*Module, error) {
+	l := newLoader(sources)
+	m := l.module(dir, nil)
+	if err := l.err(); err != nil {
+		return nil, err
+	}
+	m.files = l.parser.Files()
+	return m, nil
+}
+
+// loader reads modules and keeps every file's text for diagnostics.
+type loader struct {
+	parser  *hclparse.Parser
+	sources Sources
+	diags   hcl.Diagnostics
+	depth   int
+}
+
+func newLoader(sources Sources) *loader {
+	return &loader{parser: hclparse.NewParser(), sources: sources}
+}
+
+// maxDepth bounds module nesting: a module calling itself never ends.
+const maxDepth = 64
+
+// module reads the module in dir, called through path.
+func (l *loader) module(dir string, path []string) *Module {
+	primary, override, diags := tfmodule.ConfigFiles(dir)
+	l.diags = append(l.diags, diags...)
+	m := newModule(dir)
+	if diags.HasErrors() {
+		return m
+	}
+	if len(primary)+len(override) == 0 {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "No configuration files",
+			Detail:   fmt.Sprintf("Module directory %s does not contain any configuration files.", dir),
+		})
+		return m
+	}
+	for _, name := range primary {
+		if f := l.parse(name); f != nil {
+			m.Files = append(m.Files, name)
+			l.diags = append(l.diags, m.appendFile(decodeFile(f.Body, &l.diags))...)
+		}
+	}
+	for _, name := range override {
+		if f := l.parse(name); f != nil {
+			m.Files = append(m.Files, name)
+			l.diags = append(l.diags, m.mergeFile(decodeFile(f.Body, &l.diags))...)
+		}
+	}
+	l.children(m, path)
+	return m
+}
+
+// parse reads one file, native or JSON syntax by its name.
+func (l *loader) parse(name string) *hcl.File {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read file",
+			Detail:   fmt.Sprintf("The configuration file %q could not be read.", name),
+		})
+		return nil
+	}
+	var f *hcl.File
+	var diags hcl.Diagnostics
+	if strings.HasSuffix(name, ".json") {
+		f, diags = l.parser.ParseJSON(data, name)
+	} else {
+		f, diags = l.parser.ParseHCL(data, name)
+	}
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return nil
+	}
+	return f
+}
+
+// children loads the modules m's calls run.
+func (l *loader) children(m *Module, path []string) {
+	for _, name := range sortedKeys(m.Calls) {
+		c := m.Calls[name]
+		childPath := append(append([]string(nil), path...), name)
+		if len(childPath) > maxDepth {
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Module nesting too deep",
+				Detail:   fmt.Sprintf("Module %s is %d modules deep; Kyku loads at most %d levels (a module calling itself never ends).", moduleAddr(childPath), len(childPath), maxDepth),
+				Subject:  c.DeclRange.Ptr(),
+			})
+			continue
+		}
+		dir, ok := l.childDir(m, c, childPath)
+		if !ok {
+			continue
+		}
+		m.Children[name] = l.module(dir, childPath)
+	}
+}
+
+// childDir is the directory of the module c runs.
+func (l *loader) childDir(m *Module, c *Call, path []string) (string, bool) {
+	if isLocalSource(c.Source) {
+		if c.Version != "" {
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid registry module source address",
+				Detail:   "Failed to parse module registry address: a module registry source address must have either three or four slash-separated components.\n\nKyku assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.",
+				Subject:  c.SourceRange.Ptr(),
+			})
+			return "", false
+		}
+		return filepath.Join(m.Dir, filepath.FromSlash(c.Source)), true
+	}
+	if l.sources == nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Module not installed",
+			Detail:   fmt.Sprintf("Module %s has the source %q, which is not a local path: Kyku runs modules from local paths (./ or ../) only, so far.", moduleAddr(path), c.Source),
+			Subject:  c.SourceRange.Ptr(),
+		})
+		return "", false
+	}
+	dir, diags := l.sources.Dir(path, c)
+	l.diags = append(l.diags, diags...)
+	return dir, !diags.HasErrors()
+}
+
+// isLocalSource: a module source starting with ./ or ../ is a directory
+// relative to the caller's.
+func isLocalSource(s string) bool {
+	return strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") ||
+		strings.HasPrefix(s, `.\`) || strings.HasPrefix(s, `..\`)
+}
+
+// moduleAddr is the module at path as OpenTofu writes it.
+func moduleAddr(path []string) string { return "module." + strings.Join(path, ".module.") }
+
+// err is the diagnostics so far as Kyku's, with their source lines; nil
+// without errors.
+func (l *loader) err() error {
+	if !l.diags.HasErrors() {
+		return nil
+	}
+	return toDiag(l.diags, l.parser.Files())
+}

@@ -1,0 +1,457 @@
+package tfconfig
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/lang/marks"
+	"github.com/kyku/action/internal/value"
+)
+
+// expansion is the instances of a resource or module call: decided from
+// its count or for_each once, when first needed.
+type expansion struct {
+	state    prepState
+	rep      repetition
+	keys     []instKey
+	failed   bool       // count or for_each could not be decided (reported)
+	children []*modInst // a call's instances, by keys
+}
+
+// expandResource decides the instances of resource key ("type.name" or
+// "data.type.name") of mi.
+func (mi *modInst) expandResource(key string) *expansion {
+	mi.mu.Lock()
+	e := mi.res[key]
+	if e == nil {
+		e = &expansion{}
+		mi.res[key] = e
+	}
+	mi.mu.Unlock()
+	switch e.state {
+	case preparing:
+		return mi.cycle(mi.prefix() + key)
+	case prepared:
+		return e
+	}
+	e.state = preparing
+	defer func() { e.state = prepared }()
+	r := mi.mod.Resources[key]
+	e.rep, e.keys, e.failed = mi.repeat(mi.prefix()+key, r.Count, r.ForEach)
+	return e
+}
+
+// expandCall decides the instances of module call name of mi and makes
+// them.
+func (mi *modInst) expandCall(name string) *expansion {
+	mi.mu.Lock()
+	e := mi.calls[name]
+	if e == nil {
+		e = &expansion{}
+		mi.calls[name] = e
+	}
+	mi.mu.Unlock()
+	switch e.state {
+	case preparing:
+		return mi.cycle(mi.prefix() + "module." + name)
+	case prepared:
+		return e
+	}
+	e.state = preparing
+	defer func() { e.state = prepared }()
+	c := mi.mod.Calls[name]
+	child := mi.mod.Children[name]
+	if child == nil {
+		e.failed = true
+		return e
+	}
+	e.rep, e.keys, e.failed = mi.repeat(mi.prefix()+"module."+name, c.Count, c.ForEach)
+	for _, k := range e.keys {
+		addr := mi.prefix() + "module." + name + k.suffix()
+		e.children = append(e.children, mi.ev.childInst(child, addr, mi, c, k))
+	}
+	return e
+}
+
+// cycle reports a count or for_each that reads what it decides (through
+// whatever it reads), and stands for its expansion meanwhile.
+func (mi *modInst) cycle(by string) *expansion {
+	mi.ev.diags = append(mi.ev.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Cycle",
+		Detail:   fmt.Sprintf("The count or for_each of %s reads %s itself, through the values it reads.", by, by),
+	})
+	return &expansion{state: prepared, failed: true}
+}
+
+// repeat evaluates count or for_each (at most one is set) of by in mi
+// with what is known before planning: the instances' keys, in order.
+func (mi *modInst) repeat(by string, count, forEach hcl.Expression) (repetition, []instKey, bool) {
+	for arg, expr := range map[string]hcl.Expression{"count": count, "for_each": forEach} {
+		if expr == nil {
+			continue
+		}
+		if refs := (scope{mi: mi}).refsOf(expr.Variables()); len(refs) > 0 {
+			cr := &config.CountRead{By: by, Arg: arg, Pos: pos(expr.Range())}
+			for _, r := range refs {
+				cr.Reads = append(cr.Reads, r.Resource)
+			}
+			slices.Sort(cr.Reads)
+			cr.Reads = slices.Compact(cr.Reads)
+			mi.ev.countReads = append(mi.ev.countReads, cr)
+		}
+	}
+	switch {
+	case count != nil:
+		n, ok := mi.count(count)
+		keys := make([]instKey, n)
+		for i := range keys {
+			keys[i] = instKey{rep: counted, index: i}
+		}
+		return counted, keys, !ok
+	case forEach != nil:
+		keys, ok := mi.forEach(forEach)
+		if refs := (scope{mi: mi}).refsOf(forEach.Variables()); len(refs) > 0 {
+			src := &eachSource{expr: forEach, sc: scope{mi: mi}, refs: refs}
+			for i := range keys {
+				keys[i].source = src
+			}
+		}
+		return eached, keys, !ok
+	}
+	return single, []instKey{{}}, false
+}
+
+// unknownHint is what OpenTofu's errors about unknown counts suggest,
+// with Kyku's --target (it has no -exclude).
+const unknownHint = "To work around this, use the --target option to first apply only the resources that the %s depends on, and then apply normally to converge."
+
+func (mi *modInst) count(expr hcl.Expression) (int, bool) {
+	v, diags := scope{mi: mi}.eval(expr, mi.ev.in.Known, memo{})
+	if diags.HasErrors() {
+		mi.ev.diags = append(mi.ev.diags, diags...)
+		return 0, false
+	}
+	bad := func(detail string) (int, bool) {
+		mi.ev.diags = append(mi.ev.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid count argument", Detail: detail, Subject: expr.Range().Ptr()})
+		return 0, false
+	}
+	if fromFailure(v) {
+		return 0, false // its error is reported
+	}
+	v, _ = v.Unmark()
+	if !v.IsKnown() && mi.ev.partial {
+		mi.ev.pending = true
+		return 0, false
+	}
+	switch {
+	case !v.IsKnown():
+		return bad("The \"count\" value depends on resource attributes that cannot be determined until apply, so OpenTofu cannot predict how many instances will be created.\n\n" + fmt.Sprintf(unknownHint, "count"))
+	case v.IsNull():
+		return bad(`The given "count" argument value is null. An integer is required.`)
+	}
+	num, err := convert.Convert(v, cty.Number)
+	if err != nil {
+		return bad(fmt.Sprintf(`The given "count" argument value is unsuitable: %s.`, err))
+	}
+	if !num.IsKnown() {
+		return bad("The \"count\" value depends on resource attributes that cannot be determined until apply, so OpenTofu cannot predict how many instances will be created.\n\n" + fmt.Sprintf(unknownHint, "count"))
+	}
+	bf := num.AsBigFloat()
+	if !bf.IsInt() {
+		return bad(`The given "count" argument value is unsuitable: value must be a whole number.`)
+	}
+	n, acc := bf.Int64()
+	if acc != big.Exact || n < 0 {
+		return bad(`The given "count" argument value is unsuitable: must be greater than or equal to zero.`)
+	}
+	return int(n), true
+}
+
+func (mi *modInst) forEach(expr hcl.Expression) ([]instKey, bool) {
+	v, diags := scope{mi: mi}.eval(expr, mi.ev.in.Known, memo{})
+	if diags.HasErrors() {
+		mi.ev.diags = append(mi.ev.diags, diags...)
+		return nil, false
+	}
+	bad := func(detail string) ([]instKey, bool) {
+		mi.ev.diags = append(mi.ev.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid for_each argument", Detail: detail, Subject: expr.Range().Ptr()})
+		return nil, false
+	}
+	if fromFailure(v) {
+		return nil, false // its error is reported
+	}
+	if v.HasMark(marks.Sensitive) {
+		return bad("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
+	}
+	ty := v.Type()
+	unknownDetail := ""
+	switch {
+	case ty == cty.DynamicPseudoType:
+		unknownDetail = "The \"for_each\" value includes keys or set values from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine what will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values.\n\n"
+	case ty.IsMapType() || ty.IsObjectType():
+		unknownDetail = "The \"for_each\" map includes keys derived from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values.\n\n"
+	case ty.IsSetType():
+		if et := ty.ElementType(); et != cty.String && et != cty.DynamicPseudoType {
+			return bad(fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports sets of strings, but you have provided a set containing type %s.`, et.FriendlyName()))
+		}
+		unknownDetail = "The \"for_each\" set includes values derived from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to use a map value where the keys are defined statically in your configuration and where only the values contain apply-time results.\n\n"
+	default:
+		return bad(fmt.Sprintf(`The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type %s.`, ty.FriendlyName()))
+	}
+	unmarked, _ := v.Unmark()
+	if !unmarked.IsKnown() || (ty.IsSetType() && !unmarked.IsWhollyKnown()) {
+		if mi.ev.partial {
+			mi.ev.pending = true
+			return nil, false
+		}
+		return bad(unknownDetail + fmt.Sprintf(unknownHint, "for_each"))
+	}
+	if unmarked.IsNull() {
+		return bad(`The given "for_each" argument value is unsuitable: the given "for_each" argument value is null.`)
+	}
+	var keys []instKey
+	for it := unmarked.ElementIterator(); it.Next(); {
+		k, e := it.Element()
+		if ty.IsSetType() {
+			if k.IsNull() {
+				return bad(`The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.`)
+			}
+			ks, err := convert.Convert(k, cty.String)
+			if err != nil {
+				return bad(fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports sets of strings, but you have provided a set containing type %s.`, k.Type().FriendlyName()))
+			}
+			keys = append(keys, instKey{rep: eached, key: ks.AsString(), value: k})
+			continue
+		}
+		keys = append(keys, instKey{rep: eached, key: k.AsString(), value: e})
+	}
+	slices.SortFunc(keys, func(a, b instKey) int {
+		switch {
+		case a.key < b.key:
+			return -1
+		case a.key > b.key:
+			return 1
+		}
+		return 0
+	})
+	return keys, true
+}
+
+// instanceAddr is the address of instance k of resource key of mi.
+func (mi *modInst) instanceAddr(key string, k instKey) string {
+	return mi.prefix() + key + k.suffix()
+}
+
+// resourceValue is what an expression reads of resource key of mi: the
+// object of its one instance, a tuple of its counted instances' or an
+// object of its for_each instances' (by key).
+func (mi *modInst) resourceValue(key string, t hcl.Traversal, lookup value.Lookup, want []string) (cty.Value, hcl.Diagnostics) {
+	_, kyku := kykuType(mi.mod.Resources[key].Type)
+	return mi.instancesValue(key, lookup, want, kyku)
+}
+
+// instancesValue is resourceValue's value; kyku says the resource is of
+// a Kyku type (its attributes are read in snake case).
+func (mi *modInst) instancesValue(key string, lookup value.Lookup, want []string, kyku bool) (cty.Value, hcl.Diagnostics) {
+	e := mi.expandResource(key)
+	if e.failed {
+		return failed(cty.DynamicPseudoType), nil
+	}
+	switch e.rep {
+	case counted:
+		if len(e.keys) == 0 {
+			return cty.EmptyTupleVal, nil
+		}
+		elems := make([]cty.Value, len(e.keys))
+		for i, k := range e.keys {
+			elems[i] = instanceObject(mi.instanceAddr(key, k), lookup, want, kyku)
+		}
+		return cty.TupleVal(elems), nil
+	case eached:
+		if len(e.keys) == 0 {
+			return cty.EmptyObjectVal, nil
+		}
+		attrs := make(map[string]cty.Value, len(e.keys))
+		for _, k := range e.keys {
+			attrs[k.key] = instanceObject(mi.instanceAddr(key, k), lookup, want, kyku)
+		}
+		return cty.ObjectVal(attrs), nil
+	}
+	return instanceObject(mi.instanceAddr(key, e.keys[0]), lookup, want, kyku), nil
+}
+
+// callValue is what an expression reads of module call name of mi: the
+// object of its one instance's outputs, a tuple or an object of its
+// instances' (as resourceValue).
+func (mi *modInst) callValue(name string, t hcl.Traversal, lookup value.Lookup, m memo) (cty.Value, hcl.Diagnostics) {
+	if mi.mod.Calls[name] == nil {
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Reference to undeclared module",
+			Detail:   fmt.Sprintf("No module call named %q is declared in %s.", name, mi.describe()),
+			Subject:  t.SourceRange().Ptr(),
+		}}
+	}
+	e := mi.expandCall(name)
+	if e.failed {
+		return failed(cty.DynamicPseudoType), nil
+	}
+	var diags hcl.Diagnostics
+	outputs := func(child *modInst) cty.Value {
+		attrs := map[string]cty.Value{}
+		for oname, n := range child.outputs {
+			v, ds := n.value(lookup, m)
+			diags = append(diags, ds...)
+			if n.sensitive {
+				v = v.Mark(marks.Sensitive)
+			}
+			attrs[oname] = v
+		}
+		if len(attrs) == 0 {
+			return cty.EmptyObjectVal
+		}
+		return cty.ObjectVal(attrs)
+	}
+	switch e.rep {
+	case counted:
+		if len(e.children) == 0 {
+			return cty.EmptyTupleVal, nil
+		}
+		elems := make([]cty.Value, len(e.children))
+		for i, c := range e.children {
+			elems[i] = outputs(c)
+		}
+		return cty.TupleVal(elems), diags
+	case eached:
+		if len(e.children) == 0 {
+			return cty.EmptyObjectVal, nil
+		}
+		attrs := make(map[string]cty.Value, len(e.children))
+		for i, c := range e.children {
+			attrs[e.keys[i].key] = outputs(c)
+		}
+		return cty.ObjectVal(attrs), diags
+	}
+	return outputs(e.children[0]), diags
+}
+
+// refsOf are the resource instances the traversals read, through the
+// named values they read.
+func (s scope) refsOf(travs []hcl.Traversal) []value.Ref {
+	mi := s.mi
+	var out []value.Ref
+	for _, t := range travs {
+		root := t.RootName()
+		switch root {
+		case "var", "local":
+			name, ok := stepName(t, 1)
+			pool := mi.vars
+			if root == "local" {
+				pool = mi.locals
+			}
+			if n := pool[name]; ok && n != nil {
+				n.prepare()
+				out = append(out, n.refs...)
+			}
+		case "module":
+			name, ok := stepName(t, 1)
+			if !ok || mi.mod.Calls[name] == nil {
+				continue
+			}
+			e := mi.expandCall(name)
+			children, rest := pick(e, e.children, t[2:])
+			oname, named := stepName(rest, 0)
+			for _, c := range children {
+				for on, n := range c.outputs {
+					if named && on != oname {
+						continue
+					}
+					n.prepare()
+					out = append(out, n.refs...)
+				}
+			}
+		case "data":
+			typ, ok1 := stepName(t, 1)
+			name, ok2 := stepName(t, 2)
+			if ok1 && ok2 {
+				out = append(out, mi.resourceRefs("data."+typ+"."+name, t[3:])...)
+			}
+		case "each":
+			if s.key.source != nil {
+				out = append(out, s.key.source.refs...)
+			}
+		case "count", "path", "terraform", "tofu", "self":
+		default:
+			name, ok := stepName(t, 1)
+			if ok && mi.mod.Resources[root+"."+name] != nil {
+				out = append(out, mi.resourceRefs(root+"."+name, t[2:])...)
+			}
+		}
+	}
+	return uniqueRefs(out)
+}
+
+// resourceRefs are the instances of resource key a traversal reads,
+// rest being what follows the resource's name.
+func (mi *modInst) resourceRefs(key string, rest hcl.Traversal) []value.Ref {
+	e := mi.expandResource(key)
+	if e.failed {
+		return nil
+	}
+	keys, after := pick(e, e.keys, rest)
+	attr := value.AllAttrs
+	if name, ok := stepName(after, 0); ok {
+		if _, isAttr := after[0].(hcl.TraverseAttr); isAttr {
+			attr = name
+		}
+	}
+	out := make([]value.Ref, len(keys))
+	for i, k := range keys {
+		out[i] = value.Ref{Resource: mi.instanceAddr(key, k), Attr: attr}
+	}
+	return out
+}
+
+// pick is the instances of e (items, one per key) a traversal's rest
+// selects: the one its literal index names, else all; and what follows.
+func pick[T any](e *expansion, items []T, rest hcl.Traversal) ([]T, hcl.Traversal) {
+	if e.rep == single || len(rest) == 0 {
+		return items, rest
+	}
+	idx, ok := rest[0].(hcl.TraverseIndex)
+	if !ok || !idx.Key.IsKnown() || idx.Key.IsNull() {
+		return items, rest
+	}
+	for i, k := range e.keys {
+		switch {
+		case e.rep == counted && idx.Key.Type() == cty.Number:
+			if n, acc := idx.Key.AsBigFloat().Int64(); acc == big.Exact && int(n) == k.index {
+				return items[i : i+1], rest[1:]
+			}
+		case e.rep == eached && idx.Key.Type() == cty.String:
+			if idx.Key.AsString() == k.key {
+				return items[i : i+1], rest[1:]
+			}
+		}
+	}
+	return nil, rest[1:] // no such instance: HCL reports it when evaluating
+}
+
+func uniqueRefs(refs []value.Ref) []value.Ref {
+	seen := make(map[value.Ref]bool, len(refs))
+	out := refs[:0:0]
+	for _, r := range refs {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}

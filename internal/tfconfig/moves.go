@@ -1,0 +1,300 @@
+package tfconfig
+
+import (
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/value"
+)
+
+// moved, import and removed blocks, onto Kyku's moved and import entries
+// and forgotten addresses.
+
+// movesAndImports adds the moved, import and removed blocks of mi (and
+// of the modules it calls) to cfg, their addresses made absolute.
+func (ev *evaluator) movesAndImports(mi *modInst, cfg *config.Config) {
+	declared := map[string]bool{}
+	for _, r := range cfg.Resources {
+		declared[r.Name] = true
+	}
+	ev.moves(mi, cfg, declared)
+	for _, im := range mi.mod.Imports {
+		ev.imports(mi, im, cfg, declared)
+	}
+}
+
+func (ev *evaluator) moves(mi *modInst, cfg *config.Config, declared map[string]bool) {
+	for _, m := range mi.mod.Moved {
+		from, ok1 := traversalAddr(m.From, &ev.diags)
+		to, ok2 := traversalAddr(m.To, &ev.diags)
+		if !ok1 || !ok2 {
+			continue
+		}
+		from, to = mi.prefix()+from, mi.prefix()+to
+		if strings.HasPrefix(to, "module.") && isModuleAddr(to) {
+			// A module moved: each of its resources now in the
+			// configuration, from where it was.
+			for _, r := range cfg.Resources {
+				if rest, ok := strings.CutPrefix(r.Name, to); ok && (strings.HasPrefix(rest, ".") || strings.HasPrefix(rest, "[")) && !r.Data {
+					cfg.Moved = append(cfg.Moved, &config.Moved{From: from + rest, To: r.Name, Pos: pos(m.DeclRange)})
+				}
+			}
+			continue
+		}
+		if declared[from] {
+			ev.diags = append(ev.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Moved object still exists",
+				Detail:   fmt.Sprintf("This statement declares a move from %s, but that resource instance is still declared in the configuration.\n\nChange your configuration so that this instance will be declared as %s instead.", from, to),
+				Subject:  m.DeclRange.Ptr(),
+			})
+			continue
+		}
+		cfg.Moved = append(cfg.Moved, &config.Moved{From: from, To: to, Pos: pos(m.DeclRange)})
+	}
+	for _, r := range mi.mod.Removed {
+		from, ok := traversalAddr(r.From, &ev.diags)
+		if !ok {
+			continue
+		}
+		from = mi.prefix() + from
+		for name := range declared {
+			if name == from || strings.HasPrefix(name, from+"[") || strings.HasPrefix(name, from+".") {
+				ev.diags = append(ev.diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Removed resource block still exists",
+					Detail:   fmt.Sprintf("This statement declares that %s was removed, but it is still declared in configuration.", from),
+					Subject:  r.DeclRange.Ptr(),
+				})
+				break
+			}
+		}
+		if !r.Destroy {
+			cfg.Forget = append(cfg.Forget, from)
+		}
+	}
+	for _, name := range sortedKeys(mi.mod.Calls) {
+		for _, child := range mi.expandCall(name).children {
+			ev.moves(child, cfg, declared)
+		}
+	}
+}
+
+// isModuleAddr reports whether addr names a module (instance), not a
+// resource in one: its last step is module.NAME or an index of it.
+func isModuleAddr(addr string) bool {
+	a, ok := value.ParseAddress(addr)
+	if !ok {
+		return false
+	}
+	parts := strings.Split(a.Name, ".")
+	return len(parts) >= 2 && parts[len(parts)-2] == "module"
+}
+
+// imports adds an import block's entries: one, or one per for_each
+// element.
+func (ev *evaluator) imports(mi *modInst, im *Import, cfg *config.Config, declared map[string]bool) {
+	keys := []instKey{{}}
+	if im.ForEach != nil {
+		v, diags := scope{mi: mi}.eval(im.ForEach, ev.in.Known, memo{})
+		ev.diags = append(ev.diags, diags...)
+		if diags.HasErrors() {
+			return
+		}
+		v, _ = v.Unmark()
+		if !v.IsWhollyKnown() || v.IsNull() || !(v.CanIterateElements()) {
+			ev.diags = append(ev.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid for_each argument",
+				Detail:   "The for_each argument of an import block must be a map, set or tuple known before planning.",
+				Subject:  im.ForEach.Range().Ptr(),
+			})
+			return
+		}
+		keys = nil
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			key := instKey{rep: eached, value: e}
+			switch {
+			case v.Type().IsSetType() && e.Type() == cty.String:
+				key.key = e.AsString()
+			case k.Type() == cty.String:
+				key.key = k.AsString()
+			case k.Type() == cty.Number:
+				n, _ := k.AsBigFloat().Int64()
+				key.key = strconv.FormatInt(n, 10)
+			}
+			keys = append(keys, key)
+		}
+	}
+	for _, k := range keys {
+		sc := scope{mi: mi, key: k}
+		to, ok := ev.exprAddr(sc, im.To)
+		if !ok {
+			continue
+		}
+		to = mi.prefix() + to
+		idVal, diags := sc.eval(im.ID, nil, memo{})
+		ev.diags = append(ev.diags, diags...)
+		if diags.HasErrors() {
+			continue
+		}
+		idVal, _ = idVal.Unmark()
+		if !idVal.IsKnown() || idVal.IsNull() || idVal.Type() != cty.String || idVal.AsString() == "" {
+			ev.diags = append(ev.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid import id argument",
+				Detail:   "The import ID must be a non-empty string known before planning.",
+				Subject:  im.ID.Range().Ptr(),
+			})
+			continue
+		}
+		if !declared[to] {
+			ev.diags = append(ev.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Configuration for import target does not exist",
+				Detail:   fmt.Sprintf("The configuration for the given import %s does not exist. All target instances must have an associated configuration to be imported.", to),
+				Subject:  im.To.Range().Ptr(),
+			})
+			continue
+		}
+		cfg.Imports = append(cfg.Imports, &config.Import{To: to, ID: idVal.AsString(), Pos: pos(im.DeclRange)})
+	}
+}
+
+// traversalAddr is the address a moved or removed block's traversal
+// names (indexes as they are written).
+func traversalAddr(t hcl.Traversal, diags *hcl.Diagnostics) (string, bool) {
+	var b strings.Builder
+	for i, st := range t {
+		switch s := st.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			b.WriteString("." + s.Name)
+		case hcl.TraverseIndex:
+			b.WriteString(indexText(s.Key))
+		default:
+			*diags = append(*diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid address", Detail: "A resource or module address is expected here.", Subject: t[i].SourceRange().Ptr()})
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+func indexText(k cty.Value) string {
+	if k.Type() == cty.Number {
+		n, acc := k.AsBigFloat().Int64()
+		if acc == big.Exact {
+			return "[" + strconv.FormatInt(n, 10) + "]"
+		}
+	}
+	if k.Type() == cty.String {
+		return "[" + strconv.Quote(k.AsString()) + "]"
+	}
+	return "[?]"
+}
+
+// exprAddr is the address an import block's to names, its index
+// expressions evaluated in sc (to = aws_x.a[each.key]).
+func (ev *evaluator) exprAddr(sc scope, expr hcl.Expression) (string, bool) {
+	bad := func() (string, bool) {
+		ev.diags = append(ev.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid import address", Detail: "The to argument must be a resource instance address.", Subject: expr.Range().Ptr()})
+		return "", false
+	}
+	switch e := expr.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		return traversalAddr(e.Traversal, &ev.diags)
+	case *hclsyntax.IndexExpr:
+		coll, ok := ev.exprAddr(sc, e.Collection)
+		if !ok {
+			return "", false
+		}
+		k, diags := sc.eval(e.Key, nil, memo{})
+		ev.diags = append(ev.diags, diags...)
+		if diags.HasErrors() {
+			return "", false
+		}
+		k, _ = k.Unmark()
+		if !k.IsKnown() || k.IsNull() {
+			return bad()
+		}
+		return coll + indexText(k), true
+	case *hclsyntax.RelativeTraversalExpr:
+		src, ok := ev.exprAddr(sc, e.Source)
+		if !ok {
+			return "", false
+		}
+		rest, ok := traversalAddr(append(hcl.Traversal{hcl.TraverseRoot{}}, e.Traversal...), &ev.diags)
+		return src + rest, ok
+	}
+	return bad()
+}
+
+// triggers are the resource instances (and attributes) r's
+// replace_triggered_by names, in scope sc (count.index and each.key
+// allowed in their indexes).
+func (ev *evaluator) triggers(sc scope, r *Resource) []config.Trigger {
+	var out []config.Trigger
+	for _, expr := range r.ReplaceTriggeredBy {
+		addr, ok := ev.exprAddr(sc, expr)
+		if !ok {
+			continue
+		}
+		key, rest, found := resourceKeyOf(sc.mi, addr)
+		if !found {
+			ev.diags = append(ev.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid replace_triggered_by expression",
+				Detail:   "Only resources, count.index, and each.key may be used in replace_triggered_by.",
+				Subject:  expr.Range().Ptr(),
+			})
+			continue
+		}
+		for _, ref := range sc.mi.resourceRefs(key, rest) {
+			t := config.Trigger{Resource: ref.Resource}
+			if ref.Attr != value.AllAttrs {
+				t.Attr = ref.Attr
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// resourceKeyOf finds the resource of mi an address in it starts with:
+// its key, and the traversal of what follows the key.
+func resourceKeyOf(mi *modInst, addr string) (string, hcl.Traversal, bool) {
+	t, diags := hclsyntax.ParseTraversalAbs([]byte(addr), "", hcl.Pos{Line: 1, Column: 1})
+	if diags.HasErrors() || len(t) < 2 {
+		return "", nil, false
+	}
+	root := t.RootName()
+	n := 2
+	if root == "data" {
+		n = 3
+	}
+	var parts []string
+	for i := 0; i < n && i < len(t); i++ {
+		name, ok := stepName(t, i)
+		if i == 0 {
+			name, ok = root, true
+		}
+		if !ok {
+			return "", nil, false
+		}
+		parts = append(parts, name)
+	}
+	key := strings.Join(parts, ".")
+	if mi.mod.Resources[key] == nil || len(t) < n {
+		return "", nil, false
+	}
+	return key, t[n:], true
+}

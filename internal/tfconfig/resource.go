@@ -1,0 +1,289 @@
+package tfconfig
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// Body is a resource's own arguments (its meta-arguments apart): the
+// attributes and nested blocks, dynamic ones among them, of the native
+// syntax, or the attributes of the JSON syntax (whose nested blocks are
+// objects and lists of objects).
+type Body struct {
+	Native *hclsyntax.Body
+	JSON   hcl.Attributes
+	Range  hcl.Range // where a missing argument would go
+}
+
+// metaNames are the arguments and block types every resource has.
+var (
+	resourceMeta       = map[string]bool{"count": true, "for_each": true, "provider": true, "depends_on": true}
+	resourceMetaBlocks = map[string]bool{"lifecycle": true, "connection": true, "provisioner": true, "_": true, "locals": true}
+	resourceMetaSchema = &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}, {Name: "provider"}, {Name: "depends_on"}},
+		Blocks: []hcl.BlockHeaderSchema{
+			{Type: "lifecycle"}, {Type: "connection"}, {Type: "provisioner", LabelNames: []string{"type"}},
+			{Type: "_"}, {Type: "locals"},
+		},
+	}
+	lifecycleSchema = &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{
+			{Name: "create_before_destroy"}, {Name: "prevent_destroy"}, {Name: "ignore_changes"},
+			{Name: "replace_triggered_by"}, {Name: "destroy"}, {Name: "enabled"},
+		},
+		Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}},
+	}
+)
+
+func decodeResource(b *hcl.Block, mode Mode) (*Resource, hcl.Diagnostics) {
+	r := &Resource{Mode: mode, Type: b.Labels[0], Name: b.Labels[1], DeclRange: b.DefRange, TypeRange: b.LabelRanges[0]}
+	what := "resource"
+	if mode == Data {
+		what = "data"
+	}
+	content, remain, diags := b.Body.PartialContent(resourceMetaSchema)
+	if !hclsyntax.ValidIdentifier(r.Type) {
+		summary := "Invalid resource type name"
+		if mode == Data {
+			summary = "Invalid data source name"
+		}
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: badIdentifierDetail, Subject: b.LabelRanges[0].Ptr()})
+	}
+	if !hclsyntax.ValidIdentifier(r.Name) {
+		summary := "Invalid resource name"
+		if mode == Data {
+			summary = "Invalid data resource name"
+		}
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: badIdentifierDetail, Subject: b.LabelRanges[1].Ptr()})
+	}
+	r.Count, r.ForEach = attrExpr(content, "count"), attrExpr(content, "for_each")
+	if r.Count != nil && r.ForEach != nil {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  `Invalid combination of "count" and "for_each"`,
+			Detail:   `The "count" and "for_each" meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of resources to be created.`,
+			Subject:  content.Attributes["count"].NameRange.Ptr(),
+		})
+	}
+	if a, ok := content.Attributes["provider"]; ok {
+		ref, ds := decodeProviderRef(a.Expr, "provider")
+		diags = append(diags, ds...)
+		r.Provider = ref
+	}
+	if a, ok := content.Attributes["depends_on"]; ok {
+		deps, ds := decodeDependsOn(a)
+		diags = append(diags, ds...)
+		r.DependsOn = deps
+	}
+	var escape, lifecycle *hcl.Block
+	for _, inner := range content.Blocks {
+		switch inner.Type {
+		case "lifecycle":
+			if lifecycle != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate lifecycle block",
+					Detail:   fmt.Sprintf("This resource already has a lifecycle block at %s.", lifecycle.DefRange),
+					Subject:  inner.DefRange.Ptr(),
+				})
+				continue
+			}
+			lifecycle = inner
+			diags = append(diags, r.lifecycle(inner)...)
+		case "provisioner":
+			if mode == Data {
+				diags = append(diags, reservedInBlock(inner, what))
+				continue
+			}
+			diags = append(diags, provisionerRefused(inner))
+		case "connection":
+			if mode == Data {
+				diags = append(diags, reservedInBlock(inner, what))
+				continue
+			}
+			diags = append(diags, connectionRefused(inner))
+		case "_":
+			if escape != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate escaping block",
+					Detail:   fmt.Sprintf("The special block type \"_\" can be used to force particular arguments to be interpreted as resource-type-specific rather than as meta-arguments, but each resource block can have only one such block. The first escaping block was at %s.", escape.DefRange),
+					Subject:  inner.DefRange.Ptr(),
+				})
+				continue
+			}
+			escape = inner
+		default:
+			diags = append(diags, reservedInBlock(inner, what))
+		}
+	}
+	body, ds := resourceBody(b.Body, remain, escape)
+	diags = append(diags, ds...)
+	r.Body = body
+	return r, diags
+}
+
+func reservedInBlock(b *hcl.Block, what string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Reserved block type name in %s block", what),
+		Detail:   fmt.Sprintf("The block type name %q is reserved for use by OpenTofu in a future version.", b.Type),
+		Subject:  b.TypeRange.Ptr(),
+	}
+}
+
+// provisionerRefused is the refusal of a provisioner block: a reviewed
+// plan must not run commands.
+func provisionerRefused(b *hcl.Block) *hcl.Diagnostic {
+	instead := "run what it runs in a step of your pipeline after kyku apply, or as the machine's user data (cloud-init)"
+	switch b.Labels[0] {
+	case "local-exec":
+		instead = "run the command in a step of your pipeline after kyku apply"
+	case "remote-exec", "file":
+		instead = "give the script or file to the machine as user data (cloud-init), or run it from a step of your pipeline after kyku apply"
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Provisioners are not supported",
+		Detail:   fmt.Sprintf("Kyku refuses the %s provisioner: a reviewed plan must not run arbitrary commands on the runner or the bot. Instead, %s.", b.Labels[0], instead),
+		Subject:  b.DefRange.Ptr(),
+	}
+}
+
+func connectionRefused(b *hcl.Block) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Connection blocks are not supported",
+		Detail:   "A connection block is for provisioners, which Kyku refuses: a reviewed plan must not run arbitrary commands on the runner or the bot. Remove it.",
+		Subject:  b.DefRange.Ptr(),
+	}
+}
+
+func (r *Resource) lifecycle(b *hcl.Block) hcl.Diagnostics {
+	content, diags := b.Body.Content(lifecycleSchema)
+	for _, name := range []string{"create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by", "destroy"} {
+		if a, ok := content.Attributes[name]; ok && r.Mode == Data {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid data resource lifecycle argument",
+				Detail:   fmt.Sprintf("The lifecycle argument %q is defined only for managed resources (\"resource\" blocks), and is not valid for data resources.", name),
+				Subject:  a.NameRange.Ptr(),
+			})
+		}
+	}
+	if r.Mode == Data {
+		return append(diags, r.conditions(content)...)
+	}
+	if a, ok := content.Attributes["create_before_destroy"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &r.CreateBeforeDestroy)...)
+	}
+	if a, ok := content.Attributes["prevent_destroy"]; ok {
+		r.PreventDestroy = a.Expr
+	}
+	if a, ok := content.Attributes["enabled"]; ok {
+		diags = append(diags, unsupported(a.Range, "Unsupported lifecycle argument", "Kyku does not support lifecycle enabled yet: use count = var.enabled ? 1 : 0."))
+	}
+	if a, ok := content.Attributes["destroy"]; ok {
+		diags = append(diags, unsupported(a.Range, "Unsupported lifecycle argument", "The destroy argument belongs in a removed block's lifecycle."))
+	}
+	if a, ok := content.Attributes["replace_triggered_by"]; ok {
+		exprs, ds := hcl.ExprList(a.Expr)
+		diags = append(diags, ds...)
+		r.ReplaceTriggeredBy = exprs
+	}
+	if a, ok := content.Attributes["ignore_changes"]; ok {
+		if hcl.ExprAsKeyword(a.Expr) == "all" {
+			r.IgnoreAll = true
+		} else {
+			exprs, ds := hcl.ExprList(a.Expr)
+			diags = append(diags, ds...)
+			for _, e := range exprs {
+				if t, ok := e.(*hclsyntax.TemplateExpr); ok && t.IsStringLiteral() {
+					v, _ := t.Value(nil)
+					if v.AsString() == "*" {
+						diags = append(diags, &hcl.Diagnostic{
+							Severity: hcl.DiagError,
+							Summary:  "Invalid ignore_changes wildcard",
+							Detail:   "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.",
+							Subject:  a.Expr.Range().Ptr(),
+						})
+						continue
+					}
+					// The legacy form: a quoted attribute name.
+					trav, ds := hclsyntax.ParseTraversalPartial([]byte(v.AsString()), e.Range().Filename, e.Range().Start)
+					diags = append(diags, ds...)
+					r.IgnoreChanges = append(r.IgnoreChanges, trav)
+					continue
+				}
+				t, ds := hcl.RelTraversalForExpr(e)
+				diags = append(diags, ds...)
+				if len(t) > 0 {
+					r.IgnoreChanges = append(r.IgnoreChanges, t)
+				}
+			}
+		}
+	}
+	return append(diags, r.conditions(content)...)
+}
+
+func (r *Resource) conditions(content *hcl.BodyContent) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, inner := range content.Blocks {
+		cr, ds := decodeCheckRule(inner)
+		diags = append(diags, ds...)
+		if inner.Type == "precondition" {
+			r.Preconditions = append(r.Preconditions, cr)
+		} else {
+			r.Postconditions = append(r.Postconditions, cr)
+		}
+	}
+	return diags
+}
+
+// resourceBody is the block's own arguments: everything but its
+// meta-arguments, with an escaping block's arguments (which may be named
+// like meta-arguments).
+func resourceBody(whole, remain hcl.Body, escape *hcl.Block) (*Body, hcl.Diagnostics) {
+	rng := whole.MissingItemRange()
+	if native, ok := whole.(*hclsyntax.Body); ok {
+		out := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}, SrcRange: native.SrcRange, EndRange: native.EndRange}
+		for name, a := range native.Attributes {
+			if !resourceMeta[name] {
+				out.Attributes[name] = a
+			}
+		}
+		for _, b := range native.Blocks {
+			if !resourceMetaBlocks[b.Type] {
+				out.Blocks = append(out.Blocks, b)
+			}
+		}
+		var diags hcl.Diagnostics
+		if escape != nil {
+			if e, ok := escape.Body.(*hclsyntax.Body); ok {
+				for name, a := range e.Attributes {
+					if _, dup := out.Attributes[name]; dup {
+						diags = append(diags, &hcl.Diagnostic{
+							Severity: hcl.DiagError,
+							Summary:  "Duplicate argument",
+							Detail:   fmt.Sprintf("The argument %q was already set at %s.", name, out.Attributes[name].NameRange),
+							Subject:  a.NameRange.Ptr(),
+						})
+						continue
+					}
+					out.Attributes[name] = a
+				}
+				out.Blocks = append(out.Blocks, e.Blocks...)
+			}
+		}
+		return &Body{Native: out, Range: rng}, diags
+	}
+	bodies := []hcl.Body{remain}
+	if escape != nil {
+		bodies = append(bodies, escape.Body)
+	}
+	attrs, diags := hcl.MergeBodies(bodies).JustAttributes()
+	return &Body{JSON: attrs, Range: rng}, diags
+}

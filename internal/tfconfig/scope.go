@@ -1,0 +1,557 @@
+package tfconfig
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/lang/funcs"
+	"github.com/kyku/action/internal/value"
+)
+
+// The evaluator. A module instance (modInst) holds the named values of
+// one instance of a module: its variables (the caller's arguments, or
+// the root's inputs), locals and outputs, each evaluated once when it
+// reads no resource (a constant), or again with each lookup when it
+// does. Resources and module calls are expanded (their instances
+// decided) when first needed, count and for_each evaluated with what is
+// known before planning (Inputs.Known).
+
+// evaluator is one expansion of a module tree.
+type evaluator struct {
+	in    Inputs
+	root  *modInst
+	diags hcl.Diagnostics
+	files map[string]*hcl.File // every file read, for diagnostics' source lines
+
+	// partial leaves out the instances of what count or for_each cannot
+	// decide yet (pending says there are some), for a later expansion
+	// with more known.
+	partial, pending bool
+	countReads       []*config.CountRead
+
+	funcsOnce  sync.Once // expressions are evaluated from many goroutines
+	pure, full map[string]function.Function
+}
+
+// functions is the function table: at plan, the impure functions
+// (timestamp, uuid, bcrypt) are unknown, known once applying. A
+// configuration is read as OpenTofu run in the root module's directory
+// reads it: relative paths given to the file functions start there, as
+// path.module and path.root do.
+func (ev *evaluator) functions(applying bool) map[string]function.Function {
+	ev.funcsOnce.Do(func() {
+		root := ev.rootDir()
+		opts := funcs.Options{BaseDir: root, WorkDir: root, Getenv: ev.in.Getenv, Now: ev.in.Now}
+		ev.full = funcs.Table(opts)
+		opts.PureOnly = true
+		ev.pure = funcs.Table(opts)
+	})
+	if applying {
+		return ev.full
+	}
+	return ev.pure
+}
+
+// rootDir is the root module's directory, absolute.
+func (ev *evaluator) rootDir() string {
+	abs, err := filepath.Abs(ev.root.mod.Dir)
+	if err != nil {
+		return ev.root.mod.Dir
+	}
+	return abs
+}
+
+// modulePath is path.module of mi: its directory relative to the root
+// module's ("." for the root module).
+func (mi *modInst) modulePath() string {
+	rel, err := filepath.Rel(mi.ev.root.mod.Dir, mi.mod.Dir)
+	if err != nil {
+		return filepath.ToSlash(mi.mod.Dir)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// repetition says how a resource or module call is repeated, and which
+// instance a scope is in.
+type repetition int
+
+const (
+	single repetition = iota
+	counted
+	eached
+)
+
+// instKey is one instance of a repeated block: its count.index, or its
+// each.key and each.value. When the for_each read resources, each.value
+// is read again from it with each lookup (source): the value expansion
+// saw is only as known as what was known then.
+type instKey struct {
+	rep    repetition
+	index  int
+	key    string
+	value  cty.Value
+	source *eachSource
+}
+
+// eachSource is a for_each expression that reads resources (refs).
+type eachSource struct {
+	expr hcl.Expression
+	sc   scope
+	refs []value.Ref
+}
+
+// eachValue is each.value of k with lookup.
+func (k instKey) eachValue(lookup value.Lookup, m memo) (cty.Value, hcl.Diagnostics) {
+	if k.source == nil || lookup == nil {
+		return k.value, nil
+	}
+	v, diags := k.source.sc.eval(k.source.expr, lookup, m)
+	if diags.HasErrors() {
+		return v, diags
+	}
+	v, vm := v.Unmark()
+	ty := v.Type()
+	switch {
+	case !v.IsKnown() || v.IsNull():
+		return cty.DynamicVal, nil
+	case ty.IsSetType():
+		return cty.StringVal(k.key).WithMarks(vm), nil
+	case ty.IsObjectType():
+		if !ty.HasAttribute(k.key) {
+			return cty.DynamicVal, nil
+		}
+		return v.GetAttr(k.key).WithMarks(vm), nil
+	case ty.IsMapType():
+		if has := v.HasIndex(cty.StringVal(k.key)); !has.IsKnown() || !has.True() {
+			return cty.DynamicVal, nil
+		}
+		return v.Index(cty.StringVal(k.key)).WithMarks(vm), nil
+	}
+	return cty.DynamicVal, nil
+}
+
+// suffix is the instance's part of an address: "", [0] or ["a"].
+func (k instKey) suffix() string {
+	switch k.rep {
+	case counted:
+		return "[" + strconv.Itoa(k.index) + "]"
+	case eached:
+		return "[" + strconv.Quote(k.key) + "]"
+	}
+	return ""
+}
+
+// modInst is one instance of a module.
+type modInst struct {
+	ev     *evaluator
+	mod    *Module
+	addr   string // "" for the root; module.net["a"], module.net["a"].module.sub
+	parent *modInst
+	call   *Call
+	key    instKey // of the call
+
+	vars    map[string]*named
+	locals  map[string]*named
+	outputs map[string]*named
+
+	mu    sync.Mutex // guards res and calls, filled as they are first needed
+	res   map[string]*expansion
+	calls map[string]*expansion
+}
+
+func newModInst(ev *evaluator, mod *Module, addr string, parent *modInst, call *Call, key instKey) *modInst {
+	mi := &modInst{ev: ev, mod: mod, addr: addr, parent: parent, call: call, key: key,
+		vars: map[string]*named{}, locals: map[string]*named{}, outputs: map[string]*named{},
+		res: map[string]*expansion{}, calls: map[string]*expansion{}}
+	for name, l := range mod.Locals {
+		mi.locals[name] = &named{kind: "local", name: name, expr: l.Expr, sc: scope{mi: mi}, rng: l.DeclRange}
+	}
+	for name, o := range mod.Outputs {
+		mi.outputs[name] = &named{kind: "output", name: name, expr: o.Expr, sc: scope{mi: mi}, rng: o.DeclRange, sensitive: o.Sensitive}
+	}
+	return mi
+}
+
+// prefix is what the instance's resources' addresses start with.
+func (mi *modInst) prefix() string {
+	if mi.addr == "" {
+		return ""
+	}
+	return mi.addr + "."
+}
+
+// scope is where an expression is evaluated: a module instance, and the
+// instance of the resource or call it belongs to (count.index, each).
+type scope struct {
+	mi   *modInst
+	key  instKey
+	self string // the address self names ("" : self is not allowed)
+}
+
+// named is a variable, local or output of a module instance.
+type named struct {
+	kind, name string
+	expr       hcl.Expression // nil for a root variable: val is its value
+	sc         scope
+	rng        hcl.Range
+	sensitive  bool                                         // an output declared sensitive
+	finish     func(cty.Value) (cty.Value, hcl.Diagnostics) // a variable's conversion to its type
+
+	state    prepState
+	refs     []value.Ref
+	constant bool // reads no resource: val is its value
+	val      cty.Value
+}
+
+// prepState is how far prepare got: expansion prepares every named value
+// (single-threaded) before any expression is evaluated concurrently.
+type prepState int
+
+const (
+	unprepared prepState = iota
+	preparing
+	prepared
+)
+
+// memo holds the values named values took in one evaluation (one
+// lookup).
+type memo map[*named]cty.Value
+
+// value is n's value with lookup.
+func (n *named) value(lookup value.Lookup, m memo) (cty.Value, hcl.Diagnostics) {
+	n.prepare()
+	if n.constant {
+		return n.val, nil
+	}
+	if v, ok := m[n]; ok {
+		return v, nil
+	}
+	v, diags := n.sc.eval(n.expr, lookup, m)
+	if n.finish != nil && !diags.HasErrors() {
+		var ds hcl.Diagnostics
+		v, ds = n.finish(v)
+		diags = append(diags, ds...)
+	}
+	m[n] = v
+	return v, diags
+}
+
+// prepare decides once whether n reads a resource, and when it does not,
+// computes its value. A value reading itself is a cycle.
+func (n *named) prepare() {
+	switch n.state {
+	case prepared:
+		return
+	case preparing:
+		n.sc.mi.ev.diags = append(n.sc.mi.ev.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Cycle in named values",
+			Detail:   fmt.Sprintf("The %s %q refers to itself, through the values it reads.", n.kind, n.name),
+			Subject:  n.rng.Ptr(),
+		})
+		n.constant, n.val = true, cty.DynamicVal
+		return
+	}
+	n.state = preparing
+	defer func() { n.state = prepared }()
+	if n.expr == nil {
+		n.constant = true
+		return
+	}
+	n.refs = n.sc.refsOf(n.expr.Variables())
+	if n.constant || len(n.refs) > 0 {
+		return // n.constant: a cycle was met on the way
+	}
+	v, diags := n.sc.eval(n.expr, nil, memo{})
+	if n.finish != nil && !diags.HasErrors() {
+		var ds hcl.Diagnostics
+		v, ds = n.finish(v)
+		diags = append(diags, ds...)
+	}
+	n.sc.mi.ev.diags = append(n.sc.mi.ev.diags, diags...)
+	n.val, n.constant = v, true
+}
+
+// eval evaluates expr in s, resources read with lookup (nil: none is
+// known).
+func (s scope) eval(expr hcl.Expression, lookup value.Lookup, m memo) (cty.Value, hcl.Diagnostics) {
+	if expr == nil {
+		return cty.NullVal(cty.DynamicPseudoType), nil
+	}
+	ctx, diags := s.context(expr.Variables(), lookup, m)
+	if diags.HasErrors() {
+		return failed(cty.DynamicPseudoType), diags
+	}
+	v, ds := expr.Value(ctx)
+	if ds.HasErrors() {
+		return failed(cty.DynamicPseudoType), append(diags, ds...)
+	}
+	return v, append(diags, ds...)
+}
+
+// context is the evaluation context of traversals travs in s: the
+// values they name (and only those), the functions of s's module.
+func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo) (*hcl.EvalContext, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	mi := s.mi
+	vars := map[string]cty.Value{}
+	objs := map[string]map[string]cty.Value{} // root → attribute → value, built as met
+	set := func(root, attr string, v cty.Value) {
+		if objs[root] == nil {
+			objs[root] = map[string]cty.Value{}
+		}
+		objs[root][attr] = v
+	}
+	has := func(root, attr string) bool { _, ok := objs[root][attr]; return ok }
+	attrsUsed := attrNames(travs)
+	for _, t := range travs {
+		root := t.RootName()
+		switch root {
+		case "var", "local":
+			name, ok := stepName(t, 1)
+			if !ok || has(root, name) {
+				continue
+			}
+			pool := mi.vars
+			if root == "local" {
+				pool = mi.locals
+			}
+			n := pool[name]
+			if n == nil {
+				diags = append(diags, undeclared(root, name, t))
+				continue
+			}
+			v, ds := n.value(lookup, m)
+			diags = append(diags, ds...)
+			set(root, name, v)
+		case "module":
+			name, ok := stepName(t, 1)
+			if !ok || has(root, name) {
+				continue
+			}
+			v, ds := mi.callValue(name, t, lookup, m)
+			diags = append(diags, ds...)
+			set(root, name, v)
+		case "data":
+			typ, ok1 := stepName(t, 1)
+			name, ok2 := stepName(t, 2)
+			if !ok1 || !ok2 {
+				continue
+			}
+			if objs["data"] == nil {
+				objs["data"] = map[string]cty.Value{}
+			}
+			key := typ + "." + name
+			if has("data", key) {
+				continue
+			}
+			v, ds := mi.resourceValue("data."+key, t, lookup, attrsUsed)
+			diags = append(diags, ds...)
+			set("data", key, v)
+		case "count":
+			if s.key.rep != counted {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  `Reference to "count" in non-counted context`,
+					Detail:   `The "count" object can only be used in "module", "resource", and "data" blocks, and only when the "count" argument is set.`,
+					Subject:  t.SourceRange().Ptr(),
+				})
+				continue
+			}
+			vars["count"] = cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(s.key.index))})
+		case "each":
+			if s.key.rep != eached {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  `Reference to "each" in context without for_each`,
+					Detail:   `The "each" object can be used only in "module" or "resource" blocks, and only when the "for_each" argument is set.`,
+					Subject:  t.SourceRange().Ptr(),
+				})
+				continue
+			}
+			ev, ds := s.key.eachValue(lookup, m)
+			diags = append(diags, ds...)
+			vars["each"] = cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal(s.key.key), "value": ev})
+		case "path":
+			vars["path"] = cty.ObjectVal(map[string]cty.Value{
+				"module": cty.StringVal(mi.modulePath()),
+				"root":   cty.StringVal("."),
+				"cwd":    cty.StringVal(filepath.ToSlash(mi.ev.rootDir())),
+			})
+		case "terraform", "tofu":
+			vars[root] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(mi.ev.in.workspace())})
+		case "self":
+			if s.self == "" {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid \"self\" reference",
+					Detail:   "The \"self\" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.",
+					Subject:  t.SourceRange().Ptr(),
+				})
+				continue
+			}
+			vars["self"] = instanceObject(s.self, lookup, attrsUsed, false)
+		default:
+			name, ok := stepName(t, 1)
+			if !ok {
+				continue
+			}
+			key := root + "." + name
+			if _, declared := mi.mod.Resources[key]; !declared {
+				if mi.hasType(root) {
+					diags = append(diags, &hcl.Diagnostic{
+						Severity: hcl.DiagError,
+						Summary:  "Reference to undeclared resource",
+						Detail:   fmt.Sprintf("A managed resource %q %q has not been declared in %s.", root, name, mi.describe()),
+						Subject:  t.SourceRange().Ptr(),
+					})
+				}
+				continue // HCL says the variable is unknown
+			}
+			if has(root, name) {
+				continue
+			}
+			v, ds := mi.resourceValue(key, t, lookup, attrsUsed)
+			diags = append(diags, ds...)
+			set(root, name, v)
+		}
+	}
+	for root, attrs := range objs {
+		if root == "data" {
+			byType := map[string]map[string]cty.Value{}
+			for key, v := range attrs {
+				typ, name := splitKey(key)
+				if byType[typ] == nil {
+					byType[typ] = map[string]cty.Value{}
+				}
+				byType[typ][name] = v
+			}
+			types := map[string]cty.Value{}
+			for typ, names := range byType {
+				types[typ] = cty.ObjectVal(names)
+			}
+			vars["data"] = cty.ObjectVal(types)
+			continue
+		}
+		vars[root] = cty.ObjectVal(attrs)
+	}
+	return &hcl.EvalContext{Variables: vars, Functions: mi.ev.functions(applying(lookup))}, diags
+}
+
+// applying reports whether lookup is apply's (value.Applying).
+func applying(lookup value.Lookup) bool {
+	if lookup == nil {
+		return false
+	}
+	_, ok := lookup(value.Applying)
+	return ok
+}
+
+// hasType reports whether the module declares a managed resource of typ.
+func (mi *modInst) hasType(typ string) bool {
+	for _, r := range mi.mod.Resources {
+		if r.Mode == Managed && r.Type == typ {
+			return true
+		}
+	}
+	return false
+}
+
+// describe names the module instance in messages.
+func (mi *modInst) describe() string {
+	if mi.addr == "" {
+		return "the root module"
+	}
+	return mi.addr
+}
+
+func splitKey(key string) (string, string) {
+	for i := len(key) - 1; i >= 0; i-- {
+		if key[i] == '.' {
+			return key[:i], key[i+1:]
+		}
+	}
+	return key, ""
+}
+
+// stepName is the name of t's i-th step, an attribute.
+func stepName(t hcl.Traversal, i int) (string, bool) {
+	if i >= len(t) {
+		return "", false
+	}
+	switch st := t[i].(type) {
+	case hcl.TraverseAttr:
+		return st.Name, true
+	case hcl.TraverseIndex:
+		if st.Key.Type() == cty.String && st.Key.IsKnown() && !st.Key.IsNull() {
+			return st.Key.AsString(), true
+		}
+	}
+	return "", false
+}
+
+// attrNames are the names of every attribute step in travs: a resource
+// object read whole (a splat) gets them, null where state left them out.
+func attrNames(travs []hcl.Traversal) []string {
+	var out []string
+	for _, t := range travs {
+		for _, st := range t[1:] {
+			if a, ok := st.(hcl.TraverseAttr); ok {
+				out = append(out, a.Name)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func undeclared(root, name string, t hcl.Traversal) *hcl.Diagnostic {
+	if root == "var" {
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Reference to undeclared input variable",
+			Detail:   fmt.Sprintf("An input variable with the name %q has not been declared. This variable can be declared with a variable %q {} block.", name, name),
+			Subject:  t.SourceRange().Ptr(),
+		}
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Reference to undeclared local value",
+		Detail:   fmt.Sprintf("A local value with the name %q has not been declared.", name),
+		Subject:  t.SourceRange().Ptr(),
+	}
+}
+
+// instanceObject is what an expression reads of the resource instance
+// at addr: its attributes as lookup knows them (unknown when not), the
+// attribute names want null where missing; kyku says it is of a Kyku
+// type, whose attributes are read in snake case.
+func instanceObject(addr string, lookup value.Lookup, want []string, kyku bool) cty.Value {
+	if lookup == nil {
+		return cty.DynamicVal
+	}
+	got, ok := lookup(value.Ref{Resource: addr, Attr: value.AllAttrs})
+	if !ok {
+		return cty.DynamicVal
+	}
+	vals, isMap := got.(map[string]any)
+	if !isMap {
+		return cty.DynamicVal
+	}
+	if kyku {
+		snaked := make(map[string]any, len(vals))
+		for k, v := range vals {
+			snaked[snake(k)] = v
+		}
+		vals = snaked
+	}
+	return objectWith(vals, want)
+}

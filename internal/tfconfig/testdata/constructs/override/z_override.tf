@@ -1,0 +1,6 @@
+variable "size" {
+  default = "large"
+}
+output "o" {
+  value = "overridden"
+}

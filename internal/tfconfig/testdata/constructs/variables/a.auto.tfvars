@@ -1,0 +1,2 @@
+from_auto = ["a1", "a2"]
+from_file = 8

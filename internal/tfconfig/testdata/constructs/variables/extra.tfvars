@@ -1,0 +1,1 @@
+from_arg = { k = "from-var-file" }

@@ -1,0 +1,2 @@
+from_file = 7
+str       = "from-tfvars"

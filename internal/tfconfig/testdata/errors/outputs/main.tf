@@ -1,0 +1,5 @@
+terraform {
+  cloud {}
+}
+output "nothing" {}
+ephemeral "random_password" "p" {}
