@@ -87,12 +87,12 @@ func Example() {
 	//       distributeAcrossAzs: 0
 	//   + create Database "db"                     (level 1)
 	//       engine: postgres
-	//       network: (known after apply)
+	//       network: (known after apply: net)
 	//       size: small
 	//       storageGb: 20
 	//   + create Vm "web"                          (level 1)
 	//       image: debian-12
-	//       network: (known after apply)
+	//       network: (known after apply: net)
 	//       size: small
 	//
 	// Changes to Outputs:

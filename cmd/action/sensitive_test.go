@@ -89,7 +89,7 @@ func TestBinaryPullRequestCannotDeclareASecretNotSensitive(t *testing.T) {
 		t.Fatalf("plan: exit %d\n%s", got.code, got.log)
 	}
 	wantIn(t, "log", got.log, "::add-mask::"+dbSecret, "::add-mask::"+apiSecret)
-	wantIn(t, "plan comment", r.lastReply(7), "+ tags: (sensitive)")
+	wantIn(t, "plan comment", r.lastReply(7), "+   tags: (sensitive)")
 	noneShows(t, r, 7, got.log, dbSecret, apiSecret)
 
 	r.checkout(defaultSensitive) // a comment's run is the default branch's workflow

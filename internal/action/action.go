@@ -114,7 +114,7 @@ func (r *run) settings() review.Settings {
 		Environment: r.in.Environment, RequireApproval: r.in.RequireApproval, RequiredApprovals: r.in.RequiredApprovals,
 		ApproverPermission: r.in.ApproverPermission, ApplyPermission: r.in.ApplyPermission, PlanPermission: r.in.PlanPermission,
 		CommentMode: r.in.Comment, DriftLabel: "kyku-drift", Apply: r.in.Apply, RulesFrom: "the workflow's inputs",
-		PolicyOwners: r.in.PolicyOwners, Promotion: r.in.Promotion,
+		PolicyOwners: r.in.PolicyOwners, Promotion: r.in.Promotion, ShowUnchanged: r.in.ShowUnchanged,
 	}
 }
 

@@ -70,7 +70,10 @@ type Inputs struct {
 	Comment            string           // sticky|new|off
 	RefreshWritesState bool
 	FailOnDrift        bool
-	WorkingDirectory   string // relative to GITHUB_WORKSPACE
+	// ShowUnchanged lists each unchanged resource in the plan comment
+	// and job summary (input show-unchanged).
+	ShowUnchanged    bool
+	WorkingDirectory string // relative to GITHUB_WORKSPACE
 	// Apply says what applies: both (a /kyku apply comment and the merge,
 	// the default), comment, merge, or merge-queue (the merge queue's
 	// merge_group check applies; the push of the merge does not).
@@ -180,6 +183,7 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 		Comment:            oneOf("comment", "sticky", "sticky", "new", "off"),
 		RefreshWritesState: boolean("refresh-writes-state", false),
 		FailOnDrift:        boolean("fail-on-drift", false),
+		ShowUnchanged:      boolean("show-unchanged", false),
 		WorkingDirectory:   get("working-directory", "."),
 		Apply:              applyMode(oneOf("apply", review.ApplyOnBoth.String(), "both", "comment", "merge", "merge-queue")),
 		PolicyOwners:       list(get("policy-owners", "")),

@@ -68,12 +68,12 @@ func TestActionPlansEachEnvironmentWithItsValues(t *testing.T) {
 
 	r := run("staging", nil)
 	wantOutputs(t, r, map[string]string{"creates": "1", "destroys": "0"})
-	if s := comment("staging"); !strings.Contains(s, "+ size: small") || strings.Contains(s, "web[1]") {
+	if s := comment("staging"); !strings.Contains(s, "+   size: small") || strings.Contains(s, "web[1]") {
 		t.Errorf("staging comment:\n%s", s)
 	}
 	r = run("prod", nil)
 	wantOutputs(t, r, map[string]string{"creates": "3"})
-	if s := comment("prod"); !strings.Contains(s, "+ size: large") || !strings.Contains(s, "web[2]") {
+	if s := comment("prod"); !strings.Contains(s, "+   size: large") || !strings.Contains(s, "web[2]") {
 		t.Errorf("prod comment:\n%s", s)
 	}
 	if !strings.Contains(r.stdout, "::add-mask::"+dbPass) {
@@ -99,7 +99,7 @@ func TestActionPlansEachEnvironmentWithItsValues(t *testing.T) {
 	// vars beat both.
 	r = run("prod", map[string]string{"KYKU_VAR_replicas": "2", "KYKU_VAR_size": "medium"})
 	wantOutputs(t, r, map[string]string{"creates": "2"})
-	if s := comment("prod"); !strings.Contains(s, "+ size: medium") {
+	if s := comment("prod"); !strings.Contains(s, "+   size: medium") {
 		t.Errorf("prod comment with KYKU_VAR_size:\n%s", s)
 	}
 	vars["INPUT_VARS"] += "replicas=5\n"
@@ -152,7 +152,7 @@ moved:
 	wantCode(t, r, 0)
 	wantOutputs(t, r, map[string]string{"has-changes": "true", "creates": "0", "destroys": "0", "replaces": "0", "moves": "1", "imports": "0"})
 	body := f.srv.Comments(repoName, 2)[0].Body
-	for _, want := range []string{"0 to destroy, 0 no-op, 1 to move", `→ move Vm web[0] (from &quot;app-server&quot;)`} {
+	for _, want := range []string{"0 to destroy, 0 no-op, 1 to move", `→ move Vm web[0] (from "app-server")`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("plan comment lacks %q:\n%s", want, body)
 		}

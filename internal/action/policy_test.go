@@ -71,12 +71,12 @@ func TestPolicyThroughTheAction(t *testing.T) {
 		r := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), nil)
 		wantCode(t, r, 0)
 		body := f.srv.Comments(repoName, 2)[0].Body
-		for _, want := range []string{"#### ⛔ Policies deny this plan", "- Vm worker is large: large Vms need a policy owner", "#### ⚠️ Policy warnings", "```mermaid"} {
+		for _, want := range []string{"#### ⛔ Policies deny this plan", "- Vm worker is large: large Vms need a policy owner", "#### ⚠️ Policy warnings", "```diff"} {
 			if !strings.Contains(body, want) {
 				t.Errorf("plan comment lacks %q:\n%s", want, body)
 			}
 		}
-		if strings.Index(body, "Policies deny") > strings.Index(body, "<details>") {
+		if strings.Index(body, "Policies deny") > strings.Index(body, "```diff") {
 			t.Error("the policy section is not before the changes")
 		}
 		checks := f.policyChecks(shaA)

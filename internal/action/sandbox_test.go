@@ -60,7 +60,7 @@ func TestPullRequestProvidersRunSandboxed(t *testing.T) {
 			// environment gave.
 			comments := f.srv.Comments(repoName, 2)
 			body := comments[len(comments)-1].Body
-			if leaked := !strings.Contains(body, `\nparent environ: error: `); leaked != (tc.sandbox == "off") {
+			if leaked := !strings.Contains(body, "parent environ: error: "); leaked != (tc.sandbox == "off") {
 				t.Errorf("the plan comment shows the Action's environment: %v\n%s", leaked, body)
 			}
 			for _, secret := range []string{e.BotSecret, e.MetadataSecret} {

@@ -23,7 +23,7 @@ func TestBotKeepsTheDefaultBranchsSensitivity(t *testing.T) {
 	h.settle()
 	run := h.checkRun(repoName)
 	comment := h.lastBotComment(2)
-	if run.Conclusion != "success" || !strings.Contains(comment, "+ tags: (sensitive)") {
+	if run.Conclusion != "success" || !strings.Contains(comment, "+   tags: (sensitive)") {
 		t.Errorf("check run %s, comment:\n%s\nwant a plan with the tag masked", run.Conclusion, comment)
 	}
 	for where, text := range map[string]string{"comment": comment, "check run": run.Summary} {

@@ -148,6 +148,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when there are no changes, 2 when there are, 1 on error")
 	destroy := fs.Bool("destroy", false, "plan to destroy everything in state")
 	allowAll := fs.Bool("allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
+	showUnchanged := fs.Bool("show-unchanged", false, showUnchangedUsage)
 	var targets listFlags
 	fs.Var(&targets, "target", "plan only the resource (or instance) `NAME` and what it depends on (repeatable)")
 	var replaces listFlags
@@ -207,7 +208,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	case "mermaid":
 		_, err = fmt.Fprint(env.Stdout, render.PlanMermaid(p))
 	default:
-		err = render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: true})
+		err = render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: *showUnchanged})
 		if err == nil && !*destroy {
 			fmt.Fprintf(env.Stdout, "\nThe configuration has %s, counted as kyku validate counts them.\n", countText(cfg))
 		}
@@ -235,6 +236,9 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
+// showUnchangedUsage is the help of plan's and apply's --show-unchanged.
+const showUnchangedUsage = "list each unchanged resource in the plan (by default one line counts them)"
+
 func cmdApply(ctx context.Context, env *Env, args []string) error {
 	return applyOrDestroy(ctx, env, "apply", args)
 }
@@ -248,6 +252,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	var c common
 	c.register(fs, env)
 	auto := fs.Bool("auto-approve", false, "apply without asking for confirmation")
+	showUnchanged := fs.Bool("show-unchanged", false, showUnchangedUsage)
 	planFile := ""
 	allowAll := false
 	var targets, replaces listFlags
@@ -328,7 +333,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		if saved != nil {
 			fmt.Fprintf(env.Stdout, "%s verified: planned again against the current state, it makes the changes it lists.\n\n", planFile)
 		}
-		if err := render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: op == "apply" && saved == nil}); err != nil {
+		if err := render.PlanText(env.Stdout, p, render.TextOptions{Color: colorOn(env), ShowNoOp: *showUnchanged}); err != nil {
 			return false, err
 		}
 		// A saved plan was approved when it was saved: applying it asks

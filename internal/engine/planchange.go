@@ -97,6 +97,9 @@ func (e *Engine) planOne(ctx context.Context, diags *diag.Diagnostics, ch *plan.
 		}
 	}
 	decide(ch, res, req.Replace, in.prior == nil)
+	if ch.Action != plan.NoOp {
+		ch.References = references(in.r.Properties, in.props, pp.Values, mask)
+	}
 	unchanged := in.prior != nil && len(res.Replace) == 0 && !req.Replace && len(ch.Properties) == 0
 	if unchanged && own && in.prior.Stored != nil {
 		// Nothing to change: the plan keeps what the read found (apply

@@ -181,6 +181,12 @@ type Change struct {
 	// the provider's schema. Apply records them in state, so that what was
 	// secret stays masked after the configuration stops saying so.
 	Sensitive []string `json:"sensitive,omitempty"`
+	// References are, by property path as Properties name them
+	// ("network", "securityGroups[0]", "tags.env"), the references the
+	// configuration wrote there ("main-vpc", "vpc.id"; several joined by
+	// ", "), each where the planned value is what it resolved to: a plan
+	// shows them beside the values. None under a sensitive property.
+	References map[string]string `json:"references,omitempty"`
 }
 
 // Object is a cloud object as a plan read it (an import's): its IDs, its

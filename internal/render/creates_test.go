@@ -78,18 +78,18 @@ func TestCreatePlanShows(t *testing.T) {
 		{"text: a Kyku type's create lists its properties", text, "  + create Vm \"web\"                          (level 1)\n      image: debian-12\n      network: (known after apply)\n"},
 		{"text: a provider's create lists every attribute", text, "      id: (known after apply)\n      name: cert\n      revision: (known after apply)\n"},
 		{"text: a secret of a create", text, "      secret: (sensitive)\n"},
-		{"text: a list known in part", text, "      securityGroups: [\"sg-0a1b\",(known after apply)]\n"},
-		{"text: a map known in part", text, "      tags: {\"k\":\"one\",\"pet\":(known after apply)}\n"},
-		{"text: a nested block known in part", text, "      rule: [{\"cidr\":\"10.0.0.0/8\",\"port\":443},{\"cidr\":(known after apply),\"port\":80}]\n"},
-		{"text: an update to a nested block known in part", text, "      rule: [{\"cidr\":\"10.0.0.0/8\",\"port\":443}] → [{\"cidr\":\"10.0.0.0/8\",\"port\":443},{\"cidr\":(known after apply),\"port\":80}]\n"},
+		{"text: a list known in part", text, "      securityGroups: [\n          sg-0a1b,\n          (known after apply),\n      ]\n"},
+		{"text: a map known in part", text, "      tags: {\n          k: one\n          pet: (known after apply)\n      }\n"},
+		{"text: a nested block known in part", text, "      rule: [\n          {\n              cidr: 10.0.0.0/8\n              port: 443\n          },\n          {\n              cidr: (known after apply)\n              port: 80\n          },\n      ]\n"},
+		{"text: an update to a nested block known in part", text, "      rule: [\n          {\n              cidr: 10.0.0.0/8\n              port: 443\n          },\n        + {\n        +     cidr: (known after apply)\n        +     port: 80\n        + },\n      ]\n"},
 		{"text: a certificate as a heredoc", text, "      cert_pem: <<-EOT\n          -----BEGIN CERTIFICATE-----\n          MIIBszCCAVmgAwIBAgIUFake\n"},
 		{"text: outputs", text, "\nChanges to Outputs:\n  + cert: <<-EOT\n"},
 		{"text: an output changing to unknown", text, "  ~ edge_ip: 203.0.113.7 → (known after apply)\n"},
 		{"text: an output removed", text, "  - gone: old value\n"},
 		{"text: a sensitive output", text, "  + password: (sensitive)\n"},
-		{"comment: a provider's create", md, "+ id: (known after apply)\n+ name: cert\n"},
-		{"comment: a map known in part", md, "+ tags: {\"k\":\"one\",\"pet\":(known after apply)}\n"},
-		{"comment: a heredoc", md, "+ cert_pem: <<-EOT\n+     -----BEGIN CERTIFICATE-----\n"},
+		{"comment: a provider's create", md, "+   id: (known after apply)\n+   name: cert\n"},
+		{"comment: a map known in part", md, "+   tags: {\n+       k: one\n+       pet: (known after apply)\n+   }\n"},
+		{"comment: a heredoc", md, "+   cert_pem: <<-EOT\n+       -----BEGIN CERTIFICATE-----\n"},
 		{"comment: outputs", md, "<details><summary>Changes to Outputs (6 outputs)</summary>\n\n```diff\n+ cert: <<-EOT\n"},
 		{"json: the change's provider", js, "\"type\": \"sdktest_item\",\n      \"provider\": \"sdktest\","},
 		{"json: a secret of a create has no old value", js, "\"path\": \"secret\",\n          \"old\": null,\n          \"new\": \"(sensitive)\","},
@@ -143,7 +143,7 @@ func TestOutputsTruncated(t *testing.T) {
 	p := createPlan()
 	full := PlanComment(p, meta(), CommentLimit)
 	cut := PlanComment(p, meta(), len(full)-50)
-	if strings.Contains(cut, "Changes to Outputs") || !strings.Contains(cut, "<details><summary>~ update sdktest_item &quot;edge&quot;</summary>") {
+	if strings.Contains(cut, "Changes to Outputs") || !strings.Contains(cut, "~ update sdktest_item \"edge\"  (level 2 · id item-7)\n") {
 		t.Errorf("the outputs are not what was dropped:\n%s", cut)
 	}
 	if !strings.Contains(cut, "Output truncated: 0 changes and the changes to outputs not shown.") {

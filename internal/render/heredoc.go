@@ -11,11 +11,29 @@ import (
 // trimmed) between `<<-EOT` and `EOT`; for a change in place, the lines
 // of the old and the new value line up, those removed and added marked.
 
-// hereLine is one line of a heredoc: mark is ' ' (as it was, or a
-// create's or destroy's line), '-' (removed) or '+' (added).
+// hereLine is one line of a block (a heredoc, a list, a map): mark is
+// ' ' (as it was, or a create's or destroy's line), '-' (removed) or '+'
+// (added).
 type hereLine struct {
 	mark byte
-	text string
+	text string // what two lines compare by
+	// ref names the reference the value on the line came from (the new
+	// value's): shown beside it (withRef, openRef), never compared.
+	ref   string
+	tail  string // a list entry's comma, after ref
+	opens bool   // the line opens a block of its own: ref shows as a comment
+}
+
+// String is the line as shown: text, the reference beside the value it
+// gave, the tail.
+func (l hereLine) String() string {
+	switch {
+	case l.ref == "":
+		return l.text + l.tail
+	case l.opens:
+		return l.text + l.tail + openRef(l.ref)
+	}
+	return withRef(l.text, l.ref) + l.tail
 }
 
 // heredoc returns the lines to show for a property of action a whose
@@ -33,7 +51,7 @@ func heredoc(a plan.Action, old, new any) ([]hereLine, bool) {
 	if !oMulti && !nMulti {
 		return nil, false
 	}
-	return lineDiff(ol, nl), true
+	return lineDiff(unmarked(ol), unmarked(nl)), true
 }
 
 // plainLines are v's lines, all marked ' ', when v is a string of several.
@@ -42,11 +60,7 @@ func plainLines(v any) ([]hereLine, bool) {
 	if !multi {
 		return nil, false
 	}
-	out := make([]hereLine, len(lines))
-	for i, l := range lines {
-		out[i] = hereLine{' ', l}
-	}
-	return out, true
+	return unmarked(lines), true
 }
 
 // textLines are the lines v shows as, control characters escaped, and
@@ -71,20 +85,26 @@ func textLines(v any) ([]string, bool) {
 // the new ones added.
 const maxDiffCells = 1 << 20
 
-// lineDiff lines up old and new by their longest common subsequence:
-// common lines ' ', the others '-' (old) before '+' (new).
-func lineDiff(old, new []string) []hereLine {
+// lineDiff lines up old and new by their longest common subsequence,
+// lines compared by text and tail: common lines ' ' (with the new line's
+// reference), the others '-' (old) before '+' (new).
+func lineDiff(old, new []hereLine) []hereLine {
 	n, m := len(old), len(new)
+	mark := func(l hereLine, c byte) hereLine {
+		l.mark = c
+		return l
+	}
 	if n*m > maxDiffCells {
 		out := make([]hereLine, 0, n+m)
 		for _, l := range old {
-			out = append(out, hereLine{'-', l})
+			out = append(out, mark(l, '-'))
 		}
 		for _, l := range new {
-			out = append(out, hereLine{'+', l})
+			out = append(out, mark(l, '+'))
 		}
 		return out
 	}
+	same := func(i, j int) bool { return old[i].text == new[j].text && old[i].tail == new[j].tail }
 	// lcs[i][j]: the longest common subsequence of old[i:] and new[j:].
 	lcs := make([][]int32, n+1)
 	for i := range lcs {
@@ -92,7 +112,7 @@ func lineDiff(old, new []string) []hereLine {
 	}
 	for i := n - 1; i >= 0; i-- {
 		for j := m - 1; j >= 0; j-- {
-			if old[i] == new[j] {
+			if same(i, j) {
 				lcs[i][j] = lcs[i+1][j+1] + 1
 			} else {
 				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
@@ -103,14 +123,14 @@ func lineDiff(old, new []string) []hereLine {
 	i, j := 0, 0
 	for i < n || j < m {
 		switch {
-		case i < n && j < m && old[i] == new[j]:
-			out = append(out, hereLine{' ', old[i]})
+		case i < n && j < m && same(i, j):
+			out = append(out, mark(new[j], ' '))
 			i, j = i+1, j+1
 		case j == m || (i < n && lcs[i+1][j] >= lcs[i][j+1]):
-			out = append(out, hereLine{'-', old[i]})
+			out = append(out, mark(old[i], '-'))
 			i++
 		default:
-			out = append(out, hereLine{'+', new[j]})
+			out = append(out, mark(new[j], '+'))
 			j++
 		}
 	}
@@ -128,13 +148,12 @@ func changed(lines []hereLine) bool {
 	return false
 }
 
-// heredocHead is what follows a property's name on its first line:
-// `<<-EOT`, then `  # whitespace changes` for a change in place whose
-// lines are all alike, then the note of a property forcing a replace.
-func heredocHead(a plan.Action, lines []hereLine, pc plan.PropChange) string {
-	s := "<<-EOT"
+// heredocNote is what a heredoc's first line says after `<<-EOT` (and
+// the reference its value came from): `  # whitespace changes` for a
+// change in place whose lines are all alike, else nothing.
+func heredocNote(a plan.Action, lines []hereLine) string {
 	if a != plan.Create && a != plan.Read && a != plan.Destroy && a != plan.Forget && !changed(lines) {
-		s += "  # whitespace changes"
+		return "  # whitespace changes"
 	}
-	return s + forcesNote(pc)
+	return ""
 }

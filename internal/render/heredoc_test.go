@@ -77,10 +77,10 @@ func TestHeredocLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.text, strings.Join(propLines(tt.a, tt.pc), "\n")); diff != "" {
+			if diff := cmp.Diff(tt.text, strings.Join(propLines(tt.a, tt.pc, nil), "\n")); diff != "" {
 				t.Errorf("text (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tt.diff, diffLines(tt.a, tt.pc)); diff != "" {
+			if diff := cmp.Diff(tt.diff, diffLines(tt.a, tt.pc, nil)); diff != "" {
 				t.Errorf("comment (-want +got):\n%s", diff)
 			}
 		})
@@ -105,10 +105,10 @@ func TestHeredocInTheComment(t *testing.T) {
 			t.Errorf("a line of %d runes: %.40q…", n, l)
 		}
 	}
-	if fences != 6 { // the picture's and the two diffs' (opening and closing)
-		t.Errorf("%d fence lines, want 6:\n%s", fences, body)
+	if fences != 2 { // the diff's, opening and closing
+		t.Errorf("%d fence lines, want 2:\n%s", fences, body)
 	}
-	if strings.Contains(body, "MIIB") || !strings.Contains(body, "+ private_key_pem: (sensitive)\n") {
+	if strings.Contains(body, "MIIB") || !strings.Contains(body, "+   private_key_pem: (sensitive)\n") {
 		t.Errorf("the sensitive key:\n%s", body)
 	}
 }
@@ -121,11 +121,11 @@ func TestLineDiffLarge(t *testing.T) {
 	for i := range n {
 		old[i], new[i] = "same", "same"
 	}
-	got := lineDiff(old, new)
+	got := lineDiff(unmarked(old), unmarked(new))
 	if len(got) != 2*n || got[0].mark != '-' || got[n].mark != '+' {
 		t.Errorf("%d lines, first %q, middle %q", len(got), got[0].mark, got[n].mark)
 	}
-	if small := lineDiff([]string{"a", "b"}, []string{"a", "c"}); !cmp.Equal(small, []hereLine{{' ', "a"}, {'-', "b"}, {'+', "c"}}, cmp.AllowUnexported(hereLine{})) {
+	if small := lineDiff(unmarked([]string{"a", "b"}), unmarked([]string{"a", "c"})); !cmp.Equal(small, []hereLine{{mark: ' ', text: "a"}, {mark: '-', text: "b"}, {mark: '+', text: "c"}}, cmp.AllowUnexported(hereLine{})) {
 		t.Errorf("small diff %v", small)
 	}
 }

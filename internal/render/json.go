@@ -168,6 +168,7 @@ func RedactPlan(p *plan.Plan) *plan.Plan {
 	r.Changes = make([]plan.Change, len(p.Changes))
 	for i, c := range p.Changes {
 		c.Dependencies = append([]string(nil), c.Dependencies...)
+		c.References = maps.Clone(c.References)
 		if c.Planned != nil {
 			// A provider's planned bytes hold its sensitive values in
 			// clear; what it reads back is masked where its schema says.

@@ -28,6 +28,9 @@ type Meta struct {
 	// the top of its plan comment, since the plan ran the default
 	// branch's.
 	ProvidersChanged []string
+	// ShowUnchanged lists the unchanged resources of a plan comment or
+	// summary (by default one line counts them).
+	ShowUnchanged bool
 }
 
 // maxCell is how many runes of one value a table cell or diff line shows.
@@ -74,9 +77,6 @@ func cellCode(s string) string { return markdown.Cell(truncateRunes(oneLine(s), 
 // text escapes s for inline markdown (markdown.Text), on one line, long
 // text cut.
 func text(s string) string { return markdown.Text(truncateRunes(oneLine(s), 2*maxCell)) }
-
-// htmlText escapes s for raw HTML content (a <summary>), on one line.
-func htmlText(s string) string { return markdown.HTML(oneLine(s)) }
 
 func isHex(s string) bool {
 	if s == "" {

@@ -92,7 +92,8 @@ func destroyAll() *plan.Plan {
 }
 
 // A 10,000-change plan fits GitHub's limit, keeps its marker, counters,
-// callout heading and footer, and says what it left out.
+// callout heading and footer, and says what it left out: changes from
+// the end, the destroys and replaces last.
 func TestPlanCommentLarge(t *testing.T) {
 	p := bigPlan(10000)
 	got := PlanComment(p, meta(), CommentLimit)
@@ -103,8 +104,8 @@ func TestPlanCommentLarge(t *testing.T) {
 	for _, want := range []string{
 		PlanMarker("", "prod") + "\n",
 		"**Plan: 7800 to create, 800 to update, 200 to replace, 200 to destroy, 1000 no-op**",
-		"> [!CAUTION]\n> This plan destroys 200 resources and replaces 200 resources:",
-		"✓ 1000 resources unchanged.",
+		"> [!CAUTION]\n> This plan destroys 200 resources and replaces 200 resources:\n",
+		"✓ 1000 unchanged resources not shown.",
 		"See the full plan in the [job summary/artifact](https://github.com/acme/infra/actions/runs/42/artifacts/7).",
 		"digest (sha256) `" + meta().Digest + "`",
 	} {
@@ -116,27 +117,28 @@ func TestPlanCommentLarge(t *testing.T) {
 	if m == nil {
 		t.Fatal("no truncation notice")
 	}
-	shown := strings.Count(got, "<details><summary>") - strings.Count(got, "<details><summary>Picture of the change")
-	if !strings.Contains(got, "<details><summary>Picture of the change (4 groups of resources by type and action)</summary>") {
-		t.Error("the large comment has no grouped, folded picture")
-	}
+	shown := len(headLine.FindAllString(got, -1))
 	if fmt.Sprint(9000-shown) != m[1] {
-		t.Errorf("notice says %s not shown, but %d of 9000 change blocks are shown", m[1], shown)
+		t.Errorf("notice says %s not shown, but %d of 9000 changes are shown", m[1], shown)
 	}
-	if !strings.HasPrefix(full, got[:strings.LastIndex(got, "</details>\n")]) {
-		t.Error("truncation did not drop blocks from the end")
+	if more := "\n…and " + m[1] + " more changes\n```\n"; !strings.Contains(got, more) {
+		t.Errorf("the changes' block does not end with %q", more)
 	}
-	// Blocks are whole: every opened <details> is closed.
-	if strings.Count(got, "<details>") != strings.Count(got, "</details>") {
-		t.Error("a change block was cut in the middle")
+	cut := strings.LastIndex(got, "\n…and ")
+	if !strings.HasPrefix(full, got[:cut]) {
+		t.Error("truncation did not drop changes from the end")
 	}
-	// Every destroy and replace is still called out, and their blocks come
-	// first, so they are the last to be trimmed.
+	// Sections are whole: every <details> and fence opened is closed.
+	if strings.Count(got, "<details>") != strings.Count(got, "</details>") || strings.Count(got, "\n```diff\n") != strings.Count(got, "\n```\n") {
+		t.Error("a section was cut in the middle")
+	}
+	// Every destroy and replace is still called out and shown, before any
+	// other change.
 	if !strings.Contains(got, "> - **destroy** Vm `vm-09957` (`10957`)\n") {
 		t.Error("the last destroy is not called out")
 	}
-	if strings.Contains(got, "<details><summary>+ create") {
-		t.Error("a create block was kept while destroy or replace blocks were trimmed")
+	if !strings.Contains(got, "- destroy Vm \"vm-09957\"  (level 2 · id 10957)\n") {
+		t.Error("the last destroy's change is not shown")
 	}
 }
 

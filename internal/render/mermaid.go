@@ -238,6 +238,37 @@ func mermaidLabel(s string) string {
 	return b.String()
 }
 
+// pictureHelps reports whether the picture of p's change says more than
+// its list of changes: it changes something besides updating in place
+// (a create, replace, destroy, move, import, read) and at least two of
+// its changed resources depend on one another, so that order and shape
+// matter. A plan of updates only, or of changes that touch nothing else
+// changing, has none.
+func pictureHelps(p *plan.Plan) bool {
+	changed := map[string]bool{}
+	structural := false
+	for _, c := range p.Changes {
+		if c.Action != plan.NoOp {
+			changed[c.ResourceID] = true
+			structural = structural || c.Action != plan.Update
+		}
+	}
+	if !structural {
+		return false
+	}
+	for _, c := range p.Changes {
+		if c.Action == plan.NoOp {
+			continue
+		}
+		for _, d := range c.Dependencies {
+			if d != c.ResourceID && changed[d] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // pictureSection is the picture as markdown: a ```mermaid block with a
 // heading, folded in <details> past PictureCollapseAt nodes. "" when the
 // plan changes nothing.

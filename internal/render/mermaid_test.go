@@ -127,7 +127,7 @@ func TestPolicySection(t *testing.T) {
 	}
 	got := PlanComment(p, m, CommentLimit)
 	golden(t, "comment_policy_denied.md.golden", got)
-	if strings.Index(got, "Policies deny this plan") > strings.Index(got, "<details>") {
+	if strings.Index(got, "Policies deny this plan") > strings.Index(got, "#### ⚠ Destroys and replaces") {
 		t.Error("the policy section is not before the changes")
 	}
 	m.Policy = &PolicyReport{Error: ".kyku/policies/db.rego:4:7: rego_parse_error: unexpected } token\n```\nbreakout", Files: []string{".kyku/policies/db.rego"}, Ref: "main"}

@@ -15,16 +15,20 @@ const SummaryLimit = 1 << 20
 
 // PlanComment renders p as the sticky PR comment: the PlanMarker line, a
 // title, the counters, the policy check (m.Policy: denials, warnings, or
-// why the policies could not be evaluated), a CAUTION callout listing
-// every destroy and replace, the picture of the change (PlanMermaid in a
-// ```mermaid block, folded in <details> when large), one collapsible block
-// per change with a diff of its properties (sensitive
-// values masked; no-ops summarised as one count), and a footer with the
-// commit, the plan digest and the run link.
+// why the policies could not be evaluated), then the changes, as the
+// plan text shows them, in ```diff blocks: first "⚠ Destroys and
+// replaces" (a CAUTION callout counting them), then the other changes,
+// each section folded in <details> only when the plan is long (past
+// FoldChanges changes or FoldLines lines; the callout then lists every
+// destroy and replace, one a line); the changes to outputs; the unchanged resources (one count
+// line, or with m.ShowUnchanged their list); the picture of the change
+// when it helps (pictureHelps); and a footer with the commit, the plan
+// digest and the run link.
 //
-// The result never exceeds limit bytes: past it, change blocks are dropped
-// from the end (the callout's items last; its heading and the counters
-// never) and a line says how many changes are not shown and links to
+// The result never exceeds limit bytes: past it, the picture goes first,
+// then changes from the end (the destroys and replaces last, the
+// callout's items after them; its heading and the counters never), and
+// a line says how many changes are not shown and links to
 // m.ArtifactURL, or m.RunURL.
 func PlanComment(p *plan.Plan, m Meta, limit int) string {
 	return planMarkdown(p, m, limit, true)
@@ -57,41 +61,27 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 	}
 	head.WriteString(policySection(m.Policy))
 
-	var secs []section
-	var danger []string
-	for _, c := range p.Changes {
-		if c.Action == plan.Destroy || c.Action == plan.Replace {
-			danger = append(danger, "> - "+cautionItem(c)+"\n")
-		}
-	}
-	if len(danger) > 0 {
-		secs = append(secs, section{
-			lead:  "> [!CAUTION]\n> " + cautionLead(p.Counters) + "\n>\n",
-			items: danger,
-			more:  func(n int) string { return "> - …and " + itoa(n) + " more\n" },
-			trail: "\n",
-		})
-	}
-	if pic := pictureSection(p); pic != "" {
-		secs = append(secs, section{items: []string{pic}})
-	}
-	var blocks []string
-	for _, c := range orderForReview(p.Changes) {
-		blocks = append(blocks, changeBlock(c))
-	}
-	if len(blocks) > 0 {
-		secs = append(secs, section{items: blocks, trail: "\n"})
-	}
-	detailsAt := len(secs) - 1
+	rc := reviewChanges(p)
+	secs, blocksAt := rc.sections()
 	outputsAt := -1
 	if len(p.OutputChanges) > 0 {
-		secs = append(secs, section{items: []string{outputsBlock(p.OutputChanges)}, trail: "\n"})
-		outputsAt = len(secs) - 1
+		outputsAt = len(secs)
+		secs = append(secs, outputsSection(p.OutputChanges, rc.long))
+	}
+	if m.ShowUnchanged && p.HasChanges() {
+		if sec, ok := unchangedSection(p.Changes); ok {
+			secs = append(secs, sec)
+		}
+	}
+	if pictureHelps(p) {
+		if pic := pictureSection(p); pic != "" {
+			secs = append(secs, section{items: []string{pic}})
+		}
 	}
 
 	var tail strings.Builder
-	if n := p.Counters.NoOp; n > 0 {
-		tail.WriteString("✓ " + plural(n, "resource") + " unchanged.\n\n")
+	if n := unchanged(p.Changes); n > 0 && !m.ShowUnchanged && p.HasChanges() {
+		tail.WriteString(plan.NoOp.Symbol() + " " + notShown(n) + ".\n\n")
 	}
 	switch {
 	case comment && p.DestroysAll():
@@ -104,8 +94,8 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 
 	notice := func(dropped []int) string {
 		n := 0
-		if detailsAt >= 0 {
-			n = dropped[detailsAt]
+		for _, i := range blocksAt {
+			n += dropped[i]
 		}
 		where := markdown.Link("job summary/artifact", firstNonEmpty(markdown.URL(m.ArtifactURL), markdown.URL(m.RunURL)))
 		if !comment {
@@ -155,7 +145,7 @@ func applyCommand(project, env string) string {
 	return s
 }
 
-// cautionLead is "This plan destroys 1 resource and replaces 2 resources:".
+// cautionLead is "This plan destroys 1 resource and replaces 2 resources".
 func cautionLead(c plan.Counters) string {
 	var parts []string
 	if c.Destroy > 0 {
@@ -164,7 +154,7 @@ func cautionLead(c plan.Counters) string {
 	if c.Replace > 0 {
 		parts = append(parts, "replaces "+plural(c.Replace, "resource"))
 	}
-	return "This plan " + strings.Join(parts, " and ") + ":"
+	return "This plan " + strings.Join(parts, " and ")
 }
 
 // cautionItem is "**destroy** Vm `old-worker`" (+ what forces a replace).
@@ -191,90 +181,21 @@ func cautionItem(c plan.Change) string {
 	return s
 }
 
-// orderForReview puts destroys and replaces first (so they survive
-// trimming), then the other changes in plan order; no-ops are left out.
-func orderForReview(changes []plan.Change) []plan.Change {
-	var first, rest []plan.Change
-	for _, c := range changes {
-		switch c.Action {
-		case plan.NoOp:
-		case plan.Destroy, plan.Replace:
-			first = append(first, c)
-		default:
-			rest = append(rest, c)
-		}
-	}
-	return append(first, rest...)
-}
-
-// changeBlock is one collapsible change:
-//
-//	<details><summary>~ update LoadBalancer "web-lb"</summary>
-//
-//	level 3 · id `lb-1`
-//
-//	```diff
-//	- port: 80
-//	+ port: 443
-//	```
-//
-//	</details>
-func changeBlock(c plan.Change) string {
-	var b strings.Builder
-	b.WriteString("<details><summary>" + htmlText(changeHead(c)) + "</summary>\n\n")
-	info := []string{"level " + itoa(c.Level)}
-	if c.ProviderID != "" {
-		info = append(info, "id "+code(c.ProviderID))
-	}
-	switch {
-	case c.PriorCloudName != "":
-		info = append(info, "cloud name "+code(c.PriorCloudName)+" → "+code(c.CloudName))
-	case c.CloudName != "":
-		info = append(info, "cloud name "+code(c.CloudName))
-	}
-	if c.ReplaceOrder != "" {
-		info = append(info, text(replaceOrderText(&c)))
-	}
-	if c.Reason != "" {
-		info = append(info, text(c.Reason))
-	}
-	b.WriteString(strings.Join(info, " · ") + "\n\n")
-	if len(c.Properties) > 0 {
-		b.WriteString("```diff\n")
-		for _, pc := range c.Properties {
-			b.WriteString(diffLines(c.Action, pc))
-		}
-		b.WriteString("```\n\n")
-	}
-	b.WriteString("</details>\n")
-	return b.String()
-}
-
-// outputsBlock is the collapsible list of the outputs apply adds,
-// changes or removes, as diff lines of properties are written.
-func outputsBlock(ocs []plan.OutputChange) string {
-	var b strings.Builder
-	b.WriteString("<details><summary>Changes to Outputs (" + plural(len(ocs), "output") + ")</summary>\n\n```diff\n")
-	for _, oc := range ocs {
-		b.WriteString(diffLines(oc.Action, outputProp(oc)))
-	}
-	b.WriteString("```\n\n</details>\n")
-	return b.String()
-}
-
 // diffLines renders one property as diff lines: creates and reads during
 // apply `+ path: new`,
 // destroys `- path: old`, updates and replaces a `-` line with the old value
 // and a `+` line with the new one; `# forces replacement` marks a property
-// that causes a replace. A value is on one line, so a fence cannot close,
-// but for a string of several lines: a heredoc whose lines are indented
-// past any fence (heredocDiff).
-func diffLines(a plan.Action, pc plan.PropChange) string {
+// that causes a replace; a new value names the reference it came from
+// (refs, by path: withRef). A value is on one line, so a fence cannot close,
+// but for a string of several lines, a list or a map: a block whose lines
+// are indented past any fence (blockDiff).
+func diffLines(a plan.Action, pc plan.PropChange, refs map[string]string) string {
 	path := truncateRunes(oneLine(pc.Path), maxCell)
-	if lines, ok := heredoc(a, oldValue(pc), newValue(pc)); ok {
-		return heredocDiff(a, path, lines, pc)
+	if b, ok := valueBlock(a, pc, refs); ok {
+		return blockDiff(a, path, b, pc)
 	}
 	oldText, newText := cutPair(valueText(oldValue(pc)), valueText(newValue(pc)), maxCell)
+	newText = withRef(newText, truncateRunes(refOf(pc, refs), maxCell))
 	oldLine := "- " + path + ": " + oldText + "\n"
 	newLine := "+ " + path + ": " + newText
 	newLine += truncateRunes(forcesNote(pc), maxCell) + "\n"
@@ -287,17 +208,18 @@ func diffLines(a plan.Action, pc plan.PropChange) string {
 	return oldLine + newLine
 }
 
-// heredocDiff writes a heredoc as diff lines: a create's all `+`, a
-// destroy's all `-`, a change in place's unchanged lines as context and
-// the others `-` or `+`, every line of text indented four spaces past its
-// mark (never a fence) and cut to maxCell runes:
+// blockDiff writes a block (a heredoc, a list, a map) as diff lines: a
+// create's all `+`, a destroy's all `-`, a change in place's unchanged
+// lines as context and the others `-` or `+`, every line of text
+// indented four spaces past its mark (never a fence) and cut to maxCell
+// runes:
 //
 //	  value: <<-EOT
 //	      line one
 //	-     line two
 //	+     line 2
 //	  EOT
-func heredocDiff(a plan.Action, path string, lines []hereLine, pc plan.PropChange) string {
+func blockDiff(a plan.Action, path string, bl block, pc plan.PropChange) string {
 	lead := "  "
 	switch a {
 	case plan.Create, plan.Read:
@@ -306,15 +228,15 @@ func heredocDiff(a plan.Action, path string, lines []hereLine, pc plan.PropChang
 		lead = "- "
 	}
 	var b strings.Builder
-	b.WriteString(lead + path + ": " + truncateRunes(heredocHead(a, lines, pc), maxCell) + "\n")
-	for _, l := range lines {
+	b.WriteString(lead + path + ": " + truncateRunes(bl.head(pc), maxCell) + "\n")
+	for _, l := range bl.lines {
 		mark := lead
 		if l.mark != ' ' {
 			mark = string(l.mark) + " "
 		}
-		b.WriteString(mark + "    " + truncateRunes(l.text, maxCell) + "\n")
+		b.WriteString(mark + indentStep + truncateRunes(l.String(), maxCell) + "\n")
 	}
-	b.WriteString(lead + "EOT\n")
+	b.WriteString(lead + bl.close + "\n")
 	return b.String()
 }
 

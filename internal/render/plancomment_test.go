@@ -8,7 +8,7 @@ import (
 	"github.com/kyku/action/internal/plan"
 )
 
-// diffPair returns the text after "- userData: " and "+ userData: " in
+// diffPair returns the text after "-   userData: " and "+   userData: " in
 // the plan comment of an update of web's userData from old to new.
 func diffPair(t *testing.T, pc plan.PropChange) (minus, plus, body string) {
 	t.Helper()
@@ -17,10 +17,10 @@ func diffPair(t *testing.T, pc plan.PropChange) (minus, plus, body string) {
 	}}, Counters: plan.Counters{Update: 1}}
 	body = PlanComment(p, Meta{Environment: "prod", CommitSHA: "abc"}, CommentLimit)
 	for _, l := range strings.Split(body, "\n") {
-		if s, ok := strings.CutPrefix(l, "- "+pc.Path+": "); ok {
+		if s, ok := strings.CutPrefix(l, "-   "+pc.Path+": "); ok {
 			minus = s
 		}
-		if s, ok := strings.CutPrefix(l, "+ "+pc.Path+": "); ok {
+		if s, ok := strings.CutPrefix(l, "+   "+pc.Path+": "); ok {
 			plus = s
 		}
 	}

@@ -60,9 +60,8 @@ func TestReadDuringApplyRenders(t *testing.T) {
 		{"text", txt.String(), "      # will be read during apply: its configuration refers to values not yet known"},
 		{"text", txt.String(), "      token: (sensitive)"},
 		{"text", txt.String(), "1 to create, 1 to update, 0 to replace, 0 to destroy, 0 no-op, 2 to read during apply"},
-		{"markdown", md, "<summary>&lt;= read fwtest_item &quot;look&quot;</summary>"},
-		{"markdown", md, "level 1 · will be read during apply: it depends on a resource with changes pending"},
-		{"markdown", md, "+ value: (known after apply)"},
+		{"markdown", md, "<= read fwtest_item \"look\"  (level 1)\n    # will be read during apply: it depends on a resource with changes pending\n"},
+		{"markdown", md, "+   value: (known after apply)"},
 		{"picture", PlanMermaid(p), `["⇠ look (fwtest_item)"]`},
 	} {
 		if !strings.Contains(tc.out, tc.want) {

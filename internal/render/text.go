@@ -13,8 +13,11 @@ import (
 
 // TextOptions shape the human plan output.
 type TextOptions struct {
-	Color    bool // ANSI colours: + green, ~ yellow, ± magenta, - red
-	ShowNoOp bool // list unchanged resources (the CLI default, as in the seed)
+	Color bool // ANSI colours: + green, ~ yellow, ± magenta, - red
+	// ShowNoOp lists each unchanged resource (`✓ no-op …`, as the seed
+	// does); otherwise one line counts them (kyku plan --show-unchanged
+	// lists them).
+	ShowNoOp bool
 	Verbose  bool // also list the properties of destroys
 }
 
@@ -86,7 +89,9 @@ func nameText(n string) string {
 //	      port: 80 → 443
 //	  ✓ no-op Database "app-db"
 //
-// No-ops come last, after the destroys, whatever their level.
+// No-ops come last, after the destroys, whatever their level; unless
+// ShowNoOp, one line counts them instead (`✓ 300 unchanged resources not
+// shown; --show-unchanged lists them`).
 // Property lines show `path: old → new` (a create's `path: new`);
 // sensitive values as (sensitive), what is known only after apply as
 // (known after apply) beside the parts that are known, a string of
@@ -142,10 +147,13 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 			continue
 		}
 		for _, pc := range c.Properties {
-			for _, l := range propLines(c.Action, pc) {
+			for _, l := range propLines(c.Action, pc, c.References) {
 				fmt.Fprintln(bw, "      "+l)
 			}
 		}
+	}
+	if n := unchanged(p.Changes); n > 0 && !opts.ShowNoOp {
+		fmt.Fprintln(bw, "  "+plan.NoOp.Symbol()+" "+notShown(n)+"; --show-unchanged lists them")
 	}
 	writeOutputChanges(bw, p.OutputChanges, opts.Color)
 	return flush(bw)
@@ -164,7 +172,7 @@ func writeOutputChanges(bw *bufio.Writer, ocs []plan.OutputChange, color bool) {
 		if col := actionColor(oc.Action); color && col != "" {
 			sym = col + sym + ansiReset
 		}
-		for i, l := range propLines(oc.Action, outputProp(oc)) {
+		for i, l := range propLines(oc.Action, outputProp(oc), nil) {
 			if i == 0 {
 				fmt.Fprintln(bw, "  "+sym+" "+l)
 			} else {
@@ -199,6 +207,20 @@ func listed(cs []plan.Change, noOps bool) []plan.Change {
 	return out
 }
 
+// unchanged counts the no-ops among cs.
+func unchanged(cs []plan.Change) int {
+	n := 0
+	for _, c := range cs {
+		if c.Action == plan.NoOp {
+			n++
+		}
+	}
+	return n
+}
+
+// notShown is "300 unchanged resources not shown".
+func notShown(n int) string { return plural(n, "unchanged resource") + " not shown" }
+
 func flush(bw *bufio.Writer) error {
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write plan: %w", err)
@@ -217,33 +239,35 @@ func showProps(a plan.Action, verbose bool) bool {
 }
 
 // propLines are the lines of one property: `path: old → new` (creates and
-// reads during apply: `path: new`, destroys: `path: old`); a string of several lines is a
-// heredoc, its lines indented under the property, a changed one's
-// marked "- " (removed) or "+ " (added):
+// reads during apply: `path: new`, destroys: `path: old`); a string of
+// several lines, a list or a map is a block (valueBlock), its lines
+// indented under the property, a changed one's marked "- " (removed) or
+// "+ " (added); a value names the reference it came from (refs, by
+// path: withRef):
 //
 //	value: <<-EOT
 //	    line one
 //	  - line two
 //	  + line 2
 //	EOT
-func propLines(a plan.Action, pc plan.PropChange) []string {
-	old, new := oldValue(pc), newValue(pc)
+func propLines(a plan.Action, pc plan.PropChange, refs map[string]string) []string {
 	path := oneLine(pc.Path) + ": "
-	if lines, ok := heredoc(a, old, new); ok {
-		out := make([]string, 0, len(lines)+2)
-		out = append(out, path+heredocHead(a, lines, pc))
-		for _, l := range lines {
-			out = append(out, "  "+string(l.mark)+" "+l.text)
+	if b, ok := valueBlock(a, pc, refs); ok {
+		out := make([]string, 0, len(b.lines)+2)
+		out = append(out, path+b.head(pc))
+		for _, l := range b.lines {
+			out = append(out, "  "+string(l.mark)+" "+l.String())
 		}
-		return append(out, "EOT")
+		return append(out, b.close)
 	}
+	old, new := oldValue(pc), newValue(pc)
 	switch a {
 	case plan.Create, plan.Read:
-		path += valueText(new)
+		path += withRef(valueText(new), refOf(pc, refs))
 	case plan.Destroy, plan.Forget:
 		path += valueText(old)
 	default:
-		path += valueText(old) + " → " + valueText(new)
+		path += valueText(old) + " → " + withRef(valueText(new), refOf(pc, refs))
 	}
 	return []string{path + forcesNote(pc)}
 }

@@ -80,7 +80,7 @@ func TestPlanTextBehaviour(t *testing.T) {
 		{"forces replacement", full, "      image: debian-11 → debian-12  # forces replacement", false},
 		{"sensitive masked", full, "      userData: (sensitive) → (sensitive)  # forces replacement", false},
 		{"unknown new value", full, "      subnet: 101 → (known after apply)", false},
-		{"maps as compact JSON", full, `      tags: {"team":"web"} → {"team":"edge","tier":"front"}`, false},
+		{"a map as a block, line by line", full, "      tags: {\n        - team: web\n        + team: edge\n        + tier: front\n      }\n", false},
 		{"reason shown", full, "      # gone from the cloud", false},
 		{"forget listed", full, `  - forget SshKey "old-key"`, false},
 		{"forget counted", full, ", 1 to forget", false},

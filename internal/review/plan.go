@@ -104,7 +104,7 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 	out.Redacted = buf.Bytes()
 	m := render.Meta{
 		CommitSHA: req.HeadSHA, Digest: digest, RunURL: d.RunURL, ArtifactURL: d.ArtifactURL,
-		Environment: s.Environment, Project: s.Project, Policy: out.Policy,
+		Environment: s.Environment, Project: s.Project, Policy: out.Policy, ShowUnchanged: s.ShowUnchanged,
 	}
 	if req.Number > 0 && d.RuleChanges != nil {
 		if m.RulesChanged, err = d.RuleChanges(ctx, req.Number); err != nil {

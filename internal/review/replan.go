@@ -219,7 +219,7 @@ func (a *applier) mismatchRefusal(f mismatchFacts) *Refusal {
 // refuseWithPlan refuses with r and shows the fresh plan for review.
 func (a *applier) refuseWithPlan(ctx context.Context, r *Refusal, fresh *plan.Plan) (*ApplyOutcome, error) {
 	a.out.Refused = r
-	m := render.Meta{CommitSHA: a.pr.HeadSHA, Digest: a.out.Digest, RunURL: a.d.RunURL, Environment: a.s.Environment, Project: a.s.Project}
+	m := render.Meta{CommitSHA: a.pr.HeadSHA, Digest: a.out.Digest, RunURL: a.d.RunURL, Environment: a.s.Environment, Project: a.s.Project, ShowUnchanged: a.s.ShowUnchanged}
 	err := a.answer(ctx, refusedWithPlanReply(a.s, r, fresh, m))
 	a.react(ctx, ReactRefused)
 	return a.out, err

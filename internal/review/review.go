@@ -79,6 +79,10 @@ type Settings struct {
 	// PolicyTimeout bounds one policy evaluation (default
 	// policy.DefaultTimeout).
 	PolicyTimeout time.Duration
+	// ShowUnchanged lists each unchanged resource in plan comments and
+	// summaries (render.Meta.ShowUnchanged); by default one line counts
+	// them.
+	ShowUnchanged bool
 	// Promotion orders environments: an apply to one of them is refused
 	// until every earlier one has applied the same head commit
 	// successfully (see Apply). Empty: no order.

@@ -34,13 +34,13 @@ outputs:
 			// it so; terraform-plugin-sdk plans the whole map unknown (its
 			// flatmap cannot hold such an entry), and a plan shows what
 			// the provider planned. Its nested block keeps the known
-			// parts.
-			tags := "      tags: {\"k\":\"one\",\"pet\":(known after apply)}\n"
+			// parts. A value a reference gave names it.
+			tags := "      tags: {\n          k: one\n          pet: (known after apply: a.id)\n      }\n"
 			more := ""
 			if tp == tfplugintest.SDK {
 				yaml = strings.Replace(yaml, "tags: { k: one, pet: \"${a.id}\" }", "tags: { k: one, pet: \"${a.id}\" }, rule: [ { port: 80 }, { port: 81, cidr: \"${a.value}/${a.id}\" } ]", 1)
 				tags = "      tags: (known after apply)\n"
-				more = "      rule: [{\"cidr\":\"0.0.0.0/0\",\"port\":80},{\"cidr\":(known after apply),\"port\":81}]\n"
+				more = "      rule: [\n          {\n              cidr: 0.0.0.0/0\n              port: 80\n          },\n          {\n              cidr: (known after apply: a.value, a.id)\n              port: 81\n          },\n      ]\n"
 			}
 			cfg := w.parse(yaml)
 			p := w.plan(cfg)
@@ -63,7 +63,11 @@ outputs:
 					t.Errorf("the plan text lacks %q:\n%s", want, text.String())
 				}
 			}
-			for _, want := range []string{"+ " + strings.TrimPrefix(tags, "      "), "+ value: <<-EOT\n+     line1\n"} {
+			// The comment shows the same, each line marked and indented
+			// under its change.
+			shown := strings.ReplaceAll(strings.TrimSuffix(tags, "\n"), "\n      ", "\n+   ")
+			shown = "+   " + strings.TrimPrefix(shown, "      ") + "\n"
+			for _, want := range []string{shown, "+   value: <<-EOT\n+       line1\n"} {
 				if !strings.Contains(md, want) {
 					t.Errorf("the comment lacks %q:\n%s", want, md)
 				}
