@@ -15,8 +15,8 @@ import (
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/local"
+	"github.com/kyku/action/internal/statemgr/tflayout"
 	"github.com/kyku/action/internal/tfcorpus"
-	"github.com/kyku/action/internal/tfstate"
 )
 
 func init() { planKyku = planWithCLI }
@@ -28,7 +28,7 @@ func init() { planKyku = planWithCLI }
 func planWithCLI(ctx context.Context, r tfcorpus.Run) ([]byte, []tfcorpus.Diagnostic, error) {
 	stateDir := r.Workdir + ".kyku"
 	if r.PriorState != nil {
-		if err := writePriorState(ctx, r.PriorState, stateDir); err != nil {
+		if err := writePriorState(ctx, r.PriorState, r.Workdir, stateDir); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -77,19 +77,24 @@ func refusal(stderr string, r tfcorpus.Run) []tfcorpus.Diagnostic {
 	return []tfcorpus.Diagnostic{{Summary: first}}
 }
 
-// writePriorState reads OpenTofu's state file as Kyku's local backend of
-// a Terraform layout does and writes what it maps to as Kyku's state in
-// dir, the --state-dir of the plan.
-func writePriorState(ctx context.Context, data []byte, dir string) error {
-	f, err := tfstate.Decode(tfcorpus.Step1State, data)
+// writePriorState puts OpenTofu's state file where its local backend
+// keeps it (terraform.tfstate in workdir), reads it with Kyku's backend of
+// that layout, and writes what it reads as Kyku's state in dir, the
+// --state-dir of the plan.
+func writePriorState(ctx context.Context, data []byte, workdir, dir string) error {
+	tf := local.TerraformConfig{Dir: workdir}
+	if err := os.WriteFile(tf.StatePath("default"), data, 0o644); err != nil {
+		return err
+	}
+	b, err := local.NewTerraform(tf, "default", tflayout.Options{Hostname: "tfcorpus", PID: 4242}, local.Options{})
 	if err != nil {
 		return err
 	}
-	b, err := tfstate.NewBridge(f, tfstate.BridgeOptions{})
+	st, err := b.Read(ctx)
 	if err != nil {
-		return err
+		return fmt.Errorf("read %s: %w", tfcorpus.Step1State, err)
 	}
-	if err := local.New(dir, "", local.Options{}).Write(ctx, b.State(), statemgr.WriteOptions{}); err != nil {
+	if err := local.New(dir, "", local.Options{}).Write(ctx, st, statemgr.WriteOptions{}); err != nil {
 		return fmt.Errorf("write %s as Kyku's state: %w", tfcorpus.Step1State, err)
 	}
 	return nil

@@ -25,7 +25,7 @@ var planKyku tfcorpus.Planner
 // that matches.
 func TestCorpusMatchesOpenTofu(t *testing.T) {
 	if planKyku == nil {
-		t.Fatal("no Kyku planner: planKyku is not set (it comes with the loader of .tf directories)")
+		t.Fatal("no Kyku planner: planKyku is not set (kykuplan_test.go sets it)")
 	}
 	entries, err := tfcorpus.Load(corpusRoot)
 	if err != nil {
