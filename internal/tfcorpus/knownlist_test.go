@@ -10,42 +10,42 @@ package tfcorpus_test
 // hashicorp providers are kept as they are); each why is written by hand.
 var knownDifferences = map[string]known{
 	"check-blocks": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"conditionals": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"count": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"depends-on": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"error-count-unknown": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"missing error: main.tf:18: Invalid count argument",
 			"extra error: :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none)",
 		},
 	},
 	"error-for-each-unknown": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"missing error: main.tf:16: Invalid for_each argument",
 			"missing error: main.tf:27: Invalid for_each argument",
@@ -53,7 +53,7 @@ var knownDifferences = map[string]known{
 		},
 	},
 	"error-precondition": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"missing error: main.tf:14: Resource precondition failed",
 			"missing error: main.tf:24: Module output value precondition failed",
@@ -61,28 +61,28 @@ var knownDifferences = map[string]known{
 		},
 	},
 	"estate-cert-validation": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"estate-iam-policy": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"estate-module-foreach": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"estate-userdata": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
@@ -108,63 +108,63 @@ var knownDifferences = map[string]known{
 		},
 	},
 	"for-each-locals": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"for-each-map": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"for-each-resource-attr": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"for-each-state-attr": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"for-expressions": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"functions-datetime": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"functions-filesystem": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"functions-hash-crypto": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"functions-impure": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
@@ -178,7 +178,7 @@ var knownDifferences = map[string]known{
 		},
 	},
 	"functions-typeconv": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
@@ -192,175 +192,175 @@ var knownDifferences = map[string]known{
 		},
 	},
 	"lifecycle-conditions": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"lifecycle-create-before-destroy": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"lifecycle-ignore-changes": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"lifecycle-replace-triggered-by": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"locals": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"modules-count-foreach": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"modules-local": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"moved": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"override-files": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"remote-state": {
-		why: "uses terraform_data and terraform_remote_state, types of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data and terraform_remote_state, types of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"removed": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"splats": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"state-changes": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"templatefile": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"templates": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"terraform-data": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"tf-json": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"tofu-files": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"unknown-flow": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"variables-optional": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"variables-sensitive": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"variables-tfvars": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"variables-types": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"variables-validation": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
 	"workspace-path": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider, which Kyku does not serve: it looks for a provider hashicorp/terraform and finds none",
+		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
