@@ -184,13 +184,6 @@ var knownDifferences = map[string]known{
 			"  :0: provider registry.opentofu.org/hashicorp/terraform: no version allowed by \"\" for linux_amd64 in the mirror MIRROR (it has none): ",
 		},
 	},
-	"import-foreach": {
-		why: "an import whose object differs from the configuration is planned by Kyku as an import alone (the update follows on the next plan); OpenTofu plans the import and the update in one change ([update] with importing)",
-		diffs: []string{
-			"fwtest_item.service[\"db\"]: actions: OpenTofu [update], Kyku [no-op]",
-			"sdktest_item.cache: actions: OpenTofu [update], Kyku [no-op]",
-		},
-	},
 	"lifecycle-conditions": {
 		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
 		diffs: []string{
