@@ -29,8 +29,8 @@ func outputChanges(cfg *config.Config, st *state.File, lookup value.Lookup) []pl
 			declared[o.Name] = true
 			v, unknown := value.Resolve(o.Value, lookup)
 			old, had := st.Outputs[o.Name]
-			if had && !unknown && value.Equal(old, v) {
-				continue
+			if had && !unknown && value.Equal(old, v) || !had && !unknown && v == nil {
+				continue // unchanged (a null output is not recorded: nothing to create)
 			}
 			oc := plan.OutputChange{Name: o.Name, Action: plan.Create, New: v, Unknown: unknown, Sensitive: sensitive[o.Name]}
 			if had {

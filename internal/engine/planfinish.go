@@ -58,6 +58,7 @@ func (x *planning) finish(ctx context.Context, destroys []plan.Change) (*plan.Pl
 	}
 	p := x.p
 	p.OutputChanges = outputChanges(x.cfg, x.st, x.lookup)
+	p.UnchangedOutputs = unchangedOutputs(x.cfg, x.st, x.lookup, p.OutputChanges)
 	sortChanges(p.Changes)
 	p.Changes = append(p.Changes, destroys...)
 	p.Secrets = stateSecrets(x.st, p.Changes)

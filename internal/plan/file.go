@@ -112,9 +112,10 @@ func Decode(name string, data []byte) (*Plan, error) {
 			pc.Old, pc.New = value.Normalize(pc.Old), value.Normalize(pc.New)
 		}
 	}
-	for i := range p.OutputChanges {
-		oc := &p.OutputChanges[i]
-		oc.Old, oc.New = value.Normalize(oc.Old), value.Normalize(oc.New)
+	for _, ocs := range [][]OutputChange{p.OutputChanges, p.UnchangedOutputs} {
+		for i := range ocs {
+			ocs[i].Old, ocs[i].New = value.Normalize(ocs[i].Old), value.Normalize(ocs[i].New)
+		}
 	}
 	if p.Config != nil {
 		for i, r := range p.Config.Resources {

@@ -312,6 +312,10 @@ type Plan struct {
 	// removes, by name (values masked where secret); shown, not applied:
 	// apply evaluates the outputs again.
 	OutputChanges []OutputChange `json:"outputChanges,omitempty"`
+	// UnchangedOutputs are the configuration's outputs the plan leaves as
+	// they are (action no-op), by name, masked as OutputChanges are: what
+	// plan --json lists beside the changes, as OpenTofu's plan does.
+	UnchangedOutputs []OutputChange `json:"unchangedOutputs,omitempty"`
 
 	Config *config.Config `json:"config,omitempty"` // the desired config (nil in a redacted plan)
 	// WriteOnly lists, per resource, the top-level properties the

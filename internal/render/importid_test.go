@@ -12,7 +12,9 @@ import (
 
 // TestImportByAnotherIDRender: an import whose ID (as its entry gives
 // it) is not the object's own ID shows both, in the text and plan.json;
-// one whose IDs are the same shows the ID once, and no importId.
+// one whose IDs are the same shows the ID once in the text, and plan.json
+// still marks it an import by that ID (importId), as OpenTofu's
+// "importing" does.
 func TestImportByAnotherIDRender(t *testing.T) {
 	composite := change(plan.Import, "random_integer", "n", 0)
 	composite.ImportID, composite.ProviderID = "42,1,100", "42"
@@ -47,7 +49,7 @@ func TestImportByAnotherIDRender(t *testing.T) {
 		ResourceID string `json:"resourceId"`
 		ProviderID string `json:"providerId"`
 		ImportID   string `json:"importId"`
-	}{{"n", "42", "42,1,100"}, {"db", "12345", ""}}
+	}{{"n", "42", "42,1,100"}, {"db", "12345", "12345"}}
 	if diff := cmp.Diff(want, got.Changes); diff != "" {
 		t.Errorf("plan.json changes (-want +got):\n%s", diff)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"slices"
+	"strings"
 
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/value"
@@ -29,7 +31,8 @@ type jsonPlan struct {
 	Replace       []string     `json:"replace,omitempty"`
 	Changes       []jsonChange `json:"changes"`
 	// OutputChanges are the outputs apply adds, changes or removes
-	// (name, action, old, new; secrets masked).
+	// (name, action, old, new; secrets masked), and the configuration's
+	// other outputs with action no-op, by name.
 	OutputChanges []plan.OutputChange `json:"outputChanges,omitempty"`
 	Counters      jsonCounters        `json:"counters"`
 }
@@ -46,8 +49,9 @@ type jsonChange struct {
 	Reason       string         `json:"reason,omitempty"`
 	Dependencies []string       `json:"dependencies,omitempty"`
 	Properties   []jsonProperty `json:"properties"`
-	// An import by an ID that is not the object's own (providerId): that
-	// ID, as its entry gives it.
+	// An import (alone, or followed by an update or replace): the ID it
+	// imports by, as its entry gives it, which may differ from the
+	// object's own (providerId).
 	ImportID string `json:"importId,omitempty"`
 	// A move: the name state knew the resource by, and the cloud name
 	// before a rename.
@@ -57,6 +61,13 @@ type jsonChange struct {
 	// priorCloudName is the destroyed object's, cloudName the
 	// replacement's).
 	ReplaceOrder plan.ReplaceOrder `json:"replaceOrder,omitempty"`
+	// Planned is the whole object after the change, as far as the plan
+	// knows it: "(known after apply)" where only apply will tell,
+	// "(sensitive)" at each of SensitivePaths (Terraform's path syntax:
+	// .password, .tags["env"], .rule[0]); none for a destroy or forget,
+	// or a change whose provider does not plan whole objects.
+	Planned        any      `json:"planned,omitempty"`
+	SensitivePaths []string `json:"sensitivePaths,omitempty"`
 }
 
 type jsonProperty struct {
@@ -93,7 +104,7 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 		Targets:       p.Targets,
 		Replace:       p.Replace,
 		Changes:       make([]jsonChange, 0, len(p.Changes)),
-		OutputChanges: jsonOutputs(p.OutputChanges),
+		OutputChanges: jsonOutputs(p.OutputChanges, p.UnchangedOutputs),
 		Counters:      jsonCounters{Counters: p.Counters, Forget: forgets(p)},
 	}
 	for _, c := range p.Changes {
@@ -106,9 +117,10 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 			Dependencies: c.Dependencies, Properties: make([]jsonProperty, 0, len(c.Properties)),
 			MovedFrom: c.MovedFrom, PriorCloudName: c.PriorCloudName, ReplaceOrder: c.ReplaceOrder,
 		}
-		if c.ImportID != c.ProviderID {
+		if c.ImportID != "" {
 			jc.ImportID = c.ImportID
 		}
+		jc.Planned, jc.SensitivePaths = plannedValue(c)
 		for _, pc := range c.Properties {
 			jc.Properties = append(jc.Properties, jsonProperty{
 				Path: pc.Path, Old: oldValue(pc), New: newValue(pc),
@@ -127,19 +139,21 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 	return nil
 }
 
-// jsonOutputs are the output changes as --json writes them: each part
-// known only after apply the marker alone.
-func jsonOutputs(ocs []plan.OutputChange) []plan.OutputChange {
-	if len(ocs) == 0 {
+// jsonOutputs are the output changes and the unchanged outputs as --json
+// writes them, by name: each part known only after apply the marker
+// alone.
+func jsonOutputs(ocs, unchanged []plan.OutputChange) []plan.OutputChange {
+	if len(ocs)+len(unchanged) == 0 {
 		return nil
 	}
-	out := make([]plan.OutputChange, len(ocs))
-	for i, oc := range ocs {
+	out := make([]plan.OutputChange, 0, len(ocs)+len(unchanged))
+	for _, oc := range slices.Concat(ocs, unchanged) {
 		if oc.Unknown {
 			oc.New = unknownParts(oc.New)
 		}
-		out[i] = oc
+		out = append(out, oc)
 	}
+	slices.SortStableFunc(out, func(a, b plan.OutputChange) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
@@ -192,14 +206,22 @@ func RedactPlan(p *plan.Plan) *plan.Plan {
 	if p.Changes == nil {
 		r.Changes = nil
 	}
-	if p.OutputChanges != nil { // masked where secret already
-		r.OutputChanges = make([]plan.OutputChange, len(p.OutputChanges))
-		for i, oc := range p.OutputChanges {
-			oc.Old, oc.New = value.Copy(oc.Old), value.Copy(oc.New)
-			r.OutputChanges[i] = oc
-		}
-	}
+	r.OutputChanges = copyOutputs(p.OutputChanges) // masked where secret already
+	r.UnchangedOutputs = copyOutputs(p.UnchangedOutputs)
 	return &r
+}
+
+// copyOutputs is a deep copy of ocs.
+func copyOutputs(ocs []plan.OutputChange) []plan.OutputChange {
+	if ocs == nil {
+		return nil
+	}
+	out := make([]plan.OutputChange, len(ocs))
+	for i, oc := range ocs {
+		oc.Old, oc.New = value.Copy(oc.Old), value.Copy(oc.New)
+		out[i] = oc
+	}
+	return out
 }
 
 // maskNames is m with the values of names masked.

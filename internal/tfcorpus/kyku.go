@@ -44,7 +44,8 @@ type kykuOutputChange struct {
 }
 
 // kykuActions are OpenTofu's action lists for Kyku's actions but replace,
-// whose list depends on its order.
+// whose list depends on its order, and import, whose list depends on
+// whether an update follows it.
 var kykuActions = map[string][]string{
 	"create":  {"create"},
 	"update":  {"update"},
@@ -53,7 +54,6 @@ var kykuActions = map[string][]string{
 	"read":    {"read"},
 	"forget":  {"forget"},
 	"move":    {"no-op"},
-	"import":  {"no-op"},
 }
 
 // kykuOutputActions are OpenTofu's names of Kyku's output actions.
@@ -108,6 +108,13 @@ func kykuResource(kc kykuChange) (Change, error) {
 		c.Actions = []string{"delete", "create"}
 		if kc.ReplaceOrder == "create-before-destroy" {
 			c.Actions = []string{"create", "delete"}
+		}
+	case "import":
+		// An import whose object differs from the configuration is
+		// updated once imported: OpenTofu's [update] with importing.
+		c.Actions = []string{"no-op"}
+		if len(kc.Properties) > 0 {
+			c.Actions = []string{"update"}
 		}
 	default:
 		actions, ok := kykuActions[kc.Action]

@@ -31,6 +31,8 @@ const kykuSample = `{
      "planned": {"id": "1", "input": {"a": [1, "(known after apply)"], "s": "(sensitive)"}, "output": null},
      "sensitivePaths": [".input.s"]},
     {"action": "import", "resourceId": "fwtest_item.imp", "providerId": "web-1", "type": "fwtest_item", "level": 0, "properties": []},
+    {"action": "import", "resourceId": "fwtest_item.imp3", "providerId": "c-3", "importId": "c-3", "type": "fwtest_item", "level": 0,
+     "properties": [{"path": "value", "old": "old", "new": "v1"}]},
     {"action": "update", "resourceId": "fwtest_item.imp2", "providerId": "db-2", "importId": "db", "type": "fwtest_item", "level": 0, "properties": []},
     {"action": "read", "resourceId": "data.fwtest_item.later", "type": "fwtest_item", "level": 1, "properties": []},
     {"action": "forget", "resourceId": "terraform_data.gone", "type": "terraform_data", "level": 0, "properties": []}
@@ -54,6 +56,7 @@ func TestFromKyku(t *testing.T) {
 			{Address: "data.fwtest_item.later", Actions: []string{"read"}, After: map[string]any{}},
 			{Address: "fwtest_item.imp", Actions: []string{"no-op"}, Importing: "web-1", After: map[string]any{}},
 			{Address: "fwtest_item.imp2", Actions: []string{"update"}, Importing: "db", After: map[string]any{}},
+			{Address: "fwtest_item.imp3", Actions: []string{"update"}, Importing: "c-3", After: map[string]any{"value": "v1"}},
 			{Address: `module.net.fwtest_item.subnet["a"]`, Actions: []string{"create"},
 				After: map[string]any{"name": "a", "id": Unknown, "secret": Masked, "tags": map[string]any{"env": "prod"},
 					"rule": []any{map[string]any{"port": Number("80")}, map[string]any{"port": Number("443")}}},
