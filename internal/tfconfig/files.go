@@ -50,7 +50,6 @@ type loader struct {
 	parser  *hclparse.Parser
 	sources Sources
 	diags   hcl.Diagnostics
-	depth   int
 }
 
 func newLoader(sources Sources) *loader {
