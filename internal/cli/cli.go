@@ -236,6 +236,8 @@ type common struct {
 	flags        *flagSet // what register registered them on
 	envFrom      string   // the saved plan env came from, when -e was not given
 	tf           *terraformConfig
+	// backendConfig are --backend-config's, in order (terraformstate.go).
+	backendConfig listFlags
 }
 
 func (c *common) register(fs *flagSet, env *Env) {
@@ -255,6 +257,7 @@ func (c *common) register(fs *flagSet, env *Env) {
 	fs.StringVar(&c.mirror, "plugin-mirror", env.Getenv("KYKU_PLUGIN_MIRROR"), "install Terraform providers only from the filesystem mirror `DIR`, unpacked or as kyku providers mirror writes it (also KYKU_PLUGIN_MIRROR)")
 	fs.BoolVar(&c.sandbox, "sandbox", false, "run Terraform providers sandboxed (bubblewrap): their own user, files and processes, this environment, no other file; as root, no metadata address")
 	fs.Var(&c.sandboxFiles, "sandbox-file", "a `FILE` a sandboxed provider may read, such as a credentials file (repeatable)")
+	fs.Var(&c.backendConfig, "backend-config", backendConfigUsage)
 }
 
 // plugins is how the configuration's Terraform providers are installed
@@ -341,6 +344,9 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 	s.Engine.Secrets = env.secrets // the engine and the providers feed what the CLI prints with
 	s.Engine.Now = env.Now
 	s.Engine.Lock = lockInfo(env, op)
+	if s.Terraform, err = c.terraformState(); err != nil {
+		return s, err
+	}
 	return s, nil
 }
 

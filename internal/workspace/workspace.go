@@ -59,6 +59,10 @@ type Settings struct {
 	// Plugins says how the configuration's Terraform providers are
 	// installed and run (see plugins.go).
 	Plugins Plugins
+	// Terraform, when set, is where a Terraform root's state is: it is
+	// opened as OpenTofu keeps it (tfbackend.go), the config's backend
+	// left aside.
+	Terraform *TerraformState
 }
 
 // Workspace is an opened engine with its provider and backend. Close it:
@@ -140,6 +144,12 @@ func OpenBackend(ctx context.Context, bc *config.Backend, s Settings) (statemgr.
 // OpenConfigBackend opens the backend cfg names with the encryption cfg
 // names (KYKU_STATE_PASSPHRASE, AWS KMS).
 func OpenConfigBackend(ctx context.Context, cfg *config.Config, s Settings) (statemgr.Backend, error) {
+	if s.Terraform != nil {
+		if err := refuseEncryption(cfg.Encryption); err != nil {
+			return nil, err
+		}
+		return OpenTerraformBackend(ctx, s.Terraform, s)
+	}
 	codec, err := Codec(ctx, cfg.Encryption, s)
 	if err != nil {
 		return nil, err
