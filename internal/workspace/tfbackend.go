@@ -101,6 +101,9 @@ func OpenTerraformBackend(ctx context.Context, ts *TerraformState, s Settings) (
 			}
 			cfg.Dir = s.StateDir
 		}
+		if a.err != nil {
+			return nil, a.err
+		}
 		b, err = local.NewTerraform(cfg, s.Env, lay, local.Options{Now: s.Engine.Now})
 	case "s3":
 		cfg := s3.TerraformConfig{
@@ -117,17 +120,24 @@ func OpenTerraformBackend(ctx context.Context, ts *TerraformState, s Settings) (
 			p := a.str("workspace_key_prefix")
 			cfg.WorkspaceKeyPrefix = &p
 		}
+		if a.err != nil {
+			return nil, a.err
+		}
 		b, err = s3.NewTerraform(ctx, cfg, s.Env, lay, s3.Options{PollInterval: s.PollInterval, Getenv: getenv})
 	case "gcs":
-		b, err = gcs.NewTerraform(ctx, gcs.TerraformConfig{Bucket: a.str("bucket"), Prefix: a.str("prefix")}, s.Env, lay, gcs.Options{PollInterval: s.PollInterval, Getenv: getenv})
+		cfg := gcs.TerraformConfig{Bucket: a.str("bucket"), Prefix: a.str("prefix")}
+		if a.err != nil {
+			return nil, a.err
+		}
+		b, err = gcs.NewTerraform(ctx, cfg, s.Env, lay, gcs.Options{PollInterval: s.PollInterval, Getenv: getenv})
 	case "http":
 		b, err = a.http(s, lay, getenv)
 	}
-	if a.err != nil {
-		return nil, a.err
-	}
 	if err != nil {
 		return nil, a.errorf("%w", err)
+	}
+	if a.err != nil {
+		return nil, a.err
 	}
 	return b, nil
 }
