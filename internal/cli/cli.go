@@ -95,7 +95,9 @@ Commands:
 Common flags: -c, --config PATH (file or directory of *.yaml, default kyku.yaml), -e, --env ENV,
 --var NAME=VALUE (repeatable; also KYKU_VAR_NAME), --provider NAME, --parallelism N,
 --lock-timeout DURATION, --state-dir DIR, --plugin-mirror DIR (also KYKU_PLUGIN_MIRROR). Local state (.kyku, or the backend's path) and the
-sim's cloud (.kyku/sim) live next to the configuration, not in the working directory.
+sim's cloud (.kyku/sim) live next to the configuration, not in the working directory. A directory of .tf files keeps
+its state where its backend block says (terraform.tfstate without one), as OpenTofu does; --backend-config FILE|KEY=VALUE
+completes that block as tofu init -backend-config does.
 Run "kyku <command> --help" for a command's flags.
 `
 
