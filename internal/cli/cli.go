@@ -88,12 +88,16 @@ Commands:
   state         list | mv FROM TO | rm NAME… | pull | push FILE [--force] | backups |
                 restore KEY | rekey
   force-unlock  remove a lock left by a dead run (force-unlock TOKEN; asks for "yes"; --force)
+  migrate       check DIR…: plan each Terraform root against its state where OpenTofu keeps
+                it, reading only; exit 0 only when every one plans no changes
   version       print kyku's version, commit and Go version (also --version)
 
 Common flags: -c, --config PATH (file or directory of *.yaml, default kyku.yaml), -e, --env ENV,
 --var NAME=VALUE (repeatable; also KYKU_VAR_NAME), --provider NAME, --parallelism N,
 --lock-timeout DURATION, --state-dir DIR, --plugin-mirror DIR (also KYKU_PLUGIN_MIRROR). Local state (.kyku-state, or the backend's path) and the
-sim's cloud (.kyku-state/sim) live next to the configuration, not in the working directory.
+sim's cloud (.kyku-state/sim) live next to the configuration, not in the working directory. A directory of .tf files keeps
+its state where its backend block says (terraform.tfstate without one), as OpenTofu does; --backend-config FILE|KEY=VALUE
+completes that block as tofu init -backend-config does.
 Run "kyku <command> --help" for a command's flags.
 `
 
@@ -119,6 +123,7 @@ func commands() []command {
 		{"import", "NAME PROVIDER_ID", "Record an object that exists in the cloud in state as NAME (a resource or instance of the configuration).", cmdImport},
 		{"state", "list | mv FROM TO | rm NAME… | pull | push FILE | backups | restore KEY | rekey", "Read or repair the state: every change is backed up first; the cloud is untouched.", cmdState},
 		{"force-unlock", "TOKEN", "Remove a lock left by a dead run (the token is in the lock message), after asking for \"yes\" (--force does not ask).", cmdForceUnlock},
+		{"migrate", "check DIR…", "Plan each Terraform root (and workspace) against its state where OpenTofu keeps it, taking no lock and writing nothing, and print which plan no changes (exit 0 only when every one does, 2 when some plan changes, 1 when some fail).", cmdMigrate},
 		{"providers", "lock | mirror DIR", "Write the lock file of the configuration's Terraform providers (as init does), or download them into DIR, a mirror for KYKU_PLUGIN_MIRROR (--platform OS_ARCH, repeatable).", cmdProviders},
 		{"version", "", "Print kyku's version, the commit it was built from and the Go version. Reads no configuration.", cmdVersion},
 	}
@@ -236,6 +241,8 @@ type common struct {
 	flags        *flagSet // what register registered them on
 	envFrom      string   // the saved plan env came from, when -e was not given
 	tf           *terraformConfig
+	// backendConfig are --backend-config's, in order (terraformstate.go).
+	backendConfig listFlags
 }
 
 func (c *common) register(fs *flagSet, env *Env) {
@@ -255,6 +262,7 @@ func (c *common) register(fs *flagSet, env *Env) {
 	fs.StringVar(&c.mirror, "plugin-mirror", env.Getenv("KYKU_PLUGIN_MIRROR"), "install Terraform providers only from the filesystem mirror `DIR`, unpacked or as kyku providers mirror writes it (also KYKU_PLUGIN_MIRROR)")
 	fs.BoolVar(&c.sandbox, "sandbox", false, "run Terraform providers sandboxed (bubblewrap): their own user, files and processes, this environment, no other file; as root, no metadata address")
 	fs.Var(&c.sandboxFiles, "sandbox-file", "a `FILE` a sandboxed provider may read, such as a credentials file (repeatable)")
+	fs.Var(&c.backendConfig, "backend-config", backendConfigUsage)
 }
 
 // plugins is how the configuration's Terraform providers are installed
@@ -344,6 +352,9 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 	s.Engine.Secrets = env.secrets // the engine and the providers feed what the CLI prints with
 	s.Engine.Now = env.Now
 	s.Engine.Lock = lockInfo(env, op)
+	if s.Terraform, err = c.terraformState(); err != nil {
+		return s, err
+	}
 	return s, nil
 }
 

@@ -314,8 +314,8 @@ func patchInstance(orig *Instance, given, next *state.Resource) (*Instance, erro
 	}
 	in.SchemaVersion = uint64(next.SchemaVersion)
 	in.Private = slices.Clone(next.Private)
-	if given == nil || !slices.Equal(given.Dependencies, next.Dependencies) {
-		in.Dependencies = slices.Clone(next.Dependencies)
+	if deps := configDeps(next.Dependencies); !slices.Equal(deps, configDeps(orig.Dependencies)) {
+		in.Dependencies = deps
 	}
 	in.Sensitive = sensitivePaths(orig.Sensitive, next.Sensitive)
 	if given != nil && next.ProviderID != given.ProviderID {

@@ -63,6 +63,10 @@ type Settings struct {
 	// Notify, when set, is told the one-line notice of local state moved
 	// from the old layout (layoutmove.go).
 	Notify func(notice string)
+	// Terraform, when set, is where a Terraform root's state is: it is
+	// opened as OpenTofu keeps it (tfbackend.go), the config's backend
+	// left aside.
+	Terraform *TerraformState
 }
 
 // Workspace is an opened engine with its provider and backend. Close it:
@@ -146,6 +150,12 @@ func OpenBackend(ctx context.Context, bc *config.Backend, s Settings) (statemgr.
 // names (KYKU_STATE_PASSPHRASE, AWS KMS), after moving local state from
 // the old layout (layoutmove.go).
 func OpenConfigBackend(ctx context.Context, cfg *config.Config, s Settings) (statemgr.Backend, error) {
+	if s.Terraform != nil {
+		if err := refuseEncryption(cfg.Encryption); err != nil {
+			return nil, err
+		}
+		return OpenTerraformBackend(ctx, s.Terraform, s)
+	}
 	if err := s.moveLayout(ctx, cfg); err != nil {
 		return nil, err
 	}

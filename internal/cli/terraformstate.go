@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/kyku/action/internal/tfconfig"
+	"github.com/kyku/action/internal/tfstate"
+	"github.com/kyku/action/internal/workspace"
+)
+
+// A Terraform root's state is OpenTofu's: where its backend block says
+// (none: terraform.tfstate in the root's directory, as `tofu -chdir=DIR`
+// keeps it), in OpenTofu's format and under its lock, the workspace
+// being -e ("default" without it). --backend-config FILE and
+// --backend-config KEY=VALUE (repeatable, in order, a later one winning)
+// configure the block as `tofu init -backend-config` does; Kyku keeps no
+// record of them between runs, so every command that reads the state
+// takes them.
+
+// backendConfigUsage is the help of --backend-config.
+const backendConfigUsage = "configure the Terraform root's backend block as tofu init -backend-config does: a `FILE` of arguments, or KEY=VALUE (repeatable; a later one wins)"
+
+// terraformState is where the Terraform root in -c keeps its state; nil
+// for a Kyku configuration, which --backend-config does not configure.
+func (c *common) terraformState() (*workspace.TerraformState, error) {
+	if c.tf == nil {
+		if len(c.backendConfig) > 0 {
+			return nil, fmt.Errorf("--backend-config %s: it configures a directory of .tf files' backend block; %s is a Kyku configuration (its backend: section says where its state is)", c.backendConfig[0], c.config)
+		}
+		return nil, nil
+	}
+	if err := noKykuTypes(c.tf.module); err != nil {
+		return nil, err
+	}
+	ba, err := tfconfig.RootBackend(c.tf.module, c.tf.inputs, c.backendConfig)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := configDir(c.config)
+	if err != nil {
+		return nil, err
+	}
+	m := c.tf.module
+	return &workspace.TerraformState{
+		Type: ba.Type, Args: ba.Args, Dir: dir, Where: ba.Pos.String(),
+		Provider: func(a tfstate.InstanceAddr) string {
+			return tfconfig.StateProvider(m, moduleCalls(a.Module), a.Mode == tfstate.Data, a.Type, a.Name)
+		},
+	}, nil
+}
+
+// noKykuTypes refuses Kyku's own types (provider kyku: kyku_vm, …) in a
+// root whose state is OpenTofu's: that state has no place for them yet,
+// and refusing before anything is planned keeps an apply from creating
+// what it could not record.
+func noKykuTypes(m *tfconfig.Module) error {
+	for _, key := range slices.Sorted(maps.Keys(m.Resources)) {
+		r := m.Resources[key]
+		if strings.HasPrefix(r.Type, "kyku_") && (r.Provider == nil || r.Provider.Name == "kyku") {
+			rng := r.DeclRange
+			return fmt.Errorf("%s:%d:%d: %s: Kyku's own types are not kept in a Terraform state yet: keep them in a kyku.yaml configuration of their own", rng.Filename, rng.Start.Line, rng.Start.Column, key)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(m.Children)) {
+		if err := noKykuTypes(m.Children[name]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moduleCalls are the call names of a module instance's address
+// (module.a["k"].module.b: a, b), its instance keys left out.
+func moduleCalls(addr string) []string {
+	var calls []string
+	for addr != "" {
+		rest, ok := strings.CutPrefix(addr, "module.")
+		if !ok {
+			return calls
+		}
+		end := strings.IndexAny(rest, ".[")
+		if end < 0 {
+			return append(calls, rest)
+		}
+		calls = append(calls, rest[:end])
+		rest = rest[end:]
+		if rest[0] == '[' {
+			rest = rest[skipKey(rest):]
+		}
+		addr = strings.TrimPrefix(rest, ".")
+	}
+	return calls
+}
+
+// skipKey is the length of the instance key s starts with ([0], ["a.b"]).
+func skipKey(s string) int {
+	quoted := false
+	for i := 1; i < len(s); i++ {
+		switch {
+		case quoted && s[i] == '\\':
+			i++
+		case s[i] == '"':
+			quoted = !quoted
+		case !quoted && s[i] == ']':
+			return i + 1
+		}
+	}
+	return len(s)
+}

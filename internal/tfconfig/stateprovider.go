@@ -1,0 +1,75 @@
+package tfconfig
+
+import (
+	"strconv"
+	"strings"
+)
+
+// StateProvider is the provider configuration address OpenTofu writes in
+// a state for the resource typ.name (a data source when data) of the
+// module the call names lead to from m (none: the root):
+// provider["registry.opentofu.org/hashicorp/aws"], with ".alias" for an
+// alias and "module.NAME." before it for a configuration the module
+// declares itself. A configuration a module does not declare is its
+// parent's, through the call's providers map. "" when the resource is
+// not in the configuration.
+func StateProvider(m *Module, calls []string, data bool, typ, name string) string {
+	mods := []*Module{m}
+	for _, c := range calls {
+		child := mods[len(mods)-1].Children[c]
+		if child == nil {
+			return ""
+		}
+		mods = append(mods, child)
+	}
+	key := typ + "." + name
+	if data {
+		key = "data." + key
+	}
+	r := mods[len(mods)-1].Resources[key]
+	if r == nil {
+		return ""
+	}
+	ref := ProviderRef{Name: impliedProvider(typ)}
+	if r.Provider != nil {
+		ref = *r.Provider
+	}
+	// Up from the resource's module to the one declaring the configuration.
+	for i := len(mods) - 1; ; i-- {
+		mod := mods[i]
+		if _, declared := mod.Providers[ref.Key()]; declared || i == 0 {
+			return providerAddr(calls[:i], providerSource(mod, ref.Name), ref.Alias)
+		}
+		parentRef, passed := ProviderRef{}, false
+		for _, pp := range mods[i-1].Calls[calls[i-1]].Providers {
+			if pp.InChild.Key() == ref.Key() {
+				parentRef, passed = pp.InParent, true
+				break
+			}
+		}
+		if !passed {
+			parentRef = ProviderRef{Name: ref.Name, Alias: ref.Alias}
+			if ref.Alias != "" { // not passed: OpenTofu refuses it at load
+				return ""
+			}
+		}
+		ref = parentRef
+	}
+}
+
+// providerAddr writes a provider configuration address as OpenTofu does.
+func providerAddr(calls []string, source, alias string) string {
+	var b strings.Builder
+	for _, c := range calls {
+		b.WriteString("module." + c + ".")
+	}
+	source = strings.ToLower(source)
+	if strings.Count(source, "/") == 1 {
+		source = "registry.opentofu.org/" + source
+	}
+	b.WriteString("provider[" + strconv.Quote(source) + "]")
+	if alias != "" {
+		b.WriteString("." + alias)
+	}
+	return b.String()
+}
