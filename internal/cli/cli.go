@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -48,8 +49,12 @@ type Env struct {
 	// ProviderStarted, when set, is called with the process ID of every
 	// Terraform provider process started.
 	ProviderStarted func(pid int)
+	// ModulesHTTP fetches modules for kyku init (registries, archives);
+	// nil: a client with a 5 minute timeout.
+	ModulesHTTP *http.Client
 
 	notices *notices             // set by Run
+	ctx     context.Context      // set by Run: the run's, for what loading reads
 	secrets *progress.SecretBook // set by Run
 }
 
@@ -172,7 +177,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 	stdout := newClosedStdout(env.Stdout, cancel)
 	env.Stdout = stdout
 	stop := env.notices.watchInterrupt(env.Interrupted)
-	err := cmd.run(env.notices.withNotices(ctx), &env, args[1:])
+	ctx = env.notices.withNotices(ctx)
+	env.ctx = ctx
+	err := cmd.run(ctx, &env, args[1:])
 	stop()
 	var code exitCode
 	switch {
