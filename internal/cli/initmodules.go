@@ -16,8 +16,12 @@ import (
 // as OpenTofu's init does (package tfmodule): registry and remote
 // packages under .terraform/modules, modules.json saying where each is,
 // OpenTofu's lines on stdout. Git runs with the providers' environment
-// (its credentials, its HOME).
+// (its credentials, its HOME). A root module calling no module has
+// nothing to install, and init says nothing of modules (OpenTofu's way).
 func (c *common) initModules(ctx context.Context, env *Env, upgrade bool) error {
+	if calls, _ := tfmodule.ScanCalls(c.config); len(calls) == 0 {
+		return nil // its errors are the loader's to report
+	}
 	client := env.ModulesHTTP
 	if client == nil {
 		client = &http.Client{Timeout: 5 * time.Minute}
