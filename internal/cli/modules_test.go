@@ -310,6 +310,24 @@ module "tag" {
 		})
 	}
 
+	// A manifest that cannot be read is said once, whatever calls need it.
+	manifest := filepath.Join(tf, ".terraform", "modules", "modules.json")
+	good, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeRoot(root)
+	if err := os.WriteFile(manifest, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = run("plan")
+	if code == 0 || strings.Count(errOut, "Failed to read modules manifest file") != 1 {
+		t.Errorf("plan with a broken modules.json: exit %d, want its error once\n%s%s", code, out, errOut)
+	}
+	if err := os.WriteFile(manifest, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	// kyku init installs the changed call; plan runs its new version.
 	writeRoot(strings.Replace(root, "tags.git?ref=v1", "tags.git?ref=v2", 1))
 	if code, out, errOut = run("init"); code != 0 || !strings.Contains(out, "- tag in .terraform/modules/tag") {
