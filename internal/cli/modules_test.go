@@ -183,9 +183,15 @@ resource "kyku_vpc" "v` + strings.ReplaceAll(v, ".", "") + `" {
 module "sub" {
   source = "./modules/sub"
 }
+output "where" {
+  value = [path.module, module.sub.where]
+}
 `,
 		"modules/sub/main.tf": `resource "kyku_vpc" "sub" {
   cidr = "10.200.0.0/16"
+}
+output "where" {
+  value = path.module
 }
 `,
 	}
@@ -238,13 +244,22 @@ module "tag" {
   count  = 2
   n      = count.index
 }
+output "where" {
+  value = module.net["a"].where
+}
 `
 	writeRoot := func(text string) {
 		writeFiles(t, tf, map[string]string{"main.tf": strings.ReplaceAll(text, "HOST", h.host())})
 	}
 	writeRoot(root)
+	// Through a link, as a checkout often is: modules are named under the
+	// directory given, as OpenTofu names them.
+	link := filepath.Join(k.dir, "infra")
+	if err := os.Symlink(tf, link); err != nil {
+		t.Fatal(err)
+	}
 	run := func(args ...string) (int, string, string) {
-		return k.runWithModules(h, append(args, "-c", tf, "--state-dir", filepath.Join(k.dir, ".kyku"))...)
+		return k.runWithModules(h, append(args, "-c", link, "--state-dir", filepath.Join(k.dir, ".kyku"))...)
 	}
 
 	// Before init: the registry's and git's modules are not installed.
@@ -290,6 +305,10 @@ module "tag" {
 	}
 	if strings.Contains(out, "v200") {
 		t.Errorf("apply ran version 2.0.0, which ~> 1.0 does not allow:\n%s", out)
+	}
+	code, out, errOut = run("output", "--json", "where")
+	if want := `[".terraform/modules/net",".terraform/modules/net/modules/sub"]`; code != 0 || strings.TrimSpace(out) != want {
+		t.Errorf("output where (path.module): exit %d, want %s\n%s%s", code, want, out, errOut)
 	}
 	if code, out, errOut = run("plan"); code != 0 || !strings.Contains(out, "No changes") {
 		t.Errorf("plan after apply: exit %d, want no changes\n%s%s", code, out, errOut)

@@ -20,7 +20,7 @@ import (
 // call that is not a local path is met: a configuration of local paths
 // only needs no init, as in Kyku before modules.
 func Installed(ctx context.Context, root string) Sources {
-	return &installed{check: func() ([]tfmodule.Module, hcl.Diagnostics) {
+	return &installed{root: root, check: func() ([]tfmodule.Module, hcl.Diagnostics) {
 		return tfmodule.Check(ctx, root, ModuleBoundary(root), nil)
 	}}
 }
@@ -38,6 +38,7 @@ func ModuleBoundary(root string) string {
 
 // installed is the Sources of Installed.
 type installed struct {
+	root    string // as given
 	check   func() ([]tfmodule.Module, hcl.Diagnostics)
 	checked bool
 	dirs    map[string]string // module directory by key
@@ -50,8 +51,15 @@ func (s *installed) Dir(path []string, c *Call) (string, hcl.Diagnostics) {
 		s.checked = true
 		mods, diags := s.check()
 		s.dirs = make(map[string]string, len(mods))
+		real, err := filepath.EvalSymlinks(s.root)
 		for _, m := range mods {
-			s.dirs[m.Key] = m.Dir
+			// Under the root as given, as OpenTofu names a module's
+			// directory (path.module, file names in diagnostics).
+			dir := m.Dir
+			if rel, rerr := filepath.Rel(real, m.Dir); err == nil && rerr == nil && filepath.IsLocal(rel) {
+				dir = filepath.Join(s.root, rel)
+			}
+			s.dirs[m.Key] = dir
 		}
 		for _, d := range diags {
 			if d.Severity == hcl.DiagError {
