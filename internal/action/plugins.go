@@ -35,7 +35,7 @@ import (
 // trustedLock is the lock file beside cfg's configuration on the default
 // branch (an empty lock when there is none: then no provider may run).
 func (r *run) trustedLock(ctx context.Context, cfg *config.Config) (*tfinstall.Lock, error) {
-	name := path.Join(r.src.dir(cfg), tfinstall.LockFileName)
+	name := path.Join(r.src.dir(cfg), tfinstall.LockFileNameOf(cfg.Terraform))
 	if r.src.repo == nil {
 		return r.checkoutLock(name)
 	}

@@ -2,7 +2,6 @@ package action
 
 import (
 	"context"
-	"path"
 	"strings"
 
 	"github.com/kyku/action/internal/policy"
@@ -53,7 +52,7 @@ func (r *run) ruleChanges(ctx context.Context, number int) ([]string, error) {
 	wf := r.workflowPath()
 	var out []string
 	for _, f := range files {
-		if (wf != "" && f == wf) || strings.HasPrefix(f, policy.Dir+"/") || path.Base(f) == tfinstall.LockFileName {
+		if (wf != "" && f == wf) || strings.HasPrefix(f, policy.Dir+"/") || tfinstall.IsLockFile(f) {
 			out = append(out, f)
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path"
 	"strings"
 
 	"github.com/kyku/action/internal/bot/queue"
@@ -165,7 +164,7 @@ func ruleFiles(files []string) []string {
 func isRuleFile(f string) bool { return f == settings.Path || strings.HasPrefix(f, policy.Dir+"/") }
 
 // isLockFile reports whether f is a providers' lock file.
-func isLockFile(f string) bool { return path.Base(f) == tfinstall.LockFileName }
+func isLockFile(f string) bool { return tfinstall.IsLockFile(f) }
 
 // isDiag reports whether err is bad user input (not an outage).
 func isDiag(err error) bool {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -48,8 +49,12 @@ type Env struct {
 	// ProviderStarted, when set, is called with the process ID of every
 	// Terraform provider process started.
 	ProviderStarted func(pid int)
+	// ModulesHTTP fetches modules for kyku init (registries, archives);
+	// nil: a client with a 5 minute timeout.
+	ModulesHTTP *http.Client
 
 	notices *notices             // set by Run
+	ctx     context.Context      // set by Run: the run's, for what loading reads
 	secrets *progress.SecretBook // set by Run
 }
 
@@ -65,7 +70,7 @@ const usage = `kyku: infrastructure as code, reviewed like code
 Usage: kyku <command> [flags]
 
 Commands:
-  init          install the configuration's Terraform providers and write .kyku.lock.hcl
+  init          install the configuration's modules and Terraform providers and write their lock file
                 (--upgrade; also: providers lock)
   providers     lock | mirror DIR: download the providers into DIR, a mirror for
                 KYKU_PLUGIN_MIRROR where their registries cannot be reached (--platform OS_ARCH)
@@ -112,7 +117,7 @@ type command struct {
 // before a command runs).
 func commands() []command {
 	return []command{
-		{"init", "", "Install the configuration's Terraform providers and write their lock file (.kyku.lock.hcl) beside it.", cmdInit},
+		{"init", "", "Install the configuration's Terraform providers and write their lock file beside it (.kyku.lock.hcl; for a directory of .tf files, .terraform.lock.hcl, and its modules under .terraform/modules).", cmdInit},
 		{"validate", "", "Check the configuration and report every error as file:line:col: for every environment it declares, or only -e ENV.", cmdValidate},
 		{"plan", "", "Show what apply would change. Writes nothing (--out FILE saves the plan where you say).", cmdPlan},
 		{"apply", "", "Apply the changes, after showing them and asking for \"yes\" (or exactly a saved plan with --plan FILE: saving it was the approval, nothing is asked).", cmdApply},
@@ -177,7 +182,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 	stdout := newClosedStdout(env.Stdout, cancel)
 	env.Stdout = stdout
 	stop := env.notices.watchInterrupt(env.Interrupted)
-	err := cmd.run(env.notices.withNotices(ctx), &env, args[1:])
+	ctx = env.notices.withNotices(ctx)
+	env.ctx = ctx
+	err := cmd.run(ctx, &env, args[1:])
 	stop()
 	var code exitCode
 	switch {

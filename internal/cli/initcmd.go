@@ -41,6 +41,11 @@ func initProviders(ctx context.Context, env *Env, name string, args []string) er
 	if err := fs.parseNone(args); err != nil {
 		return err
 	}
+	if name == "init" && c.terraform() {
+		if err := c.initModules(ctx, env, *upgrade); err != nil {
+			return err
+		}
+	}
 	cfg, err := c.load(env)
 	if err != nil {
 		return err

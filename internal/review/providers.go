@@ -3,7 +3,6 @@ package review
 import (
 	"context"
 	"encoding/json"
-	"path"
 	"slices"
 
 	"github.com/kyku/action/internal/config"
@@ -50,7 +49,7 @@ func providerJSON(pp *config.PluginProvider) string {
 // splitLocks takes the lock files out of the changed rule files.
 func splitLocks(files []string) (rules, locks []string) {
 	for _, f := range files {
-		if path.Base(f) == tfinstall.LockFileName {
+		if tfinstall.IsLockFile(f) {
 			locks = append(locks, f)
 		} else {
 			rules = append(rules, f)

@@ -12,14 +12,17 @@
 // ProtonMail's openpgp as OpenTofu does, and list the archive's
 // checksum), and the lock file.
 //
-// The lock file, .kyku.lock.hcl beside the configuration, is written in
-// Terraform's .terraform.lock.hcl format, byte for byte as OpenTofu
+// The lock file, .kyku.lock.hcl beside a Kyku configuration, is written
+// in Terraform's .terraform.lock.hcl format, byte for byte as OpenTofu
 // writes it (a test holds the two to it): users and their tools know it
 // and hashes carry over. It records per provider the version chosen, the
 // constraint it was chosen under and its hashes: h1 of an unpacked
 // package (go.sum's directory hash), zh of each platform's archive from
 // the signed SHA256SUMS. The name is Kyku's own so that a directory with
-// both tools keeps two locks that neither rewrites. A package matching
+// both a Kyku configuration and Terraform's keeps two locks that neither
+// rewrites. A directory of .tf files is Terraform's configuration, and
+// its lock Terraform's own .terraform.lock.hcl (lockname.go): a team's
+// lock is honoured as it is, its header kept when Kyku writes it. A package matching
 // none of its provider's hashes is refused (ChecksumError); a locked
 // version outside the constraint asks for an upgrade (ErrLockedVersion).
 //

@@ -57,11 +57,17 @@ type ChecksumError struct {
 	Version string
 	Where   string
 	Got     []Hash
+	// Lock is the lock file's name ("": LockFileName).
+	Lock string
 }
 
 func (e *ChecksumError) Error() string {
+	lock := e.Lock
+	if lock == "" {
+		lock = LockFileName
+	}
 	return fmt.Sprintf("provider %s %s: the package in %s matches none of the hashes in %s (it has %s): refused; if the change is wanted, run \"kyku init --upgrade\"",
-		e.Source, e.Version, e.Where, LockFileName, joinHashes(e.Got))
+		e.Source, e.Version, e.Where, lock, joinHashes(e.Got))
 }
 
 // ErrLockedVersion is a locked version the configuration's constraint no

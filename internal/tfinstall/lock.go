@@ -11,11 +11,14 @@ import (
 	"strconv"
 )
 
-// LockFileName is the lock file's name, beside the configuration. Its
-// format is Terraform's .terraform.lock.hcl, which users and their tools
-// know (hashes can be carried over from one to the other); its name is
-// Kyku's own, so that a directory holding both Terraform and Kyku
-// configurations keeps two locks, and neither tool rewrites the other's.
+// LockFileName is the lock file's name beside a Kyku (YAML)
+// configuration. Its format is Terraform's .terraform.lock.hcl, which
+// users and their tools know (hashes can be carried over from one to the
+// other); its name is Kyku's own, so that a directory holding both a
+// Kyku configuration and Terraform's keeps two locks, and neither tool
+// rewrites the other's. A directory of .tf files is Terraform's own
+// configuration, read by Kyku as it is: its lock is Terraform's
+// (TerraformLockFileName).
 const LockFileName = ".kyku.lock.hcl"
 
 // Lock is the lock file: for each provider, the version chosen and the
@@ -98,11 +101,14 @@ func ReadLock(path string) (*Lock, error) {
 	return l, nil
 }
 
-// WriteLock writes the lock file (atomically: a temporary file renamed).
+// WriteLock writes the lock file (atomically: a temporary file renamed),
+// under the header comments of the file it replaces (keepHeader).
 func WriteLock(path string, l *Lock) error {
 	data := l.Encode()
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return nil
+	if old, err := os.ReadFile(path); err == nil {
+		if data = keepHeader(old, data); bytes.Equal(old, data) {
+			return nil
+		}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".kyku-lock-*")
 	if err != nil {

@@ -26,7 +26,8 @@ import (
 // KYKU_PLUGIN_MIRROR, the CLI's --plugin-mirror, the Action's
 // plugin-mirror input; `kyku providers mirror` fills one) or from their
 // registries into a cache directory, and every package must match the
-// lock file beside the configuration (.kyku.lock.hcl, written by `kyku
+// lock file beside the configuration (.kyku.lock.hcl, or Terraform's
+// .terraform.lock.hcl for a directory of .tf files; written by `kyku
 // init`): a provider the lock does not name is refused ("run kyku
 // init"), and so is a changed binary. The engine then drives a
 // tfprovider.Router: Kyku's own types to the configuration's provider,
@@ -104,8 +105,14 @@ func ParseRenewGrowth(v string) (float64, error) {
 	return g, nil
 }
 
-// LockPath is the lock file of the configuration in baseDir.
+// LockPath is the lock file of the Kyku configuration in baseDir.
 func LockPath(baseDir string) string { return filepath.Join(baseDir, tfinstall.LockFileName) }
+
+// ConfigLockPath is cfg's lock file in baseDir: Terraform's
+// .terraform.lock.hcl for a directory of .tf files, else LockPath.
+func ConfigLockPath(cfg *config.Config, baseDir string) string {
+	return filepath.Join(baseDir, tfinstall.LockFileNameOf(cfg.Terraform))
+}
 
 // requirements are cfg's providers as the installer wants them, one per
 // source, and the source of each entry of cfg.Providers (a source may be
@@ -188,7 +195,7 @@ func Init(ctx context.Context, cfg *config.Config, s Settings, upgrade bool) ([]
 	if err != nil {
 		return nil, "", err
 	}
-	path := LockPath(s.BaseDir)
+	path := ConfigLockPath(cfg, s.BaseDir)
 	lock, err := tfinstall.ReadLock(path)
 	if err != nil {
 		return nil, "", err
@@ -204,7 +211,7 @@ func Init(ctx context.Context, cfg *config.Config, s Settings, upgrade bool) ([]
 	in.LinkMirror = true // later runs find the mirror's packages without it
 	got, err := in.Install(ctx, reqs, lock, upgrade)
 	if err != nil {
-		return nil, "", err
+		return nil, "", namingLock(err, path)
 	}
 	if err := tfinstall.WriteLock(path, lock); err != nil {
 		return nil, "", err
@@ -242,7 +249,7 @@ func MirrorProviders(ctx context.Context, cfg *config.Config, s Settings, dir st
 	if err != nil {
 		return nil, err
 	}
-	path := LockPath(s.BaseDir)
+	path := ConfigLockPath(cfg, s.BaseDir)
 	lock, err := tfinstall.ReadLock(path)
 	if err != nil {
 		return nil, err
@@ -266,7 +273,7 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 	lock := s.Plugins.Lock
 	where := "the lock file given"
 	if lock == nil {
-		path := LockPath(s.BaseDir)
+		path := ConfigLockPath(cfg, s.BaseDir)
 		if lock, err = tfinstall.ReadLock(path); err != nil {
 			return nil, err
 		}
@@ -296,7 +303,7 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 	}
 	got, err := s.installer().Install(ctx, reqs, check, false)
 	if err != nil {
-		return nil, err
+		return nil, namingLock(err, where)
 	}
 	version := s.Plugins.ClientVersion
 	if version == "" {
@@ -331,6 +338,15 @@ func withPlugins(ctx context.Context, cfg *config.Config, s Settings, base provi
 		return nil, err
 	}
 	return tfprovider.NewRouter(base, ps...), nil
+}
+
+// namingLock has a checksum error of err name the lock file at path.
+func namingLock(err error, path string) error {
+	var ce *tfinstall.ChecksumError
+	if errors.As(err, &ce) {
+		ce.Lock = filepath.Base(path)
+	}
+	return err
 }
 
 // Release stops what p runs (the processes of Terraform providers):
