@@ -129,11 +129,17 @@ func planUpdate(prior, cfg map[string]any) map[string]any {
 
 // Create carries out the plan of a new object (r.Planned).
 func (p *Provider) Create(ctx context.Context, r provider.Resource) (provider.Object, error) {
+	if err := ctx.Err(); err != nil {
+		return provider.Object{}, fmt.Errorf("create %s %q: %w", r.Type, r.Name, err)
+	}
 	return p.apply(r, nil)
 }
 
 // Update carries out the plan of an in-place change (r.Planned).
 func (p *Provider) Update(ctx context.Context, _ string, r provider.Resource) (provider.Object, error) {
+	if err := ctx.Err(); err != nil {
+		return provider.Object{}, fmt.Errorf("update %s %q: %w", r.Type, r.Name, err)
+	}
 	prior := map[string]any{}
 	switch {
 	case r.Planned != nil && r.Planned.PriorValues != nil:
