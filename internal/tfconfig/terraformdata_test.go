@@ -88,3 +88,39 @@ func TestTerraformDataThroughTheEngine(t *testing.T) {
 		t.Errorf("plan after the replace has changes: %v", actions(again))
 	}
 }
+
+// TestTerraformDataImport: an import block of terraform_data finds an
+// object holding only the ID given (OpenTofu's rule); its plan sets
+// input from the configuration, output known after apply, and the apply
+// keeps the ID.
+func TestTerraformDataImport(t *testing.T) {
+	w := newWorld(t, tfplugintestSDK)
+	w.write(map[string]string{"main.tf": `
+import {
+  to = terraform_data.x
+  id = "given-id"
+}
+
+resource "terraform_data" "x" {
+  input = "a"
+}
+`})
+	cfg := w.mustLoad(tfconfig.Inputs{})
+	p := w.plan(cfg)
+	c := change(p, "terraform_data.x")
+	if c == nil {
+		t.Fatalf("plan: %v", actions(p))
+	}
+	if c.ProviderID != "given-id" || c.Planned == nil || c.Planned.Values["input"] != "a" || c.Planned.Values["output"] != "(known after apply)" || c.Planned.Values["id"] != "given-id" {
+		t.Errorf("the import's change: %s %q, planned %+v", c.Action, c.ProviderID, c.Planned)
+	}
+	w.apply(cfg)
+	x := w.readState().Resources["terraform_data.x"]
+	want := map[string]any{"id": "given-id", "input": "a", "output": "a"}
+	if x == nil || x.ProviderID != "given-id" || !cmp.Equal(want, x.Outputs) {
+		t.Errorf("terraform_data.x in state: %+v, want %v", x, want)
+	}
+	if again := w.plan(w.mustLoad(tfconfig.Inputs{})); again.HasChanges() {
+		t.Errorf("plan after the import's apply has changes: %v", actions(again))
+	}
+}
