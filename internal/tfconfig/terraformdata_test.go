@@ -1,6 +1,7 @@
 package tfconfig_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -122,5 +123,30 @@ resource "terraform_data" "x" {
 	}
 	if again := w.plan(w.mustLoad(tfconfig.Inputs{})); again.HasChanges() {
 		t.Errorf("plan after the import's apply has changes: %v", actions(again))
+	}
+}
+
+// TestTerraformDataRefusals: what OpenTofu refuses of terraform_data's
+// configuration is refused at its position.
+func TestTerraformDataRefusals(t *testing.T) {
+	w := newWorld(t, tfplugintestSDK)
+	w.write(map[string]string{"main.tf": `resource "terraform_data" "x" {
+  input  = "a"
+  output = "b"
+}
+
+resource "terraform_data" "y" {
+  inputs = "a"
+}
+`})
+	cfg := w.mustLoad(tfconfig.Inputs{})
+	_, err := w.engine(cfg).Plan(t.Context(), cfg)
+	if err == nil {
+		t.Fatal("plan: no error")
+	}
+	for _, want := range []string{`main.tf:3:`, `"output" attribute is read-only`, `main.tf:7:`, `an argument named "inputs" is not expected here`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("plan's error lacks %q:\n%v", want, err)
+		}
 	}
 }
