@@ -2,11 +2,8 @@ package builtin
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
-
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/value"
@@ -65,13 +62,13 @@ func (p *Provider) PlanChange(_ context.Context, req provider.ChangeRequest) (pr
 }
 
 // priorOf is the object before the change, as discovery read it (what
-// state keeps, unwrapped); nil for a create.
+// state keeps); nil for a create.
 func priorOf(req provider.ChangeRequest) map[string]any {
 	switch {
 	case req.Stored != nil:
-		return unwrapped(req.Stored.Attributes)
+		return withoutNulls(req.Stored.Attributes)
 	case req.Prior != nil:
-		return unwrapped(req.Prior)
+		return withoutNulls(req.Prior)
 	}
 	return nil
 }
@@ -145,7 +142,7 @@ func (p *Provider) Update(ctx context.Context, _ string, r provider.Resource) (p
 	case r.Planned != nil && r.Planned.PriorValues != nil:
 		prior = r.Planned.PriorValues
 	case r.Stored != nil:
-		prior = unwrapped(r.Stored.Attributes)
+		prior = withoutNulls(r.Stored.Attributes)
 	}
 	return p.apply(r, prior)
 }
@@ -198,13 +195,12 @@ func (p *Provider) apply(r provider.Resource, prior map[string]any) (provider.Ob
 }
 
 // ReadStored reads an object from what state keeps of it, as OpenTofu's
-// UpgradeResourceState and ReadResource do: as it is (values of any type
-// in OpenTofu's state form, {"value": …, "type": …}, unwrapped).
+// UpgradeResourceState and ReadResource do: as it is.
 func (p *Provider) ReadStored(_ context.Context, typ, id string, s provider.Stored) (provider.Object, error) {
 	if err := checkType(typ); err != nil {
 		return provider.Object{}, err
 	}
-	state := unwrapped(s.Attributes)
+	state := withoutNulls(s.Attributes)
 	if state == nil {
 		return provider.Object{}, provider.NotFound(typ + " " + id)
 	}
@@ -237,51 +233,18 @@ func object(state map[string]any) provider.Object {
 	}
 }
 
-// unwrapped is attrs with each of input, output and triggers_replace as
-// OpenTofu's state writes an attribute of any type, {"value": V, "type":
-// T}, replaced by V; null attributes left out. nil stays nil. Only a
-// pair whose type is a type expression V conforms to is unwrapped.
-func unwrapped(attrs map[string]any) map[string]any {
+// withoutNulls is attrs without null attributes (a state may write them);
+// nil stays nil. (OpenTofu's state form of values of any type, {"value":
+// …, "type": …}, is undone by the state bridge, package tfstate.)
+func withoutNulls(attrs map[string]any) map[string]any {
 	if attrs == nil {
 		return nil
 	}
 	out := make(map[string]any, len(attrs))
 	for k, v := range attrs {
-		if k != "id" {
-			v = unwrap(v)
-		}
 		if v != nil {
 			out[k] = v
 		}
 	}
 	return out
-}
-
-// unwrap is V of OpenTofu's {"value": V, "type": T}, or v as it is.
-func unwrap(v any) any {
-	m, ok := v.(map[string]any)
-	if !ok || len(m) != 2 {
-		return v
-	}
-	inner, ok1 := m["value"]
-	typ, ok2 := m["type"]
-	if !ok1 || !ok2 {
-		return v
-	}
-	tb, err := json.Marshal(typ)
-	if err != nil {
-		return v
-	}
-	ty, err := ctyjson.UnmarshalType(tb)
-	if err != nil {
-		return v
-	}
-	vb, err := value.AppendJSON(nil, inner)
-	if err != nil {
-		return v
-	}
-	if _, err := ctyjson.Unmarshal(vb, ty); err != nil {
-		return v
-	}
-	return inner
 }
