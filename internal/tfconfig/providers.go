@@ -85,6 +85,9 @@ func (ev *evaluator) providers(m *Module, cfg *config.Config) {
 		}
 	}
 	for _, local := range usedProviders(m) {
+		if builtinProvider(m, local) {
+			continue // served in process: nothing to install or configure
+		}
 		if m.Providers[local] == nil {
 			rng := hcl.Range{Filename: firstFile(m)}
 			if rp := m.RequiredProviders[local]; rp != nil {
@@ -94,6 +97,17 @@ func (ev *evaluator) providers(m *Module, cfg *config.Config) {
 		}
 	}
 	ev.childProviders(m)
+}
+
+// builtinProvider reports whether local name is OpenTofu's built-in
+// provider in m: "terraform", its source implied or
+// terraform.io/builtin/terraform.
+func builtinProvider(m *Module, local string) bool {
+	if local != "terraform" || m.Providers[local] != nil {
+		return false
+	}
+	src := providerSource(m, local)
+	return src == "hashicorp/terraform" || src == "terraform.io/builtin/terraform"
 }
 
 // kykuProviderName is Kyku's name of a provider configuration.

@@ -128,14 +128,15 @@ func decodeResource(b *hcl.Block, mode Mode) (*Resource, hcl.Diagnostics) {
 	return r, diags
 }
 
-// builtinRefused refuses the types of OpenTofu's built-in provider
-// (terraform_data, terraform_remote_state), which Kyku does not serve
-// yet, rather than look for a provider "terraform" that does not exist.
+// builtinRefused refuses the types of OpenTofu's built-in provider that
+// Kyku does not serve (terraform_remote_state, for now) or that it does
+// not have, rather than look for a provider "terraform" that does not
+// exist. terraform_data is served (package provider/builtin).
 func builtinRefused(r *Resource) *hcl.Diagnostic {
 	var detail string
 	switch {
 	case r.Mode == Managed && r.Type == "terraform_data":
-		detail = "Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does."
+		return nil
 	case r.Mode == Data && r.Type == "terraform_remote_state":
 		detail = "Kyku does not read another configuration's state yet: pass what this configuration needs as variables, or read it with a data source of the cloud."
 	case impliedProvider(r.Type) == "terraform":

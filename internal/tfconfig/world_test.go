@@ -1,15 +1,18 @@
 package tfconfig_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/provider/builtin"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/provider/tfprovider"
 	"github.com/kyku/action/internal/state"
@@ -32,6 +35,12 @@ type world struct {
 	cloud  string
 	state  string
 	router *tfprovider.Router
+	ids    atomic.Int64 // the built-in provider's IDs made so far
+}
+
+// newID is the built-in provider's ID source: 00000000-0000-0000-0000-00000000000N.
+func (w *world) newID() (string, error) {
+	return fmt.Sprintf("00000000-0000-0000-0000-%012d", w.ids.Add(1)), nil
 }
 
 func newWorld(t *testing.T, tp tfplugintest.Provider) *world {
@@ -100,7 +109,7 @@ func (w *world) engine(cfg *config.Config) *engine.Engine {
 		}))
 	}
 	w.close()
-	w.router = tfprovider.NewRouter(base, plugins...)
+	w.router = tfprovider.NewRouter(base, plugins...).Serve(builtin.Name, builtin.New(w.newID))
 	w.t.Cleanup(w.close)
 	return engine.New(w.router, local.New(filepath.Join(w.state, ".kyku"), "", local.Options{}), engine.Options{
 		DeployPrefix: "t", RetryBase: time.Millisecond, DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond,

@@ -10,109 +10,30 @@ package tfcorpus_test
 // hashicorp providers are kept as they are); each why is written by hand.
 var knownDifferences = map[string]known{
 	"check-blocks": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
+		why: "a data source scoped to a check block (check \"health\" { data \"fwtest_item\" \"health\" … }) is not planned by Kyku: OpenTofu reads it during the plan",
 		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:23: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"conditionals": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:34: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"count": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:19: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:27: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:32: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:41: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"depends-on": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:13: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:17: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:28: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  modules/app/main.tf:5: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"error-count-unknown": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"missing error: main.tf:18: Invalid count argument",
-			"extra error: main.tf:17: Unsupported built-in type",
-		},
-	},
-	"error-for-each-unknown": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"missing error: main.tf:16: Invalid for_each argument",
-			"missing error: main.tf:27: Invalid for_each argument",
-			"extra error: main.tf:15: Unsupported built-in type",
-			"extra error: main.tf:21: Unsupported built-in type",
-			"extra error: main.tf:26: Unsupported built-in type",
+			"data.fwtest_item.health: missing: OpenTofu plans [read], Kyku plans nothing",
 		},
 	},
 	"error-precondition": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
+		why: "Kyku refuses the plan at the failed resource precondition and does not report the root output's failed precondition (main.tf:24), which OpenTofu reports with it",
 		diffs: []string{
-			"missing error: main.tf:14: Resource precondition failed",
 			"missing error: main.tf:24: Module output value precondition failed",
-			"extra error: main.tf:9: Unsupported built-in type",
-		},
-	},
-	"error-sensitive-for-each": {
-		why: "uses terraform_data, which the loader refuses before the errors OpenTofu reports are evaluated",
-		diffs: []string{
-			"missing error: main.tf:11: Invalid for_each argument",
-			"extra error: main.tf:10: Unsupported built-in type",
-		},
-	},
-	"error-validation": {
-		why: "uses terraform_data, which the loader refuses before the errors OpenTofu reports are evaluated",
-		diffs: []string{
-			"missing error: main.tf:4: Invalid value for variable",
-			"missing error: main.tf:13: Invalid value for variable",
-			"missing error: terraform.tfvars:3: Required variable not set",
-			"extra error: main.tf:27: Unsupported built-in type",
 		},
 	},
 	"estate-cert-validation": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
+		why: "for_each over an attribute of a resource planned in this run (tls_cert_request.site.dns_names, configured and so known at plan) is refused by Kyku, which takes count and for_each only from values known before planning (variables, locals, data sources, state)",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:38: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:47: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"estate-iam-policy": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:74: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:88: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
+			"  main.tf:39: Invalid for_each argument: The \"for_each\" value includes keys or set values from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine what will identify the instances of this resource.",
 		},
 	},
 	"estate-module-foreach": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
+		why: "a for over every instance of a module (module.service) is read by tfconfig as a read of every output of every instance, the sensitive random_password among them: Kyku refuses outputs endpoints and service_ids as reading a sensitive value not declared sensitive, which they do not in OpenTofu",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
-			"  modules/service/main.tf:47: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"estate-userdata": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:50: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:60: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
+			"  main.tf:69: output \"endpoints\" reads ${module.service[\"admin\"].random_password.db.result}, which is sensitive (its provider's schema says so, or it holds a sensitive value): declare it sensitive to have it masked wherever outputs are shown (endpoints: { value: \"${module.service[\"admin\"].random_password.db.result}\", sensitive: true })",
+			"  main.tf:73: output \"service_ids\" reads ${module.service[\"admin\"].random_password.db.result}, which is sensitive (its provider's schema says so, or it holds a sensitive value): declare it sensitive to have it masked wherever outputs are shown (service_ids: { value: \"${module.service[\"admin\"].random_password.db.result}\", sensitive: true })",
 		},
 	},
 	"estate-vpc": {
@@ -134,73 +55,18 @@ var knownDifferences = map[string]known{
 			"sdktest_item.public: tags: OpenTofu (known after apply), Kyku (sensitive)",
 		},
 	},
-	"for-each-locals": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:28: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:33: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"for-each-map": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:21: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:30: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:35: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
 	"for-each-resource-attr": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
+		why: "for_each over an attribute of a resource planned in this run (terraform_data.catalog.input.services, configured and so known at plan) is refused by Kyku, which takes count and for_each only from values known before planning (variables, locals, data sources, state)",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:17: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:25: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:44: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"for-each-state-attr": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:16: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:21: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"for-expressions": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:32: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
+			"  main.tf:26: Invalid for_each argument: The \"for_each\" set includes values derived from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine the full set of keys that will identify the instances of this resource.",
 		},
 	},
 	"functions-datetime": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
+		why: "plantimestamp() is unknown in Kyku's plan: OpenTofu knows it at plan (the plan's own timestamp)",
 		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:29: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"functions-filesystem": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:55: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"functions-hash-crypto": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:30: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"functions-impure": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:8: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
+			"output.plantimestamp_shape: [0]: OpenTofu 20, Kyku (known after apply)",
+			"output.plantimestamp_shape: [1]: OpenTofu 1, Kyku (known after apply)",
 		},
 	},
 	"functions-numeric": {
@@ -210,211 +76,42 @@ var knownDifferences = map[string]known{
 			"output.arithmetic: fraction: OpenTofu 0.33333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333335, Kyku 0.3333333333333333",
 		},
 	},
-	"functions-typeconv": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:30: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"lifecycle-conditions": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:36: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"lifecycle-create-before-destroy": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:29: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"lifecycle-ignore-changes": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:12: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:24: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
 	"lifecycle-replace-triggered-by": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
+		why: "replace_triggered_by naming a path inside an attribute (terraform_data.config.input.note) is judged by Kyku on the whole top-level attribute (input), which changes: OpenTofu compares the path itself, which does not",
 		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:13: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:17: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"locals": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:23: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"modules-count-foreach": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  modules/bucket/main.tf:9: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  modules/bucket/main.tf:16: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"modules-local": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:12: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  modules/network/main.tf:13: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  modules/network/modules/subnet/main.tf:13: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
+			"random_pet.not_triggered: actions: OpenTofu [no-op], Kyku [delete create]",
+			"random_pet.not_triggered: id: OpenTofu \"fond-marmot\", Kyku (known after apply)",
 		},
 	},
 	"moved": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
+		why: "OpenTofu moves a resource's no-key instance to [0] when count is added (terraform_data.single → terraform_data.single[0]) without a moved block; Kyku plans a destroy and a create",
 		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:14: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:37: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  modules/box/main.tf:5: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"override-files": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:14: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:21: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  server_override.tf:1: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
+			"terraform_data.single[0]: actions: OpenTofu [update], Kyku [create]",
+			"terraform_data.single[0]: previous address: OpenTofu \"terraform_data.single\", Kyku \"\"",
+			"terraform_data.single[0]: id: OpenTofu \"e7201597-f04a-1373-d673-716035c9db33\", Kyku (known after apply)",
+			"terraform_data.single: extra: Kyku plans [delete], OpenTofu plans nothing",
 		},
 	},
 	"remote-state": {
-		why: "uses terraform_data and terraform_remote_state, types of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
+		why: "uses terraform_remote_state (data source of OpenTofu's built-in provider), which Kyku does not serve yet",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  main.tf:5: Unsupported built-in type: Kyku does not read another configuration's state yet: pass what this configuration needs as variables, or read it with a data source of the cloud.",
-			"  main.tf:19: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
 		},
 	},
 	"removed": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
+		why: "a resource only in state whose provider no resource of the configuration uses (random_pet.forget_counted, named by a removed block) finds no provider started: Kyku starts the providers the configuration's resources use",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:35: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"splats": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:22: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:27: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"state-changes": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:13: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:17: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"templatefile": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:22: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"templates": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:38: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"terraform-data": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:4: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:6: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:10: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:14: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:23: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:28: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"tf-json": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf.json:17: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"tofu-files": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:4: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  shared.tofu:5: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"unknown-flow": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:31: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:64: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"variables-optional": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:43: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:47: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:52: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
+			"  :0: read random_pet \"random_pet.forget_counted[0]\" (id content-sailfish): random_pet is a type of provider \"random\", which is not among the providers this run starts: they are the ones declared under providers: (in a pull request's plan, the default branch's: a provider it adds runs once it is merged): ",
 		},
 	},
 	"variables-sensitive": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
+		why: "Kyku marks sensitivity per top-level attribute: input is masked whole where OpenTofu masks only input.password",
 		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:28: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:35: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:39: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:43: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"variables-tfvars": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:42: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"variables-types": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:65: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-			"  main.tf:77: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"variables-validation": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:51: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
-		},
-	},
-	"workspace-path": {
-		why: "uses terraform_data, a type of OpenTofu's built-in provider (hashicorp/terraform), which Kyku does not serve yet",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:9: Unsupported built-in type: Kyku does not serve terraform_data yet: use hashicorp/null's null_resource, whose triggers replace it as triggers_replace does.",
+			"terraform_data.db: input.password: OpenTofu marks it sensitive, Kyku does not",
+			"terraform_data.db: input: Kyku marks it sensitive, OpenTofu does not",
+			"terraform_data.db: input: OpenTofu {\"name\": \"app\", \"password\": \"correct-horse-battery\"}, Kyku (sensitive)",
 		},
 	},
 }

@@ -23,7 +23,7 @@ func TestPlannerStartsFromStep1State(t *testing.T) {
 	if err := writePriorState(t.Context(), data, workdir, dir); err != nil {
 		t.Fatal(err)
 	}
-	st, err := local.New(dir, "", local.Options{}).Read(t.Context())
+	st, err := local.New(dir, "default", local.Options{}).Read(t.Context())
 	if err != nil || st == nil {
 		t.Fatalf("Kyku's state: %v, err %v", st, err)
 	}

@@ -80,7 +80,8 @@ func refusal(stderr string, r tfcorpus.Run) []tfcorpus.Diagnostic {
 // writePriorState puts OpenTofu's state file where its local backend
 // keeps it (terraform.tfstate in workdir), reads it with Kyku's backend of
 // that layout, and writes what it reads as Kyku's state in dir, the
-// --state-dir of the plan.
+// --state-dir of the plan, as environment default (the plan is run with
+// -e default).
 func writePriorState(ctx context.Context, data []byte, workdir, dir string) error {
 	tf := local.TerraformConfig{Dir: workdir}
 	if err := os.WriteFile(tf.StatePath("default"), data, 0o644); err != nil {
@@ -94,7 +95,7 @@ func writePriorState(ctx context.Context, data []byte, workdir, dir string) erro
 	if err != nil {
 		return fmt.Errorf("read %s: %w", tfcorpus.Step1State, err)
 	}
-	if err := local.New(dir, "", local.Options{}).Write(ctx, st, statemgr.WriteOptions{}); err != nil {
+	if err := local.New(dir, "default", local.Options{}).Write(ctx, st, statemgr.WriteOptions{}); err != nil {
 		return fmt.Errorf("write %s as Kyku's state: %w", tfcorpus.Step1State, err)
 	}
 	return nil

@@ -91,6 +91,7 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
+			unwrapDynamic(r.Type, attrs)
 			if in.Deposed != "" {
 				id, _ := attrs["id"].(string)
 				b.deposed = append(b.deposed, DeposedObject{Addr: name, Key: in.Deposed, ID: id})
@@ -306,7 +307,7 @@ func patchInstance(orig *Instance, given, next *state.Resource) (*Instance, erro
 	}
 	in := *orig
 	if given == nil || !value.Equal(given.Outputs, next.Outputs) {
-		attrs, err := patchAttrs(orig.Attributes, next.Outputs)
+		attrs, err := patchAttrs(orig.Attributes, wrapDynamic(next.Type, next.Outputs))
 		if err != nil {
 			return nil, err
 		}

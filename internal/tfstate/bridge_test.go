@@ -172,8 +172,8 @@ func TestBridgeChangedInstance(t *testing.T) {
 			return `"name":"` + pet + `","utf"`, `"name":"renamed","utf"`
 		}},
 		{"a null attribute set", "basic", func(st *state.File) (string, string) {
-			st.Resources["terraform_data.replay"].Outputs["triggers_replace"] = "x"
-			return `"triggers_replace":null`, `"triggers_replace":"x"`
+			st.Resources["random_integer.port"].Outputs["seed"] = "x"
+			return `"seed":null`, `"seed":"x"`
 		}},
 		{"beside a sensitive value", "sensitive", func(st *state.File) (string, string) {
 			st.Resources["null_resource.uses"].Outputs["triggers"].(map[string]any)["plain"] = "changed"

@@ -16,6 +16,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/builtin"
 	"github.com/kyku/action/internal/provider/tfprovider"
 	"github.com/kyku/action/internal/tfinstall"
 )
@@ -89,6 +90,9 @@ type Plugins struct {
 	// every provider is refused. nil: providers run as Kyku's own
 	// children, with Env.
 	Confine func(source tfinstall.Source) (Confinement, error)
+	// NewID, when set, gives the IDs of the objects OpenTofu's built-in
+	// provider creates (terraform_data); nil: random UUIDs.
+	NewID func() (string, error)
 }
 
 // ParseRenewGrowth reads KYKU_PROVIDER_RENEW: "off", or how many times its
@@ -328,16 +332,28 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 }
 
 // withPlugins wraps base in a router to cfg's Terraform providers, when
-// it has any.
+// it has any, and, for a Terraform configuration, to OpenTofu's built-in
+// provider (terraform_data), served in process.
 func withPlugins(ctx context.Context, cfg *config.Config, s Settings, base provider.Provider) (provider.Provider, error) {
-	if len(cfg.Providers) == 0 {
+	if len(cfg.Providers) == 0 && !cfg.Terraform {
 		return base, nil
 	}
-	ps, err := plugins(ctx, cfg, s)
-	if err != nil {
-		return nil, err
+	var ps []*tfprovider.Provider
+	if len(cfg.Providers) > 0 {
+		var err error
+		if ps, err = plugins(ctx, cfg, s); err != nil {
+			return nil, err
+		}
 	}
-	return tfprovider.NewRouter(base, ps...), nil
+	r := tfprovider.NewRouter(base, ps...)
+	if cfg.Terraform {
+		newID := s.Plugins.NewID
+		if newID == nil {
+			newID = builtin.RandomUUID
+		}
+		r.Serve(builtin.Name, builtin.New(newID))
+	}
+	return r, nil
 }
 
 // namingLock has a checksum error of err name the lock file at path.

@@ -33,6 +33,10 @@ type Fixtures struct {
 	// Agreement, for a provider of Kyku's types, holds its rules to its
 	// test server (agreement.go).
 	Agreement *Agreement
+	// InState says the provider's objects live in state alone (OpenTofu's
+	// terraform_data): a deleted object is not read back, and an import
+	// finds, for any ID, an object holding only that ID.
+	InState bool
 }
 
 // Default returns fixtures for every Kyku type, using the schema's own

@@ -17,10 +17,14 @@ import (
 // to a Terraform provider's attributes are checked against its schema.
 
 // split divides rs into base's and each Terraform provider's (a type of
-// a provider not configured in neither: ValidateConfigs refuses it).
+// a provider not configured in neither: ValidateConfigs refuses it; a
+// type served in process in neither: its provider is asked alone).
 func (r *Router) split(rs []provider.Desired) (base []provider.Desired, plugins map[*Provider][]provider.Desired) {
 	plugins = map[*Provider][]provider.Desired{}
 	for _, d := range rs {
+		if r.inProcess(d.Type) != nil {
+			continue
+		}
 		if p, err := r.route(d.Type); p != nil || err != nil {
 			if p != nil {
 				plugins[p] = append(plugins[p], d)
@@ -83,6 +87,23 @@ func (r *Router) ValidateConfigs(ctx context.Context, rs []provider.Desired) ([]
 	base, plugins := r.split(rs)
 	if len(base) > 0 {
 		got, err := r.base.ValidateConfigs(ctx, base)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got...)
+	}
+	for _, prefix := range slices.Sorted(maps.Keys(r.inProc)) {
+		ip := r.inProc[prefix]
+		var mine []provider.Desired
+		for _, d := range rs {
+			if r.inProcess(d.Type) == ip {
+				mine = append(mine, d)
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		got, err := ip.ValidateConfigs(ctx, mine)
 		if err != nil {
 			return nil, err
 		}

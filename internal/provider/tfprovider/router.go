@@ -15,10 +15,12 @@ import (
 // `<name>_…` to the Terraform provider called name, every other type to
 // base (Kyku's own provider: sim, aws, hetzner). Calls about many types
 // (checks, bulk reads) are split among them. Its name is base's: a plan
-// names the provider of Kyku's types.
+// names the provider of Kyku's types. A provider served in process
+// (OpenTofu's built-in one: Serve) takes the types of its prefix.
 type Router struct {
 	base    provider.Provider
 	plugins map[string]*Provider
+	inProc  map[string]provider.Provider
 }
 
 // NewRouter routes to base and to plugins (by their local names).
@@ -31,6 +33,27 @@ func NewRouter(base provider.Provider, plugins ...*Provider) *Router {
 }
 
 var _ provider.Provider = (*Router)(nil)
+
+// Serve routes the types `<prefix>_…` to p, a provider served in process
+// (package builtin), before any plugin of that name. The Router neither
+// stops nor closes p: it belongs to whoever built it. Call it before the
+// Router is used.
+func (r *Router) Serve(prefix string, p provider.Provider) *Router {
+	if r.inProc == nil {
+		r.inProc = map[string]provider.Provider{}
+	}
+	r.inProc[prefix] = p
+	return r
+}
+
+// inProcess is the provider served in process for typ, or nil.
+func (r *Router) inProcess(typ string) provider.Provider {
+	name, _, ok := strings.Cut(typ, "_")
+	if !ok {
+		return nil
+	}
+	return r.inProc[name]
+}
 
 // plugin is the Terraform provider of typ, or nil for Kyku's types.
 func (r *Router) plugin(typ string) *Provider {
@@ -55,10 +78,14 @@ func (r *Router) noProvider(typ string) error {
 	return fmt.Errorf("%s is a type of provider %q, which is not among the providers this run starts: they are the ones declared under providers: (in a pull request's plan, the default branch's: a provider it adds runs once it is merged)", typ, name)
 }
 
-// route is the Terraform provider of typ, nil for base's types: anything
-// that is not a declared provider's, except what looks like a provider's
-// type (a lower-case prefix and "_"), which is refused by name.
+// route is the Terraform provider of typ, nil for base's types and those
+// served in process: anything that is not a declared provider's, except
+// what looks like a provider's type (a lower-case prefix and "_"), which
+// is refused by name.
 func (r *Router) route(typ string) (*Provider, error) {
+	if r.inProcess(typ) != nil {
+		return nil, nil
+	}
 	if p := r.plugin(typ); p != nil {
 		return p, nil
 	}
@@ -68,8 +95,12 @@ func (r *Router) route(typ string) (*Provider, error) {
 	return nil, nil
 }
 
-// to is the provider that serves typ: its Terraform provider, or base.
+// to is the provider that serves typ: in process, its Terraform
+// provider, or base.
 func (r *Router) to(typ string) (provider.Provider, error) {
+	if ip := r.inProcess(typ); ip != nil {
+		return ip, nil
+	}
 	p, err := r.route(typ)
 	switch {
 	case err != nil:
@@ -80,9 +111,12 @@ func (r *Router) to(typ string) (provider.Provider, error) {
 	return r.base, nil
 }
 
-// ownState reports whether typ is a Terraform provider's (or looks like
-// one: refused by the calls that follow).
+// ownState reports whether typ is a Terraform provider's, served in
+// process or not (or looks like one: refused by the calls that follow).
 func (r *Router) ownState(typ string) bool {
+	if ip := r.inProcess(typ); ip != nil {
+		return ip.Schema(typ).OwnState
+	}
 	p, err := r.route(typ)
 	return p != nil || err != nil
 }
@@ -123,6 +157,9 @@ func (r *Router) Name() string { return r.base.Name() }
 // Schema is what the provider of typ says of it; a type of a provider not
 // configured is that provider's (its prefix), with its own state.
 func (r *Router) Schema(typ string) provider.TypeSchema {
+	if ip := r.inProcess(typ); ip != nil {
+		return ip.Schema(typ)
+	}
 	p, err := r.route(typ)
 	switch {
 	case p != nil:

@@ -1,0 +1,61 @@
+package tfstate_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kyku/action/internal/tfstate"
+)
+
+// terraformDataState is a state OpenTofu 1.12 wrote for terraform_data,
+// whose input, output and triggers_replace are of any type.
+const terraformDataState = `{"version":4,"terraform_version":"1.12.6","serial":1,"lineage":"l","outputs":{},"resources":[
+{"mode":"managed","type":"terraform_data","name":"d","provider":"provider[\"terraform.io/builtin/terraform\"]","instances":[
+{"schema_version":0,"attributes":{"id":"u-1","input":{"value":{"size":"small","n":[1,2]},"type":["object",{"size":"string","n":["tuple",["number","number"]]}]},"output":{"value":{"size":"small","n":[1,2]},"type":["object",{"size":"string","n":["tuple",["number","number"]]}]},"triggers_replace":null},"sensitive_attributes":[]}]}],"check_results":null}
+`
+
+// TestBridgeTerraformData: terraform_data's attributes of any type are
+// their values in Kyku's state, and written back as OpenTofu writes
+// them ({"value": …, "type": …}), so OpenTofu reads what Kyku wrote.
+func TestBridgeTerraformData(t *testing.T) {
+	f, err := tfstate.Decode("terraform_data", []byte(terraformDataState))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := tfstate.NewBridge(f, tfstate.BridgeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := b.State()
+	obj := map[string]any{"size": "small", "n": []any{1.0, 2.0}}
+	want := map[string]any{"id": "u-1", "input": obj, "output": obj}
+	if diff := cmp.Diff(want, st.Resources["terraform_data.d"].Outputs); diff != "" {
+		t.Fatalf("Kyku's state (-want +got):\n%s", diff)
+	}
+	st.Resources["terraform_data.d"].Outputs = map[string]any{"id": "u-1", "input": "hi", "output": "hi", "triggers_replace": []any{"v2", true}}
+	out, _, err := b.File(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := tfstate.Encode(out, tfstate.Compact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantAttrs := `"attributes":{"id":"u-1","input":{"type":"string","value":"hi"},"output":{"type":"string","value":"hi"},"triggers_replace":{"type":["tuple",["string","bool"]],"value":["v2",true]}}`
+	if !strings.Contains(string(data), wantAttrs) {
+		t.Errorf("no %s in\n%s", wantAttrs, data)
+	}
+	again, err := tfstate.Decode("again", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2, err := tfstate.NewBridge(again, tfstate.BridgeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(st.Resources["terraform_data.d"].Outputs, b2.State().Resources["terraform_data.d"].Outputs); diff != "" {
+		t.Errorf("read back (-wrote +read):\n%s", diff)
+	}
+}
