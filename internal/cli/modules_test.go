@@ -177,8 +177,8 @@ func netModule(v string) map[string]string {
 		"main.tf": `variable "cidr" {
   type = string
 }
-resource "kyku_vpc" "v` + strings.ReplaceAll(v, ".", "") + `" {
-  cidr = var.cidr
+resource "terraform_data" "v` + strings.ReplaceAll(v, ".", "") + `" {
+  input = var.cidr
 }
 module "sub" {
   source = "./modules/sub"
@@ -187,8 +187,8 @@ output "where" {
   value = [path.module, module.sub.where]
 }
 `,
-		"modules/sub/main.tf": `resource "kyku_vpc" "sub" {
-  cidr = "10.200.0.0/16"
+		"modules/sub/main.tf": `resource "terraform_data" "sub" {
+  input = "10.200.0.0/16"
 }
 output "where" {
   value = path.module
@@ -207,8 +207,8 @@ func TestModulesFromRegistryAndGit(t *testing.T) {
 	tagV1 := map[string]string{"main.tf": `variable "n" {
   type = number
 }
-resource "kyku_vpc" "tag" {
-  cidr = "10.${100 + var.n}.0.0/16"
+resource "terraform_data" "tag" {
+  input = "10.${100 + var.n}.0.0/16"
 }
 module "inner" {
   source  = "HOST/acme/net/kyku"
@@ -219,8 +219,8 @@ module "inner" {
 	tagV2 := map[string]string{"main.tf": `variable "n" {
   type = number
 }
-resource "kyku_vpc" "tag2" {
-  cidr = "10.99.0.0/16"
+resource "terraform_data" "tag2" {
+  input = "10.99.0.0/16"
 }
 `}
 	for _, f := range []map[string]string{tagV1, tagV2} {
@@ -230,10 +230,7 @@ resource "kyku_vpc" "tag2" {
 
 	k := newKyku(t, "")
 	tf := filepath.Join(k.dir, "tf")
-	root := `provider "kyku" {
-  name = "sim"
-}
-module "net" {
+	root := `module "net" {
   source   = "HOST/acme/net/kyku"
   version  = "~> 1.0"
   for_each = { a = "10.1.0.0/16", b = "10.2.0.0/16" }
@@ -264,8 +261,8 @@ output "where" {
 
 	// Before init: the registry's and git's modules are not installed.
 	code, out, errOut := run("plan")
-	if code == 0 || !strings.Contains(errOut, "Module not installed") || !strings.Contains(errOut, "main.tf:4:1") {
-		t.Fatalf("plan before init: exit %d, want Module not installed at main.tf:4:1\n%s%s", code, out, errOut)
+	if code == 0 || !strings.Contains(errOut, "Module not installed") || !strings.Contains(errOut, "main.tf:1:1") {
+		t.Fatalf("plan before init: exit %d, want Module not installed at main.tf:1:1\n%s%s", code, out, errOut)
 	}
 
 	code, out, errOut = run("init")
@@ -294,10 +291,10 @@ output "where" {
 		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
 	}
 	for _, want := range []string{
-		`module.net["a"].kyku_vpc.v110`, `module.net["b"].kyku_vpc.v110`,
-		`module.net["a"].module.sub.kyku_vpc.sub`, `module.net["b"].module.sub.kyku_vpc.sub`,
-		`module.tag[0].kyku_vpc.tag`, `module.tag[1].kyku_vpc.tag`,
-		`module.tag[0].module.inner.kyku_vpc.v100`, `module.tag[1].module.inner.kyku_vpc.v100`,
+		`module.net["a"].terraform_data.v110`, `module.net["b"].terraform_data.v110`,
+		`module.net["a"].module.sub.terraform_data.sub`, `module.net["b"].module.sub.terraform_data.sub`,
+		`module.tag[0].terraform_data.tag`, `module.tag[1].terraform_data.tag`,
+		`module.tag[0].module.inner.terraform_data.v100`, `module.tag[1].module.inner.terraform_data.v100`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("apply does not show %s:\n%s", want, out)
@@ -316,9 +313,9 @@ output "where" {
 
 	// Calls changed since init: plan says to run kyku init, at the call.
 	for _, tc := range []struct{ name, from, to, want string }{
-		{"git ref", "tags.git?ref=v1", "tags.git?ref=v2", `main.tf:11:12: Module source has changed: The source address was changed from "git::https://` + h.host() + `/git/tags.git?ref=v1" to "git::https://` + h.host() + `/git/tags.git?ref=v2" since this module was installed. Run "kyku init" to install all modules required by this configuration.`},
-		{"registry version", `"~> 1.0"`, `"~> 2.0"`, `main.tf:5:14: Module version requirements have changed: The version requirements have changed since this module was installed and the installed version (1.1.0) is no longer acceptable. Run "kyku init"`},
-		{"registry source", "acme/net/kyku", "acme/vpc/kyku", `main.tf:5:14: Module source has changed`},
+		{"git ref", "tags.git?ref=v1", "tags.git?ref=v2", `main.tf:8:12: Module source has changed: The source address was changed from "git::https://` + h.host() + `/git/tags.git?ref=v1" to "git::https://` + h.host() + `/git/tags.git?ref=v2" since this module was installed. Run "kyku init" to install all modules required by this configuration.`},
+		{"registry version", `"~> 1.0"`, `"~> 2.0"`, `main.tf:2:14: Module version requirements have changed: The version requirements have changed since this module was installed and the installed version (1.1.0) is no longer acceptable. Run "kyku init"`},
+		{"registry source", "acme/net/kyku", "acme/vpc/kyku", `main.tf:2:14: Module source has changed`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			writeRoot(strings.Replace(root, tc.from, tc.to, 1))
@@ -353,7 +350,7 @@ output "where" {
 		t.Fatalf("init again: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, errOut = run("plan")
-	if code != 0 || !strings.Contains(out, "module.tag[0].kyku_vpc.tag2") || !strings.Contains(out, "module.tag[1].module.inner.kyku_vpc.v100") {
+	if code != 0 || !strings.Contains(out, "module.tag[0].terraform_data.tag2") || !strings.Contains(out, "module.tag[1].module.inner.terraform_data.v100") {
 		t.Errorf("plan after init of ref v2: exit %d, want tag2 created and the inner module gone\n%s%s", code, out, errOut)
 	}
 }

@@ -66,7 +66,8 @@ func snapshot(t *testing.T, dir string) map[string]string {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		if rel == ".kyku.lock.hcl" || strings.HasPrefix(rel, ".kyku"+string(filepath.Separator)+"providers") {
+		// The provider cache (links into it included) and the lock are init's.
+		if rel == ".kyku.lock.hcl" || rel == ".terraform.lock.hcl" || strings.HasPrefix(rel, ".kyku-state"+string(filepath.Separator)+"providers") {
 			return nil
 		}
 		data, err := os.ReadFile(p)
