@@ -243,6 +243,7 @@ func New(opts Options) (*Bot, error) {
 		Done:     b.metrics.job,
 		Now:      opts.Now,
 	})
+	go func() { _ = b.queue.Run(context.Background()) }()
 	b.metrics.watch(b.queue.Depth, b.queue.Running, b.draining.Load, b.leased, b.watch.count)
 	ctx, cancel := context.WithCancel(context.Background())
 	b.stopDrift = cancel

@@ -4,7 +4,8 @@
 //
 //   - Run(ctx) runs the part once, until Shutdown asks it to stop or ctx
 //     ends; when ctx ends first the part stops at once, as Shutdown does
-//     when its own context has ended.
+//     when its own context has ended. It returns nil when Shutdown stopped
+//     it, ctx's error when ctx did.
 //   - Shutdown(ctx) may be called at any time, from any goroutine, before
 //     Run too (Run then returns at once); it stops the part gracefully and
 //     returns when Run has returned, or with ctx's error when ctx ends

@@ -22,6 +22,7 @@ func (p *part) Run(ctx context.Context) error {
 	defer p.gate.Exit()
 	select {
 	case <-ctx.Done():
+		return ctx.Err()
 	case <-p.gate.Stopping():
 	}
 	time.Sleep(time.Second)
@@ -83,7 +84,7 @@ func TestGate(t *testing.T) {
 				t.Errorf("second Run = %v, want ErrRan", err)
 			}
 			cancel() // the first Run stops as its context ends
-			if err := <-done; err != nil {
+			if err := <-done; !errors.Is(err, context.Canceled) {
 				t.Errorf("first Run = %v", err)
 			}
 		}},
