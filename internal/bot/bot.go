@@ -15,6 +15,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 
+	"github.com/kyku/action/internal/bot/dispatch"
 	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/claim"
@@ -138,7 +139,7 @@ type Bot struct {
 	stopLeases context.CancelFunc
 	leasesDone chan struct{} // closed when the lease loop has exited
 
-	watch *watchers // dispatched runs being watched (actions.go)
+	watch *dispatch.Watchers // dispatched runs being watched (execution: actions)
 }
 
 // New checks the configuration (a webhook secret is required, the private
@@ -230,7 +231,10 @@ func New(opts Options) (*Bot, error) {
 	if b.workers <= 0 {
 		b.workers = 4
 	}
-	b.watch = newWatchers(b, opts.Actions)
+	b.watch = dispatch.New(dispatch.Options{
+		Timing: opts.Actions, Jobs: durableJobs{b}, StoreSetting: EnvStore, Ended: b.metrics.dispatched,
+		Now: opts.Now, After: opts.After, Logger: opts.Logger,
+	})
 	if opts.Store != nil {
 		b.jobs = jobs.New(opts.Store, jobs.Options{Secret: opts.Config.WebhookSecret, Holder: opts.Replica, Lease: opts.Lease, Now: opts.Now})
 		b.claims = claim.New(opts.Store, claim.Options{Now: opts.Now})
@@ -244,7 +248,7 @@ func New(opts Options) (*Bot, error) {
 		Now:      opts.Now,
 	})
 	go func() { _ = b.queue.Run(context.Background()) }()
-	b.metrics.watch(b.queue.Depth, b.queue.Running, b.draining.Load, b.leased, b.watch.count)
+	b.metrics.watch(b.queue.Depth, b.queue.Running, b.draining.Load, b.leased, b.watch.Count)
 	ctx, cancel := context.WithCancel(context.Background())
 	b.stopDrift = cancel
 	switch {
@@ -296,9 +300,9 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	b.draining.Store(true)
 	b.stopDrift()
 	<-b.driftDone
-	b.log.Info("draining", "queued", b.queue.Depth(), "running", b.queue.Running(), "leased", b.leased(), "watching", b.watch.count())
+	b.log.Info("draining", "queued", b.queue.Depth(), "running", b.queue.Running(), "leased", b.leased(), "watching", b.watch.Count())
 	err := b.queue.Shutdown(ctx)
-	b.watch.stop()
+	_ = b.watch.Shutdown(context.WithoutCancel(ctx))
 	b.stopLeases()
 	<-b.leasesDone
 	b.abandonHeld()
@@ -321,7 +325,7 @@ func (b *Bot) status() string {
 		store = "yes"
 	}
 	return fmt.Sprintf("queued %d\nrunning %d\nleased %d\nresumed %d\ndispatched %d\nleading %s\nstore %s",
-		b.queue.Depth(), b.queue.Running(), b.leased(), b.metrics.resumedN.Load(), b.watch.count(), leading, store)
+		b.queue.Depth(), b.queue.Running(), b.leased(), b.metrics.resumedN.Load(), b.watch.Count(), leading, store)
 }
 
 func writeText(w http.ResponseWriter, status int, msg string) {

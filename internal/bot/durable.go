@@ -412,3 +412,22 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
+
+// durableJobs is what the dispatch watchers need of durable jobs: each
+// watch is a part of the job that started it.
+type durableJobs struct{ b *Bot }
+
+func (d durableJobs) Hold(ctx context.Context, step string) (context.Context, func(bool)) {
+	ref := stepFrom(ctx)
+	if ref == nil {
+		return context.Background(), func(bool) {}
+	}
+	ref.t.add()
+	return ref.t.ctx, func(interrupted bool) { ref.t.done(step, interrupted) }
+}
+
+func (d durableJobs) Record(ctx context.Context, step string, change func(*jobs.Step)) {
+	d.b.record(ctx, step, change)
+}
+
+func (d durableJobs) Durable() bool { return d.b.jobs != nil }

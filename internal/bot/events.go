@@ -159,7 +159,7 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 		if err := json.Unmarshal(body, &p); err != nil {
 			return job, "", fmt.Errorf("decode workflow_run payload: %w", err)
 		}
-		return job, fmt.Sprintf("workflow_run: %d dispatched runs looked at again", b.watch.nudge(p.WorkflowRun.DisplayTitle)), nil
+		return job, fmt.Sprintf("workflow_run: %d dispatched runs looked at again", b.watch.Nudge(p.WorkflowRun.DisplayTitle)), nil
 	}
 	actions, routed := routes()[name]
 	switch {
