@@ -63,7 +63,7 @@ func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *sett
 			Repo: repo, Self: self, Check: dispatchCheckName(cmd, t), Target: t.Label(),
 			Step: "dispatch " + cmd + " " + targetKey(ev, t), RepoName: ev.fullName(),
 		}
-		st := b.progress(ctx, w.Step)
+		st := b.runner.Progress(ctx, w.Step)
 		switch {
 		case st.Done:
 			continue
@@ -83,7 +83,7 @@ func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *sett
 		}
 		w.CheckRun = id
 		d := w.Dispatch
-		b.record(ctx, w.Step, func(st *jobs.Step) { st.CheckRun, st.Dispatch = id, &d })
+		b.runner.Record(ctx, w.Step, func(st *jobs.Step) { st.CheckRun, st.Dispatch = id, &d })
 		inputs := map[string]any{
 			"command":       cmd,
 			"config":        t.Project.Config,
@@ -96,7 +96,7 @@ func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *sett
 		}
 		if err := repo.DispatchWorkflow(ctx, s.Workflow, w.Dispatch.Ref, inputs); err != nil {
 			b.watch.Refused(ctx, w, err)
-			b.record(ctx, w.Step, func(st *jobs.Step) { st.Done = true })
+			b.runner.Record(ctx, w.Step, func(st *jobs.Step) { st.Done = true })
 			outcome = "dispatch-refused"
 			continue
 		}

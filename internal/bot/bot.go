@@ -18,12 +18,17 @@ import (
 	"github.com/kyku/action/internal/bot/dispatch"
 	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/queue"
+	"github.com/kyku/action/internal/bot/runner"
 	"github.com/kyku/action/internal/claim"
 	"github.com/kyku/action/internal/review"
 )
 
 // MaxWebhookBytes caps a webhook body (GitHub's own cap is 25 MB).
 const MaxWebhookBytes = 25 << 20
+
+// DefaultLease is how long a job's lease, and the drift schedule's, lasts
+// unrenewed by default.
+const DefaultLease = runner.DefaultLease
 
 // DefaultDedupeWindow is how long a delivery is remembered by default: the
 // three days GitHub lets a delivery be redelivered.
@@ -113,7 +118,7 @@ type Bot struct {
 	rules    Rules
 	maxSrc   int64
 	inst     *installations
-	queue    *queue.Queue
+	runner   *runner.Runner
 	seen     *deduper
 	adopted  adoptions // namespaces moved from a repository's name to its ID
 	metrics  *metrics
@@ -126,18 +131,13 @@ type Bot struct {
 	stopDrift     context.CancelFunc
 	driftDone     chan struct{} // closed when the drift loop has exited
 
-	// With a store: durable jobs (durable.go) and the drift schedule's
-	// lease (schedule.go).
-	store      jobs.Objects
-	jobs       *jobs.Store
-	claims     *claim.Store
-	replica    string
-	lease      time.Duration
-	workers    int
-	held       sync.Map // record key -> *tracked
-	scanKicks  chan struct{}
-	stopLeases context.CancelFunc
-	leasesDone chan struct{} // closed when the lease loop has exited
+	// With a store: the drift schedule's record, lease and offers
+	// (schedule.go).
+	store   jobs.Objects
+	jobs    *jobs.Store
+	claims  *claim.Store
+	replica string
+	lease   time.Duration
 
 	watch *dispatch.Watchers // dispatched runs being watched (execution: actions)
 }
@@ -221,34 +221,32 @@ func New(opts Options) (*Bot, error) {
 		jitter:        opts.Jitter,
 		driftDone:     make(chan struct{}),
 
-		store:      opts.Store,
-		replica:    opts.Replica,
-		lease:      opts.Lease,
-		workers:    opts.Config.Workers,
-		scanKicks:  make(chan struct{}, 1),
-		leasesDone: make(chan struct{}),
+		store:   opts.Store,
+		replica: opts.Replica,
+		lease:   opts.Lease,
 	}
-	if b.workers <= 0 {
-		b.workers = 4
-	}
-	b.watch = dispatch.New(dispatch.Options{
-		Timing: opts.Actions, Jobs: durableJobs{b}, StoreSetting: EnvStore, Ended: b.metrics.dispatched,
-		Now: opts.Now, After: opts.After, Logger: opts.Logger,
-	})
 	if opts.Store != nil {
 		b.jobs = jobs.New(opts.Store, jobs.Options{Secret: opts.Config.WebhookSecret, Holder: opts.Replica, Lease: opts.Lease, Now: opts.Now})
 		b.claims = claim.New(opts.Store, claim.Options{Now: opts.Now})
 	}
-	b.queue = queue.New(queue.Options{
-		Workers:  opts.Config.Workers,
-		Capacity: opts.Config.QueueCapacity,
-		Timeout:  opts.JobTimeout,
-		Logger:   opts.Logger,
-		Done:     b.metrics.job,
-		Now:      opts.Now,
+	b.runner = runner.New(runner.Options{
+		Queue: queue.Options{
+			Workers:  opts.Config.Workers,
+			Capacity: opts.Config.QueueCapacity,
+			Timeout:  opts.JobTimeout,
+			Done:     b.metrics.job,
+			Now:      opts.Now,
+		},
+		Store: b.jobs, Secret: opts.Config.WebhookSecret, Replica: opts.Replica,
+		Resume: b.recordJob, Label: eventLabel, Resumed: b.metrics.resumed,
+		Now: opts.Now, After: opts.After, Logger: opts.Logger,
 	})
-	go func() { _ = b.queue.Run(context.Background()) }()
-	b.metrics.watch(b.queue.Depth, b.queue.Running, b.draining.Load, b.leased, b.watch.Count)
+	go func() { _ = b.runner.Run(context.Background()) }()
+	b.watch = dispatch.New(dispatch.Options{
+		Timing: opts.Actions, Jobs: b.runner, StoreSetting: EnvStore, Ended: b.metrics.dispatched,
+		Now: opts.Now, After: opts.After, Logger: opts.Logger,
+	})
+	b.metrics.watch(b.runner.Depth, b.runner.Running, b.draining.Load, b.runner.Leased, b.watch.Count)
 	ctx, cancel := context.WithCancel(context.Background())
 	b.stopDrift = cancel
 	switch {
@@ -258,13 +256,6 @@ func New(opts Options) (*Bot, error) {
 		go b.driftLoop(ctx)
 	default:
 		close(b.driftDone)
-	}
-	lctx, lcancel := context.WithCancel(context.Background())
-	b.stopLeases = lcancel
-	if b.jobs != nil {
-		go b.leases(lctx)
-	} else {
-		close(b.leasesDone)
 	}
 	return b, nil
 }
@@ -300,12 +291,10 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	b.draining.Store(true)
 	b.stopDrift()
 	<-b.driftDone
-	b.log.Info("draining", "queued", b.queue.Depth(), "running", b.queue.Running(), "leased", b.leased(), "watching", b.watch.Count())
-	err := b.queue.Shutdown(ctx)
+	b.log.Info("draining", "queued", b.runner.Depth(), "running", b.runner.Running(), "leased", b.runner.Leased(), "watching", b.watch.Count())
+	err := b.runner.Drain(ctx)
 	_ = b.watch.Shutdown(context.WithoutCancel(ctx))
-	b.stopLeases()
-	<-b.leasesDone
-	b.abandonHeld()
+	_ = b.runner.Shutdown(ctx)
 	b.log.Info("drained")
 	return err
 }
@@ -321,11 +310,11 @@ func (b *Bot) status() string {
 		leading = "yes"
 	}
 	store := "none (jobs are lost with the process; every replica runs its own drift schedule)"
-	if b.jobs != nil {
+	if b.runner.Durable() {
 		store = "yes"
 	}
 	return fmt.Sprintf("queued %d\nrunning %d\nleased %d\nresumed %d\ndispatched %d\nleading %s\nstore %s",
-		b.queue.Depth(), b.queue.Running(), b.leased(), b.metrics.resumedN.Load(), b.watch.Count(), leading, store)
+		b.runner.Depth(), b.runner.Running(), b.runner.Leased(), b.metrics.resumedN.Load(), b.watch.Count(), leading, store)
 }
 
 func writeText(w http.ResponseWriter, status int, msg string) {

@@ -59,7 +59,7 @@ func (b *Bot) routeComment(ctx context.Context, ev event, repo *github.Repo) (st
 	}
 	src := newSources(repo, b.maxSrc)
 	for _, t := range targets {
-		if err := b.spawn(ctx, b.commentJob(ev, repo, s, t, src)); err != nil {
+		if err := b.runner.Spawn(ctx, b.commentJob(ev, repo, s, t, src)); err != nil {
 			return "", fmt.Errorf("queue %s of %s: %w", cmd.Name, t.Label(), err)
 		}
 	}

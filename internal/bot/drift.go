@@ -85,7 +85,7 @@ func (b *Bot) DriftRound(ctx context.Context) error {
 			}
 			repos++
 			ev := event{installation: in.ID, owner: r.Owner, repo: r.Name, defaultBranch: r.DefaultBranch, repoID: r.ID, created: r.Created}
-			switch err := b.queue.Submit(b.driftRouteJob("drift-schedule", ev, driftFilter{})); {
+			switch err := b.runner.Submit(b.driftRouteJob("drift-schedule", ev, driftFilter{})); {
 			case errors.Is(err, queue.ErrFull):
 				full++
 			case err != nil:
@@ -161,7 +161,7 @@ func (b *Bot) routeDrift(ctx context.Context, ev event, repo *github.Repo, f dri
 		if _, dup := b.driftPending.LoadOrStore(key, true); dup {
 			continue // the previous check has not run yet: it will read the same branch
 		}
-		if err := b.spawn(ctx, b.driftJob(ev, repo, s, t, src)); err != nil {
+		if err := b.runner.Spawn(ctx, b.driftJob(ev, repo, s, t, src)); err != nil {
 			b.driftPending.Delete(key)
 			return "", fmt.Errorf("queue drift check of %s: %w", t.Label(), err)
 		}

@@ -65,7 +65,7 @@ func (b *Bot) routeMerge(ctx context.Context, ev event, repo *github.Repo) (stri
 	}
 	src := newSources(repo, b.maxSrc)
 	for _, name := range order {
-		if err := b.spawn(ctx, b.mergeJob(ev, repo, s, promotionOrder(s.Promotion, chains[name]), src)); err != nil {
+		if err := b.runner.Spawn(ctx, b.mergeJob(ev, repo, s, promotionOrder(s.Promotion, chains[name]), src)); err != nil {
 			return "", err
 		}
 	}
@@ -101,7 +101,7 @@ func (b *Bot) mergeJob(ev event, repo *github.Repo, s *settings.Settings, chain 
 			complete := err == nil && out != nil && out.Applied && (out.Result == nil || out.Result.Err() == nil)
 			if rest := chain[1:]; len(rest) > 0 {
 				if complete {
-					if serr := b.spawn(ctx, b.mergeJob(ev, repo, s, rest, src)); serr != nil {
+					if serr := b.runner.Spawn(ctx, b.mergeJob(ev, repo, s, rest, src)); serr != nil {
 						return "", serr
 					}
 				} else {

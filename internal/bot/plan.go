@@ -56,7 +56,7 @@ func (b *Bot) routeTouched(ctx context.Context, ev event, repo *github.Repo, s *
 	}
 	src := newSources(repo, b.maxSrc)
 	for _, t := range targets {
-		if err := b.spawn(ctx, job(t, src)); err != nil {
+		if err := b.runner.Spawn(ctx, job(t, src)); err != nil {
 			return "", fmt.Errorf("queue %s of %s: %w", command, t.Label(), err)
 		}
 	}
@@ -81,7 +81,7 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 				return "", err
 			}
 			finish := func(check github.CheckRun) error {
-				if b.jobs != nil && b.interrupted(ctx) {
+				if b.runner.Interrupted(ctx) {
 					// Stopped by the bot (shutdown, a lease lost): the
 					// replica that takes the job over plans it again on
 					// this check run.
@@ -141,7 +141,7 @@ func (b *Bot) policyCheck(ctx context.Context, repo *github.Repo, s review.Setti
 // step opened before its job was taken over, when there is one (a job
 // planned again shows one check run, not a stale one beside a new one).
 func (b *Bot) openCheckRun(ctx context.Context, repo *github.Repo, name, sha string) (int64, error) {
-	if id := b.progress(ctx, "").CheckRun; id != 0 {
+	if id := b.runner.Progress(ctx, "").CheckRun; id != 0 {
 		err := repo.UpdateCheck(ctx, id, review.PlanningAgainCheck(name))
 		if err == nil {
 			return id, nil
@@ -152,6 +152,6 @@ func (b *Bot) openCheckRun(ctx context.Context, repo *github.Repo, name, sha str
 	if err != nil {
 		return 0, err
 	}
-	b.record(ctx, "", func(st *jobs.Step) { st.CheckRun = id })
+	b.runner.Record(ctx, "", func(st *jobs.Step) { st.CheckRun = id })
 	return id, nil
 }

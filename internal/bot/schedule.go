@@ -40,6 +40,8 @@ const (
 	// record: a name GitHub never sends.
 	eventScheduledDrift = "kyku/drift-schedule"
 	roundFormat         = "20060102T150405Z"
+	// storeTimeout bounds giving the schedule's lease back.
+	storeTimeout = 10 * time.Second
 )
 
 // scheduleRecord is the schedule's record in the store.
@@ -198,7 +200,7 @@ func (b *Bot) offerRound(ctx context.Context, rec scheduleRecord, v statemgr.Ver
 	if _, werr := b.store.ReplaceObject(ctx, scheduleKey, mustJSON(rec), v); werr != nil {
 		err = errors.Join(err, fmt.Errorf("record drift round %s as offered: %w", rec.Round, werr))
 	}
-	b.kickScan()
+	b.runner.Kick()
 	return rec.Next, err
 }
 
@@ -286,4 +288,21 @@ func mustJSON(v any) []byte {
 		panic(err) // only the bot's own plain structs are encoded
 	}
 	return data
+}
+
+// recordJob turns a record into its routing job: a webhook as intake does,
+// or the bot's own scheduled work.
+func (b *Bot) recordJob(rec jobs.Record) (queue.Job, string, error) {
+	if rec.Event == eventScheduledDrift {
+		q, err := b.scheduledDriftJob(rec.Body)
+		return q, "", err
+	}
+	return b.intake(rec.Event, rec.Body)
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }

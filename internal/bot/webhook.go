@@ -112,41 +112,33 @@ func (b *Bot) webhook(w http.ResponseWriter, r *http.Request) {
 	job.Attrs = append(job.Attrs, slogString("delivery", id))
 	// With a store, the job is recorded before it is answered: a replica
 	// that dies from here on leaves it for another to take over.
-	var t *tracked
-	if b.jobs != nil {
-		dj, err := b.jobs.Accept(ctx, jobs.Record{
-			ID: id, Event: event, Body: body, MAC: hex.EncodeToString(sig),
-			Accepted: b.now().UTC(), AcceptedBy: b.replica,
-		})
-		switch {
-		case errors.Is(err, jobs.ErrExists):
-			b.metrics.webhook(label, "duplicate")
-			log.Info("webhook duplicate: its job is recorded already")
-			writeText(w, http.StatusOK, dupDelivery)
-			return
-		case err != nil:
-			b.seen.undo(ctx, took)
-			b.metrics.webhook(label, "store_error")
-			log.Error("webhook refused: the job could not be recorded", "error", err.Error())
-			writeText(w, http.StatusServiceUnavailable, "cannot record the job, redeliver later")
-			return
-		}
-		t = b.track(dj)
-		job = t.wrap(job, "")
-	}
-	if err := b.queue.Submit(job); err != nil {
-		if t != nil {
-			t.withdraw(ctx)
-		}
+	err = b.runner.Accept(ctx, jobs.Record{
+		ID: id, Event: event, Body: body, MAC: hex.EncodeToString(sig),
+		Accepted: b.now().UTC(), AcceptedBy: b.replica,
+	}, job)
+	switch {
+	case err == nil:
+	case errors.Is(err, jobs.ErrExists):
+		b.metrics.webhook(label, "duplicate")
+		log.Info("webhook duplicate: its job is recorded already")
+		writeText(w, http.StatusOK, dupDelivery)
+		return
+	case errors.Is(err, queue.ErrFull):
 		b.seen.undo(ctx, took) // let GitHub's redelivery in
-		if errors.Is(err, queue.ErrFull) {
-			b.metrics.webhook(label, "queue_full")
-			log.Warn("webhook refused: queue full", "depth", b.queue.Depth())
-			writeText(w, http.StatusServiceUnavailable, "queue full, redeliver later")
-			return
-		}
+		b.metrics.webhook(label, "queue_full")
+		log.Warn("webhook refused: queue full", "depth", b.runner.Depth())
+		writeText(w, http.StatusServiceUnavailable, "queue full, redeliver later")
+		return
+	case errors.Is(err, queue.ErrClosed):
+		b.seen.undo(ctx, took)
 		b.metrics.webhook(label, "draining")
 		writeText(w, http.StatusServiceUnavailable, "shutting down")
+		return
+	default:
+		b.seen.undo(ctx, took)
+		b.metrics.webhook(label, "store_error")
+		log.Error("webhook refused: the job could not be recorded", "error", err.Error())
+		writeText(w, http.StatusServiceUnavailable, "cannot record the job, redeliver later")
 		return
 	}
 	b.metrics.webhook(label, "queued")
