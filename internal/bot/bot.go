@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"os"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/bot/runner"
+	"github.com/kyku/action/internal/bot/schedule"
 	"github.com/kyku/action/internal/claim"
 	"github.com/kyku/action/internal/review"
 )
@@ -124,20 +124,9 @@ type Bot struct {
 	metrics  *metrics
 	draining atomic.Bool
 
-	driftInterval time.Duration
-	after         func(time.Duration) <-chan time.Time
-	jitter        func(time.Duration) time.Duration
-	driftPending  sync.Map // targetKey -> true while a drift job waits
-	stopDrift     context.CancelFunc
-	driftDone     chan struct{} // closed when the drift loop has exited
-
-	// With a store: the drift schedule's record, lease and offers
-	// (schedule.go).
-	store   jobs.Objects
-	jobs    *jobs.Store
-	claims  *claim.Store
-	replica string
-	lease   time.Duration
+	driftPending sync.Map // targetKey -> true while a drift job waits
+	schedule     *schedule.Scheduler
+	replica      string
 
 	watch *dispatch.Watchers // dispatched runs being watched (execution: actions)
 }
@@ -184,14 +173,6 @@ func New(opts Options) (*Bot, error) {
 	if opts.After == nil {
 		opts.After = time.After
 	}
-	if opts.Jitter == nil {
-		opts.Jitter = func(n time.Duration) time.Duration {
-			if n <= 0 {
-				return 0
-			}
-			return rand.N(n)
-		}
-	}
 	if opts.Config.DriftInterval < 0 {
 		return nil, errors.New("new bot: negative drift interval")
 	}
@@ -215,19 +196,11 @@ func New(opts Options) (*Bot, error) {
 		inst:    inst,
 		seen:    seen,
 		metrics: m,
-
-		driftInterval: opts.Config.DriftInterval,
-		after:         opts.After,
-		jitter:        opts.Jitter,
-		driftDone:     make(chan struct{}),
-
-		store:   opts.Store,
 		replica: opts.Replica,
-		lease:   opts.Lease,
 	}
+	var store *jobs.Store
 	if opts.Store != nil {
-		b.jobs = jobs.New(opts.Store, jobs.Options{Secret: opts.Config.WebhookSecret, Holder: opts.Replica, Lease: opts.Lease, Now: opts.Now})
-		b.claims = claim.New(opts.Store, claim.Options{Now: opts.Now})
+		store = jobs.New(opts.Store, jobs.Options{Secret: opts.Config.WebhookSecret, Holder: opts.Replica, Lease: opts.Lease, Now: opts.Now})
 	}
 	b.runner = runner.New(runner.Options{
 		Queue: queue.Options{
@@ -237,7 +210,7 @@ func New(opts Options) (*Bot, error) {
 			Done:     b.metrics.job,
 			Now:      opts.Now,
 		},
-		Store: b.jobs, Secret: opts.Config.WebhookSecret, Replica: opts.Replica,
+		Store: store, Secret: opts.Config.WebhookSecret, Replica: opts.Replica,
 		Resume: b.recordJob, Label: eventLabel, Resumed: b.metrics.resumed,
 		Now: opts.Now, After: opts.After, Logger: opts.Logger,
 	})
@@ -247,16 +220,13 @@ func New(opts Options) (*Bot, error) {
 		Now: opts.Now, After: opts.After, Logger: opts.Logger,
 	})
 	b.metrics.watch(b.runner.Depth, b.runner.Running, b.draining.Load, b.runner.Leased, b.watch.Count)
-	ctx, cancel := context.WithCancel(context.Background())
-	b.stopDrift = cancel
-	switch {
-	case b.driftInterval > 0 && b.store != nil:
-		go b.scheduleLoop(ctx)
-	case b.driftInterval > 0:
-		go b.driftLoop(ctx)
-	default:
-		close(b.driftDone)
-	}
+	b.schedule = schedule.New(schedule.Options{
+		Interval: opts.Config.DriftInterval, Lister: inst, Check: b.driftCheck, Submit: b.runner.Submit,
+		Store: opts.Store, Jobs: store, Kick: b.runner.Kick, Secret: opts.Config.WebhookSecret,
+		Replica: opts.Replica, Lease: opts.Lease, Rounds: b.metrics.round, Leading: b.metrics.leading,
+		Now: opts.Now, After: opts.After, Jitter: opts.Jitter, Logger: opts.Logger,
+	})
+	go func() { _ = b.schedule.Run(context.Background()) }()
 	return b, nil
 }
 
@@ -289,8 +259,7 @@ func (b *Bot) Handler() http.Handler {
 // did not finish, so that another replica takes them over at once.
 func (b *Bot) Shutdown(ctx context.Context) error {
 	b.draining.Store(true)
-	b.stopDrift()
-	<-b.driftDone
+	_ = b.schedule.Shutdown(context.WithoutCancel(ctx))
 	b.log.Info("draining", "queued", b.runner.Depth(), "running", b.runner.Running(), "leased", b.runner.Leased(), "watching", b.watch.Count())
 	err := b.runner.Drain(ctx)
 	_ = b.watch.Shutdown(context.WithoutCancel(ctx))

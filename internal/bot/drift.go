@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/bot/queue"
+	"github.com/kyku/action/internal/bot/schedule"
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/review"
@@ -28,27 +29,6 @@ func (f driftFilter) keeps(t settings.Target) bool {
 	return (f.project == "" || f.project == t.Project.Name) && (f.env == "" || f.env == t.Env)
 }
 
-// driftLoop runs a round after a random wait within one interval, then
-// every interval plus up to a tenth of it, until ctx ends (Shutdown).
-func (b *Bot) driftLoop(ctx context.Context) {
-	defer close(b.driftDone)
-	wait := b.jitter(b.driftInterval)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-b.after(wait):
-		}
-		if b.draining.Load() {
-			return
-		}
-		if err := b.DriftRound(ctx); err != nil && ctx.Err() == nil {
-			b.log.Error("drift round failed", "error", err.Error())
-		}
-		wait = b.driftInterval + b.jitter(b.driftInterval/10)
-	}
-}
-
 // DriftRound lists the App's installations (App JWT) and each one's
 // repositories (installation token), and queues a drift check of every
 // repository that is not archived: a job reads its settings and projects
@@ -57,55 +37,12 @@ func (b *Bot) driftLoop(ctx context.Context) {
 // a plan or apply of it). It returns once the jobs are queued, not run. A
 // repository whose previous check is still queued is not queued twice; one
 // installation that cannot be listed does not stop the others.
-func (b *Bot) DriftRound(ctx context.Context) error {
-	insts, err := b.inst.list(ctx)
-	if err != nil {
-		b.metrics.round("error")
-		return fmt.Errorf("drift round: %w", err)
-	}
-	var errs []error
-	repos, queued, full := 0, 0, 0
-	for _, in := range insts {
-		refs, err := b.inst.repos(ctx, in.ID)
-		if err != nil {
-			if ctx.Err() != nil {
-				b.metrics.round("cancelled")
-				return fmt.Errorf("drift round: %w", ctx.Err())
-			}
-			errs = append(errs, err)
-			continue
-		}
-		for _, r := range refs {
-			if ctx.Err() != nil { // Shutdown: queue nothing more
-				b.metrics.round("cancelled")
-				return fmt.Errorf("drift round: %w", ctx.Err())
-			}
-			if r.Archived || r.DefaultBranch == "" {
-				continue
-			}
-			repos++
-			ev := event{installation: in.ID, owner: r.Owner, repo: r.Name, defaultBranch: r.DefaultBranch, repoID: r.ID, created: r.Created}
-			switch err := b.runner.Submit(b.driftRouteJob("drift-schedule", ev, driftFilter{})); {
-			case errors.Is(err, queue.ErrFull):
-				full++
-			case err != nil:
-				b.metrics.round("cancelled")
-				return fmt.Errorf("drift round: %w", err)
-			default:
-				queued++
-			}
-		}
-	}
-	b.log.Info("drift round queued", "installations", len(insts), "repositories", repos, "queued", queued, "queue_full", full)
-	if full > 0 {
-		errs = append(errs, fmt.Errorf("queue full: %d repositories left for the next round", full))
-	}
-	if err := errors.Join(errs...); err != nil {
-		b.metrics.round("partial")
-		return fmt.Errorf("drift round: %w", err)
-	}
-	b.metrics.round("ok")
-	return nil
+func (b *Bot) DriftRound(ctx context.Context) error { return b.schedule.Round(ctx) }
+
+// driftCheck is the routing job of a scheduled drift check of r.
+func (b *Bot) driftCheck(r schedule.Repo) queue.Job {
+	ev := event{installation: r.Installation, owner: r.Owner, repo: r.Name, defaultBranch: r.DefaultBranch, repoID: r.ID, created: r.Created}
+	return b.driftRouteJob("drift-schedule", ev, driftFilter{})
 }
 
 // driftRouteJob reads one repository's settings and queues its drift jobs;

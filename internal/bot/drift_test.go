@@ -382,65 +382,6 @@ func TestScheduledRoundSkipsWhatIsNotKykus(t *testing.T) {
 	}
 }
 
-// TestDriftScheduleOnRealTimers: a millisecond interval runs rounds on its
-// own; Shutdown stops the schedule (no round after it returns); an
-// interval of 0 never starts one.
-func TestDriftScheduleOnRealTimers(t *testing.T) {
-	rec := &recordDrift{}
-	h := newHarness(t, harnessOpts{rules: bot.Rules{Drift: rec.rule}, driftInterval: 5 * time.Millisecond})
-	deadline := time.Now().Add(10 * time.Second)
-	for h.rounds() < 2 {
-		if time.Now().After(deadline) {
-			t.Fatal("fewer than 2 rounds in 10s with a 5ms interval")
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := h.bot.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
-	after := h.rounds()
-	time.Sleep(50 * time.Millisecond)
-	if got := h.rounds(); got != after {
-		t.Errorf("%v rounds after Shutdown returned, want none", got-after)
-	}
-
-	var mu sync.Mutex
-	waits := 0
-	off := newHarness(t, harnessOpts{after: func(time.Duration) <-chan time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		waits++
-		return nil
-	}})
-	time.Sleep(20 * time.Millisecond)
-	mu.Lock()
-	defer mu.Unlock()
-	if waits != 0 || off.rounds() != 0 {
-		t.Errorf("interval 0: %d waits, %v rounds, want none", waits, off.rounds())
-	}
-}
-
-// TestShutdownStopsAWaitingSchedule: Shutdown returns while the schedule
-// waits, and the loop no longer takes ticks.
-func TestShutdownStopsAWaitingSchedule(t *testing.T) {
-	h, tick := driftHarness(t, harnessOpts{})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := h.bot.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case tick <- time.Now():
-		t.Error("the drift loop still runs after Shutdown")
-	case <-time.After(50 * time.Millisecond):
-	}
-	if n := h.gh.CountRequests("GET", "/app/installations"); n != 0 {
-		t.Errorf("%d installation listings, want none", n)
-	}
-}
-
 func TestDriftIntervalFromEnv(t *testing.T) {
 	_, pemBytes := testKey(t)
 	for _, tc := range []struct {
