@@ -9,22 +9,21 @@ import (
 	"os"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 
 	"github.com/kyku/action/internal/bot/dispatch"
+	"github.com/kyku/action/internal/bot/intake"
 	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/bot/runner"
 	"github.com/kyku/action/internal/bot/schedule"
-	"github.com/kyku/action/internal/claim"
 	"github.com/kyku/action/internal/review"
 )
 
 // MaxWebhookBytes caps a webhook body (GitHub's own cap is 25 MB).
-const MaxWebhookBytes = 25 << 20
+const MaxWebhookBytes = intake.MaxBody
 
 // DefaultLease is how long a job's lease, and the drift schedule's, lasts
 // unrenewed by default.
@@ -32,7 +31,7 @@ const DefaultLease = runner.DefaultLease
 
 // DefaultDedupeWindow is how long a delivery is remembered by default: the
 // three days GitHub lets a delivery be redelivered.
-const DefaultDedupeWindow = 72 * time.Hour
+const DefaultDedupeWindow = intake.DefaultWindow
 
 // Rules are the review use cases the bot calls; the zero value means
 // package review's (tests may count or replace them).
@@ -119,10 +118,9 @@ type Bot struct {
 	maxSrc   int64
 	inst     *installations
 	runner   *runner.Runner
-	seen     *deduper
+	webhooks *intake.Intake
 	adopted  adoptions // namespaces moved from a repository's name to its ID
 	metrics  *metrics
-	draining atomic.Bool
 
 	driftPending sync.Map // targetKey -> true while a drift job waits
 	schedule     *schedule.Scheduler
@@ -160,10 +158,6 @@ func New(opts Options) (*Bot, error) {
 		host, _ := os.Hostname()
 		opts.Replica = host + "-" + strconv.Itoa(os.Getpid())
 	}
-	seen := &deduper{mem: newDeliveries(2*50_000, opts.DedupeTTL, opts.Now), holder: opts.Replica, window: opts.DedupeTTL}
-	if opts.Store != nil {
-		seen.claims = claim.New(opts.Store, claim.Options{Now: opts.Now})
-	}
 	if opts.Lease <= 0 {
 		opts.Lease = opts.Config.Lease
 	}
@@ -194,7 +188,6 @@ func New(opts Options) (*Bot, error) {
 		rules:   opts.Rules.withDefaults(),
 		maxSrc:  opts.MaxSourceBytes,
 		inst:    inst,
-		seen:    seen,
 		metrics: m,
 		replica: opts.Replica,
 	}
@@ -211,7 +204,7 @@ func New(opts Options) (*Bot, error) {
 			Now:      opts.Now,
 		},
 		Store: store, Secret: opts.Config.WebhookSecret, Replica: opts.Replica,
-		Resume: b.recordJob, Label: eventLabel, Resumed: b.metrics.resumed,
+		Resume: b.recordJob, Label: intake.Label, Resumed: b.metrics.resumed,
 		Now: opts.Now, After: opts.After, Logger: opts.Logger,
 	})
 	go func() { _ = b.runner.Run(context.Background()) }()
@@ -219,7 +212,12 @@ func New(opts Options) (*Bot, error) {
 		Timing: opts.Actions, Jobs: b.runner, StoreSetting: EnvStore, Ended: b.metrics.dispatched,
 		Now: opts.Now, After: opts.After, Logger: opts.Logger,
 	})
-	b.metrics.watch(b.runner.Depth, b.runner.Running, b.draining.Load, b.runner.Leased, b.watch.Count)
+	b.webhooks = intake.New(intake.Options{
+		Secret: opts.Config.WebhookSecret, Route: b.intake, Jobs: b.runner,
+		Store: opts.Store, Window: opts.DedupeTTL, Replica: opts.Replica, Count: b.metrics.webhook,
+		Now: opts.Now, Logger: opts.Logger,
+	})
+	b.metrics.watch(b.runner.Depth, b.runner.Running, b.webhooks.Draining, b.runner.Leased, b.watch.Count)
 	b.schedule = schedule.New(schedule.Options{
 		Interval: opts.Config.DriftInterval, Lister: inst, Check: b.driftCheck, Submit: b.runner.Submit,
 		Store: opts.Store, Jobs: store, Kick: b.runner.Kick, Secret: opts.Config.WebhookSecret,
@@ -233,16 +231,16 @@ func New(opts Options) (*Bot, error) {
 // Handler serves POST /webhook, GET /healthz, GET /readyz and GET /metrics.
 func (b *Bot) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /webhook", b.webhook)
+	mux.Handle("POST /webhook", b.webhooks)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		writeText(w, http.StatusOK, "ok\n"+b.status())
+		intake.WriteText(w, http.StatusOK, "ok\n"+b.status())
 	})
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
-		if b.draining.Load() {
-			writeText(w, http.StatusServiceUnavailable, "draining\n"+b.status())
+		if b.webhooks.Draining() {
+			intake.WriteText(w, http.StatusServiceUnavailable, "draining\n"+b.status())
 			return
 		}
-		writeText(w, http.StatusOK, "ready\n"+b.status())
+		intake.WriteText(w, http.StatusOK, "ready\n"+b.status())
 	})
 	mux.Handle("GET /metrics", b.metrics.handler())
 	return mux
@@ -258,7 +256,7 @@ func (b *Bot) Handler() http.Handler {
 // dispatched runs and, with a store, gives back the leases of the jobs it
 // did not finish, so that another replica takes them over at once.
 func (b *Bot) Shutdown(ctx context.Context) error {
-	b.draining.Store(true)
+	_ = b.webhooks.Shutdown(ctx)
 	_ = b.schedule.Shutdown(context.WithoutCancel(ctx))
 	b.log.Info("draining", "queued", b.runner.Depth(), "running", b.runner.Running(), "leased", b.runner.Leased(), "watching", b.watch.Count())
 	err := b.runner.Drain(ctx)
@@ -284,10 +282,4 @@ func (b *Bot) status() string {
 	}
 	return fmt.Sprintf("queued %d\nrunning %d\nleased %d\nresumed %d\ndispatched %d\nleading %s\nstore %s",
 		b.runner.Depth(), b.runner.Running(), b.runner.Leased(), b.metrics.resumedN.Load(), b.watch.Count(), leading, store)
-}
-
-func writeText(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = w.Write([]byte(msg + "\n"))
 }
