@@ -128,12 +128,17 @@ func TestDispatchedWorkflowRunsInAct(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ran := make(chan error, 1)
+	go func() { ran <- b.Run(context.Background()) }()
 	srv := httptest.NewServer(b.Handler())
 	defer srv.Close()
 	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 		defer cancel()
 		_ = b.Shutdown(ctx)
+		if err := <-ran; err != nil {
+			t.Errorf("run: %v", err)
+		}
 	}()
 	p := &botProcess{t: t, url: srv.URL}
 	p.deliver("pull_request", "d-7", prOpenedPayload(t, 7, good))

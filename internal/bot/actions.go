@@ -45,7 +45,7 @@ func dispatchCheckName(cmd string, t settings.Target) string {
 // empty for the plan of a push) and dispatch-id, and shows dispatch-id in
 // its run-name. A target already dispatched before this job was taken
 // over is watched again, not dispatched twice.
-func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *settings.Settings, targets []settings.Target, cmd, sha string) (string, error) {
+func (rt *router) dispatch(ctx context.Context, ev event, repo *github.Repo, s *settings.Settings, targets []settings.Target, cmd, sha string) (string, error) {
 	self, err := repo.Self(ctx)
 	if err != nil {
 		return "", fmt.Errorf("hand %s to actions: %w", cmd, err)
@@ -63,17 +63,17 @@ func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *sett
 			Repo: repo, Self: self, Check: dispatchCheckName(cmd, t), Target: t.Label(),
 			Step: "dispatch " + cmd + " " + targetKey(ev, t), RepoName: ev.fullName(),
 		}
-		st := b.runner.Progress(ctx, w.Step)
+		st := rt.runner.Progress(ctx, w.Step)
 		switch {
 		case st.Done:
 			continue
 		case st.Dispatch != nil && st.CheckRun != 0:
 			w.Dispatch, w.CheckRun = *st.Dispatch, st.CheckRun
-			b.log.Info("dispatched run watched again after a takeover", "repo", ev.fullName(), "target", t.Label(), "dispatch", w.Dispatch.ID)
-			b.watch.Start(ctx, w)
+			rt.log.Info("dispatched run watched again after a takeover", "repo", ev.fullName(), "target", t.Label(), "dispatch", w.Dispatch.ID)
+			rt.watch.Start(ctx, w)
 			continue
 		}
-		w.Dispatch = jobs.Dispatch{ID: newDispatchID(), Workflow: s.Workflow, Ref: "refs/heads/" + ev.defaultBranch, HeadSHA: head, At: b.now().UTC()}
+		w.Dispatch = jobs.Dispatch{ID: newDispatchID(), Workflow: s.Workflow, Ref: "refs/heads/" + ev.defaultBranch, HeadSHA: head, At: rt.now().UTC()}
 		// The check run first and the dispatch recorded before it is
 		// sent: a worker that dies in between leaves a check run that a
 		// takeover ends ("did not start"), never a second run.
@@ -83,7 +83,7 @@ func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *sett
 		}
 		w.CheckRun = id
 		d := w.Dispatch
-		b.runner.Record(ctx, w.Step, func(st *jobs.Step) { st.CheckRun, st.Dispatch = id, &d })
+		rt.runner.Record(ctx, w.Step, func(st *jobs.Step) { st.CheckRun, st.Dispatch = id, &d })
 		inputs := map[string]any{
 			"command":       cmd,
 			"config":        t.Project.Config,
@@ -95,14 +95,14 @@ func (b *Bot) dispatch(ctx context.Context, ev event, repo *github.Repo, s *sett
 			DispatchIDInput: w.Dispatch.ID,
 		}
 		if err := repo.DispatchWorkflow(ctx, s.Workflow, w.Dispatch.Ref, inputs); err != nil {
-			b.watch.Refused(ctx, w, err)
-			b.runner.Record(ctx, w.Step, func(st *jobs.Step) { st.Done = true })
+			rt.watch.Refused(ctx, w, err)
+			rt.runner.Record(ctx, w.Step, func(st *jobs.Step) { st.Done = true })
 			outcome = "dispatch-refused"
 			continue
 		}
-		b.log.Info("workflow dispatched", "repo", ev.fullName(), "pr", ev.number, "workflow", s.Workflow,
+		rt.log.Info("workflow dispatched", "repo", ev.fullName(), "pr", ev.number, "workflow", s.Workflow,
 			"command", cmd, "target", t.Label(), "dispatch", w.Dispatch.ID)
-		b.watch.Start(ctx, w)
+		rt.watch.Start(ctx, w)
 	}
 	return outcome, nil
 }

@@ -107,31 +107,21 @@ type Options struct {
 	Jitter func(n time.Duration) time.Duration
 }
 
-// Bot is the GitHub App server.
+// Bot is the GitHub App server: it wires its parts — the webhook intake,
+// the job runner, the drift scheduler and the dispatch watchers — to the
+// router, which turns events into jobs, and starts and stops them.
 type Bot struct {
-	cfg      Config
 	log      *slog.Logger
-	now      func() time.Time
-	open     Opener
-	roles    *roles
-	rules    Rules
-	maxSrc   int64
-	inst     *installations
-	runner   *runner.Runner
-	webhooks *intake.Intake
-	adopted  adoptions // namespaces moved from a repository's name to its ID
 	metrics  *metrics
-
-	driftPending sync.Map // targetKey -> true while a drift job waits
-	schedule     *schedule.Scheduler
-	replica      string
-
-	watch *dispatch.Watchers // dispatched runs being watched (execution: actions)
+	router   *router
+	webhooks *intake.Intake
+	runner   *runner.Runner
+	schedule *schedule.Scheduler
+	watch    *dispatch.Watchers // dispatched runs being watched (execution: actions)
 }
 
 // New checks the configuration (a webhook secret is required, the private
-// key must parse) and starts the workers and, when Config.DriftInterval is
-// positive, the drift schedule.
+// key must parse) and wires the parts; Run starts them.
 func New(opts Options) (*Bot, error) {
 	if len(opts.Config.WebhookSecret) == 0 {
 		return nil, ErrNoWebhookSecret
@@ -139,93 +129,112 @@ func New(opts Options) (*Bot, error) {
 	if opts.Open == nil {
 		return nil, errors.New("new bot: no workspace opener")
 	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.MaxSourceBytes <= 0 {
-		opts.MaxSourceBytes = 200 << 20
-	}
-	if opts.DedupeTTL <= 0 {
-		opts.DedupeTTL = opts.Config.DedupeWindow
-	}
-	if opts.DedupeTTL <= 0 {
-		opts.DedupeTTL = DefaultDedupeWindow
-	}
-	if opts.Replica == "" {
-		host, _ := os.Hostname()
-		opts.Replica = host + "-" + strconv.Itoa(os.Getpid())
-	}
-	if opts.Lease <= 0 {
-		opts.Lease = opts.Config.Lease
-	}
-	if opts.Lease <= 0 {
-		opts.Lease = DefaultLease
-	}
-	if opts.After == nil {
-		opts.After = time.After
-	}
 	if opts.Config.DriftInterval < 0 {
 		return nil, errors.New("new bot: negative drift interval")
 	}
-	apiURL := opts.Config.APIURL
-	if apiURL == "" {
-		apiURL = "https://api.github.com/"
-	}
+	opts = opts.withDefaults()
 	m := newMetrics()
-	inst, err := newInstallations(m.instrument(opts.Transport), opts.Config.AppID, opts.Config.PrivateKey, apiURL)
+	inst, err := newInstallations(m.instrument(opts.Transport), opts.Config.AppID, opts.Config.PrivateKey, opts.Config.APIURL)
 	if err != nil {
 		return nil, fmt.Errorf("new bot: %w", err)
-	}
-	b := &Bot{
-		cfg:     opts.Config,
-		log:     opts.Logger,
-		now:     opts.Now,
-		open:    opts.Open,
-		roles:   newRoles(opts.STS),
-		rules:   opts.Rules.withDefaults(),
-		maxSrc:  opts.MaxSourceBytes,
-		inst:    inst,
-		metrics: m,
-		replica: opts.Replica,
 	}
 	var store *jobs.Store
 	if opts.Store != nil {
 		store = jobs.New(opts.Store, jobs.Options{Secret: opts.Config.WebhookSecret, Holder: opts.Replica, Lease: opts.Lease, Now: opts.Now})
 	}
+	rt := &router{
+		cfg: opts.Config, log: opts.Logger, now: opts.Now, open: opts.Open, roles: newRoles(opts.STS),
+		rules: opts.Rules.withDefaults(), maxSrc: opts.MaxSourceBytes, inst: inst, metrics: m,
+	}
+	b := &Bot{log: opts.Logger, metrics: m, router: rt}
 	b.runner = runner.New(runner.Options{
 		Queue: queue.Options{
 			Workers:  opts.Config.Workers,
 			Capacity: opts.Config.QueueCapacity,
 			Timeout:  opts.JobTimeout,
-			Done:     b.metrics.job,
+			Done:     m.job,
 			Now:      opts.Now,
 		},
 		Store: store, Secret: opts.Config.WebhookSecret, Replica: opts.Replica,
-		Resume: b.recordJob, Label: intake.Label, Resumed: b.metrics.resumed,
+		Resume: rt.resume, Label: intake.Label, Resumed: m.resumed,
 		Now: opts.Now, After: opts.After, Logger: opts.Logger,
 	})
-	go func() { _ = b.runner.Run(context.Background()) }()
 	b.watch = dispatch.New(dispatch.Options{
-		Timing: opts.Actions, Jobs: b.runner, StoreSetting: EnvStore, Ended: b.metrics.dispatched,
+		Timing: opts.Actions, Jobs: b.runner, StoreSetting: EnvStore, Ended: m.dispatched,
 		Now: opts.Now, After: opts.After, Logger: opts.Logger,
 	})
+	rt.runner, rt.watch = b.runner, b.watch
 	b.webhooks = intake.New(intake.Options{
-		Secret: opts.Config.WebhookSecret, Route: b.intake, Jobs: b.runner,
-		Store: opts.Store, Window: opts.DedupeTTL, Replica: opts.Replica, Count: b.metrics.webhook,
+		Secret: opts.Config.WebhookSecret, Route: rt.route, Jobs: b.runner,
+		Store: opts.Store, Window: opts.DedupeTTL, Replica: opts.Replica, Count: m.webhook,
 		Now: opts.Now, Logger: opts.Logger,
 	})
-	b.metrics.watch(b.runner.Depth, b.runner.Running, b.webhooks.Draining, b.runner.Leased, b.watch.Count)
 	b.schedule = schedule.New(schedule.Options{
-		Interval: opts.Config.DriftInterval, Lister: inst, Check: b.driftCheck, Submit: b.runner.Submit,
+		Interval: opts.Config.DriftInterval, Lister: inst, Check: rt.driftCheck, Submit: b.runner.Submit,
 		Store: opts.Store, Jobs: store, Kick: b.runner.Kick, Secret: opts.Config.WebhookSecret,
-		Replica: opts.Replica, Lease: opts.Lease, Rounds: b.metrics.round, Leading: b.metrics.leading,
+		Replica: opts.Replica, Lease: opts.Lease, Rounds: m.round, Leading: m.leading,
 		Now: opts.Now, After: opts.After, Jitter: opts.Jitter, Logger: opts.Logger,
 	})
-	go func() { _ = b.schedule.Run(context.Background()) }()
+	m.watch(b.runner.Depth, b.runner.Running, b.webhooks.Draining, b.runner.Leased, b.watch.Count)
 	return b, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.MaxSourceBytes <= 0 {
+		o.MaxSourceBytes = 200 << 20
+	}
+	if o.DedupeTTL <= 0 {
+		o.DedupeTTL = o.Config.DedupeWindow
+	}
+	if o.DedupeTTL <= 0 {
+		o.DedupeTTL = DefaultDedupeWindow
+	}
+	if o.Replica == "" {
+		host, _ := os.Hostname()
+		o.Replica = host + "-" + strconv.Itoa(os.Getpid())
+	}
+	if o.Lease <= 0 {
+		o.Lease = o.Config.Lease
+	}
+	if o.Lease <= 0 {
+		o.Lease = DefaultLease
+	}
+	if o.After == nil {
+		o.After = time.After
+	}
+	if o.Config.APIURL == "" {
+		o.Config.APIURL = "https://api.github.com/"
+	}
+	return o
+}
+
+// part is what the Bot starts and stops (package lifecycle's contract).
+type part interface {
+	Run(ctx context.Context) error
+	Shutdown(ctx context.Context) error
+}
+
+var _ = []part{(*intake.Intake)(nil), (*runner.Runner)(nil), (*schedule.Scheduler)(nil), (*dispatch.Watchers)(nil)}
+
+// Run runs the parts until Shutdown, or until ctx ends (then each stops
+// at once: jobs not started are dropped, running ones cancelled, leases
+// given back). It returns when every part has stopped, with their errors
+// (nil after Shutdown).
+func (b *Bot) Run(ctx context.Context) error {
+	parts := []part{b.webhooks, b.runner, b.schedule, b.watch}
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, p := range parts {
+		wg.Go(func() { errs[i] = p.Run(ctx) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // Handler serves POST /webhook, GET /healthz, GET /readyz and GET /metrics.
@@ -246,25 +255,35 @@ func (b *Bot) Handler() http.Handler {
 	return mux
 }
 
-// Shutdown stops taking webhooks (503, and /readyz answers 503 so the load
-// balancer stops sending), stops the drift schedule (a round being listed
-// is abandoned; its jobs already queued still run), lets accepted jobs
-// finish (applies hold locks), and returns when the drift loop and every
-// worker have exited. When ctx ends first, jobs not
-// started are dropped and running ones are cancelled (they save state and
-// unlock), and Shutdown still waits for them. Then it stops following
-// dispatched runs and, with a store, gives back the leases of the jobs it
-// did not finish, so that another replica takes them over at once.
+// Shutdown stops the parts in turn: the intake stops taking webhooks (503,
+// and /readyz answers 503 so the load balancer stops sending); the drift
+// scheduler stops (a round being listed is abandoned; its jobs already
+// queued still run); the runner lets accepted jobs finish (applies hold
+// locks) — when ctx ends first, jobs not started are dropped and running
+// ones are cancelled (they save state and unlock), and Shutdown still
+// waits for them; then the watchers stop following dispatched runs, and,
+// with a store, the runner gives back the leases of the jobs it did not
+// finish, so that another replica takes them over at once. Run returns.
 func (b *Bot) Shutdown(ctx context.Context) error {
 	_ = b.webhooks.Shutdown(ctx)
-	_ = b.schedule.Shutdown(context.WithoutCancel(ctx))
+	_ = b.schedule.Shutdown(context.WithoutCancel(ctx)) // a round being listed stops at once
 	b.log.Info("draining", "queued", b.runner.Depth(), "running", b.runner.Running(), "leased", b.runner.Leased(), "watching", b.watch.Count())
 	err := b.runner.Drain(ctx)
-	_ = b.watch.Shutdown(context.WithoutCancel(ctx))
+	_ = b.watch.Shutdown(context.WithoutCancel(ctx)) // each watch stops at once
 	_ = b.runner.Shutdown(ctx)
 	b.log.Info("drained")
 	return err
 }
+
+// DriftRound lists the App's installations (App JWT) and each one's
+// repositories (installation token), and queues a drift check of every
+// repository that is not archived: a job reads its settings and projects
+// from the default branch and fans out one drift job per project and
+// environment, on that environment's key (so a drift check never overlaps
+// a plan or apply of it). It returns once the jobs are queued, not run. A
+// repository whose previous check is still queued is not queued twice; one
+// installation that cannot be listed does not stop the others.
+func (b *Bot) DriftRound(ctx context.Context) error { return b.schedule.Round(ctx) }
 
 // status is what /healthz and /readyz show after their first line, one
 // "name value" a line: jobs queued and running here, durable jobs whose

@@ -29,29 +29,19 @@ func (f driftFilter) keeps(t settings.Target) bool {
 	return (f.project == "" || f.project == t.Project.Name) && (f.env == "" || f.env == t.Env)
 }
 
-// DriftRound lists the App's installations (App JWT) and each one's
-// repositories (installation token), and queues a drift check of every
-// repository that is not archived: a job reads its settings and projects
-// from the default branch and fans out one drift job per project and
-// environment, on that environment's key (so a drift check never overlaps
-// a plan or apply of it). It returns once the jobs are queued, not run. A
-// repository whose previous check is still queued is not queued twice; one
-// installation that cannot be listed does not stop the others.
-func (b *Bot) DriftRound(ctx context.Context) error { return b.schedule.Round(ctx) }
-
 // driftCheck is the routing job of a scheduled drift check of r.
-func (b *Bot) driftCheck(r schedule.Repo) queue.Job {
+func (rt *router) driftCheck(r schedule.Repo) queue.Job {
 	ev := event{installation: r.Installation, owner: r.Owner, repo: r.Name, defaultBranch: r.DefaultBranch, repoID: r.ID, created: r.Created}
-	return b.driftRouteJob("drift-schedule", ev, driftFilter{})
+	return rt.driftRouteJob("drift-schedule", ev, driftFilter{})
 }
 
 // driftRouteJob reads one repository's settings and queues its drift jobs;
 // drift routes of a repository are serialised.
-func (b *Bot) driftRouteJob(kind string, ev event, f driftFilter) queue.Job {
+func (rt *router) driftRouteJob(kind string, ev event, f driftFilter) queue.Job {
 	attrs := []slog.Attr{slogString("repo", ev.fullName()), slog.Int64("installation", ev.installation)}
-	return b.keyedRouteJob(kind, "drift:"+strings.ToLower(ev.fullName()), ev, attrs,
+	return rt.keyedRouteJob(kind, "drift:"+strings.ToLower(ev.fullName()), ev, attrs,
 		func(ctx context.Context, ev event, repo *github.Repo) (string, error) {
-			return b.routeDrift(ctx, ev, repo, f)
+			return rt.routeDrift(ctx, ev, repo, f)
 		})
 }
 
@@ -59,11 +49,11 @@ func (b *Bot) driftRouteJob(kind string, ev event, f driftFilter) queue.Job {
 // repository (those the filter keeps), or hands them to the user's workflow
 // (command refresh) under execution: actions. Repositories without
 // settings and without kyku.yaml are not Kyku's: nothing is done.
-func (b *Bot) routeDrift(ctx context.Context, ev event, repo *github.Repo, f driftFilter) (string, error) {
+func (rt *router) routeDrift(ctx context.Context, ev event, repo *github.Repo, f driftFilter) (string, error) {
 	s, err := loadSettings(ctx, repo, "")
 	if isDiag(err) {
 		// Not worth an issue on every round: plans report it on PRs.
-		b.log.Warn("drift skipped: invalid settings", "repo", ev.fullName(), "error", err.Error())
+		rt.log.Warn("drift skipped: invalid settings", "repo", ev.fullName(), "error", err.Error())
 		return "settings-error", nil
 	}
 	if err != nil {
@@ -89,17 +79,17 @@ func (b *Bot) routeDrift(ctx context.Context, ev event, repo *github.Repo, f dri
 		return "untouched", nil
 	}
 	if s.Execution == settings.Actions {
-		return b.dispatch(ctx, ev, repo, s, targets, "refresh", ev.defaultBranch)
+		return rt.dispatch(ctx, ev, repo, s, targets, "refresh", ev.defaultBranch)
 	}
-	src := newSources(repo, b.maxSrc)
+	src := newSources(repo, rt.maxSrc)
 	queued := 0
 	for _, t := range targets {
 		key := targetKey(ev, t)
-		if _, dup := b.driftPending.LoadOrStore(key, true); dup {
+		if _, dup := rt.driftPending.LoadOrStore(key, true); dup {
 			continue // the previous check has not run yet: it will read the same branch
 		}
-		if err := b.runner.Spawn(ctx, b.driftJob(ev, repo, s, t, src)); err != nil {
-			b.driftPending.Delete(key)
+		if err := rt.runner.Spawn(ctx, rt.driftJob(ev, repo, s, t, src)); err != nil {
+			rt.driftPending.Delete(key)
 			return "", fmt.Errorf("queue drift check of %s: %w", t.Label(), err)
 		}
 		queued++
@@ -113,14 +103,14 @@ func (b *Bot) routeDrift(ctx context.Context, ev event, repo *github.Repo, f dri
 // driftJob checks one project/environment: the default branch's config,
 // then review.Drift (one issue per environment, updated in place, closed
 // when drift is gone). Outcomes: drift, clean, resolved, config-error.
-func (b *Bot) driftJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {
+func (rt *router) driftJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {
 	key := targetKey(ev, t)
 	return queue.Job{
 		Kind:  "drift",
 		Key:   key,
 		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.String("target", t.Label())},
 		Run: func(ctx context.Context) (string, error) {
-			b.driftPending.Delete(key) // from now on, a new round reads the branch afresh
+			rt.driftPending.Delete(key) // from now on, a new round reads the branch afresh
 			cfg, err := src.config(ctx, t.Project, ev.defaultBranch, "", t.Env)
 			if err != nil {
 				if isDiag(err) {
@@ -128,7 +118,7 @@ func (b *Bot) driftJob(ev event, repo *github.Repo, s *settings.Settings, t sett
 				}
 				return "", err
 			}
-			out, err := b.rules.Drift(ctx, b.deps(ev, repo, src, t), review.DriftRequest{
+			out, err := rt.rules.Drift(ctx, rt.deps(ev, repo, src, t), review.DriftRequest{
 				Settings: reviewSettings(s, t), Config: cfg, WriteState: s.Drift.WriteState,
 			})
 			switch {

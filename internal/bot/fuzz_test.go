@@ -56,7 +56,7 @@ func FuzzWebhookPayload(f *testing.F) {
 		f.Add(seed.event, []byte(seed.body))
 	}
 	f.Fuzz(func(t *testing.T, event string, body []byte) {
-		job, ignored, err := b.intake(event, body)
+		job, ignored, err := b.router.route(event, body)
 		switch {
 		case err != nil || ignored != "":
 			if job.Run != nil {

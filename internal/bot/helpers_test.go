@@ -236,12 +236,18 @@ func (h *harness) start(o harnessOpts) {
 		t.Fatal(err)
 	}
 	h.bot = b
+	ran := make(chan error, 1)
+	go func() { ran <- b.Run(context.Background()) }()
 	h.http = httptest.NewServer(b.Handler())
 	t.Cleanup(func() {
+		// t.Context has ended here.
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if err := b.Shutdown(ctx); err != nil {
 			t.Errorf("shutdown: %v", err)
+		}
+		if err := <-ran; err != nil {
+			t.Errorf("run: %v", err)
 		}
 		h.http.Close()
 	})
