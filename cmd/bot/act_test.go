@@ -129,7 +129,7 @@ func TestDispatchedWorkflowRunsInAct(t *testing.T) {
 		t.Fatal(err)
 	}
 	ran := make(chan error, 1)
-	go func() { ran <- b.Run(context.Background()) }()
+	go func() { ran <- b.Run(t.Context()) }()
 	srv := httptest.NewServer(b.Handler())
 	defer srv.Close()
 	defer func() {
@@ -161,7 +161,7 @@ func TestDispatchedWorkflowRunsInAct(t *testing.T) {
 		if err := os.WriteFile(eventPath, event, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 		args := append([]string{"workflow_dispatch",
 			"-W", filepath.Join(".github", "workflows", "kyku.yml"), "-e", eventPath, "--actor", run.Actor,
 			"-P", "ubuntu-latest=-self-hosted",

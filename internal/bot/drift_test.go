@@ -64,7 +64,7 @@ func (h *harness) rounds() float64 {
 // applyDefaultBranch applies the default branch's config, as a merged PR would.
 func (h *harness) applyDefaultBranch() {
 	h.t.Helper()
-	ctx := context.Background()
+	ctx := h.t.Context()
 	cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte(configV1)}})
 	if err != nil {
 		h.t.Fatal(err)

@@ -243,6 +243,8 @@ func (h *harness) start(o harnessOpts) {
 	ran := make(chan error, 1)
 	runCtx := o.ctx
 	if runCtx == nil {
+		// Not t.Context: the cleanup stops the bot with Shutdown, after
+		// t.Context has ended.
 		runCtx = context.Background()
 	}
 	go func() { ran <- b.Run(runCtx) }()

@@ -29,7 +29,7 @@ func TestShutdownDrainsRunningJobAndRefusesNewWebhooks(t *testing.T) {
 	<-started
 
 	done := make(chan error, 1)
-	go func() { done <- h.bot.Shutdown(context.Background()) }()
+	go func() { done <- h.bot.Shutdown(t.Context()) }()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		resp, err := http.Get(h.http.URL + "/readyz")

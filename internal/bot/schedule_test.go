@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/bot/jobs/jobstest"
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/statemgr"
 )
@@ -67,7 +68,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 // replicas are done with a tick; cut makes every call fail (the replica
 // died, or lost its network).
 type busyStore struct {
-	severable
+	jobstest.Severable
 	inFlight *atomic.Int64
 }
 
@@ -78,27 +79,27 @@ func (s *busyStore) enter() func() {
 
 func (s *busyStore) CreateObject(ctx context.Context, key string, data []byte) (statemgr.Version, error) {
 	defer s.enter()()
-	return s.severable.CreateObject(ctx, key, data)
+	return s.Severable.CreateObject(ctx, key, data)
 }
 
 func (s *busyStore) ReadObject(ctx context.Context, key string) ([]byte, statemgr.Version, error) {
 	defer s.enter()()
-	return s.severable.ReadObject(ctx, key)
+	return s.Severable.ReadObject(ctx, key)
 }
 
 func (s *busyStore) ReplaceObject(ctx context.Context, key string, data []byte, v statemgr.Version) (statemgr.Version, error) {
 	defer s.enter()()
-	return s.severable.ReplaceObject(ctx, key, data, v)
+	return s.Severable.ReplaceObject(ctx, key, data, v)
 }
 
 func (s *busyStore) DeleteObject(ctx context.Context, key string, v statemgr.Version) error {
 	defer s.enter()()
-	return s.severable.DeleteObject(ctx, key, v)
+	return s.Severable.DeleteObject(ctx, key, v)
 }
 
 func (s *busyStore) ListObjects(ctx context.Context, prefix string) ([]string, error) {
 	defer s.enter()()
-	return s.severable.ListObjects(ctx, prefix)
+	return s.Severable.ListObjects(ctx, prefix)
 }
 
 // driftLog records each drift check with the replica and the fake time.
@@ -142,7 +143,7 @@ func TestOneDriftScheduleAcrossReplicas(t *testing.T) {
 	stores := map[string]*busyStore{}
 	bots := map[string]*harness{}
 	for i, name := range names {
-		stores[name] = &busyStore{severable: severable{Objects: open()}, inFlight: &inFlight}
+		stores[name] = &busyStore{Severable: jobstest.Severable{Objects: open()}, inFlight: &inFlight}
 		o := harnessOpts{
 			store: stores[name], replica: name, lease: lease, driftInterval: interval, rules: log.rule(name),
 			now: clk.Now, after: clk.After, jitter: func(time.Duration) time.Duration { return 0 },
@@ -184,7 +185,7 @@ func TestOneDriftScheduleAcrossReplicas(t *testing.T) {
 		t.Helper()
 		var out []string
 		for _, name := range names {
-			if stores[name].cut.Load() {
+			if stores[name].IsCut() {
 				continue
 			}
 			if bots[name].health()["leading"] == "yes" {
@@ -234,7 +235,7 @@ func TestOneDriftScheduleAcrossReplicas(t *testing.T) {
 	}
 
 	// The leader dies.
-	stores[first].cut.Store(true)
+	stores[first].Cut()
 	died := clk.Now()
 	var next string
 	for next == "" {

@@ -106,9 +106,9 @@ type fakeJobs struct {
 	recorded int
 }
 
-func newFakeJobs(durable bool) *fakeJobs {
+func newFakeJobs(t *testing.T, durable bool) *fakeJobs {
 	j := &fakeJobs{durable: durable}
-	j.lost, j.lose = context.WithCancel(context.Background())
+	j.lost, j.lose = context.WithCancel(t.Context())
 	return j
 }
 
@@ -170,7 +170,7 @@ type world struct {
 // start runs watchers (Poll 20s, StartTimeout 5m: the defaults) in the
 // test's bubble.
 func start(t *testing.T, durable bool) *world {
-	w := &world{t: t, gh: &fakeRuns{}, jobs: newFakeJobs(durable), ended: &counted{}, run: make(chan error, 1)}
+	w := &world{t: t, gh: &fakeRuns{}, jobs: newFakeJobs(t, durable), ended: &counted{}, run: make(chan error, 1)}
 	w.ws = dispatch.New(dispatch.Options{Jobs: w.jobs, StoreSetting: "KYKU_BOT_STORE", Ended: w.ended.add})
 	ctx, cancel := context.WithCancel(t.Context())
 	w.cancel = cancel

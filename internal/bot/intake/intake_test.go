@@ -160,7 +160,7 @@ func TestIntake(t *testing.T) {
 				r, c := &runner{}, &counts{}
 				in := intake.New(intake.Options{Secret: secret, Route: route, Jobs: r, Replica: "r1", Count: c.add})
 				done := make(chan error, 1)
-				go func() { done <- in.Run(context.Background()) }()
+				go func() { done <- in.Run(t.Context()) }()
 				for _, d := range tc.before {
 					req, _ := d.request()
 					in.ServeHTTP(httptest.NewRecorder(), req)

@@ -219,6 +219,8 @@ func start(t *testing.T, o Options) *Queue {
 	t.Helper()
 	q := New(o)
 	done := make(chan error, 1)
+	// Not t.Context: the cleanup stops the queue with Shutdown, after
+	// t.Context has ended.
 	go func() { done <- q.Run(context.Background()) }()
 	synctest.Wait() // the workers wait for jobs
 	t.Cleanup(func() {

@@ -72,7 +72,7 @@ func start(t *testing.T, name string, store jobs.Objects, workers int, w *work) 
 			rp.resumed = append(rp.resumed, result)
 		},
 	})
-	go func() { rp.run <- rp.r.Run(context.Background()) }()
+	go func() { rp.run <- rp.r.Run(t.Context()) }()
 	synctest.Wait()
 	return rp
 }
@@ -122,7 +122,7 @@ func (rp *replica) shutdown(ctx context.Context) error {
 
 func records(t *testing.T, store jobs.Objects) []string {
 	t.Helper()
-	keys, err := store.ListObjects(context.Background(), jobs.RecordPrefix)
+	keys, err := store.ListObjects(t.Context(), jobs.RecordPrefix)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,7 +110,7 @@ func half(n time.Duration) time.Duration { return n / 2 }
 // it down and wants Run to return nil.
 func running(t *testing.T, s *schedule.Scheduler) (stop func()) {
 	done := make(chan error, 1)
-	go func() { done <- s.Run(context.Background()) }()
+	go func() { done <- s.Run(t.Context()) }()
 	synctest.Wait()
 	return func() {
 		t.Helper()
