@@ -343,5 +343,9 @@ func TestOneScheduleAcrossReplicas(t *testing.T) {
 		for _, r := range replicas {
 			r.stop()
 		}
+		// Nothing left behind in the store: every offered check was taken.
+		if keys, err := mem.ListObjects(t.Context(), jobs.RecordPrefix); err != nil || len(keys) != 0 {
+			t.Errorf("job records left: %v %v", keys, err)
+		}
 	})
 }
