@@ -80,7 +80,11 @@ func TestDispatchedRunIsFollowedToItsEnd(t *testing.T) {
 		look.Jobs = []githubtest.WorkflowJob{{Name: "kyku", Status: "completed", Conclusion: "success"}}
 		h.gh.AddWorkflowRun(repoName, look)
 	}
-	time.Sleep(50 * time.Millisecond) // many polls
+	// Many looks at the workflow's runs, each finding the look-alikes.
+	looks := h.gh.CountRequests("GET", "/actions/workflows/kyku.yml/runs")
+	eventually(t, "the watcher stopped looking", func() bool {
+		return h.gh.CountRequests("GET", "/actions/workflows/kyku.yml/runs") >= looks+10
+	})
 	if cr := h.checkRunNamed(check); cr.Status != "queued" || cr.DetailsURL != "" {
 		t.Fatalf("a run the bot did not dispatch moved its check run: %+v", cr)
 	}
