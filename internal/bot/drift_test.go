@@ -226,12 +226,13 @@ func TestDriftNeverOverlapsAPlanOfTheEnvironment(t *testing.T) {
 	h.pr(2, headA)
 	h.deliver("pull_request", prOpened(t, 2, headA))
 	<-started
-	before := h.rounds()
 	tick <- time.Now()
-	for h.rounds() == before {
-		time.Sleep(2 * time.Millisecond)
-	}
-	time.Sleep(50 * time.Millisecond) // room for a drift job that would not wait
+	// The round's drift job is queued behind the plan, on its key: the
+	// plan runs, the drift job waits (one that would not wait would run).
+	eventually(t, "the drift job is not waiting behind the plan", func() bool {
+		m := h.metrics()
+		return m[`kyku_bot_jobs_total{kind="drift-schedule",outcome="routed"}`] == 1 && m["kyku_bot_queue_depth"] == 1 && m["kyku_bot_jobs_running"] == 1
+	})
 	close(release)
 	h.settle()
 	mu.Lock()
