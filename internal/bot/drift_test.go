@@ -223,6 +223,8 @@ func TestDriftNeverOverlapsAPlanOfTheEnvironment(t *testing.T) {
 		},
 	}
 	h, tick := driftHarness(t, harnessOpts{rules: rules})
+	let := sync.OnceFunc(func() { close(release) })
+	defer let() // the plan ends however the test does
 	h.pr(2, headA)
 	h.deliver("pull_request", prOpened(t, 2, headA))
 	<-started
@@ -233,7 +235,7 @@ func TestDriftNeverOverlapsAPlanOfTheEnvironment(t *testing.T) {
 		m := h.metrics()
 		return m[`kyku_bot_jobs_total{kind="drift-schedule",outcome="routed"}`] == 1 && m["kyku_bot_queue_depth"] == 1 && m["kyku_bot_jobs_running"] == 1
 	})
-	close(release)
+	let()
 	h.settle()
 	mu.Lock()
 	defer mu.Unlock()
