@@ -220,7 +220,12 @@ type part interface {
 	Shutdown(ctx context.Context) error
 }
 
-var _ = []part{(*intake.Intake)(nil), (*runner.Runner)(nil), (*schedule.Scheduler)(nil), (*dispatch.Watchers)(nil)}
+var (
+	_ part = (*intake.Intake)(nil)
+	_ part = (*runner.Runner)(nil)
+	_ part = (*schedule.Scheduler)(nil)
+	_ part = (*dispatch.Watchers)(nil)
+)
 
 // Run runs the parts until Shutdown, or until ctx ends (then each stops
 // at once: jobs not started are dropped, running ones cancelled, leases

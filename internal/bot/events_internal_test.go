@@ -11,7 +11,7 @@ import (
 )
 
 // TestEveryRoutedEventHasAFixture: each event and action in the bot's
-// routing table has a payload in testdata/github-events that intake turns
+// routing table has a payload in testdata/github-events that the router turns
 // into a job (ping: answered), so the bot's tests can deliver it.
 func TestEveryRoutedEventHasAFixture(t *testing.T) {
 	names := webhooktest.Names(t)
@@ -44,7 +44,7 @@ func TestEveryRoutedEventHasAFixture(t *testing.T) {
 }
 
 // TestSharedPayloadsDecode: where GitHub's published example payloads sit
-// beside the checkout (../shared/testdata/github-events), intake reads each
+// beside the checkout (../shared/testdata/github-events), the router reads each
 // one (the event name is the file name's first part) without a decoding
 // error. Skipped when they are not there.
 func TestSharedPayloadsDecode(t *testing.T) {
