@@ -134,12 +134,17 @@ func TestDispatchedWorkflowRunsInAct(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ran := make(chan error, 1)
+	go func() { ran <- b.Run(t.Context()) }()
 	srv := httptest.NewServer(b.Handler())
 	defer srv.Close()
 	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 		defer cancel()
 		_ = b.Shutdown(ctx)
+		if err := <-ran; err != nil {
+			t.Errorf("run: %v", err)
+		}
 	}()
 	p := &botProcess{t: t, url: srv.URL}
 	p.deliver("pull_request", "d-7", prOpenedPayload(t, 7, good))
@@ -162,7 +167,7 @@ func TestDispatchedWorkflowRunsInAct(t *testing.T) {
 		if err := os.WriteFile(eventPath, event, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 		args := append([]string{"workflow_dispatch",
 			"-W", filepath.Join(".github", "workflows", "kyku.yml"), "-e", eventPath, "--actor", run.Actor,
 			"-P", "ubuntu-latest=-self-hosted",

@@ -64,6 +64,10 @@ func run() int {
 		log.Error("cannot start", "error", err.Error())
 		return 2
 	}
+	// The bot's parts run with a context of their own: a signal drains
+	// them through Shutdown, it does not cancel them.
+	ran := make(chan error, 1)
+	go func() { ran <- b.Run(context.Background()) }()
 	srv := &http.Server{
 		Addr:              cfg.Addr,
 		Handler:           b.Handler(),
@@ -80,6 +84,7 @@ func run() int {
 	case err := <-errc:
 		log.Error("server failed", "error", err.Error())
 		_ = b.Shutdown(context.Background())
+		<-ran
 		return 1
 	case <-ctx.Done():
 	}
@@ -92,6 +97,10 @@ func run() int {
 	code := 0
 	if err := b.Shutdown(dctx); err != nil {
 		log.Error("drain incomplete", "error", err.Error())
+		code = 1
+	}
+	if err := <-ran; err != nil {
+		log.Error("bot stopped", "error", err.Error())
 		code = 1
 	}
 	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -32,7 +31,7 @@ func TestOpenerRefusesLocalState(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := open(context.Background(), bot.Tenant{Repo: "acme/infra", Namespace: "acme/infra"}, cfg, "prod"); err == nil || !strings.Contains(err.Error(), "remote backend (s3, gcs, spaces or http)") {
+		if _, err := open(t.Context(), bot.Tenant{Repo: "acme/infra", Namespace: "acme/infra"}, cfg, "prod"); err == nil || !strings.Contains(err.Error(), "remote backend (s3, gcs, spaces or http)") {
 			t.Errorf("%q: err = %v, want a refusal asking for a remote backend", yaml, err)
 		}
 	}
@@ -57,7 +56,7 @@ func TestOpenerUsesTheTenantsCredentials(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	open := opener(os.Getenv, t.TempDir())
 	role := credentials.NewStaticCredentialsProvider(s.Access, s.Secret, "")
 	ws, err := open(ctx, bot.Tenant{Repo: "acme/infra", Namespace: "acme/infra", Credentials: role}, cfg, "prod")
@@ -96,7 +95,7 @@ func TestOpenerAcceptsRemoteBackends(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	ws, err := open(ctx, bot.Tenant{Repo: "acme/infra", Namespace: "acme/infra"}, cfg, "prod")
 	if err != nil {
 		t.Fatalf("open with an http backend: %v", err)
@@ -139,7 +138,7 @@ func TestOpenerUsesTheTenantsRoleForKMS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	open := opener(os.Getenv, t.TempDir())
 	role := credentials.NewStaticCredentialsProvider("AKIDTENANTROLE", "tenant-secret", "session")
 	ws, err := open(ctx, bot.Tenant{Repo: "acme/infra", Namespace: "acme/infra", Credentials: role}, cfg, "prod")
@@ -174,7 +173,7 @@ func TestStoreFromItsURL(t *testing.T) {
 	} {
 		t.Setenv(k, v)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	url := func(bucket string) string {
 		return "s3://" + bucket + "/kyku-bot?region=" + s.Region + "&endpoint=" + s.Endpoint + "&path-style=true"
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -32,7 +31,7 @@ import (
 func TestOpenerSandboxesProviders(t *testing.T) {
 	tfplugintest.RequireSandbox(t, &tfplugin.Sandbox{Network: tfplugin.NetworkProxied})
 	e := tfplugintest.NewEscapes(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	dir := t.TempDir()
 	mirror := tfplugintest.Mirror(t, filepath.Join(dir, "mirror"), tfplugintest.Framework)
 	granted := filepath.Join(dir, "granted.json")
@@ -136,7 +135,7 @@ func TestStartWarnsWithoutSandbox(t *testing.T) {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		warnWithoutSandbox(context.Background(), slog.New(slog.NewJSONHandler(&buf, nil)), p)
+		warnWithoutSandbox(t.Context(), slog.New(slog.NewJSONHandler(&buf, nil)), p)
 		if tc.want == "" && buf.Len() > 0 || tc.want != "" && (!strings.Contains(buf.String(), tc.want) || !strings.Contains(buf.String(), "bubblewrap (bwrap) is not installed")) {
 			t.Errorf("policy %q logged %q, want %q", tc.policy, buf.String(), tc.want)
 		}

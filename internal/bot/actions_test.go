@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/bot/jobs/jobstest"
 	"github.com/kyku/action/internal/github/githubtest"
 )
 
@@ -79,7 +80,11 @@ func TestDispatchedRunIsFollowedToItsEnd(t *testing.T) {
 		look.Jobs = []githubtest.WorkflowJob{{Name: "kyku", Status: "completed", Conclusion: "success"}}
 		h.gh.AddWorkflowRun(repoName, look)
 	}
-	time.Sleep(50 * time.Millisecond) // many polls
+	// Many looks at the workflow's runs, each finding the look-alikes.
+	looks := h.gh.CountRequests("GET", "/actions/workflows/kyku.yml/runs")
+	eventually(t, "the watcher stopped looking", func() bool {
+		return h.gh.CountRequests("GET", "/actions/workflows/kyku.yml/runs") >= looks+10
+	})
 	if cr := h.checkRunNamed(check); cr.Status != "queued" || cr.DetailsURL != "" {
 		t.Fatalf("a run the bot did not dispatch moved its check run: %+v", cr)
 	}
@@ -246,7 +251,7 @@ func TestDispatchedRunIsWatchedAgainAfterATakeover(t *testing.T) {
 	_, open := botStore(t)
 	const lease = 600 * time.Millisecond
 	watch := bot.ActionsOptions{Poll: 5 * time.Millisecond, StartTimeout: time.Minute}
-	storeA := &severable{Objects: open()}
+	storeA := &jobstest.Severable{Objects: open()}
 	a := newHarness(t, harnessOpts{store: storeA, replica: "replica-a", lease: lease, actions: watch})
 	a.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(actionsSettings))
 	a.gh.SetWorkflow(repoName, "kyku.yml", kykuWorkflow)
@@ -256,7 +261,7 @@ func TestDispatchedRunIsWatchedAgainAfterATakeover(t *testing.T) {
 		cr := a.gh.CheckRuns(repoName)
 		return len(cr) == 1 && cr[0].DetailsURL != ""
 	})
-	storeA.cut.Store(true)
+	storeA.Cut()
 	b := a.replica(harnessOpts{store: open(), replica: "replica-b", lease: lease, actions: watch})
 	eventually(t, "B never took the job over", func() bool {
 		return b.metrics()[`kyku_bot_jobs_resumed_total{result="taken_over"}`] == 1

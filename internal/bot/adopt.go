@@ -40,33 +40,33 @@ type adoptions struct {
 // adopt moves, once per process and location, the objects of c's legacy
 // location into the backend's (an object store; an Opener moves its local
 // directories itself, with Tenant.AdoptDir).
-func (b *Bot) adopt(ctx context.Context, t Tenant, c *tenancy.Confined, backend statemgr.Backend) error {
+func (rt *router) adopt(ctx context.Context, t Tenant, c *tenancy.Confined, backend statemgr.Backend) error {
 	a, ok := backend.(adopter)
 	bc := c.Config.Backend
 	if !ok || c.Legacy == "" || bc == nil {
 		return nil
 	}
 	key := bc.Type + "\x00" + bc.Bucket + "\x00" + c.Legacy
-	b.adopted.mu.Lock()
-	defer b.adopted.mu.Unlock()
-	if b.adopted.done[key] {
+	rt.adopted.mu.Lock()
+	defer rt.adopted.mu.Unlock()
+	if rt.adopted.done[key] {
 		return nil
 	}
 	n, err := a.Adopt(ctx, c.Legacy, t.Created)
 	switch {
 	case errors.Is(err, statemgr.ErrPredates):
-		b.log.Warn("not moving the objects under the repository's former name: they predate it (another repository of that name left them?); move them by hand if they are its own",
+		rt.log.Warn("not moving the objects under the repository's former name: they predate it (another repository of that name left them?); move them by hand if they are its own",
 			"repo", t.Repo, "id", t.ID, "bucket", bc.Bucket, "from", c.Legacy, "to", bc.Prefix, "err", err)
 	case err != nil:
 		return fmt.Errorf("move %s's objects from %s to its namespace %s: %w", t.Repo, c.Legacy, t.Namespace, err)
 	case n > 0:
-		b.log.Info("moved the repository's objects from its name's namespace to its ID's",
+		rt.log.Info("moved the repository's objects from its name's namespace to its ID's",
 			"repo", t.Repo, "id", t.ID, "bucket", bc.Bucket, "from", c.Legacy, "to", bc.Prefix, "objects", n)
 	}
-	if b.adopted.done == nil {
-		b.adopted.done = map[string]bool{}
+	if rt.adopted.done == nil {
+		rt.adopted.done = map[string]bool{}
 	}
-	b.adopted.done[key] = true
+	rt.adopted.done[key] = true
 	return nil
 }
 

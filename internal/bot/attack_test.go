@@ -1,7 +1,6 @@
 package bot_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -88,7 +87,7 @@ func TestPlanCommentTakeoverByStranger(t *testing.T) {
 // written over the reviewed one (anyone who can write to the backend can).
 // The apply plans the approved commit again, refuses and shows that plan.
 func TestSavedPlanSwappedAfterReview(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	h := newHarness(t, harnessOpts{})
 	h.gh.SetFile(repoName, headB, "kyku.yaml", []byte(configV3))
 	h.gh.SetPermission(repoName, "writer", "write")

@@ -5,28 +5,33 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"os"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 
+	"github.com/kyku/action/internal/bot/dispatch"
+	"github.com/kyku/action/internal/bot/intake"
 	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/queue"
-	"github.com/kyku/action/internal/claim"
+	"github.com/kyku/action/internal/bot/runner"
+	"github.com/kyku/action/internal/bot/schedule"
 	"github.com/kyku/action/internal/review"
 )
 
 // MaxWebhookBytes caps a webhook body (GitHub's own cap is 25 MB).
-const MaxWebhookBytes = 25 << 20
+const MaxWebhookBytes = intake.MaxBody
+
+// DefaultLease is how long a job's lease, and the drift schedule's, lasts
+// unrenewed by default.
+const DefaultLease = runner.DefaultLease
 
 // DefaultDedupeWindow is how long a delivery is remembered by default: the
 // three days GitHub lets a delivery be redelivered.
-const DefaultDedupeWindow = 72 * time.Hour
+const DefaultDedupeWindow = intake.DefaultWindow
 
 // Rules are the review use cases the bot calls; the zero value means
 // package review's (tests may count or replace them).
@@ -102,48 +107,21 @@ type Options struct {
 	Jitter func(n time.Duration) time.Duration
 }
 
-// Bot is the GitHub App server.
+// Bot is the GitHub App server: it wires its parts — the webhook intake,
+// the job runner, the drift scheduler and the dispatch watchers — to the
+// router, which turns events into jobs, and starts and stops them.
 type Bot struct {
-	cfg      Config
 	log      *slog.Logger
-	now      func() time.Time
-	open     Opener
-	roles    *roles
-	rules    Rules
-	maxSrc   int64
-	inst     *installations
-	queue    *queue.Queue
-	seen     *deduper
-	adopted  adoptions // namespaces moved from a repository's name to its ID
 	metrics  *metrics
-	draining atomic.Bool
-
-	driftInterval time.Duration
-	after         func(time.Duration) <-chan time.Time
-	jitter        func(time.Duration) time.Duration
-	driftPending  sync.Map // targetKey -> true while a drift job waits
-	stopDrift     context.CancelFunc
-	driftDone     chan struct{} // closed when the drift loop has exited
-
-	// With a store: durable jobs (durable.go) and the drift schedule's
-	// lease (schedule.go).
-	store      jobs.Objects
-	jobs       *jobs.Store
-	claims     *claim.Store
-	replica    string
-	lease      time.Duration
-	workers    int
-	held       sync.Map // record key -> *tracked
-	scanKicks  chan struct{}
-	stopLeases context.CancelFunc
-	leasesDone chan struct{} // closed when the lease loop has exited
-
-	watch *watchers // dispatched runs being watched (actions.go)
+	router   *router
+	webhooks *intake.Intake
+	runner   *runner.Runner
+	schedule *schedule.Scheduler
+	watch    *dispatch.Watchers // dispatched runs being watched (execution: actions)
 }
 
 // New checks the configuration (a webhook secret is required, the private
-// key must parse) and starts the workers and, when Config.DriftInterval is
-// positive, the drift schedule.
+// key must parse) and wires the parts; Run starts them.
 func New(opts Options) (*Bot, error) {
 	if len(opts.Config.WebhookSecret) == 0 {
 		return nil, ErrNoWebhookSecret
@@ -151,159 +129,166 @@ func New(opts Options) (*Bot, error) {
 	if opts.Open == nil {
 		return nil, errors.New("new bot: no workspace opener")
 	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.MaxSourceBytes <= 0 {
-		opts.MaxSourceBytes = 200 << 20
-	}
-	if opts.DedupeTTL <= 0 {
-		opts.DedupeTTL = opts.Config.DedupeWindow
-	}
-	if opts.DedupeTTL <= 0 {
-		opts.DedupeTTL = DefaultDedupeWindow
-	}
-	if opts.Replica == "" {
-		host, _ := os.Hostname()
-		opts.Replica = host + "-" + strconv.Itoa(os.Getpid())
-	}
-	seen := &deduper{mem: newDeliveries(2*50_000, opts.DedupeTTL, opts.Now), holder: opts.Replica, window: opts.DedupeTTL}
-	if opts.Store != nil {
-		seen.claims = claim.New(opts.Store, claim.Options{Now: opts.Now})
-	}
-	if opts.Lease <= 0 {
-		opts.Lease = opts.Config.Lease
-	}
-	if opts.Lease <= 0 {
-		opts.Lease = DefaultLease
-	}
-	if opts.After == nil {
-		opts.After = time.After
-	}
-	if opts.Jitter == nil {
-		opts.Jitter = func(n time.Duration) time.Duration {
-			if n <= 0 {
-				return 0
-			}
-			return rand.N(n)
-		}
-	}
 	if opts.Config.DriftInterval < 0 {
 		return nil, errors.New("new bot: negative drift interval")
 	}
-	apiURL := opts.Config.APIURL
-	if apiURL == "" {
-		apiURL = "https://api.github.com/"
-	}
+	opts = opts.withDefaults()
 	m := newMetrics()
-	inst, err := newInstallations(m.instrument(opts.Transport), opts.Config.AppID, opts.Config.PrivateKey, apiURL)
+	inst, err := newInstallations(m.instrument(opts.Transport), opts.Config.AppID, opts.Config.PrivateKey, opts.Config.APIURL)
 	if err != nil {
 		return nil, fmt.Errorf("new bot: %w", err)
 	}
-	b := &Bot{
-		cfg:     opts.Config,
-		log:     opts.Logger,
-		now:     opts.Now,
-		open:    opts.Open,
-		roles:   newRoles(opts.STS),
-		rules:   opts.Rules.withDefaults(),
-		maxSrc:  opts.MaxSourceBytes,
-		inst:    inst,
-		seen:    seen,
-		metrics: m,
-
-		driftInterval: opts.Config.DriftInterval,
-		after:         opts.After,
-		jitter:        opts.Jitter,
-		driftDone:     make(chan struct{}),
-
-		store:      opts.Store,
-		replica:    opts.Replica,
-		lease:      opts.Lease,
-		workers:    opts.Config.Workers,
-		scanKicks:  make(chan struct{}, 1),
-		leasesDone: make(chan struct{}),
-	}
-	if b.workers <= 0 {
-		b.workers = 4
-	}
-	b.watch = newWatchers(b, opts.Actions)
+	var store *jobs.Store
 	if opts.Store != nil {
-		b.jobs = jobs.New(opts.Store, jobs.Options{Secret: opts.Config.WebhookSecret, Holder: opts.Replica, Lease: opts.Lease, Now: opts.Now})
-		b.claims = claim.New(opts.Store, claim.Options{Now: opts.Now})
+		store = jobs.New(opts.Store, jobs.Options{Secret: opts.Config.WebhookSecret, Holder: opts.Replica, Lease: opts.Lease, Now: opts.Now})
 	}
-	b.queue = queue.New(queue.Options{
-		Workers:  opts.Config.Workers,
-		Capacity: opts.Config.QueueCapacity,
-		Timeout:  opts.JobTimeout,
-		Logger:   opts.Logger,
-		Done:     b.metrics.job,
-		Now:      opts.Now,
+	rt := &router{
+		cfg: opts.Config, log: opts.Logger, now: opts.Now, open: opts.Open, roles: newRoles(opts.STS),
+		rules: opts.Rules.withDefaults(), maxSrc: opts.MaxSourceBytes, inst: inst, metrics: m,
+	}
+	b := &Bot{log: opts.Logger, metrics: m, router: rt}
+	b.runner = runner.New(runner.Options{
+		Queue: queue.Options{
+			Workers:  opts.Config.Workers,
+			Capacity: opts.Config.QueueCapacity,
+			Timeout:  opts.JobTimeout,
+			Done:     m.job,
+			Now:      opts.Now,
+		},
+		Store: store, Secret: opts.Config.WebhookSecret, Replica: opts.Replica,
+		Resume: rt.resume, Label: intake.Label, Resumed: m.resumed,
+		Now: opts.Now, After: opts.After, Logger: opts.Logger,
 	})
-	b.metrics.watch(b.queue.Depth, b.queue.Running, b.draining.Load, b.leased, b.watch.count)
-	ctx, cancel := context.WithCancel(context.Background())
-	b.stopDrift = cancel
-	switch {
-	case b.driftInterval > 0 && b.store != nil:
-		go b.scheduleLoop(ctx)
-	case b.driftInterval > 0:
-		go b.driftLoop(ctx)
-	default:
-		close(b.driftDone)
-	}
-	lctx, lcancel := context.WithCancel(context.Background())
-	b.stopLeases = lcancel
-	if b.jobs != nil {
-		go b.leases(lctx)
-	} else {
-		close(b.leasesDone)
-	}
+	b.watch = dispatch.New(dispatch.Options{
+		Timing: opts.Actions, Jobs: b.runner, StoreSetting: EnvStore, Ended: m.dispatched,
+		Now: opts.Now, After: opts.After, Logger: opts.Logger,
+	})
+	rt.runner, rt.watch = b.runner, b.watch
+	b.webhooks = intake.New(intake.Options{
+		Secret: opts.Config.WebhookSecret, Route: rt.route, Jobs: b.runner,
+		Store: opts.Store, Window: opts.DedupeTTL, Replica: opts.Replica, Count: m.webhook,
+		Now: opts.Now, Logger: opts.Logger,
+	})
+	b.schedule = schedule.New(schedule.Options{
+		Interval: opts.Config.DriftInterval, Lister: inst, Check: rt.driftCheck, Submit: b.runner.Submit,
+		Store: opts.Store, Jobs: store, Kick: b.runner.Kick, Secret: opts.Config.WebhookSecret,
+		Replica: opts.Replica, Lease: opts.Lease, Rounds: m.round, Leading: m.leading,
+		Now: opts.Now, After: opts.After, Jitter: opts.Jitter, Logger: opts.Logger,
+	})
+	m.watch(b.runner.Depth, b.runner.Running, b.webhooks.Draining, b.runner.Leased, b.watch.Count)
 	return b, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.MaxSourceBytes <= 0 {
+		o.MaxSourceBytes = 200 << 20
+	}
+	if o.DedupeTTL <= 0 {
+		o.DedupeTTL = o.Config.DedupeWindow
+	}
+	if o.DedupeTTL <= 0 {
+		o.DedupeTTL = DefaultDedupeWindow
+	}
+	if o.Replica == "" {
+		host, _ := os.Hostname()
+		o.Replica = host + "-" + strconv.Itoa(os.Getpid())
+	}
+	if o.Lease <= 0 {
+		o.Lease = o.Config.Lease
+	}
+	if o.Lease <= 0 {
+		o.Lease = DefaultLease
+	}
+	if o.After == nil {
+		o.After = time.After
+	}
+	if o.Config.APIURL == "" {
+		o.Config.APIURL = "https://api.github.com/"
+	}
+	return o
+}
+
+// part is what the Bot starts and stops (package lifecycle's contract).
+type part interface {
+	Run(ctx context.Context) error
+	Shutdown(ctx context.Context) error
+}
+
+var (
+	_ part = (*intake.Intake)(nil)
+	_ part = (*runner.Runner)(nil)
+	_ part = (*schedule.Scheduler)(nil)
+	_ part = (*dispatch.Watchers)(nil)
+)
+
+// Run runs the parts until Shutdown, or until ctx ends (then each stops
+// at once: jobs not started are dropped, running ones cancelled, leases
+// given back). It returns when every part has stopped, with their errors
+// (nil after Shutdown).
+func (b *Bot) Run(ctx context.Context) error {
+	parts := []part{b.webhooks, b.runner, b.schedule, b.watch}
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, p := range parts {
+		wg.Go(func() { errs[i] = p.Run(ctx) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // Handler serves POST /webhook, GET /healthz, GET /readyz and GET /metrics.
 func (b *Bot) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /webhook", b.webhook)
+	mux.Handle("POST /webhook", b.webhooks)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		writeText(w, http.StatusOK, "ok\n"+b.status())
+		intake.WriteText(w, http.StatusOK, "ok\n"+b.status())
 	})
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
-		if b.draining.Load() {
-			writeText(w, http.StatusServiceUnavailable, "draining\n"+b.status())
+		if b.webhooks.Draining() {
+			intake.WriteText(w, http.StatusServiceUnavailable, "draining\n"+b.status())
 			return
 		}
-		writeText(w, http.StatusOK, "ready\n"+b.status())
+		intake.WriteText(w, http.StatusOK, "ready\n"+b.status())
 	})
 	mux.Handle("GET /metrics", b.metrics.handler())
 	return mux
 }
 
-// Shutdown stops taking webhooks (503, and /readyz answers 503 so the load
-// balancer stops sending), stops the drift schedule (a round being listed
-// is abandoned; its jobs already queued still run), lets accepted jobs
-// finish (applies hold locks), and returns when the drift loop and every
-// worker have exited. When ctx ends first, jobs not
-// started are dropped and running ones are cancelled (they save state and
-// unlock), and Shutdown still waits for them. Then it stops following
-// dispatched runs and, with a store, gives back the leases of the jobs it
-// did not finish, so that another replica takes them over at once.
+// Shutdown stops the parts in turn: the intake stops taking webhooks (503,
+// and /readyz answers 503 so the load balancer stops sending); the drift
+// scheduler stops (a round being listed is abandoned; its jobs already
+// queued still run); the runner lets accepted jobs finish (applies hold
+// locks) — when ctx ends first, jobs not started are dropped and running
+// ones are cancelled (they save state and unlock), and Shutdown still
+// waits for them; then the watchers stop following dispatched runs, and,
+// with a store, the runner gives back the leases of the jobs it did not
+// finish, so that another replica takes them over at once. Run returns.
 func (b *Bot) Shutdown(ctx context.Context) error {
-	b.draining.Store(true)
-	b.stopDrift()
-	<-b.driftDone
-	b.log.Info("draining", "queued", b.queue.Depth(), "running", b.queue.Running(), "leased", b.leased(), "watching", b.watch.count())
-	err := b.queue.Shutdown(ctx)
-	b.watch.stop()
-	b.stopLeases()
-	<-b.leasesDone
-	b.abandonHeld()
+	_ = b.webhooks.Shutdown(ctx)
+	_ = b.schedule.Shutdown(context.WithoutCancel(ctx)) // a round being listed stops at once
+	b.log.Info("draining", "queued", b.runner.Depth(), "running", b.runner.Running(), "leased", b.runner.Leased(), "watching", b.watch.Count())
+	err := b.runner.Drain(ctx)
+	_ = b.watch.Shutdown(context.WithoutCancel(ctx)) // each watch stops at once
+	_ = b.runner.Shutdown(ctx)
 	b.log.Info("drained")
 	return err
 }
+
+// DriftRound lists the App's installations (App JWT) and each one's
+// repositories (installation token), and queues a drift check of every
+// repository that is not archived: a job reads its settings and projects
+// from the default branch and fans out one drift job per project and
+// environment, on that environment's key (so a drift check never overlaps
+// a plan or apply of it). It returns once the jobs are queued, not run. A
+// repository whose previous check is still queued is not queued twice; one
+// installation that cannot be listed does not stop the others.
+func (b *Bot) DriftRound(ctx context.Context) error { return b.schedule.Round(ctx) }
 
 // status is what /healthz and /readyz show after their first line, one
 // "name value" a line: jobs queued and running here, durable jobs whose
@@ -316,15 +301,9 @@ func (b *Bot) status() string {
 		leading = "yes"
 	}
 	store := "none (jobs are lost with the process; every replica runs its own drift schedule)"
-	if b.jobs != nil {
+	if b.runner.Durable() {
 		store = "yes"
 	}
 	return fmt.Sprintf("queued %d\nrunning %d\nleased %d\nresumed %d\ndispatched %d\nleading %s\nstore %s",
-		b.queue.Depth(), b.queue.Running(), b.leased(), b.metrics.resumedN.Load(), b.watch.count(), leading, store)
-}
-
-func writeText(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = w.Write([]byte(msg + "\n"))
+		b.runner.Depth(), b.runner.Running(), b.runner.Leased(), b.metrics.resumedN.Load(), b.watch.Count(), leading, store)
 }

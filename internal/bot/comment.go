@@ -15,7 +15,7 @@ import (
 // routeComment runs a `/kyku` command: help (and invalid commands) are
 // answered at once by review, plan and apply run as one job per matching
 // project/environment, serialised with that target's other jobs.
-func (b *Bot) routeComment(ctx context.Context, ev event, repo *github.Repo) (string, error) {
+func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo) (string, error) {
 	s, err := loadSettings(ctx, repo, "")
 	if isDiag(err) {
 		_, cerr := repo.CreateComment(ctx, ev.number, settingsProblem(err))
@@ -32,7 +32,7 @@ func (b *Bot) routeComment(ctx context.Context, ev event, repo *github.Repo) (st
 	}
 	if (cmd.Name != command.Plan && cmd.Name != command.Apply) || cmd.Err != "" {
 		// help and invalid commands touch no state: answer once, here.
-		out, err := b.rules.Comment(ctx, b.deps(ev, repo, newSources(repo, b.maxSrc), targets[0]), reviewSettings(s, targets[0]), b.commentEvent(ev))
+		out, err := rt.rules.Comment(ctx, rt.deps(ev, repo, newSources(repo, rt.maxSrc), targets[0]), reviewSettings(s, targets[0]), rt.commentEvent(ev))
 		return commentOutcome(out), err
 	}
 	if refused := review.ApplyModeRefusal(reviewSettings(s, targets[0]), review.TriggerComment); cmd.Name == command.Apply && refused != nil {
@@ -55,11 +55,11 @@ func (b *Bot) routeComment(ctx context.Context, ev event, repo *github.Repo) (st
 			_, err := repo.CreateComment(ctx, ev.number, review.CommandRefused(cmd.String(), refused))
 			return "refused", err
 		}
-		return b.dispatch(ctx, ev, repo, s, targets, cmd.Name.String(), pr.HeadSHA)
+		return rt.dispatch(ctx, ev, repo, s, targets, cmd.Name.String(), pr.HeadSHA)
 	}
-	src := newSources(repo, b.maxSrc)
+	src := newSources(repo, rt.maxSrc)
 	for _, t := range targets {
-		if err := b.spawn(ctx, b.commentJob(ev, repo, s, t, src)); err != nil {
+		if err := rt.runner.Spawn(ctx, rt.commentJob(ev, repo, s, t, src)); err != nil {
 			return "", fmt.Errorf("queue %s of %s: %w", cmd.Name, t.Label(), err)
 		}
 	}
@@ -67,27 +67,27 @@ func (b *Bot) routeComment(ctx context.Context, ev event, repo *github.Repo) (st
 }
 
 // commentJob runs review.Comment for one target.
-func (b *Bot) commentJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {
+func (rt *router) commentJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {
 	return queue.Job{
 		Kind: ev.comment.cmd.Name.String(),
 		Key:  targetKey(ev, t),
 		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label()),
 			slog.String("author", ev.comment.author)},
 		Run: func(ctx context.Context) (string, error) {
-			out, err := b.rules.Comment(ctx, b.deps(ev, repo, src, t), reviewSettings(s, t), b.commentEvent(ev))
+			out, err := rt.rules.Comment(ctx, rt.deps(ev, repo, src, t), reviewSettings(s, t), rt.commentEvent(ev))
 			if err == nil && out != nil && out.Plan != nil && out.Plan.Policy != nil {
 				pr, perr := repo.PullRequest(ctx, ev.number)
 				if perr != nil {
 					return commentOutcome(out), perr
 				}
-				err = b.policyCheck(ctx, repo, reviewSettings(s, t), out.Plan, pr.HeadSHA)
+				err = rt.policyCheck(ctx, repo, reviewSettings(s, t), out.Plan, pr.HeadSHA)
 			}
 			return commentOutcome(out), err
 		},
 	}
 }
 
-func (b *Bot) commentEvent(ev event) review.CommentEvent {
+func (rt *router) commentEvent(ev event) review.CommentEvent {
 	return review.CommentEvent{
 		Action: "created", Number: ev.number, IsPR: true, Body: ev.comment.body,
 		Author: ev.comment.author, CommentID: ev.comment.id,

@@ -1,60 +1,41 @@
-// Package bot owns the GitHub App front door: the webhook server (signature
-// check, body cap, delivery dedupe, 202 with the work queued), the health,
-// readiness and Prometheus endpoints, installation clients (App JWT →
-// installation token via ghinstallation, one cached client per
-// installation), repository settings read from the default branch, and the
-// turning of events into jobs on a keyed queue.
+// Package bot owns the GitHub App front door and wires it from parts that
+// start and stop themselves (package lifecycle's Run/Shutdown):
 //
-// It also schedules drift checks: every Config.DriftInterval (jittered) a
-// round lists the App's installations (App JWT) and their repositories
-// (installation tokens) and queues, per repository, a job that reads the
-// settings and config from the default branch and fans out one drift job
-// per project/environment on that environment's key, so a drift check
-// never overlaps a plan or apply of it. With a store one replica leads the
-// schedule at a time, through a lease, and offers each round's checks to
-// every replica (schedule.go); without, each replica runs its own. A
-// repository_dispatch with event_type "kyku-drift" runs the same for one
-// repository on demand. review.Drift keeps the one drift issue per
-// environment.
+//   - intake: POST /webhook — signature, body cap, delivery dedupe, and
+//     the 202 once the job is taken;
+//   - runner: the keyed job queue and, with a store (KYKU_BOT_STORE), the
+//     durable jobs a replica that dies leaves for another to take over;
+//   - schedule: the drift schedule, one per replica or, with a store, led
+//     by one replica at a time through a lease;
+//   - dispatch: the watchers of the workflow runs dispatched under
+//     execution: actions.
 //
-// Durable jobs (durable.go, package jobs): with a store, a delivery is
-// recorded before it is answered 202 and leased while its work is queued,
-// running or following a dispatched run; a replica that dies leaves it for
-// any other to take over once the lease expires, at start or on a later
-// look, and run again from scratch, skipping the steps it recorded done.
-//
-// execution: actions (actions.go): each target is dispatched to the
-// repository's workflow with a check run that follows the run the dispatch
-// started (found by its dispatch-id among the App's own workflow_dispatch
-// runs) and ends with its result, read from the Actions API.
+// The Bot itself only wires them, with the health, readiness and
+// Prometheus endpoints, to its router (router.go), which turns events into
+// jobs: it reads a repository's settings from its default branch, decides
+// which projects and environments an event concerns, and spawns one job per
+// target on that target's key, so that jobs of one project/environment
+// never overlap (in-process; across replicas the backend's state lock does
+// it). Installation clients (App JWT → installation token, one cached
+// client per installation) are installations.go's. A repository_dispatch
+// with event_type "kyku-drift" checks one repository on demand.
 //
 // Tenancy: every workspace the bot opens for a repository goes through
-// its operator policy (package policy, KYKU_BOT_POLICY): the config is
+// its operator policy (package tenancy, KYKU_BOT_POLICY): the config is
 // confined to the repository's namespace "repo.<numeric ID>/" and to the
 // buckets, roles and providers the policy grants, before the Opener sees
-// it; a role is assumed through STS per repository. Webhooks without a
-// well-formed signature are refused before their body is read. Pull
-// requests from forks are never planned on their own.
+// it; a role is assumed through STS per repository. Pull requests from
+// forks are never planned on their own.
 //
 // It implements no review rule: planning, `/kyku` commands, permissions,
-// approvals, stale plans and rendering are package review's, shared with
-// the Action. The bot decides which projects and environments an event
-// concerns, serialises jobs per project/environment (in-process; across
-// replicas the backend's state lock does it), and reports plans as check
-// runs.
-//
-// Durable state lives only in the project's backend (S3 in production):
-// saved plans, state, locks and audit records. Nothing on the bot's disk
-// matters, so replicas can run behind a load balancer. A delivery runs
-// once: by its X-GitHub-Delivery ID and by its signed body's digest (the
-// signature does not cover the header, so a replayed body under a new ID
-// is caught too), for a window (dedupe.go). With the bot's own store
-// (KYKU_BOT_STORE, a bucket) these are claims in it (package claim: a
-// conditional create), shared by every replica and kept across restarts;
-// without one, in memory per replica.
+// approvals, stale plans, drift issues and rendering are package review's,
+// shared with the Action. Durable state lives only in the projects'
+// backends and the bot's own store: nothing on the bot's disk matters, so
+// replicas can run behind a load balancer.
 //
 // Concurrency: a *Bot is safe for concurrent use; its handler serves any
-// number of requests; Shutdown may be called once, from any goroutine, and
-// stops the drift loop before draining the queue, then stops following
-// dispatched runs and gives back the leases of jobs not finished.
+// number of requests. Run runs the parts until Shutdown, which stops them
+// in turn — the intake, the drift schedule, the queue's drain, the
+// watchers, then the leases given back — and may be called from any
+// goroutine, before Run too.
 package bot

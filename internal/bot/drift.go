@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/bot/queue"
+	"github.com/kyku/action/internal/bot/schedule"
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/review"
@@ -28,93 +29,19 @@ func (f driftFilter) keeps(t settings.Target) bool {
 	return (f.project == "" || f.project == t.Project.Name) && (f.env == "" || f.env == t.Env)
 }
 
-// driftLoop runs a round after a random wait within one interval, then
-// every interval plus up to a tenth of it, until ctx ends (Shutdown).
-func (b *Bot) driftLoop(ctx context.Context) {
-	defer close(b.driftDone)
-	wait := b.jitter(b.driftInterval)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-b.after(wait):
-		}
-		if b.draining.Load() {
-			return
-		}
-		if err := b.DriftRound(ctx); err != nil && ctx.Err() == nil {
-			b.log.Error("drift round failed", "error", err.Error())
-		}
-		wait = b.driftInterval + b.jitter(b.driftInterval/10)
-	}
-}
-
-// DriftRound lists the App's installations (App JWT) and each one's
-// repositories (installation token), and queues a drift check of every
-// repository that is not archived: a job reads its settings and projects
-// from the default branch and fans out one drift job per project and
-// environment, on that environment's key (so a drift check never overlaps
-// a plan or apply of it). It returns once the jobs are queued, not run. A
-// repository whose previous check is still queued is not queued twice; one
-// installation that cannot be listed does not stop the others.
-func (b *Bot) DriftRound(ctx context.Context) error {
-	insts, err := b.inst.list(ctx)
-	if err != nil {
-		b.metrics.round("error")
-		return fmt.Errorf("drift round: %w", err)
-	}
-	var errs []error
-	repos, queued, full := 0, 0, 0
-	for _, in := range insts {
-		refs, err := b.inst.repos(ctx, in.ID)
-		if err != nil {
-			if ctx.Err() != nil {
-				b.metrics.round("cancelled")
-				return fmt.Errorf("drift round: %w", ctx.Err())
-			}
-			errs = append(errs, err)
-			continue
-		}
-		for _, r := range refs {
-			if ctx.Err() != nil { // Shutdown: queue nothing more
-				b.metrics.round("cancelled")
-				return fmt.Errorf("drift round: %w", ctx.Err())
-			}
-			if r.Archived || r.DefaultBranch == "" {
-				continue
-			}
-			repos++
-			ev := event{installation: in.ID, owner: r.Owner, repo: r.Name, defaultBranch: r.DefaultBranch, repoID: r.ID, created: r.Created}
-			switch err := b.queue.Submit(b.driftRouteJob("drift-schedule", ev, driftFilter{})); {
-			case errors.Is(err, queue.ErrFull):
-				full++
-			case err != nil:
-				b.metrics.round("cancelled")
-				return fmt.Errorf("drift round: %w", err)
-			default:
-				queued++
-			}
-		}
-	}
-	b.log.Info("drift round queued", "installations", len(insts), "repositories", repos, "queued", queued, "queue_full", full)
-	if full > 0 {
-		errs = append(errs, fmt.Errorf("queue full: %d repositories left for the next round", full))
-	}
-	if err := errors.Join(errs...); err != nil {
-		b.metrics.round("partial")
-		return fmt.Errorf("drift round: %w", err)
-	}
-	b.metrics.round("ok")
-	return nil
+// driftCheck is the routing job of a scheduled drift check of r.
+func (rt *router) driftCheck(r schedule.Repo) queue.Job {
+	ev := event{installation: r.Installation, owner: r.Owner, repo: r.Name, defaultBranch: r.DefaultBranch, repoID: r.ID, created: r.Created}
+	return rt.driftRouteJob("drift-schedule", ev, driftFilter{})
 }
 
 // driftRouteJob reads one repository's settings and queues its drift jobs;
 // drift routes of a repository are serialised.
-func (b *Bot) driftRouteJob(kind string, ev event, f driftFilter) queue.Job {
+func (rt *router) driftRouteJob(kind string, ev event, f driftFilter) queue.Job {
 	attrs := []slog.Attr{slogString("repo", ev.fullName()), slog.Int64("installation", ev.installation)}
-	return b.keyedRouteJob(kind, "drift:"+strings.ToLower(ev.fullName()), ev, attrs,
+	return rt.keyedRouteJob(kind, "drift:"+strings.ToLower(ev.fullName()), ev, attrs,
 		func(ctx context.Context, ev event, repo *github.Repo) (string, error) {
-			return b.routeDrift(ctx, ev, repo, f)
+			return rt.routeDrift(ctx, ev, repo, f)
 		})
 }
 
@@ -122,11 +49,11 @@ func (b *Bot) driftRouteJob(kind string, ev event, f driftFilter) queue.Job {
 // repository (those the filter keeps), or hands them to the user's workflow
 // (command refresh) under execution: actions. Repositories without
 // settings and without kyku.yaml are not Kyku's: nothing is done.
-func (b *Bot) routeDrift(ctx context.Context, ev event, repo *github.Repo, f driftFilter) (string, error) {
+func (rt *router) routeDrift(ctx context.Context, ev event, repo *github.Repo, f driftFilter) (string, error) {
 	s, err := loadSettings(ctx, repo, "")
 	if isDiag(err) {
 		// Not worth an issue on every round: plans report it on PRs.
-		b.log.Warn("drift skipped: invalid settings", "repo", ev.fullName(), "error", err.Error())
+		rt.log.Warn("drift skipped: invalid settings", "repo", ev.fullName(), "error", err.Error())
 		return "settings-error", nil
 	}
 	if err != nil {
@@ -152,17 +79,17 @@ func (b *Bot) routeDrift(ctx context.Context, ev event, repo *github.Repo, f dri
 		return "untouched", nil
 	}
 	if s.Execution == settings.Actions {
-		return b.dispatch(ctx, ev, repo, s, targets, "refresh", ev.defaultBranch)
+		return rt.dispatch(ctx, ev, repo, s, targets, "refresh", ev.defaultBranch)
 	}
-	src := newSources(repo, b.maxSrc)
+	src := newSources(repo, rt.maxSrc)
 	queued := 0
 	for _, t := range targets {
 		key := targetKey(ev, t)
-		if _, dup := b.driftPending.LoadOrStore(key, true); dup {
+		if _, dup := rt.driftPending.LoadOrStore(key, true); dup {
 			continue // the previous check has not run yet: it will read the same branch
 		}
-		if err := b.spawn(ctx, b.driftJob(ev, repo, s, t, src)); err != nil {
-			b.driftPending.Delete(key)
+		if err := rt.runner.Spawn(ctx, rt.driftJob(ev, repo, s, t, src)); err != nil {
+			rt.driftPending.Delete(key)
 			return "", fmt.Errorf("queue drift check of %s: %w", t.Label(), err)
 		}
 		queued++
@@ -176,14 +103,14 @@ func (b *Bot) routeDrift(ctx context.Context, ev event, repo *github.Repo, f dri
 // driftJob checks one project/environment: the default branch's config,
 // then review.Drift (one issue per environment, updated in place, closed
 // when drift is gone). Outcomes: drift, clean, resolved, config-error.
-func (b *Bot) driftJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {
+func (rt *router) driftJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {
 	key := targetKey(ev, t)
 	return queue.Job{
 		Kind:  "drift",
 		Key:   key,
 		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.String("target", t.Label())},
 		Run: func(ctx context.Context) (string, error) {
-			b.driftPending.Delete(key) // from now on, a new round reads the branch afresh
+			rt.driftPending.Delete(key) // from now on, a new round reads the branch afresh
 			cfg, err := src.config(ctx, t.Project, ev.defaultBranch, "", t.Env)
 			if err != nil {
 				if isDiag(err) {
@@ -191,7 +118,7 @@ func (b *Bot) driftJob(ev event, repo *github.Repo, s *settings.Settings, t sett
 				}
 				return "", err
 			}
-			out, err := b.rules.Drift(ctx, b.deps(ev, repo, src, t), review.DriftRequest{
+			out, err := rt.rules.Drift(ctx, rt.deps(ev, repo, src, t), review.DriftRequest{
 				Settings: reviewSettings(s, t), Config: cfg, WriteState: s.Drift.WriteState,
 			})
 			switch {

@@ -64,7 +64,7 @@ func (h *harness) rounds() float64 {
 // applyDefaultBranch applies the default branch's config, as a merged PR would.
 func (h *harness) applyDefaultBranch() {
 	h.t.Helper()
-	ctx := context.Background()
+	ctx := h.t.Context()
 	cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte(configV1)}})
 	if err != nil {
 		h.t.Fatal(err)
@@ -223,16 +223,19 @@ func TestDriftNeverOverlapsAPlanOfTheEnvironment(t *testing.T) {
 		},
 	}
 	h, tick := driftHarness(t, harnessOpts{rules: rules})
+	let := sync.OnceFunc(func() { close(release) })
+	defer let() // the plan ends however the test does
 	h.pr(2, headA)
 	h.deliver("pull_request", prOpened(t, 2, headA))
 	<-started
-	before := h.rounds()
 	tick <- time.Now()
-	for h.rounds() == before {
-		time.Sleep(2 * time.Millisecond)
-	}
-	time.Sleep(50 * time.Millisecond) // room for a drift job that would not wait
-	close(release)
+	// The round's drift job is queued behind the plan, on its key: the
+	// plan runs, the drift job waits (one that would not wait would run).
+	eventually(t, "the drift job is not waiting behind the plan", func() bool {
+		m := h.metrics()
+		return m[`kyku_bot_jobs_total{kind="drift-schedule",outcome="routed"}`] == 1 && m["kyku_bot_queue_depth"] == 1 && m["kyku_bot_jobs_running"] == 1
+	})
+	let()
 	h.settle()
 	mu.Lock()
 	defer mu.Unlock()
@@ -379,65 +382,6 @@ func TestScheduledRoundSkipsWhatIsNotKykus(t *testing.T) {
 	}
 	if n := h.gh.CountRequests("POST", "/app/installations/2/access_tokens"); n != 1 {
 		t.Errorf("%d token exchanges for installation 2, want 1", n)
-	}
-}
-
-// TestDriftScheduleOnRealTimers: a millisecond interval runs rounds on its
-// own; Shutdown stops the schedule (no round after it returns); an
-// interval of 0 never starts one.
-func TestDriftScheduleOnRealTimers(t *testing.T) {
-	rec := &recordDrift{}
-	h := newHarness(t, harnessOpts{rules: bot.Rules{Drift: rec.rule}, driftInterval: 5 * time.Millisecond})
-	deadline := time.Now().Add(10 * time.Second)
-	for h.rounds() < 2 {
-		if time.Now().After(deadline) {
-			t.Fatal("fewer than 2 rounds in 10s with a 5ms interval")
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := h.bot.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
-	after := h.rounds()
-	time.Sleep(50 * time.Millisecond)
-	if got := h.rounds(); got != after {
-		t.Errorf("%v rounds after Shutdown returned, want none", got-after)
-	}
-
-	var mu sync.Mutex
-	waits := 0
-	off := newHarness(t, harnessOpts{after: func(time.Duration) <-chan time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		waits++
-		return nil
-	}})
-	time.Sleep(20 * time.Millisecond)
-	mu.Lock()
-	defer mu.Unlock()
-	if waits != 0 || off.rounds() != 0 {
-		t.Errorf("interval 0: %d waits, %v rounds, want none", waits, off.rounds())
-	}
-}
-
-// TestShutdownStopsAWaitingSchedule: Shutdown returns while the schedule
-// waits, and the loop no longer takes ticks.
-func TestShutdownStopsAWaitingSchedule(t *testing.T) {
-	h, tick := driftHarness(t, harnessOpts{})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := h.bot.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case tick <- time.Now():
-		t.Error("the drift loop still runs after Shutdown")
-	case <-time.After(50 * time.Millisecond):
-	}
-	if n := h.gh.CountRequests("GET", "/app/installations"); n != 0 {
-		t.Errorf("%d installation listings, want none", n)
 	}
 }
 

@@ -16,9 +16,9 @@ import (
 
 	"github.com/kyku/action/internal/bot"
 	"github.com/kyku/action/internal/bot/jobs"
+	"github.com/kyku/action/internal/bot/jobs/jobstest"
 	"github.com/kyku/action/internal/github/githubtest"
 	"github.com/kyku/action/internal/review"
-	"github.com/kyku/action/internal/statemgr"
 	s3b "github.com/kyku/action/internal/statemgr/s3"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 )
@@ -33,7 +33,7 @@ func botStore(t *testing.T) (jobs.Objects, func() jobs.Objects) {
 	t.Setenv("AWS_SECRET_ACCESS_KEY", s.Secret)
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 	open := func() jobs.Objects {
-		b, err := s3b.New(context.Background(), s3b.Config{Bucket: bucket, Prefix: "kyku-bot", Region: s.Region, Endpoint: s.Endpoint, UsePathStyle: true}, "", s3b.Options{})
+		b, err := s3b.New(t.Context(), s3b.Config{Bucket: bucket, Prefix: "kyku-bot", Region: s.Region, Endpoint: s.Endpoint, UsePathStyle: true}, "", s3b.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,53 +42,9 @@ func botStore(t *testing.T) (jobs.Objects, func() jobs.Objects) {
 	return open(), open
 }
 
-// severable is a store a test can cut a replica off from: after cut, every
-// call fails, as for a process that died or lost its network.
-type severable struct {
-	jobs.Objects
-	cut atomic.Bool
-}
-
-var errCut = errors.New("the store is out of reach")
-
-func (s *severable) CreateObject(ctx context.Context, key string, data []byte) (statemgr.Version, error) {
-	if s.cut.Load() {
-		return "", errCut
-	}
-	return s.Objects.CreateObject(ctx, key, data)
-}
-
-func (s *severable) ReadObject(ctx context.Context, key string) ([]byte, statemgr.Version, error) {
-	if s.cut.Load() {
-		return nil, "", errCut
-	}
-	return s.Objects.ReadObject(ctx, key)
-}
-
-func (s *severable) ReplaceObject(ctx context.Context, key string, data []byte, v statemgr.Version) (statemgr.Version, error) {
-	if s.cut.Load() {
-		return "", errCut
-	}
-	return s.Objects.ReplaceObject(ctx, key, data, v)
-}
-
-func (s *severable) DeleteObject(ctx context.Context, key string, v statemgr.Version) error {
-	if s.cut.Load() {
-		return errCut
-	}
-	return s.Objects.DeleteObject(ctx, key, v)
-}
-
-func (s *severable) ListObjects(ctx context.Context, prefix string) ([]string, error) {
-	if s.cut.Load() {
-		return nil, errCut
-	}
-	return s.Objects.ListObjects(ctx, prefix)
-}
-
 func jobKeys(t *testing.T, store jobs.Objects) []string {
 	t.Helper()
-	keys, err := store.ListObjects(context.Background(), jobs.RecordPrefix)
+	keys, err := store.ListObjects(t.Context(), jobs.RecordPrefix)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +71,7 @@ func TestAcceptedJobIsRecordedBeforeTheAnswer(t *testing.T) {
 	if len(keys) != 1 || keys[0] != jobs.Key("guid-7") {
 		t.Fatalf("job records after the 202: %v, want the delivery's", keys)
 	}
-	data, _, err := store.ReadObject(context.Background(), keys[0])
+	data, _, err := store.ReadObject(t.Context(), keys[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,12 +118,12 @@ func TestJobOfADeadReplicaIsTakenOver(t *testing.T) {
 		plansB.Add(1)
 		return review.Plan(ctx, d, req)
 	}}
-	storeA := &severable{Objects: open()}
+	storeA := &jobstest.Severable{Objects: open()}
 	a := newHarness(t, harnessOpts{rules: ruleA, store: storeA, replica: "replica-a", lease: lease})
 	a.pr(2, headA)
 	a.deliver("pull_request", prOpened(t, 2, headA))
 	<-started
-	storeA.cut.Store(true)
+	storeA.Cut()
 	cut := time.Now()
 	b := a.replica(harnessOpts{rules: ruleB, store: open(), replica: "replica-b", lease: lease})
 
@@ -223,7 +179,7 @@ func TestResumedApplyIsJudgedAgain(t *testing.T) {
 	// lease expired.
 	past := func() time.Time { return time.Now().Add(-time.Hour) }
 	dead := jobs.New(open(), jobs.Options{Secret: []byte(secret), Holder: "replica-dead", Lease: time.Minute, Now: past})
-	if _, err := dead.Accept(context.Background(), jobs.Record{
+	if _, err := dead.Accept(t.Context(), jobs.Record{
 		ID: "guid-dead", Event: "issue_comment", Body: apply, MAC: strings.TrimPrefix(sign(apply), "sha256="), AcceptedBy: "replica-dead",
 	}); err != nil {
 		t.Fatal(err)
@@ -231,7 +187,7 @@ func TestResumedApplyIsJudgedAgain(t *testing.T) {
 	forged := commentOn(t, 2, "writer", "User", "/kyku apply", 902)
 	mac := hmac.New(sha256.New, []byte("not-the-webhook-secret"))
 	mac.Write(forged)
-	if _, err := dead.Accept(context.Background(), jobs.Record{ID: "guid-forged", Event: "issue_comment", Body: forged, MAC: hex.EncodeToString(mac.Sum(nil))}); err != nil {
+	if _, err := dead.Accept(t.Context(), jobs.Record{ID: "guid-forged", Event: "issue_comment", Body: forged, MAC: hex.EncodeToString(mac.Sum(nil))}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -265,7 +221,7 @@ func TestResumedApplyIsJudgedAgain(t *testing.T) {
 // them refuses both, plans nothing and removes them.
 func TestChangedJobRecordIsNotRun(t *testing.T) {
 	store, open := botStore(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	past := func() time.Time { return time.Now().Add(-time.Hour) }
 	dead := jobs.New(open(), jobs.Options{Secret: []byte(secret), Holder: "replica-dead", Lease: time.Minute, Now: past})
 	body := prOpened(t, 2, headA)
@@ -333,7 +289,7 @@ func TestShutdownLeavesUnstartedJobsToAnotherReplica(t *testing.T) {
 	a.deliver("pull_request", prOpened(t, 2, headA))
 	a.deliver("pull_request", prOpened(t, 3, headB))
 	eventually(t, "the first plan never started", func() bool { return a.metrics()["kyku_bot_jobs_running"] == 1 })
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	_ = a.bot.Shutdown(ctx)
 	if !strings.Contains(a.logs(), "job left for another replica") {

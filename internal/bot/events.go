@@ -132,7 +132,7 @@ type commentEvent struct {
 
 func (e event) fullName() string { return e.owner + "/" + e.repo }
 
-// routes are the webhook events intake acts on, each with the actions it
+// routes are the webhook events the router acts on, each with the actions it
 // acts on (nil: the event has none). A pull request's "closed" becomes a
 // job only when it was merged. Every route has a payload fixture in
 // testdata/github-events (a test checks).
@@ -145,9 +145,9 @@ var routes = sync.OnceValue(func() map[string][]string {
 	}
 })
 
-// intake decides, from the payload alone (no API call), whether a delivery
+// route decides, from the payload alone (no API call), whether a delivery
 // becomes a job. ignored says why not.
-func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, err error) {
+func (rt *router) route(name string, body []byte) (job queue.Job, ignored string, err error) {
 	if name == "workflow_run" {
 		// A hint that a dispatched run moved: its watcher looks now. What
 		// the run became is read from the API, never from this payload.
@@ -159,7 +159,7 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 		if err := json.Unmarshal(body, &p); err != nil {
 			return job, "", fmt.Errorf("decode workflow_run payload: %w", err)
 		}
-		return job, fmt.Sprintf("workflow_run: %d dispatched runs looked at again", b.watch.nudge(p.WorkflowRun.DisplayTitle)), nil
+		return job, fmt.Sprintf("workflow_run: %d dispatched runs looked at again", rt.watch.Nudge(p.WorkflowRun.DisplayTitle)), nil
 	}
 	actions, routed := routes()[name]
 	switch {
@@ -196,7 +196,7 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 		if cp := p.ClientPayload; cp != nil {
 			f.project, f.env = cp.Project, cp.Environment
 		}
-		return b.driftRouteJob("repository_dispatch", ev, f), "", nil
+		return rt.driftRouteJob("repository_dispatch", ev, f), "", nil
 	}
 	if name == "pull_request" {
 		pr := p.PullRequest
@@ -210,7 +210,7 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 		ev.fork = !strings.EqualFold(ev.headRepo, ev.fullName())
 		attrs = append(attrs, slog.Int("pr", ev.number), slogString("action", p.Action))
 		if p.Action != "closed" {
-			return b.routeJob("pull_request", ev, attrs, b.routePlan), "", nil
+			return rt.routeJob("pull_request", ev, attrs, rt.routePlan), "", nil
 		}
 		if !pr.Merged {
 			return job, "pull_request closed without a merge", nil
@@ -223,7 +223,7 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 		if pr.MergedBy != nil && pr.MergedBy.Login != "" {
 			ev.merger = pr.MergedBy.Login
 		}
-		return b.routeJob("merge", ev, attrs, b.routeMerge), "", nil
+		return rt.routeJob("merge", ev, attrs, rt.routeMerge), "", nil
 	}
 	// issue_comment (created: edits and deletions are not read)
 	if p.Issue == nil || p.Comment == nil {
@@ -232,7 +232,7 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 	if len(p.Issue.PullRequest) == 0 || string(p.Issue.PullRequest) == "null" {
 		return job, "comment on an issue, not a pull request", nil
 	}
-	if b.isBot(p.Comment.User) {
+	if rt.isBot(p.Comment.User) {
 		return job, "comment by a bot", nil
 	}
 	cmd, ok := command.Parse(p.Comment.Body)
@@ -242,15 +242,15 @@ func (b *Bot) intake(name string, body []byte) (job queue.Job, ignored string, e
 	ev.number = p.Issue.Number
 	ev.comment = commentEvent{id: p.Comment.ID, body: p.Comment.Body, author: p.Comment.User.Login, cmd: cmd}
 	attrs = append(attrs, slog.Int("pr", ev.number), slogString("command", cmd.String()), slogString("author", ev.comment.author))
-	return b.routeJob("comment", ev, attrs, b.routeComment), "", nil
+	return rt.routeJob("comment", ev, attrs, rt.routeComment), "", nil
 }
 
 // isBot: the App's own comments and any other bot's are ignored.
-func (b *Bot) isBot(u user) bool {
+func (rt *router) isBot(u user) bool {
 	if strings.EqualFold(u.Type, "Bot") || strings.HasSuffix(u.Login, "[bot]") {
 		return true
 	}
-	return b.cfg.AppSlug != "" && strings.EqualFold(u.Login, b.cfg.AppSlug+"[bot]")
+	return rt.cfg.AppSlug != "" && strings.EqualFold(u.Login, rt.cfg.AppSlug+"[bot]")
 }
 
 // prKey serialises the routing of one pull request's events, so the jobs

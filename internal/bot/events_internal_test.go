@@ -11,15 +11,15 @@ import (
 )
 
 // TestEveryRoutedEventHasAFixture: each event and action in the bot's
-// routing table has a payload in testdata/github-events that intake turns
+// routing table has a payload in testdata/github-events that the router turns
 // into a job (ping: answered), so the bot's tests can deliver it.
 func TestEveryRoutedEventHasAFixture(t *testing.T) {
 	names := webhooktest.Names(t)
-	b := &Bot{}
+	rt := &router{}
 	jobs := map[[2]string]bool{} // event, action → a fixture became a job
 	for _, name := range names {
 		ev, act := webhooktest.Event(name), webhooktest.Action(name)
-		job, ignored, err := b.intake(ev, webhooktest.Payload(t, name))
+		job, ignored, err := rt.route(ev, webhooktest.Payload(t, name))
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -44,7 +44,7 @@ func TestEveryRoutedEventHasAFixture(t *testing.T) {
 }
 
 // TestSharedPayloadsDecode: where GitHub's published example payloads sit
-// beside the checkout (../shared/testdata/github-events), intake reads each
+// beside the checkout (../shared/testdata/github-events), the router reads each
 // one (the event name is the file name's first part) without a decoding
 // error. Skipped when they are not there.
 func TestSharedPayloadsDecode(t *testing.T) {
@@ -56,7 +56,7 @@ func TestSharedPayloadsDecode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &Bot{}
+	rt := &router{}
 	n, queued := 0, 0
 	for _, e := range entries {
 		if filepath.Ext(e.Name()) != ".json" {
@@ -67,7 +67,7 @@ func TestSharedPayloadsDecode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		job, ignored, err := b.intake(webhooktest.Event(e.Name()), body)
+		job, ignored, err := rt.route(webhooktest.Event(e.Name()), body)
 		if err != nil {
 			t.Errorf("%s: %v", e.Name(), err)
 			continue
@@ -90,7 +90,7 @@ func TestSharedPayloadsDecode(t *testing.T) {
 // comment reading "/kyku apply", a pull request turned into a draft or
 // closed without a merge, another repository_dispatch type.
 func TestUnroutedActionsAreIgnored(t *testing.T) {
-	b := &Bot{}
+	rt := &router{}
 	for _, tc := range []struct{ event, fixture, action, says string }{
 		{"issue_comment", "issue_comment.edited", "", "issue_comment edited is not handled"},
 		{"issue_comment", "issue_comment.deleted", "", "issue_comment deleted is not handled"},
@@ -112,7 +112,7 @@ func TestUnroutedActionsAreIgnored(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			job, ignored, err := b.intake(tc.event, body)
+			job, ignored, err := rt.route(tc.event, body)
 			if err != nil || job.Run != nil || !strings.HasPrefix(ignored, tc.says) {
 				t.Errorf("intake = job %q, ignored %q, err %v; want ignored %q", job.Kind, ignored, err, tc.says)
 			}

@@ -92,6 +92,7 @@ type harness struct {
 	t        *testing.T
 	gh       *githubtest.Server
 	bot      *bot.Bot
+	ran      func() error // waits for the bot's Run to return
 	http     *httptest.Server
 	policy   *tenancy.Policy
 	simDir   string // the sim's root: each repository's cloud is under <owner>/<repo>/
@@ -168,6 +169,9 @@ type harnessOpts struct {
 	lease   time.Duration
 	actions bot.ActionsOptions
 	jitter  func(time.Duration) time.Duration
+	// ctx is what the bot runs with (nil: a context of its own, ended by
+	// the test's cleanup through Shutdown).
+	ctx context.Context
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
@@ -236,15 +240,43 @@ func (h *harness) start(o harnessOpts) {
 		t.Fatal(err)
 	}
 	h.bot = b
+	ran := make(chan error, 1)
+	runCtx := o.ctx
+	if runCtx == nil {
+		// Not t.Context: the cleanup stops the bot with Shutdown, after
+		// t.Context has ended.
+		runCtx = context.Background()
+	}
+	go func() { ran <- b.Run(runCtx) }()
+	h.ran = sync.OnceValue(func() error { return <-ran })
 	h.http = httptest.NewServer(b.Handler())
 	t.Cleanup(func() {
+		// t.Context has ended here.
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if err := b.Shutdown(ctx); err != nil {
 			t.Errorf("shutdown: %v", err)
 		}
+		if err, ok := h.stopped(20 * time.Second); !ok {
+			t.Errorf("the bot's Run did not return after Shutdown")
+		} else if err != nil && runCtx.Err() == nil {
+			t.Errorf("run: %v", err)
+		}
 		h.http.Close()
 	})
+}
+
+// stopped is what the bot's Run returned, waited for at most d (ok false:
+// it had not returned).
+func (h *harness) stopped(d time.Duration) (err error, ok bool) {
+	done := make(chan error, 1)
+	go func() { done <- h.ran() }()
+	select {
+	case err := <-done:
+		return err, true
+	case <-time.After(d):
+		return nil, false
+	}
 }
 
 // replica is a second bot on h's fake GitHub, state and cloud, as a

@@ -108,8 +108,8 @@ func (in *installations) client(ctx context.Context, id int64) (*gh.Client, erro
 	return c, nil
 }
 
-// list lists the App's installations (App JWT).
-func (in *installations) list(ctx context.Context) ([]github.Installation, error) {
+// Installations lists the App's installations (App JWT).
+func (in *installations) Installations(ctx context.Context) ([]github.Installation, error) {
 	c, err := in.appClient(ctx)
 	if err != nil {
 		return nil, err
@@ -117,8 +117,8 @@ func (in *installations) list(ctx context.Context) ([]github.Installation, error
 	return github.ListInstallations(ctx, c)
 }
 
-// repos lists the repositories installation id can access (its token).
-func (in *installations) repos(ctx context.Context, id int64) ([]github.RepoRef, error) {
+// Repos lists the repositories installation id can access (its token).
+func (in *installations) Repos(ctx context.Context, id int64) ([]github.RepoRef, error) {
 	c, err := in.client(ctx, id)
 	if err != nil {
 		return nil, err

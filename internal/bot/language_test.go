@@ -1,7 +1,6 @@
 package bot_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -78,11 +77,11 @@ func TestBotPlansAMovedOnlyPullRequestAsMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, err := h.openRepo(context.Background(), cfg, "")
+	ws, err := h.openRepo(t.Context(), cfg, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ws.Engine.Apply(context.Background(), cfg, engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
+	if _, err := ws.Engine.Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil); err != nil {
 		t.Fatal(err)
 	}
 	h.gh.SetFile(repoName, headA, "kyku.yaml", []byte(`resources:

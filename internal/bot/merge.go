@@ -18,7 +18,7 @@ import (
 // a project's environments are applied one after the other in that order,
 // each job queuing the next only when it applied completely; otherwise
 // they run side by side.
-func (b *Bot) routeMerge(ctx context.Context, ev event, repo *github.Repo) (string, error) {
+func (rt *router) routeMerge(ctx context.Context, ev event, repo *github.Repo) (string, error) {
 	// Every rule that judges the merge comes from before it.
 	if err := setMergeRefs(ctx, repo, &ev); err != nil {
 		if _, cerr := repo.CreateComment(ctx, ev.number, mergeRefsReply(err)); cerr != nil {
@@ -40,12 +40,12 @@ func (b *Bot) routeMerge(ctx context.Context, ev event, repo *github.Repo) (stri
 	if s.Execution == settings.Actions {
 		// The workflow's own push trigger applies the merge (the Action
 		// judges a merge by its push): a dispatch could not be.
-		b.log.Info("merge left to the workflow's push trigger (execution: actions)", "repo", ev.fullName(), "pr", ev.number)
+		rt.log.Info("merge left to the workflow's push trigger (execution: actions)", "repo", ev.fullName(), "pr", ev.number)
 		return "left-to-actions", nil
 	}
 	if len(s.Promotion) == 0 {
-		return b.routeTouched(ctx, ev, repo, s, "apply", ev.mergeSHA, func(t settings.Target, src *sources) queue.Job {
-			return b.mergeJob(ev, repo, s, []settings.Target{t}, src)
+		return rt.routeTouched(ctx, ev, repo, s, "apply", ev.mergeSHA, func(t settings.Target, src *sources) queue.Job {
+			return rt.mergeJob(ev, repo, s, []settings.Target{t}, src)
 		})
 	}
 	files, err := repo.ChangedFiles(ctx, ev.number)
@@ -63,9 +63,9 @@ func (b *Bot) routeMerge(ctx context.Context, ev event, repo *github.Repo) (stri
 	if len(order) == 0 {
 		return "untouched", nil
 	}
-	src := newSources(repo, b.maxSrc)
+	src := newSources(repo, rt.maxSrc)
 	for _, name := range order {
-		if err := b.spawn(ctx, b.mergeJob(ev, repo, s, promotionOrder(s.Promotion, chains[name]), src)); err != nil {
+		if err := rt.runner.Spawn(ctx, rt.mergeJob(ev, repo, s, promotionOrder(s.Promotion, chains[name]), src)); err != nil {
 			return "", err
 		}
 	}
@@ -90,18 +90,18 @@ func promotionOrder(promotion []string, ts []settings.Target) []settings.Target 
 // mergeJob applies the first of chain on its environment's key and, when
 // that applied completely, queues the rest; when it did not, the pull
 // request is told which environments were left.
-func (b *Bot) mergeJob(ev event, repo *github.Repo, s *settings.Settings, chain []settings.Target, src *sources) queue.Job {
+func (rt *router) mergeJob(ev event, repo *github.Repo, s *settings.Settings, chain []settings.Target, src *sources) queue.Job {
 	t := chain[0]
 	return queue.Job{
 		Kind:  "merge-apply",
 		Key:   targetKey(ev, t),
 		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label())},
 		Run: func(ctx context.Context) (string, error) {
-			out, err := b.rules.ApplyMerged(ctx, b.deps(ev, repo, src, t), reviewSettings(s, t), ev.mergeSHA, ev.merger)
+			out, err := rt.rules.ApplyMerged(ctx, rt.deps(ev, repo, src, t), reviewSettings(s, t), ev.mergeSHA, ev.merger)
 			complete := err == nil && out != nil && out.Applied && (out.Result == nil || out.Result.Err() == nil)
 			if rest := chain[1:]; len(rest) > 0 {
 				if complete {
-					if serr := b.spawn(ctx, b.mergeJob(ev, repo, s, rest, src)); serr != nil {
+					if serr := rt.runner.Spawn(ctx, rt.mergeJob(ev, repo, s, rest, src)); serr != nil {
 						return "", serr
 					}
 				} else {

@@ -1,7 +1,6 @@
 package bot_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,7 +31,7 @@ func (h *harness) seedLegacy(extra, prefix string) {
 	} else {
 		c.Backend.Prefix = legacy + "/" + prefix
 	}
-	ctx := context.Background()
+	ctx := h.t.Context()
 	ws, err := h.open(ctx, bot.Tenant{Repo: repoName, Namespace: legacy}, c, "")
 	if err != nil {
 		h.t.Fatal(err)

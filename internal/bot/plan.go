@@ -18,7 +18,7 @@ import (
 type cfgConfig = config.Config
 
 // routePlan plans every project/environment the pull request touches.
-func (b *Bot) routePlan(ctx context.Context, ev event, repo *github.Repo) (string, error) {
+func (rt *router) routePlan(ctx context.Context, ev event, repo *github.Repo) (string, error) {
 	s, err := loadSettings(ctx, repo, "")
 	if isDiag(err) {
 		_, cerr := repo.CreateCheck(ctx, ev.headSHA, settingsCheck(err))
@@ -34,15 +34,15 @@ func (b *Bot) routePlan(ctx context.Context, ev event, repo *github.Repo) (strin
 		_, err := repo.CreateCheck(ctx, ev.headSHA, review.ForkCheck(reviewSettings(s, settings.Target{}), ev.number, ev.headRepo))
 		return "fork", err
 	}
-	return b.routeTouched(ctx, ev, repo, s, "plan", ev.headSHA, func(t settings.Target, src *sources) queue.Job {
-		return b.planJob(ev, repo, s, t, src)
+	return rt.routeTouched(ctx, ev, repo, s, "plan", ev.headSHA, func(t settings.Target, src *sources) queue.Job {
+		return rt.planJob(ev, repo, s, t, src)
 	})
 }
 
 // routeTouched runs command for every project/environment whose files the
 // pull request changed: one job each on the queue, or, with execution:
 // actions, a dispatch of the user's workflow at sha.
-func (b *Bot) routeTouched(ctx context.Context, ev event, repo *github.Repo, s *settings.Settings, command, sha string, job func(settings.Target, *sources) queue.Job) (string, error) {
+func (rt *router) routeTouched(ctx context.Context, ev event, repo *github.Repo, s *settings.Settings, command, sha string, job func(settings.Target, *sources) queue.Job) (string, error) {
 	files, err := repo.ChangedFiles(ctx, ev.number)
 	if err != nil {
 		return "", err
@@ -52,11 +52,11 @@ func (b *Bot) routeTouched(ctx context.Context, ev event, repo *github.Repo, s *
 		return "untouched", nil
 	}
 	if s.Execution == settings.Actions {
-		return b.dispatch(ctx, ev, repo, s, targets, command, sha)
+		return rt.dispatch(ctx, ev, repo, s, targets, command, sha)
 	}
-	src := newSources(repo, b.maxSrc)
+	src := newSources(repo, rt.maxSrc)
 	for _, t := range targets {
-		if err := b.spawn(ctx, job(t, src)); err != nil {
+		if err := rt.runner.Spawn(ctx, job(t, src)); err != nil {
 			return "", fmt.Errorf("queue %s of %s: %w", command, t.Label(), err)
 		}
 	}
@@ -69,19 +69,19 @@ func CheckName(t settings.Target) string { return "kyku plan (" + t.Label() + ")
 // planJob plans one target: a check run in progress, the head's config read
 // through the API, review.Plan (saved plan and sticky comment), then the
 // check run completed with the rendered summary.
-func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {
+func (rt *router) planJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {
 	return queue.Job{
 		Kind:  "plan",
 		Key:   targetKey(ev, t),
 		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label())},
 		Run: func(ctx context.Context) (string, error) {
 			name := CheckName(t)
-			id, err := b.openCheckRun(ctx, repo, name, ev.headSHA)
+			id, err := rt.openCheckRun(ctx, repo, name, ev.headSHA)
 			if err != nil {
 				return "", err
 			}
 			finish := func(check github.CheckRun) error {
-				if b.jobs != nil && b.interrupted(ctx) {
+				if rt.runner.Interrupted(ctx) {
 					// Stopped by the bot (shutdown, a lease lost): the
 					// replica that takes the job over plans it again on
 					// this check run.
@@ -107,7 +107,7 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 			if err != nil {
 				return "untrusted", finish(review.PlanFailedCheck(name, review.NoTrustedConfig, progress.SecretsOf(cfg, nil).Scrub(err.Error()), ev.defaultBranch))
 			}
-			out, err := b.rules.Plan(ctx, b.deps(ev, repo, src, t), review.PlanRequest{
+			out, err := rt.rules.Plan(ctx, rt.deps(ev, repo, src, t), review.PlanRequest{
 				Settings: reviewSettings(s, t), Number: ev.number, HeadSHA: ev.headSHA, Config: cfg, Trusted: trusted,
 			})
 			if err != nil {
@@ -118,7 +118,7 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 			if err := finish(out.PlanCheck(name)); err != nil {
 				return "", err
 			}
-			if err := b.policyCheck(ctx, repo, reviewSettings(s, t), out, ev.headSHA); err != nil {
+			if err := rt.policyCheck(ctx, repo, reviewSettings(s, t), out, ev.headSHA); err != nil {
 				return "", err
 			}
 			return "planned", nil
@@ -128,7 +128,7 @@ func (b *Bot) planJob(ev event, repo *github.Repo, s *settings.Settings, t setti
 
 // policyCheck creates the check run "kyku policy (<target>)" of a plan on
 // head (none when the repository has no policies).
-func (b *Bot) policyCheck(ctx context.Context, repo *github.Repo, s review.Settings, out *review.PlanOutcome, head string) error {
+func (rt *router) policyCheck(ctx context.Context, repo *github.Repo, s review.Settings, out *review.PlanOutcome, head string) error {
 	check, ok := out.PolicyCheck(s, render.Meta{CommitSHA: head})
 	if !ok {
 		return nil
@@ -140,18 +140,18 @@ func (b *Bot) policyCheck(ctx context.Context, repo *github.Repo, s review.Setti
 // openCheckRun opens the check run name on sha, in progress: the one this
 // step opened before its job was taken over, when there is one (a job
 // planned again shows one check run, not a stale one beside a new one).
-func (b *Bot) openCheckRun(ctx context.Context, repo *github.Repo, name, sha string) (int64, error) {
-	if id := b.progress(ctx, "").CheckRun; id != 0 {
+func (rt *router) openCheckRun(ctx context.Context, repo *github.Repo, name, sha string) (int64, error) {
+	if id := rt.runner.Progress(ctx, "").CheckRun; id != 0 {
 		err := repo.UpdateCheck(ctx, id, review.PlanningAgainCheck(name))
 		if err == nil {
 			return id, nil
 		}
-		b.log.Warn("check run of a job taken over not reused", "check_run", id, "error", err.Error())
+		rt.log.Warn("check run of a job taken over not reused", "check_run", id, "error", err.Error())
 	}
 	id, err := repo.CreateCheck(ctx, sha, review.PlanningCheck(name))
 	if err != nil {
 		return 0, err
 	}
-	b.record(ctx, "", func(st *jobs.Step) { st.CheckRun = id })
+	rt.runner.Record(ctx, "", func(st *jobs.Step) { st.CheckRun = id })
 	return id, nil
 }

@@ -22,18 +22,18 @@ import (
 type routeFunc func(ctx context.Context, ev event, repo *github.Repo) (string, error)
 
 // routeJob is the first job of every event, serialised per pull request.
-func (b *Bot) routeJob(kind string, ev event, attrs []slog.Attr, f routeFunc) queue.Job {
-	return b.keyedRouteJob(kind, prKey(ev), ev, attrs, f)
+func (rt *router) routeJob(kind string, ev event, attrs []slog.Attr, f routeFunc) queue.Job {
+	return rt.keyedRouteJob(kind, prKey(ev), ev, attrs, f)
 }
 
 // keyedRouteJob is a routing job serialised on key.
-func (b *Bot) keyedRouteJob(kind, key string, ev event, attrs []slog.Attr, f routeFunc) queue.Job {
+func (rt *router) keyedRouteJob(kind, key string, ev event, attrs []slog.Attr, f routeFunc) queue.Job {
 	return queue.Job{Kind: kind, Key: key, Attrs: attrs, Run: func(ctx context.Context) (string, error) {
-		repo, err := b.inst.repo(ctx, ev.installation, ev.owner, ev.repo)
+		repo, err := rt.inst.repo(ctx, ev.installation, ev.owner, ev.repo)
 		if err != nil {
 			return "", err
 		}
-		defer func() { b.metrics.rateLimit(ev.installation, repo.RateLimitRemaining()) }()
+		defer func() { rt.metrics.rateLimit(ev.installation, repo.RateLimitRemaining()) }()
 		return f(ctx, ev, repo)
 	}}
 }
@@ -84,12 +84,12 @@ func reviewSettings(s *settings.Settings, t settings.Target) review.Settings {
 // deps are what the review rules need for one target: the installation's
 // repository, source read through the API (the head's config) and the
 // default branch's config (trusted: it opens the backend).
-func (b *Bot) deps(ev event, repo *github.Repo, src *sources, t settings.Target) review.Deps {
+func (rt *router) deps(ev event, repo *github.Repo, src *sources, t settings.Target) review.Deps {
 	return review.Deps{
 		GitHub: repo,
-		Open:   b.opener(ev, src, t.Project),
-		Now:    b.now,
-		Log:    b.log,
+		Open:   rt.opener(ev, src, t.Project),
+		Now:    rt.now,
+		Log:    rt.log,
 		// What is sensitive is the default branch's word (for a merge: as
 		// it was before it, see sensitiveRefs), never the pull request's.
 		Source: func(ctx context.Context, ref string) (*cfgConfig, error) {

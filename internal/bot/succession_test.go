@@ -4,95 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/kyku/action/internal/bot"
 	"github.com/kyku/action/internal/bot/jobs"
+	"github.com/kyku/action/internal/bot/jobs/jobstest"
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 )
-
-// memStore is the bot's store in memory: the conditional writes and the
-// listing of jobs.Objects, shared by the replicas of a test as a bucket is.
-type memStore struct {
-	mu   sync.Mutex
-	objs map[string]memEntry
-	gen  int
-}
-
-type memEntry struct {
-	data []byte
-	v    statemgr.Version
-}
-
-func newMemStore() *memStore { return &memStore{objs: map[string]memEntry{}} }
-
-func (m *memStore) put(key string, data []byte) statemgr.Version {
-	m.gen++
-	v := statemgr.Version(fmt.Sprint(m.gen))
-	m.objs[key] = memEntry{data: append([]byte(nil), data...), v: v}
-	return v
-}
-
-func (m *memStore) CreateObject(_ context.Context, key string, data []byte) (statemgr.Version, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if _, ok := m.objs[key]; ok {
-		return "", fmt.Errorf("%s: %w", key, statemgr.ErrExists)
-	}
-	return m.put(key, data), nil
-}
-
-func (m *memStore) ReadObject(_ context.Context, key string) ([]byte, statemgr.Version, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	o, ok := m.objs[key]
-	if !ok {
-		return nil, "", fmt.Errorf("%s: %w", key, statemgr.ErrNotFound)
-	}
-	return append([]byte(nil), o.data...), o.v, nil
-}
-
-func (m *memStore) ReplaceObject(_ context.Context, key string, data []byte, v statemgr.Version) (statemgr.Version, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if o, ok := m.objs[key]; !ok || o.v != v {
-		return "", fmt.Errorf("%s: %w", key, statemgr.ErrConflict)
-	}
-	return m.put(key, data), nil
-}
-
-func (m *memStore) DeleteObject(_ context.Context, key string, v statemgr.Version) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	o, ok := m.objs[key]
-	if !ok {
-		return nil
-	}
-	if o.v != v {
-		return fmt.Errorf("%s: %w", key, statemgr.ErrConflict)
-	}
-	delete(m.objs, key)
-	return nil
-}
-
-func (m *memStore) ListObjects(_ context.Context, prefix string) ([]string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var keys []string
-	for k := range m.objs {
-		if strings.HasPrefix(k, prefix) {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	return keys, nil
-}
 
 // forged marks a lock with another job and holder than the run's own
 // (a statemgr.Successor that inherits nothing).
@@ -150,7 +72,7 @@ func testTakeover(t *testing.T, backend string, edit func(statemgr.LockInfo) sta
 		bucket = s.NewBucket(t)
 		extra = fmt.Sprintf("backend:\n  type: s3\n  bucket: %s\n  region: %s\n  endpoint: %s\n  usePathStyle: true\n", bucket, s.Region, s.Endpoint)
 	} else {
-		mem := newMemStore()
+		mem := jobstest.NewMemory()
 		store = func() jobs.Objects { return mem }
 	}
 	const lease = 600 * time.Millisecond
@@ -172,11 +94,11 @@ func testTakeover(t *testing.T, backend string, edit func(statemgr.LockInfo) sta
 			return nil, err
 		}
 		held <- l.Info()
-		<-release // dead: deaf to its context, its lock left as it is
-		unlocked <- l.Unlock(context.Background())
+		<-release                                  // dead: deaf to its context, its lock left as it is
+		unlocked <- l.Unlock(context.Background()) // maybe once the test ended: not its context
 		return nil, errors.New("replica A was dead")
 	}}
-	storeA := &severable{Objects: store()}
+	storeA := &jobstest.Severable{Objects: store()}
 	a := newHarness(t, harnessOpts{rules: ruleA, store: storeA, replica: "replica-a", lease: lease, backend: extra, policy: testPolicy(bucket)})
 	defer close(release)
 	a.pr(2, headA)
@@ -190,7 +112,7 @@ func testTakeover(t *testing.T, backend string, edit func(statemgr.LockInfo) sta
 	if edit == nil && (lock.Job.ID == "" || lock.Job.Lease == "" || lock.Who != "kyku-bot@replica-a") {
 		t.Errorf("A's lock names job %+v, holder %q; want its job, lease and replica", lock.Job, lock.Who)
 	}
-	storeA.cut.Store(true) // A is dead
+	storeA.Cut() // A is dead
 
 	b := a.replica(harnessOpts{store: store(), replica: "replica-b", lease: lease})
 	eventually(t, "replica B never took the job over", func() bool {

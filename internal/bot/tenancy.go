@@ -61,8 +61,8 @@ type Opener func(ctx context.Context, t Tenant, cfg *config.Config, env string) 
 // live under its own namespace, whatever its config says; what the
 // repository had under its name's namespace is moved there once, before
 // the workspace is used.
-func (b *Bot) opener(ev event, src *sources, project settings.Project) review.Opener {
-	grant := b.cfg.Policy.For(ev.owner, ev.repo, ev.repoID)
+func (rt *router) opener(ev event, src *sources, project settings.Project) review.Opener {
+	grant := rt.cfg.Policy.For(ev.owner, ev.repo, ev.repoID)
 	return func(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
 		c, err := tenancy.Confine(cfg, grant)
 		if err != nil {
@@ -74,17 +74,17 @@ func (b *Bot) opener(ev event, src *sources, project settings.Project) review.Op
 				return nil, err
 			}
 		}
-		creds, err := b.roles.credentials(grant.Repo, c.Role)
+		creds, err := rt.roles.credentials(grant.Repo, c.Role)
 		if err != nil {
 			return nil, fmt.Errorf("credentials for %s: %w", grant.Repo, err)
 		}
 		t := Tenant{Repo: grant.Repo, ID: grant.ID, Namespace: grant.Namespace(), Legacy: grant.LegacyNamespace(),
-			Created: ev.created, Credentials: creds, Lock: lock, ProviderGrants: grant.ProviderGrants, log: b.log}
-		ws, err := b.open(ctx, t, c.Config, env)
+			Created: ev.created, Credentials: creds, Lock: lock, ProviderGrants: grant.ProviderGrants, log: rt.log}
+		ws, err := rt.open(ctx, t, c.Config, env)
 		if err != nil {
 			return nil, err
 		}
-		if err := b.adopt(ctx, t, c, ws.Backend); err != nil {
+		if err := rt.adopt(ctx, t, c, ws.Backend); err != nil {
 			return nil, err
 		}
 		return ws, nil

@@ -1,7 +1,6 @@
 package bot_test
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"maps"
@@ -298,7 +297,7 @@ func TestPolicyRoleIsAssumedForTheRepository(t *testing.T) {
 	if len(opened) == 0 || opened[0].Credentials == nil {
 		t.Fatalf("tenants %+v, want the role's credentials", opened)
 	}
-	creds, err := opened[0].Credentials.Retrieve(context.Background())
+	creds, err := opened[0].Credentials.Retrieve(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package jobs_test
 
 import (
-	"context"
 	"errors"
 	"os"
 	"slices"
@@ -41,7 +40,7 @@ func s3Store(t *testing.T) jobs.Objects {
 	t.Setenv("AWS_ACCESS_KEY_ID", s.Access)
 	t.Setenv("AWS_SECRET_ACCESS_KEY", s.Secret)
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	b, err := s3b.New(context.Background(), s3b.Config{Bucket: bucket, Prefix: "kyku-bot", Region: s.Region, Endpoint: s.Endpoint, UsePathStyle: true}, "", s3b.Options{})
+	b, err := s3b.New(t.Context(), s3b.Config{Bucket: bucket, Prefix: "kyku-bot", Region: s.Region, Endpoint: s.Endpoint, UsePathStyle: true}, "", s3b.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +59,7 @@ var testSecret = []byte("webhook-s3cr3t")
 // takeover is counted. The dead worker can no longer write. Finish leaves
 // nothing behind.
 func TestAJobOutlivesItsWorker(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	objs := s3Store(t)
 	clk := &clock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}
 	a := jobs.New(objs, jobs.Options{Secret: testSecret, Holder: "replica-a", Lease: time.Minute, Now: clk.now})
@@ -118,7 +117,7 @@ func TestAJobOutlivesItsWorker(t *testing.T) {
 // exactly one of several replicas scanning at once, up to each one's
 // limit, and offering the same ID again records nothing.
 func TestOfferedWorkIsTakenOnce(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	objs := s3Store(t)
 	clk := &clock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}
 	offerer := jobs.New(objs, jobs.Options{Secret: testSecret, Holder: "leader", Now: clk.now})
@@ -169,7 +168,7 @@ func TestOfferedWorkIsTakenOnce(t *testing.T) {
 // ran gives its lease back, and the next scan takes it without waiting for
 // the lease to expire. A record that is not a job is reported, not run.
 func TestAnAbandonedJobIsTakenAtOnce(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	objs := s3Store(t)
 	clk := &clock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}
 	a := jobs.New(objs, jobs.Options{Secret: testSecret, Holder: "a", Now: clk.now})

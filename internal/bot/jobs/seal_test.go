@@ -1,7 +1,6 @@
 package jobs_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -53,7 +52,7 @@ func TestEveryFieldOfARecordIsSigned(t *testing.T) {
 		}, want: jobs.ErrUnsigned},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx := context.Background()
+			ctx := t.Context()
 			objs := s3Store(t)
 			clk := &clock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}
 			a := jobs.New(objs, jobs.Options{Secret: testSecret, Holder: "replica-a", Lease: time.Minute, Now: clk.now})
@@ -130,10 +129,10 @@ func TestEveryFieldOfARecordIsSigned(t *testing.T) {
 func TestAStoreWithoutASecretWritesNothing(t *testing.T) {
 	objs := s3Store(t)
 	s := jobs.New(objs, jobs.Options{Holder: "a"})
-	if _, err := s.Accept(context.Background(), jobs.Record{ID: "d-1", Event: "pull_request"}); err == nil {
+	if _, err := s.Accept(t.Context(), jobs.Record{ID: "d-1", Event: "pull_request"}); err == nil {
 		t.Error("a record was accepted without a secret to sign it")
 	}
-	if keys, err := objs.ListObjects(context.Background(), jobs.RecordPrefix); err != nil || len(keys) != 0 {
+	if keys, err := objs.ListObjects(t.Context(), jobs.RecordPrefix); err != nil || len(keys) != 0 {
 		t.Errorf("records %v (%v), want none", keys, err)
 	}
 }

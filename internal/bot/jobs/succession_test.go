@@ -1,7 +1,6 @@
 package jobs_test
 
 import (
-	"context"
 	"slices"
 	"testing"
 	"time"
@@ -16,7 +15,7 @@ import (
 // and nothing once its lease has lapsed or passed to another. The record
 // lists the marks; the lease token itself never leaves the store.
 func TestSuccessionIsJudgedFromTheStore(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	objs := s3Store(t)
 	clk := &clock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}
 	a := jobs.New(objs, jobs.Options{Secret: testSecret, Holder: "replica-a", Lease: time.Minute, Now: clk.now})

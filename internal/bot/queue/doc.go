@@ -4,8 +4,9 @@
 //
 // Every job runs with its own context derived from the queue's (never from
 // the HTTP request that queued it), with panics recovered and reported as
-// the outcome "panic". Shutdown stops intake, lets the workers drain what
-// was accepted, and, when its context ends first, drops the jobs not yet
+// the outcome "panic". Run starts the workers (package lifecycle's
+// contract). Shutdown stops intake, lets the workers drain what was
+// accepted, and, when its context ends first, drops the jobs not yet
 // started and cancels the running ones' contexts — then waits for every
 // worker to return, so no goroutine outlives it.
 //

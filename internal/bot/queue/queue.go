@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"github.com/kyku/action/internal/bot/lifecycle"
 )
 
 // Errors of Submit and Spawn.
@@ -66,10 +68,10 @@ type Queue struct {
 	running int
 	closed  bool // no Submit
 	stopped bool // drop what is left; workers exit
-	wg      sync.WaitGroup
+	gate    lifecycle.Gate
 }
 
-// New starts a queue and its workers; call Shutdown to stop them.
+// New returns a queue; Run starts its workers.
 func New(opts Options) *Queue {
 	if opts.Workers <= 0 {
 		opts.Workers = 4
@@ -89,11 +91,35 @@ func New(opts Options) *Queue {
 	q := &Queue{opts: opts, waiting: map[string][]Job{}, active: map[string]bool{}}
 	q.cond = sync.NewCond(&q.mu)
 	q.ctx, q.cancel = context.WithCancel(context.Background())
-	for range opts.Workers {
-		q.wg.Add(1)
-		go q.worker()
-	}
 	return q
+}
+
+// Run runs the workers until Shutdown has drained the queue. When ctx
+// ends first, jobs not started are dropped and running ones cancelled, as
+// when Shutdown's context ends, and Run returns ctx's error once every
+// worker has returned.
+func (q *Queue) Run(ctx context.Context) error {
+	if ok, err := q.gate.Enter(); !ok {
+		return err
+	}
+	defer q.gate.Exit()
+	var wg sync.WaitGroup
+	for range q.opts.Workers {
+		wg.Go(q.worker)
+	}
+	workers := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(workers)
+	}()
+	select {
+	case <-workers:
+		return nil
+	case <-ctx.Done():
+	}
+	q.stop()
+	<-workers
+	return ctx.Err()
 }
 
 // Submit queues a job from outside (a webhook). It fails with ErrFull when
@@ -155,25 +181,28 @@ func (q *Queue) Running() int {
 // workers have run everything accepted. If ctx ends first, jobs not yet
 // started are dropped, running jobs' contexts are cancelled (the engine then
 // stops starting changes, saves state and unlocks), and Shutdown still
-// waits for them to return, then reports ctx's error.
+// waits for them to return, then reports ctx's error. A queue that never
+// ran drops what it holds.
 func (q *Queue) Shutdown(ctx context.Context) error {
 	q.mu.Lock()
 	q.closed = true
 	q.cond.Broadcast()
 	q.mu.Unlock()
-	done := make(chan struct{})
-	go func() {
-		q.wg.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-		q.cancel()
+	q.gate.Stop()
+	if err := q.gate.Wait(ctx); err == nil {
+		q.stop() // nothing left but what a queue that never ran holds
 		return nil
-	case <-ctx.Done():
 	}
+	q.stop()
+	_ = q.gate.Wait(context.Background())
+	return fmt.Errorf("shutdown: %w", ctx.Err())
+}
+
+// stop drops the jobs not started, cancels the running ones and makes the
+// workers exit.
+func (q *Queue) stop() {
 	q.mu.Lock()
-	q.stopped = true
+	q.closed, q.stopped = true, true
 	dropped := append([]Job(nil), q.ready...)
 	for _, js := range q.waiting {
 		dropped = append(dropped, js...)
@@ -186,8 +215,6 @@ func (q *Queue) Shutdown(ctx context.Context) error {
 		q.opts.Logger.Warn("job dropped at shutdown", append([]any{"kind", j.Kind}, attrsAny(j.Attrs)...)...)
 		q.observe(j.Kind, OutcomeDropped, 0)
 	}
-	<-done
-	return fmt.Errorf("shutdown: %w", ctx.Err())
 }
 
 // next blocks for a runnable job; ok is false when the worker should exit.
@@ -232,7 +259,6 @@ func (q *Queue) finish(j Job) {
 }
 
 func (q *Queue) worker() {
-	defer q.wg.Done()
 	for {
 		j, ok := q.next()
 		if !ok {

@@ -1,4 +1,4 @@
-package bot
+package runner
 
 import (
 	"context"
@@ -21,7 +21,7 @@ var _ statemgr.Successor = (*tracked)(nil)
 func (t *tracked) Mark(info statemgr.LockInfo) statemgr.LockInfo {
 	info.Job = statemgr.LockJob{ID: t.job.ID(), Lease: t.job.LeaseMark()}
 	if info.Who == "" {
-		info.Who = "kyku-bot@" + t.b.replica
+		info.Who = "kyku-bot@" + t.r.opts.Replica
 	}
 	return info
 }
@@ -34,7 +34,7 @@ func (t *tracked) Succeeds(ctx context.Context, holder statemgr.LockInfo) bool {
 	}
 	ok, err := t.job.Succeeds(ctx, holder.Job.Lease)
 	if err != nil {
-		t.b.log.Warn("state lock of this job's earlier holder not taken over: the job's lease could not be checked",
+		t.r.log.Warn("state lock of this job's earlier holder not taken over: the job's lease could not be checked",
 			"job", holder.Job.ID, "error", err.Error())
 		return false
 	}
@@ -43,6 +43,6 @@ func (t *tracked) Succeeds(ctx context.Context, holder statemgr.LockInfo) bool {
 
 // lockTakenOver logs a state lock t's work took over.
 func (t *tracked) lockTakenOver(holder statemgr.LockInfo, why statemgr.TakeoverReason) {
-	t.b.log.Info("state lock taken over", "job", holder.Job.ID, "holder", holder.Who, "operation", holder.Operation,
+	t.r.log.Info("state lock taken over", "job", holder.Job.ID, "holder", holder.Who, "operation", holder.Operation,
 		"since", holder.Created, "path", holder.Path, "reason", why.String())
 }

@@ -1,4 +1,4 @@
-package bot
+package dispatch
 
 import (
 	"fmt"
@@ -15,13 +15,18 @@ import (
 // one render function each; testdata/dispatch-checks.md holds every one.
 // The watch names the check run and adds its dispatch ID and link.
 
+// IDInput is the workflow_dispatch input that tells the bot's dispatches
+// apart; the workflow's run-name must show it.
+const IDInput = "dispatch-id"
+
 // dispatchView is what a dispatched target's check run speaks of: the
-// dispatch, the App's account (the only one whose runs count) and the
-// target.
+// dispatch, the App's account (the only one whose runs count), the target,
+// and the setting of the store without which a watch is not taken over.
 type dispatchView struct {
 	d      jobs.Dispatch
 	self   string
 	target string
+	store  string
 }
 
 func (v dispatchView) runLink() string {
@@ -89,8 +94,8 @@ func (v dispatchView) refused(why string) github.CheckRun {
 	return completedCheck(github.CheckFailure, "GitHub refused to dispatch "+v.d.Workflow,
 		"Kyku asked GitHub Actions to run "+v.what()+", and GitHub answered "+markdown.Code(why)+".\n\n"+
 			"The workflow must exist on the default branch, be enabled, have a `workflow_dispatch` trigger declaring the inputs "+
-			"`command`, `config`, `environment`, `project`, `pr`, `sha`, `requested-by` and `"+DispatchIDInput+"`, and show "+
-			markdown.Code("${{ inputs."+DispatchIDInput+" }}")+" in its `run-name`; the App needs the *Actions: write* permission.\n")
+			"`command`, `config`, `environment`, `project`, `pr`, `sha`, `requested-by` and `"+IDInput+"`, and show "+
+			markdown.Code("${{ inputs."+IDInput+" }}")+" in its `run-name`; the App needs the *Actions: write* permission.\n")
 }
 
 // claimedTwice: n runs of the App's show the dispatch ID.
@@ -107,7 +112,7 @@ func (v dispatchView) notStarted(after time.Duration) github.CheckRun {
 			"Check that GitHub Actions are enabled for this repository and the workflow is enabled, and that its "+
 			"`run-name` shows the input %s (for example `run-name: kyku ${{ inputs.%s }}`), which is how Kyku finds the run it started.\n",
 		markdown.Code(v.d.Workflow), markdown.Code(v.d.Ref), markdown.Code(v.d.ID), after, markdown.Code(v.self),
-		markdown.Code(DispatchIDInput), DispatchIDInput))
+		markdown.Code(IDInput), IDInput))
 }
 
 // gone: the run was deleted before it ended.
@@ -144,5 +149,5 @@ func (v dispatchView) rerun(by string) github.CheckRun {
 func (v dispatchView) abandoned() github.CheckRun {
 	return completedCheck(github.CheckNeutral, "Kyku stopped following the workflow run",
 		"The bot restarted while run "+v.runLink()+" was going, and it keeps no record of its dispatches without "+
-			markdown.Code(EnvStore)+": see the run for its result.\n")
+			markdown.Code(v.store)+": see the run for its result.\n")
 }
