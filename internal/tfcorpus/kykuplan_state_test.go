@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kyku/action/internal/statemgr/local"
+	"github.com/kyku/action/internal/statemgr/tflayout"
 )
 
 // TestPlannerStartsFromStep1State: the planner hands Kyku the state
@@ -19,11 +20,15 @@ func TestPlannerStartsFromStep1State(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	workdir, dir := t.TempDir(), filepath.Join(t.TempDir(), "state")
-	if err := writePriorState(t.Context(), data, workdir, dir); err != nil {
+	workdir := t.TempDir()
+	if err := writePriorState(data, workdir); err != nil {
 		t.Fatal(err)
 	}
-	st, err := local.New(dir, "default", local.Options{}).Read(t.Context())
+	b, err := local.NewTerraform(local.TerraformConfig{Dir: workdir}, "default", tflayout.Options{Hostname: "tfcorpus", PID: 4242}, local.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := b.Read(t.Context())
 	if err != nil || st == nil {
 		t.Fatalf("Kyku's state: %v, err %v", st, err)
 	}

@@ -13,9 +13,7 @@ import (
 	"github.com/kyku/action/internal/cli"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/sim"
-	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/local"
-	"github.com/kyku/action/internal/statemgr/tflayout"
 	"github.com/kyku/action/internal/tfcorpus"
 )
 
@@ -26,9 +24,8 @@ func init() { planKyku = planWithCLI }
 // and environment, and the state OpenTofu left after step 1 (read by
 // Kyku's mapping of a Terraform state) as the state it starts from.
 func planWithCLI(ctx context.Context, r tfcorpus.Run) ([]byte, []tfcorpus.Diagnostic, error) {
-	stateDir := r.Workdir + ".kyku"
 	if r.PriorState != nil {
-		if err := writePriorState(ctx, r.PriorState, r.Workdir, stateDir); err != nil {
+		if err := writePriorState(r.PriorState, r.Workdir); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -39,7 +36,7 @@ func planWithCLI(ctx context.Context, r tfcorpus.Run) ([]byte, []tfcorpus.Diagno
 	}
 	run := func(args ...string) (int, string, string) {
 		var out, errOut bytes.Buffer
-		args = append(args, "-c", r.Workdir, "--state-dir", stateDir)
+		args = append(args, "-c", r.Workdir)
 		code := cli.Run(ctx, args, cli.Env{
 			Stdout: &out, Stderr: &errOut,
 			Getenv:    func(k string) string { return env[k] },
@@ -78,25 +75,11 @@ func refusal(stderr string, r tfcorpus.Run) []tfcorpus.Diagnostic {
 }
 
 // writePriorState puts OpenTofu's state file where its local backend
-// keeps it (terraform.tfstate in workdir), reads it with Kyku's backend of
-// that layout, and writes what it reads as Kyku's state in dir, the
-// --state-dir of the plan, as environment default (the plan is run with
-// -e default).
-func writePriorState(ctx context.Context, data []byte, workdir, dir string) error {
-	tf := local.TerraformConfig{Dir: workdir}
-	if err := os.WriteFile(tf.StatePath("default"), data, 0o644); err != nil {
-		return err
-	}
-	b, err := local.NewTerraform(tf, "default", tflayout.Options{Hostname: "tfcorpus", PID: 4242}, local.Options{})
-	if err != nil {
-		return err
-	}
-	st, err := b.Read(ctx)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", tfcorpus.Step1State, err)
-	}
-	if err := local.New(dir, "default", local.Options{}).Write(ctx, st, statemgr.WriteOptions{}); err != nil {
-		return fmt.Errorf("write %s as Kyku's state: %w", tfcorpus.Step1State, err)
+// keeps it, terraform.tfstate in workdir, where Kyku reads a Terraform
+// root's state as OpenTofu does (the plan is run with -e default).
+func writePriorState(data []byte, workdir string) error {
+	if err := os.WriteFile(local.TerraformConfig{Dir: workdir}.StatePath("default"), data, 0o644); err != nil {
+		return fmt.Errorf("write %s as terraform.tfstate: %w", tfcorpus.Step1State, err)
 	}
 	return nil
 }
