@@ -62,13 +62,16 @@ func validateRemoteState(d provider.Desired) []provider.Refusal {
 	}
 	for _, name := range slices.Sorted(maps.Keys(d.Properties)) {
 		v := d.Properties[name]
+		if name != "outputs" && (value.HasUnknown(v) || len(value.Refs(v)) > 0) {
+			continue // checked once known, when read
+		}
 		switch name {
 		case "backend", "workspace":
-			if _, ok := v.(string); !ok && v != nil && !value.HasUnknown(v) {
+			if _, ok := v.(string); !ok && v != nil {
 				refuse(name, "Invalid value for %q: a string is required.", name)
 			}
 		case "config", "defaults":
-			if _, ok := v.(map[string]any); !ok && v != nil && !value.HasUnknown(v) {
+			if _, ok := v.(map[string]any); !ok && v != nil {
 				refuse(name, "Invalid value for %q: an object is required.", name)
 			}
 		case "outputs":
@@ -86,10 +89,16 @@ func validateRemoteState(d provider.Desired) []provider.Refusal {
 // first, the state's outputs over them. outputs is sensitive when any
 // output the state holds is (or the state does not say).
 func (p *Provider) readRemoteState(ctx context.Context, props map[string]any) (map[string]any, []string, error) {
+	if refused := validateRemoteState(provider.Desired{Type: remoteStateType, Properties: props, Data: true}); len(refused) > 0 {
+		return nil, nil, fmt.Errorf("%s: %s", refused[0].Path, refused[0].Reason)
+	}
 	q := RemoteState{}
 	q.Backend, _ = props["backend"].(string)
 	q.Config, _ = props["config"].(map[string]any)
 	q.Workspace, _ = props["workspace"].(string)
+	if q.Backend == "" {
+		return nil, nil, errors.New(`backend: a backend type is required ("local", "s3", "gcs" or "http")`)
+	}
 	if q.Backend == "_local" { // OpenTofu's old name, still accepted
 		q.Backend = "local"
 	}

@@ -3,6 +3,7 @@ package builtin_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -159,6 +160,31 @@ func TestValidateRemoteState(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("refusals (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestReadRemoteStateChecksArguments: at read, with every value known,
+// what validation let pass while unknown is checked; nothing is read.
+func TestReadRemoteStateChecksArguments(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		props map[string]any
+		want  string
+	}{
+		{"no backend", map[string]any{"config": map[string]any{}}, `backend: The argument "backend" is required`},
+		{"empty backend", map[string]any{"backend": ""}, "backend: a backend type is required"},
+		{"config a string", map[string]any{"backend": "local", "config": "x"}, `config: Invalid value for "config"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := &fakeStates{read: func(builtin.RemoteState) (builtin.RemoteOutputs, error) { return builtin.RemoteOutputs{}, nil }}
+			_, _, err := builtin.New(ids()).WithStates(fs).ReadData(t.Context(), "terraform_remote_state", tc.props)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+			if len(fs.got) > 0 {
+				t.Errorf("read %+v", fs.got)
 			}
 		})
 	}
