@@ -128,17 +128,17 @@ func decodeResource(b *hcl.Block, mode Mode) (*Resource, hcl.Diagnostics) {
 	return r, diags
 }
 
-// builtinRefused refuses the types of OpenTofu's built-in provider that
-// Kyku does not serve (terraform_remote_state, for now) or that it does
-// not have, rather than look for a provider "terraform" that does not
-// exist. terraform_data is served (package provider/builtin).
+// builtinRefused refuses the types OpenTofu's built-in provider does not
+// have, rather than look for a provider "terraform" that does not exist.
+// terraform_data and terraform_remote_state are served (package
+// provider/builtin).
 func builtinRefused(r *Resource) *hcl.Diagnostic {
 	var detail string
 	switch {
 	case r.Mode == Managed && r.Type == "terraform_data":
 		return nil
 	case r.Mode == Data && r.Type == "terraform_remote_state":
-		detail = "Kyku does not read another configuration's state yet: pass what this configuration needs as variables, or read it with a data source of the cloud."
+		return nil
 	case impliedProvider(r.Type) == "terraform":
 		detail = fmt.Sprintf("OpenTofu's built-in provider has no %s %q.", map[Mode]string{Managed: "resource type", Data: "data source"}[r.Mode], r.Type)
 	default:

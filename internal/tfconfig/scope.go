@@ -2,7 +2,6 @@ package tfconfig
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -61,22 +60,9 @@ func (ev *evaluator) functions(applying bool) map[string]function.Function {
 	return ev.pure
 }
 
-// repository is the directory the file functions may read in: the git
-// repository dir is in (the nearest directory above it holding .git),
-// else dir itself. A pull request's configuration must not read the
-// runner's files (its credentials) into a plan.
-func repository(dir string) string {
-	for d := dir; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir
-		}
-		d = parent
-	}
-}
+// repository is the directory the file functions may read in
+// (funcs.Repository).
+func repository(dir string) string { return funcs.Repository(dir) }
 
 // rootDir is the root module's directory, absolute.
 func (ev *evaluator) rootDir() string {

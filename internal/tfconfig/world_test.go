@@ -19,6 +19,7 @@ import (
 	"github.com/kyku/action/internal/statemgr/local"
 	"github.com/kyku/action/internal/tfconfig"
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
+	"github.com/kyku/action/internal/workspace"
 )
 
 var (
@@ -109,7 +110,8 @@ func (w *world) engine(cfg *config.Config) *engine.Engine {
 		}))
 	}
 	w.close()
-	w.router = tfprovider.NewRouter(base, plugins...).Serve(builtin.Name, builtin.New(w.newID))
+	states := workspace.NewRemoteStates(w.dir, workspace.Settings{Getenv: func(string) string { return "" }})
+	w.router = tfprovider.NewRouter(base, plugins...).Serve(builtin.Name, builtin.New(w.newID).WithStates(states))
 	w.t.Cleanup(w.close)
 	return engine.New(w.router, local.New(filepath.Join(w.state, ".kyku"), "", local.Options{}), engine.Options{
 		DeployPrefix: "t", RetryBase: time.Millisecond, DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond,

@@ -93,10 +93,10 @@ var knownDifferences = map[string]known{
 		},
 	},
 	"remote-state": {
-		why: "uses terraform_remote_state (data source of OpenTofu's built-in provider), which Kyku does not serve yet",
+		why: "Kyku marks terraform_remote_state's outputs sensitive as a whole when the state read holds any sensitive output (OpenTofu marks none of them): an output reading it must then be declared sensitive",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:5: Unsupported built-in type: Kyku does not read another configuration's state yet: pass what this configuration needs as variables, or read it with a data source of the cloud.",
+			"  main.tf:29: output \"subnets\" reads ${data.terraform_remote_state.network.outputs}, which is sensitive (its provider's schema says so, or it holds a sensitive value): declare it sensitive to have it masked wherever outputs are shown (subnets: { value: \"${data.terraform_remote_state.network.outputs}\", sensitive: true })",
 		},
 	},
 	"removed": {

@@ -333,7 +333,7 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 
 // withPlugins wraps base in a router to cfg's Terraform providers, when
 // it has any, and, for a Terraform configuration, to OpenTofu's built-in
-// provider (terraform_data), served in process.
+// provider (terraform_data, terraform_remote_state), served in process.
 func withPlugins(ctx context.Context, cfg *config.Config, s Settings, base provider.Provider) (provider.Provider, error) {
 	if len(cfg.Providers) == 0 && !cfg.Terraform {
 		return base, nil
@@ -351,7 +351,7 @@ func withPlugins(ctx context.Context, cfg *config.Config, s Settings, base provi
 		if newID == nil {
 			newID = builtin.RandomUUID
 		}
-		r.Serve(builtin.Name, builtin.New(newID))
+		r.Serve(builtin.Name, builtin.New(newID).WithStates(NewRemoteStates(s.BaseDir, s)))
 	}
 	return r, nil
 }

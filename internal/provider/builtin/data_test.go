@@ -191,7 +191,7 @@ func TestValidateConfigs(t *testing.T) {
 		{Name: "ro", Type: "terraform_data", Properties: map[string]any{"output": "a", "id": "b"}},
 		{Name: "extra", Type: "terraform_data", Properties: map[string]any{"inputs": "a"}},
 		{Name: "other", Type: "terraform_other"},
-		{Name: "state", Type: "terraform_remote_state", Data: true},
+		{Name: "state", Type: "terraform_other", Data: true},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +201,7 @@ func TestValidateConfigs(t *testing.T) {
 		{Resource: "ro", Path: "output", Reason: `"output" attribute is read-only`},
 		{Resource: "extra", Path: "inputs", Reason: `an argument named "inputs" is not expected here`},
 		{Resource: "other", Reason: `OpenTofu's built-in provider has no resource type "terraform_other"`},
-		{Resource: "state", Reason: `Kyku does not serve the built-in provider's data source "terraform_remote_state"`},
+		{Resource: "state", Reason: `OpenTofu's built-in provider has no data source "terraform_other"`},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("refusals (-want +got):\n%s", diff)

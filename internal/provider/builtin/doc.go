@@ -1,7 +1,8 @@
 // Package builtin serves OpenTofu's built-in provider,
 // terraform.io/builtin/terraform, in process: its resource type
 // terraform_data, planned, applied, imported and read as OpenTofu 1.12
-// does (its internal/builtin/providers/tf). It implements the one
+// does (its internal/builtin/providers/tf), and its data source
+// terraform_remote_state, read through an injected StateReader. It implements the one
 // provider contract (provider.Provider), so the engine drives it as it
 // drives a Terraform provider's plugin: the types it serves keep their
 // own state (TypeSchema.OwnState) and their planned values are what

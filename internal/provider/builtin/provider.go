@@ -24,7 +24,8 @@ const dataType = "terraform_data"
 
 // Provider is OpenTofu's built-in provider.
 type Provider struct {
-	newID func() (string, error)
+	newID  func() (string, error)
+	states StateReader
 }
 
 var _ provider.Provider = (*Provider)(nil)
@@ -32,6 +33,13 @@ var _ provider.Provider = (*Provider)(nil)
 // New returns the provider; newID gives the ID of every object it
 // creates (RandomUUID where nothing else is wanted).
 func New(newID func() (string, error)) *Provider { return &Provider{newID: newID} }
+
+// WithStates has p read terraform_remote_state through r; without it, a
+// terraform_remote_state cannot be read.
+func (p *Provider) WithStates(r StateReader) *Provider {
+	p.states = r
+	return p
+}
 
 // RandomUUID is a random UUID written as OpenTofu writes terraform_data's
 // IDs: 16 random bytes as 8-4-4-4-12 hexadecimal digits.
@@ -79,14 +87,18 @@ func (p *Provider) CheckCloud(context.Context, []provider.Desired) ([]provider.R
 }
 
 // ValidateConfigs refuses what OpenTofu refuses of the built-in
-// provider's resources: a type it does not have, a data source (not
-// served), an argument its schema lacks, and id or output set (read-only).
+// provider's resources: a type it does not have, an argument its schema
+// lacks, and id or output set (read-only); terraform_remote_state as
+// validateRemoteState says.
 func (p *Provider) ValidateConfigs(_ context.Context, rs []provider.Desired) ([]provider.Refusal, error) {
 	var out []provider.Refusal
 	for _, d := range rs {
 		switch {
+		case d.Data && d.Type == remoteStateType:
+			out = append(out, validateRemoteState(d)...)
+			continue
 		case d.Data:
-			out = append(out, provider.Refusal{Resource: d.Name, Reason: fmt.Sprintf("Kyku does not serve the built-in provider's data source %q", d.Type)})
+			out = append(out, provider.Refusal{Resource: d.Name, Reason: fmt.Sprintf("OpenTofu's built-in provider has no data source %q", d.Type)})
 			continue
 		case d.Type != dataType:
 			out = append(out, provider.Refusal{Resource: d.Name, Reason: fmt.Sprintf("OpenTofu's built-in provider has no resource type %q", d.Type)})
@@ -141,15 +153,21 @@ func (p *Provider) Lookup(_ context.Context, typ, name string) (provider.Object,
 // Zones: there are no auto-subnets.
 func (p *Provider) Zones(context.Context) ([]string, error) { return nil, nil }
 
-// ReadData: the built-in provider's data source (terraform_remote_state)
-// is not served.
-func (p *Provider) ReadData(_ context.Context, typ string, _ map[string]any) (map[string]any, []string, error) {
-	return nil, nil, fmt.Errorf("data source %s: %w", typ, provider.ErrNotSupported)
+// ReadData reads terraform_remote_state: the other state's outputs.
+func (p *Provider) ReadData(ctx context.Context, typ string, props map[string]any) (map[string]any, []string, error) {
+	if typ != remoteStateType {
+		return nil, nil, fmt.Errorf("data source %s: %w", typ, provider.ErrNotSupported)
+	}
+	return p.readRemoteState(ctx, props)
 }
 
-// PlanData: as ReadData.
-func (p *Provider) PlanData(_ context.Context, typ string, _ map[string]any) (map[string]any, []string, error) {
-	return nil, nil, fmt.Errorf("data source %s: %w", typ, provider.ErrNotSupported)
+// PlanData: terraform_remote_state read during apply, its outputs unknown.
+func (p *Provider) PlanData(_ context.Context, typ string, props map[string]any) (map[string]any, []string, error) {
+	if typ != remoteStateType {
+		return nil, nil, fmt.Errorf("data source %s: %w", typ, provider.ErrNotSupported)
+	}
+	vals, sensitive := planRemoteState(props)
+	return vals, sensitive, nil
 }
 
 // Stop: calls end at once; there is nothing in flight.

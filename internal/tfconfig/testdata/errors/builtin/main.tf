@@ -1,6 +1,5 @@
 resource "terraform_data" "d" {
   input = "x"
 }
-data "terraform_remote_state" "net" {
-  backend = "s3"
+data "terraform_data" "net" {
 }
