@@ -100,9 +100,15 @@ func (c *checker) walk(n *yaml.Node, path string, s *shape) {
 			c.errorf(n, path, "must be %s, not %s", s.kind, describe(n))
 			return
 		}
+		seen := map[string]*yaml.Node{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			sub := join(path, k.Value)
+			if first, ok := seen[k.Value]; ok {
+				c.errorf(k, sub, "given twice (first on line %d)", first.Line)
+				continue
+			}
+			seen[k.Value] = k
 			if s.kind == kindStringMap {
 				c.walk(v, sub, str)
 				continue
