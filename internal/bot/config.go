@@ -62,9 +62,8 @@ type Config struct {
 	// Policy is the operator's policy (the YAML file KYKU_BOT_POLICY
 	// names): which repositories may use which buckets, roles and
 	// providers. ConfigFromEnv requires one; nil (a Config built in code)
-	// fails closed: every provider
-	// (aws and hetzner would act with the bot's own credentials) and every
-	// endpoint/profile override is refused.
+	// fails closed: every provider (aws and hetzner would act with the
+	// bot's own credentials) and every endpoint/profile override is refused.
 	Policy *tenancy.Policy
 	// Store is where the replicas share what must happen once (the
 	// deliveries taken): KYKU_BOT_STORE, a bucket and prefix. nil: in
