@@ -117,8 +117,8 @@ func TestOwnAndBotCommentsIgnoredWithoutAPICalls(t *testing.T) {
 
 func TestRefusesToStartWithoutWebhookSecret(t *testing.T) {
 	_, pemBytes := testKey(t)
-	env := map[string]string{bot.EnvAppID: "42", bot.EnvPrivateKey: string(pemBytes)}
-	_, err := bot.ConfigFromEnv(func(k string) string { return env[k] }, nil)
+	env := map[string]string{bot.EnvAppID: "42", bot.EnvPrivateKey: string(pemBytes), bot.EnvPolicy: policyFile}
+	_, err := bot.ConfigFromEnv(func(k string) string { return env[k] }, readPolicy)
 	if !errors.Is(err, bot.ErrNoWebhookSecret) {
 		t.Errorf("ConfigFromEnv without %s: err = %v, want ErrNoWebhookSecret", bot.EnvWebhookSecret, err)
 	}
@@ -129,7 +129,7 @@ func TestRefusesToStartWithoutWebhookSecret(t *testing.T) {
 
 	env[bot.EnvWebhookSecret] = "s"
 	env[bot.EnvWorkers] = "8"
-	cfg, err := bot.ConfigFromEnv(func(k string) string { return env[k] }, nil)
+	cfg, err := bot.ConfigFromEnv(func(k string) string { return env[k] }, readPolicy)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,12 @@ const (
 // unsigned webhooks).
 var ErrNoWebhookSecret = errors.New(EnvWebhookSecret + " is required: the bot never accepts unsigned webhooks")
 
+// ErrNoPolicy: the bot refuses to start without an operator policy. Without
+// one it would refuse every plan (every provider acts with the bot's own
+// credentials or disk) while looking deployed.
+var ErrNoPolicy = errors.New(EnvPolicy + " is required: without an operator policy the bot refuses every plan; " +
+	"point it at a YAML file such as " + tenancy.Minimal + " (README: \"Tenancy and the operator's policy\")")
+
 // Config is the bot's configuration, from the environment.
 type Config struct {
 	AppID         int64
@@ -55,9 +61,9 @@ type Config struct {
 	DriftInterval time.Duration
 	// Policy is the operator's policy (the YAML file KYKU_BOT_POLICY
 	// names): which repositories may use which buckets, roles and
-	// providers. nil: no policy — the bot fails closed: every provider
-	// (aws and hetzner would act with the bot's own credentials) and every
-	// endpoint/profile override is refused.
+	// providers. ConfigFromEnv requires one; nil (a Config built in code)
+	// fails closed: every provider (aws and hetzner would act with the
+	// bot's own credentials) and every endpoint/profile override is refused.
 	Policy *tenancy.Policy
 	// Store is where the replicas share what must happen once (the
 	// deliveries taken): KYKU_BOT_STORE, a bucket and prefix. nil: in
@@ -74,7 +80,9 @@ type Config struct {
 }
 
 // ConfigFromEnv reads the configuration; readFile reads
-// GITHUB_APP_PRIVATE_KEY_FILE. Every problem is reported at once.
+// GITHUB_APP_PRIVATE_KEY_FILE and KYKU_BOT_POLICY, which is required (a
+// policy that grants nothing is refused too). Every problem is reported
+// at once.
 func ConfigFromEnv(getenv func(string) string, readFile func(string) ([]byte, error)) (Config, error) {
 	c := Config{
 		APIURL:        "https://api.github.com/",
@@ -146,7 +154,9 @@ func ConfigFromEnv(getenv func(string) string, readFile func(string) ([]byte, er
 		}
 		c.DriftInterval = d
 	}
-	if file := getenv(EnvPolicy); file != "" {
+	if file := getenv(EnvPolicy); file == "" {
+		errs = append(errs, ErrNoPolicy)
+	} else {
 		data, err := readFile(file)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("read %s: %w", EnvPolicy, err))

@@ -403,9 +403,9 @@ func TestDriftIntervalFromEnv(t *testing.T) {
 		t.Run(tc.value, func(t *testing.T) {
 			env := map[string]string{
 				bot.EnvAppID: "42", bot.EnvPrivateKey: string(pemBytes), bot.EnvWebhookSecret: "s",
-				bot.EnvDriftInterval: tc.value,
+				bot.EnvDriftInterval: tc.value, bot.EnvPolicy: policyFile,
 			}
-			cfg, err := bot.ConfigFromEnv(func(k string) string { return env[k] }, nil)
+			cfg, err := bot.ConfigFromEnv(func(k string) string { return env[k] }, readPolicy)
 			if tc.wantErr {
 				if err == nil || !strings.Contains(err.Error(), bot.EnvDriftInterval) {
 					t.Errorf("err = %v, want one naming %s", err, bot.EnvDriftInterval)

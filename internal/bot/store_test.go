@@ -12,14 +12,14 @@ import (
 
 func TestStoreFromEnv(t *testing.T) {
 	_, pemBytes := testKey(t)
-	base := map[string]string{bot.EnvWebhookSecret: "s", bot.EnvAppID: "42", bot.EnvPrivateKey: string(pemBytes)}
+	base := map[string]string{bot.EnvWebhookSecret: "s", bot.EnvAppID: "42", bot.EnvPrivateKey: string(pemBytes), bot.EnvPolicy: policyFile}
 	read := func(extra map[string]string) (bot.Config, error) {
 		return bot.ConfigFromEnv(func(k string) string {
 			if v, ok := extra[k]; ok {
 				return v
 			}
 			return base[k]
-		}, nil)
+		}, readPolicy)
 	}
 	for _, tc := range []struct {
 		url  string

@@ -16,10 +16,11 @@
 // renamed repository keeps its state, one registered again under an old
 // name does not inherit it. Confined.Legacy names where a repository's
 // objects lived while namespaces were keyed by "<owner>/<repo>", for the
-// bot to move them once. Without a policy the bot fails closed: every
-// provider is refused (aws and hetzner would act with the bot's own
-// credentials, the sim on its disk), as are `endpoint`/`profile`
-// overrides. Whatever the policy, an `import` and an aws-kms key act with
+// bot to move them once. Parse reports every mistake of a policy file as
+// FILE:LINE:COL: key.path: message and refuses a policy that grants
+// nothing. Without a policy (a nil *Policy) every provider is refused
+// (aws and hetzner would act with the bot's own credentials, the sim on
+// its disk), as are `endpoint`/`profile` overrides. Whatever the policy, an `import` and an aws-kms key act with
 // the repository's role (a bucket granted with one) or not at all, unless
 // the policy says allow-import.
 //

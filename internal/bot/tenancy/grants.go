@@ -66,9 +66,9 @@ func reservedEnv(name string) bool {
 	return false
 }
 
-// checkGrants is every problem of rule r's provider-grants.
-func checkGrants(r Rule) []string {
-	var bad []string
+// checkGrants reports every problem of rule r's provider-grants to bad,
+// with the key path under the rule.
+func checkGrants(r Rule, bad func(key, format string, args ...any)) {
 	listed := map[tfinstall.Source]bool{}
 	for _, s := range r.TerraformProviders {
 		if src, err := tfinstall.ParseSource(s); err == nil {
@@ -76,33 +76,33 @@ func checkGrants(r Rule) []string {
 		}
 	}
 	seen := map[tfinstall.Source]bool{}
-	for _, g := range r.ProviderGrants {
+	for i, g := range r.ProviderGrants {
+		at := fmt.Sprintf("provider-grants[%d]", i)
 		src, err := tfinstall.ParseSource(g.Source)
 		switch {
 		case err != nil:
-			bad = append(bad, fmt.Sprintf("provider-grants: %v", err))
+			bad(at+".source", "%v", err)
 			continue
 		case !listed[src]:
-			bad = append(bad, fmt.Sprintf("provider-grants: %s is not among the rule's terraform-providers", g.Source))
+			bad(at+".source", "%s is not among the rule's terraform-providers", g.Source)
 		case seen[src]:
-			bad = append(bad, fmt.Sprintf("provider-grants: %s is granted twice", g.Source))
+			bad(at+".source", "%s is granted twice", g.Source)
 		}
 		seen[src] = true
 		for _, k := range g.EnvNames() {
 			switch v := g.Env[k]; {
 			case !envNameRE().MatchString(k):
-				bad = append(bad, fmt.Sprintf("provider-grants %s: env %q is not a variable name", g.Source, k))
+				bad(at+".env."+k, "%q is not a variable name", k)
 			case !envNameRE().MatchString(v):
-				bad = append(bad, fmt.Sprintf("provider-grants %s: env %s: %q is not a variable name", g.Source, k, v))
+				bad(at+".env."+k, "%q is not a variable name", v)
 			case reservedEnv(k):
-				bad = append(bad, fmt.Sprintf("provider-grants %s: env %s is set by the sandbox itself", g.Source, k))
+				bad(at+".env."+k, "%s is set by the sandbox itself", k)
 			}
 		}
-		for _, f := range g.Files {
+		for j, f := range g.Files {
 			if !path.IsAbs(f) || path.Clean(f) != f {
-				bad = append(bad, fmt.Sprintf("provider-grants %s: file %q is not a clean absolute path", g.Source, f))
+				bad(fmt.Sprintf("%s.files[%d]", at, j), "%q is not a clean absolute path", f)
 			}
 		}
 	}
-	return bad
 }

@@ -45,15 +45,15 @@ repositories:
 func TestProviderGrantErrors(t *testing.T) {
 	rule := "repositories:\n  - match: [acme/*]\n    terraform-providers: [hashicorp/aws]\n    provider-grants:\n"
 	for name, tc := range map[string]struct{ grants, want string }{
-		"not listed":      {"      - { source: hashicorp/http }\n", "provider-grants: hashicorp/http is not among the rule's terraform-providers"},
-		"twice":           {"      - { source: hashicorp/aws }\n      - { source: registry.opentofu.org/hashicorp/aws }\n", "is granted twice"},
-		"bad source":      {"      - { source: \"a/b/c/d\" }\n", "provider-grants: "},
-		"bad name":        {"      - { source: hashicorp/aws, env: { \"A-B\": X } }\n", `env "A-B" is not a variable name`},
-		"bad bot name":    {"      - { source: hashicorp/aws, env: { A: \"X Y\" } }\n", `env A: "X Y" is not a variable name`},
-		"reserved":        {"      - { source: hashicorp/aws, env: { https_proxy: X } }\n", "env https_proxy is set by the sandbox itself"},
-		"relative file":   {"      - { source: hashicorp/aws, files: [secrets/aws] }\n", `file "secrets/aws" is not a clean absolute path`},
-		"climbing file":   {"      - { source: hashicorp/aws, files: [/run/../etc/shadow] }\n", `file "/run/../etc/shadow" is not a clean absolute path`},
-		"unknown setting": {"      - { source: hashicorp/aws, network: host }\n", "field network not found"},
+		"not listed":      {"      - { source: hashicorp/http }\n", "policy.yaml:5:19: repositories[0].provider-grants[0].source: hashicorp/http is not among the rule's terraform-providers"},
+		"twice":           {"      - { source: hashicorp/aws }\n      - { source: registry.opentofu.org/hashicorp/aws }\n", "policy.yaml:6:19: repositories[0].provider-grants[1].source: registry.opentofu.org/hashicorp/aws is granted twice"},
+		"bad source":      {"      - { source: \"a/b/c/d\" }\n", "policy.yaml:5:19: repositories[0].provider-grants[0].source: provider source \"a/b/c/d\""},
+		"bad name":        {"      - { source: hashicorp/aws, env: { \"A-B\": X } }\n", `repositories[0].provider-grants[0].env.A-B: "A-B" is not a variable name`},
+		"bad bot name":    {"      - { source: hashicorp/aws, env: { A: \"X Y\" } }\n", `repositories[0].provider-grants[0].env.A: "X Y" is not a variable name`},
+		"reserved":        {"      - { source: hashicorp/aws, env: { https_proxy: X } }\n", "repositories[0].provider-grants[0].env.https_proxy: https_proxy is set by the sandbox itself"},
+		"relative file":   {"      - { source: hashicorp/aws, files: [secrets/aws] }\n", `repositories[0].provider-grants[0].files[0]: "secrets/aws" is not a clean absolute path`},
+		"climbing file":   {"      - { source: hashicorp/aws, files: [/run/../etc/shadow] }\n", `repositories[0].provider-grants[0].files[0]: "/run/../etc/shadow" is not a clean absolute path`},
+		"unknown setting": {"      - { source: hashicorp/aws, network: host }\n", "policy.yaml:5:34: repositories[0].provider-grants[0].network: unknown key"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := Parse("policy.yaml", []byte(rule+tc.grants))

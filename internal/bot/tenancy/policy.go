@@ -1,10 +1,8 @@
 package tenancy
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"path"
 	"regexp"
 	"slices"
@@ -77,60 +75,95 @@ var (
 	})
 )
 
-// Parse reads a policy file (name is used in messages). Unknown keys,
-// wrong types and bad values are errors naming the file and line.
+// Minimal is the smallest useful policy, shown when there is none.
+const Minimal = `repositories: [{match: ["acme/*"], buckets: [{name: acme-kyku-state}], providers: [aws]}]`
+
+// Parse reads a policy file (name is used in messages). Every problem is
+// reported at once as "NAME:LINE:COL: key.path: message": unknown keys
+// (with a did-you-mean), wrong types, bad values, and a policy that
+// grants nothing (no rule gives a provider, so no plan could ever run).
 func Parse(name string, data []byte) (*Policy, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	var p Policy
-	if err := dec.Decode(&p); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: the policy is empty (no repositories)", name)
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		if rest, ok := strings.CutPrefix(msg, "line "); ok {
+			return nil, fmt.Errorf("%s:%s", name, rest) // "3: mapping values are not allowed…"
 		}
-		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, fmt.Errorf("%s: %s", name, msg)
 	}
-	var errs []error
-	bad := func(i int, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s: repositories[%d]: %s", name, i, fmt.Sprintf(format, args...)))
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return nil, fmt.Errorf("%s:1:1: the policy is empty: it grants nothing; a minimal one is %s", name, Minimal)
+	}
+	c := &checker{file: name, at: positions{}}
+	c.walk(doc.Content[0], "", policyShape)
+	if err := errors.Join(c.errs...); err != nil {
+		return nil, err
+	}
+	var p Policy
+	if err := doc.Content[0].Decode(&p); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err) // unreachable: the walk checked every type
+	}
+	root := doc.Content[0]
+	bad := func(path, format string, args ...any) {
+		n := root
+		for k := path; k != ""; k = parent(k) {
+			if at, ok := c.at[k]; ok {
+				n = at
+				break
+			}
+		}
+		c.errorf(n, path, format, args...)
 	}
 	if len(p.Rules) == 0 {
-		errs = append(errs, fmt.Errorf("%s: the policy lists no repositories", name))
+		bad("repositories", "the policy lists no repositories: it grants nothing; a minimal one is %s", Minimal)
 	}
+	grants := false
 	for i, r := range p.Rules {
+		at := fmt.Sprintf("repositories[%d]", i)
+		grants = grants || len(r.Providers) > 0 || len(r.TerraformProviders) > 0
 		if len(r.Match) == 0 {
-			bad(i, "match lists no owner/repo glob")
+			bad(at+".match", "lists no owner/repo glob such as acme/*")
 		}
-		for _, g := range r.Match {
+		for j, g := range r.Match {
 			if _, err := path.Match(strings.ToLower(g), ""); err != nil || strings.Count(g, "/") != 1 {
-				bad(i, "match %q is not an owner/repo glob such as acme/*", g)
+				bad(fmt.Sprintf("%s.match[%d]", at, j), "%q is not an owner/repo glob such as acme/*", g)
 			}
 		}
-		for _, b := range r.Buckets {
+		for j, b := range r.Buckets {
 			if !bucketRE().MatchString(b.Name) {
-				bad(i, "bucket %q is not an S3 bucket name", b.Name)
+				bad(fmt.Sprintf("%s.buckets[%d].name", at, j), "%q is not an S3 bucket name", b.Name)
 			}
 			if b.Role != "" && !roleRE().MatchString(b.Role) {
-				bad(i, "role %q of bucket %s is not an IAM role ARN", b.Role, b.Name)
+				bad(fmt.Sprintf("%s.buckets[%d].role", at, j), "%q is not an IAM role ARN such as arn:aws:iam::123456789012:role/kyku", b.Role)
 			}
 		}
-		for _, pr := range r.Providers {
+		for j, pr := range r.Providers {
 			if !nameRE().MatchString(pr) {
-				bad(i, "provider %q is not a provider name", pr)
+				bad(fmt.Sprintf("%s.providers[%d]", at, j), "%q is not a provider name such as aws", pr)
 			}
 		}
-		for _, src := range r.TerraformProviders {
+		for j, src := range r.TerraformProviders {
 			if _, err := tfinstall.ParseSource(src); err != nil {
-				bad(i, "terraform-providers: %v", err)
+				bad(fmt.Sprintf("%s.terraform-providers[%d]", at, j), "%v", err)
 			}
 		}
-		for _, msg := range checkGrants(r) {
-			bad(i, "%s", msg)
-		}
+		checkGrants(r, func(key, format string, args ...any) { bad(at+"."+key, format, args...) })
 	}
-	if err := errors.Join(errs...); err != nil {
+	if len(p.Rules) > 0 && !grants {
+		bad("repositories", "no rule lists providers or terraform-providers: the policy grants nothing, so every plan would be refused")
+	}
+	if err := errors.Join(c.errs...); err != nil {
 		return nil, err
 	}
 	return &p, nil
+}
+
+// parent is the key path above path: "a[0].b" → "a[0]" → "a" → "".
+func parent(path string) string {
+	if i := strings.LastIndexAny(path, ".["); i >= 0 {
+		return path[:i]
+	}
+	return ""
 }
 
 // Grant is what a policy allows one repository.

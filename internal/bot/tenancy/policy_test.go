@@ -1,11 +1,15 @@
 package tenancy
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/golden"
 )
 
 const example = `
@@ -53,24 +57,40 @@ func TestParseAndFor(t *testing.T) {
 	}
 }
 
+// TestParseErrors: every mistake in a policy file is reported in the
+// file's own terms (FILE:LINE:COL: key path: message), never with a Go
+// type name; testdata/policy-errors.golden holds them all.
 func TestParseErrors(t *testing.T) {
-	for name, tc := range map[string]struct{ src, want string }{
-		"unknown key":  {"repositories:\n  - match: [a/*]\n    bucket: x\n", "line 3: field bucket not found"},
-		"empty":        {"", "the policy is empty"},
-		"bad glob":     {"repositories:\n  - match: [acme]\n", `match "acme" is not an owner/repo glob`},
-		"bad role":     {"repositories:\n  - match: [a/*]\n    buckets: [{name: state-bucket, role: admin}]\n", `role "admin" of bucket state-bucket is not an IAM role ARN`},
-		"bad bucket":   {"repositories:\n  - match: [a/*]\n    buckets: [{name: Not_A_Bucket}]\n", `bucket "Not_A_Bucket" is not an S3 bucket name`},
-		"wrong type":   {"repositories:\n  - match: [a/*]\n    allow-endpoint: sometimes\n", "line 3"},
-		"no rules":     {"repositories: []\n", "lists no repositories"},
-		"bad provider": {"repositories:\n  - match: [a/*]\n    providers: [\"../x\"]\n", `provider "../x"`},
-	} {
-		t.Run(name, func(t *testing.T) {
-			_, err := Parse("policy.yaml", []byte(tc.src))
-			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "policy.yaml") {
-				t.Errorf("err = %v, want it to name policy.yaml and say %q", err, tc.want)
-			}
-		})
+	files, err := filepath.Glob("testdata/policy-errors/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("fixtures: %v (%d)", err, len(files))
 	}
+	var out strings.Builder
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(f)
+		_, err = Parse(name, data)
+		if err == nil {
+			t.Errorf("%s: parsed without error", name)
+			continue
+		}
+		msg := err.Error()
+		for _, goName := range []string{"tenancy.", "[]string", "Rule", "!!", "unmarshal"} {
+			if strings.Contains(msg, goName) {
+				t.Errorf("%s: the error names %q, a Go or YAML internal:\n%s", name, goName, msg)
+			}
+		}
+		for _, line := range strings.Split(msg, "\n") {
+			if !strings.HasPrefix(line, name+":") {
+				t.Errorf("%s: error line %q does not start with the file's name", name, line)
+			}
+		}
+		fmt.Fprintf(&out, "== %s\n%s\n", name, msg)
+	}
+	golden.Check(t, "policy-errors.golden", out.String())
 }
 
 func parse(t *testing.T, yaml string) *config.Config {
