@@ -39,29 +39,51 @@ type TerraformState struct {
 	Provider func(tfstate.InstanceAddr) string
 }
 
-// backendArgs are the arguments Kyku reads of each backend; any other is
-// refused, naming what to do instead.
-var backendArgs = map[string][]string{
-	"local": {"path", "workspace_dir"},
-	"s3": {"bucket", "key", "region", "endpoint", "endpoints", "use_path_style", "force_path_style", "workspace_key_prefix",
-		"use_lockfile", "dynamodb_table", "kms_key_id", "encrypt", "skip_credentials_validation", "skip_region_validation",
-		"skip_requesting_account_id", "skip_metadata_api_check", "skip_s3_checksum"},
-	"gcs":  {"bucket", "prefix"},
-	"http": {"address", "lock_address", "unlock_address", "username", "password", "update_method", "lock_method", "unlock_method", "retry_max"},
+// backendArgs are the arguments Kyku reads of a backend of type typ
+// (ok false: not a type Kyku reads); any other is refused, naming what to
+// do instead. A function, not a map: nothing is built when kyku starts.
+func backendArgs(typ string) (args []string, ok bool) {
+	switch typ {
+	case "local":
+		return []string{"path", "workspace_dir"}, true
+	case "s3":
+		return []string{"bucket", "key", "region", "endpoint", "endpoints", "use_path_style", "force_path_style", "workspace_key_prefix",
+			"use_lockfile", "dynamodb_table", "kms_key_id", "encrypt", "skip_credentials_validation", "skip_region_validation",
+			"skip_requesting_account_id", "skip_metadata_api_check", "skip_s3_checksum"}, true
+	case "gcs":
+		return []string{"bucket", "prefix"}, true
+	case "http":
+		return []string{"address", "lock_address", "unlock_address", "username", "password", "update_method", "lock_method", "unlock_method", "retry_max"}, true
+	}
+	return nil, false
 }
 
-// refusedArgs say why an argument OpenTofu takes is not read.
-var refusedArgs = map[string]string{
-	"profile":                     "kyku uses the AWS SDK's default credential chain: set AWS_PROFILE instead",
-	"shared_credentials_files":    "kyku uses the AWS SDK's default credential chain: set AWS_SHARED_CREDENTIALS_FILE instead",
-	"access_key":                  "credentials are not read from a backend's configuration: use the AWS SDK's default chain (environment, profile, role)",
-	"secret_key":                  "credentials are not read from a backend's configuration: use the AWS SDK's default chain (environment, profile, role)",
-	"role_arn":                    "assuming a role is not supported: run kyku with the role's credentials",
-	"assume_role":                 "assuming a role is not supported: run kyku with the role's credentials",
-	"credentials":                 "credentials are not read from a backend's configuration: use Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS)",
-	"impersonate_service_account": "impersonation is not supported: run kyku with the service account's credentials",
-	"encryption_key":              "a customer-supplied encryption key is not supported",
-	"kms_encryption_key":          "a customer-managed encryption key is not supported",
+// refusedArg says why an argument OpenTofu takes is not read (refused
+// false: it is not one of those).
+func refusedArg(name string) (why string, refused bool) {
+	switch name {
+	case "profile":
+		return "kyku uses the AWS SDK's default credential chain: set AWS_PROFILE instead", true
+	case "shared_credentials_files":
+		return "kyku uses the AWS SDK's default credential chain: set AWS_SHARED_CREDENTIALS_FILE instead", true
+	case "access_key":
+		return "credentials are not read from a backend's configuration: use the AWS SDK's default chain (environment, profile, role)", true
+	case "secret_key":
+		return "credentials are not read from a backend's configuration: use the AWS SDK's default chain (environment, profile, role)", true
+	case "role_arn":
+		return "assuming a role is not supported: run kyku with the role's credentials", true
+	case "assume_role":
+		return "assuming a role is not supported: run kyku with the role's credentials", true
+	case "credentials":
+		return "credentials are not read from a backend's configuration: use Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS)", true
+	case "impersonate_service_account":
+		return "impersonation is not supported: run kyku with the service account's credentials", true
+	case "encryption_key":
+		return "a customer-supplied encryption key is not supported", true
+	case "kms_encryption_key":
+		return "a customer-managed encryption key is not supported", true
+	}
+	return "", false
 }
 
 // OpenTerraformBackend opens the Terraform root's state ts names for s.Env.
@@ -71,12 +93,12 @@ func OpenTerraformBackend(ctx context.Context, ts *TerraformState, s Settings) (
 	}
 	typ := cmp.Or(ts.Type, "local")
 	a := tfArgs{ts: ts, typ: typ}
-	known, ok := backendArgs[typ]
+	known, ok := backendArgs(typ)
 	if !ok {
 		return nil, a.errorf("backend type %q is not supported: kyku reads a Terraform state in a local, s3, gcs or http backend", typ)
 	}
 	for _, name := range sortedArgs(ts.Args) {
-		if why, refused := refusedArgs[name]; refused {
+		if why, refused := refusedArg(name); refused {
 			return nil, a.errorf("%s: %s", name, why)
 		}
 		if !slices.Contains(known, name) {
