@@ -100,7 +100,7 @@ func outputsJSON(outs, types map[string]any, sensitive map[string]bool, flat boo
 	for n, v := range outs {
 		t, ok := types[n]
 		if !ok {
-			t = typeJSON(v)
+			t = value.TypeJSON(v)
 		}
 		o := outputJSON{Sensitive: sensitive[n], Type: t, Value: v}
 		if o.Sensitive {
@@ -109,35 +109,6 @@ func outputsJSON(outs, types map[string]any, sensitive map[string]bool, flat boo
 		m[n] = o
 	}
 	return m
-}
-
-// typeJSON is v's type in Terraform's JSON type syntax, for an output
-// whose type no schema says: "string", "number", "bool", ["tuple",
-// [types…]] for a list (Terraform's type of a splat, or of a list
-// written in the configuration), ["object", {name: type}] for a map,
-// "dynamic" for null.
-func typeJSON(v any) any {
-	switch x := value.Normalize(v).(type) {
-	case string:
-		return "string"
-	case float64:
-		return "number"
-	case bool:
-		return "bool"
-	case []any:
-		elems := make([]any, len(x))
-		for i, e := range x {
-			elems[i] = typeJSON(e)
-		}
-		return []any{"tuple", elems}
-	case map[string]any:
-		attrs := make(map[string]any, len(x))
-		for k, e := range x {
-			attrs[k] = typeJSON(e)
-		}
-		return []any{"object", attrs}
-	}
-	return "dynamic"
 }
 
 // printOutputs lists outputs, the sensitive ones (holding a sensitive

@@ -1,6 +1,10 @@
 package tfstate
 
-import "maps"
+import (
+	"maps"
+
+	"github.com/kyku/action/internal/value"
+)
 
 // builtinDynamic lists, per resource type of OpenTofu's built-in
 // provider, its attributes of any type (cty's dynamic pseudo-type):
@@ -38,7 +42,7 @@ func wrapDynamic(typ string, attrs map[string]any) map[string]any {
 	out := maps.Clone(attrs)
 	for _, name := range names {
 		if v, ok := out[name]; ok && v != nil {
-			out[name] = map[string]any{"value": v, "type": impliedType(v)}
+			out[name] = map[string]any{"value": v, "type": value.TypeJSON(v)}
 		}
 	}
 	return out

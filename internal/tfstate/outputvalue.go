@@ -26,7 +26,7 @@ func outputValues(o *Output) (v, typ any, err error) {
 // configuration: tuples and objects).
 func newOutput(v, typ any, sensitive bool) (*Output, error) {
 	if typ == nil {
-		typ = impliedType(v)
+		typ = value.TypeJSON(v)
 	}
 	tb, err := value.AppendJSON(nil, typ)
 	if err != nil {
@@ -51,31 +51,6 @@ func newOutput(v, typ any, sensitive bool) (*Output, error) {
 		return nil, fmt.Errorf("type: %v", err)
 	}
 	return &Output{Value: compactHTML(vb), Type: compactHTML(tb), Sensitive: sensitive}, nil
-}
-
-// impliedType is the type of v as a literal in the configuration has it.
-func impliedType(v any) any {
-	switch x := v.(type) {
-	case string:
-		return "string"
-	case float64:
-		return "number"
-	case bool:
-		return "bool"
-	case []any:
-		elems := make([]any, len(x))
-		for i, e := range x {
-			elems[i] = impliedType(e)
-		}
-		return []any{"tuple", elems}
-	case map[string]any:
-		attrs := make(map[string]any, len(x))
-		for k, e := range x {
-			attrs[k] = impliedType(e)
-		}
-		return []any{"object", attrs}
-	}
-	return "dynamic"
 }
 
 // sortedNames returns m's keys in order.
