@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"strings"
 
@@ -84,20 +83,6 @@ func NewTerraformWithClient(client *Client, cfg TerraformConfig, workspace strin
 		URL: "gs://" + cfg.Bucket + "/" + obj, LockName: "gs://" + cfg.Bucket + "/" + lockObj,
 	}
 	lay.Workspace, lay.Name = workspace, "gcs"
-	if lay.Now == nil {
-		lay.Now = opts.Now
-	}
-	if lay.Hostname == "" {
-		lay.Hostname = opts.Hostname
-	}
-	if lay.Hostname == "" {
-		lay.Hostname, _ = os.Hostname()
-	}
-	if lay.PID == 0 {
-		lay.PID = opts.PID
-	}
-	if lay.PID == 0 {
-		lay.PID = os.Getpid()
-	}
+	lay = lay.WithDefaults(opts.Now, opts.Hostname, opts.PID)
 	return tflayout.New(slot, kb, lay), nil
 }

@@ -64,18 +64,7 @@ func NewTerraform(cfg TerraformConfig, workspace string, lay tflayout.Options, o
 	}
 	aside := New(path+".kyku", workspace, opts)
 	lay.Workspace, lay.Name = workspace, "local"
-	if lay.Now == nil {
-		lay.Now = opts.Now
-	}
-	if lay.Now == nil {
-		lay.Now = time.Now
-	}
-	if lay.Hostname == "" {
-		lay.Hostname, _ = os.Hostname()
-	}
-	if lay.PID == 0 {
-		lay.PID = os.Getpid()
-	}
+	lay = lay.WithDefaults(opts.Now, "", 0)
 	return tflayout.New(&tfFile{path: path, rel: cfg.relPath(workspace), now: lay.Now}, aside, lay), nil
 }
 

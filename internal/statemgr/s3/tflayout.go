@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"strings"
 
@@ -100,20 +99,6 @@ func NewTerraformWithClient(api API, cfg TerraformConfig, workspace string, lay 
 		slot.LockKey = key + ".tflock"
 	}
 	lay.Workspace, lay.Name = workspace, "s3"
-	if lay.Now == nil {
-		lay.Now = opts.Now
-	}
-	if lay.Hostname == "" {
-		lay.Hostname = opts.Hostname
-	}
-	if lay.Hostname == "" {
-		lay.Hostname, _ = os.Hostname()
-	}
-	if lay.PID == 0 {
-		lay.PID = opts.PID
-	}
-	if lay.PID == 0 {
-		lay.PID = os.Getpid()
-	}
+	lay = lay.WithDefaults(opts.Now, opts.Hostname, opts.PID)
 	return tflayout.New(slot, kb, lay), nil
 }

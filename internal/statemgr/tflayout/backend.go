@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -38,6 +39,30 @@ type Options struct {
 	PID      int
 	// Name starts the backend's description ("local", "s3", …).
 	Name string
+}
+
+// WithDefaults is o with what it leaves empty taken from the backend's own
+// options (its clock, hostname and PID), then from the process.
+func (o Options) WithDefaults(now func() time.Time, hostname string, pid int) Options {
+	if o.Now == nil {
+		o.Now = now
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Hostname == "" {
+		o.Hostname = hostname
+	}
+	if o.Hostname == "" {
+		o.Hostname, _ = os.Hostname()
+	}
+	if o.PID == 0 {
+		o.PID = pid
+	}
+	if o.PID == 0 {
+		o.PID = os.Getpid()
+	}
+	return o
 }
 
 // Backend keeps one workspace's state in a Slot and Kyku's additions in an
