@@ -47,15 +47,7 @@ func NewTerraform(cfg Config, workspace string, aside tflayout.Aside, lay tflayo
 		return nil, err
 	}
 	lay.Workspace, lay.Name = "", "http"
-	if lay.Now == nil {
-		lay.Now = b.opts.Now
-	}
-	if lay.Hostname == "" {
-		lay.Hostname = b.opts.Hostname
-	}
-	if lay.PID == 0 {
-		lay.PID = b.opts.PID
-	}
+	lay = lay.WithDefaults(b.opts.Now, b.opts.Hostname, b.opts.PID)
 	return tflayout.New(&tfDocument{b: b}, aside, lay), nil
 }
 
