@@ -1,5 +1,5 @@
-// Package doctest holds the tests of the documentation: README.md and
-// docs/**/*.md. Every relative link and #anchor must resolve (with GitHub's
+// Package doctest holds the tests of the documentation: README.md,
+// docs/**/*.md and the examples' READMEs. Every relative link and #anchor must resolve (with GitHub's
 // heading slugs) and every external link be a well-formed https URL; the
 // commands the getting-started and Action pages show are run against the
 // CLI built from this checkout, and the Action page's workflows are checked

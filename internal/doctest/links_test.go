@@ -100,10 +100,10 @@ func checkLink(from, target string, exists func(rel string) (isDir bool, ok bool
 	return ""
 }
 
-// TestDocLinksResolve: every relative link of README.md and docs/**/*.md
-// names a file or directory of the repository, every #anchor a heading of
-// its page (GitHub's slug), and every external link is a well-formed https
-// URL.
+// TestDocLinksResolve: every relative link of README.md, docs/**/*.md and
+// examples/**/*.md names a file or directory of the repository, every
+// #anchor a heading of its page (GitHub's slug), and every external link
+// is a well-formed https URL.
 func TestDocLinksResolve(t *testing.T) {
 	root := repoRoot(t)
 	pages := map[string]page{}

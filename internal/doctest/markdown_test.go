@@ -126,22 +126,28 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
-// docPages are README.md and every Markdown file under docs/.
+// docPages are README.md and every Markdown file under docs/ and
+// examples/ (whose READMEs link into docs/).
 func docPages(t *testing.T, root string) []string {
 	t.Helper()
 	pages := []string{"README.md"}
-	err := filepath.WalkDir(filepath.Join(root, "docs"), func(path string, d os.DirEntry, err error) error {
+	for _, dir := range []string{"docs", "examples"} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && strings.HasPrefix(d.Name(), ".kyku") && d.Name() != dir {
+				return filepath.SkipDir // local state of someone's run
+			}
+			if !d.IsDir() && strings.HasSuffix(path, ".md") {
+				rel, _ := filepath.Rel(root, path)
+				pages = append(pages, filepath.ToSlash(rel))
+			}
+			return nil
+		})
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
-		if !d.IsDir() && strings.HasSuffix(path, ".md") {
-			rel, _ := filepath.Rel(root, path)
-			pages = append(pages, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return pages
 }
