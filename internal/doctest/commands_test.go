@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/kyku/action/internal/buildtest"
 )
 
 // runPages are the pages whose shell commands a reader runs as shown.
@@ -108,12 +106,7 @@ func TestDocCommandsRun(t *testing.T) {
 		t.Skip("no sh")
 	}
 	root := repoRoot(t)
-	bin := t.TempDir()
-	build := buildtest.Command("-o", filepath.Join(bin, "kyku"), "./cmd/kyku")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build kyku: %v\n%s", err, out)
-	}
+	bin := filepath.Dir(kykuBinary(t))
 	for _, rel := range runPages {
 		p := readPage(t, root, rel)
 		all := scripts(t, p)
