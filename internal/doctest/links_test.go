@@ -180,3 +180,30 @@ func TestCheckLink(t *testing.T) {
 		})
 	}
 }
+
+// TestDocsIndexListsEveryPage: docs/README.md links every page of docs/
+// (and every page other changes are adding), so that none is found only
+// by chance.
+func TestDocsIndexListsEveryPage(t *testing.T) {
+	root := repoRoot(t)
+	index := readPage(t, root, "docs/README.md")
+	linked := map[string]bool{}
+	for _, l := range index.links() {
+		file, _, _ := strings.Cut(l.target, "#")
+		linked[path.Clean(path.Join("docs", file))] = true
+	}
+	want := map[string]bool{}
+	for p := range pendingPages {
+		want[p] = true
+	}
+	for _, rel := range docPages(t, root) {
+		if strings.HasPrefix(rel, "docs/") && rel != "docs/README.md" {
+			want[rel] = true
+		}
+	}
+	for rel := range want {
+		if !linked[rel] {
+			t.Errorf("docs/README.md does not link %s", rel)
+		}
+	}
+}
