@@ -110,28 +110,36 @@ func checkWorkflow(src string, a actionSpec) []string {
 	return problems
 }
 
-// TestActionPageWorkflows: every workflow the Action's page shows (a yaml
-// block with jobs:) uses only inputs action.yml declares and grants the
-// permissions Kyku needs (id-token: write where credentials come from
-// OIDC); the page has one for AWS and one for Hetzner.
+// TestActionPageWorkflows: every workflow the README and the Action's page
+// show (a yaml block with jobs:) uses only inputs action.yml declares and
+// grants the permissions Kyku needs (id-token: write where credentials
+// come from OIDC); the Action's page has one for AWS and one for Hetzner.
 func TestActionPageWorkflows(t *testing.T) {
 	root := repoRoot(t)
 	a := readAction(t, root)
-	p := readPage(t, root, "docs/action.md")
 	clouds := map[string]bool{}
-	for _, b := range p.blocks {
-		src := strings.Join(b.lines, "\n")
-		if b.info != "yaml" || !regexp.MustCompile(`(?m)^jobs:`).MatchString(src) {
-			continue
+	for _, rel := range []string{"README.md", "docs/action.md"} {
+		p := readPage(t, root, rel)
+		found := 0
+		for _, b := range p.blocks {
+			src := strings.Join(b.lines, "\n")
+			if b.info != "yaml" || !regexp.MustCompile(`(?m)^jobs:`).MatchString(src) {
+				continue
+			}
+			found++
+			for _, problem := range checkWorkflow(src, a) {
+				t.Errorf("%s:%d: %s", rel, b.line, problem)
+			}
+			switch {
+			case rel != "docs/action.md":
+			case strings.Contains(src, "aws-actions/configure-aws-credentials@"):
+				clouds["aws"] = true
+			case strings.Contains(src, "HCLOUD_TOKEN"):
+				clouds["hetzner"] = true
+			}
 		}
-		for _, problem := range checkWorkflow(src, a) {
-			t.Errorf("docs/action.md:%d: %s", b.line, problem)
-		}
-		switch {
-		case strings.Contains(src, "aws-actions/configure-aws-credentials@"):
-			clouds["aws"] = true
-		case strings.Contains(src, "HCLOUD_TOKEN"):
-			clouds["hetzner"] = true
+		if found == 0 {
+			t.Errorf("%s shows no workflow", rel)
 		}
 	}
 	if !clouds["aws"] || !clouds["hetzner"] {
