@@ -73,7 +73,7 @@ func copyDir(t *testing.T, src, dst string) {
 		}
 		rel, _ := filepath.Rel(src, path)
 		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".kyku-") || d.Name() == ".kyku-state" {
+			if strings.HasPrefix(d.Name(), ".kyku-") {
 				return filepath.SkipDir // a local state left by someone's own run
 			}
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
