@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// TestStartupRefusesWithoutPolicy: the bot started as the README's docker
+// TestStartupRefusesWithoutPolicy: the bot started as docs/bot.md's docker
 // run would start it, but without an operator policy (or with one that
 // grants nothing, or with a typo), exits 2 with one line naming
 // KYKU_BOT_POLICY instead of listening and refusing every plan.

@@ -16,7 +16,7 @@ import (
 // more CPU: at GOGC=50 an apply of 5,000 resources collected 19 times.
 // Under a budget the collector runs only when the process's Go memory
 // reaches gcBudget, however small the live heap, and about 5 times in that
-// apply, for the same peak (README "Benchmarks").
+// apply, for the same peak (docs/changelog.md, "The garbage collector's budget").
 //
 // A budget alone would make the collector run ever more often as the live
 // heap nears it (a configuration of 50,000 resources outgrows it): after
@@ -32,7 +32,7 @@ import (
 // for the whole run, and the provider's calls are most of the run's CPU,
 // so the room is worth less there than the memory (the CLI's peak in an
 // apply of 1,000 null_resources: 47 MB under the budget, 38 MB at
-// GOGC=50, README "Terraform providers").
+// GOGC=50, docs/changelog.md "Terraform providers, run by run").
 const (
 	gcBudget  = 30 << 20
 	gcPercent = 50

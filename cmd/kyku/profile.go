@@ -10,7 +10,7 @@ import (
 // startProfiles is for Kyku's developers: KYKU_CPUPROFILE=FILE writes a CPU
 // profile of the whole command and KYKU_MEMPROFILE=FILE a heap profile
 // (allocations since start and what is live at exit), both read with `go
-// tool pprof`. The README's benchmark section says how they are used. The
+// tool pprof`. docs/benchmarks.md says how they are used. The
 // returned function writes them; it is a no-op without either variable.
 func startProfiles(getenv func(string) string) (stop func()) {
 	cpuPath, memPath := getenv("KYKU_CPUPROFILE"), getenv("KYKU_MEMPROFILE")

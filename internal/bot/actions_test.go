@@ -14,7 +14,7 @@ import (
 // dispatchInputs are the workflow_dispatch inputs the bot sends.
 var dispatchInputs = []string{"command", "config", "environment", "project", "pr", "sha", "requested-by", bot.DispatchIDInput}
 
-// kykuWorkflow is the user's workflow as the README shows it: every input
+// kykuWorkflow is the user's workflow as docs/bot.md shows it: every input
 // declared, the dispatch ID in its run-name.
 var kykuWorkflow = githubtest.Workflow{Name: "Kyku", Inputs: dispatchInputs, RunName: "kyku ${{ inputs.command }} ${{ inputs.dispatch-id }}"}
 

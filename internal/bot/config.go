@@ -38,7 +38,7 @@ var ErrNoWebhookSecret = errors.New(EnvWebhookSecret + " is required: the bot ne
 // one it would refuse every plan (every provider acts with the bot's own
 // credentials or disk) while looking deployed.
 var ErrNoPolicy = errors.New(EnvPolicy + " is required: without an operator policy the bot refuses every plan; " +
-	"point it at a YAML file such as " + tenancy.Minimal + " (README: \"Tenancy and the operator's policy\")")
+	"point it at a YAML file such as " + tenancy.Minimal + " (docs/bot.md: \"Tenancy and the operator's policy\")")
 
 // Config is the bot's configuration, from the environment.
 type Config struct {

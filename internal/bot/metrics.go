@@ -25,7 +25,7 @@ var roundResults = []string{"ok", "partial", "error", "cancelled"}
 
 // metrics are the bot's Prometheus metrics, in a registry of its own (never
 // the global one, so two Bots in one process do not collide), with the Go
-// runtime and process collectors. The README's "Metrics" section lists
+// runtime and process collectors. The "Metrics" section of docs/bot.md lists
 // every kyku_bot_* family; a test keeps the two in step.
 type metrics struct {
 	reg         *prometheus.Registry

@@ -13,7 +13,7 @@ import (
 	"github.com/kyku/action/internal/github/webhooktest"
 )
 
-// readmeMetrics are the families the README's "### Metrics" table
+// readmeMetrics are the families the "## Metrics" table of docs/bot.md
 // documents: name → type.
 func readmeMetrics(t *testing.T) map[string]string {
 	t.Helper()
@@ -21,7 +21,7 @@ func readmeMetrics(t *testing.T) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(root, "README.md"))
+	f, err := os.Open(filepath.Join(root, "docs", "bot.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func readmeMetrics(t *testing.T) map[string]string {
 	for sc.Scan() {
 		line := sc.Text()
 		if strings.HasPrefix(line, "#") {
-			in = line == "### Metrics"
+			in = line == "## Metrics"
 			continue
 		}
 		if m := row.FindStringSubmatch(line); in && m != nil {
@@ -41,14 +41,14 @@ func readmeMetrics(t *testing.T) map[string]string {
 		}
 	}
 	if len(out) == 0 {
-		t.Fatal("README.md has no metric rows under ### Metrics")
+		t.Fatal("docs/bot.md has no metric rows under ## Metrics")
 	}
 	return out
 }
 
 // TestMetricsAsDocumented: after a pull request is planned, /metrics
-// (parsed with Prometheus' text parser) has every family the README
-// documents, with its type, and no kyku_* family the README does not;
+// (parsed with Prometheus' text parser) has every family docs/bot.md
+// documents, with its type, and no kyku_* family it does not;
 // the Go and process collectors are there; the GitHub requests and the
 // jobs were timed.
 func TestMetricsAsDocumented(t *testing.T) {
@@ -61,17 +61,17 @@ func TestMetricsAsDocumented(t *testing.T) {
 	for name, typ := range readmeMetrics(t) {
 		mf, ok := families[name]
 		if !ok {
-			t.Errorf("README documents %s; /metrics lacks it", name)
+			t.Errorf("docs/bot.md documents %s; /metrics lacks it", name)
 			continue
 		}
 		if got := strings.ToLower(mf.GetType().String()); got != typ {
-			t.Errorf("%s is a %s; README says %s", name, got, typ)
+			t.Errorf("%s is a %s; docs/bot.md says %s", name, got, typ)
 		}
 	}
 	documented := readmeMetrics(t)
 	for name := range families {
 		if strings.HasPrefix(name, "kyku_") && documented[name] == "" {
-			t.Errorf("/metrics has %s; README's Metrics section does not document it", name)
+			t.Errorf("/metrics has %s; docs/bot.md's Metrics section does not document it", name)
 		}
 	}
 	for _, name := range []string{"go_goroutines", "go_memstats_heap_alloc_bytes", "process_cpu_seconds_total", "process_resident_memory_bytes"} {

@@ -479,7 +479,7 @@ func TestSensitiveVariableMaskedInJSONAndSavedArtifacts(t *testing.T) {
 	}
 }
 
-// TestEnvironmentsExample applies examples/environments (the README's
+// TestEnvironmentsExample applies examples/environments (docs/language.md's
 // example) to both of its environments side by side.
 func TestEnvironmentsExample(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "environments", "kyku.yaml"))

@@ -92,7 +92,7 @@ func TestREADMEGoSnippetsCompile(t *testing.T) {
 		}
 	}
 	if compiled == 0 {
-		t.Fatal("no Go snippet found in README.md: the test reads the wrong file")
+		t.Fatal("no Go snippet found in README.md or docs/: the test reads the wrong files")
 	}
 	data, err := json.Marshal(map[string]any{"Replace": overlay})
 	if err != nil {

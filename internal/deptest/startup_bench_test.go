@@ -14,7 +14,7 @@ import (
 // (testdata/startup/hello), the programs run in turn in one loop so that
 // all of them see the same machine and the same load: the ratio to the
 // hello world is the figure to read, the milliseconds move with the
-// machine (README "Benchmarks"; .ci/bench-startup prints both benchmarks
+// machine (docs/benchmarks.md, "Start-up"; .ci/bench-startup prints both benchmarks
 // as table rows).
 
 // usage is what one run of a program cost, from the kernel's accounting

@@ -19,7 +19,7 @@ import (
 
 // heavyInit are packages whose initialisation (or whose mere presence) made
 // every start of a Kyku binary slower, each with why it is not linked
-// (README "Benchmarks" has the figures).
+// (docs/benchmarks.md, "Start-up", has the figures).
 var heavyInit = map[string]string{
 	"cloud.google.com/go/storage":                                         "the GCS backend speaks the JSON API itself (internal/statemgr/gcs/client.go); the library links gRPC, xDS, OpenTelemetry and Cloud Monitoring, 2 MB of descriptors built at start",
 	"golang.org/x/net/trace":                                              "its html/template calls reflect's MethodByName, after which the linker keeps every exported method of every type: 19 MB of EC2 client nobody calls, and the memory to map it",

@@ -5,7 +5,7 @@
 // `data.kyku.deny` and `data.kyku.warn` under a deadline, and reports the
 // messages, or the problem with its file:line:col as diag.Diagnostics.
 //
-// The input document is fixed (README "Policy checks" shows it):
+// The input document is fixed (docs/review.md, "Policy checks", shows it):
 //
 //	input.environment  the environment planned ("" for the default one)
 //	input.changes      the "changes" array of plan.json, a renamed type

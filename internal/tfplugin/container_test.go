@@ -40,7 +40,7 @@ func capsAdded(t *testing.T, file string) []string {
 // providers (TestSandboxStopsEveryEscape's proxied case: root, a user and
 // a network of its own) as root limited to the capabilities a container
 // has: Docker's default set and the --cap-add flags that the Dockerfile
-// and the README give for the image bot-sandbox. With them all every
+// and docs/bot.md give for the image bot-sandbox. With them all every
 // escape is stopped; without any one of them the sandbox cannot be had.
 // (Docker's seccomp and AppArmor profiles, which refuse pivot_root and
 // mount, are not reproduced: the documented run lifts both.)
@@ -57,8 +57,8 @@ func TestSandboxWithTheBotImagesCapabilities(t *testing.T) {
 	if len(added) == 0 {
 		t.Fatal("the Dockerfile gives the image bot-sandbox no --cap-add")
 	}
-	if diff := cmp.Diff(added, capsAdded(t, filepath.Join(root, "README.md"))); diff != "" {
-		t.Errorf("the README's --cap-add flags are not the Dockerfile's (-Dockerfile +README):\n%s", diff)
+	if diff := cmp.Diff(added, capsAdded(t, filepath.Join(root, "docs", "bot.md"))); diff != "" {
+		t.Errorf("docs/bot.md's --cap-add flags are not the Dockerfile's (-Dockerfile +docs/bot.md):\n%s", diff)
 	}
 	exe, err := os.Executable()
 	if err != nil {

@@ -53,7 +53,7 @@ func TestCheckCloudSellsPerLocation(t *testing.T) {
 	}
 }
 
-// TestExampleInEveryLocation: the README says the example works in any
+// TestExampleInEveryLocation: docs/providers.md says the example works in any
 // location; it plans and applies in each, small being the first of its
 // server types the location sells (cx23 in Europe, cpx22 elsewhere).
 func TestExampleInEveryLocation(t *testing.T) {

@@ -26,8 +26,8 @@ const scope = "https://www.googleapis.com/auth/devstorage.read_write"
 // makes — objects get (alt=media), insert (uploadType=media), delete and
 // list — over net/http. It is all Kyku needs of GCS; the client library
 // would link gRPC, OpenTelemetry and the Cloud Monitoring API into every
-// Kyku binary and build their descriptors at every start (README
-// "Benchmarks"). Requests are not retried here (retry.go does that).
+// Kyku binary and build their descriptors at every start (docs/changelog.md,
+// "Start-up, run by run"). Requests are not retried here (retry.go does that).
 type Client struct {
 	// Endpoint is the API's root URL: DefaultEndpoint, or an emulator's
 	// http://host:port.

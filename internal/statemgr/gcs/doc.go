@@ -8,7 +8,7 @@
 //     ifGenerationMatch=0, a conditional overwrite is ifGenerationMatch on
 //     the generation read, and a conditional delete targets that very
 //     generation (generation= as well as ifGenerationMatch=: the emulator
-//     ignores the latter on a delete, README "GCS");
+//     ignores the latter on a delete, docs/state.md "GCS");
 //   - retries: Kyku's own (the client library's would retry neither an
 //     unconditional write nor a single-request upload, and have no
 //     per-attempt timeout): transient errors are retried with backoff and

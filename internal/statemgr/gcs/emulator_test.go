@@ -61,10 +61,10 @@ func TestEmulatorEnforcesLockPreconditions(t *testing.T) {
 }
 
 // TestEmulatorIgnoresIfGenerationMatchOnDelete pins a gap of the emulator
-// (README, "GCS"): a delete with only ifGenerationMatch (no generation=) is
+// (docs/state.md, "GCS"): a delete with only ifGenerationMatch (no generation=) is
 // not checked. The backend deletes with both, so the lock does not rely on
 // it. If this test fails after an emulator upgrade, the gap is closed:
-// update the README.
+// update docs/state.md.
 func TestEmulatorIgnoresIfGenerationMatchOnDelete(t *testing.T) {
 	srv := gcstest.Require(t)
 	ctx := t.Context()
@@ -74,6 +74,6 @@ func TestEmulatorIgnoresIfGenerationMatchOnDelete(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := srv.Delete(ctx, bucket, "x", genMatch(url.Values{}, g+1000)); err != nil {
-		t.Skipf("the emulator now enforces ifGenerationMatch on delete (%v): remove the caveat from the README", err)
+		t.Skipf("the emulator now enforces ifGenerationMatch on delete (%v): remove the caveat from docs/state.md", err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // Retry budgets (the defaults of Options.RetryBudget and AttemptTimeout;
-// README "GCS"). Kyku retries every call itself, and not as the client
+// docs/state.md "GCS"). Kyku retries every call itself, and not as the client
 // library would: the library never retries an unconditional write or
 // delete, cannot retry a single-request upload at all, has no per-attempt
 // timeout (a stalled connection eats the whole budget), and cannot tell an

@@ -7,7 +7,7 @@
 // transient failures.
 //
 // The protocol stores one document per address, so everything Kyku keeps
-// for an environment lives in that one document (README "HTTP backend"):
+// for an environment lives in that one document (docs/state.md "HTTP"):
 //
 //	{
 //	  "kyku": 1,

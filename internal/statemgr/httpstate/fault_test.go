@@ -167,7 +167,7 @@ func TestAppliesThroughFaultyNetwork(t *testing.T) {
 	}
 	// retryMax 6 (waits 10–200 ms here): with the default 2 (Terraform's),
 	// a link where a third of the requests fail loses about 5 applies in 12
-	// (each with a clear message, nothing lost): see the README.
+	// (each with a clear message, nothing lost): see docs/state.md, "HTTP".
 	faulty, err := httpstate.New(httpstate.Config{
 		Address: base + name, LockAddress: base + name,
 		RetryMax: 6, RetryWaitMin: 10 * time.Millisecond, RetryWaitMax: 200 * time.Millisecond,

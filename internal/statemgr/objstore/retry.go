@@ -8,7 +8,7 @@ import (
 )
 
 // Retry budgets: the defaults of a backend's RetryBudget and
-// AttemptTimeout options (README "S3 and the retry budgets" and "GCS").
+// AttemptTimeout options (docs/state.md "S3 and the retry budgets" and "GCS").
 const (
 	DefaultRetryBudget    = 2 * time.Minute
 	DefaultAttemptTimeout = 30 * time.Second

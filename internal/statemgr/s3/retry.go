@@ -17,7 +17,7 @@ import (
 )
 
 // Retry budgets (the defaults of Options.RetryBudget and AttemptTimeout;
-// README "S3 and the retry budgets"). The SDK's own retryer is switched off: its
+// docs/state.md "S3 and the retry budgets"). The SDK's own retryer is switched off: its
 // three attempts are far too few on a flaky link, and it cannot tell an
 // operation that a lost answer may have landed.
 const (

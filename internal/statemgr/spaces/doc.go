@@ -10,5 +10,5 @@
 // wrong ETag; both must be refused with 412). If they are not enforced it
 // refuses to run, unless the config says lock: false: then no lock object
 // is written, writes are unconditional, and the team must make sure that
-// only one run touches the state at a time (README "DigitalOcean Spaces").
+// only one run touches the state at a time (docs/state.md "DigitalOcean Spaces").
 package spaces
