@@ -21,9 +21,21 @@ type Schema struct {
 
 // Error is one way an instance fails its schema: Path is the JSON pointer
 // of the value at fault ("" for the whole document, "/resources/web/type").
+// A value that matches none of the alternatives of anyOf or oneOf has
+// every alternative's errors as Reasons.
 type Error struct {
-	Path string
-	Msg  string
+	Path    string
+	Msg     string
+	Reasons []Error
+}
+
+// All is e and its reasons, and theirs, in order.
+func (e Error) All() []Error {
+	out := []Error{{Path: e.Path, Msg: e.Msg}}
+	for _, r := range e.Reasons {
+		out = append(out, r.All()...)
+	}
+	return out
 }
 
 func (e Error) String() string {
@@ -175,7 +187,7 @@ func (s *Schema) check(node, v any, path string) []Error {
 		if n {
 			return nil
 		}
-		return []Error{{path, "no value is allowed here"}}
+		return []Error{{Path: path, Msg: "no value is allowed here"}}
 	case map[string]any:
 		var errs []Error
 		for _, k := range sortedKeys(n) {
@@ -183,13 +195,13 @@ func (s *Schema) check(node, v any, path string) []Error {
 		}
 		return errs
 	}
-	return []Error{{path, fmt.Sprintf("bad schema %T", node)}}
+	return []Error{{Path: path, Msg: fmt.Sprintf("bad schema %T", node)}}
 }
 
 // keyword checks v against keyword k of schema n.
 func (s *Schema) keyword(n map[string]any, k string, v any, path string) []Error {
 	arg := n[k]
-	fail := func(format string, a ...any) []Error { return []Error{{path, fmt.Sprintf(format, a...)}} }
+	fail := func(format string, a ...any) []Error { return errorAt(path, format, a...) }
 	switch k {
 	case "$ref":
 		target, _ := s.resolve(arg.(string))
@@ -202,10 +214,10 @@ func (s *Schema) keyword(n map[string]any, k string, v any, path string) []Error
 				return nil
 			}
 		}
-		return fail("%s is not one of %s", show(v), show(arg))
+		return errorAt(path, "%s is not one of %s", show(v), show(arg))
 	case "const":
 		if !equal(arg, v) {
-			return fail("%s is not %s", show(v), show(arg))
+			return errorAt(path, "%s is not %s", show(v), show(arg))
 		}
 	case "properties", "additionalProperties", "propertyNames", "required":
 		if m, ok := v.(map[string]any); ok {
@@ -240,18 +252,19 @@ func (s *Schema) keyword(n map[string]any, k string, v any, path string) []Error
 		}
 	case "anyOf", "oneOf":
 		matched := 0
-		var first []Error
-		for i, sub := range arg.([]any) {
+		var why []Error
+		for _, sub := range arg.([]any) {
 			errs := s.check(sub, v, path)
 			if len(errs) == 0 {
 				matched++
-			} else if i == 0 {
-				first = errs
 			}
+			why = append(why, errs...)
 		}
 		switch {
 		case matched == 0:
-			return append(fail("%s matches none of %d alternatives (%s)", show(v), len(arg.([]any)), k), first...)
+			// Every alternative's reasons: which one was meant is the
+			// reader's guess.
+			return []Error{{Path: path, Msg: fmt.Sprintf("%s matches none of %d alternatives (%s)", show(v), len(arg.([]any)), k), Reasons: why}}
 		case k == "oneOf" && matched > 1:
 			return fail("%s matches %d alternatives of oneOf, not exactly one", show(v), matched)
 		}
@@ -292,8 +305,14 @@ func (s *Schema) checkType(arg, v any, path string) []Error {
 	for i, w := range want {
 		names[i] = w.(string)
 	}
-	return []Error{{path, fmt.Sprintf("expected %s, got %s %s", strings.Join(names, " or "), got, show(v))}}
+	return errorAt(path, "expected %s, got %s %s", strings.Join(names, " or "), got, show(v))
 }
+
+// errorAt is one error at path.
+func errorAt(path, format string, a ...any) []Error {
+	return []Error{{Path: path, Msg: fmt.Sprintf(format, a...)}}
+}
+
 
 // typeOf is the JSON type of v; a number with no fraction is an integer.
 func typeOf(v any) string {
@@ -334,7 +353,7 @@ func (s *Schema) object(n map[string]any, k string, m map[string]any, path strin
 			}
 			if b, ok := n[k].(bool); ok && !b {
 				known := sortedKeys(props)
-				errs = append(errs, Error{path + "/" + escape(name), fmt.Sprintf("unknown key %q (expected one of: %s)", name, strings.Join(known, ", "))})
+				errs = append(errs, Error{Path: path + "/" + escape(name), Msg: fmt.Sprintf("unknown key %q (expected one of: %s)", name, strings.Join(known, ", "))})
 				continue
 			}
 			errs = append(errs, s.check(n[k], m[name], path+"/"+escape(name))...)
@@ -342,13 +361,13 @@ func (s *Schema) object(n map[string]any, k string, m map[string]any, path strin
 	case "propertyNames":
 		for _, name := range sortedKeys(m) {
 			for _, e := range s.check(n[k], name, path+"/"+escape(name)) {
-				errs = append(errs, Error{e.Path, "key " + strconv.Quote(name) + ": " + e.Msg})
+				errs = append(errs, Error{Path: e.Path, Msg: "key " + strconv.Quote(name) + ": " + e.Msg})
 			}
 		}
 	case "required":
 		for _, r := range n[k].([]any) {
 			if _, ok := m[r.(string)]; !ok {
-				errs = append(errs, Error{path, fmt.Sprintf("missing required key %q", r)})
+				errs = append(errs, Error{Path: path, Msg: fmt.Sprintf("missing required key %q", r)})
 			}
 		}
 	}
@@ -359,15 +378,15 @@ func (s *Schema) text(k string, arg any, str, path string) []Error {
 	switch k {
 	case "pattern":
 		if !s.patterns[arg.(string)].MatchString(str) {
-			return []Error{{path, fmt.Sprintf("%q does not match %q", str, arg)}}
+			return []Error{{Path: path, Msg: fmt.Sprintf("%q does not match %q", str, arg)}}
 		}
 	case "minLength":
 		if float64(utf8.RuneCountInString(str)) < arg.(float64) {
-			return []Error{{path, fmt.Sprintf("%q is shorter than %v characters", str, arg)}}
+			return []Error{{Path: path, Msg: fmt.Sprintf("%q is shorter than %v characters", str, arg)}}
 		}
 	case "maxLength":
 		if float64(utf8.RuneCountInString(str)) > arg.(float64) {
-			return []Error{{path, fmt.Sprintf("%q is longer than %v characters", str, arg)}}
+			return []Error{{Path: path, Msg: fmt.Sprintf("%q is longer than %v characters", str, arg)}}
 		}
 	}
 	return nil

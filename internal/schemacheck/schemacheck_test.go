@@ -57,10 +57,12 @@ func TestValidate(t *testing.T) {
 		{`{"name": 7}`, []string{`/name: expected string, got integer 7`}},
 		{`{"name": "web", "size": "medium"}`, []string{`/size: "medium" is not one of ["small","large"]`}},
 		{`{"name": "web", "kind": "db"}`, []string{`/kind: "db" is not "vm"`}},
-		{`{"name": "web", "port": 0}`, []string{`/port: 0 matches none of 2 alternatives (anyOf)`, `/port: 0 is less than the minimum 1`}},
-		{`{"name": "web", "port": 70000}`, []string{`/port: 70000 matches none of 2 alternatives (anyOf)`, `/port: 70000 is more than the maximum 65535`}},
-		{`{"name": "web", "port": 8.5}`, []string{`/port: 8.5 matches none of 2 alternatives (anyOf)`, `/port: expected integer, got number 8.5`}},
-		{`{"name": "web", "port": "80"}`, []string{`/port: "80" matches none of 2 alternatives (anyOf)`, `/port: expected integer, got string "80"`}},
+		{`{"name": "web", "port": 0}`, []string{`/port: 0 matches none of 2 alternatives (anyOf)`, `/port: 0 is less than the minimum 1`, `/port: expected string, got integer 0`}},
+		{`{"name": "web", "port": 70000}`, []string{`/port: 70000 matches none of 2 alternatives (anyOf)`, `/port: 70000 is more than the maximum 65535`, `/port: expected string, got integer 70000`}},
+		{`{"name": "web", "port": 8.5}`, []string{`/port: 8.5 matches none of 2 alternatives (anyOf)`, `/port: expected integer, got number 8.5`, `/port: expected string, got number 8.5`}},
+		// Every alternative says why it does not match.
+		{`{"name": "web", "port": "80"}`, []string{`/port: "80" matches none of 2 alternatives (anyOf)`, `/port: expected integer, got string "80"`, `/port: "80" does not match "^\\$\\{.+\\}$"`}},
+		{`{"name": "web", "port": true}`, []string{`/port: true matches none of 2 alternatives (anyOf)`, `/port: expected integer, got boolean true`, `/port: expected string, got boolean true`}},
 		{`{"name": "web", "tags": {"Env": 1}}`, []string{`/tags/Env: expected string, got integer 1`, `/tags/Env: key "Env": "Env" does not match "^[a-z]"`}},
 		{`{"name": "web", "list": []}`, []string{`/list: 0 items, fewer than 1`}},
 		{`{"name": "web", "list": [1]}`, []string{`/list/0: expected string or null, got integer 1`}},
@@ -77,7 +79,9 @@ func TestValidate(t *testing.T) {
 			}
 			var got []string
 			for _, e := range s.Validate(v) {
-				got = append(got, e.String())
+				for _, r := range e.All() {
+					got = append(got, r.String())
+				}
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("errors (-want +got):\n%s", diff)
