@@ -313,7 +313,6 @@ func errorAt(path, format string, a ...any) []Error {
 	return []Error{{Path: path, Msg: fmt.Sprintf(format, a...)}}
 }
 
-
 // typeOf is the JSON type of v; a number with no fraction is an integer.
 func typeOf(v any) string {
 	switch x := v.(type) {
