@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,8 +12,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/schemacheck"
+	"github.com/kyku/action/internal/value"
 )
 
 // kyku.schema.json is held to the loader three ways: what loads
@@ -369,6 +372,18 @@ func TestSchemaKeysAreTheLoaders(t *testing.T) {
 	}
 	if got := at("$defs/resource/properties/count/anyOf/0/maximum"); got != float64(MaxInstances) {
 		t.Errorf("count maximum %v, want %d", got, MaxInstances)
+	}
+	for path, want := range map[string]string{
+		"$defs/resource/properties/forEach/anyOf/0/items/pattern":         fmt.Sprintf("^[A-Za-z0-9_-]{1,%d}$", value.MaxKeyLen),
+		"$defs/resource/properties/forEach/anyOf/1/propertyNames/pattern": fmt.Sprintf("^[A-Za-z0-9_-]{1,%d}$", value.MaxKeyLen),
+		"properties/environments/propertyNames/pattern":                   fmt.Sprintf("^[A-Za-z0-9_][A-Za-z0-9_-]{0,%d}$", envname.MaxLen-1),
+		"properties/resources/propertyNames/pattern":                      nameRE().String(),
+		"properties/outputs/propertyNames/pattern":                        nameRE().String(),
+		"properties/variables/propertyNames/pattern":                      varNameRE().String(),
+	} {
+		if got := at(path); got != want {
+			t.Errorf("%s is %q, want the loader's %q", path, got, want)
+		}
 	}
 	// Kyku's resource types: their properties, kinds, required ones,
 	// enums and defaults are package schema's.
