@@ -142,9 +142,6 @@ func exampleDoc(t *testing.T, root *yaml.Node) *yaml.Node {
 func blockStyle(n *yaml.Node) *yaml.Node {
 	c := *n
 	c.Style = 0
-	if c.Kind == yaml.ScalarNode && c.Tag == "!!str" && strings.Contains(c.Value, "${") && !strings.HasPrefix(c.Value, "${") {
-		c.Style = 0
-	}
 	c.Content = nil
 	for _, e := range n.Content {
 		c.Content = append(c.Content, blockStyle(e))
@@ -503,4 +500,35 @@ func firstSentence(s string) string {
 // cell is s fit for a table cell.
 func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+// TestSchemaReadsAsDraft7: the schema uses only keywords draft-07 has too
+// (schemacheck refuses the others) and puts nothing but annotations beside
+// a $ref (which draft-07 ignores), so editors whose validator predates
+// 2020-12 read it the same.
+func TestSchemaReadsAsDraft7(t *testing.T) {
+	var walk func(n *yaml.Node, at string)
+	walk = func(n *yaml.Node, at string) {
+		switch n.Kind {
+		case yaml.MappingNode:
+			keys := keysOf(n)
+			if slices.Contains(keys, "$ref") {
+				for _, k := range keys {
+					switch k {
+					case "$ref", "title", "description", "markdownDescription", "examples", "$comment", "default":
+					default:
+						t.Errorf("%s: %q beside $ref, which draft-07 ignores", at, k)
+					}
+				}
+			}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				walk(n.Content[i+1], at+"/"+n.Content[i].Value)
+			}
+		case yaml.SequenceNode:
+			for i, e := range n.Content {
+				walk(e, fmt.Sprintf("%s/%d", at, i))
+			}
+		}
+	}
+	walk(schemaNode(t), "#")
 }
