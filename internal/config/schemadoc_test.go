@@ -532,3 +532,27 @@ func TestSchemaReadsAsDraft7(t *testing.T) {
 	}
 	walk(schemaNode(t), "#")
 }
+
+// TestConfigurationPageExamples: every YAML example of
+// docs/configuration.md, generated or written by hand, validates against
+// the schema.
+func TestConfigurationPageExamples(t *testing.T) {
+	page, err := os.ReadFile(configurationPage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := compiledSchema(t)
+	blocks := strings.Split(string(page), "```yaml\n")[1:]
+	if len(blocks) < 12 {
+		t.Fatalf("%s has %d YAML examples, want one per top-level key at least", configurationPage, len(blocks))
+	}
+	for i, block := range blocks {
+		example, _, _ := strings.Cut(block, "```")
+		errs, _ := schemaErrors(t, s, []byte(example))
+		for _, e := range errs {
+			for _, r := range e.All() {
+				t.Errorf("example %d refused by the schema: %s\n%s", i+1, r, example)
+			}
+		}
+	}
+}
