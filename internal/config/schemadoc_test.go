@@ -442,7 +442,9 @@ func typeText(root, n *yaml.Node) string {
 			}
 		case "object":
 			txt = "mapping"
-			if ap := get(n, "additionalProperties"); ap != nil && ap.Kind == yaml.MappingNode {
+			// A mapping of named entries says what an entry is; one of
+			// fixed keys lists them in its table.
+			if ap := get(n, "additionalProperties"); ap != nil && ap.Kind == yaml.MappingNode && get(n, "properties") == nil {
 				if entry := resolve(root, ap); get(entry, "properties") != nil {
 					txt += " of names to mappings"
 				} else if typeText(root, ap) == "any value" {
