@@ -110,7 +110,10 @@ func (s *Schema) compile(node any, at string) error {
 					return fmt.Errorf("%s: %w", here, err)
 				}
 			case k == "pattern":
-				src, _ := v.(string)
+				src, ok := v.(string)
+				if !ok {
+					return fmt.Errorf("%s: want a string", here)
+				}
 				re, err := regexp.Compile(src)
 				if err != nil {
 					return fmt.Errorf("%s: %w", here, err)
@@ -119,6 +122,20 @@ func (s *Schema) compile(node any, at string) error {
 			case k == "type":
 				if err := checkTypeKeyword(v); err != nil {
 					return fmt.Errorf("%s: %w", here, err)
+				}
+			case k == "enum" || k == "required":
+				list, ok := v.([]any)
+				if !ok {
+					return fmt.Errorf("%s: want an array", here)
+				}
+				for _, e := range list {
+					if _, isText := e.(string); k == "required" && !isText {
+						return fmt.Errorf("%s: want an array of strings", here)
+					}
+				}
+			case k == "minimum" || k == "maximum" || k == "minItems" || k == "minLength" || k == "maxLength":
+				if _, ok := v.(float64); !ok {
+					return fmt.Errorf("%s: want a number", here)
 				}
 			case slices.Contains(assertions, k) || slices.Contains(annotations, k):
 			default:

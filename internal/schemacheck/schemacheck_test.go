@@ -103,6 +103,10 @@ func TestCompileRefuses(t *testing.T) {
 		{`{"type": "text"}`, `#/type: type: unknown type text`},
 		{`{"anyOf": []}`, `#/anyOf: want a non-empty array`},
 		{`{"items": 3}`, `#/items: a schema is an object or a boolean, got float64`},
+		{`{"enum": "a"}`, `#/enum: want an array`},
+		{`{"required": [1]}`, `#/required: want an array of strings`},
+		{`{"minimum": "1"}`, `#/minimum: want a number`},
+		{`{"pattern": 1}`, `#/pattern: want a string`},
 	} {
 		_, err := schemacheck.Compile([]byte(tc.schema))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
