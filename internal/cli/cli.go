@@ -95,6 +95,7 @@ Commands:
   force-unlock  remove a lock left by a dead run (force-unlock TOKEN; asks for "yes"; --force)
   migrate       check DIR…: plan each Terraform root against its state where OpenTofu keeps
                 it, reading only; exit 0 only when every one plans no changes
+  schema        print the JSON Schema of kyku.yaml, for editors (kyku schema > kyku.schema.json)
   version       print kyku's version, commit and Go version (also --version)
 
 Common flags: -c, --config PATH (file or directory of *.yaml, default kyku.yaml), -e, --env ENV,
@@ -130,6 +131,7 @@ func commands() []command {
 		{"force-unlock", "TOKEN", "Remove a lock left by a dead run (the token is in the lock message), after asking for \"yes\" (--force does not ask).", cmdForceUnlock},
 		{"migrate", "check DIR…", "Plan each Terraform root (and workspace) against its state where OpenTofu keeps it, taking no lock and writing nothing, and print which plan no changes (exit 0 only when every one does, 2 when some plan changes, 1 when some fail).", cmdMigrate},
 		{"providers", "lock | mirror DIR", "Write the lock file of the configuration's Terraform providers (as init does), or download them into DIR, a mirror for KYKU_PLUGIN_MIRROR (--platform OS_ARCH, repeatable).", cmdProviders},
+		{"schema", "", "Print the JSON Schema (draft 2020-12) of kyku.yaml and of each file of a configuration directory, for editors: save it (kyku schema > kyku.schema.json) and name it in a \"# yaml-language-server: $schema=kyku.schema.json\" line or the editor's settings. Reads no configuration.", cmdSchema},
 		{"version", "", "Print kyku's version, the commit it was built from and the Go version. Reads no configuration.", cmdVersion},
 	}
 }

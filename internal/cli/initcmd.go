@@ -33,8 +33,15 @@ func cmdProviders(ctx context.Context, env *Env, args []string) error {
 	return fmt.Errorf("providers: want the subcommand lock or mirror (kyku providers lock, kyku providers mirror DIR)")
 }
 
+// providersLock is the help of kyku providers lock.
+var providersLock = command{name: "providers lock",
+	summary: "Write the lock file of the configuration's Terraform providers, as kyku init does, without installing its modules (--upgrade chooses the newest versions the constraints allow again)."}
+
 func initProviders(ctx context.Context, env *Env, name string, args []string) error {
 	fs := newFlags(name, env)
+	if name == providersLock.name {
+		fs.cmd = providersLock
+	}
 	var c common
 	c.register(fs, env)
 	upgrade := fs.Bool("upgrade", false, "choose the newest version each constraint allows, replacing the locked ones")
