@@ -80,6 +80,9 @@ func releaseServer(t *testing.T, releases map[string]map[string][]byte) string {
 			tag, name = "latest", rest
 		} else if rest, ok := strings.CutPrefix(p, "download/"); ok {
 			tag, name, _ = strings.Cut(rest, "/")
+			if tag == "latest" { // a tag named latest is another thing
+				tag = ""
+			}
 		}
 		data, ok := releases[tag][name]
 		if !ok {
