@@ -38,9 +38,11 @@ func TestFromSourceLine(t *testing.T) {
 	// As .ci/run's vet builds: the packages are then in the build cache
 	// (the line itself is unchanged).
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=-trimpath")
-	out, err := cmd.CombinedOutput()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil || !strings.HasPrefix(string(out), "kyku ") {
-		t.Fatalf("%s: %v\n%s", line, err, out)
+		t.Fatalf("%s: %v\n%s%s", line, err, out, stderr.String())
 	}
 	clone := filepath.Join(tmp, strings.Fields(line)[3])
 	status, err := exec.Command("git", "-C", clone, "status", "--porcelain").CombinedOutput()
