@@ -76,3 +76,35 @@ func TestReleaseWorkflow(t *testing.T) {
 		}
 	}
 }
+
+// TestDockerfileCrossCompiles: the image release.yml pushes for two
+// processors compiles on the builder's platform for the image's (no
+// emulated compiler), and stamps kyku with the VERSION release.yml passes.
+func TestDockerfileCrossCompiles(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(root, "Dockerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.ReplaceAll(string(data), "\\\n", " ")
+	var build []string // the build stage's instructions
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "FROM ") {
+			if build != nil {
+				break
+			}
+			if !strings.HasSuffix(line, " AS build") {
+				continue
+			}
+			build = []string{}
+		}
+		if build != nil && line != "" && !strings.HasPrefix(line, "#") {
+			build = append(build, line)
+		}
+	}
+	for _, want := range []string{"FROM --platform=$BUILDPLATFORM golang:", "ARG TARGETOS", "ARG TARGETARCH", "ARG VERSION", "ARG COMMIT",
+		"export GOOS=$TARGETOS GOARCH=$TARGETARCH", "-X main.version=${VERSION:-} -X main.commit=${COMMIT:-}\" -o /out/kyku ./cmd/kyku"} {
+		if !slices.ContainsFunc(build, func(l string) bool { return strings.Contains(l, want) }) {
+			t.Errorf("the Dockerfile's build stage lacks %q:\n%s", want, strings.Join(build, "\n"))
+		}
+	}
+}
