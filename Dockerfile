@@ -11,12 +11,21 @@
 # That image runs no Terraform provider (their sandbox needs bubblewrap,
 # setpriv and root): the stage bot-sandbox below does.
 
-FROM golang:1.26 AS build
+# The build stage runs on the builder's own platform and cross-compiles for
+# the image's (buildx --platform linux/amd64,linux/arm64, as release.yml
+# does): no emulated compiler. VERSION and COMMIT stamp kyku as the
+# release's binaries are (`kyku version`; .git is not in the context).
+FROM --platform=$BUILDPLATFORM golang:1.26 AS build
+ARG TARGETOS
+ARG TARGETARCH
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/kyku ./cmd/kyku \
+ARG VERSION
+ARG COMMIT
+RUN export GOOS=$TARGETOS GOARCH=$TARGETARCH \
+ && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION:-} -X main.commit=${COMMIT:-}" -o /out/kyku ./cmd/kyku \
  && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/action ./cmd/action \
  && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/bot ./cmd/bot
 
