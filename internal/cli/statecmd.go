@@ -9,6 +9,7 @@ import (
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/statemgr/tflayout"
 	"github.com/kyku/action/internal/workspace"
 )
 
@@ -72,7 +73,12 @@ func cmdState(ctx context.Context, env *Env, args []string) error {
 		}
 		return func() { _ = l.Unlock(context.WithoutCancel(ctx)) }, nil
 	}
+	tb, terraform := b.(*tflayout.Backend)
 	switch {
+	case terraform && pos[0] == "pull" && len(pos) == 1:
+		return tfStatePull(ctx, env, tb)
+	case terraform && pos[0] == "push" && len(pos) == 2:
+		return tfStatePush(ctx, env, tb, pos[1], *force, lock)
 	case pos[0] == "pull" && len(pos) == 1:
 		st, err := b.Read(ctx)
 		if err != nil {
