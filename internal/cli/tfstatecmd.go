@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -54,4 +55,25 @@ func tfStatePush(ctx context.Context, env *Env, b *tflayout.Backend, src string,
 	}
 	fmt.Fprintf(env.Stdout, "Pushed %s to %s (serial %d, %s).\n", src, b.Describe(), res.Serial, backup)
 	return nil
+}
+
+// tfStateRestore is kyku state restore KEY on a Terraform root's state:
+// the Terraform state kept with the backup, written back as it was (its
+// serial raised). done is false when the backup keeps none (made before
+// Kyku kept one): the caller restores it through Kyku's model.
+func tfStateRestore(ctx context.Context, env *Env, b *tflayout.Backend, key string, lock func() (func(), error)) (done bool, err error) {
+	unlock, err := lock()
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	res, err := b.Restore(ctx, key)
+	if errors.Is(err, tflayout.ErrNoRawBackup) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	fmt.Fprintf(env.Stdout, "Restored %s (now serial %d, backup %s).\n", key, res.Serial, res.BackupKey)
+	return true, nil
 }

@@ -208,3 +208,56 @@ func readState(t *testing.T, path string) *tfstate.File {
 	}
 	return f
 }
+
+// TestTerraformRestore: a backup of a Terraform state keeps that state as
+// OpenTofu wrote it (data sources, deposed objects, sensitive paths,
+// null attributes), and Restore writes exactly it back, its serial raised
+// above the stored one; a backup of another lineage is refused.
+func TestTerraformRestore(t *testing.T) {
+	for _, name := range []string{"data", "deposed", "sensitive", "modules"} {
+		t.Run(name, func(t *testing.T) {
+			ctx := t.Context()
+			dir := t.TempDir()
+			path := filepath.Join(dir, "terraform.tfstate")
+			orig := recordedState(t, name)
+			put(t, path, orig)
+			b := newTF(t, dir, "")
+			lock, err := b.Lock(ctx, statemgr.LockInfo{Operation: "state restore"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = lock.Unlock(ctx) }()
+			st, err := b.Read(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			key, err := b.Backup(ctx, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			was := readState(t, path)
+			if _, err := b.Push(ctx, "emptied", withState(t, orig, func(f *tfstate.File) { f.Resources, f.Serial = nil, f.Serial+4 }), false); err != nil {
+				t.Fatal(err)
+			}
+			res, err := b.Restore(ctx, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Serial != was.Serial+5 || res.BackupKey == "" {
+				t.Errorf("restore %+v, want serial %d and a backup", res, was.Serial+5)
+			}
+			want := withState(t, orig, func(f *tfstate.File) { f.Serial = was.Serial + 5 })
+			if got, _ := tfstate.Encode(readState(t, path), tfstate.Compact); string(got) != string(want) {
+				t.Errorf("restored (-want +got):\n%s", cmp.Diff(string(want), string(got)))
+			}
+
+			other := withState(t, orig, func(f *tfstate.File) { f.Lineage = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0" })
+			if _, err := b.Push(ctx, "other", other, true); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := b.Restore(ctx, key); err == nil || !strings.Contains(err.Error(), "refusing to restore: backup lineage") {
+				t.Errorf("restore over another lineage: %v", err)
+			}
+		})
+	}
+}

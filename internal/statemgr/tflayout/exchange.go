@@ -90,7 +90,7 @@ func (b *Backend) Push(ctx context.Context, name string, data []byte, force bool
 	}
 	var res PushResult
 	if cur != nil {
-		if res.BackupKey, err = b.aside.Backup(ctx, cur); err != nil {
+		if res.BackupKey, err = b.backup(ctx, cur); err != nil {
 			return PushResult{}, fmt.Errorf("%s: back up the state before push: %w", b.opts.Name, err)
 		}
 	}
