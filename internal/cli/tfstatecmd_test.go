@@ -195,6 +195,10 @@ func TestStateCommandsOnTofuState(t *testing.T) {
 		if got := roundTrips(t, path); got.Serial != now.Serial || len(got.Resources) != 1 {
 			t.Errorf("after push: serial %d, %d resources; want %d and 1", got.Serial, len(got.Resources), now.Serial)
 		}
+		// "-": the state from stdin, as tofu's; the stored state itself is no write.
+		if code, out, errOut := k.run(string(data), "state", "push", "-", "-c", root); code != 0 || !strings.Contains(out, "nothing to push") {
+			t.Errorf("push - of the stored state: exit %d\n%s%s", code, out, errOut)
+		}
 		old, _ := tfstate.Encode(orig, tfstate.Compact)
 		stale := filepath.Join(k.dir, "stale.tfstate")
 		if err := os.WriteFile(stale, old, 0o644); err != nil {
