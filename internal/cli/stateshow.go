@@ -29,20 +29,24 @@ func stateShow(ctx context.Context, w io.Writer, e *engine.Engine, name string) 
 	return err
 }
 
-// showResource renders r, whose address without its index is base.
+// showResource renders r (a managed resource: Kyku's model holds no data
+// sources), whose address without its index is base.
 func showResource(r *state.Resource, base string) string {
-	kind, label := "resource", base
+	label := base
 	if i := strings.LastIndexByte(base, '.'); i >= 0 {
 		label = base[i+1:]
-		if strings.HasPrefix(base, "data.") || strings.Contains(base, ".data.") {
-			kind = "data"
-		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s:\n%s %s %s {\n", r.Name, kind, strconv.Quote(r.Type), strconv.Quote(label))
-	attrs := r.Outputs
-	if len(attrs) == 0 { // a Kyku type keeps its provider ID apart
-		attrs = map[string]any{"id": r.ProviderID}
+	fmt.Fprintf(&b, "# %s:\nresource %s %s {\n", r.Name, strconv.Quote(r.Type), strconv.Quote(label))
+	// A Terraform resource's outputs are its attributes; a Kyku type's are
+	// what it reports beside the properties it was applied with and its ID.
+	attrs := maps.Clone(r.Config)
+	if attrs == nil {
+		attrs = map[string]any{}
+	}
+	maps.Copy(attrs, r.Outputs)
+	if _, ok := attrs["id"]; !ok && r.ProviderID != "" {
+		attrs["id"] = r.ProviderID
 	}
 	keys := slices.Sorted(maps.Keys(attrs))
 	width := 0
