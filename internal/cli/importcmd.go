@@ -49,7 +49,7 @@ func cmdImport(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-// stateRepair runs kyku state list, mv and rm through an engine on the
+// stateRepair runs kyku state list, show, mv and rm through an engine on the
 // configured backend (no provider: nothing in the cloud is touched).
 func stateRepair(ctx context.Context, env *Env, e *engine.Engine, pos []string) error {
 	switch {
@@ -71,6 +71,8 @@ func stateRepair(ctx context.Context, env *Env, e *engine.Engine, pos []string) 
 			fmt.Fprintf(env.Stdout, "%-*s  %-13s  %s\n", width, n, r.Type, r.ProviderID)
 		}
 		return nil
+	case pos[0] == "show" && len(pos) == 2:
+		return stateShow(ctx, env.Stdout, e, pos[1])
 	case pos[0] == "mv" && len(pos) == 3:
 		res, err := e.StateMove(ctx, pos[1], pos[2])
 		if err != nil {
@@ -88,5 +90,5 @@ func stateRepair(ctx context.Context, env *Env, e *engine.Engine, pos []string) 
 			strings.Join(res.Names, ", "), res.SerialBefore, res.SerialAfter, res.BackupKey)
 		return nil
 	}
-	return fmt.Errorf("state %s: wrong arguments %q (want list, mv FROM TO, rm NAME…)", pos[0], pos[1:])
+	return fmt.Errorf("state %s: wrong arguments %q (want list, show NAME, mv FROM TO, rm NAME…)", pos[0], pos[1:])
 }

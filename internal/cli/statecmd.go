@@ -9,6 +9,7 @@ import (
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/statemgr/tflayout"
 	"github.com/kyku/action/internal/workspace"
 )
 
@@ -48,14 +49,14 @@ func cmdState(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(pos) == 0 {
-		return fmt.Errorf("state needs a subcommand: list, mv FROM TO, rm NAME…, pull, push FILE, backups, restore KEY, rekey")
+		return fmt.Errorf("state needs a subcommand: list, show NAME, mv FROM TO, rm NAME…, pull, push FILE, backups, restore KEY, rekey")
 	}
 	b, err := c.openBackend(ctx, env, "state "+pos[0])
 	if err != nil {
 		return err
 	}
 	switch pos[0] {
-	case "list", "mv", "rm":
+	case "list", "show", "mv", "rm":
 		s, err := c.settings(env, "state "+pos[0])
 		if err != nil {
 			return err
@@ -72,7 +73,12 @@ func cmdState(ctx context.Context, env *Env, args []string) error {
 		}
 		return func() { _ = l.Unlock(context.WithoutCancel(ctx)) }, nil
 	}
+	tb, terraform := b.(*tflayout.Backend)
 	switch {
+	case terraform && pos[0] == "pull" && len(pos) == 1:
+		return tfStatePull(ctx, env, tb)
+	case terraform && pos[0] == "push" && len(pos) == 2:
+		return tfStatePush(ctx, env, tb, pos[1], *force, lock)
 	case pos[0] == "pull" && len(pos) == 1:
 		st, err := b.Read(ctx)
 		if err != nil {
@@ -138,6 +144,11 @@ func cmdState(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "%s  serial %d  %s\n", bi.Created.UTC().Format("2006-01-02T15:04:05Z"), bi.Serial, bi.Key)
 		}
 		return nil
+	case terraform && pos[0] == "restore" && len(pos) == 2:
+		if done, err := tfStateRestore(ctx, env, tb, pos[1], lock); done || err != nil {
+			return err
+		}
+		fallthrough // a backup made before Kyku kept the Terraform state with it
 	case pos[0] == "restore" && len(pos) == 2:
 		old, err := b.ReadBackup(ctx, pos[1])
 		if err != nil {
@@ -178,5 +189,5 @@ func cmdState(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "Rewrote %s, %d backup(s) and %d saved plan(s) or audit record(s) in %s with the configured key.\n", what, r.Backups, r.Objects, b.Describe())
 		return nil
 	}
-	return fmt.Errorf("state: unknown subcommand or wrong arguments %q (want list, mv FROM TO, rm NAME…, pull, push FILE, backups, restore KEY, rekey)", pos)
+	return fmt.Errorf("state: unknown subcommand or wrong arguments %q (want list, show NAME, mv FROM TO, rm NAME…, pull, push FILE, backups, restore KEY, rekey)", pos)
 }

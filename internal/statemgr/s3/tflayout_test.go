@@ -134,13 +134,17 @@ func TestTerraformS3(t *testing.T) {
 		t.Error("not OpenTofu's compact form")
 	}
 	var keys []string
+	raw := 0
 	for _, k := range rawKeys(t, bucket) {
-		if !strings.HasPrefix(k, key+".kyku/backups/") {
+		switch {
+		case strings.HasPrefix(k, key+".kyku/tfstate-backups/"):
+			raw++ // the Terraform state backed up, beside Kyku's backup
+		case !strings.HasPrefix(k, key+".kyku/backups/"):
 			keys = append(keys, k)
 		}
 	}
-	if d := cmp.Diff([]string{key, key + ".kyku/" + tflayout.ExtraKey}, keys); d != "" {
-		t.Errorf("objects (-want +got):\n%s", d)
+	if d := cmp.Diff([]string{key, key + ".kyku/" + tflayout.ExtraKey}, keys); d != "" || raw != 1 {
+		t.Errorf("objects (-want +got):\n%s; %d Terraform state backups, want 1", d, raw)
 	}
 }
 

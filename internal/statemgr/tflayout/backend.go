@@ -285,9 +285,6 @@ func (b *Backend) Entries(ctx context.Context) ([]state.Entry, error) {
 	return b.aside.Entries(ctx)
 }
 func (b *Backend) ClearJournal(ctx context.Context) error { return b.aside.ClearJournal(ctx) }
-func (b *Backend) Backup(ctx context.Context, f *state.File) (string, error) {
-	return b.aside.Backup(ctx, f)
-}
 func (b *Backend) ListBackups(ctx context.Context) ([]statemgr.BackupInfo, error) {
 	return b.aside.ListBackups(ctx)
 }
