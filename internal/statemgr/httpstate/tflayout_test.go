@@ -75,6 +75,7 @@ func TestTerraformHTTP(t *testing.T) {
 		t.Error("the state was written, though nothing changed")
 	}
 	st.Outputs["first"] = 11.0
+	st.Metadata.Serial++ // the write that changed nothing left it at the stored serial
 	if err := b.Write(ctx, st, statemgr.WriteOptions{}); err != nil {
 		t.Fatal(err) // the server refuses a POST without the lock's ID
 	}

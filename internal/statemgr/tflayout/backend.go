@@ -195,7 +195,11 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 		return fmt.Errorf("%s: write state: %w", b.opts.Name, err)
 	}
 	if b.stored != nil && b.stored.Lineage == next.Lineage && same(b.stored, next, b.slot.Form()) {
-		next.Serial = b.stored.Serial // nothing changed: no write, as OpenTofu makes none
+		// Nothing changed: no write, as OpenTofu makes none, and the
+		// caller's serial is the stored one again, so that its next write
+		// raises it by one.
+		next.Serial = b.stored.Serial
+		f.Metadata.Serial = int64(next.Serial)
 	} else {
 		data, err := tfstate.Encode(next, b.slot.Form())
 		if err != nil {
