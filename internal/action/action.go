@@ -77,7 +77,8 @@ func Run(ctx context.Context, env Env) int {
 	if in.Token != "" {
 		a.AddMask(in.Token)
 	}
-	r := &run{env: env, a: a, in: in}
+	r := &run{env: env, a: a, in: in, trees: &rootTrees{tops: map[string]string{}, loaded: map[[2]string]rootLoad{}}}
+	defer r.trees.remove()
 	r.maskGiven()
 	if len(problems) > 0 {
 		for _, p := range problems {
@@ -107,6 +108,12 @@ type run struct {
 	masked  map[string]bool // values registered with ::add-mask::
 
 	secrets progress.SecretBook // scrubbed from the log and the summary (learn)
+
+	trees *rootTrees // the Terraform roots' trees written for this run (roots.go)
+	// reporting is the project whose outcome is being reported ("": the
+	// only one, or kyku.yaml's): its plan.json goes in a directory of its
+	// own (projects.go).
+	reporting string
 }
 
 func (r *run) settings() review.Settings {

@@ -67,7 +67,7 @@ func Find(top string, changed []string, opts Options) Found {
 	touched := map[string]bool{}
 	var queue []string
 	for _, f := range changed {
-		if !touches(path.Base(f)) {
+		if !Touches(f) {
 			continue
 		}
 		if d := path.Dir(f); !touched[d] {
@@ -107,10 +107,11 @@ func Find(top string, changed []string, opts Options) Found {
 	return out
 }
 
-// touches reports whether a changed file of this name makes its
-// directory touched: Atlantis' when_modified default, "*.tf*", with
-// OpenTofu's .tofu files and the lock file beside them.
-func touches(name string) bool {
+// Touches reports whether a change to the file at p (slash) touches its
+// directory: Atlantis' when_modified default, "*.tf*", with OpenTofu's
+// .tofu files and the lock file beside them.
+func Touches(p string) bool {
+	name := path.Base(p)
 	if name == ".terraform.lock.hcl" {
 		return true
 	}

@@ -140,3 +140,20 @@ func TestLoadRefusesPathsOutside(t *testing.T) {
 		})
 	}
 }
+
+// A root loaded from two directories (two runs' trees) hashes the same:
+// the saved plan of a pull request's run is compared, by hash, with the
+// configuration its merge's run loads again.
+func TestLoadHashesTheSameFromAnyDirectory(t *testing.T) {
+	files := map[string]string{
+		"r/main.tf": "module \"web\" {\n  source = \"../m\"\n  name   = \"app\"\n}\nresource \"terraform_data\" \"dns\" {\n  input = module.web.id\n}\n",
+		"m/main.tf": "variable \"name\" {}\nresource \"terraform_data\" \"web\" {\n  input = \"${var.name}-v1\"\n}\noutput \"id\" {\n  value = terraform_data.web.id\n}\n",
+	}
+	a, b := mustLoad(t, files), mustLoad(t, files)
+	if a.Dir == b.Dir {
+		t.Fatal("loaded from one directory")
+	}
+	if a.Config.Hash() != b.Config.Hash() || a.Config.SecretsHash() != b.Config.SecretsHash() {
+		t.Error("the same files hash differently from two directories")
+	}
+}

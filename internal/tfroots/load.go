@@ -43,6 +43,7 @@ func Load(ctx context.Context, top, root string, in tfconfig.Inputs, backendConf
 		}
 		overrides[i] = filepath.Join(top, filepath.FromSlash(file))
 	}
+	in.NamesFrom = top // the same names (and hashes) whichever directory holds the tree
 	if err := confineModules(top, dir); err != nil {
 		return nil, repoPaths(err, top)
 	}
