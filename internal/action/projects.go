@@ -64,6 +64,13 @@ func (r *run) withYAML(ctx context.Context, roots []string, refs ...string) []ta
 	return out
 }
 
+// noYAML reports whether, with Terraform roots on, the repository has no
+// kyku.yaml at any of refs: a pull request touching no root then has
+// nothing to plan.
+func (r *run) noYAML(ctx context.Context, refs ...string) bool {
+	return r.in.TerraformRoots && len(r.withYAML(ctx, nil, refs...)) == 0
+}
+
 // touchedRoots are the Terraform roots pull request number touches at
 // head (none with input terraform-roots: off). Roots outside input
 // working-directory are named in a notice and left alone; a root with a

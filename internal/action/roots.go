@@ -255,8 +255,7 @@ func (r *run) trustedRoot(ctx context.Context, refs rootRefs) (*tfroots.Loaded, 
 		return l, err
 	}
 	if refs.added == "" || !r.in.NewRoots {
-		return nil, fmt.Errorf("%w: %s: the pull request adds this Terraform root, and where a root's state is is the default branch's to say: "+
-			"input terraform-new-roots: allow lets a pull request add one (its backend then planned, and applied by the merge)", review.ErrNoTrustedConfig, refs.root)
+		return nil, newRootError(refs.root)
 	}
 	return r.loadRoot(ctx, refs.added, refs.root)
 }
@@ -297,7 +296,9 @@ func (r *run) openRoot(ctx context.Context, refs rootRefs, cfg *config.Config, e
 		return nil, err
 	}
 	ws, err := workspace.Open(ctx, cfg, workspace.Settings{
-		Env: env, Provider: r.in.Provider, Getenv: r.env.Getenv, BaseDir: dir, NoFormerCheck: true, Terraform: ts,
+		// The providers run in the root's directory as the trusted commit
+		// has it; a local state lives in the checkout, which outlives it.
+		Env: env, Provider: r.in.Provider, Getenv: r.env.Getenv, BaseDir: trusted.Dir, NoFormerCheck: true, Terraform: ts,
 		Engine: engine.Options{
 			Parallelism: r.in.Parallelism, Now: r.env.Now, Rand: r.env.Rand, Secrets: &r.secrets,
 			Lock: statemgr.LockInfo{Who: "github-actions@" + r.ghctx.Repository, Actor: r.ghctx.Actor, RunURL: r.runURL()},
@@ -331,3 +332,14 @@ func refName(ref string) string {
 	}
 	return ref
 }
+
+// newRootError refuses a root the default branch lacks: it is
+// review.ErrNoTrustedConfig (nothing is applied), said in a root's terms.
+type newRootError string
+
+func (e newRootError) Error() string {
+	return string(e) + ": the pull request adds this Terraform root, and where a root's state is is the default branch's to say: " +
+		"input terraform-new-roots: allow lets a pull request add one (its backend then planned, and applied by the merge only)"
+}
+
+func (e newRootError) Unwrap() error { return review.ErrNoTrustedConfig }

@@ -286,3 +286,59 @@ func (f *fixture) editItem(t *testing.T, name, old, repl string) {
 	}
 	t.Fatalf("no item %s in %s", name, f.cloud)
 }
+
+// TestTerraformRootsByComment: `/kyku apply -p <root>` applies that
+// root's reviewed plan only; a root the pull request adds, allowed by
+// input terraform-new-roots, is planned with its own backend, refused by
+// a comment's apply, and applied by the merge.
+func TestTerraformRootsByComment(t *testing.T) {
+	f := newFixture(t)
+	f.base["INPUT_TERRAFORM-NEW-ROOTS"] = "allow"
+	base := f.tfRepo("v1", nil)
+	f.setTree(defaultRef, base)
+	f.setTree(pushBefore, base)
+	newRoot, _, _ := f.tfBackend("new.tfstate")
+	head := f.tfRepo("v1", map[string]string{
+		"infra/net/main.tf": base["infra/net/main.tf"] + "resource \"terraform_data\" \"subnet\" {}\n",
+		"infra/new/main.tf": newRoot + "resource \"terraform_data\" \"fresh\" {}\n",
+	})
+	f.setTree(shaA, head)
+	f.addPRFiles(2, shaA, "infra/net/main.tf", "infra/new/main.tf")
+	f.srv.SetPermission(repoName, "octocat", "write")
+	f.srv.SetPermission(repoName, "hubot", "write")
+	net, added := f.rootBackend(t, "infra/net", "net.tfstate"), f.rootBackend(t, "infra/new", "new.tfstate")
+
+	r := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), nil)
+	wantCode(t, r, 0)
+	if body := f.planComment(t, 2, "infra/new"); !strings.Contains(body, "terraform_data.fresh") {
+		t.Fatalf("the new root's plan comment:\n%s", body)
+	}
+	f.srv.AddReview(repoName, 2, githubtest.Review{User: "octocat", State: "APPROVED", CommitID: shaA})
+
+	r = f.run("issue_comment", commentEvent(t, 2, "hubot", "/kyku apply -p infra/net", 7001), map[string]string{"GITHUB_ACTOR": "hubot"})
+	wantCode(t, r, 0)
+	wantOutputs(t, r, map[string]string{"applied": "true"})
+	if st, err := net.Read(t.Context()); err != nil || st == nil || strings.Join(st.Names(), " ") != "terraform_data.subnet terraform_data.vpc" {
+		t.Errorf("infra/net after /kyku apply -p infra/net: %v %v", st, err)
+	}
+	if st, _ := added.Read(t.Context()); st != nil {
+		t.Errorf("/kyku apply -p infra/net applied infra/new: %v", st.Names())
+	}
+
+	r = f.run("issue_comment", commentEvent(t, 2, "hubot", "/kyku apply -p infra/new", 7002), map[string]string{"GITHUB_ACTOR": "hubot"})
+	wantOutputs(t, r, map[string]string{"applied": "false"})
+	if st, _ := added.Read(t.Context()); st != nil {
+		t.Errorf("a comment applied a root the default branch lacks: %v", st.Names())
+	}
+	if !strings.Contains(r.summary, "there is no trusted backend to apply with") {
+		t.Errorf("the refusal does not say why:\n%s", r.summary)
+	}
+
+	f.srv.UpdatePullRequest(repoName, 2, func(pr *githubtest.PullRequest) { pr.State, pr.Merged = "closed", true })
+	f.srv.SetCommitPulls(repoName, mergeSHA, 2)
+	f.setTree(mergeSHA, head)
+	r = f.run("push", pushEvent(t, "refs/heads/"+defaultRef, mergeSHA), nil)
+	if st, err := added.Read(t.Context()); err != nil || st == nil || strings.Join(st.Names(), " ") != "terraform_data.fresh" {
+		t.Errorf("the merge did not apply the new root: %v %v\n%s", st, err, r.stdout)
+	}
+}

@@ -43,6 +43,9 @@ func (r *run) planPullRequest(ctx context.Context, number int, head string) int 
 		return r.fail(err)
 	}
 	if len(roots) == 0 {
+		if r.noYAML(ctx, head, r.defaultBranch()) {
+			return r.skip(noProjectSkip(number, r.src.path))
+		}
 		return r.planYAML(ctx, number, head)
 	}
 	return r.eachTarget(r.withYAML(ctx, roots, head, r.defaultBranch()), func(t target) int {
@@ -178,6 +181,9 @@ func (r *run) push(ctx context.Context, cmd Command) int {
 		}
 	}
 	if len(roots) == 0 {
+		if pr != nil && r.noYAML(ctx, r.ev.After) {
+			return r.skip(noProjectSkip(pr.Number, r.src.path))
+		}
 		out, err := review.ApplyMerged(ctx, r.deps, r.settings(), r.ev.After, r.ev.Sender.Login)
 		return r.reportCancelled(ctx, r.applied(out, err, true))
 	}
@@ -207,6 +213,9 @@ func (r *run) comment(ctx context.Context) int {
 		return r.fail(err)
 	}
 	if len(roots) == 0 {
+		if pr != nil && r.noYAML(ctx, pr.HeadSHA, r.defaultBranch()) {
+			return r.skip(noProjectSkip(pr.Number, r.src.path))
+		}
 		return r.commented(ctx, r.deps, r.settings(), cev)
 	}
 	return r.eachTarget(r.withYAML(ctx, roots, pr.HeadSHA, r.defaultBranch()), func(t target) int {
