@@ -96,6 +96,18 @@ func TestTerraformRootAttacks(t *testing.T) {
 			comment: "infra/new: the pull request adds this Terraform root, and where a root's state is is the default branch's to say",
 		},
 		{
+			name:   "a root whose state is local, on a runner",
+			inputs: map[string]string{"INPUT_LOCAL-STATE": "refuse"},
+			base: func(f *fixture, files map[string]string) {
+				files["infra/net/main.tf"] = "terraform {\n  backend \"local\" {}\n}\n" + strings.SplitAfterN(files["infra/net/main.tf"], "}\n}\n", 2)[1]
+			},
+			head: func(f *fixture, files map[string]string) {
+				files["infra/net/main.tf"] += "resource \"terraform_data\" \"more\" {}\n"
+			},
+			changed: []string{"infra/net/main.tf"}, code: 1,
+			comment: "infra/net/main.tf:2 (at the default branch): the backend is local: on a runner, state and saved plans vanish with the runner",
+		},
+		{
 			name:   "a root outside the working directory",
 			inputs: map[string]string{"INPUT_WORKING-DIRECTORY": "infra"},
 			head: func(f *fixture, files map[string]string) {

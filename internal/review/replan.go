@@ -168,13 +168,6 @@ func (a *applier) mismatch(saved *plan.Plan, decodeErr error, headHash, headSecr
 	}
 	// The published hash leaves the secrets out; SecretsHash has them.
 	same := saved.Config.Hash() == saved.ConfigHash && saved.Config.SecretsHash() == saved.SecretsHash
-	if saved.Config.Terraform {
-		// A plan keeps a Terraform configuration's expressions only as
-		// descriptions: its embedded configuration cannot hash as the one
-		// planned. Its recorded hashes are held to the approved commit's
-		// below, and its changes to the fresh plan's (what is applied).
-		same = true
-	}
 	switch {
 	case a.req.Queue && same && saved.ConfigHash != headHash:
 		f.why = queueConfig
