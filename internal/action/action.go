@@ -31,6 +31,7 @@ import (
 type Env struct {
 	Getenv func(string) string
 	// Environ lists the step's environment (os.Environ): every KYKU_VAR_*
+	// and TF_VAR_* (a Terraform root's variables)
 	// value in it is registered as a log mask before anything runs. nil:
 	// none.
 	Environ   func() []string
@@ -338,7 +339,8 @@ func (r *run) mask(secret string) {
 }
 
 // maskGiven registers, before anything runs, every value given to the
-// configuration from outside its files — input vars and KYKU_VAR_* of the
+// configuration from outside its files — input vars, KYKU_VAR_* and (for
+// Terraform roots) TF_VAR_* of the
 // step's environment — where secrets come from, whatever a configuration
 // declares about them: each value, and each element of a list or map
 // given as text. Values shorter than 3 characters are not masked (as
@@ -350,7 +352,7 @@ func (r *run) maskGiven() {
 	}
 	if r.env.Environ != nil {
 		for _, kv := range r.env.Environ() {
-			if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "KYKU_VAR_") {
+			if k, v, ok := strings.Cut(kv, "="); ok && (strings.HasPrefix(k, "KYKU_VAR_") || strings.HasPrefix(k, "TF_VAR_")) {
 				given = append(given, v)
 			}
 		}

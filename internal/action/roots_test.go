@@ -342,3 +342,37 @@ func TestTerraformRootsByComment(t *testing.T) {
 		t.Errorf("the merge did not apply the new root: %v %v\n%s", st, err, r.stdout)
 	}
 }
+
+// TestTerraformRootSecrets: a root's sensitive variable given as
+// TF_VAR_<name> in the step's environment is masked in the log before
+// anything runs, and no plan comment, summary or plan.json shows it.
+func TestTerraformRootSecrets(t *testing.T) {
+	f := newFixture(t)
+	const token = "tf-var-s3cr3t-token"
+	f.base["TF_VAR_token"] = token
+	base := f.tfRepo("v1", nil)
+	f.setTree(defaultRef, base)
+	head := f.tfRepo("v1", map[string]string{"infra/net/main.tf": base["infra/net/main.tf"] +
+		"variable \"token\" {\n  sensitive = true\n}\nresource \"terraform_data\" \"cfg\" {\n  input = \"TOKEN=${var.token}\"\n}\n"})
+	f.setTree(shaA, head)
+	f.addPRFiles(2, shaA, "infra/net/main.tf")
+	r := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), nil)
+	wantCode(t, r, 0)
+	if !strings.Contains(r.stdout, "::add-mask::"+token) {
+		t.Errorf("TF_VAR_token is not masked:\n%s", r.stdout)
+	}
+	body := f.planComment(t, 2, "infra/net")
+	if !strings.Contains(body, "terraform_data.cfg") || strings.Contains(body, token) {
+		t.Errorf("the plan comment:\n%s", body)
+	}
+	data, err := os.ReadFile(r.outputs["plan-file"])
+	must(t, err)
+	if strings.Contains(string(data), token) || strings.Contains(r.summary, token) {
+		t.Error("plan.json or the summary shows the sensitive value")
+	}
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if strings.Contains(line, token) && line != "::add-mask::"+token {
+			t.Errorf("the log shows the value: %q", line)
+		}
+	}
+}
