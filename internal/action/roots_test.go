@@ -358,8 +358,8 @@ func TestTerraformRootSecrets(t *testing.T) {
 	f.addPRFiles(2, shaA, "infra/net/main.tf")
 	r := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), nil)
 	wantCode(t, r, 0)
-	if !strings.Contains(r.stdout, "::add-mask::"+token) {
-		t.Errorf("TF_VAR_token is not masked:\n%s", r.stdout)
+	if m, start := strings.Index(r.stdout, "::add-mask::"+token), strings.Index(r.stdout, "kyku: pull_request"); m < 0 || m > start {
+		t.Errorf("TF_VAR_token is not masked before anything runs:\n%s", r.stdout)
 	}
 	body := f.planComment(t, 2, "infra/net")
 	if !strings.Contains(body, "terraform_data.cfg") || strings.Contains(body, token) {
