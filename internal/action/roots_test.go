@@ -376,3 +376,46 @@ func TestTerraformRootSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestKykuYAMLBesideTerraformRoots: a repository with kyku.yaml and
+// Terraform roots; a pull request touching both gets kyku.yaml's plan
+// comment as before and one per root, and its merge applies both.
+func TestKykuYAMLBesideTerraformRoots(t *testing.T) {
+	f := newFixture(t)
+	base := f.tfRepo("v1", map[string]string{configPath: f.config("web")})
+	f.setTree(defaultRef, base)
+	f.setTree(pushBefore, base)
+	f.setCheckout(f.config("web"))
+	head := f.tfRepo("v1", map[string]string{configPath: f.config("web", "worker"),
+		"infra/net/main.tf": base["infra/net/main.tf"] + "resource \"terraform_data\" \"subnet\" {}\n"})
+	f.setTree(shaA, head)
+	f.addPRFiles(2, shaA, configPath, "infra/net/main.tf")
+	f.srv.SetPermission(repoName, "octocat", "write")
+
+	r := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), nil)
+	wantCode(t, r, 0)
+	if body := f.planComment(t, 2, ""); !strings.Contains(body, "worker") {
+		t.Errorf("kyku.yaml's plan comment:\n%s", body)
+	}
+	if body := f.planComment(t, 2, "infra/net"); !strings.Contains(body, "terraform_data.subnet") {
+		t.Errorf("infra/net's plan comment:\n%s", body)
+	}
+	if n := len(f.srv.Comments(repoName, 2)); n != 2 {
+		t.Errorf("want 2 plan comments, got %d", n)
+	}
+	wantOutputs(t, r, map[string]string{"creates": "4"}) // web and worker (first plan), vpc and subnet
+
+	f.srv.AddReview(repoName, 2, githubtest.Review{User: "octocat", State: "APPROVED", CommitID: shaA})
+	f.srv.UpdatePullRequest(repoName, 2, func(pr *githubtest.PullRequest) { pr.State, pr.Merged = "closed", true })
+	f.srv.SetCommitPulls(repoName, mergeSHA, 2)
+	f.setTree(mergeSHA, head)
+	f.setCheckout(f.config("web", "worker"))
+	r = f.run("push", pushEvent(t, "refs/heads/"+defaultRef, mergeSHA), nil)
+	wantCode(t, r, 0)
+	if n := len(f.cloudObjects(t)); n != 2 {
+		t.Errorf("the sim's cloud has %d objects after the merge, want 2 (web, worker)", n)
+	}
+	if st, err := f.rootBackend(t, "infra/net", "net.tfstate").Read(t.Context()); err != nil || st == nil || len(st.Names()) != 2 {
+		t.Errorf("infra/net after the merge: %v %v", st, err)
+	}
+}
