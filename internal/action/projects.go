@@ -2,7 +2,11 @@ package action
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -69,6 +73,16 @@ func (r *run) withYAML(ctx context.Context, roots []string, refs ...string) []ta
 // nothing to plan.
 func (r *run) noYAML(ctx context.Context, refs ...string) bool {
 	return r.in.TerraformRoots && len(r.withYAML(ctx, nil, refs...)) == 0
+}
+
+// noCheckoutYAML reports whether, with Terraform roots on, the checkout
+// (a push's: the merge commit) has no kyku.yaml at input config.
+func (r *run) noCheckoutYAML() bool {
+	if !r.in.TerraformRoots {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(r.src.root, filepath.FromSlash(r.src.path)))
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // touchedRoots are the Terraform roots pull request number touches at

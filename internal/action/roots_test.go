@@ -419,3 +419,27 @@ func TestKykuYAMLBesideTerraformRoots(t *testing.T) {
 		t.Errorf("infra/net after the merge: %v %v", st, err)
 	}
 }
+
+// TestTerraformOnlyRepositoryUntouched: in a repository of Terraform
+// roots without kyku.yaml, a pull request and its merge that touch no
+// root do nothing and say so (no failed job for a README change).
+func TestTerraformOnlyRepositoryUntouched(t *testing.T) {
+	f := newFixture(t)
+	base := f.tfRepo("v1", nil)
+	f.setTree(defaultRef, base)
+	f.setTree(shaA, f.tfRepo("v1", map[string]string{"README.md": "changed\n"}))
+	f.setTree(mergeSHA, f.tfRepo("v1", map[string]string{"README.md": "changed\n"}))
+	f.addPRFiles(2, shaA, "README.md")
+	r := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), nil)
+	wantCode(t, r, 0)
+	if !strings.Contains(r.summary, "changes no Terraform root") || len(f.srv.Comments(repoName, 2)) != 0 {
+		t.Errorf("the plan of a pull request touching nothing:\n%s", r.summary)
+	}
+	f.srv.UpdatePullRequest(repoName, 2, func(pr *githubtest.PullRequest) { pr.State, pr.Merged = "closed", true })
+	f.srv.SetCommitPulls(repoName, mergeSHA, 2)
+	r = f.run("push", pushEvent(t, "refs/heads/"+defaultRef, mergeSHA), nil)
+	wantCode(t, r, 0)
+	if !strings.Contains(r.summary, "changes no Terraform root") {
+		t.Errorf("the merge of a pull request touching nothing:\n%s", r.summary)
+	}
+}

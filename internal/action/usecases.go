@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/review"
 )
@@ -170,18 +171,22 @@ func (r *run) push(ctx context.Context, cmd Command) int {
 	if refused := review.ApplyModeRefusal(r.settings(), review.TriggerMerge); refused != nil {
 		return r.skip(applyModeSkip(nothingToDo, refused))
 	}
-	pr, err := r.mergedPR(ctx)
-	if err != nil {
-		return r.fail(err)
+	var pr *github.PR
+	if r.in.TerraformRoots {
+		var err error
+		if pr, err = r.mergedPR(ctx); err != nil {
+			return r.fail(err)
+		}
 	}
 	var roots []string
+	var err error
 	if pr != nil {
 		if roots, err = r.touchedRoots(ctx, pr.Number, pr.HeadSHA); err != nil {
 			return r.fail(err)
 		}
 	}
 	if len(roots) == 0 {
-		if pr != nil && r.noYAML(ctx, r.ev.After) {
+		if pr != nil && r.noCheckoutYAML() {
 			return r.skip(noProjectSkip(pr.Number, r.src.path))
 		}
 		out, err := review.ApplyMerged(ctx, r.deps, r.settings(), r.ev.After, r.ev.Sender.Login)
@@ -213,9 +218,6 @@ func (r *run) comment(ctx context.Context) int {
 		return r.fail(err)
 	}
 	if len(roots) == 0 {
-		if pr != nil && r.noYAML(ctx, pr.HeadSHA, r.defaultBranch()) {
-			return r.skip(noProjectSkip(pr.Number, r.src.path))
-		}
 		return r.commented(ctx, r.deps, r.settings(), cev)
 	}
 	return r.eachTarget(r.withYAML(ctx, roots, pr.HeadSHA, r.defaultBranch()), func(t target) int {
