@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -183,15 +182,12 @@ func (r *run) readRoot(ctx context.Context, ref, root string) (*tfroots.Loaded, 
 	return tfroots.Load(ctx, top, root, in, r.in.BackendConfig)
 }
 
-// installModules installs the root's modules that are not local paths,
-// as kyku init does (over https and ssh only; git with the providers'
-// environment), into the tree written for this run.
+// installModules installs the modules the root (or a local module it
+// runs) calls that are not local paths, as kyku init does (over https and
+// ssh only; git with the providers' environment), into the tree written
+// for this run.
 func (r *run) installModules(ctx context.Context, top, dir string) error {
-	calls, _ := tfmodule.ScanCalls(dir)
-	remote := slices.ContainsFunc(calls, func(c tfmodule.Call) bool {
-		return !strings.HasPrefix(c.Source, "./") && !strings.HasPrefix(c.Source, "../")
-	})
-	if !remote {
+	if !tfroots.NeedsInstall(dir) {
 		return nil
 	}
 	in := &tfmodule.Installer{HTTP: &http.Client{Timeout: 5 * time.Minute}, Boundary: top}

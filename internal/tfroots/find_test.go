@@ -117,3 +117,19 @@ func TestMaterializeRefusesPathsOutside(t *testing.T) {
 		})
 	}
 }
+
+// NeedsInstall looks through the local modules a root runs for a call
+// kyku init would install.
+func TestNeedsInstall(t *testing.T) {
+	top := write(t, map[string][]byte{
+		"local/main.tf":  []byte("module \"m\" {\n  source = \"../m\"\n}\n"),
+		"nested/main.tf": []byte("module \"r\" {\n  source = \"../r\"\n}\n"),
+		"m/main.tf":      []byte(resource),
+		"r/main.tf":      []byte("module \"vpc\" {\n  source  = \"terraform-aws-modules/vpc/aws\"\n  version = \"5.0.0\"\n}\n"),
+	})
+	for dir, want := range map[string]bool{"local": false, "nested": true, "r": true, "m": false} {
+		if got := tfroots.NeedsInstall(filepath.Join(top, dir)); got != want {
+			t.Errorf("NeedsInstall(%s) = %v, want %v", dir, got, want)
+		}
+	}
+}
