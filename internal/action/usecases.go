@@ -192,7 +192,11 @@ func (r *run) push(ctx context.Context, cmd Command) int {
 		out, err := review.ApplyMerged(ctx, r.deps, r.settings(), r.ev.After, r.ev.Sender.Login)
 		return r.reportCancelled(ctx, r.applied(out, err, true))
 	}
-	code := r.eachTarget(r.withYAML(ctx, roots, r.ev.After), func(t target) int {
+	targets := r.withYAML(ctx, roots) // the roots; kyku.yaml as the merge reads it, from the checkout
+	if !r.noCheckoutYAML() {
+		targets = append([]target{{yaml: true}}, targets...)
+	}
+	code := r.eachTarget(targets, func(t target) int {
 		if t.yaml {
 			out, err := review.ApplyMerged(ctx, r.deps, r.settings(), r.ev.After, r.ev.Sender.Login)
 			return r.applied(out, err, true)
