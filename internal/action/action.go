@@ -31,6 +31,7 @@ import (
 type Env struct {
 	Getenv func(string) string
 	// Environ lists the step's environment (os.Environ): every KYKU_VAR_*
+	// and TF_VAR_* (a Terraform root's variables)
 	// value in it is registered as a log mask before anything runs. nil:
 	// none.
 	Environ   func() []string
@@ -77,7 +78,8 @@ func Run(ctx context.Context, env Env) int {
 	if in.Token != "" {
 		a.AddMask(in.Token)
 	}
-	r := &run{env: env, a: a, in: in}
+	r := &run{env: env, a: a, in: in, trees: &rootTrees{tops: map[string]string{}, loaded: map[[2]string]rootLoad{}}}
+	defer r.trees.remove()
 	r.maskGiven()
 	if len(problems) > 0 {
 		for _, p := range problems {
@@ -107,6 +109,12 @@ type run struct {
 	masked  map[string]bool // values registered with ::add-mask::
 
 	secrets progress.SecretBook // scrubbed from the log and the summary (learn)
+
+	trees *rootTrees // the Terraform roots' trees written for this run (roots.go)
+	// reporting is the project whose outcome is being reported ("": the
+	// only one, or kyku.yaml's): its plan.json goes in a directory of its
+	// own (projects.go).
+	reporting string
 }
 
 func (r *run) settings() review.Settings {
@@ -331,7 +339,8 @@ func (r *run) mask(secret string) {
 }
 
 // maskGiven registers, before anything runs, every value given to the
-// configuration from outside its files — input vars and KYKU_VAR_* of the
+// configuration from outside its files — input vars, KYKU_VAR_* and (for
+// Terraform roots) TF_VAR_* of the
 // step's environment — where secrets come from, whatever a configuration
 // declares about them: each value, and each element of a list or map
 // given as text. Values shorter than 3 characters are not masked (as
@@ -343,7 +352,7 @@ func (r *run) maskGiven() {
 	}
 	if r.env.Environ != nil {
 		for _, kv := range r.env.Environ() {
-			if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "KYKU_VAR_") {
+			if k, v, ok := strings.Cut(kv, "="); ok && (strings.HasPrefix(k, "KYKU_VAR_") || strings.HasPrefix(k, "TF_VAR_")) {
 				given = append(given, v)
 			}
 		}

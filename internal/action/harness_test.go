@@ -127,6 +127,9 @@ type fixture struct {
 	mu       sync.Mutex
 	// providers, when set, are the Action's providers (default: the sim).
 	providers provider.Registry
+	// cloud and tfLock, when set, are the Terraform roots' test
+	// provider's cloud and lock file (roots_test.go).
+	cloud, tfLock string
 }
 
 func newFixture(t *testing.T) *fixture {

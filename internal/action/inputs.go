@@ -112,6 +112,16 @@ type Inputs struct {
 	// LocalState says whether a configuration whose state is local may
 	// run (input local-state: refuse, the default, or allow).
 	LocalState LocalState
+	// TerraformRoots: the Terraform roots a pull request touches are
+	// planned and applied too (input terraform-roots: changed, the
+	// default; off: kyku.yaml only). See roots.go.
+	TerraformRoots bool
+	// NewRoots lets a pull request add a Terraform root (input
+	// terraform-new-roots: allow; refuse by default).
+	NewRoots bool
+	// BackendConfig are the -backend-config of every Terraform root
+	// (input backend-config: one FILE or KEY=VALUE per line).
+	BackendConfig []string
 }
 
 // applyMode is input apply's mode (oneOf checked the name).
@@ -198,6 +208,9 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 	if oneOf("local-state", "refuse", "refuse", "allow") == "allow" {
 		in.LocalState = AllowLocalState
 	}
+	in.TerraformRoots = oneOf("terraform-roots", "changed", "changed", "off") == "changed"
+	in.NewRoots = oneOf("terraform-new-roots", "refuse", "refuse", "allow") == "allow"
+	in.BackendConfig = lines(get("backend-config", ""))
 	cmd := get("command", "auto")
 	c, ok := parseCommand(cmd)
 	if !ok {

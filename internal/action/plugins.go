@@ -32,10 +32,9 @@ import (
 // as root, no metadata address either): a data source the pull request
 // adds reads nothing else of the job's.
 
-// trustedLock is the lock file beside cfg's configuration on the default
+// trustedLock is the lock file name (repository-relative) on the default
 // branch (an empty lock when there is none: then no provider may run).
-func (r *run) trustedLock(ctx context.Context, cfg *config.Config) (*tfinstall.Lock, error) {
-	name := path.Join(r.src.dir(cfg), tfinstall.LockFileNameOf(cfg.Terraform))
+func (r *run) trustedLock(ctx context.Context, name string) (*tfinstall.Lock, error) {
 	if r.src.repo == nil {
 		return r.checkoutLock(name)
 	}
@@ -60,8 +59,15 @@ func (r *run) checkoutLock(name string) (*tfinstall.Lock, error) {
 	return tfinstall.ReadLock(filepath.Join(r.src.root, filepath.FromSlash(name)))
 }
 
-// plugins are the workspace's plugin settings for cfg.
+// plugins are the workspace's plugin settings for cfg, whose lock file is
+// the one beside it.
 func (r *run) plugins(ctx context.Context, cfg *config.Config) (workspace.Plugins, error) {
+	return r.pluginsWith(ctx, cfg, path.Join(r.src.dir(cfg), tfinstall.LockFileNameOf(cfg.Terraform)))
+}
+
+// pluginsWith are the workspace's plugin settings for cfg, whose lock
+// file on the default branch is lockName (repository-relative).
+func (r *run) pluginsWith(ctx context.Context, cfg *config.Config, lockName string) (workspace.Plugins, error) {
 	pl := workspace.Plugins{CacheDir: r.env.Getenv("KYKU_PLUGIN_CACHE"), Env: providerEnv(r.env.Environ)}
 	if len(cfg.Providers) == 0 {
 		return pl, nil
@@ -80,7 +86,7 @@ func (r *run) plugins(ctx context.Context, cfg *config.Config) (workspace.Plugin
 		}
 		pl.Mirror = filepath.Join(r.src.root, filepath.FromSlash(clean))
 	}
-	lock, err := r.trustedLock(ctx, cfg)
+	lock, err := r.trustedLock(ctx, lockName)
 	if err != nil {
 		return pl, err
 	}

@@ -64,11 +64,10 @@ func (r *run) finish() {
 // writePlanFile writes the redacted plan.json the workflow uploads as an
 // artifact, under RUNNER_TEMP, and returns its path.
 func (r *run) writePlanFile(data []byte) (string, error) {
-	dir := r.env.Getenv("RUNNER_TEMP")
-	if dir == "" {
-		dir = filepath.Join(r.src.root, workspace.StateDirName)
+	dir := r.planDir()
+	if r.reporting != "" {
+		dir = filepath.Join(dir, filepath.FromSlash(r.reporting))
 	}
-	dir = filepath.Join(dir, "kyku", envName(r.in.Environment))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("write plan.json: %w", err)
 	}
@@ -77,6 +76,16 @@ func (r *run) writePlanFile(data []byte) (string, error) {
 		return "", fmt.Errorf("write plan.json: %w", err)
 	}
 	return file, nil
+}
+
+// planDir is where plan.json is written: RUNNER_TEMP/kyku/<env>, one
+// directory per project below it when a run plans several.
+func (r *run) planDir() string {
+	dir := r.env.Getenv("RUNNER_TEMP")
+	if dir == "" {
+		dir = filepath.Join(r.src.root, workspace.StateDirName)
+	}
+	return filepath.Join(dir, "kyku", envName(r.in.Environment))
 }
 
 // fail reports err, scrubbed of the secrets the run knows: config errors

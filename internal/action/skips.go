@@ -82,3 +82,9 @@ func mergeGroupBaseSkip(base, defaultBranch string) skipped {
 	return skipped{didNotApply, "The merge group merges into " + markdown.Code(base) + ", not the default branch " + markdown.Code(defaultBranch) +
 		": Kyku applies only what lands on the default branch, so nothing was applied."}
 }
+
+// noProjectSkip: a pull request that touches no Terraform root, in a
+// repository without kyku.yaml at input config.
+func noProjectSkip(number int, config string) skipped {
+	return skipped{nothingToDo, fmt.Sprintf("Pull request #%d changes no Terraform root (no *.tf* file of one, nor of a module one calls), and the repository has no Kyku configuration at %s (input config).", number, markdown.Code(config))}
+}

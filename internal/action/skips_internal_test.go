@@ -33,6 +33,7 @@ func TestSkipsGolden(t *testing.T) {
 		{"a merge group not requesting checks", mergeGroupActionSkip("destroyed")},
 		{"a merge group with command plan", mergeGroupPlanSkip},
 		{"a merge group into another branch", mergeGroupBaseSkip("release", "main")},
+		{"a pull request touching no Terraform root, without kyku.yaml", noProjectSkip(7, "kyku.yaml")},
 	} {
 		doc.Add(t, tc.name, summarySkipped(tc.sk.title, tc.sk.reason))
 	}

@@ -71,7 +71,11 @@ func summaryDrift(env string, out *review.DriftOutcome, m render.Meta, now time.
 		checked = out.Result.Checked
 	}
 	if !out.Drift {
-		s := "### Kyku: no drift in `" + envName(env) + "`\n\n" + strconv.Itoa(checked) + " resource(s) checked; the cloud matches the state.\n"
+		where := "`" + envName(env) + "`"
+		if m.Project != "" {
+			where += " (project `" + m.Project + "`)"
+		}
+		s := "### Kyku: no drift in " + where + "\n\n" + strconv.Itoa(checked) + " resource(s) checked; the cloud matches the state.\n"
 		if out.Closed {
 			s += "\nThe open drift issue was closed.\n"
 		}

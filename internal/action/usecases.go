@@ -1,12 +1,15 @@
 package action
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
 
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/review"
 )
@@ -33,9 +36,30 @@ func (r *run) pullRequest(ctx context.Context, cmd Command) int {
 	return r.planPullRequest(ctx, pr.Number, pr.Head.SHA)
 }
 
-// planPullRequest plans pull request number at head: its configuration at
-// head, the backend from the default branch's.
+// planPullRequest plans pull request number at head: kyku.yaml and each
+// Terraform root it touches (projects.go).
 func (r *run) planPullRequest(ctx context.Context, number int, head string) int {
+	roots, err := r.touchedRoots(ctx, number, head)
+	if err != nil {
+		return r.fail(err)
+	}
+	if len(roots) == 0 {
+		if r.noYAML(ctx, head, r.defaultBranch()) {
+			return r.skip(noProjectSkip(number, r.src.path))
+		}
+		return r.planYAML(ctx, number, head)
+	}
+	return r.eachTarget(r.withYAML(ctx, roots, head, r.defaultBranch()), func(t target) int {
+		if t.yaml {
+			return r.planYAML(ctx, number, head)
+		}
+		return r.planRoot(ctx, number, head, t.root)
+	})
+}
+
+// planYAML plans pull request number at head: its kyku.yaml at head, the
+// backend from the default branch's.
+func (r *run) planYAML(ctx context.Context, number int, head string) int {
 	cfg, err := r.configAt(ctx, head)
 	if err != nil {
 		return r.fail(err)
@@ -147,8 +171,39 @@ func (r *run) push(ctx context.Context, cmd Command) int {
 	if refused := review.ApplyModeRefusal(r.settings(), review.TriggerMerge); refused != nil {
 		return r.skip(applyModeSkip(nothingToDo, refused))
 	}
-	out, err := review.ApplyMerged(ctx, r.deps, r.settings(), r.ev.After, r.ev.Sender.Login)
-	return r.reportCancelled(ctx, r.applied(out, err, true))
+	var pr *github.PR
+	if r.in.TerraformRoots {
+		var err error
+		if pr, err = r.mergedPR(ctx); err != nil {
+			return r.fail(err)
+		}
+	}
+	var roots []string
+	var err error
+	if pr != nil {
+		if roots, err = r.touchedRoots(ctx, pr.Number, pr.HeadSHA); err != nil {
+			return r.fail(err)
+		}
+	}
+	if len(roots) == 0 {
+		if pr != nil && r.noCheckoutYAML() {
+			return r.skip(noProjectSkip(pr.Number, r.src.path))
+		}
+		out, err := review.ApplyMerged(ctx, r.deps, r.settings(), r.ev.After, r.ev.Sender.Login)
+		return r.reportCancelled(ctx, r.applied(out, err, true))
+	}
+	targets := r.withYAML(ctx, roots) // the roots; kyku.yaml as the merge reads it, from the checkout
+	if !r.noCheckoutYAML() {
+		targets = append([]target{{yaml: true}}, targets...)
+	}
+	code := r.eachTarget(targets, func(t target) int {
+		if t.yaml {
+			out, err := review.ApplyMerged(ctx, r.deps, r.settings(), r.ev.After, r.ev.Sender.Login)
+			return r.applied(out, err, true)
+		}
+		return r.applyMergedRoot(ctx, pr, t.root)
+	})
+	return r.reportCancelled(ctx, code)
 }
 
 // comment answers a `/kyku` comment.
@@ -158,10 +213,29 @@ func (r *run) comment(ctx context.Context) int {
 		return r.fail(errors.New("the issue_comment event has no issue or comment"))
 	}
 	isPR := len(ev.Issue.PullRequest) > 0 && string(ev.Issue.PullRequest) != "null"
-	out, err := review.Comment(ctx, r.deps, r.settings(), review.CommentEvent{
+	cev := review.CommentEvent{
 		Action: ev.Action, Number: ev.Issue.Number, IsPR: isPR, Body: ev.Comment.Body,
 		Author: ev.Comment.User.Login, AuthorIsBot: ev.Comment.User.Type == "Bot", CommentID: ev.Comment.ID,
+	}
+	pr, roots, err := r.commentRoots(ctx, cev)
+	if err != nil {
+		return r.fail(err)
+	}
+	if len(roots) == 0 {
+		return r.commented(ctx, r.deps, r.settings(), cev)
+	}
+	return r.eachTarget(r.withYAML(ctx, roots, pr.HeadSHA, r.defaultBranch()), func(t target) int {
+		if t.yaml {
+			return r.commented(ctx, r.deps, r.settings(), cev)
+		}
+		return r.commented(ctx, r.rootDeps(r.commentRefs(cev, pr, t.root)), r.rootSettings(t.root), cev)
 	})
+}
+
+// commented answers a `/kyku` comment for one project.
+func (r *run) commented(ctx context.Context, deps review.Deps, s review.Settings, cev review.CommentEvent) int {
+	ev := r.ev
+	out, err := review.Comment(ctx, deps, s, cev)
 	if err != nil {
 		return r.fail(err)
 	}
@@ -188,18 +262,42 @@ func (r *run) comment(ctx context.Context) int {
 // default branch's config (the checkout, or through the API on a
 // pull_request event).
 func (r *run) drift(ctx context.Context) int {
+	roots, err := r.allRoots(ctx, r.baseRef())
+	if err != nil {
+		return r.fail(err)
+	}
+	if len(roots) == 0 {
+		return r.driftYAML(ctx)
+	}
+	return r.eachTarget(r.withYAML(ctx, roots, r.baseRef()), func(t target) int {
+		if t.yaml {
+			return r.driftYAML(ctx)
+		}
+		return r.driftRoot(ctx, t.root)
+	})
+}
+
+// driftYAML checks kyku.yaml's environment for drift.
+func (r *run) driftYAML(ctx context.Context) int {
 	cfg, err := r.deps.Trusted(ctx)
 	if err != nil {
 		return r.fail(err)
 	}
-	out, err := review.Drift(ctx, r.deps, review.DriftRequest{Settings: r.settings(), Config: cfg, WriteState: r.in.RefreshWritesState})
+	return r.driftWith(ctx, r.deps, r.settings(), cfg)
+}
+
+// driftWith checks one project for drift and reports it.
+func (r *run) driftWith(ctx context.Context, deps review.Deps, s review.Settings, cfg *config.Config) int {
+	out, err := review.Drift(ctx, deps, review.DriftRequest{Settings: s, Config: cfg, WriteState: r.in.RefreshWritesState})
 	if err != nil {
 		return r.fail(err)
 	}
-	r.out.drift = out.Drift
-	r.summary = summaryDrift(r.in.Environment, out, r.meta(""), r.env.Now())
+	r.out.drift = r.out.drift || out.Drift
+	m := r.meta("")
+	m.Project = s.Project
+	r.summary = summaryDrift(r.in.Environment, out, m, r.env.Now())
 	if out.Drift {
-		r.a.Warningf("drift detected in %s: %s", envName(r.in.Environment), out.IssueURL)
+		r.a.Warningf("drift detected in %s: %s", projectEnv(s.Project, r.in.Environment), out.IssueURL)
 		if r.in.FailOnDrift {
 			return ExitFail
 		}
@@ -227,18 +325,23 @@ func (r *run) planCheckout(ctx context.Context) int {
 func (r *run) planned(out *review.PlanOutcome) int {
 	r.learn(nil, out.Plan)
 	if out.Plan != nil {
+		// Added up over the projects a run reports (projects.go).
 		c := out.Plan.Counters
-		r.out.hasChanges = out.Plan.HasChanges()
-		r.out.creates, r.out.updates, r.out.replaces, r.out.destroys = c.Create, c.Update, c.Replace, c.Destroy
-		r.out.moves, r.out.imports = c.Move, c.Import
+		r.out.hasChanges = r.out.hasChanges || out.Plan.HasChanges()
+		r.out.creates, r.out.updates, r.out.replaces, r.out.destroys = r.out.creates+c.Create, r.out.updates+c.Update, r.out.replaces+c.Replace, r.out.destroys+c.Destroy
+		r.out.moves, r.out.imports = r.out.moves+c.Move, r.out.imports+c.Import
 	}
-	r.out.commentURL = out.CommentURL
+	r.out.commentURL = cmp.Or(r.out.commentURL, out.CommentURL)
 	if len(out.Redacted) > 0 {
 		file, err := r.writePlanFile(out.Redacted)
 		if err != nil {
 			return r.fail(err)
 		}
-		r.out.planFile = file
+		if r.out.planFile == "" {
+			r.out.planFile = file
+		} else {
+			r.out.planFile = r.planDir() // several projects' plans: the directory holding them
+		}
 	}
 	r.summary = out.Summary
 	return ExitOK
@@ -250,8 +353,8 @@ func (r *run) applied(out *review.ApplyOutcome, err error, onMerge bool) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	r.out.applied = out.Applied
-	r.out.commentURL = out.CommentURL
+	r.out.applied = r.out.applied || out.Applied
+	r.out.commentURL = cmp.Or(r.out.commentURL, out.CommentURL)
 	if out.Result != nil {
 		r.learn(nil, out.Result.Plan)
 	}

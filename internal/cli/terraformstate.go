@@ -47,7 +47,7 @@ func (c *common) terraformState() (*workspace.TerraformState, error) {
 	return &workspace.TerraformState{
 		Type: ba.Type, Args: ba.Args, Dir: dir, Where: ba.Pos.String(),
 		Provider: func(a tfstate.InstanceAddr) string {
-			return tfconfig.StateProvider(m, moduleCalls(a.Module), a.Mode == tfstate.Data, a.Type, a.Name)
+			return tfconfig.StateProvider(m, tfconfig.ModuleCalls(a.Module), a.Mode == tfstate.Data, a.Type, a.Name)
 		},
 	}, nil
 }
@@ -70,43 +70,4 @@ func noKykuTypes(m *tfconfig.Module) error {
 		}
 	}
 	return nil
-}
-
-// moduleCalls are the call names of a module instance's address
-// (module.a["k"].module.b: a, b), its instance keys left out.
-func moduleCalls(addr string) []string {
-	var calls []string
-	for addr != "" {
-		rest, ok := strings.CutPrefix(addr, "module.")
-		if !ok {
-			return calls
-		}
-		end := strings.IndexAny(rest, ".[")
-		if end < 0 {
-			return append(calls, rest)
-		}
-		calls = append(calls, rest[:end])
-		rest = rest[end:]
-		if rest[0] == '[' {
-			rest = rest[skipKey(rest):]
-		}
-		addr = strings.TrimPrefix(rest, ".")
-	}
-	return calls
-}
-
-// skipKey is the length of the instance key s starts with ([0], ["a.b"]).
-func skipKey(s string) int {
-	quoted := false
-	for i := 1; i < len(s); i++ {
-		switch {
-		case quoted && s[i] == '\\':
-			i++
-		case s[i] == '"':
-			quoted = !quoted
-		case !quoted && s[i] == ']':
-			return i + 1
-		}
-	}
-	return len(s)
 }

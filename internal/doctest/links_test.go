@@ -15,7 +15,6 @@ import (
 // are not checked until they are merged.
 // TODO(issue 42): remove each entry once its page is on main.
 var pendingPages = map[string]bool{
-	"docs/terraform-in-ci.md":    true, // tr: the Action and the bot on Terraform roots
 	"docs/plan-reads.md":         true, // rd: plans read only what the change touches
 	"docs/concurrent-applies.md": true, // ls: per-object leases, concurrent applies
 }

@@ -3,6 +3,7 @@ package tfconfig
 import (
 	"encoding/json"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,7 +65,13 @@ func (e *Expr) value(lookup value.Lookup) (cty.Value, hcl.Diagnostics) {
 // description, so applying a saved plan of a Terraform configuration
 // loads the configuration again).
 func (e *Expr) MarshalJSON() ([]byte, error) {
-	desc := map[string]any{"hcl": e.rng.String()}
+	rng := e.rng
+	if from := e.sc.mi.ev.in.NamesFrom; from != "" {
+		if rel, err := filepath.Rel(from, rng.Filename); err == nil && filepath.IsLocal(rel) {
+			rng.Filename = filepath.ToSlash(rel)
+		}
+	}
+	desc := map[string]any{"hcl": rng.String()}
 	if e.sc.mi.addr != "" {
 		desc["module"] = e.sc.mi.addr
 	}

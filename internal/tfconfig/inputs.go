@@ -34,6 +34,12 @@ type Inputs struct {
 	// Known reads the resources known before planning (state, data
 	// sources read): what count and for_each may read. nil: none.
 	Known value.Lookup
+	// NamesFrom, when set, is the directory the files are named from
+	// where an argument says where it is written (Expr's description,
+	// which hashes and plan files hold): a front door that loads a
+	// commit's files from a directory of its own names them by their
+	// repository paths, the same in every run. "": as loaded.
+	NamesFrom string
 }
 
 // VarArg is one --var (Name and Value) or --var-file (File).

@@ -1,0 +1,110 @@
+package tfroots
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/tfconfig"
+)
+
+// A pull request writes its roots' files, but where a root's state is
+// — the backend block, the -backend-config files it names, the states
+// its terraform_remote_state data sources read — is the default
+// branch's to say: otherwise a pull request could point its plan and
+// its apply at a state of its choosing (another team's bucket, a file of
+// the runner's), or send the backend's credentials to its own server.
+// The front doors open a root's state from the default branch and
+// refuse a pull request that changes either.
+
+// BackendChange says, in one line, how head's backend differs from
+// base's ("" when it does not). root names the root.
+func BackendChange(root string, base, head *tfconfig.BackendArgs) string {
+	if base == nil || head == nil {
+		return ""
+	}
+	if base.Type == head.Type && reflect.DeepEqual(base.Args, head.Args) {
+		return ""
+	}
+	var what []string
+	if base.Type != head.Type {
+		what = append(what, fmt.Sprintf("backend %s instead of %s", typeName(head.Type), typeName(base.Type)))
+	} else {
+		names := map[string]bool{}
+		for k := range base.Args {
+			names[k] = true
+		}
+		for k := range head.Args {
+			names[k] = true
+		}
+		var changed []string
+		for _, k := range slices.Sorted(maps.Keys(names)) {
+			if !reflect.DeepEqual(base.Args[k], head.Args[k]) {
+				changed = append(changed, k)
+			}
+		}
+		what = append(what, "its "+strings.Join(changed, ", "))
+	}
+	return fmt.Sprintf("%s: the pull request changes where the root's state is (%s); the state's place is the default branch's to say: "+
+		"move the state first (tofu init -migrate-state), then merge the change without an apply", root, strings.Join(what, "; "))
+}
+
+func typeName(t string) string {
+	if t == "" {
+		return `"local" (no backend block)`
+	}
+	return fmt.Sprintf("%q", t)
+}
+
+// RemoteStateChanges lists, one line each, the terraform_remote_state
+// data sources of head (an expanded root) whose backend, config or
+// workspace differ from base's of the same address, or that base lacks:
+// a pull request does not choose which states its plan reads.
+func RemoteStateChanges(root string, base, head *config.Config) []string {
+	if head == nil {
+		return nil
+	}
+	was := map[string]*config.Resource{}
+	if base != nil {
+		for _, r := range base.Resources {
+			if isRemoteState(r) {
+				was[r.Name] = r
+			}
+		}
+	}
+	var out []string
+	for _, r := range head.Resources {
+		if !isRemoteState(r) {
+			continue
+		}
+		b, ok := was[r.Name]
+		switch {
+		case !ok:
+			out = append(out, fmt.Sprintf("%s: the pull request adds %s, which reads another state: a state a root reads is the default branch's to name (add it in a pull request of its own, planned once merged)", root, r.Name))
+		case remoteArgs(b) != remoteArgs(r):
+			out = append(out, fmt.Sprintf("%s: the pull request changes which state %s reads (its backend, config or workspace); a state a root reads is the default branch's to name", root, r.Name))
+		}
+	}
+	return out
+}
+
+func isRemoteState(r *config.Resource) bool {
+	return r.Data && r.Type == "terraform_remote_state"
+}
+
+// remoteArgs is the canonical text of what says which state r reads.
+func remoteArgs(r *config.Resource) string {
+	pick := map[string]any{}
+	for _, k := range []string{"backend", "config", "workspace"} {
+		pick[k] = r.Properties[k]
+	}
+	b, err := json.Marshal(pick)
+	if err != nil {
+		return fmt.Sprintf("%#v", pick) // still compares: never equal to a marshalled one
+	}
+	return string(b)
+}

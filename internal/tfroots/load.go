@@ -1,0 +1,80 @@
+package tfroots
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/tfconfig"
+)
+
+// Loaded is one root as a commit has it.
+type Loaded struct {
+	Root    string // slash, from the tree's top
+	Dir     string // on disk, in the tree
+	Module  *tfconfig.Module
+	Config  *config.Config
+	Backend *tfconfig.BackendArgs
+}
+
+// Load reads and expands the root at root (slash) of the tree at top,
+// with in, and its backend configured with backendConfig (each a FILE,
+// relative to the root, inside the tree, or KEY=VALUE) as OpenTofu's init
+// takes -backend-config. Modules other than local paths must have been
+// installed under the root (Installer). Count and for_each must be known
+// from the files and variables (a value read from state or a data source
+// is OpenTofu's error). Errors name files by their repository paths.
+func Load(ctx context.Context, top, root string, in tfconfig.Inputs, backendConfig []string) (*Loaded, error) {
+	dir := filepath.Join(top, filepath.FromSlash(root))
+	overrides := make([]string, len(backendConfig))
+	for i, bc := range backendConfig {
+		if strings.Contains(bc, "=") { // KEY=VALUE, as OpenTofu tells them
+			overrides[i] = bc
+			continue
+		}
+		file := path.Join(root, filepath.ToSlash(bc))
+		if path.IsAbs(bc) || file == ".." || strings.HasPrefix(file, "../") {
+			return nil, fmt.Errorf("%s: -backend-config %s is outside the repository", root, bc)
+		}
+		overrides[i] = filepath.Join(top, filepath.FromSlash(file))
+	}
+	in.NamesFrom = top // the same names (and hashes) whichever directory holds the tree
+	if err := confineModules(top, dir); err != nil {
+		return nil, repoPaths(err, top)
+	}
+	m, err := tfconfig.Load(dir, tfconfig.Installed(ctx, dir))
+	if err != nil {
+		return nil, repoPaths(err, top)
+	}
+	cfg, err := tfconfig.Expand(m, in)
+	if err != nil {
+		return nil, repoPaths(err, top)
+	}
+	ba, err := tfconfig.RootBackend(m, in, overrides)
+	if err != nil {
+		return nil, repoPaths(err, top)
+	}
+	return &Loaded{Root: root, Dir: dir, Module: m, Config: cfg, Backend: ba}, nil
+}
+
+// repoPaths names the tree's files in err by their repository paths.
+func repoPaths(err error, top string) error {
+	prefix := top + string(filepath.Separator)
+	var ds diag.Diagnostics
+	if errors.As(err, &ds) {
+		out := make(diag.Diagnostics, len(ds))
+		for i, d := range ds {
+			d.Pos.File = filepath.ToSlash(strings.TrimPrefix(d.Pos.File, prefix))
+			d.Message = strings.ReplaceAll(d.Message, prefix, "")
+			d.Source = strings.ReplaceAll(d.Source, prefix, "")
+			out[i] = d
+		}
+		return out
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), prefix, ""))
+}
