@@ -161,7 +161,6 @@ func TestCheckLink(t *testing.T) {
 		{"docs/a.md", "../action.yml#inputs", false},
 		{"docs/a.md", "b.md", false},
 		{"docs/a.md", "../../etc/passwd", false},
-		{"docs/a.md", "install.md", true}, // pending
 		{"README.md", "https://github.com/kyku/action", true},
 		{"README.md", "http://github.com/kyku/action", false},
 		{"README.md", "https:/github.com", false},
