@@ -408,8 +408,8 @@ func TestTargetThroughTheCLI(t *testing.T) {
 func TestValidateEnvironments(t *testing.T) {
 	k := newKyku(t, envConfig)
 	out := k.ok("validate")
-	want := "The configuration is valid for environment prod: 7 resources (count and forEach instances and 0 auto-subnets included), 3 outputs.\n" +
-		"The configuration is valid for environment staging: 5 resources (count and forEach instances and 0 auto-subnets included), 3 outputs.\n"
+	want := "The configuration is valid for environment prod: 7 resources (count and forEach instances included), 3 outputs.\n" +
+		"The configuration is valid for environment staging: 5 resources (count and forEach instances included), 3 outputs.\n"
 	if out != want {
 		t.Errorf("validate:\n%s\nwant:\n%s", out, want)
 	}
