@@ -152,7 +152,7 @@ func TestCommandsDoNotDependOnTheWorkingDirectory(t *testing.T) {
 		want   string
 		orphan bool // also run from the orphaned .kyku's directory
 	}{
-		{[]string{"validate", "-c", "../bad/kyku.yaml"}, 1, "kyku: 3 error(s)", true},
+		{[]string{"validate", "-c", "../bad/kyku.yaml"}, 1, "kyku: 3 errors", true},
 		{[]string{"validate", "-c", "../good"}, 0, "The configuration is valid", true},
 		{[]string{"plan", "-c", "../good", "--detailed-exitcode"}, 2, "2 to create", false},
 		{[]string{"graph", "-c", "../good"}, 0, "digraph", false},

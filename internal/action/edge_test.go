@@ -68,7 +68,7 @@ func TestConfigErrorsAreAnnotations(t *testing.T) {
 				!strings.Contains(got[1], "line=8,") || !strings.Contains(got[1], `unknown type "Nope"`) {
 				t.Errorf("annotations on the wrong lines: %q", got)
 			}
-			if !strings.Contains(r.summary, "the configuration has 2 error(s)") {
+			if !strings.Contains(r.summary, "the configuration has 2 errors") {
 				t.Errorf("summary:\n%s", r.summary)
 			}
 		})

@@ -12,6 +12,7 @@ import (
 	gh "github.com/google/go-github/v62/github"
 
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/noun"
 	"github.com/kyku/action/internal/workspace"
 )
 
@@ -111,7 +112,7 @@ func (r *run) fail(err error) int {
 			r.a.WithFieldsMap(props).Errorf("%s", d.Message)
 			lines[i] = d.String()
 		}
-		r.summary = summaryFailed(fmt.Sprintf("the configuration has %d error(s)", len(ds)), strings.Join(lines, "\n"))
+		r.summary = summaryFailed("the configuration has "+noun.Count(len(ds), "error"), strings.Join(lines, "\n"))
 		return ExitFail
 	}
 	msg := err.Error()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/noun"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/statemgr"
@@ -208,7 +209,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		for _, d := range ds {
 			fmt.Fprintln(env.Stderr, secrets.Scrub(d.String()))
 		}
-		fmt.Fprintf(env.Stderr, "kyku: %d error(s)\n", len(ds))
+		fmt.Fprintf(env.Stderr, "kyku: %s\n", noun.Count(len(ds), "error"))
 		return exitError
 	}
 	fmt.Fprintf(env.Stderr, "kyku: %s\n", secrets.Scrub(err.Error()))

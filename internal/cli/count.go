@@ -23,9 +23,14 @@ func resourceCount(cfg *config.Config) (total, auto int) {
 }
 
 // countText is the count as both commands print it: "9 resources (count
-// and forEach instances and 2 auto-subnets included)".
+// and forEach instances and 2 auto-subnets included)"; without a Vpc's
+// auto-subnets (a directory of .tf files has none), "3 resources (count and
+// forEach instances included)".
 func countText(cfg *config.Config) string {
 	total, auto := resourceCount(cfg)
+	if auto == 0 {
+		return noun.Count(total, "resource") + " (count and forEach instances included)"
+	}
 	return noun.Count(total, "resource") + " (count and forEach instances and " + noun.Count(auto, "auto-subnet") + " included)"
 }
 

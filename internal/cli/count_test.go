@@ -18,8 +18,8 @@ func TestCountWording(t *testing.T) {
 outputs:
   id: "${net}"
 `,
-			validate: "The configuration is valid: 1 resource (count and forEach instances and 0 auto-subnets included), 1 output.\n",
-			plan:     "The configuration has 1 resource (count and forEach instances and 0 auto-subnets included), counted as kyku validate counts them.",
+			validate: "The configuration is valid: 1 resource (count and forEach instances included), 1 output.\n",
+			plan:     "The configuration has 1 resource (count and forEach instances included), counted as kyku validate counts them.",
 			refresh:  "No drift: 1 resource matches the state.",
 		},
 		{
@@ -39,8 +39,8 @@ outputs:
 			config: `outputs:
   x: "1"
 `,
-			validate: "The configuration is valid: 0 resources (count and forEach instances and 0 auto-subnets included), 1 output.\n",
-			plan:     "The configuration has 0 resources (count and forEach instances and 0 auto-subnets included), counted as kyku validate counts them.",
+			validate: "The configuration is valid: 0 resources (count and forEach instances included), 1 output.\n",
+			plan:     "The configuration has 0 resources (count and forEach instances included), counted as kyku validate counts them.",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

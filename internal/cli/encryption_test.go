@@ -42,7 +42,7 @@ func TestEncryptionSwitchOnAndRotate(t *testing.T) {
 		t.Fatalf("plan over clear state with encryption on: exit %d %s; want a refusal pointing at kyku state rekey", code, errOut)
 	}
 	code, out, errOut := k.run("", "state", "rekey")
-	if code != 0 || !strings.Contains(out, "Rewrote the state, 1 backup(s)") {
+	if code != 0 || !strings.Contains(out, "Rewrote the state, 1 backup and 0 other objects (saved plans, audit records)") {
 		t.Fatalf("state rekey: exit %d\n%s%s", code, out, errOut)
 	}
 	for p, data := range k.stateFiles() {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/noun"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/tflayout"
@@ -186,7 +187,7 @@ func cmdState(ctx context.Context, env *Env, args []string) error {
 		if r.State {
 			what = "the state"
 		}
-		fmt.Fprintf(env.Stdout, "Rewrote %s, %d backup(s) and %d saved plan(s) or audit record(s) in %s with the configured key.\n", what, r.Backups, r.Objects, b.Describe())
+		fmt.Fprintf(env.Stdout, "Rewrote %s, %s and %s (saved plans, audit records) in %s with the configured key.\n", what, noun.Count(r.Backups, "backup"), noun.Count(r.Objects, "other object"), b.Describe())
 		return nil
 	}
 	return fmt.Errorf("state: unknown subcommand or wrong arguments %q (want list, show NAME, mv FROM TO, rm NAME…, pull, push FILE, backups, restore KEY, rekey)", pos)
