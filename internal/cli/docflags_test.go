@@ -113,7 +113,11 @@ func docFlagMentions(page, src string, commands map[string]map[string]bool) []fl
 	}
 	flush()
 	for _, c := range codes {
-		for _, m := range kykuCallRE.FindAllStringSubmatch(c.text, -1) {
+		for _, ix := range kykuCallRE.FindAllStringSubmatchIndex(c.text, -1) {
+			if at := ix[2] - len("kyku") - 1; at >= 0 && c.text[at] == '/' && (at == 0 || strings.ContainsRune(" \t\n(", rune(c.text[at-1]))) {
+				continue // a pull-request comment's command (/kyku plan -p x), not the CLI
+			}
+			m := []string{c.text[ix[0]:ix[1]], c.text[ix[2]:ix[3]]}
 			words := strings.Fields(m[1])
 			cmd := words[0]
 			if _, ok := commands[cmd]; !ok {
@@ -188,7 +192,8 @@ func TestDocFlagMentions(t *testing.T) {
 		"$ go run ./cmd/kyku plan \\\n" +
 		"    --target web | tee x --no\n" +
 		"kyku providers mirror --platform linux_amd64 DIR # --comment\n" +
-		"```\n"
+		"```\n" +
+		"A comment `/kyku plan -p infra/net` is not the CLI.\n"
 	got := docFlagMentions("p.md", src, commands)
 	want := []flagMention{
 		{"p.md:1", "plan", "--out"},
