@@ -179,7 +179,7 @@ func (e *Engine) applyLeased(ctx context.Context, cfg *config.Config, opts Apply
 		e.recordObjects(p, st)
 		for _, n := range touchedObjects(p, st) {
 			if !set.Holds(n) {
-				return nil, true, &StaleError{Reason: fmt.Sprintf("%s changed while the apply waited for its leases, and the apply now needs %s too; apply again", value.QuoteName(objects[0]), value.QuoteName(n))}
+				return nil, true, &StaleError{Reason: fmt.Sprintf("objects it touches changed while it waited for their leases, and planning again needs %s too; apply again", value.QuoteName(n))}
 			}
 		}
 	}

@@ -1,0 +1,127 @@
+package leasetest_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/progress"
+	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/statemgr/lease"
+)
+
+// spans records when each change started and finished.
+type spans struct {
+	mu            sync.Mutex
+	start, finish map[string]time.Time
+}
+
+func (s *spans) Event(e progress.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch e.Kind {
+	case progress.Started:
+		s.start[e.Name] = time.Now()
+	case progress.Done:
+		s.finish[e.Name] = time.Now()
+	}
+}
+
+// TestDisjointAppliesRunAtOnce: two applies changing different objects of
+// one state, started together, both change the cloud at the same time
+// (neither waits for the other's leases), and the state keeps both
+// changes: the second writer merged its object into the first's state.
+func TestDisjointAppliesRunAtOnce(t *testing.T) {
+	w := newWorld(t)
+	mustApply(t, w.engine(true), groups(t, 4, nil), nil)
+	w.latency = 300 * time.Millisecond
+	sp := &spans{start: map[string]time.Time{}, finish: map[string]time.Time{}}
+	var waited []string
+	var mu sync.Mutex
+	ctx := statemgr.WithLockWaiting(t.Context(), func(h statemgr.LockInfo, _ time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		waited = append(waited, h.Who)
+	})
+	cfgs := []map[int]int{{0: 9000}, {1: 9001}}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, ports := range cfgs {
+		e := w.engine(true, func(o *engine.Options) { o.Hook = sp; o.Lock.Who = "apply-" + string(rune('a'+i)) })
+		wg.Go(func() {
+			res, err := e.Apply(ctx, groups(t, 4, ports), engine.ApplyOptions{AutoApprove: true}, nil)
+			if err == nil {
+				err = res.Err()
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	if len(waited) > 0 {
+		t.Errorf("disjoint applies waited for each other's leases: %v", waited)
+	}
+	if !sp.start["t1"].Before(sp.finish["t0"]) || !sp.start["t0"].Before(sp.finish["t1"]) {
+		t.Errorf("the changes did not overlap: t0 %s–%s, t1 %s–%s", sp.start["t0"].Format(time.StampMilli), sp.finish["t0"].Format(time.StampMilli),
+			sp.start["t1"].Format(time.StampMilli), sp.finish["t1"].Format(time.StampMilli))
+	}
+	st := w.state()
+	if got := []any{st.Resources["t0"].Config["port"], st.Resources["t1"].Config["port"]}; !cmp.Equal(got, []any{float64(9000), float64(9001)}) {
+		t.Errorf("state ports t0, t1 = %v, want both changes (none lost)", got)
+	}
+	if diff := cmp.Diff(w.cloud(), stateObjects(st)); diff != "" {
+		t.Errorf("state differs from the cloud (-cloud +state):\n%s", diff)
+	}
+}
+
+// TestOverlappingApplyWaitsOrRefusesNamingTheHolder: an apply that needs
+// an object another run holds waits for it; past its timeout it refuses,
+// naming the object, the holder, its run and its pull request, and
+// changes nothing.
+func TestOverlappingApplyWaitsOrRefusesNamingTheHolder(t *testing.T) {
+	w := newWorld(t)
+	mustApply(t, w.engine(true), groups(t, 2, nil), nil)
+	m := lease.New(w.backend(), "", w.leases)
+	held, err := m.Acquire(t.Context(), []string{"t0"}, lease.Holder{PR: 7, Lock: statemgr.LockInfo{Who: "alice@ci", RunURL: "https://ci.example/run/42", Operation: "apply"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := w.state().Metadata.Serial
+
+	w.leases.Timeout = 300 * time.Millisecond
+	_, err = apply(t, w.engine(true), groups(t, 2, map[int]int{0: 9000}), nil)
+	var he *lease.HeldError
+	if !errors.As(err, &he) {
+		t.Fatalf("err = %v, want a *lease.HeldError", err)
+	}
+	for _, want := range []string{`object "t0" is leased`, "alice@ci", "https://ci.example/run/42", "pull request #7"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("refusal %q does not say %q", err, want)
+		}
+	}
+	if got := w.state().Metadata.Serial; got != before {
+		t.Errorf("the refused apply wrote the state (serial %d → %d)", before, got)
+	}
+
+	// Waiting: it goes on once the holder is done.
+	w.leases.Timeout = 20 * time.Second
+	e := w.engine(true)
+	var told []string
+	ctx := statemgr.WithLockWaiting(t.Context(), func(h statemgr.LockInfo, _ time.Duration) { told = append(told, h.Who) })
+	time.AfterFunc(300*time.Millisecond, func() { _ = held.Release(context.Background()) })
+	res, err := e.Apply(ctx, groups(t, 2, map[int]int{0: 9000}), engine.ApplyOptions{AutoApprove: true}, nil)
+	if err != nil || res.Err() != nil {
+		t.Fatalf("apply after the holder released: %v / %v", err, res.Err())
+	}
+	if diff := cmp.Diff([]string{"alice@ci"}, told); diff != "" {
+		t.Errorf("waiting told (-want +got):\n%s", diff)
+	}
+}

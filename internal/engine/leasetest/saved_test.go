@@ -1,0 +1,52 @@
+package leasetest_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kyku/action/internal/engine"
+)
+
+// TestSavedPlanStaleOnlyWhenItsObjectsChanged: plans A (t0) and C (t1)
+// are made on the same state; B then applies a change to t1. A still
+// applies (B changed nothing it touches), changes only t0, and B's t1
+// survives although A's branch still has the old t1 (never reverted); C,
+// which touches t1, is stale, naming t1, and changes nothing.
+func TestSavedPlanStaleOnlyWhenItsObjectsChanged(t *testing.T) {
+	w := newWorld(t)
+	e := w.engine(true)
+	mustApply(t, e, groups(t, 3, nil), nil)
+	planA := savedPlan(t, e, groups(t, 3, map[int]int{0: 9000}))
+	planC := savedPlan(t, e, groups(t, 3, map[int]int{1: 7001}))
+	mustApply(t, w.engine(true), groups(t, 3, map[int]int{1: 9001}), nil)
+
+	res := mustApply(t, w.engine(true), nil, planA)
+	var applied []string
+	for _, c := range res.Succeeded {
+		applied = append(applied, c.Action.String()+" "+c.Name)
+	}
+	if diff := cmp.Diff([]string{"update t0"}, applied); diff != "" {
+		t.Errorf("plan A applied (-want +got):\n%s", diff)
+	}
+	st := w.state()
+	want := map[string]any{"t0": float64(9000), "t1": float64(9001), "t2": float64(8002)}
+	for n, port := range want {
+		if got := st.Resources[n].Config["port"]; got != port {
+			t.Errorf("state %s port = %v, want %v", n, got, port)
+		}
+	}
+	if diff := cmp.Diff(w.cloud(), stateObjects(st)); diff != "" {
+		t.Errorf("state differs from the cloud (-cloud +state):\n%s", diff)
+	}
+
+	serial := st.Metadata.Serial
+	_, err := apply(t, w.engine(true), nil, planC)
+	if !engine.IsStale(err) || !strings.Contains(err.Error(), `"t1" changed since it was planned`) {
+		t.Fatalf("apply of C = %v, want stale naming t1", err)
+	}
+	if got := w.state(); got.Metadata.Serial != serial || got.Resources["t1"].Config["port"] != float64(9001) {
+		t.Errorf("the stale plan changed the state: serial %d → %d, t1 port %v", serial, got.Metadata.Serial, got.Resources["t1"].Config["port"])
+	}
+}
