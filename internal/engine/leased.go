@@ -417,3 +417,17 @@ func (e *Engine) mergeWrite(ctx context.Context, change func(*state.File) (bool,
 	}
 	return 0, fmt.Errorf("the state kept changing under %d attempts to merge into it: %w", mergeAttempts, statemgr.ErrConflict)
 }
+
+// RecoverLeased folds into the state the journals of leased applies that
+// died (what every leased apply does once it holds its leases) and deletes
+// the leases they left; without
+// Options.Leases it does nothing.
+func (e *Engine) RecoverLeased(ctx context.Context) error {
+	if e.opts.Leases == nil {
+		return nil
+	}
+	if err := e.recoverRuns(ctx, e.opts.Leases, ""); err != nil {
+		return err
+	}
+	return e.opts.Leases.Sweep(ctx)
+}

@@ -318,3 +318,29 @@ func (s *Set) Release(ctx context.Context) error {
 	s.held = nil
 	return lost
 }
+
+// Sweep deletes the leases whose heartbeat is stale (left by runs that
+// died), each only while still at the version read.
+func (m *Manager) Sweep(ctx context.Context) error {
+	keys, err := m.store.ListObjects(ctx, m.prefix())
+	if err != nil {
+		return fmt.Errorf("list leases: %w", err)
+	}
+	for _, k := range keys {
+		data, v, err := m.store.ReadObject(ctx, k)
+		if errors.Is(err, statemgr.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("read lease %s: %w", k, err)
+		}
+		var r record
+		if json.Unmarshal(data, &r) != nil || m.opts.Now().Sub(r.Heartbeat) < m.opts.StaleAfter {
+			continue
+		}
+		if err := m.store.DeleteObject(ctx, k, v); err != nil && !errors.Is(err, statemgr.ErrConflict) {
+			return fmt.Errorf("delete stale lease %s: %w", k, err)
+		}
+	}
+	return nil
+}
