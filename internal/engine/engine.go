@@ -291,6 +291,11 @@ func (e *Engine) locked(ctx context.Context, op string, persist bool) (*state.Fi
 	if err != nil {
 		return nil, nil, err
 	}
+	if persist {
+		if unlock, err = e.holdWhole(ctx, op, unlock); err != nil {
+			return nil, nil, err
+		}
+	}
 	st, err := e.load(ctx, persist)
 	if err != nil {
 		unlock()

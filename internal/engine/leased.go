@@ -431,3 +431,25 @@ func (e *Engine) RecoverLeased(ctx context.Context) error {
 	}
 	return e.opts.Leases.Sweep(ctx)
 }
+
+// holdWhole is, for an operation under the whole-state lock that writes
+// the state, the whole state's lease (lease.Manager.AcquireWhole): it
+// waits for the leased applies running to end, and those starting wait for
+// it. unlock releases the lock; the function returned releases both.
+func (e *Engine) holdWhole(ctx context.Context, op string, unlock func()) (func(), error) {
+	m := e.opts.Leases
+	if m == nil {
+		return unlock, nil
+	}
+	info := e.opts.Lock
+	info.Operation = op
+	set, err := m.AcquireWhole(ctx, lease.Holder{Run: statemgr.NewLockID(), PR: e.opts.PR, Lock: statemgr.ForRun(ctx, info)})
+	if err != nil {
+		unlock()
+		return nil, fmt.Errorf("%s: wait for the applies holding leases (%s): %w", op, e.backend.Describe(), err)
+	}
+	return func() {
+		_ = set.Release(context.WithoutCancel(ctx))
+		unlock()
+	}, nil
+}

@@ -125,3 +125,46 @@ func TestOverlappingApplyWaitsOrRefusesNamingTheHolder(t *testing.T) {
 		t.Errorf("waiting told (-want +got):\n%s", diff)
 	}
 }
+
+// TestWholeStateOperationsAndLeasedAppliesExcludeEachOther: a destroy
+// (under the whole-state lock, writing any object) waits for the leased
+// applies running and refuses past its timeout naming the object held and
+// its holder; a leased apply waits for a whole-state operation the same
+// way. Neither changes anything when refused.
+func TestWholeStateOperationsAndLeasedAppliesExcludeEachOther(t *testing.T) {
+	w := newWorld(t)
+	mustApply(t, w.engine(true), groups(t, 2, nil), nil)
+	cloud := w.cloud()
+	m := lease.New(w.backend(), "", w.leases)
+	held, err := m.Acquire(t.Context(), []string{"t1"}, lease.Holder{PR: 9, Lock: statemgr.LockInfo{Who: "bob@ci", Operation: "apply"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.leases.Timeout = 300 * time.Millisecond
+	_, err = w.engine(true).Destroy(t.Context(), engine.ApplyOptions{AutoApprove: true})
+	if !isHeld(err) || !strings.Contains(err.Error(), `object "t1" is leased`) || !strings.Contains(err.Error(), "pull request #9") {
+		t.Errorf("destroy while t1 is leased: %v, want a refusal naming t1 and #9", err)
+	}
+	if diff := cmp.Diff(cloud, w.cloud()); diff != "" {
+		t.Errorf("the refused destroy changed the cloud:\n%s", diff)
+	}
+	if err := held.Release(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+
+	whole, err := m.AcquireWhole(t.Context(), lease.Holder{Lock: statemgr.LockInfo{Who: "carol@laptop", Operation: "destroy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = apply(t, w.engine(true), groups(t, 2, map[int]int{0: 9000}), nil)
+	if !isHeld(err) || !strings.Contains(err.Error(), "the whole state is held") || !strings.Contains(err.Error(), "carol@laptop") {
+		t.Errorf("leased apply during a whole-state operation: %v, want a refusal naming carol", err)
+	}
+	if diff := cmp.Diff(cloud, w.cloud()); diff != "" {
+		t.Errorf("the refused apply changed the cloud:\n%s", diff)
+	}
+	if err := whole.Release(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	mustApply(t, w.engine(true), groups(t, 2, map[int]int{0: 9000}), nil)
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -94,8 +95,11 @@ type HeldError struct {
 }
 
 func (e *HeldError) Error() string {
-	msg := fmt.Sprintf("object %s is leased by another apply (%s); waited %s for it",
-		value.QuoteName(e.Object), e.Holder.Describe(), e.Waited)
+	what := "object " + value.QuoteName(e.Object) + " is leased by another apply"
+	if e.Object == Whole {
+		what = "the whole state is held by a whole-state operation"
+	}
+	msg := fmt.Sprintf("%s (%s); waited %s for it", what, e.Holder.Describe(), e.Waited)
 	if e.Err != nil {
 		msg += ": " + e.Err.Error()
 	}
@@ -147,6 +151,16 @@ func (m *Manager) Acquire(ctx context.Context, objects []string, holder Holder) 
 		held, blocker, err := m.tryAll(ctx, objs, holder)
 		if err != nil {
 			return nil, err
+		}
+		if blocker == nil && !slices.Contains(objs, Whole) {
+			// Taken: unless a whole-state operation holds the state (it
+			// waits for these to go, and they for it).
+			if blocker, err = m.wholeHeld(ctx, holder); blocker != nil || err != nil {
+				m.release(context.WithoutCancel(ctx), held)
+			}
+			if err != nil {
+				return nil, err
+			}
 		}
 		if blocker == nil {
 			s := &Set{m: m, holder: holder, held: held}
@@ -226,11 +240,24 @@ func (m *Manager) release(ctx context.Context, held map[string]statemgr.Version)
 
 // Live returns the runs holding a lease whose heartbeat is fresh.
 func (m *Manager) Live(ctx context.Context) (map[string]Holder, error) {
+	recs, err := m.live(ctx)
+	if err != nil {
+		return nil, err
+	}
+	live := map[string]Holder{}
+	for _, r := range recs {
+		live[r.Holder.Run] = r.Holder
+	}
+	return live, nil
+}
+
+// live returns the leases whose heartbeat is fresh, by object name.
+func (m *Manager) live(ctx context.Context) ([]record, error) {
 	keys, err := m.store.ListObjects(ctx, m.prefix())
 	if err != nil {
 		return nil, fmt.Errorf("list leases: %w", err)
 	}
-	live := map[string]Holder{}
+	var live []record
 	for _, k := range keys {
 		data, _, err := m.store.ReadObject(ctx, k)
 		if errors.Is(err, statemgr.ErrNotFound) {
@@ -244,9 +271,10 @@ func (m *Manager) Live(ctx context.Context) (map[string]Holder, error) {
 			continue
 		}
 		if m.opts.Now().Sub(r.Heartbeat) < m.opts.StaleAfter {
-			live[r.Holder.Run] = r.Holder
+			live = append(live, r)
 		}
 	}
+	slices.SortFunc(live, func(a, b record) int { return strings.Compare(a.Object, b.Object) })
 	return live, nil
 }
 
