@@ -453,3 +453,32 @@ func (e *Engine) holdWhole(ctx context.Context, op string, unlock func()) (func(
 		unlock()
 	}, nil
 }
+
+// WithPR returns a copy of e whose leases name pull request n.
+func (e *Engine) WithPR(n int) *Engine {
+	c := *e
+	c.opts.PR = n
+	return &c
+}
+
+// Leased reports whether e's applies lease their objects.
+func (e *Engine) Leased() bool { return e.opts.Leases != nil }
+
+// ChangedObjects are the state objects p's changes write (a plan limited
+// to them with PlanOptions.Targets makes them again).
+func ChangedObjects(p *plan.Plan) []string { return changedObjects(p) }
+
+// SameChanges reports whether a and b make the same changes, no-ops,
+// targets and levels aside: what a plan limited to a's changes must make
+// again for a to be applied under leases.
+func SameChanges(a, b *plan.Plan) (bool, error) {
+	da, err := plan.ChangesDigest(changesOnly(a))
+	if err != nil {
+		return false, err
+	}
+	db, err := plan.ChangesDigest(changesOnly(b))
+	if err != nil {
+		return false, err
+	}
+	return da == db, nil
+}

@@ -86,16 +86,25 @@ type record struct {
 }
 
 // HeldError refuses an Acquire that gave up waiting for an object another
-// run holds.
+// run holds: Object is the one it waited for, Objects every one of those
+// it asked for that the same run holds (sorted; Object among them).
 type HeldError struct {
-	Object string
-	Holder Holder
+	Object  string
+	Objects []string
+	Holder  Holder
 	Waited time.Duration
 	Err    error // the context's error, when it ended the wait
 }
 
 func (e *HeldError) Error() string {
 	what := "object " + value.QuoteName(e.Object) + " is leased by another apply"
+	if len(e.Objects) > 1 {
+		quoted := make([]string, len(e.Objects))
+		for i, o := range e.Objects {
+			quoted[i] = value.QuoteName(o)
+		}
+		what = "objects " + strings.Join(quoted, ", ") + " are leased by another apply"
+	}
 	if e.Object == Whole {
 		what = "the whole state is held by a whole-state operation"
 	}
@@ -168,7 +177,8 @@ func (m *Manager) Acquire(ctx context.Context, objects []string, holder Holder) 
 			return s, nil
 		}
 		if again, cause := w.Wait(ctx, &blocker.Holder.Lock); !again {
-			return nil, &HeldError{Object: blocker.Object, Holder: blocker.Holder, Waited: m.opts.Now().Sub(start).Round(time.Millisecond), Err: cause}
+			return nil, &HeldError{Object: blocker.Object, Objects: m.heldBy(context.WithoutCancel(ctx), objs, blocker), Holder: blocker.Holder,
+				Waited: m.opts.Now().Sub(start).Round(time.Millisecond), Err: cause}
 		}
 	}
 }
@@ -371,4 +381,22 @@ func (m *Manager) Sweep(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// heldBy returns those of objs whose lease blocker's run holds, sorted
+// (blocker's own object at least).
+func (m *Manager) heldBy(ctx context.Context, objs []string, blocker *record) []string {
+	out := []string{blocker.Object}
+	for _, o := range objs {
+		if o == blocker.Object {
+			continue
+		}
+		data, _, err := m.store.ReadObject(ctx, m.key(o))
+		var r record
+		if err == nil && json.Unmarshal(data, &r) == nil && r.Holder.Run == blocker.Holder.Run {
+			out = append(out, o)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

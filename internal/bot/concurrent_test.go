@@ -1,0 +1,155 @@
+package bot_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/github/githubtest"
+	"github.com/kyku/action/internal/review"
+	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/statemgr/lease"
+	s3b "github.com/kyku/action/internal/statemgr/s3"
+	"github.com/kyku/action/internal/statemgr/s3/s3test"
+)
+
+// leasedProject is a harness whose project keeps its state in a bucket of
+// its own with leases: true, and whose settings run the jobs of different
+// pull requests at once. PR 2's head adds Vm "a" (and has "b" as the
+// default branch has it), PR 3's adds "b" or, with overlap, changes what
+// PR 2 changes.
+func leasedProject(t *testing.T, o harnessOpts, headAConfig, headBConfig string) (*harness, *s3test.Server, string) {
+	t.Helper()
+	s := s3test.Require(t)
+	bucket := s.NewBucket(t)
+	t.Setenv("AWS_ACCESS_KEY_ID", s.Access)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", s.Secret)
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	backend := fmt.Sprintf("backend:\n  type: s3\n  bucket: %s\n  region: %s\n  endpoint: %s\n  usePathStyle: true\n  leases: true\n",
+		bucket, s.Region, s.Endpoint)
+	o.backend, o.policy = backend, testPolicy(bucket)
+	h := newHarness(t, o)
+	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte("concurrent-applies: true\n"))
+	h.gh.SetFile(repoName, headA, "kyku.yaml", []byte(headAConfig+backend))
+	h.gh.SetFile(repoName, headB, "kyku.yaml", []byte(headBConfig+backend))
+	// The default branch's project is applied: the state the pull
+	// requests plan on.
+	cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte(configV1 + backend)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := h.openRepo(t.Context(), cfg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := ws.Engine.Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil); err != nil || res.Err() != nil {
+		t.Fatalf("apply the default branch: %v / %v", err, res.Err())
+	}
+	return h, s, bucket
+}
+
+const vmA = "  a:\n    type: Vm\n    properties: { image: debian-12 }\n"
+const vmB = "  b:\n    type: Vm\n    properties: { image: debian-12 }\n"
+
+// openPRs opens PRs 2 (headA) and 3 (headB), approved, planned.
+func openPRs(t *testing.T, h *harness) {
+	t.Helper()
+	for _, pr := range []struct {
+		n   int
+		sha string
+	}{{2, headA}, {3, headB}} {
+		h.pr(pr.n, pr.sha)
+		h.gh.AddReview(repoName, pr.n, githubtest.Review{User: "reviewer", State: "APPROVED", CommitID: pr.sha})
+		h.deliver("pull_request", prOpened(t, pr.n, pr.sha))
+	}
+	h.gh.SetPermission(repoName, "writer", "write")
+	h.settle()
+}
+
+// TestTwoPRsOnDisjointObjectsApplyAtOnce: with leases, two pull requests
+// planned on the same state, one adding Vm "a", the other Vm "b", apply
+// at once (the bot runs both jobs together, neither waits for the other),
+// both apply, and neither reverts the other's object although each
+// branch lacks it.
+func TestTwoPRsOnDisjointObjectsApplyAtOnce(t *testing.T) {
+	var inFlight, maxInFlight atomic.Int32
+	rules := bot.Rules{Comment: func(ctx context.Context, d review.Deps, s review.Settings, ev review.CommentEvent) (*review.CommentOutcome, error) {
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for m := maxInFlight.Load(); n > m && !maxInFlight.CompareAndSwap(m, n); m = maxInFlight.Load() {
+		}
+		time.Sleep(100 * time.Millisecond) // both are in here at once when neither waits
+		return review.Comment(ctx, d, s, ev)
+	}}
+	h, _, _ := leasedProject(t, harnessOpts{rules: rules}, configV1+vmA, configV1+vmB)
+	openPRs(t, h)
+
+	var wg sync.WaitGroup
+	for i, n := range []int{2, 3} {
+		wg.Go(func() { h.deliver("issue_comment", commentOn(t, n, "writer", "User", "/kyku apply", int64(700+i))) })
+	}
+	wg.Wait()
+	h.settle()
+
+	if maxInFlight.Load() != 2 {
+		t.Errorf("%d applies ran at once, want 2 (disjoint pull requests do not wait)", maxInFlight.Load())
+	}
+	if m := h.metrics(); m[`kyku_bot_jobs_total{kind="apply",outcome="applied"}`] != 2 {
+		for _, n := range []int{2, 3} {
+			for _, c := range h.botComments(n) {
+				t.Logf("#%d: %q", n, c.Body)
+			}
+		}
+		t.Fatalf("applied %v, want 2", m[`kyku_bot_jobs_total{kind="apply",outcome="applied"}`])
+	}
+	if cloud := h.cloudObjects(); len(cloud) != 3 {
+		t.Errorf("cloud holds %v, want Vms web, a and b", cloud)
+	}
+}
+
+// TestOverlappingPRApplyNamesTheObjectsAndThePR: PR 3's apply needs Vm
+// "a", whose lease PR 2's apply holds; past the lock timeout it is refused
+// with a reply naming the object and pull request #2, and changes nothing.
+func TestOverlappingPRApplyNamesTheObjectsAndThePR(t *testing.T) {
+	h, s, bucket := leasedProject(t, harnessOpts{lockTimeout: 300 * time.Millisecond}, configV1+vmA, configV1+vmA+vmB)
+	openPRs(t, h)
+	prefix := ""
+	for _, k := range s.Keys(t, bucket, "") {
+		if strings.HasSuffix(k, "/plans/") || strings.Contains(k, "plans/") {
+			prefix, _, _ = strings.Cut(k, "plans/")
+			break
+		}
+	}
+	b, err := s3b.NewWithClient(s.Client, s3b.Config{Bucket: bucket, Prefix: strings.TrimSuffix(prefix, "/"), Region: s.Region, Endpoint: s.Endpoint, UsePathStyle: true}, "", s3b.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := lease.New(b, "", lease.Options{}).Acquire(t.Context(), []string{"a"},
+		lease.Holder{PR: 2, Lock: statemgr.LockInfo{Who: "kyku[bot]", Operation: "apply", RunURL: "https://bot.example/jobs/2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release(context.Background())
+
+	h.deliver("issue_comment", commentOn(t, 3, "writer", "User", "/kyku apply", 801))
+	h.settle()
+	var reply string
+	for _, c := range h.botComments(3) {
+		reply = c.Body
+	}
+	for _, want := range []string{"`a`", "pull request #2", "https://bot.example/jobs/2"} {
+		if !strings.Contains(reply, want) {
+			t.Errorf("the reply does not name %s:\n%s", want, reply)
+		}
+	}
+	if cloud := h.cloudObjects(); len(cloud) != 1 {
+		t.Errorf("the refused apply changed the cloud: %v, want web only", cloud)
+	}
+}
