@@ -153,3 +153,25 @@ func TestOverlappingPRApplyNamesTheObjectsAndThePR(t *testing.T) {
 		t.Errorf("the refused apply changed the cloud: %v, want web only", cloud)
 	}
 }
+
+// TestPRBehindAppliesOnlyItsChanges: with leases, PR 3 (adds "b") is
+// applied first; PR 2's branch, planned before and lacking "b", still
+// applies its reviewed plan (create "a") and never destroys "b": it is
+// planned again limited to its own changes.
+func TestPRBehindAppliesOnlyItsChanges(t *testing.T) {
+	h, _, _ := leasedProject(t, harnessOpts{}, configV1+vmA, configV1+vmB)
+	openPRs(t, h)
+	h.deliver("issue_comment", commentOn(t, 3, "writer", "User", "/kyku apply", 901))
+	h.settle()
+	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 902))
+	h.settle()
+	if m := h.metrics(); m[`kyku_bot_jobs_total{kind="apply",outcome="applied"}`] != 2 {
+		for _, c := range h.botComments(2) {
+			t.Logf("#2: %s", c.Body)
+		}
+		t.Fatalf("applied %v, want 2", m[`kyku_bot_jobs_total{kind="apply",outcome="applied"}`])
+	}
+	if cloud := h.cloudObjects(); len(cloud) != 3 {
+		t.Errorf("cloud holds %v, want Vms web, a and b (b kept)", cloud)
+	}
+}
