@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/statemgr/lease"
 )
 
 // TestSavedPlanStaleOnlyWhenItsObjectsChanged: plans A (t0) and C (t1)
@@ -48,5 +49,29 @@ func TestSavedPlanStaleOnlyWhenItsObjectsChanged(t *testing.T) {
 	}
 	if got := w.state(); got.Metadata.Serial != serial || got.Resources["t1"].Config["port"] != float64(9001) {
 		t.Errorf("the stale plan changed the state: serial %d → %d, t1 port %v", serial, got.Metadata.Serial, got.Resources["t1"].Config["port"])
+	}
+}
+
+// TestEditedObjectVersionsDoNotMakeAStalePlanApply: a plan file is
+// anyone's to edit. Plan C (t1) is made, another apply changes t1, and
+// C's recorded versions are edited to the current ones: the apply plans
+// C's changes again against the state as it is, finds other changes than
+// the file lists, and refuses, changing nothing.
+func TestEditedObjectVersionsDoNotMakeAStalePlanApply(t *testing.T) {
+	w := newWorld(t)
+	e := w.engine(true)
+	mustApply(t, e, groups(t, 2, nil), nil)
+	planC := savedPlan(t, e, groups(t, 2, map[int]int{1: 7001}))
+	mustApply(t, w.engine(true), groups(t, 2, map[int]int{1: 9001}), nil)
+	st := w.state()
+	for n := range planC.Objects {
+		planC.Objects[n] = lease.Digest(st, n)
+	}
+	_, err := apply(t, w.engine(true), nil, planC)
+	if !engine.IsMismatch(err) || !strings.Contains(err.Error(), `"t1"`) {
+		t.Fatalf("apply of the edited plan = %v, want a mismatch naming t1", err)
+	}
+	if got := w.state(); got.Metadata.Serial != st.Metadata.Serial {
+		t.Errorf("the refused plan wrote the state: serial %d → %d", st.Metadata.Serial, got.Metadata.Serial)
 	}
 }
