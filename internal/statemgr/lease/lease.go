@@ -92,8 +92,8 @@ type HeldError struct {
 	Object  string
 	Objects []string
 	Holder  Holder
-	Waited time.Duration
-	Err    error // the context's error, when it ended the wait
+	Waited  time.Duration
+	Err     error // the context's error, when it ended the wait
 }
 
 func (e *HeldError) Error() string {
