@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/statemgr/lease"
 )
 
@@ -73,5 +74,22 @@ func TestEditedObjectVersionsDoNotMakeAStalePlanApply(t *testing.T) {
 	}
 	if got := w.state(); got.Metadata.Serial != st.Metadata.Serial {
 		t.Errorf("the refused plan wrote the state: serial %d → %d", st.Metadata.Serial, got.Metadata.Serial)
+	}
+}
+
+// TestPublishedPlanKeepsNoObjectVersions: the versions a leased plan
+// records are digests of state records, secrets in: the plan.json
+// published (render.RedactPlan) leaves them out, as it does the digests
+// of the variables.
+func TestPublishedPlanKeepsNoObjectVersions(t *testing.T) {
+	w := newWorld(t)
+	e := w.engine(true)
+	mustApply(t, e, groups(t, 1, nil), nil)
+	p := savedPlan(t, e, groups(t, 1, map[int]int{0: 9000}))
+	if len(p.Objects) == 0 {
+		t.Fatal("the leased plan records no object versions")
+	}
+	if got := render.RedactPlan(p).Objects; got != nil {
+		t.Errorf("the published plan keeps object versions: %v", got)
 	}
 }
