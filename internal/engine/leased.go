@@ -192,7 +192,7 @@ func (e *Engine) applyLeased(ctx context.Context, cfg *config.Config, opts Apply
 	rs.journal = m.Journal(holder.Run, func(n string) string { return lease.Digest(st, n) })
 	for _, n := range changedObjects(p) {
 		if !set.Holds(n) {
-			return nil, true, fmt.Errorf("apply: %s would change %s, which it does not lease", value.QuoteName(n), value.QuoteName(n))
+			return nil, true, fmt.Errorf("apply would change %s, which it does not lease", value.QuoteName(n))
 		}
 	}
 	res, err = e.run(context.WithValue(ctx, leasedRunKey{}, rs), st, p, opts)
@@ -377,10 +377,12 @@ func mergeOutputs(cur, base, final *state.File) {
 	}
 }
 
-// mergeMu serializes the read-change-write of mergeWrite per backend: a
+// mergeMu serializes the read-change-write of mergeWrite per state: a
 // backend's conditional Write is on the version its last Read saw, which
-// two goroutines sharing it would mix up.
-var mergeMu sync.Map // statemgr.Backend → *sync.Mutex
+// two goroutines sharing it would mix up. Keyed by the state's
+// description (bounded by the states a process writes; a bot opens a
+// backend per job).
+var mergeMu sync.Map // Backend.Describe() → *sync.Mutex
 
 // mergeAttempts bounds mergeWrite's rounds: each lost one means another
 // apply wrote meanwhile, and made progress.
@@ -391,7 +393,7 @@ const mergeAttempts = 100
 // wrote first (statemgr.ErrConflict) it reads and changes again. change
 // reporting false writes nothing. It returns the serial written (or read).
 func (e *Engine) mergeWrite(ctx context.Context, change func(*state.File) (bool, error)) (int64, error) {
-	mu, _ := mergeMu.LoadOrStore(e.backend, &sync.Mutex{})
+	mu, _ := mergeMu.LoadOrStore(e.backend.Describe(), &sync.Mutex{})
 	mu.(*sync.Mutex).Lock()
 	defer mu.(*sync.Mutex).Unlock()
 	for range mergeAttempts {
