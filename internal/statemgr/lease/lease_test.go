@@ -1,11 +1,13 @@
 package lease_test
 
 import (
+	"fmt"
 	"os"
 	"testing"
 	"time"
 
 	"github.com/kyku/action/internal/statemgr/lease"
+	"github.com/kyku/action/internal/statemgr/lease/leasesuite"
 	s3b "github.com/kyku/action/internal/statemgr/s3"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 	"github.com/kyku/action/internal/statemgr/tflayout"
@@ -41,4 +43,19 @@ func TestTerraformStateKeepsTheWholeStateLock(t *testing.T) {
 	if m, err := lease.For(t.Context(), unlocked, "", lease.Options{}); m != nil || err != nil {
 		t.Errorf("lease.For(lock: false) = %v, %v; want none", m, err)
 	}
+}
+
+// TestSuiteOnS3 runs the lease suite on the S3 server (If-None-Match,
+// If-Match).
+func TestSuiteOnS3(t *testing.T) {
+	srv := s3test.Require(t)
+	bucket := srv.NewBucket(t)
+	leasesuite.Run(t, func(t *testing.T) string { return fmt.Sprintf("suite/%d", time.Now().UnixNano()) },
+		func(t *testing.T, loc string) lease.Store {
+			b, err := s3b.NewWithClient(srv.Client, s3b.Config{Bucket: bucket, Prefix: loc, Region: srv.Region, Endpoint: srv.Endpoint, UsePathStyle: true}, "", s3b.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		})
 }
