@@ -165,3 +165,31 @@ func TestPRBehindAppliesOnlyItsChanges(t *testing.T) {
 		t.Errorf("cloud holds %v, want Vms web, a and b (b kept)", cloud)
 	}
 }
+
+// TestPRCannotTurnLeasesOnForItself: the backend comes from the default
+// branch, never from a pull request: a PR whose configuration adds
+// leases: true while the default branch's has none is applied under the
+// whole-state lock, leasing nothing.
+func TestPRCannotTurnLeasesOnForItself(t *testing.T) {
+	h, s, bucket := leasedProject(t, harnessOpts{}, configV1+vmA, configV1+vmB)
+	plain := fmt.Sprintf("backend:\n  type: s3\n  bucket: %s\n  region: %s\n  endpoint: %s\n  usePathStyle: true\n", bucket, s.Region, s.Endpoint)
+	h.gh.SetFile(repoName, defaultBranch, "kyku.yaml", []byte(configV1+plain))
+	openPRs(t, h)
+	t.Setenv("KYKU_SIM_LATENCY", "300ms")
+	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 811))
+	sawLock, sawLease := false, false
+	for !sawLock || h.metrics()["kyku_bot_jobs_running"] > 0 {
+		for _, k := range s.Keys(t, bucket, "") {
+			sawLock = sawLock || strings.HasSuffix(k, ".json.lock")
+			sawLease = sawLease || strings.Contains(k, "leases/")
+		}
+		if h.metrics()[`kyku_bot_jobs_total{kind="apply",outcome="applied"}`] == 1 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	h.settle()
+	if !sawLock || sawLease {
+		t.Errorf("during the apply: whole-state lock seen %v, leases seen %v; want the lock, no leases", sawLock, sawLease)
+	}
+}
