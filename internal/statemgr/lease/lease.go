@@ -202,6 +202,19 @@ func (m *Manager) tryAll(ctx context.Context, objs []string, holder Holder) (map
 // take leases one object: a new lease, one of the same run's, or a stale
 // one taken over on the version read.
 func (m *Manager) take(ctx context.Context, object string, holder Holder) (statemgr.Version, *record, error) {
+	for range 3 {
+		v, blocker, err := m.takeOnce(ctx, object, holder)
+		if err != errReleased {
+			return v, blocker, err
+		}
+	}
+	return "", &record{Object: object}, nil // it keeps coming and going: wait, and look again
+}
+
+// errReleased says the lease takeOnce found went away before it was read.
+var errReleased = errors.New("lease released meanwhile")
+
+func (m *Manager) takeOnce(ctx context.Context, object string, holder Holder) (statemgr.Version, *record, error) {
 	key := m.key(object)
 	body, err := json.Marshal(record{Object: object, Holder: holder, Heartbeat: m.opts.Now()})
 	if err != nil {
@@ -216,14 +229,14 @@ func (m *Manager) take(ctx context.Context, object string, holder Holder) (state
 	}
 	data, cur, err := m.store.ReadObject(ctx, key)
 	if errors.Is(err, statemgr.ErrNotFound) {
-		return "", &record{Object: object}, nil // released meanwhile: look again
+		return "", nil, errReleased
 	}
 	if err != nil {
 		return "", nil, fmt.Errorf("read lease of %s: %w", value.QuoteName(object), err)
 	}
 	var r record
 	if err := json.Unmarshal(data, &r); err != nil {
-		// Not a lease: taken over only once stale by its age unknown, so never.
+		// Not a lease: its age is unknown, so it is never taken over.
 		return "", nil, fmt.Errorf("lease of %s at %s is not a lease (remove it by hand): %w", value.QuoteName(object), key, err)
 	}
 	if r.Holder.Run != holder.Run && m.opts.Now().Sub(r.Heartbeat) < m.opts.StaleAfter {
