@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path"
 	"slices"
 	"strings"
 
@@ -145,7 +144,7 @@ func (m *Manager) Orphans(ctx context.Context, except string) ([]*Journal, error
 	for _, k := range keys {
 		rest := strings.TrimPrefix(k, m.journals())
 		if run, _, ok := strings.Cut(rest, "/"); ok && run != except {
-			runs[path.Clean(run)] = true
+			runs[run] = true
 		}
 	}
 	if len(runs) == 0 {

@@ -204,7 +204,7 @@ func (m *Manager) tryAll(ctx context.Context, objs []string, holder Holder) (map
 func (m *Manager) take(ctx context.Context, object string, holder Holder) (statemgr.Version, *record, error) {
 	for range 3 {
 		v, blocker, err := m.takeOnce(ctx, object, holder)
-		if err != errReleased {
+		if !errors.Is(err, errReleased) {
 			return v, blocker, err
 		}
 	}
