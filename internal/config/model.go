@@ -72,21 +72,19 @@ type ProviderConfig struct {
 // Backend is where state lives. Type is "local" (default), "s3", "gcs",
 // "spaces" or "http"; each type takes only its own keys (backendKeys).
 type Backend struct {
-	Type            string `json:"type"`
-	Path            string `json:"path,omitempty"` // local: state directory
-	Bucket          string `json:"bucket,omitempty"`
-	Prefix          string `json:"prefix,omitempty"`
-	Region          string `json:"region,omitempty"`
-	Endpoint        string `json:"endpoint,omitempty"`
-	UsePathStyle    bool   `json:"usePathStyle,omitempty"`
-	KMSKeyID        string `json:"kmsKeyId,omitempty"`
-	BackupRetention int    `json:"backupRetention,omitempty"` // 0: keep all
-	Lock            *bool  `json:"lock,omitempty"`            // spaces: false runs without a lock
-	// Leases: an apply leases the objects it touches instead of locking
-	// the whole state (docs/concurrent-applies.md).
-	Leases bool        `json:"leases,omitempty"`
-	HTTP   HTTPBackend `json:"http,omitempty"`
-	Pos    diag.Pos    `json:"-"`
+	Type            string      `json:"type"`
+	Path            string      `json:"path,omitempty"` // local: state directory
+	Bucket          string      `json:"bucket,omitempty"`
+	Prefix          string      `json:"prefix,omitempty"`
+	Region          string      `json:"region,omitempty"`
+	Endpoint        string      `json:"endpoint,omitempty"`
+	UsePathStyle    bool        `json:"usePathStyle,omitempty"`
+	KMSKeyID        string      `json:"kmsKeyId,omitempty"`
+	BackupRetention int         `json:"backupRetention,omitempty"` // 0: keep all
+	Lock            *bool       `json:"lock,omitempty"`            // spaces: false runs without a lock
+	Leases          bool        `json:"leases,omitempty"`          // an apply leases what it touches (docs/concurrent-applies.md)
+	HTTP            HTTPBackend `json:"http,omitempty"`
+	Pos             diag.Pos    `json:"-"`
 }
 
 // HTTPBackend is the part of a backend of type http (Terraform's HTTP
