@@ -87,7 +87,7 @@ func TestTwentyAppliesAtOnceWithOneKilled(t *testing.T) {
 	t.Logf("seed %d (replay with %s=%d)", seed, envSeed, seed)
 	rng := rand.New(rand.NewPCG(seed, 0))
 	w := newWorld(t)
-	w.leases.StaleAfter = 2 * time.Second
+	w.leases.StaleAfter = 6 * time.Second // a heartbeat every 200ms: 30 may be late under load before one is taken over
 	w.leases.Heartbeat = 200 * time.Millisecond
 	initial := &worker{}
 	mustApply(t, w.engine(true), initial.config(t, -1), nil)
@@ -288,7 +288,7 @@ func TestLoadChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := &world{t: t, srv: s3test.Require(t), bucket: os.Getenv(envChildBucket), simDir: os.Getenv(envChildSim), latency: 300 * time.Millisecond,
-		leases: lease.Options{Timeout: 20 * time.Second, Poll: 20 * time.Millisecond, Heartbeat: 200 * time.Millisecond, StaleAfter: 2 * time.Second}}
+		leases: lease.Options{Timeout: 20 * time.Second, Poll: 20 * time.Millisecond, Heartbeat: 200 * time.Millisecond, StaleAfter: 6 * time.Second}}
 	e := w.engine(true, func(o *engine.Options) { o.Parallelism = 1 })
 	mustApply(t, e, nil, p)
 	t.Fatal("the child apply finished: it was to be killed")
