@@ -484,3 +484,29 @@ func SameChanges(a, b *plan.Plan) (bool, error) {
 	}
 	return da == db, nil
 }
+
+// foldOrphans folds into st, in memory, the journals of leased applies
+// that died: what a plan is computed against, so that it plans on what
+// those applies finished (the next leased apply folds them for good, with
+// the same result). st is changed in place.
+func (e *Engine) foldOrphans(ctx context.Context, st *state.File) error {
+	m := e.opts.Leases
+	if m == nil || st == nil {
+		return nil
+	}
+	orphans, err := m.Orphans(ctx, "")
+	if err != nil {
+		return fmt.Errorf("find journals of dead applies: %w", err)
+	}
+	for _, j := range orphans {
+		recs, err := j.Records(ctx)
+		if err != nil {
+			return err
+		}
+		for _, r := range recs {
+			e.opts.Secrets.Add(appendSecrets(nil, r.Entry.Resource)...)
+		}
+		lease.Fold(st, recs)
+	}
+	return nil
+}

@@ -26,6 +26,9 @@ func (e *Engine) PlanWith(ctx context.Context, cfg *config.Config, opts PlanOpti
 		return nil, err
 	}
 	defer unlock()
+	if err := e.foldOrphans(ctx, st); err != nil {
+		return nil, err
+	}
 	exists := st != nil
 	if st, err = e.draft(st); err != nil {
 		return nil, err

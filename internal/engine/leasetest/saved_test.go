@@ -8,6 +8,8 @@ import (
 
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/render"
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/lease"
 )
 
@@ -91,5 +93,37 @@ func TestPublishedPlanKeepsNoObjectVersions(t *testing.T) {
 	}
 	if got := render.RedactPlan(p).Objects; got != nil {
 		t.Errorf("the published plan keeps object versions: %v", got)
+	}
+}
+
+// TestPlanSeesWhatAKilledApplyFinished: an apply that created t1 was
+// killed before writing the state; its journal records t1. A plan made
+// before any other apply recovers that journal plans on it (t1 is there:
+// nothing to do), and does not offer to create t1 a second time.
+func TestPlanSeesWhatAKilledApplyFinished(t *testing.T) {
+	w := newWorld(t)
+	e := w.engine(true)
+	mustApply(t, e, groups(t, 2, nil), nil)
+	b := w.backend()
+	st, err := b.Read(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t1 := st.Resources["t1"]
+	delete(st.Resources, "t1") // as the state was before the killed apply
+	st.Metadata.Serial++
+	if err := b.Write(t.Context(), st, statemgr.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	dead := lease.New(b, "", w.leases).Journal("dead-run", func(string) string { return "" })
+	if err := dead.Append(t.Context(), state.Entry{Seq: 1, Lineage: st.Metadata.Lineage, Op: state.OpPut, Name: "t1", Resource: t1}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := w.engine(true).Plan(t.Context(), groups(t, 2, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.HasChanges() {
+		t.Errorf("the plan offers changes for what the killed apply finished: %+v", p.Changes)
 	}
 }
