@@ -294,26 +294,46 @@ func changesOnly(p *plan.Plan) *plan.Plan {
 // recoverRuns folds into the state the journals of runs that died holding
 // leases, and clears them.
 func (e *Engine) recoverRuns(ctx context.Context, m *lease.Manager, self string) error {
-	orphans, err := m.Orphans(ctx, self)
+	orphans, err := e.orphans(ctx, m, self)
 	if err != nil {
-		return fmt.Errorf("find journals of dead applies: %w", err)
+		return err
 	}
-	for _, j := range orphans {
-		recs, err := j.Records(ctx)
-		if err != nil {
-			return err
+	for _, o := range orphans {
+		if _, err := e.mergeWrite(ctx, func(st *state.File) (bool, error) { return lease.Fold(st, o.recs), nil }); err != nil {
+			return fmt.Errorf("recover the journal of dead apply %s: %w", o.journal.Run(), err)
 		}
-		for _, r := range recs {
-			e.opts.Secrets.Add(appendSecrets(nil, r.Entry.Resource)...)
-		}
-		if _, err := e.mergeWrite(ctx, func(st *state.File) (bool, error) { return lease.Fold(st, recs), nil }); err != nil {
-			return fmt.Errorf("recover the journal of dead apply %s: %w", j.Run(), err)
-		}
-		if err := j.ClearJournal(ctx); err != nil {
+		if err := o.journal.ClearJournal(ctx); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// orphan is the journal of a run that died holding leases, and its records.
+type orphan struct {
+	journal *lease.Journal
+	recs    []lease.Record
+}
+
+// orphans reads the journals of the runs that died holding leases (self
+// left out); the secrets their entries hold are learnt first.
+func (e *Engine) orphans(ctx context.Context, m *lease.Manager, self string) ([]orphan, error) {
+	journals, err := m.Orphans(ctx, self)
+	if err != nil {
+		return nil, fmt.Errorf("find journals of dead applies: %w", err)
+	}
+	out := make([]orphan, 0, len(journals))
+	for _, j := range journals {
+		recs, err := j.Records(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			e.opts.Secrets.Add(appendSecrets(nil, r.Entry.Resource)...)
+		}
+		out = append(out, orphan{journal: j, recs: recs})
+	}
+	return out, nil
 }
 
 // commitLeased writes the objects a leased apply changed (and outputs
@@ -490,23 +510,15 @@ func SameChanges(a, b *plan.Plan) (bool, error) {
 // those applies finished (the next leased apply folds them for good, with
 // the same result). st is changed in place.
 func (e *Engine) foldOrphans(ctx context.Context, st *state.File) error {
-	m := e.opts.Leases
-	if m == nil || st == nil {
+	if e.opts.Leases == nil || st == nil {
 		return nil
 	}
-	orphans, err := m.Orphans(ctx, "")
+	orphans, err := e.orphans(ctx, e.opts.Leases, "")
 	if err != nil {
-		return fmt.Errorf("find journals of dead applies: %w", err)
+		return err
 	}
-	for _, j := range orphans {
-		recs, err := j.Records(ctx)
-		if err != nil {
-			return err
-		}
-		for _, r := range recs {
-			e.opts.Secrets.Add(appendSecrets(nil, r.Entry.Resource)...)
-		}
-		lease.Fold(st, recs)
+	for _, o := range orphans {
+		lease.Fold(st, o.recs)
 	}
 	return nil
 }
