@@ -17,7 +17,7 @@ import (
 // "type"). A key of another type is an error naming the types it belongs to.
 var backendTypes = sync.OnceValue(func() map[string][]string {
 	return map[string][]string{
-		"local":  {"path", "backupRetention"},
+		"local":  {"path", "backupRetention", "leases"},
 		"s3":     {"bucket", "prefix", "region", "endpoint", "usePathStyle", "kmsKeyId", "backupRetention", "leases"},
 		"gcs":    {"bucket", "prefix", "backupRetention", "leases"},
 		"spaces": {"bucket", "region", "prefix", "endpoint", "usePathStyle", "lock", "backupRetention", "leases"},

@@ -3,6 +3,7 @@ package leasetest_test
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -12,8 +13,10 @@ import (
 
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/progress"
+	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/lease"
+	"github.com/kyku/action/internal/statemgr/local"
 )
 
 // spans records when each change started and finished.
@@ -167,4 +170,42 @@ func TestWholeStateOperationsAndLeasedAppliesExcludeEachOther(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustApply(t, w.engine(true), groups(t, 2, map[int]int{0: 9000}), nil)
+}
+
+// TestDisjointAppliesOnLocalState: leases on a local state directory (its
+// conditional writes under an fcntl lock): two applies of different
+// objects at once keep both changes.
+func TestDisjointAppliesOnLocalState(t *testing.T) {
+	dir := t.TempDir()
+	open := func() *engine.Engine {
+		p, err := sim.New(sim.Options{Dir: filepath.Join(dir, "sim"), LatencyMin: 100 * time.Millisecond, LatencyMax: 100 * time.Millisecond, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = p.Close() })
+		b := local.New(filepath.Join(dir, "state"), "", local.Options{})
+		m, err := lease.For(t.Context(), b, "", lease.Options{Poll: 20 * time.Millisecond})
+		if err != nil || m == nil {
+			t.Fatalf("lease.For(local) = %v, %v", m, err)
+		}
+		return engine.New(p, b, engine.Options{DeployPrefix: "test", Leases: m})
+	}
+	mustApply(t, open(), groups(t, 2, nil), nil)
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range 2 {
+		e := open()
+		wg.Go(func() { _, errs[i] = apply(t, e, groups(t, 2, map[int]int{i: 9000 + i}), nil) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	st, err := local.New(filepath.Join(dir, "state"), "", local.Options{}).Read(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := []any{st.Resources["t0"].Config["port"], st.Resources["t1"].Config["port"]}; !cmp.Equal(got, []any{float64(9000), float64(9001)}) {
+		t.Errorf("state ports t0, t1 = %v, want both changes", got)
+	}
 }
