@@ -113,7 +113,12 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 		if err != nil {
 			return nil, fmt.Errorf("open workspace: %w", err)
 		}
-		return &review.Workspace{Engine: engine.New(p, backend, engine.Options{Env: env, Secrets: book}), Backend: backend,
+		leases, err := workspace.Leases(ctx, cfg.Backend, backend, workspace.Settings{Env: env})
+		if err != nil {
+			workspace.Release(p)
+			return nil, fmt.Errorf("open workspace: %w", err)
+		}
+		return &review.Workspace{Engine: engine.New(p, backend, engine.Options{Env: env, Secrets: book, Leases: leases}), Backend: backend,
 			Close: func() error { workspace.Release(p); return nil }}, nil
 	}
 }

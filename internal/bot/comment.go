@@ -70,7 +70,7 @@ func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo)
 func (rt *router) commentJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {
 	return queue.Job{
 		Kind: ev.comment.cmd.Name.String(),
-		Key:  targetKey(ev, t),
+		Key:  pullKey(ev, s, t),
 		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label()),
 			slog.String("author", ev.comment.author)},
 		Run: func(ctx context.Context) (string, error) {

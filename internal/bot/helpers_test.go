@@ -102,6 +102,8 @@ type harness struct {
 	tenants  []bot.Tenant // every workspace opened
 	simDirs  []string     // every sim cloud directory opened
 	log      logBuffer    // the bot's log (JSON lines)
+	// lockTimeout is how long a state lock or lease is waited for (0: 20s).
+	lockTimeout time.Duration
 }
 
 // logBuffer is a bytes.Buffer safe for the bot's goroutines.
@@ -172,13 +174,15 @@ type harnessOpts struct {
 	// ctx is what the bot runs with (nil: a context of its own, ended by
 	// the test's cleanup through Shutdown).
 	ctx context.Context
+	// lockTimeout: see harness.lockTimeout.
+	lockTimeout time.Duration
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
 	key, _ := testKey(t)
 	dir := t.TempDir()
-	h := &harness{t: t, gh: githubtest.NewServer(t), simDir: filepath.Join(dir, "sim"), stateDir: filepath.Join(dir, "state")}
+	h := &harness{t: t, gh: githubtest.NewServer(t), simDir: filepath.Join(dir, "sim"), stateDir: filepath.Join(dir, "state"), lockTimeout: o.lockTimeout}
 	h.gh.SetApp(appID, &key.PublicKey, "kyku[bot]")
 	h.gh.AddRepo(repoName, defaultBranch)
 	h.gh.SetRepoID(repoName, repoID, repoCreated)
@@ -332,15 +336,19 @@ func (h *harness) open(ctx context.Context, t bot.Tenant, cfg *config.Config, en
 			return nil, err
 		}
 	}
-	ws, err := workspace.Open(ctx, cfg, workspace.Settings{
+	ws := workspace.Settings{
 		Env: env, BaseDir: h.stateDir, LockTimeout: 20 * time.Second, Getenv: os.Getenv,
 		Engine: engine.Options{DeployPrefix: "test", RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond,
 			DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond},
-	}, reg)
+	}
+	if h.lockTimeout != 0 {
+		ws.LockTimeout, ws.PollInterval = h.lockTimeout, 20*time.Millisecond
+	}
+	opened, err := workspace.Open(ctx, cfg, ws, reg)
 	if err != nil {
 		return nil, err
 	}
-	return &review.Workspace{Engine: ws.Engine, Backend: ws.Backend}, nil
+	return &review.Workspace{Engine: opened.Engine, Backend: opened.Backend}, nil
 }
 
 // fixture loads one of the repository's webhook payloads

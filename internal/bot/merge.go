@@ -94,7 +94,7 @@ func (rt *router) mergeJob(ev event, repo *github.Repo, s *settings.Settings, ch
 	t := chain[0]
 	return queue.Job{
 		Kind:  "merge-apply",
-		Key:   targetKey(ev, t),
+		Key:   pullKey(ev, s, t),
 		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label())},
 		Run: func(ctx context.Context) (string, error) {
 			out, err := rt.rules.ApplyMerged(ctx, rt.deps(ev, repo, src, t), reviewSettings(s, t), ev.mergeSHA, ev.merger)

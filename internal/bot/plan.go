@@ -72,7 +72,7 @@ func CheckName(t settings.Target) string { return "kyku plan (" + t.Label() + ")
 func (rt *router) planJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {
 	return queue.Job{
 		Kind:  "plan",
-		Key:   targetKey(ev, t),
+		Key:   pullKey(ev, s, t),
 		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label())},
 		Run: func(ctx context.Context) (string, error) {
 			name := CheckName(t)

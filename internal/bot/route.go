@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 
 	"github.com/kyku/action/internal/bot/queue"
@@ -36,6 +37,17 @@ func (rt *router) keyedRouteJob(kind, key string, ev event, attrs []slog.Attr, f
 		defer func() { rt.metrics.rateLimit(ev.installation, repo.RateLimitRemaining()) }()
 		return f(ctx, ev, repo)
 	}}
+}
+
+// pullKey is the queue key of a pull request's job on t: t's, or with
+// concurrent applies one per pull request, so that those of different
+// pull requests run at once (their applies wait for the objects they
+// touch: leases).
+func pullKey(ev event, s *settings.Settings, t settings.Target) string {
+	if s.ConcurrentApplies && ev.number > 0 {
+		return targetKey(ev, t) + "#pr-" + strconv.Itoa(ev.number)
+	}
+	return targetKey(ev, t)
 }
 
 // targetKey serialises the jobs of one project/environment of a repository.

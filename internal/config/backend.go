@@ -17,10 +17,10 @@ import (
 // "type"). A key of another type is an error naming the types it belongs to.
 var backendTypes = sync.OnceValue(func() map[string][]string {
 	return map[string][]string{
-		"local":  {"path", "backupRetention"},
-		"s3":     {"bucket", "prefix", "region", "endpoint", "usePathStyle", "kmsKeyId", "backupRetention"},
-		"gcs":    {"bucket", "prefix", "backupRetention"},
-		"spaces": {"bucket", "region", "prefix", "endpoint", "usePathStyle", "lock", "backupRetention"},
+		"local":  {"path", "backupRetention", "leases"},
+		"s3":     {"bucket", "prefix", "region", "endpoint", "usePathStyle", "kmsKeyId", "backupRetention", "leases"},
+		"gcs":    {"bucket", "prefix", "backupRetention", "leases"},
+		"spaces": {"bucket", "region", "prefix", "endpoint", "usePathStyle", "lock", "backupRetention", "leases"},
 		"http":   {"address", "lockAddress", "unlockAddress", "username", "updateMethod", "lockMethod", "unlockMethod", "retryMax", "backupRetention"},
 	}
 })
@@ -154,6 +154,8 @@ func (p *parser) backendKey(b *Backend, kv pair, key, path string) {
 	switch key {
 	case "usePathStyle":
 		b.UsePathStyle, _ = p.boolean(kv.val, path)
+	case "leases":
+		b.Leases, _ = p.boolean(kv.val, path)
 	case "lock":
 		if on, ok := p.boolean(kv.val, path); ok {
 			b.Lock = &on

@@ -16,7 +16,6 @@ import (
 // TODO(issue 42): remove each entry once its page is on main.
 var pendingPages = map[string]bool{
 	"docs/plan-reads.md":         true, // rd: plans read only what the change touches
-	"docs/concurrent-applies.md": true, // ls: per-object leases, concurrent applies
 }
 
 var (

@@ -111,6 +111,9 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 	if p == nil && cfg == nil {
 		return nil, errors.New("apply: need a config or a saved plan")
 	}
+	if res, done, err := e.applyLeased(ctx, cfg, opts, p); done {
+		return res, err
+	}
 	st, unlock, err := e.locked(ctx, "apply", true)
 	if err != nil {
 		return nil, err
@@ -236,6 +239,10 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 			return res, ErrNotConfirmed
 		}
 	}
+	if !p.HasChanges() && leasedRun(ctx) != nil {
+		res.Outputs = st.Outputs // the leases cover no object to record anything of
+		return res, nil
+	}
 	if !p.HasChanges() {
 		next := st.Clone()
 		recorded := recordUnchanged(next, p)
@@ -294,6 +301,9 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	}
 	final.OutputSensitivity = outputSensitivity(p.Config, final.Outputs, st)
 	final.Metadata.Serial = st.Metadata.Serial + 1
+	if rs := leasedRun(ctx); rs != nil {
+		return e.commitLeased(work, rs, res, st, final)
+	}
 	if err := e.backend.Write(work, final, statemgr.WriteOptions{}); err != nil {
 		return res, fmt.Errorf("write state (the journal keeps every finished change; the next run recovers it): %w", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/statemgr/lease"
 )
 
 // Options tune an Engine. Zero values get the documented defaults.
@@ -46,6 +47,13 @@ type Options struct {
 	Now   func() time.Time  // default time.Now
 	Rand  io.Reader         // randomness for prefix, lineage (default crypto/rand)
 	Sleep func(ctx context.Context, d time.Duration) error
+
+	// Leases, when set, makes Apply lease the objects it changes and
+	// those they read from, instead of locking the whole state, and write
+	// the state by merging (leased.go). PR is the pull request an apply
+	// runs for (0: none), recorded in its leases.
+	Leases *lease.Manager
+	PR     int
 
 	// Secrets is the run's scrubber, which the engine feeds (secrets.go);
 	// default: a book of its own (Engine.Secrets).
@@ -282,6 +290,11 @@ func (e *Engine) locked(ctx context.Context, op string, persist bool) (*state.Fi
 	unlock, err := e.lock(ctx, op)
 	if err != nil {
 		return nil, nil, err
+	}
+	if persist {
+		if unlock, err = e.holdWhole(ctx, op, unlock); err != nil {
+			return nil, nil, err
+		}
 	}
 	st, err := e.load(ctx, persist)
 	if err != nil {

@@ -315,7 +315,7 @@ func (x *execution) record(ctx context.Context, op state.Op, name string, r *sta
 		Seq: x.seq.Add(1), BaseSerial: x.base.Metadata.Serial, Lineage: x.base.Metadata.Lineage,
 		Op: op, Name: name, Resource: r,
 	}
-	if err := x.e.backend.Append(ctx, e); err != nil {
+	if err := journalOf(ctx, x.e.backend).Append(ctx, e); err != nil {
 		return fmt.Errorf("journal %s %q: %w", op, name, err)
 	}
 	x.mu.Lock()

@@ -269,7 +269,7 @@ func (e *Engine) journalMoves(ctx context.Context, st *state.File, p *plan.Plan)
 			Seq: seq, BaseSerial: st.Metadata.Serial, Lineage: st.Metadata.Lineage,
 			Op: state.OpMove, Name: c.ResourceID, From: c.MovedFrom,
 		}
-		if err := e.backend.Append(ctx, entry); err != nil {
+		if err := journalOf(ctx, e.backend).Append(ctx, entry); err != nil {
 			return nil, 0, fmt.Errorf("journal move %q to %q: %w", c.MovedFrom, c.ResourceID, err)
 		}
 	}

@@ -26,11 +26,18 @@ func (e *Engine) PlanWith(ctx context.Context, cfg *config.Config, opts PlanOpti
 		return nil, err
 	}
 	defer unlock()
+	if err := e.foldOrphans(ctx, st); err != nil {
+		return nil, err
+	}
 	exists := st != nil
 	if st, err = e.draft(st); err != nil {
 		return nil, err
 	}
-	return e.plan(ctx, cfg, st, exists, opts)
+	p, err := e.plan(ctx, cfg, st, exists, opts)
+	if err == nil && exists {
+		e.recordObjects(p, st)
+	}
+	return p, err
 }
 
 // PlanDestroy computes a plan that destroys everything in state.

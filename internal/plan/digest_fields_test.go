@@ -26,6 +26,7 @@ var changesDigestLeavesOut = map[string]string{
 	"Serial":           "the state planned against: apply checks it under the lock (engine.StaleError)",
 	"StateExists":      "the state planned against: apply checks it under the lock (engine.StaleError)",
 	"Backend":          "the state planned against: apply checks it under the lock (engine.StaleError)",
+	"Objects":          "the state planned against, object by object: a leased apply checks them (engine.StaleError) and plans the changes again",
 	"VariablesHash":    "a digest of secrets, shown nowhere; apply compares it with the configuration it is given",
 	"SecretsHash":      "a digest of secrets, shown nowhere; apply compares it with the configuration it is given",
 	"OutputChanges":    "shown, not applied: apply evaluates the outputs again",

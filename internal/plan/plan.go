@@ -281,6 +281,12 @@ type Plan struct {
 	Serial      int64  `json:"serial"`
 	Prefix      string `json:"prefix"`
 	StateExists bool   `json:"stateExists"`
+	// Objects are, when the state's objects are leased one by one (not
+	// the whole state locked), the version (lease.Digest; "" for absent)
+	// of each object the plan changes or reads from, in the state planned
+	// against: the plan goes stale only when one of them changed, not
+	// when the serial moved on.
+	Objects map[string]string `json:"objects,omitempty"`
 	// ConfigHash is config.Config.Hash of the configuration planned (its
 	// secrets left out: it is published).
 	ConfigHash string `json:"configHash"`

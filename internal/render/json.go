@@ -177,6 +177,7 @@ func RedactPlan(p *plan.Plan) *plan.Plan {
 	r := *p
 	r.Config = nil
 	r.VariablesHash, r.SecretsHash = "", "" // digests of the secrets: kept private
+	r.Objects = nil                         // digests of state records, secrets in: kept private too
 	r.Redacted = true
 	r.Levels = maps.Clone(p.Levels)
 	r.Changes = make([]plan.Change, len(p.Changes))

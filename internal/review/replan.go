@@ -11,6 +11,7 @@ import (
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/statemgr/lease"
 )
 
 // MaxSavedPlanBytes bounds a saved plan read back from the backend: a
@@ -106,12 +107,23 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 		// comment covers the cloud names, so a swapped prefix is refused.
 		eng = eng.WithDeployPrefix(saved.Prefix)
 	}
-	fresh, err := eng.PlanWith(ctx, headCfg, reviewPlan)
+	opts := reviewPlan
+	leased := leasedReview(eng, saved)
+	if eng.Leased() {
+		eng = eng.WithPR(pr.Number) // its leases name the pull request
+	}
+	if leased {
+		opts.Targets = engine.ChangedObjects(saved)
+	}
+	fresh, err := eng.PlanWith(ctx, headCfg, opts)
 	if err != nil {
 		return a.fail(ctx, fmt.Errorf("plan %s again at %s: %w", envName(a.s.Environment), sha7(ref), known().Error(err)))
 	}
 	hidden = hidden.Add(progress.SecretsOf(nil, fresh))
 	digest, err := ChangesDigest(fresh)
+	if err == nil && leased {
+		digest, err = reviewedDigest(saved, fresh, digest)
+	}
 	if err != nil {
 		return a.fail(ctx, err)
 	}
@@ -132,6 +144,9 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	res, err := applyPlan(ctx, eng, headCfg, fresh, a.allowDestroyAll())
 	if engine.IsStale(err) {
 		return a.refuse(ctx, refusal(RequireCurrentState, staleText(a.request(), known().Scrub(err.Error()))))
+	}
+	if he := (*lease.HeldError)(nil); errors.As(err, &he) {
+		return a.refuse(ctx, refusal(RequireCurrentState, known().Scrub(heldText(a.request(), he))))
 	}
 	if err != nil && (res == nil || !res.Applied) {
 		return a.fail(ctx, fmt.Errorf("apply %s: %w", envName(a.s.Environment), known().Error(err)))

@@ -106,6 +106,11 @@ func Open(ctx context.Context, cfg *config.Config, s Settings, reg provider.Regi
 	}
 	opts := s.Engine
 	opts.Env = s.Env
+	if s.Terraform == nil {
+		if opts.Leases, err = Leases(ctx, cfg.Backend, b, s); err != nil {
+			return nil, err
+		}
+	}
 	return &Workspace{Engine: engine.New(p, b, opts), Provider: p, Backend: b}, nil
 }
 

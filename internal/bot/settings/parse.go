@@ -14,7 +14,7 @@ import (
 )
 
 var (
-	topKeys     = []string{"projects", "require-approval", "required-approvals", "apply-permission", "plan-permission", "approver-permission", "apply", "comment", "execution", "workflow", "allow-fork-prs", "drift", "policy-owners", "promotion"}
+	topKeys     = []string{"projects", "require-approval", "required-approvals", "apply-permission", "plan-permission", "approver-permission", "apply", "comment", "execution", "workflow", "allow-fork-prs", "drift", "policy-owners", "promotion", "concurrent-applies"}
 	driftKeys   = []string{"enabled", "write-state"}
 	projectKeys = []string{"name", "config", "environments", "autoplan"}
 	// applyModes are the apply modes the bot knows (the merge queue is
@@ -60,6 +60,8 @@ func Parse(name string, data []byte) (*Settings, error) {
 			s.Projects = p.projects(v)
 		case "allow-fork-prs":
 			s.AllowForkPRs = p.boolean(v, k.Value)
+		case "concurrent-applies":
+			s.ConcurrentApplies = p.boolean(v, k.Value)
 		case "require-approval":
 			s.RequireApproval = p.boolean(v, k.Value)
 		case "apply-permission":

@@ -55,6 +55,11 @@ type Settings struct {
 	AllowForkPRs       bool             // plan and apply pull requests from forks (default false)
 	Drift              Drift
 	Projects           []Project
+	// ConcurrentApplies runs the jobs of different pull requests on one
+	// project and environment at once (default false: one at a time); for
+	// backends with leases: true (docs/concurrent-applies.md), whose
+	// applies wait for the objects they touch instead.
+	ConcurrentApplies bool
 	// PolicyOwners may override a policy denial by approving the head
 	// (logins, and teams as "org/team-slug").
 	PolicyOwners []string

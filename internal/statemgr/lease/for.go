@@ -1,0 +1,34 @@
+package lease
+
+import (
+	"context"
+	"errors"
+
+	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/statemgr/tflayout"
+)
+
+// For returns the lease manager of environment env on backend b, or nil
+// when the state's applies take the whole-state lock instead: b offers no
+// conditional writes (a local directory, Terraform's HTTP backend), its
+// store does not enforce them (lock: false), or it keeps a state OpenTofu
+// may also write (package tflayout), which keeps OpenTofu's whole-state
+// lock since OpenTofu knows nothing of leases.
+func For(ctx context.Context, b statemgr.Backend, env string, opts Options) (*Manager, error) {
+	if _, tf := b.(*tflayout.Backend); tf {
+		return nil, nil
+	}
+	s, ok := b.(Store)
+	if !ok {
+		return nil, nil
+	}
+	m := New(s, env, opts)
+	_, _, err := s.ReadObject(ctx, m.key("probe"))
+	switch {
+	case errors.Is(err, statemgr.ErrNotConditional):
+		return nil, nil
+	case err != nil && !errors.Is(err, statemgr.ErrNotFound):
+		return nil, err
+	}
+	return m, nil
+}
