@@ -221,6 +221,10 @@ func appendResource(b []byte, r *Resource, hideSecrets bool) ([]byte, error) {
 				b = append(b, `,"attr":`...)
 				b = value.AppendString(b, t.Attr)
 			}
+			if t.Path != "" {
+				b = append(b, `,"path":`...)
+				b = value.AppendString(b, t.Path)
+			}
 			b = append(b, '}')
 		}
 		b = append(b, ']')

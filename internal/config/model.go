@@ -159,10 +159,13 @@ type Condition struct {
 }
 
 // Trigger is one entry of Resource.ReplaceTriggeredBy: a resource
-// instance, and an attribute of it ("" for any change to it).
+// instance, and an attribute of it ("" for any change to it), and a path
+// into that attribute (value.Ref's Path syntax, `.note`, `[0]`,
+// `["key"]`; "" for the whole attribute): the value there must change.
 type Trigger struct {
 	Resource string `json:"resource"`
 	Attr     string `json:"attr,omitempty"`
+	Path     string `json:"path,omitempty"`
 }
 
 // Output is a named value read from resources after apply.

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -206,10 +205,8 @@ func (x *planning) triggered(r *config.Resource) string {
 			if t.Attr == "" {
 				return t.Resource
 			}
-			for _, pc := range c.Properties {
-				if pc.Path == t.Attr || strings.HasPrefix(pc.Path, t.Attr+".") || strings.HasPrefix(pc.Path, t.Attr+"[") {
-					return t.Resource + "." + t.Attr
-				}
+			if pathChanged(c.Properties, t.Attr, value.Ref{Path: t.Path}.Steps()) {
+				return t.Resource + "." + t.Attr + t.Path
 			}
 		}
 	}

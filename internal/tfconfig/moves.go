@@ -258,15 +258,56 @@ func (ev *evaluator) triggers(sc scope, r *Resource) []config.Trigger {
 			})
 			continue
 		}
+		path := triggerPath(sc.mi, key, rest)
 		for _, ref := range sc.mi.resourceRefs(key, rest) {
 			t := config.Trigger{Resource: ref.Resource}
 			if ref.Attr != value.AllAttrs {
-				t.Attr = ref.Attr
+				t.Attr, t.Path = ref.Attr, path
 			}
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// triggerPath is the path a replace_triggered_by entry names inside the
+// attribute it names (rest follows the resource's key: its instance
+// index, the attribute, then the path), in value.Ref's Path syntax; ""
+// for the whole attribute. OpenTofu compares the value there.
+func triggerPath(mi *modInst, key string, rest hcl.Traversal) string {
+	e := mi.expandResource(key)
+	if e.failed {
+		return ""
+	}
+	_, after := pick(e, e.keys, rest)
+	if len(after) < 2 {
+		return ""
+	}
+	var b strings.Builder
+	for _, st := range after[1:] {
+		switch st := st.(type) {
+		case hcl.TraverseAttr:
+			b.WriteString("." + st.Name)
+		case hcl.TraverseIndex:
+			switch {
+			case !st.Key.IsKnown() || st.Key.IsNull():
+				return b.String()
+			case st.Key.Type() == cty.String:
+				b.WriteString("[" + strconv.Quote(st.Key.AsString()) + "]")
+			case st.Key.Type() == cty.Number:
+				n, acc := st.Key.AsBigFloat().Int64()
+				if acc != big.Exact || n < 0 {
+					return b.String()
+				}
+				b.WriteString("[" + strconv.FormatInt(n, 10) + "]")
+			default:
+				return b.String()
+			}
+		default:
+			return b.String()
+		}
+	}
+	return b.String()
 }
 
 // resourceKeyOf finds the resource of mi an address in it starts with:

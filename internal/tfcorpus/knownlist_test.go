@@ -76,13 +76,6 @@ var knownDifferences = map[string]known{
 			"output.arithmetic: fraction: OpenTofu 0.33333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333335, Kyku 0.3333333333333333",
 		},
 	},
-	"lifecycle-replace-triggered-by": {
-		why: "replace_triggered_by naming a path inside an attribute (terraform_data.config.input.note) is judged by Kyku on the whole top-level attribute (input), which changes: OpenTofu compares the path itself, which does not",
-		diffs: []string{
-			"random_pet.not_triggered: actions: OpenTofu [no-op], Kyku [delete create]",
-			"random_pet.not_triggered: id: OpenTofu \"fond-marmot\", Kyku (known after apply)",
-		},
-	},
 	"moved": {
 		why: "OpenTofu moves a resource's no-key instance to [0] when count is added (terraform_data.single → terraform_data.single[0]) without a moved block; Kyku plans a destroy and a create",
 		diffs: []string{
