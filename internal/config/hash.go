@@ -202,6 +202,24 @@ func appendResource(b []byte, r *Resource, hideSecrets bool) ([]byte, error) {
 		b = value.AppendString(b, r.AutoFrom)
 	}
 	b = appendNames(b, "sensitive", r.Sensitive)
+	if len(r.SensitiveWithin) > 0 {
+		b = append(b, `,"sensitiveWithin":{`...)
+		for i, name := range slices.Sorted(maps.Keys(r.SensitiveWithin)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = value.AppendString(b, name)
+			b = append(b, ':', '[')
+			for j, p := range r.SensitiveWithin[name] {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = value.AppendString(b, p)
+			}
+			b = append(b, ']')
+		}
+		b = append(b, '}')
+	}
 	if r.Provider != "" {
 		b = append(b, `,"provider":`...)
 		b = value.AppendString(b, r.Provider)

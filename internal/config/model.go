@@ -133,6 +133,12 @@ type Resource struct {
 	// sensitive variable's: they are masked wherever a value is shown,
 	// like the properties the schema marks sensitive.
 	Sensitive []string `json:"sensitive,omitempty"`
+	// SensitiveWithin, for a property of Sensitive whose value is not
+	// sensitive as a whole, lists the paths inside it (value.Ref's Path
+	// syntax: `.password`, `["key"]`, `[0]`) whose values are: what a
+	// plan's planned values mask, as OpenTofu's do. A property missing
+	// here is sensitive whole.
+	SensitiveWithin map[string][]string `json:"sensitiveWithin,omitempty"`
 	// ReplaceTriggeredBy replaces the resource when one of these changes
 	// (Terraform's lifecycle replace_triggered_by): a resource instance
 	// that the plan updates or replaces, or one attribute of it whose

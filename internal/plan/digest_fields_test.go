@@ -36,10 +36,11 @@ var changesDigestLeavesOut = map[string]string{
 	"Secrets":          "in memory only: what errors are scrubbed of",
 	"Redacted":         "how a plan file shows the values, not what the plan does; apply refuses a redacted plan",
 
-	"Changes[0].Provider":  "follows from Type (its prefix names the provider) and the plan's Provider and configuration, which are in",
-	"Changes[0].Outputs":   "outputs read back on a no-op: recorded in state, nothing in the cloud changes",
-	"Changes[0].Sensitive": "what is shown masked, decided by the configuration (ConfigHash) and the provider's schema; each property change's Sensitive is in",
-	"Changes[0].Imported":  "in memory only: applying a saved plan plans again and records what that plan read",
+	"Changes[0].Provider":        "follows from Type (its prefix names the provider) and the plan's Provider and configuration, which are in",
+	"Changes[0].Outputs":         "outputs read back on a no-op: recorded in state, nothing in the cloud changes",
+	"Changes[0].Sensitive":       "what is shown masked, decided by the configuration (ConfigHash) and the provider's schema; each property change's Sensitive is in",
+	"Changes[0].SensitiveWithin": "which parts of a planned value are shown masked, decided by the configuration (ConfigHash); each property change's Sensitive is in",
+	"Changes[0].Imported":        "in memory only: applying a saved plan plans again and records what that plan read",
 	// Shown beside the values, never applied: the values are in.
 	"Changes[0].References": "presentation only: which reference of the configuration (ConfigHash) gave a value; the values themselves are in the property changes",
 	// The provider's planned bytes hold sensitive values in clear: the
@@ -90,8 +91,9 @@ func everyField() *plan.Plan {
 				PriorState: []byte("prior"), PriorPrivate: []byte("prior-private"), State: []byte("state"), Private: []byte("private"),
 				SchemaVersion: 1, ConfigKnown: true, Sensitive: []string{"userData"}, Values: map[string]any{"image": "debian-13"},
 			},
-			Sensitive:  []string{"userData"},
-			References: map[string]string{"image": "ami.id"},
+			Sensitive:       []string{"userData"},
+			SensitiveWithin: map[string][]string{"userData": {".password"}},
+			References:      map[string]string{"image": "ami.id"},
 		}},
 		Levels:  map[string]int{"net": 1, "web": 2},
 		Lineage: "l1", Serial: 7, Prefix: "ab12", StateExists: true,

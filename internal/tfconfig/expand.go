@@ -322,6 +322,12 @@ func (ev *evaluator) property(sc scope, cr *config.Resource, name string, e *Exp
 	}
 	if sensitiveIn(v) {
 		cr.Sensitive = append(cr.Sensitive, name)
+		if paths, ok := sensitiveWithin(v); ok {
+			if cr.SensitiveWithin == nil {
+				cr.SensitiveWithin = map[string][]string{}
+			}
+			cr.SensitiveWithin[name] = paths
+		}
 	}
 	if len(e.refs) == 0 && v.IsWhollyKnown() {
 		canon, _ := canonical(v)

@@ -99,12 +99,4 @@ var knownDifferences = map[string]known{
 			"  :0: read random_pet \"random_pet.forget_counted[0]\" (id content-sailfish): random_pet is a type of provider \"random\", which is not among the providers this run starts: they are the ones declared under providers: (in a pull request's plan, the default branch's: a provider it adds runs once it is merged): ",
 		},
 	},
-	"variables-sensitive": {
-		why: "Kyku marks sensitivity per top-level attribute: input is masked whole where OpenTofu masks only input.password",
-		diffs: []string{
-			"terraform_data.db: input.password: OpenTofu marks it sensitive, Kyku does not",
-			"terraform_data.db: input: Kyku marks it sensitive, OpenTofu does not",
-			"terraform_data.db: input: OpenTofu {\"name\": \"app\", \"password\": \"correct-horse-battery\"}, Kyku (sensitive)",
-		},
-	},
 }
