@@ -145,7 +145,7 @@ func TestHashCoversEveryField(t *testing.T) {
 	known := map[reflect.Type][]string{
 		reflect.TypeOf(Resource{}):       {"name", "type", "properties", "protect", "createBeforeDestroy", "ignoreChanges", "dependsOn", "autoFrom", "provider", "data", "sensitive", "sensitiveWithin", "replaceTriggeredBy", "conditions"},
 		reflect.TypeOf(PluginProvider{}): {"name", "source", "version", "config", "sensitive"},
-		reflect.TypeOf(Output{}):         {"name", "value", "sensitive", "description"},
+		reflect.TypeOf(Output{}):         {"name", "value", "sensitive", "description", "conditions"},
 		reflect.TypeOf(Moved{}):          {"from", "to"},
 		reflect.TypeOf(Import{}):         {"to", "id"},
 		reflect.TypeOf(ProviderConfig{}): {"name", "settings"},

@@ -181,9 +181,13 @@ type Output struct {
 	// Sensitive: the value holds a sensitive variable's, or the output is
 	// declared sensitive ({ value: …, sensitive: true }); it is masked
 	// when outputs are listed.
-	Sensitive   bool     `json:"sensitive,omitempty"`
-	Description string   `json:"description,omitempty"`
-	Pos         diag.Pos `json:"-"`
+	Sensitive   bool   `json:"sensitive,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Conditions are the output's preconditions that read resources
+	// (Terraform's precondition blocks in an output), checked by the plan
+	// once what they read is known.
+	Conditions []*Condition `json:"conditions,omitempty"`
+	Pos        diag.Pos     `json:"-"`
 }
 
 // Moved renames a resource in state: what state calls From is To from now

@@ -20,6 +20,7 @@ import (
 func (x *planning) refuse() []plan.Change {
 	x.e.orderReplaces(&x.diags, x.cfg, x.st, x.p.Changes)
 	refuseSensitiveOutputs(&x.diags, x.cfg, x.sensitive)
+	checkOutputConditions(&x.diags, x.cfg, x.lookup)
 	for _, o := range x.cfg.Outputs { // a path that does not apply to what it reads
 		if _, _, err := value.ResolveChecked(o.Value, x.lookup); err != nil {
 			x.diags.Add(o.Pos, "output %q: %s", o.Name, refErrText(err, secretIn(x.sensitive)))

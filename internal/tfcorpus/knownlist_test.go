@@ -15,12 +15,6 @@ var knownDifferences = map[string]known{
 			"data.fwtest_item.health: missing: OpenTofu plans [read], Kyku plans nothing",
 		},
 	},
-	"error-precondition": {
-		why: "Kyku refuses the plan at the failed resource precondition and does not report the root output's failed precondition (main.tf:24), which OpenTofu reports with it",
-		diffs: []string{
-			"missing error: main.tf:24: Module output value precondition failed",
-		},
-	},
 	"estate-cert-validation": {
 		why: "for_each over an attribute of a resource planned in this run (tls_cert_request.site.dns_names, configured and so known at plan) is refused by Kyku, which takes count and for_each only from values known before planning (variables, locals, data sources, state)",
 		diffs: []string{
