@@ -63,13 +63,6 @@ var knownDifferences = map[string]known{
 			"output.plantimestamp_shape: [1]: OpenTofu 1, Kyku (known after apply)",
 		},
 	},
-	"functions-numeric": {
-		why: "Kyku's values hold numbers as float64: 2^53+1 and 1/3 lose the precision OpenTofu's arbitrary-precision numbers keep",
-		diffs: []string{
-			"output.arithmetic: big: OpenTofu 9007199254740993, Kyku 9007199254740992",
-			"output.arithmetic: fraction: OpenTofu 0.33333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333335, Kyku 0.3333333333333333",
-		},
-	},
 	"moved": {
 		why: "OpenTofu moves a resource's no-key instance to [0] when count is added (terraform_data.single → terraform_data.single[0]) without a moved block; Kyku plans a destroy and a create",
 		diffs: []string{
