@@ -63,15 +63,6 @@ var knownDifferences = map[string]known{
 			"output.plantimestamp_shape: [1]: OpenTofu 1, Kyku (known after apply)",
 		},
 	},
-	"moved": {
-		why: "OpenTofu moves a resource's no-key instance to [0] when count is added (terraform_data.single → terraform_data.single[0]) without a moved block; Kyku plans a destroy and a create",
-		diffs: []string{
-			"terraform_data.single[0]: actions: OpenTofu [update], Kyku [create]",
-			"terraform_data.single[0]: previous address: OpenTofu \"terraform_data.single\", Kyku \"\"",
-			"terraform_data.single[0]: id: OpenTofu \"e7201597-f04a-1373-d673-716035c9db33\", Kyku (known after apply)",
-			"terraform_data.single: extra: Kyku plans [delete], OpenTofu plans nothing",
-		},
-	},
 	"remote-state": {
 		why: "Kyku marks terraform_remote_state's outputs sensitive as a whole when the state read holds any sensitive output (OpenTofu marks none of them): an output reading it must then be declared sensitive",
 		diffs: []string{
