@@ -70,11 +70,4 @@ var knownDifferences = map[string]known{
 			"  main.tf:29: output \"subnets\" reads ${data.terraform_remote_state.network.outputs}, which is sensitive (its provider's schema says so, or it holds a sensitive value): declare it sensitive to have it masked wherever outputs are shown (subnets: { value: \"${data.terraform_remote_state.network.outputs}\", sensitive: true })",
 		},
 	},
-	"removed": {
-		why: "a resource only in state whose provider no resource of the configuration uses (random_pet.forget_counted, named by a removed block) finds no provider started: Kyku starts the providers the configuration's resources use",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  :0: read random_pet \"random_pet.forget_counted[0]\" (id content-sailfish): random_pet is a type of provider \"random\", which is not among the providers this run starts: they are the ones declared under providers: (in a pull request's plan, the default branch's: a provider it adds runs once it is merged): ",
-		},
-	},
 }
