@@ -49,7 +49,7 @@ type evaluator struct {
 func (ev *evaluator) functions(applying bool) map[string]function.Function {
 	ev.funcsOnce.Do(func() {
 		root := ev.rootDir()
-		opts := funcs.Options{BaseDir: root, WorkDir: root, Within: repository(root), Getenv: ev.in.Getenv, Now: ev.in.Now}
+		opts := funcs.Options{BaseDir: root, WorkDir: root, Within: repository(root), Getenv: ev.in.Getenv, Now: ev.in.Now, PlanTimestamp: ev.in.PlanTimestamp}
 		ev.full = funcs.Table(opts)
 		opts.PureOnly = true
 		ev.pure = funcs.Table(opts)

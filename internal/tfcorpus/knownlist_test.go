@@ -56,13 +56,6 @@ var knownDifferences = map[string]known{
 			"  main.tf:26: Invalid for_each argument: The \"for_each\" set includes values derived from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine the full set of keys that will identify the instances of this resource.",
 		},
 	},
-	"functions-datetime": {
-		why: "plantimestamp() is unknown in Kyku's plan: OpenTofu knows it at plan (the plan's own timestamp)",
-		diffs: []string{
-			"output.plantimestamp_shape: [0]: OpenTofu 20, Kyku (known after apply)",
-			"output.plantimestamp_shape: [1]: OpenTofu 1, Kyku (known after apply)",
-		},
-	},
 	"remote-state": {
 		why: "Kyku marks terraform_remote_state's outputs sensitive as a whole when the state read holds any sensitive output (OpenTofu marks none of them): an output reading it must then be declared sensitive",
 		diffs: []string{
