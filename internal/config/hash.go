@@ -230,6 +230,9 @@ func appendResource(b []byte, r *Resource, hideSecrets bool) ([]byte, error) {
 	if r.Data {
 		b = append(b, `,"data":true`...)
 	}
+	if r.CheckNested {
+		b = append(b, `,"checkNested":true`...)
+	}
 	if len(r.ReplaceTriggeredBy) > 0 {
 		b = append(b, `,"replaceTriggeredBy":[`...)
 		for i, t := range r.ReplaceTriggeredBy {

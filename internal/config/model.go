@@ -129,6 +129,10 @@ type Resource struct {
 	// changed.
 	Provider string `json:"provider,omitempty"`
 	Data     bool   `json:"data,omitempty"`
+	// CheckNested: a data source scoped to a check block (Terraform's
+	// check { data … }): read at plan for its assertions, and read again
+	// during apply, as OpenTofu plans it.
+	CheckNested bool `json:"checkNested,omitempty"`
 	// Sensitive lists the top-level properties whose value holds a
 	// sensitive variable's: they are masked wherever a value is shown,
 	// like the properties the schema marks sensitive.

@@ -61,6 +61,9 @@ func (x *planning) planDataSource(ctx context.Context, r *config.Resource, level
 	// What the schema marks, and what the configuration makes secret: an
 	// attribute set from a sensitive value reads back as one.
 	x.sensitive[r.Name] = sortedSet(slices.Concat(s, r.Sensitive, refSensitive(r.Properties, x.sensitive)))
+	if ok && reason == "" && r.CheckNested {
+		reason = readCheckNested // read now, and again during apply
+	}
 	if ok && reason != "" {
 		x.p.Changes = append(x.p.Changes, readChange(r, level, deps, reason, x.p.Data[r.Name], x.sensitive[r.Name]))
 	}

@@ -218,7 +218,7 @@ func exprOf(a *hcl.Attribute) hcl.Expression {
 func (ev *evaluator) instance(mi *modInst, r *Resource, k instKey, cfg *config.Config) *config.Resource {
 	addr := mi.instanceAddr(r.Key(), k)
 	sc := scope{mi: mi, key: k}
-	cr := &config.Resource{Name: addr, Type: r.Type, Data: r.Mode == Data, Properties: map[string]any{}, Pos: pos(r.DeclRange)}
+	cr := &config.Resource{Name: addr, Type: r.Type, Data: r.Mode == Data, CheckNested: r.Check != "", Properties: map[string]any{}, Pos: pos(r.DeclRange)}
 	kt, kyku := kykuType(r.Type)
 	if !kyku {
 		cr.Provider, cr.Type = ev.providerOf(mi, r)

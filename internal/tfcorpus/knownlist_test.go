@@ -9,12 +9,6 @@ package tfcorpus_test
 // -update-known (with KYKU_TFCORPUS_MIRROR set, or the entries needing the
 // hashicorp providers are kept as they are); each why is written by hand.
 var knownDifferences = map[string]known{
-	"check-blocks": {
-		why: "a data source scoped to a check block (check \"health\" { data \"fwtest_item\" \"health\" … }) is not planned by Kyku: OpenTofu reads it during the plan",
-		diffs: []string{
-			"data.fwtest_item.health: missing: OpenTofu plans [read], Kyku plans nothing",
-		},
-	},
 	"estate-cert-validation": {
 		why: "for_each over an attribute of a resource planned in this run (tls_cert_request.site.dns_names, configured and so known at plan) is refused by Kyku, which takes count and for_each only from values known before planning (variables, locals, data sources, state)",
 		diffs: []string{
