@@ -36,6 +36,11 @@ type Config struct {
 	// configuration that read values known before planning (state, data
 	// sources): a plan that changes what they read is refused.
 	CountReads []*CountRead `json:"countReads,omitempty"`
+	// CheckAssertions are a Terraform configuration's check blocks'
+	// assertions: the plan evaluates them and reports those that fail as
+	// warnings (Plan.Warnings), as OpenTofu does; they never stop a plan
+	// or an apply, so the configuration's hash leaves them out.
+	CheckAssertions []*Condition `json:"checkAssertions,omitempty"`
 	// Providers are the Terraform provider plugins of the `providers:`
 	// section, sorted by name (see providers.go).
 	Providers []*PluginProvider `json:"providers,omitempty"`
@@ -436,8 +441,9 @@ func (c *Config) Clone() *Config {
 		Provider:  ProviderConfig{Name: c.Provider.Name, Settings: maps.Clone(c.Provider.Settings), Pos: c.Provider.Pos},
 		Resources: slices.Clone(c.Resources), Outputs: slices.Clone(c.Outputs),
 		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Forget: slices.Clone(c.Forget), CountReads: slices.Clone(c.CountReads),
-		Providers: slices.Clone(c.Providers),
-		Terraform: c.Terraform, Environment: c.Environment, Environments: slices.Clone(c.Environments),
+		CheckAssertions: slices.Clone(c.CheckAssertions),
+		Providers:       slices.Clone(c.Providers),
+		Terraform:       c.Terraform, Environment: c.Environment, Environments: slices.Clone(c.Environments),
 		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets),
 	}
 }

@@ -36,6 +36,26 @@ func checkOutputConditions(diags *diag.Diagnostics, cfg *config.Config, lookup v
 	}
 }
 
+// checkAssertions evaluates cfg's check block assertions with lookup and
+// returns those that fail, and those that cannot be evaluated, as
+// warnings ("file:line:col: Check block assertion failed: message"):
+// OpenTofu reports them without refusing the plan. One not known yet
+// (it reads what apply makes) passes.
+func checkAssertions(cfg *config.Config, lookup value.Lookup) []string {
+	var warnings diag.Diagnostics
+	for _, c := range cfg.CheckAssertions {
+		checkCondition(&warnings, c, "Check block assertion failed", lookup)
+	}
+	out := make([]string, 0, len(warnings))
+	for _, w := range warnings {
+		out = append(out, w.String())
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
 // checkCondition evaluates c with lookup: a diagnostic "what: message"
 // when it fails, its own when it cannot be evaluated; nothing when it
 // holds or is not known yet.

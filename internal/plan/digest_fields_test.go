@@ -29,6 +29,7 @@ var changesDigestLeavesOut = map[string]string{
 	"VariablesHash":    "a digest of secrets, shown nowhere; apply compares it with the configuration it is given",
 	"SecretsHash":      "a digest of secrets, shown nowhere; apply compares it with the configuration it is given",
 	"OutputChanges":    "shown, not applied: apply evaluates the outputs again",
+	"Warnings":         "shown, not applied: check assertions never change what apply does",
 	"UnchangedOutputs": "shown, not applied: apply evaluates the outputs again",
 	"Config":           "ConfigHash, its hash, is in",
 	"WriteOnly":        "which configured values a plan file leaves out; the values themselves are the configuration's (ConfigHash)",

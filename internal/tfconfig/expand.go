@@ -53,6 +53,7 @@ func expand(m *Module, in Inputs, partial bool) (*config.Config, bool, error) {
 	ev.movesAndImports(root, cfg)
 	ev.outputs(root, cfg)
 	ev.outputConditions(root, cfg)
+	ev.checkAssertions(root, cfg)
 	ev.prepareAll(root)
 	if err := toDiag(ev.diags, ev.files).Err(); err != nil {
 		return nil, ev.pending, err
