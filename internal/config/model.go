@@ -441,9 +441,8 @@ func (c *Config) Clone() *Config {
 		Provider:  ProviderConfig{Name: c.Provider.Name, Settings: maps.Clone(c.Provider.Settings), Pos: c.Provider.Pos},
 		Resources: slices.Clone(c.Resources), Outputs: slices.Clone(c.Outputs),
 		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Forget: slices.Clone(c.Forget), CountReads: slices.Clone(c.CountReads),
-		CheckAssertions: slices.Clone(c.CheckAssertions),
-		Providers:       slices.Clone(c.Providers),
-		Terraform:       c.Terraform, Environment: c.Environment, Environments: slices.Clone(c.Environments),
+		Providers: slices.Clone(c.Providers), CheckAssertions: slices.Clone(c.CheckAssertions),
+		Terraform: c.Terraform, Environment: c.Environment, Environments: slices.Clone(c.Environments),
 		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets),
 	}
 }

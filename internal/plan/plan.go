@@ -275,18 +275,19 @@ const FormatVersion = 1
 // Plan is the output of planning. A saved plan embeds the resolved desired
 // config so that applying it needs no checkout.
 type Plan struct {
-	FormatVersion int       `json:"formatVersion"`
-	Environment   string    `json:"environment"`
-	Provider      string    `json:"provider"`
-	CreatedAt     time.Time `json:"createdAt"`
-	Changes       []Change  `json:"changes"` // ordered: by level, destroys in reverse level order after
+	FormatVersion int            `json:"formatVersion"`
+	Environment   string         `json:"environment"`
+	Provider      string         `json:"provider"`
+	CreatedAt     time.Time      `json:"createdAt"`
+	Changes       []Change       `json:"changes"` // ordered: by level, destroys in reverse level order after
+	Counters      Counters       `json:"counters"`
+	Levels        map[string]int `json:"levels,omitempty"` // every desired resource's graph level
+
 	// Warnings are what the plan reports without refusing: a Terraform
 	// configuration's check block assertions that fail
 	// ("main.tf:3:5: Check block assertion failed: …"), as OpenTofu
 	// reports them.
-	Warnings []string       `json:"warnings,omitempty"`
-	Counters Counters       `json:"counters"`
-	Levels   map[string]int `json:"levels,omitempty"` // every desired resource's graph level
+	Warnings []string `json:"warnings,omitempty"`
 
 	// What the plan was computed against; apply refuses a stale plan.
 	Lineage     string `json:"lineage"`
