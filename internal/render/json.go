@@ -20,24 +20,25 @@ type JSONOptions struct {
 // jsonPlan is the --json document: the seed's changes and counters, plus
 // what a script needs to know which state and config the plan is for.
 type jsonPlan struct {
-	FormatVersion int    `json:"formatVersion"`
-	Environment   string `json:"environment"`
-	Provider      string `json:"provider,omitempty"` // of Kyku's own types, when the plan has any
-	Lineage       string `json:"lineage"`
-	Serial        int64  `json:"serial"`
-	ConfigHash    string `json:"configHash"`
-	HasChanges    bool   `json:"hasChanges"`
-	// Warnings are what the plan reports without refusing it (a check
-	// block's assertion that fails), each "file:line:col: message".
-	Warnings []string     `json:"warnings,omitempty"`
-	Targets  []string     `json:"targets,omitempty"`
-	Replace  []string     `json:"replace,omitempty"`
-	Changes  []jsonChange `json:"changes"`
+	FormatVersion int          `json:"formatVersion"`
+	Environment   string       `json:"environment"`
+	Provider      string       `json:"provider,omitempty"` // of Kyku's own types, when the plan has any
+	Lineage       string       `json:"lineage"`
+	Serial        int64        `json:"serial"`
+	ConfigHash    string       `json:"configHash"`
+	HasChanges    bool         `json:"hasChanges"`
+	Targets       []string     `json:"targets,omitempty"`
+	Replace       []string     `json:"replace,omitempty"`
+	Changes       []jsonChange `json:"changes"`
 	// OutputChanges are the outputs apply adds, changes or removes
 	// (name, action, old, new; secrets masked), and the configuration's
 	// other outputs with action no-op, by name.
 	OutputChanges []plan.OutputChange `json:"outputChanges,omitempty"`
 	Counters      jsonCounters        `json:"counters"`
+
+	// Warnings are what the plan reports without refusing it (a check
+	// block's assertion that fails), each "file:line:col: message".
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 type jsonChange struct {
