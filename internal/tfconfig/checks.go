@@ -10,8 +10,7 @@ func (ev *evaluator) checkAssertions(mi *modInst, cfg *config.Config) {
 	for _, name := range sortedKeys(mi.mod.Checks) {
 		for _, rule := range mi.mod.Checks[name].Assertions {
 			sc := scope{mi: mi}
-			travs := append(rule.Condition.Variables(), rule.ErrorMessage.Variables()...)
-			c := &condition{sc: sc, rule: rule, refs: sc.refsOf(travs)}
+			c := newCondition(sc, rule)
 			cfg.CheckAssertions = append(cfg.CheckAssertions, &config.Condition{Check: c, Pos: pos(rule.Condition.Range())})
 		}
 	}

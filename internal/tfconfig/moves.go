@@ -283,31 +283,28 @@ func triggerPath(mi *modInst, key string, rest hcl.Traversal) string {
 	if len(after) < 2 {
 		return ""
 	}
-	var b strings.Builder
+	var path cty.Path // what it names literally; a computed index ends it
+steps:
 	for _, st := range after[1:] {
 		switch st := st.(type) {
 		case hcl.TraverseAttr:
-			b.WriteString("." + st.Name)
+			path = path.GetAttr(st.Name)
 		case hcl.TraverseIndex:
-			switch {
-			case !st.Key.IsKnown() || st.Key.IsNull():
-				return b.String()
-			case st.Key.Type() == cty.String:
-				b.WriteString("[" + strconv.Quote(st.Key.AsString()) + "]")
-			case st.Key.Type() == cty.Number:
-				n, acc := st.Key.AsBigFloat().Int64()
-				if acc != big.Exact || n < 0 {
-					return b.String()
-				}
-				b.WriteString("[" + strconv.FormatInt(n, 10) + "]")
-			default:
-				return b.String()
+			if !st.Key.IsKnown() || st.Key.IsNull() {
+				break steps
 			}
+			path = path.Index(st.Key)
 		default:
-			return b.String()
+			break steps
 		}
 	}
-	return b.String()
+	for len(path) > 0 {
+		if p, ok := refPath(path); ok {
+			return p
+		}
+		path = path[:len(path)-1] // a step Ref's syntax cannot write: the value holding it
+	}
+	return ""
 }
 
 // resourceKeyOf finds the resource of mi an address in it starts with:

@@ -17,8 +17,7 @@ func (ev *evaluator) outputConditions(mi *modInst, cfg *config.Config) {
 		o := mi.mod.Outputs[name]
 		for _, rule := range o.Preconditions {
 			sc := scope{mi: mi}
-			travs := append(rule.Condition.Variables(), rule.ErrorMessage.Variables()...)
-			c := &condition{sc: sc, rule: rule, refs: sc.refsOf(travs)}
+			c := newCondition(sc, rule)
 			if len(c.refs) == 0 {
 				if ok, msg, diags := sc.check(rule, nil); diags.HasErrors() {
 					ev.diags = append(ev.diags, diags...)
