@@ -316,7 +316,11 @@ func (ev *evaluator) properties(sc scope, r *Resource, cr *config.Resource) {
 // that do not wait for values).
 func (ev *evaluator) property(sc scope, cr *config.Resource, name string, e *Expr, at hcl.Range) {
 	cr.PropPos.Set(name, pos(at))
-	e.refs = sc.refsOf(e.travs)
+	if e.attr != nil {
+		e.refs = sc.refsOf(refTraversals(e.attr))
+	} else {
+		e.refs = sc.refsOf(e.travs)
+	}
 	v, diags := e.value(nil)
 	ev.diags = append(ev.diags, diags...)
 	if diags.HasErrors() {

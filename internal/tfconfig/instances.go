@@ -432,7 +432,10 @@ func pick[T any](e *expansion, items []T, rest hcl.Traversal) ([]T, hcl.Traversa
 		return items, rest
 	}
 	idx, ok := rest[0].(hcl.TraverseIndex)
-	if !ok || !idx.Key.IsKnown() || idx.Key.IsNull() {
+	if ok && !idx.Key.IsKnown() {
+		return items, rest[1:] // an index computed at plan (refTraversals): any of them
+	}
+	if !ok || idx.Key.IsNull() {
 		return items, rest
 	}
 	for i, k := range e.keys {

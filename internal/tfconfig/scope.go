@@ -270,7 +270,7 @@ func (n *named) prepare() {
 		n.constant = true
 		return
 	}
-	n.refs = n.sc.refsOf(n.expr.Variables())
+	n.refs = n.sc.refsOf(refTraversals(n.expr))
 	if n.constant || len(n.refs) > 0 {
 		return // n.constant: a cycle was met on the way
 	}
