@@ -198,6 +198,9 @@ type scope struct {
 	mi   *modInst
 	key  instKey
 	self string // the address self names ("" : self is not allowed)
+	// configured: the managed resources read are known by what their
+	// configuration sets (count and for_each, see configuredObject).
+	configured bool
 }
 
 // named is a variable, local or output of a module instance.
@@ -424,6 +427,9 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo) (*hcl
 				continue
 			}
 			v, ds := mi.resourceValue(key, t, lookup, attrsUsed)
+			if s.configured {
+				v = mi.configuredValue(key, v, attrsUsed)
+			}
 			diags = append(diags, ds...)
 			set(root, name, v)
 		}

@@ -9,20 +9,6 @@ package tfcorpus_test
 // -update-known (with KYKU_TFCORPUS_MIRROR set, or the entries needing the
 // hashicorp providers are kept as they are); each why is written by hand.
 var knownDifferences = map[string]known{
-	"estate-cert-validation": {
-		why: "for_each over an attribute of a resource planned in this run (tls_cert_request.site.dns_names, configured and so known at plan) is refused by Kyku, which takes count and for_each only from values known before planning (variables, locals, data sources, state)",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:39: Invalid for_each argument: The \"for_each\" value includes keys or set values from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine what will identify the instances of this resource.",
-		},
-	},
-	"for-each-resource-attr": {
-		why: "for_each over an attribute of a resource planned in this run (terraform_data.catalog.input.services, configured and so known at plan) is refused by Kyku, which takes count and for_each only from values known before planning (variables, locals, data sources, state)",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:26: Invalid for_each argument: The \"for_each\" set includes values derived from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine the full set of keys that will identify the instances of this resource.",
-		},
-	},
 	"remote-state": {
 		why: "Kyku marks terraform_remote_state's outputs sensitive as a whole when the state read holds any sensitive output (OpenTofu marks none of them): an output reading it must then be declared sensitive",
 		diffs: []string{
