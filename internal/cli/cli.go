@@ -251,6 +251,13 @@ type common struct {
 	flags        *flagSet // what register registered them on
 	envFrom      string   // the saved plan env came from, when -e was not given
 	tf           *terraformConfig
+	// planTime is a Terraform configuration's plantimestamp(): when it was
+	// first read for this plan, or the saved plan's time when applying
+	// one; the plan is made at that time (PlanOptions.Timestamp).
+	planTime time.Time
+	// noPlan: the command makes no plan (kyku output), so plantimestamp()
+	// is not known.
+	noPlan bool
 	// backendConfig are --backend-config's, in order (terraformstate.go).
 	backendConfig listFlags
 }

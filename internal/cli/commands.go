@@ -188,7 +188,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	if *destroy {
 		p, err = ws.Engine.PlanDestroy(ctx)
 	} else {
-		p, err = ws.Engine.PlanWith(ctx, cfg, engine.PlanOptions{Targets: targets, Replace: replaces, AllowDestroyAll: *allowAll})
+		p, err = ws.Engine.PlanWith(ctx, cfg, engine.PlanOptions{Targets: targets, Replace: replaces, AllowDestroyAll: *allowAll, Timestamp: c.planTime})
 	}
 	if err != nil {
 		return destroyAllHint(err, c.config)
@@ -276,6 +276,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 			return err
 		}
 		env.secrets.Learn(nil, saved)
+		c.planTime = saved.CreatedAt // what its plantimestamp() read
 		if saved.Config == nil && !saved.Destroy {
 			return fmt.Errorf("%s: the plan has no embedded config (a redacted artifact?); use the saved plan from the backend or plan again", planFile)
 		}
@@ -329,7 +330,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	}
 	// The plan is shown after the engine checked it (a stale saved plan is
 	// refused before anything is printed), then confirmed, unless saved.
-	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Replace: replaces, AllowDestroyAll: allowAll, Confirm: func(p *plan.Plan) (bool, error) {
+	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Replace: replaces, AllowDestroyAll: allowAll, Timestamp: c.planTime, Confirm: func(p *plan.Plan) (bool, error) {
 		if saved != nil {
 			fmt.Fprintf(env.Stdout, "%s verified: planned again against the current state, it makes the changes it lists.\n\n", planFile)
 		}

@@ -38,6 +38,7 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 	if *flat && len(pos) == 1 {
 		return fmt.Errorf("--flat prints every output; for one, run kyku output --json %s", pos[0])
 	}
+	c.noPlan = true // what the last apply recorded of what only a plan knows
 	cfg, err := c.load(env)
 	if err != nil {
 		return err

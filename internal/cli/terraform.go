@@ -44,7 +44,10 @@ func (c *common) loadTerraform(env *Env) (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := tfconfig.Inputs{Vars: *c.vars.order, Getenv: env.Getenv, Workspace: c.env, Now: env.Now}
+	if c.planTime.IsZero() && !c.noPlan {
+		c.planTime = env.Now().UTC()
+	}
+	in := tfconfig.Inputs{Vars: *c.vars.order, Getenv: env.Getenv, Workspace: c.env, Now: env.Now, PlanTimestamp: c.planTime}
 	cfg, pending, err := tfconfig.ExpandPartial(m, in)
 	if err != nil {
 		return nil, err

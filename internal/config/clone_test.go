@@ -3,6 +3,8 @@ package config
 import (
 	"reflect"
 	"testing"
+
+	"github.com/kyku/action/internal/diag"
 )
 
 // TestCloneCopiesEveryField: a field added to Config and forgotten in
@@ -38,6 +40,7 @@ providers:
 	cfg.Terraform = true // set by package tfconfig
 	cfg.Forget = []string{"old"}
 	cfg.CountReads = []*CountRead{{By: "a.b", Arg: "count", Reads: []string{"c.d"}}}
+	cfg.CheckAssertions = []*Condition{{Pos: diag.Pos{File: "main.tf", Line: 3}}}
 	got := cfg.Clone()
 	want, have := reflect.ValueOf(cfg).Elem(), reflect.ValueOf(got).Elem()
 	for i := range want.NumField() {

@@ -110,6 +110,9 @@ func (c *Config) appendCanonical(b []byte, hideSecrets bool, flush func([]byte) 
 				b = append(b, `,"description":`...)
 				b = value.AppendString(b, o.Description)
 			}
+			if b, err = appendConditions(b, o.Conditions); err != nil {
+				return nil, err
+			}
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -202,12 +205,33 @@ func appendResource(b []byte, r *Resource, hideSecrets bool) ([]byte, error) {
 		b = value.AppendString(b, r.AutoFrom)
 	}
 	b = appendNames(b, "sensitive", r.Sensitive)
+	if len(r.SensitiveWithin) > 0 {
+		b = append(b, `,"sensitiveWithin":{`...)
+		for i, name := range slices.Sorted(maps.Keys(r.SensitiveWithin)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = value.AppendString(b, name)
+			b = append(b, ':', '[')
+			for j, p := range r.SensitiveWithin[name] {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = value.AppendString(b, p)
+			}
+			b = append(b, ']')
+		}
+		b = append(b, '}')
+	}
 	if r.Provider != "" {
 		b = append(b, `,"provider":`...)
 		b = value.AppendString(b, r.Provider)
 	}
 	if r.Data {
 		b = append(b, `,"data":true`...)
+	}
+	if r.CheckNested {
+		b = append(b, `,"checkNested":true`...)
 	}
 	if len(r.ReplaceTriggeredBy) > 0 {
 		b = append(b, `,"replaceTriggeredBy":[`...)
@@ -221,30 +245,42 @@ func appendResource(b []byte, r *Resource, hideSecrets bool) ([]byte, error) {
 				b = append(b, `,"attr":`...)
 				b = value.AppendString(b, t.Attr)
 			}
+			if t.Path != "" {
+				b = append(b, `,"path":`...)
+				b = value.AppendString(b, t.Path)
+			}
 			b = append(b, '}')
 		}
 		b = append(b, ']')
 	}
-	if len(r.Conditions) > 0 {
-		b = append(b, `,"conditions":[`...)
-		for i, c := range r.Conditions {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '{')
-			if c.Post {
-				b = append(b, `"post":true,`...)
-			}
-			b = append(b, `"check":`...)
-			var err error
-			if b, err = value.AppendJSON(b, c.Check); err != nil {
-				return nil, err
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+	if b, err = appendConditions(b, r.Conditions); err != nil {
+		return nil, err
 	}
 	return append(b, '}'), nil
+}
+
+// appendConditions writes `,"conditions":[…]`, nothing for none.
+func appendConditions(b []byte, conds []*Condition) ([]byte, error) {
+	if len(conds) == 0 {
+		return b, nil
+	}
+	b = append(b, `,"conditions":[`...)
+	for i, c := range conds {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		if c.Post {
+			b = append(b, `"post":true,`...)
+		}
+		b = append(b, `"check":`...)
+		var err error
+		if b, err = value.AppendJSON(b, c.Check); err != nil {
+			return nil, err
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
 }
 
 // hide is m with the values of the keys secret says are secret replaced by

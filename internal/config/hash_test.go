@@ -143,9 +143,9 @@ outputs:
 // a new field must be added to hash.go (and here).
 func TestHashCoversEveryField(t *testing.T) {
 	known := map[reflect.Type][]string{
-		reflect.TypeOf(Resource{}):       {"name", "type", "properties", "protect", "createBeforeDestroy", "ignoreChanges", "dependsOn", "autoFrom", "provider", "data", "sensitive", "replaceTriggeredBy", "conditions"},
+		reflect.TypeOf(Resource{}):       {"name", "type", "properties", "protect", "createBeforeDestroy", "ignoreChanges", "dependsOn", "autoFrom", "provider", "data", "checkNested", "sensitive", "sensitiveWithin", "replaceTriggeredBy", "conditions"},
 		reflect.TypeOf(PluginProvider{}): {"name", "source", "version", "config", "sensitive"},
-		reflect.TypeOf(Output{}):         {"name", "value", "sensitive", "description"},
+		reflect.TypeOf(Output{}):         {"name", "value", "sensitive", "description", "conditions"},
 		reflect.TypeOf(Moved{}):          {"from", "to"},
 		reflect.TypeOf(Import{}):         {"to", "id"},
 		reflect.TypeOf(ProviderConfig{}): {"name", "settings"},

@@ -36,6 +36,11 @@ type Config struct {
 	// configuration that read values known before planning (state, data
 	// sources): a plan that changes what they read is refused.
 	CountReads []*CountRead `json:"countReads,omitempty"`
+	// CheckAssertions are a Terraform configuration's check blocks'
+	// assertions: the plan evaluates them and reports those that fail as
+	// warnings (Plan.Warnings), as OpenTofu does; they never stop a plan
+	// or an apply, so the configuration's hash leaves them out.
+	CheckAssertions []*Condition `json:"checkAssertions,omitempty"`
 	// Providers are the Terraform provider plugins of the `providers:`
 	// section, sorted by name (see providers.go).
 	Providers []*PluginProvider `json:"providers,omitempty"`
@@ -130,10 +135,20 @@ type Resource struct {
 	// changed.
 	Provider string `json:"provider,omitempty"`
 	Data     bool   `json:"data,omitempty"`
+	// CheckNested: a data source scoped to a check block (Terraform's
+	// check { data … }): read at plan for its assertions, and read again
+	// during apply, as OpenTofu plans it.
+	CheckNested bool `json:"checkNested,omitempty"`
 	// Sensitive lists the top-level properties whose value holds a
 	// sensitive variable's: they are masked wherever a value is shown,
 	// like the properties the schema marks sensitive.
 	Sensitive []string `json:"sensitive,omitempty"`
+	// SensitiveWithin, for a property of Sensitive whose value is not
+	// sensitive as a whole, lists the paths inside it (value.Ref's Path
+	// syntax: `.password`, `["key"]`, `[0]`) whose values are: what a
+	// plan's planned values mask, as OpenTofu's do. A property missing
+	// here is sensitive whole.
+	SensitiveWithin map[string][]string `json:"sensitiveWithin,omitempty"`
 	// ReplaceTriggeredBy replaces the resource when one of these changes
 	// (Terraform's lifecycle replace_triggered_by): a resource instance
 	// that the plan updates or replaces, or one attribute of it whose
@@ -160,10 +175,13 @@ type Condition struct {
 }
 
 // Trigger is one entry of Resource.ReplaceTriggeredBy: a resource
-// instance, and an attribute of it ("" for any change to it).
+// instance, and an attribute of it ("" for any change to it), and a path
+// into that attribute (value.Ref's Path syntax, `.note`, `[0]`,
+// `["key"]`; "" for the whole attribute): the value there must change.
 type Trigger struct {
 	Resource string `json:"resource"`
 	Attr     string `json:"attr,omitempty"`
+	Path     string `json:"path,omitempty"`
 }
 
 // Output is a named value read from resources after apply.
@@ -173,9 +191,13 @@ type Output struct {
 	// Sensitive: the value holds a sensitive variable's, or the output is
 	// declared sensitive ({ value: …, sensitive: true }); it is masked
 	// when outputs are listed.
-	Sensitive   bool     `json:"sensitive,omitempty"`
-	Description string   `json:"description,omitempty"`
-	Pos         diag.Pos `json:"-"`
+	Sensitive   bool   `json:"sensitive,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Conditions are the output's preconditions that read resources
+	// (Terraform's precondition blocks in an output), checked by the plan
+	// once what they read is known.
+	Conditions []*Condition `json:"conditions,omitempty"`
+	Pos        diag.Pos     `json:"-"`
 }
 
 // Moved renames a resource in state: what state calls From is To from now
@@ -420,7 +442,7 @@ func (c *Config) Clone() *Config {
 		Provider:  ProviderConfig{Name: c.Provider.Name, Settings: maps.Clone(c.Provider.Settings), Pos: c.Provider.Pos},
 		Resources: slices.Clone(c.Resources), Outputs: slices.Clone(c.Outputs),
 		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Forget: slices.Clone(c.Forget), CountReads: slices.Clone(c.CountReads),
-		Providers: slices.Clone(c.Providers),
+		Providers: slices.Clone(c.Providers), CheckAssertions: slices.Clone(c.CheckAssertions),
 		Terraform: c.Terraform, Environment: c.Environment, Environments: slices.Clone(c.Environments),
 		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets),
 	}

@@ -38,6 +38,8 @@ type ApplyOptions struct {
 	// saved: the word is needed again at apply); without it Apply refuses
 	// such a plan with a *DestroyAllError. Destroy needs no such word.
 	AllowDestroyAll bool
+	// Timestamp, for an apply that plans, is PlanOptions.Timestamp.
+	Timestamp time.Time
 }
 
 // ErrNotApproved is returned by Apply and Destroy given neither AutoApprove
@@ -123,7 +125,7 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 		if st, err = e.ensure(ctx, st, ""); err != nil {
 			return nil, err
 		}
-		if p, err = e.plan(ctx, cfg, st, true, PlanOptions{Targets: opts.Targets, Replace: opts.Replace, AllowDestroyAll: opts.AllowDestroyAll}); err != nil {
+		if p, err = e.plan(ctx, cfg, st, true, PlanOptions{Targets: opts.Targets, Replace: opts.Replace, AllowDestroyAll: opts.AllowDestroyAll, Timestamp: opts.Timestamp}); err != nil {
 			return nil, err
 		}
 	} else {

@@ -30,6 +30,7 @@ import (
 const (
 	readConfigUnknown     = "will be read during apply: its configuration refers to values not yet known"
 	readDependencyPending = "will be read during apply: it depends on a resource with changes pending"
+	readCheckNested       = "will be read during apply: it belongs to a check block, whose assertions read it (read at plan too)"
 )
 
 // readReason is why a data source is read during apply ("" when it is

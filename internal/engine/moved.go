@@ -12,8 +12,9 @@ import (
 	"github.com/kyku/action/internal/value"
 )
 
-// moved applies the config's moved entries whose from is in st to a view
-// of st (st itself is not changed): it returns the view and, for every
+// moved applies the config's moved entries whose from is in st, and the
+// moves OpenTofu implies when count is added or removed (impliedMoves),
+// to a view of st (st itself is not changed): it returns the view and, for every
 // destination, the name state knew it by. An entry of two resource names
 // (config.Moved.Whole) moves every instance state holds of its from to
 // the instance of its to with the same key, as OpenTofu does. A move whose
@@ -22,11 +23,12 @@ import (
 // of one object whose from state holds only instances of (a[0], a[1]),
 // which would leave them to be destroyed.
 func moved(cfg *config.Config, st *state.File) (*state.File, map[string]string, error) {
-	if len(cfg.Moved) == 0 {
+	implied := impliedMoves(cfg, st)
+	if len(cfg.Moved) == 0 && len(implied) == 0 {
 		return st, nil, nil
 	}
 	var diags diag.Diagnostics
-	var do [][2]string // from, to
+	do := implied // from, to
 	var configured map[string]bool
 	for _, m := range cfg.Moved {
 		pairs, ok := movePairs(&diags, m, st)

@@ -15,7 +15,8 @@ import (
 // recorded one for the value it recorded. An output that reads a data
 // source is the value the last apply recorded: reading a data source
 // needs its provider, which listing outputs does not start (Terraform's
-// output command, too, lists what state recorded).
+// output command, too, lists what state recorded); so is one not known
+// without a plan (plantimestamp(), timestamp()).
 func (e *Engine) Outputs(ctx context.Context, cfg *config.Config) (values, types map[string]any, err error) {
 	st, err := e.ReadState(ctx)
 	if err != nil {
@@ -28,7 +29,9 @@ func (e *Engine) Outputs(ctx context.Context, cfg *config.Config) (values, types
 	if cfg != nil {
 		data := dataNames(cfg)
 		for _, o := range cfg.Outputs {
-			if v, ok := st.Outputs[o.Name]; ok && readsAny(o.Value, data) {
+			now, known := values[o.Name]
+			known = known && !value.HasUnknown(now)
+			if v, ok := st.Outputs[o.Name]; ok && (!known || readsAny(o.Value, data)) {
 				values[o.Name] = v
 			}
 		}

@@ -20,6 +20,7 @@ import (
 func (x *planning) refuse() []plan.Change {
 	x.e.orderReplaces(&x.diags, x.cfg, x.st, x.p.Changes)
 	refuseSensitiveOutputs(&x.diags, x.cfg, x.sensitive)
+	checkOutputConditions(&x.diags, x.cfg, x.lookup)
 	for _, o := range x.cfg.Outputs { // a path that does not apply to what it reads
 		if _, _, err := value.ResolveChecked(o.Value, x.lookup); err != nil {
 			x.diags.Add(o.Pos, "output %q: %s", o.Name, refErrText(err, secretIn(x.sensitive)))
@@ -57,6 +58,7 @@ func (x *planning) finish(ctx context.Context, destroys []plan.Change) (*plan.Pl
 		return nil, err
 	}
 	p := x.p
+	p.Warnings = checkAssertions(x.cfg, x.lookup)
 	p.OutputChanges = outputChanges(x.cfg, x.st, x.lookup)
 	p.UnchangedOutputs = unchangedOutputs(x.cfg, x.st, x.lookup, p.OutputChanges)
 	sortChanges(p.Changes)

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -62,6 +61,9 @@ func (x *planning) planDataSource(ctx context.Context, r *config.Resource, level
 	// What the schema marks, and what the configuration makes secret: an
 	// attribute set from a sensitive value reads back as one.
 	x.sensitive[r.Name] = sortedSet(slices.Concat(s, r.Sensitive, refSensitive(r.Properties, x.sensitive)))
+	if ok && reason == "" && r.CheckNested {
+		reason = readCheckNested // read now, and again during apply
+	}
 	if ok && reason != "" {
 		x.p.Changes = append(x.p.Changes, readChange(r, level, deps, reason, x.p.Data[r.Name], x.sensitive[r.Name]))
 	}
@@ -206,10 +208,8 @@ func (x *planning) triggered(r *config.Resource) string {
 			if t.Attr == "" {
 				return t.Resource
 			}
-			for _, pc := range c.Properties {
-				if pc.Path == t.Attr || strings.HasPrefix(pc.Path, t.Attr+".") || strings.HasPrefix(pc.Path, t.Attr+"[") {
-					return t.Resource + "." + t.Attr
-				}
+			if pathChanged(c.Properties, t.Attr, value.Ref{Path: t.Path}.Steps()) {
+				return t.Resource + "." + t.Attr + t.Path
 			}
 		}
 	}

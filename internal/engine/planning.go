@@ -110,6 +110,9 @@ func (x *planning) read(ctx context.Context) error {
 func (x *planning) start(exists bool) {
 	created := x.opts.createdAt
 	if created.IsZero() {
+		created = x.opts.Timestamp.UTC()
+	}
+	if created.IsZero() {
 		created = x.e.opts.Now().UTC()
 	}
 	x.p = &plan.Plan{

@@ -18,6 +18,10 @@ type PlanOptions struct {
 	// Each must be a managed resource of the configuration; one not yet
 	// in state is created anyway.
 	Replace []string
+	// Timestamp, when set, is the plan's CreatedAt: the time a Terraform
+	// configuration's plantimestamp() read when it was expanded for this
+	// plan. Zero: the engine's clock.
+	Timestamp time.Time
 
 	// createdAt, when set, is the plan's CreatedAt (planning a saved plan
 	// again: it is still the plan made then).

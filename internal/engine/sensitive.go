@@ -44,6 +44,24 @@ func refSensitive(props map[string]any, sensitive map[string][]string) []string 
 	return out
 }
 
+// partlySecret is within (config.Resource.SensitiveWithin) without the
+// properties that are secret whole for another reason (the schemas, a
+// reference to a sensitive attribute, what state recorded): the
+// properties a plan masks only in parts. nil for none.
+func partlySecret(within map[string][]string, whole ...[]string) map[string][]string {
+	var out map[string][]string
+	for name, paths := range within {
+		if slices.ContainsFunc(whole, func(names []string) bool { return slices.Contains(names, name) }) {
+			continue
+		}
+		if out == nil {
+			out = map[string][]string{}
+		}
+		out[name] = paths
+	}
+	return out
+}
+
 // schemaSensitive lists the properties Kyku's schema marks sensitive of
 // typ (none for a provider's type).
 func schemaSensitive(typ string) []string {

@@ -181,6 +181,13 @@ type Change struct {
 	// the provider's schema. Apply records them in state, so that what was
 	// secret stays masked after the configuration stops saying so.
 	Sensitive []string `json:"sensitive,omitempty"`
+	// SensitiveWithin, for a property of Sensitive that only the
+	// configuration makes secret, and only in parts (a sensitive variable
+	// set inside an object), lists the paths inside it whose values are
+	// secret (value.Ref's Path syntax, `.password`): the planned value
+	// masks only those, as OpenTofu's plan does. Properties still mask
+	// the property whole, and so do references to it.
+	SensitiveWithin map[string][]string `json:"sensitiveWithin,omitempty"`
 	// References are, by property path as Properties name them
 	// ("network", "securityGroups[0]", "tags.env"), the references the
 	// configuration wrote there ("main-vpc", "vpc.id"; several joined by
@@ -275,6 +282,12 @@ type Plan struct {
 	Changes       []Change       `json:"changes"` // ordered: by level, destroys in reverse level order after
 	Counters      Counters       `json:"counters"`
 	Levels        map[string]int `json:"levels,omitempty"` // every desired resource's graph level
+
+	// Warnings are what the plan reports without refusing: a Terraform
+	// configuration's check block assertions that fail
+	// ("main.tf:3:5: Check block assertion failed: …"), as OpenTofu
+	// reports them.
+	Warnings []string `json:"warnings,omitempty"`
 
 	// What the plan was computed against; apply refuses a stale plan.
 	Lineage     string `json:"lineage"`

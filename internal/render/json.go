@@ -35,6 +35,10 @@ type jsonPlan struct {
 	// other outputs with action no-op, by name.
 	OutputChanges []plan.OutputChange `json:"outputChanges,omitempty"`
 	Counters      jsonCounters        `json:"counters"`
+
+	// Warnings are what the plan reports without refusing it (a check
+	// block's assertion that fails), each "file:line:col: message".
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 type jsonChange struct {
@@ -101,6 +105,7 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 		Serial:        p.Serial,
 		ConfigHash:    p.ConfigHash,
 		HasChanges:    p.HasChanges(),
+		Warnings:      p.Warnings,
 		Targets:       p.Targets,
 		Replace:       p.Replace,
 		Changes:       make([]jsonChange, 0, len(p.Changes)),

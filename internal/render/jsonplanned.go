@@ -24,6 +24,17 @@ func plannedValue(c plan.Change) (any, []string) {
 		if !ok || v == nil {
 			continue
 		}
+		if within, ok := c.SensitiveWithin[name]; ok {
+			if masked, ok := maskWithin(v, within); ok {
+				planned[name] = masked
+				for _, p := range within {
+					if p := attrPath(name) + p; !slices.Contains(paths, p) {
+						paths = append(paths, p)
+					}
+				}
+				continue
+			}
+		}
 		planned[name] = plan.Masked
 		if p := attrPath(name); !slices.Contains(paths, p) {
 			paths = append(paths, p)
@@ -46,4 +57,36 @@ func attrPath(name string) string {
 		return `[""]`
 	}
 	return "." + name
+}
+
+// maskWithin is v (a copy, changed in place) with the value at each of
+// paths (value.Ref's Path syntax) masked; ok is false when one of them is
+// not there, or a splat: the caller masks v whole.
+func maskWithin(v any, paths []string) (any, bool) {
+	for _, p := range paths {
+		steps := value.Ref{Path: p}.Steps()
+		if len(steps) == 0 || slices.ContainsFunc(steps, value.Step.Splat) {
+			return nil, false
+		}
+		parent, known, err := value.Walk(v, steps[:len(steps)-1])
+		if !known || err != nil {
+			return nil, false
+		}
+		last := steps[len(steps)-1]
+		switch x := parent.(type) {
+		case map[string]any:
+			if _, ok := x[last.Key]; !ok || !last.ByKey() {
+				return nil, false
+			}
+			x[last.Key] = plan.Mask(x[last.Key])
+		case []any:
+			if last.ByKey() || last.Index >= len(x) {
+				return nil, false
+			}
+			x[last.Index] = plan.Mask(x[last.Index])
+		default:
+			return nil, false
+		}
+	}
+	return v, true
 }

@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -21,7 +22,7 @@ func kind(v any) string {
 		return "null"
 	case string:
 		return "string"
-	case float64:
+	case float64, json.Number:
 		return "number"
 	case bool:
 		return "boolean"

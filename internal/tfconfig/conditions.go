@@ -20,6 +20,13 @@ type condition struct {
 
 var _ value.Expr = (*condition)(nil)
 
+// newCondition is rule evaluated in sc, reading the resources its
+// condition and error message read.
+func newCondition(sc scope, rule *CheckRule) *condition {
+	travs := append(rule.Condition.Variables(), rule.ErrorMessage.Variables()...)
+	return &condition{sc: sc, rule: rule, refs: sc.refsOf(travs)}
+}
+
 func (c *condition) Refs() []value.Ref { return c.refs }
 
 func (c *condition) Eval(lookup value.Lookup) (any, bool, error) {
@@ -50,8 +57,7 @@ func (ev *evaluator) conditions(sc scope, r *Resource, addr string, cr *config.R
 			if list.post {
 				csc.self = addr
 			}
-			travs := append(rule.Condition.Variables(), rule.ErrorMessage.Variables()...)
-			c := &condition{sc: csc, rule: rule, refs: csc.refsOf(travs)}
+			c := newCondition(csc, rule)
 			cr.Conditions = append(cr.Conditions, &config.Condition{Post: list.post, Check: c, Pos: pos(rule.Condition.Range())})
 			for _, ref := range c.refs {
 				if ref.Resource != addr {

@@ -548,6 +548,7 @@ func decodeCheck(b *hcl.Block) (*Check, hcl.Diagnostics) {
 			}
 			r, ds := decodeResource(inner, Data)
 			diags = append(diags, ds...)
+			r.Check = c.Name
 			c.Data = r
 		case "assert":
 			cr, ds := decodeCheckRule(inner)

@@ -52,6 +52,8 @@ func expand(m *Module, in Inputs, partial bool) (*config.Config, bool, error) {
 	ev.walk(root, cfg)
 	ev.movesAndImports(root, cfg)
 	ev.outputs(root, cfg)
+	ev.outputConditions(root, cfg)
+	ev.checkAssertions(root, cfg)
 	ev.prepareAll(root)
 	if err := toDiag(ev.diags, ev.files).Err(); err != nil {
 		return nil, ev.pending, err
@@ -217,7 +219,7 @@ func exprOf(a *hcl.Attribute) hcl.Expression {
 func (ev *evaluator) instance(mi *modInst, r *Resource, k instKey, cfg *config.Config) *config.Resource {
 	addr := mi.instanceAddr(r.Key(), k)
 	sc := scope{mi: mi, key: k}
-	cr := &config.Resource{Name: addr, Type: r.Type, Data: r.Mode == Data, Properties: map[string]any{}, Pos: pos(r.DeclRange)}
+	cr := &config.Resource{Name: addr, Type: r.Type, Data: r.Mode == Data, CheckNested: r.Check != "", Properties: map[string]any{}, Pos: pos(r.DeclRange)}
 	kt, kyku := kykuType(r.Type)
 	if !kyku {
 		cr.Provider, cr.Type = ev.providerOf(mi, r)
@@ -314,7 +316,11 @@ func (ev *evaluator) properties(sc scope, r *Resource, cr *config.Resource) {
 // that do not wait for values).
 func (ev *evaluator) property(sc scope, cr *config.Resource, name string, e *Expr, at hcl.Range) {
 	cr.PropPos.Set(name, pos(at))
-	e.refs = sc.refsOf(e.travs)
+	if e.attr != nil {
+		e.refs = sc.refsOf(refTraversals(e.attr))
+	} else {
+		e.refs = sc.refsOf(e.travs)
+	}
 	v, diags := e.value(nil)
 	ev.diags = append(ev.diags, diags...)
 	if diags.HasErrors() {
@@ -322,6 +328,12 @@ func (ev *evaluator) property(sc scope, cr *config.Resource, name string, e *Exp
 	}
 	if sensitiveIn(v) {
 		cr.Sensitive = append(cr.Sensitive, name)
+		if paths, ok := sensitiveWithin(v); ok {
+			if cr.SensitiveWithin == nil {
+				cr.SensitiveWithin = map[string][]string{}
+			}
+			cr.SensitiveWithin[name] = paths
+		}
 	}
 	if len(e.refs) == 0 && v.IsWhollyKnown() {
 		canon, _ := canonical(v)

@@ -31,6 +31,10 @@ type Inputs struct {
 	// Now is the clock timestamp() reads while applying (nil: it stays
 	// unknown).
 	Now func() time.Time
+	// PlanTimestamp is what plantimestamp() returns: the time the plan
+	// was made (a saved plan's, when applying it), known at plan as
+	// OpenTofu knows it. Zero: unknown.
+	PlanTimestamp time.Time
 	// Known reads the resources known before planning (state, data
 	// sources read): what count and for_each may read. nil: none.
 	Known value.Lookup

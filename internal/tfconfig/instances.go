@@ -97,7 +97,7 @@ func (mi *modInst) repeat(by string, count, forEach hcl.Expression) (repetition,
 		if expr == nil {
 			continue
 		}
-		if refs := (scope{mi: mi}).refsOf(expr.Variables()); len(refs) > 0 {
+		if refs := mi.readAtPlan((scope{mi: mi}).refsOf(expr.Variables())); len(refs) > 0 {
 			cr := &config.CountRead{By: by, Arg: arg, Pos: pos(expr.Range())}
 			for _, r := range refs {
 				cr.Reads = append(cr.Reads, r.Resource)
@@ -133,7 +133,7 @@ func (mi *modInst) repeat(by string, count, forEach hcl.Expression) (repetition,
 const unknownHint = "To work around this, use the --target option to first apply only the resources that the %s depends on, and then apply normally to converge."
 
 func (mi *modInst) count(expr hcl.Expression) (int, bool) {
-	v, diags := scope{mi: mi}.eval(expr, mi.ev.in.Known, memo{})
+	v, diags := scope{mi: mi, configured: true}.eval(expr, mi.ev.in.Known, memo{})
 	if diags.HasErrors() {
 		mi.ev.diags = append(mi.ev.diags, diags...)
 		return 0, false
@@ -175,7 +175,7 @@ func (mi *modInst) count(expr hcl.Expression) (int, bool) {
 }
 
 func (mi *modInst) forEach(expr hcl.Expression) ([]instKey, bool) {
-	v, diags := scope{mi: mi}.eval(expr, mi.ev.in.Known, memo{})
+	v, diags := scope{mi: mi, configured: true}.eval(expr, mi.ev.in.Known, memo{})
 	if diags.HasErrors() {
 		mi.ev.diags = append(mi.ev.diags, diags...)
 		return nil, false
@@ -231,6 +231,9 @@ func (mi *modInst) forEach(expr hcl.Expression) ([]instKey, bool) {
 			continue
 		}
 		keys = append(keys, instKey{rep: eached, key: k.AsString(), value: e})
+	}
+	if !ty.IsSetType() {
+		mi.plainEachValues(expr, keys)
 	}
 	slices.SortFunc(keys, func(a, b instKey) int {
 		switch {
@@ -432,7 +435,10 @@ func pick[T any](e *expansion, items []T, rest hcl.Traversal) ([]T, hcl.Traversa
 		return items, rest
 	}
 	idx, ok := rest[0].(hcl.TraverseIndex)
-	if !ok || !idx.Key.IsKnown() || idx.Key.IsNull() {
+	if ok && !idx.Key.IsKnown() {
+		return items, rest[1:] // an index computed at plan (refTraversals): any of them
+	}
+	if !ok || idx.Key.IsNull() {
 		return items, rest
 	}
 	for i, k := range e.keys {

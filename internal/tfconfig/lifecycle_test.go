@@ -119,3 +119,49 @@ resource "TP_item" "b" {
 		})
 	}
 }
+
+// TestReplaceTriggeredByPath: an entry naming a path inside an attribute
+// replaces only when the value there changes, as OpenTofu judges it, not
+// whenever the attribute holding it does.
+func TestReplaceTriggeredByPath(t *testing.T) {
+	for _, tp := range testProviders {
+		t.Run(tp.Type, func(t *testing.T) {
+			w := newWorld(t, tp)
+			w.write(map[string]string{"main.tf": head + `
+variable "v" {
+  default = "one"
+}
+resource "TP_item" "a" {
+  name = "a"
+  tags = { version = var.v, note = "same" }
+}
+resource "TP_item" "by_version" {
+  name = "by_version"
+  lifecycle {
+    replace_triggered_by = [TP_item.a.tags.version]
+  }
+}
+resource "TP_item" "by_note" {
+  name = "by_note"
+  lifecycle {
+    replace_triggered_by = [TP_item.a.tags["note"]]
+  }
+}
+`})
+			w.apply(w.mustLoad(tfconfig.Inputs{}))
+			p := w.plan(w.mustLoad(tfconfig.Inputs{Vars: []tfconfig.VarArg{{Name: "v", Value: "two"}}}))
+			got := map[string]string{}
+			for _, c := range p.Changes {
+				got[c.ResourceID] = c.Action.String()
+			}
+			ty := tp.Type
+			want := map[string]string{ty + "_item.a": "update", ty + "_item.by_version": "replace", ty + "_item.by_note": "no-op"}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("plan (-want +got):\n%s", diff)
+			}
+			if r, want := change(p, ty+"_item.by_version").Reason, "replacement triggered by "+ty+"_item.a.tags.version"; !strings.Contains(r, want) {
+				t.Errorf("by_version's reason %q, want it to hold %q", r, want)
+			}
+		})
+	}
+}

@@ -138,6 +138,9 @@ type Resource struct {
 	Preconditions       []*CheckRule
 	Postconditions      []*CheckRule
 
+	// Check names the check block a data source is scoped to ("": none).
+	Check string
+
 	DeclRange hcl.Range
 	TypeRange hcl.Range
 }

@@ -258,15 +258,53 @@ func (ev *evaluator) triggers(sc scope, r *Resource) []config.Trigger {
 			})
 			continue
 		}
+		path := triggerPath(sc.mi, key, rest)
 		for _, ref := range sc.mi.resourceRefs(key, rest) {
 			t := config.Trigger{Resource: ref.Resource}
 			if ref.Attr != value.AllAttrs {
-				t.Attr = ref.Attr
+				t.Attr, t.Path = ref.Attr, path
 			}
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// triggerPath is the path a replace_triggered_by entry names inside the
+// attribute it names (rest follows the resource's key: its instance
+// index, the attribute, then the path), in value.Ref's Path syntax; ""
+// for the whole attribute. OpenTofu compares the value there.
+func triggerPath(mi *modInst, key string, rest hcl.Traversal) string {
+	e := mi.expandResource(key)
+	if e.failed {
+		return ""
+	}
+	_, after := pick(e, e.keys, rest)
+	if len(after) < 2 {
+		return ""
+	}
+	var path cty.Path // what it names literally; a computed index ends it
+steps:
+	for _, st := range after[1:] {
+		switch st := st.(type) {
+		case hcl.TraverseAttr:
+			path = path.GetAttr(st.Name)
+		case hcl.TraverseIndex:
+			if !st.Key.IsKnown() || st.Key.IsNull() {
+				break steps
+			}
+			path = path.Index(st.Key)
+		default:
+			break steps
+		}
+	}
+	for len(path) > 0 {
+		if p, ok := refPath(path); ok {
+			return p
+		}
+		path = path[:len(path)-1] // a step Ref's syntax cannot write: the value holding it
+	}
+	return ""
 }
 
 // resourceKeyOf finds the resource of mi an address in it starts with:

@@ -136,7 +136,9 @@ func firstFile(m *Module) string {
 }
 
 // usedProviders are the local names of the default configurations m's
-// resources (and its children's, unless passed another) use.
+// resources (and its children's, unless passed another) use, and those of
+// the resources its removed blocks name: they are in state only, and
+// reading them (to forget or destroy them) needs their provider.
 func usedProviders(m *Module) []string {
 	seen := map[string]bool{}
 	var walk func(m *Module, rename map[string]string)
@@ -153,6 +155,14 @@ func usedProviders(m *Module) []string {
 				local = to
 			}
 			if local != "" && local != "kyku" {
+				seen[local] = true
+			}
+		}
+		for _, r := range m.Removed { // what it forgets or destroys is read first
+			if local := removedProvider(r.From); local != "" && local != "kyku" {
+				if to, ok := rename[local]; ok {
+					local = to
+				}
 				seen[local] = true
 			}
 		}
@@ -360,4 +370,32 @@ func (ev *evaluator) backend(root *modInst, cfg *config.Config) {
 		}
 	}
 	cfg.Backend = out
+}
+
+// removedProvider is the provider a removed block's from implies: its
+// resource type's (random for random_pet.x, module.m.random_pet.x); ""
+// for a module (its resources' providers are the module's).
+func removedProvider(from hcl.Traversal) string {
+	var names []string
+	for i := range from {
+		name, ok := stepName(from, i)
+		if i == 0 {
+			name, ok = from.RootName(), true
+		}
+		if ok {
+			if _, isIndex := from[i].(hcl.TraverseIndex); !isIndex {
+				names = append(names, name)
+			}
+		}
+	}
+	for len(names) >= 2 && names[0] == "module" {
+		names = names[2:]
+	}
+	if len(names) > 0 && names[0] == "data" {
+		names = names[1:]
+	}
+	if len(names) < 2 {
+		return ""
+	}
+	return impliedProvider(names[0])
 }

@@ -49,7 +49,7 @@ type evaluator struct {
 func (ev *evaluator) functions(applying bool) map[string]function.Function {
 	ev.funcsOnce.Do(func() {
 		root := ev.rootDir()
-		opts := funcs.Options{BaseDir: root, WorkDir: root, Within: repository(root), Getenv: ev.in.Getenv, Now: ev.in.Now}
+		opts := funcs.Options{BaseDir: root, WorkDir: root, Within: repository(root), Getenv: ev.in.Getenv, Now: ev.in.Now, PlanTimestamp: ev.in.PlanTimestamp}
 		ev.full = funcs.Table(opts)
 		opts.PureOnly = true
 		ev.pure = funcs.Table(opts)
@@ -198,6 +198,9 @@ type scope struct {
 	mi   *modInst
 	key  instKey
 	self string // the address self names ("" : self is not allowed)
+	// configured: the managed resources read are known by what their
+	// configuration sets (count and for_each, see configuredObject).
+	configured bool
 }
 
 // named is a variable, local or output of a module instance.
@@ -270,7 +273,7 @@ func (n *named) prepare() {
 		n.constant = true
 		return
 	}
-	n.refs = n.sc.refsOf(n.expr.Variables())
+	n.refs = n.sc.refsOf(refTraversals(n.expr))
 	if n.constant || len(n.refs) > 0 {
 		return // n.constant: a cycle was met on the way
 	}
@@ -424,6 +427,9 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo) (*hcl
 				continue
 			}
 			v, ds := mi.resourceValue(key, t, lookup, attrsUsed)
+			if s.configured {
+				v = mi.configuredValue(key, v, attrsUsed)
+			}
 			diags = append(diags, ds...)
 			set(root, name, v)
 		}

@@ -1,7 +1,7 @@
 package tfconfig
 
 import (
-	"math/big"
+	"encoding/json"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -34,8 +34,7 @@ func toCanonical(v cty.Value, unknown *bool) any {
 	case ty == cty.String:
 		return v.AsString()
 	case ty == cty.Number:
-		f, _ := v.AsBigFloat().Float64()
-		return f
+		return value.Number(v.AsBigFloat())
 	case ty == cty.Bool:
 		return v.True()
 	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
@@ -71,8 +70,11 @@ func fromCanonical(v any) cty.Value {
 			return cty.UnknownVal(cty.String)
 		}
 		return cty.StringVal(x)
-	case float64:
-		return cty.NumberVal(new(big.Float).SetFloat64(x))
+	case float64, json.Number:
+		if f, ok := value.BigFloat(x); ok {
+			return cty.NumberVal(f)
+		}
+		return cty.DynamicVal
 	case bool:
 		return cty.BoolVal(x)
 	case []any:

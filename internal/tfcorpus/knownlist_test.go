@@ -9,109 +9,11 @@ package tfcorpus_test
 // -update-known (with KYKU_TFCORPUS_MIRROR set, or the entries needing the
 // hashicorp providers are kept as they are); each why is written by hand.
 var knownDifferences = map[string]known{
-	"check-blocks": {
-		why: "a data source scoped to a check block (check \"health\" { data \"fwtest_item\" \"health\" … }) is not planned by Kyku: OpenTofu reads it during the plan",
-		diffs: []string{
-			"data.fwtest_item.health: missing: OpenTofu plans [read], Kyku plans nothing",
-		},
-	},
-	"error-precondition": {
-		why: "Kyku refuses the plan at the failed resource precondition and does not report the root output's failed precondition (main.tf:24), which OpenTofu reports with it",
-		diffs: []string{
-			"missing error: main.tf:24: Module output value precondition failed",
-		},
-	},
-	"estate-cert-validation": {
-		why: "for_each over an attribute of a resource planned in this run (tls_cert_request.site.dns_names, configured and so known at plan) is refused by Kyku, which takes count and for_each only from values known before planning (variables, locals, data sources, state)",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:39: Invalid for_each argument: The \"for_each\" value includes keys or set values from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine what will identify the instances of this resource.",
-		},
-	},
-	"estate-module-foreach": {
-		why: "a for over every instance of a module (module.service) is read by tfconfig as a read of every output of every instance, the sensitive random_password among them: Kyku refuses outputs endpoints and service_ids as reading a sensitive value not declared sensitive, which they do not in OpenTofu",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:69: output \"endpoints\" reads ${module.service[\"admin\"].random_password.db.result}, which is sensitive (its provider's schema says so, or it holds a sensitive value): declare it sensitive to have it masked wherever outputs are shown (endpoints: { value: \"${module.service[\"admin\"].random_password.db.result}\", sensitive: true })",
-			"  main.tf:73: output \"service_ids\" reads ${module.service[\"admin\"].random_password.db.result}, which is sensitive (its provider's schema says so, or it holds a sensitive value): declare it sensitive to have it masked wherever outputs are shown (service_ids: { value: \"${module.service[\"admin\"].random_password.db.result}\", sensitive: true })",
-		},
-	},
-	"estate-vpc": {
-		why: "a reference whose index is not a literal (fwtest_item.public[each.key].id, fwtest_item.nat[each.key].id) or a for over every instance (sdktest_item.public.tags) is read by tfconfig as a read of every attribute of every instance (value.AllAttrs), the sensitive secret among them: Kyku masks the value OpenTofu shows as known after apply",
-		diffs: []string{
-			"fwtest_item.nat[\"eu-central-1a\"]: value: Kyku marks it sensitive, OpenTofu does not",
-			"fwtest_item.nat[\"eu-central-1a\"]: value: OpenTofu (known after apply), Kyku (sensitive)",
-			"fwtest_item.nat[\"eu-central-1b\"]: value: Kyku marks it sensitive, OpenTofu does not",
-			"fwtest_item.nat[\"eu-central-1b\"]: value: OpenTofu (known after apply), Kyku (sensitive)",
-			"fwtest_item.nat[\"eu-central-1c\"]: value: Kyku marks it sensitive, OpenTofu does not",
-			"fwtest_item.nat[\"eu-central-1c\"]: value: OpenTofu (known after apply), Kyku (sensitive)",
-			"sdktest_item.private[\"eu-central-1a\"]: value: Kyku marks it sensitive, OpenTofu does not",
-			"sdktest_item.private[\"eu-central-1a\"]: value: OpenTofu (known after apply), Kyku (sensitive)",
-			"sdktest_item.private[\"eu-central-1b\"]: value: Kyku marks it sensitive, OpenTofu does not",
-			"sdktest_item.private[\"eu-central-1b\"]: value: OpenTofu (known after apply), Kyku (sensitive)",
-			"sdktest_item.private[\"eu-central-1c\"]: value: Kyku marks it sensitive, OpenTofu does not",
-			"sdktest_item.private[\"eu-central-1c\"]: value: OpenTofu (known after apply), Kyku (sensitive)",
-			"sdktest_item.public: tags: Kyku marks it sensitive, OpenTofu does not",
-			"sdktest_item.public: tags: OpenTofu (known after apply), Kyku (sensitive)",
-		},
-	},
-	"for-each-resource-attr": {
-		why: "for_each over an attribute of a resource planned in this run (terraform_data.catalog.input.services, configured and so known at plan) is refused by Kyku, which takes count and for_each only from values known before planning (variables, locals, data sources, state)",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:26: Invalid for_each argument: The \"for_each\" set includes values derived from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine the full set of keys that will identify the instances of this resource.",
-		},
-	},
-	"functions-datetime": {
-		why: "plantimestamp() is unknown in Kyku's plan: OpenTofu knows it at plan (the plan's own timestamp)",
-		diffs: []string{
-			"output.plantimestamp_shape: [0]: OpenTofu 20, Kyku (known after apply)",
-			"output.plantimestamp_shape: [1]: OpenTofu 1, Kyku (known after apply)",
-		},
-	},
-	"functions-numeric": {
-		why: "Kyku's values hold numbers as float64: 2^53+1 and 1/3 lose the precision OpenTofu's arbitrary-precision numbers keep",
-		diffs: []string{
-			"output.arithmetic: big: OpenTofu 9007199254740993, Kyku 9007199254740992",
-			"output.arithmetic: fraction: OpenTofu 0.33333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333335, Kyku 0.3333333333333333",
-		},
-	},
-	"lifecycle-replace-triggered-by": {
-		why: "replace_triggered_by naming a path inside an attribute (terraform_data.config.input.note) is judged by Kyku on the whole top-level attribute (input), which changes: OpenTofu compares the path itself, which does not",
-		diffs: []string{
-			"random_pet.not_triggered: actions: OpenTofu [no-op], Kyku [delete create]",
-			"random_pet.not_triggered: id: OpenTofu \"fond-marmot\", Kyku (known after apply)",
-		},
-	},
-	"moved": {
-		why: "OpenTofu moves a resource's no-key instance to [0] when count is added (terraform_data.single → terraform_data.single[0]) without a moved block; Kyku plans a destroy and a create",
-		diffs: []string{
-			"terraform_data.single[0]: actions: OpenTofu [update], Kyku [create]",
-			"terraform_data.single[0]: previous address: OpenTofu \"terraform_data.single\", Kyku \"\"",
-			"terraform_data.single[0]: id: OpenTofu \"e7201597-f04a-1373-d673-716035c9db33\", Kyku (known after apply)",
-			"terraform_data.single: extra: Kyku plans [delete], OpenTofu plans nothing",
-		},
-	},
 	"remote-state": {
 		why: "Kyku marks terraform_remote_state's outputs sensitive as a whole when the state read holds any sensitive output (OpenTofu marks none of them): an output reading it must then be declared sensitive",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
 			"  main.tf:29: output \"subnets\" reads ${data.terraform_remote_state.network.outputs}, which is sensitive (its provider's schema says so, or it holds a sensitive value): declare it sensitive to have it masked wherever outputs are shown (subnets: { value: \"${data.terraform_remote_state.network.outputs}\", sensitive: true })",
-		},
-	},
-	"removed": {
-		why: "a resource only in state whose provider no resource of the configuration uses (random_pet.forget_counted, named by a removed block) finds no provider started: Kyku starts the providers the configuration's resources use",
-		diffs: []string{
-			"Kyku refuses what OpenTofu plans:",
-			"  :0: read random_pet \"random_pet.forget_counted[0]\" (id content-sailfish): random_pet is a type of provider \"random\", which is not among the providers this run starts: they are the ones declared under providers: (in a pull request's plan, the default branch's: a provider it adds runs once it is merged): ",
-		},
-	},
-	"variables-sensitive": {
-		why: "Kyku marks sensitivity per top-level attribute: input is masked whole where OpenTofu masks only input.password",
-		diffs: []string{
-			"terraform_data.db: input.password: OpenTofu marks it sensitive, Kyku does not",
-			"terraform_data.db: input: Kyku marks it sensitive, OpenTofu does not",
-			"terraform_data.db: input: OpenTofu {\"name\": \"app\", \"password\": \"correct-horse-battery\"}, Kyku (sensitive)",
 		},
 	},
 }

@@ -1,6 +1,7 @@
 package tfschema
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -152,8 +153,12 @@ func primitive(v any, ty cty.Type, path cty.Path) (cty.Value, error) {
 	switch x := v.(type) {
 	case string:
 		in = cty.StringVal(x)
-	case float64:
-		in = cty.NumberFloatVal(x)
+	case float64, json.Number:
+		f, ok := value.BigFloat(x)
+		if !ok {
+			return cty.NilVal, path.NewErrorf("%s is required, not %s", article(ty), kind(v))
+		}
+		in = cty.NumberVal(f)
 	case bool:
 		in = cty.BoolVal(x)
 	default:
@@ -177,8 +182,12 @@ func infer(v any, path cty.Path) (cty.Value, error) {
 			return cty.DynamicVal, nil
 		}
 		return cty.StringVal(x), nil
-	case float64:
-		return cty.NumberFloatVal(x), nil
+	case float64, json.Number:
+		f, ok := value.BigFloat(x)
+		if !ok {
+			return cty.NilVal, path.NewErrorf("a number is required, not %s", kind(v))
+		}
+		return cty.NumberVal(f), nil
 	case bool:
 		return cty.BoolVal(x), nil
 	case []any:
@@ -230,8 +239,7 @@ func FromCty(v cty.Value) any {
 	case ty == cty.String:
 		return v.AsString()
 	case ty == cty.Number:
-		f, _ := v.AsBigFloat().Float64()
-		return f
+		return value.Number(v.AsBigFloat())
 	case ty == cty.Bool:
 		return v.True()
 	case ty.IsListType(), ty.IsSetType(), ty.IsTupleType():
@@ -275,7 +283,7 @@ func kind(v any) string {
 	switch v.(type) {
 	case string:
 		return "a string"
-	case float64:
+	case float64, json.Number:
 		return "a number"
 	case bool:
 		return "a bool"

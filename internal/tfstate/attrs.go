@@ -136,6 +136,12 @@ func appendValue(b []byte, v any) ([]byte, error) {
 			return nil, fmt.Errorf("%v is not a number JSON can hold", x)
 		}
 		return strconv.AppendFloat(b, x, 'f', -1, 64), nil
+	case json.Number: // a number a float64 cannot show: its exact text
+		f, ok := value.BigFloat(x)
+		if !ok {
+			return nil, fmt.Errorf("%q is not a number", string(x))
+		}
+		return append(b, f.Text('f', -1)...), nil
 	case []any:
 		b = append(b, '[')
 		for i, e := range x {

@@ -433,6 +433,11 @@ func appendJSON(dst []byte, v any, indent string, depth int) ([]byte, error) {
 		return AppendString(dst, x), nil
 	case float64:
 		return appendFloat(dst, x)
+	case json.Number: // a number a float64 cannot show (Number): its exact text
+		if _, ok := BigFloat(x); !ok {
+			return nil, fmt.Errorf("json: invalid number literal %q", string(x))
+		}
+		return append(dst, x...), nil
 	case []any:
 		if len(x) == 0 {
 			return append(dst, "[]"...), nil

@@ -1,6 +1,9 @@
 package value
 
-import "fmt"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // A PathError is Walk's error: Step does not apply to the value it reads.
 type PathError struct {
@@ -26,7 +29,7 @@ func KindOf(v any) string {
 	switch v.(type) {
 	case string:
 		return "string"
-	case float64:
+	case float64, json.Number:
 		return "number"
 	case bool:
 		return "bool"

@@ -1,5 +1,7 @@
 package value
 
+import "encoding/json"
+
 // TypeJSON is v's type in Terraform's JSON type syntax, for a value whose
 // type no schema says (an output, a literal of the configuration):
 // "string", "number", "bool", ["tuple", [types…]] for a list (Terraform's
@@ -9,7 +11,7 @@ func TypeJSON(v any) any {
 	switch x := Normalize(v).(type) {
 	case string:
 		return "string"
-	case float64:
+	case float64, json.Number:
 		return "number"
 	case bool:
 		return "bool"

@@ -1,7 +1,8 @@
 // Package value owns Kyku's canonical property values and references.
 //
 // Every property value is one of: nil, bool, float64, string, []any,
-// map[string]any (the encoding/json generic model), so values decoded from
+// map[string]any (the encoding/json generic model; a number a float64
+// cannot show exactly is a json.Number, see Number), so values decoded from
 // YAML, from JSON state and from providers compare with Equal. A string may
 // hold references: "${name}" (the provider ID of resource name) or
 // "${name.attr}" (output attr of resource name). A string that is exactly one
@@ -283,7 +284,8 @@ func isWord(c byte) bool {
 }
 
 // Normalize converts v to the canonical model: ints of any width, json.Number
-// and float32 become float64; []string and map[string]string are widened.
+// and float32 become float64 (a json.Number a float64 cannot show stays
+// one, see Number); []string and map[string]string are widened.
 func Normalize(v any) any {
 	switch x := v.(type) {
 	case nil, bool, string, float64:
@@ -299,11 +301,7 @@ func Normalize(v any) any {
 	case float32:
 		return float64(x)
 	case json.Number:
-		f, err := x.Float64()
-		if err != nil {
-			return x.String()
-		}
-		return f
+		return normalNumber(x)
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
@@ -344,6 +342,10 @@ func Equal(a, b any) bool {
 		}
 	case float64:
 		if y, ok := b.(float64); ok {
+			return x == y
+		}
+	case json.Number: // exact text, as Number writes it
+		if y, ok := b.(json.Number); ok {
 			return x == y
 		}
 	case bool:
