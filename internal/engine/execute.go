@@ -444,6 +444,11 @@ func (x *execution) stateOf(cr *config.Resource, c *plan.Change, r provider.Reso
 		Config: withoutWriteOnly(props, x.p.WriteOnly[cr.Name]), Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
 		Sensitive: stillSecret(c.Sensitive, x.base.Resources[cr.Name], props, obj.Outputs),
 	}
+	// What it was applied from: the configuration as resolved now (the
+	// plan may not have known every value), read back now.
+	if b, ok := x.e.basisOf(x.p.Config, cr, props, x.e.opts.Now()); ok {
+		sr.Basis = b
+	}
 	recordStored(sr, obj)
 	return sr
 }

@@ -18,6 +18,9 @@ type PlanOptions struct {
 	// Each must be a managed resource of the configuration; one not yet
 	// in state is created anyway.
 	Replace []string
+	// Refresh says what the plan reads from the cloud (reads.go): what
+	// the change touches (default), everything, or nothing.
+	Refresh RefreshMode
 
 	// createdAt, when set, is the plan's CreatedAt (planning a saved plan
 	// again: it is still the plan made then).
