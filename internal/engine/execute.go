@@ -391,6 +391,11 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 	if r.CloudName == "" {
 		r.CloudName = cloudName(x.p.Prefix, cr.Name)
 	}
+	if c.Action == plan.Update {
+		if err := x.precheck(ctx, c, c.ResourceID); err != nil { // precheck.go
+			return nil, err
+		}
+	}
 	ev := &progress.Event{Action: c.Action, Type: c.Type, Name: c.ResourceID}
 	var obj provider.Object
 	err = x.e.call(ctx, ev, func(ctx context.Context) error {
@@ -512,6 +517,9 @@ func (x *execution) doDestroy(ctx context.Context, c *plan.Change) error {
 	x.mu.Lock()
 	sr := x.live.Resources[name]
 	x.mu.Unlock()
+	if err := x.precheck(ctx, c, name); err != nil { // precheck.go
+		return err
+	}
 	prior := c.Planned
 	if c.PriorType != "" {
 		prior = nil // the plan's prior state is not of the type destroyed

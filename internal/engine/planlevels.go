@@ -202,6 +202,7 @@ func (x *planning) planLevelResource(ctx context.Context, r *config.Resource, le
 		in.was = sr.Sensitive
 	}
 	res.err = x.planResource(ctx, &res.diags, &res.ch, in)
+	x.markUnread(&res.ch)
 	if trigger != "" && !x.replace[r.Name] && res.ch.Action == plan.Replace && res.ch.Reason == replaceRequested {
 		res.ch.Reason = "replacement triggered by " + trigger + " (lifecycle replace_triggered_by)"
 	}

@@ -324,3 +324,17 @@ func savedRefresh(p *plan.Plan) RefreshMode {
 	}
 	return m
 }
+
+// markUnread marks ch, planned by its provider against state
+// (RefreshNone), as not read.
+func (x *planning) markUnread(ch *plan.Change) {
+	sr := x.st.Resources[ch.ResourceID]
+	if x.opts.Refresh != RefreshNone || sr == nil || sr.ProviderID == "" || ch.Action == plan.Import {
+		return
+	}
+	ch.NotRead = true
+	if sr.Basis != nil {
+		t := sr.Basis.ReadAt
+		ch.LastRead = &t
+	}
+}
