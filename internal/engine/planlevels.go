@@ -134,8 +134,8 @@ func forcing(pcs []plan.PropChange) string {
 // planResult is one resource's change as planAhead made it; ok is false
 // when its references could not be resolved (diags say why).
 type planResult struct {
-	ch    plan.Change
-	diags diag.Diagnostics
+	ch      plan.Change
+	diags   diag.Diagnostics
 	err     error
 	ok      bool
 	touched bool // planned by its provider (reads.go)
