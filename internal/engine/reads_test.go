@@ -116,6 +116,7 @@ func TestDriftAndWhatThePlanReads(t *testing.T) {
 	w := newWorld(t)
 	mustApply(t, w.engine(), parse(t, stack))
 	editSimObject(t, w, "Vm", func(props map[string]any) { props["size"] = "large" })
+	editSimObject(t, w, "Vpc", func(props map[string]any) { props["distributeAcrossAzs"] = 2 })
 	editSimObject(t, w, "SecurityGroup", func(props map[string]any) {
 		props["ingress"].([]any)[0].(map[string]any)["port"] = 22
 	})
@@ -142,6 +143,9 @@ func TestDriftAndWhatThePlanReads(t *testing.T) {
 	}
 	if got := actions(touched); !slices.Contains(got, "update Vm web") {
 		t.Errorf("web reads from sg, which changes: it is read, and its drift found: %v", got)
+	}
+	if got := actions(touched); !slices.Contains(got, "update Vpc net") {
+		t.Errorf("sg reads from net: it is read, and its drift found: %v", got)
 	}
 }
 
