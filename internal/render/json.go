@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/value"
@@ -35,6 +36,8 @@ type jsonPlan struct {
 	// other outputs with action no-op, by name.
 	OutputChanges []plan.OutputChange `json:"outputChanges,omitempty"`
 	Counters      jsonCounters        `json:"counters"`
+	// Reads say how much of the state the plan read from the cloud.
+	Reads *plan.Reads `json:"reads,omitempty"`
 }
 
 type jsonChange struct {
@@ -68,6 +71,11 @@ type jsonChange struct {
 	// or a change whose provider does not plan whole objects.
 	Planned        any      `json:"planned,omitempty"`
 	SensitivePaths []string `json:"sensitivePaths,omitempty"`
+	// Read is false for an object the plan took from state, neither read
+	// nor planned by its provider (left out when it was read); LastRead
+	// is when it was last read.
+	Read     *bool      `json:"read,omitempty"`
+	LastRead *time.Time `json:"lastRead,omitempty"`
 }
 
 type jsonProperty struct {
@@ -106,6 +114,7 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 		Changes:       make([]jsonChange, 0, len(p.Changes)),
 		OutputChanges: jsonOutputs(p.OutputChanges, p.UnchangedOutputs),
 		Counters:      jsonCounters{Counters: p.Counters, Forget: forgets(p)},
+		Reads:         p.Reads,
 	}
 	for _, c := range p.Changes {
 		if opts.OmitNoOp && c.Action == plan.NoOp {
@@ -119,6 +128,9 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 		}
 		if c.ImportID != "" {
 			jc.ImportID = c.ImportID
+		}
+		if c.NotRead {
+			jc.Read, jc.LastRead = new(bool), c.LastRead
 		}
 		jc.Planned, jc.SensitivePaths = plannedValue(c)
 		for _, pc := range c.Properties {
