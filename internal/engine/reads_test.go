@@ -210,3 +210,22 @@ func TestApplyOfPlanWithoutReads(t *testing.T) {
 		})
 	}
 }
+
+// The drift schedule (Refresh) reads every object: drift a plan leaves
+// alone, untouched, is reported there.
+func TestDriftScheduleReadsEverything(t *testing.T) {
+	w := newWorld(t)
+	mustApply(t, w.engine(), parse(t, stack))
+	editSimObject(t, w, "Vm", func(props map[string]any) { props["size"] = "large" })
+	if p := mustPlan(t, w.engine(), parse(t, stack)); p.HasChanges() || len(readNames(p)) != 0 {
+		t.Fatalf("plan of the unchanged configuration: %v, read %v; want nothing", actions(p), readNames(p))
+	}
+	p, counter := w.openSim(false)
+	res, err := w.simEngine(p).Refresh(t.Context(), engine.RefreshOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Checked != 5 || counter.Calls().Read != 5 || len(res.Drift) != 1 || res.Drift[0].Name != "web" {
+		t.Errorf("refresh: checked %d, %d reads, drift %+v; want all 5 read and web's drift", res.Checked, counter.Calls().Read, res.Drift)
+	}
+}
