@@ -63,8 +63,26 @@ func (e *Engine) basisOf(cfg *config.Config, r *config.Resource, props map[strin
 
 // providerBasis is a digest of the configuration of the provider that
 // serves typ (a Terraform provider's block, or Kyku's provider: name
-// and settings), and its version.
+// and settings), and its version; computed once per configuration and
+// type.
 func (e *Engine) providerBasis(cfg *config.Config, typ string) (digest, version string) {
+	k := basisKey{cfg, typ}
+	if v, ok := e.bases.Load(k); ok {
+		b := v.([2]string)
+		return b[0], b[1]
+	}
+	digest, version = e.providerBasisOf(cfg, typ)
+	e.bases.Store(k, [2]string{digest, version})
+	return digest, version
+}
+
+// basisKey names a provider basis computed: of a configuration and type.
+type basisKey struct {
+	cfg *config.Config
+	typ string
+}
+
+func (e *Engine) providerBasisOf(cfg *config.Config, typ string) (digest, version string) {
 	ts := e.provider.Schema(typ)
 	if pp := cfg.PluginProvider(ts.Provider); pp != nil && ts.OwnState {
 		return pp.Digest(), ts.Version

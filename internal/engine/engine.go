@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/kyku/action/internal/envname"
@@ -57,6 +58,7 @@ type Engine struct {
 	provider provider.Provider
 	backend  statemgr.Backend
 	opts     Options
+	bases    *sync.Map // basisKey → its provider's digest and version (basis.go); shared by copies
 }
 
 // New returns an Engine.
@@ -100,7 +102,7 @@ func New(p provider.Provider, b statemgr.Backend, opts Options) *Engine {
 	if opts.Sleep == nil {
 		opts.Sleep = sleep
 	}
-	return &Engine{provider: p, backend: b, opts: opts}
+	return &Engine{provider: p, backend: b, opts: opts, bases: &sync.Map{}}
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
