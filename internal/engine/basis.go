@@ -90,6 +90,9 @@ func (e *Engine) providerBasisOf(cfg *config.Config, typ string) (digest, versio
 	if ts.OwnState { // served in process (OpenTofu's built-in provider): by its name
 		return digestText("provider " + ts.Provider), ts.Version
 	}
+	if ts.Version == "" {
+		ts.Version = e.opts.Version // Kyku's own types: Kyku is their provider
+	}
 	return cfg.Provider.Digest(), ts.Version
 }
 

@@ -48,6 +48,10 @@ type Options struct {
 	Rand  io.Reader         // randomness for prefix, lineage (default crypto/rand)
 	Sleep func(ctx context.Context, d time.Duration) error
 
+	// Version is Kyku's version (and commit): a plan reads and plans again
+	// every object of Kyku's own types last applied by another (reads.go).
+	Version string
+
 	// Secrets is the run's scrubber, which the engine feeds (secrets.go);
 	// default: a book of its own (Engine.Secrets).
 	Secrets *progress.SecretBook

@@ -229,3 +229,18 @@ func TestDriftScheduleReadsEverything(t *testing.T) {
 		t.Errorf("refresh: checked %d, %d reads, drift %+v; want all 5 read and web's drift", res.Checked, counter.Calls().Read, res.Drift)
 	}
 }
+
+// Objects last applied by another version of their provider (for Kyku's
+// own types, Kyku) are read and planned again.
+func TestPlanReadsAgainAfterAnUpgrade(t *testing.T) {
+	w := newWorld(t)
+	version := func(v string) func(*engine.Options) { return func(o *engine.Options) { o.Version = v } }
+	mustApply(t, w.engine(version("v1.0.0")), parse(t, stack))
+	if got := readNames(mustPlan(t, w.engine(version("v1.0.0")), parse(t, stack))); len(got) != 0 {
+		t.Errorf("same version: read %v, want nothing", got)
+	}
+	want := []string{"key", "net", "sg", "sub", "web"}
+	if d := cmp.Diff(want, readNames(mustPlan(t, w.engine(version("v1.1.0")), parse(t, stack)))); d != "" {
+		t.Errorf("another version: read (-want +got):\n%s", d)
+	}
+}
