@@ -45,6 +45,9 @@ type planning struct {
 	planned      map[string]map[string]any // planned values of a provider's own state
 	sensitive    map[string][]string       // their (and data sources') sensitive attributes
 	touchedNames map[string]bool           // planned by their providers, not taken as before (reads.go)
+	// Against state alone (settle, reads.go): what is planned from what
+	// its last apply had, and what waits for the data sources it reads.
+	same, undecided map[string]bool
 }
 
 func newPlanning(e *Engine, cfg *config.Config, st *state.File, opts PlanOptions) *planning {
@@ -68,7 +71,8 @@ func (x *planning) again() {
 // exist) and asks the cloud about what it offers.
 func (x *planning) check(ctx context.Context) error {
 	x.e.learnOutputs(x.cfg, x.st.Outputs)
-	if err := Validate(ctx, x.e.provider, x.cfg); err != nil {
+	x.settle()
+	if err := x.validate(ctx); err != nil { // reads.go: what did not change since its last apply was validated then
 		return err
 	}
 	x.hash = x.cfg.Hash()

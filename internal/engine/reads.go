@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -36,6 +37,42 @@ import (
 // properties resolved, unknown says some are not known yet; changed
 // says which of its dependencies this plan changes.
 func (x *planning) touched(r *config.Resource, props map[string]any, unknown bool, changed func(string) bool) string {
+	if why := x.forced(r); why != "" {
+		return why
+	}
+	sr := x.st.Resources[r.Name]
+	switch {
+	case unknown:
+		return "a value it reads is known only after apply"
+	case sr.Basis == nil:
+		return "no record of its last apply"
+	}
+	for _, d := range x.g.Deps(r.Name) {
+		if changed(d) {
+			return "reads from " + d + ", which this plan changes"
+		}
+	}
+	if !x.sameBasis(r, props) {
+		return "changed since its last apply"
+	}
+	return ""
+}
+
+// sameBasis reports whether r, its properties resolved to props, is
+// planned from what its last apply recorded.
+func (x *planning) sameBasis(r *config.Resource, props map[string]any) bool {
+	sr := x.st.Resources[r.Name]
+	if sr == nil || sr.Basis == nil {
+		return false
+	}
+	b, ok := x.e.basisOf(x.cfg, r, props, x.readAt)
+	return ok && b.Same(sr.Basis)
+}
+
+// forced is why r is touched whatever its configuration ("" for none):
+// created, imported, moved, replaced, targeted, of another type, gone,
+// or every object read.
+func (x *planning) forced(r *config.Resource) string {
 	sr := x.st.Resources[r.Name]
 	_, importing := x.imported[r.Name]
 	switch {
@@ -55,21 +92,61 @@ func (x *planning) touched(r *config.Resource, props map[string]any, unknown boo
 		return "gone"
 	case x.targets != nil:
 		return "--target"
-	case unknown:
-		return "a value it reads is known only after apply"
-	case sr.Basis == nil:
-		return "no record of its last apply"
-	}
-	for _, d := range x.g.Deps(r.Name) {
-		if changed(d) {
-			return "reads from " + d + ", which this plan changes"
-		}
-	}
-	b, ok := x.e.basisOf(x.cfg, r, props, x.readAt)
-	if !ok || !b.Same(sr.Basis) {
-		return "changed since its last apply"
 	}
 	return ""
+}
+
+// settle resolves, against state alone, the configuration's resources
+// (not under RefreshAll): same holds those planned from what their last
+// apply recorded, undecided those reading a data source, decided once
+// it is read.
+func (x *planning) settle() {
+	x.same, x.undecided = map[string]bool{}, map[string]bool{}
+	if x.opts.Refresh == RefreshAll {
+		return
+	}
+	for _, r := range x.cfg.Resources {
+		if r.Data {
+			continue
+		}
+		var ds diag.Diagnostics
+		props, unknown, ok := resolveProps(&ds, r, x.priorLookup, nil)
+		switch {
+		case !ok:
+		case unknown && x.readsData(r):
+			x.undecided[r.Name] = true
+		case !unknown && x.sameBasis(r, props):
+			x.same[r.Name] = true
+		}
+	}
+}
+
+// validate has the providers validate the configuration: every resource
+// but those planned from what their last apply recorded, which their
+// provider (of the same version) validated then.
+func (x *planning) validate(ctx context.Context) error {
+	if len(x.same) == 0 {
+		return Validate(ctx, x.e.provider, x.cfg)
+	}
+	if err := CheckSupport(x.e.provider, x.cfg); err != nil {
+		return err
+	}
+	rest := make([]provider.Desired, 0, len(x.cfg.Resources)-len(x.same))
+	selfPlanned := false
+	for _, r := range x.cfg.Resources {
+		if !x.same[r.Name] {
+			rest = append(rest, provider.Desired{Name: r.Name, Type: r.Type, Properties: r.Properties, Data: r.Data})
+			selfPlanned = selfPlanned || x.e.provider.Schema(r.Type).OwnState
+		}
+	}
+	if !selfPlanned {
+		return nil
+	}
+	refused, err := x.e.provider.ValidateConfigs(ctx, rest)
+	if err != nil {
+		return fmt.Errorf("validate the configuration with its providers: %w", err)
+	}
+	return refusals(x.cfg, refused)
 }
 
 // changedHere reports whether this plan (so far) changes d.
@@ -93,12 +170,7 @@ func (x *planning) predict() map[string]bool {
 		if r.Data || !x.keep(r.Name) {
 			continue
 		}
-		var ds diag.Diagnostics
-		props, unknown, ok := resolveProps(&ds, r, x.priorLookup, nil)
-		if !ok || unknown && x.readsData(r) {
-			continue // decided during the walk, once the data sources are read
-		}
-		if x.touched(r, props, unknown, func(string) bool { return false }) != "" {
+		if x.forced(r) != "" || !x.same[r.Name] && !x.undecided[r.Name] { // undecided: once the data sources are read
 			own[r.Name] = true
 			touched = append(touched, r.Name)
 		}
@@ -130,12 +202,17 @@ func (x *planning) upstream(name string, want map[string]bool) {
 	}
 }
 
-// readsData reports whether r reads from a data source.
+// readsData reports whether r reads from a data source (before the
+// graph is built).
 func (x *planning) readsData(r *config.Resource) bool {
-	return slices.ContainsFunc(x.g.Deps(r.Name), func(d string) bool {
+	isData := func(d string) bool {
 		c := x.cfg.Resource(d)
 		return c != nil && c.Data
-	})
+	}
+	if slices.ContainsFunc(r.DependsOn, isData) {
+		return true
+	}
+	return slices.ContainsFunc(value.Refs(r.Properties), func(ref value.Ref) bool { return isData(ref.Resource) })
 }
 
 // priorLookup is what a reference reads in state alone (predict).
