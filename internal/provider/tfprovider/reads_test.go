@@ -10,6 +10,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/tfplugin/tfplugintest"
 )
 
 // planAll plans reading every object (--refresh=all).
@@ -112,5 +113,17 @@ func TestApplyRefusesWhatMovedSincePlanOnAProvider(t *testing.T) {
 				t.Errorf("a was changed although refused: %s", data)
 			}
 		})
+	}
+}
+
+// What changed since its last apply is validated by its provider, as
+// before: a value the provider refuses is refused at plan.
+func TestChangedConfigurationStillValidated(t *testing.T) {
+	w := newWorld(t, tfplugintest.Framework)
+	w.apply(w.parse(strings.ReplaceAll(reading, "VALUE", "v1")))
+	cfg := w.parse(strings.ReplaceAll(reading, "VALUE", `"has spaces"`))
+	_, err := w.engine(cfg).Plan(t.Context(), cfg)
+	if err == nil || !strings.Contains(err.Error(), "the test cloud refuses spaces in value") {
+		t.Fatalf("plan: %v, want the provider's refusal of a's new value", err)
 	}
 }
