@@ -262,6 +262,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 		return res, err
 	}
 	x := newExecution(e, st, p)
+	x.at = start
 	x.seq.Store(seq)
 	// Interrupted: the running changes are asked to end early (a
 	// Terraform provider's StopProvider), as Terraform does; what they did

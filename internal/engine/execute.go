@@ -23,6 +23,7 @@ import (
 type execution struct {
 	e     *Engine
 	p     *plan.Plan
+	at    time.Time // when the apply started: the objects it writes are read then (state.Basis)
 	base  *state.File
 	tasks []*task
 	owner []int // task id → index of its change in p.Changes
@@ -451,7 +452,7 @@ func (x *execution) stateOf(cr *config.Resource, c *plan.Change, r provider.Reso
 	}
 	// What it was applied from: the configuration as resolved now (the
 	// plan may not have known every value), read back now.
-	if b, ok := x.e.basisOf(x.p.Config, cr, props, x.e.opts.Now()); ok {
+	if b, ok := x.e.basisOf(x.p.Config, cr, props, x.at); ok {
 		sr.Basis = b
 	}
 	recordStored(sr, obj)

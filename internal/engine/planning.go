@@ -135,7 +135,7 @@ func (x *planning) read(ctx context.Context) error {
 func (x *planning) start(exists bool) {
 	created := x.opts.createdAt
 	if created.IsZero() {
-		created = x.e.opts.Now().UTC()
+		created = x.readAt // when the plan read the cloud: its time
 	}
 	x.p = &plan.Plan{
 		FormatVersion: plan.FormatVersion,
