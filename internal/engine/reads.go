@@ -123,7 +123,8 @@ func (x *planning) settle() {
 
 // validate has the providers validate the configuration: every resource
 // but those planned from what their last apply recorded, which their
-// provider (of the same version) validated then.
+// provider (of the same version) validated then; what the others refer
+// to is given too, so that their references are checked against it.
 func (x *planning) validate(ctx context.Context) error {
 	if len(x.same) == 0 {
 		return Validate(ctx, x.e.provider, x.cfg)
@@ -131,10 +132,23 @@ func (x *planning) validate(ctx context.Context) error {
 	if err := CheckSupport(x.e.provider, x.cfg); err != nil {
 		return err
 	}
-	rest := make([]provider.Desired, 0, len(x.cfg.Resources)-len(x.same))
+	give := map[string]bool{}
+	for _, r := range x.cfg.Resources {
+		if x.same[r.Name] {
+			continue
+		}
+		give[r.Name] = true
+		for _, ref := range value.Refs(r.Properties) {
+			give[ref.Resource] = true
+		}
+		for _, d := range r.DependsOn {
+			give[d] = true
+		}
+	}
+	rest := make([]provider.Desired, 0, len(give))
 	selfPlanned := false
 	for _, r := range x.cfg.Resources {
-		if !x.same[r.Name] {
+		if give[r.Name] {
 			rest = append(rest, provider.Desired{Name: r.Name, Type: r.Type, Properties: r.Properties, Data: r.Data})
 			selfPlanned = selfPlanned || x.e.provider.Schema(r.Type).OwnState
 		}
