@@ -153,7 +153,12 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	fs.Var(&targets, "target", "plan only the resource (or instance) `NAME` and what it depends on (repeatable)")
 	var replaces listFlags
 	fs.Var(&replaces, "replace", "replace the resource (or instance) `NAME` although nothing forces it, e.g. a broken VM (repeatable; Terraform's -replace)")
+	refreshFlag := fs.String("refresh", "changed", refreshUsage)
 	if err := fs.parseNone(args); err != nil {
+		return err
+	}
+	refresh, err := engine.ParseRefreshMode(*refreshFlag)
+	if err != nil {
 		return err
 	}
 	if *destroy && (len(targets) > 0 || len(replaces) > 0) {
@@ -188,7 +193,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	if *destroy {
 		p, err = ws.Engine.PlanDestroy(ctx)
 	} else {
-		p, err = ws.Engine.PlanWith(ctx, cfg, engine.PlanOptions{Targets: targets, Replace: replaces, AllowDestroyAll: *allowAll, Timestamp: c.planTime})
+		p, err = ws.Engine.PlanWith(ctx, cfg, engine.PlanOptions{Targets: targets, Replace: replaces, AllowDestroyAll: *allowAll, Timestamp: c.planTime, Refresh: refresh})
 	}
 	if err != nil {
 		return destroyAllHint(err, c.config)
@@ -237,6 +242,8 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 }
 
 // showUnchangedUsage is the help of plan's and apply's --show-unchanged.
+const refreshUsage = "what the plan reads from the cloud, `MODE`: changed (what the change touches), all (every object, as Terraform's plan), none (nothing, as Terraform's -refresh=false)"
+
 const showUnchangedUsage = "list each unchanged resource in the plan (by default one line counts them)"
 
 func cmdApply(ctx context.Context, env *Env, args []string) error {
@@ -262,13 +269,20 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		fs.Var(&replaces, "replace", "replace the resource (or instance) `NAME` although nothing forces it (repeatable; Terraform's -replace)")
 		fs.BoolVar(&allowAll, "allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
 	}
+	refreshFlag := "changed"
+	if op == "apply" {
+		fs.StringVar(&refreshFlag, "refresh", "changed", refreshUsage)
+	}
 	if err := fs.parseNone(args); err != nil {
+		return err
+	}
+	refresh, err := engine.ParseRefreshMode(refreshFlag)
+	if err != nil {
 		return err
 	}
 	var (
 		cfg   *config.Config
 		saved *plan.Plan
-		err   error
 	)
 	configGiven := flagGiven(fs, "c") || flagGiven(fs, "config")
 	if planFile != "" {
@@ -330,7 +344,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	}
 	// The plan is shown after the engine checked it (a stale saved plan is
 	// refused before anything is printed), then confirmed, unless saved.
-	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Replace: replaces, AllowDestroyAll: allowAll, Timestamp: c.planTime, Confirm: func(p *plan.Plan) (bool, error) {
+	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Replace: replaces, AllowDestroyAll: allowAll, Timestamp: c.planTime, Refresh: refresh, Confirm: func(p *plan.Plan) (bool, error) {
 		if saved != nil {
 			fmt.Fprintf(env.Stdout, "%s verified: planned again against the current state, it makes the changes it lists.\n\n", planFile)
 		}

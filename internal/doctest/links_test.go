@@ -11,13 +11,6 @@ import (
 	"testing"
 )
 
-// pendingPages are pages other changes of issue 42 write; links to them
-// are not checked until they are merged.
-// TODO(issue 42): remove each entry once its page is on main.
-var pendingPages = map[string]bool{
-	"docs/plan-reads.md":         true, // rd: plans read only what the change touches
-}
-
 var (
 	// inlineLinkRE is [text](target "title") and ![alt](target).
 	inlineLinkRE  = regexp.MustCompile(`!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)`)
@@ -71,9 +64,6 @@ func checkLink(from, target string, exists func(rel string) (isDir bool, ok bool
 		rel = path.Clean(path.Join(path.Dir(from), unesc))
 		if rel == ".." || strings.HasPrefix(rel, "../") {
 			return fmt.Sprintf("%s: outside the repository", target)
-		}
-		if pendingPages[rel] {
-			return ""
 		}
 		isDir, ok := exists(rel)
 		if !ok {
@@ -187,9 +177,6 @@ func TestDocsIndexListsEveryPage(t *testing.T) {
 		linked[path.Clean(path.Join("docs", file))] = true
 	}
 	want := map[string]bool{}
-	for p := range pendingPages {
-		want[p] = true
-	}
 	for _, rel := range docPages(t, root) {
 		if strings.HasPrefix(rel, "docs/") && rel != "docs/README.md" {
 			want[rel] = true

@@ -33,6 +33,8 @@ type ApplyOptions struct {
 	// Replace, for an apply that plans, is PlanOptions.Replace (a saved
 	// plan carries its own).
 	Replace []string
+	// Refresh, for an apply that plans, is PlanOptions.Refresh.
+	Refresh RefreshMode
 	// AllowDestroyAll lets the apply carry out a plan that destroys every
 	// resource in state because the configuration has none (planned, or
 	// saved: the word is needed again at apply); without it Apply refuses
@@ -125,7 +127,7 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 		if st, err = e.ensure(ctx, st, ""); err != nil {
 			return nil, err
 		}
-		if p, err = e.plan(ctx, cfg, st, true, PlanOptions{Targets: opts.Targets, Replace: opts.Replace, AllowDestroyAll: opts.AllowDestroyAll, Timestamp: opts.Timestamp}); err != nil {
+		if p, err = e.plan(ctx, cfg, st, true, PlanOptions{Targets: opts.Targets, Replace: opts.Replace, AllowDestroyAll: opts.AllowDestroyAll, Timestamp: opts.Timestamp, Refresh: opts.Refresh}); err != nil {
 			return nil, err
 		}
 	} else {
@@ -269,6 +271,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 		return res, err
 	}
 	x := newExecution(e, st, p)
+	x.at = start
 	x.seq.Store(seq)
 	// Interrupted: the running changes are asked to end early (a
 	// Terraform provider's StopProvider), as Terraform does; what they did
@@ -354,6 +357,11 @@ func recordUnchanged(st *state.File, p *plan.Plan) bool {
 		}
 		if more := sortedSet(slices.Concat(r.Sensitive, c.Sensitive)); !slices.Equal(more, r.Sensitive) {
 			r.Sensitive = more // newly secret; what was secret stays so until the value changes
+			changed = true
+		}
+		if c.Basis != nil && (!c.Basis.Same(r.Basis) || !c.Basis.ReadAt.Equal(r.Basis.ReadAt)) {
+			b := *c.Basis // what it was planned from: the next plan takes it as it is
+			r.Basis = &b
 			changed = true
 		}
 		if pp := c.Planned; pp != nil && c.Action == plan.NoOp && (pp.SchemaVersion != r.SchemaVersion || !bytes.Equal(pp.Private, r.Private)) {

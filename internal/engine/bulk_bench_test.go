@@ -50,7 +50,7 @@ func planWith(tb testing.TB, dir string, opts sim.Options, n int) (sim.Calls, ti
 	e := engine.New(p, local.New(filepath.Join(dir, "state"), "", local.Options{}), engine.Options{DeployPrefix: "bench"})
 	cfg := layered(tb, n)
 	start := time.Now()
-	pl, err := e.Plan(tb.Context(), cfg)
+	pl, err := e.PlanWith(tb.Context(), cfg, engine.PlanOptions{Refresh: engine.RefreshAll}) // every object: what discovery costs
 	wall := time.Since(start)
 	if err != nil {
 		tb.Fatal(err)

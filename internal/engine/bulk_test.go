@@ -98,7 +98,7 @@ func TestDiscoveryBulkAndPerResource(t *testing.T) {
 			if isBulk != tc.bulk {
 				t.Fatalf("provider %T: bulk %v, want %v", p, isBulk, tc.bulk)
 			}
-			pl := mustPlan(t, w.simEngine(p), parse(t, stack))
+			pl := mustPlanAll(t, w.simEngine(p), parse(t, stack))
 			want := []string{"create SshKey key", "update SecurityGroup sg"}
 			if d := cmp.Diff(want, actions(pl)); d != "" {
 				t.Errorf("plan (-want +got):\n%s", d)
@@ -176,7 +176,7 @@ func TestBulkReadRetriedAndChecked(t *testing.T) {
 	mustApply(t, w.engine(), parse(t, stack))
 	p, counter := w.openSim(true)
 	f := &flakyBulk{Bulk: p.(sim.Bulk), wrong: w.state().Resources["web"].ProviderID}
-	pl := mustPlan(t, w.simEngine(f), parse(t, stack))
+	pl := mustPlanAll(t, w.simEngine(f), parse(t, stack))
 	if got := actions(pl); len(got) != 0 {
 		t.Errorf("plan %v, want no changes", got)
 	}
@@ -196,7 +196,7 @@ func TestBulkReadFailureAbortsPlan(t *testing.T) {
 	w := newWorld(t)
 	mustApply(t, w.engine(), parse(t, stack))
 	_, counter := w.openSim(false)
-	_, err := w.simEngine(brokenBulk{counter}).Plan(t.Context(), parse(t, stack))
+	_, err := w.simEngine(brokenBulk{counter}).PlanWith(t.Context(), parse(t, stack), engine.PlanOptions{Refresh: engine.RefreshAll})
 	if err == nil || !strings.Contains(err.Error(), "read 5 resources in bulk: AccessDenied") {
 		t.Fatalf("err = %v, want the bulk failure", err)
 	}

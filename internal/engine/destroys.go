@@ -59,6 +59,9 @@ func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map
 			ch.Action, ch.Reason = plan.Forget, forgetRemoved
 		}
 		adopt(&ch, sr, objs)
+		if o, ok := objs[name]; ok && ch.Action == plan.Destroy {
+			ch.PriorDigests = attrDigests(o) // apply reads it again before destroying it (precheck.go)
+		}
 		out = append(out, ch)
 	}
 	sort.SliceStable(out, func(i, j int) bool {

@@ -17,7 +17,7 @@ func TestDiscoveryErrorAbortsPlan(t *testing.T) {
 	w := newWorld(t)
 	mustApply(t, w.engine(), parse(t, stack))
 	w.simOpts.Fail = []sim.FailRule{{Op: sim.OpRead, Type: "Vm", Name: "web"}}
-	_, err := w.engine().Plan(t.Context(), parse(t, stack))
+	_, err := w.engine().PlanWith(t.Context(), parse(t, stack), engine.PlanOptions{Refresh: engine.RefreshAll})
 	if err == nil || !strings.Contains(err.Error(), `read Vm "web"`) {
 		t.Fatalf("err = %v, want it to name the Vm", err)
 	}
@@ -167,11 +167,11 @@ func TestApplyRecordsRefreshedOutputs(t *testing.T) {
 	if err := os.WriteFile(f, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := mustPlan(t, e, parse(t, stack))
+	p := mustPlanAll(t, e, parse(t, stack))
 	if p.HasChanges() {
 		t.Fatalf("a new IP is not a change to apply: %v", actions(p))
 	}
-	res := mustApply(t, e, parse(t, stack))
+	res := mustApplyAll(t, e, parse(t, stack))
 	if got := res.Outputs["webIp"]; got != "203.0.113.99" {
 		t.Errorf("webIp after apply = %v, want the cloud's new IP", got)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/kyku/action/internal/envname"
@@ -54,6 +55,9 @@ type Options struct {
 	// runs for (0: none), recorded in its leases.
 	Leases *lease.Manager
 	PR     int
+	// Version is Kyku's version (and commit): a plan reads and plans again
+	// every object of Kyku's own types last applied by another (reads.go).
+	Version string
 
 	// Secrets is the run's scrubber, which the engine feeds (secrets.go);
 	// default: a book of its own (Engine.Secrets).
@@ -65,6 +69,7 @@ type Engine struct {
 	provider provider.Provider
 	backend  statemgr.Backend
 	opts     Options
+	bases    *sync.Map // basisKey → its provider's digest and version (basis.go); shared by copies
 }
 
 // New returns an Engine.
@@ -108,7 +113,7 @@ func New(p provider.Provider, b statemgr.Backend, opts Options) *Engine {
 	if opts.Sleep == nil {
 		opts.Sleep = sleep
 	}
-	return &Engine{provider: p, backend: b, opts: opts}
+	return &Engine{provider: p, backend: b, opts: opts, bases: &sync.Map{}}
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

@@ -329,11 +329,11 @@ func TestGoneFromCloudIsRecreated(t *testing.T) {
 	e := w.engine()
 	mustApply(t, e, parse(t, stack))
 	deleteSimObject(t, w, "SshKey")
-	p := mustPlan(t, e, parse(t, stack))
+	p := mustPlanAll(t, e, parse(t, stack))
 	if diff := cmp.Diff([]string{"create SshKey key"}, actions(p)); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
 	}
-	mustApply(t, e, parse(t, stack))
+	mustApplyAll(t, e, parse(t, stack))
 	if len(w.cloud()) != 5 {
 		t.Errorf("cloud: %v", w.cloud())
 	}

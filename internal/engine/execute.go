@@ -23,6 +23,7 @@ import (
 type execution struct {
 	e     *Engine
 	p     *plan.Plan
+	at    time.Time // when the apply started: the objects it writes are read then (state.Basis)
 	base  *state.File
 	tasks []*task
 	owner []int // task id → index of its change in p.Changes
@@ -391,6 +392,11 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 	if r.CloudName == "" {
 		r.CloudName = cloudName(x.p.Prefix, cr.Name)
 	}
+	if c.Action == plan.Update {
+		if err := x.precheck(ctx, c, c.ResourceID); err != nil { // precheck.go
+			return nil, err
+		}
+	}
 	ev := &progress.Event{Action: c.Action, Type: c.Type, Name: c.ResourceID}
 	var obj provider.Object
 	err = x.e.call(ctx, ev, func(ctx context.Context) error {
@@ -443,6 +449,11 @@ func (x *execution) stateOf(cr *config.Resource, c *plan.Change, r provider.Reso
 		Name: cr.Name, Type: cr.Type, CloudName: cloudName, ProviderID: obj.ID,
 		Config: withoutWriteOnly(props, x.p.WriteOnly[cr.Name]), Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
 		Sensitive: stillSecret(c.Sensitive, x.base.Resources[cr.Name], props, obj.Outputs),
+	}
+	// What it was applied from: the configuration as resolved now (the
+	// plan may not have known every value), read back now.
+	if b, ok := x.e.basisOf(x.p.Config, cr, props, x.at); ok {
+		sr.Basis = b
 	}
 	recordStored(sr, obj)
 	return sr
@@ -507,6 +518,9 @@ func (x *execution) doDestroy(ctx context.Context, c *plan.Change) error {
 	x.mu.Lock()
 	sr := x.live.Resources[name]
 	x.mu.Unlock()
+	if err := x.precheck(ctx, c, name); err != nil { // precheck.go
+		return err
+	}
 	prior := c.Planned
 	if c.PriorType != "" {
 		prior = nil // the plan's prior state is not of the type destroyed

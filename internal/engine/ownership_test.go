@@ -68,7 +68,7 @@ func TestStaleIDKeptInConfigIsAdopted(t *testing.T) {
 	realNet := staleID(t, w, "net")
 	realKey := staleID(t, w, "key")
 
-	p := mustPlan(t, e, parse(t, stack))
+	p := mustPlanAll(t, e, parse(t, stack))
 	if p.HasChanges() {
 		t.Fatalf("plan of adopted resources has changes: %v", actions(p))
 	}
@@ -77,7 +77,7 @@ func TestStaleIDKeptInConfigIsAdopted(t *testing.T) {
 			t.Errorf("key's change: provider ID %q, reason %q; want %q found by name", c.ProviderID, c.Reason, realKey)
 		}
 	}
-	mustApply(t, e, parse(t, stack))
+	mustApplyAll(t, e, parse(t, stack))
 	st := w.state()
 	if got := st.Resources["key"].ProviderID; got != realKey {
 		t.Errorf("key's provider ID in state = %q, want %q", got, realKey)

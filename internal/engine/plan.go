@@ -97,11 +97,24 @@ func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, e
 			return nil, err
 		}
 	}
-	x.start(exists)
-	if err := x.planResources(ctx); err != nil {
-		return nil, err
+	for {
+		x.start(exists)
+		if err := x.planResources(ctx); err != nil {
+			return nil, err
+		}
+		// What touched resources read from is read before they are
+		// planned: when the prediction missed some, plan again with them.
+		more := x.unreadUpstream()
+		if len(more) == 0 {
+			break
+		}
+		if err := x.readNames(ctx, more); err != nil {
+			return nil, err
+		}
+		x.again()
 	}
 	destroys := x.refuse()
+	x.p.Reads = x.readsOf()
 	return x.finish(ctx, destroys)
 }
 

@@ -208,6 +208,7 @@ func (x *planning) planResource(ctx context.Context, diags *diag.Diagnostics, ch
 			adoptObject(ch, sr, obj, found)
 		}
 		in.prior, in.applied = &obj, sr.Config
+		ch.PriorDigests = attrDigests(obj) // apply compares the object with it just before changing it
 		if _, _, err := e.planOne(ctx, diags, ch, in); err != nil {
 			return err
 		}

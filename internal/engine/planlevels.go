@@ -37,6 +37,9 @@ func (x *planning) planResources(ctx context.Context) error {
 			return res.err
 		}
 		x.diags = append(x.diags, res.diags...)
+		if res.touched {
+			x.touchedNames[r.Name] = true
+		}
 		if res.ok {
 			x.add(r, res.ch)
 		}
@@ -133,10 +136,11 @@ func forcing(pcs []plan.PropChange) string {
 // planResult is one resource's change as planAhead made it; ok is false
 // when its references could not be resolved (diags say why).
 type planResult struct {
-	ch    plan.Change
-	diags diag.Diagnostics
-	err   error
-	ok    bool
+	ch      plan.Change
+	diags   diag.Diagnostics
+	err     error
+	ok      bool
+	touched bool // planned by its provider (reads.go)
 }
 
 // planAhead plans, Parallelism at once, the resources of the level that
@@ -160,6 +164,12 @@ func (x *planning) planAhead(ctx context.Context, order []*config.Resource, leve
 	for k, r := range todo {
 		out[r.Name] = &results[k]
 	}
+	if err := x.readLevel(ctx, todo); err != nil {
+		for k := range results {
+			results[k].err = err
+		}
+		return out
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(x.e.opts.Parallelism, len(todo)) {
@@ -176,18 +186,25 @@ func (x *planning) planAhead(ctx context.Context, order []*config.Resource, leve
 // planLevelResource resolves r's references and plans its change.
 func (x *planning) planLevelResource(ctx context.Context, r *config.Resource, level int) planResult {
 	var res planResult
-	desired, _, ok := resolveProps(&res.diags, r, x.lookup, secretIn(x.sensitive))
+	desired, unknown, ok := resolveProps(&res.diags, r, x.lookup, secretIn(x.sensitive))
 	res.ch = plan.Change{ResourceID: r.Name, Type: r.Type, Level: level, Dependencies: x.g.Deps(r.Name)}
 	if res.ok = ok; !ok {
 		return res
 	}
 	checkConditions(&res.diags, r, false, x.lookup)
+	if ch, same := x.asBefore(r, desired, unknown, level); same {
+		res.ch = ch
+		return res
+	}
+	res.touched = true
+	res.ch.Basis = x.basisPlanned(r, desired)
 	trigger := x.triggered(r)
 	in := changeInput{r: r, props: desired, extra: refSensitive(r.Properties, x.sensitive), prefix: x.st.Metadata.Prefix, replace: x.replace[r.Name] || trigger != ""}
 	if sr := x.st.Resources[r.Name]; sr != nil {
 		in.was = sr.Sensitive
 	}
 	res.err = x.planResource(ctx, &res.diags, &res.ch, in)
+	x.markUnread(&res.ch)
 	if trigger != "" && !x.replace[r.Name] && res.ch.Action == plan.Replace && res.ch.Reason == replaceRequested {
 		res.ch.Reason = "replacement triggered by " + trigger + " (lifecycle replace_triggered_by)"
 	}

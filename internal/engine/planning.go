@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
@@ -33,22 +34,36 @@ type planning struct {
 	objs      map[string]provider.Object // state's objects as discovery read them
 	gone      map[string]bool            // state's objects gone from the cloud
 	imported  map[string]importRead      // objects import entries found
+	readAt    time.Time                  // when the plan read the cloud
+	reads     int                        // objects read from the cloud (reads.go)
 
 	p     *plan.Plan
 	diags diag.Diagnostics
 	// What the resources planned so far decided, by name.
-	unknown   map[string]bool           // created or replaced: new ID known after apply
-	pending   map[string]bool           // changed: a data source depending on one is read during apply
-	planned   map[string]map[string]any // planned values of a provider's own state
-	sensitive map[string][]string       // their (and data sources') sensitive attributes
+	unknown      map[string]bool           // created or replaced: new ID known after apply
+	pending      map[string]bool           // changed: a data source depending on one is read during apply
+	planned      map[string]map[string]any // planned values of a provider's own state
+	sensitive    map[string][]string       // their (and data sources') sensitive attributes
+	touchedNames map[string]bool           // planned by their providers, not taken as before (reads.go)
+	// Against state alone (settle, reads.go): what is planned from what
+	// its last apply had, and what waits for the data sources it reads.
+	same, undecided map[string]bool
 }
 
 func newPlanning(e *Engine, cfg *config.Config, st *state.File, opts PlanOptions) *planning {
 	return &planning{
 		e: e, cfg: cfg, st: st, opts: opts,
 		unknown: map[string]bool{}, pending: map[string]bool{},
-		planned: map[string]map[string]any{}, sensitive: map[string][]string{},
+		planned: map[string]map[string]any{}, sensitive: map[string][]string{}, touchedNames: map[string]bool{},
 	}
+}
+
+// again clears what planning the resources decided, to plan them again
+// (reads.go: with more of the cloud read).
+func (x *planning) again() {
+	x.diags = nil
+	x.unknown, x.pending = map[string]bool{}, map[string]bool{}
+	x.planned, x.sensitive, x.touchedNames = map[string]map[string]any{}, map[string][]string{}, map[string]bool{}
 }
 
 // check refuses what the provider refuses before any cloud call, builds
@@ -56,7 +71,8 @@ func newPlanning(e *Engine, cfg *config.Config, st *state.File, opts PlanOptions
 // exist) and asks the cloud about what it offers.
 func (x *planning) check(ctx context.Context) error {
 	x.e.learnOutputs(x.cfg, x.st.Outputs)
-	if err := Validate(ctx, x.e.provider, x.cfg); err != nil {
+	x.settle()
+	if err := x.validate(ctx); err != nil { // reads.go: what did not change since its last apply was validated then
 		return err
 	}
 	x.hash = x.cfg.Hash()
@@ -95,15 +111,24 @@ func (x *planning) choose(context.Context) error {
 	return nil
 }
 
-// read reads state's objects from the cloud, and the objects import
-// entries name.
+// read reads the objects import entries name, and state's objects from
+// the cloud: those the change touches (reads.go), or every one or none
+// as PlanOptions.Refresh says.
 func (x *planning) read(ctx context.Context) error {
 	var err error
-	if x.objs, x.gone, err = x.e.discover(ctx, x.st, x.keep); err != nil {
+	x.readAt = x.e.opts.Now().UTC()
+	if x.imported, err = x.e.imports(ctx, x.cfg, x.st, x.keep); err != nil {
 		return err
 	}
-	x.imported, err = x.e.imports(ctx, x.cfg, x.st, x.keep)
-	return err
+	keep := x.keep
+	if want := x.predict(); want != nil {
+		keep = func(n string) bool { return want[n] && x.keep(n) }
+	}
+	if x.objs, x.gone, err = x.e.discover(ctx, x.st, keep); err != nil {
+		return err
+	}
+	x.reads = len(x.objs) + len(x.gone)
+	return nil
 }
 
 // start begins the plan: what it is of, and against which state.
@@ -113,7 +138,7 @@ func (x *planning) start(exists bool) {
 		created = x.opts.Timestamp.UTC()
 	}
 	if created.IsZero() {
-		created = x.e.opts.Now().UTC()
+		created = x.readAt // when the plan read the cloud: its time
 	}
 	x.p = &plan.Plan{
 		FormatVersion: plan.FormatVersion,
@@ -134,6 +159,7 @@ func (x *planning) start(exists bool) {
 		Targets:       x.opts.Targets,
 		Replace:       x.opts.Replace,
 	}
+
 }
 
 // keep reports whether the plan covers resource name (--target).

@@ -22,6 +22,9 @@ type PlanOptions struct {
 	// configuration's plantimestamp() read when it was expanded for this
 	// plan. Zero: the engine's clock.
 	Timestamp time.Time
+	// Refresh says what the plan reads from the cloud (reads.go): what
+	// the change touches (default), everything, or nothing.
+	Refresh RefreshMode
 
 	// createdAt, when set, is the plan's CreatedAt (planning a saved plan
 	// again: it is still the plan made then).

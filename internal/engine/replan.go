@@ -60,7 +60,7 @@ func (e *Engine) replan(ctx context.Context, saved *plan.Plan, st *state.File) (
 		if d == nil || d.Metadata.Prefix == "" {
 			d = draftWith(st, saved.Prefix, e.opts.Env)
 		}
-		fresh, err = e.plan(ctx, saved.Config.Clone(), d, st != nil, PlanOptions{Targets: saved.Targets, Replace: saved.Replace, AllowDestroyAll: true, createdAt: saved.CreatedAt})
+		fresh, err = e.plan(ctx, saved.Config.Clone(), d, st != nil, PlanOptions{Targets: saved.Targets, Replace: saved.Replace, AllowDestroyAll: true, createdAt: saved.CreatedAt, Refresh: savedRefresh(saved)})
 	}
 	if err != nil {
 		return nil, fmt.Errorf("plan the saved plan's configuration again: %w", err)

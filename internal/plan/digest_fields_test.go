@@ -9,6 +9,7 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/state"
 )
 
 // A field a digest leaves out, with the reason, by its path in
@@ -37,12 +38,19 @@ var changesDigestLeavesOut = map[string]string{
 	"Data":             "in memory only: applying a saved plan reads the data sources again",
 	"Secrets":          "in memory only: what errors are scrubbed of",
 	"Redacted":         "how a plan file shows the values, not what the plan does; apply refuses a redacted plan",
+	"Reads":            "how much the plan read, not what it does; apply plans again reading what it read",
 
 	"Changes[0].Provider":        "follows from Type (its prefix names the provider) and the plan's Provider and configuration, which are in",
 	"Changes[0].Outputs":         "outputs read back on a no-op: recorded in state, nothing in the cloud changes",
 	"Changes[0].Sensitive":       "what is shown masked, decided by the configuration (ConfigHash) and the provider's schema; each property change's Sensitive is in",
 	"Changes[0].SensitiveWithin": "which parts of a planned value are shown masked, decided by the configuration (ConfigHash); each property change's Sensitive is in",
 	"Changes[0].Imported":        "in memory only: applying a saved plan plans again and records what that plan read",
+	// What the plan read and was planned from, not what it does: apply
+	// plans again (its own reads) and reads each object it changes again.
+	"Changes[0].NotRead":      "what the plan read, not what it does",
+	"Changes[0].LastRead":     "what the plan read, not what it does",
+	"Changes[0].Basis":        "digests of what the change is planned from (the configuration, ConfigHash, is in); apply plans again",
+	"Changes[0].PriorDigests": "digests of the object as read; apply reads it again and compares just before changing it",
 	// Shown beside the values, never applied: the values are in.
 	"Changes[0].References": "presentation only: which reference of the configuration (ConfigHash) gave a value; the values themselves are in the property changes",
 	// The provider's planned bytes hold sensitive values in clear: the
@@ -72,6 +80,7 @@ func everyField() *plan.Plan {
 	cfg := &config.Config{Provider: config.ProviderConfig{Name: "sim"}, Resources: []*config.Resource{
 		{Name: "web", Type: "Vm", Properties: map[string]any{"image": "debian-13", "userData": "hello"}},
 	}}
+	lastRead := time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
 	p := &plan.Plan{
 		FormatVersion: plan.FormatVersion, Environment: "prod", Provider: "sim",
 		CreatedAt: time.Date(2026, 12, 6, 9, 0, 0, 0, time.UTC),
@@ -96,6 +105,10 @@ func everyField() *plan.Plan {
 			Sensitive:       []string{"userData"},
 			SensitiveWithin: map[string][]string{"userData": {".password"}},
 			References:      map[string]string{"image": "ami.id"},
+			NotRead:         true,
+			LastRead:        &lastRead,
+			Basis:           &state.Basis{Config: "c", Provider: "p", Version: "1.0.0", ReadAt: lastRead},
+			PriorDigests:    map[string]string{"image": "d1"},
 		}},
 		Levels:  map[string]int{"net": 1, "web": 2},
 		Lineage: "l1", Serial: 7, Prefix: "ab12", StateExists: true,
@@ -111,6 +124,7 @@ func everyField() *plan.Plan {
 		Data:             map[string]map[string]any{"ami": {"id": "ami-1"}},
 		Secrets:          []string{"hunter2"},
 		Redacted:         true,
+		Reads:            &plan.Reads{Refresh: "changed", Read: 1, Objects: 2},
 	}
 	p.ConfigHash, p.VariablesHash, p.SecretsHash = cfg.Hash(), cfg.VariablesHash(), cfg.SecretsHash()
 	p.Count()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/state"
 )
 
 // Action is what a change does to a resource.
@@ -194,6 +195,19 @@ type Change struct {
 	// ", "), each where the planned value is what it resolved to: a plan
 	// shows them beside the values. None under a sensitive property.
 	References map[string]string `json:"references,omitempty"`
+	// NotRead says the plan took the resource from state, neither read
+	// from the cloud nor planned by its provider: nothing it is planned
+	// from changed since its last apply (Basis). LastRead is when its
+	// object was last read. See reads.go.
+	NotRead  bool       `json:"notRead,omitempty"`
+	LastRead *time.Time `json:"lastRead,omitempty"`
+	// Basis is what the resource is planned from, in digests; apply
+	// records it in state.
+	Basis *state.Basis `json:"basis,omitempty"`
+	// PriorDigests are, by top-level attribute, digests of the object
+	// as the plan read it (or took it from state): apply reads it again
+	// just before changing it and refuses when one differs.
+	PriorDigests map[string]string `json:"priorDigests,omitempty"`
 }
 
 // Object is a cloud object as a plan read it (an import's): its IDs, its
@@ -354,6 +368,8 @@ type Plan struct {
 	// only (applying a saved plan plans it again).
 	Secrets  []string `json:"-"`
 	Redacted bool     `json:"redacted,omitempty"` // sensitive values masked; cannot be applied
+	// Reads say how much of the state the plan read (reads.go).
+	Reads *Reads `json:"reads,omitempty"`
 }
 
 // DestroysAll reports whether p destroys every resource in state because

@@ -31,6 +31,10 @@ type TypeSchema struct {
 	// Renames says objects of the type can take a new cloud name in
 	// place (Rename).
 	Renames bool
+	// Version is the version of the provider that serves the type ("":
+	// none to say). A plan reads and plans again every object last
+	// applied by another version (engine, reads.go).
+	Version string
 }
 
 // Rule is what a cloud does when one property of an existing object

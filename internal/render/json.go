@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/value"
@@ -39,6 +40,8 @@ type jsonPlan struct {
 	// Warnings are what the plan reports without refusing it (a check
 	// block's assertion that fails), each "file:line:col: message".
 	Warnings []string `json:"warnings,omitempty"`
+	// Reads say how much of the state the plan read from the cloud.
+	Reads *plan.Reads `json:"reads,omitempty"`
 }
 
 type jsonChange struct {
@@ -72,6 +75,11 @@ type jsonChange struct {
 	// or a change whose provider does not plan whole objects.
 	Planned        any      `json:"planned,omitempty"`
 	SensitivePaths []string `json:"sensitivePaths,omitempty"`
+	// Read is false for an object the plan took from state, neither read
+	// nor planned by its provider (left out when it was read); LastRead
+	// is when it was last read.
+	Read     *bool      `json:"read,omitempty"`
+	LastRead *time.Time `json:"lastRead,omitempty"`
 }
 
 type jsonProperty struct {
@@ -111,6 +119,7 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 		Changes:       make([]jsonChange, 0, len(p.Changes)),
 		OutputChanges: jsonOutputs(p.OutputChanges, p.UnchangedOutputs),
 		Counters:      jsonCounters{Counters: p.Counters, Forget: forgets(p)},
+		Reads:         p.Reads,
 	}
 	for _, c := range p.Changes {
 		if opts.OmitNoOp && c.Action == plan.NoOp {
@@ -124,6 +133,9 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 		}
 		if c.ImportID != "" {
 			jc.ImportID = c.ImportID
+		}
+		if c.NotRead {
+			jc.Read, jc.LastRead = new(bool), c.LastRead
 		}
 		jc.Planned, jc.SensitivePaths = plannedValue(c)
 		for _, pc := range c.Properties {

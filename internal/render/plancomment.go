@@ -56,6 +56,9 @@ func planMarkdown(p *plan.Plan, m Meta, limit int, comment bool) string {
 	head.WriteString(ProvidersNotice(m.ProvidersChanged))
 	head.WriteString(rulesNotice(m.RulesChanged))
 	head.WriteString("**" + summaryLine(p) + "**\n\n")
+	if l := ReadsLine(p); l != "" {
+		head.WriteString(l + "\n\n")
+	}
 	if !p.HasChanges() {
 		head.WriteString(noChanges + "\n\n")
 	}

@@ -111,6 +111,9 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 	if len(p.Replace) > 0 {
 		fmt.Fprintln(bw, "Replacing, as requested (--replace): "+oneLine(strings.Join(p.Replace, ", "))+".")
 	}
+	if l := ReadsLine(p); l != "" {
+		fmt.Fprintln(bw, l)
+	}
 	for _, w := range p.Warnings {
 		fmt.Fprintln(bw, "Warning: "+w)
 	}

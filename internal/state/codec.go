@@ -209,6 +209,11 @@ func appendResource(b []byte, r *Resource, depth int) ([]byte, error) {
 		b = append(b, '"')
 	}
 	list("sensitive", r.Sensitive)
+	if r.Basis != nil {
+		if err := obj("basis", r.Basis.fields()); err != nil {
+			return nil, err
+		}
+	}
 	if depth >= 0 {
 		b = append(b, '\n')
 		for i := 0; i < depth; i++ {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -34,6 +35,12 @@ func randomFile(r *rand.Rand) *File {
 			res.SchemaVersion, res.Private = int64(r.IntN(3)), []byte(`{"e2bfb730":{"create":6e+11}}`)[:r.IntN(28)]
 			if len(res.Private) == 0 {
 				res.Private = nil
+			}
+		}
+		if r.IntN(2) == 0 {
+			res.Basis = &Basis{Config: "c" + name, Provider: "p", ReadAt: time.Date(2026, 12, 6, 13, 0, r.IntN(60), r.IntN(3)*1000, time.UTC)}
+			if r.IntN(2) == 0 {
+				res.Basis.Version = "1.2.3"
 			}
 		}
 		f.Resources[name] = res

@@ -97,7 +97,7 @@ func parseFile(data []byte) (*File, []string, error) {
 
 // fieldErrs holds, per field of one object, the error of the field's last
 // value (nil when it decoded); its order is the order fields are checked in.
-type fieldErrs [11]error
+type fieldErrs [12]error
 
 func (e *fieldErrs) first() error {
 	for _, err := range e {
@@ -276,6 +276,12 @@ func decodeResource(d *value.Decoder, name string) (r *Resource, bad, syntax err
 			r.Dependencies, errs[6], err = namesValue(d, key)
 		case "sensitive":
 			r.Sensitive, errs[10], err = namesValue(d, key)
+		case "basis":
+			var v any
+			if v, err = d.Value(); err != nil {
+				return err
+			}
+			r.Basis, errs[11] = basisValue(v, key)
 		case "protect":
 			var v any
 			if v, err = d.Value(); err != nil {

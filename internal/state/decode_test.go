@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -249,6 +250,17 @@ func refDecodeResource(v any, where string) (*Resource, error) {
 		}
 	default:
 		return nil, fmt.Errorf("%s.private: want a string, got %s", where, kind(p))
+	}
+	switch b := m["basis"].(type) {
+	case nil:
+	case map[string]any:
+		data, _ := json.Marshal(b)
+		r.Basis = &Basis{}
+		if err := json.Unmarshal(data, r.Basis); err != nil {
+			return nil, fmt.Errorf("%s.basis: %v", where, err)
+		}
+	default:
+		return nil, fmt.Errorf("%s.basis: want an object, got %s", where, kind(b))
 	}
 	return r, nil
 }

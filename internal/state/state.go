@@ -74,6 +74,9 @@ type Resource struct {
 	// says so or no longer has the resource, as Terraform's
 	// sensitive_attributes.
 	Sensitive []string `json:"sensitive,omitempty"`
+	// Basis is what the resource was last applied from (basis.go); nil
+	// in a state written before Kyku recorded it: a plan reads it.
+	Basis *Basis `json:"basis,omitempty"`
 }
 
 // New returns an empty state.
@@ -118,6 +121,10 @@ func (r *Resource) Clone() *Resource {
 	c.Outputs = value.CopyMap(r.Outputs)
 	c.Dependencies = append([]string(nil), r.Dependencies...)
 	c.Sensitive = slices.Clone(r.Sensitive)
+	if r.Basis != nil {
+		b := *r.Basis
+		c.Basis = &b
+	}
 	c.Private = append([]byte(nil), r.Private...)
 	if r.Private == nil {
 		c.Private = nil

@@ -105,6 +105,10 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 			if extra != nil {
 				if x := extra.Resources[name]; x != nil {
 					sr.Config, sr.CloudName, sr.Protect = value.CopyMap(x.Config), x.CloudName, x.Protect
+					if x.Basis != nil {
+						b := *x.Basis
+						sr.Basis = &b
+					}
 					if x.ProviderID != "" {
 						sr.ProviderID = x.ProviderID
 					}
@@ -364,6 +368,10 @@ func extraOf(next *state.File, out *File) *Extra {
 	e := &Extra{Lineage: out.Lineage, Serial: out.Serial, Prefix: next.Metadata.Prefix}
 	for name, sr := range next.Resources {
 		x := &ExtraResource{Config: value.CopyMap(sr.Config), CloudName: sr.CloudName, Protect: sr.Protect}
+		if sr.Basis != nil {
+			b := *sr.Basis
+			x.Basis = &b
+		}
 		if sr.ProviderID != idOf(sr.Outputs, name) {
 			x.ProviderID = sr.ProviderID
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -32,6 +33,11 @@ type ExtraResource struct {
 	// ProviderID, when the one Kyku recorded is not the object's "id"
 	// attribute.
 	ProviderID string `json:"providerId,omitempty"`
+	// Basis is what the resource was last applied from, in digests
+	// (state.Basis): with it a plan takes the object from state unread.
+	// Like all of Extra, it is dropped once OpenTofu writes the state:
+	// the next plan reads the object.
+	Basis *state.Basis `json:"basis,omitempty"`
 }
 
 // EncodeExtra is e's JSON.
@@ -58,7 +64,7 @@ func DecodeExtra(name string, data []byte) (*Extra, error) {
 }
 
 func (r *ExtraResource) empty() bool {
-	return r.Config == nil && r.CloudName == "" && !r.Protect && r.ProviderID == ""
+	return r.Config == nil && r.CloudName == "" && !r.Protect && r.ProviderID == "" && r.Basis == nil
 }
 
 // Empty reports whether e holds nothing beyond the state version it

@@ -317,7 +317,7 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 	for i, in := range perEntry(got, srcs) {
 		pp := cfg.Providers[i]
 		pc := tfprovider.Config{
-			Name: pp.Name, Source: in.Source.String(), Executable: in.Executable,
+			Name: pp.Name, Source: in.Source.String(), Executable: in.Executable, Version: in.Version,
 			Settings: pp.Config, Pos: pp.Pos, PropPos: &pp.PropPos,
 			Env: s.Plugins.Env, Dir: s.BaseDir, Stderr: s.Plugins.Stderr, ClientVersion: version, Parallelism: s.Engine.Parallelism,
 			RenewGrowth: s.Plugins.RenewGrowth, OnStart: s.Plugins.OnStart, Learn: s.Engine.Secrets.Add,

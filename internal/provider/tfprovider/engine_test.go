@@ -266,7 +266,7 @@ func lifecycleFlow(t *testing.T, tp tfplugintest.Provider, renew bool) {
 	if err != nil || !res.HasDrift() || res.Drift[0].Name != "a" {
 		t.Errorf("refresh: %+v %v", res, err)
 	}
-	if a := change(w.plan(cfg3), "a"); a.Action != plan.Update || prop(a, "value").Old != "drifted" {
+	if a := change(w.planAll(cfg3), "a"); a.Action != plan.Update || prop(a, "value").Old != "drifted" {
 		t.Errorf("plan after drift: %+v", a)
 	}
 

@@ -26,8 +26,10 @@ type Config struct {
 	Name string
 	// Source is its address ("registry.opentofu.org/hashicorp/null").
 	Source string
-	// Executable is the installed and checked provider program.
+	// Executable is the installed and checked provider program, and
+	// Version its version (provider.TypeSchema.Version).
 	Executable string
+	Version    string
 	// Settings are its configuration (canonical values), checked against
 	// its schema; Pos and PropPos position the diagnostics about them.
 	Settings map[string]any
@@ -104,7 +106,7 @@ func (p *Provider) Source() string { return p.cfg.Source }
 // state (OwnState); its plans say what forces a replace (no Rules), and
 // its objects have no cloud name of Kyku's making.
 func (p *Provider) Schema(string) provider.TypeSchema {
-	return provider.TypeSchema{Provider: p.cfg.Name, OwnState: true}
+	return provider.TypeSchema{Provider: p.cfg.Name, OwnState: true, Version: p.cfg.Version}
 }
 
 // OwnType is the provider's own name of typ when its configuration

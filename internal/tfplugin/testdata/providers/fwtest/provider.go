@@ -59,6 +59,7 @@ func (p *fwProvider) Resources(context.Context) []func() resource.Resource {
 		func() resource.Resource { return &passwordResource{} },
 		func() resource.Resource { return &secretResource{} }, func() resource.Resource { return &echoResource{} },
 		func() resource.Resource { return &escapeResource{} },
+		func() resource.Resource { return &latentResource{} },
 	}
 }
 
