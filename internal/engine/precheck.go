@@ -63,8 +63,44 @@ func (x *execution) precheck(ctx context.Context, c *plan.Change, name string) e
 	case err != nil:
 		return fmt.Errorf("read %s %q before changing it: %w", c.Type, c.ResourceID, err)
 	}
-	if attrs := differing(c.PriorDigests, attrDigests(o)); len(attrs) > 0 {
+	if attrs := x.movedByOthers(c, differing(c.PriorDigests, attrDigests(o))); len(attrs) > 0 {
 		return &MovedError{Action: c.Action, Type: c.Type, Name: c.ResourceID, Attrs: attrs}
 	}
 	return nil
+}
+
+// movedByOthers leaves out of attrs those this apply may have moved
+// itself: an attribute the configuration sets from a reference to
+// another resource this plan changes (a load balancer's targets lose a
+// server its replace destroyed; the planned value sets them again). Any
+// other difference is someone else's.
+func (x *execution) movedByOthers(c *plan.Change, attrs []string) []string {
+	var out []string
+	for _, a := range attrs {
+		if !x.followsAChange(c, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// followsAChange reports whether attribute attr of c is set from a
+// reference to a resource the plan changes.
+func (x *execution) followsAChange(c *plan.Change, attr string) bool {
+	for path, refs := range c.References {
+		if top, _, _ := strings.Cut(strings.SplitN(path, "[", 2)[0], "."); top != attr {
+			continue
+		}
+		for _, ref := range strings.Split(refs, ", ") {
+			for _, o := range x.p.Changes {
+				if o.Action == plan.NoOp || o.ResourceID == c.ResourceID {
+					continue
+				}
+				if ref == o.ResourceID || strings.HasPrefix(ref, o.ResourceID+".") || strings.HasPrefix(ref, o.ResourceID+"[") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
