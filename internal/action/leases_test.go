@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/kyku/action/internal/github/githubtest"
+	"github.com/kyku/action/internal/lease"
 	"github.com/kyku/action/internal/statemgr"
-	"github.com/kyku/action/internal/statemgr/lease"
 )
 
 // leasedFixture is a fixture whose S3 backend has leases: true, with Vm

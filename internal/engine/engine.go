@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/kyku/action/internal/envname"
+	"github.com/kyku/action/internal/lease"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
-	"github.com/kyku/action/internal/statemgr/lease"
 )
 
 // Options tune an Engine. Zero values get the documented defaults.

@@ -9,10 +9,10 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/envname"
+	"github.com/kyku/action/internal/lease"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
-	"github.com/kyku/action/internal/statemgr/lease"
 	"github.com/kyku/action/internal/value"
 )
 

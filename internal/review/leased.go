@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/lease"
 	"github.com/kyku/action/internal/plan"
-	"github.com/kyku/action/internal/statemgr/lease"
 )
 
 // When the engine leases the objects an apply touches (backend leases:

@@ -7,11 +7,11 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/lease"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/statemgr"
-	"github.com/kyku/action/internal/statemgr/lease"
 )
 
 // MaxSavedPlanBytes bounds a saved plan read back from the backend: a

@@ -6,8 +6,8 @@ import (
 	"fmt"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/lease"
 	"github.com/kyku/action/internal/statemgr"
-	"github.com/kyku/action/internal/statemgr/lease"
 )
 
 // Leases returns the lease manager of b when its configuration bc asks for

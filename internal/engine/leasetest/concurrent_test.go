@@ -12,10 +12,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/lease"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/statemgr"
-	"github.com/kyku/action/internal/statemgr/lease"
 	"github.com/kyku/action/internal/statemgr/local"
 )
 

@@ -19,8 +19,8 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/lease"
 	"github.com/kyku/action/internal/plan"
-	"github.com/kyku/action/internal/statemgr/lease"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 )
 

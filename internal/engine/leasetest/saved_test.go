@@ -7,10 +7,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/lease"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
-	"github.com/kyku/action/internal/statemgr/lease"
 )
 
 // TestSavedPlanStaleOnlyWhenItsObjectsChanged: plans A (t0) and C (t1)

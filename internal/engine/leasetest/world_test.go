@@ -12,10 +12,10 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/lease"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/state"
-	"github.com/kyku/action/internal/statemgr/lease"
 	s3b "github.com/kyku/action/internal/statemgr/s3"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 )

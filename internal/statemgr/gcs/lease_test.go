@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyku/action/internal/lease"
+	"github.com/kyku/action/internal/lease/leasesuite"
 	"github.com/kyku/action/internal/statemgr/gcs"
 	"github.com/kyku/action/internal/statemgr/gcs/gcstest"
-	"github.com/kyku/action/internal/statemgr/lease"
-	"github.com/kyku/action/internal/statemgr/lease/leasesuite"
 )
 
 // TestLeases runs the per-object lease suite on the emulator (GCS's

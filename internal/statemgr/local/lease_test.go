@@ -4,8 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/kyku/action/internal/statemgr/lease"
-	"github.com/kyku/action/internal/statemgr/lease/leasesuite"
+	"github.com/kyku/action/internal/lease"
+	"github.com/kyku/action/internal/lease/leasesuite"
 	"github.com/kyku/action/internal/statemgr/local"
 )
 

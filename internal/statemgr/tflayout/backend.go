@@ -227,6 +227,11 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 	return nil
 }
 
+// WholeStateOnly marks a Terraform state as one OpenTofu may also write:
+// its applies keep OpenTofu's whole-state lock, never Kyku's per-object
+// leases (lease.For).
+func (b *Backend) WholeStateOnly() {}
+
 // Unconditional is the version a forced Put writes on: whatever is stored.
 const Unconditional statemgr.Version = "*"
 

@@ -5,17 +5,23 @@ import (
 	"errors"
 
 	"github.com/kyku/action/internal/statemgr"
-	"github.com/kyku/action/internal/statemgr/tflayout"
 )
+
+// WholeStateOnly is a backend whose state another tool may also write,
+// which knows nothing of leases (statemgr/tflayout: OpenTofu's layout and
+// lock): its applies keep the whole-state lock.
+type WholeStateOnly interface {
+	WholeStateOnly()
+}
 
 // For returns the lease manager of environment env on backend b, or nil
 // when the state's applies take the whole-state lock instead: b offers no
 // conditional writes (a local directory, Terraform's HTTP backend), its
 // store does not enforce them (lock: false), or it keeps a state OpenTofu
-// may also write (package tflayout), which keeps OpenTofu's whole-state
-// lock since OpenTofu knows nothing of leases.
+// may also write (WholeStateOnly: package tflayout), which keeps
+// OpenTofu's whole-state lock since OpenTofu knows nothing of leases.
 func For(ctx context.Context, b statemgr.Backend, env string, opts Options) (*Manager, error) {
-	if _, tf := b.(*tflayout.Backend); tf {
+	if _, whole := b.(WholeStateOnly); whole {
 		return nil, nil
 	}
 	s, ok := b.(Store)

@@ -5,8 +5,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kyku/action/internal/lease"
 	"github.com/kyku/action/internal/state"
-	"github.com/kyku/action/internal/statemgr/lease"
 )
 
 func res(name string, port float64) *state.Resource {

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyku/action/internal/lease"
 	"github.com/kyku/action/internal/statemgr"
-	"github.com/kyku/action/internal/statemgr/lease"
 )
 
 // Open returns a Store on one fresh location, as another process would

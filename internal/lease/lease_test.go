@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kyku/action/internal/statemgr/lease"
-	"github.com/kyku/action/internal/statemgr/lease/leasesuite"
+	"github.com/kyku/action/internal/lease"
+	"github.com/kyku/action/internal/lease/leasesuite"
 	s3b "github.com/kyku/action/internal/statemgr/s3"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 	"github.com/kyku/action/internal/statemgr/tflayout"
