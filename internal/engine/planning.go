@@ -85,6 +85,7 @@ func (x *planning) check(ctx context.Context) error {
 		if err := CheckSupport(x.e.provider, x.cfg); err != nil {
 			return err
 		}
+		x.settle() // the injected auto-subnets too: unchanged ones are not read
 	}
 	return x.e.checkCloud(ctx, x.cfg)
 }

@@ -110,6 +110,23 @@ func TestPlanAfterApplyReadsNothing(t *testing.T) {
 	}
 }
 
+// TestPlanAfterApplyReadsNothingWithAutoSubnets: the subnets a Vpc's
+// distributeAcrossAzs injects are judged unchanged like every other
+// resource (they were once read, and everything reading them with them).
+func TestPlanAfterApplyReadsNothingWithAutoSubnets(t *testing.T) {
+	w := newWorld(t)
+	cfg := variant("properties: { cidr: 10.0.0.0/16 }", "properties: { cidr: 10.0.0.0/16, distributeAcrossAzs: 2 }", "10.0.1.0/24", "10.0.200.0/24")
+	mustApply(t, w.engine(), parse(t, cfg))
+	p, counter := w.openSim(false)
+	pl := mustPlan(t, w.simEngine(p), parse(t, cfg))
+	if got := readNames(pl); len(got) != 0 || counter.Calls().Read != 0 || pl.HasChanges() {
+		t.Errorf("plan after apply read %v (%d reads), changes %v; want nothing read, no change", got, counter.Calls().Read, actions(pl))
+	}
+	if pl.Reads == nil || pl.Reads.Objects < 7 || pl.Reads.Read != 0 {
+		t.Errorf("reads %+v: want the auto-subnets counted among the objects", pl.Reads)
+	}
+}
+
 // Drift in an object the change does not touch never changes the plan's
 // actions; drift in one it touches is found.
 func TestDriftAndWhatThePlanReads(t *testing.T) {
