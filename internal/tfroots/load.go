@@ -11,6 +11,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/tfconfig"
+	"github.com/kyku/action/internal/tfstate"
 )
 
 // Loaded is one root as a commit has it.
@@ -77,4 +78,10 @@ func repoPaths(err error, top string) error {
 		return out
 	}
 	return errors.New(strings.ReplaceAll(err.Error(), prefix, ""))
+}
+
+// StateProvider is the provider configuration address a resource new to
+// the root's state is recorded with, as OpenTofu records it.
+func (l *Loaded) StateProvider(a tfstate.InstanceAddr) string {
+	return tfconfig.StateProvider(l.Module, tfconfig.ModuleCalls(a.Module), a.Mode == tfstate.Data, a.Type, a.Name)
 }
