@@ -333,7 +333,7 @@ func (h *harness) open(ctx context.Context, t bot.Tenant, cfg *config.Config, en
 		}
 	}
 	ws, err := workspace.Open(ctx, cfg, workspace.Settings{
-		Env: env, BaseDir: h.stateDir, LockTimeout: 20 * time.Second, Getenv: os.Getenv,
+		Env: env, BaseDir: h.stateDir, LockTimeout: 20 * time.Second, Getenv: os.Getenv, Terraform: t.Terraform, NoFormerCheck: t.Terraform != nil,
 		Engine: engine.Options{DeployPrefix: "test", RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond,
 			DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond},
 	}, reg)

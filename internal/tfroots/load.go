@@ -60,6 +60,8 @@ func Load(ctx context.Context, top, root string, in tfconfig.Inputs, backendConf
 	if err != nil {
 		return nil, repoPaths(err, top)
 	}
+	// The block's place by its repository path, as errors name it.
+	ba.Pos.File = filepath.ToSlash(strings.TrimPrefix(ba.Pos.File, top+string(filepath.Separator)))
 	return &Loaded{Root: root, Dir: dir, Module: m, Config: cfg, Backend: ba}, nil
 }
 

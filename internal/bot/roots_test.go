@@ -1,0 +1,204 @@
+package bot_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/kyku/action/internal/bot/settings"
+	"github.com/kyku/action/internal/github/githubtest"
+)
+
+// stateServer is OpenTofu's http backend's server: GET the state (404
+// none yet), POST to write it; it counts the reads and writes.
+type stateServer struct {
+	mu     sync.Mutex
+	states map[string][]byte
+	reads  int
+	writes int
+}
+
+func newStateServer(t *testing.T) (*stateServer, *httptest.Server) {
+	s := &stateServer{states: map[string][]byte{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		switch r.Method {
+		case http.MethodGet:
+			s.reads++
+			data, ok := s.states[r.URL.Path]
+			if !ok {
+				http.NotFound(w, r)
+				return
+			}
+			_, _ = w.Write(data)
+		case http.MethodPost:
+			s.writes++
+			data, _ := io.ReadAll(r.Body)
+			s.states[r.URL.Path] = data
+		default:
+			w.WriteHeader(http.StatusMethodNotAllowed)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return s, srv
+}
+
+func (s *stateServer) counts() (reads, writes int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reads, s.writes
+}
+
+const tofuState = `{
+  "version": 4,
+  "terraform_version": "1.12.6",
+  "serial": 1,
+  "lineage": "6f1d3c1e-2b7a-4a43-9c2e-5d1f0e8a9b10",
+  "outputs": {},
+  "resources": [
+    {
+      "mode": "managed",
+      "type": "terraform_data",
+      "name": "a",
+      "provider": "provider[\"terraform.io/builtin/terraform\"]",
+      "instances": [
+        {
+          "schema_version": 0,
+          "attributes": {
+            "id": "5b4a1e0c-1d2e-3f40-5162-738495a6b7c8",
+            "input": {"value": "a", "type": "string"},
+            "output": {"value": "a", "type": "string"},
+            "triggers_replace": null
+          },
+          "sensitive_attributes": []
+        }
+      ]
+    }
+  ],
+  "check_results": null
+}
+`
+
+// rootFiles is a Terraform root: its backend block and terraform_data
+// resources (the built-in provider: nothing to install).
+func rootFiles(backend string, resources ...string) string {
+	var b strings.Builder
+	b.WriteString("terraform {\n" + backend + "\n}\n")
+	for _, r := range resources {
+		b.WriteString(`resource "terraform_data" "` + r + `" {` + "\n  input = \"" + r + "\"\n}\n")
+	}
+	return b.String()
+}
+
+// TestBotPlansTerraformRoots: with terraform-roots: true, a pull request
+// that changes a Terraform root gets the root's plan (its own check run
+// and comment), its state read where the default branch's backend block
+// says, and nothing written there. Each way a pull request or a
+// repository could get the bot to open a state the operator did not
+// grant it is refused with one line on the root's comment, and the state
+// server is never reached.
+func TestBotPlansTerraformRoots(t *testing.T) {
+	states, srv := newStateServer(t)
+	// The root's state, as OpenTofu 1.12 wrote it after applying
+	// terraform_data.a: the plan reads it and has a to keep.
+	states.states["/infra"] = []byte(tofuState)
+	httpBackend := func(path string) string {
+		return `  backend "http" {
+    address = "` + srv.URL + path + `"
+  }`
+	}
+	tests := []struct {
+		name        string
+		base, head  string // infra/main.tf at the default branch ("" none) and the head
+		policy      string
+		want        []string // in the root's plan comment
+		reachServer bool
+	}{
+		{
+			name: "plan", base: rootFiles(httpBackend("/infra"), "a"), head: rootFiles(httpBackend("/infra"), "a", "b"),
+			want: []string{"terraform_data.b", "Plan: 1 to create, 0 to update, 0 to replace, 0 to destroy, 1 no-op"}, reachServer: true,
+		},
+		{
+			name: "the pull request moves the state", base: rootFiles(httpBackend("/infra"), "a"), head: rootFiles(httpBackend("/other-team"), "a", "b"),
+			want: []string{"infra: the pull request changes where the root's state is (its address)"},
+		},
+		{
+			name: "bucket not granted to the repository", base: rootFiles(`  backend "s3" {
+    bucket = "someone-elses"
+    key    = "repo.186853002/infra.tfstate"
+    region = "eu-west-1"
+  }`, "a"), head: rootFiles(`  backend "s3" {
+    bucket = "someone-elses"
+    key    = "repo.186853002/infra.tfstate"
+    region = "eu-west-1"
+  }`, "a", "b"),
+			want: []string{`infra/main.tf:2:3: bucket "someone-elses" is not granted to Codertocat/Hello-World by the bot's policy`},
+		},
+		{
+			name: "another repository's key in a granted bucket", policy: testPolicy("shared-state"), base: rootFiles(`  backend "s3" {
+    bucket = "shared-state"
+    key    = "repo.1/infra.tfstate"
+    region = "eu-west-1"
+  }`, "a"), head: rootFiles(`  backend "s3" {
+    bucket = "shared-state"
+    key    = "repo.1/infra.tfstate"
+    region = "eu-west-1"
+  }`, "a", "b"),
+			want: []string{`infra/main.tf:2:3: the state's key "repo.1/infra.tfstate" in bucket "shared-state" is outside "repo.186853002/"`},
+		},
+		{
+			name: "local backend", base: rootFiles(`  backend "local" {}`, "a"), head: rootFiles(`  backend "local" {}`, "a", "b"),
+			want: []string{"local state is refused in the bot"},
+		},
+		{
+			name: "a new root the default branch lacks", head: rootFiles(httpBackend("/infra"), "a"),
+			want: []string{"infra: the pull request adds this Terraform root"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{policy: tt.policy})
+			h.gh.SetFile(repoName, defaultBranch, settings.Path, []byte("terraform-roots: true\n"))
+			if tt.base != "" {
+				h.gh.SetFile(repoName, defaultBranch, "infra/main.tf", []byte(tt.base))
+			}
+			h.gh.SetFile(repoName, headA, "infra/main.tf", []byte(tt.head))
+			h.gh.AddPullRequest(repoName, githubtest.PullRequest{Number: 2, User: "author", HeadSHA: headA, HeadRef: "feature", Files: []string{"infra/main.tf"}})
+			r0, w0 := states.counts()
+			h.deliver("pull_request", prOpened(t, 2, headA))
+			h.settle()
+
+			var body string
+			for _, c := range h.botComments(2) {
+				if strings.Contains(c.Body, "infra") {
+					body = c.Body
+				}
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("the root's plan comment lacks %q:\n%s", w, body)
+				}
+			}
+			var check *githubtest.CheckRun
+			for _, cr := range h.gh.CheckRuns(repoName) {
+				if cr.Name == "kyku plan (infra)" {
+					check = &cr
+				}
+			}
+			if check == nil || check.Status != "completed" {
+				t.Errorf("check run kyku plan (infra) = %+v; want one, completed", check)
+			}
+			r1, w1 := states.counts()
+			if w1 != w0 {
+				t.Errorf("the plan wrote the state %d times; a plan writes nothing", w1-w0)
+			}
+			if reached := r1 > r0; reached != tt.reachServer {
+				t.Errorf("state server reached = %v; want %v", reached, tt.reachServer)
+			}
+		})
+	}
+}
