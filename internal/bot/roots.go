@@ -151,22 +151,7 @@ func (rt *router) rootPlanJob(ev event, repo *github.Repo, s *settings.Settings,
 			default:
 				trustedCfg = trusted.Config
 			}
-			d := rt.deps(ev, repo, src, t)
-			d.Source = func(ctx context.Context, ref string) (*config.Config, error) {
-				l, err := trees.load(ctx, ref, root)
-				if err != nil {
-					return nil, err
-				}
-				return l.Config, nil
-			}
-			d.Trusted = func(context.Context) (*config.Config, error) {
-				if trusted == nil {
-					return nil, newRootError(root)
-				}
-				return trusted.Config, nil
-			}
-			d.Open = rt.rootOpener(ev, src, trusted, head)
-			out, err := rt.rules.Plan(ctx, d, review.PlanRequest{
+			out, err := rt.rules.Plan(ctx, rt.rootDeps(ev, repo, src, trees, root, trusted, head), review.PlanRequest{
 				Settings: reviewSettings(s, t), Number: ev.number, HeadSHA: ev.headSHA, Config: head.Config, Trusted: trustedCfg,
 			})
 			if err != nil {
@@ -179,6 +164,28 @@ func (rt *router) rootPlanJob(ev event, repo *github.Repo, s *settings.Settings,
 			return "planned", nil
 		},
 	}
+}
+
+// rootDeps are what the review rules need for one root: its
+// configuration at a ref read from trees, the trusted one (nil: the
+// default branch lacks the root), its state opened by rootOpener.
+func (rt *router) rootDeps(ev event, repo *github.Repo, src *sources, trees *rootTrees, root string, trusted, head *tfroots.Loaded) review.Deps {
+	d := rt.deps(ev, repo, src, rootTarget(root))
+	d.Source = func(ctx context.Context, ref string) (*config.Config, error) {
+		l, err := trees.load(ctx, ref, root)
+		if err != nil {
+			return nil, err
+		}
+		return l.Config, nil
+	}
+	d.Trusted = func(context.Context) (*config.Config, error) {
+		if trusted == nil {
+			return nil, newRootError(root)
+		}
+		return trusted.Config, nil
+	}
+	d.Open = rt.rootOpener(ev, src, trusted, head)
+	return d
 }
 
 // rootOpener opens root's state where trusted (the default branch's

@@ -202,3 +202,62 @@ func TestBotPlansTerraformRoots(t *testing.T) {
 		})
 	}
 }
+
+// TestBotAppliesTerraformRootsOnMerge: with apply: merge, the merge of
+// a pull request whose root plan was reviewed applies that saved plan on
+// the root's state where the default branch's backend said before the
+// merge, and the state written back is OpenTofu's (version 4, its serial
+// raised, terraform_data.b in it); a merge whose root plan was refused
+// (the pull request moved the state) applies nothing there.
+func TestBotAppliesTerraformRootsOnMerge(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		headPath    string
+		wantApplied bool
+	}{
+		{"applied", "/infra", true},
+		{"the pull request moved the state", "/other-team", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			states, srv := newStateServer(t)
+			states.states["/infra"] = []byte(tofuState)
+			backend := func(path string) string { return "  backend \"http\" {\n    address = \"" + srv.URL + path + "\"\n  }" }
+			h := newHarness(t, harnessOpts{})
+			h.gh.SetFile(repoName, defaultBranch, settings.Path, []byte("terraform-roots: true\napply: merge\n"))
+			h.gh.SetFile(repoName, defaultBranch, "infra/main.tf", []byte(rootFiles(backend("/infra"), "a")))
+			head := []byte(rootFiles(backend(tt.headPath), "a", "b"))
+			h.gh.SetFile(repoName, headA, "infra/main.tf", head)
+			h.gh.SetFile(repoName, mergeSHA, "infra/main.tf", head)
+			h.gh.AddPullRequest(repoName, githubtest.PullRequest{Number: 2, User: "author", HeadSHA: headA, HeadRef: "feature", Files: []string{"infra/main.tf"}})
+			h.gh.AddReview(repoName, 2, githubtest.Review{User: "reviewer", State: "APPROVED", CommitID: headA})
+			h.deliver("pull_request", prOpened(t, 2, headA))
+			h.settle()
+			_, w0 := states.counts()
+			h.gh.UpdatePullRequest(repoName, 2, func(p *githubtest.PullRequest) { p.State, p.Merged = "closed", true })
+			h.gh.SetCommitPulls(repoName, mergeSHA, 2)
+			h.deliver("pull_request", prMerged(t, 2, headA))
+			h.settle()
+
+			states.mu.Lock()
+			state := string(states.states["/infra"])
+			_, moved := states.states["/other-team"]
+			states.mu.Unlock()
+			_, w1 := states.counts()
+			applied := strings.Contains(state, `"name":"b"`)
+			if applied != tt.wantApplied || moved {
+				t.Fatalf("state after the merge (written %d times; /other-team written: %v):\n%s\nwant terraform_data.b applied: %v", w1-w0, moved, state, tt.wantApplied)
+			}
+			if !tt.wantApplied {
+				if w1 != w0 {
+					t.Errorf("the refused merge wrote the state %d times", w1-w0)
+				}
+				return
+			}
+			for _, want := range []string{`"version":4`, `"serial":2`, `"lineage":"6f1d3c1e-2b7a-4a43-9c2e-5d1f0e8a9b10"`, `"name":"a"`} {
+				if !strings.Contains(state, want) {
+					t.Errorf("state lacks %s:\n%s", want, state)
+				}
+			}
+		})
+	}
+}
