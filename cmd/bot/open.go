@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -58,6 +59,12 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 			err     error
 		)
 		switch {
+		case t.Terraform != nil && (t.Terraform.Type == "" || t.Terraform.Type == "local" || t.Terraform.Type == "http"):
+			// Kyku's additions to a local or http Terraform state (saved
+			// plans, backups, the change journal) live on disk beside the
+			// root: on the bot, a temporary directory no other replica
+			// sees, so the plan a merge applies would be gone.
+			return nil, fmt.Errorf("open workspace: %s: a Terraform root's %s backend keeps Kyku's saved plans and backups on the bot's disk, which no other replica or restart sees: the bot opens a root's state in s3 or gcs", t.Terraform.Where, cmp.Or(t.Terraform.Type, "local"))
 		case t.Terraform != nil:
 			// A Terraform root's state where its backend block on the
 			// default branch says, a place the policy has granted
