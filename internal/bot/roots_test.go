@@ -261,3 +261,30 @@ func TestBotAppliesTerraformRootsOnMerge(t *testing.T) {
 		})
 	}
 }
+
+// TestBotChecksTerraformRootsForDrift: each scheduled round checks every
+// Terraform root of the default branch, its state read where the
+// default branch's backend block says (and, with drift.write-state off,
+// never written); a root whose backend the policy refuses (local) fails
+// its check, opening nothing.
+func TestBotChecksTerraformRootsForDrift(t *testing.T) {
+	states, srv := newStateServer(t)
+	states.states["/infra"] = []byte(tofuState)
+	h, tick := driftHarness(t, harnessOpts{})
+	h.gh.SetFile(repoName, defaultBranch, settings.Path, []byte("terraform-roots: true\ndrift: { enabled: true }\n"))
+	h.gh.SetFile(repoName, defaultBranch, "infra/main.tf", []byte(rootFiles("  backend \"http\" {\n    address = \""+srv.URL+"/infra\"\n  }", "a")))
+	h.gh.SetFile(repoName, defaultBranch, "sandbox/main.tf", []byte(rootFiles(`  backend "local" {}`, "a")))
+	r0, w0 := states.counts()
+	h.round(tick)
+	r1, w1 := states.counts()
+	if r1 == r0 || w1 != w0 {
+		t.Errorf("state reads %d, writes %d; want it read and not written", r1-r0, w1-w0)
+	}
+	m := h.metrics()
+	if got := m[`kyku_bot_jobs_total{kind="drift",outcome="clean"}`]; got != 2 {
+		t.Errorf("clean drift checks = %v; want 2: infra's and kyku.yaml's", got)
+	}
+	if !strings.Contains(h.logs(), "sandbox") || !strings.Contains(h.logs(), "local state is refused in the bot") {
+		t.Errorf("the sandbox root's check did not fail on its local backend; log:\n%s", h.logs())
+	}
+}
