@@ -288,3 +288,39 @@ func TestBotChecksTerraformRootsForDrift(t *testing.T) {
 		t.Errorf("the sandbox root's check did not fail on its local backend; log:\n%s", h.logs())
 	}
 }
+
+// TestBotAppliesTerraformRootOnComment: `/kyku apply -p infra` applies
+// the root's reviewed saved plan on its state; `/kyku apply -p` naming
+// a root the pull request does not touch applies nothing.
+func TestBotAppliesTerraformRootOnComment(t *testing.T) {
+	for _, tt := range []struct {
+		name, project string
+		wantApplied   bool
+	}{
+		{"the root named", "infra", true},
+		{"another root named", "network", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			states, srv := newStateServer(t)
+			states.states["/infra"] = []byte(tofuState)
+			backend := "  backend \"http\" {\n    address = \"" + srv.URL + "/infra\"\n  }"
+			h := newHarness(t, harnessOpts{})
+			h.gh.SetPermission(repoName, "writer", "write")
+			h.gh.SetFile(repoName, defaultBranch, settings.Path, []byte("terraform-roots: true\n"))
+			h.gh.SetFile(repoName, defaultBranch, "infra/main.tf", []byte(rootFiles(backend, "a")))
+			h.gh.SetFile(repoName, headA, "infra/main.tf", []byte(rootFiles(backend, "a", "b")))
+			h.gh.AddPullRequest(repoName, githubtest.PullRequest{Number: 2, User: "author", HeadSHA: headA, HeadRef: "feature", Files: []string{"infra/main.tf"}})
+			h.gh.AddReview(repoName, 2, githubtest.Review{User: "reviewer", State: "APPROVED", CommitID: headA})
+			h.deliver("pull_request", prOpened(t, 2, headA))
+			h.settle()
+			h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply -p "+tt.project, 701))
+			h.settle()
+			states.mu.Lock()
+			state := string(states.states["/infra"])
+			states.mu.Unlock()
+			if applied := strings.Contains(state, `"name":"b"`); applied != tt.wantApplied {
+				t.Errorf("terraform_data.b applied = %v, want %v; state:\n%s", applied, tt.wantApplied, state)
+			}
+		})
+	}
+}
