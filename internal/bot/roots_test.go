@@ -324,3 +324,28 @@ func TestBotAppliesTerraformRootOnComment(t *testing.T) {
 		})
 	}
 }
+
+// TestBotLeavesTerraformRootsAloneByDefault: without terraform-roots:
+// true in the default branch's settings, a pull request changing a root
+// gets no root plan and its state is never read (a repository whose .tf
+// files the bot did not plan before is not planned now).
+func TestBotLeavesTerraformRootsAloneByDefault(t *testing.T) {
+	states, srv := newStateServer(t)
+	backend := "  backend \"http\" {\n    address = \"" + srv.URL + "/infra\"\n  }"
+	h := newHarness(t, harnessOpts{})
+	h.gh.SetFile(repoName, defaultBranch, "infra/main.tf", []byte(rootFiles(backend, "a")))
+	h.gh.SetFile(repoName, headA, "infra/main.tf", []byte(rootFiles(backend, "a", "b")))
+	// The pull request's own settings turn it on: they are not read.
+	h.gh.SetFile(repoName, headA, settings.Path, []byte("terraform-roots: true\n"))
+	h.gh.AddPullRequest(repoName, githubtest.PullRequest{Number: 2, User: "author", HeadSHA: headA, HeadRef: "feature", Files: []string{"infra/main.tf", settings.Path}})
+	h.deliver("pull_request", prOpened(t, 2, headA))
+	h.settle()
+	for _, cr := range h.gh.CheckRuns(repoName) {
+		if cr.Name == "kyku plan (infra)" {
+			t.Errorf("check run %q created without terraform-roots", cr.Name)
+		}
+	}
+	if r, w := states.counts(); r+w != 0 {
+		t.Errorf("state server reached %d times", r+w)
+	}
+}
