@@ -81,6 +81,9 @@ func (rt *router) routeDrift(ctx context.Context, ev event, repo *github.Repo, f
 		if roots, err = rt.allRoots(ctx, ev, s, src, f); err != nil {
 			return "", err
 		}
+		if targets, err = withConfig(ctx, s, src, ev.defaultBranch, targets); err != nil {
+			return "", err
+		}
 	}
 	if len(targets) == 0 && len(roots) == 0 {
 		return "untouched", nil

@@ -15,6 +15,7 @@ import (
 	"github.com/kyku/action/internal/bot/tenancy"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/tfconfig"
 	"github.com/kyku/action/internal/tfinstall"
@@ -155,6 +156,9 @@ func (rt *router) rootPlanJob(ev event, repo *github.Repo, s *settings.Settings,
 				Settings: reviewSettings(s, t), Number: ev.number, HeadSHA: ev.headSHA, Config: head.Config, Trusted: trustedCfg,
 			})
 			if err != nil {
+				// Error text may quote a sensitive value: scrubbed, as
+				// for kyku.yaml's plans.
+				err = progress.SecretsOf(head.Config, nil).Add(progress.SecretsOf(trustedCfg, nil)).Error(err)
 				_ = finish(review.PlanFailedCheck(name, review.PlanFailed, err.Error(), ""))
 				return "", err
 			}
@@ -231,3 +235,23 @@ func (e newRootError) Error() string {
 }
 
 func (e newRootError) Unwrap() error { return review.ErrNoTrustedConfig }
+
+// withConfig drops, with terraform-roots on, the kyku.yaml targets whose
+// project has no configuration at ref: a repository of Terraform roots
+// alone is not asked for a kyku.yaml it never had.
+func withConfig(ctx context.Context, s *settings.Settings, src *sources, ref string, targets []settings.Target) ([]settings.Target, error) {
+	if !s.TerraformRoots || len(targets) == 0 {
+		return targets, nil
+	}
+	files, err := src.tree(ctx, ref)
+	if err != nil {
+		return nil, fmt.Errorf("read source at %s: %w", ref, err)
+	}
+	var out []settings.Target
+	for _, t := range targets {
+		if _, err := t.Project.ConfigFiles(files); !errors.Is(err, settings.ErrNoConfig) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/github/githubtest"
 )
@@ -347,5 +349,28 @@ func TestBotLeavesTerraformRootsAloneByDefault(t *testing.T) {
 	}
 	if r, w := states.counts(); r+w != 0 {
 		t.Errorf("state server reached %d times", r+w)
+	}
+}
+
+// TestBotDriftSkipsAMissingKykuYAMLBesideRoots: with terraform-roots
+// on, a project of the settings whose kyku.yaml the default branch does
+// not have is not checked (no failed check each round); the roots are.
+func TestBotDriftSkipsAMissingKykuYAMLBesideRoots(t *testing.T) {
+	states, srv := newStateServer(t)
+	states.states["/infra"] = []byte(tofuState)
+	h, tick := driftHarness(t, harnessOpts{})
+	h.gh.SetFile(repoName, defaultBranch, settings.Path, []byte("terraform-roots: true\ndrift: { enabled: true }\nprojects:\n  - name: app\n    config: app/kyku.yaml\n"))
+	h.gh.SetFile(repoName, defaultBranch, "infra/main.tf", []byte(rootFiles("  backend \"http\" {\n    address = \""+srv.URL+"/infra\"\n  }", "a")))
+	h.round(tick)
+	m := h.metrics()
+	got := map[string]float64{}
+	for k, v := range m {
+		if strings.HasPrefix(k, `kyku_bot_jobs_total{kind="drift"`) {
+			got[k] = v
+		}
+	}
+	want := map[string]float64{`kyku_bot_jobs_total{kind="drift",outcome="clean"}`: 1}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("drift jobs (-want +got):\n%s", diff)
 	}
 }
