@@ -33,7 +33,10 @@ type TerraformState struct {
 func terraformArgs(typ string) (plain, endpoint []string) {
 	switch typ {
 	case "s3":
-		return []string{"bucket", "key", "region", "workspace_key_prefix", "use_lockfile", "dynamodb_table", "kms_key_id", "encrypt"},
+		// Not dynamodb_table: the bot would write lock items into a table
+		// of the repository's choosing with its own credentials
+		// (use_lockfile keeps the lock beside the state instead).
+		return []string{"bucket", "key", "region", "workspace_key_prefix", "use_lockfile", "kms_key_id", "encrypt"},
 			[]string{"endpoint", "endpoints", "use_path_style", "force_path_style", "skip_credentials_validation", "skip_region_validation",
 				"skip_requesting_account_id", "skip_metadata_api_check", "skip_s3_checksum"}
 	case "gcs":

@@ -66,6 +66,7 @@ func TestConfineTerraform(t *testing.T) {
 		{"bucket granted with a role", infra, s3(map[string]any{"bucket": "acme-roled", "key": "repo.7/x.tfstate"}), "", "granted with an IAM role"},
 		{"endpoint without allow-endpoint", infra, s3(map[string]any{"bucket": "acme-state", "key": "repo.7/x.tfstate", "endpoints": map[string]any{"s3": "http://169.254.169.254"}}), "", "argument endpoints is not allowed"},
 		{"credentials in the block", web, s3(map[string]any{"bucket": "acme-state", "key": "repo.8/x.tfstate", "role_arn": "arn:aws:iam::1:role/x"}), "", "argument role_arn is not one the bot lets a repository set"},
+		{"a DynamoDB table of the repository's choosing", web, s3(map[string]any{"bucket": "acme-state", "key": "repo.8/x.tfstate", "dynamodb_table": "operators-table"}), "", "argument dynamodb_table is not one the bot lets a repository set"},
 		{"http without allow-endpoint", infra, TerraformState{Type: "http", Args: map[string]any{"address": "https://state.example/infra"}}, "", "argument address is not allowed"},
 		{"http address from the bot's environment", web, TerraformState{Type: "http", Args: map[string]any{}}, "", "needs its address in the block"},
 		{"a type the bot does not open", infra, TerraformState{Type: "azurerm", Args: map[string]any{}}, "", `backend type "azurerm" is not one the bot opens`},
