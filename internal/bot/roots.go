@@ -210,7 +210,7 @@ func (rt *router) rootOpener(ev event, src *sources, trusted, head *tfroots.Load
 		b := trusted.Backend
 		c, err := tenancy.ConfineTerraform(cfg, tenancy.TerraformState{Type: b.Type, Args: b.Args, Pos: b.Pos}, env, grant)
 		if err != nil {
-			return nil, err
+			return nil, tfroots.RepoPaths(err, trusted.Top)
 		}
 		var lock *tfinstall.Lock
 		if len(c.Config.Providers) > 0 {

@@ -85,6 +85,12 @@ const tofuState = `{
 }
 `
 
+// remoteState is a terraform_remote_state data source reading backend
+// with config.
+func remoteState(backend, config string) string {
+	return "data \"terraform_remote_state\" \"net\" {\n  backend = " + backend + "\n  config  = " + config + "\n}\n"
+}
+
 // rootFiles is a Terraform root: its backend block and terraform_data
 // resources (the built-in provider: nothing to install).
 func rootFiles(backend string, resources ...string) string {
@@ -151,6 +157,17 @@ func TestBotPlansTerraformRoots(t *testing.T) {
     region = "eu-west-1"
   }`, "a", "b"),
 			want: []string{`infra/main.tf:2:3: the state's key "repo.1/infra.tfstate" in bucket "shared-state" is outside "repo.186853002/"`},
+		},
+		{
+			name: "terraform_remote_state of a place the policy grants", base: rootFiles(httpBackend("/infra"), "a") + remoteState(`"http"`, `{ address = "`+srv.URL+`/infra" }`),
+			head: rootFiles(httpBackend("/infra"), "a", "b") + remoteState(`"http"`, `{ address = "`+srv.URL+`/infra" }`),
+			want: []string{"terraform_data.b", "Plan: 1 to create"}, reachServer: true,
+		},
+		{
+			name: "terraform_remote_state of another repository's state", base: rootFiles(httpBackend("/infra"), "a") + remoteState(`"s3"`, `{ bucket = "shared-state", key = "repo.1/net.tfstate", region = "eu-west-1" }`),
+			head: rootFiles(httpBackend("/infra"), "a", "b") + remoteState(`"s3"`, `{ bucket = "shared-state", key = "repo.1/net.tfstate", region = "eu-west-1" }`),
+			policy: testPolicy("shared-state"),
+			want:   []string{`infra/main.tf:9:1: the state's key "repo.1/net.tfstate" in bucket "shared-state" is outside "repo.186853002/"`},
 		},
 		{
 			name: "local backend", base: rootFiles(`  backend "local" {}`, "a"), head: rootFiles(`  backend "local" {}`, "a", "b"),

@@ -17,6 +17,7 @@ import (
 // Loaded is one root as a commit has it.
 type Loaded struct {
 	Root    string // slash, from the tree's top
+	Top     string // the tree's top, on disk
 	Dir     string // on disk, in the tree
 	Module  *tfconfig.Module
 	Config  *config.Config
@@ -46,27 +47,28 @@ func Load(ctx context.Context, top, root string, in tfconfig.Inputs, backendConf
 	}
 	in.NamesFrom = top // the same names (and hashes) whichever directory holds the tree
 	if err := confineModules(top, dir); err != nil {
-		return nil, repoPaths(err, top)
+		return nil, RepoPaths(err, top)
 	}
 	m, err := tfconfig.Load(dir, tfconfig.Installed(ctx, dir))
 	if err != nil {
-		return nil, repoPaths(err, top)
+		return nil, RepoPaths(err, top)
 	}
 	cfg, err := tfconfig.Expand(m, in)
 	if err != nil {
-		return nil, repoPaths(err, top)
+		return nil, RepoPaths(err, top)
 	}
 	ba, err := tfconfig.RootBackend(m, in, overrides)
 	if err != nil {
-		return nil, repoPaths(err, top)
+		return nil, RepoPaths(err, top)
 	}
 	// The block's place by its repository path, as errors name it.
 	ba.Pos.File = filepath.ToSlash(strings.TrimPrefix(ba.Pos.File, top+string(filepath.Separator)))
-	return &Loaded{Root: root, Dir: dir, Module: m, Config: cfg, Backend: ba}, nil
+	return &Loaded{Root: root, Top: top, Dir: dir, Module: m, Config: cfg, Backend: ba}, nil
 }
 
-// repoPaths names the tree's files in err by their repository paths.
-func repoPaths(err error, top string) error {
+// RepoPaths names the files of the tree at top in err (diagnostics or
+// text) by their repository paths.
+func RepoPaths(err error, top string) error {
 	prefix := top + string(filepath.Separator)
 	var ds diag.Diagnostics
 	if errors.As(err, &ds) {

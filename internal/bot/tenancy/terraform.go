@@ -86,11 +86,68 @@ func ConfineTerraform(cfg *config.Config, ts TerraformState, env string, g Grant
 	default:
 		ds.Add(pos, "backend type %q is not one the bot opens for a Terraform root (s3, gcs or http)", ts.Type)
 	}
+	confineRemoteStates(&ds, cfg, g, who)
 	confineImports(&ds, cfg, g, "", "", who)
 	if err := ds.Err(); err != nil {
 		return nil, err
 	}
 	return &Confined{Config: cfg.Clone()}, nil
+}
+
+// confineRemoteStates judges the state each terraform_remote_state data
+// source reads as the root's own: the built-in provider reads it with
+// the bot's credentials, so a repository's default branch could
+// otherwise read any state those reach (another tenant's outputs). Its
+// backend, config and workspace must be known from the files.
+func confineRemoteStates(ds *diag.Diagnostics, cfg *config.Config, g Grant, who string) {
+	for _, r := range cfg.Resources {
+		if !r.Data || r.Type != "terraform_remote_state" {
+			continue
+		}
+		typ, okType := r.Properties["backend"].(string)
+		args, okArgs := r.Properties["config"].(map[string]any)
+		if r.Properties["config"] == nil {
+			args, okArgs = map[string]any{}, true
+		}
+		env, okEnv := r.Properties["workspace"].(string)
+		if r.Properties["workspace"] == nil {
+			okEnv = true
+		}
+		if !okType || !okArgs || !okEnv || unresolved(args) || strings.Contains(typ+env, "${") {
+			ds.Add(r.Pos, "data.terraform_remote_state.%s: its backend, config and workspace must be known from the files in the bot, which judges the state it reads by its policy", r.Name)
+			continue
+		}
+		ts := TerraformState{Type: typ, Args: args, Pos: r.Pos}
+		switch typ {
+		case "", "local":
+			ds.Add(r.Pos, "data.terraform_remote_state.%s reads a local state, which is refused in the bot: it would be the bot's disk, not the repository's", r.Name)
+		case "s3", "gcs", "http":
+			confineTerraformState(ds, ts, env, g, who)
+		default:
+			ds.Add(r.Pos, "data.terraform_remote_state.%s: backend type %q is not one the bot reads (s3, gcs or http)", r.Name, typ)
+		}
+	}
+}
+
+// unresolved reports whether a value of args is not a plain string,
+// bool or number, or holds an expression left for later.
+func unresolved(args map[string]any) bool {
+	for _, v := range args {
+		switch v := v.(type) {
+		case string:
+			if strings.Contains(v, "${") {
+				return true
+			}
+		case bool, float64, int, int64:
+		case map[string]any:
+			if unresolved(v) {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 func confineTerraformState(ds *diag.Diagnostics, ts TerraformState, env string, g Grant, who string) {

@@ -122,3 +122,44 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
+
+// TestConfineTerraformRemoteStates: the state a terraform_remote_state
+// reads (with the bot's credentials) is judged as the root's own.
+func TestConfineTerraformRemoteStates(t *testing.T) {
+	p, err := Parse("policy.yaml", []byte(terraformPolicy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := TerraformState{Type: "s3", Args: map[string]any{"bucket": "acme-state", "key": "repo.7/x.tfstate"}}
+	remote := func(props map[string]any) *config.Config {
+		return &config.Config{Resources: []*config.Resource{{Name: "net", Type: "terraform_remote_state", Data: true, Properties: props,
+			Pos: diag.Pos{File: "main.tf", Line: 9, Col: 1}}}}
+	}
+	tests := []struct {
+		name  string
+		props map[string]any
+		want  string
+	}{
+		{"its own namespace", map[string]any{"backend": "s3", "config": map[string]any{"bucket": "acme-state", "key": "repo.7/net.tfstate"}}, ""},
+		{"another repository's state", map[string]any{"backend": "s3", "config": map[string]any{"bucket": "acme-state", "key": "repo.8/net.tfstate"}},
+			`main.tf:9:1: the state's key "repo.8/net.tfstate" in bucket "acme-state" is outside "repo.7/"`},
+		{"a bucket not granted", map[string]any{"backend": "gcs", "config": map[string]any{"bucket": "other-team", "prefix": "repo.7"}}, `bucket "other-team" is not granted`},
+		{"a local state", map[string]any{"backend": "local", "config": map[string]any{"path": "/etc/passwd"}}, "reads a local state, which is refused in the bot"},
+		{"a key known only later", map[string]any{"backend": "s3", "config": map[string]any{"bucket": "acme-state", "key": "repo.7/${data.x.id}"}}, "must be known from the files"},
+		{"another workspace's key", map[string]any{"backend": "s3", "workspace": "prod", "config": map[string]any{"bucket": "acme-state", "key": "repo.7/net.tfstate"}}, `"env:/prod/repo.7/net.tfstate"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ConfineTerraform(remote(tt.props), own, "", p.For("acme", "infra", 7))
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if !strings.Contains(errString(err), tt.want) {
+				t.Errorf("error = %v; want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
