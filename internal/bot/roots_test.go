@@ -165,7 +165,7 @@ func TestBotPlansTerraformRoots(t *testing.T) {
 		},
 		{
 			name: "terraform_remote_state of another repository's state", base: rootFiles(httpBackend("/infra"), "a") + remoteState(`"s3"`, `{ bucket = "shared-state", key = "repo.1/net.tfstate", region = "eu-west-1" }`),
-			head: rootFiles(httpBackend("/infra"), "a", "b") + remoteState(`"s3"`, `{ bucket = "shared-state", key = "repo.1/net.tfstate", region = "eu-west-1" }`),
+			head:   rootFiles(httpBackend("/infra"), "a", "b") + remoteState(`"s3"`, `{ bucket = "shared-state", key = "repo.1/net.tfstate", region = "eu-west-1" }`),
 			policy: testPolicy("shared-state"),
 			want:   []string{`infra/main.tf:9:1: the state's key "repo.1/net.tfstate" in bucket "shared-state" is outside "repo.186853002/"`},
 		},
