@@ -91,7 +91,14 @@ func ConfineTerraform(cfg *config.Config, ts TerraformState, env string, g Grant
 	if err := ds.Err(); err != nil {
 		return nil, err
 	}
-	return &Confined{Config: cfg.Clone()}, nil
+	out := &Confined{Config: cfg.Clone()}
+	if name := out.Config.Provider.Name; name == "" || name == "sim" {
+		// A root's resources are its Terraform providers'; the opener
+		// still builds the base provider, the sim: its cloud stays under
+		// the repository's namespace, as Confine keeps a kyku.yaml's.
+		out.Config.Provider.Settings = map[string]string{"dir": g.Namespace() + "/sim"}
+	}
+	return out, nil
 }
 
 // confineRemoteStates judges the state each terraform_remote_state data

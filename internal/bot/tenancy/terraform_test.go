@@ -163,3 +163,21 @@ func TestConfineTerraformRemoteStates(t *testing.T) {
 		})
 	}
 }
+
+// TestConfineTerraformKeepsTheSimUnderTheNamespace: the base provider
+// the opener builds for a root (the sim) keeps its cloud under the
+// repository's namespace, never at the top of the bot's sim root.
+func TestConfineTerraformKeepsTheSimUnderTheNamespace(t *testing.T) {
+	p, err := Parse("policy.yaml", []byte(terraformPolicy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := TerraformState{Type: "s3", Args: map[string]any{"bucket": "acme-state", "key": "repo.7/x.tfstate"}}
+	c, err := ConfineTerraform(&config.Config{}, ts, "", p.For("acme", "infra", 7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Config.Provider.Settings["dir"]; got != "repo.7/sim" {
+		t.Errorf("sim dir = %q, want repo.7/sim", got)
+	}
+}
