@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -42,7 +43,7 @@ import (
 func opener(getenv func(string) string, simRoot string) bot.Opener {
 	return func(ctx context.Context, t bot.Tenant, cfg *config.Config, env string) (*review.Workspace, error) {
 		bc := cfg.Backend
-		if bc == nil || bc.Type == "" || bc.Type == "local" {
+		if t.Terraform == nil && (bc == nil || bc.Type == "" || bc.Type == "local") {
 			return nil, fmt.Errorf("open workspace: the bot needs a remote backend (s3, gcs, spaces or http) in the project's config (state on the bot's disk would be lost)")
 		}
 		if usesKMS(cfg.Encryption) && t.Credentials == nil {
@@ -57,9 +58,22 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 			awsCfg  aws.Config
 			err     error
 		)
-		if bc.Type == "s3" {
+		switch {
+		case t.Terraform != nil && (t.Terraform.Type == "" || t.Terraform.Type == "local" || t.Terraform.Type == "http"):
+			// Kyku's additions to a local or http Terraform state (saved
+			// plans, backups, the change journal) live on disk beside the
+			// root: on the bot, a temporary directory no other replica
+			// sees, so the plan a merge applies would be gone.
+			return nil, fmt.Errorf("open workspace: %s: a Terraform root's %s backend keeps Kyku's saved plans and backups on the bot's disk, which no other replica or restart sees: the bot opens a root's state in s3 or gcs", t.Terraform.Where, cmp.Or(t.Terraform.Type, "local"))
+		case t.Terraform != nil:
+			// A Terraform root's state where its backend block on the
+			// default branch says, a place the policy has granted
+			// (tenancy.ConfineTerraform: never local, no role yet, so
+			// the bot's own credentials).
+			backend, err = workspace.OpenTerraformBackend(ctx, t.Terraform, ws)
+		case bc.Type == "s3":
 			backend, awsCfg, err = openS3(ctx, t, cfg, ws)
-		} else {
+		default:
 			// gcs, spaces and http: the bot's own credentials (the policy
 			// grants roles for S3 buckets only).
 			backend, err = workspace.OpenConfigBackend(ctx, cfg, ws)

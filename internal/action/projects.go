@@ -112,12 +112,7 @@ func (r *run) allRoots(ctx context.Context, ref string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var all []string
-	for name := range files {
-		if tfroots.Touches(name) {
-			all = append(all, name)
-		}
-	}
+	all := tfroots.Configs(files)
 	if len(all) == 0 {
 		return nil, nil
 	}

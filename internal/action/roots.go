@@ -23,7 +23,6 @@ import (
 	"github.com/kyku/action/internal/tfinstall"
 	"github.com/kyku/action/internal/tfmodule"
 	"github.com/kyku/action/internal/tfroots"
-	"github.com/kyku/action/internal/tfstate"
 	"github.com/kyku/action/internal/workspace"
 )
 
@@ -269,23 +268,16 @@ func (r *run) openRoot(ctx context.Context, refs rootRefs, cfg *config.Config, e
 		if err != nil {
 			return nil, err
 		}
-		if line := tfroots.BackendChange(refs.root, trusted.Backend, head.Backend); line != "" {
-			return nil, errors.New(line)
-		}
-		if lines := tfroots.RemoteStateChanges(refs.root, trusted.Config, head.Config); len(lines) > 0 {
-			return nil, errors.New(lines[0])
+		if err := tfroots.Guard(trusted, head); err != nil {
+			return nil, err
 		}
 	}
 	if err := r.checkRootLocalState(trusted); err != nil {
 		return nil, err
 	}
 	dir := filepath.Join(r.src.root, filepath.FromSlash(refs.root))
-	m := trusted.Module
 	ts := &workspace.TerraformState{
-		Type: trusted.Backend.Type, Args: trusted.Backend.Args, Dir: dir, Where: trusted.Backend.Pos.String(),
-		Provider: func(a tfstate.InstanceAddr) string {
-			return tfconfig.StateProvider(m, tfconfig.ModuleCalls(a.Module), a.Mode == tfstate.Data, a.Type, a.Name)
-		},
+		Type: trusted.Backend.Type, Args: trusted.Backend.Args, Dir: dir, Where: trusted.Backend.Pos.String(), Provider: trusted.StateProvider,
 	}
 	plugins, err := r.pluginsWith(ctx, cfg, path.Join(refs.root, tfinstall.LockFileNameOf(true)))
 	if err != nil {

@@ -26,6 +26,30 @@ func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo)
 	}
 	cmd := ev.comment.cmd
 	targets := matching(s.Targets(), cmd)
+	var roots []string
+	if s.Execution == settings.InProcess {
+		src := newSources(repo, rt.maxSrc)
+		if roots, err = rt.commentRoots(ctx, ev, repo, s, src); err != nil {
+			return "", err
+		}
+		if len(roots) > 0 {
+			if refused := review.ApplyModeRefusal(reviewSettings(s, rootTarget(roots[0])), review.TriggerComment); cmd.Name == command.Apply && refused != nil {
+				_, err := repo.CreateComment(ctx, ev.number, review.CommandRefused(cmd.String(), refused))
+				return "refused", err
+			}
+			for _, root := range roots {
+				if err := rt.runner.Spawn(ctx, rt.rootCommentJob(ev, repo, s, root, src)); err != nil {
+					return "", fmt.Errorf("queue %s of %s: %w", cmd.Name, root, err)
+				}
+			}
+			if cmd.Project != "" {
+				return "routed", nil // it named a root, not a project of kyku.yaml
+			}
+		}
+	}
+	if len(targets) == 0 && len(roots) > 0 {
+		return "routed", nil
+	}
 	if len(targets) == 0 {
 		_, err := repo.CreateComment(ctx, ev.number, noTargetReply(cmd, s))
 		return "no-target", err

@@ -75,14 +75,34 @@ func (rt *router) routeDrift(ctx context.Context, ev event, repo *github.Repo, f
 			targets = append(targets, t)
 		}
 	}
-	if len(targets) == 0 {
+	src := newSources(repo, rt.maxSrc)
+	var roots []string
+	if s.Execution == settings.InProcess {
+		if roots, err = rt.allRoots(ctx, ev, s, src, f); err != nil {
+			return "", err
+		}
+		if targets, err = withConfig(ctx, s, src, ev.defaultBranch, targets); err != nil {
+			return "", err
+		}
+	}
+	if len(targets) == 0 && len(roots) == 0 {
 		return "untouched", nil
 	}
 	if s.Execution == settings.Actions {
 		return rt.dispatch(ctx, ev, repo, s, targets, "refresh", ev.defaultBranch)
 	}
-	src := newSources(repo, rt.maxSrc)
 	queued := 0
+	for _, root := range roots {
+		key := targetKey(ev, rootTarget(root))
+		if _, dup := rt.driftPending.LoadOrStore(key, true); dup {
+			continue
+		}
+		if err := rt.runner.Spawn(ctx, rt.rootDriftJob(ev, repo, s, root, src)); err != nil {
+			rt.driftPending.Delete(key)
+			return "", fmt.Errorf("queue drift check of %s: %w", root, err)
+		}
+		queued++
+	}
 	for _, t := range targets {
 		key := targetKey(ev, t)
 		if _, dup := rt.driftPending.LoadOrStore(key, true); dup {

@@ -17,6 +17,7 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -336,8 +337,17 @@ func (h *harness) open(ctx context.Context, t bot.Tenant, cfg *config.Config, en
 			return nil, err
 		}
 	}
+	var stateDir string
+	if ts := t.Terraform; ts != nil && ts.Type == "http" {
+		// Kyku's additions to a Terraform root's http backend (saved
+		// plans, backups) live on disk: here under the test's state dir,
+		// one directory per address (cmd/bot refuses the http backend
+		// for a root, its disk being no place for them).
+		addr, _ := ts.Args["address"].(string)
+		stateDir = filepath.Join(h.stateDir, t.Namespace, url.PathEscape(addr))
+	}
 	ws := workspace.Settings{
-		Env: env, BaseDir: h.stateDir, LockTimeout: 20 * time.Second, Getenv: os.Getenv,
+		Env: env, BaseDir: h.stateDir, LockTimeout: 20 * time.Second, Getenv: os.Getenv, Terraform: t.Terraform, NoFormerCheck: t.Terraform != nil, StateDir: stateDir,
 		Engine: engine.Options{DeployPrefix: "test", RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond,
 			DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond},
 	}

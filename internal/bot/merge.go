@@ -43,10 +43,18 @@ func (rt *router) routeMerge(ctx context.Context, ev event, repo *github.Repo) (
 		rt.log.Info("merge left to the workflow's push trigger (execution: actions)", "repo", ev.fullName(), "pr", ev.number)
 		return "left-to-actions", nil
 	}
+	roots, err := rt.routeMergeRoots(ctx, ev, repo, s, newSources(repo, rt.maxSrc))
+	if err != nil {
+		return "", err
+	}
 	if len(s.Promotion) == 0 {
-		return rt.routeTouched(ctx, ev, repo, s, "apply", ev.mergeSHA, func(t settings.Target, src *sources) queue.Job {
+		outcome, err := rt.routeTouched(ctx, ev, repo, s, "apply", ev.mergeSHA, func(t settings.Target, src *sources) queue.Job {
 			return rt.mergeJob(ev, repo, s, []settings.Target{t}, src)
 		})
+		if outcome == "untouched" && roots > 0 {
+			outcome = "routed"
+		}
+		return outcome, err
 	}
 	files, err := repo.ChangedFiles(ctx, ev.number)
 	if err != nil {

@@ -48,13 +48,27 @@ func (rt *router) routeTouched(ctx context.Context, ev event, repo *github.Repo,
 		return "", err
 	}
 	targets := s.Touched(files)
+	src := newSources(repo, rt.maxSrc)
+	if command == "plan" && s.Execution == settings.InProcess {
+		roots, err := rt.touchedRoots(ctx, ev, s, src, files)
+		if err != nil {
+			return "", err
+		}
+		for _, root := range roots {
+			if err := rt.runner.Spawn(ctx, rt.rootPlanJob(ev, repo, s, root, src)); err != nil {
+				return "", fmt.Errorf("queue plan of %s: %w", root, err)
+			}
+		}
+		if len(targets) == 0 && len(roots) > 0 {
+			return "routed", nil
+		}
+	}
 	if len(targets) == 0 {
 		return "untouched", nil
 	}
 	if s.Execution == settings.Actions {
 		return rt.dispatch(ctx, ev, repo, s, targets, command, sha)
 	}
-	src := newSources(repo, rt.maxSrc)
 	for _, t := range targets {
 		if err := rt.runner.Spawn(ctx, job(t, src)); err != nil {
 			return "", fmt.Errorf("queue %s of %s: %w", command, t.Label(), err)

@@ -141,7 +141,16 @@ func (s *sources) lock(ctx context.Context, p settings.Project, ref string) (*tf
 	if _, isFile := files[dir]; isFile {
 		dir = path.Dir(dir)
 	}
-	name := path.Join(dir, tfinstall.LockFileName)
+	return s.lockFile(ctx, path.Join(dir, tfinstall.LockFileName), ref)
+}
+
+// lockFile reads the lock file name (slash) at ref (an empty lock when
+// there is none).
+func (s *sources) lockFile(ctx context.Context, name, ref string) (*tfinstall.Lock, error) {
+	files, err := s.tree(ctx, ref)
+	if err != nil {
+		return nil, fmt.Errorf("read the lock file at %s: %w", ref, err)
+	}
 	data, ok := files[name]
 	if !ok {
 		return &tfinstall.Lock{Providers: map[tfinstall.Source]*tfinstall.Locked{}}, nil

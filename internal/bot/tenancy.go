@@ -13,6 +13,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/tfinstall"
+	"github.com/kyku/action/internal/workspace"
 )
 
 // Tenant is the repository a workspace is opened for.
@@ -44,6 +45,10 @@ type Tenant struct {
 	// the repository in its sandbox (variables of the bot's, files, the
 	// metadata address); every provider runs in one, with nothing else.
 	ProviderGrants tenancy.ProviderGrants
+	// Terraform, when set, is a Terraform root's state, where its
+	// backend block on the default branch says (the policy has judged the
+	// place: tenancy.ConfineTerraform); cfg's own backend is then unused.
+	Terraform *workspace.TerraformState
 
 	log *slog.Logger // the bot's, for AdoptDir's line
 }

@@ -121,3 +121,16 @@ func Touches(p string) bool {
 	}
 	return strings.HasPrefix(ext, ".tf") || ext == ".tofu"
 }
+
+// Configs are the names among files (slash paths) that touch their
+// directory (Touches), sorted: given to Find as changed, every root.
+func Configs(files map[string][]byte) []string {
+	var out []string
+	for name := range files {
+		if Touches(name) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -2,6 +2,7 @@ package tfroots
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -107,4 +108,18 @@ func remoteArgs(r *config.Resource) string {
 		return fmt.Sprintf("%#v", pick) // still compares: never equal to a marshalled one
 	}
 	return string(b)
+}
+
+// Guard refuses, in one line, a pull request whose root head places its
+// state elsewhere than trusted (the default branch's) does, or reads
+// other states through terraform_remote_state: the Action's and the
+// bot's check before a root's state is opened. nil when it does not.
+func Guard(trusted, head *Loaded) error {
+	if line := BackendChange(head.Root, trusted.Backend, head.Backend); line != "" {
+		return errors.New(line)
+	}
+	if lines := RemoteStateChanges(head.Root, trusted.Config, head.Config); len(lines) > 0 {
+		return errors.New(lines[0])
+	}
+	return nil
 }

@@ -11,11 +11,13 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/tfconfig"
+	"github.com/kyku/action/internal/tfstate"
 )
 
 // Loaded is one root as a commit has it.
 type Loaded struct {
 	Root    string // slash, from the tree's top
+	Top     string // the tree's top, on disk
 	Dir     string // on disk, in the tree
 	Module  *tfconfig.Module
 	Config  *config.Config
@@ -45,25 +47,28 @@ func Load(ctx context.Context, top, root string, in tfconfig.Inputs, backendConf
 	}
 	in.NamesFrom = top // the same names (and hashes) whichever directory holds the tree
 	if err := confineModules(top, dir); err != nil {
-		return nil, repoPaths(err, top)
+		return nil, RepoPaths(err, top)
 	}
 	m, err := tfconfig.Load(dir, tfconfig.Installed(ctx, dir))
 	if err != nil {
-		return nil, repoPaths(err, top)
+		return nil, RepoPaths(err, top)
 	}
 	cfg, err := tfconfig.Expand(m, in)
 	if err != nil {
-		return nil, repoPaths(err, top)
+		return nil, RepoPaths(err, top)
 	}
 	ba, err := tfconfig.RootBackend(m, in, overrides)
 	if err != nil {
-		return nil, repoPaths(err, top)
+		return nil, RepoPaths(err, top)
 	}
-	return &Loaded{Root: root, Dir: dir, Module: m, Config: cfg, Backend: ba}, nil
+	// The block's place by its repository path, as errors name it.
+	ba.Pos.File = filepath.ToSlash(strings.TrimPrefix(ba.Pos.File, top+string(filepath.Separator)))
+	return &Loaded{Root: root, Top: top, Dir: dir, Module: m, Config: cfg, Backend: ba}, nil
 }
 
-// repoPaths names the tree's files in err by their repository paths.
-func repoPaths(err error, top string) error {
+// RepoPaths names the files of the tree at top in err (diagnostics or
+// text) by their repository paths.
+func RepoPaths(err error, top string) error {
 	prefix := top + string(filepath.Separator)
 	var ds diag.Diagnostics
 	if errors.As(err, &ds) {
@@ -77,4 +82,10 @@ func repoPaths(err error, top string) error {
 		return out
 	}
 	return errors.New(strings.ReplaceAll(err.Error(), prefix, ""))
+}
+
+// StateProvider is the provider configuration address a resource new to
+// the root's state is recorded with, as OpenTofu records it.
+func (l *Loaded) StateProvider(a tfstate.InstanceAddr) string {
+	return tfconfig.StateProvider(l.Module, tfconfig.ModuleCalls(a.Module), a.Mode == tfstate.Data, a.Type, a.Name)
 }

@@ -14,7 +14,7 @@ import (
 )
 
 var (
-	topKeys     = []string{"projects", "require-approval", "required-approvals", "apply-permission", "plan-permission", "approver-permission", "apply", "comment", "execution", "workflow", "allow-fork-prs", "drift", "policy-owners", "promotion", "concurrent-applies"}
+	topKeys     = []string{"projects", "require-approval", "required-approvals", "apply-permission", "plan-permission", "approver-permission", "apply", "comment", "execution", "workflow", "allow-fork-prs", "drift", "policy-owners", "promotion", "concurrent-applies", "terraform-roots"}
 	driftKeys   = []string{"enabled", "write-state"}
 	projectKeys = []string{"name", "config", "environments", "autoplan"}
 	// applyModes are the apply modes the bot knows (the merge queue is
@@ -58,6 +58,8 @@ func Parse(name string, data []byte) (*Settings, error) {
 		switch k.Value {
 		case "projects":
 			s.Projects = p.projects(v)
+		case "terraform-roots":
+			s.TerraformRoots = p.boolean(v, k.Value)
 		case "allow-fork-prs":
 			s.AllowForkPRs = p.boolean(v, k.Value)
 		case "concurrent-applies":

@@ -53,8 +53,11 @@ type Settings struct {
 	Apply              review.ApplyMode // comment (default), merge or both
 	Comment            string           // sticky | new | off
 	AllowForkPRs       bool             // plan and apply pull requests from forks (default false)
-	Drift              Drift
-	Projects           []Project
+	// TerraformRoots plans the Terraform roots a pull request touches,
+	// found as Atlantis finds them (package tfroots), one project each.
+	TerraformRoots bool
+	Drift          Drift
+	Projects       []Project
 	// ConcurrentApplies runs the jobs of different pull requests on one
 	// project and environment at once (default false: one at a time); for
 	// backends with leases: true (docs/concurrent-applies.md), whose

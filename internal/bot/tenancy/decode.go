@@ -53,7 +53,7 @@ var (
 	policyShape = &shape{kind: kindMap, fields: map[string]*shape{
 		"repositories": {kind: kindList, elem: &shape{kind: kindMap, fields: map[string]*shape{
 			"match":               stringList,
-			"buckets":             {kind: kindList, elem: &shape{kind: kindMap, fields: map[string]*shape{"name": str, "role": str}}},
+			"buckets":             {kind: kindList, elem: &shape{kind: kindMap, fields: map[string]*shape{"name": str, "role": str, "terraform-keys": str}}},
 			"providers":           stringList,
 			"allow-endpoint":      boolean,
 			"allow-profile":       boolean,

@@ -61,6 +61,10 @@ type Rule struct {
 type Bucket struct {
 	Name string `yaml:"name"`
 	Role string `yaml:"role"`
+	// TerraformKeys is the prefix the keys of the Terraform roots' states
+	// in this bucket must start with (ConfineTerraform): the repository's
+	// namespace "repo.<ID>/" when empty.
+	TerraformKeys string `yaml:"terraform-keys"`
 }
 
 var (
@@ -135,6 +139,9 @@ func Parse(name string, data []byte) (*Policy, error) {
 			}
 			if b.Role != "" && !roleRE().MatchString(b.Role) {
 				bad(fmt.Sprintf("%s.buckets[%d].role", at, j), "%q is not an IAM role ARN such as arn:aws:iam::123456789012:role/kyku", b.Role)
+			}
+			if k := b.TerraformKeys; k != "" && (!strings.HasSuffix(k, "/") || strings.HasPrefix(k, "/") || slices.Contains(strings.Split(k, "/"), "..")) {
+				bad(fmt.Sprintf("%s.buckets[%d].terraform-keys", at, j), "%q is not a key prefix such as team-a/ (relative, ending in /, no ..)", k)
 			}
 		}
 		for j, pr := range r.Providers {

@@ -1,0 +1,75 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/kyku/action/internal/bot/queue"
+	"github.com/kyku/action/internal/bot/settings"
+	"github.com/kyku/action/internal/github"
+)
+
+// routeMergeRoots applies the saved plan of every Terraform root the
+// merged pull request touched (found at the merge commit), each on its
+// own key, with terraform-roots on in the default branch's settings as
+// they were before the merge (s).
+func (rt *router) routeMergeRoots(ctx context.Context, ev event, repo *github.Repo, s *settings.Settings, src *sources) (int, error) {
+	if !s.TerraformRoots {
+		return 0, nil
+	}
+	files, err := repo.ChangedFiles(ctx, ev.number)
+	if err != nil {
+		return 0, err
+	}
+	at := ev
+	at.headSHA = ev.mergeSHA // the roots as the merge has them
+	roots, err := rt.touchedRoots(ctx, at, s, src, files)
+	if err != nil {
+		return 0, err
+	}
+	for _, root := range roots {
+		if err := rt.runner.Spawn(ctx, rt.rootMergeJob(ev, repo, s, root, src)); err != nil {
+			return 0, err
+		}
+	}
+	return len(roots), nil
+}
+
+// rootMergeJob applies root's saved plan for the merged pull request's
+// head, on the state the default branch's backend (before the merge)
+// names, once the head is known not to move it.
+func (rt *router) rootMergeJob(ev event, repo *github.Repo, s *settings.Settings, root string, src *sources) queue.Job {
+	t := rootTarget(root)
+	return queue.Job{
+		Kind:  "merge-apply",
+		Key:   targetKey(ev, t),
+		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("root", root)},
+		Run: func(ctx context.Context) (string, error) {
+			trees, err := newRootTrees(src)
+			if err != nil {
+				return "", err
+			}
+			defer trees.remove()
+			trusted, err := trees.load(ctx, ev.rulesRef, root)
+			if errors.Is(err, errNoRoot) {
+				trusted, err = nil, nil // refused when the state is opened: a root is applied once the default branch has it
+			}
+			if err != nil {
+				return "", err
+			}
+			head, err := trees.load(ctx, ev.headSHA, root)
+			if err != nil {
+				return "", err
+			}
+			out, err := rt.rules.ApplyMerged(ctx, rt.rootDeps(ev, repo, src, trees, root, trusted, head), reviewSettings(s, t), ev.mergeSHA, ev.merger)
+			switch {
+			case err != nil:
+				return "", err
+			case out != nil && out.Applied:
+				return "applied", nil
+			}
+			return "refused", nil
+		},
+	}
+}
