@@ -141,15 +141,21 @@ func (rt *router) driftJob(ev event, repo *github.Repo, s *settings.Settings, t 
 			out, err := rt.rules.Drift(ctx, rt.deps(ev, repo, src, t), review.DriftRequest{
 				Settings: reviewSettings(s, t), Config: cfg, WriteState: s.Drift.WriteState,
 			})
-			switch {
-			case err != nil:
-				return "", err
-			case out.Drift:
-				return "drift", nil
-			case out.Closed:
-				return "resolved", nil
-			}
-			return "clean", nil
+			return driftResult(out, err)
 		},
 	}
+}
+
+// driftResult is the outcome a drift round records for one project: what
+// review.Drift found, or its error.
+func driftResult(out *review.DriftOutcome, err error) (string, error) {
+	switch {
+	case err != nil:
+		return "", err
+	case out.Drift:
+		return "drift", nil
+	case out.Closed:
+		return "resolved", nil
+	}
+	return "clean", nil
 }

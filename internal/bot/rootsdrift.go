@@ -61,15 +61,7 @@ func (rt *router) rootDriftJob(ev event, repo *github.Repo, s *settings.Settings
 			out, err := rt.rules.Drift(ctx, rt.rootDeps(ev, repo, src, trees, root, trusted, nil), review.DriftRequest{
 				Settings: reviewSettings(s, t), Config: trusted.Config, WriteState: s.Drift.WriteState,
 			})
-			switch {
-			case err != nil:
-				return "", err
-			case out.Drift:
-				return "drift", nil
-			case out.Closed:
-				return "resolved", nil
-			}
-			return "clean", nil
+			return driftResult(out, err)
 		},
 	}
 }
