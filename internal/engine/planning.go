@@ -85,7 +85,7 @@ func (x *planning) check(ctx context.Context) error {
 		if err := CheckSupport(x.e.provider, x.cfg); err != nil {
 			return err
 		}
-		x.settle() // the injected auto-subnets too: unchanged ones are not read
+		x.settleWhere(func(r *config.Resource) bool { return r.AutoFrom != "" }) // the injected auto-subnets: unchanged ones are not read
 	}
 	return x.e.checkCloud(ctx, x.cfg)
 }

@@ -102,11 +102,17 @@ func (x *planning) forced(r *config.Resource) string {
 // it is read.
 func (x *planning) settle() {
 	x.same, x.undecided = map[string]bool{}, map[string]bool{}
+	x.settleWhere(func(*config.Resource) bool { return true })
+}
+
+// settleWhere settles, as settle does, the resources of the configuration
+// that pick selects (the auto-subnets, once injected).
+func (x *planning) settleWhere(pick func(*config.Resource) bool) {
 	if x.opts.Refresh == RefreshAll {
 		return
 	}
 	for _, r := range x.cfg.Resources {
-		if r.Data {
+		if r.Data || !pick(r) {
 			continue
 		}
 		var ds diag.Diagnostics
