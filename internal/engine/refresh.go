@@ -49,6 +49,9 @@ type RefreshResult struct {
 func (r *RefreshResult) HasDrift() bool { return len(r.Drift) > 0 }
 
 // Refresh reads every resource in state and reports drift per property.
+// Written, a drifted object loses its basis (state.Basis): state then
+// holds the cloud's values, not what its configuration last applied, so
+// the next plan reads and plans it rather than taking it as untouched.
 func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResult, error) {
 	st, unlock, err := e.locked(ctx, "refresh", opts.WriteState)
 	if err != nil {
@@ -96,10 +99,11 @@ func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResu
 			for _, n := range ignore {
 				attrs[n] = sr.Outputs[n]
 			}
+			nr := next.Resources[name]
 			if d := diff.Values(sr.Outputs, attrs, sensitive); len(d) > 0 {
 				res.Drift = append(res.Drift, Drifted{Type: sr.Type, Name: name, ProviderID: sr.ProviderID, Properties: d})
+				nr.Basis = nil
 			}
-			nr := next.Resources[name]
 			nr.Outputs = o.Outputs
 			recordStored(nr, o)
 			continue
@@ -110,10 +114,11 @@ func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResu
 		}
 		// Old = state, New = cloud: compare with the cloud as "desired".
 		d := diff.Resource(diff.Input{Type: t, Desired: merged(o.Properties, sr.Config), Actual: sr.Config, IgnoreChanges: ignore, Sensitive: sensitive})
+		nr := next.Resources[name]
 		if len(d.Changes) > 0 {
 			res.Drift = append(res.Drift, Drifted{Type: sr.Type, Name: name, ProviderID: sr.ProviderID, Properties: d.Changes})
+			nr.Basis = nil
 		}
-		nr := next.Resources[name]
 		if o.ID != "" && o.ID != sr.ProviderID {
 			nr.ProviderID = o.ID // a stale ID resolved by name
 			if o.CloudName != "" {

@@ -269,6 +269,14 @@ func lifecycleFlow(t *testing.T, tp tfplugintest.Provider, renew bool) {
 	if a := change(w.planAll(cfg3), "a"); a.Action != plan.Update || prop(a, "value").Old != "drifted" {
 		t.Errorf("plan after drift: %+v", a)
 	}
+	// Written into state by a refresh, the drift is still planned by a
+	// plan that reads only what the change touches.
+	if res, err := w.engine(cfg3).Refresh(t.Context(), engine.RefreshOptions{WriteState: true}); err != nil || !res.Written {
+		t.Fatalf("refresh writing state: %+v %v", res, err)
+	}
+	if a := change(w.plan(cfg3), "a"); a.Action != plan.Update || prop(a, "value").Old != "drifted" {
+		t.Errorf("plan after a refresh wrote the drift: %+v", a)
+	}
 
 	// Destroy.
 	r, err := w.engine(cfg3).Destroy(t.Context(), engine.ApplyOptions{AutoApprove: true})
