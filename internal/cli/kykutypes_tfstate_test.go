@@ -404,3 +404,46 @@ func TestKykuTypesMigrateCheck(t *testing.T) {
 		t.Errorf("migrate check changed files (-before +after):\n%s", d)
 	}
 }
+
+// TestKykuTypesUnderAnotherProvider: a state that records an object of a
+// kyku_ type under another provider (hand-edited, tofu state
+// replace-provider) does not pass it off as Kyku's: the plan is refused
+// naming the resource, and nothing in the cloud or the state changes.
+func TestKykuTypesUnderAnotherProvider(t *testing.T) {
+	k, root := kykuTypesKyku(t)
+	if code, out, errOut := k.run("", "apply", "--auto-approve", "-c", root); code != 0 {
+		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
+	}
+	path := statePath(root, "")
+	f := readTFState(t, path)
+	for _, r := range f.Resources {
+		if r.Type == "kyku_vpc" {
+			r.Provider = `provider["registry.opentofu.org/acme/other"]`
+		}
+	}
+	f.Serial++
+	data, err := tfstate.Encode(f, tfstate.Indented)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cloud := simCloud(t, k.dir)
+	for _, cmd := range [][]string{{"plan"}, {"apply", "--auto-approve"}} {
+		code, out, errOut := k.run("", append(cmd, "-c", root)...)
+		if code != 1 || !strings.Contains(errOut, `kyku_vpc "kyku_vpc.net"`) {
+			t.Errorf("%s: exit %d, want 1 naming kyku_vpc.net\n%s%s", cmd[0], code, out, errOut)
+		}
+	}
+	now, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(string(data), string(now)); d != "" {
+		t.Errorf("the state changed (-before +after):\n%s", d)
+	}
+	if d := cmp.Diff(cloud, simCloud(t, k.dir), cmp.AllowUnexported(simObject{})); d != "" {
+		t.Errorf("the cloud changed (-before +after):\n%s", d)
+	}
+}
