@@ -26,7 +26,9 @@ import (
 // create_before_destroy, provider addresses, identities and check results
 // stay in the Terraform state only (Tainted and Deposed list those Kyku
 // must know of). What Kyku's model holds and a Terraform state does not
-// (Config, CloudName, Protect, the deploy prefix) is Extra.
+// (Config, CloudName, Protect, the deploy prefix) is Extra. Kyku's own
+// types keep their Config and CloudName in their attributes too
+// (kykutypes.go).
 type Bridge struct {
 	orig    *File
 	opts    BridgeOptions

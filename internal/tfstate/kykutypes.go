@@ -95,6 +95,8 @@ func fromKykuAttrs(t *schema.Type, sr *state.Resource) {
 	for i, n := range sr.Sensitive {
 		if p, ok := props[n]; ok {
 			sr.Sensitive[i] = p
+		} else if o, ok := outs[n]; ok {
+			sr.Sensitive[i] = o
 		}
 	}
 	slices.Sort(sr.Sensitive)

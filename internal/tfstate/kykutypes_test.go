@@ -53,7 +53,7 @@ func TestKykuTypesModel(t *testing.T) {
 	web := st.Resources["kyku_vm.web[0]"]
 	want := &state.Resource{
 		Name: "kyku_vm.web[0]", Type: "Vm", CloudName: "4d74d837-kyku-vm-web-0", ProviderID: "10000004",
-		Config: map[string]any{"image": "debian-12", "network": "10000001", "securityGroups": []any{"10000002"}, "size": "small", "userData": "s3cr3t"},
+		Config:       map[string]any{"image": "debian-12", "network": "10000001", "securityGroups": []any{"10000002"}, "size": "small", "userData": "s3cr3t"},
 		Outputs:      map[string]any{"id": "10000004", "privateIp": "10.154.101.181", "publicIp": "198.51.100.25"},
 		Dependencies: []string{"kyku_security_group.web", "kyku_vpc.net"}, Sensitive: []string{"userData"},
 	}
