@@ -68,13 +68,27 @@ func TestKykuTypesModel(t *testing.T) {
 		t.Errorf("terraform_data.ip: %+v", ip)
 	}
 
-	// A kyku_ type of another provider (a plugin's) is that provider's.
-	data := strings.Replace(string(read(t, "testdata/kyku/kyku.pull.tfstate")), `registry.opentofu.org/kyku/kyku`, `registry.opentofu.org/acme/other`, 1)
-	f, err := tfstate.Decode("other", []byte(data))
+	// A sensitive output is named as Kyku names it too.
+	data := strings.Replace(string(read(t, "testdata/kyku/kyku.pull.tfstate")), `[[{"type":"get_attr","value":"user_data"}]]`,
+		`[[{"type":"get_attr","value":"public_ip"}],[{"type":"get_attr","value":"user_data"}]]`, 1)
+	f, err := tfstate.Decode("sensitive output", []byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, err := tfstate.NewBridge(f, tfstate.BridgeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"publicIp", "userData"}, b.State().Resources["kyku_vm.web[0]"].Sensitive); d != "" {
+		t.Errorf("sensitive (-want +got):\n%s", d)
+	}
+
+	// A kyku_ type of another provider (a plugin's) is that provider's.
+	data = strings.Replace(string(read(t, "testdata/kyku/kyku.pull.tfstate")), `registry.opentofu.org/kyku/kyku`, `registry.opentofu.org/acme/other`, 1)
+	if f, err = tfstate.Decode("other", []byte(data)); err != nil {
+		t.Fatal(err)
+	}
+	b, err = tfstate.NewBridge(f, tfstate.BridgeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
