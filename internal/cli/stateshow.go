@@ -32,12 +32,10 @@ func stateShow(ctx context.Context, w io.Writer, e *engine.Engine, name string) 
 // showResource renders r (a managed resource: Kyku's model holds no data
 // sources), whose address without its index is base.
 func showResource(r *state.Resource, base string) string {
-	label := base
+	label, typ := base, r.Type
 	if i := strings.LastIndexByte(base, '.'); i >= 0 {
 		label = base[i+1:]
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "# %s:\nresource %s %s {\n", r.Name, strconv.Quote(r.Type), strconv.Quote(label))
 	// A Terraform resource's outputs are its attributes; a Kyku type's are
 	// what it reports beside the properties it was applied with and its ID.
 	attrs := maps.Clone(r.Config)
@@ -48,6 +46,14 @@ func showResource(r *state.Resource, base string) string {
 	if _, ok := attrs["id"]; !ok && r.ProviderID != "" {
 		attrs["id"] = r.ProviderID
 	}
+	sensitive := r.Sensitive
+	if t, hcl := hclKykuType(base, r); hcl {
+		// Kyku's type in HCL (kyku_vm.web): named as HCL and the
+		// Terraform state name it (kyku_vm, public_ip, cloud_name).
+		typ, attrs, sensitive = t.HCLType(), hclAttrs(attrs, r.CloudName), hclNames(r.Sensitive)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s:\nresource %s %s {\n", r.Name, strconv.Quote(typ), strconv.Quote(label))
 	keys := slices.Sorted(maps.Keys(attrs))
 	width := 0
 	for _, k := range keys {
@@ -55,7 +61,7 @@ func showResource(r *state.Resource, base string) string {
 	}
 	for _, k := range keys {
 		v := "(sensitive value)"
-		if !slices.Contains(r.Sensitive, k) {
+		if !slices.Contains(sensitive, k) {
 			v = showValue(attrs[k], "    ")
 		}
 		fmt.Fprintf(&b, "    %-*s = %s\n", width, k, v)

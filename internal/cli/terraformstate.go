@@ -2,9 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"maps"
-	"slices"
-	"strings"
 
 	"github.com/kyku/action/internal/tfconfig"
 	"github.com/kyku/action/internal/tfstate"
@@ -32,9 +29,6 @@ func (c *common) terraformState() (*workspace.TerraformState, error) {
 		}
 		return nil, nil
 	}
-	if err := noKykuTypes(c.tf.module); err != nil {
-		return nil, err
-	}
 	ba, err := tfconfig.RootBackend(c.tf.module, c.tf.inputs, c.backendConfig)
 	if err != nil {
 		return nil, err
@@ -50,24 +44,4 @@ func (c *common) terraformState() (*workspace.TerraformState, error) {
 			return tfconfig.StateProvider(m, tfconfig.ModuleCalls(a.Module), a.Mode == tfstate.Data, a.Type, a.Name)
 		},
 	}, nil
-}
-
-// noKykuTypes refuses Kyku's own types (provider kyku: kyku_vm, …) in a
-// root whose state is OpenTofu's: that state has no place for them yet,
-// and refusing before anything is planned keeps an apply from creating
-// what it could not record.
-func noKykuTypes(m *tfconfig.Module) error {
-	for _, key := range slices.Sorted(maps.Keys(m.Resources)) {
-		r := m.Resources[key]
-		if strings.HasPrefix(r.Type, "kyku_") && (r.Provider == nil || r.Provider.Name == "kyku") {
-			rng := r.DeclRange
-			return fmt.Errorf("%s:%d:%d: %s: Kyku's own types are not kept in a Terraform state yet: keep them in a kyku.yaml configuration of their own", rng.Filename, rng.Start.Line, rng.Start.Column, key)
-		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(m.Children)) {
-		if err := noKykuTypes(m.Children[name]); err != nil {
-			return err
-		}
-	}
-	return nil
 }

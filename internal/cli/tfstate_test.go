@@ -258,31 +258,3 @@ func instances(t *testing.T, f *tfstate.File) map[string][]byte {
 	}
 	return out
 }
-
-// TestKykuTypesRefusedInTofuState: Kyku's own types (provider kyku) in a
-// root whose state is OpenTofu's are refused before anything is planned,
-// at their position: that state has no place for them, and an apply
-// would create what it could not record.
-func TestKykuTypesRefusedInTofuState(t *testing.T) {
-	k := newKyku(t, "")
-	root := filepath.Join(k.dir, "root")
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	main := "provider \"kyku\" {\n  name = \"sim\"\n}\n\nresource \"kyku_vpc\" \"net\" {\n  cidr = \"10.0.0.0/16\"\n}\n"
-	if err := os.WriteFile(filepath.Join(root, "main.tf"), []byte(main), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, cmd := range []string{"plan", "apply"} {
-		code, out, errOut := k.run("", cmd, "--auto-approve", "-c", root)
-		if cmd == "plan" {
-			code, out, errOut = k.run("", cmd, "-c", root)
-		}
-		if code != 1 || !strings.Contains(errOut, "main.tf:5:1: kyku_vpc.net: Kyku's own types are not kept in a Terraform state yet") {
-			t.Errorf("%s: exit %d\n%s%s", cmd, code, out, errOut)
-		}
-	}
-	if entries, _ := os.ReadDir(filepath.Join(k.dir, "cloud")); len(entries) > 0 {
-		t.Errorf("the sim's cloud holds %d objects", len(entries))
-	}
-}

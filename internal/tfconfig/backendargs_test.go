@@ -124,7 +124,7 @@ terraform {
 
 // TestStateProvider: the provider address OpenTofu writes for a resource
 // new to the state: the source required_providers gives (or
-// hashicorp/<prefix>), an alias, and a module's resource using the
+// hashicorp/<prefix>; kyku/kyku for Kyku's own types), an alias, and a module's resource using the
 // configuration its call passes it.
 func TestStateProvider(t *testing.T) {
 	m, _ := loadDir(t, map[string]string{
@@ -143,6 +143,7 @@ resource "fwtest_item" "b" {
   name     = "b"
 }
 resource "null_resource" "n" {}
+resource "kyku_vpc" "v" { cidr = "10.0.0.0/16" }
 data "fwtest_item" "d" { id = "x" }
 module "net" {
   source    = "./net"
@@ -166,6 +167,7 @@ resource "fwtest_item" "c" { name = "c" }
 		{nil, false, "fwtest_item", "a", `provider["registry.opentofu.org/kyku/fwtest"]`},
 		{nil, false, "fwtest_item", "b", `provider["registry.opentofu.org/kyku/fwtest"].west`},
 		{nil, false, "null_resource", "n", `provider["registry.opentofu.org/hashicorp/null"]`},
+		{nil, false, "kyku_vpc", "v", `provider["registry.opentofu.org/kyku/kyku"]`}, // Kyku's own types
 		{nil, true, "fwtest_item", "d", `provider["registry.opentofu.org/kyku/fwtest"]`},
 		{[]string{"net"}, false, "fwtest_item", "c", `provider["registry.opentofu.org/kyku/fwtest"].west`},
 		{nil, false, "fwtest_item", "gone", ""},

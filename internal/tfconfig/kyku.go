@@ -3,7 +3,6 @@ package tfconfig
 import (
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -19,38 +18,12 @@ import (
 // public_ip for publicIp), as Terraform writes names. The provider block
 // "kyku" sets Kyku's provider (name = "aws", its settings beside).
 
-// kykuPrefix starts the names of Kyku's types in HCL.
-const kykuPrefix = "kyku_"
-
 // kykuType is the Kyku type an HCL type names ("kyku_vpc" → "Vpc").
-func kykuType(typ string) (*schema.Type, bool) {
-	rest, ok := strings.CutPrefix(typ, kykuPrefix)
-	if !ok {
-		return nil, false
-	}
-	for _, name := range schema.Names() {
-		if snake(name) == rest {
-			return schema.Lookup(name)
-		}
-	}
-	return nil, false
-}
+func kykuType(typ string) (*schema.Type, bool) { return schema.ByHCLType(typ) }
 
 // snake is a camel-case name in snake case: SecurityGroup →
 // security_group, publicIp → public_ip.
-func snake(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if unicode.IsUpper(r) {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func snake(s string) string { return schema.HCLName(s) }
 
 // kykuResource turns cr, an instance of a kyku_ type, into a resource of
 // Kyku's type t: arguments named as Kyku names them, checked against the

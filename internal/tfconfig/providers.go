@@ -120,10 +120,14 @@ func kykuProviderName(local, alias string) string {
 }
 
 // providerSource is the source of local name in m: required_providers',
-// or hashicorp/<name> as OpenTofu implies it.
+// or hashicorp/<name> as OpenTofu implies it; kyku/kyku for kyku, Kyku's
+// own types (tfstate.KykuProvider).
 func providerSource(m *Module, local string) string {
 	if rp := m.RequiredProviders[local]; rp != nil && rp.Source != "" {
 		return rp.Source
+	}
+	if local == "kyku" {
+		return "kyku/kyku"
 	}
 	return "hashicorp/" + local
 }

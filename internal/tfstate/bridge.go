@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/value"
 )
@@ -25,7 +26,9 @@ import (
 // create_before_destroy, provider addresses, identities and check results
 // stay in the Terraform state only (Tainted and Deposed list those Kyku
 // must know of). What Kyku's model holds and a Terraform state does not
-// (Config, CloudName, Protect, the deploy prefix) is Extra.
+// (Config, CloudName, Protect, the deploy prefix) is Extra. Kyku's own
+// types keep their Config and CloudName in their attributes too
+// (kykutypes.go).
 type Bridge struct {
 	orig    *File
 	opts    BridgeOptions
@@ -82,6 +85,7 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 		if r.Mode != Managed {
 			continue
 		}
+		kt := kykuTypeOf(r)
 		for _, in := range r.Instances {
 			name := r.InstanceAddr(in.Key)
 			if in.Attributes == nil {
@@ -102,9 +106,15 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 				Dependencies: slices.Clone(in.Dependencies), SchemaVersion: int64(in.SchemaVersion),
 				Private: slices.Clone(in.Private), Sensitive: sensitiveNames(in.Sensitive),
 			}
+			if kt != nil {
+				fromKykuAttrs(kt, sr)
+			}
 			if extra != nil {
 				if x := extra.Resources[name]; x != nil {
-					sr.Config, sr.CloudName, sr.Protect = value.CopyMap(x.Config), x.CloudName, x.Protect
+					if kt == nil { // a Kyku type's are in its attributes
+						sr.Config, sr.CloudName = value.CopyMap(x.Config), x.CloudName
+					}
+					sr.Protect = x.Protect
 					if x.Basis != nil {
 						b := *x.Basis
 						sr.Basis = &b
@@ -261,7 +271,7 @@ func (b *Bridge) add(out *File, groups map[string]*Resource, name string, sr *st
 		return fmt.Errorf("resource %s: write its address as %s", name, a.String())
 	case a.Mode != Managed:
 		return fmt.Errorf("resource %s: a data resource is not kept in kyku's state", name)
-	case sr.Type != a.Type:
+	case stateType(sr) != a.Type:
 		return fmt.Errorf("resource %s: its type %s is not the type of its address", name, sr.Type)
 	}
 	in, err := patchInstance(&Instance{Key: a.Key}, nil, sr)
@@ -287,10 +297,17 @@ func (b *Bridge) add(out *File, groups map[string]*Resource, name string, sr *st
 
 // provider is the provider configuration address of a new resource.
 func (b *Bridge) provider(a InstanceAddr) string {
+	_, kyku := schema.ByHCLType(a.Type)
 	if b.opts.Provider != nil {
-		if p := b.opts.Provider(a); p != "" {
+		// Kyku's own types are recorded under a provider whose type is
+		// kyku, whichever source the configuration names: under another,
+		// they would no longer read as Kyku's.
+		if p := b.opts.Provider(a); p != "" && (!kyku || isKykuProvider(p)) {
 			return p
 		}
+	}
+	if kyku {
+		return KykuProvider
 	}
 	prefix, _, _ := strings.Cut(a.Type, "_")
 	if prefix == "terraform" {
@@ -310,8 +327,8 @@ func patchInstance(orig *Instance, given, next *state.Resource) (*Instance, erro
 		return nil, fmt.Errorf("schema version %d is negative", next.SchemaVersion)
 	}
 	in := *orig
-	if given == nil || !value.Equal(given.Outputs, next.Outputs) {
-		attrs, err := patchAttrs(orig.Attributes, wrapDynamic(next.Type, next.Outputs))
+	if want := stateAttrs(next); given == nil || !value.Equal(stateAttrs(given), want) {
+		attrs, err := patchAttrs(orig.Attributes, want)
 		if err != nil {
 			return nil, err
 		}
@@ -322,7 +339,7 @@ func patchInstance(orig *Instance, given, next *state.Resource) (*Instance, erro
 	if deps := configDeps(next.Dependencies); !slices.Equal(deps, configDeps(orig.Dependencies)) {
 		in.Dependencies = deps
 	}
-	in.Sensitive = sensitivePaths(orig.Sensitive, next.Sensitive)
+	in.Sensitive = sensitivePaths(orig.Sensitive, stateSensitive(next))
 	if given != nil && next.ProviderID != given.ProviderID {
 		in.Status = "" // another object: a tainted one was replaced
 	}
@@ -367,7 +384,10 @@ func (b *Bridge) outputs(out *File, next *state.File) error {
 func extraOf(next *state.File, out *File) *Extra {
 	e := &Extra{Lineage: out.Lineage, Serial: out.Serial, Prefix: next.Metadata.Prefix}
 	for name, sr := range next.Resources {
-		x := &ExtraResource{Config: value.CopyMap(sr.Config), CloudName: sr.CloudName, Protect: sr.Protect}
+		x := &ExtraResource{Protect: sr.Protect}
+		if modelKykuType(sr) == nil { // a Kyku type's are in its attributes
+			x.Config, x.CloudName = value.CopyMap(sr.Config), sr.CloudName
+		}
 		if sr.Basis != nil {
 			b := *sr.Basis
 			x.Basis = &b

@@ -15,6 +15,8 @@
 // changes only the bytes of the instances and outputs that changed; what
 // the model holds and a Terraform state cannot (the deploy prefix, a
 // resource's config) is Extra, which a backend keeps beside the state.
+// Kyku's own types (kyku_vpc, …) are the resources of a provider of their
+// own, their whole object in their attributes (kykutypes.go).
 //
 // Pure: no I/O. A *File is not safe for concurrent mutation; a *Bridge
 // is read-only once made, and safe for concurrent use.
