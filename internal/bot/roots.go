@@ -195,7 +195,7 @@ func (rt *router) rootDeps(ev event, repo *github.Repo, src *sources, trees *roo
 // rootOpener opens root's state where trusted (the default branch's
 // root) says, once head (nil: none to compare, a merge or the drift
 // check) is known to say the same, and the operator's policy grants that
-// place to the repository.
+// place to the repository (with the bucket's role, when it names one).
 func (rt *router) rootOpener(ev event, src *sources, trusted, head *tfroots.Loaded) review.Opener {
 	grant := rt.cfg.Policy.For(ev.owner, ev.repo, ev.repoID)
 	return func(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
@@ -218,8 +218,14 @@ func (rt *router) rootOpener(ev event, src *sources, trusted, head *tfroots.Load
 				return nil, err
 			}
 		}
+		// A bucket granted with a role: the state is read and written with
+		// the role, assumed for this repository, as a kyku.yaml backend's.
+		creds, err := rt.roles.credentials(grant.Repo, c.Role)
+		if err != nil {
+			return nil, fmt.Errorf("credentials for %s: %w", grant.Repo, err)
+		}
 		t := Tenant{Repo: grant.Repo, ID: grant.ID, Namespace: grant.Namespace(), Legacy: grant.LegacyNamespace(),
-			Created: ev.created, Lock: lock, ProviderGrants: grant.ProviderGrants, log: rt.log,
+			Created: ev.created, Credentials: creds, Lock: lock, ProviderGrants: grant.ProviderGrants, log: rt.log,
 			Terraform: &workspace.TerraformState{Type: b.Type, Args: b.Args, Dir: trusted.Dir, Where: b.Pos.String(), Provider: trusted.StateProvider}}
 		return rt.open(ctx, t, c.Config, env)
 	}
