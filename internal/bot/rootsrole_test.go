@@ -33,7 +33,7 @@ func TestBotOpensATerraformRootsStateWithTheBucketsRole(t *testing.T) {
 			t.Setenv("AWS_SECRET_ACCESS_KEY", "bot-secret")
 			t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 			sts := newFakeSTS(t, s.Access, s.Secret) // the role's credentials are the server's
-			sts.sess = ""                              // which takes no session token
+			sts.sess = ""                            // which takes no session token
 			grant := "{ name: " + bucket + " }"
 			if tt.withRole {
 				grant = "{ name: " + bucket + ", role: \"" + role + "\" }"
