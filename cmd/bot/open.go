@@ -68,8 +68,9 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 		case t.Terraform != nil:
 			// A Terraform root's state where its backend block on the
 			// default branch says, a place the policy has granted
-			// (tenancy.ConfineTerraform: never local, no role yet, so
-			// the bot's own credentials).
+			// (tenancy.ConfineTerraform: never local); s3 with the
+			// bucket's role when the policy names one (ws.AWSCredentials),
+			// else the bot's own credentials.
 			backend, err = workspace.OpenTerraformBackend(ctx, t.Terraform, ws)
 		case bc.Type == "s3":
 			backend, awsCfg, err = openS3(ctx, t, cfg, ws)

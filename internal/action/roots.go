@@ -212,9 +212,9 @@ type rootRefs struct {
 	// head is the pull request's head, whose backend must be base's.
 	head string
 	// added, when set, is the commit whose own backend a root base lacks
-	// may be opened with (input terraform-new-roots: allow): the pull
-	// request's head for a plan, the merge commit for its apply. "": a
-	// root base lacks is refused.
+	// may be opened with (review.NewRootRef, with input
+	// terraform-new-roots): the pull request's head for a plan, the merge
+	// commit for its apply. "": a root base lacks is refused.
 	added string
 }
 
@@ -249,7 +249,7 @@ func (r *run) trustedRoot(ctx context.Context, refs rootRefs) (*tfroots.Loaded, 
 	if !errors.Is(err, errNoRoot) {
 		return l, err
 	}
-	if refs.added == "" || !r.in.NewRoots {
+	if refs.added == "" {
 		return nil, newRootError(refs.root)
 	}
 	return r.loadRoot(ctx, refs.added, refs.root)

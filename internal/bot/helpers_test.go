@@ -41,11 +41,30 @@ import (
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/review"
+	"github.com/kyku/action/internal/statemgr/gcs/gcstest"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 	"github.com/kyku/action/internal/workspace"
 )
 
-func TestMain(m *testing.M) { os.Exit(s3test.Main(m)) }
+// TestMain gives the tests the S3 server and the GCS emulator (skipped
+// without them, a failure under CI=true).
+func TestMain(m *testing.M) {
+	stopS3, err := s3test.Setup()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		os.Exit(1)
+	}
+	stopGCS, err := gcstest.Setup()
+	if err != nil {
+		stopS3()
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	stopGCS()
+	stopS3()
+	os.Exit(code)
+}
 
 const (
 	repoName      = "Codertocat/Hello-World" // as in testdata/github-events
@@ -348,6 +367,7 @@ func (h *harness) open(ctx context.Context, t bot.Tenant, cfg *config.Config, en
 	}
 	ws := workspace.Settings{
 		Env: env, BaseDir: h.stateDir, LockTimeout: 20 * time.Second, Getenv: os.Getenv, Terraform: t.Terraform, NoFormerCheck: t.Terraform != nil, StateDir: stateDir,
+		AWSCredentials: t.Credentials, // as cmd/bot: a Terraform root's s3 state with the bucket's role
 		Engine: engine.Options{DeployPrefix: "test", RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond,
 			DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond},
 	}

@@ -33,8 +33,8 @@ import (
 // pull request is known not to move it (tfroots.Guard) and the
 // operator's policy grants that place to the repository
 // (tenancy.ConfineTerraform): each refusal is one line on the root's plan
-// comment. A root the default branch lacks is refused: the bot opens no
-// state a pull request names.
+// comment. A root the default branch lacks is refused unless the
+// settings allow new roots (rootsnew.go).
 
 // errNoRoot: there is no Terraform root at the directory at that commit.
 var errNoRoot = errors.New("no Terraform root there")
@@ -142,14 +142,14 @@ func (rt *router) rootPlanJob(ev event, repo *github.Repo, s *settings.Settings,
 			if err != nil {
 				return "config-error", finish(review.PlanFailedCheck(name, review.ConfigInvalid, err.Error(), ""))
 			}
-			trusted, err := trees.load(ctx, ev.defaultBranch, root)
-			var trustedCfg *config.Config
-			switch {
-			case errors.Is(err, errNoRoot):
-				trusted = nil // planned with no trusted configuration: opening the state refuses, the comment says why
-			case err != nil:
+			// nil: a new root not allowed, planned with no trusted
+			// configuration: opening the state refuses, the comment says why.
+			trusted, err := trees.trusted(ctx, s, root, ev.defaultBranch, review.RootPlan, ev.headSHA, "")
+			if err != nil {
 				return "untrusted", finish(review.PlanFailedCheck(name, review.NoTrustedConfig, err.Error(), ev.defaultBranch))
-			default:
+			}
+			var trustedCfg *config.Config
+			if trusted != nil {
 				trustedCfg = trusted.Config
 			}
 			out, err := rt.rules.Plan(ctx, rt.rootDeps(ev, repo, src, trees, root, trusted, head), review.PlanRequest{
@@ -195,7 +195,7 @@ func (rt *router) rootDeps(ev event, repo *github.Repo, src *sources, trees *roo
 // rootOpener opens root's state where trusted (the default branch's
 // root) says, once head (nil: none to compare, a merge or the drift
 // check) is known to say the same, and the operator's policy grants that
-// place to the repository.
+// place to the repository (with the bucket's role, when it names one).
 func (rt *router) rootOpener(ev event, src *sources, trusted, head *tfroots.Loaded) review.Opener {
 	grant := rt.cfg.Policy.For(ev.owner, ev.repo, ev.repoID)
 	return func(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
@@ -218,23 +218,18 @@ func (rt *router) rootOpener(ev event, src *sources, trusted, head *tfroots.Load
 				return nil, err
 			}
 		}
+		// A bucket granted with a role: the state is read and written with
+		// the role, assumed for this repository, as a kyku.yaml backend's.
+		creds, err := rt.roles.credentials(grant.Repo, c.Role)
+		if err != nil {
+			return nil, fmt.Errorf("credentials for %s: %w", grant.Repo, err)
+		}
 		t := Tenant{Repo: grant.Repo, ID: grant.ID, Namespace: grant.Namespace(), Legacy: grant.LegacyNamespace(),
-			Created: ev.created, Lock: lock, ProviderGrants: grant.ProviderGrants, log: rt.log,
+			Created: ev.created, Credentials: creds, Lock: lock, ProviderGrants: grant.ProviderGrants, log: rt.log,
 			Terraform: &workspace.TerraformState{Type: b.Type, Args: b.Args, Dir: trusted.Dir, Where: b.Pos.String(), Provider: trusted.StateProvider}}
 		return rt.open(ctx, t, c.Config, env)
 	}
 }
-
-// newRootError refuses a root the default branch lacks: it is
-// review.ErrNoTrustedConfig (nothing is applied), said in a root's terms.
-type newRootError string
-
-func (e newRootError) Error() string {
-	return string(e) + ": the pull request adds this Terraform root, and where a root's state is is the default branch's to say: " +
-		"the bot plans it once the default branch has it (merge its backend block first, without resources)"
-}
-
-func (e newRootError) Unwrap() error { return review.ErrNoTrustedConfig }
 
 // withConfig drops, with terraform-roots on, the kyku.yaml targets whose
 // project has no configuration at ref: a repository of Terraform roots

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/command"
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/tfroots"
 )
 
@@ -69,10 +69,11 @@ func (rt *router) rootCommentJob(ev event, repo *github.Repo, s *settings.Settin
 			if err != nil {
 				return "config-error", fmt.Errorf("%s of %s: %w", ev.comment.cmd.Name, root, err)
 			}
-			trusted, err := trees.load(ctx, ev.defaultBranch, root)
-			if errors.Is(err, errNoRoot) {
-				trusted, err = nil, nil // refused when the state is opened
+			use := review.RootPlan
+			if ev.comment.cmd.Name == command.Apply {
+				use = review.RootApply
 			}
+			trusted, err := trees.trusted(ctx, s, root, ev.defaultBranch, use, pr.HeadSHA, "") // nil: refused when the state is opened
 			if err != nil {
 				return "", err
 			}

@@ -2,12 +2,12 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/review"
 )
 
 // routeMergeRoots applies the saved plan of every Terraform root the
@@ -51,10 +51,9 @@ func (rt *router) rootMergeJob(ev event, repo *github.Repo, s *settings.Settings
 				return "", err
 			}
 			defer trees.remove()
-			trusted, err := trees.load(ctx, ev.rulesRef, root)
-			if errors.Is(err, errNoRoot) {
-				trusted, err = nil, nil // refused when the state is opened: a root is applied once the default branch has it
-			}
+			// A new root: the merge commit's backend, when the settings
+			// allow new roots (nil: refused when the state is opened).
+			trusted, err := trees.trusted(ctx, s, root, ev.rulesRef, review.RootMerge, ev.headSHA, ev.mergeSHA)
 			if err != nil {
 				return "", err
 			}

@@ -145,7 +145,7 @@ func OpenTerraformBackend(ctx context.Context, ts *TerraformState, s Settings) (
 		if a.err != nil {
 			return nil, a.err
 		}
-		b, err = s3.NewTerraform(ctx, cfg, s.Env, lay, s3.Options{PollInterval: s.PollInterval, Getenv: getenv})
+		b, err = s3.NewTerraform(ctx, cfg, s.Env, lay, s3.Options{PollInterval: s.PollInterval, Getenv: getenv, Credentials: s.AWSCredentials})
 	case "gcs":
 		cfg := gcs.TerraformConfig{Bucket: a.str("bucket"), Prefix: a.str("prefix")}
 		if a.err != nil {

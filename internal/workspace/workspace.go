@@ -53,9 +53,10 @@ type Settings struct {
 	// ScryptCost overrides the passphrase KDF's cost N (0: the default;
 	// tests lower it).
 	ScryptCost int
-	// AWSCredentials, when set, are the credentials an aws-kms key is used
-	// with instead of the SDK's default chain (the bot passes a tenant's
-	// assumed role).
+	// AWSCredentials, when set, are the credentials an aws-kms key, and
+	// a Terraform root's s3 state (Terraform), are used with instead of
+	// the SDK's default chain (the bot passes a tenant's assumed role).
+	// Never those of terraform_remote_state (NewRemoteStates).
 	AWSCredentials aws.CredentialsProvider
 	// Plugins says how the configuration's Terraform providers are
 	// installed and run (see plugins.go).

@@ -14,7 +14,7 @@ import (
 )
 
 var (
-	topKeys     = []string{"projects", "require-approval", "required-approvals", "apply-permission", "plan-permission", "approver-permission", "apply", "comment", "execution", "workflow", "allow-fork-prs", "drift", "policy-owners", "promotion", "concurrent-applies", "terraform-roots"}
+	topKeys     = []string{"projects", "require-approval", "required-approvals", "apply-permission", "plan-permission", "approver-permission", "apply", "comment", "execution", "workflow", "allow-fork-prs", "drift", "policy-owners", "promotion", "concurrent-applies", "terraform-roots", "terraform-new-roots"}
 	driftKeys   = []string{"enabled", "write-state"}
 	projectKeys = []string{"name", "config", "environments", "autoplan"}
 	// applyModes are the apply modes the bot knows (the merge queue is
@@ -60,6 +60,8 @@ func Parse(name string, data []byte) (*Settings, error) {
 			s.Projects = p.projects(v)
 		case "terraform-roots":
 			s.TerraformRoots = p.boolean(v, k.Value)
+		case "terraform-new-roots":
+			s.NewRoots = p.oneOf(v, k.Value, []string{"refuse", "allow"}) == "allow"
 		case "allow-fork-prs":
 			s.AllowForkPRs = p.boolean(v, k.Value)
 		case "concurrent-applies":
@@ -117,6 +119,7 @@ func Parse(name string, data []byte) (*Settings, error) {
 			}
 		}
 	})
+	p.checkRoots(root, s)
 	if len(p.diags) > 0 {
 		p.diags.Sort()
 		return nil, p.diags

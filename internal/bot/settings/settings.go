@@ -56,8 +56,12 @@ type Settings struct {
 	// TerraformRoots plans the Terraform roots a pull request touches,
 	// found as Atlantis finds them (package tfroots), one project each.
 	TerraformRoots bool
-	Drift          Drift
-	Projects       []Project
+	// NewRoots lets a pull request add a Terraform root (terraform-new-roots:
+	// allow; refuse by default): its own backend is planned, and only its
+	// merge applies it (review.NewRootRef).
+	NewRoots bool
+	Drift    Drift
+	Projects []Project
 	// ConcurrentApplies runs the jobs of different pull requests on one
 	// project and environment at once (default false: one at a time); for
 	// backends with leases: true (docs/concurrent-applies.md), whose

@@ -54,11 +54,13 @@ func terraformArgs(typ string) (plain, endpoint []string) {
 // at once with the backend block's place: a local backend (always: the
 // bot's disk is not the repository's), a type the bot does not open, an
 // argument the policy does not let the repository set, a bucket it does
-// not grant (or grants with a role, which the bot does not yet assume for
-// a root's state), a key outside the bucket's terraform-keys prefix. It
-// returns a copy of cfg; the state's place is not changed.
+// not grant, a key outside the bucket's terraform-keys prefix. It
+// returns a copy of cfg and, for an s3 bucket granted with a role, that
+// role (Confined.Role), which the bot assumes for the state as it does
+// for a kyku.yaml backend's; the state's place is not changed.
 func ConfineTerraform(cfg *config.Config, ts TerraformState, env string, g Grant) (*Confined, error) {
 	var ds diag.Diagnostics
+	var role string
 	pos := ts.Pos
 	if g.Namespace() == "" {
 		ds.Add(pos, "the repository %s has no numeric ID, which its namespace is keyed by", g.Repo)
@@ -82,7 +84,7 @@ func ConfineTerraform(cfg *config.Config, ts TerraformState, env string, g Grant
 		ds.Add(pos, "a Terraform root's local state is refused in the bot: it would be on the bot's disk, not the repository's; "+
 			"give the root a backend block (s3, gcs or http) on the default branch")
 	case "s3", "gcs", "http":
-		confineTerraformState(&ds, ts, env, g, who)
+		role = confineTerraformState(&ds, ts, env, g, who)
 	default:
 		ds.Add(pos, "backend type %q is not one the bot opens for a Terraform root (s3, gcs or http)", ts.Type)
 	}
@@ -91,7 +93,7 @@ func ConfineTerraform(cfg *config.Config, ts TerraformState, env string, g Grant
 	if err := ds.Err(); err != nil {
 		return nil, err
 	}
-	out := &Confined{Config: cfg.Clone()}
+	out := &Confined{Config: cfg.Clone(), Role: role}
 	if name := out.Config.Provider.Name; name == "" || name == "sim" {
 		// A root's resources are its Terraform providers'; the opener
 		// still builds the base provider, the sim: its cloud stays under
@@ -129,7 +131,14 @@ func confineRemoteStates(ds *diag.Diagnostics, cfg *config.Config, g Grant, who 
 		case "", "local":
 			ds.Add(r.Pos, "data.terraform_remote_state.%s reads a local state, which is refused in the bot: it would be the bot's disk, not the repository's", r.Name)
 		case "s3", "gcs", "http":
-			confineTerraformState(ds, ts, env, g, who)
+			if role := confineTerraformState(ds, ts, env, g, who); role != "" {
+				// The built-in provider reads with the bot's own
+				// credentials: a bucket the operator grants only through
+				// a role is not read with them.
+				ds.Add(r.Pos, "data.terraform_remote_state.%s reads bucket %q, which the bot's policy grants with an IAM role: "+
+					"the bot reads a terraform_remote_state with its own credentials, never a bucket's role; read the outputs another way, "+
+					"or ask the bot's operator to grant the bucket without a role", r.Name, ts.Args["bucket"])
+			}
 		default:
 			ds.Add(r.Pos, "data.terraform_remote_state.%s: backend type %q is not one the bot reads (s3, gcs or http)", r.Name, typ)
 		}
@@ -157,7 +166,9 @@ func unresolved(args map[string]any) bool {
 	return false
 }
 
-func confineTerraformState(ds *diag.Diagnostics, ts TerraformState, env string, g Grant, who string) {
+// confineTerraformState judges the state ts at workspace env, and
+// returns the role its bucket is granted with ("" none, or refused).
+func confineTerraformState(ds *diag.Diagnostics, ts TerraformState, env string, g Grant, who string) (role string) {
 	pos := ts.Pos
 	plain, endpoint := terraformArgs(ts.Type)
 	for _, name := range slices.Sorted(maps.Keys(ts.Args)) {
@@ -168,24 +179,25 @@ func confineTerraformState(ds *diag.Diagnostics, ts TerraformState, env string, 
 				ds.Add(pos, "backend %s argument %s is not allowed %s: it points the bot at an address of the repository's choosing (the policy's allow-endpoint)", ts.Type, name, who)
 			}
 		default:
-			ds.Add(pos, "backend %s argument %s is not one the bot lets a repository set (credentials, profiles and roles are the operator's)", ts.Type, name)
+			ds.Add(pos, "backend %s argument %s is not one the bot lets a repository set (credentials, profiles and roles are the operator's: "+
+				"the role a bucket is used with is its grant's role in KYKU_BOT_POLICY)", ts.Type, name)
 		}
 	}
 	if ts.Type == "http" {
 		if _, ok := ts.Args["address"]; !ok {
 			ds.Add(pos, "backend http needs its address in the block: the bot reads no TF_HTTP_* variable of its own for a repository")
 		}
-		return
+		return ""
 	}
 	name, _ := ts.Args["bucket"].(string)
 	bucket, ok := g.Bucket(name)
 	if !ok {
 		ds.Add(pos, "bucket %q is not granted to %s by the bot's policy", name, g.Repo)
-		return
+		return ""
 	}
-	if bucket.Role != "" {
-		ds.Add(pos, "bucket %q is granted with an IAM role, which the bot does not yet assume for a Terraform root's state: ask the bot's operator to grant it without a role", name)
-		return
+	if bucket.Role != "" && ts.Type != "s3" {
+		ds.Add(pos, "bucket %q is granted with an IAM role, which only an s3 backend can assume: use backend \"s3\", or ask the bot's operator to grant it without a role", name)
+		return ""
 	}
 	prefix := bucket.TerraformKeys
 	if prefix == "" {
@@ -196,6 +208,7 @@ func confineTerraformState(ds *diag.Diagnostics, ts TerraformState, env string, 
 			ds.Add(pos, "the state's key %q in bucket %q is outside %q, where the bot's policy lets %s keep Terraform state (the bucket's terraform-keys)", key, name, prefix, g.Repo)
 		}
 	}
+	return bucket.Role
 }
 
 // stateKeys are the object names of the state of workspace env as

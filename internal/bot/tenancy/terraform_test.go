@@ -28,8 +28,7 @@ repositories:
 
 // TestConfineTerraform: a Terraform root's state stays where its
 // backend block says, and the bot opens it only where the operator's
-// policy lets the repository keep state: a granted bucket without a role,
-// a key under the repository's namespace (or the bucket's
+// policy lets the repository keep state: a granted bucket, a key under the repository's namespace (or the bucket's
 // terraform-keys), no local state, no argument that picks credentials or
 // an address unless allow-endpoint.
 func TestConfineTerraform(t *testing.T) {
@@ -63,7 +62,12 @@ func TestConfineTerraform(t *testing.T) {
 		{"key outside terraform-keys", infra, s3(map[string]any{"bucket": "acme-legacy", "key": "repo.7/prod.tfstate"}), "", `is outside "infra/"`},
 		{"workspace key outside the namespace", infra, s3(map[string]any{"bucket": "acme-state", "key": "repo.7/prod.tfstate"}), "staging", `key "env:/staging/repo.7/prod.tfstate"`},
 		{"gcs prefix of another repository", infra, TerraformState{Type: "gcs", Args: map[string]any{"bucket": "acme-state", "prefix": "repo.8"}}, "", `"repo.8/default.tfstate"`},
-		{"bucket granted with a role", infra, s3(map[string]any{"bucket": "acme-roled", "key": "repo.7/x.tfstate"}), "", "granted with an IAM role"},
+		{"gcs on a bucket granted with a role", infra, TerraformState{Type: "gcs", Args: map[string]any{"bucket": "acme-roled", "prefix": "repo.7/x"}}, "", "granted with an IAM role, which only an s3 backend can assume"},
+		{"a role of the repository's choosing on a role bucket", infra, s3(map[string]any{"bucket": "acme-roled", "key": "repo.7/x.tfstate", "role_arn": "arn:aws:iam::1:role/admin"}), "", "argument role_arn is not one the bot lets a repository set"},
+		{"assume_role on a role bucket", infra, s3(map[string]any{"bucket": "acme-roled", "key": "repo.7/x.tfstate", "assume_role": map[string]any{"role_arn": "arn:aws:iam::1:role/admin"}}), "", "argument assume_role is not one the bot lets a repository set"},
+		{"a profile", infra, s3(map[string]any{"bucket": "acme-state", "key": "repo.7/x.tfstate", "profile": "operator"}), "", "argument profile is not one the bot lets a repository set"},
+		{"static keys", infra, s3(map[string]any{"bucket": "acme-state", "key": "repo.7/x.tfstate", "access_key": "AKIA", "secret_key": "x"}), "", "argument access_key is not one the bot lets a repository set"},
+		{"another repository's key on a role bucket", infra, s3(map[string]any{"bucket": "acme-roled", "key": "repo.8/x.tfstate"}), "", `key "repo.8/x.tfstate" in bucket "acme-roled" is outside "repo.7/"`},
 		{"endpoint without allow-endpoint", infra, s3(map[string]any{"bucket": "acme-state", "key": "repo.7/x.tfstate", "endpoints": map[string]any{"s3": "http://169.254.169.254"}}), "", "argument endpoints is not allowed"},
 		{"credentials in the block", web, s3(map[string]any{"bucket": "acme-state", "key": "repo.8/x.tfstate", "role_arn": "arn:aws:iam::1:role/x"}), "", "argument role_arn is not one the bot lets a repository set"},
 		{"a DynamoDB table of the repository's choosing", web, s3(map[string]any{"bucket": "acme-state", "key": "repo.8/x.tfstate", "dynamodb_table": "operators-table"}), "", "argument dynamodb_table is not one the bot lets a repository set"},
@@ -74,7 +78,10 @@ func TestConfineTerraform(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ConfineTerraform(&config.Config{}, tt.ts, tt.env, tt.g)
+			c, err := ConfineTerraform(&config.Config{}, tt.ts, tt.env, tt.g)
+			if err == nil && c.Role != "" {
+				t.Errorf("role %q for a bucket granted without one", c.Role)
+			}
 			got := ""
 			if err != nil {
 				got = err.Error()
@@ -89,6 +96,24 @@ func TestConfineTerraform(t *testing.T) {
 				t.Errorf("error = %q; want it to contain %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestConfineTerraformRole: an s3 state in a bucket the policy grants
+// with a role is opened with that role, as a kyku.yaml backend's is: the
+// role comes from the grant, never from the block.
+func TestConfineTerraformRole(t *testing.T) {
+	p, err := Parse("policy.yaml", []byte(terraformPolicy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := TerraformState{Type: "s3", Args: map[string]any{"bucket": "acme-roled", "key": "repo.7/x.tfstate", "region": "eu-west-1", "use_lockfile": true}}
+	c, err := ConfineTerraform(&config.Config{}, ts, "", p.For("acme", "infra", 7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "arn:aws:iam::123456789012:role/kyku-acme"; c.Role != want {
+		t.Errorf("role = %q, want %q", c.Role, want)
 	}
 }
 
@@ -147,6 +172,8 @@ func TestConfineTerraformRemoteStates(t *testing.T) {
 		{"a local state", map[string]any{"backend": "local", "config": map[string]any{"path": "/etc/passwd"}}, "reads a local state, which is refused in the bot"},
 		{"a key known only later", map[string]any{"backend": "s3", "config": map[string]any{"bucket": "acme-state", "key": "repo.7/${data.x.id}"}}, "must be known from the files"},
 		{"another workspace's key", map[string]any{"backend": "s3", "workspace": "prod", "config": map[string]any{"bucket": "acme-state", "key": "repo.7/net.tfstate"}}, `"env:/prod/repo.7/net.tfstate"`},
+		{"a bucket granted with a role", map[string]any{"backend": "s3", "config": map[string]any{"bucket": "acme-roled", "key": "repo.7/net.tfstate"}},
+			`main.tf:9:1: data.terraform_remote_state.net reads bucket "acme-roled", which the bot's policy grants with an IAM role`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

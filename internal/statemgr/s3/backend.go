@@ -85,6 +85,10 @@ type Options struct {
 	// leaves them empty (default os.Hostname, os.Getpid).
 	Hostname string
 	PID      int
+	// Credentials, when set, are what the client New and NewTerraform
+	// build signs with, instead of the SDK's default chain (the bot passes
+	// the role its policy grants a repository's bucket).
+	Credentials aws.CredentialsProvider
 }
 
 // Backend keeps one environment's state in S3: package objstore's backend
@@ -101,7 +105,7 @@ func New(ctx context.Context, cfg Config, env string, opts Options) (*Backend, e
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	client, region, err := newClient(ctx, cfg)
+	client, region, err := newClient(ctx, cfg, opts.Credentials)
 	if err != nil {
 		return nil, err
 	}
@@ -109,11 +113,15 @@ func New(ctx context.Context, cfg Config, env string, opts Options) (*Backend, e
 	return NewWithClient(client, cfg, env, opts)
 }
 
-// newClient builds the client New and NewTerraform use, and says its region.
-func newClient(ctx context.Context, cfg Config) (*awss3.Client, string, error) {
+// newClient builds the client New and NewTerraform use, signing with creds
+// (nil: the default chain's), and says its region.
+func newClient(ctx context.Context, cfg Config, creds aws.CredentialsProvider) (*awss3.Client, string, error) {
 	var load []func(*config.LoadOptions) error
 	if cfg.Region != "" {
 		load = append(load, config.WithRegion(cfg.Region))
+	}
+	if creds != nil {
+		load = append(load, config.WithCredentialsProvider(creds))
 	}
 	if cfg.Endpoint != "" {
 		// S3-compatible stores often reject the SDK's optional checksums.

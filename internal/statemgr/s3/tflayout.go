@@ -62,7 +62,7 @@ func NewTerraform(ctx context.Context, cfg TerraformConfig, workspace string, la
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	client, region, err := newClient(ctx, Config{Bucket: cfg.Bucket, Region: cfg.Region, Endpoint: cfg.Endpoint, UsePathStyle: cfg.UsePathStyle})
+	client, region, err := newClient(ctx, Config{Bucket: cfg.Bucket, Region: cfg.Region, Endpoint: cfg.Endpoint, UsePathStyle: cfg.UsePathStyle}, opts.Credentials)
 	if err != nil {
 		return nil, err
 	}
