@@ -353,7 +353,7 @@ func (r *run) maskGiven() {
 	}
 	if r.env.Environ != nil {
 		for _, kv := range r.env.Environ() {
-			if k, v, ok := strings.Cut(kv, "="); ok && (strings.HasPrefix(k, "KYKU_VAR_") || strings.HasPrefix(k, "TF_VAR_") ) {
+			if k, v, ok := strings.Cut(kv, "="); ok && (strings.HasPrefix(k, "KYKU_VAR_") || strings.HasPrefix(k, "TF_VAR_") || strings.HasPrefix(k, "TF_TOKEN_")) {
 				given = append(given, v)
 			}
 		}
