@@ -130,7 +130,9 @@ func TestPrivateRegistryModule(t *testing.T) {
 			if tc.token != "" {
 				environ = append(environ, hostcreds.EnvName(w.host())+"="+tc.token)
 			}
-			// A token for the other host too: it must not go there either.
+			// The other host has a token of its own: the registry's
+			// requests must not carry it there either.
+			environ = append(environ, hostcreds.EnvName(strings.TrimPrefix(other.srv.URL, "https://"))+"=other-host-token")
 			in.Credentials = hostcreds.New(hostcreds.Sources{Environ: environ})
 			mods, diags := in.Install(t.Context(), root, false)
 			if tc.want != "" {
