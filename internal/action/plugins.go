@@ -121,7 +121,8 @@ func providerEnv(environ func() []string) []string {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
 		case strings.HasPrefix(k, "INPUT_"), k == "GITHUB_TOKEN", k == "ACTIONS_RUNTIME_TOKEN", k == "ACTIONS_RUNTIME_URL",
-			k == "ACTIONS_CACHE_URL", k == "ACTIONS_RESULTS_URL", strings.HasPrefix(k, "KYKU_STATE_PASSPHRASE"), k == "KYKU_HTTP_PASSWORD":
+			k == "ACTIONS_CACHE_URL", k == "ACTIONS_RESULTS_URL", strings.HasPrefix(k, "KYKU_STATE_PASSPHRASE"), k == "KYKU_HTTP_PASSWORD",
+			strings.HasPrefix(k, "TF_TOKEN_"): // registry tokens are Kyku's to send to their registries
 			continue
 		}
 		out = append(out, kv)
