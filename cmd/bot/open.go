@@ -18,6 +18,7 @@ import (
 	"github.com/kyku/action/internal/claim"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/hostcreds"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
 	awsprovider "github.com/kyku/action/internal/provider/aws"
@@ -41,6 +42,9 @@ import (
 // The bot keeps nothing that matters on its disk, so a local backend is
 // refused: several replicas and restarts must see the same state and locks.
 func opener(getenv func(string) string, simRoot string) bot.Opener {
+	// Private registries' tokens: the operator's (TF_TOKEN_<host>, the
+	// CLI configuration of the bot's HOME), never a repository's.
+	creds := hostcreds.New(hostcreds.Sources{Environ: os.Environ(), Getenv: getenv})
 	return func(ctx context.Context, t bot.Tenant, cfg *config.Config, env string) (*review.Workspace, error) {
 		bc := cfg.Backend
 		if t.Terraform == nil && (bc == nil || bc.Type == "" || bc.Type == "local") {
@@ -116,6 +120,7 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 		// runs sandboxed with what the policy grants it and nothing else
 		// of the bot's (sandbox.go).
 		plugins := workspace.Plugins{Mirror: getenv("KYKU_PLUGIN_MIRROR"), CacheDir: filepath.Join(os.TempDir(), "kyku-bot-providers"), Lock: t.Lock,
+			Credentials: creds,
 			Confine: func(src tfinstall.Source) (workspace.Confinement, error) {
 				return confinement(getenv, t.ProviderGrants.For(src))
 			}}

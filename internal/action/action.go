@@ -341,7 +341,8 @@ func (r *run) mask(secret string) {
 // maskGiven registers, before anything runs, every value given to the
 // configuration from outside its files — input vars, KYKU_VAR_* and (for
 // Terraform roots) TF_VAR_* of the
-// step's environment — where secrets come from, whatever a configuration
+// step's environment — where secrets come from, and every registry token
+// (TF_TOKEN_*), whatever a configuration
 // declares about them: each value, and each element of a list or map
 // given as text. Values shorter than 3 characters are not masked (as
 // config.OutsideValues: "::add-mask::1" would hide every 1 of the log).
@@ -352,7 +353,7 @@ func (r *run) maskGiven() {
 	}
 	if r.env.Environ != nil {
 		for _, kv := range r.env.Environ() {
-			if k, v, ok := strings.Cut(kv, "="); ok && (strings.HasPrefix(k, "KYKU_VAR_") || strings.HasPrefix(k, "TF_VAR_")) {
+			if k, v, ok := strings.Cut(kv, "="); ok && (strings.HasPrefix(k, "KYKU_VAR_") || strings.HasPrefix(k, "TF_VAR_") || strings.HasPrefix(k, "TF_TOKEN_")) {
 				given = append(given, v)
 			}
 		}

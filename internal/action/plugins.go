@@ -68,7 +68,7 @@ func (r *run) plugins(ctx context.Context, cfg *config.Config) (workspace.Plugin
 // pluginsWith are the workspace's plugin settings for cfg, whose lock
 // file on the default branch is lockName (repository-relative).
 func (r *run) pluginsWith(ctx context.Context, cfg *config.Config, lockName string) (workspace.Plugins, error) {
-	pl := workspace.Plugins{CacheDir: r.env.Getenv("KYKU_PLUGIN_CACHE"), Env: providerEnv(r.env.Environ)}
+	pl := workspace.Plugins{CacheDir: r.env.Getenv("KYKU_PLUGIN_CACHE"), Env: providerEnv(r.env.Environ), Credentials: r.registryCredentials()}
 	if len(cfg.Providers) == 0 {
 		return pl, nil
 	}
@@ -121,7 +121,8 @@ func providerEnv(environ func() []string) []string {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
 		case strings.HasPrefix(k, "INPUT_"), k == "GITHUB_TOKEN", k == "ACTIONS_RUNTIME_TOKEN", k == "ACTIONS_RUNTIME_URL",
-			k == "ACTIONS_CACHE_URL", k == "ACTIONS_RESULTS_URL", strings.HasPrefix(k, "KYKU_STATE_PASSPHRASE"), k == "KYKU_HTTP_PASSWORD":
+			k == "ACTIONS_CACHE_URL", k == "ACTIONS_RESULTS_URL", strings.HasPrefix(k, "KYKU_STATE_PASSPHRASE"), k == "KYKU_HTTP_PASSWORD",
+			strings.HasPrefix(k, "TF_TOKEN_"): // registry tokens are Kyku's to send to their registries
 			continue
 		}
 		out = append(out, kv)

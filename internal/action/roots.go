@@ -189,7 +189,7 @@ func (r *run) installModules(ctx context.Context, top, dir string) error {
 	if !tfroots.NeedsInstall(dir) {
 		return nil
 	}
-	in := &tfmodule.Installer{HTTP: &http.Client{Timeout: 5 * time.Minute}, Boundary: top}
+	in := &tfmodule.Installer{HTTP: &http.Client{Timeout: 5 * time.Minute}, Boundary: top, Credentials: r.registryCredentials()}
 	in.Git.Env = providerEnv(r.env.Environ)
 	_, diags := in.Install(ctx, dir, false)
 	return tfconfig.DiagnosticsError(diags)

@@ -53,7 +53,11 @@ type Env struct {
 	// ModulesHTTP fetches modules for kyku init (registries, archives);
 	// nil: a client with a 5 minute timeout.
 	ModulesHTTP *http.Client
+	// ProvidersHTTP fetches Terraform providers from their registries;
+	// nil: a client with a 5 minute timeout.
+	ProvidersHTTP *http.Client
 
+	creds   *credsCache          // set by Run: registryCredentials
 	notices *notices             // set by Run
 	ctx     context.Context      // set by Run: the run's, for what loading reads
 	secrets *progress.SecretBook // set by Run
@@ -157,6 +161,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if env.Stdin == nil {
 		env.Stdin = strings.NewReader("")
 	}
+	env.creds = &credsCache{}
 	if len(args) == 0 {
 		fmt.Fprint(env.Stderr, usage)
 		return exitError
@@ -298,6 +303,8 @@ func (c *common) plugins(env *Env) (workspace.Plugins, error) {
 	if env.Environ != nil {
 		pl.Env = env.Environ()
 	}
+	pl.Credentials = env.registryCredentials()
+	pl.HTTP = env.ProvidersHTTP
 	if env.Getenv("TF_LOG") != "" {
 		pl.Stderr = env.Stderr
 	}

@@ -30,6 +30,8 @@ func (c *common) initModules(ctx context.Context, env *Env, upgrade bool) error 
 		HTTP:     client,
 		Boundary: tfconfig.ModuleBoundary(c.config),
 		Hooks:    tfmodule.TextHooks{W: env.Stdout},
+		// Registry tokens; git sources use git's own credentials.
+		Credentials: env.registryCredentials(),
 	}
 	if env.Environ != nil {
 		in.Git.Env = env.Environ()

@@ -82,7 +82,7 @@ func (e *Engine) planOne(ctx context.Context, diags *diag.Diagnostics, ch *plan.
 	own := e.ownState(in.r.Type)
 	ch.Sensitive = sortedSet(slices.Concat(in.r.SensitiveProps(), in.r.Sensitive, pp.Sensitive, in.extra))
 	mask := sortedSet(slices.Concat(ch.Sensitive, in.was, schemaSensitive(in.r.Type)))
-	ch.SensitiveWithin = partlySecret(in.r.SensitiveWithin, pp.Sensitive, in.extra, in.was, schemaSensitive(in.r.Type))
+	ch.SensitiveWithin = partlySecret(in.r.SensitiveWithin, pp.Sensitive, in.extra, in.was, schemaSensitive(in.r.Type), unordered(in.r.Type))
 	var priorVals map[string]any
 	if in.prior != nil {
 		priorVals = pp.PriorValues

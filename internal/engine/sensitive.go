@@ -98,3 +98,22 @@ func refuseSensitiveOutputs(diags *diag.Diagnostics, cfg *config.Config, sensiti
 		}
 	}
 }
+
+// unordered lists the properties of Kyku's schema of typ that are sets
+// (schema.Prop.Set): their changes are compared in sorted order, so a
+// secret element's index in the configuration need not be its index in
+// what a plan shows; such a property is masked whole (none for a
+// provider's type).
+func unordered(typ string) []string {
+	t, ok := schema.Lookup(typ)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, name := range t.SortedProps() {
+		if p := t.Props[name]; p != nil && p.Set {
+			out = append(out, name)
+		}
+	}
+	return out
+}

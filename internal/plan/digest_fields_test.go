@@ -61,6 +61,7 @@ var changesDigestLeavesOut = map[string]string{
 	"Changes[0].Planned.Private":      "sensitive values in clear; compared by Planned.Same",
 	"Changes[0].Planned.Sensitive":    "what the provider's schema has shown masked; each property change's Sensitive is in",
 	"Changes[0].Planned.Values":       "in memory only; the property changes show them",
+	"Changes[0].Properties[0].Within": "set only by package render, for what it shows, from SensitiveWithin; never in a plan",
 }
 
 // fileDigestLeavesOut are the fields plan.FileDigest (the digest a plan
@@ -69,8 +70,9 @@ var fileDigestLeavesOut = map[string]string{
 	"Data":    "in memory only: applying a saved plan reads the data sources again",
 	"Secrets": "in memory only: a plan file holds no secret",
 
-	"Changes[0].Imported":       "in memory only: applying a saved plan plans again and records what that plan read",
-	"Changes[0].Planned.Values": "in memory only; the property changes show them",
+	"Changes[0].Imported":             "in memory only: applying a saved plan plans again and records what that plan read",
+	"Changes[0].Planned.Values":       "in memory only; the property changes show them",
+	"Changes[0].Properties[0].Within": "set only by package render, for what it shows, from SensitiveWithin; never in a plan",
 }
 
 // everyField is a plan with every field of Plan, of its changes and of

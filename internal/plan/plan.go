@@ -90,6 +90,11 @@ type PropChange struct {
 	// change"); "" when it does not, or the provider gave no reason.
 	ReplaceReason string `json:"replaceReason,omitempty"`
 	Unknown       bool   `json:"unknown,omitempty"` // New is known only after apply
+	// Within, on a Sensitive property secret only in parts, lists the
+	// paths of those parts inside Old and New (value.Ref's Path syntax,
+	// relative to Path): what is shown masks them alone. Package render
+	// sets it from Change.SensitiveWithin for what it shows; never saved.
+	Within []string `json:"-"`
 }
 
 // Masked replaces sensitive values everywhere they are shown.

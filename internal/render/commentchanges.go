@@ -162,7 +162,7 @@ func changeText(c plan.Change) string {
 		b.WriteString("    # " + truncateRunes(replaceOrderText(&c), maxCell) + "\n")
 	}
 	for _, pc := range c.Properties {
-		b.WriteString(underHead(diffLines(c.Action, pc, c.References)))
+		b.WriteString(underHead(diffLines(c.Action, shown(c, pc), c.References)))
 	}
 	return b.String()
 }

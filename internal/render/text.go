@@ -153,7 +153,7 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 			continue
 		}
 		for _, pc := range c.Properties {
-			for _, l := range propLines(c.Action, pc, c.References) {
+			for _, l := range propLines(c.Action, shown(c, pc), c.References) {
 				fmt.Fprintln(bw, "      "+l)
 			}
 		}

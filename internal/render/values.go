@@ -17,10 +17,11 @@ import (
 const knownAfterApply = value.Unknown
 
 // oldValue is what may be shown of a property's old value: masked when
-// sensitive, otherwise the canonical value; null (a create's) stays null.
+// sensitive (only its secret parts when it is so in parts: within.go),
+// otherwise the canonical value; null (a create's) stays null.
 func oldValue(pc plan.PropChange) any {
 	if pc.Sensitive {
-		return plan.Mask(pc.Old)
+		return maskParts(pc.Old, pc.Within)
 	}
 	return pc.Old
 }
@@ -31,8 +32,10 @@ func oldValue(pc plan.PropChange) any {
 // one too) the unknown marker, beside the parts that are known.
 func newValue(pc plan.PropChange) any {
 	switch {
+	case pc.Sensitive && len(pc.Within) > 0 && pc.Unknown:
+		return unknownParts(maskParts(pc.New, pc.Within))
 	case pc.Sensitive:
-		return plan.Mask(pc.New)
+		return maskParts(pc.New, pc.Within)
 	case pc.Unknown:
 		return unknownParts(pc.New)
 	}
@@ -75,7 +78,7 @@ func valueText(v any) string {
 			return knownAfterApply
 		}
 	case []any, map[string]any:
-		if hasUnknown(x) {
+		if hasUnknown(x) || hasMasked(x) {
 			var b strings.Builder
 			writePartial(&b, x)
 			return oneLine(b.String())
@@ -101,8 +104,26 @@ func hasUnknown(v any) bool {
 	return false
 }
 
+// hasMasked reports whether a part of v is a masked secret.
+func hasMasked(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return x == plan.Masked
+	case []any:
+		return slices.ContainsFunc(x, hasMasked)
+	case map[string]any:
+		for _, e := range x {
+			if hasMasked(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // writePartial writes v as compact JSON (keys sorted, as value.Text
-// writes it) with each unknown part the bare marker.
+// writes it) with each unknown part, and each masked secret, the bare
+// marker.
 func writePartial(b *strings.Builder, v any) {
 	switch x := v.(type) {
 	case []any:
@@ -128,6 +149,10 @@ func writePartial(b *strings.Builder, v any) {
 	case string:
 		if strings.Contains(x, knownAfterApply) {
 			b.WriteString(knownAfterApply)
+			return
+		}
+		if x == plan.Masked {
+			b.WriteString(plan.Masked)
 			return
 		}
 		writeJSON(b, x)

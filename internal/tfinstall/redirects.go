@@ -30,6 +30,9 @@ import (
 //     by a key the registry's answer named, so where they come from does
 //     not decide what is installed; https keeps them private.
 //   - At most maxRedirects hops.
+//   - A registry's token (credentials.go) is never sent to another host
+//     than its own: a redirect elsewhere goes without it, even to a
+//     subdomain, where Go's client would keep it.
 const maxRedirects = 10
 
 // requestKind is what a request fetches, which decides its redirects.
@@ -83,6 +86,7 @@ func (k requestKind) client(c *http.Client) *http.Client {
 		if err := k.checkRedirect(req, via); err != nil {
 			return err
 		}
+		withoutForeignCredentials(req, via)
 		if own != nil {
 			return own(req, via)
 		}

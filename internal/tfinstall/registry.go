@@ -30,6 +30,9 @@ type Registry struct {
 	// Client makes the requests (its timeouts and proxies are the
 	// caller's; tests pass an httptest TLS server's client).
 	Client *http.Client
+	// Credentials, when set, adds a registry host's token to the
+	// requests that go to that host itself (credentials.go).
+	Credentials Authorizer
 
 	mu       sync.Mutex
 	services map[string]*url.URL
@@ -100,7 +103,7 @@ func (r *Registry) providersURL(ctx context.Context, host string) (*url.URL, err
 	}
 	disco := &url.URL{Scheme: "https", Host: host, Path: "/.well-known/terraform.json"}
 	var doc map[string]any
-	answered, err := r.getJSON(ctx, disco, &doc)
+	answered, err := r.getJSON(ctx, disco, &doc, host)
 	if err != nil {
 		return nil, fmt.Errorf("discover the registry of %s: %w", host, err)
 	}
@@ -149,7 +152,7 @@ func (r *Registry) versions(ctx context.Context, src Source, p Platform) ([]stri
 	var doc struct {
 		Versions []registryVersion `json:"versions"`
 	}
-	if _, err := r.getJSON(ctx, u, &doc); err != nil {
+	if _, err := r.getJSON(ctx, u, &doc, src.Host); err != nil {
 		return nil, fmt.Errorf("list versions of %s: %w", src, err)
 	}
 	var out []string
@@ -183,7 +186,7 @@ func (r *Registry) fetch(ctx context.Context, src Source, v string, p Platform, 
 		return nil, err
 	}
 	var info downloadInfo
-	answered, err := r.getJSON(ctx, u, &info)
+	answered, err := r.getJSON(ctx, u, &info, src.Host)
 	if err != nil {
 		return nil, fmt.Errorf("download %s %s: %w", src, v, err)
 	}
@@ -206,11 +209,11 @@ func (r *Registry) fetch(ctx context.Context, src Source, v string, p Platform, 
 	if err != nil {
 		return fail("%w", err)
 	}
-	sums, err := r.get(ctx, sumsURL, maxDocument, fileRequest)
+	sums, err := r.get(ctx, sumsURL, maxDocument, fileRequest, src.Host)
 	if err != nil {
 		return fail("SHA256SUMS: %w", err)
 	}
-	sig, err := r.get(ctx, sigURL, maxSignature, fileRequest)
+	sig, err := r.get(ctx, sigURL, maxSignature, fileRequest, src.Host)
 	if err != nil {
 		return fail("SHA256SUMS signature: %w", err)
 	}
@@ -228,7 +231,7 @@ func (r *Registry) fetch(ctx context.Context, src Source, v string, p Platform, 
 	if err != nil {
 		return fail("%w", err)
 	}
-	sum, err := r.download(ctx, archiveURL, f)
+	sum, err := r.download(ctx, archiveURL, f, src.Host)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -295,8 +298,8 @@ func parseSums(sums []byte, file string) (string, []Hash, error) {
 
 // getJSON reads a JSON answer of the registry's API into out and returns
 // the URL that answered (u, or where u redirected on its host).
-func (r *Registry) getJSON(ctx context.Context, u *url.URL, out any) (*url.URL, error) {
-	resp, err := r.open(ctx, u, apiRequest)
+func (r *Registry) getJSON(ctx context.Context, u *url.URL, out any, host string) (*url.URL, error) {
+	resp, err := r.open(ctx, u, apiRequest, host)
 	if err != nil {
 		return nil, err
 	}
@@ -311,13 +314,14 @@ func (r *Registry) getJSON(ctx context.Context, u *url.URL, out any) (*url.URL, 
 	return resp.Request.URL, nil
 }
 
-// open sends a GET for u; kind decides which redirects are followed
-// (redirects.go).
-func (r *Registry) open(ctx context.Context, u *url.URL, kind requestKind) (*http.Response, error) {
+// open sends a GET for u, with the token of the registry host when u is
+// on that host; kind decides which redirects are followed (redirects.go).
+func (r *Registry) open(ctx context.Context, u *url.URL, kind requestKind, host string) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, err
 	}
+	authorized := r.Credentials != nil && r.Credentials.Authorize(req, host)
 	resp, err := kind.client(r.Client).Do(req)
 	if err != nil {
 		if ue, ok := unreachable(u.Host, err); ok {
@@ -327,16 +331,21 @@ func (r *Registry) open(ctx context.Context, u *url.URL, kind requestKind) (*htt
 	}
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
-		if resp.StatusCode == http.StatusNotFound {
+		switch resp.StatusCode {
+		case http.StatusNotFound:
 			return nil, fmt.Errorf("%s: not found", u.Redacted())
+		case http.StatusUnauthorized, http.StatusForbidden:
+			if kind == apiRequest {
+				return nil, unauthorized(host, authorized)
+			}
 		}
 		return nil, fmt.Errorf("%s: %s", u.Redacted(), resp.Status)
 	}
 	return resp, nil
 }
 
-func (r *Registry) get(ctx context.Context, u *url.URL, limit int64, kind requestKind) ([]byte, error) {
-	resp, err := r.open(ctx, u, kind)
+func (r *Registry) get(ctx context.Context, u *url.URL, limit int64, kind requestKind, host string) ([]byte, error) {
+	resp, err := r.open(ctx, u, kind, host)
 	if err != nil {
 		return nil, err
 	}
@@ -357,8 +366,8 @@ func readAtMost(resp *http.Response, u *url.URL, limit int64) ([]byte, error) {
 }
 
 // download copies the archive to w and returns its SHA-256.
-func (r *Registry) download(ctx context.Context, u *url.URL, w io.Writer) ([]byte, error) {
-	resp, err := r.open(ctx, u, fileRequest)
+func (r *Registry) download(ctx context.Context, u *url.URL, w io.Writer, host string) ([]byte, error) {
+	resp, err := r.open(ctx, u, fileRequest, host)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,8 @@ import (
 
 	version "github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/kyku/action/internal/tfinstall"
 )
 
 // Installer installs the modules a root module calls, and the modules
@@ -25,10 +27,11 @@ type Installer struct {
 	Git Git
 	// Calls finds a module directory's calls; nil: ScanCalls.
 	Calls CallsFunc
-	// Token, when set, is the API token for a registry host ("" none):
-	// sent to that registry's API, and with a package it serves itself
-	// when it asks for its credentials.
-	Token func(host string) string
+	// Credentials, when set, adds a registry host's token to the requests
+	// of its API, and of a package it serves itself when its answer asks
+	// for its credentials: only those that go to that host itself, never
+	// to another one a service URL, a package URL or a redirect names.
+	Credentials tfinstall.Authorizer
 	// Boundary, when set, is the repository: a local path of the root's
 	// own package, and an absolute path, must stay inside it.
 	Boundary string
@@ -59,7 +62,7 @@ func (in *Installer) Install(ctx context.Context, root string, upgrade bool) ([]
 	if err := os.MkdirAll(filepath.Join(w.root, filepath.FromSlash(ModulesDir)), 0o755); err != nil {
 		return nil, hcl.Diagnostics{diagWriteManifest(err)}
 	}
-	in.reg = &registry{http: in.HTTP, token: in.Token}
+	in.reg = &registry{http: in.HTTP, creds: in.Credentials}
 	in.boundary = w.boundary
 	ins := &installing{in: in, w: w, manifest: manifest, upgrade: upgrade, fetch: &fetcher{in: in}, located: map[string]location{}, hooks: in.Hooks}
 	if ins.hooks == nil {

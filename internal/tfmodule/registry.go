@@ -23,7 +23,7 @@ import (
 // for concurrent use.
 type registry struct {
 	http  *http.Client
-	token func(host string) string
+	creds tfinstall.Authorizer
 
 	mu       sync.Mutex
 	services map[string]*url.URL
@@ -264,7 +264,7 @@ func indirect(raw, subdir string, answered *url.URL) (location, error) {
 }
 
 // get sends a GET to the registry's API on host: https only, redirects
-// only on the host asked, its token when there is one.
+// only on the host asked, its token when there is one and u is on host.
 func (r *registry) get(ctx context.Context, u *url.URL, host string) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -275,14 +275,10 @@ func (r *registry) get(ctx context.Context, u *url.URL, host string) (*http.Resp
 	return tfinstall.HTTPSClient(r.http, true).Do(req)
 }
 
-// authorize adds host's token, if any, to req.
-func (r *registry) authorize(req *http.Request, host string) {
-	if r.token == nil {
-		return
-	}
-	if t := r.token(host); t != "" {
-		req.Header.Set("Authorization", "Bearer "+t)
-	}
+// authorize adds host's token, if any, to req when req goes to host
+// itself, and says whether it did.
+func (r *registry) authorize(req *http.Request, host string) bool {
+	return r.creds != nil && r.creds.Authorize(req, host)
 }
 
 func readJSON(resp *http.Response, out any) error {

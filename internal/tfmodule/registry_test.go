@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kyku/action/internal/hostcreds"
 )
 
 // registryRoot is a root calling kyku/app/test on w's registry with
@@ -108,12 +110,7 @@ func TestRegistryAnswers(t *testing.T) {
 			}})
 			root := registryRoot(t, w, w.host()+"/kyku/app/test"+tc.source, "1.0.0")
 			in := w.installer()
-			in.Token = func(host string) string {
-				if host == w.host() {
-					return "s3cret"
-				}
-				return ""
-			}
+			in.Credentials = hostcreds.New(hostcreds.Sources{Environ: []string{hostcreds.EnvName(w.host()) + "=s3cret"}})
 			mods, diags := in.Install(t.Context(), root, false)
 			noErrors(t, diags)
 			if got := w.rel(t, root, mods[0].Dir); got != tc.wantDir {

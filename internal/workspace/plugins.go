@@ -52,6 +52,9 @@ type Plugins struct {
 	CacheDir string
 	// HTTP is the registry client (nil: one with a 5 minute timeout).
 	HTTP *http.Client
+	// Credentials adds a private registry's token to the requests that go
+	// to that registry's host (nil: none).
+	Credentials tfinstall.Authorizer
 	// Env is the whole environment of the provider processes (their
 	// clouds' credentials); nothing else is passed on.
 	Env []string
@@ -185,7 +188,7 @@ func (s Settings) installer() *tfinstall.Installer {
 		client = &http.Client{Timeout: 5 * time.Minute}
 	}
 	return &tfinstall.Installer{
-		Mirror: s.Plugins.Mirror, CacheDir: cache, Registry: &tfinstall.Registry{Client: client},
+		Mirror: s.Plugins.Mirror, CacheDir: cache, Registry: &tfinstall.Registry{Client: client, Credentials: s.Plugins.Credentials},
 		Platform: tfinstall.Platform{OS: runtime.GOOS, Arch: runtime.GOARCH},
 	}
 }
