@@ -344,7 +344,7 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo) (*hcl
 			if !ok || has(root, name) {
 				continue
 			}
-			v, ds := mi.callValue(name, t, lookup, m, outputsRead(travs, name))
+			v, ds := mi.callValue(name, t, lookup, m, outputsRead(travs, name), instancesRead(travs, name))
 			diags = append(diags, ds...)
 			set(root, name, v)
 		case "data":
