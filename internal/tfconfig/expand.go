@@ -292,7 +292,7 @@ func (ev *evaluator) properties(sc scope, r *Resource, cr *config.Resource) {
 	}
 	for _, name := range sortedKeys(b.Native.Attributes) {
 		a := b.Native.Attributes[name]
-		ev.property(sc, cr, name, &Expr{sc: sc, attr: a.Expr, travs: a.Expr.Variables(), rng: a.Expr.Range()}, a.NameRange)
+		ev.property(sc, cr, name, &Expr{sc: sc, attr: a.Expr, travs: ev.travs.variables(a.Expr), rng: a.Expr.Range()}, a.NameRange)
 	}
 	sh := newShape()
 	byType := map[string][]*hclsyntax.Block{}
@@ -317,7 +317,7 @@ func (ev *evaluator) properties(sc scope, r *Resource, cr *config.Resource) {
 func (ev *evaluator) property(sc scope, cr *config.Resource, name string, e *Expr, at hcl.Range) {
 	cr.PropPos.Set(name, pos(at))
 	if e.attr != nil {
-		e.refs = sc.refsOf(refTraversals(e.attr))
+		e.refs = sc.refsOf(ev.travs.references(e.attr))
 	} else {
 		e.refs = sc.refsOf(e.travs)
 	}

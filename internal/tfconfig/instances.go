@@ -295,7 +295,9 @@ func (mi *modInst) instancesValue(key string, lookup value.Lookup, want []string
 // instances' (as resourceValue).
 // read, when not nil, names the outputs to evaluate (what the expression
 // reads); the others are unknown in the objects.
-func (mi *modInst) callValue(name string, t hcl.Traversal, lookup value.Lookup, m memo, read map[string]bool) (cty.Value, hcl.Diagnostics) {
+// instances, when not nil, are the indexes it reads (instancesRead); the
+// other instances are unknown.
+func (mi *modInst) callValue(name string, t hcl.Traversal, lookup value.Lookup, m memo, read map[string]bool, instances []cty.Value) (cty.Value, hcl.Diagnostics) {
 	if mi.mod.Calls[name] == nil {
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -335,7 +337,10 @@ func (mi *modInst) callValue(name string, t hcl.Traversal, lookup value.Lookup, 
 		}
 		elems := make([]cty.Value, len(e.children))
 		for i, c := range e.children {
-			elems[i] = outputs(c)
+			elems[i] = cty.DynamicVal
+			if readsInstance(instances, e.rep, e.keys[i]) {
+				elems[i] = outputs(c)
+			}
 		}
 		return cty.TupleVal(elems), diags
 	case eached:
@@ -344,7 +349,10 @@ func (mi *modInst) callValue(name string, t hcl.Traversal, lookup value.Lookup, 
 		}
 		attrs := make(map[string]cty.Value, len(e.children))
 		for i, c := range e.children {
-			attrs[e.keys[i].key] = outputs(c)
+			attrs[e.keys[i].key] = cty.DynamicVal
+			if readsInstance(instances, e.rep, e.keys[i]) {
+				attrs[e.keys[i].key] = outputs(c)
+			}
 		}
 		return cty.ObjectVal(attrs), diags
 	}

@@ -39,6 +39,8 @@ type evaluator struct {
 
 	funcsOnce  sync.Once // expressions are evaluated from many goroutines
 	pure, full map[string]function.Function
+
+	travs travCache // the traversals of each expression, found once
 }
 
 // functions is the function table: at plan, the impure functions
@@ -293,7 +295,7 @@ func (s scope) eval(expr hcl.Expression, lookup value.Lookup, m memo) (cty.Value
 	if expr == nil {
 		return cty.NullVal(cty.DynamicPseudoType), nil
 	}
-	ctx, diags := s.context(expr.Variables(), lookup, m)
+	ctx, diags := s.context(s.mi.ev.travs.variables(expr), lookup, m)
 	if diags.HasErrors() {
 		return failed(cty.DynamicPseudoType), diags
 	}
@@ -344,7 +346,7 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo) (*hcl
 			if !ok || has(root, name) {
 				continue
 			}
-			v, ds := mi.callValue(name, t, lookup, m, outputsRead(travs, name))
+			v, ds := mi.callValue(name, t, lookup, m, outputsRead(travs, name), instancesRead(travs, name))
 			diags = append(diags, ds...)
 			set(root, name, v)
 		case "data":

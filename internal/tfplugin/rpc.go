@@ -96,6 +96,12 @@ func dialRPC(network, addr string, cfg *tls.Config, dial func(ctx context.Contex
 		},
 		ForceAttemptHTTP2: true,
 		Protocols:         protocols,
+		// One dial at a time (for HTTP/2 this bounds the connections
+		// being made, not those in use): the calls made while the first
+		// connection is being set up (the stdio stream, the schema) wait
+		// for it and share it, rather than each dialing, and paying for,
+		// a TLS handshake of its own.
+		MaxConnsPerHost: 1,
 		// The protocol's headers are small; answers are bounded below.
 		MaxResponseHeaderBytes: 1 << 20,
 	}

@@ -239,6 +239,12 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 func compatible(path cty.Path, planned, got cty.Value) error {
 	planned, _ = planned.UnmarkDeep()
 	got, _ = got.UnmarkDeep()
+	return compatibleUnmarked(path, planned, got)
+}
+
+// compatibleUnmarked is compatible of values without marks (unmarked
+// once, not again at each level: their parts have none).
+func compatibleUnmarked(path cty.Path, planned, got cty.Value) error {
 	if !planned.IsKnown() {
 		return nil
 	}
@@ -285,7 +291,7 @@ func compatible(path cty.Path, planned, got cty.Value) error {
 			if err != nil {
 				return fmt.Errorf("%s is missing", tfschema.PathString(p))
 			}
-			if err := compatible(p, pv, gv); err != nil {
+			if err := compatibleUnmarked(p, pv, gv); err != nil {
 				return err
 			}
 		}

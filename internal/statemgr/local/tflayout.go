@@ -1,6 +1,7 @@
 package local
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -132,11 +133,18 @@ func (s *tfFile) Get(ctx context.Context) ([]byte, statemgr.Version, error) {
 	return data, versionOf(data), nil
 }
 
+// readAll reads f from its start, into a buffer of f's size (a state of
+// some MB read by io.ReadAll is copied a dozen times as it grows).
 func readAll(f *os.File) ([]byte, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	return io.ReadAll(f)
+	var buf bytes.Buffer
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() < 1<<30 {
+		buf.Grow(int(fi.Size()) + bytes.MinRead) // room for the read that sees EOF
+	}
+	_, err := buf.ReadFrom(f)
+	return buf.Bytes(), err
 }
 
 // Put writes the state in place, as OpenTofu does (a new file would not

@@ -1,0 +1,49 @@
+package tfconfig
+
+import (
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// travCache holds what the traversals of an expression are, found once
+// per expression of the configuration rather than once per instance of
+// its block (a count of 100 in a module called 50 times walks the same
+// syntax 5,000 times otherwise). The traversals are shared: read only.
+type travCache struct {
+	mu   sync.Mutex
+	vars map[hclsyntax.Expression][]hcl.Traversal // Variables
+	refs map[hclsyntax.Expression][]hcl.Traversal // refTraversals
+}
+
+// variables is expr.Variables().
+func (c *travCache) variables(expr hcl.Expression) []hcl.Traversal {
+	return c.get(&c.vars, expr, hcl.Expression.Variables)
+}
+
+// references is refTraversals(expr).
+func (c *travCache) references(expr hcl.Expression) []hcl.Traversal {
+	return c.get(&c.refs, expr, refTraversals)
+}
+
+func (c *travCache) get(m *map[hclsyntax.Expression][]hcl.Traversal, expr hcl.Expression, find func(hcl.Expression) []hcl.Traversal) []hcl.Traversal {
+	native, ok := expr.(hclsyntax.Expression)
+	if !ok { // a JSON body's: not kept
+		return find(expr)
+	}
+	c.mu.Lock()
+	travs, ok := (*m)[native]
+	c.mu.Unlock()
+	if ok {
+		return travs
+	}
+	travs = find(expr)
+	c.mu.Lock()
+	if *m == nil {
+		*m = map[hclsyntax.Expression][]hcl.Traversal{}
+	}
+	(*m)[native] = travs
+	c.mu.Unlock()
+	return travs
+}
