@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/value"
 	"go.yaml.in/yaml/v3"
@@ -101,9 +103,14 @@ func ParseEnv(files []File, in Inputs) (*Config, error) {
 		templates:   map[string]*template{},
 		substituted: map[*yaml.Node]bool{},
 		secret:      map[*yaml.Node]*Variable{},
+		exprs:       map[*yaml.Node]*Expr{},
+		malformed:   map[*yaml.Node]hcl.Diagnostics{},
+		sources:     map[string][]byte{},
+		fns:         newFunctionTables(files),
 	}
 	for _, f := range files {
 		p.file = f.Name
+		p.sources[f.Name] = f.Data
 		p.cfg.Files = append(p.cfg.Files, f.Name)
 		p.parseFile(f.Data)
 	}
@@ -148,12 +155,16 @@ type parser struct {
 	rawMoved     []rawNode
 	rawImports   []rawNode
 
-	templates   map[string]*template     // by resource name
-	order       []*template              // as written
-	scope       *scope                   // non-nil: deref substitutes (see expand.go)
-	substituted map[*yaml.Node]bool      // nodes subst made: nothing left to substitute
-	secret      map[*yaml.Node]*Variable // nodes holding a sensitive variable's value: which (the first, of several)
-	propPos     *diag.Positions          // the PropPos of the resource whose properties are walked
+	templates   map[string]*template           // by resource name
+	order       []*template                    // as written
+	scope       *scope                         // non-nil: deref substitutes (see expand.go)
+	substituted map[*yaml.Node]bool            // nodes subst made: nothing left to substitute
+	secret      map[*yaml.Node]*Variable       // nodes holding a sensitive variable's value: which (the first, of several)
+	exprs       map[*yaml.Node]*Expr           // nodes standing for a template the engine evaluates (template.go)
+	malformed   map[*yaml.Node]hcl.Diagnostics // strings whose template does not parse: why
+	sources     map[string][]byte              // the files' texts, for diagnostics' source lines
+	fns         *functionTables
+	propPos     *diag.Positions // the PropPos of the resource whose properties are walked
 }
 
 // rawNode is a key and value read from a file, processed later.
