@@ -59,7 +59,7 @@ func idRoot(name string) string { return name + "#id" }
 // reads, a bare one (a provider ID) read under idRoot.
 func (t *tmpl) compile() *Expr {
 	p := t.p
-	x := &Expr{expr: t.expr, text: t.n.Value, pos: p.pos(t.n), where: t.where(), known: t.known, roots: map[string]*rootRead{}, fns: p.fns, src: p.sources[p.file]}
+	x := &Expr{expr: t.expr, text: t.n.Value, pos: p.pos(t.n), where: t.field(), known: t.known, roots: map[string]*rootRead{}, fns: p.fns, src: p.sources[p.file]}
 	seen := map[value.Ref]bool{}
 	add := func(r value.Ref) {
 		if !seen[r] {

@@ -291,6 +291,12 @@ func (p *parser) prop(n *yaml.Node, s *schema.Prop, path, owner, prop string) (a
 			key := p.shown(kv.key) // a sensitive map's keys are not shown
 			p.notePos(prop+"."+key, kv.key)
 			d, v, vok := p.strNode(kv.val, path+"."+key)
+			if x := p.exprs[d]; x != nil {
+				xv, xok := p.exprProp(d, x, nil, owner, prop+"."+key)
+				ok = ok && xok
+				out[kv.key.Value] = xv
+				continue
+			}
 			if vok {
 				vok = p.checkString(d, v, owner, prop+"."+key)
 			}
@@ -386,7 +392,7 @@ func (p *parser) checkString(n *yaml.Node, s, owner, prop string) bool {
 // gives it: its references are checked as any; a property that names a
 // resource (schema.Ref) takes a reference, not a value computed.
 func (p *parser) exprProp(n *yaml.Node, x *Expr, s *schema.Prop, owner, prop string) (any, bool) {
-	if s.Kind == schema.Ref {
+	if s != nil && s.Kind == schema.Ref {
 		p.diags.Add(p.pos(n), "%s: property %q: expected a reference to a %s like \"${name}\", got an expression computed from resources", owner, prop, s.RefType)
 		return nil, false
 	}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -94,10 +95,20 @@ type tmpl struct {
 // where is the owner (or the path) for messages.
 func (t *tmpl) where() string { return t.p.where(t.path) }
 
-// report adds HCL's diagnostics, each prefixed with where.
+// field is where and the property the template is written in, for
+// HCL's messages: `resource "web": property "tags.name"`.
+func (t *tmpl) field() string {
+	w := t.where()
+	if _, prop, ok := strings.Cut(t.path, ".properties."); ok && w != t.path {
+		w += ": property " + strconv.Quote(prop)
+	}
+	return w
+}
+
+// report adds HCL's diagnostics, each prefixed with field.
 func (t *tmpl) report(ds hcl.Diagnostics) {
 	for _, d := range hcldiag.Convert(ds, t.p.source) {
-		d.Message = t.where() + ": " + d.Message
+		d.Message = t.field() + ": " + d.Message
 		t.p.diags = append(t.p.diags, d)
 	}
 }
@@ -144,10 +155,12 @@ func (t *tmpl) result() *yaml.Node {
 			t.report(ds)
 			return nil
 		}
-		if !v.IsWhollyKnown() { // an impure function's: known when applying
+		x, _ := ctyvalue.Canonical(v)
+		if !v.IsWhollyKnown() || holdsTemplate(x) {
+			// An impure function's value is known when applying; text
+			// holding "${" (a file's) is a value, not Kyku's reference.
 			return t.exprNode()
 		}
-		x, _ := ctyvalue.Canonical(v)
 		return t.node(nodeOf(x, t.n), true)
 	}
 	if w, ok := t.expr.(*hclsyntax.TemplateWrapExpr); ok {
@@ -179,6 +192,9 @@ func (t *tmpl) result() *yaml.Node {
 			s, ok := t.text(part)
 			if !ok {
 				return nil
+			}
+			if isTemplate(s) {
+				return t.exprNode()
 			}
 			b.WriteString(s)
 		}
@@ -405,4 +421,21 @@ func indexStep(k cty.Value) string {
 		}
 	}
 	return "[?]"
+}
+
+// holdsTemplate reports whether a string in v holds "${" or "%{".
+func holdsTemplate(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return isTemplate(x)
+	case []any:
+		return slices.ContainsFunc(x, holdsTemplate)
+	case map[string]any:
+		for _, e := range x {
+			if holdsTemplate(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
