@@ -88,7 +88,9 @@ func Parse(files []File) (*Config, error) { return ParseEnv(files, Inputs{}) }
 // ParseEnv validates files as one configuration (resources, outputs,
 // variables, environments, moved and import entries merged; at most one
 // provider and one backend) and expands it for in: variables get their
-// values, count and forEach their instances. It does no I/O. On bad input
+// values, count and forEach their instances. It does no I/O but what the
+// file functions of its templates (file(), templatefile(), …) read: files
+// of the repository the first file is in (template.go). On bad input
 // it returns a nil Config and every problem found, as a sorted
 // diag.Diagnostics.
 func ParseEnv(files []File, in Inputs) (*Config, error) {
@@ -122,6 +124,7 @@ func ParseEnv(files []File, in Inputs) (*Config, error) {
 	p.expandOutputs()
 	p.finish()
 	p.movedAndImports()
+	p.cfg.Expressions = len(p.exprs) > 0
 	if len(p.diags) > 0 {
 		p.diags.Sort()
 		return nil, p.diags

@@ -50,6 +50,11 @@ type Config struct {
 	// plan file keeps only as descriptions, so a saved plan of it is
 	// applied with the configuration read again.
 	Terraform bool `json:"terraform,omitempty"`
+	// Expressions says a kyku.yaml template computes with what resources
+	// hold (an Expr, template.go): a plan file keeps it as a description
+	// too, so a saved plan of it is applied with the configuration read
+	// again, as a Terraform configuration's is.
+	Expressions bool `json:"expressions,omitempty"`
 
 	// Environment is the environment the configuration was expanded for
 	// ("" for the default one) and Environments the ones it declares.

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/value"
 )
@@ -141,5 +142,39 @@ resources:
 	}
 	if !strings.Contains(d.Source, `tags: { net: "${cidrhost(main-vpc, 1)}" }`) {
 		t.Errorf("source line:\n%s", d.Source)
+	}
+}
+
+// TestYAMLTemplateSavedPlan: a plan file keeps a template computing with
+// resources as a description, so its saved plan is applied with the
+// configuration read again (refused without it, changing nothing), and
+// then applies what it showed.
+func TestYAMLTemplateSavedPlan(t *testing.T) {
+	w := newWorld(t)
+	e := w.engine()
+	cfg := parse(t, templateConfig)
+	data, err := plan.Encode(mustPlan(t, e, cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := plan.Decode("plan.kyku", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Apply(t.Context(), nil, engine.ApplyOptions{AutoApprove: true}, saved)
+	if err == nil || !strings.Contains(err.Error(), "applied with that configuration") {
+		t.Fatalf("saved plan applied without its configuration: %v", err)
+	}
+	if got := w.cloud(); len(got) != 0 {
+		t.Fatalf("a refused apply created %v", got)
+	}
+	res, err := e.Apply(t.Context(), parse(t, templateConfig), engine.ApplyOptions{AutoApprove: true}, saved)
+	if err != nil || res.Err() != nil {
+		t.Fatalf("apply: %v %v", err, res.Err())
+	}
+	st := w.state()
+	tags := st.Resources["edge"].Config["tags"].(map[string]any)
+	if want := strings.ToUpper(st.Resources["web[0]"].Outputs["publicIp"].(string)); tags["first"] != want {
+		t.Errorf("edge tags.first = %#v, want %q", tags["first"], want)
 	}
 }
