@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -36,7 +35,7 @@ type Expr struct {
 	known map[string]cty.Value
 	roots map[string]*rootRead // by resource name
 	refs  []value.Ref
-	fns   *functionTables
+	fns   *funcs.Tables
 	src   []byte
 }
 
@@ -143,7 +142,7 @@ func (x *Expr) Eval(lookup value.Lookup) (any, bool, error) {
 			vars[idRoot(name)] = rr.value(name, func(in string) cty.Value { return providerID(in, lookup) })
 		}
 	}
-	ctx := &hcl.EvalContext{Variables: vars, Functions: x.fns.table(applying(lookup))}
+	ctx := &hcl.EvalContext{Variables: vars, Functions: x.fns.For(applying(lookup))}
 	v, ds := x.expr.Value(ctx)
 	if ds.HasErrors() {
 		out := hcldiag.Convert(ds, func(string) []byte { return x.src })
@@ -249,46 +248,27 @@ func (x *Expr) MarshalJSON() ([]byte, error) {
 	return json.Marshal(map[string]string{"yaml": x.pos.String(), "text": x.text, "with": hex.EncodeToString(h.Sum(nil))})
 }
 
-// functionTables are OpenTofu's functions as a kyku.yaml reads them:
-// the file functions confined to the configuration's repository, as a
-// .tf file's are; the impure ones (timestamp, uuid, bcrypt) known only
-// when applying.
-type functionTables struct {
-	dir        string
-	once       sync.Once
-	pure, full map[string]function.Function
-}
-
-func (ft *functionTables) table(applying bool) map[string]function.Function {
-	ft.once.Do(func() {
-		opts := funcs.Options{BaseDir: ft.dir, WorkDir: ft.dir, Within: funcs.Repository(ft.dir)}
-		ft.full = funcs.Table(opts)
-		opts.PureOnly = true
-		ft.pure = funcs.Table(opts)
-	})
-	if applying {
-		return ft.full
-	}
-	return ft.pure
-}
-
-// newFunctionTables reads relative paths from the directory of the
-// first configuration file.
-func newFunctionTables(files []File) *functionTables {
+// newFunctionTables are OpenTofu's functions as a kyku.yaml reads them:
+// relative paths from the directory of the first configuration file,
+// the file functions confined to its repository, as a .tf file's are;
+// the impure ones (timestamp, uuid, bcrypt) known only when applying.
+func newFunctionTables(files []File) *funcs.Tables {
 	dir := "."
 	if len(files) > 0 {
 		dir = filepath.Dir(files[0].Name)
 	}
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
-	}
-	return &functionTables{dir: dir}
+	return funcs.NewTables(func() funcs.Options {
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
+		return funcs.Options{BaseDir: dir, WorkDir: dir, Within: funcs.Repository(dir)}
+	})
 }
 
 // functions is the table a template evaluated while the configuration
 // is read uses.
 func (p *parser) functions(applying bool) map[string]function.Function {
-	return p.fns.table(applying)
+	return p.fns.For(applying)
 }
 
 // source is a configuration file's text, for diagnostics.

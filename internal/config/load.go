@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/lang/funcs"
 	"github.com/kyku/action/internal/value"
 	"go.yaml.in/yaml/v3"
 )
@@ -166,7 +167,7 @@ type parser struct {
 	exprs       map[*yaml.Node]*Expr           // nodes standing for a template the engine evaluates (template.go)
 	malformed   map[*yaml.Node]hcl.Diagnostics // strings whose template does not parse: why
 	sources     map[string][]byte              // the files' texts, for diagnostics' source lines
-	fns         *functionTables
+	fns         *funcs.Tables
 	propPos     *diag.Positions // the PropPos of the resource whose properties are walked
 }
 

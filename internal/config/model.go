@@ -448,7 +448,7 @@ func (c *Config) Clone() *Config {
 		Resources: slices.Clone(c.Resources), Outputs: slices.Clone(c.Outputs),
 		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Forget: slices.Clone(c.Forget), CountReads: slices.Clone(c.CountReads),
 		Providers: slices.Clone(c.Providers), CheckAssertions: slices.Clone(c.CheckAssertions),
-		Terraform: c.Terraform, Environment: c.Environment, Environments: slices.Clone(c.Environments),
+		Terraform: c.Terraform, Expressions: c.Expressions, Environment: c.Environment, Environments: slices.Clone(c.Environments),
 		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets),
 	}
 }

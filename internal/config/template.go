@@ -1,7 +1,6 @@
 package config
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -156,9 +155,10 @@ func (t *tmpl) result() *yaml.Node {
 			return nil
 		}
 		x, _ := ctyvalue.Canonical(v)
-		if !v.IsWhollyKnown() || holdsTemplate(x) {
-			// An impure function's value is known when applying; text
-			// holding "${" (a file's) is a value, not Kyku's reference.
+		if !v.IsWhollyKnown() || (t.callsFunction() && value.HoldsTemplate(x)) {
+			// An impure function's value is known when applying; text a
+			// function gives holding "${" (a file's) is a value, not
+			// Kyku's reference (a variable's may be one: "${var.vpc}").
 			return t.exprNode()
 		}
 		return t.node(nodeOf(x, t.n), true)
@@ -193,7 +193,7 @@ func (t *tmpl) result() *yaml.Node {
 			if !ok {
 				return nil
 			}
-			if isTemplate(s) {
+			if t.callsFunction() && value.HoldsTemplate(s) {
 				return t.exprNode()
 			}
 			b.WriteString(s)
@@ -423,19 +423,14 @@ func indexStep(k cty.Value) string {
 	return "[?]"
 }
 
-// holdsTemplate reports whether a string in v holds "${" or "%{".
-func holdsTemplate(v any) bool {
-	switch x := v.(type) {
-	case string:
-		return isTemplate(x)
-	case []any:
-		return slices.ContainsFunc(x, holdsTemplate)
-	case map[string]any:
-		for _, e := range x {
-			if holdsTemplate(e) {
-				return true
-			}
+// callsFunction reports whether the template calls a function.
+func (t *tmpl) callsFunction() bool {
+	calls := false
+	hclsyntax.VisitAll(t.expr, func(n hclsyntax.Node) hcl.Diagnostics {
+		if _, ok := n.(*hclsyntax.FunctionCallExpr); ok {
+			calls = true
 		}
-	}
-	return false
+		return nil
+	})
+	return calls
 }
