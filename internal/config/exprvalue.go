@@ -33,10 +33,14 @@ type Expr struct {
 	pos   diag.Pos
 	where string
 	known map[string]cty.Value
-	roots map[string]*rootRead // by resource name
-	refs  []value.Ref
-	fns   *funcs.Tables
-	src   []byte
+	// secret are the sensitive variables in known: the description
+	// leaves their values out (a digest of a short secret can be
+	// guessed); the configuration's secrets hash covers them.
+	secret []string
+	roots  map[string]*rootRead // by resource name
+	refs   []value.Ref
+	fns    *funcs.Tables
+	src    []byte
 }
 
 var _ value.Expr = (*Expr)(nil)
@@ -58,7 +62,7 @@ func idRoot(name string) string { return name + "#id" }
 // reads, a bare one (a provider ID) read under idRoot.
 func (t *tmpl) compile() *Expr {
 	p := t.p
-	x := &Expr{expr: t.expr, text: t.n.Value, pos: p.pos(t.n), where: t.field(), known: t.known, roots: map[string]*rootRead{}, fns: p.fns, src: p.sources[p.file]}
+	x := &Expr{expr: t.expr, text: t.n.Value, pos: p.pos(t.n), where: t.field(), known: t.known, secret: t.secretVars, roots: map[string]*rootRead{}, fns: p.fns, src: p.sources[p.file]}
 	seen := map[value.Ref]bool{}
 	add := func(r value.Ref) {
 		if !seen[r] {
@@ -231,13 +235,18 @@ func applying(lookup value.Lookup) bool {
 
 // MarshalJSON describes the template, not its value: as written, where,
 // and a digest of what the configuration bound in it (variables'
-// values among them, never shown), so that hashes and plan files tell
-// two instances' templates apart.
+// values among them but sensitive ones', never shown), so that hashes
+// and plan files tell two instances' templates apart.
 func (x *Expr) MarshalJSON() ([]byte, error) {
 	names := slices.Sorted(maps.Keys(x.known))
 	h := sha256.New()
 	for _, n := range names {
 		v, _ := ctyvalue.Canonical(x.known[n])
+		if m, ok := v.(map[string]any); ok && n == "var" {
+			for _, s := range x.secret {
+				delete(m, s)
+			}
+		}
 		b, err := value.AppendJSON([]byte(n+"="), v)
 		if err != nil {
 			return nil, err

@@ -81,14 +81,15 @@ func (p *parser) secretIn(s string) *Variable {
 
 // tmpl is one template being evaluated.
 type tmpl struct {
-	p      *parser
-	n      *yaml.Node
-	path   string
-	expr   hclsyntax.Expression
-	chains []*chain             // the resources it reads
-	known  map[string]cty.Value // var, environment, count, each: what it reads of them
-	secret *Variable            // the first sensitive variable it reads
-	iters  []string             // names of the for expressions around the walk
+	p          *parser
+	n          *yaml.Node
+	path       string
+	expr       hclsyntax.Expression
+	chains     []*chain             // the resources it reads
+	known      map[string]cty.Value // var, environment, count, each: what it reads of them
+	secret     *Variable            // the first sensitive variable it reads
+	secretVars []string             // every sensitive variable it reads
+	iters      []string             // names of the for expressions around the walk
 }
 
 // where is the owner (or the path) for messages.
@@ -347,6 +348,9 @@ func (t *tmpl) bind(tr hcl.Traversal) bool {
 		t.known["var"] = cty.ObjectVal(vars)
 		if v.Sensitive && t.secret == nil {
 			t.secret = v
+		}
+		if v.Sensitive {
+			t.secretVars = append(t.secretVars, v.Name)
 		}
 	case "environment":
 		if r.Attr != "" {
