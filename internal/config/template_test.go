@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -250,8 +251,12 @@ func TestTemplateFilesConfined(t *testing.T) {
 				if x, ok := got.(value.Expr); ok { // text holding "${" is a value, not a reference
 					got, _, _ = x.Eval(nil)
 				}
-				if s, _ := got.(string); !strings.HasPrefix(s, "hello ") {
-					t.Errorf("publicKey = %#v", got)
+				want := "hello kyku"
+				if tc.name == "own file" {
+					want = "hello ${name}" // a value, not a reference to a resource "name"
+				}
+				if got != want {
+					t.Errorf("publicKey = %#v, want %q", got, want)
 				}
 				return
 			}
@@ -266,5 +271,40 @@ func TestTemplateFilesConfined(t *testing.T) {
 				t.Errorf("at %s, want %s:4", ds[0].Pos, path)
 			}
 		})
+	}
+}
+
+// TestTemplateSensitive: a template computing with a resource and a
+// sensitive variable makes its property sensitive, and its description
+// (hashes, plan files) holds neither the secret nor a digest of it, while
+// a plain variable's value still tells two descriptions apart.
+func TestTemplateSensitive(t *testing.T) {
+	describe := func(pw, env string) (string, []string) {
+		t.Helper()
+		src := "variables:\n  pw: { type: string, default: " + pw + ", sensitive: true }\n  env: { type: string, default: " + env + " }\n" +
+			"resources:\n  main-vpc: { type: Vpc, properties: { cidr: 10.0.0.0/16 } }\n" +
+			"  k: { type: SshKey, properties: { publicKey: '${lower(main-vpc)}-${var.pw}-${var.env}' } }\n"
+		cfg, err := Parse([]File{{Name: "kyku.yaml", Data: []byte(src)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := cfg.Resource("k")
+		b, err := json.Marshal(r.Properties["publicKey"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b), r.Sensitive
+	}
+	a, sensitive := describe("hunter22", "prod")
+	b, _ := describe("swordfish", "prod")
+	c, _ := describe("hunter22", "dev")
+	if !cmp.Equal(sensitive, []string{"publicKey"}) {
+		t.Errorf("sensitive properties %v, want [publicKey]", sensitive)
+	}
+	if a != b || strings.Contains(a, "hunter22") {
+		t.Errorf("the description depends on the secret:\n%s\n%s", a, b)
+	}
+	if a == c {
+		t.Errorf("two values of env give one description: %s", a)
 	}
 }
