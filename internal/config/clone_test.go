@@ -37,7 +37,8 @@ providers:
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Terraform = true // set by package tfconfig
+	cfg.Terraform = true   // set by package tfconfig
+	cfg.Expressions = true // set when a template computes with resources
 	cfg.Forget = []string{"old"}
 	cfg.CountReads = []*CountRead{{By: "a.b", Arg: "count", Reads: []string{"c.d"}}}
 	cfg.CheckAssertions = []*Condition{{Pos: diag.Pos{File: "main.tf", Line: 3}}}

@@ -14,7 +14,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/lang/funcs"
 	"github.com/kyku/action/internal/value"
 	"go.yaml.in/yaml/v3"
 )
@@ -86,7 +89,9 @@ func Parse(files []File) (*Config, error) { return ParseEnv(files, Inputs{}) }
 // ParseEnv validates files as one configuration (resources, outputs,
 // variables, environments, moved and import entries merged; at most one
 // provider and one backend) and expands it for in: variables get their
-// values, count and forEach their instances. It does no I/O. On bad input
+// values, count and forEach their instances. It does no I/O but what the
+// file functions of its templates (file(), templatefile(), …) read: files
+// of the repository the first file is in (template.go). On bad input
 // it returns a nil Config and every problem found, as a sorted
 // diag.Diagnostics.
 func ParseEnv(files []File, in Inputs) (*Config, error) {
@@ -101,9 +106,14 @@ func ParseEnv(files []File, in Inputs) (*Config, error) {
 		templates:   map[string]*template{},
 		substituted: map[*yaml.Node]bool{},
 		secret:      map[*yaml.Node]*Variable{},
+		exprs:       map[*yaml.Node]*Expr{},
+		malformed:   map[*yaml.Node]hcl.Diagnostics{},
+		sources:     map[string][]byte{},
+		fns:         newFunctionTables(files),
 	}
 	for _, f := range files {
 		p.file = f.Name
+		p.sources[f.Name] = f.Data
 		p.cfg.Files = append(p.cfg.Files, f.Name)
 		p.parseFile(f.Data)
 	}
@@ -115,6 +125,7 @@ func ParseEnv(files []File, in Inputs) (*Config, error) {
 	p.expandOutputs()
 	p.finish()
 	p.movedAndImports()
+	p.cfg.Expressions = len(p.exprs) > 0
 	if len(p.diags) > 0 {
 		p.diags.Sort()
 		return nil, p.diags
@@ -148,12 +159,16 @@ type parser struct {
 	rawMoved     []rawNode
 	rawImports   []rawNode
 
-	templates   map[string]*template     // by resource name
-	order       []*template              // as written
-	scope       *scope                   // non-nil: deref substitutes (see expand.go)
-	substituted map[*yaml.Node]bool      // nodes subst made: nothing left to substitute
-	secret      map[*yaml.Node]*Variable // nodes holding a sensitive variable's value: which (the first, of several)
-	propPos     *diag.Positions          // the PropPos of the resource whose properties are walked
+	templates   map[string]*template           // by resource name
+	order       []*template                    // as written
+	scope       *scope                         // non-nil: deref substitutes (see expand.go)
+	substituted map[*yaml.Node]bool            // nodes subst made: nothing left to substitute
+	secret      map[*yaml.Node]*Variable       // nodes holding a sensitive variable's value: which (the first, of several)
+	exprs       map[*yaml.Node]*Expr           // nodes standing for a template the engine evaluates (template.go)
+	malformed   map[*yaml.Node]hcl.Diagnostics // strings whose template does not parse: why
+	sources     map[string][]byte              // the files' texts, for diagnostics' source lines
+	fns         *funcs.Tables
+	propPos     *diag.Positions // the PropPos of the resource whose properties are walked
 }
 
 // rawNode is a key and value read from a file, processed later.

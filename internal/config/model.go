@@ -50,6 +50,11 @@ type Config struct {
 	// plan file keeps only as descriptions, so a saved plan of it is
 	// applied with the configuration read again.
 	Terraform bool `json:"terraform,omitempty"`
+	// Expressions says a kyku.yaml template computes with what resources
+	// hold (an Expr, template.go): a plan file keeps it as a description
+	// too, so a saved plan of it is applied with the configuration read
+	// again, as a Terraform configuration's is.
+	Expressions bool `json:"expressions,omitempty"`
 
 	// Environment is the environment the configuration was expanded for
 	// ("" for the default one) and Environments the ones it declares.
@@ -443,7 +448,7 @@ func (c *Config) Clone() *Config {
 		Resources: slices.Clone(c.Resources), Outputs: slices.Clone(c.Outputs),
 		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Forget: slices.Clone(c.Forget), CountReads: slices.Clone(c.CountReads),
 		Providers: slices.Clone(c.Providers), CheckAssertions: slices.Clone(c.CheckAssertions),
-		Terraform: c.Terraform, Environment: c.Environment, Environments: slices.Clone(c.Environments),
+		Terraform: c.Terraform, Expressions: c.Expressions, Environment: c.Environment, Environments: slices.Clone(c.Environments),
 		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets),
 	}
 }

@@ -284,6 +284,9 @@ func (p *parser) pluginValue(n *yaml.Node, path, prop string, visit func(n *yaml
 		}
 		return out, ok
 	}
+	if x := p.exprs[n]; x != nil {
+		return x, visit(n, x.refText(), prop)
+	}
 	if isString(n) {
 		return n.Value, visit(n, n.Value, prop)
 	}

@@ -6,7 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/lang/hcldiag"
 	"github.com/kyku/action/internal/schema"
 	"github.com/kyku/action/internal/value"
 	"go.yaml.in/yaml/v3"
@@ -249,6 +252,9 @@ func (p *parser) prop(n *yaml.Node, s *schema.Prop, path, owner, prop string) (a
 	}
 	p.enter(orig, n)
 	defer p.leave(orig, n)
+	if x := p.exprs[n]; x != nil {
+		return p.exprProp(n, x, s, owner, prop)
+	}
 	switch s.Kind {
 	case schema.String:
 		v, ok := p.str(n, path)
@@ -285,6 +291,12 @@ func (p *parser) prop(n *yaml.Node, s *schema.Prop, path, owner, prop string) (a
 			key := p.shown(kv.key) // a sensitive map's keys are not shown
 			p.notePos(prop+"."+key, kv.key)
 			d, v, vok := p.strNode(kv.val, path+"."+key)
+			if x := p.exprs[d]; x != nil {
+				xv, xok := p.exprProp(d, x, nil, owner, prop+"."+key)
+				ok = ok && xok
+				out[kv.key.Value] = xv
+				continue
+			}
 			if vok {
 				vok = p.checkString(d, v, owner, prop+"."+key)
 			}
@@ -369,9 +381,34 @@ func (p *parser) checkString(n *yaml.Node, s, owner, prop string) bool {
 		if prop != "" {
 			where += fmt.Sprintf(": property %q", prop)
 		}
-		p.diags.Add(p.pos(n), "%s: malformed reference in %s: expected ${name} or ${name.output}", where, p.quoted(n, s))
+		p.diags = append(p.diags, diag.Diagnostic{Pos: p.pos(n), Message: fmt.Sprintf("%s: malformed reference in %s: expected ${name} or ${name.output}", where, p.quoted(n, s)), Source: p.parseSource(n)})
 		return false
 	}
 	p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: s, secret: p.secret[n] != nil})
 	return true
+}
+
+// exprProp is property prop's value when a template the engine evaluates
+// gives it: its references are checked as any; a property that names a
+// resource (schema.Ref) takes a reference, not a value computed.
+func (p *parser) exprProp(n *yaml.Node, x *Expr, s *schema.Prop, owner, prop string) (any, bool) {
+	if s != nil && s.Kind == schema.Ref {
+		p.diags.Add(p.pos(n), "%s: property %q: expected a reference to a %s like \"${name}\", got an expression computed from resources", owner, prop, s.RefType)
+		return nil, false
+	}
+	p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: x.refText(), secret: p.secret[n] != nil})
+	return x, true
+}
+
+// parseSource is the source line of the first reason the template in n
+// does not parse, marked where it fails ("" when it parses).
+func (p *parser) parseSource(n *yaml.Node) string {
+	for _, d := range p.malformed[n] {
+		if d.Severity == hcl.DiagError && d.Subject != nil {
+			if src := p.sources[d.Subject.Filename]; src != nil {
+				return hcldiag.Snippet(src, *d.Subject)
+			}
+		}
+	}
+	return ""
 }

@@ -38,7 +38,7 @@ func (p *parser) deref(n *yaml.Node, path string) *yaml.Node {
 		}
 		n = n.Alias
 	}
-	if p.scope != nil && n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${") && isString(n) && !p.substituted[n] {
+	if p.scope != nil && n.Kind == yaml.ScalarNode && isTemplate(n.Value) && isString(n) && !p.substituted[n] {
 		return p.subst(n, path)
 	}
 	return n
@@ -282,6 +282,9 @@ func (p *parser) generic(n *yaml.Node, path string, visit func(n *yaml.Node, s, 
 		return out, ok
 	}
 	switch {
+	case p.exprs[n] != nil:
+		visit(n, p.exprs[n].refText(), path)
+		return p.exprs[n], true
 	case isString(n):
 		visit(n, n.Value, path)
 		return n.Value, true

@@ -134,12 +134,16 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 		if err := e.checkSaved(p, st, cfg); err != nil {
 			return nil, err
 		}
-		if p.Config != nil && p.Config.Terraform {
-			// A plan file keeps a Terraform configuration's expressions as
+		if p.Config != nil && (p.Config.Terraform || p.Config.Expressions) {
+			// A plan file keeps a Terraform configuration's expressions
+			// (and a kyku.yaml's templates computing with resources) as
 			// descriptions: the configuration read again (checkSaved held
 			// it to the plan's hashes) is what it planned.
-			if cfg == nil {
+			if cfg == nil && p.Config.Terraform {
 				return nil, errors.New("a saved plan of a Terraform configuration is applied with that configuration: give the directory it was planned from (-c DIR), with the same variables")
+			}
+			if cfg == nil {
+				return nil, errors.New("a saved plan of a kyku.yaml whose templates compute with resources' values is applied with that configuration: give the configuration it was planned from (-c PATH), with the same variables")
 			}
 			q := *p
 			q.Config = cfg

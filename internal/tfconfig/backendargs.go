@@ -39,6 +39,7 @@ func RootBackend(m *Module, in Inputs, overrides []string) (*BackendArgs, error)
 		return out, nil
 	}
 	ev := &evaluator{in: in, files: maps.Clone(m.files)}
+	ev.fns = ev.newFunctions()
 	if ev.files == nil {
 		ev.files = map[string]*hcl.File{}
 	}

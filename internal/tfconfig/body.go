@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
@@ -255,24 +254,8 @@ func (l literal) MarshalJSON() ([]byte, error)         { return value.AppendJSON
 // plain is a canonical value as a property, output or provider setting:
 // itself, or a literal when a string in it holds "${".
 func plain(v any) any {
-	if holdsTemplate(v) {
+	if value.HoldsTemplate(v) {
 		return literal{v}
 	}
 	return v
-}
-
-func holdsTemplate(v any) bool {
-	switch x := v.(type) {
-	case string:
-		return strings.Contains(x, "${")
-	case []any:
-		return slices.ContainsFunc(x, holdsTemplate)
-	case map[string]any:
-		for _, e := range x {
-			if holdsTemplate(e) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -1,76 +1,19 @@
 package tfconfig
 
 import (
-	"bytes"
-	"fmt"
-	"strings"
-	"unicode/utf8"
-
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/lang/hcldiag"
 )
 
-// toDiag turns HCL's error diagnostics into Kyku's: at file:line:col,
-// OpenTofu's summary and detail, and the source line with the part
-// meant marked (files holds the texts, by file name). Warnings are left
-// out.
+// toDiag turns HCL's error diagnostics into Kyku's (hcldiag.Convert),
+// files holding the texts by file name.
 func toDiag(hds hcl.Diagnostics, files map[string]*hcl.File) diag.Diagnostics {
-	var out diag.Diagnostics
-	seen := map[string]bool{}
-	for _, d := range hds {
-		if d.Severity != hcl.DiagError {
-			continue
+	return hcldiag.Convert(hds, func(name string) []byte {
+		if f := files[name]; f != nil {
+			return f.Bytes
 		}
-		kd := diag.Diagnostic{Message: message(d)}
-		if d.Subject != nil {
-			kd.Pos = diag.Pos{File: d.Subject.Filename, Line: d.Subject.Start.Line, Col: d.Subject.Start.Column}
-			if f := files[d.Subject.Filename]; f != nil {
-				kd.Source = snippet(f.Bytes, *d.Subject)
-			}
-		}
-		if key := kd.String(); !seen[key] {
-			seen[key] = true
-			out = append(out, kd)
-		}
-	}
-	out.Sort()
-	return out
-}
-
-// message is a diagnostic's summary and detail on one line each.
-func message(d *hcl.Diagnostic) string {
-	if d.Detail == "" {
-		return d.Summary
-	}
-	return d.Summary + ": " + d.Detail
-}
-
-// snippet is the line of src where rng starts, numbered, with a mark
-// under the part of it rng covers:
-//
-//	3 |   foo = 1
-//	  |   ^^^
-func snippet(src []byte, rng hcl.Range) string {
-	lines := bytes.Split(src, []byte("\n"))
-	if rng.Start.Line < 1 || rng.Start.Line > len(lines) {
-		return ""
-	}
-	line := strings.TrimRight(string(lines[rng.Start.Line-1]), "\r")
-	num := fmt.Sprintf("%5d | ", rng.Start.Line)
-	start := min(max(rng.Start.Column-1, 0), utf8.RuneCountInString(line))
-	width := 1
-	if rng.End.Line == rng.Start.Line && rng.End.Column > rng.Start.Column {
-		width = rng.End.Column - rng.Start.Column
-	} else if rng.End.Line > rng.Start.Line {
-		width = max(utf8.RuneCountInString(line)-start, 1)
-	}
-	pad := strings.Repeat(" ", len(num)-2) + "| "
-	lead := []rune(line)[:start]
-	for i, r := range lead {
-		if r != '\t' {
-			lead[i] = ' '
-		}
-	}
-	return num + line + "\n" + pad + string(lead) + strings.Repeat("^", width)
+		return nil
+	})
 }

@@ -38,6 +38,7 @@ func ExpandPartial(m *Module, in Inputs) (cfg *config.Config, pending bool, err 
 
 func expand(m *Module, in Inputs, partial bool) (*config.Config, bool, error) {
 	ev := &evaluator{in: in, files: maps.Clone(m.files), partial: partial}
+	ev.fns = ev.newFunctions()
 	if ev.files == nil {
 		ev.files = map[string]*hcl.File{}
 	}

@@ -37,8 +37,7 @@ type evaluator struct {
 	partial, pending bool
 	countReads       []*config.CountRead
 
-	funcsOnce  sync.Once // expressions are evaluated from many goroutines
-	pure, full map[string]function.Function
+	fns *funcs.Tables // built on first use (see functions)
 
 	travs travCache // the traversals of each expression, found once
 }
@@ -49,17 +48,15 @@ type evaluator struct {
 // reads it: relative paths given to the file functions start there, as
 // path.module and path.root do.
 func (ev *evaluator) functions(applying bool) map[string]function.Function {
-	ev.funcsOnce.Do(func() {
+	return ev.fns.For(applying)
+}
+
+// newFunctions are ev's function tables (functions).
+func (ev *evaluator) newFunctions() *funcs.Tables {
+	return funcs.NewTables(func() funcs.Options {
 		root := ev.rootDir()
-		opts := funcs.Options{BaseDir: root, WorkDir: root, Within: repository(root), Getenv: ev.in.Getenv, Now: ev.in.Now, PlanTimestamp: ev.in.PlanTimestamp}
-		ev.full = funcs.Table(opts)
-		opts.PureOnly = true
-		ev.pure = funcs.Table(opts)
+		return funcs.Options{BaseDir: root, WorkDir: root, Within: repository(root), Getenv: ev.in.Getenv, Now: ev.in.Now, PlanTimestamp: ev.in.PlanTimestamp}
 	})
-	if applying {
-		return ev.full
-	}
-	return ev.pure
 }
 
 // repository is the directory the file functions may read in

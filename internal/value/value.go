@@ -461,6 +461,26 @@ func Refs(v any) []Ref {
 	return out
 }
 
+// HoldsTemplate reports whether a string in v (nested lists and maps
+// included) holds "${": Resolve would read it as references, so a value
+// holding it (a file's text, a value computed by an expression) is kept
+// as an Expr, not as text.
+func HoldsTemplate(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(x, "${")
+	case []any:
+		return slices.ContainsFunc(x, HoldsTemplate)
+	case map[string]any:
+		for _, e := range x {
+			if HoldsTemplate(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // ParseRef parses a string that is exactly one reference.
 func ParseRef(s string) (Ref, bool) {
 	if len(s) < 4 || s[0] != '$' || s[1] != '{' || s[len(s)-1] != '}' {

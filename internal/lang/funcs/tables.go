@@ -1,0 +1,36 @@
+package funcs
+
+import (
+	"sync"
+
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+// Tables are the two function tables of one configuration, built on
+// first use from the options opts gives: the pure one a plan evaluates
+// with (impure functions unknown, Options.PureOnly) and the full one
+// applying does. Safe for concurrent use: expressions are evaluated
+// from many goroutines.
+type Tables struct {
+	opts       func() Options
+	once       sync.Once
+	pure, full map[string]function.Function
+}
+
+// NewTables returns the tables of the options opts gives when first used.
+func NewTables(opts func() Options) *Tables { return &Tables{opts: opts} }
+
+// For is the table applying (true) or planning (false) evaluates with.
+func (t *Tables) For(applying bool) map[string]function.Function {
+	t.once.Do(func() {
+		opts := t.opts()
+		opts.PureOnly = false
+		t.full = Table(opts)
+		opts.PureOnly = true
+		t.pure = Table(opts)
+	})
+	if applying {
+		return t.full
+	}
+	return t.pure
+}
