@@ -247,7 +247,7 @@ func (e *Engine) prepareSaved(ctx context.Context, p *plan.Plan, st *state.File,
 // the resources saved changes, and returns that plan when it makes
 // exactly saved's changes (no-ops aside), else a *MismatchError.
 func (e *Engine) replanChanges(ctx context.Context, saved *plan.Plan, st *state.File) (*plan.Plan, error) {
-	targets := changedObjects(saved)
+	targets := changedResources(saved)
 	if len(targets) == 0 {
 		return saved, nil
 	}
@@ -264,7 +264,7 @@ func (e *Engine) replanChanges(ctx context.Context, saved *plan.Plan, st *state.
 		return nil, err
 	}
 	if got != want {
-		return nil, &MismatchError{Reason: difference(changesOnly(saved), changesOnly(fresh)), Saved: want, Fresh: got}
+		return nil, &MismatchError{Reason: difference(changesOnly(saved), asListed(fresh, saved)), Saved: want, Fresh: got}
 	}
 	sc, fc := changesOnly(saved).Changes, changesOnly(fresh).Changes
 	for i := range sc {
@@ -274,6 +274,39 @@ func (e *Engine) replanChanges(ctx context.Context, saved *plan.Plan, st *state.
 	}
 	fresh.Objects = saved.Objects
 	return fresh, nil
+}
+
+// changedResources are the resources p's changes write, by their names
+// in the configuration (a move's former name is not one: planning the
+// new name plans the move).
+func changedResources(p *plan.Plan) []string {
+	var out []string
+	for _, c := range p.Changes {
+		if c.Action != plan.NoOp {
+			out = append(out, c.ResourceID)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// asListed is fresh's changes as saved lists them: its changes, and its
+// no-ops of resources saved changes (so that a change planning again no
+// longer makes is named as planning again says it: a no-op).
+func asListed(fresh, saved *plan.Plan) *plan.Plan {
+	listed := map[string]bool{}
+	for _, c := range saved.Changes {
+		listed[c.ResourceID] = true
+	}
+	q := changesOnly(fresh)
+	q.Changes = nil
+	for _, c := range fresh.Changes {
+		if c.Action != plan.NoOp || listed[c.ResourceID] {
+			c.Level = 0
+			q.Changes = append(q.Changes, c)
+		}
+	}
+	return q
 }
 
 // changesOnly is p with its no-op changes, targets and levels left out:
