@@ -15,6 +15,7 @@ import (
 
 	"github.com/kyku/action/internal/bot"
 	"github.com/kyku/action/internal/bot/jobs"
+	"github.com/kyku/action/internal/buildinfo"
 	"github.com/kyku/action/internal/claim"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
@@ -41,6 +42,13 @@ import (
 // The bot keeps nothing that matters on its disk, so a local backend is
 // refused: several replicas and restarts must see the same state and locks.
 func opener(getenv func(string) string, simRoot string) bot.Opener {
+	return openerOf(getenv, simRoot, buildinfo.EngineVersion("", ""))
+}
+
+// openerOf is opener with Kyku's version (buildinfo.EngineVersion), which
+// the engine records as the provider version of Kyku's own types: a plan
+// after an upgrade of the bot reads those objects again, and only then.
+func openerOf(getenv func(string) string, simRoot, version string) bot.Opener {
 	return func(ctx context.Context, t bot.Tenant, cfg *config.Config, env string) (*review.Workspace, error) {
 		bc := cfg.Backend
 		if t.Terraform == nil && (bc == nil || bc.Type == "" || bc.Type == "local") {
@@ -132,7 +140,7 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 			workspace.Release(p)
 			return nil, fmt.Errorf("open workspace: %w", err)
 		}
-		return &review.Workspace{Engine: engine.New(p, backend, engine.Options{Env: env, Secrets: book, Leases: leases}), Backend: backend,
+		return &review.Workspace{Engine: engine.New(p, backend, engine.Options{Env: env, Secrets: book, Leases: leases, Version: version}), Backend: backend,
 			Close: func() error { workspace.Release(p); return nil }}, nil
 	}
 }
