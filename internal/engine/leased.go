@@ -126,10 +126,11 @@ func (e *Engine) applyLeased(ctx context.Context, cfg *config.Config, opts Apply
 	if st0 == nil || st0.Metadata.Prefix == "" {
 		return nil, false, nil
 	}
-	if entries, err := e.backend.Entries(ctx); err != nil {
-		return nil, true, fmt.Errorf("read journal (%s): %w", e.backend.Describe(), err)
-	} else if len(entries) > 0 {
-		return nil, false, nil // the lock's recovery folds it first
+	// A journal of the whole-state lock's runs: the lock's recovery folds
+	// it first. Read without the lock, it may be being cleared by the run
+	// holding it: the lock's path reads it again once that run is done.
+	if entries, err := e.backend.Entries(ctx); err != nil || len(entries) > 0 {
+		return nil, false, nil
 	}
 	e.learnState(st0)
 	p := saved
