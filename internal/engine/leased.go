@@ -274,6 +274,7 @@ func (e *Engine) replanChanges(ctx context.Context, saved *plan.Plan, st *state.
 		}
 	}
 	fresh.Objects = saved.Objects
+	fresh.Targets = saved.Targets // limited to saved's changes, not targeted by its user: a plan destroying everything is still one
 	return fresh, nil
 }
 
