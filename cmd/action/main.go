@@ -20,6 +20,7 @@ import (
 	gh "github.com/google/go-github/v62/github"
 
 	"github.com/kyku/action/internal/action"
+	"github.com/kyku/action/internal/buildinfo"
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/aws"
@@ -43,6 +44,7 @@ func run() int {
 		Now:       time.Now,
 		Providers: registry(),
 		GitHub:    client,
+		Version:   buildinfo.EngineVersion("", ""),
 	})
 }
 

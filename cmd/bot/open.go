@@ -15,6 +15,7 @@ import (
 
 	"github.com/kyku/action/internal/bot"
 	"github.com/kyku/action/internal/bot/jobs"
+	"github.com/kyku/action/internal/buildinfo"
 	"github.com/kyku/action/internal/claim"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
@@ -42,6 +43,13 @@ import (
 // The bot keeps nothing that matters on its disk, so a local backend is
 // refused: several replicas and restarts must see the same state and locks.
 func opener(getenv func(string) string, simRoot string) bot.Opener {
+	return openerOf(getenv, simRoot, buildinfo.EngineVersion("", ""))
+}
+
+// openerOf is opener with Kyku's version (buildinfo.EngineVersion), which
+// the engine records as the provider version of Kyku's own types: a plan
+// after an upgrade of the bot reads those objects again, and only then.
+func openerOf(getenv func(string) string, simRoot, version string) bot.Opener {
 	// Private registries' tokens: the operator's (TF_TOKEN_<host>, the
 	// CLI configuration of the bot's HOME), never a repository's.
 	creds := hostcreds.New(hostcreds.Sources{Environ: os.Environ(), Getenv: getenv})
@@ -138,7 +146,7 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 			workspace.Release(p)
 			return nil, fmt.Errorf("open workspace: %w", err)
 		}
-		return &review.Workspace{Engine: engine.New(p, backend, engine.Options{Env: env, Secrets: book, Leases: leases}), Backend: backend,
+		return &review.Workspace{Engine: engine.New(p, backend, engine.Options{Env: env, Secrets: book, Leases: leases, Version: version}), Backend: backend,
 			Close: func() error { workspace.Release(p); return nil }}, nil
 	}
 }

@@ -44,7 +44,8 @@ var serialRE = regexp.MustCompile(`state serial (\d+) → (\d+)`)
 // Vpc): applies are serialized by the lock, each succeeds or fails with the
 // lock message, the serial rises with every write, the final state holds
 // exactly what the last successful apply reported, the cloud holds nothing
-// that state forgot, and no update is lost.
+// that state forgot, and no update is lost. With leases: false: this is
+// the whole-state lock's test (internal/engine/leasetest has the leases').
 func TestConcurrentAppliesOnS3(t *testing.T) {
 	srv := s3test.Require(t)
 	p, bucket := s3Project(t, srv)
@@ -52,6 +53,9 @@ func TestConcurrentAppliesOnS3(t *testing.T) {
 	base := "  net:\n    type: Vpc\n    properties: { cidr: 10.0.0.0/16 }\n"
 	for i := 0; i < n; i++ {
 		cfg := s3Config(srv, bucket, base+fmt.Sprintf("  key-%d:\n    type: SshKey\n    properties: { publicKey: \"ssh-ed25519 AAAA key-%d\" }\n", i, i))
+		// The whole-state lock as such (leases are the default: leases
+		// serialize only applies touching the same objects).
+		cfg = strings.Replace(cfg, "usePathStyle: true }", "usePathStyle: true, leases: false }", 1)
 		if err := os.WriteFile(filepath.Join(p.dir, fmt.Sprintf("kyku-%d.yaml", i)), []byte(cfg), 0o644); err != nil {
 			t.Fatal(err)
 		}

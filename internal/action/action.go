@@ -44,6 +44,11 @@ type Env struct {
 	// Rand is the engine's randomness (deploy prefix, lineage); nil:
 	// crypto/rand. Tests make it deterministic.
 	Rand io.Reader
+	// Version is Kyku's version and commit (buildinfo.EngineVersion),
+	// recorded as the provider version of Kyku's own types: a plan after
+	// an upgrade reads again the objects of those types, and only after
+	// one (engine.Options.Version).
+	Version string
 }
 
 // Exit codes of Run.
@@ -312,7 +317,7 @@ func (r *run) open(ctx context.Context, cfg *config.Config, env string) (*review
 		Env: env, Provider: r.in.Provider, Getenv: r.env.Getenv,
 		BaseDir: filepath.Join(root, filepath.FromSlash(r.src.dir(cfg))), FormerBaseDir: root,
 		Engine: engine.Options{
-			Parallelism: r.in.Parallelism, Now: r.env.Now, Rand: r.env.Rand, Secrets: &r.secrets,
+			Parallelism: r.in.Parallelism, Now: r.env.Now, Rand: r.env.Rand, Secrets: &r.secrets, Version: r.env.Version,
 			Lock: statemgr.LockInfo{Who: "github-actions@" + r.ghctx.Repository, Actor: r.ghctx.Actor, RunURL: r.runURL()},
 		},
 		Plugins:     plugins,

@@ -130,6 +130,8 @@ type fixture struct {
 	// cloud and tfLock, when set, are the Terraform roots' test
 	// provider's cloud and lock file (roots_test.go).
 	cloud, tfLock string
+	// version is the Action's Kyku version (Env.Version).
+	version string
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -278,6 +280,7 @@ func (f *fixture) run(eventName string, ev map[string]any, extra map[string]stri
 		Now:       f.now,
 		Providers: providers,
 		Rand:      mrand.NewChaCha8([32]byte{byte(n)}),
+		Version:   f.version,
 	})
 	out, err := os.ReadFile(env["GITHUB_OUTPUT"])
 	must(f.t, err)

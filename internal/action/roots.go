@@ -288,7 +288,7 @@ func (r *run) openRoot(ctx context.Context, refs rootRefs, cfg *config.Config, e
 		// has it; a local state lives in the checkout, which outlives it.
 		Env: env, Provider: r.in.Provider, Getenv: r.env.Getenv, BaseDir: trusted.Dir, NoFormerCheck: true, Terraform: ts,
 		Engine: engine.Options{
-			Parallelism: r.in.Parallelism, Now: r.env.Now, Rand: r.env.Rand, Secrets: &r.secrets,
+			Parallelism: r.in.Parallelism, Now: r.env.Now, Rand: r.env.Rand, Secrets: &r.secrets, Version: r.env.Version,
 			Lock: statemgr.LockInfo{Who: "github-actions@" + r.ghctx.Repository, Actor: r.ghctx.Actor, RunURL: r.runURL()},
 		},
 		Plugins:     plugins,

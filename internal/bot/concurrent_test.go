@@ -172,7 +172,8 @@ func TestPRBehindAppliesOnlyItsChanges(t *testing.T) {
 // whole-state lock, leasing nothing.
 func TestPRCannotTurnLeasesOnForItself(t *testing.T) {
 	h, s, bucket := leasedProject(t, harnessOpts{}, configV1+vmA, configV1+vmB)
-	plain := fmt.Sprintf("backend:\n  type: s3\n  bucket: %s\n  region: %s\n  endpoint: %s\n  usePathStyle: true\n", bucket, s.Region, s.Endpoint)
+	// The default branch turns leases off (they are the default).
+	plain := fmt.Sprintf("backend:\n  type: s3\n  bucket: %s\n  region: %s\n  endpoint: %s\n  usePathStyle: true\n  leases: false\n", bucket, s.Region, s.Endpoint)
 	h.gh.SetFile(repoName, defaultBranch, "kyku.yaml", []byte(configV1+plain))
 	openPRs(t, h)
 	t.Setenv("KYKU_SIM_LATENCY", "300ms")

@@ -41,6 +41,9 @@ func cmdForceUnlock(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := refuseLeaseToken(ctx, b, c.env, pos[0]); err != nil {
+		return err
+	}
 	if !*force {
 		fmt.Fprintf(env.Stdout, forceUnlockQuestion, b.Describe())
 		answer, err := bufio.NewReader(env.Stdin).ReadString('\n')

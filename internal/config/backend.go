@@ -155,7 +155,9 @@ func (p *parser) backendKey(b *Backend, kv pair, key, path string) {
 	case "usePathStyle":
 		b.UsePathStyle, _ = p.boolean(kv.val, path)
 	case "leases":
-		b.Leases, _ = p.boolean(kv.val, path)
+		if on, ok := p.boolean(kv.val, path); ok {
+			b.Leases = &on
+		}
 	case "lock":
 		if on, ok := p.boolean(kv.val, path); ok {
 			b.Lock = &on

@@ -92,7 +92,7 @@ type Backend struct {
 	KMSKeyID        string      `json:"kmsKeyId,omitempty"`
 	BackupRetention int         `json:"backupRetention,omitempty"` // 0: keep all
 	Lock            *bool       `json:"lock,omitempty"`            // spaces: false runs without a lock
-	Leases          bool        `json:"leases,omitempty"`          // an apply leases what it touches (docs/concurrent-applies.md)
+	Leases          *bool       `json:"leases,omitempty"`          // nil: an apply leases what it touches where the store can (docs/concurrent-applies.md); false: the whole-state lock
 	HTTP            HTTPBackend `json:"http,omitempty"`
 	Pos             diag.Pos    `json:"-"`
 }

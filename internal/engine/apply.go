@@ -311,7 +311,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	final.OutputSensitivity = outputSensitivity(p.Config, final.Outputs, st)
 	final.Metadata.Serial = st.Metadata.Serial + 1
 	if rs := leasedRun(ctx); rs != nil {
-		return e.commitLeased(work, rs, res, st, final)
+		return e.commitLeased(work, rs, res, prior, final) // prior: what a move took its object from is still there
 	}
 	if err := e.backend.Write(work, final, statemgr.WriteOptions{}); err != nil {
 		return res, fmt.Errorf("write state (the journal keeps every finished change; the next run recovers it): %w", err)

@@ -126,10 +126,11 @@ func (e *Engine) applyLeased(ctx context.Context, cfg *config.Config, opts Apply
 	if st0 == nil || st0.Metadata.Prefix == "" {
 		return nil, false, nil
 	}
-	if entries, err := e.backend.Entries(ctx); err != nil {
-		return nil, true, fmt.Errorf("read journal (%s): %w", e.backend.Describe(), err)
-	} else if len(entries) > 0 {
-		return nil, false, nil // the lock's recovery folds it first
+	// A journal of the whole-state lock's runs: the lock's recovery folds
+	// it first. Read without the lock, it may be being cleared by the run
+	// holding it: the lock's path reads it again once that run is done.
+	if entries, err := e.backend.Entries(ctx); err != nil || len(entries) > 0 {
+		return nil, false, nil
 	}
 	e.learnState(st0)
 	p := saved
@@ -247,7 +248,7 @@ func (e *Engine) prepareSaved(ctx context.Context, p *plan.Plan, st *state.File,
 // the resources saved changes, and returns that plan when it makes
 // exactly saved's changes (no-ops aside), else a *MismatchError.
 func (e *Engine) replanChanges(ctx context.Context, saved *plan.Plan, st *state.File) (*plan.Plan, error) {
-	targets := changedObjects(saved)
+	targets := changedResources(saved)
 	if len(targets) == 0 {
 		return saved, nil
 	}
@@ -264,7 +265,7 @@ func (e *Engine) replanChanges(ctx context.Context, saved *plan.Plan, st *state.
 		return nil, err
 	}
 	if got != want {
-		return nil, &MismatchError{Reason: difference(changesOnly(saved), changesOnly(fresh)), Saved: want, Fresh: got}
+		return nil, &MismatchError{Reason: difference(changesOnly(saved), asListed(fresh, saved)), Saved: want, Fresh: got}
 	}
 	sc, fc := changesOnly(saved).Changes, changesOnly(fresh).Changes
 	for i := range sc {
@@ -273,7 +274,41 @@ func (e *Engine) replanChanges(ctx context.Context, saved *plan.Plan, st *state.
 		}
 	}
 	fresh.Objects = saved.Objects
+	fresh.Targets = saved.Targets // limited to saved's changes, not targeted by its user: a plan destroying everything is still one
 	return fresh, nil
+}
+
+// changedResources are the resources p's changes write, by their names
+// in the configuration (a move's former name is not one: planning the
+// new name plans the move).
+func changedResources(p *plan.Plan) []string {
+	var out []string
+	for _, c := range p.Changes {
+		if c.Action != plan.NoOp {
+			out = append(out, c.ResourceID)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// asListed is fresh's changes as saved lists them: its changes, and its
+// no-ops of resources saved changes (so that a change planning again no
+// longer makes is named as planning again says it: a no-op).
+func asListed(fresh, saved *plan.Plan) *plan.Plan {
+	listed := map[string]bool{}
+	for _, c := range saved.Changes {
+		listed[c.ResourceID] = true
+	}
+	q := changesOnly(fresh)
+	q.Changes = nil
+	for _, c := range fresh.Changes {
+		if c.Action != plan.NoOp || listed[c.ResourceID] {
+			c.Level = 0
+			q.Changes = append(q.Changes, c)
+		}
+	}
+	return q
 }
 
 // changesOnly is p with its no-op changes, targets and levels left out:

@@ -14,6 +14,13 @@ type WholeStateOnly interface {
 	WholeStateOnly()
 }
 
+// Enforcer is a Store that knows without a request whether it enforces
+// conditional writes, so that opening a state with leases (the default)
+// costs no request and fails on no credentials the run would not use.
+type Enforcer interface {
+	EnforcesConditionalWrites() bool
+}
+
 // For returns the lease manager of environment env on backend b, or nil
 // when the state's applies take the whole-state lock instead: b offers no
 // conditional writes (a local directory, Terraform's HTTP backend), its
@@ -29,6 +36,12 @@ func For(ctx context.Context, b statemgr.Backend, env string, opts Options) (*Ma
 		return nil, nil
 	}
 	m := New(s, env, opts)
+	if k, ok := s.(Enforcer); ok {
+		if !k.EnforcesConditionalWrites() {
+			return nil, nil
+		}
+		return m, nil
+	}
 	_, _, err := s.ReadObject(ctx, m.key("probe"))
 	switch {
 	case errors.Is(err, statemgr.ErrNotConditional):

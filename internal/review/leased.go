@@ -10,8 +10,8 @@ import (
 	"github.com/kyku/action/internal/plan"
 )
 
-// When the engine leases the objects an apply touches (backend leases:
-// true, docs/concurrent-applies.md), the pull requests of one project and
+// When the engine leases the objects an apply touches (the default where
+// the store can, docs/concurrent-applies.md), the pull requests of one project and
 // environment apply without waiting for each other when their changes are
 // disjoint. A pull request's branch may then be behind: another pull
 // request changed objects since it was planned, which its configuration

@@ -119,6 +119,12 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	if err != nil {
 		return a.fail(ctx, fmt.Errorf("plan %s again at %s: %w", envName(a.s.Environment), sha7(ref), known().Error(err)))
 	}
+	if leased {
+		// Limited to saved's changes, it is saved's plan: untargeted
+		// when saved was, so that a plan destroying everything is
+		// still one (destroyAllRefusal, the engine's guard).
+		fresh.Targets = saved.Targets
+	}
 	hidden = hidden.Add(progress.SecretsOf(nil, fresh))
 	digest, err := ChangesDigest(fresh)
 	if err == nil && leased {

@@ -365,6 +365,7 @@ func (s scope) refsOf(travs []hcl.Traversal) []value.Ref {
 	mi := s.mi
 	var out []value.Ref
 	for _, t := range travs {
+		t = s.instanceTraversal(t)
 		root := t.RootName()
 		switch root {
 		case "var", "local":
@@ -415,6 +416,36 @@ func (s scope) refsOf(travs []hcl.Traversal) []value.Ref {
 	return uniqueRefs(out)
 }
 
+// instanceTraversal is t with its count.index and each.key steps
+// (countIndex, eachKey) set to s's instance's index or key; left as
+// they are (any instance) outside an instance of that kind.
+func (s scope) instanceTraversal(t hcl.Traversal) hcl.Traversal {
+	var out hcl.Traversal
+	for i, step := range t {
+		idx, ok := step.(hcl.TraverseIndex)
+		if !ok || idx.Key.IsKnown() {
+			continue
+		}
+		var key cty.Value
+		switch {
+		case idx.Key.Type() == cty.Number && s.key.rep == counted:
+			key = cty.NumberIntVal(int64(s.key.index))
+		case idx.Key.Type() == cty.String && s.key.rep == eached:
+			key = cty.StringVal(s.key.key)
+		default:
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(t)
+		}
+		out[i] = hcl.TraverseIndex{Key: key, SrcRange: idx.SrcRange}
+	}
+	if out == nil {
+		return t
+	}
+	return out
+}
+
 // resourceRefs are the instances of resource key a traversal reads,
 // rest being what follows the resource's name.
 func (mi *modInst) resourceRefs(key string, rest hcl.Traversal) []value.Ref {
@@ -449,14 +480,24 @@ func pick[T any](e *expansion, items []T, rest hcl.Traversal) ([]T, hcl.Traversa
 	if !ok || idx.Key.IsNull() {
 		return items, rest
 	}
+	// As HCL indexes: a tuple by a number (or a string that is one), an
+	// object by a string (or a number, as its text).
+	want := cty.String
+	if e.rep == counted {
+		want = cty.Number
+	}
+	key, err := convert.Convert(idx.Key, want)
+	if err != nil || key.IsNull() {
+		return items, rest[1:] // HCL reports it when evaluating
+	}
 	for i, k := range e.keys {
 		switch {
-		case e.rep == counted && idx.Key.Type() == cty.Number:
-			if n, acc := idx.Key.AsBigFloat().Int64(); acc == big.Exact && int(n) == k.index {
+		case e.rep == counted:
+			if n, acc := key.AsBigFloat().Int64(); acc == big.Exact && int(n) == k.index {
 				return items[i : i+1], rest[1:]
 			}
-		case e.rep == eached && idx.Key.Type() == cty.String:
-			if idx.Key.AsString() == k.key {
+		case e.rep == eached:
+			if key.AsString() == k.key {
 				return items[i : i+1], rest[1:]
 			}
 		}

@@ -56,6 +56,33 @@ func (w *refWalker) parent(n int) hclsyntax.Node {
 // anyIndex is an index step known only at plan.
 var anyIndex = hcl.TraverseIndex{Key: cty.DynamicVal}
 
+// countIndex and eachKey are the index steps count.index and each.key:
+// known for each instance of the resource whose expression reads them
+// (scope.instanceTraversal puts its own in), so that x[count.index] reads
+// the one instance it names, not every instance of x.
+var (
+	countIndex = hcl.TraverseIndex{Key: cty.UnknownVal(cty.Number)}
+	eachKey    = hcl.TraverseIndex{Key: cty.UnknownVal(cty.String)}
+)
+
+// instanceIndex is the index step of key: countIndex for count.index,
+// eachKey for each.key (own true), else anyIndex.
+func instanceIndex(key hclsyntax.Expression) (hcl.TraverseIndex, bool) {
+	st, ok := key.(*hclsyntax.ScopeTraversalExpr)
+	if !ok || len(st.Traversal) != 2 {
+		return anyIndex, false
+	}
+	attr, ok := st.Traversal[1].(hcl.TraverseAttr)
+	switch {
+	case !ok:
+	case st.Traversal.RootName() == "count" && attr.Name == "index":
+		return countIndex, true
+	case st.Traversal.RootName() == "each" && attr.Name == "key":
+		return eachKey, true
+	}
+	return anyIndex, false
+}
+
 // traversal is what t reads: t, or t with the index and attribute the
 // expression around it takes (t[key].attr), or with the attributes a
 // for takes of its values (for k, v in t : … v.attr …).
@@ -63,15 +90,25 @@ func (w *refWalker) traversal(t *hclsyntax.ScopeTraversalExpr) []hcl.Traversal {
 	whole := []hcl.Traversal{t.Traversal}
 	switch p := w.parent(0).(type) {
 	case *hclsyntax.IndexExpr:
+		if p.Collection != hclsyntax.Expression(t) {
+			return whole
+		}
+		idx, own := instanceIndex(p.Key)
 		rel, ok := w.parent(1).(*hclsyntax.RelativeTraversalExpr)
-		if p.Collection != hclsyntax.Expression(t) || !ok || rel.Source != hclsyntax.Expression(p) || len(rel.Traversal) == 0 {
+		if !ok || rel.Source != hclsyntax.Expression(p) || len(rel.Traversal) == 0 {
+			if own {
+				return []hcl.Traversal{extend(t.Traversal, idx)} // t[count.index]: that instance, whole
+			}
 			return whole
 		}
 		attr, ok := rel.Traversal[0].(hcl.TraverseAttr)
 		if !ok {
+			if own {
+				return []hcl.Traversal{extend(t.Traversal, idx)}
+			}
 			return whole
 		}
-		return []hcl.Traversal{extend(t.Traversal, anyIndex, attr)}
+		return []hcl.Traversal{extend(t.Traversal, idx, attr)}
 	case *hclsyntax.ForExpr:
 		if p.CollExpr != hclsyntax.Expression(t) {
 			return whole

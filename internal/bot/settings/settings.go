@@ -64,7 +64,7 @@ type Settings struct {
 	Projects []Project
 	// ConcurrentApplies runs the jobs of different pull requests on one
 	// project and environment at once (default false: one at a time); for
-	// backends with leases: true (docs/concurrent-applies.md), whose
+	// backends with leases (the default, docs/concurrent-applies.md), whose
 	// applies wait for the objects they touch instead.
 	ConcurrentApplies bool
 	// PolicyOwners may override a policy denial by approving the head

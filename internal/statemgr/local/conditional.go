@@ -188,3 +188,7 @@ func (b *Backend) condObject(ctx context.Context, op, key string, data []byte) (
 	}
 	return p, sealed, nil
 }
+
+// EnforcesConditionalWrites is true: a directory's objects are written
+// under its fcntl lock (lease.Enforcer).
+func (b *Backend) EnforcesConditionalWrites() bool { return true }

@@ -134,3 +134,7 @@ func (b *Backend) holds(ctx context.Context, full string, sealed []byte) (statem
 	}
 	return statemgr.Version(o.Version), bytes.Equal(o.Data, sealed), nil
 }
+
+// EnforcesConditionalWrites reports whether the store enforces them: not
+// when it runs without a lock (lease.Enforcer).
+func (b *Backend) EnforcesConditionalWrites() bool { return !b.cfg.Unlocked }
