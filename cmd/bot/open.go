@@ -28,6 +28,7 @@ import (
 	"github.com/kyku/action/internal/statemgr/s3"
 	"github.com/kyku/action/internal/tfinstall"
 	"github.com/kyku/action/internal/workspace"
+	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
 // opener opens a project's provider and backend from its trusted config,
@@ -52,7 +53,7 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 			// repository's KMS key.
 			return nil, fmt.Errorf("open workspace: %s: encryption key aws-kms needs the repository's role from the bot's policy", cfg.Encryption.Pos)
 		}
-		ws := workspace.Settings{Env: env, Getenv: getenv, AWSCredentials: t.Credentials}
+		ws := workspace.Settings{Env: env, Getenv: getenv, AWS: awsstore.Store{Credentials: t.Credentials}}
 		var (
 			backend statemgr.Backend
 			awsCfg  aws.Config
@@ -208,7 +209,7 @@ func loadAWS(ctx context.Context, region string, customEndpoint bool, creds aws.
 func openStore(ctx context.Context, sc *bot.StoreConfig, getenv func(string) string) (jobs.Objects, error) {
 	b, err := workspace.OpenBackend(ctx, &config.Backend{
 		Type: sc.Type, Bucket: sc.Bucket, Prefix: sc.Prefix, Region: sc.Region, Endpoint: sc.Endpoint, UsePathStyle: sc.UsePathStyle,
-	}, workspace.Settings{Env: "bot", Getenv: getenv})
+	}, workspace.Settings{Env: "bot", Getenv: getenv, AWS: awsstore.Store{}})
 	if err != nil {
 		return nil, err
 	}
