@@ -2,8 +2,9 @@
 // starts it for every command but version and help: it links what kyku
 // does not, the AWS and Hetzner providers, the s3 and spaces backends,
 // aws-kms keys and the policy engine (docs/architecture.md, "Two
-// executables"). It refuses to run unless a kyku of its own build started
-// it.
+// executables"). Started by a kyku of another build it refuses, in one
+// line; run on its own (go run ./cmd/kyku-engine plan -c examples/aws) it
+// is the whole command line.
 package main
 
 import (
