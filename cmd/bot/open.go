@@ -27,6 +27,7 @@ import (
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/s3"
 	"github.com/kyku/action/internal/tfinstall"
+	"github.com/kyku/action/internal/tfinstall/pgpverify"
 	"github.com/kyku/action/internal/workspace"
 	"github.com/kyku/action/internal/workspace/awsstore"
 )
@@ -115,7 +116,7 @@ func opener(getenv func(string) string, simRoot string) bot.Opener {
 		// cache; every package matches the default branch's lock; each
 		// runs sandboxed with what the policy grants it and nothing else
 		// of the bot's (sandbox.go).
-		plugins := workspace.Plugins{Mirror: getenv("KYKU_PLUGIN_MIRROR"), CacheDir: filepath.Join(os.TempDir(), "kyku-bot-providers"), Lock: t.Lock,
+		plugins := workspace.Plugins{Mirror: getenv("KYKU_PLUGIN_MIRROR"), CacheDir: filepath.Join(os.TempDir(), "kyku-bot-providers"), Lock: t.Lock, Verify: pgpverify.Verify,
 			Confine: func(src tfinstall.Source) (workspace.Confinement, error) {
 				return confinement(getenv, t.ProviderGrants.For(src))
 			}}

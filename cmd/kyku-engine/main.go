@@ -18,6 +18,7 @@ import (
 	"github.com/kyku/action/internal/provider/aws"
 	"github.com/kyku/action/internal/provider/hetzner"
 	"github.com/kyku/action/internal/provider/sim"
+	"github.com/kyku/action/internal/tfinstall/pgpverify"
 	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
@@ -37,7 +38,9 @@ func main() {
 		Providers: registry(),
 		AWS:       awsstore.Store{},
 		Policies:  clipolicy.Load,
-		Version:   cli.Version{Version: version, Commit: commit},
+		// What a provider registry signs.
+		VerifySignature: pgpverify.Verify,
+		Version:         cli.Version{Version: version, Commit: commit},
 	}))
 }
 

@@ -55,6 +55,10 @@ type Env struct {
 	// refused, naming kyku-engine (the kyku executable does not link the
 	// AWS SDK).
 	AWS workspace.AWS
+	// VerifySignature checks what a provider registry signs
+	// (tfinstall/pgpverify); nil: nothing is fetched from a registry,
+	// naming kyku-engine (the kyku executable does not link OpenPGP).
+	VerifySignature func(signed, sig []byte, armoredKeys []string) (badKey int, err error)
 	// Policies loads the Rego policies of plan --policy (cli/clipolicy);
 	// nil: --policy is refused, naming kyku-engine.
 	Policies func(dir string) (PolicySet, error)
@@ -295,7 +299,7 @@ func (c *common) register(fs *flagSet, env *Env) {
 // .kyku-state/providers), with the process's environment (their credentials),
 // their logs on stderr when TF_LOG asks for them.
 func (c *common) plugins(env *Env) (workspace.Plugins, error) {
-	pl := workspace.Plugins{}
+	pl := workspace.Plugins{Verify: env.VerifySignature}
 	if c.mirror != "" {
 		m, err := filepath.Abs(c.mirror)
 		if err != nil {

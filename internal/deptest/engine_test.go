@@ -13,6 +13,8 @@ var engineParts = []struct{ prefix, why string }{
 	{"github.com/aws/", "the AWS provider, the s3 and spaces backends and aws-kms keys (workspace/awsstore): every service's endpoint table and the credential chain's schemas, 2.5× alone"},
 	{"github.com/hetznercloud/", "the Hetzner provider: hcloud-go compiles its label regexps and registers its metrics, 2.8× alone with the Prometheus client"},
 	{"github.com/prometheus/", "hcloud-go's instrumentation: the Prometheus client's default registry with its Go and process collectors"},
+	{"github.com/ProtonMail/go-crypto/", "the signatures of what provider registries publish (tfinstall/pgpverify): OpenPGP and, through it, circl's curves and hashes, 56 packages"},
+	{"github.com/cloudflare/circl/", "go-crypto's curves and hashes (tfinstall/pgpverify)"},
 }
 
 // TestKykuLinksNoEngineParts: what kyku does not use for version and
