@@ -1,14 +1,16 @@
 // Command kyku is Kyku's command line: validate, plan, apply, destroy,
 // refresh, output, graph, import, state and force-unlock.
 //
-// kyku links no cloud SDK and no policy engine, so that a command starts
-// as fast as a small Go program: it answers version and help itself and
-// runs every other command in kyku-engine, installed beside it, which
-// links the AWS and Hetzner providers, the s3 and spaces backends, aws-kms
-// keys and the policy engine (docs/architecture.md, "Two executables").
-// Without a kyku-engine beside it (go run ./cmd/kyku), kyku runs the
-// command itself, with the sim provider, Terraform providers and the
-// backends that need no SDK, and refuses what needs kyku-engine, naming it.
+// kyku links no cloud SDK, no policy engine and no OpenPGP, so that a
+// command starts as fast as a small Go program: it answers version and
+// help itself and runs every other command in kyku-engine, installed
+// beside it, which links the AWS and Hetzner providers, the s3 and spaces
+// backends, aws-kms keys, the policy engine and the check of what provider
+// registries sign (docs/architecture.md, "Two executables"). Without a
+// kyku-engine beside it (go run ./cmd/kyku), kyku runs the command itself,
+// with the sim provider, Terraform providers from a mirror or the cache
+// and the backends that need no SDK, and refuses what needs kyku-engine,
+// naming it.
 package main
 
 import (

@@ -14,11 +14,8 @@ import (
 	"strings"
 )
 
-// The packages of the two executables.
-const (
-	frontPackage  = "github.com/kyku/action/cmd/kyku"
-	enginePackage = "github.com/kyku/action/cmd/kyku-engine"
-)
+// enginePackage is kyku-engine's main package.
+const enginePackage = "github.com/kyku/action/cmd/kyku-engine"
 
 // BuildEnv carries kyku's build identity to the kyku-engine it starts,
 // which refuses to run without it or under another.
