@@ -43,6 +43,7 @@ import (
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 	"github.com/kyku/action/internal/workspace"
+	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
 func TestMain(m *testing.M) { os.Exit(s3test.Main(m)) }
@@ -348,6 +349,7 @@ func (h *harness) open(ctx context.Context, t bot.Tenant, cfg *config.Config, en
 	}
 	ws := workspace.Settings{
 		Env: env, BaseDir: h.stateDir, LockTimeout: 20 * time.Second, Getenv: os.Getenv, Terraform: t.Terraform, NoFormerCheck: t.Terraform != nil, StateDir: stateDir,
+		AWS: awsstore.Store{},
 		Engine: engine.Options{DeployPrefix: "test", RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond,
 			DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond},
 	}
