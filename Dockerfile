@@ -26,6 +26,7 @@ ARG VERSION
 ARG COMMIT
 RUN export GOOS=$TARGETOS GOARCH=$TARGETARCH \
  && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION:-} -X main.commit=${COMMIT:-}" -o /out/kyku ./cmd/kyku \
+ && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION:-} -X main.commit=${COMMIT:-}" -o /out/kyku-engine ./cmd/kyku-engine \
  && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/action ./cmd/action \
  && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/bot ./cmd/bot
 
@@ -49,6 +50,7 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends bubblewrap util-linux ca-certificates tzdata \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/kyku /out/action /out/bot /usr/local/bin/
+COPY --from=build /out/kyku-engine /usr/local/bin/
 USER 0:0
 ENV KYKU_BOT_ADDR=:8080
 EXPOSE 8080
@@ -59,6 +61,7 @@ ENTRYPOINT ["/usr/local/bin/bot"]
 # distroless' "nonroot" user.
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/kyku /out/action /out/bot /usr/local/bin/
+COPY --from=build /out/kyku-engine /usr/local/bin/
 USER 65532:65532
 ENV KYKU_BOT_ADDR=:8080
 EXPOSE 8080

@@ -12,7 +12,9 @@ import (
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/tfinstall/pgpverify"
 	"github.com/kyku/action/internal/workspace"
+	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
 // EngineOptions configure an Engine.
@@ -155,7 +157,8 @@ func (e *Engine) open(ctx context.Context, p provider.Provider, env string, para
 		}
 	}
 	lock := statemgr.LockInfo{Who: "kyku Go API"}
-	s := workspace.Settings{Env: env, StateDir: e.opts.StateDir, Getenv: os.Getenv, Engine: engine.Options{Lock: lock}}
+	s := workspace.Settings{Env: env, StateDir: e.opts.StateDir, Getenv: os.Getenv, Engine: engine.Options{Lock: lock}, AWS: awsstore.Store{},
+		Plugins: workspace.Plugins{Verify: pgpverify.Verify}}
 	if e.moveLayout {
 		if _, err := workspace.MoveLayout(ctx, ".", s); err != nil {
 			return nil, err

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # .github/release/build.sh — build Kyku's release assets: static binaries of
-# kyku, kyku-action and kyku-bot for every platform of a release, and one
+# kyku, kyku-engine, kyku-action and kyku-bot for every platform of a release, and one
 # checksums.txt (sha256) over them. release.yml runs it on a version tag;
 # internal/release's tests run it for the host platform.
 #
@@ -9,15 +9,17 @@
 #
 # Assets are plain binaries named NAME_OS_ARCH (kyku_linux_amd64,
 # kyku-action_darwin_arm64, …), without the version, so the rolling major
-# release (v1) holds the same names as v1.2.3. kyku is stamped with VERSION
-# and the commit (`kyku version` prints them). Builds are CGO_ENABLED=0
+# release (v1) holds the same names as v1.2.3. kyku and kyku-engine (which
+# kyku runs every command but version and help in, and which refuses a
+# kyku of another build) are stamped alike with VERSION and the commit
+# (`kyku version` prints them). Builds are CGO_ENABLED=0
 # and -trimpath, as the Dockerfile's and .ci/run's.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 platforms=(linux/amd64 linux/arm64 darwin/amd64 darwin/arm64)
 # name=package: the binaries of a release.
-binaries=(kyku=./cmd/kyku kyku-action=./cmd/action kyku-bot=./cmd/bot)
+binaries=(kyku=./cmd/kyku kyku-engine=./cmd/kyku-engine kyku-action=./cmd/action kyku-bot=./cmd/bot)
 
 if [[ ${1:-} == --platforms ]]; then
 	printf '%s\n' "${platforms[@]}"
@@ -47,7 +49,7 @@ for p in "${platforms[@]}"; do
 	for b in "${binaries[@]}"; do
 		name=${b%%=*} pkg=${b#*=}
 		ldflags="-s -w"
-		[[ $name == kyku ]] && ldflags+=" -X main.version=$version -X main.commit=$commit"
+		[[ $name == kyku || $name == kyku-engine ]] && ldflags+=" -X main.version=$version -X main.commit=$commit"
 		echo "build.sh: ${name}_${p%/*}_${p#*/}" >&2
 		CGO_ENABLED=0 GOOS=${p%/*} GOARCH=${p#*/} go build -trimpath -ldflags="$ldflags" \
 			-o "$dir/${name}_${p%/*}_${p#*/}" "$pkg"

@@ -29,7 +29,9 @@ import (
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/s3"
 	"github.com/kyku/action/internal/tfinstall"
+	"github.com/kyku/action/internal/tfinstall/pgpverify"
 	"github.com/kyku/action/internal/workspace"
+	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
 // opener opens a project's provider and backend from its trusted config,
@@ -64,7 +66,7 @@ func openerOf(getenv func(string) string, simRoot, version string) bot.Opener {
 			// repository's KMS key.
 			return nil, fmt.Errorf("open workspace: %s: encryption key aws-kms needs the repository's role from the bot's policy", cfg.Encryption.Pos)
 		}
-		ws := workspace.Settings{Env: env, Getenv: getenv, AWSCredentials: t.Credentials}
+		ws := workspace.Settings{Env: env, Getenv: getenv, AWS: awsstore.Store{Credentials: t.Credentials}}
 		var (
 			backend statemgr.Backend
 			awsCfg  aws.Config
@@ -81,7 +83,7 @@ func openerOf(getenv func(string) string, simRoot, version string) bot.Opener {
 			// A Terraform root's state where its backend block on the
 			// default branch says, a place the policy has granted
 			// (tenancy.ConfineTerraform: never local); s3 with the
-			// bucket's role when the policy names one (ws.AWSCredentials),
+			// bucket's role when the policy names one (ws.AWS's Credentials),
 			// else the bot's own credentials.
 			backend, err = workspace.OpenTerraformBackend(ctx, t.Terraform, ws)
 		case bc.Type == "s3":
@@ -127,7 +129,7 @@ func openerOf(getenv func(string) string, simRoot, version string) bot.Opener {
 		// cache; every package matches the default branch's lock; each
 		// runs sandboxed with what the policy grants it and nothing else
 		// of the bot's (sandbox.go).
-		plugins := workspace.Plugins{Mirror: getenv("KYKU_PLUGIN_MIRROR"), CacheDir: filepath.Join(os.TempDir(), "kyku-bot-providers"), Lock: t.Lock,
+		plugins := workspace.Plugins{Mirror: getenv("KYKU_PLUGIN_MIRROR"), CacheDir: filepath.Join(os.TempDir(), "kyku-bot-providers"), Lock: t.Lock, Verify: pgpverify.Verify,
 			Credentials: creds,
 			Confine: func(src tfinstall.Source) (workspace.Confinement, error) {
 				return confinement(getenv, t.ProviderGrants.For(src))
@@ -222,7 +224,7 @@ func loadAWS(ctx context.Context, region string, customEndpoint bool, creds aws.
 func openStore(ctx context.Context, sc *bot.StoreConfig, getenv func(string) string) (jobs.Objects, error) {
 	b, err := workspace.OpenBackend(ctx, &config.Backend{
 		Type: sc.Type, Bucket: sc.Bucket, Prefix: sc.Prefix, Region: sc.Region, Endpoint: sc.Endpoint, UsePathStyle: sc.UsePathStyle,
-	}, workspace.Settings{Env: "bot", Getenv: getenv})
+	}, workspace.Settings{Env: "bot", Getenv: getenv, AWS: awsstore.Store{}})
 	if err != nil {
 		return nil, err
 	}

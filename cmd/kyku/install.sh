@@ -4,10 +4,12 @@
 #   curl -fsSL https://raw.githubusercontent.com/kyku/action/v1/cmd/kyku/install.sh | sh
 #   curl -fsSL https://raw.githubusercontent.com/kyku/action/v1/cmd/kyku/install.sh | sh -s -- v1.2.3
 #
-# It picks the release asset kyku_<linux|darwin>_<amd64|arm64> for this
-# machine, downloads it and the release's checksums.txt, checks the
-# asset's sha256 (a mismatch deletes the download and installs nothing),
-# and installs it as kyku in $KYKU_INSTALL_DIR (default ~/.local/bin).
+# It picks the release assets kyku_<linux|darwin>_<amd64|arm64> and
+# kyku-engine_<…> for this machine (kyku runs every command but version and
+# help in the kyku-engine beside it), downloads them and the release's
+# checksums.txt, checks each asset's sha256 (a mismatch deletes the
+# download and installs nothing), and installs them as kyku and
+# kyku-engine in $KYKU_INSTALL_DIR (default ~/.local/bin).
 #
 #   VERSION (first argument, or $KYKU_VERSION): vX.Y.Z, vX (the newest
 #           vX.*) or latest (the default).
@@ -50,6 +52,7 @@ aarch64 | arm64) arch=arm64 ;;
 *) fail "no kyku release for $arch processors (amd64 and arm64 only): build it from source, see $docs" ;;
 esac
 asset=kyku_${os}_$arch
+engine=kyku-engine_${os}_$arch
 
 if command -v curl >/dev/null 2>&1; then
 	fetch() { curl -fsSL --retry 3 -o "$2" "$1" 2>/dev/null; }
@@ -75,24 +78,40 @@ fetch "$base/$asset" "$tmp/$asset" ||
 	fail "no $asset in release $version ($base/$asset): see the releases at $releases"
 fetch "$base/checksums.txt" "$tmp/checksums.txt" ||
 	fail "no checksums.txt in release $version ($base/checksums.txt): refusing an unchecked download"
-want=$(awk -v n="$asset" '$2 == n || $2 == "*" n { print $1; exit }' "$tmp/checksums.txt")
-got=$(sha256 "$tmp/$asset")
-if [ -z "$want" ]; then
-	rm -f "$tmp/$asset"
-	fail "checksums.txt of release $version lists no $asset: deleted the download, installed nothing"
-fi
-if [ "$got" != "$want" ]; then
-	rm -f "$tmp/$asset"
-	fail "$asset of release $version does not match checksums.txt (sha256 $got, want $want): deleted the download, installed nothing"
-fi
+# check NAME: the download NAME's sha256 is the one checksums.txt lists.
+check() {
+	want=$(awk -v n="$1" '$2 == n || $2 == "*" n { print $1; exit }' "$tmp/checksums.txt")
+	got=$(sha256 "$tmp/$1")
+	if [ -z "$want" ]; then
+		rm -f "$tmp/$1"
+		fail "checksums.txt of release $version lists no $1: deleted the download, installed nothing"
+	fi
+	if [ "$got" != "$want" ]; then
+		rm -f "$tmp/$1"
+		fail "$1 of release $version does not match checksums.txt (sha256 $got, want $want): deleted the download, installed nothing"
+	fi
+}
+check "$asset"
+kyku_sum=$got
+fetch "$base/$engine" "$tmp/$engine" ||
+	fail "no $engine in release $version ($base/$engine): see the releases at $releases"
+check "$engine"
+engine_sum=$got
 
 mkdir -p "$dir" || fail "cannot create $dir: set KYKU_INSTALL_DIR to a directory you can write"
-chmod 755 "$tmp/$asset"
+chmod 755 "$tmp/$asset" "$tmp/$engine"
 # Copied next to the target, then renamed over it: a running kyku or an
-# interrupted install never sees half a file.
-cp "$tmp/$asset" "$dir/.kyku.new.$$" || fail "cannot write into $dir: set KYKU_INSTALL_DIR to a directory you can write"
+# interrupted install never sees half a file. kyku-engine first: a kyku
+# refuses, without running it, a kyku-engine of another build beside it.
+cp "$tmp/$engine" "$dir/.kyku-engine.new.$$" || fail "cannot write into $dir: set KYKU_INSTALL_DIR to a directory you can write"
+cp "$tmp/$asset" "$dir/.kyku.new.$$" || {
+	rm -f "$dir/.kyku-engine.new.$$"
+	fail "cannot write into $dir: set KYKU_INSTALL_DIR to a directory you can write"
+}
+mv -f "$dir/.kyku-engine.new.$$" "$dir/kyku-engine"
 mv -f "$dir/.kyku.new.$$" "$dir/kyku"
-say "installed $asset of release $version as $dir/kyku (sha256 $got, as checksums.txt says)"
+say "installed $asset of release $version as $dir/kyku (sha256 $kyku_sum, as checksums.txt says)"
+say "installed $engine of release $version as $dir/kyku-engine (sha256 $engine_sum, as checksums.txt says)"
 ran=$("$dir/kyku" version 2>&1 | head -n 1) || true
 case $ran in
 kyku\ *) say "$dir/kyku version: $ran" ;;

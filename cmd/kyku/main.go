@@ -1,18 +1,25 @@
 // Command kyku is Kyku's command line: validate, plan, apply, destroy,
 // refresh, output, graph, import, state and force-unlock.
+//
+// kyku links no cloud SDK, no policy engine and no OpenPGP, so that a
+// command starts as fast as a small Go program: it answers version and
+// help itself and runs every other command in kyku-engine, installed
+// beside it, which links the AWS and Hetzner providers, the s3 and spaces
+// backends, aws-kms keys, the policy engine and the check of what provider
+// registries sign (docs/architecture.md, "Two executables"). Without a
+// kyku-engine beside it (go run ./cmd/kyku), kyku runs the command itself,
+// with the sim provider, Terraform providers from a mirror or the cache
+// and the backends that need no SDK, and refuses what needs kyku-engine,
+// naming it.
 package main
 
 import (
-	"context"
+	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/kyku/action/internal/cli"
-	"github.com/kyku/action/internal/progress"
+	"github.com/kyku/action/internal/cli/cliproc"
 	"github.com/kyku/action/internal/provider"
-	"github.com/kyku/action/internal/provider/aws"
-	"github.com/kyku/action/internal/provider/hetzner"
 	"github.com/kyku/action/internal/provider/sim"
 )
 
@@ -20,65 +27,47 @@ import (
 // binary (the module version and vcs.revision): release builds use
 //
 //	go build -ldflags "-X main.version=v1.2.3 -X main.commit=$(git rev-parse HEAD)" ./cmd/kyku
+//
+// and stamp kyku-engine alike (it refuses a kyku of another build).
 var version, commit string
 
 func main() {
-	tuneGC(os.Getenv)
-	stopProfiles := startProfiles(os.Getenv)
-	code := run()
-	stopProfiles()
-	os.Exit(code)
+	args := os.Args[1:]
+	if !cliproc.AnswersItself(args) {
+		if err := runEngine(args); err != nil {
+			fmt.Fprintf(os.Stderr, "kyku: %v\n", err)
+			os.Exit(1)
+		}
+	}
+	os.Exit(cliproc.Main(args, cli.Env{
+		Getenv:    os.Getenv,
+		Environ:   os.Environ,
+		Providers: registry(),
+		Version:   cli.Version{Version: version, Commit: commit},
+	}))
 }
 
-func run() int {
-	// The first Ctrl-C / SIGTERM stops starting new changes; running ones
-	// finish, state is saved and the lock released. A second one exits at
-	// once (the journal keeps every finished change for the next run).
-	// The CLI prints the notice (through the live progress view, which
-	// would otherwise draw over it).
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	// Asked for, SIGPIPE no longer kills the process when stdout's reader
-	// goes away (kyku plan | head -3): the write fails with EPIPE, and the
-	// CLI stops the run as on Ctrl-C, stopping its providers and releasing
-	// the lock. The signals themselves are dropped (the channel is never
-	// read): a closed provider connection raises them too.
-	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-	interrupted := make(chan struct{})
-	go func() {
-		select {
-		case <-sigs:
-		case <-ctx.Done():
-			return
-		}
-		close(interrupted)
-		cancel()
-		if _, ok := <-sigs; ok {
-			os.Exit(130)
-		}
-	}()
-	return cli.Run(ctx, os.Args[1:], cli.Env{
-		Stdin:            os.Stdin,
-		Stdout:           os.Stdout,
-		Stderr:           os.Stderr,
-		Getenv:           os.Getenv,
-		Environ:          os.Environ,
-		StdoutIsTerminal: progress.IsTerminal(os.Stdout),
-		Providers:        registry(),
-		Version:          cli.Version{Version: version, Commit: commit},
-		Interrupted:      interrupted,
-		ProviderStarted:  providerStarted,
-	})
+// runEngine runs args in the kyku-engine beside this executable, in place
+// of this process, and returns only when there is none (nil: kyku runs
+// them itself) or it cannot be run.
+func runEngine(args []string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find kyku-engine: %w", err)
+	}
+	engine, err := cliproc.FindEngine(self)
+	if err != nil || engine == "" {
+		return err
+	}
+	return cliproc.Exec(engine, args, cliproc.EngineEnviron(os.Environ()))
 }
 
-// registry lists the providers this binary carries.
+// registry lists the providers kyku runs itself; aws and hetzner are
+// kyku-engine's.
 func registry() provider.Registry {
 	return provider.Registry{
 		"sim":     sim.Factory,
-		"aws":     aws.New,
-		"hetzner": hetzner.New,
+		"aws":     cliproc.NotLinked("aws", "AWS SDK"),
+		"hetzner": cliproc.NotLinked("hetzner", "Hetzner Cloud client"),
 	}
 }

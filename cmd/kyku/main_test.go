@@ -27,7 +27,9 @@ func TestMain(m *testing.M) {
 	}
 	kykuBin = filepath.Join(dir, "kyku")
 	// The version as a release build sets it (see main.go).
-	out, err := exec.Command("go", "build", "-race", "-ldflags=-X main.version="+testVersion, "-o", kykuBin, ".").CombinedOutput()
+	// kyku-engine beside it, built alike: kyku runs every command but
+	// version and help in it.
+	out, err := exec.Command("go", "build", "-race", "-ldflags=-X main.version="+testVersion, "-o", dir+string(filepath.Separator), ".", "../kyku-engine").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "build kyku: %v\n%s", err, out)
 		os.RemoveAll(dir)

@@ -23,6 +23,7 @@ import (
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/workspace"
+	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
 // Env is the world the Action runs in: the runner's environment variables
@@ -314,7 +315,7 @@ func (r *run) open(ctx context.Context, cfg *config.Config, env string) (*review
 		return nil, err
 	}
 	ws, err := workspace.Open(ctx, cfg, workspace.Settings{
-		Env: env, Provider: r.in.Provider, Getenv: r.env.Getenv,
+		Env: env, Provider: r.in.Provider, Getenv: r.env.Getenv, AWS: awsstore.Store{},
 		BaseDir: filepath.Join(root, filepath.FromSlash(r.src.dir(cfg))), FormerBaseDir: root,
 		Engine: engine.Options{
 			Parallelism: r.in.Parallelism, Now: r.env.Now, Rand: r.env.Rand, Secrets: &r.secrets, Version: r.env.Version,

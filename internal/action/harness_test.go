@@ -30,6 +30,7 @@ import (
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/workspace"
+	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
 const (
@@ -331,7 +332,7 @@ func (f *fixture) backendStore() statemgr.Backend {
 	cfg, err := config.Parse([]config.File{{Name: "x.yaml", Data: []byte(f.config("web"))}})
 	must(f.t, err)
 	b, err := workspace.OpenBackend(f.t.Context(), cfg.Backend, workspace.Settings{
-		Env: envName, BaseDir: f.configDir(), Getenv: func(k string) string { return f.base[k] },
+		Env: envName, BaseDir: f.configDir(), Getenv: func(k string) string { return f.base[k] }, AWS: awsstore.Store{},
 	})
 	must(f.t, err)
 	return b

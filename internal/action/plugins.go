@@ -9,6 +9,7 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/tfinstall"
+	"github.com/kyku/action/internal/tfinstall/pgpverify"
 	"github.com/kyku/action/internal/workspace"
 )
 
@@ -68,7 +69,7 @@ func (r *run) plugins(ctx context.Context, cfg *config.Config) (workspace.Plugin
 // pluginsWith are the workspace's plugin settings for cfg, whose lock
 // file on the default branch is lockName (repository-relative).
 func (r *run) pluginsWith(ctx context.Context, cfg *config.Config, lockName string) (workspace.Plugins, error) {
-	pl := workspace.Plugins{CacheDir: r.env.Getenv("KYKU_PLUGIN_CACHE"), Env: providerEnv(r.env.Environ), Credentials: r.registryCredentials()}
+	pl := workspace.Plugins{CacheDir: r.env.Getenv("KYKU_PLUGIN_CACHE"), Env: providerEnv(r.env.Environ), Credentials: r.registryCredentials(), Verify: pgpverify.Verify}
 	if len(cfg.Providers) == 0 {
 		return pl, nil
 	}

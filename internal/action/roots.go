@@ -24,6 +24,7 @@ import (
 	"github.com/kyku/action/internal/tfmodule"
 	"github.com/kyku/action/internal/tfroots"
 	"github.com/kyku/action/internal/workspace"
+	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
 // Terraform roots (input terraform-roots: changed). Besides kyku.yaml, a
@@ -287,6 +288,7 @@ func (r *run) openRoot(ctx context.Context, refs rootRefs, cfg *config.Config, e
 		// The providers run in the root's directory as the trusted commit
 		// has it; a local state lives in the checkout, which outlives it.
 		Env: env, Provider: r.in.Provider, Getenv: r.env.Getenv, BaseDir: trusted.Dir, NoFormerCheck: true, Terraform: ts,
+		AWS: awsstore.Store{},
 		Engine: engine.Options{
 			Parallelism: r.in.Parallelism, Now: r.env.Now, Rand: r.env.Rand, Secrets: &r.secrets, Version: r.env.Version,
 			Lock: statemgr.LockInfo{Who: "github-actions@" + r.ghctx.Repository, Actor: r.ghctx.Actor, RunURL: r.runURL()},

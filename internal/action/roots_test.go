@@ -16,6 +16,7 @@ import (
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
 	"github.com/kyku/action/internal/tfroots"
 	"github.com/kyku/action/internal/workspace"
+	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
 // tfBackend is a Terraform root's backend block and its arguments: the
@@ -40,7 +41,7 @@ func (f *fixture) rootBackend(t *testing.T, dir, key string) statemgr.Backend {
 	t.Helper()
 	_, typ, args := f.tfBackend(key)
 	b, err := workspace.OpenTerraformBackend(t.Context(), &workspace.TerraformState{Type: typ, Args: args, Dir: filepath.Join(f.checkout, filepath.FromSlash(dir))},
-		workspace.Settings{Env: envName, Getenv: func(k string) string { return f.base[k] }})
+		workspace.Settings{Env: envName, Getenv: func(k string) string { return f.base[k] }, AWS: awsstore.Store{}})
 	must(t, err)
 	return b
 }

@@ -44,6 +44,7 @@ import (
 	"github.com/kyku/action/internal/statemgr/gcs/gcstest"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 	"github.com/kyku/action/internal/workspace"
+	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
 // TestMain gives the tests the S3 server and the GCS emulator (skipped
@@ -367,7 +368,7 @@ func (h *harness) open(ctx context.Context, t bot.Tenant, cfg *config.Config, en
 	}
 	ws := workspace.Settings{
 		Env: env, BaseDir: h.stateDir, LockTimeout: 20 * time.Second, Getenv: os.Getenv, Terraform: t.Terraform, NoFormerCheck: t.Terraform != nil, StateDir: stateDir,
-		AWSCredentials: t.Credentials, // as cmd/bot: a Terraform root's s3 state with the bucket's role
+		AWS: awsstore.Store{Credentials: t.Credentials}, // as cmd/bot: a Terraform root's s3 state with the bucket's role
 		Engine: engine.Options{DeployPrefix: "test", RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond,
 			DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond},
 	}

@@ -50,6 +50,18 @@ type Env struct {
 	// ProviderStarted, when set, is called with the process ID of every
 	// Terraform provider process started.
 	ProviderStarted func(pid int)
+	// AWS opens the s3 and spaces backends and aws-kms keys
+	// (workspace/awsstore); nil: a configuration that uses them is
+	// refused, naming kyku-engine (the kyku executable does not link the
+	// AWS SDK).
+	AWS workspace.AWS
+	// VerifySignature checks what a provider registry signs
+	// (tfinstall/pgpverify); nil: nothing is fetched from a registry,
+	// naming kyku-engine (the kyku executable does not link OpenPGP).
+	VerifySignature func(signed, sig []byte, armoredKeys []string) (badKey int, err error)
+	// Policies loads the Rego policies of plan --policy (cli/clipolicy);
+	// nil: --policy is refused, naming kyku-engine.
+	Policies func(dir string) (PolicySet, error)
 	// ModulesHTTP fetches modules for kyku init (registries, archives);
 	// nil: a client with a 5 minute timeout.
 	ModulesHTTP *http.Client
@@ -292,7 +304,7 @@ func (c *common) register(fs *flagSet, env *Env) {
 // .kyku-state/providers), with the process's environment (their credentials),
 // their logs on stderr when TF_LOG asks for them.
 func (c *common) plugins(env *Env) (workspace.Plugins, error) {
-	pl := workspace.Plugins{}
+	pl := workspace.Plugins{Verify: env.VerifySignature}
 	if c.mirror != "" {
 		m, err := filepath.Abs(c.mirror)
 		if err != nil {
@@ -345,7 +357,7 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 	}
 	s := workspace.Settings{
 		Env: c.env, Provider: c.provider, LockTimeout: c.lockTimeout,
-		Getenv: env.Getenv, BaseDir: base,
+		Getenv: env.Getenv, BaseDir: base, AWS: env.AWS,
 	}
 	if env.notices != nil {
 		s.Notify = func(notice string) { env.notices.say(notice, false) }

@@ -9,9 +9,11 @@ import (
 	"testing"
 
 	"github.com/kyku/action/internal/cli"
+	"github.com/kyku/action/internal/cli/clipolicy"
 	goldenfile "github.com/kyku/action/internal/golden"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/sim"
+	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
 // kyku runs the CLI in-process in dir with a sim cloud under dir.
@@ -54,6 +56,7 @@ func (k *kyku) run(stdin string, args ...string) (int, string, string) {
 		Providers: provider.Registry{"sim": sim.Factory},
 		Hostname:  "testhost", PID: 4242,
 		ProviderStarted: k.providerStarted,
+		AWS:             awsstore.Store{}, Policies: clipolicy.Load,
 	})
 	return code, out.String(), errOut.String()
 }

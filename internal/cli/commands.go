@@ -16,7 +16,6 @@ import (
 	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/noun"
 	"github.com/kyku/action/internal/plan"
-	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/render"
 	"github.com/kyku/action/internal/value"
@@ -170,10 +169,13 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	if *format != "text" && *format != "json" && *format != "mermaid" {
 		return fmt.Errorf("unknown plan format %q (want text, json or mermaid)", *format)
 	}
-	var policies *policy.Set
+	var policies PolicySet
 	if *policyDir != "" {
+		if env.Policies == nil {
+			return errPoliciesNotLinked
+		}
 		var err error
-		if policies, err = policy.LoadDir(*policyDir); err != nil {
+		if policies, err = env.Policies(*policyDir); err != nil {
 			return err
 		}
 	}
@@ -231,7 +233,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 			w = env.Stderr
 		}
 		env.secrets.Learn(nil, p)
-		if err := checkPolicies(ctx, w, policies, p, env.secrets.Known()); err != nil {
+		if err := policies.Check(ctx, w, p, env.secrets.Known()); err != nil {
 			return err
 		}
 	}

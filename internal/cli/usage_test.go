@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/kyku/action/internal/cli"
+	"github.com/kyku/action/internal/cli/clipolicy"
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
 // runBare runs the CLI with nothing but a registry that fails the test if
@@ -24,6 +26,9 @@ func runBare(t *testing.T, env cli.Env, args ...string) (int, string, string) {
 			t.Errorf("kyku %v built a provider", args)
 			return nil, os.ErrInvalid
 		}}
+	}
+	if env.AWS == nil {
+		env.AWS, env.Policies = awsstore.Store{}, clipolicy.Load
 	}
 	code := cli.Run(t.Context(), args, env)
 	return code, out.String(), errOut.String()

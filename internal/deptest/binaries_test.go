@@ -82,7 +82,7 @@ func TestNoCompiledBinaryTracked(t *testing.T) {
 			t.Errorf("%s is a compiled %s binary: remove it (git rm --cached %s) and build it instead", f, kind, f)
 		}
 	}
-	outputs := []string{"cmd/kyku/kyku", "cmd/action/action", "cmd/bot/bot", "action", "bot", "kyku", "dist/kyku_linux_amd64", "bin/kyku"}
+	outputs := []string{"cmd/kyku/kyku", "cmd/kyku-engine/kyku-engine", "kyku-engine", "cmd/action/action", "cmd/bot/bot", "action", "bot", "kyku", "dist/kyku_linux_amd64", "bin/kyku"}
 	check := exec.Command("git", append([]string{"check-ignore", "--no-index", "-v", "-n"}, outputs...)...)
 	check.Dir = root
 	got, _ := check.Output() // exits 1 when some path is not ignored

@@ -34,7 +34,9 @@ func kykuBinary(t *testing.T) string {
 	root := repoRoot(t)
 	bin := filepath.Join(binDir, "kyku")
 	buildOnce.Do(func() {
-		build := buildtest.Command("-o", bin, "./cmd/kyku")
+		// kyku-engine beside it: kyku runs every command but version and
+		// help in it.
+		build := buildtest.Command("-o", binDir+string(filepath.Separator), "./cmd/kyku", "./cmd/kyku-engine")
 		build.Dir = root
 		buildOut, buildErr = build.CombinedOutput()
 	})

@@ -30,13 +30,13 @@ func TestBuildScriptPlatforms(t *testing.T) {
 }
 
 // TestBuildScriptBuildsWhatItBuilds: for the host platform, build.sh
-// writes kyku, kyku-action and kyku-bot under their asset names, built as
+// writes kyku, kyku-engine, kyku-action and kyku-bot under their asset names, built as
 // shipped (static, -trimpath), a checksums.txt whose every line verifies
 // and that lists every asset, and a kyku that prints the release version.
 func TestBuildScriptBuildsWhatItBuilds(t *testing.T) {
 	dir := hostRelease(t)
 	suffix := "_" + runtime.GOOS + "_" + runtime.GOARCH
-	assets := []string{"kyku" + suffix, "kyku-action" + suffix, "kyku-bot" + suffix}
+	assets := []string{"kyku" + suffix, "kyku-engine" + suffix, "kyku-action" + suffix, "kyku-bot" + suffix}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -55,6 +55,7 @@ func fakeRelease() map[string][]byte {
 	files := map[string][]byte{}
 	for _, p := range []string{"linux_amd64", "linux_arm64", "darwin_amd64", "darwin_arm64"} {
 		files["kyku_"+p] = fakeKyku("kyku_" + p)
+		files["kyku-engine_"+p] = fakeKyku("kyku-engine_" + p)
 	}
 	files["checksums.txt"] = checksums(files)
 	return files
@@ -172,7 +173,7 @@ func TestInstallerInstallsTheRelease(t *testing.T) {
 	}
 	files := map[string][]byte{}
 	dir := hostRelease(t)
-	for _, name := range []string{"kyku_" + runtime.GOOS + "_" + runtime.GOARCH, "checksums.txt"} {
+	for _, name := range []string{"kyku_" + runtime.GOOS + "_" + runtime.GOARCH, "kyku-engine_" + runtime.GOOS + "_" + runtime.GOARCH, "checksums.txt"} {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)

@@ -22,6 +22,7 @@ import (
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/workspace"
+	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
 const (
@@ -141,7 +142,7 @@ func (f *fixture) openSim(ctx context.Context, cfg *config.Config, env string, e
 		return sim.Factory(ctx, s, getenv)
 	}}
 	ws, err := workspace.Open(ctx, cfg, workspace.Settings{
-		Env: env, StateDir: f.stateDir, LockTimeout: 2 * time.Second,
+		Env: env, StateDir: f.stateDir, LockTimeout: 2 * time.Second, AWS: awsstore.Store{},
 		Engine: engine.Options{
 			DeployPrefix: "test", RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond,
 			DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond,

@@ -9,7 +9,8 @@
 // KYKU_PLUGIN_MIRROR), a client of the provider registry protocol
 // (service discovery, versions, download; the SHA256SUMS document must be
 // signed by one of the registry's keys for the provider, checked with
-// ProtonMail's openpgp as OpenTofu does, and list the archive's
+// ProtonMail's openpgp as OpenTofu does, by package pgpverify through
+// Registry.Verify, and list the archive's
 // checksum), and the lock file.
 //
 // The lock file, .kyku.lock.hcl beside a Kyku configuration, is written

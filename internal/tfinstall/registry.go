@@ -15,8 +15,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-
-	"github.com/ProtonMail/go-crypto/openpgp"
 )
 
 // Registry is a client of the provider registry protocol: service
@@ -33,6 +31,12 @@ type Registry struct {
 	// Credentials, when set, adds a registry host's token to the
 	// requests that go to that host itself (credentials.go).
 	Credentials Authorizer
+	// Verify checks a detached OpenPGP signature of signed against
+	// ASCII-armored keys (pgpverify.Verify; badKey: the index of a key it
+	// could not read, or -1). nil: nothing from a registry is trusted, so
+	// every download is refused (the kyku executable does not link
+	// OpenPGP; kyku-engine does).
+	Verify func(signed, sig []byte, armoredKeys []string) (badKey int, err error)
 
 	mu       sync.Mutex
 	services map[string]*url.URL
@@ -217,7 +221,7 @@ func (r *Registry) fetch(ctx context.Context, src Source, v string, p Platform, 
 	if err != nil {
 		return fail("SHA256SUMS signature: %w", err)
 	}
-	if err := verifySignature(sums, sig, info); err != nil {
+	if err := r.verifySignature(sums, sig, info); err != nil {
 		return fail("%w", err)
 	}
 	listed, all, err := parseSums(sums, info.Filename)
@@ -249,19 +253,23 @@ func (r *Registry) fetch(ctx context.Context, src Source, v string, p Platform, 
 // verifySignature checks the detached signature of SHA256SUMS against
 // the keys the registry names for the provider. Without keys nothing is
 // trusted: refused.
-func verifySignature(sums, sig []byte, info downloadInfo) error {
-	var ring openpgp.EntityList
-	for _, k := range info.SigningKeys.GPGPublicKeys {
-		es, err := openpgp.ReadArmoredKeyRing(strings.NewReader(k.ASCIIArmor))
-		if err != nil {
-			return fmt.Errorf("signing key %s: %w", k.KeyID, err)
-		}
-		ring = append(ring, es...)
-	}
-	if len(ring) == 0 {
+func (r *Registry) verifySignature(sums, sig []byte, info downloadInfo) error {
+	keys := info.SigningKeys.GPGPublicKeys
+	if len(keys) == 0 {
 		return errors.New("the registry names no signing key: the package cannot be verified")
 	}
-	if _, err := openpgp.CheckDetachedSignature(ring, bytes.NewReader(sums), bytes.NewReader(sig), nil); err != nil {
+	if r.Verify == nil {
+		return errors.New("verifying the signature of SHA256SUMS needs OpenPGP, which this program does not link (kyku-engine, installed beside kyku, does: install Kyku as docs/install.md says)")
+	}
+	armored := make([]string, len(keys))
+	for i, k := range keys {
+		armored[i] = k.ASCIIArmor
+	}
+	bad, err := r.Verify(sums, sig, armored)
+	switch {
+	case bad >= 0 && bad < len(keys):
+		return fmt.Errorf("signing key %s: %w", keys[bad].KeyID, err)
+	case err != nil:
 		return fmt.Errorf("the signature of SHA256SUMS does not verify with the registry's keys: %w", err)
 	}
 	return nil

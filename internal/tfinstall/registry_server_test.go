@@ -17,6 +17,8 @@ import (
 	"github.com/ProtonMail/go-crypto/openpgp"
 	"github.com/ProtonMail/go-crypto/openpgp/armor"
 	"github.com/ProtonMail/go-crypto/openpgp/packet"
+
+	"github.com/kyku/action/internal/tfinstall/pgpverify"
 )
 
 // testRegistry is a provider registry on an httptest TLS server, its
@@ -95,7 +97,9 @@ func (r *testRegistry) source(ns, typ string) Source {
 	return Source{Host: r.host(), Namespace: ns, Type: typ}
 }
 
-func (r *testRegistry) client() *Registry { return &Registry{Client: r.srv.Client()} }
+func (r *testRegistry) client() *Registry {
+	return &Registry{Client: r.srv.Client(), Verify: pgpverify.Verify}
+}
 
 // publish adds a version of ns/typ for the test's platform (the package
 // holding files) and for another platform.

@@ -100,7 +100,7 @@ func TestSandboxWithTheBotImagesCapabilities(t *testing.T) {
 // stays distroless and not root, its stage bot-sandbox has what the
 // providers' sandbox needs (bubblewrap, util-linux's setpriv, root) and
 // runs the bot, and the builds .ci/run finds in it (each line holding
-// `CGO_ENABLED=0 go build`, run as written) are still the three commands'.
+// `CGO_ENABLED=0 go build`, run as written) are still the four commands'.
 func TestDockerfileStages(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "..", "Dockerfile"))
 	if err != nil {
@@ -144,7 +144,7 @@ func TestDockerfileStages(t *testing.T) {
 			builds = append(builds, f[len(f)-1])
 		}
 	}
-	if diff := cmp.Diff([]string{"./cmd/kyku", "./cmd/action", "./cmd/bot"}, builds); diff != "" {
+	if diff := cmp.Diff([]string{"./cmd/kyku", "./cmd/kyku-engine", "./cmd/action", "./cmd/bot"}, builds); diff != "" {
 		t.Errorf("the builds .ci/run runs (-want +got):\n%s", diff)
 	}
 }

@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/kms"
-
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/crypt"
@@ -59,21 +56,11 @@ func key(ctx context.Context, e *config.Encryption, passEnv string, s Settings) 
 		}
 		return k, nil
 	case "aws-kms":
-		var load []func(*awsconfig.LoadOptions) error
-		if e.Region != "" {
-			load = append(load, awsconfig.WithRegion(e.Region))
-		}
-		if s.AWSCredentials != nil {
-			load = append(load, awsconfig.WithCredentialsProvider(s.AWSCredentials))
-		}
-		awsCfg, err := awsconfig.LoadDefaultConfig(ctx, load...)
+		aws, err := s.aws("encryption key aws-kms")
 		if err != nil {
-			return nil, fmt.Errorf("%s: encryption key aws-kms: load AWS configuration: %w", e.Pos, err)
+			return nil, fmt.Errorf("%s: %w", e.Pos, err)
 		}
-		if awsCfg.Region == "" {
-			return nil, fmt.Errorf("%s: encryption key aws-kms %s: no region: set encryption.region or AWS_REGION", e.Pos, e.KeyID)
-		}
-		return crypt.NewKMS(kms.NewFromConfig(awsCfg), e.KeyID), nil
+		return aws.KMSKey(ctx, e, s)
 	}
 	return nil, fmt.Errorf("%s: encryption: unknown key %q (want passphrase or aws-kms)", e.Pos, e.Key)
 }

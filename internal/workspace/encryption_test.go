@@ -22,6 +22,7 @@ import (
 	"github.com/kyku/action/internal/statemgr/httpstate/httpstatetest"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 	"github.com/kyku/action/internal/workspace"
+	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
 const resources = `resources:
@@ -112,7 +113,7 @@ func TestNoPropertyValueStoredInClear(t *testing.T) {
 				}
 			}
 			cfg := parse(t, st.backend+"encryption: { key: passphrase }\n"+resources)
-			s := workspace.Settings{Env: "prod", Getenv: func(k string) string { return env[k] }, ScryptCost: 1 << 10, Engine: engine.Options{DeployPrefix: "enc"}}
+			s := workspace.Settings{AWS: awsstore.Store{}, Env: "prod", Getenv: func(k string) string { return env[k] }, ScryptCost: 1 << 10, Engine: engine.Options{DeployPrefix: "enc"}}
 			ws, err := workspace.Open(ctx, cfg, s, provider.Registry{"sim": sim.Factory})
 			if err != nil {
 				t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/kyku/action/internal/statemgr/crypt/kmstest"
 	"github.com/kyku/action/internal/statemgr/statemgrtest"
 	"github.com/kyku/action/internal/workspace"
+	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
 // encryption: { key: aws-kms } reaches KMS through the SDK's own chain
@@ -26,7 +27,7 @@ func TestKMSEncryptionThroughTheSDKChain(t *testing.T) {
 	}
 	ctx := t.Context()
 	dir := t.TempDir()
-	s := workspace.Settings{Env: "prod"}
+	s := workspace.Settings{AWS: awsstore.Store{}, Env: "prod"}
 	cfg := parse(t, "backend: { type: local, path: \""+dir+"\" }\nencryption: { key: aws-kms, keyId: alias/kyku-state, region: eu-central-1 }\nresources: {}\n")
 	b, err := workspace.OpenConfigBackend(ctx, cfg, s)
 	if err != nil {

@@ -63,6 +63,10 @@ type Plugins struct {
 	// Lock, when set, is the lock the packages must match (a front door's
 	// trusted one); nil: the lock file beside the configuration.
 	Lock *tfinstall.Lock
+	// Verify checks the signatures of what is fetched from registries
+	// (pgpverify.Verify; tfinstall.Registry.Verify); nil: nothing is
+	// fetched from a registry (a mirror or the cache still serves).
+	Verify func(signed, sig []byte, armoredKeys []string) (badKey int, err error)
 	// Allow, when set, refuses the sources that may not run here (a
 	// policy); nil allows every source the lock pins.
 	Allow func(tfinstall.Source) error
@@ -188,7 +192,7 @@ func (s Settings) installer() *tfinstall.Installer {
 		client = &http.Client{Timeout: 5 * time.Minute}
 	}
 	return &tfinstall.Installer{
-		Mirror: s.Plugins.Mirror, CacheDir: cache, Registry: &tfinstall.Registry{Client: client, Credentials: s.Plugins.Credentials},
+		Mirror: s.Plugins.Mirror, CacheDir: cache, Registry: &tfinstall.Registry{Client: client, Credentials: s.Plugins.Credentials, Verify: s.Plugins.Verify},
 		Platform: tfinstall.Platform{OS: runtime.GOOS, Arch: runtime.GOARCH},
 	}
 }

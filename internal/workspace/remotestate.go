@@ -30,7 +30,9 @@ func NewRemoteStates(dir string, s Settings) *RemoteStates {
 	s.StateDir = "" // --state-dir is where this root's state is, not another's
 	// A role handed for the root's own state is not one for the states
 	// it reads: those are read with the environment's credentials only.
-	s.AWSCredentials = nil
+	if s.AWS != nil {
+		s.AWS = s.AWS.Default()
+	}
 	return &RemoteStates{dir: dir, s: s}
 }
 

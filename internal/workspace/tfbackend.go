@@ -15,7 +15,6 @@ import (
 	"github.com/kyku/action/internal/statemgr/gcs"
 	"github.com/kyku/action/internal/statemgr/httpstate"
 	"github.com/kyku/action/internal/statemgr/local"
-	"github.com/kyku/action/internal/statemgr/s3"
 	"github.com/kyku/action/internal/statemgr/tflayout"
 	"github.com/kyku/action/internal/tfstate"
 )
@@ -128,7 +127,7 @@ func OpenTerraformBackend(ctx context.Context, ts *TerraformState, s Settings) (
 		}
 		b, err = local.NewTerraform(cfg, s.Env, lay, local.Options{Now: s.Engine.Now})
 	case "s3":
-		cfg := s3.TerraformConfig{
+		cfg := TerraformS3{
 			Bucket: a.str("bucket"), Key: a.str("key"), Region: a.str("region"), Endpoint: a.str("endpoint"),
 			UsePathStyle: a.flag("use_path_style") || a.flag("force_path_style"), UseLockfile: a.flag("use_lockfile"),
 			DynamoDBTable: a.str("dynamodb_table"), KMSKeyID: a.str("kms_key_id"),
@@ -145,7 +144,10 @@ func OpenTerraformBackend(ctx context.Context, ts *TerraformState, s Settings) (
 		if a.err != nil {
 			return nil, a.err
 		}
-		b, err = s3.NewTerraform(ctx, cfg, s.Env, lay, s3.Options{PollInterval: s.PollInterval, Getenv: getenv, Credentials: s.AWSCredentials})
+		var aws AWS
+		if aws, err = s.aws("the s3 backend"); err == nil {
+			b, err = aws.TerraformS3(ctx, cfg, lay, s)
+		}
 	case "gcs":
 		cfg := gcs.TerraformConfig{Bucket: a.str("bucket"), Prefix: a.str("prefix")}
 		if a.err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 	"github.com/kyku/action/internal/workspace"
+	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
 // TestOpenTerraformBackend: where each backend's state is, from its
@@ -30,7 +31,7 @@ func TestOpenTerraformBackend(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.ts.Dir = dir
 			env := map[string]string{"TF_HTTP_ADDRESS": "https://state.example/roots/net"}
-			b, err := workspace.OpenTerraformBackend(t.Context(), &tt.ts, workspace.Settings{Env: tt.env, Getenv: func(k string) string { return env[k] }})
+			b, err := workspace.OpenTerraformBackend(t.Context(), &tt.ts, workspace.Settings{AWS: awsstore.Store{}, Env: tt.env, Getenv: func(k string) string { return env[k] }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +63,7 @@ func TestOpenTerraformBackendRefuses(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.ts.Dir, tt.ts.Where = t.TempDir(), "main.tf:2:3"
-			_, err := workspace.OpenTerraformBackend(t.Context(), &tt.ts, workspace.Settings{Env: tt.env})
+			_, err := workspace.OpenTerraformBackend(t.Context(), &tt.ts, workspace.Settings{AWS: awsstore.Store{}, Env: tt.env})
 			if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("got %v, want one line with %q", err, tt.want)
 			}
@@ -84,7 +85,7 @@ func TestOpenTerraformS3(t *testing.T) {
 		"bucket": bucket, "key": "net/terraform.tfstate", "region": srv.Region, "endpoints": map[string]any{"s3": srv.Endpoint},
 		"use_path_style": true, "use_lockfile": "true", "workspace_key_prefix": "envs",
 	}}
-	b, err := workspace.OpenTerraformBackend(t.Context(), ts, workspace.Settings{Env: "staging", LockTimeout: -1})
+	b, err := workspace.OpenTerraformBackend(t.Context(), ts, workspace.Settings{AWS: awsstore.Store{}, Env: "staging", LockTimeout: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

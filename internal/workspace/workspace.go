@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/envname"
@@ -22,8 +20,6 @@ import (
 	"github.com/kyku/action/internal/statemgr/gcs"
 	"github.com/kyku/action/internal/statemgr/httpstate"
 	"github.com/kyku/action/internal/statemgr/local"
-	"github.com/kyku/action/internal/statemgr/s3"
-	"github.com/kyku/action/internal/statemgr/spaces"
 )
 
 // Settings are what a front door decides.
@@ -53,11 +49,11 @@ type Settings struct {
 	// ScryptCost overrides the passphrase KDF's cost N (0: the default;
 	// tests lower it).
 	ScryptCost int
-	// AWSCredentials, when set, are the credentials an aws-kms key, and
-	// a Terraform root's s3 state (Terraform), are used with instead of
-	// the SDK's default chain (the bot passes a tenant's assumed role).
-	// Never those of terraform_remote_state (NewRemoteStates).
-	AWSCredentials aws.CredentialsProvider
+	// AWS opens the s3 and spaces backends and aws-kms keys (aws.go); nil:
+	// a configuration that uses them is refused (*NotLinkedError). The
+	// bot's store carries a tenant's assumed role, used for an aws-kms
+	// key and a Terraform root's s3 state.
+	AWS AWS
 	// Plugins says how the configuration's Terraform providers are
 	// installed and run (see plugins.go).
 	Plugins Plugins
@@ -188,10 +184,6 @@ func openBackend(ctx context.Context, bc *config.Backend, codec statemgr.Codec, 
 	if bc != nil {
 		retention = bc.BackupRetention
 	}
-	s3opts := s3.Options{
-		LockTimeout: s.LockTimeout, StaleAfter: s.StaleAfter, Heartbeat: s.Heartbeat,
-		PollInterval: s.PollInterval, Getenv: getenv, Codec: codec,
-	}
 	switch typ {
 	case "local":
 		dir := s.StateDir
@@ -214,24 +206,12 @@ func openBackend(ctx context.Context, bc *config.Backend, codec statemgr.Codec, 
 			PollInterval: s.PollInterval, BackupRetention: retention, Codec: codec,
 			GitIgnore: filepath.Base(dir) != SettingsDirName,
 		}), nil
-	case "s3":
-		b, err := s3.New(ctx, s3.Config{
-			Bucket: bc.Bucket, Prefix: strings.Trim(bc.Prefix, "/"), Region: bc.Region, Endpoint: bc.Endpoint,
-			UsePathStyle: bc.UsePathStyle, KMSKeyID: bc.KMSKeyID, BackupRetention: retention,
-		}, s.Env, s3opts)
+	case "s3", "spaces":
+		a, err := s.aws("the " + typ + " backend")
 		if err != nil {
-			return nil, fmt.Errorf("open s3 backend: %w", err)
+			return nil, fmt.Errorf("open %s backend: %w", typ, err)
 		}
-		return b, nil
-	case "spaces":
-		b, err := spaces.New(ctx, spaces.Config{
-			Bucket: bc.Bucket, Region: bc.Region, Prefix: strings.Trim(bc.Prefix, "/"), Endpoint: bc.Endpoint,
-			UsePathStyle: bc.UsePathStyle, Lock: bc.Lock == nil || *bc.Lock, BackupRetention: retention,
-		}, s.Env, getenv, s3opts)
-		if err != nil {
-			return nil, fmt.Errorf("open spaces backend: %w", err)
-		}
-		return b, nil
+		return a.Backend(ctx, bc, codec, s)
 	case "gcs":
 		b, err := gcs.New(ctx, gcs.Config{Bucket: bc.Bucket, Prefix: strings.Trim(bc.Prefix, "/"), BackupRetention: retention}, s.Env, gcs.Options{
 			LockTimeout: s.LockTimeout, StaleAfter: s.StaleAfter, Heartbeat: s.Heartbeat, PollInterval: s.PollInterval, Codec: codec,

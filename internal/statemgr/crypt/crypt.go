@@ -33,7 +33,7 @@ type Key interface {
 	// NewDataKey returns a fresh 32-byte data key and its descriptor (what
 	// an envelope stores to recover it).
 	NewDataKey(ctx context.Context) (dek []byte, desc json.RawMessage, err error)
-	// DataKey recovers the data key from a descriptor. It wraps errNotMine
+	// DataKey recovers the data key from a descriptor. It wraps ErrNotMine
 	// for a descriptor of another kind or key, ErrWrongKey for one it
 	// cannot open.
 	DataKey(ctx context.Context, desc json.RawMessage) ([]byte, error)
@@ -41,8 +41,8 @@ type Key interface {
 	Describe() string
 }
 
-// errNotMine says a descriptor belongs to another key: try the next one.
-var errNotMine = errors.New("descriptor of another key")
+// ErrNotMine says a descriptor belongs to another key: try the next one.
+var ErrNotMine = errors.New("descriptor of another key")
 
 // Codec seals with its primary key and opens with the primary or a fallback.
 type Codec struct {
@@ -172,7 +172,7 @@ func (c *Codec) dataKey(ctx context.Context, desc json.RawMessage) ([]byte, erro
 	var firstErr error
 	for _, k := range append([]Key{c.primary}, c.fallbacks...) {
 		dek, err := k.DataKey(ctx, desc)
-		if errors.Is(err, errNotMine) {
+		if errors.Is(err, ErrNotMine) {
 			tried = append(tried, k.Describe())
 			continue
 		}

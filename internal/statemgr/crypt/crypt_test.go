@@ -10,6 +10,7 @@ import (
 
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/crypt"
+	"github.com/kyku/action/internal/statemgr/crypt/awskms"
 	"github.com/kyku/action/internal/statemgr/crypt/kmstest"
 )
 
@@ -40,7 +41,7 @@ var secret = []byte(`{"resources":{"db":{"config":{"password":"hunter2-very-secr
 func TestSealOpenAndFallback(t *testing.T) {
 	ctx := t.Context()
 	kmsSrv := kmstest.New(t)
-	oldKey, newKey := pass(t, "old passphrase, long enough"), crypt.NewKMS(kmsSrv.Client(), "alias/kyku-state")
+	oldKey, newKey := pass(t, "old passphrase, long enough"), awskms.New(kmsSrv.Client(), "alias/kyku-state")
 	old := crypt.New(oldKey)
 	sealed, err := old.Seal(ctx, "state:state.prod", secret)
 	if err != nil {
@@ -214,7 +215,7 @@ func TestForgedScryptCostIsRefusedBeforeDeriving(t *testing.T) {
 func TestKMSDecryptCached(t *testing.T) {
 	ctx := t.Context()
 	srv := kmstest.New(t)
-	sealer := crypt.New(crypt.NewKMS(srv.Client(), "key-a"))
+	sealer := crypt.New(awskms.New(srv.Client(), "key-a"))
 	var objs [][]byte
 	for range 5 {
 		s, err := sealer.Seal(ctx, "object:runs/prod/1.json", secret)
@@ -223,7 +224,7 @@ func TestKMSDecryptCached(t *testing.T) {
 		}
 		objs = append(objs, s)
 	}
-	reader := crypt.New(crypt.NewKMS(srv.Client(), "key-a"))
+	reader := crypt.New(awskms.New(srv.Client(), "key-a"))
 	for _, o := range objs {
 		if got, err := reader.Open(ctx, "object:runs/prod/1.json", o); err != nil || !bytes.Equal(got, secret) {
 			t.Fatalf("Open = %q, %v", got, err)
@@ -232,10 +233,10 @@ func TestKMSDecryptCached(t *testing.T) {
 	if n := srv.Calls("Decrypt"); n != 1 {
 		t.Errorf("Decrypt called %d times for 5 objects under one data key, want 1", n)
 	}
-	if _, err := crypt.New(crypt.NewKMS(srv.Client(), "key-b")).Open(ctx, "object:runs/prod/1.json", objs[0]); !errors.Is(err, crypt.ErrWrongKey) {
+	if _, err := crypt.New(awskms.New(srv.Client(), "key-b")).Open(ctx, "object:runs/prod/1.json", objs[0]); !errors.Is(err, crypt.ErrWrongKey) {
 		t.Errorf("another KMS key: %v; want ErrWrongKey", err)
 	}
-	if _, err := crypt.New(crypt.NewKMS(srv.Client(), "missing-key")).Seal(ctx, "state:state", secret); err == nil || !strings.Contains(err.Error(), "NotFoundException") {
+	if _, err := crypt.New(awskms.New(srv.Client(), "missing-key")).Seal(ctx, "state:state", secret); err == nil || !strings.Contains(err.Error(), "NotFoundException") {
 		t.Errorf("sealing with a missing KMS key: %v; want the KMS error", err)
 	}
 }

@@ -2,8 +2,9 @@
 // "crypto"): a statemgr.Codec that seals the state, journal entries,
 // backups, saved plans and audit records with AES-256-GCM before any
 // backend stores them, under a data key from a passphrase (scrypt, with the
-// salt stored in each envelope) or from AWS KMS (envelope encryption: a
-// KMS-wrapped data key stored in each envelope). A fallback key opens what
+// salt stored in each envelope) or from AWS KMS (package awskms, apart so
+// that what does not use KMS does not link the AWS SDK: envelope
+// encryption, a KMS-wrapped data key stored in each envelope). A fallback key opens what
 // the previous key sealed, so keys can be rotated (kyku state rekey).
 //
 // An envelope is one line of JSON:

@@ -106,7 +106,7 @@ func (k *Passphrase) NewDataKey(context.Context) ([]byte, json.RawMessage, error
 func (k *Passphrase) DataKey(_ context.Context, raw json.RawMessage) ([]byte, error) {
 	var d passDesc
 	if err := json.Unmarshal(raw, &d); err != nil || d.Type != "passphrase" {
-		return nil, errNotMine
+		return nil, ErrNotMine
 	}
 	if why := ownParams(d); why != "" {
 		return nil, fmt.Errorf("%w: refused before deriving a key: %s", ErrAuthentication, why)

@@ -1,4 +1,11 @@
-package cli
+// Package clipolicy is the CLI's plan --policy: it loads the Rego
+// policies of a directory (internal/policy, the Open Policy Agent) and
+// prints what they say of a plan. It is apart from package cli so that
+// the kyku executable, which does not evaluate policies, does not link OPA
+// and pay its initialisation at every start (docs/architecture.md, "Two
+// executables"): kyku-engine passes Load as cli.Env.Policies. A set is
+// safe for concurrent use.
+package clipolicy
 
 import (
 	"context"
@@ -6,10 +13,26 @@ import (
 	"io"
 	"strings"
 
+	"github.com/kyku/action/internal/cli"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/policy"
 	"github.com/kyku/action/internal/progress"
 )
+
+// Load reads the policies in dir (cli.Env.Policies).
+func Load(dir string) (cli.PolicySet, error) {
+	set, err := policy.LoadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	return checker{set}, nil
+}
+
+type checker struct{ set *policy.Set }
+
+func (c checker) Check(ctx context.Context, w io.Writer, p *plan.Plan, secrets progress.Secrets) error {
+	return checkPolicies(ctx, w, c.set, p, secrets)
+}
 
 // checkPolicies evaluates set against p and prints what it said: each
 // denial and warning, or a line saying the policies passed. A denial is an

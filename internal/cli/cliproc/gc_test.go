@@ -1,4 +1,4 @@
-package main
+package cliproc
 
 import (
 	"math"

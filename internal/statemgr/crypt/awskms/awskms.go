@@ -1,4 +1,4 @@
-package crypt
+package awskms
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/kms/types"
+
+	"github.com/kyku/action/internal/statemgr/crypt"
 )
 
 // KMSAPI is the part of the KMS client this package uses (*kms.Client has it).
@@ -28,10 +30,10 @@ type KMS struct {
 	keyID string
 }
 
-var _ Key = (*KMS)(nil)
+var _ crypt.Key = (*KMS)(nil)
 
-// NewKMS returns the key keyID (ID, ARN or alias/NAME) reached through api.
-func NewKMS(api KMSAPI, keyID string) *KMS { return &KMS{api: api, keyID: keyID} }
+// New returns the key keyID (ID, ARN or alias/NAME) reached through api.
+func New(api KMSAPI, keyID string) *KMS { return &KMS{api: api, keyID: keyID} }
 
 var kmsContext = sync.OnceValue(func() map[string]string {
 	return map[string]string{"kyku": "state"}
@@ -63,16 +65,16 @@ func (k *KMS) NewDataKey(ctx context.Context) ([]byte, json.RawMessage, error) {
 func (k *KMS) DataKey(ctx context.Context, raw json.RawMessage) ([]byte, error) {
 	var d kmsDesc
 	if err := json.Unmarshal(raw, &d); err != nil || d.Type != "aws-kms" || len(d.Blob) == 0 {
-		return nil, errNotMine
+		return nil, crypt.ErrNotMine
 	}
 	out, err := k.api.Decrypt(ctx, &kms.DecryptInput{CiphertextBlob: d.Blob, KeyId: aws.String(k.keyID), EncryptionContext: kmsContext()})
 	var wrong *types.IncorrectKeyException
 	var invalid *types.InvalidCiphertextException
 	switch {
 	case errors.As(err, &wrong):
-		return nil, fmt.Errorf("%w: sealed under KMS key %s, not %s", ErrWrongKey, d.KeyID, k.keyID)
+		return nil, fmt.Errorf("%w: sealed under KMS key %s, not %s", crypt.ErrWrongKey, d.KeyID, k.keyID)
 	case errors.As(err, &invalid):
-		return nil, fmt.Errorf("%w: KMS refused its data key as invalid ciphertext", ErrAuthentication)
+		return nil, fmt.Errorf("%w: KMS refused its data key as invalid ciphertext", crypt.ErrAuthentication)
 	case err != nil:
 		return nil, fmt.Errorf("aws-kms Decrypt with %s: %w", k.keyID, err)
 	}
