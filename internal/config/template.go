@@ -89,7 +89,6 @@ type tmpl struct {
 	known      map[string]cty.Value // var, environment, count, each: what it reads of them
 	secret     *Variable            // the first sensitive variable it reads
 	secretVars []string             // every sensitive variable it reads
-	iters      []string             // names of the for expressions around the walk
 }
 
 // where is the owner (or the path) for messages.
