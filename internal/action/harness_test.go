@@ -331,11 +331,17 @@ func (f *fixture) backendStore() statemgr.Backend {
 	f.t.Helper()
 	cfg, err := config.Parse([]config.File{{Name: "x.yaml", Data: []byte(f.config("web"))}})
 	must(f.t, err)
-	b, err := workspace.OpenBackend(f.t.Context(), cfg.Backend, workspace.Settings{
-		Env: envName, BaseDir: f.configDir(), Getenv: func(k string) string { return f.base[k] }, AWS: awsstore.Store{},
-	})
+	b, err := workspace.OpenBackend(f.t.Context(), cfg.Backend, f.settings())
 	must(f.t, err)
 	return b
+}
+
+// settings open the fixture's workspace as the Action does: its
+// environment, its base directory, the s3 backend through the AWS SDK.
+func (f *fixture) settings() workspace.Settings {
+	return workspace.Settings{
+		Env: envName, BaseDir: f.configDir(), Getenv: func(k string) string { return f.base[k] }, AWS: awsstore.Store{},
+	}
 }
 
 // configDir is the configuration's directory in the checkout: local state

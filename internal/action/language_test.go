@@ -131,9 +131,7 @@ func TestActionMovedOnlyPullRequest(t *testing.T) {
 	// What the default branch describes is applied (as its merge did).
 	cfg, err := config.Parse([]config.File{{Name: configPath, Data: []byte(old)}})
 	must(t, err)
-	ws, err := workspace.Open(t.Context(), cfg, workspace.Settings{
-		Env: envName, BaseDir: f.configDir(), Getenv: func(k string) string { return f.base[k] },
-	}, provider.Registry{"sim": sim.Factory})
+	ws, err := workspace.Open(t.Context(), cfg, f.settings(), provider.Registry{"sim": sim.Factory})
 	must(t, err)
 	res, err := ws.Engine.Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
 	must(t, err)

@@ -24,6 +24,7 @@ import (
 
 	"github.com/kyku/action/internal/cli"
 	"github.com/kyku/action/internal/hostcreds"
+	"github.com/kyku/action/internal/tfinstall/pgpverify"
 )
 
 const registryToken = "s3cr3t-kyku-registry-token"
@@ -188,11 +189,12 @@ func TestInitFromPrivateRegistry(t *testing.T) {
 			args := append(strings.Fields(command), "-c", dir, "--state-dir", filepath.Join(dir, ".kyku"))
 			code := cli.Run(t.Context(), args, cli.Env{
 				Stdout: &out, Stderr: &errOut,
-				Getenv:        func(k string) string { return vars[k] },
-				Environ:       func() []string { return environ },
-				ModulesHTTP:   reg.srv.Client(),
-				ProvidersHTTP: reg.srv.Client(),
-				Hostname:      "testhost", PID: 4242,
+				Getenv:          func(k string) string { return vars[k] },
+				Environ:         func() []string { return environ },
+				ModulesHTTP:     reg.srv.Client(),
+				ProvidersHTTP:   reg.srv.Client(),
+				VerifySignature: pgpverify.Verify,
+				Hostname:        "testhost", PID: 4242,
 			})
 			if code != tc.want || !strings.Contains(errOut.String(), tc.wantErr) {
 				t.Fatalf("kyku init: exit %d, want %d with %q\nstdout:\n%s\nstderr:\n%s", code, tc.want, tc.wantErr, out.String(), errOut.String())
