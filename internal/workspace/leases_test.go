@@ -13,6 +13,7 @@ import (
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/workspace"
+	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
 // withKey is a backend line of stores() with one more key in its map.
@@ -64,7 +65,7 @@ func TestLeasesAreTheDefaultWhereTheStoreCan(t *testing.T) {
 				env[k] = v
 			}
 			cfg := mustParse(t, "provider: sim\n"+backend+"resources: {}\n")
-			ws, err := workspace.Open(t.Context(), cfg, workspace.Settings{Env: "prod", Getenv: func(k string) string { return env[k] }}, provider.Registry{"sim": sim.Factory})
+			ws, err := workspace.Open(t.Context(), cfg, workspace.Settings{Env: "prod", Getenv: func(k string) string { return env[k] }, AWS: awsstore.Store{}}, provider.Registry{"sim": sim.Factory})
 			if w.err != "" {
 				if err == nil || !strings.Contains(err.Error(), w.err) {
 					t.Fatalf("open = %v, want an error saying %q", err, w.err)
@@ -101,7 +102,7 @@ func TestDefaultApplyLeasesOnlyWhatItTouches(t *testing.T) {
 				env[k] = v
 			}
 			ctx := t.Context()
-			settings := workspace.Settings{Env: "lz", Getenv: func(k string) string { return env[k] }, LockTimeout: 300 * time.Millisecond, PollInterval: 20 * time.Millisecond}
+			settings := workspace.Settings{Env: "lz", Getenv: func(k string) string { return env[k] }, AWS: awsstore.Store{}, LockTimeout: 300 * time.Millisecond, PollInterval: 20 * time.Millisecond}
 			apply := func(backend, aCIDR, bCIDR string) error {
 				cfg := mustParse(t, "provider: sim\n"+backend+"resources:\n  a: { type: Vpc, properties: { cidr: "+aCIDR+" } }\n  b: { type: Vpc, properties: { cidr: "+bCIDR+" } }\n")
 				ws, err := workspace.Open(ctx, cfg, settings, provider.Registry{"sim": sim.Factory})
