@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -146,7 +147,7 @@ func (x *Expr) Eval(lookup value.Lookup) (any, bool, error) {
 			vars[idRoot(name)] = rr.value(name, func(in string) cty.Value { return providerID(in, lookup) })
 		}
 	}
-	ctx := &hcl.EvalContext{Variables: vars, Functions: x.fns.For(applying(lookup))}
+	ctx := &hcl.EvalContext{Variables: vars, Functions: x.functions(lookup)}
 	v, ds := x.expr.Value(ctx)
 	if ds.HasErrors() {
 		out := hcldiag.Convert(ds, func(string) []byte { return x.src })
@@ -224,13 +225,21 @@ func providerID(in string, lookup value.Lookup) cty.Value {
 	return cty.UnknownVal(cty.String)
 }
 
-// applying reports whether lookup is apply's (value.Applying).
-func applying(lookup value.Lookup) bool {
+// functions is the table x evaluates with under lookup: the pure one
+// while planning; applying (lookup answers value.Applying), the full one,
+// timestamp() reading the apply's time when the lookup gives it.
+func (x *Expr) functions(lookup value.Lookup) map[string]function.Function {
 	if lookup == nil {
-		return false
+		return x.fns.For(false)
 	}
-	_, ok := lookup(value.Applying)
-	return ok
+	v, ok := lookup(value.Applying)
+	if !ok {
+		return x.fns.For(false)
+	}
+	if at, ok := v.(time.Time); ok && !at.IsZero() {
+		return x.fns.ApplyingAt(at)
+	}
+	return x.fns.For(true)
 }
 
 // MarshalJSON describes the template, not its value: as written, where,

@@ -346,7 +346,7 @@ func (x *execution) settled(ci int, record func(context.Context) error, done boo
 
 func (x *execution) lookup(r value.Ref) (any, bool) {
 	if r == value.Applying {
-		return true, true
+		return x.at, true // the apply's time: what timestamp() reads in a kyku.yaml
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()

@@ -1,7 +1,9 @@
 package funcs
 
 import (
+	"maps"
 	"sync"
+	"time"
 
 	"github.com/zclconf/go-cty/cty/function"
 )
@@ -33,4 +35,13 @@ func (t *Tables) For(applying bool) map[string]function.Function {
 		return t.full
 	}
 	return t.pure
+}
+
+// ApplyingAt is the table applying evaluates with, timestamp() returning
+// at: for a configuration read before its apply's clock was known (a
+// kyku.yaml), the apply's time handed in when it evaluates.
+func (t *Tables) ApplyingAt(at time.Time) map[string]function.Function {
+	out := maps.Clone(t.For(true))
+	out["timestamp"] = timestampFunc(func() time.Time { return at })
+	return out
 }
