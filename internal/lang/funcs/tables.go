@@ -17,6 +17,12 @@ type Tables struct {
 	opts       func() Options
 	once       sync.Once
 	pure, full map[string]function.Function
+
+	atMu sync.Mutex // guards at and atFull (ApplyingAt)
+	at   time.Time
+	// atFull is the full table with timestamp() reading at: one apply
+	// evaluates every expression at one time, so it is built once.
+	atFull map[string]function.Function
 }
 
 // NewTables returns the tables of the options opts gives when first used.
@@ -41,7 +47,12 @@ func (t *Tables) For(applying bool) map[string]function.Function {
 // at: for a configuration read before its apply's clock was known (a
 // kyku.yaml), the apply's time handed in when it evaluates.
 func (t *Tables) ApplyingAt(at time.Time) map[string]function.Function {
-	out := maps.Clone(t.For(true))
-	out["timestamp"] = timestampFunc(func() time.Time { return at })
-	return out
+	full := t.For(true)
+	t.atMu.Lock()
+	defer t.atMu.Unlock()
+	if t.atFull == nil || !t.at.Equal(at) {
+		t.at, t.atFull = at, maps.Clone(full)
+		t.atFull["timestamp"] = timestampFunc(func() time.Time { return at })
+	}
+	return t.atFull
 }
