@@ -43,22 +43,23 @@ func (rt *router) routeMerge(ctx context.Context, ev event, repo *github.Repo) (
 		rt.log.Info("merge left to the workflow's push trigger (execution: actions)", "repo", ev.fullName(), "pr", ev.number)
 		return "left-to-actions", nil
 	}
-	roots, err := rt.routeMergeRoots(ctx, ev, repo, s, newSources(repo, rt.maxSrc))
+	files, err := repo.ChangedFiles(ctx, ev.number)
+	if err != nil {
+		return "", err
+	}
+	src := newSources(repo, rt.maxSrc) // one per event: roots and projects share its trees
+	roots, err := rt.routeMergeRoots(ctx, ev, repo, s, files, src)
 	if err != nil {
 		return "", err
 	}
 	if len(s.Promotion) == 0 {
-		outcome, err := rt.routeTouched(ctx, ev, repo, s, "apply", ev.mergeSHA, func(t settings.Target, src *sources) queue.Job {
+		outcome, err := rt.routeTouched(ctx, ev, repo, s, "apply", ev.mergeSHA, files, src, func(t settings.Target, src *sources) queue.Job {
 			return rt.mergeJob(ev, repo, s, []settings.Target{t}, src)
 		})
 		if outcome == "untouched" && roots > 0 {
 			outcome = "routed"
 		}
 		return outcome, err
-	}
-	files, err := repo.ChangedFiles(ctx, ev.number)
-	if err != nil {
-		return "", err
 	}
 	var order []string // projects, in file order
 	chains := map[string][]settings.Target{}
@@ -71,7 +72,6 @@ func (rt *router) routeMerge(ctx context.Context, ev event, repo *github.Repo) (
 	if len(order) == 0 {
 		return "untouched", nil
 	}
-	src := newSources(repo, rt.maxSrc)
 	for _, name := range order {
 		if err := rt.runner.Spawn(ctx, rt.mergeJob(ev, repo, s, promotionOrder(s.Promotion, chains[name]), src)); err != nil {
 			return "", err

@@ -34,7 +34,11 @@ func (rt *router) routePlan(ctx context.Context, ev event, repo *github.Repo) (s
 		_, err := repo.CreateCheck(ctx, ev.headSHA, review.ForkCheck(reviewSettings(s, settings.Target{}), ev.number, ev.headRepo))
 		return "fork", err
 	}
-	return rt.routeTouched(ctx, ev, repo, s, "plan", ev.headSHA, func(t settings.Target, src *sources) queue.Job {
+	files, err := repo.ChangedFiles(ctx, ev.number)
+	if err != nil {
+		return "", err
+	}
+	return rt.routeTouched(ctx, ev, repo, s, "plan", ev.headSHA, files, newSources(repo, rt.maxSrc), func(t settings.Target, src *sources) queue.Job {
 		return rt.planJob(ev, repo, s, t, src)
 	})
 }
@@ -42,13 +46,8 @@ func (rt *router) routePlan(ctx context.Context, ev event, repo *github.Repo) (s
 // routeTouched runs command for every project/environment whose files the
 // pull request changed: one job each on the queue, or, with execution:
 // actions, a dispatch of the user's workflow at sha.
-func (rt *router) routeTouched(ctx context.Context, ev event, repo *github.Repo, s *settings.Settings, command, sha string, job func(settings.Target, *sources) queue.Job) (string, error) {
-	files, err := repo.ChangedFiles(ctx, ev.number)
-	if err != nil {
-		return "", err
-	}
+func (rt *router) routeTouched(ctx context.Context, ev event, repo *github.Repo, s *settings.Settings, command, sha string, files []string, src *sources, job func(settings.Target, *sources) queue.Job) (string, error) {
 	targets := s.Touched(files)
-	src := newSources(repo, rt.maxSrc)
 	if command == "plan" && s.Execution == settings.InProcess {
 		roots, err := rt.touchedRoots(ctx, ev, s, src, files)
 		if err != nil {

@@ -11,16 +11,12 @@ import (
 )
 
 // routeMergeRoots applies the saved plan of every Terraform root the
-// merged pull request touched (found at the merge commit), each on its
+// merged pull request touched (files; found at the merge commit), each on its
 // own key, with terraform-roots on in the default branch's settings as
 // they were before the merge (s).
-func (rt *router) routeMergeRoots(ctx context.Context, ev event, repo *github.Repo, s *settings.Settings, src *sources) (int, error) {
+func (rt *router) routeMergeRoots(ctx context.Context, ev event, repo *github.Repo, s *settings.Settings, files []string, src *sources) (int, error) {
 	if !s.TerraformRoots {
 		return 0, nil
-	}
-	files, err := repo.ChangedFiles(ctx, ev.number)
-	if err != nil {
-		return 0, err
 	}
 	at := ev
 	at.headSHA = ev.mergeSHA // the roots as the merge has them
