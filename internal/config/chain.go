@@ -221,7 +221,7 @@ func (w *chainWalker) key(c *chain, x *hclsyntax.IndexExpr) (cty.Value, bool) {
 		k = cty.StringVal(st.Traversal.RootName())
 	} else {
 		for _, tr := range x.Key.Variables() {
-			if !slices.Contains([]string{"var", "count", "each", "environment"}, tr.RootName()) || slices.Contains(w.iters, tr.RootName()) {
+			if !slices.Contains(reserved, tr.RootName()) || slices.Contains(w.iters, tr.RootName()) {
 				return cty.NilVal, false
 			}
 		}
