@@ -11,9 +11,9 @@ import (
 	"strings"
 )
 
-// EngineVersion is version and commit joined ("v1.4.0 5f0c…"), as the
-// CLI joins them (cli.ReadVersion), each taken, when empty, from what Go
-// recorded in the binary: its module version (a tag, or a pseudo-version
+// EngineVersion is version and commit joined ("v1.4.0 5f0c…"), what
+// `kyku version` shows (cli.ReadVersion), each taken, when empty, from
+// what Go recorded in the binary: its module version (a tag, or a pseudo-version
 // built from the commit; "(devel)" when it cannot tell) and its VCS
 // revision.
 func EngineVersion(version, commit string) string {

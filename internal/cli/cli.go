@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kyku/action/internal/buildinfo"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/noun"
@@ -387,9 +388,7 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 	s.Engine.Parallelism = int(c.parallelism)
 	s.Engine.Secrets = env.secrets // the engine and the providers feed what the CLI prints with
 	s.Engine.Now = env.Now
-	if v := ReadVersion(env.Version); v.Commit != "" || v.Version != "" {
-		s.Engine.Version = strings.TrimSpace(v.Version + " " + v.Commit)
-	}
+	s.Engine.Version = buildinfo.EngineVersion(env.Version.Version, env.Version.Commit)
 	s.Engine.Lock = lockInfo(env, op)
 	if s.Terraform, err = c.terraformState(); err != nil {
 		return s, err
