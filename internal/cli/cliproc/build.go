@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // enginePackage is kyku-engine's main package.
@@ -44,13 +45,14 @@ func identity(bi *debug.BuildInfo) string {
 
 // ownIdentity is this executable's identity; ok false when Go recorded
 // no build information (never for go build, go install or go run).
-func ownIdentity() (string, bool) {
+// Worked out once: FindEngine and EngineEnviron both need it at start-up.
+var ownIdentity = sync.OnceValues(func() (string, bool) {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "", false
 	}
 	return identity(bi), true
-}
+})
 
 // FindEngine returns the kyku-engine beside self, the running kyku's
 // executable with its symbolic links resolved ("" when there is none),
