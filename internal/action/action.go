@@ -18,6 +18,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/github"
+	"github.com/kyku/action/internal/hostcreds"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/review"
@@ -117,6 +118,9 @@ type run struct {
 	secrets progress.SecretBook // scrubbed from the log and the summary (learn)
 
 	trees *rootTrees // the Terraform roots' trees written for this run (roots.go)
+
+	credsOnce sync.Once
+	creds     *hostcreds.Tokens // registryCredentials, read once per run
 	// reporting is the project whose outcome is being reported ("": the
 	// only one, or kyku.yaml's): its plan.json goes in a directory of its
 	// own (projects.go).
