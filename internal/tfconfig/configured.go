@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/kyku/action/internal/value"
@@ -89,16 +90,24 @@ func (mi *modInst) configuredArgs(r *Resource, k instKey) map[string]cty.Value {
 	sc := scope{mi: mi, key: k}
 	out := map[string]cty.Value{}
 	for name, a := range r.Body.Native.Attributes {
-		if len(sc.refsOf(a.Expr.Variables())) > 0 {
-			continue
+		if v, ok := sc.configuredArg(a); ok {
+			out[name] = v
 		}
-		v, diags := sc.eval(a.Expr, nil, memo{})
-		if diags.HasErrors() || !v.IsWhollyKnown() {
-			continue
-		}
-		out[name] = v
 	}
 	return out
+}
+
+// configuredArg is argument a's value when it reads no resource and is
+// wholly known before planning (ok); configuredArgs' test of one.
+func (sc scope) configuredArg(a *hclsyntax.Attribute) (cty.Value, bool) {
+	if len(sc.refsOf(a.Expr.Variables())) > 0 {
+		return cty.NilVal, false
+	}
+	v, diags := sc.eval(a.Expr, nil, memo{})
+	if diags.HasErrors() || !v.IsWhollyKnown() {
+		return cty.NilVal, false
+	}
+	return v, true
 }
 
 // readAtPlan are refs without those count or for_each reads of a managed
@@ -133,9 +142,16 @@ func (mi *modInst) configuredRef(ref value.Ref) bool {
 	if r == nil || r.Mode != Managed || strings.Contains(key, ".module.") {
 		return false
 	}
+	if r.Body == nil || r.Body.Native == nil {
+		return false
+	}
+	a := r.Body.Native.Attributes[ref.Attr]
+	if a == nil {
+		return false
+	}
 	for _, k := range mi.expandResource(key).keys {
 		if mi.instanceAddr(key, k) == ref.Resource {
-			_, ok := mi.configuredArgs(r, k)[ref.Attr]
+			_, ok := scope{mi: mi, key: k}.configuredArg(a) // that argument alone, not the whole body
 			return ok
 		}
 	}
