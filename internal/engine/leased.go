@@ -499,9 +499,11 @@ func (e *Engine) WithPR(n int) *Engine {
 // Leased reports whether e's applies lease their objects.
 func (e *Engine) Leased() bool { return e.opts.Leases != nil }
 
-// ChangedObjects are the state objects p's changes write (a plan limited
-// to them with PlanOptions.Targets makes them again).
-func ChangedObjects(p *plan.Plan) []string { return changedObjects(p) }
+// ChangedResources are the resources p's changes write, by their names
+// in the configuration: a plan limited to them with PlanOptions.Targets
+// makes p's changes again (a move's former name is no target; planning
+// its new name plans the move).
+func ChangedResources(p *plan.Plan) []string { return changedResources(p) }
 
 // SameChanges reports whether a and b make the same changes, no-ops,
 // targets and levels aside: what a plan limited to a's changes must make
