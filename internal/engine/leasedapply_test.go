@@ -3,6 +3,7 @@ package engine_test
 import (
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,9 +18,13 @@ import (
 
 // leased is an engine option: its applies lease their objects in the
 // world's state directory, as kyku's are on local state by default.
-func (w *world) leased() func(*engine.Options) {
+func (w *world) leased() func(*engine.Options) { return w.leasedWith(time.Now) }
+
+// leasedWith is leased with the leases' clock now (read first as an apply
+// starts to take its leases).
+func (w *world) leasedWith(now func() time.Time) func(*engine.Options) {
 	return func(o *engine.Options) {
-		m, err := lease.For(w.t.Context(), local.New(w.stateDir, "", local.Options{}), "", lease.Options{Timeout: 2 * time.Second, Poll: 10 * time.Millisecond})
+		m, err := lease.For(w.t.Context(), local.New(w.stateDir, "", local.Options{}), "", lease.Options{Timeout: 2 * time.Second, Poll: 10 * time.Millisecond, Now: now})
 		if err != nil || m == nil {
 			w.t.Fatalf("lease.For = %v, %v", m, err)
 		}
@@ -133,6 +138,41 @@ func TestApplyPlansWithItsOptionsOnEveryPath(t *testing.T) {
 				tc.check(t, p, err)
 			})
 		}
+	}
+}
+
+// TestLeasedApplyPlansAgainWithItsOptions: a leased apply whose objects
+// another apply changed between its plan and its leases plans again
+// against the state as it is now, with the same --refresh: here the
+// --refresh=all that finds web's drift.
+func TestLeasedApplyPlansAgainWithItsOptions(t *testing.T) {
+	w := newWorld(t)
+	mustApply(t, w.engine(), parse(t, stack))
+	editSimObject(t, w, "Vm", func(p map[string]any) { p["size"] = "large" })
+	serial := w.state().Metadata.Serial
+	var once sync.Once
+	meanwhile := func() time.Time {
+		// Another apply changes key, which this one touches, just as it
+		// starts to take its leases.
+		once.Do(func() { mustApply(t, w.engine(), parse(t, variant("AAAA test", "CCCC meanwhile"))) })
+		return time.Now()
+	}
+	cfg := variant("port: 443", "port: 8443", "AAAA test", "BBBB other")
+	p, err := applyAs(t, w.engine(w.leasedWith(meanwhile)), parse(t, cfg), engine.ApplyOptions{AutoApprove: true, Refresh: engine.RefreshAll}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Serial == serial {
+		t.Fatalf("the apply did not plan again (serial %d): the test tests nothing", p.Serial)
+	}
+	if d := cmp.Diff([]string{"replace SshKey key", "update SecurityGroup sg", "update Vm web"}, actions(p)); d != "" {
+		t.Errorf("applied (-want +got):\n%s", d)
+	}
+	if p.Reads == nil || p.Reads.Refresh != "all" {
+		t.Errorf("plan reads %+v, want --refresh=all", p.Reads)
+	}
+	if got := w.state().Resources["key"].Config["publicKey"]; got != "ssh-ed25519 BBBB other" {
+		t.Errorf("key's publicKey %v after the apply", got)
 	}
 }
 
