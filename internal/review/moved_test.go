@@ -10,7 +10,7 @@ import (
 
 // TestApplyOfAPullRequestThatMovesAResource: a pull request renaming web
 // to app with a moved entry (alone, or with a change) is planned, then
-// applied under leases (the default on local state): the apply plans the
+// applied by `/kyku apply` under leases (the default on local state): the apply plans the
 // reviewed changes again by the names the configuration gives them, not
 // web's former name, which no configuration has; the Vm keeps its cloud
 // object under its new name.
@@ -41,10 +41,11 @@ func TestApplyOfAPullRequestThatMovesAResource(t *testing.T) {
 			f.mu.Unlock()
 			f.addPR(2, headB)
 			planned := f.plan(2, headB)
-			out, err := review.Apply(t.Context(), f.deps, review.ApplyRequest{Settings: f.settings, Number: 2, Commenter: "alice"})
-			if err != nil {
-				t.Fatalf("apply #2: %v", err)
+			c, err := review.Comment(t.Context(), f.deps, f.settings, f.comment(2, "alice", "/kyku apply"))
+			if err != nil || c.Apply == nil {
+				t.Fatalf("/kyku apply on #2: %v, outcome %+v", err, c)
 			}
+			out := c.Apply
 			if !out.Applied || out.Refused != nil || out.Result == nil || out.Result.Err() != nil {
 				t.Fatalf("apply #2: %+v, refused %v", out, out.Refused)
 			}
