@@ -127,33 +127,11 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 		if st, err = e.ensure(ctx, st, ""); err != nil {
 			return nil, err
 		}
-		if p, err = e.plan(ctx, cfg, st, true, PlanOptions{Targets: opts.Targets, Replace: opts.Replace, AllowDestroyAll: opts.AllowDestroyAll, Timestamp: opts.Timestamp, Refresh: opts.Refresh}); err != nil {
+		if p, err = e.plan(ctx, cfg, st, true, opts.planOptions()); err != nil {
 			return nil, err
 		}
 	} else {
-		if err := e.checkSaved(p, st, cfg); err != nil {
-			return nil, err
-		}
-		if p.Config != nil && (p.Config.Terraform || p.Config.Expressions) {
-			// A plan file keeps a Terraform configuration's expressions
-			// (and a kyku.yaml's templates computing with resources) as
-			// descriptions: the configuration read again (checkSaved held
-			// it to the plan's hashes) is what it planned.
-			if cfg == nil && p.Config.Terraform {
-				return nil, errors.New("a saved plan of a Terraform configuration is applied with that configuration: give the directory it was planned from (-c DIR), with the same variables")
-			}
-			if cfg == nil {
-				return nil, errors.New("a saved plan of a kyku.yaml whose templates compute with resources' values is applied with that configuration: give the configuration it was planned from (-c PATH), with the same variables")
-			}
-			q := *p
-			q.Config = cfg
-			p = &q
-		}
-		// A plan file keeps no write-only values: cfg gives them again.
-		if p, err = p.WithWriteOnly(cfg); err != nil {
-			return nil, err
-		}
-		if err := guardDestroyAll(p, opts.AllowDestroyAll); err != nil {
+		if p, err = e.savedPrelude(p, st, cfg, opts, false); err != nil {
 			return nil, err
 		}
 		fresh, err := e.replan(ctx, p, st)
@@ -193,7 +171,10 @@ func (e *Engine) Destroy(ctx context.Context, opts ApplyOptions) (*Result, error
 	return e.run(ctx, st, p, opts)
 }
 
-func (e *Engine) checkSaved(p *plan.Plan, st *state.File, cfg *config.Config) error {
+// checkSaved refuses a saved plan p that is not for this environment,
+// provider, backend, state and configuration. Leased, p's serial is not
+// held to st's: its objects' versions were checked instead (objectsStale).
+func (e *Engine) checkSaved(p *plan.Plan, st *state.File, cfg *config.Config, leased bool) error {
 	if p.FormatVersion != plan.FormatVersion {
 		return fmt.Errorf("plan file format %d is not supported (this kyku reads %d)", p.FormatVersion, plan.FormatVersion)
 	}
@@ -223,7 +204,7 @@ func (e *Engine) checkSaved(p *plan.Plan, st *state.File, cfg *config.Config) er
 		return &StaleError{Reason: "the state it was planned against no longer exists"}
 	case st.Metadata.Lineage != p.Lineage:
 		return &StaleError{Reason: fmt.Sprintf("state lineage is %s, plan was for %s", st.Metadata.Lineage, p.Lineage)}
-	case st.Metadata.Serial != p.Serial:
+	case !leased && st.Metadata.Serial != p.Serial:
 		return &StaleError{Reason: fmt.Sprintf("state serial is %d, plan was for %d", st.Metadata.Serial, p.Serial)}
 	case cfg != nil && !p.Destroy && (cfg.Hash() != p.ConfigHash || cfg.SecretsHash() != p.SecretsHash):
 		return &StaleError{Reason: "the configuration differs from the one planned"}

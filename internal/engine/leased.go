@@ -135,7 +135,7 @@ func (e *Engine) applyLeased(ctx context.Context, cfg *config.Config, opts Apply
 	e.learnState(st0)
 	p := saved
 	if p == nil {
-		if p, err = e.plan(ctx, cfg, st0, true, PlanOptions{Targets: opts.Targets, Replace: opts.Replace, AllowDestroyAll: opts.AllowDestroyAll}); err != nil {
+		if p, err = e.plan(ctx, cfg, st0, true, opts.planOptions()); err != nil {
 			return nil, true, err
 		}
 		e.recordObjects(p, st0)
@@ -174,7 +174,7 @@ func (e *Engine) applyLeased(ctx context.Context, cfg *config.Config, opts Apply
 		}
 		// Planned here: plan again against the state as it is now, and
 		// go on when that touches nothing more than is leased.
-		if p, err = e.plan(ctx, cfg, st, true, PlanOptions{Targets: opts.Targets, Replace: opts.Replace, AllowDestroyAll: opts.AllowDestroyAll}); err != nil {
+		if p, err = e.plan(ctx, cfg, st, true, opts.planOptions()); err != nil {
 			return nil, true, err
 		}
 		e.recordObjects(p, st)
@@ -185,7 +185,10 @@ func (e *Engine) applyLeased(ctx context.Context, cfg *config.Config, opts Apply
 		}
 	}
 	if saved != nil {
-		if p, err = e.prepareSaved(ctx, saved, st, cfg, opts); err != nil {
+		if p, err = e.savedPrelude(saved, st, cfg, opts, true); err != nil {
+			return nil, true, err
+		}
+		if p, err = e.replanChanges(ctx, p, st); err != nil {
 			return nil, true, err
 		}
 	}
@@ -219,31 +222,6 @@ func objectsStale(p *plan.Plan, st *state.File) error {
 	return nil
 }
 
-// prepareSaved checks a saved plan against st as Apply does, except the
-// serial (its objects' versions were checked instead), and plans its
-// configuration again limited to the changes it lists.
-func (e *Engine) prepareSaved(ctx context.Context, p *plan.Plan, st *state.File, cfg *config.Config, opts ApplyOptions) (*plan.Plan, error) {
-	q := *p
-	q.Serial = st.Metadata.Serial
-	if err := e.checkSaved(&q, st, cfg); err != nil {
-		return nil, err
-	}
-	if p.Config != nil && p.Config.Terraform {
-		if cfg == nil {
-			return nil, errors.New("a saved plan of a Terraform configuration is applied with that configuration: give the directory it was planned from (-c DIR), with the same variables")
-		}
-		q.Config = cfg
-	}
-	r, err := q.WithWriteOnly(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if err := guardDestroyAll(r, opts.AllowDestroyAll); err != nil {
-		return nil, err
-	}
-	return e.replanChanges(ctx, r, st)
-}
-
 // replanChanges plans saved's configuration again against st limited to
 // the resources saved changes, and returns that plan when it makes
 // exactly saved's changes (no-ops aside), else a *MismatchError.
@@ -252,7 +230,7 @@ func (e *Engine) replanChanges(ctx context.Context, saved *plan.Plan, st *state.
 	if len(targets) == 0 {
 		return saved, nil
 	}
-	fresh, err := e.plan(ctx, saved.Config.Clone(), st, true, PlanOptions{Targets: targets, Replace: saved.Replace, AllowDestroyAll: true, createdAt: saved.CreatedAt})
+	fresh, err := e.plan(ctx, saved.Config.Clone(), st, true, PlanOptions{Targets: targets, Replace: saved.Replace, AllowDestroyAll: true, createdAt: saved.CreatedAt, Refresh: savedRefresh(saved)})
 	if err != nil {
 		return nil, fmt.Errorf("plan the saved plan's configuration again: %w", err)
 	}
@@ -521,9 +499,11 @@ func (e *Engine) WithPR(n int) *Engine {
 // Leased reports whether e's applies lease their objects.
 func (e *Engine) Leased() bool { return e.opts.Leases != nil }
 
-// ChangedObjects are the state objects p's changes write (a plan limited
-// to them with PlanOptions.Targets makes them again).
-func ChangedObjects(p *plan.Plan) []string { return changedObjects(p) }
+// ChangedResources are the resources p's changes write, by their names
+// in the configuration: a plan limited to them with PlanOptions.Targets
+// makes p's changes again (a move's former name is no target; planning
+// its new name plans the move).
+func ChangedResources(p *plan.Plan) []string { return changedResources(p) }
 
 // SameChanges reports whether a and b make the same changes, no-ops,
 // targets and levels aside: what a plan limited to a's changes must make

@@ -30,3 +30,9 @@ type PlanOptions struct {
 	// again: it is still the plan made then).
 	createdAt time.Time
 }
+
+// planOptions are the PlanOptions of an apply that plans (no saved plan),
+// the same under the whole-state lock and under leases.
+func (o ApplyOptions) planOptions() PlanOptions {
+	return PlanOptions{Targets: o.Targets, Replace: o.Replace, AllowDestroyAll: o.AllowDestroyAll, Timestamp: o.Timestamp, Refresh: o.Refresh}
+}

@@ -113,7 +113,7 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 		eng = eng.WithPR(pr.Number) // its leases name the pull request
 	}
 	if leased {
-		opts.Targets = engine.ChangedObjects(saved)
+		opts.Targets = engine.ChangedResources(saved)
 	}
 	fresh, err := eng.PlanWith(ctx, headCfg, opts)
 	if err != nil {
