@@ -48,8 +48,8 @@ func (rt *router) rootMergeJob(ev event, repo *github.Repo, s *settings.Settings
 			}
 			defer trees.remove()
 			// A new root: the merge commit's backend, when the settings
-			// allow new roots (nil: refused when the state is opened).
-			trusted, err := trees.trusted(ctx, s, root, ev.rulesRef, review.RootMerge, ev.headSHA, ev.mergeSHA)
+			// allow new roots (else refused when the state is opened).
+			trusted, err := trees.trusted(ctx, rootRefs(s, root, review.RootMerge, ev.rulesRef, ev.headSHA, ev.mergeSHA))
 			if err != nil {
 				return "", err
 			}
