@@ -2,10 +2,12 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/bot/settings"
+	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/review"
 )
@@ -53,11 +55,19 @@ func (rt *router) rootMergeJob(ev event, repo *github.Repo, s *settings.Settings
 			if err != nil {
 				return "", err
 			}
-			head, err := trees.load(ctx, ev.headSHA, root)
-			if err != nil {
-				return "", err
+			head, headErr := trees.load(ctx, ev.headSHA, root)
+			if headErr != nil && !errors.Is(headErr, review.ErrNoRoot) {
+				return "", headErr
 			}
-			out, err := rt.rules.ApplyMerged(ctx, rt.rootDeps(ev, repo, src, trees, root, trusted, head), reviewSettings(s, t), ev.mergeSHA, ev.merger)
+			d := rt.rootDeps(ev, repo, src, trees, root, trusted, head)
+			if head == nil {
+				// A root of the merge the reviewed head lacks (the default
+				// branch added it since the pull request branched): no plan
+				// of it was reviewed; the apply says so on the pull request,
+				// as the Action's does.
+				d.Open = func(context.Context, *config.Config, string) (*review.Workspace, error) { return nil, headErr }
+			}
+			out, err := rt.rules.ApplyMerged(ctx, d, reviewSettings(s, t), ev.mergeSHA, ev.merger)
 			switch {
 			case err != nil:
 				return "", err
