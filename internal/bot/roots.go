@@ -203,7 +203,7 @@ func (rt *router) rootOpener(ev event, src *sources, tr rootTrust, head *tfroots
 			}
 		}
 		b := trusted.Backend
-		c, err := tenancy.ConfineTerraform(cfg, tenancy.TerraformState{Type: b.Type, Args: b.Args, Pos: b.Pos}, env, grant)
+		c, err := tenancy.ConfineTerraform(cfg, tenancy.TerraformState{Type: b.Type, Args: b.Args, Pos: b.Pos, SharedFiles: rt.sharedRootFiles}, env, grant)
 		if err != nil {
 			return nil, tfroots.RepoPaths(err, trusted.Top)
 		}
