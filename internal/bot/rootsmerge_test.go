@@ -23,7 +23,9 @@ func TestBotFindsAMergesRootsAsMerged(t *testing.T) {
 		return []byte("terraform {\n  backend \"http\" {\n    address = \"" + srv.URL + path + "\"\n  }\n}\n" +
 			"module \"web\" {\n  source = \"../../modules/web\"\n}\n")
 	}
-	web := func(v string) []byte { return []byte("resource \"terraform_data\" \"web\" {\n  input = \"" + v + "\"\n}\n") }
+	web := func(v string) []byte {
+		return []byte("resource \"terraform_data\" \"web\" {\n  input = \"" + v + "\"\n}\n")
+	}
 	h := newHarness(t, harnessOpts{})
 	h.gh.SetFile(repoName, defaultBranch, settings.Path, []byte("terraform-roots: true\napply: merge\n"))
 	for ref, files := range map[string]map[string][]byte{
