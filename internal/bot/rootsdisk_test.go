@@ -37,13 +37,7 @@ func TestBotRefusesAnHTTPRootStateOnItsDisk(t *testing.T) {
 	if !strings.Contains(body, want) {
 		t.Errorf("the root's plan comment lacks %q:\n%s", want, body)
 	}
-	var check *githubtest.CheckRun
-	for _, cr := range h.gh.CheckRuns(repoName) {
-		if cr.Name == "kyku plan (infra)" {
-			check = &cr
-		}
-	}
-	if check == nil || check.Status != "completed" || check.Conclusion == "success" || !strings.Contains(check.Summary+check.Text, want) {
+	if check := h.checkRunNamed("kyku plan (infra)"); check.Status != "completed" || check.Conclusion == "success" || !strings.Contains(check.Summary+check.Text, want) {
 		t.Errorf("check run kyku plan (infra) = %+v; want it completed, not a success, saying %q", check, want)
 	}
 	if reads, writes := states.counts(); reads != 0 || writes != 0 {

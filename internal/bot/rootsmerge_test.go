@@ -38,11 +38,7 @@ func TestBotFindsAMergesRootsAsMerged(t *testing.T) {
 		}
 	}
 	h.gh.AddPullRequest(repoName, githubtest.PullRequest{Number: 2, User: "author", HeadSHA: headA, HeadRef: "feature", Files: []string{"modules/web/main.tf"}})
-	h.gh.AddReview(repoName, 2, githubtest.Review{User: "reviewer", State: "APPROVED", CommitID: headA})
-	h.deliver("pull_request", prOpened(t, 2, headA))
-	h.settle()
-	h.gh.UpdatePullRequest(repoName, 2, func(p *githubtest.PullRequest) { p.State, p.Merged = "closed", true })
-	h.gh.SetCommitPulls(repoName, mergeSHA, 2)
+	h.planAndMerge(t, mergeSHA, "reviewer")
 	h.deliver("pull_request", prMerged(t, 2, headA))
 	h.settle()
 
