@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/kyku/action/internal/bot"
 	"github.com/kyku/action/internal/bot/jobs"
+	"github.com/kyku/action/internal/bot/tenancy"
 	"github.com/kyku/action/internal/buildinfo"
 	"github.com/kyku/action/internal/claim"
 	"github.com/kyku/action/internal/config"
@@ -78,7 +78,9 @@ func openerOf(getenv func(string) string, simRoot, version string) bot.Opener {
 			// plans, backups, the change journal) live on disk beside the
 			// root: on the bot, a temporary directory no other replica
 			// sees, so the plan a merge applies would be gone.
-			return nil, fmt.Errorf("open workspace: %s: a Terraform root's %s backend keeps Kyku's saved plans and backups on the bot's disk, which no other replica or restart sees: the bot opens a root's state in s3 or gcs", t.Terraform.Where, cmp.Or(t.Terraform.Type, "local"))
+			// tenancy.ConfineTerraform refuses this already, at the
+			// backend block; the opener does not rely on it.
+			return nil, fmt.Errorf("open workspace: %s: %s", t.Terraform.Where, tenancy.OnDiskReason(t.Terraform.Type))
 		case t.Terraform != nil:
 			// A Terraform root's state where its backend block on the
 			// default branch says, a place the policy has granted

@@ -2,7 +2,6 @@ package action
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -42,9 +41,6 @@ import (
 // allows it; then its own backend is planned and only the merge applies
 // it. A root's local state lives in the checkout beside it (input
 // local-state decides, as for kyku.yaml).
-
-// errNoRoot: there is no Terraform root at the directory at that commit.
-var errNoRoot = errors.New("no Terraform root there")
 
 // rootTrees are the repository's trees this run wrote to disk, by ref,
 // and the roots loaded from them.
@@ -142,7 +138,7 @@ func (r *run) filesAt(ctx context.Context, ref string) (map[string][]byte, error
 }
 
 // loadRoot is the root at ref, expanded for input environment (its
-// workspace) with input vars and TF_VAR_<name>; errNoRoot when that
+// workspace) with input vars and TF_VAR_<name>; review.ErrNoRoot when that
 // commit has none there.
 func (r *run) loadRoot(ctx context.Context, ref, root string) (*tfroots.Loaded, error) {
 	key := [2]string{ref, root}
@@ -169,7 +165,7 @@ func (r *run) readRoot(ctx context.Context, ref, root string) (*tfroots.Loaded, 
 	}
 	dir := filepath.Join(top, filepath.FromSlash(root))
 	if !tfconfig.IsConfigDir(dir) {
-		return nil, fmt.Errorf("%s at %s: %w", root, refName(ref), errNoRoot)
+		return nil, fmt.Errorf("%s at %s: %w", root, refName(ref), review.ErrNoRoot)
 	}
 	if err := r.installModules(ctx, top, dir); err != nil {
 		return nil, fmt.Errorf("%s at %s: %w", root, refName(ref), err)
@@ -204,27 +200,19 @@ func (r *run) rootSettings(root string) review.Settings {
 	return s
 }
 
-// rootRefs say where one root's use case reads what.
-type rootRefs struct {
-	root string
-	// base is the commit whose backend block (and backend-config files)
-	// opens the state: the default branch, or as it was before a merge.
-	base string
-	// head is the pull request's head, whose backend must be base's.
-	head string
-	// added, when set, is the commit whose own backend a root base lacks
-	// may be opened with (review.NewRootRef, with input
-	// terraform-new-roots): the pull request's head for a plan, the merge
-	// commit for its apply. "": a root base lacks is refused.
-	added string
+// rootRefs say where root's use reads what: its state opened where the
+// default branch's backend says (baseRef), a root the default branch
+// lacks as review.TrustedRoot decides, with input terraform-new-roots.
+func (r *run) rootRefs(root string, use review.RootUse, head, merge string) review.RootRefs {
+	return review.RootRefs{Root: root, Use: use, Base: r.baseRef(), Head: head, Merge: merge, NewRoots: r.in.NewRoots, RulesFrom: r.settings().RulesFrom}
 }
 
 // rootDeps are r.deps for one root: its configuration at a ref, the
-// trusted one from refs.base, its state opened as rootOpen says.
-func (r *run) rootDeps(refs rootRefs) review.Deps {
+// trusted one review.TrustedRoot names, its state opened as openRoot says.
+func (r *run) rootDeps(refs review.RootRefs) review.Deps {
 	d := r.deps
 	d.Source = func(ctx context.Context, ref string) (*config.Config, error) {
-		l, err := r.loadRoot(ctx, ref, refs.root)
+		l, err := r.loadRoot(ctx, ref, refs.Root)
 		if err != nil {
 			return nil, err
 		}
@@ -243,29 +231,24 @@ func (r *run) rootDeps(refs rootRefs) review.Deps {
 	return d
 }
 
-// trustedRoot is the root whose backend opens the state: at refs.base,
-// or, for a root base lacks, at refs.added when new roots are allowed.
-func (r *run) trustedRoot(ctx context.Context, refs rootRefs) (*tfroots.Loaded, error) {
-	l, err := r.loadRoot(ctx, refs.base, refs.root)
-	if !errors.Is(err, errNoRoot) {
-		return l, err
-	}
-	if refs.added == "" {
-		return nil, newRootError(refs.root)
-	}
-	return r.loadRoot(ctx, refs.added, refs.root)
+// trustedRoot is the root whose backend opens the state
+// (review.TrustedRoot).
+func (r *run) trustedRoot(ctx context.Context, refs review.RootRefs) (*tfroots.Loaded, error) {
+	return review.TrustedRoot(ctx, func(ctx context.Context, ref string) (*tfroots.Loaded, error) {
+		return r.loadRoot(ctx, ref, refs.Root)
+	}, refs)
 }
 
 // openRoot opens the root's state where the trusted backend says, once
 // the pull request's head is known to say the same (backend, and the
 // states terraform_remote_state reads): otherwise the one-line refusal.
-func (r *run) openRoot(ctx context.Context, refs rootRefs, cfg *config.Config, env string) (*review.Workspace, error) {
+func (r *run) openRoot(ctx context.Context, refs review.RootRefs, cfg *config.Config, env string) (*review.Workspace, error) {
 	trusted, err := r.trustedRoot(ctx, refs)
 	if err != nil {
 		return nil, err
 	}
-	if refs.head != "" {
-		head, err := r.loadRoot(ctx, refs.head, refs.root)
+	if refs.Head != "" {
+		head, err := r.loadRoot(ctx, refs.Head, refs.Root)
 		if err != nil {
 			return nil, err
 		}
@@ -276,11 +259,11 @@ func (r *run) openRoot(ctx context.Context, refs rootRefs, cfg *config.Config, e
 	if err := r.checkRootLocalState(trusted); err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(r.src.root, filepath.FromSlash(refs.root))
+	dir := filepath.Join(r.src.root, filepath.FromSlash(refs.Root))
 	ts := &workspace.TerraformState{
 		Type: trusted.Backend.Type, Args: trusted.Backend.Args, Dir: dir, Where: trusted.Backend.Pos.String(), Provider: trusted.StateProvider,
 	}
-	plugins, err := r.pluginsWith(ctx, cfg, path.Join(refs.root, tfinstall.LockFileNameOf(true)))
+	plugins, err := r.pluginsWith(ctx, cfg, path.Join(refs.Root, tfinstall.LockFileNameOf(true)))
 	if err != nil {
 		return nil, err
 	}
@@ -322,14 +305,3 @@ func refName(ref string) string {
 	}
 	return ref
 }
-
-// newRootError refuses a root the default branch lacks: it is
-// review.ErrNoTrustedConfig (nothing is applied), said in a root's terms.
-type newRootError string
-
-func (e newRootError) Error() string {
-	return string(e) + ": the pull request adds this Terraform root, and where a root's state is is the default branch's to say: " +
-		"input terraform-new-roots: allow lets a pull request add one (its backend then planned, and applied by the merge only)"
-}
-
-func (e newRootError) Unwrap() error { return review.ErrNoTrustedConfig }

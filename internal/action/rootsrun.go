@@ -18,7 +18,7 @@ func (r *run) planRoot(ctx context.Context, number int, head, root string) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	refs := rootRefs{root: root, base: r.baseRef(), head: head, added: review.NewRootRef(r.in.NewRoots, review.RootPlan, head, "")}
+	refs := r.rootRefs(root, review.RootPlan, head, "")
 	var trusted *config.Config
 	switch t, err := r.trustedRoot(ctx, refs); {
 	case errors.Is(err, review.ErrNoTrustedConfig):
@@ -43,7 +43,7 @@ func (r *run) planRoot(ctx context.Context, number int, head, root string) int {
 // which the push merged, on the state the default branch's backend from
 // before the merge names.
 func (r *run) applyMergedRoot(ctx context.Context, pr *github.PR, root string) int {
-	refs := rootRefs{root: root, base: r.baseRef(), head: pr.HeadSHA, added: review.NewRootRef(r.in.NewRoots, review.RootMerge, pr.HeadSHA, r.ev.After)}
+	refs := r.rootRefs(root, review.RootMerge, pr.HeadSHA, r.ev.After)
 	out, err := review.Apply(ctx, r.rootDeps(refs), review.ApplyRequest{
 		Settings: r.rootSettings(root), Number: pr.Number, Commenter: r.ev.Sender.Login, OnMerge: true, MergeSHA: r.ev.After,
 	})
@@ -70,18 +70,15 @@ func (r *run) commentRoots(ctx context.Context, ev review.CommentEvent) (*github
 // commentRefs say where a comment's use case reads root: a root the
 // default branch lacks may be planned (input terraform-new-roots:
 // allow), never applied by a comment (only its merge applies it).
-func (r *run) commentRefs(ev review.CommentEvent, pr *github.PR, root string) rootRefs {
-	use := review.RootPlan
-	if cmd, _ := command.Parse(ev.Body); cmd.Name == command.Apply {
-		use = review.RootApply
-	}
-	return rootRefs{root: root, base: r.baseRef(), head: pr.HeadSHA, added: review.NewRootRef(r.in.NewRoots, use, pr.HeadSHA, "")}
+func (r *run) commentRefs(ev review.CommentEvent, pr *github.PR, root string) review.RootRefs {
+	cmd, _ := command.Parse(ev.Body)
+	return r.rootRefs(root, review.CommentRootUse(cmd.Name), pr.HeadSHA, "")
 }
 
 // driftRoot checks Terraform root root for drift, its state where the
 // default branch's backend says.
 func (r *run) driftRoot(ctx context.Context, root string) int {
-	refs := rootRefs{root: root, base: r.baseRef()}
+	refs := r.rootRefs(root, review.RootDrift, "", "")
 	l, err := r.trustedRoot(ctx, refs)
 	if err != nil {
 		return r.fail(err)

@@ -181,7 +181,10 @@ func (r *run) push(ctx context.Context, cmd Command) int {
 	var roots []string
 	var err error
 	if pr != nil {
-		if roots, err = r.touchedRoots(ctx, pr.Number, pr.HeadSHA); err != nil {
+		// The roots as the merge commit has them: what reaches the
+		// default branch (a root it removed or changed since the pull
+		// request branched is judged as merged), as the bot finds them.
+		if roots, err = r.touchedRoots(ctx, pr.Number, r.ev.After); err != nil {
 			return r.fail(err)
 		}
 	}

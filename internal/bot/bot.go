@@ -65,6 +65,12 @@ type Options struct {
 	// confined to its repository (required). cmd/bot's refuses local
 	// state: the bot's disk holds nothing that matters.
 	Open Opener
+	// SharedRootFiles: Open keeps Kyku's additions to a Terraform root's
+	// http state (saved plans, backups, the change journal) where every
+	// replica and restart sees them. cmd/bot's keeps them on its own disk
+	// and leaves this false: tenancy.ConfineTerraform then refuses a
+	// root's http backend at its block.
+	SharedRootFiles bool
 	// STS assumes the IAM roles the policy names (Config.Policy); nil
 	// refuses every bucket that names a role.
 	STS    stscreds.AssumeRoleAPIClient
@@ -144,7 +150,7 @@ func New(opts Options) (*Bot, error) {
 	}
 	rt := &router{
 		cfg: opts.Config, log: opts.Logger, now: opts.Now, open: opts.Open, roles: newRoles(opts.STS),
-		rules: opts.Rules.withDefaults(), maxSrc: opts.MaxSourceBytes, inst: inst, metrics: m,
+		rules: opts.Rules.withDefaults(), maxSrc: opts.MaxSourceBytes, inst: inst, metrics: m, sharedRootFiles: opts.SharedRootFiles,
 	}
 	b := &Bot{log: opts.Logger, metrics: m, router: rt}
 	b.runner = runner.New(runner.Options{

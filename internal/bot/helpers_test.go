@@ -197,6 +197,10 @@ type harnessOpts struct {
 	ctx context.Context
 	// lockTimeout: see harness.lockTimeout.
 	lockTimeout time.Duration
+	// diskRootFiles: the bot is told, as cmd/bot's is, that its opener
+	// keeps an http root state's files on one replica's disk
+	// (Options.SharedRootFiles false).
+	diskRootFiles bool
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
@@ -246,16 +250,19 @@ func (h *harness) start(o harnessOpts) {
 			AppID: appID, PrivateKey: pemBytes, WebhookSecret: []byte(secret), APIURL: h.gh.APIURL(),
 			Workers: o.workers, QueueCapacity: o.queue, DriftInterval: o.driftInterval, Policy: pol,
 		},
-		Open:    h.open,
-		Rules:   o.rules,
-		After:   o.after,
-		Store:   o.store,
-		Replica: o.replica,
-		Now:     o.now,
-		Lease:   o.lease,
-		Actions: o.actions,
-		Jitter:  o.jitter,
-		Logger:  slog.New(slog.NewJSONHandler(&h.log, nil)),
+		Open: h.open,
+		// h.open keeps an http root state's files under the test's state
+		// dir, which every job sees.
+		SharedRootFiles: !o.diskRootFiles,
+		Rules:           o.rules,
+		After:           o.after,
+		Store:           o.store,
+		Replica:         o.replica,
+		Now:             o.now,
+		Lease:           o.lease,
+		Actions:         o.actions,
+		Jitter:          o.jitter,
+		Logger:          slog.New(slog.NewJSONHandler(&h.log, nil)),
 	}
 	if o.sts != nil {
 		opts.STS = o.sts.client(t)

@@ -36,9 +36,6 @@ import (
 // comment. A root the default branch lacks is refused unless the
 // settings allow new roots (rootsnew.go).
 
-// errNoRoot: there is no Terraform root at the directory at that commit.
-var errNoRoot = errors.New("no Terraform root there")
-
 // rootTrees are the trees one job wrote to disk, by ref.
 type rootTrees struct {
 	src  *sources
@@ -75,7 +72,7 @@ func (t *rootTrees) top(ctx context.Context, ref string) (string, error) {
 
 // load is root at ref in its default workspace, with the values its
 // files give (the bot takes no variable of its own environment);
-// errNoRoot when that commit has none there. A root calling a module
+// review.ErrNoRoot when that commit has none there. A root calling a module
 // that is not a local path is refused: the bot installs none.
 func (t *rootTrees) load(ctx context.Context, ref, root string) (*tfroots.Loaded, error) {
 	top, err := t.top(ctx, ref)
@@ -84,7 +81,7 @@ func (t *rootTrees) load(ctx context.Context, ref, root string) (*tfroots.Loaded
 	}
 	dir := filepath.Join(top, filepath.FromSlash(root))
 	if !tfconfig.IsConfigDir(dir) {
-		return nil, fmt.Errorf("%s at %s: %w", root, ref, errNoRoot)
+		return nil, fmt.Errorf("%s at %s: %w", root, ref, review.ErrNoRoot)
 	}
 	if tfroots.NeedsInstall(dir) {
 		return nil, fmt.Errorf("%s at %s: the root calls a module that is not a local path, which the bot does not install", root, ref)
@@ -142,16 +139,13 @@ func (rt *router) rootPlanJob(ev event, repo *github.Repo, s *settings.Settings,
 			if err != nil {
 				return "config-error", finish(review.PlanFailedCheck(name, review.ConfigInvalid, err.Error(), ""))
 			}
-			// nil: a new root not allowed, planned with no trusted
+			// A new root not allowed is planned with no trusted
 			// configuration: opening the state refuses, the comment says why.
-			trusted, err := trees.trusted(ctx, s, root, ev.defaultBranch, review.RootPlan, ev.headSHA, "")
+			trusted, err := trees.trusted(ctx, rootRefs(s, root, review.RootPlan, ev.defaultBranch, ev.headSHA, ""))
 			if err != nil {
 				return "untrusted", finish(review.PlanFailedCheck(name, review.NoTrustedConfig, err.Error(), ev.defaultBranch))
 			}
-			var trustedCfg *config.Config
-			if trusted != nil {
-				trustedCfg = trusted.Config
-			}
+			trustedCfg := trusted.config()
 			out, err := rt.rules.Plan(ctx, rt.rootDeps(ev, repo, src, trees, root, trusted, head), review.PlanRequest{
 				Settings: reviewSettings(s, t), Number: ev.number, HeadSHA: ev.headSHA, Config: head.Config, Trusted: trustedCfg,
 			})
@@ -171,9 +165,9 @@ func (rt *router) rootPlanJob(ev event, repo *github.Repo, s *settings.Settings,
 }
 
 // rootDeps are what the review rules need for one root: its
-// configuration at a ref read from trees, the trusted one (nil: the
-// default branch lacks the root), its state opened by rootOpener.
-func (rt *router) rootDeps(ev event, repo *github.Repo, src *sources, trees *rootTrees, root string, trusted, head *tfroots.Loaded) review.Deps {
+// configuration at a ref read from trees, the trusted one (or why the
+// root has none), its state opened by rootOpener.
+func (rt *router) rootDeps(ev event, repo *github.Repo, src *sources, trees *rootTrees, root string, trusted rootTrust, head *tfroots.Loaded) review.Deps {
 	d := rt.deps(ev, repo, src, rootTarget(root))
 	d.Source = func(ctx context.Context, ref string) (*config.Config, error) {
 		l, err := trees.load(ctx, ref, root)
@@ -183,24 +177,25 @@ func (rt *router) rootDeps(ev event, repo *github.Repo, src *sources, trees *roo
 		return l.Config, nil
 	}
 	d.Trusted = func(context.Context) (*config.Config, error) {
-		if trusted == nil {
-			return nil, newRootError(root)
+		if trusted.l == nil {
+			return nil, trusted.refused
 		}
-		return trusted.Config, nil
+		return trusted.l.Config, nil
 	}
 	d.Open = rt.rootOpener(ev, src, trusted, head)
 	return d
 }
 
-// rootOpener opens root's state where trusted (the default branch's
-// root) says, once head (nil: none to compare, a merge or the drift
-// check) is known to say the same, and the operator's policy grants that
-// place to the repository (with the bucket's role, when it names one).
-func (rt *router) rootOpener(ev event, src *sources, trusted, head *tfroots.Loaded) review.Opener {
+// rootOpener opens root's state where its trusted root (the default
+// branch's) says, once head (nil: none to compare, the drift check) is
+// known to say the same, and the operator's policy grants that place to
+// the repository (with the bucket's role, when it names one).
+func (rt *router) rootOpener(ev event, src *sources, tr rootTrust, head *tfroots.Loaded) review.Opener {
 	grant := rt.cfg.Policy.For(ev.owner, ev.repo, ev.repoID)
 	return func(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {
+		trusted := tr.l
 		if trusted == nil {
-			return nil, newRootError(head.Root)
+			return nil, tr.refused
 		}
 		if head != nil {
 			if err := tfroots.Guard(trusted, head); err != nil {
@@ -208,7 +203,7 @@ func (rt *router) rootOpener(ev event, src *sources, trusted, head *tfroots.Load
 			}
 		}
 		b := trusted.Backend
-		c, err := tenancy.ConfineTerraform(cfg, tenancy.TerraformState{Type: b.Type, Args: b.Args, Pos: b.Pos}, env, grant)
+		c, err := tenancy.ConfineTerraform(cfg, tenancy.TerraformState{Type: b.Type, Args: b.Args, Pos: b.Pos, SharedFiles: rt.sharedRootFiles}, env, grant)
 		if err != nil {
 			return nil, tfroots.RepoPaths(err, trusted.Top)
 		}

@@ -69,11 +69,8 @@ func (rt *router) rootCommentJob(ev event, repo *github.Repo, s *settings.Settin
 			if err != nil {
 				return "config-error", fmt.Errorf("%s of %s: %w", ev.comment.cmd.Name, root, err)
 			}
-			use := review.RootPlan
-			if ev.comment.cmd.Name == command.Apply {
-				use = review.RootApply
-			}
-			trusted, err := trees.trusted(ctx, s, root, ev.defaultBranch, use, pr.HeadSHA, "") // nil: refused when the state is opened
+			use := review.CommentRootUse(ev.comment.cmd.Name)
+			trusted, err := trees.trusted(ctx, rootRefs(s, root, use, ev.defaultBranch, pr.HeadSHA, "")) // a new root not allowed: refused when the state is opened
 			if err != nil {
 				return "", err
 			}

@@ -58,7 +58,7 @@ func (rt *router) rootDriftJob(ev event, repo *github.Repo, s *settings.Settings
 			if err != nil {
 				return "config-error", fmt.Errorf("drift check of %s: %w", root, err)
 			}
-			out, err := rt.rules.Drift(ctx, rt.rootDeps(ev, repo, src, trees, root, trusted, nil), review.DriftRequest{
+			out, err := rt.rules.Drift(ctx, rt.rootDeps(ev, repo, src, trees, root, rootTrust{l: trusted}, nil), review.DriftRequest{
 				Settings: reviewSettings(s, t), Config: trusted.Config, WriteState: s.Drift.WriteState,
 			})
 			return driftResult(out, err)

@@ -2,10 +2,12 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/bot/settings"
+	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/review"
 )
@@ -48,16 +50,24 @@ func (rt *router) rootMergeJob(ev event, repo *github.Repo, s *settings.Settings
 			}
 			defer trees.remove()
 			// A new root: the merge commit's backend, when the settings
-			// allow new roots (nil: refused when the state is opened).
-			trusted, err := trees.trusted(ctx, s, root, ev.rulesRef, review.RootMerge, ev.headSHA, ev.mergeSHA)
+			// allow new roots (else refused when the state is opened).
+			trusted, err := trees.trusted(ctx, rootRefs(s, root, review.RootMerge, ev.rulesRef, ev.headSHA, ev.mergeSHA))
 			if err != nil {
 				return "", err
 			}
-			head, err := trees.load(ctx, ev.headSHA, root)
-			if err != nil {
-				return "", err
+			head, headErr := trees.load(ctx, ev.headSHA, root)
+			if headErr != nil && !errors.Is(headErr, review.ErrNoRoot) {
+				return "", headErr
 			}
-			out, err := rt.rules.ApplyMerged(ctx, rt.rootDeps(ev, repo, src, trees, root, trusted, head), reviewSettings(s, t), ev.mergeSHA, ev.merger)
+			d := rt.rootDeps(ev, repo, src, trees, root, trusted, head)
+			if head == nil {
+				// A root of the merge the reviewed head lacks (the default
+				// branch added it since the pull request branched): no plan
+				// of it was reviewed; the apply says so on the pull request,
+				// as the Action's does.
+				d.Open = func(context.Context, *config.Config, string) (*review.Workspace, error) { return nil, headErr }
+			}
+			out, err := rt.rules.ApplyMerged(ctx, d, reviewSettings(s, t), ev.mergeSHA, ev.merger)
 			switch {
 			case err != nil:
 				return "", err

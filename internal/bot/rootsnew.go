@@ -5,42 +5,49 @@ import (
 	"errors"
 
 	"github.com/kyku/action/internal/bot/settings"
+	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/tfroots"
 )
 
 // A Terraform root the default branch lacks (a pull request adds it)
-// follows review.NewRootRef, the Action's rule: refused unless the
+// follows review.TrustedRoot, the Action's rule: refused unless the
 // default branch's settings say terraform-new-roots: allow; then a plan
 // opens the state where the pull request's head says (the operator's
 // policy judging that place as any root's), a `/kyku apply` is refused,
 // and only the merge applies it, with the merge commit's backend, which
 // must be the reviewed head's (tfroots.Guard in rootOpener).
 
-// trusted is the root whose backend opens its state: at base (the
-// default branch, or as it was before a merge), or, for a root base
-// lacks, at the commit review.NewRootRef names for use under s; nil, and
-// no error, when no commit may stand in: opening the state then refuses,
-// saying why (newRootError).
-func (t *rootTrees) trusted(ctx context.Context, s *settings.Settings, root, base string, use review.RootUse, head, merge string) (*tfroots.Loaded, error) {
-	l, err := t.load(ctx, base, root)
-	if !errors.Is(err, errNoRoot) {
-		return l, err
-	}
-	ref := review.NewRootRef(s.NewRoots, use, head, merge)
-	if ref == "" {
-		return nil, nil
-	}
-	return t.load(ctx, ref, root)
+// rootTrust is a root's trusted configuration, whose backend opens its
+// state; or, for a root the default branch lacks that no commit may
+// stand in for, the refusal (review.NewRootError) that the plan still
+// reaches, and opening the state answers with.
+type rootTrust struct {
+	l       *tfroots.Loaded
+	refused error
 }
 
-// newRootError refuses a root the default branch lacks: it is
-// review.ErrNoTrustedConfig (nothing is applied), said in a root's terms.
-type newRootError string
-
-func (e newRootError) Error() string {
-	return string(e) + ": the pull request adds this Terraform root, and where a root's state is is the default branch's to say: " +
-		"terraform-new-roots: allow in the bot's settings on the default branch lets a pull request add one (its backend then planned, and applied by its merge only)"
+// rootRefs say where root's use reads what under the default branch's
+// settings s: base is the default branch, or as it was before a merge.
+func rootRefs(s *settings.Settings, root string, use review.RootUse, base, head, merge string) review.RootRefs {
+	return review.RootRefs{Root: root, Use: use, Base: base, Head: head, Merge: merge, NewRoots: s.NewRoots, RulesFrom: rulesFrom}
 }
 
-func (e newRootError) Unwrap() error { return review.ErrNoTrustedConfig }
+// trusted is the root whose backend opens its state (review.TrustedRoot).
+func (t *rootTrees) trusted(ctx context.Context, refs review.RootRefs) (rootTrust, error) {
+	l, err := review.TrustedRoot(ctx, func(ctx context.Context, ref string) (*tfroots.Loaded, error) {
+		return t.load(ctx, ref, refs.Root)
+	}, refs)
+	if refused := (*review.NewRootError)(nil); errors.As(err, &refused) {
+		return rootTrust{refused: refused}, nil
+	}
+	return rootTrust{l: l}, err
+}
+
+// config is the trusted configuration; nil for a refused new root.
+func (tr rootTrust) config() *config.Config {
+	if tr.l == nil {
+		return nil
+	}
+	return tr.l.Config
+}

@@ -17,17 +17,20 @@ import (
 // watchers). Its jobs call package review's rules; it implements none.
 // Concurrency: safe for concurrent use; it starts no goroutine of its own.
 type router struct {
-	cfg     Config
-	log     *slog.Logger
-	now     func() time.Time
-	open    Opener
-	roles   *roles
-	rules   Rules
-	maxSrc  int64
-	inst    *installations
-	metrics *metrics
-	runner  *runner.Runner
-	watch   *dispatch.Watchers
+	cfg  Config
+	log  *slog.Logger
+	now  func() time.Time
+	open Opener
+	// sharedRootFiles: open keeps an http root state's files where every
+	// replica sees them (Options.SharedRootFiles).
+	sharedRootFiles bool
+	roles           *roles
+	rules           Rules
+	maxSrc          int64
+	inst            *installations
+	metrics         *metrics
+	runner          *runner.Runner
+	watch           *dispatch.Watchers
 
 	adopted      adoptions // namespaces moved from a repository's name to its ID
 	driftPending sync.Map  // targetKey -> true while a drift job waits

@@ -25,6 +25,23 @@ type TerraformState struct {
 	Type string         // "" or "local": OpenTofu's local backend
 	Args map[string]any // string, bool, float64, map[string]any
 	Pos  diag.Pos       // the block's place ("" file: no block)
+	// SharedFiles: the bot keeps Kyku's additions to an http state (its
+	// saved plans, backups and change journal, which OpenTofu's http
+	// backend has no room for) where every replica and restart sees them.
+	// cmd/bot keeps them beside the root, on one replica's disk, so it
+	// never sets it, and an http backend is refused.
+	SharedFiles bool
+}
+
+// OnDiskReason is why the bot refuses a Terraform root's local or http
+// backend (typ; "" is local) when the files Kyku keeps beside it would
+// be on its own disk.
+func OnDiskReason(typ string) string {
+	if typ == "" {
+		typ = "local"
+	}
+	return "a Terraform root's " + typ + " backend keeps Kyku's saved plans and backups on the bot's disk, which no other replica or restart sees: " +
+		"the bot opens a root's state in s3 or gcs"
 }
 
 // terraformArgs are the arguments a repository may give a backend of the
@@ -52,7 +69,8 @@ func terraformArgs(typ string) (plain, endpoint []string) {
 // Terraform providers and imports) and its state's place ts, for
 // workspace env ("" is "default"), against g, reporting every problem
 // at once with the backend block's place: a local backend (always: the
-// bot's disk is not the repository's), a type the bot does not open, an
+// bot's disk is not the repository's), an http one unless ts.SharedFiles
+// (OnDiskReason), a type the bot does not open, an
 // argument the policy does not let the repository set, a bucket it does
 // not grant, a key outside the bucket's terraform-keys prefix. It
 // returns a copy of cfg and, for an s3 bucket granted with a role, that
@@ -84,6 +102,9 @@ func ConfineTerraform(cfg *config.Config, ts TerraformState, env string, g Grant
 		ds.Add(pos, "a Terraform root's local state is refused in the bot: it would be on the bot's disk, not the repository's; "+
 			"give the root a backend block (s3, gcs or http) on the default branch")
 	case "s3", "gcs", "http":
+		if ts.Type == "http" && !ts.SharedFiles {
+			ds.Add(pos, "%s", OnDiskReason(ts.Type))
+		}
 		role = confineTerraformState(&ds, ts, env, g, who)
 	default:
 		ds.Add(pos, "backend type %q is not one the bot opens for a Terraform root (s3, gcs or http)", ts.Type)

@@ -52,7 +52,7 @@ func TestConfineTerraform(t *testing.T) {
 		{"s3 key under terraform-keys", infra, s3(map[string]any{"bucket": "acme-legacy", "key": "infra/prod/terraform.tfstate"}), "", ""},
 		{"s3 workspace key under the namespace", infra, s3(map[string]any{"bucket": "acme-state", "key": "prod.tfstate", "workspace_key_prefix": "repo.7/ws"}), "staging", ""},
 		{"gcs prefix under the namespace", infra, TerraformState{Type: "gcs", Args: map[string]any{"bucket": "acme-state", "prefix": "repo.7/prod"}}, "", ""},
-		{"http with allow-endpoint", web, TerraformState{Type: "http", Args: map[string]any{"address": "https://state.example/web"}}, "", ""},
+		{"http with allow-endpoint", web, TerraformState{Type: "http", Args: map[string]any{"address": "https://state.example/web"}, SharedFiles: true}, "", ""},
 
 		{"local backend", infra, TerraformState{Type: "local", Args: map[string]any{"path": "prod.tfstate"}}, "", "local state is refused in the bot"},
 		{"no backend block", infra, TerraformState{}, "", "local state is refused in the bot"},
@@ -71,8 +71,10 @@ func TestConfineTerraform(t *testing.T) {
 		{"endpoint without allow-endpoint", infra, s3(map[string]any{"bucket": "acme-state", "key": "repo.7/x.tfstate", "endpoints": map[string]any{"s3": "http://169.254.169.254"}}), "", "argument endpoints is not allowed"},
 		{"credentials in the block", web, s3(map[string]any{"bucket": "acme-state", "key": "repo.8/x.tfstate", "role_arn": "arn:aws:iam::1:role/x"}), "", "argument role_arn is not one the bot lets a repository set"},
 		{"a DynamoDB table of the repository's choosing", web, s3(map[string]any{"bucket": "acme-state", "key": "repo.8/x.tfstate", "dynamodb_table": "operators-table"}), "", "argument dynamodb_table is not one the bot lets a repository set"},
-		{"http without allow-endpoint", infra, TerraformState{Type: "http", Args: map[string]any{"address": "https://state.example/infra"}}, "", "argument address is not allowed"},
-		{"http address from the bot's environment", web, TerraformState{Type: "http", Args: map[string]any{}}, "", "needs its address in the block"},
+		{"http without allow-endpoint", infra, TerraformState{Type: "http", Args: map[string]any{"address": "https://state.example/infra"}, SharedFiles: true}, "", "argument address is not allowed"},
+		{"http address from the bot's environment", web, TerraformState{Type: "http", Args: map[string]any{}, SharedFiles: true}, "", "needs its address in the block"},
+		{"http with Kyku's files on the bot's disk", web, TerraformState{Type: "http", Args: map[string]any{"address": "https://state.example/web"}, Pos: diag.Pos{File: "infra/main.tf", Line: 2, Col: 3}}, "",
+			"infra/main.tf:2:3: a Terraform root's http backend keeps Kyku's saved plans and backups on the bot's disk, which no other replica or restart sees: the bot opens a root's state in s3 or gcs"},
 		{"a type the bot does not open", infra, TerraformState{Type: "azurerm", Args: map[string]any{}}, "", `backend type "azurerm" is not one the bot opens`},
 		{"a repository the policy does not match", p.For("evil", "infra", 9), s3(map[string]any{"bucket": "acme-state", "key": "repo.9/x.tfstate"}), "", "grants evil/infra nothing"},
 	}
