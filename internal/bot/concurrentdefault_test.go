@@ -159,7 +159,7 @@ func TestStateWithoutLeasesTakesTurns(t *testing.T) {
 	waitFor(t, "PR 2's apply never created a", g.entered)
 	h.deliver("issue_comment", commentOn(t, 3, "writer", "User", "/kyku apply", 1202))
 	waited := func() bool {
-		return strings.Contains(h.logs(), `"msg":"waiting for the turn of a state without leases","repo":"Codertocat/Hello-World","pr":3`)
+		return strings.Contains(h.logs(), `"msg":"waiting for the turn on the state","repo":"Codertocat/Hello-World","pr":3`)
 	}
 	eventually(t, "PR 3's apply neither waited for its turn nor ended", func() bool {
 		return waited() || strings.Contains(fmt.Sprint(h.botComments(3)), "<!-- kyku:apply -->")

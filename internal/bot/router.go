@@ -31,5 +31,5 @@ type router struct {
 
 	adopted      adoptions // namespaces moved from a repository's name to its ID
 	driftPending sync.Map  // targetKey -> true while a drift job waits
-	turns        turns     // per targetKey: states without leases, one job at a time
+	turns        turns     // per targetKey: who uses the state (inTurn)
 }
