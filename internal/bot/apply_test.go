@@ -37,8 +37,9 @@ func TestApplyByReadOnlyUserIsRefusedWithAReply(t *testing.T) {
 }
 
 // TestTwoPRsApplySerializedSecondIsStale: two PRs planned against the same
-// state; their applies are requested at once. The bot runs them one after
-// the other (the same project/environment), the first applies, the second
+// state; their applies are requested at once. With concurrent-applies:
+// false the bot runs them one after the other (the same
+// project/environment), the first applies, the second
 // finds its plan stale and is refused with a reply. With an S3 server
 // (KYKU_TEST_S3_*, or versitygw from the CI cache; required under CI=true)
 // the state, locks and saved plans live in S3, as in production.
@@ -65,6 +66,7 @@ func TestTwoPRsApplySerializedSecondIsStale(t *testing.T) {
 				return review.Comment(ctx, d, s, ev)
 			}}
 			h := newHarness(t, harnessOpts{rules: rules, backend: extra, policy: testPolicy(bucket)})
+			h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte("concurrent-applies: false\n"))
 			for _, pr := range []struct {
 				n   int
 				sha string

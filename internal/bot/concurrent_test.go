@@ -24,16 +24,25 @@ import (
 // PR 2 changes.
 func leasedProject(t *testing.T, o harnessOpts, headAConfig, headBConfig string) (*harness, *s3test.Server, string) {
 	t.Helper()
+	return s3Project(t, o, "concurrent-applies: true\n", true, headAConfig, headBConfig)
+}
+
+// s3Project is leasedProject with the given .kyku/config.yaml (none when
+// "") and leases on or off.
+func s3Project(t *testing.T, o harnessOpts, botSettings string, leases bool, headAConfig, headBConfig string) (*harness, *s3test.Server, string) {
+	t.Helper()
 	s := s3test.Require(t)
 	bucket := s.NewBucket(t)
 	t.Setenv("AWS_ACCESS_KEY_ID", s.Access)
 	t.Setenv("AWS_SECRET_ACCESS_KEY", s.Secret)
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	backend := fmt.Sprintf("backend:\n  type: s3\n  bucket: %s\n  region: %s\n  endpoint: %s\n  usePathStyle: true\n  leases: true\n",
-		bucket, s.Region, s.Endpoint)
+	backend := fmt.Sprintf("backend:\n  type: s3\n  bucket: %s\n  region: %s\n  endpoint: %s\n  usePathStyle: true\n  leases: %t\n",
+		bucket, s.Region, s.Endpoint, leases)
 	o.backend, o.policy = backend, testPolicy(bucket)
 	h := newHarness(t, o)
-	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte("concurrent-applies: true\n"))
+	if botSettings != "" {
+		h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(botSettings))
+	}
 	h.gh.SetFile(repoName, headA, "kyku.yaml", []byte(headAConfig+backend))
 	h.gh.SetFile(repoName, headB, "kyku.yaml", []byte(headBConfig+backend))
 	// The default branch's project is applied: the state the pull

@@ -138,7 +138,11 @@ func (rt *router) driftJob(ev event, repo *github.Repo, s *settings.Settings, t 
 				}
 				return "", err
 			}
-			out, err := rt.rules.Drift(ctx, rt.deps(ev, repo, src, t), review.DriftRequest{
+			// A drift check has the state to itself: it must not see a
+			// pull request's apply halfway.
+			d := rt.deps(ev, repo, src, t)
+			d.Open = rt.inTurn(ev, t, true, rt.opener(ev, src, t.Project))
+			out, err := rt.rules.Drift(ctx, d, review.DriftRequest{
 				Settings: reviewSettings(s, t), Config: cfg, WriteState: s.Drift.WriteState,
 			})
 			return driftResult(out, err)

@@ -200,25 +200,37 @@ func TestScheduledDriftRound(t *testing.T) {
 	}
 }
 
-// TestDriftNeverOverlapsAPlanOfTheEnvironment: a drift job waits behind a
-// running plan of the same project/environment.
+// TestDriftNeverOverlapsAPlanOfTheEnvironment: a drift check waits while
+// a plan of the same project/environment holds its state (even one with
+// leases, whose pull requests' jobs run at once), and runs after it.
 func TestDriftNeverOverlapsAPlanOfTheEnvironment(t *testing.T) {
 	started, release := make(chan struct{}), make(chan struct{})
 	var mu sync.Mutex
 	var order []string
+	record := func(what string) {
+		mu.Lock()
+		defer mu.Unlock()
+		order = append(order, what)
+	}
 	rules := bot.Rules{
 		Plan: func(ctx context.Context, d review.Deps, req review.PlanRequest) (*review.PlanOutcome, error) {
-			close(started)
-			<-release
-			mu.Lock()
-			order = append(order, "plan")
-			mu.Unlock()
+			open := d.Open
+			d.Open = func(ctx context.Context, cfg *cfgConfig, env string) (*reviewWorkspace, error) {
+				ws, err := open(ctx, cfg, env) // the plan holds the state from here
+				close(started)
+				<-release
+				record("plan")
+				return ws, err
+			}
 			return review.Plan(ctx, d, req)
 		},
 		Drift: func(ctx context.Context, d review.Deps, req review.DriftRequest) (*review.DriftOutcome, error) {
-			mu.Lock()
-			order = append(order, "drift")
-			mu.Unlock()
+			open := d.Open
+			d.Open = func(ctx context.Context, cfg *cfgConfig, env string) (*reviewWorkspace, error) {
+				ws, err := open(ctx, cfg, env)
+				record("drift")
+				return ws, err
+			}
 			return review.Drift(ctx, d, req)
 		},
 	}
@@ -229,11 +241,13 @@ func TestDriftNeverOverlapsAPlanOfTheEnvironment(t *testing.T) {
 	h.deliver("pull_request", prOpened(t, 2, headA))
 	<-started
 	tick <- time.Now()
-	// The round's drift job is queued behind the plan, on its key: the
-	// plan runs, the drift job waits (one that would not wait would run).
-	eventually(t, "the drift job is not waiting behind the plan", func() bool {
-		m := h.metrics()
-		return m[`kyku_bot_jobs_total{kind="drift-schedule",outcome="routed"}`] == 1 && m["kyku_bot_queue_depth"] == 1 && m["kyku_bot_jobs_running"] == 1
+	// The round's drift job runs, and waits for the state while the plan
+	// holds it (one that would not wait would record itself first).
+	eventually(t, "the drift check neither waits for the plan nor ran", func() bool {
+		mu.Lock()
+		ran := len(order) > 0
+		mu.Unlock()
+		return ran || strings.Contains(h.logs(), `"msg":"waiting for the turn on the state"`)
 	})
 	let()
 	h.settle()

@@ -125,6 +125,7 @@ type harness struct {
 	log      logBuffer    // the bot's log (JSON lines)
 	// lockTimeout is how long a state lock or lease is waited for (0: 20s).
 	lockTimeout time.Duration
+	sim         func(provider.Provider) provider.Provider // harnessOpts.sim
 }
 
 // logBuffer is a bytes.Buffer safe for the bot's goroutines.
@@ -201,13 +202,15 @@ type harnessOpts struct {
 	// keeps an http root state's files on one replica's disk
 	// (Options.SharedRootFiles false).
 	diskRootFiles bool
+	// sim, when set, wraps every sim provider the bot opens (a test's gate).
+	sim func(provider.Provider) provider.Provider
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
 	key, _ := testKey(t)
 	dir := t.TempDir()
-	h := &harness{t: t, gh: githubtest.NewServer(t), simDir: filepath.Join(dir, "sim"), stateDir: filepath.Join(dir, "state"), lockTimeout: o.lockTimeout}
+	h := &harness{t: t, gh: githubtest.NewServer(t), simDir: filepath.Join(dir, "sim"), stateDir: filepath.Join(dir, "state"), lockTimeout: o.lockTimeout, sim: o.sim}
 	h.gh.SetApp(appID, &key.PublicKey, "kyku[bot]")
 	h.gh.AddRepo(repoName, defaultBranch)
 	h.gh.SetRepoID(repoName, repoID, repoCreated)
@@ -357,7 +360,11 @@ func (h *harness) open(ctx context.Context, t bot.Tenant, cfg *config.Config, en
 		h.mu.Lock()
 		h.simDirs = append(h.simDirs, s["dir"])
 		h.mu.Unlock()
-		return sim.Factory(ctx, s, getenv)
+		p, err := sim.Factory(ctx, s, getenv)
+		if err != nil || h.sim == nil {
+			return p, err
+		}
+		return h.sim(p), nil
 	}}
 	if b := cfg.Backend; b != nil && b.Type == "local" {
 		if err := t.AdoptDir(h.stateDir, b.Path); err != nil {

@@ -39,10 +39,11 @@ func (rt *router) keyedRouteJob(kind, key string, ev event, attrs []slog.Attr, f
 	}}
 }
 
-// pullKey is the queue key of a pull request's job on t: t's, or with
-// concurrent applies one per pull request, so that those of different
-// pull requests run at once (their applies wait for the objects they
-// touch: leases).
+// pullKey is the queue key of a pull request's job on t: one per pull
+// request (concurrent applies, the default), so that those of different
+// pull requests run at once — their applies wait for the objects they
+// touch (leases), or, on a state without leases, for their turn alone
+// (inTurn) — or, with concurrent-applies: false, t's.
 func pullKey(ev event, s *settings.Settings, t settings.Target) string {
 	if s.ConcurrentApplies && ev.number > 0 {
 		return targetKey(ev, t) + "#pr-" + strconv.Itoa(ev.number)
@@ -99,7 +100,7 @@ func reviewSettings(s *settings.Settings, t settings.Target) review.Settings {
 func (rt *router) deps(ev event, repo *github.Repo, src *sources, t settings.Target) review.Deps {
 	return review.Deps{
 		GitHub: repo,
-		Open:   rt.opener(ev, src, t.Project),
+		Open:   rt.inTurn(ev, t, false, rt.opener(ev, src, t.Project)),
 		Now:    rt.now,
 		Log:    rt.log,
 		// What is sensitive is the default branch's word (for a merge: as

@@ -34,4 +34,5 @@ type router struct {
 
 	adopted      adoptions // namespaces moved from a repository's name to its ID
 	driftPending sync.Map  // targetKey -> true while a drift job waits
+	turns        turns     // per targetKey: who uses the state (inTurn)
 }

@@ -63,9 +63,12 @@ type Settings struct {
 	Drift    Drift
 	Projects []Project
 	// ConcurrentApplies runs the jobs of different pull requests on one
-	// project and environment at once (default false: one at a time); for
-	// backends with leases (the default, docs/concurrent-applies.md), whose
-	// applies wait for the objects they touch instead.
+	// project and environment at once (the default): on a state with
+	// leases (docs/concurrent-applies.md) their applies wait only for the
+	// objects they touch; on one without, each waits in the bot for its
+	// turn, in the order they came. false (concurrent-applies: false) runs
+	// every job of a project and environment one at a time, as the bot
+	// did before.
 	ConcurrentApplies bool
 	// PolicyOwners may override a policy denial by approving the head
 	// (logins, and teams as "org/team-slug").
@@ -136,6 +139,7 @@ func Defaults() *Settings {
 		Comment:            "sticky",
 		Workflow:           "kyku.yml",
 		Drift:              Drift{Enabled: true},
+		ConcurrentApplies:  true,
 		Projects:           []Project{defaultProject("", DefaultConfig)},
 	}
 }
