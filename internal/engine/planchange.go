@@ -33,6 +33,9 @@ type changeInput struct {
 	extra   []string         // top-level properties sensitive through what they reference
 	replace bool             // replace it whatever changed (--replace)
 	was     []string         // what was secret when last applied (state)
+	// wasWithin, for a property of was secret only in parts, the paths
+	// of those parts (state.Resource.SensitiveWithin).
+	wasWithin map[string][]string
 	prefix  string           // deploy prefix
 }
 
@@ -82,7 +85,9 @@ func (e *Engine) planOne(ctx context.Context, diags *diag.Diagnostics, ch *plan.
 	own := e.ownState(in.r.Type)
 	ch.Sensitive = sortedSet(slices.Concat(in.r.SensitiveProps(), in.r.Sensitive, pp.Sensitive, in.extra))
 	mask := sortedSet(slices.Concat(ch.Sensitive, in.was, schemaSensitive(in.r.Type)))
-	ch.SensitiveWithin = partlySecret(in.r.SensitiveWithin, pp.Sensitive, in.extra, in.was, schemaSensitive(in.r.Type), unordered(in.r.Type))
+	wasWithin, unread := planWithin(in.wasWithin)
+	ch.SensitiveWithin = partlySecret(unionWithin(in.r.SensitiveWithin, wasWithin), pp.Sensitive, in.extra, wholeOf(in.was, wasWithin),
+		wholeOf(in.r.Sensitive, in.r.SensitiveWithin), unread, schemaSensitive(in.r.Type), unordered(in.r.Type))
 	var priorVals map[string]any
 	if in.prior != nil {
 		priorVals = pp.PriorValues
