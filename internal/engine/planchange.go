@@ -36,7 +36,7 @@ type changeInput struct {
 	// wasWithin, for a property of was secret only in parts, the paths
 	// of those parts (state.Resource.SensitiveWithin).
 	wasWithin map[string][]string
-	prefix  string           // deploy prefix
+	prefix    string // deploy prefix
 }
 
 // askPlanChange makes the PlanChange call for r (with the engine's
@@ -85,9 +85,7 @@ func (e *Engine) planOne(ctx context.Context, diags *diag.Diagnostics, ch *plan.
 	own := e.ownState(in.r.Type)
 	ch.Sensitive = sortedSet(slices.Concat(in.r.SensitiveProps(), in.r.Sensitive, pp.Sensitive, in.extra))
 	mask := sortedSet(slices.Concat(ch.Sensitive, in.was, schemaSensitive(in.r.Type)))
-	wasWithin, unread := planWithin(in.wasWithin)
-	ch.SensitiveWithin = partlySecret(unionWithin(in.r.SensitiveWithin, wasWithin), pp.Sensitive, in.extra, wholeOf(in.was, wasWithin),
-		wholeOf(in.r.Sensitive, in.r.SensitiveWithin), unread, schemaSensitive(in.r.Type), unordered(in.r.Type))
+	ch.SensitiveWithin = secretWithin(in.r, in.was, in.wasWithin, pp.Sensitive, in.extra, schemaSensitive(in.r.Type), unordered(in.r.Type))
 	var priorVals map[string]any
 	if in.prior != nil {
 		priorVals = pp.PriorValues

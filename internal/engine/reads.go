@@ -341,6 +341,7 @@ func (x *planning) asBefore(r *config.Resource, props map[string]any, unknown bo
 		ProviderID: sr.ProviderID, CloudName: sr.CloudName,
 		Sensitive: sortedSet(slices.Concat(r.SensitiveProps(), r.Sensitive, sr.Sensitive, refSensitive(r.Properties, x.sensitive))),
 	}
+	ch.SensitiveWithin = secretWithin(r, sr.Sensitive, sr.SensitiveWithin, refSensitive(r.Properties, x.sensitive), schemaSensitive(r.Type), unordered(r.Type))
 	b := *sr.Basis
 	ch.Basis = &b
 	if read {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/value"
@@ -56,6 +57,16 @@ func planWithin(within map[string][]string) (out map[string][]string, whole []st
 	}
 	slices.Sort(whole)
 	return out, whole
+}
+
+// secretWithin is plan.Change.SensitiveWithin of r: the parts of its
+// properties secret only in parts, as the configuration says and as state
+// recorded (was, wasWithin), less the properties secret whole for any
+// reason (whole, or either of those).
+func secretWithin(r *config.Resource, was []string, wasWithin map[string][]string, whole ...[]string) map[string][]string {
+	named, unread := planWithin(wasWithin)
+	whole = append(whole, wholeOf(was, named), wholeOf(r.Sensitive, r.SensitiveWithin), unread)
+	return partlySecret(unionWithin(r.SensitiveWithin, named), whole...)
 }
 
 // unionWithin is the paths of a and b by property, each path once (a
