@@ -54,8 +54,8 @@ func TestBridgeSensitiveWithin(t *testing.T) {
 			t.Errorf("%s: (-want +got):\n%s", name, d)
 		}
 	}
-	f, err := tfstate.Decode("x", []byte(instance(`"attributes":{"id":"1","triggers":{"a\"b":"s","c":"t"}},"sensitive_attributes":[` +
-		`[{"type":"get_attr","value":"triggers"},{"type":"index","value":{"value":"a\"b","type":"string"}}],` +
+	f, err := tfstate.Decode("x", []byte(instance(`"attributes":{"id":"1","triggers":{"a\"b":"s","c":"t"}},"sensitive_attributes":[`+
+		`[{"type":"get_attr","value":"triggers"},{"type":"index","value":{"value":"a\"b","type":"string"}}],`+
 		`[{"type":"get_attr","value":"triggers"},{"type":"index","value":{"value":"c","type":"string"}}]]`)))
 	if err != nil {
 		t.Fatal(err)
