@@ -93,6 +93,7 @@ func (e *Engine) planOne(ctx context.Context, diags *diag.Diagnostics, ch *plan.
 			priorVals = map[string]any{}
 		}
 	}
+	mask = sortedSet(slices.Concat(mask, echoes(mask, ch.SensitiveWithin, priorVals, pp.Values)))
 	ch.Properties = diff.Values(priorVals, pp.Values, mask)
 	if own {
 		ch.Planned = &plan.Planned{

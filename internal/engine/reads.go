@@ -353,6 +353,7 @@ func (x *planning) asBefore(r *config.Resource, props map[string]any, unknown bo
 	}
 	if x.e.ownState(r.Type) {
 		mask := sortedSet(slices.Concat(ch.Sensitive, schemaSensitive(r.Type)))
+		mask = sortedSet(slices.Concat(mask, echoes(mask, ch.SensitiveWithin, sr.Outputs)))
 		ch.Planned = &plan.Planned{SchemaVersion: sr.SchemaVersion, Private: sr.Private, Sensitive: mask, Values: sr.Outputs}
 		if read && o.Stored != nil {
 			ch.Planned.SchemaVersion, ch.Planned.Private = o.Stored.SchemaVersion, o.Stored.Private
