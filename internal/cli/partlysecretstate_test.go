@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -105,5 +106,60 @@ func TestPartlySecretStaysSecretInParts(t *testing.T) {
 		if d := cmp.Diff(tofuPaths, sensitivePaths(t, statePath(root, ""))); d != "" {
 			t.Errorf("env=%s: sensitive_attributes after apply (-tofu +kyku):\n%s", env, d)
 		}
+	}
+}
+
+// TestWholeSecretStateStillReads: a state whose sensitive_attributes mark
+// the whole argument (as Kyku wrote them before it kept paths) reads as
+// it did: the argument masked whole, the secret nowhere; a change to it
+// applies, and the state still marks the arguments secret (whole: what
+// was secret stays so).
+func TestWholeSecretStateStillReads(t *testing.T) {
+	k, root := tofuRoot(t, "partlysecret")
+	path := statePath(root, "")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st map[string]any
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	whole := 0
+	for _, r := range st["resources"].([]any) {
+		r := r.(map[string]any)
+		for _, in := range r["instances"].([]any) {
+			in := in.(map[string]any)
+			var tops []any
+			for _, p := range in["sensitive_attributes"].([]any) {
+				top := p.([]any)[:1]
+				if !slices.ContainsFunc(tops, func(t any) bool { return cmp.Equal(t, top) }) {
+					tops = append(tops, top)
+				}
+			}
+			whole += len(tops)
+			in["sensitive_attributes"] = tops
+		}
+	}
+	if whole == 0 {
+		t.Fatal("no sensitive attributes in the recorded state")
+	}
+	data, _ = json.MarshalIndent(st, "", "  ")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wholePaths := sensitivePaths(t, path)
+	code, text, errOut := k.run("", "plan", "-c", root, "--var", "env=dev")
+	if code != 0 {
+		t.Fatalf("plan: exit %d\n%s%s", code, text, errOut)
+	}
+	if strings.Contains(text, partlySecretToken) || strings.Contains(text, "prod → dev") || !strings.Contains(text, "tags.env: (sensitive) → (sensitive)") {
+		t.Errorf("the plan does not mask the arguments whole:\n%s", text)
+	}
+	if code, out, errOut := k.run("", "apply", "--auto-approve", "-c", root, "--var", "env=dev"); code != 0 {
+		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
+	}
+	if d := cmp.Diff(wholePaths, sensitivePaths(t, path)); d != "" {
+		t.Errorf("sensitive_attributes after apply (-before +after):\n%s", d)
 	}
 }
