@@ -111,11 +111,13 @@ func TestPartlySecretStaysSecretInParts(t *testing.T) {
 
 // TestWholeSecretStateStillReads: a state whose sensitive_attributes mark
 // the whole argument (as Kyku wrote them before it kept paths) reads as
-// it did: the argument masked whole, the secret nowhere; a change to it
-// applies, and the state still marks the arguments secret (whole: what
-// was secret stays so).
+// it did: the arguments masked whole, the secret nowhere. Once a change
+// to the resources is applied, the state marks the parts the
+// configuration marks, as OpenTofu would, and the next plan masks those
+// alone.
 func TestWholeSecretStateStillReads(t *testing.T) {
 	k, root := tofuRoot(t, "partlysecret")
+	want := sensitivePaths(t, statePath(root, ""))
 	path := statePath(root, "")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -148,7 +150,6 @@ func TestWholeSecretStateStillReads(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	wholePaths := sensitivePaths(t, path)
 	code, text, errOut := k.run("", "plan", "-c", root, "--var", "env=dev")
 	if code != 0 {
 		t.Fatalf("plan: exit %d\n%s%s", code, text, errOut)
@@ -159,7 +160,14 @@ func TestWholeSecretStateStillReads(t *testing.T) {
 	if code, out, errOut := k.run("", "apply", "--auto-approve", "-c", root, "--var", "env=dev"); code != 0 {
 		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
 	}
-	if d := cmp.Diff(wholePaths, sensitivePaths(t, path)); d != "" {
-		t.Errorf("sensitive_attributes after apply (-before +after):\n%s", d)
+	if d := cmp.Diff(want, sensitivePaths(t, path)); d != "" {
+		t.Errorf("sensitive_attributes after apply (-want +got):\n%s", d)
+	}
+	code, text, errOut = k.run("", "plan", "-c", root, "--var", "env=qa")
+	if code != 0 {
+		t.Fatalf("plan: exit %d\n%s%s", code, text, errOut)
+	}
+	if strings.Contains(text, partlySecretToken) || !strings.Contains(text, "tags.env: dev → qa") || !strings.Contains(text, "input.env: dev → qa") {
+		t.Errorf("the plan after apply does not mask the secret parts alone:\n%s", text)
 	}
 }

@@ -86,6 +86,7 @@ func (e *Engine) planOne(ctx context.Context, diags *diag.Diagnostics, ch *plan.
 	ch.Sensitive = sortedSet(slices.Concat(in.r.SensitiveProps(), in.r.Sensitive, pp.Sensitive, in.extra))
 	mask := sortedSet(slices.Concat(ch.Sensitive, in.was, schemaSensitive(in.r.Type)))
 	ch.SensitiveWithin = secretWithin(in.r, in.was, in.wasWithin, pp.Sensitive, in.extra, schemaSensitive(in.r.Type), unordered(in.r.Type))
+	ch.SecretParts = secretWithin(in.r, nil, nil, pp.Sensitive, in.extra, schemaSensitive(in.r.Type), unordered(in.r.Type))
 	var priorVals map[string]any
 	if in.prior != nil {
 		priorVals = pp.PriorValues
