@@ -91,13 +91,17 @@ func TestPartlySecretStaysSecretInParts(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("plan --json env=%s: exit %d\n%s", env, code, errOut)
 		}
-		t.Logf("%s", text)
 		if strings.Contains(text+js, partlySecretToken) {
 			t.Errorf("env=%s: a plan shows the secret:\n%s\n%s", env, text, js)
 		}
 		for _, clear := range []string{"tags.env: " + was + " → " + env, "input.env: " + was + " → " + env} {
 			if strings.Count(text, clear) < 1 {
 				t.Errorf("env=%s: the text plan does not show %q:\n%s", env, clear, text)
+			}
+		}
+		for _, part := range []string{`".tags.token"`, `".endpoints[1].host"`, `".input.list[1]"`, `".input.obj.key"`, `"env": "` + env + `"`} {
+			if !strings.Contains(js, part) {
+				t.Errorf("env=%s: plan --json lacks %s (the secret paths alone, the rest in clear):\n%s", env, part, js)
 			}
 		}
 		if code, out, errOut := k.run("", "apply", "--auto-approve", "-c", root, "--var", "env="+env); code != 0 {
