@@ -129,11 +129,10 @@ func addSecret(names []string, within map[string][]string, moreNames []string, m
 }
 
 // secretAfter is what is secret of an object after change c (typ's) made
-// it: what the change says now (its parts: c.SecretParts), as typ's schema
-// reads them, and
-// what was secret before (old, in state) whose value the change kept — a
-// value stays masked until it changes, also when the configuration stops
-// marking it.
+// it: what the change says now (its parts: c.SecretParts, written as
+// typ's schema reads them), and what was secret before (old, in state)
+// whose value the change kept — a value stays masked until it changes,
+// also when the configuration stops marking it.
 func (e *Engine) secretAfter(ctx context.Context, typ string, c *plan.Change, old *state.Resource, props, outputs map[string]any) ([]string, map[string][]string) {
 	var within map[string][]string
 	for _, n := range c.Sensitive {
