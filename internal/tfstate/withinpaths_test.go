@@ -64,8 +64,18 @@ func TestBridgeSensitiveWithin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q := b.State().Resources["null_resource.a"]; len(q.SensitiveWithin) != 0 || len(q.Sensitive) != 1 {
+	st = b.State()
+	q := st.Resources["null_resource.a"]
+	if len(q.SensitiveWithin) != 0 || len(q.Sensitive) != 1 {
 		t.Errorf("a key with a quote: sensitive %v within %v, want triggers whole", q.Sensitive, q.SensitiveWithin)
+	}
+	// Written back with another value beside it, its paths stay as
+	// OpenTofu wrote them, although Kyku's model holds them as one.
+	q.Outputs["triggers"].(map[string]any)["c"] = "u"
+	want := `[[{"type":"get_attr","value":"triggers"},{"type":"index","value":{"value":"a\"b","type":"string"}}],` +
+		`[{"type":"get_attr","value":"triggers"},{"type":"index","value":{"value":"c","type":"string"}}]]`
+	if got := sensitiveAttributes(t, written(t, b, st, tfstate.Compact))["null_resource.a"]; got != want {
+		t.Errorf("sensitive_attributes:\n got %s\nwant %s", got, want)
 	}
 }
 
