@@ -340,8 +340,8 @@ func recordUnchanged(st *state.File, p *plan.Plan) bool {
 			r.Outputs = value.CopyMap(c.Outputs)
 			changed = true
 		}
-		if more := sortedSet(slices.Concat(r.Sensitive, c.Sensitive)); !slices.Equal(more, r.Sensitive) {
-			r.Sensitive = more // newly secret; what was secret stays so until the value changes
+		if more, within := addSecret(r.Sensitive, r.SensitiveWithin, c.Sensitive, c.SensitiveWithin); !slices.Equal(more, r.Sensitive) || !maps.EqualFunc(within, r.SensitiveWithin, slices.Equal) {
+			r.Sensitive, r.SensitiveWithin = more, within // newly secret; what was secret stays so until the value changes
 			changed = true
 		}
 		if c.Basis != nil && (!c.Basis.Same(r.Basis) || !c.Basis.ReadAt.Equal(r.Basis.ReadAt)) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -412,7 +411,7 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 	if errors.As(err, &partial) {
 		// The object exists although the change failed: state keeps it,
 		// now (the next run plans it from there).
-		if rerr := x.record(ctx, state.OpPut, cr.Name, x.stateOf(cr, c, r, props, partial.Object)); rerr != nil {
+		if rerr := x.record(ctx, state.OpPut, cr.Name, x.stateOf(ctx, cr, c, r, props, partial.Object)); rerr != nil {
 			return nil, errors.Join(err, rerr)
 		}
 		return nil, err
@@ -420,7 +419,7 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 	if err != nil {
 		return nil, err // the result and the progress line name the change
 	}
-	sr := x.stateOf(cr, c, r, props, obj)
+	sr := x.stateOf(ctx, cr, c, r, props, obj)
 	if c.Action == plan.Replace && c.ReplaceOrder == plan.CreateBeforeDestroy {
 		// The object replaced stays in state, as deposed, until its
 		// destroy part: recorded first, so that it is never lost.
@@ -440,7 +439,7 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 }
 
 // stateOf is the state of resource cr after its change c made obj.
-func (x *execution) stateOf(cr *config.Resource, c *plan.Change, r provider.Resource, props map[string]any, obj provider.Object) *state.Resource {
+func (x *execution) stateOf(ctx context.Context, cr *config.Resource, c *plan.Change, r provider.Resource, props map[string]any, obj provider.Object) *state.Resource {
 	cloudName := obj.CloudName
 	if cloudName == "" {
 		cloudName = r.CloudName
@@ -448,8 +447,8 @@ func (x *execution) stateOf(cr *config.Resource, c *plan.Change, r provider.Reso
 	sr := &state.Resource{
 		Name: cr.Name, Type: cr.Type, CloudName: cloudName, ProviderID: obj.ID,
 		Config: withoutWriteOnly(props, x.p.WriteOnly[cr.Name]), Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
-		Sensitive: stillSecret(c.Sensitive, x.base.Resources[cr.Name], props, obj.Outputs),
 	}
+	sr.Sensitive, sr.SensitiveWithin = x.e.secretAfter(ctx, cr.Type, c, x.base.Resources[cr.Name], props, obj.Outputs)
 	// What it was applied from: the configuration as resolved now (the
 	// plan may not have known every value), read back now.
 	if b, ok := x.e.basisOf(x.p.Config, cr, props, x.at); ok {
@@ -457,23 +456,6 @@ func (x *execution) stateOf(cr *config.Resource, c *plan.Change, r provider.Reso
 	}
 	recordStored(sr, obj)
 	return sr
-}
-
-// stillSecret is what is secret of an object after a change: what the
-// change says (now), and what was secret before (old, in state) whose
-// value the change kept — a value stays masked until it changes, also when
-// the configuration stops marking it.
-func stillSecret(now []string, old *state.Resource, props, outputs map[string]any) []string {
-	if old == nil || len(old.Sensitive) == 0 {
-		return now
-	}
-	out := slices.Clone(now)
-	for _, n := range old.Sensitive {
-		if value.Equal(old.Config[n], props[n]) && value.Equal(old.Outputs[n], outputs[n]) {
-			out = append(out, n)
-		}
-	}
-	return sortedSet(out)
 }
 
 func (x *execution) destroy(ci int) func(context.Context) (func(context.Context) error, error) {

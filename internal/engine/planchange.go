@@ -33,7 +33,10 @@ type changeInput struct {
 	extra   []string         // top-level properties sensitive through what they reference
 	replace bool             // replace it whatever changed (--replace)
 	was     []string         // what was secret when last applied (state)
-	prefix  string           // deploy prefix
+	// wasWithin, for a property of was secret only in parts, the paths
+	// of those parts (state.Resource.SensitiveWithin).
+	wasWithin map[string][]string
+	prefix    string // deploy prefix
 }
 
 // askPlanChange makes the PlanChange call for r (with the engine's
@@ -82,7 +85,8 @@ func (e *Engine) planOne(ctx context.Context, diags *diag.Diagnostics, ch *plan.
 	own := e.ownState(in.r.Type)
 	ch.Sensitive = sortedSet(slices.Concat(in.r.SensitiveProps(), in.r.Sensitive, pp.Sensitive, in.extra))
 	mask := sortedSet(slices.Concat(ch.Sensitive, in.was, schemaSensitive(in.r.Type)))
-	ch.SensitiveWithin = partlySecret(in.r.SensitiveWithin, pp.Sensitive, in.extra, in.was, schemaSensitive(in.r.Type), unordered(in.r.Type))
+	ch.SensitiveWithin = secretWithin(in.r, in.was, in.wasWithin, pp.Sensitive, in.extra, schemaSensitive(in.r.Type), unordered(in.r.Type))
+	ch.SecretParts = secretWithin(in.r, nil, nil, pp.Sensitive, in.extra, schemaSensitive(in.r.Type), unordered(in.r.Type))
 	var priorVals map[string]any
 	if in.prior != nil {
 		priorVals = pp.PriorValues
@@ -90,6 +94,7 @@ func (e *Engine) planOne(ctx context.Context, diags *diag.Diagnostics, ch *plan.
 			priorVals = map[string]any{}
 		}
 	}
+	mask = sortedSet(slices.Concat(mask, echoes(mask, ch.SensitiveWithin, priorVals, pp.Values)))
 	ch.Properties = diff.Values(priorVals, pp.Values, mask)
 	if own {
 		ch.Planned = &plan.Planned{

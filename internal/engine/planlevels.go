@@ -201,7 +201,7 @@ func (x *planning) planLevelResource(ctx context.Context, r *config.Resource, le
 	trigger := x.triggered(r)
 	in := changeInput{r: r, props: desired, extra: refSensitive(r.Properties, x.sensitive), prefix: x.st.Metadata.Prefix, replace: x.replace[r.Name] || trigger != ""}
 	if sr := x.st.Resources[r.Name]; sr != nil {
-		in.was = sr.Sensitive
+		in.was, in.wasWithin = sr.Sensitive, sr.SensitiveWithin
 	}
 	res.err = x.planResource(ctx, &res.diags, &res.ch, in)
 	x.markUnread(&res.ch)

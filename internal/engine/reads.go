@@ -336,11 +336,14 @@ func (x *planning) asBefore(r *config.Resource, props map[string]any, unknown bo
 	if read && !x.asInState(sr, o) {
 		return plan.Change{}, false // drifted: its provider plans it
 	}
+	extra := refSensitive(r.Properties, x.sensitive)
 	ch := plan.Change{
 		Action: plan.NoOp, ResourceID: r.Name, Type: r.Type, Level: level, Dependencies: x.g.Deps(r.Name),
 		ProviderID: sr.ProviderID, CloudName: sr.CloudName,
-		Sensitive: sortedSet(slices.Concat(r.SensitiveProps(), r.Sensitive, sr.Sensitive, refSensitive(r.Properties, x.sensitive))),
+		Sensitive: sortedSet(slices.Concat(r.SensitiveProps(), r.Sensitive, sr.Sensitive, extra)),
 	}
+	ch.SensitiveWithin = secretWithin(r, sr.Sensitive, sr.SensitiveWithin, extra, schemaSensitive(r.Type), unordered(r.Type))
+	ch.SecretParts = secretWithin(r, nil, nil, extra, schemaSensitive(r.Type), unordered(r.Type))
 	b := *sr.Basis
 	ch.Basis = &b
 	if read {
@@ -352,6 +355,7 @@ func (x *planning) asBefore(r *config.Resource, props map[string]any, unknown bo
 	}
 	if x.e.ownState(r.Type) {
 		mask := sortedSet(slices.Concat(ch.Sensitive, schemaSensitive(r.Type)))
+		mask = sortedSet(slices.Concat(mask, echoes(mask, ch.SensitiveWithin, sr.Outputs)))
 		ch.Planned = &plan.Planned{SchemaVersion: sr.SchemaVersion, Private: sr.Private, Sensitive: mask, Values: sr.Outputs}
 		if read && o.Stored != nil {
 			ch.Planned.SchemaVersion, ch.Planned.Private = o.Stored.SchemaVersion, o.Stored.Private

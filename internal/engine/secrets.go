@@ -51,8 +51,27 @@ func appendSecrets(texts []string, r *state.Resource) []string {
 		return texts
 	}
 	for _, name := range r.Sensitive {
-		texts = value.AppendLeaves(texts, r.Config[name])
-		texts = value.AppendLeaves(texts, r.Outputs[name])
+		paths, unread := planWithin(map[string][]string{name: r.SensitiveWithin[name]})
+		if _, partly := r.SensitiveWithin[name]; !partly || len(unread) > 0 {
+			texts = value.AppendLeaves(texts, r.Config[name])
+			texts = value.AppendLeaves(texts, r.Outputs[name])
+			continue
+		}
+		for _, p := range paths[name] {
+			texts = appendLeavesAt(texts, r.Config[name], p)
+			texts = appendLeavesAt(texts, r.Outputs[name], p)
+		}
 	}
 	return texts
+}
+
+// appendLeavesAt appends the texts of v's value at path p (value.Ref's
+// Path syntax); of the whole of v when p is not in it.
+func appendLeavesAt(texts []string, v any, p string) []string {
+	steps, _ := value.ParsePath(p)
+	at, known, err := value.Walk(v, steps)
+	if !known || err != nil {
+		return value.AppendLeaves(texts, v)
+	}
+	return value.AppendLeaves(texts, at)
 }

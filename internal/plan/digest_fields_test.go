@@ -44,6 +44,7 @@ var changesDigestLeavesOut = map[string]string{
 	"Changes[0].Outputs":         "outputs read back on a no-op: recorded in state, nothing in the cloud changes",
 	"Changes[0].Sensitive":       "what is shown masked, decided by the configuration (ConfigHash) and the provider's schema; each property change's Sensitive is in",
 	"Changes[0].SensitiveWithin": "which parts of a planned value are shown masked, decided by the configuration (ConfigHash); each property change's Sensitive is in",
+	"Changes[0].SecretParts":     "which parts apply records as secret, decided by the configuration (ConfigHash); each property change's Sensitive is in",
 	"Changes[0].Imported":        "in memory only: applying a saved plan plans again and records what that plan read",
 	// What the plan read and was planned from, not what it does: apply
 	// plans again (its own reads) and reads each object it changes again.
@@ -106,6 +107,7 @@ func everyField() *plan.Plan {
 			},
 			Sensitive:       []string{"userData"},
 			SensitiveWithin: map[string][]string{"userData": {".password"}},
+			SecretParts:     map[string][]string{"userData": {".password"}},
 			References:      map[string]string{"image": "ami.id"},
 			NotRead:         true,
 			LastRead:        &lastRead,

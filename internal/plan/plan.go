@@ -194,6 +194,12 @@ type Change struct {
 	// masks only those, as OpenTofu's plan does. Properties still mask
 	// the property whole, and so do references to it.
 	SensitiveWithin map[string][]string `json:"sensitiveWithin,omitempty"`
+	// SecretParts, for a property of Sensitive that the configuration
+	// makes secret only in parts, lists those parts (as SensitiveWithin
+	// does), also where the plan shows it masked whole because state
+	// recorded it secret whole: what apply records in state
+	// (state.Resource.SensitiveWithin) once the property's value changed.
+	SecretParts map[string][]string `json:"secretParts,omitempty"`
 	// References are, by property path as Properties name them
 	// ("network", "securityGroups[0]", "tags.env"), the references the
 	// configuration wrote there ("main-vpc", "vpc.id"; several joined by

@@ -33,7 +33,7 @@ func shown(c plan.Change, pc plan.PropChange) plan.PropChange {
 	var within []string
 	for _, p := range paths {
 		steps := value.Ref{Path: p}.Steps()
-		if len(steps) == 0 || slices.ContainsFunc(steps, value.Step.Splat) || relPath(steps) != p {
+		if len(steps) == 0 || slices.ContainsFunc(steps, value.Step.Splat) || value.PathOf(steps) != p {
 			return pc // not a path this reads exactly
 		}
 		k, under := relation(pc.Path, top, steps)
@@ -41,7 +41,7 @@ func shown(c plan.Change, pc plan.PropChange) plan.PropChange {
 		case under:
 			return pc
 		case k >= 0:
-			within = append(within, relPath(steps[k:]))
+			within = append(within, value.PathOf(steps[k:]))
 		}
 	}
 	if len(within) == 0 {
@@ -89,28 +89,6 @@ func diffStep(st value.Step) string {
 		return "." + st.Key
 	}
 	return "[" + strconv.Itoa(st.Index) + "]"
-}
-
-// relPath writes steps in value.Ref's Path syntax.
-func relPath(steps []value.Step) string {
-	var b strings.Builder
-	for _, st := range steps {
-		if st.ByKey() && identifier(st.Key) {
-			b.WriteString("." + st.Key)
-			continue
-		}
-		b.WriteString(st.String())
-	}
-	return b.String()
-}
-
-func identifier(s string) bool {
-	for i, r := range s {
-		if !(r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9') {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // sameAt says whether old and new hold the same value at each of paths

@@ -209,6 +209,19 @@ func appendResource(b []byte, r *Resource, depth int) ([]byte, error) {
 		b = append(b, '"')
 	}
 	list("sensitive", r.Sensitive)
+	if len(r.SensitiveWithin) > 0 {
+		m := make(map[string]any, len(r.SensitiveWithin))
+		for n, paths := range r.SensitiveWithin {
+			l := make([]any, len(paths))
+			for i, p := range paths {
+				l[i] = p
+			}
+			m[n] = l
+		}
+		if err := obj("sensitiveWithin", m); err != nil {
+			return nil, err
+		}
+	}
 	if r.Basis != nil {
 		if err := obj("basis", r.Basis.fields()); err != nil {
 			return nil, err

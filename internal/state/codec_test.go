@@ -43,6 +43,12 @@ func randomFile(r *rand.Rand) *File {
 				res.Basis.Version = "1.2.3"
 			}
 		}
+		if r.IntN(2) == 0 {
+			res.Sensitive = []string{"config", "tags"}[:1+r.IntN(2)]
+			if r.IntN(2) == 0 {
+				res.SensitiveWithin = map[string][]string{"config": []string{".admin.password", `["api-key"]`, "[1]"}[:1+r.IntN(3)]}
+			}
+		}
 		f.Resources[name] = res
 	}
 	if r.IntN(2) == 0 {

@@ -97,7 +97,7 @@ func parseFile(data []byte) (*File, []string, error) {
 
 // fieldErrs holds, per field of one object, the error of the field's last
 // value (nil when it decoded); its order is the order fields are checked in.
-type fieldErrs [12]error
+type fieldErrs [13]error
 
 func (e *fieldErrs) first() error {
 	for _, err := range e {
@@ -276,6 +276,12 @@ func decodeResource(d *value.Decoder, name string) (r *Resource, bad, syntax err
 			r.Dependencies, errs[6], err = namesValue(d, key)
 		case "sensitive":
 			r.Sensitive, errs[10], err = namesValue(d, key)
+		case "sensitiveWithin":
+			var v any
+			if v, err = d.Value(); err != nil {
+				return err
+			}
+			r.SensitiveWithin, errs[12] = pathsValue(v, key)
 		case "basis":
 			var v any
 			if v, err = d.Value(); err != nil {
@@ -317,6 +323,35 @@ func decodeResource(d *value.Decoder, name string) (r *Resource, bad, syntax err
 	}
 	r.Name = name
 	return r, nil, nil
+}
+
+// pathsValue reads an object of lists of strings, or null (nil).
+func pathsValue(v any, key string) (map[string][]string, error) {
+	m, err := mapValue(v, "", key)
+	if m == nil || err != nil {
+		return nil, err
+	}
+	out := make(map[string][]string, len(m))
+	for k, e := range m {
+		if e == nil {
+			out[k] = nil
+			continue
+		}
+		l, ok := e.([]any)
+		if !ok {
+			return nil, fmt.Errorf("%s: want a list, got %s", dotted(key, k), kind(e))
+		}
+		paths := make([]string, len(l))
+		for i, p := range l {
+			s, ok := p.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s[%d]: want a string, got %s", dotted(key, k), i, kind(p))
+			}
+			paths[i] = s
+		}
+		out[k] = paths
+	}
+	return out, nil
 }
 
 // stringValue reads a string or null ("") field; bad is a value of

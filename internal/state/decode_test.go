@@ -61,6 +61,10 @@ var decodeSeeds = []string{
 	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"type":5}}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"dependencies":["x",2]}}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"protect":"yes"}}}`,
+	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"sensitive":["t"],"sensitiveWithin":{"t":[".p","[0]"],"u":null}}}}`,
+	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"sensitiveWithin":{"t":[1]}}}}`,
+	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"sensitiveWithin":{"t":".p"}}}}`,
+	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"sensitiveWithin":[]}}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"config":[]}}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":[]}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":null,"outputs":null}`,
@@ -250,6 +254,15 @@ func refDecodeResource(v any, where string) (*Resource, error) {
 		}
 	default:
 		return nil, fmt.Errorf("%s.private: want a string, got %s", where, kind(p))
+	}
+	for key, dst := range map[string]any{"sensitive": &r.Sensitive, "sensitiveWithin": &r.SensitiveWithin} {
+		if m[key] == nil {
+			continue
+		}
+		data, _ := json.Marshal(m[key])
+		if err := json.Unmarshal(data, dst); err != nil {
+			return nil, fmt.Errorf("%s.%s: %v", where, key, err)
+		}
 	}
 	switch b := m["basis"].(type) {
 	case nil:

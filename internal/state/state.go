@@ -74,6 +74,16 @@ type Resource struct {
 	// says so or no longer has the resource, as Terraform's
 	// sensitive_attributes.
 	Sensitive []string `json:"sensitive,omitempty"`
+	// SensitiveWithin, for a property of Sensitive that held a secret
+	// only in parts (plan.Change.SensitiveWithin: a sensitive variable set
+	// inside an object), lists the paths inside it whose values were
+	// secret (value.Ref's Path syntax: `.password` for an object's
+	// attribute, `["key"]` for a map's entry, `[0]` for a list's element),
+	// as Terraform's sensitive_attributes keeps each sensitive path: plans
+	// mask those parts alone. A property of Sensitive missing here is
+	// secret whole (so is every one in a state written before Kyku kept
+	// paths).
+	SensitiveWithin map[string][]string `json:"sensitiveWithin,omitempty"`
 	// Basis is what the resource was last applied from (basis.go); nil
 	// in a state written before Kyku recorded it: a plan reads it.
 	Basis *Basis `json:"basis,omitempty"`
@@ -121,6 +131,12 @@ func (r *Resource) Clone() *Resource {
 	c.Outputs = value.CopyMap(r.Outputs)
 	c.Dependencies = append([]string(nil), r.Dependencies...)
 	c.Sensitive = slices.Clone(r.Sensitive)
+	if r.SensitiveWithin != nil {
+		c.SensitiveWithin = make(map[string][]string, len(r.SensitiveWithin))
+		for n, paths := range r.SensitiveWithin {
+			c.SensitiveWithin[n] = slices.Clone(paths)
+		}
+	}
 	if r.Basis != nil {
 		b := *r.Basis
 		c.Basis = &b

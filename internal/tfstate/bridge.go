@@ -2,6 +2,7 @@ package tfstate
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -21,7 +22,8 @@ import (
 // its attributes (null ones left out), ProviderID its "id" attribute (its
 // address when it has none), and Dependencies, SchemaVersion and Private
 // are the instance's; Sensitive names the top-level attributes of its
-// sensitive paths. Root outputs are Outputs, with OutputTypes and
+// sensitive paths, SensitiveWithin the paths inside those secret only in
+// parts (withinpaths.go). Root outputs are Outputs, with OutputTypes and
 // OutputSensitivity. Data resources, deposed objects, tainted status,
 // create_before_destroy, provider addresses, identities and check results
 // stay in the Terraform state only (Tainted and Deposed list those Kyku
@@ -104,8 +106,9 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 			sr := &state.Resource{
 				Name: name, Type: r.Type, ProviderID: idOf(attrs, name), Outputs: attrs,
 				Dependencies: slices.Clone(in.Dependencies), SchemaVersion: int64(in.SchemaVersion),
-				Private: slices.Clone(in.Private), Sensitive: sensitiveNames(in.Sensitive),
+				Private: slices.Clone(in.Private),
 			}
+			sr.Sensitive, sr.SensitiveWithin = modelSensitive(in.Sensitive)
 			if kt != nil {
 				fromKykuAttrs(kt, sr)
 			}
@@ -176,33 +179,6 @@ func sensitiveNames(paths []Path) []string {
 	}
 	slices.Sort(names)
 	return slices.Compact(names)
-}
-
-// sensitivePaths are the paths of orig that start at one of names, and the
-// whole attribute for each name no path of orig starts at: orig itself
-// when that is every path it has.
-func sensitivePaths(orig []Path, names []string) []Path {
-	if slices.Equal(sensitiveNames(orig), names) {
-		return orig
-	}
-	keep := map[string]bool{}
-	for _, n := range names {
-		keep[n] = true
-	}
-	var out []Path
-	covered := map[string]bool{}
-	for _, p := range orig {
-		if keep[p.Top()] {
-			out = append(out, p)
-			covered[p.Top()] = true
-		}
-	}
-	for _, n := range names {
-		if !covered[n] {
-			out = append(out, AttrPath(n))
-		}
-	}
-	return out
 }
 
 // File is the Terraform state holding next: the state the bridge was made
@@ -339,7 +315,8 @@ func patchInstance(orig *Instance, given, next *state.Resource) (*Instance, erro
 	if deps := configDeps(next.Dependencies); !slices.Equal(deps, configDeps(orig.Dependencies)) {
 		in.Dependencies = deps
 	}
-	in.Sensitive = sensitivePaths(orig.Sensitive, stateSensitive(next))
+	names, within := stateSecret(next)
+	in.Sensitive = sensitivePaths(orig.Sensitive, names, within)
 	if given != nil && next.ProviderID != given.ProviderID {
 		in.Status = "" // another object: a tainted one was replaced
 	}
@@ -351,7 +328,8 @@ func sameResource(a, b *state.Resource) bool {
 	return a.Name == b.Name && a.Type == b.Type && a.CloudName == b.CloudName && a.ProviderID == b.ProviderID &&
 		value.Equal(a.Config, b.Config) && value.Equal(a.Outputs, b.Outputs) &&
 		slices.Equal(a.Dependencies, b.Dependencies) && a.Protect == b.Protect &&
-		a.SchemaVersion == b.SchemaVersion && slices.Equal(a.Private, b.Private) && slices.Equal(a.Sensitive, b.Sensitive)
+		a.SchemaVersion == b.SchemaVersion && slices.Equal(a.Private, b.Private) && slices.Equal(a.Sensitive, b.Sensitive) &&
+		maps.EqualFunc(a.SensitiveWithin, b.SensitiveWithin, slices.Equal)
 }
 
 // outputs puts next's outputs into out: each as it was when its value,

@@ -100,6 +100,19 @@ func fromKykuAttrs(t *schema.Type, sr *state.Resource) {
 		}
 	}
 	slices.Sort(sr.Sensitive)
+	if sr.SensitiveWithin == nil {
+		return
+	}
+	within := make(map[string][]string, len(sr.SensitiveWithin))
+	for n, paths := range sr.SensitiveWithin {
+		if p, ok := props[n]; ok {
+			n = p
+		} else if o, ok := outs[n]; ok {
+			n = o
+		}
+		within[n] = paths
+	}
+	sr.SensitiveWithin = within
 }
 
 // kykuAttrs are the attributes of sr, an object of Kyku's type t, in a
