@@ -27,8 +27,8 @@ type pendingRef struct {
 	prop    string // property path, e.g. "network" or "ingress[0].cidr"; "" for outputs
 	pos     diag.Pos
 	s       string
-	refType string // set for a schema Ref: s must be exactly ${name} of this type
-	secret  bool   // s holds a sensitive value: messages do not quote it
+	refType string  // set for a schema Ref: s must be exactly ${name} of this type
+	secret  bool    // s holds a sensitive value: messages do not quote it
 	at      []refAt // where each reference is written, when a template says
 }
 
