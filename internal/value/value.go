@@ -565,10 +565,13 @@ func ResolveChecked(v any, lookup Lookup) (any, bool, error) {
 }
 
 // AppendLeaves appends the scalar texts of v (Text of each; a list's
-// elements, a map's values, nested) to out; null and an Expr (not a value
-// yet) add nothing.
+// elements, a map's values, nested) to out; a Template its text as
+// written ("pw-${web.id}"), as the string it was; null and any other
+// Expr (not a value yet) add nothing.
 func AppendLeaves(out []string, v any) []string {
 	switch x := v.(type) {
+	case *Template:
+		return append(out, x.String())
 	case nil, Expr:
 		return out
 	case []any:

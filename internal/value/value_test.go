@@ -321,7 +321,8 @@ func mustTemplate(t *testing.T, s string) *Template {
 
 // TestExprValues: an Expr among values is resolved by evaluating it,
 // read as its description in JSON (a Template as its reference form),
-// listed by Refs, and has no leaves (it is no value yet).
+// listed by Refs, and has no leaves (it is no value yet; a Template's
+// leaf is its text as written).
 func TestExprValues(t *testing.T) {
 	v := map[string]any{"x": stubExpr{"resolved"}, "y": mustTemplate(t, "${web.ip}")}
 	got, unknown, err := ResolveChecked(v, func(Ref) (any, bool) { return "1.2.3.4", true })
@@ -338,7 +339,7 @@ func TestExprValues(t *testing.T) {
 	if refs := Refs(v); len(refs) != 2 || refs[0].Resource != "a.b" || refs[0].Attr != AllAttrs {
 		t.Errorf("refs %v", refs)
 	}
-	if leaves := AppendLeaves(nil, v); len(leaves) != 0 {
+	if leaves := AppendLeaves(nil, v); len(leaves) != 1 || leaves[0] != "${web.ip}" {
 		t.Errorf("leaves %v", leaves)
 	}
 }
