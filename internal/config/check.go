@@ -141,7 +141,7 @@ func (p *parser) checkRefs(auto map[string]*Resource) {
 // checkTypedRef checks a schema Ref property: exactly ${name}, naming a
 // resource of the expected type.
 func (p *parser) checkTypedRef(rv *resolver, ref pendingRef, where string) {
-	r, ok := value.ParseRef(ref.s)
+	r, ok := value.WholeRef(ref.v)
 	switch {
 	case !ok:
 		hint := ""
@@ -169,7 +169,7 @@ func (p *parser) checkTypedRef(rv *resolver, ref pendingRef, where string) {
 func (p *parser) checkSecretRef(rv *resolver, ref pendingRef, where string) {
 	const fix = "; use a value that is not sensitive, or check the variable"
 	if ref.refType != "" {
-		r, ok := value.ParseRef(ref.s)
+		r, ok := value.WholeRef(ref.v)
 		var typ string
 		exists := false
 		if ok && r.Attr == "" {

@@ -27,7 +27,8 @@ type pendingRef struct {
 	prop    string // property path, e.g. "network" or "ingress[0].cidr"; "" for outputs
 	pos     diag.Pos
 	s       string
-	refType string  // set for a schema Ref: s must be exactly ${name} of this type
+	refType string  // set for a schema Ref: v must be exactly ${name} of this type
+	v       any     // for a schema Ref: the value (a Template when s reads a resource)
 	secret  bool    // s holds a sensitive value: messages do not quote it
 	at      []refAt // where each reference is written, when a template says
 }
@@ -283,8 +284,9 @@ func (p *parser) prop(n *yaml.Node, s *schema.Prop, path, owner, prop string) (a
 		if !ok {
 			return nil, false
 		}
-		p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: v, refType: s.RefType, secret: p.secret[n] != nil, at: p.readsAt(n)})
-		return p.textValue(n, v), true
+		tv := p.textValue(n, v)
+		p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: v, v: tv, refType: s.RefType, secret: p.secret[n] != nil, at: p.readsAt(n)})
+		return tv, true
 	case schema.Map:
 		pairs, ok := p.mapping(n, path, "mapping of strings")
 		out := make(map[string]any, len(pairs))
