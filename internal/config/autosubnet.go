@@ -91,7 +91,7 @@ func vpcAutoSubnets(r *Resource) ([]autoSubnet, error) {
 		return nil, nil
 	}
 	cidr, _ := r.Properties["cidr"].(string)
-	if strings.Contains(cidr, "${") {
+	if _, computed := r.Properties["cidr"].(value.Expr); computed || strings.Contains(cidr, "${") {
 		return nil, fmt.Errorf("cidr must be written out (not a reference) to carve auto-subnets")
 	}
 	subnets, err := carve(r.Name, cidr, int(n))
@@ -146,7 +146,7 @@ func InjectAutoSubnets(cfg *Config, zones []string) error {
 				Name: s.Name,
 				Type: "Subnet",
 				Properties: map[string]any{
-					"network": "${" + vpc.Name + "}",
+					"network": value.RefTemplate(value.Ref{Resource: vpc.Name}),
 					"cidr":    s.CIDR,
 					"zone":    zones[s.Index%len(zones)],
 					"public":  s.Public,

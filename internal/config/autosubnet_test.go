@@ -85,7 +85,7 @@ func TestInjectAutoSubnets(t *testing.T) {
 			got = append(got, r)
 		}
 	}
-	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Resource{}, "Pos", "PropPos")); diff != "" {
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Resource{}, "Pos", "PropPos"), textForm); diff != "" {
 		t.Errorf("injected (-want +got):\n%s", diff)
 	}
 	if got[0].Pos != cfg.Resource("main-vpc").Pos {

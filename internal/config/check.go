@@ -141,7 +141,7 @@ func (p *parser) checkRefs(auto map[string]*Resource) {
 // checkTypedRef checks a schema Ref property: exactly ${name}, naming a
 // resource of the expected type.
 func (p *parser) checkTypedRef(rv *resolver, ref pendingRef, where string) {
-	r, ok := value.ParseRef(ref.s)
+	r, ok := value.WholeRef(ref.v)
 	switch {
 	case !ok:
 		hint := ""
@@ -157,9 +157,9 @@ func (p *parser) checkTypedRef(rv *resolver, ref pendingRef, where string) {
 	typ, exists := rv.typeOf(r.Resource)
 	switch {
 	case !exists:
-		p.diags.Add(ref.pos, "%s: %s", where, rv.unknown(r.Resource))
+		p.addAt(ref, r, "%s: %s", where, rv.unknown(r.Resource))
 	case typ != "" && typ != ref.refType:
-		p.diags.Add(ref.pos, "%s must reference a %s, but %q is a %s", where, ref.refType, r.Resource, typ)
+		p.addAt(ref, r, "%s must reference a %s, but %q is a %s", where, ref.refType, r.Resource, typ)
 	}
 }
 
@@ -169,7 +169,7 @@ func (p *parser) checkTypedRef(rv *resolver, ref pendingRef, where string) {
 func (p *parser) checkSecretRef(rv *resolver, ref pendingRef, where string) {
 	const fix = "; use a value that is not sensitive, or check the variable"
 	if ref.refType != "" {
-		r, ok := value.ParseRef(ref.s)
+		r, ok := value.WholeRef(ref.v)
 		var typ string
 		exists := false
 		if ok && r.Attr == "" {
@@ -198,12 +198,13 @@ func (p *parser) checkSecretRef(rv *resolver, ref pendingRef, where string) {
 	}
 }
 
-// checkOneRef checks one reference inside a string: the resource exists and
-// the output, if any, is one its type exposes.
+// checkOneRef checks one reference a template reads: the resource exists
+// and the output, if any, is one its type exposes; a problem is reported
+// where the reference is written.
 func (p *parser) checkOneRef(rv *resolver, ref pendingRef, where string, r value.Ref) {
 	typ, exists := rv.typeOf(r.Resource)
 	if !exists {
-		p.diags.Add(ref.pos, "%s: %s", where, rv.unknown(r.Resource))
+		p.addAt(ref, r, "%s: %s", where, rv.unknown(r.Resource))
 		return
 	}
 	if r.Attr == "" || typ == "" {
@@ -215,7 +216,7 @@ func (p *parser) checkOneRef(rv *resolver, ref pendingRef, where string, r value
 	}
 	if t.HasOutput(r.Attr) {
 		if r.Path != "" {
-			p.diags.Add(ref.pos, "%s: %q: %s's output %q is a single value, with nothing to read into (%s reads into a Terraform provider's attribute only); write %q",
+			p.addAt(ref, r, "%s: %q: %s's output %q is a single value, with nothing to read into (%s reads into a Terraform provider's attribute only); write %q",
 				ref.owner, r.String(), typ, r.Attr, r.Path, r.Whole().String())
 		}
 		return
@@ -224,7 +225,7 @@ func (p *parser) checkOneRef(rv *resolver, ref pendingRef, where string, r value
 	if hint == "" {
 		hint = " (it has: " + strings.Join(t.Outputs, ", ") + ")"
 	}
-	p.diags.Add(ref.pos, "%s: %q: %s has no output %q%s", ref.owner, r.String(), typ, r.Attr, hint)
+	p.addAt(ref, r, "%s: %q: %s has no output %q%s", ref.owner, r.String(), typ, r.Attr, hint)
 }
 
 // checkCycles reports one dependency cycle, if any, at the position of the

@@ -60,7 +60,7 @@ func TestQuickstartFromIssue(t *testing.T) {
 			}},
 	}
 	for _, r := range cfg.Resources {
-		if diff := cmp.Diff(want[r.Name], r, cmpopts.IgnoreFields(Resource{}, "Pos", "PropPos")); diff != "" {
+		if diff := cmp.Diff(want[r.Name], r, cmpopts.IgnoreFields(Resource{}, "Pos", "PropPos"), textForm); diff != "" {
 			t.Errorf("resource %s (-want +got):\n%s", r.Name, diff)
 		}
 	}
@@ -72,6 +72,9 @@ func TestQuickstartFromIssue(t *testing.T) {
 		t.Errorf("web.PropPos[subnet] = %v, want %v", got, want)
 	}
 	wantOut := []*Output{{Name: "webIp", Value: "${web.publicIp}", Pos: diag.Pos{File: path, Line: 18, Col: 3}}}
+	for _, o := range cfg.Outputs {
+		o.Value = asText(o.Value)
+	}
 	if diff := cmp.Diff(wantOut, cfg.Outputs); diff != "" {
 		t.Errorf("outputs (-want +got):\n%s", diff)
 	}
@@ -154,7 +157,7 @@ func TestValuesAndDefaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := mustParse(t, tt.yaml)
-			if diff := cmp.Diff(tt.want, cfg.Resource(tt.res).Properties); diff != "" {
+			if diff := cmp.Diff(tt.want, cfg.Resource(tt.res).Properties, textForm); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})

@@ -33,11 +33,9 @@ func BuildGraph(cfg *Config) *graph.Graph {
 			g.AddEdge(r.Name, ref.Resource)
 		}
 		if placed()[r.Type] {
-			if s, ok := r.Properties["network"].(string); ok {
-				if ref, ok := value.ParseRef(s); ok {
-					for _, sub := range auto[ref.Resource] {
-						g.AddEdge(r.Name, sub)
-					}
+			if ref, ok := value.WholeRef(r.Properties["network"]); ok {
+				for _, sub := range auto[ref.Resource] {
+					g.AddEdge(r.Name, sub)
 				}
 			}
 		}

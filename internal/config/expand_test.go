@@ -81,10 +81,10 @@ func TestLanguageExpandsPerEnvironment(t *testing.T) {
 		"size": "large", "image": "debian-12", "network": "${main-vpc}", "userData": "pw=prod-secret",
 		"tags": map[string]any{"env": "prod", "index": "2", "name": "web-prod-2"},
 	}
-	if diff := cmp.Diff(wantProps, web2.Properties); diff != "" {
+	if diff := cmp.Diff(wantProps, web2.Properties, textForm); diff != "" {
 		t.Errorf("web[2] properties (-want +got):\n%s", diff)
 	}
-	if got := prod.Resource("web-tg").Properties["targets"]; !cmp.Equal(got, []any{"${web[0]}", "${web[1]}", "${web[2]}"}) {
+	if got := asText(prod.Resource("web-tg").Properties["targets"]); !cmp.Equal(got, []any{"${web[0]}", "${web[1]}", "${web[2]}"}) {
 		t.Errorf("web-tg targets = %v", got)
 	}
 	if got := prod.Resource(`edge["b"]`).Properties["tags"]; !cmp.Equal(got, map[string]any{"zone": "b"}) {
@@ -100,7 +100,7 @@ func TestLanguageExpandsPerEnvironment(t *testing.T) {
 	for _, o := range prod.Outputs {
 		outs[o.Name] = o
 	}
-	if got := outs["ips"].Value; !cmp.Equal(got, []any{"${web[0].publicIp}", "${web[1].publicIp}", "${web[2].publicIp}"}) {
+	if got := asText(outs["ips"].Value); !cmp.Equal(got, []any{"${web[0].publicIp}", "${web[1].publicIp}", "${web[2].publicIp}"}) {
 		t.Errorf("ips = %v", got)
 	}
 	if !outs["pass"].Sensitive || outs["ips"].Sensitive {
@@ -338,11 +338,11 @@ outputs:
 		{"user", "names", []any{"${cert[0].subject[*].common_name}", "${cert[1].subject[*].common_name}"}},
 		{"user", "pick", []any{"10.0.1.0/24"}}, // a map is read as a list of itself
 	} {
-		if got := props[tc.res][tc.prop]; !value.Equal(got, tc.want) {
+		if got := asText(props[tc.res][tc.prop]); !value.Equal(got, tc.want) {
 			t.Errorf("%s.%s = %#v, want %#v", tc.res, tc.prop, got, tc.want)
 		}
 	}
-	if len(cfg.Outputs) != 1 || cfg.Outputs[0].Value != `${req["b"].subject[0]}` {
+	if len(cfg.Outputs) != 1 || asText(cfg.Outputs[0].Value) != `${req["b"].subject[0]}` {
 		t.Errorf("output first = %#v, want the instance written canonically with its path kept", cfg.Outputs)
 	}
 }

@@ -40,6 +40,7 @@ type Expr struct {
 	secret []string
 	roots  map[string]*rootRead // by resource name
 	refs   []value.Ref
+	at     []refAt // where each of refs is read
 	fns    *funcs.Tables
 	src    []byte
 }
@@ -65,13 +66,18 @@ func (t *tmpl) compile() *Expr {
 	p := t.p
 	x := &Expr{expr: t.expr, text: t.n.Value, pos: p.pos(t.n), where: t.field(), known: t.known, secret: t.secretVars, roots: map[string]*rootRead{}, fns: p.fns, src: p.sources[p.file]}
 	seen := map[value.Ref]bool{}
+	var c *chain
 	add := func(r value.Ref) {
 		if !seen[r] {
 			seen[r] = true
 			x.refs = append(x.refs, r)
+			if r.Attr == value.AllAttrs {
+				r.Attr = ""
+			}
+			x.at = append(x.at, chainAt(c, r))
 		}
 	}
-	for _, c := range t.chains {
+	for _, c = range t.chains {
 		rr := x.roots[c.name]
 		if rr == nil {
 			rr = &rootRead{t: p.templates[c.name], attrs: map[string][]string{}, whole: map[string]bool{}}

@@ -161,7 +161,7 @@ func (p *parser) evalForEach(t *template, n *yaml.Node, owner string) {
 	case yaml.MappingNode:
 		pairs, _ := p.mapping(d, path, "mapping")
 		for _, kv := range pairs {
-			v, ok := p.generic(kv.val, path+"."+kv.key.Value, func(*yaml.Node, string, string) {})
+			v, ok := p.generic(kv.val, path+"."+kv.key.Value, nil)
 			if !ok || !addKey(kv.key, kv.key.Value, v) {
 				t.bad = true
 			}

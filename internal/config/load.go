@@ -165,6 +165,7 @@ type parser struct {
 	substituted map[*yaml.Node]bool            // nodes subst made: nothing left to substitute
 	secret      map[*yaml.Node]*Variable       // nodes holding a sensitive variable's value: which (the first, of several)
 	exprs       map[*yaml.Node]*Expr           // nodes standing for a template the engine evaluates (template.go)
+	reads       map[*yaml.Node]*reads          // nodes standing for a template reading resources: what it reads, where (reads.go)
 	malformed   map[*yaml.Node]hcl.Diagnostics // strings whose template does not parse: why
 	sources     map[string][]byte              // the files' texts, for diagnostics' source lines
 	fns         *funcs.Tables
@@ -485,8 +486,9 @@ func (p *parser) expandOutputs() {
 			continue
 		}
 		p.scope = &scope{owner: owner}
-		val, _ := p.generic(valNode, "outputs."+name, func(n *yaml.Node, s, path string) {
+		val, _ := p.generic(valNode, "outputs."+name, func(n *yaml.Node, s, path string) any {
 			p.checkString(n, s, owner, "")
+			return p.textValue(n, s)
 		})
 		sc := p.scope
 		p.scope = nil

@@ -288,9 +288,9 @@ func (p *parser) pluginValue(n *yaml.Node, path, prop string, visit func(n *yaml
 		return x, visit(n, x.refText(), prop)
 	}
 	if isString(n) {
-		return n.Value, visit(n, n.Value, prop)
+		return p.textValue(n, n.Value), visit(n, n.Value, prop)
 	}
-	return p.generic(n, path, func(*yaml.Node, string, string) {})
+	return p.generic(n, path, nil)
 }
 
 // pluginIgnoreChanges reads the ignoreChanges of a provider's resource:

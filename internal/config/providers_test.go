@@ -51,7 +51,7 @@ data:
 		t.Errorf("www: provider %q data %v", www.Provider, www.Data)
 	}
 	want := map[string]any{"zone_id": "${zone.zone_id}", "ttl": 300.0, "records": []any{"${web.publicIp}"}, "alias": []any{map[string]any{"name": "x", "evaluate": true}}}
-	if d := cmp.Diff(want, www.Properties); d != "" {
+	if d := cmp.Diff(want, www.Properties, textForm); d != "" {
 		t.Errorf("www properties (-want +got):\n%s", d)
 	}
 	for path, at := range map[string]diag.Pos{"ttl": {Line: 14, Col: 7}, "records[0]": {Line: 15, Col: 18}, "alias[0]": {Line: 17, Col: 11}, "alias[0].evaluate": {Line: 17, Col: 22}} {

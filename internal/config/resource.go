@@ -27,8 +27,10 @@ type pendingRef struct {
 	prop    string // property path, e.g. "network" or "ingress[0].cidr"; "" for outputs
 	pos     diag.Pos
 	s       string
-	refType string // set for a schema Ref: s must be exactly ${name} of this type
-	secret  bool   // s holds a sensitive value: messages do not quote it
+	refType string  // set for a schema Ref: v must be exactly ${name} of this type
+	v       any     // for a schema Ref: the value (a Template when s reads a resource)
+	secret  bool    // s holds a sensitive value: messages do not quote it
+	at      []refAt // where each reference is written, when a template says
 }
 
 // pendingDep is one dependsOn entry.
@@ -272,7 +274,7 @@ func (p *parser) prop(n *yaml.Node, s *schema.Prop, path, owner, prop string) (a
 			p.diags.Add(p.pos(n), "%s: %s is not one of %s%s", path, p.quoted(n, v), strings.Join(s.Enum, ", "), hint)
 			return nil, false
 		}
-		return v, true
+		return p.textValue(n, v), true
 	case schema.Int:
 		return p.integer(n, path)
 	case schema.Bool:
@@ -282,8 +284,9 @@ func (p *parser) prop(n *yaml.Node, s *schema.Prop, path, owner, prop string) (a
 		if !ok {
 			return nil, false
 		}
-		p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: v, refType: s.RefType, secret: p.secret[n] != nil})
-		return v, true
+		tv := p.textValue(n, v)
+		p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: v, v: tv, refType: s.RefType, secret: p.secret[n] != nil, at: p.readsAt(n)})
+		return tv, true
 	case schema.Map:
 		pairs, ok := p.mapping(n, path, "mapping of strings")
 		out := make(map[string]any, len(pairs))
@@ -301,7 +304,7 @@ func (p *parser) prop(n *yaml.Node, s *schema.Prop, path, owner, prop string) (a
 				vok = p.checkString(d, v, owner, prop+"."+key)
 			}
 			ok = ok && vok
-			out[kv.key.Value] = v
+			out[kv.key.Value] = p.textValue(d, v)
 		}
 		return out, ok
 	case schema.List:
@@ -375,7 +378,10 @@ func (p *parser) checkString(n *yaml.Node, s, owner, prop string) bool {
 	if !strings.Contains(s, "${") {
 		return true
 	}
-	stripped, _ := value.Resolve(s, func(value.Ref) (any, bool) { return "", true })
+	var stripped any = s // what is left of s without its references
+	if tp, ok := value.ParseTemplate(s); ok {
+		stripped, _ = value.Resolve(tp, func(value.Ref) (any, bool) { return "", true })
+	}
 	if str, _ := stripped.(string); strings.Contains(str, "${") {
 		where := owner
 		if prop != "" {
@@ -384,7 +390,7 @@ func (p *parser) checkString(n *yaml.Node, s, owner, prop string) bool {
 		p.diags = append(p.diags, diag.Diagnostic{Pos: p.pos(n), Message: fmt.Sprintf("%s: malformed reference in %s: expected ${name} or ${name.output}", where, p.quoted(n, s)), Source: p.parseSource(n)})
 		return false
 	}
-	p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: s, secret: p.secret[n] != nil})
+	p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: s, secret: p.secret[n] != nil, at: p.readsAt(n)})
 	return true
 }
 
@@ -396,7 +402,7 @@ func (p *parser) exprProp(n *yaml.Node, x *Expr, s *schema.Prop, owner, prop str
 		p.diags.Add(p.pos(n), "%s: property %q: expected a reference to a %s like \"${name}\", got an expression computed from resources", owner, prop, s.RefType)
 		return nil, false
 	}
-	p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: x.refText(), secret: p.secret[n] != nil})
+	p.refs = append(p.refs, pendingRef{owner: owner, prop: prop, pos: p.pos(n), s: x.refText(), secret: p.secret[n] != nil, at: x.at})
 	return x, true
 }
 

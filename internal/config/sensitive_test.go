@@ -157,7 +157,7 @@ outputs:
 	}
 	got := map[string]Output{}
 	for _, o := range cfg.Outputs {
-		got[o.Name] = Output{Name: o.Name, Value: o.Value, Sensitive: o.Sensitive, Description: o.Description}
+		got[o.Name] = Output{Name: o.Name, Value: asText(o.Value), Sensitive: o.Sensitive, Description: o.Description}
 	}
 	want := map[string]Output{
 		"ip":       {Name: "ip", Value: "${web.publicIp}"},

@@ -24,11 +24,13 @@ import (
 //
 // What is known when the configuration is read is evaluated then: a
 // template that is exactly one ${…} keeps the value's type, anything
-// else is text. A template reading resources is kept for the engine: as
-// the engine's reference form ("${web[0].publicIp}", "db-${main-vpc}")
-// when every resource it reads is read plainly (the form the graph,
-// the checks and the providers' strict validation read), else as an
-// Expr (exprvalue.go) evaluated when the engine resolves it.
+// else is text. A template reading resources is kept for the engine,
+// made of its parsed expression: a value.Template of its text and
+// references when every resource it reads is read plainly
+// ("${web[0].publicIp}", "db-${main-vpc}"), else an Expr
+// (exprvalue.go). Either is evaluated when the engine resolves it, and
+// the references it reads (reads.go) are what the graph, the checks and
+// the providers' validation read, each where it is written.
 
 // startPos is where the text of string scalar n starts in its file.
 func startPos(n *yaml.Node) hcl.Pos {
@@ -173,7 +175,8 @@ func (t *tmpl) result() *yaml.Node {
 	if te, ok := t.expr.(*hclsyntax.TemplateExpr); ok {
 		parts = te.Parts
 	}
-	var b strings.Builder
+	var b value.TemplateBuilder
+	var at []refAt
 	for _, part := range parts {
 		c := t.chainOf(part)
 		switch {
@@ -185,7 +188,8 @@ func (t *tmpl) result() *yaml.Node {
 			if !t.p.wholeResourceOK(t.n, c.address(), t.path) {
 				return nil
 			}
-			b.WriteString(c.ref().String())
+			b.Ref(c.ref())
+			at = append(at, chainAt(c, c.ref()))
 		case t.readsResources(part):
 			return t.exprNode()
 		default:
@@ -196,10 +200,17 @@ func (t *tmpl) result() *yaml.Node {
 			if t.callsFunction() && value.HoldsTemplate(s) {
 				return t.exprNode()
 			}
-			b.WriteString(s)
+			b.Text(s)
 		}
 	}
-	out := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: b.String(), Line: t.n.Line, Column: t.n.Column}
+	return t.plainNode(b.Template(), at)
+}
+
+// plainNode is the node standing for tp, a template reading resources
+// plainly: its text in Kyku's reference form, tp and at recorded for it.
+func (t *tmpl) plainNode(tp *value.Template, at []refAt) *yaml.Node {
+	out := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: tp.String(), Line: t.n.Line, Column: t.n.Column}
+	t.recordReads(out, tp, at)
 	return t.node(out, false)
 }
 
@@ -277,16 +288,15 @@ func (t *tmpl) whole(c *chain) *yaml.Node {
 		}
 		out := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: t.n.Line, Column: t.n.Column}
 		for _, inst := range tp.instances() {
-			e := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value.Ref{Resource: inst, Attr: r.Attr, Path: r.Path}.String(), Line: t.n.Line, Column: t.n.Column}
-			out.Content = append(out.Content, e)
+			ir := value.Ref{Resource: inst, Attr: r.Attr, Path: r.Path}
+			out.Content = append(out.Content, t.plainNode(value.RefTemplate(ir), []refAt{chainAt(c, ir)}))
 		}
 		return t.node(out, true)
 	}
 	if !t.p.wholeResourceOK(t.n, a, t.path) {
 		return nil
 	}
-	out := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: r.String(), Line: t.n.Line, Column: t.n.Column}
-	return t.node(out, false)
+	return t.plainNode(value.RefTemplate(r), []refAt{chainAt(c, r)})
 }
 
 // exprNode is the node standing for the template as an Expr: its text,
@@ -298,6 +308,7 @@ func (t *tmpl) exprNode() *yaml.Node {
 	}
 	out := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: t.n.Value, Line: t.n.Line, Column: t.n.Column}
 	t.p.exprs[out] = x
+	t.recordReads(out, nil, x.at)
 	return t.node(out, false)
 }
 

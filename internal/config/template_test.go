@@ -91,7 +91,7 @@ func TestTemplateEvaluated(t *testing.T) {
 			"tags": map[string]any{"name": "web-01", "zone": "b", "vpc": "vpc-${main-vpc}"}},
 	} {
 		addr := value.InstanceName("web", i)
-		if diff := cmp.Diff(wantWeb, cfg.Resource(addr).Properties); diff != "" {
+		if diff := cmp.Diff(wantWeb, cfg.Resource(addr).Properties, textForm); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", addr, diff)
 		}
 	}
@@ -117,7 +117,7 @@ func TestTemplateEvaluated(t *testing.T) {
 	if x, ok := outs["count"].(value.Expr); !ok || len(x.Refs()) != 2 {
 		t.Errorf("output count = %#v, want an Expr reading both instances", outs["count"])
 	}
-	if got, want := outs["ips"], []any{"${web[0].publicIp}", "${web[1].publicIp}"}; !cmp.Equal(got, want) {
+	if got, want := asText(outs["ips"]), []any{"${web[0].publicIp}", "${web[1].publicIp}"}; !cmp.Equal(got, want) {
 		t.Errorf("output ips = %#v, want %#v", got, want)
 	}
 
@@ -157,7 +157,7 @@ func TestTemplateErrors(t *testing.T) {
 	}{
 		{"unknown function", `name: "${uper(var.env)}"`, `resource "main-vpc": property "tags.name": Call to unknown function: There is no function named "uper". Did you mean "upper"?`, 18, true},
 		{"wrong argument type", `name: "${length(5)}"`, `resource "main-vpc": property "tags.name": Error in function call: Call to function "length" failed: argument must be a string, a collection type, or a structural type.`, 18, true},
-		{"unknown resource", `name: "${upper(main-vpcc.id)}"`, `resource "main-vpc": property "tags.name": reference to unknown resource "main-vpcc" (did you mean "main-vpc"?)`, 15, false},
+		{"unknown resource", `name: "${upper(main-vpcc.id)}"`, `resource "main-vpc": property "tags.name": reference to unknown resource "main-vpcc" (did you mean "main-vpc"?)`, 24, true},
 		{"unknown variable", `name: "${upper(var.envv)}"`, `resource "main-vpc": unknown variable "envv" in ${var.envv} (did you mean "env"?)`, 15, false},
 		{"malformed", `name: "${upper(var.env}"`, `resource "main-vpc": property "tags.name": malformed reference in "${upper(var.env}": expected ${name} or ${name.output}`, 15, true},
 		{"wrong operand", `name: "${var.env + 1}"`, `resource "main-vpc": property "tags.name": Invalid operand: Unsuitable value for left operand: a number is required.`, 18, true},
@@ -202,7 +202,7 @@ func TestTemplateHyphenNames(t *testing.T) {
 	}
 	want := map[string]any{"network": "${main-vpc}", "subnet": "${main-vpc-subnet-public-0}", "image": "debian-12", "size": "small",
 		"tags": map[string]any{"a": "x-${main-vpc-subnet-public-1.id}", "b": "3"}}
-	if diff := cmp.Diff(want, cfg.Resource("web").Properties); diff != "" {
+	if diff := cmp.Diff(want, cfg.Resource("web").Properties, textForm); diff != "" {
 		t.Errorf("web (-want +got):\n%s", diff)
 	}
 }

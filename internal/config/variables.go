@@ -220,7 +220,7 @@ func (p *parser) variable(v *Variable, n *yaml.Node) {
 			elems = nil
 		}
 		for _, e := range elems {
-			x, ok := p.generic(e, path+".allowed", func(*yaml.Node, string, string) {})
+			x, ok := p.generic(e, path+".allowed", nil)
 			if !ok {
 				valid = false
 				continue
@@ -239,7 +239,7 @@ func (p *parser) variable(v *Variable, n *yaml.Node) {
 			p.diags.Add(p.pos(n), "variable %q: default is empty; leave it out to make the variable required", v.Name)
 			return
 		}
-		x, ok := p.generic(n, path+".default", func(*yaml.Node, string, string) {})
+		x, ok := p.generic(n, path+".default", nil)
 		if !ok {
 			return
 		}
@@ -463,7 +463,7 @@ func (p *parser) resolveVariables() {
 			v.Value, v.Source = x, strings.Fields(fromEnv)[0]
 		case inEnv:
 			p.file = p.envs[env].file
-			x, ok := p.generic(kv.val, "environments."+env+".variables."+name, func(*yaml.Node, string, string) {})
+			x, ok := p.generic(kv.val, "environments."+env+".variables."+name, nil)
 			if !ok {
 				continue
 			}

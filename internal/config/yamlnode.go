@@ -252,9 +252,9 @@ func (p *parser) sequence(n *yaml.Node, path, expected string) ([]*yaml.Node, bo
 }
 
 // generic converts any YAML value to a canonical value (package value):
-// used for outputs, which have no schema. Strings are collected for
-// reference checks by visit.
-func (p *parser) generic(n *yaml.Node, path string, visit func(n *yaml.Node, s, path string)) (any, bool) {
+// used for outputs, which have no schema. With visit non-nil, each string
+// is handed to it (for reference checks) and becomes the value it returns.
+func (p *parser) generic(n *yaml.Node, path string, visit func(n *yaml.Node, s, path string) any) (any, bool) {
 	orig := n
 	if n = p.deref(n, path); n == nil {
 		return nil, false
@@ -283,10 +283,14 @@ func (p *parser) generic(n *yaml.Node, path string, visit func(n *yaml.Node, s, 
 	}
 	switch {
 	case p.exprs[n] != nil:
-		visit(n, p.exprs[n].refText(), path)
+		if visit != nil {
+			visit(n, p.exprs[n].refText(), path)
+		}
 		return p.exprs[n], true
 	case isString(n):
-		visit(n, n.Value, path)
+		if visit != nil {
+			return visit(n, n.Value, path), true
+		}
 		return n.Value, true
 	case n.ShortTag() == "!!null":
 		return nil, true

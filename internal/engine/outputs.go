@@ -80,11 +80,10 @@ func (e *Engine) outputTypes(ctx context.Context, cfg *config.Config, outs map[s
 	}
 	var types map[string]any
 	for _, o := range cfg.Outputs {
-		s, ok := o.Value.(string)
-		if _, known := outs[o.Name]; !ok || !known {
+		if _, known := outs[o.Name]; !known {
 			continue
 		}
-		ref, ok := value.ParseRef(s)
+		ref, ok := value.WholeRef(o.Value)
 		if !ok || ref.HasSplat() {
 			continue
 		}

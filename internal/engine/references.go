@@ -34,7 +34,7 @@ func references(cfg, resolved, planned map[string]any, skip []string) map[string
 // resolved, p planned.
 func refsIn(out map[string]string, path string, c, r, p any) {
 	switch x := c.(type) {
-	case string:
+	case *value.Template:
 		if refs := refText(x); refs != "" && value.Equal(asPlanned(r), asPlanned(p)) {
 			out[path] = refs
 		}
@@ -48,8 +48,8 @@ func refsIn(out map[string]string, path string, c, r, p any) {
 		for i, e := range x {
 			want := asPlanned(rl[i])
 			refs := ""
-			if s, ok := e.(string); ok {
-				refs = refText(s)
+			if tp, ok := e.(*value.Template); ok {
+				refs = refText(tp)
 			}
 			if refs == "" {
 				refsIn(out, path+"["+strconv.Itoa(i)+"]", e, rl[i], at(pl, i))
@@ -100,13 +100,10 @@ func at(l []any, i int) any {
 	return nil
 }
 
-// refText names the references in s as written without "${…}"
-// ("main-vpc", "vpc.id"), several joined by ", "; "" when it has none.
-func refText(s string) string {
-	if !strings.Contains(s, "${") {
-		return ""
-	}
-	refs := value.Refs(s)
+// refText names the references template tp reads as written without
+// "${…}" ("main-vpc", "vpc.id"), several joined by ", ".
+func refText(tp *value.Template) string {
+	refs := tp.Refs()
 	names := make([]string, len(refs))
 	for i, r := range refs {
 		names[i] = strings.TrimSuffix(strings.TrimPrefix(r.String(), "${"), "}")

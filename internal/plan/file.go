@@ -122,7 +122,9 @@ func Decode(name string, data []byte) (*Plan, error) {
 			if r == nil {
 				return nil, fmt.Errorf("%s: decode plan: config resource %d is null", name, i)
 			}
-			r.Properties = value.Normalize(r.Properties).(map[string]any)
+			// A template reading resources plainly is written in Kyku's
+			// reference form ("db-${main-vpc}"): read it as one again.
+			r.Properties = value.ReadTemplates(value.Normalize(r.Properties)).(map[string]any)
 			if r.Properties == nil {
 				r.Properties = map[string]any{}
 			}
@@ -131,7 +133,7 @@ func Decode(name string, data []byte) (*Plan, error) {
 			if o == nil {
 				return nil, fmt.Errorf("%s: decode plan: config output %d is null", name, i)
 			}
-			o.Value = value.Normalize(o.Value)
+			o.Value = value.ReadTemplates(value.Normalize(o.Value))
 		}
 	}
 	if err := consistent(&p); err != nil {

@@ -3,11 +3,11 @@
 // Every property value is one of: nil, bool, float64, string, []any,
 // map[string]any (the encoding/json generic model; a number a float64
 // cannot show exactly is a json.Number, see Number), so values decoded from
-// YAML, from JSON state and from providers compare with Equal. A string may
-// hold references: "${name}" (the provider ID of resource name) or
-// "${name.attr}" (output attr of resource name). A string that is exactly one
-// reference takes the referenced value's type; otherwise references are
-// interpolated as text. Pure functions, safe for concurrent use.
+// YAML, from JSON state and from providers compare with Equal. A property
+// the engine computes is an Expr: a Template reads references plainly,
+// "${name}" (the provider ID of resource name) or "${name.attr}" (output
+// attr of resource name), written in that form in plan files; a string is
+// text. Pure functions, safe for concurrent use.
 package value
 
 import (
@@ -462,9 +462,9 @@ func Refs(v any) []Ref {
 }
 
 // HoldsTemplate reports whether a string in v (nested lists and maps
-// included) holds "${": Resolve would read it as references, so a value
-// holding it (a file's text, a value computed by an expression) is kept
-// as an Expr, not as text.
+// included) holds "${": a configuration would read it as references, so
+// a value holding it (a file's text, a value computed by an expression)
+// is kept as an Expr, not as text.
 func HoldsTemplate(v any) bool {
 	switch x := v.(type) {
 	case string:
@@ -528,24 +528,13 @@ func Resolve(v any, lookup Lookup) (any, bool) {
 	return out, unknown
 }
 
-// ResolveChecked is Resolve that also returns the first reference whose
-// path does not apply to the value it reads (see Walk), naming it, or
-// the first error of an Expr's evaluation.
+// ResolveChecked is Resolve that also returns the first error of an
+// Expr's evaluation (a Template's: a reference whose path does not apply
+// to the value it reads, naming it). Strings are text: a template is an
+// Expr (a Template when it reads resources plainly).
 func ResolveChecked(v any, lookup Lookup) (any, bool, error) {
 	unknown := false
 	var first error
-	// get looks r up and reads its path; ok is false when it is not known.
-	get := func(r Ref) (any, bool) {
-		got, ok := lookup(r)
-		if !ok || r.Path == "" {
-			return got, ok
-		}
-		got, ok, err := Walk(Normalize(got), r.Steps())
-		if err != nil && first == nil {
-			first = &RefError{Ref: r, Err: err}
-		}
-		return got, ok
-	}
 	var walk func(any) any
 	walk = func(v any) any {
 		switch x := v.(type) {
@@ -556,36 +545,6 @@ func ResolveChecked(v any, lookup Lookup) (any, bool, error) {
 			}
 			unknown = unknown || unk
 			return got
-		case string:
-			if r, ok := ParseRef(x); ok {
-				got, ok := get(r)
-				if !ok {
-					unknown = true
-					return Unknown
-				}
-				return Normalize(got)
-			}
-			if !strings.Contains(x, "${") {
-				return x
-			}
-			var b strings.Builder
-			last := 0
-			for {
-				r, start, end, ok := nextRef(x, last)
-				if !ok {
-					break
-				}
-				b.WriteString(x[last:start])
-				if got, ok := get(r); ok {
-					b.WriteString(Text(got))
-				} else {
-					unknown = true
-					b.WriteString(Unknown)
-				}
-				last = end
-			}
-			b.WriteString(x[last:])
-			return b.String()
 		case []any:
 			out := make([]any, len(x))
 			for i, e := range x {
@@ -606,10 +565,13 @@ func ResolveChecked(v any, lookup Lookup) (any, bool, error) {
 }
 
 // AppendLeaves appends the scalar texts of v (Text of each; a list's
-// elements, a map's values, nested) to out; null and an Expr (not a value
-// yet) add nothing.
+// elements, a map's values, nested) to out; a Template its text as
+// written ("pw-${web.id}"), as the string it was; null and any other
+// Expr (not a value yet) add nothing.
 func AppendLeaves(out []string, v any) []string {
 	switch x := v.(type) {
+	case *Template:
+		return append(out, x.String())
 	case nil, Expr:
 		return out
 	case []any:

@@ -171,7 +171,10 @@ func TestRefScannerMatchesGrammar(t *testing.T) {
 			}
 			return Text(v)
 		})
-		gotText, _ := Resolve(s, func(ref Ref) (any, bool) { return "<" + ref.String() + ">", true })
+		var gotText any = s // text without a reference stays text
+		if tp, ok := ParseTemplate(s); ok {
+			gotText, _ = Resolve(tp, func(ref Ref) (any, bool) { return "<" + ref.String() + ">", true })
+		}
 		if _, whole := ParseRef(s); !whole && gotText != wantText {
 			t.Fatalf("Resolve(%q) = %q, want %q", s, gotText, wantText)
 		}
@@ -261,9 +264,9 @@ func TestResolveReadsPaths(t *testing.T) {
 		return v, ok && v != Unknown
 	}
 	got, unknown, err := ResolveChecked(map[string]any{
-		"cn":    "${cert.subject[0].common_name}",
-		"url":   "https://${cert.subject[0].common_name}/${cert.addresses[0]}",
-		"later": "${cert.pending[0].x}",
+		"cn":    mustTemplate(t, "${cert.subject[0].common_name}"),
+		"url":   mustTemplate(t, "https://${cert.subject[0].common_name}/${cert.addresses[0]}"),
+		"later": mustTemplate(t, "${cert.pending[0].x}"),
 	}, lookup)
 	if err != nil || !unknown {
 		t.Fatalf("ResolveChecked: unknown %v, err %v", unknown, err)
@@ -272,11 +275,11 @@ func TestResolveReadsPaths(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("resolved (-want +got):\n%s", diff)
 	}
-	_, _, err = ResolveChecked("${cert.subject[2].common_name}", lookup)
+	_, _, err = ResolveChecked(mustTemplate(t, "${cert.subject[2].common_name}"), lookup)
 	if err == nil || err.Error() != "${cert.subject[2].common_name}: [2]: index out of range (the list has 1 element)" {
 		t.Errorf("a path past the end: %v", err)
 	}
-	if got, unknown := Resolve("${cert.subject[2].common_name}", lookup); got != Unknown || !unknown {
+	if got, unknown := Resolve(mustTemplate(t, "${cert.subject[2].common_name}"), lookup); got != Unknown || !unknown {
 		t.Errorf("Resolve of a path past the end = %v, %v; want Unknown", got, unknown)
 	}
 }
@@ -306,11 +309,22 @@ func (s stubExpr) Refs() []Ref                    { return []Ref{{Resource: "a.b
 func (s stubExpr) Eval(Lookup) (any, bool, error) { return s.v, false, nil }
 func (s stubExpr) MarshalJSON() ([]byte, error)   { return []byte(`{"expr":"a.b"}`), nil }
 
+// mustTemplate is s (in Kyku's reference form) as a Template.
+func mustTemplate(t *testing.T, s string) *Template {
+	t.Helper()
+	tp, ok := ParseTemplate(s)
+	if !ok {
+		t.Fatalf("ParseTemplate(%q): no reference", s)
+	}
+	return tp
+}
+
 // TestExprValues: an Expr among values is resolved by evaluating it,
-// read as its description in JSON, listed by Refs, and has no leaves
-// (it is no value yet).
+// read as its description in JSON (a Template as its reference form),
+// listed by Refs, and has no leaves (it is no value yet; a Template's
+// leaf is its text as written).
 func TestExprValues(t *testing.T) {
-	v := map[string]any{"x": stubExpr{"resolved"}, "y": "${web.ip}"}
+	v := map[string]any{"x": stubExpr{"resolved"}, "y": mustTemplate(t, "${web.ip}")}
 	got, unknown, err := ResolveChecked(v, func(Ref) (any, bool) { return "1.2.3.4", true })
 	if err != nil || unknown {
 		t.Fatalf("resolve: %v %v", err, unknown)

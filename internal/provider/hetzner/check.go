@@ -112,16 +112,11 @@ func (p *Provider) checkZones(rs []provider.Desired) []provider.Refusal {
 // refName is the resource a property refers to whole ("${net}" or
 // "${net.id}"), or "".
 func refName(v any) string {
-	s, _ := v.(string)
-	inner, ok := strings.CutPrefix(s, "${")
-	if !ok {
+	r, ok := value.WholeRef(v)
+	if !ok || r.Path != "" || (r.Attr != "" && r.Attr != "id") {
 		return ""
 	}
-	inner, ok = strings.CutSuffix(inner, "}")
-	if !ok || strings.ContainsAny(inner, "${} ") {
-		return ""
-	}
-	return strings.TrimSuffix(inner, ".id")
+	return r.Resource
 }
 
 // declared reports whether rs holds a Vpc named name (a network Kyku
@@ -293,13 +288,13 @@ func checkTags(tags map[string]any, refuse func(path, format string, args ...any
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		v, _ := tags[k].(string)
+		v, text := tags[k].(string) // not text: a template, known when applying
 		switch {
 		case isKykuLabel(k):
 			refuse("tags."+k, "tag %q: this key is one of Kyku's own labels on hetzner", k)
 		case !validLabelKey(k):
 			refuse("tags."+k, "tag %q: not a valid hetzner label key (an optional DNS prefix and '/', then at most 63 letters, digits, '-', '_', '.', starting and ending with a letter or digit)", k)
-		case !strings.Contains(v, "${") && !labelRE().MatchString(v):
+		case text && !strings.Contains(v, "${") && !labelRE().MatchString(v):
 			refuse("tags."+k, "tag %q: value %q is not a valid hetzner label value (at most 63 letters, digits, '-', '_', '.', starting and ending with a letter or digit)", k, v)
 		}
 	}

@@ -200,8 +200,7 @@ func (p *Provider) CheckResources(rs []provider.Desired) []provider.Refusal {
 	var out []provider.Refusal
 	var byName map[string]provider.Desired // built when a check spans resources
 	refOf := func(v any) (provider.Desired, bool) {
-		s, _ := v.(string)
-		ref, ok := value.ParseRef(s)
+		ref, ok := value.WholeRef(v)
 		if !ok || ref.Attr != "" {
 			return provider.Desired{}, false
 		}
@@ -257,8 +256,7 @@ func (p *Provider) CheckResources(rs []provider.Desired) []provider.Refusal {
 
 // refName is the resource a whole-value reference ("${vpc}") names, or "".
 func refName(v any) string {
-	s, _ := v.(string)
-	if ref, ok := value.ParseRef(s); ok && ref.Attr == "" {
+	if ref, ok := value.WholeRef(v); ok && ref.Attr == "" {
 		return ref.Resource
 	}
 	return ""

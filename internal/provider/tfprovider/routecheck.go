@@ -141,7 +141,7 @@ func (r *Router) checkRefs(ctx context.Context, d provider.Desired, typeOf map[s
 	var walk func(path string, v any) error
 	walk = func(path string, v any) error {
 		switch x := v.(type) {
-		case string:
+		case *value.Template, string: // a plain template (a string: a caller's in the reference form)
 			for _, ref := range value.Refs(x) {
 				target, ok := typeOf[ref.Resource]
 				if !ok || ref.Attr == "" || ref.Attr == "id" {
