@@ -17,16 +17,29 @@ var engineParts = []struct{ prefix, why string }{
 	{"github.com/cloudflare/circl/", "go-crypto's curves and hashes (tfinstall/pgpverify)"},
 }
 
+// kykuOmits are packages kyku does without altogether, each with what it
+// cost every start when kyku linked it and what kyku uses instead
+// (kyku-engine may link them, through its other parts).
+var kykuOmits = []struct{ pkg, why string }{
+	{"runtime/metrics", "the CLI's garbage collector budget reads the heap with runtime.ReadMemStats (cliproc/gc.go): runtime/metrics builds a description of every GODEBUG counter at start, 12 page faults of `kyku version`"},
+}
+
 // TestKykuLinksNoEngineParts: what kyku does not use for version and
 // help, it does not link (Go initialises every linked package before main,
 // whatever the command): cmd/kyku links none of engineParts, and
-// cmd/kyku-engine, which runs the other commands, links each of them.
+// cmd/kyku-engine, which runs the other commands, links each of them;
+// cmd/kyku links none of kykuOmits either.
 func TestKykuLinksNoEngineParts(t *testing.T) {
 	const mod = "github.com/kyku/action/"
 	for _, d := range deps(t, mod+"cmd/kyku") {
 		for _, p := range engineParts {
 			if strings.HasPrefix(d, p.prefix) {
 				t.Errorf("cmd/kyku links %s: %s; reach it through cli.Env (kyku-engine's main sets it)", d, p.why)
+			}
+		}
+		for _, o := range kykuOmits {
+			if d == o.pkg {
+				t.Errorf("cmd/kyku links %s: %s", d, o.why)
 			}
 		}
 	}
