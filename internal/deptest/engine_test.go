@@ -22,6 +22,7 @@ var engineParts = []struct{ prefix, why string }{
 // (kyku-engine may link them, through its other parts).
 var kykuOmits = []struct{ pkg, why string }{
 	{"runtime/metrics", "the CLI's garbage collector budget reads the heap with runtime.ReadMemStats (cliproc/gc.go): runtime/metrics builds a description of every GODEBUG counter at start, 12 page faults of `kyku version`"},
+	{"golang.org/x/crypto/ssh", "rsadecrypt reads OpenSSH private keys itself (lang/funcs/privatekey.go): the SSH package builds its algorithm tables at start, 13 page faults"},
 }
 
 // TestKykuLinksNoEngineParts: what kyku does not use for version and
