@@ -15,6 +15,8 @@ var engineParts = []struct{ prefix, why string }{
 	{"github.com/prometheus/", "hcloud-go's instrumentation: the Prometheus client's default registry with its Go and process collectors"},
 	{"github.com/ProtonMail/go-crypto/", "the signatures of what provider registries publish (tfinstall/pgpverify): OpenPGP and, through it, circl's curves and hashes, 56 packages"},
 	{"github.com/cloudflare/circl/", "go-crypto's curves and hashes (tfinstall/pgpverify)"},
+	{"golang.org/x/oauth2/google", "the gcs backend's Application Default Credentials (workspace.Settings.Google): the external account and impersonation packages build their tables at start, and pull the metadata server's client, 16 page faults of `kyku version`"},
+	{"cloud.google.com/", "the GCE metadata server's client, through golang.org/x/oauth2/google"},
 }
 
 // kykuOmits are packages kyku does without altogether, each with what it
