@@ -58,7 +58,7 @@ func parseOpenSSHKey(b []byte) (any, error) {
 	if !strings.HasPrefix(string(b), opensshMagic) {
 		return nil, errors.New("ssh: invalid openssh private key format")
 	}
-	r := sshReader(b[len(opensshMagic):])
+	r := &wireReader{rest: b[len(opensshMagic):]}
 	if len(r.rest) == 0 {
 		return nil, errEmpty
 	}
@@ -66,7 +66,7 @@ func parseOpenSSHKey(b []byte) (any, error) {
 	cipher, kdf, kdfOpts := r.text("CipherName", header), r.text("KdfName", header), r.text("KdfOpts", header)
 	n := r.uint32()
 	r.str() // the public key
-	private := sshReader(r.str())
+	private := &wireReader{rest: r.str()}
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -117,17 +117,14 @@ func parseOpenSSHKey(b []byte) (any, error) {
 	return key, nil
 }
 
-// sshReaderState reads the SSH wire format (RFC 4251, section 5); the
-// first short read sets err, and every read after it returns zero values.
-type sshReaderState struct {
+// wireReader reads the SSH wire format (RFC 4251, section 5); the first
+// short read sets err, and every read after it returns zero values.
+type wireReader struct {
 	rest []byte
 	err  error
 }
 
-// sshReader reads b.
-func sshReader(b []byte) *sshReaderState { return &sshReaderState{rest: b} }
-
-func (r *sshReaderState) take(n uint64) []byte {
+func (r *wireReader) take(n uint64) []byte {
 	if r.err != nil {
 		return nil
 	}
@@ -140,7 +137,7 @@ func (r *sshReaderState) take(n uint64) []byte {
 	return b
 }
 
-func (r *sshReaderState) uint32() uint32 {
+func (r *wireReader) uint32() uint32 {
 	if b := r.take(4); b != nil {
 		return binary.BigEndian.Uint32(b)
 	}
@@ -148,14 +145,14 @@ func (r *sshReaderState) uint32() uint32 {
 }
 
 // str is a string: its length (uint32), then its bytes.
-func (r *sshReaderState) str() []byte {
+func (r *wireReader) str() []byte {
 	n := r.uint32()
 	return r.take(uint64(n))
 }
 
 // text is a string read into the field of a structure, as x/crypto/ssh
 // names it when it is short.
-func (r *sshReaderState) text(field, structure string) string {
+func (r *wireReader) text(field, structure string) string {
 	if r.err == nil {
 		if len(r.rest) < 4 || uint64(len(r.rest)-4) < uint64(binary.BigEndian.Uint32(r.rest)) {
 			r.err = fmt.Errorf("ssh: unmarshal error for field %s of type %s", field, structure)
@@ -165,7 +162,7 @@ func (r *sshReaderState) text(field, structure string) string {
 }
 
 // mpint is a string holding a two's complement big-endian integer.
-func (r *sshReaderState) mpint() *big.Int {
+func (r *wireReader) mpint() *big.Int {
 	b := r.str()
 	v := new(big.Int).SetBytes(b)
 	if len(b) > 0 && b[0]&0x80 != 0 {
