@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 
+	"golang.org/x/oauth2/google"
+
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/envname"
@@ -157,7 +159,7 @@ func (e *Engine) open(ctx context.Context, p provider.Provider, env string, para
 		}
 	}
 	lock := statemgr.LockInfo{Who: "kyku Go API"}
-	s := workspace.Settings{Env: env, StateDir: e.opts.StateDir, Getenv: os.Getenv, Engine: engine.Options{Lock: lock}, AWS: awsstore.Store{},
+	s := workspace.Settings{Env: env, StateDir: e.opts.StateDir, Getenv: os.Getenv, Engine: engine.Options{Lock: lock}, AWS: awsstore.Store{}, Google: google.DefaultClient,
 		Plugins: workspace.Plugins{Verify: pgpverify.Verify}}
 	if e.moveLayout {
 		if _, err := workspace.MoveLayout(ctx, ".", s); err != nil {

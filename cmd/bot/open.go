@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
+	"golang.org/x/oauth2/google"
 
 	"github.com/kyku/action/internal/bot"
 	"github.com/kyku/action/internal/bot/jobs"
@@ -66,7 +67,7 @@ func openerOf(getenv func(string) string, simRoot, version string) bot.Opener {
 			// repository's KMS key.
 			return nil, fmt.Errorf("open workspace: %s: encryption key aws-kms needs the repository's role from the bot's policy", cfg.Encryption.Pos)
 		}
-		ws := workspace.Settings{Env: env, Getenv: getenv, AWS: awsstore.Store{Credentials: t.Credentials}}
+		ws := workspace.Settings{Env: env, Getenv: getenv, AWS: awsstore.Store{Credentials: t.Credentials}, Google: google.DefaultClient}
 		var (
 			backend statemgr.Backend
 			awsCfg  aws.Config
@@ -226,7 +227,7 @@ func loadAWS(ctx context.Context, region string, customEndpoint bool, creds aws.
 func openStore(ctx context.Context, sc *bot.StoreConfig, getenv func(string) string) (jobs.Objects, error) {
 	b, err := workspace.OpenBackend(ctx, &config.Backend{
 		Type: sc.Type, Bucket: sc.Bucket, Prefix: sc.Prefix, Region: sc.Region, Endpoint: sc.Endpoint, UsePathStyle: sc.UsePathStyle,
-	}, workspace.Settings{Env: "bot", Getenv: getenv, AWS: awsstore.Store{}})
+	}, workspace.Settings{Env: "bot", Getenv: getenv, AWS: awsstore.Store{}, Google: google.DefaultClient})
 	if err != nil {
 		return nil, err
 	}

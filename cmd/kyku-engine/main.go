@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"os"
 
+	"golang.org/x/oauth2/google"
+
 	"github.com/kyku/action/internal/cli"
 	"github.com/kyku/action/internal/cli/clipolicy"
 	"github.com/kyku/action/internal/cli/cliproc"
@@ -37,6 +39,7 @@ func main() {
 		Environ:   os.Environ,
 		Providers: registry(),
 		AWS:       awsstore.Store{},
+		Google:    google.DefaultClient,
 		Policies:  clipolicy.Load,
 		// What a provider registry signs.
 		VerifySignature: pgpverify.Verify,

@@ -14,6 +14,7 @@ import (
 
 	gh "github.com/google/go-github/v62/github"
 	githubactions "github.com/sethvargo/go-githubactions"
+	"golang.org/x/oauth2/google"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
@@ -319,7 +320,7 @@ func (r *run) open(ctx context.Context, cfg *config.Config, env string) (*review
 		return nil, err
 	}
 	ws, err := workspace.Open(ctx, cfg, workspace.Settings{
-		Env: env, Provider: r.in.Provider, Getenv: r.env.Getenv, AWS: awsstore.Store{},
+		Env: env, Provider: r.in.Provider, Getenv: r.env.Getenv, AWS: awsstore.Store{}, Google: google.DefaultClient,
 		BaseDir: filepath.Join(root, filepath.FromSlash(r.src.dir(cfg))), FormerBaseDir: root,
 		Engine: engine.Options{
 			Parallelism: r.in.Parallelism, Now: r.env.Now, Rand: r.env.Rand, Secrets: &r.secrets, Version: r.env.Version,

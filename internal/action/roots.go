@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/oauth2/google"
+
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/review"
@@ -271,7 +273,7 @@ func (r *run) openRoot(ctx context.Context, refs review.RootRefs, cfg *config.Co
 		// The providers run in the root's directory as the trusted commit
 		// has it; a local state lives in the checkout, which outlives it.
 		Env: env, Provider: r.in.Provider, Getenv: r.env.Getenv, BaseDir: trusted.Dir, NoFormerCheck: true, Terraform: ts,
-		AWS: awsstore.Store{},
+		AWS: awsstore.Store{}, Google: google.DefaultClient,
 		Engine: engine.Options{
 			Parallelism: r.in.Parallelism, Now: r.env.Now, Rand: r.env.Rand, Secrets: &r.secrets, Version: r.env.Version,
 			Lock: statemgr.LockInfo{Who: "github-actions@" + r.ghctx.Repository, Actor: r.ghctx.Actor, RunURL: r.runURL()},

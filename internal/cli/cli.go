@@ -21,6 +21,7 @@ import (
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/statemgr"
+	"github.com/kyku/action/internal/statemgr/gcs"
 	"github.com/kyku/action/internal/suggest"
 	"github.com/kyku/action/internal/workspace"
 )
@@ -56,6 +57,11 @@ type Env struct {
 	// refused, naming kyku-engine (the kyku executable does not link the
 	// AWS SDK).
 	AWS workspace.AWS
+	// Google carries Application Default Credentials to the gcs backend
+	// (golang.org/x/oauth2/google's DefaultClient); nil: a gcs backend on
+	// a real bucket is refused, naming kyku-engine (the kyku executable
+	// does not link the OAuth2 library; an emulator's opens).
+	Google gcs.Credentials
 	// VerifySignature checks what a provider registry signs
 	// (tfinstall/pgpverify); nil: nothing is fetched from a registry,
 	// naming kyku-engine (the kyku executable does not link OpenPGP).
@@ -358,7 +364,7 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 	}
 	s := workspace.Settings{
 		Env: c.env, Provider: c.provider, LockTimeout: c.lockTimeout,
-		Getenv: env.Getenv, BaseDir: base, AWS: env.AWS,
+		Getenv: env.Getenv, BaseDir: base, AWS: env.AWS, Google: env.Google,
 	}
 	if env.notices != nil {
 		s.Notify = func(notice string) { env.notices.say(notice, false) }

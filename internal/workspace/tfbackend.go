@@ -153,7 +153,10 @@ func OpenTerraformBackend(ctx context.Context, ts *TerraformState, s Settings) (
 		if a.err != nil {
 			return nil, a.err
 		}
-		b, err = gcs.NewTerraform(ctx, cfg, s.Env, lay, gcs.Options{PollInterval: s.PollInterval, Getenv: getenv})
+		var creds gcs.Credentials
+		if creds, err = s.google("the gcs backend", getenv); err == nil {
+			b, err = gcs.NewTerraform(ctx, cfg, s.Env, lay, gcs.Options{PollInterval: s.PollInterval, Getenv: getenv, Credentials: creds})
+		}
 	case "http":
 		b, err = a.http(s, lay, getenv)
 	}

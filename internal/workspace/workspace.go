@@ -54,6 +54,11 @@ type Settings struct {
 	// bot's store carries a tenant's assumed role, used for an aws-kms
 	// key and a Terraform root's s3 state.
 	AWS AWS
+	// Google carries Application Default Credentials to the gcs backend
+	// (golang.org/x/oauth2/google's DefaultClient; google.go); nil: a gcs
+	// backend on a real bucket is refused (*NotLinkedError), one on an
+	// emulator (STORAGE_EMULATOR_HOST) opens.
+	Google gcs.Credentials
 	// Plugins says how the configuration's Terraform providers are
 	// installed and run (see plugins.go).
 	Plugins Plugins
@@ -213,9 +218,13 @@ func openBackend(ctx context.Context, bc *config.Backend, codec statemgr.Codec, 
 		}
 		return a.Backend(ctx, bc, codec, s)
 	case "gcs":
+		creds, err := s.google("the gcs backend", getenv)
+		if err != nil {
+			return nil, fmt.Errorf("open gcs backend: %w", err)
+		}
 		b, err := gcs.New(ctx, gcs.Config{Bucket: bc.Bucket, Prefix: strings.Trim(bc.Prefix, "/"), BackupRetention: retention}, s.Env, gcs.Options{
 			LockTimeout: s.LockTimeout, StaleAfter: s.StaleAfter, Heartbeat: s.Heartbeat, PollInterval: s.PollInterval, Codec: codec,
-			Getenv: getenv,
+			Getenv: getenv, Credentials: creds,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("open gcs backend: %w", err)

@@ -4,7 +4,6 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"sync/atomic"
 )
 
@@ -74,28 +73,22 @@ func watchLiveHeap() {
 }
 
 // afterGC drops the budget for gcPercent when the live heap has outgrown
-// it, and waits for the next collection otherwise.
+// it, and waits for the next collection otherwise. It reads the heap
+// through runtime.ReadMemStats, not runtime/metrics: every package a
+// binary links is initialised at start, whatever the command, and
+// runtime/metrics builds its table of every GODEBUG's counter then (kyku
+// version paid for it; TestKykuLinksNoEngineParts). Just after a
+// collection HeapAlloc is the heap it marked live, plus what was
+// allocated since (a little more, never less: the budget can only give
+// way a little earlier); the runtime's other memory is what it holds
+// beside the heap's spans.
 func afterGC(struct{}) {
-	m := []metrics.Sample{
-		{Name: "/gc/heap/live:bytes"},
-		{Name: "/memory/classes/total:bytes"},
-		{Name: "/memory/classes/heap/objects:bytes"},
-		{Name: "/memory/classes/heap/unused:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"},
-		{Name: "/memory/classes/heap/released:bytes"},
-	}
-	metrics.Read(m)
-	for _, s := range m {
-		if s.Value.Kind() != metrics.KindUint64 {
-			return // a runtime without them: keep the budget, as GOMEMLIMIT would
-		}
-	}
-	heap := m[2].Value.Uint64() + m[3].Value.Uint64() + m[4].Value.Uint64() + m[5].Value.Uint64()
-	other := m[1].Value.Uint64() - min(heap, m[1].Value.Uint64())
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
 	if !budgeted.Load() {
 		return // dropped already
 	}
-	if outgrown(m[0].Value.Uint64(), other) {
+	if outgrown(m.HeapAlloc, m.Sys-min(m.HeapSys, m.Sys)) {
 		dropBudget()
 		return
 	}

@@ -19,7 +19,6 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/gocty"
 	"golang.org/x/crypto/bcrypt"
-	"golang.org/x/crypto/ssh"
 )
 
 // addCrypto adds the hash and crypto functions.
@@ -124,7 +123,7 @@ func rsaDecryptFunc() function.Function {
 			if err != nil {
 				return cty.UnknownVal(cty.String), function.NewArgErrorf(0, "failed to decode input %q: cipher text must be base64-encoded", text)
 			}
-			raw, err := ssh.ParseRawPrivateKey([]byte(args[1].AsString()))
+			raw, err := parsePrivateKey([]byte(args[1].AsString()))
 			if err != nil {
 				var syntax asn1.SyntaxError
 				var structural asn1.StructuralError

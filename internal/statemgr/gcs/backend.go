@@ -50,10 +50,12 @@ type Options struct {
 	// Codec seals what is stored (nil: clear).
 	Codec statemgr.Codec
 	// Getenv reads STORAGE_EMULATOR_HOST for New (nil: no emulator).
-	Getenv   func(string) string
-	Now      func() time.Time // default time.Now
-	Hostname string           // default os.Hostname
-	PID      int              // default os.Getpid
+	Getenv func(string) string
+	// Credentials reach a real bucket (nil: only an emulator's).
+	Credentials Credentials
+	Now         func() time.Time // default time.Now
+	Hostname    string           // default os.Hostname
+	PID         int              // default os.Getpid
 }
 
 // Backend keeps one environment's state in a GCS bucket: package
@@ -68,7 +70,7 @@ func New(ctx context.Context, cfg Config, env string, opts Options) (*Backend, e
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	client, err := NewClient(ctx, opts.Getenv)
+	client, err := NewClient(ctx, opts.Getenv, opts.Credentials)
 	if err != nil {
 		return nil, fmt.Errorf("gcs backend: no usable Google credentials for bucket %q (Application Default Credentials: run gcloud auth application-default login, set GOOGLE_APPLICATION_CREDENTIALS, or use workload identity federation in CI): %w", cfg.Bucket, err)
 	}

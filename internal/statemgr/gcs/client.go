@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"golang.org/x/oauth2/google"
 )
 
 // DefaultEndpoint is the root of the Cloud Storage JSON API.
@@ -36,11 +34,22 @@ type Client struct {
 	HTTP *http.Client
 }
 
-// NewClient returns a client with Application Default Credentials, or,
-// when STORAGE_EMULATOR_HOST (read through getenv) names an emulator
-// (host:port or a URL), one for that emulator without credentials, as the
-// client libraries do.
-func NewClient(ctx context.Context, getenv func(string) string) (*Client, error) {
+// Credentials returns an HTTP client that carries Google credentials for
+// the scopes: golang.org/x/oauth2/google's DefaultClient (Application
+// Default Credentials). It is given to the package, not linked by it, so
+// that kyku, which opens real buckets only through kyku-engine, does not
+// link the OAuth2 library (its Google packages build their tables at
+// every start; internal/deptest, TestKykuLinksNoEngineParts).
+type Credentials func(ctx context.Context, scopes ...string) (*http.Client, error)
+
+// ErrNoCredentials: a real bucket, and no Credentials to reach it with.
+var ErrNoCredentials = errors.New("no Google credentials library linked")
+
+// NewClient returns a client with credentials from creds (nil:
+// ErrNoCredentials), or, when STORAGE_EMULATOR_HOST (read through getenv)
+// names an emulator (host:port or a URL), one for that emulator without
+// credentials, as the client libraries do.
+func NewClient(ctx context.Context, getenv func(string) string, creds Credentials) (*Client, error) {
 	if getenv != nil {
 		if host := getenv("STORAGE_EMULATOR_HOST"); host != "" {
 			if !strings.Contains(host, "://") {
@@ -49,7 +58,10 @@ func NewClient(ctx context.Context, getenv func(string) string) (*Client, error)
 			return &Client{Endpoint: strings.TrimRight(host, "/"), HTTP: &http.Client{}}, nil
 		}
 	}
-	hc, err := google.DefaultClient(ctx, scope)
+	if creds == nil {
+		return nil, ErrNoCredentials
+	}
+	hc, err := creds(ctx, scope)
 	if err != nil {
 		return nil, err
 	}

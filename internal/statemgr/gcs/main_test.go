@@ -31,7 +31,7 @@ func emulatorClient(t *testing.T, srv *gcstest.Server) *gcs.Client {
 			return srv.Host
 		}
 		return ""
-	})
+	}, nil)
 	if err != nil {
 		t.Fatal(err) // the emulator needs no credentials
 	}
