@@ -210,9 +210,6 @@ func resolveInterrupted(t *testing.T, p *project, root, statePath string) int {
 			t.Fatalf("apply --forget-interrupted: exit %d\n%s", code, tail(out))
 		}
 	}
-	if code, out := p.run("plan", "-c", root); code != 0 {
-		t.Fatalf("plan after resolving the interrupted creates: exit %d\n%s", code, tail(out))
-	}
 	t.Logf("resolved %d interrupted creates (%d forgotten)", len(ms), len(forget))
 	return len(ms)
 }

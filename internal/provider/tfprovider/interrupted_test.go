@@ -295,8 +295,11 @@ func TestForgetInterrupted(t *testing.T) {
 				})
 			}
 			res, err := w.engine(cfg).Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true, ForgetInterrupted: []string{"b"}}, nil)
-			if err != nil || res.Err() != nil {
-				t.Fatalf("apply --forget-interrupted b: %v %v", err, res.Err())
+			if err == nil {
+				err = res.Err()
+			}
+			if err != nil {
+				t.Fatalf("apply --forget-interrupted b: %v", err)
 			}
 			if st := w.state(); len(st.Interrupted) != 0 || st.Resources["b"] == nil {
 				t.Errorf("after the apply: interrupted %v, b %+v", st.Interrupted, st.Resources["b"])
