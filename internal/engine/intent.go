@@ -78,6 +78,22 @@ func (x *execution) journal(ctx context.Context, op state.Op, name, typ string) 
 	return nil
 }
 
+// mergeIntents sets in cur the intents final holds open of names (a
+// leased apply's objects), and drops the ones final closed.
+func mergeIntents(cur, final *state.File, names []string) {
+	for _, n := range names {
+		typ, open := final.Interrupted[n]
+		switch {
+		case open && cur.Interrupted == nil:
+			cur.Interrupted = map[string]string{n: typ}
+		case open:
+			cur.Interrupted[n] = typ
+		default:
+			delete(cur.Interrupted, n)
+		}
+	}
+}
+
 // InterruptedError refuses a plan that would create again an address whose
 // last create was interrupted: the object it may have made is in no state.
 type InterruptedError struct {

@@ -319,10 +319,11 @@ func TestFinishedIntentRefusesNothing(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		outcome []state.Op // after a's delete and intent
+		replace []string   // the plan's PlanOptions.Replace
 		refused bool
 		want    plan.Action
 	}{
-		{name: "recorded", outcome: []state.Op{state.OpPut}, want: plan.NoOp},
+		{name: "recorded", outcome: []state.Op{state.OpPut}, replace: []string{"a"}, want: plan.Replace},
 		{name: "no object", outcome: []state.Op{state.OpNoObject}, want: plan.Create},
 		{name: "in flight", refused: true},
 	} {
@@ -343,7 +344,7 @@ func TestFinishedIntentRefusesNothing(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			p, err := w.engine(cfg).Plan(ctx, cfg)
+			p, err := w.engine(cfg).PlanWith(ctx, cfg, engine.PlanOptions{Replace: c.replace})
 			if c.refused {
 				if err == nil || err.Error() != refusal("a") {
 					t.Fatalf("plan: %v, want\n%s", err, refusal("a"))
