@@ -251,6 +251,10 @@ func AppendEntry(b []byte, e Entry) ([]byte, error) {
 		b = append(b, `,"from":`...)
 		b = value.AppendString(b, e.From)
 	}
+	if e.Type != "" {
+		b = append(b, `,"type":`...)
+		b = value.AppendString(b, e.Type)
+	}
 	if e.Resource != nil {
 		b = append(b, `,"resource":`...)
 		var err error

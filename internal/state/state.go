@@ -306,6 +306,9 @@ func Fold(f *File, entries []Entry) bool {
 			}
 		}
 	}
+	if len(f.Interrupted) == 0 {
+		f.Interrupted = nil
+	}
 	return changed
 }
 
