@@ -235,27 +235,36 @@ func TestInterruptedCreateRefused(t *testing.T) {
 }
 
 // TestImportClosesInterrupted: importing the object the interrupted
-// create made closes its intent: the next plan creates nothing, and the
-// cloud holds one object of each.
+// create made (kyku import, or an import entry in the configuration)
+// closes its intent: the apply creates nothing, and the cloud holds one
+// object of each.
 func TestImportClosesInterrupted(t *testing.T) {
 	for _, tp := range testProviders {
-		t.Run(tp.Type, func(t *testing.T) {
-			w := newWorld(t, tp)
-			cfg := interrupt(t, w)
-			if _, err := w.engine(cfg).Import(t.Context(), cfg, "b", w.idOf("b")); err != nil {
-				t.Fatal(err)
+		for _, entry := range []bool{false, true} {
+			name := tp.Type + "/kyku import"
+			if entry {
+				name = tp.Type + "/import entry"
 			}
-			if st := w.state(); len(st.Interrupted) != 0 {
-				t.Errorf("intents open after the import: %v", st.Interrupted)
-			}
-			w.apply(cfg)
-			if diff := cmp.Diff([]string{"a", "b"}, w.items()); diff != "" {
-				t.Errorf("cloud (-want +got):\n%s", diff)
-			}
-			if p := w.plan(cfg); p.HasChanges() {
-				t.Errorf("plan after the import and apply: %+v", p.Changes)
-			}
-		})
+			t.Run(name, func(t *testing.T) {
+				w := newWorld(t, tp)
+				cfg := interrupt(t, w)
+				if entry {
+					cfg = w.parse(interruptedCfg + "import:\n  - { to: b, id: " + w.idOf("b") + " }\n")
+				} else if _, err := w.engine(cfg).Import(t.Context(), cfg, "b", w.idOf("b")); err != nil {
+					t.Fatal(err)
+				}
+				w.apply(cfg)
+				if st := w.state(); len(st.Interrupted) != 0 || st.Resources["b"] == nil || st.Resources["b"].ProviderID != w.idOf("b") {
+					t.Errorf("after the import: interrupted %v, b %+v", st.Interrupted, st.Resources["b"])
+				}
+				if diff := cmp.Diff([]string{"a", "b"}, w.items()); diff != "" {
+					t.Errorf("cloud (-want +got):\n%s", diff)
+				}
+				if p := w.plan(cfg); p.HasChanges() {
+					t.Errorf("plan after the import and apply: %+v", p.Changes)
+				}
+			})
+		}
 	}
 }
 
