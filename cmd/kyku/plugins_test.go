@@ -137,7 +137,12 @@ func TestProvidersThroughTheBinary(t *testing.T) {
 		t.Errorf("state after the crash: %+v", st)
 	}
 	noProviderLeft(t, mirror)
-	if code, out := p.run("apply", "--auto-approve"); code != 0 {
+	// The create the provider died in may have made an object: refused
+	// until the user says it did not (it did not).
+	if code, out := p.run("apply", "--auto-approve"); code != 1 || !strings.Contains(out, "boom: an apply was interrupted while creating it") {
+		t.Errorf("apply after the crash: exit %d, want boom refused\n%s", code, tail(out))
+	}
+	if code, out := p.run("apply", "--auto-approve", "--forget-interrupted", "boom"); code != 0 {
 		t.Fatalf("apply after the crash: exit %d\n%s", code, tail(out))
 	}
 	if code, out := p.run("plan", "--detailed-exitcode"); code != 0 {

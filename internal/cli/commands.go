@@ -264,8 +264,9 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	showUnchanged := fs.Bool("show-unchanged", false, showUnchangedUsage)
 	planFile := ""
 	allowAll := false
-	var targets, replaces listFlags
+	var targets, replaces, forget listFlags
 	if op == "apply" {
+		fs.Var(&forget, "forget-interrupted", "drop the intent of an interrupted create of `NAME`: no object was made there (repeatable; see docs/terraform-state.md)")
 		fs.StringVar(&planFile, "plan", "", "apply the saved plan in `FILE`: it must verify, and planning its configuration again against the current state must give the same changes")
 		fs.Var(&targets, "target", "apply only the resource (or instance) `NAME` and what it depends on (repeatable)")
 		fs.Var(&replaces, "replace", "replace the resource (or instance) `NAME` although nothing forces it (repeatable; Terraform's -replace)")
@@ -302,6 +303,9 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		}
 		if len(replaces) > 0 {
 			return fmt.Errorf("--replace plans: it cannot be given with --plan (plan with --replace, then apply that plan)")
+		}
+		if len(forget) > 0 {
+			return fmt.Errorf("--forget-interrupted cannot be given with --plan: apply without a saved plan (a plan refuses the address until its intent is dropped)")
 		}
 		if !flagGiven(fs, "e") && !flagGiven(fs, "env") {
 			if err := envname.Check(saved.Environment); err != nil {
@@ -346,7 +350,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	}
 	// The plan is shown after the engine checked it (a stale saved plan is
 	// refused before anything is printed), then confirmed, unless saved.
-	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Replace: replaces, AllowDestroyAll: allowAll, Timestamp: c.planTime, Refresh: refresh, Confirm: func(p *plan.Plan) (bool, error) {
+	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Replace: replaces, AllowDestroyAll: allowAll, ForgetInterrupted: forget, Timestamp: c.planTime, Refresh: refresh, Confirm: func(p *plan.Plan) (bool, error) {
 		if saved != nil {
 			fmt.Fprintf(env.Stdout, "%s verified: planned again against the current state, it makes the changes it lists.\n\n", planFile)
 		}

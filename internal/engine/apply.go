@@ -42,6 +42,11 @@ type ApplyOptions struct {
 	AllowDestroyAll bool
 	// Timestamp, for an apply that plans, is PlanOptions.Timestamp.
 	Timestamp time.Time
+	// ForgetInterrupted drops, before an apply that plans, the intents of
+	// these addresses' interrupted creates (state.File.Interrupted): the
+	// user says no object was made there. An address without one is
+	// refused, as is a saved plan.
+	ForgetInterrupted []string
 }
 
 // ErrNotApproved is returned by Apply and Destroy given neither AutoApprove
@@ -115,8 +120,13 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 	if p == nil && cfg == nil {
 		return nil, errors.New("apply: need a config or a saved plan")
 	}
-	if res, done, err := e.applyLeased(ctx, cfg, opts, p); done {
-		return res, err
+	if len(opts.ForgetInterrupted) > 0 && p != nil {
+		return nil, errors.New("--forget-interrupted is given to an apply that plans, not with a saved plan: a plan refuses what it would drop")
+	}
+	if len(opts.ForgetInterrupted) == 0 { // dropping an intent takes the whole state's lock
+		if res, done, err := e.applyLeased(ctx, cfg, opts, p); done {
+			return res, err
+		}
 	}
 	st, unlock, err := e.locked(ctx, "apply", true)
 	if err != nil {
@@ -124,6 +134,9 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 	}
 	defer unlock()
 	if p == nil {
+		if st, err = e.dropIntents(ctx, st, opts.ForgetInterrupted); err != nil { // intent.go
+			return nil, err
+		}
 		if st, err = e.ensure(ctx, st, ""); err != nil {
 			return nil, err
 		}

@@ -324,6 +324,7 @@ func (x *execution) record(ctx context.Context, op state.Op, name string, r *sta
 		delete(x.live.Resources, name)
 	} else {
 		x.live.Resources[name] = r
+		delete(x.live.Interrupted, name) // the outcome of its create, if any
 	}
 	return nil
 }
@@ -396,6 +397,12 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 			return nil, err
 		}
 	}
+	intent := c.Action != plan.Update && x.journalsIntent(cr.Type)
+	if intent {
+		if err := x.intend(ctx, cr.Name, cr.Type); err != nil { // intent.go
+			return nil, err
+		}
+	}
 	ev := &progress.Event{Action: c.Action, Type: c.Type, Name: c.ResourceID}
 	var obj provider.Object
 	err = x.e.call(ctx, ev, func(ctx context.Context) error {
@@ -417,6 +424,11 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 		return nil, err
 	}
 	if err != nil {
+		if intent {
+			if ierr := x.settleIntent(ctx, cr.Name, err); ierr != nil {
+				return nil, errors.Join(err, ierr)
+			}
+		}
 		return nil, err // the result and the progress line name the change
 	}
 	sr := x.stateOf(ctx, cr, c, r, props, obj)

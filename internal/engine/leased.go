@@ -370,6 +370,7 @@ func (e *Engine) commitLeased(ctx context.Context, rs *leasedRunState, res *Resu
 				delete(cur.Resources, n)
 			}
 		}
+		mergeIntents(cur, final, changed) // intent.go
 		mergeOutputs(cur, base, final)
 		return true, nil
 	})

@@ -63,6 +63,9 @@ func (x *planning) finish(ctx context.Context, destroys []plan.Change) (*plan.Pl
 	p.UnchangedOutputs = unchangedOutputs(x.cfg, x.st, x.lookup, p.OutputChanges)
 	sortChanges(p.Changes)
 	p.Changes = append(p.Changes, destroys...)
+	if err := refuseInterrupted(x.st, p.Changes); err != nil { // intent.go
+		return nil, err
+	}
 	p.Secrets = stateSecrets(x.st, p.Changes)
 	if err := x.e.ownTypes(ctx, p); err != nil {
 		return nil, err

@@ -75,6 +75,7 @@ func (e *Engine) Import(ctx context.Context, cfg *config.Config, name, id string
 	}
 	sc, err := e.rewrite(ctx, st, func(next *state.File) ([]string, error) {
 		next.Resources[name] = importedResource(r, importedObject(o), g.Deps(name), nil)
+		delete(next.Interrupted, name) // the object an interrupted create made, if any (intent.go)
 		return []string{name}, nil
 	})
 	if err != nil {

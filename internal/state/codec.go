@@ -106,6 +106,17 @@ func appendFile(b []byte, f *File, flush func([]byte) ([]byte, error)) ([]byte, 
 			return nil, fmt.Errorf("outputSensitivity: %w", err)
 		}
 	}
+	if len(f.Interrupted) > 0 {
+		b = append(b, ",\n  \"interrupted\": "...)
+		m := make(map[string]any, len(f.Interrupted))
+		for k, v := range f.Interrupted {
+			m[k] = v
+		}
+		var err error
+		if b, err = value.AppendJSONIndent(b, m, "  ", 1); err != nil {
+			return nil, fmt.Errorf("interrupted: %w", err)
+		}
+	}
 	return append(b, "\n}"...), nil
 }
 
@@ -252,6 +263,10 @@ func AppendEntry(b []byte, e Entry) ([]byte, error) {
 	if e.From != "" {
 		b = append(b, `,"from":`...)
 		b = value.AppendString(b, e.From)
+	}
+	if e.Type != "" {
+		b = append(b, `,"type":`...)
+		b = value.AppendString(b, e.Type)
 	}
 	if e.Resource != nil {
 		b = append(b, `,"resource":`...)

@@ -60,6 +60,9 @@ func randomFile(r *rand.Rand) *File {
 	if r.IntN(2) == 0 {
 		f.OutputTypes = map[string]any{"tags": []any{"map", "string"}, "webIp": "string"}
 	}
+	if r.IntN(2) == 0 {
+		f.Interrupted = map[string]string{`aws_instance.web["a"]`: "aws_instance", "b<1>": "fwtest_item"}
+	}
 	return f
 }
 
@@ -100,10 +103,14 @@ func TestCodecMatchesEncodingJSON(t *testing.T) {
 				t.Fatalf("AppendEntry = %s, %v; json.Marshal: %s", got, err, want)
 			}
 		}
-		move := Entry{Seq: int64(i), BaseSerial: 3, Lineage: "l", Op: OpMove, Name: `web["a"]`, From: "app<1>"}
-		wantMove, _ := json.Marshal(move)
-		if got, err := AppendEntry(nil, move); err != nil || string(got) != string(wantMove) {
-			t.Fatalf("AppendEntry = %s, %v; json.Marshal: %s", got, err, wantMove)
+		for _, e := range []Entry{
+			{Seq: int64(i), BaseSerial: 3, Lineage: "l", Op: OpMove, Name: `web["a"]`, From: "app<1>"},
+			{Seq: int64(i), BaseSerial: 3, Lineage: "l", Op: OpIntent, Name: `web["a"]`, Type: "fwtest_item"},
+		} {
+			want, _ := json.Marshal(e)
+			if got, err := AppendEntry(nil, e); err != nil || string(got) != string(want) {
+				t.Fatalf("AppendEntry = %s, %v; json.Marshal: %s", got, err, want)
+			}
 		}
 	}
 }

@@ -44,7 +44,7 @@ func parseFile(data []byte) (*File, []string, error) {
 		}
 		return nil, nil, fmt.Errorf("want a JSON object, got %s", kind(v))
 	}
-	var mdErr, outErr, typesErr, sensErr error
+	var mdErr, outErr, typesErr, sensErr, intErr error
 	var res resources
 	err := d.Object(func(key string) error {
 		var err error
@@ -75,6 +75,12 @@ func parseFile(data []byte) (*File, []string, error) {
 			if v, err = d.Value(); err == nil {
 				f.OutputSensitivity, sensErr = boolsValue(v, key)
 			}
+		case "interrupted":
+			f.Interrupted, intErr = nil, nil
+			var v any
+			if v, err = d.Value(); err == nil {
+				f.Interrupted, intErr = stringsValue(v, key)
+			}
 		default:
 			_, err = d.Value()
 		}
@@ -87,7 +93,7 @@ func parseFile(data []byte) (*File, []string, error) {
 		return nil, nil, err
 	}
 	nulls := res.build(f) // finds the first bad resource
-	for _, err := range []error{mdErr, res.err, outErr, typesErr, sensErr} {
+	for _, err := range []error{mdErr, res.err, outErr, typesErr, sensErr, intErr} {
 		if err != nil {
 			return nil, nil, err
 		}
@@ -412,6 +418,23 @@ func boolsValue(v any, key string) (map[string]bool, error) {
 			return nil, fmt.Errorf("%s: want a boolean, got %s", dotted(key, k), kind(e))
 		}
 		out[k] = b
+	}
+	return out, nil
+}
+
+// stringsValue reads an object of strings, or null (nil).
+func stringsValue(v any, key string) (map[string]string, error) {
+	m, err := mapValue(v, "", key)
+	if m == nil || err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(m))
+	for k, e := range m {
+		s, ok := e.(string)
+		if !ok {
+			return nil, fmt.Errorf("%s: want a string, got %s", dotted(key, k), kind(e))
+		}
+		out[k] = s
 	}
 	return out, nil
 }

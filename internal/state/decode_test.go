@@ -73,6 +73,9 @@ var decodeSeeds = []string{
 	`{"metadata":{"version":1,"lineage":"l"},"outputSensitivity":{"a":"yes"}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"outputSensitivity":[]}`,
 	`{"metadata":{"version":1,"lineage":"l"},"outputSensitivity":null}`,
+	`{"metadata":{"version":1,"lineage":"l"},"interrupted":{"a":"fwtest_item"}}`,
+	`{"metadata":{"version":1,"lineage":"l"},"interrupted":{"a":true}}`,
+	`{"metadata":{"version":1,"lineage":"l"},"interrupted":[]}`,
 	`{"metadata":{"version":1.5,"lineage":"l"}}`, `{"metadata":{"version":2,"lineage":"l"}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"metadata":{"version":1}}`,
 	`{"metadata":{"version":"1","lineage":"l"},"metadata":{"version":1,"lineage":"m"}}`,
@@ -194,6 +197,20 @@ func refDecodeFile(v any) (*File, error) {
 				return nil, fmt.Errorf("outputSensitivity.%s: want a boolean, got %s", k, kind(v))
 			}
 			f.OutputSensitivity[k] = b
+		}
+	}
+	intr, err := refMapField(m, "interrupted", "")
+	if err != nil {
+		return nil, err
+	}
+	if intr != nil {
+		f.Interrupted = map[string]string{}
+		for k, v := range intr {
+			s, ok := v.(string)
+			if !ok {
+				return nil, fmt.Errorf("interrupted.%s: want a string, got %s", k, kind(v))
+			}
+			f.Interrupted[k] = s
 		}
 	}
 	return &f, nil

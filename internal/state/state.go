@@ -38,6 +38,12 @@ type File struct {
 	// the configuration no longer says so or no longer has it; nil in a
 	// state written before Kyku recorded it (every old value is masked).
 	OutputSensitivity map[string]bool `json:"outputSensitivity,omitempty"`
+	// Interrupted are, by address, the types of the creates an apply
+	// journaled the intent of (OpIntent) and never the outcome: the
+	// provider may have made an object that no state records. A plan
+	// refuses to create such an address again until the object is
+	// imported there or the intent is dropped.
+	Interrupted map[string]string `json:"interrupted,omitempty"`
 }
 
 // Metadata identifies a state's history: Lineage never changes after the
@@ -121,6 +127,7 @@ func (f *File) Clone() *File {
 		c.OutputTypes = value.CopyMap(f.OutputTypes)
 	}
 	c.OutputSensitivity = maps.Clone(f.OutputSensitivity)
+	c.Interrupted = maps.Clone(f.Interrupted)
 	return c
 }
 
@@ -250,6 +257,13 @@ const (
 	OpPut    Op = "put"
 	OpDelete Op = "delete"
 	OpMove   Op = "move" // From is Name from now on (a moved entry)
+	// OpIntent is written, durably, before a provider is asked to create
+	// Name (of type Type): until an OpPut or OpNoObject of Name follows,
+	// an object may exist that no state records (File.Interrupted).
+	OpIntent Op = "intent"
+	// OpNoObject closes an OpIntent whose create the provider answered
+	// with an error and no object.
+	OpNoObject Op = "noobject"
 )
 
 // Entry is one finished change, appended durably to the journal beside the
@@ -261,6 +275,7 @@ type Entry struct {
 	Op         Op        `json:"op"`
 	Name       string    `json:"name"`
 	From       string    `json:"from,omitempty"`     // for OpMove
+	Type       string    `json:"type,omitempty"`     // for OpIntent
 	Resource   *Resource `json:"resource,omitempty"` // for OpPut
 }
 
@@ -282,6 +297,18 @@ func Fold(f *File, entries []Entry) bool {
 				r.Config = normMap(r.Config)
 				r.Outputs = normMap(r.Outputs)
 				f.Resources[e.Name] = r
+				delete(f.Interrupted, e.Name) // the create's outcome
+				changed = true
+			}
+		case OpIntent:
+			if f.Interrupted == nil {
+				f.Interrupted = map[string]string{}
+			}
+			f.Interrupted[e.Name] = e.Type
+			changed = true
+		case OpNoObject:
+			if _, ok := f.Interrupted[e.Name]; ok {
+				delete(f.Interrupted, e.Name)
 				changed = true
 			}
 		case OpDelete:
@@ -294,6 +321,9 @@ func Fold(f *File, entries []Entry) bool {
 				changed = true
 			}
 		}
+	}
+	if len(f.Interrupted) == 0 {
+		f.Interrupted = nil
 	}
 	return changed
 }

@@ -66,3 +66,50 @@ func TestDecodeRoundTrip(t *testing.T) {
 		t.Errorf("round trip (-first +second):\n%s", diff)
 	}
 }
+
+// TestFoldIntents: an intent journaled before a create stays open in the
+// folded state until the create's outcome (the object, or none) closes
+// it; a delete does not close it.
+func TestFoldIntents(t *testing.T) {
+	entry := func(seq int64, op Op, name string) Entry {
+		e := Entry{Seq: seq, BaseSerial: 1, Lineage: "l", Op: op, Name: name, Type: "fwtest_item"}
+		if op == OpPut {
+			e.Resource = &Resource{Type: "fwtest_item", ProviderID: name + "-1"}
+		}
+		return e
+	}
+	for _, c := range []struct {
+		name    string
+		entries []Entry
+		want    map[string]string
+	}{
+		{name: "in flight", entries: []Entry{entry(1, OpIntent, "a")}, want: map[string]string{"a": "fwtest_item"}},
+		{name: "recorded", entries: []Entry{entry(1, OpIntent, "a"), entry(2, OpPut, "a")}},
+		{name: "no object", entries: []Entry{entry(1, OpIntent, "a"), entry(2, OpNoObject, "a")}},
+		{name: "replaced, in flight", entries: []Entry{entry(1, OpDelete, "a"), entry(2, OpIntent, "a")}, want: map[string]string{"a": "fwtest_item"}},
+		{name: "another's outcome", entries: []Entry{entry(1, OpIntent, "a"), entry(2, OpPut, "b")}, want: map[string]string{"a": "fwtest_item"}},
+		{name: "out of order", entries: []Entry{entry(2, OpPut, "a"), entry(1, OpIntent, "a")}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := New("p", "l", "")
+			f.Metadata.Serial = 1
+			if !Fold(f, c.entries) {
+				t.Error("Fold reports no change")
+			}
+			if diff := cmp.Diff(c.want, f.Interrupted); diff != "" {
+				t.Errorf("interrupted (-want +got):\n%s", diff)
+			}
+			enc, err := Encode(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := Decode("state.json", enc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(c.want, back.Interrupted); diff != "" {
+				t.Errorf("interrupted after a round trip (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -77,6 +77,10 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 	st := state.New("", f.Lineage, opts.Workspace)
 	st.Metadata.Serial = int64(f.Serial)
 	extra := opts.Extra
+	var interrupted map[string]string
+	if extra != nil && extra.Lineage == f.Lineage {
+		interrupted = extra.Interrupted
+	}
 	if extra != nil && (extra.Lineage != f.Lineage || extra.Serial != f.Serial) {
 		extra = nil // OpenTofu wrote the state since
 	}
@@ -145,6 +149,15 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 		}
 		st.Outputs[name], st.OutputTypes[name], st.OutputSensitivity[name] = v, typ, o.Sensitive
 		b.outs[name] = givenOutput{value: v, typ: typ, sensitive: o.Sensitive}
+	}
+	for name, typ := range interrupted {
+		if st.Resources[name] != nil && extra == nil {
+			continue // OpenTofu recorded an object there since (tofu import)
+		}
+		if st.Interrupted == nil {
+			st.Interrupted = map[string]string{}
+		}
+		st.Interrupted[name] = typ
 	}
 	b.st = st
 	return b, nil
@@ -360,7 +373,7 @@ func (b *Bridge) outputs(out *File, next *state.File) error {
 
 // extraOf is what next holds that its Terraform state out has no place for.
 func extraOf(next *state.File, out *File) *Extra {
-	e := &Extra{Lineage: out.Lineage, Serial: out.Serial, Prefix: next.Metadata.Prefix}
+	e := &Extra{Lineage: out.Lineage, Serial: out.Serial, Prefix: next.Metadata.Prefix, Interrupted: maps.Clone(next.Interrupted)}
 	for name, sr := range next.Resources {
 		x := &ExtraResource{Protect: sr.Protect}
 		if modelKykuType(sr) == nil { // a Kyku type's are in its attributes

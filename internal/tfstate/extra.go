@@ -22,6 +22,12 @@ type Extra struct {
 	Digest    string                    `json:"digest,omitempty"`
 	Prefix    string                    `json:"prefix,omitempty"`
 	Resources map[string]*ExtraResource `json:"resources,omitempty"`
+	// Interrupted is state.File.Interrupted: the creates a Kyku apply
+	// started and never recorded the outcome of. Unlike the rest it
+	// outlives a state OpenTofu wrote since (same lineage), for each
+	// address that state still holds no object at: an object created
+	// there may exist that no state records.
+	Interrupted map[string]string `json:"interrupted,omitempty"`
 }
 
 // ExtraResource is what Kyku recorded of one resource instance that its
@@ -69,4 +75,6 @@ func (r *ExtraResource) empty() bool {
 
 // Empty reports whether e holds nothing beyond the state version it
 // belongs to.
-func (e *Extra) Empty() bool { return e.Prefix == "" && len(e.Resources) == 0 }
+func (e *Extra) Empty() bool {
+	return e.Prefix == "" && len(e.Resources) == 0 && len(e.Interrupted) == 0
+}

@@ -2,6 +2,7 @@ package tfprovider_test
 
 import (
 	"bytes"
+	"errors"
 	"maps"
 	"os"
 	"path/filepath"
@@ -84,7 +85,9 @@ import:
 
 // TestCrashMidApplyKeepsWhatSucceeded: the provider process dies in the
 // middle of an apply; what finished before is in state, the rest failed
-// or was skipped, and the next run (a new process) converges.
+// or was skipped. The create the provider died in may have made an
+// object: the next run refuses to create it again until told that it did
+// not (here it did not), then (a new process) converges.
 func TestCrashMidApplyKeepsWhatSucceeded(t *testing.T) {
 	for _, tp := range testProviders {
 		t.Run(tp.Type, func(t *testing.T) {
@@ -107,7 +110,14 @@ resources:
 			if st.Resources["a"] == nil || st.Resources["a"].ProviderID != "a-1" || st.Resources["b"] != nil || st.Resources["boom"] != nil {
 				t.Fatalf("state after the crash: %v", st.Names())
 			}
-			res = w.apply(cfg)
+			var ie *engine.InterruptedError
+			if _, err := w.engine(cfg).Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil); !errors.As(err, &ie) || !slices.Equal(ie.Names, []string{"boom"}) {
+				t.Fatalf("re-run: %v, want boom refused as interrupted", err)
+			}
+			res, err = w.engine(cfg).Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true, ForgetInterrupted: []string{"boom"}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if len(res.Succeeded) != 2 {
 				t.Errorf("re-run: %+v", res.Succeeded)
 			}

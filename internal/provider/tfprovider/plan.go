@@ -2,6 +2,7 @@ package tfprovider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 
@@ -148,7 +149,17 @@ func (p *Provider) Update(ctx context.Context, _ string, r provider.Resource) (p
 // known (as Terraform does at apply), and a plan that contradicts a value
 // the reviewed plan knew is refused. A failure after which the provider
 // still reports an object is a *provider.PartialError carrying it.
-func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) (provider.Object, error) {
+func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) (_ provider.Object, err error) {
+	// A create that fails before its request is sent, or that the
+	// provider answers without an object, made none; one whose request
+	// got no answer may have (provider.ErrNoObject).
+	answered := true
+	defer func() {
+		var partial *provider.PartialError
+		if err != nil && !update && answered && !errors.As(err, &partial) {
+			err = provider.NoObject(err)
+		}
+	}()
 	if r.Planned == nil {
 		return provider.Object{}, fmt.Errorf("%s %q: no plan of provider %s for it: plan again", r.Type, r.Name, p.cfg.Name)
 	}
@@ -204,10 +215,12 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 		reviewed = resp.PlannedState
 		req.PlannedMsgpack, req.PlannedPrivate = resp.PlannedMsgpack, resp.PlannedPrivate
 	}
+	answered = false
 	ar, err := pl.ApplyResourceChange(ctx, req)
 	if err != nil {
 		return provider.Object{}, err
 	}
+	answered = true
 	p.learn(block, ar.NewState)
 	if err := p.writeOnlyAnswered(block, ar.NewState, fmt.Sprintf("the %s of %s %q", map[bool]string{true: "update", false: "create"}[update], r.Type, r.Name)); err != nil {
 		// The object exists: state keeps it, without what the provider

@@ -133,7 +133,9 @@ func (b *Backend) load(ctx context.Context) (*state.File, error) {
 		return nil, err
 	}
 	if extra != nil && extra.Digest != digest {
-		extra = nil // OpenTofu wrote the state since
+		// OpenTofu wrote the state since: only the interrupted creates
+		// still apply (tfstate.Extra.Interrupted).
+		extra = &tfstate.Extra{Lineage: extra.Lineage, Interrupted: extra.Interrupted}
 	}
 	br, err := tfstate.NewBridge(f, tfstate.BridgeOptions{Workspace: b.opts.Workspace, Extra: extra, Provider: b.opts.Provider})
 	if err != nil {

@@ -131,12 +131,19 @@ func (s *Store) read(id string) (Item, error) {
 	return it, json.Unmarshal(b, &it)
 }
 
+// write stores it whole or not at all (a temporary file renamed over
+// it), as a cloud's API does: a provider killed mid-write leaves no
+// half-written object.
 func (s *Store) write(it Item) error {
 	b, err := json.Marshal(it)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(s.path(it.ID), b, 0o600)
+	tmp := s.path(it.ID) + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, s.path(it.ID))
 }
 
 func (s *Store) next() (int, error) {

@@ -1,0 +1,184 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/value"
+)
+
+// A Terraform provider's create answers with the object's ID: killed
+// before that answer reaches the journal, an apply leaves an object no
+// state records, and nothing tells the next apply where it is. So the
+// intent of such a create is journaled, durably, before the provider is
+// asked (state.OpIntent), and its outcome closes it. An intent left open
+// (state.File.Interrupted) makes every plan that would create the address
+// again refuse (InterruptedError) until the object is imported there or
+// the intent is dropped (ApplyOptions.ForgetInterrupted). Kyku's own
+// types need none: their create finds an object of the same cloud name
+// (provider.Applier.Create).
+
+// builtinProvider is OpenTofu's built-in provider, served in process: its
+// types (terraform_data) make no object outside the state.
+const builtinProvider = "terraform"
+
+// journalsIntent reports whether a create of typ is journaled before the
+// provider is asked.
+func (x *execution) journalsIntent(typ string) bool {
+	ts := x.e.provider.Schema(typ)
+	return ts.OwnState && ts.Provider != builtinProvider
+}
+
+// intend journals that the provider is about to be asked to create name,
+// of type typ; it returns once that is durable.
+func (x *execution) intend(ctx context.Context, name, typ string) error {
+	if err := x.journal(ctx, state.OpIntent, name, typ); err != nil {
+		return err
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.live.Interrupted == nil {
+		x.live.Interrupted = map[string]string{}
+	}
+	x.live.Interrupted[name] = typ
+	return nil
+}
+
+// settleIntent closes name's intent after a create that failed with err:
+// when the provider answered that it made no object (provider.ErrNoObject).
+// Any other failure (the plugin gone, the call cut short) leaves it open.
+func (x *execution) settleIntent(ctx context.Context, name string, err error) error {
+	if !errors.Is(err, provider.ErrNoObject) {
+		return nil
+	}
+	if jerr := x.journal(ctx, state.OpNoObject, name, ""); jerr != nil {
+		return jerr
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	delete(x.live.Interrupted, name)
+	return nil
+}
+
+// journal appends an intent's entry.
+func (x *execution) journal(ctx context.Context, op state.Op, name, typ string) error {
+	e := state.Entry{
+		Seq: x.seq.Add(1), BaseSerial: x.base.Metadata.Serial, Lineage: x.base.Metadata.Lineage,
+		Op: op, Name: name, Type: typ,
+	}
+	if err := journalOf(ctx, x.e.backend).Append(ctx, e); err != nil {
+		return fmt.Errorf("journal %s %q: %w", op, name, err)
+	}
+	return nil
+}
+
+// mergeIntents sets in cur the intents final holds open of names (a
+// leased apply's objects), and drops the ones final closed.
+func mergeIntents(cur, final *state.File, names []string) {
+	for _, n := range names {
+		typ, open := final.Interrupted[n]
+		switch {
+		case open && cur.Interrupted == nil:
+			cur.Interrupted = map[string]string{n: typ}
+		case open:
+			cur.Interrupted[n] = typ
+		default:
+			delete(cur.Interrupted, n)
+		}
+	}
+}
+
+// InterruptedError refuses a plan that would create again an address whose
+// last create was interrupted: the object it may have made is in no state.
+type InterruptedError struct {
+	Names []string // sorted
+}
+
+func (e *InterruptedError) Error() string {
+	lines := make([]string, len(e.Names))
+	for i, n := range e.Names {
+		q := shellWord(n)
+		lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating it and the object it may have made is in no state: "+
+			"import it (kyku import %s ID, or an import block) or, if it does not exist, drop the intent with kyku apply --forget-interrupted %s", n, q, q)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// refuseInterrupted refuses changes that create an address st holds an
+// open intent for.
+func refuseInterrupted(st *state.File, changes []plan.Change) error {
+	if st == nil || len(st.Interrupted) == 0 {
+		return nil
+	}
+	var names []string
+	for _, c := range changes {
+		if c.Action != plan.Create && c.Action != plan.Replace {
+			continue
+		}
+		if _, ok := st.Interrupted[c.ResourceID]; ok {
+			names = append(names, c.ResourceID)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	slices.Sort(names)
+	return &InterruptedError{Names: names}
+}
+
+// dropIntents drops the intents of names (ApplyOptions.ForgetInterrupted)
+// from st, locked, and writes it; it returns the state written.
+func (e *Engine) dropIntents(ctx context.Context, st *state.File, names []string) (*state.File, error) {
+	if len(names) == 0 {
+		return st, nil
+	}
+	if st == nil {
+		return nil, fmt.Errorf("--forget-interrupted %s: there is no state in %s", shellWord(names[0]), e.backend.Describe())
+	}
+	var next *state.File
+	if _, err := e.rewrite(ctx, st, func(f *state.File) ([]string, error) {
+		next = f
+		return names, forgetInterrupted(f, names)
+	}); err != nil {
+		return nil, err
+	}
+	return next, nil
+}
+
+// forgetInterrupted drops the intents of names from st, refusing a name
+// st holds none for.
+func forgetInterrupted(st *state.File, names []string) error {
+	norm := make([]string, len(names))
+	for i, n := range names {
+		if a, ok := value.ParseAddress(n); ok {
+			n = a.String()
+		}
+		if _, ok := st.Interrupted[n]; !ok {
+			return fmt.Errorf("--forget-interrupted %s: no create of it was interrupted", shellWord(n))
+		}
+		norm[i] = n
+	}
+	for _, n := range norm {
+		delete(st.Interrupted, n)
+	}
+	if len(st.Interrupted) == 0 {
+		st.Interrupted = nil
+	}
+	return nil
+}
+
+// shellWord is s as one word of a POSIX shell command line.
+func shellWord(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/:", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

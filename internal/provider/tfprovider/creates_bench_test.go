@@ -1,0 +1,76 @@
+package tfprovider_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/engine"
+)
+
+// BenchmarkApplyCreates: an apply from no state creating 5,000
+// independent fwtest_item objects (parallelism 10), each journaled as an
+// intent before its create and as an object after it (engine/intent.go).
+// It reports the apply's wall time and the CPU of this process and of
+// the provider plugin it started (getrusage, self and children).
+//
+//	go test -run '^$' -bench BenchmarkApplyCreates -benchtime 1x ./internal/provider/tfprovider/
+func BenchmarkApplyCreates(b *testing.B) {
+	const n = 5000
+	var yaml strings.Builder
+	yaml.WriteString("providers:\n  fwtest: { source: kyku/fwtest, config: { dir: CLOUD } }\nresources:\n")
+	for i := range n {
+		fmt.Fprintf(&yaml, "  r%d: { type: fwtest_item, properties: { name: r%d, value: v1 } }\n", i, i)
+	}
+	for b.Loop() {
+		b.StopTimer()
+		dir := b.TempDir()
+		cloud := filepath.Join(dir, "cloud")
+		if err := os.MkdirAll(cloud, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte(strings.ReplaceAll(yaml.String(), "CLOUD", cloud))}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		e, done := readsEngine(b, dir, cfg, 0)
+		before := cpu(b)
+		b.StartTimer()
+		start := time.Now()
+		res, err := e.Apply(b.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+		wall := time.Since(start)
+		b.StopTimer()
+		done()
+		after := cpu(b)
+		if err != nil || res.Err() != nil || len(res.Succeeded) != n {
+			b.Fatal(err, res.Err())
+		}
+		b.ReportMetric(wall.Seconds(), "s/apply")
+		b.ReportMetric((after.self - before.self).Seconds(), "s-cpu-kyku/apply")
+		b.ReportMetric((after.children - before.children).Seconds(), "s-cpu-plugin/apply")
+		b.StartTimer()
+	}
+}
+
+type cpuTimes struct{ self, children time.Duration }
+
+// cpu is the user and system CPU of this process and of its reaped
+// children so far.
+func cpu(b *testing.B) cpuTimes {
+	var self, children syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &self); err != nil {
+		b.Fatal(err)
+	}
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children); err != nil {
+		b.Fatal(err)
+	}
+	d := func(r syscall.Rusage) time.Duration {
+		return time.Duration(r.Utime.Nano() + r.Stime.Nano())
+	}
+	return cpuTimes{self: d(self), children: d(children)}
+}
