@@ -26,7 +26,8 @@ func echoes(mask []string, within map[string][]string, vals ...map[string]any) [
 				texts = value.AppendLeaves(texts, v[n])
 			}
 			for _, s := range texts {
-				if s != "" {
+				// Unknown is every unknown value's placeholder, no one's secret.
+				if s != "" && s != value.Unknown {
 					secret[s] = true
 				}
 			}
