@@ -7,6 +7,7 @@ import (
 
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/tfstate"
+	"github.com/kyku/action/internal/value"
 )
 
 // scribble changes every value of st in place, nested ones included, as
@@ -96,5 +97,24 @@ func TestBridgeStateIsTheCallersToChange(t *testing.T) {
 				t.Errorf("the state written for an unchanged one (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestDecodeExtraIsCanonical: the configurations DecodeExtra reads are in
+// Kyku's canonical model as decoded (numbers float64, lists []any, maps
+// map[string]any), as the plan's comparisons need them, without a copy.
+func TestDecodeExtraIsCanonical(t *testing.T) {
+	config := map[string]any{"n": 3, "f": 1.5, "list": []string{"a"}, "map": map[string]string{"k": "v"}, "nested": []any{map[string]any{"i": int64(7)}}, "null": nil, "yes": true}
+	data, err := tfstate.EncodeExtra(&tfstate.Extra{Lineage: "l", Serial: 1, Resources: map[string]*tfstate.ExtraResource{"a.b": {Config: config}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := tfstate.DecodeExtra("extra", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := e.Resources["a.b"].Config
+	if d := cmp.Diff(value.Normalize(config), got); d != "" {
+		t.Errorf("(-canonical +decoded):\n%s", d)
 	}
 }
