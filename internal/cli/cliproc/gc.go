@@ -23,9 +23,8 @@ import (
 // every collection the live heap and the heap goal the budget gives are
 // read, and once the budget leaves less room to allocate than GOGC=50
 // would, half the live heap, the budget is dropped for GOGC=50, which the
-// CLI used alone before. So no run collects more
-// often than at GOGC=50. GOGC or GOMEMLIMIT in the environment still
-// decide.
+// CLI used alone before. So no run collects more often than at GOGC=50.
+// GOGC or GOMEMLIMIT in the environment still decide.
 //
 // A run that starts a Terraform provider gives the budget up for GOGC=50
 // (providerStarted): the provider process's memory sits beside Kyku's
