@@ -168,6 +168,8 @@ type modInst struct {
 	mu    sync.Mutex // guards res and calls, filled as they are first needed
 	res   map[string]*expansion
 	calls map[string]*expansion
+
+	consts constRoots // the var and local objects of constant values, by expression
 }
 
 func newModInst(ev *evaluator, mod *Module, addr string, parent *modInst, call *Call, key instKey) *modInst {
@@ -318,12 +320,23 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo) (*hcl
 	}
 	has := func(root, attr string) bool { _, ok := objs[root][attr]; return ok }
 	attrsUsed := attrNames(travs)
+	// var and local: the object built before when every value in it is
+	// constant, or built here, and kept when it is (constRoots).
+	cached := map[string]bool{}
+	varying := map[string]bool{} // a value read was not constant, or not declared
+	if len(travs) > 0 {
+		for _, root := range [...]string{"var", "local"} {
+			if v, ok := mi.consts.get(travs, root); ok {
+				vars[root], cached[root] = v, true
+			}
+		}
+	}
 	for _, t := range travs {
 		root := t.RootName()
 		switch root {
 		case "var", "local":
 			name, ok := stepName(t, 1)
-			if !ok || has(root, name) {
+			if !ok || cached[root] || has(root, name) {
 				continue
 			}
 			pool := mi.vars
@@ -333,10 +346,14 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo) (*hcl
 			n := pool[name]
 			if n == nil {
 				diags = append(diags, undeclared(root, name, t))
+				varying[root] = true
 				continue
 			}
 			v, ds := n.value(lookup, m)
 			diags = append(diags, ds...)
+			if !n.constant || ds.HasErrors() {
+				varying[root] = true
+			}
 			set(root, name, v)
 		case "module":
 			name, ok := stepName(t, 1)
@@ -451,6 +468,9 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo) (*hcl
 			continue
 		}
 		vars[root] = cty.ObjectVal(attrs)
+		if (root == "var" || root == "local") && !varying[root] {
+			mi.consts.put(travs, root, vars[root])
+		}
 	}
 	return &hcl.EvalContext{Variables: vars, Functions: mi.ev.functions(applying(lookup))}, diags
 }

@@ -34,8 +34,11 @@ import (
 type Bridge struct {
 	orig    *File
 	opts    BridgeOptions
-	st      *state.File                // what State hands out copies of
-	given   map[string]*state.Resource // as handed out, by name
+	st      *state.File                // what State hands out: itself first, copies after
+	handed  bool                       // st was handed out: what State hands out next is a copy of given and outs
+	meta    state.Metadata             // st's, as NewBridge made it
+	intr    map[string]string          // st's Interrupted, as NewBridge made it
+	given   map[string]*state.Resource // as handed out, by name (a copy of its own)
 	current map[string]*Instance       // the current object of each, by name
 	outs    map[string]givenOutput
 	tainted []string
@@ -48,7 +51,9 @@ type BridgeOptions struct {
 	// the default one).
 	Workspace string
 	// Extra is what Kyku kept beside the state; it applies only to the
-	// state version it was written with.
+	// state version it was written with. The bridge takes its values
+	// over (the state handed out holds them): the caller neither reads
+	// nor changes them afterwards.
 	Extra *Extra
 	// Provider returns the provider configuration address of a resource
 	// new to the state (provider["registry.opentofu.org/hashicorp/aws"]);
@@ -119,7 +124,7 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 			if extra != nil {
 				if x := extra.Resources[name]; x != nil {
 					if kt == nil { // a Kyku type's are in its attributes
-						sr.Config, sr.CloudName = value.CopyMap(x.Config), x.CloudName
+						sr.Config, sr.CloudName = x.Config, x.CloudName
 					}
 					sr.Protect = x.Protect
 					if x.Basis != nil {
@@ -148,7 +153,7 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 			st.Outputs, st.OutputTypes, st.OutputSensitivity = map[string]any{}, map[string]any{}, map[string]bool{}
 		}
 		st.Outputs[name], st.OutputTypes[name], st.OutputSensitivity[name] = v, typ, o.Sensitive
-		b.outs[name] = givenOutput{value: v, typ: typ, sensitive: o.Sensitive}
+		b.outs[name] = givenOutput{value: value.Copy(v), typ: value.Copy(typ), sensitive: o.Sensitive}
 	}
 	for name, typ := range interrupted {
 		if st.Resources[name] != nil && extra == nil {
@@ -159,12 +164,31 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 		}
 		st.Interrupted[name] = typ
 	}
-	b.st = st
+	b.st, b.meta, b.intr = st, st.Metadata, maps.Clone(st.Interrupted)
 	return b, nil
 }
 
-// State returns Kyku's view of the state: a new copy on each call.
-func (b *Bridge) State() *state.File { return b.st.Clone() }
+// State returns Kyku's view of the state, the caller's to change: the
+// first call hands out the one NewBridge built (the bridge keeps copies
+// of its own to patch against, given and outs), each later call a copy of
+// what the first handed out was.
+func (b *Bridge) State() *state.File {
+	if !b.handed {
+		b.handed = true
+		return b.st
+	}
+	st := &state.File{Metadata: b.meta, Resources: make(map[string]*state.Resource, len(b.given)), Interrupted: maps.Clone(b.intr)}
+	for name, r := range b.given {
+		st.Resources[name] = r.Clone()
+	}
+	for name, o := range b.outs {
+		if st.Outputs == nil {
+			st.Outputs, st.OutputTypes, st.OutputSensitivity = map[string]any{}, map[string]any{}, map[string]bool{}
+		}
+		st.Outputs[name], st.OutputTypes[name], st.OutputSensitivity[name] = value.Copy(o.value), value.Copy(o.typ), o.sensitive
+	}
+	return st
+}
 
 // Tainted lists the instances OpenTofu marked tainted (a failed create):
 // OpenTofu replaces them on its next apply.

@@ -17,6 +17,10 @@ import (
 // read here either.
 type (
 	wireFile struct {
+		// Version, EncryptedData and Kyku are read for versionProbe.
+		Version          json.RawMessage       `json:"version"`
+		EncryptedData    json.RawMessage       `json:"encrypted_data"`
+		Kyku             json.RawMessage       `json:"metadata"`
 		TerraformVersion string                `json:"terraform_version"`
 		Serial           uint64                `json:"serial"`
 		Lineage          string                `json:"lineage"`
@@ -81,12 +85,20 @@ func Decode(name string, data []byte) (*File, error) {
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%s: %w", name, ErrEmpty)
 	}
-	if err := checkVersion(name, data); err != nil {
-		return nil, err
-	}
+	// One pass over the JSON (a state of thousands of instances is
+	// megabytes): the version is read with the rest, and checked before
+	// anything else is. What does not decode is probed for its version
+	// first, as another version's shape is not a version 4 state's.
 	var w wireFile
 	if err := json.Unmarshal(data, &w); err != nil {
+		if verr := checkVersion(name, data); verr != nil {
+			return nil, verr
+		}
 		return nil, jsonError(name, data, err)
+	}
+	probe := versionProbe{Version: w.Version, TerraformVersion: w.TerraformVersion, EncryptedData: w.EncryptedData, Kyku: w.Kyku}
+	if err := probe.check(name); err != nil {
+		return nil, err
 	}
 	f, err := fromWire(&w)
 	if err != nil {
@@ -98,15 +110,23 @@ func Decode(name string, data []byte) (*File, error) {
 // checkVersion refuses what is not a version 4 state: not a JSON object,
 // no version, another version, or OpenTofu's encrypted envelope.
 func checkVersion(name string, data []byte) error {
-	var probe struct {
-		Version          json.RawMessage `json:"version"`
-		TerraformVersion string          `json:"terraform_version"`
-		EncryptedData    json.RawMessage `json:"encrypted_data"`
-		Kyku             json.RawMessage `json:"metadata"`
-	}
+	var probe versionProbe
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return jsonError(name, data, err)
 	}
+	return probe.check(name)
+}
+
+// versionProbe is what checkVersion reads of a state.
+type versionProbe struct {
+	Version          json.RawMessage `json:"version"`
+	TerraformVersion string          `json:"terraform_version"`
+	EncryptedData    json.RawMessage `json:"encrypted_data"`
+	Kyku             json.RawMessage `json:"metadata"`
+}
+
+// check refuses what probe says is not a version 4 state.
+func (probe *versionProbe) check(name string) error {
 	switch {
 	case probe.Version == nil && probe.EncryptedData != nil:
 		return fmt.Errorf("%s: %w, which kyku does not read; decrypt it with tofu (state encryption's fallback) first", name, ErrEncrypted)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/kyku/action/internal/state"
-	"github.com/kyku/action/internal/value"
 )
 
 // Extra is what Kyku's model holds of a state and a Terraform state does
@@ -58,13 +57,11 @@ func EncodeExtra(e *Extra) ([]byte, error) {
 // DecodeExtra reads what EncodeExtra wrote; name starts its errors.
 func DecodeExtra(name string, data []byte) (*Extra, error) {
 	var e Extra
+	// encoding/json decodes a configuration into Kyku's canonical model
+	// already (float64, string, bool, nil, []any, map[string]any): no
+	// copy through value.Normalize is needed.
 	if err := json.Unmarshal(data, &e); err != nil {
 		return nil, fmt.Errorf("%s: %s", name, plainJSONError(err))
-	}
-	for _, r := range e.Resources {
-		if r != nil && r.Config != nil {
-			r.Config = value.Normalize(r.Config).(map[string]any)
-		}
 	}
 	return &e, nil
 }

@@ -53,6 +53,10 @@ func TestBridgeInterrupted(t *testing.T) {
 			if d := cmp.Diff(c.want, nb.State().Interrupted); d != "" {
 				t.Errorf("interrupted (-want +got):\n%s", d)
 			}
+			// Every later State is a copy of the first: it keeps them too.
+			if d := cmp.Diff(c.want, nb.State().Interrupted); d != "" {
+				t.Errorf("interrupted, the second State (-want +got):\n%s", d)
+			}
 		})
 	}
 }

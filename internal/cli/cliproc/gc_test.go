@@ -70,21 +70,23 @@ func TestGCBudgetGivesWayToGOGC(t *testing.T) {
 	runtime.KeepAlive(live)
 }
 
+// TestOutgrown: the budget gives way once the heap goal it leaves is
+// less than half the live heap above it, whatever else the budget holds
+// (a plan of 5,000 resources: a live heap of 12 MB, its goal 14 MB).
 func TestOutgrown(t *testing.T) {
 	for _, c := range []struct {
-		live, other uint64
-		want        bool
+		live, goal uint64
+		want       bool
 	}{
 		{0, 0, false},
-		{16 << 20, 3 << 20, false},
-		{gcBudget * 2 / 3, 0, false},      // room left: a third of the budget, half the live heap
-		{gcBudget*2/3 + 2, 0, true},       // less
-		{gcBudget * 3 / 5, 4 << 20, true}, // the stacks and the runtime's own take the rest
-		{4 << 20, gcBudget, true},         // the runtime's memory alone fills the budget
-		{gcBudget, 0, true},
+		{4 << 20, gcBudget, false},
+		{16 << 20, 24 << 20, false}, // room: half the live heap
+		{16 << 20, 24<<20 - 1, true},
+		{12 << 20, 14 << 20, true}, // the plan's
+		{gcBudget, gcBudget, true},
 	} {
-		if got := outgrown(c.live, c.other); got != c.want {
-			t.Errorf("outgrown(%d, %d) = %v, want %v", c.live, c.other, got, c.want)
+		if got := outgrown(c.live, c.goal); got != c.want {
+			t.Errorf("outgrown(%d, %d) = %v, want %v", c.live, c.goal, got, c.want)
 		}
 	}
 }
