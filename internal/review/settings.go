@@ -149,6 +149,9 @@ func (d Deps) open(ctx context.Context, cfg *config.Config, env string) (*Worksp
 		return nil, fmt.Errorf("open workspace %s: %w", envName(env), err)
 	}
 	if ws == nil || ws.Engine == nil || ws.Backend == nil {
+		if ws != nil && ws.Close != nil {
+			_ = ws.Close() // what it did open (a turn on the state, say) is given back
+		}
 		return nil, fmt.Errorf("open workspace %s: opener returned no engine or backend", envName(env))
 	}
 	return ws, nil

@@ -8,17 +8,16 @@ import (
 	"github.com/kyku/action/internal/diag"
 )
 
-// TestConcurrentAppliesByDefault: different pull requests' jobs on one
-// project run at once unless the file says concurrent-applies: false;
-// files written when true was the opt-in stay valid.
-func TestConcurrentAppliesByDefault(t *testing.T) {
+// TestConcurrentAppliesOptIn: different pull requests' jobs on one
+// project run at once when the file says concurrent-applies: true.
+func TestConcurrentAppliesOptIn(t *testing.T) {
 	for _, tc := range []struct {
 		name, file string
 		want       bool
 	}{
-		{"no file", "", true},
-		{"not set", "comment: sticky\n", true},
-		{"the old opt-in", "concurrent-applies: true\n", true},
+		{"no file", "", false},
+		{"not set", "comment: sticky\n", false},
+		{"opted in", "concurrent-applies: true\n", true},
 		{"opted out", "concurrent-applies: false\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -31,8 +30,8 @@ func TestConcurrentAppliesByDefault(t *testing.T) {
 			}
 		})
 	}
-	if !Defaults().ConcurrentApplies {
-		t.Error("without a settings file, jobs of different pull requests wait for each other")
+	if Defaults().ConcurrentApplies {
+		t.Error("without a settings file, jobs of different pull requests run at once")
 	}
 	_, err := Parse(Path, []byte("concurrent-applies: sometimes\n"))
 	var ds diag.Diagnostics

@@ -62,13 +62,13 @@ type Settings struct {
 	NewRoots bool
 	Drift    Drift
 	Projects []Project
-	// ConcurrentApplies runs the jobs of different pull requests on one
-	// project and environment at once (the default): on a state with
-	// leases (docs/concurrent-applies.md) their applies wait only for the
-	// objects they touch; on one without, each waits in the bot for its
-	// turn, in the order they came. false (concurrent-applies: false) runs
-	// every job of a project and environment one at a time, as the bot
-	// did before.
+	// ConcurrentApplies (concurrent-applies: true) runs the jobs of
+	// different pull requests on one project and environment at once: on a
+	// state with leases (docs/concurrent-applies.md) their applies wait
+	// only for the objects they touch; on one without, each waits in the
+	// bot for its turn, in the order they came. Off by default: a job
+	// waiting for its turn holds a worker and spends its own time limit,
+	// which the queue's one-at-a-time key does not.
 	ConcurrentApplies bool
 	// PolicyOwners may override a policy denial by approving the head
 	// (logins, and teams as "org/team-slug").
@@ -139,7 +139,6 @@ func Defaults() *Settings {
 		Comment:            "sticky",
 		Workflow:           "kyku.yml",
 		Drift:              Drift{Enabled: true},
-		ConcurrentApplies:  true,
 		Projects:           []Project{defaultProject("", DefaultConfig)},
 	}
 }

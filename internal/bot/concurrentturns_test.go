@@ -78,13 +78,13 @@ func waitFor(t *testing.T, what string, ch <-chan struct{}) {
 
 const applied = `kyku_bot_jobs_total{kind="apply",outcome="applied"}`
 
-// TestDisjointPRsApplyAtOnceByDefault (issue 41): without any bot
-// settings, while PR 2's apply holds its lease on Vm "a" (its create is
+// TestDisjointPRsApplyAtOnce (issue 41): with concurrent-applies:
+// true, while PR 2's apply holds its lease on Vm "a" (its create is
 // held), PR 3's apply of Vm "b" on the same state runs and finishes; then
 // PR 2's finishes too, and neither reverts the other's object.
-func TestDisjointPRsApplyAtOnceByDefault(t *testing.T) {
+func TestDisjointPRsApplyAtOnce(t *testing.T) {
 	g := newGate("a")
-	h, _, _ := s3Project(t, harnessOpts{sim: g.wrap}, "", true, configV1+vmA, configV1+vmB)
+	h, _, _ := s3Project(t, harnessOpts{sim: g.wrap}, "concurrent-applies: true\n", true, configV1+vmA, configV1+vmB)
 	t.Cleanup(g.open)
 	openPRs(t, h)
 	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1001))
@@ -109,14 +109,14 @@ func TestDisjointPRsApplyAtOnceByDefault(t *testing.T) {
 	}
 }
 
-// TestOverlappingPRsByDefaultNameTheObjectsAndThePR (issue 41): without
-// any bot settings, PR 3's apply, needing Vm "a" while PR 2's apply holds
+// TestOverlappingPRsNameTheObjectsAndThePR (issue 41): with
+// concurrent-applies: true, PR 3's apply, needing Vm "a" while PR 2's apply holds
 // it, is refused past the lock timeout with a reply naming `a` and pull
 // request #2 — before PR 2's apply ends, not queued behind it — and
 // changes nothing.
-func TestOverlappingPRsByDefaultNameTheObjectsAndThePR(t *testing.T) {
+func TestOverlappingPRsNameTheObjectsAndThePR(t *testing.T) {
 	g := newGate("a")
-	h, _, _ := s3Project(t, harnessOpts{sim: g.wrap, lockTimeout: 300 * time.Millisecond}, "", true, configV1+vmA, configV1+vmA+vmB)
+	h, _, _ := s3Project(t, harnessOpts{sim: g.wrap, lockTimeout: 300 * time.Millisecond}, "concurrent-applies: true\n", true, configV1+vmA, configV1+vmA+vmB)
 	t.Cleanup(g.open)
 	openPRs(t, h)
 	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1101))
@@ -145,14 +145,14 @@ func TestOverlappingPRsByDefaultNameTheObjectsAndThePR(t *testing.T) {
 }
 
 // TestStateWithoutLeasesTakesTurns (issue 41): with leases: false (the
-// whole-state lock) and no bot settings, PR 3's apply waits in the bot
+// whole-state lock) and concurrent-applies: true, PR 3's apply waits in the bot
 // while PR 2's holds the state, instead of waiting on the lock (whose
 // timeout here is 1ms, so one that waited on it would be refused), then
 // is judged as it always was one after the other: its branch is behind,
 // its saved plan stale (not a lock it could not take).
 func TestStateWithoutLeasesTakesTurns(t *testing.T) {
 	g := newGate("a")
-	h, _, _ := s3Project(t, harnessOpts{sim: g.wrap, lockTimeout: time.Millisecond}, "", false, configV1+vmA, configV1+vmB)
+	h, _, _ := s3Project(t, harnessOpts{sim: g.wrap, lockTimeout: time.Millisecond}, "concurrent-applies: true\n", false, configV1+vmA, configV1+vmB)
 	t.Cleanup(g.open)
 	openPRs(t, h)
 	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1201))
