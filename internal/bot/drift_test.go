@@ -201,9 +201,17 @@ func TestScheduledDriftRound(t *testing.T) {
 }
 
 // TestDriftNeverOverlapsAPlanOfTheEnvironment: a drift check waits while
-// a plan of the same project/environment holds its state (even one with
-// leases, whose pull requests' jobs run at once), and runs after it.
+// a plan of the same project/environment holds its state, and runs after
+// it: by default (queued on the environment's key) and with
+// concurrent-applies: true (the pull requests' jobs of a state with
+// leases run at once; the check waits for its turn on the state).
 func TestDriftNeverOverlapsAPlanOfTheEnvironment(t *testing.T) {
+	for name, settings := range map[string]string{"default": "", "concurrent applies": "concurrent-applies: true\n"} {
+		t.Run(name, func(t *testing.T) { driftNeverOverlapsAPlan(t, settings) })
+	}
+}
+
+func driftNeverOverlapsAPlan(t *testing.T, settings string) {
 	started, release := make(chan struct{}), make(chan struct{})
 	var mu sync.Mutex
 	var order []string
@@ -235,19 +243,25 @@ func TestDriftNeverOverlapsAPlanOfTheEnvironment(t *testing.T) {
 		},
 	}
 	h, tick := driftHarness(t, harnessOpts{rules: rules})
+	if settings != "" {
+		h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(settings))
+	}
 	let := sync.OnceFunc(func() { close(release) })
 	defer let() // the plan ends however the test does
 	h.pr(2, headA)
 	h.deliver("pull_request", prOpened(t, 2, headA))
 	<-started
 	tick <- time.Now()
-	// The round's drift job runs, and waits for the state while the plan
-	// holds it (one that would not wait would record itself first).
+	// The round's drift job waits behind the plan: queued on its key (the
+	// default), or, with concurrent-applies, running and waiting for its
+	// turn on the state; one that would not wait would record itself first.
 	eventually(t, "the drift check neither waits for the plan nor ran", func() bool {
 		mu.Lock()
 		ran := len(order) > 0
 		mu.Unlock()
-		return ran || strings.Contains(h.logs(), `"msg":"waiting for the turn on the state"`)
+		m := h.metrics()
+		queued := m[`kyku_bot_jobs_total{kind="drift-schedule",outcome="routed"}`] == 1 && m["kyku_bot_queue_depth"] == 1 && m["kyku_bot_jobs_running"] == 1
+		return ran || queued || strings.Contains(h.logs(), `"msg":"waiting for the turn on the state"`)
 	})
 	let()
 	h.settle()
