@@ -184,6 +184,13 @@ func (e *Engine) applyLeased(ctx context.Context, cfg *config.Config, opts Apply
 			}
 		}
 	}
+	// A create another run left interrupted while this one waited for its
+	// leases (its intent is open in the state now): the object may exist,
+	// and the plan above never saw the intent. Refused as a plan would be
+	// (objectsStale does not see it: no object there before or after).
+	if err := refuseInterrupted(st, p.Changes); err != nil {
+		return nil, true, err
+	}
 	if saved != nil {
 		if p, err = e.savedPrelude(saved, st, cfg, opts, true); err != nil {
 			return nil, true, err

@@ -1,6 +1,9 @@
 package engine_test
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +16,7 @@ import (
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/lease"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr/local"
 )
 
@@ -327,5 +331,40 @@ func TestLeasedSavedPlanHeldToItsObjects(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestLeasedApplyRefusesACreateInterruptedWhileItWaited: another run's
+// create of key2 was interrupted (its intent is open in the state) after
+// this apply planned and before it held key2's lease: the object may
+// exist, so this apply refuses to create key2 again, as its plan would
+// have (a duplicate in the cloud otherwise), and creates nothing.
+func TestLeasedApplyRefusesACreateInterruptedWhileItWaited(t *testing.T) {
+	w := newWorld(t)
+	mustApply(t, w.engine(), parse(t, stack))
+	before := w.cloud()
+	var once sync.Once
+	meanwhile := func() time.Time {
+		once.Do(func() {
+			st := w.state()
+			st.Interrupted = map[string]string{"key2": "SshKey"}
+			data, err := state.Encode(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(w.stateDir, "state.json"), data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		})
+		return time.Now()
+	}
+	cfg := variant("outputs:", "  key2:\n    type: SshKey\n    properties: { publicKey: \"ssh-ed25519 DDDD other\" }\noutputs:")
+	_, err := applyAs(t, w.engine(w.leasedWith(meanwhile)), parse(t, cfg), engine.ApplyOptions{AutoApprove: true}, nil)
+	var ie *engine.InterruptedError
+	if !errors.As(err, &ie) || !slices.Equal(ie.Names, []string{"key2"}) {
+		t.Fatalf("apply: %v; want key2's interrupted create refused", err)
+	}
+	if d := cmp.Diff(before, w.cloud()); d != "" {
+		t.Errorf("the cloud changed (-before +after):\n%s", d)
 	}
 }
