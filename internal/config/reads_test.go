@@ -81,3 +81,35 @@ func TestReferenceErrorsWhereWritten(t *testing.T) {
 		})
 	}
 }
+
+// TestTemplateTextHoldingAReference: a variable whose value is a
+// reference in Kyku's form ("${db}"), read into a template that reads a
+// resource too, reads both: the template's references are what its text
+// (the form a saved plan keeps) reads back as, so the graph orders db
+// first and a saved plan applies what the plan showed.
+func TestTemplateTextHoldingAReference(t *testing.T) {
+	src := "variables:\n  x: { type: string, default: \"${db}\" }\nresources:\n  db: { type: Vpc, properties: { cidr: 10.0.0.0/16 } }\n  net: { type: Vpc, properties: { cidr: 10.1.0.0/16 } }\n  sg:\n    type: SecurityGroup\n    properties:\n      network: \"${net}\"\n      tags: { name: \"${var.x}-${net.id}\" }\n"
+	cfg, err := Parse([]File{{Name: "kyku.yaml", Data: []byte(src)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags, _ := cfg.Resource("sg").Properties["tags"].(map[string]any)
+	tp, ok := tags["name"].(*value.Template)
+	if !ok {
+		t.Fatalf("tags.name = %#v, want a template", tags["name"])
+	}
+	back, ok := value.ParseTemplate(tp.String())
+	if !ok {
+		t.Fatalf("%q reads back as no template", tp.String())
+	}
+	if diff := cmp.Diff(back.Refs(), tp.Refs()); diff != "" {
+		t.Errorf("references (-as a saved plan reads them back +as planned):\n%s", diff)
+	}
+	var names []string
+	for _, r := range tp.Refs() {
+		names = append(names, r.Resource)
+	}
+	if diff := cmp.Diff([]string{"db", "net"}, names); diff != "" {
+		t.Errorf("resources read (-want +got):\n%s", diff)
+	}
+}

@@ -32,8 +32,26 @@ type templatePart struct {
 // A TemplateBuilder makes a Template part by part.
 type TemplateBuilder struct{ t Template }
 
-// Text appends literal text.
+// Text appends text; a reference in Kyku's form inside it ("${db}",
+// from a variable's value, say) is a reference, as it is when the
+// template's JSON is read back (ParseTemplate), so that what a plan
+// shows and what its saved plan applies read the same.
 func (b *TemplateBuilder) Text(s string) {
+	last := 0
+	for {
+		r, start, end, ok := nextRef(s, last)
+		if !ok {
+			break
+		}
+		b.literal(s[last:start])
+		b.Ref(r)
+		last = end
+	}
+	b.literal(s[last:])
+}
+
+// literal appends literal text.
+func (b *TemplateBuilder) literal(s string) {
 	if n := len(b.t.parts); n > 0 && !b.t.parts[n-1].isRef {
 		b.t.parts[n-1].text += s
 		return
@@ -79,17 +97,7 @@ func ParseTemplate(s string) (*Template, bool) {
 		return nil, false
 	}
 	var b TemplateBuilder
-	last := 0
-	for {
-		r, start, end, ok := nextRef(s, last)
-		if !ok {
-			break
-		}
-		b.Text(s[last:start])
-		b.Ref(r)
-		last = end
-	}
-	b.Text(s[last:])
+	b.Text(s)
 	t := b.Template()
 	return t, t != nil
 }
