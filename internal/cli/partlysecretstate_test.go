@@ -175,3 +175,40 @@ func TestWholeSecretStateStillReads(t *testing.T) {
 		t.Errorf("the plan after apply does not mask the secret parts alone:\n%s", text)
 	}
 }
+
+// TestNewlySecretPartsOfAnUnchangedObject: an object whose configuration
+// marks parts of it secret that its state does not (a state written
+// before they were), applied with nothing to change, gets them recorded
+// as OpenTofu writes them: a map's entry as an index step, so that
+// OpenTofu reading the state masks it too (an attribute step on a map
+// would mark nothing there).
+func TestNewlySecretPartsOfAnUnchangedObject(t *testing.T) {
+	k, root := tofuRoot(t, "partlysecret")
+	path := statePath(root, "")
+	want := sensitivePaths(t, path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f map[string]any
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range f["resources"].([]any) {
+		for _, in := range r.(map[string]any)["instances"].([]any) {
+			in.(map[string]any)["sensitive_attributes"] = []any{}
+		}
+	}
+	if data, err = json.MarshalIndent(f, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := k.run("", "apply", "--auto-approve", "-c", root); code != 0 {
+		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
+	}
+	if d := cmp.Diff(want, sensitivePaths(t, path)); d != "" {
+		t.Errorf("sensitive_attributes after an apply changing nothing (-tofu +kyku):\n%s", d)
+	}
+}

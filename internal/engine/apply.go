@@ -247,7 +247,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	}
 	if !p.HasChanges() {
 		next := st.Clone()
-		recorded := recordUnchanged(next, p)
+		recorded := recordUnchanged(next, p, e.statePathsIn(work))
 		outputs := e.outputs(p.Config, next, p.Data)
 		res.Outputs = outputs
 		if changed := e.recordOutputs(work, p.Config, st, next, outputs); recorded || changed {
@@ -268,7 +268,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	if err != nil {
 		return res, err
 	}
-	x := newExecution(e, st, p)
+	x := newExecution(e, st, p, e.statePathsIn(work))
 	x.at = start
 	x.seq.Store(seq)
 	// Interrupted: the running changes are asked to end early (a
@@ -325,7 +325,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 // destroy orders and guards them by the config that was applied), and the
 // outputs read from the cloud (a Vm's new public IP), and the properties
 // that became secret.
-func recordUnchanged(st *state.File, p *plan.Plan) bool {
+func recordUnchanged(st *state.File, p *plan.Plan, toState statePathsFunc) bool {
 	changed := false
 	for _, c := range p.Changes {
 		r := st.Resources[c.ResourceID]
@@ -353,7 +353,7 @@ func recordUnchanged(st *state.File, p *plan.Plan) bool {
 			r.Outputs = value.CopyMap(c.Outputs)
 			changed = true
 		}
-		if more, within := addSecret(r.Sensitive, r.SensitiveWithin, c.Sensitive, c.SensitiveWithin); !slices.Equal(more, r.Sensitive) || !maps.EqualFunc(within, r.SensitiveWithin, slices.Equal) {
+		if more, within := addSecret(r.Sensitive, r.SensitiveWithin, c.Sensitive, stateWithin(c, toState)); !slices.Equal(more, r.Sensitive) || !maps.EqualFunc(within, r.SensitiveWithin, slices.Equal) {
 			r.Sensitive, r.SensitiveWithin = more, within // newly secret; what was secret stays so until the value changes
 			changed = true
 		}

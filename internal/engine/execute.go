@@ -35,9 +35,9 @@ type execution struct {
 	started map[int]time.Time
 }
 
-func newExecution(e *Engine, st *state.File, p *plan.Plan) *execution {
+func newExecution(e *Engine, st *state.File, p *plan.Plan, toState statePathsFunc) *execution {
 	x := &execution{e: e, p: p, base: st, live: st.Clone(), data: maps.Clone(p.Data), results: map[int]*ChangeResult{}, started: map[int]time.Time{}}
-	recordUnchanged(x.live, p) // adopted IDs are what references resolve to
+	recordUnchanged(x.live, p, toState) // adopted IDs are what references resolve to
 	x.build(true)
 	if hasCycle(x.tasks) {
 		// Ordering destroys after the updates of their former dependents

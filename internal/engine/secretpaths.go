@@ -193,3 +193,27 @@ func isMapType(t any) bool {
 	l, ok := t.([]any)
 	return ok && len(l) == 2 && l[0] == "map"
 }
+
+// statePathsFunc is statePaths with its context: a property's secret
+// paths as the plan writes them, in state's form.
+type statePathsFunc func(typ, name string, paths []string) []string
+
+// statePathsIn is statePaths bound to ctx.
+func (e *Engine) statePathsIn(ctx context.Context) statePathsFunc {
+	return func(typ, name string, paths []string) []string { return e.statePaths(ctx, typ, name, paths) }
+}
+
+// stateWithin is a no-op change's secret paths (SensitiveWithin, the
+// plan's form: a map's key written as an attribute) in state's form (a
+// map's entry as ["key"], as OpenTofu's sensitive_attributes index it),
+// converted by toState.
+func stateWithin(c plan.Change, toState statePathsFunc) map[string][]string {
+	if len(c.SensitiveWithin) == 0 {
+		return nil
+	}
+	out := make(map[string][]string, len(c.SensitiveWithin))
+	for n, paths := range c.SensitiveWithin {
+		out[n] = toState(c.Type, n, paths)
+	}
+	return out
+}
