@@ -46,7 +46,7 @@ func (e *Expr) Eval(lookup value.Lookup) (any, bool, error) {
 
 // value is the argument's cty value, marks kept.
 func (e *Expr) value(lookup value.Lookup) (cty.Value, hcl.Diagnostics) {
-	ctx, diags := e.sc.context(e.travs, lookup, memo{})
+	ctx, diags := e.sc.context(e.travs, lookup, memo{}, true)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
@@ -294,7 +295,8 @@ func (s scope) eval(expr hcl.Expression, lookup value.Lookup, m memo) (cty.Value
 	if expr == nil {
 		return cty.NullVal(cty.DynamicPseudoType), nil
 	}
-	ctx, diags := s.context(s.mi.ev.travs.variables(expr), lookup, m)
+	_, native := expr.(hclsyntax.Expression) // a JSON body's traversals are found anew each time (travCache)
+	ctx, diags := s.context(s.mi.ev.travs.variables(expr), lookup, m, native)
 	if diags.HasErrors() {
 		return failed(cty.DynamicPseudoType), diags
 	}
@@ -306,8 +308,11 @@ func (s scope) eval(expr hcl.Expression, lookup value.Lookup, m memo) (cty.Value
 }
 
 // context is the evaluation context of traversals travs in s: the
-// values they name (and only those), the functions of s's module.
-func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo) (*hcl.EvalContext, hcl.Diagnostics) {
+// values they name (and only those), the functions of s's module. keep
+// says travs is the same slice each time for the same expression (the
+// travCache's, or an Expr's own), so the constant var and local objects
+// built may be kept by it (constRoots).
+func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo, keep bool) (*hcl.EvalContext, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	mi := s.mi
 	vars := map[string]cty.Value{}
@@ -324,7 +329,7 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo) (*hcl
 	// constant, or built here, and kept when it is (constRoots).
 	cached := map[string]bool{}
 	varying := map[string]bool{} // a value read was not constant, or not declared
-	if len(travs) > 0 {
+	if len(travs) > 0 && keep {
 		for _, root := range [...]string{"var", "local"} {
 			if v, ok := mi.consts.get(travs, root); ok {
 				vars[root], cached[root] = v, true
@@ -468,7 +473,7 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo) (*hcl
 			continue
 		}
 		vars[root] = cty.ObjectVal(attrs)
-		if (root == "var" || root == "local") && !varying[root] {
+		if (root == "var" || root == "local") && !varying[root] && keep {
 			mi.consts.put(travs, root, vars[root])
 		}
 	}
