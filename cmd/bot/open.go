@@ -142,7 +142,11 @@ func openerOf(getenv func(string) string, simRoot, version string) bot.Opener {
 		}
 		// One scrubber for the engine and the providers (review reads it).
 		book := &progress.SecretBook{}
-		p, err := workspace.Provider(ctx, cfg, workspace.Settings{Env: env, Getenv: getenv, Plugins: plugins, Engine: engine.Options{Secrets: book}}, reg)
+		// terraform_remote_state reads another root's s3 or gcs state with
+		// the bot's own credentials (never the tenant's role): as kyku-engine
+		// and the Action give them.
+		p, err := workspace.Provider(ctx, cfg, workspace.Settings{Env: env, Getenv: getenv, Plugins: plugins, Engine: engine.Options{Secrets: book},
+			AWS: awsstore.Store{}, Google: google.DefaultClient}, reg)
 		if err != nil {
 			return nil, fmt.Errorf("open workspace: %w", err)
 		}
