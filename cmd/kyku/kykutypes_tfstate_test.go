@@ -1,16 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
@@ -178,28 +175,9 @@ func TestCrashKykuTypesOnTofuState(t *testing.T) {
 	}
 	kills := 0
 	for _, at := range []int{10, 25, 40} {
-		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-		c := p.cmd(ctx, "apply", "--auto-approve", "--parallelism", "4", "--var", "vms=60")
-		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if err := c.Start(); err != nil {
-			cancel()
-			t.Fatal(err)
-		}
-		done := make(chan struct{})
-		go func() { _ = c.Wait(); close(done) }()
-	wait:
-		for vms() < at {
-			select {
-			case <-done:
-				break wait
-			case <-time.After(2 * time.Millisecond):
-			}
-		}
-		if err := syscall.Kill(-c.Process.Pid, syscall.SIGKILL); err == nil {
+		if killApplyAt(t, p, vms, at, "apply", "--auto-approve", "--parallelism", "4", "--var", "vms=60") {
 			kills++
 		}
-		<-done
-		cancel()
 		st := readTofuState(t, statePath)
 		if st.Lineage != lineage {
 			t.Fatalf("after a kill the state's lineage is %s, not %s", st.Lineage, lineage)

@@ -57,28 +57,9 @@ func TestCrashOnTofuState(t *testing.T) {
 	// Each apply is killed once the cloud holds this many bulk objects:
 	// in the middle of creating them.
 	for _, at := range []int{10, 40, 70, 100} {
-		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-		c := p.cmd(ctx, "apply", "--auto-approve", "--parallelism", "4", "-c", root)
-		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if err := c.Start(); err != nil {
-			cancel()
-			t.Fatal(err)
-		}
-		done := make(chan struct{})
-		go func() { _ = c.Wait(); close(done) }()
-	wait:
-		for bulk() < at {
-			select {
-			case <-done:
-				break wait
-			case <-time.After(2 * time.Millisecond):
-			}
-		}
-		if err := syscall.Kill(-c.Process.Pid, syscall.SIGKILL); err == nil {
+		if killApplyAt(t, p, bulk, at, "apply", "--auto-approve", "--parallelism", "4", "-c", root) {
 			kills++
 		}
-		<-done
-		cancel()
 		st := readTofuState(t, statePath)
 		if st.Lineage != lineage {
 			t.Fatalf("after a kill the state's lineage is %s, not OpenTofu's %s", st.Lineage, lineage)
@@ -265,4 +246,31 @@ func copyDir(t *testing.T, from, to string) {
 	if out, err := exec.Command("cp", "-r", from, to).CombinedOutput(); err != nil {
 		t.Fatalf("copy %s: %v\n%s", from, err, out)
 	}
+}
+
+// killApplyAt starts kyku with args in its own process group and
+// SIGKILLs the group once count() reaches at (while it is creating
+// objects), or lets it end first; it reports whether it killed it.
+func killApplyAt(t *testing.T, p *project, count func() int, at int, args ...string) bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	c := p.cmd(ctx, args...)
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = c.Wait(); close(done) }()
+wait:
+	for count() < at {
+		select {
+		case <-done:
+			break wait
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+	killed := syscall.Kill(-c.Process.Pid, syscall.SIGKILL) == nil
+	<-done
+	return killed
 }
