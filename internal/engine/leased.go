@@ -237,7 +237,7 @@ func (e *Engine) replanChanges(ctx context.Context, saved *plan.Plan, st *state.
 	if len(targets) == 0 {
 		return saved, nil
 	}
-	fresh, err := e.plan(ctx, saved.Config.Clone(), st, true, PlanOptions{Targets: targets, Replace: saved.Replace, AllowDestroyAll: true, createdAt: saved.CreatedAt, Refresh: savedRefresh(saved)})
+	fresh, err := e.plan(ctx, saved.Config.Clone(), st, true, savedPlanOptions(saved, targets))
 	if err != nil {
 		return nil, fmt.Errorf("plan the saved plan's configuration again: %w", err)
 	}

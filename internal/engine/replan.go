@@ -60,7 +60,7 @@ func (e *Engine) replan(ctx context.Context, saved *plan.Plan, st *state.File) (
 		if d == nil || d.Metadata.Prefix == "" {
 			d = draftWith(st, saved.Prefix, e.opts.Env)
 		}
-		fresh, err = e.plan(ctx, saved.Config.Clone(), d, st != nil, PlanOptions{Targets: saved.Targets, Replace: saved.Replace, AllowDestroyAll: true, createdAt: saved.CreatedAt, Refresh: savedRefresh(saved)})
+		fresh, err = e.plan(ctx, saved.Config.Clone(), d, st != nil, savedPlanOptions(saved, saved.Targets))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("plan the saved plan's configuration again: %w", err)
@@ -145,3 +145,10 @@ func propText(pc plan.PropChange) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// savedPlanOptions are the options a saved plan is planned again with at
+// apply (whole, or limited to targets): its own replaces, refresh mode and
+// time; whether it destroys everything was judged when it was made.
+func savedPlanOptions(saved *plan.Plan, targets []string) PlanOptions {
+	return PlanOptions{Targets: targets, Replace: saved.Replace, AllowDestroyAll: true, createdAt: saved.CreatedAt, Refresh: savedRefresh(saved)}
+}
