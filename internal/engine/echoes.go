@@ -17,14 +17,8 @@ func echoes(mask []string, within map[string][]string, vals ...map[string]any) [
 	secret := map[string]bool{}
 	for _, v := range vals {
 		for _, n := range mask {
-			var texts []string
-			if paths, ok := within[n]; ok {
-				for _, p := range paths {
-					texts = appendLeavesAt(texts, v[n], p)
-				}
-			} else {
-				texts = value.AppendLeaves(texts, v[n])
-			}
+			paths, partly := within[n]
+			texts := appendSecretTexts(nil, v[n], paths, partly)
 			for _, s := range texts {
 				// Unknown is every unknown value's placeholder, no one's secret.
 				if s != "" && s != value.Unknown {

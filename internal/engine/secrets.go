@@ -52,15 +52,23 @@ func appendSecrets(texts []string, r *state.Resource) []string {
 	}
 	for _, name := range r.Sensitive {
 		paths, unread := planWithin(map[string][]string{name: r.SensitiveWithin[name]})
-		if _, partly := r.SensitiveWithin[name]; !partly || len(unread) > 0 {
-			texts = value.AppendLeaves(texts, r.Config[name])
-			texts = value.AppendLeaves(texts, r.Outputs[name])
-			continue
-		}
-		for _, p := range paths[name] {
-			texts = appendLeavesAt(texts, r.Config[name], p)
-			texts = appendLeavesAt(texts, r.Outputs[name], p)
-		}
+		_, partly := r.SensitiveWithin[name]
+		partly = partly && len(unread) == 0
+		texts = appendSecretTexts(texts, r.Config[name], paths[name], partly)
+		texts = appendSecretTexts(texts, r.Outputs[name], paths[name], partly)
+	}
+	return texts
+}
+
+// appendSecretTexts appends the texts of a sensitive property's value v:
+// those at its secret paths when it is secret only in parts (partly),
+// else all of them.
+func appendSecretTexts(texts []string, v any, paths []string, partly bool) []string {
+	if !partly {
+		return value.AppendLeaves(texts, v)
+	}
+	for _, p := range paths {
+		texts = appendLeavesAt(texts, v, p)
 	}
 	return texts
 }
