@@ -401,6 +401,9 @@ func (h *heldLock) Unlock(ctx context.Context) error {
 
 // makeDirs creates dir and its missing parents and returns the ones it
 // created, deepest first.
+// mkdirAll is os.MkdirAll (a test's, to race another run's Unlock).
+var mkdirAll = os.MkdirAll
+
 func makeDirs(dir string) ([]string, error) {
 	var missing []string
 	for d := dir; ; d = filepath.Dir(d) {
@@ -412,7 +415,15 @@ func makeDirs(dir string) ([]string, error) {
 			break
 		}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// Another run's Unlock may remove, empty, a directory of the path
+	// this one just made (its own, made for its lock): make it again.
+	var err error
+	for range 8 {
+		if err = mkdirAll(dir, 0o755); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
 	return missing, nil
