@@ -100,6 +100,10 @@ type InterruptedError struct {
 	// Destroy says a destroy is refused: it would report everything
 	// destroyed and leave the object.
 	Destroy bool
+	// Replacing are the names (of Names) whose object in state a
+	// create-before-destroy replace was replacing: imported, the new
+	// object deposes it (intentreplace.go).
+	Replacing map[string]bool
 }
 
 func (e *InterruptedError) Error() string {
@@ -109,6 +113,11 @@ func (e *InterruptedError) Error() string {
 		if e.Destroy {
 			lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating it and the object it may have made is in no state, so destroy would leave it: "+
 				"import it (kyku import %s ID), then destroy, or, if it does not exist, drop the intent with kyku destroy --forget-interrupted %s", n, q, q)
+			continue
+		}
+		if e.Replacing[n] {
+			lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating its replacement (create before destroy) and the object it may have made is in no state: "+
+				"import it (kyku import %s ID: the object in state now is deposed, and the next apply destroys it) or, if it does not exist, drop the intent with kyku apply --forget-interrupted %s", n, q, q)
 			continue
 		}
 		lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating it and the object it may have made is in no state: "+
@@ -123,20 +132,27 @@ func refuseInterrupted(st *state.File, changes []plan.Change) error {
 	if st == nil || len(st.Interrupted) == 0 {
 		return nil
 	}
-	var names []string
+	ie := &InterruptedError{}
 	for _, c := range changes {
 		if c.Action != plan.Create && c.Action != plan.Replace {
 			continue
 		}
-		if _, ok := st.Interrupted[c.ResourceID]; ok {
-			names = append(names, c.ResourceID)
+		if _, ok := st.Interrupted[c.ResourceID]; !ok {
+			continue
+		}
+		ie.Names = append(ie.Names, c.ResourceID)
+		if st.Resources[c.ResourceID] != nil {
+			if ie.Replacing == nil {
+				ie.Replacing = map[string]bool{}
+			}
+			ie.Replacing[c.ResourceID] = true
 		}
 	}
-	if len(names) == 0 {
+	if len(ie.Names) == 0 {
 		return nil
 	}
-	slices.Sort(names)
-	return &InterruptedError{Names: names}
+	slices.Sort(ie.Names)
+	return ie
 }
 
 // shellWord is s as one word of a POSIX shell command line.

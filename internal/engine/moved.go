@@ -48,6 +48,9 @@ func moved(cfg *config.Config, st *state.File) (*state.File, map[string]string, 
 			}
 		}
 	}
+	for _, m := range cfg.Moved {
+		refuseIntentMove(&diags, m, st) // intentmoves.go
+	}
 	if err := diags.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -58,6 +61,9 @@ func moved(cfg *config.Config, st *state.File) (*state.File, map[string]string, 
 	view.Resources = make(map[string]*state.Resource, len(st.Resources))
 	for n, r := range st.Resources {
 		view.Resources[n] = r
+	}
+	if err := carryIntents(&view, do); err != nil { // intentmoves.go
+		return nil, nil, err
 	}
 	from := make(map[string]string, len(do))
 	renamed := map[string]string{}
