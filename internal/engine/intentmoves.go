@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"errors"
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
@@ -55,4 +58,31 @@ func refuseIntentMove(diags *diag.Diagnostics, m *config.Moved, st *state.File) 
 			"carry its intent with kyku state mv %s %s, then import it there or drop the intent (kyku apply --forget-interrupted %s)",
 			m.From, m.To, n, shellWord(n), shellWord(to), shellWord(to))
 	}
+}
+
+// refuseImpliedIntentMoves refuses, in a Terraform configuration, an
+// intent alone at a name OpenTofu would move without a moved block (count
+// added: a → a[0]; removed: a[0] → a): the new name would be created
+// again beside the object the interrupted create may have made.
+func refuseImpliedIntentMoves(cfg *config.Config, st *state.File) error {
+	if !cfg.Terraform || st == nil || len(st.Interrupted) == 0 {
+		return nil
+	}
+	var lines []string
+	for _, n := range slices.SortedFunc(maps.Keys(st.Interrupted), value.CompareNames) {
+		base, to, ok := impliedTarget(n)
+		if !ok || st.Resources[n] != nil || cfg.Resource(n) != nil || cfg.Resource(to) == nil || st.Resources[to] != nil || movedNames(cfg.Moved, base) {
+			continue
+		}
+		if _, open := st.Interrupted[to]; open {
+			continue // refused as to's own
+		}
+		lines = append(lines, fmt.Sprintf("%s: an apply was interrupted while creating it and the object it may have made is in no state; the configuration now names it %s (count added or removed), which would be created again: "+
+			"carry its intent with kyku state mv %s %s, then import it there or drop the intent (kyku apply --forget-interrupted %s)",
+			n, to, shellWord(n), shellWord(to), shellWord(to)))
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(lines, "\n"))
 }

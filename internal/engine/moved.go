@@ -23,6 +23,9 @@ import (
 // of one object whose from state holds only instances of (a[0], a[1]),
 // which would leave them to be destroyed.
 func moved(cfg *config.Config, st *state.File) (*state.File, map[string]string, error) {
+	if err := refuseImpliedIntentMoves(cfg, st); err != nil { // intentmoves.go
+		return nil, nil, err
+	}
 	implied := impliedMoves(cfg, st)
 	if len(cfg.Moved) == 0 && len(implied) == 0 {
 		return st, nil, nil
