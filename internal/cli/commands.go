@@ -265,8 +265,8 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	planFile := ""
 	allowAll := false
 	var targets, replaces, forget listFlags
+	fs.Var(&forget, "forget-interrupted", "drop the intent of an interrupted create of `NAME` with the "+op+": no object was made there (repeatable; see docs/terraform-state.md)")
 	if op == "apply" {
-		fs.Var(&forget, "forget-interrupted", "drop the intent of an interrupted create of `NAME`: no object was made there (repeatable; see docs/terraform-state.md)")
 		fs.StringVar(&planFile, "plan", "", "apply the saved plan in `FILE`: it must verify, and planning its configuration again against the current state must give the same changes")
 		fs.Var(&targets, "target", "apply only the resource (or instance) `NAME` and what it depends on (repeatable)")
 		fs.Var(&replaces, "replace", "replace the resource (or instance) `NAME` although nothing forces it (repeatable; Terraform's -replace)")

@@ -42,10 +42,12 @@ type ApplyOptions struct {
 	AllowDestroyAll bool
 	// Timestamp, for an apply that plans, is PlanOptions.Timestamp.
 	Timestamp time.Time
-	// ForgetInterrupted drops, before an apply that plans, the intents of
-	// these addresses' interrupted creates (state.File.Interrupted): the
-	// user says no object was made there. An address without one is
-	// refused, as is a saved plan.
+	// ForgetInterrupted drops the intents of these addresses' interrupted
+	// creates (state.File.Interrupted), for an apply that plans or a
+	// destroy: the user says no object was made there. The plan is made
+	// without them and lists them (plan.Plan.ForgetInterrupted); the
+	// state drops them only when that plan is carried out. An address
+	// without one is refused, as is a saved plan.
 	ForgetInterrupted []string
 }
 
@@ -134,15 +136,20 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 	}
 	defer unlock()
 	if p == nil {
-		if st, err = e.dropIntents(ctx, st, opts.ForgetInterrupted); err != nil { // intent.go
+		view, forgot, err := e.forgetting(st, opts.ForgetInterrupted) // forgetintent.go
+		if err != nil {
 			return nil, err
 		}
 		if st, err = e.ensure(ctx, st, ""); err != nil {
 			return nil, err
 		}
-		if p, err = e.plan(ctx, cfg, st, true, opts.planOptions()); err != nil {
+		if view == nil {
+			view = st
+		}
+		if p, err = e.plan(ctx, cfg, view, true, opts.planOptions()); err != nil {
 			return nil, err
 		}
+		p.ForgetInterrupted = forgot
 	} else {
 		if p, err = e.savedPrelude(p, st, cfg, opts, false); err != nil {
 			return nil, err
@@ -174,13 +181,18 @@ func (e *Engine) Destroy(ctx context.Context, opts ApplyOptions) (*Result, error
 		return nil, err
 	}
 	defer unlock()
-	if st == nil {
-		return &Result{Plan: &plan.Plan{Destroy: true, Environment: e.opts.Env}}, nil
-	}
-	p, err := e.planDestroy(ctx, st)
+	view, forgot, err := e.forgetting(st, opts.ForgetInterrupted) // forgetintent.go
 	if err != nil {
 		return nil, err
 	}
+	if st == nil {
+		return &Result{Plan: &plan.Plan{Destroy: true, Environment: e.opts.Env}}, nil
+	}
+	p, err := e.planDestroy(ctx, view)
+	if err != nil {
+		return nil, err
+	}
+	p.ForgetInterrupted = forgot
 	return e.run(ctx, st, p, opts)
 }
 
@@ -262,9 +274,14 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	res.Applied = true
 	prior := st
 
-	// Moves rename state resources before anything else runs: a move
-	// touches no cloud object, and every later change names the new.
-	st, seq, err := e.journalMoves(work, st, p)
+	// The intents the plan forgets are dropped, then moves rename state
+	// resources, before anything else runs: neither touches a cloud
+	// object, and every later change names the new.
+	st, seq, err := e.journalForgets(work, st, p) // forgetintent.go
+	if err != nil {
+		return res, err
+	}
+	st, seq, err = e.journalMoves(work, st, p, seq)
 	if err != nil {
 		return res, err
 	}

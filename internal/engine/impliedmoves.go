@@ -25,22 +25,27 @@ func impliedMoves(cfg *config.Config, st *state.File) [][2]string {
 		if _, deposed := plan.DeposedOf(name); deposed || isDataAddr(name) {
 			continue
 		}
-		var base, to string
-		switch {
-		case strings.HasSuffix(name, "[0]") && !strings.HasSuffix(name[:len(name)-3], "]"):
-			base, to = name[:len(name)-3], name[:len(name)-3]
-		case !strings.HasSuffix(name, "]"):
-			base, to = name, value.InstanceName(name, 0)
-		default:
-			continue
-		}
-		if cfg.Resource(to) == nil || st.Resources[to] != nil || movedNames(cfg.Moved, base) {
+		base, to, ok := impliedTarget(name)
+		if !ok || cfg.Resource(to) == nil || st.Resources[to] != nil || movedNames(cfg.Moved, base) {
 			continue
 		}
 		out = append(out, [2]string{name, to})
 	}
 	slices.SortFunc(out, func(a, b [2]string) int { return value.CompareNames(a[0], b[0]) })
 	return out
+}
+
+// impliedTarget is where OpenTofu would move state name (of resource
+// base) were count added (a → a[0]) or removed (a[0] → a); ok is false
+// for another instance.
+func impliedTarget(name string) (base, to string, ok bool) {
+	switch {
+	case strings.HasSuffix(name, "[0]") && !strings.HasSuffix(name[:len(name)-3], "]"):
+		return name[:len(name)-3], name[:len(name)-3], true
+	case !strings.HasSuffix(name, "]"):
+		return name, value.InstanceName(name, 0), true
+	}
+	return "", "", false
 }
 
 // isDataAddr reports whether a Terraform address is a data source's.

@@ -10,7 +10,6 @@ import (
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/state"
-	"github.com/kyku/action/internal/value"
 )
 
 // A Terraform provider's create answers with the object's ID: killed
@@ -98,12 +97,29 @@ func mergeIntents(cur, final *state.File, names []string) {
 // last create was interrupted: the object it may have made is in no state.
 type InterruptedError struct {
 	Names []string // sorted
+	// Destroy says a destroy is refused: it would report everything
+	// destroyed and leave the object.
+	Destroy bool
+	// Replacing are the names (of Names) whose object in state a
+	// create-before-destroy replace was replacing: imported, the new
+	// object deposes it (intentreplace.go).
+	Replacing map[string]bool
 }
 
 func (e *InterruptedError) Error() string {
 	lines := make([]string, len(e.Names))
 	for i, n := range e.Names {
 		q := shellWord(n)
+		if e.Destroy {
+			lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating it and the object it may have made is in no state, so destroy would leave it: "+
+				"import it (kyku import %s ID), then destroy, or, if it does not exist, drop the intent with kyku destroy --forget-interrupted %s", n, q, q)
+			continue
+		}
+		if e.Replacing[n] {
+			lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating its replacement (create before destroy) and the object it may have made is in no state: "+
+				"import it (kyku import %s ID: the object in state now is deposed, and the next apply destroys it) or, if it does not exist, drop the intent with kyku apply --forget-interrupted %s", n, q, q)
+			continue
+		}
 		lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating it and the object it may have made is in no state: "+
 			"import it (kyku import %s ID, or an import block) or, if it does not exist, drop the intent with kyku apply --forget-interrupted %s", n, q, q)
 	}
@@ -116,61 +132,27 @@ func refuseInterrupted(st *state.File, changes []plan.Change) error {
 	if st == nil || len(st.Interrupted) == 0 {
 		return nil
 	}
-	var names []string
+	ie := &InterruptedError{}
 	for _, c := range changes {
 		if c.Action != plan.Create && c.Action != plan.Replace {
 			continue
 		}
-		if _, ok := st.Interrupted[c.ResourceID]; ok {
-			names = append(names, c.ResourceID)
+		if _, ok := st.Interrupted[c.ResourceID]; !ok {
+			continue
+		}
+		ie.Names = append(ie.Names, c.ResourceID)
+		if st.Resources[c.ResourceID] != nil {
+			if ie.Replacing == nil {
+				ie.Replacing = map[string]bool{}
+			}
+			ie.Replacing[c.ResourceID] = true
 		}
 	}
-	if len(names) == 0 {
+	if len(ie.Names) == 0 {
 		return nil
 	}
-	slices.Sort(names)
-	return &InterruptedError{Names: names}
-}
-
-// dropIntents drops the intents of names (ApplyOptions.ForgetInterrupted)
-// from st, locked, and writes it; it returns the state written.
-func (e *Engine) dropIntents(ctx context.Context, st *state.File, names []string) (*state.File, error) {
-	if len(names) == 0 {
-		return st, nil
-	}
-	if st == nil {
-		return nil, fmt.Errorf("--forget-interrupted %s: there is no state in %s", shellWord(names[0]), e.backend.Describe())
-	}
-	var next *state.File
-	if _, err := e.rewrite(ctx, st, func(f *state.File) ([]string, error) {
-		next = f
-		return names, forgetInterrupted(f, names)
-	}); err != nil {
-		return nil, err
-	}
-	return next, nil
-}
-
-// forgetInterrupted drops the intents of names from st, refusing a name
-// st holds none for.
-func forgetInterrupted(st *state.File, names []string) error {
-	norm := make([]string, len(names))
-	for i, n := range names {
-		if a, ok := value.ParseAddress(n); ok {
-			n = a.String()
-		}
-		if _, ok := st.Interrupted[n]; !ok {
-			return fmt.Errorf("--forget-interrupted %s: no create of it was interrupted", shellWord(n))
-		}
-		norm[i] = n
-	}
-	for _, n := range norm {
-		delete(st.Interrupted, n)
-	}
-	if len(st.Interrupted) == 0 {
-		st.Interrupted = nil
-	}
-	return nil
+	slices.Sort(ie.Names)
+	return ie
 }
 
 // shellWord is s as one word of a POSIX shell command line.

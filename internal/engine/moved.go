@@ -23,6 +23,9 @@ import (
 // of one object whose from state holds only instances of (a[0], a[1]),
 // which would leave them to be destroyed.
 func moved(cfg *config.Config, st *state.File) (*state.File, map[string]string, error) {
+	if err := refuseImpliedIntentMoves(cfg, st); err != nil { // intentmoves.go
+		return nil, nil, err
+	}
 	implied := impliedMoves(cfg, st)
 	if len(cfg.Moved) == 0 && len(implied) == 0 {
 		return st, nil, nil
@@ -48,6 +51,9 @@ func moved(cfg *config.Config, st *state.File) (*state.File, map[string]string, 
 			}
 		}
 	}
+	for _, m := range cfg.Moved {
+		refuseIntentMove(&diags, m, st) // intentmoves.go
+	}
 	if err := diags.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -58,6 +64,9 @@ func moved(cfg *config.Config, st *state.File) (*state.File, map[string]string, 
 	view.Resources = make(map[string]*state.Resource, len(st.Resources))
 	for n, r := range st.Resources {
 		view.Resources[n] = r
+	}
+	if err := carryIntents(&view, do); err != nil { // intentmoves.go
+		return nil, nil, err
 	}
 	from := make(map[string]string, len(do))
 	renamed := map[string]string{}

@@ -249,10 +249,10 @@ func (e *Engine) renamed(typ, prefix, to, current string) string {
 // journalMoves renames in state, durably (a journal entry each), every
 // resource p moves, before any other change runs; it returns the state
 // the rest of the apply starts from and the last journal sequence number
-// used. A moved resource keeps its cloud object, ID and cloud name (a
-// provider that renames objects renames it afterwards, see rename).
-func (e *Engine) journalMoves(ctx context.Context, st *state.File, p *plan.Plan) (*state.File, int64, error) {
-	var seq int64
+// used (seq: the last one used before it). A moved resource keeps its
+// cloud object, ID and cloud name (a provider that renames objects
+// renames it afterwards, see rename).
+func (e *Engine) journalMoves(ctx context.Context, st *state.File, p *plan.Plan, seq int64) (*state.File, int64, error) {
 	next := st
 	for _, c := range p.Changes {
 		if c.MovedFrom == "" {

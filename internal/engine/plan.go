@@ -140,6 +140,9 @@ func (e *Engine) planDestroy(ctx context.Context, st *state.File) (*plan.Plan, e
 	if err := diags.Err(); err != nil {
 		return nil, err
 	}
+	if err := refuseInterruptedDestroy(st); err != nil { // forgetintent.go
+		return nil, err
+	}
 	if err := e.ownTypes(ctx, p); err != nil {
 		return nil, err
 	}

@@ -36,7 +36,10 @@ type ImportResult struct {
 // provider cannot find is an error) and what it holds becomes what was
 // last applied, so the next plan shows a no-op or the update that makes it
 // match the configuration. A name already in state, or an object state
-// manages under another name, is an error.
+// manages under another name, is an error, except a name whose object in
+// state a create-before-destroy replace was replacing when its create was
+// interrupted: that object is deposed, as the create would have left it,
+// and the next apply destroys it.
 func (e *Engine) Import(ctx context.Context, cfg *config.Config, name, id string) (*ImportResult, error) {
 	a, ok := value.ParseAddress(name)
 	if !ok || a.Kind == value.AllIndex {
@@ -52,9 +55,10 @@ func (e *Engine) Import(ctx context.Context, cfg *config.Config, name, id string
 		return nil, err
 	}
 	defer unlock()
+	var depose bool // the object in state is the one a replace's interrupted create replaces (intentreplace.go)
 	if st != nil {
-		if sr := st.Resources[name]; sr != nil {
-			return nil, fmt.Errorf("import: %s is in state already (id %s); forget it first with kyku state rm %s", name, sr.ProviderID, name)
+		if depose, err = replacedByInterrupted(st, name); err != nil {
+			return nil, err
 		}
 		for n, sr := range st.Resources {
 			if sr.Type == r.Type && sr.ProviderID == id {
@@ -74,6 +78,9 @@ func (e *Engine) Import(ctx context.Context, cfg *config.Config, name, id string
 		return nil, err
 	}
 	sc, err := e.rewrite(ctx, st, func(next *state.File) ([]string, error) {
+		if depose {
+			deposeFor(next, name)
+		}
 		next.Resources[name] = importedResource(r, importedObject(o), g.Deps(name), nil)
 		delete(next.Interrupted, name) // the object an interrupted create made, if any (intent.go)
 		return []string{name}, nil
@@ -86,7 +93,9 @@ func (e *Engine) Import(ctx context.Context, cfg *config.Config, name, id string
 
 // StateMove renames from to to in state (and every dependency on it); the
 // cloud object keeps its ID and name. A from without an index that names
-// instances in state (web[0], web[1]) moves them all to to[0], to[1].
+// instances in state (web[0], web[1]) moves them all to to[0], to[1]. The
+// open intent of an interrupted create of from moves with it, or alone
+// when from has no object in state.
 func (e *Engine) StateMove(ctx context.Context, from, to string) (*StateChange, error) {
 	fa, ok1 := value.ParseAddress(from)
 	ta, ok2 := value.ParseAddress(to)
@@ -100,6 +109,11 @@ func (e *Engine) StateMove(ctx context.Context, from, to string) (*StateChange, 
 	return e.repair(ctx, "state mv", func(next *state.File) ([]string, error) {
 		if next.Resources[from] != nil {
 			return []string{to}, next.Move(from, to)
+		}
+		if _, ok := next.Interrupted[from]; ok && next.Resources[to] == nil {
+			// An interrupted create's intent, no object in state: it
+			// moves alone (intentmoves.go).
+			return []string{to}, next.MoveIntent(from, to)
 		}
 		insts := instancesOf(next, from)
 		if len(insts) == 0 || ta.Kind != value.NoIndex {

@@ -63,9 +63,11 @@ func ChangesDigest(p *Plan) (string, error) {
 		Destroy     bool              `json:"destroy"`
 		Targets     []string          `json:"targets,omitempty"`
 		Replace     []string          `json:"replace,omitempty"`
+		Forget      []string          `json:"forgetInterrupted,omitempty"` // what the apply drops from state
 		OwnTypes    map[string]string `json:"ownTypes,omitempty"`
 		Changes     []change          `json:"changes"`
-	}{Version: 1, Environment: p.Environment, Provider: p.Provider, Prefix: p.Prefix, ConfigHash: p.ConfigHash, Destroy: p.Destroy, Targets: p.Targets, Replace: p.Replace, OwnTypes: p.OwnTypes}
+	}{Version: 1, Environment: p.Environment, Provider: p.Provider, Prefix: p.Prefix, ConfigHash: p.ConfigHash, Destroy: p.Destroy, Targets: p.Targets, Replace: p.Replace,
+		Forget: p.ForgetInterrupted, OwnTypes: p.OwnTypes}
 	canon.Changes = make([]change, len(p.Changes))
 	for i, c := range p.Changes {
 		props := make([]PropChange, len(c.Properties))

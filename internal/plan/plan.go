@@ -346,6 +346,10 @@ type Plan struct {
 	// Replace, when set, are the --replace names the plan replaces
 	// whatever changed.
 	Replace []string `json:"replace,omitempty"`
+	// ForgetInterrupted, when set, are the addresses (sorted) whose
+	// interrupted creates' intents the apply drops, first of its changes
+	// (--forget-interrupted: no object was made there).
+	ForgetInterrupted []string `json:"forgetInterrupted,omitempty"`
 	// OwnTypes are the provider's own names of the types of the plan's
 	// changes and configuration that a configuration names otherwise (a
 	// second configuration of a Terraform provider: west_s3_bucket →
@@ -405,7 +409,7 @@ func (p *Plan) DestroysAll() bool {
 // a read; one is only planned beside the changes it waits for).
 func (p *Plan) HasChanges() bool {
 	c := p.Counters
-	return c.Create+c.Update+c.Replace+c.Destroy+c.Move+c.Import+c.Read > 0 || p.forgets() > 0
+	return c.Create+c.Update+c.Replace+c.Destroy+c.Move+c.Import+c.Read > 0 || p.forgets() > 0 || len(p.ForgetInterrupted) > 0
 }
 
 func (p *Plan) forgets() int {

@@ -111,6 +111,9 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 	if len(p.Replace) > 0 {
 		fmt.Fprintln(bw, "Replacing, as requested (--replace): "+oneLine(strings.Join(p.Replace, ", "))+".")
 	}
+	if l := forgetLine(p); l != "" {
+		fmt.Fprintln(bw, l)
+	}
 	if l := ReadsLine(p); l != "" {
 		fmt.Fprintln(bw, l)
 	}
@@ -118,7 +121,7 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 		fmt.Fprintln(bw, "Warning: "+w)
 	}
 	fmt.Fprintln(bw)
-	if !p.HasChanges() {
+	if !changesResources(p) {
 		fmt.Fprintln(bw, noChanges)
 		writeOutputChanges(bw, p.OutputChanges, opts.Color)
 		return flush(bw)

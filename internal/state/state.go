@@ -328,6 +328,22 @@ func Fold(f *File, entries []Entry) bool {
 	return changed
 }
 
+// MoveIntent carries the open intent of an interrupted create of from
+// (Interrupted), if any, to to: the object that create may have made is
+// to's now. An intent at both is an error (one would be lost).
+func (f *File) MoveIntent(from, to string) error {
+	typ, ok := f.Interrupted[from]
+	if !ok {
+		return nil
+	}
+	if _, clash := f.Interrupted[to]; clash {
+		return fmt.Errorf("move %q to %q: both have an open intent of an interrupted create", from, to)
+	}
+	delete(f.Interrupted, from)
+	f.Interrupted[to] = typ
+	return nil
+}
+
 // Move renames resource from to to, and every dependency on it: the cloud
 // object is the same, only its name in state changes. It refuses a from
 // that is not in f and a to that is.
@@ -338,6 +354,9 @@ func (f *File) Move(from, to string) error {
 		return fmt.Errorf("move %q to %q: %q is not in state", from, to, from)
 	case f.Resources[to] != nil:
 		return fmt.Errorf("move %q to %q: %q is in state already", from, to, to)
+	}
+	if err := f.MoveIntent(from, to); err != nil {
+		return err
 	}
 	delete(f.Resources, from)
 	r.Name = to

@@ -239,21 +239,21 @@ type ApplyResponse struct {
 func (p *Provider) ApplyResourceChange(ctx context.Context, r ApplyRequest) (ApplyResponse, error) {
 	rs, err := p.resourceSchema(ctx, r.TypeName, false)
 	if err != nil {
-		return ApplyResponse{}, err
+		return ApplyResponse{}, notSent(err)
 	}
 	ty := rs.Block.ImpliedType()
 	var req applyRequest
 	req.typeName, req.plannedPrivate, req.meta = p.wireType(r.TypeName), r.PlannedPrivate, p.meta()
 	if req.prior, err = encode(r.PriorState, ty); err != nil {
-		return ApplyResponse{}, err
+		return ApplyResponse{}, notSent(fmt.Errorf("ApplyResourceChange %s: prior state: %w", r.TypeName, err))
 	}
 	if r.PlannedMsgpack != nil {
 		req.planned = dynamicValue{msgpack: r.PlannedMsgpack}
 	} else if req.planned, err = encode(r.PlannedState, ty); err != nil {
-		return ApplyResponse{}, err
+		return ApplyResponse{}, notSent(fmt.Errorf("ApplyResourceChange %s: planned state: %w", r.TypeName, err))
 	}
 	if req.config, err = encode(r.Config, ty); err != nil {
-		return ApplyResponse{}, err
+		return ApplyResponse{}, notSent(fmt.Errorf("ApplyResourceChange %s: config: %w", r.TypeName, err))
 	}
 
 	callCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))

@@ -155,8 +155,7 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 	// got no answer may have (provider.ErrNoObject).
 	answered := true
 	defer func() {
-		var partial *provider.PartialError
-		if err != nil && !update && answered && !errors.As(err, &partial) {
+		if !update && madeNoObject(err, answered) {
 			err = provider.NoObject(err)
 		}
 	}()
@@ -314,4 +313,16 @@ func compatibleUnmarked(path cty.Path, planned, got cty.Value) error {
 		}
 	}
 	return nil
+}
+
+// madeNoObject reports whether err, the failure of a create, certainly
+// made no object: the provider answered (answered) without one, or the
+// plugin client failed before the request was sent (tfplugin.ErrNotSent).
+// A failure that carries the object (provider.PartialError) made one.
+func madeNoObject(err error, answered bool) bool {
+	var partial *provider.PartialError
+	if err == nil || errors.As(err, &partial) {
+		return false
+	}
+	return answered || errors.Is(err, tfplugin.ErrNotSent)
 }

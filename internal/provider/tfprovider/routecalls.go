@@ -19,7 +19,7 @@ func (r *Router) PlanChange(ctx context.Context, req provider.ChangeRequest) (pr
 func (r *Router) Create(ctx context.Context, res provider.Resource) (provider.Object, error) {
 	p, err := r.to(res.Type)
 	if err != nil {
-		return provider.Object{}, err
+		return provider.Object{}, provider.NoObject(err) // no provider was asked
 	}
 	return p.Create(ctx, res)
 }
