@@ -39,8 +39,9 @@ func (b *Backend) backup(ctx context.Context, f *state.File) (string, error) {
 	if b.stored == nil || f.Metadata.Lineage != b.stored.Lineage || f.Metadata.Serial < int64(b.stored.Serial) {
 		return key, nil
 	}
-	data, err := tfstate.Encode(b.stored, tfstate.Compact)
-	if err == nil {
+	if data := b.compactStored(); data == nil {
+		_, err = tfstate.Encode(b.stored, tfstate.Compact) // why it has none
+	} else {
 		err = b.aside.PutObject(ctx, rawBackupKey(key), data)
 	}
 	if err != nil {
