@@ -222,7 +222,9 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 	}
 	answered = true
 	p.learn(block, ar.NewState)
-	if err := p.writeOnlyAnswered(block, ar.NewState, fmt.Sprintf("the %s of %s %q", map[bool]string{true: "update", false: "create"}[update], r.Type, r.Name)); err != nil {
+	if err := p.writeOnlyAnswered(block, ar.NewState, func() string {
+		return fmt.Sprintf("the %s of %s %q", map[bool]string{true: "update", false: "create"}[update], r.Type, r.Name)
+	}); err != nil {
 		// The object exists: state keeps it, without what the provider
 		// should not have answered.
 		return provider.Object{}, &provider.PartialError{Object: objectOf(block.NullWriteOnly(ar.NewState), ar.Private, rs, r.CloudName), Err: err}
