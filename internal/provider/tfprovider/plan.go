@@ -255,8 +255,9 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 // visited (a shallow Unmark of an unmarked value costs nothing, where
 // UnmarkDeep of the whole object rebuilt it, 32 of 52 allocations per
 // null_resource: BenchmarkCompatible); a set, compared whole, has its
-// elements' marks on itself (cty.SetVal hoists them). compatible appends to path's array without copying
-// it: a path is only ever formatted into an error's text, never kept.
+// elements' marks on itself (cty.SetVal hoists them). compatible appends
+// to path's array without copying it: a path is only ever formatted into
+// an error's text, never kept.
 func compatible(path cty.Path, planned, got cty.Value) error {
 	planned, _ = planned.Unmark()
 	got, _ = got.Unmark()

@@ -204,7 +204,7 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 	if err != nil {
 		return fmt.Errorf("%s: write state: %w", b.opts.Name, err)
 	}
-	if b.stored != nil && b.stored.Lineage == next.Lineage && tfstate.SameButSerial(b.compactStored(), compact) {
+	if b.stored != nil && b.stored.Lineage == next.Lineage && b.sameAsStored(compact) {
 		// Nothing changed: no write, as OpenTofu makes none, and the
 		// caller's serial is the stored one again, so that its next write
 		// raises it by one. What is stored, and its encoding, stay.
@@ -238,13 +238,25 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 	return nil
 }
 
-// compactStored is b.stored in the Compact form (nil when it cannot be
-// encoded), encoded at the first call after a read (b.mu held).
-func (b *Backend) compactStored() []byte {
-	if b.storedCompact == nil && b.stored != nil {
-		b.storedCompact, _ = tfstate.Encode(b.stored, tfstate.Compact)
+// compactStored is b.stored (not nil) in the Compact form, encoded at the
+// first call after a read (b.mu held).
+func (b *Backend) compactStored() ([]byte, error) {
+	if b.storedCompact == nil {
+		data, err := tfstate.Encode(b.stored, tfstate.Compact)
+		if err != nil {
+			return nil, err
+		}
+		b.storedCompact = data
 	}
-	return b.storedCompact
+	return b.storedCompact, nil
+}
+
+// sameAsStored reports whether compact, a state in the Compact form, is
+// b.stored (not nil) but for its serial; a stored state that cannot be
+// encoded is not (b.mu held).
+func (b *Backend) sameAsStored(compact []byte) bool {
+	stored, err := b.compactStored()
+	return err == nil && tfstate.SameButSerial(stored, compact)
 }
 
 // WholeStateOnly marks a Terraform state as one OpenTofu may also write:

@@ -39,9 +39,8 @@ func (b *Backend) backup(ctx context.Context, f *state.File) (string, error) {
 	if b.stored == nil || f.Metadata.Lineage != b.stored.Lineage || f.Metadata.Serial < int64(b.stored.Serial) {
 		return key, nil
 	}
-	if data := b.compactStored(); data == nil {
-		_, err = tfstate.Encode(b.stored, tfstate.Compact) // why it has none
-	} else {
+	data, err := b.compactStored()
+	if err == nil {
 		err = b.aside.PutObject(ctx, rawBackupKey(key), data)
 	}
 	if err != nil {
