@@ -395,6 +395,7 @@ func (p *Provider) kill() {
 
 // release ends what the process's sandbox holds, once it has ended.
 func (p *Provider) release() {
+	p.statm.close()
 	if p.jail != nil {
 		p.jail.close()
 	}

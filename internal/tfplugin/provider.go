@@ -32,6 +32,7 @@ type Provider struct {
 	stdio     sync.WaitGroup
 	closeOnce sync.Once
 	stopOnce  sync.Once
+	statm     statmFile // for Resident
 
 	schemaMu  sync.Mutex
 	schema    *tfschema.ProviderSchema

@@ -79,16 +79,22 @@ func Encode(f *File, form Form) ([]byte, error) {
 	b = append(b, `],"check_results":`...)
 	b = appendCheckResults(b, f.CheckResults)
 	b = append(b, "}\n"...)
-	if form == Indented {
-		var out bytes.Buffer
-		out.Grow(len(b) * 3 / 2)
-		if err := json.Indent(&out, b, "", "  "); err != nil {
-			return nil, fmt.Errorf("encode state: indent: %w", err)
-		}
-		out.WriteByte('\n')
-		return out.Bytes(), nil
+	return Reform(b, form)
+}
+
+// Reform lays out compact, a state as Encode writes it in the Compact
+// form, in form: compact itself, or indented.
+func Reform(compact []byte, form Form) ([]byte, error) {
+	if form != Indented {
+		return compact, nil
 	}
-	return b, nil
+	var out bytes.Buffer
+	out.Grow(len(compact) * 3 / 2)
+	if err := json.Indent(&out, compact, "", "  "); err != nil {
+		return nil, fmt.Errorf("encode state: indent: %w", err)
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
 }
 
 func appendResource(b []byte, r *Resource) ([]byte, error) {

@@ -64,3 +64,38 @@ func BenchmarkCompatible(b *testing.B) {
 		}
 	}
 }
+
+// TestCompatibleOfMarkedSets: a set is compared whole, its elements'
+// marks left out; one with an unknown element may become anything.
+func TestCompatibleOfMarkedSets(t *testing.T) {
+	set := func(vs ...cty.Value) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{"ports": cty.SetVal(vs)})
+	}
+	secret := func(s string) cty.Value { return cty.StringVal(s).Mark(marks.Sensitive) }
+	objs := func(port cty.Value) cty.Value {
+		return set(cty.ObjectVal(map[string]cty.Value{"port": port}))
+	}
+	for _, tc := range []struct {
+		name         string
+		planned, got cty.Value
+		want         string
+	}{
+		{"same, marked in the plan only", set(secret("80"), secret("443")), set(cty.StringVal("80"), cty.StringVal("443")), ""},
+		{"same, marked in the result only", set(cty.StringVal("80")), set(secret("80")), ""},
+		{"an element changed", set(secret("80"), secret("443")), set(cty.StringVal("80"), cty.StringVal("8443")), "ports differs"},
+		{"planned with an unknown element", set(cty.UnknownVal(cty.String)), set(cty.StringVal("22")), ""},
+		{"objects with a marked attribute, same", objs(secret("80")), objs(cty.StringVal("80")), ""},
+		{"objects with a marked attribute, changed", objs(secret("80")), objs(cty.StringVal("81")), "ports differs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := compatible(nil, tc.planned, tc.got)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Errorf("compatible: %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

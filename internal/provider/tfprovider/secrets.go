@@ -38,10 +38,11 @@ func (p *Provider) learn(block *tfschema.Block, vs ...cty.Value) {
 	}
 }
 
-// writeOnlyAnswered refuses a provider's answer v (to what, e.g. `the
+// writeOnlyAnswered refuses a provider's answer v (to what(), e.g. `the
 // plan of aws_db_instance "db"`) that holds a value at a write-only
-// attribute.
-func (p *Provider) writeOnlyAnswered(block *tfschema.Block, v cty.Value, what string) error {
+// attribute. what is called only then: a plan and a create per resource
+// need not format a text that no error shows.
+func (p *Provider) writeOnlyAnswered(block *tfschema.Block, v cty.Value, what func() string) error {
 	paths := block.WriteOnlyPaths(v)
 	if len(paths) == 0 {
 		return nil
@@ -51,13 +52,13 @@ func (p *Provider) writeOnlyAnswered(block *tfschema.Block, v cty.Value, what st
 		names[i] = fmt.Sprintf("%q", kykuPath(path))
 	}
 	return fmt.Errorf("provider %s answered %s with a value for the write-only attribute %s, which must be null: "+
-		"a bug in the provider; Kyku keeps nothing of it", p.cfg.Name, what, strings.Join(names, ", "))
+		"a bug in the provider; Kyku keeps nothing of it", p.cfg.Name, what(), strings.Join(names, ", "))
 }
 
 // plannedOK refuses a planned state that holds a write-only value.
 func (p *Provider) plannedOK(block *tfschema.Block, planned cty.Value, typ, name string) error {
 	p.learn(block, planned)
-	return p.writeOnlyAnswered(block, planned, fmt.Sprintf("the plan of %s %q", typ, name))
+	return p.writeOnlyAnswered(block, planned, func() string { return fmt.Sprintf("the plan of %s %q", typ, name) })
 }
 
 // writeOnlyInData refuses a data source's configuration that sets a

@@ -27,12 +27,12 @@ func TestProviderAnsweringAWriteOnlyValueIsRefused(t *testing.T) {
 	p := New(Config{Name: "fw"})
 	b := woSchema()
 	bad := cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("db"), "token": cty.NullVal(cty.String), "password_wo": cty.StringVal("leaked-Xy7kq")})
-	err := p.writeOnlyAnswered(b, bad, `the plan of fw_db "db"`)
+	err := p.writeOnlyAnswered(b, bad, func() string { return `the plan of fw_db "db"` })
 	if err == nil || !strings.Contains(err.Error(), `provider fw answered the plan of fw_db "db" with a value for the write-only attribute "password_wo", which must be null`) ||
 		strings.Contains(err.Error(), "Xy7kq") {
 		t.Errorf("a write-only value answered: %v", err)
 	}
-	if err := p.writeOnlyAnswered(b, b.NullWriteOnly(bad), "the plan"); err != nil {
+	if err := p.writeOnlyAnswered(b, b.NullWriteOnly(bad), func() string { return "the plan" }); err != nil {
 		t.Errorf("an answer without write-only values: %v", err)
 	}
 }

@@ -44,7 +44,7 @@ func (p *Provider) ReadStored(ctx context.Context, typ, id string, s provider.St
 	if resp.NewState.IsNull() {
 		return provider.Object{}, provider.NotFound(typ + " " + id)
 	}
-	if err := p.writeOnlyAnswered(rs.Block, resp.NewState, "the read of "+typ+" "+id); err != nil {
+	if err := p.writeOnlyAnswered(rs.Block, resp.NewState, func() string { return "the read of " + typ + " " + id }); err != nil {
 		return provider.Object{}, err
 	}
 	return objectOf(resp.NewState, resp.Private, rs, id), nil
@@ -66,7 +66,7 @@ func (p *Provider) upgrade(ctx context.Context, pl *tfplugin.Provider, typ strin
 	if err := diagsError("upgrade the state of "+typ, ds); err != nil {
 		return cty.NilVal, err
 	}
-	if err := p.writeOnlyAnswered(rs.Block, v, "the upgrade of a state of "+typ); err != nil {
+	if err := p.writeOnlyAnswered(rs.Block, v, func() string { return "the upgrade of a state of " + typ }); err != nil {
 		return cty.NilVal, err
 	}
 	return v, nil
@@ -175,7 +175,7 @@ func (p *Provider) Import(ctx context.Context, typ, id string) (provider.Object,
 		if resp.NewState.IsNull() {
 			break
 		}
-		if err := p.writeOnlyAnswered(rs.Block, resp.NewState, "the import of "+typ+" "+id); err != nil {
+		if err := p.writeOnlyAnswered(rs.Block, resp.NewState, func() string { return "the import of " + typ + " " + id }); err != nil {
 			return provider.Object{}, err
 		}
 		return objectOf(resp.NewState, resp.Private, rs, id), nil

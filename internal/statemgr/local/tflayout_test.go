@@ -33,7 +33,7 @@ func recordedState(t *testing.T, name string) []byte {
 
 var tfClock = time.Date(2026, 12, 6, 10, 48, 56, 414445984, time.UTC)
 
-func newTF(t *testing.T, dir, workspace string) *tflayout.Backend {
+func newTF(t testing.TB, dir, workspace string) *tflayout.Backend {
 	t.Helper()
 	b, err := local.NewTerraform(local.TerraformConfig{Dir: dir}, workspace,
 		tflayout.Options{LockTimeout: -1, PollInterval: 5 * time.Millisecond, Now: func() time.Time { return tfClock }, Hostname: "runner", PID: 4242},
@@ -44,7 +44,7 @@ func newTF(t *testing.T, dir, workspace string) *tflayout.Backend {
 	return b
 }
 
-func put(t *testing.T, path string, data []byte) {
+func put(t testing.TB, path string, data []byte) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)

@@ -72,13 +72,17 @@ type Backend struct {
 	aside Aside
 	opts  Options
 
-	mu      sync.Mutex
-	bridge  *tfstate.Bridge // of the state last read or written; nil: none
-	stored  *tfstate.File   // that state
-	version statemgr.Version
-	digest  string // of its bytes
-	read    bool   // Read or Write ran: version is what is stored
-	lockID  string // the lock this Backend holds, "" when none
+	mu     sync.Mutex
+	bridge *tfstate.Bridge // of the state last read or written; nil: none
+	stored *tfstate.File   // that state
+	// storedCompact is stored in tfstate's Compact form, kept from the
+	// write that stored it (nil: not encoded yet): a write compares its
+	// state with it, and a backup copies it, without encoding stored again.
+	storedCompact []byte
+	version       statemgr.Version
+	digest        string // of its bytes
+	read          bool   // Read or Write ran: version is what is stored
+	lockID        string // the lock this Backend holds, "" when none
 }
 
 // New returns a Backend on slot and aside.
@@ -117,7 +121,7 @@ func (b *Backend) Read(ctx context.Context) (*state.File, error) {
 func (b *Backend) load(ctx context.Context) (*state.File, error) {
 	data, v, err := b.slot.Get(ctx)
 	if errors.Is(err, statemgr.ErrNotFound) {
-		b.bridge, b.stored, b.version, b.digest, b.read = nil, nil, "", "", true
+		b.bridge, b.stored, b.storedCompact, b.version, b.digest, b.read = nil, nil, nil, "", "", true
 		return nil, nil
 	}
 	if err != nil {
@@ -141,7 +145,7 @@ func (b *Backend) load(ctx context.Context) (*state.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.slot.Where(), err)
 	}
-	b.bridge, b.stored, b.version, b.digest, b.read = br, f, v, digest, true
+	b.bridge, b.stored, b.storedCompact, b.version, b.digest, b.read = br, f, nil, v, digest, true
 	return br.State(), nil
 }
 
@@ -196,14 +200,19 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 	if err != nil {
 		return fmt.Errorf("%s: write state: %w", b.opts.Name, err)
 	}
-	if b.stored != nil && b.stored.Lineage == next.Lineage && same(b.stored, next, b.slot.Form()) {
+	compact, err := tfstate.Encode(next, tfstate.Compact)
+	if err != nil {
+		return fmt.Errorf("%s: write state: %w", b.opts.Name, err)
+	}
+	if b.stored != nil && b.stored.Lineage == next.Lineage && b.sameAsStored(compact) {
 		// Nothing changed: no write, as OpenTofu makes none, and the
 		// caller's serial is the stored one again, so that its next write
-		// raises it by one.
+		// raises it by one. What is stored, and its encoding, stay.
 		next.Serial = b.stored.Serial
 		f.Metadata.Serial = int64(next.Serial)
+		compact = b.storedCompact
 	} else {
-		data, err := tfstate.Encode(next, b.slot.Form())
+		data, err := tfstate.Reform(compact, b.slot.Form())
 		if err != nil {
 			return fmt.Errorf("%s: write state: %w", b.opts.Name, err)
 		}
@@ -225,8 +234,29 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 	if err != nil {
 		return err
 	}
-	b.bridge, b.stored = nb, next
+	b.bridge, b.stored, b.storedCompact = nb, next, compact
 	return nil
+}
+
+// compactStored is b.stored (not nil) in the Compact form, encoded at the
+// first call after a read (b.mu held).
+func (b *Backend) compactStored() ([]byte, error) {
+	if b.storedCompact == nil {
+		data, err := tfstate.Encode(b.stored, tfstate.Compact)
+		if err != nil {
+			return nil, err
+		}
+		b.storedCompact = data
+	}
+	return b.storedCompact, nil
+}
+
+// sameAsStored reports whether compact, a state in the Compact form, is
+// b.stored (not nil) but for its serial; a stored state that cannot be
+// encoded is not (b.mu held).
+func (b *Backend) sameAsStored(compact []byte) bool {
+	stored, err := b.compactStored()
+	return err == nil && tfstate.SameButSerial(stored, compact)
 }
 
 // WholeStateOnly marks a Terraform state as one OpenTofu may also write:

@@ -39,7 +39,7 @@ func (b *Backend) backup(ctx context.Context, f *state.File) (string, error) {
 	if b.stored == nil || f.Metadata.Lineage != b.stored.Lineage || f.Metadata.Serial < int64(b.stored.Serial) {
 		return key, nil
 	}
-	data, err := tfstate.Encode(b.stored, tfstate.Compact)
+	data, err := b.compactStored()
 	if err == nil {
 		err = b.aside.PutObject(ctx, rawBackupKey(key), data)
 	}
