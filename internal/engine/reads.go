@@ -101,7 +101,7 @@ func (x *planning) forced(r *config.Resource) string {
 // apply recorded, undecided those reading a data source, decided once
 // it is read.
 func (x *planning) settle() {
-	x.same, x.undecided = map[string]bool{}, map[string]bool{}
+	x.same, x.undecided, x.memo = map[string]bool{}, map[string]bool{}, resolveMemo{}
 	x.settleWhere(func(*config.Resource) bool { return true })
 }
 
@@ -116,7 +116,7 @@ func (x *planning) settleWhere(pick func(*config.Resource) bool) {
 			continue
 		}
 		var ds diag.Diagnostics
-		props, unknown, ok := resolveProps(&ds, r, x.priorLookup, nil)
+		props, unknown, ok := x.memo.record(&ds, r, x.priorLookup)
 		switch {
 		case !ok:
 		case unknown && x.readsData(r):
@@ -275,7 +275,7 @@ func (x *planning) readLevel(ctx context.Context, todo []*config.Resource) error
 			continue
 		}
 		var ds diag.Diagnostics
-		props, unknown, ok := resolveProps(&ds, r, x.lookup, nil)
+		props, unknown, ok := x.memo.resolve(&ds, r, x.lookup, nil)
 		if !ok || x.touched(r, props, unknown, x.changedHere) == "" {
 			continue
 		}
