@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 	"time"
 
@@ -106,25 +107,53 @@ func (x *planning) settle() {
 }
 
 // settleWhere settles, as settle does, the resources of the configuration
-// that pick selects (the auto-subnets, once injected).
+// that pick selects (the auto-subnets, once injected): each resolved and
+// digested on its own (on every core, settlepool.go), what each decided
+// then kept in the configuration's order.
 func (x *planning) settleWhere(pick func(*config.Resource) bool) {
 	if x.opts.Refresh == RefreshAll {
 		return
 	}
+	var rs []*config.Resource
 	for _, r := range x.cfg.Resources {
-		if r.Data || !pick(r) {
-			continue
+		if !r.Data && pick(r) {
+			rs = append(rs, r)
 		}
-		var ds diag.Diagnostics
-		props, unknown, ok := x.memo.record(&ds, r, x.priorLookup)
+	}
+	settled := make([]settling, len(rs))
+	eachIndex(len(rs), runtime.GOMAXPROCS(0), func(i int) { settled[i] = x.settleOne(rs[i]) })
+	for i, r := range rs {
+		s := settled[i]
+		if s.res != nil {
+			x.memo[r.Name] = s.res
+		}
 		switch {
-		case !ok:
-		case unknown && x.readsData(r):
+		case s.undecided:
 			x.undecided[r.Name] = true
-		case !unknown && x.sameBasis(r, props):
+		case s.same:
 			x.same[r.Name] = true
 		}
 	}
+}
+
+// settling is what settle decided of one resource.
+type settling struct {
+	res             *resolution
+	same, undecided bool
+}
+
+// settleOne resolves r against state alone: undecided when it reads a
+// data source, same when it is planned from what its last apply had.
+func (x *planning) settleOne(r *config.Resource) settling {
+	var ds diag.Diagnostics
+	res, props, unknown, ok := resolveRecorded(&ds, r, x.priorLookup)
+	switch {
+	case !ok:
+		return settling{}
+	case unknown && x.readsData(r):
+		return settling{res: res, undecided: true}
+	}
+	return settling{res: res, same: !unknown && x.sameBasis(r, props)}
 }
 
 // validate has the providers validate the configuration: every resource

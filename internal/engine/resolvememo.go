@@ -39,9 +39,9 @@ type lookupAnswer struct {
 	ok  bool
 }
 
-// record resolves r with lookup as resolveProps does, and keeps the
-// resolution when it succeeded.
-func (m resolveMemo) record(diags *diag.Diagnostics, r *config.Resource, lookup value.Lookup) (map[string]any, bool, bool) {
+// resolveRecorded resolves r with lookup as resolveProps does, and
+// returns the resolution to keep (nil when it failed).
+func resolveRecorded(diags *diag.Diagnostics, r *config.Resource, lookup value.Lookup) (*resolution, map[string]any, bool, bool) {
 	res := &resolution{}
 	asking := func(ref value.Ref) (any, bool) {
 		v, ok := lookup(ref)
@@ -49,11 +49,11 @@ func (m resolveMemo) record(diags *diag.Diagnostics, r *config.Resource, lookup 
 		return v, ok
 	}
 	props, unknown, ok := resolveProps(diags, r, asking, nil)
-	if ok {
-		res.props, res.unknown = props, unknown
-		m[r.Name] = res
+	if !ok {
+		return nil, props, unknown, ok
 	}
-	return props, unknown, ok
+	res.props, res.unknown = props, unknown
+	return res, props, unknown, ok
 }
 
 // resolve is resolveProps, taking the resolution settle kept for r when

@@ -65,9 +65,11 @@ func TestResolveMemo(t *testing.T) {
 			r := &config.Resource{Name: "web", Type: "Server", Properties: map[string]any{"web": countingExpr{&evals}}}
 			memo := resolveMemo{}
 			var ds diag.Diagnostics
-			if _, _, ok := memo.record(&ds, r, answers("vpc-1", true, false)); !ok || evals != 1 {
+			res, _, _, ok := resolveRecorded(&ds, r, answers("vpc-1", true, false))
+			if !ok || evals != 1 {
 				t.Fatalf("settle: ok %v, %d evaluations", ok, evals)
 			}
+			memo[r.Name] = res
 			for range 2 {
 				got, unknown, ok := memo.resolve(&ds, r, tt.lookup, nil)
 				if !ok || unknown != tt.unknown {
