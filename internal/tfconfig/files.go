@@ -77,13 +77,13 @@ func (l *loader) module(dir string, path []string) *Module {
 	}
 	files := parseFiles(append(append([]string(nil), primary...), override...), l.parser.Files())
 	for i, name := range primary {
-		if f := l.parsed(name, files[i]); f != nil {
+		if f := l.take(name, files[i]); f != nil {
 			m.Files = append(m.Files, name)
 			l.diags = append(l.diags, m.appendFile(decodeFile(f.Body, &l.diags))...)
 		}
 	}
 	for i, name := range override {
-		if f := l.parsed(name, files[len(primary)+i]); f != nil {
+		if f := l.take(name, files[len(primary)+i]); f != nil {
 			m.Files = append(m.Files, name)
 			l.diags = append(l.diags, m.mergeFile(decodeFile(f.Body, &l.diags))...)
 		}
@@ -92,9 +92,9 @@ func (l *loader) module(dir string, path []string) *Module {
 	return m
 }
 
-// parsed records file f, read and parsed (parse.go), and returns it, or
+// take records file f, read and parsed (parse.go), and returns it, or
 // nil when it could not be read or parsed (its diagnostics recorded).
-func (l *loader) parsed(name string, f parsed) *hcl.File {
+func (l *loader) take(name string, f parsed) *hcl.File {
 	l.diags = append(l.diags, f.diags...)
 	if f.file != nil {
 		l.parser.AddFile(name, f.file)
