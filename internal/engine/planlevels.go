@@ -186,7 +186,7 @@ func (x *planning) planAhead(ctx context.Context, order []*config.Resource, leve
 // planLevelResource resolves r's references and plans its change.
 func (x *planning) planLevelResource(ctx context.Context, r *config.Resource, level int) planResult {
 	var res planResult
-	desired, unknown, ok := resolveProps(&res.diags, r, x.lookup, secretIn(x.sensitive))
+	desired, unknown, ok := x.memo.resolve(&res.diags, r, x.lookup, secretIn(x.sensitive))
 	res.ch = plan.Change{ResourceID: r.Name, Type: r.Type, Level: level, Dependencies: x.g.Deps(r.Name)}
 	if res.ok = ok; !ok {
 		return res

@@ -48,6 +48,7 @@ type planning struct {
 	// Against state alone (settle, reads.go): what is planned from what
 	// its last apply had, and what waits for the data sources it reads.
 	same, undecided map[string]bool
+	memo            resolveMemo // settle's resolutions (resolvememo.go)
 }
 
 func newPlanning(e *Engine, cfg *config.Config, st *state.File, opts PlanOptions) *planning {

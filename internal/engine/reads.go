@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 	"time"
 
@@ -101,30 +102,58 @@ func (x *planning) forced(r *config.Resource) string {
 // apply recorded, undecided those reading a data source, decided once
 // it is read.
 func (x *planning) settle() {
-	x.same, x.undecided = map[string]bool{}, map[string]bool{}
+	x.same, x.undecided, x.memo = map[string]bool{}, map[string]bool{}, resolveMemo{}
 	x.settleWhere(func(*config.Resource) bool { return true })
 }
 
 // settleWhere settles, as settle does, the resources of the configuration
-// that pick selects (the auto-subnets, once injected).
+// that pick selects (the auto-subnets, once injected): each resolved and
+// digested on its own (on every core, settlepool.go), what each decided
+// then kept in the configuration's order.
 func (x *planning) settleWhere(pick func(*config.Resource) bool) {
 	if x.opts.Refresh == RefreshAll {
 		return
 	}
+	var rs []*config.Resource
 	for _, r := range x.cfg.Resources {
-		if r.Data || !pick(r) {
-			continue
+		if !r.Data && pick(r) {
+			rs = append(rs, r)
 		}
-		var ds diag.Diagnostics
-		props, unknown, ok := resolveProps(&ds, r, x.priorLookup, nil)
+	}
+	settled := make([]settling, len(rs))
+	eachIndex(len(rs), runtime.GOMAXPROCS(0), func(i int) { settled[i] = x.settleOne(rs[i]) })
+	for i, r := range rs {
+		s := settled[i]
+		if s.res != nil {
+			x.memo[r.Name] = s.res
+		}
 		switch {
-		case !ok:
-		case unknown && x.readsData(r):
+		case s.undecided:
 			x.undecided[r.Name] = true
-		case !unknown && x.sameBasis(r, props):
+		case s.same:
 			x.same[r.Name] = true
 		}
 	}
+}
+
+// settling is what settle decided of one resource.
+type settling struct {
+	res             *resolution
+	same, undecided bool
+}
+
+// settleOne resolves r against state alone: undecided when it reads a
+// data source, same when it is planned from what its last apply had.
+func (x *planning) settleOne(r *config.Resource) settling {
+	var ds diag.Diagnostics
+	res, props, unknown, ok := resolveRecorded(&ds, r, x.priorLookup)
+	switch {
+	case !ok:
+		return settling{}
+	case unknown && x.readsData(r):
+		return settling{res: res, undecided: true}
+	}
+	return settling{res: res, same: !unknown && x.sameBasis(r, props)}
 }
 
 // validate has the providers validate the configuration: every resource
@@ -275,7 +304,7 @@ func (x *planning) readLevel(ctx context.Context, todo []*config.Resource) error
 			continue
 		}
 		var ds diag.Diagnostics
-		props, unknown, ok := resolveProps(&ds, r, x.lookup, nil)
+		props, unknown, ok := x.memo.resolve(&ds, r, x.lookup, nil)
 		if !ok || x.touched(r, props, unknown, x.changedHere) == "" {
 			continue
 		}

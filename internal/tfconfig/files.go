@@ -75,14 +75,15 @@ func (l *loader) module(dir string, path []string) *Module {
 		})
 		return m
 	}
-	for _, name := range primary {
-		if f := l.parse(name); f != nil {
+	files := parseFiles(append(append([]string(nil), primary...), override...), l.parser.Files())
+	for i, name := range primary {
+		if f := l.take(name, files[i]); f != nil {
 			m.Files = append(m.Files, name)
 			l.diags = append(l.diags, m.appendFile(decodeFile(f.Body, &l.diags))...)
 		}
 	}
-	for _, name := range override {
-		if f := l.parse(name); f != nil {
+	for i, name := range override {
+		if f := l.take(name, files[len(primary)+i]); f != nil {
 			m.Files = append(m.Files, name)
 			l.diags = append(l.diags, m.mergeFile(decodeFile(f.Body, &l.diags))...)
 		}
@@ -91,29 +92,17 @@ func (l *loader) module(dir string, path []string) *Module {
 	return m
 }
 
-// parse reads one file, native or JSON syntax by its name.
-func (l *loader) parse(name string) *hcl.File {
-	data, err := os.ReadFile(name)
-	if err != nil {
-		l.diags = append(l.diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Failed to read file",
-			Detail:   fmt.Sprintf("The configuration file %q could not be read.", name),
-		})
+// take records file f, read and parsed (parse.go), and returns it, or
+// nil when it could not be read or parsed (its diagnostics recorded).
+func (l *loader) take(name string, f parsed) *hcl.File {
+	l.diags = append(l.diags, f.diags...)
+	if f.file != nil {
+		l.parser.AddFile(name, f.file)
+	}
+	if f.file == nil || f.diags.HasErrors() {
 		return nil
 	}
-	var f *hcl.File
-	var diags hcl.Diagnostics
-	if strings.HasSuffix(name, ".json") {
-		f, diags = l.parser.ParseJSON(data, name)
-	} else {
-		f, diags = l.parser.ParseHCL(data, name)
-	}
-	l.diags = append(l.diags, diags...)
-	if diags.HasErrors() {
-		return nil
-	}
-	return f
+	return f.file
 }
 
 // children loads the modules m's calls run.

@@ -1,0 +1,91 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/value"
+)
+
+// countingExpr reads net.id and whether apply is resolving (as an
+// impure function does), and counts its evaluations.
+type countingExpr struct{ evals *int }
+
+func (e countingExpr) Refs() []value.Ref { return []value.Ref{{Resource: "net", Attr: "id"}} }
+
+func (e countingExpr) Eval(lookup value.Lookup) (any, bool, error) {
+	*e.evals++
+	id, ok := lookup(value.Ref{Resource: "net", Attr: "id"})
+	if !ok {
+		return value.Unknown, true, nil
+	}
+	stamp := "unknown"
+	if _, applying := lookup(value.Applying); applying {
+		stamp = "now"
+	}
+	return map[string]any{"network": id, "stamp": stamp, "tags": []any{"a"}}, false, nil
+}
+
+func (e countingExpr) MarshalJSON() ([]byte, error) { return []byte(`"net"`), nil }
+
+// TestResolveMemo: a resolution settle kept is taken again only when the
+// lookup answers every question as it did then (each a copy of its own);
+// an object read again with another ID, a value known only after apply,
+// or apply's lookup (the impure functions) resolves again.
+func TestResolveMemo(t *testing.T) {
+	answers := func(id any, known, applying bool) value.Lookup {
+		return func(r value.Ref) (any, bool) {
+			switch {
+			case r == value.Applying:
+				return nil, applying
+			case r.Resource == "net" && r.Attr == "id":
+				return id, known
+			}
+			return nil, false
+		}
+	}
+	tests := []struct {
+		name      string
+		lookup    value.Lookup
+		want      map[string]any
+		unknown   bool
+		evaluated int // evaluations beyond settle's
+	}{
+		{"the same answers", answers("vpc-1", true, false), map[string]any{"web": map[string]any{"network": "vpc-1", "stamp": "unknown", "tags": []any{"a"}}}, false, 0},
+		{"the object read again has another ID", answers("vpc-2", true, false), map[string]any{"web": map[string]any{"network": "vpc-2", "stamp": "unknown", "tags": []any{"a"}}}, false, 1},
+		{"known only after apply", answers(nil, false, false), map[string]any{"web": value.Unknown}, true, 1},
+		{"resolved by apply", answers("vpc-1", true, true), map[string]any{"web": map[string]any{"network": "vpc-1", "stamp": "now", "tags": []any{"a"}}}, false, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			evals := 0
+			r := &config.Resource{Name: "web", Type: "Server", Properties: map[string]any{"web": countingExpr{&evals}}}
+			memo := resolveMemo{}
+			var ds diag.Diagnostics
+			res, _, _, ok := resolveRecorded(&ds, r, answers("vpc-1", true, false))
+			if !ok || evals != 1 {
+				t.Fatalf("settle: ok %v, %d evaluations", ok, evals)
+			}
+			memo[r.Name] = res
+			for range 2 {
+				got, unknown, ok := memo.resolve(&ds, r, tt.lookup, nil)
+				if !ok || unknown != tt.unknown {
+					t.Fatalf("ok %v unknown %v, want true %v", ok, unknown, tt.unknown)
+				}
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("properties (-want +got):\n%s", diff)
+				}
+				if m, ok := got["web"].(map[string]any); ok { // the caller's to change
+					m["network"] = "changed"
+					m["tags"].([]any)[0] = "changed"
+				}
+			}
+			if evals-1 != 2*tt.evaluated {
+				t.Errorf("%d evaluations after settle's, want %d", evals-1, 2*tt.evaluated)
+			}
+		})
+	}
+}
