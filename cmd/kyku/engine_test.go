@@ -112,7 +112,7 @@ func TestEngineIsOnlyTheOneBesideKyku(t *testing.T) {
 // whole command line).
 func TestEngineOfAnotherBuildIsRefused(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds kyku-engine")
+		t.Skip("process test")
 	}
 	p := newProject(t, simConfig)
 	bin := kykuIn(t, map[string]string{"kyku-engine": string(otherVersionEngine(t))})
