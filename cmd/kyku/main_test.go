@@ -28,8 +28,10 @@ func TestMain(m *testing.M) {
 	kykuBin = filepath.Join(dir, "kyku")
 	// The version as a release build sets it (see main.go).
 	// kyku-engine beside it, built alike: kyku runs every command but
-	// version and help in it.
-	out, err := exec.Command("go", "build", "-race", "-ldflags=-X main.version="+testVersion, "-o", dir+string(filepath.Separator), ".", "../kyku-engine").CombinedOutput()
+	// version and help in it. -s -w as the test binaries (.ci/run): no
+	// symbol table or DWARF, a quarter of each link (stack traces and
+	// positions come from the pcln table, kept).
+	out, err := exec.Command("go", "build", "-race", "-ldflags=-s -w -X main.version="+testVersion, "-o", dir+string(filepath.Separator), ".", "../kyku-engine").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "build kyku: %v\n%s", err, out)
 		os.RemoveAll(dir)

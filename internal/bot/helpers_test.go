@@ -568,8 +568,7 @@ func (h *harness) settle() {
 	h.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		m := h.metrics()
-		if m["kyku_bot_queue_depth"] == 0 && m["kyku_bot_jobs_running"] == 0 {
+		if h.idle() {
 			return
 		}
 		time.Sleep(5 * time.Millisecond)

@@ -75,6 +75,9 @@ type Env struct {
 	// ProvidersHTTP fetches Terraform providers from their registries;
 	// nil: a client with a 5 minute timeout.
 	ProvidersHTTP *http.Client
+	// ScryptCost overrides the cost N of the state passphrase's scrypt
+	// (workspace.Settings.ScryptCost); 0: Kyku's default. Tests lower it.
+	ScryptCost int
 
 	creds   *credsCache          // set by Run: registryCredentials
 	notices *notices             // set by Run
@@ -364,7 +367,7 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 	}
 	s := workspace.Settings{
 		Env: c.env, Provider: c.provider, LockTimeout: c.lockTimeout,
-		Getenv: env.Getenv, BaseDir: base, AWS: env.AWS, Google: env.Google,
+		Getenv: env.Getenv, BaseDir: base, AWS: env.AWS, Google: env.Google, ScryptCost: env.ScryptCost,
 	}
 	if env.notices != nil {
 		s.Notify = func(notice string) { env.notices.say(notice, false) }
