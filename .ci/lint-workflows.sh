@@ -8,6 +8,9 @@
 # `steps.<id>.outputs.<name>` a defined output. So action.yml is linted in a
 # scratch project holding it, used by the examples (rewired to `uses: ./`)
 # and by a generated workflow passing every input and reading every output.
+#
+#   bash .ci/lint-workflows.sh             build actionlint if missing, then lint
+#   bash .ci/lint-workflows.sh --install   only build it (.ci/run, while go vet runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +21,9 @@ if [[ ! -x $al ]]; then
 	echo "lint-workflows: building actionlint $ACTIONLINT_VERSION into $cache/bin" >&2
 	mkdir -p "$cache/bin"
 	CGO_ENABLED=0 GOFLAGS=-trimpath GOBIN=$cache/bin go install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION"
+fi
+if [[ ${1:-} == --install ]]; then
+	exit 0
 fi
 # shellcheck and pyflakes are off so the result does not depend on what
 # else happens to be installed.

@@ -11,6 +11,9 @@
 # build cache, and the files checked are the ones the shipped builds
 # compile. Its own analysis results are cached apart (STATICCHECK_CACHE,
 # default ~/.cache/staticcheck), so a warm run only analyses what changed.
+#
+#   bash .ci/staticcheck.sh             build if missing, then check
+#   bash .ci/staticcheck.sh --install   only build it (.ci/run, while go vet runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +26,9 @@ if [[ ! -x $sc || $("$sc" -version) != *"(${STATICCHECK_VERSION#v})"* ]]; then
 	echo "staticcheck: building $STATICCHECK_VERSION into $cache/bin" >&2
 	mkdir -p "$cache/bin"
 	CGO_ENABLED=0 GOFLAGS=-trimpath GOBIN=$cache/bin go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
+fi
+if [[ ${1:-} == --install ]]; then
+	exit 0
 fi
 
 export CGO_ENABLED=0 GOFLAGS="$(go env GOFLAGS) -trimpath"
