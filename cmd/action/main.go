@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 
 	"github.com/kyku/action/internal/action"
 	"github.com/kyku/action/internal/buildinfo"
@@ -51,11 +51,7 @@ func run() int {
 // client is the REST client for the runner's API URL (github.com or GHES)
 // with the workflow's token, retrying rate limits and 5xx answers.
 func client(ctx context.Context, apiURL, token string) (*gh.Client, error) {
-	c, err := github.NewClient(ctx, apiURL, nil)
-	if err != nil {
-		return nil, err
-	}
-	return c.WithAuthToken(token), nil
+	return github.NewTokenClient(ctx, apiURL, token)
 }
 
 // registry lists the providers this binary carries.

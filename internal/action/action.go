@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 	githubactions "github.com/sethvargo/go-githubactions"
 	"golang.org/x/oauth2/google"
 
@@ -72,13 +72,7 @@ func Run(ctx context.Context, env Env) int {
 		env.Stdout = io.Discard
 	}
 	if env.GitHub == nil {
-		env.GitHub = func(ctx context.Context, apiURL, token string) (*gh.Client, error) {
-			c, err := github.NewClient(ctx, apiURL, nil)
-			if err != nil {
-				return nil, err
-			}
-			return c.WithAuthToken(token), nil
-		}
+		env.GitHub = github.NewTokenClient
 	}
 	log := &lockedWriter{w: env.Stdout}
 	a := githubactions.New(githubactions.WithGetenv(env.Getenv), githubactions.WithWriter(log))

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/policy"

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/noun"

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/bradleyfalzon/ghinstallation/v2"
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 	"github.com/kyku/action/internal/github"
 )
 

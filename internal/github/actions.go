@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 )
 
 // WorkflowRun is a GitHub Actions workflow run as the REST API shows it
@@ -99,7 +99,7 @@ func (r *Repo) WorkflowJobs(ctx context.Context, id int64) ([]WorkflowJob, error
 		if resp.NextPage == 0 {
 			return out, nil
 		}
-		opts.Page = resp.NextPage
+		opts.ListOptions.Page = resp.NextPage
 	}
 }
 

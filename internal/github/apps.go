@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 )
 
 // Installation is one installation of a GitHub App.

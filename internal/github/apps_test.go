@@ -9,6 +9,7 @@ import (
 
 	"github.com/bradleyfalzon/ghinstallation/v2"
 	"github.com/google/go-cmp/cmp"
+	gh "github.com/google/go-github/v88/github"
 	"github.com/kyku/action/internal/github/githubtest"
 )
 
@@ -82,21 +83,21 @@ func TestListInstallationsAndRepos(t *testing.T) {
 	}
 
 	t.Run("an installation token cannot list installations", func(t *testing.T) {
-		client, err := NewClient(ctx, srv.APIURL(), nil)
+		client, err := NewClient(ctx, srv.APIURL(), nil, gh.WithAuthToken(srv.IssuedTokens()[0]))
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = ListInstallations(ctx, client.WithAuthToken(srv.IssuedTokens()[0]))
+		_, err = ListInstallations(ctx, client)
 		if err == nil || !strings.Contains(err.Error(), "401") {
 			t.Errorf("err = %v, want a 401", err)
 		}
 	})
 	t.Run("a token of no installation cannot list repositories", func(t *testing.T) {
-		client, err := NewClient(ctx, srv.APIURL(), nil)
+		client, err := NewClient(ctx, srv.APIURL(), nil, gh.WithAuthToken(githubtest.Token))
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = ListInstallationRepos(ctx, client.WithAuthToken(githubtest.Token))
+		_, err = ListInstallationRepos(ctx, client)
 		if err == nil || !strings.Contains(err.Error(), "403") {
 			t.Errorf("err = %v, want a 403", err)
 		}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 )
 
 // Limits GitHub puts on check runs.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 )
 
 // OutdatedNote heads a comment MarkOutdated superseded.
@@ -200,7 +200,7 @@ func (r *Repo) comments(ctx context.Context, number int) ([]*gh.IssueComment, er
 		if resp.NextPage == 0 {
 			return all, nil
 		}
-		opts.Page = resp.NextPage
+		opts.ListOptions.Page = resp.NextPage
 	}
 }
 

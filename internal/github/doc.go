@@ -1,5 +1,5 @@
 // Package github is the GitHub REST layer shared by the Action and the bot:
-// a go-github v62 wrapper bound to one repository, with only the calls the
+// a go-github wrapper bound to one repository, with only the calls the
 // use cases make (sticky comments by marker, reactions, permissions and
 // approvals, pull request lookups, drift issues, check runs, source
 // tarballs, workflow dispatch), and RetryTransport, which waits out rate

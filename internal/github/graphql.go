@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -18,7 +19,13 @@ import (
 // GitHub Enterprise Server's …/api/v3/) and decodes data into out. An
 // answer with errors is an error.
 func (r *Repo) graphql(ctx context.Context, what, query string, vars map[string]any, out any) error {
-	req, err := r.client.NewRequest("POST", "../graphql", map[string]any{"query": query, "variables": vars})
+	base, err := url.Parse(r.client.BaseURL())
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	// Resolved here, not by NewRequest: go-github refuses a ".." in a path.
+	endpoint := base.ResolveReference(&url.URL{Path: "../graphql"}).String()
+	req, err := r.client.NewRequest(ctx, "POST", endpoint, map[string]any{"query": query, "variables": vars})
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -30,7 +37,7 @@ func (r *Repo) graphql(ctx context.Context, what, query string, vars map[string]
 		} `json:"errors"`
 	}
 	answer.Data = out
-	resp, err := r.client.Do(ctx, req, &answer)
+	resp, err := r.client.Do(req, &answer)
 	if err := r.done(resp, err, "%s", what); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	gh "github.com/google/go-github/v88/github"
 	"github.com/kyku/action/internal/github/githubtest"
 )
 
@@ -50,21 +51,21 @@ func newFixture(t *testing.T) fixture {
 	rt := NewRetryTransport(nil)
 	rt.Sleep = sl.sleep
 	rt.Now = func() time.Time { return epoch }
-	client, err := NewClient(t.Context(), srv.APIURL(), &http.Client{Transport: rt})
+	client, err := NewClient(t.Context(), srv.APIURL(), &http.Client{Transport: rt}, gh.WithAuthToken(githubtest.Token))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fixture{srv: srv, repo: New(client.WithAuthToken(githubtest.Token), "acme", "infra"), sleeps: sl}
+	return fixture{srv: srv, repo: New(client, "acme", "infra"), sleeps: sl}
 }
 
 // repoWith binds a Repo to acme/infra on f's fake with token.
 func (f fixture) repoWith(t *testing.T, token string) *Repo {
 	t.Helper()
-	client, err := NewClient(t.Context(), f.srv.APIURL(), nil)
+	client, err := NewClient(t.Context(), f.srv.APIURL(), nil, gh.WithAuthToken(token))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(client.WithAuthToken(token), "acme", "infra")
+	return New(client, "acme", "infra")
 }
 
 func githubtestPR(number int, headSHA string) githubtest.PullRequest {

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 )
 
 // ActionsBot is the account a workflow's GITHUB_TOKEN writes as. Any

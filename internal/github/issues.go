@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 )
 
 // Issue is what the drift use case needs of an issue.
@@ -48,7 +48,7 @@ func (r *Repo) FindOpenIssue(ctx context.Context, label, marker string) (*Issue,
 		if resp.NextPage == 0 {
 			return nil, nil
 		}
-		opts.Page = resp.NextPage
+		opts.ListOptions.Page = resp.NextPage
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 
 	"github.com/kyku/action/internal/permission"
 )
@@ -105,7 +105,7 @@ func (r *Repo) ChangedFiles(ctx context.Context, number int) ([]string, error) {
 // one of those levels (a custom role falls back to its base permission),
 // and reads a 404 (not a user) as none.
 func (r *Repo) Permission(ctx context.Context, user string) (permission.Level, error) {
-	req, err := r.client.NewRequest("GET", fmt.Sprintf("repos/%s/%s/collaborators/%s/permission", r.owner, r.name, user), nil)
+	req, err := r.client.NewRequest(ctx, "GET", fmt.Sprintf("repos/%s/%s/collaborators/%s/permission", r.owner, r.name, user), nil)
 	if err != nil {
 		return "", fmt.Errorf("get permission of %s: %w", user, err)
 	}
@@ -113,7 +113,7 @@ func (r *Repo) Permission(ctx context.Context, user string) (permission.Level, e
 		Permission string `json:"permission"`
 		RoleName   string `json:"role_name"`
 	}
-	resp, err := r.client.Do(ctx, req, &body)
+	resp, err := r.client.Do(req, &body)
 	if err := r.done(resp, err, "get permission of %s", user); err != nil {
 		if errors.Is(err, ErrNotFound) {
 			return permission.None, nil

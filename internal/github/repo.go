@@ -10,7 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 )
 
 // ErrNotFound is wrapped by errors for a 404 answer: an unknown pull
@@ -49,9 +49,9 @@ func (r *Repo) Name() string { return r.name }
 // or test URL such as http://127.0.0.1:1234/api/v3/, with or without the
 // trailing slash) whose transport is httpClient's wrapped in a
 // RetryTransport (unless it already is one). httpClient carries the authentication (a ghinstallation
-// transport); for a plain token, call WithAuthToken on the result. ctx is
+// transport); a plain token comes as gh.WithAuthToken in extra. ctx is
 // accepted for symmetry with the other constructors and is not retained.
-func NewClient(ctx context.Context, baseURL string, httpClient *http.Client) (*gh.Client, error) {
+func NewClient(ctx context.Context, baseURL string, httpClient *http.Client, extra ...gh.ClientOptionsFunc) (*gh.Client, error) {
 	_ = ctx
 	hc := &http.Client{}
 	if httpClient != nil {
@@ -61,26 +61,40 @@ func NewClient(ctx context.Context, baseURL string, httpClient *http.Client) (*g
 	if _, ok := hc.Transport.(*RetryTransport); !ok {
 		hc.Transport = NewRetryTransport(hc.Transport)
 	}
-	client := gh.NewClient(hc)
-	if baseURL == "" {
-		return client, nil
+	opts := []gh.ClientOptionsFunc{gh.WithHTTPClient(hc)}
+	if baseURL != "" {
+		u, err := url.Parse(baseURL)
+		if err != nil || u.Scheme == "" || u.Host == "" {
+			return nil, fmt.Errorf("parse github api url %q: not an absolute url", baseURL)
+		}
+		if !strings.HasSuffix(u.Path, "/") {
+			u.Path += "/"
+		}
+		upload := *u
+		if p, ok := strings.CutSuffix(u.Path, "/api/v3/"); ok {
+			upload.Path = p + "/api/uploads/"
+		} else if u.Host == "api.github.com" {
+			upload = url.URL{Scheme: "https", Host: "uploads.github.com", Path: "/"}
+		}
+		base, up := u.String(), upload.String()
+		opts = append(opts, gh.WithURLs(&base, &up))
 	}
-	u, err := url.Parse(baseURL)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, fmt.Errorf("parse github api url %q: not an absolute url", baseURL)
+	client, err := gh.NewClient(append(opts, extra...)...)
+	if err != nil {
+		return nil, fmt.Errorf("github client: %w", err)
 	}
-	if !strings.HasSuffix(u.Path, "/") {
-		u.Path += "/"
-	}
-	client.BaseURL = u
-	upload := *u
-	if p, ok := strings.CutSuffix(u.Path, "/api/v3/"); ok {
-		upload.Path = p + "/api/uploads/"
-	} else if u.Host == "api.github.com" {
-		upload = url.URL{Scheme: "https", Host: "uploads.github.com", Path: "/"}
-	}
-	client.UploadURL = &upload
 	return client, nil
+}
+
+// NewTokenClient is NewClient authenticating with token (a workflow's
+// GITHUB_TOKEN or an installation token); an empty token makes
+// unauthenticated requests.
+func NewTokenClient(ctx context.Context, baseURL, token string) (*gh.Client, error) {
+	var auth []gh.ClientOptionsFunc
+	if token != "" {
+		auth = append(auth, gh.WithAuthToken(token))
+	}
+	return NewClient(ctx, baseURL, nil, auth...)
 }
 
 // RateLimitRemaining is the X-RateLimit-Remaining of the last response, or

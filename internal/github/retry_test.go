@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	gh "github.com/google/go-github/v88/github"
 	"github.com/kyku/action/internal/github/githubtest"
 )
 
@@ -90,13 +91,13 @@ func TestRetryRespectsCancellation(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	rt := NewRetryTransport(nil)
 	rt.Sleep = func(ctx context.Context, d time.Duration) error { cancel(); return sleepCtx(ctx, d) }
-	client, err := NewClient(ctx, f.srv.APIURL(), &http.Client{Transport: rt})
+	client, err := NewClient(ctx, f.srv.APIURL(), &http.Client{Transport: rt}, gh.WithAuthToken(githubtest.Token))
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.srv.FailNext(1, githubtest.Fail429, 30*time.Second)
 	start := time.Now()
-	_, err = New(client.WithAuthToken(githubtest.Token), "acme", "infra").PullRequest(ctx, pr)
+	_, err = New(client, "acme", "infra").PullRequest(ctx, pr)
 	if !errors.Is(err, context.Canceled) || time.Since(start) > 5*time.Second {
 		t.Errorf("err = %v after %s, want context.Canceled at once", err, time.Since(start))
 	}
@@ -139,8 +140,8 @@ func TestNewClientBaseURL(t *testing.T) {
 			if err != nil {
 				return
 			}
-			if c.BaseURL.String() != tt.base || c.UploadURL.String() != tt.upload {
-				t.Errorf("base, upload = %s, %s; want %s, %s", c.BaseURL, c.UploadURL, tt.base, tt.upload)
+			if c.BaseURL() != tt.base || c.UploadURL() != tt.upload {
+				t.Errorf("base, upload = %s, %s; want %s, %s", c.BaseURL(), c.UploadURL(), tt.base, tt.upload)
 			}
 		})
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 )
 
 // Review is one review of a pull request, as GitHub lists it.

@@ -11,7 +11,7 @@ import (
 	"net/url"
 	"strings"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 )
 
 // Errors of ExtractTarball, for errors.Is.
@@ -35,11 +35,11 @@ func (r *Repo) Tarball(ctx context.Context, ref string) (io.ReadCloser, error) {
 		}
 		u += "/" + strings.Join(segs, "/")
 	}
-	req, err := r.client.NewRequest("GET", u, nil)
+	req, err := r.client.NewRequest(ctx, "GET", u, nil)
 	if err != nil {
 		return nil, fmt.Errorf("download tarball at %s: %w", ref, err)
 	}
-	resp, err := r.client.BareDo(ctx, req)
+	resp, err := r.client.BareDo(req)
 	if err := r.done(resp, err, "download tarball at %s", ref); err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (r *Repo) FileContent(ctx context.Context, path, ref string) ([]byte, error
 // DispatchWorkflow triggers a workflow_dispatch of workflowFile (e.g.
 // "kyku.yml") on ref with inputs.
 func (r *Repo) DispatchWorkflow(ctx context.Context, workflowFile, ref string, inputs map[string]any) error {
-	resp, err := r.client.Actions.CreateWorkflowDispatchEventByFileName(ctx, r.owner, r.name, workflowFile,
+	_, resp, err := r.client.Actions.CreateWorkflowDispatchEventByFileName(ctx, r.owner, r.name, workflowFile,
 		gh.CreateWorkflowDispatchEventRequest{Ref: ref, Inputs: inputs})
 	return r.done(resp, err, "dispatch workflow %s on %s", workflowFile, ref)
 }

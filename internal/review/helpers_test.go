@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	gh "github.com/google/go-github/v88/github"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/github"
@@ -78,13 +79,13 @@ func newFixture(t *testing.T) *fixture {
 		settings: review.Settings{Environment: env},
 	}
 	f.srv.AddRepo(repoName, "main")
-	client, err := github.NewClient(t.Context(), f.srv.APIURL(), nil)
+	client, err := github.NewClient(t.Context(), f.srv.APIURL(), nil, gh.WithAuthToken(githubtest.Token))
 	if err != nil {
 		t.Fatal(err)
 	}
 	owner, name, _ := strings.Cut(repoName, "/")
 	f.deps = review.Deps{
-		GitHub: github.New(client.WithAuthToken(githubtest.Token), owner, name),
+		GitHub: github.New(client, owner, name),
 		Open:   f.open,
 		Now:    f.now,
 		RunURL: runURL,

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 )
 
 // Workflow is a workflow file as the fake knows it (SetWorkflow): its

@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 )
 
 func (s *Server) pullRoutes(api func(string, handler)) {

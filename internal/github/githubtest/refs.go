@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"strings"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 )
 
 // Branches and tags. A branch is a name SetRef or SetFile gave (its commit

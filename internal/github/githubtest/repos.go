@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 )
 
 // Limits GitHub enforces on check runs, which the fake enforces with a 422.

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"strings"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v88/github"
 )
 
 // AddTeamMember makes user an active member of the team org/team (slug),
