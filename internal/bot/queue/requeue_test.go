@@ -109,12 +109,12 @@ func TestRequeuedJobKeepsItsPlace(t *testing.T) {
 // asking for its own key or none, ends in an error instead of looping.
 func TestRequeueIsGrantedOnce(t *testing.T) {
 	for _, tc := range []struct {
-		name, key, to string
-		want          map[string]int
+		name, key, to, again string // again: the key asked for on a second run
+		want                 map[string]int
 	}{
-		{"asks twice", "env#pr-2", "env", map[string]int{"apply/requeued": 1, "apply/error": 1}},
-		{"its own key", "env", "env", map[string]int{"apply/error": 1}},
-		{"no key", "env#pr-2", "", map[string]int{"apply/error": 1}},
+		{"asks twice", "env#pr-2", "env", "elsewhere", map[string]int{"apply/requeued": 1, "apply/error": 1}},
+		{"its own key", "env", "env", "", map[string]int{"apply/error": 1}},
+		{"no key", "env#pr-2", "", "", map[string]int{"apply/error": 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -123,6 +123,9 @@ func TestRequeueIsGrantedOnce(t *testing.T) {
 				runs := 0
 				_ = q.Submit(Job{Kind: "apply", Key: tc.key, Run: func(context.Context) (string, error) {
 					runs++
+					if runs > 1 {
+						return "", &Requeue{Key: tc.again, Reason: "test"}
+					}
 					return "", &Requeue{Key: tc.to, Reason: "test"}
 				}})
 				if err := q.Shutdown(t.Context()); err != nil {
