@@ -18,13 +18,13 @@ import (
 )
 
 // leasedProject is a harness whose project keeps its state in a bucket of
-// its own with leases: true, and whose settings run the jobs of different
-// pull requests at once. PR 2's head adds Vm "a" (and has "b" as the
+// its own with leases: true, with the default settings (the jobs of
+// different pull requests run at once). PR 2's head adds Vm "a" (and has "b" as the
 // default branch has it), PR 3's adds "b" or, with overlap, changes what
 // PR 2 changes.
 func leasedProject(t *testing.T, o harnessOpts, headAConfig, headBConfig string) (*harness, *s3test.Server, string) {
 	t.Helper()
-	return s3Project(t, o, "concurrent-applies: true\n", true, headAConfig, headBConfig)
+	return s3Project(t, o, "", true, headAConfig, headBConfig)
 }
 
 // s3Project is leasedProject with the given .kyku/config.yaml (none when
