@@ -25,8 +25,10 @@ type pullRun func(ctx context.Context, d review.Deps, src *sources) (string, err
 // queue.Requeue behind t's key, releasing the worker; the job then runs
 // again from the start (the pull request, its approvals and the default
 // branch's config read as they are then) on t's key, one at a time. On a
-// state with leases, the rules use the workspace it opened.
-func (rt *router) pullJob(kind string, ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources, attrs []slog.Attr, run pullRun) queue.Job {
+// state with leases, the rules use the workspace it opened. When may (nil:
+// always) says no (a commenter without the permission), nothing is opened
+// first: the rules refuse without opening anything.
+func (rt *router) pullJob(kind string, ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources, attrs []slog.Attr, may func(context.Context) bool, run pullRun) queue.Job {
 	key := pullKey(ev, s, t)
 	return queue.Job{Kind: kind, Key: key, Attrs: attrs, Run: func(ctx context.Context) (string, error) {
 		jobSrc := src
@@ -34,7 +36,7 @@ func (rt *router) pullJob(kind string, ev event, repo *github.Repo, s *settings.
 		switch {
 		case queue.Requeued(ctx):
 			jobSrc = newSources(repo, rt.maxSrc) // read again: the job is judged as it runs now
-		case key != targetKey(ev, t):
+		case key != targetKey(ev, t) && (may == nil || may(ctx)):
 			var err error
 			first, err = rt.openFirst(ctx, ev, src, t)
 			if err != nil && ctx.Err() != nil {

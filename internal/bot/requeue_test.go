@@ -205,7 +205,19 @@ func TestRequeuedApplySurvivesARestart(t *testing.T) {
 	})
 	b.settle()
 	eventually(t, "job records were left", func() bool { return len(jobKeys(t, store)) == 0 })
-	if c := b.botComments(3); len(c) == 0 || !strings.Contains(c[len(c)-1].Body, "is a stale plan") {
-		t.Errorf("PR 3's apply was not judged on B after PR 2's: %+v", c)
+	// B took the two over in either order: the second is judged after the
+	// first, its plan stale.
+	stale := 0
+	for _, n := range []int{2, 3} {
+		c := b.botComments(n)
+		if len(c) == 0 || !strings.Contains(c[len(c)-1].Body, "<!-- kyku:apply") {
+			t.Fatalf("PR %d's apply got no reply on B: %+v", n, c)
+		}
+		if strings.Contains(c[len(c)-1].Body, "is a stale plan") {
+			stale++
+		}
+	}
+	if stale != 1 {
+		t.Errorf("%d applies refused as stale, want the second", stale)
 	}
 }
