@@ -328,7 +328,9 @@ func TestKilledBotLosesNoJob(t *testing.T) {
 	a.deliver("pull_request", "plan-1", prOpenedPayload(t, 1, headOf(1)))
 	a.deliver("pull_request", "plan-2", prOpenedPayload(t, 2, headOf(2)))
 	for n := 3; n <= 5; n++ {
-		a.deliver("issue_comment", fmt.Sprintf("apply-%d", n), commentPayload(t, n, "writer", "/kyku apply", int64(900+n)))
+		// Its own project only: pull requests' jobs run at once (the
+		// default), so one per project each would hold more than five.
+		a.deliver("issue_comment", fmt.Sprintf("apply-%d", n), commentPayload(t, n, "writer", fmt.Sprintf("/kyku apply -p p%d", n), int64(900+n)))
 	}
 	waitFor(t, "the five jobs never all ran:\n"+a.logs(), func() bool { return gh.Held() == 5 })
 	opened := map[int]int64{}

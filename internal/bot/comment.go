@@ -92,23 +92,29 @@ func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo)
 
 // commentJob runs review.Comment for one target.
 func (rt *router) commentJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {
-	return queue.Job{
-		Kind: ev.comment.cmd.Name.String(),
-		Key:  pullKey(ev, s, t),
-		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label()),
-			slog.String("author", ev.comment.author)},
-		Run: func(ctx context.Context) (string, error) {
-			out, err := rt.rules.Comment(ctx, rt.deps(ev, repo, src, t), reviewSettings(s, t), rt.commentEvent(ev))
-			if err == nil && out != nil && out.Plan != nil && out.Plan.Policy != nil {
-				pr, perr := repo.PullRequest(ctx, ev.number)
-				if perr != nil {
-					return commentOutcome(out), perr
-				}
-				err = rt.policyCheck(ctx, repo, reviewSettings(s, t), out.Plan, pr.HeadSHA)
-			}
-			return commentOutcome(out), err
-		},
+	attrs := []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label()),
+		slog.String("author", ev.comment.author)}
+	// A commenter who may not run the command opens nothing: the rules
+	// refuse them (and judge everything again when they may).
+	may := func(ctx context.Context) bool {
+		pr, err := repo.PullRequest(ctx, ev.number)
+		if err != nil {
+			return false
+		}
+		refused, err := review.Authorize(ctx, repo, reviewSettings(s, t), ev.comment.cmd.Name, ev.comment.author, pr)
+		return err == nil && refused == nil
 	}
+	return rt.pullJob(ev.comment.cmd.Name.String(), ev, repo, s, t, src, attrs, may, func(ctx context.Context, d review.Deps, _ *sources) (string, error) {
+		out, err := rt.rules.Comment(ctx, d, reviewSettings(s, t), rt.commentEvent(ev))
+		if err == nil && out != nil && out.Plan != nil && out.Plan.Policy != nil {
+			pr, perr := repo.PullRequest(ctx, ev.number)
+			if perr != nil {
+				return commentOutcome(out), perr
+			}
+			err = rt.policyCheck(ctx, repo, reviewSettings(s, t), out.Plan, pr.HeadSHA)
+		}
+		return commentOutcome(out), err
+	})
 }
 
 func (rt *router) commentEvent(ev event) review.CommentEvent {

@@ -18,13 +18,13 @@ import (
 )
 
 // leasedProject is a harness whose project keeps its state in a bucket of
-// its own with leases: true, and whose settings run the jobs of different
-// pull requests at once. PR 2's head adds Vm "a" (and has "b" as the
+// its own with leases: true, with the default settings (the jobs of
+// different pull requests run at once). PR 2's head adds Vm "a" (and has "b" as the
 // default branch has it), PR 3's adds "b" or, with overlap, changes what
 // PR 2 changes.
 func leasedProject(t *testing.T, o harnessOpts, headAConfig, headBConfig string) (*harness, *s3test.Server, string) {
 	t.Helper()
-	return s3Project(t, o, "concurrent-applies: true\n", true, headAConfig, headBConfig)
+	return s3Project(t, o, "", true, headAConfig, headBConfig)
 }
 
 // s3Project is leasedProject with the given .kyku/config.yaml (none when
@@ -36,8 +36,7 @@ func s3Project(t *testing.T, o harnessOpts, botSettings string, leases bool, hea
 	t.Setenv("AWS_ACCESS_KEY_ID", s.Access)
 	t.Setenv("AWS_SECRET_ACCESS_KEY", s.Secret)
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	backend := fmt.Sprintf("backend:\n  type: s3\n  bucket: %s\n  region: %s\n  endpoint: %s\n  usePathStyle: true\n  leases: %t\n",
-		bucket, s.Region, s.Endpoint, leases)
+	backend := s3Backend(s, bucket, leases)
 	o.backend, o.policy = backend, testPolicy(bucket)
 	h := newHarness(t, o)
 	if botSettings != "" {
@@ -59,6 +58,12 @@ func s3Project(t *testing.T, o harnessOpts, botSettings string, leases bool, hea
 		t.Fatalf("apply the default branch: %v / %v", err, res.Err())
 	}
 	return h, s, bucket
+}
+
+// s3Backend is the backend block of a state in bucket on the S3 server s.
+func s3Backend(s *s3test.Server, bucket string, leases bool) string {
+	return fmt.Sprintf("backend:\n  type: s3\n  bucket: %s\n  region: %s\n  endpoint: %s\n  usePathStyle: true\n  leases: %t\n",
+		bucket, s.Region, s.Endpoint, leases)
 }
 
 const vmA = "  a:\n    type: Vm\n    properties: { image: debian-12 }\n"

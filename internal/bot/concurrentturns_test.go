@@ -2,7 +2,6 @@ package bot_test
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -78,13 +77,12 @@ func waitFor(t *testing.T, what string, ch <-chan struct{}) {
 
 const applied = `kyku_bot_jobs_total{kind="apply",outcome="applied"}`
 
-// TestDisjointPRsApplyAtOnce (issue 41): with concurrent-applies:
-// true, while PR 2's apply holds its lease on Vm "a" (its create is
+// TestDisjointPRsApplyAtOnce (issue 41): with the default settings, while PR 2's apply holds its lease on Vm "a" (its create is
 // held), PR 3's apply of Vm "b" on the same state runs and finishes; then
 // PR 2's finishes too, and neither reverts the other's object.
 func TestDisjointPRsApplyAtOnce(t *testing.T) {
 	g := newGate("a")
-	h, _, _ := s3Project(t, harnessOpts{sim: g.wrap}, "concurrent-applies: true\n", true, configV1+vmA, configV1+vmB)
+	h, _, _ := s3Project(t, harnessOpts{sim: g.wrap}, "", true, configV1+vmA, configV1+vmB)
 	t.Cleanup(g.open)
 	openPRs(t, h)
 	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1001))
@@ -109,14 +107,14 @@ func TestDisjointPRsApplyAtOnce(t *testing.T) {
 	}
 }
 
-// TestOverlappingPRsNameTheObjectsAndThePR (issue 41): with
-// concurrent-applies: true, PR 3's apply, needing Vm "a" while PR 2's apply holds
+// TestOverlappingPRsNameTheObjectsAndThePR (issue 41): with the default
+// settings, PR 3's apply, needing Vm "a" while PR 2's apply holds
 // it, is refused past the lock timeout with a reply naming `a` and pull
 // request #2 — before PR 2's apply ends, not queued behind it — and
 // changes nothing.
 func TestOverlappingPRsNameTheObjectsAndThePR(t *testing.T) {
 	g := newGate("a")
-	h, _, _ := s3Project(t, harnessOpts{sim: g.wrap, lockTimeout: 300 * time.Millisecond}, "concurrent-applies: true\n", true, configV1+vmA, configV1+vmA+vmB)
+	h, _, _ := s3Project(t, harnessOpts{sim: g.wrap, lockTimeout: 300 * time.Millisecond}, "", true, configV1+vmA, configV1+vmA+vmB)
 	t.Cleanup(g.open)
 	openPRs(t, h)
 	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1101))
@@ -144,28 +142,28 @@ func TestOverlappingPRsNameTheObjectsAndThePR(t *testing.T) {
 	}
 }
 
-// TestStateWithoutLeasesTakesTurns (issue 41): with leases: false (the
-// whole-state lock) and concurrent-applies: true, PR 3's apply waits in the bot
-// while PR 2's holds the state, instead of waiting on the lock (whose
-// timeout here is 1ms, so one that waited on it would be refused), then
-// is judged as it always was one after the other: its branch is behind,
-// its saved plan stale (not a lock it could not take).
+// TestStateWithoutLeasesTakesTurns (issue 41): with the default settings
+// and leases: false (the whole-state lock), each apply finds the state
+// without leases and is requeued behind the environment's jobs: PR 3's
+// waits in the queue, holding no worker, while PR 2's holds the state —
+// not on the lock, whose timeout here is 1ms, so one that waited on it
+// would be refused — then is judged as it always was one after the other:
+// its branch is behind, its saved plan stale (not a lock it could not
+// take).
 func TestStateWithoutLeasesTakesTurns(t *testing.T) {
 	g := newGate("a")
-	h, _, _ := s3Project(t, harnessOpts{sim: g.wrap, lockTimeout: time.Millisecond}, "concurrent-applies: true\n", false, configV1+vmA, configV1+vmB)
+	h, _, _ := s3Project(t, harnessOpts{sim: g.wrap, lockTimeout: time.Millisecond}, "", false, configV1+vmA, configV1+vmB)
 	t.Cleanup(g.open)
 	openPRs(t, h)
 	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1201))
 	waitFor(t, "PR 2's apply never created a", g.entered)
 	h.deliver("issue_comment", commentOn(t, 3, "writer", "User", "/kyku apply", 1202))
-	waited := func() bool {
-		return strings.Contains(h.logs(), `"msg":"waiting for the turn on the state","repo":"Codertocat/Hello-World","pr":3`)
-	}
-	eventually(t, "PR 3's apply neither waited for its turn nor ended", func() bool {
-		return waited() || strings.Contains(fmt.Sprint(h.botComments(3)), "<!-- kyku:apply -->")
+	eventually(t, "PR 3's apply was not requeued behind PR 2's, holding no worker", func() bool {
+		m := h.metrics()
+		return m[requeuedApply] == 2 && m["kyku_bot_jobs_running"] == 1 && m["kyku_bot_queue_depth"] == 1
 	})
-	if !waited() {
-		t.Errorf("PR 3's apply did not wait for its turn while PR 2's held the state")
+	if strings.Contains(h.logs(), "waiting for the turn on the state") {
+		t.Errorf("a job waited for its turn in a worker")
 	}
 	g.open()
 	h.settle()
@@ -179,6 +177,9 @@ func TestStateWithoutLeasesTakesTurns(t *testing.T) {
 		t.Errorf("cloud holds %v, want Vms web and a", cloud)
 	}
 }
+
+// requeuedApply counts the apply jobs requeued behind their environment.
+const requeuedApply = `kyku_bot_jobs_total{kind="apply",outcome="requeued"}`
 
 // TestConcurrentAppliesFalseKeepsJobsOfATargetSerial: with
 // concurrent-applies: false, PR 3's apply stays queued while PR 2's runs

@@ -14,9 +14,11 @@
 // Prometheus endpoints, to its router (router.go), which turns events into
 // jobs: it reads a repository's settings from its default branch, decides
 // which projects and environments an event concerns, and spawns one job per
-// target on that target's key, so that jobs of one project/environment
-// never overlap (in-process; across replicas the backend's state lock does
-// it). Installation clients (App JWT → installation token, one cached
+// target: a pull request's on a key of its own, so that different pull
+// requests' jobs run at once where the state has leases (one on a state
+// without them is requeued on the target's key, pulljobs.go), other jobs
+// on the target's key, so that they never overlap (in-process; across
+// replicas the backend's state lock or leases do it). Installation clients (App JWT → installation token, one cached
 // client per installation) are installations.go's. A repository_dispatch
 // with event_type "kyku-drift" checks one repository on demand.
 //

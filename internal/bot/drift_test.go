@@ -202,11 +202,11 @@ func TestScheduledDriftRound(t *testing.T) {
 
 // TestDriftNeverOverlapsAPlanOfTheEnvironment: a drift check waits while
 // a plan of the same project/environment holds its state, and runs after
-// it: by default (queued on the environment's key) and with
-// concurrent-applies: true (the pull requests' jobs of a state with
-// leases run at once; the check waits for its turn on the state).
+// it: by default (the pull requests' jobs of a state with leases run at
+// once; the check waits for its turn on the state) and with
+// concurrent-applies: false (queued on the environment's key).
 func TestDriftNeverOverlapsAPlanOfTheEnvironment(t *testing.T) {
-	for name, settings := range map[string]string{"default": "", "concurrent applies": "concurrent-applies: true\n"} {
+	for name, settings := range map[string]string{"default": "", "one at a time": "concurrent-applies: false\n"} {
 		t.Run(name, func(t *testing.T) { driftNeverOverlapsAPlan(t, settings) })
 	}
 }
@@ -252,9 +252,10 @@ func driftNeverOverlapsAPlan(t *testing.T, settings string) {
 	h.deliver("pull_request", prOpened(t, 2, headA))
 	<-started
 	tick <- time.Now()
-	// The round's drift job waits behind the plan: queued on its key (the
-	// default), or, with concurrent-applies, running and waiting for its
-	// turn on the state; one that would not wait would record itself first.
+	// The round's drift job waits behind the plan: running and waiting for
+	// its turn on the state (the default), or, with concurrent-applies:
+	// false, queued on its key; one that would not wait would record
+	// itself first.
 	eventually(t, "the drift check neither waits for the plan nor ran", func() bool {
 		mu.Lock()
 		ran := len(order) > 0

@@ -100,35 +100,31 @@ func promotionOrder(promotion []string, ts []settings.Target) []settings.Target 
 // request is told which environments were left.
 func (rt *router) mergeJob(ev event, repo *github.Repo, s *settings.Settings, chain []settings.Target, src *sources) queue.Job {
 	t := chain[0]
-	return queue.Job{
-		Kind:  "merge-apply",
-		Key:   pullKey(ev, s, t),
-		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label())},
-		Run: func(ctx context.Context) (string, error) {
-			out, err := rt.rules.ApplyMerged(ctx, rt.deps(ev, repo, src, t), reviewSettings(s, t), ev.mergeSHA, ev.merger)
-			complete := err == nil && out != nil && out.Applied && (out.Result == nil || out.Result.Err() == nil)
-			if rest := chain[1:]; len(rest) > 0 {
-				if complete {
-					if serr := rt.runner.Spawn(ctx, rt.mergeJob(ev, repo, s, rest, src)); serr != nil {
-						return "", serr
-					}
-				} else {
-					var left []string
-					for _, r := range rest {
-						left = append(left, r.Label())
-					}
-					if _, cerr := repo.CreateComment(context.WithoutCancel(ctx), ev.number, promotionStoppedReply(t.Label(), left)); cerr != nil && err == nil {
-						err = cerr
-					}
+	attrs := []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label())}
+	return rt.pullJob("merge-apply", ev, repo, s, t, src, attrs, nil, func(ctx context.Context, d review.Deps, src *sources) (string, error) {
+		out, err := rt.rules.ApplyMerged(ctx, d, reviewSettings(s, t), ev.mergeSHA, ev.merger)
+		complete := err == nil && out != nil && out.Applied && (out.Result == nil || out.Result.Err() == nil)
+		if rest := chain[1:]; len(rest) > 0 {
+			if complete {
+				if serr := rt.runner.Spawn(ctx, rt.mergeJob(ev, repo, s, rest, src)); serr != nil {
+					return "", serr
+				}
+			} else {
+				var left []string
+				for _, r := range rest {
+					left = append(left, r.Label())
+				}
+				if _, cerr := repo.CreateComment(context.WithoutCancel(ctx), ev.number, promotionStoppedReply(t.Label(), left)); cerr != nil && err == nil {
+					err = cerr
 				}
 			}
-			switch {
-			case err != nil:
-				return "", err
-			case out != nil && out.Applied:
-				return "applied", nil
-			}
-			return "refused", nil
-		},
-	}
+		}
+		switch {
+		case err != nil:
+			return "", err
+		case out != nil && out.Applied:
+			return "applied", nil
+		}
+		return "refused", nil
+	})
 }

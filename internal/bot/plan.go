@@ -83,60 +83,56 @@ func CheckName(t settings.Target) string { return "kyku plan (" + t.Label() + ")
 // through the API, review.Plan (saved plan and sticky comment), then the
 // check run completed with the rendered summary.
 func (rt *router) planJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {
-	return queue.Job{
-		Kind:  "plan",
-		Key:   pullKey(ev, s, t),
-		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label())},
-		Run: func(ctx context.Context) (string, error) {
-			name := CheckName(t)
-			id, err := rt.openCheckRun(ctx, repo, name, ev.headSHA)
-			if err != nil {
+	attrs := []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label())}
+	return rt.pullJob("plan", ev, repo, s, t, src, attrs, nil, func(ctx context.Context, d review.Deps, src *sources) (string, error) {
+		name := CheckName(t)
+		id, err := rt.openCheckRun(ctx, repo, name, ev.headSHA)
+		if err != nil {
+			return "", err
+		}
+		finish := func(check github.CheckRun) error {
+			if rt.runner.Interrupted(ctx) {
+				// Stopped by the bot (shutdown, a lease lost): the
+				// replica that takes the job over plans it again on
+				// this check run.
+				return ctx.Err()
+			}
+			// The check must not stay "in progress" when the job is cancelled.
+			return repo.UpdateCheck(context.WithoutCancel(ctx), id, check)
+		}
+		// Everything the repository controls (file and branch names,
+		// error text quoting them) is fenced or code-spanned.
+		cfg, err := src.config(ctx, t.Project, ev.headSHA, ev.defaultBranch, t.Env)
+		if err != nil {
+			if !isDiag(err) {
+				_ = finish(review.PlanFailedCheck(name, review.SourceUnreadable, err.Error(), ""))
 				return "", err
 			}
-			finish := func(check github.CheckRun) error {
-				if rt.runner.Interrupted(ctx) {
-					// Stopped by the bot (shutdown, a lease lost): the
-					// replica that takes the job over plans it again on
-					// this check run.
-					return ctx.Err()
-				}
-				// The check must not stay "in progress" when the job is cancelled.
-				return repo.UpdateCheck(context.WithoutCancel(ctx), id, check)
-			}
-			// Everything the repository controls (file and branch names,
-			// error text quoting them) is fenced or code-spanned.
-			cfg, err := src.config(ctx, t.Project, ev.headSHA, ev.defaultBranch, t.Env)
-			if err != nil {
-				if !isDiag(err) {
-					_ = finish(review.PlanFailedCheck(name, review.SourceUnreadable, err.Error(), ""))
-					return "", err
-				}
-				return "config-error", finish(review.PlanFailedCheck(name, review.ConfigInvalid, err.Error(), ""))
-			}
-			// Error text may quote a sensitive value: what the check run
-			// (read by whoever reads the repository) and the log show is
-			// scrubbed, as the plan comment is (worked out on failure only).
-			trusted, err := src.config(ctx, t.Project, ev.defaultBranch, "", t.Env)
-			if err != nil {
-				return "untrusted", finish(review.PlanFailedCheck(name, review.NoTrustedConfig, progress.SecretsOf(cfg, nil).Scrub(err.Error()), ev.defaultBranch))
-			}
-			out, err := rt.rules.Plan(ctx, rt.deps(ev, repo, src, t), review.PlanRequest{
-				Settings: reviewSettings(s, t), Number: ev.number, HeadSHA: ev.headSHA, Config: cfg, Trusted: trusted,
-			})
-			if err != nil {
-				err = progress.SecretsOf(cfg, nil).Add(progress.SecretsOf(trusted, nil)).Error(err)
-				_ = finish(review.PlanFailedCheck(name, review.PlanFailed, err.Error(), ""))
-				return "", err
-			}
-			if err := finish(out.PlanCheck(name)); err != nil {
-				return "", err
-			}
-			if err := rt.policyCheck(ctx, repo, reviewSettings(s, t), out, ev.headSHA); err != nil {
-				return "", err
-			}
-			return "planned", nil
-		},
-	}
+			return "config-error", finish(review.PlanFailedCheck(name, review.ConfigInvalid, err.Error(), ""))
+		}
+		// Error text may quote a sensitive value: what the check run
+		// (read by whoever reads the repository) and the log show is
+		// scrubbed, as the plan comment is (worked out on failure only).
+		trusted, err := d.Trusted(ctx)
+		if err != nil {
+			return "untrusted", finish(review.PlanFailedCheck(name, review.NoTrustedConfig, progress.SecretsOf(cfg, nil).Scrub(err.Error()), ev.defaultBranch))
+		}
+		out, err := rt.rules.Plan(ctx, d, review.PlanRequest{
+			Settings: reviewSettings(s, t), Number: ev.number, HeadSHA: ev.headSHA, Config: cfg, Trusted: trusted,
+		})
+		if err != nil {
+			err = progress.SecretsOf(cfg, nil).Add(progress.SecretsOf(trusted, nil)).Error(err)
+			_ = finish(review.PlanFailedCheck(name, review.PlanFailed, err.Error(), ""))
+			return "", err
+		}
+		if err := finish(out.PlanCheck(name)); err != nil {
+			return "", err
+		}
+		if err := rt.policyCheck(ctx, repo, reviewSettings(s, t), out, ev.headSHA); err != nil {
+			return "", err
+		}
+		return "planned", nil
+	})
 }
 
 // policyCheck creates the check run "kyku policy (<target>)" of a plan on

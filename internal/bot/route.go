@@ -42,8 +42,8 @@ func (rt *router) keyedRouteJob(kind, key string, ev event, attrs []slog.Attr, f
 // pullKey is the queue key of a pull request's job on t: one per pull
 // request (concurrent applies, the default), so that those of different
 // pull requests run at once — their applies wait for the objects they
-// touch (leases), or, on a state without leases, for their turn alone
-// (inTurn) — or, with concurrent-applies: false, t's.
+// touch (leases); on a state without leases, the job is requeued on t's
+// key (pullJob) — or, with concurrent-applies: false, t's.
 func pullKey(ev event, s *settings.Settings, t settings.Target) string {
 	if s.ConcurrentApplies && ev.number > 0 {
 		return targetKey(ev, t) + "#pr-" + strconv.Itoa(ev.number)

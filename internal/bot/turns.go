@@ -15,9 +15,8 @@ import (
 // once: the pull requests' jobs on a state with leases, whose applies wait
 // only for the objects they touch. A turn alone is held by one job, while
 // no other holds any: a pull request's job on a state without leases (the
-// whole-state lock: http, leases: false), which would otherwise race the
-// others into the lock and be refused at its timeout, and a drift check,
-// which must not see an apply halfway. A job waits for everyone who came
+// whole-state lock: http, leases: false; by then on its target's key, see
+// pullJob), and a drift check, which must not see an apply halfway. A job waits for everyone who came
 // before it to be served, so a turn alone is never starved by shared ones.
 // Concurrency: safe for concurrent use; it starts no goroutine.
 type turns struct {
@@ -98,10 +97,11 @@ func (ts *turns) leave(key string, me *turn) {
 
 // inTurn opens workspaces with open and waits for a turn on target t's
 // state before handing the workspace over, giving it back when the
-// workspace is closed: alone on a state without leases (the pull
-// requests' jobs run at once, see pullKey, yet take such a state one at a
-// time, in the order they reached it) or when alone says so (a drift
-// check); otherwise shared.
+// workspace is closed: shared for a pull request's job on a state with
+// leases (the pull requests' jobs run at once, see pullKey), so that a
+// drift check (alone says so) waits for them and they for it; alone on a
+// state without leases, whose jobs the queue already runs one at a time
+// on t's key (pullJob), so that such a turn is normally free at once.
 func (rt *router) inTurn(ev event, t settings.Target, alone bool, open review.Opener) review.Opener {
 	key := targetKey(ev, t)
 	return func(ctx context.Context, cfg *config.Config, env string) (*review.Workspace, error) {

@@ -1,6 +1,8 @@
 // Package queue owns the bot's job queue: a bounded queue of jobs run by a
 // fixed number of workers, where jobs sharing a key never overlap and run
-// in submission order, while jobs with different keys run in parallel.
+// in submission order, while jobs with different keys run in parallel. A
+// job may end its run asking to run again, once, behind another key's
+// jobs (Requeue): it waits there without a worker, keeping its own key.
 //
 // Every job runs with its own context derived from the queue's (never from
 // the HTTP request that queued it), with panics recovered and reported as

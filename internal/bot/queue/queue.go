@@ -32,13 +32,17 @@ const (
 type Job struct {
 	Kind string // for metrics and logs, e.g. "plan"
 	// Key serialises jobs: two jobs with the same non-empty key never run
-	// at the same time and start in submission order.
+	// at the same time and start in submission order (a job requeued
+	// under another key keeps this one until it ends: see Requeue).
 	Key string
 	// Attrs are logged with the job's start and end (never secrets).
 	Attrs []slog.Attr
 	// Run does the work and returns its outcome label ("" means ok, or
 	// error when err is set).
 	Run func(ctx context.Context) (string, error)
+
+	held     string // the key it came from and keeps while requeued (Requeue)
+	requeued bool
 }
 
 // Options configure a Queue.
@@ -238,24 +242,32 @@ func (q *Queue) next() (Job, bool) {
 	return j, true
 }
 
-// finish releases j's key, promoting the next job waiting on it.
+// finish releases j's keys (its own, and the one it kept when it was
+// requeued), promoting the next job waiting on each.
 func (q *Queue) finish(j Job) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.running--
-	if j.Key != "" {
-		if w := q.waiting[j.Key]; len(w) > 0 && !q.stopped {
-			q.ready = append(q.ready, w[0])
-			if len(w) == 1 {
-				delete(q.waiting, j.Key)
-			} else {
-				q.waiting[j.Key] = w[1:]
-			}
-		} else {
-			delete(q.active, j.Key)
-		}
-	}
+	q.releaseLocked(j.Key)
+	q.releaseLocked(j.held)
 	q.cond.Broadcast()
+}
+
+// releaseLocked gives key to the next job waiting on it, or frees it.
+func (q *Queue) releaseLocked(key string) {
+	if key == "" {
+		return
+	}
+	if w := q.waiting[key]; len(w) > 0 && !q.stopped {
+		q.ready = append(q.ready, w[0])
+		if len(w) == 1 {
+			delete(q.waiting, key)
+		} else {
+			q.waiting[key] = w[1:]
+		}
+		return
+	}
+	delete(q.active, key)
 }
 
 func (q *Queue) worker() {
@@ -264,24 +276,34 @@ func (q *Queue) worker() {
 		if !ok {
 			return
 		}
-		q.run(j)
+		if rq := q.run(j); rq != nil {
+			q.requeue(j, rq)
+			continue
+		}
 		q.finish(j)
 	}
 }
 
-func (q *Queue) run(j Job) {
+// run runs j and returns the Requeue it asked for, when it is granted.
+func (q *Queue) run(j Job) *Requeue {
 	log := q.opts.Logger.With(append([]any{"kind", j.Kind}, attrsAny(j.Attrs)...)...)
-	ctx, cancel := context.WithTimeout(q.ctx, q.opts.Timeout)
+	ctx, cancel := context.WithTimeout(withRunInfo(q.ctx, j), q.opts.Timeout)
 	defer cancel()
 	start := q.opts.Now()
 	outcome, err := q.call(ctx, j)
 	d := q.opts.Now().Sub(start)
-	if err != nil {
+	rq := WillRequeue(ctx, err)
+	switch {
+	case rq != nil:
+		outcome = OutcomeRequeued
+		log.Info("job requeued", "key", rq.Key, "reason", rq.Reason, "duration", d)
+	case err != nil:
 		log.Error("job failed", "outcome", outcome, "duration", d, "error", err.Error())
-	} else {
+	default:
 		log.Info("job done", "outcome", outcome, "duration", d)
 	}
 	q.observe(j.Kind, outcome, d)
+	return rq
 }
 
 // call runs j, turning a panic into the outcome "panic".

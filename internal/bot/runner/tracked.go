@@ -66,7 +66,7 @@ func (r *Runner) holds(key string) bool {
 }
 
 // wrap makes q a part of t: step ("" for the routing job) is marked done
-// when q ends, unless it was interrupted.
+// when q ends, unless it was interrupted or requeued (it runs again).
 func (t *tracked) wrap(q queue.Job, step string) queue.Job {
 	t.add()
 	run := q.Run
@@ -78,6 +78,9 @@ func (t *tracked) wrap(q queue.Job, step string) queue.Job {
 		// lease; one that an earlier holder of the job left is taken over.
 		ctx = statemgr.WithLockTakenOver(statemgr.WithSuccessor(ctx, t), t.lockTakenOver)
 		outcome, err := run(ctx)
+		if queue.WillRequeue(ctx, err) != nil {
+			return outcome, err // it runs again: the step is not done
+		}
 		t.done(step, t.r.interrupted(ctx))
 		return outcome, err
 	}

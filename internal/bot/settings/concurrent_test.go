@@ -8,16 +8,17 @@ import (
 	"github.com/kyku/action/internal/diag"
 )
 
-// TestConcurrentAppliesOptIn: different pull requests' jobs on one
-// project run at once when the file says concurrent-applies: true.
-func TestConcurrentAppliesOptIn(t *testing.T) {
+// TestConcurrentAppliesByDefault (issue 41): different pull requests'
+// jobs on one project run at once unless the file says
+// concurrent-applies: false; older files saying true stay valid.
+func TestConcurrentAppliesByDefault(t *testing.T) {
 	for _, tc := range []struct {
 		name, file string
 		want       bool
 	}{
-		{"no file", "", false},
-		{"not set", "comment: sticky\n", false},
-		{"opted in", "concurrent-applies: true\n", true},
+		{"no file", "", true},
+		{"not set", "comment: sticky\n", true},
+		{"said so", "concurrent-applies: true\n", true},
 		{"opted out", "concurrent-applies: false\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -30,8 +31,8 @@ func TestConcurrentAppliesOptIn(t *testing.T) {
 			}
 		})
 	}
-	if Defaults().ConcurrentApplies {
-		t.Error("without a settings file, jobs of different pull requests run at once")
+	if !Defaults().ConcurrentApplies {
+		t.Error("without a settings file, jobs of different pull requests run one at a time")
 	}
 	_, err := Parse(Path, []byte("concurrent-applies: sometimes\n"))
 	var ds diag.Diagnostics

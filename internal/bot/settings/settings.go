@@ -62,13 +62,13 @@ type Settings struct {
 	NewRoots bool
 	Drift    Drift
 	Projects []Project
-	// ConcurrentApplies (concurrent-applies: true) runs the jobs of
-	// different pull requests on one project and environment at once: on a
-	// state with leases (docs/concurrent-applies.md) their applies wait
-	// only for the objects they touch; on one without, each waits in the
-	// bot for its turn, in the order they came. Off by default: a job
-	// waiting for its turn holds a worker and spends its own time limit,
-	// which the queue's one-at-a-time key does not.
+	// ConcurrentApplies (the default; concurrent-applies: false turns it
+	// off) runs the jobs of different pull requests on one project and
+	// environment at once: on a state with leases
+	// (docs/concurrent-applies.md) their applies wait only for the objects
+	// they touch; a job on a state without leases is queued again behind
+	// the environment's jobs, holding no worker, and runs one at a time.
+	// Off: every job of a project and environment runs one at a time.
 	ConcurrentApplies bool
 	// PolicyOwners may override a policy denial by approving the head
 	// (logins, and teams as "org/team-slug").
@@ -140,6 +140,7 @@ func Defaults() *Settings {
 		Workflow:           "kyku.yml",
 		Drift:              Drift{Enabled: true},
 		Projects:           []Project{defaultProject("", DefaultConfig)},
+		ConcurrentApplies:  true,
 	}
 }
 

@@ -37,6 +37,7 @@ projects:
 		Execution: Actions, Workflow: "infra.yml", RequireApproval: false, ApplyPermission: "maintain",
 		RequiredApprovals: 2, ApproverPermission: "maintain", PlanPermission: "triage",
 		Apply: review.ApplyOnBoth, Comment: "new", FromFile: true, Drift: Drift{Enabled: false, WriteState: true},
+		ConcurrentApplies: true,
 		Projects: []Project{
 			{Name: "network", Config: "infra/network", Environments: []string{"staging", "prod"}, Autoplan: []string{"infra/network/**"}},
 			{Name: "app", Config: "app/kyku.yaml", Environments: []string{""}, Autoplan: []string{"app/**", "modules/*.yaml"}},
