@@ -14,10 +14,17 @@ import (
 // leaves this, and the next apply folds it into the state. Response is
 // the provider's ApplyResourceChange answer exactly as it was sent (a
 // protobuf message), decoded with the provider's schema when folded.
+//
+// Before that, the file says how far the create went: written by the
+// engine before it journals the intent (neither Asked nor Response), it
+// says the provider was not asked yet; the keeper writes it again,
+// Asked, durably, before it asks the provider. So an open intent whose
+// answer is neither is a create the provider never heard of.
 type Answer struct {
 	Address  string `json:"address"`
 	Type     string `json:"type"`
-	Response []byte `json:"response"`
+	Asked    bool   `json:"asked,omitempty"`
+	Response []byte `json:"response,omitempty"`
 }
 
 // AnswerName is the file (or object) name of address's answer: a hash,

@@ -134,6 +134,13 @@ func serveKeeper(in io.Reader, out, logs io.Writer) error {
 // keep makes call c and, for a create, writes its answer to c.AnswerTo
 // before returning it.
 func keep(conn *rpcConn, c keeperCall) keeperReply {
+	if c.AnswerTo != "" {
+		// Durably before the provider is asked: the create may make an
+		// object from now on.
+		if err := writeAnswer(c.AnswerTo, state.Answer{Address: c.Address, Type: c.Type, Asked: true}); err != nil {
+			return keeperReply{ID: c.ID, Err: err.Error()}
+		}
+	}
 	var body []byte
 	err := conn.call(context.Background(), c.Method, rawMessage(c.Body), func(b []byte) error {
 		if body != nil {
@@ -153,7 +160,7 @@ func keep(conn *rpcConn, c keeperCall) keeperReply {
 		return r
 	}
 	if c.AnswerTo != "" && body != nil {
-		if err := writeAnswer(c.AnswerTo, state.Answer{Address: c.Address, Type: c.Type, Response: body}); err != nil {
+		if err := writeAnswer(c.AnswerTo, state.Answer{Address: c.Address, Type: c.Type, Asked: true, Response: body}); err != nil {
 			r.Err = err.Error()
 		}
 	}
