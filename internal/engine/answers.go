@@ -86,6 +86,7 @@ func (e *Engine) foldAnswers(ctx context.Context, cfg *config.Config, st *state.
 		return st, err
 	}
 	next := st.Clone()
+	changed := false
 	var done []string // answers used up: folded, or naming no open intent
 	for _, name := range slices.Sorted(maps.Keys(kept)) {
 		a, err := state.DecodeAnswer(name, kept[name])
@@ -105,13 +106,14 @@ func (e *Engine) foldAnswers(ctx context.Context, cfg *config.Config, st *state.
 			return nil, err
 		}
 		if folded {
+			changed = true
 			done = append(done, name)
 		}
 	}
 	if !write {
 		return next, nil
 	}
-	if len(next.Interrupted) != len(st.Interrupted) {
+	if changed {
 		if _, err := e.rewrite(ctx, st, func(f *state.File) ([]string, error) {
 			*f = *next
 			return nil, nil

@@ -124,8 +124,16 @@ func TestKeptAnswerFolded(t *testing.T) {
 				if !errors.As(err, &ie) || err.Error() != refusalOfB {
 					t.Fatalf("plan: %v, want\n%s", err, refusalOfB)
 				}
-				if st := w.state(); st.Resources["a"].ProviderID != idA || st.Resources["b"] != nil {
-					t.Errorf("the refused plan's state: a %s, b %+v", st.Resources["a"].ProviderID, st.Resources["b"])
+				_, err = w.engine(cfg).Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+				if !errors.As(err, &ie) || err.Error() != refusalOfB {
+					t.Fatalf("apply: %v, want\n%s", err, refusalOfB)
+				}
+				st := w.state()
+				if st.Resources["a"].ProviderID != idA || st.Resources["b"] != nil || st.Interrupted["b"] == "" {
+					t.Errorf("after the refused apply: a %s (want %s), b %+v, interrupted %v", st.Resources["a"].ProviderID, idA, st.Resources["b"], st.Interrupted)
+				}
+				if diff := cmp.Diff([]string{"a", "b"}, w.items()); diff != "" {
+					t.Errorf("cloud (-want +got):\n%s", diff)
 				}
 				return
 			}
