@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -167,42 +166,32 @@ func keep(conn *rpcConn, c keeperCall) keeperReply {
 	return r
 }
 
-// writeAnswer writes a to path and makes it durable (the file and its
-// name) before returning.
+// writeAnswer writes a over the file at path (the engine's note of the
+// create: state.Answer), in place, and syncs it before returning: one
+// fsync. A machine that crashes mid-write leaves a file that does not
+// decode, and one that had not made the note's name durable leaves none:
+// either keeps the create's intent refused, as without a keeper.
 func writeAnswer(path string, a state.Answer) error {
 	data, err := state.EncodeAnswer(a)
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("keep the answer for %s: %w", a.Address, err)
-	}
-	tmp, err := os.CreateTemp(dir, ".answer-*")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("keep the answer for %s: %w", a.Address, err)
 	}
-	_, err = tmp.Write(data)
+	_, err = f.WriteAt(data, 0)
 	if err == nil {
-		err = tmp.Sync()
+		err = f.Truncate(int64(len(data)))
 	}
-	if cerr := tmp.Close(); err == nil {
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("keep the answer for %s: %w", a.Address, err)
-	}
-	d, err := os.Open(dir)
 	if err != nil {
 		return fmt.Errorf("keep the answer for %s: %w", a.Address, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("keep the answer for %s: sync %s: %w", a.Address, dir, err)
 	}
 	return nil
 }

@@ -235,7 +235,7 @@ func TestKeeperWritesAnswerBeforeForwarding(t *testing.T) {
 	configure(t, p, map[string]any{"dir": t.TempDir()})
 	plugin := p.Pid()
 	keeper := keeperPID(plugin)
-	answer := filepath.Join(t.TempDir(), "answers", state.AnswerName("fwtest_held.a"))
+	answer := filepath.Join(t.TempDir(), state.AnswerName("fwtest_held.a"))
 	resp, err := heldCreate(p, "0s", answer)
 	if err != nil {
 		t.Fatal(err)
