@@ -78,8 +78,8 @@ func (e *Engine) dropAnswer(ctx context.Context, name string) error {
 // without, the state returned is st's copy with them folded (a plan).
 func (e *Engine) foldAnswers(ctx context.Context, cfg *config.Config, st *state.File, write bool) (*state.File, error) {
 	box := e.answerBox()
-	if box == nil || st == nil || cfg == nil {
-		return st, nil
+	if box == nil || st == nil || cfg == nil || e.opts.Leases != nil {
+		return st, nil // a leased apply folds none: its plan neither
 	}
 	kept, err := box.Answers(ctx)
 	if err != nil || len(kept) == 0 {
