@@ -274,7 +274,7 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, r ApplyRequest) (App
 		case <-done:
 		}
 	})
-	resp := &stateResponse{stateField: applyRespNewState, privateField: applyRespPrivate, diagField: applyRespDiagnostics, legacyField: applyRespLegacyTypeSystem}
+	resp := newApplyResponse()
 	if p.usesKeeper(r) {
 		err = p.invokeKept(callCtx, p.names.apply, req, resp, r)
 	} else {
@@ -285,7 +285,19 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, r ApplyRequest) (App
 	if err != nil {
 		return ApplyResponse{}, err
 	}
+	return p.applyAnswer(resp, ty)
+}
+
+// newApplyResponse is ApplyResourceChange's answer, to decode.
+func newApplyResponse() *stateResponse {
+	return &stateResponse{stateField: applyRespNewState, privateField: applyRespPrivate, diagField: applyRespDiagnostics, legacyField: applyRespLegacyTypeSystem}
+}
+
+// applyAnswer is resp, ApplyResourceChange's decoded answer, with its
+// new state of type ty.
+func (p *Provider) applyAnswer(resp *stateResponse, ty cty.Type) (ApplyResponse, error) {
 	out := ApplyResponse{Private: resp.private, LegacyTypeSystem: resp.legacy, Diagnostics: resp.diags}
+	var err error
 	if out.NewState, err = resp.state.value(ty); err != nil {
 		return out, p.badAnswer("ApplyResourceChange", err)
 	}

@@ -191,13 +191,9 @@ func (p *Provider) DecodeAnswer(ctx context.Context, typeName string, raw []byte
 	if err != nil {
 		return ApplyResponse{}, err
 	}
-	resp := &stateResponse{stateField: applyRespNewState, privateField: applyRespPrivate, diagField: applyRespDiagnostics, legacyField: applyRespLegacyTypeSystem}
+	resp := newApplyResponse()
 	if err := resp.decode(raw); err != nil {
 		return ApplyResponse{}, p.badAnswer("ApplyResourceChange", err)
 	}
-	out := ApplyResponse{Private: resp.private, LegacyTypeSystem: resp.legacy, Diagnostics: resp.diags}
-	if out.NewState, err = resp.state.value(rs.Block.ImpliedType()); err != nil {
-		return out, p.badAnswer("ApplyResourceChange", err)
-	}
-	return out, nil
+	return p.applyAnswer(resp, rs.Block.ImpliedType())
 }
