@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -19,7 +20,7 @@ type keeperConn struct {
 	fw        *frameWriter
 	in        *os.File // the keeper's standard input, Kyku's end
 	closeOnce sync.Once
-	pid       int // the provider's, from the handshake
+	pid       atomic.Int64 // the provider's, from the handshake
 
 	mu      sync.Mutex
 	next    uint64
@@ -86,7 +87,7 @@ func (k *keeperConn) read(r *os.File, logs io.Writer, line chan<- string) {
 		k.fail()
 		return
 	}
-	k.pid = hs.PID
+	k.pid.Store(int64(hs.PID))
 	line <- hs.Handshake
 	for {
 		var rep keeperReply
@@ -149,6 +150,15 @@ func (k *keeperConn) call(ctx context.Context, c keeperCall) (keeperReply, error
 		forget()
 		return keeperReply{}, context.Cause(ctx)
 	}
+}
+
+// keeperChild is the process ID of the provider its keeper launched (0:
+// no keeper, or no handshake yet).
+func (p *Provider) keeperChild() int {
+	if p.keeper == nil {
+		return 0
+	}
+	return int(p.keeper.pid.Load())
 }
 
 // close tells the keeper Kyku is done: it ends once its calls have.

@@ -404,9 +404,9 @@ func (p *Provider) Close() error {
 // kill ends the process at once (the provider, then its keeper when it
 // has one), waits for it and releases its sandbox.
 func (p *Provider) kill() {
-	if p.keeper != nil && p.keeper.pid > 0 && !p.Exited() {
+	if pid := p.keeperChild(); pid > 0 && !p.Exited() {
 		// The keeper has not reaped it: the ID is still the provider's.
-		_ = syscall.Kill(p.keeper.pid, syscall.SIGKILL)
+		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 	_ = p.cmd.Process.Kill()
 	<-p.done
@@ -434,7 +434,7 @@ func (p *Provider) Pid() int {
 		return p.jail.pid
 	}
 	if p.keeper != nil {
-		return p.keeper.pid
+		return p.keeperChild()
 	}
 	return p.cmd.Process.Pid
 }
