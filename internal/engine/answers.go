@@ -81,6 +81,11 @@ func (e *Engine) foldAnswers(ctx context.Context, cfg *config.Config, st *state.
 	if box == nil || st == nil || cfg == nil || e.opts.Leases != nil {
 		return st, nil // a leased apply folds none: its plan neither
 	}
+	if write {
+		if err := box.ClearNotes(ctx); err != nil {
+			return nil, err
+		}
+	}
 	kept, err := box.Answers(ctx)
 	if err != nil || len(kept) == 0 {
 		return st, err

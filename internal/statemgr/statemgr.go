@@ -180,6 +180,9 @@ type AnswerBox interface {
 	// Answers are the answers kept, by name (state.AnswerName).
 	Answers(ctx context.Context) (map[string][]byte, error)
 	RemoveAnswer(ctx context.Context, name string) error
+	// ClearNotes removes what a killed apply's Note left half written;
+	// only under the whole state's lock (no apply writes notes then).
+	ClearNotes(ctx context.Context) error
 }
 
 // AnswerKeeper is a backend that may keep answers: AnswerBox is nil when

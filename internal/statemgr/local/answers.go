@@ -98,6 +98,23 @@ func (b *Backend) RemoveAnswer(ctx context.Context, name string) error {
 	return nil
 }
 
+// ClearNotes removes the temporary files of notes a killed apply left.
+func (b *Backend) ClearNotes(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("clear half-written notes: %w", err)
+	}
+	left, err := filepath.Glob(filepath.Join(b.answersDir(), ".note-*"))
+	if err != nil {
+		return fmt.Errorf("clear half-written notes: %w", err)
+	}
+	for _, f := range left {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("clear half-written notes: %w", err)
+		}
+	}
+	return nil
+}
+
 // AnswerBox is b itself: its directory is on this machine.
 func (b *Backend) AnswerBox() statemgr.AnswerBox { return b }
 
