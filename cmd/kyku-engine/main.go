@@ -10,6 +10,8 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"golang.org/x/oauth2/google"
 
@@ -21,6 +23,7 @@ import (
 	"github.com/kyku/action/internal/provider/hetzner"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/tfinstall/pgpverify"
+	"github.com/kyku/action/internal/tfplugin"
 	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
@@ -28,6 +31,13 @@ import (
 var version, commit string
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == tfplugin.KeeperArg {
+		// The journal keeper of one provider process, started by this
+		// executable itself (tfplugin/keeper.go): a write to Kyku's pipe
+		// once Kyku is gone fails rather than killing it.
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+		os.Exit(tfplugin.ServeKeeper(os.Stdin, os.Stdout, os.Stderr))
+	}
 	if err := cliproc.CheckStartedBy(os.Getenv); err != nil {
 		fmt.Fprintf(os.Stderr, "kyku-engine: %v\n", err)
 		os.Exit(1)
@@ -44,6 +54,7 @@ func main() {
 		// What a provider registry signs.
 		VerifySignature: pgpverify.Verify,
 		Version:         cli.Version{Version: version, Commit: commit},
+		Keeper:          keeper(),
 	}))
 }
 
@@ -54,4 +65,15 @@ func registry() provider.Registry {
 		"aws":     aws.New,
 		"hetzner": hetzner.New,
 	}
+}
+
+// keeper is the command of the Terraform providers' journal keeper: this
+// executable (nil when it cannot be found: no keeper, providers are
+// kyku-engine's own children).
+func keeper() []string {
+	self, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	return []string{self, tfplugin.KeeperArg}
 }

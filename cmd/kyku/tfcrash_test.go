@@ -1,31 +1,37 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
 	"github.com/kyku/action/internal/tfstate"
 )
 
-// TestCrashOnTofuState kills the real binary (and its providers: the
-// whole process group, as a runner that dies) with SIGKILL at several
-// points of an apply on a state OpenTofu wrote (testdata/tfroots/estate,
-// local backend), growing it by 120 items. After each kill the state is
-// one OpenTofu reads (its format, nothing half written, no lock held) and
-// keeps OpenTofu's lineage, and a plan refuses every create that was in
-// flight: the test then does what the refusal says, as a user would
-// (resolveInterrupted). The last apply completes: every instance once in
-// the state, each the cloud's object, no object in the cloud that no
-// state records, none made twice, and a final plan with no changes.
+// TestCrashOnTofuState kills the real binary (and its providers' plugin
+// clients: the whole process group, as a runner that dies) with SIGKILL at
+// several points of an apply on a state OpenTofu wrote
+// (testdata/tfroots/estate, local backend), growing it by 120 items.
+// After each kill the state is one OpenTofu reads (its format, nothing half
+// written, no lock held) and keeps OpenTofu's lineage; the creates in
+// flight were finished by their providers' journal keepers, which kept
+// the answers and ended with their providers; every object in the cloud
+// is in a state or in a kept answer; and a plan refuses nothing: no user
+// step. The last apply completes: every instance once in the state, each
+// the cloud's object, no object in the cloud that no state records, none
+// made twice, no process left, and a final plan with no changes.
 func TestCrashOnTofuState(t *testing.T) {
 	if testing.Short() {
 		t.Skip("process test")
@@ -49,7 +55,7 @@ func TestCrashOnTofuState(t *testing.T) {
 	}
 	statePath := filepath.Join(root, "terraform.tfstate")
 	lineage := readTofuState(t, statePath).Lineage
-	kills, refused := 0, 0
+	kills, kept := 0, 0
 	bulk := func() int {
 		objs, _ := filepath.Glob(filepath.Join(root, "cloud", "bulk-*.json"))
 		return len(objs)
@@ -60,13 +66,19 @@ func TestCrashOnTofuState(t *testing.T) {
 		if killApplyAt(t, p, bulk, at, "apply", "--auto-approve", "--parallelism", "4", "-c", root) {
 			kills++
 		}
+		waitNoProcessIn(t, root)
 		st := readTofuState(t, statePath)
 		if st.Lineage != lineage {
 			t.Fatalf("after a kill the state's lineage is %s, not OpenTofu's %s", st.Lineage, lineage)
 		}
 		tofuReads(t, statePath)
-		t.Logf("killed at %d bulk objects: %d resources in the state", bulk(), len(st.Resources))
-		refused += resolveInterrupted(t, p, root, statePath)
+		answers := keptAnswers(t, statePath, false)
+		kept += len(answers)
+		t.Logf("killed at %d bulk objects: %d resources in the state, %d answers kept", bulk(), len(st.Resources), len(answers))
+		checkNoOrphans(t, root, statePath, answers)
+		if code, out := p.run("plan", "-c", root); code != 0 {
+			t.Fatalf("plan after a kill: exit %d\n%s", code, tail(out))
+		}
 	}
 	if kills == 0 {
 		t.Fatal("no apply was killed")
@@ -74,6 +86,7 @@ func TestCrashOnTofuState(t *testing.T) {
 	if code, out := p.run("apply", "--auto-approve", "-c", root); code != 0 {
 		t.Fatalf("apply after crashes: exit %d\n%s", code, tail(out))
 	}
+	waitNoProcessIn(t, root)
 	st := readTofuState(t, statePath)
 	seen := map[string]bool{}
 	ids := map[string]bool{}
@@ -94,6 +107,9 @@ func TestCrashOnTofuState(t *testing.T) {
 	if len(seen) != 124 {
 		t.Errorf("the state holds %d instances, want 124", len(seen))
 	}
+	if n := bulk(); n != 120 {
+		t.Errorf("the cloud holds %d bulk objects, want 120: one per instance", n)
+	}
 	cloud, _ := filepath.Glob(filepath.Join(root, "cloud", "*.json"))
 	inCloud := map[string]bool{}
 	for _, f := range cloud {
@@ -110,90 +126,113 @@ func TestCrashOnTofuState(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, ".terraform.tfstate.lock.info")); err == nil {
 		t.Error("a lock body is left behind")
 	}
-	// Each create in flight at a kill was journaled before the provider
-	// was asked: its object, if made, was imported at its address.
-	// The staging workspace's objects share the cloud.
+	if answers := keptAnswers(t, statePath, true); len(answers) > 0 {
+		t.Errorf("%d kept answers left after the apply completed", len(answers))
+	}
+	checkNoOrphans(t, root, statePath, nil)
+	if kept == 0 {
+		t.Error("no answer was kept: no kill came while a create was in flight")
+	}
+	t.Logf("%d applies killed, %d answers of creates in flight kept and folded; %d objects in the state, %d in the cloud", kills, kept, len(ids), len(inCloud))
+}
+
+// keptAnswers are the answers of creates in flight that the journal
+// keepers of a killed apply kept beside the state at statePath; done
+// (after an apply that completed): a note's temporary file is an error
+// too (a killed apply may leave one, the next apply removes it).
+func keptAnswers(t *testing.T, statePath string, done bool) []state.Answer {
+	t.Helper()
+	dir := filepath.Join(statePath+".kyku", "state.answers")
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []state.Answer
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") {
+			if done {
+				t.Errorf("a half-written note %s is left", e.Name())
+			}
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := state.DecodeAnswer(e.Name(), data)
+		if err != nil {
+			t.Fatalf("a kept answer does not decode: %v", err)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// checkNoOrphans fails the test for an object of the cloud of root that
+// no state records (nor its journal, not folded yet after a kill) and no
+// kept answer holds (the staging workspace's objects share the cloud).
+func checkNoOrphans(t *testing.T, root, statePath string, answers []state.Answer) {
+	t.Helper()
+	ids := stateIDs(t, statePath)
+	journal, _ := os.ReadFile(filepath.Join(statePath+".kyku", "state.journal"))
 	others, _ := filepath.Glob(filepath.Join(root, "terraform.tfstate.d", "*", "terraform.tfstate"))
 	for _, path := range others {
 		for id := range stateIDs(t, path) {
 			ids[id] = true
 		}
 	}
-	for id := range inCloud {
-		if !ids[id] {
-			t.Errorf("object %s in the cloud is in no state", id)
+	objs, _ := filepath.Glob(filepath.Join(root, "cloud", "*.json"))
+	for _, f := range objs {
+		id := strings.TrimSuffix(filepath.Base(f), ".json")
+		if ids[id] || bytes.Contains(journal, []byte(`"`+id+`"`)) || slices.ContainsFunc(answers, func(a state.Answer) bool { return bytes.Contains(a.Response, []byte(id)) }) {
+			continue
 		}
+		t.Errorf("object %s in the cloud is in no state and no kept answer", id)
 	}
-	if refused == 0 {
-		t.Error("no plan refused an interrupted create: no kill came while a create was in flight")
-	}
-	t.Logf("%d applies killed, %d interrupted creates resolved; %d objects in the states, %d in the cloud", kills, refused, len(ids), len(inCloud))
 }
 
-// interruptedLine is the refusal of a plan that would create addr again.
-func interruptedLine(addr string) string {
-	return addr + ": an apply was interrupted while creating it and the object it may have made is in no state: " +
-		"import it (kyku import '" + addr + "' ID, or an import block) or, if it does not exist, drop the intent with kyku apply --forget-interrupted '" + addr + "'"
-}
-
-var interruptedAddr = regexp.MustCompile(`(fwtest_item\.bulk\[\d+\]): an apply was interrupted`)
-
-// resolveInterrupted does what a plan's refusal of interrupted creates
-// says, as a user would: it imports the object the cloud holds of each
-// refused address (by its name, bulk-N), or, when the cloud holds none,
-// drops the intent (and creates the address, alone). It returns how many
-// addresses were refused.
-func resolveInterrupted(t *testing.T, p *project, root, statePath string) int {
+// waitNoProcessIn waits until no process runs in dir (kyku-engine's
+// journal keepers and their providers do, in the configuration's
+// directory), failing the test after 30 seconds.
+func waitNoProcessIn(t *testing.T, dir string) {
 	t.Helper()
-	code, out := p.run("plan", "-c", root)
-	ms := interruptedAddr.FindAllStringSubmatch(out, -1)
-	if len(ms) == 0 {
-		if code != 0 {
-			t.Fatalf("plan after a kill: exit %d\n%s", code, tail(out))
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		left := processesIn(dir)
+		if len(left) == 0 {
+			return
 		}
-		return 0
-	}
-	if code == 0 {
-		t.Fatalf("plan refused interrupted creates with exit 0\n%s", tail(out))
-	}
-	inState := stateIDs(t, statePath)
-	var forget []string
-	for _, m := range ms {
-		addr := m[1]
-		if !strings.Contains(out, interruptedLine(addr)) {
-			t.Errorf("plan's refusal of %s is not the line\n%s\nin\n%s", addr, interruptedLine(addr), tail(out))
-		}
-		name := "bulk-" + strings.TrimSuffix(strings.TrimPrefix(addr, "fwtest_item.bulk["), "]")
-		var orphans []string
-		objs, _ := filepath.Glob(filepath.Join(root, "cloud", name+"-*.json"))
-		for _, f := range objs {
-			if id := strings.TrimSuffix(filepath.Base(f), ".json"); !inState[id] {
-				orphans = append(orphans, id)
-			}
-		}
-		switch len(orphans) {
-		case 0:
-			forget = append(forget, addr)
-		case 1:
-			t.Logf("import %s %s", addr, orphans[0])
-			if code, out := p.run("import", "-c", root, addr, orphans[0]); code != 0 {
-				t.Fatalf("import %s %s: exit %d\n%s", addr, orphans[0], code, tail(out))
-			}
-		default:
-			t.Fatalf("%s: the cloud holds %d objects no state records: %v", addr, len(orphans), orphans)
+		if time.Now().After(deadline) {
+			t.Fatalf("processes left running in %s: %v", dir, left)
 		}
 	}
-	if len(forget) > 0 {
-		args := []string{"apply", "--auto-approve", "-c", root}
-		for _, a := range forget {
-			args = append(args, "--forget-interrupted", a, "--target", a)
-		}
-		if code, out := p.run(args...); code != 0 {
-			t.Fatalf("apply --forget-interrupted: exit %d\n%s", code, tail(out))
-		}
+}
+
+// processesIn are the processes (not zombies) whose working directory is
+// dir, by /proc (none where there is no /proc).
+func processesIn(dir string) []string {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
 	}
-	t.Logf("resolved %d interrupted creates (forgotten: %v)", len(ms), forget)
-	return len(ms)
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	var out []string
+	for _, p := range procs {
+		if cwd, err := os.Readlink(filepath.Join(p, "cwd")); err != nil || cwd != dir {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join(p, "stat"))
+		if err != nil {
+			continue
+		}
+		if f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:])); len(f) > 0 && f[0] == "Z" {
+			continue
+		}
+		cmd, _ := os.ReadFile(filepath.Join(p, "cmdline"))
+		out = append(out, filepath.Base(p)+" "+strings.ReplaceAll(string(cmd), "\x00", " "))
+	}
+	return out
 }
 
 // stateIDs are the IDs of the objects the Terraform state at path holds.

@@ -52,6 +52,11 @@ type Env struct {
 	// ProviderStarted, when set, is called with the process ID of every
 	// Terraform provider process started.
 	ProviderStarted func(pid int)
+	// Keeper, when set, is the command of the journal keeper that
+	// launches the Terraform providers and keeps what they answer to
+	// creates, so that a killed apply loses none (kyku-engine sets it to
+	// itself with tfplugin.KeeperArg); nil: none.
+	Keeper []string
 	// AWS opens the s3 and spaces backends and aws-kms keys
 	// (workspace/awsstore); nil: a configuration that uses them is
 	// refused, naming kyku-engine (the kyku executable does not link the
@@ -338,6 +343,7 @@ func (c *common) plugins(env *Env) (workspace.Plugins, error) {
 		pl.RenewGrowth = g
 	}
 	pl.OnStart = env.ProviderStarted
+	pl.Keeper = env.Keeper
 	if err := c.confine(env, &pl); err != nil {
 		return pl, err
 	}

@@ -135,6 +135,13 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 		return nil, err
 	}
 	defer unlock()
+	folding := cfg
+	if folding == nil {
+		folding = p.Config
+	}
+	if st, err = e.foldAnswers(ctx, folding, st, true); err != nil { // answers.go
+		return nil, err
+	}
 	if p == nil {
 		view, forgot, err := e.forgetting(st, opts.ForgetInterrupted) // forgetintent.go
 		if err != nil {

@@ -399,6 +399,9 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 	}
 	intent := c.Action != plan.Update && x.journalsIntent(cr.Type)
 	if intent {
+		if r.AnswerTo, err = x.e.noteCreate(ctx, cr.Name, cr.Type); err != nil { // answers.go
+			return nil, err
+		}
 		if err := x.intend(ctx, cr.Name, cr.Type); err != nil { // intent.go
 			return nil, err
 		}
@@ -444,10 +447,19 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 					return err
 				}
 			}
-			return x.record(ctx, state.OpPut, cr.Name, sr)
+			return x.recordCreated(ctx, cr.Name, sr, r.AnswerTo != "")
 		}, nil
 	}
-	return func(ctx context.Context) error { return x.record(ctx, state.OpPut, cr.Name, sr) }, nil
+	return func(ctx context.Context) error { return x.recordCreated(ctx, cr.Name, sr, r.AnswerTo != "") }, nil
+}
+
+// recordCreated records sr, what a change made at name, then drops the
+// answer its journal keeper kept, if any (kept).
+func (x *execution) recordCreated(ctx context.Context, name string, sr *state.Resource, kept bool) error {
+	if err := x.record(ctx, state.OpPut, name, sr); err != nil || !kept {
+		return err
+	}
+	return x.e.dropAnswer(ctx, name)
 }
 
 // stateOf is the state of resource cr after its change c made obj.

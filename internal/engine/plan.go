@@ -29,6 +29,9 @@ func (e *Engine) PlanWith(ctx context.Context, cfg *config.Config, opts PlanOpti
 	if err := e.foldOrphans(ctx, st); err != nil {
 		return nil, err
 	}
+	if st, err = e.foldAnswers(ctx, cfg, st, false); err != nil { // answers.go
+		return nil, err
+	}
 	exists := st != nil
 	if st, err = e.draft(st); err != nil {
 		return nil, err

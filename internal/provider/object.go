@@ -16,6 +16,11 @@ type Resource struct {
 	// update. Both nil for Kyku's own types.
 	Planned *Planned
 	Stored  *Stored
+	// AnswerTo, for a create whose intent the engine journaled, is where
+	// a Terraform provider's answer is kept by its journal keeper before
+	// the engine has it (state.Answer; tfplugin.ApplyRequest.AnswerTo);
+	// empty: nowhere.
+	AnswerTo string
 }
 
 // Object is a cloud object as the provider sees it.

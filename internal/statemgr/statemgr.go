@@ -165,3 +165,28 @@ type Backend interface {
 	// Describe names the backend and location for messages ("local .kyku-state/state.prod.json").
 	Describe() string
 }
+
+// AnswerBox keeps the answers a journal keeper (package tfplugin) wrote
+// of the creates whose intents the journal holds (state.Answer), where
+// the keeper, a process on this machine, can write them: a local
+// backend's directory.
+type AnswerBox interface {
+	// AnswerPath is the file the answer to the create of address goes to.
+	AnswerPath(address string) string
+	// Note writes a (neither asked nor answered yet) at its address's
+	// path, whole or not at all, without waiting for the disk: it
+	// outlives the process, which is what it is for.
+	Note(ctx context.Context, a state.Answer) error
+	// Answers are the answers kept, by name (state.AnswerName).
+	Answers(ctx context.Context) (map[string][]byte, error)
+	RemoveAnswer(ctx context.Context, name string) error
+	// ClearNotes removes what a killed apply's Note left half written;
+	// only under the whole state's lock (no apply writes notes then).
+	ClearNotes(ctx context.Context) error
+}
+
+// AnswerKeeper is a backend that may keep answers: AnswerBox is nil when
+// it does not.
+type AnswerKeeper interface {
+	AnswerBox() AnswerBox
+}

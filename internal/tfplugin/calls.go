@@ -220,6 +220,11 @@ type ApplyRequest struct {
 	// PlannedMsgpack, when set, is sent instead of PlannedState: the
 	// planned state exactly as a saved plan holds it.
 	PlannedMsgpack []byte
+	// AnswerTo, for a create whose intent is journaled, is where the
+	// journal keeper (Config.Keeper) writes the provider's answer, as a
+	// state.Answer of Address and TypeName, before Kyku is given it.
+	// Empty, or without a keeper: the call is Kyku's own.
+	AnswerTo, Address string
 }
 
 // ApplyResponse is the resource after the change: NewState null after a
@@ -269,14 +274,30 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, r ApplyRequest) (App
 		case <-done:
 		}
 	})
-	resp := &stateResponse{stateField: applyRespNewState, privateField: applyRespPrivate, diagField: applyRespDiagnostics, legacyField: applyRespLegacyTypeSystem}
-	err = p.invoke(callCtx, p.names.apply, req, resp)
+	resp := newApplyResponse()
+	if p.usesKeeper(r) {
+		err = p.invokeKept(callCtx, p.names.apply, req, resp, r)
+	} else {
+		err = p.invoke(callCtx, p.names.apply, req, resp)
+	}
 	close(done)
 	stopWatch()
 	if err != nil {
 		return ApplyResponse{}, err
 	}
+	return p.applyAnswer(resp, ty)
+}
+
+// newApplyResponse is ApplyResourceChange's answer, to decode.
+func newApplyResponse() *stateResponse {
+	return &stateResponse{stateField: applyRespNewState, privateField: applyRespPrivate, diagField: applyRespDiagnostics, legacyField: applyRespLegacyTypeSystem}
+}
+
+// applyAnswer is resp, ApplyResourceChange's decoded answer, with its
+// new state of type ty.
+func (p *Provider) applyAnswer(resp *stateResponse, ty cty.Type) (ApplyResponse, error) {
 	out := ApplyResponse{Private: resp.private, LegacyTypeSystem: resp.legacy, Diagnostics: resp.diags}
+	var err error
 	if out.NewState, err = resp.state.value(ty); err != nil {
 		return out, p.badAnswer("ApplyResourceChange", err)
 	}

@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -77,6 +78,12 @@ type Config struct {
 	// Sandbox, when set, confines the process (sandbox.go); nil: it runs
 	// as Kyku's own child, with Kyku's user, files and network.
 	Sandbox *Sandbox
+	// Keeper, when set and Sandbox is not, is the command of the journal
+	// keeper (keeper.go; kyku-engine with KeeperArg), which launches the
+	// provider in a session of its own and keeps the answers of the
+	// creates sent with ApplyRequest.AnswerTo; nil: the provider is
+	// Kyku's own child, and what it answers while Kyku dies is lost.
+	Keeper []string
 }
 
 // maxMessage bounds a message either way: a large provider's schema is
@@ -121,26 +128,34 @@ func launch(ctx context.Context, cfg Config) (*Provider, error) {
 	var (
 		cmd *exec.Cmd
 		j   *jail
+		k   *keeperConn
 	)
-	if cfg.Sandbox != nil {
+	switch {
+	case cfg.Sandbox != nil:
 		if cmd, j, err = cfg.Sandbox.command(cfg, env); err != nil {
 			return nil, err
 		}
-	} else {
+	case len(cfg.Keeper) > 0:
+		if cmd, k, err = startKeeper(cfg, env, cert, tail, line); err != nil {
+			return nil, err
+		}
+	default:
 		cmd = exec.Command(cfg.Path)
 		cmd.Dir = cfg.Dir
 		cmd.Env = env
 	}
-	cmd.Stdout = &handshakeWriter{line: line, rest: tail}
-	cmd.Stderr = tail
-	cmd.WaitDelay = 5 * time.Second // a provider's own children keeping its pipes open
-	if err := cmd.Start(); err != nil {
-		if j != nil {
-			j.close()
+	if k == nil {
+		cmd.Stdout = &handshakeWriter{line: line, rest: tail}
+		cmd.Stderr = tail
+		cmd.WaitDelay = 5 * time.Second // a provider's own children keeping its pipes open
+		if err := cmd.Start(); err != nil {
+			if j != nil {
+				j.close()
+			}
+			return nil, err
 		}
-		return nil, err
 	}
-	p := &Provider{cfg: cfg, cmd: cmd, jail: j, tail: tail, done: make(chan struct{})}
+	p := &Provider{cfg: cfg, cmd: cmd, jail: j, keeper: k, tail: tail, done: make(chan struct{})}
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.done)
@@ -386,18 +401,27 @@ func (p *Provider) Close() error {
 	return nil
 }
 
-// kill ends the process at once, waits for it and releases its sandbox.
+// kill ends the process at once (the provider, then its keeper when it
+// has one), waits for it and releases its sandbox.
 func (p *Provider) kill() {
+	if pid := p.keeperChild(); pid > 0 && !p.Exited() {
+		// The keeper has not reaped it: the ID is still the provider's.
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
 	_ = p.cmd.Process.Kill()
 	<-p.done
 	p.release()
 }
 
-// release ends what the process's sandbox holds, once it has ended.
+// release ends what the process's sandbox holds, once it has ended, and
+// its keeper's pipe.
 func (p *Provider) release() {
 	p.statm.close()
 	if p.jail != nil {
 		p.jail.close()
+	}
+	if p.keeper != nil {
+		p.keeper.close()
 	}
 }
 
@@ -409,6 +433,9 @@ func (p *Provider) Pid() int {
 	}
 	if p.jail != nil {
 		return p.jail.pid
+	}
+	if p.keeper != nil {
+		return p.keeperChild()
 	}
 	return p.cmd.Process.Pid
 }

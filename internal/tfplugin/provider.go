@@ -22,6 +22,7 @@ type Provider struct {
 	cfg       Config
 	cmd       *exec.Cmd
 	jail      *jail         // its sandbox's, when it runs in one
+	keeper    *keeperConn   // its journal keeper's, when one launched it (cmd is the keeper)
 	done      chan struct{} // closed once the process has ended (waitErr set)
 	waitErr   error
 	rpc       *rpcConn
@@ -90,7 +91,12 @@ func (p *Provider) Name() string { return p.cfg.Name }
 // invoke makes one call. A failed call of a provider whose process has
 // ended is a *CrashError.
 func (p *Provider) invoke(ctx context.Context, method string, req message, resp decoder) error {
-	err := p.rpc.invoke(ctx, method, req, resp)
+	return p.named(ctx, method, p.rpc.invoke(ctx, method, req, resp))
+}
+
+// named is the error of call method: nil for none, a *CrashError when the
+// process has ended, else err naming the provider and the call.
+func (p *Provider) named(ctx context.Context, method string, err error) error {
 	if err == nil {
 		return nil
 	}

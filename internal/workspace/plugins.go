@@ -81,6 +81,10 @@ type Plugins struct {
 	// OnStart, when set, is called with the process ID of every provider
 	// process started.
 	OnStart func(pid int)
+	// Keeper, when set, is the command of the journal keeper that
+	// launches each provider process not sandboxed
+	// (tfplugin.Config.Keeper: kyku-engine with tfplugin.KeeperArg).
+	Keeper []string
 	// ValidateOnly starts the providers only to check configurations
 	// against their schemas (GetProviderSchema, ValidateProviderConfig,
 	// ValidateResourceConfig), never configuring them: `kyku validate`,
@@ -332,6 +336,8 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 		}
 		if c := confined[i]; c != nil {
 			pc.Sandbox, pc.Env = &c.Sandbox, c.Env
+		} else {
+			pc.Keeper = s.Plugins.Keeper
 		}
 		out[i] = tfprovider.New(pc)
 	}

@@ -11,13 +11,17 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/provider/tfprovider"
 )
 
 // BenchmarkApplyCreates: an apply from no state creating 5,000
 // independent fwtest_item objects (parallelism 10), each journaled as an
-// intent before its create and as an object after it (engine/intent.go).
-// It reports the apply's wall time and the CPU of this process and of
-// the provider plugin it started (getrusage, self and children).
+// intent before its create and as an object after it (engine/intent.go),
+// with the provider Kyku's own child (direct) or launched by a journal
+// keeper that keeps each create's answer (keeper: engine/answers.go,
+// tfplugin/keeper.go). It reports the apply's wall time and the CPU of
+// this process and of the processes it started (getrusage, self and
+// children: the plugin, and the keeper with it).
 //
 //	go test -run '^$' -bench BenchmarkApplyCreates -benchtime 1x ./internal/provider/tfprovider/
 func BenchmarkApplyCreates(b *testing.B) {
@@ -27,33 +31,41 @@ func BenchmarkApplyCreates(b *testing.B) {
 	for i := range n {
 		fmt.Fprintf(&yaml, "  r%d: { type: fwtest_item, properties: { name: r%d, value: v1 } }\n", i, i)
 	}
-	for b.Loop() {
-		b.StopTimer()
-		dir := b.TempDir()
-		cloud := filepath.Join(dir, "cloud")
-		if err := os.MkdirAll(cloud, 0o755); err != nil {
-			b.Fatal(err)
+	for _, kept := range []bool{false, true} {
+		name, tune := "direct", func(*tfprovider.Config) {}
+		if kept {
+			name, tune = "keeper", keeper
 		}
-		cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte(strings.ReplaceAll(yaml.String(), "CLOUD", cloud))}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		e, done := readsEngine(b, dir, cfg, 0)
-		before := cpu(b)
-		b.StartTimer()
-		start := time.Now()
-		res, err := e.Apply(b.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
-		wall := time.Since(start)
-		b.StopTimer()
-		done()
-		after := cpu(b)
-		if err != nil || res.Err() != nil || len(res.Succeeded) != n {
-			b.Fatal(err, res.Err())
-		}
-		b.ReportMetric(wall.Seconds(), "s/apply")
-		b.ReportMetric((after.self - before.self).Seconds(), "s-cpu-kyku/apply")
-		b.ReportMetric((after.children - before.children).Seconds(), "s-cpu-plugin/apply")
-		b.StartTimer()
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				dir := b.TempDir()
+				cloud := filepath.Join(dir, "cloud")
+				if err := os.MkdirAll(cloud, 0o755); err != nil {
+					b.Fatal(err)
+				}
+				cfg, err := config.Parse([]config.File{{Name: "kyku.yaml", Data: []byte(strings.ReplaceAll(yaml.String(), "CLOUD", cloud))}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				e, done := readsEngine(b, dir, cfg, 0, tune)
+				before := cpu(b)
+				b.StartTimer()
+				start := time.Now()
+				res, err := e.Apply(b.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+				wall := time.Since(start)
+				b.StopTimer()
+				done()
+				after := cpu(b)
+				if err != nil || res.Err() != nil || len(res.Succeeded) != n {
+					b.Fatal(err, res.Err())
+				}
+				b.ReportMetric(wall.Seconds(), "s/apply")
+				b.ReportMetric((after.self - before.self).Seconds(), "s-cpu-kyku/apply")
+				b.ReportMetric((after.children - before.children).Seconds(), "s-cpu-plugin/apply")
+				b.StartTimer()
+			}
+		})
 	}
 }
 

@@ -185,6 +185,9 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 		return provider.Object{}, fmt.Errorf("%s %q: decode the planned state: %w", r.Type, r.Name, err)
 	}
 	req := tfplugin.ApplyRequest{TypeName: r.Type, PriorState: prior, Config: cfgVal}
+	if !update {
+		req.AnswerTo, req.Address = r.AnswerTo, r.Name
+	}
 	if r.Planned.ConfigKnown {
 		req.PlannedMsgpack, req.PlannedPrivate = r.Planned.State, r.Planned.Private
 	} else {

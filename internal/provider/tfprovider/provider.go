@@ -42,6 +42,10 @@ type Config struct {
 	Dir string
 	// Sandbox, when set, confines the process (tfplugin.Sandbox).
 	Sandbox *tfplugin.Sandbox
+	// Keeper, when set, is the command of the journal keeper that
+	// launches the process and keeps the answers of creates
+	// (tfplugin.Config.Keeper); not with Sandbox.
+	Keeper []string
 	// Stderr receives the provider's log (nil: discarded; the end of it
 	// is kept for a crash's message anyway).
 	Stderr io.Writer
@@ -185,7 +189,7 @@ func (p *Provider) ensureLocked(ctx context.Context) error {
 func (p *Provider) launch(ctx context.Context, prev *tfplugin.Provider) (*tfplugin.Provider, *tfschema.ProviderSchema, error) {
 	pl, err := tfplugin.Start(ctx, tfplugin.Config{
 		Name: p.cfg.Source, LocalName: p.cfg.Name, Path: p.cfg.Executable, Dir: p.cfg.Dir, Env: p.cfg.Env,
-		Stderr: p.cfg.Stderr, StopGrace: p.cfg.StopGrace, Sandbox: p.cfg.Sandbox,
+		Stderr: p.cfg.Stderr, StopGrace: p.cfg.StopGrace, Sandbox: p.cfg.Sandbox, Keeper: p.cfg.Keeper,
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("provider %s: %w", p.cfg.Name, err)

@@ -37,17 +37,21 @@ func chains(n int, v string) string {
 }
 
 // readsEngine is an engine on fwtest whose reads and plans wait latency.
-func readsEngine(tb testing.TB, dir string, cfg *config.Config, latency time.Duration) (*engine.Engine, func()) {
+func readsEngine(tb testing.TB, dir string, cfg *config.Config, latency time.Duration, tune ...func(*tfprovider.Config)) (*engine.Engine, func()) {
 	base, err := sim.Factory(tb.Context(), map[string]string{"dir": filepath.Join(dir, "sim")}, func(string) string { return "" })
 	if err != nil {
 		tb.Fatal(err)
 	}
 	pp := cfg.Providers[0]
-	p := tfprovider.New(tfprovider.Config{
+	pc := tfprovider.Config{
 		Name: pp.Name, Source: tfplugintest.Framework.Source(), Executable: tfplugintest.Build(tb, tfplugintest.Framework),
 		Settings: pp.Config, Pos: pp.Pos, PropPos: &pp.PropPos, ClientVersion: "1.12.6", Version: "0.1.0",
 		Env: []string{"FWTEST_LATENCY=" + latency.String()},
-	})
+	}
+	for _, f := range tune {
+		f(&pc)
+	}
+	p := tfprovider.New(pc)
 	r := tfprovider.NewRouter(base, p)
 	return engine.New(r, local.New(filepath.Join(dir, ".kyku"), "", local.Options{}), engine.Options{DeployPrefix: "b"}), func() { r.Close() }
 }

@@ -326,6 +326,15 @@ func (b *Backend) Entries(ctx context.Context) ([]state.Entry, error) {
 	return b.aside.Entries(ctx)
 }
 func (b *Backend) ClearJournal(ctx context.Context) error { return b.aside.ClearJournal(ctx) }
+
+// AnswerBox is the aside's, when it keeps answers (a local one); nil
+// otherwise.
+func (b *Backend) AnswerBox() statemgr.AnswerBox {
+	if k, ok := b.aside.(statemgr.AnswerKeeper); ok {
+		return k.AnswerBox()
+	}
+	return nil
+}
 func (b *Backend) ListBackups(ctx context.Context) ([]statemgr.BackupInfo, error) {
 	return b.aside.ListBackups(ctx)
 }

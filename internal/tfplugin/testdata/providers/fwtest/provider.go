@@ -60,6 +60,7 @@ func (p *fwProvider) Resources(context.Context) []func() resource.Resource {
 		func() resource.Resource { return &secretResource{} }, func() resource.Resource { return &echoResource{} },
 		func() resource.Resource { return &escapeResource{} },
 		func() resource.Resource { return &latentResource{} },
+		func() resource.Resource { return &heldResource{} },
 	}
 }
 

@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/statemgr"
+)
+
+// A Terraform provider's create whose intent is journaled (intent.go) is
+// made through the provider's journal keeper (package tfplugin), which
+// writes the provider's answer to the backend's answer box before the
+// engine has it: an apply killed then (a SIGKILL of its process group)
+// leaves the intent open and the answer kept. The next plan and apply
+// fold the answer into the state before planning (the apply writes the
+// state so), so the create is neither refused nor made again. An answer
+// is trusted for nothing the state's own intent does not name: its
+// address must hold an open intent of its type, and state must not hold
+// the object under another name. Where the keeper died too (the whole
+// machine), the intent stays open, refused until imported or forgotten.
+
+// answerReader reads a kept answer with its provider's schema, and says
+// whether a type's creates go through a journal keeper
+// (tfprovider.Router).
+type answerReader interface {
+	KeepsAnswers(typ string) bool
+	Answered(ctx context.Context, typ string, response []byte) (provider.Object, error)
+}
+
+// answerBox is the backend's box of kept answers, nil when it keeps none
+// or the provider cannot read them.
+func (e *Engine) answerBox() statemgr.AnswerBox {
+	if _, ok := e.provider.(answerReader); !ok {
+		return nil
+	}
+	if k, ok := e.backend.(statemgr.AnswerKeeper); ok {
+		return k.AnswerBox()
+	}
+	return nil
+}
+
+// noteCreate, before the intent of the create of name (of type typ) is
+// journaled, notes it in the answer box when its provider's keeper will
+// keep the answer: it returns where ("": nowhere, the create is not
+// kept).
+func (e *Engine) noteCreate(ctx context.Context, name, typ string) (string, error) {
+	box := e.answerBox()
+	if box == nil || !e.provider.(answerReader).KeepsAnswers(typ) {
+		return "", nil
+	}
+	if err := box.Note(ctx, state.Answer{Address: name, Type: typ}); err != nil {
+		return "", err
+	}
+	return box.AnswerPath(name), nil
+}
+
+// dropAnswer removes the answer kept of name's create once what it made
+// is recorded; one left behind (the apply killed before) is removed by
+// the next fold, its intent closed.
+func (e *Engine) dropAnswer(ctx context.Context, name string) error {
+	if box := e.answerBox(); box != nil {
+		return box.RemoveAnswer(ctx, state.AnswerName(name))
+	}
+	return nil
+}
+
+// foldAnswers folds the kept answers into st for cfg: each answered
+// object is recorded at its address, as an import records it, and its
+// intent closed; an answer without an object closes its intent. With
+// write (an apply, under the whole state's lock) the state is written,
+// then the answers folded and those no intent names are removed;
+// without, the state returned is st's copy with them folded (a plan).
+func (e *Engine) foldAnswers(ctx context.Context, cfg *config.Config, st *state.File, write bool) (*state.File, error) {
+	box := e.answerBox()
+	if box == nil || st == nil || cfg == nil || e.opts.Leases != nil {
+		return st, nil // a leased apply folds none: its plan neither
+	}
+	if write {
+		if err := box.ClearNotes(ctx); err != nil {
+			return nil, err
+		}
+	}
+	kept, err := box.Answers(ctx)
+	if err != nil || len(kept) == 0 {
+		return st, err
+	}
+	next := st.Clone()
+	changed := false
+	var done []string // answers used up: folded, or naming no open intent
+	for _, name := range slices.Sorted(maps.Keys(kept)) {
+		a, err := state.DecodeAnswer(name, kept[name])
+		if err != nil {
+			continue // not one the keeper wrote: kept, trusted for nothing
+		}
+		typ, open := next.Interrupted[a.Address]
+		switch {
+		case !open:
+			done = append(done, name) // recorded, or forgotten, already
+			continue
+		case typ != a.Type:
+			continue
+		}
+		folded, err := e.foldAnswer(ctx, cfg, next, a)
+		if err != nil {
+			return nil, err
+		}
+		if folded {
+			changed = true
+			done = append(done, name)
+		}
+	}
+	if !write {
+		return next, nil
+	}
+	if changed {
+		if _, err := e.rewrite(ctx, st, func(f *state.File) ([]string, error) {
+			*f = *next
+			return nil, nil
+		}); err != nil {
+			return nil, fmt.Errorf("fold the kept answers: %w", err)
+		}
+		next.Metadata.Serial = st.Metadata.Serial + 1
+	}
+	for _, name := range done {
+		if err := box.RemoveAnswer(ctx, name); err != nil {
+			return nil, err
+		}
+	}
+	return next, nil
+}
+
+// foldAnswer folds a, whose address holds an open intent of its type,
+// into st; it reports whether it did (an answer it cannot use leaves the
+// intent open, and refused).
+func (e *Engine) foldAnswer(ctx context.Context, cfg *config.Config, st *state.File, a state.Answer) (bool, error) {
+	switch {
+	case !a.Asked:
+		// Noted before the intent, never asked for: no object.
+		delete(st.Interrupted, a.Address)
+		return true, nil
+	case a.Response == nil:
+		return false, nil // asked, and the keeper died too: refused
+	}
+	o, err := e.provider.(answerReader).Answered(ctx, a.Type, a.Response)
+	switch {
+	case errors.Is(err, provider.ErrNoObject):
+		delete(st.Interrupted, a.Address)
+		return true, nil
+	case err != nil:
+		return false, nil
+	}
+	cr := cfg.Resource(a.Address)
+	if cr == nil || cr.Type != a.Type || st.Resources[a.Address] != nil {
+		return false, nil
+	}
+	for _, sr := range st.Resources {
+		if sr.Type == a.Type && sr.ProviderID == o.ID {
+			return false, nil // the state holds that object already
+		}
+	}
+	g, _, err := e.Graph(ctx, cfg)
+	if err != nil {
+		return false, err
+	}
+	st.Resources[a.Address] = importedResource(cr, importedObject(o), g.Deps(a.Address), nil)
+	delete(st.Interrupted, a.Address)
+	return true, nil
+}

@@ -1,0 +1,197 @@
+package tfplugin
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/kyku/action/internal/state"
+)
+
+// KeeperArg is the argument that makes kyku-engine the journal keeper of
+// one provider process (ServeKeeper), as Start runs it (Config.Keeper).
+const KeeperArg = "__kyku-journal-keeper"
+
+// The journal keeper is the provider's parent, in a session of its own,
+// so that a kill of the apply's process group (a runner cancelled, a
+// SIGKILL) reaches neither it nor the provider: it launches the provider
+// (owning its standard output and error, so the provider does not die
+// writing to a closed pipe), hands Kyku the handshake, and makes, for
+// Kyku, the creates whose intent is journaled. Kyku makes every other
+// call to the provider itself. A create's answer is written to its
+// answer file (state.Answer), durably, before it is forwarded: killed
+// while the provider works, Kyku loses nothing the provider answered,
+// and the next apply folds the answer into the state. Once Kyku's side
+// of the pipe is gone and no call is in flight, the keeper kills the
+// provider and exits; it exits too when the provider does.
+
+// ServeKeeper runs the journal keeper over in and out (Kyku's frames,
+// keeperframe.go); the provider's logs go to logs. It returns the exit
+// code.
+func ServeKeeper(in io.Reader, out, logs io.Writer) int {
+	// The provider dies with the thread that started it (Pdeathsig):
+	// this one, kept until the keeper ends.
+	runtime.LockOSThread()
+	if err := serveKeeper(in, out, logs); err != nil {
+		fmt.Fprintf(logs, "kyku journal keeper: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func serveKeeper(in io.Reader, out, logs io.Writer) error {
+	fw := &frameWriter{w: out}
+	var setup keeperSetup
+	if err := readFrame(in, &setup); err != nil {
+		return fmt.Errorf("read the setup: %w", err)
+	}
+	line := make(chan string, 1)
+	cmd := exec.Command(setup.Path)
+	cmd.Dir, cmd.Env = setup.Dir, setup.Env
+	cmd.Stdout = &handshakeWriter{line: line, rest: logs}
+	cmd.Stderr = logs
+	cmd.SysProcAttr = keeperChildAttr()
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Start(); err != nil {
+		_ = fw.write(keeperReply{Err: err.Error()})
+		return err
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	kill := func() { _ = cmd.Process.Kill(); <-exited }
+
+	var hs string
+	select {
+	case hs = <-line:
+	case <-exited:
+		_ = fw.write(keeperReply{Err: "the provider exited before its handshake"})
+		return nil
+	case <-time.After(time.Minute):
+		kill()
+		_ = fw.write(keeperReply{Err: "no handshake from the provider within 1m0s"})
+		return nil
+	}
+	network, addr, _, serverCert, err := parseHandshake(hs)
+	if err == nil {
+		err = fw.write(keeperReply{Handshake: hs, PID: cmd.Process.Pid})
+	}
+	if err != nil {
+		kill()
+		return err
+	}
+	key, err := x509.ParsePKCS8PrivateKey(setup.Key)
+	if err != nil {
+		kill()
+		return fmt.Errorf("read the client key: %w", err)
+	}
+	roots := x509.NewCertPool()
+	roots.AddCert(serverCert)
+	conn := dialRPC(network, addr, &tls.Config{
+		Certificates: []tls.Certificate{{Certificate: [][]byte{setup.Cert}, PrivateKey: key}},
+		RootCAs:      roots, ServerName: "localhost", MinVersion: tls.VersionTLS12,
+	}, nil)
+	defer conn.close()
+
+	calls := make(chan keeperCall)
+	readErr := make(chan error, 1)
+	go func() {
+		for {
+			var c keeperCall
+			if err := readFrame(in, &c); err != nil {
+				readErr <- err
+				return
+			}
+			calls <- c
+		}
+	}()
+	var inFlight sync.WaitGroup
+	for {
+		select {
+		case c := <-calls:
+			inFlight.Go(func() { _ = fw.write(keep(conn, c)) })
+		case <-readErr:
+			// Kyku is gone (or done): the calls it made finish, their
+			// answers are kept, then the provider goes.
+			inFlight.Wait()
+			kill()
+			return nil
+		case <-exited:
+			inFlight.Wait()
+			return nil
+		}
+	}
+}
+
+// keep makes call c and, for a create, writes its answer to c.AnswerTo
+// before returning it.
+func keep(conn *rpcConn, c keeperCall) keeperReply {
+	if c.AnswerTo != "" {
+		// Durably before the provider is asked: the create may make an
+		// object from now on.
+		if err := writeAnswer(c.AnswerTo, state.Answer{Address: c.Address, Type: c.Type, Asked: true}); err != nil {
+			return keeperReply{ID: c.ID, Err: err.Error()}
+		}
+	}
+	var body []byte
+	err := conn.call(context.Background(), c.Method, rawMessage(c.Body), func(b []byte) error {
+		if body != nil {
+			return &RPCError{Code: codeInternal, Message: "more than one answer to a unary call"}
+		}
+		body = b
+		return nil
+	})
+	r := keeperReply{ID: c.ID, Body: body}
+	if err != nil {
+		var re *RPCError
+		if !errors.As(err, &re) {
+			r.Err = err.Error()
+			return r
+		}
+		r.Code, r.Message = re.Code, re.Message
+		return r
+	}
+	if c.AnswerTo != "" && body != nil {
+		if err := writeAnswer(c.AnswerTo, state.Answer{Address: c.Address, Type: c.Type, Asked: true, Response: body}); err != nil {
+			r.Err = err.Error()
+		}
+	}
+	return r
+}
+
+// writeAnswer writes a over the file at path (the engine's note of the
+// create: state.Answer), in place, and syncs it before returning: one
+// fsync. A machine that crashes mid-write leaves a file that does not
+// decode, and one that had not made the note's name durable leaves none:
+// either keeps the create's intent refused, as without a keeper.
+func writeAnswer(path string, a state.Answer) error {
+	data, err := state.EncodeAnswer(a)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("keep the answer for %s: %w", a.Address, err)
+	}
+	_, err = f.WriteAt(data, 0)
+	if err == nil {
+		err = f.Truncate(int64(len(data)))
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("keep the answer for %s: %w", a.Address, err)
+	}
+	return nil
+}
