@@ -54,7 +54,7 @@ func main() {
 		// What a provider registry signs.
 		VerifySignature: pgpverify.Verify,
 		Version:         cli.Version{Version: version, Commit: commit},
-		Keeper:          keeper(),
+		Keeper:          keeper(os.Getenv),
 	}))
 }
 
@@ -68,9 +68,14 @@ func registry() provider.Registry {
 }
 
 // keeper is the command of the Terraform providers' journal keeper: this
-// executable (nil when it cannot be found: no keeper, providers are
-// kyku-engine's own children).
-func keeper() []string {
+// executable, when KYKU_JOURNAL_KEEPER=1 asks for it (docs/terraform-state.md,
+// "An apply killed with SIGKILL": it costs a process, its CPU and two fsyncs
+// per create). nil: no keeper (not asked, or this executable cannot be
+// found), providers are kyku-engine's own children.
+func keeper(getenv func(string) string) []string {
+	if getenv("KYKU_JOURNAL_KEEPER") != "1" {
+		return nil
+	}
 	self, err := os.Executable()
 	if err != nil {
 		return nil
