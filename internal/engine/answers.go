@@ -25,20 +25,9 @@ import (
 // the object under another name. Where the keeper died too (the whole
 // machine), the intent stays open, refused until imported or forgotten.
 
-// answerReader reads a kept answer with its provider's schema, and says
-// whether a type's creates go through a journal keeper
-// (tfprovider.Router).
-type answerReader interface {
-	KeepsAnswers(typ string) bool
-	Answered(ctx context.Context, typ string, response []byte) (provider.Object, error)
-}
-
 // answerBox is the backend's box of kept answers, nil when it keeps none
-// or the provider cannot read them.
+// (only a local state's does).
 func (e *Engine) answerBox() statemgr.AnswerBox {
-	if _, ok := e.provider.(answerReader); !ok {
-		return nil
-	}
 	if k, ok := e.backend.(statemgr.AnswerKeeper); ok {
 		return k.AnswerBox()
 	}
@@ -51,7 +40,7 @@ func (e *Engine) answerBox() statemgr.AnswerBox {
 // kept).
 func (e *Engine) noteCreate(ctx context.Context, name, typ string) (string, error) {
 	box := e.answerBox()
-	if box == nil || !e.provider.(answerReader).KeepsAnswers(typ) {
+	if box == nil || !e.provider.KeepsAnswers(typ) {
 		return "", nil
 	}
 	if err := box.Note(ctx, state.Answer{Address: name, Type: typ}); err != nil {
@@ -147,7 +136,7 @@ func (e *Engine) foldAnswer(ctx context.Context, cfg *config.Config, st *state.F
 	case a.Response == nil:
 		return false, nil // asked, and the keeper died too: refused
 	}
-	o, err := e.provider.(answerReader).Answered(ctx, a.Type, a.Response)
+	o, err := e.provider.Answered(ctx, a.Type, a.Response)
 	switch {
 	case errors.Is(err, provider.ErrNoObject):
 		delete(st.Interrupted, a.Address)

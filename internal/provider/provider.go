@@ -102,6 +102,15 @@ type Applier interface {
 	// r.Name, leaving everything else as it is: a moved resource keeps
 	// its object.
 	Rename(ctx context.Context, id string, r Resource) (Object, error)
+	// KeepsAnswers says whether the creates of typ go through a journal
+	// keeper that keeps each answer beside the state before the engine
+	// has it (a Terraform provider's, KYKU_JOURNAL_KEEPER=1); false for
+	// Kyku's own types, whose create finds its object by cloud name.
+	KeepsAnswers(typ string) bool
+	// Answered is the object a create of typ made, read from response,
+	// the answer its journal keeper kept; an error wrapping ErrNoObject
+	// when it made none. A provider that keeps no answers refuses it.
+	Answered(ctx context.Context, typ string, response []byte) (Object, error)
 }
 
 // Reader reads the cloud.

@@ -183,3 +183,12 @@ func checkType(typ string) error {
 	}
 	return nil
 }
+
+// KeepsAnswers: terraform_data makes no cloud object; no journal keeper
+// keeps its creates' answers.
+func (p *Provider) KeepsAnswers(string) bool { return false }
+
+// Answered: the built-in provider keeps no create's answer (KeepsAnswers).
+func (p *Provider) Answered(_ context.Context, typ string, _ []byte) (provider.Object, error) {
+	return provider.Object{}, fmt.Errorf("the built-in provider keeps no answer of a create of %s: %w", typ, provider.ErrNotSupported)
+}

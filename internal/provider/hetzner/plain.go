@@ -50,3 +50,12 @@ func (p *Provider) Stop(context.Context) error { return nil }
 
 // Close does nothing: the API client holds nothing to release.
 func (p *Provider) Close() error { return nil }
+
+// KeepsAnswers: hetzner's creates find their object by cloud name; no
+// journal keeper keeps their answers.
+func (p *Provider) KeepsAnswers(string) bool { return false }
+
+// Answered: hetzner keeps no create's answer (KeepsAnswers).
+func (p *Provider) Answered(_ context.Context, typ string, _ []byte) (provider.Object, error) {
+	return provider.Object{}, fmt.Errorf("hetzner keeps no answer of a create of %s: %w", typ, provider.ErrNotSupported)
+}

@@ -55,3 +55,12 @@ func (p *Provider) PlanData(ctx context.Context, typ string, props map[string]an
 
 // Stop does nothing: every simulated call ends when its context does.
 func (p *Provider) Stop(context.Context) error { return nil }
+
+// KeepsAnswers: sim's creates find their object by cloud name; no
+// journal keeper keeps their answers.
+func (p *Provider) KeepsAnswers(string) bool { return false }
+
+// Answered: sim keeps no create's answer (KeepsAnswers).
+func (p *Provider) Answered(_ context.Context, typ string, _ []byte) (provider.Object, error) {
+	return provider.Object{}, fmt.Errorf("sim keeps no answer of a create of %s: %w", typ, provider.ErrNotSupported)
+}

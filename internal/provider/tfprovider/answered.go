@@ -52,5 +52,12 @@ func (r *Router) Answered(ctx context.Context, typ string, response []byte) (pro
 // which keeps their answers (Config.Keeper, not sandboxed).
 func (r *Router) KeepsAnswers(typ string) bool {
 	p, err := r.route(typ)
-	return err == nil && p != nil && len(p.cfg.Keeper) > 0 && p.cfg.Sandbox == nil
+	return err == nil && p != nil && p.KeepsAnswers(typ)
+}
+
+// KeepsAnswers reports whether the provider's creates go through a
+// journal keeper, which keeps their answers (Config.Keeper, not
+// sandboxed).
+func (p *Provider) KeepsAnswers(string) bool {
+	return len(p.cfg.Keeper) > 0 && p.cfg.Sandbox == nil
 }
