@@ -139,15 +139,18 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 	if folding == nil {
 		folding = p.Config
 	}
-	if st, err = e.foldAnswers(ctx, folding, st, true); err != nil { // answers.go
+	// A saved plan was made against the answers folded in memory
+	// (PlanWith), at the state's serial: folded here in memory too, so
+	// that it is not stale for the fold's own write; its apply writes them.
+	if st, err = e.foldAnswers(ctx, folding, st, p == nil); err != nil { // answers.go
 		return nil, err
 	}
 	if p == nil {
-		view, forgot, err := e.forgetting(st, opts.ForgetInterrupted) // forgetintent.go
-		if err != nil {
+		if st, err = e.ensure(ctx, st, ""); err != nil {
 			return nil, err
 		}
-		if st, err = e.ensure(ctx, st, ""); err != nil {
+		view, forgot, err := e.forgetting(ctx, st, opts.ForgetInterrupted) // forgetintent.go
+		if err != nil {
 			return nil, err
 		}
 		if view == nil {
@@ -188,7 +191,7 @@ func (e *Engine) Destroy(ctx context.Context, opts ApplyOptions) (*Result, error
 		return nil, err
 	}
 	defer unlock()
-	view, forgot, err := e.forgetting(st, opts.ForgetInterrupted) // forgetintent.go
+	view, forgot, err := e.forgetting(ctx, st, opts.ForgetInterrupted) // forgetintent.go
 	if err != nil {
 		return nil, err
 	}

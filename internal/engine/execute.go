@@ -459,7 +459,10 @@ func (x *execution) recordCreated(ctx context.Context, name string, sr *state.Re
 	if err := x.record(ctx, state.OpPut, name, sr); err != nil || !kept {
 		return err
 	}
-	return x.e.dropAnswer(ctx, name)
+	// The object is recorded: an answer left behind (its removal failed)
+	// names no open intent, and the next fold removes it unused.
+	_ = x.e.dropAnswer(ctx, name)
+	return nil
 }
 
 // stateOf is the state of resource cr after its change c made obj.

@@ -21,7 +21,7 @@ import (
 // forgetting is st as an apply that drops the intents of names plans
 // against: a copy without them (st itself is not changed), and the names
 // as state holds them, sorted. A name st holds no intent for is refused.
-func (e *Engine) forgetting(st *state.File, names []string) (*state.File, []string, error) {
+func (e *Engine) forgetting(ctx context.Context, st *state.File, names []string) (*state.File, []string, error) {
 	if len(names) == 0 {
 		return st, nil, nil
 	}
@@ -41,6 +41,9 @@ func (e *Engine) forgetting(st *state.File, names []string) (*state.File, []stri
 		}
 	}
 	slices.Sort(norm)
+	if err := e.refuseForgettingAnAnswer(ctx, norm); err != nil {
+		return nil, nil, err
+	}
 	view := *st
 	view.Interrupted = maps.Clone(st.Interrupted)
 	for _, n := range norm {
@@ -90,4 +93,29 @@ func refuseInterruptedDestroy(st *state.File) error {
 		return nil
 	}
 	return &InterruptedError{Names: slices.Sorted(maps.Keys(st.Interrupted)), Destroy: true}
+}
+
+// refuseForgettingAnAnswer refuses to forget the intent of a name whose
+// create's answer its journal keeper kept (answers.go): the answer may
+// name the object the create made, and forgetting would lose its only
+// record. A fold records it, when it can (a plan or an apply); else the
+// user imports the object the answer names.
+func (e *Engine) refuseForgettingAnAnswer(ctx context.Context, names []string) error {
+	box := e.answerBox()
+	if box == nil {
+		return nil
+	}
+	kept, err := box.Answers(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		name := state.AnswerName(n)
+		a, err := state.DecodeAnswer(name, kept[name])
+		if err != nil || a.Address != n || a.Response == nil {
+			continue
+		}
+		return fmt.Errorf("--forget-interrupted %s: the provider's answer to its create is kept in %s and may name the object it made: run kyku plan, which records it, or import that object (kyku import %s ID)", shellWord(n), box.AnswerPath(n), shellWord(n))
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -158,5 +159,52 @@ func TestKeptAnswerFolded(t *testing.T) {
 				t.Errorf("plan after the apply: %+v", p.Changes)
 			}
 		})
+	}
+}
+
+// TestKeptAnswerNotForgotten: b's create was answered with an object its
+// journal keeper kept; destroy does not fold answers, so forgetting b's
+// intent there (--forget-interrupted b) would lose the only record of
+// that object: it is refused, naming the answer, and the intent and the
+// answer stay.
+func TestKeptAnswerNotForgotten(t *testing.T) {
+	w := newWorld(t, tfplugintest.Framework)
+	w.tune = keeper
+	cfg := interrupt(t, w)
+	_, err := w.engine(cfg).Destroy(t.Context(), engine.ApplyOptions{AutoApprove: true, ForgetInterrupted: []string{"b"}})
+	if err == nil || !strings.Contains(err.Error(), "--forget-interrupted b: the provider's answer to its create is kept in ") {
+		t.Fatalf("destroy --forget-interrupted b: %v, want it refused for the kept answer", err)
+	}
+	if st := w.state(); st.Interrupted["b"] == "" {
+		t.Errorf("b's intent was dropped: %v", st.Interrupted)
+	}
+	if b := w.answer("b"); b.Response == nil {
+		t.Error("b's kept answer lost its response")
+	}
+	if diff := cmp.Diff([]string{"a", "b"}, w.items()); diff != "" {
+		t.Errorf("cloud (-want +got):\n%s", diff)
+	}
+}
+
+// TestSavedPlanOfAKeptAnswer: a plan saved after the kill folded b's kept
+// answer in memory; applying that saved plan is not refused as stale (the
+// fold's own write once moved the serial under it), and records b.
+func TestSavedPlanOfAKeptAnswer(t *testing.T) {
+	w := newWorld(t, tfplugintest.Framework)
+	w.tune = keeper
+	cfg := interrupt(t, w)
+	pl, err := w.engine(cfg).Plan(t.Context(), cfg)
+	if err != nil {
+		t.Fatalf("plan: %v", err)
+	}
+	if _, err := w.engine(cfg).Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, pl); err != nil {
+		t.Fatalf("apply of the saved plan: %v", err)
+	}
+	st := w.state()
+	if st.Resources["b"] == nil || st.Resources["b"].ProviderID != w.idOf("b") || len(st.Interrupted) != 0 {
+		t.Errorf("after the apply: b %+v, interrupted %v", st.Resources["b"], st.Interrupted)
+	}
+	if diff := cmp.Diff([]string{"a", "b"}, w.items()); diff != "" {
+		t.Errorf("cloud (-want +got):\n%s", diff)
 	}
 }
