@@ -56,8 +56,12 @@ func serveKeeper(in io.Reader, out, logs io.Writer) error {
 	line := make(chan string, 1)
 	cmd := exec.Command(setup.Path)
 	cmd.Dir, cmd.Env = setup.Dir, setup.Env
-	cmd.Stdout = &handshakeWriter{line: line, rest: logs}
-	cmd.Stderr = logs
+	// The provider's output goes through writers the keeper owns that never
+	// fail: given the keeper's own stderr (Kyku's pipe), the provider would
+	// die of SIGPIPE at its next log line once Kyku is gone, mid-create.
+	drained := &drain{w: logs}
+	cmd.Stdout = &handshakeWriter{line: line, rest: drained}
+	cmd.Stderr = drained
 	cmd.SysProcAttr = keeperChildAttr()
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
@@ -194,4 +198,24 @@ func writeAnswer(path string, a state.Answer) error {
 		return fmt.Errorf("keep the answer for %s: %w", a.Address, err)
 	}
 	return nil
+}
+
+// drain passes what a provider writes on to w until w fails once (Kyku
+// gone), then drops it; it never fails, so the provider's writes never
+// do either.
+type drain struct {
+	mu     sync.Mutex
+	w      io.Writer
+	broken bool
+}
+
+func (d *drain) Write(b []byte) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.broken {
+		if _, err := d.w.Write(b); err != nil {
+			d.broken = true
+		}
+	}
+	return len(b), nil
 }
