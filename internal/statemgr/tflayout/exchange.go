@@ -116,7 +116,8 @@ func (b *Backend) put(ctx context.Context, f *tfstate.File) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", b.slot.Where(), err)
 	}
-	b.bridge, b.stored, b.version, b.digest = br, f, v, digestOf(data)
+	// storedCompact, if kept, was the state before: encoded again when asked.
+	b.bridge, b.stored, b.storedCompact, b.version, b.digest = br, f, nil, v, digestOf(data)
 	return nil
 }
 
