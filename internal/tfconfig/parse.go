@@ -6,11 +6,11 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
+	"github.com/kyku/action/internal/fanout"
 )
 
 // A module's files are read and parsed together, each on a core of its
@@ -35,15 +35,16 @@ type parsed struct {
 func parseFiles(names []string, known map[string]*hcl.File) []parsed {
 	out := make([]parsed, len(names))
 	cores := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i, name := range names {
-		if f := known[name]; f != nil {
+	// At most one file read at a time per core too (a module of many files
+	// holds that many open files and contents at most); a parser's panic
+	// reaches the caller (fanout.Each).
+	fanout.Each(len(names), runtime.GOMAXPROCS(0), func(i int) {
+		if f := known[names[i]]; f != nil {
 			out[i] = parsed{file: f}
-			continue
+			return
 		}
-		wg.Go(func() { out[i] = parseFile(name, cores) })
-	}
-	wg.Wait()
+		out[i] = parseFile(names[i], cores)
+	})
 	return out
 }
 
@@ -94,22 +95,18 @@ func parsePieces(data []byte, name string, size int, cores chan struct{}) *hcl.F
 	}
 	bodies := make([]*hclsyntax.Body, len(cuts))
 	clean := make([]bool, len(cuts))
-	var wg sync.WaitGroup
-	for i, at := range cuts {
-		end := len(data)
+	fanout.Each(len(cuts), len(cuts), func(i int) {
+		at, end := cuts[i], len(data)
 		if i+1 < len(cuts) {
 			end = cuts[i+1].Byte
 		}
-		wg.Go(func() {
-			cores <- struct{}{}
-			defer func() { <-cores }()
-			f, diags := hclsyntax.ParseConfig(data[at.Byte:end], name, at)
-			if body, ok := f.Body.(*hclsyntax.Body); ok && len(diags) == 0 {
-				bodies[i], clean[i] = body, true
-			}
-		})
-	}
-	wg.Wait()
+		cores <- struct{}{}
+		defer func() { <-cores }()
+		f, diags := hclsyntax.ParseConfig(data[at.Byte:end], name, at)
+		if body, ok := f.Body.(*hclsyntax.Body); ok && len(diags) == 0 {
+			bodies[i], clean[i] = body, true
+		}
+	})
 	body := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}, Blocks: hclsyntax.Blocks{}}
 	for i, b := range bodies {
 		if !clean[i] {
