@@ -90,7 +90,10 @@ type tfFile struct {
 	created bool // the lock created the state file
 }
 
-var _ tflayout.Slot = (*tfFile)(nil)
+var _ tflayout.LocalSlot = (*tfFile)(nil)
+
+// OnThisMachine: the state file is on this machine (tflayout.LocalSlot).
+func (s *tfFile) OnThisMachine() {}
 
 func (s *tfFile) Form() tfstate.Form { return tfstate.Indented }
 func (s *tfFile) Where() string      { return s.path }

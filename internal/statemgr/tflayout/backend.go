@@ -327,9 +327,14 @@ func (b *Backend) Entries(ctx context.Context) ([]state.Entry, error) {
 }
 func (b *Backend) ClearJournal(ctx context.Context) error { return b.aside.ClearJournal(ctx) }
 
-// AnswerBox is the aside's, when it keeps answers (a local one); nil
-// otherwise.
+// AnswerBox is the aside's, when it keeps answers (a local one) beside a
+// state on this machine (LocalSlot); nil otherwise: the aside of a
+// remote state (http's, in the root's .kyku/) may be in a checkout a
+// pull request writes, and what an answer there says is not to be taken.
 func (b *Backend) AnswerBox() statemgr.AnswerBox {
+	if _, local := b.slot.(LocalSlot); !local {
+		return nil
+	}
 	if k, ok := b.aside.(statemgr.AnswerKeeper); ok {
 		return k.AnswerBox()
 	}

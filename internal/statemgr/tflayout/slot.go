@@ -35,6 +35,13 @@ type Slot interface {
 	LockPath() string
 }
 
+// LocalSlot is a Slot that is a file on this machine (OpenTofu's local
+// backend): only beside one are a journal keeper's answers kept and read.
+type LocalSlot interface {
+	Slot
+	OnThisMachine()
+}
+
 // ErrHeld is wrapped by TryLock when another holds the lock.
 var ErrHeld = errors.New("the state lock is held")
 
