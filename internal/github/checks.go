@@ -33,11 +33,11 @@ func checkOutput(title, summary, text string) *gh.CheckRunOutput {
 		return nil
 	}
 	out := &gh.CheckRunOutput{
-		Title:   gh.String(title),
-		Summary: gh.String(truncate(summary, MaxCheckOutputChars, truncatedNote)),
+		Title:   gh.Ptr(title),
+		Summary: gh.Ptr(truncate(summary, MaxCheckOutputChars, truncatedNote)),
 	}
 	if text != "" {
-		out.Text = gh.String(truncate(text, MaxCheckOutputChars, truncatedNote))
+		out.Text = gh.Ptr(truncate(text, MaxCheckOutputChars, truncatedNote))
 	}
 	return out
 }
@@ -137,5 +137,5 @@ func optional(s string) *string {
 	if s == "" {
 		return nil
 	}
-	return gh.String(s)
+	return gh.Ptr(s)
 }

@@ -78,7 +78,7 @@ func (r *Repo) Upsert(ctx context.Context, number int, marker, body string) (Com
 	if found.GetBody() == body {
 		return toComment(found), nil
 	}
-	edited, resp, err := r.client.Issues.EditComment(ctx, r.owner, r.name, found.GetID(), &gh.IssueComment{Body: gh.String(body)})
+	edited, resp, err := r.client.Issues.EditComment(ctx, r.owner, r.name, found.GetID(), &gh.IssueComment{Body: gh.Ptr(body)})
 	if err := r.done(resp, err, "edit comment %d on #%d", found.GetID(), number); err != nil {
 		return Comment{}, err
 	}
@@ -104,7 +104,7 @@ func (r *Repo) PostComment(ctx context.Context, number int, body string) (Commen
 // Kyku takes for its own is an error: Kyku would never find it again, or
 // would take someone else's comments for its own.
 func (r *Repo) createComment(ctx context.Context, number int, body string) (Comment, error) {
-	c, resp, err := r.client.Issues.CreateComment(ctx, r.owner, r.name, number, &gh.IssueComment{Body: gh.String(body)})
+	c, resp, err := r.client.Issues.CreateComment(ctx, r.owner, r.name, number, &gh.IssueComment{Body: gh.Ptr(body)})
 	if err := r.done(resp, err, "create comment on #%d", number); err != nil {
 		return Comment{}, err
 	}
@@ -153,7 +153,7 @@ func (r *Repo) MarkOutdated(ctx context.Context, number int, marker string, keep
 			continue
 		}
 		body := outdated(strings.ReplaceAll(c.GetBody(), marker, ""))
-		_, resp, err := r.client.Issues.EditComment(ctx, r.owner, r.name, c.GetID(), &gh.IssueComment{Body: gh.String(body)})
+		_, resp, err := r.client.Issues.EditComment(ctx, r.owner, r.name, c.GetID(), &gh.IssueComment{Body: gh.Ptr(body)})
 		if err := r.done(resp, err, "mark comment %d on #%d outdated", c.GetID(), number); err != nil {
 			return err
 		}

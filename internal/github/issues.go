@@ -54,7 +54,7 @@ func (r *Repo) FindOpenIssue(ctx context.Context, label, marker string) (*Issue,
 
 // CreateIssue opens an issue; GitHub creates missing labels.
 func (r *Repo) CreateIssue(ctx context.Context, title, body string, labels []string) (*Issue, error) {
-	req := &gh.IssueRequest{Title: gh.String(title), Body: gh.String(body)}
+	req := &gh.IssueRequest{Title: gh.Ptr(title), Body: gh.Ptr(body)}
 	if len(labels) > 0 {
 		req.Labels = &labels
 	}
@@ -67,7 +67,7 @@ func (r *Repo) CreateIssue(ctx context.Context, title, body string, labels []str
 
 // UpdateIssue replaces the title and body of issue number.
 func (r *Repo) UpdateIssue(ctx context.Context, number int, title, body string) error {
-	_, resp, err := r.client.Issues.Edit(ctx, r.owner, r.name, number, &gh.IssueRequest{Title: gh.String(title), Body: gh.String(body)})
+	_, resp, err := r.client.Issues.Edit(ctx, r.owner, r.name, number, &gh.IssueRequest{Title: gh.Ptr(title), Body: gh.Ptr(body)})
 	return r.done(resp, err, "update issue #%d", number)
 }
 
@@ -79,6 +79,6 @@ func (r *Repo) CloseIssue(ctx context.Context, number int, comment string) error
 			return err
 		}
 	}
-	_, resp, err := r.client.Issues.Edit(ctx, r.owner, r.name, number, &gh.IssueRequest{State: gh.String("closed"), StateReason: gh.String("completed")})
+	_, resp, err := r.client.Issues.Edit(ctx, r.owner, r.name, number, &gh.IssueRequest{State: gh.Ptr("closed"), StateReason: gh.Ptr("completed")})
 	return r.done(resp, err, "close issue #%d", number)
 }

@@ -333,11 +333,11 @@ func (s *Server) listWorkflowJobs(w http.ResponseWriter, r *http.Request, _ stri
 	var jobs []*gh.WorkflowJob
 	for i, j := range run.Jobs {
 		job := &gh.WorkflowJob{
-			ID: gh.Int64(run.ID*100 + int64(i)), RunID: gh.Int64(run.ID), Name: gh.String(j.Name), Status: gh.String(j.Status),
-			HTMLURL: gh.String(s.runURL(rp, run.ID) + "/job/" + strconv.Itoa(i+1)),
+			ID: gh.Ptr(run.ID*100 + int64(i)), RunID: gh.Ptr(run.ID), Name: gh.Ptr(j.Name), Status: gh.Ptr(j.Status),
+			HTMLURL: gh.Ptr(s.runURL(rp, run.ID) + "/job/" + strconv.Itoa(i+1)),
 		}
 		if j.Conclusion != "" {
-			job.Conclusion = gh.String(j.Conclusion)
+			job.Conclusion = gh.Ptr(j.Conclusion)
 		}
 		jobs = append(jobs, job)
 	}

@@ -90,7 +90,7 @@ func (s *Server) getApp(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slug := strings.TrimSuffix(s.appLogin, "[bot]")
-	writeJSON(w, http.StatusOK, &gh.App{ID: gh.Int64(s.appID), Slug: gh.String(slug), Name: gh.String(slug)})
+	writeJSON(w, http.StatusOK, &gh.App{ID: gh.Ptr(s.appID), Slug: gh.Ptr(slug), Name: gh.Ptr(slug)})
 }
 
 // listInstallations answers GET /app/installations for the App's JWT.
@@ -101,10 +101,10 @@ func (s *Server) listInstallations(w http.ResponseWriter, r *http.Request) {
 	out := make([]*gh.Installation, 0, len(s.installs))
 	for _, in := range s.installs {
 		out = append(out, &gh.Installation{
-			ID:                  gh.Int64(in.id),
-			AppID:               gh.Int64(s.appID),
+			ID:                  gh.Ptr(in.id),
+			AppID:               gh.Ptr(s.appID),
 			Account:             user(in.account),
-			RepositorySelection: gh.String("selected"),
+			RepositorySelection: gh.Ptr("selected"),
 		})
 	}
 	writeJSON(w, http.StatusOK, paginate(w, r, out))
@@ -127,8 +127,8 @@ func (s *Server) listInstallationRepos(w http.ResponseWriter, r *http.Request, _
 		for _, name := range in.repos {
 			rp := s.repoLocked(name, true)
 			j := s.repoJSON(rp.fullName(), false)
-			j.DefaultBranch = gh.String(rp.defaultBranch)
-			j.Archived = gh.Bool(rp.archived)
+			j.DefaultBranch = gh.Ptr(rp.defaultBranch)
+			j.Archived = gh.Ptr(rp.archived)
 			repos = append(repos, j)
 		}
 	}

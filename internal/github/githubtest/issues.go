@@ -26,7 +26,7 @@ func user(login string) *gh.User {
 	if strings.HasSuffix(login, "[bot]") {
 		typ = "Bot"
 	}
-	return &gh.User{Login: gh.String(login), Type: gh.String(typ)}
+	return &gh.User{Login: gh.Ptr(login), Type: gh.Ptr(typ)}
 }
 
 // getUser answers GET /user like GitHub: the token's user, or 403 for an
@@ -49,12 +49,12 @@ func (s *Server) htmlURL(rp *repo, number int) string {
 
 func (s *Server) commentJSON(rp *repo, c *Comment) *gh.IssueComment {
 	return &gh.IssueComment{
-		ID:        gh.Int64(c.ID),
-		NodeID:    gh.String(nodeID(c.ID)),
-		Body:      gh.String(c.Body),
+		ID:        gh.Ptr(c.ID),
+		NodeID:    gh.Ptr(nodeID(c.ID)),
+		Body:      gh.Ptr(c.Body),
 		User:      user(c.User),
-		HTMLURL:   gh.String(fmt.Sprintf("%s#issuecomment-%d", s.htmlURL(rp, c.Issue), c.ID)),
-		IssueURL:  gh.String(fmt.Sprintf("%srepos/%s/issues/%d", s.URL+BasePath, rp.fullName(), c.Issue)),
+		HTMLURL:   gh.Ptr(fmt.Sprintf("%s#issuecomment-%d", s.htmlURL(rp, c.Issue), c.ID)),
+		IssueURL:  gh.Ptr(fmt.Sprintf("%srepos/%s/issues/%d", s.URL+BasePath, rp.fullName(), c.Issue)),
 		CreatedAt: &gh.Timestamp{Time: c.CreatedAt},
 		UpdatedAt: &gh.Timestamp{Time: c.UpdatedAt},
 	}
@@ -140,7 +140,7 @@ func (s *Server) createReaction(w http.ResponseWriter, r *http.Request, login st
 		writeInvalid(w, "Reaction", "content")
 		return
 	}
-	out := &gh.Reaction{ID: gh.Int64(s.id()), User: user(login), Content: gh.String(in.Content)}
+	out := &gh.Reaction{ID: gh.Ptr(s.id()), User: user(login), Content: gh.Ptr(in.Content)}
 	rx := Reaction{User: login, Content: in.Content}
 	if slices.Contains(c.Reactions, rx) {
 		writeJSON(w, http.StatusOK, out)
@@ -153,31 +153,31 @@ func (s *Server) createReaction(w http.ResponseWriter, r *http.Request, login st
 func (s *Server) issueJSON(rp *repo, is *Issue) *gh.Issue {
 	var labels []*gh.Label
 	for _, l := range is.Labels {
-		labels = append(labels, &gh.Label{Name: gh.String(l)})
+		labels = append(labels, &gh.Label{Name: gh.Ptr(l)})
 	}
 	out := &gh.Issue{
-		Number:  gh.Int(is.Number),
-		Title:   gh.String(is.Title),
-		Body:    gh.String(is.Body),
-		State:   gh.String(is.State),
+		Number:  gh.Ptr(is.Number),
+		Title:   gh.Ptr(is.Title),
+		Body:    gh.Ptr(is.Body),
+		State:   gh.Ptr(is.State),
 		User:    user(is.User),
 		Labels:  labels,
-		HTMLURL: gh.String(s.htmlURL(rp, is.Number)),
+		HTMLURL: gh.Ptr(s.htmlURL(rp, is.Number)),
 	}
 	if is.StateReason != "" {
-		out.StateReason = gh.String(is.StateReason)
+		out.StateReason = gh.Ptr(is.StateReason)
 	}
 	return out
 }
 
 func (s *Server) pullIssueJSON(rp *repo, pr *PullRequest) *gh.Issue {
 	return &gh.Issue{
-		Number:           gh.Int(pr.Number),
-		Title:            gh.String(pr.Title),
-		State:            gh.String(pr.State),
+		Number:           gh.Ptr(pr.Number),
+		Title:            gh.Ptr(pr.Title),
+		State:            gh.Ptr(pr.State),
 		User:             user(pr.User),
-		HTMLURL:          gh.String(s.htmlURL(rp, pr.Number)),
-		PullRequestLinks: &gh.PullRequestLinks{HTMLURL: gh.String(s.htmlURL(rp, pr.Number))},
+		HTMLURL:          gh.Ptr(s.htmlURL(rp, pr.Number)),
+		PullRequestLinks: &gh.PullRequestLinks{HTMLURL: gh.Ptr(s.htmlURL(rp, pr.Number))},
 	}
 }
 

@@ -22,14 +22,14 @@ func (s *Server) pullRoutes(api func(string, handler)) {
 func (s *Server) repoJSON(fullName string, fork bool) *gh.Repository {
 	owner, name, _ := strings.Cut(fullName, "/")
 	j := &gh.Repository{
-		Name:     gh.String(name),
-		FullName: gh.String(fullName),
+		Name:     gh.Ptr(name),
+		FullName: gh.Ptr(fullName),
 		Owner:    user(owner),
-		Fork:     gh.Bool(fork),
-		HTMLURL:  gh.String(s.URL + "/" + fullName),
+		Fork:     gh.Ptr(fork),
+		HTMLURL:  gh.Ptr(s.URL + "/" + fullName),
 	}
 	if rp := s.repos[strings.ToLower(fullName)]; rp != nil {
-		j.ID = gh.Int64(rp.id)
+		j.ID = gh.Ptr(rp.id)
 		if !rp.created.IsZero() {
 			j.CreatedAt = &gh.Timestamp{Time: rp.created}
 		}
@@ -44,25 +44,25 @@ func (s *Server) pullJSON(rp *repo, pr *PullRequest) *gh.PullRequest {
 	}
 	fork := !strings.EqualFold(headRepo, rp.fullName())
 	base := s.repoJSON(rp.fullName(), false)
-	base.DefaultBranch = gh.String(rp.defaultBranch)
+	base.DefaultBranch = gh.Ptr(rp.defaultBranch)
 	headOwner, _, _ := strings.Cut(headRepo, "/")
 	return &gh.PullRequest{
-		Number:  gh.Int(pr.Number),
-		Title:   gh.String(pr.Title),
-		State:   gh.String(pr.State),
-		Merged:  gh.Bool(pr.Merged),
-		Draft:   gh.Bool(pr.Draft),
+		Number:  gh.Ptr(pr.Number),
+		Title:   gh.Ptr(pr.Title),
+		State:   gh.Ptr(pr.State),
+		Merged:  gh.Ptr(pr.Merged),
+		Draft:   gh.Ptr(pr.Draft),
 		User:    user(pr.User),
-		HTMLURL: gh.String(s.htmlURL(rp, pr.Number)),
+		HTMLURL: gh.Ptr(s.htmlURL(rp, pr.Number)),
 		Head: &gh.PullRequestBranch{
-			Label: gh.String(headOwner + ":" + pr.HeadRef),
-			Ref:   gh.String(pr.HeadRef),
-			SHA:   gh.String(pr.HeadSHA),
+			Label: gh.Ptr(headOwner + ":" + pr.HeadRef),
+			Ref:   gh.Ptr(pr.HeadRef),
+			SHA:   gh.Ptr(pr.HeadSHA),
 			Repo:  s.repoJSON(headRepo, fork),
 		},
 		Base: &gh.PullRequestBranch{
-			Label: gh.String(rp.owner + ":" + pr.BaseRef),
-			Ref:   gh.String(pr.BaseRef),
+			Label: gh.Ptr(rp.owner + ":" + pr.BaseRef),
+			Ref:   gh.Ptr(pr.BaseRef),
 			Repo:  base,
 		},
 	}
@@ -101,14 +101,14 @@ func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, _ string) {
 	for _, rv := range rp.reviews[pr.Number] {
 		u := user(rv.User)
 		if rv.UserType != "" {
-			u.Type = gh.String(rv.UserType)
+			u.Type = gh.Ptr(rv.UserType)
 		}
 		j := &gh.PullRequestReview{
-			ID:       gh.Int64(rv.ID),
+			ID:       gh.Ptr(rv.ID),
 			User:     u,
-			State:    gh.String(rv.State),
-			CommitID: gh.String(rv.CommitID),
-			HTMLURL:  gh.String(fmt.Sprintf("%s#pullrequestreview-%d", s.htmlURL(rp, pr.Number), rv.ID)),
+			State:    gh.Ptr(rv.State),
+			CommitID: gh.Ptr(rv.CommitID),
+			HTMLURL:  gh.Ptr(fmt.Sprintf("%s#pullrequestreview-%d", s.htmlURL(rp, pr.Number), rv.ID)),
 		}
 		if rv.State != "PENDING" {
 			j.SubmittedAt = &gh.Timestamp{Time: rv.SubmittedAt}
@@ -125,7 +125,7 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, _ string) {
 	}
 	out := []*gh.CommitFile{}
 	for _, f := range pr.Files {
-		out = append(out, &gh.CommitFile{Filename: gh.String(f), Status: gh.String("modified")})
+		out = append(out, &gh.CommitFile{Filename: gh.Ptr(f), Status: gh.Ptr("modified")})
 	}
 	writeJSON(w, http.StatusOK, paginate(w, r, out))
 }
@@ -140,7 +140,7 @@ func (s *Server) listCommits(w http.ResponseWriter, r *http.Request, _ string) {
 	}
 	out := []*gh.RepositoryCommit{}
 	for _, c := range pr.Commits[:min(len(pr.Commits), 250)] {
-		rc := &gh.RepositoryCommit{SHA: gh.String(c.SHA), Commit: &gh.Commit{Message: gh.String("change")}}
+		rc := &gh.RepositoryCommit{SHA: gh.Ptr(c.SHA), Commit: &gh.Commit{Message: gh.Ptr("change")}}
 		if c.Author != "" {
 			rc.Author = user(c.Author)
 		}
@@ -173,15 +173,15 @@ func (s *Server) getCommit(w http.ResponseWriter, r *http.Request, _ string) {
 		c = GitCommit{SHA: syntheticSHA(rp, at)}
 	}
 	out := &gh.RepositoryCommit{
-		SHA:     gh.String(c.SHA),
-		HTMLURL: gh.String(fmt.Sprintf("%s/%s/commit/%s", s.URL, rp.fullName(), c.SHA)),
+		SHA:     gh.Ptr(c.SHA),
+		HTMLURL: gh.Ptr(fmt.Sprintf("%s/%s/commit/%s", s.URL, rp.fullName(), c.SHA)),
 		Commit: &gh.Commit{
-			Message: gh.String(c.Message),
-			Author:  &gh.CommitAuthor{Name: gh.String("A U Thor"), Date: &gh.Timestamp{Time: c.AuthorDate}},
+			Message: gh.Ptr(c.Message),
+			Author:  &gh.CommitAuthor{Name: gh.Ptr("A U Thor"), Date: &gh.Timestamp{Time: c.AuthorDate}},
 		},
 	}
 	for _, p := range c.Parents {
-		out.Parents = append(out.Parents, &gh.Commit{SHA: gh.String(p)})
+		out.Parents = append(out.Parents, &gh.Commit{SHA: gh.Ptr(p)})
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -98,8 +98,8 @@ func (s *Server) getRef(w http.ResponseWriter, r *http.Request, _ string) {
 		return
 	}
 	writeJSON(w, http.StatusOK, &gh.Reference{
-		Ref:    gh.String("refs/" + ref),
-		URL:    gh.String(s.URL + BasePath + "repos/" + rp.fullName() + "/git/refs/" + ref),
-		Object: &gh.GitObject{Type: gh.String("commit"), SHA: gh.String(sha)},
+		Ref:    gh.Ptr("refs/" + ref),
+		URL:    gh.Ptr(s.URL + BasePath + "repos/" + rp.fullName() + "/git/refs/" + ref),
+		Object: &gh.GitObject{Type: gh.Ptr("commit"), SHA: gh.Ptr(sha)},
 	})
 }

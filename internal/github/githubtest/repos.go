@@ -37,7 +37,7 @@ func (s *Server) getRepo(w http.ResponseWriter, r *http.Request, _ string) {
 		return
 	}
 	j := s.repoJSON(rp.fullName(), false)
-	j.DefaultBranch = gh.String(rp.defaultBranch)
+	j.DefaultBranch = gh.Ptr(rp.defaultBranch)
 	writeJSON(w, http.StatusOK, j)
 }
 
@@ -74,12 +74,12 @@ func (s *Server) contents(w http.ResponseWriter, r *http.Request, _ string) {
 	p := strings.Trim(r.PathValue("path"), "/")
 	if data, ok := files[p]; ok {
 		writeJSON(w, http.StatusOK, &gh.RepositoryContent{
-			Type:     gh.String("file"),
-			Name:     gh.String(path.Base(p)),
-			Path:     gh.String(p),
-			Size:     gh.Int(len(data)),
-			Encoding: gh.String("base64"),
-			Content:  gh.String(base64.StdEncoding.EncodeToString(data)),
+			Type:     gh.Ptr("file"),
+			Name:     gh.Ptr(path.Base(p)),
+			Path:     gh.Ptr(p),
+			Size:     gh.Ptr(len(data)),
+			Encoding: gh.Ptr("base64"),
+			Content:  gh.Ptr(base64.StdEncoding.EncodeToString(data)),
 		})
 		return
 	}
@@ -103,7 +103,7 @@ func (s *Server) contents(w http.ResponseWriter, r *http.Request, _ string) {
 		if isDir {
 			typ = "dir"
 		}
-		out = append(out, &gh.RepositoryContent{Type: gh.String(typ), Name: gh.String(child), Path: gh.String(prefix + child)})
+		out = append(out, &gh.RepositoryContent{Type: gh.Ptr(typ), Name: gh.Ptr(child), Path: gh.Ptr(prefix + child)})
 	}
 	if len(out) == 0 {
 		writeError(w, http.StatusNotFound, "Not Found")
@@ -223,20 +223,20 @@ func (in *checkRunRequest) apply(c *CheckRun) string {
 
 func checkRunJSON(c *CheckRun) *gh.CheckRun {
 	out := &gh.CheckRun{
-		ID:      gh.Int64(c.ID),
-		Name:    gh.String(c.Name),
-		HeadSHA: gh.String(c.HeadSHA),
-		Status:  gh.String(c.Status),
-		Output:  &gh.CheckRunOutput{Title: gh.String(c.Title), Summary: gh.String(c.Summary), Text: gh.String(c.Text)},
+		ID:      gh.Ptr(c.ID),
+		Name:    gh.Ptr(c.Name),
+		HeadSHA: gh.Ptr(c.HeadSHA),
+		Status:  gh.Ptr(c.Status),
+		Output:  &gh.CheckRunOutput{Title: gh.Ptr(c.Title), Summary: gh.Ptr(c.Summary), Text: gh.Ptr(c.Text)},
 	}
 	if c.DetailsURL != "" {
-		out.DetailsURL = gh.String(c.DetailsURL)
+		out.DetailsURL = gh.Ptr(c.DetailsURL)
 	}
 	if c.ExternalID != "" {
-		out.ExternalID = gh.String(c.ExternalID)
+		out.ExternalID = gh.Ptr(c.ExternalID)
 	}
 	if c.Conclusion != "" {
-		out.Conclusion = gh.String(c.Conclusion)
+		out.Conclusion = gh.Ptr(c.Conclusion)
 	}
 	return out
 }

@@ -49,5 +49,5 @@ func (s *Server) teamMembership(w http.ResponseWriter, r *http.Request, login st
 		writeError(w, http.StatusNotFound, "Not Found")
 		return
 	}
-	writeJSON(w, http.StatusOK, &gh.Membership{State: gh.String("active"), Role: gh.String("member")})
+	writeJSON(w, http.StatusOK, &gh.Membership{State: gh.Ptr("active"), Role: gh.Ptr("member")})
 }
