@@ -3,11 +3,10 @@ package engine
 import (
 	"context"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/fanout"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/value"
 )
@@ -170,16 +169,9 @@ func (x *planning) planAhead(ctx context.Context, order []*config.Resource, leve
 		}
 		return out
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(x.e.opts.Parallelism, len(todo)) {
-		wg.Go(func() {
-			for k := int(next.Add(1)) - 1; k < len(todo); k = int(next.Add(1)) - 1 {
-				results[k] = x.planLevelResource(ctx, todo[k], levels[from])
-			}
-		})
-	}
-	wg.Wait()
+	fanout.Each(len(todo), x.e.opts.Parallelism, func(k int) {
+		results[k] = x.planLevelResource(ctx, todo[k], levels[from])
+	})
 	return out
 }
 
