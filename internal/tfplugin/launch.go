@@ -86,6 +86,11 @@ type Config struct {
 	Keeper []string
 }
 
+// KeepsAnswers reports whether a provider launched with c goes through
+// its journal keeper: Keeper set and no Sandbox (launch starts one
+// exactly then), so the answers of its journaled creates are kept.
+func (c Config) KeepsAnswers() bool { return len(c.Keeper) > 0 && c.Sandbox == nil }
+
 // maxMessage bounds a message either way: a large provider's schema is
 // tens of megabytes (Terraform allows 64 MiB too).
 const maxMessage = 256 << 20
@@ -135,7 +140,7 @@ func launch(ctx context.Context, cfg Config) (*Provider, error) {
 		if cmd, j, err = cfg.Sandbox.command(cfg, env); err != nil {
 			return nil, err
 		}
-	case len(cfg.Keeper) > 0:
+	case cfg.KeepsAnswers():
 		if cmd, k, err = startKeeper(cfg, env, cert, tail, line); err != nil {
 			return nil, err
 		}

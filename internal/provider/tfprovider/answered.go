@@ -56,8 +56,6 @@ func (r *Router) KeepsAnswers(typ string) bool {
 }
 
 // KeepsAnswers reports whether the provider's creates go through a
-// journal keeper, which keeps their answers (Config.Keeper, not
-// sandboxed).
-func (p *Provider) KeepsAnswers(string) bool {
-	return len(p.cfg.Keeper) > 0 && p.cfg.Sandbox == nil
-}
+// journal keeper, which keeps their answers: as its processes are
+// launched (tfplugin.Config.KeepsAnswers).
+func (p *Provider) KeepsAnswers(string) bool { return p.pluginConfig().KeepsAnswers() }

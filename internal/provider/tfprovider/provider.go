@@ -184,13 +184,18 @@ func (p *Provider) ensureLocked(ctx context.Context) error {
 	return nil
 }
 
+// pluginConfig is how the provider's processes are launched.
+func (p *Provider) pluginConfig() tfplugin.Config {
+	return tfplugin.Config{
+		Name: p.cfg.Source, LocalName: p.cfg.Name, Path: p.cfg.Executable, Dir: p.cfg.Dir, Env: p.cfg.Env,
+		Stderr: p.cfg.Stderr, StopGrace: p.cfg.StopGrace, Sandbox: p.cfg.Sandbox, Keeper: p.cfg.Keeper,
+	}
+}
+
 // launch starts a process and configures it; prev, when set, is the
 // process it replaces, whose schema it reuses when the provider allows.
 func (p *Provider) launch(ctx context.Context, prev *tfplugin.Provider) (*tfplugin.Provider, *tfschema.ProviderSchema, error) {
-	pl, err := tfplugin.Start(ctx, tfplugin.Config{
-		Name: p.cfg.Source, LocalName: p.cfg.Name, Path: p.cfg.Executable, Dir: p.cfg.Dir, Env: p.cfg.Env,
-		Stderr: p.cfg.Stderr, StopGrace: p.cfg.StopGrace, Sandbox: p.cfg.Sandbox, Keeper: p.cfg.Keeper,
-	})
+	pl, err := tfplugin.Start(ctx, p.pluginConfig())
 	if err != nil {
 		return nil, nil, fmt.Errorf("provider %s: %w", p.cfg.Name, err)
 	}
