@@ -1,0 +1,152 @@
+package awswire
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+// maxAnswer bounds an answer's size: the largest Kyku reads (a page of
+// EC2's DescribeInstances) is a few hundred kilobytes.
+const maxAnswer = 64 << 20
+
+// Client calls one AWS service. It is safe for concurrent use.
+type Client struct {
+	// HTTP sends the requests (aws.Config's HTTPClient).
+	HTTP aws.HTTPClient
+	// Credentials sign them (aws.Config's Credentials).
+	Credentials aws.CredentialsProvider
+	// Region is the region signed for and, without Endpoint, called.
+	Region string
+	// Endpoint is the service's base URL; empty is AWS's own endpoint for
+	// Service in Region (see DefaultEndpoint).
+	Endpoint string
+	// Service is the service's endpoint prefix and signing name ("ec2",
+	// "elasticloadbalancing", "rds", "ssm").
+	Service string
+	// Version is the API version a Query request names ("2016-11-15").
+	Version string
+	// TargetPrefix is what a JSON 1.1 operation's name follows in
+	// X-Amz-Target ("AmazonSSM").
+	TargetPrefix string
+	// Now is the signing clock; nil is time.Now.
+	Now func() time.Time
+}
+
+// DefaultEndpoint is AWS's endpoint of service in region: its China
+// regions are under amazonaws.com.cn, every other under amazonaws.com.
+func DefaultEndpoint(service, region string) string {
+	domain := "amazonaws.com"
+	if strings.HasPrefix(region, "cn-") {
+		domain = "amazonaws.com.cn"
+	}
+	return "https://" + service + "." + region + "." + domain
+}
+
+// Query calls action with params (without Action and Version, which it
+// adds) and decodes the XML answer into out (nil to ignore it).
+func (c *Client) Query(ctx context.Context, action string, params url.Values, out any) error {
+	form := url.Values{}
+	for k, v := range params {
+		form[k] = v
+	}
+	form.Set("Action", action)
+	form.Set("Version", c.Version)
+	body := []byte(form.Encode())
+	header := http.Header{"Content-Type": {"application/x-www-form-urlencoded; charset=utf-8"}}
+	status, answer, err := c.send(ctx, action, header, body)
+	if err != nil {
+		return err
+	}
+	if status/100 != 2 {
+		return queryError(action, status, answer)
+	}
+	return decodeXML(action, answer, out)
+}
+
+// JSON calls the JSON 1.1 operation op with in (marshalled with
+// encoding/json) and decodes the answer into out (nil to ignore it).
+func (c *Client) JSON(ctx context.Context, op string, in, out any) error {
+	body, err := encodeJSON(in)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	header := http.Header{
+		"Content-Type": {"application/x-amz-json-1.1"},
+		"X-Amz-Target": {c.TargetPrefix + "." + op},
+	}
+	status, answer, err := c.send(ctx, op, header, body)
+	if err != nil {
+		return err
+	}
+	if status/100 != 2 {
+		return jsonError(op, status, answer)
+	}
+	return decodeJSON(op, answer, out)
+}
+
+// send signs and sends one POST of body with header and returns the
+// answer's status and body.
+func (c *Client) send(ctx context.Context, op string, header http.Header, body []byte) (int, []byte, error) {
+	endpoint := c.Endpoint
+	if endpoint == "" {
+		endpoint = DefaultEndpoint(c.Service, c.Region)
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return 0, nil, fmt.Errorf("%s: endpoint %q: %w", op, endpoint, err)
+	}
+	if u.Path == "" {
+		u.Path = "/"
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, fmt.Errorf("%s: %w", op, err)
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	req.Header.Set("User-Agent", "kyku")
+	if c.Credentials == nil {
+		return 0, nil, fmt.Errorf("%s: no AWS credentials", op)
+	}
+	creds, err := c.Credentials.Retrieve(ctx)
+	if err != nil {
+		return 0, nil, fmt.Errorf("%s: retrieve AWS credentials: %w", op, err)
+	}
+	sum := sha256.Sum256(body)
+	now := time.Now
+	if c.Now != nil {
+		now = c.Now
+	}
+	if err := v4.NewSigner().SignHTTP(ctx, creds, req, hex.EncodeToString(sum[:]), c.Service, c.Region, now()); err != nil {
+		return 0, nil, fmt.Errorf("%s: sign the request: %w", op, err)
+	}
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return 0, nil, fmt.Errorf("%s: %w", op, ctx.Err())
+		}
+		return 0, nil, fmt.Errorf("%s: %w", op, &smithyhttp.RequestSendError{Err: err})
+	}
+	defer resp.Body.Close()
+	answer, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
+	if err != nil {
+		return 0, nil, fmt.Errorf("%s: read the answer: %w", op, err)
+	}
+	if len(answer) > maxAnswer {
+		return 0, nil, fmt.Errorf("%s: the answer is over %d bytes", op, maxAnswer)
+	}
+	return resp.StatusCode, answer, nil
+}
