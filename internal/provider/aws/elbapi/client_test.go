@@ -247,3 +247,48 @@ func TestErrorAnswer(t *testing.T) {
 		t.Errorf("output %+v with the error", out)
 	}
 }
+
+// Every paginated Describe sends the Marker it is given and reads its
+// page's items and NextMarker.
+func TestEveryDescribePages(t *testing.T) {
+	for _, tc := range []struct {
+		action, items string
+		call          func(c *elbapi.Client, marker *string) (n int, next *string, err error)
+	}{
+		{"DescribeTargetGroups", `<TargetGroups><member><TargetGroupArn>a</TargetGroupArn></member></TargetGroups>`,
+			func(c *elbapi.Client, m *string) (int, *string, error) {
+				out, err := c.DescribeTargetGroups(t.Context(), &elbapi.DescribeTargetGroupsInput{Marker: m})
+				if err != nil {
+					return 0, nil, err
+				}
+				return len(out.TargetGroups), out.NextMarker, nil
+			}},
+		{"DescribeLoadBalancers", `<LoadBalancers><member><LoadBalancerArn>a</LoadBalancerArn></member></LoadBalancers>`,
+			func(c *elbapi.Client, m *string) (int, *string, error) {
+				out, err := c.DescribeLoadBalancers(t.Context(), &elbapi.DescribeLoadBalancersInput{Marker: m})
+				if err != nil {
+					return 0, nil, err
+				}
+				return len(out.LoadBalancers), out.NextMarker, nil
+			}},
+		{"DescribeListeners", `<Listeners><member><ListenerArn>a</ListenerArn></member></Listeners>`,
+			func(c *elbapi.Client, m *string) (int, *string, error) {
+				out, err := c.DescribeListeners(t.Context(), &elbapi.DescribeListenersInput{LoadBalancerArn: aws.String("lb"), Marker: m})
+				if err != nil {
+					return 0, nil, err
+				}
+				return len(out.Listeners), out.NextMarker, nil
+			}},
+	} {
+		t.Run(tc.action, func(t *testing.T) {
+			c, f := serve(t, ok(tc.action, tc.items+`<NextMarker>m1</NextMarker>`))
+			n, next, err := tc.call(c, aws.String("m0"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != 1 || aws.ToString(next) != "m1" || f.forms[0].Get("Marker") != "m0" {
+				t.Errorf("%d items, NextMarker %q, sent Marker %q; want 1, m1, m0", n, aws.ToString(next), f.forms[0].Get("Marker"))
+			}
+		})
+	}
+}

@@ -249,3 +249,48 @@ func TestErrorAnswer(t *testing.T) {
 		t.Errorf("output %+v with the error", out)
 	}
 }
+
+// Every paginated Describe sends the Marker it is given and reads its
+// page's items and Marker.
+func TestEveryDescribePages(t *testing.T) {
+	for _, tc := range []struct {
+		action, items string
+		call          func(c *rdsapi.Client, marker *string) (n int, next *string, err error)
+	}{
+		{"DescribeDBInstances", `<DBInstances><DBInstance><DBInstanceIdentifier>a</DBInstanceIdentifier></DBInstance></DBInstances>`,
+			func(c *rdsapi.Client, m *string) (int, *string, error) {
+				out, err := c.DescribeDBInstances(t.Context(), &rdsapi.DescribeDBInstancesInput{Marker: m})
+				if err != nil {
+					return 0, nil, err
+				}
+				return len(out.DBInstances), out.Marker, nil
+			}},
+		{"DescribeDBSubnetGroups", `<DBSubnetGroups><DBSubnetGroup><DBSubnetGroupName>a</DBSubnetGroupName></DBSubnetGroup></DBSubnetGroups>`,
+			func(c *rdsapi.Client, m *string) (int, *string, error) {
+				out, err := c.DescribeDBSubnetGroups(t.Context(), &rdsapi.DescribeDBSubnetGroupsInput{DBSubnetGroupName: aws.String("a"), Marker: m})
+				if err != nil {
+					return 0, nil, err
+				}
+				return len(out.DBSubnetGroups), out.Marker, nil
+			}},
+		{"DescribeEvents", `<Events><Event><Message>a</Message></Event></Events>`,
+			func(c *rdsapi.Client, m *string) (int, *string, error) {
+				out, err := c.DescribeEvents(t.Context(), &rdsapi.DescribeEventsInput{Marker: m})
+				if err != nil {
+					return 0, nil, err
+				}
+				return len(out.Events), out.Marker, nil
+			}},
+	} {
+		t.Run(tc.action, func(t *testing.T) {
+			c, f := serve(t, ok(tc.action, tc.items+`<Marker>m1</Marker>`))
+			n, next, err := tc.call(c, aws.String("m0"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != 1 || aws.ToString(next) != "m1" || f.forms[0].Get("Marker") != "m0" {
+				t.Errorf("%d items, Marker %q, sent Marker %q; want 1, m1, m0", n, aws.ToString(next), f.forms[0].Get("Marker"))
+			}
+		})
+	}
+}
