@@ -27,7 +27,7 @@ var serviceCalls = []struct {
 		return err
 	}},
 	{env: "AWS_ENDPOINT_URL_SSM", action: "GetParameter", host: "ssm.eu-west-1.amazonaws.com:443", call: func(ctx context.Context, p provider.Provider) error {
-		// The instance lookup before it goes to every-service's endpoint.
+		// Its instance lookup (EC2) goes to AWS_ENDPOINT_URL first.
 		_, err := p.Create(ctx, res("Vm", "vm", map[string]any{"image": "debian-12"}))
 		return err
 	}},

@@ -5,7 +5,7 @@
 // structures in lists as Name.member.N.Field, answers as
 // <XResponse><XResult>, pages by Marker and NextMarker). It replaces the
 // SDK's generated service/elasticloadbalancingv2, whose compilation cost
-// every build of Kyku seconds for a dozen calls.
+// every build of Kyku several seconds of CPU for sixteen calls.
 //
 // A Client is safe for concurrent use. It never retries: the provider's
 // retry policy counts every request. Errors are awswire's, shaped as the

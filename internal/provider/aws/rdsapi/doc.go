@@ -6,7 +6,7 @@
 // Filters.Filter.N.Values.Value.M; a list of tag keys is TagKeys.member.N),
 // answers as <XResponse><XResult> and pages by Marker both ways. It
 // replaces the SDK's generated service/rds, whose compilation cost every
-// build of Kyku 20 seconds for eleven calls.
+// build of Kyku over 20 seconds of CPU for eleven calls.
 //
 // A Client is safe for concurrent use. It never retries: the provider's
 // retry policy counts every request. Errors are awswire's, shaped as the

@@ -2,7 +2,7 @@
 // provider makes, GetParameter (to resolve an image name to the AMI ID
 // AWS publishes as a public parameter), spoken over the JSON 1.1
 // protocol by awswire. It replaces the SDK's generated service/ssm,
-// whose compilation cost every build of Kyku 20 seconds for that call.
+// whose compilation cost every build of Kyku about 20 seconds of CPU for that call.
 //
 // A Client is safe for concurrent use and never retries. A missing
 // parameter fails with the error code ParameterNotFound.
