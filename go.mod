@@ -9,11 +9,8 @@ require (
 	github.com/aws/aws-sdk-go-v2/config v1.33.18
 	github.com/aws/aws-sdk-go-v2/credentials v1.21.0
 	github.com/aws/aws-sdk-go-v2/service/ec2 v1.344.3
-	github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2 v1.63.9 // the last before schema serde: newer ones build every schema at start (README "Benchmarks")
 	github.com/aws/aws-sdk-go-v2/service/kms v1.60.0 // the last before schema serde: newer ones build every schema at start (README "Benchmarks")
-	github.com/aws/aws-sdk-go-v2/service/rds v1.132.2 // the last before schema serde: newer ones build every schema at start (README "Benchmarks")
 	github.com/aws/aws-sdk-go-v2/service/s3 v1.114.10
-	github.com/aws/aws-sdk-go-v2/service/ssm v1.79.3 // the last before schema serde: newer ones build every schema at start (README "Benchmarks")
 	github.com/aws/aws-sdk-go-v2/service/sts v1.52.0
 	github.com/aws/smithy-go v1.28.9
 	github.com/bmatcuk/doublestar/v4 v4.10.4

@@ -23,9 +23,9 @@ import (
 var heavyInit = map[string]string{
 	"cloud.google.com/go/storage":                                         "the GCS backend speaks the JSON API itself (internal/statemgr/gcs/client.go); the library links gRPC, xDS, OpenTelemetry and Cloud Monitoring, 2 MB of descriptors built at start",
 	"golang.org/x/net/trace":                                              "its html/template calls reflect's MethodByName, after which the linker keeps every exported method of every type: 19 MB of EC2 client nobody calls, and the memory to map it",
-	"github.com/aws/aws-sdk-go-v2/service/rds/schemas":                    "rds after v1.132.2 builds 7,000 schemas at start (go.mod pins it)",
-	"github.com/aws/aws-sdk-go-v2/service/ssm/schemas":                    "ssm after v1.79.3 builds 7,900 schemas at start (go.mod pins it)",
-	"github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/schemas": "elasticloadbalancingv2 after v1.63.9 builds 2,300 schemas at start (go.mod pins it)",
+	"github.com/aws/aws-sdk-go-v2/service/rds/schemas":                    "rds after v1.132.2 builds 7,000 schemas at start; the AWS provider speaks it through its own client (internal/provider/aws/rdsapi)",
+	"github.com/aws/aws-sdk-go-v2/service/ssm/schemas":                    "ssm after v1.79.3 builds 7,900 schemas at start; the AWS provider speaks it through its own client (internal/provider/aws/ssmapi)",
+	"github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/schemas": "elasticloadbalancingv2 after v1.63.9 builds 2,300 schemas at start; the AWS provider speaks it through its own client (internal/provider/aws/elbapi)",
 	"github.com/aws/aws-sdk-go-v2/service/kms/schemas":                    "kms after v1.60.0 builds 1,900 schemas at start (go.mod pins it)",
 }
 

@@ -9,12 +9,12 @@ import (
 	"time"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/rds"
 
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/provider/aws"
 	"github.com/kyku/action/internal/provider/aws/awstest"
+	rds "github.com/kyku/action/internal/provider/aws/rdsapi"
 	"github.com/kyku/action/internal/provider/providertest"
 	"github.com/kyku/action/internal/statemgr/local"
 )
@@ -162,7 +162,7 @@ func TestFakeRDSStorageCooldown(t *testing.T) {
 	c := clients(srv, nil).RDS
 	modify := func(in rds.ModifyDBInstanceInput) error {
 		in.DBInstanceIdentifier, in.ApplyImmediately = sdkaws.String("demo-db"), sdkaws.Bool(true)
-		_, err := c.ModifyDBInstance(ctx, &in)
+		err := c.ModifyDBInstance(ctx, &in)
 		return err
 	}
 	settle := func() {

@@ -10,11 +10,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
-	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
-	"github.com/aws/aws-sdk-go-v2/service/rds"
-	rdstypes "github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/kyku/action/internal/provider"
+	elb "github.com/kyku/action/internal/provider/aws/elbapi"
+	rds "github.com/kyku/action/internal/provider/aws/rdsapi"
 )
 
 // Largest number of values AWS takes in one request.
@@ -213,7 +212,7 @@ func (p *Provider) readDatabases(ctx context.Context, ids []string) ([]provider.
 	for len(ids) > 0 {
 		n := min(len(ids), rdsFilterValues)
 		dbs, err := p.dbInstances(ctx, plain, rds.DescribeDBInstancesInput{
-			Filters: []rdstypes.Filter{{Name: aws.String("db-instance-id"), Values: ids[:n]}},
+			Filters: []rds.Filter{{Name: aws.String("db-instance-id"), Values: ids[:n]}},
 		})
 		if err != nil {
 			return nil, err

@@ -3,6 +3,8 @@ package aws
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,10 +13,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
-	"github.com/aws/aws-sdk-go-v2/service/rds"
-	rdstypes "github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/kyku/action/internal/provider"
+	rds "github.com/kyku/action/internal/provider/aws/rdsapi"
 	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )
@@ -64,10 +65,11 @@ func dbTags(r provider.Resource, size string) map[string]string {
 	return wantTags(r, extra)
 }
 
-func rdsTags(t map[string]string) []rdstypes.Tag {
-	var out []rdstypes.Tag
-	for _, tg := range ec2Tags(t) {
-		out = append(out, rdstypes.Tag{Key: tg.Key, Value: tg.Value})
+// rdsTags is t as RDS tags, sorted by key.
+func rdsTags(t map[string]string) []rds.Tag {
+	var out []rds.Tag
+	for _, k := range slices.Sorted(maps.Keys(t)) {
+		out = append(out, rds.Tag{Key: aws.String(k), Value: aws.String(t[k])})
 	}
 	return out
 }
@@ -96,24 +98,24 @@ func dbMajor(engine, version string) string {
 }
 
 // describe accepts the identifier or the ARN, as DescribeDBInstances does.
-func (k dbKind) describe(ctx context.Context, id string) (rdstypes.DBInstance, error) {
+func (k dbKind) describe(ctx context.Context, id string) (rds.DBInstance, error) {
 	return k.describeAs(ctx, plain, id)
 }
 
 // describeAs reads with mode m: settling right after a create, when
 // DBInstanceNotFound means not visible yet.
-func (k dbKind) describeAs(ctx context.Context, m mode, id string) (rdstypes.DBInstance, error) {
+func (k dbKind) describeAs(ctx context.Context, m mode, id string) (rds.DBInstance, error) {
 	dbs, err := k.p.dbInstances(ctx, m, rds.DescribeDBInstancesInput{DBInstanceIdentifier: aws.String(id)})
 	if err != nil {
-		return rdstypes.DBInstance{}, err
+		return rds.DBInstance{}, err
 	}
 	if len(dbs) == 0 {
-		return rdstypes.DBInstance{}, provider.NotFound("db instance " + id)
+		return rds.DBInstance{}, provider.NotFound("db instance " + id)
 	}
 	return dbs[0], nil
 }
 
-func dbObject(db rdstypes.DBInstance) provider.Object {
+func dbObject(db rds.DBInstance) provider.Object {
 	tags := map[string]string{}
 	for _, t := range db.TagList {
 		tags[aws.ToString(t.Key)] = aws.ToString(t.Value)
@@ -151,7 +153,7 @@ func dbObject(db rdstypes.DBInstance) provider.Object {
 	return provider.NewObject(aws.ToString(db.DBInstanceArn), name, property.SetTags(props, tags, systemTag), outputs)
 }
 
-func dbGroupIDs(db rdstypes.DBInstance) []string {
+func dbGroupIDs(db rds.DBInstance) []string {
 	var ids []string
 	for _, g := range db.VpcSecurityGroups {
 		ids = append(ids, aws.ToString(g.VpcSecurityGroupId))
@@ -177,12 +179,12 @@ func (k dbKind) Read(ctx context.Context, id string) (provider.Object, error) {
 // settled reports whether an instance is done changing: available, or
 // optimizing storage after growing it (which takes hours and takes
 // requests), with nothing pending.
-func settled(db rdstypes.DBInstance) bool {
+func settled(db rds.DBInstance) bool {
 	st := aws.ToString(db.DBInstanceStatus)
 	return (st == "available" || st == "storage-optimization") && pendingEmpty(db.PendingModifiedValues)
 }
 
-func pendingEmpty(p *rdstypes.PendingModifiedValues) bool {
+func pendingEmpty(p *rds.PendingModifiedValues) bool {
 	return p == nil || (p.DBInstanceClass == nil && p.AllocatedStorage == nil && p.EngineVersion == nil &&
 		p.StorageType == nil && p.Iops == nil && p.MultiAZ == nil)
 }
@@ -192,8 +194,8 @@ func pendingEmpty(p *rdstypes.PendingModifiedValues) bool {
 // "available", the change pending, for a while after a ModifyDBInstance,
 // and passes through "available" between its steps. m is settling right
 // after a create.
-func (k dbKind) waitSettled(ctx context.Context, m mode, id string, applied func(rdstypes.DBInstance) bool) (provider.Object, error) {
-	var db rdstypes.DBInstance
+func (k dbKind) waitSettled(ctx context.Context, m mode, id string, applied func(rds.DBInstance) bool) (provider.Object, error) {
+	var db rds.DBInstance
 	started, inARow := applied == nil, 0
 	err := k.p.poll(ctx, "db instance "+id+" to settle", func(ctx context.Context) (bool, error) {
 		var err error
@@ -246,7 +248,7 @@ func (p *Provider) privateSubnets(ctx context.Context, vpc string) ([]string, er
 func (k dbKind) subnetGroup(ctx context.Context, name, description string, subnets []string, tags map[string]string) error {
 	p := k.p
 	err := p.call(ctx, "create db subnet group", plain, func(ctx context.Context) error {
-		_, err := p.rds.CreateDBSubnetGroup(ctx, &rds.CreateDBSubnetGroupInput{
+		err := p.rds.CreateDBSubnetGroup(ctx, &rds.CreateDBSubnetGroupInput{
 			DBSubnetGroupName: aws.String(name), DBSubnetGroupDescription: aws.String(description),
 			SubnetIds: subnets, Tags: rdsTags(tags),
 		})
@@ -261,7 +263,7 @@ func (k dbKind) subnetGroup(ctx context.Context, name, description string, subne
 // setSubnets modifies the group when its subnets are not subnets.
 func (k dbKind) setSubnets(ctx context.Context, name string, subnets []string) error {
 	p := k.p
-	var groups []rdstypes.DBSubnetGroup
+	var groups []rds.DBSubnetGroup
 	err := p.pages(ctx, "describe db subnet groups", plain, func(ctx context.Context, token *string) (*string, error) {
 		out, err := p.rds.DescribeDBSubnetGroups(ctx, &rds.DescribeDBSubnetGroupsInput{DBSubnetGroupName: aws.String(name), Marker: token})
 		if err != nil {
@@ -283,7 +285,7 @@ func (k dbKind) setSubnets(ctx context.Context, name string, subnets []string) e
 		return nil
 	}
 	return p.call(ctx, "modify db subnet group", settling, func(ctx context.Context) error {
-		_, err := p.rds.ModifyDBSubnetGroup(ctx, &rds.ModifyDBSubnetGroupInput{DBSubnetGroupName: aws.String(name), SubnetIds: subnets})
+		err := p.rds.ModifyDBSubnetGroup(ctx, &rds.ModifyDBSubnetGroupInput{DBSubnetGroupName: aws.String(name), SubnetIds: subnets})
 		return err
 	})
 }
@@ -292,7 +294,7 @@ func (k dbKind) setSubnets(ctx context.Context, name string, subnets []string) e
 // instance leaving it still holds it; gone already is fine.
 func (k dbKind) dropSubnetGroup(ctx context.Context, name string) error {
 	err := k.p.whileInUse(ctx, "delete db subnet group", func(ctx context.Context) error {
-		_, err := k.p.rds.DeleteDBSubnetGroup(ctx, &rds.DeleteDBSubnetGroupInput{DBSubnetGroupName: aws.String(name)})
+		err := k.p.rds.DeleteDBSubnetGroup(ctx, &rds.DeleteDBSubnetGroupInput{DBSubnetGroupName: aws.String(name)})
 		return err
 	})
 	if provider.IsNotFound(err) {
@@ -344,7 +346,7 @@ func (k dbKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 		in.EngineVersion = aws.String(v)
 	}
 	err = p.call(ctx, "create db instance", settling, func(ctx context.Context) error {
-		_, err := p.rds.CreateDBInstance(ctx, in)
+		err := p.rds.CreateDBInstance(ctx, in)
 		if apiCode(err) == "DBInstanceAlreadyExists" {
 			return nil // a resent request that had landed
 		}

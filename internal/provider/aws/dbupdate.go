@@ -7,10 +7,9 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/rds"
-	rdstypes "github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/kyku/action/internal/provider"
+	rds "github.com/kyku/action/internal/provider/aws/rdsapi"
 	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )
@@ -61,7 +60,7 @@ func (k dbKind) storageBusy(ctx context.Context, ident string) (string, error) {
 	var last time.Time
 	err = p.pages(ctx, "describe db events", plain, func(ctx context.Context, token *string) (*string, error) {
 		out, err := p.rds.DescribeEvents(ctx, &rds.DescribeEventsInput{
-			SourceType: rdstypes.SourceTypeDbInstance, SourceIdentifier: db.DBInstanceIdentifier,
+			SourceType: rds.SourceTypeDbInstance, SourceIdentifier: db.DBInstanceIdentifier,
 			StartTime: aws.Time(now.Add(-storageCooldown)), EndTime: aws.Time(now), Marker: token,
 		})
 		if err != nil {
@@ -149,7 +148,7 @@ func (k dbKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 			}
 		}
 		err := p.call(ctx, "modify db instance", plain, func(ctx context.Context) error {
-			_, err := p.rds.ModifyDBInstance(ctx, in)
+			err := p.rds.ModifyDBInstance(ctx, in)
 			return err
 		})
 		if err != nil {
@@ -162,7 +161,7 @@ func (k dbKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 	if !changed {
 		return k.Read(ctx, id)
 	}
-	return k.waitSettled(ctx, plain, id, func(db rdstypes.DBInstance) bool {
+	return k.waitSettled(ctx, plain, id, func(db rds.DBInstance) bool {
 		return (in.DBInstanceClass == nil || aws.ToString(db.DBInstanceClass) == class) &&
 			(in.AllocatedStorage == nil || aws.ToInt32(db.AllocatedStorage) == gb) &&
 			(in.EngineVersion == nil || aws.ToString(db.EngineVersion) == aws.ToString(in.EngineVersion) ||
@@ -171,7 +170,7 @@ func (k dbKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 	})
 }
 
-func (k dbKind) syncTags(ctx context.Context, db rdstypes.DBInstance, want map[string]string) error {
+func (k dbKind) syncTags(ctx context.Context, db rds.DBInstance, want map[string]string) error {
 	p := k.p
 	have := map[string]string{}
 	for _, t := range db.TagList {
@@ -184,7 +183,7 @@ func (k dbKind) syncTags(ctx context.Context, db rdstypes.DBInstance, want map[s
 	arn := db.DBInstanceArn
 	if len(set) > 0 {
 		err := p.call(ctx, "tag db instance", plain, func(ctx context.Context) error {
-			_, err := p.rds.AddTagsToResource(ctx, &rds.AddTagsToResourceInput{ResourceName: arn, Tags: rdsTags(set)})
+			err := p.rds.AddTagsToResource(ctx, &rds.AddTagsToResourceInput{ResourceName: arn, Tags: rdsTags(set)})
 			return err
 		})
 		if err != nil {
@@ -193,7 +192,7 @@ func (k dbKind) syncTags(ctx context.Context, db rdstypes.DBInstance, want map[s
 	}
 	if len(remove) > 0 {
 		return p.call(ctx, "untag db instance", plain, func(ctx context.Context) error {
-			_, err := p.rds.RemoveTagsFromResource(ctx, &rds.RemoveTagsFromResourceInput{ResourceName: arn, TagKeys: remove})
+			err := p.rds.RemoveTagsFromResource(ctx, &rds.RemoveTagsFromResourceInput{ResourceName: arn, TagKeys: remove})
 			return err
 		})
 	}
@@ -233,7 +232,7 @@ func (k dbKind) Delete(ctx context.Context, id string) error {
 	}
 	if aws.ToString(db.DBInstanceStatus) != "deleting" {
 		err = p.call(ctx, "delete db instance", plain, func(ctx context.Context) error {
-			_, err := p.rds.DeleteDBInstance(ctx, &rds.DeleteDBInstanceInput{
+			err := p.rds.DeleteDBInstance(ctx, &rds.DeleteDBInstanceInput{
 				DBInstanceIdentifier: db.DBInstanceIdentifier, SkipFinalSnapshot: aws.Bool(true), DeleteAutomatedBackups: aws.Bool(true),
 			})
 			if apiCode(err) == "InvalidDBInstanceState" {

@@ -4,15 +4,16 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
-	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 
 	"github.com/kyku/action/internal/provider"
+	elb "github.com/kyku/action/internal/provider/aws/elbapi"
 	"github.com/kyku/action/internal/provider/property"
 )
 
@@ -27,10 +28,11 @@ func elbName(name string) string {
 	return fmt.Sprintf("%s-%08x", strings.TrimRight(name[:23], "-"), h.Sum32())
 }
 
-func elbTags(t map[string]string) []elbtypes.Tag {
-	var out []elbtypes.Tag
-	for _, tg := range ec2Tags(t) {
-		out = append(out, elbtypes.Tag{Key: tg.Key, Value: tg.Value})
+// elbTags is t as ELBv2 tags, sorted by key.
+func elbTags(t map[string]string) []elb.Tag {
+	var out []elb.Tag
+	for _, k := range slices.Sorted(maps.Keys(t)) {
+		out = append(out, elb.Tag{Key: aws.String(k), Value: aws.String(t[k])})
 	}
 	return out
 }
@@ -62,7 +64,7 @@ func (p *Provider) syncELBTags(ctx context.Context, arn string, want map[string]
 	set, remove := tagDiff(have, want)
 	if len(set) > 0 {
 		err := p.call(ctx, "tag "+arn, plain, func(ctx context.Context) error {
-			_, err := p.elb.AddTags(ctx, &elb.AddTagsInput{ResourceArns: []string{arn}, Tags: elbTags(set)})
+			err := p.elb.AddTags(ctx, &elb.AddTagsInput{ResourceArns: []string{arn}, Tags: elbTags(set)})
 			return err
 		})
 		if err != nil {
@@ -71,7 +73,7 @@ func (p *Provider) syncELBTags(ctx context.Context, arn string, want map[string]
 	}
 	if len(remove) > 0 {
 		return p.call(ctx, "untag "+arn, plain, func(ctx context.Context) error {
-			_, err := p.elb.RemoveTags(ctx, &elb.RemoveTagsInput{ResourceArns: []string{arn}, TagKeys: remove})
+			err := p.elb.RemoveTags(ctx, &elb.RemoveTagsInput{ResourceArns: []string{arn}, TagKeys: remove})
 			return err
 		})
 	}
@@ -84,19 +86,19 @@ func (p *Provider) syncELBTags(ctx context.Context, arn string, want map[string]
 // change in place on AWS.
 type tgKind struct{ p *Provider }
 
-var tgProtocols = sync.OnceValue(func() map[string]elbtypes.ProtocolEnum {
-	return map[string]elbtypes.ProtocolEnum{"http": elbtypes.ProtocolEnumHttp, "https": elbtypes.ProtocolEnumHttps, "tcp": elbtypes.ProtocolEnumTcp}
+var tgProtocols = sync.OnceValue(func() map[string]elb.ProtocolEnum {
+	return map[string]elb.ProtocolEnum{"http": elb.ProtocolEnumHttp, "https": elb.ProtocolEnumHttps, "tcp": elb.ProtocolEnumTcp}
 })
 
 // describe reads one target group; with m settling a not-found answer
 // is a group made a moment ago, not visible yet, and retried.
-func (k tgKind) describe(ctx context.Context, m mode, in elb.DescribeTargetGroupsInput, what string) (elbtypes.TargetGroup, error) {
+func (k tgKind) describe(ctx context.Context, m mode, in elb.DescribeTargetGroupsInput, what string) (elb.TargetGroup, error) {
 	tgs, err := k.p.targetGroups(ctx, m, in)
 	if err != nil {
-		return elbtypes.TargetGroup{}, err
+		return elb.TargetGroup{}, err
 	}
 	if len(tgs) == 0 {
-		return elbtypes.TargetGroup{}, provider.NotFound("target group " + what)
+		return elb.TargetGroup{}, provider.NotFound("target group " + what)
 	}
 	return tgs[0], nil
 }
@@ -114,7 +116,7 @@ func (k tgKind) targets(ctx context.Context, m mode, arn string) ([]string, erro
 	// and is listed meanwhile: it is no longer a member.
 	var ids []string
 	for _, d := range out.TargetHealthDescriptions {
-		if d.TargetHealth != nil && d.TargetHealth.State == elbtypes.TargetHealthStateEnumDraining {
+		if d.TargetHealth != nil && d.TargetHealth.State == elb.TargetHealthStateEnumDraining {
 			continue
 		}
 		ids = append(ids, aws.ToString(d.Target.Id))
@@ -122,7 +124,7 @@ func (k tgKind) targets(ctx context.Context, m mode, arn string) ([]string, erro
 	return sortedStrs(ids), nil
 }
 
-func (k tgKind) object(ctx context.Context, m mode, tg elbtypes.TargetGroup) (provider.Object, error) {
+func (k tgKind) object(ctx context.Context, m mode, tg elb.TargetGroup) (provider.Object, error) {
 	arn := aws.ToString(tg.TargetGroupArn)
 	targets, err := k.targets(ctx, m, arn)
 	if err != nil {
@@ -136,7 +138,7 @@ func (k tgKind) object(ctx context.Context, m mode, tg elbtypes.TargetGroup) (pr
 }
 
 // tgObject is a target group in Kyku's vocabulary.
-func tgObject(tg elbtypes.TargetGroup, targets []string, tags map[string]string) provider.Object {
+func tgObject(tg elb.TargetGroup, targets []string, tags map[string]string) provider.Object {
 	props := map[string]any{
 		"port": float64(aws.ToInt32(tg.Port)), "protocol": strings.ToLower(string(tg.Protocol)), "targets": property.List(targets),
 	}
@@ -181,13 +183,13 @@ func (k tgKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 		}
 		proto, ok := tgProtocols()[property.String(r.Properties, "protocol")]
 		if !ok {
-			proto = elbtypes.ProtocolEnumHttp
+			proto = elb.ProtocolEnumHttp
 		}
 		var out *elb.CreateTargetGroupOutput
 		err = p.call(ctx, "create target group", plain, func(ctx context.Context) (err error) {
 			out, err = p.elb.CreateTargetGroup(ctx, &elb.CreateTargetGroupInput{
 				Name: aws.String(elbName(r.CloudName)), Port: aws.Int32(int32(property.Int(r.Properties, "port", 80))),
-				Protocol: proto, VpcId: first.VpcId, TargetType: elbtypes.TargetTypeEnumInstance,
+				Protocol: proto, VpcId: first.VpcId, TargetType: elb.TargetTypeEnumInstance,
 				Tags: elbTags(wantTags(r, nil)),
 			})
 			return err
@@ -213,16 +215,16 @@ func (k tgKind) setTargets(ctx context.Context, m mode, arn string, want []strin
 		return err
 	}
 	add, remove := property.Diff(have, want)
-	descs := func(ids []string) []elbtypes.TargetDescription {
-		var out []elbtypes.TargetDescription
+	descs := func(ids []string) []elb.TargetDescription {
+		var out []elb.TargetDescription
 		for _, id := range ids {
-			out = append(out, elbtypes.TargetDescription{Id: aws.String(id)})
+			out = append(out, elb.TargetDescription{Id: aws.String(id)})
 		}
 		return out
 	}
 	if len(remove) > 0 {
 		err := p.call(ctx, "deregister targets", m, func(ctx context.Context) error {
-			_, err := p.elb.DeregisterTargets(ctx, &elb.DeregisterTargetsInput{TargetGroupArn: aws.String(arn), Targets: descs(remove)})
+			err := p.elb.DeregisterTargets(ctx, &elb.DeregisterTargetsInput{TargetGroupArn: aws.String(arn), Targets: descs(remove)})
 			return err
 		})
 		if err != nil {
@@ -233,7 +235,7 @@ func (k tgKind) setTargets(ctx context.Context, m mode, arn string, want []strin
 		return nil
 	}
 	return p.call(ctx, "register targets", settling, func(ctx context.Context) error {
-		_, err := p.elb.RegisterTargets(ctx, &elb.RegisterTargetsInput{TargetGroupArn: aws.String(arn), Targets: descs(add)})
+		err := p.elb.RegisterTargets(ctx, &elb.RegisterTargetsInput{TargetGroupArn: aws.String(arn), Targets: descs(add)})
 		return err
 	})
 }
@@ -260,7 +262,7 @@ func (k tgKind) Delete(ctx context.Context, id string) error {
 	// Right after its load balancer went, the target group may still be
 	// in use by the listener being removed (ResourceInUse).
 	return k.p.whileInUse(ctx, "delete target group", func(ctx context.Context) error {
-		_, err := k.p.elb.DeleteTargetGroup(ctx, &elb.DeleteTargetGroupInput{TargetGroupArn: aws.String(id)})
+		err := k.p.elb.DeleteTargetGroup(ctx, &elb.DeleteTargetGroupInput{TargetGroupArn: aws.String(id)})
 		return err
 	})
 }

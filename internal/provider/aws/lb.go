@@ -9,10 +9,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
-	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
-	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 
 	"github.com/kyku/action/internal/provider"
+	elb "github.com/kyku/action/internal/provider/aws/elbapi"
 	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )
@@ -28,18 +27,18 @@ type lbKind struct{ p *Provider }
 
 // describe reads one load balancer; with m settling a not-found answer is
 // a load balancer made a moment ago, not visible yet, and retried.
-func (k lbKind) describe(ctx context.Context, m mode, in elb.DescribeLoadBalancersInput, what string) (elbtypes.LoadBalancer, error) {
+func (k lbKind) describe(ctx context.Context, m mode, in elb.DescribeLoadBalancersInput, what string) (elb.LoadBalancer, error) {
 	lbs, err := k.p.loadBalancers(ctx, m, in)
 	if err != nil {
-		return elbtypes.LoadBalancer{}, err
+		return elb.LoadBalancer{}, err
 	}
 	if len(lbs) == 0 {
-		return elbtypes.LoadBalancer{}, provider.NotFound("load balancer " + what)
+		return elb.LoadBalancer{}, provider.NotFound("load balancer " + what)
 	}
 	return lbs[0], nil
 }
 
-func (k lbKind) listener(ctx context.Context, m mode, arn string) (*elbtypes.Listener, error) {
+func (k lbKind) listener(ctx context.Context, m mode, arn string) (*elb.Listener, error) {
 	ls, err := k.p.listeners(ctx, m, elb.DescribeListenersInput{LoadBalancerArn: aws.String(arn)})
 	if err != nil || len(ls) == 0 {
 		return nil, err
@@ -56,7 +55,7 @@ func lbTags(r provider.Resource) map[string]string {
 
 // lbObject is a load balancer in Kyku's vocabulary, from its description,
 // tags and listener (nil when it has none).
-func lbObject(lb elbtypes.LoadBalancer, tags map[string]string, l *elbtypes.Listener) provider.Object {
+func lbObject(lb elb.LoadBalancer, tags map[string]string, l *elb.Listener) provider.Object {
 	props := map[string]any{"network": aws.ToString(lb.VpcId)}
 	if tags[tagGroups] == "managed" {
 		props["securityGroups"] = property.List(sortedStrs(lb.SecurityGroups))
@@ -75,7 +74,7 @@ func lbObject(lb elbtypes.LoadBalancer, tags map[string]string, l *elbtypes.List
 	return provider.NewObject(aws.ToString(lb.LoadBalancerArn), tags[tagNameAWS], property.SetTags(props, tags, systemTag), map[string]any{"endpoint": aws.ToString(lb.DNSName)})
 }
 
-func (k lbKind) object(ctx context.Context, m mode, lb elbtypes.LoadBalancer) (provider.Object, error) {
+func (k lbKind) object(ctx context.Context, m mode, lb elb.LoadBalancer) (provider.Object, error) {
 	arn := aws.ToString(lb.LoadBalancerArn)
 	tags, err := k.p.elbTagsOf(ctx, m, arn)
 	if err != nil {
@@ -113,24 +112,24 @@ func (k lbKind) readAs(ctx context.Context, m mode, id string) (provider.Object,
 // group's and the certificate: with a certificate HTTPS (TLS for a TCP
 // target group), else the target group's own; an HTTPS target group
 // without a certificate is refused, as ELBv2 would refuse the listener.
-func listenerProtocol(tg elbtypes.ProtocolEnum, cert string) (elbtypes.ProtocolEnum, error) {
+func listenerProtocol(tg elb.ProtocolEnum, cert string) (elb.ProtocolEnum, error) {
 	switch {
-	case tg == elbtypes.ProtocolEnumTcp && cert != "":
-		return elbtypes.ProtocolEnumTls, nil
-	case tg == elbtypes.ProtocolEnumTcp:
-		return elbtypes.ProtocolEnumTcp, nil
+	case tg == elb.ProtocolEnumTcp && cert != "":
+		return elb.ProtocolEnumTls, nil
+	case tg == elb.ProtocolEnumTcp:
+		return elb.ProtocolEnumTcp, nil
 	case cert != "":
-		return elbtypes.ProtocolEnumHttps, nil
-	case tg == elbtypes.ProtocolEnumHttps:
+		return elb.ProtocolEnumHttps, nil
+	case tg == elb.ProtocolEnumHttps:
 		return "", fmt.Errorf("an https listener needs a certificate: set certificateArn (an ACM certificate ARN), or use an http target group")
 	}
-	return elbtypes.ProtocolEnumHttp, nil
+	return elb.ProtocolEnumHttp, nil
 }
 
 // publicSubnets picks one public Kyku subnet per zone of the network (the
 // lowest ID in each), zones sorted; an application load balancer needs
 // two zones, a network one one.
-func (k lbKind) publicSubnets(ctx context.Context, r provider.Resource, typ elbtypes.LoadBalancerTypeEnum) ([]string, error) {
+func (k lbKind) publicSubnets(ctx context.Context, r provider.Resource, typ elb.LoadBalancerTypeEnum) ([]string, error) {
 	vpc := property.String(r.Properties, "network")
 	ss, err := k.p.subnets(ctx, settling, ec2.DescribeSubnetsInput{Filters: []ec2types.Filter{
 		filter("vpc-id", vpc), filter("tag:"+tagManaged, "true"), filter("map-public-ip-on-launch", "true"),
@@ -151,7 +150,7 @@ func (k lbKind) publicSubnets(ctx context.Context, r provider.Resource, typ elbt
 	}
 	sort.Strings(zones)
 	need := 2
-	if typ == elbtypes.LoadBalancerTypeEnumNetwork {
+	if typ == elb.LoadBalancerTypeEnumNetwork {
 		need = 1
 	}
 	if len(zones) < need {
@@ -187,9 +186,9 @@ func (k lbKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 		return provider.Object{}, err
 	}
 	if err != nil {
-		typ := elbtypes.LoadBalancerTypeEnumApplication
-		if tg.Protocol == elbtypes.ProtocolEnumTcp {
-			typ = elbtypes.LoadBalancerTypeEnumNetwork
+		typ := elb.LoadBalancerTypeEnumApplication
+		if tg.Protocol == elb.ProtocolEnumTcp {
+			typ = elb.LoadBalancerTypeEnumNetwork
 		}
 		subnets, err := k.publicSubnets(ctx, r, typ)
 		if err != nil {
@@ -200,7 +199,7 @@ func (k lbKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 			out, err = p.elb.CreateLoadBalancer(ctx, &elb.CreateLoadBalancerInput{
 				Name: aws.String(elbName(r.CloudName)), Subnets: subnets, Type: typ,
 				SecurityGroups: property.Strings(r.Properties, "securityGroups"),
-				Scheme:         elbtypes.LoadBalancerSchemeEnumInternetFacing, Tags: elbTags(lbTags(r)),
+				Scheme:         elb.LoadBalancerSchemeEnumInternetFacing, Tags: elbTags(lbTags(r)),
 			})
 			return err
 		})
@@ -220,24 +219,24 @@ func (k lbKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 // settling right after the load balancer was made. Creating or changing
 // the listener names the target group, which may be new: those requests
 // retry not-found.
-func (k lbKind) setListener(ctx context.Context, m mode, arn string, tg elbtypes.TargetGroup, port int, cert string) error {
+func (k lbKind) setListener(ctx context.Context, m mode, arn string, tg elb.TargetGroup, port int, cert string) error {
 	p := k.p
 	proto, err := listenerProtocol(tg.Protocol, cert)
 	if err != nil {
 		return err
 	}
-	var certs []elbtypes.Certificate
+	var certs []elb.Certificate
 	if cert != "" {
-		certs = []elbtypes.Certificate{{CertificateArn: aws.String(cert)}}
+		certs = []elb.Certificate{{CertificateArn: aws.String(cert)}}
 	}
 	l, err := k.listener(ctx, m, arn)
 	if err != nil {
 		return err
 	}
-	action := []elbtypes.Action{{Type: elbtypes.ActionTypeEnumForward, TargetGroupArn: tg.TargetGroupArn}}
+	action := []elb.Action{{Type: elb.ActionTypeEnumForward, TargetGroupArn: tg.TargetGroupArn}}
 	if l == nil {
 		return p.call(ctx, "create listener", settling, func(ctx context.Context) error {
-			_, err := p.elb.CreateListener(ctx, &elb.CreateListenerInput{
+			err := p.elb.CreateListener(ctx, &elb.CreateListenerInput{
 				LoadBalancerArn: aws.String(arn), Port: aws.Int32(int32(port)), Protocol: proto, DefaultActions: action, Certificates: certs,
 			})
 			if apiCode(err) == "DuplicateListener" {
@@ -255,7 +254,7 @@ func (k lbKind) setListener(ctx context.Context, m mode, arn string, tg elbtypes
 		return nil
 	}
 	return p.call(ctx, "modify listener", settling, func(ctx context.Context) error {
-		_, err := p.elb.ModifyListener(ctx, &elb.ModifyListenerInput{
+		err := p.elb.ModifyListener(ctx, &elb.ModifyListenerInput{
 			ListenerArn: l.ListenerArn, Port: aws.Int32(int32(port)), Protocol: proto, DefaultActions: action, Certificates: certs,
 		})
 		return err
@@ -284,7 +283,7 @@ func (k lbKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 		want := sortedStrs(property.Strings(r.Properties, "securityGroups"))
 		if !value.Equal(property.List(want), property.List(sortedStrs(lb.SecurityGroups))) {
 			err := k.p.call(ctx, "set load balancer security groups", settling, func(ctx context.Context) error {
-				_, err := k.p.elb.SetSecurityGroups(ctx, &elb.SetSecurityGroupsInput{LoadBalancerArn: aws.String(id), SecurityGroups: want})
+				err := k.p.elb.SetSecurityGroups(ctx, &elb.SetSecurityGroupsInput{LoadBalancerArn: aws.String(id), SecurityGroups: want})
 				return err
 			})
 			if err != nil {
@@ -306,7 +305,7 @@ func (k lbKind) Delete(ctx context.Context, id string) error {
 		return err
 	}
 	return k.p.whileInUse(ctx, "delete load balancer", func(ctx context.Context) error {
-		_, err := k.p.elb.DeleteLoadBalancer(ctx, &elb.DeleteLoadBalancerInput{LoadBalancerArn: aws.String(id)})
+		err := k.p.elb.DeleteLoadBalancer(ctx, &elb.DeleteLoadBalancerInput{LoadBalancerArn: aws.String(id)})
 		return err
 	})
 }

@@ -7,10 +7,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
-	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
-	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
-	"github.com/aws/aws-sdk-go-v2/service/rds"
-	rdstypes "github.com/aws/aws-sdk-go-v2/service/rds/types"
+
+	elb "github.com/kyku/action/internal/provider/aws/elbapi"
+	rds "github.com/kyku/action/internal/provider/aws/rdsapi"
 )
 
 // Every Describe that AWS paginates is read here, to its last page: EC2
@@ -142,8 +141,8 @@ func (p *Provider) networkInterfaces(ctx context.Context, m mode, in ec2.Describ
 	return all, err
 }
 
-func (p *Provider) dbInstances(ctx context.Context, m mode, in rds.DescribeDBInstancesInput) ([]rdstypes.DBInstance, error) {
-	var all []rdstypes.DBInstance
+func (p *Provider) dbInstances(ctx context.Context, m mode, in rds.DescribeDBInstancesInput) ([]rds.DBInstance, error) {
+	var all []rds.DBInstance
 	err := p.pages(ctx, "describe db instances", m, func(ctx context.Context, token *string) (*string, error) {
 		in.Marker = token
 		out, err := p.rds.DescribeDBInstances(ctx, &in)
@@ -156,8 +155,8 @@ func (p *Provider) dbInstances(ctx context.Context, m mode, in rds.DescribeDBIns
 	return all, err
 }
 
-func (p *Provider) targetGroups(ctx context.Context, m mode, in elb.DescribeTargetGroupsInput) ([]elbtypes.TargetGroup, error) {
-	var all []elbtypes.TargetGroup
+func (p *Provider) targetGroups(ctx context.Context, m mode, in elb.DescribeTargetGroupsInput) ([]elb.TargetGroup, error) {
+	var all []elb.TargetGroup
 	err := p.pages(ctx, "describe target groups", m, func(ctx context.Context, token *string) (*string, error) {
 		in.Marker = token
 		out, err := p.elb.DescribeTargetGroups(ctx, &in)
@@ -170,8 +169,8 @@ func (p *Provider) targetGroups(ctx context.Context, m mode, in elb.DescribeTarg
 	return all, err
 }
 
-func (p *Provider) loadBalancers(ctx context.Context, m mode, in elb.DescribeLoadBalancersInput) ([]elbtypes.LoadBalancer, error) {
-	var all []elbtypes.LoadBalancer
+func (p *Provider) loadBalancers(ctx context.Context, m mode, in elb.DescribeLoadBalancersInput) ([]elb.LoadBalancer, error) {
+	var all []elb.LoadBalancer
 	err := p.pages(ctx, "describe load balancers", m, func(ctx context.Context, token *string) (*string, error) {
 		in.Marker = token
 		out, err := p.elb.DescribeLoadBalancers(ctx, &in)
@@ -184,8 +183,8 @@ func (p *Provider) loadBalancers(ctx context.Context, m mode, in elb.DescribeLoa
 	return all, err
 }
 
-func (p *Provider) listeners(ctx context.Context, m mode, in elb.DescribeListenersInput) ([]elbtypes.Listener, error) {
-	var all []elbtypes.Listener
+func (p *Provider) listeners(ctx context.Context, m mode, in elb.DescribeListenersInput) ([]elb.Listener, error) {
+	var all []elb.Listener
 	err := p.pages(ctx, "describe listeners", m, func(ctx context.Context, token *string) (*string, error) {
 		in.Marker = token
 		out, err := p.elb.DescribeListeners(ctx, &in)

@@ -13,11 +13,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
-	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
-	"github.com/aws/aws-sdk-go-v2/service/rds"
-	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
 	"github.com/kyku/action/internal/provider"
+	elb "github.com/kyku/action/internal/provider/aws/elbapi"
+	rds "github.com/kyku/action/internal/provider/aws/rdsapi"
+	ssm "github.com/kyku/action/internal/provider/aws/ssmapi"
 	"github.com/kyku/action/internal/provider/kinds"
 	"github.com/kyku/action/internal/provider/retry"
 )
@@ -139,9 +139,9 @@ func ClientsFromConfig(cfg aws.Config, endpoint string) Clients {
 	nop := func() aws.Retryer { return aws.NopRetryer{} }
 	return Clients{
 		EC2: ec2.NewFromConfig(cfg, func(o *ec2.Options) { base(&o.BaseEndpoint); o.Retryer = nop() }),
-		ELB: elb.NewFromConfig(cfg, func(o *elb.Options) { base(&o.BaseEndpoint); o.Retryer = nop() }),
-		RDS: rds.NewFromConfig(cfg, func(o *rds.Options) { base(&o.BaseEndpoint); o.Retryer = nop() }),
-		SSM: ssm.NewFromConfig(cfg, func(o *ssm.Options) { base(&o.BaseEndpoint); o.Retryer = nop() }),
+		ELB: elb.New(wireClient(cfg, endpoint, elb.SDKID)),
+		RDS: rds.New(wireClient(cfg, endpoint, rds.SDKID)),
+		SSM: ssm.New(wireClient(cfg, endpoint, ssm.SDKID)),
 	}
 }
 

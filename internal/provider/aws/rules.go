@@ -8,9 +8,8 @@ import (
 	"strings"
 	"sync"
 
-	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
-
 	"github.com/kyku/action/internal/provider"
+	elb "github.com/kyku/action/internal/provider/aws/elbapi"
 	"github.com/kyku/action/internal/provider/kinds"
 	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"

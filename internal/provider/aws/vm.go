@@ -11,9 +11,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
-	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
 	"github.com/kyku/action/internal/provider"
+	ssm "github.com/kyku/action/internal/provider/aws/ssmapi"
 	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )

@@ -1,0 +1,23 @@
+package aws
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/kyku/action/internal/provider/aws/awswire"
+)
+
+// wireClient is the base of the awswire client of the service whose SDK
+// ID is sdkID, from cfg as the SDK's own clients read it: its HTTP client,
+// credentials and region, and endpoint when it is set, else the service's
+// endpoint configured in cfg (AWS_ENDPOINT_URL_<SERVICE>,
+// AWS_ENDPOINT_URL, a profile's), else AWS's own for the region.
+func wireClient(cfg aws.Config, endpoint, sdkID string) awswire.Client {
+	if endpoint == "" {
+		// ConfiguredEndpoint reads only what LoadDefaultConfig already
+		// loaded into cfg's configuration sources: no I/O to bound.
+		endpoint = awswire.ConfiguredEndpoint(context.Background(), cfg, sdkID)
+	}
+	return awswire.Client{HTTP: cfg.HTTPClient, Credentials: cfg.Credentials, Region: cfg.Region, Endpoint: endpoint}
+}
