@@ -8,7 +8,6 @@ require (
 	github.com/aws/aws-sdk-go-v2 v1.48.0
 	github.com/aws/aws-sdk-go-v2/config v1.33.18
 	github.com/aws/aws-sdk-go-v2/credentials v1.21.0
-	github.com/aws/aws-sdk-go-v2/service/ec2 v1.344.3
 	github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2 v1.63.9 // the last before schema serde: newer ones build every schema at start (README "Benchmarks")
 	github.com/aws/aws-sdk-go-v2/service/kms v1.60.0 // the last before schema serde: newer ones build every schema at start (README "Benchmarks")
 	github.com/aws/aws-sdk-go-v2/service/rds v1.132.2 // the last before schema serde: newer ones build every schema at start (README "Benchmarks")
