@@ -26,8 +26,8 @@ func fake(t *testing.T, opts aws.Options) (*aws.Provider, *awstest.Server) {
 	return aws.NewWithClients(clients(srv, nil), opts), srv
 }
 
-// clients are the provider's real clients, in eu-west-1, speaking to srv (through
-// hc when it is set).
+// clients are the provider's real clients, in eu-west-1, speaking to srv
+// (through hc when it is set).
 func clients(srv *awstest.Server, hc *http.Client) aws.Clients {
 	cfg := sdkaws.Config{Region: "eu-west-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")}
 	if hc != nil {

@@ -78,7 +78,7 @@ func TestDescribeSecurityGroupsDecodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &ec2api.DescribeSecurityGroupsOutput{SecurityGroups: []ec2api.SecurityGroup{{
-		GroupId: str("sg-1"), GroupName: str("demo-web"), VpcId: str("vpc-1"),
+		GroupId: str("sg-1"), VpcId: str("vpc-1"),
 		IpPermissions: []ec2api.IpPermission{{IpProtocol: str("tcp"), FromPort: i32(22), ToPort: i32(22),
 			IpRanges: []ec2api.IpRange{{CidrIp: str("10.0.0.0/8")}, {CidrIp: str("192.0.2.0/24")}}}},
 		IpPermissionsEgress: []ec2api.IpPermission{{IpProtocol: str("-1"), IpRanges: []ec2api.IpRange{{CidrIp: str("0.0.0.0/0")}}}},

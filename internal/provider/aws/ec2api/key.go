@@ -12,7 +12,6 @@ type ImportKeyPairInput struct {
 // ImportKeyPairOutput names the key pair made.
 type ImportKeyPairOutput struct {
 	KeyPairId *string `xml:"keyPairId"`
-	KeyName   *string `xml:"keyName"`
 }
 
 // ImportKeyPair: Amazon EC2 API Reference, ImportKeyPair

@@ -131,10 +131,8 @@ type AssociateRouteTableInput struct {
 	SubnetId     *string
 }
 
-// AssociateRouteTableOutput names the association made.
-type AssociateRouteTableOutput struct {
-	AssociationId *string `xml:"associationId"`
-}
+// AssociateRouteTableOutput is an accepted association.
+type AssociateRouteTableOutput struct{}
 
 // AssociateRouteTable: Amazon EC2 API Reference, AssociateRouteTable
 // (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_AssociateRouteTable.html).

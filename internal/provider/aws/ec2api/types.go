@@ -70,14 +70,12 @@ type InternetGateway struct {
 // InternetGatewayAttachment is a gateway's attachment to a VPC.
 type InternetGatewayAttachment struct {
 	VpcId *string `xml:"vpcId"`
-	State *string `xml:"state"`
 }
 
 // RouteTable is what Kyku reads of a route table (Amazon EC2 API
 // Reference, RouteTable).
 type RouteTable struct {
 	RouteTableId *string                 `xml:"routeTableId"`
-	VpcId        *string                 `xml:"vpcId"`
 	Routes       []Route                 `xml:"routeSet>item"`
 	Associations []RouteTableAssociation `xml:"associationSet>item"`
 	Tags         []Tag                   `xml:"tagSet>item"`
@@ -86,7 +84,6 @@ type RouteTable struct {
 // Route is one route of a route table.
 type Route struct {
 	DestinationCidrBlock *string `xml:"destinationCidrBlock"`
-	GatewayId            *string `xml:"gatewayId"`
 }
 
 // RouteTableAssociation ties a route table to a subnet.
@@ -99,7 +96,6 @@ type RouteTableAssociation struct {
 // Reference, SecurityGroup).
 type SecurityGroup struct {
 	GroupId             *string        `xml:"groupId"`
-	GroupName           *string        `xml:"groupName"`
 	VpcId               *string        `xml:"vpcId"`
 	IpPermissions       []IpPermission `xml:"ipPermissions>item"`
 	IpPermissionsEgress []IpPermission `xml:"ipPermissionsEgress>item"`
@@ -187,9 +183,8 @@ type Reservation struct {
 // NetworkInterface is what Kyku reads of a network interface (Amazon EC2
 // API Reference, NetworkInterface).
 type NetworkInterface struct {
-	NetworkInterfaceId *string `xml:"networkInterfaceId"`
-	Description        *string `xml:"description"`
-	RequesterManaged   *bool   `xml:"requesterManaged"`
+	Description      *string `xml:"description"`
+	RequesterManaged *bool   `xml:"requesterManaged"`
 }
 
 // AvailabilityZone is what Kyku reads of a zone (Amazon EC2 API
