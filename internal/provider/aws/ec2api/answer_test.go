@@ -1,6 +1,7 @@
 package ec2api_test
 
 import (
+	"context"
 	"errors"
 	"net/url"
 	"testing"
@@ -88,57 +89,160 @@ func TestDescribeSecurityGroupsDecodes(t *testing.T) {
 	}
 }
 
-// Pages are read by nextToken as EC2 gives it, and a page may be empty
-// with a token for the next (filters apply after a page is cut): reading
-// on to the page without a token finds every object.
-func TestPagesThroughAnEmptyPage(t *testing.T) {
-	pages := map[string]string{
-		"":      `<subnetSet><item><subnetId>subnet-1</subnetId><mapPublicIpOnLaunch>true</mapPublicIpOnLaunch></item><item><subnetId>subnet-2</subnetId></item></subnetSet><nextToken>t+1/=</nextToken>`,
-		"t+1/=": `<subnetSet/><nextToken>t2</nextToken>`,
-		"t2":    `<subnetSet><item><subnetId>subnet-3</subnetId><mapPublicIpOnLaunch>false</mapPublicIpOnLaunch></item></subnetSet>`,
-	}
-	c, fk := start(t, func(f url.Values) (int, string) {
-		page, ok := pages[f.Get("NextToken")]
-		if !ok {
-			return 400, `<Response><Errors><Error><Code>InvalidParameterValue</Code><Message>bad token</Message></Error></Errors></Response>`
-		}
-		return 200, `<DescribeSubnetsResponse ` + ns + `><requestId>r-1</requestId>` + page + `</DescribeSubnetsResponse>`
-	})
-	var ids []string
-	var public []bool
-	in := &ec2api.DescribeSubnetsInput{Filters: []ec2api.Filter{{Name: str("vpc-id"), Values: []string{"vpc-1"}}}}
-	for n := 0; ; n++ {
-		if n > 3 {
-			t.Fatal("more pages than the server has")
-		}
-		out, err := c.DescribeSubnets(t.Context(), in)
+// describer reads one page of a paginated Describe from token and
+// returns the IDs on it and the next token.
+type describer func(ctx context.Context, c *ec2api.Client, f []ec2api.Filter, token *string) ([]string, *string, error)
+
+// paged are the paginated Describes, each with its answer's list and the
+// element naming an item's ID ("" for an instance, inside its
+// reservation).
+var paged = []struct {
+	action, set, id string
+	read            describer
+}{
+	{"DescribeVpcs", "vpcSet", "vpcId", func(ctx context.Context, c *ec2api.Client, f []ec2api.Filter, tok *string) ([]string, *string, error) {
+		out, err := c.DescribeVpcs(ctx, &ec2api.DescribeVpcsInput{Filters: f, NextToken: tok})
 		if err != nil {
-			t.Fatal(err)
+			return nil, nil, err
 		}
-		for _, s := range out.Subnets {
-			ids = append(ids, *s.SubnetId)
-			public = append(public, s.MapPublicIpOnLaunch != nil && *s.MapPublicIpOnLaunch)
+		return ids(out.Vpcs, func(v ec2api.Vpc) *string { return v.VpcId }), out.NextToken, nil
+	}},
+	{"DescribeSubnets", "subnetSet", "subnetId", func(ctx context.Context, c *ec2api.Client, f []ec2api.Filter, tok *string) ([]string, *string, error) {
+		out, err := c.DescribeSubnets(ctx, &ec2api.DescribeSubnetsInput{Filters: f, NextToken: tok})
+		if err != nil {
+			return nil, nil, err
 		}
-		if out.NextToken == nil || *out.NextToken == "" {
-			break
+		return ids(out.Subnets, func(v ec2api.Subnet) *string { return v.SubnetId }), out.NextToken, nil
+	}},
+	{"DescribeSecurityGroups", "securityGroupInfo", "groupId", func(ctx context.Context, c *ec2api.Client, f []ec2api.Filter, tok *string) ([]string, *string, error) {
+		out, err := c.DescribeSecurityGroups(ctx, &ec2api.DescribeSecurityGroupsInput{Filters: f, NextToken: tok})
+		if err != nil {
+			return nil, nil, err
 		}
-		in.NextToken = out.NextToken
-	}
-	if d := cmp.Diff([]string{"subnet-1", "subnet-2", "subnet-3"}, ids); d != "" {
-		t.Errorf("subnets (-want +got):\n%s", d)
-	}
-	if d := cmp.Diff([]bool{true, false, false}, public); d != "" {
-		t.Errorf("mapPublicIpOnLaunch (-want +got):\n%s", d)
-	}
-	var tokens []string
-	for _, f := range fk.forms {
-		tokens = append(tokens, f.Get("NextToken"))
-		if f.Get("Filter.1.Value.1") != "vpc-1" {
-			t.Errorf("a page was asked for without the filter: %v", f)
+		return ids(out.SecurityGroups, func(v ec2api.SecurityGroup) *string { return v.GroupId }), out.NextToken, nil
+	}},
+	{"DescribeInternetGateways", "internetGatewaySet", "internetGatewayId", func(ctx context.Context, c *ec2api.Client, f []ec2api.Filter, tok *string) ([]string, *string, error) {
+		out, err := c.DescribeInternetGateways(ctx, &ec2api.DescribeInternetGatewaysInput{Filters: f, NextToken: tok})
+		if err != nil {
+			return nil, nil, err
+		}
+		return ids(out.InternetGateways, func(v ec2api.InternetGateway) *string { return v.InternetGatewayId }), out.NextToken, nil
+	}},
+	{"DescribeRouteTables", "routeTableSet", "routeTableId", func(ctx context.Context, c *ec2api.Client, f []ec2api.Filter, tok *string) ([]string, *string, error) {
+		out, err := c.DescribeRouteTables(ctx, &ec2api.DescribeRouteTablesInput{Filters: f, NextToken: tok})
+		if err != nil {
+			return nil, nil, err
+		}
+		return ids(out.RouteTables, func(v ec2api.RouteTable) *string { return v.RouteTableId }), out.NextToken, nil
+	}},
+	{"DescribeNetworkInterfaces", "networkInterfaceSet", "description", func(ctx context.Context, c *ec2api.Client, f []ec2api.Filter, tok *string) ([]string, *string, error) {
+		out, err := c.DescribeNetworkInterfaces(ctx, &ec2api.DescribeNetworkInterfacesInput{Filters: f, NextToken: tok})
+		if err != nil {
+			return nil, nil, err
+		}
+		return ids(out.NetworkInterfaces, func(v ec2api.NetworkInterface) *string { return v.Description }), out.NextToken, nil
+	}},
+	{"DescribeInstances", "reservationSet", "", func(ctx context.Context, c *ec2api.Client, f []ec2api.Filter, tok *string) ([]string, *string, error) {
+		out, err := c.DescribeInstances(ctx, &ec2api.DescribeInstancesInput{Filters: f, NextToken: tok})
+		if err != nil {
+			return nil, nil, err
+		}
+		var all []ec2api.Instance
+		for _, r := range out.Reservations {
+			all = append(all, r.Instances...)
+		}
+		return ids(all, func(v ec2api.Instance) *string { return v.InstanceId }), out.NextToken, nil
+	}},
+}
+
+func ids[T any](items []T, id func(T) *string) []string {
+	out := []string{}
+	for _, it := range items {
+		if p := id(it); p != nil {
+			out = append(out, *p)
 		}
 	}
-	if d := cmp.Diff([]string{"", "t+1/=", "t2"}, tokens); d != "" {
-		t.Errorf("tokens sent (-want +got):\n%s", d)
+	return out
+}
+
+// item is one listed object named x, as its action's answer lists it
+// (id "" is an instance, inside its reservation).
+func item(id, x string) string {
+	if id == "" {
+		return `<item><reservationId>r-` + x + `</reservationId><instancesSet><item><instanceId>` + x + `</instanceId></item></instancesSet></item>`
+	}
+	return `<item><` + id + `>` + x + `</` + id + `></item>`
+}
+
+// Every paginated Describe reads pages by nextToken as EC2 gives it, and
+// a page may be empty with a token for the next (filters apply after a
+// page is cut): reading on to the page without a token finds every
+// object, each page asked for with the filters.
+func TestPagesThroughAnEmptyPage(t *testing.T) {
+	for _, tc := range paged {
+		t.Run(tc.action, func(t *testing.T) {
+			pages := map[string]string{
+				"":      `<` + tc.set + `>` + item(tc.id, "a-1") + item(tc.id, "a-2") + `</` + tc.set + `><nextToken>t+1/=</nextToken>`,
+				"t+1/=": `<` + tc.set + `/><nextToken>t2</nextToken>`,
+				"t2":    `<` + tc.set + `>` + item(tc.id, "a-3") + `</` + tc.set + `><nextToken></nextToken>`,
+			}
+			c, fk := start(t, func(f url.Values) (int, string) {
+				page, ok := pages[f.Get("NextToken")]
+				if !ok || f.Get("Action") != tc.action {
+					return 400, `<Response><Errors><Error><Code>InvalidParameterValue</Code><Message>bad token</Message></Error></Errors></Response>`
+				}
+				return 200, `<` + tc.action + `Response ` + ns + `><requestId>r-1</requestId>` + page + `</` + tc.action + `Response>`
+			})
+			var got []string
+			var tok *string
+			for n := 0; ; n++ {
+				if n > 3 {
+					t.Fatal("more pages than the server has")
+				}
+				page, next, err := tc.read(t.Context(), c, []ec2api.Filter{{Name: str("vpc-id"), Values: []string{"vpc-1"}}}, tok)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, page...)
+				if next == nil || *next == "" {
+					break
+				}
+				tok = next
+			}
+			if d := cmp.Diff([]string{"a-1", "a-2", "a-3"}, got); d != "" {
+				t.Errorf("objects (-want +got):\n%s", d)
+			}
+			var tokens []string
+			for _, f := range fk.forms {
+				tokens = append(tokens, f.Get("NextToken"))
+				if f.Get("Filter.1.Value.1") != "vpc-1" {
+					t.Errorf("a page was asked for without the filter: %v", f)
+				}
+			}
+			if d := cmp.Diff([]string{"", "t+1/=", "t2"}, tokens); d != "" {
+				t.Errorf("tokens sent (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// A subnet's mapPublicIpOnLaunch decodes as the boolean EC2 writes.
+func TestSubnetPublicDecodes(t *testing.T) {
+	c, _ := start(t, func(url.Values) (int, string) {
+		return 200, `<DescribeSubnetsResponse ` + ns + `><subnetSet>
+<item><subnetId>subnet-1</subnetId><vpcId>vpc-1</vpcId><cidrBlock>10.0.1.0/24</cidrBlock><availabilityZone>eu-west-1a</availabilityZone><mapPublicIpOnLaunch>true</mapPublicIpOnLaunch></item>
+<item><subnetId>subnet-2</subnetId><mapPublicIpOnLaunch>false</mapPublicIpOnLaunch></item></subnetSet></DescribeSubnetsResponse>`
+	})
+	out, err := c.DescribeSubnets(t.Context(), &ec2api.DescribeSubnetsInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &ec2api.DescribeSubnetsOutput{Subnets: []ec2api.Subnet{
+		{SubnetId: str("subnet-1"), VpcId: str("vpc-1"), CidrBlock: str("10.0.1.0/24"), AvailabilityZone: str("eu-west-1a"), MapPublicIpOnLaunch: boolp(true)},
+		{SubnetId: str("subnet-2"), MapPublicIpOnLaunch: boolp(false)},
+	}}
+	if d := cmp.Diff(want, out); d != "" {
+		t.Errorf("decoded (-want +got):\n%s", d)
 	}
 }
 
