@@ -123,7 +123,7 @@ func openerOf(getenv func(string) string, simRoot, version string) bot.Opener {
 				if err != nil {
 					return nil, err
 				}
-				return awsprovider.NewWithClients(awsprovider.ClientsFromConfig(pc, settings["endpoint"]), awsprovider.Options{}), nil
+				return awsprovider.NewWithClients(awsprovider.ClientsFromConfig(ctx, pc, settings["endpoint"]), awsprovider.Options{}), nil
 			},
 			"hetzner": hetzner.New,
 		}

@@ -1,6 +1,7 @@
 package aws_test
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -17,7 +18,7 @@ import (
 )
 
 // fake starts a fake AWS and a provider with opts speaking to it through
-// the real SDK clients.
+// the provider's real clients.
 func fake(t *testing.T, opts aws.Options) (*aws.Provider, *awstest.Server) {
 	t.Helper()
 	srv := awstest.New()
@@ -25,14 +26,14 @@ func fake(t *testing.T, opts aws.Options) (*aws.Provider, *awstest.Server) {
 	return aws.NewWithClients(clients(srv, nil), opts), srv
 }
 
-// clients are the real SDK clients, in eu-west-1, speaking to srv (through
-// hc when it is set).
+// clients are the provider's real clients, in eu-west-1, speaking to srv
+// (through hc when it is set).
 func clients(srv *awstest.Server, hc *http.Client) aws.Clients {
 	cfg := sdkaws.Config{Region: "eu-west-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")}
 	if hc != nil {
 		cfg.HTTPClient = hc
 	}
-	return aws.ClientsFromConfig(cfg, srv.URL())
+	return aws.ClientsFromConfig(context.Background(), cfg, srv.URL())
 }
 
 // setup is a fake AWS and a provider that gives up soon.

@@ -8,12 +8,12 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
 	elb "github.com/kyku/action/internal/provider/aws/elbapi"
 	rds "github.com/kyku/action/internal/provider/aws/rdsapi"
+
+	"github.com/kyku/action/internal/provider/aws/ec2api"
 )
 
 // Largest number of values AWS takes in one request.
@@ -81,32 +81,32 @@ func (p *Provider) readType(ctx context.Context, typ, prefix string, ids []strin
 	}
 	switch typ {
 	case "Vpc":
-		vs, err := ec2Bulk(ctx, prefix, want, "vpc-id", func(ctx context.Context, f []ec2types.Filter) ([]ec2types.Vpc, error) {
-			return p.vpcs(ctx, plain, ec2.DescribeVpcsInput{Filters: f})
-		}, func(v ec2types.Vpc) string { return aws.ToString(v.VpcId) })
+		vs, err := ec2Bulk(ctx, prefix, want, "vpc-id", func(ctx context.Context, f []ec2api.Filter) ([]ec2api.Vpc, error) {
+			return p.vpcs(ctx, plain, ec2api.DescribeVpcsInput{Filters: f})
+		}, func(v ec2api.Vpc) string { return aws.ToString(v.VpcId) })
 		return mapObjects(vs, vpcObject), err
 	case "Subnet":
-		ss, err := ec2Bulk(ctx, prefix, want, "subnet-id", func(ctx context.Context, f []ec2types.Filter) ([]ec2types.Subnet, error) {
-			return p.subnets(ctx, plain, ec2.DescribeSubnetsInput{Filters: f})
-		}, func(s ec2types.Subnet) string { return aws.ToString(s.SubnetId) })
+		ss, err := ec2Bulk(ctx, prefix, want, "subnet-id", func(ctx context.Context, f []ec2api.Filter) ([]ec2api.Subnet, error) {
+			return p.subnets(ctx, plain, ec2api.DescribeSubnetsInput{Filters: f})
+		}, func(s ec2api.Subnet) string { return aws.ToString(s.SubnetId) })
 		return mapObjects(ss, subnetObject), err
 	case "SecurityGroup":
-		gs, err := ec2Bulk(ctx, prefix, want, "group-id", func(ctx context.Context, f []ec2types.Filter) ([]ec2types.SecurityGroup, error) {
-			return p.securityGroups(ctx, plain, ec2.DescribeSecurityGroupsInput{Filters: f})
-		}, func(g ec2types.SecurityGroup) string { return aws.ToString(g.GroupId) })
+		gs, err := ec2Bulk(ctx, prefix, want, "group-id", func(ctx context.Context, f []ec2api.Filter) ([]ec2api.SecurityGroup, error) {
+			return p.securityGroups(ctx, plain, ec2api.DescribeSecurityGroupsInput{Filters: f})
+		}, func(g ec2api.SecurityGroup) string { return aws.ToString(g.GroupId) })
 		return mapObjects(gs, sgObject), err
 	case "SshKey":
-		ks, err := ec2Bulk(ctx, prefix, want, "key-pair-id", func(ctx context.Context, f []ec2types.Filter) ([]ec2types.KeyPairInfo, error) {
-			var out *ec2.DescribeKeyPairsOutput
+		ks, err := ec2Bulk(ctx, prefix, want, "key-pair-id", func(ctx context.Context, f []ec2api.Filter) ([]ec2api.KeyPairInfo, error) {
+			var out *ec2api.DescribeKeyPairsOutput
 			err := p.call(ctx, "describe key pairs", plain, func(ctx context.Context) (err error) {
-				out, err = p.ec2.DescribeKeyPairs(ctx, &ec2.DescribeKeyPairsInput{Filters: f, IncludePublicKey: aws.Bool(true)})
+				out, err = p.ec2.DescribeKeyPairs(ctx, &ec2api.DescribeKeyPairsInput{Filters: f, IncludePublicKey: aws.Bool(true)})
 				return err
 			})
 			if err != nil {
 				return nil, err
 			}
 			return out.KeyPairs, nil
-		}, func(k ec2types.KeyPairInfo) string { return aws.ToString(k.KeyPairId) })
+		}, func(k ec2api.KeyPairInfo) string { return aws.ToString(k.KeyPairId) })
 		return mapObjects(ks, keyObject), err
 	case "Vm":
 		return p.readVms(ctx, prefix, want)
@@ -132,7 +132,7 @@ func mapObjects[T any](items []T, f func(T) provider.Object) []provider.Object {
 // filter, every page), then those it missed by ID (idFilter, 200 values a
 // call), keeping only what was asked for.
 func ec2Bulk[T any](ctx context.Context, prefix string, want map[string]bool, idFilter string,
-	list func(context.Context, []ec2types.Filter) ([]T, error), idOf func(T) string) ([]T, error) {
+	list func(context.Context, []ec2api.Filter) ([]T, error), idOf func(T) string) ([]T, error) {
 	var out []T
 	found := map[string]bool{}
 	keep := func(items []T) {
@@ -144,7 +144,7 @@ func ec2Bulk[T any](ctx context.Context, prefix string, want map[string]bool, id
 		}
 	}
 	if prefix != "" {
-		items, err := list(ctx, []ec2types.Filter{filter("tag:"+tagPrefix, prefix)})
+		items, err := list(ctx, []ec2api.Filter{filter("tag:"+tagPrefix, prefix)})
 		if err != nil {
 			return nil, err
 		}
@@ -159,7 +159,7 @@ func ec2Bulk[T any](ctx context.Context, prefix string, want map[string]bool, id
 	sort.Strings(missed)
 	for len(missed) > 0 {
 		n := min(len(missed), ec2FilterValues)
-		items, err := list(ctx, []ec2types.Filter{filter(idFilter, missed[:n]...)})
+		items, err := list(ctx, []ec2api.Filter{filter(idFilter, missed[:n]...)})
 		if err != nil {
 			return nil, err
 		}
@@ -170,9 +170,9 @@ func ec2Bulk[T any](ctx context.Context, prefix string, want map[string]bool, id
 }
 
 func (p *Provider) readVms(ctx context.Context, prefix string, want map[string]bool) ([]provider.Object, error) {
-	ins, err := ec2Bulk(ctx, prefix, want, "instance-id", func(ctx context.Context, f []ec2types.Filter) ([]ec2types.Instance, error) {
-		return p.instances(ctx, plain, ec2.DescribeInstancesInput{Filters: append(f, filter("instance-state-name", liveStates...))})
-	}, func(in ec2types.Instance) string { return aws.ToString(in.InstanceId) })
+	ins, err := ec2Bulk(ctx, prefix, want, "instance-id", func(ctx context.Context, f []ec2api.Filter) ([]ec2api.Instance, error) {
+		return p.instances(ctx, plain, ec2api.DescribeInstancesInput{Filters: append(f, filter("instance-state-name", liveStates...))})
+	}, func(in ec2api.Instance) string { return aws.ToString(in.InstanceId) })
 	if err != nil {
 		return nil, err
 	}

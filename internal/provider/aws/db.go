@@ -11,11 +11,11 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
 	rds "github.com/kyku/action/internal/provider/aws/rdsapi"
+
+	"github.com/kyku/action/internal/provider/aws/ec2api"
 	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )
@@ -223,7 +223,7 @@ func (k dbKind) waitSettled(ctx context.Context, m mode, id string, applied func
 // privateSubnets lists the network's Kyku subnets without public IPs, or
 // all its Kyku subnets when none is private.
 func (p *Provider) privateSubnets(ctx context.Context, vpc string) ([]string, error) {
-	ss, err := p.subnets(ctx, settling, ec2.DescribeSubnetsInput{Filters: []ec2types.Filter{
+	ss, err := p.subnets(ctx, settling, ec2api.DescribeSubnetsInput{Filters: []ec2api.Filter{
 		filter("vpc-id", vpc), filter("tag:"+tagManaged, "true"),
 	}})
 	if err != nil {

@@ -1,5 +1,6 @@
 // Package aws owns Kyku's AWS provider: every Kyku resource type mapped
-// onto the EC2, ELBv2, RDS and SSM APIs through aws-sdk-go-v2.
+// onto the EC2, ELBv2, RDS and SSM APIs: EC2 through Kyku's own client
+// (ec2api), the others through aws-sdk-go-v2.
 //
 // # Mapping
 //

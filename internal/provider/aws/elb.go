@@ -10,10 +10,11 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
 	"github.com/kyku/action/internal/provider"
 	elb "github.com/kyku/action/internal/provider/aws/elbapi"
+
+	"github.com/kyku/action/internal/provider/aws/ec2api"
 	"github.com/kyku/action/internal/provider/property"
 )
 
@@ -177,7 +178,7 @@ func (k tgKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 		if len(targets) == 0 {
 			return provider.Object{}, fmt.Errorf("a TargetGroup on aws needs at least one target (its VPC is the first target's)")
 		}
-		first, err := vmKind(k).describe(ctx, settling, ec2.DescribeInstancesInput{InstanceIds: targets[:1]}, targets[0])
+		first, err := vmKind(k).describe(ctx, settling, ec2api.DescribeInstancesInput{InstanceIds: targets[:1]}, targets[0])
 		if err != nil {
 			return provider.Object{}, err
 		}

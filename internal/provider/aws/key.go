@@ -5,10 +5,9 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/aws/ec2api"
 	"github.com/kyku/action/internal/provider/property"
 )
 
@@ -28,7 +27,7 @@ func keyComment(publicKey string) string {
 	return strings.Join(f[2:], " ")
 }
 
-func keyObject(k ec2types.KeyPairInfo) provider.Object {
+func keyObject(k ec2api.KeyPairInfo) provider.Object {
 	tags := fromEC2Tags(k.Tags)
 	props := map[string]any{}
 	if f := strings.Fields(aws.ToString(k.PublicKey)); len(f) >= 2 {
@@ -49,24 +48,24 @@ func keyTags(r provider.Resource) map[string]string {
 }
 
 // describe reads key pairs (not a paginated API).
-func (k keyKind) describe(ctx context.Context, m mode, in *ec2.DescribeKeyPairsInput, what string) (ec2types.KeyPairInfo, error) {
-	var out *ec2.DescribeKeyPairsOutput
+func (k keyKind) describe(ctx context.Context, m mode, in *ec2api.DescribeKeyPairsInput, what string) (ec2api.KeyPairInfo, error) {
+	var out *ec2api.DescribeKeyPairsOutput
 	err := k.p.call(ctx, "describe key pairs", m, func(ctx context.Context) (err error) {
 		in.IncludePublicKey = aws.Bool(true)
 		out, err = k.p.ec2.DescribeKeyPairs(ctx, in)
 		return err
 	})
 	if err != nil {
-		return ec2types.KeyPairInfo{}, err
+		return ec2api.KeyPairInfo{}, err
 	}
 	if len(out.KeyPairs) == 0 {
-		return ec2types.KeyPairInfo{}, provider.NotFound("key pair " + what)
+		return ec2api.KeyPairInfo{}, provider.NotFound("key pair " + what)
 	}
 	return out.KeyPairs[0], nil
 }
 
 func (k keyKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
-	kp, err := k.describe(ctx, plain, &ec2.DescribeKeyPairsInput{KeyNames: []string{name}}, name)
+	kp, err := k.describe(ctx, plain, &ec2api.DescribeKeyPairsInput{KeyNames: []string{name}}, name)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -78,7 +77,7 @@ func (k keyKind) Read(ctx context.Context, id string) (provider.Object, error) {
 }
 
 func (k keyKind) readAs(ctx context.Context, m mode, id string) (provider.Object, error) {
-	kp, err := k.describe(ctx, m, &ec2.DescribeKeyPairsInput{KeyPairIds: []string{id}}, id)
+	kp, err := k.describe(ctx, m, &ec2api.DescribeKeyPairsInput{KeyPairIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -94,17 +93,17 @@ func (k keyKind) Create(ctx context.Context, r provider.Resource) (provider.Obje
 	}
 	// Key names are unique: a resent import that had landed gets
 	// InvalidKeyPair.Duplicate, which means "ours".
-	var out *ec2.ImportKeyPairOutput
+	var out *ec2api.ImportKeyPairOutput
 	err := k.p.call(ctx, "import key pair", plain, func(ctx context.Context) (err error) {
-		out, err = k.p.ec2.ImportKeyPair(ctx, &ec2.ImportKeyPairInput{
+		out, err = k.p.ec2.ImportKeyPair(ctx, &ec2api.ImportKeyPairInput{
 			KeyName:           aws.String(r.CloudName),
 			PublicKeyMaterial: []byte(property.String(r.Properties, "publicKey")),
-			TagSpecifications: tagSpec(ec2types.ResourceTypeKeyPair, keyTags(r)),
+			TagSpecifications: tagSpec(ec2api.ResourceTypeKeyPair, keyTags(r)),
 		})
 		return err
 	})
 	if apiCode(err) == "InvalidKeyPair.Duplicate" {
-		kp, err := k.describe(ctx, settling, &ec2.DescribeKeyPairsInput{KeyNames: []string{r.CloudName}}, r.CloudName)
+		kp, err := k.describe(ctx, settling, &ec2api.DescribeKeyPairsInput{KeyNames: []string{r.CloudName}}, r.CloudName)
 		if err != nil {
 			return provider.Object{}, err
 		}
@@ -117,7 +116,7 @@ func (k keyKind) Create(ctx context.Context, r provider.Resource) (provider.Obje
 }
 
 func (k keyKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
-	kp, err := k.describe(ctx, plain, &ec2.DescribeKeyPairsInput{KeyPairIds: []string{id}}, id)
+	kp, err := k.describe(ctx, plain, &ec2api.DescribeKeyPairsInput{KeyPairIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -134,7 +133,7 @@ func (k keyKind) Delete(ctx context.Context, id string) error {
 		return err
 	}
 	return k.p.call(ctx, "delete key pair", plain, func(ctx context.Context) error {
-		_, err := k.p.ec2.DeleteKeyPair(ctx, &ec2.DeleteKeyPairInput{KeyPairId: aws.String(id)})
+		_, err := k.p.ec2.DeleteKeyPair(ctx, &ec2api.DeleteKeyPairInput{KeyPairId: aws.String(id)})
 		return err
 	})
 }

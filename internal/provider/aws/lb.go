@@ -7,11 +7,11 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
 	elb "github.com/kyku/action/internal/provider/aws/elbapi"
+
+	"github.com/kyku/action/internal/provider/aws/ec2api"
 	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )
@@ -131,7 +131,7 @@ func listenerProtocol(tg elb.ProtocolEnum, cert string) (elb.ProtocolEnum, error
 // two zones, a network one one.
 func (k lbKind) publicSubnets(ctx context.Context, r provider.Resource, typ elb.LoadBalancerTypeEnum) ([]string, error) {
 	vpc := property.String(r.Properties, "network")
-	ss, err := k.p.subnets(ctx, settling, ec2.DescribeSubnetsInput{Filters: []ec2types.Filter{
+	ss, err := k.p.subnets(ctx, settling, ec2api.DescribeSubnetsInput{Filters: []ec2api.Filter{
 		filter("vpc-id", vpc), filter("tag:"+tagManaged, "true"), filter("map-public-ip-on-launch", "true"),
 	}})
 	if err != nil {

@@ -5,11 +5,11 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	elb "github.com/kyku/action/internal/provider/aws/elbapi"
 	rds "github.com/kyku/action/internal/provider/aws/rdsapi"
+
+	"github.com/kyku/action/internal/provider/aws/ec2api"
 )
 
 // Every Describe that AWS paginates is read here, to its last page: EC2
@@ -41,8 +41,8 @@ func (p *Provider) pages(ctx context.Context, op string, m mode, fetch func(ctx 
 	}
 }
 
-func (p *Provider) vpcs(ctx context.Context, m mode, in ec2.DescribeVpcsInput) ([]ec2types.Vpc, error) {
-	var all []ec2types.Vpc
+func (p *Provider) vpcs(ctx context.Context, m mode, in ec2api.DescribeVpcsInput) ([]ec2api.Vpc, error) {
+	var all []ec2api.Vpc
 	err := p.pages(ctx, "describe vpcs", m, func(ctx context.Context, token *string) (*string, error) {
 		in.NextToken = token
 		out, err := p.ec2.DescribeVpcs(ctx, &in)
@@ -55,8 +55,8 @@ func (p *Provider) vpcs(ctx context.Context, m mode, in ec2.DescribeVpcsInput) (
 	return all, err
 }
 
-func (p *Provider) subnets(ctx context.Context, m mode, in ec2.DescribeSubnetsInput) ([]ec2types.Subnet, error) {
-	var all []ec2types.Subnet
+func (p *Provider) subnets(ctx context.Context, m mode, in ec2api.DescribeSubnetsInput) ([]ec2api.Subnet, error) {
+	var all []ec2api.Subnet
 	err := p.pages(ctx, "describe subnets", m, func(ctx context.Context, token *string) (*string, error) {
 		in.NextToken = token
 		out, err := p.ec2.DescribeSubnets(ctx, &in)
@@ -69,8 +69,8 @@ func (p *Provider) subnets(ctx context.Context, m mode, in ec2.DescribeSubnetsIn
 	return all, err
 }
 
-func (p *Provider) securityGroups(ctx context.Context, m mode, in ec2.DescribeSecurityGroupsInput) ([]ec2types.SecurityGroup, error) {
-	var all []ec2types.SecurityGroup
+func (p *Provider) securityGroups(ctx context.Context, m mode, in ec2api.DescribeSecurityGroupsInput) ([]ec2api.SecurityGroup, error) {
+	var all []ec2api.SecurityGroup
 	err := p.pages(ctx, "describe security groups", m, func(ctx context.Context, token *string) (*string, error) {
 		in.NextToken = token
 		out, err := p.ec2.DescribeSecurityGroups(ctx, &in)
@@ -83,8 +83,8 @@ func (p *Provider) securityGroups(ctx context.Context, m mode, in ec2.DescribeSe
 	return all, err
 }
 
-func (p *Provider) instances(ctx context.Context, m mode, in ec2.DescribeInstancesInput) ([]ec2types.Instance, error) {
-	var all []ec2types.Instance
+func (p *Provider) instances(ctx context.Context, m mode, in ec2api.DescribeInstancesInput) ([]ec2api.Instance, error) {
+	var all []ec2api.Instance
 	err := p.pages(ctx, "describe instances", m, func(ctx context.Context, token *string) (*string, error) {
 		in.NextToken = token
 		out, err := p.ec2.DescribeInstances(ctx, &in)
@@ -99,8 +99,8 @@ func (p *Provider) instances(ctx context.Context, m mode, in ec2.DescribeInstanc
 	return all, err
 }
 
-func (p *Provider) internetGateways(ctx context.Context, m mode, in ec2.DescribeInternetGatewaysInput) ([]ec2types.InternetGateway, error) {
-	var all []ec2types.InternetGateway
+func (p *Provider) internetGateways(ctx context.Context, m mode, in ec2api.DescribeInternetGatewaysInput) ([]ec2api.InternetGateway, error) {
+	var all []ec2api.InternetGateway
 	err := p.pages(ctx, "describe internet gateways", m, func(ctx context.Context, token *string) (*string, error) {
 		in.NextToken = token
 		out, err := p.ec2.DescribeInternetGateways(ctx, &in)
@@ -113,8 +113,8 @@ func (p *Provider) internetGateways(ctx context.Context, m mode, in ec2.Describe
 	return all, err
 }
 
-func (p *Provider) routeTables(ctx context.Context, m mode, in ec2.DescribeRouteTablesInput) ([]ec2types.RouteTable, error) {
-	var all []ec2types.RouteTable
+func (p *Provider) routeTables(ctx context.Context, m mode, in ec2api.DescribeRouteTablesInput) ([]ec2api.RouteTable, error) {
+	var all []ec2api.RouteTable
 	err := p.pages(ctx, "describe route tables", m, func(ctx context.Context, token *string) (*string, error) {
 		in.NextToken = token
 		out, err := p.ec2.DescribeRouteTables(ctx, &in)
@@ -127,8 +127,8 @@ func (p *Provider) routeTables(ctx context.Context, m mode, in ec2.DescribeRoute
 	return all, err
 }
 
-func (p *Provider) networkInterfaces(ctx context.Context, m mode, in ec2.DescribeNetworkInterfacesInput) ([]ec2types.NetworkInterface, error) {
-	var all []ec2types.NetworkInterface
+func (p *Provider) networkInterfaces(ctx context.Context, m mode, in ec2api.DescribeNetworkInterfacesInput) ([]ec2api.NetworkInterface, error) {
+	var all []ec2api.NetworkInterface
 	err := p.pages(ctx, "describe network interfaces", m, func(ctx context.Context, token *string) (*string, error) {
 		in.NextToken = token
 		out, err := p.ec2.DescribeNetworkInterfaces(ctx, &in)

@@ -11,13 +11,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
 	elb "github.com/kyku/action/internal/provider/aws/elbapi"
 	rds "github.com/kyku/action/internal/provider/aws/rdsapi"
 	ssm "github.com/kyku/action/internal/provider/aws/ssmapi"
+
+	"github.com/kyku/action/internal/provider/aws/ec2api"
 	"github.com/kyku/action/internal/provider/kinds"
 	"github.com/kyku/action/internal/provider/retry"
 )
@@ -59,7 +59,7 @@ func (o Options) withDefaults() Options {
 
 // Clients are the AWS service clients the provider uses.
 type Clients struct {
-	EC2 *ec2.Client
+	EC2 *ec2api.Client
 	ELB *elb.Client
 	RDS *rds.Client
 	SSM *ssm.Client
@@ -67,7 +67,7 @@ type Clients struct {
 
 // Provider is Kyku on AWS. It is safe for concurrent use.
 type Provider struct {
-	ec2     *ec2.Client
+	ec2     *ec2api.Client
 	elb     *elb.Client
 	rds     *rds.Client
 	ssm     *ssm.Client
@@ -108,40 +108,32 @@ func New(ctx context.Context, settings map[string]string, getenv func(string) st
 	if cfg.Region == "" {
 		return nil, fmt.Errorf("no aws region: set region in the provider block or AWS_REGION")
 	}
-	return NewWithClients(ClientsFromConfig(cfg, settings["endpoint"]), Options{}), nil
+	return NewWithClients(ClientsFromConfig(ctx, cfg, settings["endpoint"]), Options{}), nil
 }
 
 // ResponseTimeout bounds how long a request waits for AWS to start
 // answering; a request that times out is retried like a reset connection.
 const ResponseTimeout = time.Minute
 
-// ClientsFromConfig builds the service clients from cfg with the SDK's own
-// retryer disabled (Kyku's retry policy in call is the only one, so every
-// retry is counted once), an HTTP client that gives up on an answer after
-// ResponseTimeout (unless cfg brings its own) and, when endpoint is set,
-// every client pointed at it. Without endpoint each client keeps the
-// endpoint the SDK resolved from cfg: AWS_ENDPOINT_URL and
-// AWS_ENDPOINT_URL_<SERVICE>, a profile's endpoint_url, else AWS's own.
-func ClientsFromConfig(cfg aws.Config, endpoint string) Clients {
-	// base points a client at endpoint; it leaves the client's own
-	// resolution alone when there is none (setting nil would wipe what
-	// the SDK read from the environment and the shared config).
-	base := func(b **string) {
-		if endpoint != "" {
-			*b = aws.String(endpoint)
-		}
-	}
+// ClientsFromConfig builds Kyku's service clients (awswire's, which never
+// retry: Kyku's retry policy in call is the only one, so every retry is
+// counted once) from cfg's credentials, region and HTTP client, given one
+// that gives up on an answer after ResponseTimeout unless cfg brings its
+// own, and, when endpoint is set, every client pointed at it. Without
+// endpoint each client takes the endpoint cfg configures for its service
+// as the SDK's own clients would (wireClient): AWS_ENDPOINT_URL_<SERVICE>,
+// AWS_ENDPOINT_URL, a profile's endpoint_url, else AWS's own.
+func ClientsFromConfig(ctx context.Context, cfg aws.Config, endpoint string) Clients {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
 			t.ResponseHeaderTimeout = ResponseTimeout
 		})
 	}
-	nop := func() aws.Retryer { return aws.NopRetryer{} }
 	return Clients{
-		EC2: ec2.NewFromConfig(cfg, func(o *ec2.Options) { base(&o.BaseEndpoint); o.Retryer = nop() }),
-		ELB: elb.New(wireClient(cfg, endpoint, elb.SDKID)),
-		RDS: rds.New(wireClient(cfg, endpoint, rds.SDKID)),
-		SSM: ssm.New(wireClient(cfg, endpoint, ssm.SDKID)),
+		EC2: ec2api.New(wireClient(ctx, cfg, endpoint, "EC2")),
+		ELB: elb.New(wireClient(ctx, cfg, endpoint, elb.SDKID)),
+		RDS: rds.New(wireClient(ctx, cfg, endpoint, rds.SDKID)),
+		SSM: ssm.New(wireClient(ctx, cfg, endpoint, ssm.SDKID)),
 	}
 }
 
@@ -175,10 +167,10 @@ func (p *Provider) Name() string { return "aws" }
 // a second zone for a load balancer may not be there), so auto-subnets
 // land in zones every resource type can use.
 func (p *Provider) Zones(ctx context.Context) ([]string, error) {
-	var out *ec2.DescribeAvailabilityZonesOutput
+	var out *ec2api.DescribeAvailabilityZonesOutput
 	err := p.call(ctx, "describe availability zones", plain, func(ctx context.Context) (err error) {
-		out, err = p.ec2.DescribeAvailabilityZones(ctx, &ec2.DescribeAvailabilityZonesInput{
-			Filters: []ec2types.Filter{
+		out, err = p.ec2.DescribeAvailabilityZones(ctx, &ec2api.DescribeAvailabilityZonesInput{
+			Filters: []ec2api.Filter{
 				filter("state", "available"), filter("zone-type", "availability-zone"),
 				filter("opt-in-status", "opt-in-not-required"),
 			},

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/aws/ec2api"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -29,13 +28,13 @@ func (p *Provider) Rename(ctx context.Context, id string, r provider.Resource) (
 	var have map[string]string
 	switch r.Type {
 	case "Vm":
-		in, err := vmKind{p}.describe(ctx, plain, ec2.DescribeInstancesInput{InstanceIds: []string{id}}, id)
+		in, err := vmKind{p}.describe(ctx, plain, ec2api.DescribeInstancesInput{InstanceIds: []string{id}}, id)
 		if err != nil {
 			return provider.Object{}, err
 		}
 		have = fromEC2Tags(in.Tags)
 	case "Vpc":
-		vs, err := p.vpcs(ctx, plain, ec2.DescribeVpcsInput{VpcIds: []string{id}})
+		vs, err := p.vpcs(ctx, plain, ec2api.DescribeVpcsInput{VpcIds: []string{id}})
 		if err != nil {
 			return provider.Object{}, err
 		}
@@ -44,7 +43,7 @@ func (p *Provider) Rename(ctx context.Context, id string, r provider.Resource) (
 		}
 		have = fromEC2Tags(vs[0].Tags)
 	case "Subnet":
-		s, err := subnetKind{p}.one(ctx, plain, ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
+		s, err := subnetKind{p}.one(ctx, plain, ec2api.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
 		if err != nil {
 			return provider.Object{}, err
 		}

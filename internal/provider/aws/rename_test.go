@@ -5,10 +5,10 @@ import (
 	"time"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/provider/aws/ec2api"
 	"github.com/kyku/action/internal/provider/providertest"
 	"github.com/kyku/action/internal/statemgr/local"
 )
@@ -54,7 +54,7 @@ moved:
 		t.Fatalf("apply: %v %v", err, res.Err())
 	}
 	c := clients(srv, nil).EC2
-	out, err := c.DescribeInstances(ctx, &ec2.DescribeInstancesInput{InstanceIds: []string{vmID}})
+	out, err := c.DescribeInstances(ctx, &ec2api.DescribeInstancesInput{InstanceIds: []string{vmID}})
 	if err != nil || len(out.Reservations) != 1 {
 		t.Fatalf("describe %s: %v", vmID, err)
 	}

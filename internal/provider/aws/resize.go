@@ -5,9 +5,8 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
+	"github.com/kyku/action/internal/provider/aws/ec2api"
 	"github.com/kyku/action/internal/provider/retry"
 )
 
@@ -24,10 +23,10 @@ const startAttempts = 3
 // (still tagged) is started by the next update. A stop and start gives the
 // instance a new public IPv4 address (there is no Elastic IP): the update
 // returns it in the publicIp output, which the state records.
-func (k vmKind) resize(ctx context.Context, in ec2types.Instance, typ string) error {
+func (k vmKind) resize(ctx context.Context, in ec2api.Instance, typ string) error {
 	p, id, from := k.p, aws.ToString(in.InstanceId), string(in.InstanceType)
 	err := p.call(ctx, "tag instance resizing", settling, func(ctx context.Context) error {
-		_, err := p.ec2.CreateTags(ctx, &ec2.CreateTagsInput{Resources: []string{id}, Tags: ec2Tags(map[string]string{tagResizing: typ})})
+		_, err := p.ec2.CreateTags(ctx, &ec2api.CreateTagsInput{Resources: []string{id}, Tags: ec2Tags(map[string]string{tagResizing: typ})})
 		return err
 	})
 	if err != nil {
@@ -49,7 +48,7 @@ func (k vmKind) resize(ctx context.Context, in ec2types.Instance, typ string) er
 		}
 	}
 	err = p.call(ctx, "untag instance resizing", settling, func(ctx context.Context) error {
-		_, err := p.ec2.DeleteTags(ctx, &ec2.DeleteTagsInput{Resources: []string{id}, Tags: []ec2types.Tag{{Key: aws.String(tagResizing)}}})
+		_, err := p.ec2.DeleteTags(ctx, &ec2api.DeleteTagsInput{Resources: []string{id}, Tags: []ec2api.Tag{{Key: aws.String(tagResizing)}}})
 		return err
 	})
 	if startErr != nil {
@@ -58,29 +57,29 @@ func (k vmKind) resize(ctx context.Context, in ec2types.Instance, typ string) er
 	return err
 }
 
-func (k vmKind) stop(ctx context.Context, in ec2types.Instance) error {
+func (k vmKind) stop(ctx context.Context, in ec2api.Instance) error {
 	id := aws.ToString(in.InstanceId)
-	if in.State != nil && in.State.Name == ec2types.InstanceStateNamePending {
-		if err := k.wait(ctx, id, ec2types.InstanceStateNameRunning); err != nil {
+	if in.State != nil && in.State.Name == ec2api.InstanceStateNamePending {
+		if err := k.wait(ctx, id, ec2api.InstanceStateNameRunning); err != nil {
 			return err
 		}
 	}
-	if in.State == nil || in.State.Name != ec2types.InstanceStateNameStopped {
+	if in.State == nil || in.State.Name != ec2api.InstanceStateNameStopped {
 		err := k.p.call(ctx, "stop instance", plain, func(ctx context.Context) error {
-			_, err := k.p.ec2.StopInstances(ctx, &ec2.StopInstancesInput{InstanceIds: []string{id}})
+			_, err := k.p.ec2.StopInstances(ctx, &ec2api.StopInstancesInput{InstanceIds: []string{id}})
 			return err
 		})
 		if err != nil && apiCode(err) != "IncorrectInstanceState" { // already stopping
 			return err
 		}
 	}
-	return k.wait(ctx, id, ec2types.InstanceStateNameStopped)
+	return k.wait(ctx, id, ec2api.InstanceStateNameStopped)
 }
 
 func (k vmKind) setType(ctx context.Context, id, typ string) error {
 	return k.p.call(ctx, "set instance type", plain, func(ctx context.Context) error {
-		_, err := k.p.ec2.ModifyInstanceAttribute(ctx, &ec2.ModifyInstanceAttributeInput{
-			InstanceId: aws.String(id), InstanceType: &ec2types.AttributeValue{Value: aws.String(typ)},
+		_, err := k.p.ec2.ModifyInstanceAttribute(ctx, &ec2api.ModifyInstanceAttributeInput{
+			InstanceId: aws.String(id), InstanceType: &ec2api.AttributeValue{Value: aws.String(typ)},
 		})
 		return err
 	})
@@ -92,11 +91,11 @@ func (k vmKind) start(ctx context.Context, id string) error {
 	var err error
 	for attempt := 1; attempt <= startAttempts; attempt++ {
 		err = k.p.call(ctx, "start instance", plain, func(ctx context.Context) error {
-			_, err := k.p.ec2.StartInstances(ctx, &ec2.StartInstancesInput{InstanceIds: []string{id}})
+			_, err := k.p.ec2.StartInstances(ctx, &ec2api.StartInstancesInput{InstanceIds: []string{id}})
 			return err
 		})
 		if err == nil {
-			return k.wait(ctx, id, ec2types.InstanceStateNameRunning)
+			return k.wait(ctx, id, ec2api.InstanceStateNameRunning)
 		}
 		if attempt < startAttempts {
 			k.p.retries.Add(1)
@@ -111,25 +110,25 @@ func (k vmKind) start(ctx context.Context, id string) error {
 // ensureRunning brings an instance found stopped or stopping (a resize
 // interrupted after the stop) back to running, and removes the resizing
 // tag.
-func (k vmKind) ensureRunning(ctx context.Context, in ec2types.Instance) error {
+func (k vmKind) ensureRunning(ctx context.Context, in ec2api.Instance) error {
 	id := aws.ToString(in.InstanceId)
 	var err error
 	switch {
 	case in.State == nil:
-	case in.State.Name == ec2types.InstanceStateNameStopping:
-		if err = k.wait(ctx, id, ec2types.InstanceStateNameStopped); err == nil {
+	case in.State.Name == ec2api.InstanceStateNameStopping:
+		if err = k.wait(ctx, id, ec2api.InstanceStateNameStopped); err == nil {
 			err = k.start(ctx, id)
 		}
-	case in.State.Name == ec2types.InstanceStateNameStopped:
+	case in.State.Name == ec2api.InstanceStateNameStopped:
 		err = k.start(ctx, id)
 	default:
-		err = k.wait(ctx, id, ec2types.InstanceStateNameRunning)
+		err = k.wait(ctx, id, ec2api.InstanceStateNameRunning)
 	}
 	if err != nil || fromEC2Tags(in.Tags)[tagResizing] == "" {
 		return err
 	}
 	return k.p.call(ctx, "untag instance resizing", settling, func(ctx context.Context) error {
-		_, err := k.p.ec2.DeleteTags(ctx, &ec2.DeleteTagsInput{Resources: []string{id}, Tags: []ec2types.Tag{{Key: aws.String(tagResizing)}}})
+		_, err := k.p.ec2.DeleteTags(ctx, &ec2api.DeleteTagsInput{Resources: []string{id}, Tags: []ec2api.Tag{{Key: aws.String(tagResizing)}}})
 		return err
 	})
 }

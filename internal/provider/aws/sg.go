@@ -8,10 +8,9 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/aws/ec2api"
 	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )
@@ -75,7 +74,7 @@ var protocolNames = sync.OnceValue(func() map[string]string {
 // reports with it (Amazon EC2 API Reference, IpPermission, IpProtocol:
 // "-1 ... traffic on all ports is allowed, regardless of any ports you
 // specify"; some APIs report -1/-1 or 0/65535).
-func rulesFromAWS(perms []ec2types.IpPermission) []rule {
+func rulesFromAWS(perms []ec2api.IpPermission) []rule {
 	var out []rule
 	for _, p := range perms {
 		proto := aws.ToString(p.IpProtocol)
@@ -111,10 +110,10 @@ func ruleProps(rs []rule) []any {
 	return out
 }
 
-func perms(rs []rule) []ec2types.IpPermission {
-	out := make([]ec2types.IpPermission, 0, len(rs))
+func perms(rs []rule) []ec2api.IpPermission {
+	out := make([]ec2api.IpPermission, 0, len(rs))
 	for _, r := range rs {
-		p := ec2types.IpPermission{IpProtocol: aws.String(r.proto), IpRanges: []ec2types.IpRange{{CidrIp: aws.String(r.cidr)}}}
+		p := ec2api.IpPermission{IpProtocol: aws.String(r.proto), IpRanges: []ec2api.IpRange{{CidrIp: aws.String(r.cidr)}}}
 		if r.ports {
 			p.FromPort, p.ToPort = aws.Int32(r.from), aws.Int32(r.to)
 		}
@@ -123,18 +122,18 @@ func perms(rs []rule) []ec2types.IpPermission {
 	return out
 }
 
-func (k sgKind) describe(ctx context.Context, m mode, in ec2.DescribeSecurityGroupsInput, what string) (ec2types.SecurityGroup, error) {
+func (k sgKind) describe(ctx context.Context, m mode, in ec2api.DescribeSecurityGroupsInput, what string) (ec2api.SecurityGroup, error) {
 	gs, err := k.p.securityGroups(ctx, m, in)
 	if err != nil {
-		return ec2types.SecurityGroup{}, err
+		return ec2api.SecurityGroup{}, err
 	}
 	if len(gs) == 0 {
-		return ec2types.SecurityGroup{}, provider.NotFound("security group " + what)
+		return ec2api.SecurityGroup{}, provider.NotFound("security group " + what)
 	}
 	return gs[0], nil
 }
 
-func sgObject(g ec2types.SecurityGroup) provider.Object {
+func sgObject(g ec2api.SecurityGroup) provider.Object {
 	tags := fromEC2Tags(g.Tags)
 	props := map[string]any{"network": aws.ToString(g.VpcId)}
 	if in := rulesFromAWS(g.IpPermissions); len(in) > 0 {
@@ -147,7 +146,7 @@ func sgObject(g ec2types.SecurityGroup) provider.Object {
 }
 
 func (k sgKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
-	g, err := k.describe(ctx, plain, ec2.DescribeSecurityGroupsInput{Filters: byName(name)}, name)
+	g, err := k.describe(ctx, plain, ec2api.DescribeSecurityGroupsInput{Filters: byName(name)}, name)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -161,7 +160,7 @@ func (k sgKind) Read(ctx context.Context, id string) (provider.Object, error) {
 // readAs reads with mode m: settling right after a create or a rule
 // change, when "not found" means not visible yet.
 func (k sgKind) readAs(ctx context.Context, m mode, id string) (provider.Object, error) {
-	g, err := k.describe(ctx, m, ec2.DescribeSecurityGroupsInput{GroupIds: []string{id}}, id)
+	g, err := k.describe(ctx, m, ec2api.DescribeSecurityGroupsInput{GroupIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -179,30 +178,30 @@ func (k sgKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 	if err := required(r, "network"); err != nil {
 		return provider.Object{}, err
 	}
-	g, err := k.describe(ctx, plain, ec2.DescribeSecurityGroupsInput{Filters: byName(r.CloudName)}, r.CloudName)
+	g, err := k.describe(ctx, plain, ec2api.DescribeSecurityGroupsInput{Filters: byName(r.CloudName)}, r.CloudName)
 	if err != nil && !provider.IsNotFound(err) {
 		return provider.Object{}, err
 	}
 	if err != nil {
-		var out *ec2.CreateSecurityGroupOutput
+		var out *ec2api.CreateSecurityGroupOutput
 		// Group names are unique per VPC: a resent request that had
 		// landed gets InvalidGroup.Duplicate, which means "ours".
 		err = k.p.call(ctx, "create security group", settling, func(ctx context.Context) (err error) {
-			out, err = k.p.ec2.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{
+			out, err = k.p.ec2.CreateSecurityGroup(ctx, &ec2api.CreateSecurityGroupInput{
 				GroupName:         aws.String(r.CloudName),
 				Description:       aws.String("Kyku " + r.Prefix + "/" + value.SafeName(r.Name)),
 				VpcId:             aws.String(property.String(r.Properties, "network")),
-				TagSpecifications: tagSpec(ec2types.ResourceTypeSecurityGroup, sgTags(r)),
+				TagSpecifications: tagSpec(ec2api.ResourceTypeSecurityGroup, sgTags(r)),
 			})
 			return err
 		})
-		in := ec2.DescribeSecurityGroupsInput{Filters: append(byName(r.CloudName), filter("vpc-id", property.String(r.Properties, "network")))}
+		in := ec2api.DescribeSecurityGroupsInput{Filters: append(byName(r.CloudName), filter("vpc-id", property.String(r.Properties, "network")))}
 		switch {
 		case apiCode(err) == "InvalidGroup.Duplicate":
 		case err != nil:
 			return provider.Object{}, err
 		default:
-			in = ec2.DescribeSecurityGroupsInput{GroupIds: []string{aws.ToString(out.GroupId)}}
+			in = ec2api.DescribeSecurityGroupsInput{GroupIds: []string{aws.ToString(out.GroupId)}}
 		}
 		if g, err = k.describe(ctx, settling, in, r.CloudName); err != nil {
 			return provider.Object{}, err
@@ -214,7 +213,7 @@ func (k sgKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 	return k.readAs(ctx, settling, aws.ToString(g.GroupId))
 }
 
-func (k sgKind) converge(ctx context.Context, g ec2types.SecurityGroup, r provider.Resource) error {
+func (k sgKind) converge(ctx context.Context, g ec2api.SecurityGroup, r provider.Resource) error {
 	id := aws.ToString(g.GroupId)
 	if err := k.diff(ctx, id, false, rulesFromAWS(g.IpPermissions), rulesFromProps(r.Properties["ingress"])); err != nil {
 		return err
@@ -251,9 +250,9 @@ func (k sgKind) diff(ctx context.Context, id string, egress bool, have, want []r
 	if len(remove) > 0 {
 		err := p.call(ctx, "revoke "+dir, settling, func(ctx context.Context) (err error) {
 			if egress {
-				_, err = p.ec2.RevokeSecurityGroupEgress(ctx, &ec2.RevokeSecurityGroupEgressInput{GroupId: aws.String(id), IpPermissions: perms(remove)})
+				_, err = p.ec2.RevokeSecurityGroupEgress(ctx, &ec2api.RevokeSecurityGroupEgressInput{GroupId: aws.String(id), IpPermissions: perms(remove)})
 			} else {
-				_, err = p.ec2.RevokeSecurityGroupIngress(ctx, &ec2.RevokeSecurityGroupIngressInput{GroupId: aws.String(id), IpPermissions: perms(remove)})
+				_, err = p.ec2.RevokeSecurityGroupIngress(ctx, &ec2api.RevokeSecurityGroupIngressInput{GroupId: aws.String(id), IpPermissions: perms(remove)})
 			}
 			return err
 		})
@@ -266,9 +265,9 @@ func (k sgKind) diff(ctx context.Context, id string, egress bool, have, want []r
 	}
 	return p.call(ctx, "authorize "+dir, settling, func(ctx context.Context) (err error) {
 		if egress {
-			_, err = p.ec2.AuthorizeSecurityGroupEgress(ctx, &ec2.AuthorizeSecurityGroupEgressInput{GroupId: aws.String(id), IpPermissions: perms(add)})
+			_, err = p.ec2.AuthorizeSecurityGroupEgress(ctx, &ec2api.AuthorizeSecurityGroupEgressInput{GroupId: aws.String(id), IpPermissions: perms(add)})
 		} else {
-			_, err = p.ec2.AuthorizeSecurityGroupIngress(ctx, &ec2.AuthorizeSecurityGroupIngressInput{GroupId: aws.String(id), IpPermissions: perms(add)})
+			_, err = p.ec2.AuthorizeSecurityGroupIngress(ctx, &ec2api.AuthorizeSecurityGroupIngressInput{GroupId: aws.String(id), IpPermissions: perms(add)})
 		}
 		if apiCode(err) == "InvalidPermission.Duplicate" {
 			return nil // a retried request that had landed
@@ -278,7 +277,7 @@ func (k sgKind) diff(ctx context.Context, id string, egress bool, have, want []r
 }
 
 func (k sgKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
-	g, err := k.describe(ctx, plain, ec2.DescribeSecurityGroupsInput{GroupIds: []string{id}}, id)
+	g, err := k.describe(ctx, plain, ec2api.DescribeSecurityGroupsInput{GroupIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -301,7 +300,7 @@ func (k sgKind) Delete(ctx context.Context, id string) error {
 		return err
 	}
 	return k.p.whileInUse(ctx, "delete security group", func(ctx context.Context) error {
-		_, err := k.p.ec2.DeleteSecurityGroup(ctx, &ec2.DeleteSecurityGroupInput{GroupId: aws.String(id)})
+		_, err := k.p.ec2.DeleteSecurityGroup(ctx, &ec2api.DeleteSecurityGroupInput{GroupId: aws.String(id)})
 		return err
 	})
 }

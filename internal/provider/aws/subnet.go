@@ -4,10 +4,9 @@ import (
 	"context"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/aws/ec2api"
 	"github.com/kyku/action/internal/provider/property"
 )
 
@@ -16,7 +15,7 @@ import (
 // 0.0.0.0/0 to the VPC's internet gateway.
 type subnetKind struct{ p *Provider }
 
-func subnetObject(s ec2types.Subnet) provider.Object {
+func subnetObject(s ec2api.Subnet) provider.Object {
 	tags := fromEC2Tags(s.Tags)
 	props := property.SetTags(map[string]any{
 		"network": aws.ToString(s.VpcId),
@@ -27,19 +26,19 @@ func subnetObject(s ec2types.Subnet) provider.Object {
 	return provider.NewObject(aws.ToString(s.SubnetId), tags[tagNameAWS], props, nil)
 }
 
-func (k subnetKind) one(ctx context.Context, m mode, in ec2.DescribeSubnetsInput, what string) (ec2types.Subnet, error) {
+func (k subnetKind) one(ctx context.Context, m mode, in ec2api.DescribeSubnetsInput, what string) (ec2api.Subnet, error) {
 	ss, err := k.p.subnets(ctx, m, in)
 	if err != nil {
-		return ec2types.Subnet{}, err
+		return ec2api.Subnet{}, err
 	}
 	if len(ss) == 0 {
-		return ec2types.Subnet{}, provider.NotFound("subnet " + what)
+		return ec2api.Subnet{}, provider.NotFound("subnet " + what)
 	}
 	return ss[0], nil
 }
 
 func (k subnetKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
-	s, err := k.one(ctx, plain, ec2.DescribeSubnetsInput{Filters: byName(name)}, name)
+	s, err := k.one(ctx, plain, ec2api.DescribeSubnetsInput{Filters: byName(name)}, name)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -53,7 +52,7 @@ func (k subnetKind) Read(ctx context.Context, id string) (provider.Object, error
 // readAs reads with mode m: settling right after a create, when "not
 // found" means not visible yet.
 func (k subnetKind) readAs(ctx context.Context, m mode, id string) (provider.Object, error) {
-	s, err := k.one(ctx, m, ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
+	s, err := k.one(ctx, m, ec2api.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -64,19 +63,19 @@ func (k subnetKind) Create(ctx context.Context, r provider.Resource) (provider.O
 	if err := required(r, "network", "cidr", "zone"); err != nil {
 		return provider.Object{}, err
 	}
-	s, err := k.one(ctx, plain, ec2.DescribeSubnetsInput{Filters: byName(r.CloudName)}, r.CloudName)
+	s, err := k.one(ctx, plain, ec2api.DescribeSubnetsInput{Filters: byName(r.CloudName)}, r.CloudName)
 	if err != nil && !provider.IsNotFound(err) {
 		return provider.Object{}, err
 	}
 	tags := wantTags(r, nil)
 	if err != nil {
-		var out *ec2.CreateSubnetOutput
+		var out *ec2api.CreateSubnetOutput
 		err = k.p.call(ctx, "create subnet", settling, func(ctx context.Context) (err error) {
-			out, err = k.p.ec2.CreateSubnet(ctx, &ec2.CreateSubnetInput{
+			out, err = k.p.ec2.CreateSubnet(ctx, &ec2api.CreateSubnetInput{
 				VpcId:             aws.String(property.String(r.Properties, "network")),
 				CidrBlock:         aws.String(property.String(r.Properties, "cidr")),
 				AvailabilityZone:  aws.String(property.String(r.Properties, "zone")),
-				TagSpecifications: tagSpec(ec2types.ResourceTypeSubnet, tags),
+				TagSpecifications: tagSpec(ec2api.ResourceTypeSubnet, tags),
 			})
 			return err
 		})
@@ -92,8 +91,8 @@ func (k subnetKind) Create(ctx context.Context, r provider.Resource) (provider.O
 }
 
 // routeTable returns the Kyku route table named name, if any.
-func (p *Provider) routeTable(ctx context.Context, name string) (*ec2types.RouteTable, error) {
-	rts, err := p.routeTables(ctx, plain, ec2.DescribeRouteTablesInput{Filters: byName(name)})
+func (p *Provider) routeTable(ctx context.Context, name string) (*ec2api.RouteTable, error) {
+	rts, err := p.routeTables(ctx, plain, ec2api.DescribeRouteTablesInput{Filters: byName(name)})
 	if err != nil || len(rts) == 0 {
 		return nil, err
 	}
@@ -102,12 +101,12 @@ func (p *Provider) routeTable(ctx context.Context, name string) (*ec2types.Route
 
 // setPublic converges the subnet's public IPs and internet route. Every
 // step checks first, so it also finishes an interrupted create.
-func (k subnetKind) setPublic(ctx context.Context, s ec2types.Subnet, tags map[string]string, public bool) error {
+func (k subnetKind) setPublic(ctx context.Context, s ec2api.Subnet, tags map[string]string, public bool) error {
 	p, id := k.p, aws.ToString(s.SubnetId)
 	if aws.ToBool(s.MapPublicIpOnLaunch) != public {
 		err := p.call(ctx, "set subnet public ip on launch", settling, func(ctx context.Context) error {
-			_, err := p.ec2.ModifySubnetAttribute(ctx, &ec2.ModifySubnetAttributeInput{
-				SubnetId: aws.String(id), MapPublicIpOnLaunch: &ec2types.AttributeBooleanValue{Value: aws.Bool(public)},
+			_, err := p.ec2.ModifySubnetAttribute(ctx, &ec2api.ModifySubnetAttributeInput{
+				SubnetId: aws.String(id), MapPublicIpOnLaunch: &ec2api.AttributeBooleanValue{Value: aws.Bool(public)},
 			})
 			return err
 		})
@@ -126,10 +125,10 @@ func (k subnetKind) setPublic(ctx context.Context, s ec2types.Subnet, tags map[s
 		return p.dropRouteTable(ctx, rt)
 	}
 	if rt == nil {
-		var out *ec2.CreateRouteTableOutput
+		var out *ec2api.CreateRouteTableOutput
 		err = p.call(ctx, "create route table", once, func(ctx context.Context) (err error) {
-			out, err = p.ec2.CreateRouteTable(ctx, &ec2.CreateRouteTableInput{
-				VpcId: s.VpcId, TagSpecifications: tagSpec(ec2types.ResourceTypeRouteTable, tags),
+			out, err = p.ec2.CreateRouteTable(ctx, &ec2api.CreateRouteTableInput{
+				VpcId: s.VpcId, TagSpecifications: tagSpec(ec2api.ResourceTypeRouteTable, tags),
 			})
 			return err
 		})
@@ -152,7 +151,7 @@ func (k subnetKind) setPublic(ctx context.Context, s ec2types.Subnet, tags map[s
 			return provider.NotFound("internet gateway of " + aws.ToString(s.VpcId))
 		}
 		err = p.call(ctx, "create internet route", settling, func(ctx context.Context) error {
-			_, err := p.ec2.CreateRoute(ctx, &ec2.CreateRouteInput{
+			_, err := p.ec2.CreateRoute(ctx, &ec2api.CreateRouteInput{
 				RouteTableId: aws.String(rtID), DestinationCidrBlock: aws.String("0.0.0.0/0"), GatewayId: aws.String(igw),
 			})
 			return err
@@ -167,16 +166,16 @@ func (k subnetKind) setPublic(ctx context.Context, s ec2types.Subnet, tags map[s
 		}
 	}
 	return p.call(ctx, "associate route table", settling, func(ctx context.Context) error {
-		_, err := p.ec2.AssociateRouteTable(ctx, &ec2.AssociateRouteTableInput{RouteTableId: aws.String(rtID), SubnetId: aws.String(id)})
+		_, err := p.ec2.AssociateRouteTable(ctx, &ec2api.AssociateRouteTableInput{RouteTableId: aws.String(rtID), SubnetId: aws.String(id)})
 		return err
 	})
 }
 
-func (p *Provider) dropRouteTable(ctx context.Context, rt *ec2types.RouteTable) error {
+func (p *Provider) dropRouteTable(ctx context.Context, rt *ec2api.RouteTable) error {
 	for _, a := range rt.Associations {
 		aid := a.RouteTableAssociationId
 		err := p.call(ctx, "disassociate route table", plain, func(ctx context.Context) error {
-			_, err := p.ec2.DisassociateRouteTable(ctx, &ec2.DisassociateRouteTableInput{AssociationId: aid})
+			_, err := p.ec2.DisassociateRouteTable(ctx, &ec2api.DisassociateRouteTableInput{AssociationId: aid})
 			return err
 		})
 		if err != nil && !provider.IsNotFound(err) {
@@ -184,13 +183,13 @@ func (p *Provider) dropRouteTable(ctx context.Context, rt *ec2types.RouteTable) 
 		}
 	}
 	return p.call(ctx, "delete route table", plain, func(ctx context.Context) error {
-		_, err := p.ec2.DeleteRouteTable(ctx, &ec2.DeleteRouteTableInput{RouteTableId: rt.RouteTableId})
+		_, err := p.ec2.DeleteRouteTable(ctx, &ec2api.DeleteRouteTableInput{RouteTableId: rt.RouteTableId})
 		return err
 	})
 }
 
 func (k subnetKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
-	s, err := k.one(ctx, plain, ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
+	s, err := k.one(ctx, plain, ec2api.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -207,7 +206,7 @@ func (k subnetKind) Update(ctx context.Context, id string, r provider.Resource, 
 }
 
 func (k subnetKind) Delete(ctx context.Context, id string) error {
-	s, err := k.one(ctx, plain, ec2.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
+	s, err := k.one(ctx, plain, ec2api.DescribeSubnetsInput{SubnetIds: []string{id}}, id)
 	if err != nil {
 		return err
 	}
@@ -226,7 +225,7 @@ func (k subnetKind) Delete(ctx context.Context, id string) error {
 		return err
 	}
 	return k.p.whileInUse(ctx, "delete subnet", func(ctx context.Context) error {
-		_, err := k.p.ec2.DeleteSubnet(ctx, &ec2.DeleteSubnetInput{SubnetId: aws.String(id)})
+		_, err := k.p.ec2.DeleteSubnet(ctx, &ec2api.DeleteSubnetInput{SubnetId: aws.String(id)})
 		return err
 	})
 }

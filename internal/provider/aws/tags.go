@@ -6,10 +6,9 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/aws/ec2api"
 	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )
@@ -38,24 +37,24 @@ func systemTag(k string) bool {
 	return k == tagNameAWS || strings.HasPrefix(k, "kyku:") || strings.HasPrefix(k, "aws:")
 }
 
-func ec2Tags(t map[string]string) []ec2types.Tag {
+func ec2Tags(t map[string]string) []ec2api.Tag {
 	keys := make([]string, 0, len(t))
 	for k := range t {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	out := make([]ec2types.Tag, 0, len(keys))
+	out := make([]ec2api.Tag, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, ec2types.Tag{Key: aws.String(k), Value: aws.String(t[k])})
+		out = append(out, ec2api.Tag{Key: aws.String(k), Value: aws.String(t[k])})
 	}
 	return out
 }
 
-func tagSpec(rt ec2types.ResourceType, t map[string]string) []ec2types.TagSpecification {
-	return []ec2types.TagSpecification{{ResourceType: rt, Tags: ec2Tags(t)}}
+func tagSpec(rt ec2api.ResourceType, t map[string]string) []ec2api.TagSpecification {
+	return []ec2api.TagSpecification{{ResourceType: rt, Tags: ec2Tags(t)}}
 }
 
-func fromEC2Tags(ts []ec2types.Tag) map[string]string {
+func fromEC2Tags(ts []ec2api.Tag) map[string]string {
 	out := map[string]string{}
 	for _, t := range ts {
 		out[aws.ToString(t.Key)] = aws.ToString(t.Value)
@@ -64,15 +63,15 @@ func fromEC2Tags(ts []ec2types.Tag) map[string]string {
 }
 
 // byName filters EC2 Describe calls to Kyku-managed objects named name.
-func byName(name string) []ec2types.Filter {
-	return []ec2types.Filter{
+func byName(name string) []ec2api.Filter {
+	return []ec2api.Filter{
 		{Name: aws.String("tag:" + tagNameAWS), Values: []string{name}},
 		{Name: aws.String("tag:" + tagManaged), Values: []string{"true"}},
 	}
 }
 
-func filter(name string, values ...string) ec2types.Filter {
-	return ec2types.Filter{Name: aws.String(name), Values: values}
+func filter(name string, values ...string) ec2api.Filter {
+	return ec2api.Filter{Name: aws.String(name), Values: values}
 }
 
 // tagDiff returns the tags to set and the keys to remove to go from have
@@ -98,7 +97,7 @@ func (p *Provider) syncEC2Tags(ctx context.Context, id string, have, want map[st
 	set, remove := tagDiff(have, want)
 	if len(set) > 0 {
 		err := p.call(ctx, "tag "+id, settling, func(ctx context.Context) error {
-			_, err := p.ec2.CreateTags(ctx, &ec2.CreateTagsInput{Resources: []string{id}, Tags: ec2Tags(set)})
+			_, err := p.ec2.CreateTags(ctx, &ec2api.CreateTagsInput{Resources: []string{id}, Tags: ec2Tags(set)})
 			return err
 		})
 		if err != nil {
@@ -106,12 +105,12 @@ func (p *Provider) syncEC2Tags(ctx context.Context, id string, have, want map[st
 		}
 	}
 	if len(remove) > 0 {
-		var ts []ec2types.Tag
+		var ts []ec2api.Tag
 		for _, k := range remove {
-			ts = append(ts, ec2types.Tag{Key: aws.String(k)})
+			ts = append(ts, ec2api.Tag{Key: aws.String(k)})
 		}
 		return p.call(ctx, "untag "+id, settling, func(ctx context.Context) error {
-			_, err := p.ec2.DeleteTags(ctx, &ec2.DeleteTagsInput{Resources: []string{id}, Tags: ts})
+			_, err := p.ec2.DeleteTags(ctx, &ec2api.DeleteTagsInput{Resources: []string{id}, Tags: ts})
 			return err
 		})
 	}

@@ -9,11 +9,11 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
 	ssm "github.com/kyku/action/internal/provider/aws/ssmapi"
+
+	"github.com/kyku/action/internal/provider/aws/ec2api"
 	"github.com/kyku/action/internal/provider/property"
 	"github.com/kyku/action/internal/value"
 )
@@ -82,17 +82,17 @@ func (p *Provider) resolveImage(ctx context.Context, image string) (string, erro
 var liveStates = []string{"pending", "running", "stopping", "stopped"}
 
 // describe returns the first instance of in that is not terminated.
-func (k vmKind) describe(ctx context.Context, m mode, in ec2.DescribeInstancesInput, what string) (ec2types.Instance, error) {
+func (k vmKind) describe(ctx context.Context, m mode, in ec2api.DescribeInstancesInput, what string) (ec2api.Instance, error) {
 	ins, err := k.p.instances(ctx, m, in)
 	if err != nil {
-		return ec2types.Instance{}, err
+		return ec2api.Instance{}, err
 	}
 	for _, in := range ins {
-		if in.State != nil && in.State.Name != ec2types.InstanceStateNameTerminated {
+		if in.State != nil && in.State.Name != ec2api.InstanceStateNameTerminated {
 			return in, nil
 		}
 	}
-	return ec2types.Instance{}, provider.NotFound("instance " + what)
+	return ec2api.Instance{}, provider.NotFound("instance " + what)
 }
 
 // keyIDs maps key pair names to their IDs, in one call for all of them (a
@@ -102,9 +102,9 @@ func (p *Provider) keyIDs(ctx context.Context, names []string) (map[string]strin
 	if len(names) == 0 {
 		return ids, nil
 	}
-	var out *ec2.DescribeKeyPairsOutput
+	var out *ec2api.DescribeKeyPairsOutput
 	err := p.call(ctx, "describe key pairs", plain, func(ctx context.Context) (err error) {
-		out, err = p.ec2.DescribeKeyPairs(ctx, &ec2.DescribeKeyPairsInput{Filters: []ec2types.Filter{filter("key-name", names...)}})
+		out, err = p.ec2.DescribeKeyPairs(ctx, &ec2api.DescribeKeyPairsInput{Filters: []ec2api.Filter{filter("key-name", names...)}})
 		return err
 	})
 	if err != nil {
@@ -118,7 +118,7 @@ func (p *Provider) keyIDs(ctx context.Context, names []string) (map[string]strin
 
 // vmObject is an instance in Kyku's vocabulary; keyIDs resolves its key
 // pair's name to the ID Kyku references it by.
-func vmObject(in ec2types.Instance, keyIDs map[string]string) provider.Object {
+func vmObject(in ec2api.Instance, keyIDs map[string]string) provider.Object {
 	tags := fromEC2Tags(in.Tags)
 	props := map[string]any{
 		"network": aws.ToString(in.VpcId),
@@ -149,7 +149,7 @@ func vmObject(in ec2types.Instance, keyIDs map[string]string) provider.Object {
 	return provider.NewObject(aws.ToString(in.InstanceId), tags[tagNameAWS], property.SetTags(props, tags, systemTag), outputs)
 }
 
-func (k vmKind) object(ctx context.Context, in ec2types.Instance) (provider.Object, error) {
+func (k vmKind) object(ctx context.Context, in ec2api.Instance) (provider.Object, error) {
 	var names []string
 	if n := aws.ToString(in.KeyName); n != "" {
 		names = append(names, n)
@@ -162,7 +162,7 @@ func (k vmKind) object(ctx context.Context, in ec2types.Instance) (provider.Obje
 }
 
 func (k vmKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
-	in, err := k.describe(ctx, plain, ec2.DescribeInstancesInput{
+	in, err := k.describe(ctx, plain, ec2api.DescribeInstancesInput{
 		Filters: append(byName(name), filter("instance-state-name", liveStates...)),
 	}, name)
 	if err != nil {
@@ -176,7 +176,7 @@ func (k vmKind) Read(ctx context.Context, id string) (provider.Object, error) {
 }
 
 func (k vmKind) readAs(ctx context.Context, m mode, id string) (provider.Object, error) {
-	in, err := k.describe(ctx, m, ec2.DescribeInstancesInput{InstanceIds: []string{id}}, id)
+	in, err := k.describe(ctx, m, ec2api.DescribeInstancesInput{InstanceIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -187,19 +187,19 @@ func (k vmKind) readAs(ctx context.Context, m mode, id string) (provider.Object,
 // accepts the instance being gone). An instance that terminates while
 // Kyku waits for it to run or stop fails the wait at once, with EC2's
 // reason (a launch that failed, a limit, a volume that could not attach).
-func (k vmKind) wait(ctx context.Context, id string, want ec2types.InstanceStateName) error {
+func (k vmKind) wait(ctx context.Context, id string, want ec2api.InstanceStateName) error {
 	return k.p.poll(ctx, "instance "+id+" "+string(want), func(ctx context.Context) (bool, error) {
-		ins, err := k.p.instances(ctx, settling, ec2.DescribeInstancesInput{InstanceIds: []string{id}})
+		ins, err := k.p.instances(ctx, settling, ec2api.DescribeInstancesInput{InstanceIds: []string{id}})
 		if err != nil {
 			return false, err
 		}
 		if len(ins) == 0 || ins[0].State == nil {
-			return want == ec2types.InstanceStateNameTerminated, nil
+			return want == ec2api.InstanceStateNameTerminated, nil
 		}
 		in := ins[0]
 		state := in.State.Name
-		if want != ec2types.InstanceStateNameTerminated &&
-			(state == ec2types.InstanceStateNameTerminated || state == ec2types.InstanceStateNameShuttingDown) {
+		if want != ec2api.InstanceStateNameTerminated &&
+			(state == ec2api.InstanceStateNameTerminated || state == ec2api.InstanceStateNameShuttingDown) {
 			reason := "no reason given"
 			if in.StateReason != nil {
 				reason = aws.ToString(in.StateReason.Code) + ": " + aws.ToString(in.StateReason.Message)
@@ -221,7 +221,7 @@ func (k vmKind) subnetFor(ctx context.Context, r provider.Resource) (string, err
 		//lint:ignore ST1005 Vm is the resource type as the configuration spells it
 		return "", fmt.Errorf("Vm %q needs a subnet or a network on aws", r.Name)
 	}
-	ss, err := k.p.subnets(ctx, settling, ec2.DescribeSubnetsInput{Filters: []ec2types.Filter{
+	ss, err := k.p.subnets(ctx, settling, ec2api.DescribeSubnetsInput{Filters: []ec2api.Filter{
 		filter("vpc-id", vpc), filter("tag:"+tagManaged, "true"), filter("map-public-ip-on-launch", "true"),
 	}})
 	if err != nil {
@@ -252,7 +252,7 @@ func (k vmKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 	if err := required(r, "image"); err != nil {
 		return provider.Object{}, err
 	}
-	existing, err := k.describe(ctx, plain, ec2.DescribeInstancesInput{
+	existing, err := k.describe(ctx, plain, ec2api.DescribeInstancesInput{
 		Filters: append(byName(r.CloudName), filter("instance-state-name", liveStates...)),
 	}, r.CloudName)
 	if err == nil {
@@ -280,11 +280,11 @@ func (k vmKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 	}
 	// One client token for every resend of this request: EC2 answers a
 	// resend that had landed with the instance it already started.
-	in := &ec2.RunInstancesInput{
-		ImageId: aws.String(ami), InstanceType: ec2types.InstanceType(typ), MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
+	in := &ec2api.RunInstancesInput{
+		ImageId: aws.String(ami), InstanceType: ec2api.InstanceType(typ), MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
 		SubnetId: aws.String(subnet), SecurityGroupIds: property.Strings(r.Properties, "securityGroups"),
 		ClientToken:       aws.String("kyku-" + rand.Text()),
-		TagSpecifications: tagSpec(ec2types.ResourceTypeInstance, wantTags(r, vmTags(r, size, image))),
+		TagSpecifications: tagSpec(ec2api.ResourceTypeInstance, wantTags(r, vmTags(r, size, image))),
 	}
 	if ud := property.String(r.Properties, "userData"); ud != "" {
 		in.UserData = aws.String(base64(ud))
@@ -292,13 +292,13 @@ func (k vmKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 	if keys := property.Strings(r.Properties, "sshKeys"); len(keys) > 1 {
 		return provider.Object{}, fmt.Errorf("an EC2 instance takes one key pair, got %d sshKeys", len(keys))
 	} else if len(keys) == 1 {
-		kp, err := keyKind(k).describe(ctx, settling, &ec2.DescribeKeyPairsInput{KeyPairIds: keys}, keys[0])
+		kp, err := keyKind(k).describe(ctx, settling, &ec2api.DescribeKeyPairsInput{KeyPairIds: keys}, keys[0])
 		if err != nil {
 			return provider.Object{}, err
 		}
 		in.KeyName = kp.KeyName
 	}
-	var out *ec2.RunInstancesOutput
+	var out *ec2api.RunInstancesOutput
 	err = k.p.call(ctx, "run instance", settling, func(ctx context.Context) (err error) {
 		out, err = k.p.ec2.RunInstances(ctx, in)
 		return err
@@ -307,7 +307,7 @@ func (k vmKind) Create(ctx context.Context, r provider.Resource) (provider.Objec
 		return provider.Object{}, err
 	}
 	id := aws.ToString(out.Instances[0].InstanceId)
-	if err := k.wait(ctx, id, ec2types.InstanceStateNameRunning); err != nil {
+	if err := k.wait(ctx, id, ec2api.InstanceStateNameRunning); err != nil {
 		return provider.Object{}, err
 	}
 	return k.readAs(ctx, settling, id)
@@ -320,7 +320,7 @@ func (k vmKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 		}
 	}
 	p := k.p
-	in, err := k.describe(ctx, plain, ec2.DescribeInstancesInput{InstanceIds: []string{id}}, id)
+	in, err := k.describe(ctx, plain, ec2api.DescribeInstancesInput{InstanceIds: []string{id}}, id)
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -340,7 +340,7 @@ func (k vmKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 			return provider.Object{}, err
 		}
 	}
-	if in, err = k.describe(ctx, plain, ec2.DescribeInstancesInput{InstanceIds: []string{id}}, id); err != nil {
+	if in, err = k.describe(ctx, plain, ec2api.DescribeInstancesInput{InstanceIds: []string{id}}, id); err != nil {
 		return provider.Object{}, err
 	}
 	have := fromEC2Tags(in.Tags)
@@ -352,7 +352,7 @@ func (k vmKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 	groups := property.Strings(r.Properties, "securityGroups")
 	if sg, ok := cur.Properties["securityGroups"]; len(groups) > 0 && !(ok && value.Equal(property.List(sortedStrs(groups)), sg)) {
 		err := p.call(ctx, "set instance security groups", settling, func(ctx context.Context) error {
-			_, err := p.ec2.ModifyInstanceAttribute(ctx, &ec2.ModifyInstanceAttributeInput{InstanceId: aws.String(id), Groups: groups})
+			_, err := p.ec2.ModifyInstanceAttribute(ctx, &ec2api.ModifyInstanceAttributeInput{InstanceId: aws.String(id), Groups: groups})
 			return err
 		})
 		if err != nil {
@@ -363,15 +363,15 @@ func (k vmKind) Update(ctx context.Context, id string, r provider.Resource, cur 
 }
 
 func (k vmKind) Delete(ctx context.Context, id string) error {
-	if _, err := k.describe(ctx, plain, ec2.DescribeInstancesInput{InstanceIds: []string{id}}, id); err != nil {
+	if _, err := k.describe(ctx, plain, ec2api.DescribeInstancesInput{InstanceIds: []string{id}}, id); err != nil {
 		return err
 	}
 	err := k.p.call(ctx, "terminate instance", plain, func(ctx context.Context) error {
-		_, err := k.p.ec2.TerminateInstances(ctx, &ec2.TerminateInstancesInput{InstanceIds: []string{id}})
+		_, err := k.p.ec2.TerminateInstances(ctx, &ec2api.TerminateInstancesInput{InstanceIds: []string{id}})
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return k.wait(ctx, id, ec2types.InstanceStateNameTerminated)
+	return k.wait(ctx, id, ec2api.InstanceStateNameTerminated)
 }

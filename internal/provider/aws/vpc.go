@@ -5,10 +5,9 @@ import (
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/aws/ec2api"
 	"github.com/kyku/action/internal/provider/property"
 )
 
@@ -27,7 +26,7 @@ func vpcTags(r provider.Resource) map[string]string {
 	return wantTags(r, nil)
 }
 
-func vpcObject(v ec2types.Vpc) provider.Object {
+func vpcObject(v ec2api.Vpc) provider.Object {
 	tags := fromEC2Tags(v.Tags)
 	props := property.SetTags(map[string]any{"cidr": aws.ToString(v.CidrBlock)}, tags, systemTag)
 	if n, err := strconv.Atoi(tags[tagAzs]); err == nil {
@@ -37,7 +36,7 @@ func vpcObject(v ec2types.Vpc) provider.Object {
 }
 
 func (k vpcKind) Lookup(ctx context.Context, name string) (provider.Object, error) {
-	vs, err := k.p.vpcs(ctx, plain, ec2.DescribeVpcsInput{Filters: byName(name)})
+	vs, err := k.p.vpcs(ctx, plain, ec2api.DescribeVpcsInput{Filters: byName(name)})
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -48,7 +47,7 @@ func (k vpcKind) Lookup(ctx context.Context, name string) (provider.Object, erro
 }
 
 func (k vpcKind) Read(ctx context.Context, id string) (provider.Object, error) {
-	vs, err := k.p.vpcs(ctx, plain, ec2.DescribeVpcsInput{VpcIds: []string{id}})
+	vs, err := k.p.vpcs(ctx, plain, ec2api.DescribeVpcsInput{VpcIds: []string{id}})
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -68,11 +67,11 @@ func (k vpcKind) Create(ctx context.Context, r provider.Resource) (provider.Obje
 		return provider.Object{}, err
 	}
 	if err != nil {
-		var out *ec2.CreateVpcOutput
+		var out *ec2api.CreateVpcOutput
 		err = k.p.call(ctx, "create vpc", once, func(ctx context.Context) (err error) {
-			out, err = k.p.ec2.CreateVpc(ctx, &ec2.CreateVpcInput{
+			out, err = k.p.ec2.CreateVpc(ctx, &ec2api.CreateVpcInput{
 				CidrBlock:         aws.String(property.String(r.Properties, "cidr")),
-				TagSpecifications: tagSpec(ec2types.ResourceTypeVpc, tags),
+				TagSpecifications: tagSpec(ec2api.ResourceTypeVpc, tags),
 			})
 			return err
 		})
@@ -91,8 +90,8 @@ func (k vpcKind) Create(ctx context.Context, r provider.Resource) (provider.Obje
 
 // gateway returns the internet gateway attached to vpc ("" when none).
 func (p *Provider) gateway(ctx context.Context, vpc string) (string, error) {
-	gws, err := p.internetGateways(ctx, settling, ec2.DescribeInternetGatewaysInput{
-		Filters: []ec2types.Filter{filter("attachment.vpc-id", vpc)},
+	gws, err := p.internetGateways(ctx, settling, ec2api.DescribeInternetGatewaysInput{
+		Filters: []ec2api.Filter{filter("attachment.vpc-id", vpc)},
 	})
 	if err != nil || len(gws) == 0 {
 		return "", err
@@ -106,7 +105,7 @@ func (k vpcKind) ensureGateway(ctx context.Context, vpc string, tags map[string]
 		return id, err
 	}
 	// A detached gateway of ours left by an interrupted create?
-	gws, err := p.internetGateways(ctx, plain, ec2.DescribeInternetGatewaysInput{Filters: byName(tags[tagNameAWS])})
+	gws, err := p.internetGateways(ctx, plain, ec2api.DescribeInternetGatewaysInput{Filters: byName(tags[tagNameAWS])})
 	if err != nil {
 		return "", err
 	}
@@ -117,10 +116,10 @@ func (k vpcKind) ensureGateway(ctx context.Context, vpc string, tags map[string]
 		}
 	}
 	if id == "" {
-		var created *ec2.CreateInternetGatewayOutput
+		var created *ec2api.CreateInternetGatewayOutput
 		err = p.call(ctx, "create internet gateway", once, func(ctx context.Context) (err error) {
-			created, err = p.ec2.CreateInternetGateway(ctx, &ec2.CreateInternetGatewayInput{
-				TagSpecifications: tagSpec(ec2types.ResourceTypeInternetGateway, tags),
+			created, err = p.ec2.CreateInternetGateway(ctx, &ec2api.CreateInternetGatewayInput{
+				TagSpecifications: tagSpec(ec2api.ResourceTypeInternetGateway, tags),
 			})
 			return err
 		})
@@ -130,14 +129,14 @@ func (k vpcKind) ensureGateway(ctx context.Context, vpc string, tags map[string]
 		id = aws.ToString(created.InternetGateway.InternetGatewayId)
 	}
 	err = p.call(ctx, "attach internet gateway", settling, func(ctx context.Context) error {
-		_, err := p.ec2.AttachInternetGateway(ctx, &ec2.AttachInternetGatewayInput{InternetGatewayId: aws.String(id), VpcId: aws.String(vpc)})
+		_, err := p.ec2.AttachInternetGateway(ctx, &ec2api.AttachInternetGatewayInput{InternetGatewayId: aws.String(id), VpcId: aws.String(vpc)})
 		return err
 	})
 	return id, err
 }
 
 func (k vpcKind) Update(ctx context.Context, id string, r provider.Resource, cur provider.Object) (provider.Object, error) {
-	vs, err := k.p.vpcs(ctx, plain, ec2.DescribeVpcsInput{VpcIds: []string{id}})
+	vs, err := k.p.vpcs(ctx, plain, ec2api.DescribeVpcsInput{VpcIds: []string{id}})
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -166,14 +165,14 @@ func (k vpcKind) Delete(ctx context.Context, id string) error {
 			break
 		}
 		err = p.call(ctx, "detach internet gateway", plain, func(ctx context.Context) error {
-			_, err := p.ec2.DetachInternetGateway(ctx, &ec2.DetachInternetGatewayInput{InternetGatewayId: aws.String(igw), VpcId: aws.String(id)})
+			_, err := p.ec2.DetachInternetGateway(ctx, &ec2api.DetachInternetGatewayInput{InternetGatewayId: aws.String(igw), VpcId: aws.String(id)})
 			return err
 		})
 		if err != nil {
 			return err
 		}
 		err = p.call(ctx, "delete internet gateway", plain, func(ctx context.Context) error {
-			_, err := p.ec2.DeleteInternetGateway(ctx, &ec2.DeleteInternetGatewayInput{InternetGatewayId: aws.String(igw)})
+			_, err := p.ec2.DeleteInternetGateway(ctx, &ec2api.DeleteInternetGatewayInput{InternetGatewayId: aws.String(igw)})
 			return err
 		})
 		if err != nil {
@@ -181,7 +180,7 @@ func (k vpcKind) Delete(ctx context.Context, id string) error {
 		}
 	}
 	return p.whileInUse(ctx, "delete vpc", func(ctx context.Context) error {
-		_, err := p.ec2.DeleteVpc(ctx, &ec2.DeleteVpcInput{VpcId: aws.String(id)})
+		_, err := p.ec2.DeleteVpc(ctx, &ec2api.DeleteVpcInput{VpcId: aws.String(id)})
 		return err
 	})
 }

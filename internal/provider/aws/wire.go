@@ -13,11 +13,9 @@ import (
 // credentials and region, and endpoint when it is set, else the service's
 // endpoint configured in cfg (AWS_ENDPOINT_URL_<SERVICE>,
 // AWS_ENDPOINT_URL, a profile's), else AWS's own for the region.
-func wireClient(cfg aws.Config, endpoint, sdkID string) awswire.Client {
+func wireClient(ctx context.Context, cfg aws.Config, endpoint, sdkID string) awswire.Client {
 	if endpoint == "" {
-		// ConfiguredEndpoint reads only what LoadDefaultConfig already
-		// loaded into cfg's configuration sources: no I/O to bound.
-		endpoint = awswire.ConfiguredEndpoint(context.Background(), cfg, sdkID)
+		endpoint = awswire.ConfiguredEndpoint(ctx, cfg, sdkID)
 	}
 	return awswire.Client{HTTP: cfg.HTTPClient, Credentials: cfg.Credentials, Region: cfg.Region, Endpoint: endpoint}
 }
