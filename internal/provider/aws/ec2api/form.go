@@ -19,26 +19,14 @@ func newForm() form { return form{url.Values{}} }
 // at is the name of a list's i-th element (0-based i): prefix.i+1.
 func at(prefix string, i int) string { return prefix + "." + strconv.Itoa(i+1) }
 
-func (f form) str(name string, s *string) {
-	if s != nil {
-		f.v.Set(name, *s)
-	}
-}
+func (f form) str(name string, s *string) { awswire.SetString(f.v, name, s) }
 
 func (f form) strs(name string, ss []string) { awswire.AddList(f.v, name, ss) }
 
 // boolean sends b lowercase, as EC2 reads booleans.
-func (f form) boolean(name string, b *bool) {
-	if b != nil {
-		f.v.Set(name, strconv.FormatBool(*b))
-	}
-}
+func (f form) boolean(name string, b *bool) { awswire.SetBool(f.v, name, b) }
 
-func (f form) int32(name string, n *int32) {
-	if n != nil {
-		f.v.Set(name, strconv.FormatInt(int64(*n), 10))
-	}
-}
+func (f form) int32(name string, n *int32) { awswire.SetInt32(f.v, name, n) }
 
 // blob sends b base64-encoded, as EC2 reads a blob (ImportKeyPair's
 // PublicKeyMaterial).
