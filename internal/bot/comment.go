@@ -67,11 +67,7 @@ func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo)
 	if s.Execution == settings.Actions {
 		// The workflow runs with the repository's credentials: the same
 		// rules decide who may ask for it, before it is dispatched.
-		pr, err := repo.PullRequest(ctx, ev.number)
-		if err != nil {
-			return "", err
-		}
-		refused, err := review.Authorize(ctx, repo, reviewSettings(s, targets[0]), cmd.Name, ev.comment.author, pr)
+		pr, refused, err := review.Authorize(ctx, repo, reviewSettings(s, targets[0]), cmd.Name, ev.comment.author, ev.number)
 		if err != nil {
 			return "", err
 		}
@@ -97,11 +93,7 @@ func (rt *router) commentJob(ev event, repo *github.Repo, s *settings.Settings, 
 	// A commenter who may not run the command opens nothing: the rules
 	// refuse them (and judge everything again when they may).
 	may := func(ctx context.Context) bool {
-		pr, err := repo.PullRequest(ctx, ev.number)
-		if err != nil {
-			return false
-		}
-		refused, err := review.Authorize(ctx, repo, reviewSettings(s, t), ev.comment.cmd.Name, ev.comment.author, pr)
+		_, refused, err := review.Authorize(ctx, repo, reviewSettings(s, t), ev.comment.cmd.Name, ev.comment.author, ev.number)
 		return err == nil && refused == nil
 	}
 	return rt.pullJob(ev.comment.cmd.Name.String(), ev, repo, s, t, src, attrs, may, func(ctx context.Context, d review.Deps, _ *sources) (string, error) {
