@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/tfstate"
 )
@@ -88,10 +89,18 @@ func (b *Backend) Push(ctx context.Context, name string, data []byte, force bool
 		}
 		next.Serial = stored.Serial + 1
 	}
+	return b.replace(ctx, "push", cur, next)
+}
+
+// replace writes next over the stored state for op (push, restore),
+// backing up cur, the stored state read, first when there is one (b.mu
+// held).
+func (b *Backend) replace(ctx context.Context, op string, cur *state.File, next *tfstate.File) (PushResult, error) {
 	var res PushResult
 	if cur != nil {
+		var err error
 		if res.BackupKey, err = b.backup(ctx, cur); err != nil {
-			return PushResult{}, fmt.Errorf("%s: back up the state before push: %w", b.opts.Name, err)
+			return PushResult{}, fmt.Errorf("%s: back up the state before %s: %w", b.opts.Name, op, err)
 		}
 	}
 	if err := b.put(ctx, next); err != nil {
