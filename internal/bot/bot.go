@@ -159,6 +159,7 @@ func New(opts Options) (*Bot, error) {
 			Capacity: opts.Config.QueueCapacity,
 			Timeout:  opts.JobTimeout,
 			Done:     m.job,
+			Requeued: m.requeued,
 			Now:      opts.Now,
 		},
 		Store: store, Secret: opts.Config.WebhookSecret, Replica: opts.Replica,

@@ -67,11 +67,7 @@ func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo)
 	if s.Execution == settings.Actions {
 		// The workflow runs with the repository's credentials: the same
 		// rules decide who may ask for it, before it is dispatched.
-		pr, err := repo.PullRequest(ctx, ev.number)
-		if err != nil {
-			return "", err
-		}
-		refused, err := review.Authorize(ctx, repo, reviewSettings(s, targets[0]), cmd.Name, ev.comment.author, pr)
+		pr, refused, err := review.Authorize(ctx, repo, reviewSettings(s, targets[0]), cmd.Name, ev.comment.author, ev.number)
 		if err != nil {
 			return "", err
 		}
@@ -95,14 +91,14 @@ func (rt *router) commentJob(ev event, repo *github.Repo, s *settings.Settings, 
 	attrs := []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label()),
 		slog.String("author", ev.comment.author)}
 	// A commenter who may not run the command opens nothing: the rules
-	// refuse them (and judge everything again when they may).
-	may := func(ctx context.Context) bool {
-		pr, err := repo.PullRequest(ctx, ev.number)
+	// refuse them (and judge everything again when they may). A check
+	// GitHub failed ends the job with its error: no apply.
+	may := func(ctx context.Context) (bool, error) {
+		_, refused, err := review.Authorize(ctx, repo, reviewSettings(s, t), ev.comment.cmd.Name, ev.comment.author, ev.number)
 		if err != nil {
-			return false
+			return false, fmt.Errorf("check whether %s may %s: %w", ev.comment.author, ev.comment.cmd.Name, err)
 		}
-		refused, err := review.Authorize(ctx, repo, reviewSettings(s, t), ev.comment.cmd.Name, ev.comment.author, pr)
-		return err == nil && refused == nil
+		return refused == nil, nil
 	}
 	return rt.pullJob(ev.comment.cmd.Name.String(), ev, repo, s, t, src, attrs, may, func(ctx context.Context, d review.Deps, _ *sources) (string, error) {
 		out, err := rt.rules.Comment(ctx, d, reviewSettings(s, t), rt.commentEvent(ev))

@@ -179,7 +179,7 @@ func TestStateWithoutLeasesTakesTurns(t *testing.T) {
 }
 
 // requeuedApply counts the apply jobs requeued behind their environment.
-const requeuedApply = `kyku_bot_jobs_total{kind="apply",outcome="requeued"}`
+const requeuedApply = `kyku_bot_jobs_requeued_total{kind="apply"}`
 
 // TestConcurrentAppliesFalseKeepsJobsOfATargetSerial: with
 // concurrent-applies: false, PR 3's apply stays queued while PR 2's runs

@@ -119,12 +119,18 @@ func (rt *router) mergeJob(ev event, repo *github.Repo, s *settings.Settings, ch
 				}
 			}
 		}
-		switch {
-		case err != nil:
-			return "", err
-		case out != nil && out.Applied:
-			return "applied", nil
-		}
-		return "refused", nil
+		return applyOutcome(out, err)
 	})
+}
+
+// applyOutcome labels what a merge's apply did, for metrics: applied or
+// refused, or its error.
+func applyOutcome(out *review.ApplyOutcome, err error) (string, error) {
+	switch {
+	case err != nil:
+		return "", err
+	case out != nil && out.Applied:
+		return "applied", nil
+	}
+	return "refused", nil
 }

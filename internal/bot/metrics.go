@@ -31,6 +31,7 @@ type metrics struct {
 	reg         *prometheus.Registry
 	webhooks    *prometheus.CounterVec   // event, result
 	jobs        *prometheus.CounterVec   // kind, outcome
+	requeues    *prometheus.CounterVec   // kind
 	jobSeconds  *prometheus.HistogramVec // kind
 	rounds      *prometheus.CounterVec   // result
 	rate        *prometheus.GaugeVec     // installation
@@ -40,6 +41,10 @@ type metrics struct {
 	leader      prometheus.Gauge         // 1 while leading the drift schedule
 	resumedN    atomic.Int64             // taken_over, for /healthz
 }
+
+// requeuedKinds are the kinds of the jobs that may be requeued: a pull
+// request's (pullJob).
+var requeuedKinds = []string{"plan", "apply", "merge-apply"}
 
 // takenResults are the results of taking a job left behind: taken over
 // from a worker that stopped renewing its lease, offered work (a drift
@@ -60,8 +65,11 @@ func newMetrics() *metrics {
 		jobs: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "kyku_bot_jobs_total", Help: "Finished jobs by kind and outcome.",
 		}, []string{"kind", "outcome"}),
+		requeues: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "kyku_bot_jobs_requeued_total", Help: "Jobs queued again behind their project/environment's jobs (a state without leases), by kind; each is counted in kyku_bot_jobs_total when it finishes.",
+		}, []string{"kind"}),
 		jobSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "kyku_bot_job_duration_seconds", Help: "Job durations by kind (jobs dropped before they ran are not observed).",
+			Name: "kyku_bot_job_duration_seconds", Help: "Job durations by kind, a requeued job's runs added up (jobs dropped before they ran are not observed).",
 			Buckets: jobBuckets,
 		}, []string{"kind"}),
 		rounds: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -85,12 +93,15 @@ func newMetrics() *metrics {
 	m.leader = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "kyku_bot_drift_leader", Help: "1 while this replica leads the drift schedule.",
 	})
-	m.reg.MustRegister(m.webhooks, m.jobs, m.jobSeconds, m.rounds, m.rate, m.httpSeconds, m.taken, m.dispatches, m.leader,
+	m.reg.MustRegister(m.webhooks, m.jobs, m.requeues, m.jobSeconds, m.rounds, m.rate, m.httpSeconds, m.taken, m.dispatches, m.leader,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	for _, r := range roundResults {
 		m.rounds.WithLabelValues(r)
+	}
+	for _, k := range requeuedKinds {
+		m.requeues.WithLabelValues(k)
 	}
 	for _, r := range takenResults {
 		m.taken.WithLabelValues(r)
@@ -173,6 +184,11 @@ func (m *metrics) job(kind, outcome string, d time.Duration) {
 		return
 	}
 	m.jobSeconds.WithLabelValues(kind).Observe(d.Seconds())
+}
+
+// requeued counts a job queued again (not finished: job counts it when it is).
+func (m *metrics) requeued(kind string) {
+	m.requeues.WithLabelValues(kind).Inc()
 }
 
 // round counts a drift round by result.

@@ -27,16 +27,24 @@ type pullRun func(ctx context.Context, d review.Deps, src *sources) (string, err
 // branch's config read as they are then) on t's key, one at a time. On a
 // state with leases, the rules use the workspace it opened. When may (nil:
 // always) says no (a commenter without the permission), nothing is opened
-// first: the rules refuse without opening anything.
-func (rt *router) pullJob(kind string, ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources, attrs []slog.Attr, may func(context.Context) bool, run pullRun) queue.Job {
+// first: the rules refuse without opening anything. When may could not
+// decide (GitHub failed), the job ends with its error: nothing runs.
+func (rt *router) pullJob(kind string, ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources, attrs []slog.Attr, may mayFunc, run pullRun) queue.Job {
 	key := pullKey(ev, s, t)
 	return queue.Job{Kind: kind, Key: key, Attrs: attrs, Run: func(ctx context.Context) (string, error) {
 		jobSrc := src
-		var first *firstOpen
-		switch {
-		case queue.Requeued(ctx):
+		if queue.Requeued(ctx) {
 			jobSrc = newSources(repo, rt.maxSrc) // read again: the job is judged as it runs now
-		case key != targetKey(ev, t) && (may == nil || may(ctx)):
+		}
+		opens := key != targetKey(ev, t) && !queue.Requeued(ctx)
+		if opens && may != nil {
+			var err error
+			if opens, err = may(ctx); err != nil {
+				return "", err
+			}
+		}
+		var first *firstOpen
+		if opens {
 			var err error
 			first, err = rt.openFirst(ctx, ev, src, t)
 			if err != nil && ctx.Err() != nil {
@@ -56,6 +64,10 @@ func (rt *router) pullJob(kind string, ev event, repo *github.Repo, s *settings.
 		return run(ctx, d, jobSrc)
 	}}
 }
+
+// mayFunc reports whether a job's requester may run it at all; an error
+// when that could not be decided.
+type mayFunc func(ctx context.Context) (bool, error)
 
 // requeueReason is what the log says of a job requeued after openFirst
 // (never the error's text, which may quote a secret).

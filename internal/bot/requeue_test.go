@@ -17,7 +17,7 @@ import (
 const headC = "ccccccc3333333333333333333333333333333cc"
 
 // requeuedPlan counts the plan jobs requeued behind their environment.
-const requeuedPlan = `kyku_bot_jobs_total{kind="plan",outcome="requeued"}`
+const requeuedPlan = `kyku_bot_jobs_requeued_total{kind="plan"}`
 
 // TestUnleasedJobsHoldNoWorkers (issue 41): three pull requests' plans
 // on a state without leases, one running (held) and two requeued behind

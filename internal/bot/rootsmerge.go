@@ -67,14 +67,7 @@ func (rt *router) rootMergeJob(ev event, repo *github.Repo, s *settings.Settings
 				// as the Action's does.
 				d.Open = func(context.Context, *config.Config, string) (*review.Workspace, error) { return nil, headErr }
 			}
-			out, err := rt.rules.ApplyMerged(ctx, d, reviewSettings(s, t), ev.mergeSHA, ev.merger)
-			switch {
-			case err != nil:
-				return "", err
-			case out != nil && out.Applied:
-				return "applied", nil
-			}
-			return "refused", nil
+			return applyOutcome(rt.rules.ApplyMerged(ctx, d, reviewSettings(s, t), ev.mergeSHA, ev.merger))
 		},
 	}
 }

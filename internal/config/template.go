@@ -408,15 +408,10 @@ func traversalRef(tr hcl.Traversal) value.Ref {
 }
 
 // keyStep is a path step reading key: .key, or ["key"] when key is not
-// a word.
+// an identifier (value.Identifier).
 func keyStep(key string) string {
-	for i := 0; i < len(key); i++ {
-		if c := key[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
-			return "[" + strconv.Quote(key) + "]"
-		}
-	}
-	if key == "" {
-		return `[""]`
+	if !value.Identifier(key) {
+		return "[" + strconv.Quote(key) + "]"
 	}
 	return "." + key
 }

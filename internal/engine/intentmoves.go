@@ -70,8 +70,11 @@ func refuseImpliedIntentMoves(cfg *config.Config, st *state.File) error {
 	}
 	var lines []string
 	for _, n := range slices.SortedFunc(maps.Keys(st.Interrupted), value.CompareNames) {
-		base, to, ok := impliedTarget(n)
-		if !ok || st.Resources[n] != nil || cfg.Resource(n) != nil || cfg.Resource(to) == nil || st.Resources[to] != nil || movedNames(cfg.Moved, base) {
+		if st.Resources[n] != nil {
+			continue // the resource moves, and its intent with it
+		}
+		to, ok := impliedMove(cfg, st, n)
+		if !ok {
 			continue
 		}
 		if _, open := st.Interrupted[to]; open {

@@ -125,35 +125,38 @@ func replyTo(ctx context.Context, d Deps, ev CommentEvent, out *CommentOutcome, 
 	return nil
 }
 
-// Authorize decides, by the rules Comment applies, whether author may run
-// the command name (plan or apply) on pr; the refusal is nil when they
-// may. plan needs an open pull request, not from a fork unless
-// s.AllowForkPRs, and s.PlanPermission; apply needs an apply mode that
-// applies on a comment and what Apply checks before approvals (an open
-// pull request, not from a fork unless s.AllowForkPRs, and
-// s.ApplyPermission). The bot calls it before handing a command to the
-// user's workflow (execution: actions).
-func Authorize(ctx context.Context, gh Reviews, s Settings, name command.Name, author string, pr *github.PR) (*Refusal, error) {
-	s, err := s.withDefaults()
-	if err != nil {
-		return nil, err
+// Authorize reads pull request number and decides, by the rules Comment
+// applies, whether author may run the command name (plan or apply) on it.
+// plan needs an open pull request, not from a fork unless s.AllowForkPRs,
+// and s.PlanPermission; apply needs an apply mode that applies on a
+// comment and what Apply checks before approvals (an open pull request,
+// not from a fork unless s.AllowForkPRs, and s.ApplyPermission). pr is nil
+// when it could not be read; refused is nil when they may; err is set when
+// a step failed. The bot calls it before handing a command to the user's
+// workflow (execution: actions) and before queueing one again.
+func Authorize(ctx context.Context, gh Reviews, s Settings, name command.Name, author string, number int) (pr *github.PR, refused *Refusal, err error) {
+	if pr, err = gh.PullRequest(ctx, number); err != nil {
+		return nil, nil, fmt.Errorf("get pull request #%d: %w", number, err)
+	}
+	if s, err = s.withDefaults(); err != nil {
+		return pr, nil, err
 	}
 	switch name {
 	case command.Plan:
 		if r := planPRRefusal(pr, s); r != nil {
-			return r, nil
+			return pr, r, nil
 		}
-		return permissionRefusal(ctx, gh, s, "plan", author)
+		refused, err = permissionRefusal(ctx, gh, s, "plan", author)
 	case command.Apply:
 		if r := ApplyModeRefusal(s, TriggerComment); r != nil {
-			return r, nil
+			return pr, r, nil
 		}
 		if r := prRefusal(pr, s, false); r != nil {
-			return r, nil
+			return pr, r, nil
 		}
-		return permissionRefusal(ctx, gh, s, "apply", author)
+		refused, err = permissionRefusal(ctx, gh, s, "apply", author)
 	}
-	return nil, nil
+	return pr, refused, err
 }
 
 // planPRRefusal says why pr is not planned (nil when it may be).
@@ -178,11 +181,10 @@ func commentPlan(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*Pla
 		}
 		return nil, nil, err
 	}
-	pr, err := d.GitHub.PullRequest(ctx, ev.Number)
-	if err != nil {
-		return fail("", fmt.Errorf("get pull request #%d: %w", ev.Number, err))
+	pr, refused, err := Authorize(ctx, d.GitHub, s, command.Plan, ev.Author, ev.Number)
+	if pr == nil {
+		return fail("", err)
 	}
-	refused, err := Authorize(ctx, d.GitHub, s, command.Plan, ev.Author, pr)
 	if err != nil || refused != nil {
 		return nil, refused, err
 	}

@@ -61,7 +61,7 @@ func withinPath(steps []PathStep) (string, bool) {
 	var b strings.Builder
 	for _, st := range steps {
 		if st.Index == nil {
-			if !word(st.Attr) {
+			if !value.Identifier(st.Attr) {
 				return "", false
 			}
 			b.WriteString("." + st.Attr)
@@ -89,17 +89,6 @@ func withinPath(steps []PathStep) (string, bool) {
 		}
 	}
 	return b.String(), true
-}
-
-// word says s is a name a .name step holds.
-func word(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // statePath is the path of top-level attribute top and p inside it (in

@@ -15,7 +15,7 @@ func PathOf(steps []Step) string {
 		switch {
 		case st.splat:
 			b.WriteString("[*]")
-		case st.byKey && identifier(st.Key):
+		case st.byKey && Identifier(st.Key):
 			b.WriteString("." + st.Key)
 		case st.byKey:
 			b.WriteString(`["` + st.Key + `"]`)
@@ -34,7 +34,10 @@ func ParsePath(s string) ([]Step, bool) {
 	return steps, ok && end == len(s) && len(steps) > 0
 }
 
-func identifier(s string) bool {
+// Identifier reports whether s is written as a .name step: a letter or
+// _ first, then letters, digits and _. Any other key is written in quotes
+// (["0day"], ["api-key"]).
+func Identifier(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {

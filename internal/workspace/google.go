@@ -1,14 +1,19 @@
 package workspace
 
-import "github.com/kyku/action/internal/statemgr/gcs"
+import (
+	"errors"
 
-// google is s.Google for what opens a GCS bucket, or, when it is nil, an
-// error naming the library this program does not link (kyku's own
-// process: kyku-engine, action and bot set it). A bucket on an emulator
-// (STORAGE_EMULATOR_HOST, read with getenv) takes no credentials.
-func (s Settings) google(what string, getenv func(string) string) (gcs.Credentials, error) {
-	if s.Google == nil && getenv("STORAGE_EMULATOR_HOST") == "" {
-		return nil, &NotLinkedError{What: what, Library: "Google credentials library (golang.org/x/oauth2/google)"}
+	"github.com/kyku/action/internal/statemgr/gcs"
+)
+
+// notLinkedGoogle is err, from opening a gcs backend (what) with
+// Settings.Google as its credentials, as a *NotLinkedError naming the
+// library when gcs refused a real bucket for want of them (Google is nil
+// in kyku's own process; kyku-engine, action and bot set it). A bucket on
+// an emulator (STORAGE_EMULATOR_HOST) takes none: gcs.NewClient decides.
+func notLinkedGoogle(what string, err error) error {
+	if errors.Is(err, gcs.ErrNoCredentials) {
+		return &NotLinkedError{What: what, Library: "Google credentials library (golang.org/x/oauth2/google)"}
 	}
-	return s.Google, nil
+	return err
 }

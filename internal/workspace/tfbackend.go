@@ -153,10 +153,8 @@ func OpenTerraformBackend(ctx context.Context, ts *TerraformState, s Settings) (
 		if a.err != nil {
 			return nil, a.err
 		}
-		var creds gcs.Credentials
-		if creds, err = s.google("the gcs backend", getenv); err == nil {
-			b, err = gcs.NewTerraform(ctx, cfg, s.Env, lay, gcs.Options{PollInterval: s.PollInterval, Getenv: getenv, Credentials: creds})
-		}
+		b, err = gcs.NewTerraform(ctx, cfg, s.Env, lay, gcs.Options{PollInterval: s.PollInterval, Getenv: getenv, Credentials: s.Google})
+		err = notLinkedGoogle("the gcs backend", err)
 	case "http":
 		b, err = a.http(s, lay, getenv)
 	}

@@ -218,16 +218,12 @@ func openBackend(ctx context.Context, bc *config.Backend, codec statemgr.Codec, 
 		}
 		return a.Backend(ctx, bc, codec, s)
 	case "gcs":
-		creds, err := s.google("the gcs backend", getenv)
-		if err != nil {
-			return nil, fmt.Errorf("open gcs backend: %w", err)
-		}
 		b, err := gcs.New(ctx, gcs.Config{Bucket: bc.Bucket, Prefix: strings.Trim(bc.Prefix, "/"), BackupRetention: retention}, s.Env, gcs.Options{
 			LockTimeout: s.LockTimeout, StaleAfter: s.StaleAfter, Heartbeat: s.Heartbeat, PollInterval: s.PollInterval, Codec: codec,
-			Getenv: getenv, Credentials: creds,
+			Getenv: getenv, Credentials: s.Google,
 		})
 		if err != nil {
-			return nil, fmt.Errorf("open gcs backend: %w", err)
+			return nil, fmt.Errorf("open gcs backend: %w", notLinkedGoogle("the gcs backend", err))
 		}
 		return b, nil
 	case "http":

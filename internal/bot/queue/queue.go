@@ -41,8 +41,9 @@ type Job struct {
 	// error when err is set).
 	Run func(ctx context.Context) (string, error)
 
-	held     string // the key it came from and keeps while requeued (Requeue)
-	requeued bool
+	held     string        // the key it came from and keeps while requeued (Requeue)
+	requeued bool          // it ran once and asked to run again (Requeue)
+	ran      time.Duration // how long it ran before it was requeued
 }
 
 // Options configure a Queue.
@@ -52,9 +53,13 @@ type Options struct {
 	// Timeout bounds one job (default 30 minutes).
 	Timeout time.Duration
 	Logger  *slog.Logger
-	// Done observes every finished (or dropped) job.
+	// Done observes every finished (or dropped) job once, with its
+	// outcome and how long it ran (a requeued job's runs added up).
 	Done func(kind, outcome string, d time.Duration)
-	Now  func() time.Time
+	// Requeued observes every job queued again (Requeue): not finished,
+	// it reaches Done when it is.
+	Requeued func(kind string)
+	Now      func() time.Time
 }
 
 // Queue is a bounded, keyed work queue.
@@ -276,7 +281,8 @@ func (q *Queue) worker() {
 		if !ok {
 			return
 		}
-		if rq := q.run(j); rq != nil {
+		if rq, d := q.run(j); rq != nil {
+			j.ran += d
 			q.requeue(j, rq)
 			continue
 		}
@@ -284,26 +290,29 @@ func (q *Queue) worker() {
 	}
 }
 
-// run runs j and returns the Requeue it asked for, when it is granted.
-func (q *Queue) run(j Job) *Requeue {
+// run runs j and returns the Requeue it asked for, when it is granted,
+// and how long it ran.
+func (q *Queue) run(j Job) (*Requeue, time.Duration) {
 	log := q.opts.Logger.With(append([]any{"kind", j.Kind}, attrsAny(j.Attrs)...)...)
 	ctx, cancel := context.WithTimeout(withRunInfo(q.ctx, j), q.opts.Timeout)
 	defer cancel()
 	start := q.opts.Now()
 	outcome, err := q.call(ctx, j)
 	d := q.opts.Now().Sub(start)
-	rq := WillRequeue(ctx, err)
-	switch {
-	case rq != nil:
-		outcome = OutcomeRequeued
+	if rq := WillRequeue(ctx, err); rq != nil {
 		log.Info("job requeued", "key", rq.Key, "reason", rq.Reason, "duration", d)
-	case err != nil:
+		if q.opts.Requeued != nil {
+			q.opts.Requeued(j.Kind)
+		}
+		return rq, d
+	}
+	if err != nil {
 		log.Error("job failed", "outcome", outcome, "duration", d, "error", err.Error())
-	default:
+	} else {
 		log.Info("job done", "outcome", outcome, "duration", d)
 	}
-	q.observe(j.Kind, outcome, d)
-	return rq
+	q.observe(j.Kind, outcome, j.ran+d)
+	return nil, d
 }
 
 // call runs j, turning a panic into the outcome "panic".

@@ -26,6 +26,9 @@ func (r *recorder) done(kind, outcome string, _ time.Duration) {
 	r.outcomes[kind+"/"+outcome]++
 }
 
+// requeued records a requeue as kind/requeue: not an outcome.
+func (r *recorder) requeued(kind string) { r.done(kind, "requeue", 0) }
+
 func (r *recorder) get() map[string]int {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -5,10 +5,6 @@ import (
 	"errors"
 )
 
-// OutcomeRequeued is the outcome of a run that asked to run again later
-// under another key (Requeue).
-const OutcomeRequeued = "requeued"
-
 // Requeue is returned by a job's Run to end its run and run it again,
 // from the start, behind the jobs queued under Key, once. Its first key
 // stays taken meanwhile: the jobs queued behind it there still wait for

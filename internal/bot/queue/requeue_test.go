@@ -43,11 +43,12 @@ func requeueOnce(name, key string, s *steps) func(context.Context) (string, erro
 // TestRequeuedJobWaitsWithoutAWorker: a job requeued behind a busy key
 // gives its worker back at once (another key's job runs on it while it
 // waits, with one worker left), and runs again once the busy key's job
-// ended, knowing it was requeued.
+// ended, knowing it was requeued; it finishes once (Done), its requeue
+// observed apart (Requeued).
 func TestRequeuedJobWaitsWithoutAWorker(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := &recorder{}
-		q := start(t, Options{Workers: 2, Done: rec.done})
+		q := start(t, Options{Workers: 2, Done: rec.done, Requeued: rec.requeued})
 		var s steps
 		release := make(chan struct{})
 		_ = q.Submit(Job{Kind: "apply", Key: "env", Run: func(context.Context) (string, error) {
@@ -75,7 +76,7 @@ func TestRequeuedJobWaitsWithoutAWorker(t *testing.T) {
 		if diff := cmp.Diff(want, s.list()); diff != "" {
 			t.Errorf("steps (-want +got):\n%s", diff)
 		}
-		if diff := cmp.Diff(map[string]int{"apply/ok": 2, "apply/requeued": 1, "plan/ok": 1}, rec.get()); diff != "" {
+		if diff := cmp.Diff(map[string]int{"apply/ok": 2, "apply/requeue": 1, "plan/ok": 1}, rec.get()); diff != "" {
 			t.Errorf("outcomes (-want +got):\n%s", diff)
 		}
 	})
@@ -112,14 +113,14 @@ func TestRequeueIsGrantedOnce(t *testing.T) {
 		name, key, to, again string // again: the key asked for on a second run
 		want                 map[string]int
 	}{
-		{"asks twice", "env#pr-2", "env", "elsewhere", map[string]int{"apply/requeued": 1, "apply/error": 1}},
+		{"asks twice", "env#pr-2", "env", "elsewhere", map[string]int{"apply/requeue": 1, "apply/error": 1}},
 		{"its own key", "env", "env", "", map[string]int{"apply/error": 1}},
 		{"no key", "env#pr-2", "", "", map[string]int{"apply/error": 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				rec := &recorder{}
-				q := start(t, Options{Workers: 1, Done: rec.done})
+				q := start(t, Options{Workers: 1, Done: rec.done, Requeued: rec.requeued})
 				runs := 0
 				_ = q.Submit(Job{Kind: "apply", Key: tc.key, Run: func(context.Context) (string, error) {
 					runs++
@@ -182,6 +183,42 @@ func TestShutdownRunsRequeuedWork(t *testing.T) {
 		}
 		if diff := cmp.Diff([]string{"pr-2 requeued", "pr-2 ran"}, s.list()); diff != "" {
 			t.Errorf("steps (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// TestRequeuedJobIsTimedOnce: a requeued job is observed once when it
+// finishes, with the time of both its runs, not the wait between them.
+func TestRequeuedJobIsTimedOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var got []time.Duration
+		q := start(t, Options{Workers: 2, Done: func(kind, _ string, d time.Duration) {
+			mu.Lock()
+			defer mu.Unlock()
+			if kind == "plan" {
+				got = append(got, d)
+			}
+		}})
+		release := make(chan struct{})
+		_ = q.Submit(Job{Kind: "apply", Key: "env", Run: func(context.Context) (string, error) { <-release; return "", nil }})
+		synctest.Wait()
+		_ = q.Submit(Job{Kind: "plan", Key: "env#pr-2", Run: func(ctx context.Context) (string, error) {
+			if !Requeued(ctx) {
+				time.Sleep(time.Second)
+				return "", &Requeue{Key: "env", Reason: "test"}
+			}
+			time.Sleep(2 * time.Second)
+			return "", nil
+		}})
+		synctest.Wait()
+		time.Sleep(time.Hour) // waiting requeued
+		close(release)
+		if err := q.Shutdown(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]time.Duration{3 * time.Second}, got); diff != "" {
+			t.Errorf("the requeued plan observed (-want +got):\n%s", diff)
 		}
 	})
 }

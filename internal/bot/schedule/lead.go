@@ -100,12 +100,7 @@ func (s *Scheduler) lead(ctx context.Context) {
 				wait = max(d, 0)
 			}
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-s.opts.After(wait):
-		}
-		if ctx.Err() != nil {
+		if !s.sleep(ctx, wait) {
 			return
 		}
 	}

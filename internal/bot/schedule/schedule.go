@@ -161,20 +161,23 @@ func (s *Scheduler) Shutdown(ctx context.Context) error {
 // interval plus up to a tenth of it, until ctx ends.
 func (s *Scheduler) loop(ctx context.Context) {
 	wait := s.opts.Jitter(s.opts.Interval)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-s.opts.After(wait):
-		}
-		if ctx.Err() != nil {
-			return
-		}
+	for s.sleep(ctx, wait) {
 		if err := s.Round(ctx); err != nil && ctx.Err() == nil {
 			s.log.Error("drift round failed", "error", err.Error())
 		}
 		wait = s.opts.Interval + s.opts.Jitter(s.opts.Interval/10)
 	}
+}
+
+// sleep waits d on the injected clock (Options.After); false when ctx
+// ended first.
+func (s *Scheduler) sleep(ctx context.Context, d time.Duration) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-s.opts.After(d):
+	}
+	return ctx.Err() == nil
 }
 
 // Round lists the App's installations (App JWT) and each one's

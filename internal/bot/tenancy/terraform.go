@@ -33,15 +33,15 @@ type TerraformState struct {
 	SharedFiles bool
 }
 
-// OnDiskReason is why the bot refuses a Terraform root's local or http
-// backend (typ; "" is local) when the files Kyku keeps beside it would
-// be on its own disk.
+// OnDiskReason is why the bot refuses a Terraform root's backend of type
+// typ ("" and "local": OpenTofu's local backend, the state itself; http:
+// the files Kyku keeps beside it) whose files would be on its own disk.
 func OnDiskReason(typ string) string {
-	if typ == "" {
-		typ = "local"
+	const unseen = ", which no other replica or restart sees: the bot opens a root's state in s3 or gcs"
+	if typ == "" || typ == "local" {
+		return "a Terraform root's local state is refused in the bot: it would be on the bot's disk" + unseen
 	}
-	return "a Terraform root's " + typ + " backend keeps Kyku's saved plans and backups on the bot's disk, which no other replica or restart sees: " +
-		"the bot opens a root's state in s3 or gcs"
+	return "a Terraform root's " + typ + " backend keeps Kyku's saved plans and backups on the bot's disk" + unseen
 }
 
 // terraformArgs are the arguments a repository may give a backend of the
@@ -69,8 +69,8 @@ func terraformArgs(typ string) (plain, endpoint []string) {
 // Terraform providers and imports) and its state's place ts, for
 // workspace env ("" is "default"), against g, reporting every problem
 // at once with the backend block's place: a local backend (always: the
-// bot's disk is not the repository's), an http one unless ts.SharedFiles
-// (OnDiskReason), a type the bot does not open, an
+// bot's disk is not the repository's) and an http one unless
+// ts.SharedFiles (OnDiskReason), a type the bot does not open, an
 // argument the policy does not let the repository set, a bucket it does
 // not grant, a key outside the bucket's terraform-keys prefix. It
 // returns a copy of cfg and, for an s3 bucket granted with a role, that
@@ -99,8 +99,7 @@ func ConfineTerraform(cfg *config.Config, ts TerraformState, env string, g Grant
 	}
 	switch ts.Type {
 	case "", "local":
-		ds.Add(pos, "a Terraform root's local state is refused in the bot: it would be on the bot's disk, not the repository's; "+
-			"give the root a backend block (s3, gcs or http) on the default branch")
+		ds.Add(pos, "%s", OnDiskReason(ts.Type))
 	case "s3", "gcs", "http":
 		if ts.Type == "http" && !ts.SharedFiles {
 			ds.Add(pos, "%s", OnDiskReason(ts.Type))

@@ -70,11 +70,22 @@ func New(ctx context.Context, cfg Config, env string, opts Options) (*Backend, e
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	client, err := NewClient(ctx, opts.Getenv, opts.Credentials)
+	client, err := newClient(ctx, cfg.Bucket, opts)
 	if err != nil {
-		return nil, fmt.Errorf("gcs backend: no usable Google credentials for bucket %q (Application Default Credentials: run gcloud auth application-default login, set GOOGLE_APPLICATION_CREDENTIALS, or use workload identity federation in CI): %w", cfg.Bucket, err)
+		return nil, err
 	}
 	return NewWithClient(client, cfg, env, opts)
+}
+
+// newClient is NewClient with opts' emulator and credentials, its error
+// saying how to give credentials for bucket (ErrNoCredentials wrapped
+// when opts has none).
+func newClient(ctx context.Context, bucket string, opts Options) (*Client, error) {
+	client, err := NewClient(ctx, opts.Getenv, opts.Credentials)
+	if err != nil {
+		return nil, fmt.Errorf("gcs backend: no usable Google credentials for bucket %q (Application Default Credentials: run gcloud auth application-default login, set GOOGLE_APPLICATION_CREDENTIALS, or use workload identity federation in CI): %w", bucket, err)
+	}
+	return client, nil
 }
 
 // NewWithClient uses the given client.

@@ -42,9 +42,9 @@ func NewTerraform(ctx context.Context, cfg TerraformConfig, workspace string, la
 	if err := (Config{Bucket: cfg.Bucket}).validate(); err != nil {
 		return nil, err
 	}
-	client, err := NewClient(ctx, opts.Getenv, opts.Credentials)
+	client, err := newClient(ctx, cfg.Bucket, opts)
 	if err != nil {
-		return nil, fmt.Errorf("gcs backend: no usable Google credentials for bucket %q (Application Default Credentials: run gcloud auth application-default login, set GOOGLE_APPLICATION_CREDENTIALS, or use workload identity federation in CI): %w", cfg.Bucket, err)
+		return nil, err
 	}
 	return NewTerraformWithClient(client, cfg, workspace, lay, opts)
 }

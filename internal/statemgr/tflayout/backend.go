@@ -1,7 +1,6 @@
 package tflayout
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -204,7 +203,7 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 	if err != nil {
 		return fmt.Errorf("%s: write state: %w", b.opts.Name, err)
 	}
-	if b.stored != nil && b.stored.Lineage == next.Lineage && b.sameAsStored(compact) {
+	if b.stored != nil && b.sameAsStored(next, compact) {
 		// Nothing changed: no write, as OpenTofu makes none, and the
 		// caller's serial is the stored one again, so that its next write
 		// raises it by one. What is stored, and its encoding, stay.
@@ -251,10 +250,20 @@ func (b *Backend) compactStored() ([]byte, error) {
 	return b.storedCompact, nil
 }
 
-// sameAsStored reports whether compact, a state in the Compact form, is
-// b.stored (not nil) but for its serial; a stored state that cannot be
-// encoded is not (b.mu held).
-func (b *Backend) sameAsStored(compact []byte) bool {
+// sameAsStored reports whether next is b.stored (not nil) but for its
+// serial and the version that wrote it: what OpenTofu does not write again
+// (its StatesMarshalEqual) and takes as the same state in a push. compact
+// is next in the Compact form, or nil to encode it here. A state that
+// cannot be encoded is not the same (b.mu held).
+func (b *Backend) sameAsStored(next *tfstate.File, compact []byte) bool {
+	if compact == nil || next.TerraformVersion != b.stored.TerraformVersion {
+		c := *next
+		c.TerraformVersion = b.stored.TerraformVersion
+		var err error
+		if compact, err = tfstate.Encode(&c, tfstate.Compact); err != nil {
+			return false
+		}
+	}
 	stored, err := b.compactStored()
 	return err == nil && tfstate.SameButSerial(stored, compact)
 }
@@ -270,16 +279,6 @@ const Unconditional statemgr.Version = "*"
 func digestOf(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
-}
-
-// same reports whether a and b encode alike but for their serial.
-func same(a, b *tfstate.File, form tfstate.Form) bool {
-	serial := b.Serial
-	b.Serial = a.Serial
-	defer func() { b.Serial = serial }()
-	x, err1 := tfstate.Encode(a, form)
-	y, err2 := tfstate.Encode(b, form)
-	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }
 
 // putExtra keeps e beside the state, or removes what was kept when e

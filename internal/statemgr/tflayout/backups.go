@@ -71,19 +71,11 @@ func (b *Backend) Restore(ctx context.Context, key string) (PushResult, error) {
 	if err != nil {
 		return PushResult{}, err
 	}
-	var res PushResult
 	if cur != nil {
 		if b.stored.Lineage != old.Lineage {
 			return PushResult{}, fmt.Errorf("refusing to restore: backup lineage %s differs from the current state's %s", old.Lineage, b.stored.Lineage)
 		}
 		old.Serial = b.stored.Serial + 1 // the serial only rises
-		if res.BackupKey, err = b.backup(ctx, cur); err != nil {
-			return PushResult{}, fmt.Errorf("%s: back up the state before restore: %w", b.opts.Name, err)
-		}
 	}
-	if err := b.put(ctx, old); err != nil {
-		return PushResult{}, err
-	}
-	res.Written, res.Serial = true, old.Serial
-	return res, nil
+	return b.replace(ctx, "restore", cur, old)
 }

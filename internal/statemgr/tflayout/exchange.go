@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/tfstate"
 )
@@ -77,21 +78,29 @@ func (b *Backend) Push(ctx context.Context, name string, data []byte, force bool
 	}
 	stored := b.stored
 	if !force {
-		if err := checkImport(next, stored, b.slot.Form()); err != nil {
+		if err := b.checkImport(next); err != nil {
 			return PushResult{}, fmt.Errorf("%s: %w: %w", b.slot.Where(), ErrPushRefused, err)
 		}
 	}
 	next.TerraformVersion = tfstate.WriterVersion
 	if stored != nil && next.Serial <= stored.Serial {
-		if stored.Lineage == next.Lineage && sameContents(stored, next, b.slot.Form()) {
+		if b.sameAsStored(next, nil) {
 			return PushResult{Serial: stored.Serial}, nil
 		}
 		next.Serial = stored.Serial + 1
 	}
+	return b.replace(ctx, "push", cur, next)
+}
+
+// replace writes next over the stored state for op (push, restore),
+// backing up cur, the stored state read, first when there is one (b.mu
+// held).
+func (b *Backend) replace(ctx context.Context, op string, cur *state.File, next *tfstate.File) (PushResult, error) {
 	var res PushResult
 	if cur != nil {
+		var err error
 		if res.BackupKey, err = b.backup(ctx, cur); err != nil {
-			return PushResult{}, fmt.Errorf("%s: back up the state before push: %w", b.opts.Name, err)
+			return PushResult{}, fmt.Errorf("%s: back up the state before %s: %w", b.opts.Name, op, err)
 		}
 	}
 	if err := b.put(ctx, next); err != nil {
@@ -124,8 +133,9 @@ func (b *Backend) put(ctx context.Context, f *tfstate.File) error {
 // checkImport is OpenTofu's rule for importing next over stored without
 // force: anything over no state or one with neither resources nor
 // outputs, or where either has no lineage; otherwise the same lineage and
-// a newer serial, or the same serial and the same contents.
-func checkImport(next, stored *tfstate.File, form tfstate.Form) error {
+// a newer serial, or the same serial and the same contents (b.mu held).
+func (b *Backend) checkImport(next *tfstate.File) error {
+	stored := b.stored
 	if stored == nil || (len(stored.Resources) == 0 && len(stored.Outputs) == 0) || next.Lineage == "" || stored.Lineage == "" {
 		return nil
 	}
@@ -134,16 +144,8 @@ func checkImport(next, stored *tfstate.File, form tfstate.Form) error {
 		return fmt.Errorf("lineage %q is not the stored state's %q (another state's history); --force replaces it", next.Lineage, stored.Lineage)
 	case next.Serial < stored.Serial:
 		return fmt.Errorf("serial %d is older than the stored state's %d; --force replaces it", next.Serial, stored.Serial)
-	case next.Serial == stored.Serial && !sameContents(stored, next, form):
+	case next.Serial == stored.Serial && !b.sameAsStored(next, nil):
 		return fmt.Errorf("serial %d is the stored state's, with other contents; raise the serial, or --force replaces it", next.Serial)
 	}
 	return nil
-}
-
-// sameContents reports whether a and b hold the same state, whatever
-// their serial and the version that wrote them.
-func sameContents(a, b *tfstate.File, form tfstate.Form) bool {
-	c := *b
-	c.TerraformVersion = a.TerraformVersion
-	return same(a, &c, form)
 }

@@ -1,0 +1,54 @@
+package bot_test
+
+import (
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kyku/action/internal/github/githubtest"
+)
+
+// TestFailedPermissionCheckFailsTheApply: PR 2's /kyku apply on a state
+// without leases checks the commenter's permission before it is requeued
+// behind the state's other jobs; when GitHub fails that check (an error,
+// not an answer), the job ends with the error, reported as such, and
+// nothing is applied: the failure is not read as "may not" and the apply
+// does not go on outside its turn on the state.
+func TestFailedPermissionCheckFailsTheApply(t *testing.T) {
+	h, _, _ := s3Project(t, harnessOpts{}, "", false, configV1+vmA, configV1+vmB)
+	openPRs(t, h)
+	before := h.cloudObjects()
+	// The job's first read of the pull request waits; then the next
+	// request, the permission check, fails (a rate limit reset an hour
+	// away: not retried).
+	var first atomic.Bool
+	release := h.gh.Hold(func(method, path string) bool {
+		return method == "GET" && strings.HasSuffix(path, "/pulls/2") && first.CompareAndSwap(false, true)
+	})
+	t.Cleanup(release)
+	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1701))
+	eventually(t, "the apply never read the pull request", func() bool { return h.gh.Held() == 1 })
+	h.gh.FailNext(1, githubtest.FailPrimary403, time.Hour)
+	release()
+	h.settle()
+
+	m := h.metrics()
+	for _, outcome := range []string{"applied", "refused", "error"} {
+		want := 0.0
+		if outcome == "error" {
+			want = 1
+		}
+		if got := m[`kyku_bot_jobs_total{kind="apply",outcome="`+outcome+`"}`]; got != want {
+			t.Errorf("apply outcome %s counted %v, want %v", outcome, got, want)
+		}
+	}
+	if d := cmp.Diff(before, h.cloudObjects()); d != "" {
+		t.Errorf("the cloud changed (-before +after):\n%s", d)
+	}
+	if !strings.Contains(h.logs(), "permission") {
+		t.Errorf("the job's error does not say the permission check failed; log:\n%s", h.logs())
+	}
+}
