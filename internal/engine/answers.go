@@ -25,13 +25,16 @@ import (
 // the object under another name. Where the keeper died too (the whole
 // machine), the intent stays open, refused until imported or forgotten.
 
-// answerBox is the backend's box of kept answers, nil when it keeps none
-// (only a local state's does).
+// answerBox is the backend's box of kept answers (a local state's, beside
+// it), or else the one this machine keeps for the state (Options.Answers:
+// a remote state's); nil when neither is.
 func (e *Engine) answerBox() statemgr.AnswerBox {
 	if k, ok := e.backend.(statemgr.AnswerKeeper); ok {
-		return k.AnswerBox()
+		if box := k.AnswerBox(); box != nil {
+			return box
+		}
 	}
-	return nil
+	return e.opts.Answers
 }
 
 // noteCreate, before the intent of the create of name (of type typ) is
@@ -160,4 +163,32 @@ func (e *Engine) foldAnswer(ctx context.Context, cfg *config.Config, st *state.F
 	st.Resources[a.Address] = importedResource(cr, importedObject(o), g.Deps(a.Address), nil)
 	delete(st.Interrupted, a.Address)
 	return true, nil
+}
+
+// markUnkept marks, in err (refuseInterrupted's), the names of a remote
+// state (its box this machine's: Options.Answers) whose create's answer a
+// journal keeper would have kept in the box and none is there
+// (InterruptedError.Unkept): the apply that was interrupted ran on
+// another machine, or without a keeper. What the box holds otherwise (a
+// note asked and never answered) says the keeper died too.
+func (e *Engine) markUnkept(ctx context.Context, st *state.File, err error) error {
+	var ie *InterruptedError
+	box := e.answerBox()
+	if !errors.As(err, &ie) || box == nil || box != e.opts.Answers || e.opts.Leases != nil {
+		return err
+	}
+	kept, rerr := box.Answers(ctx)
+	if rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	for _, n := range ie.Names {
+		if _, here := kept[state.AnswerName(n)]; here || !e.provider.KeepsAnswers(st.Interrupted[n]) {
+			continue
+		}
+		if ie.Unkept == nil {
+			ie.Unkept = map[string]bool{}
+		}
+		ie.Unkept[n] = true
+	}
+	return err
 }

@@ -104,6 +104,10 @@ type InterruptedError struct {
 	// create-before-destroy replace was replacing: imported, the new
 	// object deposes it (intentreplace.go).
 	Replacing map[string]bool
+	// Unkept are the names (of Names) whose create's answer a journal
+	// keeper would have kept in this machine's answer box, and none is
+	// there: the apply ran on another machine, or without a keeper.
+	Unkept map[string]bool
 }
 
 func (e *InterruptedError) Error() string {
@@ -118,6 +122,11 @@ func (e *InterruptedError) Error() string {
 		if e.Replacing[n] {
 			lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating its replacement (create before destroy) and the object it may have made is in no state: "+
 				"import it (kyku import %s ID: the object in state now is deposed, and the next apply destroys it) or, if it does not exist, drop the intent with kyku apply --forget-interrupted %s", n, q, q)
+			continue
+		}
+		if e.Unkept[n] {
+			lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating it, on another machine or without a journal keeper (no answer of it is kept on this one), and the object it may have made is in no state: "+
+				"import it (kyku import %s ID, or an import block) or, if it does not exist, drop the intent with kyku apply --forget-interrupted %s", n, q, q)
 			continue
 		}
 		lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating it and the object it may have made is in no state: "+

@@ -64,7 +64,7 @@ func (x *planning) finish(ctx context.Context, destroys []plan.Change) (*plan.Pl
 	sortChanges(p.Changes)
 	p.Changes = append(p.Changes, destroys...)
 	if err := refuseInterrupted(x.st, p.Changes); err != nil { // intent.go
-		return nil, err
+		return nil, x.e.markUnkept(ctx, x.st, err) // answers.go
 	}
 	p.Secrets = stateSecrets(x.st, p.Changes)
 	if err := x.e.ownTypes(ctx, p); err != nil {
