@@ -144,11 +144,15 @@ func (e *Engine) foldAnswer(ctx context.Context, cfg *config.Config, st *state.F
 	case errors.Is(err, provider.ErrNoObject):
 		delete(st.Interrupted, a.Address)
 		return true, nil
+	case errors.Is(err, provider.ErrUnusableAnswer), errors.Is(err, provider.ErrNotSupported):
+		return false, nil // not an answer this provider keeps
 	case err != nil:
-		return false, nil
+		// The provider did not start, or could not say its schema: the
+		// run's failure, said as such, not the answer's refusal.
+		return false, fmt.Errorf("fold the kept answer of %s: %w", a.Address, err)
 	}
 	cr := cfg.Resource(a.Address)
-	if cr == nil || cr.Type != a.Type || st.Resources[a.Address] != nil {
+	if cr == nil || cr.Type != a.Type {
 		return false, nil
 	}
 	for _, sr := range st.Resources {
@@ -156,9 +160,20 @@ func (e *Engine) foldAnswer(ctx context.Context, cfg *config.Config, st *state.F
 			return false, nil // the state holds that object already
 		}
 	}
+	// The address holds the object a create-before-destroy replace was
+	// replacing: the answer's object takes the address and the old one
+	// is deposed, as an import of it does (intentreplace.go), and the
+	// apply destroys it.
+	depose, err := replacedByInterrupted(st, a.Address)
+	if err != nil || depose && st.Resources[a.Address].Type != a.Type {
+		return false, nil
+	}
 	g, _, err := e.Graph(ctx, cfg)
 	if err != nil {
 		return false, err
+	}
+	if depose {
+		deposeFor(st, a.Address)
 	}
 	st.Resources[a.Address] = importedResource(cr, importedObject(o), g.Deps(a.Address), nil)
 	delete(st.Interrupted, a.Address)
