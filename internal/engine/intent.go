@@ -104,6 +104,9 @@ type InterruptedError struct {
 	// create-before-destroy replace was replacing: imported, the new
 	// object deposes it (intentreplace.go).
 	Replacing map[string]bool
+	// Removed says an apply destroying what the configuration no longer
+	// has is refused: Names are no longer in it (intentremoved.go).
+	Removed bool
 	// Unkept are the names (of Names) whose create's answer a journal
 	// keeper would have kept in this machine's answer box, and none is
 	// there: the apply ran on another machine, or without a keeper.
@@ -117,6 +120,11 @@ func (e *InterruptedError) Error() string {
 		if e.Destroy {
 			lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating it and the object it may have made is in no state, so destroy would leave it: "+
 				"import it (kyku import %s ID), then destroy, or, if it does not exist, drop the intent with kyku destroy --forget-interrupted %s", n, q, q)
+			continue
+		}
+		if e.Removed {
+			lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating it and the object it may have made is in no state; it is no longer in the configuration, so this apply, which destroys what was removed, would leave that object: "+
+				"put it back and import it (kyku import %s ID), then remove it, or, if it does not exist, drop the intent with kyku apply --forget-interrupted %s", n, q, q)
 			continue
 		}
 		if e.Replacing[n] {
