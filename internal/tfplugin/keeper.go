@@ -71,15 +71,12 @@ func serveKeeper(in io.Reader, out, logs io.Writer) error {
 	go func() { _ = cmd.Wait(); close(exited) }()
 	kill := func() { _ = cmd.Process.Kill(); <-exited }
 
-	var hs string
-	select {
-	case hs = <-line:
-	case <-exited:
-		_ = fw.write(&keeperReply{Err: "the provider exited before its handshake"})
-		return nil
-	case <-time.After(time.Minute):
-		kill()
-		_ = fw.write(&keeperReply{Err: "no handshake from the provider within 1m0s"})
+	hs, err := awaitHandshake(context.Background(), line, exited, defaultStartTimeout)
+	if err != nil {
+		if !errors.Is(err, errExitedBeforeHandshake) {
+			kill()
+		}
+		_ = fw.write(&keeperReply{Err: err.Error()})
 		return nil
 	}
 	network, addr, _, serverCert, err := parseHandshake(hs)
@@ -95,12 +92,7 @@ func serveKeeper(in io.Reader, out, logs io.Writer) error {
 		kill()
 		return fmt.Errorf("read the client key: %w", err)
 	}
-	roots := x509.NewCertPool()
-	roots.AddCert(serverCert)
-	conn := dialRPC(network, addr, &tls.Config{
-		Certificates: []tls.Certificate{{Certificate: [][]byte{setup.Cert}, PrivateKey: key}},
-		RootCAs:      roots, ServerName: "localhost", MinVersion: tls.VersionTLS12,
-	}, nil)
+	conn := dialRPC(network, addr, providerTLS(tls.Certificate{Certificate: [][]byte{setup.Cert}, PrivateKey: key}, serverCert), nil)
 	defer conn.close()
 
 	var inFlight sync.WaitGroup
