@@ -15,7 +15,8 @@ import (
 
 // A Terraform provider's create whose intent is journaled (intent.go) is
 // made through the provider's journal keeper (package tfplugin), which
-// writes the provider's answer to the backend's answer box before the
+// writes the provider's answer to the state's answer box (answerBox:
+// beside a local state, this machine's for a remote one) before the
 // engine has it: an apply killed then (a SIGKILL of its process group)
 // leaves the intent open and the answer kept. The next plan and apply
 // fold the answer into the state before planning (the apply writes the
