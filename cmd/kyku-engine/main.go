@@ -68,12 +68,13 @@ func registry() provider.Registry {
 }
 
 // keeper is the command of the Terraform providers' journal keeper: this
-// executable, when KYKU_JOURNAL_KEEPER=1 asks for it (docs/terraform-state.md,
-// "An apply killed with SIGKILL": it costs a process, its CPU and two fsyncs
-// per create). nil: no keeper (not asked, or this executable cannot be
-// found), providers are kyku-engine's own children.
+// executable, unless KYKU_JOURNAL_KEEPER=0 turns it off (docs/terraform-state.md,
+// "An apply killed with SIGKILL": it costs a process beside each provider
+// process, its CPU and two data syncs per create). nil: no keeper (turned
+// off, or this executable cannot be found), providers are kyku-engine's own
+// children.
 func keeper(getenv func(string) string) []string {
-	if getenv("KYKU_JOURNAL_KEEPER") != "1" {
+	if getenv("KYKU_JOURNAL_KEEPER") == "0" {
 		return nil
 	}
 	self, err := os.Executable()

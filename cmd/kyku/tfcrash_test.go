@@ -48,7 +48,7 @@ func TestCrashOnTofuState(t *testing.T) {
 	}
 	p := &project{t: t, dir: root, env: []string{
 		"KYKU_PLUGIN_MIRROR=" + tfplugintest.Mirror(t, t.TempDir(), tfplugintest.Framework, tfplugintest.SDK),
-		"KYKU_RETRY_BASE=1ms", "NO_COLOR=1", "KYKU_JOURNAL_KEEPER=1",
+		"KYKU_RETRY_BASE=1ms", "NO_COLOR=1",
 	}}
 	if code, out := p.run("init", "-c", root); code != 0 {
 		t.Fatalf("init: exit %d\n%s", code, out)

@@ -374,6 +374,7 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 	s := workspace.Settings{
 		Env: c.env, Provider: c.provider, LockTimeout: c.lockTimeout,
 		Getenv: env.Getenv, BaseDir: base, AWS: env.AWS, Google: env.Google, ScryptCost: env.ScryptCost,
+		AnswerDir: answerDir(env.Getenv),
 	}
 	if env.notices != nil {
 		s.Notify = func(notice string) { env.notices.say(notice, false) }

@@ -15,7 +15,8 @@ import (
 
 // A Terraform provider's create whose intent is journaled (intent.go) is
 // made through the provider's journal keeper (package tfplugin), which
-// writes the provider's answer to the backend's answer box before the
+// writes the provider's answer to the state's answer box (answerBox:
+// beside a local state, this machine's for a remote one) before the
 // engine has it: an apply killed then (a SIGKILL of its process group)
 // leaves the intent open and the answer kept. The next plan and apply
 // fold the answer into the state before planning (the apply writes the
@@ -25,13 +26,16 @@ import (
 // the object under another name. Where the keeper died too (the whole
 // machine), the intent stays open, refused until imported or forgotten.
 
-// answerBox is the backend's box of kept answers, nil when it keeps none
-// (only a local state's does).
+// answerBox is the backend's box of kept answers (a local state's, beside
+// it), or else the one this machine keeps for the state (Options.Answers:
+// a remote state's); nil when neither is.
 func (e *Engine) answerBox() statemgr.AnswerBox {
 	if k, ok := e.backend.(statemgr.AnswerKeeper); ok {
-		return k.AnswerBox()
+		if box := k.AnswerBox(); box != nil {
+			return box
+		}
 	}
-	return nil
+	return e.opts.Answers
 }
 
 // noteCreate, before the intent of the create of name (of type typ) is
@@ -141,11 +145,15 @@ func (e *Engine) foldAnswer(ctx context.Context, cfg *config.Config, st *state.F
 	case errors.Is(err, provider.ErrNoObject):
 		delete(st.Interrupted, a.Address)
 		return true, nil
+	case errors.Is(err, provider.ErrUnusableAnswer), errors.Is(err, provider.ErrNotSupported):
+		return false, nil // not an answer this provider keeps
 	case err != nil:
-		return false, nil
+		// The provider did not start, or could not say its schema: the
+		// run's failure, said as such, not the answer's refusal.
+		return false, fmt.Errorf("fold the kept answer of %s: %w", a.Address, err)
 	}
 	cr := cfg.Resource(a.Address)
-	if cr == nil || cr.Type != a.Type || st.Resources[a.Address] != nil {
+	if cr == nil || cr.Type != a.Type {
 		return false, nil
 	}
 	for _, sr := range st.Resources {
@@ -153,11 +161,50 @@ func (e *Engine) foldAnswer(ctx context.Context, cfg *config.Config, st *state.F
 			return false, nil // the state holds that object already
 		}
 	}
+	// The address holds the object a create-before-destroy replace was
+	// replacing: the answer's object takes the address and the old one
+	// is deposed, as an import of it does (intentreplace.go), and the
+	// apply destroys it.
+	depose, err := replacedByInterrupted(st, a.Address)
+	if err != nil || depose && st.Resources[a.Address].Type != a.Type {
+		return false, nil
+	}
 	g, _, err := e.Graph(ctx, cfg)
 	if err != nil {
 		return false, err
 	}
+	if depose {
+		deposeFor(st, a.Address)
+	}
 	st.Resources[a.Address] = importedResource(cr, importedObject(o), g.Deps(a.Address), nil)
 	delete(st.Interrupted, a.Address)
 	return true, nil
+}
+
+// markUnkept marks, in err (refuseInterrupted's), the names of a remote
+// state (its box this machine's: Options.Answers) whose create's answer a
+// journal keeper would have kept in the box and none is there
+// (InterruptedError.Unkept): the apply that was interrupted ran on
+// another machine, or without a keeper. What the box holds otherwise (a
+// note asked and never answered) says the keeper died too.
+func (e *Engine) markUnkept(ctx context.Context, st *state.File, err error) error {
+	var ie *InterruptedError
+	box := e.answerBox()
+	if !errors.As(err, &ie) || box == nil || box != e.opts.Answers || e.opts.Leases != nil {
+		return err
+	}
+	kept, rerr := box.Answers(ctx)
+	if rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	for _, n := range ie.Names {
+		if _, here := kept[state.AnswerName(n)]; here || !e.provider.KeepsAnswers(st.Interrupted[n]) {
+			continue
+		}
+		if ie.Unkept == nil {
+			ie.Unkept = map[string]bool{}
+		}
+		ie.Unkept[n] = true
+	}
+	return err
 }

@@ -55,6 +55,11 @@ type Options struct {
 	// runs for (0: none), recorded in its leases.
 	Leases *lease.Manager
 	PR     int
+	// Answers is the box of the answers journal keepers kept for a state
+	// whose backend keeps none beside it (a remote state: answers.go), on
+	// this machine and in no place a pull request writes; nil: none, and
+	// an interrupted create of such a state stays refused.
+	Answers statemgr.AnswerBox
 	// Version is Kyku's version (and commit): a plan reads and plans again
 	// every object of Kyku's own types last applied by another (reads.go).
 	Version string

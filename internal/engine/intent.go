@@ -104,6 +104,13 @@ type InterruptedError struct {
 	// create-before-destroy replace was replacing: imported, the new
 	// object deposes it (intentreplace.go).
 	Replacing map[string]bool
+	// Removed says an apply destroying what the configuration no longer
+	// has is refused: Names are no longer in it (intentremoved.go).
+	Removed bool
+	// Unkept are the names (of Names) whose create's answer a journal
+	// keeper would have kept in this machine's answer box, and none is
+	// there: the apply ran on another machine, or without a keeper.
+	Unkept map[string]bool
 }
 
 func (e *InterruptedError) Error() string {
@@ -115,9 +122,19 @@ func (e *InterruptedError) Error() string {
 				"import it (kyku import %s ID), then destroy, or, if it does not exist, drop the intent with kyku destroy --forget-interrupted %s", n, q, q)
 			continue
 		}
+		if e.Removed {
+			lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating it and the object it may have made is in no state; it is no longer in the configuration, so this apply, which destroys what was removed, would leave that object: "+
+				"put it back and import it (kyku import %s ID), then remove it, or, if it does not exist, drop the intent with kyku apply --forget-interrupted %s", n, q, q)
+			continue
+		}
 		if e.Replacing[n] {
 			lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating its replacement (create before destroy) and the object it may have made is in no state: "+
 				"import it (kyku import %s ID: the object in state now is deposed, and the next apply destroys it) or, if it does not exist, drop the intent with kyku apply --forget-interrupted %s", n, q, q)
+			continue
+		}
+		if e.Unkept[n] {
+			lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating it, on another machine or without a journal keeper (no answer of it is kept on this one), and the object it may have made is in no state: "+
+				"import it (kyku import %s ID, or an import block) or, if it does not exist, drop the intent with kyku apply --forget-interrupted %s", n, q, q)
 			continue
 		}
 		lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating it and the object it may have made is in no state: "+

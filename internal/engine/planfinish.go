@@ -64,6 +64,9 @@ func (x *planning) finish(ctx context.Context, destroys []plan.Change) (*plan.Pl
 	sortChanges(p.Changes)
 	p.Changes = append(p.Changes, destroys...)
 	if err := refuseInterrupted(x.st, p.Changes); err != nil { // intent.go
+		return nil, x.e.markUnkept(ctx, x.st, err) // answers.go
+	}
+	if err := refuseInterruptedRemoved(x.st, x.cfg, p.Changes); err != nil {
 		return nil, err
 	}
 	p.Secrets = stateSecrets(x.st, p.Changes)

@@ -378,5 +378,12 @@ func (p *Provider) Stop(ctx context.Context) error {
 }
 
 func (p *Provider) badAnswer(method string, err error) error {
-	return fmt.Errorf("provider %s: %s: invalid answer: %w", p.cfg.Name, method, err)
+	return &InvalidAnswerError{Err: fmt.Errorf("provider %s: %s: invalid answer: %w", p.cfg.Name, method, err)}
 }
+
+// InvalidAnswerError is an answer of the provider's that does not decode
+// with its schema.
+type InvalidAnswerError struct{ Err error }
+
+func (e *InvalidAnswerError) Error() string { return e.Err.Error() }
+func (e *InvalidAnswerError) Unwrap() error { return e.Err }

@@ -73,8 +73,27 @@ func keeperClient() int {
 }
 
 // heldCreate creates fwtest_held.a with hold through p, its answer kept at
-// answerTo.
+// answerTo, noted there first as the engine notes it.
 func heldCreate(p *tfplugin.Provider, hold, answerTo string) (tfplugin.ApplyResponse, error) {
+	if answerTo != "" {
+		if err := note(answerTo); err != nil {
+			return tfplugin.ApplyResponse{}, err
+		}
+	}
+	return heldCreateUnnoted(p, hold, answerTo)
+}
+
+// note writes the engine's note of fwtest_held.a's create at path.
+func note(path string) error {
+	data, err := state.EncodeAnswer(state.Answer{Address: "fwtest_held.a", Type: "fwtest_held"})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o600)
+}
+
+// heldCreateUnnoted is heldCreate without the note.
+func heldCreateUnnoted(p *tfplugin.Provider, hold, answerTo string) (tfplugin.ApplyResponse, error) {
 	ctx := context.Background()
 	s, err := p.Schema(ctx)
 	if err != nil {
@@ -266,4 +285,36 @@ func TestKeeperWritesAnswerBeforeForwarding(t *testing.T) {
 		t.Errorf("after Close: keeper %d alive %v, provider %d alive %v", keeper, alive(keeper), plugin, alive(plugin))
 	}
 	checkGoroutines(t, before)
+}
+
+// TestKeeperRefusesCreateWithoutNote: a create sent to the keeper whose
+// note is gone (a call the killed apply wrote, reaching the keeper after
+// the next apply closed the intent and removed the note) is not asked:
+// the keeper creates no answer file, the provider makes no object, and
+// the failure is ErrNotSent (the engine closes the intent: nothing was
+// asked).
+func TestKeeperRefusesCreateWithoutNote(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	p, err := tfplugin.Start(t.Context(), tfplugin.Config{
+		Name: "fwtest", Path: tfplugintest.Build(t, tfplugintest.Framework), Keeper: []string{os.Args[0], tfplugin.KeeperArg},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	cloud := t.TempDir()
+	configure(t, p, map[string]any{"dir": cloud})
+	answer := filepath.Join(t.TempDir(), state.AnswerName("fwtest_held.a"))
+	_, err = heldCreateUnnoted(p, "0s", answer)
+	if !errors.Is(err, tfplugin.ErrNotSent) {
+		t.Fatalf("a create without its note: %v, want ErrNotSent", err)
+	}
+	if _, serr := os.Stat(answer); !errors.Is(serr, os.ErrNotExist) {
+		t.Errorf("the keeper made an answer file the engine did not: %v", serr)
+	}
+	if ents, _ := os.ReadDir(cloud); len(ents) != 0 {
+		t.Errorf("the cloud holds %d objects, want none: the provider was asked", len(ents))
+	}
 }

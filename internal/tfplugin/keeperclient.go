@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -64,7 +65,7 @@ func startKeeper(cfg Config, env []string, cert tls.Certificate, logs io.Writer,
 	k := &keeperConn{fw: &frameWriter{w: inW}, in: inW, pending: map[uint64]chan keeperReply{}}
 	go k.read(outR, logs, line)
 	setup := keeperSetup{Path: cfg.Path, Dir: cfg.Dir, Env: env, Cert: cert.Certificate[0], Key: key}
-	if err := k.fw.write(setup); err != nil {
+	if err := k.fw.write(&setup); err != nil {
 		k.close()
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
@@ -136,7 +137,7 @@ func (k *keeperConn) call(ctx context.Context, c keeperCall) (keeperReply, error
 		delete(k.pending, c.ID)
 		k.mu.Unlock()
 	}
-	if err := k.fw.write(c); err != nil {
+	if err := k.fw.write(&c); err != nil {
 		forget()
 		return keeperReply{}, &RPCError{Code: codeUnavailable, Message: "the journal keeper: " + err.Error()}
 	}
@@ -180,6 +181,8 @@ func (p *Provider) invokeKept(ctx context.Context, method string, req message, r
 		// Kept or not (rep.Err: the answer file could not be written),
 		// the answer is the provider's: Kyku records it.
 		err = resp.decode(rep.Body)
+	case rep.NotSent:
+		err = notSent(errors.New("the journal keeper: " + rep.Err))
 	case rep.Err != "":
 		err = &RPCError{Code: codeUnavailable, Message: "the journal keeper: " + rep.Err}
 	default:

@@ -2,7 +2,6 @@ package tfplugin
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,72 +10,208 @@ import (
 
 // Kyku and its journal keeper (keeper.go) speak over the keeper's
 // standard input and output in frames: a 4-byte big-endian length and
-// that many bytes of JSON. Kyku sends one keeperSetup, then keeperCalls;
-// the keeper answers with one keeperReply carrying the provider's
-// handshake, then one keeperReply per call, in the order they finish.
+// that many bytes of fields, each a uvarint (a number) or a uvarint
+// length and that many bytes (bytes, a string), in the order the frame's
+// type lists them. A provider's message goes as it is, neither quoted nor
+// base64'd: a frame is at most a message and its small envelope. Kyku
+// sends one keeperSetup, then keeperCalls; the keeper answers with one
+// keeperReply carrying the provider's handshake, then one keeperReply per
+// call, in the order they finish.
 
 // keeperSetup says how the keeper launches the provider: what Start
 // would run itself. Cert and Key are Kyku's client certificate (DER)
 // and its key (PKCS #8), which the provider trusts alone: the keeper
 // dials it with them.
 type keeperSetup struct {
-	Path string   `json:"path"`
-	Dir  string   `json:"dir,omitempty"`
-	Env  []string `json:"env"`
-	Cert []byte   `json:"cert"`
-	Key  []byte   `json:"key"`
+	Path string
+	Dir  string
+	Env  []string
+	Cert []byte
+	Key  []byte
+}
+
+func (s *keeperSetup) encode(e *frameEnc) {
+	e.str(s.Path)
+	e.str(s.Dir)
+	e.num(uint64(len(s.Env)))
+	for _, kv := range s.Env {
+		e.str(kv)
+	}
+	e.bytes(s.Cert)
+	e.bytes(s.Key)
+}
+
+func (s *keeperSetup) decode(d *frameDec) {
+	s.Path, s.Dir = d.str(), d.str()
+	n := d.num()
+	if n > uint64(len(d.b)) {
+		d.fail() // more strings than bytes left
+		return
+	}
+	s.Env = make([]string, 0, n)
+	for range n {
+		s.Env = append(s.Env, d.str())
+	}
+	s.Cert, s.Key = d.bytes(), d.bytes()
 }
 
 // keeperCall is one gRPC call the keeper makes for Kyku: Body is the
 // request message. With AnswerTo set, the answer is written there
 // (state.Answer of Address and Type), durably, before it is forwarded.
 type keeperCall struct {
-	ID       uint64 `json:"id"`
-	Method   string `json:"method"`
-	Body     []byte `json:"body"`
-	AnswerTo string `json:"answerTo,omitempty"`
-	Address  string `json:"address,omitempty"`
-	Type     string `json:"type,omitempty"`
+	ID       uint64
+	Method   string
+	Body     []byte
+	AnswerTo string
+	Address  string
+	Type     string
+}
+
+func (c *keeperCall) encode(e *frameEnc) {
+	e.num(c.ID)
+	e.str(c.Method)
+	e.str(c.AnswerTo)
+	e.str(c.Address)
+	e.str(c.Type)
+	e.bytes(c.Body)
+}
+
+func (c *keeperCall) decode(d *frameDec) {
+	c.ID, c.Method, c.AnswerTo, c.Address, c.Type = d.num(), d.str(), d.str(), d.str(), d.str()
+	c.Body = d.bytes()
 }
 
 // keeperReply is the handshake (the provider's line and process ID) or
-// the outcome of call ID: the answer's message and gRPC status, or Err
-// when the keeper could not make the call or keep its answer.
+// the outcome of call ID: the answer's message (Body, nil when there is
+// none) and gRPC status, or Err when the keeper could not make the call
+// or keep its answer; NotSent when it did not ask the provider at all.
 type keeperReply struct {
-	ID        uint64 `json:"id,omitempty"`
-	Handshake string `json:"handshake,omitempty"`
-	PID       int    `json:"pid,omitempty"`
-	Body      []byte `json:"body,omitempty"`
-	Code      int    `json:"code,omitempty"`
-	Message   string `json:"message,omitempty"`
-	Err       string `json:"err,omitempty"`
+	ID        uint64
+	Handshake string
+	PID       int
+	Body      []byte
+	Code      int
+	Message   string
+	Err       string
+	NotSent   bool
 }
 
-// maxFrame bounds a frame: a message and its envelope.
+func (r *keeperReply) encode(e *frameEnc) {
+	e.num(r.ID)
+	e.str(r.Handshake)
+	e.num(uint64(r.PID))
+	e.num(uint64(r.Code))
+	e.str(r.Message)
+	e.str(r.Err)
+	e.flag(r.NotSent)
+	e.flag(r.Body != nil)
+	e.bytes(r.Body)
+}
+
+func (r *keeperReply) decode(d *frameDec) {
+	r.ID, r.Handshake, r.PID, r.Code = d.num(), d.str(), int(d.num()), int(d.num())
+	r.Message, r.Err, r.NotSent = d.str(), d.str(), d.flag()
+	hasBody, body := d.flag(), d.bytes()
+	if hasBody && body == nil {
+		body = []byte{} // an empty message: an answer still
+	}
+	if hasBody {
+		r.Body = body
+	}
+}
+
+// maxFrame bounds a frame: a message and its envelope (a setup's
+// environment included).
 const maxFrame = maxMessage + 1<<20
+
+// frameEnc builds a frame's fields.
+type frameEnc struct{ b []byte }
+
+func (e *frameEnc) num(n uint64)   { e.b = binary.AppendUvarint(e.b, n) }
+func (e *frameEnc) str(s string)   { e.num(uint64(len(s))); e.b = append(e.b, s...) }
+func (e *frameEnc) bytes(b []byte) { e.num(uint64(len(b))); e.b = append(e.b, b...) }
+func (e *frameEnc) flag(v bool) {
+	if v {
+		e.num(1)
+		return
+	}
+	e.num(0)
+}
+
+// frameDec reads a frame's fields; the first one missing or too long
+// sets err, and every later read returns zero.
+type frameDec struct {
+	b   []byte
+	err error
+}
+
+func (d *frameDec) fail() {
+	if d.err == nil {
+		d.err = errors.New("a keeper frame ends inside a field")
+	}
+	d.b = nil
+}
+
+func (d *frameDec) num() uint64 {
+	n, k := binary.Uvarint(d.b)
+	if k <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[k:]
+	return n
+}
+
+// bytes is the next field, sharing the frame's memory; nil when empty.
+func (d *frameDec) bytes() []byte {
+	n := d.num()
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return nil
+	}
+	if n == 0 {
+		return nil
+	}
+	b := d.b[:n:n]
+	d.b = d.b[n:]
+	return b
+}
+
+func (d *frameDec) str() string { return string(d.bytes()) }
+func (d *frameDec) flag() bool  { return d.num() == 1 }
+
+// frameMsg is what goes in a frame.
+type frameMsg interface {
+	encode(*frameEnc)
+	decode(*frameDec)
+}
 
 // frameWriter writes whole frames, one at a time.
 type frameWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu  sync.Mutex
+	w   io.Writer
+	enc frameEnc // reused, under mu
 }
 
-func (f *frameWriter) write(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("encode a keeper frame: %w", err)
-	}
-	buf := make([]byte, 4, 4+len(b))
-	binary.BigEndian.PutUint32(buf, uint32(len(b)))
-	buf = append(buf, b...)
+func (f *frameWriter) write(m frameMsg) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	_, err = f.w.Write(buf)
+	f.enc.b = append(f.enc.b[:0], 0, 0, 0, 0)
+	m.encode(&f.enc)
+	size := len(f.enc.b) - 4
+	if size > maxFrame {
+		return fmt.Errorf("a keeper frame of %d bytes, more than %d", size, maxFrame)
+	}
+	binary.BigEndian.PutUint32(f.enc.b, uint32(size))
+	_, err := f.w.Write(f.enc.b)
+	if cap(f.enc.b) > 1<<20 {
+		f.enc.b = nil // a large message's buffer is not kept
+	}
 	return err
 }
 
-// readFrame reads one frame into v; io.EOF at a clean end.
-func readFrame(r io.Reader, v any) error {
+// readFrame reads one frame into m; io.EOF at a clean end.
+func readFrame(r io.Reader, m frameMsg) error {
 	var n [4]byte
 	if _, err := io.ReadFull(r, n[:]); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
@@ -92,8 +227,13 @@ func readFrame(r io.Reader, v any) error {
 	if _, err := io.ReadFull(r, b); err != nil {
 		return fmt.Errorf("a keeper frame ended early: %w", err)
 	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("decode a keeper frame: %w", err)
+	d := &frameDec{b: b}
+	m.decode(d)
+	if d.err == nil && len(d.b) > 0 {
+		d.err = fmt.Errorf("a keeper frame has %d bytes past its fields", len(d.b))
+	}
+	if d.err != nil {
+		return fmt.Errorf("decode a keeper frame: %w", d.err)
 	}
 	return nil
 }

@@ -109,7 +109,7 @@ func Start(ctx context.Context, cfg Config) (*Provider, error) {
 		cfg.StopGrace = 30 * time.Second
 	}
 	if cfg.StartTimeout == 0 {
-		cfg.StartTimeout = time.Minute
+		cfg.StartTimeout = defaultStartTimeout
 	}
 	p, err := launch(ctx, cfg)
 	if err != nil {
@@ -175,20 +175,17 @@ func launch(ctx context.Context, cfg Config) (*Provider, error) {
 		}
 	}
 
-	timeout := time.NewTimer(cfg.StartTimeout)
-	defer timeout.Stop()
-	var hs string
-	select {
-	case hs = <-line:
-	case <-p.done:
+	hs, err := awaitHandshake(ctx, line, p.done, cfg.StartTimeout)
+	switch {
+	case errors.Is(err, errExitedBeforeHandshake):
 		p.release()
-		return nil, fmt.Errorf("the provider exited before its handshake (%v)%s", p.waitErr, tail.excerpt())
-	case <-ctx.Done():
+		return nil, fmt.Errorf("%w (%v)%s", err, p.waitErr, tail.excerpt())
+	case err != nil && ctx.Err() != nil:
 		p.kill()
-		return nil, context.Cause(ctx)
-	case <-timeout.C:
+		return nil, err
+	case err != nil:
 		p.kill()
-		return nil, fmt.Errorf("no handshake from the provider within %s%s", cfg.StartTimeout, tail.excerpt())
+		return nil, fmt.Errorf("%w%s", err, tail.excerpt())
 	}
 	network, addr, protocol, serverCert, err := parseHandshake(hs)
 	if err != nil {
@@ -205,14 +202,7 @@ func launch(ctx context.Context, cfg Config) (*Provider, error) {
 	case j != nil && j.net == NetworkProxied:
 		dial = func(_ context.Context, network, addr string) (net.Conn, error) { return dialIn(j.pid, network, addr) }
 	}
-	roots := x509.NewCertPool()
-	roots.AddCert(serverCert)
-	p.rpc = dialRPC(network, addr, &tls.Config{
-		Certificates: []tls.Certificate{cert},
-		RootCAs:      roots,
-		ServerName:   "localhost",
-		MinVersion:   tls.VersionTLS12,
-	}, dial)
+	p.rpc = dialRPC(network, addr, providerTLS(cert, serverCert), dial)
 	p.protocol = protocol
 	p.names = &methods5
 	if protocol == 6 {

@@ -65,6 +65,11 @@ type Settings struct {
 	// Notify, when set, is told the one-line notice of local state moved
 	// from the old layout (layoutmove.go).
 	Notify func(notice string)
+	// AnswerDir is this machine's directory of the answers journal
+	// keepers kept for remote states (answers.go), never one a pull
+	// request writes: the user's state directory's kyku/answers; "":
+	// none, and an interrupted create of a remote state stays refused.
+	AnswerDir string
 	// Terraform, when set, is where a Terraform root's state is: it is
 	// opened as OpenTofu keeps it (tfbackend.go), the config's backend
 	// left aside.
@@ -108,6 +113,7 @@ func Open(ctx context.Context, cfg *config.Config, s Settings, reg provider.Regi
 	}
 	opts := s.Engine
 	opts.Env = s.Env
+	opts.Answers = answerBox(b, s)
 	if s.Terraform == nil {
 		if opts.Leases, err = Leases(ctx, cfg.Backend, b, s); err != nil {
 			return nil, err

@@ -2,16 +2,20 @@ package tfprovider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/tfplugin"
 )
 
 // Answered is the object a create of typ made, read from response, the
 // provider's answer to it as its journal keeper kept it (state.Answer):
 // decoded with the provider's schema, write-only attributes left out.
 // An answer without an object is an error wrapping provider.ErrNoObject
-// (its diagnostics); one that does not decode is another error.
+// (its diagnostics); one that does not decode, or holds unknown values,
+// wraps provider.ErrUnusableAnswer; any other error is the provider's
+// (it could not start, or tell its schema).
 func (p *Provider) Answered(ctx context.Context, typ string, response []byte) (provider.Object, error) {
 	pl, rs, release, err := p.resourceSchema(ctx, typ, false)
 	if err != nil {
@@ -19,6 +23,10 @@ func (p *Provider) Answered(ctx context.Context, typ string, response []byte) (p
 	}
 	defer release()
 	ar, err := pl.DecodeAnswer(ctx, typ, response)
+	var invalid *tfplugin.InvalidAnswerError
+	if errors.As(err, &invalid) {
+		return provider.Object{}, provider.UnusableAnswer(err)
+	}
 	if err != nil {
 		return provider.Object{}, err
 	}
@@ -31,7 +39,7 @@ func (p *Provider) Answered(ctx context.Context, typ string, response []byte) (p
 		return provider.Object{}, provider.NoObject(err)
 	}
 	if !ar.NewState.IsWhollyKnown() {
-		return provider.Object{}, fmt.Errorf("provider %s answered the create of a %s with unknown values", p.cfg.Name, typ)
+		return provider.Object{}, provider.UnusableAnswer(fmt.Errorf("provider %s answered the create of a %s with unknown values", p.cfg.Name, typ))
 	}
 	return objectOf(rs.Block.NullWriteOnly(ar.NewState), ar.Private, rs, ""), nil
 }
@@ -40,10 +48,10 @@ func (p *Provider) Answered(ctx context.Context, typ string, response []byte) (p
 func (r *Router) Answered(ctx context.Context, typ string, response []byte) (provider.Object, error) {
 	p, err := r.route(typ)
 	if err != nil {
-		return provider.Object{}, err
+		return provider.Object{}, provider.UnusableAnswer(err)
 	}
 	if p == nil {
-		return provider.Object{}, fmt.Errorf("%s is no Terraform provider's type", typ)
+		return provider.Object{}, provider.UnusableAnswer(fmt.Errorf("%s is no Terraform provider's type", typ))
 	}
 	return p.Answered(ctx, typ, response)
 }

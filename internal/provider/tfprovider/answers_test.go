@@ -24,7 +24,7 @@ import (
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == tfplugin.KeeperArg {
 		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-		os.Exit(tfplugin.ServeKeeper(os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(serveKeeper(os.Args[2:]))
 	}
 	os.Exit(m.Run())
 }

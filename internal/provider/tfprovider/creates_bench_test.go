@@ -1,6 +1,7 @@
 package tfprovider_test
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,25 +22,33 @@ import (
 // keeper that keeps each create's answer (keeper: engine/answers.go,
 // tfplugin/keeper.go). It reports the apply's wall time and the CPU of
 // this process and of the processes it started (getrusage, self and
-// children: the plugin, and the keeper with it).
+// children: the plugin, and the keeper with it), the keeper's own CPU
+// (it reports it as it exits: keeper_cpu_test.go), and the keeper's CPU
+// per create. -creates sets the number of creates; -keeper-profile
+// writes the keeper's CPU profile to a file.
 //
 //	go test -run '^$' -bench BenchmarkApplyCreates -benchtime 1x ./internal/provider/tfprovider/
 func BenchmarkApplyCreates(b *testing.B) {
-	const n = 5000
+	n := *benchCreates
 	var yaml strings.Builder
 	yaml.WriteString("providers:\n  fwtest: { source: kyku/fwtest, config: { dir: CLOUD } }\nresources:\n")
 	for i := range n {
 		fmt.Fprintf(&yaml, "  r%d: { type: fwtest_item, properties: { name: r%d, value: v1 } }\n", i, i)
 	}
 	for _, kept := range []bool{false, true} {
-		name, tune := "direct", func(*tfprovider.Config) {}
+		name := "direct"
 		if kept {
-			name, tune = "keeper", keeper
+			name = "keeper"
 		}
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
 				dir := b.TempDir()
+				tune, cpuFile := func(*tfprovider.Config) {}, filepath.Join(dir, "keeper-cpu")
+				b.Cleanup(func() { d, _ := os.ReadFile(cpuFile); b.Logf("keepers: %q", d) })
+				if kept {
+					tune = measuredKeeper(cpuFile, *keeperProfile)
+				}
 				cloud := filepath.Join(dir, "cloud")
 				if err := os.MkdirAll(cloud, 0o755); err != nil {
 					b.Fatal(err)
@@ -62,12 +71,26 @@ func BenchmarkApplyCreates(b *testing.B) {
 				}
 				b.ReportMetric(wall.Seconds(), "s/apply")
 				b.ReportMetric((after.self - before.self).Seconds(), "s-cpu-kyku/apply")
-				b.ReportMetric((after.children - before.children).Seconds(), "s-cpu-plugin/apply")
+				var kcpu, ksys time.Duration
+				if kept {
+					if kcpu, ksys, err = keeperCPU(cpuFile); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric((after.children - before.children - kcpu).Seconds(), "s-cpu-plugin/apply")
+				b.ReportMetric(kcpu.Seconds(), "s-cpu-keeper/apply")
+				b.ReportMetric(ksys.Seconds(), "s-sys-keeper/apply")
+				b.ReportMetric(float64(kcpu.Microseconds())/1000/float64(n), "ms-cpu-keeper/create")
 				b.StartTimer()
 			}
 		})
 	}
 }
+
+var (
+	benchCreates  = flag.Int("creates", 5000, "BenchmarkApplyCreates: the number of creates")
+	keeperProfile = flag.String("keeper-profile", "", "BenchmarkApplyCreates: write the journal keeper's CPU profile to this file")
+)
 
 type cpuTimes struct{ self, children time.Duration }
 

@@ -33,6 +33,10 @@ type world struct {
 	// tune, when set, changes the configuration of every provider the
 	// world's engines start.
 	tune func(*tfprovider.Config)
+	// remoteBox, when set, makes the state's backend keep no answers
+	// beside it, as a remote one: they are kept in this directory
+	// (engine.Options.Answers; answersremote_test.go).
+	remoteBox string
 }
 
 func newWorld(t *testing.T, tp tfplugintest.Provider) *world {
@@ -79,8 +83,9 @@ func (w *world) engine(cfg *config.Config) *engine.Engine {
 	w.close()
 	w.router = tfprovider.NewRouter(base, plugins...)
 	w.t.Cleanup(w.close)
-	return engine.New(w.router, local.New(filepath.Join(w.dir, ".kyku"), "", local.Options{}), engine.Options{
+	return engine.New(w.router, w.stateBackend(), engine.Options{
 		DeployPrefix: "t", RetryBase: time.Millisecond, DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond,
+		Answers: w.answers(),
 	})
 }
 

@@ -70,8 +70,9 @@ func (w *world) wrapped(cfg *config.Config, c *creates) *engine.Engine {
 	w.t.Helper()
 	w.engine(cfg) // starts the router
 	c.Router = w.router
-	return engine.New(c, w.backend(), engine.Options{
+	return engine.New(c, w.stateBackend(), engine.Options{
 		DeployPrefix: "t", RetryBase: time.Millisecond, DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond,
+		Answers: w.answers(),
 	})
 }
 

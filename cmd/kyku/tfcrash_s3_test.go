@@ -1,0 +1,199 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/statemgr/s3/s3test"
+	"github.com/kyku/action/internal/tfplugin/tfplugintest"
+)
+
+// TestCrashOnTofuStateInS3: TestCrashOnTofuState's shape on a Terraform
+// state in an s3 backend (the S3 server): applies SIGKILLed with their
+// process group while creating; the journal keepers keep the answers of
+// the creates in flight in this machine's answer box for that state
+// (under XDG_STATE_HOME, not in the root), and after each kill a plan
+// refuses nothing, once the dead apply's lock is removed (force-unlock,
+// as its message says). The last apply completes: every instance once in the
+// state, each the cloud's object, none made twice, no process left, no
+// answer left; tofu (KYKU_TEST_TOFU) reads the state after each kill.
+func TestCrashOnTofuStateInS3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	srv := s3test.Require(t)
+	bucket := srv.NewBucket(t)
+	root := filepath.Join(t.TempDir(), "root")
+	if err := os.MkdirAll(filepath.Join(root, "cloud"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const n = 60
+	tf := fmt.Sprintf(`terraform {
+  required_providers {
+    fwtest = { source = "kyku/fwtest", version = "0.1.0" }
+  }
+  backend "s3" {
+    bucket         = %q
+    key            = "estate/terraform.tfstate"
+    region         = %q
+    endpoints      = { s3 = %q }
+    use_path_style = true
+    use_lockfile   = true
+  }
+}
+
+provider "fwtest" {
+  dir = "${path.module}/cloud"
+}
+
+resource "fwtest_item" "bulk" {
+  count = %d
+  name  = "bulk-${count.index}"
+  value = "v1"
+}
+`, bucket, srv.Region, srv.Endpoint, n)
+	if err := os.WriteFile(filepath.Join(root, "main.tf"), []byte(tf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	p := &project{t: t, dir: root, env: append(srv.Env(),
+		"KYKU_PLUGIN_MIRROR="+tfplugintest.Mirror(t, t.TempDir(), tfplugintest.Framework),
+		"KYKU_RETRY_BASE=1ms", "NO_COLOR=1", "XDG_STATE_HOME="+home,
+	)}
+	if code, out := p.run("init", "-c", root); code != 0 {
+		t.Fatalf("init: exit %d\n%s", code, out)
+	}
+	bulk := func() int {
+		objs, _ := filepath.Glob(filepath.Join(root, "cloud", "bulk-*.json"))
+		return len(objs)
+	}
+	kills, kept := 0, 0
+	for _, at := range []int{5, 20, 35, 50} {
+		if killApplyAt(t, p, bulk, at, "apply", "--auto-approve", "--parallelism", "4", "-c", root) {
+			kills++
+		}
+		waitNoProcessIn(t, root)
+		statePath := s3TofuState(t, srv, bucket)
+		tofuReads(t, statePath)
+		answers := boxAnswers(t, home)
+		kept += len(answers)
+		t.Logf("killed at %d bulk objects: %d answers kept", bulk(), len(answers))
+		// The killed apply's lock stays in the bucket (OpenTofu's
+		// lockfile has no heartbeat to tell it dead): removed as its
+		// message says, the one user step.
+		code, out := p.run("plan", "--lock-timeout", "0s", "-c", root)
+		if m := forceUnlockRE.FindStringSubmatch(out); code != 0 && m != nil {
+			if code, out := p.run("force-unlock", "--force", m[1], "-c", root); code != 0 {
+				t.Fatalf("force-unlock: exit %d\n%s", code, tail(out))
+			}
+			code, out = p.run("plan", "-c", root)
+		}
+		if code != 0 {
+			t.Fatalf("plan after a kill: exit %d\n%s", code, tail(out))
+		}
+	}
+	if kills == 0 {
+		t.Fatal("no apply was killed")
+	}
+	if code, out := p.run("apply", "--auto-approve", "-c", root); code != 0 {
+		t.Fatalf("apply after crashes: exit %d\n%s", code, tail(out))
+	}
+	waitNoProcessIn(t, root)
+	statePath := s3TofuState(t, srv, bucket)
+	tofuReads(t, statePath)
+	st := readTofuState(t, statePath)
+	ids := map[string]bool{}
+	for _, r := range st.Resources {
+		for _, in := range r.Instances {
+			var attrs struct{ ID string }
+			if err := json.Unmarshal(in.Attributes, &attrs); err != nil {
+				t.Fatal(err)
+			}
+			if ids[attrs.ID] || in.Deposed != "" {
+				t.Errorf("%s is in the state twice", attrs.ID)
+			}
+			ids[attrs.ID] = true
+		}
+	}
+	if len(ids) != n {
+		t.Errorf("the state holds %d instances, want %d", len(ids), n)
+	}
+	if got := bulk(); got != n {
+		t.Errorf("the cloud holds %d bulk objects, want %d: one per instance", got, n)
+	}
+	objs, _ := filepath.Glob(filepath.Join(root, "cloud", "bulk-*.json"))
+	for _, f := range objs {
+		if id := strings.TrimSuffix(filepath.Base(f), ".json"); !ids[id] {
+			t.Errorf("object %s in the cloud is in no state", id)
+		}
+	}
+	if code, out := p.run("plan", "--detailed-exitcode", "-c", root); code != 0 {
+		t.Errorf("plan after the apply completed: exit %d, want 0\n%s", code, tail(out))
+	}
+	if answers := boxAnswers(t, home); len(answers) > 0 {
+		t.Errorf("%d kept answers left after the apply completed", len(answers))
+	}
+	if kept == 0 {
+		t.Error("no answer was kept: no kill came while a create was in flight")
+	}
+	if _, err := os.Stat(filepath.Join(root, ".kyku")); err == nil {
+		if left, _ := filepath.Glob(filepath.Join(root, ".kyku", "*answers*")); len(left) > 0 {
+			t.Errorf("answers kept in the root (a checkout): %v", left)
+		}
+	}
+	t.Logf("%d applies killed, %d answers of creates in flight kept and folded", kills, kept)
+}
+
+var forceUnlockRE = regexp.MustCompile(`kyku force-unlock ([0-9a-f]+)`)
+
+// s3TofuState downloads the Terraform state in bucket to a file.
+func s3TofuState(t *testing.T, srv *s3test.Server, bucket string) string {
+	t.Helper()
+	out, err := srv.Client.GetObject(t.Context(), &awss3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String("estate/terraform.tfstate")})
+	if err != nil {
+		t.Fatalf("get the state: %v", err)
+	}
+	defer out.Body.Close()
+	data, err := io.ReadAll(out.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "terraform.tfstate")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// boxAnswers are the answers (and notes) in this machine's answer boxes
+// under the state directory home (kyku/answers/<state>/).
+func boxAnswers(t *testing.T, home string) []state.Answer {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(home, "kyku", "answers", "*", "*"))
+	var out []state.Answer
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), ".") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := state.DecodeAnswer(filepath.Base(f), data)
+		if err != nil {
+			t.Fatalf("a kept answer does not decode: %v", err)
+		}
+		out = append(out, a)
+	}
+	return out
+}
