@@ -207,3 +207,38 @@ func TestAddList(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestQueryAnswerIsTheActionsOwn: an answer of 200 whose root is not the
+// action's (a proxy's page, another action's answer) fails the call
+// rather than reading as an empty listing; the action's own decodes.
+func TestQueryAnswerIsTheActionsOwn(t *testing.T) {
+	// No XMLName: the root is QueryAnswer's to check, not the decoder's.
+	type vpcIDs struct {
+		IDs []string `xml:"vpcSet>item>vpcId"`
+	}
+	for _, tc := range []struct {
+		name, body string
+		ok         bool
+	}{
+		{"its own", `<DescribeVpcsResponse><vpcSet><item><vpcId>vpc-1</vpcId></item></vpcSet></DescribeVpcsResponse>`, true},
+		{"another action's", `<DescribeSubnetsResponse><subnetSet/></DescribeSubnetsResponse>`, false},
+		{"a proxy's page", `<html><body>sign in</body></html>`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.WriteString(w, tc.body)
+			}))
+			defer srv.Close()
+			out, err := awswire.QueryAnswer[vpcIDs](t.Context(), client(srv.URL, "ec2"), "DescribeVpcs", nil)
+			if tc.ok {
+				if err != nil || len(out.IDs) != 1 {
+					t.Fatalf("QueryAnswer = %+v, %v; want vpc-1", out, err)
+				}
+				return
+			}
+			if err == nil || out != nil {
+				t.Fatalf("QueryAnswer = %+v, %v; want an error and no answer", out, err)
+			}
+		})
+	}
+}

@@ -2,8 +2,6 @@ package ec2api
 
 import (
 	"context"
-	"encoding/xml"
-	"fmt"
 
 	"github.com/kyku/action/internal/provider/aws/awswire"
 )
@@ -22,26 +20,8 @@ func New(wire awswire.Client) *Client {
 	return &Client{wire: &wire}
 }
 
-// call sends action with f and decodes its answer, which must be the
-// action's own (<ActionResponse>): a page that is not, such as a proxy's
-// answering 200, fails rather than reads as an empty listing.
+// call sends action with f and decodes its answer (awswire.QueryAnswer:
+// it must be the action's own).
 func call[O any](ctx context.Context, c *Client, action string, f form) (*O, error) {
-	out := new(O)
-	if err := c.wire.Query(ctx, action, f.v, &answer[O]{action: action, out: out}); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// answer decodes an action's answer into out after checking its root.
-type answer[O any] struct {
-	action string
-	out    *O
-}
-
-func (a *answer[O]) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
-	if want := a.action + "Response"; start.Name.Local != want {
-		return fmt.Errorf("the answer is <%s>, not <%s>", start.Name.Local, want)
-	}
-	return d.DecodeElement(a.out, &start)
+	return awswire.QueryAnswer[O](ctx, c.wire, action, f.v)
 }
