@@ -10,8 +10,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"golang.org/x/oauth2/google"
 
@@ -23,7 +21,6 @@ import (
 	"github.com/kyku/action/internal/provider/hetzner"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/tfinstall/pgpverify"
-	"github.com/kyku/action/internal/tfplugin"
 	"github.com/kyku/action/internal/workspace/awsstore"
 )
 
@@ -31,13 +28,7 @@ import (
 var version, commit string
 
 func main() {
-	if len(os.Args) == 2 && os.Args[1] == tfplugin.KeeperArg {
-		// The journal keeper of one provider process, started by this
-		// executable itself (tfplugin/keeper.go): a write to Kyku's pipe
-		// once Kyku is gone fails rather than killing it.
-		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-		os.Exit(tfplugin.ServeKeeper(os.Stdin, os.Stdout, os.Stderr))
-	}
+	cliproc.ServeKeeper(os.Args[1:])
 	if err := cliproc.CheckStartedBy(os.Getenv); err != nil {
 		fmt.Fprintf(os.Stderr, "kyku-engine: %v\n", err)
 		os.Exit(1)
@@ -54,7 +45,7 @@ func main() {
 		// What a provider registry signs.
 		VerifySignature: pgpverify.Verify,
 		Version:         cli.Version{Version: version, Commit: commit},
-		Keeper:          keeper(os.Getenv),
+		Keeper:          cliproc.KeeperCommand(os.Getenv),
 	}))
 }
 
@@ -65,21 +56,4 @@ func registry() provider.Registry {
 		"aws":     aws.New,
 		"hetzner": hetzner.New,
 	}
-}
-
-// keeper is the command of the Terraform providers' journal keeper: this
-// executable, unless KYKU_JOURNAL_KEEPER=0 turns it off (docs/terraform-state.md,
-// "An apply killed with SIGKILL": it costs a process beside each provider
-// process, its CPU and two data syncs per create). nil: no keeper (turned
-// off, or this executable cannot be found), providers are kyku-engine's own
-// children.
-func keeper(getenv func(string) string) []string {
-	if getenv("KYKU_JOURNAL_KEEPER") == "0" {
-		return nil
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return nil
-	}
-	return []string{self, tfplugin.KeeperArg}
 }

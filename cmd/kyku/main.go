@@ -33,6 +33,7 @@ var version, commit string
 
 func main() {
 	args := os.Args[1:]
+	cliproc.ServeKeeper(args)
 	if !cliproc.AnswersItself(args) {
 		if err := runEngine(args); err != nil {
 			fmt.Fprintf(os.Stderr, "kyku: %v\n", err)
@@ -44,6 +45,7 @@ func main() {
 		Environ:   os.Environ,
 		Providers: registry(),
 		Version:   cli.Version{Version: version, Commit: commit},
+		Keeper:    cliproc.KeeperCommand(os.Getenv),
 	}))
 }
 

@@ -1,4 +1,4 @@
-package main
+package cliproc
 
 import (
 	"testing"
@@ -8,7 +8,7 @@ import (
 
 // TestJournalKeeperOnByDefault: the Terraform providers go through a
 // journal keeper (this executable with tfplugin.KeeperArg) unless
-// KYKU_JOURNAL_KEEPER=0 turns it off.
+// KYKU_JOURNAL_KEEPER=0 turns it off, in kyku and kyku-engine alike.
 func TestJournalKeeperOnByDefault(t *testing.T) {
 	for _, tt := range []struct {
 		env  string
@@ -17,7 +17,7 @@ func TestJournalKeeperOnByDefault(t *testing.T) {
 		{"", true}, {"1", true}, {"yes", true}, {"0", false},
 	} {
 		t.Run("KYKU_JOURNAL_KEEPER="+tt.env, func(t *testing.T) {
-			got := keeper(func(k string) string {
+			got := KeeperCommand(func(k string) string {
 				if k == "KYKU_JOURNAL_KEEPER" {
 					return tt.env
 				}
