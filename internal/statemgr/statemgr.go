@@ -185,6 +185,14 @@ type AnswerBox interface {
 	ClearNotes(ctx context.Context) error
 }
 
+// Identified is a backend (or a Terraform state's slot) whose Describe
+// leaves out what tells two of its states apart (an http address's query,
+// redacted): Identity names the state wholly, for a hash that is never
+// shown (the answer box this machine keeps for a remote state).
+type Identified interface {
+	Identity() string
+}
+
 // AnswerKeeper is a backend that may keep answers: AnswerBox is nil when
 // it does not.
 type AnswerKeeper interface {

@@ -27,12 +27,16 @@ func answerBox(b statemgr.Backend, s Settings) statemgr.AnswerBox {
 	if s.AnswerDir == "" {
 		return nil
 	}
-	return local.AnswerDir(filepath.Join(s.AnswerDir, stateKey(b.Describe(), s.Env)))
+	where := b.Describe()
+	if id, ok := b.(statemgr.Identified); ok {
+		where = id.Identity()
+	}
+	return local.AnswerDir(filepath.Join(s.AnswerDir, stateKey(where, s.Env)))
 }
 
 // stateKey names a state's directory of answers: a hash of where it is
-// (its backend's description: type and address, bucket and key) and the
-// workspace, so two states never share one, and the name says nothing of
+// (its backend's identity or description: type and address, bucket and
+// key) and the workspace, so two states never share one, and the name says nothing of
 // the state.
 func stateKey(where, env string) string {
 	h := sha256.Sum256([]byte(where + "\x00" + env))

@@ -31,12 +31,19 @@ func TestAnswerBoxOfARemoteState(t *testing.T) {
 		return strings.TrimSuffix(box.AnswerPath("x"), string(filepath.Separator)+filepath.Base(box.AnswerPath("x")))
 	}
 	a := dir(remote("https://state.example/a"), Settings{AnswerDir: home})
+	if q1, q2 := dir(remote("https://state.example/a?name=app1"), Settings{AnswerDir: home}), dir(remote("https://state.example/a?name=app2"), Settings{AnswerDir: home}); q1 == q2 {
+		t.Errorf("?name=app1 and ?name=app2 share the box %q", q1)
+	}
 	if filepath.Dir(a) != home {
 		t.Fatalf("a remote state's box %q, want one under %s", a, home)
 	}
 	for name, other := range map[string]string{
 		"another address":   dir(remote("https://state.example/b"), Settings{AnswerDir: home}),
 		"another workspace": dir(remote("https://state.example/a"), Settings{AnswerDir: home, Env: "staging"}),
+		// Describe redacts query values: ?name=app1 and ?name=app2 would
+		// be one state's box, and one state's apply would fold or drop
+		// the other's answers.
+		"another query": dir(remote("https://state.example/a?name=app2"), Settings{AnswerDir: home}),
 	} {
 		if other == a || other == "" {
 			t.Errorf("%s: box %q, want one of its own beside %q", name, other, a)

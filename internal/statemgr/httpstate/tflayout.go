@@ -64,6 +64,9 @@ var _ tflayout.Slot = (*tfDocument)(nil)
 func (d *tfDocument) Form() tfstate.Form { return tfstate.Compact }
 func (d *tfDocument) Where() string      { return redact(d.b.cfg.Address) }
 
+// Identity names the document wholly (Backend.Identity).
+func (d *tfDocument) Identity() string { return identity(d.b.cfg.Address) }
+
 func (d *tfDocument) LockPath() string {
 	if d.b.cfg.LockAddress == "" {
 		return d.Where() + " (no lock_address: no lock)"

@@ -107,6 +107,16 @@ func New(slot Slot, aside Aside, opts Options) *Backend {
 // Describe names the backend and where the state is.
 func (b *Backend) Describe() string { return b.opts.Name + " " + b.slot.Where() }
 
+// Identity names the state wholly, for a hash that is never shown (a
+// journal keeper's answer box): the slot's Identity where its Where
+// leaves out what tells two states apart (an http address's query).
+func (b *Backend) Identity() string {
+	if s, ok := b.slot.(statemgr.Identified); ok {
+		return b.opts.Name + " " + s.Identity()
+	}
+	return b.Describe()
+}
+
 // Read returns the state in Kyku's model, or (nil, nil) when there is
 // none. What Kyku kept beside it for this very version of the state comes
 // with it.
