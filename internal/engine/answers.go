@@ -147,14 +147,18 @@ func (e *Engine) foldAnswer(ctx context.Context, cfg *config.Config, st *state.F
 		return true, nil
 	case errors.Is(err, provider.ErrUnusableAnswer), errors.Is(err, provider.ErrNotSupported):
 		return false, nil // not an answer this provider keeps
+	}
+	cr := cfg.Resource(a.Address)
+	switch {
+	case cr == nil || cr.Type != a.Type:
+		// Not in the configuration as its type (removed, or its type
+		// renamed by a newer provider, which then cannot read it): the
+		// intent stays refused, with its way out, and no run fails on it.
+		return false, nil
 	case err != nil:
 		// The provider did not start, or could not say its schema: the
 		// run's failure, said as such, not the answer's refusal.
 		return false, fmt.Errorf("fold the kept answer of %s: %w", a.Address, err)
-	}
-	cr := cfg.Resource(a.Address)
-	if cr == nil || cr.Type != a.Type {
-		return false, nil
 	}
 	for _, sr := range st.Resources {
 		if sr.Type == a.Type && sr.ProviderID == o.ID {

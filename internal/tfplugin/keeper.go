@@ -100,7 +100,14 @@ func serveKeeper(in io.Reader, out, logs io.Writer) error {
 	conn := dialRPC(network, addr, providerTLS(tls.Certificate{Certificate: [][]byte{setup.Cert}, PrivateKey: key}, serverCert), nil)
 	defer conn.close()
 
-	var inFlight sync.WaitGroup
+	// stopped (under mu) ends the reader's calls once the provider
+	// exited: WaitGroup.Go may not run beside a Wait that could have
+	// found the group empty.
+	var (
+		inFlight sync.WaitGroup
+		mu       sync.Mutex
+		stopped  bool
+	)
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
@@ -109,10 +116,16 @@ func serveKeeper(in io.Reader, out, logs io.Writer) error {
 			if readFrame(in, &c) != nil {
 				return
 			}
+			mu.Lock()
+			if stopped {
+				mu.Unlock()
+				return
+			}
 			inFlight.Go(func() {
 				r := keep(conn, &c)
 				_ = fw.write(&r)
 			})
+			mu.Unlock()
 		}
 	}()
 	select {
@@ -122,6 +135,9 @@ func serveKeeper(in io.Reader, out, logs io.Writer) error {
 		inFlight.Wait()
 		kill()
 	case <-exited:
+		mu.Lock()
+		stopped = true
+		mu.Unlock()
 		inFlight.Wait()
 	}
 	return nil

@@ -48,7 +48,7 @@ func (s *keeperSetup) decode(d *frameDec) {
 		d.fail() // more strings than bytes left
 		return
 	}
-	s.Env = make([]string, 0, n)
+	s.Env = make([]string, 0, min(n, 256)) // n is the sender's word: grown as read
 	for range n {
 		s.Env = append(s.Env, d.str())
 	}

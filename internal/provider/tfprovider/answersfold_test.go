@@ -3,6 +3,7 @@ package tfprovider_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -84,5 +85,31 @@ func TestFoldSaysProviderFailure(t *testing.T) {
 				t.Errorf("state: b %+v, interrupted %v", st.Resources["b"], st.Interrupted)
 			}
 		})
+	}
+}
+
+// TestFoldOfAnAddressNoLongerConfigured: b's kept answer, b then removed
+// from the configuration and its provider unable to read the answer (a
+// newer provider renamed the type): the fold leaves b's intent open,
+// refused with its way out, and fails no plan over an answer nothing
+// asks for (every plan and apply failed on it, --forget-interrupted
+// included, until the file was deleted by hand).
+func TestFoldOfAnAddressNoLongerConfigured(t *testing.T) {
+	w := newWorld(t, tfplugintest.Framework)
+	w.tune = keeper
+	interrupt(t, w)
+	without := strings.Replace(interruptedCfg, "  b:\n    type: TP_item\n    properties: { name: b, value: v1 }\n", "", 1)
+	if without == interruptedCfg {
+		t.Fatal("b is still in the configuration")
+	}
+	gone := w.parse(without)
+	w.engine(gone) // starts the router
+	unknown := errors.New(`provider fwtest: has no resource type "fwtest_item"`)
+	e := engine.New(answersFailing{w.router, unknown}, w.stateBackend(), engine.Options{DeployPrefix: "t", Answers: w.answers()})
+	if _, err := e.Plan(t.Context(), gone); err != nil && strings.Contains(err.Error(), "fold the kept answer") {
+		t.Errorf("plan failed on b's answer: %v", err)
+	}
+	if st := w.state(); st.Interrupted["b"] == "" {
+		t.Errorf("b's intent was closed: %v", st.Interrupted)
 	}
 }
