@@ -55,7 +55,8 @@ func DefaultEndpoint(service, region string) string {
 }
 
 // Query calls action with params (without Action and Version, which it
-// adds) and decodes the XML answer into out (nil to ignore it).
+// adds), checks that the XML answer is the action's own and decodes it
+// into out (nil to ignore it).
 func (c *Client) Query(ctx context.Context, action string, params url.Values, out any) error {
 	form := url.Values{}
 	for k, v := range params {
@@ -72,7 +73,11 @@ func (c *Client) Query(ctx context.Context, action string, params url.Values, ou
 	if status/100 != 2 {
 		return queryError(action, status, answer)
 	}
-	return decodeXML(action, answer, out)
+	// The answer must be the action's own (<ActionResponse>, in EC2's
+	// dialect and the Query protocol alike): a page that is not, such as
+	// a proxy's answering 200, fails rather than reads as an empty
+	// listing or a done deletion.
+	return decodeXML(action, answer, &rooted{action: action, out: out})
 }
 
 // JSON calls the JSON 1.1 operation op with in (marshalled with

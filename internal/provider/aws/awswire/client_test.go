@@ -242,3 +242,23 @@ func TestQueryAnswerIsTheActionsOwn(t *testing.T) {
 		})
 	}
 }
+
+// TestQueryWithoutOutputChecksTheAnswer: a call whose output is not read
+// (a Delete) still fails on an answer of 200 that is not its own: a
+// proxy's page is no deletion.
+func TestQueryWithoutOutputChecksTheAnswer(t *testing.T) {
+	answering := func(body string) *awswire.Client {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.WriteString(w, body)
+		}))
+		t.Cleanup(srv.Close)
+		return client(srv.URL, "elasticloadbalancing")
+	}
+	if err := answering(`<html><body>sign in</body></html>`).Query(t.Context(), "DeleteLoadBalancer", nil, nil); err == nil {
+		t.Error("a proxy's page read as DeleteLoadBalancer's answer")
+	}
+	own := `<DeleteLoadBalancerResponse><DeleteLoadBalancerResult/></DeleteLoadBalancerResponse>`
+	if err := answering(own).Query(t.Context(), "DeleteLoadBalancer", nil, nil); err != nil {
+		t.Errorf("its own answer: %v", err)
+	}
+}
