@@ -123,7 +123,11 @@ func openerOf(getenv func(string) string, simRoot, version string) bot.Opener {
 				if err != nil {
 					return nil, err
 				}
-				return awsprovider.NewWithClients(awsprovider.ClientsFromConfig(ctx, pc, settings["endpoint"]), awsprovider.Options{}), nil
+				clients, err := awsprovider.ClientsFromConfig(ctx, pc, settings["endpoint"])
+				if err != nil {
+					return nil, err
+				}
+				return awsprovider.NewWithClients(clients, awsprovider.Options{}), nil
 			},
 			"hetzner": hetzner.New,
 		}

@@ -22,7 +22,11 @@ func agreement() *providertest.Agreement {
 			srv := awstest.New()
 			t.Cleanup(srv.Close)
 			cfg := sdkaws.Config{Region: "eu-west-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")}
-			p := aws.NewWithClients(aws.ClientsFromConfig(t.Context(), cfg, srv.URL()), aws.Options{
+			clients, err := aws.ClientsFromConfig(t.Context(), cfg, srv.URL())
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := aws.NewWithClients(clients, aws.Options{
 				MaxAttempts: 4, Backoff: time.Microsecond, MaxBackoff: time.Millisecond, PollInterval: time.Microsecond, MaxPolls: 200,
 				Now: srv.Now, // the fake's clock: RDS's hours between storage changes
 			})

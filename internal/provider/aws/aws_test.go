@@ -33,7 +33,11 @@ func clients(srv *awstest.Server, hc *http.Client) aws.Clients {
 	if hc != nil {
 		cfg.HTTPClient = hc
 	}
-	return aws.ClientsFromConfig(context.Background(), cfg, srv.URL())
+	c, err := aws.ClientsFromConfig(context.Background(), cfg, srv.URL())
+	if err != nil {
+		panic(err) // an endpoint is given: nothing to refuse
+	}
+	return c
 }
 
 // setup is a fake AWS and a provider that gives up soon.

@@ -1,6 +1,9 @@
 // Package aws owns Kyku's AWS provider: every Kyku resource type mapped
-// onto the EC2, ELBv2, RDS and SSM APIs: EC2 through Kyku's own client
-// (ec2api), the others through aws-sdk-go-v2.
+// onto the EC2, ELBv2, RDS and SSM APIs, each through a small client of
+// Kyku's own (ec2api, elbapi, rdsapi, ssmapi, on awswire), not the SDK's
+// generated service packages; AWS's own endpoints are built for the aws,
+// aws-cn and aws-us-gov partitions, FIPS and dual-stack ones are not
+// (the endpoint setting or AWS_ENDPOINT_URL_<SERVICE> names them).
 //
 // # Mapping
 //

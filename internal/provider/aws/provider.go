@@ -17,6 +17,7 @@ import (
 	rds "github.com/kyku/action/internal/provider/aws/rdsapi"
 	ssm "github.com/kyku/action/internal/provider/aws/ssmapi"
 
+	"github.com/kyku/action/internal/provider/aws/awswire"
 	"github.com/kyku/action/internal/provider/aws/ec2api"
 	"github.com/kyku/action/internal/provider/kinds"
 	"github.com/kyku/action/internal/provider/retry"
@@ -108,7 +109,11 @@ func New(ctx context.Context, settings map[string]string, getenv func(string) st
 	if cfg.Region == "" {
 		return nil, fmt.Errorf("no aws region: set region in the provider block or AWS_REGION")
 	}
-	return NewWithClients(ClientsFromConfig(ctx, cfg, settings["endpoint"]), Options{}), nil
+	clients, err := ClientsFromConfig(ctx, cfg, settings["endpoint"])
+	if err != nil {
+		return nil, err
+	}
+	return NewWithClients(clients, Options{}), nil
 }
 
 // ResponseTimeout bounds how long a request waits for AWS to start
@@ -123,18 +128,21 @@ const ResponseTimeout = time.Minute
 // endpoint each client takes the endpoint cfg configures for its service
 // as the SDK's own clients would (wireClient): AWS_ENDPOINT_URL_<SERVICE>,
 // AWS_ENDPOINT_URL, a profile's endpoint_url, else AWS's own.
-func ClientsFromConfig(ctx context.Context, cfg aws.Config, endpoint string) Clients {
+func ClientsFromConfig(ctx context.Context, cfg aws.Config, endpoint string) (Clients, error) {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
 			t.ResponseHeaderTimeout = ResponseTimeout
 		})
 	}
-	return Clients{
-		EC2: ec2api.New(wireClient(ctx, cfg, endpoint, "EC2")),
-		ELB: elb.New(wireClient(ctx, cfg, endpoint, elb.SDKID)),
-		RDS: rds.New(wireClient(ctx, cfg, endpoint, rds.SDKID)),
-		SSM: ssm.New(wireClient(ctx, cfg, endpoint, ssm.SDKID)),
+	var bases [4]awswire.Client
+	for i, id := range []string{"EC2", elb.SDKID, rds.SDKID, ssm.SDKID} {
+		w, err := wireClient(ctx, cfg, endpoint, id)
+		if err != nil {
+			return Clients{}, err
+		}
+		bases[i] = w
 	}
+	return Clients{EC2: ec2api.New(bases[0]), ELB: elb.New(bases[1]), RDS: rds.New(bases[2]), SSM: ssm.New(bases[3])}, nil
 }
 
 // NewWithClients builds the provider on given clients (tests use this).
