@@ -33,7 +33,7 @@ type keeperSetup struct {
 func (s *keeperSetup) encode(e *frameEnc) {
 	e.str(s.Path)
 	e.str(s.Dir)
-	e.num(uint64(len(s.Env)))
+	e.uvarint(uint64(len(s.Env)))
 	for _, kv := range s.Env {
 		e.str(kv)
 	}
@@ -43,7 +43,7 @@ func (s *keeperSetup) encode(e *frameEnc) {
 
 func (s *keeperSetup) decode(d *frameDec) {
 	s.Path, s.Dir = d.str(), d.str()
-	n := d.num()
+	n := d.uvarint()
 	if n > uint64(len(d.b)) {
 		d.fail() // more strings than bytes left
 		return
@@ -68,7 +68,7 @@ type keeperCall struct {
 }
 
 func (c *keeperCall) encode(e *frameEnc) {
-	e.num(c.ID)
+	e.uvarint(c.ID)
 	e.str(c.Method)
 	e.str(c.AnswerTo)
 	e.str(c.Address)
@@ -77,7 +77,7 @@ func (c *keeperCall) encode(e *frameEnc) {
 }
 
 func (c *keeperCall) decode(d *frameDec) {
-	c.ID, c.Method, c.AnswerTo, c.Address, c.Type = d.num(), d.str(), d.str(), d.str(), d.str()
+	c.ID, c.Method, c.AnswerTo, c.Address, c.Type = d.uvarint(), d.str(), d.str(), d.str(), d.str()
 	c.Body = d.bytes()
 }
 
@@ -97,10 +97,10 @@ type keeperReply struct {
 }
 
 func (r *keeperReply) encode(e *frameEnc) {
-	e.num(r.ID)
+	e.uvarint(r.ID)
 	e.str(r.Handshake)
-	e.num(uint64(r.PID))
-	e.num(uint64(r.Code))
+	e.uvarint(uint64(r.PID))
+	e.uvarint(uint64(r.Code))
 	e.str(r.Message)
 	e.str(r.Err)
 	e.flag(r.NotSent)
@@ -109,7 +109,7 @@ func (r *keeperReply) encode(e *frameEnc) {
 }
 
 func (r *keeperReply) decode(d *frameDec) {
-	r.ID, r.Handshake, r.PID, r.Code = d.num(), d.str(), int(d.num()), int(d.num())
+	r.ID, r.Handshake, r.PID, r.Code = d.uvarint(), d.str(), int(d.uvarint()), int(d.uvarint())
 	r.Message, r.Err, r.NotSent = d.str(), d.str(), d.flag()
 	hasBody, body := d.flag(), d.bytes()
 	if hasBody && body == nil {
@@ -127,15 +127,15 @@ const maxFrame = maxMessage + 1<<20
 // frameEnc builds a frame's fields.
 type frameEnc struct{ b []byte }
 
-func (e *frameEnc) num(n uint64)   { e.b = binary.AppendUvarint(e.b, n) }
-func (e *frameEnc) str(s string)   { e.num(uint64(len(s))); e.b = append(e.b, s...) }
-func (e *frameEnc) bytes(b []byte) { e.num(uint64(len(b))); e.b = append(e.b, b...) }
+func (e *frameEnc) uvarint(n uint64) { e.b = binary.AppendUvarint(e.b, n) }
+func (e *frameEnc) str(s string)     { e.uvarint(uint64(len(s))); e.b = append(e.b, s...) }
+func (e *frameEnc) bytes(b []byte)   { e.uvarint(uint64(len(b))); e.b = append(e.b, b...) }
 func (e *frameEnc) flag(v bool) {
 	if v {
-		e.num(1)
+		e.uvarint(1)
 		return
 	}
-	e.num(0)
+	e.uvarint(0)
 }
 
 // frameDec reads a frame's fields; the first one missing or too long
@@ -152,7 +152,7 @@ func (d *frameDec) fail() {
 	d.b = nil
 }
 
-func (d *frameDec) num() uint64 {
+func (d *frameDec) uvarint() uint64 {
 	n, k := binary.Uvarint(d.b)
 	if k <= 0 {
 		d.fail()
@@ -164,7 +164,7 @@ func (d *frameDec) num() uint64 {
 
 // bytes is the next field, sharing the frame's memory; nil when empty.
 func (d *frameDec) bytes() []byte {
-	n := d.num()
+	n := d.uvarint()
 	if n > uint64(len(d.b)) {
 		d.fail()
 		return nil
@@ -178,7 +178,7 @@ func (d *frameDec) bytes() []byte {
 }
 
 func (d *frameDec) str() string { return string(d.bytes()) }
-func (d *frameDec) flag() bool  { return d.num() == 1 }
+func (d *frameDec) flag() bool  { return d.uvarint() == 1 }
 
 // frameMsg is what goes in a frame.
 type frameMsg interface {
