@@ -301,9 +301,6 @@ func (q *Queue) run(j Job) (*Requeue, time.Duration) {
 	d := q.opts.Now().Sub(start)
 	if rq := WillRequeue(ctx, err); rq != nil {
 		log.Info("job requeued", "key", rq.Key, "reason", rq.Reason, "duration", d)
-		if q.opts.Requeued != nil {
-			q.opts.Requeued(j.Kind)
-		}
 		return rq, d
 	}
 	if err != nil {

@@ -69,4 +69,9 @@ func (q *Queue) requeue(j Job, rq *Requeue) {
 	q.enqueueLocked(j)
 	q.cond.Broadcast()
 	q.mu.Unlock()
+	// Counted once queued again: a job dropped at shutdown instead is
+	// counted dropped, not requeued.
+	if q.opts.Requeued != nil {
+		q.opts.Requeued(j.Kind)
+	}
 }

@@ -222,3 +222,36 @@ func TestRequeuedJobIsTimedOnce(t *testing.T) {
 		}
 	})
 }
+
+// TestRequeueDroppedAtShutdownIsNotCounted: a job asking to run again
+// as a stopping queue cancels it is dropped, and observed so (Done,
+// OutcomeDropped), never as requeued.
+func TestRequeueDroppedAtShutdownIsNotCounted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var requeued, outcomes []string
+		q := start(t, Options{Workers: 1,
+			Requeued: func(kind string) { mu.Lock(); defer mu.Unlock(); requeued = append(requeued, kind) },
+			Done: func(kind, outcome string, _ time.Duration) {
+				mu.Lock()
+				defer mu.Unlock()
+				outcomes = append(outcomes, kind+" "+outcome)
+			}})
+		_ = q.Submit(Job{Kind: "apply", Key: "env#pr-2", Run: func(ctx context.Context) (string, error) {
+			<-ctx.Done() // cancelled by the stop
+			return "", &Requeue{Key: "env", Reason: "test"}
+		}})
+		synctest.Wait()
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		_ = q.Shutdown(ctx)
+		mu.Lock()
+		defer mu.Unlock()
+		if len(requeued) != 0 {
+			t.Errorf("counted requeued: %v", requeued)
+		}
+		if diff := cmp.Diff([]string{"apply " + OutcomeDropped}, outcomes); diff != "" {
+			t.Errorf("observed (-want +got):\n%s", diff)
+		}
+	})
+}
