@@ -98,8 +98,8 @@ func refuseInterruptedDestroy(st *state.File) error {
 // refuseForgettingAnAnswer refuses to forget the intent of a name whose
 // create's answer its journal keeper kept (answers.go): the answer may
 // name the object the create made, and forgetting would lose its only
-// record. A fold records it, when it can (a plan or an apply); else the
-// user imports the object the answer names.
+// record. An apply's fold records it, when it can (a plan folds in
+// memory only); else the user imports the object the answer names.
 func (e *Engine) refuseForgettingAnAnswer(ctx context.Context, names []string) error {
 	box := e.answerBox()
 	if box == nil {
@@ -115,7 +115,7 @@ func (e *Engine) refuseForgettingAnAnswer(ctx context.Context, names []string) e
 		if err != nil || a.Address != n || a.Response == nil {
 			continue
 		}
-		return fmt.Errorf("--forget-interrupted %s: the provider's answer to its create is kept in %s and may name the object it made: run kyku plan, which records it, or import that object (kyku import %s ID)", shellWord(n), box.AnswerPath(n), shellWord(n))
+		return fmt.Errorf("--forget-interrupted %s: the provider's answer to its create is kept in %s and may name the object it made: run kyku apply without --forget-interrupted, which records it, or import that object (kyku import %s ID)", shellWord(n), box.AnswerPath(n), shellWord(n))
 	}
 	return nil
 }
