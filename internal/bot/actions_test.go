@@ -193,6 +193,13 @@ func TestWorkflowRunDeliveryIsOnlyAHint(t *testing.T) {
 	if len(runs) != 1 {
 		t.Fatalf("runs %+v, want the dispatched one", runs)
 	}
+	// The watcher looks at its run once as it starts (beside the job
+	// that dispatched it): the run ends only after that look, or the
+	// watcher would find it ended by itself and the hint have nothing to
+	// wake.
+	eventually(t, "the watcher did not look at its run", func() bool {
+		return h.checkRunNamed("kyku plan (infra/prod)").DetailsURL != ""
+	})
 	h.gh.UpdateWorkflowRun(repoName, runs[0].ID, func(r *githubtest.WorkflowRun) {
 		r.Status, r.Conclusion = "completed", "cancelled"
 	})
