@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyku/action/internal/statemgr/gcs/gcstest"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 )
 
@@ -37,7 +38,15 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
+	// The GCS emulator beside the S3 server (TestCrashOnTofuStateInGCS).
+	stopGCS, err := gcstest.Setup()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
 	code := s3test.Main(m)
+	stopGCS()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

@@ -14,6 +14,7 @@ import (
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/statemgr/gcs/gcstest"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
 )
@@ -33,6 +34,60 @@ func TestCrashOnTofuStateInS3(t *testing.T) {
 	}
 	srv := s3test.Require(t)
 	bucket := srv.NewBucket(t)
+	crashOnRemoteTofuState(t, remoteTofuState{
+		backend: fmt.Sprintf(`  backend "s3" {
+    bucket         = %q
+    key            = "estate/terraform.tfstate"
+    region         = %q
+    endpoints      = { s3 = %q }
+    use_path_style = true
+    use_lockfile   = true
+  }`, bucket, srv.Region, srv.Endpoint),
+		env:   srv.Env(),
+		state: func(t *testing.T) string { return s3TofuState(t, srv, bucket) },
+	})
+}
+
+// TestCrashOnTofuStateInGCS: TestCrashOnTofuStateInS3 on a Terraform state
+// in a gcs backend (the GCS emulator): its lock object outlives a
+// SIGKILL as the S3 lockfile does.
+func TestCrashOnTofuStateInGCS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	srv := gcstest.Require(t)
+	bucket := srv.NewBucket(t)
+	crashOnRemoteTofuState(t, remoteTofuState{
+		backend: fmt.Sprintf(`  backend "gcs" {
+    bucket = %q
+    prefix = "estate"
+  }`, bucket),
+		env: []string{"STORAGE_EMULATOR_HOST=" + srv.Host},
+		state: func(t *testing.T) string {
+			t.Helper()
+			data, _, err := srv.Get(t.Context(), bucket, "estate/default.tfstate")
+			if err != nil {
+				t.Fatalf("get the state: %v", err)
+			}
+			path := filepath.Join(t.TempDir(), "terraform.tfstate")
+			if err := os.WriteFile(path, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return path
+		},
+	})
+}
+
+// remoteTofuState is where crashOnRemoteTofuState keeps the Terraform
+// state: the root's backend block, the environment that reaches it, and
+// how to download the state to a file (for tofu and for the checks).
+type remoteTofuState struct {
+	backend string
+	env     []string
+	state   func(t *testing.T) string
+}
+
+func crashOnRemoteTofuState(t *testing.T, rs remoteTofuState) {
 	root := filepath.Join(t.TempDir(), "root")
 	if err := os.MkdirAll(filepath.Join(root, "cloud"), 0o755); err != nil {
 		t.Fatal(err)
@@ -42,14 +97,7 @@ func TestCrashOnTofuStateInS3(t *testing.T) {
   required_providers {
     fwtest = { source = "kyku/fwtest", version = "0.1.0" }
   }
-  backend "s3" {
-    bucket         = %q
-    key            = "estate/terraform.tfstate"
-    region         = %q
-    endpoints      = { s3 = %q }
-    use_path_style = true
-    use_lockfile   = true
-  }
+%s
 }
 
 provider "fwtest" {
@@ -61,12 +109,12 @@ resource "fwtest_item" "bulk" {
   name  = "bulk-${count.index}"
   value = "v1"
 }
-`, bucket, srv.Region, srv.Endpoint, n)
+`, rs.backend, n)
 	if err := os.WriteFile(filepath.Join(root, "main.tf"), []byte(tf), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
-	p := &project{t: t, dir: root, env: append(srv.Env(),
+	p := &project{t: t, dir: root, env: append(append([]string(nil), rs.env...),
 		"KYKU_PLUGIN_MIRROR="+tfplugintest.Mirror(t, t.TempDir(), tfplugintest.Framework),
 		"KYKU_RETRY_BASE=1ms", "NO_COLOR=1", "XDG_STATE_HOME="+home,
 	)}
@@ -83,7 +131,7 @@ resource "fwtest_item" "bulk" {
 			kills++
 		}
 		waitNoProcessIn(t, root)
-		statePath := s3TofuState(t, srv, bucket)
+		statePath := rs.state(t)
 		tofuReads(t, statePath)
 		answers := boxAnswers(t, home)
 		kept += len(answers)
@@ -109,7 +157,7 @@ resource "fwtest_item" "bulk" {
 		t.Fatalf("apply after crashes: exit %d\n%s", code, tail(out))
 	}
 	waitNoProcessIn(t, root)
-	statePath := s3TofuState(t, srv, bucket)
+	statePath := rs.state(t)
 	tofuReads(t, statePath)
 	st := readTofuState(t, statePath)
 	ids := map[string]bool{}
