@@ -21,6 +21,12 @@ import (
 // EC2's DescribeInstances) is a few hundred kilobytes.
 const maxAnswer = 64 << 20
 
+// signer signs every client's requests: it keeps the signing keys it
+// derived (four HMACs each, per day, region and service) for the requests
+// after, as the SDK's own clients share theirs. It is safe for concurrent
+// use.
+var signer = v4.NewSigner()
+
 // Client calls one AWS service. It is safe for concurrent use.
 type Client struct {
 	// HTTP sends the requests (aws.Config's HTTPClient).
@@ -135,7 +141,7 @@ func (c *Client) send(ctx context.Context, op string, header http.Header, body [
 	if c.Now != nil {
 		now = c.Now
 	}
-	if err := v4.NewSigner().SignHTTP(ctx, creds, req, hex.EncodeToString(sum[:]), c.Service, c.Region, now()); err != nil {
+	if err := signer.SignHTTP(ctx, creds, req, hex.EncodeToString(sum[:]), c.Service, c.Region, now()); err != nil {
 		return 0, nil, fmt.Errorf("%s: sign the request: %w", op, err)
 	}
 	resp, err := c.HTTP.Do(req)

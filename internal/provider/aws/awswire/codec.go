@@ -7,11 +7,9 @@ import (
 	"fmt"
 )
 
-// decodeXML decodes a Query answer into out; nil out ignores it.
-func decodeXML(op string, body []byte, out any) error {
-	if out == nil {
-		return nil
-	}
+// decodeXML decodes a Query answer into out (a rooted: Query always
+// checks the answer's root, whether its output is read or not).
+func decodeXML(op string, body []byte, out *rooted) error {
 	if err := xml.Unmarshal(body, out); err != nil {
 		return fmt.Errorf("%s: decode the answer: %w", op, err)
 	}
