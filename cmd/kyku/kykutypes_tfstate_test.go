@@ -3,14 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 	"github.com/kyku/action/internal/tfstate"
@@ -104,16 +100,7 @@ func TestKykuTypesOnTofuS3State(t *testing.T) {
 	p.env = append(p.env, srv.Env()...)
 	read := func() *tfstate.File {
 		t.Helper()
-		out, err := srv.Client.GetObject(t.Context(), &awss3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
-		if err != nil {
-			t.Fatalf("get the state: %v", err)
-		}
-		defer out.Body.Close()
-		data, err := io.ReadAll(out.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := tfstate.Decode(key, data)
+		f, err := tfstate.Decode(key, srv.Object(t, bucket, key))
 		if err != nil {
 			t.Fatalf("the state is not OpenTofu's: %v", err)
 		}

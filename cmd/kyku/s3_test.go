@@ -15,9 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
-
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 )
 
@@ -149,13 +146,8 @@ type s3State struct {
 
 func readS3State(t *testing.T, srv *s3test.Server, bucket string) s3State {
 	t.Helper()
-	out, err := srv.Client.GetObject(t.Context(), &awss3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String("team/net/state.json")})
-	if err != nil {
-		t.Fatalf("get state: %v", err)
-	}
-	defer out.Body.Close()
 	var st s3State
-	if err := json.NewDecoder(out.Body).Decode(&st); err != nil {
+	if err := json.Unmarshal(srv.Object(t, bucket, "team/net/state.json"), &st); err != nil {
 		t.Fatal(err)
 	}
 	return st

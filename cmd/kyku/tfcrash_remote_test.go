@@ -3,15 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr/gcs/gcstest"
@@ -44,7 +40,7 @@ func TestCrashOnTofuStateInS3(t *testing.T) {
     use_lockfile   = true
   }`, bucket, srv.Region, srv.Endpoint),
 		env:   srv.Env(),
-		state: func(t *testing.T) string { return s3TofuState(t, srv, bucket) },
+		state: func(t *testing.T) []byte { return srv.Object(t, bucket, "estate/terraform.tfstate") },
 	})
 }
 
@@ -63,28 +59,24 @@ func TestCrashOnTofuStateInGCS(t *testing.T) {
     prefix = "estate"
   }`, bucket),
 		env: []string{"STORAGE_EMULATOR_HOST=" + srv.Host},
-		state: func(t *testing.T) string {
+		state: func(t *testing.T) []byte {
 			t.Helper()
 			data, _, err := srv.Get(t.Context(), bucket, "estate/default.tfstate")
 			if err != nil {
 				t.Fatalf("get the state: %v", err)
 			}
-			path := filepath.Join(t.TempDir(), "terraform.tfstate")
-			if err := os.WriteFile(path, data, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			return path
+			return data
 		},
 	})
 }
 
 // remoteTofuState is where crashOnRemoteTofuState keeps the Terraform
 // state: the root's backend block, the environment that reaches it, and
-// how to download the state to a file (for tofu and for the checks).
+// how to read the state (written to a file for tofu and the checks).
 type remoteTofuState struct {
 	backend string
 	env     []string
-	state   func(t *testing.T) string
+	state   func(t *testing.T) []byte
 }
 
 func crashOnRemoteTofuState(t *testing.T, rs remoteTofuState) {
@@ -131,7 +123,7 @@ resource "fwtest_item" "bulk" {
 			kills++
 		}
 		waitNoProcessIn(t, root)
-		statePath := rs.state(t)
+		statePath := stateFile(t, rs.state(t))
 		tofuReads(t, statePath)
 		answers := boxAnswers(t, home)
 		kept += len(answers)
@@ -157,7 +149,7 @@ resource "fwtest_item" "bulk" {
 		t.Fatalf("apply after crashes: exit %d\n%s", code, tail(out))
 	}
 	waitNoProcessIn(t, root)
-	statePath := rs.state(t)
+	statePath := stateFile(t, rs.state(t))
 	tofuReads(t, statePath)
 	st := readTofuState(t, statePath)
 	ids := map[string]bool{}
@@ -204,18 +196,10 @@ resource "fwtest_item" "bulk" {
 
 var forceUnlockRE = regexp.MustCompile(`kyku force-unlock ([0-9a-f]+)`)
 
-// s3TofuState downloads the Terraform state in bucket to a file.
-func s3TofuState(t *testing.T, srv *s3test.Server, bucket string) string {
+// stateFile writes a Terraform state read from its backend to a file of
+// t's own.
+func stateFile(t *testing.T, data []byte) string {
 	t.Helper()
-	out, err := srv.Client.GetObject(t.Context(), &awss3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String("estate/terraform.tfstate")})
-	if err != nil {
-		t.Fatalf("get the state: %v", err)
-	}
-	defer out.Body.Close()
-	data, err := io.ReadAll(out.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(t.TempDir(), "terraform.tfstate")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)

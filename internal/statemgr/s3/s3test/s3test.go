@@ -7,6 +7,7 @@ package s3test
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,6 +80,21 @@ func (s *Server) NewBucket(tb testing.TB) string {
 		tb.Fatalf("create bucket %s: %v", name, err)
 	}
 	return name
+}
+
+// Object is the content of key in bucket, read through the S3 API.
+func (s *Server) Object(tb testing.TB, bucket, key string) []byte {
+	tb.Helper()
+	out, err := s.Client.GetObject(context.Background(), &awss3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	if err != nil {
+		tb.Fatalf("get %s/%s: %v", bucket, key, err)
+	}
+	defer out.Body.Close()
+	data, err := io.ReadAll(out.Body)
+	if err != nil {
+		tb.Fatalf("read %s/%s: %v", bucket, key, err)
+	}
+	return data
 }
 
 // Keys lists every key in bucket under prefix, sorted.
