@@ -13,12 +13,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/aws/awswire"
+	"github.com/kyku/action/internal/provider/aws/ec2api"
 	elb "github.com/kyku/action/internal/provider/aws/elbapi"
 	rds "github.com/kyku/action/internal/provider/aws/rdsapi"
 	ssm "github.com/kyku/action/internal/provider/aws/ssmapi"
-
-	"github.com/kyku/action/internal/provider/aws/awswire"
-	"github.com/kyku/action/internal/provider/aws/ec2api"
 	"github.com/kyku/action/internal/provider/kinds"
 	"github.com/kyku/action/internal/provider/retry"
 )
@@ -135,7 +134,7 @@ func ClientsFromConfig(ctx context.Context, cfg aws.Config, endpoint string) (Cl
 		})
 	}
 	var bases [4]awswire.Client
-	for i, id := range []string{"EC2", elb.SDKID, rds.SDKID, ssm.SDKID} {
+	for i, id := range []string{ec2api.SDKID, elb.SDKID, rds.SDKID, ssm.SDKID} {
 		w, err := wireClient(ctx, cfg, endpoint, id)
 		if err != nil {
 			return Clients{}, err

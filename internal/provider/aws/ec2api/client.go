@@ -6,6 +6,11 @@ import (
 	"github.com/kyku/action/internal/provider/aws/awswire"
 )
 
+// SDKID is the service's name in the SDK's endpoint configuration
+// (AWS_ENDPOINT_URL_EC2, a profile's ec2 services section), for
+// awswire.ConfiguredEndpoint.
+const SDKID = "EC2"
+
 // Version is the EC2 API version Kyku's requests name and its answers'
 // shapes come from.
 const Version = "2016-11-15"
