@@ -25,6 +25,7 @@ import (
 // state, each the cloud's object, none made twice, no process left, no
 // answer left; tofu (KYKU_TEST_TOFU) reads the state after each kill.
 func TestCrashOnTofuStateInS3(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("process test")
 	}
@@ -48,6 +49,7 @@ func TestCrashOnTofuStateInS3(t *testing.T) {
 // in a gcs backend (the GCS emulator): its lock object outlives a
 // SIGKILL as the S3 lockfile does.
 func TestCrashOnTofuStateInGCS(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("process test")
 	}

@@ -168,6 +168,7 @@ resources:
 // With renewal every call goes to a new provider process (its process
 // replaced after each call): the same flows give the same results.
 func TestLifecycleThroughTheEngine(t *testing.T) {
+	t.Parallel()
 	for _, tp := range testProviders {
 		for _, renew := range []bool{false, true} {
 			name := tp.Type
