@@ -179,6 +179,15 @@ func launch(ctx context.Context, cfg Config) (*Provider, error) {
 	switch {
 	case errors.Is(err, errExitedBeforeHandshake):
 		p.release()
+		if k != nil {
+			if why := k.speaks(); why != nil {
+				// Its frames are not Kyku's: the provider runs as Kyku's
+				// own child, as without a keeper, said in one line.
+				fmt.Fprintf(tail, "kyku: provider %s runs without its journal keeper (the answers of its creates are not kept): %v\n", cfg.Name, why)
+				cfg.Keeper = nil
+				return launch(ctx, cfg)
+			}
+		}
 		return nil, fmt.Errorf("%w (%v)%s", err, p.waitErr, tail.excerpt())
 	case err != nil && ctx.Err() != nil:
 		p.kill()
