@@ -44,7 +44,7 @@ func keeperOfProtocol(version string) int {
 // TestKeeperOfAnotherProtocol: a journal keeper that does not speak
 // Kyku's keeper protocol (a kyku-engine replaced while kyku ran, older
 // or newer) is not spoken to: the provider runs as Kyku's own child, as
-// without a keeper, said in one line of its log; a create the engine
+// without a keeper, said in one line (Config.Notice, or the log); a create the engine
 // noted is marked asked before it is sent, so that a kill leaves its
 // intent refused rather than closed as never asked.
 func TestKeeperOfAnotherProtocol(t *testing.T) {
@@ -52,15 +52,22 @@ func TestKeeperOfAnotherProtocol(t *testing.T) {
 		t.Skip("process test")
 	}
 	path := tfplugintest.Build(t, tfplugintest.Framework)
-	for _, tt := range []struct{ version, want string }{
-		{"1", "the journal keeper ended without answering in journal keeper protocol 2"},
-		{"3", "the journal keeper speaks journal keeper protocol 3, kyku 2"},
+	for _, tt := range []struct {
+		version, want string
+		notice        bool // told to Config.Notice, not the log
+	}{
+		{"1", "the journal keeper ended without answering in journal keeper protocol 2", false},
+		{"3", "the journal keeper speaks journal keeper protocol 3, kyku 2", true},
 	} {
 		t.Run("a keeper of protocol "+tt.version, func(t *testing.T) {
-			logs := &syncBuffer{}
-			p, err := tfplugin.Start(t.Context(), tfplugin.Config{
-				Name: "fwtest", Path: path, Stderr: logs, Keeper: []string{os.Args[0], keeperOfProtocolArg, tt.version},
-			})
+			logs, notices := &syncBuffer{}, &syncBuffer{}
+			cfg := tfplugin.Config{Name: "fwtest", Path: path, Stderr: logs, Keeper: []string{os.Args[0], keeperOfProtocolArg, tt.version}}
+			told := logs
+			if tt.notice {
+				cfg.Notice = func(line string) { fmt.Fprintln(notices, line) }
+				told = notices
+			}
+			p, err := tfplugin.Start(t.Context(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,13 +88,14 @@ func TestKeeperOfAnotherProtocol(t *testing.T) {
 				t.Errorf("the create's note: %+v, %v; want asked, no answer kept", a, err)
 			}
 			var lines []string
-			for l := range strings.Lines(logs.String()) {
+			for l := range strings.Lines(logs.String() + notices.String()) {
 				if strings.Contains(l, "runs without its journal keeper") {
 					lines = append(lines, l)
 				}
 			}
-			if len(lines) != 1 || !strings.Contains(lines[0], tt.want) || !strings.HasPrefix(lines[0], "kyku: provider fwtest runs without its journal keeper") {
-				t.Errorf("log lines on the keeper: %q, want one with %q", lines, tt.want)
+			if len(lines) != 1 || !strings.Contains(lines[0], tt.want) || !strings.HasPrefix(lines[0], "kyku: provider fwtest runs without its journal keeper") ||
+				!strings.Contains(told.String(), lines[0]) {
+				t.Errorf("lines on the keeper: %q, want one with %q (notice %v)", lines, tt.want, tt.notice)
 			}
 		})
 	}
