@@ -3,10 +3,15 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/kyku/action/internal/state"
@@ -46,19 +51,29 @@ func TestCrashOnTofuStateInS3(t *testing.T) {
 
 // TestCrashOnTofuStateInGCS: TestCrashOnTofuStateInS3 on a Terraform state
 // in a gcs backend (the GCS emulator): its lock object outlives a
-// SIGKILL as the S3 lockfile does.
+// SIGKILL as the S3 lockfile does. Kyku reaches the emulator as OpenTofu
+// would a Private Service Connect endpoint: through the block's
+// storage_custom_endpoint (a proxy under a base path that answers only
+// requests bearing the block's access_token), with no
+// STORAGE_EMULATOR_HOST and no Google credentials; the token is in no
+// output and no object in the bucket.
 func TestCrashOnTofuStateInGCS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("process test")
 	}
 	srv := gcstest.Require(t)
 	bucket := srv.NewBucket(t)
+	const token = "ya29.kyku-test-token"
+	endpoint, bearers := bearerProxy(t, "http://"+srv.Host, token)
 	crashOnRemoteTofuState(t, remoteTofuState{
 		backend: fmt.Sprintf(`  backend "gcs" {
-    bucket = %q
-    prefix = "estate"
-  }`, bucket),
-		env: []string{"STORAGE_EMULATOR_HOST=" + srv.Host},
+    bucket                  = %q
+    prefix                  = "estate"
+    access_token            = %q
+    storage_custom_endpoint = "%s/storage/v1/b"
+  }`, bucket, token, endpoint),
+		env:    []string{"STORAGE_EMULATOR_HOST=", "GOOGLE_APPLICATION_CREDENTIALS=/nonexistent"},
+		secret: token,
 		state: func(t *testing.T) []byte {
 			t.Helper()
 			data, _, err := srv.Get(t.Context(), bucket, "estate/default.tfstate")
@@ -68,6 +83,36 @@ func TestCrashOnTofuStateInGCS(t *testing.T) {
 			return data
 		},
 	})
+	if n := bearers.Load(); n == 0 {
+		t.Error("no request reached the storage_custom_endpoint")
+	}
+	for name, data := range srv.Objects(t, bucket, "") {
+		if strings.Contains(string(data), token) {
+			t.Errorf("the access token is in gs://%s/%s", bucket, name)
+		}
+	}
+}
+
+// bearerProxy is an endpoint under a base path that passes to upstream
+// the requests bearing token, counted, and refuses the others.
+func bearerProxy(t *testing.T, upstream, token string) (endpoint string, bearers *atomic.Int64) {
+	t.Helper()
+	u, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	bearers = new(atomic.Int64)
+	srv := httptest.NewServer(http.StripPrefix("/psc", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+token {
+			http.Error(w, `{"error":{"code":401,"message":"no bearer token"}}`, http.StatusUnauthorized)
+			return
+		}
+		bearers.Add(1)
+		proxy.ServeHTTP(w, r)
+	})))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/psc", bearers
 }
 
 // remoteTofuState is where crashOnRemoteTofuState keeps the Terraform
@@ -77,6 +122,8 @@ type remoteTofuState struct {
 	backend string
 	env     []string
 	state   func(t *testing.T) []byte
+	// secret, when set, must be in no output of kyku's.
+	secret string
 }
 
 func crashOnRemoteTofuState(t *testing.T, rs remoteTofuState) {
@@ -106,10 +153,11 @@ resource "fwtest_item" "bulk" {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
-	p := &project{t: t, dir: root, env: append(append([]string(nil), rs.env...),
+	p0 := &project{t: t, dir: root, env: append(append([]string(nil), rs.env...),
 		"KYKU_PLUGIN_MIRROR="+tfplugintest.Mirror(t, t.TempDir(), tfplugintest.Framework),
 		"KYKU_RETRY_BASE=1ms", "NO_COLOR=1", "XDG_STATE_HOME="+home,
 	)}
+	p := &secretProject{project: p0, secret: rs.secret}
 	if code, out := p.run("init", "-c", root); code != 0 {
 		t.Fatalf("init: exit %d\n%s", code, out)
 	}
@@ -119,7 +167,7 @@ resource "fwtest_item" "bulk" {
 	}
 	kills, kept := 0, 0
 	for _, at := range []int{5, 20, 35, 50} {
-		if killApplyAt(t, p, bulk, at, "apply", "--auto-approve", "--parallelism", "4", "-c", root) {
+		if killApplyAt(t, p.project, bulk, at, "apply", "--auto-approve", "--parallelism", "4", "-c", root) {
 			kills++
 		}
 		waitNoProcessIn(t, root)
@@ -192,6 +240,22 @@ resource "fwtest_item" "bulk" {
 		}
 	}
 	t.Logf("%d applies killed, %d answers of creates in flight kept and folded", kills, kept)
+}
+
+// secretProject runs kyku as project does, failing the test when an
+// output holds the secret.
+type secretProject struct {
+	*project
+	secret string
+}
+
+func (p *secretProject) run(args ...string) (int, string) {
+	p.t.Helper()
+	code, out := p.project.run(args...)
+	if p.secret != "" && strings.Contains(out, p.secret) {
+		p.t.Errorf("kyku %v printed the secret:\n%s", args, tail(out))
+	}
+	return code, out
 }
 
 var forceUnlockRE = regexp.MustCompile(`kyku force-unlock ([0-9a-f]+)`)
