@@ -16,6 +16,7 @@ import (
 
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr/gcs/gcstest"
+	"github.com/kyku/action/internal/statemgr/httpstate/httpstatetest"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
 )
@@ -93,6 +94,41 @@ func TestCrashOnTofuStateInGCS(t *testing.T) {
 	}
 }
 
+// TestCrashOnTofuStateInHTTP: TestCrashOnTofuStateInS3 on a Terraform
+// state in an http backend (httpstatetest, OpenTofu's protocol with LOCK
+// and UNLOCK under a base path, basic auth): the lock the killed apply
+// took stays on the server as the S3 lockfile does, removed as its
+// message says; the password (TF_HTTP_PASSWORD) is in no output.
+func TestCrashOnTofuStateInHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	srv := httpstatetest.New(t)
+	srv.Username, srv.Password = "kyku", "http-test-password"
+	addr := srv.URL + "estate"
+	crashOnRemoteTofuState(t, remoteTofuState{
+		backend: fmt.Sprintf(`  backend "http" {
+    address        = %q
+    lock_address   = %q
+    unlock_address = %q
+    username       = "kyku"
+  }`, addr, addr, addr),
+		env:    []string{"TF_HTTP_PASSWORD=" + srv.Password},
+		secret: srv.Password,
+		state: func(t *testing.T) []byte {
+			t.Helper()
+			data := srv.Document("estate")
+			if data == nil {
+				t.Fatal("no state on the server")
+			}
+			return data
+		},
+	})
+	if held := srv.Lock("estate"); held != nil {
+		t.Errorf("the state is still locked: %s", held)
+	}
+}
+
 // bearerProxy is an endpoint under a base path that passes to upstream
 // the requests bearing token, counted, and refuses the others.
 func bearerProxy(t *testing.T, upstream, token string) (endpoint string, bearers *atomic.Int64) {
@@ -165,7 +201,7 @@ resource "fwtest_item" "bulk" {
 		objs, _ := filepath.Glob(filepath.Join(root, "cloud", "bulk-*.json"))
 		return len(objs)
 	}
-	kills, kept := 0, 0
+	kills, kept, unlocks := 0, 0, 0
 	for _, at := range []int{5, 20, 35, 50} {
 		if killApplyAt(t, p.project, bulk, at, "apply", "--auto-approve", "--parallelism", "4", "-c", root) {
 			kills++
@@ -184,6 +220,7 @@ resource "fwtest_item" "bulk" {
 			if code, out := p.run("force-unlock", "--force", m[1], "-c", root); code != 0 {
 				t.Fatalf("force-unlock: exit %d\n%s", code, tail(out))
 			}
+			unlocks++
 			code, out = p.run("plan", "-c", root)
 		}
 		if code != 0 {
@@ -192,6 +229,9 @@ resource "fwtest_item" "bulk" {
 	}
 	if kills == 0 {
 		t.Fatal("no apply was killed")
+	}
+	if unlocks == 0 {
+		t.Error("no plan after a kill was refused for the killed apply's lock, naming kyku force-unlock")
 	}
 	if code, out := p.run("apply", "--auto-approve", "-c", root); code != 0 {
 		t.Fatalf("apply after crashes: exit %d\n%s", code, tail(out))
@@ -239,7 +279,7 @@ resource "fwtest_item" "bulk" {
 			t.Errorf("answers kept in the root (a checkout): %v", left)
 		}
 	}
-	t.Logf("%d applies killed, %d answers of creates in flight kept and folded", kills, kept)
+	t.Logf("%d applies killed, %d answers of creates in flight kept and folded, %d locks forced", kills, kept, unlocks)
 }
 
 // secretProject runs kyku as project does, failing the test when an
