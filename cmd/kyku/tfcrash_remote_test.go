@@ -102,6 +102,7 @@ func TestCrashOnTofuStateInGCS(t *testing.T) {
 // took stays on the server as the S3 lockfile does, removed as its
 // message says; the password (TF_HTTP_PASSWORD) is in no output.
 func TestCrashOnTofuStateInHTTP(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("process test")
 	}
