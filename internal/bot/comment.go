@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -69,7 +70,7 @@ func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo)
 		// rules decide who may ask for it, before it is dispatched.
 		pr, refused, err := review.Authorize(ctx, repo, reviewSettings(s, targets[0]), cmd.Name, ev.comment.author, ev.number)
 		if err != nil {
-			return "", err
+			return "", rt.unchecked(ctx, ev, repo, err)
 		}
 		if refused != nil {
 			_, err := repo.CreateComment(ctx, ev.number, review.CommandRefused(cmd.String(), refused))
@@ -92,11 +93,11 @@ func (rt *router) commentJob(ev event, repo *github.Repo, s *settings.Settings, 
 		slog.String("author", ev.comment.author)}
 	// A commenter who may not run the command opens nothing: the rules
 	// refuse them (and judge everything again when they may). A check
-	// GitHub failed ends the job with its error: no apply.
+	// GitHub failed is answered and ends the job with its error: no apply.
 	may := func(ctx context.Context) (bool, error) {
 		_, refused, err := review.Authorize(ctx, repo, reviewSettings(s, t), ev.comment.cmd.Name, ev.comment.author, ev.number)
 		if err != nil {
-			return false, fmt.Errorf("check whether %s may %s: %w", ev.comment.author, ev.comment.cmd.Name, err)
+			return false, rt.unchecked(ctx, ev, repo, err)
 		}
 		return refused == nil, nil
 	}
@@ -111,6 +112,21 @@ func (rt *router) commentJob(ev event, repo *github.Repo, s *settings.Settings, 
 		}
 		return commentOutcome(out), err
 	})
+}
+
+// unchecked answers a command whose requester GitHub failed to check
+// (Authorize's err): one reply to the comment, upserted by its marker (one
+// for all the jobs of the comment), and a confused reaction. It returns
+// the error that ends the job.
+func (rt *router) unchecked(ctx context.Context, ev event, repo *github.Repo, err error) error {
+	err = fmt.Errorf("check whether %s may %s: %w", ev.comment.author, ev.comment.cmd.Name, err)
+	if _, cerr := repo.Upsert(ctx, ev.number, review.ReplyMarker(ev.comment.id), review.CommandUnchecked(ev.comment.cmd.Name, ev.comment.author)); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("reply on #%d: %w", ev.number, cerr))
+	}
+	if rerr := repo.React(ctx, ev.comment.id, review.ReactFailed); rerr != nil {
+		rt.log.WarnContext(ctx, "could not react to the command comment", "repo", ev.fullName(), "comment", ev.comment.id, "error", rerr.Error())
+	}
+	return err
 }
 
 func (rt *router) commentEvent(ev event) review.CommentEvent {

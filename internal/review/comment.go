@@ -116,13 +116,18 @@ func refuseCommand(ctx context.Context, d Deps, ev CommentEvent, out *CommentOut
 // replyTo upserts a reply to the command comment (found again by a marker
 // naming it) and records its URL.
 func replyTo(ctx context.Context, d Deps, ev CommentEvent, out *CommentOutcome, body string) error {
-	marker := "<!-- kyku:reply comment=" + strconv.FormatInt(ev.CommentID, 10) + " -->"
-	c, err := d.GitHub.Upsert(ctx, ev.Number, marker, body)
+	c, err := d.GitHub.Upsert(ctx, ev.Number, ReplyMarker(ev.CommentID), body)
 	if err != nil {
 		return fmt.Errorf("reply on #%d: %w", ev.Number, err)
 	}
 	out.Replied = c.HTMLURL
 	return nil
+}
+
+// ReplyMarker marks the reply to the command comment commentID, so that
+// the jobs answering one comment leave one reply.
+func ReplyMarker(commentID int64) string {
+	return "<!-- kyku:reply comment=" + strconv.FormatInt(commentID, 10) + " -->"
 }
 
 // Authorize reads pull request number and decides, by the rules Comment
