@@ -66,7 +66,6 @@ func TestFailedPermissionCheckFailsTheApply(t *testing.T) {
 	}
 }
 
-
 // TestFailedPermissionCheckIsAnsweredUnderActions: under execution:
 // actions the commenter's permission is checked before the workflow is
 // dispatched; when GitHub fails that check, nothing is dispatched and the
