@@ -101,7 +101,7 @@ func (rt *router) commentJob(ev event, repo *github.Repo, s *settings.Settings, 
 		}
 		return refused == nil, nil
 	}
-	return rt.pullJob(ev.comment.cmd.Name.String(), ev, repo, s, t, src, attrs, may, func(ctx context.Context, d review.Deps, _ *sources) (string, error) {
+	return rt.pullJob(ev.comment.cmd.Name.String(), ev, repo, s, t, src, attrs, may, func(ctx context.Context, d review.Deps, _ *sources, s *settings.Settings, t settings.Target) (string, error) {
 		out, err := rt.rules.Comment(ctx, d, reviewSettings(s, t), rt.commentEvent(ev))
 		if err == nil && out != nil && out.Plan != nil && out.Plan.Policy != nil {
 			pr, perr := repo.PullRequest(ctx, ev.number)
