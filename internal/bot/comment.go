@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/command"
@@ -17,6 +18,13 @@ import (
 // answered at once by review, plan and apply run as one job per matching
 // project/environment, serialised with that target's other jobs.
 func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo) (string, error) {
+	if ev.comment.cmd.Name == command.Apply && ev.comment.cmd.Err == "" {
+		head, err := rt.seenHead(ctx, ev, repo)
+		if err != nil {
+			return "", err
+		}
+		ev.comment.seenHead = head
+	}
 	s, err := loadSettings(ctx, repo, "")
 	if isDiag(err) {
 		_, cerr := repo.CreateComment(ctx, ev.number, settingsProblem(err))
@@ -71,6 +79,9 @@ func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo)
 		pr, refused, err := review.Authorize(ctx, repo, reviewSettings(s, targets[0]), cmd.Name, ev.comment.author, ev.number)
 		if err != nil {
 			return "", rt.unchecked(ctx, ev, repo, err)
+		}
+		if refused == nil && cmd.Name == command.Apply {
+			refused = review.SeenHeadRefusal(pr, ev.comment.seenHead, reviewSettings(s, targets[0]))
 		}
 		if refused != nil {
 			_, err := repo.CreateComment(ctx, ev.number, review.CommandRefused(cmd.String(), refused))
@@ -132,8 +143,28 @@ func (rt *router) unchecked(ctx context.Context, ev event, repo *github.Repo, er
 func (rt *router) commentEvent(ev event) review.CommentEvent {
 	return review.CommentEvent{
 		Action: "created", Number: ev.number, IsPR: true, Body: ev.comment.body,
-		Author: ev.comment.author, CommentID: ev.comment.id,
+		Author: ev.comment.author, CommentID: ev.comment.id, SeenHead: ev.comment.seenHead,
 	}
+}
+
+// pinnedHead is the step of a comment's routing job that keeps the head
+// read when it arrived, for a replica that takes the job over.
+const pinnedHead = "pinned head"
+
+// seenHead is the head of ev's pull request when its comment arrived: read
+// by the comment's routing job, the first thing the bot does with it (in
+// delivery order with the pull request's other events), and kept with the
+// job, so that a takeover pins the same commit rather than a later push.
+func (rt *router) seenHead(ctx context.Context, ev event, repo *github.Repo) (string, error) {
+	if head := rt.runner.Progress(ctx, pinnedHead).Head; head != "" {
+		return head, nil
+	}
+	pr, err := repo.PullRequest(ctx, ev.number)
+	if err != nil {
+		return "", fmt.Errorf("read the head of #%d as the comment arrived: %w", ev.number, err)
+	}
+	rt.runner.Record(ctx, pinnedHead, func(st *jobs.Step) { st.Head = pr.HeadSHA })
+	return pr.HeadSHA, nil
 }
 
 // commentOutcome labels what review did, for metrics.

@@ -23,12 +23,13 @@ func TestFailedPermissionCheckFailsTheApply(t *testing.T) {
 	h, _, _ := s3Project(t, harnessOpts{}, "", false, configV1+vmA, configV1+vmB)
 	openPRs(t, h)
 	before := h.cloudObjects()
-	// The job's first read of the pull request waits; then the next
+	// The job's read of the pull request (after the one that pinned the
+	// head the comment arrived on) waits; then the next
 	// request, the permission check, fails (a rate limit reset an hour
 	// away: not retried).
-	var first atomic.Bool
+	var reads atomic.Int32
 	release := h.gh.Hold(func(method, path string) bool {
-		return method == "GET" && strings.HasSuffix(path, "/pulls/2") && first.CompareAndSwap(false, true)
+		return method == "GET" && strings.HasSuffix(path, "/pulls/2") && reads.Add(1) == 2
 	})
 	t.Cleanup(release)
 	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1701))
@@ -75,9 +76,9 @@ func TestFailedPermissionCheckIsAnsweredUnderActions(t *testing.T) {
 	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(actionsSettings+"apply: both\n"))
 	h.gh.SetPermission(repoName, "writer", "write")
 	h.pr(2, headA)
-	var first atomic.Bool
+	var reads atomic.Int32
 	release := h.gh.Hold(func(method, path string) bool {
-		return method == "GET" && strings.HasSuffix(path, "/pulls/2") && first.CompareAndSwap(false, true)
+		return method == "GET" && strings.HasSuffix(path, "/pulls/2") && reads.Add(1) == 2
 	})
 	t.Cleanup(release)
 	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1202))

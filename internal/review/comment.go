@@ -24,7 +24,8 @@ import (
 // Settings.AllowForkPRs, a commenter with Settings.PlanPermission; a
 // refusal is a one-line reply and a -1 reaction), then the PR's head
 // config through Deps.Source, the backend through Deps.Trusted, and Plan
-// (the plan comment is the answer); apply → Apply with the commenter.
+// (the plan comment is the answer); apply → Apply with the commenter and
+// the head they saw (CommentEvent.SeenHead).
 // Help and error replies are upserted with a marker naming the command
 // comment, so several jobs answering one comment leave one reply.
 func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*CommentOutcome, error) {
@@ -68,7 +69,7 @@ func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*Comment
 	case cmd.Name == command.Apply && !s.Apply.OnComment():
 		return out, refuseCommand(ctx, d, ev, out, ApplyModeRefusal(s, TriggerComment))
 	case cmd.Name == command.Apply:
-		req := ApplyRequest{Settings: s, Number: ev.Number, Commenter: ev.Author, CommentID: ev.CommentID, AllowDestroyAll: cmd.AllowDestroyAll}
+		req := ApplyRequest{Settings: s, Number: ev.Number, Commenter: ev.Author, CommentID: ev.CommentID, AllowDestroyAll: cmd.AllowDestroyAll, SeenHead: ev.SeenHead}
 		a := &applier{d: d, s: s, req: req, out: &ApplyOutcome{Number: ev.Number}}
 		ao, err := a.run(ctx, nil)
 		out.Apply = ao

@@ -85,6 +85,7 @@ func TestRefusalsGolden(t *testing.T) {
 		{"already merged", refusal(RequirePullRequest, alreadyMergedText(7))},
 		{"closed", refusal(RequirePullRequest, closedText(7, s))},
 		{"from a fork", refusal(RequirePullRequest, forkText(7, "mallory/infra"))},
+		{"head moved after the comment", refusal(RequireSeenHead, headMovedText(7, goldenMerge, goldenHead, s))},
 		{"not open, in the merge queue", refusal(RequirePullRequest, queueNotOpenText(7))},
 		{"not open, for a plan", refusal(RequirePullRequest, planNotOpenText(7, "closed"))},
 		{"from a fork, for a plan", refusal(RequirePullRequest, ForkNotPlanned(7, "mallory/infra"))},
