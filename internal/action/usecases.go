@@ -129,9 +129,11 @@ func (r *run) dispatched(ctx context.Context, cmd Command) int {
 	if cmd == Apply {
 		name = "apply"
 	}
-	out, err := review.Comment(ctx, r.deps, r.settings(), review.CommentEvent{
-		Action: "created", Number: n, IsPR: true, Body: "/kyku " + name, Author: requester,
-	})
+	cev := review.CommentEvent{Action: "created", Number: n, IsPR: true, Body: "/kyku " + name, Author: requester}
+	if cmd == Apply {
+		cev.SeenHead = r.in.HeadSHA // the head the bot pinned when the comment arrived
+	}
+	out, err := review.Comment(ctx, r.deps, r.settings(), cev)
 	if err != nil {
 		return r.fail(err)
 	}
