@@ -34,10 +34,10 @@ import (
 // Once b holds hashChunk bytes or more between two resources, it is handed
 // to flush, and writing goes on in what flush returns (Hash hashes it and
 // reuses the buffer); the bytes are the same whatever flush does.
-func (c *Config) appendCanonical(b []byte, hideSecrets bool, flush func([]byte) []byte) ([]byte, error) {
+func (c *Config) appendCanonical(b []byte, mask *secretMask, flush func([]byte) []byte) ([]byte, error) {
 	var err error
 	var secrets []string
-	if hideSecrets {
+	if mask.hide {
 		secrets = c.SecretValues()
 	}
 	b = append(b, `{"provider":{"name":`...)
@@ -56,7 +56,7 @@ func (c *Config) appendCanonical(b []byte, hideSecrets bool, flush func([]byte) 
 			b = value.AppendString(b, k)
 			b = append(b, ':')
 			v := c.Provider.Settings[k]
-			if holdsSecret(v, secrets) {
+			if mask.hide && mask.masks(holdsSecret(v, secrets)) {
 				v = masked
 			}
 			b = value.AppendString(b, v)
@@ -73,7 +73,7 @@ func (c *Config) appendCanonical(b []byte, hideSecrets bool, flush func([]byte) 
 			b = append(b, ',')
 		}
 		n++
-		if b, err = appendResource(b, r, hideSecrets); err != nil {
+		if b, err = appendResource(b, r, mask); err != nil {
 			return nil, err
 		}
 		if len(b) >= hashChunk {
@@ -97,7 +97,7 @@ func (c *Config) appendCanonical(b []byte, hideSecrets bool, flush func([]byte) 
 			b = value.AppendString(b, o.Name)
 			b = append(b, `,"value":`...)
 			v := o.Value
-			if o.Sensitive && hideSecrets {
+			if mask.hide && mask.masks(o.Sensitive) {
 				v = masked
 			}
 			if b, err = value.AppendJSON(b, v); err != nil {
@@ -168,7 +168,7 @@ func (c *Config) appendCanonical(b []byte, hideSecrets bool, flush func([]byte) 
 			}
 			if len(pp.Config) > 0 {
 				b = append(b, `,"config":`...)
-				if b, err = value.AppendJSON(b, hide(pp.Config, func(k string) bool { return hideSecrets && slices.Contains(pp.Sensitive, k) })); err != nil {
+				if b, err = value.AppendJSON(b, hide(pp.Config, func(k string) bool { return mask.hide && mask.masks(slices.Contains(pp.Sensitive, k)) })); err != nil {
 					return nil, err
 				}
 			}
@@ -180,7 +180,19 @@ func (c *Config) appendCanonical(b []byte, hideSecrets bool, flush func([]byte) 
 	return append(b, '}'), nil
 }
 
-func appendResource(b []byte, r *Resource, hideSecrets bool) ([]byte, error) {
+// secretMask says whether a canonical form masks secret values (hide),
+// and records whether it masked any (masked): when it masked none, the
+// form is byte for byte the one with secrets in.
+type secretMask struct{ hide, masked bool }
+
+// masks records that a value is masked when secret is set, and returns
+// secret.
+func (m *secretMask) masks(secret bool) bool {
+	m.masked = m.masked || secret
+	return secret
+}
+
+func appendResource(b []byte, r *Resource, mask *secretMask) ([]byte, error) {
 	b = append(b, `{"name":`...)
 	b = value.AppendString(b, r.Name)
 	b = append(b, `,"type":`...)
@@ -189,7 +201,7 @@ func appendResource(b []byte, r *Resource, hideSecrets bool) ([]byte, error) {
 	var err error
 	if r.Properties == nil {
 		b = append(b, "null"...)
-	} else if b, err = value.AppendJSON(b, hide(r.Properties, func(k string) bool { return hideSecrets && r.SensitiveProp(k) })); err != nil {
+	} else if b, err = value.AppendJSON(b, hide(r.Properties, func(k string) bool { return mask.hide && mask.masks(r.SensitiveProp(k)) })); err != nil {
 		return nil, err
 	}
 	if r.Protect {

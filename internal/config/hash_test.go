@@ -209,6 +209,38 @@ func BenchmarkHash5k(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		_, _ = cfg.Hash(), cfg.SecretsHash()
+		_, _ = cfg.Hashes()
+	}
+}
+
+// TestHashesAreHashAndSecretsHash: Hashes gives Hash and SecretsHash,
+// taking one pass for both only when no secret was masked, whichever
+// part of the configuration holds the secret.
+func TestHashesAreHashAndSecretsHash(t *testing.T) {
+	const vars = "variables:\n  pw: { type: string, sensitive: true }\n"
+	tests := []struct {
+		name, yaml string
+		secret     bool
+	}{
+		{"no secret", vars + "resources:\n  web: { type: Vm, properties: { image: debian-12 } }\n", false},
+		{"a provider setting", vars + "provider: { name: sim, token: tok-hunter2-one }\nresources: {}\n", true},
+		{"a Terraform provider's configuration", vars + "providers:\n  fw: { source: h/ns/fw, config: { password: \"${var.pw}\" } }\nresources: {}\n", true},
+		{"a property", vars + "resources:\n  web: { type: Vm, properties: { image: debian-12, tags: { pass: \"${var.pw}\" } } }\n", true},
+		{"an output", vars + "resources: {}\noutputs:\n  pass: { value: hunter2, sensitive: true }\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := ParseEnv([]File{{Name: "kyku.yaml", Data: []byte(tt.yaml)}}, Inputs{Vars: map[string]string{"pw": "hunter2-one"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			hash, secretsHash := c.Hashes()
+			if hash != c.Hash() || secretsHash != c.SecretsHash() {
+				t.Errorf("Hashes %s, %s; want Hash %s, SecretsHash %s", hash, secretsHash, c.Hash(), c.SecretsHash())
+			}
+			if _, masked := c.hash(true); masked != tt.secret || (hash != secretsHash) != tt.secret {
+				t.Errorf("masked %v, the two hashes differ: %v; want %v", masked, hash != secretsHash, tt.secret)
+			}
+		})
 	}
 }

@@ -415,17 +415,36 @@ func (c *Config) Add(r *Resource) {
 // stays in the CPU's cache, however large the configuration (writing all
 // of it first cost a 10,000-resource plan a few megabytes of buffer,
 // copied as it grew and read back cold).
-func (c *Config) Hash() string { return c.hash(true) }
+func (c *Config) Hash() string {
+	h, _ := c.hash(true)
+	return h
+}
 
 // SecretsHash is Hash with the secret values in: it tells apart
 // configurations that differ only in a secret, and it is a digest of
 // secrets, so it stays private (a saved plan holds it to prove its
 // embedded configuration unchanged; a redacted one does not).
-func (c *Config) SecretsHash() string { return c.hash(false) }
+func (c *Config) SecretsHash() string {
+	h, _ := c.hash(false)
+	return h
+}
 
-func (c *Config) hash(hideSecrets bool) string {
+// Hashes is Hash and SecretsHash, in one pass over c when it masks no
+// secret (the two are then the same bytes), as a plan needs both.
+func (c *Config) Hashes() (hash, secretsHash string) {
+	hash, masked := c.hash(true)
+	if !masked {
+		return hash, hash
+	}
+	return hash, c.SecretsHash()
+}
+
+// hash is Hash (hideSecrets) or SecretsHash, and whether a secret was
+// masked.
+func (c *Config) hash(hideSecrets bool) (string, bool) {
 	h := sha256.New()
-	b, err := c.appendCanonical(make([]byte, 0, hashChunk+4<<10), hideSecrets, func(b []byte) []byte {
+	mask := &secretMask{hide: hideSecrets}
+	b, err := c.appendCanonical(make([]byte, 0, hashChunk+4<<10), mask, func(b []byte) []byte {
 		h.Write(b)
 		return b[:0]
 	})
@@ -434,7 +453,7 @@ func (c *Config) hash(hideSecrets bool) string {
 		panic("config hash: " + err.Error())
 	}
 	h.Write(b)
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), mask.masked
 }
 
 // Clone is a copy of c that can be changed without changing c: its own

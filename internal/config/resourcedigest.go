@@ -18,7 +18,7 @@ func (r *Resource) Digest(props map[string]any) (digest string, ok bool) {
 	if c.Properties == nil {
 		c.Properties = map[string]any{}
 	}
-	b, err := appendResource(make([]byte, 0, 512), &c, false)
+	b, err := appendResource(make([]byte, 0, 512), &c, &secretMask{})
 	if err != nil {
 		return "", false
 	}
@@ -30,7 +30,7 @@ func (r *Resource) Digest(props map[string]any) (digest string, ok bool) {
 // its name and settings (secrets in the digest, never in clear).
 func (p ProviderConfig) Digest() string {
 	c := Config{Provider: p}
-	b, err := c.appendCanonical(nil, false, func(b []byte) []byte { return b })
+	b, err := c.appendCanonical(nil, &secretMask{}, func(b []byte) []byte { return b })
 	if err != nil {
 		panic("provider digest: " + err.Error()) // settings are strings: they always marshal
 	}
@@ -42,7 +42,7 @@ func (p ProviderConfig) Digest() string {
 // name, source, version constraint and configuration block.
 func (pp *PluginProvider) Digest() string {
 	c := Config{Providers: []*PluginProvider{pp}}
-	b, err := c.appendCanonical(nil, false, func(b []byte) []byte { return b })
+	b, err := c.appendCanonical(nil, &secretMask{}, func(b []byte) []byte { return b })
 	if err != nil {
 		return ""
 	}

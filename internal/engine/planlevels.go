@@ -178,15 +178,18 @@ func (x *planning) planAhead(ctx context.Context, order []*config.Resource, leve
 // planLevelResource resolves r's references and plans its change.
 func (x *planning) planLevelResource(ctx context.Context, r *config.Resource, level int) planResult {
 	var res planResult
-	desired, unknown, ok := x.memo.resolve(&res.diags, r, x.lookup, secretIn(x.sensitive))
+	desired, unknown, ok, kept := x.memo.take(&res.diags, r, x.lookup, secretIn(x.sensitive))
 	res.ch = plan.Change{ResourceID: r.Name, Type: r.Type, Level: level, Dependencies: x.g.Deps(r.Name)}
 	if res.ok = ok; !ok {
 		return res
 	}
 	checkConditions(&res.diags, r, false, x.lookup)
-	if ch, same := x.asBefore(r, desired, unknown, level); same {
+	if ch, same := x.asBefore(r, desired, unknown, kept.basisOf(), level); same {
 		res.ch = ch
 		return res
+	}
+	if kept != nil {
+		desired = copyTree(desired).(map[string]any) // the plan keeps and changes them
 	}
 	res.touched = true
 	res.ch.Basis = x.basisPlanned(r, desired)

@@ -25,6 +25,9 @@ type planning struct {
 	st   *state.File // with the configuration's moves applied (a view)
 	opts PlanOptions
 	hash string // of the configuration as written, before auto-subnets
+	// secretsHash is the configuration's SecretsHash, as planned ("" until
+	// known: check takes it with hash when no auto-subnets are injected)
+	secretsHash string
 
 	g         *graph.Graph
 	levels    map[string]int
@@ -76,7 +79,13 @@ func (x *planning) check(ctx context.Context) error {
 	if err := x.validate(ctx); err != nil { // reads.go: what did not change since its last apply was validated then
 		return err
 	}
-	x.hash = x.cfg.Hash()
+	// both digests in one pass (one when no secret is masked); SecretsHash
+	// is of the configuration as planned, which auto-subnets change
+	hash, secretsHash := x.cfg.Hashes()
+	x.hash = hash
+	if !config.NeedsZones(x.cfg) {
+		x.secretsHash = secretsHash
+	}
 	written := len(x.cfg.Resources)
 	var err error
 	if x.g, x.levels, err = x.e.Graph(ctx, x.cfg); err != nil {
@@ -142,6 +151,9 @@ func (x *planning) start(exists bool) {
 	if created.IsZero() {
 		created = x.readAt // when the plan read the cloud: its time
 	}
+	if x.secretsHash == "" {
+		x.secretsHash = x.cfg.SecretsHash()
+	}
 	x.p = &plan.Plan{
 		FormatVersion: plan.FormatVersion,
 		Environment:   x.e.opts.Env,
@@ -154,7 +166,7 @@ func (x *planning) start(exists bool) {
 		StateExists:   exists,
 		ConfigHash:    x.hash,
 		VariablesHash: x.cfg.VariablesHash(),
-		SecretsHash:   x.cfg.SecretsHash(),
+		SecretsHash:   x.secretsHash,
 		Backend:       x.e.describeBackend(),
 		Config:        x.cfg,
 		Changes:       make([]plan.Change, 0, len(x.cfg.Resources)),

@@ -37,7 +37,7 @@ import (
 // touched is why r is touched ("" when it is not): props are its
 // properties resolved, unknown says some are not known yet; changed
 // says which of its dependencies this plan changes.
-func (x *planning) touched(r *config.Resource, props map[string]any, unknown bool, changed func(string) bool) string {
+func (x *planning) touched(r *config.Resource, props map[string]any, unknown bool, digested *state.Basis, changed func(string) bool) string {
 	if why := x.forced(r); why != "" {
 		return why
 	}
@@ -53,18 +53,22 @@ func (x *planning) touched(r *config.Resource, props map[string]any, unknown boo
 			return "reads from " + d + ", which this plan changes"
 		}
 	}
-	if !x.sameBasis(r, props) {
+	if !x.sameBasis(r, props, digested) {
 		return "changed since its last apply"
 	}
 	return ""
 }
 
 // sameBasis reports whether r, its properties resolved to props, is
-// planned from what its last apply recorded.
-func (x *planning) sameBasis(r *config.Resource, props map[string]any) bool {
+// planned from what its last apply recorded. digested is the basis of
+// props when settle made it already (nil: it is made here).
+func (x *planning) sameBasis(r *config.Resource, props map[string]any, digested *state.Basis) bool {
 	sr := x.st.Resources[r.Name]
 	if sr == nil || sr.Basis == nil {
 		return false
+	}
+	if digested != nil {
+		return digested.Same(sr.Basis)
 	}
 	b, ok := x.e.basisOf(x.cfg, r, props, x.readAt)
 	return ok && b.Same(sr.Basis)
@@ -153,7 +157,19 @@ func (x *planning) settleOne(r *config.Resource) settling {
 	case unknown && x.readsData(r):
 		return settling{res: res, undecided: true}
 	}
-	return settling{res: res, same: !unknown && x.sameBasis(r, props)}
+	if unknown {
+		return settling{res: res}
+	}
+	sr := x.st.Resources[r.Name]
+	if sr == nil || sr.Basis == nil {
+		return settling{res: res}
+	}
+	b, ok := x.e.basisOf(x.cfg, r, props, x.readAt)
+	if !ok {
+		return settling{res: res}
+	}
+	res.basis = b
+	return settling{res: res, same: b.Same(sr.Basis)}
 }
 
 // validate has the providers validate the configuration: every resource
@@ -304,8 +320,8 @@ func (x *planning) readLevel(ctx context.Context, todo []*config.Resource) error
 			continue
 		}
 		var ds diag.Diagnostics
-		props, unknown, ok := x.memo.resolve(&ds, r, x.lookup, nil)
-		if !ok || x.touched(r, props, unknown, x.changedHere) == "" {
+		props, unknown, ok, kept := x.memo.take(&ds, r, x.lookup, nil)
+		if !ok || x.touched(r, props, unknown, kept.basisOf(), x.changedHere) == "" {
 			continue
 		}
 		if x.opts.Refresh == RefreshNone {
@@ -356,8 +372,8 @@ func (x *planning) asInState(sr *state.Resource, o provider.Object) bool {
 // a no-op taken from state, or (read, and found as state has it) from
 // its read, without asking its provider. ok is false when r must be
 // planned by its provider: touched, or drifted.
-func (x *planning) asBefore(r *config.Resource, props map[string]any, unknown bool, level int) (plan.Change, bool) {
-	if x.touched(r, props, unknown, x.changedHere) != "" {
+func (x *planning) asBefore(r *config.Resource, props map[string]any, unknown bool, digested *state.Basis, level int) (plan.Change, bool) {
+	if x.touched(r, props, unknown, digested, x.changedHere) != "" {
 		return plan.Change{}, false
 	}
 	sr := x.st.Resources[r.Name]

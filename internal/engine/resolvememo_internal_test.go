@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -87,5 +89,48 @@ func TestResolveMemo(t *testing.T) {
 				t.Errorf("%d evaluations after settle's, want %d", evals-1, 2*tt.evaluated)
 			}
 		})
+	}
+}
+
+// TestTakeSharesSettlesResolution: take hands a plan settle's own
+// resolution, uncopied, with the basis settle digested, when the lookup
+// answers as settle's did (a resource taken from state reads them only);
+// otherwise a resolution of its own and no basis.
+func TestTakeSharesSettlesResolution(t *testing.T) {
+	lookup := func(id string) value.Lookup {
+		return func(r value.Ref) (any, bool) {
+			if r.Resource == "net" && r.Attr == "id" {
+				return id, true
+			}
+			return nil, false
+		}
+	}
+	evals := 0
+	r := &config.Resource{Name: "web", Type: "Server", Properties: map[string]any{"web": countingExpr{&evals}}}
+	var ds diag.Diagnostics
+	res, _, _, ok := resolveRecorded(&ds, r, lookup("vpc-1"))
+	if !ok {
+		t.Fatal("settle failed")
+	}
+	res.basis = &state.Basis{Config: "settled"}
+	memo := resolveMemo{r.Name: res}
+
+	props, _, ok, kept := memo.take(&ds, r, lookup("vpc-1"), nil)
+	if !ok || kept != res || kept.basisOf() != res.basis {
+		t.Fatalf("the same answers: kept %p, want settle's %p with its basis", kept, res)
+	}
+	if reflect.ValueOf(props).UnsafePointer() != reflect.ValueOf(res.props).UnsafePointer() {
+		t.Error("the same answers: the properties were copied, want settle's")
+	}
+	if evals != 1 {
+		t.Errorf("%d evaluations, want settle's alone", evals)
+	}
+
+	props, _, ok, kept = memo.take(&ds, r, lookup("vpc-2"), nil)
+	if !ok || kept != nil || kept.basisOf() != nil {
+		t.Fatalf("another answer: kept %p, want none", kept)
+	}
+	if got := props["web"].(map[string]any)["network"]; got != "vpc-2" {
+		t.Errorf("another answer: network %v, want vpc-2", got)
 	}
 }

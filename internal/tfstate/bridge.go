@@ -38,11 +38,17 @@ type Bridge struct {
 	handed  bool                       // st was handed out: what State hands out next is a copy of given and outs
 	meta    state.Metadata             // st's, as NewBridge made it
 	intr    map[string]string          // st's Interrupted, as NewBridge made it
-	given   map[string]*state.Resource // as handed out, by name (a copy of its own)
+	given   map[string]*state.Resource // as handed out, by name (a copy of its own; see reparsed)
 	current map[string]*Instance       // the current object of each, by name
-	outs    map[string]givenOutput
-	tainted []string
-	deposed []DeposedObject
+	// reparsed names the resources of given kept without their
+	// attributes (Outputs), by their type: givenOf parses them again from
+	// their instance's bytes when a write or a later State needs them,
+	// so that a plan, which needs neither, does not keep a second copy of
+	// every object's attributes (a quarter of its live heap).
+	reparsed map[string]string
+	outs     map[string]givenOutput
+	tainted  []string
+	deposed  []DeposedObject
 }
 
 // BridgeOptions say what a Terraform state does not.
@@ -78,7 +84,7 @@ type givenOutput struct {
 // NewBridge maps f into Kyku's model. It refuses a state whose objects
 // Kyku cannot read: attributes only in Terraform 0.11's flat form.
 func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
-	b := &Bridge{orig: f, opts: opts, given: map[string]*state.Resource{}, current: map[string]*Instance{}, outs: map[string]givenOutput{}}
+	b := &Bridge{orig: f, opts: opts, given: map[string]*state.Resource{}, current: map[string]*Instance{}, reparsed: map[string]string{}, outs: map[string]givenOutput{}}
 	st := state.New("", f.Lineage, opts.Workspace)
 	st.Metadata.Serial = int64(f.Serial)
 	extra := opts.Extra
@@ -140,7 +146,15 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 				b.tainted = append(b.tainted, name)
 			}
 			st.Resources[name] = sr
-			b.given[name] = sr.Clone()
+			if kt == nil { // a Kyku type's attributes are its Config and Outputs: kept whole
+				attrs := sr.Outputs
+				sr.Outputs = nil
+				b.given[name] = sr.Clone()
+				sr.Outputs = attrs
+				b.reparsed[name] = r.Type
+			} else {
+				b.given[name] = sr.Clone()
+			}
 			b.current[name] = in
 		}
 	}
@@ -179,7 +193,11 @@ func (b *Bridge) State() *state.File {
 	}
 	st := &state.File{Metadata: b.meta, Resources: make(map[string]*state.Resource, len(b.given)), Interrupted: maps.Clone(b.intr)}
 	for name, r := range b.given {
-		st.Resources[name] = r.Clone()
+		c := r.Clone()
+		if typ, ok := b.reparsed[name]; ok {
+			c.Outputs = reparse(typ, b.current[name])
+		}
+		st.Resources[name] = c
 	}
 	for name, o := range b.outs {
 		if st.Outputs == nil {
@@ -188,6 +206,29 @@ func (b *Bridge) State() *state.File {
 		st.Outputs[name], st.OutputTypes[name], st.OutputSensitivity[name] = value.Copy(o.value), value.Copy(o.typ), o.sensitive
 	}
 	return st
+}
+
+// givenOf is given[name] with its attributes, in of type typ being its
+// current instance.
+func (b *Bridge) givenOf(name, typ string, in *Instance) *state.Resource {
+	g := b.given[name]
+	if _, ok := b.reparsed[name]; !ok || g == nil {
+		return g
+	}
+	c := *g
+	c.Outputs = reparse(typ, in)
+	return &c
+}
+
+// reparse is the attributes of in, of a resource of type typ, as
+// NewBridge made them. NewBridge parsed the same bytes without error.
+func reparse(typ string, in *Instance) map[string]any {
+	attrs, err := attrValues(in.Attributes)
+	if err != nil {
+		panic("tfstate: attributes parsed once fail to parse again: " + err.Error())
+	}
+	unwrapDynamic(typ, attrs)
+	return attrs
 }
 
 // Tainted lists the instances OpenTofu marked tainted (a failed create):
@@ -247,7 +288,7 @@ func (b *Bridge) File(next *state.File) (*File, *Extra, error) {
 			if sr == nil {
 				continue // destroyed, or forgotten
 			}
-			pin, err := patchInstance(in, b.given[name], sr)
+			pin, err := patchInstance(in, b.givenOf(name, r.Type, in), sr)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", name, err)
 			}
