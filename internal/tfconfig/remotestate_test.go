@@ -155,6 +155,8 @@ func TestRemoteStateRefused(t *testing.T) {
 		{"s3 profile", `{ bucket = "b", key = "k", profile = "prod" }`, "", "profile: kyku uses the AWS SDK's default credential chain"},
 		{"gcs credentials", `{ bucket = "b", credentials = "key.json" }`, "", "credentials: credentials are not read from a backend's configuration"},
 		{"gcs endpoint without its own token", `{ bucket = "b", storage_custom_endpoint = "https://psc.example/storage/v1/b" }`, "", "storage_custom_endpoint: a terraform_remote_state config names an endpoint only with its own access_token"},
+		{"gcs endpoint with an empty token", `{ bucket = "b", storage_custom_endpoint = "https://psc.example/storage/v1/b", access_token = "" }`, "", "storage_custom_endpoint: a terraform_remote_state config names an endpoint only with its own access_token"},
+		{"gcs endpoint with a null token", `{ bucket = "b", storage_custom_endpoint = "https://psc.example/storage/v1/b", access_token = null }`, "", "storage_custom_endpoint: a terraform_remote_state config names an endpoint only with its own access_token"},
 		{"http password", `{ address = "http://127.0.0.1:1/s", password = "p" }`, "", "password: a password in the configuration is in the repository's history"},
 		{"an argument kyku does not read", `{ bucket = "b", key = "k", token = "t" }`, "", "token: not an argument kyku reads for this backend"},
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/kyku/action/internal/lang/funcs"
 	"github.com/kyku/action/internal/provider/builtin"
@@ -74,11 +75,13 @@ func (r *RemoteStates) ReadOutputs(ctx context.Context, q builtin.RemoteState) (
 // confineGCSEndpoint refuses a gcs storage_custom_endpoint given without
 // an access_token beside it: the environment's Google credentials (a
 // bearer token, sent as it is) would go to an address a pull request
-// chose.
+// chose. An access_token that is empty or null counts as none: the
+// backend would fall back on GOOGLE_OAUTH_ACCESS_TOKEN or Application
+// Default Credentials, this machine's.
 func confineGCSEndpoint(args map[string]any) error {
 	_, endpoint := args["storage_custom_endpoint"]
-	_, token := args["access_token"]
-	if endpoint && !token {
+	token, _ := args["access_token"].(string)
+	if endpoint && strings.TrimSpace(token) == "" {
 		return errors.New("storage_custom_endpoint: a terraform_remote_state config names an endpoint only with its own access_token (this machine's Google credentials, a bearer token, would go to that address)")
 	}
 	return nil
