@@ -47,7 +47,7 @@ func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo)
 				return "refused", err
 			}
 			for _, root := range roots {
-				if err := rt.runner.Spawn(ctx, rt.rootCommentJob(ev, repo, s, root, src)); err != nil {
+				if err := rt.runner.Spawn(ctx, rt.rootCommentJob(ev, repo, root, src)); err != nil {
 					return "", fmt.Errorf("queue %s of %s: %w", cmd.Name, root, err)
 				}
 			}

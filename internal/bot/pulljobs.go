@@ -82,15 +82,9 @@ func (rt *router) pullJob(kind string, ev event, repo *github.Repo, s *settings.
 // ends with outcome and err: bad settings are said on the pull request,
 // as the route says them.
 func (rt *router) settingsNow(ctx context.Context, ev event, repo *github.Repo, t settings.Target) (s *settings.Settings, now settings.Target, outcome string, err error) {
-	s, err = loadSettings(ctx, repo, ev.rulesRef)
-	if isDiag(err) {
-		if _, cerr := repo.CreateComment(ctx, ev.number, settingsProblem(err)); cerr != nil {
-			return nil, t, "", cerr
-		}
-		return nil, t, "settings-error", nil
-	}
-	if err != nil {
-		return nil, t, "", err
+	s, outcome, err = settingsAgain(ctx, ev, repo)
+	if s == nil {
+		return nil, t, outcome, err
 	}
 	for _, nt := range s.Targets() {
 		if nt.Project.Name == t.Project.Name && nt.Env == t.Env {
@@ -99,6 +93,25 @@ func (rt *router) settingsNow(ctx context.Context, ev event, repo *github.Repo, 
 	}
 	rt.log.InfoContext(ctx, "job dropped: its target is no longer in the settings", "repo", ev.fullName(), "pr", ev.number, "target", t.Label())
 	return nil, t, "no-target", nil
+}
+
+// settingsAgain reads the settings that judge ev again, where the route
+// read them, for a job that may have waited in its queue (a Terraform
+// root's, whose target is its directory, not one of the settings'). When
+// they are bad, s is nil and the job ends with outcome and err: bad
+// settings are said on the pull request, as the route says them.
+func settingsAgain(ctx context.Context, ev event, repo *github.Repo) (s *settings.Settings, outcome string, err error) {
+	s, err = loadSettings(ctx, repo, ev.rulesRef)
+	if isDiag(err) {
+		if _, cerr := repo.CreateComment(ctx, ev.number, settingsProblem(err)); cerr != nil {
+			return nil, "", cerr
+		}
+		return nil, "settings-error", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return s, "", nil
 }
 
 // mayFunc reports whether a job's requester may run it at all; an error

@@ -47,8 +47,10 @@ func (rt *router) commentRoots(ctx context.Context, ev event, repo *github.Repo,
 
 // rootCommentJob runs the comment's command for root: its plan or its
 // saved plan's apply, the state opened where the default branch's
-// backend says once the pull request's head is known not to move it.
-func (rt *router) rootCommentJob(ev event, repo *github.Repo, s *settings.Settings, root string, src *sources) queue.Job {
+// backend says once the pull request's head is known not to move it. It
+// waits behind the root's other jobs, so it is judged by the settings as
+// they are when it runs, not as the route read them.
+func (rt *router) rootCommentJob(ev event, repo *github.Repo, root string, src *sources) queue.Job {
 	t := rootTarget(root)
 	return queue.Job{
 		Kind: ev.comment.cmd.Name.String(),
@@ -56,6 +58,14 @@ func (rt *router) rootCommentJob(ev event, repo *github.Repo, s *settings.Settin
 		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("root", root),
 			slog.String("author", ev.comment.author)},
 		Run: func(ctx context.Context) (string, error) {
+			s, outcome, err := settingsAgain(ctx, ev, repo)
+			if s == nil {
+				return outcome, err
+			}
+			if !s.TerraformRoots {
+				rt.log.InfoContext(ctx, "job dropped: terraform-roots is no longer on in the settings", "repo", ev.fullName(), "pr", ev.number, "root", root)
+				return "no-target", nil
+			}
 			pr, err := repo.PullRequest(ctx, ev.number)
 			if err != nil {
 				return "", err

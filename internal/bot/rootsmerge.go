@@ -27,7 +27,7 @@ func (rt *router) routeMergeRoots(ctx context.Context, ev event, repo *github.Re
 		return 0, err
 	}
 	for _, root := range roots {
-		if err := rt.runner.Spawn(ctx, rt.rootMergeJob(ev, repo, s, root, src)); err != nil {
+		if err := rt.runner.Spawn(ctx, rt.rootMergeJob(ev, repo, root, src)); err != nil {
 			return 0, err
 		}
 	}
@@ -37,13 +37,23 @@ func (rt *router) routeMergeRoots(ctx context.Context, ev event, repo *github.Re
 // rootMergeJob applies root's saved plan for the merged pull request's
 // head, on the state the default branch's backend (before the merge)
 // names, once the head is known not to move it.
-func (rt *router) rootMergeJob(ev event, repo *github.Repo, s *settings.Settings, root string, src *sources) queue.Job {
+func (rt *router) rootMergeJob(ev event, repo *github.Repo, root string, src *sources) queue.Job {
 	t := rootTarget(root)
 	return queue.Job{
 		Kind:  "merge-apply",
 		Key:   targetKey(ev, t),
 		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("root", root)},
 		Run: func(ctx context.Context) (string, error) {
+			// Judged by the merge's rules as they are read when the job
+			// runs, after any wait behind the root's other jobs.
+			s, outcome, err := settingsAgain(ctx, ev, repo)
+			if s == nil {
+				return outcome, err
+			}
+			if !s.TerraformRoots {
+				rt.log.InfoContext(ctx, "job dropped: terraform-roots is no longer on in the settings", "repo", ev.fullName(), "pr", ev.number, "root", root)
+				return "no-target", nil
+			}
 			trees, err := newRootTrees(src)
 			if err != nil {
 				return "", err

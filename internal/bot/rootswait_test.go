@@ -1,0 +1,86 @@
+package bot_test
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/kyku/action/internal/bot"
+	"github.com/kyku/action/internal/bot/settings"
+	"github.com/kyku/action/internal/github/githubtest"
+	"github.com/kyku/action/internal/review"
+)
+
+// TestWaitingRootCommandFollowsTheSettingsAsTheyAreWhenItRuns: a
+// Terraform root's /kyku apply that waits behind the root's plan is
+// judged by .kyku/config.yaml as the default branch has it when the apply
+// runs: apply-permission tightened meanwhile refuses it, and
+// terraform-roots turned off meanwhile drops it; nothing is applied
+// either way.
+func TestWaitingRootCommandFollowsTheSettingsAsTheyAreWhenItRuns(t *testing.T) {
+	for _, tc := range []struct {
+		name, now, outcome, reply string
+	}{
+		{name: "apply-permission tightened", now: "terraform-roots: true\napply-permission: admin\n", outcome: "refused", reply: "needs at least `admin`"},
+		{name: "terraform-roots turned off", now: "", outcome: "no-target"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// The root's plan, once asked for again, holds the root's key
+			// until let.
+			let, held := make(chan struct{}), make(chan struct{}, 1)
+			var hold atomic.Bool
+			rules := bot.Rules{Plan: func(ctx context.Context, d review.Deps, req review.PlanRequest) (*review.PlanOutcome, error) {
+				if hold.Load() {
+					held <- struct{}{}
+					select {
+					case <-let:
+					case <-ctx.Done():
+						return nil, ctx.Err()
+					}
+				}
+				return review.Plan(ctx, d, req)
+			}}
+			states, srv := newStateServer(t)
+			states.states["/infra"] = []byte(tofuState)
+			backend := "  backend \"http\" {\n    address = \"" + srv.URL + "/infra\"\n  }"
+			h := newHarness(t, harnessOpts{rules: rules})
+			release := onceClose(let)
+			t.Cleanup(release)
+			h.gh.SetPermission(repoName, "writer", "write")
+			h.gh.SetFile(repoName, defaultBranch, settings.Path, []byte("terraform-roots: true\n"))
+			h.gh.SetFile(repoName, defaultBranch, "infra/main.tf", []byte(rootFiles(backend, "a")))
+			h.gh.SetFile(repoName, headA, "infra/main.tf", []byte(rootFiles(backend, "a", "b")))
+			h.gh.AddPullRequest(repoName, githubtest.PullRequest{Number: 2, User: "author", HeadSHA: headA, HeadRef: "feature", Files: []string{"infra/main.tf"}})
+			h.gh.AddReview(repoName, 2, githubtest.Review{User: "reviewer", State: "APPROVED", CommitID: headA})
+			h.deliver("pull_request", prOpened(t, 2, headA))
+			h.settle()
+			hold.Store(true)
+			h.deliver("pull_request", fixtureAction(t, prOpened(t, 2, headA), "synchronize"))
+			waitFor(t, "the root's plan never ran again", held)
+			h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply -p infra", 701))
+			eventually(t, "the apply did not wait behind the root's plan", func() bool {
+				m := h.metrics()
+				return m[`kyku_bot_jobs_total{kind="comment",outcome="routed"}`] == 1 && m["kyku_bot_queue_depth"] == 1
+			})
+			h.gh.SetFile(repoName, defaultBranch, settings.Path, []byte(tc.now))
+			release()
+			h.settle()
+			states.mu.Lock()
+			state := string(states.states["/infra"])
+			states.mu.Unlock()
+			if strings.Contains(state, `"name":"b"`) {
+				t.Errorf("terraform_data.b was applied under settings that no longer allow it; state:\n%s", state)
+			}
+			if got := h.metrics()[`kyku_bot_jobs_total{kind="apply",outcome="`+tc.outcome+`"}`]; got != 1 {
+				t.Errorf("apply jobs with outcome %s = %v, want 1", tc.outcome, got)
+			}
+			if tc.reply != "" {
+				c := h.botComments(2)
+				if len(c) == 0 || !strings.Contains(c[len(c)-1].Body, tc.reply) {
+					t.Errorf("the apply's reply does not say %q: %v", tc.reply, c)
+				}
+			}
+		})
+	}
+}
