@@ -134,16 +134,31 @@ func ClientsFromConfig(ctx context.Context, cfg aws.Config, endpoint string) (Cl
 		})
 	}
 	var bases [4]awswire.Client
-	skew := new(awswire.Skew) // one clock: what one service's answer taught, the others use
 	for i, id := range []string{ec2api.SDKID, elb.SDKID, rds.SDKID, ssm.SDKID} {
 		w, err := wireClient(ctx, cfg, endpoint, id)
 		if err != nil {
 			return Clients{}, err
 		}
-		w.Skew = skew
 		bases[i] = w
 	}
+	shareSkews(bases[:])
 	return Clients{EC2: ec2api.New(bases[0]), ELB: elb.New(bases[1]), RDS: rds.New(bases[2]), SSM: ssm.New(bases[3])}, nil
+}
+
+// shareSkews gives the clients one clock per endpoint: what one service's
+// answer taught (awswire.Skew), the others reaching the same endpoint use.
+// AWS's own endpoints ("") share AWS's time; another endpoint
+// (AWS_ENDPOINT_URL_SSM's, say) keeps its own, so that its clock never
+// moves the signing time of the requests sent to AWS.
+func shareSkews(clients []awswire.Client) {
+	skews := map[string]*awswire.Skew{}
+	for i := range clients {
+		e := clients[i].Endpoint
+		if skews[e] == nil {
+			skews[e] = new(awswire.Skew)
+		}
+		clients[i].Skew = skews[e]
+	}
 }
 
 // NewWithClients builds the provider on given clients (tests use this).

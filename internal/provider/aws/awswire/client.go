@@ -116,6 +116,7 @@ func (c *Client) JSON(ctx context.Context, op string, in, out any) error {
 func (c *Client) send(ctx context.Context, op string, header http.Header, body []byte, refuseErr func(op string, status int, body []byte) error) ([]byte, error) {
 	offset := c.Skew.Offset()
 	for retried := false; ; retried = true {
+		sent := c.now()
 		status, answer, h, err := c.attempt(ctx, op, header, body, offset)
 		if err != nil {
 			return nil, err
@@ -124,7 +125,7 @@ func (c *Client) send(ctx context.Context, op string, header http.Header, body [
 			return answer, nil
 		}
 		err = refuseErr(op, status, answer)
-		observed, ok := observedSkew(h, c.now())
+		observed, ok := observedSkew(h, sent, c.now())
 		if retried || !ok || !skewed(err, offset, observed) {
 			return nil, err
 		}

@@ -33,7 +33,9 @@ var skewCodes = map[string]bool{
 // Skew is the offset of AWS's clock from the local one, learnt from an
 // answer that refused a request signed too far from AWS's time, and added
 // to the signing time of the requests after. The zero Skew is no offset.
-// It is safe for concurrent use; clients of one configuration share one.
+// It is safe for concurrent use; the clients of one configuration that
+// reach one endpoint share one (AWS's own endpoints all keep AWS's time;
+// another endpoint's clock is its own).
 type Skew struct{ ns atomic.Int64 }
 
 // Offset is the offset the requests are signed with.
@@ -50,18 +52,36 @@ func (s *Skew) set(d time.Duration) {
 	}
 }
 
+// maxSkew bounds the offset learnt: a clock more than a day off is a
+// machine to fix, not a skew to sign around, and an answer whose Date is
+// further off (an endpoint that is not AWS, a broken proxy) must not move
+// the signing time of the requests after it by days, where a signed
+// request could be replayed long after it was made.
+const maxSkew = 24 * time.Hour
+
+// maxRoundTrip is the longest round trip whose answer's Date is read as
+// AWS's time: after a longer one the Date says little of when the request
+// reached AWS (the SDK discards such a measure too).
+const maxRoundTrip = 15 * time.Minute
+
 // observedSkew is the offset of the clock of the server that answered
-// from now's, from the answer's Date header; false when it has none, or
-// when the answer came from a cache (an Age header).
-func observedSkew(h http.Header, now time.Time) (time.Duration, bool) {
-	if h.Get("Age") != "" {
+// from the local one, from the answer's Date header and the local times
+// the request was sent and its answer read; false when it has no Date,
+// when the answer came from a cache (an Age header), when the round trip
+// took longer than maxRoundTrip or when the offset is beyond maxSkew.
+func observedSkew(h http.Header, sent, now time.Time) (time.Duration, bool) {
+	if h.Get("Age") != "" || now.Sub(sent) > maxRoundTrip {
 		return 0, false
 	}
 	date, err := http.ParseTime(h.Get("Date"))
 	if err != nil {
 		return 0, false
 	}
-	return date.Sub(now), true
+	d := date.Sub(now)
+	if d > maxSkew || d < -maxSkew {
+		return 0, false
+	}
+	return d, true
 }
 
 // skewed reports whether err is AWS refusing a request signed with the

@@ -175,3 +175,48 @@ func equalTimes(a, b []time.Time) bool {
 	}
 	return true
 }
+
+// TestSkewNotLearntFromADoubtfulDate: an answer refusing the signature
+// teaches no offset, and the call is not sent again, when its Date is more
+// than a day from the local clock (an endpoint that is not AWS must not
+// move later requests' signing time by days) or when the answer took
+// longer than 15 minutes to come (its Date says little of when the
+// request arrived).
+func TestSkewNotLearntFromADoubtfulDate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		now  func() func() time.Time
+	}{
+		{name: "a Date two days off", now: func() func() time.Time {
+			return func() time.Time { return awsNow.Add(48 * time.Hour) }
+		}},
+		{name: "a round trip of 16 minutes", now: func() func() time.Time {
+			var mu sync.Mutex
+			at := awsNow.Add(20 * time.Minute)
+			return func() time.Time { // each reading 16 minutes after the last
+				mu.Lock()
+				defer mu.Unlock()
+				at = at.Add(16 * time.Minute)
+				return at
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &skewServer{code: "RequestExpired", date: true}
+			srv := httptest.NewServer(s)
+			defer srv.Close()
+			c := client(srv.URL+"/aws/", "ec2")
+			c.Now, c.Skew = tc.now(), new(awswire.Skew)
+			var ae smithy.APIError
+			if err := s.call(t, c); !errors.As(err, &ae) || ae.ErrorCode() != "RequestExpired" {
+				t.Fatalf("err = %v, want AWS's RequestExpired", err)
+			}
+			if got := len(s.signedAt()); got != 1 {
+				t.Errorf("sent %d requests, want 1", got)
+			}
+			if got := c.Skew.Offset(); got != 0 {
+				t.Errorf("offset kept %v, want none", got)
+			}
+		})
+	}
+}
