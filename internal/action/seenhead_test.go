@@ -51,3 +51,45 @@ func TestCommentApplyIsOfTheHeadAtTheRunsStart(t *testing.T) {
 		t.Errorf("the summary does not say the head moved:\n%s", r.summary)
 	}
 }
+
+// TestDispatchWithoutHeadSHAIsOfTheHeadAtTheRunsStart: a dispatched
+// apply without input head-sha (a workflow written before it, which does
+// not forward the bot's sha) is pinned as a comment's is, to the head as
+// the run starts: a push during the run is not applied.
+func TestDispatchWithoutHeadSHAIsOfTheHeadAtTheRunsStart(t *testing.T) {
+	f := newFixture(t)
+	f.setRef(defaultRef, f.config("web"))
+	f.setCheckout(f.config("web"))
+	f.setRef(shaA, f.config("web", "worker"))
+	f.setRef(shaB, f.config("web", "worker", "cache"))
+	f.addPR(2, shaB)
+	f.srv.SetPermission(repoName, "hubot", "write")
+	f.srv.SetPermission(repoName, "octocat", "write")
+	wantCode(t, f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaB), nil), 0)
+	f.srv.AddReview(repoName, 2, githubtest.Review{User: "octocat", State: "APPROVED", CommitID: shaB})
+	f.srv.UpdatePullRequest(repoName, 2, func(pr *githubtest.PullRequest) { pr.HeadSHA = shaA })
+
+	var reads atomic.Int32
+	release := f.srv.Hold(func(method, path string) bool {
+		return method == "GET" && strings.HasSuffix(path, "/pulls/2") && reads.Add(1) == 2
+	})
+	t.Cleanup(release)
+	go func() {
+		deadline := time.Now().Add(20 * time.Second)
+		for f.srv.Held() == 0 && time.Now().Before(deadline) {
+			time.Sleep(2 * time.Millisecond)
+		}
+		f.srv.UpdatePullRequest(repoName, 2, func(pr *githubtest.PullRequest) { pr.HeadSHA = shaB })
+		release()
+	}()
+	before := f.serial()
+	r := f.run("workflow_dispatch", dispatchEvent(t, "kyku[bot]"), dispatchInputs("apply", "2", "hubot"))
+	wantCode(t, r, 0)
+	wantOutputs(t, r, map[string]string{"applied": "false"})
+	if got := f.serial(); got != before {
+		t.Errorf("state serial %d → %d: the head pushed during the run was applied", before, got)
+	}
+	if !strings.Contains(r.summary, "head moved to `"+shaB[:7]+"`") {
+		t.Errorf("the summary does not say the head moved:\n%s", r.summary)
+	}
+}

@@ -132,6 +132,16 @@ func (r *run) dispatched(ctx context.Context, cmd Command) int {
 	cev := review.CommentEvent{Action: "created", Number: n, IsPR: true, Body: "/kyku " + name, Author: requester}
 	if cmd == Apply {
 		cev.SeenHead = r.in.HeadSHA // the head the bot pinned when the comment arrived
+		if cev.SeenHead == "" {
+			// A dispatch without head-sha (a person's, or a workflow that
+			// does not forward the bot's sha): the head as the run starts,
+			// as for a comment, so that a push during the run is not applied.
+			seen, err := r.seenHead(ctx, cev, nil)
+			if err != nil {
+				return r.fail(err)
+			}
+			cev.SeenHead = seen
+		}
 	}
 	out, err := review.Comment(ctx, r.deps, r.settings(), cev)
 	if err != nil {
