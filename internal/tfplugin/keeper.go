@@ -99,6 +99,8 @@ func serveKeeper(in io.Reader, out, logs io.Writer) error {
 	}
 	conn := dialRPC(network, addr, providerTLS(tls.Certificate{Certificate: [][]byte{setup.Cert}, PrivateKey: key}, serverCert), nil)
 	defer conn.close()
+	kept := &answerLogs{}
+	defer kept.close()
 
 	// stopped (under mu) ends the reader's calls once the provider
 	// exited: WaitGroup.Go may not run beside a Wait that could have
@@ -122,7 +124,7 @@ func serveKeeper(in io.Reader, out, logs io.Writer) error {
 				return
 			}
 			inFlight.Go(func() {
-				r := keep(conn, &c)
+				r := keep(conn, &c, kept)
 				_ = fw.write(&r)
 			})
 			mu.Unlock()
@@ -144,14 +146,14 @@ func serveKeeper(in io.Reader, out, logs io.Writer) error {
 }
 
 // keep makes call c and, for a create, writes its answer to c.AnswerTo
-// before returning it.
-func keep(conn *rpcConn, c *keeperCall) keeperReply {
+// (and logs, keeperanswer.go) before returning it.
+func keep(conn *rpcConn, c *keeperCall, logs *answerLogs) keeperReply {
 	var note *answerFile
 	if c.AnswerTo != "" {
 		// Durably before the provider is asked: the create may make an
 		// object from now on.
 		var err error
-		if note, err = markAsked(c.AnswerTo, state.Answer{Address: c.Address, Type: c.Type, Asked: true}); err != nil {
+		if note, err = markAsked(c.AnswerTo, state.Answer{Address: c.Address, Type: c.Type, Asked: true}, logs); err != nil {
 			return keeperReply{ID: c.ID, Err: err.Error(), NotSent: true}
 		}
 		defer note.close()
