@@ -91,6 +91,14 @@ func DecodeAnswer(name string, data []byte) (Answer, error) {
 
 var answerCRC = crc32.MakeTable(crc32.Castagnoli)
 
+// KeeperLogs is the directory of the keepers' logs of the answer box in
+// directory box; KeeperLogPattern matches the logs' names in it (a
+// leading dot: no answer's name).
+func KeeperLogs(box string) string { return box + ".kept" }
+
+// KeeperLogPattern: see KeeperLogs.
+const KeeperLogPattern = ".keeper-*.log"
+
 // AppendAnswerRecord appends a's record in a keeper's log to b.
 func AppendAnswerRecord(b []byte, a Answer) ([]byte, error) {
 	data, err := EncodeAnswer(a)

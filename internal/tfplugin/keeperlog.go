@@ -17,7 +17,7 @@ type answerLogs struct {
 }
 
 // beside is the keeper's log of the answer box dir, made at the first
-// call: a file of its own in dir+".kept" (state.AnswerRecords' format),
+// call: a file of its own in state.KeeperLogs(dir) (state.AnswerRecords),
 // locked while the keeper runs, its name durable before it is used.
 func (ls *answerLogs) beside(dir string) (*answerLog, error) {
 	ls.mu.Lock()
@@ -25,11 +25,11 @@ func (ls *answerLogs) beside(dir string) (*answerLog, error) {
 	if l := ls.logs[dir]; l != nil {
 		return l, nil
 	}
-	logDir := dir + ".kept"
+	logDir := state.KeeperLogs(dir)
 	if err := os.MkdirAll(logDir, 0o700); err != nil {
 		return nil, err
 	}
-	f, err := os.CreateTemp(logDir, "keeper-*.log")
+	f, err := os.CreateTemp(logDir, state.KeeperLogPattern)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func (ls *answerLogs) close() {
 		l.close()
 		if !l.needed() {
 			_ = os.Remove(l.f.Name())
-			_ = os.Remove(dir + ".kept") // only when empty
+			_ = os.Remove(state.KeeperLogs(dir)) // only when empty
 		}
 	}
 	ls.logs = nil

@@ -27,7 +27,7 @@ func TestKeptAnswerFromKeeperLog(t *testing.T) {
 			if b.Note == "" || b.Response == nil {
 				t.Fatalf("b's note: Note %q, %d bytes of response", b.Note, len(b.Response))
 			}
-			logs := filepath.Join(w.answersDir()+".kept", "*.log")
+			logs := filepath.Join(state.KeeperLogs(w.answersDir()), state.KeeperLogPattern)
 			if got, _ := filepath.Glob(logs); len(got) != 1 {
 				t.Fatalf("%d keeper logs, want 1", len(got))
 			}

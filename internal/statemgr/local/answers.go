@@ -27,7 +27,7 @@ import (
 // machine's (AnswerDir).
 
 // A keeper makes what it writes in the box durable with a log of its own
-// in the directory beside it, <box>.kept (state.AnswerRecords): the note's
+// in the directory beside it, <box>.kept (state.KeeperLogs, state.AnswerRecords): the note's
 // file is written without a sync, and the log's one data sync covers the
 // answers of every create in flight. A note says, in its Note, which
 // records of the logs are its own; a record of it that says the create
@@ -129,12 +129,9 @@ func (d AnswerDir) noteIn(notes map[string][]byte, name string) (state.Answer, b
 	return n, err == nil && n.Note != ""
 }
 
-// logDir is where the keepers' logs of the box are.
-func (d AnswerDir) logDir() string { return string(d) + ".kept" }
-
 // readLogs calls f with the records of each keeper's log.
 func (d AnswerDir) readLogs(f func(recs []state.Answer)) error {
-	logs, err := filepath.Glob(filepath.Join(d.logDir(), "*.log"))
+	logs, err := filepath.Glob(filepath.Join(state.KeeperLogs(string(d)), state.KeeperLogPattern))
 	if err != nil {
 		return err
 	}
@@ -180,7 +177,7 @@ func (d AnswerDir) ClearNotes(ctx context.Context) error {
 			return fmt.Errorf("clear half-written notes: %w", err)
 		}
 	}
-	logs, err := filepath.Glob(filepath.Join(d.logDir(), "*.log"))
+	logs, err := filepath.Glob(filepath.Join(state.KeeperLogs(string(d)), state.KeeperLogPattern))
 	if err != nil {
 		return fmt.Errorf("clear the keepers' logs: %w", err)
 	}

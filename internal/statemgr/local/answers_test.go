@@ -56,11 +56,11 @@ func TestAnswerBoxReadsKeeperLogs(t *testing.T) {
 	}
 	torn, _ := state.AppendAnswerRecord(nil, state.Answer{Address: "z", Type: "t", Asked: true, Note: z.Note})
 	log = append(log, torn[:len(torn)-3]...)
-	logDir := string(box) + ".kept"
+	logDir := state.KeeperLogs(string(box))
 	if err := os.MkdirAll(logDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	logPath := filepath.Join(logDir, "keeper-1.log")
+	logPath := filepath.Join(logDir, ".keeper-1.log")
 	if err := os.WriteFile(logPath, log, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestAnswerBoxReadsKeeperLogs(t *testing.T) {
 	}
 
 	// A log its keeper holds, answering nothing left.
-	held := filepath.Join(logDir, "keeper-2.log")
+	held := filepath.Join(logDir, ".keeper-2.log")
 	if err := os.WriteFile(held, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
