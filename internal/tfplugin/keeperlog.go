@@ -33,15 +33,16 @@ func (ls *answerLogs) beside(dir string) (*answerLog, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := lockLog(f); err != nil {
-		_ = f.Close()
-		return nil, err
+	err = lockLog(f)
+	if err == nil {
+		err = syncDir(logDir)
 	}
-	if err := syncDir(logDir); err == nil {
+	if err == nil {
 		err = syncDir(filepath.Dir(logDir))
 	}
 	if err != nil {
 		_ = f.Close()
+		_ = os.Remove(f.Name())
 		return nil, err
 	}
 	l := &answerLog{f: f, notes: map[string]bool{}}
