@@ -89,7 +89,9 @@ func DecodeAnswer(name string, data []byte) (Answer, error) {
 // big-endian length, the CRC-32C of what follows, and the encoded answer
 // (EncodeAnswer).
 
-var answerCRC = crc32.MakeTable(crc32.Castagnoli)
+// answerCRC is the records' checksum table (made once, by crc32, at
+// the first use: nothing at start).
+func answerCRC() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }
 
 // KeeperLogs is the directory of the keepers' logs of the answer box in
 // directory box; KeeperLogPattern matches the logs' names in it (a
@@ -106,7 +108,7 @@ func AppendAnswerRecord(b []byte, a Answer) ([]byte, error) {
 		return b, err
 	}
 	b = binary.BigEndian.AppendUint32(b, uint32(len(data)))
-	b = binary.BigEndian.AppendUint32(b, crc32.Checksum(data, answerCRC))
+	b = binary.BigEndian.AppendUint32(b, crc32.Checksum(data, answerCRC()))
 	return append(b, data...), nil
 }
 
@@ -121,7 +123,7 @@ func AnswerRecords(log []byte) []Answer {
 			break
 		}
 		data := log[8 : 8+n]
-		if crc32.Checksum(data, answerCRC) != sum {
+		if crc32.Checksum(data, answerCRC()) != sum {
 			break
 		}
 		var a Answer
