@@ -85,9 +85,15 @@ func syncDir(dir string) error {
 // with their note's Note), written with group commit: a commit waits for
 // one data sync of the log that covers its record, and the records of
 // every create that came while the sync before it ran share the next.
+// The log is grown in zeroed chunks (logChunk) that records then
+// overwrite: a data sync of a write inside the file's size has no size
+// to commit (on ext4, about a third less CPU than one of an append).
+// Zeros end the records read back (state.AnswerRecords).
 type answerLog struct {
 	f       *os.File
 	flushed sync.WaitGroup // the flush running, if any
+	off     int64          // where the next records go (the flush's)
+	size    int64          // the file's size, zeroed past off (the flush's)
 
 	mu       sync.Mutex
 	pending  []byte       // records not written yet
@@ -136,7 +142,11 @@ func (l *answerLog) flush() {
 		err := l.err
 		l.mu.Unlock()
 		if err == nil {
-			if _, err = l.f.Write(buf); err == nil {
+			if err = l.grow(int64(len(buf))); err == nil {
+				_, err = l.f.WriteAt(buf, l.off)
+			}
+			if err == nil {
+				l.off += int64(len(buf))
 				err = datasync(l.f)
 			}
 			if err != nil {
@@ -151,6 +161,23 @@ func (l *answerLog) flush() {
 		}
 		spare = buf
 	}
+}
+
+// logChunk is how much the log grows by at a time.
+const logChunk = 1 << 20
+
+// grow zeroes the log past its size when n bytes more would not fit (the
+// flush's sync makes the zeros durable with the records).
+func (l *answerLog) grow(n int64) error {
+	if l.off+n <= l.size {
+		return nil
+	}
+	more := max(logChunk, l.off+n-l.size)
+	if _, err := l.f.WriteAt(make([]byte, more), l.size); err != nil {
+		return err
+	}
+	l.size += more
+	return nil
 }
 
 // needed reports whether a note the log holds answers of is still there.
