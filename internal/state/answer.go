@@ -101,15 +101,12 @@ func KeeperLogs(box string) string { return box + ".kept" }
 // KeeperLogPattern: see KeeperLogs.
 const KeeperLogPattern = ".keeper-*.log"
 
-// AppendAnswerRecord appends a's record in a keeper's log to b.
-func AppendAnswerRecord(b []byte, a Answer) ([]byte, error) {
-	data, err := EncodeAnswer(a)
-	if err != nil {
-		return b, err
-	}
+// AppendAnswerRecord appends to b the record, in a keeper's log, of
+// data, an answer as EncodeAnswer wrote it.
+func AppendAnswerRecord(b, data []byte) []byte {
 	b = binary.BigEndian.AppendUint32(b, uint32(len(data)))
 	b = binary.BigEndian.AppendUint32(b, crc32.Checksum(data, answerCRC()))
-	return append(b, data...), nil
+	return append(b, data...)
 }
 
 // AnswerRecords are the answers of a keeper's log, in order, up to its

@@ -19,10 +19,11 @@ func TestAnswerRecords(t *testing.T) {
 	}
 	var log []byte
 	for _, a := range recs {
-		var err error
-		if log, err = state.AppendAnswerRecord(log, a); err != nil {
+		data, err := state.EncodeAnswer(a)
+		if err != nil {
 			t.Fatal(err)
 		}
+		log = state.AppendAnswerRecord(log, data)
 	}
 	last := len(log)
 	cut := func(b []byte) []byte { return b[:len(b)-1] }

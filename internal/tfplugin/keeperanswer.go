@@ -87,7 +87,7 @@ func (af *answerFile) write(a state.Answer, truncate bool) error {
 	}
 	if err == nil {
 		if af.log != nil {
-			err = af.log.commit(af.path, a)
+			err = af.log.commit(af.path, data)
 		} else {
 			err = datasync(af.f)
 		}

@@ -103,20 +103,16 @@ type answerLog struct {
 	notes    map[string]bool // the paths of the notes logged
 }
 
-// commit appends a, the answer written to the note at path, and returns
-// once it is durable.
-func (l *answerLog) commit(path string, a state.Answer) error {
+// commit appends data, the answer (encoded) written to the note at path,
+// and returns once it is durable.
+func (l *answerLog) commit(path string, data []byte) error {
 	done := make(chan error, 1)
 	l.mu.Lock()
 	if l.err != nil {
 		l.mu.Unlock()
 		return l.err
 	}
-	var err error
-	if l.pending, err = state.AppendAnswerRecord(l.pending, a); err != nil {
-		l.mu.Unlock()
-		return err
-	}
+	l.pending = state.AppendAnswerRecord(l.pending, data)
 	l.notes[path] = true
 	l.waiting = append(l.waiting, done)
 	if !l.flushing {

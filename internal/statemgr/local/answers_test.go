@@ -49,12 +49,14 @@ func TestAnswerBoxReadsKeeperLogs(t *testing.T) {
 		{Address: "x", Type: "t", Asked: true, Response: []byte("kept"), Note: x.Note},
 		{Address: "y", Type: "t", Asked: true, Response: []byte("no note"), Note: "y's"},
 	} {
-		var err error
-		if log, err = state.AppendAnswerRecord(log, a); err != nil {
+		data, err := state.EncodeAnswer(a)
+		if err != nil {
 			t.Fatal(err)
 		}
+		log = state.AppendAnswerRecord(log, data)
 	}
-	torn, _ := state.AppendAnswerRecord(nil, state.Answer{Address: "z", Type: "t", Asked: true, Note: z.Note})
+	zAsked, _ := state.EncodeAnswer(state.Answer{Address: "z", Type: "t", Asked: true, Note: z.Note})
+	torn := state.AppendAnswerRecord(nil, zAsked)
 	log = append(log, torn[:len(torn)-3]...)
 	logDir := state.KeeperLogs(string(box))
 	if err := os.MkdirAll(logDir, 0o700); err != nil {
