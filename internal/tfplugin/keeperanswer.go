@@ -43,11 +43,11 @@ func markAsked(path string, a state.Answer, logs *answerLogs) (*answerFile, erro
 	}
 	af := &answerFile{f: f, path: path, address: a.Address}
 	if note := noteOf(f, path, a.Address); note != "" && logs != nil {
-		if af.log, err = logs.beside(filepath.Dir(path)); err != nil {
-			af.close()
-			return nil, fmt.Errorf("keep the answer for %s: %w", a.Address, err)
+		// A log that cannot be made leaves each write synced in the
+		// file, as for a note without a Note.
+		if l, err := logs.beside(filepath.Dir(path)); err == nil {
+			af.note, af.log = note, l
 		}
-		af.note = note
 	}
 	if err := af.write(a, true); err != nil {
 		af.close()
