@@ -1,6 +1,7 @@
 package tfplugin
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -51,8 +52,9 @@ func ServeKeeper(in io.Reader, out, logs io.Writer) int {
 	return 0
 }
 
-func serveKeeper(in io.Reader, out, logs io.Writer) error {
+func serveKeeper(stdin io.Reader, out, logs io.Writer) error {
 	fw := &frameWriter{w: out}
+	in := bufio.NewReader(stdin) // a frame in one read, mostly
 	var setup keeperSetup
 	if err := readFrame(in, &setup); err != nil {
 		return fmt.Errorf("read the setup: %w", err)
