@@ -110,6 +110,7 @@ func TestStateAtTheFormerPlaceIsRefused(t *testing.T) {
 // configuration too. An apply from there writes beside its configuration
 // only.
 func TestCommandsDoNotDependOnTheWorkingDirectory(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	write := func(dir, cfg string) string {
 		t.Helper()

@@ -15,6 +15,7 @@ import (
 // 1, no Terraform provider process outlives it, the state lock is
 // released and an apply changes nothing (its plan could not be shown).
 func TestClosedStdoutStopsCleanly(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("process test")
 	}

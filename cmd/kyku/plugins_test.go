@@ -45,6 +45,7 @@ func (p *project) write(config string) {
 // next apply converges; a changed provider binary is refused; destroy
 // removes everything; no provider process outlives kyku.
 func TestProvidersThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("process test")
 	}

@@ -44,6 +44,7 @@ var serialRE = regexp.MustCompile(`state serial (\d+) → (\d+)`)
 // that state forgot, and no update is lost. With leases: false: this is
 // the whole-state lock's test (internal/engine/leasetest has the leases').
 func TestConcurrentAppliesOnS3(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Require(t)
 	p, bucket := s3Project(t, srv)
 	const n = 20

@@ -3,14 +3,20 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr/gcs/gcstest"
+	"github.com/kyku/action/internal/statemgr/httpstate/httpstatetest"
 	"github.com/kyku/action/internal/statemgr/s3/s3test"
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
 )
@@ -25,6 +31,7 @@ import (
 // state, each the cloud's object, none made twice, no process left, no
 // answer left; tofu (KYKU_TEST_TOFU) reads the state after each kill.
 func TestCrashOnTofuStateInS3(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("process test")
 	}
@@ -46,19 +53,30 @@ func TestCrashOnTofuStateInS3(t *testing.T) {
 
 // TestCrashOnTofuStateInGCS: TestCrashOnTofuStateInS3 on a Terraform state
 // in a gcs backend (the GCS emulator): its lock object outlives a
-// SIGKILL as the S3 lockfile does.
+// SIGKILL as the S3 lockfile does. Kyku reaches the emulator as OpenTofu
+// would a Private Service Connect endpoint: through the block's
+// storage_custom_endpoint (a proxy under a base path that answers only
+// requests bearing the block's access_token), with no
+// STORAGE_EMULATOR_HOST and no Google credentials; the token is in no
+// output and no object in the bucket.
 func TestCrashOnTofuStateInGCS(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("process test")
 	}
 	srv := gcstest.Require(t)
 	bucket := srv.NewBucket(t)
+	const token = "ya29.kyku-test-token"
+	endpoint, bearers := bearerProxy(t, "http://"+srv.Host, token)
 	crashOnRemoteTofuState(t, remoteTofuState{
 		backend: fmt.Sprintf(`  backend "gcs" {
-    bucket = %q
-    prefix = "estate"
-  }`, bucket),
-		env: []string{"STORAGE_EMULATOR_HOST=" + srv.Host},
+    bucket                  = %q
+    prefix                  = "estate"
+    access_token            = %q
+    storage_custom_endpoint = "%s/storage/v1/b"
+  }`, bucket, token, endpoint),
+		env:    []string{"STORAGE_EMULATOR_HOST=", "GOOGLE_APPLICATION_CREDENTIALS=/nonexistent"},
+		secret: token,
 		state: func(t *testing.T) []byte {
 			t.Helper()
 			data, _, err := srv.Get(t.Context(), bucket, "estate/default.tfstate")
@@ -68,6 +86,72 @@ func TestCrashOnTofuStateInGCS(t *testing.T) {
 			return data
 		},
 	})
+	if n := bearers.Load(); n == 0 {
+		t.Error("no request reached the storage_custom_endpoint")
+	}
+	for name, data := range srv.Objects(t, bucket, "") {
+		if strings.Contains(string(data), token) {
+			t.Errorf("the access token is in gs://%s/%s", bucket, name)
+		}
+	}
+}
+
+// TestCrashOnTofuStateInHTTP: TestCrashOnTofuStateInS3 on a Terraform
+// state in an http backend (httpstatetest, OpenTofu's protocol with LOCK
+// and UNLOCK under a base path, basic auth): the lock the killed apply
+// took stays on the server as the S3 lockfile does, removed as its
+// message says; the password (TF_HTTP_PASSWORD) is in no output.
+func TestCrashOnTofuStateInHTTP(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	srv := httpstatetest.New(t)
+	srv.Username, srv.Password = "kyku", "http-test-password"
+	addr := srv.URL + "estate"
+	crashOnRemoteTofuState(t, remoteTofuState{
+		backend: fmt.Sprintf(`  backend "http" {
+    address        = %q
+    lock_address   = %q
+    unlock_address = %q
+    username       = "kyku"
+  }`, addr, addr, addr),
+		env:    []string{"TF_HTTP_PASSWORD=" + srv.Password},
+		secret: srv.Password,
+		state: func(t *testing.T) []byte {
+			t.Helper()
+			data := srv.Document("estate")
+			if data == nil {
+				t.Fatal("no state on the server")
+			}
+			return data
+		},
+	})
+	if held := srv.Lock("estate"); held != nil {
+		t.Errorf("the state is still locked: %s", held)
+	}
+}
+
+// bearerProxy is an endpoint under a base path that passes to upstream
+// the requests bearing token, counted, and refuses the others.
+func bearerProxy(t *testing.T, upstream, token string) (endpoint string, bearers *atomic.Int64) {
+	t.Helper()
+	u, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	bearers = new(atomic.Int64)
+	srv := httptest.NewServer(http.StripPrefix("/psc", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+token {
+			http.Error(w, `{"error":{"code":401,"message":"no bearer token"}}`, http.StatusUnauthorized)
+			return
+		}
+		bearers.Add(1)
+		proxy.ServeHTTP(w, r)
+	})))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/psc", bearers
 }
 
 // remoteTofuState is where crashOnRemoteTofuState keeps the Terraform
@@ -77,6 +161,8 @@ type remoteTofuState struct {
 	backend string
 	env     []string
 	state   func(t *testing.T) []byte
+	// secret, when set, must be in no output of kyku's.
+	secret string
 }
 
 func crashOnRemoteTofuState(t *testing.T, rs remoteTofuState) {
@@ -106,10 +192,11 @@ resource "fwtest_item" "bulk" {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
-	p := &project{t: t, dir: root, env: append(append([]string(nil), rs.env...),
+	p0 := &project{t: t, dir: root, env: append(append([]string(nil), rs.env...),
 		"KYKU_PLUGIN_MIRROR="+tfplugintest.Mirror(t, t.TempDir(), tfplugintest.Framework),
 		"KYKU_RETRY_BASE=1ms", "NO_COLOR=1", "XDG_STATE_HOME="+home,
 	)}
+	p := &secretProject{project: p0, secret: rs.secret}
 	if code, out := p.run("init", "-c", root); code != 0 {
 		t.Fatalf("init: exit %d\n%s", code, out)
 	}
@@ -117,9 +204,9 @@ resource "fwtest_item" "bulk" {
 		objs, _ := filepath.Glob(filepath.Join(root, "cloud", "bulk-*.json"))
 		return len(objs)
 	}
-	kills, kept := 0, 0
+	kills, kept, unlocks := 0, 0, 0
 	for _, at := range []int{5, 20, 35, 50} {
-		if killApplyAt(t, p, bulk, at, "apply", "--auto-approve", "--parallelism", "4", "-c", root) {
+		if killApplyAt(t, p.project, bulk, at, "apply", "--auto-approve", "--parallelism", "4", "-c", root) {
 			kills++
 		}
 		waitNoProcessIn(t, root)
@@ -136,6 +223,7 @@ resource "fwtest_item" "bulk" {
 			if code, out := p.run("force-unlock", "--force", m[1], "-c", root); code != 0 {
 				t.Fatalf("force-unlock: exit %d\n%s", code, tail(out))
 			}
+			unlocks++
 			code, out = p.run("plan", "-c", root)
 		}
 		if code != 0 {
@@ -144,6 +232,9 @@ resource "fwtest_item" "bulk" {
 	}
 	if kills == 0 {
 		t.Fatal("no apply was killed")
+	}
+	if unlocks == 0 {
+		t.Error("no plan after a kill was refused for the killed apply's lock, naming kyku force-unlock")
 	}
 	if code, out := p.run("apply", "--auto-approve", "-c", root); code != 0 {
 		t.Fatalf("apply after crashes: exit %d\n%s", code, tail(out))
@@ -191,7 +282,23 @@ resource "fwtest_item" "bulk" {
 			t.Errorf("answers kept in the root (a checkout): %v", left)
 		}
 	}
-	t.Logf("%d applies killed, %d answers of creates in flight kept and folded", kills, kept)
+	t.Logf("%d applies killed, %d answers of creates in flight kept and folded, %d locks forced", kills, kept, unlocks)
+}
+
+// secretProject runs kyku as project does, failing the test when an
+// output holds the secret.
+type secretProject struct {
+	*project
+	secret string
+}
+
+func (p *secretProject) run(args ...string) (int, string) {
+	p.t.Helper()
+	code, out := p.project.run(args...)
+	if p.secret != "" && strings.Contains(out, p.secret) {
+		p.t.Errorf("kyku %v printed the secret:\n%s", args, tail(out))
+	}
+	return code, out
 }
 
 var forceUnlockRE = regexp.MustCompile(`kyku force-unlock ([0-9a-f]+)`)

@@ -33,6 +33,7 @@ import (
 // the cloud's object, no object in the cloud that no state records, none
 // made twice, no process left, and a final plan with no changes.
 func TestCrashOnTofuState(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("process test")
 	}

@@ -111,3 +111,46 @@ func TestDispatchedCommandsAreThePullRequestsCommands(t *testing.T) {
 		}
 	})
 }
+
+// TestDispatchedApplyIsOfTheHeadTheBotPinned: the bot dispatches a
+// /kyku apply with head-sha, the head the comment was posted on; a push
+// before the run judges it (to a head planned and approved: every other
+// rule passes) refuses the apply, and nothing is applied. On the pinned
+// head it applies.
+func TestDispatchedApplyIsOfTheHeadTheBotPinned(t *testing.T) {
+	f := newFixture(t)
+	f.setRef(defaultRef, f.config("web"))
+	f.setCheckout(f.config("web"))
+	f.setRef(shaA, f.config("web", "worker"))
+	f.setRef(shaB, f.config("web", "worker", "cache"))
+	f.addPR(2, shaB)
+	f.srv.SetPermission(repoName, "hubot", "write")
+	f.srv.SetPermission(repoName, "octocat", "write")
+	wantCode(t, f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaB), nil), 0)
+	f.srv.AddReview(repoName, 2, githubtest.Review{User: "octocat", State: "APPROVED", CommitID: shaB})
+
+	in := dispatchInputs("apply", "2", "hubot")
+	in["INPUT_HEAD-SHA"] = shaA
+	before := f.serial()
+	r := f.run("workflow_dispatch", dispatchEvent(t, "kyku[bot]"), in)
+	wantCode(t, r, 0)
+	wantOutputs(t, r, map[string]string{"applied": "false"})
+	if got := f.serial(); got != before {
+		t.Errorf("state serial %d → %d: a head pushed after the comment was applied", before, got)
+	}
+	if !strings.Contains(r.summary, "head moved to `"+shaB[:7]+"`") {
+		t.Errorf("the summary does not say the head moved:\n%s", r.summary)
+	}
+
+	in["INPUT_HEAD-SHA"] = "main"
+	r = f.run("workflow_dispatch", dispatchEvent(t, "kyku[bot]"), in)
+	wantCode(t, r, 1)
+	if !strings.Contains(r.stdout, `input head-sha: "main" is not a commit SHA`) {
+		t.Errorf("a head-sha that is no SHA is not named; log:\n%s", r.stdout)
+	}
+
+	in["INPUT_HEAD-SHA"] = strings.ToUpper(shaB)
+	r = f.run("workflow_dispatch", dispatchEvent(t, "kyku[bot]"), in)
+	wantCode(t, r, 0)
+	wantOutputs(t, r, map[string]string{"applied": "true"})
+}

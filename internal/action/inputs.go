@@ -92,6 +92,10 @@ type Inputs struct {
 	// RequestedBy is who asked for a dispatched command (input
 	// requested-by); believed only from Dispatcher.
 	RequestedBy string
+	// HeadSHA is the pull request's head a dispatched /kyku apply was
+	// asked on (input head-sha; the bot passes its input sha): the apply
+	// is refused when the head is another by the time it runs. "": none.
+	HeadSHA string
 	// Dispatcher is the account (the bot App's "<slug>[bot]") whose
 	// dispatches may name who asked (input dispatcher).
 	Dispatcher string
@@ -256,6 +260,10 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 			in.LockTimeout = d
 		}
 	}
+	in.HeadSHA = strings.ToLower(strings.TrimSpace(get("head-sha", "")))
+	if h := in.HeadSHA; h != "" && !shaRE().MatchString(h) {
+		problems = append(problems, fmt.Sprintf("input head-sha: %q is not a commit SHA (40 hexadecimal digits)", h))
+	}
 	in.RequestedBy = strings.TrimSpace(get("requested-by", ""))
 	in.Dispatcher = strings.TrimSpace(get("dispatcher", ""))
 	for name, l := range map[string]string{"requested-by": in.RequestedBy, "dispatcher": in.Dispatcher} {
@@ -276,6 +284,9 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 var loginRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$`)
 })
+
+// shaRE is a commit SHA as GitHub gives it (SHA-1).
+var shaRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{40}$`) })
 
 // varNameRE is a configuration variable's name.
 var varNameRE = sync.OnceValue(func() *regexp.Regexp {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kyku/action/internal/command"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/render"
@@ -128,9 +129,11 @@ func (r *run) dispatched(ctx context.Context, cmd Command) int {
 	if cmd == Apply {
 		name = "apply"
 	}
-	out, err := review.Comment(ctx, r.deps, r.settings(), review.CommentEvent{
-		Action: "created", Number: n, IsPR: true, Body: "/kyku " + name, Author: requester,
-	})
+	cev := review.CommentEvent{Action: "created", Number: n, IsPR: true, Body: "/kyku " + name, Author: requester}
+	if cmd == Apply {
+		cev.SeenHead = r.in.HeadSHA // the head the bot pinned when the comment arrived
+	}
+	out, err := review.Comment(ctx, r.deps, r.settings(), cev)
 	if err != nil {
 		return r.fail(err)
 	}
@@ -224,6 +227,9 @@ func (r *run) comment(ctx context.Context) int {
 	if err != nil {
 		return r.fail(err)
 	}
+	if cev.SeenHead, err = r.seenHead(ctx, cev, pr); err != nil {
+		return r.fail(err)
+	}
 	if len(roots) == 0 {
 		return r.commented(ctx, r.deps, r.settings(), cev)
 	}
@@ -233,6 +239,25 @@ func (r *run) comment(ctx context.Context) int {
 		}
 		return r.commented(ctx, r.rootDeps(r.commentRefs(cev, pr, t.root)), r.rootSettings(t.root), cev)
 	})
+}
+
+// seenHead is, for a /kyku apply, the pull request's head as the run
+// starts (pr, when it was read already): the event does not carry it, and
+// this is the earliest the Action can read it. Every project the comment
+// applies is then of that commit, or refused (review.SeenHeadRefusal),
+// however long the projects before it took.
+func (r *run) seenHead(ctx context.Context, cev review.CommentEvent, pr *github.PR) (string, error) {
+	cmd, ok := command.Parse(cev.Body)
+	if !ok || cmd.Name != command.Apply || cmd.Err != "" || !cev.IsPR || cev.Action != "created" || cev.AuthorIsBot {
+		return "", nil
+	}
+	if pr == nil {
+		var err error
+		if pr, err = r.repo.PullRequest(ctx, cev.Number); err != nil {
+			return "", fmt.Errorf("read the head of #%d as the run started: %w", cev.Number, err)
+		}
+	}
+	return pr.HeadSHA, nil
 }
 
 // commented answers a `/kyku` comment for one project.

@@ -2,9 +2,11 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 
+	"github.com/kyku/action/internal/bot/jobs"
 	"github.com/kyku/action/internal/bot/queue"
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/command"
@@ -16,6 +18,13 @@ import (
 // answered at once by review, plan and apply run as one job per matching
 // project/environment, serialised with that target's other jobs.
 func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo) (string, error) {
+	if ev.comment.cmd.Name == command.Apply && ev.comment.cmd.Err == "" {
+		head, err := rt.seenHead(ctx, ev, repo)
+		if err != nil {
+			return "", err
+		}
+		ev.comment.seenHead = head
+	}
 	s, err := loadSettings(ctx, repo, "")
 	if isDiag(err) {
 		_, cerr := repo.CreateComment(ctx, ev.number, settingsProblem(err))
@@ -69,7 +78,10 @@ func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo)
 		// rules decide who may ask for it, before it is dispatched.
 		pr, refused, err := review.Authorize(ctx, repo, reviewSettings(s, targets[0]), cmd.Name, ev.comment.author, ev.number)
 		if err != nil {
-			return "", err
+			return "", rt.unchecked(ctx, ev, repo, err)
+		}
+		if refused == nil && cmd.Name == command.Apply {
+			refused = review.SeenHeadRefusal(pr, ev.comment.seenHead, reviewSettings(s, targets[0]))
 		}
 		if refused != nil {
 			_, err := repo.CreateComment(ctx, ev.number, review.CommandRefused(cmd.String(), refused))
@@ -92,15 +104,15 @@ func (rt *router) commentJob(ev event, repo *github.Repo, s *settings.Settings, 
 		slog.String("author", ev.comment.author)}
 	// A commenter who may not run the command opens nothing: the rules
 	// refuse them (and judge everything again when they may). A check
-	// GitHub failed ends the job with its error: no apply.
+	// GitHub failed is answered and ends the job with its error: no apply.
 	may := func(ctx context.Context) (bool, error) {
 		_, refused, err := review.Authorize(ctx, repo, reviewSettings(s, t), ev.comment.cmd.Name, ev.comment.author, ev.number)
 		if err != nil {
-			return false, fmt.Errorf("check whether %s may %s: %w", ev.comment.author, ev.comment.cmd.Name, err)
+			return false, rt.unchecked(ctx, ev, repo, err)
 		}
 		return refused == nil, nil
 	}
-	return rt.pullJob(ev.comment.cmd.Name.String(), ev, repo, s, t, src, attrs, may, func(ctx context.Context, d review.Deps, _ *sources) (string, error) {
+	return rt.pullJob(ev.comment.cmd.Name.String(), ev, repo, s, t, src, attrs, may, func(ctx context.Context, d review.Deps, _ *sources, s *settings.Settings, t settings.Target) (string, error) {
 		out, err := rt.rules.Comment(ctx, d, reviewSettings(s, t), rt.commentEvent(ev))
 		if err == nil && out != nil && out.Plan != nil && out.Plan.Policy != nil {
 			pr, perr := repo.PullRequest(ctx, ev.number)
@@ -113,11 +125,46 @@ func (rt *router) commentJob(ev event, repo *github.Repo, s *settings.Settings, 
 	})
 }
 
+// unchecked answers a command whose requester GitHub failed to check
+// (Authorize's err): one reply to the comment, upserted by its marker (one
+// for all the jobs of the comment), and a confused reaction. It returns
+// the error that ends the job.
+func (rt *router) unchecked(ctx context.Context, ev event, repo *github.Repo, err error) error {
+	err = fmt.Errorf("check whether %s may %s: %w", ev.comment.author, ev.comment.cmd.Name, err)
+	if _, cerr := repo.Upsert(ctx, ev.number, review.ReplyMarker(ev.comment.id), review.CommandUnchecked(ev.comment.cmd.Name, ev.comment.author)); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("reply on #%d: %w", ev.number, cerr))
+	}
+	if rerr := repo.React(ctx, ev.comment.id, review.ReactFailed); rerr != nil {
+		rt.log.WarnContext(ctx, "could not react to the command comment", "repo", ev.fullName(), "comment", ev.comment.id, "error", rerr.Error())
+	}
+	return err
+}
+
 func (rt *router) commentEvent(ev event) review.CommentEvent {
 	return review.CommentEvent{
 		Action: "created", Number: ev.number, IsPR: true, Body: ev.comment.body,
-		Author: ev.comment.author, CommentID: ev.comment.id,
+		Author: ev.comment.author, CommentID: ev.comment.id, SeenHead: ev.comment.seenHead,
 	}
+}
+
+// pinnedHead is the step of a comment's routing job that keeps the head
+// read when it arrived, for a replica that takes the job over.
+const pinnedHead = "pinned head"
+
+// seenHead is the head of ev's pull request when its comment arrived: read
+// by the comment's routing job, the first thing the bot does with it (in
+// delivery order with the pull request's other events), and kept with the
+// job, so that a takeover pins the same commit rather than a later push.
+func (rt *router) seenHead(ctx context.Context, ev event, repo *github.Repo) (string, error) {
+	if head := rt.runner.Progress(ctx, pinnedHead).Head; head != "" {
+		return head, nil
+	}
+	pr, err := repo.PullRequest(ctx, ev.number)
+	if err != nil {
+		return "", fmt.Errorf("read the head of #%d as the comment arrived: %w", ev.number, err)
+	}
+	rt.runner.Record(ctx, pinnedHead, func(st *jobs.Step) { st.Head = pr.HeadSHA })
+	return pr.HeadSHA, nil
 }
 
 // commentOutcome labels what review did, for metrics.

@@ -128,6 +128,9 @@ type commentEvent struct {
 	body   string
 	author string
 	cmd    command.Command
+	// seenHead is, for /kyku apply, the pull request's head when the
+	// comment was routed (seenHead): the commit its commenter saw.
+	seenHead string
 }
 
 func (e event) fullName() string { return e.owner + "/" + e.repo }

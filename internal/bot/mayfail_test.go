@@ -8,25 +8,28 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kyku/action/internal/command"
 	"github.com/kyku/action/internal/github/githubtest"
+	"github.com/kyku/action/internal/review"
 )
 
 // TestFailedPermissionCheckFailsTheApply: PR 2's /kyku apply on a state
 // without leases checks the commenter's permission before it is requeued
 // behind the state's other jobs; when GitHub fails that check (an error,
 // not an answer), the job ends with the error, reported as such, and
-// nothing is applied: the failure is not read as "may not" and the apply
+// nothing is applied (the commenter is told so): the failure is not read as "may not" and the apply
 // does not go on outside its turn on the state.
 func TestFailedPermissionCheckFailsTheApply(t *testing.T) {
 	h, _, _ := s3Project(t, harnessOpts{}, "", false, configV1+vmA, configV1+vmB)
 	openPRs(t, h)
 	before := h.cloudObjects()
-	// The job's first read of the pull request waits; then the next
+	// The job's read of the pull request (after the one that pinned the
+	// head the comment arrived on) waits; then the next
 	// request, the permission check, fails (a rate limit reset an hour
 	// away: not retried).
-	var first atomic.Bool
+	var reads atomic.Int32
 	release := h.gh.Hold(func(method, path string) bool {
-		return method == "GET" && strings.HasSuffix(path, "/pulls/2") && first.CompareAndSwap(false, true)
+		return method == "GET" && strings.HasSuffix(path, "/pulls/2") && reads.Add(1) == 2
 	})
 	t.Cleanup(release)
 	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1701))
@@ -48,7 +51,51 @@ func TestFailedPermissionCheckFailsTheApply(t *testing.T) {
 	if d := cmp.Diff(before, h.cloudObjects()); d != "" {
 		t.Errorf("the cloud changed (-before +after):\n%s", d)
 	}
+	// The commenter hears it: one line saying the permission could not
+	// be checked and nothing was applied.
+	var replies []string
+	for _, c := range h.botComments(2) {
+		if body, ok := strings.CutSuffix(c.Body, "\n"+review.ReplyMarker(1701)+"\n"); ok {
+			replies = append(replies, body)
+		}
+	}
+	if d := cmp.Diff([]string{review.CommandUnchecked(command.Apply, "writer")}, replies); d != "" {
+		t.Errorf("the bot's replies to the comment (-want +got):\n%s", d)
+	}
 	if !strings.Contains(h.logs(), "permission") {
 		t.Errorf("the job's error does not say the permission check failed; log:\n%s", h.logs())
+	}
+}
+
+// TestFailedPermissionCheckIsAnsweredUnderActions: under execution:
+// actions the commenter's permission is checked before the workflow is
+// dispatched; when GitHub fails that check, nothing is dispatched and the
+// commenter is told, in one line, that nothing was applied.
+func TestFailedPermissionCheckIsAnsweredUnderActions(t *testing.T) {
+	h := actionsHarness(t, kykuWorkflow, time.Hour)
+	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(actionsSettings+"apply: both\n"))
+	h.gh.SetPermission(repoName, "writer", "write")
+	h.pr(2, headA)
+	var reads atomic.Int32
+	release := h.gh.Hold(func(method, path string) bool {
+		return method == "GET" && strings.HasSuffix(path, "/pulls/2") && reads.Add(1) == 2
+	})
+	t.Cleanup(release)
+	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1202))
+	eventually(t, "the route never read the pull request", func() bool { return h.gh.Held() == 1 })
+	h.gh.FailNext(1, githubtest.FailPrimary403, time.Hour)
+	release()
+	h.settle()
+	if d := h.gh.Dispatches(repoName); len(d) != 0 {
+		t.Errorf("dispatched %+v after a failed permission check", d)
+	}
+	var replies []string
+	for _, c := range h.botComments(2) {
+		if body, ok := strings.CutSuffix(c.Body, "\n"+review.ReplyMarker(1202)+"\n"); ok {
+			replies = append(replies, body)
+		}
+	}
+	if d := cmp.Diff([]string{review.CommandUnchecked(command.Apply, "writer")}, replies); d != "" {
+		t.Errorf("the bot's replies to the comment (-want +got):\n%s", d)
 	}
 }

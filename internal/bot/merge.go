@@ -101,7 +101,7 @@ func promotionOrder(promotion []string, ts []settings.Target) []settings.Target 
 func (rt *router) mergeJob(ev event, repo *github.Repo, s *settings.Settings, chain []settings.Target, src *sources) queue.Job {
 	t := chain[0]
 	attrs := []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label())}
-	return rt.pullJob("merge-apply", ev, repo, s, t, src, attrs, nil, func(ctx context.Context, d review.Deps, src *sources) (string, error) {
+	return rt.pullJob("merge-apply", ev, repo, s, t, src, attrs, nil, func(ctx context.Context, d review.Deps, src *sources, s *settings.Settings, t settings.Target) (string, error) {
 		out, err := rt.rules.ApplyMerged(ctx, d, reviewSettings(s, t), ev.mergeSHA, ev.merger)
 		complete := err == nil && out != nil && out.Applied && (out.Result == nil || out.Result.Err() == nil)
 		if rest := chain[1:]; len(rest) > 0 {

@@ -84,7 +84,7 @@ func CheckName(t settings.Target) string { return "kyku plan (" + t.Label() + ")
 // check run completed with the rendered summary.
 func (rt *router) planJob(ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources) queue.Job {
 	attrs := []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("target", t.Label())}
-	return rt.pullJob("plan", ev, repo, s, t, src, attrs, nil, func(ctx context.Context, d review.Deps, src *sources) (string, error) {
+	return rt.pullJob("plan", ev, repo, s, t, src, attrs, nil, func(ctx context.Context, d review.Deps, src *sources, s *settings.Settings, t settings.Target) (string, error) {
 		name := CheckName(t)
 		id, err := rt.openCheckRun(ctx, repo, name, ev.headSHA)
 		if err != nil {

@@ -14,17 +14,21 @@ import (
 	"github.com/kyku/action/internal/review"
 )
 
-// pullRun is the work of a pull request's job on one target, given the
-// review rules' deps for it and the sources it reads.
-type pullRun func(ctx context.Context, d review.Deps, src *sources) (string, error)
+// pullRun is the work of a pull request's job on one target t, given the
+// review rules' deps for it, the sources it reads and the settings s that
+// judge it (read again when the job waited: see pullJob).
+type pullRun func(ctx context.Context, d review.Deps, src *sources, s *settings.Settings, t settings.Target) (string, error)
 
 // pullJob is a pull request's job on target t (a plan, a /kyku command, a
 // merge's apply), queued on its own key (pullKey) beside other pull
 // requests'. Before anything a person sees, it opens t's state: one
 // without leases (or one it cannot open) ends the run with a
 // queue.Requeue behind t's key, releasing the worker; the job then runs
-// again from the start (the pull request, its approvals and the default
-// branch's config read as they are then) on t's key, one at a time. On a
+// again from the start (the pull request, its approvals, the default
+// branch's config and the review settings read as they are then) on t's
+// key, one at a time. A job queued on t's key from the start (with
+// concurrent-applies: false) reads the settings again too: both may have
+// waited behind other jobs, and the settings judge a job as it runs. On a
 // state with leases, the rules use the workspace it opened. When may (nil:
 // always) says no (a commenter without the permission), nothing is opened
 // first: the rules refuse without opening anything. When may could not
@@ -32,9 +36,16 @@ type pullRun func(ctx context.Context, d review.Deps, src *sources) (string, err
 func (rt *router) pullJob(kind string, ev event, repo *github.Repo, s *settings.Settings, t settings.Target, src *sources, attrs []slog.Attr, may mayFunc, run pullRun) queue.Job {
 	key := pullKey(ev, s, t)
 	return queue.Job{Kind: kind, Key: key, Attrs: attrs, Run: func(ctx context.Context) (string, error) {
-		jobSrc := src
+		jobSrc, s, t := src, s, t
 		if queue.Requeued(ctx) {
 			jobSrc = newSources(repo, rt.maxSrc) // read again: the job is judged as it runs now
+		}
+		if queue.Requeued(ctx) || key == targetKey(ev, t) {
+			var outcome string
+			var err error
+			if s, t, outcome, err = rt.settingsNow(ctx, ev, repo, t); s == nil {
+				return outcome, err
+			}
 		}
 		opens := key != targetKey(ev, t) && !queue.Requeued(ctx)
 		if opens && may != nil {
@@ -61,8 +72,33 @@ func (rt *router) pullJob(kind string, ev event, repo *github.Repo, s *settings.
 			d.Open = rt.inTurn(ev, t, false, first.opener(rt.opener(ev, jobSrc, t.Project)))
 			d.Trusted = func(context.Context) (*config.Config, error) { return first.cfg, nil }
 		}
-		return run(ctx, d, jobSrc)
+		return run(ctx, d, jobSrc, s, t)
 	}}
+}
+
+// settingsNow reads the settings that judge ev again, where the route read
+// them (the default branch's tip; for a merge, its rules' commit), and t
+// in them. When they are bad or no longer have t, s is nil and the job
+// ends with outcome and err: bad settings are said on the pull request,
+// as the route says them.
+func (rt *router) settingsNow(ctx context.Context, ev event, repo *github.Repo, t settings.Target) (s *settings.Settings, now settings.Target, outcome string, err error) {
+	s, err = loadSettings(ctx, repo, ev.rulesRef)
+	if isDiag(err) {
+		if _, cerr := repo.CreateComment(ctx, ev.number, settingsProblem(err)); cerr != nil {
+			return nil, t, "", cerr
+		}
+		return nil, t, "settings-error", nil
+	}
+	if err != nil {
+		return nil, t, "", err
+	}
+	for _, nt := range s.Targets() {
+		if nt.Project.Name == t.Project.Name && nt.Env == t.Env {
+			return s, nt, "", nil
+		}
+	}
+	rt.log.InfoContext(ctx, "job dropped: its target is no longer in the settings", "repo", ev.fullName(), "pr", ev.number, "target", t.Label())
+	return nil, t, "no-target", nil
 }
 
 // mayFunc reports whether a job's requester may run it at all; an error

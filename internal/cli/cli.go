@@ -343,6 +343,7 @@ func (c *common) plugins(env *Env) (workspace.Plugins, error) {
 		pl.RenewGrowth = g
 	}
 	pl.OnStart = env.ProviderStarted
+	pl.Notice = func(line string) { env.notices.say(line, false) }
 	pl.Keeper = env.Keeper
 	if err := c.confine(env, &pl); err != nil {
 		return pl, err

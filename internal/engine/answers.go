@@ -192,17 +192,42 @@ func (e *Engine) foldAnswer(ctx context.Context, cfg *config.Config, st *state.F
 	return true, nil
 }
 
+// markLeased marks in ie, err's, the names whose create's answer box
+// holds: an answer (Response set) that a leased apply does not fold.
+func (e *Engine) markLeased(ctx context.Context, box statemgr.AnswerBox, ie *InterruptedError, err error) error {
+	kept, rerr := box.Answers(ctx)
+	if rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	for _, n := range ie.Names {
+		name := state.AnswerName(n)
+		if a, derr := state.DecodeAnswer(name, kept[name]); derr != nil || a.Address != n || a.Response == nil {
+			continue
+		}
+		if ie.Leased == nil {
+			ie.Leased = map[string]bool{}
+		}
+		ie.Leased[n] = true
+	}
+	return err
+}
+
 // markUnkept marks, in err (refuseInterrupted's), the names of a remote
 // state (its box this machine's: Options.Answers) whose create's answer a
 // journal keeper would have kept in the box and none is there
 // (InterruptedError.Unkept): the apply that was interrupted ran on
 // another machine, or without a keeper. What the box holds otherwise (a
-// note asked and never answered) says the keeper died too.
+// note asked and never answered) says the keeper died too. Under leases,
+// it marks the names whose answer is there instead
+// (InterruptedError.Leased): a leased apply folds none.
 func (e *Engine) markUnkept(ctx context.Context, st *state.File, err error) error {
 	var ie *InterruptedError
 	box := e.answerBox()
-	if !errors.As(err, &ie) || box == nil || box != e.opts.Answers || e.opts.Leases != nil {
+	if !errors.As(err, &ie) || box == nil || box != e.opts.Answers {
 		return err
+	}
+	if e.opts.Leases != nil {
+		return e.markLeased(ctx, box, ie, err)
 	}
 	kept, rerr := box.Answers(ctx)
 	if rerr != nil {

@@ -115,7 +115,11 @@ func (e *Engine) refuseForgettingAnAnswer(ctx context.Context, names []string) e
 		if err != nil || a.Address != n || a.Response == nil {
 			continue
 		}
-		return fmt.Errorf("--forget-interrupted %s: the provider's answer to its create is kept in %s and may name the object it made: run kyku apply without --forget-interrupted, which records it, or import that object (kyku import %s ID)", shellWord(n), box.AnswerPath(n), shellWord(n))
+		run := "run kyku apply without --forget-interrupted, which records it"
+		if e.opts.Leases != nil {
+			run = "run kyku apply without --forget-interrupted and with leases: false in the backend block (an apply that leases folds no answer), which records it"
+		}
+		return fmt.Errorf("--forget-interrupted %s: the provider's answer to its create is kept in %s and may name the object it made: %s, or import that object (kyku import %s ID)", shellWord(n), box.AnswerPath(n), run, shellWord(n))
 	}
 	return nil
 }

@@ -111,6 +111,9 @@ type InterruptedError struct {
 	// keeper would have kept in this machine's answer box, and none is
 	// there: the apply ran on another machine, or without a keeper.
 	Unkept map[string]bool
+	// Leased are the names (of Names) whose create's answer is kept in
+	// this machine's answer box while the apply leases, and so folds none.
+	Leased map[string]bool
 }
 
 func (e *InterruptedError) Error() string {
@@ -130,6 +133,11 @@ func (e *InterruptedError) Error() string {
 		if e.Replacing[n] {
 			lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating its replacement (create before destroy) and the object it may have made is in no state: "+
 				"import it (kyku import %s ID: the object in state now is deposed, and the next apply destroys it) or, if it does not exist, drop the intent with kyku apply --forget-interrupted %s", n, q, q)
+			continue
+		}
+		if e.Leased[n] {
+			lines[i] = fmt.Sprintf("%s: an apply was interrupted while creating it; the provider's answer is kept on this machine, but an apply that leases folds none: "+
+				"run kyku apply once with leases: false in the backend block (the whole state's lock), which records the object, then lease again", n)
 			continue
 		}
 		if e.Unkept[n] {

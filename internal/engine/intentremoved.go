@@ -14,15 +14,17 @@ import (
 // unmanaged, by an apply that reports the removed resources destroyed.
 
 // refuseInterruptedRemoved refuses changes that destroy something while
-// st holds an open intent at an address cfg no longer has.
-func refuseInterruptedRemoved(st *state.File, cfg *config.Config, changes []plan.Change) error {
+// st holds an open intent at an address cfg no longer has and the plan
+// covers (keep: --target, as OpenTofu scopes everything to its targets;
+// an intent outside them is neither destroyed nor reported gone).
+func refuseInterruptedRemoved(st *state.File, cfg *config.Config, changes []plan.Change, keep func(string) bool) error {
 	if st == nil || cfg == nil || len(st.Interrupted) == 0 ||
 		!slices.ContainsFunc(changes, func(c plan.Change) bool { return c.Action == plan.Destroy }) {
 		return nil
 	}
 	ie := &InterruptedError{Removed: true}
 	for n := range st.Interrupted {
-		if cfg.Resource(n) == nil {
+		if cfg.Resource(n) == nil && keep(n) {
 			ie.Names = append(ie.Names, n)
 		}
 	}

@@ -189,7 +189,7 @@ func (e *Engine) applyLeased(ctx context.Context, cfg *config.Config, opts Apply
 	// and the plan above never saw the intent. Refused as a plan would be
 	// (objectsStale does not see it: no object there before or after).
 	if err := refuseInterrupted(st, p.Changes); err != nil {
-		return nil, true, err
+		return nil, true, e.markUnkept(ctx, st, err) // answers.go
 	}
 	if saved != nil {
 		if p, err = e.savedPrelude(saved, st, cfg, opts, true); err != nil {

@@ -93,8 +93,9 @@ func (e *Engine) readImport(ctx context.Context, typ, id string) (provider.Objec
 }
 
 // targetSet is the set of names a --target plan covers: every target
-// (a name with instances stands for all of them), and everything the
-// configured ones depend on. nil means everything.
+// (a name with instances stands for all of them, an interrupted create's
+// open intent among them), and everything the configured ones depend on.
+// nil means everything.
 func targetSet(targets []string, cfg *config.Config, st *state.File, deps func(string) []string) (map[string]bool, error) {
 	if len(targets) == 0 {
 		return nil, nil
@@ -109,7 +110,8 @@ func targetSet(targets []string, cfg *config.Config, st *state.File, deps func(s
 		}
 		name := a.String()
 		found := false
-		if cfg.Resource(name) != nil || st.Resources[name] != nil {
+		_, open := st.Interrupted[name]
+		if cfg.Resource(name) != nil || st.Resources[name] != nil || open {
 			found = true
 			queue = append(queue, name)
 		}
@@ -121,6 +123,12 @@ func targetSet(targets []string, cfg *config.Config, st *state.File, deps func(s
 				}
 			}
 			for n := range st.Resources {
+				if in(n) {
+					found = true
+					queue = append(queue, n)
+				}
+			}
+			for n := range st.Interrupted {
 				if in(n) {
 					found = true
 					queue = append(queue, n)

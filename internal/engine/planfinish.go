@@ -66,7 +66,7 @@ func (x *planning) finish(ctx context.Context, destroys []plan.Change) (*plan.Pl
 	if err := refuseInterrupted(x.st, p.Changes); err != nil { // intent.go
 		return nil, x.e.markUnkept(ctx, x.st, err) // answers.go
 	}
-	if err := refuseInterruptedRemoved(x.st, x.cfg, p.Changes); err != nil {
+	if err := refuseInterruptedRemoved(x.st, x.cfg, p.Changes, x.keep); err != nil {
 		return nil, err
 	}
 	p.Secrets = stateSecrets(x.st, p.Changes)

@@ -22,6 +22,9 @@ const (
 //
 //  1. the PR is open (on merge: merged), and not from a fork unless
 //     Settings.AllowForkPRs;
+//     for a comment, its head is still the one the commenter saw
+//     (ApplyRequest.SeenHead): a push after the comment is not applied
+//     on the strength of it;
 //  2. the commenter has at least Settings.ApplyPermission (not on merge:
 //     merging already needed write permission);
 //  3. with RequireApproval, at least Settings.RequiredApprovals approvals
@@ -104,6 +107,9 @@ func (a *applier) run(ctx context.Context, pr *github.PR) (*ApplyOutcome, error)
 	if r := a.prRefusal(pr); r != nil {
 		return a.refuse(ctx, r)
 	}
+	if r := SeenHeadRefusal(pr, a.req.SeenHead, a.s); r != nil {
+		return a.refuse(ctx, r)
+	}
 	if (a.req.OnMerge || a.req.Queue) && a.d.MergeRules != nil {
 		r, err := CheckMergeRules(ctx, a.d.GitHub, *a.d.MergeRules, pr)
 		if err != nil {
@@ -165,6 +171,16 @@ func (a *applier) prRefusal(pr *github.PR) *Refusal {
 		return prRefusal(pr, a.s, false)
 	}
 	return nil
+}
+
+// SeenHeadRefusal is requirement 1's pin for a /kyku apply: pr's head is
+// still seen, the one the commenter saw ("" pins nothing); nil when met.
+// The bot checks it too before it hands a command to the user's workflow.
+func SeenHeadRefusal(pr *github.PR, seen string, s Settings) *Refusal {
+	if seen == "" || pr.HeadSHA == seen {
+		return nil
+	}
+	return refusal(RequireSeenHead, headMovedText(pr.Number, seen, pr.HeadSHA, s))
 }
 
 // prRefusal is requirement 1: the PR's state and origin (nil when met).

@@ -25,6 +25,7 @@ func TestApplyByComment(t *testing.T) {
 		commenter       string
 		requireApproval bool
 		permission      permission.Level
+		seenHead        string   // the head when the comment arrived ("": not pinned)
 		wantRefused     []string // nil: applied
 	}{
 		{
@@ -103,6 +104,15 @@ func TestApplyByComment(t *testing.T) {
 			},
 			wantRefused: []string{"comes from a fork (`mallory/infra`)", "does not plan or apply pull requests from forks"},
 		},
+		{
+			name: "head moved after the comment, the new head planned", commenter: "alice", seenHead: headA,
+			setup: func(f *fixture) {
+				f.srv.UpdatePullRequest(repoName, 1, func(pr *githubtest.PullRequest) { pr.HeadSHA = headB })
+				f.plan(1, headB)
+			},
+			wantRefused: []string{"Pull request #1's head moved to `bbbbbbb` after the `/kyku apply` comment, which was posted on `aaaaaaa`", "comment `/kyku apply -e prod` again"},
+		},
+		{name: "writer, on the head seen", commenter: "alice", seenHead: headA},
 		{name: "writer", commenter: "alice"},
 		{name: "admin", commenter: "root"},
 		{
@@ -128,6 +138,7 @@ func TestApplyByComment(t *testing.T) {
 			}
 			serial, cloud, audits := f.serial(), f.cloud(), len(f.audits())
 			ev := f.comment(1, tt.commenter, "/kyku apply")
+			ev.SeenHead = tt.seenHead
 			before := len(f.replies(1))
 
 			out, err := review.Comment(t.Context(), f.deps, f.settings, ev)

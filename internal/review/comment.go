@@ -24,7 +24,8 @@ import (
 // Settings.AllowForkPRs, a commenter with Settings.PlanPermission; a
 // refusal is a one-line reply and a -1 reaction), then the PR's head
 // config through Deps.Source, the backend through Deps.Trusted, and Plan
-// (the plan comment is the answer); apply → Apply with the commenter.
+// (the plan comment is the answer); apply → Apply with the commenter and
+// the head they saw (CommentEvent.SeenHead).
 // Help and error replies are upserted with a marker naming the command
 // comment, so several jobs answering one comment leave one reply.
 func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*CommentOutcome, error) {
@@ -68,7 +69,7 @@ func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*Comment
 	case cmd.Name == command.Apply && !s.Apply.OnComment():
 		return out, refuseCommand(ctx, d, ev, out, ApplyModeRefusal(s, TriggerComment))
 	case cmd.Name == command.Apply:
-		req := ApplyRequest{Settings: s, Number: ev.Number, Commenter: ev.Author, CommentID: ev.CommentID, AllowDestroyAll: cmd.AllowDestroyAll}
+		req := ApplyRequest{Settings: s, Number: ev.Number, Commenter: ev.Author, CommentID: ev.CommentID, AllowDestroyAll: cmd.AllowDestroyAll, SeenHead: ev.SeenHead}
 		a := &applier{d: d, s: s, req: req, out: &ApplyOutcome{Number: ev.Number}}
 		ao, err := a.run(ctx, nil)
 		out.Apply = ao
@@ -116,13 +117,18 @@ func refuseCommand(ctx context.Context, d Deps, ev CommentEvent, out *CommentOut
 // replyTo upserts a reply to the command comment (found again by a marker
 // naming it) and records its URL.
 func replyTo(ctx context.Context, d Deps, ev CommentEvent, out *CommentOutcome, body string) error {
-	marker := "<!-- kyku:reply comment=" + strconv.FormatInt(ev.CommentID, 10) + " -->"
-	c, err := d.GitHub.Upsert(ctx, ev.Number, marker, body)
+	c, err := d.GitHub.Upsert(ctx, ev.Number, ReplyMarker(ev.CommentID), body)
 	if err != nil {
 		return fmt.Errorf("reply on #%d: %w", ev.Number, err)
 	}
 	out.Replied = c.HTMLURL
 	return nil
+}
+
+// ReplyMarker marks the reply to the command comment commentID, so that
+// the jobs answering one comment leave one reply.
+func ReplyMarker(commentID int64) string {
+	return "<!-- kyku:reply comment=" + strconv.FormatInt(commentID, 10) + " -->"
 }
 
 // Authorize reads pull request number and decides, by the rules Comment

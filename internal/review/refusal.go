@@ -10,6 +10,7 @@ const (
 	RequireMergedPR                             // a push merged a pull request (a direct push is not applied)
 	RequireMergeGroup                           // the merge group's branch names its pull request and base
 	RequirePullRequest                          // the pull request is open (on merge: merged), and not from a fork unless allowed
+	RequireSeenHead                             // a command applies the head its commenter saw: the head did not move since
 	RequireMergeRules                           // a merge is judged by the rules from before it
 	RequirePermission                           // who asks has the permission the command needs
 	RequireApprovals                            // enough approvals of the current head count
@@ -24,7 +25,7 @@ const (
 
 var requirementNames = [...]string{
 	RequireApplyMode: "apply-mode", RequireMergedPR: "merged-pull-request", RequireMergeGroup: "merge-group",
-	RequirePullRequest: "pull-request", RequireMergeRules: "merge-rules", RequirePermission: "permission",
+	RequirePullRequest: "pull-request", RequireSeenHead: "seen-head", RequireMergeRules: "merge-rules", RequirePermission: "permission",
 	RequireApprovals: "approvals", RequireTrustedConfig: "trusted-config", RequirePromotion: "promotion",
 	RequireSavedPlan: "saved-plan", RequireReviewedPlan: "reviewed-plan", RequirePolicy: "policy",
 	RequireDestroyAll: "destroy-all", RequireCurrentState: "current-state",

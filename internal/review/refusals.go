@@ -141,6 +141,14 @@ func ForkPlannedOnRequest(number int, headRepo string, s Settings) string {
 		" to plan it with this repository's credentials after reading its changes."
 }
 
+// headMovedText: the head moved from seen, the commit the /kyku apply
+// comment was posted on, to now.
+func headMovedText(number int, seen, now string, s Settings) string {
+	return prName(number) + "'s head moved to " + code(sha7(now)) + " after the " + code("/kyku apply") +
+		" comment, which was posted on " + code(sha7(seen)) + ": an apply applies the commit its commenter saw. " +
+		"Review the plan of " + code(sha7(now)) + " and comment " + code(commandFor("apply", s)) + " again."
+}
+
 // permissionText: user has level; command needs need.
 func permissionText(user, level, command string, s Settings) string {
 	need := s.ApplyPermission.String()

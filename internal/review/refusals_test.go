@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kyku/action/internal/command"
 	"github.com/kyku/action/internal/golden"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/render"
@@ -84,6 +85,7 @@ func TestRefusalsGolden(t *testing.T) {
 		{"already merged", refusal(RequirePullRequest, alreadyMergedText(7))},
 		{"closed", refusal(RequirePullRequest, closedText(7, s))},
 		{"from a fork", refusal(RequirePullRequest, forkText(7, "mallory/infra"))},
+		{"head moved after the comment", refusal(RequireSeenHead, headMovedText(7, goldenMerge, goldenHead, s))},
 		{"not open, in the merge queue", refusal(RequirePullRequest, queueNotOpenText(7))},
 		{"not open, for a plan", refusal(RequirePullRequest, planNotOpenText(7, "closed"))},
 		{"from a fork, for a plan", refusal(RequirePullRequest, ForkNotPlanned(7, "mallory/infra"))},
@@ -108,6 +110,8 @@ func TestRefusalsGolden(t *testing.T) {
 		add("no saved plan, asked by "+string(tr), refusal(RequireSavedPlan, noPlanText(goldenRequest(tr))))
 		add("destroys everything, asked by "+string(tr), refusal(RequireDestroyAll, destroyAllText(goldenRequest(tr), 3)))
 	}
+	doc.Add(t, "permission not checked, apply", CommandUnchecked(command.Apply, "rita"))
+	doc.Add(t, "permission not checked, plan", CommandUnchecked(command.Plan, "rita"))
 	edited := time.Date(2026, 12, 6, 8, 25, 20, 0, time.UTC)
 	for _, tc := range []struct {
 		name string

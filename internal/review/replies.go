@@ -3,6 +3,7 @@ package review
 import (
 	"strings"
 
+	"github.com/kyku/action/internal/command"
 	"github.com/kyku/action/internal/markdown"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/render"
@@ -91,6 +92,18 @@ func applyFailedReply(r request, err error, sha, runURL string) string {
 // refused before it ran (who may plan, the apply mode).
 func CommandRefused(command string, r *Refusal) string {
 	return "**Kyku did not run " + code(command) + ":** " + r.Message + "\n"
+}
+
+// CommandUnchecked is the one-line reply to a `/kyku` command (plan or
+// apply) whose requester's permission could not be checked: GitHub failed
+// (the error is the log's; its text is not shown), so nothing ran.
+func CommandUnchecked(name command.Name, user string) string {
+	done := "applied"
+	if name == command.Plan {
+		done = "planned"
+	}
+	return "**Kyku did not run " + code("/kyku "+name.String()) + ":** GitHub failed when Kyku checked whether " + code(user) +
+		" may run it, so nothing was " + done + ". Comment " + code("/kyku "+name.String()) + " again in a moment.\n"
 }
 
 // commandErrorReply is the reply to a `/kyku` command that cannot be read:

@@ -193,6 +193,10 @@ type ApplyRequest struct {
 	// Trusted is the default branch's config, used to open the backend
 	// (nil: Deps.Trusted loads it).
 	Trusted *config.Config
+	// SeenHead is, for a comment, the pull request's head the commenter
+	// saw (CommentEvent.SeenHead): the apply is refused when the head is
+	// another by the time it runs. "" pins nothing.
+	SeenHead string
 	// AllowDestroyAll is the explicit word (/kyku apply
 	// --allow-destroy-all) a plan that destroys every resource needs; a
 	// merge or the merge queue never carries it (see destroyAllRefusal).
@@ -289,6 +293,10 @@ type CommentEvent struct {
 	Author      string
 	AuthorIsBot bool // user.type == "Bot" (the App's own comments included)
 	CommentID   int64
+	// SeenHead is the pull request's head when the command arrived (the
+	// front door reads it as early as it can): /kyku apply applies that
+	// commit's plan or nothing. "" pins nothing.
+	SeenHead string
 }
 
 // CommentOutcome is what a comment led to.

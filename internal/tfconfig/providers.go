@@ -332,7 +332,8 @@ func (ev *evaluator) backend(root *modInst, cfg *config.Config) {
 			}
 		}
 	case "gcs":
-		known = []string{"bucket", "prefix", "credentials", "impersonate_service_account", "encryption_key", "kms_encryption_key"}
+		known = []string{"bucket", "prefix", "credentials", "access_token", "impersonate_service_account", "impersonate_service_account_delegates",
+			"encryption_key", "kms_encryption_key", "storage_custom_endpoint", "universe_domain"}
 		out.Bucket, out.Prefix = str("bucket"), str("prefix")
 		if out.Prefix == "" {
 			out.Prefix = "kyku"

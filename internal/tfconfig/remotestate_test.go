@@ -154,6 +154,7 @@ func TestRemoteStateRefused(t *testing.T) {
 		{"s3 role", `{ bucket = "b", key = "k", role_arn = "arn:aws:iam::1:role/x" }`, "", "role_arn: assuming a role is not supported"},
 		{"s3 profile", `{ bucket = "b", key = "k", profile = "prod" }`, "", "profile: kyku uses the AWS SDK's default credential chain"},
 		{"gcs credentials", `{ bucket = "b", credentials = "key.json" }`, "", "credentials: credentials are not read from a backend's configuration"},
+		{"gcs endpoint without its own token", `{ bucket = "b", storage_custom_endpoint = "https://psc.example/storage/v1/b" }`, "", "storage_custom_endpoint: a terraform_remote_state config names an endpoint only with its own access_token"},
 		{"http password", `{ address = "http://127.0.0.1:1/s", password = "p" }`, "", "password: a password in the configuration is in the repository's history"},
 		{"an argument kyku does not read", `{ bucket = "b", key = "k", token = "t" }`, "", "token: not an argument kyku reads for this backend"},
 	}
@@ -161,7 +162,7 @@ func TestRemoteStateRefused(t *testing.T) {
 		switch {
 		case strings.Contains(config, "address"):
 			return "http"
-		case strings.Contains(config, "credentials"):
+		case strings.Contains(config, "credentials"), strings.Contains(config, "storage_custom_endpoint"):
 			return "gcs"
 		case strings.Contains(config, "bucket"):
 			return "s3"

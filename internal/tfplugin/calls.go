@@ -7,6 +7,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/tfschema"
 )
 
@@ -275,9 +276,20 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, r ApplyRequest) (App
 		}
 	})
 	resp := newApplyResponse()
-	if p.usesKeeper(r) {
+	switch {
+	case p.usesKeeper(r):
 		err = p.invokeKept(callCtx, p.names.apply, req, resp, r)
-	} else {
+	case r.AnswerTo != "":
+		// Noted for a keeper the provider runs without (launch fell
+		// back): marked asked as the keeper would, so that a kill leaves
+		// the intent refused, never closed as a create not asked.
+		var note *answerFile
+		if note, err = markAsked(r.AnswerTo, state.Answer{Address: r.Address, Type: r.TypeName, Asked: true}, nil); err != nil {
+			return ApplyResponse{}, notSent(err)
+		}
+		err = p.invoke(callCtx, p.names.apply, req, resp)
+		note.close()
+	default:
 		err = p.invoke(callCtx, p.names.apply, req, resp)
 	}
 	close(done)

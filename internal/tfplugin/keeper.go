@@ -59,6 +59,17 @@ func serveKeeper(stdin io.Reader, out, logs io.Writer) error {
 	if err := readFrame(in, &setup); err != nil {
 		return fmt.Errorf("read the setup: %w", err)
 	}
+	if setup.Version != keeperProtocol {
+		// Answered in the layout that Kyku reads: a reply of protocol 1
+		// has no version.
+		err := fmt.Errorf("kyku speaks journal keeper protocol %d, this keeper %d (kyku-engine was replaced while kyku ran?): not launching the provider", setup.Version, keeperProtocol)
+		rep := keeperReply{Err: err.Error()}
+		if setup.Version > 1 {
+			rep.Version = keeperProtocol
+		}
+		_ = fw.write(&rep)
+		return err
+	}
 	line := make(chan string, 1)
 	cmd := exec.Command(setup.Path)
 	cmd.Dir, cmd.Env = setup.Dir, setup.Env
@@ -71,7 +82,7 @@ func serveKeeper(stdin io.Reader, out, logs io.Writer) error {
 	cmd.SysProcAttr = keeperChildAttr()
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
-		_ = fw.write(&keeperReply{Err: err.Error()})
+		_ = fw.write(&keeperReply{Err: err.Error(), Version: keeperProtocol})
 		return err
 	}
 	exited := make(chan struct{})
@@ -83,12 +94,12 @@ func serveKeeper(stdin io.Reader, out, logs io.Writer) error {
 		if !errors.Is(err, errExitedBeforeHandshake) {
 			kill()
 		}
-		_ = fw.write(&keeperReply{Err: err.Error()})
+		_ = fw.write(&keeperReply{Err: err.Error(), Version: keeperProtocol})
 		return nil
 	}
 	network, addr, _, serverCert, err := parseHandshake(hs)
 	if err == nil {
-		err = fw.write(&keeperReply{Handshake: hs, PID: cmd.Process.Pid})
+		err = fw.write(&keeperReply{Handshake: hs, PID: cmd.Process.Pid, Version: keeperProtocol})
 	}
 	if err != nil {
 		kill()

@@ -31,6 +31,9 @@ func TestMain(m *testing.M) {
 		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 		os.Exit(tfplugin.ServeKeeper(os.Stdin, os.Stdout, os.Stderr))
 	}
+	if len(os.Args) > 2 && os.Args[1] == keeperOfProtocolArg {
+		os.Exit(keeperOfProtocol(os.Args[2]))
+	}
 	if os.Getenv(keeperClientEnv) != "" {
 		os.Exit(keeperClient())
 	}

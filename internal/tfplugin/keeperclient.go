@@ -28,6 +28,12 @@ type keeperConn struct {
 	next    uint64
 	pending map[uint64]chan keeperReply
 	gone    bool
+
+	// judged is closed once the keeper's first reply is read, or its
+	// pipe ended without one; unspoken, set before, says why the keeper
+	// is not one Kyku can speak to (nil: it is).
+	judged   chan struct{}
+	unspoken error
 }
 
 // startKeeper starts cfg.Keeper in a session of its own and asks it to
@@ -63,9 +69,9 @@ func startKeeper(cfg Config, env []string, cert tls.Certificate, logs io.Writer,
 		outR.Close()
 		return nil, nil, fmt.Errorf("journal keeper: %w", err)
 	}
-	k := &keeperConn{fw: &frameWriter{w: inW}, in: inW, pending: map[uint64]chan keeperReply{}}
+	k := &keeperConn{fw: &frameWriter{w: inW}, in: inW, pending: map[uint64]chan keeperReply{}, judged: make(chan struct{})}
 	go k.read(outR, logs, line)
-	setup := keeperSetup{Path: cfg.Path, Dir: cfg.Dir, Env: env, Cert: cert.Certificate[0], Key: key}
+	setup := keeperSetup{Path: cfg.Path, Dir: cfg.Dir, Env: env, Cert: cert.Certificate[0], Key: key, Version: keeperProtocol}
 	if err := k.fw.write(&setup); err != nil {
 		k.close()
 		_ = cmd.Process.Kill()
@@ -81,8 +87,17 @@ func (k *keeperConn) read(f *os.File, logs io.Writer, line chan<- string) {
 	defer f.Close()
 	r := bufio.NewReader(f) // a frame in one read, mostly
 	var hs keeperReply
-	if err := readFrame(r, &hs); err != nil {
+	err := readFrame(r, &hs)
+	switch {
+	case err != nil:
+		k.unspoken = fmt.Errorf("the journal keeper ended without answering in journal keeper protocol %d (%v): a kyku-engine of another version?", keeperProtocol, err)
+	case hs.Version != keeperProtocol:
+		k.unspoken = fmt.Errorf("the journal keeper speaks journal keeper protocol %d, kyku %d: kyku-engine was replaced while kyku ran?", max(hs.Version, 1), keeperProtocol)
+	}
+	close(k.judged)
+	if k.unspoken != nil {
 		k.fail()
+		k.close() // a keeper ends once Kyku's pipe is gone
 		return
 	}
 	if hs.Err != "" {
@@ -105,6 +120,20 @@ func (k *keeperConn) read(f *os.File, logs io.Writer, line chan<- string) {
 		if ch != nil {
 			ch <- rep
 		}
+	}
+}
+
+// speaks waits (a few seconds at most) for the keeper's first reply, or
+// for its pipe to end, and says why Kyku cannot speak to it (nil: it
+// can, or no verdict came).
+func (k *keeperConn) speaks() error {
+	t := time.NewTimer(5 * time.Second)
+	defer t.Stop()
+	select {
+	case <-k.judged:
+		return k.unspoken
+	case <-t.C:
+		return nil
 	}
 }
 

@@ -17,6 +17,17 @@ import (
 // sends one keeperSetup, then keeperCalls; the keeper answers with one
 // keeperReply carrying the provider's handshake, then one keeperReply per
 // call, in the order they finish.
+//
+// The setup and the handshake's reply carry keeperProtocol, the layout
+// of these frames: a keeper refuses a setup of another (a kyku-engine
+// replaced while kyku ran starts keepers of the new one), answering in
+// the layout its Kyku reads, and Kyku launches the provider without a
+// keeper when its keeper speaks another or does not answer (launch.go).
+
+// keeperProtocol is the frames' layout: 1 had no version in the setup
+// nor the handshake's reply (a keeper of 1 refuses a setup of 2, its
+// Version a field past the ones it knows).
+const keeperProtocol = 2
 
 // keeperSetup says how the keeper launches the provider: what Start
 // would run itself. Cert and Key are Kyku's client certificate (DER)
@@ -28,6 +39,8 @@ type keeperSetup struct {
 	Env  []string
 	Cert []byte
 	Key  []byte
+	// Version is the sender's keeperProtocol (1: none sent).
+	Version uint64
 }
 
 func (s *keeperSetup) encode(e *frameEnc) {
@@ -39,6 +52,7 @@ func (s *keeperSetup) encode(e *frameEnc) {
 	}
 	e.bytes(s.Cert)
 	e.bytes(s.Key)
+	e.uvarint(s.Version)
 }
 
 func (s *keeperSetup) decode(d *frameDec) {
@@ -53,6 +67,10 @@ func (s *keeperSetup) decode(d *frameDec) {
 		s.Env = append(s.Env, d.str())
 	}
 	s.Cert, s.Key = d.bytes(), d.bytes()
+	s.Version = 1
+	if len(d.b) > 0 {
+		s.Version = d.uvarint()
+	}
 }
 
 // keeperCall is one gRPC call the keeper makes for Kyku: Body is the
@@ -85,6 +103,8 @@ func (c *keeperCall) decode(d *frameDec) {
 // the outcome of call ID: the answer's message (Body, nil when there is
 // none) and gRPC status, or Err when the keeper could not make the call
 // or keep its answer; NotSent when it did not ask the provider at all.
+// Version, the keeper's keeperProtocol, is in the handshake's reply
+// (0: not sent, the layout of protocol 1).
 type keeperReply struct {
 	ID        uint64
 	Handshake string
@@ -94,6 +114,7 @@ type keeperReply struct {
 	Message   string
 	Err       string
 	NotSent   bool
+	Version   uint64
 }
 
 func (r *keeperReply) encode(e *frameEnc) {
@@ -106,6 +127,9 @@ func (r *keeperReply) encode(e *frameEnc) {
 	e.flag(r.NotSent)
 	e.flag(r.Body != nil)
 	e.bytes(r.Body)
+	if r.Version != 0 {
+		e.uvarint(r.Version)
+	}
 }
 
 func (r *keeperReply) decode(d *frameDec) {
@@ -117,6 +141,12 @@ func (r *keeperReply) decode(d *frameDec) {
 	}
 	if hasBody {
 		r.Body = body
+	}
+	if len(d.b) > 0 {
+		// Sent only when not 0 (encode): a 0 is a byte too many.
+		if r.Version = d.uvarint(); r.Version == 0 && d.err == nil {
+			d.err = errors.New("a keeper reply with version 0")
+		}
 	}
 }
 

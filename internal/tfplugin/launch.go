@@ -84,6 +84,9 @@ type Config struct {
 	// creates sent with ApplyRequest.AnswerTo; nil: the provider is
 	// Kyku's own child, and what it answers while Kyku dies is lost.
 	Keeper []string
+	// Notice, when set, is told in one line what the user should know of
+	// a launch: a keeper not spoken to (nil: the line goes to Stderr).
+	Notice func(line string)
 }
 
 // KeepsAnswers reports whether a provider launched with c goes through
@@ -179,6 +182,20 @@ func launch(ctx context.Context, cfg Config) (*Provider, error) {
 	switch {
 	case errors.Is(err, errExitedBeforeHandshake):
 		p.release()
+		if k != nil {
+			if why := k.speaks(); why != nil {
+				// Its frames are not Kyku's: the provider runs as Kyku's
+				// own child, as without a keeper, said in one line.
+				line := fmt.Sprintf("kyku: provider %s runs without its journal keeper (the answers of its creates are not kept): %v", cfg.Name, why)
+				if cfg.Notice != nil {
+					cfg.Notice(line)
+				} else {
+					fmt.Fprintln(tail, line)
+				}
+				cfg.Keeper = nil
+				return launch(ctx, cfg)
+			}
+		}
 		return nil, fmt.Errorf("%w (%v)%s", err, p.waitErr, tail.excerpt())
 	case err != nil && ctx.Err() != nil:
 		p.kill()

@@ -92,7 +92,9 @@ type Plugins struct {
 	// call to them fails.
 	ValidateOnly bool
 	// Notice, when set, is told what Init changed in the lock besides its
-	// choices (entries carried over from HashiCorp's registry host).
+	// choices (entries carried over from HashiCorp's registry host), and
+	// what a provider's launch did that the user should know of (a
+	// journal keeper not spoken to: tfplugin.Config.Notice).
 	Notice func(line string)
 	// Confine, when set, runs every provider process in a sandbox: it says,
 	// for the provider at source, which sandbox and what environment (Env
@@ -332,7 +334,7 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 			Settings: pp.Config, Pos: pp.Pos, PropPos: &pp.PropPos,
 			Env: s.Plugins.Env, Dir: s.BaseDir, Stderr: s.Plugins.Stderr, ClientVersion: version, Parallelism: s.Engine.Parallelism,
 			RenewGrowth: s.Plugins.RenewGrowth, OnStart: s.Plugins.OnStart, Learn: s.Engine.Secrets.Add,
-			ValidateOnly: s.Plugins.ValidateOnly,
+			ValidateOnly: s.Plugins.ValidateOnly, Notice: s.Plugins.Notice,
 		}
 		if c := confined[i]; c != nil {
 			pc.Sandbox, pc.Env = &c.Sandbox, c.Env

@@ -47,6 +47,11 @@ func (r *RemoteStates) ReadOutputs(ctx context.Context, q builtin.RemoteState) (
 			return builtin.RemoteOutputs{}, err
 		}
 	}
+	if q.Backend == "gcs" {
+		if err := confineGCSEndpoint(q.Config); err != nil {
+			return builtin.RemoteOutputs{}, err
+		}
+	}
 	s := r.s
 	s.Env = q.Workspace
 	if s.Env == "default" {
@@ -64,6 +69,19 @@ func (r *RemoteStates) ReadOutputs(ctx context.Context, q builtin.RemoteState) (
 		return builtin.RemoteOutputs{}, builtin.ErrNoState
 	}
 	return builtin.RemoteOutputs{Values: f.Outputs, Sensitive: f.OutputSensitivity}, nil
+}
+
+// confineGCSEndpoint refuses a gcs storage_custom_endpoint given without
+// an access_token beside it: the environment's Google credentials (a
+// bearer token, sent as it is) would go to an address a pull request
+// chose.
+func confineGCSEndpoint(args map[string]any) error {
+	_, endpoint := args["storage_custom_endpoint"]
+	_, token := args["access_token"]
+	if endpoint && !token {
+		return errors.New("storage_custom_endpoint: a terraform_remote_state config names an endpoint only with its own access_token (this machine's Google credentials, a bearer token, would go to that address)")
+	}
+	return nil
 }
 
 // confineLocal refuses a local backend's path or workspace_dir that

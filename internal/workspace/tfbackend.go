@@ -50,7 +50,7 @@ func backendArgs(typ string) (args []string, ok bool) {
 			"use_lockfile", "dynamodb_table", "kms_key_id", "encrypt", "skip_credentials_validation", "skip_region_validation",
 			"skip_requesting_account_id", "skip_metadata_api_check", "skip_s3_checksum"}, true
 	case "gcs":
-		return []string{"bucket", "prefix"}, true
+		return []string{"bucket", "prefix", "access_token", "storage_custom_endpoint"}, true
 	case "http":
 		return []string{"address", "lock_address", "unlock_address", "username", "password", "update_method", "lock_method", "unlock_method", "retry_max"}, true
 	}
@@ -75,8 +75,10 @@ func refusedArg(name string) (why string, refused bool) {
 		return "assuming a role is not supported: run kyku with the role's credentials", true
 	case "credentials":
 		return "credentials are not read from a backend's configuration: use Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS)", true
-	case "impersonate_service_account":
-		return "impersonation is not supported: run kyku with the service account's credentials", true
+	case "impersonate_service_account", "impersonate_service_account_delegates":
+		return "impersonation is not supported: run kyku with the service account's credentials (or give its token as access_token, from GOOGLE_OAUTH_ACCESS_TOKEN)", true
+	case "universe_domain":
+		return "a universe other than googleapis.com is not supported: reach a Private Service Connect endpoint with storage_custom_endpoint", true
 	case "encryption_key":
 		return "a customer-supplied encryption key is not supported", true
 	case "kms_encryption_key":
@@ -149,12 +151,7 @@ func OpenTerraformBackend(ctx context.Context, ts *TerraformState, s Settings) (
 			b, err = aws.TerraformS3(ctx, cfg, lay, s)
 		}
 	case "gcs":
-		cfg := gcs.TerraformConfig{Bucket: a.str("bucket"), Prefix: a.str("prefix")}
-		if a.err != nil {
-			return nil, a.err
-		}
-		b, err = gcs.NewTerraform(ctx, cfg, s.Env, lay, gcs.Options{PollInterval: s.PollInterval, Getenv: getenv, Credentials: s.Google})
-		err = notLinkedGoogle("the gcs backend", err)
+		b, err = a.gcs(ctx, s, lay, getenv)
 	case "http":
 		b, err = a.http(s, lay, getenv)
 	}
@@ -165,6 +162,35 @@ func OpenTerraformBackend(ctx context.Context, ts *TerraformState, s Settings) (
 		return nil, a.err
 	}
 	return b, nil
+}
+
+// gcs opens OpenTofu's gcs backend: access_token and
+// storage_custom_endpoint fall back on the variables OpenTofu reads; the
+// variables of what Kyku does not do are refused as the arguments are.
+func (a *tfArgs) gcs(ctx context.Context, s Settings, lay tflayout.Options, getenv func(string) string) (*tflayout.Backend, error) {
+	for _, v := range []struct{ env, arg string }{
+		{"GOOGLE_BACKEND_IMPERSONATE_SERVICE_ACCOUNT", "impersonate_service_account"},
+		{"GOOGLE_IMPERSONATE_SERVICE_ACCOUNT", "impersonate_service_account"},
+		{"GOOGLE_ENCRYPTION_KEY", "encryption_key"},
+		{"GOOGLE_KMS_ENCRYPTION_KEY", "kms_encryption_key"},
+		{"GOOGLE_BACKEND_UNIVERSE_DOMAIN", "universe_domain"},
+	} {
+		if getenv(v.env) != "" {
+			why, _ := refusedArg(v.arg)
+			return nil, a.errorf("%s (%s): %s", v.env, v.arg, why)
+		}
+	}
+	cfg := gcs.TerraformConfig{Bucket: a.str("bucket"), Prefix: a.str("prefix")}
+	opts := gcs.Options{
+		PollInterval: s.PollInterval, Getenv: getenv, Credentials: s.Google,
+		AccessToken: cmp.Or(a.str("access_token"), getenv("GOOGLE_OAUTH_ACCESS_TOKEN")),
+		Endpoint:    cmp.Or(a.str("storage_custom_endpoint"), getenv("GOOGLE_BACKEND_STORAGE_CUSTOM_ENDPOINT"), getenv("GOOGLE_STORAGE_CUSTOM_ENDPOINT")),
+	}
+	if a.err != nil {
+		return nil, a.err
+	}
+	b, err := gcs.NewTerraform(ctx, cfg, s.Env, lay, opts)
+	return b, notLinkedGoogle("the gcs backend", err)
 }
 
 // http opens OpenTofu's http backend: each argument falls back on its

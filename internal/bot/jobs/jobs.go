@@ -69,6 +69,9 @@ type Step struct {
 	Done     bool      `json:"done,omitempty"`
 	CheckRun int64     `json:"checkRun,omitempty"` // the check run opened for it
 	Dispatch *Dispatch `json:"dispatch,omitempty"`
+	// Head is a pull request's head read when the job's event arrived (a
+	// /kyku apply's: the commit its commenter saw), kept for a takeover.
+	Head string `json:"head,omitempty"`
 }
 
 // Dispatch is a workflow run the job asked GitHub Actions for.

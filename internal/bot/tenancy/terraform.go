@@ -57,6 +57,8 @@ func terraformArgs(typ string) (plain, endpoint []string) {
 			[]string{"endpoint", "endpoints", "use_path_style", "force_path_style", "skip_credentials_validation", "skip_region_validation",
 				"skip_requesting_account_id", "skip_metadata_api_check", "skip_s3_checksum"}
 	case "gcs":
+		// Not storage_custom_endpoint, even with allow-endpoint: the bot
+		// would send its Google bearer token, as it is, to that address.
 		return []string{"bucket", "prefix"}, nil
 	case "http":
 		return []string{"update_method", "lock_method", "unlock_method", "retry_max"},

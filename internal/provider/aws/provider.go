@@ -134,11 +134,13 @@ func ClientsFromConfig(ctx context.Context, cfg aws.Config, endpoint string) (Cl
 		})
 	}
 	var bases [4]awswire.Client
+	skew := new(awswire.Skew) // one clock: what one service's answer taught, the others use
 	for i, id := range []string{ec2api.SDKID, elb.SDKID, rds.SDKID, ssm.SDKID} {
 		w, err := wireClient(ctx, cfg, endpoint, id)
 		if err != nil {
 			return Clients{}, err
 		}
+		w.Skew = skew
 		bases[i] = w
 	}
 	return Clients{EC2: ec2api.New(bases[0]), ELB: elb.New(bases[1]), RDS: rds.New(bases[2]), SSM: ssm.New(bases[3])}, nil

@@ -74,6 +74,7 @@ func (w *world) keep(name string, a state.Answer) {
 // never asked for (Kyku killed before the keeper had it) made nothing:
 // the apply creates b, once.
 func TestKeptAnswerFolded(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name   string
 		tamper func(w *world, b state.Answer) // after the interrupted apply

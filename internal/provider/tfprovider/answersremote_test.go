@@ -83,6 +83,7 @@ const unkeptRefusalOfB = "b: an apply was interrupted while creating it, on anot
 // another type than b's intent is refused, and kept. An apply on another
 // machine (the box holds nothing of b) is refused, saying so.
 func TestKeptAnswerOfARemoteState(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name    string
 		tamper  func(w *world, b state.Answer)

@@ -11,6 +11,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/lease"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/provider/sim"
 	"github.com/kyku/action/internal/provider/tfprovider"
@@ -37,6 +38,9 @@ type world struct {
 	// beside it, as a remote one: they are kept in this directory
 	// (engine.Options.Answers; answersremote_test.go).
 	remoteBox string
+	// leased makes the world's engines lease the objects they change
+	// (engine.Options.Leases; answersleased_test.go).
+	leased bool
 }
 
 func newWorld(t *testing.T, tp tfplugintest.Provider) *world {
@@ -83,10 +87,16 @@ func (w *world) engine(cfg *config.Config) *engine.Engine {
 	w.close()
 	w.router = tfprovider.NewRouter(base, plugins...)
 	w.t.Cleanup(w.close)
-	return engine.New(w.router, w.stateBackend(), engine.Options{
+	opts := engine.Options{
 		DeployPrefix: "t", RetryBase: time.Millisecond, DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond,
 		Answers: w.answers(),
-	})
+	}
+	if w.leased {
+		if opts.Leases, err = lease.For(w.t.Context(), w.stateBackend(), "", lease.Options{Poll: 10 * time.Millisecond}); err != nil || opts.Leases == nil {
+			w.t.Fatalf("lease.For: %v, %v", opts.Leases, err)
+		}
+	}
+	return engine.New(w.router, w.stateBackend(), opts)
 }
 
 func (w *world) close() {
@@ -168,6 +178,7 @@ resources:
 // With renewal every call goes to a new provider process (its process
 // replaced after each call): the same flows give the same results.
 func TestLifecycleThroughTheEngine(t *testing.T) {
+	t.Parallel()
 	for _, tp := range testProviders {
 		for _, renew := range []bool{false, true} {
 			name := tp.Type

@@ -53,3 +53,31 @@ func TestApplyDestroyingRemovedRefusesInterrupted(t *testing.T) {
 		t.Errorf("state after the apply: %v, interrupted %v", st.Names(), st.Interrupted)
 	}
 }
+
+// TestTargetedApplyJudgesOnlyTargetedIntents: with b's create interrupted
+// and a and b removed, apply --target a destroys a alone and leaves b's
+// intent (OpenTofu scopes everything to the targets: b is neither
+// destroyed nor reported gone), where it was refused for b; a target
+// naming b as well (an open intent is a target's address) is refused as
+// the untargeted apply is.
+func TestTargetedApplyJudgesOnlyTargetedIntents(t *testing.T) {
+	w := newWorld(t, tfplugintest.Framework)
+	interrupt(t, w)
+	cfg := w.parse(noneLeft)
+	var ie *engine.InterruptedError
+	if _, err := w.engine(cfg).Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true, Targets: []string{"a", "b"}}, nil); !errors.As(err, &ie) || !ie.Removed {
+		t.Fatalf("apply --target a --target b: %v, want b's intent refused", err)
+	}
+	if diff := cmp.Diff([]string{"a", "b"}, w.items()); diff != "" {
+		t.Errorf("cloud after the refused apply (-want +got):\n%s", diff)
+	}
+	if _, err := w.engine(cfg).Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true, Targets: []string{"a"}}, nil); err != nil {
+		t.Fatalf("apply --target a: %v", err)
+	}
+	if diff := cmp.Diff([]string{"b"}, w.items()); diff != "" {
+		t.Errorf("cloud after apply --target a (-want +got):\n%s", diff)
+	}
+	if st := w.state(); st.Resources["a"] != nil || st.Interrupted["b"] == "" {
+		t.Errorf("state after apply --target a: %v, interrupted %v", st.Names(), st.Interrupted)
+	}
+}

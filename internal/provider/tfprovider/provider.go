@@ -68,6 +68,9 @@ type Config struct {
 	// OnStart, when set, is called with the process ID of every provider
 	// process started (the CLI gives up its GC budget at the first).
 	OnStart func(pid int)
+	// Notice, when set, is told in one line what the user should know of
+	// a process's launch (tfplugin.Config.Notice).
+	Notice func(line string)
 	// ValidateOnly: the provider is never configured (no
 	// ConfigureProvider, so no credentials are needed), and serves only
 	// its schema and the validation of configurations (ValidateConfigs),
@@ -192,7 +195,7 @@ func (p *Provider) ensureLocked(ctx context.Context) error {
 func (p *Provider) pluginConfig() tfplugin.Config {
 	return tfplugin.Config{
 		Name: p.cfg.Source, LocalName: p.cfg.Name, Path: p.cfg.Executable, Dir: p.cfg.Dir, Env: p.cfg.Env,
-		Stderr: p.cfg.Stderr, StopGrace: p.cfg.StopGrace, Sandbox: p.cfg.Sandbox, Keeper: p.cfg.Keeper,
+		Stderr: p.cfg.Stderr, StopGrace: p.cfg.StopGrace, Sandbox: p.cfg.Sandbox, Keeper: p.cfg.Keeper, Notice: p.cfg.Notice,
 	}
 }
 

@@ -56,6 +56,7 @@ func waitGone(t *testing.T, pid int) {
 // each, the plan after it is empty, and every process started has ended
 // once the run is over.
 func TestProviderProcessRenewed(t *testing.T) {
+	t.Parallel()
 	for _, tp := range testProviders {
 		t.Run(tp.Type, func(t *testing.T) {
 			w := newWorld(t, tp)

@@ -1,9 +1,11 @@
 package gcs
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -53,6 +55,14 @@ type Options struct {
 	Getenv func(string) string
 	// Credentials reach a real bucket (nil: only an emulator's).
 	Credentials Credentials
+	// Endpoint is the Cloud Storage JSON API's URL, as OpenTofu's
+	// storage_custom_endpoint gives it (https://HOST/storage/v1/b or
+	// https://HOST/storage/v1/); "": DefaultEndpoint, or the emulator's.
+	Endpoint string
+	// AccessToken, when set, is the OAuth 2.0 bearer token of every
+	// request (OpenTofu's access_token), in place of Credentials. It is
+	// never logged nor put in an error.
+	AccessToken string
 	Now         func() time.Time // default time.Now
 	Hostname    string           // default os.Hostname
 	PID         int              // default os.Getpid
@@ -81,9 +91,22 @@ func New(ctx context.Context, cfg Config, env string, opts Options) (*Backend, e
 // saying how to give credentials for bucket (ErrNoCredentials wrapped
 // when opts has none).
 func newClient(ctx context.Context, bucket string, opts Options) (*Client, error) {
+	root, err := APIRoot(opts.Endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("gcs backend: %w", err)
+	}
+	if opts.AccessToken != "" {
+		if root == "" {
+			root = cmp.Or(emulator(opts.Getenv), DefaultEndpoint)
+		}
+		return &Client{Endpoint: root, HTTP: &http.Client{Transport: bearer(opts.AccessToken)}}, nil
+	}
 	client, err := NewClient(ctx, opts.Getenv, opts.Credentials)
 	if err != nil {
-		return nil, fmt.Errorf("gcs backend: no usable Google credentials for bucket %q (Application Default Credentials: run gcloud auth application-default login, set GOOGLE_APPLICATION_CREDENTIALS, or use workload identity federation in CI): %w", bucket, err)
+		return nil, fmt.Errorf("gcs backend: no usable Google credentials for bucket %q (Application Default Credentials: run gcloud auth application-default login, set GOOGLE_APPLICATION_CREDENTIALS, or use workload identity federation in CI; or an access_token): %w", bucket, err)
+	}
+	if root != "" {
+		client.Endpoint = root
 	}
 	return client, nil
 }

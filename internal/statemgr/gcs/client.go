@@ -50,13 +50,8 @@ var ErrNoCredentials = errors.New("no Google credentials library linked")
 // names an emulator (host:port or a URL), one for that emulator without
 // credentials, as the client libraries do.
 func NewClient(ctx context.Context, getenv func(string) string, creds Credentials) (*Client, error) {
-	if getenv != nil {
-		if host := getenv("STORAGE_EMULATOR_HOST"); host != "" {
-			if !strings.Contains(host, "://") {
-				host = "http://" + host
-			}
-			return &Client{Endpoint: strings.TrimRight(host, "/"), HTTP: &http.Client{}}, nil
-		}
+	if root := emulator(getenv); root != "" {
+		return &Client{Endpoint: root, HTTP: &http.Client{}}, nil
 	}
 	if creds == nil {
 		return nil, ErrNoCredentials
@@ -67,6 +62,55 @@ func NewClient(ctx context.Context, getenv func(string) string, creds Credential
 	}
 	return &Client{Endpoint: DefaultEndpoint, HTTP: hc}, nil
 }
+
+// emulator is the root URL of the emulator STORAGE_EMULATOR_HOST names
+// ("": none).
+func emulator(getenv func(string) string) string {
+	if getenv == nil {
+		return ""
+	}
+	host := getenv("STORAGE_EMULATOR_HOST")
+	if host == "" {
+		return ""
+	}
+	if !strings.Contains(host, "://") {
+		host = "http://" + host
+	}
+	return strings.TrimRight(host, "/")
+}
+
+// APIRoot is the root URL (Client.Endpoint) of endpoint, the JSON API's
+// URL as OpenTofu's storage_custom_endpoint gives it: scheme, host, and a
+// path ending /storage/v1/b, /storage/v1/ or /storage/v1 ("" for "").
+func APIRoot(endpoint string) (string, error) {
+	if endpoint == "" {
+		return "", nil
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("storage_custom_endpoint %q is not an http(s) URL of the Cloud Storage JSON API (https://HOST/storage/v1/b)", endpoint)
+	}
+	p := strings.TrimSuffix(strings.TrimSuffix(u.Path, "/"), "/b")
+	root, ok := strings.CutSuffix(p, "/storage/v1")
+	if !ok {
+		return "", fmt.Errorf("storage_custom_endpoint %q does not end in the JSON API's path /storage/v1/b", endpoint)
+	}
+	return u.Scheme + "://" + u.Host + root, nil
+}
+
+// bearer sends every request with its token (OpenTofu's access_token:
+// a static token source); String keeps the token out of anything that
+// prints it.
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func (bearer) String() string   { return "bearer(…)" }
+func (bearer) GoString() string { return "bearer(…)" }
 
 // APIError is an error answer of the API (or of anything in front of it
 // that answered with an HTTP error status).

@@ -7,7 +7,9 @@
 // build goes to a directory of the system's temporary directory named by
 // a digest of the sources and the Go version, so later test processes
 // (and the other packages' tests) reuse it. Safe for concurrent use,
-// also by several processes (a build lands by rename).
+// also by several processes: they take turns by a file lock, so that the
+// test processes go test runs side by side on a cold machine compile the
+// providers' libraries once, not once each (a build lands by rename).
 package tfplugintest
 
 import (
@@ -21,6 +23,8 @@ import (
 	"sort"
 	"sync"
 	"testing"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/kyku/action/internal/buildtest"
 )
@@ -67,10 +71,15 @@ func Build(t testing.TB, p Provider) string {
 	}
 	dir := filepath.Join(os.TempDir(), "kyku-tfplugintest-"+digest)
 	path := filepath.Join(dir, p.Executable())
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatalf("build test provider: %v", err)
+	}
+	unlock, err := lockBuilds(dir)
+	if err != nil {
+		t.Fatalf("build test provider %s: %v", p.Type, err)
+	}
+	defer unlock()
 	if _, err := os.Stat(path); err != nil {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatalf("build test provider: %v", err)
-		}
 		tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
 		cmd := buildtest.Command("-buildvcs=false", "-o", tmp, "./"+p.Type)
 		cmd.Dir = src
@@ -105,6 +114,26 @@ func Mirror(t testing.TB, dir string, ps ...Provider) string {
 		}
 	}
 	return dir
+}
+
+// lockBuilds takes the lock of the builds in dir, waiting while another
+// process holds it, and returns its release.
+func lockBuilds(dir string) (unlock func(), err error) {
+	f, err := os.OpenFile(filepath.Join(dir, "build.lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open the build lock: %w", err)
+	}
+	for {
+		err = unix.Flock(int(f.Fd()), unix.LOCK_EX)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("take the build lock: %w", err)
+	}
+	return func() { f.Close() }, nil
 }
 
 // sourceDir is ../testdata/providers beside this file.

@@ -20,6 +20,7 @@
 // callers tell them apart the same way: an answer from AWS is a
 // smithy.APIError (Error, which also has HTTPStatusCode), a request that
 // could not be sent is a *smithyhttp.RequestSendError, and an answer cut
-// short is io.ErrUnexpectedEOF. The client never retries: its caller's
-// retry policy counts every request.
+// short is io.ErrUnexpectedEOF. The client retries only a request AWS
+// refused for a skewed clock, once, signed at the time AWS's answer gave
+// (Skew); its caller's retry policy counts every other request.
 package awswire

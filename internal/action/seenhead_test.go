@@ -1,0 +1,53 @@
+package action_test
+
+import (
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/kyku/action/internal/github/githubtest"
+)
+
+// TestCommentApplyIsOfTheHeadAtTheRunsStart (issue 41, attacker): PR 2's
+// head shaB is planned and approved, then force-pushed back to shaA. A
+// writer comments /kyku apply; shaB is pushed again after the run read the
+// head and before the apply reads it. Every other rule would let shaB
+// apply: the run refuses, saying the head moved, and nothing is applied.
+func TestCommentApplyIsOfTheHeadAtTheRunsStart(t *testing.T) {
+	f := newFixture(t)
+	f.setRef(defaultRef, f.config("web"))
+	f.setCheckout(f.config("web"))
+	f.setRef(shaA, f.config("web", "worker"))
+	f.setRef(shaB, f.config("web", "worker", "cache"))
+	f.addPR(2, shaB)
+	f.srv.SetPermission(repoName, "hubot", "write")
+	f.srv.SetPermission(repoName, "octocat", "write")
+	wantCode(t, f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaB), nil), 0)
+	f.srv.AddReview(repoName, 2, githubtest.Review{User: "octocat", State: "APPROVED", CommitID: shaB})
+	f.srv.UpdatePullRequest(repoName, 2, func(pr *githubtest.PullRequest) { pr.HeadSHA = shaA })
+
+	var reads atomic.Int32
+	release := f.srv.Hold(func(method, path string) bool {
+		return method == "GET" && strings.HasSuffix(path, "/pulls/2") && reads.Add(1) == 2
+	})
+	t.Cleanup(release)
+	go func() {
+		deadline := time.Now().Add(20 * time.Second)
+		for f.srv.Held() == 0 && time.Now().Before(deadline) {
+			time.Sleep(2 * time.Millisecond)
+		}
+		f.srv.UpdatePullRequest(repoName, 2, func(pr *githubtest.PullRequest) { pr.HeadSHA = shaB })
+		release()
+	}()
+	before := f.serial()
+	r := f.run("issue_comment", commentEvent(t, 2, "hubot", "/kyku apply -e prod", 7101), map[string]string{"GITHUB_ACTOR": "hubot"})
+	wantCode(t, r, 0)
+	wantOutputs(t, r, map[string]string{"applied": "false"})
+	if got := f.serial(); got != before {
+		t.Errorf("state serial %d → %d: the head pushed after the comment was applied", before, got)
+	}
+	if !strings.Contains(r.summary, "head moved to `"+shaB[:7]+"`") {
+		t.Errorf("the summary does not say the head moved:\n%s", r.summary)
+	}
+}

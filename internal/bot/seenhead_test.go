@@ -1,0 +1,134 @@
+package bot_test
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/kyku/action/internal/github/githubtest"
+)
+
+// pushAfterRoute holds the second read of pull request number — the first
+// after the bot pinned the head its comment arrived on — and, while it
+// waits, moves the pull request's head to sha: a push after the comment.
+func pushAfterRoute(t *testing.T, h *harness, number int, sha string) {
+	t.Helper()
+	var reads atomic.Int32
+	suffix := "/pulls/" + strconv.Itoa(number)
+	release := h.gh.Hold(func(method, path string) bool {
+		return method == "GET" && strings.HasSuffix(path, suffix) && reads.Add(1) == 2
+	})
+	t.Cleanup(release)
+	go func() {
+		deadline := time.Now().Add(20 * time.Second)
+		for h.gh.Held() == 0 && time.Now().Before(deadline) {
+			time.Sleep(2 * time.Millisecond)
+		}
+		h.gh.UpdatePullRequest(repoName, number, func(p *githubtest.PullRequest) { p.HeadSHA = sha })
+		release()
+	}()
+}
+
+// TestApplyAppliesTheHeadTheCommenterSaw (issue 41, attacker): PR 2 went
+// from headA to headB (planned, approved) and was force-pushed back to
+// headA, its plan of before still saved. A writer comments /kyku apply on
+// headA; headB is pushed again before the apply runs. Every other rule
+// would let headB apply (its plan saved and shown, approved): the bot
+// refuses, saying the head moved after the comment, and the cloud keeps
+// what it had.
+func TestApplyAppliesTheHeadTheCommenterSaw(t *testing.T) {
+	h, _, _ := s3Project(t, harnessOpts{}, "", false, configV1+vmA, configV1+vmB)
+	openPRs(t, h)
+	headBackToA(t, h)
+	before := h.cloudObjects()
+
+	pushAfterRoute(t, h, 2, headB)
+	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1901))
+	h.settle()
+
+	if n := h.metrics()[applied]; n != 0 {
+		t.Errorf("applied %v times, want none", n)
+	}
+	if after := h.cloudObjects(); len(after) != len(before) {
+		t.Errorf("the cloud changed: %v, then %v", before, after)
+	}
+	c := h.botComments(2)
+	if len(c) == 0 {
+		t.Fatal("PR 2 got no reply")
+	}
+	const want = "Pull request #2's head moved to `bbbbbbb` after the `/kyku apply` comment, which was posted on `aaaaaaa`"
+	if reply := c[len(c)-1].Body; !strings.Contains(reply, want) {
+		t.Errorf("PR 2's reply does not say the head moved:\n%s", reply)
+	}
+}
+
+// headBackToA plans and approves PR 2 at headB, then moves its head back
+// to headA (a force-push), headB's plan still saved and shown.
+func headBackToA(t *testing.T, h *harness) {
+	t.Helper()
+	h.gh.UpdatePullRequest(repoName, 2, func(p *githubtest.PullRequest) { p.HeadSHA = headB })
+	h.deliver("pull_request", fixtureAction(t, prOpened(t, 2, headB), "synchronize"))
+	h.settle()
+	h.gh.AddReview(repoName, 2, githubtest.Review{User: "reviewer", State: "APPROVED", CommitID: headB})
+	h.gh.UpdatePullRequest(repoName, 2, func(p *githubtest.PullRequest) { p.HeadSHA = headA })
+}
+
+// TestPinnedHeadSurvivesATakeover: replica A pins headA for PR 2's
+// /kyku apply and stops before the apply runs; headB is pushed meanwhile.
+// Replica B, taking the job over, routes the comment again with the head
+// A pinned (kept with the job), not the one it would read now: the apply
+// is refused and nothing is applied.
+func TestPinnedHeadSurvivesATakeover(t *testing.T) {
+	_, open := botStore(t)
+	a, _, _ := s3Project(t, harnessOpts{store: open(), replica: "replica-a", lease: time.Hour}, "", false, configV1+vmA, configV1+vmB)
+	openPRs(t, a)
+	headBackToA(t, a)
+	var reads atomic.Int32
+	release := a.gh.Hold(func(method, path string) bool {
+		return method == "GET" && strings.HasSuffix(path, "/pulls/2") && reads.Add(1) == 2
+	})
+	t.Cleanup(release)
+	a.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1903))
+	eventually(t, "A's apply never read the pull request", func() bool { return a.gh.Held() == 1 })
+	a.gh.UpdatePullRequest(repoName, 2, func(p *githubtest.PullRequest) { p.HeadSHA = headB })
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	_ = a.bot.Shutdown(ctx) // A stops with the apply unfinished
+	release()
+	b := a.replica(harnessOpts{store: open(), replica: "replica-b", lease: time.Hour})
+	eventually(t, "B did not judge the apply", func() bool {
+		m := b.metrics()
+		return m[applied]+m[`kyku_bot_jobs_total{kind="apply",outcome="refused"}`] == 1
+	})
+	b.settle()
+	if n := b.metrics()[applied]; n != 0 {
+		t.Errorf("B applied %v times, want none", n)
+	}
+	c := b.botComments(2)
+	if len(c) == 0 || !strings.Contains(c[len(c)-1].Body, "head moved to `bbbbbbb`") {
+		t.Errorf("PR 2's last reply does not say the head moved: %+v", c)
+	}
+}
+
+// TestDispatchedApplyIsOfTheHeadTheCommenterSaw: under execution:
+// actions, a push between the comment and the bot's check before the
+// dispatch refuses the command: nothing is dispatched.
+func TestDispatchedApplyIsOfTheHeadTheCommenterSaw(t *testing.T) {
+	h := actionsHarness(t, kykuWorkflow, time.Hour)
+	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(actionsSettings+"apply: both\n"))
+	h.gh.SetPermission(repoName, "writer", "write")
+	h.pr(2, headA)
+	pushAfterRoute(t, h, 2, headB)
+	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1902))
+	h.settle()
+	if d := h.gh.Dispatches(repoName); len(d) != 0 {
+		t.Errorf("dispatched %+v for a head pushed after the comment", d)
+	}
+	c := h.botComments(2)
+	if len(c) == 0 || !strings.Contains(c[len(c)-1].Body, "head moved to `bbbbbbb`") {
+		t.Errorf("PR 2's replies %+v do not say the head moved", c)
+	}
+}
