@@ -1,9 +1,11 @@
 package tfplugin
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 
 	"github.com/kyku/action/internal/state"
@@ -82,88 +84,88 @@ func syncDir(dir string) error {
 }
 
 // answerLog is a keeper's log of the answers it keeps (state.Answer,
-// with their note's Note), written with group commit: a commit waits for
-// one data sync of the log that covers its record, and the records of
-// every create that came while the sync before it ran share the next.
-// The log is grown in zeroed chunks (logChunk) that records then
-// overwrite: a data sync of a write inside the file's size has no size
-// to commit (on ext4, about a third less CPU than one of an append).
-// Zeros end the records read back (state.AnswerRecords).
+// with their note's Note), written with group commit: a record is
+// written in the order of the commits, then waits for a data sync that
+// started after it was written; the first commit of a round runs the
+// sync, once the creates ready to commit by then have joined it. Rounds
+// overlap: a commit never waits for a sync that started before its
+// record was written, only for one that covers it. The log is grown in
+// zeroed chunks (logChunk) that records then overwrite: a data sync of
+// a write inside the file's size has no size to commit (on ext4, about a
+// third less CPU than one of an append). Zeros end the records read back
+// (state.AnswerRecords).
 type answerLog struct {
-	f       *os.File
-	flushed sync.WaitGroup // the flush running, if any
-	off     int64          // where the next records go (the flush's)
-	size    int64          // the file's size, zeroed past off (the flush's)
+	f *os.File
 
-	mu       sync.Mutex
-	pending  []byte       // records not written yet
-	waiting  []chan error // their commits
-	flushing bool
-	err      error           // a write or sync failed: every later commit fails
-	notes    map[string]bool // the paths of the notes logged
+	mu    sync.Mutex
+	off   int64           // where the next record goes
+	size  int64           // the file's size, zeroed past off
+	open  *syncRound      // the round a record written now joins (nil: none yet)
+	err   error           // a write or sync failed: every later commit fails
+	notes map[string]bool // the paths of the notes logged
+}
+
+// syncRound is one data sync of the log and the commits waiting for it.
+type syncRound struct {
+	done chan struct{}
+	err  error
 }
 
 // commit appends data, the answer (encoded) written to the note at path,
 // and returns once it is durable.
 func (l *answerLog) commit(path string, data []byte) error {
-	done := make(chan error, 1)
+	rec := state.AppendAnswerRecord(nil, data)
 	l.mu.Lock()
+	if l.err == nil {
+		l.err = l.grow(int64(len(rec)))
+	}
+	if l.err == nil {
+		// Written in order, under mu: the log is always whole records
+		// up to off, so a sync covers every record written before it.
+		_, l.err = l.f.WriteAt(rec, l.off)
+	}
 	if l.err != nil {
-		l.mu.Unlock()
-		return l.err
-	}
-	l.pending = state.AppendAnswerRecord(l.pending, data)
-	l.notes[path] = true
-	l.waiting = append(l.waiting, done)
-	if !l.flushing {
-		l.flushing = true
-		l.flushed.Go(l.flush)
-	}
-	l.mu.Unlock()
-	return <-done
-}
-
-// flush writes and syncs what is pending until nothing is.
-func (l *answerLog) flush() {
-	var spare []byte
-	for {
-		l.mu.Lock()
-		if len(l.waiting) == 0 {
-			l.flushing = false
-			l.mu.Unlock()
-			return
-		}
-		buf, waiting := l.pending, l.waiting
-		l.pending, l.waiting = spare[:0], nil
 		err := l.err
 		l.mu.Unlock()
-		if err == nil {
-			if err = l.grow(int64(len(buf))); err == nil {
-				_, err = l.f.WriteAt(buf, l.off)
-			}
-			if err == nil {
-				l.off += int64(len(buf))
-				err = datasync(l.f)
-			}
-			if err != nil {
-				// What follows a record cut short is not read back.
-				l.mu.Lock()
-				l.err = err
-				l.mu.Unlock()
-			}
-		}
-		for _, done := range waiting {
-			done <- err
-		}
-		spare = buf
+		return err
 	}
+	l.off += int64(len(rec))
+	l.notes[path] = true
+	r, run := l.open, l.open == nil
+	if run {
+		r = &syncRound{done: make(chan struct{})}
+		l.open = r
+	}
+	l.mu.Unlock()
+	if run {
+		runtime.Gosched() // the creates ready to commit join this round
+		l.mu.Lock()
+		l.open = nil
+		l.mu.Unlock()
+		r.err = datasync(l.f)
+		if r.err != nil {
+			l.mu.Lock()
+			l.err = cmp.Or(l.err, r.err)
+			l.mu.Unlock()
+		}
+		close(r.done)
+	}
+	<-r.done
+	if r.err != nil {
+		return r.err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	// A sync that failed since may have lost a record before this one:
+	// what follows a lost record is not read back.
+	return l.err
 }
 
 // logChunk is how much the log grows by at a time.
 const logChunk = 1 << 20
 
-// grow zeroes the log past its size when n bytes more would not fit (the
-// flush's sync makes the zeros durable with the records).
+// grow zeroes the log past its size when n bytes more would not fit (l.mu
+// held; the next sync makes the zeros durable with the records).
 func (l *answerLog) grow(n int64) error {
 	if l.off+n <= l.size {
 		return nil
@@ -188,9 +190,5 @@ func (l *answerLog) needed() bool {
 	return false
 }
 
-// close waits for the flush, if one runs, and closes the file (its
-// lock goes with it).
-func (l *answerLog) close() {
-	l.flushed.Wait()
-	_ = l.f.Close()
-}
+// close closes the file (its lock goes with it); no commit runs.
+func (l *answerLog) close() { _ = l.f.Close() }
