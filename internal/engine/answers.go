@@ -125,6 +125,13 @@ func (e *Engine) foldAnswers(ctx context.Context, cfg *config.Config, st *state.
 			return nil, err
 		}
 	}
+	if len(done) > 0 {
+		// What the keepers logged of the answers removed is needed no
+		// more either.
+		if err := box.ClearNotes(ctx); err != nil {
+			return nil, err
+		}
+	}
 	return next, nil
 }
 

@@ -2,9 +2,11 @@ package state
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 )
 
 // Answer is what a provider answered to the create of an address whose
@@ -25,6 +27,25 @@ type Answer struct {
 	Type     string `json:"type"`
 	Asked    bool   `json:"asked,omitempty"`
 	Response []byte `json:"response,omitempty"`
+	// Note tells one note of the address from another (random, made by
+	// the answer box): a record in a keeper's log (AnswerRecords) is of
+	// the note whose Note it holds, and of no later one.
+	Note string `json:"note,omitempty"`
+}
+
+// Beyond reports whether a says the create went further than b: asked
+// where b was not, or answered where b was not.
+func (a Answer) Beyond(b Answer) bool {
+	stage := func(x Answer) int {
+		switch {
+		case x.Response != nil:
+			return 2
+		case x.Asked:
+			return 1
+		}
+		return 0
+	}
+	return stage(a) > stage(b)
 }
 
 // AnswerName is the file (or object) name of address's answer: a hash,
@@ -59,4 +80,55 @@ func DecodeAnswer(name string, data []byte) (Answer, error) {
 		return Answer{}, fmt.Errorf("answer %s: %w: it names %q, whose answer is not stored under this name", name, ErrCorrupt, a.Address)
 	}
 	return a, nil
+}
+
+// A journal keeper makes its answers durable in batches: it writes each
+// to its note's file (surviving its processes' death, not the machine's)
+// and appends it to a log of its own, whose one data sync covers the
+// answers of every create in flight (group commit). A record is a 4-byte
+// big-endian length, the CRC-32C of what follows, and the encoded answer
+// (EncodeAnswer).
+
+// answerCRC is the records' checksum table (made once, by crc32, at
+// the first use: nothing at start).
+func answerCRC() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }
+
+// KeeperLogs is the directory of the keepers' logs of the answer box in
+// directory box; KeeperLogPattern matches the logs' names in it (a
+// leading dot: no answer's name).
+func KeeperLogs(box string) string { return box + ".kept" }
+
+// KeeperLogPattern: see KeeperLogs.
+const KeeperLogPattern = ".keeper-*.log"
+
+// AppendAnswerRecord appends to b the record, in a keeper's log, of
+// data, an answer as EncodeAnswer wrote it.
+func AppendAnswerRecord(b, data []byte) []byte {
+	b = binary.BigEndian.AppendUint32(b, uint32(len(data)))
+	b = binary.BigEndian.AppendUint32(b, crc32.Checksum(data, answerCRC()))
+	return append(b, data...)
+}
+
+// AnswerRecords are the answers of a keeper's log, in order, up to its
+// first record cut short or corrupt (a machine that crashed while the
+// keeper wrote: nothing after it was synced).
+func AnswerRecords(log []byte) []Answer {
+	var out []Answer
+	for len(log) >= 8 {
+		n, sum := binary.BigEndian.Uint32(log), binary.BigEndian.Uint32(log[4:])
+		if uint64(n) > uint64(len(log)-8) {
+			break
+		}
+		data := log[8 : 8+n]
+		if crc32.Checksum(data, answerCRC()) != sum {
+			break
+		}
+		var a Answer
+		if json.Unmarshal(data, &a) != nil {
+			break
+		}
+		out = append(out, a)
+		log = log[8+n:]
+	}
+	return out
 }

@@ -174,13 +174,15 @@ type AnswerBox interface {
 	// AnswerPath is the file the answer to the create of address goes to.
 	AnswerPath(address string) string
 	// Note writes a (neither asked nor answered yet) at its address's
-	// path, whole or not at all, without waiting for the disk: it
-	// outlives the process, which is what it is for.
+	// path, with a Note of its own making (state.Answer.Note), whole or
+	// not at all, without waiting for the disk: it outlives the
+	// process, which is what it is for.
 	Note(ctx context.Context, a state.Answer) error
 	// Answers are the answers kept, by name (state.AnswerName).
 	Answers(ctx context.Context) (map[string][]byte, error)
 	RemoveAnswer(ctx context.Context, name string) error
-	// ClearNotes removes what a killed apply's Note left half written;
+	// ClearNotes removes what a killed apply's Note left half written,
+	// and what its keepers logged that no answer left needs;
 	// only under the whole state's lock (no apply writes notes then).
 	ClearNotes(ctx context.Context) error
 }

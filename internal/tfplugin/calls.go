@@ -284,7 +284,7 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, r ApplyRequest) (App
 		// back): marked asked as the keeper would, so that a kill leaves
 		// the intent refused, never closed as a create not asked.
 		var note *answerFile
-		if note, err = markAsked(r.AnswerTo, state.Answer{Address: r.Address, Type: r.TypeName, Asked: true}); err != nil {
+		if note, err = markAsked(r.AnswerTo, state.Answer{Address: r.Address, Type: r.TypeName, Asked: true}, nil); err != nil {
 			return ApplyResponse{}, notSent(err)
 		}
 		err = p.invoke(callCtx, p.names.apply, req, resp)

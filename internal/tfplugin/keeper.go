@@ -1,6 +1,7 @@
 package tfplugin
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -51,8 +52,9 @@ func ServeKeeper(in io.Reader, out, logs io.Writer) int {
 	return 0
 }
 
-func serveKeeper(in io.Reader, out, logs io.Writer) error {
+func serveKeeper(stdin io.Reader, out, logs io.Writer) error {
 	fw := &frameWriter{w: out}
+	in := bufio.NewReader(stdin) // a frame in one read, mostly
 	var setup keeperSetup
 	if err := readFrame(in, &setup); err != nil {
 		return fmt.Errorf("read the setup: %w", err)
@@ -110,6 +112,8 @@ func serveKeeper(in io.Reader, out, logs io.Writer) error {
 	}
 	conn := dialRPC(network, addr, providerTLS(tls.Certificate{Certificate: [][]byte{setup.Cert}, PrivateKey: key}, serverCert), nil)
 	defer conn.close()
+	kept := &answerLogs{}
+	defer kept.close()
 
 	// stopped (under mu) ends the reader's calls once the provider
 	// exited: WaitGroup.Go may not run beside a Wait that could have
@@ -133,7 +137,7 @@ func serveKeeper(in io.Reader, out, logs io.Writer) error {
 				return
 			}
 			inFlight.Go(func() {
-				r := keep(conn, &c)
+				r := keep(conn, &c, kept)
 				_ = fw.write(&r)
 			})
 			mu.Unlock()
@@ -155,14 +159,14 @@ func serveKeeper(in io.Reader, out, logs io.Writer) error {
 }
 
 // keep makes call c and, for a create, writes its answer to c.AnswerTo
-// before returning it.
-func keep(conn *rpcConn, c *keeperCall) keeperReply {
+// (and logs, keeperanswer.go) before returning it.
+func keep(conn *rpcConn, c *keeperCall, logs *answerLogs) keeperReply {
 	var note *answerFile
 	if c.AnswerTo != "" {
 		// Durably before the provider is asked: the create may make an
 		// object from now on.
 		var err error
-		if note, err = markAsked(c.AnswerTo, state.Answer{Address: c.Address, Type: c.Type, Asked: true}); err != nil {
+		if note, err = markAsked(c.AnswerTo, state.Answer{Address: c.Address, Type: c.Type, Asked: true}, logs); err != nil {
 			return keeperReply{ID: c.ID, Err: err.Error(), NotSent: true}
 		}
 		defer note.close()

@@ -1,6 +1,7 @@
 package tfplugin
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -82,8 +83,9 @@ func startKeeper(cfg Config, env []string, cert tls.Certificate, logs io.Writer,
 
 // read takes the keeper's replies: the handshake (to line), then each
 // call's (to its waiter), until the keeper is gone.
-func (k *keeperConn) read(r *os.File, logs io.Writer, line chan<- string) {
-	defer r.Close()
+func (k *keeperConn) read(f *os.File, logs io.Writer, line chan<- string) {
+	defer f.Close()
+	r := bufio.NewReader(f) // a frame in one read, mostly
 	var hs keeperReply
 	err := readFrame(r, &hs)
 	switch {

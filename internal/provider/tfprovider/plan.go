@@ -162,7 +162,7 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 	if r.Planned == nil {
 		return provider.Object{}, fmt.Errorf("%s %q: no plan of provider %s for it: plan again", r.Type, r.Name, p.cfg.Name)
 	}
-	pl, rs, release, err := p.resourceSchema(ctx, r.Type, false)
+	pl, rs, release, err := p.leased(ctx, r.Type, false, !update && r.AnswerTo != "")
 	if err != nil {
 		return provider.Object{}, err
 	}

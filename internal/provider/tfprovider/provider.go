@@ -96,6 +96,9 @@ type Provider struct {
 	schema  *tfschema.ProviderSchema
 	closed  bool
 	renewal renewal
+	// keep: a create whose answer is kept was asked for, so processes
+	// launched from now on go through the journal keeper (renew.go).
+	keep bool
 }
 
 // New returns the provider; nothing runs until it is used.
@@ -182,12 +185,13 @@ func (p *Provider) ensureLocked(ctx context.Context) error {
 		p.started, p.err = true, err
 		return err
 	}
-	p.started, p.current, p.schema = true, &process{pl: pl}, s
+	p.started, p.current, p.schema = true, &process{pl: pl, kept: p.keep && p.pluginConfig().KeepsAnswers()}, s
 	p.renewal.baseline, _ = pl.Resident()
 	return nil
 }
 
-// pluginConfig is how the provider's processes are launched.
+// pluginConfig is how the provider's processes are launched, when their
+// creates' answers are kept (renew.go): with the journal keeper.
 func (p *Provider) pluginConfig() tfplugin.Config {
 	return tfplugin.Config{
 		Name: p.cfg.Source, LocalName: p.cfg.Name, Path: p.cfg.Executable, Dir: p.cfg.Dir, Env: p.cfg.Env,
@@ -195,10 +199,16 @@ func (p *Provider) pluginConfig() tfplugin.Config {
 	}
 }
 
-// launch starts a process and configures it; prev, when set, is the
-// process it replaces, whose schema it reuses when the provider allows.
+// launch starts a process and configures it (p.mu held); prev, when
+// set, is the process it replaces, whose schema it reuses when the
+// provider allows. The process goes through the journal keeper only
+// once a create whose answer is kept was asked for (p.keep).
 func (p *Provider) launch(ctx context.Context, prev *tfplugin.Provider) (*tfplugin.Provider, *tfschema.ProviderSchema, error) {
-	pl, err := tfplugin.Start(ctx, p.pluginConfig())
+	pc := p.pluginConfig()
+	if !p.keep {
+		pc.Keeper = nil
+	}
+	pl, err := tfplugin.Start(ctx, pc)
 	if err != nil {
 		return nil, nil, fmt.Errorf("provider %s: %w", p.cfg.Name, err)
 	}
@@ -303,15 +313,27 @@ func (p *Provider) Pid() int {
 // called once they have returned. A provider started to validate
 // (ValidateOnly) has no call to make: an error.
 func (p *Provider) resourceSchema(ctx context.Context, typ string, data bool) (pl *tfplugin.Provider, rs *tfschema.Schema, release func(), err error) {
+	return p.leased(ctx, typ, data, false)
+}
+
+// leased is resourceSchema with, when kept is set (a create whose answer
+// is kept), a lease on a process that goes through the journal keeper
+// (renew.go).
+func (p *Provider) leased(ctx context.Context, typ string, data, kept bool) (pl *tfplugin.Provider, rs *tfschema.Schema, release func(), err error) {
 	if p.cfg.ValidateOnly {
 		return nil, nil, nil, fmt.Errorf("provider %s: started to validate configurations only, not configured", p.cfg.Name)
 	}
-	return p.schemaOf(ctx, typ, data)
+	return p.schemaFor(ctx, typ, data, kept)
 }
 
 // schemaOf is resourceSchema in any mode.
 func (p *Provider) schemaOf(ctx context.Context, typ string, data bool) (pl *tfplugin.Provider, rs *tfschema.Schema, release func(), err error) {
-	pl, s, release, err := p.acquire(ctx)
+	return p.schemaFor(ctx, typ, data, false)
+}
+
+// schemaFor is schemaOf with kept as leased has it.
+func (p *Provider) schemaFor(ctx context.Context, typ string, data, kept bool) (pl *tfplugin.Provider, rs *tfschema.Schema, release func(), err error) {
+	pl, s, release, err := p.acquire(ctx, kept)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -2,6 +2,8 @@ package tfprovider
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -31,6 +33,13 @@ import (
 // serving, and no other is tried), and a process that has ended
 // (crashed) is not replaced: its calls fail as they did. Sizes are read
 // from /proc, so only Linux replaces processes for their growth.
+//
+// A journal keeper (Config.Keeper) is a process of its own beside the
+// provider's, with its start and its relay to pay for, and only a create
+// whose answer is kept needs it: processes are launched without one
+// until the first such create, which replaces the process then serving
+// by one the keeper launched, as every later one is. A plan starts no
+// keeper, and an apply none for the processes that only planned.
 const (
 	defaultGrowth = 1.75
 	// renewCheckEvery is how many calls pass between two reads of the
@@ -43,9 +52,10 @@ const (
 // process is one provider process and its calls.
 type process struct {
 	pl       *tfplugin.Provider
-	inFlight int // calls not yet returned
-	calls    int // calls served
-	stopping int // Stop calls in flight: a replaced process is shut down after them
+	inFlight int  // calls not yet returned
+	calls    int  // calls served
+	stopping int  // Stop calls in flight: a replaced process is shut down after them
+	kept     bool // launched by the journal keeper
 }
 
 // renewal is a Provider's state of replacing its process (under its mu).
@@ -63,15 +73,27 @@ type renewal struct {
 // acquire returns the current process for one call, its schema, and the
 // release the caller calls once the call has returned. The process is
 // started at the first call and replaced at a call after it grew too
-// large.
-func (p *Provider) acquire(ctx context.Context) (*tfplugin.Provider, *tfschema.ProviderSchema, func(), error) {
+// large. With kept, the call is a create whose answer is kept: the
+// process must go through the journal keeper, and one that does not is
+// replaced first (renew.go).
+func (p *Provider) acquire(ctx context.Context, kept bool) (*tfplugin.Provider, *tfschema.ProviderSchema, func(), error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	kept = kept && p.pluginConfig().KeepsAnswers()
+	if kept {
+		p.keep = true
+	}
 	if err := p.ensureLocked(ctx); err != nil {
 		return nil, nil, nil, err
 	}
-	if p.renewal.due {
-		p.renewLocked(ctx)
+	if p.renewal.due || kept && !p.current.kept {
+		err := p.renewLocked(ctx)
+		if kept && !p.current.kept {
+			if err == nil {
+				err = errors.New("the process ended")
+			}
+			return nil, nil, nil, fmt.Errorf("provider %s: start a process with its journal keeper, to keep the create's answer: %w", p.cfg.Name, err)
+		}
 	}
 	pr := p.current
 	pr.inFlight++
@@ -128,12 +150,13 @@ func grown(size, baseline int64, calls int, growth float64) (bool, int64) {
 
 // renewLocked replaces the current process by a new one (p.mu held):
 // later calls go to the new one, and the old one is shut down once its
-// calls in flight have returned.
-func (p *Provider) renewLocked(ctx context.Context) {
+// calls in flight have returned. It returns why the new one could not
+// start, if so.
+func (p *Provider) renewLocked(ctx context.Context) error {
 	old := p.current
 	p.renewal.due = false
 	if old.pl.Exited() {
-		return // crashed: its calls report it
+		return nil // crashed: its calls report it
 	}
 	pl, _, err := p.launch(ctx, old.pl)
 	if err != nil {
@@ -142,15 +165,16 @@ func (p *Provider) renewLocked(ctx context.Context) {
 		} else {
 			p.renewal.due = true
 		}
-		return
+		return err
 	}
-	p.current = &process{pl: pl}
+	p.current = &process{pl: pl, kept: p.keep && p.pluginConfig().KeepsAnswers()}
 	p.renewal.count++
 	if old.inFlight == 0 && old.stopping == 0 {
 		p.retire(old)
-		return
+		return nil
 	}
 	p.renewal.retiring = append(p.renewal.retiring, old)
+	return nil
 }
 
 // stopped ends one Stop call to pr: a replaced process left with no call

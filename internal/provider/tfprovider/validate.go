@@ -69,7 +69,7 @@ func (p *Provider) ValidateConfigs(ctx context.Context, rs []provider.Desired) (
 
 // validateOne asks the provider about one resource or data source.
 func (p *Provider) validateOne(ctx context.Context, d provider.Desired, cfgVal cty.Value) (tfschema.Diagnostics, error) {
-	pl, _, release, err := p.acquire(ctx)
+	pl, _, release, err := p.acquire(ctx, false)
 	if err != nil {
 		return nil, err
 	}

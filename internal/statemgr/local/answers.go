@@ -2,12 +2,17 @@ package local
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
@@ -20,6 +25,15 @@ import (
 // removed by the next apply once folded into the state. A state kept
 // elsewhere (a remote backend) has its box in a directory of this
 // machine's (AnswerDir).
+
+// A keeper makes what it writes in the box durable with a log of its own
+// in the directory beside it, <box>.kept (state.KeeperLogs, state.AnswerRecords): the note's
+// file is written without a sync, and the log's one data sync covers the
+// answers of every create in flight. A note says, in its Note, which
+// records of the logs are its own; a record of it that says the create
+// went further than the file (the machine crashed before the file's
+// write reached the disk) is the answer read. A log is removed once no
+// keeper holds it and no note it answers is left.
 
 // AnswerDir is a directory of kept answers on this machine: the answer
 // box (statemgr.AnswerBox) of one state.
@@ -41,6 +55,9 @@ func (d AnswerDir) Note(ctx context.Context, a state.Answer) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("note the create of %s: %w", a.Address, err)
 	}
+	var id [12]byte
+	_, _ = rand.Read(id[:])
+	a.Note = hex.EncodeToString(id[:])
 	data, err := state.EncodeAnswer(a)
 	if err != nil {
 		return err
@@ -89,7 +106,46 @@ func (d AnswerDir) Answers(ctx context.Context) (map[string][]byte, error) {
 		}
 		out[e.Name()] = data
 	}
+	if err := d.readLogs(func(recs []state.Answer) {
+		for _, a := range recs {
+			name := state.AnswerName(a.Address)
+			if n, ok := d.noteIn(out, name); ok && a.Note == n.Note && a.Beyond(n) {
+				out[name], _ = state.EncodeAnswer(a)
+			}
+		}
+	}); err != nil {
+		return nil, fmt.Errorf("read kept answers: %w", err)
+	}
 	return out, nil
+}
+
+// noteIn is the note name of notes, when it has a Note.
+func (d AnswerDir) noteIn(notes map[string][]byte, name string) (state.Answer, bool) {
+	data, ok := notes[name]
+	if !ok {
+		return state.Answer{}, false
+	}
+	n, err := state.DecodeAnswer(name, data)
+	return n, err == nil && n.Note != ""
+}
+
+// readLogs calls f with the records of each keeper's log.
+func (d AnswerDir) readLogs(f func(recs []state.Answer)) error {
+	logs, err := filepath.Glob(filepath.Join(state.KeeperLogs(string(d)), state.KeeperLogPattern))
+	if err != nil {
+		return err
+	}
+	for _, path := range logs {
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed since
+		}
+		if err != nil {
+			return err
+		}
+		f(state.AnswerRecords(data))
+	}
+	return nil
 }
 
 // RemoveAnswer removes the answer name (gone already: nothing to do).
@@ -106,7 +162,8 @@ func (d AnswerDir) RemoveAnswer(ctx context.Context, name string) error {
 	return nil
 }
 
-// ClearNotes removes the temporary files of notes a killed apply left.
+// ClearNotes removes the temporary files of notes a killed apply left,
+// and the keepers' logs no keeper holds and no note left needs.
 func (d AnswerDir) ClearNotes(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("clear half-written notes: %w", err)
@@ -119,6 +176,49 @@ func (d AnswerDir) ClearNotes(ctx context.Context) error {
 		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("clear half-written notes: %w", err)
 		}
+	}
+	logs, err := filepath.Glob(filepath.Join(state.KeeperLogs(string(d)), state.KeeperLogPattern))
+	if err != nil {
+		return fmt.Errorf("clear the keepers' logs: %w", err)
+	}
+	for _, path := range logs {
+		if err := d.removeUnneeded(path); err != nil {
+			return fmt.Errorf("clear the keepers' logs: %w", err)
+		}
+	}
+	return nil
+}
+
+// removeUnneeded removes the keeper's log at path when no keeper holds it
+// (then nothing is appended to it any more) and no note left is one it
+// answers.
+func (d AnswerDir) removeUnneeded(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
+		return nil // its keeper runs
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return err
+	}
+	for _, a := range state.AnswerRecords(data) {
+		data, err := os.ReadFile(d.AnswerPath(a.Address))
+		if err != nil {
+			continue
+		}
+		if n, err := state.DecodeAnswer(state.AnswerName(a.Address), data); err == nil && n.Note == a.Note {
+			return nil // its note is left
+		}
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
 	return nil
 }
