@@ -318,21 +318,13 @@ func stateFile(t *testing.T, data []byte) string {
 // under the state directory home (kyku/answers/<state>/).
 func boxAnswers(t *testing.T, home string) []state.Answer {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(home, "kyku", "answers", "*", "*"))
+	boxes, _ := filepath.Glob(filepath.Join(home, "kyku", "answers", "*"))
 	var out []state.Answer
-	for _, f := range files {
-		if strings.HasPrefix(filepath.Base(f), ".") {
-			continue
+	for _, box := range boxes {
+		if fi, err := os.Stat(box); err != nil || !fi.IsDir() || strings.HasSuffix(box, ".kept") {
+			continue // a keeper's logs (state.KeeperLogs) are read with their box
 		}
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := state.DecodeAnswer(filepath.Base(f), data)
-		if err != nil {
-			t.Fatalf("a kept answer does not decode: %v", err)
-		}
-		out = append(out, a)
+		out = append(out, boxRead(t, box)...)
 	}
 	return out
 }

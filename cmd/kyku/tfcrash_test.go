@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/statemgr/local"
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
 	"github.com/kyku/action/internal/tfstate"
 )
@@ -151,19 +152,26 @@ func keptAnswers(t *testing.T, statePath string, done bool) []state.Answer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []state.Answer
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ".") {
-			if done {
-				t.Errorf("a half-written note %s is left", e.Name())
-			}
-			continue
+		if strings.HasPrefix(e.Name(), ".") && done {
+			t.Errorf("a half-written note %s is left", e.Name())
 		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := state.DecodeAnswer(e.Name(), data)
+	}
+	return boxRead(t, dir)
+}
+
+// boxRead are the answers (and notes) of the answer box dir as the next
+// apply reads them: each note, or the keeper's log's record of it that
+// went further (the answer is kept in the log, not over the note).
+func boxRead(t *testing.T, dir string) []state.Answer {
+	t.Helper()
+	kept, err := local.AnswerDir(dir).Answers(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []state.Answer
+	for name, data := range kept {
+		a, err := state.DecodeAnswer(name, data)
 		if err != nil {
 			t.Fatalf("a kept answer does not decode: %v", err)
 		}

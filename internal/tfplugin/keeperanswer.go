@@ -12,15 +12,20 @@ import (
 )
 
 // answerFile is the engine's note of one create (state.Answer), which the
-// keeper marks asked before the provider is asked and overwrites with
-// the provider's answer before it hands it on. Each write is durable
-// before the keeper goes on: a note the answer box made (with its Note)
-// has its writes appended to the keeper's log as well, and that log's
-// data sync, shared by every create in flight (answerLog), is what makes
-// them durable; any other has each write synced in the file. A machine
-// that crashes mid-write leaves a file that does not decode, and one
-// that had not made the note's name durable leaves none: either keeps
-// the create's intent refused, as without a keeper.
+// keeper marks asked before the provider is asked and answers before it
+// hands the provider's answer on, each durably. The asked mark is
+// written over the note and synced in its file, whatever else: from then
+// on the note, with its Note (the token the keeper's log names it by),
+// survives a machine crash as it was synced. The answer of a note the
+// answer box made (with its Note) is appended to the keeper's log, whose
+// data sync is shared by every create in flight (answerLog), and is not
+// written over the synced note: a note left half-rewritten by a crash
+// before its pages were written back would no longer name the log's
+// record of its answer. The answer of any other note is written over it
+// and synced in its file. A machine that crashes mid-write leaves a file
+// that does not decode, and one that had not made the note's name
+// durable leaves none: either keeps the create's intent refused, as
+// without a keeper.
 type answerFile struct {
 	f       *os.File
 	path    string
@@ -71,24 +76,27 @@ func noteOf(f *os.File, path, address string) string {
 	return n.Note
 }
 
-// answer writes a, the provider's answer, over the asked mark: longer
-// than it (it adds the response), so nothing is left of the mark.
+// answer keeps a, the provider's answer: in the keeper's log when the
+// note has one, else written over the asked mark (longer than it: it adds
+// the response, so nothing is left of the mark) and synced.
 func (af *answerFile) answer(a state.Answer) error { return af.write(a, false) }
 
-func (af *answerFile) write(a state.Answer, truncate bool) error {
+// write keeps a: the asked mark (asked) over the note, truncated to it and
+// synced in the file; an answer as answer says.
+func (af *answerFile) write(a state.Answer, asked bool) error {
 	a.Note = af.note
 	data, err := state.EncodeAnswer(a)
 	if err != nil {
 		return err
 	}
-	_, err = af.f.WriteAt(data, 0)
-	if err == nil && truncate {
-		err = af.f.Truncate(int64(len(data)))
-	}
-	if err == nil {
-		if af.log != nil {
-			err = af.log.commit(af.path, data)
-		} else {
+	if af.log != nil && !asked {
+		err = af.log.commit(af.path, data)
+	} else {
+		_, err = af.f.WriteAt(data, 0)
+		if err == nil && asked {
+			err = af.f.Truncate(int64(len(data)))
+		}
+		if err == nil {
 			err = datasync(af.f)
 		}
 	}

@@ -31,14 +31,11 @@ func (ls *answerLogs) beside(dir string) (*answerLog, error) {
 	if err := os.MkdirAll(logDir, 0o700); err != nil {
 		return nil, err
 	}
-	f, err := os.CreateTemp(logDir, state.KeeperLogPattern)
+	f, err := lockedLog(logDir)
 	if err != nil {
 		return nil, err
 	}
-	err = lockLog(f)
-	if err == nil {
-		err = syncDir(logDir)
-	}
+	err = syncDir(logDir)
 	if err == nil {
 		err = syncDir(filepath.Dir(logDir))
 	}
@@ -53,6 +50,40 @@ func (ls *answerLogs) beside(dir string) (*answerLog, error) {
 	}
 	ls.logs[dir] = l
 	return l, nil
+}
+
+// logMade is called with a log's path between its making and its lock
+// (tests remove it there, as another apply's answer box could).
+var logMade = func(string) {}
+
+// lockedLog makes a log in logDir and locks it. The next apply's answer
+// box removes a log it can lock that answers no note (state's
+// ClearNotes): one made but not yet locked can be removed under the
+// keeper, whose lock then holds a file with no name, so the log is made
+// again until the name still leads to the file locked.
+func lockedLog(logDir string) (*os.File, error) {
+	for range 3 {
+		f, err := os.CreateTemp(logDir, state.KeeperLogPattern)
+		if err != nil {
+			return nil, err
+		}
+		logMade(f.Name())
+		if err := lockLog(f); err != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
+			return nil, err
+		}
+		held, err := f.Stat()
+		if err != nil {
+			_ = f.Close()
+			return nil, err
+		}
+		if named, err := os.Stat(f.Name()); err == nil && os.SameFile(held, named) {
+			return f, nil
+		}
+		_ = f.Close()
+	}
+	return nil, errors.New("make the keeper's log: removed as it was made, three times")
 }
 
 // close closes the logs; a log none of whose notes is left (the apply

@@ -15,6 +15,7 @@ import (
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/provider/tfprovider"
 	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/statemgr/local"
 	"github.com/kyku/action/internal/tfplugin"
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
 )
@@ -35,13 +36,19 @@ func keeper(pc *tfprovider.Config) { pc.Keeper = []string{os.Args[0], tfplugin.K
 // answersDir is where the world's backend keeps the keepers' answers.
 func (w *world) answersDir() string { return filepath.Join(w.dir, ".kyku", "state.answers") }
 
-// answer is the kept answer of address (the test fails without one).
+// answer is the kept answer of address as the engine reads it, through
+// the answer box (its note, or the keeper's log's record of it that went
+// further); the test fails without one.
 func (w *world) answer(address string) state.Answer {
 	w.t.Helper()
 	name := state.AnswerName(address)
-	data, err := os.ReadFile(filepath.Join(w.answersDir(), name))
+	kept, err := local.AnswerDir(w.answersDir()).Answers(w.t.Context())
 	if err != nil {
 		w.t.Fatal(err)
+	}
+	data, ok := kept[name]
+	if !ok {
+		w.t.Fatalf("no kept answer of %s", address)
 	}
 	a, err := state.DecodeAnswer(name, data)
 	if err != nil {

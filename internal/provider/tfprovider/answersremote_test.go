@@ -43,12 +43,13 @@ func (w *world) answers() statemgr.AnswerBox {
 func (w *world) remoteAnswer(address string) (state.Answer, bool) {
 	w.t.Helper()
 	name := state.AnswerName(address)
-	data, err := os.ReadFile(filepath.Join(w.remoteBox, name))
-	if errors.Is(err, os.ErrNotExist) {
-		return state.Answer{}, false
-	}
+	kept, err := local.AnswerDir(w.remoteBox).Answers(w.t.Context())
 	if err != nil {
 		w.t.Fatal(err)
+	}
+	data, ok := kept[name]
+	if !ok {
+		return state.Answer{}, false
 	}
 	a, err := state.DecodeAnswer(name, data)
 	if err != nil {
