@@ -226,7 +226,7 @@ func (sb *Sandbox) command(cfg Config, env []string, args ...string) (*exec.Cmd,
 	if os.Geteuid() == 0 {
 		j.uid = sandboxUIDBase + rand.IntN(sandboxUIDs)
 	}
-	if j.dir, err = os.MkdirTemp(sb.TempDir, "kyku-provider-"); err != nil {
+	if j.dir, err = os.MkdirTemp(jailParent(sb.TempDir), "kyku-provider-"); err != nil {
 		return nil, nil, fmt.Errorf("sandbox directory: %w", err)
 	}
 	cmd, err := j.command(bwrap, sb, cfg, env, args)
@@ -458,6 +458,31 @@ func (j *jail) started(ctx context.Context) error {
 	return nil
 }
 
+// maxSocketPath is the longest path of a unix socket Kyku can connect
+// to: sun_path's 108 bytes on Linux, less the terminating NUL.
+const maxSocketPath = 107
+
+// jailSocketRoom is what a jail's directory adds to its parent's path up
+// to a provider's socket in it: "/kyku-provider-" and MkdirTemp's up to
+// 10 digits, then go-plugin's "/plugin" and its up to 10 digits.
+const jailSocketRoom = len("/kyku-provider-1234567890/plugin1234567890")
+
+// jailParent is where a jail's directory is made: dir ("" the system's
+// temporary directory), or /tmp when dir is so long that the provider's
+// socket in the jail would be beyond maxSocketPath (a connect to it
+// fails with "invalid argument"; a long TMPDIR does that).
+func jailParent(dir string) string {
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	if len(dir)+jailSocketRoom > maxSocketPath {
+		if fi, err := os.Stat("/tmp"); err == nil && fi.IsDir() {
+			return "/tmp"
+		}
+	}
+	return dir
+}
+
 // socketPath is where the unix socket a sandboxed provider's handshake
 // names is on the host: it must be a socket in its own directory (/tmp
 // inside), not a link to one of the host's.
@@ -469,6 +494,9 @@ func (j *jail) socketPath(p string) (string, error) {
 	host := filepath.Join(j.dir, rest)
 	if fi, err := os.Lstat(host); err != nil || fi.Mode().Type() != os.ModeSocket {
 		return "", fmt.Errorf("the sandboxed provider's %s is not a socket", p)
+	}
+	if len(host) > maxSocketPath {
+		return "", fmt.Errorf("the sandboxed provider's socket %s is longer than a unix socket's path may be (%d bytes): make the sandbox's directory in a shorter one (TMPDIR)", host, maxSocketPath)
 	}
 	return host, nil
 }
