@@ -114,6 +114,21 @@ func settingsAgain(ctx context.Context, ev event, repo *github.Repo) (s *setting
 	return s, "", nil
 }
 
+// rootSettingsNow is settingsAgain for a Terraform root's job, which
+// waited behind the root's other jobs: s is nil, and the job ends with
+// outcome and err, also when terraform-roots is no longer on.
+func (rt *router) rootSettingsNow(ctx context.Context, ev event, repo *github.Repo, root string) (s *settings.Settings, outcome string, err error) {
+	s, outcome, err = settingsAgain(ctx, ev, repo)
+	if s == nil {
+		return nil, outcome, err
+	}
+	if !s.TerraformRoots {
+		rt.log.InfoContext(ctx, "job dropped: terraform-roots is no longer on in the settings", "repo", ev.fullName(), "pr", ev.number, "root", root)
+		return nil, "no-target", nil
+	}
+	return s, "", nil
+}
+
 // mayFunc reports whether a job's requester may run it at all; an error
 // when that could not be decided.
 type mayFunc func(ctx context.Context) (bool, error)

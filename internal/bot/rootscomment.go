@@ -58,13 +58,9 @@ func (rt *router) rootCommentJob(ev event, repo *github.Repo, root string, src *
 		Attrs: []slog.Attr{slog.String("repo", ev.fullName()), slog.Int("pr", ev.number), slog.String("root", root),
 			slog.String("author", ev.comment.author)},
 		Run: func(ctx context.Context) (string, error) {
-			s, outcome, err := settingsAgain(ctx, ev, repo)
+			s, outcome, err := rt.rootSettingsNow(ctx, ev, repo, root)
 			if s == nil {
 				return outcome, err
-			}
-			if !s.TerraformRoots {
-				rt.log.InfoContext(ctx, "job dropped: terraform-roots is no longer on in the settings", "repo", ev.fullName(), "pr", ev.number, "root", root)
-				return "no-target", nil
 			}
 			pr, err := repo.PullRequest(ctx, ev.number)
 			if err != nil {

@@ -46,13 +46,9 @@ func (rt *router) rootMergeJob(ev event, repo *github.Repo, root string, src *so
 		Run: func(ctx context.Context) (string, error) {
 			// Judged by the merge's rules as they are read when the job
 			// runs, after any wait behind the root's other jobs.
-			s, outcome, err := settingsAgain(ctx, ev, repo)
+			s, outcome, err := rt.rootSettingsNow(ctx, ev, repo, root)
 			if s == nil {
 				return outcome, err
-			}
-			if !s.TerraformRoots {
-				rt.log.InfoContext(ctx, "job dropped: terraform-roots is no longer on in the settings", "repo", ev.fullName(), "pr", ev.number, "root", root)
-				return "no-target", nil
 			}
 			trees, err := newRootTrees(src)
 			if err != nil {
