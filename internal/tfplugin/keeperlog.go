@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/kyku/action/internal/durable"
 	"github.com/kyku/action/internal/state"
 )
 
@@ -35,9 +36,9 @@ func (ls *answerLogs) beside(dir string) (*answerLog, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = syncDir(logDir)
+	err = durable.SyncDir(logDir)
 	if err == nil {
-		err = syncDir(filepath.Dir(logDir))
+		err = durable.SyncDir(filepath.Dir(logDir))
 	}
 	if err != nil {
 		_ = f.Close()
@@ -101,19 +102,6 @@ func (ls *answerLogs) close() {
 	ls.logs = nil
 }
 
-// syncDir makes the names in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // answerLog is a keeper's log of the answers it keeps (state.Answer,
 // with their note's Note), written with group commit: a record is
 // written in the order of the commits, then waits for a data sync that
@@ -142,7 +130,7 @@ type syncRound struct {
 	err  error
 }
 
-// commit appends data, the answer (encoded) written to the note at path,
+// commit appends data, the answer (encoded) of the note at path,
 // and returns once it is durable.
 func (l *answerLog) commit(path string, data []byte) error {
 	rec := state.AppendAnswerRecord(nil, data)

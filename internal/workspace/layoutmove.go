@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/durable"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/local"
 )
@@ -114,7 +115,7 @@ func (m *mover) move(ctx context.Context, s Settings) (*LayoutMove, error) {
 			return nil, fmt.Errorf("move local state to %s: %w", StateDirName, err)
 		}
 	}
-	if err := syncDirs(m.oldDir(), m.stageDir()); err != nil {
+	if err := durable.SyncDir(m.oldDir(), m.stageDir()); err != nil {
 		return nil, err
 	}
 	moved, err := m.unstage()
@@ -154,7 +155,7 @@ func (m *mover) unstage() ([]string, error) {
 		if err := m.rename(m.stageDir(), m.newDir()); err != nil {
 			return fail(err)
 		}
-		return moved, syncDirs(m.base)
+		return moved, durable.SyncDir(m.base)
 	}
 	if err := local.WriteGitIgnore(m.newDir()); err != nil {
 		return fail(err)
@@ -178,7 +179,7 @@ func (m *mover) unstage() ([]string, error) {
 	if err := os.Remove(m.stageDir()); err != nil {
 		return fail(err)
 	}
-	return moved, syncDirs(m.newDir(), m.oldDir())
+	return moved, durable.SyncDir(m.newDir(), m.oldDir())
 }
 
 // scan lists the names in .kyku that move, and whether a staging
@@ -233,20 +234,4 @@ func (m *mover) lock(ctx context.Context, s Settings) (unlock func(), err error)
 		_ = l.Unlock(context.WithoutCancel(ctx))
 		_ = os.Remove(m.oldDir()) // when nothing is left in it
 	}, nil
-}
-
-// syncDirs makes renames in dirs durable.
-func syncDirs(dirs ...string) error {
-	for _, dir := range dirs {
-		d, err := os.Open(dir)
-		if err != nil {
-			return fmt.Errorf("sync directory %s: %w", dir, err)
-		}
-		err = d.Sync()
-		d.Close()
-		if err != nil {
-			return fmt.Errorf("sync directory %s: %w", dir, err)
-		}
-	}
-	return nil
 }

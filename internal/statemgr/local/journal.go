@@ -12,6 +12,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/kyku/action/internal/durable"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 )
@@ -140,7 +141,7 @@ func (b *Backend) openJournal() error {
 	}
 	if st.Size() == 0 {
 		// Make the new file's name durable too.
-		if err := syncDir(b.dir); err != nil {
+		if err := durable.SyncDir(b.dir); err != nil {
 			f.Close()
 			return err
 		}
@@ -265,5 +266,5 @@ func (b *Backend) ClearJournal(ctx context.Context) error {
 		}
 		return fmt.Errorf("clear journal: %w", err)
 	}
-	return syncDir(b.dir)
+	return durable.SyncDir(b.dir)
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kyku/action/internal/durable"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 )
@@ -174,20 +175,7 @@ func writeFileAtomicFunc(path string, write func(io.Writer) error) error {
 		cleanup()
 		return fmt.Errorf("rename into %s: %w", path, err)
 	}
-	return syncDir(dir)
-}
-
-// syncDir makes a rename or removal in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("open directory %s: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("sync directory %s: %w", dir, err)
-	}
-	return nil
+	return durable.SyncDir(dir)
 }
 
 // randomHex returns n random bytes as hex.

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kyku/action/internal/durable"
 	"github.com/kyku/action/internal/statemgr"
 	"golang.org/x/sys/unix"
 )
@@ -227,7 +228,7 @@ func (b *Backend) create(body []byte) (bool, error) {
 		_ = os.Remove(b.lockPath())
 		return false, fmt.Errorf("write lock: %w", werr)
 	}
-	return true, syncDir(b.dir)
+	return true, durable.SyncDir(b.dir)
 }
 
 // readLock returns the lock file's content, or nil when there is none. A
@@ -291,7 +292,7 @@ func (b *Backend) take(match func(raw []byte) bool) (bool, error) {
 		if err := os.Remove(aside); err != nil {
 			return false, fmt.Errorf("remove lock: %w", err)
 		}
-		return true, syncDir(b.dir)
+		return true, durable.SyncDir(b.dir)
 	}
 	if err := os.Link(aside, b.lockPath()); err != nil && !errors.Is(err, fs.ErrExist) {
 		return false, fmt.Errorf("put lock back: %w", err)
