@@ -118,16 +118,7 @@ func TestDispatchedCommandsAreThePullRequestsCommands(t *testing.T) {
 // rule passes) refuses the apply, and nothing is applied. On the pinned
 // head it applies.
 func TestDispatchedApplyIsOfTheHeadTheBotPinned(t *testing.T) {
-	f := newFixture(t)
-	f.setRef(defaultRef, f.config("web"))
-	f.setCheckout(f.config("web"))
-	f.setRef(shaA, f.config("web", "worker"))
-	f.setRef(shaB, f.config("web", "worker", "cache"))
-	f.addPR(2, shaB)
-	f.srv.SetPermission(repoName, "hubot", "write")
-	f.srv.SetPermission(repoName, "octocat", "write")
-	wantCode(t, f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaB), nil), 0)
-	f.srv.AddReview(repoName, 2, githubtest.Review{User: "octocat", State: "APPROVED", CommitID: shaB})
+	f := approvedHead(t)
 
 	in := dispatchInputs("apply", "2", "hubot")
 	in["INPUT_HEAD-SHA"] = shaA

@@ -52,16 +52,7 @@ func TestDispatchWithoutHeadSHAIsOfTheHeadAtTheRunsStart(t *testing.T) {
 // pins), before that read answers.
 func headMovesAtTheSecondRead(t *testing.T) *fixture {
 	t.Helper()
-	f := newFixture(t)
-	f.setRef(defaultRef, f.config("web"))
-	f.setCheckout(f.config("web"))
-	f.setRef(shaA, f.config("web", "worker"))
-	f.setRef(shaB, f.config("web", "worker", "cache"))
-	f.addPR(2, shaB)
-	f.srv.SetPermission(repoName, "hubot", "write")
-	f.srv.SetPermission(repoName, "octocat", "write")
-	wantCode(t, f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaB), nil), 0)
-	f.srv.AddReview(repoName, 2, githubtest.Review{User: "octocat", State: "APPROVED", CommitID: shaB})
+	f := approvedHead(t)
 	f.srv.UpdatePullRequest(repoName, 2, func(pr *githubtest.PullRequest) { pr.HeadSHA = shaA })
 
 	var reads atomic.Int32
@@ -77,5 +68,23 @@ func headMovesAtTheSecondRead(t *testing.T) *fixture {
 		f.srv.UpdatePullRequest(repoName, 2, func(pr *githubtest.PullRequest) { pr.HeadSHA = shaB })
 		release()
 	}()
+	return f
+}
+
+// approvedHead is PR 2 at head shaB (configurations differing from shaA
+// and from the default branch's), planned, and approved by octocat;
+// hubot and octocat may write.
+func approvedHead(t *testing.T) *fixture {
+	t.Helper()
+	f := newFixture(t)
+	f.setRef(defaultRef, f.config("web"))
+	f.setCheckout(f.config("web"))
+	f.setRef(shaA, f.config("web", "worker"))
+	f.setRef(shaB, f.config("web", "worker", "cache"))
+	f.addPR(2, shaB)
+	f.srv.SetPermission(repoName, "hubot", "write")
+	f.srv.SetPermission(repoName, "octocat", "write")
+	wantCode(t, f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaB), nil), 0)
+	f.srv.AddReview(repoName, 2, githubtest.Review{User: "octocat", State: "APPROVED", CommitID: shaB})
 	return f
 }
