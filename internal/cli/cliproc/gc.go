@@ -37,8 +37,9 @@ import (
 // marks the whole live heap once for every ratio × live heap allocated,
 // so the collector's CPU is about what the run allocates over the ratio,
 // whatever the heap's size: twice as much at GOGC=50 as at GOGC=100, for
-// a peak a third lower. Below gcLargeHeap that is a tenth of a second or
-// less (a plan of 5,000 resources: 0.7 s of CPU at either, 110 MB at its
+// a peak a quarter lower (the live heap and half again, against twice
+// it). Below gcLargeHeap that is a tenth of a second or less (a plan of
+// 5,000 resources: about 0.7 s of CPU at either, 110 MB at its
 // peak at GOGC=50, 119 MB at 100); above, seconds: a plan of 50,000
 // resources (a live heap of 490 MB at its end) took 7.9 s of CPU and
 // 800 MB at GOGC=50, 6.2 s and 890 MB at GOGC=100, 5.7 s and 1,040 MB
