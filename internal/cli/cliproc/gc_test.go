@@ -24,6 +24,7 @@ func gcSettings() (percent int, limit int64) {
 func TestGCBudgetGivesWayToGOGC(t *testing.T) {
 	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
 	t.Cleanup(func() {
+		phase.Store(int32(gcByEnv))
 		debug.SetGCPercent(percent)
 		debug.SetMemoryLimit(limit)
 	})
