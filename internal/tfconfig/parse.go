@@ -19,7 +19,8 @@ import (
 // token of a file in one slice: for the 5 MB of 50,000 resource blocks
 // its tokens were a third of all a plan allocated, and the slice, grown
 // by copying, the plan's largest object; in pieces the largest is a
-// piece's (the tokens cost as much CPU as before, over more cores).
+// piece's (the tokens cost as much CPU as before, over more cores), and
+// small pieces copy less while their slices grow (pieceSize).
 
 // parsed is one file read and parsed: file nil when it could not be
 // read (diags say why).
@@ -74,8 +75,14 @@ func parseFile(name string, cores chan struct{}) parsed {
 }
 
 // pieceSize is about how many bytes of a native-syntax file one piece
-// holds: smaller files are parsed whole.
-const pieceSize = 256 << 10
+// holds: smaller files are parsed whole. The lexer grows its token slice
+// by copying, doubling it while it is short and by about a quarter once
+// it is long, so a long slice costs about five times its final size in
+// copies and a short one about twice: pieces of 2 KB (a few hundred
+// tokens) took what parsing and expanding the 50,000 resource blocks of
+// .ci/bench-reads allocates from 1,585 MB to 1,121 MB (256 KB pieces
+// before; 512 B, 8 KB and 32 KB pieces allocated more).
+const pieceSize = 2 << 10
 
 // parsePieces parses data in pieces of about size bytes cut after a line
 // that is a lone "}" (where a top-level block ends), each piece at its
@@ -95,7 +102,7 @@ func parsePieces(data []byte, name string, size int, cores chan struct{}) *hcl.F
 	}
 	bodies := make([]*hclsyntax.Body, len(cuts))
 	clean := make([]bool, len(cuts))
-	fanout.Each(len(cuts), len(cuts), func(i int) {
+	fanout.Each(len(cuts), runtime.GOMAXPROCS(0), func(i int) {
 		at, end := cuts[i], len(data)
 		if i+1 < len(cuts) {
 			end = cuts[i+1].Byte
@@ -128,23 +135,14 @@ func parsePieces(data []byte, name string, size int, cores chan struct{}) *hcl.F
 
 // cutPoints are where the pieces of data start: the first at the start,
 // each next at the first line after a line that is a lone "}" at least
-// size bytes after the one before.
+// size bytes after the one before. One pass over data: each search for
+// such a line starts where the one before stopped.
 func cutPoints(data []byte, size int) []hcl.Pos {
 	cuts := []hcl.Pos{{Line: 1, Column: 1, Byte: 0}}
 	line, counted := 1, 0 // line is the line at byte counted
 	for from := size; from < len(data); {
-		i := bytes.Index(data[from:], []byte("\n}\n"))
-		j := bytes.Index(data[from:], []byte("\n}\r\n"))
-		switch {
-		case i < 0 && j < 0:
-			return cuts
-		case i < 0 || j >= 0 && j < i:
-			i = j + len("\n}\r\n")
-		default:
-			i += len("\n}\n")
-		}
-		at := from + i
-		if at >= len(data) {
+		at := afterLoneBrace(data, from)
+		if at < 0 || at >= len(data) {
 			return cuts
 		}
 		line += bytes.Count(data[counted:at], []byte("\n"))
@@ -153,4 +151,23 @@ func cutPoints(data []byte, size int) []hcl.Pos {
 		from = at + size
 	}
 	return cuts
+}
+
+// afterLoneBrace is where the line after the first lone "}" line ("\n}\n"
+// or "\n}\r\n") at or after from starts, or -1 when there is none.
+func afterLoneBrace(data []byte, from int) int {
+	for {
+		i := bytes.Index(data[from:], []byte("\n}"))
+		if i < 0 {
+			return -1
+		}
+		at := from + i + len("\n}")
+		switch {
+		case bytes.HasPrefix(data[at:], []byte("\n")):
+			return at + len("\n")
+		case bytes.HasPrefix(data[at:], []byte("\r\n")):
+			return at + len("\r\n")
+		}
+		from = at
+	}
 }

@@ -24,6 +24,7 @@ func gcSettings() (percent int, limit int64) {
 func TestGCBudgetGivesWayToGOGC(t *testing.T) {
 	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
 	t.Cleanup(func() {
+		phase.Store(int32(gcByEnv))
 		debug.SetGCPercent(percent)
 		debug.SetMemoryLimit(limit)
 	})
@@ -98,7 +99,7 @@ func TestOutgrown(t *testing.T) {
 func TestProviderStartDropsBudget(t *testing.T) {
 	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
 	t.Cleanup(func() {
-		budgeted.Store(false)
+		phase.Store(int32(gcByEnv))
 		debug.SetGCPercent(percent)
 		debug.SetMemoryLimit(limit)
 	})
@@ -127,5 +128,45 @@ func TestProviderStartDropsBudget(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	if p, l := gcSettings(); p != gcPercent || l != math.MaxInt64 {
 		t.Errorf("after the next collection: GOGC %d, limit %d; want GOGC=%d and no limit still", p, l, gcPercent)
+	}
+}
+
+// TestLargeHeapRaisesRatio: once the live heap passes gcLargeHeap the CLI
+// collects at GOGC=100 (half the collector's CPU of GOGC=50 at a
+// configuration of 50,000 resources), and stays there; a smaller heap
+// stays at GOGC=50 (TestProviderStartDropsBudget).
+func TestLargeHeapRaisesRatio(t *testing.T) {
+	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		phase.Store(int32(gcByEnv))
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+	tuneGC(func(string) string { return "" })
+	providerStarted(1234)
+	if p, _ := gcSettings(); p != gcPercent {
+		t.Fatalf("after a provider started: GOGC %d, want %d", p, gcPercent)
+	}
+
+	var live [][]byte
+	for n := 0; n < gcLargeHeap+(1<<20); n += 1 << 20 {
+		live = append(live, make([]byte, 1<<20))
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		if p, l := gcSettings(); p == gcLargePercent && l == math.MaxInt64 {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("live heap of %d MiB: GOGC %d, limit %d; want GOGC=%d and no limit", gcLargeHeap>>20, p, l, gcLargePercent)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	runtime.KeepAlive(live)
+	runtime.GC()
+	time.Sleep(100 * time.Millisecond)
+	providerStarted(5678)
+	if p, l := gcSettings(); p != gcLargePercent || l != math.MaxInt64 {
+		t.Errorf("after the heap shrank and another provider started: GOGC %d, limit %d; want GOGC=%d still", p, l, gcLargePercent)
 	}
 }
