@@ -93,7 +93,7 @@ func TestOutgrown(t *testing.T) {
 }
 
 // TestProviderStartDropsBudget: once a run starts a Terraform provider
-// process the CLI collects at GOGC=50 with no limit, also after later
+// process the CLI collects at GOGC=100 with no limit, also after later
 // collections; when GOGC or GOMEMLIMIT decide, a provider's start changes
 // nothing.
 func TestProviderStartDropsBudget(t *testing.T) {
@@ -121,20 +121,31 @@ func TestProviderStartDropsBudget(t *testing.T) {
 	}
 	providerStarted(1234)
 	providerStarted(5678)
-	if p, l := gcSettings(); p != gcPercent || l != math.MaxInt64 {
-		t.Errorf("after a provider started: GOGC %d, limit %d; want GOGC=%d and no limit", p, l, gcPercent)
+	if p, l := gcSettings(); p != gcLargePercent || l != math.MaxInt64 {
+		t.Errorf("after a provider started: GOGC %d, limit %d; want GOGC=%d and no limit", p, l, gcLargePercent)
 	}
 	runtime.GC()
 	time.Sleep(100 * time.Millisecond)
-	if p, l := gcSettings(); p != gcPercent || l != math.MaxInt64 {
-		t.Errorf("after the next collection: GOGC %d, limit %d; want GOGC=%d and no limit still", p, l, gcPercent)
+	if p, l := gcSettings(); p != gcLargePercent || l != math.MaxInt64 {
+		t.Errorf("after the next collection: GOGC %d, limit %d; want GOGC=%d and no limit still", p, l, gcLargePercent)
+	}
+
+	// A provider started once the budget gave way for its small ratio.
+	tuneGC(func(string) string { return "" })
+	dropBudget()
+	if p, _ := gcSettings(); p != gcPercent {
+		t.Fatalf("budget dropped: GOGC %d, want %d", p, gcPercent)
+	}
+	providerStarted(1234)
+	if p, l := gcSettings(); p != gcLargePercent || l != math.MaxInt64 {
+		t.Errorf("a provider started at the small ratio: GOGC %d, limit %d; want GOGC=%d and no limit", p, l, gcLargePercent)
 	}
 }
 
 // TestLargeHeapRaisesRatio: once the live heap passes gcLargeHeap the CLI
 // collects at GOGC=100 (half the collector's CPU of GOGC=50 at a
 // configuration of 50,000 resources), and stays there; a smaller heap
-// stays at GOGC=50 (TestProviderStartDropsBudget).
+// stays at GOGC=50 (TestGCBudgetGivesWayToGOGC).
 func TestLargeHeapRaisesRatio(t *testing.T) {
 	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
 	t.Cleanup(func() {
@@ -143,9 +154,9 @@ func TestLargeHeapRaisesRatio(t *testing.T) {
 		debug.SetMemoryLimit(limit)
 	})
 	tuneGC(func(string) string { return "" })
-	providerStarted(1234)
+	dropBudget()
 	if p, _ := gcSettings(); p != gcPercent {
-		t.Fatalf("after a provider started: GOGC %d, want %d", p, gcPercent)
+		t.Fatalf("after the budget gave way: GOGC %d, want %d", p, gcPercent)
 	}
 
 	var live [][]byte
