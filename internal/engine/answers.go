@@ -74,6 +74,13 @@ func (e *Engine) foldAnswers(ctx context.Context, cfg *config.Config, st *state.
 	if box == nil || st == nil || cfg == nil || e.opts.Leases != nil {
 		return st, nil // a leased apply folds none: its plan neither
 	}
+	if !write && len(st.Interrupted) == 0 {
+		// Only an open intent takes an answer: a plan of a state with
+		// none has nothing to fold, and need not read the box (the
+		// keepers' logs an apply's renewed processes left, a megabyte
+		// each, until the next apply clears them).
+		return st, nil
+	}
 	if write {
 		if err := box.ClearNotes(ctx); err != nil {
 			return nil, err
