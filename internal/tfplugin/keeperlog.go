@@ -122,6 +122,10 @@ type answerLog struct {
 	open  *syncRound      // the round a record written now joins (nil: none yet)
 	err   error           // a write or sync failed: every later commit fails
 	notes map[string]bool // the paths of the notes logged
+
+	// syncHook, set by tests only, runs a round's data sync in place
+	// of datasync (nil: datasync).
+	syncHook func(*os.File) error
 }
 
 // syncRound is one data sync of the log and the commits waiting for it.
@@ -161,7 +165,7 @@ func (l *answerLog) commit(path string, data []byte) error {
 		l.mu.Lock()
 		l.open = nil
 		l.mu.Unlock()
-		r.err = datasync(l.f)
+		r.err = l.sync()
 		if r.err != nil {
 			l.mu.Lock()
 			l.err = cmp.Or(l.err, r.err)
@@ -178,6 +182,14 @@ func (l *answerLog) commit(path string, data []byte) error {
 	// A sync that failed since may have lost a record before this one:
 	// what follows a lost record is not read back.
 	return l.err
+}
+
+// sync makes the log's data durable: one round's data sync.
+func (l *answerLog) sync() error {
+	if l.syncHook != nil {
+		return l.syncHook(l.f)
+	}
+	return datasync(l.f)
 }
 
 // logChunk is how much the log grows by at a time.
