@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/tfplugin"
@@ -104,5 +106,43 @@ func TestKeeperOfAnotherProtocol(t *testing.T) {
 				t.Errorf("lines on the keeper: %q, want one with %q (notice %v)", lines, tt.want, tt.notice)
 			}
 		})
+	}
+}
+
+// TestCreateWithoutKeeperReportsCrash: a noted create made without the
+// keeper (its keeper speaks another protocol) whose provider dies
+// mid-create fails with the provider's crash, never as a create that
+// returned nothing.
+func TestCreateWithoutKeeperReportsCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	p, err := tfplugin.Start(t.Context(), tfplugin.Config{Name: "fwtest", Path: tfplugintest.Build(t, tfplugintest.Framework),
+		Stderr: &syncBuffer{}, Notice: func(string) {}, Keeper: []string{os.Args[0], keeperOfProtocolArg, "2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	cloud := t.TempDir()
+	configure(t, p, map[string]any{"dir": cloud})
+	answer := filepath.Join(t.TempDir(), state.AnswerName("fwtest_held.a"))
+	done := make(chan error, 1)
+	go func() {
+		_, err := heldCreate(p, "30s", answer)
+		done <- err
+	}()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if objs, _ := filepath.Glob(filepath.Join(cloud, "held-*.json")); len(objs) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the create never reached the cloud")
+		}
+	}
+	if err := syscall.Kill(p.Pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err == nil {
+		t.Error("a create whose provider was killed mid-create returned no error")
 	}
 }
