@@ -143,6 +143,11 @@ func TestFailedPermissionCheckKeepsAnotherTargetsRefusal(t *testing.T) {
 		}
 		return false
 	})
+	// Its job ends with its 👎 (after 👀): nothing of it is left to
+	// take the failure meant for the other's check.
+	eventually(t, "the refused job never reacted", func() bool {
+		return h.gh.CountRequests("POST", "/issues/comments/1801/reactions") == 2
+	})
 	h.gh.FailNext(1, githubtest.FailPrimary403, time.Hour)
 	release()
 	h.settle()
