@@ -122,10 +122,6 @@ type answerLog struct {
 	open  *syncRound      // the round a record written now joins (nil: none yet)
 	err   error           // a write or sync failed: every later commit fails
 	notes map[string]bool // the paths of the notes logged
-
-	// syncHook, set by tests only, runs a round's data sync in place
-	// of datasync (nil: datasync).
-	syncHook func(*os.File) error
 }
 
 // syncRound is one data sync of the log and the commits waiting for it.
@@ -165,7 +161,7 @@ func (l *answerLog) commit(path string, data []byte) error {
 		l.mu.Lock()
 		l.open = nil
 		l.mu.Unlock()
-		r.err = l.sync()
+		r.err = syncLog(l)
 		if r.err != nil {
 			l.mu.Lock()
 			l.err = cmp.Or(l.err, r.err)
@@ -184,13 +180,9 @@ func (l *answerLog) commit(path string, data []byte) error {
 	return l.err
 }
 
-// sync makes the log's data durable: one round's data sync.
-func (l *answerLog) sync() error {
-	if l.syncHook != nil {
-		return l.syncHook(l.f)
-	}
-	return datasync(l.f)
-}
+// syncLog makes l's records durable: one round's data sync (tests hold
+// it there).
+var syncLog = func(l *answerLog) error { return datasync(l.f) }
 
 // logChunk is how much the log grows by at a time.
 const logChunk = 1 << 20
