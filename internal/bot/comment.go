@@ -78,7 +78,8 @@ func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo)
 		// rules decide who may ask for it, before it is dispatched.
 		pr, refused, err := review.Authorize(ctx, repo, reviewSettings(s, targets[0]), cmd.Name, ev.comment.author, ev.number)
 		if err != nil {
-			return "", rt.unchecked(ctx, ev, repo, err)
+			// Decided once for every target: one reply.
+			return "", rt.unchecked(ctx, ev, repo, review.ReplyMarker(ev.comment.id), err)
 		}
 		if refused == nil && cmd.Name == command.Apply {
 			refused = review.SeenHeadRefusal(pr, ev.comment.seenHead, reviewSettings(s, targets[0]))
@@ -108,7 +109,7 @@ func (rt *router) commentJob(ev event, repo *github.Repo, s *settings.Settings, 
 	may := func(ctx context.Context) (bool, error) {
 		_, refused, err := review.Authorize(ctx, repo, reviewSettings(s, t), ev.comment.cmd.Name, ev.comment.author, ev.number)
 		if err != nil {
-			return false, rt.unchecked(ctx, ev, repo, err)
+			return false, rt.unchecked(ctx, ev, repo, review.TargetReplyMarker(ev.comment.id, t.Project.Name, t.Env), err)
 		}
 		return refused == nil, nil
 	}
@@ -126,12 +127,13 @@ func (rt *router) commentJob(ev event, repo *github.Repo, s *settings.Settings, 
 }
 
 // unchecked answers a command whose requester GitHub failed to check
-// (Authorize's err): one reply to the comment, upserted by its marker (one
-// for all the jobs of the comment), and a confused reaction. It returns
-// the error that ends the job.
-func (rt *router) unchecked(ctx context.Context, ev event, repo *github.Repo, err error) error {
+// (Authorize's err): one reply to the comment, upserted by marker (a
+// target's job: the target's own, so that another target's answer is not
+// written over; the route: the comment's), and a confused reaction. It
+// returns the error that ends the job.
+func (rt *router) unchecked(ctx context.Context, ev event, repo *github.Repo, marker string, err error) error {
 	err = fmt.Errorf("check whether %s may %s: %w", ev.comment.author, ev.comment.cmd.Name, err)
-	if _, cerr := repo.Upsert(ctx, ev.number, review.ReplyMarker(ev.comment.id), review.CommandUnchecked(ev.comment.cmd.Name, ev.comment.author)); cerr != nil {
+	if _, cerr := repo.Upsert(ctx, ev.number, marker, review.CommandUnchecked(ev.comment.cmd.Name, ev.comment.author)); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("reply on #%d: %w", ev.number, cerr))
 	}
 	if rerr := repo.React(ctx, ev.comment.id, review.ReactFailed); rerr != nil {

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -55,7 +56,7 @@ func TestFailedPermissionCheckFailsTheApply(t *testing.T) {
 	// be checked and nothing was applied.
 	var replies []string
 	for _, c := range h.botComments(2) {
-		if body, ok := strings.CutSuffix(c.Body, "\n"+review.ReplyMarker(1701)+"\n"); ok {
+		if body, ok := strings.CutSuffix(c.Body, "\n"+review.TargetReplyMarker(1701, "", "")+"\n"); ok {
 			replies = append(replies, body)
 		}
 	}
@@ -97,5 +98,89 @@ func TestFailedPermissionCheckIsAnsweredUnderActions(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{review.CommandUnchecked(command.Apply, "writer")}, replies); d != "" {
 		t.Errorf("the bot's replies to the comment (-want +got):\n%s", d)
+	}
+}
+
+// TestFailedPermissionCheckKeepsAnotherTargetsRefusal: a /kyku plan naming
+// two targets (one project's two environments) is judged by each one's
+// job. One job's check says the commenter may not plan (a refusal); the
+// other's check fails (GitHub's error). Each answer is kept under its
+// target's own marker: neither is written over by the other, whichever
+// job answers last.
+func TestFailedPermissionCheckKeepsAnotherTargetsRefusal(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml",
+		[]byte("projects:\n  - name: infra\n    config: kyku.yaml\n    environments: [staging, prod]\n"))
+	h.gh.SetPermission(repoName, "writer", "read")
+	h.pr(2, headA)
+	// A commenter's comment carrying a target's marker is not Kyku's:
+	// never edited, never taken for its reply.
+	forged := "**Kyku did not run `/kyku plan`:** nothing to see.\n\n" + review.TargetReplyMarker(1801, "infra", "staging") + "\n"
+	forgedID := h.gh.AddComment(repoName, 2, "writer", forged)
+	// The first job's read of the pull request waits; the other job is
+	// refused meanwhile. Then the first job's next request, its permission
+	// check, fails (a rate limit reset an hour away: not retried).
+	var reads atomic.Int32
+	release := h.gh.Hold(func(method, path string) bool {
+		return method == "GET" && strings.HasSuffix(path, "/pulls/2") && reads.Add(1) == 1
+	})
+	t.Cleanup(release)
+	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku plan", 1801))
+	eventually(t, "no job read the pull request", func() bool { return h.gh.Held() == 1 })
+	refusal := func(env string) string {
+		return "**Kyku did not run `/kyku plan`:** `writer` has `read` permission on this repository; `/kyku plan` needs at least `write`. " +
+			"Ask someone with `write` permission to comment `/kyku plan -e " + env + " -p infra`.\n"
+	}
+	var refused string // the environment the second job refused
+	eventually(t, "the other job never refused", func() bool {
+		for _, env := range []string{"staging", "prod"} {
+			for _, c := range h.botComments(2) {
+				if strings.HasPrefix(c.Body, refusal(env)) {
+					refused = env
+					return true
+				}
+			}
+		}
+		return false
+	})
+	// Its job ends with its 👎 (after 👀): nothing of it is left to
+	// take the failure meant for the other's check.
+	eventually(t, "the refused job never reacted", func() bool {
+		return h.gh.CountRequests("POST", "/issues/comments/1801/reactions") == 2
+	})
+	h.gh.FailNext(1, githubtest.FailPrimary403, time.Hour)
+	release()
+	h.settle()
+
+	unchecked := "staging"
+	if refused == "staging" {
+		unchecked = "prod"
+	}
+	// Both answers are there to read, whatever their markers.
+	var bodies []string
+	for _, c := range h.botComments(2) {
+		bodies = append(bodies, c.Body)
+	}
+	for _, answer := range []string{refusal(refused), review.CommandUnchecked(command.Plan, "writer")} {
+		if !slices.ContainsFunc(bodies, func(b string) bool { return strings.HasPrefix(b, answer) }) {
+			t.Errorf("no comment of the bot's says %q; its comments:\n%s", answer, strings.Join(bodies, "\n---\n"))
+		}
+	}
+	for _, c := range h.gh.Comments(repoName, 2) {
+		if c.ID == forgedID && c.Body != forged {
+			t.Errorf("the commenter's comment carrying a marker was edited: %q", c.Body)
+		}
+	}
+	got := map[string]string{}
+	for _, c := range h.botComments(2) {
+		for _, env := range []string{"staging", "prod"} {
+			if body, ok := strings.CutSuffix(c.Body, "\n"+review.TargetReplyMarker(1801, "infra", env)+"\n"); ok {
+				got[env] = body
+			}
+		}
+	}
+	want := map[string]string{refused: refusal(refused), unchecked: review.CommandUnchecked(command.Plan, "writer")}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("the bot's replies to the comment, by target (-want +got):\n%s", d)
 	}
 }

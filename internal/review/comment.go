@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 
 	"github.com/kyku/action/internal/command"
@@ -27,7 +28,9 @@ import (
 // (the plan comment is the answer); apply → Apply with the commenter and
 // the head they saw (CommentEvent.SeenHead).
 // Help and error replies are upserted with a marker naming the command
-// comment, so several jobs answering one comment leave one reply.
+// comment (ReplyMarker), so several jobs answering one comment leave one
+// reply; a refusal, decided for s's target, with one naming the target
+// too (TargetReplyMarker), so each target's answer is kept.
 func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*CommentOutcome, error) {
 	if why := ignored(ev); why != "" {
 		return &CommentOutcome{Ignored: why}, nil
@@ -45,11 +48,11 @@ func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*Comment
 	switch {
 	case cmd.Err != "":
 		out.Command = ""
-		err := replyTo(ctx, d, ev, out, commandErrorReply(cmd.Err, d.RunURL))
+		err := replyTo(ctx, d, ev, out, ReplyMarker(ev.CommentID), commandErrorReply(cmd.Err, d.RunURL))
 		react(ctx, d, ev.CommentID, ReactFailed)
 		return out, err
 	case cmd.Name == command.Help:
-		err := replyTo(ctx, d, ev, out, render.HelpComment())
+		err := replyTo(ctx, d, ev, out, ReplyMarker(ev.CommentID), render.HelpComment())
 		if err == nil {
 			react(ctx, d, ev.CommentID, ReactPlanned)
 		}
@@ -58,7 +61,7 @@ func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*Comment
 		p, refused, err := commentPlan(ctx, d, s, ev)
 		out.Plan = p
 		if refused != nil && err == nil {
-			return out, refuseCommand(ctx, d, ev, out, refused)
+			return out, refuseCommand(ctx, d, s, ev, out, refused)
 		}
 		if err != nil {
 			react(ctx, d, ev.CommentID, ReactFailed)
@@ -67,7 +70,7 @@ func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*Comment
 		react(ctx, d, ev.CommentID, ReactPlanned)
 		return out, nil
 	case cmd.Name == command.Apply && !s.Apply.OnComment():
-		return out, refuseCommand(ctx, d, ev, out, ApplyModeRefusal(s, TriggerComment))
+		return out, refuseCommand(ctx, d, s, ev, out, ApplyModeRefusal(s, TriggerComment))
 	case cmd.Name == command.Apply:
 		req := ApplyRequest{Settings: s, Number: ev.Number, Commenter: ev.Author, CommentID: ev.CommentID, AllowDestroyAll: cmd.AllowDestroyAll, SeenHead: ev.SeenHead}
 		a := &applier{d: d, s: s, req: req, out: &ApplyOutcome{Number: ev.Number}}
@@ -105,19 +108,20 @@ func otherTarget(s Settings, cmd command.Command) string {
 	return ""
 }
 
-// refuseCommand answers a command refused before it ran: the outcome, a
-// one-line reply, a -1 reaction.
-func refuseCommand(ctx context.Context, d Deps, ev CommentEvent, out *CommentOutcome, r *Refusal) error {
+// refuseCommand answers a command refused before it ran for s's target:
+// the outcome, a one-line reply of the target's own, a -1 reaction.
+func refuseCommand(ctx context.Context, d Deps, s Settings, ev CommentEvent, out *CommentOutcome, r *Refusal) error {
 	out.Refused = r
-	err := replyTo(ctx, d, ev, out, CommandRefused(out.Command, r))
+	err := replyTo(ctx, d, ev, out, TargetReplyMarker(ev.CommentID, s.Project, s.Environment), CommandRefused(out.Command, r))
 	react(ctx, d, ev.CommentID, ReactRefused)
 	return err
 }
 
-// replyTo upserts a reply to the command comment (found again by a marker
-// naming it) and records its URL.
-func replyTo(ctx context.Context, d Deps, ev CommentEvent, out *CommentOutcome, body string) error {
-	c, err := d.GitHub.Upsert(ctx, ev.Number, ReplyMarker(ev.CommentID), body)
+// replyTo upserts a reply to the command comment, found again by marker
+// (among Kyku's own comments only: github.Repo.Upsert), and records its
+// URL.
+func replyTo(ctx context.Context, d Deps, ev CommentEvent, out *CommentOutcome, marker, body string) error {
+	c, err := d.GitHub.Upsert(ctx, ev.Number, marker, body)
 	if err != nil {
 		return fmt.Errorf("reply on #%d: %w", ev.Number, err)
 	}
@@ -125,10 +129,22 @@ func replyTo(ctx context.Context, d Deps, ev CommentEvent, out *CommentOutcome, 
 	return nil
 }
 
-// ReplyMarker marks the reply to the command comment commentID, so that
-// the jobs answering one comment leave one reply.
+// ReplyMarker marks the reply to the command comment commentID that is
+// the same for every target it names (help, a command that cannot be
+// read, a refusal decided once for all), so that the jobs answering one
+// comment leave one reply.
 func ReplyMarker(commentID int64) string {
 	return "<!-- kyku:reply comment=" + strconv.FormatInt(commentID, 10) + " -->"
+}
+
+// TargetReplyMarker marks the reply of one target's job (project and
+// env) to the command comment commentID: a command naming several
+// targets keeps each one's answer, none written over by another's. Both
+// fields are always there, percent-escaped, so that no name ends the
+// marker early or makes it another's (nor ReplyMarker's).
+func TargetReplyMarker(commentID int64, project, env string) string {
+	return "<!-- kyku:reply comment=" + strconv.FormatInt(commentID, 10) + " env=" + url.PathEscape(env) +
+		" project=" + url.PathEscape(project) + " -->"
 }
 
 // Authorize reads pull request number and decides, by the rules Comment

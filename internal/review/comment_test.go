@@ -227,3 +227,26 @@ func TestApplyModeDecidesWhatApplies(t *testing.T) {
 		t.Error("something was applied")
 	}
 }
+
+// TestTargetReplyMarkersNeverContainOneAnother: replies are found again by
+// a marker contained in their body (github.Repo.Upsert), so no target's
+// marker contains another's, nor the comment-wide one, whatever the
+// names (a name that would close the marker early included).
+func TestTargetReplyMarkersNeverContainOneAnother(t *testing.T) {
+	targets := [][2]string{{"", ""}, {"", "prod"}, {"infra", ""}, {"infra", "prod"}, {"infra", "prod2"}, {"infra2", "prod"},
+		{"a -->", ""}, {"a", "--> project=b"}, {"a project=b", ""}, {"x", "y -->"}}
+	markers := []string{review.ReplyMarker(7), review.ReplyMarker(70)}
+	for _, tg := range targets {
+		markers = append(markers, review.TargetReplyMarker(7, tg[0], tg[1]), review.TargetReplyMarker(70, tg[0], tg[1]))
+	}
+	for i, a := range markers {
+		if strings.Count(a, "-->") != 1 || !strings.HasSuffix(a, " -->") {
+			t.Errorf("marker %q ends early", a)
+		}
+		for j, b := range markers {
+			if i != j && strings.Contains(a, b) {
+				t.Errorf("marker %q contains %q", a, b)
+			}
+		}
+	}
+}

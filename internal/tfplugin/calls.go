@@ -282,9 +282,17 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, r ApplyRequest) (App
 	case r.AnswerTo != "":
 		// Noted for a keeper the provider runs without (launch fell
 		// back): marked asked as the keeper would, so that a kill leaves
-		// the intent refused, never closed as a create not asked.
+		// the intent refused, never closed as a create not asked. The
+		// call is Kyku's own, made now: its note is the one this apply
+		// made, whatever its Note.
 		var note *answerFile
-		if note, err = markAsked(r.AnswerTo, state.Answer{Address: r.Address, Type: r.TypeName, Asked: true}, nil); err != nil {
+		note, err = openNote(r.AnswerTo, r.Address)
+		if err == nil {
+			if err = note.markAsked(state.Answer{Address: r.Address, Type: r.TypeName, Asked: true}, nil); err != nil {
+				note.close()
+			}
+		}
+		if err != nil {
 			return ApplyResponse{}, notSent(err)
 		}
 		err = p.invoke(callCtx, p.names.apply, req, resp)

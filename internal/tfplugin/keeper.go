@@ -159,14 +159,19 @@ func serveKeeper(stdin io.Reader, out, logs io.Writer) error {
 }
 
 // keep makes call c and, for a create, writes its answer to c.AnswerTo
-// (and logs, keeperanswer.go) before returning it.
+// (and logs, keeperanswer.go) before returning it; a create whose note
+// is not there, or not of c.Note, is refused without asking the
+// provider.
 func keep(conn *rpcConn, c *keeperCall, logs *answerLogs) keeperReply {
 	var note *answerFile
 	if c.AnswerTo != "" {
 		// Durably before the provider is asked: the create may make an
 		// object from now on.
 		var err error
-		if note, err = markAsked(c.AnswerTo, state.Answer{Address: c.Address, Type: c.Type, Asked: true}, logs); err != nil {
+		// The note must be the one the call was made for (its Note):
+		// a call of an apply that ended, reaching the keeper after a
+		// later apply noted the address again, is refused unasked.
+		if note, err = markAsked(c.AnswerTo, state.Answer{Address: c.Address, Type: c.Type, Asked: true}, c.Note, logs); err != nil {
 			return keeperReply{ID: c.ID, Err: err.Error(), NotSent: true}
 		}
 		defer note.close()

@@ -6,8 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/tfplugin"
@@ -17,8 +20,8 @@ import (
 // keeperOfProtocolArg makes the test binary a journal keeper of another
 // protocol than Kyku's (its argument after): "1", the keeper before
 // versions, reads the setup, finds a field past the ones it knows, and
-// exits saying so, answering nothing; "3" answers the setup with a reply
-// of its version, then ends with Kyku's pipe.
+// exits saying so, answering nothing; another (2, 4) answers the setup
+// with a reply of its version, then ends with Kyku's pipe.
 const keeperOfProtocolArg = "__kyku-test-keeper-of-protocol"
 
 func keeperOfProtocol(version string) int {
@@ -33,9 +36,13 @@ func keeperOfProtocol(version string) int {
 		fmt.Fprintln(os.Stderr, "kyku journal keeper: read the setup: decode a keeper frame: a keeper frame has 1 bytes past its fields")
 		return 1
 	}
+	v, err := strconv.Atoi(version)
+	if err != nil || v < 2 || v > 127 {
+		return 2
+	}
 	// ID, Handshake, PID, Code, Message, Err, NotSent, has a body, Body:
-	// all empty; then Version.
-	reply := []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 3}
+	// all empty; then Version (a uvarint of one byte).
+	reply := []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, byte(v)}
 	os.Stdout.Write(append(binary.BigEndian.AppendUint32(nil, uint32(len(reply))), reply...))
 	_, _ = io.Copy(io.Discard, os.Stdin)
 	return 0
@@ -56,8 +63,9 @@ func TestKeeperOfAnotherProtocol(t *testing.T) {
 		version, want string
 		notice        bool // told to Config.Notice, not the log
 	}{
-		{"1", "the journal keeper ended without answering in journal keeper protocol 2", false},
-		{"3", "the journal keeper speaks journal keeper protocol 3, kyku 2", true},
+		{"1", "the journal keeper ended without answering in journal keeper protocol 3", false},
+		{"2", "the journal keeper speaks journal keeper protocol 2, kyku 3", true},
+		{"4", "the journal keeper speaks journal keeper protocol 4, kyku 3", true},
 	} {
 		t.Run("a keeper of protocol "+tt.version, func(t *testing.T) {
 			logs, notices := &syncBuffer{}, &syncBuffer{}
@@ -98,5 +106,43 @@ func TestKeeperOfAnotherProtocol(t *testing.T) {
 				t.Errorf("lines on the keeper: %q, want one with %q (notice %v)", lines, tt.want, tt.notice)
 			}
 		})
+	}
+}
+
+// TestCreateWithoutKeeperReportsCrash: a noted create made without the
+// keeper (its keeper speaks another protocol) whose provider dies
+// mid-create fails with the provider's crash, never as a create that
+// returned nothing.
+func TestCreateWithoutKeeperReportsCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	p, err := tfplugin.Start(t.Context(), tfplugin.Config{Name: "fwtest", Path: tfplugintest.Build(t, tfplugintest.Framework),
+		Stderr: &syncBuffer{}, Notice: func(string) {}, Keeper: []string{os.Args[0], keeperOfProtocolArg, "2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	cloud := t.TempDir()
+	configure(t, p, map[string]any{"dir": cloud})
+	answer := filepath.Join(t.TempDir(), state.AnswerName("fwtest_held.a"))
+	done := make(chan error, 1)
+	go func() {
+		_, err := heldCreate(p, "30s", answer)
+		done <- err
+	}()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if objs, _ := filepath.Glob(filepath.Join(cloud, "held-*.json")); len(objs) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the create never reached the cloud")
+		}
+	}
+	if err := syscall.Kill(p.Pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err == nil {
+		t.Error("a create whose provider was killed mid-create returned no error")
 	}
 }

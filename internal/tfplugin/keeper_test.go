@@ -34,6 +34,11 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == keeperOfProtocolArg {
 		os.Exit(keeperOfProtocol(os.Args[2]))
 	}
+	if len(os.Args) > 2 && os.Args[1] == heldSyncKeeperArg {
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+		tfplugin.SetLogSync(syncGate(os.Args[2]))
+		os.Exit(tfplugin.ServeKeeper(os.Stdin, os.Stdout, os.Stderr))
+	}
 	if os.Getenv(keeperClientEnv) != "" {
 		os.Exit(keeperClient())
 	}
@@ -97,6 +102,11 @@ func note(path string) error {
 
 // heldCreateUnnoted is heldCreate without the note.
 func heldCreateUnnoted(p *tfplugin.Provider, hold, answerTo string) (tfplugin.ApplyResponse, error) {
+	return heldCreateOf(p, "fwtest_held.a", hold, answerTo)
+}
+
+// heldCreateOf is heldCreateUnnoted of the address address.
+func heldCreateOf(p *tfplugin.Provider, address, hold, answerTo string) (tfplugin.ApplyResponse, error) {
 	ctx := context.Background()
 	s, err := p.Schema(ctx)
 	if err != nil {
@@ -111,7 +121,7 @@ func heldCreateUnnoted(p *tfplugin.Provider, hold, answerTo string) (tfplugin.Ap
 		return tfplugin.ApplyResponse{}, err
 	}
 	return p.ApplyResourceChange(ctx, tfplugin.ApplyRequest{TypeName: "fwtest_held", PriorState: null, PlannedState: plan.PlannedState,
-		Config: config, AnswerTo: answerTo, Address: "fwtest_held.a"})
+		Config: config, AnswerTo: answerTo, Address: address})
 }
 
 // keeperPID is the parent of the provider process pid: its keeper.

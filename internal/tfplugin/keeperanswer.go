@@ -30,35 +30,74 @@ type answerFile struct {
 	f       *os.File
 	path    string
 	address string
+	found   string     // the note's Note as opened ("": none, or unreadable)
 	note    string     // the note's Note, when log is set
 	log     *answerLog // nil: each write synced in the file
 }
 
-// markAsked opens the note at path and marks it asked (a). The note must
-// be there: the keeper creates no file the engine did not, so a call Kyku
-// wrote before it died, reaching the keeper after the next apply closed
-// the intent and removed the note, is refused, unasked.
-func markAsked(path string, a state.Answer, logs *answerLogs) (*answerFile, error) {
+// openNote opens the note of address's create at path, reading its Note
+// (found). The note must be there: the keeper creates no file the engine
+// did not, so a call Kyku wrote before it died, reaching the keeper after
+// the next apply closed the intent and removed the note, is refused,
+// unasked.
+func openNote(path, address string) (*answerFile, error) {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("keep the answer for %s: its create's note is gone (the intent was closed since): not asked", a.Address)
+		return nil, fmt.Errorf("keep the answer for %s: its create's note is gone (the intent was closed since): not asked", address)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("keep the answer for %s: %w", a.Address, err)
+		return nil, fmt.Errorf("keep the answer for %s: %w", address, err)
 	}
-	af := &answerFile{f: f, path: path, address: a.Address}
-	if note := noteOf(f, path, a.Address); note != "" && logs != nil {
-		// A log that cannot be made leaves each write synced in the
-		// file, as for a note without a Note.
-		if l, err := logs.beside(filepath.Dir(path)); err == nil {
-			af.note, af.log = note, l
-		}
+	return &answerFile{f: f, path: path, address: address, found: noteOf(f, path, address)}, nil
+}
+
+// errOtherNote refuses a keeper's call whose Note is not the one the note
+// on disk names: the call of an apply that ended, reaching the keeper
+// after a later apply noted the same address again.
+var errOtherNote = errors.New("its create's note is another create's (the address was noted again since this call was sent, by a later apply): not asked")
+
+// markAsked opens the note at path and marks it asked (a), when its Note
+// is want (state.Answer.Note; "" for a note without one); a note of
+// another Note is refused, unasked, and left as it is (errOtherNote).
+func markAsked(path string, a state.Answer, want string, logs *answerLogs) (*answerFile, error) {
+	af, err := openNote(path, a.Address)
+	if err != nil {
+		return nil, err
 	}
-	if err := af.write(a, true); err != nil {
+	if af.found != want {
+		af.close()
+		return nil, fmt.Errorf("keep the answer for %s: %w", a.Address, errOtherNote)
+	}
+	if err := af.markAsked(a, logs); err != nil {
 		af.close()
 		return nil, err
 	}
 	return af, nil
+}
+
+// markAsked marks the note asked (a), durably, its answer to be kept in
+// the log of its box (logs) when it has a Note.
+func (af *answerFile) markAsked(a state.Answer, logs *answerLogs) error {
+	if af.found != "" && logs != nil {
+		// A log that cannot be made leaves each write synced in the
+		// file, as for a note without a Note.
+		if l, err := logs.beside(filepath.Dir(af.path)); err == nil {
+			af.note, af.log = af.found, l
+		}
+	}
+	return af.write(a, true)
+}
+
+// noteToken is the Note of the note at path of address's create, read
+// as Kyku sends the call the note is for: the keeper refuses the call if
+// the note it opens has another (markAsked).
+func noteToken(path, address string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("read the note of %s's create: %w", address, err)
+	}
+	defer f.Close()
+	return noteOf(f, path, address), nil
 }
 
 // noteOf is the Note of the note of address in f ("": none, or not a

@@ -198,11 +198,23 @@ func (k *keeperConn) close() {
 	k.closeOnce.Do(func() { k.in.Close() })
 }
 
+// noteRead is called with a note's path once Kyku has read its Note for
+// the call it sends (tests note the address again there, as a later
+// apply would).
+var noteRead = func(string) {}
+
 // invokeKept makes the call method with req through the keeper, its
-// answer kept as r's (ApplyRequest.AnswerTo) before it comes back.
+// answer kept as r's (ApplyRequest.AnswerTo) before it comes back. The
+// call names the Note of the note at r.AnswerTo, as it is now: the keeper
+// asks the provider only while the note there is that one.
 func (p *Provider) invokeKept(ctx context.Context, method string, req message, resp decoder, r ApplyRequest) error {
+	token, err := noteToken(r.AnswerTo, r.Address)
+	if err != nil {
+		return p.named(ctx, method, notSent(err))
+	}
+	noteRead(r.AnswerTo)
 	rep, err := p.keeper.call(ctx, keeperCall{
-		Method: method, Body: req.appendTo(nil), AnswerTo: r.AnswerTo, Address: r.Address, Type: r.TypeName,
+		Method: method, Body: req.appendTo(nil), AnswerTo: r.AnswerTo, Address: r.Address, Type: r.TypeName, Note: token,
 	})
 	switch {
 	case err != nil:

@@ -26,8 +26,8 @@ import (
 
 // keeperProtocol is the frames' layout: 1 had no version in the setup
 // nor the handshake's reply (a keeper of 1 refuses a setup of 2, its
-// Version a field past the ones it knows).
-const keeperProtocol = 2
+// Version a field past the ones it knows); 2 had no Note in a call.
+const keeperProtocol = 3
 
 // keeperSetup says how the keeper launches the provider: what Start
 // would run itself. Cert and Key are Kyku's client certificate (DER)
@@ -75,7 +75,9 @@ func (s *keeperSetup) decode(d *frameDec) {
 
 // keeperCall is one gRPC call the keeper makes for Kyku: Body is the
 // request message. With AnswerTo set, the answer is written there
-// (state.Answer of Address and Type), durably, before it is forwarded.
+// (state.Answer of Address and Type), durably, before it is forwarded,
+// if the note there is Note's (state.Answer.Note, as Kyku read it when
+// it sent the call).
 type keeperCall struct {
 	ID       uint64
 	Method   string
@@ -83,6 +85,7 @@ type keeperCall struct {
 	AnswerTo string
 	Address  string
 	Type     string
+	Note     string
 }
 
 func (c *keeperCall) encode(e *frameEnc) {
@@ -91,11 +94,12 @@ func (c *keeperCall) encode(e *frameEnc) {
 	e.str(c.AnswerTo)
 	e.str(c.Address)
 	e.str(c.Type)
+	e.str(c.Note)
 	e.bytes(c.Body)
 }
 
 func (c *keeperCall) decode(d *frameDec) {
-	c.ID, c.Method, c.AnswerTo, c.Address, c.Type = d.uvarint(), d.str(), d.str(), d.str(), d.str()
+	c.ID, c.Method, c.AnswerTo, c.Address, c.Type, c.Note = d.uvarint(), d.str(), d.str(), d.str(), d.str(), d.str()
 	c.Body = d.bytes()
 }
 

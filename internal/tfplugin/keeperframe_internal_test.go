@@ -23,7 +23,7 @@ func TestKeeperFrames(t *testing.T) {
 		out  frameMsg
 	}{
 		{"setup", &keeperSetup{Path: "/p", Dir: "/d", Env: []string{"A=1", "B="}, Cert: []byte{1}, Key: []byte{2, 3}, Version: keeperProtocol}, &keeperSetup{}},
-		{"call", &keeperCall{ID: 7, Method: "/tfplugin6.Provider/ApplyResourceChange", Body: body, AnswerTo: "/a/x", Address: "a.b", Type: "t"}, &keeperCall{}},
+		{"call", &keeperCall{ID: 7, Method: "/tfplugin6.Provider/ApplyResourceChange", Body: body, AnswerTo: "/a/x", Address: "a.b", Type: "t", Note: "n1"}, &keeperCall{}},
 		{"answer", &keeperReply{ID: 1 << 40, Body: body}, &keeperReply{}},
 		{"empty answer", &keeperReply{ID: 2, Body: []byte{}}, &keeperReply{}},
 		{"error", &keeperReply{ID: 3, Code: 14, Message: "gone", Err: "x", NotSent: true}, &keeperReply{}},
@@ -94,7 +94,7 @@ func TestKeeperRefusesSetupOfProtocolOne(t *testing.T) {
 	in = append(in, body...)
 	var out bytes.Buffer
 	err := serveKeeper(bytes.NewReader(in), &out, io.Discard)
-	const want = "kyku speaks journal keeper protocol 1, this keeper 2"
+	const want = "kyku speaks journal keeper protocol 1, this keeper 3"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("serveKeeper: %v, want %q", err, want)
 	}

@@ -1,8 +1,10 @@
 package tfplugin_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kyku/action/internal/state"
@@ -88,5 +90,77 @@ func TestKeeperLogsNotedAnswers(t *testing.T) {
 				t.Errorf("the log is left once its keeper ended with no note left: %v", err)
 			}
 		})
+	}
+}
+
+// TestKeeperRefusesCreateOfAnotherNote: a create reaching the keeper
+// after the address was noted again (a call the killed apply wrote to
+// the keeper's pipe, read once the next apply had made its own note,
+// with a Note of its own) is refused unasked: the provider makes no
+// object, the keeper logs no record and leaves the later note as it is,
+// and Kyku's side fails with ErrNotSent saying why. The same create made
+// for the note that is there goes on.
+func TestKeeperRefusesCreateOfAnotherNote(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process test")
+	}
+	p, err := tfplugin.Start(t.Context(), tfplugin.Config{
+		Name: "fwtest", Path: tfplugintest.Build(t, tfplugintest.Framework), Keeper: []string{os.Args[0], tfplugin.KeeperArg},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	cloud := t.TempDir()
+	configure(t, p, map[string]any{"dir": cloud})
+	box := filepath.Join(t.TempDir(), "state.answers")
+	if err := os.Mkdir(box, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(box, state.AnswerName("fwtest_held.a"))
+	writeNote(t, path, "n1")
+	// The call names n1, read as it is sent; the keeper finds n2.
+	tfplugin.SetNoteRead(t, func(string) { writeNote(t, path, "n2") })
+	_, err = heldCreateUnnoted(p, "0s", path)
+	if !errors.Is(err, tfplugin.ErrNotSent) || !strings.Contains(err.Error(), "fwtest_held.a") || !strings.Contains(err.Error(), "noted again since this call was sent") {
+		t.Fatalf("a create for a note noted again since: %v, want ErrNotSent saying so", err)
+	}
+	if ents, _ := os.ReadDir(cloud); len(ents) != 0 {
+		t.Errorf("the cloud holds %d objects, want none: the provider was asked", len(ents))
+	}
+	logs, _ := filepath.Glob(filepath.Join(state.KeeperLogs(box), state.KeeperLogPattern))
+	for _, l := range logs {
+		if data, err := os.ReadFile(l); err != nil || len(state.AnswerRecords(data)) != 0 {
+			t.Errorf("the keeper's log %s: %d records, %v; want none", l, len(state.AnswerRecords(data)), err)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := state.DecodeAnswer(filepath.Base(path), data); err != nil || n.Note != "n2" || n.Asked {
+		t.Errorf("the later note: %+v, %v; want n2's, not asked", n, err)
+	}
+
+	tfplugin.SetNoteRead(t, func(string) {})
+	if _, err := heldCreateUnnoted(p, "0s", path); err != nil {
+		t.Fatalf("the create for the note there: %v", err)
+	}
+	if objs, _ := filepath.Glob(filepath.Join(cloud, "held-*.json")); len(objs) != 1 {
+		t.Errorf("the cloud holds %d objects after the create for n2, want 1", len(objs))
+	}
+}
+
+// writeNote notes fwtest_held.a's create at path with the Note note, as
+// the answer box does: a whole file renamed into place.
+func writeNote(t *testing.T, path, note string) {
+	t.Helper()
+	data, _ := state.EncodeAnswer(state.Answer{Address: "fwtest_held.a", Type: "fwtest_held", Note: note})
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
 	}
 }

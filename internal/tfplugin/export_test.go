@@ -1,0 +1,23 @@
+package tfplugin
+
+import "testing"
+
+// SetNoteRead has f called where Kyku has read a note's Note for the
+// call it sends to its keeper (noteRead), until the test ends.
+func SetNoteRead(t testing.TB, f func(path string)) {
+	noteRead = f
+	t.Cleanup(func() { noteRead = func(string) {} })
+}
+
+// SetLogSync has each data sync of a keeper's log in this process (a
+// round of its group commit) made by f, given the log's length as the
+// sync starts (what it covers) and the sync itself. For a keeper the
+// test binary runs: it is set for the process's life.
+func SetLogSync(f func(covered int64, sync func() error) error) {
+	syncLog = func(l *answerLog) error {
+		l.mu.Lock()
+		covered := l.off
+		l.mu.Unlock()
+		return f(covered, func() error { return datasync(l.f) })
+	}
+}
