@@ -155,12 +155,20 @@ func (b *Backend) growJournal(n int64) error {
 		return nil
 	}
 	more := max(min(max(b.journalSize, minJournalChunk), maxJournalChunk), b.journalEnd+n-b.journalSize)
-	if _, err := b.journal.WriteAt(make([]byte, more), b.journalSize); err != nil {
-		return err
+	for more > 0 {
+		k := min(more, int64(len(zeroChunk)))
+		if _, err := b.journal.WriteAt(zeroChunk[:k], b.journalSize); err != nil {
+			return err
+		}
+		b.journalSize += k
+		more -= k
 	}
-	b.journalSize += more
 	return nil
 }
+
+// zeroChunk is what growJournal writes (never written to itself: no
+// memory of its own until then).
+var zeroChunk [maxJournalChunk]byte
 
 // openJournal opens (creating) the journal for appending, repairing a torn
 // tail. journalMu is held.

@@ -74,13 +74,16 @@ func TestJournalAfterACrash(t *testing.T) {
 }
 
 // TestJournalAppendOnlyAppends: each append adds its line after the
-// last, and nothing else but the zeros the journal grows by.
+// last, and nothing else but the zeros the journal grows by, in chunks:
+// the appends that fit leave its size as it was (a data sync then writes
+// no size).
 func TestJournalAppendOnlyAppends(t *testing.T) {
 	ctx := t.Context()
 	dir := t.TempDir()
 	b := New(dir, "prod", fastOptions())
 	path := filepath.Join(dir, "state.prod.journal")
 	var ends []int
+	var sizes []int
 	for i := int64(1); i <= 3; i++ {
 		if err := b.Append(ctx, entry(i, "x")); err != nil {
 			t.Fatal(err)
@@ -94,6 +97,10 @@ func TestJournalAppendOnlyAppends(t *testing.T) {
 			t.Fatalf("after append %d the journal's data ends with %q, want a newline", i, data[max(end-10, 0):end])
 		}
 		ends = append(ends, end)
+		sizes = append(sizes, len(data))
+	}
+	if sizes[0] != sizes[1] || sizes[1] != sizes[2] || sizes[0] <= ends[2] {
+		t.Errorf("journal sizes %v with its data ending at %v: want one size, zeroed past the lines", sizes, ends)
 	}
 	if ends[1]-ends[0] != ends[2]-ends[1] || ends[0] != ends[1]-ends[0] {
 		t.Errorf("journal data ends at %v: each append should add one line of the same size", ends)
