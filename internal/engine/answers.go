@@ -63,6 +63,16 @@ func (e *Engine) dropAnswer(ctx context.Context, name string) error {
 	return nil
 }
 
+// releaseNotes, once no change is in flight, lets go of the files the
+// answer box reused for this apply's notes. Failing that leaves them,
+// named as half-written notes, for the next apply's fold to remove: not
+// the apply's failure.
+func (e *Engine) releaseNotes(ctx context.Context) {
+	if box := e.answerBox(); box != nil {
+		_ = box.ReleaseNotes(ctx)
+	}
+}
+
 // foldAnswers folds the kept answers into st for cfg: each answered
 // object is recorded at its address, as an import records it, and its
 // intent closed; an answer without an object closes its intent. With

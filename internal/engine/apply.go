@@ -304,6 +304,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	stop := context.AfterFunc(ctx, func() { _ = e.provider.Stop(work) })
 	defer stop()
 	errs := schedule(ctx, work, x.tasks, e.opts.Parallelism)
+	e.releaseNotes(work) // answers.go
 	x.collect(res, errs)
 	res.Interrupted = ctx.Err() != nil && len(res.Skipped) > 0 // stopped before everything ran
 	res.Duration = e.opts.Now().Sub(start)

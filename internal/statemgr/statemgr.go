@@ -185,6 +185,9 @@ type AnswerBox interface {
 	// and what its keepers logged that no answer left needs;
 	// only under the whole state's lock (no apply writes notes then).
 	ClearNotes(ctx context.Context) error
+	// ReleaseNotes lets go of what this process keeps to write notes
+	// with, once no create it noted is in flight (the notes left stay).
+	ReleaseNotes(ctx context.Context) error
 }
 
 // Identified is a backend (or a Terraform state's slot) whose Describe

@@ -48,9 +48,10 @@ func (d AnswerDir) AnswerPath(address string) string {
 	return filepath.Join(string(d), state.AnswerName(address))
 }
 
-// Note writes a at its path: a temporary file renamed into place, not
-// synced (a machine that crashes may lose it, or leave it empty: either
-// leaves the intent it notes refused, as it was without).
+// Note writes a at its path: over a file this process reuses for notes
+// (notes.go), renamed into place, not synced (a machine that crashes may
+// lose it, or leave it empty or another's: each leaves the intent it
+// notes refused, as it was without).
 func (d AnswerDir) Note(ctx context.Context, a state.Answer) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("note the create of %s: %w", a.Address, err)
@@ -62,23 +63,22 @@ func (d AnswerDir) Note(ctx context.Context, a state.Answer) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(string(d), 0o700); err != nil {
+	if err := slotsOf(string(d), true).note(d.AnswerPath(a.Address), data); err != nil {
 		return fmt.Errorf("note the create of %s: %w", a.Address, err)
 	}
-	tmp, err := os.CreateTemp(string(d), ".note-*")
-	if err != nil {
-		return fmt.Errorf("note the create of %s: %w", a.Address, err)
+	return nil
+}
+
+// ReleaseNotes removes the files this process reuses for notes (none is
+// in flight: every create noted ended); the notes left stay.
+func (d AnswerDir) ReleaseNotes(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("release the notes' files: %w", err)
 	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), d.AnswerPath(a.Address))
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("note the create of %s: %w", a.Address, err)
+	if s := slotsOf(string(d), false); s != nil {
+		if err := s.close(); err != nil {
+			return fmt.Errorf("release the notes' files: %w", err)
+		}
 	}
 	return nil
 }
@@ -156,7 +156,11 @@ func (d AnswerDir) RemoveAnswer(ctx context.Context, name string) error {
 	if name != filepath.Base(name) || strings.HasPrefix(name, ".") {
 		return fmt.Errorf("remove kept answer: %q is not an answer's name", name)
 	}
-	if err := os.Remove(filepath.Join(string(d), name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	path := filepath.Join(string(d), name)
+	if s := slotsOf(string(d), false); s != nil && s.release(path) {
+		return nil // its file serves the next note
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove kept answer: %w", err)
 	}
 	return nil

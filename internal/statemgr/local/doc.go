@@ -9,8 +9,10 @@
 // Durability: state, backups and objects are written atomically (temp file
 // in the same directory, fsync, rename, fsync of the directory), so a crash
 // leaves either the old or the new file, never a partial one. A journal
-// append is one write of one line followed by fsync; a torn last line left by
-// a crash is ignored by Entries and repaired by the next Append.
+// append is one write of one line followed by a data sync (the journal grows
+// in zeroed chunks, so the sync writes no size); a torn last line left by a
+// crash, and the zeros after the last line, are ignored by Entries and cut
+// by the next Append.
 //
 // Concurrency: a *Backend is safe for concurrent use by the goroutines of
 // one process. Several processes (or several Backend values) may share one

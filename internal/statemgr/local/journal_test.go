@@ -1,6 +1,7 @@
 package local
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -19,6 +20,7 @@ func TestJournalAfterACrash(t *testing.T) {
 	ctx := t.Context()
 	whole := `{"seq":1,"baseSerial":1,"lineage":"lin-1","op":"delete","name":"a"}` + "\n"
 	second := `{"seq":2,"baseSerial":1,"lineage":"lin-1","op":"delete","name":"b"}`
+	zeros := string(make([]byte, 5000))
 	for _, tc := range []struct {
 		name        string
 		content     string
@@ -30,6 +32,12 @@ func TestJournalAfterACrash(t *testing.T) {
 		{"whole last entry missing only its newline is kept", whole + second, []int64{1, 2}, []int64{1, 2, 3}, false},
 		{"torn first and only line", second[:10], nil, []int64{3}, false},
 		{"corrupt line in the middle is an error", whole + "{oops\n" + second + "\n", nil, nil, true},
+		// A journal grows in zeroed chunks (growJournal): what a crash
+		// leaves ends with them.
+		{"zeros after the last line are cut", whole + zeros, []int64{1}, []int64{1, 3}, false},
+		{"torn last line before the zeros is ignored and cut", whole + second[:30] + zeros, []int64{1}, []int64{1, 3}, false},
+		{"whole last entry before the zeros is kept", whole + second + zeros, []int64{1, 2}, []int64{1, 2, 3}, false},
+		{"zeros alone", zeros, nil, []int64{3}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -65,24 +73,37 @@ func TestJournalAfterACrash(t *testing.T) {
 	}
 }
 
+// TestJournalAppendOnlyAppends: each append adds its line after the
+// last, and nothing else but the zeros the journal grows by, in chunks:
+// the appends that fit leave its size as it was (a data sync then writes
+// no size).
 func TestJournalAppendOnlyAppends(t *testing.T) {
 	ctx := t.Context()
 	dir := t.TempDir()
 	b := New(dir, "prod", fastOptions())
 	path := filepath.Join(dir, "state.prod.journal")
-	var sizes []int64
+	var ends []int
+	var sizes []int
 	for i := int64(1); i <= 3; i++ {
 		if err := b.Append(ctx, entry(i, "x")); err != nil {
 			t.Fatal(err)
 		}
-		st, err := os.Stat(path)
+		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sizes = append(sizes, st.Size())
+		end := len(bytes.TrimRight(data, "\x00"))
+		if end == 0 || data[end-1] != '\n' {
+			t.Fatalf("after append %d the journal's data ends with %q, want a newline", i, data[max(end-10, 0):end])
+		}
+		ends = append(ends, end)
+		sizes = append(sizes, len(data))
 	}
-	if sizes[1]-sizes[0] != sizes[2]-sizes[1] || sizes[0] != sizes[1]-sizes[0] {
-		t.Errorf("journal sizes %v: each append should add one line of the same size", sizes)
+	if sizes[0] != sizes[1] || sizes[1] != sizes[2] || sizes[0] <= ends[2] {
+		t.Errorf("journal sizes %v with its data ending at %v: want one size, zeroed past the lines", sizes, ends)
+	}
+	if ends[1]-ends[0] != ends[2]-ends[1] || ends[0] != ends[1]-ends[0] {
+		t.Errorf("journal data ends at %v: each append should add one line of the same size", ends)
 	}
 }
 

@@ -69,8 +69,11 @@ type Backend struct {
 
 	journalMu sync.Mutex // guards journal and the journal file
 	journal   *os.File   // open for appending, nil until the first Append
-	syncs     int        // journal fsyncs so far (group commit makes it < appends)
-	batchBuf  []byte     // writeBatch's buffer, kept between commits
+	// where journal's lines end, and its size (zeroed past the end:
+	// growJournal)
+	journalEnd, journalSize int64
+	syncs                   int    // journal syncs so far (group commit makes it < appends)
+	batchBuf                []byte // writeBatch's buffer, kept between commits
 
 	pendMu   sync.Mutex    // guards pending and flushing
 	pending  []pendingLine // lines waiting for the next group commit
