@@ -16,6 +16,7 @@ func (b *countingBox) AnswerPath(address string) string                   { retu
 func (b *countingBox) Note(context.Context, state.Answer) error           { return nil }
 func (b *countingBox) RemoveAnswer(context.Context, string) error         { return nil }
 func (b *countingBox) ClearNotes(context.Context) error                   { return nil }
+func (b *countingBox) ReleaseNotes(context.Context) error                 { return nil }
 func (b *countingBox) Answers(context.Context) (map[string][]byte, error) { b.reads++; return nil, nil }
 
 // TestPlanReadsNoAnswersWithoutIntents: a plan of a state with no open
