@@ -40,17 +40,18 @@ func (e *Engine) answerBox() statemgr.AnswerBox {
 
 // noteCreate, before the intent of the create of name (of type typ) is
 // journaled, notes it in the answer box when its provider's keeper will
-// keep the answer: it returns where ("": nowhere, the create is not
-// kept).
-func (e *Engine) noteCreate(ctx context.Context, name, typ string) (string, error) {
+// keep the answer: it returns where and the note's Note, which the call
+// to the keeper names ("": nowhere, the create is not kept).
+func (e *Engine) noteCreate(ctx context.Context, name, typ string) (path, note string, err error) {
 	box := e.answerBox()
 	if box == nil || !e.provider.KeepsAnswers(typ) {
-		return "", nil
+		return "", "", nil
 	}
-	if err := box.Note(ctx, state.Answer{Address: name, Type: typ}); err != nil {
-		return "", err
+	note = state.NewNote()
+	if err := box.Note(ctx, state.Answer{Address: name, Type: typ, Note: note}); err != nil {
+		return "", "", err
 	}
-	return box.AnswerPath(name), nil
+	return box.AnswerPath(name), note, nil
 }
 
 // dropAnswer removes the answer kept of name's create once what it made

@@ -399,7 +399,7 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 	}
 	intent := c.Action != plan.Update && x.journalsIntent(cr.Type)
 	if intent {
-		if r.AnswerTo, err = x.e.noteCreate(ctx, cr.Name, cr.Type); err != nil { // answers.go
+		if r.AnswerTo, r.AnswerNote, err = x.e.noteCreate(ctx, cr.Name, cr.Type); err != nil { // answers.go
 			return nil, err
 		}
 		if err := x.intend(ctx, cr.Name, cr.Type); err != nil { // intent.go

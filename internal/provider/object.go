@@ -19,8 +19,10 @@ type Resource struct {
 	// AnswerTo, for a create whose intent the engine journaled, is where
 	// a Terraform provider's answer is kept by its journal keeper before
 	// the engine has it (state.Answer; tfplugin.ApplyRequest.AnswerTo);
-	// empty: nowhere.
-	AnswerTo string
+	// empty: nowhere. AnswerNote is the Note of the note there
+	// (state.Answer.Note): the keeper makes the create only while the
+	// note there is that one.
+	AnswerTo, AnswerNote string
 }
 
 // Object is a cloud object as the provider sees it.

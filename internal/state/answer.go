@@ -1,6 +1,7 @@
 package state
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -27,10 +28,18 @@ type Answer struct {
 	Type     string `json:"type"`
 	Asked    bool   `json:"asked,omitempty"`
 	Response []byte `json:"response,omitempty"`
-	// Note tells one note of the address from another (random, made by
-	// the answer box): a record in a keeper's log (AnswerRecords) is of
-	// the note whose Note it holds, and of no later one.
+	// Note tells one note of the address from another (random: NewNote,
+	// made by the engine or the answer box): a record in a keeper's log
+	// (AnswerRecords) is of the note whose Note it holds, and of no later
+	// one.
 	Note string `json:"note,omitempty"`
+}
+
+// NewNote is a new Answer.Note: 96 random bits, in hex.
+func NewNote() string {
+	var id [12]byte
+	_, _ = rand.Read(id[:])
+	return hex.EncodeToString(id[:])
 }
 
 // Beyond reports whether a says the create went further than b: asked

@@ -174,9 +174,9 @@ type AnswerBox interface {
 	// AnswerPath is the file the answer to the create of address goes to.
 	AnswerPath(address string) string
 	// Note writes a (neither asked nor answered yet) at its address's
-	// path, with a Note of its own making (state.Answer.Note), whole or
-	// not at all, without waiting for the disk: it outlives the
-	// process, which is what it is for.
+	// path, with its Note (state.Answer.Note), or one of its own making
+	// when it has none, whole or not at all, without waiting for the
+	// disk: it outlives the process, which is what it is for.
 	Note(ctx context.Context, a state.Answer) error
 	// Answers are the answers kept, by name (state.AnswerName).
 	Answers(ctx context.Context) (map[string][]byte, error)

@@ -224,8 +224,10 @@ type ApplyRequest struct {
 	// AnswerTo, for a create whose intent is journaled, is where the
 	// journal keeper (Config.Keeper) writes the provider's answer, as a
 	// state.Answer of Address and TypeName, before Kyku is given it.
-	// Empty, or without a keeper: the call is Kyku's own.
-	AnswerTo, Address string
+	// Empty, or without a keeper: the call is Kyku's own. Note is the
+	// Note of the note at AnswerTo (state.Answer.Note) as its maker
+	// wrote it; empty: read from the note as the call is sent.
+	AnswerTo, Address, Note string
 }
 
 // ApplyResponse is the resource after the change: NewState null after a

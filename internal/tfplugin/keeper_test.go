@@ -107,6 +107,12 @@ func heldCreateUnnoted(p *tfplugin.Provider, hold, answerTo string) (tfplugin.Ap
 
 // heldCreateOf is heldCreateUnnoted of the address address.
 func heldCreateOf(p *tfplugin.Provider, address, hold, answerTo string) (tfplugin.ApplyResponse, error) {
+	return heldCreateNamed(p, address, hold, answerTo, "")
+}
+
+// heldCreateNamed is heldCreateOf whose call names the note's Note note
+// (ApplyRequest.Note; "": read from the note).
+func heldCreateNamed(p *tfplugin.Provider, address, hold, answerTo, note string) (tfplugin.ApplyResponse, error) {
 	ctx := context.Background()
 	s, err := p.Schema(ctx)
 	if err != nil {
@@ -121,7 +127,7 @@ func heldCreateOf(p *tfplugin.Provider, address, hold, answerTo string) (tfplugi
 		return tfplugin.ApplyResponse{}, err
 	}
 	return p.ApplyResourceChange(ctx, tfplugin.ApplyRequest{TypeName: "fwtest_held", PriorState: null, PlannedState: plan.PlannedState,
-		Config: config, AnswerTo: answerTo, Address: address})
+		Config: config, AnswerTo: answerTo, Address: address, Note: note})
 }
 
 // keeperPID is the parent of the provider process pid: its keeper.

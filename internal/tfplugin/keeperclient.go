@@ -205,14 +205,18 @@ var noteRead = func(string) {}
 
 // invokeKept makes the call method with req through the keeper, its
 // answer kept as r's (ApplyRequest.AnswerTo) before it comes back. The
-// call names the Note of the note at r.AnswerTo, as it is now: the keeper
-// asks the provider only while the note there is that one.
+// call names the Note the engine noted (ApplyRequest.Note), or, without
+// one, the Note of the note at r.AnswerTo as it is now: the keeper asks
+// the provider only while the note there is that one.
 func (p *Provider) invokeKept(ctx context.Context, method string, req message, resp decoder, r ApplyRequest) error {
-	token, err := noteToken(r.AnswerTo, r.Address)
-	if err != nil {
-		return p.named(ctx, method, notSent(err))
+	token := r.Note
+	if token == "" {
+		var err error
+		if token, err = noteToken(r.AnswerTo, r.Address); err != nil {
+			return p.named(ctx, method, notSent(err))
+		}
+		noteRead(r.AnswerTo)
 	}
-	noteRead(r.AnswerTo)
 	rep, err := p.keeper.call(ctx, keeperCall{
 		Method: method, Body: req.appendTo(nil), AnswerTo: r.AnswerTo, Address: r.Address, Type: r.TypeName, Note: token,
 	})

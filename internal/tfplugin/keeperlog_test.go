@@ -149,6 +149,20 @@ func TestKeeperRefusesCreateOfAnotherNote(t *testing.T) {
 	if objs, _ := filepath.Glob(filepath.Join(cloud, "held-*.json")); len(objs) != 1 {
 		t.Errorf("the cloud holds %d objects after the create for n2, want 1", len(objs))
 	}
+
+	// The engine names the Note it noted (ApplyRequest.Note): the note
+	// is not read again, and a call naming n2 finds n3 and is refused.
+	writeNote(t, path, "n3")
+	tfplugin.SetNoteRead(t, func(string) { t.Error("the note was read though the call named its Note") })
+	if _, err := heldCreateNamed(p, "fwtest_held.a", "0s", path, "n2"); !errors.Is(err, tfplugin.ErrNotSent) {
+		t.Fatalf("a create naming n2 for the note n3: %v, want ErrNotSent", err)
+	}
+	if _, err := heldCreateNamed(p, "fwtest_held.a", "0s", path, "n3"); err != nil {
+		t.Fatalf("the create naming the note there: %v", err)
+	}
+	if objs, _ := filepath.Glob(filepath.Join(cloud, "held-*.json")); len(objs) != 2 {
+		t.Errorf("the cloud holds %d objects after the create for n3, want 2", len(objs))
+	}
 }
 
 // writeNote notes fwtest_held.a's create at path with the Note note, as

@@ -186,7 +186,7 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 	}
 	req := tfplugin.ApplyRequest{TypeName: r.Type, PriorState: prior, Config: cfgVal}
 	if !update {
-		req.AnswerTo, req.Address = r.AnswerTo, r.Name
+		req.AnswerTo, req.Note, req.Address = r.AnswerTo, r.AnswerNote, r.Name
 	}
 	if r.Planned.ConfigKnown {
 		req.PlannedMsgpack, req.PlannedPrivate = r.Planned.State, r.Planned.Private

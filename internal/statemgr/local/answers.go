@@ -2,8 +2,6 @@ package local
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -56,9 +54,9 @@ func (d AnswerDir) Note(ctx context.Context, a state.Answer) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("note the create of %s: %w", a.Address, err)
 	}
-	var id [12]byte
-	_, _ = rand.Read(id[:])
-	a.Note = hex.EncodeToString(id[:])
+	if a.Note == "" {
+		a.Note = state.NewNote()
+	}
 	data, err := state.EncodeAnswer(a)
 	if err != nil {
 		return err
