@@ -2,6 +2,7 @@ package tfplugin
 
 import (
 	"bytes"
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/binary"
@@ -204,11 +205,19 @@ func serveAll(sc *fakeConn) {
 func echo(t *testing.T, c *rpcConn, msg []byte) ([]byte, error) {
 	t.Helper()
 	var got []byte
-	err := c.invoke(t.Context(), "/plugin.Test/Echo", rawMessage(msg), decodeFunc(func(b []byte) error {
+	err := c.invoke(callContext(t), "/plugin.Test/Echo", rawMessage(msg), decodeFunc(func(b []byte) error {
 		got = b
 		return nil
 	}))
 	return got, err
+}
+
+// callContext bounds a test's call: a client waiting for what will not
+// come fails the test rather than hanging it.
+func callContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
 }
 
 // decodeFunc is a decoder from a function.
