@@ -140,8 +140,7 @@ func (cc *h2conn) readLoop(gone func()) {
 	defer gone()
 	for {
 		f, err := cc.fr.ReadFrame()
-		var se http2.StreamError
-		if errors.As(err, &se) {
+		if se, ok := err.(http2.StreamError); ok { // the framer's own, unwrapped
 			cc.resetStream(se.StreamID, se.Code, &RPCError{Code: codeInternal, Message: se.Error()})
 			continue
 		}

@@ -188,7 +188,7 @@ func (cc *h2conn) answer(ctx context.Context, s *stream, each func([]byte) error
 		}
 		msg, done, err := cc.next(s)
 		if done {
-			if rpcCode(err) == codeUnavailable && ctx.Err() != nil {
+			if err != nil && ctx.Err() != nil && rpcCode(err) == codeUnavailable {
 				return context.Cause(ctx)
 			}
 			return err
@@ -336,12 +336,13 @@ func (cc *h2conn) headerFragment(frag []byte, end bool) error {
 		return nil // a call given up, or a failed answer
 	}
 	if err := s.headerBlock(hb); err != nil {
-		s.fail(err)
+		s.fail(err) // and wakes the call
 	}
 	if hb.end {
-		cc.ended(s)
+		cc.ended(s) // and wakes the call
+	} else if s.headers && (s.httpStatus != http.StatusOK || s.grpcStatus != "") {
+		s.signal() // the call ends with these headers
 	}
-	s.signal()
 	return nil
 }
 
@@ -406,6 +407,7 @@ func (cc *h2conn) data(f *http2.DataFrame) error {
 			s.fail(&RPCError{Code: codeUnavailable, Message: "the server sent more than the stream's window"})
 		default:
 			s.recvWindow -= int64(n)
+			had := len(s.msgs)
 			s.take(f.Data())
 			if f.StreamEnded() {
 				cc.ended(s)
@@ -417,7 +419,9 @@ func (cc *h2conn) data(f *http2.DataFrame) error {
 				streamInc, s.credit = s.credit, 0
 				s.recvWindow += int64(streamInc)
 			}
-			s.signal()
+			if len(s.msgs) > had {
+				s.signal() // a message for the call (a failure signalled already)
+			}
 		}
 	}
 	id := f.StreamID
