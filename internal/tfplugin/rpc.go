@@ -71,7 +71,6 @@ type rpcConn struct {
 	network, addr string
 	cfg           *tls.Config
 	dial          func(ctx context.Context, network, addr string) (net.Conn, error)
-	window        uint32 // the flow-control window Kyku gives each stream
 
 	mu      sync.Mutex
 	cur     *h2conn    // the connection new calls use
@@ -90,10 +89,6 @@ type dialQueue struct {
 	cancelled bool  // it failed because its caller gave up: the others dial again
 }
 
-// streamWindow is the window Kyku gives each stream: an answer larger than
-// it (a big provider's schema) flows as Kyku consumes it.
-const streamWindow = 1 << 20
-
 // errClosed is a call made once the provider's connection was closed.
 var errClosed = &RPCError{Code: codeUnavailable, Message: "the connection to the provider is closed"}
 
@@ -106,7 +101,7 @@ func dialRPC(network, addr string, cfg *tls.Config, dial func(ctx context.Contex
 	}
 	cfg = cfg.Clone()
 	cfg.NextProtos = []string{"h2"}
-	return &rpcConn{network: network, addr: addr, cfg: cfg, dial: dial, window: streamWindow}
+	return &rpcConn{network: network, addr: addr, cfg: cfg, dial: dial}
 }
 
 // close ends the connections: calls still in flight fail (Unavailable),
@@ -197,7 +192,7 @@ func (c *rpcConn) connect(ctx context.Context) (*h2conn, error) {
 		tc.Close()
 		return nil, failed(fmt.Errorf("the provider's server negotiated %q, not HTTP/2", p))
 	}
-	cc := newH2conn(tc, c.window)
+	cc := newH2conn(tc)
 	// The prefaces are read and written under ctx: a server that never
 	// answers fails the dial when the call gives up.
 	stop := context.AfterFunc(ctx, func() { _ = tc.SetDeadline(longAgo) })

@@ -23,9 +23,8 @@ import (
 // (SETTINGS and PING acknowledgements, window updates). Lock order: wmu,
 // then mu; the reader never waits for wmu while it holds mu.
 type h2conn struct {
-	nc     net.Conn
-	window uint32 // the window Kyku gives each stream
-	done   chan struct{}
+	nc   net.Conn
+	done chan struct{}
 
 	wmu  sync.Mutex // the writer: fr's writes, bw, henc and hbuf
 	bw   *bufio.Writer
@@ -59,6 +58,10 @@ type h2conn struct {
 }
 
 const (
+	// streamWindow is the window Kyku gives each stream: an answer
+	// larger than it (a big provider's schema) flows as the call
+	// consumes it.
+	streamWindow = 1 << 20
 	// connWindow is the connection's receive window: streams' own
 	// windows bound what each may send.
 	connWindow = 1 << 30
@@ -77,10 +80,9 @@ const (
 // another connection.
 var errNotStarted = errors.New("the call was not sent")
 
-func newH2conn(nc net.Conn, window uint32) *h2conn {
+func newH2conn(nc net.Conn) *h2conn {
 	cc := &h2conn{
 		nc:         nc,
-		window:     window,
 		done:       make(chan struct{}),
 		bw:         bufio.NewWriterSize(nc, 32<<10),
 		streams:    make(map[uint32]*stream),
@@ -109,7 +111,7 @@ func (cc *h2conn) handshake() error {
 	}
 	err := cc.fr.WriteSettings(
 		http2.Setting{ID: http2.SettingEnablePush, Val: 0},
-		http2.Setting{ID: http2.SettingInitialWindowSize, Val: cc.window},
+		http2.Setting{ID: http2.SettingInitialWindowSize, Val: streamWindow},
 		http2.Setting{ID: http2.SettingMaxHeaderListSize, Val: maxHeaderBytes},
 	)
 	if err == nil {

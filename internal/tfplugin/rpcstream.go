@@ -91,7 +91,7 @@ func (cc *h2conn) start(ctx context.Context, method string, body []byte) (*strea
 	cc.active++
 	cc.mu.Unlock()
 
-	s := &stream{wake: make(chan struct{}, 1), rest: body, recvWindow: int64(cc.window)}
+	s := &stream{wake: make(chan struct{}, 1), rest: body, recvWindow: streamWindow}
 	s.msgs = s.one[:0]
 	cc.wmu.Lock()
 	cc.mu.Lock()
@@ -227,7 +227,7 @@ func (cc *h2conn) next(s *stream) (msg []byte, done bool, err error) {
 				s.msgs = s.one[:0]
 			}
 			s.queued -= 5 + len(msg)
-			if s.owed > 0 && s.queued < int(cc.window) && !s.ended && !s.dropped {
+			if s.owed > 0 && s.queued < streamWindow && !s.ended && !s.dropped {
 				// The call caught up: the server may send again.
 				inc := s.owed + s.credit
 				s.owed, s.credit = 0, 0
@@ -413,9 +413,9 @@ func (cc *h2conn) data(f *http2.DataFrame) error {
 				cc.ended(s)
 				break
 			}
-			if s.queued >= int(cc.window) {
+			if s.queued >= streamWindow {
 				s.owed += n // the call lags: the server waits for it
-			} else if s.credit += n; s.credit >= cc.window/2 {
+			} else if s.credit += n; s.credit >= streamWindow/2 {
 				streamInc, s.credit = s.credit, 0
 				s.recvWindow += int64(streamInc)
 			}
