@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -418,5 +420,52 @@ func TestCallsAfterCloseFail(t *testing.T) {
 	}
 	if err := c.invoke(callContext(t), "/plugin.Test/Call", empty{}, discard{}); !errors.Is(err, errClosed) {
 		t.Errorf("call after close: %v, want %v", err, errClosed)
+	}
+}
+
+// TestDialFailuresAreUnavailable: nothing listening, and a server that
+// does not choose HTTP/2, fail the call Unavailable, naming why.
+func TestDialFailuresAreUnavailable(t *testing.T) {
+	noGoroutinesLeft(t)
+	cert, _, err := clientCert()
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf, err := x509.ParseCertificate(cert.Certificate[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}) // no ALPN
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	t.Cleanup(wg.Wait)
+	defer ln.Close()
+	wg.Go(func() {
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			_ = nc.(*tls.Conn).Handshake()
+			nc.Close()
+		}
+	})
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed.Close()
+	for _, tc := range []struct{ name, addr, want string }{
+		{"nothing listening", closed.Addr().String(), "connection refused"},
+		{"no HTTP/2", ln.Addr().String(), `the provider's server negotiated "", not HTTP/2`},
+	} {
+		c := dialRPC("tcp", tc.addr, providerTLS(cert, leaf), nil)
+		err := c.invoke(callContext(t), "/plugin.Test/Call", empty{}, discard{})
+		if rpcCode(err) != codeUnavailable || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want Unavailable saying %q", tc.name, err, tc.want)
+		}
+		c.close()
 	}
 }
