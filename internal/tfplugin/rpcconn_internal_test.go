@@ -469,3 +469,92 @@ func TestDialFailuresAreUnavailable(t *testing.T) {
 		c.close()
 	}
 }
+
+// TestSlowStreamHoldsTheServerBack: while a server stream's call is busy
+// with a message, Kyku takes about a window more of the answer and then
+// gives the server no more window; once the call catches up, the server
+// may send again, and the stream ends.
+func TestSlowStreamHoldsTheServerBack(t *testing.T) {
+	noGoroutinesLeft(t)
+	const size = 256 << 10 // each message, prefix included
+	msg := framed(make([]byte, size-5))
+	busy, caughtUp := make(chan struct{}), make(chan struct{})
+	var stalledAt int
+	c, _ := newH2fake(t, nil, func(sc *fakeConn) {
+		r, err := sc.next()
+		if err != nil || sc.headers(r.id, false, ":status", "200") != nil {
+			return
+		}
+		window, sent := int64(streamWindow), 0
+		// waitWindow reads the client's frames until its PING ack (block:
+		// until a window update for the stream), adding its updates.
+		waitWindow := func(block bool) error {
+			if !block {
+				if err := sc.fr.WritePing(false, [8]byte{2}); err != nil {
+					return err
+				}
+			}
+			for {
+				f, err := sc.fr.ReadFrame()
+				if err != nil {
+					return err
+				}
+				switch f := f.(type) {
+				case *http2.WindowUpdateFrame:
+					if f.StreamID == r.id {
+						window += int64(f.Increment)
+						if block {
+							return nil
+						}
+					}
+				case *http2.PingFrame:
+					if f.IsAck() && !block {
+						return nil
+					}
+				}
+			}
+		}
+		for sent < 64*size {
+			if window < 16<<10 {
+				if err := waitWindow(false); err != nil {
+					return
+				}
+				if window < 16<<10 {
+					break // the client gives no more
+				}
+				continue
+			}
+			n := int(min(int64(16<<10), window))
+			if sc.fr.WriteData(r.id, false, msg[sent%size:sent%size+n]) != nil {
+				return
+			}
+			sent, window = sent+n, window-int64(n)
+			if sent == size {
+				<-busy // the call has the first message
+			}
+		}
+		stalledAt = sent
+		close(caughtUp)
+		if waitWindow(true) != nil || sc.headers(r.id, true, "grpc-status", "0") != nil {
+			return
+		}
+	})
+	var n int
+	err := c.call(callContext(t), "/plugin.Test/Stream", empty{}, func(b []byte) error {
+		if n++; n == 1 {
+			close(busy)
+			<-caughtUp // the server stalled, or sent everything
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the server stalled after %d bytes", stalledAt)
+	if stalledAt >= 64*size || stalledAt > 3*streamWindow {
+		t.Errorf("the server sent %d bytes while the call was busy with the first message", stalledAt)
+	}
+	if want := stalledAt / size; n != want {
+		t.Errorf("%d messages, want %d", n, want)
+	}
+}
