@@ -17,7 +17,7 @@ import (
 
 // Kyku speaks gRPC to a provider itself, over an HTTP/2 client of its own
 // (rpcconn.go, rpcstream.go: net/http's cost a goroutine, a body pipe and
-// header maps per call, a tenth of Kyku's CPU in a large apply): the
+// header maps per call, most of a tenth of Kyku's CPU in a large apply): the
 // protocol's calls are unary (and go-plugin's stdio stream is one server
 // stream), which is a POST of one length-prefixed message and a
 // grpc-status trailer (the gRPC over HTTP/2 specification,

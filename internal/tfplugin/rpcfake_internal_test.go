@@ -56,6 +56,7 @@ func newH2fake(t *testing.T, settings []http2.Setting, serve func(sc *fakeConn))
 			f.wg.Go(func() {
 				defer nc.Close()
 				sc := &fakeConn{t: t, nc: nc, fr: http2.NewFramer(nc, nc)}
+				sc.fr.SetMaxReadFrameSize(16 << 10) // SETTINGS_MAX_FRAME_SIZE's default, which settings does not change
 				sc.henc = hpack.NewEncoder(&sc.hbuf)
 				sc.hdec = hpack.NewDecoder(4096, nil)
 				preface := make([]byte, len(http2.ClientPreface))
