@@ -10,8 +10,10 @@
 // types (package tfschema), sent as msgpack.
 //
 // The client side of go-plugin's handshake and of gRPC is Kyku's own
-// (launch.go, rpc.go: unary calls and go-plugin's stdio stream over
-// net/http's HTTP/2 client): the gRPC library's tracing package, which
+// (launch.go, rpc.go: unary calls and go-plugin's stdio stream over an
+// HTTP/2 client of its own, rpcconn.go and rpcstream.go, on x/net's
+// framer and HPACK codec: net/http's client spent a goroutine, a body
+// pipe and header maps on every call): the gRPC library's tracing package, which
 // cannot be left out without a build tag, keeps every exported method of
 // every linked type in the binary, which cost every Kyku command 25 MB of
 // memory at start. The test providers, served by go-plugin itself, hold

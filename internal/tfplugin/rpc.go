@@ -1,22 +1,25 @@
 package tfplugin
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
+	"sync"
+	"time"
 )
 
-// Kyku speaks gRPC to a provider itself, over net/http's HTTP/2 client:
-// the protocol's calls are unary (and go-plugin's stdio stream is one
-// server stream), which is a POST of one length-prefixed message and a
+// Kyku speaks gRPC to a provider itself, over an HTTP/2 client of its own
+// (rpcconn.go, rpcstream.go: net/http's cost a goroutine, a body pipe and
+// header maps per call, most of a tenth of Kyku's CPU in a large apply): the
+// protocol's calls are unary (and go-plugin's stdio stream is one server
+// stream), which is a POST of one length-prefixed message and a
 // grpc-status trailer (the gRPC over HTTP/2 specification,
 // github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md). The gRPC
 // library is not linked: its tracing package registers HTML templates
@@ -61,10 +64,33 @@ func rpcCode(err error) int {
 	return 2
 }
 
-// rpcConn is the HTTP/2 connection to one provider's gRPC server.
+// rpcConn is the gRPC client of one provider: one HTTP/2 connection
+// (rpcconn.go), dialed at the first call and again after the server sent
+// GOAWAY or the connection failed.
 type rpcConn struct {
-	tr *http.Transport
+	network, addr string
+	cfg           *tls.Config
+	dial          func(ctx context.Context, network, addr string) (net.Conn, error)
+
+	mu      sync.Mutex
+	cur     *h2conn    // the connection new calls use
+	live    []*h2conn  // every connection whose reader runs (cur, and those draining after GOAWAY)
+	dialing *dialQueue // the dial under way
+	closed  bool
 }
+
+// dialQueue is a dial under way: the calls arriving meanwhile wait for it
+// and share its connection rather than each dialing, and paying for, a
+// TLS handshake of its own (the stdio stream and the first calls, as at
+// every provider start).
+type dialQueue struct {
+	done      chan struct{}
+	err       error // the dial's error, nil once it succeeded
+	cancelled bool  // it failed because its caller gave up: the others dial again
+}
+
+// errClosed is a call made once the provider's connection was closed.
+var errClosed = &RPCError{Code: codeUnavailable, Message: "the connection to the provider is closed"}
 
 // dialRPC prepares the connection to the server at network/addr (the
 // handshake's), over TLS with cfg; the first call dials, with dial when
@@ -75,40 +101,125 @@ func dialRPC(network, addr string, cfg *tls.Config, dial func(ctx context.Contex
 	}
 	cfg = cfg.Clone()
 	cfg.NextProtos = []string{"h2"}
-	protocols := new(http.Protocols)
-	protocols.SetHTTP2(true)
-	tr := &http.Transport{
-		DialTLSContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			raw, err := dial(ctx, network, addr)
-			if err != nil {
-				return nil, err
-			}
-			c := tls.Client(raw, cfg)
-			if err := c.HandshakeContext(ctx); err != nil {
-				raw.Close()
-				return nil, err
-			}
-			if p := c.ConnectionState().NegotiatedProtocol; p != "h2" {
-				c.Close()
-				return nil, fmt.Errorf("the provider's server negotiated %q, not HTTP/2", p)
-			}
-			return c, nil
-		},
-		ForceAttemptHTTP2: true,
-		Protocols:         protocols,
-		// One dial at a time (for HTTP/2 this bounds the connections
-		// being made, not those in use): the calls made while the first
-		// connection is being set up (the stdio stream, the schema) wait
-		// for it and share it, rather than each dialing, and paying for,
-		// a TLS handshake of its own.
-		MaxConnsPerHost: 1,
-		// The protocol's headers are small; answers are bounded below.
-		MaxResponseHeaderBytes: 1 << 20,
-	}
-	return &rpcConn{tr: tr}
+	return &rpcConn{network: network, addr: addr, cfg: cfg, dial: dial}
 }
 
-func (c *rpcConn) close() { c.tr.CloseIdleConnections() }
+// close ends the connections: calls still in flight fail (Unavailable),
+// as do later ones. It returns once their readers have stopped.
+func (c *rpcConn) close() {
+	c.mu.Lock()
+	c.closed = true
+	live := c.live
+	c.live, c.cur = nil, nil
+	c.mu.Unlock()
+	for _, cc := range live {
+		cc.shut(errClosed)
+	}
+}
+
+// conn is the connection a new call uses, dialed when there is none (or
+// it can take no more streams); calls arriving while it is dialed wait.
+func (c *rpcConn) conn(ctx context.Context) (*h2conn, error) {
+	for {
+		c.mu.Lock()
+		if c.closed {
+			c.mu.Unlock()
+			return nil, errClosed
+		}
+		if cc := c.cur; cc != nil && cc.open() {
+			c.mu.Unlock()
+			return cc, nil
+		}
+		if q := c.dialing; q != nil {
+			c.mu.Unlock()
+			select {
+			case <-q.done:
+				if q.err != nil && !q.cancelled {
+					return nil, q.err
+				}
+				continue
+			case <-ctx.Done():
+				return nil, context.Cause(ctx)
+			}
+		}
+		q := &dialQueue{done: make(chan struct{})}
+		c.dialing = q
+		c.mu.Unlock()
+
+		cc, err := c.connect(ctx)
+		c.mu.Lock()
+		c.dialing = nil
+		if err == nil && c.closed {
+			err = errClosed
+		}
+		if err == nil {
+			c.cur = cc
+			c.live = append(c.live, cc)
+		}
+		q.err, q.cancelled = err, ctx.Err() != nil
+		close(q.done)
+		c.mu.Unlock()
+		if err != nil {
+			if cc != nil {
+				cc.shut(errClosed)
+			}
+			return nil, err
+		}
+		return cc, nil
+	}
+}
+
+// connect dials the server, makes the TLS handshake (which must choose
+// HTTP/2) and exchanges the HTTP/2 prefaces, then starts the
+// connection's reader.
+func (c *rpcConn) connect(ctx context.Context) (*h2conn, error) {
+	failed := func(err error) error {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		return &RPCError{Code: codeUnavailable, Message: err.Error()}
+	}
+	raw, err := c.dial(ctx, c.network, c.addr)
+	if err != nil {
+		return nil, failed(err)
+	}
+	tc := tls.Client(raw, c.cfg)
+	if err := tc.HandshakeContext(ctx); err != nil {
+		raw.Close()
+		return nil, failed(err)
+	}
+	if p := tc.ConnectionState().NegotiatedProtocol; p != "h2" {
+		tc.Close()
+		return nil, failed(fmt.Errorf("the provider's server negotiated %q, not HTTP/2", p))
+	}
+	cc := newH2conn(tc)
+	// The prefaces are read and written under ctx: a server that never
+	// answers fails the dial when the call gives up.
+	stop := context.AfterFunc(ctx, func() { _ = tc.SetDeadline(longAgo) })
+	err = cc.handshake()
+	if !stop() {
+		err = context.Cause(ctx)
+	}
+	if err != nil {
+		tc.Close()
+		return nil, failed(fmt.Errorf("start HTTP/2 with the provider: %w", err))
+	}
+	go cc.readLoop(func() { c.forget(cc) })
+	return cc, nil
+}
+
+// longAgo is a deadline in the past: it ends the I/O under way at once.
+var longAgo = time.Unix(1, 0)
+
+// forget drops cc, whose reader has stopped.
+func (c *rpcConn) forget(cc *h2conn) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cur == cc {
+		c.cur = nil
+	}
+	c.live = slices.DeleteFunc(c.live, func(x *h2conn) bool { return x == cc })
+}
 
 // invoke makes the unary call method with req and decodes the one answer
 // into resp.
@@ -137,84 +248,39 @@ func (c *rpcConn) call(ctx context.Context, method string, req message, each fun
 		return fmt.Errorf("request of %d bytes is larger than the %d a provider accepts", len(body)-5, maxMessage)
 	}
 	binary.BigEndian.PutUint32(body[1:5], uint32(len(body)-5)) // body[0] = 0: not compressed
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://localhost"+method, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	hreq.Header = http.Header{"Content-Type": {"application/grpc"}, "Te": {"trailers"}}
-	hresp, err := c.tr.RoundTrip(hreq)
-	if err != nil {
-		if ctx.Err() != nil {
-			return context.Cause(ctx)
-		}
-		return &RPCError{Code: codeUnavailable, Message: err.Error()}
-	}
-	defer hresp.Body.Close()
-	if hresp.StatusCode != http.StatusOK {
-		return &RPCError{Code: httpCode(hresp.StatusCode), Message: "HTTP status " + hresp.Status}
-	}
-	if err := status(hresp.Header); err != nil || hresp.Header.Get("Grpc-Status") != "" {
-		return err // a "trailers-only" answer: an error before any message
-	}
-	for {
-		msg, err := readMessage(hresp.Body)
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for attempt := 0; ; attempt++ {
+		cc, err := c.conn(ctx)
 		if err != nil {
-			if ctx.Err() != nil {
-				return context.Cause(ctx)
-			}
-			return &RPCError{Code: codeUnavailable, Message: err.Error()}
-		}
-		if err := each(msg); err != nil {
 			return err
 		}
-	}
-	if hresp.Trailer.Get("Grpc-Status") == "" {
-		return &RPCError{Code: codeInternal, Message: "the answer ended without a grpc-status"}
-	}
-	return status(hresp.Trailer)
-}
-
-// readMessage reads one length-prefixed message; io.EOF at a clean end.
-func readMessage(r io.Reader) ([]byte, error) {
-	var prefix [5]byte
-	if _, err := io.ReadFull(r, prefix[:]); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, errors.New("the answer ended inside a message's prefix")
+		s, err := cc.start(ctx, method, body)
+		if errors.Is(err, errNotStarted) {
+			if attempt < 2 {
+				continue // the connection went away before the call was sent: another one
+			}
+			return &RPCError{Code: codeUnavailable, Message: "the provider's server went away before taking the call, three times"}
 		}
-		return nil, err
+		if err != nil {
+			return err
+		}
+		return cc.finish(s, cc.answer(ctx, s, each))
 	}
-	if prefix[0] != 0 {
-		return nil, errors.New("the provider sent a compressed message, which Kyku did not ask for")
-	}
-	n := binary.BigEndian.Uint32(prefix[1:])
-	if n > maxMessage {
-		return nil, fmt.Errorf("the provider sent a message of %d bytes, more than %d", n, maxMessage)
-	}
-	msg := make([]byte, n)
-	if _, err := io.ReadFull(r, msg); err != nil {
-		return nil, fmt.Errorf("the answer ended inside a message: %w", err)
-	}
-	return msg, nil
 }
 
-// status is the call's status in h (its headers or trailers): nil for OK.
-func status(h http.Header) error {
-	s := h.Get("Grpc-Status")
-	if s == "" || s == "0" {
+// status is the call's status from its grpc-status and grpc-message
+// fields (in the answer's headers or trailers): nil for OK.
+func status(code, msg string) error {
+	if code == "" || code == "0" {
 		return nil
 	}
-	code, err := strconv.Atoi(s)
+	n, err := strconv.Atoi(code)
 	if err != nil {
-		return &RPCError{Code: codeInternal, Message: "malformed grpc-status " + strconv.Quote(s)}
+		return &RPCError{Code: codeInternal, Message: "malformed grpc-status " + strconv.Quote(code)}
 	}
-	msg := h.Get("Grpc-Message")
 	if m, err := url.PathUnescape(msg); err == nil { // percent-encoded, as the specification says
 		msg = m
 	}
-	return &RPCError{Code: code, Message: msg}
+	return &RPCError{Code: n, Message: msg}
 }
 
 // httpCode is the gRPC code of an HTTP status that is not 200 (the
