@@ -1,6 +1,10 @@
 package tfplugin
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/kyku/action/internal/durable"
+)
 
 // SetNoteRead has f called where Kyku has read a note's Note for the
 // call it sends to its keeper (noteRead), until the test ends.
@@ -18,6 +22,6 @@ func SetLogSync(f func(covered int64, sync func() error) error) {
 		l.mu.Lock()
 		covered := l.off
 		l.mu.Unlock()
-		return f(covered, func() error { return datasync(l.f) })
+		return f(covered, func() error { return durable.DataSync(l.f) })
 	}
 }

@@ -3,6 +3,7 @@ package tfplugin
 import (
 	"errors"
 	"fmt"
+	"github.com/kyku/action/internal/durable"
 	"io"
 	"io/fs"
 	"os"
@@ -136,7 +137,7 @@ func (af *answerFile) write(a state.Answer, asked bool) error {
 			err = af.f.Truncate(int64(len(data)))
 		}
 		if err == nil {
-			err = datasync(af.f)
+			err = durable.DataSync(af.f)
 		}
 	}
 	if err != nil {

@@ -182,7 +182,7 @@ func (l *answerLog) commit(path string, data []byte) error {
 
 // syncLog makes l's records durable: one round's data sync (tests hold
 // it there).
-var syncLog = func(l *answerLog) error { return datasync(l.f) }
+var syncLog = func(l *answerLog) error { return durable.DataSync(l.f) }
 
 // logChunk is how much the log grows by at a time.
 const logChunk = 1 << 20

@@ -2,6 +2,7 @@ package tfplugin
 
 import (
 	"fmt"
+	"github.com/kyku/action/internal/durable"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,7 +68,7 @@ func TestGroupCommitWaitsForItsSync(t *testing.T) {
 	}
 	starts := make(chan syncStart)
 	stop := make(chan struct{}) // the test is over: no sync is held
-	t.Cleanup(func() { syncLog = func(l *answerLog) error { return datasync(l.f) } })
+	t.Cleanup(func() { syncLog = func(l *answerLog) error { return durable.DataSync(l.f) } })
 	syncLog = func(l *answerLog) error {
 		l.mu.Lock()
 		s := syncStart{covered: l.off, release: make(chan struct{})}
@@ -80,7 +81,7 @@ func TestGroupCommitWaitsForItsSync(t *testing.T) {
 			}
 		case <-stop:
 		}
-		return datasync(l.f)
+		return durable.DataSync(l.f)
 	}
 	var (
 		mu       sync.Mutex
