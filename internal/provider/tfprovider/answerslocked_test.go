@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
@@ -27,23 +28,34 @@ func TestFoldLeavesNoteAKeeperHolds(t *testing.T) {
 	t.Parallel()
 	const busy = "b: a journal keeper of an earlier apply is still making its create; apply again once it is done"
 	for _, c := range []struct {
-		name string
-		wait time.Duration
-		want string
+		name  string
+		wait  time.Duration
+		saved bool // the apply of a plan saved before
+		want  string
 	}{
-		{"past the wait", -1, busy},
-		{"waiting for the keeper", time.Minute, refusalOfB},
+		{"past the wait", -1, false, busy},
+		{"waiting for the keeper", time.Minute, false, refusalOfB},
+		{"saved plan past the wait", -1, true, busy},
+		{"saved plan waiting for the keeper", time.Minute, true, "plan the saved plan's configuration again: " + refusalOfB},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorld(t, tfplugintest.Framework)
 			w.tune = keeper
 			cfg := interrupt(t, w)
 			b := w.answer("b")
-			if err := os.Remove(filepath.Join(w.cloud, w.idOf("b")+".json")); err != nil {
+			err := os.Remove(filepath.Join(w.cloud, w.idOf("b")+".json"))
+			if err != nil {
 				t.Fatal(err)
 			}
 			name := state.AnswerName("b")
 			w.keep(name, state.Answer{Address: "b", Type: b.Type})
+			var saved *plan.Plan
+			if c.saved {
+				// Planned as never asked: b's create is planned again.
+				if saved, err = w.engine(cfg).Plan(t.Context(), cfg); err != nil {
+					t.Fatalf("plan: %v", err)
+				}
+			}
 			note, err := os.Open(filepath.Join(w.answersDir(), name))
 			if err != nil {
 				t.Fatal(err)
@@ -62,7 +74,7 @@ func TestFoldLeavesNoteAKeeperHolds(t *testing.T) {
 			})
 			w.engine(cfg) // starts the router
 			e := engine.New(w.router, w.stateBackend(), engine.Options{DeployPrefix: "t", Answers: w.answers(), NoteWait: c.wait})
-			_, err = e.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, nil)
+			_, err = e.Apply(ctx, cfg, engine.ApplyOptions{AutoApprove: true}, saved)
 			if err == nil || err.Error() != c.want {
 				t.Fatalf("apply: %v, want\n%s", err, c.want)
 			}
