@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
@@ -95,5 +97,68 @@ func TestFoldLeavesNoteAKeeperHolds(t *testing.T) {
 				t.Errorf("b's note: %v", err)
 			}
 		})
+	}
+}
+
+// hookFunc is a progress.Hook of a func.
+type hookFunc func(progress.Event)
+
+func (f hookFunc) Event(ev progress.Event) { f(ev) }
+
+// TestSavedPlanHoldsTheNotesItClosed: a saved plan's apply closes b's
+// intent (noted, never asked) in memory and removes no note: it holds
+// b's note locked until it ends, so that a journal keeper of the killed
+// apply about to make b's create waits, then finds the note gone (the
+// apply noted b anew), and does not make it a second time.
+func TestSavedPlanHoldsTheNotesItClosed(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, tfplugintest.Framework)
+	w.tune = keeper
+	cfg := interrupt(t, w)
+	b := w.answer("b")
+	if err := os.Remove(filepath.Join(w.cloud, w.idOf("b")+".json")); err != nil {
+		t.Fatal(err)
+	}
+	name := state.AnswerName("b")
+	w.keep(name, state.Answer{Address: "b", Type: b.Type})
+	saved, err := w.engine(cfg).Plan(t.Context(), cfg)
+	if err != nil {
+		t.Fatalf("plan: %v", err)
+	}
+	note, err := os.Open(filepath.Join(w.answersDir(), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer note.Close()
+	var mu sync.Mutex
+	var heldAtCreate []bool
+	hook := hookFunc(func(ev progress.Event) {
+		if ev.Name != "b" || ev.Kind != progress.Started {
+			return
+		}
+		free := unix.Flock(int(note.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil
+		if free {
+			_ = unix.Flock(int(note.Fd()), unix.LOCK_UN)
+		}
+		mu.Lock()
+		heldAtCreate = append(heldAtCreate, !free)
+		mu.Unlock()
+	})
+	w.engine(cfg) // starts the router
+	e := engine.New(w.router, w.stateBackend(), engine.Options{DeployPrefix: "t", Answers: w.answers(), Hook: hook})
+	if _, err := e.Apply(t.Context(), cfg, engine.ApplyOptions{AutoApprove: true}, saved); err != nil {
+		t.Fatalf("apply of the saved plan: %v", err)
+	}
+	if diff := cmp.Diff([]bool{true}, heldAtCreate); diff != "" {
+		t.Errorf("b's old note locked as b's create started (-want +got):\n%s", diff)
+	}
+	if err := unix.Flock(int(note.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		t.Errorf("b's old note still locked after the apply: %v", err)
+	}
+	if st := w.state(); st.Resources["b"] == nil || len(st.Interrupted) != 0 {
+		t.Errorf("after the apply: b %+v, interrupted %v", st.Resources["b"], st.Interrupted)
+	}
+	if diff := cmp.Diff([]string{"a", "b"}, w.items()); diff != "" {
+		t.Errorf("cloud (-want +got):\n%s", diff)
 	}
 }
