@@ -81,26 +81,53 @@ func (e *Engine) releaseNotes(ctx context.Context) {
 // then the answers folded and those no intent names are removed;
 // without, the state returned is st's copy with them folded (a plan).
 func (e *Engine) foldAnswers(ctx context.Context, cfg *config.Config, st *state.File, write bool) (*state.File, error) {
+	next, unlock, err := e.fold(ctx, cfg, st, write, write)
+	unlock()
+	return next, err
+}
+
+// fold is foldAnswers; with locked (an apply, under the whole state's
+// lock) it first locks the notes it may close or remove against a
+// journal keeper of an earlier apply still making their creates
+// (lockFolded), and decides on them as read under those locks, held
+// until unlock.
+func (e *Engine) fold(ctx context.Context, cfg *config.Config, st *state.File, write, locked bool) (_ *state.File, unlock func(), _ error) {
+	unlock = func() {}
 	box := e.answerBox()
 	if box == nil || st == nil || cfg == nil || e.opts.Leases != nil {
-		return st, nil // a leased apply folds none: its plan neither
+		return st, unlock, nil // a leased apply folds none: its plan neither
 	}
 	if !write && len(st.Interrupted) == 0 {
 		// Only an open intent takes an answer: a plan of a state with
 		// none has nothing to fold, and need not read the box (the
 		// keepers' logs an apply's renewed processes left, a megabyte
 		// each, until the next apply clears them).
-		return st, nil
+		return st, unlock, nil
 	}
 	if write {
 		if err := box.ClearNotes(ctx); err != nil {
-			return nil, err
+			return nil, unlock, err
 		}
 	}
 	kept, err := box.Answers(ctx)
 	if err != nil || len(kept) == 0 {
-		return st, err
+		return st, unlock, err
 	}
+	if locked {
+		if kept, unlock, err = e.lockFolded(ctx, box, st, kept); err != nil {
+			return nil, func() {}, err
+		}
+	}
+	next, err := e.foldKept(ctx, cfg, st, kept, box, write)
+	if err != nil {
+		unlock()
+		return nil, func() {}, err
+	}
+	return next, unlock, nil
+}
+
+// foldKept folds kept (the box's answers) into st, as foldAnswers.
+func (e *Engine) foldKept(ctx context.Context, cfg *config.Config, st *state.File, kept map[string][]byte, box statemgr.AnswerBox, write bool) (*state.File, error) {
 	next := st.Clone()
 	changed := false
 	var done []string // answers used up: folded, or naming no open intent

@@ -142,9 +142,13 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOption
 	// A saved plan was made against the answers folded in memory
 	// (PlanWith), at the state's serial: folded here in memory too, so
 	// that it is not stale for the fold's own write; its apply writes them.
-	if st, err = e.foldAnswers(ctx, folding, st, p == nil); err != nil { // answers.go
+	// The notes it closes stay locked until the apply ends: a saved
+	// plan's apply removes none, its creates note their addresses anew.
+	st, unlockNotes, err := e.fold(ctx, folding, st, p == nil, true) // answers.go
+	if err != nil {
 		return nil, err
 	}
+	defer unlockNotes()
 	if p == nil {
 		if st, err = e.ensure(ctx, st, ""); err != nil {
 			return nil, err

@@ -60,6 +60,11 @@ type Options struct {
 	// this machine and in no place a pull request writes; nil: none, and
 	// an interrupted create of such a state stays refused.
 	Answers statemgr.AnswerBox
+	// NoteWait is how long an apply's fold waits for a journal keeper of
+	// an earlier apply still making a create whose note the fold would
+	// close (foldlock.go), as for a held state lock (default 30s;
+	// negative: not at all); past it the apply is refused.
+	NoteWait time.Duration
 	// Version is Kyku's version (and commit): a plan reads and plans again
 	// every object of Kyku's own types last applied by another (reads.go).
 	Version string
@@ -102,6 +107,9 @@ func New(p provider.Provider, b statemgr.Backend, opts Options) *Engine {
 	}
 	if opts.VerifyInterval <= 0 {
 		opts.VerifyInterval = 2 * time.Second
+	}
+	if opts.NoteWait == 0 {
+		opts.NoteWait = 30 * time.Second
 	}
 	if opts.Hook == nil {
 		opts.Hook = progress.Discard{}

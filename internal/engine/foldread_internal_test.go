@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/state"
@@ -18,6 +19,9 @@ func (b *countingBox) RemoveAnswer(context.Context, string) error         { retu
 func (b *countingBox) ClearNotes(context.Context) error                   { return nil }
 func (b *countingBox) ReleaseNotes(context.Context) error                 { return nil }
 func (b *countingBox) Answers(context.Context) (map[string][]byte, error) { b.reads++; return nil, nil }
+func (b *countingBox) LockNotes(context.Context, []string, time.Duration) (map[string][]byte, func(), error) {
+	return nil, func() {}, nil
+}
 
 // TestPlanReadsNoAnswersWithoutIntents: a plan of a state with no open
 // intent does not read the answer box (its keepers' logs can be megabytes

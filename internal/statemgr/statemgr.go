@@ -188,6 +188,24 @@ type AnswerBox interface {
 	// ReleaseNotes lets go of what this process keeps to write notes
 	// with, once no create it noted is in flight (the notes left stay).
 	ReleaseNotes(ctx context.Context) error
+	// LockNotes locks the notes named (by state.AnswerName) against a
+	// journal keeper making their creates, waiting up to wait for one
+	// that holds a note (negative: not at all; then a *NoteHeldError),
+	// and returns them as read under the locks (a note gone since is
+	// absent) with the func that lets go of the locks: only under the
+	// whole state's lock, held until the notes closed are removed.
+	LockNotes(ctx context.Context, names []string, wait time.Duration) (map[string][]byte, func(), error)
+}
+
+// NoteHeldError is LockNotes' refusal of a note a journal keeper (of an
+// earlier apply: it survives the apply's kill) holds while it makes its
+// create, past the wait.
+type NoteHeldError struct {
+	Name string // the note's name (state.AnswerName)
+}
+
+func (e *NoteHeldError) Error() string {
+	return "the note " + e.Name + " is held by a journal keeper making its create"
 }
 
 // Identified is a backend (or a Terraform state's slot) whose Describe

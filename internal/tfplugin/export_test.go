@@ -25,3 +25,13 @@ func SetLogSync(f func(covered int64, sync func() error) error) {
 		return f(covered, func() error { return durable.DataSync(l.f) })
 	}
 }
+
+// SetNoteOpened has f called where a note is opened for its create, before
+// it is locked (noteOpened): until the test ends, or, given a nil t, for the
+// process's life (a keeper the test binary runs).
+func SetNoteOpened(t testing.TB, f func(path string)) {
+	noteOpened = f
+	if t != nil {
+		t.Cleanup(func() { noteOpened = func(string) {} })
+	}
+}

@@ -39,6 +39,11 @@ func TestMain(m *testing.M) {
 		tfplugin.SetLogSync(syncGate(os.Args[2]))
 		os.Exit(tfplugin.ServeKeeper(os.Stdin, os.Stdout, os.Stderr))
 	}
+	if len(os.Args) > 2 && os.Args[1] == noteMovedKeeperArg {
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+		tfplugin.SetNoteOpened(nil, moveNote(os.Args[2]))
+		os.Exit(tfplugin.ServeKeeper(os.Stdin, os.Stdout, os.Stderr))
+	}
 	if os.Getenv(keeperClientEnv) != "" {
 		os.Exit(keeperClient())
 	}

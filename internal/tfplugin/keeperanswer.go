@@ -36,20 +36,50 @@ type answerFile struct {
 	log     *answerLog // nil: each write synced in the file
 }
 
-// openNote opens the note of address's create at path, reading its Note
-// (found). The note must be there: the keeper creates no file the engine
-// did not, so a call Kyku wrote before it died, reaching the keeper after
-// the next apply closed the intent and removed the note, is refused,
-// unasked.
+// openNote opens the note of address's create at path, locks it and
+// reads its Note (found). The lock (flock, held until close) keeps the
+// next apply's fold from closing the intent while the create is made;
+// taken once a fold let go, it is refused unless path still names the
+// file opened. The note must be there: the keeper creates no file the
+// engine did not, so a call Kyku wrote before it died, reaching the
+// keeper after the next apply closed the intent and removed the note, is
+// refused, unasked.
 func openNote(path, address string) (*answerFile, error) {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("keep the answer for %s: its create's note is gone (the intent was closed since): not asked", address)
+		return nil, fmt.Errorf("keep the answer for %s: %w", address, errNoteGone)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("keep the answer for %s: %w", address, err)
 	}
+	noteOpened(path)
+	if err := lockNote(f); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("keep the answer for %s: lock its create's note: %w", address, err)
+	}
+	if !stillNamed(f, path) {
+		_ = f.Close()
+		return nil, fmt.Errorf("keep the answer for %s: %w", address, errNoteGone)
+	}
 	return &answerFile{f: f, path: path, address: address, found: noteOf(f, path, address)}, nil
+}
+
+// errNoteGone refuses a create whose note is no longer at its path: the
+// next apply's fold closed its intent and removed it.
+var errNoteGone = errors.New("its create's note is gone (the intent was closed since): not asked")
+
+// noteOpened is called with a note's path once it is opened, before it
+// is locked (tests remove it there, as a fold would).
+var noteOpened = func(string) {}
+
+// stillNamed reports whether path names f's file.
+func stillNamed(f *os.File, path string) bool {
+	at, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && os.SameFile(at, fi)
 }
 
 // errOtherNote refuses a keeper's call whose Note is not the one the note

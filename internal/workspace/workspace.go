@@ -114,6 +114,9 @@ func Open(ctx context.Context, cfg *config.Config, s Settings, reg provider.Regi
 	opts := s.Engine
 	opts.Env = s.Env
 	opts.Answers = answerBox(b, s)
+	if opts.NoteWait == 0 {
+		opts.NoteWait = s.LockTimeout // a keeper's note is waited for as a state lock is
+	}
 	if s.Terraform == nil {
 		if opts.Leases, err = Leases(ctx, cfg.Backend, b, s); err != nil {
 			return nil, err
