@@ -121,8 +121,11 @@ func TestOverlappingApplyWaitsOrRefusesNamingTheHolder(t *testing.T) {
 	ctx := statemgr.WithLockWaiting(t.Context(), func(h statemgr.LockInfo, _ time.Duration) { told = append(told, h.Who) })
 	time.AfterFunc(300*time.Millisecond, func() { _ = held.Release(context.Background()) })
 	res, err := e.Apply(ctx, groups(t, 2, map[int]int{0: 9000}), engine.ApplyOptions{AutoApprove: true}, nil)
-	if err != nil || res.Err() != nil {
-		t.Fatalf("apply after the holder released: %v / %v", err, res.Err())
+	if err != nil {
+		t.Fatalf("apply after the holder released: %v", err)
+	}
+	if err := res.Err(); err != nil {
+		t.Fatalf("apply after the holder released: %v", err)
 	}
 	if diff := cmp.Diff([]string{"alice@ci"}, told); diff != "" {
 		t.Errorf("waiting told (-want +got):\n%s", diff)
