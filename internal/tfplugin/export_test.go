@@ -21,3 +21,6 @@ func SetLogSync(f func(covered int64, sync func() error) error) {
 		return f(covered, func() error { return datasync(l.f) })
 	}
 }
+
+// ErrMsgpackTooLong is the refusal of an array or map longer than its input.
+var ErrMsgpackTooLong = errTooLong
