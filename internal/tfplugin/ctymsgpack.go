@@ -3,6 +3,7 @@ package tfplugin
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"slices"
@@ -723,8 +724,19 @@ func (d *mpReader) unknown(ty cty.Type) (cty.Value, error) {
 	if n <= 1 {
 		return cty.UnknownVal(ty), nil
 	}
-	v, err := ctymsgpack.Unmarshal(d.b[start:d.pos], ty)
-	if err != nil {
+	return refinedUnknown(d.b[start:d.pos], ty)
+}
+
+// refinedUnknown decodes an unknown value with refinements, ext, with
+// cty/msgpack, refusing the refinements it panics on (bounds that
+// exclude every number, say).
+func refinedUnknown(ext []byte, ty cty.Type) (v cty.Value, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			v, err = cty.NilVal, fmt.Errorf("decode msgpack value: unknown value's refinements: %v", p)
+		}
+	}()
+	if v, err = ctymsgpack.Unmarshal(ext, ty); err != nil {
 		return cty.NilVal, errSlowPath
 	}
 	return v, nil
