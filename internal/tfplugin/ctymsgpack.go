@@ -94,7 +94,7 @@ func appendValue(b []byte, v cty.Value, ty cty.Type) ([]byte, error) {
 		i := 0
 		for it := v.ElementIterator(); it.Next(); i++ {
 			_, ev := it.Element()
-			ety := cty.DynamicPseudoType
+			var ety cty.Type
 			if etys != nil {
 				ety = etys[i]
 			} else {
