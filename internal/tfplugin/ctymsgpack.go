@@ -346,8 +346,17 @@ func appendMapLen(b []byte, n int) []byte {
 // UnmarshalMsgpack decodes b, cty/msgpack's encoding of a value of type
 // ty: the value ctymsgpack.Unmarshal(b, ty) gives, and its errors (any
 // input the fast decoder does not accept as well-formed is decoded by
-// cty/msgpack). Like cty's, it ignores bytes after the value.
-func UnmarshalMsgpack(b []byte, ty cty.Type) (cty.Value, error) {
+// cty/msgpack), except that it refuses what cty/msgpack panics on or
+// would run out of memory for. Like cty's, it ignores bytes after the value.
+func UnmarshalMsgpack(b []byte, ty cty.Type) (_ cty.Value, err error) {
+	// cty's constructors panic on some input no decoder check foresees
+	// (map keys equal once NFC-normalized, say): a provider's malformed
+	// answer must not crash Kyku.
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("decode msgpack value: %v", p)
+		}
+	}()
 	d := mpReader{b: b}
 	v, err := d.value(ty)
 	switch {

@@ -208,6 +208,7 @@ func TestUnmarshalMsgpackLikeCty(t *testing.T) {
 		{"object int key", []byte{0x82, 0x01, 0xa0, 0xa1, 'b', 0x01}, obj},
 		{"tuple wrong length", []byte{0x91, 0xc3}, cty.Tuple([]cty.Type{cty.Bool, cty.Bool})},
 		{"tuple empty", []byte{0x90}, cty.Tuple([]cty.Type{cty.Bool})},
+		{"map keys equal once normalized", []byte{0x82, 0xa2, 0xc3, 0xa9, 0xc3, 0xa3, 'e', 0xcc, 0x81, 0xc2}, cty.Map(cty.Bool)},
 		{"map duplicate key", []byte{0x82, 0xa1, 'a', 0xc3, 0xa1, 'a', 0xc2}, cty.Map(cty.Bool)},
 		{"unknown ext8", []byte{0xc7, 0, 0}, cty.String},
 		{"unknown other type", []byte{0xd5, 5, 0, 0}, cty.String},
