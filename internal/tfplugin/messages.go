@@ -51,7 +51,9 @@ func encode(v cty.Value, ty cty.Type) (dynamicValue, error) {
 	if v == cty.NilVal {
 		v = cty.NullVal(ty)
 	}
-	b, err := AppendMsgpack(nil, v, ty)
+	// room for a small resource's value at once, instead of growing
+	// from nothing by copying
+	b, err := AppendMsgpack(make([]byte, 0, 64), v, ty)
 	if err != nil {
 		return dynamicValue{}, fmt.Errorf("encode value: %w", err)
 	}
