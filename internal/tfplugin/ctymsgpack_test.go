@@ -260,7 +260,7 @@ func FuzzMsgpackLikeCty(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, seed uint64) {
-		g := valueGen{r: rand.New(rand.NewPCG(seed, seed>>32))}
+		g := valueGen{r: rand.New(rand.NewPCG(seed, seed>>32)), budget: 200_000}
 		ty := g.typ(3)
 		v := g.value(ty, 3)
 		checkLikeCty(t, v, ty)
@@ -271,7 +271,7 @@ func FuzzMsgpackLikeCty(f *testing.F) {
 // decodes them, for a few types.
 func FuzzUnmarshalMsgpackLikeCty(f *testing.F) {
 	for seed := range uint64(50) {
-		g := valueGen{r: rand.New(rand.NewPCG(seed, 1))}
+		g := valueGen{r: rand.New(rand.NewPCG(seed, 1)), budget: 2_000}
 		v := g.value(fuzzTypes[seed%uint64(len(fuzzTypes))], 3)
 		b, err := ctymsgpack.Marshal(v, fuzzTypes[seed%uint64(len(fuzzTypes))])
 		if err != nil {
@@ -295,10 +295,14 @@ var fuzzTypes = []cty.Type{
 	cty.List(cty.Object(map[string]cty.Type{"n": cty.Number, "d": cty.DynamicPseudoType})),
 }
 
-// valueGen makes random cty types and values of them.
-type valueGen struct{ r *rand.Rand }
+// valueGen makes random cty types and values of them, long strings and
+// collections while its budget (bytes, roughly) lasts.
+type valueGen struct {
+	r      *rand.Rand
+	budget int
+}
 
-func (g valueGen) typ(depth int) cty.Type {
+func (g *valueGen) typ(depth int) cty.Type {
 	n := 5
 	if depth > 0 {
 		n = 11
@@ -335,11 +339,11 @@ func (g valueGen) typ(depth int) cty.Type {
 	}
 }
 
-func (g valueGen) name(i int) string {
+func (g *valueGen) name(i int) string {
 	return fmt.Sprintf("%s%d", []string{"a", "Z", "id", "é", "_x", ""}[g.r.IntN(6)], i)
 }
 
-func (g valueGen) value(ty cty.Type, depth int) cty.Value {
+func (g *valueGen) value(ty cty.Type, depth int) cty.Value {
 	switch g.r.IntN(12) {
 	case 0:
 		return cty.NullVal(ty)
@@ -360,8 +364,9 @@ func (g valueGen) value(ty cty.Type, depth int) cty.Value {
 		return g.number()
 	case ty.IsListType(), ty.IsSetType():
 		n := g.r.IntN(4)
-		if g.r.IntN(8) == 0 {
+		if g.r.IntN(8) == 0 && g.budget > 0 {
 			n = 16 + g.r.IntN(3)
+			g.budget -= 1000
 		}
 		if n == 0 {
 			if ty.IsSetType() {
@@ -407,7 +412,7 @@ func (g valueGen) value(ty cty.Type, depth int) cty.Value {
 
 // concrete is ty with a random type of no dynamic part in place of each
 // cty.DynamicPseudoType in it.
-func (g valueGen) concrete(ty cty.Type) cty.Type {
+func (g *valueGen) concrete(ty cty.Type) cty.Type {
 	switch {
 	case ty == cty.DynamicPseudoType:
 		return []cty.Type{cty.String, cty.Number, cty.Bool, cty.List(cty.String)}[g.r.IntN(4)]
@@ -433,15 +438,16 @@ func (g valueGen) concrete(ty cty.Type) cty.Type {
 	return ty
 }
 
-func (g valueGen) str() string {
+func (g *valueGen) str() string {
 	n := []int{0, 1, 5, 31, 32, 255, 256, 70000}[g.r.IntN(8)]
-	if g.r.IntN(3) > 0 {
+	if g.r.IntN(3) > 0 || n > g.budget {
 		n = g.r.IntN(8)
 	}
+	g.budget -= n
 	return strings.Repeat(string([]rune{'a', 'é', '€', '😀'}[g.r.IntN(4)]), n)
 }
 
-func (g valueGen) number() cty.Value {
+func (g *valueGen) number() cty.Value {
 	switch g.r.IntN(8) {
 	case 0:
 		return cty.NumberIntVal(g.r.Int64N(256) - 128)
@@ -462,7 +468,7 @@ func (g valueGen) number() cty.Value {
 }
 
 // unknown is an unknown of ty, with refinements cty allows for it.
-func (g valueGen) unknown(ty cty.Type) cty.Value {
+func (g *valueGen) unknown(ty cty.Type) cty.Value {
 	if ty == cty.DynamicPseudoType || g.r.IntN(3) == 0 {
 		return cty.UnknownVal(ty)
 	}
