@@ -27,6 +27,17 @@
 // tfplugintest) are written with HashiCorp's framework and SDK and hold
 // the codec to what real providers send.
 //
+// Values travel in cty/msgpack's encoding, written and read by a codec of
+// Kyku's own (ctymsgpack.go: AppendMsgpack, UnmarshalMsgpack): the bytes
+// are cty/msgpack's exactly, since a saved plan holds them and apply
+// sends them back byte for byte, and what it does not handle itself
+// (marked values, values needing a conversion, malformed input) it leaves
+// to cty/msgpack, so errors read as cty's. Its tests hold it to
+// cty/msgpack by table, by values generated from fuzzed seeds and by
+// fuzzed bytes. It refuses, where cty/msgpack panics or runs out of
+// memory, a NaN, an array or map longer than its input, a collection of
+// dynamic values of different types and refinements no value satisfies.
+//
 // # Processes and concurrency
 //
 // One Provider is one process and one gRPC connection; its methods are

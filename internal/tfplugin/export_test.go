@@ -35,3 +35,6 @@ func SetNoteOpened(t testing.TB, f func(path string)) {
 		t.Cleanup(func() { noteOpened = func(string) {} })
 	}
 }
+
+// ErrMsgpackTooLong is the refusal of an array or map longer than its input.
+var ErrMsgpackTooLong = errTooLong

@@ -5,7 +5,6 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
-	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
 
 	"github.com/kyku/action/internal/tfschema"
 )
@@ -40,7 +39,7 @@ func (d dynamicValue) present() bool { return d.msgpack != nil || d.json != nil 
 func (d dynamicValue) value(ty cty.Type) (cty.Value, error) {
 	switch {
 	case len(d.msgpack) > 0:
-		return ctymsgpack.Unmarshal(d.msgpack, ty)
+		return UnmarshalMsgpack(d.msgpack, ty)
 	case len(d.json) > 0:
 		return ctyjson.Unmarshal(d.json, ty)
 	}
@@ -52,7 +51,9 @@ func encode(v cty.Value, ty cty.Type) (dynamicValue, error) {
 	if v == cty.NilVal {
 		v = cty.NullVal(ty)
 	}
-	b, err := ctymsgpack.Marshal(v, ty)
+	// room for a small resource's value at once, instead of growing
+	// from nothing by copying
+	b, err := AppendMsgpack(make([]byte, 0, 64), v, ty)
 	if err != nil {
 		return dynamicValue{}, fmt.Errorf("encode value: %w", err)
 	}

@@ -7,7 +7,6 @@ import (
 	"maps"
 
 	"github.com/zclconf/go-cty/cty"
-	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
 
 	"github.com/kyku/action/internal/noun"
 	"github.com/kyku/action/internal/provider"
@@ -95,7 +94,7 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 	}
 	if !prior.IsNull() {
 		planned.PriorValues = tfschema.FromCtyObject(prior)
-		if planned.PriorState, err = ctymsgpack.Marshal(prior, ty); err != nil {
+		if planned.PriorState, err = tfplugin.AppendMsgpack(nil, prior, ty); err != nil {
 			return provider.ChangePlan{}, fmt.Errorf("plan %s %q: encode its prior state: %w", req.Type, req.Name, err)
 		}
 		planned.PriorPrivate = priorPrivate
@@ -175,12 +174,12 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 	}
 	prior, priorPrivate := cty.NullVal(ty), []byte(nil)
 	if update {
-		if prior, err = ctymsgpack.Unmarshal(r.Planned.PriorState, ty); err != nil {
+		if prior, err = tfplugin.UnmarshalMsgpack(r.Planned.PriorState, ty); err != nil {
 			return provider.Object{}, fmt.Errorf("%s %q: decode the planned prior state: %w", r.Type, r.Name, err)
 		}
 		priorPrivate = r.Planned.PriorPrivate
 	}
-	reviewed, err := ctymsgpack.Unmarshal(r.Planned.State, ty)
+	reviewed, err := tfplugin.UnmarshalMsgpack(r.Planned.State, ty)
 	if err != nil {
 		return provider.Object{}, fmt.Errorf("%s %q: decode the planned state: %w", r.Type, r.Name, err)
 	}

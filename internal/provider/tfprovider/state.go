@@ -7,7 +7,6 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
-	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
 
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/tfplugin"
@@ -113,7 +112,7 @@ func (p *Provider) DeleteStored(ctx context.Context, typ, id string, s provider.
 	var v cty.Value
 	private := s.Private
 	if prior != nil && prior.PriorState != nil && prior.SchemaVersion == rs.Version {
-		if v, err = ctymsgpack.Unmarshal(prior.PriorState, ty); err != nil {
+		if v, err = tfplugin.UnmarshalMsgpack(prior.PriorState, ty); err != nil {
 			return fmt.Errorf("%s %s: decode its planned prior state: %w", typ, id, err)
 		}
 		private = prior.PriorPrivate
