@@ -52,6 +52,10 @@ type Env struct {
 	// ProviderStarted, when set, is called with the process ID of every
 	// Terraform provider process started.
 	ProviderStarted func(pid int)
+	// TerraformLoaded, when set, is called as a command starts loading a
+	// Terraform configuration: its providers are Terraform providers,
+	// started once it is loaded.
+	TerraformLoaded func()
 	// Keeper, when set, is the command of the journal keeper that
 	// launches the Terraform providers and keeps what they answer to
 	// creates, so that a killed apply loses none (kyku-engine sets it to

@@ -23,6 +23,8 @@ type kyku struct {
 	env map[string]string
 	// providerStarted, when set, is cli.Env.ProviderStarted.
 	providerStarted func(pid int)
+	// terraformLoaded, when set, is cli.Env.TerraformLoaded.
+	terraformLoaded func()
 }
 
 func newKyku(t *testing.T, config string) *kyku {
@@ -56,6 +58,7 @@ func (k *kyku) run(stdin string, args ...string) (int, string, string) {
 		Providers: provider.Registry{"sim": sim.Factory},
 		Hostname:  "testhost", PID: 4242,
 		ProviderStarted: k.providerStarted,
+		TerraformLoaded: k.terraformLoaded,
 		AWS:             awsstore.Store{}, Policies: clipolicy.Load,
 		// The cheapest scrypt cost Kyku seals with: at the default, each
 		// passphrase command derived for about a second under -race.

@@ -447,3 +447,29 @@ func TestKykuTypesUnderAnotherProvider(t *testing.T) {
 		t.Errorf("the cloud changed (-before +after):\n%s", d)
 	}
 }
+
+// TestTerraformLoadedSaidBeforeLoading: a command reading a Terraform
+// configuration says so (Env.TerraformLoaded, which tunes the CLI's
+// collector as for a provider run) before it loads it; one reading
+// kyku.yaml does not.
+func TestTerraformLoadedSaidBeforeLoading(t *testing.T) {
+	k, root := kykuTypesKyku(t)
+	loaded := 0
+	k.terraformLoaded = func() { loaded++ }
+	if code, out, errOut := k.run("", "validate", "-c", root); code != 0 {
+		t.Fatalf("validate of the Terraform root: exit %d\n%s%s", code, out, errOut)
+	}
+	if loaded != 1 {
+		t.Errorf("validate of a Terraform root said TerraformLoaded %d times, want once", loaded)
+	}
+
+	y := newKyku(t, cfg)
+	loaded = 0
+	y.terraformLoaded = func() { loaded++ }
+	if code, out, errOut := y.run("", "validate"); code != 0 {
+		t.Fatalf("validate of kyku.yaml: exit %d\n%s%s", code, out, errOut)
+	}
+	if loaded != 0 {
+		t.Errorf("validate of kyku.yaml said TerraformLoaded %d times, want never", loaded)
+	}
+}

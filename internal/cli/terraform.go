@@ -40,6 +40,9 @@ type terraformConfig struct {
 // loadTerraform reads and expands the Terraform configuration in -c, as
 // far as it can before anything is read (see complete).
 func (c *common) loadTerraform(env *Env) (*config.Config, error) {
+	if env.TerraformLoaded != nil {
+		env.TerraformLoaded()
+	}
 	m, err := tfconfig.Load(c.config, tfconfig.Installed(env.ctx, c.config))
 	if err != nil {
 		return nil, err

@@ -112,6 +112,14 @@ func providerStarted(int) {
 	}
 }
 
+// terraformLoaded is called as the run starts loading a Terraform
+// configuration, whose providers are Terraform providers: it collects as
+// once they start, from the load on (the budget would otherwise collect
+// the configuration and state as they are read, only to give way at the
+// provider's start: a plan of 5,000 null_resources took 0.37–0.45 s of
+// CPU so, 0.34–0.38 s at GOGC=100 from its start, for the same peak).
+func terraformLoaded() { providerStarted(0) }
+
 // gcTick is an object nothing keeps: its cleanup runs after the next
 // collection. It holds a pointer so that the allocator never batches it
 // with other small objects (which could keep its cleanup from running).

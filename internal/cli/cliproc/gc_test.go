@@ -181,3 +181,32 @@ func TestLargeHeapRaisesRatio(t *testing.T) {
 		t.Errorf("after the heap shrank and another provider started: GOGC %d, limit %d; want GOGC=%d still", p, l, gcLargePercent)
 	}
 }
+
+// TestTerraformLoadedCollectsAsAProviderRun: a run loading a Terraform
+// configuration collects at GOGC=100 with no limit from the load on, as
+// once its provider starts; with GOGC set it changes nothing.
+func TestTerraformLoadedCollectsAsAProviderRun(t *testing.T) {
+	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		phase.Store(int32(gcByEnv))
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+	tuneGC(func(k string) string {
+		if k == "GOGC" {
+			return "70"
+		}
+		return ""
+	})
+	debug.SetGCPercent(70)
+	terraformLoaded()
+	if p, _ := gcSettings(); p != 70 {
+		t.Errorf("with GOGC=70 set, after a Terraform load: GOGC %d, want 70", p)
+	}
+
+	tuneGC(func(string) string { return "" })
+	terraformLoaded()
+	if p, l := gcSettings(); p != gcLargePercent || l != math.MaxInt64 {
+		t.Errorf("after a Terraform load: GOGC %d, limit %d; want GOGC=%d and no limit", p, l, gcLargePercent)
+	}
+}

@@ -55,5 +55,6 @@ func run(args []string, env cli.Env) int {
 	env.StdoutIsTerminal = progress.IsTerminal(os.Stdout)
 	env.Interrupted = interrupted
 	env.ProviderStarted = providerStarted
+	env.TerraformLoaded = terraformLoaded
 	return cli.Run(ctx, args, env)
 }
