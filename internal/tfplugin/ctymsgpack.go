@@ -605,29 +605,21 @@ func (d *mpReader) str() (string, error) {
 	return string(p), err
 }
 
-func (d *mpReader) arrayLen() (int, error) {
-	c := d.b[d.pos]
-	d.pos++
-	switch {
-	case c&0xf0 == 0x90:
-		return int(c & 0x0f), nil
-	case c == 0xdc:
-		return d.items(2)
-	case c == 0xdd:
-		return d.items(4)
-	}
-	return 0, errSlowPath
-}
+func (d *mpReader) arrayLen() (int, error) { return d.count(0x90, 0xdc, 0xdd) }
 
-func (d *mpReader) mapLen() (int, error) {
+func (d *mpReader) mapLen() (int, error) { return d.count(0x80, 0xde, 0xdf) }
+
+// count reads an array's or a map's item count: a fix form (fix in the
+// high nibble), or a 16- or 32-bit one (c16, c32).
+func (d *mpReader) count(fix, c16, c32 byte) (int, error) {
 	c := d.b[d.pos]
 	d.pos++
 	switch {
-	case c&0xf0 == 0x80:
+	case c&0xf0 == fix:
 		return int(c & 0x0f), nil
-	case c == 0xde:
+	case c == c16:
 		return d.items(2)
-	case c == 0xdf:
+	case c == c32:
 		return d.items(4)
 	}
 	return 0, errSlowPath
