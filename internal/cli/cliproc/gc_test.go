@@ -16,18 +16,25 @@ func gcSettings() (percent int, limit int64) {
 	return percent, debug.SetMemoryLimit(-1)
 }
 
-// TestGCBudgetGivesWayToGOGC: the CLI collects to gcBudget while the live
-// heap is small, and at GOGC=50 with no limit once the live heap has
-// outgrown the budget (collecting ever more often near it would be worse
-// than the ratio it replaced); GOGC or GOMEMLIMIT in the environment leave
-// Go's own settings alone.
-func TestGCBudgetGivesWayToGOGC(t *testing.T) {
+// goDefaults sets Go's own collector settings (GOGC=100, no limit) for
+// the test, and the process's back, with the environment's phase, once it
+// ends.
+func goDefaults(t *testing.T) {
 	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
 	t.Cleanup(func() {
 		phase.Store(int32(gcByEnv))
 		debug.SetGCPercent(percent)
 		debug.SetMemoryLimit(limit)
 	})
+}
+
+// TestGCBudgetGivesWayToGOGC: the CLI collects to gcBudget while the live
+// heap is small, and at GOGC=50 with no limit once the live heap has
+// outgrown the budget (collecting ever more often near it would be worse
+// than the ratio it replaced); GOGC or GOMEMLIMIT in the environment leave
+// Go's own settings alone.
+func TestGCBudgetGivesWayToGOGC(t *testing.T) {
+	goDefaults(t)
 
 	for _, set := range []string{"GOGC", "GOMEMLIMIT"} {
 		tuneGC(func(k string) string {
@@ -97,12 +104,7 @@ func TestOutgrown(t *testing.T) {
 // collections; when GOGC or GOMEMLIMIT decide, a provider's start changes
 // nothing.
 func TestProviderStartDropsBudget(t *testing.T) {
-	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
-	t.Cleanup(func() {
-		phase.Store(int32(gcByEnv))
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	})
+	goDefaults(t)
 
 	tuneGC(func(k string) string {
 		if k == "GOGC" {
@@ -147,12 +149,7 @@ func TestProviderStartDropsBudget(t *testing.T) {
 // configuration of 50,000 resources), and stays there; a smaller heap
 // stays at GOGC=50 (TestGCBudgetGivesWayToGOGC).
 func TestLargeHeapRaisesRatio(t *testing.T) {
-	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
-	t.Cleanup(func() {
-		phase.Store(int32(gcByEnv))
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	})
+	goDefaults(t)
 	tuneGC(func(string) string { return "" })
 	dropBudget()
 	if p, _ := gcSettings(); p != gcPercent {
@@ -186,12 +183,7 @@ func TestLargeHeapRaisesRatio(t *testing.T) {
 // configuration collects at GOGC=100 with no limit from the load on, as
 // once its provider starts; with GOGC set it changes nothing.
 func TestTerraformLoadedCollectsAsAProviderRun(t *testing.T) {
-	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
-	t.Cleanup(func() {
-		phase.Store(int32(gcByEnv))
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	})
+	goDefaults(t)
 	tuneGC(func(k string) string {
 		if k == "GOGC" {
 			return "70"
