@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"iter"
+	"maps"
 	"math"
 	"math/big"
 	"slices"
@@ -471,7 +473,7 @@ func (d *mpReader) value(ty cty.Type) (cty.Value, error) {
 				return cty.NilVal, err
 			}
 		}
-		if !consistent(vals) {
+		if !consistent(slices.Values(vals)) {
 			return cty.NilVal, errMixedTypes
 		}
 		if ty.IsSetType() {
@@ -516,7 +518,7 @@ func (d *mpReader) value(ty cty.Type) (cty.Value, error) {
 				return cty.NilVal, err
 			}
 		}
-		if !consistentMap(vals) {
+		if !consistent(maps.Values(vals)) {
 			return cty.NilVal, errMixedTypes
 		}
 		return cty.MapVal(vals), nil
@@ -551,24 +553,12 @@ func (d *mpReader) value(ty cty.Type) (cty.Value, error) {
 	return cty.NilVal, errSlowPath
 }
 
-// consistent reports whether cty.ListVal and cty.SetVal accept vals
-// (cty/msgpack panics on a list of values of different types, which a
-// list of dynamic values in malformed input can be).
-func consistent(vals []cty.Value) bool {
+// consistent reports whether cty.ListVal, cty.SetVal and cty.MapVal
+// accept vals (cty/msgpack panics on a collection of values of different
+// types, which one of dynamic values in malformed input can be).
+func consistent(vals iter.Seq[cty.Value]) bool {
 	ety := cty.DynamicPseudoType
-	for _, v := range vals {
-		if ety == cty.DynamicPseudoType {
-			ety = v.Type()
-		} else if v.Type() != cty.DynamicPseudoType && !ety.Equals(v.Type()) {
-			return false
-		}
-	}
-	return true
-}
-
-func consistentMap(vals map[string]cty.Value) bool {
-	ety := cty.DynamicPseudoType
-	for _, v := range vals {
+	for v := range vals {
 		if ety == cty.DynamicPseudoType {
 			ety = v.Type()
 		} else if v.Type() != cty.DynamicPseudoType && !ety.Equals(v.Type()) {
