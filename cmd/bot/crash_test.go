@@ -112,14 +112,14 @@ func startBot(t *testing.T, env []string) *botProcess {
 			}
 		}
 	})
-	waitFor(t, "the bot never became ready:\n"+p.logs(), func() bool {
+	waitFor(t, "the bot never became ready:", func() bool {
 		resp, err := http.Get(p.url + "/readyz")
 		if err != nil {
 			return false
 		}
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusOK
-	})
+	}, p.logs)
 	return p
 }
 
@@ -178,11 +178,15 @@ func (p *botProcess) metric(series string) string {
 	return ""
 }
 
-func waitFor(t *testing.T, msg string, cond func() bool) {
+func waitFor(t *testing.T, msg string, cond func() bool, then ...func() string) {
 	t.Helper()
 	deadline := time.Now().Add(90 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
+			// What the processes said by now, not when the wait began.
+			for _, f := range then {
+				msg += "\n" + f()
+			}
 			t.Fatal(msg)
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -310,14 +314,14 @@ func TestKilledBotLosesNoJob(t *testing.T) {
 		a.deliver("pull_request", fmt.Sprintf("plan-%d", n), prOpenedPayload(t, n, headOf(n)))
 		gh.AddReview(fixtureRepo, n, githubtest.Review{User: "reviewer", State: "APPROVED", CommitID: headOf(n)})
 	}
-	waitFor(t, "the first plans never ended:\n"+a.logs(), func() bool {
+	waitFor(t, "the first plans never ended:", func() bool {
 		for n := 3; n <= 5; n++ {
 			if cr := checkRuns(n); len(cr) != 1 || cr[0].Status != "completed" {
 				return false
 			}
 		}
 		return true
-	})
+	}, a.logs)
 
 	// Five jobs accepted, each held in the middle, then SIGKILL.
 	release := gh.Hold(func(method, path string) bool {
@@ -332,7 +336,7 @@ func TestKilledBotLosesNoJob(t *testing.T) {
 		// default), so one per project each would hold more than five.
 		a.deliver("issue_comment", fmt.Sprintf("apply-%d", n), commentPayload(t, n, "writer", fmt.Sprintf("/kyku apply -p p%d", n), int64(900+n)))
 	}
-	waitFor(t, "the five jobs never all ran:\n"+a.logs(), func() bool { return gh.Held() == 5 })
+	waitFor(t, "the five jobs never all ran:", func() bool { return gh.Held() == 5 }, a.logs)
 	opened := map[int]int64{}
 	for n := 1; n <= 2; n++ {
 		cr := checkRuns(n)
@@ -345,7 +349,7 @@ func TestKilledBotLosesNoJob(t *testing.T) {
 	release()
 
 	b := startBot(t, env)
-	waitFor(t, "the new bot did not finish the dead one's jobs:\n"+b.logs(), func() bool {
+	waitFor(t, "the new bot did not finish the dead one's jobs:", func() bool {
 		for n := 1; n <= 2; n++ {
 			if cr := checkRuns(n); len(cr) == 0 || cr[len(cr)-1].Status != "completed" {
 				return false
@@ -357,6 +361,15 @@ func TestKilledBotLosesNoJob(t *testing.T) {
 			}
 		}
 		return len(s.Keys(t, bucket, "kyku-bot/jobs/")) == 0
+	}, b.logs, func() string {
+		// Where each job stands: its check runs, result comments, and
+		// the records and leases left in the store.
+		var where []string
+		for n := 1; n <= 5; n++ {
+			where = append(where, fmt.Sprintf("PR %d: check runs %+v, apply results %d", n, checkRuns(n), botComments(n, "kyku:applied")))
+		}
+		where = append(where, fmt.Sprintf("job records %v, leases %v", s.Keys(t, bucket, "kyku-bot/jobs/"), s.Keys(t, bucket, "kyku-bot/leases/")))
+		return strings.Join(where, "\n")
 	})
 	if got := b.metric(`kyku_bot_jobs_resumed_total{result="taken_over"}`); got != "5" {
 		t.Errorf("jobs taken over = %q, want 5\n%s", got, b.logs())
