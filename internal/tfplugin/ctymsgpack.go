@@ -325,24 +325,21 @@ func appendBin(b []byte, p []byte) []byte {
 	return append(b, p...)
 }
 
-func appendArrayLen(b []byte, n int) []byte {
-	switch {
-	case n < 16:
-		return append(b, 0x90|byte(n))
-	case n <= math.MaxUint16:
-		return binary.BigEndian.AppendUint16(append(b, 0xdc), uint16(n))
-	}
-	return binary.BigEndian.AppendUint32(append(b, 0xdd), uint32(n))
-}
+func appendArrayLen(b []byte, n int) []byte { return appendCount(b, n, 0x90, 0xdc, 0xdd) }
 
-func appendMapLen(b []byte, n int) []byte {
+func appendMapLen(b []byte, n int) []byte { return appendCount(b, n, 0x80, 0xde, 0xdf) }
+
+// appendCount appends an array's or a map's item count n: in the fix form
+// (fix's high nibble) below 16, else in 16 or 32 bits (c16, c32); the
+// reader's count reads it.
+func appendCount(b []byte, n int, fix, c16, c32 byte) []byte {
 	switch {
 	case n < 16:
-		return append(b, 0x80|byte(n))
+		return append(b, fix|byte(n))
 	case n <= math.MaxUint16:
-		return binary.BigEndian.AppendUint16(append(b, 0xde), uint16(n))
+		return binary.BigEndian.AppendUint16(append(b, c16), uint16(n))
 	}
-	return binary.BigEndian.AppendUint32(append(b, 0xdf), uint32(n))
+	return binary.BigEndian.AppendUint32(append(b, c32), uint32(n))
 }
 
 // UnmarshalMsgpack decodes b, cty/msgpack's encoding of a value of type
