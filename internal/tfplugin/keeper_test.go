@@ -321,17 +321,9 @@ func TestKeeperRefusesCreateWithoutNote(t *testing.T) {
 	if testing.Short() {
 		t.Skip("process test")
 	}
-	p, err := tfplugin.Start(t.Context(), tfplugin.Config{
-		Name: "fwtest", Path: tfplugintest.Build(t, tfplugintest.Framework), Keeper: []string{os.Args[0], tfplugin.KeeperArg},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	cloud := t.TempDir()
-	configure(t, p, map[string]any{"dir": cloud})
+	p, cloud := startKept(t)
 	answer := filepath.Join(t.TempDir(), state.AnswerName("fwtest_held.a"))
-	_, err = heldCreateUnnoted(p, "0s", answer)
+	_, err := heldCreateUnnoted(p, "0s", answer)
 	if !errors.Is(err, tfplugin.ErrNotSent) {
 		t.Fatalf("a create without its note: %v, want ErrNotSent", err)
 	}

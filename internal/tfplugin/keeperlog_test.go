@@ -9,7 +9,6 @@ import (
 
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/tfplugin"
-	"github.com/kyku/action/internal/tfplugin/tfplugintest"
 )
 
 // TestKeeperLogsNotedAnswers: a create whose note has a Note (as the
@@ -27,14 +26,7 @@ func TestKeeperLogsNotedAnswers(t *testing.T) {
 	}
 	for _, blocked := range []bool{false, true} {
 		t.Run(map[bool]string{false: "logged", true: "no log"}[blocked], func(t *testing.T) {
-			p, err := tfplugin.Start(t.Context(), tfplugin.Config{
-				Name: "fwtest", Path: tfplugintest.Build(t, tfplugintest.Framework), Keeper: []string{os.Args[0], tfplugin.KeeperArg},
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Close()
-			configure(t, p, map[string]any{"dir": t.TempDir()})
+			p, _ := startKept(t)
 			box := filepath.Join(t.TempDir(), "state.answers")
 			if err := os.Mkdir(box, 0o700); err != nil {
 				t.Fatal(err)
@@ -53,7 +45,7 @@ func TestKeeperLogsNotedAnswers(t *testing.T) {
 			if _, err := heldCreateUnnoted(p, "0s", path); err != nil {
 				t.Fatal(err)
 			}
-			data, err = os.ReadFile(path)
+			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,15 +96,7 @@ func TestKeeperRefusesCreateOfAnotherNote(t *testing.T) {
 	if testing.Short() {
 		t.Skip("process test")
 	}
-	p, err := tfplugin.Start(t.Context(), tfplugin.Config{
-		Name: "fwtest", Path: tfplugintest.Build(t, tfplugintest.Framework), Keeper: []string{os.Args[0], tfplugin.KeeperArg},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	cloud := t.TempDir()
-	configure(t, p, map[string]any{"dir": cloud})
+	p, cloud := startKept(t)
 	box := filepath.Join(t.TempDir(), "state.answers")
 	if err := os.Mkdir(box, 0o700); err != nil {
 		t.Fatal(err)
@@ -121,7 +105,7 @@ func TestKeeperRefusesCreateOfAnotherNote(t *testing.T) {
 	writeNote(t, path, "n1")
 	// The call names n1, read as it is sent; the keeper finds n2.
 	tfplugin.SetNoteRead(t, func(string) { writeNote(t, path, "n2") })
-	_, err = heldCreateUnnoted(p, "0s", path)
+	_, err := heldCreateUnnoted(p, "0s", path)
 	if !errors.Is(err, tfplugin.ErrNotSent) || !strings.Contains(err.Error(), "fwtest_held.a") || !strings.Contains(err.Error(), "noted again since this call was sent") {
 		t.Fatalf("a create for a note noted again since: %v, want ErrNotSent saying so", err)
 	}

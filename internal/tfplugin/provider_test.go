@@ -28,9 +28,22 @@ var testProviders = []tfplugintest.Provider{tfplugintest.Framework, tfplugintest
 // configures it; the process is closed when the test ends.
 func start(t *testing.T, tp tfplugintest.Provider) (*tfplugin.Provider, string) {
 	t.Helper()
-	p, err := tfplugin.Start(t.Context(), tfplugin.Config{
-		Name: tp.Source(), Path: tfplugintest.Build(t, tp), StopGrace: 5 * time.Second,
+	return startConfigured(t, tfplugin.Config{Name: tp.Source(), Path: tfplugintest.Build(t, tp), StopGrace: 5 * time.Second})
+}
+
+// startKept is start of the framework test provider through a journal
+// keeper (this test binary, run as one: TestMain).
+func startKept(t *testing.T) (*tfplugin.Provider, string) {
+	t.Helper()
+	return startConfigured(t, tfplugin.Config{
+		Name: "fwtest", Path: tfplugintest.Build(t, tfplugintest.Framework), Keeper: []string{os.Args[0], tfplugin.KeeperArg},
 	})
+}
+
+// startConfigured is start of the provider cfg launches.
+func startConfigured(t *testing.T, cfg tfplugin.Config) (*tfplugin.Provider, string) {
+	t.Helper()
+	p, err := tfplugin.Start(t.Context(), cfg)
 	if err != nil {
 		t.Fatalf("Start: %v", err)
 	}
