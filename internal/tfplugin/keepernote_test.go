@@ -67,15 +67,9 @@ func TestCreateRefusedWhenNoteMovedBeforeLock(t *testing.T) {
 			} else {
 				tfplugin.SetNoteOpened(t, moveNote(c.how))
 			}
-			p, err := tfplugin.Start(t.Context(), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Close()
-			cloud := t.TempDir()
-			configure(t, p, map[string]any{"dir": cloud})
+			p, cloud := startConfigured(t, cfg)
 			answer := filepath.Join(t.TempDir(), state.AnswerName("fwtest_held.a"))
-			_, err = heldCreate(p, "0s", answer)
+			_, err := heldCreate(p, "0s", answer)
 			if !errors.Is(err, tfplugin.ErrNotSent) {
 				t.Fatalf("a create whose note moved before its lock: %v, want ErrNotSent", err)
 			}
