@@ -68,6 +68,28 @@ func TestUnleasedJobsHoldNoWorkers(t *testing.T) {
 }
 
 // onceClose closes ch the first time it is called.
+// heldPlans are rules whose plans, of the requests only admits, once hold
+// is set, say so on held and wait until release (or their context ends);
+// release is also called when the test ends.
+func heldPlans(t *testing.T, only func(review.PlanRequest) bool) (rules bot.Rules, hold *atomic.Bool, held <-chan struct{}, release func()) {
+	let, heldc := make(chan struct{}), make(chan struct{}, 1)
+	hold = new(atomic.Bool)
+	rules = bot.Rules{Plan: func(ctx context.Context, d review.Deps, req review.PlanRequest) (*review.PlanOutcome, error) {
+		if only(req) && hold.Load() {
+			heldc <- struct{}{}
+			select {
+			case <-let:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		return review.Plan(ctx, d, req)
+	}}
+	release = onceClose(let)
+	t.Cleanup(release)
+	return rules, hold, heldc, release
+}
+
 func onceClose(ch chan struct{}) func() {
 	var done atomic.Bool
 	return func() {

@@ -1,12 +1,9 @@
 package bot_test
 
 import (
-	"context"
 	"strings"
-	"sync/atomic"
 	"testing"
 
-	"github.com/kyku/action/internal/bot"
 	"github.com/kyku/action/internal/review"
 )
 
@@ -26,23 +23,9 @@ func TestRequeuedJobFollowsTheSettingsAsTheyAreWhenItRuns(t *testing.T) {
 		{name: "loosened", before: "required-approvals: 2\n", now: "required-approvals: 1\n", applied: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			// PR 2's plan, once asked for again, holds the state until let.
-			let, held := make(chan struct{}), make(chan struct{}, 1)
-			var hold atomic.Bool
-			rules := bot.Rules{Plan: func(ctx context.Context, d review.Deps, req review.PlanRequest) (*review.PlanOutcome, error) {
-				if req.Number == 2 && hold.Load() {
-					held <- struct{}{}
-					select {
-					case <-let:
-					case <-ctx.Done():
-						return nil, ctx.Err()
-					}
-				}
-				return review.Plan(ctx, d, req)
-			}}
+			// PR 2's plan, once asked for again, holds the state until released.
+			rules, hold, held, release := heldPlans(t, func(req review.PlanRequest) bool { return req.Number == 2 })
 			h, _, _ := s3Project(t, harnessOpts{rules: rules}, tc.before, false, configV1+vmA, configV1+vmB)
-			release := onceClose(let)
-			t.Cleanup(release)
 			openPRs(t, h)
 			hold.Store(true)
 			h.deliver("pull_request", fixtureAction(t, prOpened(t, 2, headA), "synchronize"))

@@ -1,12 +1,9 @@
 package bot_test
 
 import (
-	"context"
 	"strings"
-	"sync/atomic"
 	"testing"
 
-	"github.com/kyku/action/internal/bot"
 	"github.com/kyku/action/internal/bot/settings"
 	"github.com/kyku/action/internal/github/githubtest"
 	"github.com/kyku/action/internal/review"
@@ -27,26 +24,12 @@ func TestWaitingRootCommandFollowsTheSettingsAsTheyAreWhenItRuns(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The root's plan, once asked for again, holds the root's key
-			// until let.
-			let, held := make(chan struct{}), make(chan struct{}, 1)
-			var hold atomic.Bool
-			rules := bot.Rules{Plan: func(ctx context.Context, d review.Deps, req review.PlanRequest) (*review.PlanOutcome, error) {
-				if hold.Load() {
-					held <- struct{}{}
-					select {
-					case <-let:
-					case <-ctx.Done():
-						return nil, ctx.Err()
-					}
-				}
-				return review.Plan(ctx, d, req)
-			}}
+			// until released.
+			rules, hold, held, release := heldPlans(t, func(review.PlanRequest) bool { return true })
 			states, srv := newStateServer(t)
 			states.states["/infra"] = []byte(tofuState)
 			backend := "  backend \"http\" {\n    address = \"" + srv.URL + "/infra\"\n  }"
 			h := newHarness(t, harnessOpts{rules: rules})
-			release := onceClose(let)
-			t.Cleanup(release)
 			h.gh.SetPermission(repoName, "writer", "write")
 			h.gh.SetFile(repoName, defaultBranch, settings.Path, []byte("terraform-roots: true\n"))
 			h.gh.SetFile(repoName, defaultBranch, "infra/main.tf", []byte(rootFiles(backend, "a")))
