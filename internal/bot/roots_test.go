@@ -91,6 +91,27 @@ func remoteState(backend, config string) string {
 	return "data \"terraform_remote_state\" \"net\" {\n  backend = " + backend + "\n  config  = " + config + "\n}\n"
 }
 
+// plannedRootPR is a harness (of opts) whose repository turns Terraform
+// roots on, with the root infra (its state, OpenTofu's, in the http
+// backend states serves) gaining a resource in PR 2, approved, by the
+// author; writer may write. PR 2 is planned when it returns.
+func plannedRootPR(t *testing.T, opts harnessOpts) (*harness, *stateServer) {
+	t.Helper()
+	states, srv := newStateServer(t)
+	states.states["/infra"] = []byte(tofuState)
+	backend := "  backend \"http\" {\n    address = \"" + srv.URL + "/infra\"\n  }"
+	h := newHarness(t, opts)
+	h.gh.SetPermission(repoName, "writer", "write")
+	h.gh.SetFile(repoName, defaultBranch, settings.Path, []byte("terraform-roots: true\n"))
+	h.gh.SetFile(repoName, defaultBranch, "infra/main.tf", []byte(rootFiles(backend, "a")))
+	h.gh.SetFile(repoName, headA, "infra/main.tf", []byte(rootFiles(backend, "a", "b")))
+	h.gh.AddPullRequest(repoName, githubtest.PullRequest{Number: 2, User: "author", HeadSHA: headA, HeadRef: "feature", Files: []string{"infra/main.tf"}})
+	h.gh.AddReview(repoName, 2, githubtest.Review{User: "reviewer", State: "APPROVED", CommitID: headA})
+	h.deliver("pull_request", prOpened(t, 2, headA))
+	h.settle()
+	return h, states
+}
+
 // rootFiles is a Terraform root: its backend block and terraform_data
 // resources (the built-in provider: nothing to install).
 func rootFiles(backend string, resources ...string) string {
@@ -320,18 +341,7 @@ func TestBotAppliesTerraformRootOnComment(t *testing.T) {
 		{"another root named", "network", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			states, srv := newStateServer(t)
-			states.states["/infra"] = []byte(tofuState)
-			backend := "  backend \"http\" {\n    address = \"" + srv.URL + "/infra\"\n  }"
-			h := newHarness(t, harnessOpts{})
-			h.gh.SetPermission(repoName, "writer", "write")
-			h.gh.SetFile(repoName, defaultBranch, settings.Path, []byte("terraform-roots: true\n"))
-			h.gh.SetFile(repoName, defaultBranch, "infra/main.tf", []byte(rootFiles(backend, "a")))
-			h.gh.SetFile(repoName, headA, "infra/main.tf", []byte(rootFiles(backend, "a", "b")))
-			h.gh.AddPullRequest(repoName, githubtest.PullRequest{Number: 2, User: "author", HeadSHA: headA, HeadRef: "feature", Files: []string{"infra/main.tf"}})
-			h.gh.AddReview(repoName, 2, githubtest.Review{User: "reviewer", State: "APPROVED", CommitID: headA})
-			h.deliver("pull_request", prOpened(t, 2, headA))
-			h.settle()
+			h, states := plannedRootPR(t, harnessOpts{})
 			h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply -p "+tt.project, 701))
 			h.settle()
 			states.mu.Lock()

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/kyku/action/internal/bot/settings"
-	"github.com/kyku/action/internal/github/githubtest"
 	"github.com/kyku/action/internal/review"
 )
 
@@ -26,18 +25,7 @@ func TestWaitingRootCommandFollowsTheSettingsAsTheyAreWhenItRuns(t *testing.T) {
 			// The root's plan, once asked for again, holds the root's key
 			// until released.
 			rules, hold, held, release := heldPlans(t, func(review.PlanRequest) bool { return true })
-			states, srv := newStateServer(t)
-			states.states["/infra"] = []byte(tofuState)
-			backend := "  backend \"http\" {\n    address = \"" + srv.URL + "/infra\"\n  }"
-			h := newHarness(t, harnessOpts{rules: rules})
-			h.gh.SetPermission(repoName, "writer", "write")
-			h.gh.SetFile(repoName, defaultBranch, settings.Path, []byte("terraform-roots: true\n"))
-			h.gh.SetFile(repoName, defaultBranch, "infra/main.tf", []byte(rootFiles(backend, "a")))
-			h.gh.SetFile(repoName, headA, "infra/main.tf", []byte(rootFiles(backend, "a", "b")))
-			h.gh.AddPullRequest(repoName, githubtest.PullRequest{Number: 2, User: "author", HeadSHA: headA, HeadRef: "feature", Files: []string{"infra/main.tf"}})
-			h.gh.AddReview(repoName, 2, githubtest.Review{User: "reviewer", State: "APPROVED", CommitID: headA})
-			h.deliver("pull_request", prOpened(t, 2, headA))
-			h.settle()
+			h, states := plannedRootPR(t, harnessOpts{rules: rules})
 			hold.Store(true)
 			h.deliver("pull_request", fixtureAction(t, prOpened(t, 2, headA), "synchronize"))
 			waitFor(t, "the root's plan never ran again", held)
