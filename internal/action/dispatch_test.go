@@ -124,14 +124,7 @@ func TestDispatchedApplyIsOfTheHeadTheBotPinned(t *testing.T) {
 	in["INPUT_HEAD-SHA"] = shaA
 	before := f.serial()
 	r := f.run("workflow_dispatch", dispatchEvent(t, "kyku[bot]"), in)
-	wantCode(t, r, 0)
-	wantOutputs(t, r, map[string]string{"applied": "false"})
-	if got := f.serial(); got != before {
-		t.Errorf("state serial %d → %d: a head pushed after the comment was applied", before, got)
-	}
-	if !strings.Contains(r.summary, "head moved to `"+shaB[:7]+"`") {
-		t.Errorf("the summary does not say the head moved:\n%s", r.summary)
-	}
+	wantHeadMovedRefusal(t, f, r, before)
 
 	in["INPUT_HEAD-SHA"] = "main"
 	r = f.run("workflow_dispatch", dispatchEvent(t, "kyku[bot]"), in)

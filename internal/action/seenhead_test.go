@@ -18,14 +18,7 @@ func TestCommentApplyIsOfTheHeadAtTheRunsStart(t *testing.T) {
 	f := headMovesAtTheSecondRead(t)
 	before := f.serial()
 	r := f.run("issue_comment", commentEvent(t, 2, "hubot", "/kyku apply -e prod", 7101), map[string]string{"GITHUB_ACTOR": "hubot"})
-	wantCode(t, r, 0)
-	wantOutputs(t, r, map[string]string{"applied": "false"})
-	if got := f.serial(); got != before {
-		t.Errorf("state serial %d → %d: the head pushed after the comment was applied", before, got)
-	}
-	if !strings.Contains(r.summary, "head moved to `"+shaB[:7]+"`") {
-		t.Errorf("the summary does not say the head moved:\n%s", r.summary)
-	}
+	wantHeadMovedRefusal(t, f, r, before)
 }
 
 // TestDispatchWithoutHeadSHAIsOfTheHeadAtTheRunsStart: a dispatched
@@ -36,10 +29,18 @@ func TestDispatchWithoutHeadSHAIsOfTheHeadAtTheRunsStart(t *testing.T) {
 	f := headMovesAtTheSecondRead(t)
 	before := f.serial()
 	r := f.run("workflow_dispatch", dispatchEvent(t, "kyku[bot]"), dispatchInputs("apply", "2", "hubot"))
+	wantHeadMovedRefusal(t, f, r, before)
+}
+
+// wantHeadMovedRefusal: run r, of f whose state had serial before,
+// succeeded without applying, wrote no state, and its summary says the
+// head moved to shaB.
+func wantHeadMovedRefusal(t *testing.T, f *fixture, r result, before int64) {
+	t.Helper()
 	wantCode(t, r, 0)
 	wantOutputs(t, r, map[string]string{"applied": "false"})
 	if got := f.serial(); got != before {
-		t.Errorf("state serial %d → %d: the head pushed during the run was applied", before, got)
+		t.Errorf("state serial %d → %d: a head pushed after the apply was asked for was applied", before, got)
 	}
 	if !strings.Contains(r.summary, "head moved to `"+shaB[:7]+"`") {
 		t.Errorf("the summary does not say the head moved:\n%s", r.summary)
