@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
-
-	"github.com/kyku/action/internal/github/githubtest"
 )
 
 // TestPlanAfterAnUpgradeReadsKykusTypesAgain: the Action records its
@@ -17,15 +15,7 @@ import (
 func TestPlanAfterAnUpgradeReadsKykusTypesAgain(t *testing.T) {
 	f := newFixture(t)
 	f.version = "v1.0.0 1111111"
-	f.setRef(defaultRef, f.config("web"))
-	f.setCheckout(f.config("web"))
-	f.setRef(shaA, f.config("web", "worker"))
-	f.setRef(shaB, f.config("web", "worker", "cache"))
-	f.addPR(2, shaA)
-	f.srv.SetPermission(repoName, "hubot", "write")
-	f.srv.SetPermission(repoName, "octocat", "write")
-	wantCode(t, f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), nil), 0)
-	f.srv.AddReview(repoName, 2, githubtest.Review{User: "octocat", State: "APPROVED", CommitID: shaA})
+	approvedAt(t, f, shaA)
 	r := f.run("issue_comment", commentEvent(t, 2, "hubot", "/kyku apply -e prod", 7002), map[string]string{"GITHUB_ACTOR": "hubot"})
 	wantCode(t, r, 0)
 	wantOutputs(t, r, map[string]string{"applied": "true"})

@@ -77,15 +77,22 @@ func headMovesAtTheSecondRead(t *testing.T) *fixture {
 // hubot and octocat may write.
 func approvedHead(t *testing.T) *fixture {
 	t.Helper()
-	f := newFixture(t)
+	return approvedAt(t, newFixture(t), shaB)
+}
+
+// approvedAt is f with the default branch at web, shaA adding worker and
+// shaB cache, PR 2's head at head, planned and approved by octocat;
+// hubot and octocat may write.
+func approvedAt(t *testing.T, f *fixture, head string) *fixture {
+	t.Helper()
 	f.setRef(defaultRef, f.config("web"))
 	f.setCheckout(f.config("web"))
 	f.setRef(shaA, f.config("web", "worker"))
 	f.setRef(shaB, f.config("web", "worker", "cache"))
-	f.addPR(2, shaB)
+	f.addPR(2, head)
 	f.srv.SetPermission(repoName, "hubot", "write")
 	f.srv.SetPermission(repoName, "octocat", "write")
-	wantCode(t, f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaB), nil), 0)
-	f.srv.AddReview(repoName, 2, githubtest.Review{User: "octocat", State: "APPROVED", CommitID: shaB})
+	wantCode(t, f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, head), nil), 0)
+	f.srv.AddReview(repoName, 2, githubtest.Review{User: "octocat", State: "APPROVED", CommitID: head})
 	return f
 }
