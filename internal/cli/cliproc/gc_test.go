@@ -126,10 +126,10 @@ func TestProviderStartDropsBudget(t *testing.T) {
 	if p, l := gcSettings(); p != gcLargePercent || l != math.MaxInt64 {
 		t.Errorf("after a provider started: GOGC %d, limit %d; want GOGC=%d and no limit", p, l, gcLargePercent)
 	}
-	runtime.GC()
-	time.Sleep(100 * time.Millisecond)
-	if p, l := gcSettings(); p != gcLargePercent || l != math.MaxInt64 {
-		t.Errorf("after the next collection: GOGC %d, limit %d; want GOGC=%d and no limit still", p, l, gcLargePercent)
+	// The test's live heap is a few MB: the next collections leave gcRoom.
+	waitForPercent(t, "after the next collection", func(p int) bool { return p > gcLargePercent })
+	if p, l := gcSettings(); p < gcRoom*100/(64<<20) || l != math.MaxInt64 {
+		t.Errorf("after the next collection: GOGC %d, limit %d; want room for %d MiB (GOGC of %d or more for a live heap under 64 MiB) and no limit", p, l, gcRoom>>20, gcRoom*100/(64<<20))
 	}
 
 	// A provider started once the budget gave way for its small ratio.
@@ -170,12 +170,57 @@ func TestLargeHeapRaisesRatio(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	runtime.KeepAlive(live)
 	runtime.GC()
-	time.Sleep(100 * time.Millisecond)
+	if p, _ := gcSettings(); p != gcLargePercent {
+		t.Errorf("a live heap of %d MiB, collected again: GOGC %d, want %d (more than gcRoom live)", gcLargeHeap>>20, p, gcLargePercent)
+	}
+	runtime.KeepAlive(live)
+	// The heap shrank: the collector leaves gcRoom again, and a provider
+	// started changes nothing.
+	waitForPercent(t, "after the heap shrank", func(p int) bool { return p > gcLargePercent })
 	providerStarted(5678)
-	if p, l := gcSettings(); p != gcLargePercent || l != math.MaxInt64 {
-		t.Errorf("after the heap shrank and another provider started: GOGC %d, limit %d; want GOGC=%d still", p, l, gcLargePercent)
+	if p, l := gcSettings(); p <= gcLargePercent || l != math.MaxInt64 {
+		t.Errorf("after the heap shrank and another provider started: GOGC %d, limit %d; want more than %d, no limit", p, l, gcLargePercent)
+	}
+}
+
+// waitForPercent collects until the ratio the collector runs at satisfies
+// ok (the settings follow each collection, from its cleanup), or fails.
+func waitForPercent(t *testing.T, when string, ok func(int) bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		p, _ := gcSettings()
+		if ok(p) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: GOGC %d", when, p)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestRoomPercent: the ratio set after a collection in a provider run
+// lets the run allocate the larger of its live heap and gcRoom.
+func TestRoomPercent(t *testing.T) {
+	for _, c := range []struct {
+		live uint64
+		want int
+	}{
+		{0, 10_000},
+		{512 << 10, 10_000}, // a hundredfold at most
+		{1 << 20, 9_600},    // 96 MiB of room
+		{32 << 20, 300},     // 96 MiB of room
+		{48 << 20, 200},     // 96 MiB of room
+		{gcRoom, 100},       // its own size, as Go's default
+		{500 << 20, 100},    // its own size
+		{gcLargeHeap, 100},  // its own size
+	} {
+		if got := roomPercent(c.live); got != c.want {
+			t.Errorf("roomPercent(%d MiB) = %d, want %d", c.live>>20, got, c.want)
+		}
 	}
 }
 
