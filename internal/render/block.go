@@ -162,7 +162,8 @@ func entryLines(out []hereLine, e entry, v any, refs map[string]string) []hereLi
 		out = append(out, nestedLines(v, e.depth+1, e.path, refs)...)
 		return append(out, hereLine{mark: ' ', text: e.ind + close, tail: e.tail})
 	}
-	if lines, multi := textLines(v); multi {
+	if multiline(v) {
+		lines, _ := textLines(v)
 		out = append(out, hereLine{mark: ' ', text: e.ind + e.label + "<<-EOT", ref: ref, opens: true})
 		for _, l := range lines {
 			out = append(out, hereLine{mark: ' ', text: e.ind + indentStep + l})
