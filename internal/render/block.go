@@ -131,13 +131,23 @@ func nestedLines(v any, depth int, path string, refs map[string]string) []hereLi
 	ind := strings.Repeat(indentStep, depth)
 	var out []hereLine
 	switch x := v.(type) {
+	// an entry's path serves only to find its reference: without any
+	// (most changes), none is made
 	case []any:
 		for i, e := range x {
-			out = entryLines(out, entry{ind, "", ",", depth, path + "[" + strconv.Itoa(i) + "]"}, e, refs)
+			var p string
+			if len(refs) > 0 {
+				p = path + "[" + strconv.Itoa(i) + "]"
+			}
+			out = entryLines(out, entry{ind, "", ",", depth, p}, e, refs)
 		}
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(x)) {
-			out = entryLines(out, entry{ind, keyText(k) + ": ", "", depth, path + "." + k}, x[k], refs)
+			var p string
+			if len(refs) > 0 {
+				p = path + "." + k
+			}
+			out = entryLines(out, entry{ind, keyText(k) + ": ", "", depth, p}, x[k], refs)
 		}
 	}
 	return out
