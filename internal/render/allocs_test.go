@@ -32,6 +32,6 @@ func TestCreateBlockRendersEntriesOnce(t *testing.T) {
 	}
 }
 
-// maxCreateAllocs is 27 and a margin (it was 63 when each entry was rendered
+// maxCreateAllocs is 27 and a margin of one (it was 63 when each entry was rendered
 // twice and the map once more, whole, and each made its path).
-const maxCreateAllocs = 32
+const maxCreateAllocs = 28
