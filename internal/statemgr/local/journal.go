@@ -37,14 +37,15 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 	}()
 	line, err := state.AppendEntry((*buf)[:0], e)
 	*buf = line[:0] // grown, if it had to: the next Append starts there
-	if err == nil {
+	if err == nil && b.opts.Codec != nil { // in clear: no label to make
 		line, err = statemgr.Seal(ctx, b.opts.Codec, statemgr.JournalLabel(b.env), line)
 	}
 	if err != nil {
 		return fmt.Errorf("append journal: encode entry %d: %w", e.Seq, err)
 	}
 	line = append(line, '\n')
-	done := make(chan error, 1)
+	done := doneChans.Get().(chan error)
+	defer doneChans.Put(done) // empty again: its one answer is received below
 	b.pendMu.Lock()
 	b.pending = append(b.pending, pendingLine{line: line, done: done})
 	if b.flushing {
@@ -57,7 +58,7 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 	b.pendMu.Lock()
 	for len(b.pending) > 0 {
 		batch := b.pending
-		b.pending = nil
+		b.pending, b.spare = b.spare, nil
 		b.pendMu.Unlock() // appends arriving now queue for the next batch
 		b.journalMu.Lock()
 		err := b.writeBatch(batch)
@@ -65,12 +66,19 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 		for _, p := range batch {
 			p.done <- err
 		}
+		clear(batch) // their lines and channels are their appends' again
 		b.pendMu.Lock()
+		b.spare = batch[:0]
 	}
 	b.flushing = false
 	b.pendMu.Unlock()
 	return <-done
 }
+
+// doneChans holds the channels an Append waits on for its commit: each
+// gets one answer, which its Append receives before it returns the
+// channel, so the next Append can wait on it (two appends a create).
+var doneChans = sync.Pool{New: func() any { return make(chan error, 1) }}
 
 // lineBufs holds the buffers Append encodes entries into: an entry's line
 // is dead once its commit returned (Append waits for it), so the buffer
