@@ -37,7 +37,8 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 	}()
 	line, err := state.AppendEntry((*buf)[:0], e)
 	*buf = line[:0] // grown, if it had to: the next Append starts there
-	if err == nil && b.opts.Codec != nil { // in clear: no label to make
+	// in clear, Seal would return line as it is: no label to make for it
+	if err == nil && b.opts.Codec != nil {
 		line, err = statemgr.Seal(ctx, b.opts.Codec, statemgr.JournalLabel(b.env), line)
 	}
 	if err != nil {
