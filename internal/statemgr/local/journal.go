@@ -45,8 +45,9 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 		return fmt.Errorf("append journal: encode entry %d: %w", e.Seq, err)
 	}
 	line = append(line, '\n')
-	done := doneChans.Get().(chan error)
-	defer doneChans.Put(done) // empty again: its one answer is received below
+	// a channel of its own, not one pooled: a channel made in a synctest
+	// bubble (the tests of the packages above) serves only that bubble
+	done := make(chan error, 1)
 	b.pendMu.Lock()
 	b.pending = append(b.pending, pendingLine{line: line, done: done})
 	if b.flushing {
@@ -69,17 +70,16 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 		}
 		clear(batch) // their lines and channels are their appends' again
 		b.pendMu.Lock()
-		b.spare = batch[:0]
+		if b.pending == nil { // none came meanwhile: the next takes this list
+			b.pending = batch[:0]
+		} else {
+			b.spare = batch[:0]
+		}
 	}
 	b.flushing = false
 	b.pendMu.Unlock()
 	return <-done
 }
-
-// doneChans holds the channels an Append waits on for its commit: each
-// gets one answer, which its Append receives before it returns the
-// channel, so the next Append can wait on it (two appends a create).
-var doneChans = sync.Pool{New: func() any { return make(chan error, 1) }}
 
 // lineBufs holds the buffers Append encodes entries into: an entry's line
 // is dead once its commit returned (Append waits for it), so the buffer
