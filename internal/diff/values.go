@@ -15,15 +15,27 @@ import (
 // every planned value that is set. Top-level attributes in sensitive are
 // masked.
 func Values(prior, planned map[string]any, sensitive []string) []plan.PropChange {
-	keys := make(map[string]bool, len(planned)+len(prior))
+	// the names of both, sorted, each once (no set made of them: this
+	// runs for every resource planned)
+	var small [16]string // most resources have few: sorted without allocating
+	keys := small[:0]
+	if n := len(planned) + len(prior); n > len(small) {
+		keys = make([]string, 0, n)
+	}
 	for k := range planned {
-		keys[k] = true
+		keys = append(keys, k)
 	}
 	for k := range prior {
-		keys[k] = true
+		if _, ok := planned[k]; !ok {
+			keys = append(keys, k)
+		}
 	}
+	slices.Sort(keys)
 	var out []plan.PropChange
-	for _, name := range sortedKeys(keys) {
+	if prior == nil {
+		out = make([]plan.PropChange, 0, len(keys)) // a create: one a name at most
+	}
+	for _, name := range keys {
 		n := len(out)
 		if prior == nil {
 			if v := planned[name]; !isEmpty(v) {
@@ -37,6 +49,9 @@ func Values(prior, planned map[string]any, sensitive []string) []plan.PropChange
 				out[i].Sensitive = true
 			}
 		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

@@ -280,7 +280,7 @@ func (x *execution) collect(res *Result, errs map[int]error) {
 	for id, err := range errs {
 		failed[x.owner[id]] = err
 	}
-	done := map[int]bool{}
+	done := make([]bool, len(x.p.Changes)) // by change index: a replace has two tasks
 	for _, ci := range x.owner {
 		if ci < 0 || done[ci] {
 			continue

@@ -27,7 +27,7 @@ func (x *planning) refuse() []plan.Change {
 		}
 	}
 	destroys := x.e.destroyChanges(x.st, func(name string) bool { return x.cfg.Resource(name) != nil || !x.keep(name) }, x.objs, x.gone, x.cfg.Forgets)
-	x.e.refuseKeptDeletes(&x.diags, x.cfg, x.st, slices.Concat(x.p.Changes, destroys))
+	x.e.refuseKeptDeletes(&x.diags, x.cfg, x.st, x.p.Changes, destroys)
 	checkCloudNames(&x.diags, x.cfg, x.st, x.p.Changes)
 	refuseChangedCountReads(&x.diags, x.cfg, x.p.Changes)
 	refuseProtectedDestroys(&x.diags, x.st, destroys)

@@ -189,7 +189,7 @@ func (x *planning) planLevelResource(ctx context.Context, r *config.Resource, le
 		return res
 	}
 	if kept != nil {
-		desired = copyTree(desired).(map[string]any) // the plan keeps and changes them
+		desired = kept.handOver() // the plan keeps and changes them
 	}
 	res.touched = true
 	res.ch.Basis = x.basisPlanned(r, desired)

@@ -18,6 +18,9 @@ import (
 // changed (a set), at the element that holds the value. Properties in
 // skip (the sensitive ones) have none.
 func references(cfg, resolved, planned map[string]any, skip []string) map[string]string {
+	if !hasTemplate(cfg) {
+		return nil // nothing read a reference (most resources): no paths to make
+	}
 	out := map[string]string{}
 	for _, k := range slices.Sorted(maps.Keys(cfg)) {
 		if !slices.Contains(skip, k) {
@@ -80,6 +83,24 @@ func refsIn(out map[string]string, path string, c, r, p any) {
 			refsIn(out, path+"."+k, x[k], rm[k], pm[k])
 		}
 	}
+}
+
+// hasTemplate reports whether v, as configured, holds a template (a
+// value that reads a reference) anywhere.
+func hasTemplate(v any) bool {
+	switch x := v.(type) {
+	case *value.Template:
+		return true
+	case []any:
+		return slices.ContainsFunc(x, hasTemplate)
+	case map[string]any:
+		for _, e := range x {
+			if hasTemplate(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // asPlanned is a value as a plan shows it: a string interpolating a

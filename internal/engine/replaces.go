@@ -105,17 +105,24 @@ func createFirst(cfg *config.Config, changes []plan.Change) map[string]bool {
 // as it is, or outside --target — uses it, where the cloud does not delete
 // an object in use (provider.TypeSchema.KeptBy). What uses the object is what its
 // users hold in state, as the cloud does; a user destroyed or replaced
-// goes first. changes are the plan's, destroys included.
-func (e *Engine) refuseKeptDeletes(diags *diag.Diagnostics, cfg *config.Config, st *state.File, changes []plan.Change) {
-	first := map[string]bool{} // destroyed (or replaced) before what they use
-	for _, c := range changes {
-		if c.Action == plan.Replace || c.Action == plan.Destroy || c.Action == plan.Forget {
-			first[c.ResourceID] = true
-		}
-	}
-	for _, c := range changes {
+// goes first. changes are the plan's, destroys those it adds (only a
+// change of changes can be such a replace).
+func (e *Engine) refuseKeptDeletes(diags *diag.Diagnostics, cfg *config.Config, st *state.File, changes, destroys []plan.Change) {
+	var first map[string]bool // destroyed (or replaced) before what they use; made once needed
+	for i := range changes {
+		c := &changes[i]
 		if c.Action != plan.Replace || c.ReplaceOrder != plan.DestroyBeforeCreate || c.ProviderID == "" {
 			continue
+		}
+		if first == nil {
+			first = map[string]bool{}
+			for _, cs := range [][]plan.Change{changes, destroys} {
+				for k := range cs {
+					if a := cs[k].Action; a == plan.Replace || a == plan.Destroy || a == plan.Forget {
+						first[cs[k].ResourceID] = true
+					}
+				}
+			}
 		}
 		typ := c.Type
 		if c.PriorType != "" {

@@ -36,6 +36,10 @@ type resolution struct {
 	// that the later checks of an untouched resource against its last
 	// apply take its digest rather than make it twice more.
 	basis *state.Basis
+	// given says props were handed to the plan of a touched resource,
+	// to keep and change (handOver): a later take (a plan made again,
+	// with more read) resolves anew.
+	given bool
 }
 
 type lookupAnswer struct {
@@ -74,11 +78,12 @@ func (m resolveMemo) resolve(diags *diag.Diagnostics, r *config.Resource, lookup
 
 // take is resolve without the copy: when the properties are settle's
 // resolution's, kept is that resolution and they are to read only (the
-// caller copies them with copyTree before it keeps or changes them; for
+// caller takes them with handOver before it keeps or changes them; for
 // a resource taken from state it does neither). A plan of thousands of
-// untouched resources copied each one's twice for nothing.
+// untouched resources copied each one's twice for nothing, and one of
+// thousands of creates each one's once.
 func (m resolveMemo) take(diags *diag.Diagnostics, r *config.Resource, lookup value.Lookup, secret func(value.Ref) bool) (props map[string]any, unknown, ok bool, kept *resolution) {
-	if res := m[r.Name]; res != nil && res.sameAnswers(lookup) {
+	if res := m[r.Name]; res != nil && !res.given && res.sameAnswers(lookup) {
 		return res.props, res.unknown, true, res
 	}
 	props, unknown, ok = resolveProps(diags, r, lookup, secret)
@@ -92,6 +97,16 @@ func (kept *resolution) basisOf() *state.Basis {
 		return nil
 	}
 	return kept.basis
+}
+
+// handOver gives kept's properties to the caller to keep and change:
+// the plan of a touched resource takes them as they are rather than a
+// copy (its only other user would be a plan made again, which resolves
+// anew). Only the goroutine planning kept's resource calls it, after its
+// last read of them.
+func (kept *resolution) handOver() map[string]any {
+	kept.given = true
+	return kept.props
 }
 
 // sameAnswers reports whether lookup answers res's questions as they

@@ -134,3 +134,41 @@ func TestTakeSharesSettlesResolution(t *testing.T) {
 		t.Errorf("another answer: network %v, want vpc-2", got)
 	}
 }
+
+// TestHandOverGivesSettlesPropertiesOnce: the plan of a touched resource
+// takes settle's properties themselves, uncopied (handOver), to keep and
+// change; a later take (the plan made again) resolves anew rather than
+// hand the same maps out twice.
+func TestHandOverGivesSettlesPropertiesOnce(t *testing.T) {
+	lookup := func(r value.Ref) (any, bool) {
+		if r.Resource == "net" && r.Attr == "id" {
+			return "vpc-1", true
+		}
+		return nil, false
+	}
+	evals := 0
+	r := &config.Resource{Name: "web", Type: "Server", Properties: map[string]any{"web": countingExpr{&evals}}}
+	var ds diag.Diagnostics
+	res, _, _, ok := resolveRecorded(&ds, r, lookup)
+	if !ok {
+		t.Fatal("settle failed")
+	}
+	memo := resolveMemo{r.Name: res}
+	_, _, _, kept := memo.take(&ds, r, lookup, nil)
+	if kept != res {
+		t.Fatalf("kept %p, want settle's %p", kept, res)
+	}
+	given := kept.handOver()
+	if reflect.ValueOf(given).UnsafePointer() != reflect.ValueOf(res.props).UnsafePointer() {
+		t.Error("handOver copied the properties, want settle's")
+	}
+	given["web"].(map[string]any)["network"] = "changed" // the plan's to change
+
+	again, _, ok, kept := memo.take(&ds, r, lookup, nil)
+	if !ok || kept != nil {
+		t.Fatalf("after handOver: kept %p, want a resolution anew", kept)
+	}
+	if got := again["web"].(map[string]any)["network"]; got != "vpc-1" || evals != 2 {
+		t.Errorf("after handOver: network %v after %d evaluations, want vpc-1 after 2", got, evals)
+	}
+}

@@ -64,9 +64,13 @@ func planWithin(within map[string][]string) (out map[string][]string, whole []st
 // recorded (was, wasWithin), less the properties secret whole for any
 // reason (whole, or either of those).
 func secretWithin(r *config.Resource, was []string, wasWithin map[string][]string, whole ...[]string) map[string][]string {
+	if len(r.SensitiveWithin) == 0 && len(wasWithin) == 0 {
+		return nil // no part of anything is secret alone (most resources): nothing to list
+	}
 	named, unread := planWithin(wasWithin)
-	whole = append(whole, wholeOf(was, named), wholeOf(r.Sensitive, r.SensitiveWithin), unread)
-	return partlySecret(unionWithin(r.SensitiveWithin, named), whole...)
+	all := make([][]string, 0, len(whole)+3) // whole itself stays the caller's (on its stack)
+	all = append(append(all, whole...), wholeOf(was, named), wholeOf(r.Sensitive, r.SensitiveWithin), unread)
+	return partlySecret(unionWithin(r.SensitiveWithin, named), all...)
 }
 
 // unionWithin is the paths of a and b by property, each path once (a

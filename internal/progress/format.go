@@ -12,30 +12,60 @@ import (
 // ("340ms"), tenths of a second under a minute ("1.2s"), whole seconds above
 // ("2m05s", "1h02m03s").
 func FormatElapsed(d time.Duration) string {
+	var b [24]byte
+	return string(appendElapsed(b[:0], d))
+}
+
+// appendElapsed appends FormatElapsed(d) to b.
+func appendElapsed(b []byte, d time.Duration) []byte {
 	if d < 0 {
 		d = 0
 	}
 	if r := d.Round(time.Millisecond); r < time.Second {
-		return fmt.Sprintf("%dms", r.Milliseconds())
+		return append(strconv.AppendInt(b, r.Milliseconds(), 10), "ms"...)
 	}
 	if r := d.Round(100 * time.Millisecond); r < time.Minute {
 		tenths := r.Milliseconds() / 100
-		return fmt.Sprintf("%d.%ds", tenths/10, tenths%10)
+		b = strconv.AppendInt(b, tenths/10, 10)
+		b = append(b, '.')
+		b = strconv.AppendInt(b, tenths%10, 10)
+		return append(b, 's')
 	}
 	s := int64(d.Round(time.Second).Seconds())
-	if s < 3600 {
-		return fmt.Sprintf("%dm%02ds", s/60, s%60)
+	if s >= 3600 {
+		b = strconv.AppendInt(b, s/3600, 10)
+		b = append(b, 'h')
+		b = twoDigits(b, s/60%60)
+	} else {
+		b = strconv.AppendInt(b, s/60, 10)
 	}
-	return fmt.Sprintf("%dh%02dm%02ds", s/3600, s/60%60, s%60)
+	b = append(b, 'm')
+	b = twoDigits(b, s%60)
+	return append(b, 's')
+}
+
+// twoDigits appends n (0 to 99) as two digits.
+func twoDigits(b []byte, n int64) []byte {
+	return append(b, byte('0'+n/10), byte('0'+n%10))
 }
 
 // subject is `create Vpc "main-vpc"`; an instance is named by its address
 // as written (`create Vm web[0]`, `create SecurityGroup edge["a"]`).
 func subject(e Event) string {
+	return string(appendSubject(nil, e))
+}
+
+// appendSubject appends subject(e) to b (%q without fmt: one line per
+// event of thousands).
+func appendSubject(b []byte, e Event) []byte {
+	b = append(b, e.Action.String()...)
+	b = append(b, ' ')
+	b = append(b, e.Type...)
+	b = append(b, ' ')
 	if instanceAddress(e.Name) {
-		return e.Action.String() + " " + e.Type + " " + e.Name
+		return append(b, e.Name...)
 	}
-	return e.Action.String() + " " + e.Type + " " + strconv.Quote(e.Name) // %q without fmt: one line per event of thousands
+	return strconv.AppendQuote(b, e.Name)
 }
 
 // instanceAddress reports whether name is name[index] or name["key"] in
@@ -98,11 +128,7 @@ func describe(e Event, failedWord string) string {
 		}
 		return s
 	case Done:
-		s := "done in " + FormatElapsed(e.Elapsed)
-		if e.ID != "" {
-			s += " (id " + e.ID + ")"
-		}
-		return s
+		return string(appendDone(nil, e))
 	case Failed:
 		s := failedWord + " after " + FormatElapsed(e.Elapsed)
 		if msg := errText(e.Err); msg != "" {
@@ -116,4 +142,14 @@ func describe(e Event, failedWord string) string {
 		return "skipped"
 	}
 	return e.Kind.String()
+}
+
+// appendDone appends describe(e, …) of a Done event to b: "done in 1.2s
+// (id 1001)".
+func appendDone(b []byte, e Event) []byte {
+	b = appendElapsed(append(b, "done in "...), e.Elapsed)
+	if e.ID != "" {
+		b = append(append(append(b, " (id "...), e.ID...), ')')
+	}
+	return b
 }

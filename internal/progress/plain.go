@@ -1,9 +1,11 @@
 package progress
 
 import (
+	"bytes"
 	"io"
 	"sync"
 	"time"
+	"unicode"
 )
 
 // Plain prints one line per event with no ANSI sequences, for CI logs.
@@ -36,7 +38,23 @@ func NewPlain(w io.Writer, opts Options) *Plain {
 // PlainLine is the log line for e, without the trailing newline, e.g.
 // `create Vpc "main-vpc": done in 1.2s (id 1001)`.
 func PlainLine(e Event) string {
-	return oneLine(subject(e) + ": " + describe(e, "FAILED"))
+	return string(appendPlainLine(nil, e))
+}
+
+// appendPlainLine appends PlainLine(e) to b: an apply writes two lines a
+// resource, so they are made in place rather than of strings joined.
+func appendPlainLine(b []byte, e Event) []byte {
+	start := len(b)
+	b = append(appendSubject(b, e), ": "...)
+	if e.Kind == Done {
+		b = appendDone(b, e)
+	} else {
+		b = append(b, describe(e, "FAILED")...)
+	}
+	if bytes.IndexFunc(b[start:], unicode.IsControl) >= 0 {
+		b = append(b[:start], oneLine(string(b[start:]))...)
+	}
+	return b
 }
 
 // Event writes the line for e, within flushAfter. Write errors are
@@ -45,10 +63,9 @@ func (p *Plain) Event(e Event) {
 	if e.Err != nil { // the book builds its scrubber only when asked
 		e.Err = p.secrets.Known().Error(e.Err)
 	}
-	line := PlainLine(e)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.buf = append(append(p.buf, line...), '\n')
+	p.buf = append(appendPlainLine(p.buf, e), '\n')
 	switch {
 	case p.closed || len(p.buf) >= flushAt:
 		p.flushLocked()

@@ -95,6 +95,9 @@ func TestFormatElapsed(t *testing.T) {
 		{ms(59960), "1m00s"},
 		{ms(64300), "1m04s"},
 		{time.Hour + 2*time.Minute + 3*time.Second, "1h02m03s"},
+		{3599 * time.Second, "59m59s"},
+		{time.Hour, "1h00m00s"},
+		{100*time.Hour + 5*time.Second, "100h00m05s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.d.String(), func(t *testing.T) {

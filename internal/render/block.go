@@ -131,13 +131,23 @@ func nestedLines(v any, depth int, path string, refs map[string]string) []hereLi
 	ind := strings.Repeat(indentStep, depth)
 	var out []hereLine
 	switch x := v.(type) {
+	// an entry's path serves only to find its reference: without any
+	// (most changes), none is made
 	case []any:
 		for i, e := range x {
-			out = entryLines(out, entry{ind, "", ",", depth, path + "[" + strconv.Itoa(i) + "]"}, e, refs)
+			var p string
+			if len(refs) > 0 {
+				p = path + "[" + strconv.Itoa(i) + "]"
+			}
+			out = entryLines(out, entry{ind, "", ",", depth, p}, e, refs)
 		}
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(x)) {
-			out = entryLines(out, entry{ind, keyText(k) + ": ", "", depth, path + "." + k}, x[k], refs)
+			var p string
+			if len(refs) > 0 {
+				p = path + "." + k
+			}
+			out = entryLines(out, entry{ind, keyText(k) + ": ", "", depth, p}, x[k], refs)
 		}
 	}
 	return out
@@ -162,7 +172,8 @@ func entryLines(out []hereLine, e entry, v any, refs map[string]string) []hereLi
 		out = append(out, nestedLines(v, e.depth+1, e.path, refs)...)
 		return append(out, hereLine{mark: ' ', text: e.ind + close, tail: e.tail})
 	}
-	if lines, multi := textLines(v); multi {
+	if multiline(v) {
+		lines, _ := textLines(v)
 		out = append(out, hereLine{mark: ' ', text: e.ind + e.label + "<<-EOT", ref: ref, opens: true})
 		for _, l := range lines {
 			out = append(out, hereLine{mark: ' ', text: e.ind + indentStep + l})

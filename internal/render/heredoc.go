@@ -46,21 +46,30 @@ func heredoc(a plan.Action, old, new any) ([]hereLine, bool) {
 	case plan.Destroy, plan.Forget:
 		return plainLines(old)
 	}
-	ol, oMulti := textLines(old)
-	nl, nMulti := textLines(new)
-	if !oMulti && !nMulti {
+	if !multiline(old) && !multiline(new) {
 		return nil, false
 	}
+	ol, _ := textLines(old)
+	nl, _ := textLines(new)
 	return lineDiff(unmarked(ol), unmarked(nl)), true
 }
 
 // plainLines are v's lines, all marked ' ', when v is a string of several.
 func plainLines(v any) ([]hereLine, bool) {
-	lines, multi := textLines(v)
-	if !multi {
+	if !multiline(v) {
 		return nil, false
 	}
+	lines, _ := textLines(v)
 	return unmarked(lines), true
+}
+
+// multiline reports whether v shows as several lines (a heredoc): a
+// string with a line break that is known. The checks ask it first, so
+// that a value shown on one line is not rendered only to be dropped (a
+// create's list or map was rendered whole as JSON to learn that).
+func multiline(v any) bool {
+	s, ok := v.(string)
+	return ok && strings.Contains(s, "\n") && !strings.Contains(s, knownAfterApply)
 }
 
 // textLines are the lines v shows as, control characters escaped, and
@@ -69,11 +78,10 @@ func textLines(v any) ([]string, bool) {
 	if v == nil {
 		return nil, false
 	}
-	s, ok := v.(string)
-	if !ok || !strings.Contains(s, "\n") || strings.Contains(s, knownAfterApply) {
+	if !multiline(v) {
 		return []string{valueText(v)}, false
 	}
-	lines := strings.Split(strings.TrimSpace(s), "\n")
+	lines := strings.Split(strings.TrimSpace(v.(string)), "\n")
 	for i, l := range lines {
 		lines[i] = oneLine(l)
 	}

@@ -126,28 +126,44 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 		writeOutputChanges(bw, p.OutputChanges, opts.Color)
 		return flush(bw)
 	}
+	// Each head is made once: the widest of the changes sets the column
+	// of the levels, and the same text is written.
+	heads := make([]string, len(p.Changes))
 	width := minHeadWidth
-	for _, c := range p.Changes {
-		if n := utf8.RuneCountInString(changeHead(c)); n > width && c.Action != plan.NoOp {
-			width = n
+	for i := range p.Changes {
+		if p.Changes[i].Action != plan.NoOp {
+			heads[i] = changeHead(p.Changes[i])
+			width = max(width, utf8.RuneCountInString(heads[i]))
 		}
 	}
 	fmt.Fprintln(bw, "Changes:")
-	for _, c := range listed(p.Changes, opts.ShowNoOp) {
-		head := changeHead(c)
-		line := head
-		if c.Action != plan.NoOp {
-			line += strings.Repeat(" ", width-utf8.RuneCountInString(head)) + " (level " + strconv.Itoa(c.Level) + ")"
+	for _, i := range listed(p.Changes, opts.ShowNoOp) {
+		c := &p.Changes[i]
+		head := heads[i]
+		if c.Action == plan.NoOp {
+			head = changeHead(*c)
 		}
+		// written in pieces: thousands of changes, each a line or more
+		bw.WriteString("  ")
 		if col := actionColor(c.Action); opts.Color && col != "" {
-			line = col + head + ansiReset + line[len(head):]
+			bw.WriteString(col + head + ansiReset)
+		} else {
+			bw.WriteString(head)
 		}
-		fmt.Fprintln(bw, "  "+line)
+		if c.Action != plan.NoOp {
+			for range width - utf8.RuneCountInString(head) {
+				bw.WriteByte(' ')
+			}
+			bw.WriteString(" (level ")
+			bw.WriteString(strconv.Itoa(c.Level))
+			bw.WriteByte(')')
+		}
+		bw.WriteByte('\n')
 		if c.Reason != "" {
 			fmt.Fprintln(bw, "      # "+oneLine(c.Reason))
 		}
 		if c.ReplaceOrder != "" {
-			fmt.Fprintln(bw, "      # "+replaceOrderText(&c))
+			fmt.Fprintln(bw, "      # "+replaceOrderText(c))
 		}
 		if c.PriorCloudName != "" {
 			fmt.Fprintln(bw, "      cloud name: "+oneLine(c.PriorCloudName)+" → "+oneLine(c.CloudName))
@@ -156,8 +172,10 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 			continue
 		}
 		for _, pc := range c.Properties {
-			for _, l := range propLines(c.Action, shown(c, pc), c.References) {
-				fmt.Fprintln(bw, "      "+l)
+			for _, l := range propLines(c.Action, shown(*c, pc), c.References) {
+				bw.WriteString("      ")
+				bw.WriteString(l)
+				bw.WriteByte('\n')
 			}
 		}
 	}
@@ -197,19 +215,19 @@ func outputProp(oc plan.OutputChange) plan.PropChange {
 	return plan.PropChange{Path: oc.Name, Old: oc.Old, New: oc.New, Unknown: oc.Unknown}
 }
 
-// listed is the order of the human format: the changes in plan order, then
-// the no-ops (when shown), as the seed lists them.
-func listed(cs []plan.Change, noOps bool) []plan.Change {
-	out := make([]plan.Change, 0, len(cs))
-	for _, c := range cs {
-		if c.Action != plan.NoOp {
-			out = append(out, c)
+// listed is the order of the human format, as indices of cs: the changes
+// in plan order, then the no-ops (when shown), as the seed lists them.
+func listed(cs []plan.Change, noOps bool) []int {
+	out := make([]int, 0, len(cs))
+	for i := range cs {
+		if cs[i].Action != plan.NoOp {
+			out = append(out, i)
 		}
 	}
 	if noOps {
-		for _, c := range cs {
-			if c.Action == plan.NoOp {
-				out = append(out, c)
+		for i := range cs {
+			if cs[i].Action == plan.NoOp {
+				out = append(out, i)
 			}
 		}
 	}

@@ -3,11 +3,14 @@ package state
 import (
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
+
+	"github.com/kyku/action/internal/value"
 )
 
 // Answer is what a provider answered to the create of an address whose
@@ -62,16 +65,29 @@ func (a Answer) Beyond(b Answer) bool {
 // same address (DecodeAnswer).
 func AnswerName(address string) string {
 	sum := sha256.Sum256([]byte(address))
-	return hex.EncodeToString(sum[:16]) + ".json"
+	var name [32 + len(".json")]byte
+	hex.Encode(name[:32], sum[:16])
+	copy(name[32:], ".json")
+	return string(name[:])
 }
 
-// EncodeAnswer is a's stored form.
+// EncodeAnswer is a's stored form: the bytes json.Marshal writes of it,
+// written without reflection (the engine writes one for each create whose
+// intent it journals).
 func EncodeAnswer(a Answer) ([]byte, error) {
-	b, err := json.Marshal(a)
-	if err != nil {
-		return nil, fmt.Errorf("encode the answer for %s: %w", a.Address, err)
+	b := make([]byte, 0, 64+len(a.Address)+len(a.Type)+len(a.Note)+base64.StdEncoding.EncodedLen(len(a.Response)))
+	b = value.AppendString(append(b, `{"address":`...), a.Address)
+	b = value.AppendString(append(b, `,"type":`...), a.Type)
+	if a.Asked {
+		b = append(b, `,"asked":true`...)
 	}
-	return b, nil
+	if len(a.Response) > 0 {
+		b = append(base64.StdEncoding.AppendEncode(append(b, `,"response":"`...), a.Response), '"')
+	}
+	if a.Note != "" {
+		b = value.AppendString(append(b, `,"note":`...), a.Note)
+	}
+	return append(b, '}'), nil
 }
 
 // DecodeAnswer reads the answer stored under name: it is input like the

@@ -3,6 +3,8 @@ package state
 import (
 	"fmt"
 	"time"
+
+	"github.com/kyku/action/internal/value"
 )
 
 // Basis is what one resource was last applied from, in digests: a plan
@@ -31,13 +33,48 @@ func (b *Basis) Same(o *Basis) bool {
 	return b != nil && o != nil && b.Config == o.Config && b.Provider == o.Provider && b.Version == o.Version
 }
 
-// fields are what a Basis is written as (keys sorted: its fields' order).
-func (b *Basis) fields() map[string]any {
-	m := map[string]any{"config": b.Config, "provider": b.Provider, "readAt": b.ReadAt.Format(time.RFC3339Nano)}
+// appendJSON appends b as an object, its keys sorted (its fields'
+// order), as value.AppendJSON writes one (depth < 0) or AppendJSONIndent
+// indents one depth levels deep: each entry of the journal and each
+// resource of a state file carries one, written without a map made of it
+// first.
+func (b *Basis) appendJSON(dst []byte, depth int) []byte {
+	dst = append(dst, '{')
+	dst = value.AppendString(basisKey(dst, depth, "config", true), b.Config)
+	dst = value.AppendString(basisKey(dst, depth, "provider", false), b.Provider)
+	// RFC 3339 is digits, "-:.TZ+": nothing in it a JSON string escapes
+	dst = append(b.ReadAt.AppendFormat(append(basisKey(dst, depth, "readAt", false), '"'), time.RFC3339Nano), '"')
 	if b.Version != "" {
-		m["version"] = b.Version
+		dst = value.AppendString(basisKey(dst, depth, "version", false), b.Version)
 	}
-	return m
+	if depth >= 0 {
+		dst = indentLine(dst, depth)
+	}
+	return append(dst, '}')
+}
+
+// basisKey starts the entry key of a Basis's object depth levels deep.
+func basisKey(dst []byte, depth int, key string, first bool) []byte {
+	if !first {
+		dst = append(dst, ',')
+	}
+	if depth >= 0 {
+		dst = indentLine(dst, depth+1)
+	}
+	dst = append(append(append(dst, '"'), key...), '"', ':')
+	if depth >= 0 {
+		dst = append(dst, ' ')
+	}
+	return dst
+}
+
+// indentLine starts a new line indented depth levels ("  " each).
+func indentLine(dst []byte, depth int) []byte {
+	dst = append(dst, '\n')
+	for range depth {
+		dst = append(dst, "  "...)
+	}
+	return dst
 }
 
 // basisValue reads a basis object decoded as a value (null: none).

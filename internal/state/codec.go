@@ -234,9 +234,12 @@ func appendResource(b []byte, r *Resource, depth int) ([]byte, error) {
 		}
 	}
 	if r.Basis != nil {
-		if err := obj("basis", r.Basis.fields()); err != nil {
-			return nil, err
+		field("basis")
+		d := -1 // compact
+		if depth >= 0 {
+			d = depth + 1
 		}
+		b = r.Basis.appendJSON(b, d)
 	}
 	if depth >= 0 {
 		b = append(b, '\n')

@@ -37,13 +37,16 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 	}()
 	line, err := state.AppendEntry((*buf)[:0], e)
 	*buf = line[:0] // grown, if it had to: the next Append starts there
-	if err == nil {
+	// in clear, Seal would return line as it is: no label to make for it
+	if err == nil && b.opts.Codec != nil {
 		line, err = statemgr.Seal(ctx, b.opts.Codec, statemgr.JournalLabel(b.env), line)
 	}
 	if err != nil {
 		return fmt.Errorf("append journal: encode entry %d: %w", e.Seq, err)
 	}
 	line = append(line, '\n')
+	// a channel of its own, not one pooled: a channel made in a synctest
+	// bubble (the tests of the packages above) serves only that bubble
 	done := make(chan error, 1)
 	b.pendMu.Lock()
 	b.pending = append(b.pending, pendingLine{line: line, done: done})
@@ -57,7 +60,7 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 	b.pendMu.Lock()
 	for len(b.pending) > 0 {
 		batch := b.pending
-		b.pending = nil
+		b.pending, b.spare = b.spare, nil
 		b.pendMu.Unlock() // appends arriving now queue for the next batch
 		b.journalMu.Lock()
 		err := b.writeBatch(batch)
@@ -65,7 +68,13 @@ func (b *Backend) Append(ctx context.Context, e state.Entry) error {
 		for _, p := range batch {
 			p.done <- err
 		}
+		clear(batch) // their lines and channels are their appends' again
 		b.pendMu.Lock()
+		if b.pending == nil { // none came meanwhile: the next takes this list
+			b.pending = batch[:0]
+		} else {
+			b.spare = batch[:0]
+		}
 	}
 	b.flushing = false
 	b.pendMu.Unlock()

@@ -75,8 +75,9 @@ type Backend struct {
 	syncs                   int    // journal syncs so far (group commit makes it < appends)
 	batchBuf                []byte // writeBatch's buffer, kept between commits
 
-	pendMu   sync.Mutex    // guards pending and flushing
+	pendMu   sync.Mutex    // guards pending, spare and flushing
 	pending  []pendingLine // lines waiting for the next group commit
+	spare    []pendingLine // the batch before, emptied: the next pending list
 	flushing bool          // a goroutine is committing batches
 	backupMu sync.Mutex
 

@@ -1,0 +1,5 @@
+//go:build race
+
+package diff
+
+const raceEnabled = true

@@ -1,0 +1,5 @@
+//go:build race
+
+package progress
+
+const raceEnabled = true
