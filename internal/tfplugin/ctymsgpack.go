@@ -146,8 +146,9 @@ func appendValue(b []byte, v cty.Value, ty cty.Type) ([]byte, error) {
 // appendNumber follows cty/msgpack: an integer that fits int64 as the
 // smallest msgpack integer, a non-integer float64 represents exactly as
 // a float64, anything else as its decimal string.
-func appendNumber(b []byte, v cty.Value) []byte {
-	bf := v.AsBigFloat()
+func appendNumber(b []byte, v cty.Value) []byte { return appendBigFloat(b, v.AsBigFloat()) }
+
+func appendBigFloat(b []byte, bf *big.Float) []byte {
 	if bf.IsInf() { // what v.RawEquals(cty.PositiveInfinity) tests, without its cost
 		return appendFloat64(b, math.Inf(bf.Sign()))
 	}

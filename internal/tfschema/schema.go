@@ -73,9 +73,9 @@ type Block struct {
 // its names in order, its empty value, and whether it holds a sensitive
 // or a write-only attribute anywhere.
 type derived struct {
-	attrNames, blockNames []string
-	empty                 cty.Value
-	sensitive, writeOnly  bool
+	attrNames, blockNames, names []string
+	empty                        cty.Value
+	sensitive, writeOnly         bool
 }
 
 // Attribute is one attribute of a block or of a nested object type. Exactly
@@ -121,7 +121,7 @@ func (b *Block) Finish() {
 	}
 	b.implied = b.computeType()
 	d := &derived{
-		attrNames: attributeNames(b.Attributes), blockNames: blockNames(b.BlockTypes),
+		attrNames: attributeNames(b.Attributes), blockNames: blockNames(b.BlockTypes), names: b.Names(),
 		sensitive: b.holds(isSensitive), writeOnly: b.holds(isWriteOnly),
 	}
 	d.empty = emptyValue(b)
@@ -156,6 +156,21 @@ func (b *Block) blockOrder() []string {
 	}
 	return blockNames(b.BlockTypes)
 }
+
+// Order is Names, kept by Finish: the block's attribute and nested
+// block names, sorted, the order of a value's attributes in msgpack.
+// The caller must not change it.
+func (b *Block) Order() []string {
+	if b.derived != nil {
+		return b.derived.names
+	}
+	return b.Names()
+}
+
+// HasSecrets reports whether an attribute of the block, at any depth,
+// is sensitive or write-only: only then does a value of the block hold
+// a text to mask, or one the provider must not answer with.
+func (b *Block) HasSecrets() bool { return b.holdsSensitive() || b.holdsWriteOnly() }
 
 // holdsSensitive reports whether an attribute of the block, at any
 // depth, is sensitive.
