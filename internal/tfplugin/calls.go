@@ -269,9 +269,10 @@ type ApplyRequest struct {
 type ApplyResponse struct {
 	NewState cty.Value
 	// NewValues, when the request asked for Values, is the new state as
-	// Kyku's values (tfschema.FromCtyObject of it), nil for a null one;
-	// NewState is then not decoded. NewMsgpack is the new state as the
-	// provider sent it (nil when it sent JSON).
+	// Kyku's values (tfschema.FromCtyObject of it), and NewMsgpack the
+	// new state as the provider sent it; NewState is then not decoded,
+	// unless the new state is not an object (null, unknown) or was not
+	// sent in msgpack (then NewState is set as without Values).
 	NewValues        map[string]any
 	NewMsgpack       []byte
 	Private          []byte
@@ -368,12 +369,20 @@ func (p *Provider) applyAnswer(resp *stateResponse, ty cty.Type) (ApplyResponse,
 	return out, nil
 }
 
-// applyValues is applyAnswer with the new state as Kyku's values.
+// applyValues is applyAnswer with the new state as Kyku's values; as a
+// cty value (NewState) too when it is not an object's (null, unknown) or
+// not in msgpack.
 func (p *Provider) applyValues(resp *stateResponse, ty cty.Type) (ApplyResponse, error) {
+	if len(resp.state.msgpack) == 0 {
+		return p.applyAnswer(resp, ty)
+	}
 	out := ApplyResponse{Private: resp.private, LegacyTypeSystem: resp.legacy, Diagnostics: resp.diags, NewMsgpack: resp.state.msgpack}
 	var err error
 	if out.NewValues, err = resp.state.values(ty); err != nil {
 		return out, p.badAnswer("ApplyResourceChange", err)
+	}
+	if out.NewValues == nil {
+		return p.applyAnswer(resp, ty)
 	}
 	return out, nil
 }

@@ -568,9 +568,15 @@ func consistent(vals iter.Seq[cty.Value]) bool {
 
 // str reads a msgpack str (cty's decoder also takes bin and nil: left to it).
 func (d *mpReader) str() (string, error) {
+	p, err := d.rawStr()
+	return string(p), err
+}
+
+// rawStr is str's bytes, in the input.
+func (d *mpReader) rawStr() ([]byte, error) {
 	c, err := d.peek()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	d.pos++
 	var n int
@@ -584,13 +590,12 @@ func (d *mpReader) str() (string, error) {
 	case c == 0xdb:
 		n, err = d.length(4)
 	default:
-		return "", errSlowPath
+		return nil, errSlowPath
 	}
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	p, err := d.next(n)
-	return string(p), err
+	return d.next(n)
 }
 
 func (d *mpReader) arrayLen() (int, error) { return d.count(0x90, 0xdc, 0xdd) }
