@@ -31,7 +31,9 @@ type EncodedConfig struct {
 // tfschema.Config, whose value is then Value. Msgpack is nil when the
 // diagnostics hold an error.
 func EncodeConfig(b *tfschema.Block, props map[string]any) (EncodedConfig, tfschema.Diagnostics, error) {
-	if out, ok := appendConfig(make([]byte, 0, 64), b, props); ok {
+	// room for a small resource's configuration at once (a null_resource's
+	// triggers take about 200 bytes), instead of growing by copying
+	if out, ok := appendConfig(make([]byte, 0, 256), b, props); ok {
 		return EncodedConfig{Msgpack: out, Known: true}, nil, nil
 	}
 	v, ds := tfschema.Config(b, props)
@@ -208,6 +210,15 @@ func normalized(s string) string {
 func ascii(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func asciiBytes(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
 			return false
 		}
 	}

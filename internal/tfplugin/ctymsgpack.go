@@ -372,6 +372,9 @@ func UnmarshalMsgpack(b []byte, ty cty.Type) (_ cty.Value, err error) {
 type mpReader struct {
 	b   []byte
 	pos int
+	// discard: canonical checks the input only, building no value
+	// (CheckValues)
+	discard bool
 }
 
 func (d *mpReader) peek() (byte, error) {

@@ -28,8 +28,26 @@ func DecodeValues(b []byte, ty cty.Type) (map[string]any, error) {
 	return tfschema.FromCtyObject(v), nil
 }
 
+// CheckValues is the error of DecodeValues(b, ty), without building the
+// values where the input is plain.
+func CheckValues(b []byte, ty cty.Type) error {
+	if ty.IsObjectType() {
+		d := mpReader{b: b, discard: true}
+		if _, err := d.canonical(ty); err == nil {
+			return nil
+		}
+	}
+	_, err := UnmarshalMsgpack(b, ty)
+	return err
+}
+
+// discarded is what canonical reads of a value that is not null when it
+// builds none (mpReader.discard).
+const discarded = "discarded"
+
 // canonical reads a value of type ty as tfschema.FromCty gives it; any
-// error is errSlowPath.
+// error is errSlowPath. With d.discard it only reads, and gives
+// discarded for a value that is not null.
 func (d *mpReader) canonical(ty cty.Type) (any, error) {
 	c, err := d.peek()
 	if err != nil {
@@ -47,13 +65,24 @@ func (d *mpReader) canonical(ty cty.Type) (any, error) {
 		d.pos++
 		return nil, nil
 	case ty == cty.String:
+		if d.discard {
+			_, err := d.rawStr()
+			return discarded, err
+		}
 		s, err := d.str()
 		if err != nil {
 			return nil, err
 		}
 		return normalized(s), nil
 	case ty == cty.Number:
-		return d.integer()
+		n, err := d.integer()
+		switch {
+		case err != nil:
+			return nil, err
+		case d.discard:
+			return discarded, nil
+		}
+		return n, nil
 	case ty == cty.Bool:
 		d.pos++
 		switch c {
@@ -68,6 +97,14 @@ func (d *mpReader) canonical(ty cty.Type) (any, error) {
 		if err != nil || ty.IsSetType() && n > 0 { // a set's order is cty's
 			return nil, errSlowPath
 		}
+		if d.discard {
+			for range n {
+				if _, err := d.canonical(ty.ElementType()); err != nil {
+					return nil, err
+				}
+			}
+			return discarded, nil
+		}
 		out := make([]any, n)
 		for i := range out {
 			if out[i], err = d.canonical(ty.ElementType()); err != nil {
@@ -80,15 +117,25 @@ func (d *mpReader) canonical(ty cty.Type) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := make(map[string]any, n)
+		var out map[string]any
+		if !d.discard {
+			out = make(map[string]any, n)
+		}
 		for range n {
-			k, err := d.str()
-			if err != nil || !ascii(k) {
+			k, err := d.rawStr()
+			if err != nil || !asciiBytes(k) {
 				return nil, errSlowPath
 			}
-			if out[k], err = d.canonical(ty.ElementType()); err != nil {
+			v, err := d.canonical(ty.ElementType())
+			if err != nil {
 				return nil, err
 			}
+			if !d.discard {
+				out[string(k)] = v
+			}
+		}
+		if d.discard {
+			return discarded, nil
 		}
 		return out, nil
 	case ty.IsObjectType():
@@ -100,13 +147,16 @@ func (d *mpReader) canonical(ty cty.Type) (any, error) {
 		if n != 0 && n != len(atys) {
 			return nil, errSlowPath
 		}
-		out := make(map[string]any, n)
+		var out map[string]any
+		if !d.discard {
+			out = make(map[string]any, n)
+		}
 		for range n {
-			k, err := d.str()
+			k, err := d.rawStr()
 			if err != nil {
 				return nil, err
 			}
-			aty, ok := atys[k]
+			aty, ok := atys[string(k)]
 			if !ok {
 				return nil, errSlowPath
 			}
@@ -114,11 +164,15 @@ func (d *mpReader) canonical(ty cty.Type) (any, error) {
 			switch {
 			case err != nil:
 				return nil, err
+			case d.discard:
 			case v == nil:
-				delete(out, k) // FromCty leaves a null attribute out
+				delete(out, string(k)) // FromCty leaves a null attribute out
 			default:
-				out[k] = v
+				out[string(k)] = v
 			}
+		}
+		if d.discard {
+			return discarded, nil
 		}
 		return out, nil
 	}
@@ -127,7 +181,7 @@ func (d *mpReader) canonical(ty cty.Type) (any, error) {
 
 // integer reads a msgpack integer of at most 2^53 as the float64
 // tfschema.FromCty makes of it; anything else is errSlowPath.
-func (d *mpReader) integer() (any, error) {
+func (d *mpReader) integer() (float64, error) {
 	c := d.b[d.pos]
 	var n int64
 	switch {
@@ -141,7 +195,7 @@ func (d *mpReader) integer() (any, error) {
 		d.pos++
 		u, err := d.uint(1 << (c - 0xcc))
 		if err != nil || u > 1<<53 {
-			return nil, errSlowPath
+			return 0, errSlowPath
 		}
 		n = int64(u)
 	case c >= 0xd0 && c <= 0xd3: // int 8, 16, 32, 64
@@ -149,15 +203,15 @@ func (d *mpReader) integer() (any, error) {
 		size := 1 << (c - 0xd0)
 		u, err := d.uint(size)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		shift := 64 - 8*size
 		n = int64(u<<shift) >> shift
 	default:
-		return nil, errSlowPath
+		return 0, errSlowPath
 	}
 	if n > 1<<53 || n < -(1<<53) {
-		return nil, errSlowPath
+		return 0, errSlowPath
 	}
 	return float64(n), nil
 }

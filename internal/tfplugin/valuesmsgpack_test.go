@@ -169,7 +169,8 @@ func TestEncodeConfigRandom(t *testing.T) {
 }
 
 // checkDecodeValues asserts that DecodeValues gives what
-// tfschema.FromCtyObject gives of UnmarshalMsgpack's value, or its error.
+// tfschema.FromCtyObject gives of UnmarshalMsgpack's value, or its error,
+// and CheckValues that error.
 func checkDecodeValues(t *testing.T, b []byte, ty cty.Type) {
 	t.Helper()
 	var want map[string]any
@@ -180,6 +181,9 @@ func checkDecodeValues(t *testing.T, b []byte, ty cty.Type) {
 	got, err := tfplugin.DecodeValues(b, ty)
 	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
 		t.Fatalf("DecodeValues(% x, %#v): error %v, want %v", b, ty, err, wantErr)
+	}
+	if err := tfplugin.CheckValues(b, ty); fmt.Sprint(err) != fmt.Sprint(wantErr) {
+		t.Fatalf("CheckValues(% x, %#v): %v, want %v", b, ty, err, wantErr)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("DecodeValues(% x, %#v) (-FromCty +got):\n%s", b, ty, diff)

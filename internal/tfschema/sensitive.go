@@ -12,7 +12,12 @@ const Sensitive = "(sensitive)"
 // object makes the whole property sensitive), sorted. A renderer that
 // masks by top-level property (as Kyku's own types are masked) masks
 // these.
-func (b *Block) SensitiveNames() []string { return b.namesHolding(isSensitive) }
+func (b *Block) SensitiveNames() []string {
+	if !b.holdsSensitive() {
+		return nil
+	}
+	return b.namesHolding(isSensitive)
+}
 
 func isSensitive(a *Attribute) bool { return a.Sensitive }
 

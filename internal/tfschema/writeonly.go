@@ -14,7 +14,12 @@ import (
 // WriteOnlyNames lists the top-level properties of the block that are or
 // hold a write-only attribute, sorted: what Kyku leaves out of what it
 // keeps of a configuration (state, a saved plan).
-func (b *Block) WriteOnlyNames() []string { return b.namesHolding(isWriteOnly) }
+func (b *Block) WriteOnlyNames() []string {
+	if !b.holdsWriteOnly() {
+		return nil
+	}
+	return b.namesHolding(isWriteOnly)
+}
 
 func isWriteOnly(a *Attribute) bool { return a.WriteOnly }
 

@@ -186,7 +186,7 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 	values := !update && r.Planned.ConfigKnown && !block.HasSecrets()
 	var reviewed cty.Value
 	if values {
-		_, err = tfplugin.DecodeValues(r.Planned.State, ty)
+		err = tfplugin.CheckValues(r.Planned.State, ty)
 	} else {
 		reviewed, err = tfplugin.UnmarshalMsgpack(r.Planned.State, ty)
 	}
