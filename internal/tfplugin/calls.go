@@ -12,7 +12,9 @@ import (
 )
 
 // Every call takes and returns cty values of the schema's types (see
-// package tfschema for Kyku's values), and returns the provider's
+// package tfschema for Kyku's values; validate, plan and apply also take
+// values already encoded, EncodeConfig's, and plan and apply answer
+// Kyku's values when asked: Values), and returns the provider's
 // diagnostics beside an error: the error is for the call itself (the
 // transport, a crash, an undecodable answer); the diagnostics, with
 // their attribute paths, are the provider's judgement of the request and
