@@ -375,6 +375,17 @@ type mpReader struct {
 	// discard: canonical checks the input only, building no value
 	// (CheckValues)
 	discard bool
+	// text is b as a string, made at canonical's first string: its
+	// strings are parts of it (one copy of the input, not one a string)
+	text string
+}
+
+// substr is p, a part of d.b just read, as a part of d.text.
+func (d *mpReader) substr(p []byte) string {
+	if d.text == "" {
+		d.text = string(d.b)
+	}
+	return d.text[d.pos-len(p) : d.pos]
 }
 
 func (d *mpReader) peek() (byte, error) {

@@ -65,15 +65,14 @@ func (d *mpReader) canonical(ty cty.Type) (any, error) {
 		d.pos++
 		return nil, nil
 	case ty == cty.String:
-		if d.discard {
-			_, err := d.rawStr()
-			return discarded, err
-		}
-		s, err := d.str()
-		if err != nil {
+		p, err := d.rawStr()
+		switch {
+		case err != nil:
 			return nil, err
+		case d.discard:
+			return discarded, nil
 		}
-		return normalized(s), nil
+		return normalized(d.substr(p)), nil
 	case ty == cty.Number:
 		n, err := d.integer()
 		switch {
@@ -126,12 +125,16 @@ func (d *mpReader) canonical(ty cty.Type) (any, error) {
 			if err != nil || !asciiBytes(k) {
 				return nil, errSlowPath
 			}
+			var key string
+			if !d.discard {
+				key = d.substr(k)
+			}
 			v, err := d.canonical(ty.ElementType())
 			if err != nil {
 				return nil, err
 			}
 			if !d.discard {
-				out[string(k)] = v
+				out[key] = v
 			}
 		}
 		if d.discard {
@@ -160,15 +163,19 @@ func (d *mpReader) canonical(ty cty.Type) (any, error) {
 			if !ok {
 				return nil, errSlowPath
 			}
+			var key string
+			if !d.discard {
+				key = d.substr(k)
+			}
 			v, err := d.canonical(aty)
 			switch {
 			case err != nil:
 				return nil, err
 			case d.discard:
 			case v == nil:
-				delete(out, string(k)) // FromCty leaves a null attribute out
+				delete(out, key) // FromCty leaves a null attribute out
 			default:
-				out[string(k)] = v
+				out[key] = v
 			}
 		}
 		if d.discard {

@@ -248,7 +248,7 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 		return provider.Object{}, &provider.PartialError{Object: objectOf(block.NullWriteOnly(ar.NewState), ar.Private, rs, r.CloudName), Err: err}
 	}
 	obj := objectOf(ar.NewState, ar.Private, rs, r.CloudName)
-	if err := diagsError(fmt.Sprintf("provider %s", p.cfg.Name), ar.Diagnostics); err != nil {
+	if err := diagsError("provider "+p.cfg.Name, ar.Diagnostics); err != nil {
 		if !ar.NewState.IsNull() { // the object exists: state keeps it
 			return provider.Object{}, &provider.PartialError{Object: obj, Err: err}
 		}
@@ -274,7 +274,7 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 func (p *Provider) appliedValues(r provider.Resource, rs *tfschema.Schema, ar tfplugin.ApplyResponse) (provider.Object, error) {
 	ty := rs.Block.ImpliedType()
 	obj := objectWith(ar.NewValues, encodedState{msgpack: ar.NewMsgpack, ty: ty}, ar.Private, rs, r.CloudName)
-	if err := diagsError(fmt.Sprintf("provider %s", p.cfg.Name), ar.Diagnostics); err != nil {
+	if err := diagsError("provider "+p.cfg.Name, ar.Diagnostics); err != nil {
 		return provider.Object{}, &provider.PartialError{Object: obj, Err: err} // the object exists: state keeps it
 	}
 	if ar.LegacyTypeSystem || tfplugin.PlanKept(r.Planned.State, ar.NewMsgpack, ty) {
