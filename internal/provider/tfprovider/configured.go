@@ -19,9 +19,9 @@ type configured struct {
 
 // configure encodes props, the configuration of a value of block; the
 // diagnostics are tfschema.Config's.
-func configure(block *tfschema.Block, props map[string]any) (*configured, tfschema.Diagnostics, error) {
+func configure(block *tfschema.Block, props map[string]any) (configured, tfschema.Diagnostics, error) {
 	enc, ds, err := tfplugin.EncodeConfig(block, props)
-	return &configured{EncodedConfig: enc, block: block, props: props}, ds, err
+	return configured{EncodedConfig: enc, block: block, props: props}, ds, err
 }
 
 // value is tfschema.Config's value of the configuration, built at the

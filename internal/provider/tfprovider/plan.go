@@ -35,7 +35,7 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 	if err != nil {
 		return provider.ChangePlan{}, fmt.Errorf("plan %s %q: %w", req.Type, req.Name, err)
 	}
-	p.learnConfig(cfg)
+	p.learnConfig(&cfg)
 	if ds.HasErrors() {
 		return provider.ChangePlan{Refusals: refusals(req.Name, ds)}, nil
 	}
@@ -47,7 +47,7 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 		priorPrivate = req.Stored.Private
 		p.learn(block, prior)
 	}
-	resp, err := pl.PlanResourceChange(ctx, planRequest(req.Type, prior, priorPrivate, cfg))
+	resp, err := pl.PlanResourceChange(ctx, planRequest(req.Type, prior, priorPrivate, &cfg))
 	if err != nil {
 		return provider.ChangePlan{}, fmt.Errorf("plan %s %q: %w", req.Type, req.Name, err)
 	}
@@ -72,7 +72,7 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 		// A replace (forced by a change, or asked for): the new object is
 		// planned as a create, and that plan is what the change shows and
 		// the create applies.
-		if resp, err = pl.PlanResourceChange(ctx, planRequest(req.Type, cty.NullVal(ty), nil, cfg)); err != nil {
+		if resp, err = pl.PlanResourceChange(ctx, planRequest(req.Type, cty.NullVal(ty), nil, &cfg)); err != nil {
 			return provider.ChangePlan{}, fmt.Errorf("plan %s %q (its replacement): %w", req.Type, req.Name, err)
 		}
 		if resp.Diagnostics.HasErrors() {
@@ -169,7 +169,7 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 	if err != nil {
 		return provider.Object{}, fmt.Errorf("%s %q: %w", r.Type, r.Name, err)
 	}
-	p.learnConfig(cfg)
+	p.learnConfig(&cfg)
 	if ds.HasErrors() {
 		return provider.Object{}, diagsError(fmt.Sprintf("%s %q", r.Type, r.Name), ds)
 	}
@@ -200,7 +200,7 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 	if r.Planned.ConfigKnown {
 		req.PlannedMsgpack, req.PlannedPrivate = r.Planned.State, r.Planned.Private
 	} else {
-		again := planRequest(r.Type, prior, priorPrivate, cfg)
+		again := planRequest(r.Type, prior, priorPrivate, &cfg)
 		again.Values = false // compared with the reviewed plan below
 		resp, err := pl.PlanResourceChange(ctx, again)
 		if err != nil {

@@ -45,7 +45,7 @@ func (p *Provider) ValidateConfigs(ctx context.Context, rs []provider.Desired) (
 			errs[i] = fmt.Errorf("validate %s %q: %w", d.Type, d.Name, err)
 			return
 		}
-		p.learnConfig(cfg)
+		p.learnConfig(&cfg)
 		if d.Data && !ds.HasErrors() && rs.Block.HasSecrets() {
 			ds = append(ds, writeOnlyInData(rs.Block, cfg.value())...)
 		}
