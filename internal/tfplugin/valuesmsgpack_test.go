@@ -89,7 +89,7 @@ func TestEncodeConfigIsConfig(t *testing.T) {
 		nil,
 		{},
 		{"name": "web", "size": 3.0, "on": true, "triggers": map[string]any{"b": "2", "a": "1"}, "zones": []any{"x", "y"}},
-		{"name": "e\u0301", "size": -0.0, "on": false, "triggers": map[string]any{}, "zones": []any{}, "set": []any{}},
+		{"name": "e\u0301", "size": math.Copysign(0, -1), "on": false, "triggers": map[string]any{}, "zones": []any{}, "set": []any{}},
 		{"size": 0.1}, {"size": 1e300}, {"size": math.Inf(-1)}, {"size": float64(1 << 53)}, {"size": float64(1<<53 + 2)}, {"size": -12.5},
 		{"triggers": map[string]any{"k0": "v", "k1": "v", "k2": "v", "k3": "v", "k4": "v", "k5": "v", "k6": "v", "k7": "v", "k8": "v",
 			"k9": "v", "k10": "v", "k11": "v", "k12": "v", "k13": "v", "k14": "v", "k15": "v", "k16": "v", "k17": "v"}},

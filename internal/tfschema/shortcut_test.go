@@ -19,7 +19,7 @@ func TestDirectIsInferConvert(t *testing.T) {
 	types := []cty.Type{cty.String, cty.Number, cty.Bool, cty.Map(cty.String), cty.List(cty.String), cty.Set(cty.String),
 		cty.Map(cty.Number), cty.List(cty.Bool), cty.DynamicPseudoType}
 	values := []any{
-		"x", "", "300", "true", "é", "e\u0301", "a" + value.Unknown, 300.0, 0.1, -0.0, 1e300, math.Inf(1), true, false,
+		"x", "", "300", "true", "é", "e\u0301", "a" + value.Unknown, 300.0, 0.1, math.Copysign(0, -1), 1e300, math.Inf(1), true, false,
 		map[string]any{}, map[string]any{"a": "1", "b": "2"}, map[string]any{"a": 1.0}, map[string]any{"e\u0301": "x", "é": "y"},
 		map[string]any{"a": nil}, map[string]any{"a": value.Unknown}, map[string]any{"ü": "x"},
 		[]any{}, []any{"a", "b", "a"}, []any{"a", nil}, []any{"a", 1.0}, []any{value.Unknown}, []any{"e\u0301"},
