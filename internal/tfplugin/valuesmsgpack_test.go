@@ -46,6 +46,11 @@ func checkEncodeConfig(t *testing.T, b *tfschema.Block, props map[string]any) tf
 	if got.Value != cty.NilVal && !got.Value.RawEquals(want) {
 		t.Errorf("EncodeConfig(%#v): Value %#v, want %#v", props, got.Value, want)
 	}
+	// A configuration written directly is a create's proposed new state
+	// as it is (tfprovider sends its bytes as both).
+	if proposed := tfschema.ProposedNew(b, cty.NullVal(b.ImpliedType()), want); got.Value == cty.NilVal && !proposed.RawEquals(want) {
+		t.Errorf("EncodeConfig(%#v) wrote directly a configuration whose proposal differs:\n got %#v\nwant %#v", props, want, proposed)
+	}
 	return got
 }
 
