@@ -15,8 +15,10 @@ import (
 	"github.com/kyku/action/internal/tfschema"
 )
 
-// BenchmarkCreate is one resource's create as the engine will make it
-// (configuration from properties, validate, propose, plan, apply): of a
+// BenchmarkCreate is one resource's create as the engine makes it
+// (configuration from properties, encoded straight from them, validate,
+// plan with it as the proposed new state, apply, the new state decoded
+// as properties): of a
 // null_resource when KYKU_TEST_NULL_MIRROR names the benchmark mirror,
 // of an fwtest_item otherwise. Time is wall time of the round trips,
 // the provider's share included; allocations are Kyku's side only.
@@ -50,24 +52,25 @@ func BenchmarkCreate(b *testing.B) {
 	selfCPU, provCPU := cpuOf("self"), cpuOf(strconv.Itoa(p.Pid()))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		config, ds := tfschema.Config(block, props)
-		if ds.HasErrors() {
-			b.Fatal(ds.Err())
+		config, ds, err := tfplugin.EncodeConfig(block, props)
+		if err != nil || ds.HasErrors() {
+			b.Fatal(err, ds.Err())
 		}
-		if ds, err := p.ValidateResourceConfig(ctx, typ, config); err != nil || ds.HasErrors() {
+		if ds, err := p.ValidateEncoded(ctx, typ, false, config.Msgpack); err != nil || ds.HasErrors() {
 			b.Fatal(err, ds)
 		}
-		plan, err := p.PlanResourceChange(ctx, tfplugin.PlanRequest{TypeName: typ, PriorState: null, Config: config,
-			ProposedNewState: tfschema.ProposedNew(block, null, config)})
+		// a create's proposed new state is its configuration
+		plan, err := p.PlanResourceChange(ctx, tfplugin.PlanRequest{TypeName: typ, PriorState: null,
+			ConfigMsgpack: config.Msgpack, ProposedMsgpack: config.Msgpack, Values: true})
 		if err != nil {
 			b.Fatal(err)
 		}
-		applied, err := p.ApplyResourceChange(ctx, tfplugin.ApplyRequest{TypeName: typ, PriorState: null, Config: config,
-			PlannedMsgpack: plan.PlannedMsgpack, PlannedPrivate: plan.PlannedPrivate})
+		applied, err := p.ApplyResourceChange(ctx, tfplugin.ApplyRequest{TypeName: typ, PriorState: null, ConfigMsgpack: config.Msgpack,
+			PlannedMsgpack: plan.PlannedMsgpack, PlannedPrivate: plan.PlannedPrivate, Values: true})
 		if err != nil || applied.Diagnostics.HasErrors() {
 			b.Fatal(err, applied.Diagnostics)
 		}
-		_ = tfschema.FromCtyObject(applied.NewState)
+		_ = applied.NewValues
 	}
 	b.StopTimer()
 	if selfCPU >= 0 && provCPU >= 0 {

@@ -12,7 +12,9 @@ import (
 )
 
 // Every call takes and returns cty values of the schema's types (see
-// package tfschema for Kyku's values), and returns the provider's
+// package tfschema for Kyku's values; validate, plan and apply also take
+// values already encoded, EncodeConfig's, and plan and apply answer
+// Kyku's values when asked: Values), and returns the provider's
 // diagnostics beside an error: the error is for the call itself (the
 // transport, a crash, an undecodable answer); the diagnostics, with
 // their attribute paths, are the provider's judgement of the request and
@@ -76,6 +78,15 @@ func (p *Provider) ValidateDataResourceConfig(ctx context.Context, typeName stri
 	return p.validate(ctx, typeName, config, true)
 }
 
+// ValidateEncoded is ValidateResourceConfig (data: ValidateDataResourceConfig)
+// of a configuration already encoded (EncodeConfig).
+func (p *Provider) ValidateEncoded(ctx context.Context, typeName string, data bool, config []byte) (tfschema.Diagnostics, error) {
+	if _, err := p.resourceSchema(ctx, typeName, data); err != nil {
+		return nil, err
+	}
+	return p.validateValue(ctx, typeName, dynamicValue{msgpack: config}, data)
+}
+
 func (p *Provider) validate(ctx context.Context, typeName string, config cty.Value, data bool) (tfschema.Diagnostics, error) {
 	rs, err := p.resourceSchema(ctx, typeName, data)
 	if err != nil {
@@ -85,12 +96,16 @@ func (p *Provider) validate(ctx context.Context, typeName string, config cty.Val
 	if err != nil {
 		return nil, err
 	}
+	return p.validateValue(ctx, typeName, dv, data)
+}
+
+func (p *Provider) validateValue(ctx context.Context, typeName string, dv dynamicValue, data bool) (tfschema.Diagnostics, error) {
 	method := p.names.validateResource
 	if data {
 		method = p.names.validateData
 	}
 	resp := &diagsResponse{diagField: validateRespDiagnostics}
-	err = p.invoke(ctx, method, typedConfig{typeName: p.wireType(typeName), config: dv, caps: !data}, resp)
+	err := p.invoke(ctx, method, typedConfig{typeName: p.wireType(typeName), config: dv, caps: !data}, resp)
 	return resp.diags, err
 }
 
@@ -161,6 +176,13 @@ type PlanRequest struct {
 	TypeName                             string
 	PriorState, ProposedNewState, Config cty.Value
 	PriorPrivate                         []byte
+	// ProposedMsgpack and ConfigMsgpack, when set, are sent instead of
+	// ProposedNewState and Config: the values already encoded
+	// (EncodeConfig; a create's proposed new state is its configuration).
+	ProposedMsgpack, ConfigMsgpack []byte
+	// Values: the planned state is decoded as Kyku's values
+	// (PlanResponse.PlannedValues) instead of as PlannedState.
+	Values bool
 }
 
 // PlanResponse is the provider's plan: the state apply must produce
@@ -169,7 +191,11 @@ type PlanRequest struct {
 // PlannedState as the provider sent it, for a saved plan to carry
 // exactly.
 type PlanResponse struct {
-	PlannedState     cty.Value
+	PlannedState cty.Value
+	// PlannedValues, when the request asked for Values, is the planned
+	// state as Kyku's values (tfschema.FromCtyObject of it); PlannedState
+	// is then not decoded.
+	PlannedValues    map[string]any
 	PlannedMsgpack   []byte
 	RequiresReplace  []cty.Path
 	PlannedPrivate   []byte
@@ -189,10 +215,10 @@ func (p *Provider) PlanResourceChange(ctx context.Context, r PlanRequest) (PlanR
 	if req.prior, err = encode(r.PriorState, ty); err != nil {
 		return PlanResponse{}, err
 	}
-	if req.proposed, err = encode(r.ProposedNewState, ty); err != nil {
+	if req.proposed, err = encodeOr(r.ProposedMsgpack, r.ProposedNewState, ty); err != nil {
 		return PlanResponse{}, err
 	}
-	if req.config, err = encode(r.Config, ty); err != nil {
+	if req.config, err = encodeOr(r.ConfigMsgpack, r.Config, ty); err != nil {
 		return PlanResponse{}, err
 	}
 	resp := &planResponse{}
@@ -206,7 +232,12 @@ func (p *Provider) PlanResourceChange(ctx context.Context, r PlanRequest) (PlanR
 	if resp.diags.HasErrors() {
 		return out, nil
 	}
-	if out.PlannedState, err = resp.planned.value(ty); err != nil {
+	if r.Values {
+		out.PlannedValues, err = resp.planned.values(ty)
+	} else {
+		out.PlannedState, err = resp.planned.value(ty)
+	}
+	if err != nil {
 		return out, p.badAnswer("PlanResourceChange", err)
 	}
 	return out, nil
@@ -219,8 +250,12 @@ type ApplyRequest struct {
 	PriorState, PlannedState, Config cty.Value
 	PlannedPrivate                   []byte
 	// PlannedMsgpack, when set, is sent instead of PlannedState: the
-	// planned state exactly as a saved plan holds it.
-	PlannedMsgpack []byte
+	// planned state exactly as a saved plan holds it. ConfigMsgpack, when
+	// set, is sent instead of Config (EncodeConfig).
+	PlannedMsgpack, ConfigMsgpack []byte
+	// Values: the new state is decoded as Kyku's values
+	// (ApplyResponse.NewValues) instead of as NewState.
+	Values bool
 	// AnswerTo, for a create whose intent is journaled, is where the
 	// journal keeper (Config.Keeper) writes the provider's answer, as a
 	// state.Answer of Address and TypeName, before Kyku is given it.
@@ -234,7 +269,14 @@ type ApplyRequest struct {
 // destroy. A failed apply may still return a NewState (what was created
 // before the failure): keep it.
 type ApplyResponse struct {
-	NewState         cty.Value
+	NewState cty.Value
+	// NewValues, when the request asked for Values, is the new state as
+	// Kyku's values (tfschema.FromCtyObject of it), and NewMsgpack the
+	// new state as the provider sent it; NewState is then not decoded,
+	// unless the new state is not an object (null, unknown) or was not
+	// sent in msgpack (then NewState is set as without Values).
+	NewValues        map[string]any
+	NewMsgpack       []byte
 	Private          []byte
 	LegacyTypeSystem bool
 	Diagnostics      tfschema.Diagnostics
@@ -260,7 +302,7 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, r ApplyRequest) (App
 	} else if req.planned, err = encode(r.PlannedState, ty); err != nil {
 		return ApplyResponse{}, notSent(fmt.Errorf("ApplyResourceChange %s: planned state: %w", r.TypeName, err))
 	}
-	if req.config, err = encode(r.Config, ty); err != nil {
+	if req.config, err = encodeOr(r.ConfigMsgpack, r.Config, ty); err != nil {
 		return ApplyResponse{}, notSent(fmt.Errorf("ApplyResourceChange %s: config: %w", r.TypeName, err))
 	}
 
@@ -307,6 +349,9 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, r ApplyRequest) (App
 	if err != nil {
 		return ApplyResponse{}, err
 	}
+	if r.Values {
+		return p.applyValues(resp, ty)
+	}
 	return p.applyAnswer(resp, ty)
 }
 
@@ -322,6 +367,24 @@ func (p *Provider) applyAnswer(resp *stateResponse, ty cty.Type) (ApplyResponse,
 	var err error
 	if out.NewState, err = resp.state.value(ty); err != nil {
 		return out, p.badAnswer("ApplyResourceChange", err)
+	}
+	return out, nil
+}
+
+// applyValues is applyAnswer with the new state as Kyku's values; as a
+// cty value (NewState) too when it is not an object's (null, unknown) or
+// not in msgpack.
+func (p *Provider) applyValues(resp *stateResponse, ty cty.Type) (ApplyResponse, error) {
+	if len(resp.state.msgpack) == 0 {
+		return p.applyAnswer(resp, ty)
+	}
+	out := ApplyResponse{Private: resp.private, LegacyTypeSystem: resp.legacy, Diagnostics: resp.diags, NewMsgpack: resp.state.msgpack}
+	var err error
+	if out.NewValues, err = resp.state.values(ty); err != nil {
+		return out, p.badAnswer("ApplyResourceChange", err)
+	}
+	if out.NewValues == nil {
+		return p.applyAnswer(resp, ty)
 	}
 	return out, nil
 }

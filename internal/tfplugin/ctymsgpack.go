@@ -146,8 +146,9 @@ func appendValue(b []byte, v cty.Value, ty cty.Type) ([]byte, error) {
 // appendNumber follows cty/msgpack: an integer that fits int64 as the
 // smallest msgpack integer, a non-integer float64 represents exactly as
 // a float64, anything else as its decimal string.
-func appendNumber(b []byte, v cty.Value) []byte {
-	bf := v.AsBigFloat()
+func appendNumber(b []byte, v cty.Value) []byte { return appendBigFloat(b, v.AsBigFloat()) }
+
+func appendBigFloat(b []byte, bf *big.Float) []byte {
 	if bf.IsInf() { // what v.RawEquals(cty.PositiveInfinity) tests, without its cost
 		return appendFloat64(b, math.Inf(bf.Sign()))
 	}
@@ -371,6 +372,20 @@ func UnmarshalMsgpack(b []byte, ty cty.Type) (_ cty.Value, err error) {
 type mpReader struct {
 	b   []byte
 	pos int
+	// discard: canonical checks the input only, building no value
+	// (CheckValues)
+	discard bool
+	// text is b as a string, made at canonical's first string: its
+	// strings are parts of it (one copy of the input, not one a string)
+	text string
+}
+
+// substr is p, a part of d.b just read, as a part of d.text.
+func (d *mpReader) substr(p []byte) string {
+	if d.text == "" {
+		d.text = string(d.b)
+	}
+	return d.text[d.pos-len(p) : d.pos]
 }
 
 func (d *mpReader) peek() (byte, error) {
@@ -567,9 +582,15 @@ func consistent(vals iter.Seq[cty.Value]) bool {
 
 // str reads a msgpack str (cty's decoder also takes bin and nil: left to it).
 func (d *mpReader) str() (string, error) {
+	p, err := d.rawStr()
+	return string(p), err
+}
+
+// rawStr is str's bytes, in the input.
+func (d *mpReader) rawStr() ([]byte, error) {
 	c, err := d.peek()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	d.pos++
 	var n int
@@ -583,13 +604,12 @@ func (d *mpReader) str() (string, error) {
 	case c == 0xdb:
 		n, err = d.length(4)
 	default:
-		return "", errSlowPath
+		return nil, errSlowPath
 	}
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	p, err := d.next(n)
-	return string(p), err
+	return d.next(n)
 }
 
 func (d *mpReader) arrayLen() (int, error) { return d.count(0x90, 0xdc, 0xdd) }

@@ -38,6 +38,16 @@
 // memory, a NaN, an array or map longer than its input, a collection of
 // dynamic values of different types and refinements no value satisfies.
 //
+// The calls of a create need no cty value at all where the values are
+// plain (configmsgpack.go, valuesmsgpack.go, plankept.go): EncodeConfig
+// writes tfschema.Config's value straight from Kyku's properties (the
+// same bytes and diagnostics; anything else goes through Config),
+// DecodeValues reads an answer straight into Kyku's values (what
+// tfschema.FromCtyObject of its cty value gives; anything else goes that
+// way), and PlanKept compares a new state with its plan at the bytes.
+// Each is held to the cty path it stands for by tables and seeded fuzz
+// tests.
+//
 // # Processes and concurrency
 //
 // One Provider is one process and one gRPC connection; its methods are

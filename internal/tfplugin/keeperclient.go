@@ -218,7 +218,7 @@ func (p *Provider) invokeKept(ctx context.Context, method string, req message, r
 		noteRead(r.AnswerTo)
 	}
 	rep, err := p.keeper.call(ctx, keeperCall{
-		Method: method, Body: req.appendTo(nil), AnswerTo: r.AnswerTo, Address: r.Address, Type: r.TypeName, Note: token,
+		Method: method, Body: req.appendTo(make([]byte, 0, 512)), AnswerTo: r.AnswerTo, Address: r.Address, Type: r.TypeName, Note: token,
 	})
 	switch {
 	case err != nil:

@@ -46,10 +46,34 @@ func (d dynamicValue) value(ty cty.Type) (cty.Value, error) {
 	return cty.NullVal(ty), nil
 }
 
+// values decodes the value, an object of type ty, as Kyku's values
+// (tfschema.FromCtyObject of value(ty)); an absent value is null (nil).
+func (d dynamicValue) values(ty cty.Type) (map[string]any, error) {
+	if len(d.msgpack) > 0 {
+		return DecodeValues(d.msgpack, ty)
+	}
+	v, err := d.value(ty)
+	if err != nil {
+		return nil, err
+	}
+	return tfschema.FromCtyObject(v), nil
+}
+
+// nullMsgpack is any null value (of a type not dynamic) in msgpack.
+var nullMsgpack = []byte{0xc0}
+
+// encodeOr is msgpack, when set, as a DynamicValue, else v as one of type ty.
+func encodeOr(msgpack []byte, v cty.Value, ty cty.Type) (dynamicValue, error) {
+	if msgpack != nil {
+		return dynamicValue{msgpack: msgpack}, nil
+	}
+	return encode(v, ty)
+}
+
 // encode is v as a DynamicValue of type ty.
 func encode(v cty.Value, ty cty.Type) (dynamicValue, error) {
-	if v == cty.NilVal {
-		v = cty.NullVal(ty)
+	if v == cty.NilVal || ty != cty.DynamicPseudoType && !v.IsMarked() && v.IsKnown() && v.IsNull() && v.Type().Equals(ty) {
+		return dynamicValue{msgpack: nullMsgpack}, nil // a create's prior state
 	}
 	// room for a small resource's value at once, instead of growing
 	// from nothing by copying

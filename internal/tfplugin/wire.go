@@ -110,8 +110,10 @@ func appendBool(b []byte, num varintField, v bool) []byte {
 	return appendVarint(b, num, 1)
 }
 
-// appendMessage appends a nested message (present even when empty).
-func appendMessage(b []byte, num bytesField, m message) []byte {
+// appendMessage appends a nested message (present even when empty). It
+// is generic so that a message passed by value (a dynamicValue) is not
+// boxed on the heap as an interface would be.
+func appendMessage[M message](b []byte, num bytesField, m M) []byte {
 	b = protowire.AppendTag(b, protowire.Number(num), protowire.BytesType)
 	// Reserve one byte for the length, the usual case; move when longer.
 	at := len(b)

@@ -7,6 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/kyku/action/internal/suggest"
+	"github.com/kyku/action/internal/value"
 )
 
 // Config builds the configuration value a provider receives from a
@@ -36,10 +37,10 @@ func configBlock(b *Block, props map[string]any, path cty.Path, ds *Diagnostics)
 		}
 	}
 	vals := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
-	for _, name := range attributeNames(b.Attributes) {
+	for _, name := range b.attrOrder() {
 		vals[name] = configAttribute(b.Attributes[name], name, props[name], path.GetAttr(name), ds)
 	}
-	for _, name := range blockNames(b.BlockTypes) {
+	for _, name := range b.blockOrder() {
 		vals[name] = configNestedBlock(b.BlockTypes[name], props[name], path.GetAttr(name), ds)
 	}
 	return cty.ObjectVal(vals)
@@ -73,6 +74,9 @@ func configAttribute(a *Attribute, name string, v any, path cty.Path, ds *Diagno
 // value converted to the type, as Terraform converts an expression's
 // result to the attribute's type.
 func configValue(v any, ty cty.Type, path cty.Path, ds *Diagnostics) cty.Value {
+	if out, ok := direct(v, ty); ok {
+		return out
+	}
 	in, err := infer(v, path)
 	if err != nil {
 		ds.errorf(path, err.Error())
@@ -84,6 +88,85 @@ func configValue(v any, ty cty.Type, path cty.Path, ds *Diagnostics) cty.Value {
 		return cty.UnknownVal(ty)
 	}
 	return out
+}
+
+// direct is configValue's result where it needs no conversion: a
+// string, number or bool for an attribute of that type, a map or list
+// of plain strings for a map, list or set of strings. It is what infer
+// and convert.Convert give (TestDirectIsInferConvert), without building
+// the inferred value and a conversion first. ok false: anything else,
+// an unknown or null inside, a key cty would normalize.
+func direct(v any, ty cty.Type) (cty.Value, bool) {
+	switch ty {
+	case cty.String:
+		if s, ok := v.(string); ok && !IsUnknown(s) {
+			return cty.StringVal(s), true
+		}
+	case cty.Bool:
+		if b, ok := v.(bool); ok {
+			return cty.BoolVal(b), true
+		}
+	case cty.Number:
+		if f, ok := v.(float64); ok {
+			if bf, ok := value.BigFloat(f); ok {
+				return cty.NumberVal(bf), true
+			}
+		}
+	}
+	if !ty.IsCollectionType() || ty.ElementType() != cty.String {
+		return cty.NilVal, false
+	}
+	if ty.IsMapType() {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return cty.NilVal, false
+		}
+		if len(m) == 0 {
+			return cty.MapValEmpty(cty.String), true
+		}
+		vals := make(map[string]cty.Value, len(m))
+		for k, e := range m {
+			s, ok := e.(string)
+			if !ok || !ascii(k) || IsUnknown(s) {
+				return cty.NilVal, false
+			}
+			vals[k] = cty.StringVal(s)
+		}
+		return cty.MapVal(vals), true
+	}
+	l, ok := v.([]any)
+	if !ok {
+		return cty.NilVal, false
+	}
+	if len(l) == 0 {
+		if ty.IsSetType() {
+			return cty.SetValEmpty(cty.String), true
+		}
+		return cty.ListValEmpty(cty.String), true
+	}
+	vals := make([]cty.Value, len(l))
+	for i, e := range l {
+		s, ok := e.(string)
+		if !ok || IsUnknown(s) {
+			return cty.NilVal, false
+		}
+		vals[i] = cty.StringVal(s)
+	}
+	if ty.IsSetType() {
+		return cty.SetVal(vals), true
+	}
+	return cty.ListVal(vals), true
+}
+
+// ascii reports whether s is all ASCII, which Unicode normalization
+// leaves as it is.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // convertReason is cty's conversion error without its path (ours is
@@ -100,7 +183,7 @@ func convertReason(err error) string {
 
 // configObject converts a nested attribute type's value (protocol 6).
 func configObject(o *Object, v any, path cty.Path, ds *Diagnostics) cty.Value {
-	ety := (&Object{Attributes: o.Attributes, Nesting: NestingSingle}).ImpliedType()
+	ety := o.elemType()
 	one := func(v any, path cty.Path) cty.Value {
 		if v == nil {
 			return cty.NullVal(ety)
@@ -119,7 +202,7 @@ func configObject(o *Object, v any, path cty.Path, ds *Diagnostics) cty.Value {
 			}
 		}
 		vals := make(map[string]cty.Value, len(o.Attributes))
-		for _, name := range attributeNames(o.Attributes) {
+		for _, name := range o.attrOrder() {
 			vals[name] = configAttribute(o.Attributes[name], name, m[name], path.GetAttr(name), ds)
 		}
 		return cty.ObjectVal(vals)

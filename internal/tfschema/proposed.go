@@ -17,9 +17,58 @@ func ProposedNew(b *Block, prior, config cty.Value) cty.Value {
 		return cty.NullVal(b.ImpliedType())
 	}
 	if prior.IsNull() {
+		if proposesItself(b, config) {
+			return config // a create's, without building it again
+		}
 		prior = EmptyValue(b)
 	}
 	return proposedBlock(b, prior, config)
+}
+
+// proposesItself reports whether the proposed new state of config
+// against no prior state is config itself, as it is for every
+// configuration Config accepts: config is of the block's type (so every
+// null the proposal would put in place of a computed attribute is the
+// one config holds) and every block nested in it is known and non-null
+// where proposedBlock would put an empty prior's value in its place (a
+// group block, an element of a list, set or map of blocks). A block
+// type without nested block types costs a type comparison.
+// TestProposesItself holds it to proposedBlock.
+func proposesItself(b *Block, config cty.Value) bool {
+	return config.IsKnown() && !config.IsNull() && config.Type().Equals(b.ImpliedType()) && blocksItself(b, config)
+}
+
+func blocksItself(b *Block, config cty.Value) bool {
+	for _, name := range b.blockOrder() {
+		nb := b.BlockTypes[name]
+		v := config.GetAttr(name)
+		if !v.IsKnown() {
+			continue // proposedNested keeps an unknown block as it is
+		}
+		switch nb.Nesting {
+		case NestingSingle:
+			if !v.IsNull() && !blocksItself(&nb.Block, v) {
+				return false
+			}
+		case NestingGroup:
+			if v.IsNull() || !blocksItself(&nb.Block, v) {
+				return false
+			}
+		case NestingList, NestingSet, NestingMap:
+			if v.IsNull() {
+				continue
+			}
+			for it := v.ElementIterator(); it.Next(); {
+				_, e := it.Element()
+				if !e.IsKnown() || e.IsNull() || !blocksItself(&nb.Block, e) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // PlannedUnknown is what a data source read during apply is known to
@@ -34,6 +83,13 @@ func PlannedUnknown(b *Block, config cty.Value) cty.Value {
 // EmptyValue is the value of an empty block: every attribute null, no
 // nested blocks (a group block holds its own empty value).
 func EmptyValue(b *Block) cty.Value {
+	if b.derived != nil {
+		return b.derived.empty
+	}
+	return emptyValue(b)
+}
+
+func emptyValue(b *Block) cty.Value {
 	vals := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
 	for name, a := range b.Attributes {
 		vals[name] = cty.NullVal(a.ImpliedType())
@@ -113,7 +169,7 @@ func proposedObject(o *Object, prior, config cty.Value) cty.Value {
 		}
 		return cty.ObjectVal(proposedAttributes(o.Attributes, p, c))
 	}
-	ety := (&Object{Attributes: o.Attributes, Nesting: NestingSingle}).ImpliedType()
+	ety := o.elemType()
 	computed := func(name string) bool { return o.Attributes[name].Computed }
 	return proposedCollection(o.Nesting, ety, o.ImpliedType(), prior, config, one, computed)
 }

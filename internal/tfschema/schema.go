@@ -66,6 +66,16 @@ type Block struct {
 	Deprecated bool
 
 	implied cty.Type // ImpliedType, computed once by Finish
+	derived *derived // computed once by Finish
+}
+
+// derived is what Finish computes of a block once instead of per value:
+// its names in order, its empty value, and whether it holds a sensitive
+// or a write-only attribute anywhere.
+type derived struct {
+	attrNames, blockNames, names []string
+	empty                        cty.Value
+	sensitive, writeOnly         bool
 }
 
 // Attribute is one attribute of a block or of a nested object type. Exactly
@@ -84,6 +94,10 @@ type Attribute struct {
 type Object struct {
 	Attributes map[string]*Attribute
 	Nesting    Nesting
+
+	// computed once by the Finish of the block holding it
+	elem, implied cty.Type
+	attrNames     []string
 }
 
 // NestedBlock is a block type nested in a block.
@@ -99,10 +113,81 @@ type NestedBlock struct {
 // use. Not safe to call concurrently with readers; afterwards the block
 // is only read and safe to share.
 func (b *Block) Finish() {
+	for _, a := range b.Attributes {
+		a.finish()
+	}
 	for _, nb := range b.BlockTypes {
 		nb.Block.Finish()
 	}
 	b.implied = b.computeType()
+	d := &derived{
+		attrNames: attributeNames(b.Attributes), blockNames: blockNames(b.BlockTypes), names: b.Names(),
+		sensitive: b.holds(isSensitive), writeOnly: b.holds(isWriteOnly),
+	}
+	d.empty = emptyValue(b)
+	b.derived = d
+}
+
+func (a *Attribute) finish() {
+	o := a.NestedType
+	if o == nil {
+		return
+	}
+	for _, na := range o.Attributes {
+		na.finish()
+	}
+	o.attrNames = attributeNames(o.Attributes)
+	o.elem = o.computeElem()
+	o.implied = o.wrap(o.elem)
+}
+
+// attrOrder is the block's attribute names, sorted.
+func (b *Block) attrOrder() []string {
+	if b.derived != nil {
+		return b.derived.attrNames
+	}
+	return attributeNames(b.Attributes)
+}
+
+// blockOrder is the block's nested block type names, sorted.
+func (b *Block) blockOrder() []string {
+	if b.derived != nil {
+		return b.derived.blockNames
+	}
+	return blockNames(b.BlockTypes)
+}
+
+// Order is Names, kept by Finish: the block's attribute and nested
+// block names, sorted, the order of a value's attributes in msgpack.
+// The caller must not change it.
+func (b *Block) Order() []string {
+	if b.derived != nil {
+		return b.derived.names
+	}
+	return b.Names()
+}
+
+// HasSecrets reports whether an attribute of the block, at any depth,
+// is sensitive or write-only: only then does a value of the block hold
+// a text to mask, or one the provider must not answer with.
+func (b *Block) HasSecrets() bool { return b.holdsSensitive() || b.holdsWriteOnly() }
+
+// holdsSensitive reports whether an attribute of the block, at any
+// depth, is sensitive.
+func (b *Block) holdsSensitive() bool {
+	if b.derived != nil {
+		return b.derived.sensitive
+	}
+	return b.holds(isSensitive)
+}
+
+// holdsWriteOnly reports whether an attribute of the block, at any
+// depth, is write-only.
+func (b *Block) holdsWriteOnly() bool {
+	if b.derived != nil {
+		return b.derived.writeOnly
+	}
+	return b.holds(isWriteOnly)
 }
 
 // ImpliedType is the type of a value conforming to the block: an object
@@ -158,11 +243,39 @@ func (a *Attribute) ImpliedType() cty.Type {
 
 // ImpliedType is the type of a value of the nested object type.
 func (o *Object) ImpliedType() cty.Type {
+	if o.implied != cty.NilType {
+		return o.implied
+	}
+	return o.wrap(o.computeElem())
+}
+
+// elemType is the type of one object of the nested type (the element of
+// a list, set or map of them).
+func (o *Object) elemType() cty.Type {
+	if o.elem != cty.NilType {
+		return o.elem
+	}
+	return o.computeElem()
+}
+
+// attrOrder is the object's attribute names, sorted.
+func (o *Object) attrOrder() []string {
+	if o.attrNames != nil {
+		return o.attrNames
+	}
+	return attributeNames(o.Attributes)
+}
+
+func (o *Object) computeElem() cty.Type {
 	atys := make(map[string]cty.Type, len(o.Attributes))
 	for name, a := range o.Attributes {
 		atys[name] = a.ImpliedType()
 	}
-	ety := cty.Object(atys)
+	return cty.Object(atys)
+}
+
+// wrap is the type of the nested type's value, of objects of type ety.
+func (o *Object) wrap(ety cty.Type) cty.Type {
 	switch o.Nesting {
 	case NestingList:
 		if ety.HasDynamicTypes() {

@@ -12,7 +12,12 @@ const Sensitive = "(sensitive)"
 // object makes the whole property sensitive), sorted. A renderer that
 // masks by top-level property (as Kyku's own types are masked) masks
 // these.
-func (b *Block) SensitiveNames() []string { return b.namesHolding(isSensitive) }
+func (b *Block) SensitiveNames() []string {
+	if !b.holdsSensitive() {
+		return nil
+	}
+	return b.namesHolding(isSensitive)
+}
 
 func isSensitive(a *Attribute) bool { return a.Sensitive }
 
@@ -146,7 +151,12 @@ func eachElement(n Nesting, v any, f func(any) any) any {
 // SensitivePaths lists the paths of v (a value of the block's type) that
 // hold a sensitive attribute's non-null value, in a stable order: what a
 // renderer of a cty value hides.
-func (b *Block) SensitivePaths(v cty.Value) []cty.Path { return b.pathsOf(v, isSensitive) }
+func (b *Block) SensitivePaths(v cty.Value) []cty.Path {
+	if !b.holdsSensitive() {
+		return nil
+	}
+	return b.pathsOf(v, isSensitive)
+}
 
 // pathsOf lists the paths of v that hold the non-null value of an
 // attribute want says yes to, in a stable order.
@@ -160,10 +170,10 @@ func (b *Block) collect(v cty.Value, path cty.Path, want func(*Attribute) bool, 
 	if v.IsNull() || !v.IsKnown() {
 		return
 	}
-	for _, name := range attributeNames(b.Attributes) {
+	for _, name := range b.attrOrder() {
 		b.Attributes[name].collect(v.GetAttr(name), path.GetAttr(name), want, out)
 	}
-	for _, name := range blockNames(b.BlockTypes) {
+	for _, name := range b.blockOrder() {
 		nb := b.BlockTypes[name]
 		bv := v.GetAttr(name)
 		forEach(nb.Nesting, bv, path.GetAttr(name), func(e cty.Value, p cty.Path) {
@@ -188,7 +198,7 @@ func (a *Attribute) collect(v cty.Value, path cty.Path, want func(*Attribute) bo
 		if e.IsNull() || !e.IsKnown() {
 			return
 		}
-		for _, name := range attributeNames(o.Attributes) {
+		for _, name := range o.attrOrder() {
 			o.Attributes[name].collect(e.GetAttr(name), p.GetAttr(name), want, out)
 		}
 	})

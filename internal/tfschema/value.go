@@ -250,13 +250,16 @@ func FromCty(v cty.Value) any {
 		}
 		return out
 	case ty.IsObjectType():
-		out := make(map[string]any, len(ty.AttributeTypes()))
-		for it := v.ElementIterator(); it.Next(); {
-			k, e := it.Element()
+		// by name: an ElementIterator would sort the names, and box each
+		// as a cty string, for a map whose order is Go's
+		atys := ty.AttributeTypes()
+		out := make(map[string]any, len(atys))
+		for k := range atys {
+			e := v.GetAttr(k)
 			if e.IsKnown() && e.IsNull() {
 				continue
 			}
-			out[k.AsString()] = FromCty(e)
+			out[k] = FromCty(e)
 		}
 		return out
 	case ty.IsMapType():

@@ -14,20 +14,30 @@ import (
 // WriteOnlyNames lists the top-level properties of the block that are or
 // hold a write-only attribute, sorted: what Kyku leaves out of what it
 // keeps of a configuration (state, a saved plan).
-func (b *Block) WriteOnlyNames() []string { return b.namesHolding(isWriteOnly) }
+func (b *Block) WriteOnlyNames() []string {
+	if !b.holdsWriteOnly() {
+		return nil
+	}
+	return b.namesHolding(isWriteOnly)
+}
 
 func isWriteOnly(a *Attribute) bool { return a.WriteOnly }
 
 // WriteOnlyPaths lists the paths of v (a value of the block's type) that
 // hold a write-only attribute's non-null value, in a stable order: in a
 // provider's answer, each is a fault of the provider.
-func (b *Block) WriteOnlyPaths(v cty.Value) []cty.Path { return b.pathsOf(v, isWriteOnly) }
+func (b *Block) WriteOnlyPaths(v cty.Value) []cty.Path {
+	if !b.holdsWriteOnly() {
+		return nil
+	}
+	return b.pathsOf(v, isWriteOnly)
+}
 
 // AppendSecrets appends to out the texts of every known value of v that
 // an attribute the block marks sensitive or write-only holds: what a run
 // scrubs from whatever it prints.
 func (b *Block) AppendSecrets(out []string, v cty.Value) []string {
-	if v == cty.NilVal {
+	if v == cty.NilVal || !b.holdsSensitive() && !b.holdsWriteOnly() {
 		return out
 	}
 	for _, path := range b.pathsOf(v, func(a *Attribute) bool { return a.Sensitive || a.WriteOnly }) {

@@ -31,8 +31,11 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 	}
 	defer release()
 	block, ty := rs.Block, rs.Block.ImpliedType()
-	cfgVal, ds := tfschema.Config(block, ignoring(req))
-	p.learn(block, cfgVal)
+	cfg, ds, err := configure(block, ignoring(req))
+	if err != nil {
+		return provider.ChangePlan{}, fmt.Errorf("plan %s %q: %w", req.Type, req.Name, err)
+	}
+	p.learnConfig(&cfg)
 	if ds.HasErrors() {
 		return provider.ChangePlan{Refusals: refusals(req.Name, ds)}, nil
 	}
@@ -44,17 +47,15 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 		priorPrivate = req.Stored.Private
 		p.learn(block, prior)
 	}
-	resp, err := pl.PlanResourceChange(ctx, tfplugin.PlanRequest{
-		TypeName: req.Type, PriorState: prior, Config: cfgVal, PriorPrivate: priorPrivate,
-		ProposedNewState: tfschema.ProposedNew(block, prior, cfgVal),
-	})
+	resp, err := pl.PlanResourceChange(ctx, planRequest(req.Type, prior, priorPrivate, &cfg))
 	if err != nil {
 		return provider.ChangePlan{}, fmt.Errorf("plan %s %q: %w", req.Type, req.Name, err)
 	}
 	if resp.Diagnostics.HasErrors() {
 		return provider.ChangePlan{Refusals: refusals(req.Name, resp.Diagnostics)}, nil
 	}
-	if err := p.plannedOK(block, resp.PlannedState, req.Type, req.Name); err != nil {
+	values, err := p.plannedValues(block, resp, req.Type, req.Name)
+	if err != nil {
 		return provider.ChangePlan{}, err
 	}
 	out := provider.ChangePlan{}
@@ -71,23 +72,20 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 		// A replace (forced by a change, or asked for): the new object is
 		// planned as a create, and that plan is what the change shows and
 		// the create applies.
-		if resp, err = pl.PlanResourceChange(ctx, tfplugin.PlanRequest{
-			TypeName: req.Type, PriorState: cty.NullVal(ty), Config: cfgVal,
-			ProposedNewState: tfschema.ProposedNew(block, cty.NullVal(ty), cfgVal),
-		}); err != nil {
+		if resp, err = pl.PlanResourceChange(ctx, planRequest(req.Type, cty.NullVal(ty), nil, &cfg)); err != nil {
 			return provider.ChangePlan{}, fmt.Errorf("plan %s %q (its replacement): %w", req.Type, req.Name, err)
 		}
 		if resp.Diagnostics.HasErrors() {
 			return provider.ChangePlan{Refusals: refusals(req.Name, resp.Diagnostics)}, nil
 		}
-		if err := p.plannedOK(block, resp.PlannedState, req.Type, req.Name); err != nil {
+		if values, err = p.plannedValues(block, resp, req.Type, req.Name); err != nil {
 			return provider.ChangePlan{}, err
 		}
 	}
 	planned := &provider.Planned{
-		Values: tfschema.FromCtyObject(resp.PlannedState), Sensitive: block.SensitiveNames(),
+		Values: values, Sensitive: block.SensitiveNames(),
 		State: resp.PlannedMsgpack, Private: resp.PlannedPrivate, SchemaVersion: rs.Version,
-		ConfigKnown: cfgVal.IsWhollyKnown(),
+		ConfigKnown: cfg.Known,
 	}
 	if planned.Values == nil {
 		planned.Values = map[string]any{}
@@ -167,8 +165,11 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 	}
 	defer release()
 	block, ty := rs.Block, rs.Block.ImpliedType()
-	cfgVal, ds := tfschema.Config(block, r.Properties)
-	p.learn(block, cfgVal)
+	cfg, ds, err := configure(block, r.Properties)
+	if err != nil {
+		return provider.Object{}, fmt.Errorf("%s %q: %w", r.Type, r.Name, err)
+	}
+	p.learnConfig(&cfg)
 	if ds.HasErrors() {
 		return provider.Object{}, diagsError(fmt.Sprintf("%s %q", r.Type, r.Name), ds)
 	}
@@ -179,21 +180,29 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 		}
 		priorPrivate = r.Planned.PriorPrivate
 	}
-	reviewed, err := tfplugin.UnmarshalMsgpack(r.Planned.State, ty)
+	// A create of the reviewed plan as it is, of a block without secrets:
+	// its planned and new states are read as msgpack and values only
+	// (applyValues). The plan must decode, as it must to be compared.
+	values := !update && r.Planned.ConfigKnown && !block.HasSecrets()
+	var reviewed cty.Value
+	if values {
+		err = tfplugin.CheckValues(r.Planned.State, ty)
+	} else {
+		reviewed, err = tfplugin.UnmarshalMsgpack(r.Planned.State, ty)
+	}
 	if err != nil {
 		return provider.Object{}, fmt.Errorf("%s %q: decode the planned state: %w", r.Type, r.Name, err)
 	}
-	req := tfplugin.ApplyRequest{TypeName: r.Type, PriorState: prior, Config: cfgVal}
+	req := tfplugin.ApplyRequest{TypeName: r.Type, PriorState: prior, ConfigMsgpack: cfg.Msgpack, Values: values}
 	if !update {
 		req.AnswerTo, req.Note, req.Address = r.AnswerTo, r.AnswerNote, r.Name
 	}
 	if r.Planned.ConfigKnown {
 		req.PlannedMsgpack, req.PlannedPrivate = r.Planned.State, r.Planned.Private
 	} else {
-		resp, err := pl.PlanResourceChange(ctx, tfplugin.PlanRequest{
-			TypeName: r.Type, PriorState: prior, Config: cfgVal, PriorPrivate: priorPrivate,
-			ProposedNewState: tfschema.ProposedNew(block, prior, cfgVal),
-		})
+		again := planRequest(r.Type, prior, priorPrivate, &cfg)
+		again.Values = false // compared with the reviewed plan below
+		resp, err := pl.PlanResourceChange(ctx, again)
 		if err != nil {
 			return provider.Object{}, fmt.Errorf("plan %s %q again with the values now known: %w", r.Type, r.Name, err)
 		}
@@ -222,6 +231,14 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 		return provider.Object{}, err
 	}
 	answered = true
+	if ar.NewState == cty.NilVal { // asked for values, and the answer is an object in msgpack
+		return p.appliedValues(r, rs, ar)
+	}
+	if values {
+		if reviewed, err = tfplugin.UnmarshalMsgpack(r.Planned.State, ty); err != nil {
+			return provider.Object{}, fmt.Errorf("%s %q: decode the planned state: %w", r.Type, r.Name, err)
+		}
+	}
 	p.learn(block, ar.NewState)
 	if err := p.writeOnlyAnswered(block, ar.NewState, func() string {
 		return fmt.Sprintf("the %s of %s %q", map[bool]string{true: "update", false: "create"}[update], r.Type, r.Name)
@@ -231,7 +248,7 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 		return provider.Object{}, &provider.PartialError{Object: objectOf(block.NullWriteOnly(ar.NewState), ar.Private, rs, r.CloudName), Err: err}
 	}
 	obj := objectOf(ar.NewState, ar.Private, rs, r.CloudName)
-	if err := diagsError(fmt.Sprintf("provider %s", p.cfg.Name), ar.Diagnostics); err != nil {
+	if err := diagsError("provider "+p.cfg.Name, ar.Diagnostics); err != nil {
 		if !ar.NewState.IsNull() { // the object exists: state keeps it
 			return provider.Object{}, &provider.PartialError{Object: obj, Err: err}
 		}
@@ -244,6 +261,33 @@ func (p *Provider) apply(ctx context.Context, r provider.Resource, update bool) 
 		if err := compatible(nil, reviewed, ar.NewState); err != nil {
 			return provider.Object{}, &provider.PartialError{Object: obj, Err: fmt.Errorf("provider %s produced an object that differs from its plan (%w): a bug in the provider; state records what it produced", p.cfg.Name, err)}
 		}
+	}
+	return obj, nil
+}
+
+// appliedValues is the end of apply for a create answered as values
+// (values there): what the rest of apply does with the new state's cty
+// value, on its values and msgpack. Its block holds no secret to learn
+// or write-only value to refuse; the new state is an object. It is held
+// to the reviewed plan at the bytes (tfplugin.PlanKept), and, where they
+// do not tell, by compatible on both values decoded.
+func (p *Provider) appliedValues(r provider.Resource, rs *tfschema.Schema, ar tfplugin.ApplyResponse) (provider.Object, error) {
+	ty := rs.Block.ImpliedType()
+	obj := objectWith(ar.NewValues, encodedState{msgpack: ar.NewMsgpack, ty: ty}, ar.Private, rs, r.CloudName)
+	if err := diagsError("provider "+p.cfg.Name, ar.Diagnostics); err != nil {
+		return provider.Object{}, &provider.PartialError{Object: obj, Err: err} // the object exists: state keeps it
+	}
+	if ar.LegacyTypeSystem || tfplugin.PlanKept(r.Planned.State, ar.NewMsgpack, ty) {
+		return obj, nil
+	}
+	// Both decoded as values already: they decode.
+	reviewed, err1 := tfplugin.UnmarshalMsgpack(r.Planned.State, ty)
+	got, err2 := tfplugin.UnmarshalMsgpack(ar.NewMsgpack, ty)
+	if err := errors.Join(err1, err2); err != nil {
+		return provider.Object{}, &provider.PartialError{Object: obj, Err: fmt.Errorf("%s %q: decode the planned and new states: %w", r.Type, r.Name, err)}
+	}
+	if err := compatible(nil, reviewed, got); err != nil {
+		return provider.Object{}, &provider.PartialError{Object: obj, Err: fmt.Errorf("provider %s produced an object that differs from its plan (%w): a bug in the provider; state records what it produced", p.cfg.Name, err)}
 	}
 	return obj, nil
 }

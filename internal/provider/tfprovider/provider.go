@@ -409,7 +409,12 @@ func message(d tfschema.Diagnostic) string {
 // values (null ones left out) as properties and outputs, its "id"
 // attribute (or, for a type without one, fallback) as provider ID.
 func objectOf(v cty.Value, private []byte, rs *tfschema.Schema, fallback string) provider.Object {
-	attrs := tfschema.FromCtyObject(v)
+	return objectWith(tfschema.FromCtyObject(v), v, private, rs, fallback)
+}
+
+// objectWith is the Object of attribute values attrs, whose exact form
+// (a cty.Value, an encodedState) is value.
+func objectWith(attrs map[string]any, value any, private []byte, rs *tfschema.Schema, fallback string) provider.Object {
 	if attrs == nil {
 		attrs = map[string]any{}
 	}
@@ -419,7 +424,7 @@ func objectOf(v cty.Value, private []byte, rs *tfschema.Schema, fallback string)
 	}
 	return provider.Object{
 		ID: id, Properties: attrs, Outputs: attrs,
-		Stored: &provider.Stored{SchemaVersion: rs.Version, Private: private, Attributes: attrs, Value: v, Sensitive: rs.Block.SensitiveNames()},
+		Stored: &provider.Stored{SchemaVersion: rs.Version, Private: private, Attributes: attrs, Value: value, Sensitive: rs.Block.SensitiveNames()},
 	}
 }
 

@@ -158,7 +158,7 @@ func (r *Router) checkRefs(ctx context.Context, d provider.Desired, typeOf map[s
 				if !ok {
 					continue
 				}
-				if names := b.Names(); !slices.Contains(names, ref.Attr) {
+				if names := b.Order(); !slices.Contains(names, ref.Attr) {
 					out = append(out, provider.Refusal{Resource: d.Name, Path: path,
 						Reason: fmt.Sprintf("%q: %s has no attribute %q%s", ref.String(), target.Type, ref.Attr, didYouMean(ref.Attr, names))})
 					continue

@@ -92,8 +92,17 @@ func stateJSON(rs *tfschema.Schema, s provider.Stored) ([]byte, error) {
 // storedValue is an object's state as the provider last read it: the
 // value discovery kept, else the state's attributes upgraded.
 func (p *Provider) storedValue(ctx context.Context, pl *tfplugin.Provider, typ string, rs *tfschema.Schema, s *provider.Stored) (cty.Value, error) {
-	if v, ok := s.Value.(cty.Value); ok && v.Type().Equals(rs.Block.ImpliedType()) {
-		return v, nil
+	switch v := s.Value.(type) {
+	case cty.Value:
+		if v.Type().Equals(rs.Block.ImpliedType()) {
+			return v, nil
+		}
+	case encodedState:
+		if v.ty.Equals(rs.Block.ImpliedType()) {
+			if d, err := tfplugin.UnmarshalMsgpack(v.msgpack, v.ty); err == nil {
+				return d, nil
+			}
+		}
 	}
 	return p.upgrade(ctx, pl, typ, rs, *s)
 }

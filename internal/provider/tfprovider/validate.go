@@ -7,8 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/zclconf/go-cty/cty"
-
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/tfschema"
 	"github.com/kyku/action/internal/value"
@@ -42,13 +40,17 @@ func (p *Provider) ValidateConfigs(ctx context.Context, rs []provider.Desired) (
 			return
 		}
 		props, _ := value.Resolve(d.Properties, func(value.Ref) (any, bool) { return nil, false })
-		cfgVal, ds := tfschema.Config(rs.Block, props.(map[string]any))
-		p.learn(rs.Block, cfgVal)
-		if d.Data && !ds.HasErrors() {
-			ds = append(ds, writeOnlyInData(rs.Block, cfgVal)...)
+		cfg, ds, err := configure(rs.Block, props.(map[string]any))
+		if err != nil {
+			errs[i] = fmt.Errorf("validate %s %q: %w", d.Type, d.Name, err)
+			return
+		}
+		p.learnConfig(&cfg)
+		if d.Data && !ds.HasErrors() && rs.Block.HasSecrets() {
+			ds = append(ds, writeOnlyInData(rs.Block, cfg.value())...)
 		}
 		if !ds.HasErrors() {
-			more, err := p.validateOne(ctx, d, cfgVal)
+			more, err := p.validateOne(ctx, d, cfg.Msgpack)
 			if err != nil {
 				errs[i] = fmt.Errorf("validate %s %q: %w", d.Type, d.Name, err)
 				return
@@ -67,17 +69,15 @@ func (p *Provider) ValidateConfigs(ctx context.Context, rs []provider.Desired) (
 	return out, nil
 }
 
-// validateOne asks the provider about one resource or data source.
-func (p *Provider) validateOne(ctx context.Context, d provider.Desired, cfgVal cty.Value) (tfschema.Diagnostics, error) {
+// validateOne asks the provider about one resource or data source, its
+// configuration encoded (configure).
+func (p *Provider) validateOne(ctx context.Context, d provider.Desired, config []byte) (tfschema.Diagnostics, error) {
 	pl, _, release, err := p.acquire(ctx, false)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	if d.Data {
-		return pl.ValidateDataResourceConfig(ctx, d.Type, cfgVal)
-	}
-	return pl.ValidateResourceConfig(ctx, d.Type, cfgVal)
+	return pl.ValidateEncoded(ctx, d.Type, d.Data, config)
 }
 
 // each runs f(0) … f(n-1), Parallelism at once, and returns when all
