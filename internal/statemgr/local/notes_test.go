@@ -135,3 +135,57 @@ func names(t *testing.T, dir string) []string {
 	}
 	return out
 }
+
+// TestNotePaddedOverALongerAnswer: a note written to a slot whose last
+// answer was longer is padded with spaces to that length instead of
+// cutting the file (no truncate per create), and still reads as that
+// note alone, to the fold and to a keeper reading up to 4 KiB; over an
+// answer longer than maxPaddedNote the file is cut to the note.
+func TestNotePaddedOverALongerAnswer(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		response int
+		padded   bool
+	}{
+		{"a short answer before", 600, true},
+		{"a long answer before", 6000, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := t.Context()
+			box := local.AnswerDir(filepath.Join(t.TempDir(), "state.answers"))
+			t.Cleanup(func() { _ = box.ReleaseNotes(ctx) })
+			if err := box.Note(ctx, state.Answer{Address: "x", Type: "t"}); err != nil {
+				t.Fatal(err)
+			}
+			answered, _ := state.EncodeAnswer(state.Answer{Address: "x", Type: "t", Asked: true, Response: []byte(strings.Repeat("r", c.response))})
+			if err := os.WriteFile(box.AnswerPath("x"), answered, 0); err != nil {
+				t.Fatal(err)
+			}
+			if err := box.RemoveAnswer(ctx, state.AnswerName("x")); err != nil {
+				t.Fatal(err)
+			}
+			if err := box.Note(ctx, state.Answer{Address: "y", Type: "t", Note: "n1"}); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(box.AnswerPath("y"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			note, _ := state.EncodeAnswer(state.Answer{Address: "y", Type: "t", Note: "n1"})
+			want := len(note)
+			if c.padded {
+				want = len(answered)
+			}
+			if len(data) != want || !strings.HasPrefix(string(data), string(note)) || strings.TrimRight(string(data[len(note):]), " ") != "" {
+				t.Errorf("y's note is %d bytes %q, want its note padded with spaces to %d bytes", len(data), data, want)
+			}
+			if len(data) >= 4<<10 {
+				t.Errorf("y's note is %d bytes: a keeper reads 4 KiB of a note", len(data))
+			}
+			n, err := state.DecodeAnswer(state.AnswerName("y"), data)
+			if err != nil || n.Address != "y" || n.Note != "n1" || n.Asked || n.Response != nil {
+				t.Errorf("y's note reads %+v, %v; want y's note, neither asked nor answered", n, err)
+			}
+		})
+	}
+}
