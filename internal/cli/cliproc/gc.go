@@ -56,12 +56,13 @@ import (
 // between collections: after each one the ratio is set so that the next
 // comes once the run has allocated the larger of its live heap and gcRoom
 // (roomPercent). A run with Terraform providers keeps a small live heap
-// (a few tens of MB at 5,000 null_resources) and allocates with every call
-// it makes, so at GOGC=100 it collected every few tens of MB: with gcRoom
-// (four pairs, interleaved) the apply of 5,000 took 1.84–2.12 s of Kyku's
-// CPU against 2.07–2.51 s and its plan 0.27–0.28 s against 0.29–0.37 s,
-// for a peak of 160–177 MB against 102–117 MB (the plan's 136 against
-// 83 MB). A heap past gcRoom collects at gcLargePercent, as before.
+// (about 30 MB at the end of an apply of 5,000 null_resources) and
+// allocates with every call it makes, so at GOGC=100 it collected every
+// 30 MB or so: with gcRoom (three pairs against GOGC=100, interleaved)
+// that apply took 1.69–1.75 s of Kyku's CPU against 1.68–1.93 s, for a
+// peak of 148–150 MB against 111–115 MB, and its plan 0.27–0.29 s against
+// 0.33–0.36 s, for 108 MB against 80 MB. A heap past gcRoom collects at
+// gcLargePercent, as before.
 const (
 	gcBudget       = 30 << 20
 	gcPercent      = 50
@@ -70,14 +71,24 @@ const (
 	gcRoom         = 96 << 20
 )
 
-// roomPercent is the ratio that, for a live heap of live bytes, lets the
-// run allocate the larger of live and gcRoom before the next collection.
-func roomPercent(live uint64) int {
-	const most = 10_000 // a heap of a megabyte or less: a hundredfold
-	if live == 0 {
+// roomPercent is the ratio that lets the run allocate about the larger
+// of its live heap and gcRoom before the next collection, from the ratio
+// it runs at (cur) and the heap goal that gives (next): the goal is the
+// heap marked live and cur percent of it and of the roots the collector
+// scans (stacks, globals), so the heap marked is taken as next over
+// 1 + cur/100 (the roots a few MB at most here; MemStats gives the
+// marked heap in no field, and HeapAlloc, read when the cleanup runs,
+// has grown by what was allocated since, up to the goal: reading that as
+// the live heap made a room of a few bytes and a ratio of 10,000 after
+// the first collection). At most tenfold, so that roots misjudged at a
+// tiny heap cost a little more room, never a hundred times.
+func roomPercent(cur int, next uint64) int {
+	const most = 1_000
+	marked := next * 100 / uint64(100+max(cur, 0))
+	if marked == 0 {
 		return most
 	}
-	return int(min(most, max(gcLargePercent, gcRoom*100/live)))
+	return int(min(most, max(gcLargePercent, gcRoom*100/marked)))
 }
 
 // gcPhase is how the collector is tuned, in the order a run goes through
@@ -185,7 +196,8 @@ func afterGC(struct{}) {
 			advance(gcSmallRatio, gcLargeRatio)
 		}
 	case gcLargeRatio:
-		if p := roomPercent(m.HeapAlloc); p != int(largeSet.Load()) {
+		cur := int(largeSet.Load())
+		if p := roomPercent(cur, m.NextGC); p != cur {
 			largeSet.Store(int32(p))
 			debug.SetGCPercent(p)
 		}

@@ -203,47 +203,27 @@ func waitForPercent(t *testing.T, when string, ok func(int) bool) {
 }
 
 // TestRoomPercent: the ratio set after a collection in a provider run
-// lets the run allocate the larger of its live heap and gcRoom.
+// lets the run allocate about the larger of its live heap and gcRoom,
+// the live heap taken from the heap goal the ratio it ran at gave; at
+// most tenfold.
 func TestRoomPercent(t *testing.T) {
+	const mib = 1 << 20
 	for _, c := range []struct {
-		live uint64
+		cur  int
+		next uint64
 		want int
 	}{
-		{0, 10_000},
-		{512 << 10, 10_000}, // a hundredfold at most
-		{1 << 20, 9_600},    // 96 MiB of room
-		{32 << 20, 300},     // 96 MiB of room
-		{48 << 20, 200},     // 96 MiB of room
-		{gcRoom, 100},       // its own size, as Go's default
-		{500 << 20, 100},    // its own size
-		{gcLargeHeap, 100},  // its own size
+		{100, 64 * mib, 300},     // 32 MiB live: 96 MiB of room at 300
+		{300, 128 * mib, 300},    // 32 MiB live at 300: as it was
+		{200, 144 * mib, 200},    // 48 MiB live: 96 MiB at 200
+		{100, 400 * mib, 100},    // 200 MiB live: its own size, as Go's default
+		{400, 1000 * mib, 100},   // 200 MiB live at 400: back to its own size
+		{100, 4 * mib, 1_000},    // 2 MiB live: tenfold at most
+		{1_000, 33 * mib, 1_000}, // 3 MiB live: tenfold still
+		{100, 0, 1_000},
 	} {
-		if got := roomPercent(c.live); got != c.want {
-			t.Errorf("roomPercent(%d MiB) = %d, want %d", c.live>>20, got, c.want)
+		if got := roomPercent(c.cur, c.next); got != c.want {
+			t.Errorf("roomPercent(%d, goal %d MiB) = %d, want %d", c.cur, c.next/mib, got, c.want)
 		}
-	}
-}
-
-// TestTerraformLoadedCollectsAsAProviderRun: a run loading a Terraform
-// configuration collects at GOGC=100 with no limit from the load on, as
-// once its provider starts; with GOGC set it changes nothing.
-func TestTerraformLoadedCollectsAsAProviderRun(t *testing.T) {
-	goDefaults(t)
-	tuneGC(func(k string) string {
-		if k == "GOGC" {
-			return "70"
-		}
-		return ""
-	})
-	debug.SetGCPercent(70)
-	terraformLoaded()
-	if p, _ := gcSettings(); p != 70 {
-		t.Errorf("with GOGC=70 set, after a Terraform load: GOGC %d, want 70", p)
-	}
-
-	tuneGC(func(string) string { return "" })
-	terraformLoaded()
-	if p, l := gcSettings(); p != gcLargePercent || l != math.MaxInt64 {
-		t.Errorf("after a Terraform load: GOGC %d, limit %d; want GOGC=%d and no limit", p, l, gcLargePercent)
 	}
 }
