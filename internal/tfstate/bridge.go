@@ -98,6 +98,7 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 	if extra != nil {
 		st.Metadata.Prefix = extra.Prefix
 	}
+	names := map[string]string{} // the attribute names met so far (attrValuesWith)
 	for _, r := range f.Resources {
 		if r.Mode != Managed {
 			continue
@@ -108,9 +109,14 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 			if in.Attributes == nil {
 				return nil, fmt.Errorf("%s: its attributes are in Terraform 0.11's flat form, which kyku does not read; let tofu rewrite the state first (tofu apply -refresh-only)", name)
 			}
-			attrs, err := attrValues(in.Attributes)
+			attrs, err := attrValuesWith(in.Attributes, names)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			for k := range attrs {
+				if _, ok := names[k]; !ok && len(names) < maxNames {
+					names[k] = k
+				}
 			}
 			unwrapDynamic(r.Type, attrs)
 			if in.Deposed != "" {
@@ -181,6 +187,9 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 	b.st, b.meta, b.intr = st, st.Metadata, maps.Clone(st.Interrupted)
 	return b, nil
 }
+
+// maxNames bounds the attribute names NewBridge shares between objects.
+const maxNames = 4096
 
 // State returns Kyku's view of the state, the caller's to change: the
 // first call hands out the one NewBridge built (the bridge keeps copies

@@ -90,11 +90,15 @@ func Decode(name string, data []byte) (*File, error) {
 	// anything else is. What does not decode is probed for its version
 	// first, as another version's shape is not a version 4 state's.
 	var w wireFile
-	if err := json.Unmarshal(data, &w); err != nil {
-		if verr := checkVersion(name, data); verr != nil {
-			return nil, verr
+	if !readWire(data, &w) {
+		// What wireReader leaves to encoding/json: its result stands.
+		w = wireFile{}
+		if err := json.Unmarshal(data, &w); err != nil {
+			if verr := checkVersion(name, data); verr != nil {
+				return nil, verr
+			}
+			return nil, jsonError(name, data, err)
 		}
-		return nil, jsonError(name, data, err)
 	}
 	probe := versionProbe{Version: w.Version, TerraformVersion: w.TerraformVersion, EncryptedData: w.EncryptedData, Kyku: w.Kyku}
 	if err := probe.check(name); err != nil {
@@ -169,8 +173,9 @@ func fromWire(w *wireFile) (*File, error) {
 		f.Outputs[name] = out
 	}
 	seen := map[string]bool{}
+	var scratch []byte // compactValid's
 	for i, wr := range w.Resources {
-		r, err := decodeResource(wr)
+		r, err := decodeResource(wr, &scratch)
 		if err != nil {
 			return nil, fmt.Errorf("resources[%d]: %w", i, err)
 		}
@@ -189,7 +194,9 @@ func fromWire(w *wireFile) (*File, error) {
 	return f, nil
 }
 
-func decodeResource(wr wireResource) (*Resource, error) {
+// decodeResource reads one resource; scratch is a buffer for
+// compactValid.
+func decodeResource(wr wireResource, scratch *[]byte) (*Resource, error) {
 	r := &Resource{Type: wr.Type, Name: wr.Name, Provider: wr.Provider}
 	switch wr.Mode {
 	case "managed":
@@ -211,7 +218,7 @@ func decodeResource(wr wireResource) (*Resource, error) {
 	}
 	seen := map[string]bool{}
 	for j, wi := range wr.Instances {
-		in, err := decodeInstance(wi)
+		in, err := decodeInstance(wi, scratch)
 		if err != nil {
 			return nil, fmt.Errorf("%s: instances[%d]: %w", r.Addr(), j, err)
 		}
@@ -244,7 +251,7 @@ func validName(s string) bool {
 	return true
 }
 
-func decodeInstance(wi wireInstance) (*Instance, error) {
+func decodeInstance(wi wireInstance, scratch *[]byte) (*Instance, error) {
 	in := &Instance{
 		Status: wi.Status, Deposed: wi.Deposed, Provider: wi.Provider, SchemaVersion: wi.SchemaVersion,
 		Dependencies:        wi.Dependencies,
@@ -266,7 +273,7 @@ func decodeInstance(wi wireInstance) (*Instance, error) {
 		if t := bytes.TrimSpace(wi.Attributes); len(t) == 0 || t[0] != '{' {
 			return nil, fmt.Errorf("attributes: want an object")
 		}
-		in.Attributes = compactHTML(wi.Attributes)
+		in.Attributes = compactValid(scratch, wi.Attributes)
 	case wi.AttributesFlat != nil:
 		in.AttributesFlat = wi.AttributesFlat // read only without attributes, as OpenTofu does
 	default:
@@ -289,7 +296,7 @@ func decodeInstance(wi wireInstance) (*Instance, error) {
 		}
 	}
 	if len(wi.Identity) > 0 {
-		in.Identity = compactHTML(wi.Identity)
+		in.Identity = compactValid(scratch, wi.Identity)
 		in.IdentitySchemaVersion = wi.IdentitySchemaVersion
 	}
 	return in, nil
