@@ -1,7 +1,6 @@
 package tfconfig
 
 import (
-	"encoding/json"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -147,17 +146,21 @@ func (e *Expr) MarshalJSON() ([]byte, error) {
 			rng.Filename = filepath.ToSlash(rel)
 		}
 	}
-	desc := map[string]any{"hcl": rng.String()}
-	if e.sc.mi.addr != "" {
-		desc["module"] = e.sc.mi.addr
-	}
+	// The object json.Marshal writes of {"hcl", "instance", "module",
+	// "text"} (keys sorted, strings escaped as it escapes them), written
+	// here: a plan hashes every argument of every resource.
+	b := make([]byte, 0, 64+len(rng.Filename)+max(0, e.rng.End.Byte-e.rng.Start.Byte))
+	b = value.AppendString(append(b, `{"hcl":`...), rng.String())
 	if s := e.sc.key.suffix(); s != "" {
-		desc["instance"] = s
+		b = value.AppendString(append(b, `,"instance":`...), s)
+	}
+	if e.sc.mi.addr != "" {
+		b = value.AppendString(append(b, `,"module":`...), e.sc.mi.addr)
 	}
 	if f := e.sc.mi.ev.files[e.rng.Filename]; f != nil && e.rng.End.Byte <= len(f.Bytes) {
-		desc["text"] = string(e.rng.SliceBytes(f.Bytes))
+		b = value.AppendString(append(b, `,"text":`...), string(e.rng.SliceBytes(f.Bytes)))
 	}
-	return json.Marshal(desc)
+	return append(b, '}'), nil
 }
 
 // shape is the structure of a body as written: its attributes' names,
