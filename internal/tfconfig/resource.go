@@ -264,12 +264,34 @@ func (r *Resource) conditions(content *hcl.BodyContent) hcl.Diagnostics {
 	return diags
 }
 
+// hasMeta reports whether b sets a resource's meta-argument or has one
+// of its meta-blocks.
+func hasMeta(b *hclsyntax.Body) bool {
+	for name := range b.Attributes {
+		if resourceMeta[name] {
+			return true
+		}
+	}
+	for _, blk := range b.Blocks {
+		if resourceMetaBlocks[blk.Type] {
+			return true
+		}
+	}
+	return false
+}
+
 // resourceBody is the block's own arguments: everything but its
 // meta-arguments, with an escaping block's arguments (which may be named
 // like meta-arguments).
 func resourceBody(whole, remain hcl.Body, escape *hcl.Block) (*Body, hcl.Diagnostics) {
 	rng := whole.MissingItemRange()
 	if native, ok := whole.(*hclsyntax.Body); ok {
+		if escape == nil && !hasMeta(native) {
+			// The body is its own arguments already (most are): kept as
+			// parsed rather than copied, it is one fewer body and map per
+			// resource.
+			return &Body{Native: native, Range: rng}, nil
+		}
 		out := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}, SrcRange: native.SrcRange, EndRange: native.EndRange}
 		for name, a := range native.Attributes {
 			if !resourceMeta[name] {
