@@ -293,7 +293,11 @@ func (ev *evaluator) properties(sc scope, r *Resource, cr *config.Resource) {
 	}
 	for _, name := range sortedKeys(b.Native.Attributes) {
 		a := b.Native.Attributes[name]
-		ev.property(sc, cr, name, &Expr{sc: sc, attr: a.Expr, travs: ev.travs.variables(a.Expr), rng: a.Expr.Range()}, a.NameRange)
+		e := Expr{sc: sc, attr: a.Expr, travs: ev.travs.variables(a.Expr), rng: a.Expr.Range()}
+		ev.property(sc, cr, name, &e, a.NameRange)
+	}
+	if len(b.Native.Blocks) == 0 {
+		return
 	}
 	sh := newShape()
 	byType := map[string][]*hclsyntax.Block{}
@@ -343,7 +347,8 @@ func (ev *evaluator) property(sc scope, cr *config.Resource, name string, e *Exp
 		}
 		return
 	}
-	cr.Properties[name] = e
+	kept := *e // e itself may be the caller's, on its stack: most are literals, not kept
+	cr.Properties[name] = &kept
 }
 
 // dependsOn are the resource instances a depends_on list names: a
