@@ -84,8 +84,16 @@ type givenOutput struct {
 // NewBridge maps f into Kyku's model. It refuses a state whose objects
 // Kyku cannot read: attributes only in Terraform 0.11's flat form.
 func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
-	b := &Bridge{orig: f, opts: opts, given: map[string]*state.Resource{}, current: map[string]*Instance{}, reparsed: map[string]string{}, outs: map[string]givenOutput{}}
+	n := 0 // the instances, at most one resource each: maps made to size, not grown
+	for _, r := range f.Resources {
+		if r.Mode == Managed {
+			n += len(r.Instances)
+		}
+	}
+	b := &Bridge{orig: f, opts: opts, given: make(map[string]*state.Resource, n), current: make(map[string]*Instance, n),
+		reparsed: make(map[string]string, n), outs: map[string]givenOutput{}}
 	st := state.New("", f.Lineage, opts.Workspace)
+	st.Resources = make(map[string]*state.Resource, n)
 	st.Metadata.Serial = int64(f.Serial)
 	extra := opts.Extra
 	var interrupted map[string]string

@@ -172,7 +172,10 @@ func fromWire(w *wireFile) (*File, error) {
 		}
 		f.Outputs[name] = out
 	}
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(w.Resources))
+	if len(w.Resources) > 0 {
+		f.Resources = make([]*Resource, 0, len(w.Resources))
+	}
 	var scratch []byte // compactValid's
 	for i, wr := range w.Resources {
 		r, err := decodeResource(wr, &scratch)
@@ -216,7 +219,11 @@ func decodeResource(wr wireResource, scratch *[]byte) (*Resource, error) {
 		}
 		r.Module = m
 	}
-	seen := map[string]bool{}
+	var seen map[string]bool // the instances' keys and deposed keys, for many instances
+	if len(wr.Instances) > fewInstances {
+		seen = make(map[string]bool, len(wr.Instances))
+	}
+	r.Instances = make([]*Instance, 0, len(wr.Instances))
 	for j, wi := range wr.Instances {
 		in, err := decodeInstance(wi, scratch)
 		if err != nil {
@@ -225,18 +232,43 @@ func decodeResource(wr wireResource, scratch *[]byte) (*Resource, error) {
 		if in.Provider == "" && r.Provider == "" {
 			return nil, fmt.Errorf("%s: instances[%d]: no provider, on the resource or the instance", r.Addr(), j)
 		}
-		id := in.Key.String() + " " + in.Deposed
-		if seen[id] {
+		if twice(r.Instances, in, seen) {
 			what := r.InstanceAddr(in.Key)
 			if in.Deposed != "" {
 				what += " deposed object " + in.Deposed
 			}
 			return nil, fmt.Errorf("%s: instances[%d]: %s appears twice", r.Addr(), j, what)
 		}
-		seen[id] = true
 		r.Instances = append(r.Instances, in)
 	}
+	if len(r.Instances) == 0 {
+		r.Instances = nil // as an empty or null list reads
+	}
 	return r, nil
+}
+
+// fewInstances is how many instances a resource has at most for
+// decodeResource to look for a repeated one among them one by one.
+const fewInstances = 16
+
+// twice reports whether in's key and deposed key are those of one of
+// before, the instances read so far, and notes them in seen (nil: look
+// through before).
+func twice(before []*Instance, in *Instance, seen map[string]bool) bool {
+	if seen == nil {
+		for _, b := range before {
+			if b.Key == in.Key && b.Deposed == in.Deposed {
+				return true
+			}
+		}
+		return false
+	}
+	id := in.Key.String() + " " + in.Deposed
+	if seen[id] {
+		return true
+	}
+	seen[id] = true
+	return false
 }
 
 func validName(s string) bool {
