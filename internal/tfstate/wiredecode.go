@@ -380,11 +380,19 @@ func (r *wireReader) config(into *map[string]any) {
 	if r.bad {
 		return
 	}
-	v, err := value.ParseJSON(raw)
+	v, err := value.ParseJSONWith(raw, r.names)
 	m, ok := v.(map[string]any)
 	if err != nil || !ok {
 		r.giveUp()
 		return
+	}
+	for k := range m {
+		if _, ok := r.names[k]; !ok && len(r.names) < maxNames {
+			if r.names == nil {
+				r.names = map[string]string{}
+			}
+			r.names[k] = k
+		}
 	}
 	*into = m
 }

@@ -25,6 +25,9 @@ type wireReader struct {
 	// strs holds the short strings read of the fields that repeat them
 	// (types, providers, modes), each allocated once.
 	strs map[string]string
+	// names are the argument names of the configurations read so far,
+	// each allocated once (value.ParseJSONWith).
+	names map[string]string
 }
 
 // maxWireDepth bounds the nesting of a value skip reads, below
