@@ -86,25 +86,39 @@ func Decode(name string, data []byte) (*File, error) {
 		return nil, fmt.Errorf("%s: %w", name, ErrEmpty)
 	}
 	// One pass over the JSON (a state of thousands of instances is
-	// megabytes): the version is read with the rest, and checked before
-	// anything else is. What does not decode is probed for its version
-	// first, as another version's shape is not a version 4 state's.
+	// megabytes), each resource decoded as it is read: the version is
+	// read with the rest, and checked before anything else is. What the
+	// wire reader gives up on (a resource that does not decode among
+	// it) is decoded again through encoding/json, whose result stands.
 	var w wireFile
-	if !readWire(data, &w) {
-		// What wireReader leaves to encoding/json: its result stands.
-		w = wireFile{}
-		if err := json.Unmarshal(data, &w); err != nil {
-			if verr := checkVersion(name, data); verr != nil {
-				return nil, verr
-			}
-			return nil, jsonError(name, data, err)
-		}
+	rs := &resourceList{}
+	if !readWire(data, &w, rs.add) {
+		return decodeJSON(name, data)
 	}
+	return fromWireChecked(name, &w, rs)
+}
+
+// decodeJSON is Decode through encoding/json. What does not decode is
+// probed for its version first, as another version's shape is not a
+// version 4 state's.
+func decodeJSON(name string, data []byte) (*File, error) {
+	var w wireFile
+	if err := json.Unmarshal(data, &w); err != nil {
+		if verr := checkVersion(name, data); verr != nil {
+			return nil, verr
+		}
+		return nil, jsonError(name, data, err)
+	}
+	return fromWireChecked(name, &w, nil)
+}
+
+// fromWireChecked is fromWire once w's version is checked.
+func fromWireChecked(name string, w *wireFile, rs *resourceList) (*File, error) {
 	probe := versionProbe{Version: w.Version, TerraformVersion: w.TerraformVersion, EncryptedData: w.EncryptedData, Kyku: w.Kyku}
 	if err := probe.check(name); err != nil {
 		return nil, err
 	}
-	f, err := fromWire(&w)
+	f, err := fromWire(w, rs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", name, state.ErrCorrupt, err)
 	}
@@ -158,7 +172,9 @@ func orUnknown(s string) string {
 	return s
 }
 
-func fromWire(w *wireFile) (*File, error) {
+// fromWire is the File w holds; rs, when not nil, holds its resources
+// decoded already (w.Resources is then not read).
+func fromWire(w *wireFile, rs *resourceList) (*File, error) {
 	if w.TerraformVersion != "" {
 		if _, err := version.NewVersion(w.TerraformVersion); err != nil {
 			return nil, fmt.Errorf("terraform_version %q is not a version", w.TerraformVersion)
@@ -172,21 +188,16 @@ func fromWire(w *wireFile) (*File, error) {
 		}
 		f.Outputs[name] = out
 	}
-	seen := make(map[string]bool, len(w.Resources))
-	if len(w.Resources) > 0 {
-		f.Resources = make([]*Resource, 0, len(w.Resources))
+	if rs == nil {
+		rs = &resourceList{list: make([]*Resource, 0, len(w.Resources))}
+		for i := range w.Resources {
+			if err := rs.decode(&w.Resources[i]); err != nil {
+				return nil, err
+			}
+		}
 	}
-	var scratch []byte // compactValid's
-	for i, wr := range w.Resources {
-		r, err := decodeResource(wr, &scratch)
-		if err != nil {
-			return nil, fmt.Errorf("resources[%d]: %w", i, err)
-		}
-		if seen[r.Addr()] {
-			return nil, fmt.Errorf("resources[%d]: %s appears twice", i, r.Addr())
-		}
-		seen[r.Addr()] = true
-		f.Resources = append(f.Resources, r)
+	if len(rs.list) > 0 {
+		f.Resources = rs.list
 	}
 	for _, wc := range w.CheckResults {
 		if c := decodeCheckResult(wc); c != nil {
@@ -197,9 +208,39 @@ func fromWire(w *wireFile) (*File, error) {
 	return f, nil
 }
 
+// resourceList is a state's resources, decoded one by one in order.
+type resourceList struct {
+	list    []*Resource
+	seen    map[string]bool // their addresses
+	scratch []byte          // compactValid's
+}
+
+// decode decodes the next resource, wr.
+func (rs *resourceList) decode(wr *wireResource) error {
+	i := len(rs.list)
+	r, err := decodeResource(wr, &rs.scratch)
+	if err != nil {
+		return fmt.Errorf("resources[%d]: %w", i, err)
+	}
+	if rs.seen == nil {
+		rs.seen = map[string]bool{}
+	}
+	if rs.seen[r.Addr()] {
+		return fmt.Errorf("resources[%d]: %s appears twice", i, r.Addr())
+	}
+	rs.seen[r.Addr()] = true
+	rs.list = append(rs.list, r)
+	return nil
+}
+
+// add is decode for the wire reader, which gives up on an error (Decode
+// then reads the state again, through encoding/json, for its errors in
+// their order).
+func (rs *resourceList) add(wr *wireResource) bool { return rs.decode(wr) == nil }
+
 // decodeResource reads one resource; scratch is a buffer for
 // compactValid.
-func decodeResource(wr wireResource, scratch *[]byte) (*Resource, error) {
+func decodeResource(wr *wireResource, scratch *[]byte) (*Resource, error) {
 	r := &Resource{Type: wr.Type, Name: wr.Name, Provider: wr.Provider}
 	switch wr.Mode {
 	case "managed":

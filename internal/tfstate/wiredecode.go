@@ -19,9 +19,12 @@ var (
 )
 
 // readWire reads a state into w as json.Unmarshal does; false: it gave
-// up, and w is not to be used.
-func readWire(data []byte, w *wireFile) bool {
-	r := &wireReader{data: data}
+// up, and w is not to be used. each, when not nil, is handed each
+// resource as it is read, in place of w.Resources (the resource and its
+// instances are the reader's again once each returns); false from it
+// gives up.
+func readWire(data []byte, w *wireFile, each func(*wireResource) bool) bool {
+	r := &wireReader{data: data, each: each}
 	if !r.open('{') {
 		return false
 	}
@@ -107,9 +110,16 @@ func (r *wireReader) resources(into *[]wireResource) {
 	if !r.open('[') {
 		return
 	}
-	out := []wireResource{}
+	var out []wireResource
+	if r.each == nil {
+		out = []wireResource{}
+	}
+	var insts []wireInstance // a resource's instances, reused when each takes them
 	for n := 0; r.elem(&n); {
 		var wr wireResource
+		if r.each != nil {
+			wr.Instances = insts[:0]
+		}
 		if !r.null() && r.open('{') {
 			f := fields{names: resourceFields}
 			for n := 0; ; {
@@ -133,11 +143,20 @@ func (r *wireReader) resources(into *[]wireResource) {
 				}
 			}
 		}
-		out = append(out, wr)
+		if r.each == nil {
+			out = append(out, wr)
+			continue
+		}
+		if r.bad || !r.each(&wr) {
+			r.giveUp()
+			return
+		}
+		insts = wr.Instances
 	}
 	*into = out
 }
 
+// instances reads a list of instances into *into, reusing its array.
 func (r *wireReader) instances(into *[]wireInstance) {
 	if r.null() {
 		*into = nil
@@ -146,13 +165,15 @@ func (r *wireReader) instances(into *[]wireInstance) {
 	if !r.open('[') {
 		return
 	}
-	out := []wireInstance{}
+	out := (*into)[:0]
+	if out == nil {
+		out = []wireInstance{}
+	}
 	for n := 0; r.elem(&n); {
-		var wi wireInstance
+		out = append(out, wireInstance{})
 		if !r.null() && r.open('{') {
-			r.instance(&wi)
+			r.instance(&out[len(out)-1])
 		}
-		out = append(out, wi)
 	}
 	*into = out
 }

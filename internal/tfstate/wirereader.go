@@ -25,6 +25,8 @@ type wireReader struct {
 	// strs holds the short strings read of the fields that repeat them
 	// (types, providers, modes), each allocated once.
 	strs map[string]string
+	// each takes the resources of a state as they are read (readWire).
+	each func(*wireResource) bool
 	// names are the argument names of the configurations read so far,
 	// each allocated once (value.ParseJSONWith).
 	names map[string]string

@@ -2,6 +2,7 @@ package tfstate
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -92,13 +93,53 @@ func TestWireReaderReadsAsEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestDecodeIsDecodeJSON: Decode, which decodes each resource as the
+// wire reader reads it, gives what decoding through encoding/json gives:
+// the same state, or the same error.
+func TestDecodeIsDecodeJSON(t *testing.T) {
+	for name, data := range wireStates(t) {
+		checkDecode(t, data)
+		var w wireFile
+		if !readWire(data, &w, (&resourceList{}).add) {
+			t.Errorf("%s: the wire reader gave up on a state as written", name)
+		}
+	}
+	for _, doc := range oddStates {
+		checkDecode(t, []byte(doc))
+	}
+	for _, doc := range []string{
+		`{"version":4,"resources":[{"mode":"managed","type":"t","name":"n","provider":"p","instances":[{"index_key":1},{"index_key":2,"dependencies":["a"]}]},{"mode":"managed","type":"t","name":"m","provider":"p","instances":[{"index_key":"k"}]},{"mode":"data","type":"t","name":"n","provider":"p"}]}`,
+		`{"version":4,"resources":[{"mode":"managed","type":"t","name":"n","provider":"p","instances":[{}]},{"mode":"managed","type":"t","name":"n","provider":"p","instances":[]}]}`,
+		`{"version":4,"outputs":{"o":{"value":1}},"resources":[{"mode":"bad","type":"t","name":"n"}]}`,
+		`{"version":3,"resources":[{"mode":"bad","type":"t","name":"n"}]}`,
+		`{"version":4,"terraform_version":"x","resources":[{"mode":"managed","type":"t","name":"n","provider":"p","instances":[{"index_key":1.5}]}]}`,
+	} {
+		checkDecode(t, []byte(doc))
+	}
+}
+
+// checkDecode fails t when Decode and decodeJSON differ on data.
+func checkDecode(t *testing.T, data []byte) {
+	t.Helper()
+	if len(data) == 0 {
+		return // ErrEmpty, before either
+	}
+	got, gotErr := Decode("s.tfstate", data)
+	want, wantErr := decodeJSON("s.tfstate", data)
+	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+		t.Errorf("Decode's error %v, encoding/json's %v, of %.300s", gotErr, wantErr, data)
+	} else if !reflect.DeepEqual(got, want) {
+		t.Errorf("Decode read\n%+v\nwhere encoding/json read\n%+v\nof %.300s", got, want, data)
+	}
+}
+
 // checkWire fails t when readWire reads data otherwise than
 // json.Unmarshal, and reports whether it read it.
 func checkWire(t *testing.T, data []byte) bool {
 	t.Helper()
 	var want, got wireFile
 	err := json.Unmarshal(data, &want)
-	if !readWire(data, &got) {
+	if !readWire(data, &got, nil) {
 		return false
 	}
 	if err != nil {
@@ -173,6 +214,7 @@ func FuzzWireReader(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkWire(t, data)
+		checkDecode(t, data)
 		checkExtra(t, data)
 		checkCompact(t, data)
 	})
