@@ -45,10 +45,18 @@ func (c *travCache) referencesOnce(expr hcl.Expression, once bool) []hcl.Travers
 	return c.references(expr)
 }
 
-// found is what get finds of expr, without keeping it.
+// found is what get finds of expr with find (hcl.Expression.Variables or
+// refTraversals), without keeping it. Of a bare traversal
+// (fwtest_latent.r0.id, most arguments that read something) both find
+// the traversal itself: it is taken without a walk.
 func found(expr hcl.Expression, find func(hcl.Expression) []hcl.Traversal) []hcl.Traversal {
-	if native, ok := expr.(hclsyntax.Expression); ok && readsNothing(native) {
-		return nil
+	switch native := expr.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		return []hcl.Traversal{native.Traversal}
+	case hclsyntax.Expression:
+		if readsNothing(native) {
+			return nil
+		}
 	}
 	return find(expr)
 }

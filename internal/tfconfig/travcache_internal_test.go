@@ -100,3 +100,23 @@ resource "null_resource" "c" {
 		t.Error("did not keep the references of a counted resource's argument")
 	}
 }
+
+// TestFoundIsTheWalks: what found takes of an expression without a walk
+// (a bare traversal's own traversal) is what each walk finds.
+func TestFoundIsTheWalks(t *testing.T) {
+	for _, src := range []string{
+		`fwtest_latent.r0.id`, `aws_vpc.main`, `var.a`, `x[0].y`, `data.a.b.c[count.index]`, `"r1"`, `1`,
+		`"${local.changed}-x"`, `[for v in var.l : v.id]`, `x[count.index].id`, `{ a = "x" }`,
+	} {
+		expr, diags := hclsyntax.ParseExpression([]byte(src), "main.tf", hcl.Pos{Line: 1, Column: 1})
+		if diags.HasErrors() {
+			t.Fatalf("%s: %v", src, diags)
+		}
+		if got, want := found(expr, hcl.Expression.Variables), expr.Variables(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: variables %v, want %v", src, got, want)
+		}
+		if got, want := found(expr, refTraversals), refTraversals(expr); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: references %v, want %v", src, got, want)
+		}
+	}
+}
