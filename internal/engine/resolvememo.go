@@ -114,11 +114,61 @@ func (kept *resolution) handOver() map[string]any {
 func (res *resolution) sameAnswers(lookup value.Lookup) bool {
 	for _, a := range res.asked {
 		v, ok := lookup(a.ref)
-		if ok != a.ok || !reflect.DeepEqual(v, a.v) {
+		if ok != a.ok || !deepEqual(v, a.v) {
 			return false
 		}
 	}
 	return true
+}
+
+// deepEqual is reflect.DeepEqual(a, b), without reflection for the
+// canonical values lookups answer (maps, lists, strings, numbers, bools,
+// nil): checking the answers of 50,000 kept resolutions through
+// reflection was a twentieth of a plan's CPU.
+func deepEqual(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		switch {
+		case !ok || (x == nil) != (y == nil) || len(x) != len(y):
+			return false
+		case reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer():
+			return true // the same map, as DeepEqual says
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !deepEqual(xv, yv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		switch {
+		case !ok || (x == nil) != (y == nil) || len(x) != len(y):
+			return false
+		case len(x) > 0 && &x[0] == &y[0]:
+			return true // the same elements, as DeepEqual says
+		}
+		for i := range x {
+			if !deepEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
 }
 
 // copyTree copies v's maps and lists (as a resolution makes them anew),

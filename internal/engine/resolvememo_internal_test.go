@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"reflect"
 	"testing"
 
@@ -170,5 +171,31 @@ func TestHandOverGivesSettlesPropertiesOnce(t *testing.T) {
 	}
 	if got := again["web"].(map[string]any)["network"]; got != "vpc-1" || evals != 2 {
 		t.Errorf("after handOver: network %v after %d evaluations, want vpc-1 after 2", got, evals)
+	}
+}
+
+// TestDeepEqualIsReflects: a kept resolution is taken exactly when
+// reflect.DeepEqual would have taken it.
+func TestDeepEqualIsReflects(t *testing.T) {
+	nan := math.NaN()
+	same := map[string]any{"n": nan}
+	list := []any{nan}
+	values := []any{
+		nil, "", "a", 0.0, math.Copysign(0, -1), 1.0, nan, true, false, 1, int64(1), value.Unknown,
+		map[string]any(nil), map[string]any{}, map[string]any{"a": "b"}, map[string]any{"a": "c"}, map[string]any{"b": "b"},
+		map[string]any{"a": nil}, map[string]any{"a": map[string]any{"x": []any{1.0, "y"}}}, map[string]any{"a": map[string]any{"x": []any{1.0, "z"}}},
+		same, map[string]any{"n": nan},
+		[]any(nil), []any{}, []any{"a"}, []any{"a", nil}, []any{[]any{}}, []any{[]any(nil)}, list, []any{nan},
+		[]string{"a"}, map[string]string{"a": "b"},
+	}
+	for i, a := range values {
+		for j, b := range values {
+			if got, want := deepEqual(a, b), reflect.DeepEqual(a, b); got != want {
+				t.Errorf("deepEqual(values[%d], values[%d]) = %v, reflect.DeepEqual says %v (%#v, %#v)", i, j, got, want, a, b)
+			}
+		}
+	}
+	if !deepEqual(same, same) || !deepEqual(list, list) {
+		t.Error("a value holding NaN is not deeply equal to itself")
 	}
 }

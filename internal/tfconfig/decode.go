@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -234,12 +233,12 @@ func decodeProvider(b *hcl.Block) (*ProviderBlock, hcl.Diagnostics) {
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "_"}},
 	})
 	p.Body = remain
-	if !hclsyntax.ValidIdentifier(p.Name) {
+	if !validIdentifier(p.Name) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider local name", Detail: badIdentifierDetail, Subject: b.LabelRanges[0].Ptr()})
 	}
 	if a, ok := content.Attributes["alias"]; ok {
 		diags = append(diags, decodeString(a.Expr, &p.Alias)...)
-		if p.Alias != "" && !hclsyntax.ValidIdentifier(p.Alias) {
+		if p.Alias != "" && !validIdentifier(p.Alias) {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider configuration alias", Detail: badIdentifierDetail, Subject: a.Expr.Range().Ptr()})
 		}
 	}
@@ -273,7 +272,7 @@ func decodeLocals(b *hcl.Block) ([]*Local, hcl.Diagnostics) {
 	var out []*Local
 	for _, name := range sortedKeys(attrs) {
 		a := attrs[name]
-		if !hclsyntax.ValidIdentifier(name) {
+		if !validIdentifier(name) {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid local value name", Detail: badIdentifierDetail, Subject: a.NameRange.Ptr()})
 		}
 		out = append(out, &Local{Name: name, Expr: a.Expr, DeclRange: a.Range})
@@ -292,7 +291,7 @@ var outputSchema = &hcl.BodySchema{
 func decodeOutput(b *hcl.Block) (*Output, hcl.Diagnostics) {
 	o := &Output{Name: b.Labels[0], DeclRange: b.DefRange}
 	content, diags := b.Body.Content(outputSchema)
-	if !hclsyntax.ValidIdentifier(o.Name) {
+	if !validIdentifier(o.Name) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid output name", Detail: badIdentifierDetail, Subject: b.LabelRanges[0].Ptr()})
 	}
 	if a, ok := content.Attributes["description"]; ok {
@@ -391,7 +390,7 @@ var callSchema = &hcl.BodySchema{
 func decodeCall(b *hcl.Block) (*Call, hcl.Diagnostics) {
 	c := &Call{Name: b.Labels[0], DeclRange: b.DefRange}
 	content, remain, diags := b.Body.PartialContent(callSchema)
-	if !hclsyntax.ValidIdentifier(c.Name) {
+	if !validIdentifier(c.Name) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid module instance name", Detail: badIdentifierDetail, Subject: b.LabelRanges[0].Ptr()})
 	}
 	if a, ok := content.Attributes["source"]; ok {
@@ -531,7 +530,7 @@ func decodeCheck(b *hcl.Block) (*Check, hcl.Diagnostics) {
 	content, diags := b.Body.Content(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 		{Type: "data", LabelNames: []string{"type", "name"}}, {Type: "assert"},
 	}})
-	if !hclsyntax.ValidIdentifier(c.Name) {
+	if !validIdentifier(c.Name) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid check block name", Detail: badIdentifierDetail, Subject: b.LabelRanges[0].Ptr()})
 	}
 	for _, inner := range content.Blocks {

@@ -287,13 +287,21 @@ func (ev *evaluator) properties(sc scope, r *Resource, cr *config.Resource) {
 	if b.Native == nil {
 		for _, name := range sortedKeys(b.JSON) {
 			a := b.JSON[name]
-			ev.property(sc, cr, name, &Expr{sc: sc, attr: a.Expr, travs: a.Expr.Variables(), rng: a.Expr.Range()}, a.NameRange)
+			ev.property(sc, cr, name, &Expr{sc: sc, attr: a.Expr, travs: a.Expr.Variables(), rng: a.Expr.Range()}, a.NameRange, false)
 		}
 		return
 	}
+	// An expression of a resource of the root module without count or
+	// for_each is evaluated for one instance: its traversals are found,
+	// not kept in the cache, which they would only grow.
+	once := r.Count == nil && r.ForEach == nil && sc.mi.parent == nil
 	for _, name := range sortedKeys(b.Native.Attributes) {
 		a := b.Native.Attributes[name]
-		ev.property(sc, cr, name, &Expr{sc: sc, attr: a.Expr, travs: ev.travs.variables(a.Expr), rng: a.Expr.Range()}, a.NameRange)
+		e := Expr{sc: sc, attr: a.Expr, travs: ev.travs.variablesOnce(a.Expr, once), rng: a.Expr.Range()}
+		ev.property(sc, cr, name, &e, a.NameRange, once)
+	}
+	if len(b.Native.Blocks) == 0 {
+		return
 	}
 	sh := newShape()
 	byType := map[string][]*hclsyntax.Block{}
@@ -308,17 +316,18 @@ func (ev *evaluator) properties(sc scope, r *Resource, cr *config.Resource) {
 			travs = append(travs, bodyTraversals(&hclsyntax.Body{Blocks: hclsyntax.Blocks{blk}})...)
 		}
 		rng := blocks[0].Range()
-		ev.property(sc, cr, typ, &Expr{sc: sc, blocks: blocks, typ: typ, shape: sh, travs: travs, rng: rng}, blocks[0].TypeRange)
+		ev.property(sc, cr, typ, &Expr{sc: sc, blocks: blocks, typ: typ, shape: sh, travs: travs, rng: rng}, blocks[0].TypeRange, false)
 	}
 }
 
 // property sets one property: its value now when it reads no resource,
 // else the Expr (evaluated once now, with nothing known, for the errors
-// that do not wait for values).
-func (ev *evaluator) property(sc scope, cr *config.Resource, name string, e *Expr, at hcl.Range) {
+// that do not wait for values). once: its traversals are not kept in the
+// cache (travCache.referencesOnce).
+func (ev *evaluator) property(sc scope, cr *config.Resource, name string, e *Expr, at hcl.Range, once bool) {
 	cr.PropPos.Set(name, pos(at))
 	if e.attr != nil {
-		e.refs = sc.refsOf(ev.travs.references(e.attr))
+		e.refs = sc.refsOf(ev.travs.referencesOnce(e.attr, once))
 	} else {
 		e.refs = sc.refsOf(e.travs)
 	}
@@ -343,7 +352,8 @@ func (ev *evaluator) property(sc scope, cr *config.Resource, name string, e *Exp
 		}
 		return
 	}
-	cr.Properties[name] = e
+	kept := *e // e itself may be the caller's, on its stack: most are literals, not kept
+	cr.Properties[name] = &kept
 }
 
 // dependsOn are the resource instances a depends_on list names: a

@@ -313,6 +313,11 @@ func (s scope) eval(expr hcl.Expression, lookup value.Lookup, m memo) (cty.Value
 // travCache's, or an Expr's own), so the constant var and local objects
 // built may be kept by it (constRoots).
 func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo, keep bool) (*hcl.EvalContext, hcl.Diagnostics) {
+	if len(travs) == 0 {
+		// A literal (most arguments): nothing to look up or build. hcl
+		// writes only to the child contexts it makes, never to this one.
+		return &hcl.EvalContext{Variables: noVariables, Functions: s.mi.ev.functions(applying(lookup))}, nil
+	}
 	var diags hcl.Diagnostics
 	mi := s.mi
 	vars := map[string]cty.Value{}
@@ -479,6 +484,10 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo, keep 
 	}
 	return &hcl.EvalContext{Variables: vars, Functions: mi.ev.functions(applying(lookup))}, diags
 }
+
+// noVariables are the variables of a context whose expression reads
+// none: shared, never written.
+var noVariables = map[string]cty.Value{}
 
 // applying reports whether lookup is apply's (value.Applying).
 func applying(lookup value.Lookup) bool {

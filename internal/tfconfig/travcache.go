@@ -27,6 +27,40 @@ func (c *travCache) references(expr hcl.Expression) []hcl.Traversal {
 	return c.get(&c.refs, expr, refTraversals)
 }
 
+// variablesOnce is variables(expr), not kept when once says expr is
+// evaluated once.
+func (c *travCache) variablesOnce(expr hcl.Expression, once bool) []hcl.Traversal {
+	if once {
+		return found(expr, hcl.Expression.Variables)
+	}
+	return c.variables(expr)
+}
+
+// referencesOnce is references(expr), not kept when once says expr is
+// evaluated once.
+func (c *travCache) referencesOnce(expr hcl.Expression, once bool) []hcl.Traversal {
+	if once {
+		return found(expr, refTraversals)
+	}
+	return c.references(expr)
+}
+
+// found is what get finds of expr with find (hcl.Expression.Variables or
+// refTraversals), without keeping it. Of a bare traversal
+// (fwtest_latent.r0.id, most arguments that read something) both find
+// the traversal itself: it is taken without a walk.
+func found(expr hcl.Expression, find func(hcl.Expression) []hcl.Traversal) []hcl.Traversal {
+	switch native := expr.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		return []hcl.Traversal{native.Traversal}
+	case hclsyntax.Expression:
+		if readsNothing(native) {
+			return nil
+		}
+	}
+	return find(expr)
+}
+
 func (c *travCache) get(m *map[hclsyntax.Expression][]hcl.Traversal, expr hcl.Expression, find func(hcl.Expression) []hcl.Traversal) []hcl.Traversal {
 	native, ok := expr.(hclsyntax.Expression)
 	if !ok { // a JSON body's: not kept

@@ -16,7 +16,7 @@ import (
 func decodeVariable(b *hcl.Block) (*Variable, hcl.Diagnostics) {
 	v := &Variable{Name: b.Labels[0], DeclRange: b.DefRange, Type: cty.DynamicPseudoType, Literal: true, Nullable: true}
 	content, diags := b.Body.Content(variableSchema)
-	if !hclsyntax.ValidIdentifier(v.Name) {
+	if !validIdentifier(v.Name) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid variable name", Detail: badIdentifierDetail, Subject: b.LabelRanges[0].Ptr()})
 	}
 	if slices.Contains(reservedVariableNames, v.Name) {

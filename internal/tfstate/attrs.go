@@ -46,11 +46,16 @@ func splitAttrs(raw json.RawMessage) ([]attr, error) {
 
 // attrValues is Kyku's view of an object's attributes: each value
 // canonical (package value), null attributes left out.
-func attrValues(raw json.RawMessage) (map[string]any, error) {
+func attrValues(raw json.RawMessage) (map[string]any, error) { return attrValuesWith(raw, nil) }
+
+// attrValuesWith is attrValues taking each string equal to a key of
+// names from it (value.ParseJSONWith): the attribute names of thousands
+// of objects of a few types, allocated once.
+func attrValuesWith(raw json.RawMessage, names map[string]string) (map[string]any, error) {
 	if len(raw) == 0 {
 		return map[string]any{}, nil
 	}
-	v, err := value.ParseJSON(raw)
+	v, err := value.ParseJSONWith(raw, names)
 	if err != nil {
 		return nil, fmt.Errorf("attributes: %v", err)
 	}

@@ -84,8 +84,16 @@ type givenOutput struct {
 // NewBridge maps f into Kyku's model. It refuses a state whose objects
 // Kyku cannot read: attributes only in Terraform 0.11's flat form.
 func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
-	b := &Bridge{orig: f, opts: opts, given: map[string]*state.Resource{}, current: map[string]*Instance{}, reparsed: map[string]string{}, outs: map[string]givenOutput{}}
+	n := 0 // the instances, at most one resource each: maps made to size, not grown
+	for _, r := range f.Resources {
+		if r.Mode == Managed {
+			n += len(r.Instances)
+		}
+	}
+	b := &Bridge{orig: f, opts: opts, given: make(map[string]*state.Resource, n), current: make(map[string]*Instance, n),
+		reparsed: make(map[string]string, n), outs: map[string]givenOutput{}}
 	st := state.New("", f.Lineage, opts.Workspace)
+	st.Resources = make(map[string]*state.Resource, n)
 	st.Metadata.Serial = int64(f.Serial)
 	extra := opts.Extra
 	var interrupted map[string]string
@@ -98,6 +106,7 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 	if extra != nil {
 		st.Metadata.Prefix = extra.Prefix
 	}
+	names := map[string]string{} // the attribute names met so far (attrValuesWith)
 	for _, r := range f.Resources {
 		if r.Mode != Managed {
 			continue
@@ -108,9 +117,14 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 			if in.Attributes == nil {
 				return nil, fmt.Errorf("%s: its attributes are in Terraform 0.11's flat form, which kyku does not read; let tofu rewrite the state first (tofu apply -refresh-only)", name)
 			}
-			attrs, err := attrValues(in.Attributes)
+			attrs, err := attrValuesWith(in.Attributes, names)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			for k := range attrs {
+				if _, ok := names[k]; !ok && len(names) < maxNames {
+					names[k] = k
+				}
 			}
 			unwrapDynamic(r.Type, attrs)
 			if in.Deposed != "" {
@@ -181,6 +195,9 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 	b.st, b.meta, b.intr = st, st.Metadata, maps.Clone(st.Interrupted)
 	return b, nil
 }
+
+// maxNames bounds the attribute names NewBridge shares between objects.
+const maxNames = 4096
 
 // State returns Kyku's view of the state, the caller's to change: the
 // first call hands out the one NewBridge built (the bridge keeps copies

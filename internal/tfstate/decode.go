@@ -86,9 +86,22 @@ func Decode(name string, data []byte) (*File, error) {
 		return nil, fmt.Errorf("%s: %w", name, ErrEmpty)
 	}
 	// One pass over the JSON (a state of thousands of instances is
-	// megabytes): the version is read with the rest, and checked before
-	// anything else is. What does not decode is probed for its version
-	// first, as another version's shape is not a version 4 state's.
+	// megabytes), each resource decoded as it is read: the version is
+	// read with the rest, and checked before anything else is. What the
+	// wire reader gives up on (a resource that does not decode among
+	// it) is decoded again through encoding/json, whose result stands.
+	var w wireFile
+	rs := &resourceList{}
+	if !readWire(data, &w, rs.add) {
+		return decodeJSON(name, data)
+	}
+	return fromWireChecked(name, &w, rs)
+}
+
+// decodeJSON is Decode through encoding/json. What does not decode is
+// probed for its version first, as another version's shape is not a
+// version 4 state's.
+func decodeJSON(name string, data []byte) (*File, error) {
 	var w wireFile
 	if err := json.Unmarshal(data, &w); err != nil {
 		if verr := checkVersion(name, data); verr != nil {
@@ -96,11 +109,16 @@ func Decode(name string, data []byte) (*File, error) {
 		}
 		return nil, jsonError(name, data, err)
 	}
+	return fromWireChecked(name, &w, nil)
+}
+
+// fromWireChecked is fromWire once w's version is checked.
+func fromWireChecked(name string, w *wireFile, rs *resourceList) (*File, error) {
 	probe := versionProbe{Version: w.Version, TerraformVersion: w.TerraformVersion, EncryptedData: w.EncryptedData, Kyku: w.Kyku}
 	if err := probe.check(name); err != nil {
 		return nil, err
 	}
-	f, err := fromWire(&w)
+	f, err := fromWire(w, rs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", name, state.ErrCorrupt, err)
 	}
@@ -154,7 +172,9 @@ func orUnknown(s string) string {
 	return s
 }
 
-func fromWire(w *wireFile) (*File, error) {
+// fromWire is the File w holds; rs, when not nil, holds its resources
+// decoded already (w.Resources is then not read).
+func fromWire(w *wireFile, rs *resourceList) (*File, error) {
 	if w.TerraformVersion != "" {
 		if _, err := version.NewVersion(w.TerraformVersion); err != nil {
 			return nil, fmt.Errorf("terraform_version %q is not a version", w.TerraformVersion)
@@ -168,17 +188,16 @@ func fromWire(w *wireFile) (*File, error) {
 		}
 		f.Outputs[name] = out
 	}
-	seen := map[string]bool{}
-	for i, wr := range w.Resources {
-		r, err := decodeResource(wr)
-		if err != nil {
-			return nil, fmt.Errorf("resources[%d]: %w", i, err)
+	if rs == nil {
+		rs = &resourceList{list: make([]*Resource, 0, len(w.Resources))}
+		for i := range w.Resources {
+			if err := rs.decode(&w.Resources[i]); err != nil {
+				return nil, err
+			}
 		}
-		if seen[r.Addr()] {
-			return nil, fmt.Errorf("resources[%d]: %s appears twice", i, r.Addr())
-		}
-		seen[r.Addr()] = true
-		f.Resources = append(f.Resources, r)
+	}
+	if len(rs.list) > 0 {
+		f.Resources = rs.list
 	}
 	for _, wc := range w.CheckResults {
 		if c := decodeCheckResult(wc); c != nil {
@@ -189,7 +208,39 @@ func fromWire(w *wireFile) (*File, error) {
 	return f, nil
 }
 
-func decodeResource(wr wireResource) (*Resource, error) {
+// resourceList is a state's resources, decoded one by one in order.
+type resourceList struct {
+	list    []*Resource
+	seen    map[string]bool // their addresses
+	scratch []byte          // compactValid's
+}
+
+// decode decodes the next resource, wr.
+func (rs *resourceList) decode(wr *wireResource) error {
+	i := len(rs.list)
+	r, err := decodeResource(wr, &rs.scratch)
+	if err != nil {
+		return fmt.Errorf("resources[%d]: %w", i, err)
+	}
+	if rs.seen == nil {
+		rs.seen = map[string]bool{}
+	}
+	if rs.seen[r.Addr()] {
+		return fmt.Errorf("resources[%d]: %s appears twice", i, r.Addr())
+	}
+	rs.seen[r.Addr()] = true
+	rs.list = append(rs.list, r)
+	return nil
+}
+
+// add is decode for the wire reader, which gives up on an error (Decode
+// then reads the state again, through encoding/json, for its errors in
+// their order).
+func (rs *resourceList) add(wr *wireResource) bool { return rs.decode(wr) == nil }
+
+// decodeResource reads one resource; scratch is a buffer for
+// compactValid.
+func decodeResource(wr *wireResource, scratch *[]byte) (*Resource, error) {
 	r := &Resource{Type: wr.Type, Name: wr.Name, Provider: wr.Provider}
 	switch wr.Mode {
 	case "managed":
@@ -209,27 +260,56 @@ func decodeResource(wr wireResource) (*Resource, error) {
 		}
 		r.Module = m
 	}
-	seen := map[string]bool{}
+	var seen map[string]bool // the instances' keys and deposed keys, for many instances
+	if len(wr.Instances) > fewInstances {
+		seen = make(map[string]bool, len(wr.Instances))
+	}
+	r.Instances = make([]*Instance, 0, len(wr.Instances))
 	for j, wi := range wr.Instances {
-		in, err := decodeInstance(wi)
+		in, err := decodeInstance(wi, scratch)
 		if err != nil {
 			return nil, fmt.Errorf("%s: instances[%d]: %w", r.Addr(), j, err)
 		}
 		if in.Provider == "" && r.Provider == "" {
 			return nil, fmt.Errorf("%s: instances[%d]: no provider, on the resource or the instance", r.Addr(), j)
 		}
-		id := in.Key.String() + " " + in.Deposed
-		if seen[id] {
+		if twice(r.Instances, in, seen) {
 			what := r.InstanceAddr(in.Key)
 			if in.Deposed != "" {
 				what += " deposed object " + in.Deposed
 			}
 			return nil, fmt.Errorf("%s: instances[%d]: %s appears twice", r.Addr(), j, what)
 		}
-		seen[id] = true
 		r.Instances = append(r.Instances, in)
 	}
+	if len(r.Instances) == 0 {
+		r.Instances = nil // as an empty or null list reads
+	}
 	return r, nil
+}
+
+// fewInstances is how many instances a resource has at most for
+// decodeResource to look for a repeated one among them one by one.
+const fewInstances = 16
+
+// twice reports whether in's key and deposed key are those of one of
+// before, the instances read so far, and notes them in seen (nil: look
+// through before).
+func twice(before []*Instance, in *Instance, seen map[string]bool) bool {
+	if seen == nil {
+		for _, b := range before {
+			if b.Key == in.Key && b.Deposed == in.Deposed {
+				return true
+			}
+		}
+		return false
+	}
+	id := in.Key.String() + " " + in.Deposed
+	if seen[id] {
+		return true
+	}
+	seen[id] = true
+	return false
 }
 
 func validName(s string) bool {
@@ -244,7 +324,7 @@ func validName(s string) bool {
 	return true
 }
 
-func decodeInstance(wi wireInstance) (*Instance, error) {
+func decodeInstance(wi wireInstance, scratch *[]byte) (*Instance, error) {
 	in := &Instance{
 		Status: wi.Status, Deposed: wi.Deposed, Provider: wi.Provider, SchemaVersion: wi.SchemaVersion,
 		Dependencies:        wi.Dependencies,
@@ -266,7 +346,7 @@ func decodeInstance(wi wireInstance) (*Instance, error) {
 		if t := bytes.TrimSpace(wi.Attributes); len(t) == 0 || t[0] != '{' {
 			return nil, fmt.Errorf("attributes: want an object")
 		}
-		in.Attributes = compactHTML(wi.Attributes)
+		in.Attributes = compactValid(scratch, wi.Attributes)
 	case wi.AttributesFlat != nil:
 		in.AttributesFlat = wi.AttributesFlat // read only without attributes, as OpenTofu does
 	default:
@@ -289,7 +369,7 @@ func decodeInstance(wi wireInstance) (*Instance, error) {
 		}
 	}
 	if len(wi.Identity) > 0 {
-		in.Identity = compactHTML(wi.Identity)
+		in.Identity = compactValid(scratch, wi.Identity)
 		in.IdentitySchemaVersion = wi.IdentitySchemaVersion
 	}
 	return in, nil

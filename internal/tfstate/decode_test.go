@@ -2,6 +2,7 @@ package tfstate_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -44,6 +45,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"bad module", minimal(`{"module":"module.a.b","mode":"managed","type":"t","name":"n","provider":"p","instances":[]}`), `s.tfstate: state is corrupt: resources[0]: module: "module.a.b" is not a module address (module.NAME[KEY]…)`, state.ErrCorrupt},
 		{"twice", minimal(`{"mode":"managed","type":"t","name":"n","provider":"p","instances":[]},{"mode":"managed","type":"t","name":"n","provider":"p","instances":[]}`), `s.tfstate: state is corrupt: resources[1]: t.n appears twice`, state.ErrCorrupt},
 		{"instance twice", minimal(`{"mode":"managed","type":"t","name":"n","provider":"p","instances":[{"index_key":1},{"index_key":1}]}`), `s.tfstate: state is corrupt: resources[0]: t.n: instances[1]: t.n[1] appears twice`, state.ErrCorrupt},
+		{"instance twice among many", minimal(`{"mode":"managed","type":"t","name":"n","provider":"p","instances":[` + manyInstances(20) + `,{"index_key":"k7"}]}`), `s.tfstate: state is corrupt: resources[0]: t.n: instances[20]: t.n["k7"] appears twice`, state.ErrCorrupt},
+		{"deposed twice", minimal(`{"mode":"managed","type":"t","name":"n","provider":"p","instances":[{"index_key":1},{"index_key":1,"deposed":"00000001"},{"index_key":1,"deposed":"00000001"}]}`), `s.tfstate: state is corrupt: resources[0]: t.n: instances[2]: t.n[1] deposed object 00000001 appears twice`, state.ErrCorrupt},
 		{"no provider", minimal(`{"mode":"managed","type":"t","name":"n","instances":[{}]}`), `s.tfstate: state is corrupt: resources[0]: t.n: instances[0]: no provider, on the resource or the instance`, state.ErrCorrupt},
 		{"float key", instance(`"index_key":1.5`), `s.tfstate: state is corrupt: resources[0]: null_resource.a: instances[0]: index_key 1.5: want a whole number of 0 or more, or a string`, state.ErrCorrupt},
 		{"bool key", instance(`"index_key":true`), `s.tfstate: state is corrupt: resources[0]: null_resource.a: instances[0]: index_key true: want a whole number of 0 or more, or a string`, state.ErrCorrupt},
@@ -115,4 +118,16 @@ func TestDecodeKeepsEverything(t *testing.T) {
 	if len(f.CheckResults) != 2 || f.CheckResults[1].Objects[0].FailureMessages[0] != "x < y" {
 		t.Errorf("check results: %+v", f.CheckResults)
 	}
+}
+
+// manyInstances are n instances keyed "k0" to "kN-1", as JSON list elements.
+func manyInstances(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"index_key":"k%d"}`, i)
+	}
+	return b.String()
 }

@@ -9,6 +9,9 @@
 // in the compact form of remote backends and backups or the indented form
 // of its local backend. A state OpenTofu wrote decodes and encodes back to
 // the same bytes; testdata/record.sh records such states with a real tofu.
+// Decode and DecodeExtra read through a JSON reader of their own
+// (wirereader.go, wiredecode.go), which leaves to encoding/json, whose
+// result and errors stand, whatever it is not sure to read the same way.
 //
 // Bridge (bridge.go) maps a File to Kyku's state model (package state) and
 // back. What the model has no place for stays in the File, so a Kyku write

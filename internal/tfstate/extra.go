@@ -57,9 +57,14 @@ func EncodeExtra(e *Extra) ([]byte, error) {
 // DecodeExtra reads what EncodeExtra wrote; name starts its errors.
 func DecodeExtra(name string, data []byte) (*Extra, error) {
 	var e Extra
-	// encoding/json decodes a configuration into Kyku's canonical model
-	// already (float64, string, bool, nil, []any, map[string]any): no
-	// copy through value.Normalize is needed.
+	if readExtra(data, &e) {
+		return &e, nil
+	}
+	// What wireReader leaves to encoding/json, whose result stands. It
+	// decodes a configuration into Kyku's canonical model already
+	// (float64, string, bool, nil, []any, map[string]any): no copy
+	// through value.Normalize is needed.
+	e = Extra{}
 	if err := json.Unmarshal(data, &e); err != nil {
 		return nil, fmt.Errorf("%s: %s", name, plainJSONError(err))
 	}

@@ -29,6 +29,40 @@ func compactHTML(raw []byte) json.RawMessage {
 	return out.Bytes()
 }
 
+// compactValid is compactHTML of raw known to be valid JSON (read by a
+// JSON decoder that accepted it), in one pass through scratch, a buffer
+// of the caller's: what it returns is as long as it needs to be (a state
+// keeps it).
+func compactValid(scratch *[]byte, raw []byte) json.RawMessage {
+	const hex = "0123456789abcdef"
+	out := (*scratch)[:0]
+	inString := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case inString && c == '\\':
+			out = append(out, c, raw[i+1])
+			i++
+			continue
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			continue
+		}
+		switch {
+		case c == '<' || c == '>' || c == '&':
+			out = append(out, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+		case c == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8:
+			out = append(out, '\\', 'u', '2', '0', '2', hex[raw[i+2]&0xF])
+			i += 2
+		default:
+			out = append(out, c)
+		}
+	}
+	*scratch = out
+	return append(make(json.RawMessage, 0, len(out)), out...)
+}
+
 // lineCol is the 1-based line and column of offset in data.
 func lineCol(data []byte, offset int64) (int, int) {
 	offset = max(0, min(offset, int64(len(data))))
