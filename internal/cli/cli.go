@@ -56,6 +56,11 @@ type Env struct {
 	// Terraform configuration: its providers are Terraform providers,
 	// started once it is loaded.
 	TerraformLoaded func()
+	// Executing, when set, is the engine's Options.Executing: called as
+	// an apply starts running its changes, and what it returns once they
+	// have all ended (cliproc runs them on one P when they go to
+	// Terraform providers).
+	Executing func() (done func())
 	// Keeper, when set, is the command of the journal keeper that
 	// launches the Terraform providers and keeps what they answer to
 	// creates, so that a killed apply loses none (kyku-engine sets it to
@@ -411,6 +416,7 @@ func (c *common) settings(env *Env, op string) (workspace.Settings, error) {
 	s.Engine.Now = env.Now
 	s.Engine.Version = buildinfo.EngineVersion(env.Version.Version, env.Version.Commit)
 	s.Engine.Lock = lockInfo(env, op)
+	s.Engine.Executing = env.Executing
 	if s.Terraform, err = c.terraformState(); err != nil {
 		return s, err
 	}

@@ -25,6 +25,8 @@ type kyku struct {
 	providerStarted func(pid int)
 	// terraformLoaded, when set, is cli.Env.TerraformLoaded.
 	terraformLoaded func()
+	// executing, when set, is cli.Env.Executing.
+	executing func() func()
 }
 
 func newKyku(t *testing.T, config string) *kyku {
@@ -59,6 +61,7 @@ func (k *kyku) run(stdin string, args ...string) (int, string, string) {
 		Hostname:  "testhost", PID: 4242,
 		ProviderStarted: k.providerStarted,
 		TerraformLoaded: k.terraformLoaded,
+		Executing:       k.executing,
 		AWS:             awsstore.Store{}, Policies: clipolicy.Load,
 		// The cheapest scrypt cost Kyku seals with: at the default, each
 		// passphrase command derived for about a second under -race.

@@ -307,7 +307,13 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	// is recorded.
 	stop := context.AfterFunc(ctx, func() { _ = e.provider.Stop(work) })
 	defer stop()
-	errs := schedule(ctx, work, x.tasks, e.opts.Parallelism)
+	var errs map[int]error
+	func() {
+		if e.opts.Executing != nil {
+			defer e.opts.Executing()()
+		}
+		errs = schedule(ctx, work, x.tasks, e.opts.Parallelism)
+	}()
 	e.releaseNotes(work) // answers.go
 	x.collect(res, errs)
 	res.Interrupted = ctx.Err() != nil && len(res.Skipped) > 0 // stopped before everything ran

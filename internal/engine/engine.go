@@ -43,11 +43,16 @@ type Options struct {
 	// are done.
 	LevelBarrier bool
 
-	Lock  statemgr.LockInfo // who is running (operation is filled in)
-	Hook  progress.Hook     // apply progress (default: discard)
-	Now   func() time.Time  // default time.Now
-	Rand  io.Reader         // randomness for prefix, lineage (default crypto/rand)
-	Sleep func(ctx context.Context, d time.Duration) error
+	Lock statemgr.LockInfo // who is running (operation is filled in)
+	// Executing, when set, is called as an apply starts running its
+	// changes (after its plan and confirmation), and what it returns once
+	// they have all ended: a process that runs one apply may tune its
+	// runtime for a phase spent waiting on providers (cliproc).
+	Executing func() (done func())
+	Hook      progress.Hook    // apply progress (default: discard)
+	Now       func() time.Time // default time.Now
+	Rand      io.Reader        // randomness for prefix, lineage (default crypto/rand)
+	Sleep     func(ctx context.Context, d time.Duration) error
 
 	// Leases, when set, makes Apply lease the objects it changes and
 	// those they read from, instead of locking the whole state, and write

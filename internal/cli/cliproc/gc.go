@@ -144,6 +144,7 @@ func dropBudget() { advance(gcBudgeted, gcSmallRatio) }
 // run starts: the collector runs at gcLargePercent from then on, unless
 // the environment decides.
 func providerStarted(int) {
+	terraformRun.Store(true)
 	if !advance(gcBudgeted, gcLargeRatio) {
 		advance(gcSmallRatio, gcLargeRatio)
 	}

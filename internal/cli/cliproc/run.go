@@ -15,6 +15,7 @@ import (
 // here), and returns its exit code.
 func Main(args []string, env cli.Env) int {
 	tuneGC(env.Getenv)
+	procsByEnv.Store(env.Getenv("GOMAXPROCS") != "")
 	stopProfiles := startProfiles(env.Getenv)
 	code := run(args, env)
 	stopProfiles()
@@ -56,5 +57,6 @@ func run(args []string, env cli.Env) int {
 	env.Interrupted = interrupted
 	env.ProviderStarted = providerStarted
 	env.TerraformLoaded = terraformLoaded
+	env.Executing = executing
 	return cli.Run(ctx, args, env)
 }
