@@ -1,7 +1,6 @@
 package local
 
 import (
-	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -116,7 +115,9 @@ func (s *noteSlots) place(f *os.File, path string, data []byte) error {
 	}
 	held := fi.Size()
 	if pad := held - int64(len(data)); pad > 0 && held <= maxPaddedNote {
-		data = append(data, spaces[:pad]...)
+		for range pad {
+			data = append(data, ' ')
+		}
 	}
 	if _, err := f.WriteAt(data, 0); err != nil {
 		return err
@@ -131,9 +132,6 @@ func (s *noteSlots) place(f *os.File, path string, data []byte) error {
 
 // maxPaddedNote is the longest a note is padded to (notes.go: place).
 const maxPaddedNote = 2 << 10
-
-// spaces pads a note.
-var spaces = bytes.Repeat([]byte{' '}, maxPaddedNote)
 
 // rename renames a file without os.Rename's Lstat of the new name (it
 // refuses a directory there; so does rename(2) for a file): a tenth of
