@@ -12,6 +12,8 @@
 // Decode and DecodeExtra read through a JSON reader of their own
 // (wirereader.go, wiredecode.go), which leaves to encoding/json, whose
 // result and errors stand, whatever it is not sure to read the same way.
+// EncodeExtra writes what json.Marshal writes, appending to one buffer
+// without reflection.
 //
 // Bridge (bridge.go) maps a File to Kyku's state model (package state) and
 // back. What the model has no place for stays in the File, so a Kyku write

@@ -3,8 +3,11 @@ package tfstate
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 
 	"github.com/kyku/action/internal/state"
+	"github.com/kyku/action/internal/value"
 )
 
 // Extra is what Kyku's model holds of a state and a Terraform state does
@@ -45,13 +48,137 @@ type ExtraResource struct {
 	Basis *state.Basis `json:"basis,omitempty"`
 }
 
-// EncodeExtra is e's JSON.
+// EncodeExtra is e's JSON as json.Marshal writes it, and a newline. It
+// appends to one buffer, without reflection: an apply writes it after
+// every write of the state, an entry per resource.
 func EncodeExtra(e *Extra) ([]byte, error) {
-	b, err := json.Marshal(e)
+	if e == nil {
+		return []byte("null\n"), nil
+	}
+	b, err := e.appendJSON(make([]byte, 0, 4096))
 	if err != nil {
 		return nil, fmt.Errorf("encode kyku's additions to the state: %w", err)
 	}
 	return append(b, '\n'), nil
+}
+
+// appendJSON appends e as json.Marshal writes it: its fields in their
+// order, the empty ones its tags omit left out, map keys sorted.
+func (e *Extra) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"lineage":`...)
+	b = appendString(b, e.Lineage)
+	b = append(b, `,"serial":`...)
+	b = strconv.AppendUint(b, e.Serial, 10)
+	if e.Digest != "" {
+		b = appendString(append(b, `,"digest":`...), e.Digest)
+	}
+	if e.Prefix != "" {
+		b = appendString(append(b, `,"prefix":`...), e.Prefix)
+	}
+	if len(e.Resources) > 0 {
+		b = append(b, `,"resources":{`...)
+		start, names := len(b), sortedKeys(e.Resources)
+		for i, name := range names {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(appendString(b, name), ':')
+			var err error
+			if b, err = e.Resources[name].appendJSON(b); err != nil {
+				return nil, fmt.Errorf("resource %s: %w", name, err)
+			}
+			if i+1 == extraSample && len(names) > 2*extraSample {
+				// The resources of a state are mostly alike: b is grown
+				// once to what all of them take at the rate of the first,
+				// and a tenth more, where append's steps would allocate
+				// several times the whole.
+				rest := (len(b) - start) / extraSample * (len(names) - extraSample)
+				b = slices.Grow(b, rest+rest/10+256)
+			}
+		}
+		b = append(b, '}')
+	}
+	if len(e.Interrupted) > 0 {
+		b = append(b, `,"interrupted":{`...)
+		for i, name := range sortedKeys(e.Interrupted) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(appendString(b, name), ':')
+			b = appendString(b, e.Interrupted[name])
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}'), nil
+}
+
+// extraSample is how many resources EncodeExtra writes before it sizes
+// its buffer for the rest.
+const extraSample = 32
+
+// sortedKeys is m's keys, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// appendJSON appends r (nil: null) as json.Marshal writes it.
+func (r *ExtraResource) appendJSON(b []byte) ([]byte, error) {
+	if r == nil {
+		return append(b, "null"...), nil
+	}
+	b = append(b, '{')
+	start := len(b)
+	var err error
+	if len(r.Config) > 0 {
+		if b, err = value.AppendJSON(appendKey(b, start, "config"), r.Config); err != nil {
+			return nil, fmt.Errorf("config: %w", err)
+		}
+	}
+	if r.CloudName != "" {
+		b = appendString(appendKey(b, start, "cloudName"), r.CloudName)
+	}
+	if r.Protect {
+		b = append(appendKey(b, start, "protect"), "true"...)
+	}
+	if r.ProviderID != "" {
+		b = appendString(appendKey(b, start, "providerId"), r.ProviderID)
+	}
+	if r.Basis != nil {
+		if b, err = appendBasis(appendKey(b, start, "basis"), r.Basis); err != nil {
+			return nil, fmt.Errorf("basis: %w", err)
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendKey appends "key": to an object whose fields start at b[start],
+// after a comma when one is there already.
+func appendKey(b []byte, start int, key string) []byte {
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(append(b, '"'), key...)
+	return append(b, '"', ':')
+}
+
+// appendBasis appends s as json.Marshal writes a state.Basis.
+func appendBasis(b []byte, s *state.Basis) ([]byte, error) {
+	b = appendString(append(b, `{"config":`...), s.Config)
+	b = appendString(append(b, `,"provider":`...), s.Provider)
+	b, err := s.ReadAt.AppendText(append(b, `,"readAt":"`...))
+	if err != nil {
+		return nil, fmt.Errorf("readAt: %w", err)
+	}
+	b = append(b, '"')
+	if s.Version != "" {
+		b = appendString(append(b, `,"version":`...), s.Version)
+	}
+	return append(b, '}'), nil
 }
 
 // DecodeExtra reads what EncodeExtra wrote; name starts its errors.

@@ -72,8 +72,14 @@ type Backend struct {
 	opts  Options
 
 	mu     sync.Mutex
-	bridge *tfstate.Bridge // of the state last read or written; nil: none
+	bridge *tfstate.Bridge // of the state last read or written; nil: none, or not built yet
 	stored *tfstate.File   // that state
+	// pending is what Kyku keeps beside stored when a Write stored it:
+	// its bridge is built from both at the first call that needs it
+	// (bridgeOf), as most applies write their last state and need none.
+	// nil: bridge is stored's, or there is no state.
+	pending *tfstate.Extra
+	built   int // the bridges built, which a test counts
 	// storedCompact is stored in tfstate's Compact form, kept from the
 	// write that stored it (nil: not encoded yet): a write compares its
 	// state with it, and a backup copies it, without encoding stored again.
@@ -130,7 +136,7 @@ func (b *Backend) Read(ctx context.Context) (*state.File, error) {
 func (b *Backend) load(ctx context.Context) (*state.File, error) {
 	data, v, err := b.slot.Get(ctx)
 	if errors.Is(err, statemgr.ErrNotFound) {
-		b.bridge, b.stored, b.storedCompact, b.version, b.digest, b.read = nil, nil, nil, "", "", true
+		b.bridge, b.pending, b.stored, b.storedCompact, b.version, b.digest, b.read = nil, nil, nil, nil, "", "", true
 		return nil, nil
 	}
 	if err != nil {
@@ -150,12 +156,33 @@ func (b *Backend) load(ctx context.Context) (*state.File, error) {
 		// still apply (tfstate.Extra.Interrupted).
 		extra = &tfstate.Extra{Lineage: extra.Lineage, Interrupted: extra.Interrupted}
 	}
-	br, err := tfstate.NewBridge(f, tfstate.BridgeOptions{Workspace: b.opts.Workspace, Extra: extra, Provider: b.opts.Provider})
+	br, err := b.newBridge(f, extra)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.slot.Where(), err)
 	}
-	b.bridge, b.stored, b.storedCompact, b.version, b.digest, b.read = br, f, nil, v, digest, true
+	b.bridge, b.pending, b.stored, b.storedCompact, b.version, b.digest, b.read = br, nil, f, nil, v, digest, true
 	return br.State(), nil
+}
+
+// newBridge maps f, with extra beside it (nil: none), into Kyku's model
+// (b.mu held).
+func (b *Backend) newBridge(f *tfstate.File, extra *tfstate.Extra) (*tfstate.Bridge, error) {
+	b.built++
+	return tfstate.NewBridge(f, tfstate.BridgeOptions{Workspace: b.opts.Workspace, Extra: extra, Provider: b.opts.Provider})
+}
+
+// bridgeOf is the bridge of the stored state, built here at the first
+// call after the Write that stored it; nil when there is no state (b.mu
+// held).
+func (b *Backend) bridgeOf() (*tfstate.Bridge, error) {
+	if b.bridge == nil && b.pending != nil {
+		br, err := b.newBridge(b.stored, b.pending)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", b.slot.Where(), err)
+		}
+		b.bridge, b.pending = br, nil
+	}
+	return b.bridge, nil
 }
 
 // extra is what Kyku kept beside the state, nil when nothing.
@@ -197,11 +224,13 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 			return fmt.Errorf("%s: write state: %w", b.opts.Name, err)
 		}
 	}
-	br := b.bridge
+	br, err := b.bridgeOf()
+	if err != nil {
+		return fmt.Errorf("%s: write state: %w", b.opts.Name, err)
+	}
 	if br == nil { // no state yet: a new one
-		var err error
 		empty := &tfstate.File{TerraformVersion: tfstate.WriterVersion, Lineage: f.Metadata.Lineage}
-		if br, err = tfstate.NewBridge(empty, tfstate.BridgeOptions{Workspace: b.opts.Workspace, Provider: b.opts.Provider}); err != nil {
+		if br, err = b.newBridge(empty, nil); err != nil {
 			return err
 		}
 	}
@@ -239,11 +268,9 @@ func (b *Backend) Write(ctx context.Context, f *state.File, opts statemgr.WriteO
 	if err := b.putExtra(ctx, extra); err != nil {
 		return err
 	}
-	nb, err := tfstate.NewBridge(next, tfstate.BridgeOptions{Workspace: b.opts.Workspace, Extra: extra, Provider: b.opts.Provider})
-	if err != nil {
-		return err
-	}
-	b.bridge, b.stored, b.storedCompact = nb, next, compact
+	// next's bridge, which only a later Write, Tainted or Deposed needs,
+	// is built then (bridgeOf): extra is the bridge's from here on.
+	b.bridge, b.pending, b.stored, b.storedCompact = nil, extra, next, compact
 	return nil
 }
 
@@ -309,23 +336,26 @@ func (b *Backend) putExtra(ctx context.Context, e *tfstate.Extra) error {
 	return nil
 }
 
-// Tainted and Deposed are the bridge's lists for the state last read.
+// Tainted and Deposed are the bridge's lists for the state last read or
+// written; none when its bridge cannot be built (the next Write says why).
 func (b *Backend) Tainted() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.bridge == nil {
+	br, err := b.bridgeOf()
+	if br == nil || err != nil {
 		return nil
 	}
-	return b.bridge.Tainted()
+	return br.Tainted()
 }
 
 func (b *Backend) Deposed() []tfstate.DeposedObject {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.bridge == nil {
+	br, err := b.bridgeOf()
+	if br == nil || err != nil {
 		return nil
 	}
-	return b.bridge.Deposed()
+	return br.Deposed()
 }
 
 // The journal, backups and objects are the Aside's.

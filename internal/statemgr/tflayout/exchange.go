@@ -121,12 +121,12 @@ func (b *Backend) put(ctx context.Context, f *tfstate.File) error {
 	if err != nil {
 		return fmt.Errorf("%s: write state %s: %w", b.opts.Name, b.slot.Where(), err)
 	}
-	br, err := tfstate.NewBridge(f, tfstate.BridgeOptions{Workspace: b.opts.Workspace, Provider: b.opts.Provider})
+	br, err := b.newBridge(f, nil)
 	if err != nil {
 		return fmt.Errorf("%s: %w", b.slot.Where(), err)
 	}
 	// storedCompact, if kept, was the state before: encoded again when asked.
-	b.bridge, b.stored, b.storedCompact, b.version, b.digest = br, f, nil, v, digestOf(data)
+	b.bridge, b.pending, b.stored, b.storedCompact, b.version, b.digest = br, nil, f, nil, v, digestOf(data)
 	return nil
 }
 
