@@ -28,13 +28,8 @@ func readWire(data []byte, w *wireFile, each func(*wireResource) bool) bool {
 	if !r.open('{') {
 		return false
 	}
-	f := fields{names: fileFields}
-	for n := 0; ; {
-		k, ok := r.key(&n)
-		if !ok {
-			break
-		}
-		switch f.field(r, k) {
+	r.readFields(fileFields, func(field int) {
+		switch field {
 		case 0:
 			w.Version = r.raw()
 		case 1:
@@ -54,7 +49,7 @@ func readWire(data []byte, w *wireFile, each func(*wireResource) bool) bool {
 		case 8:
 			r.checkResults(&w.CheckResults)
 		}
-	}
+	})
 	return r.end()
 }
 
@@ -79,13 +74,8 @@ func (r *wireReader) outputs(into *map[string]wireOutput) {
 		}
 		var o wireOutput
 		if !r.null() && r.open('{') {
-			f := fields{names: outputFields}
-			for n := 0; ; {
-				k, ok := r.key(&n)
-				if !ok {
-					break
-				}
-				switch f.field(r, k) {
+			r.readFields(outputFields, func(field int) {
+				switch field {
 				case 0:
 					o.Value = r.raw()
 				case 1:
@@ -95,7 +85,7 @@ func (r *wireReader) outputs(into *map[string]wireOutput) {
 				case 3:
 					r.string(&o.Deprecated, false)
 				}
-			}
+			})
 		}
 		m[name] = o
 	}
@@ -121,13 +111,8 @@ func (r *wireReader) resources(into *[]wireResource) {
 			wr.Instances = insts[:0]
 		}
 		if !r.null() && r.open('{') {
-			f := fields{names: resourceFields}
-			for n := 0; ; {
-				k, ok := r.key(&n)
-				if !ok {
-					break
-				}
-				switch f.field(r, k) {
+			r.readFields(resourceFields, func(field int) {
+				switch field {
 				case 0:
 					r.string(&wr.Module, true)
 				case 1:
@@ -141,7 +126,7 @@ func (r *wireReader) resources(into *[]wireResource) {
 				case 5:
 					r.instances(&wr.Instances)
 				}
-			}
+			})
 		}
 		if r.each == nil {
 			out = append(out, wr)
@@ -179,13 +164,8 @@ func (r *wireReader) instances(into *[]wireInstance) {
 }
 
 func (r *wireReader) instance(wi *wireInstance) {
-	f := fields{names: instanceFields}
-	for n := 0; ; {
-		k, ok := r.key(&n)
-		if !ok {
-			return
-		}
-		switch f.field(r, k) {
+	r.readFields(instanceFields, func(field int) {
+		switch field {
 		case 0:
 			wi.IndexKey = r.raw()
 		case 1:
@@ -205,7 +185,7 @@ func (r *wireReader) instance(wi *wireInstance) {
 		case 8:
 			if r.null() {
 				wi.Private = nil
-				continue
+				return
 			}
 			var s string
 			r.string(&s, false)
@@ -221,16 +201,46 @@ func (r *wireReader) instance(wi *wireInstance) {
 		case 13:
 			if r.null() {
 				wi.IdentitySchemaVersion = nil
-				continue
+				return
 			}
 			var v uint64
 			r.uint(&v)
 			wi.IdentitySchemaVersion = &v
 		}
-	}
+	})
 }
 
 func (r *wireReader) checkResults(into *[]wireCheckResult) {
+	objectList(r, into, checkResultFields, func(c *wireCheckResult, field int) {
+		switch field {
+		case 0:
+			r.string(&c.ObjectKind, true)
+		case 1:
+			r.string(&c.ConfigAddr, false)
+		case 2:
+			r.string(&c.Status, true)
+		case 3:
+			r.checkObjects(&c.Objects)
+		}
+	})
+}
+
+func (r *wireReader) checkObjects(into *[]wireCheckObject) {
+	objectList(r, into, checkObjectFields, func(o *wireCheckObject, field int) {
+		switch field {
+		case 0:
+			r.string(&o.ObjectAddr, false)
+		case 1:
+			r.string(&o.Status, true)
+		case 2:
+			r.strings(&o.FailureMessages)
+		}
+	})
+}
+
+// objectList reads a list of objects (null: nil) into *into, each
+// element's fields, of names, by set (a null element is T's zero value).
+func objectList[T any](r *wireReader, into *[]T, names []string, set func(v *T, field int)) {
 	if r.null() {
 		*into = nil
 		return
@@ -238,64 +248,28 @@ func (r *wireReader) checkResults(into *[]wireCheckResult) {
 	if !r.open('[') {
 		return
 	}
-	out := []wireCheckResult{}
+	out := []T{}
 	for n := 0; r.elem(&n); {
-		var c wireCheckResult
+		var v T
 		if !r.null() && r.open('{') {
-			f := fields{names: checkResultFields}
-			for n := 0; ; {
-				k, ok := r.key(&n)
-				if !ok {
-					break
-				}
-				switch f.field(r, k) {
-				case 0:
-					r.string(&c.ObjectKind, true)
-				case 1:
-					r.string(&c.ConfigAddr, false)
-				case 2:
-					r.string(&c.Status, true)
-				case 3:
-					r.checkObjects(&c.Objects)
-				}
-			}
+			r.readFields(names, func(field int) { set(&v, field) })
 		}
-		out = append(out, c)
+		out = append(out, v)
 	}
 	*into = out
 }
 
-func (r *wireReader) checkObjects(into *[]wireCheckObject) {
-	if r.null() {
-		*into = nil
-		return
-	}
-	if !r.open('[') {
-		return
-	}
-	out := []wireCheckObject{}
-	for n := 0; r.elem(&n); {
-		var o wireCheckObject
-		if !r.null() && r.open('{') {
-			f := fields{names: checkObjectFields}
-			for n := 0; ; {
-				k, ok := r.key(&n)
-				if !ok {
-					break
-				}
-				switch f.field(r, k) {
-				case 0:
-					r.string(&o.ObjectAddr, false)
-				case 1:
-					r.string(&o.Status, true)
-				case 2:
-					r.strings(&o.FailureMessages)
-				}
-			}
+// readFields reads the fields of the object just opened, calling set with
+// each one's index in names (fields.field).
+func (r *wireReader) readFields(names []string, set func(field int)) {
+	f := fields{names: names}
+	for n := 0; ; {
+		k, ok := r.key(&n)
+		if !ok {
+			return
 		}
-		out = append(out, o)
+		set(f.field(r, k))
 	}
-	*into = out
 }
 
 var (
@@ -311,13 +285,8 @@ func readExtra(data []byte, e *Extra) bool {
 	if !r.open('{') {
 		return false
 	}
-	f := fields{names: extraFields}
-	for n := 0; ; {
-		k, ok := r.key(&n)
-		if !ok {
-			break
-		}
-		switch f.field(r, k) {
+	r.readFields(extraFields, func(field int) {
+		switch field {
 		case 0:
 			r.string(&e.Lineage, false)
 		case 1:
@@ -331,7 +300,7 @@ func readExtra(data []byte, e *Extra) bool {
 		case 5:
 			r.stringMap(&e.Interrupted)
 		}
-	}
+	})
 	return r.end()
 }
 
@@ -362,13 +331,8 @@ func (r *wireReader) extraResources(into *map[string]*ExtraResource) {
 			return
 		}
 		x := &ExtraResource{}
-		f := fields{names: extraResourceFields}
-		for n := 0; ; {
-			k, ok := r.key(&n)
-			if !ok {
-				break
-			}
-			switch f.field(r, k) {
+		r.readFields(extraResourceFields, func(field int) {
+			switch field {
 			case 0:
 				r.config(&x.Config)
 			case 1:
@@ -380,7 +344,7 @@ func (r *wireReader) extraResources(into *map[string]*ExtraResource) {
 			case 4:
 				r.basis(&x.Basis)
 			}
-		}
+		})
 		m[name] = x
 	}
 	*into = m
@@ -427,13 +391,8 @@ func (r *wireReader) basis(into **state.Basis) {
 		return
 	}
 	b := &state.Basis{}
-	f := fields{names: basisFields}
-	for n := 0; ; {
-		k, ok := r.key(&n)
-		if !ok {
-			break
-		}
-		switch f.field(r, k) {
+	r.readFields(basisFields, func(field int) {
+		switch field {
 		case 0:
 			r.string(&b.Config, false)
 		case 1:
@@ -446,7 +405,7 @@ func (r *wireReader) basis(into **state.Basis) {
 		case 3:
 			r.string(&b.Version, true)
 		}
-	}
+	})
 	*into = b
 }
 
