@@ -54,6 +54,30 @@ func readWire(data []byte, w *wireFile, each func(*wireResource) bool) bool {
 }
 
 func (r *wireReader) outputs(into *map[string]wireOutput) {
+	objectMap(r, into, func() (o wireOutput) {
+		if r.null() || !r.open('{') {
+			return o
+		}
+		r.readFields(outputFields, func(field int) {
+			switch field {
+			case 0:
+				o.Value = r.raw()
+			case 1:
+				o.Type = r.raw()
+			case 2:
+				r.bool(&o.Sensitive)
+			case 3:
+				r.string(&o.Deprecated, false)
+			}
+		})
+		return o
+	})
+}
+
+// objectMap reads an object (null: nil) into *into, each member's value
+// by one; a name twice gives up, as a duplicate key is one encoding/json
+// reads otherwise.
+func objectMap[T any](r *wireReader, into *map[string]T, one func() T) {
 	if r.null() {
 		*into = nil
 		return
@@ -61,7 +85,7 @@ func (r *wireReader) outputs(into *map[string]wireOutput) {
 	if !r.open('{') {
 		return
 	}
-	m := map[string]wireOutput{}
+	m := map[string]T{}
 	for n := 0; ; {
 		key, ok := r.key(&n)
 		if !ok {
@@ -72,22 +96,7 @@ func (r *wireReader) outputs(into *map[string]wireOutput) {
 			r.giveUp()
 			return
 		}
-		var o wireOutput
-		if !r.null() && r.open('{') {
-			r.readFields(outputFields, func(field int) {
-				switch field {
-				case 0:
-					o.Value = r.raw()
-				case 1:
-					o.Type = r.raw()
-				case 2:
-					r.bool(&o.Sensitive)
-				case 3:
-					r.string(&o.Deprecated, false)
-				}
-			})
-		}
-		m[name] = o
+		m[name] = one()
 	}
 	*into = m
 }
@@ -305,30 +314,9 @@ func readExtra(data []byte, e *Extra) bool {
 }
 
 func (r *wireReader) extraResources(into *map[string]*ExtraResource) {
-	if r.null() {
-		*into = nil
-		return
-	}
-	if !r.open('{') {
-		return
-	}
-	m := map[string]*ExtraResource{}
-	for n := 0; ; {
-		key, ok := r.key(&n)
-		if !ok {
-			break
-		}
-		name := string(key)
-		if _, dup := m[name]; dup {
-			r.giveUp()
-			return
-		}
-		if r.null() {
-			m[name] = nil
-			continue
-		}
-		if !r.open('{') {
-			return
+	objectMap(r, into, func() *ExtraResource {
+		if r.null() || !r.open('{') {
+			return nil // a null resource; anything else gives up
 		}
 		x := &ExtraResource{}
 		r.readFields(extraResourceFields, func(field int) {
@@ -345,9 +333,8 @@ func (r *wireReader) extraResources(into *map[string]*ExtraResource) {
 				r.basis(&x.Basis)
 			}
 		})
-		m[name] = x
-	}
-	*into = m
+		return x
+	})
 }
 
 // config reads an object into Kyku's canonical model, as encoding/json
@@ -411,27 +398,8 @@ func (r *wireReader) basis(into **state.Basis) {
 
 // stringMap reads an object of strings (a null value: "").
 func (r *wireReader) stringMap(into *map[string]string) {
-	if r.null() {
-		*into = nil
-		return
-	}
-	if !r.open('{') {
-		return
-	}
-	m := map[string]string{}
-	for n := 0; ; {
-		key, ok := r.key(&n)
-		if !ok {
-			break
-		}
-		k := string(key)
-		if _, dup := m[k]; dup {
-			r.giveUp()
-			return
-		}
-		var s string
-		r.string(&s, false)
-		m[k] = s
-	}
-	*into = m
+	objectMap(r, into, func() (v string) {
+		r.string(&v, false)
+		return v
+	})
 }
