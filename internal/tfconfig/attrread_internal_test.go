@@ -2,8 +2,6 @@ package tfconfig
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -30,17 +28,7 @@ resource "null_resource" "b" {
   template = "${null_resource.a.id}"
 }
 `
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(tf), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m, err := Load(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := Expand(m, Inputs{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := expandMain(t, dir, tf)
 	var b map[string]any
 	for _, r := range cfg.Resources {
 		if r.Name == "null_resource.b" {

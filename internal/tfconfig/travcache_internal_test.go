@@ -8,6 +8,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/kyku/action/internal/config"
 )
 
 // TestTravCacheKeepsReadingExpressionsOnly: the travCache hands out the
@@ -59,17 +61,7 @@ resource "null_resource" "c" {
   triggers = null_resource.a.id
 }
 `
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(tf), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m, err := Load(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := Expand(m, Inputs{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := expandMain(t, dir, tf)
 	exprs := map[string]*Expr{}
 	for _, r := range cfg.Resources {
 		if e, ok := r.Properties["triggers"].(*Expr); ok {
@@ -119,4 +111,21 @@ func TestFoundIsTheWalks(t *testing.T) {
 			t.Errorf("%s: references %v, want %v", src, got, want)
 		}
 	}
+}
+
+// expandMain writes tf as dir's main.tf, then loads and expands dir.
+func expandMain(t *testing.T, dir, tf string) *config.Config {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(tf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Expand(m, Inputs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }
