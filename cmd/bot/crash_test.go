@@ -256,6 +256,8 @@ func TestKilledBotLosesNoJob(t *testing.T) {
 	}
 	s := s3test.Require(t)
 	bucket := s.NewBucket(t)
+	// The five projects' jobs write under the repository's prefix at once.
+	s.KeepDir(t, bucket, fmt.Sprintf("repo.%d/", fixtureRepoID))
 	key, keyPEM := appKey(t)
 	dir := t.TempDir()
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -80,6 +81,24 @@ func (s *Server) NewBucket(tb testing.TB) string {
 		tb.Fatalf("create bucket %s: %v", name, err)
 	}
 	return name
+}
+
+// KeepDir puts a directory object at prefix (a key ending in "/") in
+// bucket, for a test whose jobs write beside each other under prefix at
+// once. versitygw's posix backend keeps keys as files: a delete removes
+// every parent directory left empty, up to the bucket, while a put makes
+// the parents it needs, one after the other; when the two meet on one
+// directory the put fails with a 409 ExistingObjectIsDirectory (its
+// mkdir of the next level finds the parent gone), which S3 itself never
+// answers. A directory put as an object is one that delete leaves.
+func (s *Server) KeepDir(tb testing.TB, bucket, prefix string) {
+	tb.Helper()
+	if !strings.HasSuffix(prefix, "/") {
+		tb.Fatalf("KeepDir %q: a directory's key ends in /", prefix)
+	}
+	if _, err := s.Client.PutObject(context.Background(), &awss3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(prefix)}); err != nil {
+		tb.Fatalf("put %s/%s: %v", bucket, prefix, err)
+	}
 }
 
 // Object is the content of key in bucket, read through the S3 API.
