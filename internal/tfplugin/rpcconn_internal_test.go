@@ -91,12 +91,12 @@ func TestMessagesLargerThanTheWindowsFlowBothWays(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	var got []byte
+	var got [2][]byte // each call's answer: its own, so the two never write one variable
 	var wg sync.WaitGroup
-	for range 2 { // two at once: the connection's window is shared
+	for i := range got { // two at once: the connection's window is shared
 		wg.Go(func() {
 			err := c.invoke(ctx, "/plugin.Test/Echo", rawMessage(msg), decodeFunc(func(b []byte) error {
-				got = b
+				got[i] = bytes.Clone(b)
 				return nil
 			}))
 			if err != nil {
@@ -105,8 +105,10 @@ func TestMessagesLargerThanTheWindowsFlowBothWays(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if !bytes.Equal(got, msg) {
-		t.Errorf("answer of %d bytes, want the %d sent", len(got), len(msg))
+	for i, g := range got {
+		if !bytes.Equal(g, msg) {
+			t.Errorf("call %d: answer of %d bytes, want the %d sent", i, len(g), len(msg))
+		}
 	}
 }
 
