@@ -299,29 +299,22 @@ func appendFloat64(b []byte, f float64) []byte {
 }
 
 func appendStr(b []byte, s string) []byte {
-	n := len(s)
-	switch {
+	switch n := len(s); {
 	case n < 32:
 		b = append(b, 0xa0|byte(n))
 	case n <= math.MaxUint8:
 		b = append(b, 0xd9, byte(n))
-	case n <= math.MaxUint16:
-		b = binary.BigEndian.AppendUint16(append(b, 0xda), uint16(n))
 	default:
-		b = binary.BigEndian.AppendUint32(append(b, 0xdb), uint32(n))
+		b = appendWide(b, n, 0xda, 0xdb)
 	}
 	return append(b, s...)
 }
 
 func appendBin(b []byte, p []byte) []byte {
-	n := len(p)
-	switch {
-	case n <= math.MaxUint8:
+	if n := len(p); n <= math.MaxUint8 {
 		b = append(b, 0xc4, byte(n))
-	case n <= math.MaxUint16:
-		b = binary.BigEndian.AppendUint16(append(b, 0xc5), uint16(n))
-	default:
-		b = binary.BigEndian.AppendUint32(append(b, 0xc6), uint32(n))
+	} else {
+		b = appendWide(b, n, 0xc5, 0xc6)
 	}
 	return append(b, p...)
 }
@@ -334,10 +327,17 @@ func appendMapLen(b []byte, n int) []byte { return appendCount(b, n, 0x80, 0xde,
 // (fix's high nibble) below 16, else in 16 or 32 bits (c16, c32); the
 // reader's count reads it.
 func appendCount(b []byte, n int, fix, c16, c32 byte) []byte {
-	switch {
-	case n < 16:
+	if n < 16 {
 		return append(b, fix|byte(n))
-	case n <= math.MaxUint16:
+	}
+	return appendWide(b, n, c16, c32)
+}
+
+// appendWide appends a length or count n past its short forms: in 16
+// bits after the code c16, or else in 32 after c32 (str, bin, array and
+// map alike).
+func appendWide(b []byte, n int, c16, c32 byte) []byte {
+	if n <= math.MaxUint16 {
 		return binary.BigEndian.AppendUint16(append(b, c16), uint16(n))
 	}
 	return binary.BigEndian.AppendUint32(append(b, c32), uint32(n))
