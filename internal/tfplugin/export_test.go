@@ -2,6 +2,7 @@ package tfplugin
 
 import (
 	"testing"
+	"time"
 
 	"github.com/kyku/action/internal/durable"
 )
@@ -38,3 +39,17 @@ func SetNoteOpened(t testing.TB, f func(path string)) {
 
 // ErrMsgpackTooLong is the refusal of an array or map longer than its input.
 var ErrMsgpackTooLong = errTooLong
+
+// Within receives the next value from ch, or fails tb, saying why, when
+// none comes within d.
+func Within[T any](tb testing.TB, ch <-chan T, d time.Duration, why string) T {
+	tb.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(d):
+		tb.Fatal(why)
+		var zero T
+		return zero
+	}
+}

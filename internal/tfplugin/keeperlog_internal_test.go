@@ -102,13 +102,7 @@ func TestGroupCommitWaitsForItsSync(t *testing.T) {
 	}()
 	nextStart := func(why string) syncStart {
 		t.Helper()
-		select {
-		case s := <-starts:
-			return s
-		case <-time.After(10 * time.Second):
-			t.Fatal(why)
-			return syncStart{}
-		}
+		return Within(t, starts, 10*time.Second, why)
 	}
 
 	records := map[string][]byte{}

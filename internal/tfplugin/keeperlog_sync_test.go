@@ -130,13 +130,7 @@ func TestKeeperRepliesAfterItsRoundsSync(t *testing.T) {
 	}
 	nextStart := func(why string) syncStart {
 		t.Helper()
-		select {
-		case s := <-starts:
-			return s
-		case <-time.After(30 * time.Second):
-			t.Fatal(why)
-			return syncStart{}
-		}
+		return tfplugin.Within(t, starts, 30*time.Second, why)
 	}
 	logged := func() map[string]int64 { // where each logged record ends
 		logs, _ := filepath.Glob(filepath.Join(state.KeeperLogs(box), state.KeeperLogPattern))
