@@ -42,6 +42,7 @@ func (f failedDep) Error() string { return fmt.Sprintf("dependency %d failed", f
 // its error. It returns the error of each failed task by id.
 func schedule(stop, work context.Context, tasks []*task, parallelism int) map[int]error {
 	s := newScheduler(tasks)
+	s.stopCtx = stop
 	if len(tasks) == 0 {
 		return s.errs
 	}
@@ -84,6 +85,11 @@ type scheduler struct {
 	inflight   int   // started, not finished
 	left       int   // neither finished nor skipped
 	stopped    error // why no new task starts
+	// stopCtx is read whenever a task would start or become ready: a
+	// stop cancelled by a task's own step (a hook, an interrupt handler
+	// that ran on its goroutine) is seen before the next task starts,
+	// not whenever the goroutine watching it is scheduled.
+	stopCtx context.Context
 	// settles hands a settle step to an idle settler goroutine; with none
 	// idle, a new one starts and then stays to serve (reused goroutines
 	// keep the stacks they grew, as many settle at once as need to, so
@@ -232,6 +238,7 @@ func (s *scheduler) work(ctx context.Context) {
 		for s.ready.len() == 0 && s.left > 0 && s.stopped == nil && s.inflight > 0 {
 			s.cond.Wait()
 		}
+		s.checkStop()
 		if s.ready.len() == 0 || s.stopped != nil {
 			s.mu.Unlock()
 			return
@@ -281,6 +288,7 @@ func (s *scheduler) finish(id int, err error) {
 	s.inflight--
 	s.done[id] = true
 	s.left--
+	s.checkStop()
 	if err != nil {
 		s.errs[id] = err
 		for _, d := range s.dependents[id] {
@@ -306,12 +314,25 @@ func (s *scheduler) stop(cause error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer s.cond.Broadcast()
-	if s.left == 0 {
+	s.stopLocked(cause)
+}
+
+func (s *scheduler) stopLocked(cause error) {
+	if s.left == 0 || s.stopped != nil {
 		return
 	}
 	s.stopped = cause
 	for _, id := range s.ready.drain() {
 		s.skipTree(id, cause)
+	}
+}
+
+// checkStop stops the schedule if its stop context is done. mu is held.
+func (s *scheduler) checkStop() {
+	if s.stopped == nil && s.stopCtx != nil {
+		if err := s.stopCtx.Err(); err != nil {
+			s.stopLocked(err)
+		}
 	}
 }
 

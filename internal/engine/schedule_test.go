@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -262,5 +263,36 @@ func TestScheduleStartsLongestChainFirst(t *testing.T) {
 	want := []string{"head of chain", "middle", "single", "tail"}
 	if diff := cmp.Diff(want, f.log); diff != "" {
 		t.Errorf("order (-want +got):\n%s", diff)
+	}
+}
+
+// A stop cancelled from inside a task's settle step (an apply's progress
+// hook, which runs there) keeps the task's dependents from starting: the
+// scheduler reads the stop itself when the task finishes, not only when
+// the goroutine watching it next runs (CI once saw an interrupted apply
+// run every change after its first: the watcher ran last).
+func TestScheduleStopFromASettleStepStartsNoDependent(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // the watcher runs last, as on a busy machine
+	for range 50 {
+		var f fakeTasks
+		stop, cancel := context.WithCancel(t.Context())
+		a := len(f.tasks)
+		f.tasks = append(f.tasks, &task{id: a, run: func(context.Context) (func(context.Context) error, error) {
+			return func(context.Context) error { cancel(); return nil }, nil
+		}})
+		f.add([]int{a}, func(context.Context) error {
+			t.Error("dependent started after its dependency's settle stopped the run")
+			return nil
+		})
+		f.add([]int{a}, func(context.Context) error {
+			t.Error("dependent started after its dependency's settle stopped the run")
+			return nil
+		})
+		if errs := schedule(stop, t.Context(), f.tasks, 1); len(errs) != 0 {
+			t.Fatal(errs)
+		}
+		if len(f.skipped) != 2 {
+			t.Fatalf("skipped = %v, want both dependents", f.skipped)
+		}
 	}
 }
