@@ -3,6 +3,8 @@ package github
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"time"
 
 	gh "github.com/google/go-github/v88/github"
 )
@@ -138,4 +140,36 @@ func optional(s string) *string {
 		return nil
 	}
 	return gh.Ptr(s)
+}
+
+// HeadArrived is, by GitHub's clock, the earliest GitHub says it held
+// commit sha: the oldest created_at of the commit's check suites. GitHub
+// makes a suite for each app with checks permission when a commit is
+// pushed (the workflow runs' app, an App's own), or when a check run is
+// created on a commit without one, so no suite is older than the push
+// that brought the commit. Zero when it cannot tell: the commit has no
+// suite, or the token may not read checks (403).
+func (r *Repo) HeadArrived(ctx context.Context, sha string) (time.Time, error) {
+	var first time.Time
+	opts := &gh.ListCheckSuiteOptions{ListOptions: gh.ListOptions{PerPage: perPage}}
+	for {
+		page, resp, err := r.client.Checks.ListCheckSuitesForRef(ctx, r.owner, r.name, sha, opts)
+		// A rate limit's 403 never gets here: the RetryTransport every
+		// client has waits on it, then gives up with a RetryError.
+		if resp != nil && resp.Response != nil && resp.StatusCode == http.StatusForbidden {
+			return time.Time{}, nil
+		}
+		if err := r.done(resp, err, "list the check suites of %s", sha); err != nil {
+			return time.Time{}, err
+		}
+		for _, cs := range page.CheckSuites {
+			if t := cs.GetCreatedAt().Time; !t.IsZero() && (first.IsZero() || t.Before(first)) {
+				first = t
+			}
+		}
+		if resp.NextPage == 0 {
+			return first, nil
+		}
+		opts.ListOptions.Page = resp.NextPage
+	}
 }

@@ -1,9 +1,13 @@
 package github
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
+
+	"github.com/kyku/action/internal/github/githubtest"
 )
 
 func TestCheckRunTruncatesToGitHubLimits(t *testing.T) {
@@ -74,5 +78,46 @@ func TestParseCheckConclusion(t *testing.T) {
 		if got, ok := ParseCheckConclusion(tc.in); got != tc.want || ok != tc.ok {
 			t.Errorf("ParseCheckConclusion(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
+	}
+}
+
+// TestHeadArrivedIsTheOldestSuite: when GitHub first held a commit is the
+// oldest created_at of its check suites, over every page and whatever app
+// made them; a commit with none, or a token that may not read checks,
+// cannot tell (zero); a rate limit or a server error is an error, not
+// "cannot tell".
+func TestHeadArrivedIsTheOldestSuite(t *testing.T) {
+	ctx := t.Context()
+	f := newFixture(t)
+	t0 := time.Date(2026, 12, 7, 10, 0, 0, 0, time.UTC)
+	for i := range 150 { // two pages of 100
+		f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: "abc", AppSlug: "app-" + strconv.Itoa(i), Created: t0.Add(time.Duration(150-i) * time.Minute)})
+	}
+	f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: "def", AppSlug: "kyku", Created: t0.Add(-time.Hour)}) // another commit's
+	got, err := f.repo.HeadArrived(ctx, "abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := t0.Add(time.Minute); !got.Equal(want) { // the last added, on the second page
+		t.Errorf("HeadArrived(abc) = %v, want %v", got, want)
+	}
+	if got, err := f.repo.HeadArrived(ctx, "0123"); err != nil || !got.IsZero() {
+		t.Errorf("HeadArrived of a commit without suites = %v, %v; want zero, nil", got, err)
+	}
+
+	f.srv.FailNext(10, githubtest.Fail502, 0) // past the retries
+	if _, err := f.repo.HeadArrived(ctx, "abc"); err == nil {
+		t.Error("a 502 was taken as an answer")
+	}
+	f.srv.FailNext(10, githubtest.FailPrimary403, time.Second)
+	if got, err := f.repo.HeadArrived(ctx, "abc"); err == nil {
+		t.Errorf("a rate limit's 403 was taken as no checks permission: %v", got)
+	}
+
+	f = newFixture(t) // no failures left queued
+	f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: "abc", AppSlug: "kyku", Created: t0})
+	f.srv.DenyCheckReads(githubtest.TokenUser)
+	if got, err := f.repo.HeadArrived(ctx, "abc"); err != nil || !got.IsZero() {
+		t.Errorf("HeadArrived without checks: read = %v, %v; want zero, nil", got, err)
 	}
 }

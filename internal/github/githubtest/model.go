@@ -102,6 +102,16 @@ type CheckRun struct {
 	ExternalID string
 }
 
+// CheckSuite is a check suite on a commit. GitHub makes one per app with
+// checks permission when the commit is pushed (and when a check run is
+// created on a commit that has none of that app's); this server makes
+// none of itself: a test adds those its story needs (AddCheckSuite).
+type CheckSuite struct {
+	HeadSHA string
+	AppSlug string    // the app it belongs to ("github-actions", the bot's)
+	Created time.Time // created_at: GitHub's clock
+}
+
 // Dispatch is a recorded workflow_dispatch.
 type Dispatch struct {
 	Workflow string
@@ -124,6 +134,7 @@ type repo struct {
 	refs          map[string]string            // ref -> sha
 	tags          map[string]string            // tag name -> sha (SetTag)
 	checkRuns     []*CheckRun
+	checkSuites   []CheckSuite
 	dispatches    []Dispatch
 	workflows     map[string]*Workflow // file -> declared workflow (nil: none declared)
 	runs          []*WorkflowRun
@@ -347,6 +358,14 @@ func (s *Server) CheckRuns(fullName string) []CheckRun {
 		out = append(out, *c)
 	}
 	return out
+}
+
+// AddCheckSuite records check suite cs on the repository.
+func (s *Server) AddCheckSuite(fullName string, cs CheckSuite) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp := s.repoLocked(fullName, true)
+	rp.checkSuites = append(rp.checkSuites, cs)
 }
 
 // Dispatches returns the workflow dispatches received for the repository.

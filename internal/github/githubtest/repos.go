@@ -29,6 +29,7 @@ func (s *Server) repoRoutes(api func(string, handler)) {
 	api("GET /repos/{owner}/{repo}/tarball/{ref...}", s.tarball)
 	api("POST /repos/{owner}/{repo}/check-runs", s.createCheckRun)
 	api("PATCH /repos/{owner}/{repo}/check-runs/{id}", s.updateCheckRun)
+	api("GET /repos/{owner}/{repo}/commits/{sha}/check-suites", s.listCheckSuites)
 }
 
 func (s *Server) getRepo(w http.ResponseWriter, r *http.Request, _ string) {
@@ -320,6 +321,46 @@ func (s *Server) accessToken(w http.ResponseWriter, r *http.Request) {
 		"permissions":          map[string]string{"contents": "read", "pull_requests": "write", "issues": "write", "checks": "write"},
 		"repository_selection": "all",
 	})
+}
+
+// listCheckSuites is GET …/commits/{ref}/check-suites: the suites on a
+// commit (a full SHA here), oldest first, paginated, in GitHub's
+// envelope {"total_count", "check_suites"}.
+func (s *Server) listCheckSuites(w http.ResponseWriter, r *http.Request, login string) {
+	rp := s.repoFor(w, r)
+	if rp == nil {
+		return
+	}
+	if s.checkReadsDenied[strings.ToLower(login)] {
+		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
+		return
+	}
+	sha := r.PathValue("sha")
+	var all []*gh.CheckSuite
+	for i, cs := range rp.checkSuites {
+		if cs.HeadSHA != sha {
+			continue
+		}
+		all = append(all, &gh.CheckSuite{
+			ID: gh.Ptr(int64(i + 1)), HeadSHA: gh.Ptr(cs.HeadSHA), Status: gh.Ptr("completed"),
+			App:       &gh.App{Slug: gh.Ptr(cs.AppSlug), Name: gh.Ptr(cs.AppSlug)},
+			CreatedAt: &gh.Timestamp{Time: cs.Created}, UpdatedAt: &gh.Timestamp{Time: cs.Created},
+		})
+	}
+	page := paginate(w, r, all)
+	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(all), "check_suites": page})
+}
+
+// DenyCheckReads answers 403 "Resource not accessible by integration" to
+// login's tokens reading check suites, as GitHub does for a workflow
+// token without `checks: read`.
+func (s *Server) DenyCheckReads(login string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.checkReadsDenied == nil {
+		s.checkReadsDenied = map[string]bool{}
+	}
+	s.checkReadsDenied[strings.ToLower(login)] = true
 }
 
 // DenyCheckRuns answers 403 "Resource not accessible by integration" to

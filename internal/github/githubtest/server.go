@@ -78,27 +78,28 @@ type failure struct {
 type Server struct {
 	*httptest.Server
 
-	mu            sync.Mutex
-	now           func() time.Time
-	repos         map[string]*repo
-	tokens        map[string]string // token -> login
-	appID         int64
-	appKey        *rsa.PublicKey
-	appLogin      string
-	issued        []string
-	requests      []Request
-	nextID        int64
-	rateRemaining int
-	failures      []failure
-	archives      map[string]archiveRef // codeload token -> archive
-	installs      []*installation
-	tokenInstall  map[string]int64           // installation token -> installation ID
-	teams         map[string]map[string]bool // "org/team" -> member logins (lower case)
-	teamReaders   map[string]bool            // logins whose tokens see teams (nil: all)
-	checksDenied  map[string]bool            // logins whose tokens may not write check runs
-	graphqlDenied map[string]bool            // logins whose tokens may not use GraphQL
-	holds         []*hold
-	held          int
+	mu               sync.Mutex
+	now              func() time.Time
+	repos            map[string]*repo
+	tokens           map[string]string // token -> login
+	appID            int64
+	appKey           *rsa.PublicKey
+	appLogin         string
+	issued           []string
+	requests         []Request
+	nextID           int64
+	rateRemaining    int
+	failures         []failure
+	archives         map[string]archiveRef // codeload token -> archive
+	installs         []*installation
+	tokenInstall     map[string]int64           // installation token -> installation ID
+	teams            map[string]map[string]bool // "org/team" -> member logins (lower case)
+	teamReaders      map[string]bool            // logins whose tokens see teams (nil: all)
+	checksDenied     map[string]bool            // logins whose tokens may not write check runs
+	checkReadsDenied map[string]bool            // logins whose tokens may not read check suites
+	graphqlDenied    map[string]bool            // logins whose tokens may not use GraphQL
+	holds            []*hold
+	held             int
 }
 
 // hold makes matching requests wait until it is released.
