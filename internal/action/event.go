@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 )
 
 // event is the part of a webhook payload the Action reads.
@@ -34,6 +35,9 @@ type event struct {
 		ID   int64  `json:"id"`
 		Body string `json:"body"`
 		User user   `json:"user"`
+		// CreatedAt is when GitHub says the comment was posted
+		// (review.CommentEvent.CommentedAt).
+		CreatedAt time.Time `json:"created_at"`
 	} `json:"comment"`
 }
 

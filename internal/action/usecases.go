@@ -232,6 +232,7 @@ func (r *run) comment(ctx context.Context) int {
 	cev := review.CommentEvent{
 		Action: ev.Action, Number: ev.Issue.Number, IsPR: isPR, Body: ev.Comment.Body,
 		Author: ev.Comment.User.Login, AuthorIsBot: ev.Comment.User.Type == "Bot", CommentID: ev.Comment.ID,
+		CommentedAt: ev.Comment.CreatedAt,
 	}
 	pr, roots, err := r.commentRoots(ctx, cev)
 	if err != nil {

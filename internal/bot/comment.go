@@ -84,6 +84,11 @@ func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo)
 		if refused == nil && cmd.Name == command.Apply {
 			refused = review.SeenHeadRefusal(pr, ev.comment.seenHead, reviewSettings(s, targets[0]))
 		}
+		if refused == nil && cmd.Name == command.Apply {
+			if refused, err = review.PushedAfterComment(ctx, repo, pr, ev.comment.created, reviewSettings(s, targets[0])); err != nil {
+				return "", err // nothing dispatched; the routing job's error
+			}
+		}
 		if refused != nil {
 			_, err := repo.CreateComment(ctx, ev.number, review.CommandRefused(cmd.String(), refused))
 			return "refused", err
@@ -146,6 +151,7 @@ func (rt *router) commentEvent(ev event) review.CommentEvent {
 	return review.CommentEvent{
 		Action: "created", Number: ev.number, IsPR: true, Body: ev.comment.body,
 		Author: ev.comment.author, CommentID: ev.comment.id, SeenHead: ev.comment.seenHead,
+		CommentedAt: ev.comment.created,
 	}
 }
 

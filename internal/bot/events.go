@@ -47,9 +47,10 @@ type payload struct {
 		PullRequest json.RawMessage `json:"pull_request"`
 	} `json:"issue"`
 	Comment *struct {
-		ID   int64  `json:"id"`
-		Body string `json:"body"`
-		User user   `json:"user"`
+		ID        int64       `json:"id"`
+		Body      string      `json:"body"`
+		User      user        `json:"user"`
+		CreatedAt webhookTime `json:"created_at"`
 	} `json:"comment"`
 	Sender user `json:"sender"`
 	// ClientPayload is a repository_dispatch's; Kyku reads project and
@@ -131,6 +132,9 @@ type commentEvent struct {
 	// seenHead is, for /kyku apply, the pull request's head when the
 	// comment was routed (seenHead): the commit its commenter saw.
 	seenHead string
+	// created is the comment's created_at, GitHub's clock in a payload
+	// GitHub signed (review.CommentEvent.CommentedAt).
+	created time.Time
 }
 
 func (e event) fullName() string { return e.owner + "/" + e.repo }
@@ -243,7 +247,7 @@ func (rt *router) route(name string, body []byte) (job queue.Job, ignored string
 		return job, "no /kyku command", nil
 	}
 	ev.number = p.Issue.Number
-	ev.comment = commentEvent{id: p.Comment.ID, body: p.Comment.Body, author: p.Comment.User.Login, cmd: cmd}
+	ev.comment = commentEvent{id: p.Comment.ID, body: p.Comment.Body, author: p.Comment.User.Login, cmd: cmd, created: p.Comment.CreatedAt.Time}
 	attrs = append(attrs, slog.Int("pr", ev.number), slogString("command", cmd.String()), slogString("author", ev.comment.author))
 	return rt.routeJob("comment", ev, attrs, rt.routeComment), "", nil
 }

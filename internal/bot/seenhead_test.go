@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -130,5 +131,76 @@ func TestDispatchedApplyIsOfTheHeadTheCommenterSaw(t *testing.T) {
 	c := h.botComments(2)
 	if len(c) == 0 || !strings.Contains(c[len(c)-1].Body, "head moved to `bbbbbbb`") {
 		t.Errorf("PR 2's replies %+v do not say the head moved", c)
+	}
+}
+
+// postedAt sets a comment payload's comment.created_at.
+func postedAt(t *testing.T, body []byte, at time.Time) []byte {
+	t.Helper()
+	var p map[string]any
+	if err := json.Unmarshal(body, &p); err != nil {
+		t.Fatal(err)
+	}
+	obj(p, "comment")["created_at"] = at.UTC().Format(time.RFC3339)
+	out, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestApplyRefusesAHeadGitHubGotAfterTheComment (attacker): headA is
+// pushed to PR 2 just after a writer's /kyku apply is posted, and its
+// push is delivered first, so when the comment is handled headA is
+// already the head: reading the head then cannot tell. GitHub's own
+// clock can (headA's check suites are younger than the comment): the bot
+// refuses, saying when each happened, and applies nothing. Pushed a
+// second before the comment, the same head is applied.
+func TestApplyRefusesAHeadGitHubGotAfterTheComment(t *testing.T) {
+	at := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	h, _, _ := s3Project(t, harnessOpts{}, "", false, configV1+vmA, configV1+vmB)
+	openPRs(t, h)
+	before := h.cloudObjects()
+	h.gh.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "kyku", Created: at.Add(4 * time.Second)})
+
+	h.deliver("issue_comment", postedAt(t, commentOn(t, 2, "writer", "User", "/kyku apply", 1911), at))
+	h.settle()
+	if n := h.metrics()[applied]; n != 0 {
+		t.Errorf("applied %v times, want none", n)
+	}
+	if after := h.cloudObjects(); len(after) != len(before) {
+		t.Errorf("the cloud changed: %v, then %v", before, after)
+	}
+	c := h.botComments(2)
+	const want = "Pull request #2's head `aaaaaaa` reached GitHub at 2026-12-07 12:00:04 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC)"
+	if len(c) == 0 || !strings.Contains(c[len(c)-1].Body, want) {
+		t.Fatalf("PR 2's replies do not say the head came after the comment: %+v", c)
+	}
+
+	h.deliver("issue_comment", postedAt(t, commentOn(t, 2, "writer", "User", "/kyku apply", 1912), at.Add(5*time.Second)))
+	h.settle()
+	if n := h.metrics()[applied]; n != 1 {
+		t.Errorf("the comment after the push applied %v times, want 1", n)
+	}
+}
+
+// TestDispatchRefusedForAHeadGitHubGotAfterTheComment: under execution:
+// actions the bot checks GitHub's clock before it dispatches: a head that
+// reached GitHub after the comment is not handed to the workflow.
+func TestDispatchRefusedForAHeadGitHubGotAfterTheComment(t *testing.T) {
+	at := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	h := actionsHarness(t, kykuWorkflow, time.Hour)
+	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(actionsSettings+"apply: both\n"))
+	h.gh.SetPermission(repoName, "writer", "write")
+	h.pr(2, headA)
+	h.gh.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "github-actions", Created: at.Add(time.Minute)})
+	h.deliver("issue_comment", postedAt(t, commentOn(t, 2, "writer", "User", "/kyku apply", 1913), at))
+	h.settle()
+	if d := h.gh.Dispatches(repoName); len(d) != 0 {
+		t.Errorf("dispatched %+v for a head GitHub got after the comment", d)
+	}
+	c := h.botComments(2)
+	if len(c) == 0 || !strings.Contains(c[len(c)-1].Body, "reached GitHub at 2026-12-07 12:01:00 UTC, after the `/kyku apply` comment") {
+		t.Errorf("PR 2's replies %+v do not say the head came after the comment", c)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/kyku/action/internal/github"
 )
@@ -23,8 +24,9 @@ const (
 //  1. the PR is open (on merge: merged), and not from a fork unless
 //     Settings.AllowForkPRs;
 //     for a comment, its head is still the one the commenter saw
-//     (ApplyRequest.SeenHead): a push after the comment is not applied
-//     on the strength of it;
+//     (ApplyRequest.SeenHead) and GitHub held it before the comment was
+//     posted (ApplyRequest.CommentedAt, PushedAfterComment): a push after
+//     the comment is not applied on the strength of it;
 //  2. the commenter has at least Settings.ApplyPermission (not on merge:
 //     merging already needed write permission);
 //  3. with RequireApproval, at least Settings.RequiredApprovals approvals
@@ -110,6 +112,11 @@ func (a *applier) run(ctx context.Context, pr *github.PR) (*ApplyOutcome, error)
 	if r := SeenHeadRefusal(pr, a.req.SeenHead, a.s); r != nil {
 		return a.refuse(ctx, r)
 	}
+	if r, err := PushedAfterComment(ctx, gh, pr, a.req.CommentedAt, a.s); err != nil {
+		return a.fail(ctx, err)
+	} else if r != nil {
+		return a.refuse(ctx, r)
+	}
 	if (a.req.OnMerge || a.req.Queue) && a.d.MergeRules != nil {
 		r, err := CheckMergeRules(ctx, a.d.GitHub, *a.d.MergeRules, pr)
 		if err != nil {
@@ -181,6 +188,29 @@ func SeenHeadRefusal(pr *github.PR, seen string, s Settings) *Refusal {
 		return nil
 	}
 	return refusal(RequireSeenHead, headMovedText(pr.Number, seen, pr.HeadSHA, s))
+}
+
+// PushedAfterComment is the pin by GitHub's own clock: pr's head reached
+// GitHub (github.Repo.HeadArrived: its oldest check suite) after the
+// /kyku apply comment was posted at commentedAt, so its commenter cannot
+// have seen it, whatever order the comment and the push were delivered
+// or read in (SeenHeadRefusal reads the head when the comment is handled,
+// which a push in between gets past). Nil when met, when commentedAt is
+// zero, or when GitHub cannot tell (no suite, no checks: read): the head
+// read on the comment's arrival then stands alone. The times are whole
+// seconds: a push in the comment's own second is taken as before it.
+func PushedAfterComment(ctx context.Context, gh Reviews, pr *github.PR, commentedAt time.Time, s Settings) (*Refusal, error) {
+	if commentedAt.IsZero() {
+		return nil, nil
+	}
+	arrived, err := gh.HeadArrived(ctx, pr.HeadSHA)
+	if err != nil {
+		return nil, fmt.Errorf("check when the head of #%d reached GitHub: %w", pr.Number, err)
+	}
+	if arrived.IsZero() || !arrived.Truncate(time.Second).After(commentedAt.Truncate(time.Second)) {
+		return nil, nil
+	}
+	return refusal(RequireSeenHead, pushedAfterText(pr.Number, pr.HeadSHA, arrived, commentedAt, s)), nil
 }
 
 // prRefusal is requirement 1: the PR's state and origin (nil when met).

@@ -1,9 +1,12 @@
 package review_test
 
 import (
+	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kyku/action/internal/github/githubtest"
@@ -13,6 +16,9 @@ import (
 )
 
 const oldSHA = "ccccccc3333333333333333333333333333333cc"
+
+// posted is when the comments of the tests that give one were posted.
+var posted = time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
 
 // TestApplyByComment: `/kyku apply` on PR #1 (planned at headA), with the
 // requirements met or not. A refusal names the requirement and how to fix
@@ -25,8 +31,9 @@ func TestApplyByComment(t *testing.T) {
 		commenter       string
 		requireApproval bool
 		permission      permission.Level
-		seenHead        string   // the head when the comment arrived ("": not pinned)
-		wantRefused     []string // nil: applied
+		seenHead        string    // the head when the comment arrived ("": not pinned)
+		commentedAt     time.Time // the comment's created_at (zero: not given)
+		wantRefused     []string  // nil: applied
 	}{
 		{
 			name: "read-only commenter", commenter: "rita",
@@ -112,6 +119,38 @@ func TestApplyByComment(t *testing.T) {
 			},
 			wantRefused: []string{"Pull request #1's head moved to `bbbbbbb` after the `/kyku apply` comment, which was posted on `aaaaaaa`", "comment `/kyku apply -e prod` again"},
 		},
+		{
+			// The head read when the comment arrived is already the
+			// pushed one (the push was delivered first, or came while
+			// the comment waited): GitHub's clock still tells.
+			name: "head reached GitHub after the comment", commenter: "alice", seenHead: headA, commentedAt: posted,
+			setup: func(f *fixture) {
+				f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "github-actions", Created: posted.Add(3 * time.Second)})
+				f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "kyku", Created: posted.Add(2 * time.Second)})
+			},
+			wantRefused: []string{"Pull request #1's head `aaaaaaa` reached GitHub at 2026-12-07 12:00:02 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC)", "comment `/kyku apply -e prod` again"},
+		},
+		{
+			name: "head reached GitHub before the comment", commenter: "alice", seenHead: headA, commentedAt: posted,
+			setup: func(f *fixture) {
+				f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "kyku", Created: posted.Add(-time.Second)})
+				f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headB, AppSlug: "kyku", Created: posted.Add(time.Hour)}) // another commit's
+			},
+		},
+		{
+			name: "head reached GitHub in the comment's own second", commenter: "alice", seenHead: headA, commentedAt: posted,
+			setup: func(f *fixture) {
+				f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "kyku", Created: posted.Add(900 * time.Millisecond)})
+			},
+		},
+		{name: "GitHub cannot tell when the head arrived: no check suite", commenter: "alice", seenHead: headA, commentedAt: posted},
+		{
+			name: "GitHub cannot tell when the head arrived: no checks: read", commenter: "alice", seenHead: headA, commentedAt: posted,
+			setup: func(f *fixture) {
+				f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "kyku", Created: posted.Add(time.Hour)})
+				f.srv.DenyCheckReads(githubtest.TokenUser)
+			},
+		},
 		{name: "writer, on the head seen", commenter: "alice", seenHead: headA},
 		{name: "writer", commenter: "alice"},
 		{name: "admin", commenter: "root"},
@@ -138,7 +177,7 @@ func TestApplyByComment(t *testing.T) {
 			}
 			serial, cloud, audits := f.serial(), f.cloud(), len(f.audits())
 			ev := f.comment(1, tt.commenter, "/kyku apply")
-			ev.SeenHead = tt.seenHead
+			ev.SeenHead, ev.CommentedAt = tt.seenHead, tt.commentedAt
 			before := len(f.replies(1))
 
 			out, err := review.Comment(t.Context(), f.deps, f.settings, ev)
@@ -285,4 +324,43 @@ outputs:
 	reply := replies[len(replies)-1]
 	contains(t, "result comment", reply, "#### Outputs", "| `dsn` | `(sensitive)` |", "| `ip` | `")
 	f.noSecret()
+}
+
+// arrivalUnknown is GitHub whose check suites cannot be read (a server
+// error past the retries).
+type arrivalUnknown struct{ review.GitHub }
+
+func (arrivalUnknown) HeadArrived(context.Context, string) (time.Time, error) {
+	return time.Time{}, errors.New("list the check suites: 502 Bad Gateway after 4 attempts")
+}
+
+// TestApplyByCommentFailsClosedWhenArrivalUnchecked: when GitHub fails the
+// check of when the head arrived (an error, not "cannot tell"), nothing
+// is applied and the reply says the apply failed with the error.
+func TestApplyByCommentFailsClosedWhenArrivalUnchecked(t *testing.T) {
+	f := newFixture(t)
+	f.srv.SetPermission(repoName, "alice", "write")
+	f.addPR(1, headA)
+	f.plan(1, headA)
+	serial, cloud := f.serial(), f.cloud()
+	ev := f.comment(1, "alice", "/kyku apply")
+	ev.SeenHead, ev.CommentedAt = headA, posted
+	d := f.deps
+	d.GitHub = arrivalUnknown{d.GitHub}
+
+	out, err := review.Comment(t.Context(), d, f.settings, ev)
+	if err == nil || !strings.Contains(err.Error(), "check when the head of #1 reached GitHub") {
+		t.Fatalf("err = %v, want the failed check named", err)
+	}
+	if out.Apply != nil && out.Apply.Applied {
+		t.Fatal("applied without knowing when the head arrived")
+	}
+	if f.serial() != serial || !slices.Equal(f.cloud(), cloud) {
+		t.Errorf("state or cloud changed: serial %d→%d, cloud %v→%v", serial, f.serial(), cloud, f.cloud())
+	}
+	replies := f.replies(1)
+	if len(replies) == 0 {
+		t.Fatal("no reply")
+	}
+	contains(t, "reply", replies[len(replies)-1], "502 Bad Gateway")
 }

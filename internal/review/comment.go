@@ -72,7 +72,7 @@ func Comment(ctx context.Context, d Deps, s Settings, ev CommentEvent) (*Comment
 	case cmd.Name == command.Apply && !s.Apply.OnComment():
 		return out, refuseCommand(ctx, d, s, ev, out, ApplyModeRefusal(s, TriggerComment))
 	case cmd.Name == command.Apply:
-		req := ApplyRequest{Settings: s, Number: ev.Number, Commenter: ev.Author, CommentID: ev.CommentID, AllowDestroyAll: cmd.AllowDestroyAll, SeenHead: ev.SeenHead}
+		req := ApplyRequest{Settings: s, Number: ev.Number, Commenter: ev.Author, CommentID: ev.CommentID, AllowDestroyAll: cmd.AllowDestroyAll, SeenHead: ev.SeenHead, CommentedAt: ev.CommentedAt}
 		a := &applier{d: d, s: s, req: req, out: &ApplyOutcome{Number: ev.Number}}
 		ao, err := a.run(ctx, nil)
 		out.Apply = ao

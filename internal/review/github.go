@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"time"
 
 	"github.com/kyku/action/internal/github"
 	"github.com/kyku/action/internal/permission"
@@ -41,6 +42,9 @@ type Reviews interface {
 	// TeamMember reports whether user is an active member of org/team
 	// (false when the team cannot be seen: fail closed).
 	TeamMember(ctx context.Context, org, team, user string) (bool, error)
+	// HeadArrived is when GitHub first held commit sha, by its own clock
+	// (zero: it cannot tell).
+	HeadArrived(ctx context.Context, sha string) (time.Time, error)
 }
 
 // Merges finds the pull requests a commit of the default branch merged.

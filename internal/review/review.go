@@ -197,6 +197,10 @@ type ApplyRequest struct {
 	// saw (CommentEvent.SeenHead): the apply is refused when the head is
 	// another by the time it runs. "" pins nothing.
 	SeenHead string
+	// CommentedAt is, for a comment, when GitHub says it was posted
+	// (CommentEvent.CommentedAt): a head that reached GitHub after it is
+	// refused (PushedAfterComment). Zero checks nothing.
+	CommentedAt time.Time
 	// AllowDestroyAll is the explicit word (/kyku apply
 	// --allow-destroy-all) a plan that destroys every resource needs; a
 	// merge or the merge queue never carries it (see destroyAllRefusal).
@@ -297,6 +301,11 @@ type CommentEvent struct {
 	// front door reads it as early as it can): /kyku apply applies that
 	// commit's plan or nothing. "" pins nothing.
 	SeenHead string
+	// CommentedAt is the comment's created_at, GitHub's clock as the
+	// webhook GitHub signed (the bot) or the event file GitHub wrote (the
+	// Action) says: /kyku apply refuses a head GitHub held only after it,
+	// in whatever order the events arrived. Zero checks nothing.
+	CommentedAt time.Time
 }
 
 // CommentOutcome is what a comment led to.
