@@ -169,13 +169,7 @@ func TestReviewLifecycle(t *testing.T) {
 		before := f.serial()
 		r := f.run("issue_comment", commentEvent(t, 2, "mallory", "/kyku apply", 7001), map[string]string{"GITHUB_ACTOR": "mallory"})
 		wantCode(t, r, 0)
-		wantOutputs(t, r, map[string]string{"applied": "false"})
-		if got := f.serial(); got != before {
-			t.Errorf("state serial %d → %d: something was applied", before, got)
-		}
-		if n := len(f.cloudObjects(t)); n != 0 {
-			t.Errorf("the cloud has %d objects, want none", n)
-		}
+		f.nothingApplied(t, r, before)
 		if !strings.Contains(r.summary, "`mallory` has `read` permission") {
 			t.Errorf("the summary does not say why:\n%s", r.summary)
 		}

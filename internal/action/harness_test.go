@@ -361,6 +361,19 @@ func (f *fixture) serial() int64 {
 	return st.Metadata.Serial
 }
 
+// nothingApplied checks that run r applied nothing to a state at serial
+// before with an empty cloud.
+func (f *fixture) nothingApplied(t *testing.T, r result, before int64) {
+	t.Helper()
+	wantOutputs(t, r, map[string]string{"applied": "false"})
+	if got := f.serial(); got != before {
+		t.Errorf("state serial %d → %d: something was applied", before, got)
+	}
+	if n := len(f.cloudObjects(t)); n != 0 {
+		t.Errorf("the cloud has %d objects, want none", n)
+	}
+}
+
 var (
 	hexRE    = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
 	bucketRE = regexp.MustCompile(`kyku-action-[0-9a-f]{12}`)

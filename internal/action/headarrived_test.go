@@ -34,13 +34,7 @@ func TestCommentApplyRefusesAHeadGitHubGotAfterTheComment(t *testing.T) {
 	obj(ev, "comment")["created_at"] = posted.Format(time.RFC3339)
 	r := f.run("issue_comment", ev, map[string]string{"GITHUB_ACTOR": "hubot"})
 	wantCode(t, r, 0)
-	wantOutputs(t, r, map[string]string{"applied": "false"})
-	if got := f.serial(); got != before {
-		t.Errorf("state serial %d → %d: something was applied", before, got)
-	}
-	if n := len(f.cloudObjects(t)); n != 0 {
-		t.Errorf("the cloud has %d objects, want none", n)
-	}
+	f.nothingApplied(t, r, before)
 	if want := "reached GitHub at 2026-12-07 12:01:00 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC)"; !strings.Contains(r.summary, want) {
 		t.Errorf("the summary does not say the head came after the comment:\n%s", r.summary)
 	}

@@ -50,16 +50,7 @@ func TestApplyAppliesTheHeadTheCommenterSaw(t *testing.T) {
 	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1901))
 	h.settle()
 
-	if n := h.metrics()[applied]; n != 0 {
-		t.Errorf("applied %v times, want none", n)
-	}
-	if after := h.cloudObjects(); len(after) != len(before) {
-		t.Errorf("the cloud changed: %v, then %v", before, after)
-	}
-	c := h.botComments(2)
-	if len(c) == 0 {
-		t.Fatal("PR 2 got no reply")
-	}
+	c := refusedOn(t, h, 2, before)
 	const want = "Pull request #2's head moved to `bbbbbbb` after the `/kyku apply` comment, which was posted on `aaaaaaa`"
 	if reply := c[len(c)-1].Body; !strings.Contains(reply, want) {
 		t.Errorf("PR 2's reply does not say the head moved:\n%s", reply)
@@ -134,6 +125,23 @@ func TestDispatchedApplyIsOfTheHeadTheCommenterSaw(t *testing.T) {
 	}
 }
 
+// refusedOn checks that nothing was applied (the cloud as it was before)
+// and returns pull request number's bot comments, which must hold a reply.
+func refusedOn(t *testing.T, h *harness, number int, before []string) []githubtest.Comment {
+	t.Helper()
+	if n := h.metrics()[applied]; n != 0 {
+		t.Errorf("applied %v times, want none", n)
+	}
+	if after := h.cloudObjects(); len(after) != len(before) {
+		t.Errorf("the cloud changed: %v, then %v", before, after)
+	}
+	c := h.botComments(number)
+	if len(c) == 0 {
+		t.Fatalf("PR %d got no reply", number)
+	}
+	return c
+}
+
 // postedAt sets a comment payload's comment.created_at.
 func postedAt(t *testing.T, body []byte, at time.Time) []byte {
 	t.Helper()
@@ -165,15 +173,9 @@ func TestApplyRefusesAHeadGitHubGotAfterTheComment(t *testing.T) {
 
 	h.deliver("issue_comment", postedAt(t, commentOn(t, 2, "writer", "User", "/kyku apply", 1911), at))
 	h.settle()
-	if n := h.metrics()[applied]; n != 0 {
-		t.Errorf("applied %v times, want none", n)
-	}
-	if after := h.cloudObjects(); len(after) != len(before) {
-		t.Errorf("the cloud changed: %v, then %v", before, after)
-	}
-	c := h.botComments(2)
+	c := refusedOn(t, h, 2, before)
 	const want = "Pull request #2's head `aaaaaaa` reached GitHub at 2026-12-07 12:00:04 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC)"
-	if len(c) == 0 || !strings.Contains(c[len(c)-1].Body, want) {
+	if !strings.Contains(c[len(c)-1].Body, want) {
 		t.Fatalf("PR 2's replies do not say the head came after the comment: %+v", c)
 	}
 
