@@ -79,14 +79,15 @@ func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo)
 		pr, refused, err := review.Authorize(ctx, repo, reviewSettings(s, targets[0]), cmd.Name, ev.comment.author, ev.number)
 		if err != nil {
 			// Decided once for every target: one reply.
-			return "", rt.unchecked(ctx, ev, repo, review.ReplyMarker(ev.comment.id), err)
+			err = fmt.Errorf("check whether %s may %s: %w", ev.comment.author, ev.comment.cmd.Name, err)
+			return "", rt.unchecked(ctx, ev, repo, review.ReplyMarker(ev.comment.id), err, review.CommandUnchecked(cmd.Name, ev.comment.author))
 		}
 		if refused == nil && cmd.Name == command.Apply {
 			refused = review.SeenHeadRefusal(pr, ev.comment.seenHead, reviewSettings(s, targets[0]))
 		}
 		if refused == nil && cmd.Name == command.Apply {
 			if refused, err = review.PushedAfterComment(ctx, repo, pr, ev.comment.created, reviewSettings(s, targets[0])); err != nil {
-				return "", err // nothing dispatched; the routing job's error
+				return "", rt.unchecked(ctx, ev, repo, review.ReplyMarker(ev.comment.id), err, review.HeadUnchecked(pr.HeadSHA))
 			}
 		}
 		if refused != nil {
@@ -114,7 +115,8 @@ func (rt *router) commentJob(ev event, repo *github.Repo, s *settings.Settings, 
 	may := func(ctx context.Context) (bool, error) {
 		_, refused, err := review.Authorize(ctx, repo, reviewSettings(s, t), ev.comment.cmd.Name, ev.comment.author, ev.number)
 		if err != nil {
-			return false, rt.unchecked(ctx, ev, repo, review.TargetReplyMarker(ev.comment.id, t.Project.Name, t.Env), err)
+			err = fmt.Errorf("check whether %s may %s: %w", ev.comment.author, ev.comment.cmd.Name, err)
+			return false, rt.unchecked(ctx, ev, repo, review.TargetReplyMarker(ev.comment.id, t.Project.Name, t.Env), err, review.CommandUnchecked(ev.comment.cmd.Name, ev.comment.author))
 		}
 		return refused == nil, nil
 	}
@@ -131,14 +133,14 @@ func (rt *router) commentJob(ev event, repo *github.Repo, s *settings.Settings, 
 	})
 }
 
-// unchecked answers a command whose requester GitHub failed to check
-// (Authorize's err): one reply to the comment, upserted by marker (a
-// target's job: the target's own, so that another target's answer is not
-// written over; the route: the comment's), and a confused reaction. It
-// returns the error that ends the job.
-func (rt *router) unchecked(ctx context.Context, ev event, repo *github.Repo, marker string, err error) error {
-	err = fmt.Errorf("check whether %s may %s: %w", ev.comment.author, ev.comment.cmd.Name, err)
-	if _, cerr := repo.Upsert(ctx, ev.number, marker, review.CommandUnchecked(ev.comment.cmd.Name, ev.comment.author)); cerr != nil {
+// unchecked answers a command GitHub failed to check (who asked, by
+// Authorize, or when the head arrived, by PushedAfterComment; err says
+// which): reply, one reply to the comment, upserted by marker (a target's
+// job: the target's own, so that another target's answer is not written
+// over; the route: the comment's), and a confused reaction. It returns the
+// error that ends the job.
+func (rt *router) unchecked(ctx context.Context, ev event, repo *github.Repo, marker string, err error, reply string) error {
+	if _, cerr := repo.Upsert(ctx, ev.number, marker, reply); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("reply on #%d: %w", ev.number, cerr))
 	}
 	if rerr := repo.React(ctx, ev.comment.id, review.ReactFailed); rerr != nil {

@@ -184,3 +184,30 @@ func TestFailedPermissionCheckKeepsAnotherTargetsRefusal(t *testing.T) {
 		t.Errorf("the bot's replies to the comment, by target (-want +got):\n%s", d)
 	}
 }
+
+// TestFailedHeadArrivalCheckIsAnsweredUnderActions: when GitHub fails to
+// list the head's check suites, the bot
+// (here its rate limit, spent for an hour) does not dispatch /kyku apply:
+// the comment gets one line saying the check failed and nothing was
+// applied, and the route ends with the error.
+func TestFailedHeadArrivalCheckIsAnsweredUnderActions(t *testing.T) {
+	h := actionsHarness(t, kykuWorkflow, time.Hour)
+	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(actionsSettings+"apply: both\n"))
+	h.gh.SetPermission(repoName, "writer", "write")
+	h.pr(2, headA)
+	h.gh.FailMatching(func(method, path string) bool { return strings.HasSuffix(path, "/check-suites") }, githubtest.FailPrimary403, time.Hour)
+	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1204))
+	h.settle()
+	if d := h.gh.Dispatches(repoName); len(d) != 0 {
+		t.Errorf("dispatched %+v after a failed check of when the head arrived", d)
+	}
+	var replies []string
+	for _, c := range h.botComments(2) {
+		if body, ok := strings.CutSuffix(c.Body, "\n"+review.ReplyMarker(1204)+"\n"); ok {
+			replies = append(replies, body)
+		}
+	}
+	if d := cmp.Diff([]string{review.HeadUnchecked(headA)}, replies); d != "" {
+		t.Errorf("the bot's replies to the comment (-want +got):\n%s", d)
+	}
+}

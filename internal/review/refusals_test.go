@@ -113,6 +113,7 @@ func TestRefusalsGolden(t *testing.T) {
 	}
 	doc.Add(t, "permission not checked, apply", CommandUnchecked(command.Apply, "rita"))
 	doc.Add(t, "permission not checked, plan", CommandUnchecked(command.Plan, "rita"))
+	doc.Add(t, "when the head reached GitHub not checked", HeadUnchecked(goldenHead))
 	edited := time.Date(2026, 12, 6, 8, 25, 20, 0, time.UTC)
 	for _, tc := range []struct {
 		name string

@@ -106,6 +106,15 @@ func CommandUnchecked(name command.Name, user string) string {
 		" may run it, so nothing was " + done + ". Comment " + code("/kyku "+name.String()) + " again in a moment.\n"
 }
 
+// HeadUnchecked is the one-line reply to a /kyku apply when GitHub failed
+// to say when head reached it (PushedAfterComment's error): nothing was
+// applied.
+func HeadUnchecked(head string) string {
+	return "**Kyku did not run " + code("/kyku apply") + ":** GitHub failed when Kyku checked when " + code(sha7(head)) +
+		" reached it (a head pushed after the comment is not applied), so nothing was applied. Comment " +
+		code("/kyku apply") + " again in a moment.\n"
+}
+
 // commandErrorReply is the reply to a `/kyku` command that cannot be read:
 // the error and the help.
 func commandErrorReply(msg, runURL string) string {

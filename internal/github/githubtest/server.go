@@ -90,6 +90,7 @@ type Server struct {
 	nextID           int64
 	rateRemaining    int
 	failures         []failure
+	failMatching     []failMatch
 	archives         map[string]archiveRef // codeload token -> archive
 	installs         []*installation
 	tokenInstall     map[string]int64           // installation token -> installation ID
@@ -207,6 +208,20 @@ func (s *Server) FailNext(n int, f Failure, retryAfter time.Duration) {
 	}
 }
 
+// FailMatching answers every API request that match accepts with failure
+// f (retryAfter as for FailNext), for as long as the server runs: a part
+// of GitHub that keeps failing while the rest answers.
+func (s *Server) FailMatching(match func(method, path string) bool, f Failure, retryAfter time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failMatching = append(s.failMatching, failMatch{match: match, failure: failure{kind: f, retryAfter: retryAfter}})
+}
+
+type failMatch struct {
+	match func(method, path string) bool
+	failure
+}
+
 // Requests returns every request received so far, in order.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
@@ -279,6 +294,11 @@ func (s *Server) recording(next http.Handler) http.Handler {
 			f := s.failures[0]
 			s.failures = s.failures[1:]
 			fail = &f
+		}
+		for _, m := range s.failMatching {
+			if fail == nil && strings.HasPrefix(r.URL.Path, BasePath) && m.match(r.Method, r.URL.Path) {
+				fail = &m.failure
+			}
 		}
 		var held *hold
 		for _, h := range s.holds {
