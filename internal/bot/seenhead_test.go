@@ -206,3 +206,30 @@ func TestDispatchRefusedForAHeadGitHubGotAfterTheComment(t *testing.T) {
 		t.Errorf("PR 2's replies %+v do not say the head came after the comment", c)
 	}
 }
+
+// TestApplyRefusesAHeadForcePushedAfterTheComment (attacker): PR 2's
+// headB was planned and approved, then force-pushed back to headA. A
+// writer comments /kyku apply on headA; headB is force-pushed again right
+// after, and that push is in before the comment is handled, so headB is
+// the head the bot reads, and GitHub held headB long before (its check
+// suite is old). The force-push GitHub recorded after the comment tells:
+// the bot refuses and applies nothing.
+func TestApplyRefusesAHeadForcePushedAfterTheComment(t *testing.T) {
+	at := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	h, _, _ := s3Project(t, harnessOpts{}, "", false, configV1+vmA, configV1+vmB)
+	openPRs(t, h)
+	headBackToA(t, h)
+	before := h.cloudObjects()
+	h.gh.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headB, AppSlug: "kyku", Created: at.Add(-time.Hour)})
+	h.gh.AddIssueEvent(repoName, 2, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: at.Add(-time.Minute)})
+	h.gh.AddIssueEvent(repoName, 2, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: at.Add(2 * time.Second)})
+	h.gh.UpdatePullRequest(repoName, 2, func(p *githubtest.PullRequest) { p.HeadSHA = headB })
+
+	h.deliver("issue_comment", postedAt(t, commentOn(t, 2, "writer", "User", "/kyku apply", 1914), at))
+	h.settle()
+	c := refusedOn(t, h, 2, before)
+	const want = "Pull request #2's branch was force-pushed at 2026-12-07 12:00:02 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC), to `bbbbbbb`"
+	if !strings.Contains(c[len(c)-1].Body, want) {
+		t.Fatalf("PR 2's replies do not say the branch was force-pushed after the comment: %+v", c)
+	}
+}

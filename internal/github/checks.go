@@ -173,3 +173,28 @@ func (r *Repo) HeadArrived(ctx context.Context, sha string) (time.Time, error) {
 		opts.ListOptions.Page = resp.NextPage
 	}
 }
+
+// ForcePushedAfter is, by GitHub's clock, the latest time pull request
+// number's head branch was force-pushed (its head_ref_force_pushed issue
+// events) after since; zero when it was not. A force-push can make the
+// head a commit GitHub held long before (HeadArrived cannot tell), such as
+// an earlier head pushed again.
+func (r *Repo) ForcePushedAfter(ctx context.Context, number int, since time.Time) (time.Time, error) {
+	var last time.Time
+	opts := &gh.ListOptions{PerPage: perPage}
+	for {
+		page, resp, err := r.client.Issues.ListIssueEvents(ctx, r.owner, r.name, number, opts)
+		if err := r.done(resp, err, "list the events of #%d", number); err != nil {
+			return time.Time{}, err
+		}
+		for _, ev := range page {
+			if t := ev.GetCreatedAt().Time; ev.GetEvent() == "head_ref_force_pushed" && t.After(since) && t.After(last) {
+				last = t
+			}
+		}
+		if resp.NextPage == 0 {
+			return last, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}

@@ -121,3 +121,33 @@ func TestHeadArrivedIsTheOldestSuite(t *testing.T) {
 		t.Errorf("HeadArrived without checks: read = %v, %v; want zero, nil", got, err)
 	}
 }
+
+// TestForcePushedAfterIsTheLatestForcePush: the latest head_ref_force_pushed
+// event after the given time, over every page; other events, and force
+// pushes up to that time, do not count; an unknown pull request is an
+// error.
+func TestForcePushedAfterIsTheLatestForcePush(t *testing.T) {
+	ctx := t.Context()
+	f := newFixture(t)
+	pr := f.srv.AddPullRequest(repoName, githubtestPR(7, "sha7"))
+	t0 := time.Date(2026, 12, 7, 10, 0, 0, 0, time.UTC)
+	for i := range 120 { // two pages
+		f.srv.AddIssueEvent(repoName, pr, githubtest.IssueEvent{Event: "labeled", Actor: "bob", Created: t0.Add(time.Duration(i) * time.Hour)})
+	}
+	f.srv.AddIssueEvent(repoName, pr, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "mallory", Created: t0.Add(-time.Minute)})
+	if got, err := f.repo.ForcePushedAfter(ctx, pr, t0); err != nil || !got.IsZero() {
+		t.Errorf("ForcePushedAfter with a force-push before = %v, %v; want zero, nil", got, err)
+	}
+	f.srv.AddIssueEvent(repoName, pr, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "mallory", Created: t0.Add(5 * time.Second)})
+	f.srv.AddIssueEvent(repoName, pr, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "mallory", Created: t0.Add(3 * time.Second)})
+	got, err := f.repo.ForcePushedAfter(ctx, pr, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := t0.Add(5 * time.Second); !got.Equal(want) {
+		t.Errorf("ForcePushedAfter = %v, want %v", got, want)
+	}
+	if _, err := f.repo.ForcePushedAfter(ctx, 99, t0); err == nil {
+		t.Error("the events of an unknown pull request were read")
+	}
+}

@@ -191,26 +191,37 @@ func SeenHeadRefusal(pr *github.PR, seen string, s Settings) *Refusal {
 }
 
 // PushedAfterComment is the pin by GitHub's own clock: pr's head reached
-// GitHub (github.Repo.HeadArrived: its oldest check suite) after the
-// /kyku apply comment was posted at commentedAt, so its commenter cannot
-// have seen it, whatever order the comment and the push were delivered
-// or read in (SeenHeadRefusal reads the head when the comment is handled,
-// which a push in between gets past). Nil when met, when commentedAt is
-// zero, or when GitHub cannot tell (no suite, no checks: read): the head
-// read on the comment's arrival then stands alone. The times are whole
-// seconds: a push in the comment's own second is taken as before it.
+// GitHub (github.Repo.HeadArrived: its oldest check suite), or its head
+// branch was force-pushed (github.Repo.ForcePushedAfter, which catches a
+// commit GitHub held before, such as an earlier head pushed again), after
+// the /kyku apply comment was posted at commentedAt, so its commenter
+// cannot have seen the head as it is, whatever order the comment and the
+// push were delivered or read in (SeenHeadRefusal reads the head when the
+// comment is handled, which a push in between gets past). Nil when met or
+// when commentedAt is zero; when GitHub cannot tell when the head arrived
+// (no suite, no checks: read) the force-pushes and the head read on the
+// comment's arrival stand alone. Times are whole seconds: a push in the
+// comment's own second is taken as before it.
 func PushedAfterComment(ctx context.Context, gh Reviews, pr *github.PR, commentedAt time.Time, s Settings) (*Refusal, error) {
 	if commentedAt.IsZero() {
 		return nil, nil
 	}
+	after := func(t time.Time) bool { return t.Truncate(time.Second).After(commentedAt.Truncate(time.Second)) }
 	arrived, err := gh.HeadArrived(ctx, pr.HeadSHA)
 	if err != nil {
 		return nil, fmt.Errorf("check when the head of #%d reached GitHub: %w", pr.Number, err)
 	}
-	if arrived.IsZero() || !arrived.Truncate(time.Second).After(commentedAt.Truncate(time.Second)) {
-		return nil, nil
+	if after(arrived) {
+		return refusal(RequireSeenHead, pushedAfterText(pr.Number, pr.HeadSHA, arrived, commentedAt, s)), nil
 	}
-	return refusal(RequireSeenHead, pushedAfterText(pr.Number, pr.HeadSHA, arrived, commentedAt, s)), nil
+	forced, err := gh.ForcePushedAfter(ctx, pr.Number, commentedAt)
+	if err != nil {
+		return nil, fmt.Errorf("check whether the head of #%d was force-pushed since the comment: %w", pr.Number, err)
+	}
+	if after(forced) {
+		return refusal(RequireSeenHead, forcePushedAfterText(pr.Number, pr.HeadSHA, forced, commentedAt, s)), nil
+	}
+	return nil, nil
 }
 
 // prRefusal is requirement 1: the PR's state and origin (nil when met).

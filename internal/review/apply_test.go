@@ -145,6 +145,26 @@ func TestApplyByComment(t *testing.T) {
 		},
 		{name: "GitHub cannot tell when the head arrived: no check suite", commenter: "alice", seenHead: headA, commentedAt: posted},
 		{
+			// headA was the head before (its suites are old), then headB,
+			// then headA again by a force-push after the comment, read
+			// as the head when the comment was handled.
+			name: "head branch force-pushed after the comment", commenter: "alice", seenHead: headA, commentedAt: posted,
+			setup: func(f *fixture) {
+				f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "kyku", Created: posted.Add(-time.Hour)})
+				f.srv.AddIssueEvent(repoName, 1, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: posted.Add(-time.Minute)})
+				f.srv.AddIssueEvent(repoName, 1, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: posted.Add(7 * time.Second)})
+			},
+			wantRefused: []string{"Pull request #1's branch was force-pushed at 2026-12-07 12:00:07 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC), to `aaaaaaa`", "comment `/kyku apply -e prod` again"},
+		},
+		{
+			name: "head branch force-pushed before the comment, and in its second", commenter: "alice", seenHead: headA, commentedAt: posted,
+			setup: func(f *fixture) {
+				f.srv.AddIssueEvent(repoName, 1, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: posted.Add(-time.Minute)})
+				f.srv.AddIssueEvent(repoName, 1, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: posted.Add(500 * time.Millisecond)})
+				f.srv.AddIssueEvent(repoName, 1, githubtest.IssueEvent{Event: "labeled", Actor: "author", Created: posted.Add(time.Hour)})
+			},
+		},
+		{
 			name: "GitHub cannot tell when the head arrived: no checks: read", commenter: "alice", seenHead: headA, commentedAt: posted,
 			setup: func(f *fixture) {
 				f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "kyku", Created: posted.Add(time.Hour)})
@@ -326,18 +346,41 @@ outputs:
 	f.noSecret()
 }
 
-// arrivalUnknown is GitHub whose check suites cannot be read (a server
-// error past the retries).
-type arrivalUnknown struct{ review.GitHub }
+// arrivalUnknown is GitHub whose check suites, or with forced set whose
+// pull request events, cannot be read (a server error past the retries).
+type arrivalUnknown struct {
+	review.GitHub
+	forced bool
+}
 
-func (arrivalUnknown) HeadArrived(context.Context, string) (time.Time, error) {
+func (a arrivalUnknown) HeadArrived(ctx context.Context, sha string) (time.Time, error) {
+	if a.forced {
+		return a.GitHub.HeadArrived(ctx, sha)
+	}
 	return time.Time{}, errors.New("list the check suites: 502 Bad Gateway after 4 attempts")
 }
 
+func (a arrivalUnknown) ForcePushedAfter(ctx context.Context, number int, since time.Time) (time.Time, error) {
+	if !a.forced {
+		return a.GitHub.ForcePushedAfter(ctx, number, since)
+	}
+	return time.Time{}, errors.New("list the events of #1: 502 Bad Gateway after 4 attempts")
+}
+
 // TestApplyByCommentFailsClosedWhenArrivalUnchecked: when GitHub fails the
-// check of when the head arrived (an error, not "cannot tell"), nothing
-// is applied and the reply says the apply failed with the error.
+// check of when the head arrived, or of the force-pushes since the
+// comment (an error, not "cannot tell"), nothing is applied and the reply
+// says the apply failed with the error.
 func TestApplyByCommentFailsClosedWhenArrivalUnchecked(t *testing.T) {
+	for _, tc := range []struct {
+		forced bool
+		want   string
+	}{{false, "check when the head of #1 reached GitHub"}, {true, "check whether the head of #1 was force-pushed since the comment"}} {
+		t.Run(tc.want, func(t *testing.T) { failsClosedWhenArrivalUnchecked(t, tc.forced, tc.want) })
+	}
+}
+
+func failsClosedWhenArrivalUnchecked(t *testing.T, forced bool, want string) {
 	f := newFixture(t)
 	f.srv.SetPermission(repoName, "alice", "write")
 	f.addPR(1, headA)
@@ -346,10 +389,10 @@ func TestApplyByCommentFailsClosedWhenArrivalUnchecked(t *testing.T) {
 	ev := f.comment(1, "alice", "/kyku apply")
 	ev.SeenHead, ev.CommentedAt = headA, posted
 	d := f.deps
-	d.GitHub = arrivalUnknown{d.GitHub}
+	d.GitHub = arrivalUnknown{GitHub: d.GitHub, forced: forced}
 
 	out, err := review.Comment(t.Context(), d, f.settings, ev)
-	if err == nil || !strings.Contains(err.Error(), "check when the head of #1 reached GitHub") {
+	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("err = %v, want the failed check named", err)
 	}
 	if out.Apply != nil && out.Apply.Applied {

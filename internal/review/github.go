@@ -45,6 +45,9 @@ type Reviews interface {
 	// HeadArrived is when GitHub first held commit sha, by its own clock
 	// (zero: it cannot tell).
 	HeadArrived(ctx context.Context, sha string) (time.Time, error)
+	// ForcePushedAfter is the latest time pull request number's head
+	// branch was force-pushed after since (zero: it was not).
+	ForcePushedAfter(ctx context.Context, number int, since time.Time) (time.Time, error)
 }
 
 // Merges finds the pull requests a commit of the default branch merged.

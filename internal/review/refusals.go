@@ -149,14 +149,26 @@ func headMovedText(number int, seen, now string, s Settings) string {
 		"Review the plan of " + code(sha7(now)) + " and comment " + code(commandFor("apply", s)) + " again."
 }
 
+// layout writes the times of GitHub's clock in a refusal.
+const layout = "2006-01-02 15:04:05 UTC"
+
 // pushedAfterText: pull request number's head reached GitHub at arrived,
 // after the /kyku apply comment posted at commented.
 func pushedAfterText(number int, head string, arrived, commented time.Time, s Settings) string {
-	const layout = "2006-01-02 15:04:05 UTC"
 	return prName(number) + "'s head " + code(sha7(head)) + " reached GitHub at " + arrived.UTC().Format(layout) +
 		", after the " + code("/kyku apply") + " comment (" + commented.UTC().Format(layout) +
 		"): an apply applies a commit its commenter could have seen. Review the plan of " + code(sha7(head)) +
 		" and comment " + code(commandFor("apply", s)) + " again."
+}
+
+// forcePushedAfterText: pull request number's head branch was
+// force-pushed at forced, after the /kyku apply comment posted at
+// commented; its head is now head.
+func forcePushedAfterText(number int, head string, forced, commented time.Time, s Settings) string {
+	return prName(number) + "'s branch was force-pushed at " + forced.UTC().Format(layout) +
+		", after the " + code("/kyku apply") + " comment (" + commented.UTC().Format(layout) +
+		"), to " + code(sha7(head)) + ": an apply applies a commit its commenter could have seen. Review the plan of " +
+		code(sha7(head)) + " and comment " + code(commandFor("apply", s)) + " again."
 }
 
 // permissionText: user has level; command needs need.

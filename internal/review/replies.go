@@ -107,11 +107,11 @@ func CommandUnchecked(name command.Name, user string) string {
 }
 
 // HeadUnchecked is the one-line reply to a /kyku apply when GitHub failed
-// to say when head reached it (PushedAfterComment's error): nothing was
-// applied.
+// to say whether head came after the comment (PushedAfterComment's
+// error): nothing was applied.
 func HeadUnchecked(head string) string {
-	return "**Kyku did not run " + code("/kyku apply") + ":** GitHub failed when Kyku checked when " + code(sha7(head)) +
-		" reached it (a head pushed after the comment is not applied), so nothing was applied. Comment " +
+	return "**Kyku did not run " + code("/kyku apply") + ":** GitHub failed when Kyku checked whether " + code(sha7(head)) +
+		" was pushed after the comment (a head pushed after it is not applied), so nothing was applied. Comment " +
 		code("/kyku apply") + " again in a moment.\n"
 }
 

@@ -112,6 +112,14 @@ type CheckSuite struct {
 	Created time.Time // created_at: GitHub's clock
 }
 
+// IssueEvent is an event in an issue's or pull request's history
+// (GET …/issues/{number}/events), such as "head_ref_force_pushed".
+type IssueEvent struct {
+	Event   string
+	Actor   string
+	Created time.Time // created_at: GitHub's clock
+}
+
 // Dispatch is a recorded workflow_dispatch.
 type Dispatch struct {
 	Workflow string
@@ -135,6 +143,7 @@ type repo struct {
 	tags          map[string]string            // tag name -> sha (SetTag)
 	checkRuns     []*CheckRun
 	checkSuites   []CheckSuite
+	issueEvents   map[int][]IssueEvent
 	dispatches    []Dispatch
 	workflows     map[string]*Workflow // file -> declared workflow (nil: none declared)
 	runs          []*WorkflowRun
@@ -366,6 +375,18 @@ func (s *Server) AddCheckSuite(fullName string, cs CheckSuite) {
 	defer s.mu.Unlock()
 	rp := s.repoLocked(fullName, true)
 	rp.checkSuites = append(rp.checkSuites, cs)
+}
+
+// AddIssueEvent records event ev in issue (or pull request) number's
+// history.
+func (s *Server) AddIssueEvent(fullName string, number int, ev IssueEvent) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp := s.repoLocked(fullName, true)
+	if rp.issueEvents == nil {
+		rp.issueEvents = map[int][]IssueEvent{}
+	}
+	rp.issueEvents[number] = append(rp.issueEvents[number], ev)
 }
 
 // Dispatches returns the workflow dispatches received for the repository.

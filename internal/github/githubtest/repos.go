@@ -30,6 +30,7 @@ func (s *Server) repoRoutes(api func(string, handler)) {
 	api("POST /repos/{owner}/{repo}/check-runs", s.createCheckRun)
 	api("PATCH /repos/{owner}/{repo}/check-runs/{id}", s.updateCheckRun)
 	api("GET /repos/{owner}/{repo}/commits/{sha}/check-suites", s.listCheckSuites)
+	api("GET /repos/{owner}/{repo}/issues/{number}/events", s.listIssueEvents)
 }
 
 func (s *Server) getRepo(w http.ResponseWriter, r *http.Request, _ string) {
@@ -349,6 +350,31 @@ func (s *Server) listCheckSuites(w http.ResponseWriter, r *http.Request, login s
 	}
 	page := paginate(w, r, all)
 	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(all), "check_suites": page})
+}
+
+// listIssueEvents is GET …/issues/{number}/events: the issue's events,
+// oldest first, paginated.
+func (s *Server) listIssueEvents(w http.ResponseWriter, r *http.Request, _ string) {
+	rp := s.repoFor(w, r)
+	if rp == nil {
+		return
+	}
+	n, ok := pathInt(w, r, "number")
+	if !ok {
+		return
+	}
+	if rp.pulls[int(n)] == nil && rp.issues[int(n)] == nil {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	var all []*gh.IssueEvent
+	for i, ev := range rp.issueEvents[int(n)] {
+		all = append(all, &gh.IssueEvent{
+			ID: gh.Ptr(int64(i + 1)), Event: gh.Ptr(ev.Event), Actor: user(ev.Actor),
+			CreatedAt: &gh.Timestamp{Time: ev.Created},
+		})
+	}
+	writeJSON(w, http.StatusOK, paginate(w, r, all))
 }
 
 // DenyCheckReads answers 403 "Resource not accessible by integration" to
