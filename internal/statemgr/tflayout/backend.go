@@ -132,22 +132,44 @@ func (b *Backend) Read(ctx context.Context) (*state.File, error) {
 	return b.load(ctx)
 }
 
-// load reads the state (b.mu held).
+// load reads the state (b.mu held). What Kyku keeps beside it is read at
+// the same time: one round trip to a remote store instead of two, and its
+// decoding beside the state's on another core. Its answer is taken only
+// once the state read and decoded; an error of the state's comes first.
 func (b *Backend) load(ctx context.Context) (*state.File, error) {
+	type extraRead struct {
+		extra *tfstate.Extra
+		err   error
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	aside := make(chan extraRead, 1)
+	go func() {
+		e, err := b.extra(ctx)
+		aside <- extraRead{e, err}
+	}()
+	wait := func() extraRead { // no read outlives load
+		cancel()
+		return <-aside
+	}
 	data, v, err := b.slot.Get(ctx)
 	if errors.Is(err, statemgr.ErrNotFound) {
+		wait()
 		b.bridge, b.pending, b.stored, b.storedCompact, b.version, b.digest, b.read = nil, nil, nil, nil, "", "", true
 		return nil, nil
 	}
 	if err != nil {
+		wait()
 		return nil, fmt.Errorf("%s: read state: %w", b.opts.Name, err)
 	}
 	f, err := tfstate.Decode(b.slot.Where(), data)
 	if err != nil {
+		wait()
 		return nil, err
 	}
 	digest := digestOf(data)
-	extra, err := b.extra(ctx)
+	x := <-aside
+	extra, err := x.extra, x.err
 	if err != nil {
 		return nil, err
 	}

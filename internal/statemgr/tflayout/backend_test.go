@@ -1,10 +1,13 @@
 package tflayout_test
 
 import (
+	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,5 +124,90 @@ func write(t *testing.T, be *tflayout.Backend, st *state.File) {
 	t.Helper()
 	if err := be.Write(t.Context(), st, statemgr.WriteOptions{}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// gatedSlot is a state that answers a read only once what Kyku keeps
+// beside it is being read (or fails with err).
+type gatedSlot struct {
+	tflayout.Slot // nil: a read asks only Get and Where
+	data          []byte
+	err           error
+	asideRead     <-chan struct{}
+}
+
+func (s gatedSlot) Get(ctx context.Context) ([]byte, statemgr.Version, error) {
+	select {
+	case <-s.asideRead:
+	case <-time.After(5 * time.Second):
+		return nil, "", errors.New("what kyku keeps beside the state was not read while the state was")
+	}
+	if s.err != nil {
+		return nil, "", s.err
+	}
+	return s.data, "v1", nil
+}
+
+func (gatedSlot) Where() string { return "gated/terraform.tfstate" }
+
+// signalAside tells when the extra object is asked for, and can fail it.
+type signalAside struct {
+	tflayout.Aside
+	asked chan struct{}
+	err   error
+}
+
+func (a signalAside) GetObject(ctx context.Context, key string) ([]byte, error) {
+	if key == tflayout.ExtraKey {
+		close(a.asked)
+		if a.err != nil {
+			return nil, a.err
+		}
+	}
+	return a.Aside.GetObject(ctx, key)
+}
+
+// TestReadFetchesTheStateAndWhatIsBesideItTogether: a read asks for the
+// state and for what Kyku keeps beside it at once (one round trip to a
+// remote store, not two), and still maps them as before; when the state
+// cannot be read its error is the one said, whatever the other read gave,
+// and a missing state reads as none.
+func TestReadFetchesTheStateAndWhatIsBesideItTogether(t *testing.T) {
+	recorded, err := os.ReadFile(filepath.Join("..", "..", "tfstate", "testdata", "recorded", "tainted.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(recorded)
+	extra := fmt.Appendf(nil, `{"lineage":"06c7c82e-0983-4f24-37fe-e20501a9068e","serial":1,"digest":"%x","resources":{"null_resource.bad":{"providerId":"p-bad"}}}`, sum)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "kyku"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "kyku", tflayout.ExtraKey), extra, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	backend := func(slotErr, asideErr error) *tflayout.Backend {
+		asked := make(chan struct{})
+		aside := signalAside{Aside: local.New(filepath.Join(dir, "kyku"), "", local.Options{}), asked: asked, err: asideErr}
+		return tflayout.New(gatedSlot{data: recorded, err: slotErr, asideRead: asked}, aside, tflayout.Options{LockTimeout: -1, Name: "gated"})
+	}
+
+	st, err := backend(nil, nil).Read(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id := st.Resources["null_resource.bad"].ProviderID; id != "p-bad" {
+		t.Errorf("null_resource.bad's ID = %q, want p-bad (kept beside the state)", id)
+	}
+
+	_, err = backend(errors.New("connection reset"), errors.New("aside unreachable")).Read(t.Context())
+	if err == nil || !strings.Contains(err.Error(), "read state: connection reset") {
+		t.Errorf("err = %v, want the state's", err)
+	}
+	if st, err := backend(fmt.Errorf("no object: %w", statemgr.ErrNotFound), errors.New("aside unreachable")).Read(t.Context()); err != nil || st != nil {
+		t.Errorf("a missing state read as %v, %v; want none", st, err)
+	}
+	if _, err := backend(nil, errors.New("aside unreachable")).Read(t.Context()); err == nil || !strings.Contains(err.Error(), "aside unreachable") {
+		t.Errorf("err = %v, want the failed read beside the state", err)
 	}
 }
