@@ -54,12 +54,7 @@ func TestFailedPermissionCheckFailsTheApply(t *testing.T) {
 	}
 	// The commenter hears it: one line saying the permission could not
 	// be checked and nothing was applied.
-	var replies []string
-	for _, c := range h.botComments(2) {
-		if body, ok := strings.CutSuffix(c.Body, "\n"+review.TargetReplyMarker(1701, "", "")+"\n"); ok {
-			replies = append(replies, body)
-		}
-	}
+	replies := repliesMarked(h, 2, review.TargetReplyMarker(1701, "", ""))
 	if d := cmp.Diff([]string{review.CommandUnchecked(command.Apply, "writer")}, replies); d != "" {
 		t.Errorf("the bot's replies to the comment (-want +got):\n%s", d)
 	}
@@ -90,12 +85,7 @@ func TestFailedPermissionCheckIsAnsweredUnderActions(t *testing.T) {
 	if d := h.gh.Dispatches(repoName); len(d) != 0 {
 		t.Errorf("dispatched %+v after a failed permission check", d)
 	}
-	var replies []string
-	for _, c := range h.botComments(2) {
-		if body, ok := strings.CutSuffix(c.Body, "\n"+review.ReplyMarker(1202)+"\n"); ok {
-			replies = append(replies, body)
-		}
-	}
+	replies := repliesMarked(h, 2, review.ReplyMarker(1202))
 	if d := cmp.Diff([]string{review.CommandUnchecked(command.Apply, "writer")}, replies); d != "" {
 		t.Errorf("the bot's replies to the comment (-want +got):\n%s", d)
 	}
@@ -201,13 +191,20 @@ func TestFailedHeadArrivalCheckIsAnsweredUnderActions(t *testing.T) {
 	if d := h.gh.Dispatches(repoName); len(d) != 0 {
 		t.Errorf("dispatched %+v after a failed check of when the head arrived", d)
 	}
-	var replies []string
-	for _, c := range h.botComments(2) {
-		if body, ok := strings.CutSuffix(c.Body, "\n"+review.ReplyMarker(1204)+"\n"); ok {
-			replies = append(replies, body)
-		}
-	}
+	replies := repliesMarked(h, 2, review.ReplyMarker(1204))
 	if d := cmp.Diff([]string{review.HeadUnchecked(headA)}, replies); d != "" {
 		t.Errorf("the bot's replies to the comment (-want +got):\n%s", d)
 	}
+}
+
+// repliesMarked is the bodies of the bot's comments on pull request number
+// that end with marker (a reply's), the marker cut.
+func repliesMarked(h *harness, number int, marker string) []string {
+	var out []string
+	for _, c := range h.botComments(number) {
+		if body, ok := strings.CutSuffix(c.Body, "\n"+marker+"\n"); ok {
+			out = append(out, body)
+		}
+	}
+	return out
 }
