@@ -233,3 +233,27 @@ func TestApplyRefusesAHeadForcePushedAfterTheComment(t *testing.T) {
 		t.Fatalf("PR 2's replies do not say the branch was force-pushed after the comment: %+v", c)
 	}
 }
+
+// TestApplyRefusesABranchPushedAfterTheComment (attacker): as above, but
+// headB comes back without a force-push: a push that fast-forwards PR 2's
+// branch to a commit GitHub held long before (its check suite is old; no
+// force-push is recorded). The repository's activity records the push
+// after the comment: the bot refuses and applies nothing.
+func TestApplyRefusesABranchPushedAfterTheComment(t *testing.T) {
+	at := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	h, _, _ := s3Project(t, harnessOpts{}, "", false, configV1+vmA, configV1+vmB)
+	openPRs(t, h)
+	headBackToA(t, h)
+	before := h.cloudObjects()
+	h.gh.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headB, AppSlug: "kyku", Created: at.Add(-time.Hour)})
+	h.gh.AddActivity(repoName, githubtest.Activity{Ref: "refs/heads/feature-2", Type: "push", Before: headA, After: headB, Actor: "author", At: at.Add(3 * time.Second)})
+	h.gh.UpdatePullRequest(repoName, 2, func(p *githubtest.PullRequest) { p.HeadSHA = headB })
+
+	h.deliver("issue_comment", postedAt(t, commentOn(t, 2, "writer", "User", "/kyku apply", 1915), at))
+	h.settle()
+	c := refusedOn(t, h, 2, before)
+	const want = "Pull request #2's branch `feature-2` was pushed to at 2026-12-07 12:00:03 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC); its head is `bbbbbbb`"
+	if !strings.Contains(c[len(c)-1].Body, want) {
+		t.Fatalf("PR 2's replies do not say the branch was pushed to after the comment: %+v", c)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	gh "github.com/google/go-github/v88/github"
@@ -196,5 +197,42 @@ func (r *Repo) ForcePushedAfter(ctx context.Context, number int, since time.Time
 			return last, nil
 		}
 		opts.Page = resp.NextPage
+	}
+}
+
+// BranchPushedAfter is, by GitHub's clock, the latest change to branch of
+// repository fullName ("owner/name": a pull request's head repository)
+// after since: a push, a force-push, the branch made or deleted (the
+// repository activity API, newest first); zero when there was none. A
+// push can bring a commit GitHub held long before (pushed to another
+// branch first), which HeadArrived cannot tell. ok is false when GitHub
+// will not say (403 or 404: a fork this token may not read).
+func (r *Repo) BranchPushedAfter(ctx context.Context, fullName, branch string, since time.Time) (last time.Time, ok bool, err error) {
+	owner, name, found := strings.Cut(fullName, "/")
+	if !found || owner == "" || name == "" || branch == "" {
+		return time.Time{}, false, nil
+	}
+	opts := &gh.ListRepositoryActivityOptions{Ref: "refs/heads/" + branch, PerPage: perPage}
+	for {
+		page, resp, err := r.client.Repositories.ListRepositoryActivities(ctx, owner, name, opts)
+		if resp != nil && resp.Response != nil && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusNotFound) {
+			return time.Time{}, false, nil
+		}
+		if err := r.done(resp, err, "list the activity of %s on %s", fullName, branch); err != nil {
+			return time.Time{}, false, err
+		}
+		for _, a := range page {
+			t := a.Timestamp.GetTime()
+			if t == nil || !t.After(since) {
+				return last, true, nil // newest first: the rest is older
+			}
+			if t.After(last) {
+				last = *t
+			}
+		}
+		if resp.After == "" {
+			return last, true, nil
+		}
+		opts.After = resp.After
 	}
 }

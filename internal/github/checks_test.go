@@ -151,3 +151,40 @@ func TestForcePushedAfterIsTheLatestForcePush(t *testing.T) {
 		t.Error("the events of an unknown pull request were read")
 	}
 }
+
+// TestBranchPushedAfterIsTheLatestChange: the latest change to the branch
+// after the given time, whatever its kind, over every page of GitHub's
+// cursor; other branches' and earlier changes do not count; a repository
+// this token cannot see cannot tell (ok false); a server error is an
+// error.
+func TestBranchPushedAfterIsTheLatestChange(t *testing.T) {
+	ctx := t.Context()
+	f := newFixture(t)
+	t0 := time.Date(2026, 12, 7, 10, 0, 0, 0, time.UTC)
+	f.srv.AddActivity(repoName, githubtest.Activity{Ref: "refs/heads/feature", Type: "branch_creation", At: t0.Add(-time.Hour)})
+	for i := range 150 { // more than a page, all after t0
+		f.srv.AddActivity(repoName, githubtest.Activity{Ref: "refs/heads/feature", Type: "push", At: t0.Add(time.Duration(i+1) * time.Second)})
+	}
+	f.srv.AddActivity(repoName, githubtest.Activity{Ref: "refs/heads/other", Type: "push", At: t0.Add(time.Hour)})
+	got, ok, err := f.repo.BranchPushedAfter(ctx, repoName, "feature", t0)
+	if err != nil || !ok {
+		t.Fatalf("BranchPushedAfter = %v, %v, %v", got, ok, err)
+	}
+	if want := t0.Add(150 * time.Second); !got.Equal(want) {
+		t.Errorf("BranchPushedAfter = %v, want %v", got, want)
+	}
+	if got, ok, err := f.repo.BranchPushedAfter(ctx, repoName, "feature", t0.Add(time.Hour)); err != nil || !ok || !got.IsZero() {
+		t.Errorf("BranchPushedAfter with nothing since = %v, %v, %v; want zero, true, nil", got, ok, err)
+	}
+	f.srv.AddActivity(repoName, githubtest.Activity{Ref: "refs/heads/feature", Type: "force_push", At: t0.Add(2 * time.Hour)})
+	if got, _, _ := f.repo.BranchPushedAfter(ctx, repoName, "feature", t0.Add(time.Hour)); !got.Equal(t0.Add(2 * time.Hour)) {
+		t.Errorf("a force-push = %v, want %v", got, t0.Add(2*time.Hour))
+	}
+	if got, ok, err := f.repo.BranchPushedAfter(ctx, "mallory/infra", "feature", t0); err != nil || ok || !got.IsZero() {
+		t.Errorf("BranchPushedAfter of a repository it cannot see = %v, %v, %v; want zero, false, nil", got, ok, err)
+	}
+	f.srv.FailNext(10, githubtest.Fail502, 0)
+	if _, _, err := f.repo.BranchPushedAfter(ctx, repoName, "feature", t0); err == nil {
+		t.Error("a 502 was taken as an answer")
+	}
+}

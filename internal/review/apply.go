@@ -192,16 +192,19 @@ func SeenHeadRefusal(pr *github.PR, seen string, s Settings) *Refusal {
 
 // PushedAfterComment is the pin by GitHub's own clock: pr's head reached
 // GitHub (github.Repo.HeadArrived: its oldest check suite), or its head
-// branch was force-pushed (github.Repo.ForcePushedAfter, which catches a
-// commit GitHub held before, such as an earlier head pushed again), after
-// the /kyku apply comment was posted at commentedAt, so its commenter
-// cannot have seen the head as it is, whatever order the comment and the
-// push were delivered or read in (SeenHeadRefusal reads the head when the
-// comment is handled, which a push in between gets past). Nil when met or
-// when commentedAt is zero; when GitHub cannot tell when the head arrived
-// (no suite, no checks: read) the force-pushes and the head read on the
-// comment's arrival stand alone. Times are whole seconds: a push in the
-// comment's own second is taken as before it.
+// branch was pushed to (github.Repo.BranchPushedAfter: the head
+// repository's activity, which catches a commit GitHub held before, pushed
+// to another branch first or an earlier head pushed again) or
+// force-pushed (github.Repo.ForcePushedAfter: the pull request's events,
+// which GitHub keeps for a fork's branch too), after the /kyku apply
+// comment was posted at commentedAt, so its commenter cannot have seen the
+// head as it is, whatever order the comment and the push were delivered
+// or read in (SeenHeadRefusal reads the head when the comment is handled,
+// which a push in between gets past). Nil when met or when commentedAt is
+// zero; what GitHub cannot tell (a commit without suites, no checks:
+// read, a head repository the token cannot see) leaves the other checks
+// and the head read on the comment's arrival. Times are whole seconds: a
+// push in the comment's own second is taken as before it.
 func PushedAfterComment(ctx context.Context, gh Reviews, pr *github.PR, commentedAt time.Time, s Settings) (*Refusal, error) {
 	if commentedAt.IsZero() {
 		return nil, nil
@@ -213,6 +216,13 @@ func PushedAfterComment(ctx context.Context, gh Reviews, pr *github.PR, commente
 	}
 	if after(arrived) {
 		return refusal(RequireSeenHead, pushedAfterText(pr.Number, pr.HeadSHA, arrived, commentedAt, s)), nil
+	}
+	pushed, _, err := gh.BranchPushedAfter(ctx, pr.HeadRepoFullName, pr.HeadRef, commentedAt)
+	if err != nil {
+		return nil, fmt.Errorf("check whether the branch of #%d was pushed since the comment: %w", pr.Number, err)
+	}
+	if after(pushed) {
+		return refusal(RequireSeenHead, branchPushedAfterText(pr.Number, pr.HeadRef, pr.HeadSHA, pushed, commentedAt, s)), nil
 	}
 	forced, err := gh.ForcePushedAfter(ctx, pr.Number, commentedAt)
 	if err != nil {

@@ -157,6 +157,26 @@ func TestApplyByComment(t *testing.T) {
 			wantRefused: []string{"Pull request #1's branch was force-pushed at 2026-12-07 12:00:07 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC), to `aaaaaaa`", "comment `/kyku apply -e prod` again"},
 		},
 		{
+			// headA was on GitHub long before (pushed to another branch
+			// first): its suites are old and no force-push was needed to
+			// make it the head, only a push to the branch after the
+			// comment, which the repository's activity records.
+			name: "head branch pushed to after the comment", commenter: "alice", seenHead: headA, commentedAt: posted,
+			setup: func(f *fixture) {
+				f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "kyku", Created: posted.Add(-time.Hour)})
+				f.srv.AddActivity(repoName, githubtest.Activity{Ref: "refs/heads/change-aaaa", Type: "push", After: headA, Actor: "author", At: posted.Add(9 * time.Second)})
+				f.srv.AddActivity(repoName, githubtest.Activity{Ref: "refs/heads/main", Type: "push", Actor: "author", At: posted.Add(time.Hour)})
+			},
+			wantRefused: []string{"Pull request #1's branch `change-aaaa` was pushed to at 2026-12-07 12:00:09 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC); its head is `aaaaaaa`", "comment `/kyku apply -e prod` again"},
+		},
+		{
+			name: "head branch pushed to before the comment, another branch after", commenter: "alice", seenHead: headA, commentedAt: posted,
+			setup: func(f *fixture) {
+				f.srv.AddActivity(repoName, githubtest.Activity{Ref: "refs/heads/change-aaaa", Type: "push", After: headA, Actor: "author", At: posted.Add(-time.Second)})
+				f.srv.AddActivity(repoName, githubtest.Activity{Ref: "refs/heads/change-bbbb", Type: "push", Actor: "author", At: posted.Add(time.Minute)})
+			},
+		},
+		{
 			name: "head branch force-pushed before the comment, and in its second", commenter: "alice", seenHead: headA, commentedAt: posted,
 			setup: func(f *fixture) {
 				f.srv.AddIssueEvent(repoName, 1, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: posted.Add(-time.Minute)})
@@ -346,41 +366,49 @@ outputs:
 	f.noSecret()
 }
 
-// arrivalUnknown is GitHub whose check suites, or with forced set whose
-// pull request events, cannot be read (a server error past the retries).
+// arrivalUnknown is GitHub whose answer to one of the checks of when the
+// head came (failing: "suites", "activity" or "events") is a server error
+// past the retries.
 type arrivalUnknown struct {
 	review.GitHub
-	forced bool
+	failing string
 }
 
 func (a arrivalUnknown) HeadArrived(ctx context.Context, sha string) (time.Time, error) {
-	if a.forced {
+	if a.failing != "suites" {
 		return a.GitHub.HeadArrived(ctx, sha)
 	}
 	return time.Time{}, errors.New("list the check suites: 502 Bad Gateway after 4 attempts")
 }
 
+func (a arrivalUnknown) BranchPushedAfter(ctx context.Context, repo, branch string, since time.Time) (time.Time, bool, error) {
+	if a.failing != "activity" {
+		return a.GitHub.BranchPushedAfter(ctx, repo, branch, since)
+	}
+	return time.Time{}, false, errors.New("list the activity: 502 Bad Gateway after 4 attempts")
+}
+
 func (a arrivalUnknown) ForcePushedAfter(ctx context.Context, number int, since time.Time) (time.Time, error) {
-	if !a.forced {
+	if a.failing != "events" {
 		return a.GitHub.ForcePushedAfter(ctx, number, since)
 	}
 	return time.Time{}, errors.New("list the events of #1: 502 Bad Gateway after 4 attempts")
 }
 
-// TestApplyByCommentFailsClosedWhenArrivalUnchecked: when GitHub fails the
-// check of when the head arrived, or of the force-pushes since the
-// comment (an error, not "cannot tell"), nothing is applied and the reply
-// says the apply failed with the error.
+// TestApplyByCommentFailsClosedWhenArrivalUnchecked: when GitHub fails a
+// check of when the head came (an error, not "cannot tell"), nothing is
+// applied and the reply says the apply failed with the error.
 func TestApplyByCommentFailsClosedWhenArrivalUnchecked(t *testing.T) {
-	for _, tc := range []struct {
-		forced bool
-		want   string
-	}{{false, "check when the head of #1 reached GitHub"}, {true, "check whether the head of #1 was force-pushed since the comment"}} {
-		t.Run(tc.want, func(t *testing.T) { failsClosedWhenArrivalUnchecked(t, tc.forced, tc.want) })
+	for _, tc := range []struct{ failing, want string }{
+		{"suites", "check when the head of #1 reached GitHub"},
+		{"activity", "check whether the branch of #1 was pushed since the comment"},
+		{"events", "check whether the head of #1 was force-pushed since the comment"},
+	} {
+		t.Run(tc.failing, func(t *testing.T) { failsClosedWhenArrivalUnchecked(t, tc.failing, tc.want) })
 	}
 }
 
-func failsClosedWhenArrivalUnchecked(t *testing.T, forced bool, want string) {
+func failsClosedWhenArrivalUnchecked(t *testing.T, failing, want string) {
 	f := newFixture(t)
 	f.srv.SetPermission(repoName, "alice", "write")
 	f.addPR(1, headA)
@@ -389,7 +417,7 @@ func failsClosedWhenArrivalUnchecked(t *testing.T, forced bool, want string) {
 	ev := f.comment(1, "alice", "/kyku apply")
 	ev.SeenHead, ev.CommentedAt = headA, posted
 	d := f.deps
-	d.GitHub = arrivalUnknown{GitHub: d.GitHub, forced: forced}
+	d.GitHub = arrivalUnknown{GitHub: d.GitHub, failing: failing}
 
 	out, err := review.Comment(t.Context(), d, f.settings, ev)
 	if err == nil || !strings.Contains(err.Error(), want) {

@@ -48,6 +48,10 @@ type Reviews interface {
 	// ForcePushedAfter is the latest time pull request number's head
 	// branch was force-pushed after since (zero: it was not).
 	ForcePushedAfter(ctx context.Context, number int, since time.Time) (time.Time, error)
+	// BranchPushedAfter is the latest change to branch of repository
+	// fullName after since (zero: none); ok false when GitHub will not
+	// say.
+	BranchPushedAfter(ctx context.Context, fullName, branch string, since time.Time) (last time.Time, ok bool, err error)
 }
 
 // Merges finds the pull requests a commit of the default branch merged.

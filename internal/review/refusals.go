@@ -161,6 +161,16 @@ func pushedAfterText(number int, head string, arrived, commented time.Time, s Se
 		" and comment " + code(commandFor("apply", s)) + " again."
 }
 
+// branchPushedAfterText: pull request number's branch was pushed to at
+// pushed, after the /kyku apply comment posted at commented; its head is
+// now head.
+func branchPushedAfterText(number int, branch, head string, pushed, commented time.Time, s Settings) string {
+	return prName(number) + "'s branch " + code(branch) + " was pushed to at " + pushed.UTC().Format(layout) +
+		", after the " + code("/kyku apply") + " comment (" + commented.UTC().Format(layout) +
+		"); its head is " + code(sha7(head)) + ": an apply applies a commit its commenter could have seen. Review the plan of " +
+		code(sha7(head)) + " and comment " + code(commandFor("apply", s)) + " again."
+}
+
 // forcePushedAfterText: pull request number's head branch was
 // force-pushed at forced, after the /kyku apply comment posted at
 // commented; its head is now head.

@@ -87,6 +87,7 @@ func TestRefusalsGolden(t *testing.T) {
 		{"from a fork", refusal(RequirePullRequest, forkText(7, "mallory/infra"))},
 		{"head moved after the comment", refusal(RequireSeenHead, headMovedText(7, goldenMerge, goldenHead, s))},
 		{"head reached GitHub after the comment", refusal(RequireSeenHead, pushedAfterText(7, goldenHead, time.Date(2026, 12, 7, 12, 0, 4, 0, time.UTC), time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC), s))},
+		{"branch pushed to after the comment", refusal(RequireSeenHead, branchPushedAfterText(7, "change-7", goldenHead, time.Date(2026, 12, 7, 12, 0, 4, 0, time.UTC), time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC), s))},
 		{"branch force-pushed after the comment", refusal(RequireSeenHead, forcePushedAfterText(7, goldenHead, time.Date(2026, 12, 7, 12, 0, 4, 0, time.UTC), time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC), s))},
 		{"not open, in the merge queue", refusal(RequirePullRequest, queueNotOpenText(7))},
 		{"not open, for a plan", refusal(RequirePullRequest, planNotOpenText(7, "closed"))},

@@ -120,6 +120,16 @@ type IssueEvent struct {
 	Created time.Time // created_at: GitHub's clock
 }
 
+// Activity is a change to a branch, as the repository activity API lists
+// it: Type "push", "force_push", "branch_creation", "branch_deletion".
+type Activity struct {
+	Ref           string // refs/heads/<branch>
+	Type          string
+	Before, After string
+	Actor         string
+	At            time.Time // timestamp: GitHub's clock
+}
+
 // Dispatch is a recorded workflow_dispatch.
 type Dispatch struct {
 	Workflow string
@@ -144,6 +154,7 @@ type repo struct {
 	checkRuns     []*CheckRun
 	checkSuites   []CheckSuite
 	issueEvents   map[int][]IssueEvent
+	activity      []Activity
 	dispatches    []Dispatch
 	workflows     map[string]*Workflow // file -> declared workflow (nil: none declared)
 	runs          []*WorkflowRun
@@ -387,6 +398,14 @@ func (s *Server) AddIssueEvent(fullName string, number int, ev IssueEvent) {
 		rp.issueEvents = map[int][]IssueEvent{}
 	}
 	rp.issueEvents[number] = append(rp.issueEvents[number], ev)
+}
+
+// AddActivity records change a in the repository's activity.
+func (s *Server) AddActivity(fullName string, a Activity) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp := s.repoLocked(fullName, true)
+	rp.activity = append(rp.activity, a)
 }
 
 // Dispatches returns the workflow dispatches received for the repository.

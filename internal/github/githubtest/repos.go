@@ -31,6 +31,7 @@ func (s *Server) repoRoutes(api func(string, handler)) {
 	api("PATCH /repos/{owner}/{repo}/check-runs/{id}", s.updateCheckRun)
 	api("GET /repos/{owner}/{repo}/commits/{sha}/check-suites", s.listCheckSuites)
 	api("GET /repos/{owner}/{repo}/issues/{number}/events", s.listIssueEvents)
+	api("GET /repos/{owner}/{repo}/activity", s.listActivity)
 }
 
 func (s *Server) getRepo(w http.ResponseWriter, r *http.Request, _ string) {
@@ -375,6 +376,61 @@ func (s *Server) listIssueEvents(w http.ResponseWriter, r *http.Request, _ strin
 		})
 	}
 	writeJSON(w, http.StatusOK, paginate(w, r, all))
+}
+
+// listActivity is GET …/activity: the repository's changes to branches,
+// newest first (direction=asc: oldest first), filtered by ref (a branch's
+// name or refs/heads/<name>) and activity_type, paginated by cursor as
+// GitHub does: a Link rel="next" carrying after=<cursor>.
+func (s *Server) listActivity(w http.ResponseWriter, r *http.Request, _ string) {
+	rp := s.repoFor(w, r)
+	if rp == nil {
+		return
+	}
+	q := r.URL.Query()
+	ref := q.Get("ref")
+	if ref != "" && !strings.HasPrefix(ref, "refs/") {
+		ref = "refs/heads/" + ref
+	}
+	var all []*gh.RepositoryActivity
+	for i, a := range rp.activity {
+		if (ref != "" && a.Ref != ref) || (q.Get("activity_type") != "" && a.Type != q.Get("activity_type")) {
+			continue
+		}
+		all = append(all, &gh.RepositoryActivity{
+			ID: int64(i + 1), NodeID: fmt.Sprintf("RA_%d", i+1), Before: a.Before, After: a.After, Ref: a.Ref,
+			Timestamp: &gh.Timestamp{Time: a.At}, ActivityType: a.Type,
+			Actor: &gh.RepositoryActor{Login: gh.Ptr(a.Actor)},
+		})
+	}
+	slices.SortStableFunc(all, func(x, y *gh.RepositoryActivity) int { return y.Timestamp.Compare(x.Timestamp.Time) })
+	if q.Get("direction") == "asc" {
+		slices.Reverse(all)
+	}
+	per := 30
+	if n, err := strconv.Atoi(q.Get("per_page")); err == nil && n > 0 {
+		per = min(n, 100)
+	}
+	from := 0
+	if c := q.Get("after"); c != "" {
+		n, err := strconv.Atoi(c)
+		if err != nil || n < 0 || n > len(all) {
+			writeError(w, http.StatusUnprocessableEntity, "Invalid cursor")
+			return
+		}
+		from = n
+	}
+	to := min(from+per, len(all))
+	if to < len(all) {
+		next := *r.URL
+		nq := next.Query()
+		nq.Set("after", strconv.Itoa(to))
+		nq.Del("page")
+		next.RawQuery = nq.Encode()
+		next.Scheme, next.Host = "http", r.Host
+		w.Header().Set("Link", fmt.Sprintf("<%s>; rel=\"next\"", next.String()))
+	}
+	writeJSON(w, http.StatusOK, all[from:to])
 }
 
 // DenyCheckReads answers 403 "Resource not accessible by integration" to
