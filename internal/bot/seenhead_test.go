@@ -207,53 +207,49 @@ func TestDispatchRefusedForAHeadGitHubGotAfterTheComment(t *testing.T) {
 	}
 }
 
-// TestApplyRefusesAHeadForcePushedAfterTheComment (attacker): PR 2's
+// TestApplyRefusesAHeadMadeTheHeadAgainAfterTheComment (attacker): PR 2's
 // headB was planned and approved, then force-pushed back to headA. A
-// writer comments /kyku apply on headA; headB is force-pushed again right
-// after, and that push is in before the comment is handled, so headB is
-// the head the bot reads, and GitHub held headB long before (its check
-// suite is old). The force-push GitHub recorded after the comment tells:
-// the bot refuses and applies nothing.
-func TestApplyRefusesAHeadForcePushedAfterTheComment(t *testing.T) {
+// writer comments /kyku apply on headA; headB is made the head again
+// right after, and that push is in before the comment is handled, so headB
+// is the head the bot reads, and GitHub held headB long before (its check
+// suite is old). What GitHub recorded after the comment tells, whichever
+// way headB came back: a force-push (the pull request's events) or a push
+// that fast-forwards the branch (the repository's activity, no force-push
+// recorded). The bot refuses, saying when, and applies nothing.
+func TestApplyRefusesAHeadMadeTheHeadAgainAfterTheComment(t *testing.T) {
 	at := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
-	h, _, _ := s3Project(t, harnessOpts{}, "", false, configV1+vmA, configV1+vmB)
-	openPRs(t, h)
-	headBackToA(t, h)
-	before := h.cloudObjects()
-	h.gh.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headB, AppSlug: "kyku", Created: at.Add(-time.Hour)})
-	h.gh.AddIssueEvent(repoName, 2, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: at.Add(-time.Minute)})
-	h.gh.AddIssueEvent(repoName, 2, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: at.Add(2 * time.Second)})
-	h.gh.UpdatePullRequest(repoName, 2, func(p *githubtest.PullRequest) { p.HeadSHA = headB })
+	for _, tc := range []struct {
+		name   string
+		record func(gh *githubtest.Server)
+		want   string
+	}{{
+		name: "force-pushed",
+		record: func(gh *githubtest.Server) {
+			gh.AddIssueEvent(repoName, 2, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: at.Add(-time.Minute)})
+			gh.AddIssueEvent(repoName, 2, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: at.Add(2 * time.Second)})
+		},
+		want: "Pull request #2's branch was force-pushed at 2026-12-07 12:00:02 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC), to `bbbbbbb`",
+	}, {
+		name: "pushed",
+		record: func(gh *githubtest.Server) {
+			gh.AddActivity(repoName, githubtest.Activity{Ref: "refs/heads/feature-2", Type: "push", Before: headA, After: headB, Actor: "author", At: at.Add(3 * time.Second)})
+		},
+		want: "Pull request #2's branch `feature-2` was pushed to at 2026-12-07 12:00:03 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC); its head is `bbbbbbb`",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, _, _ := s3Project(t, harnessOpts{}, "", false, configV1+vmA, configV1+vmB)
+			openPRs(t, h)
+			headBackToA(t, h)
+			before := h.cloudObjects()
+			h.gh.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headB, AppSlug: "kyku", Created: at.Add(-time.Hour)})
+			tc.record(h.gh)
+			h.gh.UpdatePullRequest(repoName, 2, func(p *githubtest.PullRequest) { p.HeadSHA = headB })
 
-	h.deliver("issue_comment", postedAt(t, commentOn(t, 2, "writer", "User", "/kyku apply", 1914), at))
-	h.settle()
-	c := refusedOn(t, h, 2, before)
-	const want = "Pull request #2's branch was force-pushed at 2026-12-07 12:00:02 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC), to `bbbbbbb`"
-	if !strings.Contains(c[len(c)-1].Body, want) {
-		t.Fatalf("PR 2's replies do not say the branch was force-pushed after the comment: %+v", c)
-	}
-}
-
-// TestApplyRefusesABranchPushedAfterTheComment (attacker): as above, but
-// headB comes back without a force-push: a push that fast-forwards PR 2's
-// branch to a commit GitHub held long before (its check suite is old; no
-// force-push is recorded). The repository's activity records the push
-// after the comment: the bot refuses and applies nothing.
-func TestApplyRefusesABranchPushedAfterTheComment(t *testing.T) {
-	at := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
-	h, _, _ := s3Project(t, harnessOpts{}, "", false, configV1+vmA, configV1+vmB)
-	openPRs(t, h)
-	headBackToA(t, h)
-	before := h.cloudObjects()
-	h.gh.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headB, AppSlug: "kyku", Created: at.Add(-time.Hour)})
-	h.gh.AddActivity(repoName, githubtest.Activity{Ref: "refs/heads/feature-2", Type: "push", Before: headA, After: headB, Actor: "author", At: at.Add(3 * time.Second)})
-	h.gh.UpdatePullRequest(repoName, 2, func(p *githubtest.PullRequest) { p.HeadSHA = headB })
-
-	h.deliver("issue_comment", postedAt(t, commentOn(t, 2, "writer", "User", "/kyku apply", 1915), at))
-	h.settle()
-	c := refusedOn(t, h, 2, before)
-	const want = "Pull request #2's branch `feature-2` was pushed to at 2026-12-07 12:00:03 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC); its head is `bbbbbbb`"
-	if !strings.Contains(c[len(c)-1].Body, want) {
-		t.Fatalf("PR 2's replies do not say the branch was pushed to after the comment: %+v", c)
+			h.deliver("issue_comment", postedAt(t, commentOn(t, 2, "writer", "User", "/kyku apply", 1914), at))
+			h.settle()
+			if c := refusedOn(t, h, 2, before); !strings.Contains(c[len(c)-1].Body, tc.want) {
+				t.Fatalf("PR 2's replies do not say headB came back after the comment: %+v", c)
+			}
+		})
 	}
 }
