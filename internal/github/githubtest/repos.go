@@ -356,16 +356,8 @@ func (s *Server) listCheckSuites(w http.ResponseWriter, r *http.Request, login s
 // listIssueEvents is GET …/issues/{number}/events: the issue's events,
 // oldest first, paginated.
 func (s *Server) listIssueEvents(w http.ResponseWriter, r *http.Request, _ string) {
-	rp := s.repoFor(w, r)
+	rp, n := s.issueFor(w, r)
 	if rp == nil {
-		return
-	}
-	n, ok := pathInt(w, r, "number")
-	if !ok {
-		return
-	}
-	if rp.pulls[int(n)] == nil && rp.issues[int(n)] == nil {
-		writeError(w, http.StatusNotFound, "Not Found")
 		return
 	}
 	var all []*gh.IssueEvent
