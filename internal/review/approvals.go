@@ -3,6 +3,7 @@ package review
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -63,7 +64,7 @@ func judgeApprovals(ctx context.Context, gh Reviews, s Settings, pr *github.PR) 
 		latest[strings.ToLower(rv.User)] = rv
 	}
 	var candidates []github.Review
-	for _, key := range sortedKeys(latest) {
+	for _, key := range slices.Sorted(maps.Keys(latest)) {
 		rv := latest[key]
 		why := ""
 		switch {
@@ -128,15 +129,6 @@ func judgeApprovals(ctx context.Context, gh Reviews, s Settings, pr *github.PR) 
 // isBot: an account of type Bot, or a login GitHub gives Apps.
 func isBot(login, typ string) bool {
 	return strings.EqualFold(typ, "Bot") || strings.HasSuffix(strings.ToLower(login), "[bot]")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // plural is "1 approval" or "n approvals": noun.Count.

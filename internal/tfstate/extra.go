@@ -3,6 +3,7 @@ package tfstate
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -77,7 +78,7 @@ func (e *Extra) appendJSON(b []byte) ([]byte, error) {
 	}
 	if len(e.Resources) > 0 {
 		b = append(b, `,"resources":{`...)
-		start, names := len(b), sortedKeys(e.Resources)
+		start, names := len(b), slices.Sorted(maps.Keys(e.Resources))
 		for i, name := range names {
 			if i > 0 {
 				b = append(b, ',')
@@ -100,7 +101,7 @@ func (e *Extra) appendJSON(b []byte) ([]byte, error) {
 	}
 	if len(e.Interrupted) > 0 {
 		b = append(b, `,"interrupted":{`...)
-		for i, name := range sortedKeys(e.Interrupted) {
+		for i, name := range slices.Sorted(maps.Keys(e.Interrupted)) {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -115,16 +116,6 @@ func (e *Extra) appendJSON(b []byte) ([]byte, error) {
 // extraSample is how many resources EncodeExtra writes before it sizes
 // its buffer for the rest.
 const extraSample = 32
-
-// sortedKeys is m's keys, sorted.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
 
 // appendJSON appends r (nil: null) as json.Marshal writes it.
 func (r *ExtraResource) appendJSON(b []byte) ([]byte, error) {
