@@ -137,9 +137,16 @@ func checkDecode(t *testing.T, data []byte) {
 // json.Unmarshal, and reports whether it read it.
 func checkWire(t *testing.T, data []byte) bool {
 	t.Helper()
-	var want, got wireFile
+	return checkRead(t, data, func(data []byte, f *wireFile) bool { return readWire(data, f, nil) })
+}
+
+// checkRead fails t when read reads data otherwise than json.Unmarshal
+// into a T, and reports whether it read it.
+func checkRead[T any](t *testing.T, data []byte, read func([]byte, *T) bool) bool {
+	t.Helper()
+	var want, got T
 	err := json.Unmarshal(data, &want)
-	if !readWire(data, &got, nil) {
+	if !read(data, &got) {
 		return false
 	}
 	if err != nil {
@@ -185,19 +192,10 @@ func TestExtraReaderReadsAsEncodingJSON(t *testing.T) {
 	}
 }
 
+// checkExtra is checkWire for what Kyku keeps beside the state.
 func checkExtra(t *testing.T, data []byte) bool {
 	t.Helper()
-	var want, got Extra
-	err := json.Unmarshal(data, &want)
-	if !readExtra(data, &got) {
-		return false
-	}
-	if err != nil {
-		t.Errorf("the wire reader read what encoding/json refuses (%v):\n%.300s", err, data)
-	} else if !reflect.DeepEqual(want, got) {
-		t.Errorf("the wire reader read\n%+v\nwhere encoding/json read\n%+v\nof %.300s", got, want, data)
-	}
-	return true
+	return checkRead(t, data, readExtra)
 }
 
 // FuzzWireReader: on any document, the wire reader reads what
