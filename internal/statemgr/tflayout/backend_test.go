@@ -19,6 +19,19 @@ import (
 	"github.com/kyku/action/internal/statemgr/tflayout"
 )
 
+// taintedWithExtra is the state tofu recorded with a tainted object, and
+// what Kyku keeps beside it for that state: null_resource.bad's ID in
+// Kyku's model, p-bad, not its "id" attribute.
+func taintedWithExtra(t *testing.T) (recorded, extra []byte) {
+	t.Helper()
+	recorded, err := os.ReadFile(filepath.Join("..", "..", "tfstate", "testdata", "recorded", "tainted.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(recorded)
+	return recorded, fmt.Appendf(nil, `{"lineage":"06c7c82e-0983-4f24-37fe-e20501a9068e","serial":1,"digest":"%x","resources":{"null_resource.bad":{"providerId":"p-bad"}}}`, sum)
+}
+
 // TestWriteMapsItsStateOnlyWhenAsked: a write does not map the state it
 // wrote back into Kyku's model (an apply's last write would parse every
 // object's attributes again for nothing); the next write or Tainted does,
@@ -27,12 +40,7 @@ import (
 // in Kyku's model is not its "id" attribute (kept beside the state) is
 // still the tainted one, not a replacement.
 func TestWriteMapsItsStateOnlyWhenAsked(t *testing.T) {
-	recorded, err := os.ReadFile(filepath.Join("..", "..", "tfstate", "testdata", "recorded", "tainted.tfstate"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256(recorded)
-	extra := fmt.Appendf(nil, `{"lineage":"06c7c82e-0983-4f24-37fe-e20501a9068e","serial":1,"digest":"%x","resources":{"null_resource.bad":{"providerId":"p-bad"}}}`, sum)
+	recorded, extra := taintedWithExtra(t)
 	first := func(st *state.File) { // the apply's change, in the state and beside it
 		st.Resources["random_pet.ok"].Outputs["separator"] = "_"
 		st.Resources["random_pet.ok"].Protect = true
@@ -173,12 +181,7 @@ func (a signalAside) GetObject(ctx context.Context, key string) ([]byte, error) 
 // cannot be read its error is the one said, whatever the other read gave,
 // and a missing state reads as none.
 func TestReadFetchesTheStateAndWhatIsBesideItTogether(t *testing.T) {
-	recorded, err := os.ReadFile(filepath.Join("..", "..", "tfstate", "testdata", "recorded", "tainted.tfstate"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256(recorded)
-	extra := fmt.Appendf(nil, `{"lineage":"06c7c82e-0983-4f24-37fe-e20501a9068e","serial":1,"digest":"%x","resources":{"null_resource.bad":{"providerId":"p-bad"}}}`, sum)
+	recorded, extra := taintedWithExtra(t)
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "kyku"), 0o755); err != nil {
 		t.Fatal(err)
