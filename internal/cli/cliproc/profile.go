@@ -2,6 +2,7 @@ package cliproc
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -25,47 +26,41 @@ func startProfiles(getenv func(string) string) (stop func()) {
 	if cpuPath == "" && memPath == "" && tracePath == "" {
 		return func() {}
 	}
-	var tr *os.File
-	if tracePath != "" {
-		f, err := os.Create(tracePath)
-		if err == nil {
-			err = trace.Start(f)
-		}
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "kyku: KYKU_TRACE: %v\n", err)
-		} else {
-			tr = f
-		}
-	}
-	var cpu *os.File
-	if cpuPath != "" {
-		f, err := os.Create(cpuPath)
-		if err == nil {
-			err = pprof.StartCPUProfile(f)
-		}
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "kyku: KYKU_CPUPROFILE: %v\n", err)
-		} else {
-			cpu = f
-		}
-	}
+	endTrace := recordTo("KYKU_TRACE", tracePath, trace.Start, trace.Stop)
+	endCPU := recordTo("KYKU_CPUPROFILE", cpuPath, pprof.StartCPUProfile, pprof.StopCPUProfile)
 	return func() {
-		if tr != nil {
-			trace.Stop()
-			if err := tr.Close(); err != nil {
-				fmt.Fprintf(os.Stderr, "kyku: KYKU_TRACE: %v\n", err)
-			}
-		}
-		if cpu != nil {
-			pprof.StopCPUProfile()
-			if err := cpu.Close(); err != nil {
-				fmt.Fprintf(os.Stderr, "kyku: KYKU_CPUPROFILE: %v\n", err)
-			}
-		}
+		endTrace()
+		endCPU()
 		if memPath != "" {
 			if err := writeHeapProfile(memPath); err != nil {
 				fmt.Fprintf(os.Stderr, "kyku: KYKU_MEMPROFILE: %v\n", err)
 			}
+		}
+	}
+}
+
+// recordTo starts a recording (start, stop: a CPU profile's, a trace's)
+// into a new file at path, named for errors by variable; the returned
+// function stops it and closes the file. Without path, or when it cannot
+// start (said on stderr), it records nothing.
+func recordTo(variable, path string, start func(io.Writer) error, stop func()) (end func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		if err = start(f); err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "kyku: %s: %v\n", variable, err)
+		return func() {}
+	}
+	return func() {
+		stop()
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(os.Stderr, "kyku: %s: %v\n", variable, err)
 		}
 	}
 }
