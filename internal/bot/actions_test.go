@@ -20,6 +20,17 @@ var kykuWorkflow = githubtest.Workflow{Name: "Kyku", Inputs: dispatchInputs, Run
 
 const actionsSettings = "execution: actions\nworkflow: kyku.yml\nprojects:\n  - name: infra\n    config: kyku.yaml\n    environments: [prod]\n"
 
+// actionsApplyOnPR2 is a bot under execution: actions that applies on
+// a comment, with a writer, and PR 2 open at headA.
+func actionsApplyOnPR2(t *testing.T) *harness {
+	t.Helper()
+	h := actionsHarness(t, kykuWorkflow, time.Hour)
+	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(actionsSettings+"apply: both\n"))
+	h.gh.SetPermission(repoName, "writer", "write")
+	h.pr(2, headA)
+	return h
+}
+
 // actionsHarness is a repository with execution: actions, whose workflow
 // is wf, and a bot that looks at runs every few milliseconds.
 func actionsHarness(t *testing.T, wf githubtest.Workflow, start time.Duration) *harness {
@@ -226,10 +237,7 @@ func TestWorkflowRunDeliveryIsOnlyAHint(t *testing.T) {
 // dispatched at all — the workflow's own push trigger applies it, which is
 // where the Action judges a merge.
 func TestDispatchedCommandNamesWhoAsked(t *testing.T) {
-	h := actionsHarness(t, kykuWorkflow, time.Hour)
-	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(actionsSettings+"apply: both\n"))
-	h.gh.SetPermission(repoName, "writer", "write")
-	h.pr(2, headA)
+	h := actionsApplyOnPR2(t)
 	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1201))
 	h.settle()
 	d := h.gh.Dispatches(repoName)

@@ -68,10 +68,7 @@ func TestFailedPermissionCheckFailsTheApply(t *testing.T) {
 // dispatched; when GitHub fails that check, nothing is dispatched and the
 // commenter is told, in one line, that nothing was applied.
 func TestFailedPermissionCheckIsAnsweredUnderActions(t *testing.T) {
-	h := actionsHarness(t, kykuWorkflow, time.Hour)
-	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(actionsSettings+"apply: both\n"))
-	h.gh.SetPermission(repoName, "writer", "write")
-	h.pr(2, headA)
+	h := actionsApplyOnPR2(t)
 	var reads atomic.Int32
 	release := h.gh.Hold(func(method, path string) bool {
 		return method == "GET" && strings.HasSuffix(path, "/pulls/2") && reads.Add(1) == 2
@@ -181,10 +178,7 @@ func TestFailedPermissionCheckKeepsAnotherTargetsRefusal(t *testing.T) {
 // the comment gets one line saying the check failed and nothing was
 // applied, and the route ends with the error.
 func TestFailedHeadArrivalCheckIsAnsweredUnderActions(t *testing.T) {
-	h := actionsHarness(t, kykuWorkflow, time.Hour)
-	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(actionsSettings+"apply: both\n"))
-	h.gh.SetPermission(repoName, "writer", "write")
-	h.pr(2, headA)
+	h := actionsApplyOnPR2(t)
 	h.gh.FailMatching(func(method, path string) bool { return strings.HasSuffix(path, "/check-suites") }, githubtest.FailPrimary403, time.Hour)
 	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1204))
 	h.settle()

@@ -109,19 +109,23 @@ func TestPinnedHeadSurvivesATakeover(t *testing.T) {
 // actions, a push between the comment and the bot's check before the
 // dispatch refuses the command: nothing is dispatched.
 func TestDispatchedApplyIsOfTheHeadTheCommenterSaw(t *testing.T) {
-	h := actionsHarness(t, kykuWorkflow, time.Hour)
-	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(actionsSettings+"apply: both\n"))
-	h.gh.SetPermission(repoName, "writer", "write")
-	h.pr(2, headA)
+	h := actionsApplyOnPR2(t)
 	pushAfterRoute(t, h, 2, headB)
 	h.deliver("issue_comment", commentOn(t, 2, "writer", "User", "/kyku apply", 1902))
 	h.settle()
+	notDispatched(t, h, "head moved to `bbbbbbb`")
+}
+
+// notDispatched checks that no workflow was dispatched for PR 2's
+// /kyku apply and that its last reply says want.
+func notDispatched(t *testing.T, h *harness, want string) {
+	t.Helper()
 	if d := h.gh.Dispatches(repoName); len(d) != 0 {
-		t.Errorf("dispatched %+v for a head pushed after the comment", d)
+		t.Errorf("dispatched %+v; want none", d)
 	}
 	c := h.botComments(2)
-	if len(c) == 0 || !strings.Contains(c[len(c)-1].Body, "head moved to `bbbbbbb`") {
-		t.Errorf("PR 2's replies %+v do not say the head moved", c)
+	if len(c) == 0 || !strings.Contains(c[len(c)-1].Body, want) {
+		t.Errorf("PR 2's replies %+v do not say %q", c, want)
 	}
 }
 
@@ -191,20 +195,11 @@ func TestApplyRefusesAHeadGitHubGotAfterTheComment(t *testing.T) {
 // reached GitHub after the comment is not handed to the workflow.
 func TestDispatchRefusedForAHeadGitHubGotAfterTheComment(t *testing.T) {
 	at := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
-	h := actionsHarness(t, kykuWorkflow, time.Hour)
-	h.gh.SetFile(repoName, defaultBranch, ".kyku/config.yaml", []byte(actionsSettings+"apply: both\n"))
-	h.gh.SetPermission(repoName, "writer", "write")
-	h.pr(2, headA)
+	h := actionsApplyOnPR2(t)
 	h.gh.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "github-actions", Created: at.Add(time.Minute)})
 	h.deliver("issue_comment", postedAt(t, commentOn(t, 2, "writer", "User", "/kyku apply", 1913), at))
 	h.settle()
-	if d := h.gh.Dispatches(repoName); len(d) != 0 {
-		t.Errorf("dispatched %+v for a head GitHub got after the comment", d)
-	}
-	c := h.botComments(2)
-	if len(c) == 0 || !strings.Contains(c[len(c)-1].Body, "reached GitHub at 2026-12-07 12:01:00 UTC, after the `/kyku apply` comment") {
-		t.Errorf("PR 2's replies %+v do not say the head came after the comment", c)
-	}
+	notDispatched(t, h, "reached GitHub at 2026-12-07 12:01:00 UTC, after the `/kyku apply` comment")
 }
 
 // TestApplyRefusesAHeadMadeTheHeadAgainAfterTheComment (attacker): PR 2's
