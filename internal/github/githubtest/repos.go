@@ -399,10 +399,7 @@ func (s *Server) listActivity(w http.ResponseWriter, r *http.Request, _ string) 
 	if q.Get("direction") == "asc" {
 		slices.Reverse(all)
 	}
-	per := 30
-	if n, err := strconv.Atoi(q.Get("per_page")); err == nil && n > 0 {
-		per = min(n, 100)
-	}
+	per := perPage(q)
 	from := 0
 	if c := q.Get("after"); c != "" {
 		n, err := strconv.Atoi(c)

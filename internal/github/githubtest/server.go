@@ -402,14 +402,19 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	return true
 }
 
+// perPage is a request's per_page: 30 by default, at most 100.
+func perPage(q url.Values) int {
+	if n, err := strconv.Atoi(q.Get("per_page")); err == nil && n > 0 {
+		return min(n, 100)
+	}
+	return 30
+}
+
 // paginate honours per_page (default 30, max 100) and page, and sets a Link
 // header like GitHub's.
 func paginate[T any](w http.ResponseWriter, r *http.Request, items []T) []T {
 	q := r.URL.Query()
-	per := 30
-	if n, err := strconv.Atoi(q.Get("per_page")); err == nil && n > 0 {
-		per = min(n, 100)
-	}
+	per := perPage(q)
 	page := 1
 	if n, err := strconv.Atoi(q.Get("page")); err == nil && n > 0 {
 		page = n
