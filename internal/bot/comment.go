@@ -84,10 +84,10 @@ func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo)
 		}
 		if refused == nil && cmd.Name == command.Apply {
 			refused = review.SeenHeadRefusal(pr, ev.comment.seenHead, reviewSettings(s, targets[0]))
-		}
-		if refused == nil && cmd.Name == command.Apply {
-			if refused, err = review.PushedAfterComment(ctx, repo, pr, ev.comment.created, reviewSettings(s, targets[0])); err != nil {
-				return "", rt.unchecked(ctx, ev, repo, review.ReplyMarker(ev.comment.id), err, review.HeadUnchecked(pr.HeadSHA))
+			if refused == nil {
+				if refused, err = review.PushedAfterComment(ctx, repo, pr, ev.comment.created, reviewSettings(s, targets[0])); err != nil {
+					return "", rt.unchecked(ctx, ev, repo, review.ReplyMarker(ev.comment.id), err, review.HeadUnchecked(pr.HeadSHA))
+				}
 			}
 		}
 		if refused != nil {
