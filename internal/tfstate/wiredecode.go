@@ -250,6 +250,16 @@ func (r *wireReader) checkObjects(into *[]wireCheckObject) {
 // objectList reads a list of objects (null: nil) into *into, each
 // element's fields, of names, by set (a null element is T's zero value).
 func objectList[T any](r *wireReader, into *[]T, names []string, set func(v *T, field int)) {
+	list(r, into, func(v *T) {
+		if !r.null() && r.open('{') {
+			r.readFields(names, func(field int) { set(v, field) })
+		}
+	})
+}
+
+// list reads a list (null: nil) into *into, each element by elem from its
+// zero value.
+func list[T any](r *wireReader, into *[]T, elem func(v *T)) {
 	if r.null() {
 		*into = nil
 		return
@@ -260,9 +270,7 @@ func objectList[T any](r *wireReader, into *[]T, names []string, set func(v *T, 
 	out := []T{}
 	for n := 0; r.elem(&n); {
 		var v T
-		if !r.null() && r.open('{') {
-			r.readFields(names, func(field int) { set(&v, field) })
-		}
+		elem(&v)
 		out = append(out, v)
 	}
 	*into = out

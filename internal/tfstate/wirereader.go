@@ -269,20 +269,7 @@ func (r *wireReader) string(into *string, intern bool) {
 
 // strings reads a list of strings (null: nil; a null element: "").
 func (r *wireReader) strings(into *[]string) {
-	if r.null() {
-		*into = nil
-		return
-	}
-	if !r.open('[') {
-		return
-	}
-	out := []string{}
-	for n := 0; r.elem(&n); {
-		var s string
-		r.string(&s, false)
-		out = append(out, s)
-	}
-	*into = out
+	list(r, into, func(s *string) { r.string(s, false) })
 }
 
 // bool reads a bool field: null leaves it as it is.
