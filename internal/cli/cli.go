@@ -301,6 +301,11 @@ type common struct {
 	noPlan bool
 	// backendConfig are --backend-config's, in order (terraformstate.go).
 	backendConfig listFlags
+	// readAhead is the operation whose workspace the command opens after
+	// loading a Terraform configuration ("": none, or not known): load
+	// opens its backend early and reads the state ahead (terraform.go).
+	readAhead string
+	early     *earlyBackend
 }
 
 func (c *common) register(fs *flagSet, env *Env) {
@@ -462,9 +467,12 @@ func lockInfo(env *Env, op string) statemgr.LockInfo {
 // open builds the workspace for cfg; hook, when non-nil, receives apply
 // progress.
 func (c *common) open(ctx context.Context, env *Env, cfg *config.Config, op string, hook progress.Hook) (*workspace.Workspace, error) {
-	s, err := c.settings(env, op)
-	if err != nil {
-		return nil, err
+	s, ok := c.takeEarly(op)
+	if !ok {
+		var err error
+		if s, err = c.settings(env, op); err != nil {
+			return nil, err
+		}
 	}
 	s.Engine.Hook = hook
 	return workspace.Open(ctx, cfg, s, env.Providers)

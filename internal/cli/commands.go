@@ -179,6 +179,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 	}
+	c.readAhead = "plan"
 	cfg, err := c.load(env)
 	if err != nil {
 		return err
@@ -288,6 +289,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 		saved *plan.Plan
 	)
 	configGiven := flagGiven(fs, "c") || flagGiven(fs, "config")
+	c.readAhead = op
 	if planFile != "" {
 		if saved, err = readPlan(planFile); err != nil {
 			return err
@@ -509,6 +511,7 @@ func cmdRefresh(ctx context.Context, env *Env, args []string) error {
 	if err := fs.parseNone(args); err != nil {
 		return err
 	}
+	c.readAhead = "refresh"
 	cfg, err := c.load(env)
 	if err != nil {
 		return err

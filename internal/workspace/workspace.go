@@ -20,6 +20,7 @@ import (
 	"github.com/kyku/action/internal/statemgr/gcs"
 	"github.com/kyku/action/internal/statemgr/httpstate"
 	"github.com/kyku/action/internal/statemgr/local"
+	"github.com/kyku/action/internal/statemgr/tflayout"
 )
 
 // Settings are what a front door decides.
@@ -74,6 +75,11 @@ type Settings struct {
 	// opened as OpenTofu keeps it (tfbackend.go), the config's backend
 	// left aside.
 	Terraform *TerraformState
+	// TerraformBackend, when set, is Terraform's backend already opened
+	// with these settings (the CLI opens it as soon as the configuration
+	// is parsed, to read its state ahead: tflayout.Backend.ReadAhead);
+	// Open takes it rather than opening another.
+	TerraformBackend *tflayout.Backend
 }
 
 // Workspace is an opened engine with its provider and backend. Close it:
@@ -169,6 +175,9 @@ func OpenConfigBackend(ctx context.Context, cfg *config.Config, s Settings) (sta
 	if s.Terraform != nil {
 		if err := refuseEncryption(cfg.Encryption); err != nil {
 			return nil, err
+		}
+		if s.TerraformBackend != nil {
+			return s.TerraformBackend, nil
 		}
 		return OpenTerraformBackend(ctx, s.Terraform, s)
 	}

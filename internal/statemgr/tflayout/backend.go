@@ -80,6 +80,7 @@ type Backend struct {
 	// nil: bridge is stored's, or there is no state.
 	pending *tfstate.Extra
 	built   int // the bridges built, which a test counts
+	taken   int // the reads ahead a read took whole, which a test counts
 	// storedCompact is stored in tfstate's Compact form, kept from the
 	// write that stored it (nil: not encoded yet): a write compares its
 	// state with it, and a backup copies it, without encoding stored again.
@@ -88,6 +89,7 @@ type Backend struct {
 	digest        string // of its bytes
 	read          bool   // Read or Write ran: version is what is stored
 	lockID        string // the lock this Backend holds, "" when none
+	ahead         *ahead // a read begun ahead of the lock (ReadAhead), not taken yet
 }
 
 // New returns a Backend on slot and aside.
@@ -136,17 +138,29 @@ func (b *Backend) Read(ctx context.Context) (*state.File, error) {
 // the same time: one round trip to a remote store instead of two, and its
 // decoding beside the state's on another core. Its answer is taken only
 // once the state read and decoded; an error of the state's comes first.
+// What a read ahead decoded (ahead.go) is taken for what is byte for byte
+// as it read it.
 func (b *Backend) load(ctx context.Context) (*state.File, error) {
 	type extraRead struct {
+		data  []byte
 		extra *tfstate.Extra
 		err   error
 	}
+	pre := b.takeAhead(ctx)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	aside := make(chan extraRead, 1)
 	go func() {
-		e, err := b.extra(ctx)
-		aside <- extraRead{e, err}
+		data, err := b.extraBytes(ctx)
+		x := extraRead{data: data, err: err}
+		switch {
+		case err != nil || data == nil:
+		case pre.sameExtra(data):
+			x.extra = pre.extra
+		default:
+			x.extra, x.err = decodeExtra(b.opts.Name, data)
+		}
+		aside <- x
 	}()
 	wait := func() extraRead { // no read outlives load
 		cancel()
@@ -162,35 +176,51 @@ func (b *Backend) load(ctx context.Context) (*state.File, error) {
 		wait()
 		return nil, fmt.Errorf("%s: read state: %w", b.opts.Name, err)
 	}
-	f, err := tfstate.Decode(b.slot.Where(), data)
-	if err != nil {
-		wait()
-		return nil, err
-	}
 	digest := digestOf(data)
+	f := pre.stateIf(digest)
+	if f == nil {
+		if f, err = tfstate.Decode(b.slot.Where(), data); err != nil {
+			wait()
+			return nil, err
+		}
+	}
 	x := <-aside
-	extra, err := x.extra, x.err
-	if err != nil {
-		return nil, err
+	if x.err != nil {
+		return nil, x.err
 	}
-	if extra != nil && extra.Digest != digest {
-		// OpenTofu wrote the state since: only the interrupted creates
-		// still apply (tfstate.Extra.Interrupted).
-		extra = &tfstate.Extra{Lineage: extra.Lineage, Interrupted: extra.Interrupted}
-	}
-	br, err := b.newBridge(f, extra)
-	if err != nil {
+	var br *tfstate.Bridge
+	if pre.sameState(digest) && pre.sameExtra(x.data) {
+		br = pre.br
+		b.built++
+		b.taken++
+	} else if br, err = b.newBridge(f, withDigest(x.extra, digest)); err != nil {
 		return nil, fmt.Errorf("%s: %w", b.slot.Where(), err)
 	}
 	b.bridge, b.pending, b.stored, b.storedCompact, b.version, b.digest, b.read = br, nil, f, nil, v, digest, true
 	return br.State(), nil
 }
 
+// withDigest is extra as it holds for a state of that digest: all of it
+// when Kyku wrote it beside that state; when OpenTofu wrote the state
+// since, only the interrupted creates still apply
+// (tfstate.Extra.Interrupted). nil stays nil.
+func withDigest(extra *tfstate.Extra, digest string) *tfstate.Extra {
+	if extra != nil && extra.Digest != digest {
+		return &tfstate.Extra{Lineage: extra.Lineage, Interrupted: extra.Interrupted}
+	}
+	return extra
+}
+
 // newBridge maps f, with extra beside it (nil: none), into Kyku's model
 // (b.mu held).
 func (b *Backend) newBridge(f *tfstate.File, extra *tfstate.Extra) (*tfstate.Bridge, error) {
 	b.built++
-	return tfstate.NewBridge(f, tfstate.BridgeOptions{Workspace: b.opts.Workspace, Extra: extra, Provider: b.opts.Provider})
+	return tfstate.NewBridge(f, b.bridgeOptions(extra))
+}
+
+// bridgeOptions are the options of a bridge with extra beside its state.
+func (b *Backend) bridgeOptions(extra *tfstate.Extra) tfstate.BridgeOptions {
+	return tfstate.BridgeOptions{Workspace: b.opts.Workspace, Extra: extra, Provider: b.opts.Provider}
 }
 
 // bridgeOf is the bridge of the stored state, built here at the first
@@ -207,8 +237,9 @@ func (b *Backend) bridgeOf() (*tfstate.Bridge, error) {
 	return b.bridge, nil
 }
 
-// extra is what Kyku kept beside the state, nil when nothing.
-func (b *Backend) extra(ctx context.Context) (*tfstate.Extra, error) {
+// extraBytes is what Kyku kept beside the state as stored, nil when
+// nothing.
+func (b *Backend) extraBytes(ctx context.Context) ([]byte, error) {
 	data, err := b.aside.GetObject(ctx, ExtraKey)
 	if errors.Is(err, statemgr.ErrNotFound) {
 		return nil, nil
@@ -216,9 +247,14 @@ func (b *Backend) extra(ctx context.Context) (*tfstate.Extra, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: read what kyku keeps beside the state: %w", b.opts.Name, err)
 	}
+	return data, nil
+}
+
+// decodeExtra decodes what Kyku kept beside the state (data, as stored).
+func decodeExtra(name string, data []byte) (*tfstate.Extra, error) {
 	e, err := tfstate.DecodeExtra(ExtraKey, data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", b.opts.Name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return e, nil
 }
