@@ -12,11 +12,10 @@ import (
 // configuration); the read under the lock (load) still reads the state
 // and what Kyku keeps beside it, and takes what was decoded ahead only
 // when both are byte for byte the ones read ahead (the state by its
-// SHA-256, which the read takes anyway; what is beside it compared
-// whole). So nothing decided
-// under the lock rests on a read made without it: a state written in
-// between (or half-written when it was read ahead, OpenTofu writing in
-// place) is decoded again.
+// SHA-256, which that read computes anyway; what is beside it compared
+// whole). So nothing decided under the lock rests on a read made without
+// it: a state written in between (or half-written when it was read
+// ahead, OpenTofu writing in place) is decoded again.
 
 // ahead is a read ahead's outcome, ready once done is closed.
 type ahead struct {
@@ -61,7 +60,7 @@ func (b *Backend) readAhead(ctx context.Context, a *ahead) bool {
 	}
 	a.digest = digestOf(data)
 	if a.extraData != nil {
-		if a.extra, err = tfstate.DecodeExtra(ExtraKey, a.extraData); err != nil {
+		if a.extra, err = decodeExtra(b.opts.Name, a.extraData); err != nil {
 			return false
 		}
 	}
