@@ -35,7 +35,7 @@ func TestCommentApplyRefusesAHeadGitHubGotAfterTheComment(t *testing.T) {
 	r := f.run("issue_comment", ev, map[string]string{"GITHUB_ACTOR": "hubot"})
 	wantCode(t, r, 0)
 	f.nothingApplied(t, r, before)
-	if want := "reached GitHub at 2026-12-07 12:01:00 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC)"; !strings.Contains(r.summary, want) {
+	if want := "reached GitHub at 2026-12-07 12:01:00 UTC, not before the `/kyku apply` comment (2026-12-07 12:00:00 UTC)"; !strings.Contains(r.summary, want) {
 		t.Errorf("the summary does not say the head came after the comment:\n%s", r.summary)
 	}
 

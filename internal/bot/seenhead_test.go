@@ -178,7 +178,7 @@ func TestApplyRefusesAHeadGitHubGotAfterTheComment(t *testing.T) {
 	h.deliver("issue_comment", postedAt(t, commentOn(t, 2, "writer", "User", "/kyku apply", 1911), at))
 	h.settle()
 	c := refusedOn(t, h, 2, before)
-	const want = "Pull request #2's head `aaaaaaa` reached GitHub at 2026-12-07 12:00:04 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC)"
+	const want = "Pull request #2's head `aaaaaaa` reached GitHub at 2026-12-07 12:00:04 UTC, not before the `/kyku apply` comment (2026-12-07 12:00:00 UTC)"
 	if !strings.Contains(c[len(c)-1].Body, want) {
 		t.Fatalf("PR 2's replies do not say the head came after the comment: %+v", c)
 	}
@@ -199,7 +199,7 @@ func TestDispatchRefusedForAHeadGitHubGotAfterTheComment(t *testing.T) {
 	h.gh.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "github-actions", Created: at.Add(time.Minute)})
 	h.deliver("issue_comment", postedAt(t, commentOn(t, 2, "writer", "User", "/kyku apply", 1913), at))
 	h.settle()
-	notDispatched(t, h, "reached GitHub at 2026-12-07 12:01:00 UTC, after the `/kyku apply` comment")
+	notDispatched(t, h, "reached GitHub at 2026-12-07 12:01:00 UTC, not before the `/kyku apply` comment")
 }
 
 // TestApplyRefusesAHeadMadeTheHeadAgainAfterTheComment (attacker): PR 2's
@@ -223,13 +223,13 @@ func TestApplyRefusesAHeadMadeTheHeadAgainAfterTheComment(t *testing.T) {
 			gh.AddIssueEvent(repoName, 2, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: at.Add(-time.Minute)})
 			gh.AddIssueEvent(repoName, 2, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: at.Add(2 * time.Second)})
 		},
-		want: "Pull request #2's branch was force-pushed at 2026-12-07 12:00:02 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC), to `bbbbbbb`",
+		want: "Pull request #2's branch was force-pushed at 2026-12-07 12:00:02 UTC, not before the `/kyku apply` comment (2026-12-07 12:00:00 UTC), to `bbbbbbb`",
 	}, {
 		name: "pushed",
 		record: func(gh *githubtest.Server) {
 			gh.AddActivity(repoName, githubtest.Activity{Ref: "refs/heads/feature-2", Type: "push", Before: headA, After: headB, Actor: "author", At: at.Add(3 * time.Second)})
 		},
-		want: "Pull request #2's branch `feature-2` was pushed to at 2026-12-07 12:00:03 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC); its head is `bbbbbbb`",
+		want: "Pull request #2's branch `feature-2` was pushed to at 2026-12-07 12:00:03 UTC, not before the `/kyku apply` comment (2026-12-07 12:00:00 UTC); its head is `bbbbbbb`",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, _, _ := s3Project(t, harnessOpts{}, "", false, configV1+vmA, configV1+vmB)

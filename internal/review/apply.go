@@ -203,13 +203,17 @@ func SeenHeadRefusal(pr *github.PR, seen string, s Settings) *Refusal {
 // which a push in between gets past). Nil when met or when commentedAt is
 // zero; what GitHub cannot tell (a commit without suites, no checks:
 // read, a head repository the token cannot see) leaves the other checks
-// and the head read on the comment's arrival. Times are whole seconds: a
-// push in the comment's own second is taken as before it.
+// and the head read on the comment's arrival. Times are whole seconds,
+// so what happened in the comment's own second cannot be told from what
+// came before it: it is taken as after (its commenter cannot have seen a
+// plan of a head GitHub got in that second, which takes seconds to make).
 func PushedAfterComment(ctx context.Context, gh Reviews, pr *github.PR, commentedAt time.Time, s Settings) (*Refusal, error) {
 	if commentedAt.IsZero() {
 		return nil, nil
 	}
-	after := func(t time.Time) bool { return t.Truncate(time.Second).After(commentedAt.Truncate(time.Second)) }
+	second := commentedAt.Truncate(time.Second)
+	after := func(t time.Time) bool { return !t.IsZero() && !t.Truncate(time.Second).Before(second) }
+	since := second.Add(-time.Nanosecond) // what the searches below take: what came after it
 	arrived, err := gh.HeadArrived(ctx, pr.HeadSHA)
 	if err != nil {
 		return nil, fmt.Errorf("check when the head of #%d reached GitHub: %w", pr.Number, err)
@@ -217,14 +221,14 @@ func PushedAfterComment(ctx context.Context, gh Reviews, pr *github.PR, commente
 	if after(arrived) {
 		return refusal(RequireSeenHead, pushedAfterText(pr.Number, pr.HeadSHA, arrived, commentedAt, s)), nil
 	}
-	pushed, _, err := gh.BranchPushedAfter(ctx, pr.HeadRepoFullName, pr.HeadRef, commentedAt)
+	pushed, _, err := gh.BranchPushedAfter(ctx, pr.HeadRepoFullName, pr.HeadRef, since)
 	if err != nil {
 		return nil, fmt.Errorf("check whether the branch of #%d was pushed since the comment: %w", pr.Number, err)
 	}
 	if after(pushed) {
 		return refusal(RequireSeenHead, branchPushedAfterText(pr.Number, pr.HeadRef, pr.HeadSHA, pushed, commentedAt, s)), nil
 	}
-	forced, err := gh.ForcePushedAfter(ctx, pr.Number, commentedAt)
+	forced, err := gh.ForcePushedAfter(ctx, pr.Number, since)
 	if err != nil {
 		return nil, fmt.Errorf("check whether the head of #%d was force-pushed since the comment: %w", pr.Number, err)
 	}

@@ -128,7 +128,7 @@ func TestApplyByComment(t *testing.T) {
 				f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "github-actions", Created: posted.Add(3 * time.Second)})
 				f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "kyku", Created: posted.Add(2 * time.Second)})
 			},
-			wantRefused: []string{"Pull request #1's head `aaaaaaa` reached GitHub at 2026-12-07 12:00:02 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC)", "comment `/kyku apply -e prod` again"},
+			wantRefused: []string{"Pull request #1's head `aaaaaaa` reached GitHub at 2026-12-07 12:00:02 UTC, not before the `/kyku apply` comment (2026-12-07 12:00:00 UTC)", "comment `/kyku apply -e prod` again"},
 		},
 		{
 			name: "head reached GitHub before the comment", commenter: "alice", seenHead: headA, commentedAt: posted,
@@ -138,10 +138,36 @@ func TestApplyByComment(t *testing.T) {
 			},
 		},
 		{
+			// GitHub's times are whole seconds: a head that reached it in
+			// the comment's own second cannot be told from one after it,
+			// nor can its plan have been made and seen by then.
 			name: "head reached GitHub in the comment's own second", commenter: "alice", seenHead: headA, commentedAt: posted,
 			setup: func(f *fixture) {
-				f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "kyku", Created: posted.Add(900 * time.Millisecond)})
+				f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "kyku", Created: posted})
 			},
+			wantRefused: []string{"Pull request #1's head `aaaaaaa` reached GitHub at 2026-12-07 12:00:00 UTC, not before the `/kyku apply` comment (2026-12-07 12:00:00 UTC)"},
+		},
+		{
+			name: "head reached GitHub the second before the comment", commenter: "alice", seenHead: headA, commentedAt: posted,
+			setup: func(f *fixture) {
+				f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "kyku", Created: posted.Add(-time.Second)})
+			},
+		},
+		{
+			name: "head branch force-pushed in the comment's own second", commenter: "alice", seenHead: headA, commentedAt: posted,
+			setup: func(f *fixture) {
+				f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "kyku", Created: posted.Add(-time.Hour)})
+				f.srv.AddIssueEvent(repoName, 1, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: posted})
+			},
+			wantRefused: []string{"Pull request #1's branch was force-pushed at 2026-12-07 12:00:00 UTC, not before the `/kyku apply` comment (2026-12-07 12:00:00 UTC), to `aaaaaaa`"},
+		},
+		{
+			name: "head branch pushed to in the comment's own second", commenter: "alice", seenHead: headA, commentedAt: posted,
+			setup: func(f *fixture) {
+				f.srv.AddCheckSuite(repoName, githubtest.CheckSuite{HeadSHA: headA, AppSlug: "kyku", Created: posted.Add(-time.Hour)})
+				f.srv.AddActivity(repoName, githubtest.Activity{Ref: "refs/heads/change-aaaa", Type: "push", After: headA, Actor: "author", At: posted})
+			},
+			wantRefused: []string{"Pull request #1's branch `change-aaaa` was pushed to at 2026-12-07 12:00:00 UTC, not before the `/kyku apply` comment (2026-12-07 12:00:00 UTC); its head is `aaaaaaa`"},
 		},
 		{name: "GitHub cannot tell when the head arrived: no check suite", commenter: "alice", seenHead: headA, commentedAt: posted},
 		{
@@ -154,7 +180,7 @@ func TestApplyByComment(t *testing.T) {
 				f.srv.AddIssueEvent(repoName, 1, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: posted.Add(-time.Minute)})
 				f.srv.AddIssueEvent(repoName, 1, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: posted.Add(7 * time.Second)})
 			},
-			wantRefused: []string{"Pull request #1's branch was force-pushed at 2026-12-07 12:00:07 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC), to `aaaaaaa`", "comment `/kyku apply -e prod` again"},
+			wantRefused: []string{"Pull request #1's branch was force-pushed at 2026-12-07 12:00:07 UTC, not before the `/kyku apply` comment (2026-12-07 12:00:00 UTC), to `aaaaaaa`", "comment `/kyku apply -e prod` again"},
 		},
 		{
 			// headA was on GitHub long before (pushed to another branch
@@ -167,7 +193,7 @@ func TestApplyByComment(t *testing.T) {
 				f.srv.AddActivity(repoName, githubtest.Activity{Ref: "refs/heads/change-aaaa", Type: "push", After: headA, Actor: "author", At: posted.Add(9 * time.Second)})
 				f.srv.AddActivity(repoName, githubtest.Activity{Ref: "refs/heads/main", Type: "push", Actor: "author", At: posted.Add(time.Hour)})
 			},
-			wantRefused: []string{"Pull request #1's branch `change-aaaa` was pushed to at 2026-12-07 12:00:09 UTC, after the `/kyku apply` comment (2026-12-07 12:00:00 UTC); its head is `aaaaaaa`", "comment `/kyku apply -e prod` again"},
+			wantRefused: []string{"Pull request #1's branch `change-aaaa` was pushed to at 2026-12-07 12:00:09 UTC, not before the `/kyku apply` comment (2026-12-07 12:00:00 UTC); its head is `aaaaaaa`", "comment `/kyku apply -e prod` again"},
 		},
 		{
 			name: "head branch pushed to before the comment, another branch after", commenter: "alice", seenHead: headA, commentedAt: posted,
@@ -177,10 +203,10 @@ func TestApplyByComment(t *testing.T) {
 			},
 		},
 		{
-			name: "head branch force-pushed before the comment, and in its second", commenter: "alice", seenHead: headA, commentedAt: posted,
+			name: "head branch force-pushed before the comment, the last in the second before it", commenter: "alice", seenHead: headA, commentedAt: posted,
 			setup: func(f *fixture) {
 				f.srv.AddIssueEvent(repoName, 1, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: posted.Add(-time.Minute)})
-				f.srv.AddIssueEvent(repoName, 1, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: posted.Add(500 * time.Millisecond)})
+				f.srv.AddIssueEvent(repoName, 1, githubtest.IssueEvent{Event: "head_ref_force_pushed", Actor: "author", Created: posted.Add(-time.Second)})
 				f.srv.AddIssueEvent(repoName, 1, githubtest.IssueEvent{Event: "labeled", Actor: "author", Created: posted.Add(time.Hour)})
 			},
 		},

@@ -153,30 +153,31 @@ func headMovedText(number int, seen, now string, s Settings) string {
 const layout = "2006-01-02 15:04:05 UTC"
 
 // pushedAfterText: pull request number's head reached GitHub at arrived,
-// after the /kyku apply comment posted at commented.
+// not before the /kyku apply comment posted at commented (in its second,
+// or after).
 func pushedAfterText(number int, head string, arrived, commented time.Time, s Settings) string {
 	return prName(number) + "'s head " + code(sha7(head)) + " reached GitHub at " + arrived.UTC().Format(layout) +
-		", after the " + code("/kyku apply") + " comment (" + commented.UTC().Format(layout) +
+		", not before the " + code("/kyku apply") + " comment (" + commented.UTC().Format(layout) +
 		"): an apply applies a commit its commenter could have seen. Review the plan of " + code(sha7(head)) +
 		" and comment " + code(commandFor("apply", s)) + " again."
 }
 
 // branchPushedAfterText: pull request number's branch was pushed to at
-// pushed, after the /kyku apply comment posted at commented; its head is
-// now head.
+// pushed, not before the /kyku apply comment posted at commented; its
+// head is now head.
 func branchPushedAfterText(number int, branch, head string, pushed, commented time.Time, s Settings) string {
 	return prName(number) + "'s branch " + code(branch) + " was pushed to at " + pushed.UTC().Format(layout) +
-		", after the " + code("/kyku apply") + " comment (" + commented.UTC().Format(layout) +
+		", not before the " + code("/kyku apply") + " comment (" + commented.UTC().Format(layout) +
 		"); its head is " + code(sha7(head)) + ": an apply applies a commit its commenter could have seen. Review the plan of " +
 		code(sha7(head)) + " and comment " + code(commandFor("apply", s)) + " again."
 }
 
 // forcePushedAfterText: pull request number's head branch was
-// force-pushed at forced, after the /kyku apply comment posted at
+// force-pushed at forced, not before the /kyku apply comment posted at
 // commented; its head is now head.
 func forcePushedAfterText(number int, head string, forced, commented time.Time, s Settings) string {
 	return prName(number) + "'s branch was force-pushed at " + forced.UTC().Format(layout) +
-		", after the " + code("/kyku apply") + " comment (" + commented.UTC().Format(layout) +
+		", not before the " + code("/kyku apply") + " comment (" + commented.UTC().Format(layout) +
 		"), to " + code(sha7(head)) + ": an apply applies a commit its commenter could have seen. Review the plan of " +
 		code(sha7(head)) + " and comment " + code(commandFor("apply", s)) + " again."
 }
