@@ -203,7 +203,9 @@ func SeenHeadRefusal(pr *github.PR, seen string, s Settings) *Refusal {
 // which a push in between gets past). Nil when met or when commentedAt is
 // zero; what GitHub cannot tell (a commit without suites, no checks:
 // read, a head repository the token cannot see) leaves the other checks
-// and the head read on the comment's arrival. Times are whole seconds,
+// and the head read on the comment's arrival, but for a fork, whose
+// branch's pushes only its activity tells: a fork whose activity GitHub
+// will not show the token is refused. Times are whole seconds,
 // so what happened in the comment's own second cannot be told from what
 // came before it: it is taken as after (its commenter cannot have seen a
 // plan of a head GitHub got in that second, which takes seconds to make).
@@ -221,7 +223,7 @@ func PushedAfterComment(ctx context.Context, gh Reviews, pr *github.PR, commente
 	if after(arrived) {
 		return refusal(RequireSeenHead, pushedAfterText(pr.Number, pr.HeadSHA, arrived, commentedAt, s)), nil
 	}
-	pushed, _, err := gh.BranchPushedAfter(ctx, pr.HeadRepoFullName, pr.HeadRef, since)
+	pushed, readable, err := gh.BranchPushedAfter(ctx, pr.HeadRepoFullName, pr.HeadRef, since)
 	if err != nil {
 		return nil, fmt.Errorf("check whether the branch of #%d was pushed since the comment: %w", pr.Number, err)
 	}
@@ -234,6 +236,11 @@ func PushedAfterComment(ctx context.Context, gh Reviews, pr *github.PR, commente
 	}
 	if after(forced) {
 		return refusal(RequireSeenHead, forcePushedAfterText(pr.Number, pr.HeadSHA, forced, commentedAt, s)), nil
+	}
+	if !readable && pr.IsFork {
+		// A fork's branch fast-forwarded to a commit GitHub held before
+		// leaves no newer suite and no force-push: only its activity says.
+		return refusal(RequireSeenHead, forkPushesUnreadText(pr.Number, pr.HeadRepoFullName, pr.HeadRef)), nil
 	}
 	return nil, nil
 }

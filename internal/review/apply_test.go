@@ -30,6 +30,7 @@ func TestApplyByComment(t *testing.T) {
 		setup           func(f *fixture)
 		commenter       string
 		requireApproval bool
+		allowForks      bool // allow-fork-prs
 		permission      permission.Level
 		seenHead        string    // the head when the comment arrived ("": not pinned)
 		commentedAt     time.Time // the comment's created_at (zero: not given)
@@ -110,6 +111,32 @@ func TestApplyByComment(t *testing.T) {
 				f.srv.UpdatePullRequest(repoName, 1, func(pr *githubtest.PullRequest) { pr.HeadRepo = "mallory/infra" })
 			},
 			wantRefused: []string{"comes from a fork (`mallory/infra`)", "does not plan or apply pull requests from forks"},
+		},
+		{
+			// Forks allowed: a fork's branch fast-forwarded to a commit
+			// GitHub held before leaves only the fork's activity to say
+			// so; when GitHub does not show it, nothing is applied.
+			name: "pull request from a fork allowed, its activity not shown", commenter: "alice", allowForks: true, seenHead: headA, commentedAt: posted,
+			setup: func(f *fixture) {
+				f.srv.UpdatePullRequest(repoName, 1, func(pr *githubtest.PullRequest) { pr.HeadRepo = "mallory/infra" })
+			},
+			wantRefused: []string{"comes from a fork (`mallory/infra`) whose activity GitHub does not show this token", "was pushed to since the `/kyku apply` comment"},
+		},
+		{
+			name: "pull request from a fork allowed, its activity shown", commenter: "alice", allowForks: true, seenHead: headA, commentedAt: posted,
+			setup: func(f *fixture) {
+				f.srv.AddRepo("mallory/infra", "main")
+				f.srv.AddActivity("mallory/infra", githubtest.Activity{Ref: "refs/heads/change-aaaa", Type: "push", After: headA, Actor: "mallory", At: posted.Add(-time.Minute)})
+				f.srv.UpdatePullRequest(repoName, 1, func(pr *githubtest.PullRequest) { pr.HeadRepo = "mallory/infra" })
+			},
+		},
+		{
+			name: "pull request from a fork allowed, pushed to in the comment's second", commenter: "alice", allowForks: true, seenHead: headA, commentedAt: posted,
+			setup: func(f *fixture) {
+				f.srv.AddActivity("mallory/infra", githubtest.Activity{Ref: "refs/heads/change-aaaa", Type: "push", After: headA, Actor: "mallory", At: posted})
+				f.srv.UpdatePullRequest(repoName, 1, func(pr *githubtest.PullRequest) { pr.HeadRepo = "mallory/infra" })
+			},
+			wantRefused: []string{"Pull request #1's branch `change-aaaa` was pushed to at 2026-12-07 12:00:00 UTC, not before the `/kyku apply` comment"},
 		},
 		{
 			name: "head moved after the comment, the new head planned", commenter: "alice", seenHead: headA,
@@ -232,6 +259,7 @@ func TestApplyByComment(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
 			f.settings.RequireApproval = tt.requireApproval
+			f.settings.AllowForkPRs = tt.allowForks
 			f.settings.ApplyPermission = tt.permission
 			for user, role := range map[string]string{"alice": "write", "rita": "read", "root": "admin", "author": "write", "bob": "write", "carol": "write"} {
 				f.srv.SetPermission(repoName, user, role)

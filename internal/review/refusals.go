@@ -182,6 +182,14 @@ func forcePushedAfterText(number int, head string, forced, commented time.Time, 
 		code(sha7(head)) + " and comment " + code(commandFor("apply", s)) + " again."
 }
 
+// forkPushesUnreadText: pull request number comes from the fork headRepo,
+// whose activity (the pushes to branch) GitHub does not show this token.
+func forkPushesUnreadText(number int, headRepo, branch string) string {
+	return prName(number) + " comes from a fork (" + code(headRepo) + ") whose activity GitHub does not show this token, so Kyku cannot tell whether " +
+		code(branch) + " was pushed to since the " + code("/kyku apply") + " comment. " +
+		"Give Kyku read access to the fork, or push the branch to this repository and open the pull request from there."
+}
+
 // permissionText: user has level; command needs need.
 func permissionText(user, level, command string, s Settings) string {
 	need := s.ApplyPermission.String()

@@ -89,6 +89,7 @@ func TestRefusalsGolden(t *testing.T) {
 		{"head reached GitHub after the comment", refusal(RequireSeenHead, pushedAfterText(7, goldenHead, time.Date(2026, 12, 7, 12, 0, 4, 0, time.UTC), time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC), s))},
 		{"branch pushed to after the comment", refusal(RequireSeenHead, branchPushedAfterText(7, "change-7", goldenHead, time.Date(2026, 12, 7, 12, 0, 4, 0, time.UTC), time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC), s))},
 		{"branch force-pushed after the comment", refusal(RequireSeenHead, forcePushedAfterText(7, goldenHead, time.Date(2026, 12, 7, 12, 0, 4, 0, time.UTC), time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC), s))},
+		{"a fork whose pushes cannot be read", refusal(RequireSeenHead, forkPushesUnreadText(7, "mallory/infra", "change-7"))},
 		{"not open, in the merge queue", refusal(RequirePullRequest, queueNotOpenText(7))},
 		{"not open, for a plan", refusal(RequirePullRequest, planNotOpenText(7, "closed"))},
 		{"from a fork, for a plan", refusal(RequirePullRequest, ForkNotPlanned(7, "mallory/infra"))},
