@@ -178,6 +178,7 @@ type memAPI struct {
 	objects map[string][]byte
 	losing  map[string]int
 	failing map[string]int // the next n calls of op fail before doing anything
+	failErr error          // what they fail with (nil: a 503 SlowDown)
 	calls   map[string]int
 }
 
@@ -196,6 +197,9 @@ func newMemAPI() *memAPI {
 		if m.failing["put"] > 0 {
 			m.failing["put"]--
 			m.calls["put"]++
+			if m.failErr != nil {
+				return nil, m.failErr
+			}
 			return nil, s3Error(503, "SlowDown")
 		}
 		key := aws.ToString(in.Key)
@@ -288,6 +292,28 @@ func TestLostAnswersAreRecognised(t *testing.T) {
 	}
 	if m.calls["put"] < 8 {
 		t.Errorf("%d puts: the lost answers were not retried", m.calls["put"])
+	}
+}
+
+// TestPutRetriedThroughAParentDirectoryRace: an S3-compatible gateway
+// that keeps keys as files (versitygw's posix backend) removes the parent
+// directories a delete leaves empty, and answers a put that meets such a
+// removal (its mkdir of the parents, or its link into one, finding it
+// gone) with a 409 ExistingObjectIsDirectory, having stored nothing: the
+// put is attempted again, as for a 503. S3 itself never answers so.
+func TestPutRetriedThroughAParentDirectoryRace(t *testing.T) {
+	t.Parallel()
+	m := newMemAPI()
+	b, err := s3b.NewWithClient(m, s3b.Config{Bucket: "b"}, "", s3b.Options{RetryBase: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.failing["put"], m.failErr = 2, s3Error(409, "ExistingObjectIsDirectory")
+	if err := b.Write(t.Context(), statemgrtest.NewState("lin", 1), statemgr.WriteOptions{}); err != nil {
+		t.Fatalf("Write through two 409 ExistingObjectIsDirectory: %v", err)
+	}
+	if m.calls["put"] < 3 {
+		t.Errorf("%d puts, want at least 3 (2 refused, then ours)", m.calls["put"])
 	}
 }
 

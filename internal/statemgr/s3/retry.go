@@ -41,6 +41,12 @@ var transientCodes = sync.OnceValue(func() map[string]bool {
 		"IncompleteBody": true, "Throttling": true, "ThrottlingException": true, "TooManyRequests": true,
 		"RequestTimeTooSkewed": true, "ConditionalRequestConflict": true, "OperationAborted": true,
 		"BadDigest": true, "XAmzContentSHA256Mismatch": true,
+		// An S3-compatible gateway keeping keys as files (versitygw's
+		// posix backend, backend/posix PutObject and removeParents)
+		// answers so, having stored nothing, when a concurrent delete
+		// removed the parent directory its put was making or linking
+		// into; another attempt makes it again.
+		"ExistingObjectIsDirectory": true,
 	}
 })
 
