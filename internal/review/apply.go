@@ -203,12 +203,12 @@ func SeenHeadRefusal(pr *github.PR, seen string, s Settings) *Refusal {
 // which a push in between gets past). Nil when met or when commentedAt is
 // zero; what GitHub cannot tell (a commit without suites, no checks:
 // read, a head repository the token cannot see) leaves the other checks
-// and the head read on the comment's arrival, but for a fork, whose
-// branch's pushes only its activity tells: a fork whose activity GitHub
-// will not show the token is refused. Times are whole seconds,
-// so what happened in the comment's own second cannot be told from what
-// came before it: it is taken as after (its commenter cannot have seen a
-// plan of a head GitHub got in that second, which takes seconds to make).
+// and the head read on the comment's arrival, but for a fork: only its
+// activity tells its branch's pushes, so a fork whose activity GitHub
+// will not show the token is refused. Times are whole seconds, so what
+// happened in the comment's own second cannot be told from what came
+// before it: it counts as after (its commenter cannot have seen a plan of
+// a head GitHub got in that second; a plan takes seconds to make).
 func PushedAfterComment(ctx context.Context, gh Reviews, pr *github.PR, commentedAt time.Time, s Settings) (*Refusal, error) {
 	if commentedAt.IsZero() {
 		return nil, nil
