@@ -46,24 +46,40 @@ func (b *Backend) ReadAhead(ctx context.Context) {
 	}()
 }
 
-// readAhead fills a (b.mu not held: only what New set is read).
+// readAhead fills a (b.mu not held: only what New set is read). What
+// is kept beside the state is fetched and decoded beside the state's own
+// read and decoding, as load does: the read ahead is the longer of the
+// two jobs a plan runs at once, and its second half gets the core the
+// configuration's expansion leaves.
 func (b *Backend) readAhead(ctx context.Context, a *ahead) bool {
-	data, _, err := b.slot.Get(ctx)
-	if err != nil {
-		return false
-	}
-	if a.extraData, err = b.extraBytes(ctx); err != nil {
-		return false
-	}
-	if a.f, err = tfstate.Decode(b.slot.Where(), data); err != nil {
-		return false
-	}
-	a.digest = digestOf(data)
-	if a.extraData != nil {
-		if a.extra, err = decodeExtra(b.opts.Name, a.extraData); err != nil {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	aside := make(chan error, 1)
+	go func() {
+		var err error
+		if a.extraData, err = b.extraBytes(ctx); err == nil && a.extraData != nil {
+			a.extra, err = decodeExtra(b.opts.Name, a.extraData)
+		}
+		aside <- err
+	}()
+	ok := func() bool {
+		data, _, err := b.slot.Get(ctx)
+		if err != nil {
 			return false
 		}
+		if a.f, err = tfstate.Decode(b.slot.Where(), data); err != nil {
+			return false
+		}
+		a.digest = digestOf(data)
+		return true
+	}()
+	if !ok {
+		cancel()
 	}
+	if err := <-aside; err != nil || !ok {
+		return false
+	}
+	var err error
 	a.br, err = tfstate.NewBridge(a.f, b.bridgeOptions(withDigest(a.extra, a.digest)))
 	return err == nil
 }
