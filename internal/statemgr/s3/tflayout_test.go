@@ -276,3 +276,50 @@ resource "time_sleep" "w" {
 		t.Errorf("tofu apply: %v", err)
 	}
 }
+
+// TestTerraformS3ReadAhead: a state on S3 read ahead of the lock (a plan
+// expanding its configuration meanwhile) and written by OpenTofu before
+// the lock is taken is read under the lock as OpenTofu left it; one left
+// alone reads as a plain read does.
+func TestTerraformS3ReadAhead(t *testing.T) {
+	ctx := t.Context()
+	bucket := newBucket(t)
+	key := "net/terraform.tfstate"
+	rawPut(t, bucket, key, recorded(t, "counts"))
+	plain, err := newTerraform(t, bucket, "").Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	ahead := newTerraform(t, bucket, "")
+	ahead.ReadAhead(ctx)
+	time.Sleep(300 * time.Millisecond) // the read ahead of a small state on a local server is done by now
+	st, err := ahead.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(plain, st); d != "" {
+		t.Errorf("read after a read ahead (-plain +after):\n%s", d)
+	}
+
+	changed := newTerraform(t, bucket, "")
+	changed.ReadAhead(ctx)
+	time.Sleep(300 * time.Millisecond)
+	rawPut(t, bucket, key, recorded(t, "basic")) // OpenTofu's write before the lock
+	lock, err := changed.Lock(ctx, statemgr.LockInfo{Operation: "plan", Who: "ci@runner"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Unlock(ctx)
+	st, err = changed.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := newTerraform(t, bucket, "").Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, st); d != "" || d == "" && cmp.Equal(plain, st) {
+		t.Errorf("a state written after the read ahead read as (-written +read):\n%s", d)
+	}
+}
