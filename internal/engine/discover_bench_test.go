@@ -39,7 +39,7 @@ func BenchmarkDiscover(b *testing.B) {
 	e := New(slow, nil, Options{Parallelism: par})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		objs, gone, err := e.discover(b.Context(), st, nil)
+		objs, gone, err := e.discover(b.Context(), st, nil, nil)
 		if err != nil || len(objs) != n || len(gone) != 0 {
 			b.Fatalf("discover: %v, %d objects, %d gone", err, len(objs), len(gone))
 		}

@@ -95,6 +95,7 @@ func (e *Engine) describeBackend() string {
 // stored (false: an in-memory draft, see draft). Its steps are planning's.
 func (e *Engine) plan(ctx context.Context, cfg *config.Config, st *state.File, exists bool, opts PlanOptions) (*plan.Plan, error) {
 	x := newPlanning(e, cfg, st, opts)
+	defer x.stopReads()
 	for _, step := range []func(context.Context) error{x.check, x.choose, x.read} {
 		if err := step(ctx); err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"math"
 	"slices"
 
 	"github.com/kyku/action/internal/config"
@@ -20,6 +21,9 @@ func (x *planning) planResources(ctx context.Context) error {
 	var ahead map[string]*planResult // this level's resources, planned together
 	for i, r := range order {
 		if i == 0 || levels[i] != levels[i-1] {
+			if err := x.joinReads(levels[i]); err != nil {
+				return err
+			}
 			ahead = x.planAhead(ctx, order, levels, i)
 		}
 		if !x.keep(r.Name) {
@@ -43,7 +47,7 @@ func (x *planning) planResources(ctx context.Context) error {
 			x.add(r, res.ch)
 		}
 	}
-	return nil
+	return x.joinReads(math.MaxInt)
 }
 
 // planDataSource reads data source r now, or plans its read during apply
@@ -56,7 +60,11 @@ func (x *planning) planDataSource(ctx context.Context, r *config.Resource, level
 	checkConditions(&x.diags, r, false, x.lookup)
 	deps := x.g.Deps(r.Name)
 	reason := readReason(unresolved, deps, x.pending)
+	if !takeSlot(ctx, x.slots) {
+		return ctx.Err()
+	}
 	s, ok, err := x.e.planData(ctx, &x.diags, r, props, reason, x.p)
+	giveSlot(x.slots)
 	if err != nil {
 		return err
 	}
@@ -198,7 +206,12 @@ func (x *planning) planLevelResource(ctx context.Context, r *config.Resource, le
 	if sr := x.st.Resources[r.Name]; sr != nil {
 		in.was, in.wasWithin = sr.Sensitive, sr.SensitiveWithin
 	}
+	if !takeSlot(ctx, x.slots) {
+		res.err = ctx.Err()
+		return res
+	}
 	res.err = x.planResource(ctx, &res.diags, &res.ch, in)
+	giveSlot(x.slots)
 	x.markUnread(&res.ch)
 	if trigger != "" && !x.replace[r.Name] && res.ch.Action == plan.Replace && res.ch.Reason == replaceRequested {
 		res.ch.Reason = "replacement triggered by " + trigger + " (lifecycle replace_triggered_by)"

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
+	"math"
 	"time"
 
 	"github.com/kyku/action/internal/config"
@@ -52,6 +54,11 @@ type planning struct {
 	// its last apply had, and what waits for the data sources it reads.
 	same, undecided map[string]bool
 	memo            resolveMemo // settle's resolutions (resolvememo.go)
+	// ahead are the reads made while the levels are planned (read);
+	// slots bound the plan's provider operations at Parallelism while
+	// they and the provider's plans run at once.
+	ahead *readsAhead
+	slots chan struct{}
 }
 
 func newPlanning(e *Engine, cfg *config.Config, st *state.File, opts PlanOptions) *planning {
@@ -59,6 +66,7 @@ func newPlanning(e *Engine, cfg *config.Config, st *state.File, opts PlanOptions
 		e: e, cfg: cfg, st: st, opts: opts,
 		unknown: map[string]bool{}, pending: map[string]bool{},
 		planned: map[string]map[string]any{}, sensitive: map[string][]string{}, touchedNames: map[string]bool{},
+		slots: make(chan struct{}, max(e.opts.Parallelism, 1)),
 	}
 }
 
@@ -122,9 +130,10 @@ func (x *planning) choose(context.Context) error {
 	return nil
 }
 
-// read reads the objects import entries name, and state's objects from
-// the cloud: those the change touches (reads.go), or every one or none
-// as PlanOptions.Refresh says.
+// read reads the objects import entries name, and begins reading state's
+// objects from the cloud: those the change touches (reads.go), or every
+// one or none as PlanOptions.Refresh says, lowest level first, while the
+// resources are planned (planResources waits for each level's: joinReads).
 func (x *planning) read(ctx context.Context) error {
 	var err error
 	x.readAt = x.e.opts.Now().UTC()
@@ -135,11 +144,46 @@ func (x *planning) read(ctx context.Context) error {
 	if want := x.predict(); want != nil {
 		keep = func(n string) bool { return want[n] && x.keep(n) }
 	}
-	if x.objs, x.gone, err = x.e.discover(ctx, x.st, keep); err != nil {
+	x.objs, x.gone = map[string]provider.Object{}, map[string]bool{}
+	x.ahead = x.e.readAhead(ctx, x.st, keep, x.levelOf, x.slots)
+	return nil
+}
+
+// levelOf is name's level in the graph; math.MaxInt for what the
+// configuration no longer has (its read is needed only once every level
+// is planned).
+func (x *planning) levelOf(name string) int {
+	if l, ok := x.levels[name]; ok {
+		return l
+	}
+	return math.MaxInt
+}
+
+// joinReads waits for the reads begun ahead of level and those below it
+// (math.MaxInt: all of them, which ends them) and takes what they read.
+func (x *planning) joinReads(level int) error {
+	if x.ahead == nil {
+		return nil
+	}
+	objs, gone, err := x.ahead.await(level)
+	if err != nil {
 		return err
 	}
-	x.reads = len(x.objs) + len(x.gone)
+	maps.Copy(x.objs, objs)
+	maps.Copy(x.gone, gone)
+	x.reads += len(objs) + len(gone)
+	if level == math.MaxInt {
+		x.stopReads()
+	}
 	return nil
+}
+
+// stopReads ends the reads begun ahead, if any still run.
+func (x *planning) stopReads() {
+	if x.ahead != nil {
+		x.ahead.stop()
+		x.ahead = nil
+	}
 }
 
 // start begins the plan: what it is of, and against which state.

@@ -338,7 +338,7 @@ func (x *planning) readNames(ctx context.Context, names map[string]bool) error {
 	if len(names) == 0 {
 		return nil
 	}
-	objs, gone, err := x.e.discover(ctx, x.st, func(n string) bool { return names[n] })
+	objs, gone, err := x.e.discover(ctx, x.st, func(n string) bool { return names[n] }, x.slots)
 	if err != nil {
 		return err
 	}

@@ -63,7 +63,7 @@ func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResu
 		return res, nil
 	}
 	res.SerialBefore, res.SerialAfter = st.Metadata.Serial, st.Metadata.Serial
-	objs, gone, err := e.discover(ctx, st, nil)
+	objs, gone, err := e.discover(ctx, st, nil, nil)
 	if err != nil {
 		return nil, err
 	}
