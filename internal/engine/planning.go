@@ -87,12 +87,12 @@ func (x *planning) check(ctx context.Context) error {
 	if err := x.validate(ctx); err != nil { // reads.go: what did not change since its last apply was validated then
 		return err
 	}
-	// both digests in one pass (one when no secret is masked); SecretsHash
-	// is of the configuration as planned, which auto-subnets change
-	hash, secretsHash := x.cfg.Hashes()
-	x.hash = hash
-	if !config.NeedsZones(x.cfg) {
-		x.secretsHash = secretsHash
+	// The configuration's digest is of it as written: taken here when
+	// auto-subnets will change it (Graph), else while the cloud is read
+	// (read: both digests in one pass). SecretsHash is of the
+	// configuration as planned.
+	if config.NeedsZones(x.cfg) {
+		x.hash, _ = x.cfg.Hashes()
 	}
 	written := len(x.cfg.Resources)
 	var err error
@@ -146,6 +146,9 @@ func (x *planning) read(ctx context.Context) error {
 	}
 	x.objs, x.gone = map[string]provider.Object{}, map[string]bool{}
 	x.ahead = x.e.readAhead(ctx, x.st, keep, x.levelOf, x.slots)
+	if x.hash == "" { // not taken before auto-subnets (check): taken while the reads run
+		x.hash, x.secretsHash = x.cfg.Hashes()
+	}
 	return nil
 }
 
