@@ -16,7 +16,8 @@ import (
 // discover reads, in parallel, every state resource that has a provider ID
 // (first in bulk when the provider can, see bulkRead; a stale ID is
 // resolved by name, see read). "Not found" means gone; any other error
-// aborts, naming the resource.
+// aborts, naming the resource. slots, when not nil, are the plan's
+// (readPool).
 func (e *Engine) discover(ctx context.Context, st *state.File, keep func(string) bool, slots chan struct{}) (map[string]provider.Object, map[string]bool, error) {
 	todo := readable(st, keep)
 	objs := make(map[string]provider.Object, len(todo))
