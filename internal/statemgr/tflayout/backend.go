@@ -134,19 +134,50 @@ func (b *Backend) Read(ctx context.Context) (*state.File, error) {
 	return b.load(ctx)
 }
 
-// load reads the state (b.mu held). What Kyku keeps beside it is read at
-// the same time: one round trip to a remote store instead of two, and its
-// decoding beside the state's on another core. Its answer is taken only
-// once the state read and decoded; an error of the state's comes first.
-// What a read ahead decoded (ahead.go) is taken for what is byte for byte
-// as it read it.
+// load reads the state (b.mu held), taking what a read ahead decoded for
+// what is byte for byte as it read it (ahead.go).
 func (b *Backend) load(ctx context.Context) (*state.File, error) {
+	pre := b.takeAhead(ctx)
+	r, err := b.readState(ctx, pre)
+	if err != nil {
+		return nil, err
+	}
+	if r.none {
+		b.bridge, b.pending, b.stored, b.storedCompact, b.version, b.digest, b.read = nil, nil, nil, nil, "", "", true
+		return nil, nil
+	}
+	b.built++ // one state mapped into Kyku's model for this read, here or ahead
+	if pre != nil && r.br == pre.br {
+		b.taken++
+	}
+	b.bridge, b.pending, b.stored, b.storedCompact, b.version, b.digest, b.read = r.br, nil, r.f, nil, r.version, r.digest, true
+	return r.br.State(), nil
+}
+
+// stateRead is one read of the state and of what Kyku keeps beside it,
+// decoded and mapped into Kyku's model.
+type stateRead struct {
+	none      bool // there is no state
+	version   statemgr.Version
+	digest    string // of the state's bytes
+	extraData []byte // what is kept beside it, as stored (nil: nothing)
+	f         *tfstate.File
+	extra     *tfstate.Extra // extraData decoded
+	br        *tfstate.Bridge
+}
+
+// readState reads the state and what Kyku keeps beside it at once (one
+// round trip to a remote store instead of two, their decoding on two
+// cores), taking from pre (a read ahead; nil: none) what it decoded of
+// what is byte for byte as it read it. What is beside the state is taken
+// only once the state was read and decoded: an error of the state's comes
+// first. It reads only what New set, so it needs no b.mu.
+func (b *Backend) readState(ctx context.Context, pre *stateRead) (*stateRead, error) {
 	type extraRead struct {
 		data  []byte
 		extra *tfstate.Extra
 		err   error
 	}
-	pre := b.takeAhead(ctx)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	aside := make(chan extraRead, 1)
@@ -162,24 +193,22 @@ func (b *Backend) load(ctx context.Context) (*state.File, error) {
 		}
 		aside <- x
 	}()
-	wait := func() extraRead { // no read outlives load
+	wait := func() { // no read outlives readState
 		cancel()
-		return <-aside
+		<-aside
 	}
 	data, v, err := b.slot.Get(ctx)
 	if errors.Is(err, statemgr.ErrNotFound) {
 		wait()
-		b.bridge, b.pending, b.stored, b.storedCompact, b.version, b.digest, b.read = nil, nil, nil, nil, "", "", true
-		return nil, nil
+		return &stateRead{none: true}, nil
 	}
 	if err != nil {
 		wait()
 		return nil, fmt.Errorf("%s: read state: %w", b.opts.Name, err)
 	}
-	digest := digestOf(data)
-	f := pre.stateIf(digest)
-	if f == nil {
-		if f, err = tfstate.Decode(b.slot.Where(), data); err != nil {
+	r := &stateRead{version: v, digest: digestOf(data)}
+	if r.f = pre.stateIf(r.digest); r.f == nil {
+		if r.f, err = tfstate.Decode(b.slot.Where(), data); err != nil {
 			wait()
 			return nil, err
 		}
@@ -188,16 +217,15 @@ func (b *Backend) load(ctx context.Context) (*state.File, error) {
 	if x.err != nil {
 		return nil, x.err
 	}
-	var br *tfstate.Bridge
-	if pre.sameState(digest) && pre.sameExtra(x.data) {
-		br = pre.br
-		b.built++
-		b.taken++
-	} else if br, err = b.newBridge(f, withDigest(x.extra, digest)); err != nil {
+	r.extraData, r.extra = x.data, x.extra
+	if pre.sameState(r.digest) && pre.sameExtra(x.data) {
+		r.br = pre.br
+		return r, nil
+	}
+	if r.br, err = tfstate.NewBridge(r.f, b.bridgeOptions(withDigest(r.extra, r.digest))); err != nil {
 		return nil, fmt.Errorf("%s: %w", b.slot.Where(), err)
 	}
-	b.bridge, b.pending, b.stored, b.storedCompact, b.version, b.digest, b.read = br, nil, f, nil, v, digest, true
-	return br.State(), nil
+	return r, nil
 }
 
 // withDigest is extra as it holds for a state of that digest: all of it
