@@ -63,12 +63,13 @@ func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo)
 		_, err := repo.CreateComment(ctx, ev.number, noTargetReply(cmd, s))
 		return "no-target", err
 	}
+	rs := reviewSettings(s, targets[0]) // what is decided once for every target
 	if (cmd.Name != command.Plan && cmd.Name != command.Apply) || cmd.Err != "" {
 		// help and invalid commands touch no state: answer once, here.
-		out, err := rt.rules.Comment(ctx, rt.deps(ev, repo, newSources(repo, rt.maxSrc), targets[0]), reviewSettings(s, targets[0]), rt.commentEvent(ev))
+		out, err := rt.rules.Comment(ctx, rt.deps(ev, repo, newSources(repo, rt.maxSrc), targets[0]), rs, rt.commentEvent(ev))
 		return commentOutcome(out), err
 	}
-	if refused := review.ApplyModeRefusal(reviewSettings(s, targets[0]), review.TriggerComment); cmd.Name == command.Apply && refused != nil {
+	if refused := review.ApplyModeRefusal(rs, review.TriggerComment); cmd.Name == command.Apply && refused != nil {
 		// Decided once for every target the command names: one reply.
 		_, err := repo.CreateComment(ctx, ev.number, review.CommandRefused(cmd.String(), refused))
 		return "refused", err
@@ -76,16 +77,15 @@ func (rt *router) routeComment(ctx context.Context, ev event, repo *github.Repo)
 	if s.Execution == settings.Actions {
 		// The workflow runs with the repository's credentials: the same
 		// rules decide who may ask for it, before it is dispatched.
-		pr, refused, err := review.Authorize(ctx, repo, reviewSettings(s, targets[0]), cmd.Name, ev.comment.author, ev.number)
+		pr, refused, err := review.Authorize(ctx, repo, rs, cmd.Name, ev.comment.author, ev.number)
 		if err != nil {
 			// Decided once for every target: one reply.
-			err = fmt.Errorf("check whether %s may %s: %w", ev.comment.author, ev.comment.cmd.Name, err)
-			return "", rt.unchecked(ctx, ev, repo, review.ReplyMarker(ev.comment.id), err, review.CommandUnchecked(cmd.Name, ev.comment.author))
+			return "", rt.askerUnchecked(ctx, ev, repo, review.ReplyMarker(ev.comment.id), err)
 		}
 		if refused == nil && cmd.Name == command.Apply {
-			refused = review.SeenHeadRefusal(pr, ev.comment.seenHead, reviewSettings(s, targets[0]))
+			refused = review.SeenHeadRefusal(pr, ev.comment.seenHead, rs)
 			if refused == nil {
-				if refused, err = review.PushedAfterComment(ctx, repo, pr, ev.comment.created, reviewSettings(s, targets[0])); err != nil {
+				if refused, err = review.PushedAfterComment(ctx, repo, pr, ev.comment.created, rs); err != nil {
 					return "", rt.unchecked(ctx, ev, repo, review.ReplyMarker(ev.comment.id), err, review.HeadUnchecked(pr.HeadSHA))
 				}
 			}
@@ -115,8 +115,7 @@ func (rt *router) commentJob(ev event, repo *github.Repo, s *settings.Settings, 
 	may := func(ctx context.Context) (bool, error) {
 		_, refused, err := review.Authorize(ctx, repo, reviewSettings(s, t), ev.comment.cmd.Name, ev.comment.author, ev.number)
 		if err != nil {
-			err = fmt.Errorf("check whether %s may %s: %w", ev.comment.author, ev.comment.cmd.Name, err)
-			return false, rt.unchecked(ctx, ev, repo, review.TargetReplyMarker(ev.comment.id, t.Project.Name, t.Env), err, review.CommandUnchecked(ev.comment.cmd.Name, ev.comment.author))
+			return false, rt.askerUnchecked(ctx, ev, repo, review.TargetReplyMarker(ev.comment.id, t.Project.Name, t.Env), err)
 		}
 		return refused == nil, nil
 	}
@@ -131,6 +130,13 @@ func (rt *router) commentJob(ev event, repo *github.Repo, s *settings.Settings, 
 		}
 		return commentOutcome(out), err
 	})
+}
+
+// askerUnchecked is unchecked for a command whose requester GitHub failed
+// to check (Authorize's err).
+func (rt *router) askerUnchecked(ctx context.Context, ev event, repo *github.Repo, marker string, err error) error {
+	err = fmt.Errorf("check whether %s may %s: %w", ev.comment.author, ev.comment.cmd.Name, err)
+	return rt.unchecked(ctx, ev, repo, marker, err, review.CommandUnchecked(ev.comment.cmd.Name, ev.comment.author))
 }
 
 // unchecked answers a command GitHub failed to check (who asked, by
