@@ -20,14 +20,16 @@ import (
 
 // simEngine is world.engine on a provider of the caller's choice: the
 // plain simulator, or its bulk-listing form (sim.Open with Bulk).
-func (w *world) simEngine(p provider.Provider) *engine.Engine {
+func (w *world) simEngine(p provider.Provider, mods ...func(*engine.Options)) *engine.Engine {
 	w.t.Helper()
 	if err := os.MkdirAll(w.stateDir, 0o755); err != nil {
 		w.t.Fatal(err)
 	}
-	return engine.New(p, local.New(w.stateDir, "", local.Options{LockTimeout: 2 * time.Second}), engine.Options{
-		RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond, Hook: w.events, DeployPrefix: "test",
-	})
+	eo := engine.Options{RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond, Hook: w.events, DeployPrefix: "test"}
+	for _, m := range mods {
+		m(&eo)
+	}
+	return engine.New(p, local.New(w.stateDir, "", local.Options{LockTimeout: 2 * time.Second}), eo)
 }
 
 // openSim opens the world's simulator, listing in bulk or not, and

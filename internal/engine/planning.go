@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math"
 	"time"
 
@@ -172,9 +171,7 @@ func (x *planning) joinReads(level int) error {
 	if err != nil {
 		return err
 	}
-	maps.Copy(x.objs, objs)
-	maps.Copy(x.gone, gone)
-	x.reads += len(objs) + len(gone)
+	x.took(objs, gone)
 	if level == math.MaxInt {
 		x.stopReads()
 	}

@@ -342,10 +342,16 @@ func (x *planning) readNames(ctx context.Context, names map[string]bool) error {
 	if err != nil {
 		return err
 	}
+	x.took(objs, gone)
+	return nil
+}
+
+// took adds what reads found, objects and those gone, to the plan's, and
+// counts them read.
+func (x *planning) took(objs map[string]provider.Object, gone map[string]bool) {
 	maps.Copy(x.objs, objs)
 	maps.Copy(x.gone, gone)
 	x.reads += len(objs) + len(gone)
-	return nil
 }
 
 // objectFromState is sr's object as state has it (RefreshNone: no read).

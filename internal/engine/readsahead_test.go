@@ -3,7 +3,6 @@ package engine_test
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/kyku/action/internal/engine"
 	"github.com/kyku/action/internal/provider"
-	"github.com/kyku/action/internal/statemgr/local"
 )
 
 // watchedProvider counts the provider operations a plan runs at once
@@ -67,31 +65,8 @@ func (p *watchedProvider) PlanChange(ctx context.Context, req provider.ChangeReq
 	return p.Provider.PlanChange(ctx, req)
 }
 
-// watchedEngine is an engine on the world's state and on p, with
-// parallelism.
-func watchedEngine(t *testing.T, w *world, p provider.Provider, parallelism int) *engine.Engine {
-	t.Helper()
-	if err := os.MkdirAll(w.stateDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return engine.New(p, local.New(w.stateDir, "", local.Options{LockTimeout: 2 * time.Second}), engine.Options{
-		RetryBase: time.Millisecond, RetryMax: 5 * time.Millisecond, Hook: w.events, DeployPrefix: "test", Parallelism: parallelism,
-	})
-}
-
-// providerIDs are the provider IDs of the world's state, by name.
-func providerIDs(t *testing.T, w *world) map[string]string {
-	t.Helper()
-	st, err := local.New(w.stateDir, "", local.Options{}).Read(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := map[string]string{}
-	for name, r := range st.Resources {
-		ids[name] = r.ProviderID
-	}
-	return ids
-}
+// parallelism sets an engine's --parallelism.
+func parallelism(n int) func(*engine.Options) { return func(o *engine.Options) { o.Parallelism = n } }
 
 // TestPlanReadsTheLevelsAboveWhileItPlansTheOnesBelow: a plan reads what
 // the change touches lowest level first, and plans each level once its
@@ -104,8 +79,8 @@ func TestPlanReadsTheLevelsAboveWhileItPlansTheOnesBelow(t *testing.T) {
 	mustApply(t, w.engine(), parse(t, stack))
 	sim, _ := w.openSim(false)
 	p := newWatched(sim, 0)
-	p.waitID = providerIDs(t, w)["web"]
-	pl, err := watchedEngine(t, w, p, 10).PlanWith(t.Context(), parse(t, variant("port: 443", "port: 8443")), engine.PlanOptions{})
+	p.waitID = w.state().Resources["web"].ProviderID
+	pl, err := w.simEngine(p, parallelism(10)).PlanWith(t.Context(), parse(t, variant("port: 443", "port: 8443")), engine.PlanOptions{})
 	if err != nil {
 		t.Fatalf("plan: %v", err)
 	}
@@ -125,7 +100,7 @@ func TestPlanKeepsToItsParallelism(t *testing.T) {
 	mustApply(t, w.engine(), parse(t, stack))
 	sim, _ := w.openSim(false)
 	p := newWatched(sim, 10*time.Millisecond)
-	_, err := watchedEngine(t, w, p, 1).PlanWith(t.Context(), parse(t, variant("port: 443", "port: 8443")), engine.PlanOptions{Refresh: engine.RefreshAll})
+	_, err := w.simEngine(p, parallelism(1)).PlanWith(t.Context(), parse(t, variant("port: 443", "port: 8443")), engine.PlanOptions{Refresh: engine.RefreshAll})
 	if err != nil {
 		t.Fatalf("plan: %v", err)
 	}
@@ -142,8 +117,8 @@ func TestPlanFailsOnAReadAbove(t *testing.T) {
 	mustApply(t, w.engine(), parse(t, stack))
 	sim, _ := w.openSim(false)
 	p := newWatched(sim, 0)
-	p.failID, p.readErr = providerIDs(t, w)["web"], errors.New("503 the API is down")
-	_, err := watchedEngine(t, w, p, 10).PlanWith(t.Context(), parse(t, variant("port: 443", "port: 8443")), engine.PlanOptions{})
+	p.failID, p.readErr = w.state().Resources["web"].ProviderID, errors.New("503 the API is down")
+	_, err := w.simEngine(p, parallelism(10)).PlanWith(t.Context(), parse(t, variant("port: 443", "port: 8443")), engine.PlanOptions{})
 	if err == nil || !strings.Contains(err.Error(), `"web"`) || !strings.Contains(err.Error(), "503 the API is down") {
 		t.Fatalf("plan: %v, want web's read error", err)
 	}
