@@ -411,13 +411,9 @@ func (s *Server) listActivity(w http.ResponseWriter, r *http.Request, _ string) 
 	}
 	to := min(from+per, len(all))
 	if to < len(all) {
-		next := *r.URL
-		nq := next.Query()
-		nq.Set("after", strconv.Itoa(to))
+		nq := r.URL.Query()
 		nq.Del("page")
-		next.RawQuery = nq.Encode()
-		next.Scheme, next.Host = "http", r.Host
-		w.Header().Set("Link", fmt.Sprintf("<%s>; rel=\"next\"", next.String()))
+		w.Header().Set("Link", pageLink(r, nq, "after", strconv.Itoa(to), "next"))
 	}
 	writeJSON(w, http.StatusOK, all[from:to])
 }

@@ -420,11 +420,7 @@ func paginate[T any](w http.ResponseWriter, r *http.Request, items []T) []T {
 		page = n
 	}
 	last := max(1, (len(items)+per-1)/per)
-	link := func(p int, rel string) string {
-		q.Set("page", strconv.Itoa(p))
-		u := url.URL{Scheme: "http", Host: r.Host, Path: r.URL.Path, RawQuery: q.Encode()}
-		return fmt.Sprintf("<%s>; rel=%q", u.String(), rel)
-	}
+	link := func(p int, rel string) string { return pageLink(r, q, "page", strconv.Itoa(p), rel) }
 	var links []string
 	if page < last {
 		links = append(links, link(page+1, "next"), link(last, "last"))
@@ -438,6 +434,14 @@ func paginate[T any](w http.ResponseWriter, r *http.Request, items []T) []T {
 	lo := min((page-1)*per, len(items))
 	hi := min(lo+per, len(items))
 	return append([]T{}, items[lo:hi]...)
+}
+
+// pageLink is a Link header's entry rel: the request's URL with q for
+// its query, key set to value (a page number, a cursor).
+func pageLink(r *http.Request, q url.Values, key, value, rel string) string {
+	q.Set(key, value)
+	u := url.URL{Scheme: "http", Host: r.Host, Path: r.URL.Path, RawQuery: q.Encode()}
+	return fmt.Sprintf("<%s>; rel=%q", u.String(), rel)
 }
 
 func pathInt(w http.ResponseWriter, r *http.Request, name string) (int64, bool) {
