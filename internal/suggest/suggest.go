@@ -40,6 +40,19 @@ func Closest(s string, candidates []string) string {
 	return best
 }
 
+// Terraform's is the first candidate, in the order given, fewer than 3
+// edits from s ("" when none is): the suggestion OpenTofu's errors make
+// for a module call, a path attribute and the like, which Kyku's errors
+// for a Terraform configuration repeat.
+func Terraform(s string, candidates []string) string {
+	for _, c := range candidates {
+		if distance(s, c) < 3 {
+			return c
+		}
+	}
+	return ""
+}
+
 // distance is the edit distance between a and b (bytes) in which a swap
 // of two neighbours counts as one edit, as an insertion, a deletion or a
 // substitution does ("nmae" is one edit from "name"): the optimal string

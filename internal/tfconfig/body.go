@@ -81,7 +81,7 @@ func (e *Expr) attrRead(lookup value.Lookup) (cty.Value, bool) {
 	root, ok0 := st.Traversal[0].(hcl.TraverseRoot)
 	name, ok1 := st.Traversal[1].(hcl.TraverseAttr)
 	attr, ok2 := st.Traversal[2].(hcl.TraverseAttr)
-	if !ok0 || !ok1 || !ok2 || !ascii(attr.Name) {
+	if !ok0 || !ok1 || !ok2 || !ascii(attr.Name) || attr.Name == "count" {
 		return cty.NilVal, false
 	}
 	switch root.Name {
@@ -306,15 +306,47 @@ func bodyValue(b hcl.Body, sh *shape, ctx *hcl.EvalContext) (cty.Value, hcl.Diag
 }
 
 // bodyTraversals are the traversals of every expression in b, nested
-// blocks' included (a dynamic block's iterator among them: it names no
-// resource, so it adds nothing to what the body reads).
+// blocks' included, but for those of a dynamic block's iterator (its
+// content's each.key and each.value): it names nothing of the module.
 func bodyTraversals(b *hclsyntax.Body) []hcl.Traversal {
-	var out []hcl.Traversal
+	return appendBodyTraversals(nil, b, nil)
+}
+
+// appendBodyTraversals appends bodyTraversals(b) to out, iters being the
+// iterators of the dynamic blocks b is in.
+func appendBodyTraversals(out []hcl.Traversal, b *hclsyntax.Body, iters []string) []hcl.Traversal {
 	for _, name := range slices.Sorted(maps.Keys(b.Attributes)) {
-		out = append(out, b.Attributes[name].Expr.Variables()...)
+		for _, t := range b.Attributes[name].Expr.Variables() {
+			if !slices.Contains(iters, t.RootName()) {
+				out = append(out, t)
+			}
+		}
 	}
 	for _, blk := range b.Blocks {
-		out = append(out, bodyTraversals(blk.Body)...)
+		if blk.Type != "dynamic" || len(blk.Labels) != 1 {
+			out = appendBodyTraversals(out, blk.Body, iters)
+			continue
+		}
+		it := blk.Labels[0]
+		if a := blk.Body.Attributes["iterator"]; a != nil {
+			if name := hcl.ExprAsKeyword(a.Expr); name != "" {
+				it = name
+			}
+		}
+		inner := append(slices.Clip(iters), it)
+		for _, name := range slices.Sorted(maps.Keys(blk.Body.Attributes)) {
+			if name == "iterator" {
+				continue // a name, not a reference
+			}
+			scope := iters // for_each is read where the block is
+			if name == "labels" {
+				scope = inner
+			}
+			out = appendBodyTraversals(out, &hclsyntax.Body{Attributes: hclsyntax.Attributes{name: blk.Body.Attributes[name]}}, scope)
+		}
+		for _, content := range blk.Body.Blocks {
+			out = appendBodyTraversals(out, content.Body, inner)
+		}
 	}
 	return out
 }

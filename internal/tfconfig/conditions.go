@@ -24,6 +24,7 @@ var _ value.Expr = (*condition)(nil)
 // condition and error message read.
 func newCondition(sc scope, rule *CheckRule) *condition {
 	travs := append(rule.Condition.Variables(), rule.ErrorMessage.Variables()...)
+	sc.reportRefs(travs) // evaluated as the plan or the apply checks it
 	return &condition{sc: sc, rule: rule, refs: sc.refsOf(travs)}
 }
 

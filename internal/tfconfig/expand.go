@@ -206,6 +206,11 @@ func (ev *evaluator) walk(mi *modInst, cfg *config.Config) {
 				cfg.Resources = append(cfg.Resources, cr)
 			}
 		}
+		if len(e.keys) == 0 && !e.failed {
+			// No instance evaluates its arguments: OpenTofu still checks
+			// what they refer to.
+			(scope{mi: mi, key: instKey{rep: e.rep}}).reportRefs(r.Body.traversals())
+		}
 	}
 }
 

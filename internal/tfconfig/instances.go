@@ -302,7 +302,7 @@ func (mi *modInst) callValue(name string, t hcl.Traversal, lookup value.Lookup, 
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Reference to undeclared module",
-			Detail:   fmt.Sprintf("No module call named %q is declared in %s.", name, mi.describe()),
+			Detail:   fmt.Sprintf("No module call named %q is declared in %s.", name, mi.moduleDisplay()),
 			Subject:  t.SourceRange().Ptr(),
 		}}
 	}
@@ -398,7 +398,7 @@ func (s scope) refsOf(travs []hcl.Traversal) []value.Ref {
 		case "data":
 			typ, ok1 := stepName(t, 1)
 			name, ok2 := stepName(t, 2)
-			if ok1 && ok2 {
+			if ok1 && ok2 && mi.mod.Resources["data."+typ+"."+name] != nil {
 				out = append(out, mi.resourceRefs("data."+typ+"."+name, t[3:])...)
 			}
 		case "each":

@@ -17,6 +17,19 @@ type Body struct {
 	Range  hcl.Range // where a missing argument would go
 }
 
+// traversals are the traversals of every argument of b, its nested
+// blocks' included (bodyTraversals).
+func (b *Body) traversals() []hcl.Traversal {
+	if b.Native != nil {
+		return bodyTraversals(b.Native)
+	}
+	var out []hcl.Traversal
+	for _, name := range sortedKeys(b.JSON) {
+		out = append(out, b.JSON[name].Expr.Variables()...)
+	}
+	return out
+}
+
 // metaNames are the arguments and block types every resource has.
 var (
 	resourceMeta       = map[string]bool{"count": true, "for_each": true, "provider": true, "depends_on": true}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -276,8 +277,12 @@ func (n *named) prepare() {
 		return
 	}
 	n.refs = n.sc.refsOf(refTraversals(n.expr))
-	if n.constant || len(n.refs) > 0 {
-		return // n.constant: a cycle was met on the way
+	if n.constant {
+		return // a cycle was met on the way
+	}
+	if len(n.refs) > 0 {
+		n.sc.reportRefs(n.expr.Variables()) // evaluated once what it reads is known
+		return
 	}
 	v, diags := n.sc.eval(n.expr, nil, memo{})
 	if n.finish != nil && !diags.HasErrors() {
@@ -342,6 +347,10 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo, keep 
 		}
 	}
 	for _, t := range travs {
+		if d := s.checkRef(t); d != nil {
+			diags = append(diags, d)
+			continue
+		}
 		root := t.RootName()
 		switch root {
 		case "var", "local":
@@ -373,43 +382,27 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo, keep 
 			v, ds := mi.callValue(name, t, lookup, m, outputsRead(travs, name), instancesRead(travs, name))
 			diags = append(diags, ds...)
 			set(root, name, v)
-		case "data":
-			typ, ok1 := stepName(t, 1)
-			name, ok2 := stepName(t, 2)
-			if !ok1 || !ok2 {
-				continue
-			}
-			if objs["data"] == nil {
-				objs["data"] = map[string]cty.Value{}
-			}
+		case "data", "resource":
+			// resource.TYPE.NAME is OpenTofu's other name for TYPE.NAME
+			typ, _ := stepName(t, 1)
+			name, _ := stepName(t, 2)
 			key := typ + "." + name
-			if has("data", key) {
+			if has(root, key) {
 				continue
 			}
-			v, ds := mi.resourceValue("data."+key, t, lookup, attrsUsed)
+			rkey := key
+			if root == "data" {
+				rkey = "data." + key
+			}
+			v, ds := mi.resourceValue(rkey, t, lookup, attrsUsed)
+			if root == "resource" && s.configured {
+				v = mi.configuredValue(rkey, v, attrsUsed)
+			}
 			diags = append(diags, ds...)
-			set("data", key, v)
+			set(root, key, v)
 		case "count":
-			if s.key.rep != counted {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  `Reference to "count" in non-counted context`,
-					Detail:   `The "count" object can only be used in "module", "resource", and "data" blocks, and only when the "count" argument is set.`,
-					Subject:  t.SourceRange().Ptr(),
-				})
-				continue
-			}
 			vars["count"] = cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(s.key.index))})
 		case "each":
-			if s.key.rep != eached {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  `Reference to "each" in context without for_each`,
-					Detail:   `The "each" object can be used only in "module" or "resource" blocks, and only when the "for_each" argument is set.`,
-					Subject:  t.SourceRange().Ptr(),
-				})
-				continue
-			}
 			ev, ds := s.key.eachValue(lookup, m)
 			diags = append(diags, ds...)
 			vars["each"] = cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal(s.key.key), "value": ev})
@@ -422,33 +415,10 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo, keep 
 		case "terraform", "tofu":
 			vars[root] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(mi.ev.in.workspace())})
 		case "self":
-			if s.self == "" {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid \"self\" reference",
-					Detail:   "The \"self\" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.",
-					Subject:  t.SourceRange().Ptr(),
-				})
-				continue
-			}
 			vars["self"] = instanceObject(s.self, lookup, attrsUsed, false)
 		default:
-			name, ok := stepName(t, 1)
-			if !ok {
-				continue
-			}
-			key := root + "." + name
-			if _, declared := mi.mod.Resources[key]; !declared {
-				if mi.hasType(root) {
-					diags = append(diags, &hcl.Diagnostic{
-						Severity: hcl.DiagError,
-						Summary:  "Reference to undeclared resource",
-						Detail:   fmt.Sprintf("A managed resource %q %q has not been declared in %s.", root, name, mi.describe()),
-						Subject:  t.SourceRange().Ptr(),
-					})
-				}
-				continue // HCL says the variable is unknown
-			}
+			name, _ := stepName(t, 1)
+			key := root + "." + name // declared: checkRef
 			if has(root, name) {
 				continue
 			}
@@ -461,7 +431,7 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo, keep 
 		}
 	}
 	for root, attrs := range objs {
-		if root == "data" {
+		if root == "data" || root == "resource" {
 			byType := map[string]map[string]cty.Value{}
 			for key, v := range attrs {
 				typ, name := splitKey(key)
@@ -474,7 +444,7 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo, keep 
 			for typ, names := range byType {
 				types[typ] = cty.ObjectVal(names)
 			}
-			vars["data"] = cty.ObjectVal(types)
+			vars[root] = cty.ObjectVal(types)
 			continue
 		}
 		vars[root] = cty.ObjectVal(attrs)
@@ -498,22 +468,19 @@ func applying(lookup value.Lookup) bool {
 	return ok
 }
 
-// hasType reports whether the module declares a managed resource of typ.
-func (mi *modInst) hasType(typ string) bool {
-	for _, r := range mi.mod.Resources {
-		if r.Mode == Managed && r.Type == typ {
-			return true
-		}
-	}
-	return false
-}
-
-// describe names the module instance in messages.
-func (mi *modInst) describe() string {
-	if mi.addr == "" {
+// moduleDisplay names the module mi is an instance of as OpenTofu's
+// errors about its configuration do: "the root module", or its calls
+// without instance keys (module.net.module.sub).
+func (mi *modInst) moduleDisplay() string {
+	if mi.parent == nil {
 		return "the root module"
 	}
-	return mi.addr
+	var calls []string
+	for m := mi; m.parent != nil; m = m.parent {
+		calls = append(calls, "module."+m.call.Name)
+	}
+	slices.Reverse(calls)
+	return strings.Join(calls, ".")
 }
 
 func splitKey(key string) (string, string) {

@@ -1,0 +1,1 @@
+output "x" { value = terraform_data.inner.id }
