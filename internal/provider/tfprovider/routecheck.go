@@ -138,42 +138,53 @@ func (r *Router) ValidateConfigs(ctx context.Context, rs []provider.Desired) ([]
 // provider's resource or data source does not have.
 func (r *Router) checkRefs(ctx context.Context, d provider.Desired, typeOf map[string]provider.Desired) ([]provider.Refusal, error) {
 	var out []provider.Refusal
+	// check refuses ref, read at path of d and written as written, when
+	// it names an attribute its resource's type does not have.
+	check := func(path string, ref value.Ref, written string) error {
+		target, ok := typeOf[ref.Resource]
+		if !ok || ref.Attr == "" || ref.Attr == "id" || ref.Attr == value.AllAttrs {
+			return nil
+		}
+		p := r.plugin(target.Type)
+		if p == nil {
+			return nil
+		}
+		b, ok, err := p.block(ctx, target.Type, target.Data)
+		if err != nil || !ok {
+			return err
+		}
+		if names := b.Order(); !slices.Contains(names, ref.Attr) {
+			out = append(out, provider.Refusal{Resource: d.Name, Path: path,
+				Reason: fmt.Sprintf("%q: %s has no attribute %q%s", written, target.Type, ref.Attr, didYouMean(ref.Attr, names))})
+			return nil
+		}
+		if a := b.Attributes[ref.Attr]; a != nil && a.WriteOnly {
+			out = append(out, provider.Refusal{Resource: d.Name, Path: path,
+				Reason: fmt.Sprintf("%q: %s's attribute %q is write-only: it is sent to the provider and never kept, so there is nothing to read (use what it is set from)", written, target.Type, ref.Attr)})
+			return nil
+		}
+		// A path must fit the attribute's type (its value is checked
+		// when it is known).
+		if ref.Path != "" {
+			if err := tfschema.CheckPath(b.ImpliedType().AttributeType(ref.Attr), ref.Steps()); err != nil {
+				out = append(out, provider.Refusal{Resource: d.Name, Path: path, Reason: fmt.Sprintf("%q: %v", written, err)})
+			}
+		}
+		return nil
+	}
 	var walk func(path string, v any) error
 	walk = func(path string, v any) error {
 		switch x := v.(type) {
 		case *value.Template, string: // a plain template (a string: a caller's in the reference form)
 			for _, ref := range value.Refs(x) {
-				target, ok := typeOf[ref.Resource]
-				if !ok || ref.Attr == "" || ref.Attr == "id" {
-					continue
-				}
-				p := r.plugin(target.Type)
-				if p == nil {
-					continue
-				}
-				b, ok, err := p.block(ctx, target.Type, target.Data)
-				if err != nil {
+				if err := check(path, ref, ref.String()); err != nil {
 					return err
 				}
-				if !ok {
-					continue
-				}
-				if names := b.Order(); !slices.Contains(names, ref.Attr) {
-					out = append(out, provider.Refusal{Resource: d.Name, Path: path,
-						Reason: fmt.Sprintf("%q: %s has no attribute %q%s", ref.String(), target.Type, ref.Attr, didYouMean(ref.Attr, names))})
-					continue
-				}
-				if a := b.Attributes[ref.Attr]; a != nil && a.WriteOnly {
-					out = append(out, provider.Refusal{Resource: d.Name, Path: path,
-						Reason: fmt.Sprintf("%q: %s's attribute %q is write-only: it is sent to the provider and never kept, so there is nothing to read (use what it is set from)", ref.String(), target.Type, ref.Attr)})
-					continue
-				}
-				// A path must fit the attribute's type (its value is
-				// checked when it is known).
-				if ref.Path != "" {
-					if err := tfschema.CheckPath(b.ImpliedType().AttributeType(ref.Attr), ref.Steps()); err != nil {
-						out = append(out, provider.Refusal{Resource: d.Name, Path: path, Reason: fmt.Sprintf("%q: %v", ref.String(), err)})
-					}
+			}
+		case value.Expr: // an argument of a .tf file: what it reads, through locals and variables too
+			for _, ref := range x.Refs() {
+				if err := check(path, ref, ref.Resource+"."+ref.Attr); err != nil {
+					return err
 				}
 			}
 		case []any:
