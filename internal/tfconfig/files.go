@@ -37,7 +37,7 @@ func IsConfigDir(dir string) bool {
 // input is returned as a diag.Diagnostics with every problem found.
 func Load(dir string, sources Sources) (*Module, error) {
 	l := newLoader(sources)
-	m := l.module(dir, nil)
+	m := l.module(dir, nil, nil)
 	if err := l.err(); err != nil {
 		return nil, err
 	}
@@ -72,20 +72,27 @@ func newLoader(sources Sources) *loader {
 // maxDepth bounds module nesting: a module calling itself never ends.
 const maxDepth = 64
 
-// module reads the module in dir, called through path.
-func (l *loader) module(dir string, path []string) *Module {
+// module reads the module in dir, called through path by call (nil for
+// the root module): what is wrong with the directory itself is said
+// where call names its source.
+func (l *loader) module(dir string, path []string, call *Call) *Module {
 	primary, override, diags := tfmodule.ConfigFiles(dir)
-	l.diags = append(l.diags, diags...)
-	m := newModule(dir)
-	if diags.HasErrors() {
-		return m
-	}
-	if len(primary)+len(override) == 0 {
-		l.diags = append(l.diags, &hcl.Diagnostic{
+	if len(primary)+len(override) == 0 && !diags.HasErrors() {
+		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "No configuration files",
 			Detail:   fmt.Sprintf("Module directory %s does not contain any configuration files.", dir),
 		})
+	}
+	for _, d := range diags {
+		if d.Subject == nil && call != nil {
+			d.Detail = moduleAddr(path) + ": " + d.Detail
+			d.Subject = call.SourceRange.Ptr()
+		}
+	}
+	l.diags = append(l.diags, diags...)
+	m := newModule(dir)
+	if diags.HasErrors() {
 		return m
 	}
 	files := parseFiles(append(append([]string(nil), primary...), override...), l.parser.Files())
@@ -136,7 +143,7 @@ func (l *loader) children(m *Module, path []string) {
 		if !ok {
 			continue
 		}
-		m.Children[name] = l.module(dir, childPath)
+		m.Children[name] = l.module(dir, childPath, c)
 	}
 }
 
