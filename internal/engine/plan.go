@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/kyku/action/internal/config"
@@ -77,6 +78,13 @@ func (e *Engine) Graph(ctx context.Context, cfg *config.Config) (*graph.Graph, m
 	}
 	g := config.BuildGraph(cfg)
 	levels, err := g.Levels()
+	var cycle *graph.CycleError
+	if errors.As(err, &cycle) && len(cycle.Path) > 0 {
+		// Said where the first resource on it is declared.
+		if r := cfg.Resource(cycle.Path[0]); r != nil && r.Pos.Line > 0 {
+			return nil, nil, diag.Diagnostics{{Pos: r.Pos, Message: cycle.Error()}}
+		}
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -44,9 +44,12 @@ module "m" {
   source = "./m"
 }
 `, "m/main.tf": `
+variable "size" {
+  default = 1
+}
 check "in_module" {
   assert {
-    condition     = 1 > 2
+    condition     = var.size > 2
     error_message = "The module's check fails."
   }
 }
@@ -55,7 +58,7 @@ check "in_module" {
 			if len(p.Warnings) != 2 {
 				t.Fatalf("warnings %q, want two", p.Warnings)
 			}
-			for i, want := range []string{"/main.tf:24:21: Check block assertion failed: Three replicas are recommended, not 2.", "/m/main.tf:4:21: Check block assertion failed: The module's check fails."} {
+			for i, want := range []string{"/main.tf:24:21: Check block assertion failed: Three replicas are recommended, not 2.", "/m/main.tf:7:21: Check block assertion failed: The module's check fails."} {
 				if !strings.HasSuffix(p.Warnings[i], want) {
 					t.Errorf("warning %d: %q, want it to end with %q", i, p.Warnings[i], want)
 				}

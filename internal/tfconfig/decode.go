@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -325,11 +326,22 @@ var checkRuleSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "condition", Required: true}, {Name: "error_message", Required: true}},
 }
 
+// decodeCheckRule reads a precondition, postcondition, assert or
+// validation block. Its condition must read something: one that reads
+// nothing checks nothing (OpenTofu refuses it too).
 func decodeCheckRule(b *hcl.Block) (*CheckRule, hcl.Diagnostics) {
 	cr := &CheckRule{DeclRange: b.DefRange}
 	content, diags := b.Body.Content(checkRuleSchema)
 	if a, ok := content.Attributes["condition"]; ok {
 		cr.Condition = a.Expr
+		if len(a.Expr.Variables()) == 0 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("Invalid %s expression", b.Type),
+				Detail:   "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.",
+				Subject:  a.Expr.Range().Ptr(),
+			})
+		}
 	}
 	if a, ok := content.Attributes["error_message"]; ok {
 		cr.ErrorMessage = a.Expr
@@ -343,7 +355,7 @@ func decodeDependsOn(a *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
 	exprs, diags := hcl.ExprList(a.Expr)
 	var out []hcl.Traversal
 	for _, e := range exprs {
-		t, ds := hcl.AbsTraversalForExpr(e)
+		t, ds := hcl.AbsTraversalForExpr(unquoted(e))
 		diags = append(diags, ds...)
 		if len(t) > 0 {
 			out = append(out, t)
@@ -352,9 +364,33 @@ func decodeDependsOn(a *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
 	return out, diags
 }
 
+// unquoted is expr, or the reference a quoted string in the native syntax
+// holds: depends_on = ["aws_vpc.main"] and provider = "aws.west", the
+// form of Terraform 0.11 and before, which OpenTofu still takes (with a
+// warning to drop the quotes).
+func unquoted(expr hcl.Expression) hcl.Expression {
+	t, ok := expr.(*hclsyntax.TemplateExpr)
+	if !ok || !t.IsStringLiteral() {
+		return expr
+	}
+	v, diags := t.Value(nil)
+	if diags.HasErrors() || v.IsNull() || !v.IsKnown() {
+		return expr
+	}
+	rng := expr.Range()
+	start := rng.Start
+	start.Column++ // past the quote
+	start.Byte++
+	trav, diags := hclsyntax.ParseTraversalAbs([]byte(v.AsString()), rng.Filename, start)
+	if diags.HasErrors() {
+		return expr
+	}
+	return &hclsyntax.ScopeTraversalExpr{Traversal: trav, SrcRange: rng}
+}
+
 // decodeProviderRef reads a provider reference: name or name.alias.
 func decodeProviderRef(expr hcl.Expression, arg string) (*ProviderRef, hcl.Diagnostics) {
-	t, diags := hcl.AbsTraversalForExpr(expr)
+	t, diags := hcl.AbsTraversalForExpr(unquoted(expr))
 	invalid := &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid provider configuration reference",
@@ -552,7 +588,9 @@ func decodeCheck(b *hcl.Block) (*Check, hcl.Diagnostics) {
 		case "assert":
 			cr, ds := decodeCheckRule(inner)
 			diags = append(diags, ds...)
-			c.Assertions = append(c.Assertions, cr)
+			if !ds.HasErrors() {
+				c.Assertions = append(c.Assertions, cr)
+			}
 		}
 	}
 	if len(c.Assertions) == 0 {

@@ -366,39 +366,44 @@ func (ev *evaluator) property(sc scope, cr *config.Resource, name string, e *Exp
 func (ev *evaluator) dependsOn(sc scope, travs []hcl.Traversal) []string {
 	var out []string
 	for _, t := range travs {
-		root := t.RootName()
-		switch root {
+		if d := sc.checkRef(t); d != nil {
+			ev.diags = append(ev.diags, d)
+			continue
+		}
+		kind, rest := refParts(t)
+		if len(rest) > 0 {
+			ev.diags = append(ev.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid depends_on reference",
+				Detail:   "References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.",
+				Subject:  rest.SourceRange().Ptr(),
+			})
+			continue
+		}
+		switch kind {
 		case "module":
-			name, ok := stepName(t, 1)
-			if !ok || sc.mi.mod.Calls[name] == nil {
-				ev.diags = append(ev.diags, badDependency(t))
-				continue
-			}
+			name, _ := stepName(t, 1)
 			e := sc.mi.expandCall(name)
 			children, _ := pick(e, e.children, t[2:])
 			for _, c := range children {
 				out = append(out, c.resourceAddrs()...)
 			}
-		default:
-			key := ""
-			if root == "data" {
-				typ, ok1 := stepName(t, 1)
-				name, ok2 := stepName(t, 2)
-				if ok1 && ok2 {
-					key = "data." + typ + "." + name
-				}
-			} else if name, ok := stepName(t, 1); ok {
-				key = root + "." + name
+		case "var", "local":
+			// What it reads: OpenTofu waits for those too.
+			name, _ := stepName(t, 1)
+			pool := sc.mi.vars
+			if kind == "local" {
+				pool = sc.mi.locals
 			}
-			if sc.mi.mod.Resources[key] == nil {
-				ev.diags = append(ev.diags, badDependency(t))
+			if pool[name] == nil {
+				ev.diags = append(ev.diags, undeclared(kind, name, t))
 				continue
 			}
-			rest := t[2:]
-			if root == "data" {
-				rest = t[3:]
+			for _, ref := range sc.refsOf([]hcl.Traversal{t}) {
+				out = append(out, ref.Resource)
 			}
-			for _, ref := range sc.mi.resourceRefs(key, rest) {
+		case "resource":
+			for _, ref := range sc.refsOf([]hcl.Traversal{t}) {
 				out = append(out, ref.Resource)
 			}
 		}
@@ -406,13 +411,37 @@ func (ev *evaluator) dependsOn(sc scope, travs []hcl.Traversal) []string {
 	return out
 }
 
-func badDependency(t hcl.Traversal) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Invalid depends_on reference",
-		Detail:   "References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.",
-		Subject:  t.SourceRange().Ptr(),
+// refParts is what kind of object reference t (checked: checkRef) names
+// ("resource" for a managed resource or data source, else its root) and
+// what it reads beyond the object itself (an attribute, past a resource's
+// or a module call's instance key; a module's output is the object).
+func refParts(t hcl.Traversal) (string, hcl.Traversal) {
+	after := func(i int) hcl.Traversal {
+		if i < len(t) {
+			if _, ok := t[i].(hcl.TraverseIndex); ok {
+				i++
+			}
+		}
+		if i >= len(t) {
+			return nil
+		}
+		return t[i:]
 	}
+	switch root := t.RootName(); root {
+	case "module":
+		rest := after(2)
+		if len(rest) > 0 {
+			rest = rest[1:] // the output
+		}
+		return root, rest
+	case "var", "local", "count", "each", "path", "terraform", "tofu":
+		return root, t[2:]
+	case "self":
+		return root, t[1:]
+	case "data", "resource":
+		return "resource", after(3)
+	}
+	return "resource", after(2)
 }
 
 // resourceAddrs are the addresses of every resource instance in mi and

@@ -249,6 +249,15 @@ func (ev *evaluator) triggers(sc scope, r *Resource) []config.Trigger {
 			continue
 		}
 		key, rest, found := resourceKeyOf(sc.mi, addr)
+		if !found && undeclaredResource(addr) != "" {
+			ev.diags = append(ev.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Undeclared resource in replace_triggered_by",
+				Detail:   fmt.Sprintf("Resource %s refers to %s in replace_triggered_by, but it is not declared in this module.", r.Key(), undeclaredResource(addr)),
+				Subject:  expr.Range().Ptr(),
+			})
+			continue
+		}
 		if !found {
 			ev.diags = append(ev.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -309,6 +318,31 @@ steps:
 
 // resourceKeyOf finds the resource of mi an address in it starts with:
 // its key, and the traversal of what follows the key.
+// undeclaredResource is the resource a replace_triggered_by address
+// (that resourceKeyOf did not find) names, type.name or data.type.name,
+// or "" when it names no resource at all.
+func undeclaredResource(addr string) string {
+	t, diags := hclsyntax.ParseTraversalAbs([]byte(addr), "", hcl.Pos{Line: 1, Column: 1})
+	if diags.HasErrors() {
+		return ""
+	}
+	switch t.RootName() {
+	case "var", "local", "module", "count", "each", "path", "terraform", "tofu", "self", "resource":
+		return ""
+	case "data":
+		typ, ok1 := stepName(t, 1)
+		name, ok2 := stepName(t, 2)
+		if ok1 && ok2 {
+			return "data." + typ + "." + name
+		}
+		return ""
+	}
+	if name, ok := stepName(t, 1); ok {
+		return t.RootName() + "." + name
+	}
+	return ""
+}
+
 func resourceKeyOf(mi *modInst, addr string) (string, hcl.Traversal, bool) {
 	t, diags := hclsyntax.ParseTraversalAbs([]byte(addr), "", hcl.Pos{Line: 1, Column: 1})
 	if diags.HasErrors() || len(t) < 2 {

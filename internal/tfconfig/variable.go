@@ -80,6 +80,15 @@ func decodeVariable(b *hcl.Block) (*Variable, hcl.Diagnostics) {
 	for _, inner := range content.Blocks {
 		cr, ds := decodeCheckRule(inner)
 		diags = append(diags, ds...)
+		if cr.Condition != nil && !readsVariable(cr.Condition, v.Name) {
+			// It would make the variable wait on what else it reads.
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid variable validation condition",
+				Detail:   fmt.Sprintf("The condition for variable %q must refer to var.%s in order to test incoming values.", v.Name, v.Name),
+				Subject:  cr.Condition.Range().Ptr(),
+			})
+		}
 		v.Validations = append(v.Validations, cr)
 	}
 	return v, diags
@@ -144,4 +153,17 @@ func pathString(p cty.Path) string {
 		}
 	}
 	return b.String()
+}
+
+// readsVariable reports whether expr reads var.name.
+func readsVariable(expr hcl.Expression, name string) bool {
+	for _, t := range expr.Variables() {
+		if t.RootName() != "var" || len(t) < 2 {
+			continue
+		}
+		if a, ok := t[1].(hcl.TraverseAttr); ok && a.Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,60 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTerraformDependsOnALocal: depends_on may name a local or a
+// variable, as OpenTofu allows, and then waits for what it reads; a cycle
+// made that way is said where the first resource on it is declared.
+func TestTerraformDependsOnALocal(t *testing.T) {
+	k := newKyku(t, "")
+	tf := filepath.Join(k.dir, "tf")
+	if err := os.MkdirAll(tf, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(text string) {
+		if err := os.WriteFile(filepath.Join(tf, "main.tf"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := []string{"-c", tf, "--state-dir", filepath.Join(k.dir, ".kyku")}
+	write(`resource "terraform_data" "a" {
+  input = "x"
+}
+locals {
+  l = terraform_data.a.id
+}
+resource "terraform_data" "b" {
+  depends_on = [local.l]
+}
+`)
+	code, out, errOut := k.run("", append([]string{"plan"}, args...)...)
+	if code != 0 && code != 2 {
+		t.Fatalf("plan: exit %d\n%s%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "terraform_data.b\" (level 1)") {
+		t.Errorf("terraform_data.b does not wait for terraform_data.a, which local.l reads:\n%s", out)
+	}
+
+	write(`resource "terraform_data" "a" {
+  input = "x"
+  lifecycle {
+    replace_triggered_by = [terraform_data.b]
+  }
+}
+locals {
+  l = terraform_data.a.id
+}
+resource "terraform_data" "b" {
+  depends_on = [local.l]
+}
+`)
+	code, out, errOut = k.run("", append([]string{"plan"}, args...)...)
+	if code != 1 || !strings.Contains(errOut, "main.tf:1:1: dependency cycle: terraform_data.a → terraform_data.b → terraform_data.a") {
+		t.Errorf("plan of a cycle: exit %d, want 1 and the cycle at main.tf:1:1\n%s%s", code, out, errOut)
+	}
+}
