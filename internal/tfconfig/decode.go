@@ -510,7 +510,95 @@ func decodeMoved(b *hcl.Block) (*Moved, hcl.Diagnostics) {
 		diags = append(diags, ds...)
 		m.To = t
 	}
+	if !diags.HasErrors() && movesModule(m.From) != movesModule(m.To) {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid \"moved\" addresses",
+			Detail:   "The \"from\" and \"to\" addresses must either both refer to resources or both refer to modules.",
+			Subject:  m.DeclRange.Ptr(),
+		})
+	}
 	return m, diags
+}
+
+// movesModule reports whether a moved block's address names a module
+// (module.a, module.a["x"].module.b), not a resource in one.
+func movesModule(t hcl.Traversal) bool {
+	return len(t) > 0 && len(modulePrefix(t)) == len(t)
+}
+
+// modulePrefix is the part of address t that names a module instance:
+// module.a["x"].module.b of module.a["x"].module.b.aws_vpc.main.
+func modulePrefix(t hcl.Traversal) hcl.Traversal {
+	i := 0
+	for i+1 < len(t) {
+		if name, ok := nameAt(t, i); !ok || name != "module" {
+			break
+		}
+		i += 2
+		if i < len(t) {
+			if _, ok := t[i].(hcl.TraverseIndex); ok {
+				i++
+			}
+		}
+	}
+	return t[:i]
+}
+
+// nameAt is the name of t's i-th step: its root, or an attribute.
+func nameAt(t hcl.Traversal, i int) (string, bool) {
+	if i == 0 && len(t) > 0 {
+		return t.RootName(), true
+	}
+	return stepName(t, i)
+}
+
+// removedFromErr is what OpenTofu refuses in a removed block's from: a
+// module's or a resource's instance key, a data source, steps past the
+// resource's name.
+func removedFromErr(t hcl.Traversal) *hcl.Diagnostic {
+	mod := modulePrefix(t)
+	for _, st := range mod {
+		if idx, ok := st.(hcl.TraverseIndex); ok {
+			return &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Module instance address with keys is not allowed",
+				Detail:   "Module address cannot be a module instance (e.g. \"module.a[0]\"), it must be a module instead (e.g. \"module.a\").",
+				Subject:  idx.SrcRange.Ptr(),
+			}
+		}
+	}
+	i := len(mod)
+	rest := t[i:]
+	if len(rest) == 0 {
+		return nil
+	}
+	if first, _ := nameAt(t, i); first == "data" {
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Data source address is not allowed",
+			Detail:   "Data sources cannot be destroyed, and therefore, 'removed' blocks are not allowed to target them. To remove data sources from the state, you should remove the data source block from the configuration.",
+			Subject:  t.SourceRange().Ptr(),
+		}
+	}
+	switch after := rest[min(2, len(rest)):]; len(after) {
+	case 0:
+		return nil
+	case 1:
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Resource instance address with keys is not allowed",
+			Detail:   "Resource address cannot be a resource instance (e.g. \"null_resource.a[0]\"), it must be a resource instead (e.g. \"null_resource.a\").",
+			Subject:  after[0].SourceRange().Ptr(),
+		}
+	default:
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid address",
+			Detail:   "Unexpected extra operators after address.",
+			Subject:  after[1].SourceRange().Ptr(),
+		}
+	}
 }
 
 func decodeImport(b *hcl.Block) (*Import, hcl.Diagnostics) {
@@ -542,6 +630,9 @@ func decodeRemoved(b *hcl.Block) (*Removed, hcl.Diagnostics) {
 	if a, ok := content.Attributes["from"]; ok {
 		t, ds := hcl.AbsTraversalForExpr(a.Expr)
 		diags = append(diags, ds...)
+		if d := removedFromErr(t); d != nil && !ds.HasErrors() {
+			diags = append(diags, d)
+		}
 		r.From = t
 	}
 	for _, inner := range content.Blocks {

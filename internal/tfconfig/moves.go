@@ -38,6 +38,15 @@ func (ev *evaluator) moves(mi *modInst, cfg *config.Config, declared map[string]
 			continue
 		}
 		from, to = mi.prefix()+from, mi.prefix()+to
+		if from == to {
+			ev.diags = append(ev.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Redundant move statement",
+				Detail:   fmt.Sprintf("This statement declares a move from %s to the same address, which is the same as not declaring this move at all.", from),
+				Subject:  m.DeclRange.Ptr(),
+			})
+			continue
+		}
 		if strings.HasPrefix(to, "module.") && isModuleAddr(to) {
 			// A module moved: each of its resources now in the
 			// configuration, from where it was.
@@ -127,9 +136,9 @@ func (ev *evaluator) imports(mi *modInst, im *Import, cfg *config.Config, declar
 				key.key = e.AsString()
 			case k.Type() == cty.String:
 				key.key = k.AsString()
-			case k.Type() == cty.Number:
+			case k.Type() == cty.Number: // a list's or tuple's index: each.key is a number, as in OpenTofu
 				n, _ := k.AsBigFloat().Int64()
-				key.key = strconv.FormatInt(n, 10)
+				key.key, key.index, key.numKey = strconv.FormatInt(n, 10), int(n), true
 			}
 			keys = append(keys, key)
 		}
@@ -161,7 +170,7 @@ func (ev *evaluator) imports(mi *modInst, im *Import, cfg *config.Config, declar
 				Severity: hcl.DiagError,
 				Summary:  "Configuration for import target does not exist",
 				Detail:   fmt.Sprintf("The configuration for the given import %s does not exist. All target instances must have an associated configuration to be imported.", to),
-				Subject:  im.To.Range().Ptr(),
+				Subject:  im.DeclRange.Ptr(), // the block, as OpenTofu says it
 			})
 			continue
 		}

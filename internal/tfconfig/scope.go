@@ -99,9 +99,12 @@ const (
 // is read again from it with each lookup (source): the value expansion
 // saw is only as known as what was known then.
 type instKey struct {
-	rep    repetition
-	index  int
-	key    string
+	rep   repetition
+	index int
+	key   string
+	// numKey: each.key is index, a number (an import block's for_each
+	// over a list or tuple); else key, a string.
+	numKey bool
 	value  cty.Value
 	source *eachSource
 }
@@ -405,7 +408,11 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo, keep 
 		case "each":
 			ev, ds := s.key.eachValue(lookup, m)
 			diags = append(diags, ds...)
-			vars["each"] = cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal(s.key.key), "value": ev})
+			key := cty.StringVal(s.key.key)
+			if s.key.numKey {
+				key = cty.NumberIntVal(int64(s.key.index))
+			}
+			vars["each"] = cty.ObjectVal(map[string]cty.Value{"key": key, "value": ev})
 		case "path":
 			vars["path"] = cty.ObjectVal(map[string]cty.Value{
 				"module": cty.StringVal(mi.modulePath()),
