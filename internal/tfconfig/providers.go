@@ -269,7 +269,25 @@ func (ev *evaluator) providerOf(mi *modInst, r *Resource) (string, string) {
 	if r.Provider != nil {
 		ref = *r.Provider
 	}
-	for m := mi; m.call != nil; m = m.parent {
+	for m := mi; ; m = m.parent {
+		if m.mod.Providers[ref.Key()] != nil {
+			break // configured where it is named
+		}
+		if m.call == nil {
+			if ref.Alias != "" {
+				at := r.DeclRange
+				if r.Provider != nil {
+					at = r.Provider.Range
+				}
+				ev.diags = append(ev.diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Provider configuration not present",
+					Detail:   fmt.Sprintf("%s uses the provider configuration %s, which the root module does not declare: add a provider %q block with alias = %q.", mi.instanceAddr(r.Key(), instKey{}), ref.Key(), ref.Name, ref.Alias),
+					Subject:  at.Ptr(),
+				})
+			}
+			break
+		}
 		passed := false
 		for _, pp := range m.call.Providers {
 			if pp.InChild.Key() == ref.Key() {
@@ -286,6 +304,7 @@ func (ev *evaluator) providerOf(mi *modInst, r *Resource) (string, string) {
 			})
 			break
 		}
+		// Not passed, the default configuration: the caller's, inherited.
 	}
 	name := kykuProviderName(ref.Name, ref.Alias)
 	typ := r.Type
