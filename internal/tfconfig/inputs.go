@@ -224,14 +224,19 @@ func finishVariable(v *Variable, addr string, given cty.Value, from string, subj
 	}
 	val, err := convert.Convert(given, v.Type)
 	if err != nil {
+		// Said at the declaration, as OpenTofu says it; where the value
+		// was given is in the detail.
 		detail := fmt.Sprintf("The given value is not suitable for %s declared at %s: %s.", addr, v.DeclRange, convertError(err))
+		if *subject != v.DeclRange {
+			detail += fmt.Sprintf(" Invalid value defined at %s.", *subject)
+		}
 		if from != "" {
 			detail = fmt.Sprintf("Unsuitable value for %s %s: %s.", addr, from, convertError(err))
 		}
 		if v.Sensitive {
 			detail = fmt.Sprintf("The given value is not suitable for %s, which is sensitive: %s. Invalid value defined at %s.", addr, convertError(err), *subject)
 		}
-		return failed(v.Type), hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for input variable", Detail: detail, Subject: subject}}
+		return failed(v.Type), hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for input variable", Detail: detail, Subject: v.DeclRange.Ptr()}}
 	}
 	if val.IsNull() && !v.Nullable {
 		if v.Default == cty.NilVal || v.Default.IsNull() {
