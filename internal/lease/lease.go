@@ -165,7 +165,7 @@ func (m *Manager) Acquire(ctx context.Context, objects []string, holder Holder) 
 			// Taken: unless a whole-state operation holds the state (it
 			// waits for these to go, and they for it).
 			if blocker, err = m.wholeHeld(ctx, holder); blocker != nil || err != nil {
-				m.release(context.WithoutCancel(ctx), held)
+				m.release(context.WithoutCancel(ctx), held, holder.Run)
 			}
 			if err != nil {
 				return nil, err
@@ -193,7 +193,7 @@ func (m *Manager) tryAll(ctx context.Context, objs []string, holder Holder) (map
 			held[o] = v
 			continue
 		}
-		m.release(context.WithoutCancel(ctx), held)
+		m.release(context.WithoutCancel(ctx), held, holder.Run)
 		return nil, blocker, err
 	}
 	return held, nil, nil
@@ -255,9 +255,22 @@ func (m *Manager) takeOnce(ctx context.Context, object string, holder Holder) (s
 // release deletes the leases in held, each only while still at its
 // version; errors are left for the heartbeat of the next taker (a lease
 // left behind goes stale).
-func (m *Manager) release(ctx context.Context, held map[string]statemgr.Version) {
+//
+// A lease at another version than held may still be this run's: a
+// renewal that Stop cut short after the store had written it, its new
+// version never learnt. Left, it would hold the object for StaleAfter; it
+// is deleted at the version read, when the record read names run.
+func (m *Manager) release(ctx context.Context, held map[string]statemgr.Version, run string) {
 	for o, v := range held {
-		_ = m.store.DeleteObject(ctx, m.key(o), v)
+		err := m.store.DeleteObject(ctx, m.key(o), v)
+		if !errors.Is(err, statemgr.ErrConflict) {
+			continue
+		}
+		data, nv, err := m.store.ReadObject(ctx, m.key(o))
+		var r record
+		if err == nil && json.Unmarshal(data, &r) == nil && r.Object == o && r.Holder.Run == run {
+			_ = m.store.DeleteObject(ctx, m.key(o), nv)
+		}
 	}
 }
 
@@ -365,7 +378,7 @@ func (s *Set) Release(ctx context.Context) error {
 	lost := s.beat.Stop()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.m.release(ctx, s.held)
+	s.m.release(ctx, s.held, s.holder.Run)
 	s.held = nil
 	return lost
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -135,4 +136,59 @@ func Run(t *testing.T, newLocation func(t *testing.T) string, open Open) {
 			t.Errorf("run1's journal = %+v, %v; want its one entry, based on v0", recs, err)
 		}
 	})
+	t.Run("a renewal written but cut short still leaves nothing held once released", func(t *testing.T) {
+		// The heartbeat's renewal is cancelled by Release's Stop after the
+		// store wrote it: the set never learns the new version.
+		loc := newLocation(t)
+		store := &landsCancelled{Store: open(t, loc)}
+		m := lease.New(store, "", fast)
+		s, err := m.Acquire(t.Context(), []string{"x"}, holder("alice", 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		store.arm()
+		select {
+		case <-store.landed:
+		case <-time.After(5 * time.Second):
+			t.Fatal("no renewal in 5s")
+		}
+		_ = s.Release(t.Context())
+		if live, err := m.Live(t.Context()); err != nil || len(live) != 0 {
+			t.Errorf("Live after Release = %v, %v; want none", live, err)
+		}
+		other := lease.New(open(t, loc), "", lease.Options{Timeout: -1, StaleAfter: time.Hour})
+		s2, err := other.Acquire(t.Context(), []string{"x"}, holder("bob", 2))
+		if err != nil {
+			t.Fatalf("x stayed leased after Release: %v", err)
+		}
+		_ = s2.Release(t.Context())
+	})
+}
+
+// landsCancelled is a Store whose next ReplaceObject, once armed, is
+// written and then reported cut short (context.Canceled), as a request
+// cancelled after the server applied it.
+type landsCancelled struct {
+	lease.Store
+	mu     sync.Mutex
+	armed  bool
+	landed chan struct{}
+}
+
+func (l *landsCancelled) arm() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.armed, l.landed = true, make(chan struct{})
+}
+
+func (l *landsCancelled) ReplaceObject(ctx context.Context, key string, data []byte, v statemgr.Version) (statemgr.Version, error) {
+	nv, err := l.Store.ReplaceObject(ctx, key, data, v)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err != nil || !l.armed {
+		return nv, err
+	}
+	l.armed = false
+	close(l.landed)
+	return "", context.Canceled
 }
