@@ -247,6 +247,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 	var ds diag.Diagnostics
 	if errors.As(err, &ds) {
 		ds.Sort()
+		withSources(ds)
 		for _, d := range ds {
 			fmt.Fprintln(env.Stderr, secrets.Scrub(d.String()))
 		}

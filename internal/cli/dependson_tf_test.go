@@ -58,3 +58,25 @@ resource "terraform_data" "b" {
 		t.Errorf("plan of a cycle: exit %d, want 1 and the cycle at main.tf:1:1\n%s%s", code, out, errOut)
 	}
 }
+
+// TestTerraformErrorsShowTheirLine: what the engine and the providers
+// refuse in a .tf file (an argument the schema lacks) is said with the
+// line it is on, marked, as the configuration's own errors are.
+func TestTerraformErrorsShowTheirLine(t *testing.T) {
+	k := newKyku(t, "")
+	tf := filepath.Join(k.dir, "tf")
+	if err := os.MkdirAll(tf, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	main := "resource \"terraform_data\" \"d\" {\n  inputt = 1\n}\n"
+	if err := os.WriteFile(filepath.Join(tf, "main.tf"), []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := k.run("", "plan", "-c", tf, "--state-dir", filepath.Join(k.dir, ".kyku"))
+	want := "main.tf:2:3: resource terraform_data.d (terraform_data): property \"inputt\": an argument named \"inputt\" is not expected here\n" +
+		"    2 |   inputt = 1\n" +
+		"      |   ^^^^^^\n"
+	if code != 1 || !strings.Contains(errOut, want) {
+		t.Errorf("plan: exit %d, want 1 and\n%s\n%s%s", code, want, out, errOut)
+	}
+}
