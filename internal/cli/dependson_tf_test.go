@@ -73,7 +73,7 @@ func TestTerraformErrorsShowTheirLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := k.run("", "plan", "-c", tf, "--state-dir", filepath.Join(k.dir, ".kyku"))
-	want := "main.tf:2:3: resource terraform_data.d (terraform_data): property \"inputt\": an argument named \"inputt\" is not expected here\n" +
+	want := "main.tf:2:3: Unsupported argument: An argument named \"inputt\" is not expected here. Did you mean \"input\"?\n" +
 		"    2 |   inputt = 1\n" +
 		"      |   ^^^^^^\n"
 	if code != 1 || !strings.Contains(errOut, want) {

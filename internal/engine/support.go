@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
@@ -97,11 +98,35 @@ func addRefusal(diags *diag.Diagnostics, r *config.Resource, ref provider.Refusa
 		diags.Add(diag.Pos{}, "resource %s: %s", value.QuoteName(ref.Resource), ref.Reason)
 		return
 	}
-	if ref.Path == "" {
-		diags.Add(r.Pos, "resource %s (%s): %s", value.QuoteName(r.Name), r.Type, ref.Reason)
+	pos := r.Pos
+	if ref.Path != "" {
+		pos = propPos(r, ref.Path)
+	}
+	if ref.Summary != "" && terraformFile(pos.File) {
+		// OpenTofu's diagnostic, where OpenTofu would say it.
+		if ref.Detail == "" {
+			diags.Add(pos, "%s", ref.Summary)
+		} else {
+			diags.Add(pos, "%s: %s", ref.Summary, ref.Detail)
+		}
 		return
 	}
-	diags.Add(propPos(r, ref.Path), "resource %s (%s): property %q: %s", value.QuoteName(r.Name), r.Type, ref.Path, ref.Reason)
+	if ref.Path == "" {
+		diags.Add(pos, "resource %s (%s): %s", value.QuoteName(r.Name), r.Type, ref.Reason)
+		return
+	}
+	diags.Add(pos, "resource %s (%s): property %q: %s", value.QuoteName(r.Name), r.Type, ref.Path, ref.Reason)
+}
+
+// terraformFile reports whether name is a file of a Terraform
+// configuration (.tf, .tofu and their .json).
+func terraformFile(name string) bool {
+	for _, ext := range []string{".tf", ".tofu", ".tf.json", ".tofu.json"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
 }
 
 // propPos is where path ("ingress[2].cidr") of r is written: the path

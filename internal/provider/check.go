@@ -25,4 +25,9 @@ type Refusal struct {
 	Path string
 	// Reason is a lowercase phrase, e.g. "hetzner has no managed databases".
 	Reason string
+	// Summary and Detail, when set, are how OpenTofu says the same of a
+	// Terraform configuration ("Unsupported argument", "An argument named
+	// …"): the engine says them in place of Reason for a resource read
+	// from .tf files.
+	Summary, Detail string
 }

@@ -144,7 +144,7 @@ resource "terraform_data" "y" {
 	if err == nil {
 		t.Fatal("plan: no error")
 	}
-	for _, want := range []string{`main.tf:3:`, `"output" attribute is read-only`, `main.tf:7:`, `an argument named "inputs" is not expected here`} {
+	for _, want := range []string{`main.tf:3:`, `"output" attribute is read-only`, `main.tf:7:`, `Unsupported argument: An argument named "inputs" is not expected here. Did you mean "input"?`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("plan's error lacks %q:\n%v", want, err)
 		}

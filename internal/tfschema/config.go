@@ -33,7 +33,12 @@ func configBlock(b *Block, props map[string]any, path cty.Path, ds *Diagnostics)
 		_, isAttr := b.Attributes[k]
 		_, isBlock := b.BlockTypes[k]
 		if !isAttr && !isBlock {
-			ds.errorf(path.GetAttr(k), fmt.Sprintf("unsupported argument %q%s", k, suggest.DidYouMean(k, b.Names())))
+			hint := ""
+			if sug := suggest.Terraform(k, b.Names()); sug != "" {
+				hint = fmt.Sprintf(" Did you mean %q?", sug)
+			}
+			ds.errorTF(path.GetAttr(k), fmt.Sprintf("unsupported argument %q%s", k, suggest.DidYouMean(k, b.Names())),
+				"Unsupported argument", fmt.Sprintf("An argument named %q is not expected here.%s", k, hint))
 		}
 	}
 	vals := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
@@ -50,12 +55,14 @@ func configAttribute(a *Attribute, name string, v any, path cty.Path, ds *Diagno
 	ty := a.ImpliedType()
 	if v == nil {
 		if a.Required {
-			ds.errorf(path, fmt.Sprintf("the argument %q is required", name))
+			ds.errorTF(path, fmt.Sprintf("the argument %q is required", name),
+				"Missing required argument", fmt.Sprintf("The argument %q is required, but no definition was found.", name))
 		}
 		return cty.NullVal(ty)
 	}
 	if a.Computed && !a.Optional && !a.Required {
-		ds.errorf(path, fmt.Sprintf("%q is set by the provider and cannot be configured", name))
+		ds.errorTF(path, fmt.Sprintf("%q is set by the provider and cannot be configured", name),
+			"Invalid Configuration for Read-Only Attribute", "Cannot set value for this attribute as the provider has marked it as read-only. Remove the configuration line setting the value.")
 		return cty.NullVal(ty)
 	}
 	if a.Deprecated {
@@ -79,12 +86,12 @@ func configValue(v any, ty cty.Type, path cty.Path, ds *Diagnostics) cty.Value {
 	}
 	in, err := infer(v, path)
 	if err != nil {
-		ds.errorf(path, err.Error())
+		ds.errorTF(path, err.Error(), "Incorrect attribute value type", fmt.Sprintf("Inappropriate value for attribute %q: %s.", lastAttr(path), err))
 		return cty.UnknownVal(ty)
 	}
 	out, err := convert.Convert(in, ty)
 	if err != nil {
-		ds.errorf(path, convertReason(err))
+		ds.errorTF(path, convertReason(err), "Incorrect attribute value type", fmt.Sprintf("Inappropriate value for attribute %q: %s.", lastAttr(path), convertReason(err)))
 		return cty.UnknownVal(ty)
 	}
 	return out
@@ -308,9 +315,11 @@ func configNestedBlock(nb *NestedBlock, v any, path cty.Path, ds *Diagnostics) c
 func countBlocks(nb *NestedBlock, n int, path cty.Path, ds *Diagnostics) {
 	switch {
 	case nb.MinItems > 0 && n < nb.MinItems:
-		ds.errorf(path, fmt.Sprintf("at least %d block(s) required, %d given", nb.MinItems, n))
+		ds.errorTF(path, fmt.Sprintf("at least %d block(s) required, %d given", nb.MinItems, n),
+			fmt.Sprintf("Insufficient %s blocks", lastAttr(path)), fmt.Sprintf("At least %d %q blocks are required.", nb.MinItems, lastAttr(path)))
 	case nb.MaxItems > 0 && n > nb.MaxItems:
-		ds.errorf(path, fmt.Sprintf("at most %d block(s) allowed, %d given", nb.MaxItems, n))
+		ds.errorTF(path, fmt.Sprintf("at most %d block(s) allowed, %d given", nb.MaxItems, n),
+			fmt.Sprintf("Too many %s blocks", lastAttr(path)), fmt.Sprintf("No more than %d %q blocks are allowed", nb.MaxItems, lastAttr(path)))
 	}
 }
 

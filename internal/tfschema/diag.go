@@ -35,6 +35,11 @@ type Diagnostic struct {
 	Summary  string
 	Detail   string
 	Path     cty.Path
+	// TF is how OpenTofu words what Kyku found itself (Summary, in
+	// Kyku's words): its summary and detail, for a Terraform
+	// configuration's errors. Empty for a provider's diagnostic, whose
+	// own Summary and Detail are already those.
+	TF struct{ Summary, Detail string }
 }
 
 // String is "path: summary: detail" with whatever parts are set.
@@ -88,6 +93,24 @@ func (e DiagnosticsError) Error() string {
 
 func (ds *Diagnostics) errorf(path cty.Path, summary string) {
 	*ds = append(*ds, Diagnostic{Severity: Error, Summary: summary, Path: path.Copy()})
+}
+
+// errorTF is errorf with OpenTofu's summary and detail for the same.
+func (ds *Diagnostics) errorTF(path cty.Path, summary, tfSummary, tfDetail string) {
+	d := Diagnostic{Severity: Error, Summary: summary, Path: path.Copy()}
+	d.TF.Summary, d.TF.Detail = tfSummary, tfDetail
+	*ds = append(*ds, d)
+}
+
+// lastAttr is the name of the last attribute step of path ("" for none):
+// the argument OpenTofu names in a value's error.
+func lastAttr(path cty.Path) string {
+	for i := len(path) - 1; i >= 0; i-- {
+		if s, ok := path[i].(cty.GetAttrStep); ok {
+			return s.Name
+		}
+	}
+	return ""
 }
 
 // PathString renders a path as a Kyku reader writes it: rule[0].port,

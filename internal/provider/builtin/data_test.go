@@ -197,9 +197,10 @@ func TestValidateConfigs(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []provider.Refusal{
-		{Resource: "ro", Path: "id", Reason: `"id" attribute is read-only`},
-		{Resource: "ro", Path: "output", Reason: `"output" attribute is read-only`},
-		{Resource: "extra", Path: "inputs", Reason: `an argument named "inputs" is not expected here`},
+		{Resource: "ro", Path: "id", Reason: `"id" attribute is read-only`, Summary: `"id" attribute is read-only`},
+		{Resource: "ro", Path: "output", Reason: `"output" attribute is read-only`, Summary: `"output" attribute is read-only`},
+		{Resource: "extra", Path: "inputs", Reason: `an argument named "inputs" is not expected here`,
+			Summary: "Unsupported argument", Detail: `An argument named "inputs" is not expected here. Did you mean "input"?`},
 		{Resource: "other", Reason: `OpenTofu's built-in provider has no resource type "terraform_other"`},
 		{Resource: "state", Reason: `OpenTofu's built-in provider has no data source "terraform_other"`},
 	}

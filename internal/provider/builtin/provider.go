@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/suggest"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -109,10 +110,16 @@ func (p *Provider) ValidateConfigs(_ context.Context, rs []provider.Desired) ([]
 			case "input", "triggers_replace":
 			case "id", "output":
 				if d.Properties[name] != nil {
-					out = append(out, provider.Refusal{Resource: d.Name, Path: name, Reason: fmt.Sprintf("%q attribute is read-only", name)})
+					out = append(out, provider.Refusal{Resource: d.Name, Path: name, Reason: fmt.Sprintf("%q attribute is read-only", name),
+						Summary: fmt.Sprintf("%q attribute is read-only", name)})
 				}
 			default:
-				out = append(out, provider.Refusal{Resource: d.Name, Path: name, Reason: fmt.Sprintf("an argument named %q is not expected here", name)})
+				hint := ""
+				if sug := suggest.Terraform(name, []string{"input", "triggers_replace"}); sug != "" {
+					hint = fmt.Sprintf(" Did you mean %q?", sug)
+				}
+				out = append(out, provider.Refusal{Resource: d.Name, Path: name, Reason: fmt.Sprintf("an argument named %q is not expected here", name),
+					Summary: "Unsupported argument", Detail: fmt.Sprintf("An argument named %q is not expected here.%s", name, hint)})
 			}
 		}
 	}

@@ -69,8 +69,8 @@ resource "fwtest_latent" "b" {
 		got = append(got, strings.ReplaceAll(d.String(), dir+string(filepath.Separator), ""))
 	}
 	want := []string{
-		`main.tf:22:3: resource fwtest_latent.b (fwtest_latent): property "value": "fwtest_latent.a.vlue": fwtest_latent has no attribute "vlue" (did you mean "value"?)`,
-		`main.tf:23:3: resource fwtest_latent.b (fwtest_latent): property "after": "fwtest_latent.a.nmae": fwtest_latent has no attribute "nmae" (did you mean "name"?)`,
+		`main.tf:22:3: Unsupported attribute: This object has no argument, nested block, or exported attribute named "vlue" (read as fwtest_latent.a.vlue). Did you mean "value"?`,
+		`main.tf:23:3: Unsupported attribute: This object has no argument, nested block, or exported attribute named "nmae" (read as fwtest_latent.a.nmae). Did you mean "name"?`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -110,7 +110,11 @@ func refusals(name string, ds tfschema.Diagnostics) []provider.Refusal {
 	var out []provider.Refusal
 	for _, d := range ds {
 		if d.Severity == tfschema.Error {
-			out = append(out, provider.Refusal{Resource: name, Path: kykuPath(d.Path), Reason: lower(message(d))})
+			r := provider.Refusal{Resource: name, Path: kykuPath(d.Path), Reason: lower(message(d)), Summary: d.Summary, Detail: d.Detail}
+			if d.TF.Summary != "" {
+				r.Summary, r.Detail = d.TF.Summary, d.TF.Detail
+			}
+			out = append(out, r)
 		}
 	}
 	return out
