@@ -211,7 +211,7 @@ func (x *planning) validate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("validate the configuration with its providers: %w", err)
 	}
-	return refusals(x.cfg, refused)
+	return refusalsAndReads(ctx, x.e.provider, x.cfg, refused)
 }
 
 // changedHere reports whether this plan (so far) changes d.

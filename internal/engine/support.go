@@ -42,7 +42,63 @@ func Validate(ctx context.Context, p provider.Provider, cfg *config.Config) erro
 	if err != nil {
 		return fmt.Errorf("validate the configuration with its providers: %w", err)
 	}
-	return refusals(cfg, refused)
+	return refusalsAndReads(ctx, p, cfg, refused)
+}
+
+// refusalsAndReads is refusals(cfg, refused) and checkOutputReads's, all
+// at once.
+func refusalsAndReads(ctx context.Context, p provider.Provider, cfg *config.Config, refused []provider.Refusal) error {
+	var diags diag.Diagnostics
+	for _, ref := range refused {
+		addRefusal(&diags, cfg.Resource(ref.Resource), ref)
+	}
+	reads, err := checkOutputReads(ctx, p, cfg)
+	if err != nil {
+		return err
+	}
+	diags = append(diags, reads...)
+	diags.Sort()
+	return diags.Err()
+}
+
+// checkOutputReads refuses, at each output, a reference of its value to
+// an attribute its resource's type lacks (provider.ReadChecker): it would
+// read as null.
+func checkOutputReads(ctx context.Context, p provider.Provider, cfg *config.Config) (diag.Diagnostics, error) {
+	rc, ok := p.(provider.ReadChecker)
+	if !ok || len(cfg.Outputs) == 0 {
+		return nil, nil
+	}
+	reads := make(map[string]any, len(cfg.Outputs))
+	at := make(map[string]diag.Pos, len(cfg.Outputs))
+	var rs []provider.Desired // those the outputs read
+	seen := map[string]bool{}
+	for _, o := range cfg.Outputs {
+		reads[o.Name], at[o.Name] = o.Value, o.Pos
+		for _, ref := range value.Refs(o.Value) {
+			if r := cfg.Resource(ref.Resource); r != nil && !seen[r.Name] {
+				seen[r.Name] = true
+				rs = append(rs, provider.Desired{Name: r.Name, Type: r.Type, Properties: r.Properties, Data: r.Data})
+			}
+		}
+	}
+	if len(rs) == 0 {
+		return nil, nil
+	}
+	refused, err := rc.CheckReads(ctx, rs, reads)
+	if err != nil {
+		return nil, fmt.Errorf("check what the outputs read: %w", err)
+	}
+	var diags diag.Diagnostics
+	for _, ref := range refused {
+		pos := at[ref.Resource]
+		if ref.Summary != "" && terraformFile(pos.File) {
+			diags.Add(pos, "%s: %s", ref.Summary, ref.Detail)
+			continue
+		}
+		diags.Add(pos, "output %s: %s", value.QuoteName(ref.Resource), ref.Reason)
+	}
+	return diags, nil
 }
 
 // hasSelfPlanned reports whether cfg has a resource or data source that

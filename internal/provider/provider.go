@@ -76,6 +76,16 @@ type Validator interface {
 	CheckCloud(ctx context.Context, rs []Desired) ([]Refusal, error)
 }
 
+// ReadChecker is a provider that checks what other parts of a
+// configuration than resources read of them: its outputs' references to
+// attributes a resource's type does not have.
+type ReadChecker interface {
+	// CheckReads refuses, by name, those of reads (a value each, its
+	// references unresolved) that read an attribute the type of a
+	// resource of rs lacks. A refusal's Resource is the read's name.
+	CheckReads(ctx context.Context, rs []Desired, reads map[string]any) ([]Refusal, error)
+}
+
 // Planner plans changes.
 type Planner interface {
 	// PlanChange plans one resource, changed or not: see ChangeRequest

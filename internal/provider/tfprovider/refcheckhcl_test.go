@@ -14,7 +14,8 @@ import (
 // TestHCLReferenceToAnAttributeTheSchemaLacks: a .tf file's argument
 // that reads an attribute the provider's schema does not have (directly,
 // or through a local) is refused where the argument is, before anything
-// is planned, naming the reference; without the check it read as null.
+// is planned, naming the reference; so is an output's, at the output.
+// Without the checks they read as null.
 func TestHCLReferenceToAnAttributeTheSchemaLacks(t *testing.T) {
 	dir := t.TempDir()
 	cloud := filepath.Join(dir, "cloud")
@@ -45,6 +46,14 @@ resource "fwtest_latent" "b" {
   value = fwtest_latent.a.vlue
   after = local.via
 }
+
+output "o" {
+  value = fwtest_latent.a.nope
+}
+
+output "fine" {
+  value = fwtest_latent.a.value
+}
 `
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(strings.ReplaceAll(tf, "CLOUD", cloud)), 0o600); err != nil {
 		t.Fatal(err)
@@ -71,6 +80,7 @@ resource "fwtest_latent" "b" {
 	want := []string{
 		`main.tf:22:3: Unsupported attribute: This object has no argument, nested block, or exported attribute named "vlue" (read as fwtest_latent.a.vlue). Did you mean "value"?`,
 		`main.tf:23:3: Unsupported attribute: This object has no argument, nested block, or exported attribute named "nmae" (read as fwtest_latent.a.nmae). Did you mean "name"?`,
+		`main.tf:26:1: Unsupported attribute: This object has no argument, nested block, or exported attribute named "nope" (read as fwtest_latent.a.nope). Did you mean "name"?`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -134,6 +134,30 @@ func (r *Router) ValidateConfigs(ctx context.Context, rs []provider.Desired) ([]
 	return out, nil
 }
 
+var _ provider.ReadChecker = (*Router)(nil)
+
+// CheckReads refuses the references of reads (a configuration's outputs,
+// by name) to attributes a Terraform provider's resource or data source
+// of rs does not have, as checkRefs refuses a resource's.
+func (r *Router) CheckReads(ctx context.Context, rs []provider.Desired, reads map[string]any) ([]provider.Refusal, error) {
+	typeOf := make(map[string]provider.Desired, len(rs))
+	for _, d := range rs {
+		typeOf[d.Name] = d
+	}
+	var out []provider.Refusal
+	for _, name := range slices.Sorted(maps.Keys(reads)) {
+		refused, err := r.checkRefs(ctx, provider.Desired{Name: name, Properties: map[string]any{"value": reads[name]}}, typeOf)
+		if err != nil {
+			return nil, err
+		}
+		for _, ref := range refused {
+			ref.Path = ""
+			out = append(out, ref)
+		}
+	}
+	return out, nil
+}
+
 // checkRefs refuses the references of d to attributes a Terraform
 // provider's resource or data source does not have.
 func (r *Router) checkRefs(ctx context.Context, d provider.Desired, typeOf map[string]provider.Desired) ([]provider.Refusal, error) {
