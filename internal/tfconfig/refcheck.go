@@ -124,6 +124,9 @@ func specialAttr(t hcl.Traversal, root, name string) *hcl.Diagnostic {
 	case "terraform", "tofu":
 		switch name {
 		case "workspace":
+		case "applying":
+			return unsupported(*rng, "Ephemeral values are not supported",
+				fmt.Sprintf("%s.applying is an ephemeral value (true only while an apply runs): Kyku does not run ephemeral values yet.", root))
 		case "env":
 			return attrErr(fmt.Sprintf(`The %s.env attribute was deprecated in v0.10 and removed in v0.12. The "state environment" concept was renamed to "workspace" in v0.12, and so the workspace name can now be accessed using the %s.workspace attribute.`, root, root))
 		default:

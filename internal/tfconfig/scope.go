@@ -57,8 +57,28 @@ func (ev *evaluator) functions(applying bool) map[string]function.Function {
 func (ev *evaluator) newFunctions() *funcs.Tables {
 	return funcs.NewTables(func() funcs.Options {
 		root := ev.rootDir()
-		return funcs.Options{BaseDir: root, WorkDir: root, Within: repository(root), Getenv: ev.in.Getenv, Now: ev.in.Now, PlanTimestamp: ev.in.PlanTimestamp}
+		return funcs.Options{BaseDir: root, WorkDir: root, Within: repository(root), Getenv: ev.in.Getenv, Now: ev.in.Now, PlanTimestamp: ev.in.PlanTimestamp,
+			BuiltinProvider: builtinNames(ev.root.mod)}
 	})
+}
+
+// builtinNames are the local names m, and the modules it calls, require
+// OpenTofu's built-in provider by (terraform.io/builtin/terraform): its
+// functions are called as provider::NAME::encode_tfvars.
+func builtinNames(m *Module) []string {
+	var out []string
+	for local, rp := range m.RequiredProviders {
+		if strings.EqualFold(rp.Source, "terraform.io/builtin/terraform") {
+			out = append(out, local)
+		}
+	}
+	for _, c := range m.Children {
+		if c != nil {
+			out = append(out, builtinNames(c)...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // repository is the directory the file functions may read in

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"io"
 	"maps"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
@@ -41,6 +42,11 @@ type Options struct {
 	// PureOnly makes the impure functions (bcrypt, timestamp, uuid)
 	// return unknown values, for checking a configuration before planning.
 	PureOnly bool
+	// BuiltinProvider names the local names a configuration gives
+	// OpenTofu's built-in provider (terraform.io/builtin/terraform, most
+	// often "terraform"): its functions are added under each,
+	// provider::terraform::encode_tfvars.
+	BuiltinProvider []string
 }
 
 // CoreNamespace is the prefix under which every built-in function is
@@ -69,6 +75,9 @@ func Table(opts Options) map[string]function.Function {
 	addCrypto(t, opts)
 	addNetwork(t)
 	addConversion(t)
+	for _, local := range opts.BuiltinProvider {
+		addBuiltinProvider(t, local)
+	}
 	// The templates see the finished table, themselves included.
 	var final map[string]function.Function
 	tables := func() map[string]function.Function { return final }
@@ -91,7 +100,9 @@ func Table(opts Options) map[string]function.Function {
 	// diagnostics of the expressions themselves.
 	t["try"], t["can"] = tryfunc.TryFunc, tryfunc.CanFunc
 	for name, f := range maps.Clone(t) {
-		t[CoreNamespace+name] = f
+		if !strings.Contains(name, "::") { // a provider's are its own
+			t[CoreNamespace+name] = f
+		}
 	}
 	final = t
 	return t

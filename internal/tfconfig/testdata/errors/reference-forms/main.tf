@@ -91,3 +91,9 @@ resource "terraform_data" "conditions" {
     }
   }
 }
+
+locals {
+  applying = terraform.applying
+}
+
+output "applying" { value = local.applying }
