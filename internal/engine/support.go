@@ -62,11 +62,10 @@ func refusalsAndReads(ctx context.Context, p provider.Provider, cfg *config.Conf
 }
 
 // checkOutputReads refuses, at each output, a reference of its value to
-// an attribute its resource's type lacks (provider.ReadChecker): it would
-// read as null.
+// an attribute its resource's type lacks (provider.Validator.CheckReads):
+// it would read as null.
 func checkOutputReads(ctx context.Context, p provider.Provider, cfg *config.Config) (diag.Diagnostics, error) {
-	rc, ok := p.(provider.ReadChecker)
-	if !ok || len(cfg.Outputs) == 0 {
+	if len(cfg.Outputs) == 0 {
 		return nil, nil
 	}
 	reads := make(map[string]any, len(cfg.Outputs))
@@ -85,7 +84,7 @@ func checkOutputReads(ctx context.Context, p provider.Provider, cfg *config.Conf
 	if len(rs) == 0 {
 		return nil, nil
 	}
-	refused, err := rc.CheckReads(ctx, rs, reads)
+	refused, err := p.CheckReads(ctx, rs, reads)
 	if err != nil {
 		return nil, fmt.Errorf("check what the outputs read: %w", err)
 	}

@@ -74,15 +74,11 @@ type Validator interface {
 	// location sells), once per plan, after CheckResources found nothing;
 	// it should cache what it reads. `kyku validate` does not call it.
 	CheckCloud(ctx context.Context, rs []Desired) ([]Refusal, error)
-}
-
-// ReadChecker is a provider that checks what other parts of a
-// configuration than resources read of them: its outputs' references to
-// attributes a resource's type does not have.
-type ReadChecker interface {
-	// CheckReads refuses, by name, those of reads (a value each, its
+	// CheckReads refuses, by name, those of reads (what other parts of
+	// a configuration than resources read, its outputs: a value each,
 	// references unresolved) that read an attribute the type of a
-	// resource of rs lacks. A refusal's Resource is the read's name.
+	// resource of rs lacks; a refusal's Resource is the read's name.
+	// Called with ValidateConfigs.
 	CheckReads(ctx context.Context, rs []Desired, reads map[string]any) ([]Refusal, error)
 }
 

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 )
@@ -33,16 +32,20 @@ var encodeTFVarsFunc = function.New(&function.Spec{
 		if !v.Type().IsObjectType() {
 			return cty.NullVal(cty.String), errors.New("invalid input: must be an object")
 		}
-		f := hclwrite.NewEmptyFile()
+		var toks []*hclTok
 		for it := v.ElementIterator(); it.Next(); {
 			k, e := it.Element()
 			name := k.AsString()
 			if !hclsyntax.ValidIdentifier(name) {
 				return cty.NullVal(cty.String), fmt.Errorf("invalid input: object key: %s - must be a valid identifier", name)
 			}
-			f.Body().SetAttributeValue(name, e)
+			if !e.IsWhollyKnown() {
+				// OpenTofu fails too (hclwrite panics, caught).
+				return cty.NullVal(cty.String), errors.New("input is not wholly known")
+			}
+			toks = appendAttributeTokens(toks, name, e)
 		}
-		return cty.StringVal(string(f.Bytes())), nil
+		return cty.StringVal(formatHCL(toks)), nil
 	},
 })
 
@@ -85,8 +88,6 @@ var encodeExprFunc = function.New(&function.Spec{
 		if !args[0].IsWhollyKnown() {
 			return cty.NullVal(cty.String), errors.New("input is not wholly known")
 		}
-		f := hclwrite.NewEmptyFile()
-		f.Body().AppendUnstructuredTokens(hclwrite.TokensForValue(args[0]))
-		return cty.StringVal(string(f.Bytes())), nil
+		return cty.StringVal(formatHCL(appendValueTokens(nil, args[0]))), nil
 	},
 })

@@ -20,6 +20,12 @@ func (p *Provider) ValidateConfigs(context.Context, []provider.Desired) ([]provi
 	return nil, nil
 }
 
+// CheckReads refuses nothing: what a configuration reads of Kyku's own types
+// is checked as it is read (config's references).
+func (p *Provider) CheckReads(context.Context, []provider.Desired, map[string]any) ([]provider.Refusal, error) {
+	return nil, nil
+}
+
 // CheckCloud refuses nothing: what a region offers is not asked at plan.
 func (p *Provider) CheckCloud(context.Context, []provider.Desired) ([]provider.Refusal, error) {
 	return nil, nil

@@ -126,6 +126,12 @@ func (p *Provider) ValidateConfigs(_ context.Context, rs []provider.Desired) ([]
 	return out, nil
 }
 
+// CheckReads refuses nothing: terraform_data and terraform_remote_state
+// are read as OpenTofu reads them.
+func (p *Provider) CheckReads(context.Context, []provider.Desired, map[string]any) ([]provider.Refusal, error) {
+	return nil, nil
+}
+
 // ReadMany reads nothing: the engine reads each object with ReadStored.
 func (p *Provider) ReadMany(context.Context, string, []provider.Ref) (map[provider.Ref]provider.Object, error) {
 	return nil, nil

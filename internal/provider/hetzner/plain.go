@@ -19,6 +19,12 @@ func (p *Provider) ValidateConfigs(context.Context, []provider.Desired) ([]provi
 	return nil, nil
 }
 
+// CheckReads refuses nothing: what a configuration reads of Kyku's own
+// types is checked as it is read (config's references).
+func (p *Provider) CheckReads(context.Context, []provider.Desired, map[string]any) ([]provider.Refusal, error) {
+	return nil, nil
+}
+
 // ReadStored is Read: the provider keeps no form of its objects but
 // Hetzner's.
 func (p *Provider) ReadStored(ctx context.Context, typ, id string, _ provider.Stored) (provider.Object, error) {

@@ -53,6 +53,9 @@ func (s *suite) testChecks(t *testing.T) {
 			t.Errorf("%s of a valid %s: %v, %v", name, r.Type, refused, err)
 		}
 	}
+	if refused, err := p.CheckReads(ctx, rs, map[string]any{"out": "plain"}); err != nil || len(refused) > 0 {
+		t.Errorf("CheckReads of an output reading nothing: %v, %v", refused, err)
+	}
 	obj := s.create(t, p, r)
 	if !p.ValidID(r.Type, obj.ID) {
 		t.Errorf("ValidID(%s, %q) is false for the ID the provider gave", r.Type, obj.ID)

@@ -15,6 +15,12 @@ func (p *Provider) ValidateConfigs(context.Context, []provider.Desired) ([]provi
 	return nil, nil
 }
 
+// CheckReads refuses nothing: what a configuration reads of the simulator
+// is checked as it is read (config's references).
+func (p *Provider) CheckReads(context.Context, []provider.Desired, map[string]any) ([]provider.Refusal, error) {
+	return nil, nil
+}
+
 // CheckCloud refuses nothing: the simulated cloud offers every size and
 // image CheckResources accepts.
 func (p *Provider) CheckCloud(context.Context, []provider.Desired) ([]provider.Refusal, error) {

@@ -27,6 +27,12 @@ func (p *Provider) CheckCloud(context.Context, []provider.Desired) ([]provider.R
 	return nil, nil
 }
 
+// CheckReads refuses nothing alone: the Router checks what a
+// configuration reads against every plugin's schema (Router.CheckReads).
+func (p *Provider) CheckReads(context.Context, []provider.Desired, map[string]any) ([]provider.Refusal, error) {
+	return nil, nil
+}
+
 // Rename leaves the object as it is: a moved resource keeps its object,
 // and state moves alone.
 func (p *Provider) Rename(_ context.Context, id string, r provider.Resource) (provider.Object, error) {

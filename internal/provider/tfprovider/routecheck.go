@@ -134,8 +134,6 @@ func (r *Router) ValidateConfigs(ctx context.Context, rs []provider.Desired) ([]
 	return out, nil
 }
 
-var _ provider.ReadChecker = (*Router)(nil)
-
 // CheckReads refuses the references of reads (a configuration's outputs,
 // by name) to attributes a Terraform provider's resource or data source
 // of rs does not have, as checkRefs refuses a resource's.
