@@ -131,9 +131,10 @@ func (m *Module) addResource(r *Resource, where string) hcl.Diagnostics {
 // the original's of that type.
 func (m *Module) mergeFile(f *file) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	missing := func(what, name string, rng hcl.Range) {
-		diags = append(diags, duplicate(fmt.Sprintf("Missing %s to override", what),
-			fmt.Sprintf("There is no %s named %q. An override file can only override a %s that was already defined in a primary configuration file.", what, name, what), rng))
+	// OpenTofu's words for each kind of block an override names but the
+	// primary files lack.
+	missing := func(summary, detail string, rng hcl.Range) {
+		diags = append(diags, duplicate(summary, detail, rng))
 	}
 	if len(f.requiredVersions) > 0 {
 		m.RequiredVersions = f.requiredVersions
@@ -147,7 +148,8 @@ func (m *Module) mergeFile(f *file) hcl.Diagnostics {
 	for _, p := range f.providers {
 		base, ok := m.Providers[p.Key()]
 		if !ok {
-			missing("provider configuration", p.Key(), p.DeclRange)
+			missing("Missing base provider configuration for override",
+				fmt.Sprintf("There is no %s provider configuration with the alias %q. An override file can only override an aliased provider configuration that was already defined in a primary configuration file.", p.Name, p.Alias), p.DeclRange)
 			continue
 		}
 		base.Body = mergeBodies(base.Body, p.Body)
@@ -155,14 +157,16 @@ func (m *Module) mergeFile(f *file) hcl.Diagnostics {
 	for _, v := range f.variables {
 		base, ok := m.Variables[v.Name]
 		if !ok {
-			missing("variable declaration", v.Name, v.DeclRange)
+			missing("Missing base variable declaration to override",
+				fmt.Sprintf("There is no variable named %q. An override file can only override a variable that was already declared in a primary configuration file.", v.Name), v.DeclRange)
 			continue
 		}
 		diags = append(diags, base.merge(v)...)
 	}
 	for _, l := range f.locals {
 		if _, ok := m.Locals[l.Name]; !ok {
-			missing("local value definition", l.Name, l.DeclRange)
+			missing("Missing base local value definition to override",
+				fmt.Sprintf("There is no local value named %q. An override file can only override a local value that was already defined in a primary configuration file.", l.Name), l.DeclRange)
 			continue
 		}
 		m.Locals[l.Name] = l
@@ -170,7 +174,8 @@ func (m *Module) mergeFile(f *file) hcl.Diagnostics {
 	for _, o := range f.outputs {
 		base, ok := m.Outputs[o.Name]
 		if !ok {
-			missing("output definition", o.Name, o.DeclRange)
+			missing("Missing base output definition to override",
+				fmt.Sprintf("There is no output named %q. An override file can only override an output that was already defined in a primary configuration file.", o.Name), o.DeclRange)
 			continue
 		}
 		if o.Expr != nil {
@@ -184,7 +189,8 @@ func (m *Module) mergeFile(f *file) hcl.Diagnostics {
 	for _, c := range f.calls {
 		base, ok := m.Calls[c.Name]
 		if !ok {
-			missing("module call", c.Name, c.DeclRange)
+			missing("Missing module call to override",
+				fmt.Sprintf("There is no module call named %q. An override file can only override a module call that was defined in a primary configuration file.", c.Name), c.DeclRange)
 			continue
 		}
 		if c.Source != "" {
@@ -209,11 +215,13 @@ func (m *Module) mergeFile(f *file) hcl.Diagnostics {
 	for _, r := range f.resources {
 		base, ok := m.Resources[r.Key()]
 		if !ok {
-			what := "resource"
 			if r.Mode == Data {
-				what = "data resource"
+				missing("Missing data resource to override",
+					fmt.Sprintf("There is no %s data resource named %q. An override file can only override a data block defined in a primary configuration file.", r.Type, r.Name), r.DeclRange)
+			} else {
+				missing("Missing resource to override",
+					fmt.Sprintf("There is no %s resource named %q. An override file can only override a resource block defined in a primary configuration file.", r.Type, r.Name), r.DeclRange)
 			}
-			missing(what, r.Key(), r.DeclRange)
 			continue
 		}
 		diags = append(diags, base.merge(r)...)
