@@ -1,12 +1,15 @@
 package tfconfig
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/kyku/action/internal/tfinstall"
 )
 
 // What a file holds, decoded block by block.
@@ -167,6 +170,21 @@ func (f *file) terraform(b *hcl.Block) hcl.Diagnostics {
 	return diags
 }
 
+// checkConstraint refuses a provider version constraint that is not one,
+// where it is written, as OpenTofu does when it reads the configuration.
+func checkConstraint(s string, rng hcl.Range) hcl.Diagnostics {
+	_, err := tfinstall.ParseConstraints(s)
+	if err == nil {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid version constraint",
+		Detail:   fmt.Sprintf("Incorrect version constraint syntax: %s.", errors.Unwrap(err)),
+		Subject:  rng.Ptr(),
+	}}
+}
+
 func decodeRequiredProviders(b *hcl.Block) ([]*RequiredProvider, hcl.Diagnostics) {
 	attrs, diags := b.Body.JustAttributes()
 	var out []*RequiredProvider
@@ -182,6 +200,7 @@ func decodeRequiredProviders(b *hcl.Block) ([]*RequiredProvider, hcl.Diagnostics
 				continue
 			}
 			rp.Version = s
+			diags = append(diags, checkConstraint(s, a.Expr.Range())...)
 			out = append(out, rp)
 			continue
 		}
@@ -203,6 +222,7 @@ func decodeRequiredProviders(b *hcl.Block) ([]*RequiredProvider, hcl.Diagnostics
 					rp.Source = s
 				} else {
 					rp.Version = s
+					diags = append(diags, checkConstraint(s, kv.Value.Range())...)
 				}
 			case "configuration_aliases":
 				exprs, ds := hcl.ExprList(kv.Value)

@@ -119,9 +119,11 @@ func (l *loader) take(name string, f parsed) *hcl.File {
 	if f.file != nil {
 		l.parser.AddFile(name, f.file)
 	}
-	if f.file == nil || f.diags.HasErrors() {
+	if f.file == nil || f.file.Body == nil {
 		return nil
 	}
+	// Decoded though its syntax has errors, as OpenTofu decodes what its
+	// parser recovered: every error of the configuration at once.
 	return f.file
 }
 
@@ -138,6 +140,9 @@ func (l *loader) children(m *Module, path []string) {
 				Subject:  c.DeclRange.Ptr(),
 			})
 			continue
+		}
+		if c.Source == "" {
+			continue // decoding said it is missing
 		}
 		dir, ok := l.childDir(m, c, childPath)
 		if !ok {
