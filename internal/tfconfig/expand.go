@@ -79,7 +79,9 @@ func (ev *evaluator) rootVariables(root *modInst, cfg *config.Config) {
 	for _, name := range sortedKeys(root.mod.Variables) {
 		v := root.mod.Variables[name]
 		r, given := raw[name]
-		if !given && v.Required() {
+		// A variables file that could not be read may hold what is
+		// missing: its errors are said alone, as OpenTofu says them.
+		if !given && v.Required() && !ev.varsUnread {
 			ev.diags = append(ev.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "No value for required variable",

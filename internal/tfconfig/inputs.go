@@ -157,6 +157,7 @@ func (ev *evaluator) tfvarsFile(m *Module, path string, given bool, files map[st
 			Summary:  "Failed to read variables file",
 			Detail:   fmt.Sprintf("Given variables file %s does not exist.", path),
 		})
+		ev.varsUnread = true
 		return
 	}
 	p := hclparse.NewParser()
@@ -172,6 +173,7 @@ func (ev *evaluator) tfvarsFile(m *Module, path string, given bool, files map[st
 	}
 	ev.diags = append(ev.diags, diags...)
 	if diags.HasErrors() {
+		ev.varsUnread = true
 		return
 	}
 	attrs, diags := f.Body.JustAttributes()

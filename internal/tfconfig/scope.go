@@ -32,6 +32,9 @@ type evaluator struct {
 	root  *modInst
 	diags hcl.Diagnostics
 	files map[string]*hcl.File // every file read, for diagnostics' source lines
+	// varsUnread: a variables file could not be read or parsed (the
+	// values it may hold are not said missing).
+	varsUnread bool
 
 	// partial leaves out the instances of what count or for_each cannot
 	// decide yet (pending says there are some), for a later expansion
