@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/kyku/action/internal/lang/hclstring"
 )
 
 // KeyKind says what kind of instance key a Key is.
@@ -35,7 +36,7 @@ func (k Key) String() string {
 	case IntKey:
 		return "[" + strconv.Itoa(k.Int) + "]"
 	case StringKey:
-		return "[" + quoteHCL(k.Str) + "]"
+		return "[" + hclstring.Quote(k.Str) + "]"
 	}
 	return ""
 }
@@ -53,44 +54,6 @@ func (k Key) compare(o Key) int {
 		return strings.Compare(k.Str, o.Str)
 	}
 	return 0
-}
-
-// quoteHCL quotes s as an HCL string literal: \n, \r, \t, \" and \\
-// escaped, the template introducers ${ and %{ doubled, and what is not
-// printable written as \uNNNN or \UNNNNNNNN.
-func quoteHCL(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for i, r := range s {
-		switch r {
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '$', '%':
-			b.WriteRune(r)
-			if strings.HasPrefix(s[i+1:], "{") {
-				b.WriteRune(r)
-			}
-		default:
-			switch {
-			case unicode.IsPrint(r):
-				b.WriteRune(r)
-			case r < 0x10000:
-				fmt.Fprintf(&b, `\u%04x`, r)
-			default:
-				fmt.Fprintf(&b, `\U%08x`, r)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 // InstanceAddr is a parsed resource instance address.

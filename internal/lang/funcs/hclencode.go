@@ -3,11 +3,12 @@ package funcs
 import (
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/apparentlymart/go-textseg/v15/textseg"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/kyku/action/internal/lang/hclstring"
 )
 
 // The built-in provider's encode_tfvars and encode_expr write values as
@@ -53,7 +54,7 @@ func appendValueTokens(toks []*hclTok, v cty.Value) []*hclTok {
 		add(tokWord, v.AsBigFloat().Text('f', -1))
 	case ty == cty.String:
 		add(tokOQuote, `"`)
-		if s := escapeHCLString(v.AsString()); s != "" {
+		if s := hclstring.Escape(v.AsString()); s != "" {
 			add(tokQuoted, s)
 		}
 		add(tokCQuote, `"`)
@@ -95,42 +96,6 @@ func appendAttributeTokens(toks []*hclTok, name string, v cty.Value) []*hclTok {
 	toks = append(toks, &hclTok{kind: tokWord, text: name}, &hclTok{kind: tokEqual, text: "="})
 	toks = appendValueTokens(toks, v)
 	return append(toks, &hclTok{kind: tokNewline, text: "\n"})
-}
-
-// escapeHCLString is s as the text of a quoted string: quotes, backslashes
-// and the control characters escaped, and the template introducers ${ and
-// %{ doubled.
-func escapeHCLString(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		switch r {
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '$', '%':
-			b.WriteRune(r)
-			if strings.HasPrefix(s[i+1:], "{") {
-				b.WriteRune(r)
-			}
-		default:
-			switch {
-			case unicode.IsPrint(r):
-				b.WriteRune(r)
-			case r < 0x10000:
-				fmt.Fprintf(&b, `\u%04x`, r)
-			default:
-				fmt.Fprintf(&b, `\U%08x`, r)
-			}
-		}
-	}
-	return b.String()
 }
 
 // hclLine is one line of tokens: lead, and assign, from a one-line
