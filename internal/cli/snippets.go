@@ -2,7 +2,6 @@ package cli
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"unicode"
 
@@ -17,12 +16,13 @@ import (
 // a resource: its argument's position only) the line, marked from its
 // column to the end of the word there, as the configuration's own errors
 // have it. Files are read once; one that cannot be read leaves its
-// diagnostics as they were.
+// diagnostics as they were. Variables files and a kyku.yaml are left
+// alone: a line of theirs may hold a secret's value.
 func withSources(ds diag.Diagnostics) {
 	files := map[string][]byte{}
 	for i := range ds {
 		d := &ds[i]
-		if d.Source != "" || d.Pos.File == "" || d.Pos.Line < 1 || !configFile(d.Pos.File) {
+		if d.Source != "" || d.Pos.Line < 1 || !d.Pos.InTerraformFile() {
 			continue
 		}
 		src, seen := files[d.Pos.File]
@@ -35,20 +35,6 @@ func withSources(ds diag.Diagnostics) {
 		}
 		d.Source = hcldiag.Snippet(src, wordAt(src, d.Pos))
 	}
-}
-
-// configFile reports whether name is a file of a Terraform configuration
-// (.tf, .tofu and their .json), whose own errors show their lines.
-// Variables files and a kyku.yaml are left alone: a line of theirs may
-// hold a secret's value.
-func configFile(name string) bool {
-	base := filepath.Base(name)
-	for _, ext := range []string{".tf", ".tofu", ".tf.json", ".tofu.json"} {
-		if strings.HasSuffix(base, ext) {
-			return true
-		}
-	}
-	return false
 }
 
 // wordAt is the range of the word that starts at p (an argument's name,

@@ -28,6 +28,18 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
+// InTerraformFile reports whether p is in a file of a Terraform
+// configuration (.tf, .tofu and their .json), whose diagnostics are
+// OpenTofu's, with their source line.
+func (p Pos) InTerraformFile() bool {
+	for _, ext := range []string{".tf", ".tofu", ".tf.json", ".tofu.json"} {
+		if strings.HasSuffix(p.File, ext) {
+			return true
+		}
+	}
+	return false
+}
+
 // Diagnostic is one problem with the user's input. Source, when set, is
 // the source line it is about with a mark under the part meant (HCL
 // configurations'), shown on the lines after the message.

@@ -200,7 +200,7 @@ func (x *planning) validate(ctx context.Context) error {
 	selfPlanned := false
 	for _, r := range x.cfg.Resources {
 		if give[r.Name] {
-			rest = append(rest, provider.Desired{Name: r.Name, Type: r.Type, Properties: r.Properties, Data: r.Data})
+			rest = append(rest, desiredOf(r))
 			selfPlanned = selfPlanned || x.e.provider.Schema(r.Type).OwnState
 		}
 	}

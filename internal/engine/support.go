@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
@@ -77,7 +76,7 @@ func checkOutputReads(ctx context.Context, p provider.Provider, cfg *config.Conf
 		for _, ref := range value.Refs(o.Value) {
 			if r := cfg.Resource(ref.Resource); r != nil && !seen[r.Name] {
 				seen[r.Name] = true
-				rs = append(rs, provider.Desired{Name: r.Name, Type: r.Type, Properties: r.Properties, Data: r.Data})
+				rs = append(rs, desiredOf(r))
 			}
 		}
 	}
@@ -91,7 +90,7 @@ func checkOutputReads(ctx context.Context, p provider.Provider, cfg *config.Conf
 	var diags diag.Diagnostics
 	for _, ref := range refused {
 		pos := at[ref.Resource]
-		if ref.Summary != "" && terraformFile(pos.File) {
+		if ref.Summary != "" && pos.InTerraformFile() {
 			diags.Add(pos, "%s: %s", ref.Summary, ref.Detail)
 			continue
 		}
@@ -131,9 +130,14 @@ func (e *Engine) checkCloud(ctx context.Context, cfg *config.Config) error {
 func desired(cfg *config.Config) []provider.Desired {
 	rs := make([]provider.Desired, len(cfg.Resources))
 	for i, r := range cfg.Resources {
-		rs[i] = provider.Desired{Name: r.Name, Type: r.Type, Properties: r.Properties, Data: r.Data}
+		rs[i] = desiredOf(r)
 	}
 	return rs
+}
+
+// desiredOf is r as providers check it.
+func desiredOf(r *config.Resource) provider.Desired {
+	return provider.Desired{Name: r.Name, Type: r.Type, Properties: r.Properties, Data: r.Data}
 }
 
 // refusals turns refusals of cfg's resources into sorted diagnostics.
@@ -157,7 +161,7 @@ func addRefusal(diags *diag.Diagnostics, r *config.Resource, ref provider.Refusa
 	if ref.Path != "" {
 		pos = propPos(r, ref.Path)
 	}
-	if ref.Summary != "" && terraformFile(pos.File) {
+	if ref.Summary != "" && pos.InTerraformFile() {
 		// OpenTofu's diagnostic, where OpenTofu would say it.
 		if ref.Detail == "" {
 			diags.Add(pos, "%s", ref.Summary)
@@ -171,17 +175,6 @@ func addRefusal(diags *diag.Diagnostics, r *config.Resource, ref provider.Refusa
 		return
 	}
 	diags.Add(pos, "resource %s (%s): property %q: %s", value.QuoteName(r.Name), r.Type, ref.Path, ref.Reason)
-}
-
-// terraformFile reports whether name is a file of a Terraform
-// configuration (.tf, .tofu and their .json).
-func terraformFile(name string) bool {
-	for _, ext := range []string{".tf", ".tofu", ".tf.json", ".tofu.json"} {
-		if strings.HasSuffix(name, ext) {
-			return true
-		}
-	}
-	return false
 }
 
 // propPos is where path ("ingress[2].cidr") of r is written: the path

@@ -40,14 +40,15 @@ func Closest(s string, candidates []string) string {
 	return best
 }
 
-// Terraform's is the first candidate, in the order given, fewer than 3
-// edits from s ("" when none is): the suggestion OpenTofu's errors make
-// for a module call, a path attribute and the like, which Kyku's errors
-// for a Terraform configuration repeat.
+// Terraform is OpenTofu's hint for a name it does not know, as its
+// errors end with it: ` Did you mean "x"?` for the first candidate, in
+// the order given, fewer than 3 edits from s; "" when none is. Kyku's
+// errors for a Terraform configuration repeat it (module calls, path
+// attributes, arguments, attributes).
 func Terraform(s string, candidates []string) string {
 	for _, c := range candidates {
 		if distance(s, c) < 3 {
-			return c
+			return fmt.Sprintf(" Did you mean %q?", c)
 		}
 	}
 	return ""

@@ -39,11 +39,11 @@ func TestDistance(t *testing.T) {
 
 func TestTerraform(t *testing.T) {
 	for _, c := range []struct{ s, want string }{
-		{"modul", "module"}, // one edit
-		{"nett", "net"},     // one edit, a short name
-		{"rot", "net"},      // the first within reach, in order: not the closest (root)
-		{"moduleses", ""},   // three edits: none
-		{"cwd", "cwd"},      // itself
+		{"modul", ` Did you mean "module"?`}, // one edit
+		{"nett", ` Did you mean "net"?`},     // one edit, a short name
+		{"rot", ` Did you mean "net"?`},      // the first within reach, in order: not the closest (root)
+		{"moduleses", ""},                    // three edits: none
+		{"cwd", ` Did you mean "cwd"?`},      // itself
 	} {
 		if got := Terraform(c.s, []string{"cwd", "module", "net", "root"}); got != c.want {
 			t.Errorf("Terraform(%q) = %q, want %q", c.s, got, c.want)

@@ -368,11 +368,11 @@ func (ev *evaluator) property(sc scope, cr *config.Resource, name string, e *Exp
 func (ev *evaluator) dependsOn(sc scope, travs []hcl.Traversal) []string {
 	var out []string
 	for _, t := range travs {
-		if d := sc.checkRef(t); d != nil {
+		rest, d := sc.checkRef(t)
+		if d != nil {
 			ev.diags = append(ev.diags, d)
 			continue
 		}
-		kind, rest := refParts(t)
 		if len(rest) > 0 {
 			ev.diags = append(ev.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -382,7 +382,7 @@ func (ev *evaluator) dependsOn(sc scope, travs []hcl.Traversal) []string {
 			})
 			continue
 		}
-		switch kind {
+		switch kind := t.RootName(); kind {
 		case "module":
 			name, _ := stepName(t, 1)
 			e := sc.mi.expandCall(name)
@@ -404,46 +404,15 @@ func (ev *evaluator) dependsOn(sc scope, travs []hcl.Traversal) []string {
 			for _, ref := range sc.refsOf([]hcl.Traversal{t}) {
 				out = append(out, ref.Resource)
 			}
-		case "resource":
+		case "count", "each", "path", "terraform", "tofu", "self":
+			// nothing to wait for
+		default: // a resource or data source
 			for _, ref := range sc.refsOf([]hcl.Traversal{t}) {
 				out = append(out, ref.Resource)
 			}
 		}
 	}
 	return out
-}
-
-// refParts is what kind of object reference t (checked: checkRef) names
-// ("resource" for a managed resource or data source, else its root) and
-// what it reads beyond the object itself (an attribute, past a resource's
-// or a module call's instance key; a module's output is the object).
-func refParts(t hcl.Traversal) (string, hcl.Traversal) {
-	after := func(i int) hcl.Traversal {
-		if i < len(t) {
-			if _, ok := t[i].(hcl.TraverseIndex); ok {
-				i++
-			}
-		}
-		if i >= len(t) {
-			return nil
-		}
-		return t[i:]
-	}
-	switch root := t.RootName(); root {
-	case "module":
-		rest := after(2)
-		if len(rest) > 0 {
-			rest = rest[1:] // the output
-		}
-		return root, rest
-	case "var", "local", "count", "each", "path", "terraform", "tofu":
-		return root, t[2:]
-	case "self":
-		return root, t[1:]
-	case "data", "resource":
-		return "resource", after(3)
-	}
-	return "resource", after(2)
 }
 
 // resourceAddrs are the addresses of every resource instance in mi and

@@ -257,17 +257,17 @@ func (ev *evaluator) triggers(sc scope, r *Resource) []config.Trigger {
 		if !ok {
 			continue
 		}
-		key, rest, found := resourceKeyOf(sc.mi, addr)
-		if !found && undeclaredResource(addr) != "" {
+		key, rest, declared := resourceKeyOf(sc.mi, addr)
+		if key != "" && !declared {
 			ev.diags = append(ev.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Undeclared resource in replace_triggered_by",
-				Detail:   fmt.Sprintf("Resource %s refers to %s in replace_triggered_by, but it is not declared in this module.", r.Key(), undeclaredResource(addr)),
+				Detail:   fmt.Sprintf("Resource %s refers to %s in replace_triggered_by, but it is not declared in this module.", r.Key(), key),
 				Subject:  expr.Range().Ptr(),
 			})
 			continue
 		}
-		if !found {
+		if !declared {
 			ev.diags = append(ev.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid replace_triggered_by expression",
@@ -325,33 +325,10 @@ steps:
 	return ""
 }
 
-// resourceKeyOf finds the resource of mi an address in it starts with:
-// its key, and the traversal of what follows the key.
-// undeclaredResource is the resource a replace_triggered_by address
-// (that resourceKeyOf did not find) names, type.name or data.type.name,
-// or "" when it names no resource at all.
-func undeclaredResource(addr string) string {
-	t, diags := hclsyntax.ParseTraversalAbs([]byte(addr), "", hcl.Pos{Line: 1, Column: 1})
-	if diags.HasErrors() {
-		return ""
-	}
-	switch t.RootName() {
-	case "var", "local", "module", "count", "each", "path", "terraform", "tofu", "self", "resource":
-		return ""
-	case "data":
-		typ, ok1 := stepName(t, 1)
-		name, ok2 := stepName(t, 2)
-		if ok1 && ok2 {
-			return "data." + typ + "." + name
-		}
-		return ""
-	}
-	if name, ok := stepName(t, 1); ok {
-		return t.RootName() + "." + name
-	}
-	return ""
-}
-
+// resourceKeyOf finds the resource an address in mi starts with: its
+// key ("type.name", "data.type.name"; "" for an address naming no
+// resource), the traversal of what follows the key, and whether mi
+// declares it.
 func resourceKeyOf(mi *modInst, addr string) (string, hcl.Traversal, bool) {
 	t, diags := hclsyntax.ParseTraversalAbs([]byte(addr), "", hcl.Pos{Line: 1, Column: 1})
 	if diags.HasErrors() || len(t) < 2 {
@@ -359,23 +336,20 @@ func resourceKeyOf(mi *modInst, addr string) (string, hcl.Traversal, bool) {
 	}
 	root := t.RootName()
 	n := 2
-	if root == "data" {
+	switch root {
+	case "var", "local", "module", "count", "each", "path", "terraform", "tofu", "self", "resource":
+		return "", nil, false
+	case "data":
 		n = 3
 	}
-	var parts []string
-	for i := 0; i < n && i < len(t); i++ {
+	parts := []string{root}
+	for i := 1; i < n; i++ {
 		name, ok := stepName(t, i)
-		if i == 0 {
-			name, ok = root, true
-		}
 		if !ok {
 			return "", nil, false
 		}
 		parts = append(parts, name)
 	}
 	key := strings.Join(parts, ".")
-	if mi.mod.Resources[key] == nil || len(t) < n {
-		return "", nil, false
-	}
-	return key, t[n:], true
+	return key, t[n:], mi.mod.Resources[key] != nil
 }

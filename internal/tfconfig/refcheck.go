@@ -2,7 +2,6 @@ package tfconfig
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -22,8 +21,11 @@ import (
 // The references it lets through are evaluated; what they read is
 // checked there (an undeclared variable, count outside a counted block).
 
-// checkRef is the error OpenTofu gives for reference t in s, or nil.
-func (s scope) checkRef(t hcl.Traversal) *hcl.Diagnostic {
+// checkRef is the error OpenTofu gives for reference t in s, or nil;
+// rest is what t reads beyond the object it names (past a resource's or
+// a module call's instance key and a module's output name: depends_on
+// refuses any).
+func (s scope) checkRef(t hcl.Traversal) (rest hcl.Traversal, _ *hcl.Diagnostic) {
 	root := t.RootName()
 	switch root {
 	case "count", "each", "local", "var", "path", "terraform", "tofu":
@@ -34,19 +36,22 @@ func (s scope) checkRef(t hcl.Traversal) *hcl.Diagnostic {
 		if d == nil {
 			d = s.outOfContext(t, root)
 		}
-		return d
+		if d != nil {
+			return nil, d
+		}
+		return t[2:], nil
 	case "data":
 		if len(t) < 3 {
-			return invalidRef(`The "data" object must be followed by two attribute names: the data source type and the resource name.`, t.SourceRange())
+			return nil, invalidRef(`The "data" object must be followed by two attribute names: the data source type and the resource name.`, t.SourceRange())
 		}
 		return s.checkResourceRef(Data, t[0].SourceRange(), t[1:])
 	case "ephemeral":
 		if len(t) < 3 {
-			return invalidRef(`The "ephemeral" object must be followed by two attribute names: the ephemeral resource type and its name.`, t.SourceRange())
+			return nil, invalidRef(`The "ephemeral" object must be followed by two attribute names: the ephemeral resource type and its name.`, t.SourceRange())
 		}
 		typ, _ := stepName(t, 1)
 		name, _ := stepName(t, 2)
-		return &hcl.Diagnostic{
+		return nil, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Reference to undeclared resource",
 			Detail:   fmt.Sprintf("There is no ephemeral resource %q %q definition in %s.", typ, name, s.mi.moduleDisplay()),
@@ -54,23 +59,23 @@ func (s scope) checkRef(t hcl.Traversal) *hcl.Diagnostic {
 		}
 	case "resource":
 		if len(t) < 3 {
-			return invalidRef(`The "resource" object must be followed by two attribute names: the resource type and the resource name.`, t.SourceRange())
+			return nil, invalidRef(`The "resource" object must be followed by two attribute names: the resource type and the resource name.`, t.SourceRange())
 		}
 		return s.checkResourceRef(Managed, t[0].SourceRange(), t[1:])
 	case "module":
 		return s.checkModuleRef(t)
 	case "self":
 		if s.self == "" {
-			return &hcl.Diagnostic{
+			return nil, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid \"self\" reference",
 				Detail:   "The \"self\" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.",
 				Subject:  t.SourceRange().Ptr(),
 			}
 		}
-		return nil
+		return t[1:], nil
 	case "template", "lazy", "arg":
-		return &hcl.Diagnostic{
+		return nil, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Reserved symbol name",
 			Detail:   fmt.Sprintf("The symbol name %q is reserved for use in a future OpenTofu version. If you are using a provider that already uses this as a resource type name, add the prefix \"resource.\" to force interpretation as a resource type name.", root),
@@ -115,11 +120,7 @@ func specialAttr(t hcl.Traversal, root, name string) *hcl.Diagnostic {
 		}
 	case "path":
 		if name != "cwd" && name != "module" && name != "root" {
-			hint := ""
-			if sug := suggest.Terraform(name, []string{"cwd", "module", "root"}); sug != "" {
-				hint = fmt.Sprintf(" Did you mean %q?", sug)
-			}
-			return attrErr(fmt.Sprintf(`The "path" object does not have an attribute named %q.%s`, name, hint))
+			return attrErr(fmt.Sprintf(`The "path" object does not have an attribute named %q.%s`, name, suggest.Terraform(name, []string{"cwd", "module", "root"})))
 		}
 	case "terraform", "tofu":
 		switch name {
@@ -164,17 +165,18 @@ func (s scope) outOfContext(t hcl.Traversal, root string) *hcl.Diagnostic {
 // anything is planned as it gives the others.
 func (s scope) reportRefs(travs []hcl.Traversal) {
 	for _, t := range travs {
-		if d := s.checkRef(t); d != nil {
+		if _, d := s.checkRef(t); d != nil {
 			s.mi.ev.diags = append(s.mi.ev.diags, d)
 		}
 	}
 }
 
 // checkResourceRef checks a reference to a resource of mode, rt being
-// its type's step onwards and start the range its reference starts at.
-func (s scope) checkResourceRef(mode Mode, start hcl.Range, rt hcl.Traversal) *hcl.Diagnostic {
+// its type's step onwards and start the range its reference starts at
+// (checkRef).
+func (s scope) checkResourceRef(mode Mode, start hcl.Range, rt hcl.Traversal) (hcl.Traversal, *hcl.Diagnostic) {
 	if len(rt) < 2 {
-		return invalidRef("A reference to a resource type must be followed by at least one attribute access, specifying the resource name.",
+		return nil, invalidRef("A reference to a resource type must be followed by at least one attribute access, specifying the resource name.",
 			hcl.RangeBetween(rt[0].SourceRange(), rt[len(rt)-1].SourceRange()))
 	}
 	var typ string
@@ -185,7 +187,7 @@ func (s scope) checkResourceRef(mode Mode, start hcl.Range, rt hcl.Traversal) *h
 		typ = st.Name
 	default:
 		// OpenTofu says "data" whichever object was indexed.
-		return invalidRef(`The "data" object does not support this operation.`, rt[0].SourceRange())
+		return nil, invalidRef(`The "data" object does not support this operation.`, rt[0].SourceRange())
 	}
 	nameStep, ok := rt[1].(hcl.TraverseAttr)
 	if !ok {
@@ -193,20 +195,15 @@ func (s scope) checkResourceRef(mode Mode, start hcl.Range, rt hcl.Traversal) *h
 		if mode == Data {
 			what = "a data source"
 		}
-		return invalidRef(fmt.Sprintf("A reference to %s must be followed by at least one attribute access, specifying the resource name.", what), rt[1].SourceRange())
+		return nil, invalidRef(fmt.Sprintf("A reference to %s must be followed by at least one attribute access, specifying the resource name.", what), rt[1].SourceRange())
 	}
 	rng := hcl.RangeBetween(start, nameStep.SrcRange)
 	rest := rt[2:]
 	keyed := false
 	if len(rest) > 0 {
 		if idx, isIndex := rest[0].(hcl.TraverseIndex); isIndex {
-			if err := instanceKeyErr(idx.Key); err != "" {
-				return &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid index key",
-					Detail:   fmt.Sprintf("Invalid index for resource instance: %s.", err),
-					Subject:  idx.SrcRange.Ptr(),
-				}
+			if d := badKey(idx, "resource instance"); d != nil {
+				return nil, d
 			}
 			keyed, rest = true, rest[1:]
 			rng = hcl.RangeBetween(rng, idx.SrcRange)
@@ -216,7 +213,7 @@ func (s scope) checkResourceRef(mode Mode, start hcl.Range, rt hcl.Traversal) *h
 	addr := r.Key()
 	cfg := s.mi.mod.Resources[addr]
 	if cfg == nil {
-		return &hcl.Diagnostic{
+		return nil, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Reference to undeclared resource",
 			Detail:   fmt.Sprintf("There is no %s resource %q %q definition in %s.%s", modeAdjective(mode), typ, nameStep.Name, s.mi.moduleDisplay(), s.otherMode(r)),
@@ -225,11 +222,11 @@ func (s scope) checkResourceRef(mode Mode, start hcl.Range, rt hcl.Traversal) *h
 	}
 	switch {
 	case !keyed && len(rest) > 0 && cfg.Count != nil:
-		return missingKey(addr, "count", "count.index", rng)
+		return nil, missingKey(addr, "count", "count.index", rng)
 	case !keyed && len(rest) > 0 && cfg.ForEach != nil:
-		return missingKey(addr, "for_each", "each.key", rng)
+		return nil, missingKey(addr, "for_each", "each.key", rng)
 	case keyed && cfg.Count == nil && cfg.ForEach == nil:
-		return &hcl.Diagnostic{
+		return nil, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Unexpected resource instance key",
 			Detail:   fmt.Sprintf(`Because %s does not have "count" or "for_each" set, references to it must not include an index key. Remove the bracketed index to refer to the single instance of this resource.`, addr),
@@ -238,7 +235,7 @@ func (s scope) checkResourceRef(mode Mode, start hcl.Range, rt hcl.Traversal) *h
 	}
 	if len(rest) > 0 {
 		if a, ok := rest[0].(hcl.TraverseAttr); ok && a.Name == "count" {
-			return &hcl.Diagnostic{
+			return nil, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid resource count attribute",
 				Detail:   fmt.Sprintf(`The special "count" attribute is no longer supported after OpenTofu v0.12. Instead, use length(%s) to count resource instances.`, addr),
@@ -246,7 +243,7 @@ func (s scope) checkResourceRef(mode Mode, start hcl.Range, rt hcl.Traversal) *h
 			}
 		}
 	}
-	return nil
+	return rest, nil
 }
 
 func missingKey(addr, arg, example string, rng hcl.Range) *hcl.Diagnostic {
@@ -279,64 +276,58 @@ func (s scope) otherMode(r *Resource) string {
 	return fmt.Sprintf("\n\nDid you mean the %s resource %s?", block, other.Key())
 }
 
-// instanceKeyErr is why key cannot be an instance key ("": it can): a
-// string, or a whole number.
-func instanceKeyErr(key cty.Value) string {
-	switch key.Type() {
+// badKey refuses an index that cannot be an instance key of what (a
+// resource or module instance): a string, or a whole number.
+func badKey(idx hcl.TraverseIndex, what string) *hcl.Diagnostic {
+	why := "either a string or an integer is required"
+	switch idx.Key.Type() {
 	case cty.String:
-		return ""
+		return nil
 	case cty.Number:
 		var i int
-		if err := gocty.FromCtyValue(key, &i); err != nil {
-			return err.Error()
+		err := gocty.FromCtyValue(idx.Key, &i)
+		if err == nil {
+			return nil
 		}
-		return ""
+		why = err.Error()
 	}
-	return "either a string or an integer is required"
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid index key",
+		Detail:   fmt.Sprintf("Invalid index for %s: %s.", what, why),
+		Subject:  idx.SrcRange.Ptr(),
+	}
 }
 
 // checkModuleRef checks a reference to a module call: by name, then
-// maybe an instance key, then maybe an output.
-func (s scope) checkModuleRef(t hcl.Traversal) *hcl.Diagnostic {
+// maybe an instance key, then maybe an output (checkRef).
+func (s scope) checkModuleRef(t hcl.Traversal) (hcl.Traversal, *hcl.Diagnostic) {
 	name, d := singleAttr(t)
 	if d != nil {
-		return d
+		return nil, d
 	}
 	rest := t[2:]
 	if len(rest) > 0 {
 		if idx, ok := rest[0].(hcl.TraverseIndex); ok {
-			if err := instanceKeyErr(idx.Key); err != "" {
-				return &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid index key",
-					Detail:   fmt.Sprintf("Invalid index for module instance: %s.", err),
-					Subject:  idx.SrcRange.Ptr(),
-				}
+			if d := badKey(idx, "module instance"); d != nil {
+				return nil, d
 			}
 			rest = rest[1:]
 		}
 	}
 	if len(rest) > 0 {
 		if _, ok := rest[0].(hcl.TraverseAttr); !ok {
-			return invalidRef("Module instance objects do not support this operation.", rest[0].SourceRange())
+			return nil, invalidRef("Module instance objects do not support this operation.", rest[0].SourceRange())
+		}
+		rest = rest[1:] // the output
+	}
+	if s.mi.mod.Calls[name] == nil {
+		return nil, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Reference to undeclared module",
+			Detail:   fmt.Sprintf("No module call named %q is declared in %s.%s", name, s.mi.moduleDisplay(), suggest.Terraform(name, sortedKeys(s.mi.mod.Calls))),
+			Subject:  hcl.RangeBetween(t[0].SourceRange(), t[1].SourceRange()).Ptr(),
 		}
 	}
-	if s.mi.mod.Calls[name] != nil {
-		return nil
-	}
-	hint := ""
-	names := make([]string, 0, len(s.mi.mod.Calls))
-	for n := range s.mi.mod.Calls {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	if sug := suggest.Terraform(name, names); sug != "" {
-		hint = fmt.Sprintf(" Did you mean %q?", sug)
-	}
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Reference to undeclared module",
-		Detail:   fmt.Sprintf("No module call named %q is declared in %s.%s", name, s.mi.moduleDisplay(), hint),
-		Subject:  hcl.RangeBetween(t[0].SourceRange(), t[1].SourceRange()).Ptr(),
-	}
+	return rest, nil
 }

@@ -373,7 +373,7 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo, keep 
 		}
 	}
 	for _, t := range travs {
-		if d := s.checkRef(t); d != nil {
+		if _, d := s.checkRef(t); d != nil {
 			diags = append(diags, d)
 			continue
 		}

@@ -33,12 +33,8 @@ func configBlock(b *Block, props map[string]any, path cty.Path, ds *Diagnostics)
 		_, isAttr := b.Attributes[k]
 		_, isBlock := b.BlockTypes[k]
 		if !isAttr && !isBlock {
-			hint := ""
-			if sug := suggest.Terraform(k, b.Names()); sug != "" {
-				hint = fmt.Sprintf(" Did you mean %q?", sug)
-			}
 			ds.errorTF(path.GetAttr(k), fmt.Sprintf("unsupported argument %q%s", k, suggest.DidYouMean(k, b.Names())),
-				"Unsupported argument", fmt.Sprintf("An argument named %q is not expected here.%s", k, hint))
+				"Unsupported argument", fmt.Sprintf("An argument named %q is not expected here.%s", k, suggest.Terraform(k, b.Names())))
 		}
 	}
 	vals := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))

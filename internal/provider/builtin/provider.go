@@ -114,12 +114,8 @@ func (p *Provider) ValidateConfigs(_ context.Context, rs []provider.Desired) ([]
 						Summary: fmt.Sprintf("%q attribute is read-only", name)})
 				}
 			default:
-				hint := ""
-				if sug := suggest.Terraform(name, []string{"input", "triggers_replace"}); sug != "" {
-					hint = fmt.Sprintf(" Did you mean %q?", sug)
-				}
 				out = append(out, provider.Refusal{Resource: d.Name, Path: name, Reason: fmt.Sprintf("an argument named %q is not expected here", name),
-					Summary: "Unsupported argument", Detail: fmt.Sprintf("An argument named %q is not expected here.%s", name, hint)})
+					Summary: "Unsupported argument", Detail: fmt.Sprintf("An argument named %q is not expected here.%s", name, suggest.Terraform(name, []string{"input", "triggers_replace"}))})
 			}
 		}
 	}

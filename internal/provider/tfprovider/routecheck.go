@@ -176,14 +176,10 @@ func (r *Router) checkRefs(ctx context.Context, d provider.Desired, typeOf map[s
 			return err
 		}
 		if names := b.Order(); !slices.Contains(names, ref.Attr) {
-			hint := ""
-			if sug := suggest.Terraform(ref.Attr, names); sug != "" {
-				hint = fmt.Sprintf(" Did you mean %q?", sug)
-			}
 			out = append(out, provider.Refusal{Resource: d.Name, Path: path,
 				Reason:  fmt.Sprintf("%q: %s has no attribute %q%s", written, target.Type, ref.Attr, didYouMean(ref.Attr, names)),
 				Summary: "Unsupported attribute",
-				Detail:  fmt.Sprintf("This object has no argument, nested block, or exported attribute named %q (read as %s).%s", ref.Attr, written, hint)})
+				Detail:  fmt.Sprintf("This object has no argument, nested block, or exported attribute named %q (read as %s).%s", ref.Attr, written, suggest.Terraform(ref.Attr, names))})
 			return nil
 		}
 		if a := b.Attributes[ref.Attr]; a != nil && a.WriteOnly {
