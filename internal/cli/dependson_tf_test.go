@@ -80,3 +80,36 @@ func TestTerraformErrorsShowTheirLine(t *testing.T) {
 		t.Errorf("plan: exit %d, want 1 and\n%s\n%s%s", code, want, out, errOut)
 	}
 }
+
+// TestTerraformResourcePrefixIsAReference: resource.TYPE.NAME, OpenTofu's
+// other name for TYPE.NAME, is a reference the plan orders by, in an
+// argument and in depends_on, as TYPE.NAME is.
+func TestTerraformResourcePrefixIsAReference(t *testing.T) {
+	k := newKyku(t, "")
+	tf := filepath.Join(k.dir, "tf")
+	if err := os.MkdirAll(tf, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	main := `resource "terraform_data" "a" {
+  input = "x"
+}
+resource "terraform_data" "b" {
+  input = resource.terraform_data.a.output
+}
+resource "terraform_data" "c" {
+  depends_on = [resource.terraform_data.a]
+}
+`
+	if err := os.WriteFile(filepath.Join(tf, "main.tf"), []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := k.run("", "plan", "-c", tf, "--state-dir", filepath.Join(k.dir, ".kyku"))
+	if code != 0 && code != 2 {
+		t.Fatalf("plan: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{`terraform_data.b" (level 1)`, `terraform_data.c" (level 1)`, "input: (known after apply)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan lacks %q:\n%s", want, out)
+		}
+	}
+}

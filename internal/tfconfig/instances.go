@@ -395,11 +395,15 @@ func (s scope) refsOf(travs []hcl.Traversal) []value.Ref {
 					out = append(out, n.refs...)
 				}
 			}
-		case "data":
+		case "data", "resource": // resource.TYPE.NAME is TYPE.NAME
 			typ, ok1 := stepName(t, 1)
 			name, ok2 := stepName(t, 2)
-			if ok1 && ok2 && mi.mod.Resources["data."+typ+"."+name] != nil {
-				out = append(out, mi.resourceRefs("data."+typ+"."+name, t[3:])...)
+			key := typ + "." + name
+			if root == "data" {
+				key = "data." + key
+			}
+			if ok1 && ok2 && mi.mod.Resources[key] != nil {
+				out = append(out, mi.resourceRefs(key, t[3:])...)
 			}
 		case "each":
 			if s.key.source != nil {
