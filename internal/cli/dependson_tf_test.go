@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,14 +12,7 @@ import (
 func TestTerraformDependsOnALocal(t *testing.T) {
 	k := newKyku(t, "")
 	tf := filepath.Join(k.dir, "tf")
-	if err := os.MkdirAll(tf, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	write := func(text string) {
-		if err := os.WriteFile(filepath.Join(tf, "main.tf"), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(text string) { writeFiles(t, tf, map[string]string{"main.tf": text}) }
 	args := []string{"-c", tf, "--state-dir", filepath.Join(k.dir, ".kyku")}
 	write(`resource "terraform_data" "a" {
   input = "x"
@@ -65,13 +57,7 @@ resource "terraform_data" "b" {
 func TestTerraformErrorsShowTheirLine(t *testing.T) {
 	k := newKyku(t, "")
 	tf := filepath.Join(k.dir, "tf")
-	if err := os.MkdirAll(tf, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	main := "resource \"terraform_data\" \"d\" {\n  inputt = 1\n}\n"
-	if err := os.WriteFile(filepath.Join(tf, "main.tf"), []byte(main), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFiles(t, tf, map[string]string{"main.tf": "resource \"terraform_data\" \"d\" {\n  inputt = 1\n}\n"})
 	code, out, errOut := k.run("", "plan", "-c", tf, "--state-dir", filepath.Join(k.dir, ".kyku"))
 	want := "main.tf:2:3: Unsupported argument: An argument named \"inputt\" is not expected here. Did you mean \"input\"?\n" +
 		"    2 |   inputt = 1\n" +
@@ -87,9 +73,6 @@ func TestTerraformErrorsShowTheirLine(t *testing.T) {
 func TestTerraformResourcePrefixIsAReference(t *testing.T) {
 	k := newKyku(t, "")
 	tf := filepath.Join(k.dir, "tf")
-	if err := os.MkdirAll(tf, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	main := `resource "terraform_data" "a" {
   input = "x"
 }
@@ -100,9 +83,7 @@ resource "terraform_data" "c" {
   depends_on = [resource.terraform_data.a]
 }
 `
-	if err := os.WriteFile(filepath.Join(tf, "main.tf"), []byte(main), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFiles(t, tf, map[string]string{"main.tf": main})
 	code, out, errOut := k.run("", "plan", "-c", tf, "--state-dir", filepath.Join(k.dir, ".kyku"))
 	if code != 0 && code != 2 {
 		t.Fatalf("plan: exit %d\n%s%s", code, out, errOut)
