@@ -274,7 +274,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	if !p.HasChanges() {
 		next := st.Clone()
 		recorded := recordUnchanged(next, p, e.statePathsIn(work))
-		outputs := e.outputs(p.Config, next, p.Data)
+		outputs := e.outputs(p.Config, next, p.Data, start)
 		res.Outputs = outputs
 		if changed := e.recordOutputs(work, p.Config, st, next, outputs); recorded || changed {
 			next.Metadata.Serial++
@@ -334,7 +334,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	res.BackupKey = key
 	final := x.live
 	final.Outputs, final.OutputTypes = nil, nil
-	outs := e.outputs(p.Config, final, x.data)
+	outs := e.outputs(p.Config, final, x.data, start)
 	e.learnOutputs(p.Config, outs)
 	if !p.Destroy {
 		final.Outputs = outs
@@ -421,13 +421,24 @@ func sameNames(a, b []string) bool {
 }
 
 // outputs evaluates the config's outputs against st and the data
-// sources' values data (nil: none read); unknown ones are left out.
-func (e *Engine) outputs(cfg *config.Config, st *state.File, data map[string]map[string]any) map[string]any {
+// sources' values data (nil: none read); unknown ones are left out. at,
+// when set, is the time of the apply they are the outputs of: what the
+// impure functions (timestamp(), uuid()) an output calls are known at.
+func (e *Engine) outputs(cfg *config.Config, st *state.File, data map[string]map[string]any, at time.Time) map[string]any {
 	if cfg == nil {
 		return st.Outputs
 	}
 	out := map[string]any{}
 	lookup := e.stateLookup(st, data)
+	if !at.IsZero() {
+		inState := lookup
+		lookup = func(r value.Ref) (any, bool) {
+			if r == value.Applying {
+				return at, true
+			}
+			return inState(r)
+		}
+	}
 	for _, o := range cfg.Outputs {
 		v, unknown := value.Resolve(o.Value, lookup)
 		if !unknown {

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"time"
+
 	"context"
 	"maps"
 
@@ -25,7 +27,7 @@ func (e *Engine) Outputs(ctx context.Context, cfg *config.Config) (values, types
 	if st == nil {
 		return map[string]any{}, map[string]any{}, nil
 	}
-	values = e.outputs(cfg, st, nil)
+	values = e.outputs(cfg, st, nil, time.Time{})
 	if cfg != nil {
 		data := dataNames(cfg)
 		for _, o := range cfg.Outputs {

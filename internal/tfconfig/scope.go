@@ -317,7 +317,11 @@ func (n *named) prepare() {
 		diags = append(diags, ds...)
 	}
 	n.sc.mi.ev.diags = append(n.sc.mi.ev.diags, diags...)
-	n.val, n.constant = v, true
+	// A value left unknown reading no resource calls a function known
+	// only once applying (timestamp(), uuid(), bcrypt(); a provider's
+	// function given one of them): evaluated again with each lookup, so
+	// that applying knows it, as OpenTofu does.
+	n.val, n.constant = v, diags.HasErrors() || v.IsWhollyKnown()
 }
 
 // eval evaluates expr in s, resources read with lookup (nil: none is
