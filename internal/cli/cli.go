@@ -93,10 +93,13 @@ type Env struct {
 	// (workspace.Settings.ScryptCost); 0: Kyku's default. Tests lower it.
 	ScryptCost int
 
-	creds   *credsCache          // set by Run: registryCredentials
-	notices *notices             // set by Run
-	ctx     context.Context      // set by Run: the run's, for what loading reads
-	secrets *progress.SecretBook // set by Run
+	creds   *credsCache // set by Run: registryCredentials
+	notices *notices    // set by Run
+	// functions are the providers started for their functions, stopped
+	// when the command ends (set by Run: providerfuncs.go).
+	functions *functionServers
+	ctx       context.Context      // set by Run: the run's, for what loading reads
+	secrets   *progress.SecretBook // set by Run
 }
 
 // exit codes
@@ -228,7 +231,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 	stop := env.notices.watchInterrupt(env.Interrupted)
 	ctx = env.notices.withNotices(ctx)
 	env.ctx = ctx
+	env.functions = &functionServers{}
 	err := cmd.run(ctx, &env, args[1:])
+	env.functions.close()
 	stop()
 	var code exitCode
 	switch {
@@ -307,6 +312,9 @@ type common struct {
 	// opens its backend early and reads the state ahead (terraform.go).
 	readAhead string
 	early     *earlyBackend
+	// noFunctions: the command reads the configuration to install its
+	// providers (kyku init): their functions are not asked for.
+	noFunctions bool
 }
 
 func (c *common) register(fs *flagSet, env *Env) {

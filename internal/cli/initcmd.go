@@ -42,7 +42,7 @@ func initProviders(ctx context.Context, env *Env, name string, args []string) er
 	if name == providersLock.name {
 		fs.cmd = providersLock
 	}
-	var c common
+	c := common{noFunctions: true}
 	c.register(fs, env)
 	upgrade := fs.Bool("upgrade", false, "choose the newest version each constraint allows, replacing the locked ones")
 	if err := fs.parseNone(args); err != nil {

@@ -51,6 +51,9 @@ func (c *common) loadTerraform(env *Env) (*config.Config, error) {
 		c.planTime = env.Now().UTC()
 	}
 	in := tfconfig.Inputs{Vars: *c.vars.order, Getenv: env.Getenv, Workspace: c.env, Now: env.Now, PlanTimestamp: c.planTime}
+	if !c.noFunctions {
+		in.ProviderFunctions = c.providerFunctions(env)
+	}
 	c.tf = &terraformConfig{module: m, inputs: in}
 	c.readStateAhead(env)
 	cfg, pending, err := tfconfig.ExpandPartial(m, in)

@@ -44,6 +44,7 @@ func expand(m *Module, in Inputs, partial bool) (*config.Config, bool, error) {
 	}
 	root := newModInst(ev, m, "", nil, nil, instKey{})
 	ev.root = root
+	ev.provFns = ev.providerFunctions(m)
 	cfg := &config.Config{Provider: config.ProviderConfig{Name: "sim"}, Environment: in.Workspace, Files: allFiles(m), Terraform: true}
 	ev.rootVariables(root, cfg)
 	ev.checkVersions(m)

@@ -99,12 +99,14 @@ func (l *loader) module(dir string, path []string, call *Call) *Module {
 	for i, name := range primary {
 		if f := l.take(name, files[i]); f != nil {
 			m.Files = append(m.Files, name)
+			m.FunctionCalls = append(m.FunctionCalls, functionCalls(f)...)
 			l.diags = append(l.diags, m.appendFile(decodeFile(f.Body, &l.diags))...)
 		}
 	}
 	for i, name := range override {
 		if f := l.take(name, files[len(primary)+i]); f != nil {
 			m.Files = append(m.Files, name)
+			m.FunctionCalls = append(m.FunctionCalls, functionCalls(f)...)
 			l.diags = append(l.diags, m.mergeFile(decodeFile(f.Body, &l.diags))...)
 		}
 	}

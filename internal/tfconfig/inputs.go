@@ -44,6 +44,10 @@ type Inputs struct {
 	// commit's files from a directory of its own names them by their
 	// repository paths, the same in every run. "": as loaded.
 	NamesFrom string
+	// ProviderFunctions lists the functions of a provider the
+	// configuration calls provider::NAME::FUNCTION. nil: such calls are
+	// unknown (kyku init, which installs the providers).
+	ProviderFunctions ProviderFunctions
 }
 
 // VarArg is one --var (Name and Value) or --var-file (File).

@@ -26,6 +26,9 @@ type Module struct {
 	Imports           []*Import
 	Removed           []*Removed
 	Checks            map[string]*Check
+	// FunctionCalls are the calls of providers' functions in its files
+	// (providerfuncs.go).
+	FunctionCalls []FunctionCall
 
 	// Children are the modules Calls load, by call name.
 	Children map[string]*Module

@@ -96,7 +96,59 @@ func (ev *evaluator) providers(m *Module, cfg *config.Config) {
 			add(local, "", nil, rng)
 		}
 	}
+	for _, fp := range functionProviders(m) {
+		if slices.ContainsFunc(cfg.Providers, func(pp *config.PluginProvider) bool { return sameSource(pp.Source, fp.Source) }) {
+			continue // installed for its resources
+		}
+		name := kykuProviderName(fp.Name, "")
+		if _, taken := names[name]; taken {
+			name = kykuProviderName(fp.Name, "functions")
+		}
+		names[name] = fp.Name
+		cfg.Providers = append(cfg.Providers, &config.PluginProvider{Name: name, Source: fp.Source, Version: fp.Version,
+			Pos: pos(fp.Range), SourcePos: pos(fp.Range), VersionPos: pos(fp.Range)})
+	}
 	ev.childProviders(m)
+}
+
+// functionProviders are the providers the modules of m call functions of
+// (provider::NAME::FUNCTION) and require, one per source, as the first
+// module calling them requires them: installed and locked, as OpenTofu
+// installs every provider required, though no resource of theirs is
+// configured.
+func functionProviders(m *Module) []*RequiredProvider {
+	var out []*RequiredProvider
+	var walk func(m *Module)
+	walk = func(m *Module) {
+		for _, c := range m.FunctionCalls {
+			parts := strings.Split(c.Name, "::")
+			rp := m.RequiredProviders[parts[1]]
+			if rp == nil || builtinProvider(m, parts[1]) || strings.EqualFold(rp.Source, "terraform.io/builtin/terraform") {
+				continue
+			}
+			src := providerSource(m, parts[1])
+			if slices.ContainsFunc(out, func(o *RequiredProvider) bool { return sameSource(o.Source, src) }) {
+				continue
+			}
+			out = append(out, &RequiredProvider{Name: parts[1], Source: src, Version: rp.Version, Range: rp.Range})
+		}
+		for _, name := range sortedKeys(m.Children) {
+			if child := m.Children[name]; child != nil {
+				walk(child)
+			}
+		}
+	}
+	walk(m)
+	return out
+}
+
+// sameSource reports whether two provider sources name one provider
+// (the registry host implied or written, in any case).
+func sameSource(a, b string) bool { return sourceKey(a) == sourceKey(b) }
+
+// sourceKey is a provider source as sameSource compares them.
+func sourceKey(s string) string {
+	return strings.TrimPrefix(strings.ToLower(s), "registry.opentofu.org/")
 }
 
 // builtinProvider reports whether local name is OpenTofu's built-in

@@ -43,6 +43,9 @@ type evaluator struct {
 	countReads       []*config.CountRead
 
 	fns *funcs.Tables // built on first use (see functions)
+	// provFns are the providers' functions the configuration calls
+	// (providerFunctions), asked before anything is evaluated.
+	provFns map[string]function.Function
 
 	travs travCache // the traversals of each expression, found once
 }
@@ -61,7 +64,7 @@ func (ev *evaluator) newFunctions() *funcs.Tables {
 	return funcs.NewTables(func() funcs.Options {
 		root := ev.rootDir()
 		return funcs.Options{BaseDir: root, WorkDir: root, Within: repository(root), Getenv: ev.in.Getenv, Now: ev.in.Now, PlanTimestamp: ev.in.PlanTimestamp,
-			BuiltinProvider: builtinNames(ev.root.mod)}
+			BuiltinProvider: builtinNames(ev.root.mod), Providers: ev.provFns}
 	})
 }
 

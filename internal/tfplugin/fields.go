@@ -213,6 +213,59 @@ const (
 	schemaRespDiagnostics        bytesField = 4 // diagnostics
 	schemaRespProviderMeta       bytesField = 5 // provider_meta
 	schemaRespServerCapabilities bytesField = 6 // server_capabilities
+	schemaRespFunctions          bytesField = 7 // functions
+)
+
+// Fields of GetFunctions.Response.
+const (
+	functionsRespFunctions   bytesField = 1 // functions
+	functionsRespDiagnostics bytesField = 2 // diagnostics
+)
+
+// Fields of GetProviderSchema.Response.FunctionsEntry,
+// GetFunctions.Response.FunctionsEntry.
+const (
+	functionEntryKey   bytesField = 1 // key
+	functionEntryValue bytesField = 2 // value
+)
+
+// Fields of Function.
+const (
+	functionParameters        bytesField = 1 // parameters
+	functionVariadicParameter bytesField = 2 // variadic_parameter
+	functionReturn            bytesField = 3 // return
+	functionSummary           bytesField = 4 // summary
+)
+
+// Fields of Function.Parameter.
+const (
+	paramName         bytesField  = 1 // name
+	paramType         bytesField  = 2 // type
+	paramAllowNull    varintField = 3 // allow_null_value
+	paramAllowUnknown varintField = 4 // allow_unknown_values
+)
+
+// Fields of Function.Return.
+const (
+	returnType bytesField = 1 // type
+)
+
+// Fields of CallFunction.Request.
+const (
+	callFunctionReqName      bytesField = 1 // name
+	callFunctionReqArguments bytesField = 2 // arguments
+)
+
+// Fields of CallFunction.Response.
+const (
+	callFunctionRespResult bytesField = 1 // result
+	callFunctionRespError  bytesField = 2 // error
+)
+
+// Fields of FunctionError.
+const (
+	functionErrorText     bytesField  = 1 // text
+	functionErrorArgument varintField = 2 // function_argument
 )
 
 // Fields of GetProviderSchema.Response.ResourceSchemasEntry,

@@ -42,12 +42,16 @@ type Provider struct {
 	// names them with cfg.LocalName instead (set with schema; "": no
 	// renaming).
 	ownPrefix string
+	// functions are those GetFunctions listed (Functions), when the
+	// schema listed none.
+	functions map[string]*tfschema.Function
 }
 
 // methodNames are the full gRPC method names of one protocol version.
 type methodNames struct {
 	schema, validateProvider, validateResource, validateData, upgrade, configure,
 	read, plan, apply, importState, readData, stop string
+	functions, callFunction string
 }
 
 // The method names are static data: nothing is built at package init.
@@ -65,6 +69,8 @@ var (
 		importState:      "/tfplugin5.Provider/ImportResourceState",
 		readData:         "/tfplugin5.Provider/ReadDataSource",
 		stop:             "/tfplugin5.Provider/Stop",
+		functions:        "/tfplugin5.Provider/GetFunctions",
+		callFunction:     "/tfplugin5.Provider/CallFunction",
 	}
 	methods6 = methodNames{
 		schema:           "/tfplugin6.Provider/GetProviderSchema",
@@ -79,6 +85,8 @@ var (
 		importState:      "/tfplugin6.Provider/ImportResourceState",
 		readData:         "/tfplugin6.Provider/ReadDataSource",
 		stop:             "/tfplugin6.Provider/StopProvider",
+		functions:        "/tfplugin6.Provider/GetFunctions",
+		callFunction:     "/tfplugin6.Provider/CallFunction",
 	}
 )
 

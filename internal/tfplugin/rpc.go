@@ -29,10 +29,11 @@ import (
 
 // gRPC status codes Kyku tells apart (google.golang.org/grpc/codes).
 const (
-	codeOK          = 0
-	codeCanceled    = 1
-	codeInternal    = 13
-	codeUnavailable = 14
+	codeOK            = 0
+	codeCanceled      = 1
+	codeUnimplemented = 12
+	codeInternal      = 13
+	codeUnavailable   = 14
 )
 
 // codeNames are the names gRPC gives its codes, for messages.

@@ -41,6 +41,8 @@ func (d *schemaDecoder) decode(b []byte) error {
 			}
 		case f.isBytes(schemaRespDiagnostics):
 			return decodeDiagnostic(f.bytes, &d.diags)
+		case f.isBytes(schemaRespFunctions):
+			return d.functionEntry(f.bytes, &d.out.Functions)
 		case f.isBytes(schemaRespProviderMeta):
 			s, err := d.schema(f.bytes)
 			d.out.ProviderMeta = s

@@ -8,11 +8,23 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/zclconf/go-cty/cty/function"
+
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/tfconfig"
 	"github.com/kyku/action/internal/tfstate"
 )
+
+// ErrProviderFunctions refuses, at each call, a root calling a provider's
+// functions (provider::NAME::FUNCTION): the Action and the bot read a
+// root without starting its providers, and a call left unknown would
+// apply what the plan did not show.
+var ErrProviderFunctions = errors.New("the Action and the bot do not run providers' functions yet (kyku plan and apply do)")
+
+func noProviderFunctions(string, string, string) (map[string]function.Function, error) {
+	return nil, ErrProviderFunctions
+}
 
 // Loaded is one root as a commit has it.
 type Loaded struct {
@@ -46,6 +58,9 @@ func Load(ctx context.Context, top, root string, in tfconfig.Inputs, backendConf
 		overrides[i] = filepath.Join(top, filepath.FromSlash(file))
 	}
 	in.NamesFrom = top // the same names (and hashes) whichever directory holds the tree
+	if in.ProviderFunctions == nil {
+		in.ProviderFunctions = noProviderFunctions
+	}
 	if err := confineModules(top, dir); err != nil {
 		return nil, RepoPaths(err, top)
 	}

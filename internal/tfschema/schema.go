@@ -49,6 +49,28 @@ type ProviderSchema struct {
 	// GetProviderSchemaOptional: the provider needs no GetProviderSchema
 	// call before others in a new process.
 	GetProviderSchemaOptional bool
+	// Functions are the functions the provider defines, by name
+	// (provider::NAME::FUNCTION in a configuration).
+	Functions map[string]*Function
+}
+
+// Function is the signature of a function a provider defines: its
+// positional parameters, the one taking any number of arguments after
+// them (Variadic, may be nil), and its result's type.
+type Function struct {
+	Params   []FunctionParam
+	Variadic *FunctionParam
+	Return   cty.Type
+	Summary  string
+}
+
+// FunctionParam is one parameter of a Function. AllowNull: null may be
+// passed; AllowUnknown: a value not wholly known is passed too (else the
+// result is unknown without a call).
+type FunctionParam struct {
+	Name                    string
+	Type                    cty.Type
+	AllowNull, AllowUnknown bool
 }
 
 // Schema is one resource type's, data source's or the provider's schema.

@@ -346,6 +346,19 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 	return out, nil
 }
 
+// FunctionProvider is the Terraform provider a configuration requires as
+// local (of source source, version constraint version) for its functions
+// (provider::NAME::FUNCTION): installed and checked against the lock as
+// its resources' provider is, confined alike, not started.
+func FunctionProvider(ctx context.Context, s Settings, local, source, version string) (*tfprovider.Functions, error) {
+	cfg := &config.Config{Terraform: true, Providers: []*config.PluginProvider{{Name: local, Source: source, Version: version}}}
+	ps, err := plugins(ctx, cfg, s)
+	if err != nil {
+		return nil, err
+	}
+	return ps[0].Functions(), nil
+}
+
 // withPlugins wraps base in a router to cfg's Terraform providers, when
 // it has any, and, for a Terraform configuration, to OpenTofu's built-in
 // provider (terraform_data, terraform_remote_state), served in process.

@@ -47,6 +47,10 @@ type Options struct {
 	// often "terraform"): its functions are added under each,
 	// provider::terraform::encode_tfvars.
 	BuiltinProvider []string
+	// Providers are the functions of the configuration's providers by
+	// the name it calls them, provider::NAME::FUNCTION
+	// (ProviderFunction).
+	Providers map[string]function.Function
 }
 
 // CoreNamespace is the prefix under which every built-in function is
@@ -78,6 +82,7 @@ func Table(opts Options) map[string]function.Function {
 	for _, local := range opts.BuiltinProvider {
 		addBuiltinProvider(t, local)
 	}
+	maps.Copy(t, opts.Providers)
 	// The templates see the finished table, themselves included.
 	var final map[string]function.Function
 	tables := func() map[string]function.Function { return final }

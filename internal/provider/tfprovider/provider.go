@@ -192,10 +192,13 @@ func (p *Provider) ensureLocked(ctx context.Context) error {
 
 // pluginConfig is how the provider's processes are launched, when their
 // creates' answers are kept (renew.go): with the journal keeper.
-func (p *Provider) pluginConfig() tfplugin.Config {
+func (p *Provider) pluginConfig() tfplugin.Config { return p.cfg.plugin() }
+
+// plugin is how c's processes are launched.
+func (c Config) plugin() tfplugin.Config {
 	return tfplugin.Config{
-		Name: p.cfg.Source, LocalName: p.cfg.Name, Path: p.cfg.Executable, Dir: p.cfg.Dir, Env: p.cfg.Env,
-		Stderr: p.cfg.Stderr, StopGrace: p.cfg.StopGrace, Sandbox: p.cfg.Sandbox, Keeper: p.cfg.Keeper, Notice: p.cfg.Notice,
+		Name: c.Source, LocalName: c.Name, Path: c.Executable, Dir: c.Dir, Env: c.Env,
+		Stderr: c.Stderr, StopGrace: c.StopGrace, Sandbox: c.Sandbox, Keeper: c.Keeper, Notice: c.Notice,
 	}
 }
 

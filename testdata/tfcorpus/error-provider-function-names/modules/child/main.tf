@@ -1,0 +1,3 @@
+output "inherited" {
+  value = provider::fwtest::sum([1])
+}
