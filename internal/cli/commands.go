@@ -144,7 +144,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the plan as JSON (same as --format json)")
 	format := fs.String("format", "text", "the output `FORMAT`: text, json, or mermaid (the picture of the change, as in the PR comment)")
 	policyDir := fs.String("policy", "", "check the plan against the Rego policies (*.rego) in `DIR`; a denial exits 1")
-	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when there are no changes, 2 when there are, 1 on error")
+	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when there are no changes, 2 when there are (an output's among them), 1 on error")
 	destroy := fs.Bool("destroy", false, "plan to destroy everything in state")
 	allowAll := fs.Bool("allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
 	showUnchanged := fs.Bool("show-unchanged", false, showUnchangedUsage)
@@ -238,7 +238,9 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 	}
-	if *detailed && p.HasChanges() {
+	if *detailed && (p.HasChanges() || len(p.OutputChanges) > 0) {
+		// An output's change is a change (OpenTofu's -detailed-exitcode):
+		// applying the plan records it.
 		return exitCode(exitChanges)
 	}
 	return nil

@@ -122,8 +122,13 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 	}
 	fmt.Fprintln(bw)
 	if !changesResources(p) {
-		fmt.Fprintln(bw, noChanges)
-		writeOutputChanges(bw, p.OutputChanges, opts.Color)
+		if len(p.OutputChanges) == 0 {
+			fmt.Fprintln(bw, noChanges)
+			return flush(bw)
+		}
+		// As OpenTofu says it: the plan changes outputs, not nothing.
+		writeOutputChanges(bw, p.OutputChanges, opts.Color, false)
+		fmt.Fprintln(bw, "\n"+outputsOnly)
 		return flush(bw)
 	}
 	// Each head is made once: the widest of the changes sets the column
@@ -182,18 +187,21 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 	if n := unchanged(p.Changes); n > 0 && !opts.ShowNoOp {
 		fmt.Fprintln(bw, "  "+plan.NoOp.Symbol()+" "+notShown(n)+"; --show-unchanged lists them")
 	}
-	writeOutputChanges(bw, p.OutputChanges, opts.Color)
+	writeOutputChanges(bw, p.OutputChanges, opts.Color, true)
 	return flush(bw)
 }
 
 // writeOutputChanges writes the "Changes to Outputs:" section (nothing
 // when no output changes): `+ name: new`, `~ name: old → new`,
-// `- name: old`, as property lines are written.
-func writeOutputChanges(bw *bufio.Writer, ocs []plan.OutputChange, color bool) {
+// `- name: old`, as property lines are written; blank: after a blank line.
+func writeOutputChanges(bw *bufio.Writer, ocs []plan.OutputChange, color, blank bool) {
 	if len(ocs) == 0 {
 		return
 	}
-	fmt.Fprintln(bw, "\nChanges to Outputs:")
+	if blank {
+		fmt.Fprintln(bw)
+	}
+	fmt.Fprintln(bw, "Changes to Outputs:")
 	for _, oc := range ocs {
 		sym := oc.Action.Symbol()
 		if col := actionColor(oc.Action); color && col != "" {

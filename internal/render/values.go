@@ -244,6 +244,9 @@ func summaryLine(p *plan.Plan) string {
 // noChanges is printed when applying the plan would change nothing.
 const noChanges = "No changes. Infrastructure matches the configuration."
 
+// outputsOnly follows the output changes of a plan changing nothing else.
+const outputsOnly = "You can apply this plan to save these new output values to the state, without changing any real infrastructure."
+
 // forcesNote is what follows a property that forces a replace:
 // "  # forces replacement: <the provider's reason>" (without a reason,
 // "  # forces replacement"); "" for any other property.
