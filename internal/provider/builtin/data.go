@@ -141,6 +141,15 @@ func (p *Provider) Update(ctx context.Context, _ string, r provider.Resource) (p
 	switch {
 	case r.Planned != nil && r.Planned.PriorValues != nil:
 		prior = r.Planned.PriorValues
+	case r.Planned != nil && len(r.Planned.PriorState) > 0:
+		// A plan read back (the engine's, a saved one) keeps the prior
+		// object as the state it encoded.
+		v, err := value.ParseJSON(r.Planned.PriorState)
+		m, ok := v.(map[string]any)
+		if err != nil || !ok {
+			return provider.Object{}, fmt.Errorf("update %s %q: the plan's prior state does not decode: plan again", r.Type, r.Name)
+		}
+		prior = m
 	case r.Stored != nil:
 		prior = withoutNulls(r.Stored.Attributes)
 	}
