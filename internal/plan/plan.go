@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/kyku/action/internal/config"
@@ -126,17 +125,12 @@ const (
 
 func (o ReplaceOrder) String() string { return string(o) }
 
-// deposedSuffix marks the state entry of an object a create-before-destroy
-// replace replaced and has yet to destroy. No configured name holds "~".
-const deposedSuffix = "~deposed"
-
 // DeposedName is the state name of name's object a create-before-destroy
-// replace keeps until it is destroyed: a resource no configuration holds,
-// so a plan destroys it if an apply did not.
-func DeposedName(name string) string { return name + deposedSuffix }
+// replace keeps until it is destroyed (state.DeposedName).
+func DeposedName(name string) string { return state.DeposedName(name) }
 
 // DeposedOf is the resource a deposed object's state name belongs to.
-func DeposedOf(name string) (string, bool) { return strings.CutSuffix(name, deposedSuffix) }
+func DeposedOf(name string) (string, bool) { return state.DeposedOf(name) }
 
 // Change is one planned change to one resource.
 type Change struct {

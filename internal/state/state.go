@@ -10,6 +10,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/kyku/action/internal/value"
 )
@@ -370,3 +371,16 @@ func (f *File) Move(from, to string) error {
 	}
 	return nil
 }
+
+// deposedSuffix marks the state entry of an object a create-before-destroy
+// replace replaced and has yet to destroy. No configured name holds "~".
+const deposedSuffix = "~deposed"
+
+// DeposedName is the state name of name's object a create-before-destroy
+// replace keeps until it is destroyed: a resource no configuration holds,
+// so a plan destroys it if an apply did not. A Terraform state holds it
+// as a deposed object of name (package tfstate).
+func DeposedName(name string) string { return name + deposedSuffix }
+
+// DeposedOf is the resource a deposed object's state name belongs to.
+func DeposedOf(name string) (string, bool) { return strings.CutSuffix(name, deposedSuffix) }

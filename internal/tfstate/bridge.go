@@ -1,6 +1,8 @@
 package tfstate
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"maps"
 	"slices"
@@ -24,7 +26,11 @@ import (
 // are the instance's; Sensitive names the top-level attributes of its
 // sensitive paths, SensitiveWithin the paths inside those secret only in
 // parts (withinpaths.go). Root outputs are Outputs, with OutputTypes and
-// OutputSensitivity. Data resources, deposed objects, tainted status,
+// OutputSensitivity. An address's first deposed object (one a
+// create_before_destroy replacement made and had yet to destroy) is
+// state.DeposedName of its address, which Kyku's next plan destroys, and
+// Kyku's deposed objects are written back as deposed objects. Data
+// resources, further deposed objects, tainted status,
 // create_before_destroy, provider addresses, identities and check results
 // stay in the Terraform state only (Tainted and Deposed list those Kyku
 // must know of). What Kyku's model holds and a Terraform state does not
@@ -128,6 +134,18 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 			}
 			unwrapDynamic(r.Type, attrs)
 			if in.Deposed != "" {
+				if dep := state.DeposedName(name); st.Resources[dep] == nil {
+					// Kyku's model holds one deposed object an address:
+					// the first, which its next plan destroys.
+					sr := &state.Resource{
+						Name: dep, Type: r.Type, ProviderID: idOf(attrs, name), Outputs: attrs,
+						Dependencies: slices.Clone(in.Dependencies), SchemaVersion: int64(in.SchemaVersion),
+						Private: slices.Clone(in.Private),
+					}
+					sr.Sensitive, sr.SensitiveWithin = modelSensitive(in.Sensitive)
+					st.Resources[dep], b.given[dep], b.current[dep] = sr, sr.Clone(), in
+					continue
+				}
 				id, _ := attrs["id"].(string)
 				b.deposed = append(b.deposed, DeposedObject{Addr: name, Key: in.Deposed, ID: id})
 				continue
@@ -252,7 +270,8 @@ func reparse(typ string, in *Instance) map[string]any {
 // OpenTofu replaces them on its next apply.
 func (b *Bridge) Tainted() []string { return slices.Clone(b.tainted) }
 
-// Deposed lists the deposed objects OpenTofu destroys on its next apply.
+// Deposed lists the deposed objects Kyku's model does not hold (an
+// address's second and later): OpenTofu destroys them on its next apply.
 func (b *Bridge) Deposed() []DeposedObject { return slices.Clone(b.deposed) }
 
 // idOf is a Terraform object's ID in Kyku's model: its "id" attribute, or
@@ -296,11 +315,14 @@ func (b *Bridge) File(next *state.File) (*File, *Extra, error) {
 		nr := *r
 		nr.Instances = nil
 		for _, in := range r.Instances {
-			if r.Mode != Managed || in.Deposed != "" {
-				nr.Instances = append(nr.Instances, in)
+			name := r.InstanceAddr(in.Key)
+			if in.Deposed != "" {
+				name = state.DeposedName(name)
+			}
+			if r.Mode != Managed || b.current[name] != in {
+				nr.Instances = append(nr.Instances, in) // a data resource, a deposed object Kyku does not hold
 				continue
 			}
-			name := r.InstanceAddr(in.Key)
 			sr := next.Resources[name]
 			if sr == nil {
 				continue // destroyed, or forgotten
@@ -331,9 +353,14 @@ func (b *Bridge) File(next *state.File) (*File, *Extra, error) {
 	return out, extraOf(next, out), nil
 }
 
-// add puts a resource instance new to the state into out.
+// add puts a resource instance new to the state into out: a deposed
+// object (state.DeposedName) as a deposed object of its address.
 func (b *Bridge) add(out *File, groups map[string]*Resource, name string, sr *state.Resource) error {
-	a, err := ParseInstanceAddr(name)
+	addr, deposed := state.DeposedOf(name)
+	a, err := ParseInstanceAddr(addr)
+	if deposed {
+		name = addr
+	}
 	if err != nil {
 		return fmt.Errorf("resource %s: a Terraform state holds resources by their Terraform address: %w", name, err)
 	}
@@ -348,6 +375,9 @@ func (b *Bridge) add(out *File, groups map[string]*Resource, name string, sr *st
 	in, err := patchInstance(&Instance{Key: a.Key}, nil, sr)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
+	}
+	if deposed {
+		in.Deposed = deposedKey(sr)
 	}
 	g := groups[(&Resource{Module: a.Module, Mode: a.Mode, Type: a.Type, Name: a.Name}).Addr()]
 	if g == nil {
@@ -364,6 +394,14 @@ func (b *Bridge) add(out *File, groups map[string]*Resource, name string, sr *st
 	}
 	g.Instances = append(g.Instances, in)
 	return nil
+}
+
+// deposedKey is the key a deposed object Kyku adds to the state is held
+// by: 8 hexadecimal digits, as OpenTofu's, made from the object's ID so
+// that writing the state again keeps it.
+func deposedKey(sr *state.Resource) string {
+	sum := sha256.Sum256([]byte(sr.Name + "\x00" + sr.ProviderID))
+	return hex.EncodeToString(sum[:4])
 }
 
 // provider is the provider configuration address of a new resource.

@@ -120,10 +120,11 @@ func TestBridgeModel(t *testing.T) {
 	}
 }
 
-// TestBridgeTaintedAndDeposed: the instances OpenTofu would replace or
-// destroy on its next apply are listed; a tainted object Kyku replaced
-// (another ID) is no longer tainted; a deposed object stays, also once its
-// current object is gone.
+// TestBridgeTaintedAndDeposed: a tainted instance is listed, and once
+// Kyku replaced it (another ID) no longer tainted. A deposed object
+// OpenTofu left is Kyku's resource state.DeposedName of its address,
+// which Kyku's next plan destroys: it stays, with its key, once its
+// current object is gone, and goes once Kyku destroyed it.
 func TestBridgeTaintedAndDeposed(t *testing.T) {
 	data, b, st := bridged(t, "testdata/recorded/tainted.remote.tfstate", tfstate.BridgeOptions{})
 	if d := cmp.Diff([]string{"null_resource.bad"}, b.Tainted()); d != "" {
@@ -138,18 +139,75 @@ func TestBridgeTaintedAndDeposed(t *testing.T) {
 		t.Errorf("replaced (-want +got):\n%s", d)
 	}
 
-	_, b, st = bridged(t, "testdata/recorded/deposed.remote.tfstate", tfstate.BridgeOptions{})
-	dep := b.Deposed()
-	if len(dep) != 1 || dep[0].Addr != "time_sleep.d" || len(dep[0].Key) != 8 || dep[0].ID == "" {
-		t.Fatalf("deposed: %+v", dep)
+	data, b, st = bridged(t, "testdata/recorded/deposed.remote.tfstate", tfstate.BridgeOptions{})
+	dep := st.Resources[state.DeposedName("time_sleep.d")]
+	if dep == nil || dep.Type != "time_sleep" || dep.ProviderID == "" || dep.ProviderID == st.Resources["time_sleep.d"].ProviderID || len(b.Deposed()) != 0 {
+		t.Fatalf("the deposed object in Kyku's state: %+v (listed apart: %+v)", dep, b.Deposed())
 	}
+	if got := string(written(t, b, st, tfstate.Compact)); got != string(data) {
+		t.Errorf("written unchanged (-want +got):\n%s", cmp.Diff(string(data), got))
+	}
+	key := ""
 	delete(st.Resources, "time_sleep.d")
 	f, _, err := b.File(st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Resources) != 1 || len(f.Resources[0].Instances) != 1 || f.Resources[0].Instances[0].Deposed != dep[0].Key {
-		t.Errorf("after the current object is gone: %+v", f.Resources)
+	if len(f.Resources) != 1 || len(f.Resources[0].Instances) != 1 || len(f.Resources[0].Instances[0].Deposed) != 8 {
+		t.Fatalf("after the current object is gone: %+v", f.Resources)
+	}
+	key = f.Resources[0].Instances[0].Deposed
+	delete(st.Resources, state.DeposedName("time_sleep.d"))
+	if f, _, err = b.File(st); err != nil || len(f.Resources) != 0 {
+		t.Errorf("after the deposed object is destroyed too: %+v, %v", f.Resources, err)
+	}
+	if key == "" {
+		t.Fatal("no deposed key")
+	}
+}
+
+// TestBridgeWritesKykusDeposedObjects: a deposed object Kyku's apply left
+// (a create_before_destroy replacement stopped before the destroy) is
+// written as a deposed object of its address, under an 8-digit key the
+// next write keeps, and read back as it was written: the state could not
+// be written at all ("unexpected '~'"), nor anything after it.
+func TestBridgeWritesKykusDeposedObjects(t *testing.T) {
+	_, b, st := bridged(t, "testdata/recorded/basic.remote.tfstate", tfstate.BridgeOptions{})
+	const addr = "null_resource.web"
+	cur := st.Resources[addr]
+	if cur == nil {
+		t.Fatalf("the recorded state lacks %s", addr)
+	}
+	old := cur.Clone()
+	old.Name = state.DeposedName(addr)
+	cur.ProviderID, cur.Outputs["id"] = "4242", "4242"
+	st.Resources[old.Name] = old
+	first := written(t, b, st, tfstate.Compact)
+	f, err := tfstate.Decode("first", first)
+	if err != nil {
+		t.Fatalf("the state written does not read: %v\n%s", err, first)
+	}
+	var keys []string
+	for _, r := range f.Resources {
+		for _, in := range r.Instances {
+			if r.Addr() == addr {
+				keys = append(keys, in.Deposed)
+			}
+		}
+	}
+	if len(keys) != 2 || keys[0] != "" || len(keys[1]) != 8 {
+		t.Fatalf("instances' deposed keys %q, want the current object and one deposed", keys)
+	}
+	if again := written(t, b, st, tfstate.Compact); string(again) != string(first) {
+		t.Errorf("written twice, another state:\n%s\n%s", first, again)
+	}
+	back, err := tfstate.NewBridge(f, tfstate.BridgeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := back.State().Resources[old.Name]
+	if got == nil || got.ProviderID != old.ProviderID || back.State().Resources[addr].ProviderID != cur.ProviderID {
+		t.Errorf("read back: deposed %+v", got)
 	}
 }
 
