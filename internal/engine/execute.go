@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
@@ -116,6 +117,11 @@ func (x *execution) build(destroyAfterUpdates bool) {
 			case c.Action == plan.Replace && c.ReplaceOrder == plan.CreateBeforeDestroy:
 				// The replacement first; the object goes after it.
 				x.tasks[destroyTask[i]].deps = append(x.tasks[destroyTask[i]].deps, t.id)
+				// An object an earlier replace deposed and left goes
+				// before this one deposes another: state holds one a name.
+				if j, ok := idx[plan.DeposedName(c.ResourceID)]; ok && x.p.Changes[j].Action == plan.Destroy {
+					t.deps = append(t.deps, destroyTask[j])
+				}
 			case c.Action == plan.Replace:
 				t.deps = append(t.deps, destroyTask[i])
 			}
@@ -369,8 +375,41 @@ func (x *execution) createPart(ci int, done bool) func(context.Context) (func(co
 			x.event(ci, progress.Failed, err)
 			return nil, err
 		}
-		return x.settled(ci, record, done), nil
+		return x.settled(ci, func(ctx context.Context) error {
+			if err := record(ctx); err != nil {
+				return err
+			}
+			// What the object is now, recorded: its postconditions
+			// the plan could not decide (they read what apply made)
+			// are decided, as OpenTofu decides them after the change.
+			return x.conditions(c, true)
+		}, done), nil
 	}
+}
+
+// noDeposed refuses a create-before-destroy replace of name while state
+// still holds an object an earlier replace deposed there (a plan that
+// does not destroy it first: --target): deposing another would lose it.
+func (x *execution) noDeposed(name string) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if d := x.live.Resources[plan.DeposedName(name)]; d != nil {
+		return fmt.Errorf("%s: an object an earlier replace deposed (id %s) is still in state: destroy it first (plan without --target), then replace; nothing was changed", name, d.ProviderID)
+	}
+	return nil
+}
+
+// conditions checks the preconditions (post false) or postconditions of
+// change c's resource with what the apply knows now: a failed one is
+// the change's error.
+func (x *execution) conditions(c *plan.Change, post bool) error {
+	cr := x.p.Config.Resource(c.ResourceID)
+	if cr == nil || len(cr.Conditions) == 0 {
+		return nil
+	}
+	var diags diag.Diagnostics
+	checkConditions(&diags, cr, post, x.lookup)
+	return diags.Err()
 }
 
 // doCreateOrUpdate makes the provider call and returns the step that
@@ -391,6 +430,14 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 	r := provider.Resource{Name: cr.Name, Type: cr.Type, CloudName: c.CloudName, Prefix: x.p.Prefix, Properties: props, Planned: toProvider(c.Planned)}
 	if r.CloudName == "" {
 		r.CloudName = cloudName(x.p.Prefix, cr.Name)
+	}
+	if err := x.conditions(c, false); err != nil {
+		return nil, err // nothing changed
+	}
+	if c.Action == plan.Replace && c.ReplaceOrder == plan.CreateBeforeDestroy {
+		if err := x.noDeposed(c.ResourceID); err != nil {
+			return nil, err
+		}
 	}
 	if c.Action == plan.Update {
 		if err := x.precheck(ctx, c, c.ResourceID); err != nil { // precheck.go
