@@ -499,7 +499,7 @@ func summarize(env *Env, op string, r *engine.Result) {
 		if r.Plan != nil {
 			cfg = r.Plan.Config
 		}
-		printOutputs(env, r.Outputs, cfg)
+		printOutputs(env, r.Outputs, cfg.SensitiveOutputs())
 	}
 }
 

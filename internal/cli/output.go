@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/value"
 )
@@ -51,8 +50,18 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 	if cfg, err = c.complete(ctx, env, ws, cfg); err != nil {
 		return err
 	}
-	outs, types, err := ws.Engine.Outputs(ctx, cfg)
-	if err != nil {
+	sensitive := cfg.SensitiveOutputs()
+	var outs, types map[string]any
+	if cfg.Terraform {
+		// As OpenTofu's output command: what the last apply recorded.
+		var recorded map[string]bool
+		if outs, types, recorded, err = ws.Engine.RecordedOutputs(ctx); err != nil {
+			return err
+		}
+		for n, s := range recorded {
+			sensitive[n] = sensitive[n] || s
+		}
+	} else if outs, types, err = ws.Engine.Outputs(ctx, cfg); err != nil {
 		return err
 	}
 	if len(pos) == 1 {
@@ -69,9 +78,9 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 	if *asJSON || *flat {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(outputsJSON(outs, types, cfg.SensitiveOutputs(), *flat))
+		return enc.Encode(outputsJSON(outs, types, sensitive, *flat))
 	}
-	printOutputs(env, outs, cfg)
+	printOutputs(env, outs, sensitive)
 	return nil
 }
 
@@ -114,8 +123,7 @@ func outputsJSON(outs, types map[string]any, sensitive map[string]bool, flat boo
 
 // printOutputs lists outputs, the sensitive ones (holding a sensitive
 // variable's value) masked: kyku output NAME prints one in clear.
-func printOutputs(env *Env, outs map[string]any, cfg *config.Config) {
-	sensitive := cfg.SensitiveOutputs()
+func printOutputs(env *Env, outs map[string]any, sensitive map[string]bool) {
 	names := make([]string, 0, len(outs))
 	for n := range outs {
 		names = append(names, n)

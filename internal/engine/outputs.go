@@ -47,6 +47,18 @@ func (e *Engine) Outputs(ctx context.Context, cfg *config.Config) (values, types
 	return values, types, nil
 }
 
+// RecordedOutputs are the outputs the last apply recorded in state, their
+// types and which of them are sensitive, as recorded: what OpenTofu's
+// output command lists of a Terraform configuration (nothing after a
+// destroy; the last apply's values of an output changed since).
+func (e *Engine) RecordedOutputs(ctx context.Context) (values, types map[string]any, sensitive map[string]bool, err error) {
+	st, err := e.ReadState(ctx)
+	if err != nil || st == nil {
+		return map[string]any{}, map[string]any{}, map[string]bool{}, err
+	}
+	return maps.Clone(st.Outputs), maps.Clone(st.OutputTypes), maps.Clone(st.OutputSensitivity), nil
+}
+
 // dataNames are the names of cfg's data sources (an instance's, web[0],
 // by its resource's name, web).
 func dataNames(cfg *config.Config) map[string]bool {
