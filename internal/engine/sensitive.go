@@ -89,12 +89,22 @@ func refuseSensitiveOutputs(diags *diag.Diagnostics, cfg *config.Config, sensiti
 		if o.Sensitive {
 			continue
 		}
-		for _, ref := range value.Refs(o.Value) {
-			if ref.Attr != "" && slices.Contains(sensitive[ref.Resource], ref.Attr) {
-				diags.Add(o.Pos, "output %q reads %s, which is sensitive (its provider's schema says so, or it holds a sensitive value): declare it sensitive to have it masked wherever outputs are shown (%s: { value: \"%s\", sensitive: true })",
-					o.Name, ref.String(), o.Name, ref.String())
+		refs := value.Refs(o.Value)
+		if sr, ok := o.Value.(interface{ SecretRefs() []value.Ref }); ok {
+			refs = sr.SecretRefs() // nonsensitive() takes the mark off
+		}
+		for _, ref := range refs {
+			if ref.Attr == "" || !slices.Contains(sensitive[ref.Resource], ref.Attr) {
+				continue
+			}
+			if o.Pos.InTerraformFile() {
+				diags.Add(o.Pos, "Output refers to sensitive values: output %q reads %s.%s, which is sensitive (its provider's schema says so, or it holds a sensitive value): declare the output sensitive = true to confirm your intent (or take the mark off with nonsensitive())",
+					o.Name, ref.Resource, ref.Attr)
 				break
 			}
+			diags.Add(o.Pos, "output %q reads %s, which is sensitive (its provider's schema says so, or it holds a sensitive value): declare it sensitive to have it masked wherever outputs are shown (%s: { value: \"%s\", sensitive: true })",
+				o.Name, ref.String(), o.Name, ref.String())
+			break
 		}
 	}
 }

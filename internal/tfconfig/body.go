@@ -371,3 +371,34 @@ func plain(v any) any {
 	}
 	return v
 }
+
+// SecretRefs are the references whose sensitivity reaches the argument's
+// value: those it reads outside nonsensitive(), which takes the mark off
+// what it is given (through a local, every reference it reads).
+func (e *Expr) SecretRefs() []value.Ref {
+	syn, ok := e.attr.(hclsyntax.Expression)
+	if !ok {
+		return e.refs
+	}
+	var unmarked []hcl.Range
+	_ = hclsyntax.VisitAll(syn, func(n hclsyntax.Node) hcl.Diagnostics {
+		if c, ok := n.(*hclsyntax.FunctionCallExpr); ok && (c.Name == "nonsensitive" || c.Name == "core::nonsensitive") {
+			unmarked = append(unmarked, c.Range())
+		}
+		return nil
+	})
+	if len(unmarked) == 0 {
+		return e.refs
+	}
+	var outside []hcl.Traversal
+	for _, t := range e.attr.Variables() {
+		within := false
+		for _, r := range unmarked {
+			within = within || r.ContainsOffset(t.SourceRange().Start.Byte) && t.SourceRange().Filename == r.Filename
+		}
+		if !within {
+			outside = append(outside, t)
+		}
+	}
+	return e.sc.refsOf(outside)
+}
