@@ -148,7 +148,7 @@ func (e *Engine) planDestroy(ctx context.Context, st *state.File) (*plan.Plan, e
 	p.OutputChanges = outputChanges(nil, st, nil)
 	p.Secrets = stateSecrets(st, p.Changes)
 	var diags diag.Diagnostics
-	refuseProtectedDestroys(&diags, st, p.Changes)
+	refuseProtectedDestroys(&diags, st, nil, p.Changes)
 	if err := diags.Err(); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/state"
@@ -30,21 +31,39 @@ func (x *planning) refuse() []plan.Change {
 	x.e.refuseKeptDeletes(&x.diags, x.cfg, x.st, x.p.Changes, destroys)
 	checkCloudNames(&x.diags, x.cfg, x.st, x.p.Changes)
 	refuseChangedCountReads(&x.diags, x.cfg, x.p.Changes)
-	refuseProtectedDestroys(&x.diags, x.st, destroys)
+	refuseProtectedDestroys(&x.diags, x.st, x.cfg, destroys)
 	return destroys
 }
 
-// refuseProtectedDestroys refuses the destroys of protected resources.
+// refuseProtectedDestroys refuses the destroys of protected resources:
+// protected by what state recorded of the last apply's protect (a
+// Terraform block's prevent_destroy), so that a change removing a block,
+// or setting its prevent_destroy off in the same plan, destroys nothing
+// (OpenTofu forgets the protection with the block: a pull request could
+// destroy a database by deleting its lines); also by the configuration's.
 // A Terraform configuration's resource (its address has a '.') is
-// refused in OpenTofu's words.
-func refuseProtectedDestroys(diags *diag.Diagnostics, st *state.File, changes []plan.Change) {
+// refused in OpenTofu's words, at its block when it has one.
+func refuseProtectedDestroys(diags *diag.Diagnostics, st *state.File, cfg *config.Config, changes []plan.Change) {
 	for _, ch := range changes {
+		if ch.Action != plan.Destroy {
+			continue
+		}
+		var r *config.Resource
+		if cfg != nil {
+			r = cfg.Resource(ch.ResourceID)
+		}
+		if !st.Resources[ch.ResourceID].Protect && (r == nil || !r.Protect) {
+			continue
+		}
 		switch {
-		case ch.Action != plan.Destroy || !st.Resources[ch.ResourceID].Protect:
-		case strings.IndexByte(ch.ResourceID, '.') > 0:
-			diags.Add(diag.Pos{}, "Instance cannot be destroyed: Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the --target flag.", ch.ResourceID)
-		default:
+		case strings.IndexByte(ch.ResourceID, '.') < 0:
 			diags.Add(diag.Pos{}, "resource %s is protected (protect: true) and cannot be destroyed; set protect: false and apply first", value.QuoteName(ch.ResourceID))
+		case r != nil:
+			diags.Add(r.Pos, "Resource instance cannot be destroyed: Resource instance %s has prevent_destroy set, but the plan calls for it to be destroyed. To proceed, either disable prevent_destroy for this resource or leave its instances out of this round (--target the others).", ch.ResourceID)
+		case cfg != nil:
+			diags.Add(diag.Pos{}, "Resource instance cannot be destroyed: Resource instance %s had prevent_destroy set when last applied, and the configuration no longer has it: Kyku keeps the protection (OpenTofu would destroy it). To proceed, restore its block with prevent_destroy = false and apply, then remove it.", ch.ResourceID)
+		default: // kyku destroy
+			diags.Add(diag.Pos{}, "Resource instance cannot be destroyed: Resource instance %s has prevent_destroy set, but the plan calls for it to be destroyed. To proceed, set prevent_destroy = false and apply first.", ch.ResourceID)
 		}
 	}
 }

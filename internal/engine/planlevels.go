@@ -110,6 +110,8 @@ func (x *planning) add(r *config.Resource, ch plan.Change) {
 	switch {
 	case x.replace[r.Name] && importing:
 		x.diags.Add(r.Pos, "resource %s: --replace asks to replace what this plan imports (import:); apply the import first", value.QuoteName(r.Name))
+	case ch.Action == plan.Replace && r.Protect && r.Pos.InTerraformFile():
+		x.diags.Add(r.Pos, "Resource instance cannot be destroyed: Resource instance %s has prevent_destroy set, but the plan calls for it to be destroyed (to replace it: %s). To proceed, either disable prevent_destroy for this resource or leave its instances out of this round (--target the others).", r.Name, replaceCause(ch))
 	case ch.Action == plan.Replace && r.Protect && ch.Reason == replaceRequested:
 		x.diags.Add(r.Pos, "resource %s is protected (protect: true) and cannot be replaced, although --replace asks for it", value.QuoteName(r.Name))
 	case ch.Action == plan.Replace && r.Protect:
@@ -266,4 +268,13 @@ func byLevel(rs []*config.Resource, levels map[string]int) ([]*config.Resource, 
 		start[l]++
 	}
 	return out, outLevels
+}
+
+// replaceCause says why change ch replaces its object: --replace, or the
+// properties whose change forces it.
+func replaceCause(ch plan.Change) string {
+	if ch.Reason == replaceRequested {
+		return "--replace asks for it"
+	}
+	return "changed: " + forcing(ch.Properties)
 }
