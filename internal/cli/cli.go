@@ -315,6 +315,10 @@ type common struct {
 	// noFunctions: the command reads the configuration to install its
 	// providers (kyku init): their functions are not asked for.
 	noFunctions bool
+	// validating: kyku validate, which reads a Terraform configuration
+	// as tofu validate does (tfconfig.Inputs.Validating) unless given
+	// variables.
+	validating bool
 }
 
 func (c *common) register(fs *flagSet, env *Env) {

@@ -24,7 +24,7 @@ import (
 
 func cmdValidate(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("validate", env)
-	var c common
+	c := common{validating: true}
 	c.register(fs, env)
 	if err := fs.parseNone(args); err != nil {
 		return err

@@ -54,6 +54,10 @@ func (c *common) loadTerraform(env *Env) (*config.Config, error) {
 	if !c.noFunctions {
 		in.ProviderFunctions = c.providerFunctions(env)
 	}
+	// kyku validate without --var or --var-file checks the configuration
+	// for every value, as tofu validate does (which takes neither);
+	// given some, with them.
+	in.Validating = c.validating && len(*c.vars.order) == 0
 	c.tf = &terraformConfig{module: m, inputs: in}
 	c.readStateAhead(env)
 	cfg, pending, err := tfconfig.ExpandPartial(m, in)

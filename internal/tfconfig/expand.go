@@ -12,6 +12,7 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/lang/marks"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -74,8 +75,26 @@ func allFiles(m *Module) []string {
 	return out
 }
 
+// unknownRootVariables makes every root variable unknown, of its type
+// (Inputs.Validating).
+func (ev *evaluator) unknownRootVariables(root *modInst, cfg *config.Config) {
+	for _, name := range sortedKeys(root.mod.Variables) {
+		v := root.mod.Variables[name]
+		val := cty.UnknownVal(v.Type.WithoutOptionalAttributesDeep())
+		if v.Sensitive {
+			val = val.Mark(marks.Sensitive)
+		}
+		root.vars[name] = &named{kind: "variable", name: name, sc: scope{mi: root}, rng: v.DeclRange, val: val, constant: true, state: prepared}
+		cfg.Variables = append(cfg.Variables, &config.Variable{Name: name, Description: v.Description, Sensitive: v.Sensitive, Value: value.Unknown, Source: "unknown (validate)", Pos: pos(v.DeclRange)})
+	}
+}
+
 // rootVariables gives the root module's variables their values.
 func (ev *evaluator) rootVariables(root *modInst, cfg *config.Config) {
+	if ev.in.Validating {
+		ev.unknownRootVariables(root, cfg)
+		return
+	}
 	raw := ev.rootValues(root.mod, ev.files)
 	for _, name := range sortedKeys(root.mod.Variables) {
 		v := root.mod.Variables[name]

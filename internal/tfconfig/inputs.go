@@ -48,6 +48,10 @@ type Inputs struct {
 	// configuration calls provider::NAME::FUNCTION. nil: such calls are
 	// unknown (kyku init, which installs the providers).
 	ProviderFunctions ProviderFunctions
+	// Validating reads the configuration as tofu validate does: every
+	// root variable unknown, whatever values are given (none is read), so
+	// that the configuration is checked for every value it may be given.
+	Validating bool
 }
 
 // VarArg is one --var (Name and Value) or --var-file (File).

@@ -67,7 +67,7 @@ func TestLifecycle(t *testing.T) {
 			w.write(map[string]string{"main.tf": head})
 			cfg = w.mustLoad(tfconfig.Inputs{})
 			_, err := w.engine(cfg).PlanWith(t.Context(), cfg, planAllowingDestroyAll())
-			if err == nil || !strings.Contains(err.Error(), "Resource "+ty+"_item.kept has lifecycle.prevent_destroy set") {
+			if err == nil || !strings.Contains(err.Error(), "Resource instance "+ty+"_item.kept had prevent_destroy set when last applied, and the configuration no longer has it") {
 				t.Errorf("destroying a prevent_destroy resource: %v", err)
 			}
 		})

@@ -118,6 +118,9 @@ func (ev *evaluator) imports(mi *modInst, im *Import, cfg *config.Config, declar
 			return
 		}
 		v, _ = v.Unmark()
+		if ev.in.Validating && !v.IsWhollyKnown() {
+			return // known once the variables are: checked at plan
+		}
 		if !v.IsWhollyKnown() || v.IsNull() || !(v.CanIterateElements()) {
 			ev.diags = append(ev.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
