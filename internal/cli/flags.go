@@ -98,11 +98,27 @@ func (fs *flagSet) parseNone(args []string) error {
 	msg := fmt.Sprintf("%s takes no arguments, got %q", fs.cmd.name, pos)
 	if len(pos) == 1 {
 		msg = fmt.Sprintf("%s takes no arguments, got %q", fs.cmd.name, pos[0])
-		if _, err := os.Stat(pos[0]); err == nil && fs.Lookup("c") != nil {
+		fi, err := os.Stat(pos[0])
+		switch {
+		case err == nil && fi.Mode().IsRegular() && fs.Lookup("plan") != nil && !configFileName(pos[0]):
+			// terraform apply PLANFILE
+			return fmt.Errorf("%s; to apply a saved plan, run: kyku %s --plan %s", msg, fs.cmd.name, pos[0])
+		case err == nil && fs.Lookup("c") != nil:
 			return fmt.Errorf("%s; to use the configuration there, run: kyku %s -c %s", msg, fs.cmd.name, pos[0])
 		}
 	}
 	return fmt.Errorf("%s; run \"kyku %s --help\" for its flags", msg, fs.cmd.name)
+}
+
+// configFileName reports whether name is named as a configuration file
+// is (kyku.yaml, a .tf file), not as a saved plan.
+func configFileName(name string) bool {
+	for _, ext := range []string{".yaml", ".yml", ".tf", ".tofu", ".json"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
 }
 
 // check finds the first unknown flag in args the way the flag package reads

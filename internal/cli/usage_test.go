@@ -100,6 +100,17 @@ func TestPositionalArgumentsRefused(t *testing.T) {
 			t.Errorf("kyku %s DIR: exit %d, stdout %q, stderr %q; want %q", cmd, code, out, errOut, want)
 		}
 	}
+	// terraform apply PLANFILE: the saved plan's flag.
+	saved := filepath.Join(dir, "infra", "plan.out")
+	if err := os.WriteFile(saved, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runBare(t, cli.Env{}, "apply", saved); code != 1 || !strings.Contains(errOut, "to apply a saved plan, run: kyku apply --plan "+saved) {
+		t.Errorf("kyku apply PLANFILE: exit %d, stderr %q; want --plan suggested", code, errOut)
+	}
+	if err := os.Remove(saved); err != nil {
+		t.Fatal(err)
+	}
 	code, _, errOut := runBare(t, cli.Env{}, "plan", "prod")
 	if want := `kyku: plan takes no arguments, got "prod"; run "kyku plan --help" for its flags` + "\n"; code != 1 || errOut != want {
 		t.Errorf("kyku plan prod: exit %d, stderr %q; want %q", code, errOut, want)
