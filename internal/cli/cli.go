@@ -95,6 +95,8 @@ type Env struct {
 
 	creds   *credsCache // set by Run: registryCredentials
 	notices *notices    // set by Run
+	// noColor: --no-color was given.
+	noColor bool
 	// functions are the providers started for their functions, stopped
 	// when the command ends (set by Run: providerfuncs.go).
 	functions *functionServers
@@ -339,6 +341,12 @@ func (c *common) register(fs *flagSet, env *Env) {
 	fs.BoolVar(&c.sandbox, "sandbox", false, "run Terraform providers sandboxed (bubblewrap): their own user, files and processes, this environment, no other file; as root, no metadata address")
 	fs.Var(&c.sandboxFiles, "sandbox-file", "a `FILE` a sandboxed provider may read, such as a credentials file (repeatable)")
 	fs.Var(&c.backendConfig, "backend-config", backendConfigUsage)
+	// Terraform's habits in CI scripts, taken as they are.
+	fs.BoolFunc("no-color", "print without colour, as NO_COLOR does (Terraform's -no-color)", func(string) error {
+		env.noColor = true
+		return nil
+	})
+	fs.Bool("input", false, "taken for Terraform's -input=false: kyku never asks for a variable's value (a missing one is an error)")
 }
 
 // plugins is how the configuration's Terraform providers are installed
@@ -493,7 +501,7 @@ func (c *common) open(ctx context.Context, env *Env, cfg *config.Config, op stri
 
 func colorOn(env *Env) bool {
 	_, noColor := lookupEnv(env, "NO_COLOR")
-	return env.StdoutIsTerminal && !noColor
+	return env.StdoutIsTerminal && !noColor && !env.noColor
 }
 
 func lookupEnv(env *Env, name string) (string, bool) {

@@ -147,6 +147,9 @@ func (fs *flagSet) check(args []string) error {
 			if best := suggest.Closest(name, names); best != "" {
 				hint = " (did you mean " + dashed(best) + "?)"
 			}
+			if kyku, ok := terraformFlags[name]; ok {
+				hint = " (Terraform's -" + name + ": " + kyku + ")"
+			}
 			return fmt.Errorf("unknown flag %s%s; run \"kyku %s --help\" for its flags", dashed(name), hint, fs.cmd.name)
 		}
 		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) {
@@ -154,6 +157,15 @@ func (fs *flagSet) check(args []string) error {
 		}
 	}
 	return nil
+}
+
+// terraformFlags say what Kyku has for Terraform flags it does not take.
+var terraformFlags = map[string]string{
+	"refresh-only":     "kyku refresh reads every object and records what drifted",
+	"lock":             "kyku always locks the state; --lock-timeout says how long to wait",
+	"compact-warnings": "kyku's warnings are one line each",
+	"json":             "kyku plan --json writes the plan as JSON",
+	"chdir":            "-c DIR names the configuration's directory",
 }
 
 // dashed is a flag as the help shows it: -c, --config.

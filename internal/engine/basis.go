@@ -45,7 +45,13 @@ func ParseRefreshMode(s string) (RefreshMode, error) {
 			return m, nil
 		}
 	}
-	return RefreshChanged, fmt.Errorf("--refresh=%s: want changed, all or none", s)
+	switch s { // Terraform's -refresh=true and -refresh=false
+	case "true":
+		return RefreshAll, nil
+	case "false":
+		return RefreshNone, nil
+	}
+	return RefreshChanged, fmt.Errorf("--refresh=%s: want changed, all or none (or Terraform's true, all, and false, none)", s)
 }
 
 // basisOf is what resource r, its properties resolved to props, is
