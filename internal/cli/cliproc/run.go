@@ -2,8 +2,11 @@ package cliproc
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/kyku/action/internal/cli"
@@ -14,6 +17,11 @@ import (
 // and parts (Providers, AWS, Policies, Version; the rest is filled in
 // here), and returns its exit code.
 func Main(args []string, env cli.Env) int {
+	args, err := chdir(args)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "kyku: %v\n", err)
+		return 1
+	}
 	tuneGC(env.Getenv)
 	procsByEnv.Store(env.Getenv("GOMAXPROCS") != "")
 	stopProfiles := startProfiles(env.Getenv)
@@ -59,4 +67,27 @@ func run(args []string, env cli.Env) int {
 	env.TerraformLoaded = terraformLoaded
 	env.Executing = executing
 	return cli.Run(ctx, args, env)
+}
+
+// chdir takes Terraform's global -chdir=DIR off the front of args and
+// makes DIR the working directory, as Terraform does before anything
+// else (relative paths, -c's among them, start there).
+func chdir(args []string) ([]string, error) {
+	if len(args) == 0 {
+		return args, nil
+	}
+	dir, ok := strings.CutPrefix(args[0], "-chdir=")
+	if !ok {
+		dir, ok = strings.CutPrefix(args[0], "--chdir=")
+	}
+	if !ok {
+		return args, nil
+	}
+	if dir == "" {
+		return nil, errors.New("-chdir= names no directory")
+	}
+	if err := os.Chdir(dir); err != nil {
+		return nil, fmt.Errorf("-chdir=%s: %w", dir, err)
+	}
+	return args[1:], nil
 }
