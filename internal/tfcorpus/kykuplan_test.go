@@ -45,14 +45,18 @@ func planWithCLI(ctx context.Context, r tfcorpus.Run) ([]byte, []tfcorpus.Diagno
 		})
 		return code, out.String(), errOut.String()
 	}
-	var vars []string
+	var args, vars []string // vars: what init takes too
 	for _, a := range r.Args {
-		vars = append(vars, absVarFile(a, r.Workdir))
+		a = absVarFile(a, r.Workdir)
+		args = append(args, a)
+		if strings.HasPrefix(a, "-var") {
+			vars = append(vars, a)
+		}
 	}
 	if code, _, errOut := run(append([]string{"init"}, vars...)...); code != 0 {
 		return nil, refusal(errOut, r), nil
 	}
-	code, out, errOut := run(append([]string{"plan", "--json", "-e", "default"}, vars...)...)
+	code, out, errOut := run(append([]string{"plan", "--json", "-e", "default"}, args...)...)
 	if code != 0 {
 		return nil, refusal(errOut, r), nil
 	}
