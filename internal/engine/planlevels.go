@@ -222,17 +222,21 @@ func (x *planning) planLevelResource(ctx context.Context, r *config.Resource, le
 }
 
 // triggered names the first of r's replace_triggered_by entries that this
-// plan changes ("" for none): an instance it updates or replaces, or an
-// attribute whose value it changes. They are r's dependencies, planned
-// at lower levels already.
+// plan changes ("" for none): an instance it creates, updates or
+// replaces, or an attribute whose value it changes (one it creates has
+// every attribute new), as OpenTofu has it. They are r's dependencies,
+// planned at lower levels already.
 func (x *planning) triggered(r *config.Resource) string {
 	for _, t := range r.ReplaceTriggeredBy {
 		for i := range x.p.Changes {
 			c := &x.p.Changes[i]
-			if c.ResourceID != t.Resource || (c.Action != plan.Update && c.Action != plan.Replace) {
+			if c.ResourceID != t.Resource || (c.Action != plan.Create && c.Action != plan.Update && c.Action != plan.Replace) {
 				continue
 			}
-			if t.Attr == "" {
+			if t.Attr == "" || c.Action == plan.Create {
+				if t.Attr != "" {
+					return t.Resource + "." + t.Attr + t.Path
+				}
 				return t.Resource
 			}
 			if pathChanged(c.Properties, t.Attr, value.Ref{Path: t.Path}.Steps()) {
