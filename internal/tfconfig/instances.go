@@ -97,7 +97,7 @@ func (mi *modInst) repeat(by string, count, forEach hcl.Expression) (repetition,
 		if expr == nil {
 			continue
 		}
-		if refs := mi.readAtPlan((scope{mi: mi}).refsOf(expr.Variables())); len(refs) > 0 {
+		if refs := mi.readAtPlan((scope{mi: mi}).refsOf(expr.Variables())); len(refs) > 0 && !mi.keysKnownAnyway(expr, arg == "count") {
 			cr := &config.CountRead{By: by, Arg: arg, Pos: pos(expr.Range())}
 			for _, r := range refs {
 				cr.Reads = append(cr.Reads, r.Resource)
@@ -126,6 +126,28 @@ func (mi *modInst) repeat(by string, count, forEach hcl.Expression) (repetition,
 		return eached, keys, !ok
 	}
 	return single, []instKey{{}}, false
+}
+
+// keysKnownAnyway reports whether count (isCount) or for_each expr
+// decides its instances with nothing known of the resources it reads: a
+// number, a map's keys or a set's elements that the values read do not
+// make (their values only: each.value, which is evaluated when planned).
+// A change to what it reads then changes no instance, as OpenTofu has
+// it (for_each needs its keys known, not its values).
+func (mi *modInst) keysKnownAnyway(expr hcl.Expression, isCount bool) bool {
+	v, diags := scope{mi: mi, configured: true}.eval(expr, nil, memo{})
+	if diags.HasErrors() || fromFailure(v) {
+		return false
+	}
+	v, _ = v.UnmarkDeep()
+	switch ty := v.Type(); {
+	case isCount:
+		return v.IsKnown()
+	case ty.IsMapType() || ty.IsObjectType():
+		return v.IsKnown()
+	default:
+		return v.IsWhollyKnown()
+	}
 }
 
 // unknownHint is what OpenTofu's errors about unknown counts suggest,
