@@ -401,7 +401,30 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	if err != nil {
 		return destroyAllHint(err, c.config)
 	}
+	if cfg != nil && cfg.Terraform && len(res.Failed) > 0 {
+		return failedAt(cfg, res)
+	}
 	return res.Err()
+}
+
+// failedAt is what a Terraform configuration's failed changes say, as
+// OpenTofu says an apply's errors: each at its resource's block (with its
+// source line), one already positioned (a condition) as it is.
+func failedAt(cfg *config.Config, res *engine.Result) error {
+	var ds diag.Diagnostics
+	for _, f := range res.Failed {
+		var positioned diag.Diagnostics
+		if errors.As(f.Err, &positioned) {
+			ds = append(ds, positioned...)
+			continue
+		}
+		var at diag.Pos
+		if r := cfg.Resource(f.Name); r != nil {
+			at = r.Pos
+		}
+		ds.Add(at, "%s %s: %v", f.Action, f.Name, f.Err)
+	}
+	return ds
 }
 
 // destroyAllHint says, for a plan refused because it destroys everything
