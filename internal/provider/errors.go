@@ -16,6 +16,11 @@ func NotFound(what string) error { return fmt.Errorf("%s: %w", what, ErrNotFound
 // IsNotFound reports whether err (or anything it wraps) is ErrNotFound.
 func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
 
+// ErrNoAttribute is returned (wrapped) by AttributeType for an attribute
+// the type does not have, where the provider knows its every attribute:
+// a reference to it is refused, not read as null.
+var ErrNoAttribute = errors.New("no such attribute")
+
 // ErrNotSupported is returned (wrapped) by a method a provider has nothing
 // to serve for: data sources of a provider that has none.
 var ErrNotSupported = errors.New("not supported")

@@ -65,8 +65,16 @@ func (p *Provider) OwnType(context.Context, string) (string, error) { return "",
 func (p *Provider) WriteOnly(context.Context, string) ([]string, error) { return nil, nil }
 
 // AttributeType: id is a string; input, output and triggers_replace are
-// of any type (nil).
+// of any type (nil), as terraform_remote_state's are; any other attribute
+// is none of theirs (provider.ErrNoAttribute).
 func (p *Provider) AttributeType(_ context.Context, typ string, data bool, attr string, path []value.Step) (any, error) {
+	known := attrs
+	if data {
+		known = remoteAttrs
+	}
+	if !slices.Contains(known, attr) {
+		return nil, fmt.Errorf("%s has no attribute %q: %w", typ, attr, provider.ErrNoAttribute)
+	}
 	if typ == dataType && !data && attr == "id" && len(path) == 0 {
 		return "string", nil
 	}

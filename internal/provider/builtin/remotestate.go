@@ -48,6 +48,10 @@ var errNoReader = errors.New("reading another configuration's state is not avail
 // remoteArgs are terraform_remote_state's arguments.
 var remoteArgs = []string{"backend", "config", "defaults", "workspace"}
 
+// remoteAttrs are terraform_remote_state's attributes: its arguments
+// and outputs.
+var remoteAttrs = append(slices.Clone(remoteArgs), "outputs")
+
 // validateRemoteState refuses what OpenTofu's ValidateDataResourceConfig
 // refuses of terraform_remote_state: a missing backend, an argument its
 // schema lacks, outputs set (computed), and config or defaults that are

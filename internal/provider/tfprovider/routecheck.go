@@ -2,6 +2,7 @@ package tfprovider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -169,6 +170,15 @@ func (r *Router) checkRefs(ctx context.Context, d provider.Desired, typeOf map[s
 		}
 		p := r.plugin(target.Type)
 		if p == nil {
+			if ip := r.inProcess(target.Type); ip != nil {
+				// terraform_data: the provider says which it has.
+				if _, err := ip.AttributeType(ctx, target.Type, target.Data, ref.Attr, nil); errors.Is(err, provider.ErrNoAttribute) {
+					out = append(out, provider.Refusal{Resource: d.Name, Path: path,
+						Reason:  fmt.Sprintf("%q: %v", written, err),
+						Summary: "Unsupported attribute",
+						Detail:  fmt.Sprintf("This object has no argument, nested block, or exported attribute named %q (read as %s).", ref.Attr, written)})
+				}
+			}
 			return nil
 		}
 		b, ok, err := p.block(ctx, target.Type, target.Data)
