@@ -375,15 +375,7 @@ func (x *execution) createPart(ci int, done bool) func(context.Context) (func(co
 			x.event(ci, progress.Failed, err)
 			return nil, err
 		}
-		return x.settled(ci, func(ctx context.Context) error {
-			if err := record(ctx); err != nil {
-				return err
-			}
-			// What the object is now, recorded: its postconditions
-			// the plan could not decide (they read what apply made)
-			// are decided, as OpenTofu decides them after the change.
-			return x.conditions(c, true)
-		}, done), nil
+		return x.settled(ci, record, done), nil
 	}
 }
 
@@ -400,11 +392,10 @@ func (x *execution) noDeposed(name string) error {
 }
 
 // conditions checks the preconditions (post false) or postconditions of
-// change c's resource with what the apply knows now: a failed one is
-// the change's error.
-func (x *execution) conditions(c *plan.Change, post bool) error {
-	cr := x.p.Config.Resource(c.ResourceID)
-	if cr == nil || len(cr.Conditions) == 0 {
+// resource cr with what the apply knows now: a failed one is the
+// change's error.
+func (x *execution) conditions(cr *config.Resource, post bool) error {
+	if len(cr.Conditions) == 0 {
 		return nil
 	}
 	var diags diag.Diagnostics
@@ -431,7 +422,7 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 	if r.CloudName == "" {
 		r.CloudName = cloudName(x.p.Prefix, cr.Name)
 	}
-	if err := x.conditions(c, false); err != nil {
+	if err := x.conditions(cr, false); err != nil {
 		return nil, err // nothing changed
 	}
 	if c.Action == plan.Replace && c.ReplaceOrder == plan.CreateBeforeDestroy {
@@ -482,6 +473,24 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 		return nil, err // the result and the progress line name the change
 	}
 	sr := x.stateOf(ctx, cr, c, r, props, obj)
+	record := x.recordDone(cr, c, sr, r.AnswerTo != "")
+	if len(cr.Conditions) == 0 {
+		return record, nil
+	}
+	return func(ctx context.Context) error {
+		if err := record(ctx); err != nil {
+			return err
+		}
+		// What the object is now, recorded: its postconditions the
+		// plan could not decide (they read what apply made) are
+		// decided, as OpenTofu decides them after the change.
+		return x.conditions(cr, true)
+	}, nil
+}
+
+// recordDone is the step that records sr, what change c of cr made, in
+// state (kept: its journal keeper kept the create's answer).
+func (x *execution) recordDone(cr *config.Resource, c *plan.Change, sr *state.Resource, kept bool) func(context.Context) error {
 	if c.Action == plan.Replace && c.ReplaceOrder == plan.CreateBeforeDestroy {
 		// The object replaced stays in state, as deposed, until its
 		// destroy part: recorded first, so that it is never lost.
@@ -494,10 +503,10 @@ func (x *execution) doCreateOrUpdate(ctx context.Context, c *plan.Change) (func(
 					return err
 				}
 			}
-			return x.recordCreated(ctx, cr.Name, sr, r.AnswerTo != "")
-		}, nil
+			return x.recordCreated(ctx, cr.Name, sr, kept)
+		}
 	}
-	return func(ctx context.Context) error { return x.recordCreated(ctx, cr.Name, sr, r.AnswerTo != "") }, nil
+	return func(ctx context.Context) error { return x.recordCreated(ctx, cr.Name, sr, kept) }
 }
 
 // recordCreated records sr, what a change made at name, then drops the
