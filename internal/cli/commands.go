@@ -516,6 +516,9 @@ func summarize(env *Env, op string, r *engine.Result) {
 			fmt.Fprintln(w, "Interrupted: changes that had started finished and were saved; run apply again to continue.")
 		}
 	}
+	for _, warning := range r.Warnings {
+		fmt.Fprintln(w, secrets.Scrub("Warning: "+warning))
+	}
 	if len(r.Outputs) > 0 && op == "apply" {
 		fmt.Fprintln(w, "\nOutputs:")
 		var cfg *config.Config

@@ -85,6 +85,9 @@ type Result struct {
 	BackupKey string
 	Outputs   map[string]any
 	Duration  time.Duration
+	// Warnings are what the apply found to warn of: check blocks'
+	// assertions that fail with what it made ("file:line:col: …").
+	Warnings []string
 }
 
 // Err summarises a failed or interrupted apply, or returns nil.
@@ -276,6 +279,9 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 		recorded := recordUnchanged(next, p, e.statePathsIn(work))
 		outputs := e.outputs(p.Config, next, p.Data, start)
 		res.Outputs = outputs
+		if !p.Destroy && p.Config != nil {
+			res.Warnings = checkAssertions(p.Config, applyingAt(e.stateLookup(next, p.Data), start))
+		}
 		if changed := e.recordOutputs(work, p.Config, st, next, outputs); recorded || changed {
 			next.Metadata.Serial++
 			if err := e.backend.Write(work, next, statemgr.WriteOptions{}); err != nil {
@@ -336,6 +342,11 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	final.Outputs, final.OutputTypes = nil, nil
 	outs := e.outputs(p.Config, final, x.data, start)
 	e.learnOutputs(p.Config, outs)
+	if !p.Destroy && p.Config != nil {
+		// Check blocks are checked again with what apply made, as
+		// OpenTofu checks them (a failure warns).
+		res.Warnings = checkAssertions(p.Config, applyingAt(e.stateLookup(final, x.data), start))
+	}
 	if !p.Destroy {
 		final.Outputs = outs
 		final.OutputTypes = e.outputTypes(work, p.Config, final.Outputs)
@@ -429,16 +440,7 @@ func (e *Engine) outputs(cfg *config.Config, st *state.File, data map[string]map
 		return st.Outputs
 	}
 	out := map[string]any{}
-	lookup := e.stateLookup(st, data)
-	if !at.IsZero() {
-		inState := lookup
-		lookup = func(r value.Ref) (any, bool) {
-			if r == value.Applying {
-				return at, true
-			}
-			return inState(r)
-		}
-	}
+	lookup := applyingAt(e.stateLookup(st, data), at)
 	for _, o := range cfg.Outputs {
 		v, unknown := value.Resolve(o.Value, lookup)
 		if !unknown {
@@ -446,6 +448,21 @@ func (e *Engine) outputs(cfg *config.Config, st *state.File, data map[string]map
 		}
 	}
 	return out
+}
+
+// applyingAt is lookup answering value.Applying with at, the time of the
+// apply it reads for (the impure functions are known then); lookup
+// itself for a zero at.
+func applyingAt(lookup value.Lookup, at time.Time) value.Lookup {
+	if at.IsZero() {
+		return lookup
+	}
+	return func(r value.Ref) (any, bool) {
+		if r == value.Applying {
+			return at, true
+		}
+		return lookup(r)
+	}
 }
 
 // outputSensitivity is what state records of which outputs are
