@@ -117,6 +117,9 @@ func (c *Config) appendCanonical(b []byte, mask *secretMask, flush func([]byte) 
 		}
 		b = append(b, ']')
 	}
+	if b, err = appendConditionsAs(b, "moduleOutputConditions", c.ModuleOutputConditions); err != nil {
+		return nil, err
+	}
 	if len(c.Moved) > 0 {
 		b = append(b, `,"moved":[`...)
 		for i, m := range c.Moved {
@@ -273,10 +276,15 @@ func appendResource(b []byte, r *Resource, mask *secretMask) ([]byte, error) {
 
 // appendConditions writes `,"conditions":[…]`, nothing for none.
 func appendConditions(b []byte, conds []*Condition) ([]byte, error) {
+	return appendConditionsAs(b, "conditions", conds)
+}
+
+// appendConditionsAs writes `,"key":[…]`, nothing for none.
+func appendConditionsAs(b []byte, key string, conds []*Condition) ([]byte, error) {
 	if len(conds) == 0 {
 		return b, nil
 	}
-	b = append(b, `,"conditions":[`...)
+	b = append(b, `,"`+key+`":[`...)
 	for i, c := range conds {
 		if i > 0 {
 			b = append(b, ',')

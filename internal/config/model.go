@@ -41,6 +41,11 @@ type Config struct {
 	// warnings (Plan.Warnings), as OpenTofu does; they never stop a plan
 	// or an apply, so the configuration's hash leaves them out.
 	CheckAssertions []*Condition `json:"checkAssertions,omitempty"`
+	// ModuleOutputConditions are the preconditions of called modules'
+	// outputs that read resources: checked when the plan knows what
+	// they read, and again once the apply made it (a failure is the
+	// plan's, or the apply's, error).
+	ModuleOutputConditions []*Condition `json:"moduleOutputConditions,omitempty"`
 	// Providers are the Terraform provider plugins of the `providers:`
 	// section, sorted by name (see providers.go).
 	Providers []*PluginProvider `json:"providers,omitempty"`
@@ -466,7 +471,7 @@ func (c *Config) Clone() *Config {
 		Provider:  ProviderConfig{Name: c.Provider.Name, Settings: maps.Clone(c.Provider.Settings), Pos: c.Provider.Pos},
 		Resources: slices.Clone(c.Resources), Outputs: slices.Clone(c.Outputs),
 		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Forget: slices.Clone(c.Forget), CountReads: slices.Clone(c.CountReads),
-		Providers: slices.Clone(c.Providers), CheckAssertions: slices.Clone(c.CheckAssertions),
+		Providers: slices.Clone(c.Providers), CheckAssertions: slices.Clone(c.CheckAssertions), ModuleOutputConditions: slices.Clone(c.ModuleOutputConditions),
 		Terraform: c.Terraform, Expressions: c.Expressions, Environment: c.Environment, Environments: slices.Clone(c.Environments),
 		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets),
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/plan"
 	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/statemgr"
@@ -364,6 +365,16 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	}
 	res.SerialAfter = final.Metadata.Serial
 	res.Outputs = final.Outputs
+	if !p.Destroy && p.Config != nil {
+		// Outputs' preconditions on what the apply made (unknown at
+		// plan) are decided now, as OpenTofu decides them: a failure
+		// is the apply's error, its changes recorded.
+		var diags diag.Diagnostics
+		checkOutputConditions(&diags, p.Config, applyingAt(e.stateLookup(final, x.data), start))
+		if err := diags.Err(); err != nil {
+			return res, err
+		}
+	}
 	return res, nil
 }
 

@@ -34,6 +34,9 @@ func checkOutputConditions(diags *diag.Diagnostics, cfg *config.Config, lookup v
 			checkCondition(diags, c, "Module output value precondition failed", lookup)
 		}
 	}
+	for _, c := range cfg.ModuleOutputConditions {
+		checkCondition(diags, c, "Module output value precondition failed", lookup)
+	}
 }
 
 // checkAssertions evaluates cfg's check block assertions with lookup and

@@ -27,6 +27,7 @@ func (ev *evaluator) outputConditions(mi *modInst, cfg *config.Config) {
 				continue
 			}
 			if mi.parent != nil {
+				cfg.ModuleOutputConditions = append(cfg.ModuleOutputConditions, &config.Condition{Check: c, Pos: pos(rule.Condition.Range())})
 				continue
 			}
 			for _, out := range cfg.Outputs {
