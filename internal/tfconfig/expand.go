@@ -286,21 +286,27 @@ func (ev *evaluator) instance(mi *modInst, r *Resource, k instKey, cfg *config.C
 	return cr
 }
 
-// ignoredNames are the top-level arguments lifecycle ignore_changes
-// names (all of the configured ones for ignore_changes = all): Kyku
-// ignores changes to whole top-level arguments.
+// ignoredNames are what lifecycle ignore_changes names (all of the
+// configured arguments for ignore_changes = all): an argument, or a part
+// of one written after its name in value.Ref's Path syntax
+// (tags["Name"]), which a Terraform provider's resource ignores alone
+// (tfprovider); Kyku's types ignore the whole argument.
 func ignoredNames(r *Resource, cr *config.Resource) []string {
 	if r.IgnoreAll {
 		return slices.Sorted(maps.Keys(cr.Properties))
 	}
 	var out []string
 	for _, t := range r.IgnoreChanges {
+		name := ""
 		switch st := t[0].(type) {
 		case hcl.TraverseAttr:
-			out = append(out, st.Name)
+			name = st.Name
 		case hcl.TraverseRoot:
-			out = append(out, st.Name)
+			name = st.Name
+		default:
+			continue
 		}
+		out = append(out, name+literalPath(t[1:]))
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

@@ -2,6 +2,7 @@ package tfconfig
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -62,10 +63,14 @@ func (ev *evaluator) kykuResource(r *Resource, t *schema.Type, cr *config.Resour
 		}
 	}
 	for i, s := range cr.IgnoreChanges {
+		s, _ = value.CutPath(s) // Kyku's types ignore whole arguments
+		cr.IgnoreChanges[i] = s
 		if name, ok := byName[s]; ok {
 			cr.IgnoreChanges[i] = name
 		}
 	}
+	slices.Sort(cr.IgnoreChanges)
+	cr.IgnoreChanges = slices.Compact(cr.IgnoreChanges)
 	var renamed diag.Positions
 	for path, at := range cr.PropPos.All() {
 		head, rest, _ := strings.Cut(path, ".")

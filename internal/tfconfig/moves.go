@@ -304,9 +304,16 @@ func triggerPath(mi *modInst, key string, rest hcl.Traversal) string {
 	if len(after) < 2 {
 		return ""
 	}
-	var path cty.Path // what it names literally; a computed index ends it
+	return literalPath(after[1:])
+}
+
+// literalPath is what steps name literally inside an attribute, in
+// value.Ref's Path syntax ("" for nothing): a computed index ends it,
+// and a step that syntax cannot write leaves the value holding it.
+func literalPath(steps hcl.Traversal) string {
+	var path cty.Path
 steps:
-	for _, st := range after[1:] {
+	for _, st := range steps {
 		switch st := st.(type) {
 		case hcl.TraverseAttr:
 			path = path.GetAttr(st.Name)

@@ -46,3 +46,63 @@ func Identifier(s string) bool {
 	}
 	return s != ""
 }
+
+// CutPath splits name, an argument's name followed by a path into it in
+// Ref's Path syntax (tags["Name"], disk[0].size), into the two.
+func CutPath(name string) (string, string) {
+	if i := strings.IndexAny(name, ".["); i > 0 {
+		return name[:i], name[i:]
+	}
+	return name, ""
+}
+
+// PutAt is v with what steps lead to in v replaced by what the same
+// steps lead to in from (removed where from has nothing there): v itself
+// is not changed. A step v cannot follow (a missing key, an index past
+// the end, a value not a map or list) leaves v as it is.
+func PutAt(v any, steps []Step, from any) any {
+	if len(steps) == 0 {
+		return from
+	}
+	st := steps[0]
+	inner, _, err := Walk(from, steps[:1])
+	if err != nil {
+		inner = nil
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if !st.ByKey() {
+			return v
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = e
+		}
+		cur, had := x[st.Key]
+		if len(steps) == 1 {
+			if err != nil {
+				delete(out, st.Key)
+			} else {
+				out[st.Key] = inner
+			}
+			return out
+		}
+		if !had {
+			return v
+		}
+		out[st.Key] = PutAt(cur, steps[1:], inner)
+		return out
+	case []any:
+		if st.ByKey() || st.Splat() || st.Index < 0 || st.Index >= len(x) {
+			return v
+		}
+		out := append([]any(nil), x...)
+		if len(steps) == 1 {
+			out[st.Index] = inner
+			return out
+		}
+		out[st.Index] = PutAt(x[st.Index], steps[1:], inner)
+		return out
+	}
+	return v
+}

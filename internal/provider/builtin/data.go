@@ -86,6 +86,7 @@ func configured(props, prior map[string]any, ignore []string) map[string]any {
 		return cfg
 	}
 	for _, name := range ignore {
+		name, _ = value.CutPath(name) // a part of input: input whole
 		if name != "input" && name != "triggers_replace" {
 			continue
 		}

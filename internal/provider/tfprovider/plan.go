@@ -12,6 +12,7 @@ import (
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/tfplugin"
 	"github.com/kyku/action/internal/tfschema"
+	"github.com/kyku/action/internal/value"
 )
 
 // PlanChange plans one resource as Terraform does: the configuration
@@ -71,7 +72,18 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 	if len(out.Replace) > 0 || (req.Replace && !prior.IsNull()) {
 		// A replace (forced by a change, or asked for): the new object is
 		// planned as a create, and that plan is what the change shows and
-		// the create applies.
+		// the create applies. It is made from the whole configuration:
+		// ignore_changes keeps an object's values, and this is a new one
+		// (as OpenTofu plans it).
+		if len(req.IgnoreChanges) > 0 {
+			if cfg, ds, err = configure(block, req.Properties); err != nil {
+				return provider.ChangePlan{}, fmt.Errorf("plan %s %q: %w", req.Type, req.Name, err)
+			}
+			p.learnConfig(&cfg)
+			if ds.HasErrors() {
+				return provider.ChangePlan{Refusals: refusals(req.Name, ds)}, nil
+			}
+		}
 		if resp, err = pl.PlanResourceChange(ctx, planRequest(req.Type, cty.NullVal(ty), nil, &cfg)); err != nil {
 			return provider.ChangePlan{}, fmt.Errorf("plan %s %q (its replacement): %w", req.Type, req.Name, err)
 		}
@@ -102,16 +114,23 @@ func (p *Provider) PlanChange(ctx context.Context, req provider.ChangeRequest) (
 }
 
 // ignoring is req's properties with the object's value (req.Prior) in
-// place of each property req.IgnoreChanges names; req.Properties itself
-// for a create or when none is ignored.
+// place of each property req.IgnoreChanges names, or of the part of it
+// its path names (tags["Name"]: that entry alone, as OpenTofu ignores
+// it); req.Properties itself for a create or when none is ignored.
 func ignoring(req provider.ChangeRequest) map[string]any {
 	if req.Prior == nil || len(req.IgnoreChanges) == 0 {
 		return req.Properties
 	}
 	props := maps.Clone(req.Properties)
-	for _, name := range req.IgnoreChanges {
-		if v, ok := req.Prior[name]; ok {
-			props[name] = v
+	for _, entry := range req.IgnoreChanges {
+		name, path := value.CutPath(entry)
+		was, ok := req.Prior[name]
+		if path != "" {
+			props[name] = value.PutAt(props[name], value.Ref{Path: path}.Steps(), was)
+			continue
+		}
+		if ok {
+			props[name] = was
 		} else {
 			delete(props, name)
 		}
