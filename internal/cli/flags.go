@@ -161,11 +161,13 @@ func (fs *flagSet) check(args []string) error {
 
 // terraformFlags say what Kyku has for Terraform flags it does not take.
 var terraformFlags = map[string]string{
-	"refresh-only":     "kyku refresh reads every object and records what drifted",
-	"lock":             "kyku always locks the state; --lock-timeout says how long to wait",
-	"compact-warnings": "kyku's warnings are one line each",
-	"json":             "kyku plan --json writes the plan as JSON",
-	"chdir":            "-c DIR names the configuration's directory",
+	"refresh-only":        "kyku refresh reads every object and records what drifted",
+	"lock":                "kyku always locks the state; --lock-timeout says how long to wait",
+	"compact-warnings":    "kyku's warnings are one line each",
+	"json":                "kyku plan --json writes the plan as JSON",
+	"chdir":               "-c DIR names the configuration's directory",
+	"generate-config-out": "kyku writes no configuration: write the resource block the import block names, then plan",
+	"destroy":             "kyku destroy, or kyku plan --destroy",
 }
 
 // dashed is a flag as the help shows it: -c, --config.
