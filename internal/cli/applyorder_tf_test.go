@@ -2,41 +2,29 @@ package cli_test
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// tfInstances are the instances of a local Terraform state by resource
-// address: the IDs of each, its current object's first and a deposed
-// object's after it, marked "deposed:".
+// tfInstances are the instances of a local Terraform state (read as
+// OpenTofu's: readTFState) by resource address: the IDs of each, its
+// current object's first and a deposed object's after it, marked
+// "deposed:".
 func tfInstances(t *testing.T, path string) map[string][]string {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct {
-		Resources []struct {
-			Type, Name string
-			Instances  []struct {
-				Deposed    string
-				Attributes map[string]any
-			}
-		}
-	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
 	out := map[string][]string{}
-	for _, r := range f.Resources {
+	for _, r := range readTFState(t, path).Resources {
 		for _, in := range r.Instances {
-			id, _ := in.Attributes["id"].(string)
+			var attrs struct{ ID string }
+			if err := json.Unmarshal(in.Attributes, &attrs); err != nil {
+				t.Fatal(err)
+			}
+			id := attrs.ID
 			if in.Deposed != "" {
 				id = "deposed:" + id
 			}
-			out[r.Type+"."+r.Name] = append(out[r.Type+"."+r.Name], id)
+			out[r.Addr()] = append(out[r.Addr()], id)
 		}
 	}
 	return out
