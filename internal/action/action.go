@@ -22,6 +22,7 @@ import (
 	"github.com/kyku/action/internal/hostcreds"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/tfprovider"
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/workspace"
@@ -82,6 +83,7 @@ func Run(ctx context.Context, env Env) int {
 	}
 	r := &run{env: env, a: a, in: in, trees: &rootTrees{tops: map[string]string{}, loaded: map[[2]string]rootLoad{}}}
 	defer r.trees.remove()
+	defer r.functions.Close()
 	r.maskGiven()
 	if len(problems) > 0 {
 		for _, p := range problems {
@@ -108,7 +110,9 @@ type run struct {
 	deps    review.Deps
 	out     outputs
 	summary string
-	masked  map[string]bool // values registered with ::add-mask::
+	// functions are the providers started for a root's functions.
+	functions tfprovider.FunctionsStarted
+	masked    map[string]bool // values registered with ::add-mask::
 
 	secrets progress.SecretBook // scrubbed from the log and the summary (learn)
 

@@ -14,10 +14,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 	"golang.org/x/oauth2/google"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/lang/funcs"
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/tfconfig"
@@ -176,8 +179,37 @@ func (r *run) readRoot(ctx context.Context, ref, root string) (*tfroots.Loaded, 
 	for _, name := range slices.Sorted(maps.Keys(r.in.Vars)) {
 		vars = append(vars, tfconfig.VarArg{Name: name, Value: r.in.Vars[name]})
 	}
-	in := tfconfig.Inputs{Vars: vars, Getenv: r.env.Getenv, Workspace: r.in.Environment, Now: r.env.Now}
+	in := tfconfig.Inputs{Vars: vars, Getenv: r.env.Getenv, Workspace: r.in.Environment, Now: r.env.Now,
+		ProviderFunctions: r.rootFunctions(ctx, root, dir)}
 	return tfroots.Load(ctx, top, root, in, r.in.BackendConfig)
+}
+
+// rootFunctions serves the calls of a root's providers' functions
+// (provider::NAME::FUNCTION) while it is read, at any commit: each
+// provider installed as the root's resources' are, from the lock of the
+// default branch (a provider only a pull request locks is refused) and
+// confined alike, started once in the run, unconfigured, and stopped when
+// the run ends.
+func (r *run) rootFunctions(ctx context.Context, root, dir string) tfconfig.ProviderFunctions {
+	return func(local, source, version string) (map[string]function.Function, error) {
+		cfg := &config.Config{Terraform: true, Providers: []*config.PluginProvider{{Name: local, Source: source, Version: version}}}
+		plugins, err := r.pluginsWith(ctx, cfg, path.Join(root, tfinstall.LockFileNameOf(true)))
+		if err != nil {
+			return nil, err
+		}
+		fp, err := workspace.FunctionProvider(ctx, workspace.Settings{Getenv: r.env.Getenv, BaseDir: dir, Plugins: plugins}, local, source, version)
+		if err != nil {
+			return nil, err
+		}
+		r.functions.Add(fp)
+		specs, err := fp.List(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return funcs.ProviderFunctions(specs, func(name string, args []cty.Value) (cty.Value, error) {
+			return fp.Call(ctx, name, args)
+		}), nil
+	}
 }
 
 // installModules installs the modules the root (or a local module it

@@ -444,3 +444,36 @@ func TestTerraformOnlyRepositoryUntouched(t *testing.T) {
 		t.Errorf("the merge of a pull request touching nothing:\n%s", r.summary)
 	}
 }
+
+// TestTerraformRootProviderFunctions: a root calling its provider's
+// functions (provider::fwtest::join_upper) is planned with their values,
+// the provider installed from the default branch's lock as its resources'
+// are and stopped when the run ends; one calling a function its provider
+// lacks is refused at the call.
+func TestTerraformRootProviderFunctions(t *testing.T) {
+	f := newFixture(t)
+	f.tfProviders(t)
+	base := f.tfRepo("v1", nil)
+	f.setTree(defaultRef, base)
+	f.setTree(pushBefore, base)
+	head := f.tfRepo("v1", map[string]string{
+		"infra/net/main.tf": base["infra/net/main.tf"] + "resource \"terraform_data\" \"fn\" {\n  input = provider::fwtest::join_upper(\"-\", \"ab\", \"cd\")\n}\n",
+	})
+	f.setTree(shaA, head)
+	f.addPRFiles(2, shaA, "infra/net/main.tf")
+	r := f.run("pull_request", prEvent(t, "pull_request.opened.json", 2, shaA), nil)
+	wantCode(t, r, 0)
+	if body := f.planComment(t, 2, "infra/net"); !strings.Contains(body, "AB-CD") {
+		t.Errorf("the plan comment lacks the function's value AB-CD:\n%s", body)
+	}
+
+	bad := f.tfRepo("v1", map[string]string{
+		"infra/net/main.tf": base["infra/net/main.tf"] + "output \"x\" {\n  value = provider::fwtest::lower(\"A\")\n}\n",
+	})
+	f.setTree(shaB, bad)
+	f.addPRFiles(3, shaB, "infra/net/main.tf")
+	r = f.run("pull_request", prEvent(t, "pull_request.opened.json", 3, shaB), nil)
+	if !strings.Contains(r.stdout, "Function not found in provider") {
+		t.Errorf("a call of a function the provider lacks: want it refused at the call\n%s", r.stdout)
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/kyku/action/internal/noun"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
+	"github.com/kyku/action/internal/provider/tfprovider"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/gcs"
 	"github.com/kyku/action/internal/suggest"
@@ -99,7 +100,7 @@ type Env struct {
 	noColor bool
 	// functions are the providers started for their functions, stopped
 	// when the command ends (set by Run: providerfuncs.go).
-	functions *functionServers
+	functions *tfprovider.FunctionsStarted
 	ctx       context.Context      // set by Run: the run's, for what loading reads
 	secrets   *progress.SecretBook // set by Run
 }
@@ -233,9 +234,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 	stop := env.notices.watchInterrupt(env.Interrupted)
 	ctx = env.notices.withNotices(ctx)
 	env.ctx = ctx
-	env.functions = &functionServers{}
+	env.functions = &tfprovider.FunctionsStarted{}
 	err := cmd.run(ctx, &env, args[1:])
-	env.functions.close()
+	env.functions.Close()
 	stop()
 	var code exitCode
 	switch {

@@ -6,9 +6,9 @@ import (
 )
 
 // TestLoadRefusesProviderFunctions: a root calling a provider's function
-// is refused at the call, in one line, by the Action's and the bot's
-// loader (which starts no provider): left unknown, the call would make
-// the plan show less than apply does.
+// is refused at the call, in one line, when the loader is given no way
+// to run it (the bot's, which starts no provider): left unknown, the call
+// would make the plan show less than apply does.
 func TestLoadRefusesProviderFunctions(t *testing.T) {
 	_, err := load(t, map[string]string{"r/main.tf": `terraform {
   required_providers {
@@ -22,7 +22,7 @@ output "year" {
 	if err == nil {
 		t.Fatal("Load accepted a call of a provider's function")
 	}
-	want := `r/main.tf:7:11: Failed to load provider functions: The functions of provider "time" (hashicorp/time) could not be listed: the Action and the bot do not run providers' functions yet (kyku plan and apply do).`
+	want := `r/main.tf:7:11: Failed to load provider functions: The functions of provider "time" (hashicorp/time) could not be listed: the bot does not run providers' functions yet (kyku plan and apply do, and the Action).`
 	if !strings.Contains(err.Error(), want) {
 		t.Errorf("Load: %v\nwant %s", err, want)
 	}

@@ -17,10 +17,11 @@ import (
 )
 
 // ErrProviderFunctions refuses, at each call, a root calling a provider's
-// functions (provider::NAME::FUNCTION): the Action and the bot read a
-// root without starting its providers, and a call left unknown would
-// apply what the plan did not show.
-var ErrProviderFunctions = errors.New("the Action and the bot do not run providers' functions yet (kyku plan and apply do)")
+// functions (provider::NAME::FUNCTION) where Inputs.ProviderFunctions does
+// not serve them (the bot, which reads roots without starting their
+// providers): a call left unknown would apply what the plan did not
+// show.
+var ErrProviderFunctions = errors.New("the bot does not run providers' functions yet (kyku plan and apply do, and the Action)")
 
 func noProviderFunctions(string, string, string) (map[string]function.Function, error) {
 	return nil, ErrProviderFunctions

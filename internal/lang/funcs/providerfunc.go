@@ -63,6 +63,16 @@ func ProviderFunction(spec *tfschema.Function, call func(args []cty.Value) (cty.
 	})
 }
 
+// ProviderFunctions are the functions of one provider, specs by name, as
+// ProviderFunction makes them, each called through call with its name.
+func ProviderFunctions(specs map[string]*tfschema.Function, call func(name string, args []cty.Value) (cty.Value, error)) map[string]function.Function {
+	out := make(map[string]function.Function, len(specs))
+	for name, spec := range specs {
+		out[name] = ProviderFunction(spec, func(args []cty.Value) (cty.Value, error) { return call(name, args) })
+	}
+	return out
+}
+
 // providerParam is a provider function's parameter as go-cty takes it.
 func providerParam(p tfschema.FunctionParam) function.Parameter {
 	return function.Parameter{Name: p.Name, Type: p.Type, AllowNull: p.AllowNull, AllowUnknown: p.AllowUnknown}

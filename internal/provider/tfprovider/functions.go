@@ -85,3 +85,28 @@ func (f *Functions) Close() {
 		pl.Close()
 	}
 }
+
+// FunctionsStarted are the providers a run started for their functions,
+// to stop when it ends. Safe for concurrent use.
+type FunctionsStarted struct {
+	mu   sync.Mutex
+	list []*Functions
+}
+
+// Add keeps f to stop.
+func (s *FunctionsStarted) Add(f *Functions) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.list = append(s.list, f)
+}
+
+// Close stops them.
+func (s *FunctionsStarted) Close() {
+	s.mu.Lock()
+	list := s.list
+	s.list = nil
+	s.mu.Unlock()
+	for _, f := range list {
+		f.Close()
+	}
+}
