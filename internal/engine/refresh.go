@@ -97,6 +97,10 @@ func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResu
 			}
 			attrs := maps.Clone(o.Outputs)
 			for _, n := range ignore {
+				if name, path := value.CutPath(n); path != "" { // a part of it
+					attrs[name] = value.PutAt(attrs[name], value.Ref{Path: path}.Steps(), sr.Outputs[name])
+					continue
+				}
 				attrs[n] = sr.Outputs[n]
 			}
 			nr := next.Resources[name]

@@ -20,7 +20,8 @@ type ChangeRequest struct {
 	Stored *Stored
 	// IgnoreChanges lists top-level properties whose difference from the
 	// object is no change (the configuration's ignoreChanges, Terraform's
-	// ignore_changes).
+	// ignore_changes); for a Terraform provider's type, also a part of one,
+	// its name followed by a path in value.Ref's syntax (tags["Name"]).
 	IgnoreChanges []string
 	// Replace says the object is to be replaced whatever changed (kyku
 	// plan --replace, Terraform's -replace): the replacement is planned as
