@@ -33,7 +33,7 @@ output "o" {
 	code, out, errOut := k.run("", "plan", "-c", tf)
 	for _, want := range []string{
 		`main.tf:6:3: Unsupported attribute: This object has no argument, nested block, or exported attribute named "inputt"`,
-		`main.tf:14:1: Unsupported attribute: This object has no argument, nested block, or exported attribute named "output"`,
+		`main.tf:15:11: Unsupported attribute: This object has no argument, nested block, or exported attribute named "output"`,
 	} {
 		if code != 1 || !strings.Contains(errOut, want) {
 			t.Errorf("plan: exit %d, want 1 and %s\n%s%s", code, want, out, errOut)

@@ -37,7 +37,7 @@ output "len" {
 
 	_, run = newTerraformKyku(t, tfplugintest.Framework, files("length(TP_password.pw.result)"))
 	code, out, errOut = run("plan")
-	if code != 1 || !strings.Contains(errOut, `main.tf:12:1: Output refers to sensitive values: output "len" reads fwtest_password.pw.result`) {
+	if code != 1 || !strings.Contains(errOut, `main.tf:13:11: Output refers to sensitive values: output "len" reads fwtest_password.pw.result`) {
 		t.Errorf("plan of an output reading a secret plainly: exit %d, want 1 and it refused\n%s%s", code, out, errOut)
 	}
 }

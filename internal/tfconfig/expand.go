@@ -483,6 +483,9 @@ func (ev *evaluator) outputs(root *modInst, cfg *config.Config) {
 		n := root.outputs[name]
 		n.prepare()
 		out := &config.Output{Name: name, Description: o.Description, Sensitive: o.Sensitive, Pos: pos(o.DeclRange)}
+		if o.Expr != nil {
+			out.Pos = pos(o.Expr.Range()) // what is said of its value is said there, as OpenTofu says it
+		}
 		if n.constant {
 			if sensitiveIn(n.val) {
 				out.Sensitive = true

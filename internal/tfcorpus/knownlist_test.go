@@ -13,7 +13,7 @@ var knownDifferences = map[string]known{
 		why: "Kyku marks terraform_remote_state's outputs sensitive as a whole when the state read holds any sensitive output (OpenTofu marks none of them): an output reading it must then be declared sensitive",
 		diffs: []string{
 			"Kyku refuses what OpenTofu plans:",
-			"  main.tf:29: Output refers to sensitive values: output \"subnets\" reads data.terraform_remote_state.network.outputs, which is sensitive (its provider's schema says so, or it holds a sensitive value): declare the output sensitive = true to confirm your intent (or take the mark off with nonsensitive())",
+			"  main.tf:30: Output refers to sensitive values: output \"subnets\" reads data.terraform_remote_state.network.outputs, which is sensitive (its provider's schema says so, or it holds a sensitive value): declare the output sensitive = true to confirm your intent (or take the mark off with nonsensitive())",
 		},
 	},
 }
