@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diff"
@@ -137,6 +138,9 @@ func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResu
 	if !opts.WriteState || !stateChanged(st, next) {
 		return res, nil
 	}
+	if cfg := opts.Config; cfg != nil && cfg.Terraform {
+		refreshOutputs(e.outputs(cfg, next, nil, time.Time{}), cfg, st, next)
+	}
 	key, err := e.backend.Backup(ctx, st)
 	if err != nil {
 		return nil, fmt.Errorf("back up state before refresh: %w", err)
@@ -176,4 +180,31 @@ func stateChanged(a, b *state.File) bool {
 		}
 	}
 	return false
+}
+
+// refreshOutputs records in next the outputs of cfg as the refreshed
+// objects make them, as OpenTofu's apply -refresh-only records them:
+// those known their values (outs), one reading an object found gone none
+// (OpenTofu's null), the others as the last apply recorded them (one
+// reading a data source, which a refresh does not read).
+func refreshOutputs(outs map[string]any, cfg *config.Config, st, next *state.File) {
+	for _, o := range cfg.Outputs {
+		if v, ok := outs[o.Name]; ok {
+			if old, had := next.Outputs[o.Name]; !had || !value.Equal(old, v) {
+				if next.Outputs == nil {
+					next.Outputs = map[string]any{}
+				}
+				next.Outputs[o.Name] = v // its type, the schema's or its value's, as recorded
+			}
+			continue
+		}
+		for _, ref := range value.Refs(o.Value) {
+			if st.Resources[ref.Resource] != nil && next.Resources[ref.Resource] == nil {
+				delete(next.Outputs, o.Name)
+				delete(next.OutputTypes, o.Name)
+				delete(next.OutputSensitivity, o.Name)
+				break
+			}
+		}
+	}
 }
