@@ -80,7 +80,7 @@ output "fine" {
 	want := []string{
 		`main.tf:22:3: Unsupported attribute: This object has no argument, nested block, or exported attribute named "vlue" (read as fwtest_latent.a.vlue). Did you mean "value"?`,
 		`main.tf:23:3: Unsupported attribute: This object has no argument, nested block, or exported attribute named "nmae" (read as fwtest_latent.a.nmae). Did you mean "name"?`,
-		`main.tf:26:1: Unsupported attribute: This object has no argument, nested block, or exported attribute named "nope" (read as fwtest_latent.a.nope). Did you mean "name"?`,
+		`main.tf:27:11: Unsupported attribute: This object has no argument, nested block, or exported attribute named "nope" (read as fwtest_latent.a.nope). Did you mean "name"?`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
