@@ -14,13 +14,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"golang.org/x/oauth2/google"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/engine"
-	"github.com/kyku/action/internal/lang/funcs"
 	"github.com/kyku/action/internal/review"
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/tfconfig"
@@ -192,23 +190,11 @@ func (r *run) readRoot(ctx context.Context, ref, root string) (*tfroots.Loaded, 
 // the run ends.
 func (r *run) rootFunctions(ctx context.Context, root, dir string) tfconfig.ProviderFunctions {
 	return func(local, source, version string) (map[string]function.Function, error) {
-		cfg := &config.Config{Terraform: true, Providers: []*config.PluginProvider{{Name: local, Source: source, Version: version}}}
-		plugins, err := r.pluginsWith(ctx, cfg, path.Join(root, tfinstall.LockFileNameOf(true)))
+		plugins, err := r.pluginsWith(ctx, workspace.FunctionConfig(local, source, version), path.Join(root, tfinstall.LockFileNameOf(true)))
 		if err != nil {
 			return nil, err
 		}
-		fp, err := workspace.FunctionProvider(ctx, workspace.Settings{Getenv: r.env.Getenv, BaseDir: dir, Plugins: plugins}, local, source, version)
-		if err != nil {
-			return nil, err
-		}
-		r.functions.Add(fp)
-		specs, err := fp.List(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return funcs.ProviderFunctions(specs, func(name string, args []cty.Value) (cty.Value, error) {
-			return fp.Call(ctx, name, args)
-		}), nil
+		return workspace.ProviderFunctions(ctx, workspace.Settings{Getenv: r.env.Getenv, BaseDir: dir, Plugins: plugins}, &r.functions, local, source, version)
 	}
 }
 

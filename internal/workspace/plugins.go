@@ -13,8 +13,12 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/lang/funcs"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/provider/builtin"
 	"github.com/kyku/action/internal/provider/tfprovider"
@@ -346,17 +350,32 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 	return out, nil
 }
 
-// FunctionProvider is the Terraform provider a configuration requires as
-// local (of source source, version constraint version) for its functions
-// (provider::NAME::FUNCTION): installed and checked against the lock as
-// its resources' provider is, confined alike, not started.
-func FunctionProvider(ctx context.Context, s Settings, local, source, version string) (*tfprovider.Functions, error) {
-	cfg := &config.Config{Terraform: true, Providers: []*config.PluginProvider{{Name: local, Source: source, Version: version}}}
-	ps, err := plugins(ctx, cfg, s)
+// FunctionConfig is the configuration of the one Terraform provider a
+// configuration requires as local (of source source, version constraint
+// version) for its functions (provider::NAME::FUNCTION).
+func FunctionConfig(local, source, version string) *config.Config {
+	return &config.Config{Terraform: true, Providers: []*config.PluginProvider{{Name: local, Source: source, Version: version}}}
+}
+
+// ProviderFunctions serves the functions of that provider, ready to call
+// (funcs.ProviderFunctions), each call with ctx: installed and checked
+// against the lock as its resources' provider is, confined alike, and
+// started unconfigured, once; started keeps it, for the caller to stop
+// when its run ends.
+func ProviderFunctions(ctx context.Context, s Settings, started *tfprovider.FunctionsStarted, local, source, version string) (map[string]function.Function, error) {
+	ps, err := plugins(ctx, FunctionConfig(local, source, version), s)
 	if err != nil {
 		return nil, err
 	}
-	return ps[0].Functions(), nil
+	fp := ps[0].Functions()
+	started.Add(fp)
+	specs, err := fp.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return funcs.ProviderFunctions(specs, func(name string, args []cty.Value) (cty.Value, error) {
+		return fp.Call(ctx, name, args)
+	}), nil
 }
 
 // withPlugins wraps base in a router to cfg's Terraform providers, when
