@@ -278,10 +278,11 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	if !p.HasChanges() {
 		next := st.Clone()
 		recorded := recordUnchanged(next, p, e.statePathsIn(work))
-		outputs := e.outputs(p.Config, next, p.Data, start)
+		lookup := applyingAt(e.stateLookup(next, p.Data), start)
+		outputs := e.outputs(p.Config, next, lookup)
 		res.Outputs = outputs
 		if !p.Destroy && p.Config != nil {
-			res.Warnings = checkAssertions(p.Config, applyingAt(e.stateLookup(next, p.Data), start))
+			res.Warnings = checkAssertions(p.Config, lookup)
 		}
 		if changed := e.recordOutputs(work, p.Config, st, next, outputs); recorded || changed {
 			next.Metadata.Serial++
@@ -341,12 +342,13 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	res.BackupKey = key
 	final := x.live
 	final.Outputs, final.OutputTypes = nil, nil
-	outs := e.outputs(p.Config, final, x.data, start)
+	made := applyingAt(e.stateLookup(final, x.data), start) // what the outputs and checks read
+	outs := e.outputs(p.Config, final, made)
 	e.learnOutputs(p.Config, outs)
 	if !p.Destroy && p.Config != nil {
 		// Check blocks are checked again with what apply made, as
 		// OpenTofu checks them (a failure warns).
-		res.Warnings = checkAssertions(p.Config, applyingAt(e.stateLookup(final, x.data), start))
+		res.Warnings = checkAssertions(p.Config, made)
 	}
 	if !p.Destroy {
 		final.Outputs = outs
@@ -370,7 +372,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 		// plan) are decided now, as OpenTofu decides them: a failure
 		// is the apply's error, its changes recorded.
 		var diags diag.Diagnostics
-		checkOutputConditions(&diags, p.Config, applyingAt(e.stateLookup(final, x.data), start))
+		checkOutputConditions(&diags, p.Config, made)
 		if err := diags.Err(); err != nil {
 			return res, err
 		}
@@ -442,16 +444,15 @@ func sameNames(a, b []string) bool {
 	return true
 }
 
-// outputs evaluates the config's outputs against st and the data
-// sources' values data (nil: none read); unknown ones are left out. at,
-// when set, is the time of the apply they are the outputs of: what the
-// impure functions (timestamp(), uuid()) an output calls are known at.
-func (e *Engine) outputs(cfg *config.Config, st *state.File, data map[string]map[string]any, at time.Time) map[string]any {
+// outputs evaluates the config's outputs with lookup, which reads st
+// (stateLookup; applyingAt for an apply's, whose impure functions,
+// timestamp() and uuid(), are known then); unknown ones are left out.
+// Without cfg they are st's.
+func (e *Engine) outputs(cfg *config.Config, st *state.File, lookup value.Lookup) map[string]any {
 	if cfg == nil {
 		return st.Outputs
 	}
 	out := map[string]any{}
-	lookup := applyingAt(e.stateLookup(st, data), at)
 	for _, o := range cfg.Outputs {
 		v, unknown := value.Resolve(o.Value, lookup)
 		if !unknown {

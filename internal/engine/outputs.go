@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"time"
-
 	"context"
 	"maps"
 
@@ -27,7 +25,7 @@ func (e *Engine) Outputs(ctx context.Context, cfg *config.Config) (values, types
 	if st == nil {
 		return map[string]any{}, map[string]any{}, nil
 	}
-	values = e.outputs(cfg, st, nil, time.Time{})
+	values = e.outputs(cfg, st, e.stateLookup(st, nil))
 	if cfg != nil {
 		data := dataNames(cfg)
 		for _, o := range cfg.Outputs {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"time"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diff"
@@ -139,7 +138,7 @@ func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResu
 		return res, nil
 	}
 	if cfg := opts.Config; cfg != nil && cfg.Terraform {
-		refreshOutputs(e.outputs(cfg, next, nil, time.Time{}), cfg, st, next)
+		refreshOutputs(e.outputs(cfg, next, e.stateLookup(next, nil)), cfg, st, next)
 	}
 	key, err := e.backend.Backup(ctx, st)
 	if err != nil {
