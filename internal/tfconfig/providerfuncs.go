@@ -103,53 +103,56 @@ func posAt(src []byte, at int) hcl.Pos {
 func (ev *evaluator) providerFunctions(m *Module) map[string]function.Function {
 	out := map[string]function.Function{}
 	asked := map[string]providerFunctionSet{} // by source
-	var walk func(m *Module)
-	walk = func(m *Module) {
-		builtin := builtinNames(m)
-		for _, c := range m.FunctionCalls {
-			parts := strings.Split(c.Name, "::")
-			if len(parts) != 3 && len(parts) != 4 {
-				continue // not a name a provider's function has: hcl says so
-			}
-			local, fn := parts[1], parts[len(parts)-1]
-			if slices.Contains(builtin, local) {
-				continue // funcs.Options.BuiltinProvider
-			}
-			if _, done := out[c.Name]; done {
-				continue
-			}
-			rp := m.RequiredProviders[local]
-			if rp == nil {
-				ev.providerFunctionError(out, c, "Unknown function provider", fmt.Sprintf("Provider %q does not exist within the required_providers of this module", local))
-				continue
-			}
-			if ev.in.ProviderFunctions == nil {
-				out[c.Name] = unknownFunction()
-				continue
-			}
-			src := providerSource(m, local)
-			set, ok := asked[sourceKey(src)]
-			if !ok {
-				set.fns, set.err = ev.in.ProviderFunctions(local, src, rp.Version)
-				asked[sourceKey(src)] = set
-			}
-			switch f, ok := set.fns[fn]; {
-			case set.err != nil:
-				ev.providerFunctionError(out, c, "Failed to load provider functions", fmt.Sprintf("The functions of provider %q (%s) could not be listed: %s.", local, src, set.err))
-			case !ok:
-				ev.providerFunctionError(out, c, "Function not found in provider", fmt.Sprintf("Function %q was not registered by provider", c.Name))
-			default:
-				out[c.Name] = f
-			}
+	builtin := map[*Module][]string{}         // builtinNames, by module
+	eachFunctionCall(m, func(m *Module, c FunctionCall, local, fn string) {
+		if _, ok := builtin[m]; !ok {
+			builtin[m] = builtinNames(m)
 		}
-		for _, name := range sortedKeys(m.Children) {
-			if child := m.Children[name]; child != nil {
-				walk(child)
-			}
+		if _, done := out[c.Name]; done || slices.Contains(builtin[m], local) {
+			return // funcs.Options.BuiltinProvider serves the built-in provider's
+		}
+		rp := m.RequiredProviders[local]
+		switch {
+		case rp == nil:
+			ev.providerFunctionError(out, c, "Unknown function provider", fmt.Sprintf("Provider %q does not exist within the required_providers of this module", local))
+			return
+		case ev.in.ProviderFunctions == nil:
+			out[c.Name] = unknownFunction()
+			return
+		}
+		src := providerSource(m, local)
+		set, ok := asked[sourceKey(src)]
+		if !ok {
+			set.fns, set.err = ev.in.ProviderFunctions(local, src, rp.Version)
+			asked[sourceKey(src)] = set
+		}
+		switch f, ok := set.fns[fn]; {
+		case set.err != nil:
+			ev.providerFunctionError(out, c, "Failed to load provider functions", fmt.Sprintf("The functions of provider %q (%s) could not be listed: %s.", local, src, set.err))
+		case !ok:
+			ev.providerFunctionError(out, c, "Function not found in provider", fmt.Sprintf("Function %q was not registered by provider", c.Name))
+		default:
+			out[c.Name] = f
+		}
+	})
+	return out
+}
+
+// eachFunctionCall calls f with each call of a provider's function in m
+// and the modules it calls, the module it is in, the local name of the
+// provider it names and the function's name; a name no provider's
+// function has is left to hcl to say.
+func eachFunctionCall(m *Module, f func(m *Module, c FunctionCall, local, fn string)) {
+	for _, c := range m.FunctionCalls {
+		if parts := strings.Split(c.Name, "::"); len(parts) == 3 || len(parts) == 4 {
+			f(m, c, parts[1], parts[len(parts)-1])
 		}
 	}
-	walk(m)
-	return out
+	for _, name := range sortedKeys(m.Children) {
+		if child := m.Children[name]; child != nil {
+			eachFunctionCall(child, f)
+		}
+	}
 }
 
 // providerFunctionSet is what a provider answered for its functions.

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/tfinstall"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -118,27 +119,16 @@ func (ev *evaluator) providers(m *Module, cfg *config.Config) {
 // configured.
 func functionProviders(m *Module) []*RequiredProvider {
 	var out []*RequiredProvider
-	var walk func(m *Module)
-	walk = func(m *Module) {
-		for _, c := range m.FunctionCalls {
-			parts := strings.Split(c.Name, "::")
-			rp := m.RequiredProviders[parts[1]]
-			if rp == nil || builtinProvider(m, parts[1]) || strings.EqualFold(rp.Source, "terraform.io/builtin/terraform") {
-				continue
-			}
-			src := providerSource(m, parts[1])
-			if slices.ContainsFunc(out, func(o *RequiredProvider) bool { return sameSource(o.Source, src) }) {
-				continue
-			}
-			out = append(out, &RequiredProvider{Name: parts[1], Source: src, Version: rp.Version, Range: rp.Range})
+	eachFunctionCall(m, func(m *Module, _ FunctionCall, local, _ string) {
+		rp := m.RequiredProviders[local]
+		if rp == nil || builtinProvider(m, local) || strings.EqualFold(rp.Source, "terraform.io/builtin/terraform") {
+			return
 		}
-		for _, name := range sortedKeys(m.Children) {
-			if child := m.Children[name]; child != nil {
-				walk(child)
-			}
+		src := providerSource(m, local)
+		if !slices.ContainsFunc(out, func(o *RequiredProvider) bool { return sameSource(o.Source, src) }) {
+			out = append(out, &RequiredProvider{Name: local, Source: src, Version: rp.Version, Range: rp.Range})
 		}
-	}
-	walk(m)
+	})
 	return out
 }
 
@@ -146,9 +136,14 @@ func functionProviders(m *Module) []*RequiredProvider {
 // (the registry host implied or written, in any case).
 func sameSource(a, b string) bool { return sourceKey(a) == sourceKey(b) }
 
-// sourceKey is a provider source as sameSource compares them.
+// sourceKey is a provider source as sameSource compares them: as the
+// installer reads it (tfinstall.ParseSource), else as written, in lower
+// case.
 func sourceKey(s string) string {
-	return strings.TrimPrefix(strings.ToLower(s), "registry.opentofu.org/")
+	if src, err := tfinstall.ParseSource(s); err == nil {
+		return src.String()
+	}
+	return strings.ToLower(s)
 }
 
 // builtinProvider reports whether local name is OpenTofu's built-in
