@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/kyku/action/internal/config"
@@ -95,14 +94,7 @@ func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResu
 			if o.Stored != nil {
 				sensitive = append(sensitive, o.Stored.Sensitive...)
 			}
-			attrs := maps.Clone(o.Outputs)
-			for _, n := range ignore {
-				if name, path := value.CutPath(n); path != "" { // a part of it
-					attrs[name] = value.PutAt(attrs[name], value.Ref{Path: path}.Steps(), sr.Outputs[name])
-					continue
-				}
-				attrs[n] = sr.Outputs[n]
-			}
+			attrs := value.KeepFrom(o.Outputs, sr.Outputs, ignore)
 			nr := next.Resources[name]
 			if d := diff.Values(sr.Outputs, attrs, sensitive); len(d) > 0 {
 				res.Drift = append(res.Drift, Drifted{Type: sr.Type, Name: name, ProviderID: sr.ProviderID, Properties: d})

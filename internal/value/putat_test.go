@@ -45,3 +45,19 @@ func TestPutAt(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepFrom: each entry, a whole attribute or a part of one, holds
+// what the other map holds there (nothing where it has nothing), the rest
+// and the map given unchanged.
+func TestKeepFrom(t *testing.T) {
+	dst := map[string]any{"tags": map[string]any{"owner": "b", "cost": "2"}, "name": "new", "extra": "x"}
+	src := map[string]any{"tags": map[string]any{"owner": "a", "cost": "1"}, "name": "old"}
+	got := value.KeepFrom(dst, src, []string{`tags["owner"]`, "name", "extra"})
+	want := map[string]any{"tags": map[string]any{"owner": "a", "cost": "2"}, "name": "old"}
+	if !cmp.Equal(got, want) {
+		t.Errorf("KeepFrom = %v, want %v", got, want)
+	}
+	if dst["name"] != "new" || dst["extra"] != "x" {
+		t.Errorf("the map given was changed: %v", dst)
+	}
+}

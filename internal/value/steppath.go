@@ -1,6 +1,7 @@
 package value
 
 import (
+	"maps"
 	"strconv"
 	"strings"
 )
@@ -105,4 +106,28 @@ func PutAt(v any, steps []Step, from any) any {
 		return out
 	}
 	return v
+}
+
+// KeepFrom is a copy of dst in which each of entries, an attribute's
+// name or a name followed by a path into it (CutPath), holds what src
+// holds there, and nothing where src has nothing: what ignore_changes
+// keeps of an object.
+func KeepFrom(dst, src map[string]any, entries []string) map[string]any {
+	out := maps.Clone(dst)
+	if out == nil {
+		out = map[string]any{}
+	}
+	for _, entry := range entries {
+		name, path := CutPath(entry)
+		was, ok := src[name]
+		switch {
+		case path != "":
+			out[name] = PutAt(out[name], Ref{Path: path}.Steps(), was)
+		case ok:
+			out[name] = was
+		default:
+			delete(out, name)
+		}
+	}
+	return out
 }

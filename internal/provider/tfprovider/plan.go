@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -121,21 +120,7 @@ func ignoring(req provider.ChangeRequest) map[string]any {
 	if req.Prior == nil || len(req.IgnoreChanges) == 0 {
 		return req.Properties
 	}
-	props := maps.Clone(req.Properties)
-	for _, entry := range req.IgnoreChanges {
-		name, path := value.CutPath(entry)
-		was, ok := req.Prior[name]
-		if path != "" {
-			props[name] = value.PutAt(props[name], value.Ref{Path: path}.Steps(), was)
-			continue
-		}
-		if ok {
-			props[name] = was
-		} else {
-			delete(props, name)
-		}
-	}
-	return props
+	return value.KeepFrom(req.Properties, req.Prior, req.IgnoreChanges)
 }
 
 // changedAt reports whether the values of prior and planned at path
