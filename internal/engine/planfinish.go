@@ -59,7 +59,7 @@ func refuseProtectedDestroys(diags *diag.Diagnostics, st *state.File, cfg *confi
 		case strings.IndexByte(ch.ResourceID, '.') < 0:
 			diags.Add(diag.Pos{}, "resource %s is protected (protect: true) and cannot be destroyed; set protect: false and apply first", value.QuoteName(ch.ResourceID))
 		case r != nil:
-			diags.Add(r.Pos, "Resource instance cannot be destroyed: Resource instance %s has prevent_destroy set, but the plan calls for it to be destroyed. To proceed, either disable prevent_destroy for this resource or leave its instances out of this round (--target the others).", ch.ResourceID)
+			diags.Add(r.Pos, "Resource instance cannot be destroyed: Resource instance %s has prevent_destroy set, but the plan calls for it to be destroyed. %s", ch.ResourceID, disableOrTarget)
 		case cfg != nil:
 			diags.Add(diag.Pos{}, "Resource instance cannot be destroyed: Resource instance %s had prevent_destroy set when last applied, and the configuration no longer has it: Kyku keeps the protection (OpenTofu would destroy it). To proceed, restore its block with prevent_destroy = false and apply, then remove it.", ch.ResourceID)
 		default: // kyku destroy
@@ -67,6 +67,10 @@ func refuseProtectedDestroys(diags *diag.Diagnostics, st *state.File, cfg *confi
 		}
 	}
 }
+
+// disableOrTarget is how OpenTofu's refusal of a destroy prevent_destroy
+// protects says to proceed, with Kyku's --target (it has no -exclude).
+const disableOrTarget = "To proceed, either disable prevent_destroy for this resource or leave its instances out of this round (--target the others)."
 
 // finish completes the plan, unless the diagnostics refuse it: its
 // outputs' changes, its changes in order then the destroys, the secrets
