@@ -174,7 +174,7 @@ func commands() []command {
 		{"output", "[NAME]", "Print the configuration's outputs from state (sensitive ones masked), or one output, in clear, by NAME.", cmdOutput},
 		{"graph", "", "Print the dependency graph with its levels.", cmdGraph},
 		{"import", "NAME PROVIDER_ID", "Record an object that exists in the cloud in state as NAME (a resource or instance of the configuration).", cmdImport},
-		{"state", "list | show NAME | mv FROM TO | rm NAME… | pull | push FILE | backups | restore KEY | rekey", "Read or repair the state: every change is backed up first; the cloud is untouched.", cmdState},
+		{"state", "list [ADDRESS…] | show NAME | mv FROM TO | rm NAME… | pull | push FILE | backups | restore KEY | rekey", "Read or repair the state: every change is backed up first; the cloud is untouched.", cmdState},
 		{"force-unlock", "TOKEN", "Remove a lock left by a dead run (the token is in the lock message), after asking for \"yes\" (--force does not ask).", cmdForceUnlock},
 		{"migrate", "check DIR…", "Plan each Terraform root (and workspace) against its state where OpenTofu keeps it, taking no lock and writing nothing, and print which plan no changes (exit 0 only when every one does, 2 when some plan changes, 1 when some fail).", cmdMigrate},
 		{"providers", "lock | mirror DIR", "Write the lock file of the configuration's Terraform providers (as init does), or download them into DIR, a mirror for KYKU_PLUGIN_MIRROR (--platform OS_ARCH, repeatable).", cmdProviders},

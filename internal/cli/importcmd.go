@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kyku/action/internal/engine"
@@ -51,26 +52,10 @@ func cmdImport(ctx context.Context, env *Env, args []string) error {
 
 // stateRepair runs kyku state list, show, mv and rm through an engine on the
 // configured backend (no provider: nothing in the cloud is touched).
-func stateRepair(ctx context.Context, env *Env, e *engine.Engine, pos []string) error {
+func stateRepair(ctx context.Context, env *Env, e *engine.Engine, pos []string, id string) error {
 	switch {
-	case pos[0] == "list" && len(pos) == 1:
-		st, err := e.ReadState(ctx)
-		if err != nil {
-			return err
-		}
-		if st == nil || len(st.Resources) == 0 {
-			fmt.Fprintln(env.Stdout, "No resources in state.")
-			return nil
-		}
-		width := 0
-		for _, n := range st.Names() {
-			width = max(width, len(n))
-		}
-		for _, n := range st.Names() {
-			r := st.Resources[n]
-			fmt.Fprintf(env.Stdout, "%-*s  %-13s  %s\n", width, n, r.Type, r.ProviderID)
-		}
-		return nil
+	case pos[0] == "list":
+		return stateList(ctx, env, e, pos[1:], id)
 	case pos[0] == "show" && len(pos) == 2:
 		return stateShow(ctx, env.Stdout, e, pos[1])
 	case pos[0] == "mv" && len(pos) == 3:
@@ -90,5 +75,48 @@ func stateRepair(ctx context.Context, env *Env, e *engine.Engine, pos []string) 
 			strings.Join(res.Names, ", "), res.SerialBefore, res.SerialAfter, res.BackupKey)
 		return nil
 	}
-	return fmt.Errorf("state %s: wrong arguments %q (want list, show NAME, mv FROM TO, rm NAME…)", pos[0], pos[1:])
+	return fmt.Errorf("state %s: wrong arguments %q (want list [ADDRESS…], show NAME, mv FROM TO, rm NAME…)", pos[0], pos[1:])
+}
+
+// stateList lists the objects in state, or those filters select (as tofu
+// state list's addresses: an instance, a resource's instances, a module's
+// everything), with id those whose provider ID is id.
+func stateList(ctx context.Context, env *Env, e *engine.Engine, filters []string, id string) error {
+	st, err := e.ReadState(ctx)
+	if err != nil {
+		return err
+	}
+	if st == nil || len(st.Resources) == 0 {
+		if len(filters) > 0 {
+			return fmt.Errorf("state list: the state holds no %s: it is empty", strings.Join(filters, ", "))
+		}
+		fmt.Fprintln(env.Stdout, "No resources in state.")
+		return nil
+	}
+	names := st.Names()
+	if len(filters) > 0 {
+		want := map[string]bool{}
+		for _, f := range filters {
+			match, err := engine.StateMatches(st, f)
+			if err != nil {
+				return fmt.Errorf("state list: %w", err)
+			}
+			for _, n := range match {
+				want[n] = true
+			}
+		}
+		names = slices.DeleteFunc(names, func(n string) bool { return !want[n] })
+	}
+	if id != "" {
+		names = slices.DeleteFunc(names, func(n string) bool { return st.Resources[n].ProviderID != id })
+	}
+	width := 0
+	for _, n := range names {
+		width = max(width, len(n))
+	}
+	for _, n := range names {
+		r := st.Resources[n]
+		fmt.Fprintf(env.Stdout, "%-*s  %-13s  %s\n", width, n, r.Type, r.ProviderID)
+	}
+	return nil
 }

@@ -45,12 +45,13 @@ func cmdState(ctx context.Context, env *Env, args []string) error {
 	var c common
 	c.register(fs, env)
 	force := fs.Bool("force", false, "push: overwrite even when lineage or serial do not match")
+	id := fs.String("id", "", "list: only the objects whose provider ID is `ID` (Terraform's -id)")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
 	}
 	if len(pos) == 0 {
-		return fmt.Errorf("state needs a subcommand: list, show NAME, mv FROM TO, rm NAME…, pull, push FILE, backups, restore KEY, rekey")
+		return fmt.Errorf("state needs a subcommand: list [ADDRESS…], show NAME, mv FROM TO, rm NAME…, pull, push FILE, backups, restore KEY, rekey")
 	}
 	b, err := c.openBackend(ctx, env, "state "+pos[0])
 	if err != nil {
@@ -64,7 +65,7 @@ func cmdState(ctx context.Context, env *Env, args []string) error {
 		}
 		opts := s.Engine
 		opts.Env = c.env
-		return stateRepair(ctx, env, engine.New(nil, b, opts), pos)
+		return stateRepair(ctx, env, engine.New(nil, b, opts), pos, *id)
 	}
 	lock := func() (func(), error) {
 		info := lockInfo(env, "state "+pos[0])

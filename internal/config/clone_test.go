@@ -42,6 +42,7 @@ providers:
 	cfg.Forget = []string{"old"}
 	cfg.CountReads = []*CountRead{{By: "a.b", Arg: "count", Reads: []string{"c.d"}}}
 	cfg.CheckAssertions = []*Condition{{Pos: diag.Pos{File: "main.tf", Line: 3}}}
+	cfg.Warnings = []string{"terraform.tfvars:1:1: Value for undeclared variable"}
 	cfg.ModuleOutputConditions = []*Condition{{Pos: diag.Pos{File: "m/main.tf", Line: 7}}}
 	got := cfg.Clone()
 	want, have := reflect.ValueOf(cfg).Elem(), reflect.ValueOf(got).Elem()

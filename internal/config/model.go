@@ -41,6 +41,10 @@ type Config struct {
 	// warnings (Plan.Warnings), as OpenTofu does; they never stop a plan
 	// or an apply, so the configuration's hash leaves them out.
 	CheckAssertions []*Condition `json:"checkAssertions,omitempty"`
+	// Warnings are what reading the configuration found to warn of (a
+	// Terraform variables file's value for a variable not declared): a
+	// plan reports them (Plan.Warnings), as OpenTofu does.
+	Warnings []string `json:"warnings,omitempty"`
 	// ModuleOutputConditions are the preconditions of called modules'
 	// outputs that read resources: checked when the plan knows what
 	// they read, and again once the apply made it (a failure is the
@@ -471,7 +475,7 @@ func (c *Config) Clone() *Config {
 		Provider:  ProviderConfig{Name: c.Provider.Name, Settings: maps.Clone(c.Provider.Settings), Pos: c.Provider.Pos},
 		Resources: slices.Clone(c.Resources), Outputs: slices.Clone(c.Outputs),
 		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Forget: slices.Clone(c.Forget), CountReads: slices.Clone(c.CountReads),
-		Providers: slices.Clone(c.Providers), CheckAssertions: slices.Clone(c.CheckAssertions), ModuleOutputConditions: slices.Clone(c.ModuleOutputConditions),
+		Providers: slices.Clone(c.Providers), CheckAssertions: slices.Clone(c.CheckAssertions), Warnings: slices.Clone(c.Warnings), ModuleOutputConditions: slices.Clone(c.ModuleOutputConditions),
 		Terraform: c.Terraform, Expressions: c.Expressions, Environment: c.Environment, Environments: slices.Clone(c.Environments),
 		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets),
 	}

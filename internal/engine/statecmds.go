@@ -142,10 +142,7 @@ func (e *Engine) StateRemove(ctx context.Context, names ...string) (*StateChange
 				return nil, fmt.Errorf("state rm: %q is not a resource address", n)
 			}
 			n = a.String()
-			match := []string{n}
-			if next.Resources[n] == nil {
-				match = instancesOf(next, n)
-			}
+			match := selected(next, n)
 			if len(match) == 0 {
 				return nil, fmt.Errorf("state rm: %s is not in state%s", value.QuoteName(n), nameHint(n, next.Names()))
 			}
@@ -191,6 +188,32 @@ func (e *Engine) rewrite(ctx context.Context, st *state.File, change func(*state
 
 // instancesOf returns the state names of base's instances (base[…]), or
 // of every resource in the module base names (module.net, module.net["a"]).
+// StateMatches are the names of st that filter selects, as tofu state
+// list selects them: an instance's address its object, a resource's every
+// instance of it, a module's everything in it (its instances' and the
+// modules' within). A filter that is no address, or that selects nothing,
+// is an error naming it.
+func StateMatches(st *state.File, filter string) ([]string, error) {
+	a, ok := value.ParseAddress(filter)
+	if !ok || a.Kind == value.AllIndex {
+		return nil, fmt.Errorf("%q is not a resource or module address (name, name[0], module.net or module.net[\"a\"].aws_subnet.x)", filter)
+	}
+	n := a.String()
+	match := selected(st, n)
+	if len(match) == 0 {
+		return nil, fmt.Errorf("the state holds no %s%s", value.QuoteName(n), nameHint(n, st.Names()))
+	}
+	return match, nil
+}
+
+// selected is the object at name, or else the instances name has in st.
+func selected(st *state.File, name string) []string {
+	if st.Resources[name] != nil {
+		return []string{name}
+	}
+	return instancesOf(st, name)
+}
+
 func instancesOf(st *state.File, base string) []string {
 	a, _ := value.ParseAddress(base)
 	in := members(base, a.Kind)

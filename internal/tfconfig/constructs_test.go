@@ -194,6 +194,9 @@ func render(cfg *config.Config, dir string) string {
 	for _, cr := range cfg.CountReads {
 		fmt.Fprintf(&b, "%s of %s reads %s\n", cr.Arg, cr.By, strings.Join(cr.Reads, ", "))
 	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(&b, "warning %s\n", rel(w, dir))
+	}
 	if len(cfg.Secrets) > 0 {
 		fmt.Fprintf(&b, "secrets: %d\n", len(cfg.Secrets))
 	}

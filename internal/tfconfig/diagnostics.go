@@ -17,3 +17,19 @@ func toDiag(hds hcl.Diagnostics, files map[string]*hcl.File) diag.Diagnostics {
 		return nil
 	})
 }
+
+// warnings are the warnings of hds, in their order, each said as toDiag
+// says an error.
+func warnings(hds hcl.Diagnostics, files map[string]*hcl.File) []string {
+	var out []string
+	for _, d := range hds {
+		if d.Severity == hcl.DiagWarning {
+			w := *d
+			w.Severity = hcl.DiagError // what toDiag keeps
+			for _, kd := range toDiag(hcl.Diagnostics{&w}, files) {
+				out = append(out, kd.String())
+			}
+		}
+	}
+	return out
+}

@@ -61,6 +61,7 @@ func expand(m *Module, in Inputs, partial bool) (*config.Config, bool, error) {
 	if err := toDiag(ev.diags, ev.files).Err(); err != nil {
 		return nil, ev.pending, err
 	}
+	cfg.Warnings = warnings(ev.diags, ev.files)
 	slices.SortFunc(cfg.Resources, func(a, b *config.Resource) int { return value.CompareNames(a.Name, b.Name) })
 	slices.SortFunc(ev.countReads, func(a, b *config.CountRead) int { return strings.Compare(a.By, b.By) })
 	cfg.CountReads = ev.countReads

@@ -2,8 +2,10 @@ package tfconfig
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -128,6 +130,7 @@ func (ev *evaluator) rootValues(m *Module, files map[string]*hcl.File) map[strin
 			out[a.Name] = rawValue{val: val, source: "--var"}
 		}
 	}
+	ev.undeclaredWarnings()
 	return out
 }
 
@@ -190,9 +193,17 @@ func (ev *evaluator) tfvarsFile(m *Module, path string, given bool, files map[st
 	if !given {
 		source = filepath.Base(path)
 	}
-	for name, a := range attrs {
+	for _, a := range sortedAttrs(attrs) {
+		name := a.Name
 		if m.Variables[name] == nil {
-			continue // OpenTofu warns: a tfvars file is often shared
+			// A tfvars file is often shared: OpenTofu warns, of the
+			// first two (undeclaredWarnings).
+			file := path
+			if !given {
+				file = filepath.Base(path)
+			}
+			ev.undeclared = append(ev.undeclared, undeclaredValue{a, file})
+			continue
 		}
 		val, ds := a.Expr.Value(nil)
 		if ds.HasErrors() {
@@ -207,6 +218,42 @@ func (ev *evaluator) tfvarsFile(m *Module, path string, given bool, files map[st
 		rng := a.Expr.Range()
 		out[name] = rawValue{val: val, source: source, rng: &rng}
 	}
+}
+
+// undeclaredWarnings are OpenTofu's warnings of the values variables
+// files gave to variables the root module does not declare: one for each
+// of the first two, then one counting the others.
+func (ev *evaluator) undeclaredWarnings() {
+	for i, a := range ev.undeclared {
+		if i == 2 {
+			ev.diags = append(ev.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Values for undeclared variables",
+				Detail:   fmt.Sprintf("In addition to the other similar warnings shown, %d other variable(s) defined without being declared.", len(ev.undeclared)-2),
+			})
+			break
+		}
+		ev.diags = append(ev.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Value for undeclared variable",
+			Detail:   fmt.Sprintf("The root module does not declare a variable named %q but a value was found in file %q. If you meant to use this value, add a \"variable\" block to the configuration.", a.Name, a.file),
+			Subject:  a.NameRange.Ptr(),
+		})
+	}
+}
+
+// undeclaredValue is a variables file's (file, as named) value for a
+// variable the root module does not declare.
+type undeclaredValue struct {
+	*hcl.Attribute
+	file string
+}
+
+// sortedAttrs are attrs in the order of their files' lines.
+func sortedAttrs(attrs hcl.Attributes) []*hcl.Attribute {
+	out := slices.Collect(maps.Values(attrs))
+	slices.SortFunc(out, func(a, b *hcl.Attribute) int { return a.NameRange.Start.Byte - b.NameRange.Start.Byte })
+	return out
 }
 
 // finishVariable converts a variable's given value (cty.NilVal: none) to

@@ -35,6 +35,9 @@ type evaluator struct {
 	// varsUnread: a variables file could not be read or parsed (the
 	// values it may hold are not said missing).
 	varsUnread bool
+	// undeclared are the values variables files gave to variables the
+	// root module does not declare (undeclaredWarnings).
+	undeclared []undeclaredValue
 
 	// partial leaves out the instances of what count or for_each cannot
 	// decide yet (pending says there are some), for a later expansion
