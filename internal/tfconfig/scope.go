@@ -574,13 +574,24 @@ func outputsRead(travs []hcl.Traversal, name string) map[string]bool {
 	return out
 }
 
-// attrNames are the names of every attribute step in travs: a resource
-// object read whole (a splat) gets them, null where state left them out.
+// attrNames are the names of every attribute travs read of a resource
+// instance (of a resource's, a data source's or self, past the steps
+// naming it): a resource object read whole (a splat) gets them, null
+// where state left them out.
 func attrNames(travs []hcl.Traversal) []string {
 	var out []string
 	for _, t := range travs {
-		for _, st := range t[1:] {
-			if a, ok := st.(hcl.TraverseAttr); ok {
+		from := 2 // TYPE.NAME.attr
+		switch t.RootName() {
+		case "var", "local", "module", "path", "terraform", "each", "count":
+			continue // no instance's attributes
+		case "data":
+			from = 3
+		case "self":
+			from = 1
+		}
+		for i := from; i < len(t); i++ {
+			if a, ok := t[i].(hcl.TraverseAttr); ok {
 				out = append(out, a.Name)
 			}
 		}
