@@ -211,7 +211,11 @@ type Output struct {
 	// (Terraform's precondition blocks in an output), checked by the plan
 	// once what they read is known.
 	Conditions []*Condition `json:"conditions,omitempty"`
-	Pos        diag.Pos     `json:"-"`
+	// Type is the type of a Terraform output's value known before
+	// planning, in Terraform's JSON type syntax, as a state records it
+	// (an expression's says its own: value.TypedExpr); nil: its value's.
+	Type any      `json:"-"`
+	Pos  diag.Pos `json:"-"`
 }
 
 // Moved renames a resource in state: what state calls From is To from now

@@ -279,12 +279,12 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 		next := st.Clone()
 		recorded := recordUnchanged(next, p, e.statePathsIn(work))
 		lookup := applyingAt(e.stateLookup(next, p.Data), start)
-		outputs := e.outputs(p.Config, next, lookup)
+		outputs, types := e.typedOutputs(p.Config, next, lookup)
 		res.Outputs = outputs
 		if !p.Destroy && p.Config != nil {
 			res.Warnings = checkAssertions(p.Config, lookup)
 		}
-		if changed := e.recordOutputs(work, p.Config, st, next, outputs); recorded || changed {
+		if changed := e.recordOutputs(work, p.Config, st, next, outputs, types); recorded || changed {
 			next.Metadata.Serial++
 			if err := e.backend.Write(work, next, statemgr.WriteOptions{}); err != nil {
 				return nil, fmt.Errorf("write state: %w", err)
@@ -343,7 +343,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	final := x.live
 	final.Outputs, final.OutputTypes = nil, nil
 	made := applyingAt(e.stateLookup(final, x.data), start) // what the outputs and checks read
-	outs := e.outputs(p.Config, final, made)
+	outs, types := e.typedOutputs(p.Config, final, made)
 	e.learnOutputs(p.Config, outs)
 	if !p.Destroy && p.Config != nil {
 		// Check blocks are checked again with what apply made, as
@@ -352,7 +352,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	}
 	if !p.Destroy {
 		final.Outputs = outs
-		final.OutputTypes = e.outputTypes(work, p.Config, final.Outputs)
+		final.OutputTypes = e.outputTypes(work, p.Config, final.Outputs, types)
 	}
 	final.OutputSensitivity = outputSensitivity(p.Config, final.Outputs, st)
 	final.Metadata.Serial = st.Metadata.Serial + 1
@@ -449,17 +449,39 @@ func sameNames(a, b []string) bool {
 // timestamp() and uuid(), are known then); unknown ones are left out.
 // Without cfg they are st's.
 func (e *Engine) outputs(cfg *config.Config, st *state.File, lookup value.Lookup) map[string]any {
+	out, _ := e.typedOutputs(cfg, st, lookup)
+	return out
+}
+
+// typedOutputs is outputs with the types their values say (a Terraform
+// expression's, value.TypedExpr, or a constant's, config.Output.Type),
+// by name, where one says it.
+func (e *Engine) typedOutputs(cfg *config.Config, st *state.File, lookup value.Lookup) (out, types map[string]any) {
 	if cfg == nil {
-		return st.Outputs
+		return st.Outputs, nil
 	}
-	out := map[string]any{}
+	out = map[string]any{}
 	for _, o := range cfg.Outputs {
-		v, unknown := value.Resolve(o.Value, lookup)
-		if !unknown {
-			out[o.Name] = v
+		var v, t any
+		var unknown bool
+		if te, ok := o.Value.(value.TypedExpr); ok {
+			v, t, unknown, _ = te.EvalTyped(lookup) // an error is unknown
+		} else {
+			v, unknown = value.Resolve(o.Value, lookup)
+			t = o.Type
+		}
+		if unknown {
+			continue
+		}
+		out[o.Name] = v
+		if t != nil {
+			if types == nil {
+				types = map[string]any{}
+			}
+			types[o.Name] = t
 		}
 	}
-	return out
+	return out, types
 }
 
 // applyingAt is lookup answering value.Applying with at, the time of the

@@ -84,9 +84,10 @@ func readsAny(v any, names map[string]bool) bool {
 // Terraform's JSON type syntax: an output that is one reference to an
 // attribute of a provider's resource or data source takes the type its
 // schema gives the attribute (provider.Schemas.AttributeType), and one to the ID
-// of one of Kyku's types is a string. Any other output takes its value's
-// type, as it does where asking the provider fails: nil when none.
-func (e *Engine) outputTypes(ctx context.Context, cfg *config.Config, outs map[string]any) map[string]any {
+// of one of Kyku's types is a string. Any other output takes the type its
+// expression says (said, by name: typedOutputs), or else its value's, as
+// it does where asking the provider fails: nil when none.
+func (e *Engine) outputTypes(ctx context.Context, cfg *config.Config, outs, said map[string]any) map[string]any {
 	if cfg == nil || len(outs) == 0 {
 		return nil
 	}
@@ -94,6 +95,12 @@ func (e *Engine) outputTypes(ctx context.Context, cfg *config.Config, outs map[s
 	for _, o := range cfg.Outputs {
 		if _, known := outs[o.Name]; !known {
 			continue
+		}
+		if t, ok := said[o.Name]; ok {
+			if types == nil {
+				types = map[string]any{}
+			}
+			types[o.Name] = t
 		}
 		ref, ok := value.WholeRef(o.Value)
 		if !ok || ref.HasSplat() {
@@ -124,10 +131,11 @@ func (e *Engine) outputTypes(ctx context.Context, cfg *config.Config, outs map[s
 	return types
 }
 
-// recordOutputs sets next's outputs, their types and their sensitivity, to outs; it
+// recordOutputs sets next's outputs, their types (said by their
+// expressions, by name, or their schemas') and their sensitivity, to outs; it
 // reports whether they differ from st's.
-func (e *Engine) recordOutputs(ctx context.Context, cfg *config.Config, st, next *state.File, outs map[string]any) bool {
-	types := e.outputTypes(ctx, cfg, outs)
+func (e *Engine) recordOutputs(ctx context.Context, cfg *config.Config, st, next *state.File, outs, said map[string]any) bool {
+	types := e.outputTypes(ctx, cfg, outs, said)
 	sens := outputSensitivity(cfg, outs, st)
 	changed := !sameMap(outs, st.Outputs) || !sameMap(types, st.OutputTypes) || !maps.Equal(sens, st.OutputSensitivity)
 	next.Outputs, next.OutputTypes, next.OutputSensitivity = outs, types, sens

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/kyku/action/internal/lang/ctyvalue"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -41,6 +42,16 @@ func (e *Expr) Eval(lookup value.Lookup) (any, bool, error) {
 	}
 	out, unknown := canonical(v)
 	return out, unknown, nil
+}
+
+// EvalTyped is Eval, with the value's type (value.TypedExpr).
+func (e *Expr) EvalTyped(lookup value.Lookup) (v, typ any, unknown bool, err error) {
+	cv, diags := e.value(lookup)
+	if diags.HasErrors() {
+		return value.Unknown, nil, true, toDiag(diags, e.sc.mi.ev.files)
+	}
+	out, unknown := canonical(cv)
+	return out, ctyvalue.TypeJSON(cv.Type()), unknown, nil
 }
 
 // value is the argument's cty value, marks kept.

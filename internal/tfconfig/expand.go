@@ -12,6 +12,7 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/lang/ctyvalue"
 	"github.com/kyku/action/internal/lang/marks"
 	"github.com/kyku/action/internal/value"
 )
@@ -496,6 +497,7 @@ func (ev *evaluator) outputs(root *modInst, cfg *config.Config) {
 			}
 			canon, _ := canonical(n.val)
 			out.Value = plain(canon)
+			out.Type = ctyvalue.TypeJSON(n.val.Type())
 		} else {
 			e := &Expr{sc: n.sc, attr: o.Expr, travs: o.Expr.Variables(), refs: n.refs, rng: o.Expr.Range()}
 			v, diags := e.value(nil)

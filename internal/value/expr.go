@@ -21,6 +21,16 @@ type Expr interface {
 	MarshalJSON() ([]byte, error)
 }
 
+// TypedExpr is an Expr that also says its value's type (a Terraform
+// expression's), in Terraform's JSON type syntax ("string",
+// ["list","string"]; nil when it cannot say), as a state records an
+// output's: a list, a set and a tuple of the same elements are one value
+// of three types.
+type TypedExpr interface {
+	Expr
+	EvalTyped(lookup Lookup) (v, typ any, unknown bool, err error)
+}
+
 // AllAttrs is the Attr of a Ref that reads a resource instance's whole
 // object (Expr): the lookup answers a map of every attribute, "id" among
 // them, Unknown where not known yet.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/kyku/action/internal/value"
 )
@@ -97,4 +98,22 @@ func FromCanonical(v any) cty.Value {
 		return cty.ObjectVal(attrs)
 	}
 	return FromCanonical(value.Normalize(v))
+}
+
+// TypeJSON is t in Terraform's JSON type syntax, decoded ("string",
+// ["list","string"], ["object",{"a":"number"}], "dynamic"), as a state
+// records an output's type; nil when t has none (cty.NilType).
+func TypeJSON(t cty.Type) any {
+	if t == cty.NilType {
+		return nil
+	}
+	b, err := ctyjson.MarshalType(t)
+	if err != nil {
+		return nil // every type but NilType marshals
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil
+	}
+	return out
 }
