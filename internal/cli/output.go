@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/kyku/action/internal/plan"
@@ -27,6 +30,7 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 	c.register(fs, env)
 	asJSON := fs.Bool("json", false, "print as JSON: { name: { value, type, sensitive } }, as terraform output -json (sensitive values null); with NAME, the value alone")
 	flat := fs.Bool("flat", false, "print every output as one flat JSON object { name: value } (sensitive values null)")
+	raw := fs.Bool("raw", false, "with NAME: print its value alone, a string without quotes and no newline, as terraform output -raw (a string, number or bool only)")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -36,6 +40,12 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 	}
 	if *flat && len(pos) == 1 {
 		return fmt.Errorf("--flat prints every output; for one, run kyku output --json %s", pos[0])
+	}
+	if *raw && (*asJSON || *flat) {
+		return fmt.Errorf("--raw and --%s: choose one", map[bool]string{true: "json", false: "flat"}[*asJSON])
+	}
+	if *raw && len(pos) == 0 {
+		return fmt.Errorf("--raw prints one output: name it (kyku output --raw NAME)")
 	}
 	c.noPlan = true // what the last apply recorded of what only a plan knows
 	cfg, err := c.load(env)
@@ -69,10 +79,16 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 		if !ok {
 			return fmt.Errorf("output %q not found (or not known yet: run kyku apply)", pos[0])
 		}
-		if *asJSON {
+		switch {
+		case *asJSON:
 			return json.NewEncoder(env.Stdout).Encode(v)
+		case *raw:
+			return rawOutput(env, pos[0], v, types[pos[0]])
+		case cfg.Terraform:
+			fmt.Fprintln(env.Stdout, hclText(v, types[pos[0]], 0))
+		default:
+			fmt.Fprintln(env.Stdout, value.Text(v))
 		}
-		fmt.Fprintln(env.Stdout, value.Text(v))
 		return nil
 	}
 	if *asJSON || *flat {
@@ -80,8 +96,39 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(outputsJSON(outs, types, sensitive, *flat))
 	}
+	if cfg.Terraform {
+		// As tofu output: name = value in HCL's syntax, by name.
+		for _, n := range slices.Sorted(maps.Keys(outs)) {
+			text := "<sensitive>"
+			if !sensitive[n] {
+				text = hclText(outs[n], types[n], 0)
+			}
+			fmt.Fprintf(env.Stdout, "%s = %s\n", n, text)
+		}
+		return nil
+	}
 	printOutputs(env, outs, sensitive)
 	return nil
+}
+
+// rawOutput prints output name's value v (of type typ, nil: v's own) as
+// tofu output -raw does: a string as it is, a number or bool as its
+// text, with no newline; anything else is an error saying why.
+func rawOutput(env *Env, name string, v, typ any) error {
+	switch x := value.Normalize(v).(type) {
+	case nil:
+		return fmt.Errorf("output %q is null, so --raw cannot print it", name)
+	case string:
+		_, err := io.WriteString(env.Stdout, x)
+		return err
+	case bool, float64, json.Number:
+		_, err := io.WriteString(env.Stdout, hclText(x, nil, 0))
+		return err
+	}
+	if typ == nil {
+		typ = value.TypeJSON(v)
+	}
+	return fmt.Errorf("output %q is of type %s: --raw prints only strings, numbers and bools; use --json for a value of a complex type", name, friendlyType(typ))
 }
 
 // outputJSON is one output as terraform output -json prints it.

@@ -36,7 +36,7 @@ output "secret" {
 	}
 	write("length(terraform_data.n[*].id) * 10")
 	code, out, errOut := k.run("", append([]string{"output"}, args...)...)
-	if code != 0 || !strings.Contains(out, "count = 3") || !strings.Contains(out, "secret = (sensitive)") {
+	if code != 0 || !strings.Contains(out, "count = 3") || !strings.Contains(out, "secret = <sensitive>") {
 		t.Fatalf("output after editing it: exit %d, want the applied value 3 and the secret masked\n%s%s", code, out, errOut)
 	}
 	if code, out, errOut := k.run("", append([]string{"destroy", "--auto-approve"}, args...)...); code != 0 {

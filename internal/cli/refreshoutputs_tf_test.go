@@ -46,7 +46,7 @@ output "fixed" {
 		t.Fatalf("refresh: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, errOut := run("output")
-	if code != 0 || strings.Contains(out, "id = ") || !strings.Contains(out, "fixed = kept") {
+	if code != 0 || strings.Contains(out, "id = ") || !strings.Contains(out, `fixed = "kept"`) {
 		t.Errorf("outputs after the refresh: exit %d, want fixed alone\n%s%s", code, out, errOut)
 	}
 }
