@@ -86,10 +86,16 @@ func (c *common) inputs(env *Env) config.Inputs {
 // KYKU_VAR_<name>; a Terraform configuration's with --var, --var-file and
 // TF_VAR_<name>.
 func (c *common) load(env *Env) (*config.Config, error) {
+	terraform := c.terraform()
+	if terraform {
+		if err := c.selectWorkspace(env); err != nil {
+			return nil, err
+		}
+	}
 	if err := c.checkEnv(); err != nil {
 		return nil, err
 	}
-	if c.terraform() {
+	if terraform {
 		return c.loadTerraform(env)
 	}
 	if err := c.noVarFiles(); err != nil {

@@ -1,10 +1,17 @@
 package cli
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/tfconfig"
 	"github.com/kyku/action/internal/workspace"
 )
@@ -13,7 +20,8 @@ import (
 // or .tofu.json files (or, by default, a working directory with such
 // files and no kyku.yaml) is read as OpenTofu reads it (package
 // tfconfig): its variables from --var, --var-file, terraform.tfvars,
-// *.auto.tfvars and TF_VAR_<name>, terraform.workspace being -e.
+// *.auto.tfvars and TF_VAR_<name>, terraform.workspace being -e (or the
+// workspace OpenTofu would select: selectWorkspace).
 
 // terraform reports whether the configuration is a Terraform one, and
 // points -c at the working directory when it was left at kyku.yaml,
@@ -35,6 +43,39 @@ type terraformConfig struct {
 	module  *tfconfig.Module
 	inputs  tfconfig.Inputs
 	pending bool // count or for_each read values not known yet
+}
+
+// selectWorkspace takes the workspace OpenTofu would use for the root
+// when neither -e nor KYKU_ENV (nor a saved plan) names one: TF_WORKSPACE,
+// else the one tofu workspace select recorded (.terraform/environment, in
+// TF_DATA_DIR when set); "default" is Kyku's default environment. A
+// pipeline that selects its workspace so plans and applies that
+// workspace's state, never the default one's.
+func (c *common) selectWorkspace(env *Env) error {
+	if c.env != "" || c.envFrom != "" {
+		return nil
+	}
+	name, from := env.Getenv("TF_WORKSPACE"), "TF_WORKSPACE"
+	if name == "" {
+		dataDir := cmp.Or(env.Getenv("TF_DATA_DIR"), ".terraform")
+		if !filepath.IsAbs(dataDir) {
+			dataDir = filepath.Join(c.config, dataDir)
+		}
+		from = filepath.Join(dataDir, "environment")
+		data, err := os.ReadFile(from)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("read the selected workspace: %w", err)
+		}
+		name = strings.TrimSpace(string(data))
+	}
+	if name == "" || name == "default" {
+		return nil
+	}
+	if err := envname.Check(name); err != nil {
+		return fmt.Errorf("workspace %q (from %s): %w", name, from, err)
+	}
+	c.env = name
+	return nil
 }
 
 // loadTerraform reads and expands the Terraform configuration in -c, as
