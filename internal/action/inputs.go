@@ -1,6 +1,7 @@
 package action
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"regexp"
@@ -237,6 +238,13 @@ func readInputs(a *githubactions.Action) (Inputs, []string) {
 	// "../x" must not pass (package envname: the one rule everywhere).
 	if err := envname.Check(in.Environment); err != nil {
 		problems = append(problems, "input environment: "+err.Error())
+	}
+	// OpenTofu would plan TF_WORKSPACE's workspace; the Action plans the
+	// one its environment input names (its artifacts and comments are
+	// named after it): a job setting TF_WORKSPACE to another is refused
+	// rather than planning the wrong workspace's state.
+	if ws := a.Getenv("TF_WORKSPACE"); in.TerraformRoots && ws != "" && ws != cmp.Or(in.Environment, "default") {
+		problems = append(problems, fmt.Sprintf("TF_WORKSPACE is %q but input environment is %q: the Action plans the workspace its environment input names; set environment: %s (or unset TF_WORKSPACE)", ws, in.Environment, ws))
 	}
 	for _, e := range in.Promotion {
 		if err := envname.Check(e); err != nil || e == "" {
