@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/tfconfig"
 	"github.com/kyku/action/internal/workspace"
@@ -149,7 +150,14 @@ func (c *common) complete(ctx context.Context, env *Env, ws *workspace.Workspace
 			break
 		}
 	}
-	return tfconfig.Expand(c.tf.module, in) // its errors: what stays unknown
+	cfg, err = tfconfig.Expand(c.tf.module, in) // its errors: what stays unknown
+	var unknown diag.Diagnostics
+	if failed := known.Failures(); len(failed) > 0 && errors.As(err, &unknown) {
+		// What stays unknown may be so because a data source it reads
+		// failed: said first, it is why.
+		return nil, append(failed, unknown...)
+	}
+	return cfg, err
 }
 
 // noVarFiles refuses --var-file for a Kyku configuration: its variables

@@ -22,8 +22,9 @@ type Known struct {
 	e  *Engine
 	st *state.File
 
-	mu   sync.Mutex
-	data map[string]map[string]any
+	mu     sync.Mutex
+	data   map[string]map[string]any
+	failed map[string]diag.Diagnostics // why a data source could not be read, by name
 }
 
 // Known reads the state (under the lock, writing nothing).
@@ -70,14 +71,36 @@ func (k *Known) ReadData(ctx context.Context, cfg *config.Config) (int, error) {
 		if _, ok, err := k.e.planData(ctx, &diags, r, props.(map[string]any), "", p); err != nil {
 			return n, fmt.Errorf("read data source %s: %w", value.QuoteName(r.Name), err)
 		} else if !ok {
+			k.mu.Lock()
+			if k.failed == nil {
+				k.failed = map[string]diag.Diagnostics{}
+			}
+			k.failed[r.Name] = diags
+			k.mu.Unlock()
 			continue
 		}
 		k.mu.Lock()
 		k.data[r.Name] = p.Data[r.Name]
+		delete(k.failed, r.Name)
 		k.mu.Unlock()
 		n++
 	}
 	return n, nil
+}
+
+// Failures are why the data sources ReadData could not read failed, each
+// at its data source: a count or for_each reading one stays unknown, and
+// is refused for it (the plan reads them again, and may read later one
+// that waits for what apply makes).
+func (k *Known) Failures() diag.Diagnostics {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var out diag.Diagnostics
+	for _, ds := range k.failed {
+		out = append(out, ds...)
+	}
+	out.Sort()
+	return out
 }
 
 // refuseChangedCountReads refuses an expansion that read a value this
