@@ -212,6 +212,30 @@ func replaceSet(names []string, cfg *config.Config) (map[string]bool, error) {
 // replaceRequested is the reason a change replaced by --replace shows.
 const replaceRequested = "replacement requested (--replace)"
 
+// replaceTainted is the reason a change replacing a tainted object shows.
+const replaceTainted = "tainted, so it must be replaced (OpenTofu marked it: its create failed part way)"
+
+// taintedIn are the resources of cfg whose objects in a Terraform state
+// OpenTofu marked tainted (a create that failed): a plan replaces them,
+// as OpenTofu's does.
+func (e *Engine) taintedIn(cfg *config.Config) map[string]bool {
+	tl, ok := e.backend.(interface{ Tainted() []string })
+	if !ok {
+		return nil
+	}
+	var out map[string]bool
+	for _, name := range tl.Tainted() {
+		if cfg.Resource(name) == nil {
+			continue // not configured: destroyed anyway
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[name] = true
+	}
+	return out
+}
+
 // cloudName is the cloud name Kyku gives a new object: the deploy prefix
 // and the resource's address in a form every cloud accepts.
 func cloudName(prefix, name string) string {

@@ -218,6 +218,9 @@ func (x *planning) planLevelResource(ctx context.Context, r *config.Resource, le
 	if trigger != "" && !x.replace[r.Name] && res.ch.Action == plan.Replace && res.ch.Reason == replaceRequested {
 		res.ch.Reason = "replacement triggered by " + trigger + " (lifecycle replace_triggered_by)"
 	}
+	if x.tainted[r.Name] && res.ch.Action == plan.Replace && res.ch.Reason == replaceRequested {
+		res.ch.Reason = replaceTainted
+	}
 	return res
 }
 
@@ -277,8 +280,11 @@ func byLevel(rs []*config.Resource, levels map[string]int) ([]*config.Resource, 
 // replaceCause says why change ch replaces its object: --replace, or the
 // properties whose change forces it.
 func replaceCause(ch plan.Change) string {
-	if ch.Reason == replaceRequested {
+	switch ch.Reason {
+	case replaceRequested:
 		return "--replace asks for it"
+	case replaceTainted:
+		return "it is tainted"
 	}
 	return "changed: " + forcing(ch.Properties)
 }

@@ -34,7 +34,8 @@ type planning struct {
 	levels    map[string]int
 	movedFrom map[string]string          // new name → the name moved from
 	targets   map[string]bool            // what --target plans; nil: everything
-	replace   map[string]bool            // what --replace asks to replace
+	replace   map[string]bool            // what --replace asks to replace, and what is tainted
+	tainted   map[string]bool            // what OpenTofu marked tainted (taintedIn), --replace aside
 	objs      map[string]provider.Object // state's objects as discovery read them
 	gone      map[string]bool            // state's objects gone from the cloud
 	imported  map[string]importRead      // objects import entries found
@@ -125,6 +126,18 @@ func (x *planning) choose(context.Context) error {
 		if !x.keep(name) {
 			return fmt.Errorf("--replace %s: not among the resources --target plans", value.QuoteName(name))
 		}
+	}
+	for name := range x.e.taintedIn(x.cfg) {
+		if x.replace[name] || !x.keep(name) {
+			continue // asked for anyway, or left out by --target
+		}
+		if x.replace == nil {
+			x.replace = map[string]bool{}
+		}
+		if x.tainted == nil {
+			x.tainted = map[string]bool{}
+		}
+		x.replace[name], x.tainted[name] = true, true
 	}
 	return nil
 }

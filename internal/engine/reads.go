@@ -89,6 +89,8 @@ func (x *planning) forced(r *config.Resource) string {
 		return "imported"
 	case x.movedFrom[r.Name] != "":
 		return "moved"
+	case x.tainted[r.Name]:
+		return "tainted"
 	case x.replace[r.Name]:
 		return "--replace"
 	case sr.Type != r.Type:
