@@ -134,10 +134,10 @@ Commands:
                 for plan)
   destroy       destroy everything in state
   refresh       read every resource and report drift (updates state)
-  output        print outputs ([NAME] [--json | --flat])
+  output        print outputs ([NAME] [--json | --flat | --raw])
   graph         print the dependency graph (--format dot|mermaid)
   import        import NAME PROVIDER_ID: record an existing cloud object as NAME in state
-  state         list | mv FROM TO | rm NAME… | pull | push FILE [--force] | backups |
+  state         list [ADDRESS…] | mv FROM TO | rm NAME… | pull | push FILE [--force] | backups |
                 restore KEY | rekey
   force-unlock  remove a lock left by a dead run (force-unlock TOKEN; asks for "yes"; --force)
   migrate       check DIR…: plan each Terraform root against its state where OpenTofu keeps
