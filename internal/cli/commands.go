@@ -279,7 +279,15 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	if op == "apply" {
 		fs.StringVar(&refreshFlag, "refresh", "changed", refreshUsage)
 	}
-	if err := fs.parseNone(args); err != nil {
+	if op == "apply" {
+		pos, err := fs.parse(args)
+		if err != nil {
+			return err
+		}
+		if planFile, err = positionalPlan(fs, pos, planFile); err != nil {
+			return err
+		}
+	} else if err := fs.parseNone(args); err != nil {
 		return err
 	}
 	refresh, err := engine.ParseRefreshMode(refreshFlag)

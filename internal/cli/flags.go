@@ -95,19 +95,42 @@ func (fs *flagSet) parseNone(args []string) error {
 	if err != nil || len(pos) == 0 {
 		return err
 	}
-	msg := fmt.Sprintf("%s takes no arguments, got %q", fs.cmd.name, pos)
+	return fs.refuseArgs(pos)
+}
+
+// refuseArgs is parseNone's refusal of the positional arguments pos,
+// saying what to run instead where it can tell.
+func (fs *flagSet) refuseArgs(pos []string) error {
+	takes := "no arguments"
+	if fs.Lookup("plan") != nil {
+		takes = "no arguments but a saved plan's file"
+	}
+	msg := fmt.Sprintf("%s takes %s, got %q", fs.cmd.name, takes, pos)
 	if len(pos) == 1 {
-		msg = fmt.Sprintf("%s takes no arguments, got %q", fs.cmd.name, pos[0])
-		fi, err := os.Stat(pos[0])
-		switch {
-		case err == nil && fi.Mode().IsRegular() && fs.Lookup("plan") != nil && !configFileName(pos[0]):
-			// terraform apply PLANFILE
-			return fmt.Errorf("%s; to apply a saved plan, run: kyku %s --plan %s", msg, fs.cmd.name, pos[0])
-		case err == nil && fs.Lookup("c") != nil:
+		msg = fmt.Sprintf("%s takes %s, got %q", fs.cmd.name, takes, pos[0])
+		if _, err := os.Stat(pos[0]); err == nil && fs.Lookup("c") != nil {
 			return fmt.Errorf("%s; to use the configuration there, run: kyku %s -c %s", msg, fs.cmd.name, pos[0])
 		}
 	}
 	return fmt.Errorf("%s; run \"kyku %s --help\" for its flags", msg, fs.cmd.name)
+}
+
+// positionalPlan is the saved plan kyku apply applies: --plan's FILE
+// (planFile), or a FILE given alone, as terraform apply PLANFILE gives it;
+// any other argument is refused as parseNone refuses it.
+func positionalPlan(fs *flagSet, pos []string, planFile string) (string, error) {
+	if len(pos) == 0 {
+		return planFile, nil
+	}
+	if len(pos) == 1 && planFile == "" && !configFileName(pos[0]) {
+		if fi, err := os.Stat(pos[0]); err == nil && fi.Mode().IsRegular() {
+			return pos[0], nil
+		}
+	}
+	if len(pos) == 1 && planFile != "" {
+		return "", fmt.Errorf("%s: a saved plan given twice, --plan %s and %s", fs.cmd.name, planFile, pos[0])
+	}
+	return "", fs.refuseArgs(pos)
 }
 
 // configFileName reports whether name is named as a configuration file

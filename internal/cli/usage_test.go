@@ -95,18 +95,27 @@ func TestPositionalArgumentsRefused(t *testing.T) {
 	}
 	for _, cmd := range []string{"validate", "plan", "apply", "destroy", "refresh", "graph"} {
 		code, out, errOut := runBare(t, cli.Env{}, cmd, infra, "--state-dir", filepath.Join(dir, "state"))
-		want := "kyku: " + cmd + ` takes no arguments, got "` + infra + `"; to use the configuration there, run: kyku ` + cmd + " -c " + infra + "\n"
+		takes := "no arguments"
+		if cmd == "apply" {
+			takes = "no arguments but a saved plan's file"
+		}
+		want := "kyku: " + cmd + ` takes ` + takes + `, got "` + infra + `"; to use the configuration there, run: kyku ` + cmd + " -c " + infra + "\n"
 		if code != 1 || out != "" || errOut != want {
 			t.Errorf("kyku %s DIR: exit %d, stdout %q, stderr %q; want %q", cmd, code, out, errOut, want)
 		}
 	}
-	// terraform apply PLANFILE: the saved plan's flag.
+	// terraform apply PLANFILE: taken as --plan PLANFILE (this one is no
+	// plan: refused as one), once.
 	saved := filepath.Join(dir, "infra", "plan.out")
 	if err := os.WriteFile(saved, []byte("{}"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errOut := runBare(t, cli.Env{}, "apply", saved); code != 1 || !strings.Contains(errOut, "to apply a saved plan, run: kyku apply --plan "+saved) {
-		t.Errorf("kyku apply PLANFILE: exit %d, stderr %q; want --plan suggested", code, errOut)
+	code, _, planErr := runBare(t, cli.Env{}, "apply", "--plan", saved)
+	if code2, _, errOut := runBare(t, cli.Env{}, "apply", saved); code != 1 || code2 != 1 || errOut != planErr {
+		t.Errorf("kyku apply PLANFILE: exit %d, stderr %q; want what --plan PLANFILE says, %q", code2, errOut, planErr)
+	}
+	if code, _, errOut := runBare(t, cli.Env{}, "apply", "--plan", saved, saved); code != 1 || !strings.Contains(errOut, "a saved plan given twice") {
+		t.Errorf("kyku apply --plan PLANFILE PLANFILE: exit %d, stderr %q; want refused", code, errOut)
 	}
 	if err := os.Remove(saved); err != nil {
 		t.Fatal(err)
@@ -183,5 +192,24 @@ func TestVersion(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir("."); len(entries) != 0 {
 		t.Errorf("kyku version wrote %v", entries)
+	}
+}
+
+// TestApplyPlanFileAsTerraformGivesIt: kyku apply PLANFILE applies the
+// saved plan, as terraform apply PLANFILE and kyku apply --plan do.
+func TestApplyPlanFileAsTerraformGivesIt(t *testing.T) {
+	k := newKyku(t, "")
+	tf := filepath.Join(k.dir, "tf")
+	writeFiles(t, tf, map[string]string{"main.tf": `resource "terraform_data" "a" {
+  input = "x"
+}
+`})
+	saved := filepath.Join(k.dir, "tfplan")
+	if code, out, errOut := k.run("", "plan", "-c", tf, "-out="+saved); code != 0 {
+		t.Fatalf("plan -out: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut := k.run("", "apply", "-c", tf, "-input=false", saved)
+	if code != 0 || !strings.Contains(out, "Apply complete: 1 succeeded") {
+		t.Errorf("kyku apply PLANFILE: exit %d, want the saved plan applied\n%s%s", code, out, errOut)
 	}
 }
