@@ -191,6 +191,8 @@ var terraformFlags = map[string]string{
 	"chdir":               "-c DIR names the configuration's directory",
 	"generate-config-out": "kyku writes no configuration: write the resource block the import block names, then plan",
 	"destroy":             "kyku destroy, or kyku plan --destroy",
+	"migrate-state":       "kyku does not move state between backends: kyku state pull from the old one, kyku state push to the new",
+	"force-copy":          "kyku does not move state between backends: kyku state pull from the old one, kyku state push to the new",
 }
 
 // dashed is a flag as the help shows it: -c, --config.

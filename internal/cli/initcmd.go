@@ -45,10 +45,29 @@ func initProviders(ctx context.Context, env *Env, name string, args []string) er
 	c := common{noFunctions: true}
 	c.register(fs, env)
 	upgrade := fs.Bool("upgrade", false, "choose the newest version each constraint allows, replacing the locked ones")
+	lockfile := new(string)
+	get := true
+	if name == "init" {
+		fs.StringVar(lockfile, "lockfile", "", "readonly: refuse to change the lock file, as tofu init -lockfile=readonly (a provider or hash it lacks is an error)")
+		fs.BoolVar(&get, "get", true, "install the modules (false: use those installed, as tofu init -get=false)")
+		// tofu init's backend flags: Kyku's init never initializes the
+		// backend (every command reads the backend block itself), so
+		// there is nothing to skip or reconfigure.
+		fs.Bool("backend", true, "taken for tofu init -backend=false: kyku init never initializes the backend (each command reads the backend block)")
+		fs.Bool("reconfigure", false, "taken for tofu init -reconfigure: kyku keeps no backend settings to reconfigure")
+	}
 	if err := fs.parseNone(args); err != nil {
 		return err
 	}
-	if name == "init" && c.terraform() {
+	switch *lockfile {
+	case "", "readonly":
+	default:
+		return fmt.Errorf("-lockfile=%s: the only mode is readonly", *lockfile)
+	}
+	if *lockfile == "readonly" && *upgrade {
+		return fmt.Errorf("-lockfile=readonly and --upgrade: an upgrade changes the lock file; choose one")
+	}
+	if name == "init" && get && c.terraform() {
 		if err := c.initModules(ctx, env, *upgrade); err != nil {
 			return err
 		}
@@ -66,6 +85,7 @@ func initProviders(ctx context.Context, env *Env, name string, args []string) er
 		return nil
 	}
 	s.Plugins.Notice = func(line string) { env.notices.say(line, false) }
+	s.Plugins.ReadOnlyLock = *lockfile == "readonly"
 	got, path, err := workspace.Init(ctx, cfg, s, *upgrade)
 	if err != nil {
 		return err
@@ -76,6 +96,10 @@ func initProviders(ctx context.Context, env *Env, name string, args []string) er
 	rel := path
 	if r, err := filepath.Rel(".", path); err == nil && len(r) < len(path) {
 		rel = r
+	}
+	if s.Plugins.ReadOnlyLock {
+		fmt.Fprintf(env.Stdout, "%s records exactly these packages (read-only: not written).\n", rel)
+		return nil
 	}
 	fmt.Fprintf(env.Stdout, "Wrote %s: commit it; plan and apply use exactly these packages and refuse any other.\n", rel)
 	return nil

@@ -112,3 +112,47 @@ func TestTeamsTofuLockWithItsPackages(t *testing.T) {
 		}
 	}
 }
+
+// TestInitReadOnlyLock: kyku init -lockfile=readonly, as tofu's, installs
+// what the lock records and refuses, writing nothing, when the lock would
+// change (a provider it does not record); tofu init's backend flags
+// (-backend=false, -reconfigure) are taken, Kyku's init touching no
+// backend.
+func TestInitReadOnlyLock(t *testing.T) {
+	tp := tfplugintest.SDK
+	k, run := newTerraformKyku(t, tp, map[string]string{"main.tf": tfMain, "terraform.tfvars": "env = \"prod\"\n"})
+	tf := filepath.Join(k.dir, "tf")
+	lockPath := filepath.Join(tf, ".terraform.lock.hcl")
+	before, err := os.ReadFile(lockPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := run("init", "-lockfile=readonly", "-backend=false", "-reconfigure", "-input=false"); code != 0 || !strings.Contains(out, "read-only: not written") {
+		t.Fatalf("init -lockfile=readonly with the lock complete: exit %d\n%s%s", code, out, errOut)
+	}
+	// A provider the lock does not record: refused, the lock unchanged.
+	writeFiles(t, tf, map[string]string{"more.tf": `terraform {
+  required_providers {
+    extra = { source = "kyku/` + tfplugintest.Framework.Type + `" }
+  }
+}
+provider "extra" {}
+`})
+	k.env["KYKU_PLUGIN_MIRROR"] = tfplugintest.Mirror(t, t.TempDir(), tp, tfplugintest.Framework)
+	code, out, errOut := run("init", "-lockfile=readonly")
+	if code != 1 || !strings.Contains(errOut, "the lock file is read-only (-lockfile=readonly)") {
+		t.Errorf("init -lockfile=readonly with a provider the lock lacks: exit %d, want 1 and why\n%s%s", code, out, errOut)
+	}
+	if after, _ := os.ReadFile(lockPath); string(after) != string(before) {
+		t.Errorf("init -lockfile=readonly changed the lock file:\n%s", after)
+	}
+	if code, _, errOut := run("init", "-lockfile=readonly", "--upgrade"); code != 1 || !strings.Contains(errOut, "choose one") {
+		t.Errorf("init -lockfile=readonly --upgrade: exit %d, want refused\n%s", code, errOut)
+	}
+	if code, out, errOut := run("init"); code != 0 {
+		t.Errorf("init: exit %d\n%s%s", code, out, errOut)
+	}
+	if after, _ := os.ReadFile(lockPath); !strings.Contains(string(after), tfplugintest.Framework.Type) {
+		t.Errorf("init did not record the new provider:\n%s", after)
+	}
+}

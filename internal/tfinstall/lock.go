@@ -101,6 +101,16 @@ func ReadLock(path string) (*Lock, error) {
 	return l, nil
 }
 
+// LockDiffers reports whether WriteLock would change the file at path
+// (true when there is none).
+func LockDiffers(path string, l *Lock) bool {
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return true
+	}
+	return !bytes.Equal(old, keepHeader(old, l.Encode()))
+}
+
 // WriteLock writes the lock file (atomically: a temporary file renamed),
 // under the header comments of the file it replaces (keepHeader).
 func WriteLock(path string, l *Lock) error {

@@ -74,6 +74,10 @@ type Plugins struct {
 	// Allow, when set, refuses the sources that may not run here (a
 	// policy); nil allows every source the lock pins.
 	Allow func(tfinstall.Source) error
+	// ReadOnlyLock has Init refuse to change the lock file, as tofu init
+	// -lockfile=readonly does: a provider the lock does not name, or
+	// hashes it lacks, are an error rather than written.
+	ReadOnlyLock bool
 	// ClientVersion is what providers are told their client is (default
 	// "1.12.6": the OpenTofu version whose protocol behaviour Kyku
 	// follows).
@@ -233,6 +237,12 @@ func Init(ctx context.Context, cfg *config.Config, s Settings, upgrade bool) ([]
 	got, err := in.Install(ctx, reqs, lock, upgrade)
 	if err != nil {
 		return nil, "", namingLock(err, path)
+	}
+	if s.Plugins.ReadOnlyLock {
+		if tfinstall.LockDiffers(path, lock) {
+			return nil, "", fmt.Errorf("%s: the providers' dependencies changed (a provider or hash the lock file does not record), but the lock file is read-only (-lockfile=readonly): run kyku init without it to record them", path)
+		}
+		return perEntry(got, srcs), path, nil
 	}
 	if err := tfinstall.WriteLock(path, lock); err != nil {
 		return nil, "", err
