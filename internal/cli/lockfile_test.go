@@ -156,3 +156,41 @@ provider "extra" {}
 		t.Errorf("init did not record the new provider:\n%s", after)
 	}
 }
+
+// TestInitLocksEveryRequiredProvider: kyku init installs and locks every
+// provider required_providers names, one no resource uses too, as tofu
+// init does: a team's lock recording it is kept as it is (Kyku's init
+// dropped the entry), and plan, as OpenTofu's, refuses it unlocked.
+func TestInitLocksEveryRequiredProvider(t *testing.T) {
+	tp := tfplugintest.SDK
+	k, run := newTerraformKyku(t, tp, map[string]string{"main.tf": tfMain, "terraform.tfvars": "env = \"prod\"\n"})
+	tf := filepath.Join(k.dir, "tf")
+	lockPath := filepath.Join(tf, ".terraform.lock.hcl")
+	writeFiles(t, tf, map[string]string{"more.tf": `terraform {
+  required_providers {
+    unused = { source = "kyku/` + tfplugintest.Framework.Type + `" }
+  }
+}
+`})
+	code, out, errOut := run("plan")
+	if code != 1 || !strings.Contains(errOut, `provider "unused" (registry.opentofu.org/kyku/`+tfplugintest.Framework.Type+`) is not in the lock file`) {
+		t.Errorf("plan with a required provider unlocked: exit %d, want 1 and the provider named\n%s%s", code, out, errOut)
+	}
+	k.env["KYKU_PLUGIN_MIRROR"] = tfplugintest.Mirror(t, t.TempDir(), tp, tfplugintest.Framework)
+	if code, out, errOut := run("init"); code != 0 {
+		t.Fatalf("init: exit %d\n%s%s", code, out, errOut)
+	}
+	lock, err := os.ReadFile(lockPath)
+	if err != nil || !strings.Contains(string(lock), `provider "registry.opentofu.org/kyku/`+tfplugintest.Framework.Type+`"`) {
+		t.Fatalf("init did not lock the required provider no resource uses (%v):\n%s", err, lock)
+	}
+	if code, out, errOut := run("init"); code != 0 {
+		t.Fatalf("init again: exit %d\n%s%s", code, out, errOut)
+	}
+	if now, _ := os.ReadFile(lockPath); string(now) != string(lock) {
+		t.Errorf("init again changed the lock:\n%s", now)
+	}
+	if code, out, errOut := run("plan"); code != 0 {
+		t.Errorf("plan: exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -97,9 +97,9 @@ func (ev *evaluator) providers(m *Module, cfg *config.Config) {
 			add(local, "", nil, rng)
 		}
 	}
-	for _, fp := range functionProviders(m) {
+	for _, fp := range append(functionProviders(m), requiredOnly(m)...) {
 		if slices.ContainsFunc(cfg.Providers, func(pp *config.PluginProvider) bool { return sameSource(pp.Source, fp.Source) }) {
-			continue // installed for its resources
+			continue // installed for its resources, or its functions
 		}
 		name := kykuProviderName(fp.Name, "")
 		if _, taken := names[name]; taken {
@@ -129,6 +129,33 @@ func functionProviders(m *Module) []*RequiredProvider {
 			out = append(out, &RequiredProvider{Name: local, Source: src, Version: rp.Version, Range: rp.Range})
 		}
 	})
+	return out
+}
+
+// requiredOnly are the providers the modules of m require (their
+// required_providers) that no resource, provider block or function call
+// uses, one per source, as the first module requiring them requires them:
+// installed and locked all the same, as OpenTofu's init installs every
+// provider required (so a team's lock naming one is kept as it is).
+func requiredOnly(m *Module) []*RequiredProvider {
+	var out []*RequiredProvider
+	var walk func(m *Module)
+	walk = func(m *Module) {
+		for _, local := range sortedKeys(m.RequiredProviders) {
+			rp := m.RequiredProviders[local]
+			if local == "kyku" || builtinProvider(m, local) || strings.EqualFold(rp.Source, "terraform.io/builtin/terraform") {
+				continue
+			}
+			src := providerSource(m, local)
+			if !slices.ContainsFunc(out, func(o *RequiredProvider) bool { return sameSource(o.Source, src) }) {
+				out = append(out, &RequiredProvider{Name: local, Source: src, Version: rp.Version, Range: rp.Range})
+			}
+		}
+		for _, name := range sortedKeys(m.Children) {
+			walk(m.Children[name])
+		}
+	}
+	walk(m)
 	return out
 }
 
