@@ -94,7 +94,11 @@ type Env struct {
 	// (workspace.Settings.ScryptCost); 0: Kyku's default. Tests lower it.
 	ScryptCost int
 
-	creds   *credsCache // set by Run: registryCredentials
+	// argsFrom names the environment variables that gave arguments
+	// (TF_CLI_ARGS, TF_CLI_ARGS_<command>: envargs.go), for flag errors
+	// to say where a flag came from. Set by Run.
+	argsFrom []string
+	creds    *credsCache // set by Run: registryCredentials
 	notices *notices    // set by Run
 	// noColor: --no-color was given.
 	noColor bool
@@ -225,6 +229,12 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "kyku: %s; run \"kyku --help\" for the list\n", unknownCommand(args[0]))
 		return exitError
 	}
+	var err error
+	args, env.argsFrom, err = envArgs(env.Getenv, args)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "kyku: %v\n", err)
+		return exitError
+	}
 	env.notices = &notices{stderr: env.Stderr}
 	env.secrets = &progress.SecretBook{}
 	ctx, cancel := context.WithCancel(ctx)
@@ -235,7 +245,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 	ctx = env.notices.withNotices(ctx)
 	env.ctx = ctx
 	env.functions = &tfprovider.FunctionsStarted{}
-	err := cmd.run(ctx, &env, args[1:])
+	err = cmd.run(ctx, &env, args[1:])
 	env.functions.Close()
 	stop()
 	var code exitCode
@@ -348,6 +358,7 @@ func (c *common) register(fs *flagSet, env *Env) {
 		return nil
 	})
 	fs.Bool("input", false, "taken for Terraform's -input=false: kyku never asks for a variable's value (a missing one is an error)")
+	fs.Bool("compact-warnings", false, "taken for Terraform's -compact-warnings: kyku says each warning once, with its source line")
 }
 
 // plugins is how the configuration's Terraform providers are installed

@@ -20,6 +20,7 @@ type flagSet struct {
 	*flag.FlagSet
 	cmd    command
 	stdout io.Writer
+	from   []string // the environment variables that gave arguments too (Env.argsFrom)
 }
 
 func newFlags(name string, env *Env) *flagSet {
@@ -27,7 +28,17 @@ func newFlags(name string, env *Env) *flagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	c, _ := lookupCommand(name)
-	return &flagSet{FlagSet: fs, cmd: c, stdout: env.Stdout}
+	return &flagSet{FlagSet: fs, cmd: c, stdout: env.Stdout, from: env.argsFrom}
+}
+
+// helpHint is where a flag error sends the user: the command's help, and
+// the environment variables that gave arguments, when any did.
+func (fs *flagSet) helpHint() string {
+	hint := fmt.Sprintf("run \"kyku %s --help\" for its flags", fs.cmd.name)
+	if len(fs.from) > 0 {
+		hint += " (arguments from " + strings.Join(fs.from, " and ") + " are read too, as OpenTofu reads them)"
+	}
+	return hint
 }
 
 // shortOf is the one-letter alias of a long flag; longOf the reverse.
@@ -76,7 +87,7 @@ func (fs *flagSet) parse(args []string) ([]string, error) {
 				fs.usage(fs.stdout)
 				return nil, err
 			}
-			return nil, fmt.Errorf("%w; run \"kyku %s --help\" for its flags", err, fs.cmd.name)
+			return nil, fmt.Errorf("%w; %s", err, fs.helpHint())
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -173,7 +184,7 @@ func (fs *flagSet) check(args []string) error {
 			if kyku, ok := terraformFlags[name]; ok {
 				hint = " (Terraform's -" + name + ": " + kyku + ")"
 			}
-			return fmt.Errorf("unknown flag %s%s; run \"kyku %s --help\" for its flags", dashed(name), hint, fs.cmd.name)
+			return fmt.Errorf("unknown flag %s%s; %s", dashed(name), hint, fs.helpHint())
 		}
 		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) {
 			i++ // its value
@@ -186,7 +197,6 @@ func (fs *flagSet) check(args []string) error {
 var terraformFlags = map[string]string{
 	"refresh-only":        "kyku refresh reads every object and records what drifted",
 	"lock":                "kyku always locks the state; --lock-timeout says how long to wait",
-	"compact-warnings":    "kyku's warnings are one line each",
 	"json":                "kyku plan --json writes the plan as JSON",
 	"chdir":               "-c DIR names the configuration's directory",
 	"generate-config-out": "kyku writes no configuration: write the resource block the import block names, then plan",
