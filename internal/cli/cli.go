@@ -99,7 +99,7 @@ type Env struct {
 	// to say where a flag came from. Set by Run.
 	argsFrom []string
 	creds    *credsCache // set by Run: registryCredentials
-	notices *notices    // set by Run
+	notices  *notices    // set by Run
 	// noColor: --no-color was given.
 	noColor bool
 	// functions are the providers started for their functions, stopped
