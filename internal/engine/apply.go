@@ -522,6 +522,15 @@ func outputSensitivity(cfg *config.Config, outputs map[string]any, st *state.Fil
 // resource's state leaves out is null (its provider's schema has it:
 // validation refused any other).
 func (e *Engine) stateLookup(st *state.File, data map[string]map[string]any) value.Lookup {
+	lookup := e.stateValue(st, data)
+	return func(r value.Ref) (any, bool) {
+		v, ok := lookup(r)
+		return e.withNulls(r, v, ok)
+	}
+}
+
+// stateValue is stateLookup but for the nulls withNulls fills in.
+func (e *Engine) stateValue(st *state.File, data map[string]map[string]any) value.Lookup {
 	return func(r value.Ref) (any, bool) {
 		if vals, ok := data[r.Resource]; ok {
 			return plannedValue(vals, r.Attr)

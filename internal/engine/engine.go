@@ -85,6 +85,9 @@ type Engine struct {
 	backend  statemgr.Backend
 	opts     Options
 	bases    *sync.Map // basisKey → its provider's digest and version (basis.go); shared by copies
+	// attrNames are the attributes of Terraform providers' types
+	// (attrNamesKey → []string: wholeobjects.go); shared by copies.
+	attrNames *sync.Map
 }
 
 // New returns an Engine.
@@ -131,7 +134,7 @@ func New(p provider.Provider, b statemgr.Backend, opts Options) *Engine {
 	if opts.Sleep == nil {
 		opts.Sleep = sleep
 	}
-	return &Engine{provider: p, backend: b, opts: opts, bases: &sync.Map{}}
+	return &Engine{provider: p, backend: b, opts: opts, bases: &sync.Map{}, attrNames: &sync.Map{}}
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

@@ -45,7 +45,8 @@ func (k *Known) Lookup(r value.Ref) (any, bool) {
 	vals, ok := k.data[r.Resource]
 	k.mu.Unlock()
 	if ok {
-		return plannedValue(vals, r.Attr)
+		v, ok := plannedValue(vals, r.Attr)
+		return k.e.withNulls(r, v, ok)
 	}
 	return k.e.stateLookup(k.st, nil)(r)
 }
@@ -54,6 +55,7 @@ func (k *Known) Lookup(r value.Ref) (any, bool) {
 // configuration Lookup knows wholly, and returns how many it read. A
 // data source its provider cannot read now is left for the plan.
 func (k *Known) ReadData(ctx context.Context, cfg *config.Config) (int, error) {
+	k.e.learnAttrNames(ctx, cfg)
 	n := 0
 	for _, r := range cfg.Resources {
 		k.mu.Lock()

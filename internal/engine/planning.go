@@ -82,6 +82,7 @@ func (x *planning) again() {
 // the dependency graph (auto-subnets injected, and checked once they
 // exist) and asks the cloud about what it offers.
 func (x *planning) check(ctx context.Context) error {
+	x.e.learnAttrNames(ctx, x.cfg)
 	x.e.learnOutputs(x.cfg, x.st.Outputs)
 	x.settle()
 	if err := x.validate(ctx); err != nil { // reads.go: what did not change since its last apply was validated then
@@ -240,6 +241,12 @@ func (x *planning) keep(name string) bool { return x.targets == nil || x.targets
 // source's value, nothing yet for what is created or replaced, else what
 // the cloud (or an import, or state) holds.
 func (x *planning) lookup(r value.Ref) (any, bool) {
+	v, ok := x.lookupValue(r)
+	return x.e.withNulls(r, v, ok)
+}
+
+// lookupValue is lookup but for the nulls withNulls fills in.
+func (x *planning) lookupValue(r value.Ref) (any, bool) {
 	if vals, ok := x.planned[r.Resource]; ok {
 		return plannedValue(vals, r.Attr)
 	}

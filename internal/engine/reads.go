@@ -284,6 +284,12 @@ func (x *planning) readsData(r *config.Resource) bool {
 
 // priorLookup is what a reference reads in state alone (predict).
 func (x *planning) priorLookup(r value.Ref) (any, bool) {
+	v, ok := x.priorValue(r)
+	return x.e.withNulls(r, v, ok)
+}
+
+// priorValue is priorLookup but for the nulls withNulls fills in.
+func (x *planning) priorValue(r value.Ref) (any, bool) {
 	sr := x.st.Resources[r.Resource]
 	if sr == nil || sr.ProviderID == "" {
 		return nil, false

@@ -40,7 +40,10 @@ type Schemas interface {
 	// when data) read into by path, in Terraform's JSON type syntax as
 	// encoding/json decodes it ("string", []any{"map", "string"}); nil
 	// when the schema does not say. Outputs reading an attribute take
-	// their type from it, as OpenTofu's do.
+	// their type from it, as OpenTofu's do. attr value.AllAttrs asks for
+	// the whole object's (["object", {…}], every attribute of the
+	// schema): an object read whole has them all, null where state
+	// leaves one out.
 	AttributeType(ctx context.Context, typ string, data bool, attr string, path []value.Step) (any, error)
 }
 

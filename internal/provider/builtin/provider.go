@@ -66,11 +66,19 @@ func (p *Provider) WriteOnly(context.Context, string) ([]string, error) { return
 
 // AttributeType: id is a string; input, output and triggers_replace are
 // of any type (nil), as terraform_remote_state's are; any other attribute
-// is none of theirs (provider.ErrNoAttribute).
+// is none of theirs (provider.ErrNoAttribute). The whole object
+// (value.AllAttrs) is an object of them all.
 func (p *Provider) AttributeType(_ context.Context, typ string, data bool, attr string, path []value.Step) (any, error) {
 	known := attrs
 	if data {
 		known = remoteAttrs
+	}
+	if attr == value.AllAttrs { // the whole object: every attribute, of any type
+		types := make(map[string]any, len(known))
+		for _, a := range known {
+			types[a] = "dynamic"
+		}
+		return []any{"object", types}, nil
 	}
 	if !slices.Contains(known, attr) {
 		return nil, fmt.Errorf("%s has no attribute %q: %w", typ, attr, provider.ErrNoAttribute)

@@ -252,12 +252,17 @@ func (p *Provider) AttributeType(ctx context.Context, typ string, data bool, att
 	}
 	defer release()
 	ty := rs.Block.ImpliedType()
-	if !ty.HasAttribute(attr) {
+	var t cty.Type
+	switch {
+	case attr == value.AllAttrs:
+		t = ty // the whole object: every attribute
+	case !ty.HasAttribute(attr):
 		return nil, nil
-	}
-	t, ok := tfschema.PathType(ty.AttributeType(attr), path)
-	if !ok {
-		return nil, nil
+	default:
+		var ok bool
+		if t, ok = tfschema.PathType(ty.AttributeType(attr), path); !ok {
+			return nil, nil
+		}
 	}
 	b, err := ctyjson.MarshalType(t)
 	if err != nil {

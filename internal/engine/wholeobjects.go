@@ -1,0 +1,154 @@
+package engine
+
+import (
+	"context"
+	"maps"
+	"slices"
+
+	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/value"
+)
+
+// A Terraform provider's object read whole (value.AllAttrs: an output of
+// aws_vpc.main, for_each over a resource, a module output passing one on)
+// holds every attribute of its schema, as OpenTofu's does: state leaves a
+// null attribute out, so the object answered gets it back as null.
+// Otherwise reading one (each.value.ipv6_cidr_block, a module output's
+// .prefix) failed, "This object does not have an attribute named …",
+// where OpenTofu reads null.
+
+// attrNamesKey is a resource type and whether it is a data source's.
+type attrNamesKey struct {
+	typ  string
+	data bool
+}
+
+// learnAttrNames asks the provider, once per type, for the attributes of
+// the types whose objects cfg reads whole (or, for count and for_each,
+// reads at all) (provider.Schemas.AttributeType of value.AllAttrs), for
+// the lookups to fill in (withNulls). A type no expression reads whole
+// is not asked: its provider need not start for it.
+func (e *Engine) learnAttrNames(ctx context.Context, cfg *config.Config) {
+	if cfg == nil || !cfg.Terraform {
+		return
+	}
+	want := map[attrNamesKey]bool{}
+	add := func(name string) {
+		if typ, data := addressType(name); typ != "" {
+			want[attrNamesKey{typ, data}] = true
+		}
+	}
+	wholes := func(v any) {
+		for _, ref := range value.Refs(v) {
+			if ref.Attr == value.AllAttrs {
+				add(ref.Resource)
+			}
+		}
+	}
+	conditions := func(cs []*config.Condition) {
+		for _, c := range cs {
+			wholes(c.Check)
+		}
+	}
+	for _, r := range cfg.Resources {
+		wholes(r.Properties)
+		conditions(r.Conditions)
+	}
+	for _, o := range cfg.Outputs {
+		wholes(o.Value)
+		conditions(o.Conditions)
+	}
+	conditions(cfg.CheckAssertions)
+	conditions(cfg.ModuleOutputConditions)
+	for _, cr := range cfg.CountReads {
+		for _, name := range cr.Reads {
+			add(name)
+		}
+	}
+	for k := range want {
+		if _, done := e.attrNames.Load(k); done {
+			continue
+		}
+		var names []string
+		if t, err := e.provider.AttributeType(ctx, k.typ, k.data, value.AllAttrs, nil); err == nil {
+			if parts, ok := t.([]any); ok && len(parts) == 2 && parts[0] == "object" {
+				if attrs, ok := parts[1].(map[string]any); ok {
+					names = slices.Sorted(maps.Keys(attrs))
+				}
+			}
+		}
+		e.attrNames.Store(k, names) // none: a Kyku type's, or the schema not known
+	}
+}
+
+// withNulls is what lookup answers r, an object read whole (value.AllAttrs)
+// given the attributes of its type's schema it lacks, null.
+func (e *Engine) withNulls(r value.Ref, v any, ok bool) (any, bool) {
+	if r.Attr != value.AllAttrs || !ok {
+		return v, ok
+	}
+	obj, isMap := v.(map[string]any)
+	if !isMap {
+		return v, ok
+	}
+	typ, data := addressType(r.Resource)
+	if typ == "" {
+		return v, ok
+	}
+	got, _ := e.attrNames.Load(attrNamesKey{typ, data})
+	names, _ := got.([]string)
+	var out map[string]any
+	for _, n := range names {
+		if _, has := obj[n]; has {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(obj)
+		}
+		out[n] = nil
+	}
+	if out == nil {
+		return v, ok
+	}
+	return out, true
+}
+
+// addressType is the resource type of a Terraform address
+// (module.net["a"].aws_subnet.private[0]: aws_subnet) and whether it is a
+// data source's; "" for a name that is no Terraform address.
+func addressType(addr string) (typ string, data bool) {
+	// The segments outside brackets: module, NAME, module, NAME, …, then
+	// data (a data source's), TYPE, NAME.
+	var segs []string
+	start, depth := 0, 0
+	base := value.BaseName(addr)
+	for i := 0; i < len(base); i++ {
+		switch c := base[i]; {
+		case c == '[':
+			depth++
+		case c == ']':
+			depth--
+		case c == '"' && depth > 0:
+			for i++; i < len(base) && base[i] != '"'; i++ {
+				if base[i] == '\\' {
+					i++
+				}
+			}
+		case c == '.' && depth == 0:
+			segs = append(segs, base[start:i])
+			start = i + 1
+		}
+	}
+	segs = append(segs, base[start:])
+	i := 0
+	for i+1 < len(segs) && segs[i] == "module" {
+		i += 2
+	}
+	switch rest := segs[i:]; {
+	case len(rest) == 3 && rest[0] == "data":
+		return rest[1], true
+	case len(rest) == 2:
+		return rest[0], false
+	}
+	return "", false
+}
