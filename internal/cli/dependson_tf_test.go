@@ -28,7 +28,7 @@ resource "terraform_data" "b" {
 	if code != 0 && code != 2 {
 		t.Fatalf("plan: exit %d\n%s%s", code, out, errOut)
 	}
-	if !strings.Contains(out, "terraform_data.b\" (level 1)") {
+	if !strings.Contains(out, "terraform_data.b   (level 1)") {
 		t.Errorf("terraform_data.b does not wait for terraform_data.a, which local.l reads:\n%s", out)
 	}
 
@@ -88,7 +88,7 @@ resource "terraform_data" "c" {
 	if code != 0 && code != 2 {
 		t.Fatalf("plan: exit %d\n%s%s", code, out, errOut)
 	}
-	for _, want := range []string{`terraform_data.b" (level 1)`, `terraform_data.c" (level 1)`, "input: (known after apply)"} {
+	for _, want := range []string{`terraform_data.b   (level 1)`, `terraform_data.c   (level 1)`, "input: (known after apply)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("plan lacks %q:\n%s", want, out)
 		}

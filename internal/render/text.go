@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kyku/action/internal/plan"
+	"github.com/kyku/action/internal/value"
 )
 
 // TextOptions shape the human plan output.
@@ -71,10 +72,16 @@ func changeHead(c plan.Change) string {
 }
 
 // nameText is a resource name for people: quoted, or, for an instance
-// (web[0], edge["a"]), its address as it is written.
+// (web[0], edge["a"]) or a Terraform address (aws_vpc.main,
+// module.net.aws_subnet.private[0]), its address as it is written.
 func nameText(n string) string {
 	if strings.IndexByte(n, '[') > 0 {
 		return oneLine(n)
+	}
+	if strings.IndexByte(n, '.') > 0 {
+		if _, ok := value.ParseAddress(n); ok {
+			return n
+		}
 	}
 	return strconv.Quote(n)
 }
