@@ -85,7 +85,7 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 		case *raw:
 			return rawOutput(env, pos[0], v, types[pos[0]])
 		case cfg.Terraform:
-			fmt.Fprintln(env.Stdout, hclText(v, types[pos[0]], 0))
+			fmt.Fprintln(env.Stdout, hclText(v, types[pos[0]]))
 		default:
 			fmt.Fprintln(env.Stdout, value.Text(v))
 		}
@@ -101,7 +101,7 @@ func cmdOutput(ctx context.Context, env *Env, args []string) error {
 		for _, n := range slices.Sorted(maps.Keys(outs)) {
 			text := "<sensitive>"
 			if !sensitive[n] {
-				text = hclText(outs[n], types[n], 0)
+				text = hclText(outs[n], types[n])
 			}
 			fmt.Fprintf(env.Stdout, "%s = %s\n", n, text)
 		}
@@ -122,7 +122,7 @@ func rawOutput(env *Env, name string, v, typ any) error {
 		_, err := io.WriteString(env.Stdout, x)
 		return err
 	case bool, float64, json.Number:
-		_, err := io.WriteString(env.Stdout, hclText(x, nil, 0))
+		_, err := io.WriteString(env.Stdout, hclText(x, nil))
 		return err
 	}
 	if typ == nil {

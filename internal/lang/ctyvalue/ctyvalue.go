@@ -7,6 +7,7 @@ package ctyvalue
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -116,4 +117,30 @@ func TypeJSON(t cty.Type) any {
 		return nil
 	}
 	return out
+}
+
+// Typed is canonical value v as a cty value of typ, a type in
+// Terraform's JSON type syntax as TypeJSON writes it (nil: v's own,
+// value.TypeJSON): the value a state records with its type.
+func Typed(v, typ any) (cty.Value, error) {
+	if typ == nil {
+		typ = value.TypeJSON(v)
+	}
+	tb, err := json.Marshal(typ)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("type: %w", err)
+	}
+	ty, err := ctyjson.UnmarshalType(tb)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("type %s: %w", tb, err)
+	}
+	vb, err := json.Marshal(v)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("value: %w", err)
+	}
+	cv, err := ctyjson.Unmarshal(vb, ty)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("value does not fit its type %s: %w", tb, err)
+	}
+	return cv, nil
 }
