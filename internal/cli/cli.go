@@ -140,6 +140,7 @@ Commands:
   refresh       read every resource and report drift (updates state)
   output        print outputs ([NAME] [--json | --flat | --raw])
   graph         print the dependency graph (--format dot|mermaid)
+  show          print a saved plan ([PLANFILE] [--json]) or, without one, every object in state
   import        import NAME PROVIDER_ID: record an existing cloud object as NAME in state
   state         list [ADDRESS…] | mv FROM TO | rm NAME… | pull | push FILE [--force] | backups |
                 restore KEY | rekey
@@ -177,6 +178,7 @@ func commands() []command {
 		{"refresh", "", "Read every resource and report drift; updates the state unless --report-only.", cmdRefresh},
 		{"output", "[NAME]", "Print the configuration's outputs from state (sensitive ones masked), or one output, in clear, by NAME.", cmdOutput},
 		{"graph", "", "Print the dependency graph with its levels.", cmdGraph},
+		{"show", "[PLANFILE]", "Print a saved plan as kyku plan printed it (--json: as plan --json), or, without one, every object in state, as tofu show does.", cmdShow},
 		{"import", "NAME PROVIDER_ID", "Record an object that exists in the cloud in state as NAME (a resource or instance of the configuration).", cmdImport},
 		{"state", "list [ADDRESS…] | show NAME | mv FROM TO | rm NAME… | pull | push FILE | backups | restore KEY | rekey", "Read or repair the state: every change is backed up first; the cloud is untouched.", cmdState},
 		{"force-unlock", "TOKEN", "Remove a lock left by a dead run (the token is in the lock message), after asking for \"yes\" (--force does not ask).", cmdForceUnlock},
