@@ -186,8 +186,6 @@ func (e *Engine) rewrite(ctx context.Context, st *state.File, change func(*state
 	return &StateChange{Names: names, SerialBefore: st.Metadata.Serial, SerialAfter: next.Metadata.Serial, BackupKey: key}, nil
 }
 
-// instancesOf returns the state names of base's instances (base[…]), or
-// of every resource in the module base names (module.net, module.net["a"]).
 // StateMatches are the names of st that filter selects, as tofu state
 // list selects them: an instance's address its object, a resource's every
 // instance of it, a module's everything in it (its instances' and the
@@ -214,6 +212,8 @@ func selected(st *state.File, name string) []string {
 	return instancesOf(st, name)
 }
 
+// instancesOf returns the state names of base's instances (base[…]), or
+// of every resource in the module base names (module.net, module.net["a"]).
 func instancesOf(st *state.File, base string) []string {
 	a, _ := value.ParseAddress(base)
 	in := members(base, a.Kind)
