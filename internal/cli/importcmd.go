@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/kyku/action/internal/engine"
+	"github.com/kyku/action/internal/value"
 )
 
 // cmdImport is kyku import NAME PROVIDER_ID: read the object from the
@@ -52,10 +54,10 @@ func cmdImport(ctx context.Context, env *Env, args []string) error {
 
 // stateRepair runs kyku state list, show, mv and rm through an engine on the
 // configured backend (no provider: nothing in the cloud is touched).
-func stateRepair(ctx context.Context, env *Env, e *engine.Engine, pos []string, id string) error {
+func stateRepair(ctx context.Context, env *Env, e *engine.Engine, pos []string, id string, terraform bool) error {
 	switch {
 	case pos[0] == "list":
-		return stateList(ctx, env, e, pos[1:], id)
+		return stateList(ctx, env, e, pos[1:], id, terraform)
 	case pos[0] == "show" && len(pos) == 2:
 		return stateShow(ctx, env.Stdout, e, pos[1])
 	case pos[0] == "mv" && len(pos) == 3:
@@ -80,8 +82,11 @@ func stateRepair(ctx context.Context, env *Env, e *engine.Engine, pos []string, 
 
 // stateList lists the objects in state, or those filters select (as tofu
 // state list's addresses: an instance, a resource's instances, a module's
-// everything), with id those whose provider ID is id.
-func stateList(ctx context.Context, env *Env, e *engine.Engine, filters []string, id string) error {
+// everything), with id those whose provider ID is id. A Terraform
+// configuration's are listed as tofu state lists them, an address a line
+// (the root module's first, then each module's), for the scripts that
+// read them; Kyku's with their types and IDs.
+func stateList(ctx context.Context, env *Env, e *engine.Engine, filters []string, id string, terraform bool) error {
 	st, err := e.ReadState(ctx)
 	if err != nil {
 		return err
@@ -110,6 +115,13 @@ func stateList(ctx context.Context, env *Env, e *engine.Engine, filters []string
 	if id != "" {
 		names = slices.DeleteFunc(names, func(n string) bool { return st.Resources[n].ProviderID != id })
 	}
+	if terraform {
+		slices.SortStableFunc(names, tofuOrder)
+		for _, n := range names {
+			fmt.Fprintln(env.Stdout, n)
+		}
+		return nil
+	}
 	width := 0
 	for _, n := range names {
 		width = max(width, len(n))
@@ -119,4 +131,29 @@ func stateList(ctx context.Context, env *Env, e *engine.Engine, filters []string
 		fmt.Fprintf(env.Stdout, "%-*s  %-13s  %s\n", width, n, r.Type, r.ProviderID)
 	}
 	return nil
+}
+
+// tofuOrder orders Terraform addresses as tofu state list does: by
+// module instance, the shallower first, then step by step, then by
+// address within the module.
+func tofuOrder(a, b string) int {
+	am, ar := value.SplitModule(a)
+	bm, br := value.SplitModule(b)
+	as, bs := moduleSteps(am), moduleSteps(bm)
+	return cmp.Or(cmp.Compare(len(as), len(bs)), slices.CompareFunc(as, bs, value.CompareNames), value.CompareNames(ar, br))
+}
+
+// moduleSteps are a module instance path's steps (net["a"], sub); none
+// for the root module.
+func moduleSteps(path string) []string {
+	if path == "" {
+		return nil
+	}
+	var steps []string
+	for i, seg := range value.Segments(path) {
+		if i%2 == 1 { // module, NAME, module, NAME: the names
+			steps = append(steps, seg)
+		}
+	}
+	return steps
 }

@@ -65,7 +65,7 @@ func cmdState(ctx context.Context, env *Env, args []string) error {
 		}
 		opts := s.Engine
 		opts.Env = c.env
-		return stateRepair(ctx, env, engine.New(nil, b, opts), pos, *id)
+		return stateRepair(ctx, env, engine.New(nil, b, opts), pos, *id, c.terraform())
 	}
 	lock := func() (func(), error) {
 		info := lockInfo(env, "state "+pos[0])

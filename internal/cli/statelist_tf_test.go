@@ -8,8 +8,10 @@ import (
 
 // TestTerraformStateListFilters: kyku state list takes addresses as tofu
 // state list does (an instance's, a resource's for all of its instances,
-// a module's for everything in it) and -id; an address that selects
-// nothing is an error naming it.
+// a module's for everything in it) and -id, and lists an address a line
+// in tofu's order (the root module's first, the shallower modules'
+// before the deeper); an address that selects nothing is an error naming
+// it.
 func TestTerraformStateListFilters(t *testing.T) {
 	k := newKyku(t, "")
 	tf := filepath.Join(k.dir, "tf")
@@ -42,21 +44,17 @@ module "inner" {
 		if code != 0 {
 			t.Fatalf("state list %q: exit %d\n%s%s", filters, code, out, errOut)
 		}
-		var names []string
-		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-			names = append(names, strings.Fields(l)[0])
-		}
-		return names
+		return strings.Split(strings.TrimSpace(out), "\n")
 	}
 	for _, c := range []struct {
 		filters []string
 		want    string
 	}{
-		{nil, `module.m[0].module.inner.terraform_data.deep module.m[0].terraform_data.i module.m[1].module.inner.terraform_data.deep module.m[1].terraform_data.i terraform_data.d["x"] terraform_data.d["y"] terraform_data.solo`},
+		{nil, `terraform_data.d["x"] terraform_data.d["y"] terraform_data.solo module.m[0].terraform_data.i module.m[1].terraform_data.i module.m[0].module.inner.terraform_data.deep module.m[1].module.inner.terraform_data.deep`},
 		{[]string{"terraform_data.d"}, `terraform_data.d["x"] terraform_data.d["y"]`},
 		{[]string{`terraform_data.d["y"]`, "terraform_data.solo"}, `terraform_data.d["y"] terraform_data.solo`},
-		{[]string{"module.m"}, `module.m[0].module.inner.terraform_data.deep module.m[0].terraform_data.i module.m[1].module.inner.terraform_data.deep module.m[1].terraform_data.i`},
-		{[]string{"module.m[1]"}, `module.m[1].module.inner.terraform_data.deep module.m[1].terraform_data.i`},
+		{[]string{"module.m"}, `module.m[0].terraform_data.i module.m[1].terraform_data.i module.m[0].module.inner.terraform_data.deep module.m[1].module.inner.terraform_data.deep`},
+		{[]string{"module.m[1]"}, `module.m[1].terraform_data.i module.m[1].module.inner.terraform_data.deep`},
 		{[]string{"module.m[0].module.inner"}, `module.m[0].module.inner.terraform_data.deep`},
 	} {
 		if got := strings.Join(list(c.filters...), " "); got != c.want {
@@ -64,9 +62,11 @@ module "inner" {
 		}
 	}
 	id := ""
-	code, out, _ := k.run("", append([]string{"state", "list"}, append(args, "terraform_data.solo")...)...)
-	if f := strings.Fields(out); code == 0 && len(f) == 3 {
-		id = f[2]
+	code, out, _ := k.run("", append([]string{"state", "show"}, append(args, "terraform_data.solo")...)...)
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); code == 0 && len(f) == 3 && f[0] == "id" {
+			id = strings.Trim(f[2], `"`)
+		}
 	}
 	if got := strings.Join(list("-id="+id), " "); id == "" || got != "terraform_data.solo" {
 		t.Errorf("state list -id=%s: %s, want terraform_data.solo", id, got)

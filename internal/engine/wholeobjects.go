@@ -117,38 +117,12 @@ func (e *Engine) withNulls(r value.Ref, v any, ok bool) (any, bool) {
 // (module.net["a"].aws_subnet.private[0]: aws_subnet) and whether it is a
 // data source's; "" for a name that is no Terraform address.
 func addressType(addr string) (typ string, data bool) {
-	// The segments outside brackets: module, NAME, module, NAME, …, then
-	// data (a data source's), TYPE, NAME.
-	var segs []string
-	start, depth := 0, 0
-	base := value.BaseName(addr)
-	for i := 0; i < len(base); i++ {
-		switch c := base[i]; {
-		case c == '[':
-			depth++
-		case c == ']':
-			depth--
-		case c == '"' && depth > 0:
-			for i++; i < len(base) && base[i] != '"'; i++ {
-				if base[i] == '\\' {
-					i++
-				}
-			}
-		case c == '.' && depth == 0:
-			segs = append(segs, base[start:i])
-			start = i + 1
-		}
-	}
-	segs = append(segs, base[start:])
-	i := 0
-	for i+1 < len(segs) && segs[i] == "module" {
-		i += 2
-	}
-	switch rest := segs[i:]; {
-	case len(rest) == 3 && rest[0] == "data":
-		return rest[1], true
-	case len(rest) == 2:
-		return rest[0], false
+	_, res := value.SplitModule(addr)
+	switch segs := value.Segments(value.BaseName(res)); {
+	case len(segs) == 3 && segs[0] == "data":
+		return segs[1], true
+	case len(segs) == 2 && segs[0] != "module":
+		return segs[0], false
 	}
 	return "", false
 }

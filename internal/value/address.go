@@ -190,6 +190,47 @@ func BaseName(addr string) string {
 	return addr
 }
 
+// Segments are a Terraform address's segments outside its brackets,
+// each with its index: module.net["a.b"].aws_subnet.x[0] is module,
+// net["a.b"], aws_subnet, x[0]. A name without '.' is one segment.
+func Segments(addr string) []string {
+	var segs []string
+	start, depth := 0, 0
+	for i := 0; i < len(addr); i++ {
+		switch c := addr[i]; {
+		case c == '[':
+			depth++
+		case c == ']':
+			depth--
+		case c == '"' && depth > 0:
+			for i++; i < len(addr) && addr[i] != '"'; i++ {
+				if addr[i] == '\\' {
+					i++
+				}
+			}
+		case c == '.' && depth == 0:
+			segs = append(segs, addr[start:i])
+			start = i + 1
+		}
+	}
+	return append(segs, addr[start:])
+}
+
+// SplitModule splits a Terraform address into its module instance's
+// path ("" in the root module; module.net["a"].module.sub) and the
+// resource's address within it (aws_subnet.x[0], data.aws_ami.y).
+func SplitModule(addr string) (module, resource string) {
+	segs := Segments(addr)
+	i := 0
+	for i+2 < len(segs) && segs[i] == "module" {
+		i += 2
+	}
+	if i == 0 {
+		return "", addr
+	}
+	return strings.Join(segs[:i], "."), strings.Join(segs[i:], ".")
+}
+
 // SafeName is the form of an address that every cloud accepts in names,
 // tags and labels: web[0] → web-0, edge["eu-1"] → edge-eu-1; a plain
 // name is itself. The configuration refuses two addresses with one safe

@@ -93,3 +93,21 @@ func TestCompareNames(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestSplitModule: a Terraform address's module instance path and its
+// resource's address within it, brackets' contents (a key with dots)
+// kept whole.
+func TestSplitModule(t *testing.T) {
+	for _, tt := range []struct{ addr, module, resource string }{
+		{"aws_vpc.main", "", "aws_vpc.main"},
+		{"web[0]", "", "web[0]"},
+		{`module.net["a.b"].aws_subnet.x[0]`, `module.net["a.b"]`, "aws_subnet.x[0]"},
+		{"module.a.module.b[1].data.aws_ami.y", "module.a.module.b[1]", "data.aws_ami.y"},
+		{"module.data.aws_vpc.x", "module.data", "aws_vpc.x"},
+	} {
+		module, resource := SplitModule(tt.addr)
+		if module != tt.module || resource != tt.resource {
+			t.Errorf("SplitModule(%q) = %q, %q; want %q, %q", tt.addr, module, resource, tt.module, tt.resource)
+		}
+	}
+}
