@@ -144,10 +144,15 @@ func TestReadersNeverSeeAPartialState(t *testing.T) {
 	w := New(dir, "prod", fastOptions())
 	writeState(t, w, bigState(100))
 	path := filepath.Join(dir, "state.prod.json")
-	stop := make(chan struct{})
+	stop, reading := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
 	var reads int
 	wg.Go(func() {
+		defer func() {
+			if reads == 0 {
+				close(reading) // failed before its first read: said above
+			}
+		}()
 		for {
 			select {
 			case <-stop:
@@ -163,9 +168,12 @@ func TestReadersNeverSeeAPartialState(t *testing.T) {
 				t.Errorf("partial state seen by a reader: %v", err)
 				return
 			}
-			reads++
+			if reads++; reads == 1 {
+				close(reading)
+			}
 		}
 	})
+	<-reading // the writes start once the reader reads: on a loaded machine it may not have run yet
 	f := bigState(100)
 	for serial := int64(2); serial < 12; serial++ {
 		f.Metadata.Serial = serial
