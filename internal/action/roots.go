@@ -281,7 +281,7 @@ func (r *run) openRoot(ctx context.Context, refs review.RootRefs, cfg *config.Co
 	}
 	dir := filepath.Join(r.src.root, filepath.FromSlash(refs.Root))
 	ts := &workspace.TerraformState{
-		Type: trusted.Backend.Type, Args: trusted.Backend.Args, Dir: dir, Where: trusted.Backend.Pos.String(), Provider: trusted.StateProvider,
+		Type: trusted.Backend.Type, Args: trusted.Backend.Args, Dir: dir, Where: trusted.Backend.Pos.String(), Provider: trusted.StateProvider, KykuType: trusted.KykuType,
 	}
 	plugins, err := r.pluginsWith(ctx, cfg, path.Join(refs.Root, tfinstall.LockFileNameOf(true)))
 	if err != nil {

@@ -221,7 +221,7 @@ func (rt *router) rootOpener(ev event, src *sources, tr rootTrust, head *tfroots
 		}
 		t := Tenant{Repo: grant.Repo, ID: grant.ID, Namespace: grant.Namespace(), Legacy: grant.LegacyNamespace(),
 			Created: ev.created, Credentials: creds, Lock: lock, ProviderGrants: grant.ProviderGrants, log: rt.log,
-			Terraform: &workspace.TerraformState{Type: b.Type, Args: b.Args, Dir: trusted.Dir, Where: b.Pos.String(), Provider: trusted.StateProvider}}
+			Terraform: &workspace.TerraformState{Type: b.Type, Args: b.Args, Dir: trusted.Dir, Where: b.Pos.String(), Provider: trusted.StateProvider, KykuType: trusted.KykuType}}
 		return rt.open(ctx, t, c.Config, env)
 	}
 }

@@ -43,5 +43,6 @@ func (c *common) terraformState() (*workspace.TerraformState, error) {
 		Provider: func(a tfstate.InstanceAddr) string {
 			return tfconfig.StateProvider(m, tfconfig.ModuleCalls(a.Module), a.Mode == tfstate.Data, a.Type, a.Name)
 		},
+		KykuType: func(typ, provider string) string { return tfconfig.KykuType(m, typ, provider) },
 	}, nil
 }

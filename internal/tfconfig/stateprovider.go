@@ -112,3 +112,55 @@ func skipKey(s string) int {
 	}
 	return len(s)
 }
+
+// KykuType is the type Kyku's model gives a resource of Terraform type
+// typ whose state records the provider configuration provider (as
+// StateProvider writes it): typ prefixed with Kyku's name of that
+// configuration of the root module m (aws-west_instance for
+// provider["registry.opentofu.org/hashicorp/aws"].west), as the
+// configuration's resources of it are typed, so that the state's object
+// is served by the configuration that made it; typ itself for the
+// provider it implies, and for a configuration m does not name. A source
+// on HashiCorp's registry host (a state Terraform wrote) is the same
+// source on OpenTofu's.
+func KykuType(m *Module, typ, provider string) string {
+	if strings.HasPrefix(provider, "module.") {
+		return typ // a module's own configuration: Kyku refuses those at load
+	}
+	rest, ok := strings.CutPrefix(provider, "provider[")
+	if !ok {
+		return typ
+	}
+	end := strings.Index(rest, "]")
+	if end < 0 {
+		return typ
+	}
+	source, err := strconv.Unquote(rest[:end])
+	if err != nil {
+		return typ
+	}
+	alias, _ := strings.CutPrefix(rest[end+1:], ".")
+	// A state Terraform wrote names HashiCorp's registry: the same
+	// providers, as OpenTofu takes them.
+	if tail, ok := strings.CutPrefix(strings.ToLower(source), "registry.terraform.io/"); ok {
+		source = "registry.opentofu.org/" + tail
+	}
+	local := ""
+	for _, name := range sortedKeys(m.RequiredProviders) {
+		if sameSource(providerSource(m, name), source) {
+			local = name
+			break
+		}
+	}
+	implied := impliedProvider(typ)
+	if local == "" && sameSource(providerSource(m, implied), source) {
+		local = implied
+	}
+	if local == "" {
+		return typ
+	}
+	if name := kykuProviderName(local, alias); name != implied {
+		return name + strings.TrimPrefix(typ, implied)
+	}
+	return typ
+}

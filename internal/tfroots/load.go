@@ -100,6 +100,12 @@ func RepoPaths(err error, top string) error {
 	return errors.New(strings.ReplaceAll(err.Error(), prefix, ""))
 }
 
+// KykuType is the type Kyku's model gives a resource of the state by its
+// provider configuration (tfconfig.KykuType).
+func (l *Loaded) KykuType(typ, provider string) string {
+	return tfconfig.KykuType(l.Module, typ, provider)
+}
+
 // StateProvider is the provider configuration address a resource new to
 // the root's state is recorded with, as OpenTofu records it.
 func (l *Loaded) StateProvider(a tfstate.InstanceAddr) string {

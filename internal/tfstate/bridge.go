@@ -72,6 +72,11 @@ type BridgeOptions struct {
 	// nil, or "", takes the provider its type implies, as OpenTofu does
 	// for a resource with no provider argument.
 	Provider func(InstanceAddr) string
+	// KykuType is the type Kyku's model gives a resource of type typ
+	// whose provider configuration is provider (tfconfig.KykuType: an
+	// aliased configuration's resources are typed by it,
+	// aws-west_instance); nil: typ.
+	KykuType func(typ, provider string) string
 }
 
 // DeposedObject is an object a create_before_destroy replacement deposed
@@ -138,7 +143,7 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 					// Kyku's model holds one deposed object an address:
 					// the first, which its next plan destroys.
 					sr := &state.Resource{
-						Name: dep, Type: r.Type, ProviderID: idOf(attrs, name), Outputs: attrs,
+						Name: dep, Type: b.kykuType(r), ProviderID: idOf(attrs, name), Outputs: attrs,
 						Dependencies: slices.Clone(in.Dependencies), SchemaVersion: int64(in.SchemaVersion),
 						Private: slices.Clone(in.Private),
 					}
@@ -151,7 +156,7 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 				continue
 			}
 			sr := &state.Resource{
-				Name: name, Type: r.Type, ProviderID: idOf(attrs, name), Outputs: attrs,
+				Name: name, Type: b.kykuType(r), ProviderID: idOf(attrs, name), Outputs: attrs,
 				Dependencies: slices.Clone(in.Dependencies), SchemaVersion: int64(in.SchemaVersion),
 				Private: slices.Clone(in.Private),
 			}
@@ -369,7 +374,7 @@ func (b *Bridge) add(out *File, groups map[string]*Resource, name string, sr *st
 		return fmt.Errorf("resource %s: write its address as %s", name, a.String())
 	case a.Mode != Managed:
 		return fmt.Errorf("resource %s: a data resource is not kept in kyku's state", name)
-	case stateType(sr) != a.Type:
+	case stateType(sr) != a.Type && (b.opts.KykuType == nil || b.opts.KykuType(a.Type, b.provider(a)) != sr.Type):
 		return fmt.Errorf("resource %s: its type %s is not the type of its address", name, sr.Type)
 	}
 	in, err := patchInstance(&Instance{Key: a.Key}, nil, sr)
@@ -394,6 +399,18 @@ func (b *Bridge) add(out *File, groups map[string]*Resource, name string, sr *st
 	}
 	g.Instances = append(g.Instances, in)
 	return nil
+}
+
+// kykuType is the type Kyku's model gives r's instances: the type its
+// provider configuration gives it (BridgeOptions.KykuType), else r's.
+func (b *Bridge) kykuType(r *Resource) string {
+	if b.opts.KykuType == nil {
+		return r.Type
+	}
+	if t := b.opts.KykuType(r.Type, r.Provider); t != "" {
+		return t
+	}
+	return r.Type
 }
 
 // deposedKey is the key a deposed object Kyku adds to the state is held

@@ -36,6 +36,9 @@ type TerraformState struct {
 	// Provider is the provider configuration address of a resource new to
 	// the state (nil: the one its type implies).
 	Provider func(tfstate.InstanceAddr) string
+	// KykuType is the type Kyku's model gives a resource of the state by
+	// its provider configuration (tfconfig.KykuType; nil: its own).
+	KykuType func(typ, provider string) string
 }
 
 // backendArgs are the arguments Kyku reads of a backend of type typ
@@ -110,7 +113,7 @@ func OpenTerraformBackend(ctx context.Context, ts *TerraformState, s Settings) (
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	lay := tflayout.Options{LockTimeout: s.LockTimeout, PollInterval: s.PollInterval, Provider: ts.Provider, Now: s.Engine.Now}
+	lay := tflayout.Options{LockTimeout: s.LockTimeout, PollInterval: s.PollInterval, Provider: ts.Provider, KykuType: ts.KykuType, Now: s.Engine.Now}
 	var b *tflayout.Backend
 	var err error
 	switch typ {

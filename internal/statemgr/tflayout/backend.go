@@ -31,6 +31,9 @@ type Options struct {
 	Version string
 	// Provider is tfstate.BridgeOptions' (a new resource's provider address).
 	Provider func(tfstate.InstanceAddr) string
+	// KykuType is tfstate.BridgeOptions' (the type Kyku's model gives a
+	// resource of an aliased provider configuration).
+	KykuType func(typ, provider string) string
 	// Now is the clock for lock bodies (default time.Now).
 	Now func() time.Time
 	// Hostname and PID are recorded in Kyku's lock body.
@@ -248,7 +251,7 @@ func (b *Backend) newBridge(f *tfstate.File, extra *tfstate.Extra) (*tfstate.Bri
 
 // bridgeOptions are the options of a bridge with extra beside its state.
 func (b *Backend) bridgeOptions(extra *tfstate.Extra) tfstate.BridgeOptions {
-	return tfstate.BridgeOptions{Workspace: b.opts.Workspace, Extra: extra, Provider: b.opts.Provider}
+	return tfstate.BridgeOptions{Workspace: b.opts.Workspace, Extra: extra, Provider: b.opts.Provider, KykuType: b.opts.KykuType}
 }
 
 // bridgeOf is the bridge of the stored state, built here at the first
