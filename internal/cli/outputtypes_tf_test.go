@@ -103,3 +103,30 @@ tuple = [
 		t.Errorf("kyku output --raw set: exit %d, want 1 and why\n%s", code, errOut)
 	}
 }
+
+// TestTerraformBigNumbersKeepTheirDigits: a number a float64 cannot show
+// (9007199254740993) is read back from OpenTofu's state as it was
+// written: read as the nearest float64, the next plan showed the output
+// changed at every run (9.007199254740992e+15 → 9007199254740993) and
+// kyku output printed the wrong number.
+func TestTerraformBigNumbersKeepTheirDigits(t *testing.T) {
+	k := newKyku(t, "")
+	tf := filepath.Join(k.dir, "tf")
+	args := []string{"-c", tf}
+	writeFiles(t, tf, map[string]string{"main.tf": `output "big" {
+  value = 9007199254740993 + 0
+}
+resource "terraform_data" "a" {
+  input = 12345678901234567890
+}
+`})
+	if code, out, errOut := k.run("", append([]string{"apply", "--auto-approve"}, args...)...); code != 0 {
+		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := k.run("", append([]string{"plan", "--detailed-exitcode"}, args...)...); code != 0 {
+		t.Errorf("plan after apply: exit %d, want 0 (no changes)\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := k.run("", append([]string{"output", "big"}, args...)...); code != 0 || out != "9007199254740993\n" {
+		t.Errorf("output big: exit %d, %q\n%s", code, out, errOut)
+	}
+}

@@ -54,7 +54,9 @@ type Bridge struct {
 	reparsed map[string]string
 	outs     map[string]givenOutput
 	tainted  []string
-	deposed  []DeposedObject
+	// kykuTypes are the types kykuType gave, by type and provider.
+	kykuTypes map[[2]string]string
+	deposed   []DeposedObject
 }
 
 // BridgeOptions say what a Terraform state does not.
@@ -407,10 +409,19 @@ func (b *Bridge) kykuType(r *Resource) string {
 	if b.opts.KykuType == nil {
 		return r.Type
 	}
-	if t := b.opts.KykuType(r.Type, r.Provider); t != "" {
+	key := [2]string{r.Type, r.Provider} // a state of 50,000 resources has a few of these
+	if t, ok := b.kykuTypes[key]; ok {
 		return t
 	}
-	return r.Type
+	t := b.opts.KykuType(r.Type, r.Provider)
+	if t == "" {
+		t = r.Type
+	}
+	if b.kykuTypes == nil {
+		b.kykuTypes = map[[2]string]string{}
+	}
+	b.kykuTypes[key] = t
+	return t
 }
 
 // deposedKey is the key a deposed object Kyku adds to the state is held

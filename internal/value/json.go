@@ -27,7 +27,8 @@ const maxDepth = 10000
 
 // ParseJSON decodes one JSON document into the canonical model: objects as
 // map[string]any (a repeated key: the last wins), arrays as []any, numbers
-// as float64, strings (invalid UTF-8 and lone surrogates become U+FFFD),
+// as float64 (or, for one a float64 cannot show as it is, its exact text as
+// a json.Number: Number), strings (invalid UTF-8 and lone surrogates become U+FFFD),
 // bools and nil. Anything but one value surrounded by white space is an
 // error naming the offset.
 func ParseJSON(data []byte) (any, error) {
@@ -396,7 +397,28 @@ func (p *jsonParser) number() (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("json: cannot unmarshal number %s into Go value of type float64", s)
 	}
-	return f, nil
+	if shortNumber(s) {
+		return f, nil
+	}
+	// One a float64 may not show as it is (9007199254740993): the
+	// canonical number keeps its exact text (normalNumber).
+	return normalNumber(json.Number(s)), nil
+}
+
+// shortNumber reports whether a JSON number's text has no exponent and at
+// most 15 significant digits: a float64 holds every such number as
+// written.
+func shortNumber(s string) bool {
+	digits := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == 'e' || c == 'E':
+			return false
+		case c >= '1' && c <= '9', c == '0' && digits > 0:
+			digits++
+		}
+	}
+	return digits <= 15
 }
 
 func (p *jsonParser) digits() bool {
