@@ -125,7 +125,7 @@ func (e *Expr) attrRead(lookup value.Lookup) (cty.Value, bool) {
 	}
 	for k := range vals {
 		if !ascii(k) { // a name cty normalises: the object as evaluate builds it
-			return objectWith(vals, attrNames(e.travs)).GetAttr(attr.Name), true
+			return objectWith(vals, attrNames(e.travs)[key]).GetAttr(attr.Name), true
 		}
 	}
 	if v, ok := vals[attr.Name]; ok {

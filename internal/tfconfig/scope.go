@@ -430,9 +430,9 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo, keep 
 			if root == "data" {
 				rkey = "data." + key
 			}
-			v, ds := mi.resourceValue(rkey, t, lookup, attrsUsed)
+			v, ds := mi.resourceValue(rkey, t, lookup, attrsUsed[rkey])
 			if root == "resource" && s.configured {
-				v = mi.configuredValue(rkey, v, attrsUsed)
+				v = mi.configuredValue(rkey, v, attrsUsed[rkey])
 			}
 			diags = append(diags, ds...)
 			set(root, key, v)
@@ -455,16 +455,16 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo, keep 
 		case "terraform", "tofu":
 			vars[root] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(mi.ev.in.workspace())})
 		case "self":
-			vars["self"] = instanceObject(s.self, lookup, attrsUsed, false)
+			vars["self"] = instanceObject(s.self, lookup, attrsUsed["self"], false)
 		default:
 			name, _ := stepName(t, 1)
 			key := root + "." + name // declared: checkRef
 			if has(root, name) {
 				continue
 			}
-			v, ds := mi.resourceValue(key, t, lookup, attrsUsed)
+			v, ds := mi.resourceValue(key, t, lookup, attrsUsed[key])
 			if s.configured {
-				v = mi.configuredValue(key, v, attrsUsed)
+				v = mi.configuredValue(key, v, attrsUsed[key])
 			}
 			diags = append(diags, ds...)
 			set(root, name, v)
@@ -574,30 +574,46 @@ func outputsRead(travs []hcl.Traversal, name string) map[string]bool {
 	return out
 }
 
-// attrNames are the names of every attribute travs read of a resource
-// instance (of a resource's, a data source's or self, past the steps
-// naming it): a resource object read whole (a splat) gets them, null
-// where state left them out.
-func attrNames(travs []hcl.Traversal) []string {
-	var out []string
+// attrNames are the names of the attributes travs read of each resource
+// (by its key, TYPE.NAME or data.TYPE.NAME, and "self"), past the steps
+// naming it: one read whole (a splat) gets them, null where state left
+// them out. An attribute read of one object is not another's.
+func attrNames(travs []hcl.Traversal) map[string][]string {
+	var out map[string][]string
 	for _, t := range travs {
+		var key string
 		from := 2 // TYPE.NAME.attr
-		switch t.RootName() {
-		case "var", "local", "module", "path", "terraform", "each", "count":
+		switch root := t.RootName(); root {
+		case "var", "local", "module", "path", "terraform", "tofu", "each", "count":
 			continue // no instance's attributes
 		case "data":
-			from = 3
+			typ, _ := stepName(t, 1)
+			name, _ := stepName(t, 2)
+			key, from = "data."+typ+"."+name, 3
+		case "resource": // resource.TYPE.NAME
+			typ, _ := stepName(t, 1)
+			name, _ := stepName(t, 2)
+			key, from = typ+"."+name, 3
 		case "self":
-			from = 1
+			key, from = "self", 1
+		default:
+			name, _ := stepName(t, 1)
+			key = root + "." + name
 		}
 		for i := from; i < len(t); i++ {
 			if a, ok := t[i].(hcl.TraverseAttr); ok {
-				out = append(out, a.Name)
+				if out == nil {
+					out = map[string][]string{}
+				}
+				out[key] = append(out[key], a.Name)
 			}
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	for key, names := range out {
+		slices.Sort(names)
+		out[key] = slices.Compact(names)
+	}
+	return out
 }
 
 func undeclared(root, name string, t hcl.Traversal) *hcl.Diagnostic {
