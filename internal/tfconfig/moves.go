@@ -3,14 +3,17 @@ package tfconfig
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/kyku/action/internal/config"
+	"github.com/kyku/action/internal/lang/marks"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -121,6 +124,10 @@ func (ev *evaluator) imports(mi *modInst, im *Import, cfg *config.Config, declar
 		if ev.in.Validating && !v.IsWhollyKnown() {
 			return // known once the variables are: checked at plan
 		}
+		if ev.partial && !v.IsWhollyKnown() {
+			ev.pending = true // it may read a data source not read yet
+			return
+		}
 		if !v.IsWhollyKnown() || v.IsNull() || !(v.CanIterateElements()) {
 			ev.diags = append(ev.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -153,21 +160,39 @@ func (ev *evaluator) imports(mi *modInst, im *Import, cfg *config.Config, declar
 			continue
 		}
 		to = mi.prefix() + to
-		idVal, diags := sc.eval(im.ID, nil, memo{})
+		// The id reads what is known before planning, as count does:
+		// state, data sources read, configured arguments; a plan that
+		// changes what it read is refused (config.CountRead).
+		idScope := scope{mi: mi, key: k, configured: true}
+		idVal, diags := idScope.eval(im.ID, ev.in.Known, memo{})
 		ev.diags = append(ev.diags, diags...)
 		if diags.HasErrors() {
 			continue
 		}
-		idVal, _ = idVal.Unmark()
-		if !idVal.IsKnown() || idVal.IsNull() || idVal.Type() != cty.String || idVal.AsString() == "" {
+		if !idVal.IsWhollyKnown() && (ev.partial || ev.in.Validating) {
+			ev.pending = ev.pending || ev.partial // it may read a data source not read yet
+			continue
+		}
+		if refs := mi.readAtPlan(idScope.refsOf(im.ID.Variables())); len(refs) > 0 {
+			cr := &config.CountRead{By: "import to " + to, Arg: "id", Pos: pos(im.ID.Range())}
+			for _, r := range refs {
+				cr.Reads = append(cr.Reads, r.Resource)
+			}
+			slices.Sort(cr.Reads)
+			cr.Reads = slices.Compact(cr.Reads)
+			ev.countReads = append(ev.countReads, cr)
+		}
+		if detail := importIDProblem(idVal); detail != "" {
 			ev.diags = append(ev.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid import id argument",
-				Detail:   "The import ID must be a non-empty string known before planning.",
+				Detail:   detail,
 				Subject:  im.ID.Range().Ptr(),
 			})
 			continue
 		}
+		idVal, _ = convert.Convert(idVal, cty.String) // a number is its text, as OpenTofu takes it
+		idVal, _ = idVal.Unmark()
 		if !declared[to] {
 			ev.diags = append(ev.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -362,4 +387,27 @@ func resourceKeyOf(mi *modInst, addr string) (string, hcl.Traversal, bool) {
 	}
 	key := strings.Join(parts, ".")
 	return key, t[n:], mi.mod.Resources[key] != nil
+}
+
+// importIDProblem says what OpenTofu says of an import block's id value
+// it cannot import by ("" when it can): null, not known before planning,
+// sensitive (Kyku would show it in the plan), not a string (a number is
+// one), or empty.
+func importIDProblem(v cty.Value) string {
+	switch {
+	case v.IsNull():
+		return "The import id cannot be null."
+	case !v.IsWhollyKnown():
+		return `The import block "id" argument depends on resource attributes that cannot be determined until apply, so OpenTofu cannot plan to import this resource.`
+	case marks.Contains(v, marks.Sensitive):
+		return "The import id cannot be sensitive."
+	}
+	s, err := convert.Convert(v, cty.String)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("The import ID value is unsuitable: %s.", convertError(err))
+	case s.IsNull() || s.AsString() == "":
+		return "The import ID must be a non-empty string."
+	}
+	return ""
 }

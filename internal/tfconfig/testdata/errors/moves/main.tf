@@ -15,3 +15,27 @@ import {
   to = null_resource.kept
   id = ""
 }
+variable "secret_id" {
+  default   = "x"
+  sensitive = true
+}
+import {
+  to = null_resource.kept
+  id = var.secret_id
+}
+import {
+  to = null_resource.kept
+  id = null
+}
+import {
+  to = null_resource.kept
+  id = ["not", "an", "id"]
+}
+import {
+  to = null_resource.still
+  id = 12345
+}
+import {
+  to = null_resource.kept
+  id = null_resource.still.id
+}
