@@ -36,13 +36,17 @@ func runBare(t *testing.T, env cli.Env, args ...string) (int, string, string) {
 
 // TestUnknownCommandSuggests: a typo of a command is one line on stderr
 // naming the closest command, not the whole usage; a flag before the
-// command says where flags go.
+// command says where flags go; a Terraform command Kyku lacks, what to
+// use.
 func TestUnknownCommandSuggests(t *testing.T) {
 	for _, tc := range []struct{ arg, want string }{
 		{"plann", `kyku: unknown command "plann" (did you mean "plan"?); run "kyku --help" for the list`},
 		{"aply", `kyku: unknown command "aply" (did you mean "apply"?); run "kyku --help" for the list`},
 		{"frobnicate", `kyku: unknown command "frobnicate"; run "kyku --help" for the list`},
 		{"-c", `kyku: -c before the command: flags follow it (kyku plan -c …); run "kyku --help" for the list`},
+		// Terraform's commands Kyku lacks say what it has instead.
+		{"taint", `kyku: unknown command "taint" (Terraform's taint: kyku apply --replace ADDRESS, which OpenTofu recommends over taint); run "kyku --help" for the list`},
+		{"workspace", `kyku: unknown command "workspace" (Terraform's workspace: a workspace is -e NAME (or KYKU_ENV, TF_WORKSPACE); its state is made by its first apply); run "kyku --help" for the list`},
 	} {
 		code, out, errOut := runBare(t, cli.Env{}, tc.arg, "x")
 		if code != 1 || out != "" || errOut != tc.want+"\n" {
