@@ -201,6 +201,9 @@ var terraformFlags = map[string]string{
 	"chdir":               "-c DIR names the configuration's directory",
 	"generate-config-out": "kyku writes no configuration: write the resource block the import block names, then plan",
 	"destroy":             "kyku destroy, or kyku plan --destroy",
+	"state":               "--state-dir DIR keeps the state (terraform.tfstate) in DIR; a backend block names a remote one",
+	"state-out":           "kyku writes the state where it read it; --state-dir DIR names that place",
+	"backup":              "kyku backs the state up before every apply, beside it (kyku state backups lists them)",
 	"migrate-state":       "kyku does not move state between backends: kyku state pull from the old one, kyku state push to the new",
 	"force-copy":          "kyku does not move state between backends: kyku state pull from the old one, kyku state push to the new",
 }

@@ -37,4 +37,8 @@ func TestTerraformCIFlags(t *testing.T) {
 	if code2 != 1 || !strings.Contains(errOut2, "unknown flag --refresh-only (Terraform's -refresh-only: kyku refresh reads every object and records what drifted)") {
 		t.Errorf("plan -refresh-only: exit %d, want 1 and kyku refresh named\n%s", code2, errOut2)
 	}
+	code2, _, errOut2 = k.run("", "plan", "-c", tf, "-state=other.tfstate")
+	if code2 != 1 || !strings.Contains(errOut2, "unknown flag --state (Terraform's -state: --state-dir DIR keeps the state") {
+		t.Errorf("plan -state: exit %d, want 1 and --state-dir named\n%s", code2, errOut2)
+	}
 }
