@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kyku/action/internal/buildinfo"
@@ -284,7 +285,7 @@ func unknownCommand(arg string) string {
 	if strings.HasPrefix(arg, "-") {
 		return fmt.Sprintf("%s before the command: flags follow it (kyku plan %s …)", arg, arg)
 	}
-	if kyku, ok := terraformCommands[arg]; ok {
+	if kyku, ok := terraformCommands()[arg]; ok {
 		return fmt.Sprintf("unknown command %q (Terraform's %s: %s)", arg, arg, kyku)
 	}
 	names := make([]string, 0, 16)
@@ -294,18 +295,21 @@ func unknownCommand(arg string) string {
 	return fmt.Sprintf("unknown command %q%s", arg, suggest.DidYouMean(arg, names))
 }
 
-// terraformCommands say what Kyku has for Terraform commands it does not.
-var terraformCommands = map[string]string{
-	"fmt":       "Kyku reads HCL as written and formats none; tofu fmt formats it",
-	"console":   "kyku plan --json shows every value the plan knows",
-	"workspace": "a workspace is -e NAME (or KYKU_ENV, TF_WORKSPACE); its state is made by its first apply",
-	"taint":     "kyku apply --replace ADDRESS, which OpenTofu recommends over taint",
-	"untaint":   "Kyku replaces an object OpenTofu marked tainted; to keep one, tofu untaint it",
-	"get":       "kyku init installs the modules",
-	"test":      "Kyku runs no .tftest.hcl files; tofu test does",
-	"login":     "Kyku reads registry credentials where OpenTofu does (the CLI configuration file, TF_TOKEN_<host>)",
-	"providers": "kyku providers lock and kyku providers mirror DIR",
-}
+// terraformCommands say what Kyku has for Terraform commands it does not
+// (built on first use: a command's start allocates nothing).
+var terraformCommands = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"fmt":       "Kyku reads HCL as written and formats none; tofu fmt formats it",
+		"console":   "kyku plan --json shows every value the plan knows",
+		"workspace": "a workspace is -e NAME (or KYKU_ENV, TF_WORKSPACE); its state is made by its first apply",
+		"taint":     "kyku apply --replace ADDRESS, which OpenTofu recommends over taint",
+		"untaint":   "Kyku replaces an object OpenTofu marked tainted; to keep one, tofu untaint it",
+		"get":       "kyku init installs the modules",
+		"test":      "Kyku runs no .tftest.hcl files; tofu test does",
+		"login":     "Kyku reads registry credentials where OpenTofu does (the CLI configuration file, TF_TOKEN_<host>)",
+		"providers": "kyku providers lock and kyku providers mirror DIR",
+	}
+})
 
 // exitCode is returned by a command to exit with a code and no message.
 type exitCode int

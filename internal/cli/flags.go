@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/kyku/action/internal/suggest"
 )
@@ -181,7 +182,7 @@ func (fs *flagSet) check(args []string) error {
 			if best := suggest.Closest(name, names); best != "" {
 				hint = " (did you mean " + dashed(best) + "?)"
 			}
-			if kyku, ok := terraformFlags[name]; ok {
+			if kyku, ok := terraformFlags()[name]; ok {
 				hint = " (Terraform's -" + name + ": " + kyku + ")"
 			}
 			return fmt.Errorf("unknown flag %s%s; %s", dashed(name), hint, fs.helpHint())
@@ -193,20 +194,23 @@ func (fs *flagSet) check(args []string) error {
 	return nil
 }
 
-// terraformFlags say what Kyku has for Terraform flags it does not take.
-var terraformFlags = map[string]string{
-	"refresh-only":        "kyku refresh reads every object and records what drifted",
-	"lock":                "kyku always locks the state; --lock-timeout says how long to wait",
-	"json":                "kyku plan --json writes the plan as JSON",
-	"chdir":               "-c DIR names the configuration's directory",
-	"generate-config-out": "kyku writes no configuration: write the resource block the import block names, then plan",
-	"destroy":             "kyku destroy, or kyku plan --destroy",
-	"state":               "--state-dir DIR keeps the state (terraform.tfstate) in DIR; a backend block names a remote one",
-	"state-out":           "kyku writes the state where it read it; --state-dir DIR names that place",
-	"backup":              "kyku backs the state up before every apply, beside it (kyku state backups lists them)",
-	"migrate-state":       "kyku does not move state between backends: kyku state pull from the old one, kyku state push to the new",
-	"force-copy":          "kyku does not move state between backends: kyku state pull from the old one, kyku state push to the new",
-}
+// terraformFlags say what Kyku has for Terraform flags it does not take
+// (built on first use: a command's start allocates nothing).
+var terraformFlags = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"refresh-only":        "kyku refresh reads every object and records what drifted",
+		"lock":                "kyku always locks the state; --lock-timeout says how long to wait",
+		"json":                "kyku plan --json writes the plan as JSON",
+		"chdir":               "-c DIR names the configuration's directory",
+		"generate-config-out": "kyku writes no configuration: write the resource block the import block names, then plan",
+		"destroy":             "kyku destroy, or kyku plan --destroy",
+		"state":               "--state-dir DIR keeps the state (terraform.tfstate) in DIR; a backend block names a remote one",
+		"state-out":           "kyku writes the state where it read it; --state-dir DIR names that place",
+		"backup":              "kyku backs the state up before every apply, beside it (kyku state backups lists them)",
+		"migrate-state":       "kyku does not move state between backends: kyku state pull from the old one, kyku state push to the new",
+		"force-copy":          "kyku does not move state between backends: kyku state pull from the old one, kyku state push to the new",
+	}
+})
 
 // dashed is a flag as the help shows it: -c, --config.
 func dashed(name string) string {
