@@ -375,10 +375,6 @@ func (c *common) register(fs *flagSet, env *Env) {
 	fs.Var(&c.sandboxFiles, "sandbox-file", "a `FILE` a sandboxed provider may read, such as a credentials file (repeatable)")
 	fs.Var(&c.backendConfig, "backend-config", backendConfigUsage)
 	// Terraform's habits in CI scripts, taken as they are.
-	fs.BoolFunc("no-color", "print without colour, as NO_COLOR does (Terraform's -no-color)", func(string) error {
-		env.noColor = true
-		return nil
-	})
 	fs.Bool("input", false, "taken for Terraform's -input=false: kyku never asks for a variable's value (a missing one is an error)")
 	fs.Bool("compact-warnings", false, "taken for Terraform's -compact-warnings: kyku says each warning once, with its source line")
 }

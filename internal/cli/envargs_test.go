@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kyku/action/internal/cli"
 )
 
 // TestTerraformCLIArgsFromTheEnvironment: TF_CLI_ARGS and
@@ -45,6 +47,13 @@ resource "terraform_data" "a" {
 	k.env["TF_CLI_ARGS_apply"] = "-var-file=nothing.tfvars"
 	if code, out, errOut := k.run("", "plan", "-c", tf); code != 0 || !strings.Contains(out, "input: small/none") {
 		t.Errorf("plan with TF_CLI_ARGS_apply set: exit %d, want the defaults\n%s%s", code, out, errOut)
+	}
+	// -no-color, a job's usual TF_CLI_ARGS, is every command's, as OpenTofu's.
+	for _, cmd := range []string{"version", "schema"} {
+		noColor := func(k string) string { return map[string]string{"TF_CLI_ARGS": "-no-color"}[k] }
+		if code, _, errOut := runBare(t, cli.Env{Getenv: noColor}, cmd); code != 0 {
+			t.Errorf("%s with TF_CLI_ARGS=-no-color: exit %d\n%s", cmd, code, errOut)
+		}
 	}
 	k.env["TF_CLI_ARGS"] = "-refresh-only"
 	if code, _, errOut := k.run("", "plan", "-c", tf); code != 1 || !strings.Contains(errOut, "unknown flag --refresh-only") || !strings.Contains(errOut, "arguments from TF_CLI_ARGS are read too") {

@@ -29,6 +29,12 @@ func newFlags(name string, env *Env) *flagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	c, _ := lookupCommand(name)
+	// Every command takes it, as OpenTofu's do (a job's TF_CLI_ARGS often
+	// holds it).
+	fs.BoolFunc("no-color", "print without colour, as NO_COLOR does (Terraform's -no-color)", func(string) error {
+		env.noColor = true
+		return nil
+	})
 	return &flagSet{FlagSet: fs, cmd: c, stdout: env.Stdout, from: env.argsFrom}
 }
 
