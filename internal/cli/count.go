@@ -24,14 +24,18 @@ func resourceCount(cfg *config.Config) (total, auto int) {
 
 // countText is the count as both commands print it: "9 resources (count
 // and forEach instances and 2 auto-subnets included)"; without a Vpc's
-// auto-subnets (a directory of .tf files has none), "3 resources (count and
-// forEach instances included)".
+// auto-subnets, "3 resources (count and forEach instances included)", a
+// directory of .tf files' in its own words ("count and for_each").
 func countText(cfg *config.Config) string {
 	total, auto := resourceCount(cfg)
-	if auto == 0 {
-		return noun.Count(total, "resource") + " (count and forEach instances included)"
+	forEach := "forEach"
+	if cfg.Terraform {
+		forEach = "for_each"
 	}
-	return noun.Count(total, "resource") + " (count and forEach instances and " + noun.Count(auto, "auto-subnet") + " included)"
+	if auto == 0 {
+		return noun.Count(total, "resource") + " (count and " + forEach + " instances included)"
+	}
+	return noun.Count(total, "resource") + " (count and " + forEach + " instances and " + noun.Count(auto, "auto-subnet") + " included)"
 }
 
 // verb is the form of a verb whose subject counts n things: plural

@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -59,5 +60,22 @@ outputs:
 				t.Errorf("refresh:\n%s\nwant a line:\n%s", got, tc.refresh)
 			}
 		})
+	}
+}
+
+// TestCountWordingTerraform: a directory of .tf files is counted in its
+// own words: "count and for_each", not kyku.yaml's forEach.
+func TestCountWordingTerraform(t *testing.T) {
+	k := newKyku(t, "")
+	tf := filepath.Join(k.dir, "tf")
+	writeFiles(t, tf, map[string]string{"main.tf": `resource "terraform_data" "a" {
+  for_each = toset(["x", "y"])
+}
+`})
+	want := "2 resources (count and for_each instances included)"
+	for _, cmd := range []string{"validate", "plan"} {
+		if code, out, errOut := k.run("", cmd, "-c", tf); code != 0 || !strings.Contains(out, want) {
+			t.Errorf("%s: exit %d, want %q\n%s%s", cmd, code, want, out, errOut)
+		}
 	}
 }
