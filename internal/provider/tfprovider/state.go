@@ -2,12 +2,12 @@ package tfprovider
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/kyku/action/internal/lang/ctyvalue"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/tfplugin"
 	"github.com/kyku/action/internal/tfschema"
@@ -264,13 +264,5 @@ func (p *Provider) AttributeType(ctx context.Context, typ string, data bool, att
 			return nil, nil
 		}
 	}
-	b, err := ctyjson.MarshalType(t)
-	if err != nil {
-		return nil, fmt.Errorf("%s.%s: encode its type: %w", typ, attr, err)
-	}
-	var out any
-	if err := json.Unmarshal(b, &out); err != nil {
-		return nil, fmt.Errorf("%s.%s: decode its type: %w", typ, attr, err)
-	}
-	return out, nil
+	return ctyvalue.TypeJSON(t), nil
 }
