@@ -522,33 +522,34 @@ func outputSensitivity(cfg *config.Config, outputs map[string]any, st *state.Fil
 // resource's state leaves out is null (its provider's schema has it:
 // validation refused any other).
 func (e *Engine) stateLookup(st *state.File, data map[string]map[string]any) value.Lookup {
-	lookup := e.stateValue(st, data)
-	return func(r value.Ref) (any, bool) {
-		v, ok := lookup(r)
-		return e.withNulls(r, v, ok)
-	}
+	return func(r value.Ref) (any, bool) { return e.stateRead(st, data, r) }
 }
 
-// stateValue is stateLookup but for the nulls withNulls fills in.
-func (e *Engine) stateValue(st *state.File, data map[string]map[string]any) value.Lookup {
-	return func(r value.Ref) (any, bool) {
-		if vals, ok := data[r.Resource]; ok {
-			return plannedValue(vals, r.Attr)
-		}
-		sr := st.Resources[r.Resource]
-		if sr == nil || sr.ProviderID == "" {
-			return nil, false
-		}
-		switch r.Attr {
-		case "", "id":
-			return sr.ProviderID, true
-		case value.AllAttrs:
-			return wholeObject(sr.ProviderID, sr.Config, sr.Outputs), true
-		}
-		v, ok := sr.Outputs[r.Attr]
-		if !ok && e.ownState(sr.Type) {
-			return nil, true
-		}
-		return v, ok
+// stateRead is what stateLookup(st, data) answers r, without making the
+// lookup (the apply asks it for every reference it resolves).
+func (e *Engine) stateRead(st *state.File, data map[string]map[string]any, r value.Ref) (any, bool) {
+	v, ok := e.stateValue(st, data, r)
+	return e.withNulls(r, v, ok)
+}
+
+// stateValue is stateRead but for the nulls withNulls fills in.
+func (e *Engine) stateValue(st *state.File, data map[string]map[string]any, r value.Ref) (any, bool) {
+	if vals, ok := data[r.Resource]; ok {
+		return plannedValue(vals, r.Attr)
 	}
+	sr := st.Resources[r.Resource]
+	if sr == nil || sr.ProviderID == "" {
+		return nil, false
+	}
+	switch r.Attr {
+	case "", "id":
+		return sr.ProviderID, true
+	case value.AllAttrs:
+		return wholeObject(sr.ProviderID, sr.Config, sr.Outputs), true
+	}
+	v, ok := sr.Outputs[r.Attr]
+	if !ok && e.ownState(sr.Type) {
+		return nil, true
+	}
+	return v, ok
 }

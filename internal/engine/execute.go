@@ -356,7 +356,7 @@ func (x *execution) lookup(r value.Ref) (any, bool) {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return x.e.stateLookup(x.live, x.data)(r)
+	return x.e.stateRead(x.live, x.data, r)
 }
 
 func (x *execution) createOrUpdate(ci int) func(context.Context) (func(context.Context) error, error) {

@@ -48,7 +48,7 @@ func (k *Known) Lookup(r value.Ref) (any, bool) {
 		v, ok := plannedValue(vals, r.Attr)
 		return k.e.withNulls(r, v, ok)
 	}
-	return k.e.stateLookup(k.st, nil)(r)
+	return k.e.stateRead(k.st, nil, r)
 }
 
 // ReadData reads every data source of cfg not read yet whose
