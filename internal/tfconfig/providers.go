@@ -381,11 +381,18 @@ func (ev *evaluator) providerOf(mi *modInst, r *Resource) (string, string) {
 		// Not passed, the default configuration: the caller's, inherited.
 	}
 	name := kykuProviderName(ref.Name, ref.Alias)
-	typ := r.Type
-	if prefix := impliedProvider(r.Type); prefix != name {
-		typ = name + strings.TrimPrefix(r.Type, prefix)
+	return name, servedType(r.Type, name)
+}
+
+// servedType is Terraform type typ as Kyku's model types it when the
+// provider configuration Kyku names name serves it: its implied
+// provider's prefix replaced by name (aws_instance served by aws-west:
+// aws-west_instance), for the router to send it there.
+func servedType(typ, name string) string {
+	if prefix := impliedProvider(typ); prefix != name {
+		return name + strings.TrimPrefix(typ, prefix)
 	}
-	return name, typ
+	return typ
 }
 
 // backend maps the terraform block's backend onto Kyku's backends: the

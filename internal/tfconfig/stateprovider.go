@@ -159,8 +159,5 @@ func KykuType(m *Module, typ, provider string) string {
 	if local == "" {
 		return typ
 	}
-	if name := kykuProviderName(local, alias); name != implied {
-		return name + strings.TrimPrefix(typ, implied)
-	}
-	return typ
+	return servedType(typ, kykuProviderName(local, alias))
 }
