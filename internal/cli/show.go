@@ -42,13 +42,11 @@ func cmdShow(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := c.settings(env, "show")
+	e, err := c.stateEngine(env, b, "show")
 	if err != nil {
 		return err
 	}
-	opts := s.Engine
-	opts.Env = c.env
-	return showState(ctx, env.Stdout, engine.New(nil, b, opts))
+	return showState(ctx, env.Stdout, e)
 }
 
 // showState writes every object of e's state as stateShow writes one.

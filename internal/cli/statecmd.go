@@ -35,6 +35,18 @@ func (c *common) openBackend(ctx context.Context, env *Env, op string) (statemgr
 	return workspace.OpenConfigBackend(ctx, cfg, s)
 }
 
+// stateEngine is an engine on b, the backend openBackend opened for op,
+// with no provider: nothing in the cloud is read or touched.
+func (c *common) stateEngine(env *Env, b statemgr.Backend, op string) (*engine.Engine, error) {
+	s, err := c.settings(env, op)
+	if err != nil {
+		return nil, err
+	}
+	opts := s.Engine
+	opts.Env = c.env
+	return engine.New(nil, b, opts), nil
+}
+
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
@@ -59,13 +71,11 @@ func cmdState(ctx context.Context, env *Env, args []string) error {
 	}
 	switch pos[0] {
 	case "list", "show", "mv", "rm":
-		s, err := c.settings(env, "state "+pos[0])
+		e, err := c.stateEngine(env, b, "state "+pos[0])
 		if err != nil {
 			return err
 		}
-		opts := s.Engine
-		opts.Env = c.env
-		return stateRepair(ctx, env, engine.New(nil, b, opts), pos, *id, c.terraform())
+		return stateRepair(ctx, env, e, pos, *id, c.terraform())
 	}
 	lock := func() (func(), error) {
 		info := lockInfo(env, "state "+pos[0])
