@@ -79,6 +79,18 @@ func (mi *modInst) expandCall(name string) *expansion {
 	return e
 }
 
+// countRead records that argument arg of by (expr) read refs before
+// planning (config.CountRead): a plan changing what it read is refused.
+func (ev *evaluator) countRead(by, arg string, expr hcl.Expression, refs []value.Ref) {
+	cr := &config.CountRead{By: by, Arg: arg, Pos: pos(expr.Range())}
+	for _, r := range refs {
+		cr.Reads = append(cr.Reads, r.Resource)
+	}
+	slices.Sort(cr.Reads)
+	cr.Reads = slices.Compact(cr.Reads)
+	ev.countReads = append(ev.countReads, cr)
+}
+
 // cycle reports a count or for_each that reads what it decides (through
 // whatever it reads), and stands for its expansion meanwhile.
 func (mi *modInst) cycle(by string) *expansion {
@@ -98,13 +110,7 @@ func (mi *modInst) repeat(by string, count, forEach hcl.Expression) (repetition,
 			continue
 		}
 		if refs := mi.readAtPlan((scope{mi: mi}).refsOf(expr.Variables())); len(refs) > 0 && !mi.keysKnownAnyway(expr, arg == "count") {
-			cr := &config.CountRead{By: by, Arg: arg, Pos: pos(expr.Range())}
-			for _, r := range refs {
-				cr.Reads = append(cr.Reads, r.Resource)
-			}
-			slices.Sort(cr.Reads)
-			cr.Reads = slices.Compact(cr.Reads)
-			mi.ev.countReads = append(mi.ev.countReads, cr)
+			mi.ev.countRead(by, arg, expr, refs)
 		}
 	}
 	switch {

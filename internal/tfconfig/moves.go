@@ -3,7 +3,6 @@ package tfconfig
 import (
 	"fmt"
 	"math/big"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -174,13 +173,7 @@ func (ev *evaluator) imports(mi *modInst, im *Import, cfg *config.Config, declar
 			continue
 		}
 		if refs := mi.readAtPlan(idScope.refsOf(im.ID.Variables())); len(refs) > 0 {
-			cr := &config.CountRead{By: "import to " + to, Arg: "id", Pos: pos(im.ID.Range())}
-			for _, r := range refs {
-				cr.Reads = append(cr.Reads, r.Resource)
-			}
-			slices.Sort(cr.Reads)
-			cr.Reads = slices.Compact(cr.Reads)
-			ev.countReads = append(ev.countReads, cr)
+			ev.countRead("import to "+to, "id", im.ID, refs)
 		}
 		if detail := importIDProblem(idVal); detail != "" {
 			ev.diags = append(ev.diags, &hcl.Diagnostic{
