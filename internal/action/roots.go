@@ -302,7 +302,14 @@ func (r *run) openRoot(ctx context.Context, refs review.RootRefs, cfg *config.Co
 	if err != nil {
 		return nil, err
 	}
-	return &review.Workspace{Engine: ws.Engine, Backend: ws.Backend, Close: ws.Close}, nil
+	out := &review.Workspace{Engine: ws.Engine, Backend: ws.Backend, Close: ws.Close}
+	if refs.Head != "" {
+		// What its count or for_each reads is read under the same rule.
+		out.Complete = func(ctx context.Context, cfg *config.Config) (*config.Config, error) {
+			return tfroots.GuardedComplete(ctx, trusted, refs.Root, cfg, ws.Engine.KnownReader)
+		}
+	}
+	return out, nil
 }
 
 // checkRootLocalState refuses a root whose state is local (no backend

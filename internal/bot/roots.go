@@ -222,7 +222,15 @@ func (rt *router) rootOpener(ev event, src *sources, tr rootTrust, head *tfroots
 		t := Tenant{Repo: grant.Repo, ID: grant.ID, Namespace: grant.Namespace(), Legacy: grant.LegacyNamespace(),
 			Created: ev.created, Credentials: creds, Lock: lock, ProviderGrants: grant.ProviderGrants, log: rt.log,
 			Terraform: &workspace.TerraformState{Type: b.Type, Args: b.Args, Dir: trusted.Dir, Where: b.Pos.String(), Provider: trusted.StateProvider, KykuType: trusted.KykuType}}
-		return rt.open(ctx, t, c.Config, env)
+		ws, err := rt.open(ctx, t, c.Config, env)
+		if err != nil || head == nil {
+			return ws, err
+		}
+		// What its count or for_each reads is read under the same rule.
+		ws.Complete = func(ctx context.Context, cfg *config.Config) (*config.Config, error) {
+			return tfroots.GuardedComplete(ctx, trusted, trusted.Root, cfg, ws.Engine.KnownReader)
+		}
+		return ws, nil
 	}
 }
 

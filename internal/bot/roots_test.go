@@ -21,16 +21,18 @@ type stateServer struct {
 	states map[string][]byte
 	reads  int
 	writes int
+	read   map[string]int // reads by path
 }
 
 func newStateServer(t *testing.T) (*stateServer, *httptest.Server) {
-	s := &stateServer{states: map[string][]byte{}}
+	s := &stateServer{states: map[string][]byte{}, read: map[string]int{}}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		switch r.Method {
 		case http.MethodGet:
 			s.reads++
+			s.read[r.URL.Path]++
 			data, ok := s.states[r.URL.Path]
 			if !ok {
 				http.NotFound(w, r)

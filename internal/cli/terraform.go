@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/kyku/action/internal/config"
-	"github.com/kyku/action/internal/diag"
 	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/tfconfig"
 	"github.com/kyku/action/internal/workspace"
@@ -41,9 +40,8 @@ func (c *common) terraform() bool {
 // terraformConfig is a Terraform configuration being expanded: what
 // complete needs to expand it again once more is known.
 type terraformConfig struct {
-	module  *tfconfig.Module
-	inputs  tfconfig.Inputs
-	pending bool // count or for_each read values not known yet
+	module *tfconfig.Module
+	inputs tfconfig.Inputs
 }
 
 // selectWorkspace takes the workspace OpenTofu would use for the root
@@ -102,62 +100,30 @@ func (c *common) loadTerraform(env *Env) (*config.Config, error) {
 	in.Validating = c.validating && len(*c.vars.order) == 0
 	c.tf = &terraformConfig{module: m, inputs: in}
 	c.readStateAhead(env)
-	cfg, pending, err := tfconfig.ExpandPartial(m, in)
+	cfg, _, err := tfconfig.ExpandPartial(m, in)
 	if err != nil {
 		c.tf, c.early = nil, nil
 		return nil, err
 	}
-	c.tf.pending = pending
 	env.secrets.Learn(cfg, nil)
 	return cfg, nil
 }
 
-// maxDataRounds bounds how many times complete reads data sources (each
-// round reads those whose configuration the last one made known).
-const maxDataRounds = 10
-
 // complete expands a Terraform configuration whose count or for_each
-// read values not known before anything was read: again, with what the
-// state holds and the data sources it can read now (as OpenTofu reads
-// them at plan); what stays unknown is OpenTofu's error. Any other
-// configuration is returned as it is.
+// read values not known before anything was read (config.Config.Pending)
+// again, with what the state holds and the data sources it can read now,
+// as OpenTofu reads them at plan. Any other configuration is returned as
+// it is.
 func (c *common) complete(ctx context.Context, env *Env, ws *workspace.Workspace, cfg *config.Config) (*config.Config, error) {
-	if c.tf == nil || !c.tf.pending {
+	if cfg.Pending == nil {
 		return cfg, nil
 	}
-	known, err := ws.Engine.Known(ctx)
+	cfg, err := ws.Engine.Complete(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	in := c.tf.inputs
-	in.Known = known.Lookup
-	for range maxDataRounds {
-		n, err := known.ReadData(ctx, cfg)
-		if err != nil {
-			return nil, err
-		}
-		next, pending, err := tfconfig.ExpandPartial(c.tf.module, in)
-		if err != nil {
-			return nil, err
-		}
-		cfg = next
-		if !pending {
-			c.tf.pending = false
-			env.secrets.Learn(cfg, nil)
-			return cfg, nil
-		}
-		if n == 0 {
-			break
-		}
-	}
-	cfg, err = tfconfig.Expand(c.tf.module, in) // its errors: what stays unknown
-	var unknown diag.Diagnostics
-	if failed := known.Failures(); len(failed) > 0 && errors.As(err, &unknown) {
-		// What stays unknown may be so because a data source it reads
-		// failed: said first, it is why.
-		return nil, append(failed, unknown...)
-	}
-	return cfg, err
+	env.secrets.Learn(cfg, nil)
+	return cfg, nil
 }
 
 // noVarFiles refuses --var-file for a Kyku configuration: its variables

@@ -77,6 +77,16 @@ type Config struct {
 	// properties of the resources that use them.
 	Secrets []string `json:"secrets,omitempty"`
 
+	// Pending, when set, says the configuration is partial: a Terraform
+	// configuration's resources (or modules) whose count or for_each read
+	// values known only from state or a data source are left out of it
+	// (OpenTofu reads them at plan). Pending expands it again with what
+	// the state holds and the data sources read then; the engine plans,
+	// applies and refreshes only a whole configuration (Engine.Complete).
+	// It names the providers, the backend and the data sources, so a
+	// workspace can be opened with it.
+	Pending Expand `json:"-"`
+
 	mu    sync.Mutex // guards index: Resource is called from many goroutines
 	index map[string]*Resource
 }
@@ -481,7 +491,7 @@ func (c *Config) Clone() *Config {
 		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Forget: slices.Clone(c.Forget), CountReads: slices.Clone(c.CountReads),
 		Providers: slices.Clone(c.Providers), CheckAssertions: slices.Clone(c.CheckAssertions), Warnings: slices.Clone(c.Warnings), ModuleOutputConditions: slices.Clone(c.ModuleOutputConditions),
 		Terraform: c.Terraform, Expressions: c.Expressions, Environment: c.Environment, Environments: slices.Clone(c.Environments),
-		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets),
+		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets), Pending: c.Pending,
 	}
 }
 

@@ -120,6 +120,9 @@ var ErrNotConfirmed = errors.New("apply cancelled: plan not confirmed")
 // refused without AllowDestroyAll. Cancelling ctx stops starting new
 // changes; running ones finish, the state is saved and the lock released.
 func (e *Engine) Apply(ctx context.Context, cfg *config.Config, opts ApplyOptions, p *plan.Plan) (*Result, error) {
+	if err := whole(cfg); err != nil {
+		return nil, err
+	}
 	if err := opts.approved(); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -128,4 +129,33 @@ func refuseChangedCountReads(diags *diag.Diagnostics, cfg *config.Config, change
 			}
 		}
 	}
+}
+
+// Complete is cfg made whole (config.Config.Pending) with what is known
+// before planning: the state, and the data sources read then. A whole
+// configuration is returned as it is.
+func (e *Engine) Complete(ctx context.Context, cfg *config.Config) (*config.Config, error) {
+	return cfg.Complete(ctx, e.KnownReader)
+}
+
+// KnownReader is Known as config.Config.Complete takes it.
+func (e *Engine) KnownReader(ctx context.Context) (config.Known, error) {
+	k, err := e.Known(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// errPartial refuses a configuration still partial (config.Config.Pending):
+// planned as it is, the resources its count or for_each leave out would
+// be destroyed.
+var errPartial = errors.New("the configuration's count or for_each still waits for state and data sources: complete it first (Engine.Complete)")
+
+// whole refuses cfg when it is partial.
+func whole(cfg *config.Config) error {
+	if cfg != nil && cfg.Pending != nil {
+		return errPartial
+	}
+	return nil
 }

@@ -18,6 +18,9 @@ import (
 // output command, too, lists what state recorded); so is one not known
 // without a plan (plantimestamp(), timestamp()).
 func (e *Engine) Outputs(ctx context.Context, cfg *config.Config) (values, types map[string]any, err error) {
+	if err := whole(cfg); err != nil {
+		return nil, nil, err
+	}
 	st, err := e.ReadState(ctx)
 	if err != nil {
 		return nil, nil, err

@@ -22,6 +22,9 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config) (*plan.Plan, erro
 
 // PlanWith is Plan with options (--target).
 func (e *Engine) PlanWith(ctx context.Context, cfg *config.Config, opts PlanOptions) (*plan.Plan, error) {
+	if err := whole(cfg); err != nil {
+		return nil, err
+	}
 	st, unlock, err := e.locked(ctx, "plan", false)
 	if err != nil {
 		return nil, err

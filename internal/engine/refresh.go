@@ -52,6 +52,9 @@ func (r *RefreshResult) HasDrift() bool { return len(r.Drift) > 0 }
 // holds the cloud's values, not what its configuration last applied, so
 // the next plan reads and plans it rather than taking it as untouched.
 func (e *Engine) Refresh(ctx context.Context, opts RefreshOptions) (*RefreshResult, error) {
+	if err := whole(opts.Config); err != nil {
+		return nil, err
+	}
 	st, unlock, err := e.locked(ctx, "refresh", opts.WriteState)
 	if err != nil {
 		return nil, err

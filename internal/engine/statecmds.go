@@ -41,6 +41,9 @@ type ImportResult struct {
 // interrupted: that object is deposed, as the create would have left it,
 // and the next apply destroys it.
 func (e *Engine) Import(ctx context.Context, cfg *config.Config, name, id string) (*ImportResult, error) {
+	if err := whole(cfg); err != nil {
+		return nil, err
+	}
 	a, ok := value.ParseAddress(name)
 	if !ok || a.Kind == value.AllIndex {
 		return nil, fmt.Errorf("import: %q is not a resource address (name, name[0] or name[\"key\"])", name)

@@ -73,6 +73,9 @@ type applier struct {
 	out *ApplyOutcome
 	pr  *github.PR
 	ap  approvals
+	// expanded says the configuration planned again read state or data
+	// sources to expand (config.Config.Pending).
+	expanded bool
 }
 
 func (a *applier) trigger() Trigger {

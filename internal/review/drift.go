@@ -43,8 +43,14 @@ func Drift(ctx context.Context, d Deps, req DriftRequest) (*DriftOutcome, error)
 	if err != nil {
 		return nil, err
 	}
+	var res *engine.RefreshResult
 	defer ws.close()
-	res, err := ws.Engine.Refresh(ctx, engine.RefreshOptions{WriteState: req.WriteState, Config: req.Config})
+	// A Terraform root's count or for_each reading state or a data
+	// source is expanded with them now (config.Config.Pending).
+	cfg, err := ws.complete(ctx, req.Config)
+	if err == nil {
+		res, err = ws.Engine.Refresh(ctx, engine.RefreshOptions{WriteState: req.WriteState, Config: cfg})
+	}
 	if err != nil {
 		// Scrubbed of the configuration's secrets and of what state and
 		// the providers hold as secret (the engine's book).

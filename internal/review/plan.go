@@ -76,7 +76,13 @@ func planPR(ctx context.Context, d Deps, s Settings, req PlanRequest) (*PlanOutc
 		return nil, err
 	}
 	defer ws.close()
-	p, err := ws.Engine.PlanWith(ctx, req.Config, reviewPlan) // a plan that destroys everything is shown, with its warning
+	// A Terraform root's count or for_each reading state or a data
+	// source is expanded with them now (config.Config.Pending).
+	cfg, err := ws.complete(ctx, req.Config)
+	var p *plan.Plan
+	if err == nil {
+		p, err = ws.Engine.PlanWith(ctx, cfg, reviewPlan) // a plan that destroys everything is shown, with its warning
+	}
 	if err != nil {
 		// Scrubbed of what state and the providers hold as secret too
 		// (the engine's book); Plan scrubs the configurations' secrets.

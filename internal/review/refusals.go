@@ -349,6 +349,7 @@ const (
 	savedUnusable  planMismatch = iota + 1 // the saved plan does not decode or digest
 	queueConfig                            // the queue's commit holds another configuration
 	savedAltered                           // the saved plan's configuration is not the head's
+	expandedOther                          // the head's expands otherwise with today's state and data sources
 	savedStale                             // the state moved on since it was planned
 	savedDiffers                           // a fresh plan makes other changes
 	shownMissing                           // Kyku's plan comment is gone
@@ -379,6 +380,9 @@ func mismatchText(r request, f mismatchFacts) string {
 	case savedAltered:
 		return "The saved plan for " + sha + " was not made from the configuration at that commit: " +
 			"its embedded configuration does not hash to the configuration at " + sha + ", so it was altered after it was planned."
+	case expandedOther:
+		return "The configuration at " + sha + " expands otherwise than when it was planned: a `count`, `for_each` or import `id` reads " +
+			"state or a data source whose value changed since, so applying it would make changes nobody reviewed."
 	case savedStale:
 		return "The saved plan for " + sha + " is a stale plan: " + f.moved + ", and a fresh plan of that commit against the current state " +
 			"makes other changes (digest " + code(f.digest) + ", the saved one " + code(f.savedDigest) + ")."

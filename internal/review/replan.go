@@ -61,6 +61,15 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 	if err != nil {
 		return a.fail(ctx, fmt.Errorf("load the configuration at %s: %w", sha7(ref), err))
 	}
+	// A Terraform root's count or for_each reading state or a data
+	// source is expanded with them now, as the plan expanded it: what
+	// changed since is a changed configuration, refused as one.
+	a.expanded = headCfg.Pending != nil
+	whole, err := ws.complete(ctx, headCfg)
+	if err != nil {
+		return a.fail(ctx, fmt.Errorf("load the configuration at %s: %w", sha7(ref), progress.SecretsOf(headCfg, nil).Add(ws.Engine.Secrets().Known()).Error(err)))
+	}
+	headCfg = whole
 	headHash, headSecrets := headCfg.Hash(), headCfg.SecretsHash()
 	// What is scrubbed from messages comes from the approved commit's
 	// config and Kyku's own plan, never from the saved plan. Log masks are
@@ -192,6 +201,9 @@ func (a *applier) mismatch(saved *plan.Plan, decodeErr error, headHash, headSecr
 	switch {
 	case a.req.Queue && same && saved.ConfigHash != headHash:
 		f.why = queueConfig
+		return a.mismatchRefusal(f)
+	case same && a.expanded && (saved.ConfigHash != headHash || saved.SecretsHash != headSecrets):
+		f.why = expandedOther
 		return a.mismatchRefusal(f)
 	case !same || saved.ConfigHash != headHash || saved.SecretsHash != headSecrets:
 		f.why = savedAltered

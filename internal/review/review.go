@@ -29,6 +29,20 @@ type Workspace struct {
 	Engine  *engine.Engine
 	Backend statemgr.Backend
 	Close   func() error
+	// Complete makes a partial configuration (config.Config.Pending)
+	// whole with this workspace's state and data sources before it is
+	// planned, applied or refreshed; nil: Engine.Complete. A front door
+	// sets it to hold the pull request's configuration to its rules at
+	// every round (tfroots.GuardedComplete).
+	Complete func(ctx context.Context, cfg *config.Config) (*config.Config, error)
+}
+
+// complete is cfg made whole for w.
+func (w *Workspace) complete(ctx context.Context, cfg *config.Config) (*config.Config, error) {
+	if w.Complete != nil {
+		return w.Complete(ctx, cfg)
+	}
+	return w.Engine.Complete(ctx, cfg)
 }
 
 // close runs w.Close when there is one.

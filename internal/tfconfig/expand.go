@@ -1,6 +1,8 @@
 package tfconfig
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -31,11 +33,57 @@ func Expand(m *Module, in Inputs) (*config.Config, error) {
 
 // ExpandPartial is Expand that leaves out, without an error, the
 // instances of the resources and modules whose count or for_each reads
-// values not known yet (pending says there are some): its configuration
-// names the providers, the backend and the data sources to read before
-// expanding again with more known (Inputs.Known).
+// values not known yet (pending says there are some, and cfg.Pending
+// completes it): its configuration names the providers, the backend and
+// the data sources to read before expanding again with more known
+// (Inputs.Known).
 func ExpandPartial(m *Module, in Inputs) (cfg *config.Config, pending bool, err error) {
-	return expand(m, in, true)
+	cfg, pending, err = expand(m, in, true)
+	if err == nil && pending {
+		cfg.Pending = completion(m, in, cfg)
+	}
+	return cfg, pending, err
+}
+
+// maxDataRounds bounds how many times a completion reads data sources
+// (each round reads those whose configuration the last one made known).
+const maxDataRounds = 10
+
+// completion expands partial, m's partial expansion with in, again with
+// what known holds and the data sources it can read now (as OpenTofu
+// reads them at plan), until nothing is pending; what stays unknown is
+// OpenTofu's error, after why a data source it reads failed.
+func completion(m *Module, in Inputs, partial *config.Config) config.Expand {
+	return func(ctx context.Context, known config.Known) (*config.Config, error) {
+		in := in
+		in.Known = known.Lookup
+		cfg := partial
+		for range maxDataRounds {
+			n, err := known.ReadData(ctx, cfg)
+			if err != nil {
+				return nil, err
+			}
+			next, pending, err := expand(m, in, true)
+			if err != nil {
+				return nil, err
+			}
+			if !pending {
+				return next, nil
+			}
+			cfg = next
+			if n == 0 {
+				break
+			}
+		}
+		cfg, _, err := expand(m, in, false) // its errors: what stays unknown
+		var unknown diag.Diagnostics
+		if failed := known.Failures(); len(failed) > 0 && errors.As(err, &unknown) {
+			// What stays unknown may be so because a data source it reads
+			// failed: said first, it is why.
+			return nil, append(failed, unknown...)
+		}
+		return cfg, err
+	}
 }
 
 func expand(m *Module, in Inputs, partial bool) (*config.Config, bool, error) {

@@ -1,6 +1,7 @@
 package tfroots
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -122,4 +123,49 @@ func Guard(trusted, head *Loaded) error {
 		return errors.New(lines[0])
 	}
 	return nil
+}
+
+// GuardedComplete makes cfg, a pull request's root partial
+// (config.Config.Pending), whole with what known holds, as
+// config.Config.Complete does, under Guard's rule on the states it
+// reads: a terraform_remote_state data source its count or for_each
+// left out when Guard judged it is refused, at whichever round of the
+// expansion shows it, before any data source of that round is read.
+func GuardedComplete(ctx context.Context, trusted *Loaded, root string, cfg *config.Config, known func(context.Context) (config.Known, error)) (*config.Config, error) {
+	if cfg.Pending == nil {
+		return cfg, nil
+	}
+	check := func(c *config.Config) error {
+		if lines := RemoteStateChanges(root, trusted.Config, c); len(lines) > 0 {
+			return errors.New(lines[0])
+		}
+		return nil
+	}
+	whole, err := cfg.Complete(ctx, func(ctx context.Context) (config.Known, error) {
+		k, err := known(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return guardedKnown{Known: k, check: check}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := check(whole); err != nil {
+		return nil, err
+	}
+	return whole, nil
+}
+
+// guardedKnown reads the data sources of a configuration check allows.
+type guardedKnown struct {
+	config.Known
+	check func(*config.Config) error
+}
+
+func (g guardedKnown) ReadData(ctx context.Context, cfg *config.Config) (int, error) {
+	if err := g.check(cfg); err != nil {
+		return 0, err
+	}
+	return g.Known.ReadData(ctx, cfg)
 }

@@ -41,9 +41,11 @@ type Loaded struct {
 // with in, and its backend configured with backendConfig (each a FILE,
 // relative to the root, inside the tree, or KEY=VALUE) as OpenTofu's init
 // takes -backend-config. Modules other than local paths must have been
-// installed under the root (Installer). Count and for_each must be known
-// from the files and variables (a value read from state or a data source
-// is OpenTofu's error). Errors name files by their repository paths.
+// installed under the root (Installer). A count or for_each reading
+// state or a data source leaves the configuration partial
+// (config.Config.Pending): the engine completes it once the root's state
+// is open (Engine.Complete). Errors name files by their repository paths,
+// the completion's too.
 func Load(ctx context.Context, top, root string, in tfconfig.Inputs, backendConfig []string) (*Loaded, error) {
 	dir := filepath.Join(top, filepath.FromSlash(root))
 	overrides := make([]string, len(backendConfig))
@@ -69,9 +71,18 @@ func Load(ctx context.Context, top, root string, in tfconfig.Inputs, backendConf
 	if err != nil {
 		return nil, RepoPaths(err, top)
 	}
-	cfg, err := tfconfig.Expand(m, in)
+	cfg, _, err := tfconfig.ExpandPartial(m, in)
 	if err != nil {
 		return nil, RepoPaths(err, top)
+	}
+	if expand := cfg.Pending; expand != nil {
+		cfg.Pending = func(ctx context.Context, known config.Known) (*config.Config, error) {
+			whole, err := expand(ctx, known)
+			if err != nil {
+				return nil, RepoPaths(err, top)
+			}
+			return whole, nil
+		}
 	}
 	ba, err := tfconfig.RootBackend(m, in, overrides)
 	if err != nil {
