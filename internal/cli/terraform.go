@@ -37,8 +37,8 @@ func (c *common) terraform() bool {
 	return false
 }
 
-// terraformConfig is a Terraform configuration being expanded: what
-// complete needs to expand it again once more is known.
+// terraformConfig is a Terraform configuration being expanded: its
+// module tree and the inputs it is expanded with (its backend reads them).
 type terraformConfig struct {
 	module *tfconfig.Module
 	inputs tfconfig.Inputs
