@@ -351,7 +351,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	if !p.Destroy && p.Config != nil {
 		// Check blocks are checked again with what apply made, as
 		// OpenTofu checks them (a failure warns).
-		res.Warnings = checkAssertions(p.Config, made)
+		res.Warnings = append(x.warnings, checkAssertions(p.Config, made)...)
 	}
 	if !p.Destroy {
 		final.Outputs = outs

@@ -31,6 +31,7 @@ const (
 	readConfigUnknown     = "will be read during apply: its configuration refers to values not yet known"
 	readDependencyPending = "will be read during apply: it depends on a resource with changes pending"
 	readCheckNested       = "will be read during apply: it belongs to a check block, whose assertions read it (read at plan too)"
+	readCheckNestedFailed = "will be read during apply: it belongs to a check block, whose assertions read it (its read at plan failed: a warning)"
 )
 
 // readReason is why a data source is read during apply ("" when it is
@@ -116,6 +117,15 @@ func (x *execution) read(ci int) func(context.Context) (func(context.Context) er
 		c := &x.p.Changes[ci]
 		x.event(ci, progress.Started, nil)
 		vals, err := x.doRead(ctx, c)
+		if err != nil && ctx.Err() == nil && x.checkNested(c.ResourceID) {
+			// A check block's data source that fails to read warns, as
+			// OpenTofu warns: its assertions are unknown, the apply goes on.
+			x.mu.Lock()
+			x.warnings = append(x.warnings, checkReadWarning(x.p.Config.Resource(c.ResourceID), err))
+			x.mu.Unlock()
+			x.event(ci, progress.Done, nil)
+			return nil, nil
+		}
 		if err != nil {
 			x.event(ci, progress.Failed, err)
 			return nil, err
@@ -126,6 +136,24 @@ func (x *execution) read(ci int) func(context.Context) (func(context.Context) er
 		x.event(ci, progress.Done, nil)
 		return nil, nil
 	}
+}
+
+// checkNested says data source name belongs to a check block.
+func (x *execution) checkNested(name string) bool {
+	r := x.p.Config.Resource(name)
+	return r != nil && r.CheckNested
+}
+
+// checkReadWarning is the warning a check block's data source r that
+// failed to read with err gives ("file:line:col: …").
+func checkReadWarning(r *config.Resource, err error) string {
+	var ds diag.Diagnostics
+	if errors.As(err, &ds) {
+		return ds.Error()
+	}
+	d := diag.Diagnostics{}
+	d.Add(r.Pos, "data source %s (%s): %v", value.QuoteName(r.Name), r.Type, err)
+	return d.Error()
 }
 
 // doRead reads the data source of c with its configuration resolved now:

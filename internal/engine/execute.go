@@ -34,6 +34,9 @@ type execution struct {
 	seq     atomic.Int64
 	results map[int]*ChangeResult // by change index
 	started map[int]time.Time
+	// warnings are what the apply warns of: a check block's data source
+	// that failed to read.
+	warnings []string
 }
 
 func newExecution(e *Engine, st *state.File, p *plan.Plan, toState statePathsFunc) *execution {

@@ -81,7 +81,7 @@ func (x *planning) finish(ctx context.Context, destroys []plan.Change) (*plan.Pl
 		return nil, err
 	}
 	p := x.p
-	p.Warnings = append(slices.Clone(x.cfg.Warnings), checkAssertions(x.cfg, x.lookup)...)
+	p.Warnings = slices.Concat(x.cfg.Warnings, x.warnings, checkAssertions(x.cfg, x.lookup))
 	p.OutputChanges = outputChanges(x.cfg, x.st, x.lookup)
 	p.UnchangedOutputs = unchangedOutputs(x.cfg, x.st, x.lookup, p.OutputChanges)
 	sortChanges(p.Changes)

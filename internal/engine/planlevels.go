@@ -63,8 +63,19 @@ func (x *planning) planDataSource(ctx context.Context, r *config.Resource, level
 	if !takeSlot(ctx, x.slots) {
 		return ctx.Err()
 	}
-	s, ok, err := x.e.planData(ctx, &x.diags, r, props, reason, x.p)
+	var failed diag.Diagnostics
+	s, ok, err := x.e.planData(ctx, &failed, r, props, reason, x.p)
+	if err == nil && !ok && r.CheckNested && reason == "" {
+		// A check block's data source that fails to read warns, as
+		// OpenTofu warns (its assertions are unknown), and is read again
+		// during apply.
+		x.warnings = append(x.warnings, failed.Error())
+		failed = nil
+		reason = readCheckNestedFailed
+		s, ok, err = x.e.planData(ctx, &failed, r, props, reason, x.p)
+	}
 	giveSlot(x.slots)
+	x.diags = append(x.diags, failed...)
 	if err != nil {
 		return err
 	}

@@ -44,6 +44,10 @@ type planning struct {
 
 	p     *plan.Plan
 	diags diag.Diagnostics
+	// warnings are what the plan warns of besides the configuration's
+	// and the check blocks' assertions: a check block's data source that
+	// failed to read.
+	warnings []string
 	// What the resources planned so far decided, by name.
 	unknown      map[string]bool           // created or replaced: new ID known after apply
 	pending      map[string]bool           // changed: a data source depending on one is read during apply

@@ -1,6 +1,6 @@
 # check blocks: assertions that pass, one that fails (a warning, not an
 # error), one on a value known only after apply, and one with a scoped
-# data source.
+# data source, and one whose scoped data source fails to read.
 
 terraform {
   required_providers {
@@ -53,5 +53,18 @@ check "health" {
   assert {
     condition     = data.fwtest_item.health.value == "ok"
     error_message = "The health item says ${data.fwtest_item.health.value}."
+  }
+}
+
+# A scoped data source that fails to read (no such item) is a warning,
+# not an error: read again during apply, its assertion unknown.
+check "missing" {
+  data "fwtest_item" "missing" {
+    name = "missing"
+  }
+
+  assert {
+    condition     = data.fwtest_item.missing.value == "ok"
+    error_message = "The missing item says ${data.fwtest_item.missing.value}."
   }
 }
