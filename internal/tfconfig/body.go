@@ -111,7 +111,7 @@ func (e *Expr) attrRead(lookup value.Lookup) (cty.Value, bool) {
 	mi.mu.Lock()
 	ex := mi.res[key]
 	mi.mu.Unlock()
-	if ex == nil || ex.state != prepared || ex.failed || ex.rep != single {
+	if ex == nil || ex.state != prepared || ex.failed || ex.rep != single || len(ex.keys) == 0 {
 		return cty.NilVal, false // evaluate decides it, and says what is wrong
 	}
 	if lookup == nil {

@@ -53,6 +53,9 @@ func (mi *modInst) configuredValue(key string, v cty.Value, want []string) cty.V
 		}
 		return cty.ObjectVal(attrs)
 	}
+	if len(e.keys) == 0 {
+		return v // lifecycle enabled = false: null
+	}
 	return mi.configuredObject(r, e.keys[0], v, want)
 }
 

@@ -3,6 +3,7 @@ package tfconfig
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -457,14 +458,6 @@ func decodeCall(b *hcl.Block) (*Call, hcl.Diagnostics) {
 		diags = append(diags, decodeString(a.Expr, &c.Version)...)
 	}
 	c.Count, c.ForEach = attrExpr(content, "count"), attrExpr(content, "for_each")
-	if c.Count != nil && c.ForEach != nil {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  `Invalid combination of "count" and "for_each"`,
-			Detail:   `The "count" and "for_each" meta-arguments are mutually-exclusive. Only one should be used to be explicit about the number of module instances to be created.`,
-			Subject:  content.Attributes["count"].NameRange.Ptr(),
-		})
-	}
 	if a, ok := content.Attributes["depends_on"]; ok {
 		deps, ds := decodeDependsOn(a)
 		diags = append(diags, ds...)
@@ -476,10 +469,28 @@ func decodeCall(b *hcl.Block) (*Call, hcl.Diagnostics) {
 		c.Providers = ps
 	}
 	bodies := []hcl.Body{remain}
+	var lifecycle *hcl.Block
+	var enabled *hcl.Attribute
 	for _, inner := range content.Blocks {
 		switch inner.Type {
 		case "_":
 			bodies = append(bodies, inner.Body)
+		case "lifecycle":
+			if lifecycle != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate lifecycle block",
+					Detail:   fmt.Sprintf("This resource already has a lifecycle block at %s.", lifecycle.DefRange),
+					Subject:  inner.DefRange.Ptr(),
+				})
+				continue
+			}
+			lifecycle = inner
+			lc, ds := inner.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}}})
+			diags = append(diags, ds...)
+			if a, ok := lc.Attributes["enabled"]; ok {
+				c.Enabled, enabled = a.Expr, a
+			}
 		default:
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -489,10 +500,49 @@ func decodeCall(b *hcl.Block) (*Call, hcl.Diagnostics) {
 			})
 		}
 	}
+	if d := repetitionConflict(content.Attributes["count"], enabled, content.Attributes["for_each"], "should", "module instances"); d != nil {
+		diags = append(diags, d)
+	}
 	var ds hcl.Diagnostics
-	c.Inputs, ds = hcl.MergeBodies(bodies).JustAttributes()
+	c.Inputs, ds = callInputs(b.Body, bodies)
 	diags = append(diags, ds...)
 	return c, diags
+}
+
+// callInputs are the arguments of a module block's bodies (its own body
+// less what callSchema takes, then its escaping blocks') that set the
+// child's variables. A native body's are read from its attributes:
+// JustAttributes refuses a body holding any block, the lifecycle block
+// callSchema took among them.
+func callInputs(own hcl.Body, bodies []hcl.Body) (hcl.Attributes, hcl.Diagnostics) {
+	native, ok := own.(*hclsyntax.Body)
+	if !ok {
+		return hcl.MergeBodies(bodies).JustAttributes()
+	}
+	attrs := hcl.Attributes{}
+	for name, a := range native.Attributes {
+		if !slices.ContainsFunc(callSchema.Attributes, func(s hcl.AttributeSchema) bool { return s.Name == name }) {
+			attrs[name] = a.AsHCLAttribute()
+		}
+	}
+	var diags hcl.Diagnostics
+	for _, escape := range bodies[1:] {
+		more, ds := escape.JustAttributes()
+		diags = append(diags, ds...)
+		for name, a := range more {
+			if prev, dup := attrs[name]; dup {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate argument",
+					Detail:   fmt.Sprintf("Argument %q was already set at %s", name, prev.NameRange),
+					Subject:  a.NameRange.Ptr(),
+				})
+				continue
+			}
+			attrs[name] = a
+		}
+	}
+	return attrs, diags
 }
 
 func attrExpr(content *hcl.BodyContent, name string) hcl.Expression {

@@ -43,7 +43,7 @@ func (mi *modInst) expandResource(key string) *expansion {
 	e.state = preparing
 	defer func() { e.state = prepared }()
 	r := mi.mod.Resources[key]
-	e.rep, e.keys, e.failed = mi.repeat(mi.prefix()+key, r.Count, r.ForEach)
+	e.rep, e.keys, e.failed = mi.repeat(mi.prefix()+key, r.Count, r.ForEach, r.Enabled)
 	return e
 }
 
@@ -71,7 +71,7 @@ func (mi *modInst) expandCall(name string) *expansion {
 		e.failed = true
 		return e
 	}
-	e.rep, e.keys, e.failed = mi.repeat(mi.prefix()+"module."+name, c.Count, c.ForEach)
+	e.rep, e.keys, e.failed = mi.repeat(mi.prefix()+"module."+name, c.Count, c.ForEach, c.Enabled)
 	for _, k := range e.keys {
 		addr := mi.prefix() + "module." + name + k.suffix()
 		e.children = append(e.children, mi.ev.childInst(child, addr, mi, c, k))
@@ -102,18 +102,25 @@ func (mi *modInst) cycle(by string) *expansion {
 	return &expansion{state: prepared, failed: true}
 }
 
-// repeat evaluates count or for_each (at most one is set) of by in mi
-// with what is known before planning: the instances' keys, in order.
-func (mi *modInst) repeat(by string, count, forEach hcl.Expression) (repetition, []instKey, bool) {
-	for arg, expr := range map[string]hcl.Expression{"count": count, "for_each": forEach} {
+// repeat evaluates count, for_each or lifecycle enabled (at most one is
+// set) of by in mi with what is known before planning: the instances'
+// keys, in order (enabled: one without a key, or none).
+func (mi *modInst) repeat(by string, count, forEach, enabled hcl.Expression) (repetition, []instKey, bool) {
+	for arg, expr := range map[string]hcl.Expression{"count": count, "for_each": forEach, "enabled": enabled} {
 		if expr == nil {
 			continue
 		}
-		if refs := mi.readAtPlan((scope{mi: mi}).refsOf(expr.Variables())); len(refs) > 0 && !mi.keysKnownAnyway(expr, arg == "count") {
+		if refs := mi.readAtPlan((scope{mi: mi}).refsOf(expr.Variables())); len(refs) > 0 && !mi.keysKnownAnyway(expr, arg != "for_each") {
 			mi.ev.countRead(by, arg, expr, refs)
 		}
 	}
 	switch {
+	case enabled != nil:
+		on, ok := mi.enabled(enabled)
+		if !on {
+			return single, nil, !ok
+		}
+		return single, []instKey{{}}, false
 	case count != nil:
 		n, ok := mi.count(count)
 		keys := make([]instKey, n)
@@ -200,6 +207,42 @@ func (mi *modInst) count(expr hcl.Expression) (int, bool) {
 		return bad(`The given "count" argument value is unsuitable: must be greater than or equal to zero.`)
 	}
 	return int(n), true
+}
+
+// enabled evaluates lifecycle enabled, as OpenTofu does: a known,
+// non-sensitive bool (ok false: refused, or not known yet).
+func (mi *modInst) enabled(expr hcl.Expression) (on, ok bool) {
+	v, diags := scope{mi: mi, configured: true}.eval(expr, mi.ev.in.Known, memo{})
+	if diags.HasErrors() {
+		mi.ev.diags = append(mi.ev.diags, diags...)
+		return false, false
+	}
+	bad := func(detail string) (bool, bool) {
+		mi.ev.diags = append(mi.ev.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid enabled argument", Detail: detail, Subject: expr.Range().Ptr()})
+		return false, false
+	}
+	if fromFailure(v) {
+		return false, false // its error is reported
+	}
+	if v.HasMark(marks.Sensitive) {
+		return bad(`Sensitive values, or values derived from sensitive values, cannot be used in "enabled" arguments. If used, the sensitive value would be exposed by whether an instance is present.`)
+	}
+	v, _ = v.UnmarkDeep()
+	if !v.IsKnown() && mi.ev.partial {
+		mi.ev.pending = true
+		return false, false
+	}
+	switch {
+	case v.IsNull():
+		return bad(`The given "enabled" argument value is unsuitable: the given value is null.`)
+	case !v.IsKnown():
+		return bad(`The given "enabled" argument value is derived from a value that won't be known until the apply phase, so OpenTofu cannot determine whether an instance of this object is declared or not.`)
+	}
+	b, err := convert.Convert(v, cty.Bool)
+	if err != nil {
+		return bad(fmt.Sprintf(`The given "enabled" argument value is unsuitable: %s.`, err))
+	}
+	return b.True(), true
 }
 
 func (mi *modInst) forEach(expr hcl.Expression) ([]instKey, bool) {
@@ -315,6 +358,9 @@ func (mi *modInst) instancesValue(key string, lookup value.Lookup, want []string
 		}
 		return cty.ObjectVal(attrs), nil
 	}
+	if len(e.keys) == 0 {
+		return cty.NullVal(cty.DynamicPseudoType), nil // lifecycle enabled = false
+	}
 	return instanceObject(mi.instanceAddr(key, e.keys[0]), lookup, want, kyku), nil
 }
 
@@ -383,6 +429,9 @@ func (mi *modInst) callValue(name string, t hcl.Traversal, lookup value.Lookup, 
 			}
 		}
 		return cty.ObjectVal(attrs), diags
+	}
+	if len(e.children) == 0 {
+		return cty.NullVal(cty.DynamicPseudoType), diags // lifecycle enabled = false
 	}
 	return outputs(e.children[0]), diags
 }

@@ -124,13 +124,15 @@ const (
 
 // Resource is a resource or data block.
 type Resource struct {
-	Mode       Mode
-	Type, Name string
-	Count      hcl.Expression // nil: none
-	ForEach    hcl.Expression
-	Provider   *ProviderRef // nil: the default configuration of the type's provider
-	DependsOn  []hcl.Traversal
-	Body       *Body
+	Mode        Mode
+	Type, Name  string
+	Count       hcl.Expression // nil: none
+	ForEach     hcl.Expression
+	Enabled     hcl.Expression // lifecycle enabled (nil: none): one instance, or none
+	Provider    *ProviderRef   // nil: the default configuration of the type's provider
+	enabledAttr *hcl.Attribute
+	DependsOn   []hcl.Traversal
+	Body        *Body
 
 	// Lifecycle.
 	CreateBeforeDestroy bool
@@ -180,6 +182,7 @@ type Call struct {
 	Version     string
 	Count       hcl.Expression
 	ForEach     hcl.Expression
+	Enabled     hcl.Expression // lifecycle enabled (nil: none): one instance, or none
 	Inputs      hcl.Attributes // the arguments that set the child's variables
 	Providers   []PassedProvider
 	DependsOn   []hcl.Traversal

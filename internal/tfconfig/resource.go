@@ -2,6 +2,8 @@ package tfconfig
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -72,14 +74,6 @@ func decodeResource(b *hcl.Block, mode Mode) (*Resource, hcl.Diagnostics) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: badIdentifierDetail, Subject: b.LabelRanges[1].Ptr()})
 	}
 	r.Count, r.ForEach = attrExpr(content, "count"), attrExpr(content, "for_each")
-	if r.Count != nil && r.ForEach != nil {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  `Invalid combination of "count" and "for_each"`,
-			Detail:   `The "count" and "for_each" meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of resources to be created.`,
-			Subject:  content.Attributes["count"].NameRange.Ptr(),
-		})
-	}
 	if a, ok := content.Attributes["provider"]; ok {
 		ref, ds := decodeProviderRef(a.Expr, "provider")
 		diags = append(diags, ds...)
@@ -131,6 +125,10 @@ func decodeResource(b *hcl.Block, mode Mode) (*Resource, hcl.Diagnostics) {
 		default:
 			diags = append(diags, reservedInBlock(inner, what))
 		}
+	}
+	things := map[Mode]string{Managed: "resources", Data: "data sources"}[mode]
+	if d := repetitionConflict(content.Attributes["count"], r.enabledAttr, content.Attributes["for_each"], "may", things); d != nil {
+		diags = append(diags, d)
 	}
 	body, ds := resourceBody(b.Body, remain, escape)
 	diags = append(diags, ds...)
@@ -208,6 +206,9 @@ func (r *Resource) lifecycle(b *hcl.Block) hcl.Diagnostics {
 			})
 		}
 	}
+	if a, ok := content.Attributes["enabled"]; ok {
+		r.Enabled, r.enabledAttr = a.Expr, a
+	}
 	if r.Mode == Data {
 		return append(diags, r.conditions(content)...)
 	}
@@ -216,9 +217,6 @@ func (r *Resource) lifecycle(b *hcl.Block) hcl.Diagnostics {
 	}
 	if a, ok := content.Attributes["prevent_destroy"]; ok {
 		r.PreventDestroy = a.Expr
-	}
-	if a, ok := content.Attributes["enabled"]; ok {
-		diags = append(diags, unsupported(a.Range, "Unsupported lifecycle argument", "Kyku does not support lifecycle enabled yet: use count = var.enabled ? 1 : 0."))
 	}
 	if a, ok := content.Attributes["destroy"]; ok {
 		diags = append(diags, unsupported(a.Range, "Unsupported lifecycle argument", "The destroy argument belongs in a removed block's lifecycle."))
@@ -361,4 +359,36 @@ func validIdentifier(s string) bool {
 		}
 	}
 	return true
+}
+
+// repetitionConflict is OpenTofu's refusal of more than one of count,
+// lifecycle enabled and for_each (nil when at most one is set), over the
+// range from the first to the last one's name; verb and things end its
+// detail ("may", "resources"; "should", "module instances").
+func repetitionConflict(count, enabled, forEach *hcl.Attribute, verb, things string) *hcl.Diagnostic {
+	var names []string
+	var ranges []hcl.Range
+	for _, a := range []struct {
+		name string
+		attr *hcl.Attribute
+	}{{"count", count}, {"enabled", enabled}, {"for_each", forEach}} {
+		if a.attr != nil {
+			names = append(names, `"`+a.name+`"`)
+			ranges = append(ranges, a.attr.NameRange)
+		}
+	}
+	if len(names) < 2 {
+		return nil
+	}
+	slices.SortStableFunc(ranges, func(a, b hcl.Range) int { return a.Start.Byte - b.Start.Byte })
+	what := strings.Join(names, " and ")
+	if len(names) == 3 {
+		what = names[0] + ", " + names[1] + ", and " + names[2]
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid combination of " + what,
+		Detail:   fmt.Sprintf("The %s meta-arguments are mutually-exclusive. Only one %s be used to be explicit about the number of %s to be created.", what, verb, things),
+		Subject:  hcl.RangeBetween(ranges[0], ranges[len(ranges)-1]).Ptr(),
+	}
 }
