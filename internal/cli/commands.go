@@ -148,8 +148,8 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	destroy := fs.Bool("destroy", false, "plan to destroy everything in state")
 	allowAll := fs.Bool("allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
 	showUnchanged := fs.Bool("show-unchanged", false, showUnchangedUsage)
-	var targets listFlags
-	fs.Var(&targets, "target", "plan only the resource (or instance) `NAME` and what it depends on (repeatable)")
+	var targeting targeting
+	targeting.register(fs, "plan")
 	var replaces listFlags
 	fs.Var(&replaces, "replace", "replace the resource (or instance) `NAME` although nothing forces it, e.g. a broken VM (repeatable; Terraform's -replace)")
 	refreshFlag := fs.String("refresh", "changed", refreshUsage)
@@ -160,8 +160,12 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *destroy && (len(targets) > 0 || len(replaces) > 0) {
-		return fmt.Errorf("--destroy plans to destroy everything in state: it cannot be given with --target or --replace")
+	targets, exclude, err := targeting.resolve()
+	if err != nil {
+		return err
+	}
+	if *destroy && (targeting.given() || len(replaces) > 0) {
+		return fmt.Errorf("--destroy plans to destroy everything in state: it cannot be given with --target, --exclude or --replace")
 	}
 	if *asJSON {
 		*format = "json"
@@ -196,7 +200,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	if *destroy {
 		p, err = ws.Engine.PlanDestroy(ctx)
 	} else {
-		p, err = ws.Engine.PlanWith(ctx, cfg, engine.PlanOptions{Targets: targets, Replace: replaces, AllowDestroyAll: *allowAll, Timestamp: c.planTime, Refresh: refresh})
+		p, err = ws.Engine.PlanWith(ctx, cfg, engine.PlanOptions{Targets: targets, Exclude: exclude, Replace: replaces, AllowDestroyAll: *allowAll, Timestamp: c.planTime, Refresh: refresh})
 	}
 	if err != nil {
 		return destroyAllHint(err, c.config)
@@ -267,11 +271,12 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	showUnchanged := fs.Bool("show-unchanged", false, showUnchangedUsage)
 	planFile := ""
 	allowAll := false
-	var targets, replaces, forget listFlags
+	var replaces, forget listFlags
+	var targeting targeting
 	fs.Var(&forget, "forget-interrupted", "drop the intent of an interrupted create of `NAME` with the "+op+": no object was made there (repeatable; see docs/terraform-state.md)")
 	if op == "apply" {
 		fs.StringVar(&planFile, "plan", "", "apply the saved plan in `FILE`: it must verify, and planning its configuration again against the current state must give the same changes")
-		fs.Var(&targets, "target", "apply only the resource (or instance) `NAME` and what it depends on (repeatable)")
+		targeting.register(fs, "apply")
 		fs.Var(&replaces, "replace", "replace the resource (or instance) `NAME` although nothing forces it (repeatable; Terraform's -replace)")
 		fs.BoolVar(&allowAll, "allow-destroy-all", false, "allow a plan that destroys every resource because the configuration has none")
 	}
@@ -294,6 +299,10 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	if err != nil {
 		return err
 	}
+	targets, exclude, err := targeting.resolve()
+	if err != nil {
+		return err
+	}
 	var (
 		cfg   *config.Config
 		saved *plan.Plan
@@ -310,8 +319,8 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 			return fmt.Errorf("%s: the plan has no embedded config (a redacted artifact?); use the saved plan from the backend or plan again", planFile)
 		}
 		// A destroy plan embeds no config: the backend comes from -c.
-		if len(targets) > 0 {
-			return fmt.Errorf("--target plans: it cannot be given with --plan (plan with --target, then apply that plan)")
+		if targeting.given() {
+			return fmt.Errorf("--target and --exclude plan: they cannot be given with --plan (plan with them, then apply that plan)")
 		}
 		if len(replaces) > 0 {
 			return fmt.Errorf("--replace plans: it cannot be given with --plan (plan with --replace, then apply that plan)")
@@ -362,7 +371,7 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	}
 	// The plan is shown after the engine checked it (a stale saved plan is
 	// refused before anything is printed), then confirmed, unless saved.
-	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Replace: replaces, AllowDestroyAll: allowAll, ForgetInterrupted: forget, Timestamp: c.planTime, Refresh: refresh, Confirm: func(p *plan.Plan) (bool, error) {
+	opts := engine.ApplyOptions{AutoApprove: *auto, Targets: targets, Exclude: exclude, Replace: replaces, AllowDestroyAll: allowAll, ForgetInterrupted: forget, Timestamp: c.planTime, Refresh: refresh, Confirm: func(p *plan.Plan) (bool, error) {
 		if saved != nil {
 			fmt.Fprintf(env.Stdout, "%s verified: planned again against the current state, it makes the changes it lists.\n\n", planFile)
 		}

@@ -28,9 +28,9 @@ type ApplyOptions struct {
 	// anything changes (also with AutoApprove, e.g. to show the plan);
 	// returning false stops without changes.
 	Confirm func(*plan.Plan) (bool, error)
-	// Targets limits an apply that plans (no saved plan) as
-	// PlanOptions.Targets does.
-	Targets []string
+	// Targets and Exclude limit an apply that plans (no saved plan) as
+	// PlanOptions.Targets and Exclude do.
+	Targets, Exclude []string
 	// Replace, for an apply that plans, is PlanOptions.Replace (a saved
 	// plan carries its own).
 	Replace []string
@@ -283,6 +283,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 		recorded := recordUnchanged(next, p, e.statePathsIn(work))
 		lookup := applyingAt(e.stateLookup(next, p.Data), start)
 		outputs, types := e.typedOutputs(p.Config, next, lookup)
+		outputs, types = keepOutputs(outputs, types, p.KeptOutputs, st)
 		res.Outputs = outputs
 		if !p.Destroy && p.Config != nil {
 			res.Warnings = checkAssertions(p.Config, lookup)
@@ -347,6 +348,7 @@ func (e *Engine) run(ctx context.Context, st *state.File, p *plan.Plan, opts App
 	final.Outputs, final.OutputTypes = nil, nil
 	made := applyingAt(e.stateLookup(final, x.data), start) // what the outputs and checks read
 	outs, types := e.typedOutputs(p.Config, final, made)
+	outs, types = keepOutputs(outs, types, p.KeptOutputs, st)
 	e.learnOutputs(p.Config, outs)
 	if !p.Destroy && p.Config != nil {
 		// Check blocks are checked again with what apply made, as

@@ -259,7 +259,7 @@ func (e *Engine) replanChanges(ctx context.Context, saved *plan.Plan, st *state.
 		}
 	}
 	fresh.Objects = saved.Objects
-	fresh.Targets = saved.Targets // limited to saved's changes, not targeted by its user: a plan destroying everything is still one
+	fresh.Targets, fresh.Exclude = saved.Targets, saved.Exclude // limited to saved's changes, not targeted by its user: a plan destroying everything is still one
 	return fresh, nil
 }
 
@@ -300,7 +300,7 @@ func asListed(fresh, saved *plan.Plan) *plan.Plan {
 // what a plan limited to its changes must make again.
 func changesOnly(p *plan.Plan) *plan.Plan {
 	q := *p
-	q.Targets = nil
+	q.Targets, q.Exclude = nil, nil
 	q.Changes = nil
 	for _, c := range p.Changes {
 		if c.Action != plan.NoOp {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -94,19 +95,91 @@ func (e *Engine) readImport(ctx context.Context, typ, id string) (provider.Objec
 
 // targetSet is the set of names a --target plan covers: every target
 // (a name with instances stands for all of them, an interrupted create's
-// open intent among them), and everything the configured ones depend on.
-// nil means everything.
-func targetSet(targets []string, cfg *config.Config, st *state.File, deps func(string) []string) (map[string]bool, error) {
+// open intent among them), and everything the configured ones depend on;
+// or, for an --exclude plan, every name of the configuration and the
+// state but the excluded ones and what depends on them. nil means
+// everything.
+func targetSet(targets, exclude []string, cfg *config.Config, st *state.File, deps func(string) []string) (map[string]bool, error) {
+	if len(targets) > 0 && len(exclude) > 0 {
+		return nil, errors.New("--target and --exclude: the target and exclude planning options are mutually-exclusive; each plan must use either only the target options or only the exclude options")
+	}
+	if len(exclude) > 0 {
+		return excludeSet(exclude, cfg, st, deps)
+	}
 	if len(targets) == 0 {
 		return nil, nil
 	}
+	queue, err := matchAddresses("--target", targets, cfg, st)
+	if err != nil {
+		return nil, err
+	}
 	set := map[string]bool{}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		if set[n] {
+			continue
+		}
+		set[n] = true
+		if cfg.Resource(n) != nil {
+			queue = append(queue, deps(n)...)
+		}
+	}
+	return set, nil
+}
+
+// excludeSet is the set of names an --exclude plan covers (targetSet):
+// what the configuration and the state name, but the excluded addresses'
+// resources and every configured resource depending on one of them,
+// through whatever it depends on, as OpenTofu's -exclude.
+func excludeSet(exclude []string, cfg *config.Config, st *state.File, deps func(string) []string) (map[string]bool, error) {
+	matched, err := matchAddresses("--exclude", exclude, cfg, st)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, r := range cfg.Resources {
+		out[r.Name] = true
+	}
+	for n := range st.Resources {
+		out[n] = true
+	}
+	for n := range st.Interrupted {
+		out[n] = true
+	}
+	// OpenTofu's graph knows what depends on a resource, not on one of
+	// its instances: excluding an instance excludes what depends on any.
+	dependents := map[string][]string{}
+	for _, r := range cfg.Resources {
+		for _, d := range deps(r.Name) {
+			dependents[value.BaseName(d)] = append(dependents[value.BaseName(d)], r.Name)
+		}
+	}
+	excluded := map[string]bool{}
+	for queue := matched; len(queue) > 0; {
+		n := queue[0]
+		queue = queue[1:]
+		if excluded[n] {
+			continue
+		}
+		excluded[n] = true
+		delete(out, n)
+		queue = append(queue, dependents[value.BaseName(n)]...)
+	}
+	return out, nil
+}
+
+// matchAddresses are the names of the configuration and the state that
+// addresses (of flag: --target, --exclude) stand for: each address itself
+// (a resource, an instance, an interrupted create's open intent) and its
+// members (members); an address that names nothing is an error.
+func matchAddresses(flag string, addrs []string, cfg *config.Config, st *state.File) ([]string, error) {
 	var queue []string
 	var unknown []string
-	for _, t := range targets {
+	for _, t := range addrs {
 		a, ok := value.ParseAddress(t)
 		if !ok || a.Kind == value.AllIndex {
-			return nil, fmt.Errorf("--target %q is not a resource address (name, name[0] or name[\"key\"])", t)
+			return nil, fmt.Errorf("%s %q is not a resource address (name, name[0] or name[\"key\"])", flag, t)
 		}
 		name := a.String()
 		found := false
@@ -140,20 +213,9 @@ func targetSet(targets []string, cfg *config.Config, st *state.File, deps func(s
 		}
 	}
 	if len(unknown) > 0 {
-		return nil, fmt.Errorf("--target %s: not in the configuration or the state", strings.Join(unknown, ", "))
+		return nil, fmt.Errorf("%s %s: not in the configuration or the state", flag, strings.Join(unknown, ", "))
 	}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		if set[n] {
-			continue
-		}
-		set[n] = true
-		if cfg.Resource(n) != nil {
-			queue = append(queue, deps(n)...)
-		}
-	}
-	return set, nil
+	return queue, nil
 }
 
 // members says which names a target address stands for besides itself:

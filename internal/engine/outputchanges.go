@@ -60,3 +60,47 @@ func oldOutput(st *state.File, name string) any {
 	}
 	return v
 }
+
+// outputsOutside are the outputs of cfg (sorted) that read a resource
+// the targeted plan's set (targetSet) does not cover: such a plan leaves
+// them as they are, as OpenTofu's does.
+func outputsOutside(cfg *config.Config, targets map[string]bool) []string {
+	covered := map[string]bool{}
+	for n := range targets {
+		covered[n] = true
+		covered[value.BaseName(n)] = true
+	}
+	var out []string
+	for _, o := range cfg.Outputs {
+		for _, r := range value.Refs(o.Value) {
+			if !covered[r.Resource] {
+				out = append(out, o.Name)
+				break
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// keepOutputs restores in outs and types (as typedOutputs made them) the
+// outputs kept (plan.Plan.KeptOutputs) to what st holds of them.
+func keepOutputs(outs, types map[string]any, kept []string, st *state.File) (map[string]any, map[string]any) {
+	for _, name := range kept {
+		delete(outs, name)
+		delete(types, name)
+		if st == nil {
+			continue
+		}
+		if v, ok := st.Outputs[name]; ok {
+			outs[name] = v
+		}
+		if t, ok := st.OutputTypes[name]; ok {
+			if types == nil {
+				types = map[string]any{}
+			}
+			types[name] = t
+		}
+	}
+	return outs, types
+}

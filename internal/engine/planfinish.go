@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -59,7 +60,7 @@ func refuseProtectedDestroys(diags *diag.Diagnostics, st *state.File, cfg *confi
 		case strings.IndexByte(ch.ResourceID, '.') < 0:
 			diags.Add(diag.Pos{}, "resource %s is protected (protect: true) and cannot be destroyed; set protect: false and apply first", value.QuoteName(ch.ResourceID))
 		case r != nil:
-			diags.Add(r.Pos, "Resource instance cannot be destroyed: Resource instance %s has prevent_destroy set, but the plan calls for it to be destroyed. %s", ch.ResourceID, disableOrTarget)
+			diags.Add(r.Pos, "Resource instance cannot be destroyed: Resource instance %s has prevent_destroy set, but the plan calls for it to be destroyed. %s", ch.ResourceID, disableOrExclude(ch.ResourceID))
 		case cfg != nil:
 			diags.Add(diag.Pos{}, "Resource instance cannot be destroyed: Resource instance %s had prevent_destroy set when last applied, and the configuration no longer has it: Kyku keeps the protection (OpenTofu would destroy it). To proceed, restore its block with prevent_destroy = false and apply, then remove it.", ch.ResourceID)
 		default: // kyku destroy
@@ -68,9 +69,11 @@ func refuseProtectedDestroys(diags *diag.Diagnostics, st *state.File, cfg *confi
 	}
 }
 
-// disableOrTarget is how OpenTofu's refusal of a destroy prevent_destroy
-// protects says to proceed, with Kyku's --target (it has no -exclude).
-const disableOrTarget = "To proceed, either disable prevent_destroy for this resource or leave its instances out of this round (--target the others)."
+// disableOrExclude is how OpenTofu's refusal of a destroy prevent_destroy
+// protects says to proceed, for the instance name: its resource excluded.
+func disableOrExclude(name string) string {
+	return fmt.Sprintf("To proceed, either disable prevent_destroy for this resource or exclude instances of this resource from this round using --exclude=%q.", value.BaseName(name))
+}
 
 // finish completes the plan, unless the diagnostics refuse it: its
 // outputs' changes, its changes in order then the destroys, the secrets
@@ -84,6 +87,12 @@ func (x *planning) finish(ctx context.Context, destroys []plan.Change) (*plan.Pl
 	p.Warnings = slices.Concat(x.cfg.Warnings, x.warnings, checkAssertions(x.cfg, x.lookup))
 	p.OutputChanges = outputChanges(x.cfg, x.st, x.lookup)
 	p.UnchangedOutputs = unchangedOutputs(x.cfg, x.st, x.lookup, p.OutputChanges)
+	if x.targets != nil {
+		p.KeptOutputs = outputsOutside(x.cfg, x.targets)
+		outside := func(oc plan.OutputChange) bool { return slices.Contains(p.KeptOutputs, oc.Name) }
+		p.OutputChanges = slices.DeleteFunc(p.OutputChanges, outside)
+		p.UnchangedOutputs = slices.DeleteFunc(p.UnchangedOutputs, outside)
+	}
 	sortChanges(p.Changes)
 	p.Changes = append(p.Changes, destroys...)
 	if err := refuseInterrupted(x.st, p.Changes); err != nil { // intent.go

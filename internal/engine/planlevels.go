@@ -122,7 +122,7 @@ func (x *planning) add(r *config.Resource, ch plan.Change) {
 	case x.replace[r.Name] && importing:
 		x.diags.Add(r.Pos, "resource %s: --replace asks to replace what this plan imports (import:); apply the import first", value.QuoteName(r.Name))
 	case ch.Action == plan.Replace && r.Protect && r.Pos.InTerraformFile():
-		x.diags.Add(r.Pos, "Resource instance cannot be destroyed: Resource instance %s has prevent_destroy set, but the plan calls for it to be destroyed (to replace it: %s). %s", r.Name, replaceCause(ch), disableOrTarget)
+		x.diags.Add(r.Pos, "Resource instance cannot be destroyed: Resource instance %s has prevent_destroy set, but the plan calls for it to be destroyed (to replace it: %s). %s", r.Name, replaceCause(ch), disableOrExclude(r.Name))
 	case ch.Action == plan.Replace && r.Protect && ch.Reason == replaceRequested:
 		x.diags.Add(r.Pos, "resource %s is protected (protect: true) and cannot be replaced, although --replace asks for it", value.QuoteName(r.Name))
 	case ch.Action == plan.Replace && r.Protect:

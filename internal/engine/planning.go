@@ -121,7 +121,7 @@ func (x *planning) choose(context.Context) error {
 	if x.st, x.movedFrom, err = moved(x.cfg, x.st); err != nil {
 		return err
 	}
-	if x.targets, err = targetSet(x.opts.Targets, x.cfg, x.st, x.g.Deps); err != nil {
+	if x.targets, err = targetSet(x.opts.Targets, x.opts.Exclude, x.cfg, x.st, x.g.Deps); err != nil {
 		return err
 	}
 	if x.replace, err = replaceSet(x.opts.Replace, x.cfg); err != nil {
@@ -129,7 +129,7 @@ func (x *planning) choose(context.Context) error {
 	}
 	for name := range x.replace {
 		if !x.keep(name) {
-			return fmt.Errorf("--replace %s: not among the resources --target plans", value.QuoteName(name))
+			return fmt.Errorf("--replace %s: not among the resources --target (or --exclude) leaves to plan", value.QuoteName(name))
 		}
 	}
 	for name := range x.e.taintedIn(x.cfg) {
@@ -233,12 +233,14 @@ func (x *planning) start(exists bool) {
 		Config:        x.cfg,
 		Changes:       make([]plan.Change, 0, len(x.cfg.Resources)),
 		Targets:       x.opts.Targets,
+		Exclude:       x.opts.Exclude,
 		Replace:       x.opts.Replace,
 	}
 
 }
 
-// keep reports whether the plan covers resource name (--target).
+// keep reports whether the plan covers resource name (--target,
+// --exclude).
 func (x *planning) keep(name string) bool { return x.targets == nil || x.targets[name] }
 
 // lookup is what a reference reads at plan: a planned value, a data

@@ -8,6 +8,10 @@ type PlanOptions struct {
 	// instances means all of them) and what they depend on. A target in
 	// state but not in the configuration is destroyed.
 	Targets []string
+	// Exclude limits the plan to every resource but these (addresses, as
+	// Targets) and what depends on them, as OpenTofu's -exclude; not with
+	// Targets.
+	Exclude []string
 	// AllowDestroyAll lets a plan destroy every resource in state because
 	// the configuration has none (plan.Plan.DestroysAll); without it such
 	// a plan is refused with a *DestroyAllError.
@@ -34,5 +38,5 @@ type PlanOptions struct {
 // planOptions are the PlanOptions of an apply that plans (no saved plan),
 // the same under the whole-state lock and under leases.
 func (o ApplyOptions) planOptions() PlanOptions {
-	return PlanOptions{Targets: o.Targets, Replace: o.Replace, AllowDestroyAll: o.AllowDestroyAll, Timestamp: o.Timestamp, Refresh: o.Refresh}
+	return PlanOptions{Targets: o.Targets, Exclude: o.Exclude, Replace: o.Replace, AllowDestroyAll: o.AllowDestroyAll, Timestamp: o.Timestamp, Refresh: o.Refresh}
 }

@@ -127,7 +127,7 @@ func TestReplaceRequestRefusals(t *testing.T) {
 		{"not in the configuration", stack, engine.PlanOptions{Replace: []string{"wbe"}}, `--replace "wbe": not a resource of the configuration (did you mean "web"?)`},
 		{"not an address", stack, engine.PlanOptions{Replace: []string{"web[*]"}}, `--replace "web[*]" is not a resource address`},
 		{"protected", protected, engine.PlanOptions{Replace: []string{"web"}}, `kyku.yaml:14:3: resource "web" is protected (protect: true) and cannot be replaced, although --replace asks for it`},
-		{"outside the targets", stack, engine.PlanOptions{Targets: []string{"sub"}, Replace: []string{"web"}}, `--replace "web": not among the resources --target plans`},
+		{"outside the targets", stack, engine.PlanOptions{Targets: []string{"sub"}, Replace: []string{"web"}}, `--replace "web": not among the resources --target (or --exclude) leaves to plan`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := e.PlanWith(t.Context(), parse(t, tt.yaml), tt.opts)

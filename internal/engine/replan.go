@@ -150,5 +150,5 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // apply (whole, or limited to targets): its own replaces, refresh mode and
 // time; whether it destroys everything was judged when it was made.
 func savedPlanOptions(saved *plan.Plan, targets []string) PlanOptions {
-	return PlanOptions{Targets: targets, Replace: saved.Replace, AllowDestroyAll: true, createdAt: saved.CreatedAt, Refresh: savedRefresh(saved)}
+	return PlanOptions{Targets: targets, Exclude: saved.Exclude, Replace: saved.Replace, AllowDestroyAll: true, createdAt: saved.CreatedAt, Refresh: savedRefresh(saved)}
 }

@@ -33,7 +33,7 @@ func TestTargetsCoverIntents(t *testing.T) {
 		{[]string{"lone"}, []string{"lone"}, []string{"lone"}},
 		{[]string{"other"}, []string{"other"}, nil},
 	} {
-		set, err := targetSet(c.targets, cfg, st, func(string) []string { return nil })
+		set, err := targetSet(c.targets, nil, cfg, st, func(string) []string { return nil })
 		if err != nil {
 			t.Fatalf("--target %v: %v", c.targets, err)
 		}

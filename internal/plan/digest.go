@@ -62,11 +62,13 @@ func ChangesDigest(p *Plan) (string, error) {
 		ConfigHash  string            `json:"configHash"`
 		Destroy     bool              `json:"destroy"`
 		Targets     []string          `json:"targets,omitempty"`
+		Exclude     []string          `json:"exclude,omitempty"`
+		KeptOutputs []string          `json:"keptOutputs,omitempty"` // what the apply leaves as it is
 		Replace     []string          `json:"replace,omitempty"`
 		Forget      []string          `json:"forgetInterrupted,omitempty"` // what the apply drops from state
 		OwnTypes    map[string]string `json:"ownTypes,omitempty"`
 		Changes     []change          `json:"changes"`
-	}{Version: 1, Environment: p.Environment, Provider: p.Provider, Prefix: p.Prefix, ConfigHash: p.ConfigHash, Destroy: p.Destroy, Targets: p.Targets, Replace: p.Replace,
+	}{Version: 1, Environment: p.Environment, Provider: p.Provider, Prefix: p.Prefix, ConfigHash: p.ConfigHash, Destroy: p.Destroy, Targets: p.Targets, Exclude: p.Exclude, KeptOutputs: p.KeptOutputs, Replace: p.Replace,
 		Forget: p.ForgetInterrupted, OwnTypes: p.OwnTypes}
 	canon.Changes = make([]change, len(p.Changes))
 	for i, c := range p.Changes {

@@ -337,6 +337,9 @@ type Plan struct {
 	// Targets, when set, are the --target names the plan was limited to
 	// (with what they depend on).
 	Targets []string `json:"targets,omitempty"`
+	// Exclude, when set, are the --exclude names the plan left out (with
+	// what depends on them).
+	Exclude []string `json:"exclude,omitempty"`
 	// Replace, when set, are the --replace names the plan replaces
 	// whatever changed.
 	Replace []string `json:"replace,omitempty"`
@@ -358,6 +361,10 @@ type Plan struct {
 	// they are (action no-op), by name, masked as OutputChanges are: what
 	// plan --json lists beside the changes, as OpenTofu's plan does.
 	UnchangedOutputs []OutputChange `json:"unchangedOutputs,omitempty"`
+	// KeptOutputs are the outputs a --target or --exclude plan leaves as
+	// they are in state, sorted: they read resources it does not cover,
+	// so it neither shows nor applies a change to them, as OpenTofu's.
+	KeptOutputs []string `json:"keptOutputs,omitempty"`
 
 	Config *config.Config `json:"config,omitempty"` // the desired config (nil in a redacted plan)
 	// WriteOnly lists, per resource, the top-level properties the
@@ -387,7 +394,7 @@ type Plan struct {
 // (kyku destroy) and a targeted plan are asked for by their nature and do
 // not count; a redacted plan (no configuration) cannot tell.
 func (p *Plan) DestroysAll() bool {
-	if p.Destroy || p.Config == nil || len(p.Config.Resources) > 0 || len(p.Targets) > 0 {
+	if p.Destroy || p.Config == nil || len(p.Config.Resources) > 0 || len(p.Targets) > 0 || len(p.Exclude) > 0 {
 		return false
 	}
 	for _, c := range p.Changes {

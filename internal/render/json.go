@@ -29,6 +29,7 @@ type jsonPlan struct {
 	ConfigHash    string       `json:"configHash"`
 	HasChanges    bool         `json:"hasChanges"`
 	Targets       []string     `json:"targets,omitempty"`
+	Exclude       []string     `json:"exclude,omitempty"`
 	Replace       []string     `json:"replace,omitempty"`
 	Changes       []jsonChange `json:"changes"`
 	// OutputChanges are the outputs apply adds, changes or removes
@@ -115,6 +116,7 @@ func PlanJSON(w io.Writer, p *plan.Plan, opts JSONOptions) error {
 		HasChanges:    p.HasChanges(),
 		Warnings:      p.Warnings,
 		Targets:       p.Targets,
+		Exclude:       p.Exclude,
 		Replace:       p.Replace,
 		Changes:       make([]jsonChange, 0, len(p.Changes)),
 		OutputChanges: jsonOutputs(p.OutputChanges, p.UnchangedOutputs),

@@ -115,6 +115,9 @@ func PlanText(w io.Writer, p *plan.Plan, opts TextOptions) error {
 	if len(p.Targets) > 0 {
 		fmt.Fprintln(bw, "Targeted: only "+oneLine(strings.Join(p.Targets, ", "))+" and what it depends on.")
 	}
+	if len(p.Exclude) > 0 {
+		fmt.Fprintln(bw, "Excluded: "+oneLine(strings.Join(p.Exclude, ", "))+" and what depends on it are left as they are.")
+	}
 	if len(p.Replace) > 0 {
 		fmt.Fprintln(bw, "Replacing, as requested (--replace): "+oneLine(strings.Join(p.Replace, ", "))+".")
 	}

@@ -132,7 +132,7 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 		// Limited to saved's changes, it is saved's plan: untargeted
 		// when saved was, so that a plan destroying everything is
 		// still one (destroyAllRefusal, the engine's guard).
-		fresh.Targets = saved.Targets
+		fresh.Targets, fresh.Exclude = saved.Targets, saved.Exclude
 	}
 	hidden = hidden.Add(progress.SecretsOf(nil, fresh))
 	digest, err := ChangesDigest(fresh)
