@@ -264,13 +264,13 @@ func TestUnknownCommand(t *testing.T) {
 }
 
 // TestPlanDestroyRefusesTargetAndReplace: kyku plan --destroy plans every
-// resource in state; a --target or --replace beside it would be ignored,
+// resource in state; a --target, --exclude or --replace beside it would be ignored,
 // so it is refused, saying why.
 func TestPlanDestroyRefusesTargetAndReplace(t *testing.T) {
 	k := newKyku(t, "provider: sim\nresources:\n  web: { type: SshKey, properties: { publicKey: k } }\n")
-	for _, flag := range []string{"--target", "--replace"} {
+	for _, flag := range []string{"--target", "--exclude", "--replace"} {
 		code, _, errOut := k.run("", "plan", "--destroy", flag, "web")
-		if code != 1 || !strings.Contains(errOut, "--destroy plans to destroy everything in state: it cannot be given with --target or --replace") {
+		if code != 1 || !strings.Contains(errOut, "--destroy plans to destroy everything in state: it cannot be given with --target, --exclude or --replace") {
 			t.Errorf("plan --destroy %s web: exit %d\n%s", flag, code, errOut)
 		}
 	}
