@@ -327,6 +327,9 @@ func decodeOutput(b *hcl.Block) (*Output, hcl.Diagnostics) {
 	if a, ok := content.Attributes["sensitive"]; ok {
 		diags = append(diags, decodeBool(a.Expr, &o.Sensitive)...)
 	}
+	if a, ok := content.Attributes["deprecated"]; ok {
+		diags = append(diags, decodeString(a.Expr, &o.Deprecated)...)
+	}
 	if a, ok := content.Attributes["ephemeral"]; ok {
 		diags = append(diags, unsupported(a.Range, "Ephemeral outputs are not supported", "Kyku does not run ephemeral values yet."))
 	}

@@ -110,6 +110,7 @@ func expand(m *Module, in Inputs, partial bool) (*config.Config, bool, error) {
 	if err := toDiag(ev.diags, ev.files).Err(); err != nil {
 		return nil, ev.pending, err
 	}
+	ev.consolidateWarnings()
 	cfg.Warnings = warnings(ev.diags, ev.files)
 	slices.SortFunc(cfg.Resources, func(a, b *config.Resource) int { return value.CompareNames(a.Name, b.Name) })
 	slices.SortFunc(ev.countReads, func(a, b *config.CountRead) int { return strings.Compare(a.By, b.By) })
@@ -166,6 +167,14 @@ func (ev *evaluator) rootVariables(root *modInst, cfg *config.Config) {
 			ev.diags = append(ev.diags, diags...)
 		}
 		root.vars[name] = &named{kind: "variable", name: name, sc: scope{mi: root}, rng: v.DeclRange, val: val, constant: true, state: prepared}
+		if given && v.Deprecated != "" {
+			ev.diags = append(ev.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Deprecated variable used from the root module",
+				Detail:   fmt.Sprintf("The root variable %q is deprecated with the following message: %s", name, v.Deprecated),
+				Subject:  v.DeclRange.Ptr(),
+			})
+		}
 		source := r.source
 		if !given {
 			source = "default"
@@ -252,6 +261,14 @@ func (ev *evaluator) walk(mi *modInst, cfg *config.Config) {
 			continue
 		}
 		for _, in := range sortedKeys(c.Inputs) {
+			if v := child.Variables[in]; v != nil && v.Deprecated != "" {
+				ev.warnOnce(in+"\n"+v.Deprecated, &hcl.Diagnostic{
+					Severity: hcl.DiagWarning,
+					Summary:  "Variable marked as deprecated by the module author",
+					Detail:   fmt.Sprintf("Variable %q is marked as deprecated with the following message:\n%s", in, v.Deprecated),
+					Subject:  c.Inputs[in].Expr.Range().Ptr(),
+				})
+			}
 			if child.Variables[in] == nil {
 				a := c.Inputs[in]
 				ev.diags = append(ev.diags, &hcl.Diagnostic{

@@ -82,6 +82,7 @@ type Variable struct {
 	Literal     bool // values given as text (--var, TF_VAR_) are taken as strings
 	Sensitive   bool
 	Nullable    bool
+	Deprecated  string // the migration message a caller setting it is warned with
 	Validations []*CheckRule
 	DeclRange   hcl.Range
 }
@@ -109,6 +110,7 @@ type Output struct {
 	Description   string
 	Expr          hcl.Expression
 	Sensitive     bool
+	Deprecated    string // the migration message a caller reading it is warned with
 	DependsOn     []hcl.Traversal
 	Preconditions []*CheckRule
 	DeclRange     hcl.Range

@@ -2,6 +2,7 @@ package tfconfig
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/lang/funcs"
+	"github.com/kyku/action/internal/lang/hclstring"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -51,6 +53,61 @@ type evaluator struct {
 	provFns map[string]function.Function
 
 	travs travCache // the traversals of each expression, found once
+
+	// warned are warnOnce's, by key, until consolidateWarnings takes
+	// them (expressions evaluated after, from many goroutines, warn of
+	// nothing: expanding warned of all).
+	warnMu   sync.Mutex
+	warned   map[string]*hcl.Diagnostic
+	expanded bool
+}
+
+// warnOnce records warning d of key: one warning a key, at the first
+// place in the configuration's files that gives it (consolidateWarnings),
+// as OpenTofu warns of a deprecated variable or output once, however many
+// calls or instances use it.
+func (ev *evaluator) warnOnce(key string, d *hcl.Diagnostic) {
+	ev.warnMu.Lock()
+	defer ev.warnMu.Unlock()
+	if ev.expanded {
+		return
+	}
+	key = d.Summary + "\n" + key
+	if prev := ev.warned[key]; prev != nil && !before(*d.Subject, *prev.Subject) {
+		return
+	}
+	if ev.warned == nil {
+		ev.warned = map[string]*hcl.Diagnostic{}
+	}
+	ev.warned[key] = d
+}
+
+// before orders ranges by file, then place.
+func before(a, b hcl.Range) bool {
+	if a.Filename != b.Filename {
+		return a.Filename < b.Filename
+	}
+	return a.Start.Byte < b.Start.Byte
+}
+
+// consolidateWarnings adds warnOnce's warnings to the diagnostics, in the
+// order of their places.
+func (ev *evaluator) consolidateWarnings() {
+	ev.warnMu.Lock()
+	defer ev.warnMu.Unlock()
+	ev.expanded = true
+	ds := slices.Collect(maps.Values(ev.warned))
+	slices.SortFunc(ds, func(a, b *hcl.Diagnostic) int {
+		switch {
+		case before(*a.Subject, *b.Subject):
+			return -1
+		case before(*b.Subject, *a.Subject):
+			return 1
+		}
+		return 0
+	})
+	ev.diags = append(ev.diags, ds...)
+	ev.warned = nil
 }
 
 // functions is the function table: at plan, the impure functions
@@ -412,6 +469,7 @@ func (s scope) context(travs []hcl.Traversal, lookup value.Lookup, m memo, keep 
 			set(root, name, v)
 		case "module":
 			name, ok := stepName(t, 1)
+			mi.warnDeprecatedOutput(name, t)
 			if !ok || has(root, name) {
 				continue
 			}
@@ -657,4 +715,45 @@ func instanceObject(addr string, lookup value.Lookup, want []string, kyku bool) 
 		vals = snaked
 	}
 	return objectWith(vals, want)
+}
+
+// warnDeprecatedOutput warns, once for t, that t reads an output of module
+// call name that its module marks deprecated, as OpenTofu warns of a
+// value derived from it.
+func (mi *modInst) warnDeprecatedOutput(name string, t hcl.Traversal) {
+	child := mi.mod.Children[name]
+	if child == nil {
+		return
+	}
+	step := 2
+	if len(t) > 2 {
+		if _, idx := t[2].(hcl.TraverseIndex); idx {
+			step = 3 // module.NAME[KEY].OUTPUT
+		}
+	}
+	out, ok := stepName(t, step)
+	if !ok {
+		return
+	}
+	o := child.Outputs[out]
+	if o == nil || o.Deprecated == "" {
+		return
+	}
+	call := mi.prefix() + "module." + name
+	if step == 3 {
+		switch k := t[2].(hcl.TraverseIndex).Key; {
+		case !k.IsKnown() || k.IsNull():
+		case k.Type() == cty.String:
+			call += "[" + hclstring.Quote(k.AsString()) + "]"
+		case k.Type() == cty.Number:
+			call += "[" + k.AsBigFloat().Text('f', -1) + "]"
+		}
+	}
+	by := call + "." + out
+	mi.ev.warnOnce(by, &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  "Value derived from a deprecated source",
+		Detail:   fmt.Sprintf("This value is derived from %s, which is deprecated with the following message:\n\n%s", by, o.Deprecated),
+		Subject:  t.SourceRange().Ptr(),
+	})
 }

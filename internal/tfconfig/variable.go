@@ -41,6 +41,9 @@ func decodeVariable(b *hcl.Block) (*Variable, hcl.Diagnostics) {
 	if a, ok := content.Attributes["nullable"]; ok {
 		diags = append(diags, decodeBool(a.Expr, &v.Nullable)...)
 	}
+	if a, ok := content.Attributes["deprecated"]; ok {
+		diags = append(diags, decodeString(a.Expr, &v.Deprecated)...)
+	}
 	if a, ok := content.Attributes["ephemeral"]; ok {
 		var eph bool
 		diags = append(diags, decodeBool(a.Expr, &eph)...)
