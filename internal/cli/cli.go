@@ -25,6 +25,7 @@ import (
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/gcs"
 	"github.com/kyku/action/internal/suggest"
+	"github.com/kyku/action/internal/hostcreds"
 	"github.com/kyku/action/internal/workspace"
 )
 
@@ -385,10 +386,20 @@ func (c *common) register(fs *flagSet, env *Env) {
 // their logs on stderr when TF_LOG asks for them.
 func (c *common) plugins(env *Env) (workspace.Plugins, error) {
 	pl := workspace.Plugins{Verify: env.VerifySignature}
-	if c.mirror != "" {
-		m, err := filepath.Abs(c.mirror)
+	mirror, flag := c.mirror, "--plugin-mirror"
+	if mirror == "" {
+		// The CLI configuration's provider_installation, as OpenTofu's
+		// (a CI image's TF_CLI_CONFIG_FILE naming a filesystem mirror).
+		in, err := hostcreds.ProviderInstallation(env.cliConfig())
 		if err != nil {
-			return pl, fmt.Errorf("--plugin-mirror %s: %w", c.mirror, err)
+			return pl, err
+		}
+		mirror, flag = in.Mirror, in.Where
+	}
+	if mirror != "" {
+		m, err := filepath.Abs(mirror)
+		if err != nil {
+			return pl, fmt.Errorf("%s %s: %w", flag, mirror, err)
 		}
 		pl.Mirror = m
 	}

@@ -16,17 +16,22 @@ func (env *Env) registryCredentials() *hostcreds.Tokens {
 		env.creds = &credsCache{}
 	}
 	c := env.creds
-	c.once.Do(func() {
-		src := hostcreds.Sources{Getenv: env.Getenv}
-		if env.Environ != nil {
-			src.Environ = env.Environ()
-		}
-		if env.notices != nil {
-			src.Warn = func(line string) { env.notices.say("kyku: warning: "+line, false) }
-		}
-		c.tokens = hostcreds.New(src)
-	})
+	c.once.Do(func() { c.tokens = hostcreds.New(env.cliConfig()) })
 	return c.tokens
+}
+
+// cliConfig is where the CLI configuration (OpenTofu's) is read from for
+// this run: its credentials and provider_installation; its problems are
+// warnings.
+func (env *Env) cliConfig() hostcreds.Sources {
+	src := hostcreds.Sources{Getenv: env.Getenv}
+	if env.Environ != nil {
+		src.Environ = env.Environ()
+	}
+	if env.notices != nil {
+		src.Warn = func(line string) { env.notices.say("kyku: warning: "+line, false) }
+	}
+	return src
 }
 
 // credsCache holds an Env's registry credentials once read.
