@@ -18,6 +18,7 @@ import (
 	"github.com/kyku/action/internal/buildinfo"
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/hostcreds"
 	"github.com/kyku/action/internal/noun"
 	"github.com/kyku/action/internal/progress"
 	"github.com/kyku/action/internal/provider"
@@ -25,7 +26,6 @@ import (
 	"github.com/kyku/action/internal/statemgr"
 	"github.com/kyku/action/internal/statemgr/gcs"
 	"github.com/kyku/action/internal/suggest"
-	"github.com/kyku/action/internal/hostcreds"
 	"github.com/kyku/action/internal/workspace"
 )
 

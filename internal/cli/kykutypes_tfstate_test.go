@@ -140,7 +140,7 @@ func TestKykuTypesInTofuState(t *testing.T) {
 	}
 	wantProviders := map[string]string{
 		"kyku_vm": tfstate.KykuProvider, "kyku_vpc": tfstate.KykuProvider,
-		"terraform_data": `provider["registry.opentofu.org/hashicorp/terraform"]`,
+		"terraform_data": `provider["terraform.io/builtin/terraform"]`,
 	}
 	if d := cmp.Diff(wantProviders, providers); d != "" {
 		t.Errorf("providers (-want +got):\n%s", d)

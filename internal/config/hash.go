@@ -248,6 +248,13 @@ func appendResource(b []byte, r *Resource, mask *secretMask) ([]byte, error) {
 	if r.CheckNested {
 		b = append(b, `,"checkNested":true`...)
 	}
+	if len(r.DynamicTypes) > 0 {
+		b = append(b, `,"dynamicTypes":`...)
+		var err error
+		if b, err = value.AppendJSON(b, r.DynamicTypes); err != nil {
+			return nil, err
+		}
+	}
 	if len(r.ReplaceTriggeredBy) > 0 {
 		b = append(b, `,"replaceTriggeredBy":[`...)
 		for i, t := range r.ReplaceTriggeredBy {

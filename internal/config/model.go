@@ -163,6 +163,12 @@ type Resource struct {
 	// check { data … }): read at plan for its assertions, and read again
 	// during apply, as OpenTofu plans it.
 	CheckNested bool `json:"checkNested,omitempty"`
+	// DynamicTypes are, for a Terraform configuration's attributes of any
+	// type (terraform_data's input, output and triggers_replace), the
+	// types (Terraform's JSON type syntax) its expression gave their
+	// values, when known at expansion: OpenTofu's state records them
+	// ("map" where a value alone would read as an object).
+	DynamicTypes map[string]any `json:"dynamicTypes,omitempty"`
 	// Sensitive lists the top-level properties whose value holds a
 	// sensitive variable's: they are masked wherever a value is shown,
 	// like the properties the schema marks sensitive.

@@ -533,6 +533,7 @@ func (x *execution) stateOf(ctx context.Context, cr *config.Resource, c *plan.Ch
 	sr := &state.Resource{
 		Name: cr.Name, Type: cr.Type, CloudName: cloudName, ProviderID: obj.ID,
 		Config: withoutWriteOnly(props, x.p.WriteOnly[cr.Name]), Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
+		Types: maps.Clone(cr.DynamicTypes),
 	}
 	sr.Sensitive, sr.SensitiveWithin = x.e.secretAfter(ctx, cr.Type, c, x.base.Resources[cr.Name], props, obj.Outputs)
 	// What it was applied from: the configuration as resolved now (the

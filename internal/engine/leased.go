@@ -237,7 +237,9 @@ func (e *Engine) replanChanges(ctx context.Context, saved *plan.Plan, st *state.
 	if len(targets) == 0 {
 		return saved, nil
 	}
-	fresh, err := e.plan(ctx, saved.Config.Clone(), st, true, savedPlanOptions(saved, targets))
+	opts := savedPlanOptions(saved, targets)
+	opts.Exclude, opts.Limited, opts.KeptOutputs = nil, true, saved.KeptOutputs
+	fresh, err := e.plan(ctx, saved.Config.Clone(), st, true, opts)
 	if err != nil {
 		return nil, fmt.Errorf("plan the saved plan's configuration again: %w", err)
 	}
@@ -259,7 +261,10 @@ func (e *Engine) replanChanges(ctx context.Context, saved *plan.Plan, st *state.
 		}
 	}
 	fresh.Objects = saved.Objects
-	fresh.Targets, fresh.Exclude = saved.Targets, saved.Exclude // limited to saved's changes, not targeted by its user: a plan destroying everything is still one
+	// Limited to saved's changes, not targeted by its user: a plan
+	// destroying everything is still one, and it leaves the outputs
+	// saved's left.
+	fresh.Targets, fresh.Exclude, fresh.KeptOutputs = saved.Targets, saved.Exclude, saved.KeptOutputs
 	return fresh, nil
 }
 

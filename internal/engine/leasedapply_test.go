@@ -368,3 +368,35 @@ func TestLeasedApplyRefusesACreateInterruptedWhileItWaited(t *testing.T) {
 		t.Errorf("the cloud changed (-before +after):\n%s", d)
 	}
 }
+
+// TestSavedExcludePlanAppliedOnEveryPath: a saved plan made with
+// --exclude applies as planned under leases as under the whole-state
+// lock: the leased apply plans again only the saved plan's changes (its
+// exclusion already in them), and leaves the outputs the saved plan left.
+func TestSavedExcludePlanAppliedOnEveryPath(t *testing.T) {
+	for path, eng := range applyPaths {
+		t.Run(path, func(t *testing.T) {
+			w := newWorld(t)
+			mustApply(t, w.engine(), parse(t, stack))
+			e := eng(w)
+			cfg := variant("port: 443", "port: 8443", "AAAA test", "BBBB other")
+			p, err := e.PlanWith(t.Context(), parse(t, cfg), engine.PlanOptions{Exclude: []string{"key"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff([]string{"update SecurityGroup sg"}, actions(p)); d != "" {
+				t.Fatalf("planned with --exclude key (-want +got):\n%s", d)
+			}
+			applied, err := applyAs(t, e, parse(t, cfg), engine.ApplyOptions{AutoApprove: true}, roundTrip(t, p))
+			if err != nil {
+				t.Fatalf("apply of the saved plan: %v", err)
+			}
+			if d := cmp.Diff([]string{"update SecurityGroup sg"}, actions(applied)); d != "" {
+				t.Errorf("applied (-want +got):\n%s", d)
+			}
+			if got := w.state().Resources["key"].Config["publicKey"]; got == "ssh-ed25519 BBBB other" {
+				t.Errorf("the excluded key was changed")
+			}
+		})
+	}
+}

@@ -89,6 +89,9 @@ func (x *planning) finish(ctx context.Context, destroys []plan.Change) (*plan.Pl
 	p.UnchangedOutputs = unchangedOutputs(x.cfg, x.st, x.lookup, p.OutputChanges)
 	if x.targets != nil {
 		p.KeptOutputs = outputsOutside(x.cfg, x.targets)
+		if x.opts.Limited {
+			p.KeptOutputs = slices.Clone(x.opts.KeptOutputs)
+		}
 		outside := func(oc plan.OutputChange) bool { return slices.Contains(p.KeptOutputs, oc.Name) }
 		p.OutputChanges = slices.DeleteFunc(p.OutputChanges, outside)
 		p.UnchangedOutputs = slices.DeleteFunc(p.UnchangedOutputs, outside)

@@ -12,6 +12,12 @@ type PlanOptions struct {
 	// Targets) and what depends on them, as OpenTofu's -exclude; not with
 	// Targets.
 	Exclude []string
+	// Limited says Targets are a saved plan's changes (a leased apply
+	// plans again only what it changes), not its user's targeting: the
+	// outputs it leaves as they are are KeptOutputs, the saved plan's,
+	// rather than those reading what Targets leave out.
+	Limited     bool
+	KeptOutputs []string
 	// AllowDestroyAll lets a plan destroy every resource in state because
 	// the configuration has none (plan.Plan.DestroysAll); without it such
 	// a plan is refused with a *DestroyAllError.

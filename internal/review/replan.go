@@ -122,7 +122,7 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 		eng = eng.WithPR(pr.Number) // its leases name the pull request
 	}
 	if leased {
-		opts.Targets = engine.ChangedResources(saved)
+		opts.Targets, opts.Limited, opts.KeptOutputs = engine.ChangedResources(saved), true, saved.KeptOutputs
 	}
 	fresh, err := eng.PlanWith(ctx, headCfg, opts)
 	if err != nil {
@@ -132,7 +132,7 @@ func (a *applier) applyReviewed(ctx context.Context, ws *Workspace) (*ApplyOutco
 		// Limited to saved's changes, it is saved's plan: untargeted
 		// when saved was, so that a plan destroying everything is
 		// still one (destroyAllRefusal, the engine's guard).
-		fresh.Targets, fresh.Exclude = saved.Targets, saved.Exclude
+		fresh.Targets, fresh.Exclude, fresh.KeptOutputs = saved.Targets, saved.Exclude, saved.KeptOutputs
 	}
 	hidden = hidden.Add(progress.SecretsOf(nil, fresh))
 	digest, err := ChangesDigest(fresh)

@@ -91,6 +91,11 @@ type Resource struct {
 	// secret whole (so is every one in a state written before Kyku kept
 	// paths).
 	SensitiveWithin map[string][]string `json:"sensitiveWithin,omitempty"`
+	// Types are, for its attributes of any type (terraform_data's input,
+	// output, triggers_replace), their types in Terraform's JSON type
+	// syntax, as OpenTofu's state records them with the values
+	// (config.Resource.DynamicTypes); one missing is its value's own.
+	Types map[string]any `json:"types,omitempty"`
 	// Basis is what the resource was last applied from (basis.go); nil
 	// in a state written before Kyku recorded it: a plan reads it.
 	Basis *Basis `json:"basis,omitempty"`
@@ -139,6 +144,9 @@ func (r *Resource) Clone() *Resource {
 	c.Outputs = value.CopyMap(r.Outputs)
 	c.Dependencies = append([]string(nil), r.Dependencies...)
 	c.Sensitive = slices.Clone(r.Sensitive)
+	if r.Types != nil {
+		c.Types = value.CopyMap(r.Types)
+	}
 	if r.SensitiveWithin != nil {
 		c.SensitiveWithin = make(map[string][]string, len(r.SensitiveWithin))
 		for n, paths := range r.SensitiveWithin {

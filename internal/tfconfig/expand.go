@@ -445,6 +445,7 @@ func (ev *evaluator) property(sc scope, cr *config.Resource, name string, e *Exp
 			cr.SensitiveWithin[name] = paths
 		}
 	}
+	dynamicType(cr, name, v)
 	if len(e.refs) == 0 && v.IsWhollyKnown() {
 		canon, _ := canonical(v)
 		if canon != nil {
@@ -454,6 +455,27 @@ func (ev *evaluator) property(sc scope, cr *config.Resource, name string, e *Exp
 	}
 	kept := *e // e itself may be the caller's, on its stack: most are literals, not kept
 	cr.Properties[name] = &kept
+}
+
+// dynamicType records in cr, for terraform_data's input (and so its
+// output) and triggers_replace, the type of v, the argument's value as
+// far as known at expansion, when it is wholly known: OpenTofu's state
+// records it with the value (config.Resource.DynamicTypes).
+func dynamicType(cr *config.Resource, name string, v cty.Value) {
+	if cr.Type != "terraform_data" || cr.Data || (name != "input" && name != "triggers_replace") {
+		return
+	}
+	ty := v.Type()
+	if v.IsNull() || ty.HasDynamicTypes() {
+		return
+	}
+	if cr.DynamicTypes == nil {
+		cr.DynamicTypes = map[string]any{}
+	}
+	cr.DynamicTypes[name] = ctyvalue.TypeJSON(ty)
+	if name == "input" {
+		cr.DynamicTypes["output"] = cr.DynamicTypes[name]
+	}
 }
 
 // dependsOn are the resource instances a depends_on list names: a

@@ -34,6 +34,11 @@ func StateProvider(m *Module, calls []string, data bool, typ, name string) strin
 	if r.Provider != nil {
 		ref = *r.Provider
 	}
+	if _, required := mods[len(mods)-1].RequiredProviders[ref.Name]; ref.Name == "terraform" && ref.Alias == "" && !required {
+		// OpenTofu's built-in provider (terraform_data,
+		// terraform_remote_state), the same address in every module.
+		return builtinProviderAddr
+	}
 	// Up from the resource's module to the one declaring the configuration.
 	for i := len(mods) - 1; ; i-- {
 		mod := mods[i]
@@ -56,6 +61,10 @@ func StateProvider(m *Module, calls []string, data bool, typ, name string) strin
 		ref = parentRef
 	}
 }
+
+// builtinProviderAddr is the address OpenTofu records the resources of its
+// built-in provider with.
+const builtinProviderAddr = `provider["terraform.io/builtin/terraform"]`
 
 // providerAddr writes a provider configuration address as OpenTofu does.
 func providerAddr(calls []string, source, alias string) string {

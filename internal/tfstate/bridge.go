@@ -139,7 +139,7 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 					names[k] = k
 				}
 			}
-			unwrapDynamic(r.Type, attrs)
+			types := unwrapDynamic(r.Type, attrs)
 			if in.Deposed != "" {
 				if dep := state.DeposedName(name); st.Resources[dep] == nil {
 					// Kyku's model holds one deposed object an address:
@@ -147,7 +147,7 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 					sr := &state.Resource{
 						Name: dep, Type: b.kykuType(r), ProviderID: idOf(attrs, name), Outputs: attrs,
 						Dependencies: slices.Clone(in.Dependencies), SchemaVersion: int64(in.SchemaVersion),
-						Private: slices.Clone(in.Private),
+						Private: slices.Clone(in.Private), Types: types,
 					}
 					sr.Sensitive, sr.SensitiveWithin = modelSensitive(in.Sensitive)
 					st.Resources[dep], b.given[dep], b.current[dep] = sr, sr.Clone(), in
@@ -160,7 +160,7 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 			sr := &state.Resource{
 				Name: name, Type: b.kykuType(r), ProviderID: idOf(attrs, name), Outputs: attrs,
 				Dependencies: slices.Clone(in.Dependencies), SchemaVersion: int64(in.SchemaVersion),
-				Private: slices.Clone(in.Private),
+				Private: slices.Clone(in.Private), Types: types,
 			}
 			sr.Sensitive, sr.SensitiveWithin = modelSensitive(in.Sensitive)
 			if kt != nil {
@@ -490,7 +490,7 @@ func sameResource(a, b *state.Resource) bool {
 		value.Equal(a.Config, b.Config) && value.Equal(a.Outputs, b.Outputs) &&
 		slices.Equal(a.Dependencies, b.Dependencies) && a.Protect == b.Protect &&
 		a.SchemaVersion == b.SchemaVersion && slices.Equal(a.Private, b.Private) && slices.Equal(a.Sensitive, b.Sensitive) &&
-		maps.EqualFunc(a.SensitiveWithin, b.SensitiveWithin, slices.Equal)
+		maps.EqualFunc(a.SensitiveWithin, b.SensitiveWithin, slices.Equal) && value.Equal(a.Types, b.Types)
 }
 
 // outputs puts next's outputs into out: each as it was when its value,

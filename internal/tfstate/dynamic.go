@@ -3,6 +3,7 @@ package tfstate
 import (
 	"maps"
 
+	"github.com/kyku/action/internal/lang/ctyvalue"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -15,8 +16,10 @@ var builtinDynamic = map[string][]string{
 }
 
 // unwrapDynamic replaces, in attrs of an instance of typ, each attribute
-// of any type by its value (a null one is left out).
-func unwrapDynamic(typ string, attrs map[string]any) {
+// of any type by its value (a null one is left out), and returns the
+// types OpenTofu recorded with them (state.Resource.Types; nil: none).
+func unwrapDynamic(typ string, attrs map[string]any) map[string]any {
+	var types map[string]any
 	for _, name := range builtinDynamic[typ] {
 		m, ok := attrs[name].(map[string]any)
 		if !ok {
@@ -24,26 +27,45 @@ func unwrapDynamic(typ string, attrs map[string]any) {
 		}
 		if v, ok := m["value"]; ok && v != nil {
 			attrs[name] = v
+			if t, ok := m["type"]; ok && t != nil {
+				if types == nil {
+					types = map[string]any{}
+				}
+				types[name] = t
+			}
 		} else {
 			delete(attrs, name)
 		}
 	}
+	return types
 }
 
 // wrapDynamic is attrs of an instance of typ with each attribute of any
-// type written as OpenTofu's state holds it, with the type of its value
-// as a literal of the configuration has it; attrs itself for a type
-// without such attributes.
-func wrapDynamic(typ string, attrs map[string]any) map[string]any {
+// type written as OpenTofu's state holds it, with its type: the one types
+// records (state.Resource.Types) when the value is of it, else its
+// value's own as a literal of the configuration has it; attrs itself for
+// a type without such attributes.
+func wrapDynamic(typ string, attrs, types map[string]any) map[string]any {
 	names := builtinDynamic[typ]
 	if len(names) == 0 {
 		return attrs
 	}
 	out := maps.Clone(attrs)
 	for _, name := range names {
-		if v, ok := out[name]; ok && v != nil {
-			out[name] = map[string]any{"value": v, "type": value.TypeJSON(v)}
+		v, ok := out[name]
+		if !ok || v == nil {
+			continue
 		}
+		t := types[name]
+		if t != nil {
+			if _, err := ctyvalue.Typed(v, t); err != nil {
+				t = nil // not of it: the value's own
+			}
+		}
+		if t == nil {
+			t = value.TypeJSON(v)
+		}
+		out[name] = map[string]any{"value": v, "type": t}
 	}
 	return out
 }

@@ -151,7 +151,7 @@ func stateAttrs(sr *state.Resource) map[string]any {
 	if t := modelKykuType(sr); t != nil {
 		return kykuAttrs(t, sr)
 	}
-	return wrapDynamic(sr.Type, sr.Outputs)
+	return wrapDynamic(sr.Type, sr.Outputs, sr.Types)
 }
 
 // stateSensitive are the top-level attributes a Terraform state names as
