@@ -533,6 +533,9 @@ func (e *Engine) stateLookup(st *state.File, data map[string]map[string]any) val
 // stateRead is what stateLookup(st, data) answers r, without making the
 // lookup (the apply asks it for every reference it resolves).
 func (e *Engine) stateRead(st *state.File, data map[string]map[string]any, r value.Ref) (any, bool) {
+	if r.Attr == value.ObjectType {
+		return e.objectType(r.Resource)
+	}
 	v, ok := e.stateValue(st, data, r)
 	return e.withNulls(r, v, ok)
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kyku/action/internal/envname"
@@ -86,8 +87,10 @@ type Engine struct {
 	opts     Options
 	bases    *sync.Map // basisKey → its provider's digest and version (basis.go); shared by copies
 	// attrNames are the attributes of Terraform providers' types
-	// (attrNamesKey → []string: wholeobjects.go); shared by copies.
-	attrNames *sync.Map
+	// (attrNamesKey → objectSchema: wholeobjects.go); shared by copies.
+	// typesKnown says one holds a type (objectType asks nothing before).
+	attrNames  *sync.Map
+	typesKnown *atomic.Bool
 }
 
 // New returns an Engine.
@@ -134,7 +137,7 @@ func New(p provider.Provider, b statemgr.Backend, opts Options) *Engine {
 	if opts.Sleep == nil {
 		opts.Sleep = sleep
 	}
-	return &Engine{provider: p, backend: b, opts: opts, bases: &sync.Map{}, attrNames: &sync.Map{}}
+	return &Engine{provider: p, backend: b, opts: opts, bases: &sync.Map{}, attrNames: &sync.Map{}, typesKnown: &atomic.Bool{}}
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

@@ -42,6 +42,9 @@ func (e *Engine) Known(ctx context.Context) (*Known, error) {
 
 // Lookup answers a reference from the data sources read and the state.
 func (k *Known) Lookup(r value.Ref) (any, bool) {
+	if r.Attr == value.ObjectType {
+		return k.e.objectType(r.Resource)
+	}
 	k.mu.Lock()
 	vals, ok := k.data[r.Resource]
 	k.mu.Unlock()

@@ -247,6 +247,9 @@ func (x *planning) keep(name string) bool { return x.targets == nil || x.targets
 // source's value, nothing yet for what is created or replaced, else what
 // the cloud (or an import, or state) holds.
 func (x *planning) lookup(r value.Ref) (any, bool) {
+	if r.Attr == value.ObjectType {
+		return x.e.objectType(r.Resource)
+	}
 	v, ok := x.lookupValue(r)
 	return x.e.withNulls(r, v, ok)
 }

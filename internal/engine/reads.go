@@ -284,6 +284,9 @@ func (x *planning) readsData(r *config.Resource) bool {
 
 // priorLookup is what a reference reads in state alone (predict).
 func (x *planning) priorLookup(r value.Ref) (any, bool) {
+	if r.Attr == value.ObjectType {
+		return x.e.objectType(r.Resource)
+	}
 	v, ok := x.priorValue(r)
 	return x.e.withNulls(r, v, ok)
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
 	"slices"
 
@@ -55,7 +56,11 @@ func (e *Engine) learnAttrNames(ctx context.Context, cfg *config.Config) {
 		conditions(r.Conditions)
 	}
 	for _, o := range cfg.Outputs {
-		wholes(o.Value)
+		// An output records its value's type: what it reads of a
+		// provider's object is of its schema's (value.ObjectType).
+		for _, ref := range value.Refs(o.Value) {
+			add(ref.Resource)
+		}
 		conditions(o.Conditions)
 	}
 	conditions(cfg.CheckAssertions)
@@ -69,16 +74,43 @@ func (e *Engine) learnAttrNames(ctx context.Context, cfg *config.Config) {
 		if _, done := e.attrNames.Load(k); done {
 			continue
 		}
-		var names []string
+		var known objectSchema
 		if t, err := e.provider.AttributeType(ctx, k.typ, k.data, value.AllAttrs, nil); err == nil {
 			if parts, ok := t.([]any); ok && len(parts) == 2 && parts[0] == "object" {
 				if attrs, ok := parts[1].(map[string]any); ok {
-					names = slices.Sorted(maps.Keys(attrs))
+					known.names = slices.Sorted(maps.Keys(attrs))
+					if b, err := json.Marshal(t); err == nil {
+						known.typ = string(b)
+						e.typesKnown.Store(true)
+					}
 				}
 			}
 		}
-		e.attrNames.Store(k, names) // none: a Kyku type's, or the schema not known
+		e.attrNames.Store(k, known) // none: a Kyku type's, or the schema not known
 	}
+}
+
+// objectSchema is what learnAttrNames learns of a type: its attributes'
+// names and its object's type (Terraform's JSON type syntax).
+type objectSchema struct {
+	names []string
+	typ   string // JSON text; "" not known
+}
+
+// objectType is what a lookup answers a value.ObjectType reference of
+// addr: the type of its object as JSON text, when learnAttrNames learned
+// it.
+func (e *Engine) objectType(addr string) (any, bool) {
+	if !e.typesKnown.Load() {
+		return nil, false
+	}
+	typ, data := addressType(addr)
+	if typ == "" {
+		return nil, false
+	}
+	got, _ := e.attrNames.Load(attrNamesKey{typ, data})
+	known, _ := got.(objectSchema)
+	return known.typ, known.typ != ""
 }
 
 // withNulls is what lookup answers r, an object read whole (value.AllAttrs)
@@ -96,9 +128,9 @@ func (e *Engine) withNulls(r value.Ref, v any, ok bool) (any, bool) {
 		return v, ok
 	}
 	got, _ := e.attrNames.Load(attrNamesKey{typ, data})
-	names, _ := got.([]string)
+	known, _ := got.(objectSchema)
 	var out map[string]any
-	for _, n := range names {
+	for _, n := range known.names {
 		if _, has := obj[n]; has {
 			continue
 		}

@@ -117,19 +117,24 @@ func (e *Expr) attrRead(lookup value.Lookup) (cty.Value, bool) {
 	if lookup == nil {
 		return cty.DynamicVal, true
 	}
-	got, found := lookup(value.Ref{Resource: mi.instanceAddr(key, ex.keys[0]), Attr: value.AllAttrs})
-	applying(lookup) // asked last, as evaluate's context asks it
+	addr := mi.instanceAddr(key, ex.keys[0])
+	got, found := lookup(value.Ref{Resource: addr, Attr: value.AllAttrs})
 	vals, isMap := got.(map[string]any)
+	var ty cty.Type
+	if found && isMap { // as instanceObject asks (typedObject)
+		ty = objectTypeOf(addr, lookup)
+	}
+	applying(lookup) // asked last, as evaluate's context asks it
 	if !found || !isMap {
 		return cty.DynamicVal, true
 	}
 	for k := range vals {
 		if !ascii(k) { // a name cty normalises: the object as evaluate builds it
-			return objectWith(vals, attrNames(e.travs)[key]).GetAttr(attr.Name), true
+			return withSchemaTypes(objectWith(vals, attrNames(e.travs)[key]), ty).GetAttr(attr.Name), true
 		}
 	}
 	if v, ok := vals[attr.Name]; ok {
-		return fromCanonical(v), true
+		return schemaTyped(fromCanonical(v), ty, attr.Name), true
 	}
 	return cty.NullVal(cty.DynamicPseudoType), true // state leaves null attributes out
 }

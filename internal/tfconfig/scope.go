@@ -713,8 +713,9 @@ func instanceObject(addr string, lookup value.Lookup, want []string, kyku bool) 
 			snaked[snake(k)] = v
 		}
 		vals = snaked
+		return objectWith(vals, want)
 	}
-	return objectWith(vals, want)
+	return typedObject(objectWith(vals, want), addr, lookup)
 }
 
 // warnDeprecatedOutput warns, once for t, that t reads an output of module

@@ -36,6 +36,15 @@ type TypedExpr interface {
 // them, Unknown where not known yet.
 const AllAttrs = "*"
 
+// ObjectType is the Attr of a Ref that asks a resource instance's type
+// rather than a value: the lookup answers the type of its whole object
+// in Terraform's JSON type syntax (["object",{…}]), as JSON text (a
+// string), when its provider's
+// schema is known, so that an expression reading it sees a list, a set
+// or a map as such (canonical values hold each as a list or an object);
+// not found otherwise.
+const ObjectType = "\x00type"
+
 // Applying is the reference a lookup answers (with ok true) while apply
 // resolves a resource, and only then: an Expr's impure functions
 // (timestamp, uuid, bcrypt) are known after apply, not at plan.

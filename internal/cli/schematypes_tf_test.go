@@ -1,0 +1,87 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kyku/action/internal/tfplugin/tfplugintest"
+)
+
+// TestTerraformOutputsOfSchemaTypes: an output reading a provider's list
+// or map attribute records the type its schema gives it (["list",
+// "string"], ["map","string"]) in OpenTofu's state, as OpenTofu records
+// it: Kyku recorded a tuple and an object (canonical values hold no
+// more), so OpenTofu planned an update of each output after a Kyku apply
+// (-detailed-exitcode 2 with nothing changed).
+func TestTerraformOutputsOfSchemaTypes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the test providers")
+	}
+	k := newKyku(t, "")
+	tf := filepath.Join(k.dir, "tf")
+	cloud := filepath.Join(k.dir, "items")
+	if err := os.MkdirAll(cloud, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, tf, map[string]string{"main.tf": `terraform {
+  required_providers {
+    fwtest = { source = "kyku/fwtest" }
+  }
+}
+provider "fwtest" {
+  dir = "` + cloud + `"
+}
+resource "fwtest_item" "a" {
+  name = "a"
+  tags = { team = "infra" }
+}
+data "fwtest_list" "all" {
+  depends_on = [fwtest_item.a]
+}
+output "names" {
+  value = data.fwtest_list.all.names
+}
+output "values" {
+  value = data.fwtest_list.all.values
+}
+output "tags" {
+  value = fwtest_item.a.tags
+}
+output "whole_tags" {
+  value = fwtest_item.a
+}
+`})
+	k.env["KYKU_PLUGIN_MIRROR"] = tfplugintest.Mirror(t, t.TempDir(), tfplugintest.Framework)
+	k.ok("init", "-c", tf)
+	k.ok("apply", "--auto-approve", "-c", tf)
+	data, err := os.ReadFile(filepath.Join(tf, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Outputs map[string]struct{ Type any }
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]any{}
+	for name, o := range st.Outputs {
+		got[name] = o.Type
+		if name == "whole_tags" { // the object's tags attribute alone
+			got[name] = o.Type.([]any)[1].(map[string]any)["tags"]
+		}
+	}
+	want := map[string]any{
+		"names":      []any{"list", "string"},
+		"values":     []any{"map", "string"},
+		"tags":       []any{"map", "string"},
+		"whole_tags": []any{"map", "string"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("output types in the state (-want +got):\n%s", d)
+	}
+}
