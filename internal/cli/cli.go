@@ -319,6 +319,9 @@ func (c exitCode) Error() string { return "exit " + strconv.Itoa(int(c)) }
 
 // common holds the flags shared by the commands that open a workspace.
 type common struct {
+	// targets are the plan's --target addresses (or a saved plan's):
+	// complete leaves out what stays undecided when they name none of it.
+	targets     []string
 	config      string
 	env         string
 	provider    string

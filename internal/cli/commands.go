@@ -167,6 +167,7 @@ func cmdPlan(ctx context.Context, env *Env, args []string) error {
 	if *destroy && (targeting.given() || len(replaces) > 0) {
 		return fmt.Errorf("--destroy plans to destroy everything in state: it cannot be given with --target, --exclude or --replace")
 	}
+	c.targets = targets
 	if *asJSON {
 		*format = "json"
 	}
@@ -365,6 +366,10 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	}
 	defer ws.Close()
 	if cfg != nil && op == "apply" {
+		c.targets = targets
+		if saved != nil {
+			c.targets = saved.Targets
+		}
 		if cfg, err = c.complete(ctx, env, ws, cfg); err != nil {
 			return err
 		}

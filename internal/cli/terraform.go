@@ -118,12 +118,32 @@ func (c *common) complete(ctx context.Context, env *Env, ws *workspace.Workspace
 	if cfg.Pending == nil {
 		return cfg, nil
 	}
-	cfg, err := ws.Engine.Complete(ctx, cfg)
+	whole, err := ws.Engine.Complete(ctx, cfg)
 	if err != nil {
-		return nil, err
+		// A plan --target'ing none of what stays undecided plans
+		// without it, as OpenTofu's targeting never evaluates it: what
+		// its "cannot be determined until apply" advises.
+		if whole == nil || len(whole.Undecided) == 0 || len(c.targets) == 0 || targetsAny(c.targets, whole.Undecided) {
+			return nil, err
+		}
+		env.notices.say("kyku: warning: --target leaves out "+strings.Join(whole.Undecided, ", ")+", whose count or for_each is not known until apply", false)
 	}
-	env.secrets.Learn(cfg, nil)
-	return cfg, nil
+	env.secrets.Learn(whole, nil)
+	return whole, nil
+}
+
+// targetsAny reports whether a target address names one of addrs (a
+// resource or a module call), an instance of one, something inside one,
+// or a module holding one.
+func targetsAny(targets, addrs []string) bool {
+	for _, t := range targets {
+		for _, a := range addrs {
+			if t == a || strings.HasPrefix(t, a+"[") || strings.HasPrefix(t, a+".") || strings.HasPrefix(a, t+".") || strings.HasPrefix(a, t+"[") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // noVarFiles refuses --var-file for a Kyku configuration: its variables

@@ -46,6 +46,7 @@ providers:
 	cfg.Warnings = []string{"terraform.tfvars:1:1: Value for undeclared variable"}
 	cfg.ModuleOutputConditions = []*Condition{{Pos: diag.Pos{File: "m/main.tf", Line: 7}}}
 	cfg.Pending = func(context.Context, Known) (*Config, error) { return nil, nil }
+	cfg.Undecided = []string{"aws_subnet.x"}
 	got := cfg.Clone()
 	want, have := reflect.ValueOf(cfg).Elem(), reflect.ValueOf(got).Elem()
 	for i := range want.NumField() {

@@ -86,6 +86,12 @@ type Config struct {
 	// It names the providers, the backend and the data sources, so a
 	// workspace can be opened with it.
 	Pending Expand `json:"-"`
+	// Undecided are the resources and module calls (addresses) a partial
+	// expansion left out, their count or for_each not known. A
+	// completion that fails on them returns, with its error, the
+	// configuration without them: a plan whose --target names none of
+	// them plans with it, as OpenTofu's targeting never evaluates them.
+	Undecided []string `json:"-"`
 
 	mu    sync.Mutex // guards index: Resource is called from many goroutines
 	index map[string]*Resource
@@ -497,7 +503,7 @@ func (c *Config) Clone() *Config {
 		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Forget: slices.Clone(c.Forget), CountReads: slices.Clone(c.CountReads),
 		Providers: slices.Clone(c.Providers), CheckAssertions: slices.Clone(c.CheckAssertions), Warnings: slices.Clone(c.Warnings), ModuleOutputConditions: slices.Clone(c.ModuleOutputConditions),
 		Terraform: c.Terraform, Expressions: c.Expressions, Environment: c.Environment, Environments: slices.Clone(c.Environments),
-		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets), Pending: c.Pending,
+		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets), Pending: c.Pending, Undecided: slices.Clone(c.Undecided),
 	}
 }
 

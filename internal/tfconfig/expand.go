@@ -75,14 +75,20 @@ func completion(m *Module, in Inputs, partial *config.Config) config.Expand {
 				break
 			}
 		}
-		cfg, _, err := expand(m, in, false) // its errors: what stays unknown
+		whole, _, err := expand(m, in, false) // its errors: what stays unknown
 		var unknown diag.Diagnostics
 		if failed := known.Failures(); len(failed) > 0 && errors.As(err, &unknown) {
 			// What stays unknown may be so because a data source it reads
 			// failed: said first, it is why.
 			return nil, append(failed, unknown...)
 		}
-		return cfg, err
+		if err != nil {
+			// With the error, the expansion that leaves out what stays
+			// undecided (config.Config.Undecided): a plan --target'ing
+			// none of it plans without it, as OpenTofu's does.
+			return cfg, err
+		}
+		return whole, nil
 	}
 }
 
@@ -115,6 +121,14 @@ func expand(m *Module, in Inputs, partial bool) (*config.Config, bool, error) {
 	slices.SortFunc(cfg.Resources, func(a, b *config.Resource) int { return value.CompareNames(a.Name, b.Name) })
 	slices.SortFunc(ev.countReads, func(a, b *config.CountRead) int { return strings.Compare(a.By, b.By) })
 	cfg.CountReads = ev.countReads
+	if len(ev.undecided) > 0 {
+		cfg.Undecided = slices.Sorted(slices.Values(ev.undecided))
+		// What is left out read nothing this configuration plans.
+		cfg.CountReads = slices.DeleteFunc(cfg.CountReads, func(cr *config.CountRead) bool {
+			_, found := slices.BinarySearch(cfg.Undecided, cr.By)
+			return found
+		})
+	}
 	return cfg, ev.pending, nil
 }
 

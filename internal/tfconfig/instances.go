@@ -114,6 +114,13 @@ func (mi *modInst) repeat(by string, count, forEach, enabled hcl.Expression) (re
 			mi.ev.countRead(by, arg, expr, refs)
 		}
 	}
+	if before := mi.ev.pendings; mi.ev.partial {
+		defer func() {
+			if mi.ev.pendings > before {
+				mi.ev.undecided = append(mi.ev.undecided, by)
+			}
+		}()
+	}
 	switch {
 	case enabled != nil:
 		on, ok := mi.enabled(enabled)
@@ -182,7 +189,7 @@ func (mi *modInst) count(expr hcl.Expression) (int, bool) {
 	}
 	v, _ = v.Unmark()
 	if !v.IsKnown() && mi.ev.partial {
-		mi.ev.pending = true
+		mi.ev.pending, mi.ev.pendings = true, mi.ev.pendings+1
 		return 0, false
 	}
 	switch {
@@ -229,7 +236,7 @@ func (mi *modInst) enabled(expr hcl.Expression) (on, ok bool) {
 	}
 	v, _ = v.UnmarkDeep()
 	if !v.IsKnown() && mi.ev.partial {
-		mi.ev.pending = true
+		mi.ev.pending, mi.ev.pendings = true, mi.ev.pendings+1
 		return false, false
 	}
 	switch {
@@ -279,7 +286,7 @@ func (mi *modInst) forEach(expr hcl.Expression) ([]instKey, bool) {
 	unmarked, _ := v.Unmark()
 	if !unmarked.IsKnown() || (ty.IsSetType() && !unmarked.IsWhollyKnown()) {
 		if mi.ev.partial {
-			mi.ev.pending = true
+			mi.ev.pending, mi.ev.pendings = true, mi.ev.pendings+1
 			return nil, false
 		}
 		return bad(unknownDetail + fmt.Sprintf(unknownHint, "for_each"))

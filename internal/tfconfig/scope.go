@@ -46,6 +46,10 @@ type evaluator struct {
 	// with more known.
 	partial, pending bool
 	countReads       []*config.CountRead
+	// pendings counts what partial left undecided; undecided are the
+	// resources and module calls it left out (config.Config.Undecided).
+	pendings  int
+	undecided []string
 
 	fns *funcs.Tables // built on first use (see functions)
 	// provFns are the providers' functions the configuration calls
