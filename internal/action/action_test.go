@@ -214,11 +214,7 @@ func TestReviewLifecycle(t *testing.T) {
 
 	t.Run("schedule with drift opens one issue, closed once the drift is fixed", func(t *testing.T) {
 		f.setCheckout(f.config("web", "worker", "cache"))
-		schedule := payload(t, "workflow_dispatch.json", func(ev map[string]any) {
-			delete(ev, "inputs")
-			ev["schedule"] = "0 6 * * *"
-			obj(ev, "repository")["full_name"] = repoName
-		})
+		schedule := scheduleEvent(t)
 		clean := f.run("schedule", schedule, nil)
 		wantCode(t, clean, 0)
 		wantOutputs(t, clean, map[string]string{"drift": "false"})

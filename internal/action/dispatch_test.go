@@ -138,3 +138,14 @@ func TestDispatchedApplyIsOfTheHeadTheBotPinned(t *testing.T) {
 	wantCode(t, r, 0)
 	wantOutputs(t, r, map[string]string{"applied": "true"})
 }
+
+// scheduleEvent is a schedule event (the cron that runs the drift
+// check) of the fixture's repository.
+func scheduleEvent(t *testing.T) map[string]any {
+	t.Helper()
+	return payload(t, "workflow_dispatch.json", func(ev map[string]any) {
+		delete(ev, "inputs")
+		ev["schedule"] = "0 6 * * *"
+		obj(ev, "repository")["full_name"] = repoName
+	})
+}

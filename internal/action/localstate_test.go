@@ -59,13 +59,7 @@ func (f *fixture) refusedForLocalState(t *testing.T, r result, where string) {
 // apply, a scheduled refresh, command plan on a push — fails at its
 // start with one line naming the input, and writes nothing.
 func TestLocalStateIsRefusedOnARunner(t *testing.T) {
-	schedule := func(t *testing.T) map[string]any {
-		return payload(t, "workflow_dispatch.json", func(ev map[string]any) {
-			delete(ev, "inputs")
-			ev["schedule"] = "0 6 * * *"
-			obj(ev, "repository")["full_name"] = repoName
-		})
-	}
+	schedule := scheduleEvent
 	for _, cfg := range []struct{ name, yaml, where string }{
 		{"a local backend", localBackendYAML, ":2 ("},
 		{"no backend", noBackendYAML, "has no backend, so its state is local"},
@@ -209,11 +203,7 @@ func TestOldLayoutMovedOnARunnerSaysSo(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Join(old, "policies"), 0o755))
 	must(t, os.WriteFile(filepath.Join(old, "state.prod.journal"), nil, 0o644))
 	must(t, os.WriteFile(filepath.Join(old, "policies", "ssh.rego"), []byte("package kyku\n"), 0o644))
-	schedule := payload(t, "workflow_dispatch.json", func(ev map[string]any) {
-		delete(ev, "inputs")
-		ev["schedule"] = "0 6 * * *"
-		obj(ev, "repository")["full_name"] = repoName
-	})
+	schedule := scheduleEvent(t)
 	r := f.run("schedule", schedule, nil)
 	wantCode(t, r, 0)
 	want := "::notice::kyku: moved local state from " + old + " to " + filepath.Join(f.configDir(), ".kyku-state") + " (state.prod.journal)."

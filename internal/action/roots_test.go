@@ -229,16 +229,8 @@ func TestTerraformRootsThroughTheAction(t *testing.T) {
 	})
 
 	t.Run("the drift schedule refreshes every root", func(t *testing.T) {
-		for name, text := range head {
-			p := filepath.Join(f.checkout, filepath.FromSlash(name))
-			must(t, os.MkdirAll(filepath.Dir(p), 0o755))
-			must(t, os.WriteFile(p, []byte(text), 0o644))
-		}
-		schedule := payload(t, "workflow_dispatch.json", func(ev map[string]any) {
-			delete(ev, "inputs")
-			ev["schedule"] = "0 6 * * *"
-			obj(ev, "repository")["full_name"] = repoName
-		})
+		f.writeCheckout(t, head)
+		schedule := scheduleEvent(t)
 		clean := f.run("schedule", schedule, nil)
 		wantCode(t, clean, 0)
 		wantOutputs(t, clean, map[string]string{"drift": "false"})
@@ -475,5 +467,16 @@ func TestTerraformRootProviderFunctions(t *testing.T) {
 	r = f.run("pull_request", prEvent(t, "pull_request.opened.json", 3, shaB), nil)
 	if !strings.Contains(r.stdout, "Function not found in provider") {
 		t.Errorf("a call of a function the provider lacks: want it refused at the call\n%s", r.stdout)
+	}
+}
+
+// writeCheckout writes files (repository path → text) into the checkout,
+// as a schedule's checkout of the default branch holds them.
+func (f *fixture) writeCheckout(t *testing.T, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(f.checkout, filepath.FromSlash(name))
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, []byte(text), 0o644))
 	}
 }

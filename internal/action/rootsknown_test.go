@@ -97,16 +97,8 @@ func TestTerraformRootCountFromStateAndData(t *testing.T) {
 
 	t.Run("the drift schedule reads them too", func(t *testing.T) {
 		f.setTree(defaultRef, reads)
-		for name, text := range reads {
-			p := filepath.Join(f.checkout, filepath.FromSlash(name))
-			must(t, os.MkdirAll(filepath.Dir(p), 0o755))
-			must(t, os.WriteFile(p, []byte(text), 0o644))
-		}
-		schedule := payload(t, "workflow_dispatch.json", func(ev map[string]any) {
-			delete(ev, "inputs")
-			ev["schedule"] = "0 6 * * *"
-			obj(ev, "repository")["full_name"] = repoName
-		})
+		f.writeCheckout(t, reads)
+		schedule := scheduleEvent(t)
 		r := f.run("schedule", schedule, nil)
 		wantCode(t, r, 0)
 		wantOutputs(t, r, map[string]string{"drift": "false"})

@@ -102,13 +102,7 @@ func readConfigFile(path string, into map[string]string) hcl.Diagnostics {
 		}
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("read the CLI configuration %s: %v", path, err)}}
 	}
-	var f *hcl.File
-	var diags hcl.Diagnostics
-	if strings.HasSuffix(path, ".json") {
-		f, diags = hcljson.Parse(src, path)
-	} else {
-		f, diags = hclsyntax.ParseConfig(src, path, hcl.InitialPos)
-	}
+	f, diags := parseConfigFile(path, src)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -134,4 +128,13 @@ func readConfigFile(path string, into map[string]string) hcl.Diagnostics {
 		into[host] = token
 	}
 	return diags
+}
+
+// parseConfigFile parses src, the CLI configuration file path: HCL, or
+// JSON for a name ending in .json.
+func parseConfigFile(path string, src []byte) (*hcl.File, hcl.Diagnostics) {
+	if strings.HasSuffix(path, ".json") {
+		return hcljson.Parse(src, path)
+	}
+	return hclsyntax.ParseConfig(src, path, hcl.InitialPos)
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -107,13 +106,7 @@ func installationBlocks(path string) ([]*hcl.Block, hcl.Diagnostics) {
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("read %s: %v", path, err)}}
 	}
-	var f *hcl.File
-	var diags hcl.Diagnostics
-	if strings.HasSuffix(path, ".json") {
-		f, diags = hcljson.Parse(data, path)
-	} else {
-		f, diags = hclsyntax.ParseConfig(data, path, hcl.InitialPos)
-	}
+	f, diags := parseConfigFile(path, data)
 	if diags.HasErrors() {
 		return nil, diags
 	}

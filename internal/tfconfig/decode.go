@@ -480,12 +480,7 @@ func decodeCall(b *hcl.Block) (*Call, hcl.Diagnostics) {
 			bodies = append(bodies, inner.Body)
 		case "lifecycle":
 			if lifecycle != nil {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Duplicate lifecycle block",
-					Detail:   fmt.Sprintf("This resource already has a lifecycle block at %s.", lifecycle.DefRange),
-					Subject:  inner.DefRange.Ptr(),
-				})
+				diags = append(diags, duplicateLifecycle(lifecycle, inner))
 				continue
 			}
 			lifecycle = inner

@@ -89,12 +89,7 @@ func decodeResource(b *hcl.Block, mode Mode) (*Resource, hcl.Diagnostics) {
 		switch inner.Type {
 		case "lifecycle":
 			if lifecycle != nil {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Duplicate lifecycle block",
-					Detail:   fmt.Sprintf("This resource already has a lifecycle block at %s.", lifecycle.DefRange),
-					Subject:  inner.DefRange.Ptr(),
-				})
+				diags = append(diags, duplicateLifecycle(lifecycle, inner))
 				continue
 			}
 			lifecycle = inner
@@ -390,5 +385,17 @@ func repetitionConflict(count, enabled, forEach *hcl.Attribute, verb, things str
 		Summary:  "Invalid combination of " + what,
 		Detail:   fmt.Sprintf("The %s meta-arguments are mutually-exclusive. Only one %s be used to be explicit about the number of %s to be created.", what, verb, things),
 		Subject:  hcl.RangeBetween(ranges[0], ranges[len(ranges)-1]).Ptr(),
+	}
+}
+
+// duplicateLifecycle refuses a second lifecycle block (again) in a
+// resource's or a module call's block (first is the first one), in
+// OpenTofu's words.
+func duplicateLifecycle(first, again *hcl.Block) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Duplicate lifecycle block",
+		Detail:   fmt.Sprintf("This resource already has a lifecycle block at %s.", first.DefRange),
+		Subject:  again.DefRange.Ptr(),
 	}
 }
