@@ -16,7 +16,9 @@ import (
 // "string"], ["map","string"]) in OpenTofu's state, as OpenTofu records
 // it: Kyku recorded a tuple and an object (canonical values hold no
 // more), so OpenTofu planned an update of each output after a Kyku apply
-// (-detailed-exitcode 2 with nothing changed).
+// (-detailed-exitcode 2 with nothing changed). A terraform_data whose
+// input reads the list records a list too (OpenTofu planned an update of
+// it, and replaced what replace_triggered_by names it).
 func TestTerraformOutputsOfSchemaTypes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the test providers")
@@ -54,6 +56,9 @@ output "tags" {
 output "whole_tags" {
   value = fwtest_item.a
 }
+resource "terraform_data" "names" {
+  input = data.fwtest_list.all.names
+}
 `})
 	k.env["KYKU_PLUGIN_MIRROR"] = tfplugintest.Mirror(t, t.TempDir(), tfplugintest.Framework)
 	k.ok("init", "-c", tf)
@@ -63,7 +68,13 @@ output "whole_tags" {
 		t.Fatal(err)
 	}
 	var st struct {
-		Outputs map[string]struct{ Type any }
+		Outputs   map[string]struct{ Type any }
+		Resources []struct {
+			Type      string
+			Instances []struct {
+				Attributes map[string]any
+			}
+		}
 	}
 	if err := json.Unmarshal(data, &st); err != nil {
 		t.Fatal(err)
@@ -75,7 +86,15 @@ output "whole_tags" {
 			got[name] = o.Type.([]any)[1].(map[string]any)["tags"]
 		}
 	}
+	for _, r := range st.Resources {
+		if r.Type == "terraform_data" {
+			for _, attr := range []string{"input", "output"} {
+				got["terraform_data."+attr] = r.Instances[0].Attributes[attr].(map[string]any)["type"]
+			}
+		}
+	}
 	want := map[string]any{
+		"terraform_data.input": []any{"list", "string"}, "terraform_data.output": []any{"list", "string"},
 		"names":      []any{"list", "string"},
 		"values":     []any{"map", "string"},
 		"tags":       []any{"map", "string"},

@@ -533,7 +533,7 @@ func (x *execution) stateOf(ctx context.Context, cr *config.Resource, c *plan.Ch
 	sr := &state.Resource{
 		Name: cr.Name, Type: cr.Type, CloudName: cloudName, ProviderID: obj.ID,
 		Config: withoutWriteOnly(props, x.p.WriteOnly[cr.Name]), Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
-		Types: maps.Clone(cr.DynamicTypes),
+		Types: x.dynamicTypes(cr, props),
 	}
 	sr.Sensitive, sr.SensitiveWithin = x.e.secretAfter(ctx, cr.Type, c, x.base.Resources[cr.Name], props, obj.Outputs)
 	// What it was applied from: the configuration as resolved now (the
@@ -543,6 +543,43 @@ func (x *execution) stateOf(ctx context.Context, cr *config.Resource, c *plan.Ch
 	}
 	recordStored(sr, obj)
 	return sr
+}
+
+// dynamicTypes are the types of cr's attributes of any type
+// (state.Resource.Types): those the expansion knew
+// (config.Resource.DynamicTypes), and, for a list or a map read from
+// what the plan made (props, the resolved configuration), its
+// expression's now, with what apply made: OpenTofu's state records a
+// list as a list where its value alone reads as a tuple.
+func (x *execution) dynamicTypes(cr *config.Resource, props map[string]any) map[string]any {
+	out := maps.Clone(cr.DynamicTypes)
+	if cr.Type != "terraform_data" {
+		return out
+	}
+	for _, name := range []string{"input", "triggers_replace"} {
+		if _, known := out[name]; known {
+			continue
+		}
+		switch props[name].(type) {
+		case []any, map[string]any:
+		default:
+			continue // a primitive's type is its value's
+		}
+		te, ok := cr.Properties[name].(value.TypedExpr)
+		if !ok {
+			continue
+		}
+		if _, t, unknown, err := te.EvalTyped(x.lookup); err == nil && !unknown && t != nil {
+			if out == nil {
+				out = map[string]any{}
+			}
+			out[name] = t
+			if name == "input" {
+				out["output"] = t
+			}
+		}
+	}
+	return out
 }
 
 func (x *execution) destroy(ci int) func(context.Context) (func(context.Context) error, error) {

@@ -54,6 +54,17 @@ func (e *Engine) learnAttrNames(ctx context.Context, cfg *config.Config) {
 	for _, r := range cfg.Resources {
 		wholes(r.Properties)
 		conditions(r.Conditions)
+		if r.Type == "terraform_data" && !r.Data {
+			// Its attributes of any type record their values' types
+			// (dynamicTypes): what they read has its schema's.
+			for _, name := range []string{"input", "triggers_replace"} {
+				if _, known := r.DynamicTypes[name]; !known {
+					for _, ref := range value.Refs(r.Properties[name]) {
+						add(ref.Resource)
+					}
+				}
+			}
+		}
 	}
 	for _, o := range cfg.Outputs {
 		// An output records its value's type: what it reads of a
