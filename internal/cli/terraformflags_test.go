@@ -33,6 +33,10 @@ func TestTerraformCIFlags(t *testing.T) {
 	if code, out, errOut := k.run("", "plan", "-c", tf, "-refresh=true"); code != 0 || !strings.Contains(out, "+ create") {
 		t.Errorf("plan -refresh=true: exit %d\n%s%s", code, out, errOut)
 	}
+	// OpenTofu's output flags a pipeline passes are taken.
+	if code, out, errOut := k.run("", "plan", "-c", tf, "-concise", "-consolidate-warnings=false", "-consolidate-errors"); code != 0 || !strings.Contains(out, "+ create") {
+		t.Errorf("plan -concise -consolidate-warnings=false -consolidate-errors: exit %d\n%s%s", code, out, errOut)
+	}
 	code2, _, errOut2 := k.run("", "plan", "-c", tf, "-refresh-only")
 	if code2 != 1 || !strings.Contains(errOut2, "unknown flag --refresh-only (Terraform's -refresh-only: kyku refresh reads every object and records what drifted)") {
 		t.Errorf("plan -refresh-only: exit %d, want 1 and kyku refresh named\n%s", code2, errOut2)
