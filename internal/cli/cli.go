@@ -381,7 +381,7 @@ func (c *common) register(fs *flagSet, env *Env) {
 	// Terraform's habits in CI scripts, taken as they are.
 	fs.Bool("input", false, "taken for Terraform's -input=false: kyku never asks for a variable's value (a missing one is an error)")
 	fs.Bool("compact-warnings", false, "taken for Terraform's -compact-warnings: kyku says each warning once, with its source line")
-	fs.Bool("concise", false, "taken for OpenTofu's -concise: kyku prints no refreshing lines, and one line a change applied")
+	fs.Bool("concise", false, "taken for OpenTofu's -concise: kyku's plan prints no refreshing lines; apply's progress lines are kept")
 	fs.Bool("consolidate-warnings", true, "taken for OpenTofu's -consolidate-warnings: kyku says each warning once, with its source line")
 	fs.Bool("consolidate-errors", false, "taken for OpenTofu's -consolidate-errors: kyku says each error once, with its source line")
 }
