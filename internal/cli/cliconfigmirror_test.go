@@ -19,23 +19,10 @@ func TestCLIConfigFilesystemMirror(t *testing.T) {
 		t.Skip("builds the test providers")
 	}
 	k := newKyku(t, "")
-	tf := filepath.Join(k.dir, "tf")
-	cloud := filepath.Join(k.dir, "items")
-	writeFiles(t, tf, map[string]string{"main.tf": `terraform {
-  required_providers {
-    fwtest = { source = "kyku/fwtest" }
-  }
-}
-provider "fwtest" {
-  dir = "` + cloud + `"
-}
-resource "fwtest_item" "a" {
+	tf := fwtestRoot(t, k, `resource "fwtest_item" "a" {
   name = "a"
 }
-`})
-	if err := os.MkdirAll(cloud, 0o755); err != nil {
-		t.Fatal(err)
-	}
+`)
 	mirror := tfplugintest.Mirror(t, t.TempDir(), tfplugintest.Framework)
 	rc := filepath.Join(k.dir, "tofurc")
 	if err := os.WriteFile(rc, []byte("provider_installation {\n  filesystem_mirror {\n    path = \""+mirror+"\"\n  }\n}\n"), 0o600); err != nil {

@@ -24,20 +24,7 @@ func TestTerraformOutputsOfSchemaTypes(t *testing.T) {
 		t.Skip("builds the test providers")
 	}
 	k := newKyku(t, "")
-	tf := filepath.Join(k.dir, "tf")
-	cloud := filepath.Join(k.dir, "items")
-	if err := os.MkdirAll(cloud, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeFiles(t, tf, map[string]string{"main.tf": `terraform {
-  required_providers {
-    fwtest = { source = "kyku/fwtest" }
-  }
-}
-provider "fwtest" {
-  dir = "` + cloud + `"
-}
-resource "fwtest_item" "a" {
+	tf := fwtestRoot(t, k, `resource "fwtest_item" "a" {
   name = "a"
   tags = { team = "infra" }
 }
@@ -59,7 +46,7 @@ output "whole_tags" {
 resource "terraform_data" "names" {
   input = data.fwtest_list.all.names
 }
-`})
+`)
 	k.env["KYKU_PLUGIN_MIRROR"] = tfplugintest.Mirror(t, t.TempDir(), tfplugintest.Framework)
 	k.ok("init", "-c", tf)
 	k.ok("apply", "--auto-approve", "-c", tf)
@@ -103,4 +90,26 @@ resource "terraform_data" "names" {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("output types in the state (-want +got):\n%s", d)
 	}
+}
+
+// fwtestRoot writes a Terraform root of k's directory using the framework
+// test provider (its cloud a directory beside it) with resources, and
+// returns the root's directory.
+func fwtestRoot(t *testing.T, k *kyku, resources string) string {
+	t.Helper()
+	tf := filepath.Join(k.dir, "tf")
+	cloud := filepath.Join(k.dir, "items")
+	if err := os.MkdirAll(cloud, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, tf, map[string]string{"main.tf": `terraform {
+  required_providers {
+    fwtest = { source = "kyku/fwtest" }
+  }
+}
+provider "fwtest" {
+  dir = "` + cloud + `"
+}
+` + resources})
+	return tf
 }
