@@ -398,7 +398,9 @@ func (c *common) plugins(env *Env) (workspace.Plugins, error) {
 		// (a CI image's TF_CLI_CONFIG_FILE naming a filesystem mirror).
 		in, err := hostcreds.ProviderInstallation(env.cliConfig())
 		if err != nil {
-			return pl, err
+			// Refused when a provider is installed: a configuration
+			// without Terraform providers does not need it.
+			pl.Refused = err
 		}
 		mirror, flag = in.Mirror, in.Where
 	}

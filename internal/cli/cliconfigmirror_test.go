@@ -42,4 +42,12 @@ func TestCLIConfigFilesystemMirror(t *testing.T) {
 	if code == 0 || !strings.Contains(out+errOut, rc+":1: provider_installation network_mirror: Kyku installs providers from one filesystem_mirror") {
 		t.Errorf("plan with a network mirror: exit %d, want it refused\n%s%s", code, out, errOut)
 	}
+
+	// A configuration without Terraform providers installs none: the
+	// block does not stop it.
+	yaml := newKyku(t, "provider: sim\nresources:\n  web: { type: SshKey, properties: { publicKey: k } }\n")
+	yaml.env["TF_CLI_CONFIG_FILE"] = rc
+	if out := yaml.ok("plan"); !strings.Contains(out, "web") {
+		t.Errorf("plan of a kyku.yaml without Terraform providers:\n%s", out)
+	}
 }

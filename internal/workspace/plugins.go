@@ -51,6 +51,11 @@ type Plugins struct {
 	// Mirror is a filesystem mirror, unpacked or packed; with one, nothing
 	// is fetched from a registry.
 	Mirror string
+	// Refused, when set, is why providers may not be installed here (the
+	// CLI configuration's provider_installation Kyku does not follow):
+	// installing one fails with it, a configuration without Terraform
+	// providers runs.
+	Refused error
 	// CacheDir keeps the packages fetched from registries ("": .kyku-state/
 	// providers beside the configuration).
 	CacheDir string
@@ -196,7 +201,10 @@ func perEntry(got []tfinstall.Installed, srcs []tfinstall.Source) []tfinstall.In
 	return out
 }
 
-func (s Settings) installer() *tfinstall.Installer {
+func (s Settings) installer() (*tfinstall.Installer, error) {
+	if s.Plugins.Refused != nil {
+		return nil, s.Plugins.Refused
+	}
 	cache := s.Plugins.CacheDir
 	if cache == "" {
 		cache = tfinstall.CacheDirOf(s.BaseDir)
@@ -208,7 +216,7 @@ func (s Settings) installer() *tfinstall.Installer {
 	return &tfinstall.Installer{
 		Mirror: s.Plugins.Mirror, CacheDir: cache, Registry: &tfinstall.Registry{Client: client, Credentials: s.Plugins.Credentials, Verify: s.Plugins.Verify},
 		Platform: tfinstall.Platform{OS: runtime.GOOS, Arch: runtime.GOARCH},
-	}
+	}, nil
 }
 
 // Init installs cfg's providers (choosing versions for the ones the lock
@@ -232,7 +240,10 @@ func Init(ctx context.Context, cfg *config.Config, s Settings, upgrade bool) ([]
 		return nil, "", err
 	}
 	carry(lock, path, s.Plugins.Notice)
-	in := s.installer()
+	in, err := s.installer()
+	if err != nil {
+		return nil, "", err
+	}
 	in.LinkMirror = true // later runs find the mirror's packages without it
 	got, err := in.Install(ctx, reqs, lock, upgrade)
 	if err != nil {
@@ -286,7 +297,11 @@ func MirrorProviders(ctx context.Context, cfg *config.Config, s Settings, dir st
 		return nil, err
 	}
 	carry(lock, path, s.Plugins.Notice)
-	w := &tfinstall.MirrorWriter{Dir: dir, Registry: s.installer().Registry, Platforms: platforms}
+	in, err := s.installer()
+	if err != nil {
+		return nil, err
+	}
+	w := &tfinstall.MirrorWriter{Dir: dir, Registry: in.Registry, Platforms: platforms}
 	return w.Write(ctx, reqs, lock)
 }
 
@@ -332,7 +347,11 @@ func plugins(ctx context.Context, cfg *config.Config, s Settings) ([]*tfprovider
 	if err := s.ignoreProviderCache(); err != nil {
 		return nil, err
 	}
-	got, err := s.installer().Install(ctx, reqs, check, false)
+	in, err := s.installer()
+	if err != nil {
+		return nil, err
+	}
+	got, err := in.Install(ctx, reqs, check, false)
 	if err != nil {
 		return nil, namingLock(err, where)
 	}
