@@ -199,6 +199,10 @@ type Resource struct {
 	// at its key ("ingress"), a list element at the element ("ingress[2]"),
 	// a field or map entry at its key ("ingress[2].cidr", "tags.env").
 	PropPos diag.Positions `json:"-"`
+	// BlockProps are the properties a Terraform configuration writes as
+	// nested blocks (dynamic ones among them), sorted: a provider refusing
+	// one refuses a block type, in OpenTofu's words.
+	BlockProps []string `json:"-"`
 }
 
 // Condition is a custom condition: Check evaluates to "" when it holds

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/diag"
@@ -160,6 +161,10 @@ func addRefusal(diags *diag.Diagnostics, r *config.Resource, ref provider.Refusa
 	pos := r.Pos
 	if ref.Path != "" {
 		pos = propPos(r, ref.Path)
+	}
+	if ref.Summary == "Unsupported argument" && slices.Contains(r.BlockProps, ref.Path) {
+		// Written as a block: OpenTofu refuses the block type.
+		ref.Summary, ref.Detail = "Unsupported block type", fmt.Sprintf("Blocks of type %q are not expected here.", ref.Path)
 	}
 	if ref.Summary != "" && pos.InTerraformFile() {
 		// OpenTofu's diagnostic, where OpenTofu would say it.

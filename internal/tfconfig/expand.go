@@ -423,7 +423,8 @@ func (ev *evaluator) properties(sc scope, r *Resource, cr *config.Resource) {
 		sh.addBlock(blk)
 		byType[blockType(blk)] = append(byType[blockType(blk)], blk)
 	}
-	for _, typ := range sortedKeys(byType) {
+	cr.BlockProps = sortedKeys(byType)
+	for _, typ := range cr.BlockProps {
 		blocks := byType[typ]
 		var travs []hcl.Traversal
 		for _, blk := range blocks {
