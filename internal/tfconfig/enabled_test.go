@@ -72,3 +72,21 @@ module "other" {
 		}
 	}
 }
+
+// TestEnabledNotEvaluatedByValidate: kyku validate (no variables given)
+// checks a resource's body whatever its lifecycle enabled says, and not
+// enabled itself, as tofu validate does (it refuses count = null, and
+// says nothing of enabled = null).
+func TestEnabledNotEvaluatedByValidate(t *testing.T) {
+	m, _ := loadDir(t, map[string]string{"main.tf": `resource "terraform_data" "b" {
+  lifecycle {
+    enabled = null
+  }
+  input = nope.x
+}
+`})
+	_, err := tfconfig.Expand(m, tfconfig.Inputs{Validating: true})
+	if err == nil || !strings.Contains(err.Error(), "Reference to undeclared resource") || strings.Contains(err.Error(), "Invalid enabled argument") {
+		t.Errorf("validate: %v; want the body's error alone", err)
+	}
+}

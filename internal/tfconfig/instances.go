@@ -122,6 +122,8 @@ func (mi *modInst) repeat(by string, count, forEach, enabled hcl.Expression) (re
 		}()
 	}
 	switch {
+	case enabled != nil && mi.ev.in.Validating:
+		return single, []instKey{{}}, false // tofu validate checks the body, not enabled
 	case enabled != nil:
 		on, ok := mi.enabled(enabled)
 		if !on {
