@@ -3,10 +3,11 @@ package cli
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/kyku/action/internal/engine"
 )
 
 // targeting are a plan's --target and --exclude addresses, given on the
@@ -35,7 +36,7 @@ func (t *targeting) given() bool {
 // both given is OpenTofu's refusal.
 func (t *targeting) resolve() (targets, exclude []string, err error) {
 	if (len(t.targets) > 0 || len(t.targetFiles) > 0) && (len(t.exclude) > 0 || len(t.excludeFiles) > 0) {
-		return nil, nil, errors.New("--target and --exclude: the target and exclude planning options are mutually-exclusive; each plan must use either only the target options or only the exclude options")
+		return nil, nil, engine.ErrTargetAndExclude // said before any file is read
 	}
 	targets, exclude = append([]string(nil), t.targets...), append([]string(nil), t.exclude...)
 	for _, f := range t.targetFiles {

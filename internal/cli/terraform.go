@@ -13,6 +13,7 @@ import (
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/envname"
 	"github.com/kyku/action/internal/tfconfig"
+	"github.com/kyku/action/internal/value"
 	"github.com/kyku/action/internal/workspace"
 )
 
@@ -138,7 +139,7 @@ func (c *common) complete(ctx context.Context, env *Env, ws *workspace.Workspace
 func targetsAny(targets, addrs []string) bool {
 	for _, t := range targets {
 		for _, a := range addrs {
-			if t == a || strings.HasPrefix(t, a+"[") || strings.HasPrefix(t, a+".") || strings.HasPrefix(a, t+".") || strings.HasPrefix(a, t+"[") {
+			if value.Within(t, a) || value.Within(a, t) {
 				return true
 			}
 		}

@@ -205,6 +205,33 @@ type Resource struct {
 	BlockProps []string `json:"-"`
 }
 
+// DynamicArgs are the arguments of r that take a value of any type,
+// which OpenTofu's state records with its type (DynamicTypes):
+// terraform_data's input and triggers_replace; none of any other type.
+func (r *Resource) DynamicArgs() []string {
+	if r.Type != "terraform_data" || r.Data {
+		return nil
+	}
+	return terraformDataDynamic[:]
+}
+
+// terraformDataDynamic are terraform_data's DynamicArgs (static: asked
+// for every argument of every resource expanded, it allocates nothing).
+var terraformDataDynamic = [...]string{"input", "triggers_replace"}
+
+// WithDynamicType is types (made when nil) with arg's type t, and its
+// output's when arg is input (terraform_data's output is its input).
+func WithDynamicType(types map[string]any, arg string, t any) map[string]any {
+	if types == nil {
+		types = map[string]any{}
+	}
+	types[arg] = t
+	if arg == "input" {
+		types["output"] = t
+	}
+	return types
+}
+
 // Condition is a custom condition: Check evaluates to "" when it holds
 // (or cannot be known yet), else to the error message. Post says it is a
 // postcondition, checked against the resource's planned values (self).
@@ -519,7 +546,7 @@ const hashChunk = 16 << 10
 // a module it names.
 func (c *Config) Forgets(name string) bool {
 	for _, f := range c.Forget {
-		if name == f || strings.HasPrefix(name, f+"[") || strings.HasPrefix(name, f+".") {
+		if value.Within(name, f) {
 			return true
 		}
 	}

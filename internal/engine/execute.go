@@ -553,10 +553,7 @@ func (x *execution) stateOf(ctx context.Context, cr *config.Resource, c *plan.Ch
 // list as a list where its value alone reads as a tuple.
 func (x *execution) dynamicTypes(cr *config.Resource, props map[string]any) map[string]any {
 	out := maps.Clone(cr.DynamicTypes)
-	if cr.Type != "terraform_data" {
-		return out
-	}
-	for _, name := range []string{"input", "triggers_replace"} {
+	for _, name := range cr.DynamicArgs() {
 		if _, known := out[name]; known {
 			continue
 		}
@@ -570,13 +567,7 @@ func (x *execution) dynamicTypes(cr *config.Resource, props map[string]any) map[
 			continue
 		}
 		if _, t, unknown, err := te.EvalTyped(x.lookup); err == nil && !unknown && t != nil {
-			if out == nil {
-				out = map[string]any{}
-			}
-			out[name] = t
-			if name == "input" {
-				out["output"] = t
-			}
+			out = config.WithDynamicType(out, name, t)
 		}
 	}
 	return out

@@ -93,6 +93,10 @@ func (e *Engine) readImport(ctx context.Context, typ, id string) (provider.Objec
 	return o, nil
 }
 
+// ErrTargetAndExclude refuses a plan given both targets and exclusions,
+// as OpenTofu refuses -target beside -exclude.
+var ErrTargetAndExclude = errors.New("--target and --exclude: the target and exclude planning options are mutually-exclusive; each plan must use either only the target options or only the exclude options")
+
 // targetSet is the set of names a --target plan covers: every target
 // (a name with instances stands for all of them, an interrupted create's
 // open intent among them), and everything the configured ones depend on;
@@ -101,7 +105,7 @@ func (e *Engine) readImport(ctx context.Context, typ, id string) (provider.Objec
 // everything.
 func targetSet(targets, exclude []string, cfg *config.Config, st *state.File, deps func(string) []string) (map[string]bool, error) {
 	if len(targets) > 0 && len(exclude) > 0 {
-		return nil, errors.New("--target and --exclude: the target and exclude planning options are mutually-exclusive; each plan must use either only the target options or only the exclude options")
+		return nil, ErrTargetAndExclude
 	}
 	if len(exclude) > 0 {
 		return excludeSet(exclude, cfg, st, deps)

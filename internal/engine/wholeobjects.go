@@ -54,14 +54,12 @@ func (e *Engine) learnAttrNames(ctx context.Context, cfg *config.Config) {
 	for _, r := range cfg.Resources {
 		wholes(r.Properties)
 		conditions(r.Conditions)
-		if r.Type == "terraform_data" && !r.Data {
-			// Its attributes of any type record their values' types
-			// (dynamicTypes): what they read has its schema's.
-			for _, name := range []string{"input", "triggers_replace"} {
-				if _, known := r.DynamicTypes[name]; !known {
-					for _, ref := range value.Refs(r.Properties[name]) {
-						add(ref.Resource)
-					}
+		// Its arguments of any type record their values' types
+		// (dynamicTypes): what they read has its schema's.
+		for _, name := range r.DynamicArgs() {
+			if _, known := r.DynamicTypes[name]; !known {
+				for _, ref := range value.Refs(r.Properties[name]) {
+					add(ref.Resource)
 				}
 			}
 		}
@@ -115,13 +113,20 @@ func (e *Engine) objectType(addr string) (any, bool) {
 	if !e.typesKnown.Load() {
 		return nil, false
 	}
+	known := e.learned(addr)
+	return known.typ, known.typ != ""
+}
+
+// learned is what learnAttrNames learned of the type of the object at
+// addr (nothing for a name that is no Terraform address).
+func (e *Engine) learned(addr string) objectSchema {
 	typ, data := addressType(addr)
 	if typ == "" {
-		return nil, false
+		return objectSchema{}
 	}
 	got, _ := e.attrNames.Load(attrNamesKey{typ, data})
 	known, _ := got.(objectSchema)
-	return known.typ, known.typ != ""
+	return known
 }
 
 // withNulls is what lookup answers r, an object read whole (value.AllAttrs)
@@ -134,14 +139,8 @@ func (e *Engine) withNulls(r value.Ref, v any, ok bool) (any, bool) {
 	if !isMap {
 		return v, ok
 	}
-	typ, data := addressType(r.Resource)
-	if typ == "" {
-		return v, ok
-	}
-	got, _ := e.attrNames.Load(attrNamesKey{typ, data})
-	known, _ := got.(objectSchema)
 	var out map[string]any
-	for _, n := range known.names {
+	for _, n := range e.learned(r.Resource).names {
 		if _, has := obj[n]; has {
 			continue
 		}

@@ -477,20 +477,10 @@ func (ev *evaluator) property(sc scope, cr *config.Resource, name string, e *Exp
 // far as known at expansion, when it is wholly known: OpenTofu's state
 // records it with the value (config.Resource.DynamicTypes).
 func dynamicType(cr *config.Resource, name string, v cty.Value) {
-	if cr.Type != "terraform_data" || cr.Data || (name != "input" && name != "triggers_replace") {
+	if !slices.Contains(cr.DynamicArgs(), name) || v.IsNull() || v.Type().HasDynamicTypes() {
 		return
 	}
-	ty := v.Type()
-	if v.IsNull() || ty.HasDynamicTypes() {
-		return
-	}
-	if cr.DynamicTypes == nil {
-		cr.DynamicTypes = map[string]any{}
-	}
-	cr.DynamicTypes[name] = ctyvalue.TypeJSON(ty)
-	if name == "input" {
-		cr.DynamicTypes["output"] = cr.DynamicTypes[name]
-	}
+	cr.DynamicTypes = config.WithDynamicType(cr.DynamicTypes, name, ctyvalue.TypeJSON(v.Type()))
 }
 
 // dependsOn are the resource instances a depends_on list names: a

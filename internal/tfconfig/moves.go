@@ -77,7 +77,7 @@ func (ev *evaluator) moves(mi *modInst, cfg *config.Config, declared map[string]
 		}
 		from = mi.prefix() + from
 		for name := range declared {
-			if name == from || strings.HasPrefix(name, from+"[") || strings.HasPrefix(name, from+".") {
+			if value.Within(name, from) {
 				ev.diags = append(ev.diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Removed resource block still exists",

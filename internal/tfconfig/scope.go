@@ -3,6 +3,7 @@ package tfconfig
 import (
 	"fmt"
 	"maps"
+	"math/big"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -16,7 +17,6 @@ import (
 
 	"github.com/kyku/action/internal/config"
 	"github.com/kyku/action/internal/lang/funcs"
-	"github.com/kyku/action/internal/lang/hclstring"
 	"github.com/kyku/action/internal/value"
 )
 
@@ -745,13 +745,15 @@ func (mi *modInst) warnDeprecatedOutput(name string, t hcl.Traversal) {
 		return
 	}
 	call := mi.prefix() + "module." + name
-	if step == 3 {
+	if step == 3 { // the instance's address, as instanceAddr writes it
 		switch k := t[2].(hcl.TraverseIndex).Key; {
 		case !k.IsKnown() || k.IsNull():
 		case k.Type() == cty.String:
-			call += "[" + hclstring.Quote(k.AsString()) + "]"
+			call += instKey{rep: eached, key: k.AsString()}.suffix()
 		case k.Type() == cty.Number:
-			call += "[" + k.AsBigFloat().Text('f', -1) + "]"
+			if n, acc := k.AsBigFloat().Int64(); acc == big.Exact {
+				call += instKey{rep: counted, index: int(n)}.suffix()
+			}
 		}
 	}
 	by := call + "." + out

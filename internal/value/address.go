@@ -231,6 +231,12 @@ func SplitModule(addr string) (module, resource string) {
 	return strings.Join(segs[:i], "."), strings.Join(segs[i:], ".")
 }
 
+// Within reports whether name is addr, one of its instances (addr[…]), or
+// inside it (addr a module's address: addr.…).
+func Within(name, addr string) bool {
+	return name == addr || strings.HasPrefix(name, addr+"[") || strings.HasPrefix(name, addr+".")
+}
+
 // SafeName is the form of an address that every cloud accepts in names,
 // tags and labels: web[0] → web-0, edge["eu-1"] → edge-eu-1; a plain
 // name is itself. The configuration refuses two addresses with one safe

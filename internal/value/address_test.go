@@ -111,3 +111,24 @@ func TestSplitModule(t *testing.T) {
 		}
 	}
 }
+
+// TestWithin: a name is within an address when it is the address, one of
+// its instances, or inside it (a module's); never a name that merely
+// starts with the same letters.
+func TestWithin(t *testing.T) {
+	for _, c := range []struct {
+		name, addr string
+		want       bool
+	}{
+		{"aws_vpc.main", "aws_vpc.main", true},
+		{"aws_vpc.main[0]", "aws_vpc.main", true},
+		{`module.net["a"].aws_subnet.x`, "module.net", true},
+		{"module.net.aws_subnet.x", `module.net["a"]`, false},
+		{"aws_vpc.mainline", "aws_vpc.main", false},
+		{"aws_vpc.main", "aws_vpc.main[0]", false},
+	} {
+		if got := Within(c.name, c.addr); got != c.want {
+			t.Errorf("Within(%q, %q) = %v, want %v", c.name, c.addr, got, c.want)
+		}
+	}
+}
