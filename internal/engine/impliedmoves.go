@@ -63,7 +63,8 @@ func isDataAddr(addr string) bool {
 // its instances, or a module holding it.
 func movedNames(moves []*config.Moved, base string) bool {
 	names := func(end string) bool {
-		return end == base || strings.HasPrefix(end, base+"[") || strings.HasPrefix(base, end+".") || strings.HasPrefix(base, end+"[")
+		// base is a resource's: nothing is inside it but its instances.
+		return value.Within(end, base) || value.Within(base, end)
 	}
 	return slices.ContainsFunc(moves, func(m *config.Moved) bool { return names(m.From) || names(m.To) })
 }
