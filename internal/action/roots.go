@@ -170,15 +170,15 @@ func (r *run) readRoot(ctx context.Context, ref, root string) (*tfroots.Loaded, 
 	if !tfconfig.IsConfigDir(dir) {
 		return nil, fmt.Errorf("%s at %s: %w", root, refName(ref), review.ErrNoRoot)
 	}
-	if err := r.installModules(ctx, top, dir); err != nil {
-		return nil, fmt.Errorf("%s at %s: %w", root, refName(ref), err)
-	}
 	var vars []tfconfig.VarArg
 	for _, name := range slices.Sorted(maps.Keys(r.in.Vars)) {
 		vars = append(vars, tfconfig.VarArg{Name: name, Value: r.in.Vars[name]})
 	}
 	in := tfconfig.Inputs{Vars: vars, Getenv: r.env.Getenv, Workspace: r.in.Environment, Now: r.env.Now,
 		ProviderFunctions: r.rootFunctions(ctx, root, dir)}
+	if err := r.installModules(ctx, top, dir, in); err != nil {
+		return nil, fmt.Errorf("%s at %s: %w", root, refName(ref), err)
+	}
 	return tfroots.Load(ctx, top, root, in, r.in.BackendConfig)
 }
 
@@ -201,12 +201,14 @@ func (r *run) rootFunctions(ctx context.Context, root, dir string) tfconfig.Prov
 // installModules installs the modules the root (or a local module it
 // runs) calls that are not local paths, as kyku init does (over https and
 // ssh only; git with the providers' environment), into the tree written
-// for this run.
-func (r *run) installModules(ctx context.Context, top, dir string) error {
-	if !tfroots.NeedsInstall(dir) {
+// for this run; a source or version reading variables is evaluated with
+// vars, as the root is then loaded.
+func (r *run) installModules(ctx context.Context, top, dir string, vars tfconfig.Inputs) error {
+	if !tfroots.NeedsInstall(dir, vars) {
 		return nil
 	}
-	in := &tfmodule.Installer{HTTP: &http.Client{Timeout: 5 * time.Minute}, Boundary: top, Credentials: r.registryCredentials()}
+	in := &tfmodule.Installer{HTTP: &http.Client{Timeout: 5 * time.Minute}, Boundary: top, Credentials: r.registryCredentials(),
+		Calls: tfconfig.EarlyCalls(vars)}
 	in.Git.Env = providerEnv(r.env.Environ)
 	_, diags := in.Install(ctx, dir, false)
 	return tfconfig.DiagnosticsError(diags)

@@ -83,10 +83,11 @@ func (t *rootTrees) load(ctx context.Context, ref, root string) (*tfroots.Loaded
 	if !tfconfig.IsConfigDir(dir) {
 		return nil, fmt.Errorf("%s at %s: %w", root, ref, review.ErrNoRoot)
 	}
-	if tfroots.NeedsInstall(dir) {
+	in := tfconfig.Inputs{Getenv: func(string) string { return "" }}
+	if tfroots.NeedsInstall(dir, in) {
 		return nil, fmt.Errorf("%s at %s: the root calls a module that is not a local path, which the bot does not install", root, ref)
 	}
-	return tfroots.Load(ctx, top, root, tfconfig.Inputs{Getenv: func(string) string { return "" }}, nil)
+	return tfroots.Load(ctx, top, root, in, nil)
 }
 
 // touchedRoots are the Terraform roots pull request ev touches at its

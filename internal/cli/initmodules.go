@@ -19,7 +19,8 @@ import (
 // (its credentials, its HOME). A root module calling no module has
 // nothing to install, and init says nothing of modules (OpenTofu's way).
 func (c *common) initModules(ctx context.Context, env *Env, upgrade bool) error {
-	if calls, _ := tfmodule.ScanCalls(c.config); len(calls) == 0 {
+	calls := tfconfig.EarlyCalls(c.terraformInputs(env))
+	if found, _ := calls(c.config, nil); len(found) == 0 {
 		return nil // its errors are the loader's to report
 	}
 	client := env.ModulesHTTP
@@ -32,6 +33,9 @@ func (c *common) initModules(ctx context.Context, env *Env, upgrade bool) error 
 		Hooks:    tfmodule.TextHooks{W: env.Stdout},
 		// Registry tokens; git sources use git's own credentials.
 		Credentials: env.registryCredentials(),
+		// sources and versions reading variables and locals, with the
+		// values plan will read them with
+		Calls: calls,
 	}
 	if env.Environ != nil {
 		in.Git.Env = env.Environ()

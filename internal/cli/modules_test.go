@@ -354,3 +354,108 @@ output "where" {
 		t.Errorf("plan after init of ref v2: exit %d, want tag2 created and the inner module gone\n%s%s", code, out, errOut)
 	}
 }
+
+// TestModulesEarlyEvaluated: a call's source and version read variables
+// and locals, as OpenTofu (1.8 and later) evaluates them before anything
+// is installed: kyku init installs what they say with the values given
+// (--var, TF_VAR_name), plan runs it with the same values, and a value
+// that changes what a call says asks for kyku init again.
+func TestModulesEarlyEvaluated(t *testing.T) {
+	h := newModuleHost(t)
+	h.publish("net", map[string]map[string]string{
+		"v1.0.0": netModule("1.0.0"), "v1.1.0": netModule("1.1.0"), "v2.0.0": netModule("2.0.0"),
+	}, "v1.0.0", "v1.1.0", "v2.0.0")
+	h.versions["acme/net/kyku"] = []string{"1.0.0", "1.1.0", "2.0.0"}
+	h.publish("tags", map[string]map[string]string{
+		"v1": {"main.tf": `resource "terraform_data" "tag1" {
+  input = "one"
+}
+`},
+		"v2": {"main.tf": `resource "terraform_data" "tag2" {
+  input = "two"
+}
+`},
+	}, "v1", "v2")
+
+	k := newKyku(t, "")
+	tf := filepath.Join(k.dir, "tf")
+	writeFiles(t, tf, map[string]string{"main.tf": strings.ReplaceAll(`variable "net_version" {
+  type    = string
+  default = "~> 1.0"
+}
+variable "tag_ref" {
+  type = string
+}
+locals {
+  registry = "HOST/acme/${"net"}/kyku"
+}
+module "net" {
+  source  = local.registry
+  version = var.net_version
+  cidr    = "10.1.0.0/16"
+}
+module "tag" {
+  source = "git::https://HOST/git/tags.git?ref=${var.tag_ref}"
+}
+`, "HOST", h.host())})
+	run := func(args ...string) (int, string, string) {
+		return k.runWithModules(h, append(args, "-c", tf, "--state-dir", filepath.Join(k.dir, ".kyku"))...)
+	}
+
+	// No value for what a source reads: refused at the variable and at
+	// the call, which is not installed (the other call is).
+	code, out, errOut := run("init")
+	for _, want := range []string{
+		`main.tf:5:1: No value for required variable: The root module input variable "tag_ref" is not set`,
+		`main.tf:17:12: Unable to compute static value: module.tag.source depends on var.tag_ref which is not available`,
+	} {
+		if code == 0 || !strings.Contains(errOut, want) {
+			t.Errorf("init without tag_ref: exit %d, want %q\n%s%s", code, want, out, errOut)
+		}
+	}
+	if strings.Contains(out, "tags.git") {
+		t.Errorf("init without tag_ref fetched the call reading it:\n%s", out)
+	}
+
+	code, out, errOut = run("init", "--var", "tag_ref=v1")
+	if code != 0 {
+		t.Fatalf("init: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{"Downloading git::https://" + h.host() + "/git/tags.git?ref=v1 for tag...", "- tag in .terraform/modules/tag"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("init does not say %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = run("plan", "--var", "tag_ref=v1")
+	if code != 0 || !strings.Contains(out, "module.tag.terraform_data.tag1") || !strings.Contains(out, "module.net.terraform_data.v110") {
+		t.Errorf("plan: exit %d, want the modules init installed\n%s%s", code, out, errOut)
+	}
+	k.env["TF_VAR_tag_ref"] = "v1"
+	if code, out, errOut = run("plan"); code != 0 || !strings.Contains(out, "module.tag.terraform_data.tag1") {
+		t.Errorf("plan with TF_VAR_tag_ref: exit %d\n%s%s", code, out, errOut)
+	}
+
+	// Values that change what a call says: kyku init again, at the call.
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"source", []string{"--var", "tag_ref=v2"}, `main.tf:17:12: Module source has changed: The source address was changed from "git::https://` + h.host() + `/git/tags.git?ref=v1" to "git::https://` + h.host() + `/git/tags.git?ref=v2" since this module was installed.`},
+		{"version", []string{"--var", "net_version=~> 2.0"}, `Module version requirements have changed: The version requirements have changed since this module was installed and the installed version (1.1.0) is no longer acceptable.`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := run(append([]string{"plan"}, tc.args...)...)
+			if code == 0 || !strings.Contains(errOut, tc.want) {
+				t.Errorf("plan %v: exit %d, want %q\n%s%s", tc.args, code, tc.want, out, errOut)
+			}
+		})
+	}
+	code, out, errOut = run("init", "--var", "tag_ref=v2")
+	if code != 0 {
+		t.Fatalf("init with tag_ref=v2: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut = run("plan", "--var", "tag_ref=v2"); code != 0 || !strings.Contains(out, "module.tag.terraform_data.tag2") {
+		t.Errorf("plan after init with tag_ref=v2: exit %d\n%s%s", code, out, errOut)
+	}
+}

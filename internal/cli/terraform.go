@@ -84,14 +84,14 @@ func (c *common) loadTerraform(env *Env) (*config.Config, error) {
 	if env.TerraformLoaded != nil {
 		env.TerraformLoaded()
 	}
-	m, err := tfconfig.Load(c.config, tfconfig.Installed(env.ctx, c.config))
-	if err != nil {
-		return nil, err
-	}
 	if c.planTime.IsZero() && !c.noPlan {
 		c.planTime = env.Now().UTC()
 	}
-	in := tfconfig.Inputs{Vars: *c.vars.order, Getenv: env.Getenv, Workspace: c.env, Now: env.Now, PlanTimestamp: c.planTime}
+	in := c.terraformInputs(env)
+	m, err := tfconfig.Load(c.config, tfconfig.Installed(env.ctx, c.config, in), in)
+	if err != nil {
+		return nil, err
+	}
 	if !c.noFunctions {
 		in.ProviderFunctions = c.providerFunctions(env)
 	}
@@ -108,6 +108,13 @@ func (c *common) loadTerraform(env *Env) (*config.Config, error) {
 	}
 	env.secrets.Learn(cfg, nil)
 	return cfg, nil
+}
+
+// terraformInputs are what the Terraform configuration in -c is read and
+// expanded with besides its files: --var and --var-file, TF_VAR_name,
+// the workspace, the clock.
+func (c *common) terraformInputs(env *Env) tfconfig.Inputs {
+	return tfconfig.Inputs{Vars: *c.vars.order, Getenv: env.Getenv, Workspace: c.env, Now: env.Now, PlanTimestamp: c.planTime}
 }
 
 // complete expands a Terraform configuration whose count or for_each

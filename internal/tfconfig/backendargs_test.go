@@ -24,7 +24,7 @@ func loadDir(t *testing.T, files map[string]string) (*tfconfig.Module, string) {
 			t.Fatal(err)
 		}
 	}
-	m, err := tfconfig.Load(dir, nil)
+	m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 	if err != nil {
 		t.Fatal(err)
 	}

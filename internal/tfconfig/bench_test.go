@@ -61,7 +61,7 @@ output "app" {
 		return map[string]any{"id": "id-" + r.Resource}, true
 	}
 	for b.Loop() {
-		m, err := tfconfig.Load(dir, nil)
+		m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 		if err != nil {
 			b.Fatal(err)
 		}

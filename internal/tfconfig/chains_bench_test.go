@@ -22,7 +22,7 @@ func BenchmarkLoadChains(b *testing.B) {
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				m, err := tfconfig.Load(dir, nil)
+				m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 				if err != nil {
 					b.Fatal(err)
 				}

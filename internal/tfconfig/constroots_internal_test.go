@@ -21,7 +21,7 @@ func TestConstantRootsKeptForNativeExpressionsOnly(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, name), []byte(file), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			m, err := Load(dir, nil)
+			m, err := Load(dir, nil, Inputs{})
 			if err != nil {
 				t.Fatal(err)
 			}

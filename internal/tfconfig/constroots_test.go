@@ -43,7 +43,7 @@ resource "null_resource" "node" {
 }
 `,
 	})
-	m, err := tfconfig.Load(dir, nil)
+	m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func TestConstructs(t *testing.T) {
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			in := inputsOf(t, dir)
-			m, err := tfconfig.Load(dir, nil)
+			m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 			if err != nil {
 				t.Fatalf("load: %v", err)
 			}
@@ -54,7 +54,7 @@ func TestErrors(t *testing.T) {
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			in := inputsOf(t, dir)
-			m, err := tfconfig.Load(dir, nil)
+			m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 			if err == nil {
 				_, err = tfconfig.Expand(m, in)
 			}

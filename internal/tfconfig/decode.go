@@ -455,10 +455,19 @@ func decodeCall(b *hcl.Block) (*Call, hcl.Diagnostics) {
 	}
 	if a, ok := content.Attributes["source"]; ok {
 		c.SourceRange = a.Expr.Range()
-		diags = append(diags, decodeString(a.Expr, &c.Source)...)
+		if constantExpr(a.Expr) {
+			diags = append(diags, decodeString(a.Expr, &c.Source)...)
+		} else {
+			c.SourceExpr = a.Expr
+		}
 	}
 	if a, ok := content.Attributes["version"]; ok {
-		diags = append(diags, decodeString(a.Expr, &c.Version)...)
+		c.VersionRange = a.Expr.Range()
+		if constantExpr(a.Expr) {
+			diags = append(diags, decodeString(a.Expr, &c.Version)...)
+		} else {
+			c.VersionExpr = a.Expr
+		}
 	}
 	c.Count, c.ForEach = attrExpr(content, "count"), attrExpr(content, "for_each")
 	if a, ok := content.Attributes["depends_on"]; ok {

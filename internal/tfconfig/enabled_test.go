@@ -57,7 +57,7 @@ module "other" {
 			t.Fatal(err)
 		}
 	}
-	_, err := tfconfig.Load(dir, nil)
+	_, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 	if err == nil {
 		t.Fatal("loaded")
 	}

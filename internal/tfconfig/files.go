@@ -33,10 +33,12 @@ func IsConfigDir(dir string) bool {
 
 // Load reads the module tree whose root module is in dir: every module
 // a call of a loaded module runs, local paths relative to the caller's
-// directory, other sources through sources (nil: local paths only). Bad
-// input is returned as a diag.Diagnostics with every problem found.
-func Load(dir string, sources Sources) (*Module, error) {
-	l := newLoader(sources)
+// directory, other sources through sources (nil: local paths only). A
+// call's source and version may read variables (the root's from in) and
+// locals, evaluated before anything else (early.go). Bad input is
+// returned as a diag.Diagnostics with every problem found.
+func Load(dir string, sources Sources, in Inputs) (*Module, error) {
+	l := newLoader(sources, in)
 	m := l.module(dir, nil, nil)
 	if err := l.err(); err != nil {
 		return nil, err
@@ -62,20 +64,29 @@ func texts(files map[string]*hcl.File) map[string]*hcl.File {
 type loader struct {
 	parser  *hclparse.Parser
 	sources Sources
+	early   *early
 	diags   hcl.Diagnostics
 }
 
-func newLoader(sources Sources) *loader {
-	return &loader{parser: hclparse.NewParser(), sources: sources}
+func newLoader(sources Sources, in Inputs) *loader {
+	return &loader{parser: hclparse.NewParser(), sources: sources, early: newEarly(in)}
 }
 
 // maxDepth bounds module nesting: a module calling itself never ends.
 const maxDepth = 64
 
 // module reads the module in dir, called through path by call (nil for
+// the root module), and the modules its calls run.
+func (l *loader) module(dir string, path []string, call *Call) *Module {
+	m := l.read(dir, path, call)
+	l.children(m, path)
+	return m
+}
+
+// read reads the module in dir, called through path by call (nil for
 // the root module): what is wrong with the directory itself is said
 // where call names its source.
-func (l *loader) module(dir string, path []string, call *Call) *Module {
+func (l *loader) read(dir string, path []string, call *Call) *Module {
 	primary, override, diags := tfmodule.ConfigFiles(dir)
 	if len(primary)+len(override) == 0 && !diags.HasErrors() {
 		diags = append(diags, &hcl.Diagnostic{
@@ -110,8 +121,16 @@ func (l *loader) module(dir string, path []string, call *Call) *Module {
 			l.diags = append(l.diags, m.mergeFile(decodeFile(f.Body, &l.diags))...)
 		}
 	}
-	l.children(m, path)
 	return m
+}
+
+// callsOf records call c of module m (at path) for early evaluation,
+// and evaluates its source and version when they are not literal.
+func (l *loader) callsOf(m *Module, path []string, c *Call) {
+	l.early.called(m, path, c)
+	if c.SourceExpr != nil || c.VersionExpr != nil {
+		l.diags = append(l.diags, l.early.resolve(m, path, c)...)
+	}
 }
 
 // take records file f, read and parsed (parse.go), and returns it, or
@@ -133,6 +152,7 @@ func (l *loader) take(name string, f parsed) *hcl.File {
 func (l *loader) children(m *Module, path []string) {
 	for _, name := range sortedKeys(m.Calls) {
 		c := m.Calls[name]
+		l.callsOf(m, path, c)
 		childPath := append(append([]string(nil), path...), name)
 		if len(childPath) > maxDepth {
 			l.diags = append(l.diags, &hcl.Diagnostic{

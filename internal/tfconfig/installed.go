@@ -18,10 +18,11 @@ import (
 // no longer allows the installed version asks for an init, in
 // OpenTofu's words (tfmodule.Check). Check runs once, when the first
 // call that is not a local path is met: a configuration of local paths
-// only needs no init, as in Kyku before modules.
-func Installed(ctx context.Context, root string) Sources {
+// only needs no init, as in Kyku before modules. A call's source and
+// version are evaluated with in, as Load evaluates them (EarlyCalls).
+func Installed(ctx context.Context, root string, in Inputs) Sources {
 	return &installed{root: root, check: func() ([]tfmodule.Module, hcl.Diagnostics) {
-		return tfmodule.Check(ctx, root, ModuleBoundary(root), nil)
+		return tfmodule.Check(ctx, root, ModuleBoundary(root), EarlyCalls(in))
 	}}
 }
 

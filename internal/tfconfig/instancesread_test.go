@@ -125,7 +125,7 @@ func TestOutputReadingAMissingInstanceOfAModule(t *testing.T) {
 				"m/main.tf": instancesReadModule,
 			})
 			e := simEngine(t, dir)
-			m, err := tfconfig.Load(filepath.Join(dir, "config"), nil)
+			m, err := tfconfig.Load(filepath.Join(dir, "config"), nil, tfconfig.Inputs{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -166,7 +166,7 @@ func simEngine(t testing.TB, dir string) *engine.Engine {
 
 func loadExpanded(t testing.TB, dir string) *config.Config {
 	t.Helper()
-	m, err := tfconfig.Load(dir, nil)
+	m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ provider "aws" {
   alias = "west"
 }
 `})
-	m, err := tfconfig.Load(dir, nil)
+	m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func TestLoadKeepsLittle(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	m, err := Load(dir, nil)
+	m, err := Load(dir, nil, Inputs{})
 	if err != nil {
 		t.Fatal(err)
 	}

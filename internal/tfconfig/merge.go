@@ -193,11 +193,11 @@ func (m *Module) mergeFile(f *file) hcl.Diagnostics {
 				fmt.Sprintf("There is no module call named %q. An override file can only override a module call that was defined in a primary configuration file.", c.Name), c.DeclRange)
 			continue
 		}
-		if c.Source != "" {
-			base.Source, base.SourceRange = c.Source, c.SourceRange
+		if c.Source != "" || c.SourceExpr != nil {
+			base.Source, base.SourceExpr, base.SourceRange = c.Source, c.SourceExpr, c.SourceRange
 		}
-		if c.Version != "" {
-			base.Version = c.Version
+		if c.Version != "" || c.VersionExpr != nil {
+			base.Version, base.VersionExpr, base.VersionRange = c.Version, c.VersionExpr, c.VersionRange
 		}
 		if c.Count != nil {
 			base.Count = c.Count

@@ -189,6 +189,12 @@ type Call struct {
 	Providers   []PassedProvider
 	DependsOn   []hcl.Traversal
 	DeclRange   hcl.Range
+
+	// SourceExpr and VersionExpr are the source and version when they
+	// are not literal: Source and Version are evaluated from them before
+	// anything is installed (early.go). VersionRange is the version's.
+	SourceExpr, VersionExpr hcl.Expression
+	VersionRange            hcl.Range
 }
 
 // PassedProvider is one entry of a module call's providers map: the

@@ -95,7 +95,7 @@ func TestLoadLargeFileReportsAsWhole(t *testing.T) {
 		}
 	}
 	write(text)
-	m, err := Load(dir, nil)
+	m, err := Load(dir, nil, Inputs{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestLoadLargeFileReportsAsWhole(t *testing.T) {
 		t.Fatalf("%d resources, the last %+v", len(m.Resources), r)
 	}
 	write(text + "locals {\n  = 1\n}\n")
-	_, err = Load(dir, nil)
+	_, err = Load(dir, nil, Inputs{})
 	if err == nil || !strings.Contains(err.Error(), "main.tf:60002") {
 		t.Fatalf("error %v, want one at main.tf:60002", err)
 	}

@@ -114,7 +114,7 @@ func BenchmarkPlanHCL(b *testing.B) {
 				DeployPrefix: "b", RetryBase: time.Millisecond, DestroyBase: time.Millisecond, VerifyInterval: time.Millisecond,
 			})
 			if applied {
-				m, err := tfconfig.Load(dir, nil)
+				m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -138,7 +138,7 @@ func BenchmarkPlanHCL(b *testing.B) {
 				runtime.GC() // each plan pays for its own garbage, as a fresh process would
 				b.StartTimer()
 				start := processCPU()
-				m, err := tfconfig.Load(dir, nil)
+				m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 				if err != nil {
 					b.Fatal(err)
 				}

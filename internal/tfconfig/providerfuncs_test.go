@@ -62,7 +62,7 @@ output "c" { value = module.m.c }
 output "c" { value = provider::mine::upper("c") }
 `,
 	})
-	m, err := tfconfig.Load(dir, nil)
+	m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ output "b" { value = provider::fx::lower("b") }
 output "c" { value = provider::broken::upper("c") }
 output "d" { value = provider::fx::upper("d") }
 `})
-	m, err := tfconfig.Load(dir, nil)
+	m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,7 +119,7 @@ func expandMain(t *testing.T, dir, tf string) *config.Config {
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(tf), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := Load(dir, nil)
+	m, err := Load(dir, nil, Inputs{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ func BenchmarkExpandBenchShape(b *testing.B) {
 	writeFiles(b, dir, planShapeFiles(50, 100))
 	b.ReportAllocs()
 	for b.Loop() {
-		m, err := tfconfig.Load(dir, nil)
+		m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 		if err != nil {
 			b.Fatal(err)
 		}

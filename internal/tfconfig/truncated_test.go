@@ -43,7 +43,7 @@ func TestTruncatedConfigurationsAreRefusedNotCrashed(t *testing.T) {
 						t.Errorf("%s cut at byte %d: panic: %v", f, cut, r)
 					}
 				}()
-				m, err := tfconfig.Load(dir, nil)
+				m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 				if err == nil {
 					_, err = tfconfig.Expand(m, tfconfig.Inputs{})
 				}

@@ -79,7 +79,7 @@ func (w *world) write(files map[string]string) {
 
 // load reads and expands the configuration.
 func (w *world) load(in tfconfig.Inputs) (*config.Config, error) {
-	m, err := tfconfig.Load(w.dir, nil)
+	m, err := tfconfig.Load(w.dir, nil, in)
 	if err != nil {
 		return nil, err
 	}

@@ -56,6 +56,7 @@ var constructs = []struct{ name, pattern string }{
 	{"jsonencode", `jsonencode\(`},
 	{"cidrsubnet", `cidrsubnet\(`},
 	{"local module", `source\s*=\s*"\./modules/`},
+	{"module source from variables and locals", `source\s*=\s*(local|var)\.`},
 	{"nested module", `@file:[^/]+/modules/.+/modules/.+\.tf$`},
 	{"module count", `(?s)module "[^"]+" {[^}]*count\s*=`},
 	{"module for_each", `(?s)module "[^"]+" {[^}]*for_each\s*=`},

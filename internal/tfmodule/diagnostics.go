@@ -27,6 +27,11 @@ func diagInvalidConstraint(c Call) *hcl.Diagnostic {
 	return errorAt(c.VersionRange.Ptr(), "Invalid version constraint", "This string does not use correct version constraint syntax.")
 }
 
+func diagDynamic(c Call) *hcl.Diagnostic {
+	return errorAt(c.SourceRange.Ptr(), "Module source not evaluated",
+		"The source or version of module %q reads variables, locals or functions, which this reading of the module blocks alone does not evaluate.", c.Name)
+}
+
 func diagInvalidSource(c Call, err error, registryOnly bool) *hcl.Diagnostic {
 	if e, ok := err.(*MaybeRelativeError); ok {
 		return errorAt(c.SourceRange.Ptr(), "Invalid module source address",

@@ -28,17 +28,24 @@ type Call struct {
 	// DeclRange is the block's header; SourceRange and VersionRange the
 	// arguments' values.
 	DeclRange, SourceRange, VersionRange hcl.Range
+	// Dynamic says that ScanCalls found a source or version that reads
+	// variables or locals, or calls functions, which it leaves unread
+	// (Source and Version ""): tfconfig.EarlyCalls evaluates them.
+	Dynamic bool
 }
 
-// CallsFunc returns the module calls of the module in dir.
-type CallsFunc func(dir string) ([]Call, hcl.Diagnostics)
+// CallsFunc returns the module calls of the module in dir, which the
+// calls path lead to (none: the root module's): what its calls' source
+// and version read of the module's variables depends on where it is
+// called from.
+type CallsFunc func(dir string, path []string) ([]Call, hcl.Diagnostics)
 
 // ScanCalls is a CallsFunc that reads only the module blocks of dir's
 // configuration files (.tf, .tf.json, .tofu, .tofu.json; a .tofu file
 // hides the .tf file of the same name; override files last), whose
 // source and version must be literal strings. The HCL loader's own
-// CallsFunc replaces it, with variables and locals evaluated statically
-// as OpenTofu does.
+// CallsFunc (tfconfig.EarlyCalls) replaces it, with variables and locals
+// evaluated before anything is installed, as OpenTofu does.
 func ScanCalls(dir string) ([]Call, hcl.Diagnostics) {
 	primary, override, diags := configFiles(dir)
 	if diags.HasErrors() {
@@ -138,18 +145,37 @@ func fileCalls(p *hclparse.Parser, file string, override bool) ([]Call, hcl.Diag
 		ok := true
 		if a := bc.Attributes["source"]; a != nil {
 			c.SourceRange = a.Expr.Range()
-			c.Source, ok = literal(a, &diags)
+			if c.Dynamic = !constant(a.Expr); !c.Dynamic {
+				c.Source, ok = literal(a, &diags)
+			}
 		}
 		if a := bc.Attributes["version"]; a != nil {
 			c.VersionRange = a.Expr.Range()
-			v, vok := literal(a, &diags)
-			c.Version, c.HasVersion, ok = v, true, ok && vok
+			c.HasVersion = true
+			if !constant(a.Expr) {
+				c.Dynamic = true
+			} else {
+				v, vok := literal(a, &diags)
+				c.Version, ok = v, ok && vok
+			}
+		}
+		if c.Dynamic {
+			c.Source, c.Version = "", ""
 		}
 		if ok {
 			calls = append(calls, c)
 		}
 	}
 	return calls, diags
+}
+
+// constant reports whether expr reads nothing and calls no function.
+func constant(expr hcl.Expression) bool {
+	if len(expr.Variables()) > 0 {
+		return false
+	}
+	_, diags := expr.Value(nil)
+	return !diags.HasErrors()
 }
 
 // literal is a's value, which must be a string known without evaluation.

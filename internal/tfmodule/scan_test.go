@@ -1,11 +1,13 @@
 package tfmodule
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
 )
 
 // TestScanCalls: the module blocks of a directory as OpenTofu reads its
@@ -63,19 +65,36 @@ module "1d" { source = "./d" }
 `,
 		"x_override.tf": `module "nope" { source = "./x" }`,
 	})
-	_, diags := ScanCalls(dir)
+	calls, diags := ScanCalls(dir)
 	var got []string
 	for _, d := range diags {
 		got = append(got, d.Subject.Filename[len(dir)+1:]+":"+strconv.Itoa(d.Subject.Start.Line)+": "+d.Summary)
 	}
 	want := []string{
 		"main.tf:4: Duplicate module call",
-		"main.tf:5: Variables not allowed",
 		"main.tf:6: Missing required argument",
 		"main.tf:7: Invalid module instance name",
 		"x_override.tf:1: Missing module call to override",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+	// A source reading a variable is no mistake: the call is returned,
+	// marked for tfconfig.EarlyCalls to evaluate, and a walk with
+	// ScanCalls alone refuses to follow it.
+	var dynamic []string
+	for _, c := range calls {
+		if c.Dynamic {
+			dynamic = append(dynamic, c.Name+" "+c.Source)
+		}
+	}
+	if want := []string{"b "}; !slices.Equal(dynamic, want) {
+		t.Errorf("dynamic calls %q, want %q", dynamic, want)
+	}
+	_, diags = Check(t.Context(), dir, "", nil)
+	if !slices.ContainsFunc(diags, func(d *hcl.Diagnostic) bool {
+		return d.Summary == "Module source not evaluated" && d.Subject.Start.Line == 5
+	}) {
+		t.Errorf("Check with ScanCalls follows a source it cannot read: %v", diags)
 	}
 }

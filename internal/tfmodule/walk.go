@@ -74,7 +74,7 @@ func newWalker(root, boundary string, calls CallsFunc) (*walker, error) {
 	}
 	w := &walker{root: r, calls: calls}
 	if w.calls == nil {
-		w.calls = ScanCalls
+		w.calls = func(dir string, _ []string) ([]Call, hcl.Diagnostics) { return ScanCalls(dir) }
 	}
 	if boundary != "" {
 		if w.boundary, err = realPath(boundary); err != nil {
@@ -92,7 +92,7 @@ func (w *walker) run(ctx context.Context) []Module {
 }
 
 func (w *walker) walk(ctx context.Context, parent node) {
-	calls, ds := w.calls(parent.dir)
+	calls, ds := w.calls(parent.dir, parent.path)
 	w.diags = append(w.diags, ds...)
 	sort.SliceStable(calls, func(i, j int) bool { return calls[i].Name < calls[j].Name })
 	for _, c := range calls {
@@ -113,6 +113,10 @@ func (w *walker) walk(ctx context.Context, parent node) {
 			w.diags = append(w.diags, diagTooMany(c))
 			w.stopped = true
 			return
+		}
+		if c.Dynamic {
+			w.diags = append(w.diags, diagDynamic(c))
+			continue
 		}
 		pc, ok := w.parse(c, path)
 		if !ok {

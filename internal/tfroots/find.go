@@ -34,7 +34,9 @@ type Found struct {
 // when_modified's default "*.tf*": every directory of configuration
 // files in which a file matching *.tf* (.tf, .tf.json, .tfvars, .tofu
 // and the like) changed, and every directory that calls a touched one as
-// a local module ("./…", "../…"), transitively. Of those, a directory is
+// a local module ("./…", "../…"), transitively; a directory whose module
+// sources read variables or locals (which its root's values decide) is
+// touched by any such change. Of those, a directory is
 // a root when it has a backend block, or when no other directory calls
 // it: a module only is not one.
 func Find(top string, changed []string, opts Options) Found {
@@ -73,6 +75,16 @@ func Find(top string, changed []string, opts Options) Found {
 		if d := path.Dir(f); !touched[d] {
 			touched[d] = true
 			queue = append(queue, d)
+		}
+	}
+	if len(queue) > 0 {
+		// A directory whose calls' sources read variables may run any
+		// module the change touched: it is touched too.
+		for d, info := range dirs {
+			if info.dynamic && !touched[d] {
+				touched[d] = true
+				queue = append(queue, d)
+			}
 		}
 	}
 	for len(queue) > 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/kyku/action/internal/tfconfig"
 	"github.com/kyku/action/internal/tfroots"
 )
 
@@ -94,6 +95,31 @@ func TestFindCalledRootWithBackend(t *testing.T) {
 	}
 }
 
+// A root whose module source reads a variable (a module's argument,
+// tfvars) may run any module: a change to any configuration plans it.
+// The module its own values run is its callee, not a root.
+func TestFindDynamicSource(t *testing.T) {
+	top := write(t, map[string][]byte{
+		"live/main.tf":          []byte(s3Backend + "variable \"flavor\" {}\nmodule \"svc\" {\n  source = \"../modules/${var.flavor}\"\n}\n"),
+		"live/terraform.tfvars": []byte("flavor = \"blue\"\n"),
+		"modules/blue/main.tf":  []byte(resource),
+		"other/main.tf":         []byte(s3Backend + resource),
+	})
+	for _, tc := range []struct {
+		changed []string
+		want    []string
+	}{
+		{[]string{"modules/blue/main.tf"}, []string{"live"}},
+		{[]string{"other/main.tf"}, []string{"live", "other"}},
+		{[]string{"README.md"}, nil},
+	} {
+		got := tfroots.Find(top, tc.changed, tfroots.Options{})
+		if d := cmp.Diff(tc.want, got.Roots, cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("Find %v: roots (-want +got):\n%s", tc.changed, d)
+		}
+	}
+}
+
 // A symbolic link among a root's files is named, never read for its
 // backend: a link could bring in another root's backend block.
 func TestFindNamesLinks(t *testing.T) {
@@ -126,9 +152,15 @@ func TestNeedsInstall(t *testing.T) {
 		"nested/main.tf": []byte("module \"r\" {\n  source = \"../r\"\n}\n"),
 		"m/main.tf":      []byte(resource),
 		"r/main.tf":      []byte("module \"vpc\" {\n  source  = \"terraform-aws-modules/vpc/aws\"\n  version = \"5.0.0\"\n}\n"),
+		// sources reading a local and a variable, evaluated as loading
+		// evaluates them
+		"early/main.tf":      []byte("locals {\n  reg = \"terraform-aws-modules/vpc/aws\"\n}\nmodule \"vpc\" {\n  source  = local.reg\n  version = \"5.0.0\"\n}\n"),
+		"earlylocal/main.tf": []byte("variable \"d\" {\n  default = \"../m\"\n}\nmodule \"m\" {\n  source = var.d\n}\n"),
+		"earlyvia/main.tf":   []byte("module \"v\" {\n  source = \"../via\"\n  to     = \"../r\"\n}\n"),
+		"via/main.tf":        []byte("variable \"to\" {\n  type = string\n}\nmodule \"next\" {\n  source = var.to\n}\n"),
 	})
-	for dir, want := range map[string]bool{"local": false, "nested": true, "r": true, "m": false} {
-		if got := tfroots.NeedsInstall(filepath.Join(top, dir)); got != want {
+	for dir, want := range map[string]bool{"local": false, "nested": true, "r": true, "m": false, "early": true, "earlylocal": false, "earlyvia": true} {
+		if got := tfroots.NeedsInstall(filepath.Join(top, dir), tfconfig.Inputs{}); got != want {
 			t.Errorf("NeedsInstall(%s) = %v, want %v", dir, got, want)
 		}
 	}

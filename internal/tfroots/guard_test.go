@@ -128,6 +128,14 @@ func TestLoadRefusesPathsOutside(t *testing.T) {
 			want: `r/main.tf:2:12: module "m": source "../../../../etc" leaves the repository`},
 		{name: "module source traversal in a module", files: map[string]string{"r/main.tf": "module \"m\" {\n  source = \"../m\"\n}\n", "m/main.tf": "module \"up\" {\n  source = \"../..\"\n}\n"},
 			want: `m/main.tf:2:12: module "up": source "../.." leaves the repository`},
+		// Sources read from a local, a variable's default and a module's
+		// argument, evaluated before the root is loaded: confined alike.
+		{name: "module source traversal through a local", files: map[string]string{"r/main.tf": "locals {\n  up = \"../../..\"\n}\nmodule \"m\" {\n  source = \"${local.up}/etc\"\n}\n"},
+			want: `r/main.tf:5:12: module "m": source "../../../etc" leaves the repository`},
+		{name: "module source traversal through a tfvars file", files: map[string]string{"r/main.tf": "variable \"dir\" {\n  type = string\n}\nmodule \"m\" {\n  source = var.dir\n}\n", "r/terraform.tfvars": "dir = \"../../../../etc\"\n"},
+			want: `r/main.tf:5:12: module "m": source "../../../../etc" leaves the repository`},
+		{name: "module source traversal through a module argument", files: map[string]string{"r/main.tf": "module \"m\" {\n  source = \"../m\"\n  to     = \"../../..\"\n}\n", "m/main.tf": "variable \"to\" {}\nmodule \"up\" {\n  source = var.to\n}\n"},
+			want: `m/main.tf:3:12: module "up": source "../../.." leaves the repository`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := load(t, tc.files, tc.backendConfig...)

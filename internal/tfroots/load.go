@@ -64,10 +64,10 @@ func Load(ctx context.Context, top, root string, in tfconfig.Inputs, backendConf
 	if in.ProviderFunctions == nil {
 		in.ProviderFunctions = noProviderFunctions
 	}
-	if err := confineModules(top, dir); err != nil {
+	if err := confineModules(top, dir, in); err != nil {
 		return nil, RepoPaths(err, top)
 	}
-	m, err := tfconfig.Load(dir, tfconfig.Installed(ctx, dir))
+	m, err := tfconfig.Load(dir, tfconfig.Installed(ctx, dir, in), in)
 	if err != nil {
 		return nil, RepoPaths(err, top)
 	}

@@ -4,11 +4,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
 
+	"github.com/kyku/action/internal/tfconfig"
 	"github.com/kyku/action/internal/tfmodule"
 )
 
@@ -18,6 +20,10 @@ type dirInfo struct {
 	backend bool     // a terraform block holds a backend block
 	calls   []string // the directories its local module calls run, slash, from the tree's top
 	links   []string // configuration files that are symbolic links
+	// dynamic: a call's source reads variables or locals, which only
+	// its root's values decide: any configuration the change touches
+	// may be the module it runs.
+	dynamic bool
 }
 
 // scanDir reads the directory rel (slash) of the tree at top; ok is false
@@ -41,6 +47,14 @@ func scanDir(top, rel string) (info dirInfo, ok bool) {
 		}
 	}
 	calls, _ := tfmodule.ScanCalls(dir)
+	if slices.ContainsFunc(calls, func(c tfmodule.Call) bool { return c.Dynamic }) {
+		// Read as a root would read them (its variables' defaults and
+		// variables files): the modules it runs then are its callees;
+		// what another root passes in, or a --var, may run others
+		// (dynamic).
+		info.dynamic = true
+		calls, _ = tfconfig.EarlyCalls(tfconfig.Inputs{})(dir, nil)
+	}
 	for _, c := range calls {
 		if !isLocal(c.Source) {
 			continue

@@ -33,7 +33,7 @@ func BenchmarkPlanReadsHCL(b *testing.B) {
 				if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(benchchains.TF(n, cloud, changed)), 0o600); err != nil {
 					b.Fatal(err)
 				}
-				m, err := tfconfig.Load(dir, nil)
+				m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -60,7 +60,7 @@ func BenchmarkPlanReadsHCL(b *testing.B) {
 				runtime.GC() // each plan pays for its own garbage, as a fresh process would
 				b.StartTimer()
 				start, cpu := time.Now(), processCPU()
-				m, err := tfconfig.Load(dir, nil)
+				m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 				if err != nil {
 					b.Fatal(err)
 				}

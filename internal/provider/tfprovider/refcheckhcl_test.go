@@ -58,7 +58,7 @@ output "fine" {
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(strings.ReplaceAll(tf, "CLOUD", cloud)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	m, err := tfconfig.Load(dir, nil)
+	m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 	if err != nil {
 		t.Fatal(err)
 	}
