@@ -355,6 +355,14 @@ func (ev *evaluator) instance(mi *modInst, r *Resource, k instKey, cfg *config.C
 		ev.kykuResource(r, kt, cr)
 	}
 	cr.DependsOn = ev.dependsOn(sc, r.DependsOn)
+	if k.source != nil && r.Mode == Managed {
+		// What its for_each reads, as OpenTofu's graph has it, whether or
+		// not an argument reads each.value (a data source's read waits
+		// only for what it reads and its own depends_on).
+		for _, ref := range k.source.refs {
+			cr.DependsOn = append(cr.DependsOn, ref.Resource)
+		}
+	}
 	for _, t := range cr.ReplaceTriggeredBy {
 		cr.DependsOn = append(cr.DependsOn, t.Resource)
 	}

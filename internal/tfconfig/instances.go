@@ -492,7 +492,12 @@ func (s scope) refsOf(travs []hcl.Traversal) []value.Ref {
 				out = append(out, mi.resourceRefs(key, t[3:])...)
 			}
 		case "each":
-			if s.key.source != nil {
+			// each.value reads what for_each reads; each.key is the
+			// instance's key, decided when it was expanded, never
+			// sensitive (OpenTofu refuses a sensitive for_each): an
+			// argument reading the key alone reads no resource (the
+			// instance still waits for them: eachDeps).
+			if attr, _ := stepName(t, 1); s.key.source != nil && attr != "key" {
 				out = append(out, s.key.source.refs...)
 			}
 		case "count", "path", "terraform", "tofu", "self":

@@ -219,6 +219,9 @@ func (r *Resource) lifecycle(b *hcl.Block) hcl.Diagnostics {
 	if a, ok := content.Attributes["replace_triggered_by"]; ok {
 		exprs, ds := hcl.ExprList(a.Expr)
 		diags = append(diags, ds...)
+		for _, e := range exprs {
+			diags = append(diags, triggerInstanceRefs(e)...)
+		}
 		r.ReplaceTriggeredBy = exprs
 	}
 	if a, ok := content.Attributes["ignore_changes"]; ok {
@@ -398,4 +401,31 @@ func duplicateLifecycle(first, again *hcl.Block) *hcl.Diagnostic {
 		Detail:   fmt.Sprintf("This resource already has a lifecycle block at %s.", first.DefRange),
 		Subject:  again.DefRange.Ptr(),
 	}
+}
+
+// triggerInstanceRefs refuses, as OpenTofu does when it reads the file,
+// each.value and count's other attributes in a replace_triggered_by
+// entry: only each.key and count.index may pick the instance it names.
+func triggerInstanceRefs(expr hcl.Expression) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, t := range expr.Variables() {
+		attr, _ := stepName(t, 1)
+		switch root := t.RootName(); {
+		case root == "each" && attr != "key":
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid each reference in replace_triggered_by expression",
+				Detail:   "Only each.key may be used in replace_triggered_by.",
+				Subject:  expr.Range().Ptr(),
+			})
+		case root == "count" && attr != "index":
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid count reference in replace_triggered_by expression",
+				Detail:   "Only count.index may be used in replace_triggered_by.",
+				Subject:  expr.Range().Ptr(),
+			})
+		}
+	}
+	return diags
 }
