@@ -15,7 +15,6 @@ import (
 
 // What a file holds, decoded block by block.
 type file struct {
-	requiredVersions  []VersionConstraint
 	requiredProviders []*RequiredProvider
 	backends          []*Backend
 	providers         []*ProviderBlock
@@ -118,8 +117,7 @@ func decodeFile(body hcl.Body, diags *hcl.Diagnostics) *file {
 			add(ds)
 			f.checks = append(f.checks, c)
 		case "language":
-			// OpenTofu's language block: editions and experiments, none of
-			// which exist yet.
+			// checkCompat's (compat.go)
 		}
 	}
 	return f
@@ -141,15 +139,8 @@ var terraformSchema = &hcl.BodySchema{
 }
 
 func (f *file) terraform(b *hcl.Block) hcl.Diagnostics {
+	// required_version is checkCompat's (compat.go), in .tofu files only
 	content, diags := b.Body.Content(terraformSchema)
-	if a, ok := content.Attributes["required_version"]; ok {
-		var s string
-		ds := decodeString(a.Expr, &s)
-		diags = append(diags, ds...)
-		if !ds.HasErrors() {
-			f.requiredVersions = append(f.requiredVersions, VersionConstraint{Value: s, Range: a.Expr.Range()})
-		}
-	}
 	for _, inner := range content.Blocks {
 		switch inner.Type {
 		case "backend":

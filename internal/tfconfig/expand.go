@@ -103,7 +103,6 @@ func expand(m *Module, in Inputs, partial bool) (*config.Config, bool, error) {
 	ev.provFns = ev.providerFunctions(m)
 	cfg := &config.Config{Provider: config.ProviderConfig{Name: "sim"}, Environment: in.Workspace, Files: allFiles(m), Terraform: true}
 	ev.rootVariables(root, cfg)
-	ev.checkVersions(m)
 	ev.providers(m, cfg)
 	ev.kykuProvider(m, cfg)
 	ev.backend(root, cfg)

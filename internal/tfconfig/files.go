@@ -107,6 +107,11 @@ func (l *loader) read(dir string, path []string, call *Call) *Module {
 		return m
 	}
 	files := parseFiles(append(append([]string(nil), primary...), override...), l.parser.Files())
+	for i, name := range append(append([]string(nil), primary...), override...) {
+		if f := files[i].file; f != nil && f.Body != nil {
+			l.diags = append(l.diags, checkCompat(f.Body, name, i >= len(primary))...)
+		}
+	}
 	for i, name := range primary {
 		if f := l.take(name, files[i]); f != nil {
 			m.Files = append(m.Files, name)
@@ -218,5 +223,5 @@ func (l *loader) err() error {
 	if !l.diags.HasErrors() {
 		return nil
 	}
-	return toDiag(l.diags, l.parser.Files())
+	return toDiag(onlyIncompatible(l.diags), l.parser.Files())
 }

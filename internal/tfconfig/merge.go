@@ -35,7 +35,6 @@ func duplicate(summary, detail string, rng hcl.Range) *hcl.Diagnostic {
 // error.
 func (m *Module) appendFile(f *file) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	m.RequiredVersions = append(m.RequiredVersions, f.requiredVersions...)
 	for _, rp := range f.requiredProviders {
 		if first, dup := m.RequiredProviders[rp.Name]; dup {
 			diags = append(diags, duplicate("Duplicate required provider",
@@ -135,9 +134,6 @@ func (m *Module) mergeFile(f *file) hcl.Diagnostics {
 	// primary files lack.
 	missing := func(summary, detail string, rng hcl.Range) {
 		diags = append(diags, duplicate(summary, detail, rng))
-	}
-	if len(f.requiredVersions) > 0 {
-		m.RequiredVersions = f.requiredVersions
 	}
 	for _, rp := range f.requiredProviders {
 		m.RequiredProviders[rp.Name] = rp

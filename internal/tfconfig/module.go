@@ -13,7 +13,6 @@ type Module struct {
 	Dir   string   // as given to Load, joined with the call's source for a child
 	Files []string // the files read, override files last
 
-	RequiredVersions  []VersionConstraint
 	RequiredProviders map[string]*RequiredProvider
 	Backend           *Backend
 	Providers         map[string]*ProviderBlock // "name" or "name.alias"
@@ -34,12 +33,6 @@ type Module struct {
 	Children map[string]*Module
 
 	files map[string]*hcl.File // the root's: every file of the tree, for diagnostics
-}
-
-// VersionConstraint is a required_version argument.
-type VersionConstraint struct {
-	Value string
-	Range hcl.Range
 }
 
 // RequiredProvider is one entry of required_providers.

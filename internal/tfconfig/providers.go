@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	version "github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
@@ -18,35 +17,6 @@ import (
 // Kyku follows: required_version constraints are checked against it, and
 // providers are told it is their client's version.
 const OpenTofuVersion = "1.12.6"
-
-// checkVersions refuses a configuration whose required_version (any
-// module's) does not allow OpenTofuVersion.
-func (ev *evaluator) checkVersions(m *Module) {
-	current := version.Must(version.NewVersion(OpenTofuVersion))
-	for _, rv := range m.RequiredVersions {
-		c, err := version.NewConstraint(rv.Value)
-		if err != nil {
-			ev.diags = append(ev.diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid required_version constraint",
-				Detail:   fmt.Sprintf("This string does not use correct version constraint syntax: %s.", err),
-				Subject:  rv.Range.Ptr(),
-			})
-			continue
-		}
-		if !c.Check(current) {
-			ev.diags = append(ev.diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Unsupported OpenTofu Core version",
-				Detail:   fmt.Sprintf("This configuration does not support OpenTofu version %s, which Kyku follows. To proceed, either choose another supported OpenTofu version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.", OpenTofuVersion),
-				Subject:  rv.Range.Ptr(),
-			})
-		}
-	}
-	for _, name := range sortedKeys(m.Children) {
-		ev.checkVersions(m.Children[name])
-	}
-}
 
 // providers adds the root module's provider configurations to cfg, one
 // Kyku plugin provider each: the default configuration of local name
