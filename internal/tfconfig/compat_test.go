@@ -1,6 +1,7 @@
 package tfconfig_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -20,6 +21,7 @@ func TestVersionCompatibility(t *testing.T) {
 		files map[string]string
 		want  []string // nil: loads
 		not   []string
+		warn  []string // when it loads
 	}{
 		{name: ".tf pins Terraform", files: map[string]string{
 			"main.tf":  "terraform {\n  required_version = \"~> 1.5.0\"\n}\nresource \"terraform_data\" \"x\" {}\n",
@@ -32,6 +34,9 @@ func TestVersionCompatibility(t *testing.T) {
 		{name: ".tofu allows", files: map[string]string{
 			"main.tofu": "terraform {\n  required_version = \">= 1.12.0\"\n}\nresource \"terraform_data\" \"x\" {}\n",
 		}},
+		{name: "compatible_with allowing versions before it", files: map[string]string{
+			"main.tf": "language {\n  compatible_with {\n    opentofu = \">= 1.0\"\n  }\n}\n",
+		}, warn: []string{"main.tf:3:5: Ineffective version constraint"}},
 		{name: ".tofu.json excludes", files: map[string]string{
 			"main.tofu.json": `{"terraform": {"required_version": ">= 9.0"}}`,
 		}, want: []string{"main.tofu.json:1:16: Incompatible module"}},
@@ -58,10 +63,20 @@ func TestVersionCompatibility(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeFiles(t, dir, tc.files)
-			_, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
+			m, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
 			if tc.want == nil {
 				if err != nil {
 					t.Fatalf("refused: %v", err)
+				}
+				cfg, err := tfconfig.Expand(m, tfconfig.Inputs{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := fmt.Sprint(cfg.Warnings)
+				for _, w := range tc.warn {
+					if !strings.Contains(got, w) {
+						t.Errorf("no warning %q in %s", w, got)
+					}
 				}
 				return
 			}

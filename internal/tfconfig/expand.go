@@ -102,6 +102,7 @@ func expand(m *Module, in Inputs, partial bool) (*config.Config, bool, error) {
 	ev.root = root
 	ev.provFns = ev.providerFunctions(m)
 	cfg := &config.Config{Provider: config.ProviderConfig{Name: "sim"}, Environment: in.Workspace, Files: allFiles(m), Terraform: true}
+	ev.diags = append(ev.diags, m.loadWarnings...)
 	ev.rootVariables(root, cfg)
 	ev.providers(m, cfg)
 	ev.kykuProvider(m, cfg)

@@ -44,6 +44,11 @@ func Load(dir string, sources Sources, in Inputs) (*Module, error) {
 		return nil, err
 	}
 	m.files = texts(l.parser.Files())
+	for _, d := range l.diags {
+		if d.Severity == hcl.DiagWarning {
+			m.loadWarnings = append(m.loadWarnings, d)
+		}
+	}
 	return m, nil
 }
 

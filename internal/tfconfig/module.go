@@ -33,6 +33,9 @@ type Module struct {
 	Children map[string]*Module
 
 	files map[string]*hcl.File // the root's: every file of the tree, for diagnostics
+	// loadWarnings are the warnings of reading the files (the root's:
+	// the whole tree's), said with the expansion's.
+	loadWarnings hcl.Diagnostics
 }
 
 // RequiredProvider is one entry of required_providers.
