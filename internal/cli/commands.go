@@ -285,6 +285,10 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	if op == "apply" {
 		fs.StringVar(&refreshFlag, "refresh", "changed", refreshUsage)
 	}
+	suppressForget := false
+	if op == "destroy" {
+		fs.BoolVar(&suppressForget, "suppress-forget-errors", false, "exit 0 when the destroy forgot objects whose lifecycle says destroy = false (left in the cloud), as tofu destroy -suppress-forget-errors")
+	}
 	if op == "apply" {
 		pos, err := fs.parse(args)
 		if err != nil {
@@ -426,7 +430,14 @@ func applyOrDestroy(ctx context.Context, env *Env, op string, args []string) err
 	if cfg != nil && cfg.Terraform && len(res.Failed) > 0 {
 		return failedAt(cfg, res)
 	}
-	return res.Err()
+	if err := res.Err(); err != nil {
+		return err
+	}
+	if left := engine.LeftInCloud(res.Plan); op == "destroy" && len(left) > 0 && !suppressForget {
+		// OpenTofu's words and exit status: the objects cost on.
+		return fmt.Errorf("destroy was successful but left behind forgotten instances (%s): their lifecycle says destroy = false, so they were dropped from state and continue to exist in the cloud, where they may continue to incur charges. To suppress this error, give --suppress-forget-errors", strings.Join(left, ", "))
+	}
+	return nil
 }
 
 // failedAt is what a Terraform configuration's failed changes say, as

@@ -41,6 +41,7 @@ providers:
 	cfg.Terraform = true   // set by package tfconfig
 	cfg.Expressions = true // set when a template computes with resources
 	cfg.Forget = []string{"old"}
+	cfg.RemovedDestroy = []string{"gone"}
 	cfg.CountReads = []*CountRead{{By: "a.b", Arg: "count", Reads: []string{"c.d"}}}
 	cfg.CheckAssertions = []*Condition{{Pos: diag.Pos{File: "main.tf", Line: 3}}}
 	cfg.Warnings = []string{"terraform.tfvars:1:1: Value for undeclared variable"}

@@ -17,6 +17,7 @@ import (
 //		Moved     []*Moved       `json:"moved,omitempty"`
 //		Imports   []*Import      `json:"imports,omitempty"`
 //		Forget    []string       `json:"forget,omitempty"`
+//		RemovedDestroy []string  `json:"removedDestroy,omitempty"`
 //		Providers []*PluginProvider `json:"providers,omitempty"`
 //	}
 //
@@ -151,6 +152,9 @@ func (c *Config) appendCanonical(b []byte, mask *secretMask, flush func([]byte) 
 	if len(c.Forget) > 0 {
 		b = appendNames(b, "forget", c.Forget)
 	}
+	if len(c.RemovedDestroy) > 0 {
+		b = appendNames(b, "removedDestroy", c.RemovedDestroy)
+	}
 	if len(c.Providers) > 0 {
 		b = append(b, `,"providers":[`...)
 		for i, pp := range c.Providers {
@@ -212,6 +216,9 @@ func appendResource(b []byte, r *Resource, mask *secretMask) ([]byte, error) {
 	}
 	if r.CreateBeforeDestroy {
 		b = append(b, `,"createBeforeDestroy":true`...)
+	}
+	if r.SkipDestroy {
+		b = append(b, `,"skipDestroy":true`...)
 	}
 	b = appendNames(b, "ignoreChanges", r.IgnoreChanges)
 	b = appendNames(b, "dependsOn", r.DependsOn)

@@ -143,7 +143,7 @@ outputs:
 // a new field must be added to hash.go (and here).
 func TestHashCoversEveryField(t *testing.T) {
 	known := map[reflect.Type][]string{
-		reflect.TypeOf(Resource{}):       {"name", "type", "properties", "protect", "createBeforeDestroy", "ignoreChanges", "dependsOn", "autoFrom", "provider", "data", "checkNested", "dynamicTypes", "sensitive", "sensitiveWithin", "replaceTriggeredBy", "conditions"},
+		reflect.TypeOf(Resource{}):       {"name", "type", "properties", "protect", "createBeforeDestroy", "skipDestroy", "ignoreChanges", "dependsOn", "autoFrom", "provider", "data", "checkNested", "dynamicTypes", "sensitive", "sensitiveWithin", "replaceTriggeredBy", "conditions"},
 		reflect.TypeOf(PluginProvider{}): {"name", "source", "version", "config", "sensitive"},
 		reflect.TypeOf(Output{}):         {"name", "value", "sensitive", "description", "conditions"},
 		reflect.TypeOf(Moved{}):          {"from", "to"},

@@ -32,6 +32,10 @@ type Config struct {
 	// objects in state leave it without being destroyed (a Terraform
 	// removed block with lifecycle destroy = false).
 	Forget []string `json:"forget,omitempty"`
+	// RemovedDestroy are the addresses a removed block with lifecycle
+	// destroy = true names: their objects are destroyed, even those whose
+	// lifecycle said destroy = false (state.Resource.SkipDestroy).
+	RemovedDestroy []string `json:"removedDestroy,omitempty"`
 	// CountReads are the count and for_each arguments of a Terraform
 	// configuration that read values known before planning (state, data
 	// sources): a plan that changes what they read is refused.
@@ -154,9 +158,14 @@ type Resource struct {
 	// CreateBeforeDestroy: a replace makes the replacement first and
 	// destroys the object after it (Terraform's lifecycle
 	// create_before_destroy), whether or not its provider asks for it.
-	CreateBeforeDestroy bool     `json:"createBeforeDestroy,omitempty"`
-	IgnoreChanges       []string `json:"ignoreChanges,omitempty"`
-	DependsOn           []string `json:"dependsOn,omitempty"`
+	CreateBeforeDestroy bool `json:"createBeforeDestroy,omitempty"`
+	// SkipDestroy: the object is never destroyed, only forgotten (dropped
+	// from state, left in the cloud) where it would be: replaced (forget
+	// then create), removed from the configuration, destroyed
+	// (OpenTofu 1.12's lifecycle destroy = false). State records it.
+	SkipDestroy   bool     `json:"skipDestroy,omitempty"`
+	IgnoreChanges []string `json:"ignoreChanges,omitempty"`
+	DependsOn     []string `json:"dependsOn,omitempty"`
 	// AutoFrom names the Vpc that injected this subnet (auto-subnets).
 	AutoFrom string `json:"autoFrom,omitempty"`
 	// Provider is the name of the Terraform provider (Config.Providers)
@@ -531,7 +540,7 @@ func (c *Config) Clone() *Config {
 		Files: slices.Clone(c.Files), Backend: c.Backend, Encryption: c.Encryption,
 		Provider:  ProviderConfig{Name: c.Provider.Name, Settings: maps.Clone(c.Provider.Settings), Pos: c.Provider.Pos},
 		Resources: slices.Clone(c.Resources), Outputs: slices.Clone(c.Outputs),
-		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Forget: slices.Clone(c.Forget), CountReads: slices.Clone(c.CountReads),
+		Moved: slices.Clone(c.Moved), Imports: slices.Clone(c.Imports), Forget: slices.Clone(c.Forget), RemovedDestroy: slices.Clone(c.RemovedDestroy), CountReads: slices.Clone(c.CountReads),
 		Providers: slices.Clone(c.Providers), CheckAssertions: slices.Clone(c.CheckAssertions), Warnings: slices.Clone(c.Warnings), ModuleOutputConditions: slices.Clone(c.ModuleOutputConditions),
 		Terraform: c.Terraform, Expressions: c.Expressions, Environment: c.Environment, Environments: slices.Clone(c.Environments),
 		Variables: slices.Clone(c.Variables), Secrets: slices.Clone(c.Secrets), Pending: c.Pending, Undecided: slices.Clone(c.Undecided),
@@ -540,6 +549,17 @@ func (c *Config) Clone() *Config {
 
 // hashChunk is how much canonical JSON Hash gathers before hashing it.
 const hashChunk = 16 << 10
+
+// RemovedDestroys reports whether name (a state resource's) is among the
+// ones RemovedDestroy names, as Forgets tells Forget's.
+func (c *Config) RemovedDestroys(name string) bool {
+	for _, f := range c.RemovedDestroy {
+		if value.Within(name, f) {
+			return true
+		}
+	}
+	return false
+}
 
 // Forgets reports whether name (a state resource's) is among the ones
 // Forget names: the resource itself, an instance of it, or a resource of

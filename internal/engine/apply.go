@@ -411,8 +411,8 @@ func recordUnchanged(st *state.File, p *plan.Plan, toState statePathsFunc) bool 
 			changed = true
 		}
 		if p.Config != nil {
-			if cr := p.Config.Resource(c.ResourceID); cr != nil && cr.Protect != r.Protect {
-				r.Protect = cr.Protect
+			if cr := p.Config.Resource(c.ResourceID); cr != nil && (cr.Protect != r.Protect || cr.SkipDestroy != r.SkipDestroy) {
+				r.Protect, r.SkipDestroy = cr.Protect, cr.SkipDestroy
 				changed = true
 			}
 		}

@@ -15,13 +15,32 @@ import (
 // configuration says was removed without destroying it.
 const forgetRemoved = "removed from the configuration with lifecycle destroy = false: the object stays in the cloud, out of state"
 
+// forgetSkipDestroy is the reason of a change that forgets, rather than
+// destroys, an object whose resource said lifecycle destroy = false when
+// it was last applied (OpenTofu 1.12), unless a removed block says to
+// destroy it.
+const forgetSkipDestroy = "its lifecycle said destroy = false when last applied: the object stays in the cloud, out of state"
+
+// LeftInCloud lists what plan p forgets because its lifecycle said
+// destroy = false when it was last applied: objects a destroy leaves in
+// the cloud, out of state.
+func LeftInCloud(p *plan.Plan) []string {
+	var out []string
+	for _, c := range p.Changes {
+		if c.Action == plan.Forget && c.Reason == forgetSkipDestroy {
+			out = append(out, c.ResourceID)
+		}
+	}
+	return out
+}
+
 // destroyChanges returns destroy (or forget: gone from the cloud, or
 // what forget names) changes for every state resource that keep says is
 // not kept, ordered by reverse level of the
 // state's own dependency graph, then name. objs, when given, holds what
 // discovery read: a stale provider ID it resolved by name is destroyed by
 // the object's real ID.
-func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map[string]provider.Object, gone map[string]bool, forget func(string) bool) []plan.Change {
+func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map[string]provider.Object, gone map[string]bool, forget, destroy func(string) bool) []plan.Change {
 	var victims []string
 	for name := range st.Resources {
 		if !keep(name) {
@@ -57,6 +76,8 @@ func (e *Engine) destroyChanges(st *state.File, keep func(string) bool, objs map
 			ch.Action, ch.Reason = plan.Forget, "already gone from the cloud"
 		case forget != nil && forget(name):
 			ch.Action, ch.Reason = plan.Forget, forgetRemoved
+		case sr.SkipDestroy && (destroy == nil || !destroy(name)):
+			ch.Action, ch.Reason = plan.Forget, forgetSkipDestroy
 		}
 		adopt(&ch, sr, objs)
 		if o, ok := objs[name]; ok && ch.Action == plan.Destroy {

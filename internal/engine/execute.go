@@ -533,7 +533,7 @@ func (x *execution) stateOf(ctx context.Context, cr *config.Resource, c *plan.Ch
 	sr := &state.Resource{
 		Name: cr.Name, Type: cr.Type, CloudName: cloudName, ProviderID: obj.ID,
 		Config: withoutWriteOnly(props, x.p.WriteOnly[cr.Name]), Outputs: obj.Outputs, Dependencies: c.Dependencies, Protect: cr.Protect,
-		Types: x.dynamicTypes(cr, props),
+		SkipDestroy: cr.SkipDestroy, Types: x.dynamicTypes(cr, props),
 	}
 	sr.Sensitive, sr.SensitiveWithin = x.e.secretAfter(ctx, cr.Type, c, x.base.Resources[cr.Name], props, obj.Outputs)
 	// What it was applied from: the configuration as resolved now (the
@@ -599,7 +599,7 @@ func (x *execution) destroyTask(ci int, done bool) func(context.Context) (func(c
 
 // doDestroy deletes the cloud object (a forget only drops it from state).
 func (x *execution) doDestroy(ctx context.Context, c *plan.Change) error {
-	if c.Action == plan.Forget {
+	if c.Action == plan.Forget || c.Action == plan.Replace && c.ReplaceOrder == plan.ForgetThenCreate {
 		return nil
 	}
 	typ := c.Type

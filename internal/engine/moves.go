@@ -482,7 +482,7 @@ func importedResource(cr *config.Resource, o *plan.Object, deps, sensitive []str
 	return &state.Resource{
 		Name: cr.Name, Type: cr.Type, CloudName: o.CloudName, ProviderID: o.ID,
 		Config: value.CopyMap(o.Properties), Outputs: value.CopyMap(o.Outputs),
-		Dependencies: append([]string(nil), deps...), Protect: cr.Protect,
+		Dependencies: append([]string(nil), deps...), Protect: cr.Protect, SkipDestroy: cr.SkipDestroy,
 		Sensitive:     sortedSet(slices.Concat(sensitive, cr.SensitiveProps(), o.Sensitive)),
 		SchemaVersion: o.SchemaVersion, Private: slices.Clone(o.Private),
 	}

@@ -147,7 +147,7 @@ func (e *Engine) planDestroy(ctx context.Context, st *state.File) (*plan.Plan, e
 		Destroy:       true,
 		Backend:       e.describeBackend(),
 	}
-	p.Changes = e.destroyChanges(st, func(string) bool { return false }, nil, nil, nil)
+	p.Changes = e.destroyChanges(st, func(string) bool { return false }, nil, nil, nil, nil)
 	p.OutputChanges = outputChanges(nil, st, nil)
 	p.Secrets = stateSecrets(st, p.Changes)
 	var diags diag.Diagnostics

@@ -28,7 +28,7 @@ func (x *planning) refuse() []plan.Change {
 			x.diags.Add(o.Pos, "output %q: %s", o.Name, refErrText(err, secretIn(x.sensitive)))
 		}
 	}
-	destroys := x.e.destroyChanges(x.st, func(name string) bool { return x.cfg.Resource(name) != nil || !x.keep(name) }, x.objs, x.gone, x.cfg.Forgets)
+	destroys := x.e.destroyChanges(x.st, func(name string) bool { return x.cfg.Resource(name) != nil || !x.keep(name) }, x.objs, x.gone, x.cfg.Forgets, x.cfg.RemovedDestroys)
 	x.e.refuseKeptDeletes(&x.diags, x.cfg, x.st, x.p.Changes, destroys)
 	checkCloudNames(&x.diags, x.cfg, x.st, x.p.Changes)
 	refuseChangedCountReads(&x.diags, x.cfg, x.p.Changes)

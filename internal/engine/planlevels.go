@@ -121,6 +121,8 @@ func (x *planning) add(r *config.Resource, ch plan.Change) {
 	switch {
 	case x.replace[r.Name] && importing:
 		x.diags.Add(r.Pos, "resource %s: --replace asks to replace what this plan imports (import:); apply the import first", value.QuoteName(r.Name))
+	case ch.Action == plan.Replace && r.Protect && r.SkipDestroy:
+		// forgotten, then made again: nothing prevent_destroy protects is destroyed
 	case ch.Action == plan.Replace && r.Protect && r.Pos.InTerraformFile():
 		x.diags.Add(r.Pos, "Resource instance cannot be destroyed: Resource instance %s has prevent_destroy set, but the plan calls for it to be destroyed (to replace it: %s). %s", r.Name, replaceCause(ch), disableOrExclude(r.Name))
 	case ch.Action == plan.Replace && r.Protect && ch.Reason == replaceRequested:

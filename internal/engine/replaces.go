@@ -25,9 +25,11 @@ func (e *Engine) orderReplaces(diags *diag.Diagnostics, cfg *config.Config, st *
 	cbd := createFirst(cfg, changes)
 	for i := range changes {
 		c := &changes[i]
-		switch {
+		switch r := cfg.Resource(c.ResourceID); {
 		case c.Action != plan.Replace:
 			c.ReplaceOrder = ""
+		case r != nil && r.SkipDestroy:
+			c.ReplaceOrder = plan.ForgetThenCreate // lifecycle destroy = false: nothing is destroyed
 		case cbd[c.ResourceID] && e.ownState(c.Type):
 			c.ReplaceOrder = plan.CreateBeforeDestroy
 		case cbd[c.ResourceID]:

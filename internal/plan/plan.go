@@ -121,6 +121,10 @@ const (
 	// object the cloud does not delete while it is used (a firewall
 	// applied to servers), or a provider asking for it.
 	CreateBeforeDestroy ReplaceOrder = "create-before-destroy"
+	// ForgetThenCreate drops the object from state, leaving it in the
+	// cloud, then creates its replacement: a resource whose lifecycle
+	// says destroy = false (OpenTofu 1.12's ForgetThenCreate).
+	ForgetThenCreate ReplaceOrder = "forget-then-create"
 )
 
 func (o ReplaceOrder) String() string { return string(o) }

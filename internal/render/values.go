@@ -271,6 +271,8 @@ func replaceOrderText(c *plan.Change) string {
 		return "create-before-destroy: the replacement is made first (under another cloud name), what uses the object moves to it, then the object is destroyed"
 	case plan.DestroyBeforeCreate:
 		return "destroy-before-create: the object is destroyed, then made again"
+	case plan.ForgetThenCreate:
+		return "forget-then-create (lifecycle destroy = false): the object is dropped from state and left in the cloud, then made again"
 	default:
 		return "replace order " + string(o)
 	}

@@ -209,6 +209,10 @@ func appendResource(b []byte, r *Resource, depth int) ([]byte, error) {
 		field("protect")
 		b = append(b, "true"...)
 	}
+	if r.SkipDestroy {
+		field("skipDestroy")
+		b = append(b, "true"...)
+	}
 	if r.SchemaVersion != 0 {
 		field("schemaVersion")
 		b = strconv.AppendInt(b, r.SchemaVersion, 10)

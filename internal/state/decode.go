@@ -103,7 +103,7 @@ func parseFile(data []byte) (*File, []string, error) {
 
 // fieldErrs holds, per field of one object, the error of the field's last
 // value (nil when it decoded); its order is the order fields are checked in.
-type fieldErrs [13]error
+type fieldErrs [14]error
 
 func (e *fieldErrs) first() error {
 	for _, err := range e {
@@ -294,18 +294,22 @@ func decodeResource(d *value.Decoder, name string) (r *Resource, bad, syntax err
 				return err
 			}
 			r.Basis, errs[11] = basisValue(v, key)
-		case "protect":
+		case "protect", "skipDestroy":
 			var v any
 			if v, err = d.Value(); err != nil {
 				return err
 			}
+			out, i := &r.Protect, 7
+			if key == "skipDestroy" {
+				out, i = &r.SkipDestroy, 13
+			}
 			switch p := v.(type) {
 			case nil:
-				r.Protect, errs[7] = false, nil
+				*out, errs[i] = false, nil
 			case bool:
-				r.Protect, errs[7] = p, nil
+				*out, errs[i] = p, nil
 			default:
-				errs[7] = fmt.Errorf("%s: want a boolean, got %s", key, kind(p))
+				errs[i] = fmt.Errorf("%s: want a boolean, got %s", key, kind(p))
 			}
 		case "schemaVersion":
 			r.SchemaVersion, errs[8], err = intValue(d, "", key)

@@ -50,7 +50,7 @@ func refDecode(name string, data []byte) (*File, error) {
 }
 
 var decodeSeeds = []string{
-	`{"metadata":{"version":1,"lineage":"l","serial":3,"prefix":"p"},"resources":{"a":{"name":"x","type":"Vm","config":{"s":1},"outputs":{"id":"1"},"dependencies":["b"],"protect":true}},"outputs":{"o":2}}`,
+	`{"metadata":{"version":1,"lineage":"l","serial":3,"prefix":"p"},"resources":{"a":{"name":"x","type":"Vm","config":{"s":1},"outputs":{"id":"1"},"dependencies":["b"],"protect":true,"skipDestroy":true}},"outputs":{"o":2}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"type":"null_resource","schemaVersion":1,"private":"eyJhIjoxfQ=="}}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"private":"not base64!"}}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"schemaVersion":1.5}}}`,
@@ -61,6 +61,7 @@ var decodeSeeds = []string{
 	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"type":5}}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"dependencies":["x",2]}}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"protect":"yes"}}}`,
+	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"skipDestroy":1}}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"sensitive":["t"],"sensitiveWithin":{"t":[".p","[0]"],"u":null}}}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"sensitiveWithin":{"t":[1]}}}}`,
 	`{"metadata":{"version":1,"lineage":"l"},"resources":{"a":{"sensitiveWithin":{"t":".p"}}}}`,
@@ -257,6 +258,13 @@ func refDecodeResource(v any, where string) (*Resource, error) {
 		r.Protect = p
 	default:
 		return nil, fmt.Errorf("%s.protect: want a boolean, got %s", where, kind(p))
+	}
+	switch p := m["skipDestroy"].(type) {
+	case nil:
+	case bool:
+		r.SkipDestroy = p
+	default:
+		return nil, fmt.Errorf("%s.skipDestroy: want a boolean, got %s", where, kind(p))
 	}
 	if r.SchemaVersion, err = refIntField(m, "schemaVersion", where); err != nil {
 		return nil, err

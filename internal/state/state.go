@@ -70,6 +70,11 @@ type Resource struct {
 	Outputs      map[string]any `json:"outputs,omitempty"`
 	Dependencies []string       `json:"dependencies,omitempty"`
 	Protect      bool           `json:"protect,omitempty"`
+	// SkipDestroy: the configuration said lifecycle destroy = false when
+	// it was last applied: the object is forgotten, not destroyed, once
+	// the configuration no longer has it (and by a destroy), as OpenTofu
+	// reads skip_destroy from its state.
+	SkipDestroy bool `json:"skipDestroy,omitempty"`
 	// SchemaVersion and Private, for a Terraform provider's resource, are
 	// the version of its type's schema Outputs were written with and the
 	// provider's private data (opaque; handed back with every call).

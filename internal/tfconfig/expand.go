@@ -336,6 +336,7 @@ func (ev *evaluator) instance(mi *modInst, r *Resource, k instKey, cfg *config.C
 	ev.properties(sc, r, cr)
 	if r.Mode == Managed {
 		cr.CreateBeforeDestroy = r.CreateBeforeDestroy
+		cr.SkipDestroy, _ = skipDestroy(r.Destroy) // refused when decoded unless a bool
 		if r.PreventDestroy != nil {
 			v, diags := sc.eval(r.PreventDestroy, nil, memo{})
 			ev.diags = append(ev.diags, diags...)

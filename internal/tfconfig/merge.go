@@ -264,6 +264,9 @@ func (r *Resource) merge(o *Resource) hcl.Diagnostics {
 	if o.PreventDestroy != nil {
 		r.PreventDestroy = o.PreventDestroy
 	}
+	if o.Destroy != nil {
+		r.Destroy = o.Destroy
+	}
 	if len(o.IgnoreChanges) > 0 {
 		r.IgnoreChanges = o.IgnoreChanges
 	}

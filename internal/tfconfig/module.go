@@ -134,12 +134,15 @@ type Resource struct {
 
 	// Lifecycle.
 	CreateBeforeDestroy bool
-	PreventDestroy      hcl.Expression
-	IgnoreChanges       []hcl.Traversal
-	IgnoreAll           bool
-	ReplaceTriggeredBy  []hcl.Expression
-	Preconditions       []*CheckRule
-	Postconditions      []*CheckRule
+	// Destroy is lifecycle destroy (nil: none): false forgets the object
+	// where it would be destroyed (OpenTofu 1.12), a constant bool.
+	Destroy            hcl.Expression
+	PreventDestroy     hcl.Expression
+	IgnoreChanges      []hcl.Traversal
+	IgnoreAll          bool
+	ReplaceTriggeredBy []hcl.Expression
+	Preconditions      []*CheckRule
+	Postconditions     []*CheckRule
 
 	// Check names the check block a data source is scoped to ("": none).
 	Check string

@@ -89,6 +89,8 @@ func (ev *evaluator) moves(mi *modInst, cfg *config.Config, declared map[string]
 		}
 		if !r.Destroy {
 			cfg.Forget = append(cfg.Forget, from)
+		} else {
+			cfg.RemovedDestroy = append(cfg.RemovedDestroy, from)
 		}
 	}
 	for _, name := range sortedKeys(mi.mod.Calls) {

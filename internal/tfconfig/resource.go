@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Body is a resource's own arguments (its meta-arguments apart): the
@@ -214,7 +215,10 @@ func (r *Resource) lifecycle(b *hcl.Block) hcl.Diagnostics {
 		r.PreventDestroy = a.Expr
 	}
 	if a, ok := content.Attributes["destroy"]; ok {
-		diags = append(diags, unsupported(a.Range, "Unsupported lifecycle argument", "The destroy argument belongs in a removed block's lifecycle."))
+		r.Destroy = a.Expr
+		if _, ds := skipDestroy(a.Expr); ds != nil {
+			diags = append(diags, ds...)
+		}
 	}
 	if a, ok := content.Attributes["replace_triggered_by"]; ok {
 		exprs, ds := hcl.ExprList(a.Expr)
@@ -428,4 +432,23 @@ func triggerInstanceRefs(expr hcl.Expression) hcl.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// skipDestroy is what lifecycle destroy (expr, nil: none) says: true for
+// destroy = false, whose object is forgotten where it would be destroyed.
+// OpenTofu 1.12 takes a constant bool only.
+func skipDestroy(expr hcl.Expression) (bool, hcl.Diagnostics) {
+	if expr == nil {
+		return false, nil
+	}
+	v, diags := expr.Value(nil)
+	if diags.HasErrors() || v.Type() != cty.Bool || !v.IsKnown() || v.IsNull() {
+		return false, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid lifecycle destroy expression",
+			Detail:   "The lifecycle destroy expression must be a boolean constant.",
+			Subject:  expr.Range().Ptr(),
+		}}
+	}
+	return v.False(), nil
 }

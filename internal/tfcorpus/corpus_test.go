@@ -57,6 +57,7 @@ var constructs = []struct{ name, pattern string }{
 	{"cidrsubnet", `cidrsubnet\(`},
 	{"local module", `source\s*=\s*"\./modules/`},
 	{"module source from variables and locals", `source\s*=\s*(local|var)\.`},
+	{"lifecycle destroy = false", `(?s)lifecycle\s*{[^}]*\bdestroy\s*=\s*false`},
 	{"nested module", `@file:[^/]+/modules/.+/modules/.+\.tf$`},
 	{"module count", `(?s)module "[^"]+" {[^}]*count\s*=`},
 	{"module for_each", `(?s)module "[^"]+" {[^}]*for_each\s*=`},

@@ -105,9 +105,13 @@ func kykuResource(kc kykuChange) (Change, error) {
 	c.Address, c.Deposed = strings.CutSuffix(kc.ResourceID, deposedSuffix)
 	switch kc.Action {
 	case "replace":
-		c.Actions = []string{"delete", "create"}
-		if kc.ReplaceOrder == "create-before-destroy" {
+		switch kc.ReplaceOrder {
+		case "create-before-destroy":
 			c.Actions = []string{"create", "delete"}
+		case "forget-then-create":
+			c.Actions = []string{"forget", "create"}
+		default:
+			c.Actions = []string{"delete", "create"}
 		}
 	case "import":
 		// An import whose object differs from the configuration is

@@ -44,6 +44,8 @@ func kykuDocOf(p tfcorpus.Plan) []byte {
 			kc.Action, kc.ReplaceOrder = "replace", "destroy-before-create"
 		case "create,delete":
 			kc.Action, kc.ReplaceOrder = "replace", "create-before-destroy"
+		case "forget,create":
+			kc.Action, kc.ReplaceOrder = "replace", "forget-then-create"
 		case "delete":
 			kc.Action = "destroy"
 		case "no-op":

@@ -160,7 +160,7 @@ func NewBridge(f *File, opts BridgeOptions) (*Bridge, error) {
 			sr := &state.Resource{
 				Name: name, Type: b.kykuType(r), ProviderID: idOf(attrs, name), Outputs: attrs,
 				Dependencies: slices.Clone(in.Dependencies), SchemaVersion: int64(in.SchemaVersion),
-				Private: slices.Clone(in.Private), Types: types,
+				Private: slices.Clone(in.Private), Types: types, SkipDestroy: in.SkipDestroy,
 			}
 			sr.Sensitive, sr.SensitiveWithin = modelSensitive(in.Sensitive)
 			if kt != nil {
@@ -473,6 +473,7 @@ func patchInstance(orig *Instance, given, next *state.Resource) (*Instance, erro
 	}
 	in.SchemaVersion = uint64(next.SchemaVersion)
 	in.Private = slices.Clone(next.Private)
+	in.SkipDestroy = next.SkipDestroy
 	if deps := configDeps(next.Dependencies); !slices.Equal(deps, configDeps(orig.Dependencies)) {
 		in.Dependencies = deps
 	}
@@ -488,7 +489,7 @@ func patchInstance(orig *Instance, given, next *state.Resource) (*Instance, erro
 func sameResource(a, b *state.Resource) bool {
 	return a.Name == b.Name && a.Type == b.Type && a.CloudName == b.CloudName && a.ProviderID == b.ProviderID &&
 		value.Equal(a.Config, b.Config) && value.Equal(a.Outputs, b.Outputs) &&
-		slices.Equal(a.Dependencies, b.Dependencies) && a.Protect == b.Protect &&
+		slices.Equal(a.Dependencies, b.Dependencies) && a.Protect == b.Protect && a.SkipDestroy == b.SkipDestroy &&
 		a.SchemaVersion == b.SchemaVersion && slices.Equal(a.Private, b.Private) && slices.Equal(a.Sensitive, b.Sensitive) &&
 		maps.EqualFunc(a.SensitiveWithin, b.SensitiveWithin, slices.Equal) && value.Equal(a.Types, b.Types)
 }
