@@ -131,6 +131,41 @@ func (e *early) resolve(m *Module, path []string, c *Call) hcl.Diagnostics {
 	return diags
 }
 
+// consts checks that the value of each variable of module m (at path)
+// declared const = true is known before anything is installed, as
+// OpenTofu 1.12 checks it: a root variable given or defaulted, a module's
+// argument that reads only what a source may.
+func (e *early) consts(m *Module, path []string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range sortedKeys(m.Variables) {
+		v := m.Variables[name]
+		if !v.Const {
+			continue
+		}
+		mi := e.inst(m, path)
+		if mi == nil {
+			return nil
+		}
+		id := e.ident(mi, "var."+name)
+		if mi.parent == nil {
+			if e.missing[name] && !e.said[id] {
+				e.said[id] = true
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "No value for required variable",
+					Detail:   fmt.Sprintf("The root module input variable %q is not set, and has no default value; it is declared const = true, so its value is read before anything is installed. Use a --var or --var-file command line argument to provide a value for this variable.", name),
+					Subject:  v.DeclRange.Ptr(),
+				})
+			}
+			continue
+		}
+		if a := mi.call.Inputs[name]; a != nil {
+			diags = append(diags, e.follow(mi.parent, a.Expr, id, a.Expr.Range(), nil)...)
+		}
+	}
+	return diags
+}
+
 // eval evaluates expr, what (module.NAME.source) of the module mi, to a
 // string known now.
 func (e *early) eval(mi *modInst, expr hcl.Expression, what string) (cty.Value, hcl.Diagnostics) {
@@ -206,6 +241,15 @@ func (e *early) check(mi *modInst, expr hcl.Expression, top string, rng hcl.Rang
 			v := mi.mod.Variables[name]
 			if v == nil {
 				continue // evaluating it says so
+			}
+			if v.ConstSet && !v.Const {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Unable to use variable in static context",
+					Detail:   fmt.Sprintf("The variable %q cannot be used in a static context, because it is declared as \"const = false\".", name),
+					Subject:  t.SourceRange().Ptr(),
+				})
+				continue
 			}
 			id := e.ident(mi, "var."+name)
 			if mi.parent == nil {

@@ -163,3 +163,61 @@ module "deeper" {
 		}
 	}
 }
+
+// TestConstVariables: OpenTofu 1.12's const. A variable declared const =
+// true must have a value known before anything is installed (a root's
+// given or defaulted, a module's argument reading what a source may);
+// one declared const = false may not be read by a source.
+func TestConstVariables(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf": `
+variable "region" {
+  type  = string
+  const = true
+}
+variable "later" {
+  type    = string
+  default = "./m"
+  const   = false
+}
+resource "terraform_data" "r" {}
+module "m" {
+  source = "./m"
+  flavor = terraform_data.r.id
+  ok     = var.region
+}
+module "n" {
+  source = var.later
+  flavor = "x"
+  ok     = "y"
+}
+`,
+		"m/main.tf": `
+variable "flavor" {
+  type  = string
+  const = true
+}
+variable "ok" {
+  type  = string
+  const = true
+}
+`,
+	})
+	_, err := tfconfig.Load(dir, nil, tfconfig.Inputs{})
+	for _, want := range []string{
+		`main.tf:2:1: No value for required variable: The root module input variable "region" is not set`,
+		`main.tf:14:12: Dynamic value in static context: Unable to use terraform_data.r in static context, which is required by module.m:var.flavor`,
+		`main.tf:15:12: Unable to compute static value: module.m:var.ok depends on var.region which is not available`,
+		`main.tf:18:12: Unable to use variable in static context: The variable "later" cannot be used in a static context, because it is declared as "const = false".`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("no %q in:\n%v", want, err)
+		}
+	}
+	// given: the module's argument that reads a resource is still refused
+	_, err = tfconfig.Load(dir, nil, tfconfig.Inputs{Vars: []tfconfig.VarArg{{Name: "region", Value: "eu"}}})
+	if err == nil || strings.Contains(err.Error(), "region") || !strings.Contains(err.Error(), "module.m:var.flavor") {
+		t.Errorf("with region given: %v", err)
+	}
+}

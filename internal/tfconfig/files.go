@@ -84,6 +84,7 @@ const maxDepth = 64
 // the root module), and the modules its calls run.
 func (l *loader) module(dir string, path []string, call *Call) *Module {
 	m := l.read(dir, path, call)
+	l.diags = append(l.diags, l.early.consts(m, path)...)
 	l.children(m, path)
 	return m
 }

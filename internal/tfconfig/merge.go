@@ -243,6 +243,9 @@ func (v *Variable) merge(o *Variable) hcl.Diagnostics {
 	if !o.Nullable {
 		v.Nullable = false
 	}
+	if o.ConstSet {
+		v.Const, v.ConstSet = o.Const, true
+	}
 	v.Validations = append(v.Validations, o.Validations...)
 	return nil
 }

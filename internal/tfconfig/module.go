@@ -79,8 +79,13 @@ type Variable struct {
 	Sensitive   bool
 	Nullable    bool
 	Deprecated  string // the migration message a caller setting it is warned with
-	Validations []*CheckRule
-	DeclRange   hcl.Range
+	// Const (OpenTofu 1.12's const = true) asks that every value given
+	// be known before anything is installed (early.go); ConstSet says the
+	// argument is there (const = false refuses the variable to sources
+	// and versions).
+	Const, ConstSet bool
+	Validations     []*CheckRule
+	DeclRange       hcl.Range
 }
 
 // Required reports whether the variable has no default.

@@ -44,6 +44,10 @@ func decodeVariable(b *hcl.Block) (*Variable, hcl.Diagnostics) {
 	if a, ok := content.Attributes["deprecated"]; ok {
 		diags = append(diags, decodeString(a.Expr, &v.Deprecated)...)
 	}
+	if a, ok := content.Attributes["const"]; ok {
+		diags = append(diags, decodeBool(a.Expr, &v.Const)...)
+		v.ConstSet = true
+	}
 	if a, ok := content.Attributes["ephemeral"]; ok {
 		var eph bool
 		diags = append(diags, decodeBool(a.Expr, &eph)...)
