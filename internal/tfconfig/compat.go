@@ -7,6 +7,7 @@ import (
 
 	version "github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
@@ -58,6 +59,12 @@ const firstEdition = "tofu2024"
 // checkCompat checks the version constraints of one file (name, its
 // body), and its language blocks (refused in an override file).
 func checkCompat(body hcl.Body, name string, override bool) hcl.Diagnostics {
+	tofuFile := strings.HasSuffix(name, ".tofu") || strings.HasSuffix(name, ".tofu.json")
+	if native, ok := body.(*hclsyntax.Body); ok && !slices.ContainsFunc(native.Blocks, func(b *hclsyntax.Block) bool {
+		return b.Type == "language" || tofuFile && b.Type == "terraform"
+	}) {
+		return nil // nothing to check (PartialContent would copy a body of 50,000 blocks)
+	}
 	current := version.Must(version.NewVersion(OpenTofuVersion))
 	root, _, diags := body.PartialContent(compatRootSchema)
 	check := func(a *hcl.Attribute) {
@@ -76,7 +83,7 @@ func checkCompat(body hcl.Body, name string, override bool) hcl.Diagnostics {
 	for _, b := range root.Blocks {
 		switch b.Type {
 		case "terraform":
-			if !strings.HasSuffix(name, ".tofu") && !strings.HasSuffix(name, ".tofu.json") {
+			if !tofuFile {
 				continue // Terraform's
 			}
 			content, _, ds := b.Body.PartialContent(compatLegacy)
