@@ -3,7 +3,6 @@ package tfconfig
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -175,7 +174,8 @@ func (e *early) eval(mi *modInst, expr hcl.Expression, what string) (cty.Value, 
 	}
 	n := len(e.ev.diags)
 	v, diags := scope{mi: mi}.eval(expr, nil, memo{})
-	diags = append(e.ev.diags[n:n:n], append(e.ev.diags[n:], diags...)...)
+	// what evaluating the locals it reads said, then the expression's
+	diags = append(slices.Clone(e.ev.diags[n:]), diags...)
 	e.ev.diags = e.ev.diags[:n]
 	if diags.HasErrors() {
 		return cty.NilVal, diags
@@ -287,11 +287,14 @@ func (e *early) check(mi *modInst, expr hcl.Expression, top string, rng hcl.Rang
 				unavailable(id)
 			}
 		case "module":
-			out, _ := stepName(t, 2)
+			ref := "module." + name
+			if out, ok := stepName(t, 2); ok {
+				ref += "." + out
+			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Module output not supported in static context",
-				Detail:   fmt.Sprintf("Unable to use %s in static context, which is required by %s", strings.Join([]string{"module", name, out}, "."), top),
+				Detail:   fmt.Sprintf("Unable to use %s in static context, which is required by %s", ref, top),
 				Subject:  t.SourceRange().Ptr(),
 			})
 		default:
