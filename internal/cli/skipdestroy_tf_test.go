@@ -137,3 +137,71 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(data)
 }
+
+// TestTerraformMovedNullToTerraformData: the migration off hashicorp/null,
+// a moved block from a null_resource to a terraform_data, which OpenTofu's
+// terraform_data takes (its ID kept, triggers its triggers_replace): a
+// move, no change; the state written holds the terraform_data. Kyku
+// refused any move across types.
+func TestTerraformMovedNullToTerraformData(t *testing.T) {
+	k := newKyku(t, "")
+	tf := filepath.Join(k.dir, "tf")
+	writeFiles(t, tf, map[string]string{
+		"terraform.tfstate": `{
+  "version": 4,
+  "terraform_version": "1.12.6",
+  "serial": 3,
+  "lineage": "0b6a6c3e-6f0e-4c43-9a4e-000000000001",
+  "outputs": {},
+  "resources": [
+    {
+      "mode": "managed",
+      "type": "null_resource",
+      "name": "x",
+      "provider": "provider[\"registry.opentofu.org/hashicorp/null\"]",
+      "instances": [
+        {
+          "schema_version": 0,
+          "attributes": {
+            "id": "1234567890",
+            "triggers": {
+              "a": "1"
+            }
+          },
+          "sensitive_attributes": []
+        }
+      ]
+    }
+  ],
+  "check_results": null
+}
+`,
+		"main.tf": `resource "terraform_data" "x" {
+  triggers_replace = {
+    a = "1"
+  }
+}
+moved {
+  from = null_resource.x
+  to   = terraform_data.x
+}
+`,
+	})
+	out := k.ok("plan", "-c", tf)
+	if !strings.Contains(out, "move terraform_data terraform_data.x (from null_resource.x)") || !strings.Contains(out, "0 to replace") {
+		t.Errorf("plan: want a move and no change:\n%s", out)
+	}
+	k.ok("apply", "--auto-approve", "-c", tf)
+	st := readFile(t, filepath.Join(tf, "terraform.tfstate"))
+	for _, want := range []string{`"type": "terraform_data"`, `"id": "1234567890"`, `"triggers_replace": {`, `provider[\"terraform.io/builtin/terraform\"]`} {
+		if !strings.Contains(st, want) {
+			t.Errorf("state lacks %s:\n%s", want, st)
+		}
+	}
+	if strings.Contains(st, "null_resource") {
+		t.Errorf("state still holds the null_resource:\n%s", st)
+	}
+	if out := k.ok("plan", "-c", tf); !strings.Contains(out, "No changes") {
+		t.Errorf("plan after the move: want no changes:\n%s", out)
+	}
+}

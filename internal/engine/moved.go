@@ -73,6 +73,9 @@ func moved(cfg *config.Config, st *state.File) (*state.File, map[string]string, 
 	for _, pair := range do {
 		r := *st.Resources[pair[0]]
 		r.Name = pair[1]
+		if to := cfg.Resource(pair[1]); to != nil && to.Type != r.Type {
+			r = nullToTerraformData(r) // movesType allowed it
+		}
 		delete(view.Resources, pair[0])
 		view.Resources[pair[1]] = &r
 		from[pair[1]] = pair[0]
@@ -142,8 +145,12 @@ func checkMove(diags *diag.Diagnostics, cfg *config.Config, st *state.File, m *c
 		diags.Add(m.Pos, "moved %s: state holds one %s, and %s has instances (count or forEach): move it to one of them (to: %q)", what, value.QuoteName(from), value.QuoteName(to), firstInstance(cfg, to))
 	case r == nil:
 		diags.Add(m.Pos, "moved %s: %s is not in the configuration of %s, so it would be destroyed; fix the entry", what, value.QuoteName(to), envLabel(cfg.Environment))
-	case r.Type != sr.Type:
-		diags.Add(m.Pos, "moved %s: state has a %s, the configuration a %s; a move cannot change the type", what, sr.Type, r.Type)
+	case r.Type != sr.Type && !movesType(sr.Type, r.Type):
+		hint := ""
+		if r.Pos.InTerraformFile() {
+			hint = " (but for null_resource to terraform_data, which OpenTofu's terraform_data takes)"
+		}
+		diags.Add(m.Pos, "moved %s: state has a %s, the configuration a %s; a move cannot change the type%s", what, sr.Type, r.Type, hint)
 	default:
 		return true
 	}
@@ -191,4 +198,28 @@ func envLabel(env string) string {
 		return "the default environment"
 	}
 	return "environment " + fmt.Sprintf("%q", env)
+}
+
+// movesType reports whether a move may take an object of type from to
+// type to: OpenTofu's terraform_data takes a null_resource's state
+// (its provider's MoveResourceState), HashiCorp's way off hashicorp/null.
+func movesType(from, to string) bool {
+	return from == "null_resource" && to == "terraform_data"
+}
+
+// nullToTerraformData is the state of null_resource r moved to a
+// terraform_data, as OpenTofu's terraform_data makes it: its ID kept, its
+// triggers (a map of strings) its triggers_replace, an object of them;
+// input and output null.
+func nullToTerraformData(r state.Resource) state.Resource {
+	out := map[string]any{}
+	if id, ok := r.Outputs["id"]; ok && id != nil {
+		out["id"] = id
+	}
+	if triggers, ok := r.Outputs["triggers"].(map[string]any); ok {
+		out["triggers_replace"] = value.CopyMap(triggers)
+	}
+	r.Type, r.Outputs, r.Config, r.Types = "terraform_data", out, nil, nil
+	r.SchemaVersion, r.Sensitive, r.SensitiveWithin, r.Basis = 0, nil, nil, nil
+	return r
 }

@@ -370,6 +370,25 @@ func (e *Engine) journalMoves(ctx context.Context, st *state.File, p *plan.Plan,
 		if err := journalOf(ctx, e.backend).Append(ctx, entry); err != nil {
 			return nil, 0, fmt.Errorf("journal move %q to %q: %w", c.MovedFrom, c.ResourceID, err)
 		}
+		// A move across types (movesType) holds the object as its new
+		// type from the same moment: journaled before anything else runs,
+		// so that a crash never leaves an address holding another type.
+		if p.Config == nil {
+			continue
+		}
+		sr := next.Resources[c.ResourceID]
+		if cr := p.Config.Resource(c.ResourceID); cr != nil && sr.Type != cr.Type && movesType(sr.Type, cr.Type) {
+			moved := nullToTerraformData(*sr)
+			next.Resources[c.ResourceID] = &moved
+			seq++
+			entry := state.Entry{
+				Seq: seq, BaseSerial: st.Metadata.Serial, Lineage: st.Metadata.Lineage,
+				Op: state.OpPut, Name: c.ResourceID, Resource: &moved,
+			}
+			if err := journalOf(ctx, e.backend).Append(ctx, entry); err != nil {
+				return nil, 0, fmt.Errorf("journal move %q to %q: %w", c.MovedFrom, c.ResourceID, err)
+			}
+		}
 	}
 	return next, seq, nil
 }
