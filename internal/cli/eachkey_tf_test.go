@@ -100,3 +100,69 @@ resource "terraform_data" "by_count" {
 		}
 	}
 }
+
+// TestTerraformKeysOfSecretsAreNot: keys() and length() of a whole module
+// call or resource carry the marks of the object itself, not of the
+// values in it, as OpenTofu's functions do: the instance keys of a
+// module whose outputs include a secret are not secret. Kyku refused
+// such an output "Output refers to sensitive values". An output of the
+// secret itself still is refused.
+func TestTerraformKeysOfSecretsAreNot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the test providers")
+	}
+	k := newKyku(t, "")
+	tf := fwtestRoot(t, k, `module "db" {
+  source   = "./db"
+  for_each = toset(["orders", "users"])
+  name     = each.key
+}
+resource "fwtest_item" "direct" {
+  for_each = toset(["a"])
+  name     = "direct-${each.key}"
+  secret   = "s3cr3t"
+}
+output "names" {
+  value = sort(keys(module.db))
+}
+output "count" {
+  value = length(module.db) + length(fwtest_item.direct)
+}
+output "direct_keys" {
+  value = keys(fwtest_item.direct)
+}
+`)
+	writeFiles(t, tf, map[string]string{"db/main.tf": `terraform {
+  required_providers {
+    fwtest = { source = "kyku/fwtest" }
+  }
+}
+variable "name" {
+  type = string
+}
+resource "fwtest_item" "x" {
+  name   = "db-${var.name}"
+  secret = "pw-${var.name}"
+}
+output "secret" {
+  value     = fwtest_item.x.secret
+  sensitive = true
+}
+`})
+	k.env["KYKU_PLUGIN_MIRROR"] = tfplugintest.Mirror(t, t.TempDir(), tfplugintest.Framework)
+	k.ok("init", "-c", tf)
+	out := k.ok("plan", "-c", tf)
+	for _, want := range []string{"names: [", "orders,", "count: 3", "direct_keys: ["} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan does not show %q:\n%s", want, out)
+		}
+	}
+	writeFiles(t, tf, map[string]string{"leak.tf": `output "leak" {
+  value = module.db["orders"].secret
+}
+`})
+	code, stdout, stderr := k.run("", "plan", "-c", tf)
+	if code == 0 || !strings.Contains(stderr, `Output refers to sensitive values`) {
+		t.Errorf("an output of the module's secret: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

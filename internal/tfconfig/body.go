@@ -390,7 +390,11 @@ func plain(v any) any {
 
 // SecretRefs are the references whose sensitivity reaches the argument's
 // value: those it reads outside nonsensitive(), which takes the mark off
-// what it is given (through a local, every reference it reads).
+// what it is given (through a local, every reference it reads), and not
+// as a whole object given to keys() or length(), whose results carry the
+// marks of the object itself, not of the values in it (module.db's
+// instance keys are not secret because an output of each is; an
+// attribute given whole, res.tags, keeps its own).
 func (e *Expr) SecretRefs() []value.Ref {
 	syn, ok := e.attr.(hclsyntax.Expression)
 	if !ok {
@@ -398,8 +402,19 @@ func (e *Expr) SecretRefs() []value.Ref {
 	}
 	var unmarked []hcl.Range
 	_ = hclsyntax.VisitAll(syn, func(n hclsyntax.Node) hcl.Diagnostics {
-		if c, ok := n.(*hclsyntax.FunctionCallExpr); ok && (c.Name == "nonsensitive" || c.Name == "core::nonsensitive") {
+		c, ok := n.(*hclsyntax.FunctionCallExpr)
+		if !ok {
+			return nil
+		}
+		switch c.Name {
+		case "nonsensitive", "core::nonsensitive":
 			unmarked = append(unmarked, c.Range())
+		case "keys", "core::keys", "length", "core::length":
+			for _, a := range c.Args {
+				if t, ok := a.(*hclsyntax.ScopeTraversalExpr); ok && wholeObject(t.Traversal) {
+					unmarked = append(unmarked, a.Range())
+				}
+			}
 		}
 		return nil
 	})
@@ -417,4 +432,26 @@ func (e *Expr) SecretRefs() []value.Ref {
 		}
 	}
 	return e.sc.refsOf(outside)
+}
+
+// wholeObject reports whether t names a whole module call, resource or
+// data source (or instances of one), not a value inside one: module.db,
+// aws_x.y["k"], data.a.b.
+func wholeObject(t hcl.Traversal) bool {
+	steps := 2 // TYPE.NAME, module.NAME
+	switch t.RootName() {
+	case "data":
+		steps = 3
+	case "var", "local", "each", "count", "path", "terraform", "tofu", "self":
+		return false
+	}
+	if len(t) < steps {
+		return false
+	}
+	for _, st := range t[steps:] {
+		if _, index := st.(hcl.TraverseIndex); !index {
+			return false
+		}
+	}
+	return true
 }
