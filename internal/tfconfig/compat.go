@@ -45,7 +45,6 @@ func isIncompatible(d *hcl.Diagnostic) bool {
 var (
 	compatRootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "terraform"}, {Type: "language"}}}
 	compatLegacy     = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "required_version"}}}
-	compatModern     = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "compatible_with"}}}
 	languageSchema   = &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "edition"}, {Name: "experiments"}},
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "compatible_with"}},
