@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,33 +9,6 @@ import (
 
 	"github.com/kyku/action/internal/tfplugin/tfplugintest"
 )
-
-// cloudNames are the names of the test cloud's items (fwtest's store:
-// one JSON file an item).
-func cloudNames(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".json") {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var it struct{ Name string }
-		if err := json.Unmarshal(data, &it); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, it.Name)
-	}
-	slices.Sort(out)
-	return out
-}
 
 // TestTerraformLifecycleDestroyFalse: OpenTofu 1.12's lifecycle destroy
 // = false. The object is never destroyed: a replace forgets it, then
@@ -89,7 +61,7 @@ func TestTerraformLifecycleDestroyFalse(t *testing.T) {
 		}
 	}
 	k.ok("apply", "--auto-approve", "-c", tf)
-	if got, want := cloudNames(t, cloud), []string{"gone-v1", "kept-v1", "kept-v2", "plain-v1"}; !slices.Equal(got, want) {
+	if got, want := tfplugintest.Names(t, cloud), []string{"gone-v1", "kept-v1", "kept-v2", "plain-v1"}; !slices.Equal(got, want) {
 		t.Errorf("cloud after the apply: %q, want %q (what destroy = false keeps stays; doomed destroyed)", got, want)
 	}
 	if got := k.ok("state", "list", "-c", tf); strings.TrimSpace(got) != "fwtest_item.kept\nfwtest_item.plain" {
@@ -100,7 +72,7 @@ func TestTerraformLifecycleDestroyFalse(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, "destroy was successful but left behind forgotten instances (fwtest_item.kept)") {
 		t.Errorf("destroy: exit %d, want the forgotten instance said\n%s%s", code, stdout, stderr)
 	}
-	if got, want := cloudNames(t, cloud), []string{"gone-v1", "kept-v1", "kept-v2"}; !slices.Equal(got, want) {
+	if got, want := tfplugintest.Names(t, cloud), []string{"gone-v1", "kept-v1", "kept-v2"}; !slices.Equal(got, want) {
 		t.Errorf("cloud after the destroy: %q, want %q", got, want)
 	}
 

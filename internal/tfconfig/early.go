@@ -147,14 +147,8 @@ func (e *early) consts(m *Module, path []string) hcl.Diagnostics {
 		}
 		id := e.ident(mi, "var."+name)
 		if mi.parent == nil {
-			if e.missing[name] && !e.said[id] {
-				e.said[id] = true
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "No value for required variable",
-					Detail:   fmt.Sprintf("The root module input variable %q is not set, and has no default value; it is declared const = true, so its value is read before anything is installed. Use a --var or --var-file command line argument to provide a value for this variable.", name),
-					Subject:  v.DeclRange.Ptr(),
-				})
+			if e.missing[name] {
+				diags = append(diags, e.noValue(v, id, "it is declared const = true, so its value is read")...)
 			}
 			continue
 		}
@@ -209,6 +203,21 @@ func (e *early) eval(mi *modInst, expr hcl.Expression, what string) (cty.Value, 
 	return s, nil
 }
 
+// noValue says, once (id is the variable's), that root variable v has no
+// value, which early evaluation needs (why).
+func (e *early) noValue(v *Variable, id, why string) hcl.Diagnostics {
+	if e.said[id] {
+		return nil
+	}
+	e.said[id] = true
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "No value for required variable",
+		Detail:   fmt.Sprintf("The root module input variable %q is not set, and has no default value; %s, before anything is installed. Use a --var or --var-file command line argument to provide a value for this variable.", v.Name, why),
+		Subject:  v.DeclRange.Ptr(),
+	}}
+}
+
 // ident names subject (var.x, local.y, module.z.source) of mi as
 // OpenTofu's static evaluation does: "module.a.module.b:var.x".
 func (e *early) ident(mi *modInst, subject string) string {
@@ -256,15 +265,7 @@ func (e *early) check(mi *modInst, expr hcl.Expression, top string, rng hcl.Rang
 				if !e.missing[name] {
 					continue
 				}
-				if !e.said[id] {
-					e.said[id] = true
-					diags = append(diags, &hcl.Diagnostic{
-						Severity: hcl.DiagError,
-						Summary:  "No value for required variable",
-						Detail:   fmt.Sprintf("The root module input variable %q is not set, and has no default value; a module's source or version reads it, before anything is installed. Use a --var or --var-file command line argument to provide a value for this variable.", name),
-						Subject:  v.DeclRange.Ptr(),
-					})
-				}
+				diags = append(diags, e.noValue(v, id, "a module's source or version reads it")...)
 				unavailable(id)
 				continue
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -15,10 +16,37 @@ import (
 // it, in hex ("" for none). It fails the test when dir has no such item.
 func Received(t testing.TB, dir, name string) string {
 	t.Helper()
+	for _, it := range items(t, dir) {
+		if it.Name == name {
+			return it.Received
+		}
+	}
+	t.Fatalf("the test cloud %s has no item %q", dir, name)
+	return ""
+}
+
+// Names are the names of the test cloud's items in dir, sorted.
+func Names(t testing.TB, dir string) []string {
+	t.Helper()
+	var out []string
+	for _, it := range items(t, dir) {
+		out = append(out, it.Name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// item is what the tests read of one of the test cloud's items.
+type item struct{ Name, Received string }
+
+// items reads the test cloud's items in dir (one JSON file an item).
+func items(t testing.TB, dir string) []item {
+	t.Helper()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var out []item
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".json") {
 			continue
@@ -27,13 +55,12 @@ func Received(t testing.TB, dir, name string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var it struct{ Name, Received string }
-		if json.Unmarshal(data, &it) == nil && it.Name == name {
-			return it.Received
+		var it item
+		if json.Unmarshal(data, &it) == nil {
+			out = append(out, it)
 		}
 	}
-	t.Fatalf("the test cloud %s has no item %q", dir, name)
-	return ""
+	return out
 }
 
 // Digest is what Received reports of a value received.
