@@ -25,10 +25,10 @@ func (e *Engine) orderReplaces(diags *diag.Diagnostics, cfg *config.Config, st *
 	cbd := createFirst(cfg, changes)
 	for i := range changes {
 		c := &changes[i]
-		switch r := cfg.Resource(c.ResourceID); {
+		switch {
 		case c.Action != plan.Replace:
 			c.ReplaceOrder = ""
-		case r != nil && r.SkipDestroy:
+		case skipsDestroy(cfg, c.ResourceID):
 			c.ReplaceOrder = plan.ForgetThenCreate // lifecycle destroy = false: nothing is destroyed
 		case cbd[c.ResourceID] && e.ownState(c.Type):
 			c.ReplaceOrder = plan.CreateBeforeDestroy
@@ -46,6 +46,13 @@ func (e *Engine) orderReplaces(diags *diag.Diagnostics, cfg *config.Config, st *
 			c.ReplaceOrder = plan.DestroyBeforeCreate
 		}
 	}
+}
+
+// skipsDestroy reports whether cfg's resource name says lifecycle
+// destroy = false.
+func skipsDestroy(cfg *config.Config, name string) bool {
+	r := cfg.Resource(name)
+	return r != nil && r.SkipDestroy
 }
 
 // createFirst is the set of replaces among changes made create before
