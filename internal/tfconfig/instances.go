@@ -496,7 +496,7 @@ func (s scope) refsOf(travs []hcl.Traversal) []value.Ref {
 			// instance's key, decided when it was expanded, never
 			// sensitive (OpenTofu refuses a sensitive for_each): an
 			// argument reading the key alone reads no resource (the
-			// instance still waits for them: eachDeps).
+			// instance still waits for them: its DependsOn, in expand).
 			if attr, _ := stepName(t, 1); s.key.source != nil && attr != "key" {
 				out = append(out, s.key.source.refs...)
 			}
