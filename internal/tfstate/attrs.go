@@ -132,6 +132,17 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
 		return append(b, "null"...), nil
+	case dynamicAttr:
+		b = append(b, `{"value":`...)
+		b, err := appendValue(b, x.value)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `,"type":`...)
+		if b, err = appendValue(b, x.typ); err != nil {
+			return nil, err
+		}
+		return append(b, '}'), nil
 	case bool:
 		return strconv.AppendBool(b, x), nil
 	case string:

@@ -41,7 +41,8 @@ func unwrapDynamic(typ string, attrs map[string]any) map[string]any {
 }
 
 // wrapDynamic is attrs of an instance of typ with each attribute of any
-// type written as OpenTofu's state holds it, with its type: the one types
+// type written as OpenTofu's state holds it (null when it is, not left
+// out), with its type: the one types
 // records (state.Resource.Types) when the value is of it, else its
 // value's own as a literal of the configuration has it; attrs itself for
 // a type without such attributes.
@@ -54,6 +55,7 @@ func wrapDynamic(typ string, attrs, types map[string]any) map[string]any {
 	for _, name := range names {
 		v, ok := out[name]
 		if !ok || v == nil {
+			out[name] = nil // null, written as OpenTofu writes it
 			continue
 		}
 		t := types[name]
@@ -65,7 +67,11 @@ func wrapDynamic(typ string, attrs, types map[string]any) map[string]any {
 		if t == nil {
 			t = value.TypeJSON(v)
 		}
-		out[name] = map[string]any{"value": v, "type": t}
+		out[name] = dynamicAttr{value: v, typ: t}
 	}
 	return out
 }
+
+// dynamicAttr is an attribute of any type as OpenTofu's state holds it:
+// {"value": V, "type": T}, in that order (appendValue), as cty writes it.
+type dynamicAttr struct{ value, typ any }

@@ -43,7 +43,8 @@ func TestBridgeTerraformData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantAttrs := `"attributes":{"id":"u-1","input":{"type":"string","value":"hi"},"output":{"type":"string","value":"hi"},"triggers_replace":{"type":["tuple",["string","bool"]],"value":["v2",true]}}`
+	// each value before its type, as OpenTofu writes them (cty's order)
+	wantAttrs := `"attributes":{"id":"u-1","input":{"value":"hi","type":"string"},"output":{"value":"hi","type":"string"},"triggers_replace":{"value":["v2",true],"type":["tuple",["string","bool"]]}}`
 	if !strings.Contains(string(data), wantAttrs) {
 		t.Errorf("no %s in\n%s", wantAttrs, data)
 	}
