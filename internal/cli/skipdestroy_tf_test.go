@@ -44,6 +44,10 @@ func TestTerraformLifecycleDestroyFalse(t *testing.T) {
 	if n := strings.Count(string(data), `"skip_destroy": true`); n != 3 {
 		t.Errorf("state records skip_destroy on %d instances, want 3 (as OpenTofu's):\n%s", n, data)
 	}
+	// unset attributes written null, as OpenTofu writes them
+	if n := strings.Count(string(data), `"tags": null`); n != 4 {
+		t.Errorf("state writes tags null on %d instances, want 4:\n%s", n, data)
+	}
 
 	// kept is replaced (its name forces it), gone's block removed, doomed
 	// removed with a removed block that says destroy = true.

@@ -79,6 +79,12 @@ type BridgeOptions struct {
 	// aliased configuration's resources are typed by it,
 	// aws-west_instance); nil: typ.
 	KykuType func(typ, provider string) string
+	// Empties is what each top-level attribute and nested block of a
+	// resource type (Kyku's model's type) holds when unset: a new
+	// instance is written with every one its attributes leave out, as
+	// OpenTofu writes it (Kyku's model leaves null attributes out); nil,
+	// or a nil answer: as Kyku's model holds them.
+	Empties func(typ string) map[string]any
 }
 
 // DeposedObject is an object a create_before_destroy replacement deposed
@@ -379,7 +385,21 @@ func (b *Bridge) add(out *File, groups map[string]*Resource, name string, sr *st
 	case stateType(sr) != a.Type && (b.opts.KykuType == nil || b.opts.KykuType(a.Type, b.provider(a)) != sr.Type):
 		return fmt.Errorf("resource %s: its type %s is not the type of its address", name, sr.Type)
 	}
-	in, err := patchInstance(&Instance{Key: a.Key}, nil, sr)
+	filled := sr
+	if b.opts.Empties != nil && modelKykuType(sr) == nil {
+		if empty := b.opts.Empties(sr.Type); len(empty) > 0 {
+			c := *sr
+			c.Outputs = make(map[string]any, len(sr.Outputs)+len(empty))
+			maps.Copy(c.Outputs, sr.Outputs)
+			for name, v := range empty {
+				if _, ok := c.Outputs[name]; !ok {
+					c.Outputs[name] = v
+				}
+			}
+			filled = &c
+		}
+	}
+	in, err := patchInstance(&Instance{Key: a.Key}, nil, filled)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kyku/action/internal/state"
 	"github.com/kyku/action/internal/tfstate"
 )
 
@@ -58,5 +59,51 @@ func TestBridgeTerraformData(t *testing.T) {
 	}
 	if diff := cmp.Diff(st.Resources["terraform_data.d"].Outputs, b2.State().Resources["terraform_data.d"].Outputs); diff != "" {
 		t.Errorf("read back (-wrote +read):\n%s", diff)
+	}
+}
+
+// TestBridgeWritesUnsetAttributes: a new instance of a provider's type is
+// written with every attribute and block its schema has (Empties), each
+// unset one null (or an empty list of blocks), as OpenTofu writes it;
+// Kyku's model leaves them out. Without Empties (the provider not
+// started), as the model holds them.
+func TestBridgeWritesUnsetAttributes(t *testing.T) {
+	f, err := tfstate.Decode("empty", []byte(`{"version":4,"terraform_version":"1.12.6","serial":1,"lineage":"l","outputs":{},"resources":[],"check_results":null}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		empties func(string) map[string]any
+		want    string
+	}{
+		{"with the schema", func(typ string) map[string]any {
+			if typ != "random_pet" {
+				return nil
+			}
+			return map[string]any{"id": nil, "keepers": nil, "length": nil, "prefix": nil, "separator": nil, "rules": []any{}}
+		}, `"attributes":{"id":"p-1","keepers":null,"length":2,"prefix":null,"rules":[],"separator":"-"}`},
+		{"without", nil, `"attributes":{"id":"p-1","length":2,"separator":"-"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := tfstate.NewBridge(f, tfstate.BridgeOptions{Empties: tc.empties})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := b.State()
+			st.Resources["random_pet.p"] = &state.Resource{Name: "random_pet.p", Type: "random_pet", ProviderID: "p-1",
+				Outputs: map[string]any{"id": "p-1", "length": 2.0, "separator": "-"}}
+			out, _, err := b.File(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := tfstate.Encode(out, tfstate.Compact)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(data), tc.want) {
+				t.Errorf("no %s in\n%s", tc.want, data)
+			}
+		})
 	}
 }

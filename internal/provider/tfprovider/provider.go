@@ -7,11 +7,13 @@ import (
 	"io"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/kyku/action/internal/diag"
+	"github.com/kyku/action/internal/lang/ctyvalue"
 	"github.com/kyku/action/internal/provider"
 	"github.com/kyku/action/internal/suggest"
 	"github.com/kyku/action/internal/tfplugin"
@@ -94,6 +96,8 @@ type Provider struct {
 	err     error // of the start, kept: every later call fails with it
 	current *process
 	schema  *tfschema.ProviderSchema
+	// loaded is schema once started, read without mu (Empties).
+	loaded  atomic.Pointer[tfschema.ProviderSchema]
 	closed  bool
 	renewal renewal
 	// keep: a create whose answer is kept was asked for, so processes
@@ -144,6 +148,24 @@ func (p *Provider) WriteOnly(ctx context.Context, typ string) ([]string, error) 
 	return b.WriteOnlyNames(), nil
 }
 
+// Empties is what every top-level attribute and nested block of resource
+// type typ holds when unset (null, an empty list of blocks), as OpenTofu
+// writes an instance's attributes in its state; nil when the provider has
+// not started (its schema is not loaded: nothing is started for it).
+func (p *Provider) Empties(typ string) map[string]any {
+	s := p.loaded.Load() // not p.mu: a state write asks this, whatever holds the provider
+	if s == nil {
+		return nil
+	}
+	rs, ok := s.ResourceTypes[typ]
+	if !ok {
+		return nil
+	}
+	out, _ := ctyvalue.Canonical(tfschema.EmptyValue(rs.Block))
+	m, _ := out.(map[string]any)
+	return m
+}
+
 // Zones: a Terraform provider has no Kyku auto-subnets.
 func (p *Provider) Zones(context.Context) ([]string, error) { return nil, nil }
 
@@ -186,6 +208,7 @@ func (p *Provider) ensureLocked(ctx context.Context) error {
 		return err
 	}
 	p.started, p.current, p.schema = true, &process{pl: pl, kept: p.keep && p.pluginConfig().KeepsAnswers()}, s
+	p.loaded.Store(s)
 	p.renewal.baseline, _ = pl.Resident()
 	return nil
 }

@@ -179,6 +179,19 @@ func (r *Router) OwnType(ctx context.Context, typ string) (string, error) {
 	return p.OwnType(ctx, typ)
 }
 
+// Empties is what every top-level attribute and nested block of typ
+// holds when unset (Provider.Empties); nil for a type not of a started
+// Terraform provider.
+func (r *Router) Empties(typ string) map[string]any {
+	if r.inProcess(typ) != nil {
+		return nil
+	}
+	if p, err := r.route(typ); err == nil && p != nil {
+		return p.Empties(typ)
+	}
+	return nil
+}
+
 func (r *Router) WriteOnly(ctx context.Context, typ string) ([]string, error) {
 	p, err := r.to(typ)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kyku/action/internal/state"
@@ -76,6 +77,9 @@ type Backend struct {
 
 	mu     sync.Mutex
 	bridge *tfstate.Bridge // of the state last read or written; nil: none, or not built yet
+	// empties is tfstate.BridgeOptions' Empties, once SetEmpties gave it
+	// (not under mu: the bridge asks it while a write holds mu).
+	empties atomic.Pointer[func(typ string) map[string]any]
 	stored *tfstate.File   // that state
 	// pending is what Kyku keeps beside stored when a Write stored it:
 	// its bridge is built from both at the first call that needs it
@@ -251,7 +255,7 @@ func (b *Backend) newBridge(f *tfstate.File, extra *tfstate.Extra) (*tfstate.Bri
 
 // bridgeOptions are the options of a bridge with extra beside its state.
 func (b *Backend) bridgeOptions(extra *tfstate.Extra) tfstate.BridgeOptions {
-	return tfstate.BridgeOptions{Workspace: b.opts.Workspace, Extra: extra, Provider: b.opts.Provider, KykuType: b.opts.KykuType}
+	return tfstate.BridgeOptions{Workspace: b.opts.Workspace, Extra: extra, Provider: b.opts.Provider, KykuType: b.opts.KykuType, Empties: b.emptiesFunc}
 }
 
 // bridgeOf is the bridge of the stored state, built here at the first
@@ -482,4 +486,21 @@ func (b *Backend) GetObject(ctx context.Context, key string) ([]byte, error) {
 }
 func (b *Backend) ListObjects(ctx context.Context, prefix string) ([]string, error) {
 	return b.aside.ListObjects(ctx, prefix)
+}
+
+// SetEmpties gives the backend what each resource type's attributes hold
+// when unset (the engine's providers' schemas, once started): a new
+// instance is written with them, as OpenTofu writes it.
+func (b *Backend) SetEmpties(f func(typ string) map[string]any) {
+	b.empties.Store(&f)
+}
+
+// emptiesFunc is tfstate.BridgeOptions' Empties: what SetEmpties gave,
+// read when the state is written.
+func (b *Backend) emptiesFunc(typ string) map[string]any {
+	f := b.empties.Load()
+	if f == nil || *f == nil {
+		return nil
+	}
+	return (*f)(typ)
 }
