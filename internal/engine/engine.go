@@ -139,7 +139,9 @@ func New(p provider.Provider, b statemgr.Backend, opts Options) *Engine {
 	}
 	// A Terraform state writes a new object's unset attributes as
 	// OpenTofu does: the backend learns them from the providers' schemas.
-	if s, ok := b.(interface{ SetEmpties(func(string) map[string]any) }); ok {
+	if s, ok := b.(interface {
+		SetEmpties(func(string) map[string]any)
+	}); ok {
 		if e, ok := p.(interface{ Empties(string) map[string]any }); ok {
 			s.SetEmpties(e.Empties)
 		}
