@@ -74,13 +74,13 @@ type Backend struct {
 	slot  Slot
 	aside Aside
 	opts  Options
-
-	mu     sync.Mutex
-	bridge *tfstate.Bridge // of the state last read or written; nil: none, or not built yet
 	// empties is tfstate.BridgeOptions' Empties, once SetEmpties gave it
 	// (not under mu: the bridge asks it while a write holds mu).
 	empties atomic.Pointer[func(typ string) map[string]any]
-	stored  *tfstate.File // that state
+
+	mu     sync.Mutex
+	bridge *tfstate.Bridge // of the state last read or written; nil: none, or not built yet
+	stored *tfstate.File   // that state
 	// pending is what Kyku keeps beside stored when a Write stored it:
 	// its bridge is built from both at the first call that needs it
 	// (bridgeOf), as most applies write their last state and need none.
