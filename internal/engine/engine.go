@@ -141,10 +141,8 @@ func New(p provider.Provider, b statemgr.Backend, opts Options) *Engine {
 	// OpenTofu does: the backend learns them from the providers' schemas.
 	if s, ok := b.(interface {
 		SetEmpties(func(string) map[string]any)
-	}); ok {
-		if e, ok := p.(interface{ Empties(string) map[string]any }); ok {
-			s.SetEmpties(e.Empties)
-		}
+	}); ok && p != nil { // state commands run no provider
+		s.SetEmpties(p.Empties)
 	}
 	return &Engine{provider: p, backend: b, opts: opts, bases: &sync.Map{}, attrNames: &sync.Map{}, typesKnown: &atomic.Bool{}}
 }

@@ -36,6 +36,12 @@ type Schemas interface {
 	// are or hold a write-only attribute: their configured values go to
 	// the provider and nowhere else (no state, no saved plan).
 	WriteOnly(ctx context.Context, typ string) ([]string, error)
+	// Empties is what each top-level attribute and nested block of
+	// resource type typ holds when unset (null, an empty list of blocks),
+	// as a Terraform state writes a new object's (canonical values); nil
+	// when the provider cannot say without I/O (a Terraform provider not
+	// started yet), or its objects are not a Terraform provider's.
+	Empties(typ string) map[string]any
 	// AttributeType is the type of attribute attr of typ (a data source
 	// when data) read into by path, in Terraform's JSON type syntax as
 	// encoding/json decodes it ("string", []any{"map", "string"}); nil

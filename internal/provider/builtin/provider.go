@@ -64,6 +64,10 @@ func (p *Provider) OwnType(context.Context, string) (string, error) { return "",
 // WriteOnly: terraform_data has no write-only attribute.
 func (p *Provider) WriteOnly(context.Context, string) ([]string, error) { return nil, nil }
 
+// Empties is nil: terraform_data's attributes are written null by the
+// state itself (tfstate's builtinDynamic).
+func (p *Provider) Empties(string) map[string]any { return nil }
+
 // AttributeType: id is a string; input, output and triggers_replace are
 // of any type (nil), as terraform_remote_state's are; any other attribute
 // is none of theirs (provider.ErrNoAttribute). The whole object

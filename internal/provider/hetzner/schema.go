@@ -19,6 +19,10 @@ func (p *Provider) OwnType(context.Context, string) (string, error) { return "",
 // WriteOnly is nil: Kyku's types have no write-only properties.
 func (p *Provider) WriteOnly(context.Context, string) ([]string, error) { return nil, nil }
 
+// Empties is nil: Kyku's types are written to a Terraform state as their
+// own attributes.
+func (p *Provider) Empties(string) map[string]any { return nil }
+
 // AttributeType is nil: Kyku's types declare no attribute types.
 func (p *Provider) AttributeType(context.Context, string, bool, string, []value.Step) (any, error) {
 	return nil, nil

@@ -183,13 +183,11 @@ func (r *Router) OwnType(ctx context.Context, typ string) (string, error) {
 // holds when unset (Provider.Empties); nil for a type not of a started
 // Terraform provider.
 func (r *Router) Empties(typ string) map[string]any {
-	if r.inProcess(typ) != nil {
+	p, err := r.to(typ)
+	if err != nil {
 		return nil
 	}
-	if p, err := r.route(typ); err == nil && p != nil {
-		return p.Empties(typ)
-	}
-	return nil
+	return p.Empties(typ)
 }
 
 func (r *Router) WriteOnly(ctx context.Context, typ string) ([]string, error) {
