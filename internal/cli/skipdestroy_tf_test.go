@@ -18,8 +18,7 @@ import (
 // as tofu destroy does unless --suppress-forget-errors. prevent_destroy
 // does not stop a replace, or a removal, that destroys nothing (doomed
 // has none: what a removed block destroys it must not protect). Kyku
-// refused the
-// argument ("belongs in a removed block").
+// refused the argument ("belongs in a removed block").
 func TestTerraformLifecycleDestroyFalse(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the test providers")
