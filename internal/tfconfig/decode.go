@@ -242,9 +242,17 @@ func invalidRequiredProvider(a *hcl.Attribute, detail string) *hcl.Diagnostic {
 func decodeProvider(b *hcl.Block) (*ProviderBlock, hcl.Diagnostics) {
 	p := &ProviderBlock{Name: b.Labels[0], DeclRange: b.DefRange}
 	content, remain, diags := b.Body.PartialContent(&hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"}},
+		Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"}, {Name: "for_each"}},
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "_"}},
 	})
+	if a, ok := content.Attributes["for_each"]; ok {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Provider for_each is not supported",
+			Detail:   "A provider configuration with for_each (OpenTofu 1.9) makes one instance per key, which Kyku does not run yet: write an aliased provider block for each key instead.",
+			Subject:  a.NameRange.Ptr(),
+		})
+	}
 	p.Body = remain
 	if !validIdentifier(p.Name) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider local name", Detail: badIdentifierDetail, Subject: b.LabelRanges[0].Ptr()})
@@ -412,6 +420,14 @@ func decodeProviderRef(expr hcl.Expression, arg string) (*ProviderRef, hcl.Diagn
 		Detail:   fmt.Sprintf("The %s argument requires a provider type name, optionally followed by a period and then a configuration alias.", arg),
 		Subject:  expr.Range().Ptr(),
 	}
+	if instanceKeyed(expr) {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Provider instances are not supported",
+			Detail:   fmt.Sprintf("The %s argument picks an instance of a provider configuration with for_each (OpenTofu 1.9), which Kyku does not run yet: write an aliased provider block for each instance and name it (aws.eu_west).", arg),
+			Subject:  expr.Range().Ptr(),
+		}}
+	}
 	if diags.HasErrors() {
 		return nil, hcl.Diagnostics{invalid}
 	}
@@ -428,6 +444,19 @@ func decodeProviderRef(expr hcl.Expression, arg string) (*ProviderRef, hcl.Diagn
 		return nil, hcl.Diagnostics{invalid}
 	}
 	return ref, nil
+}
+
+// instanceKeyed reports whether a provider reference indexes its
+// configuration (aws.by_region[each.key]): an instance of a provider
+// with for_each.
+func instanceKeyed(expr hcl.Expression) bool {
+	switch e := expr.(type) {
+	case *hclsyntax.IndexExpr:
+		return true
+	case *hclsyntax.ScopeTraversalExpr:
+		return slices.ContainsFunc(e.Traversal, func(s hcl.Traverser) bool { _, ok := s.(hcl.TraverseIndex); return ok })
+	}
+	return false
 }
 
 var callSchema = &hcl.BodySchema{
