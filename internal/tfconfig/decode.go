@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/kyku/action/internal/tfinstall"
+	"github.com/kyku/action/internal/tfmodule"
 )
 
 // What a file holds, decoded block by block.
@@ -475,7 +476,7 @@ func decodeCall(b *hcl.Block) (*Call, hcl.Diagnostics) {
 	}
 	if a, ok := content.Attributes["source"]; ok {
 		c.SourceRange = a.Expr.Range()
-		if constantExpr(a.Expr) {
+		if tfmodule.Constant(a.Expr) {
 			diags = append(diags, decodeString(a.Expr, &c.Source)...)
 		} else {
 			c.SourceExpr = a.Expr
@@ -483,7 +484,7 @@ func decodeCall(b *hcl.Block) (*Call, hcl.Diagnostics) {
 	}
 	if a, ok := content.Attributes["version"]; ok {
 		c.VersionRange = a.Expr.Range()
-		if constantExpr(a.Expr) {
+		if tfmodule.Constant(a.Expr) {
 			diags = append(diags, decodeString(a.Expr, &c.Version)...)
 		} else {
 			c.VersionExpr = a.Expr

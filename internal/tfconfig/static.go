@@ -13,16 +13,6 @@ import (
 // itself links hclwrite and go-cmp into every command: see
 // internal/deptest's startup budget).
 
-// constantExpr reports whether expr reads nothing and calls no function: a
-// module's source or version that is not is evaluated early (early.go).
-func constantExpr(expr hcl.Expression) bool {
-	if len(expr.Variables()) > 0 {
-		return false
-	}
-	_, diags := expr.Value(nil)
-	return !diags.HasErrors()
-}
-
 // decodeString reads a constant string argument into out.
 func decodeString(expr hcl.Expression, out *string) hcl.Diagnostics {
 	v, diags := decodeConstant(expr, cty.String)

@@ -145,14 +145,14 @@ func fileCalls(p *hclparse.Parser, file string, override bool) ([]Call, hcl.Diag
 		ok := true
 		if a := bc.Attributes["source"]; a != nil {
 			c.SourceRange = a.Expr.Range()
-			if c.Dynamic = !constant(a.Expr); !c.Dynamic {
+			if c.Dynamic = !Constant(a.Expr); !c.Dynamic {
 				c.Source, ok = literal(a, &diags)
 			}
 		}
 		if a := bc.Attributes["version"]; a != nil {
 			c.VersionRange = a.Expr.Range()
 			c.HasVersion = true
-			if !constant(a.Expr) {
+			if !Constant(a.Expr) {
 				c.Dynamic = true
 			} else {
 				v, vok := literal(a, &diags)
@@ -169,8 +169,10 @@ func fileCalls(p *hclparse.Parser, file string, override bool) ([]Call, hcl.Diag
 	return calls, diags
 }
 
-// constant reports whether expr reads nothing and calls no function.
-func constant(expr hcl.Expression) bool {
+// Constant reports whether expr reads nothing and calls no function: a
+// module call's source or version that is not is evaluated before
+// anything is installed (tfconfig.EarlyCalls), not read here.
+func Constant(expr hcl.Expression) bool {
 	if len(expr.Variables()) > 0 {
 		return false
 	}
