@@ -247,12 +247,8 @@ func decodeProvider(b *hcl.Block) (*ProviderBlock, hcl.Diagnostics) {
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "_"}},
 	})
 	if a, ok := content.Attributes["for_each"]; ok {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Provider for_each is not supported",
-			Detail:   "A provider configuration with for_each (OpenTofu 1.9) makes one instance per key, which Kyku does not run yet: write an aliased provider block for each key instead.",
-			Subject:  a.NameRange.Ptr(),
-		})
+		diags = append(diags, unsupported(a.NameRange, "Provider for_each is not supported",
+			"A provider configuration with for_each (OpenTofu 1.9) makes one instance per key, which Kyku does not run yet: write an aliased provider block for each key instead."))
 	}
 	p.Body = remain
 	if !validIdentifier(p.Name) {
